@@ -1,0 +1,89 @@
+# Switchboard — two commands from a fresh Debian/Ubuntu clone:
+#   make run    install what is missing, build, open the app
+#   make test   the whole suite: Go, frontend units, e2e (Playwright + Xvfb)
+# Every target is idempotent: installed packages and up-to-date builds are skipped.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO        ?= go
+TAGS      := webkit2_41
+BIN       := build/bin/switchboard
+WAILS     := $(GO) tool wails
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS   := -X github.com/switchboard-app/switchboard/app/buildinfo.Version=$(VERSION)
+
+# Debian packages: build (GTK + WebKitGTK 4.1) and tests (display, browser, keyring).
+BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
+TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help run build test test-go test-frontend test-e2e vet deps deps-build deps-test bench clean
+
+help:
+	@echo "make run    install missing packages, build and launch Switchboard"
+	@echo "make test   run every test (Go, frontend units, e2e under Xvfb)"
+	@echo "make build  build $(BIN)"
+
+# --- dependencies -----------------------------------------------------------
+
+define apt_install
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if ! command -v apt-get >/dev/null; then \
+	    echo "missing packages:$$missing — install them with your package manager (see README)"; exit 1; fi; \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps-build:
+	$(call apt_install,$(BUILD_PKGS))
+
+deps-test: deps-build
+	$(call apt_install,$(TEST_PKGS))
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/package.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+deps: deps-build frontend/node_modules/.package-lock.json
+
+# --- build and run ----------------------------------------------------------
+
+build: deps
+	$(WAILS) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o switchboard -m -nocolour
+	@echo "built $(BIN)"
+
+run: build
+	./$(BIN)
+
+# --- tests ------------------------------------------------------------------
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+
+test-go: deps-test
+	$(GO) test -race -count=1 ./...
+
+test-frontend: frontend/node_modules/.package-lock.json
+	cd frontend && npm run typecheck && npm test
+
+# e2e: 'wails dev' in browser mode + the production binary, under a private X
+# display and a private D-Bus session (so no test touches the user's keyring).
+test-e2e: deps-test build
+	cd frontend && SWITCHBOARD_BIN=$(CURDIR)/$(BIN) \
+	  dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs
+
+test: vet test-go test-frontend test-e2e
+
+bench: deps
+	@echo "no benchmarks yet"
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html frontend/e2e/artifacts

@@ -1,0 +1,85 @@
+// Package app is the Wails-bound facade: thin methods the frontend calls and
+// the events it listens to. It holds no business logic; each method delegates
+// to the package that owns the work (mcpmanager, builtin, app/chat, ...).
+//
+//	a := app.New(signalCtx, dir)
+//	wails.Run(&options.App{OnStartup: a.Startup, OnShutdown: a.Shutdown, Bind: []any{a}})
+//
+// Startup and Shutdown are Wails lifecycle hooks (Wails does not expose them to
+// the frontend when they are passed as OnStartup/OnShutdown).
+//
+// Bound methods are safe for concurrent use: Wails calls them from many goroutines.
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/app/datadir"
+)
+
+// App is bound to the frontend.
+type App struct {
+	dir  datadir.Dir
+	quit context.Context
+
+	mu  sync.Mutex
+	ctx context.Context // Wails runtime context, set by Startup
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Info describes the running app to the frontend.
+type Info struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	DataDir string `json:"dataDir"`
+}
+
+// New returns the facade for the given data directory. When quit is done
+// (SIGINT/SIGTERM), the window closes the way it does when the user closes it,
+// so Shutdown runs and no child process outlives the app.
+func New(quit context.Context, dir datadir.Dir) *App {
+	return &App{dir: dir, quit: quit}
+}
+
+// Startup is Wails' OnStartup hook: it keeps the runtime context for events.
+func (a *App) Startup(ctx context.Context) {
+	a.mu.Lock()
+	a.ctx = ctx
+	a.mu.Unlock()
+	go func() {
+		select {
+		case <-a.quit.Done():
+			wruntime.Quit(ctx)
+		case <-ctx.Done():
+		}
+	}()
+	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
+}
+
+// Shutdown is Wails' OnShutdown hook: it closes everything the app opened.
+func (a *App) Shutdown(ctx context.Context) {
+	if err := a.close(ctx); err != nil {
+		slog.Error("shutdown", "err", err)
+	}
+}
+
+// close releases every resource; safe to call more than once.
+func (a *App) close(context.Context) error {
+	a.closeOnce.Do(func() {
+		a.closeErr = errors.Join() // the services the app opens join here as they land
+	})
+	return a.closeErr
+}
+
+// Info returns the app's name, version and data directory.
+func (a *App) Info() (Info, error) {
+	return Info{Name: "Switchboard", Version: buildinfo.String(), DataDir: a.dir.String()}, nil
+}

@@ -1,0 +1,76 @@
+// Package datadir owns the location and layout of Switchboard's data directory.
+//
+// The directory is chosen by, in order: the --data-dir flag, the
+// SWITCHBOARD_DATA_DIR environment variable, os.UserConfigDir()/switchboard.
+//
+//	dir, err := datadir.Resolve(flagValue)
+//	if err != nil { ... }
+//	if err := dir.Ensure(); err != nil { ... }
+//	cfgPath := dir.Config()
+package datadir
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// EnvVar names the environment variable that overrides the default location.
+const EnvVar = "SWITCHBOARD_DATA_DIR"
+
+// ErrNoHome is returned when no flag or env var is given and the OS reports
+// no per-user config directory (for example HOME unset on Linux).
+var ErrNoHome = errors.New("no per-user config directory: set --data-dir or " + EnvVar)
+
+// Dir is an absolute data directory path.
+type Dir string
+
+// Resolve picks the data directory from flag, environment or OS default and
+// makes it absolute. It does not create anything.
+func Resolve(flag string) (Dir, error) {
+	p := flag
+	if p == "" {
+		p = os.Getenv(EnvVar)
+	}
+	if p == "" {
+		base, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", ErrNoHome, err)
+		}
+		p = filepath.Join(base, "switchboard")
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("data dir %q: %w", p, err)
+	}
+	return Dir(abs), nil
+}
+
+// Ensure creates the directory and its fixed sub-directories, private to the user.
+func (d Dir) Ensure() error {
+	for _, p := range []string{string(d), d.Stores(), d.Logs(), d.Workspace()} {
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			return fmt.Errorf("create data dir: %w", err)
+		}
+	}
+	return nil
+}
+
+// String returns the path.
+func (d Dir) String() string { return string(d) }
+
+// Config is the app config file (servers and settings).
+func (d Dir) Config() string { return filepath.Join(string(d), "config.json") }
+
+// History is the SQLite chat history database.
+func (d Dir) History() string { return filepath.Join(string(d), "history.db") }
+
+// Stores holds one bleve index per content store.
+func (d Dir) Stores() string { return filepath.Join(string(d), "stores") }
+
+// Logs holds one size-capped stderr log per server.
+func (d Dir) Logs() string { return filepath.Join(string(d), "logs") }
+
+// Workspace is the default workspace root.
+func (d Dir) Workspace() string { return filepath.Join(string(d), "workspace") }

@@ -1,0 +1,73 @@
+// Shared helpers for e2e tests: a Chromium from Debian driven by playwright-core.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Flags that keep Chromium quiet on a closed network and runnable as root.
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** Launch headless Chromium; close it with browser.close(). */
+export function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+export function env(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run e2e tests through 'make test-e2e' (frontend/e2e/run.mjs)`);
+  return v;
+}
+
+/** Open the app in a new page and wait until the Go bindings are callable. */
+export async function openApp(browser, { colorScheme = 'light', hash = '' } = {}) {
+  const page = await browser.newPage({ colorScheme, viewport: { width: 1200, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.goto(env('E2E_URL') + '/' + hash);
+  await page.waitForFunction(() => typeof window.go?.app?.App?.Info === 'function');
+  return { page, errors };
+}
+
+/** Save a screenshot under frontend/e2e/artifacts and return its path. */
+export async function screenshot(page, name) {
+  const file = path.join(env('E2E_ARTIFACTS'), `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * Poll url until it serves the app page, failing early when isDead() says
+ * the server process exited. The deadline is a failure, not a sync point.
+ */
+export async function waitForApp(url, { timeoutMs, isDead }) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (isDead()) throw new Error('wails dev exited before the app came up');
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      const body = await res.text();
+      if (res.ok && body.includes('<div id="root">')) {
+        // The page is served; now wait until the Go side answers a bound call.
+        const b = await launch();
+        try {
+          const page = await b.newPage();
+          await page.goto(url);
+          await page.waitForFunction(() => typeof window.go?.app?.App?.Info === 'function', null, { timeout: 60_000 });
+          await page.evaluate(() => window.go.app.App.Info());
+          return;
+        } finally {
+          await b.close();
+        }
+      }
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = err.message;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`app did not come up at ${url} within ${timeoutMs / 1000}s (last: ${last})`);
+}

@@ -1,0 +1,102 @@
+// e2e harness: starts `wails dev` (browser mode) with an isolated data dir on a
+// free loopback port, waits until the bound Go methods answer, runs every
+// e2e/tests/*.test.mjs with node's test runner, then stops the whole process
+// group. Run it under xvfb-run and dbus-run-session (see the Makefile's
+// test-e2e): wails dev also opens its native window, and nothing may reach the
+// user's display or keyring.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { waitForApp } from './lib.mjs';
+
+const frontend = path.resolve(import.meta.dirname, '..');
+const repo = path.resolve(frontend, '..');
+const artifacts = path.join(frontend, 'e2e', 'artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
+const dataDir = path.join(tmp, 'data');
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const logPath = path.join(artifacts, 'wails-dev.log');
+const log = openSync(logPath, 'w');
+
+// Keep Go's caches where they are, but give the app a private config/data home.
+const goEnv = JSON.parse(execFileSync('go', ['env', '-json', 'GOCACHE', 'GOMODCACHE', 'GOPATH'], { encoding: 'utf8' }));
+const env = {
+  ...process.env,
+  ...goEnv,
+  XDG_CONFIG_HOME: path.join(tmp, 'config'),
+  XDG_DATA_HOME: path.join(tmp, 'share'),
+  SWITCHBOARD_DATA_DIR: dataDir,
+  NO_COLOR: '1',
+};
+
+console.log(`e2e: starting wails dev on ${url} (log: ${path.relative(repo, logPath)})`);
+const dev = spawn(
+  'go',
+  ['tool', 'wails', 'dev', '-tags', 'webkit2_41', '-noreload', '-nogorebuild', '-nocolour',
+    '-loglevel', 'Warning', '-devserver', `127.0.0.1:${port}`, '-appargs', `--data-dir ${dataDir}`],
+  { cwd: repo, env, detached: true, stdio: ['ignore', log, log] },
+);
+let devExited = false;
+dev.on('exit', () => { devExited = true; });
+
+let code = 1;
+try {
+  await waitForApp(url, { timeoutMs: 8 * 60_000, isDead: () => devExited });
+  console.log('e2e: app is up; running tests');
+  const tests = readdirSync(path.join(frontend, 'e2e', 'tests'))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .map((f) => path.join('e2e', 'tests', f));
+  code = await new Promise((resolve) => {
+    const t = spawn(process.execPath, ['--test', '--test-concurrency=1', ...tests], {
+      cwd: frontend,
+      stdio: 'inherit',
+      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts },
+    });
+    t.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
+  });
+} catch (err) {
+  console.error(`e2e: ${err.message}`);
+  console.error('--- last lines of wails dev log ---');
+  console.error(readFileSync(logPath, 'utf8').split('\n').slice(-60).join('\n'));
+} finally {
+  await stopGroup(dev);
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(code);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// stopGroup ends wails dev, the app it built, and vite: SIGINT (wails dev
+// shuts its children down), then SIGTERM, then SIGKILL to the whole group.
+async function stopGroup(child) {
+  for (const [sig, waitMs] of [['SIGINT', 10_000], ['SIGTERM', 5_000], ['SIGKILL', 2_000]]) {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      return; // group is gone
+    }
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      try {
+        process.kill(-child.pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -1,0 +1,85 @@
+// Smoke test of the production binary: under Xvfb its window appears (found by
+// title), and quitting (SIGTERM, as a session logout would) leaves no process
+// of its tree behind — WebKit's helper processes included.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { env } from '../lib.mjs';
+
+function windowIds(title) {
+  try {
+    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { encoding: 'utf8' })
+      .split('\n').filter(Boolean);
+  } catch {
+    return []; // xdotool exits 1 when nothing matches
+  }
+}
+
+// descendants lists every live process under pid, from /proc.
+function descendants(pid) {
+  const children = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+    } catch { /* exited meanwhile */ }
+  }
+  const out = [];
+  const walk = (p) => { for (const c of children.get(p) ?? []) { out.push(c); walk(c); } };
+  walk(pid);
+  return out;
+}
+
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+async function until(what, timeoutMs, fn) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('production binary opens its window and quits cleanly', async () => {
+  const bin = env('SWITCHBOARD_BIN');
+  const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-smoke-'));
+  const stderr = [];
+  const app = spawn(bin, ['--data-dir', path.join(tmp, 'data')], {
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(tmp, 'config'), XDG_DATA_HOME: path.join(tmp, 'share') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  app.stderr.on('data', (b) => stderr.push(b));
+  let exit = null;
+  const exited = new Promise((r) => app.on('exit', (code, signal) => { exit = { code, signal }; r(); }));
+  try {
+    const started = Date.now();
+    const ids = await until('the Switchboard window', 15_000, () => exit === null ? windowIds('Switchboard') : 'exited')
+      .catch((e) => { throw new Error(`${e.message}\nstderr: ${Buffer.concat(stderr)}`); });
+    assert.notEqual(ids, 'exited', `app exited early: ${JSON.stringify(exit)} ${Buffer.concat(stderr)}`);
+    console.log(`window appeared after ${Date.now() - started} ms`);
+    // Let WebKit start its helper processes so the no-orphans check means something.
+    const tree = await until('WebKit helper processes', 15_000, () => {
+      const d = descendants(app.pid);
+      return d.length > 0 ? d : null;
+    });
+    execFileSync('import', ['-window', 'root', path.join(env('E2E_ARTIFACTS'), 'smoke-window.png')]);
+
+    const all = [...new Set([...tree, ...descendants(app.pid)])];
+    app.kill('SIGTERM');
+    await Promise.race([exited, new Promise((_, rej) => setTimeout(() => rej(new Error('app did not exit within 10 s of SIGTERM')), 10_000))]);
+    assert.equal(exit.code, 0, `clean exit, got ${JSON.stringify(exit)}; stderr: ${Buffer.concat(stderr)}`);
+    await until('helper processes to exit', 5_000, () => all.every((p) => !alive(p)));
+    assert.deepEqual(windowIds('Switchboard'), [], 'window is gone');
+  } finally {
+    if (exit === null) app.kill('SIGKILL');
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

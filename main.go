@@ -1,0 +1,84 @@
+// Command switchboard is the Switchboard desktop app and its CLI.
+//
+// With no subcommand it opens the window (Wails); with one it runs headless.
+// See README.md and 'switchboard --help'.
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"github.com/switchboard-app/switchboard/app"
+	"github.com/switchboard-app/switchboard/app/cli"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if bindingsBuild {
+		// 'wails generate' / 'wails dev' run this binary only to write the
+		// TypeScript bindings; no window opens.
+		if err := runGUI(ctx, cli.GUIOptions{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(cli.Run(ctx, os.Args[1:], cli.Env{GUI: runGUI}))
+}
+
+// errNoGUI explains a binary built without Wails' desktop build tags.
+var errNoGUI = errors.New("this binary was built without the GUI; build the app with 'make build' (or 'go tool wails build -tags webkit2_41'), or run a subcommand (see 'switchboard --help')")
+
+func runGUI(ctx context.Context, o cli.GUIOptions) error {
+	if !guiBuild && !bindingsBuild {
+		return errNoGUI
+	}
+	if !bindingsBuild {
+		if err := o.DataDir.Ensure(); err != nil {
+			return err
+		}
+	}
+	dist, err := fs.Sub(assets, "frontend/dist")
+	if err != nil {
+		return err
+	}
+	a := app.New(ctx, o.DataDir)
+	err = wails.Run(&options.App{
+		Title:     "Switchboard",
+		Width:     1200,
+		Height:    800,
+		MinWidth:  720,
+		MinHeight: 480,
+		AssetServer: &assetserver.Options{
+			Assets: dist,
+		},
+		BackgroundColour: options.NewRGBA(0, 0, 0, 0),
+		OnStartup:  a.Startup,
+		OnShutdown: a.Shutdown,
+		Bind:       []any{a},
+		Linux: &linux.Options{
+			Icon:             icon,
+			ProgramName:      "switchboard",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
+		},
+	})
+	return err
+}
