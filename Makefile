@@ -11,7 +11,7 @@ GO        ?= go
 TAGS      := webkit2_41
 BIN       := build/bin/switchboard
 WAILS     := $(GO) tool wails
-VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+VERSION   ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.0.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo unknown))
 LDFLAGS   := -X github.com/switchboard-app/switchboard/app/buildinfo.Version=$(VERSION)
 
 # Debian packages: build (GTK + WebKitGTK 4.1) and tests (display, browser, keyring).

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -25,8 +26,9 @@ import (
 
 // App is bound to the frontend.
 type App struct {
-	dir  datadir.Dir
-	quit context.Context
+	dir     datadir.Dir
+	quit    context.Context
+	started time.Time
 
 	mu  sync.Mutex
 	ctx context.Context // Wails runtime context, set by Startup
@@ -46,7 +48,7 @@ type Info struct {
 // (SIGINT/SIGTERM), the window closes the way it does when the user closes it,
 // so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
-	return &App{dir: dir, quit: quit}
+	return &App{dir: dir, quit: quit, started: time.Now()}
 }
 
 // Startup is Wails' OnStartup hook: it keeps the runtime context for events.
@@ -82,4 +84,11 @@ func (a *App) close(context.Context) error {
 // Info returns the app's name, version and data directory.
 func (a *App) Info() (Info, error) {
 	return Info{Name: "Switchboard", Version: buildinfo.String(), DataDir: a.dir.String()}, nil
+}
+
+// Ready is called by the frontend once its first render is on screen. The log
+// line is what start-up measurements and the smoke test wait for.
+func (a *App) Ready() error {
+	slog.Info("frontend ready", "sinceStart", time.Since(a.started).Round(time.Millisecond))
+	return nil
 }

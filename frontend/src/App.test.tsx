@@ -1,7 +1,7 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { App } from './App';
+import { App, shortcutPage } from './App';
 import { PAGES, pageFromHash } from './pages';
 import { store } from './store';
 
@@ -59,12 +59,76 @@ describe('App shell', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Servers');
   });
 
-  it('shows the version from the backend in the footer', () => {
+  it('opens the page named in the hash at start', () => {
+    location.hash = '#/workspace';
     render(<App />);
-    act(() => store.setInfo({ name: 'Switchboard', version: '9.9.9', dataDir: '/d' }));
-    expect(screen.getByRole('status').textContent).toBe('v9.9.9');
-    act(() => store.setBackendError('boom'));
-    expect(screen.getByRole('status').textContent).toBe('Backend unreachable');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Workspace');
+    expect(screen.getByRole('link', { name: 'Workspace' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('gives every page a heading and a description', async () => {
+    render(<App />);
+    for (const p of PAGES) {
+      act(() => store.navigate(p.id));
+      const main = screen.getByRole('main');
+      expect(main.querySelector('h1')?.textContent).toBe(p.title);
+      expect(main.querySelector('p')?.textContent?.length ?? 0).toBeGreaterThan(30);
+    }
+  });
+});
+
+describe('version footer', () => {
+  let readyCalls = 0;
+  function bind(info: () => Promise<unknown>) {
+    readyCalls = 0;
+    const Ready = async () => {
+      readyCalls++;
+    };
+    window.go = { app: { App: { Info: info, Ready } } };
+  }
+
+  it('shows the version the Go backend reports', async () => {
+    bind(async () => ({ name: 'Switchboard', version: '1.2.3', dataDir: '/home/me/.config/switchboard' }));
+    render(<App />);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('v1.2.3'));
+    expect(screen.getByText('v1.2.3').getAttribute('title')).toBe('Data: /home/me/.config/switchboard');
+    expect(readyCalls).toBeGreaterThan(0); // the backend hears the first render
+  });
+
+  it('shows development builds without a "v"', async () => {
+    bind(async () => ({ name: 'Switchboard', version: 'devel+abc123', dataDir: '/d' }));
+    render(<App />);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('devel+abc123'));
+  });
+
+  it('falls back to "dev" without Wails', async () => {
+    render(<App />);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('dev'));
+  });
+
+  it('says so when the backend fails', async () => {
+    bind(() => Promise.reject(new Error('connection refused')));
+    render(<App />);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Backend unreachable'));
+    expect(screen.getByText('Backend unreachable').getAttribute('title')).toBe('connection refused');
+  });
+});
+
+describe('shortcutPage', () => {
+  const none = { ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
+  it.each([
+    [{ ...none, ctrlKey: true, key: '3', code: 'Digit3' }, 'tools'],
+    [{ ...none, metaKey: true, key: '6', code: 'Digit6' }, 'settings'],
+    [{ ...none, ctrlKey: true, key: '1', code: 'Numpad1' }, 'chat'],
+    [{ ...none, ctrlKey: true, key: '"', code: 'Digit3' }, 'tools'], // AZERTY: digit row without Shift
+    [{ ...none, ctrlKey: true, key: '7', code: 'Digit7' }, undefined],
+    [{ ...none, ctrlKey: true, key: '0', code: 'Digit0' }, undefined],
+    [{ ...none, key: '2', code: 'Digit2' }, undefined],
+    [{ ...none, ctrlKey: true, shiftKey: true, key: '2', code: 'Digit2' }, undefined],
+    [{ ...none, ctrlKey: true, altKey: true, key: '2', code: 'Digit2' }, undefined],
+    [{ ...none, ctrlKey: true, key: 'k', code: 'KeyK' }, undefined],
+  ])('%o → %s', (e, want) => {
+    expect(shortcutPage(e)).toBe(want);
   });
 });
 

@@ -1,23 +1,33 @@
 import { useEffect } from 'react';
-import { appInfo, hasBackend } from './backend';
+import { DEV_INFO, appInfo, hasBackend, signalReady } from './backend';
 import { Nav } from './components/Nav';
-import { PAGES } from './pages';
+import { PAGES, type PageId } from './pages';
 import { store, useStore } from './store';
 import { PageView } from './pages/PageView';
+
+/**
+ * shortcutPage maps Ctrl/Cmd+1..6 to a page. It reads the physical key
+ * (e.code) first, so layouts whose digit row needs Shift (AZERTY) work too.
+ */
+export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): PageId | undefined {
+  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return undefined;
+  const digit = /^(?:Digit|Numpad)(\d)$/.exec(e.code)?.[1] ?? e.key;
+  if (!/^\d$/.test(digit)) return undefined;
+  return PAGES[Number(digit) - 1]?.id;
+}
 
 /** App is the shell: navigation on the left, the current page on the right. */
 export function App() {
   const page = useStore((s) => s.page);
 
   useEffect(() => {
+    store.syncFromHash();
     const onHash = () => store.syncFromHash();
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
-      const n = Number(e.key);
-      const target = Number.isInteger(n) ? PAGES[n - 1] : undefined;
+      const target = shortcutPage(e);
       if (target) {
         e.preventDefault();
-        store.navigate(target.id);
+        store.navigate(target);
       }
     };
     window.addEventListener('hashchange', onHash);
@@ -29,8 +39,20 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    if (!hasBackend()) return;
-    appInfo().then(store.setInfo, (err: unknown) => store.setBackendError(String(err)));
+    if (!hasBackend()) {
+      store.setInfo(DEV_INFO); // plain vite or tests: nothing to ask
+      return;
+    }
+    let live = true;
+    // Tell the Go side the first render is on screen (start-up timing, smoke test).
+    signalReady();
+    appInfo().then(
+      (info) => live && store.setInfo(info),
+      (err: unknown) => live && store.setBackendError(err instanceof Error ? err.message : String(err)),
+    );
+    return () => {
+      live = false;
+    };
   }, []);
 
   return (

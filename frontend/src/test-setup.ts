@@ -4,4 +4,5 @@ import { afterEach } from 'vitest';
 afterEach(() => {
   cleanup();
   location.hash = '';
+  delete window.go;
 });

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { env } from '../lib.mjs';
 
-function windowIds(title) {
+// windowIds finds the visible windows of pid titled exactly title (the wails
+// dev app of the other e2e tests shares this display and title).
+function windowIds(pid, title) {
   try {
-    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { encoding: 'utf8' })
+    return execFileSync('xdotool', ['search', '--all', '--onlyvisible', '--pid', String(pid), '--name', `^${title}$`], { encoding: 'utf8' })
       .split('\n').filter(Boolean);
   } catch {
     return []; // xdotool exits 1 when nothing matches
@@ -36,7 +38,16 @@ function descendants(pid) {
   return out;
 }
 
-const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+// alive is true while pid runs; a zombie (exited, not yet reaped by whoever
+// inherited it) counts as gone.
+function alive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 async function until(what, timeoutMs, fn) {
   const deadline = Date.now() + timeoutMs;
@@ -61,7 +72,11 @@ test('production binary opens its window and quits cleanly', async () => {
   const exited = new Promise((r) => app.on('exit', (code, signal) => { exit = { code, signal }; r(); }));
   try {
     const started = Date.now();
-    const ids = await until('the Switchboard window', 15_000, () => exit === null ? windowIds('Switchboard') : 'exited')
+    const ids = await until('the Switchboard window', 15_000, () => {
+      if (exit !== null) return 'exited';
+      const found = windowIds(app.pid, 'Switchboard');
+      return found.length > 0 ? found : null;
+    })
       .catch((e) => { throw new Error(`${e.message}\nstderr: ${Buffer.concat(stderr)}`); });
     assert.notEqual(ids, 'exited', `app exited early: ${JSON.stringify(exit)} ${Buffer.concat(stderr)}`);
     console.log(`window appeared after ${Date.now() - started} ms`);
@@ -70,14 +85,16 @@ test('production binary opens its window and quits cleanly', async () => {
       const d = descendants(app.pid);
       return d.length > 0 ? d : null;
     });
-    execFileSync('import', ['-window', 'root', path.join(env('E2E_ARTIFACTS'), 'smoke-window.png')]);
+    // The frontend calls App.Ready() once it has rendered; the app logs it.
+    await until('the frontend to render', 15_000, () => Buffer.concat(stderr).includes('frontend ready'));
+    execFileSync('import', ['-window', ids[0], '-silent', path.join(env('E2E_ARTIFACTS'), 'smoke-window.png')], { timeout: 10_000 });
 
     const all = [...new Set([...tree, ...descendants(app.pid)])];
     app.kill('SIGTERM');
     await Promise.race([exited, new Promise((_, rej) => setTimeout(() => rej(new Error('app did not exit within 10 s of SIGTERM')), 10_000))]);
     assert.equal(exit.code, 0, `clean exit, got ${JSON.stringify(exit)}; stderr: ${Buffer.concat(stderr)}`);
     await until('helper processes to exit', 5_000, () => all.every((p) => !alive(p)));
-    assert.deepEqual(windowIds('Switchboard'), [], 'window is gone');
+    assert.deepEqual(windowIds(app.pid, 'Switchboard'), [], 'window is gone');
   } finally {
     if (exit === null) app.kill('SIGKILL');
     rmSync(tmp, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import icon from '../assets/icon.svg';
+import { versionLabel } from '../backend';
 import { PAGES } from '../pages';
 import { store, useStore } from '../store';
 import { NavIcon } from './NavIcon';
@@ -38,10 +39,12 @@ export function Nav() {
       </ul>
       <footer className="nav-foot" role="status">
         {backendError ? (
-          <span className="warn" title={backendError}>Backend unreachable</span>
-        ) : (
-          <span>{info ? `v${info.version}` : ' '}</span>
-        )}
+          <span className="warn" title={backendError}>
+            Backend unreachable
+          </span>
+        ) : info ? (
+          <span title={info.dataDir ? `Data: ${info.dataDir}` : undefined}>{versionLabel(info.version)}</span>
+        ) : null}
       </footer>
     </nav>
   );

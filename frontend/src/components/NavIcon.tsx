@@ -4,10 +4,10 @@ import type { PageId } from '../pages';
 const PATHS: Record<PageId, string> = {
   chat: 'M4 5h16v10H9l-5 4z',
   servers: 'M4 4h16v6H4zM4 14h16v6H4zM7 7h.01M7 17h.01',
-  tools: 'M14 6a4 4 0 0 0 5 5l-8 8a2 2 0 0 1-3-3l8-8a4 4 0 0 0-2-2z',
+  tools: 'M14.5 4a4.5 4.5 0 0 0-4.2 6.1l-5.7 5.7a1.8 1.8 0 0 0 2.6 2.6l5.7-5.7A4.5 4.5 0 0 0 19 8.5l-2.6 2.6-2.8-.7-.7-2.8L15.5 4.1z',
   knowledge: 'M5 4h10l4 4v12H5zM15 4v4h4M8 12h8M8 16h6',
   workspace: 'M3 6h7l2 2h9v11H3zM7 13l2 2-2 2M12 17h4',
-  settings: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM12 2v3M12 19v3M2 12h3M19 12h3M5 5l2 2M17 17l2 2M5 19l2-2M17 7l2-2',
+  settings: 'M4 7h8M18 7h2M4 17h2M12 17h8M15 5a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM9 15a2 2 0 1 0 0 4 2 2 0 0 0 0-4z',
 };
 
 export function NavIcon({ page }: { page: PageId }) {

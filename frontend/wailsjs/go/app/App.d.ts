@@ -3,3 +3,5 @@
 import {app} from '../models';
 
 export function Info():Promise<app.Info>;
+
+export function Ready():Promise<void>;

@@ -5,3 +5,7 @@
 export function Info() {
   return window['go']['app']['App']['Info']();
 }
+
+export function Ready() {
+  return window['go']['app']['App']['Ready']();
+}
