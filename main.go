@@ -71,9 +71,9 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 			Assets: dist,
 		},
 		BackgroundColour: options.NewRGBA(0, 0, 0, 0),
-		OnStartup:  a.Startup,
-		OnShutdown: a.Shutdown,
-		Bind:       []any{a},
+		OnStartup:        a.Startup,
+		OnShutdown:       a.Shutdown,
+		Bind:             []any{a},
 		Linux: &linux.Options{
 			Icon:             icon,
 			ProgramName:      "switchboard",
