@@ -1,0 +1,198 @@
+package process
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	// Re-executed as a stand-in app: start a child tree, print its PIDs, block.
+	if os.Getenv("PROCESS_TEST_PARENT") == "1" {
+		p, err := Start(Spec{Command: "/bin/sh", Args: []string{"-c", treeScript}, Env: os.Environ()})
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		line, _ := bufio.NewReader(p.Stdout).ReadString('\n')
+		fmt.Print(line)
+		select {}
+	}
+	os.Exit(m.Run())
+}
+
+// treeScript starts a grandchild and prints "leader grandchild" PIDs.
+const treeScript = `sleep 300 & echo "$$ $!"; wait`
+
+func shorten(t *testing.T) {
+	t.Helper()
+	s, te, k := StopGrace, TermGrace, KillGrace
+	StopGrace, TermGrace, KillGrace = 200*time.Millisecond, 200*time.Millisecond, 2*time.Second
+	t.Cleanup(func() { StopGrace, TermGrace, KillGrace = s, te, k })
+}
+
+// gone reports whether pid no longer runs (a zombie counts as gone).
+func gone(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	return strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
+}
+
+func waitGone(t *testing.T, pids ...int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for !gone(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("pid %d still running", pid)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func readPIDs(t *testing.T, r *bufio.Reader) []int {
+	t.Helper()
+	line, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("read pids: %v (line %q)", err, line)
+	}
+	var pids []int
+	for _, f := range strings.Fields(line) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("bad pid line %q", line)
+		}
+		pids = append(pids, n)
+	}
+	return pids
+}
+
+func TestStopEndsWholeTree(t *testing.T) {
+	shorten(t)
+	cases := []struct {
+		name, script string
+		stage        string
+	}{
+		{"exits on stdin close", `sleep 300 & echo "$$ $!"; read x; exit 0`, "stdin"},
+		{"needs SIGTERM", `sleep 300 & echo "$$ $!"; wait`, "term"},
+		{"ignores SIGTERM", `trap '' TERM; sleep 300 & echo "$$ $!"; while :; do sleep 0.05; done`, "kill"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Start(Spec{Command: "/bin/sh", Args: []string{"-c", c.script}, Env: os.Environ()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids := readPIDs(t, bufio.NewReader(p.Stdout))
+			if pids[0] != p.PID() {
+				t.Fatalf("leader pid %d, want %d", pids[0], p.PID())
+			}
+			start := time.Now()
+			if err := p.Stop(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			took := time.Since(start)
+			waitGone(t, pids...)
+			// The stage that ended it shows in how long it took.
+			switch c.stage {
+			case "stdin":
+				if took >= StopGrace {
+					t.Errorf("took %v; should end on stdin close", took)
+				}
+			case "term":
+				if took < StopGrace || took >= StopGrace+TermGrace {
+					t.Errorf("took %v; should end on SIGTERM", took)
+				}
+			case "kill":
+				if took < StopGrace+TermGrace {
+					t.Errorf("took %v; should need SIGKILL", took)
+				}
+			}
+			if p.Stop(t.Context()) != nil {
+				t.Error("second Stop should return the first result")
+			}
+		})
+	}
+}
+
+func TestChildDiesWithApp(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := exec.Command(exe, "-test.run=^$")
+	parent.Env = append(os.Environ(), "PROCESS_TEST_PARENT=1")
+	out, err := parent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := readPIDs(t, bufio.NewReader(out))
+	_ = parent.Process.Signal(syscall.SIGKILL)
+	_ = parent.Wait()
+	// Pdeathsig kills the leader; its pipes close and the group follows only
+	// if the leader's children notice. The leader itself must be gone.
+	waitGone(t, pids[0])
+	_ = syscall.Kill(-pids[0], syscall.SIGKILL) // tidy the grandchild for the next test
+}
+
+func TestNotFound(t *testing.T) {
+	_, err := Start(Spec{Command: "switchboard-no-such-command"})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		t.Fatalf("err = %v, want NotFoundError", err)
+	}
+	if !strings.Contains(err.Error(), `"switchboard-no-such-command" not found`) {
+		t.Errorf("message %q", err)
+	}
+	if !strings.Contains(InstallHint("/usr/bin/npx"), "Node.js") || !strings.Contains(InstallHint("uvx"), "uv") {
+		t.Error("hints should name what to install")
+	}
+}
+
+func TestLookPathUsesGivenPATH(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mytool")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notexec"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LookPath("mytool", "/nonexistent"+string(os.PathListSeparator)+dir)
+	if err != nil || got != bin {
+		t.Fatalf("LookPath = %q, %v", got, err)
+	}
+	if _, err := LookPath("notexec", dir); err == nil {
+		t.Error("non-executable file should not be found")
+	}
+	if got, _ := LookPath("./rel/tool", ""); got != "./rel/tool" {
+		t.Errorf("paths are returned as is, got %q", got)
+	}
+	if m := MergePATH("/a:/b", "/b:/c:"); m != "/a:/b:/c" {
+		t.Errorf("MergePATH = %q", m)
+	}
+}
+
+func TestLoginPATHIncludesOwnPATH(t *testing.T) {
+	got := LoginPATH()
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d != "" && !strings.Contains(string(os.PathListSeparator)+got+string(os.PathListSeparator), string(os.PathListSeparator)+d+string(os.PathListSeparator)) {
+			t.Errorf("login PATH %q lacks %q", got, d)
+		}
+	}
+}
