@@ -37,7 +37,7 @@ const env = {
 console.log(`e2e: starting wails dev on ${url} (log: ${path.relative(repo, logPath)})`);
 const dev = spawn(
   'go',
-  ['tool', 'wails', 'dev', '-tags', 'webkit2_41', '-noreload', '-nogorebuild', '-nocolour',
+  ['tool', 'wails', 'dev', '-tags', 'webkit2_41', '-m', '-noreload', '-nogorebuild', '-nocolour',
     '-loglevel', 'Warning', '-devserver', `127.0.0.1:${port}`, '-appargs', `--data-dir ${dataDir}`],
   { cwd: repo, env, detached: true, stdio: ['ignore', log, log] },
 );

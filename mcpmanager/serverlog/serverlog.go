@@ -1,0 +1,185 @@
+// Package serverlog owns what a server writes to stderr: the last lines in
+// memory (shown in the UI and in error messages) and a size-capped, rotated
+// file under the data dir's logs/.
+//
+//	l, err := serverlog.Open(filepath.Join(dir.Logs(), "github.log"), serverlog.Options{})
+//	go l.Consume(proc.Stderr) // until EOF
+//	fmt.Println(l.Tail(20))
+//	l.Close()
+//
+// A Log is safe for concurrent use. A server flooding stderr costs a bounded
+// amount of memory and disk, never blocks the server, and never the app.
+package serverlog
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options bound a Log; zero values take the defaults.
+type Options struct {
+	Lines    int   // lines kept in memory (default 200)
+	MaxBytes int64 // file size before rotation to .1 (default 1 MiB)
+	MaxLine  int   // longer lines are cut (default 4 KiB)
+	// Redact, when set, is applied to every line before it is kept (secrets).
+	Redact func(string) string
+}
+
+// Log is one server's stderr record.
+type Log struct {
+	opts Options
+	path string
+
+	mu      sync.Mutex
+	ring    []string
+	next    int
+	full    bool
+	file    *os.File
+	size    int64
+	dropped int64
+	subs    map[chan string]struct{}
+}
+
+// Open creates (or appends to) the log file at path; path "" keeps memory only.
+func Open(path string, opts Options) (*Log, error) {
+	if opts.Lines <= 0 {
+		opts.Lines = 200
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = 1 << 20
+	}
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = 4 << 10
+	}
+	l := &Log{opts: opts, path: path, ring: make([]string, opts.Lines), subs: map[chan string]struct{}{}}
+	if path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("open server log: %w", err)
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("open server log: %w", err)
+		}
+		l.file, l.size = f, fi.Size()
+	}
+	return l, nil
+}
+
+// Consume reads r line by line until EOF or error.
+func (l *Log) Consume(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(line) > 0 {
+			more := err == bufio.ErrBufferFull
+			l.Add(string(bytes.TrimRight(line, "\r\n")))
+			// Skip the rest of an over-long line rather than buffering it.
+			for more {
+				_, err = br.ReadSlice('\n')
+				more = err == bufio.ErrBufferFull
+			}
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			return
+		}
+	}
+}
+
+// Add records one line.
+func (l *Log) Add(line string) {
+	if len(line) > l.opts.MaxLine {
+		line = line[:l.opts.MaxLine] + " …[cut]"
+	}
+	if l.opts.Redact != nil {
+		line = l.opts.Redact(line)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ring[l.next] = line
+	l.next = (l.next + 1) % len(l.ring)
+	if l.next == 0 {
+		l.full = true
+	}
+	for ch := range l.subs {
+		select {
+		case ch <- line:
+		default: // a slow watcher misses lines; the server never waits
+		}
+	}
+	if l.file == nil {
+		return
+	}
+	entry := time.Now().Format(time.RFC3339) + " " + line + "\n"
+	if l.size+int64(len(entry)) > l.opts.MaxBytes {
+		l.rotate()
+	}
+	if l.file != nil {
+		n, _ := l.file.WriteString(entry)
+		l.size += int64(n)
+	}
+}
+
+// rotate moves the file to path.1 (replacing an older one) and starts anew.
+func (l *Log) rotate() {
+	l.file.Close()
+	_ = os.Rename(l.path, l.path+".1")
+	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		l.file = nil // disk trouble: keep memory only rather than fail the server
+		return
+	}
+	l.file, l.size = f, 0
+}
+
+// Tail returns up to n of the most recent lines, oldest first.
+func (l *Log) Tail(n int) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var all []string
+	if l.full {
+		all = append(all, l.ring[l.next:]...)
+	}
+	all = append(all, l.ring[:l.next]...)
+	if n > 0 && len(all) > n {
+		all = all[len(all)-n:]
+	}
+	return all
+}
+
+// TailString joins the last n lines for an error message.
+func (l *Log) TailString(n int) string {
+	return strings.Join(l.Tail(n), "\n")
+}
+
+// Watch returns a channel of new lines until cancel is called.
+func (l *Log) Watch() (lines <-chan string, cancel func()) {
+	ch := make(chan string, 256)
+	l.mu.Lock()
+	l.subs[ch] = struct{}{}
+	l.mu.Unlock()
+	return ch, func() {
+		l.mu.Lock()
+		delete(l.subs, ch)
+		l.mu.Unlock()
+	}
+}
+
+// Close closes the file; the in-memory lines stay readable.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.file == nil {
+		return nil
+	}
+	err := l.file.Close()
+	l.file = nil
+	return err
+}

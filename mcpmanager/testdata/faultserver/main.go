@@ -1,0 +1,95 @@
+// Command faultserver is a stdio MCP server that misbehaves on purpose, for
+// the supervisor's and registry's fault tests. -mode picks the fault:
+//
+//	ok            a well-behaved server with echo, sleep and crash tools
+//	hang-init     never answers initialize
+//	garbage       writes non-JSON lines to stdout, then behaves
+//	stderr-flood  writes megabytes to stderr while serving
+//	exit-init     exits with status 3 before initialize, after a stderr line
+//	ignore-stdin  keeps running when stdin closes, ignores SIGTERM
+//
+// Tools (every mode that serves): echo {text}, sleep {ms}, crash {} (exits
+// mid-call), big {bytes}.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func main() {
+	mode := flag.String("mode", "ok", "fault to show")
+	name := flag.String("name", "faultserver", "serverInfo name")
+	flag.Parse()
+
+	switch *mode {
+	case "hang-init":
+		fmt.Fprintln(os.Stderr, "hanging before initialize")
+		select {}
+	case "exit-init":
+		fmt.Fprintln(os.Stderr, "fatal: missing API key FAULT_KEY")
+		os.Exit(3)
+	case "garbage":
+		fmt.Println("this is not json")
+		fmt.Println("{\"neither\": is this")
+	case "stderr-flood":
+		go func() {
+			line := strings.Repeat("flood ", 20)
+			for i := 0; ; i++ {
+				fmt.Fprintf(os.Stderr, "%d %s\n", i, line)
+			}
+		}()
+	case "ignore-stdin":
+		signal.Ignore(syscall.SIGTERM)
+		go func() {
+			// Serve, then linger after stdin closes.
+			_ = server.ServeStdio(newServer(*name))
+			select {}
+		}()
+		select {}
+	}
+	if err := server.ServeStdio(newServer(*name)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func newServer(name string) *server.MCPServer {
+	s := server.NewMCPServer(name, "1.0.0", server.WithToolCapabilities(true))
+	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo the text back"),
+		mcp.WithString("text", mcp.Required(), mcp.Description("text to echo"))),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(req.GetString("text", "")), nil
+		})
+	s.AddTool(mcp.NewTool("sleep", mcp.WithDescription("Sleep for ms milliseconds"),
+		mcp.WithNumber("ms", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-time.After(time.Duration(req.GetFloat("ms", 0)) * time.Millisecond):
+				return mcp.NewToolResultText("slept"), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("Exit in the middle of the call")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "panic: crashing mid-call on purpose")
+			os.Exit(2)
+			return nil, nil
+		})
+	s.AddTool(mcp.NewTool("big", mcp.WithDescription("Return a text of the given size"),
+		mcp.WithNumber("bytes", mcp.Required())),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(strings.Repeat("x", int(req.GetFloat("bytes", 0)))), nil
+		})
+	return s
+}
