@@ -1,0 +1,329 @@
+// Package registry is the one tool registry: it lists the tools of every
+// connected server under collision-free names (server__tool), caches the
+// lists, and routes calls with timeouts, cancellation and per-server metrics.
+// A listing with some servers failing returns the rest plus per-server errors.
+//
+//	r := registry.New(registry.Options{})
+//	r.Add(source)                        // anything with Name() and Client()
+//	tools, errs := r.Tools(ctx)          // partial results: tools of healthy servers
+//	res, err := r.Call(ctx, "memory__read_graph", nil)
+//
+// A Registry is safe for concurrent use.
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Defaults; variables so tests can shorten them.
+var (
+	DefaultCallTimeout = 60 * time.Second
+	ListTimeout        = 30 * time.Second
+)
+
+// Sentinel errors.
+var (
+	ErrUnknownTool = errors.New("unknown tool")
+	ErrCallTimeout = errors.New("tool call timed out")
+)
+
+// Client is the part of an MCP session the registry uses. *client.Client of
+// mcp-go satisfies it; it must be safe for concurrent use.
+type Client interface {
+	ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.ListToolsResult, error)
+	CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)
+}
+
+// Source is one server. Client returns the current session or an error
+// saying why there is none; a new session (after a restart) invalidates the
+// cached tool list.
+type Source interface {
+	Name() string
+	Client() (Client, error)
+	// CallTimeout is the server's per-call limit; 0 means DefaultCallTimeout.
+	CallTimeout() time.Duration
+}
+
+// Tool is one exposed tool.
+type Tool struct {
+	Name   string   `json:"name"`   // server__tool
+	Server string   `json:"server"` // configured server name
+	Tool   mcp.Tool `json:"tool"`   // as the server lists it
+}
+
+// ServerError is a server whose tools could not be listed.
+type ServerError struct {
+	Server string `json:"server"`
+	Err    string `json:"error"`
+}
+
+// Metrics counts one server's calls.
+type Metrics struct {
+	Calls    int64         `json:"calls"`
+	Errors   int64         `json:"errors"`
+	P50      time.Duration `json:"p50"`
+	P95      time.Duration `json:"p95"`
+	LastUsed time.Time     `json:"lastUsed"`
+}
+
+// Options configure a Registry.
+type Options struct{}
+
+// Registry routes tool calls to servers.
+type Registry struct {
+	mu      sync.Mutex
+	sources map[string]Source
+	cache   map[string]cached
+	metrics map[string]*metrics
+}
+
+type cached struct {
+	client Client
+	tools  []mcp.Tool
+}
+
+// New returns an empty registry.
+func New(Options) *Registry {
+	return &Registry{sources: map[string]Source{}, cache: map[string]cached{}, metrics: map[string]*metrics{}}
+}
+
+// Add registers (or replaces) a source.
+func (r *Registry) Add(s Source) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sources[s.Name()] = s
+	delete(r.cache, s.Name())
+}
+
+// Remove forgets a source.
+func (r *Registry) Remove(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.sources, name)
+	delete(r.cache, name)
+}
+
+// Invalidate drops the cached tool list of server (on tools/list_changed).
+func (r *Registry) Invalidate(server string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.cache, server)
+}
+
+// Servers returns the registered source names, sorted.
+func (r *Registry) Servers() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(r.sources))
+	for n := range r.sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ServerTools lists one server's tools (cached).
+func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+	r.mu.Lock()
+	src, ok := r.sources[server]
+	r.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: no server named %q", ErrUnknownTool, server)
+	}
+	cl, err := src.Client()
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	c, ok := r.cache[server]
+	r.mu.Unlock()
+	if ok && c.client == cl {
+		return c.tools, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
+	defer cancel()
+	var tools []mcp.Tool
+	req := mcp.ListToolsRequest{}
+	for {
+		res, err := cl.ListTools(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("%s: list tools: %w", server, err)
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" || len(tools) > 10000 {
+			break
+		}
+		req.Params.Cursor = res.NextCursor
+	}
+	r.mu.Lock()
+	r.cache[server] = cached{client: cl, tools: tools}
+	r.mu.Unlock()
+	return tools, nil
+}
+
+// Tools lists every server's tools in parallel. Servers that fail are
+// reported in errs; the others' tools are returned, sorted by exposed name.
+func (r *Registry) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
+	servers := r.Servers()
+	type result struct {
+		server string
+		tools  []mcp.Tool
+		err    error
+	}
+	results := make([]result, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			t, err := r.ServerTools(ctx, s)
+			results[i] = result{s, t, err}
+		})
+	}
+	wg.Wait()
+	for _, res := range results {
+		if res.err != nil {
+			errs = append(errs, ServerError{Server: res.server, Err: res.err.Error()})
+			continue
+		}
+		for _, t := range res.tools {
+			tools = append(tools, Tool{Name: Namespace(res.server, t.Name), Server: res.server, Tool: t})
+		}
+	}
+	slices.SortFunc(tools, func(a, b Tool) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+	return tools, errs
+}
+
+// Resolve maps an exposed name to its server and the tool's own name.
+func (r *Registry) Resolve(ctx context.Context, name string) (server, tool string, err error) {
+	for _, s := range r.Servers() {
+		// Cheap filter before listing: the exposed name starts with the sanitized server name.
+		if len(name) < len(sanitize(s)) || name[:len(sanitize(s))] != sanitize(s) {
+			continue
+		}
+		ts, err := r.ServerTools(ctx, s)
+		if err != nil {
+			continue
+		}
+		for _, t := range ts {
+			if Namespace(s, t.Name) == name {
+				return s, t.Name, nil
+			}
+		}
+	}
+	return "", "", fmt.Errorf("%w %q: run 'switchboard tools list' to see the available names", ErrUnknownTool, name)
+}
+
+// Call runs the tool with the exposed name. It gives up after the server's
+// call timeout; cancelling ctx cancels the call on the server too
+// (notifications/cancelled). meta is passed through (progressToken).
+func (r *Registry) Call(ctx context.Context, name string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
+	server, tool, err := r.Resolve(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return r.CallServer(ctx, server, tool, args, meta)
+}
+
+// CallServer calls tool on server directly (no name resolution).
+func (r *Registry) CallServer(ctx context.Context, server, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
+	r.mu.Lock()
+	src, ok := r.sources[server]
+	r.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: no server named %q", ErrUnknownTool, server)
+	}
+	cl, err := src.Client()
+	if err != nil {
+		return nil, err
+	}
+	timeout := src.CallTimeout()
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
+	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrCallTimeout)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	req.Params.Meta = meta
+	start := time.Now()
+	res, err := cl.CallTool(cctx, req)
+	took := time.Since(start)
+	if err != nil {
+		if errors.Is(context.Cause(cctx), ErrCallTimeout) && ctx.Err() == nil {
+			err = fmt.Errorf("%s: %s: %w after %s", server, tool, ErrCallTimeout, timeout)
+		} else {
+			err = fmt.Errorf("%s: %s: %w", server, tool, err)
+		}
+	}
+	r.record(server, took, err != nil || (res != nil && res.IsError))
+	return res, err
+}
+
+// Metrics returns a snapshot per server.
+func (r *Registry) Metrics() map[string]Metrics {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]Metrics, len(r.metrics))
+	for k, m := range r.metrics {
+		out[k] = m.snapshot()
+	}
+	return out
+}
+
+func (r *Registry) record(server string, took time.Duration, failed bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.metrics[server]
+	if m == nil {
+		m = &metrics{}
+		r.metrics[server] = m
+	}
+	m.add(took, failed)
+}
+
+// metrics keeps counts and a window of recent latencies for percentiles.
+type metrics struct {
+	calls, errors int64
+	last          time.Time
+	window        [256]time.Duration
+	n             int
+}
+
+func (m *metrics) add(took time.Duration, failed bool) {
+	m.calls++
+	if failed {
+		m.errors++
+	}
+	m.last = time.Now()
+	m.window[m.n%len(m.window)] = took
+	m.n++
+}
+
+func (m *metrics) snapshot() Metrics {
+	n := min(m.n, len(m.window))
+	lat := slices.Clone(m.window[:n])
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration {
+		if n == 0 {
+			return 0
+		}
+		return lat[min(n-1, int(float64(n)*p))]
+	}
+	return Metrics{Calls: m.calls, Errors: m.errors, P50: pct(0.50), P95: pct(0.95), LastUsed: m.last}
+}

@@ -1,0 +1,189 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func TestNamespace(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	cases := []struct{ server, tool, want string }{
+		{"everything", "echo", "everything__echo"},
+		{"git-hub", "create_issue", "git-hub__create_issue"},
+		{"my server", "echo", ""}, // sanitized: hashed suffix
+		{"my_server", "echo", "my_server__echo"},
+		{"srv", "tool.with.dots", ""},
+		{"ü", "ö", ""},
+		{strings.Repeat("s", 40), strings.Repeat("t", 40), ""},
+	}
+	seen := map[string]string{}
+	for _, c := range cases {
+		got := Namespace(c.server, c.tool)
+		if c.want != "" && got != c.want {
+			t.Errorf("Namespace(%q, %q) = %q, want %q", c.server, c.tool, got, c.want)
+		}
+		if !valid.MatchString(got) {
+			t.Errorf("Namespace(%q, %q) = %q is not a valid tool name", c.server, c.tool, got)
+		}
+		if prev, dup := seen[got]; dup {
+			t.Errorf("%q and %q both map to %q", prev, c.server+"/"+c.tool, got)
+		}
+		seen[got] = c.server + "/" + c.tool
+		if Namespace(c.server, c.tool) != got {
+			t.Errorf("not deterministic for %q", c.server)
+		}
+	}
+	// Two names that sanitize alike stay apart.
+	if Namespace("my server", "echo") == Namespace("my.server", "echo") {
+		t.Error("collision between names that sanitize alike")
+	}
+}
+
+// src is a Source backed by an in-process mcp-go server.
+type src struct {
+	name    string
+	cl      atomic.Pointer[client.Client]
+	err     error
+	timeout time.Duration
+}
+
+func (s *src) Name() string               { return s.name }
+func (s *src) CallTimeout() time.Duration { return s.timeout }
+func (s *src) Client() (Client, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s.cl.Load(), nil
+}
+
+func newSrc(t *testing.T, name string, tools ...string) *src {
+	t.Helper()
+	s := &src{name: name}
+	s.cl.Store(inProcess(t, tools...))
+	return s
+}
+
+func inProcess(t *testing.T, tools ...string) *client.Client {
+	t.Helper()
+	srv := server.NewMCPServer("test", "1.0.0", server.WithToolCapabilities(true))
+	for _, name := range tools {
+		srv.AddTool(mcp.NewTool(name, mcp.WithString("text")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			switch req.Params.Name {
+			case "slow":
+				select {
+				case <-time.After(10 * time.Second):
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			case "fail":
+				return mcp.NewToolResultError("it failed"), nil
+			}
+			return mcp.NewToolResultText(req.Params.Name + ":" + req.GetString("text", "")), nil
+		})
+	}
+	cl, err := client.NewInProcessClient(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := cl.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	return cl
+}
+
+func text(res *mcp.CallToolResult) string {
+	return res.Content[0].(mcp.TextContent).Text
+}
+
+func TestToolsPartialResults(t *testing.T) {
+	r := New(Options{})
+	r.Add(newSrc(t, "alpha", "echo", "fail"))
+	r.Add(newSrc(t, "beta", "echo"))
+	r.Add(&src{name: "broken", err: errors.New("broken: server is not ready (error): exit 1")})
+
+	tools, errs := r.Tools(t.Context())
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if got := strings.Join(names, ","); got != "alpha__echo,alpha__fail,beta__echo" {
+		t.Errorf("tools = %s", got)
+	}
+	if len(errs) != 1 || errs[0].Server != "broken" || !strings.Contains(errs[0].Err, "exit 1") {
+		t.Errorf("errs = %+v", errs)
+	}
+}
+
+func TestCallRoutesAndMeasures(t *testing.T) {
+	r := New(Options{})
+	r.Add(newSrc(t, "alpha", "echo", "fail"))
+	r.Add(newSrc(t, "beta", "echo"))
+	for _, c := range []struct{ name, want string }{{"alpha__echo", "echo:a"}, {"beta__echo", "echo:a"}} {
+		res, err := r.Call(t.Context(), c.name, map[string]any{"text": "a"}, nil)
+		if err != nil || text(res) != c.want {
+			t.Fatalf("Call(%s) = %v, %v", c.name, res, err)
+		}
+	}
+	res, err := r.Call(t.Context(), "alpha__fail", nil, nil)
+	if err != nil || !res.IsError {
+		t.Fatalf("tool error should come back as an isError result, got %v %v", res, err)
+	}
+	if _, err := r.Call(t.Context(), "gamma__echo", nil, nil); !errors.Is(err, ErrUnknownTool) {
+		t.Fatalf("unknown tool: %v", err)
+	}
+	m := r.Metrics()
+	if m["alpha"].Calls != 2 || m["alpha"].Errors != 1 || m["beta"].Calls != 1 || m["alpha"].LastUsed.IsZero() {
+		t.Errorf("metrics = %+v", m)
+	}
+}
+
+func TestCallTimeoutNamesServer(t *testing.T) {
+	r := New(Options{})
+	s := newSrc(t, "alpha", "slow")
+	s.timeout = 100 * time.Millisecond
+	r.Add(s)
+	start := time.Now()
+	_, err := r.Call(t.Context(), "alpha__slow", nil, nil)
+	if !errors.Is(err, ErrCallTimeout) || !strings.HasPrefix(err.Error(), "alpha: slow: ") {
+		t.Fatalf("err = %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("timeout not honoured")
+	}
+	// Cancelling the caller is not reported as a timeout.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := r.CallServer(ctx, "alpha", "slow", nil, nil); errors.Is(err, ErrCallTimeout) || err == nil {
+		t.Fatalf("cancelled call err = %v", err)
+	}
+}
+
+func TestNewSessionRefreshesCache(t *testing.T) {
+	r := New(Options{})
+	s := newSrc(t, "alpha", "one")
+	r.Add(s)
+	tools, _ := r.Tools(t.Context())
+	if len(tools) != 1 || tools[0].Name != "alpha__one" {
+		t.Fatalf("tools = %+v", tools)
+	}
+	s.cl.Store(inProcess(t, "one", "two")) // restart with a new tool set
+	tools, _ = r.Tools(t.Context())
+	if len(tools) != 2 {
+		t.Fatalf("after restart tools = %+v", tools)
+	}
+}
