@@ -51,6 +51,12 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/pa
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $@
 
+# Real MCP servers the Go integration tests run, pinned by the lockfile.
+TEST_SERVERS := mcpmanager/testdata/npm
+$(TEST_SERVERS)/node_modules/.package-lock.json: $(TEST_SERVERS)/package-lock.json $(TEST_SERVERS)/package.json
+	cd $(TEST_SERVERS) && npm ci --no-audit --no-fund
+	@touch $@
+
 deps: deps-build frontend/node_modules/.package-lock.json
 
 # --- build and run ----------------------------------------------------------
@@ -68,7 +74,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
-test-go: deps-test
+test-go: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 ./...
 
 test-frontend: frontend/node_modules/.package-lock.json

@@ -259,6 +259,9 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
+	if args == nil {
+		args = map[string]any{} // servers on the TypeScript SDK reject a missing arguments object
+	}
 	req.Params.Arguments = args
 	req.Params.Meta = meta
 	start := time.Now()

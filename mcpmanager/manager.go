@@ -1,0 +1,323 @@
+// Package mcpmanager runs the user's MCP servers and exposes their tools as
+// one registry. It owns the set of supervised servers: starting them in
+// parallel, stopping, restarting, enabling and disabling them, and routing
+// the registry to whichever session is current.
+//
+//	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push})
+//	m.Apply(servers)                    // start what is enabled, in parallel
+//	tools, errs := m.Registry().Tools(ctx)
+//	defer m.Close(ctx)                  // every server process tree ends
+//
+// A Manager is safe for concurrent use.
+package mcpmanager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// ErrUnknownServer is returned for a name that is not configured.
+var ErrUnknownServer = errors.New("no server with that name")
+
+// ServerConfig is what the manager needs to know of one configured server.
+type ServerConfig struct {
+	Name         string
+	Command      string
+	Args         []string
+	Env          map[string]string
+	Dir          string
+	Disabled     bool
+	StartTimeout time.Duration // 0: supervisor default
+	CallTimeout  time.Duration // 0: registry default
+	Restart      supervisor.Restart
+}
+
+// Options configure a Manager.
+type Options struct {
+	LogDir   string // one <server>.log per server; "" keeps logs in memory
+	OnStatus func(supervisor.Status)
+	// BaseEnv is the environment servers start from; nil means the app's own,
+	// with PATH widened to the login shell's.
+	BaseEnv []string
+	Redact  func(string) string
+}
+
+// Manager supervises servers.
+type Manager struct {
+	opts Options
+	reg  *registry.Registry
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	servers map[string]*managed
+	order   []string
+	closed  bool
+}
+
+type managed struct {
+	cfg    ServerConfig
+	sup    *supervisor.Server
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// New returns a Manager with no servers.
+func New(opts Options) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{opts: opts, reg: registry.New(registry.Options{}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}}
+}
+
+// Registry is the one tool registry over every server.
+func (m *Manager) Registry() *registry.Registry { return m.reg }
+
+// Apply makes the running set match cfgs: new or changed servers (re)start,
+// removed ones stop, disabled ones stop and show as disabled. Starting is
+// parallel and never blocks the caller.
+func (m *Manager) Apply(cfgs []ServerConfig) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	want := map[string]ServerConfig{}
+	m.order = m.order[:0]
+	for _, c := range cfgs {
+		want[c.Name] = c
+		m.order = append(m.order, c.Name)
+	}
+	for name, s := range m.servers {
+		if c, ok := want[name]; !ok || !sameConfig(c, s.cfg) {
+			m.stopLocked(name)
+		}
+	}
+	for _, c := range cfgs {
+		if _, running := m.servers[c.Name]; running {
+			continue
+		}
+		m.startLocked(c)
+	}
+}
+
+func sameConfig(a, b ServerConfig) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+// startLocked creates the supervisor; a disabled server is registered but not run.
+func (m *Manager) startLocked(c ServerConfig) {
+	spec := supervisor.Spec{
+		Name:         c.Name,
+		Process:      process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir},
+		StartTimeout: c.StartTimeout,
+		Restart:      c.Restart,
+		Redact:       m.opts.Redact,
+	}
+	if m.opts.LogDir != "" {
+		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
+	}
+	sup, err := supervisor.New(spec, supervisor.Options{
+		OnStatus:       m.opts.OnStatus,
+		OnNotification: m.onNotification,
+	})
+	if err != nil {
+		// Only the log file can fail here; run with memory-only logs instead.
+		spec.LogPath = ""
+		sup, _ = supervisor.New(spec, supervisor.Options{OnStatus: m.opts.OnStatus, OnNotification: m.onNotification})
+	}
+	ms := &managed{cfg: c, sup: sup, done: make(chan struct{})}
+	m.servers[c.Name] = ms
+	m.reg.Add(source{ms})
+	if c.Disabled {
+		close(ms.done)
+		if m.opts.OnStatus != nil {
+			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Disabled, Since: time.Now()})
+		}
+		return
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	ms.cancel = cancel
+	go func() {
+		defer close(ms.done)
+		_ = sup.Run(ctx)
+	}()
+}
+
+// stopLocked cancels a server and forgets it; its process stops in the background.
+func (m *Manager) stopLocked(name string) *managed {
+	s, ok := m.servers[name]
+	if !ok {
+		return nil
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+	delete(m.servers, name)
+	m.reg.Remove(name)
+	return s
+}
+
+// Restart stops and starts one server (also after it gave up in error).
+func (m *Manager) Restart(ctx context.Context, name string) error {
+	m.mu.Lock()
+	s := m.stopLocked(name)
+	if s == nil {
+		m.mu.Unlock()
+		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
+	}
+	m.mu.Unlock()
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, again := m.servers[name]; !again && !m.closed {
+		m.startLocked(s.cfg)
+	}
+	return nil
+}
+
+// Status returns every server's status in config order.
+func (m *Manager) Status() []supervisor.Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]supervisor.Status, 0, len(m.order))
+	for _, n := range m.order {
+		s, ok := m.servers[n]
+		if !ok {
+			continue
+		}
+		if s.cfg.Disabled {
+			out = append(out, supervisor.Status{Name: n, State: supervisor.Disabled})
+			continue
+		}
+		out = append(out, s.sup.Status())
+	}
+	return out
+}
+
+// Server returns the supervisor of name (for logs and status).
+func (m *Manager) Server(name string) (*supervisor.Server, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.servers[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
+	}
+	return s.sup, nil
+}
+
+// WaitSettled blocks until every enabled server is ready or has given up
+// (error), or ctx ends. The CLI uses it before listing tools.
+func (m *Manager) WaitSettled(ctx context.Context) {
+	for {
+		settled := true
+		for _, st := range m.Status() {
+			if st.State == supervisor.Starting || st.State == supervisor.Restarting || st.State == supervisor.Stopped {
+				settled = false
+			}
+		}
+		if settled {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Close stops every server and waits for their process trees to end.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	var all []*managed
+	for name := range m.servers {
+		all = append(all, m.stopLocked(name))
+	}
+	m.cancel()
+	m.mu.Unlock()
+	for _, s := range all {
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			return fmt.Errorf("close servers: %w", ctx.Err())
+		}
+	}
+	return nil
+}
+
+func (m *Manager) onNotification(server string, n mcp.JSONRPCNotification) {
+	if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+		m.reg.Invalidate(server)
+	}
+}
+
+// env builds a server's environment: the base plus its own variables.
+func (m *Manager) env(own map[string]string) []string {
+	base := m.opts.BaseEnv
+	if base == nil {
+		base = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "PATH=") })
+		base = append(base, "PATH="+process.LoginPATH())
+	}
+	out := slices.Clone(base)
+	for _, k := range sortedKeys(own) {
+		out = append(out, k+"="+own[k])
+	}
+	return out
+}
+
+func (m *Manager) resolve(command string) string {
+	if p, err := process.LookPath(command, process.LoginPATH()); err == nil {
+		return p
+	}
+	return command // Start reports "not found" with an install hint
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+var unsafeFile = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
+
+func logName(server string) string { return unsafeFile.ReplaceAllString(server, "_") + ".log" }
+
+// source adapts a managed server to the registry.
+type source struct{ m *managed }
+
+func (s source) Name() string               { return s.m.cfg.Name }
+func (s source) CallTimeout() time.Duration { return s.m.cfg.CallTimeout }
+func (s source) Client() (registry.Client, error) {
+	if s.m.cfg.Disabled {
+		return nil, fmt.Errorf("%s: server is disabled; enable it on the Servers page or with 'switchboard servers enable %s'", s.m.cfg.Name, s.m.cfg.Name)
+	}
+	c, err := s.m.sup.Client()
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}

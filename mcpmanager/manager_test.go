@@ -1,0 +1,218 @@
+package mcpmanager
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+var faultServer string
+
+// npmBin is where make test installs the pinned real servers (testdata/npm).
+var npmBin, _ = filepath.Abs("testdata/npm/node_modules/.bin")
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mgr")
+	if err != nil {
+		panic(err)
+	}
+	faultServer = filepath.Join(dir, "faultserver")
+	if out, err := exec.Command("go", "build", "-o", faultServer, "./testdata/faultserver").CombinedOutput(); err != nil {
+		panic(fmt.Sprintf("build faultserver: %v\n%s", err, out))
+	}
+	process.StopGrace, process.TermGrace = 500*time.Millisecond, 500*time.Millisecond
+	supervisor.DefaultRestartDelay = 20 * time.Millisecond
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func npm(t *testing.T, bin string) string {
+	t.Helper()
+	p := filepath.Join(npmBin, bin)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is not installed: run 'make test' (it runs npm ci in mcpmanager/testdata/npm): %v", bin, err)
+	}
+	return p
+}
+
+func pidGone(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	return s[strings.LastIndexByte(s, ')')+2] == 'Z'
+}
+
+func callText(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// TestRealServers runs the pinned npm servers plus a broken one, lists the
+// namespaced tools (partial results), calls everything__echo and
+// memory/filesystem tools, and checks that closing leaves no process behind.
+func TestRealServers(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from the filesystem server"), 0o600)
+	m := New(Options{LogDir: t.TempDir()})
+	m.Apply([]ServerConfig{
+		{Name: "everything", Command: npm(t, "mcp-server-everything")},
+		{Name: "memory", Command: npm(t, "mcp-server-memory"), Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}},
+		{Name: "filesystem", Command: npm(t, "mcp-server-filesystem"), Args: []string{root}},
+		{Name: "broken", Command: faultServer, Args: []string{"-mode", "exit-init"}, Restart: supervisor.Restart{Disabled: true}},
+		{Name: "off", Command: faultServer, Disabled: true},
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+
+	var pids []int
+	for _, st := range m.Status() {
+		want := supervisor.Ready
+		switch st.Name {
+		case "broken":
+			want = supervisor.Error
+		case "off":
+			want = supervisor.Disabled
+		}
+		if st.State != want {
+			t.Errorf("%s: %s (%s), want %s", st.Name, st.State, st.Error, want)
+		}
+		if st.PID != 0 {
+			pids = append(pids, st.PID)
+		}
+	}
+
+	tools, errs := m.Registry().Tools(ctx)
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	for _, want := range []string{"everything__echo", "memory__read_graph", "memory__create_entities", "filesystem__read_text_file"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("tool %s missing from %v", want, names)
+		}
+	}
+	var errServers []string
+	for _, e := range errs {
+		errServers = append(errServers, e.Server)
+	}
+	slices.Sort(errServers)
+	if fmt.Sprint(errServers) != "[broken off]" {
+		t.Errorf("listing errors for %v, want [broken off]: %+v", errServers, errs)
+	}
+
+	res, err := m.Registry().Call(ctx, "everything__echo", map[string]any{"message": "hello switchboard"}, nil)
+	if err != nil || !strings.Contains(callText(t, res), "hello switchboard") {
+		t.Fatalf("everything__echo = %v, %v", res, err)
+	}
+	res, err = m.Registry().Call(ctx, "filesystem__read_text_file", map[string]any{"path": filepath.Join(root, "hello.txt")}, nil)
+	if err != nil || !strings.Contains(callText(t, res), "hello from the filesystem server") {
+		t.Fatalf("filesystem read = %v, %v", res, err)
+	}
+	_, err = m.Registry().Call(ctx, "memory__create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "Switchboard", "entityType": "app", "observations": []any{"is an MCP host"}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = m.Registry().Call(ctx, "memory__read_graph", nil, nil)
+	if err != nil || !strings.Contains(callText(t, res), "is an MCP host") {
+		t.Fatalf("memory read_graph = %v, %v", res, err)
+	}
+	if got := m.Registry().Metrics()["everything"].Calls; got != 1 {
+		t.Errorf("everything calls = %d", got)
+	}
+
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		deadline := time.Now().Add(5 * time.Second)
+		for !pidGone(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("pid %d survived Close", pid)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func TestFaultsKeepOthersWorking(t *testing.T) {
+	m := New(Options{})
+	m.Apply([]ServerConfig{
+		{Name: "ok", Command: faultServer},
+		{Name: "hang", Command: faultServer, Args: []string{"-mode", "hang-init"}, StartTimeout: 500 * time.Millisecond, Restart: supervisor.Restart{Disabled: true}},
+		{Name: "garbage", Command: faultServer, Args: []string{"-mode", "garbage"}},
+		{Name: "flood", Command: faultServer, Args: []string{"-mode", "stderr-flood"}},
+		{Name: "slow", Command: faultServer, CallTimeout: 300 * time.Millisecond},
+		{Name: "crashy", Command: faultServer, Restart: supervisor.Restart{MaxAttempts: 3}},
+	})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+
+	// The hanging server fails alone, quickly, with a clear error.
+	st := statusOf(m, "hang")
+	if st.State != supervisor.Error || !strings.Contains(st.Error, "did not finish the MCP handshake") {
+		t.Errorf("hang: %s %q", st.State, st.Error)
+	}
+	for _, name := range []string{"ok", "garbage", "flood"} {
+		res, err := m.Registry().Call(ctx, registry.Namespace(name, "echo"), map[string]any{"text": name}, nil)
+		if err != nil || callText(t, res) != name {
+			t.Errorf("%s echo = %v, %v", name, res, err)
+		}
+	}
+	// A slow tool past its timeout gets an error naming the server.
+	_, err := m.Registry().Call(ctx, "slow__sleep", map[string]any{"ms": 5000}, nil)
+	if err == nil || !strings.Contains(err.Error(), "slow: sleep: tool call timed out") {
+		t.Errorf("slow call err = %v", err)
+	}
+	// A crash mid-call is an error for that call; the server comes back.
+	oldPID := statusOf(m, "crashy").PID
+	if _, err := m.Registry().Call(ctx, "crashy__crash", nil, nil); err == nil || !strings.HasPrefix(err.Error(), "crashy: crash: ") {
+		t.Errorf("crash call err = %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for st := statusOf(m, "crashy"); st.State != supervisor.Ready || st.PID == oldPID; st = statusOf(m, "crashy") {
+		if time.Now().After(deadline) {
+			t.Fatalf("crashy did not come back: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !pidGone(oldPID) {
+		t.Errorf("crashed pid %d still running", oldPID)
+	}
+	if res, err := m.Registry().Call(ctx, "crashy__echo", map[string]any{"text": "back"}, nil); err != nil || callText(t, res) != "back" {
+		t.Errorf("after restart: %v, %v", res, err)
+	}
+}
+
+func statusOf(m *Manager, name string) supervisor.Status {
+	for _, st := range m.Status() {
+		if st.Name == name {
+			return st
+		}
+	}
+	return supervisor.Status{}
+}
