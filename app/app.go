@@ -22,6 +22,9 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // App is bound to the frontend.
@@ -29,6 +32,11 @@ type App struct {
 	dir     datadir.Dir
 	quit    context.Context
 	started time.Time
+	mgr     *mcpmanager.Manager
+
+	cfgMu   sync.Mutex
+	servers []config.Server // the app config's servers, as last loaded
+	cfgErr  string
 
 	mu  sync.Mutex
 	ctx context.Context // Wails runtime context, set by Startup
@@ -48,7 +56,49 @@ type Info struct {
 // (SIGINT/SIGTERM), the window closes the way it does when the user closes it,
 // so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
-	return &App{dir: dir, quit: quit, started: time.Now()}
+	a := &App{dir: dir, quit: quit, started: time.Now()}
+	a.mgr = mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: a.onStatus})
+	return a
+}
+
+// onStatus forwards a server's status change to the frontend.
+func (a *App) onStatus(st supervisor.Status) {
+	ctx := a.wailsContext()
+	if ctx == nil {
+		return
+	}
+	// Off the supervisor's goroutine: building the view may list tools.
+	go wruntime.EventsEmit(ctx, EventServerStatus, a.statusView(st))
+}
+
+func (a *App) wailsContext() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctx
+}
+
+// loadServers reads the app config and starts its servers.
+func (a *App) loadServers() error {
+	cfg, err := config.Load(a.dir.Config())
+	if err != nil {
+		return err
+	}
+	a.cfgMu.Lock()
+	a.servers = cfg.Servers
+	a.cfgMu.Unlock()
+	a.mgr.Apply(mcpmanager.FromConfigs(cfg.Servers))
+	return nil
+}
+
+func (a *App) serverConfig(name string) (config.Server, bool) {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	for _, s := range a.servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return config.Server{}, false
 }
 
 // Startup is Wails' OnStartup hook: it keeps the runtime context for events.
@@ -64,6 +114,10 @@ func (a *App) Startup(ctx context.Context) {
 		}
 	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
+	if err := a.loadServers(); err != nil {
+		slog.Error("load servers", "err", err)
+		a.setConfigError(err)
+	}
 }
 
 // Shutdown is Wails' OnShutdown hook: it closes everything the app opened.
@@ -74,9 +128,9 @@ func (a *App) Shutdown(ctx context.Context) {
 }
 
 // close releases every resource; safe to call more than once.
-func (a *App) close(context.Context) error {
+func (a *App) close(ctx context.Context) error {
 	a.closeOnce.Do(func() {
-		a.closeErr = errors.Join() // the services the app opens join here as they land
+		a.closeErr = errors.Join(a.mgr.Close(ctx))
 	})
 	return a.closeErr
 }
@@ -91,4 +145,18 @@ func (a *App) Info() (Info, error) {
 func (a *App) Ready() error {
 	slog.Info("frontend ready", "sinceStart", time.Since(a.started).Round(time.Millisecond))
 	return nil
+}
+
+// setConfigError remembers why the config could not be loaded, for ConfigError.
+func (a *App) setConfigError(err error) {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	a.cfgErr = err.Error()
+}
+
+// ConfigError returns why config.json could not be loaded ("" when it was).
+func (a *App) ConfigError() (string, error) {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return a.cfgErr, nil
 }

@@ -44,6 +44,8 @@ type ServerConfig struct {
 	StartTimeout time.Duration // 0: supervisor default
 	CallTimeout  time.Duration // 0: registry default
 	Restart      supervisor.Restart
+	// Unsupported, when set, is shown as the server's error instead of running it.
+	Unsupported string
 }
 
 // Options configure a Manager.
@@ -140,6 +142,13 @@ func (m *Manager) startLocked(c ServerConfig) {
 	ms := &managed{cfg: c, sup: sup, done: make(chan struct{})}
 	m.servers[c.Name] = ms
 	m.reg.Add(source{ms})
+	if c.Unsupported != "" {
+		close(ms.done)
+		if m.opts.OnStatus != nil {
+			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Error, Error: c.Unsupported, Since: time.Now()})
+		}
+		return
+	}
 	if c.Disabled {
 		close(ms.done)
 		if m.opts.OnStatus != nil {
@@ -201,7 +210,11 @@ func (m *Manager) Status() []supervisor.Status {
 		if !ok {
 			continue
 		}
-		if s.cfg.Disabled {
+		switch {
+		case s.cfg.Unsupported != "":
+			out = append(out, supervisor.Status{Name: n, State: supervisor.Error, Error: s.cfg.Unsupported})
+			continue
+		case s.cfg.Disabled:
 			out = append(out, supervisor.Status{Name: n, State: supervisor.Disabled})
 			continue
 		}
@@ -312,6 +325,9 @@ type source struct{ m *managed }
 func (s source) Name() string               { return s.m.cfg.Name }
 func (s source) CallTimeout() time.Duration { return s.m.cfg.CallTimeout }
 func (s source) Client() (registry.Client, error) {
+	if s.m.cfg.Unsupported != "" {
+		return nil, fmt.Errorf("%s", s.m.cfg.Unsupported)
+	}
 	if s.m.cfg.Disabled {
 		return nil, fmt.Errorf("%s: server is disabled; enable it on the Servers page or with 'switchboard servers enable %s'", s.m.cfg.Name, s.m.cfg.Name)
 	}

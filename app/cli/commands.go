@@ -15,6 +15,9 @@ func root() *Command {
 		Name:    "switchboard",
 		Summary: "bring your MCP servers to any model, on your own machine",
 		Subs: []*Command{
+			serversCmd(),
+			toolsCmd(),
+			serveCmd(),
 			versionCmd(),
 		},
 	}

@@ -1,10 +1,70 @@
-import { Placeholder } from '../components/Placeholder';
+import { useState } from 'react';
+import { StatusBadge } from '../components/StatusBadge';
+import { message, restartServer, useServers, type ServerView } from '../servers';
 
+/** ServersPage lists every configured server with its live status. */
 export function ServersPage() {
+  const { servers, configError, loaded, error } = useServers();
   return (
-    <Placeholder title="Servers">
-      <p>Your MCP servers, each with its status, transport, tool count and log.</p>
-      <p>Import the <code>mcpServers</code> JSON you already use in Claude Desktop, Cursor or VS Code, and enable, disable or restart servers here.</p>
-    </Placeholder>
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title">Servers</h1>
+      {configError && (
+        <div className="alert" role="alert">
+          <strong>config.json could not be loaded.</strong> Fix it and restart Switchboard.
+          <pre>{configError}</pre>
+        </div>
+      )}
+      {error && <div className="alert" role="alert">{error}</div>}
+      {loaded && servers.length === 0 && !configError && (
+        <div className="placeholder">
+          <p>No servers yet. Import the <code>mcpServers</code> JSON you already use in Claude Desktop, Cursor or VS Code with <code>switchboard servers import FILE</code>.</p>
+        </div>
+      )}
+      <ul className="server-list" aria-label="Servers">
+        {servers.map((s) => (
+          <ServerRow key={s.name} server={s} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ServerRow({ server: s }: { server: ServerView }) {
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState('');
+  const restart = async () => {
+    setBusy(true);
+    setErr('');
+    try {
+      await restartServer(s.name);
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="server-row" aria-label={s.name}>
+      <div className="server-head">
+        <StatusBadge state={s.state} />
+        <span className="server-name">{s.name}</span>
+        <span className="muted">{s.transport}</span>
+        {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
+        {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
+        <span className="spacer" />
+        <button type="button" onClick={restart} disabled={busy || s.state === 'disabled'}>
+          {busy ? 'Restarting…' : 'Restart'}
+        </button>
+      </div>
+      <div className="server-cmd"><code>{s.command}</code></div>
+      {s.error && <pre className="server-error">{s.error}</pre>}
+      {err && <div className="alert" role="alert">{err}</div>}
+      {s.stderrTail.length > 0 && (
+        <details>
+          <summary>Log ({s.stderrTail.length} recent lines)</summary>
+          <pre className="log">{s.stderrTail.join('\n')}</pre>
+        </details>
+      )}
+    </li>
   );
 }

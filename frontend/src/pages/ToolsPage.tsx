@@ -1,9 +1,169 @@
-import { Placeholder } from '../components/Placeholder';
+import Form from '@rjsf/core';
+import type { RJSFSchema } from '@rjsf/utils';
+import validator from '@rjsf/validator-ajv8';
+import { useEffect, useMemo, useState } from 'react';
+import { ToolResult } from '../components/ToolResult';
+import { callTool, listTools, message, type CallResult, type ToolList, type ToolView } from '../servers';
 
+type FormData = Record<string, unknown>;
+
+/** ToolsPage is the playground: pick a server and tool, fill its form, run it. */
 export function ToolsPage() {
+  const [list, setList] = useState<ToolList | null>(null);
+  const [loadErr, setLoadErr] = useState('');
+  const [server, setServer] = useState('');
+  const [selected, setSelected] = useState('');
+
+  const load = () => {
+    setLoadErr('');
+    listTools().then(
+      (l) => {
+        setList(l);
+        setServer((cur) => cur || l.tools[0]?.server || '');
+      },
+      (e: unknown) => setLoadErr(message(e)),
+    );
+  };
+  useEffect(load, []);
+
+  const servers = useMemo(() => [...new Set((list?.tools ?? []).map((t) => t.server))], [list]);
+  const tools = (list?.tools ?? []).filter((t) => t.server === server);
+  const tool = tools.find((t) => t.name === selected);
+
   return (
-    <Placeholder title="Tools">
-      <p>The tool playground: pick a server and one of its tools, fill in the form generated from its schema, run it and see the result.</p>
-    </Placeholder>
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title">Tools</h1>
+      <p className="muted">Pick a server and one of its tools, fill in the form generated from its schema, and run it.</p>
+      {loadErr && <div className="alert" role="alert">{loadErr}</div>}
+      {list?.errors.map((e) => (
+        <div key={e.server} className="alert alert-soft">
+          <strong>{e.server}</strong>: {e.error.split('\n')[0]}
+        </div>
+      ))}
+      <div className="tools-layout">
+        <div className="tool-picker">
+          <label>
+            Server
+            <select
+              value={server}
+              onChange={(e) => {
+                setServer(e.target.value);
+                setSelected('');
+              }}
+            >
+              {servers.map((s) => (
+                <option key={s} value={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <button type="button" onClick={load}>Refresh</button>
+          <ul className="tool-list" aria-label="Tools of the server">
+            {tools.map((t) => (
+              <li key={t.name}>
+                <button
+                  type="button"
+                  className={t.name === selected ? 'selected' : ''}
+                  aria-pressed={t.name === selected}
+                  onClick={() => setSelected(t.name)}
+                >
+                  {t.tool}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="tool-detail">
+          {tool ? <ToolRunner key={tool.name} tool={tool} /> : <p className="muted">Pick a tool to try it.</p>}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function parseSchema(text: string): RJSFSchema {
+  try {
+    const s = JSON.parse(text) as RJSFSchema;
+    return typeof s === 'object' && s !== null ? s : { type: 'object' };
+  } catch {
+    return { type: 'object' };
+  }
+}
+
+function ToolRunner({ tool }: { tool: ToolView }) {
+  const schema = useMemo(() => parseSchema(tool.inputSchema), [tool.inputSchema]);
+  const [data, setData] = useState<FormData>({});
+  const [raw, setRaw] = useState(false);
+  const [rawText, setRawText] = useState('{}');
+  const [rawErr, setRawErr] = useState('');
+  const [running, setRunning] = useState(false);
+  const [result, setResult] = useState<CallResult | null>(null);
+  const [callErr, setCallErr] = useState('');
+
+  const run = async (args: FormData) => {
+    setRunning(true);
+    setCallErr('');
+    setResult(null);
+    try {
+      setResult(await callTool(tool.name, JSON.stringify(args)));
+    } catch (e) {
+      setCallErr(message(e));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const toggleRaw = () => {
+    if (!raw) setRawText(JSON.stringify(data, null, 2));
+    else {
+      try {
+        setData(JSON.parse(rawText) as FormData);
+      } catch {
+        /* keep the form's data */
+      }
+    }
+    setRawErr('');
+    setRaw(!raw);
+  };
+
+  const runRaw = () => {
+    try {
+      const v: unknown = JSON.parse(rawText);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('arguments must be a JSON object');
+      void run(v as FormData);
+    } catch (e) {
+      setRawErr(message(e));
+    }
+  };
+
+  return (
+    <div>
+      <h2>{tool.title || tool.tool}</h2>
+      <p className="muted"><code>{tool.name}</code>{tool.readOnly && ' · read-only'}{tool.destructive && ' · destructive'}</p>
+      {tool.description && <p className="tool-desc">{tool.description}</p>}
+      <label className="toggle">
+        <input type="checkbox" checked={raw} onChange={toggleRaw} /> Raw JSON
+      </label>
+      {raw ? (
+        <div>
+          <label htmlFor="raw-args">Arguments (JSON)</label>
+          <textarea id="raw-args" rows={10} value={rawText} onChange={(e) => setRawText(e.target.value)} spellCheck={false} />
+          {rawErr && <div className="alert" role="alert">{rawErr}</div>}
+          <button type="button" className="primary" onClick={runRaw} disabled={running}>{running ? 'Running…' : 'Run'}</button>
+        </div>
+      ) : (
+        <Form
+          schema={schema}
+          validator={validator}
+          formData={data}
+          onChange={(e) => setData((e.formData ?? {}) as FormData)}
+          onSubmit={(e) => void run((e.formData ?? {}) as FormData)}
+          showErrorList={false}
+        >
+          <button type="submit" className="primary" disabled={running}>{running ? 'Running…' : 'Run'}</button>
+        </Form>
+      )}
+      {callErr && <div className="alert" role="alert">{callErr}</div>}
+      {result && <ToolResult result={result} />}
+    </div>
   );
 }

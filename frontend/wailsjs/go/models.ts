@@ -1,5 +1,62 @@
 export namespace app {
 	
+	export class ContentView {
+	    type: string;
+	    text: string;
+	    data: string;
+	    mimeType: string;
+	    uri: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.data = source["data"];
+	        this.mimeType = source["mimeType"];
+	        this.uri = source["uri"];
+	    }
+	}
+	export class CallResult {
+	    isError: boolean;
+	    content: ContentView[];
+	    structured: string;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CallResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.isError = source["isError"];
+	        this.content = this.convertValues(source["content"], ContentView);
+	        this.structured = source["structured"];
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Info {
 	    name: string;
 	    version: string;
@@ -15,6 +72,118 @@ export namespace app {
 	        this.version = source["version"];
 	        this.dataDir = source["dataDir"];
 	    }
+	}
+	export class ServerErrorView {
+	    server: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerErrorView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.error = source["error"];
+	    }
+	}
+	export class ServerView {
+	    name: string;
+	    state: string;
+	    error: string;
+	    pid: number;
+	    restarts: number;
+	    transport: string;
+	    command: string;
+	    toolCount: number;
+	    serverName: string;
+	    version: string;
+	    since: string;
+	    calls: number;
+	    errors: number;
+	    p50Ms: number;
+	    stderrTail: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.state = source["state"];
+	        this.error = source["error"];
+	        this.pid = source["pid"];
+	        this.restarts = source["restarts"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.toolCount = source["toolCount"];
+	        this.serverName = source["serverName"];
+	        this.version = source["version"];
+	        this.since = source["since"];
+	        this.calls = source["calls"];
+	        this.errors = source["errors"];
+	        this.p50Ms = source["p50Ms"];
+	        this.stderrTail = source["stderrTail"];
+	    }
+	}
+	export class ToolView {
+	    name: string;
+	    server: string;
+	    tool: string;
+	    title: string;
+	    description: string;
+	    inputSchema: string;
+	    readOnly: boolean;
+	    destructive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.inputSchema = source["inputSchema"];
+	        this.readOnly = source["readOnly"];
+	        this.destructive = source["destructive"];
+	    }
+	}
+	export class ToolList {
+	    tools: ToolView[];
+	    errors: ServerErrorView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = this.convertValues(source["tools"], ToolView);
+	        this.errors = this.convertValues(source["errors"], ServerErrorView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -1,0 +1,415 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// kvFlag collects repeated KEY=VALUE flags (--set id=value).
+type kvFlag map[string]string
+
+func (k kvFlag) String() string { return "" }
+func (k kvFlag) Set(v string) error {
+	key, val, ok := strings.Cut(v, "=")
+	if !ok || key == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	k[key] = val
+	return nil
+}
+
+func serversCmd() *Command {
+	return &Command{
+		Name:    "servers",
+		Summary: "list, import and edit the MCP servers in the app config",
+		Subs: []*Command{
+			serversListCmd(), serversImportCmd(), serversDiscoverCmd(),
+			serversAddCmd(), serversRemoveCmd(),
+			serversToggleCmd("enable", false), serversToggleCmd("disable", true),
+		},
+	}
+}
+
+// loadAppConfig reads config.json from the data dir.
+func loadAppConfig(inv *Invocation) (*config.Config, string, error) {
+	dir, err := inv.DataDir()
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, err := config.Load(dir.Config())
+	if err != nil {
+		return nil, "", validation(err)
+	}
+	return cfg, dir.Config(), nil
+}
+
+// validation marks config problems as exit code 2.
+func validation(err error) error {
+	var ve *config.ValidationError
+	if errors.As(err, &ve) {
+		return &ValidationError{Err: err}
+	}
+	return err
+}
+
+// loadServers returns the servers of --config FILE or of the app config.
+func loadServers(inv *Invocation, file string, inputs map[string]string) ([]config.Server, error) {
+	if file == "" {
+		cfg, _, err := loadAppConfig(inv)
+		if err != nil {
+			return nil, err
+		}
+		return cfg.Servers, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	f, err := config.Parse(file, data)
+	if err != nil {
+		return nil, validation(err)
+	}
+	for _, e := range f.Entries {
+		if !e.Valid() {
+			for _, p := range e.Problems {
+				fmt.Fprintf(inv.Stderr, "%s: %s (server skipped)\n", file, p)
+			}
+		}
+	}
+	if len(f.InputIDs()) > 0 {
+		if f, err = f.WithInputs(inputs); err != nil {
+			return nil, &ValidationError{Err: err}
+		}
+	}
+	return f.Servers, nil
+}
+
+func serversListCmd() *Command {
+	var file string
+	return &Command{
+		Name:    "list",
+		Summary: "list configured servers (without starting them)",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&file, "config", "", "read this mcpServers file instead of the app config")
+		},
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) > 0 {
+				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
+			}
+			servers, err := loadServers(inv, file, map[string]string{})
+			if err != nil {
+				return err
+			}
+			type row struct {
+				Name      string `json:"name"`
+				Transport string `json:"transport"`
+				Enabled   bool   `json:"enabled"`
+				Target    string `json:"target"`
+			}
+			rows := make([]row, 0, len(servers))
+			for _, s := range servers {
+				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, target(s)})
+			}
+			if inv.JSON {
+				return inv.PrintJSON(rows)
+			}
+			if len(rows) == 0 {
+				_, err := fmt.Fprintln(inv.Stdout, "no servers; add some with 'switchboard servers import FILE'")
+				return err
+			}
+			tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tTRANSPORT\tENABLED\tCOMMAND / URL")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%s\t%v\t%s\n", r.Name, r.Transport, r.Enabled, r.Target)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func target(s config.Server) string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
+}
+
+func serversImportCmd() *Command {
+	var dryRun bool
+	inputs := kvFlag{}
+	resolve := kvFlag{}
+	return &Command{
+		Name:    "import",
+		Args:    "FILE",
+		Summary: "merge the servers of a Claude / Cursor / VS Code / legacy config into the app config",
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
+			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename (repeatable)")
+		},
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one FILE"}
+			}
+			data, err := os.ReadFile(args[0])
+			if err != nil {
+				return fmt.Errorf("read %s: %w", args[0], err)
+			}
+			f, err := config.Parse(args[0], data)
+			if f == nil {
+				return validation(err)
+			}
+			if len(inputs) > 0 || len(f.InputIDs()) > 0 && !dryRun {
+				if f, err = f.WithInputs(inputs); err != nil {
+					return &ValidationError{Err: err}
+				}
+			}
+			cfg, path, err := loadAppConfig(inv)
+			if err != nil {
+				return err
+			}
+			plan := config.Plan(cfg, f)
+			res := map[string]config.Resolution{}
+			for name, r := range resolve {
+				switch config.Resolution(r) {
+				case config.Keep, config.Replace, config.Rename:
+					res[name] = config.Resolution(r)
+				default:
+					return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--resolve %s=%s: use keep, replace or rename", name, r)}
+				}
+			}
+			if err := printPlan(inv, plan, res, dryRun); err != nil {
+				return err
+			}
+			invalid := plan.Counts()[config.Invalid]
+			if !dryRun {
+				next, err := config.Apply(cfg, plan, res)
+				if err != nil {
+					return validation(err)
+				}
+				if err := config.Save(path, next); err != nil {
+					return err
+				}
+				if !inv.JSON {
+					fmt.Fprintf(inv.Stdout, "saved %s\n", path)
+				}
+			}
+			if invalid > 0 {
+				verb := "were"
+				if dryRun {
+					verb = "would be"
+				}
+				return &ValidationError{Err: fmt.Errorf("%d server(s) in %s are invalid and %s skipped; fix them and import again", invalid, args[0], verb)}
+			}
+			return nil
+		},
+	}
+}
+
+func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Resolution, dryRun bool) error {
+	type item struct {
+		Name       string   `json:"name"`
+		Outcome    string   `json:"outcome"`
+		Resolution string   `json:"resolution"`
+		RenameTo   string   `json:"renameTo,omitempty"`
+		Changes    []string `json:"changes,omitempty"`
+		Problems   []string `json:"problems,omitempty"`
+	}
+	items := make([]item, 0, len(plan.Items))
+	for _, it := range plan.Items {
+		r := it.Default
+		if v, ok := res[it.Name]; ok {
+			r = v
+		}
+		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r)}
+		if r == config.Rename {
+			x.RenameTo = it.RenameTo
+		}
+		for _, c := range it.Changes {
+			x.Changes = append(x.Changes, c.String())
+		}
+		for _, p := range it.Problems {
+			x.Problems = append(x.Problems, p.String())
+		}
+		items = append(items, x)
+	}
+	if inv.JSON {
+		return inv.PrintJSON(struct {
+			File   string `json:"file"`
+			DryRun bool   `json:"dryRun"`
+			Items  []item `json:"items"`
+		}{plan.File, dryRun, items})
+	}
+	tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SERVER\tOUTCOME\tACTION")
+	for _, x := range items {
+		action := x.Resolution
+		switch {
+		case x.Outcome == string(config.Invalid):
+			action = "skip"
+		case x.Resolution == string(config.Rename):
+			action = "rename to " + x.RenameTo
+		case x.Resolution == string(config.Keep) && x.Outcome == string(config.Conflicting):
+			action = "keep existing (use --resolve " + x.Name + "=replace|rename)"
+		case x.Resolution == string(config.Keep):
+			action = "nothing to do"
+		case x.Outcome == string(config.Added):
+			action = "add"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", x.Name, x.Outcome, action)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, x := range items {
+		for _, c := range x.Changes {
+			fmt.Fprintf(inv.Stdout, "  %s: %s\n", x.Name, c)
+		}
+		for _, p := range x.Problems {
+			fmt.Fprintf(inv.Stdout, "  %s: %s\n", x.Name, p)
+		}
+	}
+	if dryRun {
+		_, err := fmt.Fprintln(inv.Stdout, "dry run: nothing was changed")
+		return err
+	}
+	return nil
+}
+
+func serversDiscoverCmd() *Command {
+	return &Command{
+		Name:    "discover",
+		Summary: "find the MCP configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code on this machine",
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			env := config.SystemEnv()
+			if wd, err := os.Getwd(); err == nil {
+				env.WorkDir = wd
+			}
+			cands := config.Discover(env)
+			if inv.JSON {
+				if cands == nil {
+					cands = []config.Candidate{}
+				}
+				return inv.PrintJSON(cands)
+			}
+			if len(cands) == 0 {
+				_, err := fmt.Fprintln(inv.Stdout, "no MCP configs of other apps found")
+				return err
+			}
+			tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "APP\tSCOPE\tFILE")
+			for _, c := range cands {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.App, c.Scope, c.Path)
+			}
+			tw.Flush()
+			_, err := fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")
+			return err
+		},
+	}
+}
+
+// editConfig loads the app config, lets fn change it, and saves it atomically.
+func editConfig(inv *Invocation, fn func(cfg *config.Config) error) error {
+	cfg, path, err := loadAppConfig(inv)
+	if err != nil {
+		return err
+	}
+	next := cfg.Clone()
+	if err := fn(next); err != nil {
+		return err
+	}
+	return config.Save(path, next)
+}
+
+func serversAddCmd() *Command {
+	var url string
+	env := kvFlag{}
+	return &Command{
+		Name:    "add",
+		Args:    "NAME [--url URL | -- COMMAND ARGS...]",
+		Summary: "add one server",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&url, "url", "", "remote server URL (http/sse)")
+			fs.Var(env, "env", "environment variable KEY=VALUE (repeatable)")
+		},
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) < 1 || (url == "") == (len(args) < 2) {
+				return &UsageError{Cmd: inv.Path, Msg: "give NAME and either --url URL or -- COMMAND ARGS..."}
+			}
+			entry := map[string]any{}
+			if url != "" {
+				entry["url"] = url
+			} else {
+				entry["command"], entry["args"] = args[1], args[2:]
+			}
+			if len(env) > 0 {
+				entry["env"] = map[string]string(env)
+			}
+			data, _ := jsonMarshal(map[string]any{"mcpServers": map[string]any{args[0]: entry}})
+			f, err := config.Parse("servers add", data)
+			if err != nil {
+				return validation(err)
+			}
+			if err := f.Err(); err != nil {
+				return validation(err)
+			}
+			return editConfig(inv, func(cfg *config.Config) error {
+				if _, ok := cfg.Lookup(args[0]); ok {
+					return &ValidationError{Err: fmt.Errorf("a server named %q already exists; remove it first or pick another name", args[0])}
+				}
+				cfg.Servers = append(cfg.Servers, f.Servers[0])
+				return nil
+			})
+		},
+	}
+}
+
+func serversRemoveCmd() *Command {
+	return &Command{
+		Name:    "remove",
+		Args:    "NAME",
+		Summary: "remove a server from the app config",
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
+			}
+			return editConfig(inv, func(cfg *config.Config) error {
+				i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == args[0] })
+				if i < 0 {
+					return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
+				}
+				cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+				return nil
+			})
+		},
+	}
+}
+
+func serversToggleCmd(name string, disabled bool) *Command {
+	return &Command{
+		Name:    name,
+		Args:    "NAME",
+		Summary: name + " a server",
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
+			}
+			return editConfig(inv, func(cfg *config.Config) error {
+				i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == args[0] })
+				if i < 0 {
+					return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
+				}
+				cfg.Servers[i].Disabled = disabled
+				return nil
+			})
+		},
+	}
+}

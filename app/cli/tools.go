@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// SettleTimeout bounds how long CLI commands wait for servers to start.
+var SettleTimeout = 90 * time.Second
+
+// startServers runs the servers of --config FILE (or the app config) until
+// each is ready or has failed, and returns the manager to close.
+func startServers(ctx context.Context, inv *Invocation, file string, inputs map[string]string) (*mcpmanager.Manager, error) {
+	servers, err := loadServers(inv, file, inputs)
+	if err != nil {
+		return nil, err
+	}
+	opts := mcpmanager.Options{}
+	if file == "" {
+		if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
+			opts.LogDir = dir.Logs()
+		}
+	}
+	m := mcpmanager.New(opts)
+	m.Apply(mcpmanager.FromConfigs(servers))
+	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
+	defer cancel()
+	m.WaitSettled(sctx)
+	return m, nil
+}
+
+func closeServers(m *mcpmanager.Manager) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_ = m.Close(ctx)
+}
+
+func toolsCmd() *Command {
+	return &Command{
+		Name:    "tools",
+		Summary: "list and call the tools of every server",
+		Subs:    []*Command{toolsListCmd(), toolsCallCmd()},
+	}
+}
+
+func toolsListCmd() *Command {
+	var file string
+	inputs := kvFlag{}
+	return &Command{
+		Name:    "list",
+		Summary: "start the servers and list their tools as server__tool, with per-server errors",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&file, "config", "", "use this mcpServers file instead of the app config")
+			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+		},
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if len(args) > 0 {
+				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
+			}
+			m, err := startServers(ctx, inv, file, inputs)
+			if err != nil {
+				return err
+			}
+			defer closeServers(m)
+			tools, errs := m.Registry().Tools(ctx)
+			if inv.JSON {
+				type tool struct {
+					Name        string          `json:"name"`
+					Server      string          `json:"server"`
+					Description string          `json:"description"`
+					InputSchema json.RawMessage `json:"inputSchema"`
+				}
+				out := struct {
+					Tools  []tool `json:"tools"`
+					Errors any    `json:"errors"`
+				}{Tools: []tool{}, Errors: errs}
+				if errs == nil {
+					out.Errors = []any{}
+				}
+				for _, t := range tools {
+					schema, _ := json.Marshal(t.Tool.InputSchema)
+					if len(t.Tool.RawInputSchema) > 0 {
+						schema = t.Tool.RawInputSchema
+					}
+					out.Tools = append(out.Tools, tool{t.Name, t.Server, t.Tool.Description, schema})
+				}
+				return inv.PrintJSON(out)
+			}
+			tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
+			for _, t := range tools {
+				desc, _, _ := strings.Cut(t.Tool.Description, "\n")
+				if len(desc) > 80 {
+					desc = desc[:77] + "..."
+				}
+				fmt.Fprintf(tw, "%s\t%s\n", t.Name, desc)
+			}
+			tw.Flush()
+			for _, e := range errs {
+				fmt.Fprintf(inv.Stderr, "%s\n", e.Err)
+			}
+			if len(tools) == 0 && len(errs) > 0 {
+				return fmt.Errorf("no server could be started; see the errors above")
+			}
+			return nil
+		},
+	}
+}
+
+func toolsCallCmd() *Command {
+	var file, argsJSON string
+	inputs := kvFlag{}
+	return &Command{
+		Name:    "call",
+		Args:    "NAME",
+		Summary: "call one tool (server__tool) with --args JSON and print its result",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&file, "config", "", "use this mcpServers file instead of the app config")
+			fs.StringVar(&argsJSON, "args", "{}", "the tool's arguments as a JSON object")
+			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+		},
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one tool NAME (see 'switchboard tools list')"}
+			}
+			var toolArgs map[string]any
+			if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil {
+				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--args must be a JSON object: %v", err)}
+			}
+			m, err := startServers(ctx, inv, file, inputs)
+			if err != nil {
+				return err
+			}
+			defer closeServers(m)
+			server, _, _ := strings.Cut(args[0], "__")
+			for _, st := range m.Status() {
+				if st.Name == server && st.State != supervisor.Ready {
+					return fmt.Errorf("%s", firstLine(st.Error, fmt.Sprintf("%s: server is %s", st.Name, st.State)))
+				}
+			}
+			res, err := m.Registry().Call(ctx, args[0], toolArgs, nil)
+			if err != nil {
+				return err
+			}
+			if inv.JSON {
+				if err := inv.PrintJSON(res); err != nil {
+					return err
+				}
+			} else {
+				for _, c := range res.Content {
+					switch c := c.(type) {
+					case mcp.TextContent:
+						fmt.Fprintln(inv.Stdout, c.Text)
+					case mcp.ImageContent:
+						fmt.Fprintf(inv.Stdout, "[image %s, %d bytes base64]\n", c.MIMEType, len(c.Data))
+					case mcp.AudioContent:
+						fmt.Fprintf(inv.Stdout, "[audio %s, %d bytes base64]\n", c.MIMEType, len(c.Data))
+					case mcp.ResourceLink:
+						fmt.Fprintf(inv.Stdout, "[resource link %s]\n", c.URI)
+					case mcp.EmbeddedResource:
+						if r, ok := c.Resource.(mcp.TextResourceContents); ok {
+							fmt.Fprintf(inv.Stdout, "[resource %s]\n%s\n", r.URI, r.Text)
+						} else {
+							fmt.Fprintln(inv.Stdout, "[binary resource]")
+						}
+					}
+				}
+			}
+			if res.IsError {
+				return fmt.Errorf("%s returned a tool error", args[0])
+			}
+			return nil
+		},
+	}
+}
+
+func firstLine(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+func serveCmd() *Command {
+	var file string
+	inputs := kvFlag{}
+	return &Command{
+		Name:    "serve",
+		Summary: "serve every managed tool as one MCP server over stdio",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&file, "config", "", "use this mcpServers file instead of the app config")
+			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+		},
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if len(args) > 0 {
+				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments (remote serving with --http is not in this build yet)"}
+			}
+			servers, err := loadServers(inv, file, inputs)
+			if err != nil {
+				return err
+			}
+			m := mcpmanager.New(mcpmanager.Options{})
+			defer closeServers(m)
+			g := gateway.New(m.Registry(), buildinfo.String())
+			m.Apply(mcpmanager.FromConfigs(servers))
+			sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
+			m.WaitSettled(sctx)
+			cancel()
+			g.Refresh(ctx)
+			for _, e := range g.Errors() {
+				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", firstLine(e.Err, e.Server))
+			}
+			// Keep the published list current as servers restart or change tools.
+			go func() {
+				t := time.NewTicker(2 * time.Second)
+				defer t.Stop()
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-t.C:
+						g.Refresh(ctx)
+					}
+				}
+			}()
+			stdio := server.NewStdioServer(g.Server())
+			err = stdio.Listen(ctx, inv.Stdin, inv.Stdout)
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		},
+	}
+}

@@ -1,0 +1,217 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// EventServerStatus carries a ServerView whenever a server changes state.
+const EventServerStatus = "server:status"
+
+// ServerView is one server as the Servers page shows it.
+type ServerView struct {
+	Name       string   `json:"name"`
+	State      string   `json:"state"`
+	Error      string   `json:"error"`
+	PID        int      `json:"pid"`
+	Restarts   int      `json:"restarts"`
+	Transport  string   `json:"transport"`
+	Command    string   `json:"command"`
+	ToolCount  int      `json:"toolCount"`
+	ServerName string   `json:"serverName"`
+	Version    string   `json:"version"`
+	Since      string   `json:"since"`
+	Calls      int64    `json:"calls"`
+	Errors     int64    `json:"errors"`
+	P50Ms      float64  `json:"p50Ms"`
+	StderrTail []string `json:"stderrTail"`
+}
+
+// ToolView is one tool as the Tools page shows it.
+type ToolView struct {
+	Name        string `json:"name"`   // server__tool
+	Server      string `json:"server"` // configured server name
+	Tool        string `json:"tool"`   // the server's own name
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	InputSchema string `json:"inputSchema"` // JSON Schema, as JSON text
+	ReadOnly    bool   `json:"readOnly"`
+	Destructive bool   `json:"destructive"`
+}
+
+// ToolList is every tool plus the servers that could not be listed.
+type ToolList struct {
+	Tools  []ToolView        `json:"tools"`
+	Errors []ServerErrorView `json:"errors"`
+}
+
+// ServerErrorView is a server whose tools could not be listed.
+type ServerErrorView struct {
+	Server string `json:"server"`
+	Error  string `json:"error"`
+}
+
+// ContentView is one content block of a tool result.
+type ContentView struct {
+	Type     string `json:"type"` // text, image, audio, resource, resource_link
+	Text     string `json:"text"`
+	Data     string `json:"data"` // base64 for image/audio/blob
+	MIMEType string `json:"mimeType"`
+	URI      string `json:"uri"`
+}
+
+// CallResult is a tool call's outcome for the playground.
+type CallResult struct {
+	IsError    bool          `json:"isError"`
+	Content    []ContentView `json:"content"`
+	Structured string        `json:"structured"` // structuredContent as JSON text, if any
+	DurationMs float64       `json:"durationMs"`
+}
+
+func (a *App) statusView(st supervisor.Status) ServerView {
+	v := ServerView{
+		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,
+		ServerName: st.ServerInfo.Name, Version: st.ServerInfo.Version, Transport: "stdio",
+	}
+	if !st.Since.IsZero() {
+		v.Since = st.Since.Format(time.RFC3339)
+	}
+	if c, ok := a.serverConfig(st.Name); ok {
+		v.Command = strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
+	}
+	if m, ok := a.mgr.Registry().Metrics()[st.Name]; ok {
+		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
+	}
+	if sup, err := a.mgr.Server(st.Name); err == nil {
+		v.StderrTail = sup.Log().Tail(50)
+	}
+	if st.State == supervisor.Ready {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if tools, err := a.mgr.Registry().ServerTools(ctx, st.Name); err == nil {
+			v.ToolCount = len(tools)
+		}
+	}
+	if v.StderrTail == nil {
+		v.StderrTail = []string{}
+	}
+	return v
+}
+
+// Servers lists every configured server with its status.
+func (a *App) Servers() ([]ServerView, error) {
+	sts := a.mgr.Status()
+	out := make([]ServerView, 0, len(sts))
+	for _, st := range sts {
+		out = append(out, a.statusView(st))
+	}
+	return out, nil
+}
+
+// RestartServer stops and starts one server.
+func (a *App) RestartServer(name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return a.mgr.Restart(ctx, name)
+}
+
+// Tools lists every tool of every ready server.
+func (a *App) Tools() (ToolList, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tools, errs := a.mgr.Registry().Tools(ctx)
+	out := ToolList{Tools: make([]ToolView, 0, len(tools)), Errors: make([]ServerErrorView, 0, len(errs))}
+	for _, t := range tools {
+		schema, err := json.Marshal(t.Tool.InputSchema)
+		if len(t.Tool.RawInputSchema) > 0 {
+			schema, err = t.Tool.RawInputSchema, nil
+		}
+		if err != nil {
+			schema = []byte(`{"type":"object"}`)
+		}
+		title := t.Tool.Title
+		if title == "" {
+			title = t.Tool.Annotations.Title
+		}
+		v := ToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: title,
+			Description: t.Tool.Description, InputSchema: string(schema)}
+		if h := t.Tool.Annotations.ReadOnlyHint; h != nil {
+			v.ReadOnly = *h
+		}
+		if h := t.Tool.Annotations.DestructiveHint; h != nil {
+			v.Destructive = *h && !v.ReadOnly
+		}
+		out.Tools = append(out.Tools, v)
+	}
+	for _, e := range errs {
+		out.Errors = append(out.Errors, ServerErrorView{Server: e.Server, Error: e.Err})
+	}
+	return out, nil
+}
+
+// CallTool runs a tool with arguments given as a JSON object.
+func (a *App) CallTool(name, argsJSON string) (CallResult, error) {
+	var args map[string]any
+	if strings.TrimSpace(argsJSON) != "" {
+		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+			return CallResult{}, fmt.Errorf("arguments must be a JSON object: %w", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(a.context())
+	defer cancel()
+	start := time.Now()
+	res, err := a.mgr.Registry().Call(ctx, name, args, nil)
+	took := float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		return CallResult{}, err
+	}
+	return resultView(res, took), nil
+}
+
+func resultView(res *mcp.CallToolResult, took float64) CallResult {
+	out := CallResult{IsError: res.IsError, DurationMs: took, Content: make([]ContentView, 0, len(res.Content))}
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case mcp.TextContent:
+			out.Content = append(out.Content, ContentView{Type: "text", Text: c.Text})
+		case mcp.ImageContent:
+			out.Content = append(out.Content, ContentView{Type: "image", Data: c.Data, MIMEType: c.MIMEType})
+		case mcp.AudioContent:
+			out.Content = append(out.Content, ContentView{Type: "audio", Data: c.Data, MIMEType: c.MIMEType})
+		case mcp.ResourceLink:
+			out.Content = append(out.Content, ContentView{Type: "resource_link", URI: c.URI, Text: c.Name, MIMEType: c.MIMEType})
+		case mcp.EmbeddedResource:
+			v := ContentView{Type: "resource"}
+			switch r := c.Resource.(type) {
+			case mcp.TextResourceContents:
+				v.URI, v.MIMEType, v.Text = r.URI, r.MIMEType, r.Text
+			case mcp.BlobResourceContents:
+				v.URI, v.MIMEType, v.Data = r.URI, r.MIMEType, r.Blob
+			}
+			out.Content = append(out.Content, v)
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			out.Structured = string(b)
+		}
+	}
+	return out
+}
+
+// context returns the Wails context (or Background before Startup).
+func (a *App) context() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ctx == nil {
+		return context.Background()
+	}
+	return a.ctx
+}

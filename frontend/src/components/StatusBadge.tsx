@@ -1,0 +1,18 @@
+// StatusBadge shows a server state as colour plus text (never colour alone).
+const LABELS: Record<string, string> = {
+  ready: 'Ready',
+  starting: 'Starting',
+  restarting: 'Restarting',
+  error: 'Error',
+  stopped: 'Stopped',
+  disabled: 'Disabled',
+};
+
+export function StatusBadge({ state }: { state: string }) {
+  return (
+    <span className={`badge badge-${state}`} data-state={state}>
+      <span className="dot" aria-hidden="true" />
+      {LABELS[state] ?? state}
+    </span>
+  );
+}

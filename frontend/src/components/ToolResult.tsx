@@ -1,0 +1,35 @@
+import type { CallResult } from '../servers';
+
+/** ToolResult renders a call's content blocks: text, images, audio, resources. */
+export function ToolResult({ result }: { result: CallResult }) {
+  return (
+    <section className={`result ${result.isError ? 'result-error' : ''}`} aria-label="Result">
+      <div className="result-head">
+        <strong>{result.isError ? 'Tool error' : 'Result'}</strong>
+        <span className="muted">{result.durationMs.toFixed(1)} ms</span>
+      </div>
+      {result.content.length === 0 && !result.structured && <p className="muted">(no content)</p>}
+      {result.content.map((c, i) => {
+        switch (c.type) {
+          case 'text':
+            return <pre key={i} className="result-text">{c.text}</pre>;
+          case 'image':
+            return <img key={i} alt={`image result ${i + 1}`} src={`data:${c.mimeType};base64,${c.data}`} />;
+          case 'audio':
+            return <audio key={i} controls src={`data:${c.mimeType};base64,${c.data}`} />;
+          case 'resource':
+          case 'resource_link':
+            return (
+              <div key={i} className="result-resource">
+                <code>{c.uri}</code> <span className="muted">{c.mimeType}</span>
+                {c.text && <pre className="result-text">{c.text}</pre>}
+              </div>
+            );
+          default:
+            return null;
+        }
+      })}
+      {result.structured && <pre className="result-text">{result.structured}</pre>}
+    </section>
+  );
+}

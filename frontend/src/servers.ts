@@ -1,0 +1,78 @@
+// Server and tool state from the Go side: loaded on demand, kept fresh by the
+// "server:status" event. Components read it through useServers / useTools.
+import { useEffect, useSyncExternalStore } from 'react';
+import { CallTool, ConfigError, RestartServer, Servers, Tools } from '../wailsjs/go/app/App';
+import { app } from '../wailsjs/go/models';
+import { EventsOn } from '../wailsjs/runtime/runtime';
+import { hasBackend } from './backend';
+
+export type ServerView = app.ServerView;
+export type ToolView = app.ToolView;
+export type ToolList = app.ToolList;
+export type CallResult = app.CallResult;
+
+interface ServersState {
+  servers: ServerView[];
+  configError: string;
+  loaded: boolean;
+  error: string;
+}
+
+let state: ServersState = { servers: [], configError: '', loaded: false, error: '' };
+const listeners = new Set<() => void>();
+function set(patch: Partial<ServersState>) {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+let watching = false;
+
+/** refreshServers reloads the list; statuses then stream in by event. */
+export async function refreshServers(): Promise<void> {
+  if (!hasBackend()) {
+    set({ loaded: true });
+    return;
+  }
+  try {
+    const [servers, configError] = await Promise.all([Servers(), ConfigError()]);
+    set({ servers, configError, loaded: true, error: '' });
+  } catch (err) {
+    set({ error: message(err), loaded: true });
+  }
+  if (!watching) {
+    watching = true;
+    EventsOn('server:status', (v: ServerView) => {
+      const i = state.servers.findIndex((s) => s.name === v.name);
+      const servers = i < 0 ? [...state.servers, v] : state.servers.map((s, j) => (j === i ? v : s));
+      set({ servers });
+    });
+  }
+}
+
+export function useServers(): ServersState {
+  useEffect(() => {
+    void refreshServers();
+  }, []);
+  return useSyncExternalStore(subscribe, () => state);
+}
+
+export async function restartServer(name: string): Promise<void> {
+  await RestartServer(name);
+}
+
+export async function listTools(): Promise<ToolList> {
+  if (!hasBackend()) return app.ToolList.createFrom({ tools: [], errors: [] });
+  return Tools();
+}
+
+export async function callTool(name: string, args: string): Promise<CallResult> {
+  return CallTool(name, args);
+}
+
+export function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

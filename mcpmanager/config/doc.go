@@ -1,0 +1,33 @@
+// Package config reads, validates, merges and saves MCP server configs.
+//
+// Parse reads the files other hosts write — Claude Desktop, Claude Code,
+// Cursor, Windsurf ({"mcpServers": ...}), VS Code (.vscode/mcp.json and
+// settings.json, with ${input:id} placeholders) and the legacy
+// {"servers": [...]} array — detecting the format from the content and
+// accepting JSONC (comments, trailing commas, a BOM). Every problem is
+// reported at once, with its JSON path and line:column, and the valid
+// servers of a partly broken file are still returned. Keys this package does
+// not know are kept in Server.Extra and written back.
+//
+// The app's own config.json is a Config: Load treats a missing file as empty,
+// Save writes atomically and keeps the previous version as config.json.bak.
+// Plan previews an import per server (added, changed, unchanged,
+// conflicting, invalid) and Apply carries it out on a copy.
+//
+//	f, err := config.Parse("claude_desktop_config.json", data)
+//	if f == nil {
+//		return err // not a config at all: empty, bad JSON, unknown shape
+//	}
+//	// err may still list broken servers; f.Servers holds the valid ones.
+//	cfg, err := config.Load(filepath.Join(dataDir, "config.json"))
+//	if err != nil { ... }
+//	plan := config.Plan(cfg, f)
+//	for _, it := range plan.Items {
+//		fmt.Println(it.Name, it.Outcome, it.Changes)
+//	}
+//	next, err := config.Apply(cfg, plan, map[string]config.Resolution{"github": config.Rename})
+//	if err != nil { ... }
+//	err = config.Save(filepath.Join(dataDir, "config.json"), next)
+//
+// Discover finds the config files of those hosts on this machine.
+package config

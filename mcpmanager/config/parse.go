@@ -1,0 +1,436 @@
+package config
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Format is the shape a file was recognized as.
+type Format string
+
+const (
+	// FormatMCPServers: {"mcpServers": {NAME: {...}}}, written by Claude
+	// Desktop, Cursor, Windsurf, Claude Code (.mcp.json) and Switchboard itself.
+	FormatMCPServers Format = "mcpServers"
+	// FormatClaudeCode: ~/.claude.json, with user servers in "mcpServers" and
+	// per-project ones in projects.<path>.mcpServers (see File.Projects).
+	FormatClaudeCode Format = "claude-code"
+	// FormatVSCode: .vscode/mcp.json, {"servers": {NAME: {...}}, "inputs": [...]}.
+	FormatVSCode Format = "vscode"
+	// FormatVSCodeSettings: VS Code settings.json, {"mcp": {"servers": {...}, "inputs": [...]}}.
+	FormatVSCodeSettings Format = "vscode-settings"
+	// FormatLegacy: {"servers": [{"name": NAME, ...}]}.
+	FormatLegacy Format = "legacy"
+	// FormatServerMap: a bare {NAME: {"command": ...}} object, as pasted from
+	// a README without the surrounding "mcpServers".
+	FormatServerMap Format = "server-map"
+)
+
+// File is a parsed config file.
+type File struct {
+	Name     string    // as given to Parse; prefixes messages
+	Format   Format    //
+	Servers  []Server  // the valid servers, in file order
+	Entries  []Entry   // every server entry, valid or not, in file order
+	Inputs   []Input   // VS Code "inputs" declarations
+	Projects []Project // Claude Code per-project servers; not part of Servers
+	Problems []Problem // every problem (both severities) outside Projects, in file order
+}
+
+// Entry is one server as found in the file, with its own problems, so an
+// import can report the invalid ones per server and still take the rest.
+type Entry struct {
+	Name      string
+	Path      string // JSON path of the entry: mcpServers.github, servers[2]
+	Line, Col int
+	Server    Server    // as much as could be read; use it only when Valid
+	Problems  []Problem // this entry's problems, both severities
+}
+
+// Valid reports whether the entry has no error-severity problem.
+func (e Entry) Valid() bool { return !hasErrors(e.Problems) }
+
+// Input is a VS Code input declaration; the user is asked for its value when
+// a server refers to it as ${input:ID}.
+type Input struct {
+	ID          string `json:"id"`
+	Type        string `json:"type,omitempty"` // promptString, pickString, ...
+	Description string `json:"description,omitempty"`
+	Password    bool   `json:"password,omitempty"`
+}
+
+// Project holds the servers Claude Code keeps for one project directory.
+type Project struct {
+	Path     string
+	Servers  []Server
+	Entries  []Entry
+	Problems []Problem
+}
+
+// Parse reads a config file in any supported format (see Format), detected
+// from its content; name is only used in messages. Comments, trailing commas
+// and a UTF-8 BOM are accepted.
+//
+// When the file cannot be read as a config at all (empty, not JSON, unknown
+// shape) Parse returns a nil *File and a *ValidationError. Otherwise it
+// returns the File, and the error from File.Err: a *ValidationError wrapping
+// ErrInvalid when some entry is wrong. The File then still holds every
+// valid server, so an import can go ahead with those.
+func Parse(name string, data []byte) (*File, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	d, serr := parseDoc(data)
+	if serr != nil {
+		return nil, syntaxFailure(name, data, serr)
+	}
+	if d.root == nil {
+		return nil, &ValidationError{File: name, Kind: ErrEmpty, Problems: []Problem{{
+			Severity: SeverityError,
+			Message:  `file is empty; expected an object such as {"mcpServers": {...}}`,
+		}}}
+	}
+	format, base := detect(d.root)
+	if format == "" {
+		return nil, unknownFormat(name, d)
+	}
+	c := &checker{doc: d}
+	f := &File{Name: name, Format: format}
+	root := d.root
+	switch format {
+	case FormatMCPServers, FormatClaudeCode:
+		if root.get("servers") != nil && root.get("mcpServers") != nil {
+			c.add(SeverityWarning, "servers", root.get("servers"), `is ignored because "mcpServers" is present; move these servers into "mcpServers"`)
+		}
+		if n := root.get("mcpServers"); n != nil {
+			f.Entries = c.serverMap("mcpServers", n)
+		}
+		if format == FormatClaudeCode {
+			f.Projects = c.projects(root.get("projects"))
+		}
+	case FormatVSCode, FormatVSCodeSettings:
+		holder := root
+		if format == FormatVSCodeSettings {
+			holder = root.get("mcp")
+		}
+		if n := holder.get("inputs"); n != nil {
+			f.Inputs = c.inputs(pathKey(base, "inputs"), n)
+		}
+		if n := holder.get("servers"); n != nil {
+			f.Entries = c.serverMap(pathKey(base, "servers"), n)
+		}
+		c.checkInputRefs(f)
+	case FormatLegacy:
+		f.Entries = c.serverList("servers", root.get("servers"))
+	case FormatServerMap:
+		f.Entries = c.serverMap("", root)
+	}
+	for _, e := range f.Entries {
+		if e.Valid() {
+			f.Servers = append(f.Servers, e.Server)
+		}
+	}
+	sortProblems(c.problems)
+	f.Problems = c.problems
+	return f, f.Err()
+}
+
+// Err returns a *ValidationError (wrapping ErrInvalid) listing every problem
+// when at least one is an error, or nil.
+func (f *File) Err() error {
+	if !hasErrors(f.Problems) {
+		return nil
+	}
+	return &ValidationError{File: f.Name, Kind: ErrInvalid, Problems: f.Problems}
+}
+
+// InputIDs lists the ${input:id} placeholders used by the valid servers,
+// sorted and unique: the values to ask the user for before importing.
+func (f *File) InputIDs() []string {
+	seen := map[string]bool{}
+	for _, s := range f.Servers {
+		for _, id := range s.InputIDs() {
+			seen[id] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// WithInputs returns a copy of f whose servers have their ${input:id}
+// placeholders replaced by values[id]. Every id without a value is reported
+// at once in a *MissingInputError, and f is returned unchanged.
+func (f *File) WithInputs(values map[string]string) (*File, error) {
+	out := *f
+	out.Servers = make([]Server, len(f.Servers))
+	out.Entries = slices.Clone(f.Entries)
+	missing := map[string]bool{}
+	var who []string
+	for i, s := range f.Servers {
+		var err error
+		out.Servers[i], err = s.WithInputs(values)
+		if mi, ok := err.(*MissingInputError); ok {
+			who = append(who, s.Name)
+			for _, id := range mi.IDs {
+				missing[id] = true
+			}
+		}
+	}
+	if len(missing) > 0 {
+		e := &MissingInputError{IDs: slices.Sorted(maps.Keys(missing))}
+		if len(who) == 1 {
+			e.Server = who[0]
+		}
+		return f, e
+	}
+	for i, e := range out.Entries {
+		if s, err := e.Server.WithInputs(values); err == nil {
+			out.Entries[i].Server = s
+		}
+	}
+	return &out, nil
+}
+
+// detect picks the format from the top-level keys and returns the path
+// prefix under which inputs and servers live.
+func detect(root *node) (Format, string) {
+	if root.kind != kindObject {
+		return "", ""
+	}
+	switch {
+	case root.get("mcpServers") != nil:
+		if hasProjectServers(root) {
+			return FormatClaudeCode, ""
+		}
+		return FormatMCPServers, ""
+	case root.get("servers") != nil:
+		if root.get("servers").kind == kindArray {
+			return FormatLegacy, ""
+		}
+		return FormatVSCode, ""
+	case root.get("mcp") != nil && root.get("mcp").kind == kindObject:
+		return FormatVSCodeSettings, "mcp"
+	case hasProjectServers(root):
+		return FormatClaudeCode, ""
+	case isServerMap(root):
+		return FormatServerMap, ""
+	}
+	return "", ""
+}
+
+func hasProjectServers(root *node) bool {
+	p := root.get("projects")
+	if p == nil || p.kind != kindObject {
+		return false
+	}
+	for _, m := range p.members {
+		if m.val.get("mcpServers") != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isServerMap accepts a bare server map only when every value looks like a
+// server, so unrelated JSON is still reported as an unknown format.
+func isServerMap(root *node) bool {
+	if len(root.members) == 0 {
+		return false
+	}
+	for _, m := range root.members {
+		v := m.val
+		if v.kind != kindObject || v.get("command") == nil && v.get("url") == nil && v.get("serverUrl") == nil && v.get("httpUrl") == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func unknownFormat(name string, d *doc) error {
+	p := Problem{Severity: SeverityError}
+	p.Line, p.Col = d.position(d.root.off)
+	if d.root.kind != kindObject {
+		p.Message = "top level is " + d.root.kind.article() +
+			`; expected an object such as {"mcpServers": {...}} (Claude, Cursor, Windsurf) or {"servers": {...}} (VS Code)`
+	} else {
+		p.Message = `no "mcpServers", "servers" or "mcp.servers" key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`
+	}
+	return &ValidationError{File: name, Kind: ErrUnknownFormat, Problems: []Problem{p}}
+}
+
+func syntaxFailure(name string, text []byte, e *syntaxError) error {
+	p := Problem{Severity: SeverityError, Message: e.msg}
+	p.Line, p.Col = position(text, e.off)
+	return &ValidationError{File: name, Kind: ErrSyntax, Problems: []Problem{p}}
+}
+
+// serverMap decodes {NAME: {...}} found at path.
+func (c *checker) serverMap(path string, n *node) []Entry {
+	if n.kind != kindObject {
+		c.add(SeverityError, path, n, `must be an object mapping server names to their definitions, like {"github": {"command": "npx", "args": [...]}}; got %s`, n.kind.article())
+		return nil
+	}
+	first := map[string]int{}
+	entries := make([]Entry, 0, len(n.members))
+	for _, m := range n.members {
+		p := pathKey(path, m.key)
+		start := len(c.problems)
+		if strings.TrimSpace(m.key) == "" {
+			c.addAt(SeverityError, p, m.off, "server name must not be empty; give the server a name")
+		} else if off, dup := first[m.key]; dup {
+			c.addAt(SeverityError, p, m.off, "duplicate server name (first at line %d); rename or remove one of them", c.line(off))
+		} else {
+			first[m.key] = m.off
+		}
+		s := c.server(p, m.key, m.val, m.off)
+		entries = append(entries, c.entry(m.key, p, m.off, s, start))
+	}
+	return entries
+}
+
+// serverList decodes the legacy [{"name": NAME, ...}] form.
+func (c *checker) serverList(path string, n *node) []Entry {
+	first := map[string]string{}
+	entries := make([]Entry, 0, len(n.elems))
+	for i, e := range n.elems {
+		p := pathIndex(path, i)
+		start := len(c.problems)
+		name := ""
+		if e.kind == kindObject {
+			switch nn := e.get("name"); {
+			case nn == nil || nn.kind == kindNull:
+				c.add(SeverityError, p, e, `needs a "name"; give each server a unique name`)
+			case nn.kind != kindString:
+				c.add(SeverityError, pathKey(p, "name"), nn, "must be a string, got %s", nn.kind.article())
+			case strings.TrimSpace(nn.text) == "":
+				c.add(SeverityError, pathKey(p, "name"), nn, "must not be empty; give each server a unique name")
+			default:
+				name = nn.text
+				if at, dup := first[name]; dup {
+					c.add(SeverityError, pathKey(p, "name"), nn, "duplicate server name %q (first at %s); rename or remove one of them", name, at)
+				} else {
+					first[name] = p
+				}
+			}
+		}
+		s := c.server(p, name, e, e.off)
+		delete(s.Extra, "name")
+		if len(s.Extra) == 0 {
+			s.Extra = nil
+		}
+		entries = append(entries, c.entry(name, p, e.off, s, start))
+	}
+	return entries
+}
+
+func (c *checker) entry(name, path string, off int, s Server, start int) Entry {
+	probs := slices.Clone(c.problems[start:])
+	sortProblems(probs)
+	e := Entry{Name: name, Path: path, Server: s, Problems: probs}
+	e.Line, e.Col = c.doc.position(off)
+	return e
+}
+
+func (c *checker) projects(n *node) []Project {
+	if n == nil || n.kind != kindObject {
+		return nil
+	}
+	var out []Project
+	for _, m := range n.members {
+		servers := m.val.get("mcpServers")
+		if servers == nil {
+			continue
+		}
+		start := len(c.problems)
+		p := Project{Path: m.key}
+		p.Entries = c.serverMap(pathKey(pathKey("projects", m.key), "mcpServers"), servers)
+		for _, e := range p.Entries {
+			if e.Valid() {
+				p.Servers = append(p.Servers, e.Server)
+			}
+		}
+		// Project servers are listed apart: a broken one in some old project
+		// must not make the user-level import look failed.
+		p.Problems = slices.Clone(c.problems[start:])
+		sortProblems(p.Problems)
+		c.problems = c.problems[:start]
+		out = append(out, p)
+	}
+	return out
+}
+
+func (c *checker) inputs(path string, n *node) []Input {
+	if n.kind != kindArray {
+		c.add(SeverityError, path, n, `must be an array like [{"type": "promptString", "id": "token", "password": true}], got %s`, n.kind.article())
+		return nil
+	}
+	var out []Input
+	seen := map[string]bool{}
+	for i, e := range n.elems {
+		p := pathIndex(path, i)
+		if e.kind != kindObject {
+			c.add(SeverityError, p, e, "must be an object with an \"id\", got %s", e.kind.article())
+			continue
+		}
+		in := Input{}
+		for _, m := range e.members {
+			mp, v := pathKey(p, m.key), m.val
+			switch m.key {
+			case "id":
+				in.ID = c.str(mp, v)
+			case "type":
+				in.Type = c.str(mp, v)
+			case "description":
+				in.Description = c.str(mp, v)
+			case "password":
+				if v.kind != kindBool {
+					c.add(SeverityError, mp, v, "must be true or false, got %s", v.kind.article())
+				}
+				in.Password = v.text == "true"
+			}
+		}
+		switch {
+		case e.get("id") == nil:
+			c.add(SeverityError, p, e, `needs an "id"; servers refer to it as ${input:ID}`)
+		case in.ID == "":
+			if e.get("id").kind == kindString {
+				c.add(SeverityError, pathKey(p, "id"), e.get("id"), "must not be empty")
+			}
+		case seen[in.ID]:
+			c.add(SeverityError, pathKey(p, "id"), e.get("id"), "duplicate input id %q; give each input its own id", in.ID)
+		default:
+			seen[in.ID] = true
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// checkInputRefs warns about ${input:id} placeholders with no declaration:
+// VS Code would fail to start such a server, but the user can still supply
+// the value when importing.
+func (c *checker) checkInputRefs(f *File) {
+	declared := map[string]bool{}
+	for _, in := range f.Inputs {
+		declared[in.ID] = true
+	}
+	for _, e := range f.Entries {
+		if !e.Valid() {
+			continue
+		}
+		for _, id := range e.Server.InputIDs() {
+			if !declared[id] {
+				p := Problem{Path: e.Path, Line: e.Line, Col: e.Col, Severity: SeverityWarning,
+					Message: "uses ${input:" + id + `}, which is not declared in "inputs"; declare it, or supply its value when importing`}
+				c.problems = append(c.problems, p)
+			}
+		}
+	}
+	// Entries were built before this check; attach the warnings to them too.
+	for i, e := range f.Entries {
+		for _, p := range c.problems {
+			if p.Path == e.Path && strings.HasPrefix(p.Message, "uses ${input:") {
+				f.Entries[i].Problems = append(f.Entries[i].Problems, p)
+			}
+		}
+	}
+}

@@ -1,0 +1,626 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"net"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Transport is how the app talks to a server.
+type Transport string
+
+const (
+	Stdio     Transport = "stdio"     // a local child process speaking JSON-RPC on stdin/stdout
+	HTTP      Transport = "http"      // MCP streamable HTTP
+	SSE       Transport = "sse"       // the older HTTP + server-sent events transport
+	WebSocket Transport = "websocket" // LangChain's websocket transport
+)
+
+// article names the transport for messages ("an HTTP server").
+func (t Transport) article() string {
+	switch t {
+	case HTTP:
+		return "an HTTP"
+	case SSE:
+		return "an SSE"
+	case WebSocket:
+		return "a WebSocket"
+	}
+	return "a " + string(t)
+}
+
+// transportNames maps every spelling seen in the wild to a Transport.
+var transportNames = map[string]Transport{
+	"stdio":           Stdio,
+	"http":            HTTP,
+	"streamable_http": HTTP,
+	"streamable-http": HTTP,
+	"streamablehttp":  HTTP,
+	"streamable":      HTTP,
+	"sse":             SSE,
+	"websocket":       WebSocket,
+	"ws":              WebSocket,
+}
+
+// Stderr values accepted for a stdio server (LangChain's option names).
+var stderrModes = []string{"pipe", "inherit", "ignore", "overlapped"}
+
+// Restart is a server's crash policy. A "restart" object without "enabled"
+// means disabled, as in LangChain's adapters.
+type Restart struct {
+	Enabled     bool
+	MaxAttempts int
+	Delay       time.Duration // "delayMs" in files
+}
+
+// Server is one MCP server definition. Fields are normalized: Transport is
+// always set, "serverUrl"/"httpUrl" become URL, "transport" becomes
+// Transport. Keys this package does not know (autoApprove, envFile, timeout,
+// ...) are kept verbatim in Extra and written back on save.
+type Server struct {
+	Name        string
+	Transport   Transport
+	Command     string
+	Args        []string
+	Env         map[string]string
+	Cwd         string
+	URL         string
+	Headers     map[string]string
+	Disabled    bool
+	Restart     *Restart
+	ToolTimeout time.Duration // "defaultToolTimeout", milliseconds in files
+	Stderr      string        // pipe, inherit, ignore or overlapped; "" = default
+	Encoding    string
+	Extra       map[string]json.RawMessage
+}
+
+// knownKeys are the server keys this package interprets; everything else
+// goes to Extra. "name" is absent on purpose: only the legacy array uses it
+// as the name, elsewhere it is kept as an unknown key.
+var knownKeys = map[string]bool{
+	"type": true, "transport": true, "command": true, "args": true, "env": true,
+	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
+	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
+	"encoding": true,
+}
+
+// Clone returns a deep copy.
+func (s Server) Clone() Server {
+	s.Args = slices.Clone(s.Args)
+	s.Env = maps.Clone(s.Env)
+	s.Headers = maps.Clone(s.Headers)
+	if s.Restart != nil {
+		r := *s.Restart
+		s.Restart = &r
+	}
+	if s.Extra != nil {
+		extra := make(map[string]json.RawMessage, len(s.Extra))
+		for k, v := range s.Extra {
+			extra[k] = bytes.Clone(v)
+		}
+		s.Extra = extra
+	}
+	return s
+}
+
+// MarshalJSON writes the server as it appears inside an mcpServers object
+// (its name is the key, so it is not written): known fields in a fixed
+// order, then Extra keys sorted.
+func (s Server) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	put := func(key string, v any) error {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("server %q: %s: %w", s.Name, key, err)
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(raw)
+		return nil
+	}
+	type field struct {
+		key  string
+		set  bool
+		val  any
+		kept bool
+	}
+	fields := []field{
+		{"type", s.Transport != "", s.Transport, true},
+		{"command", s.Command != "", s.Command, true},
+		{"args", len(s.Args) > 0, s.Args, true},
+		{"env", len(s.Env) > 0, s.Env, true},
+		{"cwd", s.Cwd != "", s.Cwd, true},
+		{"url", s.URL != "", s.URL, true},
+		{"headers", len(s.Headers) > 0, s.Headers, true},
+		{"disabled", s.Disabled, true, true},
+		{"stderr", s.Stderr != "", s.Stderr, true},
+		{"encoding", s.Encoding != "", s.Encoding, true},
+	}
+	for _, f := range fields {
+		if f.set {
+			if err := put(f.key, f.val); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if r := s.Restart; r != nil {
+		v := struct {
+			Enabled     bool            `json:"enabled"`
+			MaxAttempts int             `json:"maxAttempts,omitempty"`
+			DelayMs     json.RawMessage `json:"delayMs,omitempty"`
+		}{r.Enabled, r.MaxAttempts, millis(r.Delay)}
+		if err := put("restart", v); err != nil {
+			return nil, err
+		}
+	}
+	if s.ToolTimeout != 0 {
+		if err := put("defaultToolTimeout", millis(s.ToolTimeout)); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Extra)) {
+		if knownKeys[k] {
+			continue // a stale copy of a known field must not shadow it
+		}
+		v := s.Extra[k]
+		if !json.Valid(v) {
+			return nil, fmt.Errorf("server %q: extra key %q holds invalid JSON: %w", s.Name, k, ErrInvalid)
+		}
+		if err := put(k, v); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// millis renders a duration as a JSON number of milliseconds, or nil for 0.
+func millis(d time.Duration) json.RawMessage {
+	if d == 0 {
+		return nil
+	}
+	return json.RawMessage(strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64))
+}
+
+// UnmarshalJSON reads one server object with the same rules as Parse. The
+// name is left as it was (the caller knows it). Problems come back as a
+// *ValidationError.
+func (s *Server) UnmarshalJSON(data []byte) error {
+	d, serr := parseDoc(bytes.TrimPrefix(data, utf8BOM))
+	if serr != nil {
+		return syntaxFailure("", data, serr)
+	}
+	c := &checker{doc: d}
+	srv := c.server("", s.Name, d.root, d.root.off)
+	sortProblems(c.problems)
+	if hasErrors(c.problems) {
+		return &ValidationError{Kind: ErrInvalid, Problems: c.problems}
+	}
+	*s = srv
+	return nil
+}
+
+// Validate checks a server built in code (e.g. by "servers add") with the
+// same rules as a parsed file, including its name.
+func (s Server) Validate() error {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	d, serr := parseDoc(data)
+	if serr != nil {
+		return syntaxFailure("", data, serr)
+	}
+	c := &checker{doc: d, noPositions: true}
+	path := pathKey("", s.Name)
+	if strings.TrimSpace(s.Name) == "" {
+		c.add(SeverityError, path, nil, "server name must not be empty; give the server a name")
+	}
+	c.server(path, s.Name, d.root, d.root.off)
+	if hasErrors(c.problems) {
+		return &ValidationError{Kind: ErrInvalid, Problems: c.problems}
+	}
+	return nil
+}
+
+var inputRef = regexp.MustCompile(`\$\{input:([^}]*)\}`)
+
+// strings calls fn on every string that may hold a placeholder.
+func (s *Server) eachString(fn func(p *string)) {
+	fn(&s.Command)
+	for i := range s.Args {
+		fn(&s.Args[i])
+	}
+	for _, m := range []map[string]string{s.Env, s.Headers} {
+		for k, v := range m {
+			fn(&v)
+			m[k] = v
+		}
+	}
+	fn(&s.Cwd)
+	fn(&s.URL)
+}
+
+// InputIDs lists the ids of the VS Code ${input:id} placeholders the server
+// uses, sorted and unique.
+func (s Server) InputIDs() []string {
+	seen := map[string]bool{}
+	s = s.Clone()
+	s.eachString(func(p *string) {
+		for _, m := range inputRef.FindAllStringSubmatch(*p, -1) {
+			seen[m[1]] = true
+		}
+	})
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// WithInputs returns a copy with every ${input:id} replaced by values[id].
+// Ids without a value are all reported at once in a *MissingInputError.
+func (s Server) WithInputs(values map[string]string) (Server, error) {
+	out := s.Clone()
+	missing := map[string]bool{}
+	out.eachString(func(p *string) {
+		*p = inputRef.ReplaceAllStringFunc(*p, func(ref string) string {
+			id := inputRef.FindStringSubmatch(ref)[1]
+			v, ok := values[id]
+			if !ok {
+				missing[id] = true
+				return ref
+			}
+			return v
+		})
+	})
+	if len(missing) > 0 {
+		return s, &MissingInputError{Server: s.Name, IDs: slices.Sorted(maps.Keys(missing))}
+	}
+	return out, nil
+}
+
+// checker decodes servers from a doc, collecting every problem.
+type checker struct {
+	doc         *doc
+	problems    []Problem
+	noPositions bool // the doc is generated, so line:col would mean nothing
+}
+
+// add records a problem located at n (or at off when n is nil and off >= 0).
+func (c *checker) add(sev Severity, path string, n *node, format string, args ...any) {
+	c.addAt(sev, path, offsetOf(n), format, args...)
+}
+
+func (c *checker) addAt(sev Severity, path string, off int, format string, args ...any) {
+	p := Problem{Path: path, Severity: sev, Message: fmt.Sprintf(format, args...)}
+	if off >= 0 && !c.noPositions {
+		p.Line, p.Col = c.doc.position(off)
+	}
+	c.problems = append(c.problems, p)
+}
+
+func offsetOf(n *node) int {
+	if n == nil {
+		return -1
+	}
+	return n.off
+}
+
+// server decodes one server object found at path. Every problem is recorded;
+// problems about the entry as a whole point at offset at (its key).
+// The returned Server holds whatever could be read.
+func (c *checker) server(path, name string, n *node, at int) Server {
+	s := Server{Name: name}
+	if n.kind != kindObject {
+		c.addAt(SeverityError, path, at, `must be an object with "command" (stdio) or "url" (http/sse), got %s`, n.kind.article())
+		return s
+	}
+	last := map[string]int{}
+	for i, m := range n.members {
+		if j, dup := last[m.key]; dup {
+			c.addAt(SeverityWarning, pathKey(path, m.key), m.off, "duplicate key (first at line %d); the last one is used, remove the other",
+				c.line(n.members[j].off))
+		}
+		last[m.key] = i
+	}
+	var typ, transport Transport
+	var typeNode, transportNode, urlNode, commandNode *node
+	urlKeys := 0
+	for i, m := range n.members {
+		if last[m.key] != i {
+			continue
+		}
+		p, v := pathKey(path, m.key), m.val
+		if v.kind == kindNull && knownKeys[m.key] {
+			continue // null means "not set" for every known field
+		}
+		switch m.key {
+		case "command":
+			commandNode = v
+			s.Command = c.str(p, v)
+		case "args":
+			s.Args = c.strList(p, v)
+		case "env":
+			s.Env = c.strMap(p, v, "variable")
+		case "headers":
+			s.Headers = c.strMap(p, v, "header")
+		case "cwd":
+			s.Cwd = c.str(p, v)
+		case "encoding":
+			s.Encoding = c.str(p, v)
+		case "url", "serverUrl", "httpUrl":
+			urlKeys++
+			if urlKeys > 1 {
+				c.add(SeverityError, p, v, `only one of "url", "serverUrl" and "httpUrl" may be set; remove the others`)
+			}
+			urlNode = v
+			s.URL = c.str(p, v)
+			if m.key == "httpUrl" && v.kind == kindString {
+				typ = HTTP // Gemini CLI's spelling for streamable HTTP
+			}
+		case "disabled":
+			if v.kind != kindBool {
+				c.add(SeverityError, p, v, "must be true or false, got %s", v.kind.article())
+			}
+			s.Disabled = v.text == "true"
+		case "type":
+			typeNode = v
+			typ = c.transport(p, v)
+		case "transport":
+			transportNode = v
+			transport = c.transport(p, v)
+		case "restart":
+			s.Restart = c.restart(p, v)
+		case "defaultToolTimeout":
+			s.ToolTimeout = c.millis(p, v)
+		case "stderr":
+			if mode := c.str(p, v); mode != "" {
+				if !slices.Contains(stderrModes, mode) {
+					c.add(SeverityError, p, v, `%q is not a stderr mode; use "pipe", "inherit", "ignore" or "overlapped"`, mode)
+				}
+				s.Stderr = mode
+			}
+		default:
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[m.key] = c.doc.raw(v)
+		}
+	}
+
+	if typ != "" && transport != "" && typ != transport {
+		c.add(SeverityError, pathKey(path, "transport"), transportNode, `says %q but "type" says %q; keep only one of them`, transport, typ)
+	}
+	s.Transport = cmpOr(typ, transport)
+	if typeNode != nil && typ == "" || transportNode != nil && transport == "" {
+		return s // a bad transport was reported; the checks below would only guess
+	}
+	hasCommand, hasURL := commandNode != nil, urlNode != nil
+	switch {
+	case s.Transport == "" && hasCommand && hasURL:
+		c.addAt(SeverityError, path, at, `has both "command" and "url"; keep "command" for a local (stdio) server or "url" for a remote one`)
+	case s.Transport == "" && hasURL:
+		s.Transport = HTTP
+	case s.Transport == "" && hasCommand:
+		s.Transport = Stdio
+	case s.Transport == "":
+		c.addAt(SeverityError, path, at, `needs "command" (stdio) or "url" (http/sse)`)
+	case s.Transport == Stdio && !hasCommand:
+		c.addAt(SeverityError, path, at, `needs "command": a stdio server is started as a local program`)
+	case s.Transport == Stdio && hasURL:
+		c.add(SeverityError, pathKey(path, "url"), urlNode, `is not used by a stdio server; remove it, or set "type" to "http" or "sse"`)
+	case s.Transport != Stdio && !hasURL:
+		c.addAt(SeverityError, path, at, `needs "url": %s server is reached over the network`, s.Transport.article())
+	case s.Transport != Stdio && hasCommand:
+		c.add(SeverityError, pathKey(path, "command"), commandNode, `is not used by %s server; remove it, or set "type" to "stdio"`, s.Transport.article())
+	}
+	if hasCommand && s.Command == "" && commandNode.kind == kindString {
+		c.add(SeverityError, pathKey(path, "command"), commandNode, "must not be empty; give the program to run, e.g. \"npx\"")
+	}
+	if hasURL && s.URL != "" && s.Transport != Stdio && s.Transport != "" {
+		c.checkURL(pathKey(path, "url"), urlNode, s.URL, s.Transport)
+	}
+	return s
+}
+
+func cmpOr(a, b Transport) Transport {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (c *checker) line(off int) int {
+	l, _ := c.doc.position(off)
+	return l
+}
+
+func (c *checker) str(path string, n *node) string {
+	if n.kind != kindString {
+		c.add(SeverityError, path, n, "must be a string, got %s", n.kind.article())
+		return ""
+	}
+	return n.text
+}
+
+func (c *checker) strList(path string, n *node) []string {
+	if n.kind != kindArray {
+		c.add(SeverityError, path, n, "must be an array of strings, got %s", n.kind.article())
+		return nil
+	}
+	out := make([]string, 0, len(n.elems))
+	for i, e := range n.elems {
+		if e.kind != kindString {
+			// Node's spawn rejects non-string arguments, so converting would
+			// hide a config that fails in the host it was written for.
+			c.add(SeverityError, pathIndex(path, i), e, "must be a string, got %s; put it in quotes", e.kind.article())
+			continue
+		}
+		out = append(out, e.text)
+	}
+	return out
+}
+
+// strMap reads env or headers. Numbers and booleans are converted, with a
+// warning, because Node hosts stringify env values and configs rely on it.
+func (c *checker) strMap(path string, n *node, what string) map[string]string {
+	if n.kind != kindObject {
+		c.add(SeverityError, path, n, "must be an object of %s names to string values, got %s", what, n.kind.article())
+		return nil
+	}
+	out := make(map[string]string, len(n.members))
+	for _, m := range n.members {
+		p := pathKey(path, m.key)
+		if strings.TrimSpace(m.key) == "" {
+			c.addAt(SeverityError, p, m.off, "%s name must not be empty", what)
+			continue
+		}
+		switch v := m.val; v.kind {
+		case kindString:
+			out[m.key] = v.text
+		case kindNumber, kindBool:
+			out[m.key] = v.text
+			c.add(SeverityWarning, p, v, "%s %s was converted to the string %q; put it in quotes to silence this warning",
+				strings.TrimPrefix(strings.TrimPrefix(v.kind.article(), "a "), "an "), v.text, v.text)
+		default:
+			c.add(SeverityError, p, v, "must be a string, got %s", v.kind.article())
+		}
+	}
+	return out
+}
+
+func (c *checker) transport(path string, n *node) Transport {
+	name := c.str(path, n)
+	if name == "" {
+		if n.kind == kindString {
+			c.add(SeverityError, path, n, `must not be empty; use "stdio", "http" or "sse"`)
+		}
+		return ""
+	}
+	t, ok := transportNames[strings.ToLower(name)]
+	if !ok {
+		c.add(SeverityError, path, n, `%q is not a known transport; use "stdio", "http" or "sse"`, name)
+	}
+	return t
+}
+
+func (c *checker) restart(path string, n *node) *Restart {
+	if n.kind != kindObject {
+		c.add(SeverityError, path, n, `must be an object like {"enabled": true, "maxAttempts": 3, "delayMs": 1000}, got %s`, n.kind.article())
+		return nil
+	}
+	r := &Restart{}
+	for _, m := range n.members {
+		p, v := pathKey(path, m.key), m.val
+		switch m.key {
+		case "enabled":
+			if v.kind != kindBool {
+				c.add(SeverityError, p, v, "must be true or false, got %s", v.kind.article())
+			}
+			r.Enabled = v.text == "true"
+		case "maxAttempts":
+			f, ok := c.number(p, v)
+			if ok && (f < 0 || f != math.Trunc(f) || f > math.MaxInt32) {
+				c.add(SeverityError, p, v, "must be a whole number of attempts, 0 or more")
+				ok = false
+			}
+			if ok {
+				r.MaxAttempts = int(f)
+			}
+		case "delayMs":
+			r.Delay = c.millis(p, v)
+		default:
+			c.addAt(SeverityWarning, p, m.off, `unknown restart option is ignored; the options are "enabled", "maxAttempts" and "delayMs"`)
+		}
+	}
+	return r
+}
+
+func (c *checker) number(path string, n *node) (float64, bool) {
+	if n.kind != kindNumber {
+		c.add(SeverityError, path, n, "must be a number, got %s", n.kind.article())
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.text, 64)
+	if err != nil {
+		c.add(SeverityError, path, n, "%s is out of range", n.text)
+		return 0, false
+	}
+	return f, true
+}
+
+// maxMillis keeps a millisecond count convertible to time.Duration.
+const maxMillis = float64(math.MaxInt64 / int64(time.Millisecond))
+
+func (c *checker) millis(path string, n *node) time.Duration {
+	f, ok := c.number(path, n)
+	if !ok {
+		return 0
+	}
+	if f < 0 || f > maxMillis {
+		c.add(SeverityError, path, n, "must be a number of milliseconds, 0 or more")
+		return 0
+	}
+	return time.Duration(f * float64(time.Millisecond))
+}
+
+// checkURL enforces http(s) (ws(s) for websocket), and plain http only to
+// this machine: anything else would send tool calls and tokens unencrypted.
+func (c *checker) checkURL(path string, n *node, raw string, t Transport) {
+	secure, plain := "https", "http"
+	if t == WebSocket {
+		secure, plain = "wss", "ws"
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		if strings.Contains(raw, "${") {
+			return // placeholders are checked once substituted
+		}
+		c.add(SeverityError, path, n, "is not a valid URL (%s); write it like %s://example.com/mcp", urlErr(err), secure)
+		return
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme != secure && scheme != plain:
+		if u.Scheme == "" {
+			c.add(SeverityError, path, n, "has no scheme; write it like %s://example.com/mcp", secure)
+		} else {
+			c.add(SeverityError, path, n, "scheme %q is not supported for %s server; use %s://", u.Scheme, t.article(), secure)
+		}
+	case u.Host == "":
+		if !strings.Contains(raw, "${") {
+			c.add(SeverityError, path, n, "has no host; write it like %s://example.com/mcp", secure)
+		}
+	case scheme == plain && !isLoopback(u.Hostname()):
+		c.add(SeverityError, path, n, "uses plain %s to %s; use %s:// (plain %s is only allowed to localhost, 127.0.0.1 and ::1)",
+			plain, u.Hostname(), secure, plain)
+	}
+}
+
+func urlErr(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

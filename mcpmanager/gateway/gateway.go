@@ -1,0 +1,96 @@
+// Package gateway re-exposes a registry as one MCP server, so any other MCP
+// host can use every tool Switchboard manages (switchboard serve).
+//
+//	g := gateway.New(reg, "1.0.0")
+//	_ = g.Refresh(ctx)                  // after servers start or change
+//	_ = server.ServeStdio(g.Server())
+//
+// Tools keep their namespaced names (server__tool), descriptions, schemas and
+// annotations; calls are routed through the registry with its timeouts.
+package gateway
+
+import (
+	"context"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// Gateway is an MCP server in front of a registry. Safe for concurrent use.
+type Gateway struct {
+	reg *registry.Registry
+	srv *server.MCPServer
+
+	mu     sync.Mutex
+	listed map[string]registry.Tool
+	errs   []registry.ServerError
+}
+
+// New builds the gateway server; call Refresh to publish the tools.
+func New(reg *registry.Registry, version string) *Gateway {
+	g := &Gateway{reg: reg, listed: map[string]registry.Tool{}}
+	g.srv = server.NewMCPServer("switchboard", version,
+		server.WithToolCapabilities(true),
+		server.WithRecovery(),
+		server.WithInstructions("Switchboard gathers the tools of several MCP servers. Each tool is named server__tool: the part before the double underscore is the server it belongs to."),
+	)
+	return g
+}
+
+// Server is the MCP server to serve over stdio or HTTP.
+func (g *Gateway) Server() *server.MCPServer { return g.srv }
+
+// Errors returns the servers that could not be listed at the last Refresh.
+func (g *Gateway) Errors() []registry.ServerError {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.errs
+}
+
+// Refresh republishes the registry's tools; connected clients get
+// notifications/tools/list_changed when the set changes.
+func (g *Gateway) Refresh(ctx context.Context) {
+	tools, errs := g.reg.Tools(ctx)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.errs = errs
+	next := make(map[string]registry.Tool, len(tools))
+	st := make([]server.ServerTool, 0, len(tools))
+	for _, t := range tools {
+		next[t.Name] = t
+		exposed := t.Tool
+		exposed.Name = t.Name
+		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler(t.Server, t.Tool.Name)})
+	}
+	if sameNames(next, g.listed) {
+		return
+	}
+	g.listed = next
+	g.srv.SetTools(st...)
+}
+
+func sameNames(a, b map[string]registry.Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := g.reg.CallServer(ctx, srv, tool, req.GetArguments(), req.Params.Meta)
+		if err != nil {
+			// The caller's model should see why, as a tool error, not a protocol failure.
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return res, nil
+	}
+}
