@@ -82,7 +82,7 @@ test-frontend: frontend/node_modules/.package-lock.json
 
 # e2e: 'wails dev' in browser mode + the production binary, under a private X
 # display and a private D-Bus session (so no test touches the user's keyring).
-test-e2e: deps-test build
+test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json
 	cd frontend && SWITCHBOARD_BIN=$(CURDIR)/$(BIN) \
 	  dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs
 

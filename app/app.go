@@ -16,6 +16,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -33,6 +34,10 @@ type App struct {
 	quit    context.Context
 	started time.Time
 	mgr     *mcpmanager.Manager
+
+	// emit sends a status to the frontend; tests replace it.
+	emit func(ServerView)
+	seq  atomic.Int64
 
 	cfgMu   sync.Mutex
 	servers []config.Server // the app config's servers, as last loaded
@@ -61,14 +66,22 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	return a
 }
 
-// onStatus forwards a server's status change to the frontend.
+// onStatus forwards a server's status change to the frontend, off the
+// caller's goroutine: building the view may list tools, and the manager may
+// hold its lock while reporting.
 func (a *App) onStatus(st supervisor.Status) {
-	ctx := a.wailsContext()
-	if ctx == nil {
-		return
-	}
-	// Off the supervisor's goroutine: building the view may list tools.
-	go wruntime.EventsEmit(ctx, EventServerStatus, a.statusView(st))
+	seq := a.seq.Add(1) // taken in call order, so the frontend can drop stale events
+	go func() {
+		v := a.statusView(st)
+		v.Seq = seq
+		if a.emit != nil {
+			a.emit(v)
+			return
+		}
+		if ctx := a.wailsContext(); ctx != nil {
+			wruntime.EventsEmit(ctx, EventServerStatus, v)
+		}
+	}()
 }
 
 func (a *App) wailsContext() context.Context {

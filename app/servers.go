@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -32,6 +35,9 @@ type ServerView struct {
 	Errors     int64    `json:"errors"`
 	P50Ms      float64  `json:"p50Ms"`
 	StderrTail []string `json:"stderrTail"`
+	// Seq orders status updates: a view with a lower Seq than one already
+	// shown for the server is stale.
+	Seq int64 `json:"seq"`
 }
 
 // ToolView is one tool as the Tools page shows it.
@@ -107,10 +113,13 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 
 // Servers lists every configured server with its status.
 func (a *App) Servers() ([]ServerView, error) {
+	seq := a.seq.Load()
 	sts := a.mgr.Status()
 	out := make([]ServerView, 0, len(sts))
 	for _, st := range sts {
-		out = append(out, a.statusView(st))
+		v := a.statusView(st)
+		v.Seq = seq
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -214,4 +223,48 @@ func (a *App) context() context.Context {
 		return context.Background()
 	}
 	return a.ctx
+}
+
+// editConfig changes config.json atomically and applies the result.
+func (a *App) editConfig(fn func(cfg *config.Config) error) error {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	cfg, err := config.Load(a.dir.Config())
+	if err != nil {
+		return err
+	}
+	next := cfg.Clone()
+	if err := fn(next); err != nil {
+		return err
+	}
+	if err := config.Save(a.dir.Config(), next); err != nil {
+		return err
+	}
+	a.servers = next.Servers
+	a.mgr.Apply(mcpmanager.FromConfigs(next.Servers))
+	return nil
+}
+
+// SetServerEnabled enables or disables a server and saves the choice.
+func (a *App) SetServerEnabled(name string, enabled bool) error {
+	return a.editConfig(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("no server named %q", name)
+		}
+		cfg.Servers[i].Disabled = !enabled
+		return nil
+	})
+}
+
+// RemoveServer deletes a server from the config (the UI confirms first).
+func (a *App) RemoveServer(name string) error {
+	return a.editConfig(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("no server named %q", name)
+		}
+		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+		return nil
+	})
 }

@@ -130,16 +130,25 @@ func (m *Manager) startLocked(c ServerConfig) {
 	if m.opts.LogDir != "" {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
-	sup, err := supervisor.New(spec, supervisor.Options{
-		OnStatus:       m.opts.OnStatus,
-		OnNotification: m.onNotification,
-	})
+	ms := &managed{cfg: c, done: make(chan struct{})}
+	// A replaced server's last words (its "stopped") must not overwrite the
+	// status of the one that took its name.
+	onStatus := func(st supervisor.Status) {
+		m.mu.Lock()
+		current := m.servers[c.Name] == ms
+		m.mu.Unlock()
+		if current && m.opts.OnStatus != nil {
+			m.opts.OnStatus(st)
+		}
+	}
+	sopts := supervisor.Options{OnStatus: onStatus, OnNotification: m.onNotification}
+	sup, err := supervisor.New(spec, sopts)
 	if err != nil {
 		// Only the log file can fail here; run with memory-only logs instead.
 		spec.LogPath = ""
-		sup, _ = supervisor.New(spec, supervisor.Options{OnStatus: m.opts.OnStatus, OnNotification: m.onNotification})
+		sup, _ = supervisor.New(spec, sopts)
 	}
-	ms := &managed{cfg: c, sup: sup, done: make(chan struct{})}
+	ms.sup = sup
 	m.servers[c.Name] = ms
 	m.reg.Add(source{ms})
 	if c.Unsupported != "" {

@@ -5,7 +5,7 @@
 // test-e2e): wails dev also opens its native window, and nothing may reach the
 // user's display or keyring.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,18 @@ const dataDir = path.join(tmp, 'data');
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const logPath = path.join(artifacts, 'wails-dev.log');
+
+// The app starts with real servers from npm (installed by make test) and one
+// that cannot start, as a user's imported config would have.
+const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({
+  mcpServers: {
+    everything: { command: path.join(npmBin, 'mcp-server-everything') },
+    memory: { command: path.join(npmBin, 'mcp-server-memory'), env: { MEMORY_FILE_PATH: path.join(tmp, 'memory.jsonl') } },
+    broken: { command: 'switchboard-e2e-no-such-command', args: ['--x'] },
+  },
+}, null, 2));
 const log = openSync(logPath, 'w');
 
 // Keep Go's caches where they are, but give the app a private config/data home.

@@ -1,7 +1,7 @@
 // Server and tool state from the Go side: loaded on demand, kept fresh by the
 // "server:status" event. Components read it through useServers / useTools.
 import { useEffect, useSyncExternalStore } from 'react';
-import { CallTool, ConfigError, RestartServer, Servers, Tools } from '../wailsjs/go/app/App';
+import { CallTool, ConfigError, RemoveServer, RestartServer, Servers, SetServerEnabled, Tools } from '../wailsjs/go/app/App';
 import { app } from '../wailsjs/go/models';
 import { EventsOn } from '../wailsjs/runtime/runtime';
 import { hasBackend } from './backend';
@@ -47,6 +47,8 @@ export async function refreshServers(): Promise<void> {
     watching = true;
     EventsOn('server:status', (v: ServerView) => {
       const i = state.servers.findIndex((s) => s.name === v.name);
+      const cur = state.servers[i];
+      if (cur && cur.seq > v.seq) return; // stale: a newer state is shown already
       const servers = i < 0 ? [...state.servers, v] : state.servers.map((s, j) => (j === i ? v : s));
       set({ servers });
     });
@@ -62,6 +64,16 @@ export function useServers(): ServersState {
 
 export async function restartServer(name: string): Promise<void> {
   await RestartServer(name);
+}
+
+export async function setServerEnabled(name: string, enabled: boolean): Promise<void> {
+  await SetServerEnabled(name, enabled);
+}
+
+/** removeServer deletes a server from the config; the list is reloaded. */
+export async function removeServer(name: string): Promise<void> {
+  await RemoveServer(name);
+  await refreshServers();
 }
 
 export async function listTools(): Promise<ToolList> {

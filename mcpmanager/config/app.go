@@ -66,8 +66,8 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(s.Name)
-		v, err := json.Marshal(s)
+		k, _ := marshal(s.Name)
+		v, err := marshal(s)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		if k == "mcpServers" || k == "settings" || !json.Valid(c.Extra[k]) {
 			continue
 		}
-		kk, _ := json.Marshal(k)
+		kk, _ := marshal(k)
 		b.WriteByte(',')
 		b.Write(kk)
 		b.WriteByte(':')
@@ -212,11 +212,14 @@ func (s saver) save(path string, cfg *Config) error {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	data, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(cfg); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	data = append(data, '\n')
+	data := buf.Bytes()
 	// Whatever Save writes, Load must read back.
 	if _, err := parseApp(path, data); err != nil {
 		return fmt.Errorf("save: refusing to write a config that would not load: %w", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -147,9 +148,10 @@ func (n *node) get(key string) *node {
 // with comments blanked (same offsets), and its tree; root is nil when the
 // file holds only whitespace and comments.
 type doc struct {
-	text []byte
-	src  []byte
-	root *node
+	text  []byte
+	src   []byte
+	root  *node
+	lines []int // offsets where lines start, filled on first use
 }
 
 // syntaxError is a failure to read the text as JSON, with its byte offset.
@@ -187,7 +189,21 @@ func parseDoc(data []byte) (*doc, *syntaxError) {
 // position converts a byte offset into a 1-based line and a 1-based column
 // counted in characters.
 func (d *doc) position(off int) (line, col int) {
-	return position(d.text, off)
+	if d.lines == nil {
+		d.lines = []int{0}
+		for i, c := range d.text {
+			if c == '\n' {
+				d.lines = append(d.lines, i+1)
+			}
+		}
+	}
+	off = min(max(off, 0), len(d.text))
+	// The last line starting at or before off.
+	i, found := slices.BinarySearch(d.lines, off)
+	if !found {
+		i--
+	}
+	return i + 1, 1 + utf8.RuneCount(d.text[d.lines[i]:off])
 }
 
 func position(src []byte, off int) (line, col int) {

@@ -413,7 +413,7 @@ func (c *checker) checkInputRefs(f *File) {
 	for _, in := range f.Inputs {
 		declared[in.ID] = true
 	}
-	for _, e := range f.Entries {
+	for i, e := range f.Entries {
 		if !e.Valid() {
 			continue
 		}
@@ -422,15 +422,9 @@ func (c *checker) checkInputRefs(f *File) {
 				p := Problem{Path: e.Path, Line: e.Line, Col: e.Col, Severity: SeverityWarning,
 					Message: "uses ${input:" + id + `}, which is not declared in "inputs"; declare it, or supply its value when importing`}
 				c.problems = append(c.problems, p)
-			}
-		}
-	}
-	// Entries were built before this check; attach the warnings to them too.
-	for i, e := range f.Entries {
-		for _, p := range c.problems {
-			if p.Path == e.Path && strings.HasPrefix(p.Message, "uses ${input:") {
 				f.Entries[i].Problems = append(f.Entries[i].Problems, p)
 			}
 		}
+		sortProblems(f.Entries[i].Problems)
 	}
 }

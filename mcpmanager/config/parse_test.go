@@ -85,3 +85,294 @@ func TestParseGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestParseCorpus pins the outcome per server and the exact problems of the
+// corpus; the golden files above hold the full detail.
+func TestParseCorpus(t *testing.T) {
+	tests := []struct {
+		file     string
+		format   Format
+		kind     error // sentinel the error unwraps to; nil for no error
+		valid    []string
+		invalid  []string
+		problems []string // every problem, as printed, in file order
+	}{
+		{
+			file:   "claude_desktop.json",
+			format: FormatMCPServers,
+			valid:  []string{"filesystem", "github", "fetch", "github-docker", "sqlite"},
+		},
+		{
+			file:   "cursor.json",
+			format: FormatMCPServers,
+			valid:  []string{"linear", "context7", "local-dev", "browser"},
+			problems: []string{
+				`cursor.json:11:22: warning: mcpServers.context7.headers.X-Retries: number 3 was converted to the string "3"; put it in quotes to silence this warning`,
+			},
+		},
+		{
+			file:   "vscode_mcp.json",
+			format: FormatVSCode,
+			valid:  []string{"Perplexity", "github", "fetch", "playwright"},
+			problems: []string{
+				`vscode_mcp.json:35:5: warning: servers.fetch: uses ${input:fetch-key}, which is not declared in "inputs"; declare it, or supply its value when importing`,
+			},
+		},
+		{
+			file:   "vscode_settings.json",
+			format: FormatVSCodeSettings,
+			kind:   ErrInvalid,
+			valid:  []string{"brave-search", "memory"},
+			problems: []string{
+				`vscode_settings.json:8:13: mcp.inputs[1]: needs an "id"; servers refer to it as ${input:ID}`,
+			},
+		},
+		{
+			file:   "legacy_array.json",
+			format: FormatLegacy,
+			valid:  []string{"filesystem", "remote", "local-ws"},
+		},
+		{
+			file:    "legacy_duplicates.json",
+			format:  FormatLegacy,
+			kind:    ErrInvalid,
+			valid:   []string{"memory", "time"},
+			invalid: []string{"memory", "", "", "", ""},
+			problems: []string{
+				`legacy_duplicates.json:5:14: servers[2].name: duplicate server name "memory" (first at servers[0]); rename or remove one of them`,
+				`legacy_duplicates.json:6:5: servers[3]: needs a "name"; give each server a unique name`,
+				`legacy_duplicates.json:7:14: servers[4].name: must not be empty; give each server a unique name`,
+				`legacy_duplicates.json:8:14: servers[5].name: must be a string, got a number`,
+				`legacy_duplicates.json:9:5: servers[6]: must be an object with "command" (stdio) or "url" (http/sse), got a string`,
+			},
+		},
+		{
+			file:    "langchain.json",
+			format:  FormatMCPServers,
+			kind:    ErrInvalid,
+			valid:   []string{"math", "weather", "weather2", "weather3", "events"},
+			invalid: []string{"bad-transport", "mismatch", "bad-options"},
+			problems: []string{
+				`langchain.json:17:37: warning: mcpServers.weather.restart.backoff: unknown restart option is ignored; the options are "enabled", "maxAttempts" and "delayMs"`,
+				`langchain.json:23:36: mcpServers.bad-transport.transport: "carrier-pigeon" is not a known transport; use "stdio", "http" or "sse"`,
+				`langchain.json:24:46: mcpServers.mismatch.transport: says "http" but "type" says "sse"; keep only one of them`,
+				`langchain.json:27:17: mcpServers.bad-options.stderr: "loud" is not a stderr mode; use "pipe", "inherit", "ignore" or "overlapped"`,
+				`langchain.json:28:30: mcpServers.bad-options.restart.enabled: must be true or false, got a string`,
+				`langchain.json:28:52: mcpServers.bad-options.restart.maxAttempts: must be a whole number of attempts, 0 or more`,
+				`langchain.json:28:67: mcpServers.bad-options.restart.delayMs: must be a number, got a string`,
+				`langchain.json:29:29: mcpServers.bad-options.defaultToolTimeout: must be a number of milliseconds, 0 or more`,
+			},
+		},
+		{
+			file:   "jsonc_bom.jsonc",
+			format: FormatMCPServers,
+			valid:  []string{"memory"},
+		},
+		{
+			file:    "wrong_types.json",
+			format:  FormatMCPServers,
+			kind:    ErrInvalid,
+			valid:   []string{"nulls"},
+			invalid: []string{"github", "numbers", "headers", "notobject"},
+			problems: []string{
+				`wrong_types.json:5:15: mcpServers.github.args: must be an array of strings, got a string`,
+				`wrong_types.json:8:18: mcpServers.numbers.command: must be a string, got a number`,
+				`wrong_types.json:9:26: mcpServers.numbers.args[1]: must be a string, got a number; put it in quotes`,
+				`wrong_types.json:9:32: mcpServers.numbers.args[2]: must be a string, got a boolean; put it in quotes`,
+				`wrong_types.json:10:14: mcpServers.numbers.env: must be an object of variable names to string values, got an array`,
+				`wrong_types.json:11:14: mcpServers.numbers.cwd: must be a string, got a boolean`,
+				`wrong_types.json:12:19: mcpServers.numbers.disabled: must be true or false, got a string`,
+				`wrong_types.json:16:28: mcpServers.headers.headers.X-Obj: must be a string, got an object`,
+				`wrong_types.json:16:38: mcpServers.headers.headers[""]: header name must not be empty`,
+				`wrong_types.json:18:5: mcpServers.notobject: must be an object with "command" (stdio) or "url" (http/sse), got a string`,
+			},
+		},
+		{
+			file:    "missing_command.json",
+			format:  FormatMCPServers,
+			kind:    ErrInvalid,
+			invalid: []string{"nothing", "only-args", "stdio-no-command", "http-no-url", "empty-command", "stdio-with-url", "sse-with-command"},
+			problems: []string{
+				`missing_command.json:3:5: mcpServers.nothing: needs "command" (stdio) or "url" (http/sse)`,
+				`missing_command.json:4:5: mcpServers.only-args: needs "command" (stdio) or "url" (http/sse)`,
+				`missing_command.json:5:5: mcpServers.stdio-no-command: needs "command": a stdio server is started as a local program`,
+				`missing_command.json:6:5: mcpServers.http-no-url: needs "url": an HTTP server is reached over the network`,
+				`missing_command.json:7:34: mcpServers.empty-command.command: must not be empty; give the program to run, e.g. "npx"`,
+				`missing_command.json:8:66: mcpServers.stdio-with-url.url: is not used by a stdio server; remove it, or set "type" to "http" or "sse"`,
+				`missing_command.json:9:52: mcpServers.sse-with-command.command: is not used by an SSE server; remove it, or set "type" to "stdio"`,
+			},
+		},
+		{
+			file:    "bad_urls.json",
+			format:  FormatMCPServers,
+			kind:    ErrInvalid,
+			valid:   []string{"loopback-v4", "loopback-v6", "localhost", "placeholder-host", "windsurf"},
+			invalid: []string{"ftp", "no-scheme", "plain-remote", "plain-lan", "no-host", "bad-escape", "ws-for-http", "http-for-ws", "two-urls"},
+			problems: []string{
+				`bad_urls.json:3:20: mcpServers.ftp.url: scheme "ftp" is not supported for an HTTP server; use https://`,
+				`bad_urls.json:4:26: mcpServers.no-scheme.url: has no scheme; write it like https://example.com/mcp`,
+				`bad_urls.json:5:29: mcpServers.plain-remote.url: uses plain http to mcp.example.com; use https:// (plain http is only allowed to localhost, 127.0.0.1 and ::1)`,
+				`bad_urls.json:6:41: mcpServers.plain-lan.url: uses plain http to 192.168.1.10; use https:// (plain http is only allowed to localhost, 127.0.0.1 and ::1)`,
+				`bad_urls.json:10:24: mcpServers.no-host.url: has no host; write it like https://example.com/mcp`,
+				`bad_urls.json:11:27: mcpServers.bad-escape.url: is not a valid URL (invalid URL escape "%zz"); write it like https://example.com/mcp`,
+				`bad_urls.json:12:28: mcpServers.ws-for-http.url: scheme "wss" is not supported for an HTTP server; use https://`,
+				`bad_urls.json:13:54: mcpServers.http-for-ws.url: scheme "https" is not supported for a WebSocket server; use wss://`,
+				`bad_urls.json:16:63: mcpServers.two-urls.serverUrl: only one of "url", "serverUrl" and "httpUrl" may be set; remove the others`,
+			},
+		},
+		{
+			file:   "env_coercion.json",
+			format: FormatMCPServers,
+			valid:  []string{"db"},
+			problems: []string{
+				`env_coercion.json:7:19: warning: mcpServers.db.env.PGPORT: number 5432 was converted to the string "5432"; put it in quotes to silence this warning`,
+				`env_coercion.json:8:18: warning: mcpServers.db.env.PGSSL: boolean false was converted to the string "false"; put it in quotes to silence this warning`,
+				`env_coercion.json:9:18: warning: mcpServers.db.env.RATIO: number 0.75 was converted to the string "0.75"; put it in quotes to silence this warning`,
+			},
+		},
+		{
+			file:     "empty.json",
+			kind:     ErrEmpty,
+			problems: []string{`empty.json: file is empty; expected an object such as {"mcpServers": {...}}`},
+		},
+		{
+			file:     "comments_only.jsonc",
+			kind:     ErrEmpty,
+			problems: []string{`comments_only.jsonc: file is empty; expected an object such as {"mcpServers": {...}}`},
+		},
+		{
+			file: "top_level_array.json",
+			kind: ErrUnknownFormat,
+			problems: []string{
+				`top_level_array.json:1:1: top level is an array; expected an object such as {"mcpServers": {...}} (Claude, Cursor, Windsurf) or {"servers": {...}} (VS Code)`,
+			},
+		},
+		{
+			file: "unknown_format.json",
+			kind: ErrUnknownFormat,
+			problems: []string{
+				`unknown_format.json:1:1: no "mcpServers", "servers" or "mcp.servers" key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`,
+			},
+		},
+		{
+			file:     "syntax_error.json",
+			kind:     ErrSyntax,
+			problems: []string{`syntax_error.json:5:1: invalid character '}' after top-level value`},
+		},
+		{
+			file:     "syntax_missing_comma.json",
+			kind:     ErrSyntax,
+			problems: []string{`syntax_missing_comma.json:5:7: invalid character '"' after object key:value pair`},
+		},
+		{
+			file:     "truncated.json",
+			kind:     ErrSyntax,
+			problems: []string{`truncated.json:4:1: unexpected end of file; a closing } or ] or a value is missing`},
+		},
+		{
+			file:     "unterminated_comment.jsonc",
+			kind:     ErrSyntax,
+			problems: []string{`unterminated_comment.jsonc:2:3: comment is never closed; add */ to end it`},
+		},
+		{
+			file:   "windsurf.json",
+			format: FormatMCPServers,
+			valid:  []string{"figma", "gemini-style", "git"},
+		},
+		{
+			file:   "claude_code.json",
+			format: FormatClaudeCode,
+			valid:  []string{"sentry", "airtable"},
+		},
+		{
+			file:   "server_map.json",
+			format: FormatServerMap,
+			valid:  []string{"memory", "time"},
+		},
+		{
+			file:    "duplicate_names.json",
+			format:  FormatMCPServers,
+			kind:    ErrInvalid,
+			valid:   []string{"memory", "Memory"},
+			invalid: []string{"memory", "", "my.server"},
+			problems: []string{
+				`duplicate_names.json:5:5: mcpServers.memory: duplicate server name (first at line 3); rename or remove one of them`,
+				`duplicate_names.json:5:58: warning: mcpServers.memory.command: duplicate key (first at line 5); the last one is used, remove the other`,
+				`duplicate_names.json:6:5: mcpServers[""]: server name must not be empty; give the server a name`,
+				`duplicate_names.json:7:50: mcpServers["my.server"].env.A: must be a string, got null`,
+			},
+		},
+		{
+			file:   "mcpservers_not_object.json",
+			format: FormatMCPServers,
+			kind:   ErrInvalid,
+			problems: []string{
+				`mcpservers_not_object.json:1:16: mcpServers: must be an object mapping server names to their definitions, like {"github": {"command": "npx", "args": [...]}}; got an array`,
+			},
+		},
+		{
+			file:   "empty_servers.json",
+			format: FormatMCPServers,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "parse", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Parse(tt.file, data)
+			if tt.kind == nil && err != nil {
+				t.Fatalf("unexpected error:\n%v", err)
+			}
+			if tt.kind != nil && !errors.Is(err, tt.kind) {
+				t.Fatalf("error = %v, want one wrapping %v", err, tt.kind)
+			}
+			var got []string
+			if err != nil {
+				var ve *ValidationError
+				if !errors.As(err, &ve) {
+					t.Fatalf("error is %T, want *ValidationError", err)
+				}
+				got = strings.Split(err.Error(), "\n")
+			} else {
+				for _, p := range f.Problems {
+					got = append(got, tt.file+":"+p.String())
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.problems, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.problems, "\n"))
+			}
+			switch tt.kind {
+			case ErrEmpty, ErrSyntax, ErrUnknownFormat:
+				if f != nil {
+					t.Fatalf("file = %+v, want nil", f)
+				}
+				return
+			}
+			if f == nil {
+				t.Fatal("file is nil")
+			}
+			if f.Format != tt.format {
+				t.Errorf("format = %q, want %q", f.Format, tt.format)
+			}
+			var valid, invalid, servers []string
+			for _, e := range f.Entries {
+				if e.Valid() {
+					valid = append(valid, e.Name)
+				} else {
+					invalid = append(invalid, e.Name)
+				}
+			}
+			for _, s := range f.Servers {
+				servers = append(servers, s.Name)
+			}
+			if fmt.Sprint(valid) != fmt.Sprint(tt.valid) || fmt.Sprint(servers) != fmt.Sprint(tt.valid) {
+				t.Errorf("valid = %q, Servers = %q, want %q", valid, servers, tt.valid)
+			}
+			if fmt.Sprint(invalid) != fmt.Sprint(tt.invalid) {
+				t.Errorf("invalid = %q, want %q", invalid, tt.invalid)
+			}
+		})
+	}
+}

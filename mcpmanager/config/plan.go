@@ -308,7 +308,7 @@ func Diff(a, b Server) []Change {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		x, y := compact(a.Extra[k]), compact(b.Extra[k])
+		x, y := canonical(a.Extra[k]), canonical(b.Extra[k])
 		if x != y {
 			out = append(out, Change{Field: pathKey("", k), From: x, To: y})
 		}
@@ -317,17 +317,24 @@ func Diff(a, b Server) []Change {
 }
 
 func diffSecret(field string, a, b map[string]string) []Change {
-	var out []Change
-	for _, k := range slices.Sorted(maps.Keys(a)) {
-		if v, ok := b[k]; !ok {
-			out = append(out, Change{Field: pathKey(field, k), From: "(set)", Secret: true})
-		} else if v != a[k] {
-			out = append(out, Change{Field: pathKey(field, k), Secret: true})
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(b)) {
-		if _, ok := a[k]; !ok {
+	slices.Sort(keys)
+	var out []Change
+	for _, k := range keys {
+		x, inA := a[k]
+		y, inB := b[k]
+		switch {
+		case !inB:
+			out = append(out, Change{Field: pathKey(field, k), From: "(set)", Secret: true})
+		case !inA:
 			out = append(out, Change{Field: pathKey(field, k), To: "(set)", Secret: true})
+		case x != y:
+			out = append(out, Change{Field: pathKey(field, k), Secret: true})
 		}
 	}
 	return out
@@ -344,7 +351,7 @@ func showJSON(v []string) string {
 	if len(v) == 0 {
 		return ""
 	}
-	b, _ := json.Marshal(v)
+	b, _ := marshal(v)
 	return string(b)
 }
 
@@ -352,18 +359,26 @@ func restartJSON(r *Restart) string {
 	if r == nil {
 		return ""
 	}
-	b, _ := json.Marshal(Server{Restart: r})
+	b, _ := marshal(Server{Restart: r})
 	// {"restart":{...}} → {...}
 	return strings.TrimSuffix(strings.TrimPrefix(string(b), `{"restart":`), "}")
 }
 
-func compact(raw json.RawMessage) string {
+// canonical renders raw JSON for comparing and showing: compact, keys
+// sorted, escapes normalized, numbers kept as written.
+func canonical(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return string(raw)
 	}
-	return buf.String()
+	b, err := marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
 }

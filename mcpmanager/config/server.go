@@ -120,7 +120,7 @@ func (s Server) MarshalJSON() ([]byte, error) {
 	b.WriteByte('{')
 	first := true
 	put := func(key string, v any) error {
-		raw, err := json.Marshal(v)
+		raw, err := marshal(v)
 		if err != nil {
 			return fmt.Errorf("server %q: %s: %w", s.Name, key, err)
 		}
@@ -128,29 +128,28 @@ func (s Server) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		first = false
-		k, _ := json.Marshal(key)
+		k, _ := marshal(key)
 		b.Write(k)
 		b.WriteByte(':')
 		b.Write(raw)
 		return nil
 	}
 	type field struct {
-		key  string
-		set  bool
-		val  any
-		kept bool
+		key string
+		set bool
+		val any
 	}
 	fields := []field{
-		{"type", s.Transport != "", s.Transport, true},
-		{"command", s.Command != "", s.Command, true},
-		{"args", len(s.Args) > 0, s.Args, true},
-		{"env", len(s.Env) > 0, s.Env, true},
-		{"cwd", s.Cwd != "", s.Cwd, true},
-		{"url", s.URL != "", s.URL, true},
-		{"headers", len(s.Headers) > 0, s.Headers, true},
-		{"disabled", s.Disabled, true, true},
-		{"stderr", s.Stderr != "", s.Stderr, true},
-		{"encoding", s.Encoding != "", s.Encoding, true},
+		{"type", s.Transport != "", s.Transport},
+		{"command", s.Command != "", s.Command},
+		{"args", len(s.Args) > 0, s.Args},
+		{"env", len(s.Env) > 0, s.Env},
+		{"cwd", s.Cwd != "", s.Cwd},
+		{"url", s.URL != "", s.URL},
+		{"headers", len(s.Headers) > 0, s.Headers},
+		{"disabled", s.Disabled, true},
+		{"stderr", s.Stderr != "", s.Stderr},
+		{"encoding", s.Encoding != "", s.Encoding},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -190,6 +189,18 @@ func (s Server) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// marshal is json.Marshal without HTML escaping: config files are read by
+// people, and "a=1&b=2" in a URL should not turn into "a=1\u0026b=2".
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // millis renders a duration as a JSON number of milliseconds, or nil for 0.
 func millis(d time.Duration) json.RawMessage {
 	if d == 0 {
@@ -202,9 +213,13 @@ func millis(d time.Duration) json.RawMessage {
 // name is left as it was (the caller knows it). Problems come back as a
 // *ValidationError.
 func (s *Server) UnmarshalJSON(data []byte) error {
-	d, serr := parseDoc(bytes.TrimPrefix(data, utf8BOM))
+	data = bytes.TrimPrefix(data, utf8BOM)
+	d, serr := parseDoc(data)
 	if serr != nil {
 		return syntaxFailure("", data, serr)
+	}
+	if d.root == nil {
+		return &ValidationError{Kind: ErrEmpty}
 	}
 	c := &checker{doc: d}
 	srv := c.server("", s.Name, d.root, d.root.off)
@@ -241,7 +256,7 @@ func (s Server) Validate() error {
 
 var inputRef = regexp.MustCompile(`\$\{input:([^}]*)\}`)
 
-// strings calls fn on every string that may hold a placeholder.
+// eachString calls fn on every string that may hold a placeholder.
 func (s *Server) eachString(fn func(p *string)) {
 	fn(&s.Command)
 	for i := range s.Args {
@@ -429,6 +444,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	}
 	if hasCommand && s.Command == "" && commandNode.kind == kindString {
 		c.add(SeverityError, pathKey(path, "command"), commandNode, "must not be empty; give the program to run, e.g. \"npx\"")
+	}
+	if hasURL && s.URL == "" && urlNode.kind == kindString {
+		c.add(SeverityError, pathKey(path, "url"), urlNode, "must not be empty; write it like https://example.com/mcp")
 	}
 	if hasURL && s.URL != "" && s.Transport != Stdio && s.Transport != "" {
 		c.checkURL(pathKey(path, "url"), urlNode, s.URL, s.Transport)

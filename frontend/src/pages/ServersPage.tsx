@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { StatusBadge } from '../components/StatusBadge';
-import { message, restartServer, useServers, type ServerView } from '../servers';
+import { message, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 
 /** ServersPage lists every configured server with its live status. */
 export function ServersPage() {
@@ -30,19 +30,21 @@ export function ServersPage() {
 }
 
 function ServerRow({ server: s }: { server: ServerView }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState('');
   const [err, setErr] = useState('');
-  const restart = async () => {
-    setBusy(true);
+  const [confirming, setConfirming] = useState(false);
+  const act = (label: string, fn: () => Promise<void>) => async () => {
+    setBusy(label);
     setErr('');
     try {
-      await restartServer(s.name);
+      await fn();
     } catch (e) {
       setErr(message(e));
     } finally {
-      setBusy(false);
+      setBusy('');
     }
   };
+  const disabled = s.state === 'disabled';
   return (
     <li className="server-row" aria-label={s.name}>
       <div className="server-head">
@@ -52,10 +54,23 @@ function ServerRow({ server: s }: { server: ServerView }) {
         {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
         {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
         <span className="spacer" />
-        <button type="button" onClick={restart} disabled={busy || s.state === 'disabled'}>
-          {busy ? 'Restarting…' : 'Restart'}
+        <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
+          {busy === 'restart' ? 'Restarting…' : 'Restart'}
+        </button>
+        <button type="button" onClick={act('toggle', () => setServerEnabled(s.name, disabled))} disabled={busy !== ''}>
+          {disabled ? 'Enable' : 'Disable'}
+        </button>
+        <button type="button" onClick={() => setConfirming(true)} disabled={busy !== '' || confirming}>
+          Remove
         </button>
       </div>
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-label={`Remove ${s.name}?`}>
+          <span>Remove <strong>{s.name}</strong> from your servers? Its config entry is deleted (a backup stays in config.json.bak).</span>
+          <button type="button" className="danger" autoFocus onClick={act('remove', () => removeServer(s.name))}>Remove</button>
+          <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
+        </div>
+      )}
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.error && <pre className="server-error">{s.error}</pre>}
       {err && <div className="alert" role="alert">{err}</div>}

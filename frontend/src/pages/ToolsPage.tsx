@@ -42,9 +42,9 @@ export function ToolsPage() {
       ))}
       <div className="tools-layout">
         <div className="tool-picker">
-          <label>
-            Server
-            <select
+          <label htmlFor="tool-server">Server</label>
+          <select
+              id="tool-server"
               value={server}
               onChange={(e) => {
                 setServer(e.target.value);
@@ -54,8 +54,7 @@ export function ToolsPage() {
               {servers.map((s) => (
                 <option key={s} value={s}>{s}</option>
               ))}
-            </select>
-          </label>
+          </select>
           <button type="button" onClick={load}>Refresh</button>
           <ul className="tool-list" aria-label="Tools of the server">
             {tools.map((t) => (

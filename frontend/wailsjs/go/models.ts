@@ -103,6 +103,7 @@ export namespace app {
 	    errors: number;
 	    p50Ms: number;
 	    stderrTail: string[];
+	    seq: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerView(source);
@@ -125,6 +126,7 @@ export namespace app {
 	        this.errors = source["errors"];
 	        this.p50Ms = source["p50Ms"];
 	        this.stderrTail = source["stderrTail"];
+	        this.seq = source["seq"];
 	    }
 	}
 	export class ToolView {

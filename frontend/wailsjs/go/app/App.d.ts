@@ -10,8 +10,12 @@ export function Info():Promise<app.Info>;
 
 export function Ready():Promise<void>;
 
+export function RemoveServer(arg1:string):Promise<void>;
+
 export function RestartServer(arg1:string):Promise<void>;
 
 export function Servers():Promise<Array<app.ServerView>>;
+
+export function SetServerEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function Tools():Promise<app.ToolList>;

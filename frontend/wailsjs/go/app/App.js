@@ -18,12 +18,20 @@ export function Ready() {
   return window['go']['app']['App']['Ready']();
 }
 
+export function RemoveServer(arg1) {
+  return window['go']['app']['App']['RemoveServer'](arg1);
+}
+
 export function RestartServer(arg1) {
   return window['go']['app']['App']['RestartServer'](arg1);
 }
 
 export function Servers() {
   return window['go']['app']['App']['Servers']();
+}
+
+export function SetServerEnabled(arg1, arg2) {
+  return window['go']['app']['App']['SetServerEnabled'](arg1, arg2);
 }
 
 export function Tools() {

@@ -1,0 +1,114 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+func buildFaultServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "faultserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../mcpmanager/testdata/faultserver").CombinedOutput(); err != nil {
+		t.Fatalf("build faultserver: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func state(a *App, name string) string {
+	vs, _ := a.Servers()
+	for _, v := range vs {
+		if v.Name == name {
+			return v.State
+		}
+	}
+	return ""
+}
+
+func TestServersLifecycleThroughFacade(t *testing.T) {
+	fs := buildFaultServer(t)
+	dir := datadir.Dir(t.TempDir())
+	if err := dir.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Servers: []config.Server{
+		{Name: "one", Transport: config.Stdio, Command: fs},
+		{Name: "two", Transport: config.Stdio, Command: fs, Args: []string{"-mode", "exit-init"}, Restart: &config.Restart{Enabled: false}},
+	}}
+	if err := config.Save(dir.Config(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var events []string
+	a := New(context.Background(), dir)
+	a.emit = func(v ServerView) {
+		mu.Lock()
+		events = append(events, v.Name+":"+v.State)
+		mu.Unlock()
+	}
+	if err := a.loadServers(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.close(context.Background()) })
+	waitFor(t, "one ready", func() bool { return state(a, "one") == string(supervisor.Ready) })
+	waitFor(t, "two error", func() bool { return state(a, "two") == string(supervisor.Error) })
+
+	res, err := a.CallTool("one__echo", `{"text":"via facade"}`)
+	if err != nil || res.IsError || res.Content[0].Text != "via facade" {
+		t.Fatalf("CallTool = %+v, %v", res, err)
+	}
+	tl, _ := a.Tools()
+	if len(tl.Errors) != 1 || tl.Errors[0].Server != "two" {
+		t.Errorf("tool list errors = %+v", tl.Errors)
+	}
+
+	if err := a.SetServerEnabled("one", false); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "one disabled", func() bool { return state(a, "one") == string(supervisor.Disabled) })
+	saved, _ := config.Load(dir.Config())
+	if s, _ := saved.Lookup("one"); !s.Disabled {
+		t.Error("disabled state not saved")
+	}
+	waitFor(t, "disabled event", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(events) > 0 && events[len(events)-1] == "one:disabled" || strings.Contains(strings.Join(events, ","), "one:disabled")
+	})
+	if err := a.SetServerEnabled("one", true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "one ready again", func() bool { return state(a, "one") == string(supervisor.Ready) })
+	if err := a.RemoveServer("two"); err != nil {
+		t.Fatal(err)
+	}
+	if state(a, "two") != "" {
+		t.Error("removed server still listed")
+	}
+	if err := a.RemoveServer("nope"); err == nil {
+		t.Error("removing an unknown server should fail")
+	}
+	_ = fmt.Sprint
+	_ = os.Getpid
+}

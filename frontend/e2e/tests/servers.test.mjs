@@ -1,0 +1,72 @@
+// Servers and Tools pages against real npm servers: badges turn ready (or
+// error for a broken command), a tool runs in the playground, and disabling a
+// server changes its badge.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openApp, screenshot } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
+
+test('servers show their live status', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  for (const name of ['everything', 'memory']) {
+    await row(page, name).locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+  }
+  const broken = row(page, 'broken');
+  await broken.locator('[data-state="error"]').waitFor({ timeout: 30_000 });
+  assert.match(await broken.locator('.server-error').innerText(), /switchboard-e2e-no-such-command" not found/);
+  assert.match(await row(page, 'everything').innerText(), /\d+ tools/);
+  await screenshot(page, 'servers-ready');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the playground runs everything__echo from a generated form', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
+  await page.getByLabel('Server', { exact: true }).selectOption('everything');
+  await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'echo', exact: true }).click();
+  const message = page.getByLabel(/message/i).first();
+  await message.fill('hello from playwright');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await result.waitFor();
+  assert.match(await result.innerText(), /Echo: hello from playwright/);
+  assert.match(await result.innerText(), /\d+(\.\d)? ms/);
+  await screenshot(page, 'tools-echo');
+
+  // Raw JSON mode runs the same tool with typed-in arguments.
+  await page.getByLabel('Raw JSON').check();
+  await page.getByLabel('Arguments (JSON)').fill('{"message": "raw mode"}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await result.getByText('Echo: raw mode').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('disabling a server changes its badge, enabling brings it back', async () => {
+  const { page } = await openApp(browser, { hash: '#/servers' });
+  const memory = row(page, 'memory');
+  await memory.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+  await memory.getByRole('button', { name: 'Disable' }).click();
+  await memory.locator('[data-state="disabled"]').waitFor().catch(async (e) => {
+    await screenshot(page, 'servers-disable-failed');
+    throw e;
+  });
+  assert.equal(await memory.locator('.badge').innerText(), 'Disabled');
+  await screenshot(page, 'servers-disabled');
+  await memory.getByRole('button', { name: 'Enable' }).click();
+  await memory.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+
+  // Remove asks first; Cancel keeps the server.
+  await memory.getByRole('button', { name: 'Remove' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Remove memory?' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal(await row(page, 'memory').count(), 1);
+  await page.close();
+});
