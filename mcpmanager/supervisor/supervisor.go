@@ -141,14 +141,27 @@ func (s *Server) Client() (*client.Client, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cl == nil || s.status.State != Ready {
-		err := fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrNotReady, s.status.State)
-		if s.status.Error != "" {
-			err = fmt.Errorf("%w: %s", err, s.status.Error)
-		}
-		return nil, err
+		return nil, &NotReadyError{Server: s.spec.Name, State: s.status.State, Reason: s.status.Error}
 	}
 	return s.cl, nil
 }
+
+// NotReadyError says why a server has no session. It matches ErrNotReady.
+type NotReadyError struct {
+	Server string
+	State  State
+	Reason string // the last error, already naming the server; may be empty
+}
+
+func (e *NotReadyError) Error() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return fmt.Sprintf("%s: server is %s", e.Server, e.State)
+}
+
+// Is makes errors.Is(err, ErrNotReady) true.
+func (e *NotReadyError) Is(target error) bool { return target == ErrNotReady }
 
 func (s *Server) set(mut func(*Status)) {
 	s.mu.Lock()

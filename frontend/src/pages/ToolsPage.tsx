@@ -37,7 +37,7 @@ export function ToolsPage() {
       {loadErr && <div className="alert" role="alert">{loadErr}</div>}
       {list?.errors.map((e) => (
         <div key={e.server} className="alert alert-soft">
-          <strong>{e.server}</strong>: {e.error.split('\n')[0]}
+          {e.error.startsWith(`${e.server}:`) ? e.error.split('\n')[0] : `${e.server}: ${e.error.split('\n')[0]}`}
         </div>
       ))}
       <div className="tools-layout">
