@@ -3,6 +3,9 @@
 // server changes its badge.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { launch, openApp, screenshot } from '../lib.mjs';
 
 let browser;
@@ -68,5 +71,42 @@ test('disabling a server changes its badge, enabling brings it back', async () =
   const dialog = page.getByRole('alertdialog', { name: 'Remove memory?' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await row(page, 'memory').count(), 1);
+  await page.close();
+});
+
+test('the import wizard previews, then imports, and the new server starts', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const wizard = page.getByRole('region', { name: 'Import servers' });
+  const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
+  const root = mkdtempSync(path.join(tmpdir(), 'e2e-fs-'));
+  const json = `{
+  // pasted from Claude Desktop
+  "mcpServers": {
+    "files": {"command": ${JSON.stringify(fsBin)}, "args": [${JSON.stringify(root)}]},
+    "memory": {"command": "uvx", "args": ["some-other-memory"]},
+    "bad": {"command": "npx", "args": "-y oops"},
+  }
+}`;
+  await wizard.getByLabel('Config JSON').fill(json);
+  const preview = wizard.getByRole('table', { name: 'Import preview' });
+  await preview.waitFor();
+  const outcome = async (name) => (await preview.locator('tr', { hasText: name }).getAttribute('data-outcome'));
+  await preview.locator('tr[data-outcome="invalid"]').waitFor();
+  assert.equal(await outcome('files'), 'added');
+  assert.equal(await outcome('memory'), 'conflicting');
+  assert.equal(await outcome('bad'), 'invalid');
+  const problems = wizard.getByRole('list', { name: 'Problems' });
+  assert.match(await problems.innerText(), /line 6:\d+ mcpServers\.bad\.args must be an array of strings/);
+  // The default for a name in use keeps the existing server.
+  assert.equal(await wizard.getByLabel('Action for memory').inputValue(), 'keep');
+  await screenshot(page, 'import-preview');
+
+  await wizard.getByRole('button', { name: 'Import 1 server' }).click();
+  await wizard.getByRole('status').getByText('Imported 1 server.').waitFor();
+  await row(page, 'files').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+  assert.match(await row(page, 'memory').locator('.server-cmd').innerText(), /mcp-server-memory/, 'existing memory kept');
+  await screenshot(page, 'import-done');
+  assert.deepEqual(errors, []);
   await page.close();
 });

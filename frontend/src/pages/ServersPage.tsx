@@ -1,13 +1,19 @@
 import { useState } from 'react';
+import { ImportWizard } from '../components/ImportWizard';
 import { StatusBadge } from '../components/StatusBadge';
 import { message, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 
 /** ServersPage lists every configured server with its live status. */
 export function ServersPage() {
   const { servers, configError, loaded, error } = useServers();
+  const [importing, setImporting] = useState(false);
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title">Servers</h1>
+      <div className="page-head">
+        <h1 id="page-title">Servers</h1>
+        <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
+      </div>
+      {importing && <ImportWizard onClose={() => setImporting(false)} />}
       {configError && (
         <div className="alert" role="alert">
           <strong>config.json could not be loaded.</strong> Fix it and restart Switchboard.
@@ -17,7 +23,7 @@ export function ServersPage() {
       {error && <div className="alert" role="alert">{error}</div>}
       {loaded && servers.length === 0 && !configError && (
         <div className="placeholder">
-          <p>No servers yet. Import the <code>mcpServers</code> JSON you already use in Claude Desktop, Cursor or VS Code with <code>switchboard servers import FILE</code>.</p>
+          <p>No servers yet. Press Import… and paste the <code>mcpServers</code> JSON you already use in Claude Desktop, Cursor or VS Code (or run <code>switchboard servers import FILE</code>).</p>
         </div>
       )}
       <ul className="server-list" aria-label="Servers">

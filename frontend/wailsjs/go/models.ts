@@ -57,6 +57,142 @@ export namespace app {
 		}
 	}
 	
+	export class DiscoveredConfig {
+	    app: string;
+	    path: string;
+	    scope: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiscoveredConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.path = source["path"];
+	        this.scope = source["scope"];
+	    }
+	}
+	export class ProblemView {
+	    path: string;
+	    line: number;
+	    col: number;
+	    severity: string;
+	    message: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProblemView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.severity = source["severity"];
+	        this.message = source["message"];
+	        this.text = source["text"];
+	    }
+	}
+	export class ImportItemView {
+	    name: string;
+	    outcome: string;
+	    default: string;
+	    renameTo: string;
+	    transport: string;
+	    target: string;
+	    changes: string[];
+	    problems: ProblemView[];
+	    needsInputs: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportItemView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.outcome = source["outcome"];
+	        this.default = source["default"];
+	        this.renameTo = source["renameTo"];
+	        this.transport = source["transport"];
+	        this.target = source["target"];
+	        this.changes = source["changes"];
+	        this.problems = this.convertValues(source["problems"], ProblemView);
+	        this.needsInputs = source["needsInputs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class InputView {
+	    id: string;
+	    description: string;
+	    password: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new InputView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.description = source["description"];
+	        this.password = source["password"];
+	    }
+	}
+	export class ImportPreview {
+	    format: string;
+	    items: ImportItemView[];
+	    inputs: InputView[];
+	    problems: ProblemView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.format = source["format"];
+	        this.items = this.convertValues(source["items"], ImportItemView);
+	        this.inputs = this.convertValues(source["inputs"], InputView);
+	        this.problems = this.convertValues(source["problems"], ProblemView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Info {
 	    name: string;
 	    version: string;
@@ -73,6 +209,8 @@ export namespace app {
 	        this.dataDir = source["dataDir"];
 	    }
 	}
+	
+	
 	export class ServerErrorView {
 	    server: string;
 	    error: string;

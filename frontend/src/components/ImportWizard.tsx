@@ -1,0 +1,197 @@
+import { useEffect, useRef, useState } from 'react';
+import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../../wailsjs/go/app/App';
+import type { app } from '../../wailsjs/go/models';
+import { message, refreshServers } from '../servers';
+
+type Preview = app.ImportPreview;
+type Problem = app.ProblemView;
+
+const OUTCOME_TEXT: Record<string, string> = {
+  added: 'new',
+  changed: 'changed',
+  unchanged: 'unchanged',
+  conflicting: 'name in use',
+  invalid: 'invalid',
+};
+
+/**
+ * ImportWizard: paste JSON, pick a file or a discovered config; see per
+ * server what would happen (nothing changes yet); choose keep / replace /
+ * rename for names in use; fill VS Code inputs; import.
+ */
+export function ImportWizard({ onClose }: { onClose: () => void }) {
+  const [name, setName] = useState('pasted config');
+  const [text, setText] = useState('');
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [choices, setChoices] = useState<Record<string, string>>({});
+  const [inputs, setInputs] = useState<Record<string, string>>({});
+  const [discovered, setDiscovered] = useState<app.DiscoveredConfig[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState('');
+  const [done, setDone] = useState('');
+  const editor = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    DiscoverConfigs().then(setDiscovered, () => setDiscovered([]));
+  }, []);
+
+  // Re-validate while typing, so problems show at their line as the user fixes them.
+  useEffect(() => {
+    if (!text.trim()) {
+      setPreview(null);
+      return;
+    }
+    const t = setTimeout(() => {
+      PreviewImport(name, text).then(
+        (p) => {
+          setPreview(p);
+          setErr('');
+        },
+        (e: unknown) => setErr(message(e)),
+      );
+    }, 250);
+    return () => clearTimeout(t);
+  }, [name, text]);
+
+  const jumpTo = (p: Problem) => {
+    const ta = editor.current;
+    if (!ta || p.line <= 0) return;
+    const lines = text.split('\n');
+    let offset = 0;
+    for (let i = 0; i < p.line - 1 && i < lines.length; i++) offset += (lines[i]?.length ?? 0) + 1;
+    offset += Math.max(0, p.col - 1);
+    ta.focus();
+    ta.setSelectionRange(offset, offset + 1);
+  };
+
+  const loadFile = async (f: File) => {
+    setName(f.name);
+    setText(await f.text());
+  };
+
+  const apply = async () => {
+    if (!preview) return;
+    setBusy(true);
+    setErr('');
+    try {
+      const n = await ApplyImport(name, text, choices, inputs);
+      setDone(`Imported ${n} server${n === 1 ? '' : 's'}.`);
+      await refreshServers();
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const items = preview?.items ?? [];
+  const allProblems = [...(preview?.problems ?? []), ...items.flatMap((i) => i.problems)];
+  const effective = (it: app.ImportItemView) => choices[it.name] ?? it.default;
+  const importable = items.filter((it) => it.outcome !== 'invalid' && it.outcome !== 'unchanged' && effective(it) !== 'keep');
+  const missingInputs = (preview?.inputs ?? []).filter((i) => !inputs[i.id]);
+
+  return (
+    <section className="wizard" aria-label="Import servers">
+      <div className="wizard-head">
+        <h2>Import servers</h2>
+        <button type="button" onClick={onClose} aria-label="Close import">✕</button>
+      </div>
+      <p className="muted">
+        Paste the JSON you use in Claude Desktop, Cursor, Windsurf, Claude Code or VS Code, choose the file, or pick one found on this machine. Nothing changes until you press Import.
+      </p>
+      <div className="wizard-sources">
+        <label className="file-pick">
+          Choose file…
+          <input type="file" accept=".json,.jsonc,application/json" onChange={(e) => e.target.files?.[0] && void loadFile(e.target.files[0])} />
+        </label>
+        {discovered.map((d) => (
+          <button
+            key={d.path}
+            type="button"
+            title={d.path}
+            onClick={() => {
+              ReadConfigFile(d.path).then(
+                (t) => {
+                  setName(d.path);
+                  setText(t);
+                },
+                (e: unknown) => setErr(message(e)),
+              );
+            }}
+          >
+            {d.app} ({d.scope})
+          </button>
+        ))}
+      </div>
+      <label htmlFor="import-json">Config JSON</label>
+      <textarea
+        id="import-json"
+        ref={editor}
+        rows={12}
+        spellCheck={false}
+        value={text}
+        placeholder={'{\n  "mcpServers": {\n    "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] }\n  }\n}'}
+        onChange={(e) => {
+          setText(e.target.value);
+          setDone('');
+        }}
+        aria-invalid={allProblems.some((p) => p.severity === 'error')}
+        aria-describedby="import-problems"
+      />
+      <ul id="import-problems" className="problems" aria-label="Problems">
+        {allProblems.map((p, i) => (
+          <li key={i} className={`problem-${p.severity}`}>
+            <button type="button" className="link" onClick={() => jumpTo(p)} disabled={p.line <= 0}>
+              {p.line > 0 ? `line ${p.line}:${p.col}` : p.severity}
+            </button>{' '}
+            {p.path && <code>{p.path}</code>} {p.message}
+          </li>
+        ))}
+      </ul>
+      {items.length > 0 && (
+        <table className="preview" aria-label="Import preview">
+          <thead>
+            <tr><th>Server</th><th>What happens</th><th>Action</th><th>Command / URL</th></tr>
+          </thead>
+          <tbody>
+            {items.map((it) => (
+              <tr key={it.name} data-outcome={it.outcome}>
+                <td>{it.name}</td>
+                <td>
+                  <span className={`outcome outcome-${it.outcome}`}>{OUTCOME_TEXT[it.outcome] ?? it.outcome}</span>
+                  {it.changes.map((c) => <div key={c} className="muted small">{c}</div>)}
+                </td>
+                <td>
+                  {it.outcome === 'invalid' || it.outcome === 'unchanged' ? (
+                    <span className="muted">{it.outcome === 'invalid' ? 'skipped' : 'nothing to do'}</span>
+                  ) : (
+                    <select aria-label={`Action for ${it.name}`} value={effective(it)} onChange={(e) => setChoices({ ...choices, [it.name]: e.target.value })}>
+                      {it.outcome === 'added' ? <option value="replace">add</option> : <option value="replace">replace</option>}
+                      <option value="keep">{it.outcome === 'added' ? 'skip' : 'keep existing'}</option>
+                      {it.renameTo && <option value="rename">add as {it.renameTo}</option>}
+                    </select>
+                  )}
+                </td>
+                <td><code className="small">{it.target}</code></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {(preview?.inputs ?? []).map((i) => (
+        <label key={i.id} className="input-field">
+          {i.description || i.id} <code>{`\${input:${i.id}}`}</code>
+          <input type={i.password ? 'password' : 'text'} value={inputs[i.id] ?? ''} onChange={(e) => setInputs({ ...inputs, [i.id]: e.target.value })} />
+        </label>
+      ))}
+      {err && <div className="alert" role="alert">{err}</div>}
+      {done && <div className="notice" role="status">{done}</div>}
+      <div className="wizard-actions">
+        <button type="button" className="primary" onClick={() => void apply()} disabled={busy || importable.length === 0 || missingInputs.length > 0}>
+          {busy ? 'Importing…' : `Import ${importable.length} server${importable.length === 1 ? '' : 's'}`}
+        </button>
+        <button type="button" onClick={onClose}>Close</button>
+      </div>
+    </section>
+  );
+}
