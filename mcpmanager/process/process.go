@@ -1,8 +1,9 @@
 // Package process starts and stops the child process of a stdio MCP server.
 //
 // Each server runs in its own process group, so stopping it ends the whole
-// tree (npx → node, uvx → python, sh -c ...), not just the direct child. On
-// Linux the direct child also gets SIGKILL if the app dies (Pdeathsig).
+// tree (npx → node, uvx → python, sh -c ...), not just the direct child. If
+// the app dies, even by SIGKILL, a watchdog process kills every group still
+// running (and on Linux the direct child also gets Pdeathsig).
 // Stopping is staged, as in the MCP spec's stdio shutdown: close stdin, wait
 // StopGrace; SIGTERM the group, wait TermGrace; SIGKILL the group.
 //
@@ -83,6 +84,7 @@ func Start(spec Spec) (*Process, error) {
 		return nil, err
 	}
 	p := &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, cmd: cmd, done: make(chan struct{})}
+	watch(p.PID(), true)
 	go func() {
 		// Wait closes the pipes' parent ends once the child has exited and
 		// the copies finish; readers then see EOF.
@@ -112,7 +114,12 @@ func (p *Process) Err() error {
 // SIGTERM, wait; SIGKILL. It returns when the child has exited or ctx ends.
 // Calling Stop again returns the first result.
 func (p *Process) Stop(ctx context.Context) error {
-	p.stopOnce.Do(func() { p.stopErr = p.stop(ctx) })
+	p.stopOnce.Do(func() {
+		p.stopErr = p.stop(ctx)
+		if p.stopErr == nil {
+			watch(p.PID(), false)
+		}
+	})
 	return p.stopErr
 }
 

@@ -144,10 +144,9 @@ func TestChildDiesWithApp(t *testing.T) {
 	pids := readPIDs(t, bufio.NewReader(out))
 	_ = parent.Process.Signal(syscall.SIGKILL)
 	_ = parent.Wait()
-	// Pdeathsig kills the leader; its pipes close and the group follows only
-	// if the leader's children notice. The leader itself must be gone.
-	waitGone(t, pids[0])
-	_ = syscall.Kill(-pids[0], syscall.SIGKILL) // tidy the grandchild for the next test
+	// Pdeathsig kills the leader and the watchdog the rest of its group:
+	// the grandchild (sleep 300, which ignores stdin) must be gone too.
+	waitGone(t, pids...)
 }
 
 func TestNotFound(t *testing.T) {

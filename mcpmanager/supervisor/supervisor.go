@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -47,13 +48,18 @@ var (
 	MaxRestartDelay     = 30 * time.Second
 	// StableAfter is how long a server must stay ready for its restart count to reset.
 	StableAfter = time.Minute
+	// HealthInterval is how often a ready server is pinged; a server that
+	// does not answer within HealthTimeout is restarted like a crashed one.
+	HealthInterval = 3 * time.Minute
+	HealthTimeout  = 15 * time.Second
 )
 
 // Sentinel errors; wrapped with the server's name.
 var (
-	ErrNotReady = errors.New("server is not ready")
-	ErrExited   = errors.New("server process exited")
-	ErrTimeout  = errors.New("server did not finish the MCP handshake in time")
+	ErrNotReady  = errors.New("server is not ready")
+	ErrExited    = errors.New("server process exited")
+	ErrTimeout   = errors.New("server did not finish the MCP handshake in time")
+	ErrUnhealthy = errors.New("server stopped answering pings")
 )
 
 // Spec describes one stdio server.
@@ -273,16 +279,43 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		s.mu.Unlock()
 	}()
 
-	select {
-	case <-ctx.Done():
-		return readyAt, ctx.Err()
-	case <-p.Done():
-		code := "exit 0"
-		if p.Err() != nil {
-			code = p.Err().Error()
+	health := time.NewTicker(HealthInterval)
+	defer health.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return readyAt, ctx.Err()
+		case <-p.Done():
+			code := "exit 0"
+			if p.Err() != nil {
+				code = p.Err().Error()
+			}
+			return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrExited, code)
+		case <-health.C:
+			pctx, cancel := context.WithTimeout(ctx, HealthTimeout)
+			err := ping(pctx, tr)
+			cancel()
+			if err != nil && ctx.Err() == nil {
+				return readyAt, fmt.Errorf("%s: %w: %v", s.spec.Name, ErrUnhealthy, err)
+			}
 		}
-		return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrExited, code)
 	}
+}
+
+var pings atomic.Int64
+
+// ping sends a JSON-RPC ping on the transport itself: mcp-go's Client.Ping
+// skips it on newer protocol versions, but a health check must hit the wire.
+func ping(ctx context.Context, tr transport.Interface) error {
+	id := mcp.NewRequestId(fmt.Sprintf("switchboard-health-%d", pings.Add(1)))
+	res, err := tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: string(mcp.MethodPing)})
+	if err != nil {
+		return err
+	}
+	if res.Error != nil && res.Error.Code != mcp.METHOD_NOT_FOUND {
+		return fmt.Errorf("ping: %s", res.Error.Message)
+	}
+	return nil
 }
 
 // initialize runs the MCP handshake, giving up as soon as the process exits.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -276,5 +277,32 @@ func TestCrashMidCallRestarts(t *testing.T) {
 	}
 	if !strings.Contains(s.Log().TailString(10), "crashing mid-call") {
 		t.Errorf("stderr tail lacks the crash line: %q", s.Log().TailString(10))
+	}
+}
+
+func TestUnansweredPingRestarts(t *testing.T) {
+	hi, ht := HealthInterval, HealthTimeout
+	HealthInterval, HealthTimeout = 100*time.Millisecond, 200*time.Millisecond
+	t.Cleanup(func() { HealthInterval, HealthTimeout = hi, ht })
+	s, _, _ := start(t, "ok", nil)
+	st := waitState(t, s, Ready, 10*time.Second)
+	// Freeze the server: it stays alive but stops answering.
+	if err := syscall.Kill(st.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		now := s.Status()
+		if now.State == Ready && now.PID != st.PID {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("frozen server not replaced: %+v", now)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	waitPIDGone(t, st.PID)
+	if s.Status().Restarts != 1 {
+		t.Errorf("restarts = %d, want 1", s.Status().Restarts)
 	}
 }
