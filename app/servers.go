@@ -268,3 +268,16 @@ func (a *App) RemoveServer(name string) error {
 		return nil
 	})
 }
+
+// ServerLog returns the last lines a server wrote to stderr (secrets redacted
+// once the secrets store lands), for the live log on the Servers page.
+func (a *App) ServerLog(name string, lines int) ([]string, error) {
+	sup, err := a.mgr.Server(name)
+	if err != nil {
+		return nil, err
+	}
+	if lines <= 0 || lines > 1000 {
+		lines = 200
+	}
+	return sup.Log().Tail(lines), nil
+}

@@ -24,6 +24,11 @@ test('servers show their live status', async () => {
   await broken.locator('[data-state="error"]').waitFor({ timeout: 30_000 });
   assert.match(await broken.locator('.server-error').innerText(), /switchboard-e2e-no-such-command" not found/);
   assert.match(await row(page, 'everything').innerText(), /\d+ tools/);
+  // The live log shows what the server wrote to stderr.
+  await row(page, 'everything').getByText(/^Log \(/).click();
+  const log = page.getByLabel('Log of everything');
+  await log.waitFor();
+  assert.notEqual((await log.innerText()).trim(), '', 'stderr lines are shown');
   await screenshot(page, 'servers-ready');
   assert.deepEqual(errors, []);
   await page.close();

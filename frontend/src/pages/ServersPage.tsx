@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { ServerLog } from '../../wailsjs/go/app/App';
 import { ImportWizard } from '../components/ImportWizard';
 import { StatusBadge } from '../components/StatusBadge';
 import { message, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
@@ -80,12 +81,35 @@ function ServerRow({ server: s }: { server: ServerView }) {
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.error && <pre className="server-error">{s.error}</pre>}
       {err && <div className="alert" role="alert">{err}</div>}
-      {s.stderrTail.length > 0 && (
-        <details>
-          <summary>Log ({s.stderrTail.length} recent lines)</summary>
-          <pre className="log">{s.stderrTail.join('\n')}</pre>
-        </details>
-      )}
+      <LogTail name={s.name} initial={s.stderrTail} />
     </li>
+  );
+}
+
+/** LogTail shows a server's stderr; while open it follows new lines. */
+function LogTail({ name, initial }: { name: string; initial: string[] }) {
+  const [open, setOpen] = useState(false);
+  const [lines, setLines] = useState(initial);
+  useEffect(() => setLines(initial), [initial]);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    const poll = () =>
+      ServerLog(name, 200).then(
+        (l) => live && setLines(l),
+        () => undefined,
+      );
+    void poll();
+    const t = setInterval(poll, 1000);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, [open, name]);
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Log ({lines.length} recent lines)</summary>
+      <pre className="log" aria-label={`Log of ${name}`}>{lines.length ? lines.join('\n') : '(nothing written to stderr yet)'}</pre>
+    </details>
   );
 }

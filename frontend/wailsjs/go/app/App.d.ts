@@ -22,6 +22,8 @@ export function RemoveServer(arg1:string):Promise<void>;
 
 export function RestartServer(arg1:string):Promise<void>;
 
+export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
+
 export function Servers():Promise<Array<app.ServerView>>;
 
 export function SetServerEnabled(arg1:string,arg2:boolean):Promise<void>;

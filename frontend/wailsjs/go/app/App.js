@@ -42,6 +42,10 @@ export function RestartServer(arg1) {
   return window['go']['app']['App']['RestartServer'](arg1);
 }
 
+export function ServerLog(arg1, arg2) {
+  return window['go']['app']['App']['ServerLog'](arg1, arg2);
+}
+
 export function Servers() {
   return window['go']['app']['App']['Servers']();
 }
