@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,17 +11,9 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
-
-func buildFaultServer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "faultserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "../mcpmanager/testdata/faultserver").CombinedOutput(); err != nil {
-		t.Fatalf("build faultserver: %v\n%s", err, out)
-	}
-	return bin
-}
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -47,7 +37,7 @@ func state(a *App, name string) string {
 }
 
 func TestServersLifecycleThroughFacade(t *testing.T) {
-	fs := buildFaultServer(t)
+	fs := proctest.FaultServer(t)
 	dir := datadir.Dir(t.TempDir())
 	if err := dir.Ensure(); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -24,18 +24,14 @@ var faultServer string
 var npmBin, _ = filepath.Abs("testdata/npm/node_modules/.bin")
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mgr")
-	if err != nil {
+	var err error
+	if faultServer, err = proctest.BuildFaultServer(); err != nil {
 		panic(err)
-	}
-	faultServer = filepath.Join(dir, "faultserver")
-	if out, err := exec.Command("go", "build", "-o", faultServer, "./testdata/faultserver").CombinedOutput(); err != nil {
-		panic(fmt.Sprintf("build faultserver: %v\n%s", err, out))
 	}
 	process.StopGrace, process.TermGrace = 500*time.Millisecond, 500*time.Millisecond
 	supervisor.DefaultRestartDelay = 20 * time.Millisecond
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(filepath.Dir(faultServer))
 	os.Exit(code)
 }
 
@@ -46,15 +42,6 @@ func npm(t *testing.T, bin string) string {
 		t.Fatalf("%s is not installed: run 'make test' (it runs npm ci in mcpmanager/testdata/npm): %v", bin, err)
 	}
 	return p
-}
-
-func pidGone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	return s[strings.LastIndexByte(s, ')')+2] == 'Z'
 }
 
 func callText(t *testing.T, res *mcp.CallToolResult) string {
@@ -146,15 +133,7 @@ func TestRealServers(t *testing.T) {
 	if err := m.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, pid := range pids {
-		deadline := time.Now().Add(5 * time.Second)
-		for !pidGone(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("pid %d survived Close", pid)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	proctest.WaitGone(t, pids...)
 }
 
 func TestFaultsKeepOthersWorking(t *testing.T) {
@@ -200,7 +179,7 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !pidGone(oldPID) {
+	if !proctest.Gone(oldPID) {
 		t.Errorf("crashed pid %d still running", oldPID)
 	}
 	if res, err := m.Registry().Call(ctx, "crashy__echo", map[string]any{"text": "back"}, nil); err != nil || callText(t, res) != "back" {

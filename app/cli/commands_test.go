@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,16 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
-
-func faultServer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "faultserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../mcpmanager/testdata/faultserver").CombinedOutput(); err != nil {
-		t.Fatalf("build faultserver: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // cliEnv runs the CLI with a private data dir.
 func runIn(t *testing.T, dataDir string, args ...string) (int, string, string) {
@@ -107,7 +98,7 @@ func TestServersImportFlow(t *testing.T) {
 }
 
 func TestToolsListAndCallWithConfigFile(t *testing.T) {
-	fs := faultServer(t)
+	fs := proctest.FaultServer(t)
 	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"fault": {"command": %q}, "gone": {"command": "switchboard-no-such-cmd"}}}`, fs))
 	data := t.TempDir()
 	code, out, errOut := runIn(t, data, "tools", "list", "--config", file)
@@ -128,7 +119,7 @@ func TestToolsListAndCallWithConfigFile(t *testing.T) {
 
 // TestServeExposesRegistry speaks MCP to 'switchboard serve' over pipes.
 func TestServeExposesRegistry(t *testing.T) {
-	fs := faultServer(t)
+	fs := proctest.FaultServer(t)
 	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}, "b": {"command": %q}}}`, fs, fs))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

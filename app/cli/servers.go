@@ -382,9 +382,9 @@ func serversRemoveCmd() *Command {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
 			return editConfig(inv, func(cfg *config.Config) error {
-				i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == args[0] })
-				if i < 0 {
-					return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
+				i, err := serverIndex(cfg, args[0])
+				if err != nil {
+					return err
 				}
 				cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
 				return nil
@@ -403,13 +403,22 @@ func serversToggleCmd(name string, disabled bool) *Command {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
 			return editConfig(inv, func(cfg *config.Config) error {
-				i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == args[0] })
-				if i < 0 {
-					return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
+				i, err := serverIndex(cfg, args[0])
+				if err != nil {
+					return err
 				}
 				cfg.Servers[i].Disabled = disabled
 				return nil
 			})
 		},
 	}
+}
+
+// serverIndex finds a server by name in cfg.
+func serverIndex(cfg *config.Config, name string) (int, error) {
+	i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+	if i < 0 {
+		return -1, &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", name)}
+	}
+	return i, nil
 }

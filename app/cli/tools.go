@@ -209,17 +209,12 @@ func serveCmd() *Command {
 			if len(args) > 0 {
 				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments (remote serving with --http is not in this build yet)"}
 			}
-			servers, err := loadServers(inv, file, inputs)
+			m, err := startServers(ctx, inv, file, inputs)
 			if err != nil {
 				return err
 			}
-			m := mcpmanager.New(mcpmanager.Options{})
 			defer closeServers(m)
 			g := gateway.New(m.Registry(), buildinfo.String())
-			m.Apply(mcpmanager.FromConfigs(servers))
-			sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
-			m.WaitSettled(sctx)
-			cancel()
 			g.Refresh(ctx)
 			for _, e := range g.Errors() {
 				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", firstLine(e.Err, e.Server))

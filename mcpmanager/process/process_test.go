@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 func TestMain(m *testing.M) {
@@ -37,29 +39,6 @@ func shorten(t *testing.T) {
 	s, te, k := StopGrace, TermGrace, KillGrace
 	StopGrace, TermGrace, KillGrace = 200*time.Millisecond, 200*time.Millisecond, 2*time.Second
 	t.Cleanup(func() { StopGrace, TermGrace, KillGrace = s, te, k })
-}
-
-// gone reports whether pid no longer runs (a zombie counts as gone).
-func gone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	return strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
-}
-
-func waitGone(t *testing.T, pids ...int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for !gone(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("pid %d still running", pid)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
 }
 
 func readPIDs(t *testing.T, r *bufio.Reader) []int {
@@ -104,7 +83,7 @@ func TestStopEndsWholeTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			took := time.Since(start)
-			waitGone(t, pids...)
+			proctest.WaitGone(t, pids...)
 			// The stage that ended it shows in how long it took.
 			switch c.stage {
 			case "stdin":
@@ -146,7 +125,7 @@ func TestChildDiesWithApp(t *testing.T) {
 	_ = parent.Wait()
 	// Pdeathsig kills the leader and the watchdog the rest of its group:
 	// the grandchild (sleep 300, which ignores stdin) must be gone too.
-	waitGone(t, pids...)
+	proctest.WaitGone(t, pids...)
 }
 
 func TestNotFound(t *testing.T) {

@@ -130,15 +130,24 @@ func (r *Registry) Servers() []string {
 	return names
 }
 
-// ServerTools lists one server's tools (cached).
-func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+// session returns a server's source and its current client.
+func (r *Registry) session(server string) (Source, Client, error) {
 	r.mu.Lock()
 	src, ok := r.sources[server]
 	r.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("%w: no server named %q", ErrUnknownTool, server)
+		return nil, nil, fmt.Errorf("%w: no server named %q", ErrUnknownTool, server)
 	}
 	cl, err := src.Client()
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, cl, nil
+}
+
+// ServerTools lists one server's tools (cached).
+func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
 	}
@@ -241,13 +250,7 @@ func (r *Registry) Call(ctx context.Context, name string, args map[string]any, m
 
 // CallServer calls tool on server directly (no name resolution).
 func (r *Registry) CallServer(ctx context.Context, server, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
-	r.mu.Lock()
-	src, ok := r.sources[server]
-	r.mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("%w: no server named %q", ErrUnknownTool, server)
-	}
-	cl, err := src.Client()
+	src, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
 	}

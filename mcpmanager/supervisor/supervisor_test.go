@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,23 +15,20 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 var faultServer string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "faultserver")
-	if err != nil {
+	var err error
+	if faultServer, err = proctest.BuildFaultServer(); err != nil {
 		panic(err)
-	}
-	faultServer = filepath.Join(dir, "faultserver")
-	if out, err := exec.Command("go", "build", "-o", faultServer, "../testdata/faultserver").CombinedOutput(); err != nil {
-		panic(fmt.Sprintf("build faultserver: %v\n%s", err, out))
 	}
 	process.StopGrace, process.TermGrace, process.KillGrace = 300*time.Millisecond, 300*time.Millisecond, 2*time.Second
 	DefaultRestartDelay = 20 * time.Millisecond
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(filepath.Dir(faultServer))
 	os.Exit(code)
 }
 
@@ -133,26 +129,6 @@ func echo(ctx context.Context, s *Server, text string) (string, error) {
 	return res.Content[0].(mcp.TextContent).Text, nil
 }
 
-func pidGone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	return s[strings.LastIndexByte(s, ')')+2] == 'Z'
-}
-
-func waitPIDGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !pidGone(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("pid %d left behind", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestHealthyServerServes(t *testing.T) {
 	for _, mode := range []string{"ok", "garbage", "stderr-flood"} {
 		t.Run(mode, func(t *testing.T) {
@@ -188,7 +164,7 @@ func TestStopLeavesNoProcess(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatalf("Run after cancel = %v, want nil", err)
 			}
-			waitPIDGone(t, pid)
+			proctest.WaitGone(t, pid)
 			if st := s.Status(); st.State != Stopped {
 				t.Fatalf("state %s, want stopped", st.State)
 			}
@@ -256,7 +232,7 @@ func TestCrashMidCallRestarts(t *testing.T) {
 	if _, err := cl.CallTool(ctx, req); err == nil || ctx.Err() != nil {
 		t.Fatalf("call to crashing tool = %v (ctx %v), want a prompt error", err, ctx.Err())
 	}
-	waitPIDGone(t, pid)
+	proctest.WaitGone(t, pid)
 	// It comes back by itself, as a new process.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -301,7 +277,7 @@ func TestUnansweredPingRestarts(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	waitPIDGone(t, st.PID)
+	proctest.WaitGone(t, st.PID)
 	if s.Status().Restarts != 1 {
 		t.Errorf("restarts = %d, want 1", s.Status().Restarts)
 	}
