@@ -22,6 +22,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 )
@@ -87,6 +88,20 @@ func (inv *Invocation) PrintJSON(v any) error {
 	enc := json.NewEncoder(inv.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// Table prints rows under a header, aligned; with no rows it prints empty instead.
+func (inv *Invocation) Table(empty string, header []string, rows [][]string) error {
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(inv.Stdout, empty)
+		return err
+	}
+	tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	return tw.Flush()
 }
 
 // Command is one node of the command tree: either it has subcommands or a Run.

@@ -121,16 +121,12 @@ func serversListCmd() *Command {
 			if inv.JSON {
 				return inv.PrintJSON(rows)
 			}
-			if len(rows) == 0 {
-				_, err := fmt.Fprintln(inv.Stdout, "no servers; add some with 'switchboard servers import FILE'")
-				return err
-			}
-			tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tTRANSPORT\tENABLED\tCOMMAND / URL")
+			cells := make([][]string, 0, len(rows))
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%v\t%s\n", r.Name, r.Transport, r.Enabled, r.Target)
+				cells = append(cells, []string{r.Name, r.Transport, fmt.Sprint(r.Enabled), r.Target})
 			}
-			return tw.Flush()
+			return inv.Table("no servers; add some with 'switchboard servers import FILE'",
+				[]string{"NAME", "TRANSPORT", "ENABLED", "COMMAND / URL"}, cells)
 		},
 	}
 }
@@ -300,16 +296,13 @@ func serversDiscoverCmd() *Command {
 				}
 				return inv.PrintJSON(cands)
 			}
-			if len(cands) == 0 {
-				_, err := fmt.Fprintln(inv.Stdout, "no MCP configs of other apps found")
+			cells := make([][]string, 0, len(cands))
+			for _, c := range cands {
+				cells = append(cells, []string{c.App, c.Scope, c.Path})
+			}
+			if err := inv.Table("no MCP configs of other apps found", []string{"APP", "SCOPE", "FILE"}, cells); err != nil || len(cands) == 0 {
 				return err
 			}
-			tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "APP\tSCOPE\tFILE")
-			for _, c := range cands {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.App, c.Scope, c.Path)
-			}
-			tw.Flush()
 			_, err := fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")
 			return err
 		},

@@ -18,6 +18,12 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
+// configFlags registers --config FILE and --set ID=VALUE.
+func configFlags(fs *flag.FlagSet, file *string, inputs kvFlag) {
+	fs.StringVar(file, "config", "", "use this mcpServers file instead of the app config")
+	fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+}
+
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // SettleTimeout bounds how long CLI commands wait for servers to start.
@@ -65,8 +71,7 @@ func toolsListCmd() *Command {
 		Name:    "list",
 		Summary: "start the servers and list their tools as server__tool, with per-server errors",
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&file, "config", "", "use this mcpServers file instead of the app config")
-			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+			configFlags(fs, &file, inputs)
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
@@ -202,8 +207,7 @@ func serveCmd() *Command {
 		Name:    "serve",
 		Summary: "serve every managed tool as one MCP server over stdio",
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&file, "config", "", "use this mcpServers file instead of the app config")
-			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+			configFlags(fs, &file, inputs)
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
