@@ -12,6 +12,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -176,7 +177,7 @@ func (a *App) CallTool(name, argsJSON string) (CallResult, error) {
 	ctx, cancel := context.WithCancel(a.context())
 	defer cancel()
 	start := time.Now()
-	res, err := a.mgr.Registry().Call(ctx, name, args, nil)
+	res, err := a.mgr.Registry().Call(ctx, name, args, registry.CallOptions{})
 	took := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		return CallResult{}, err

@@ -289,9 +289,7 @@ func (m *Manager) Close(ctx context.Context) error {
 }
 
 func (m *Manager) onNotification(server string, n mcp.JSONRPCNotification) {
-	if n.Method == string(mcp.MethodNotificationToolsListChanged) {
-		m.reg.Invalidate(server)
-	}
+	m.reg.HandleNotification(server, n)
 }
 
 // env builds a server's environment: the base plus its own variables.

@@ -133,6 +133,12 @@ func TestServeExposesRegistry(t *testing.T) {
 	if err := cl.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	progress := make(chan mcp.JSONRPCNotification, 10)
+	cl.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			progress <- n
+		}
+	})
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	ictx, icancel := context.WithTimeout(ctx, 30*time.Second)
@@ -159,6 +165,23 @@ func TestServeExposesRegistry(t *testing.T) {
 	if err != nil || out.Content[0].(mcp.TextContent).Text != "through the gateway" {
 		t.Fatalf("call = %+v %v", out, err)
 	}
+	// Progress from the server reaches our client under our own token.
+	call.Params.Name = "a__progress"
+	call.Params.Meta = &mcp.Meta{ProgressToken: "mine-42"}
+	if _, err := cl.CallTool(ictx, call); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		select {
+		case n := <-progress:
+			if n.Params.AdditionalFields["progressToken"] != "mine-42" || n.Params.AdditionalFields["message"] != fmt.Sprintf("step %d", i) {
+				t.Fatalf("progress %d = %+v", i, n.Params.AdditionalFields)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("progress %d never arrived", i)
+		}
+	}
+	call.Params.Meta = nil
 	call.Params.Name = "a__crash"
 	out, err = cl.CallTool(ictx, call)
 	if err != nil || !out.IsError || !strings.Contains(out.Content[0].(mcp.TextContent).Text, "a: crash:") {

@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -157,7 +158,7 @@ func toolsCallCmd() *Command {
 					return fmt.Errorf("%s", firstLine(st.Error, fmt.Sprintf("%s: server is %s", st.Name, st.State)))
 				}
 			}
-			res, err := m.Registry().Call(ctx, args[0], toolArgs, nil)
+			res, err := m.Registry().Call(ctx, args[0], toolArgs, registry.CallOptions{})
 			if err != nil {
 				return err
 			}

@@ -86,7 +86,24 @@ func sameNames(a, b map[string]registry.Tool) bool {
 
 func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := g.reg.CallServer(ctx, srv, tool, req.GetArguments(), req.Params.Meta)
+		opts := registry.CallOptions{Meta: req.Params.Meta}
+		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
+			// Relay the server's progress to our client under the client's own token.
+			token, out := m.ProgressToken, server.ServerFromContext(ctx)
+			opts.OnProgress = func(p registry.Progress) {
+				params := map[string]any{"progressToken": token, "progress": p.Progress}
+				if p.Total > 0 {
+					params["total"] = p.Total
+				}
+				if p.Message != "" {
+					params["message"] = p.Message
+				}
+				if out != nil {
+					_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+				}
+			}
+		}
+		res, err := g.reg.CallServer(ctx, srv, tool, req.GetArguments(), opts)
 		if err != nil {
 			// The caller's model should see why, as a tool error, not a protocol failure.
 			return mcp.NewToolResultError(err.Error()), nil

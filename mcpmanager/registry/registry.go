@@ -6,7 +6,7 @@
 //	r := registry.New(registry.Options{})
 //	r.Add(source)                        // anything with Name() and Client()
 //	tools, errs := r.Tools(ctx)          // partial results: tools of healthy servers
-//	res, err := r.Call(ctx, "memory__read_graph", nil)
+//	res, err := r.Call(ctx, "memory__read_graph", nil, registry.CallOptions{})
 //
 // A Registry is safe for concurrent use.
 package registry
@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -74,15 +75,34 @@ type Metrics struct {
 	LastUsed time.Time     `json:"lastUsed"`
 }
 
+// Progress is one notifications/progress update of a call.
+type Progress struct {
+	Progress float64
+	Total    float64 // 0 when unknown
+	Message  string
+}
+
+// CallOptions tune one call.
+type CallOptions struct {
+	// Meta is passed to the server (minus any progressToken, which the
+	// registry sets itself when OnProgress is given).
+	Meta *mcp.Meta
+	// OnProgress receives the server's progress notifications for this call.
+	// It runs on the session's reader goroutine and must not block.
+	OnProgress func(Progress)
+}
+
 // Options configure a Registry.
 type Options struct{}
 
 // Registry routes tool calls to servers.
 type Registry struct {
-	mu      sync.Mutex
-	sources map[string]Source
-	cache   map[string]cached
-	metrics map[string]*metrics
+	mu       sync.Mutex
+	sources  map[string]Source
+	cache    map[string]cached
+	metrics  map[string]*metrics
+	progress sync.Map // progress token (string) → func(Progress)
+	tokens   atomic.Int64
 }
 
 type cached struct {
@@ -240,16 +260,16 @@ func (r *Registry) Resolve(ctx context.Context, name string) (server, tool strin
 // Call runs the tool with the exposed name. It gives up after the server's
 // call timeout; cancelling ctx cancels the call on the server too
 // (notifications/cancelled). meta is passed through (progressToken).
-func (r *Registry) Call(ctx context.Context, name string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
+func (r *Registry) Call(ctx context.Context, name string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	server, tool, err := r.Resolve(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	return r.CallServer(ctx, server, tool, args, meta)
+	return r.CallServer(ctx, server, tool, args, opts)
 }
 
 // CallServer calls tool on server directly (no name resolution).
-func (r *Registry) CallServer(ctx context.Context, server, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
+func (r *Registry) CallServer(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	src, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
@@ -266,7 +286,22 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 		args = map[string]any{} // servers on the TypeScript SDK reject a missing arguments object
 	}
 	req.Params.Arguments = args
-	req.Params.Meta = meta
+	req.Params.Meta = opts.Meta
+	if opts.OnProgress != nil {
+		// Our own token: the caller's may clash with another caller's on the same server.
+		token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
+		meta := &mcp.Meta{ProgressToken: token}
+		if opts.Meta != nil {
+			meta.AdditionalFields = opts.Meta.AdditionalFields
+		}
+		req.Params.Meta = meta
+		r.progress.Store(token, opts.OnProgress)
+		defer r.progress.Delete(token)
+	} else if opts.Meta != nil && opts.Meta.ProgressToken != nil {
+		m := *opts.Meta
+		m.ProgressToken = nil // nobody would route the server's progress back
+		req.Params.Meta = &m
+	}
 	start := time.Now()
 	res, err := cl.CallTool(cctx, req)
 	took := time.Since(start)
@@ -279,6 +314,27 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 	}
 	r.record(server, took, err != nil || (res != nil && res.IsError))
 	return res, err
+}
+
+// HandleNotification takes a server's notifications: tools/list_changed
+// drops the cached list, progress goes to the call that asked for it.
+func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case string(mcp.MethodNotificationToolsListChanged):
+		r.Invalidate(server)
+	case string(mcp.MethodNotificationProgress):
+		f := n.Params.AdditionalFields
+		token := fmt.Sprint(f["progressToken"])
+		fn, ok := r.progress.Load(token)
+		if !ok {
+			return
+		}
+		p := Progress{}
+		p.Progress, _ = f["progress"].(float64)
+		p.Total, _ = f["total"].(float64)
+		p.Message, _ = f["message"].(string)
+		fn.(func(Progress))(p)
+	}
 }
 
 // Metrics returns a snapshot per server.

@@ -134,16 +134,16 @@ func TestCallRoutesAndMeasures(t *testing.T) {
 	r.Add(newSrc(t, "alpha", "echo", "fail"))
 	r.Add(newSrc(t, "beta", "echo"))
 	for _, c := range []struct{ name, want string }{{"alpha__echo", "echo:a"}, {"beta__echo", "echo:a"}} {
-		res, err := r.Call(t.Context(), c.name, map[string]any{"text": "a"}, nil)
+		res, err := r.Call(t.Context(), c.name, map[string]any{"text": "a"}, CallOptions{})
 		if err != nil || text(res) != c.want {
 			t.Fatalf("Call(%s) = %v, %v", c.name, res, err)
 		}
 	}
-	res, err := r.Call(t.Context(), "alpha__fail", nil, nil)
+	res, err := r.Call(t.Context(), "alpha__fail", nil, CallOptions{})
 	if err != nil || !res.IsError {
 		t.Fatalf("tool error should come back as an isError result, got %v %v", res, err)
 	}
-	if _, err := r.Call(t.Context(), "gamma__echo", nil, nil); !errors.Is(err, ErrUnknownTool) {
+	if _, err := r.Call(t.Context(), "gamma__echo", nil, CallOptions{}); !errors.Is(err, ErrUnknownTool) {
 		t.Fatalf("unknown tool: %v", err)
 	}
 	m := r.Metrics()
@@ -158,7 +158,7 @@ func TestCallTimeoutNamesServer(t *testing.T) {
 	s.timeout = 100 * time.Millisecond
 	r.Add(s)
 	start := time.Now()
-	_, err := r.Call(t.Context(), "alpha__slow", nil, nil)
+	_, err := r.Call(t.Context(), "alpha__slow", nil, CallOptions{})
 	if !errors.Is(err, ErrCallTimeout) || !strings.HasPrefix(err.Error(), "alpha: slow: ") {
 		t.Fatalf("err = %v", err)
 	}
@@ -168,7 +168,7 @@ func TestCallTimeoutNamesServer(t *testing.T) {
 	// Cancelling the caller is not reported as a timeout.
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := r.CallServer(ctx, "alpha", "slow", nil, nil); errors.Is(err, ErrCallTimeout) || err == nil {
+	if _, err := r.CallServer(ctx, "alpha", "slow", nil, CallOptions{}); errors.Is(err, ErrCallTimeout) || err == nil {
 		t.Fatalf("cancelled call err = %v", err)
 	}
 }

@@ -9,7 +9,7 @@
 //	ignore-stdin  keeps running when stdin closes, ignores SIGTERM
 //
 // Tools (every mode that serves): echo {text}, sleep {ms}, crash {} (exits
-// mid-call), big {bytes}.
+// mid-call), big {bytes}, progress {} (three progress notifications).
 package main
 
 import (
@@ -90,6 +90,18 @@ func newServer(name string) *server.MCPServer {
 		mcp.WithNumber("bytes", mcp.Required())),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(strings.Repeat("x", int(req.GetFloat("bytes", 0)))), nil
+		})
+	s.AddTool(mcp.NewTool("progress", mcp.WithDescription("Report three progress steps, then answer")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+				srv := server.ServerFromContext(ctx)
+				for i := 1; i <= 3; i++ {
+					_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+						"progressToken": req.Params.Meta.ProgressToken, "progress": i, "total": 3, "message": fmt.Sprintf("step %d", i),
+					})
+				}
+			}
+			return mcp.NewToolResultText("done"), nil
 		})
 	return s
 }
