@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,8 @@ var (
 // mcp-go satisfies it; it must be safe for concurrent use.
 type Client interface {
 	ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.ListToolsResult, error)
+	ListResources(ctx context.Context, req mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error)
+	ListPrompts(ctx context.Context, req mcp.ListPromptsRequest) (*mcp.ListPromptsResult, error)
 	CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }
 
@@ -105,9 +108,12 @@ type Registry struct {
 	tokens   atomic.Int64
 }
 
+// cached holds one session's lists; a nil slice means "not listed yet".
 type cached struct {
-	client Client
-	tools  []mcp.Tool
+	client    Client
+	tools     []mcp.Tool
+	resources []mcp.Resource
+	prompts   []mcp.Prompt
 }
 
 // New returns an empty registry.
@@ -131,11 +137,21 @@ func (r *Registry) Remove(name string) {
 	delete(r.cache, name)
 }
 
-// Invalidate drops the cached tool list of server (on tools/list_changed).
+// Invalidate drops every cached list of server.
 func (r *Registry) Invalidate(server string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.cache, server)
+}
+
+// invalidate drops one cached list of server (on a */list_changed notification).
+func (r *Registry) invalidate(server string, slot func(*cached)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.cache[server]; ok {
+		slot(&c)
+		r.cache[server] = c
+	}
 }
 
 // Servers returns the registered source names, sorted.
@@ -165,37 +181,106 @@ func (r *Registry) session(server string) (Source, Client, error) {
 	return src, cl, nil
 }
 
-// ServerTools lists one server's tools (cached).
-func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+// maxListed bounds a paginated listing, against servers that never stop.
+const maxListed = 10000
+
+// listed returns server's cached entry for its current session, filling the
+// missing list with fetch (which pages through the server's cursor).
+func listed[T any](ctx context.Context, r *Registry, server string, slot func(*cached) *[]T,
+	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
-	c, ok := r.cache[server]
-	r.mu.Unlock()
-	if ok && c.client == cl {
-		return c.tools, nil
+	c := r.cache[server]
+	if c.client != cl {
+		c = cached{client: cl}
 	}
+	if got := *slot(&c); got != nil {
+		r.mu.Unlock()
+		return got, nil
+	}
+	r.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
-	var tools []mcp.Tool
-	req := mcp.ListToolsRequest{}
+	items := []T{}
+	var cursor mcp.Cursor
 	for {
-		res, err := cl.ListTools(ctx, req)
+		page, next, err := fetch(ctx, cl, cursor)
 		if err != nil {
-			return nil, fmt.Errorf("%s: list tools: %w", server, err)
+			return nil, fmt.Errorf("%s: %w", server, err)
 		}
-		tools = append(tools, res.Tools...)
-		if res.NextCursor == "" || len(tools) > 10000 {
+		items = append(items, page...)
+		if next == "" || len(items) > maxListed {
 			break
 		}
-		req.Params.Cursor = res.NextCursor
+		cursor = next
 	}
 	r.mu.Lock()
-	r.cache[server] = cached{client: cl, tools: tools}
-	r.mu.Unlock()
-	return tools, nil
+	defer r.mu.Unlock()
+	c = r.cache[server]
+	if c.client != cl {
+		c = cached{client: cl}
+	}
+	*slot(&c) = items
+	r.cache[server] = c
+	return items, nil
+}
+
+// ServerTools lists one server's tools (cached until the session changes or
+// the server says tools/list_changed).
+func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+	return listed(ctx, r, server, func(c *cached) *[]mcp.Tool { return &c.tools },
+		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
+			req := mcp.ListToolsRequest{}
+			req.Params.Cursor = cursor
+			res, err := cl.ListTools(ctx, req)
+			if err != nil {
+				return nil, "", fmt.Errorf("list tools: %w", err)
+			}
+			return res.Tools, res.NextCursor, nil
+		})
+}
+
+// ServerResources lists one server's resources (cached); a server without
+// the resources capability has none.
+func (r *Registry) ServerResources(ctx context.Context, server string) ([]mcp.Resource, error) {
+	return listed(ctx, r, server, func(c *cached) *[]mcp.Resource { return &c.resources },
+		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
+			req := mcp.ListResourcesRequest{}
+			req.Params.Cursor = cursor
+			res, err := cl.ListResources(ctx, req)
+			if isMethodNotFound(err) {
+				return nil, "", nil
+			}
+			if err != nil {
+				return nil, "", fmt.Errorf("list resources: %w", err)
+			}
+			return res.Resources, res.NextCursor, nil
+		})
+}
+
+// ServerPrompts lists one server's prompts (cached); a server without the
+// prompts capability has none.
+func (r *Registry) ServerPrompts(ctx context.Context, server string) ([]mcp.Prompt, error) {
+	return listed(ctx, r, server, func(c *cached) *[]mcp.Prompt { return &c.prompts },
+		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Prompt, mcp.Cursor, error) {
+			req := mcp.ListPromptsRequest{}
+			req.Params.Cursor = cursor
+			res, err := cl.ListPrompts(ctx, req)
+			if isMethodNotFound(err) {
+				return nil, "", nil
+			}
+			if err != nil {
+				return nil, "", fmt.Errorf("list prompts: %w", err)
+			}
+			return res.Prompts, res.NextCursor, nil
+		})
+}
+
+func isMethodNotFound(err error) bool {
+	return err != nil && (errors.Is(err, mcp.ErrMethodNotFound) || strings.Contains(err.Error(), "Method not found") || strings.Contains(err.Error(), "method not found"))
 }
 
 // Tools lists every server's tools in parallel. Servers that fail are
@@ -321,7 +406,11 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationToolsListChanged):
-		r.Invalidate(server)
+		r.invalidate(server, func(c *cached) { c.tools = nil })
+	case string(mcp.MethodNotificationResourcesListChanged):
+		r.invalidate(server, func(c *cached) { c.resources = nil })
+	case string(mcp.MethodNotificationPromptsListChanged):
+		r.invalidate(server, func(c *cached) { c.prompts = nil })
 	case string(mcp.MethodNotificationProgress):
 		f := n.Params.AdditionalFields
 		token := fmt.Sprint(f["progressToken"])

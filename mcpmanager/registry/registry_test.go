@@ -187,3 +187,54 @@ func TestNewSessionRefreshesCache(t *testing.T) {
 		t.Fatalf("after restart tools = %+v", tools)
 	}
 }
+
+func TestResourcesAndPromptsCached(t *testing.T) {
+	srv := server.NewMCPServer("rich", "1.0.0", server.WithResourceCapabilities(false, true), server.WithPromptCapabilities(true))
+	srv.AddResource(mcp.NewResource("file:///notes.txt", "notes"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: "file:///notes.txt", Text: "hi"}}, nil
+	})
+	srv.AddPrompt(mcp.NewPrompt("summarize"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	cl, err := client.NewInProcessClient(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Start(t.Context())
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := cl.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	rich := &src{name: "rich"}
+	rich.cl.Store(cl)
+	r := New(Options{})
+	r.Add(rich)
+	r.Add(newSrc(t, "plain", "echo")) // no resources or prompts capability
+
+	res, err := r.ServerResources(t.Context(), "rich")
+	if err != nil || len(res) != 1 || res[0].URI != "file:///notes.txt" {
+		t.Fatalf("resources = %+v, %v", res, err)
+	}
+	ps, err := r.ServerPrompts(t.Context(), "rich")
+	if err != nil || len(ps) != 1 || ps[0].Name != "summarize" {
+		t.Fatalf("prompts = %+v, %v", ps, err)
+	}
+	if res, err := r.ServerResources(t.Context(), "plain"); err != nil || len(res) != 0 {
+		t.Fatalf("plain resources = %+v, %v", res, err)
+	}
+	// Cached: a new resource is not seen until the server says the list changed.
+	srv.AddResource(mcp.NewResource("file:///more.txt", "more"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	if res, _ := r.ServerResources(t.Context(), "rich"); len(res) != 1 {
+		t.Fatalf("cache bypassed: %+v", res)
+	}
+	r.HandleNotification("rich", mcp.JSONRPCNotification{Notification: mcp.Notification{Method: string(mcp.MethodNotificationResourcesListChanged)}})
+	if res, _ := r.ServerResources(t.Context(), "rich"); len(res) != 2 {
+		t.Fatalf("after list_changed: %+v", res)
+	}
+	if ps, _ := r.ServerPrompts(t.Context(), "rich"); len(ps) != 1 {
+		t.Fatalf("prompt cache dropped by a resources notification: %+v", ps)
+	}
+}
