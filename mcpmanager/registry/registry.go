@@ -29,6 +29,8 @@ import (
 var (
 	DefaultCallTimeout = 60 * time.Second
 	ListTimeout        = 30 * time.Second
+	// ProgressGrace is how long progress of a finished call is still relayed.
+	ProgressGrace = 2 * time.Second
 )
 
 // Sentinel errors.
@@ -381,7 +383,9 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 		}
 		req.Params.Meta = meta
 		r.progress.Store(token, opts.OnProgress)
-		defer r.progress.Delete(token)
+		// Servers may write progress after the result (mcp-go queues
+		// notifications separately), so keep routing it for a moment.
+		defer time.AfterFunc(ProgressGrace, func() { r.progress.Delete(token) })
 	} else if opts.Meta != nil && opts.Meta.ProgressToken != nil {
 		m := *opts.Meta
 		m.ProgressToken = nil // nobody would route the server's progress back
