@@ -23,6 +23,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -34,6 +35,8 @@ type App struct {
 	quit    context.Context
 	started time.Time
 	mgr     *mcpmanager.Manager
+	store   *secrets.Store
+	red     *secrets.Redactor // every resolved secret, masked out of what the UI sees
 
 	// emit sends a status to the frontend; tests replace it.
 	emit func(ServerView)
@@ -62,7 +65,8 @@ type Info struct {
 // so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
 	a := &App{dir: dir, quit: quit, started: time.Now()}
-	a.mgr = mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: a.onStatus})
+	a.store, a.red = secrets.NewStore(), secrets.NewRedactor()
+	a.mgr = mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: a.onStatus, Redact: a.red.Redact})
 	return a
 }
 
@@ -99,7 +103,7 @@ func (a *App) loadServers() error {
 	a.cfgMu.Lock()
 	a.servers = cfg.Servers
 	a.cfgMu.Unlock()
-	a.mgr.Apply(mcpmanager.FromConfigs(cfg.Servers))
+	a.mgr.Apply(secrets.Prepare(cfg.Servers, a.store.Lookup, a.red))
 	return nil
 }
 

@@ -2,14 +2,17 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -101,4 +104,63 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 	}
 	_ = fmt.Sprint
 	_ = os.Getpid
+}
+
+// TestNothingLeaksToTheFrontend runs a server that prints its token to
+// stderr and a tool that returns it, and checks every event, view and result
+// the frontend gets holds it masked.
+func TestNothingLeaksToTheFrontend(t *testing.T) {
+	const token = "ghp_FrontendLeakCheck000042"
+	dir := datadir.Dir(t.TempDir())
+	if err := dir.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	if err := secrets.NewStore().Set("gh_TOKEN", token); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Servers: []config.Server{{Name: "gh", Transport: config.Stdio, Command: proctest.FaultServer(t),
+		Env: map[string]string{"GH_TOKEN": "${secret:gh_TOKEN}", "FAULT_LEAK": "GH_TOKEN"}}}}
+	if err := config.Save(dir.Config(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	a := New(context.Background(), dir)
+	a.emit = func(v ServerView) {
+		b, _ := json.Marshal(v)
+		mu.Lock()
+		seen = append(seen, string(b))
+		mu.Unlock()
+	}
+	if err := a.loadServers(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.close(context.Background()) })
+	waitFor(t, "gh ready", func() bool { return state(a, "gh") == string(supervisor.Ready) })
+	waitFor(t, "stderr line", func() bool {
+		l, _ := a.ServerLog("gh", 10)
+		return strings.Contains(strings.Join(l, "\n"), "GH_TOKEN=")
+	})
+	res, err := a.CallTool("gh__getenv", `{"name":"GH_TOKEN"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views, _ := a.Servers()
+	logLines, _ := a.ServerLog("gh", 10)
+	list, _ := a.Secrets()
+	all := []any{res, views, logLines, list}
+	mu.Lock()
+	all = append(all, seen)
+	mu.Unlock()
+	b, _ := json.Marshal(all)
+	if strings.Contains(string(b), token) {
+		t.Fatalf("the secret reached the frontend: %s", b)
+	}
+	if res.Content[0].Text != "••••0042" || !strings.Contains(strings.Join(logLines, "\n"), "GH_TOKEN=••••0042") {
+		t.Fatalf("masked forms missing: %+v %q", res.Content, logLines)
+	}
+	logFile, _ := os.ReadFile(filepath.Join(dir.Logs(), "gh.log"))
+	if strings.Contains(string(logFile), token) || !strings.Contains(string(logFile), "••••0042") {
+		t.Fatalf("log file: %s", logFile)
+	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -30,6 +30,15 @@ type ImportItemView struct {
 	Changes     []string      `json:"changes"`
 	Problems    []ProblemView `json:"problems"`
 	NeedsInputs []string      `json:"needsInputs"`
+	Secrets     []SecretMove  `json:"secrets"` // values that will move to the keyring
+}
+
+// SecretMove is one value an import moves to the keyring (shown masked).
+type SecretMove struct {
+	Key    string `json:"key"`   // server.env.VAR: pass it back in plaintext to opt out
+	Field  string `json:"field"` // env.VAR or headers.Name
+	Name   string `json:"name"`  // keyring name
+	Masked string `json:"masked"`
 }
 
 // InputView is a VS Code ${input:id} the user must fill in.
@@ -76,12 +85,14 @@ func parseImport(name, text string) (*config.File, []ProblemView) {
 	return nil, []ProblemView{{Severity: "error", Message: err.Error(), Text: err.Error()}}
 }
 
-// PreviewImport shows, per server, what importing text would do. Nothing changes.
-func (a *App) PreviewImport(name, text string) (ImportPreview, error) {
+// PreviewImport shows, per server, what importing text would do. Nothing
+// changes. plaintext lists secret keys (server.env.VAR) the user keeps in the file.
+func (a *App) PreviewImport(name, text string, plaintext []string) (ImportPreview, error) {
 	f, probs := parseImport(name, text)
 	if f == nil {
 		return ImportPreview{Items: []ImportItemView{}, Inputs: []InputView{}, Problems: probs}, nil
 	}
+	f, moves := secrets.ExtractFile(f, keepSet(plaintext))
 	a.cfgMu.Lock()
 	cfg, err := config.Load(a.dir.Config())
 	a.cfgMu.Unlock()
@@ -99,6 +110,14 @@ func (a *App) PreviewImport(name, text string) (ImportPreview, error) {
 		if v.NeedsInputs == nil {
 			v.NeedsInputs = []string{}
 		}
+		v.Secrets = []SecretMove{}
+		for _, m := range moves {
+			if m.Server == it.Name {
+				v.Secrets = append(v.Secrets, SecretMove{Key: m.Key(), Field: m.Field, Name: m.Name, Masked: m.Masked})
+			}
+		}
+		// The preview must not show a secret the user kept in plaintext either.
+		v.Target = a.red.Redact(v.Target)
 		for _, c := range it.Changes {
 			v.Changes = append(v.Changes, c.String())
 		}
@@ -136,11 +155,12 @@ func targetOf(s config.Server) string {
 // ApplyImport imports text with the user's choices (server name → keep,
 // replace or rename) and input values, saves config.json atomically and
 // starts what was added. It returns how many servers were imported.
-func (a *App) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string) (int, error) {
+func (a *App) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string, plaintext []string) (int, error) {
 	f, probs := parseImport(name, text)
 	if f == nil {
 		return 0, errors.New(probs[0].Text)
 	}
+	f, moves := secrets.ExtractFile(f, keepSet(plaintext))
 	if len(f.InputIDs()) > 0 {
 		var err error
 		if f, err = f.WithInputs(inputs); err != nil {
@@ -162,12 +182,33 @@ func (a *App) ApplyImport(name, text string, resolutions map[string]string, inpu
 	if err != nil {
 		return 0, err
 	}
+	if moves = secrets.ForPlan(plan, res, moves); len(moves) > 0 {
+		// Keyring first: the config must never reference a secret that is not there.
+		if err := a.store.StoreMoves(moves); err != nil {
+			return 0, fmt.Errorf("nothing was imported: %w; or untick \"move to keyring\" for those values", err)
+		}
+		names := make([]string, 0, len(moves))
+		for _, m := range moves {
+			names = append(names, m.Name)
+		}
+		if next.Settings, err = secrets.WithNames(next.Settings, true, names...); err != nil {
+			return 0, err
+		}
+	}
 	if err := config.Save(a.dir.Config(), next); err != nil {
 		return 0, err
 	}
 	a.servers = next.Servers
-	a.mgr.Apply(mcpmanager.FromConfigs(next.Servers))
+	a.mgr.Apply(secrets.Prepare(next.Servers, a.store.Lookup, a.red))
 	return imported(plan, res), nil
+}
+
+func keepSet(keys []string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
 }
 
 // imported counts the servers an applied plan added, replaced or renamed in.

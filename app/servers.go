@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -109,6 +110,7 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 	if v.StderrTail == nil {
 		v.StderrTail = []string{}
 	}
+	v.Error, v.Command = a.red.Redact(v.Error), a.red.Redact(v.Command)
 	return v
 }
 
@@ -180,9 +182,14 @@ func (a *App) CallTool(name, argsJSON string) (CallResult, error) {
 	res, err := a.mgr.Registry().Call(ctx, name, args, registry.CallOptions{})
 	took := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		return CallResult{}, err
+		return CallResult{}, errors.New(a.red.Redact(err.Error()))
 	}
-	return resultView(res, took), nil
+	v := resultView(res, took)
+	for i := range v.Content { // a tool may echo its environment (everything's get-env does)
+		v.Content[i].Text = a.red.Redact(v.Content[i].Text)
+	}
+	v.Structured = a.red.Redact(v.Structured)
+	return v, nil
 }
 
 func resultView(res *mcp.CallToolResult, took float64) CallResult {
@@ -242,7 +249,7 @@ func (a *App) editConfig(fn func(cfg *config.Config) error) error {
 		return err
 	}
 	a.servers = next.Servers
-	a.mgr.Apply(mcpmanager.FromConfigs(next.Servers))
+	a.mgr.Apply(secrets.Prepare(next.Servers, a.store.Lookup, a.red))
 	return nil
 }
 

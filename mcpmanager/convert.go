@@ -17,7 +17,7 @@ func FromConfig(s config.Server) ServerConfig {
 		c.Restart = supervisor.Restart{Disabled: !s.Restart.Enabled, MaxAttempts: s.Restart.MaxAttempts, Delay: s.Restart.Delay}
 	}
 	if s.Transport != config.Stdio && s.Transport != "" {
-		c.Unsupported = fmt.Sprintf("%s: %s servers (%s) are not supported by this build yet; only local stdio servers run", s.Name, s.Transport, s.URL)
+		c.StartError = fmt.Sprintf("%s: %s servers (%s) are not supported by this build yet; only local stdio servers run", s.Name, s.Transport, s.URL)
 	}
 	return c
 }

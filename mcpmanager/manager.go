@@ -44,8 +44,9 @@ type ServerConfig struct {
 	StartTimeout time.Duration // 0: supervisor default
 	CallTimeout  time.Duration // 0: registry default
 	Restart      supervisor.Restart
-	// Unsupported, when set, is shown as the server's error instead of running it.
-	Unsupported string
+	// StartError, when set, is shown as the server's error instead of running it
+	// (a transport this build lacks, a secret that cannot be resolved).
+	StartError string
 }
 
 // Options configure a Manager.
@@ -151,10 +152,10 @@ func (m *Manager) startLocked(c ServerConfig) {
 	ms.sup = sup
 	m.servers[c.Name] = ms
 	m.reg.Add(source{ms})
-	if c.Unsupported != "" {
+	if c.StartError != "" {
 		close(ms.done)
 		if m.opts.OnStatus != nil {
-			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Error, Error: c.Unsupported, Since: time.Now()})
+			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Error, Error: c.StartError, Since: time.Now()})
 		}
 		return
 	}
@@ -220,8 +221,8 @@ func (m *Manager) Status() []supervisor.Status {
 			continue
 		}
 		switch {
-		case s.cfg.Unsupported != "":
-			out = append(out, supervisor.Status{Name: n, State: supervisor.Error, Error: s.cfg.Unsupported})
+		case s.cfg.StartError != "":
+			out = append(out, supervisor.Status{Name: n, State: supervisor.Error, Error: s.cfg.StartError})
 			continue
 		case s.cfg.Disabled:
 			out = append(out, supervisor.Status{Name: n, State: supervisor.Disabled})
@@ -332,8 +333,8 @@ type source struct{ m *managed }
 func (s source) Name() string               { return s.m.cfg.Name }
 func (s source) CallTimeout() time.Duration { return s.m.cfg.CallTimeout }
 func (s source) Client() (registry.Client, error) {
-	if s.m.cfg.Unsupported != "" {
-		return nil, fmt.Errorf("%s", s.m.cfg.Unsupported)
+	if s.m.cfg.StartError != "" {
+		return nil, fmt.Errorf("%s", s.m.cfg.StartError)
 	}
 	if s.m.cfg.Disabled {
 		return nil, fmt.Errorf("%s: server is disabled; enable it on the Servers page or with 'switchboard servers enable %s'", s.m.cfg.Name, s.m.cfg.Name)

@@ -17,6 +17,7 @@ func root() *Command {
 		Subs: []*Command{
 			serversCmd(),
 			toolsCmd(),
+			secretsCmd(),
 			serveCmd(),
 			versionCmd(),
 		},

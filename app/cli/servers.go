@@ -10,8 +10,18 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
+
+// listFlag collects repeated values into a set.
+type listFlag map[string]bool
+
+func (l listFlag) String() string { return "" }
+func (l listFlag) Set(v string) error {
+	l[v] = true
+	return nil
+}
 
 // kvFlag collects repeated KEY=VALUE flags (--set id=value).
 type kvFlag map[string]string
@@ -32,7 +42,7 @@ func serversCmd() *Command {
 		Summary: "list, import and edit the MCP servers in the app config",
 		Subs: []*Command{
 			serversListCmd(), serversImportCmd(), serversDiscoverCmd(),
-			serversAddCmd(), serversRemoveCmd(),
+			serversAddCmd(), serversRemoveCmd(), serversExportCmd(),
 			serversToggleCmd("enable", false), serversToggleCmd("disable", true),
 		},
 	}
@@ -142,6 +152,7 @@ func serversImportCmd() *Command {
 	var dryRun bool
 	inputs := kvFlag{}
 	resolve := kvFlag{}
+	plaintext := listFlag{}
 	return &Command{
 		Name:    "import",
 		Args:    "FILE",
@@ -150,6 +161,7 @@ func serversImportCmd() *Command {
 			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
 			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename (repeatable)")
+			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR or SERVER.headers.NAME (repeatable)")
 		},
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
@@ -172,6 +184,8 @@ func serversImportCmd() *Command {
 			if err != nil {
 				return err
 			}
+			// Secret-looking values go to the keyring; the config keeps ${secret:NAME}.
+			f, moves := secrets.ExtractFile(f, plaintext)
 			plan := config.Plan(cfg, f)
 			res := map[string]config.Resolution{}
 			for name, r := range resolve {
@@ -182,7 +196,8 @@ func serversImportCmd() *Command {
 					return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--resolve %s=%s: use keep, replace or rename", name, r)}
 				}
 			}
-			if err := printPlan(inv, plan, res, dryRun); err != nil {
+			moves = secrets.ForPlan(plan, res, moves)
+			if err := printPlan(inv, plan, res, moves, dryRun); err != nil {
 				return err
 			}
 			invalid := plan.Counts()[config.Invalid]
@@ -190,6 +205,19 @@ func serversImportCmd() *Command {
 				next, err := config.Apply(cfg, plan, res)
 				if err != nil {
 					return validation(err)
+				}
+				if len(moves) > 0 {
+					st := secrets.NewStore()
+					if err := st.StoreMoves(moves); err != nil {
+						return fmt.Errorf("nothing was imported: %w; or keep the values in the file with --plaintext SERVER.FIELD", err)
+					}
+					names := make([]string, 0, len(moves))
+					for _, m := range moves {
+						names = append(names, m.Name)
+					}
+					if next.Settings, err = secrets.WithNames(next.Settings, true, names...); err != nil {
+						return err
+					}
 				}
 				if err := config.Save(path, next); err != nil {
 					return err
@@ -210,7 +238,7 @@ func serversImportCmd() *Command {
 	}
 }
 
-func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Resolution, dryRun bool) error {
+func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Resolution, moves []secrets.Move, dryRun bool) error {
 	type item struct {
 		Name       string   `json:"name"`
 		Outcome    string   `json:"outcome"`
@@ -238,11 +266,15 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 		items = append(items, x)
 	}
 	if inv.JSON {
+		if moves == nil {
+			moves = []secrets.Move{}
+		}
 		return inv.PrintJSON(struct {
-			File   string `json:"file"`
-			DryRun bool   `json:"dryRun"`
-			Items  []item `json:"items"`
-		}{plan.File, dryRun, items})
+			File    string         `json:"file"`
+			DryRun  bool           `json:"dryRun"`
+			Items   []item         `json:"items"`
+			Secrets []secrets.Move `json:"secrets"`
+		}{plan.File, dryRun, items, moves})
 	}
 	tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SERVER\tOUTCOME\tACTION")
@@ -272,6 +304,9 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 		for _, p := range x.Problems {
 			fmt.Fprintf(inv.Stdout, "  %s: %s\n", x.Name, p)
 		}
+	}
+	for _, m := range moves {
+		fmt.Fprintf(inv.Stdout, "  %s: %s %s moves to the keyring as ${secret:%s} (keep it with --plaintext %s)\n", m.Server, m.Field, m.Masked, m.Name, m.Key())
 	}
 	if dryRun {
 		_, err := fmt.Fprintln(inv.Stdout, "dry run: nothing was changed")

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -37,14 +38,15 @@ func startServers(ctx context.Context, inv *Invocation, file string, inputs map[
 	if err != nil {
 		return nil, err
 	}
-	opts := mcpmanager.Options{}
+	red := secrets.NewRedactor()
+	opts := mcpmanager.Options{Redact: red.Redact}
 	if file == "" {
 		if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
 			opts.LogDir = dir.Logs()
 		}
 	}
 	m := mcpmanager.New(opts)
-	m.Apply(mcpmanager.FromConfigs(servers))
+	m.Apply(secrets.Prepare(servers, secrets.NewStore().Lookup, red))
 	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
 	defer cancel()
 	m.WaitSettled(sctx)

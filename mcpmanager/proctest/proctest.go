@@ -19,6 +19,9 @@ import (
 	"time"
 )
 
+// EnvFaultServer names an already built faultserver for child test processes.
+const EnvFaultServer = "SWITCHBOARD_TEST_FAULTSERVER"
+
 var build struct {
 	once sync.Once
 	path string
@@ -39,6 +42,11 @@ func FaultServer(tb testing.TB) string {
 // It lives in its own temp dir; TestMain removes filepath.Dir of the path.
 func BuildFaultServer() (string, error) {
 	build.once.Do(func() {
+		// A parent test that re-executes itself hands its build down.
+		if p := os.Getenv(EnvFaultServer); p != "" {
+			build.path = p
+			return
+		}
 		_, self, _, _ := runtime.Caller(0)
 		src := filepath.Join(filepath.Dir(self), "..", "testdata", "faultserver")
 		dir, err := os.MkdirTemp("", "switchboard-faultserver-")

@@ -9,7 +9,8 @@
 //	ignore-stdin  keeps running when stdin closes, ignores SIGTERM
 //
 // Tools (every mode that serves): echo {text}, sleep {ms}, crash {} (exits
-// mid-call), big {bytes}, progress {} (three progress notifications).
+// mid-call), big {bytes}, progress {} (three progress notifications),
+// getenv {name}. FAULT_LEAK=VAR in the environment prints VAR to stderr.
 package main
 
 import (
@@ -30,6 +31,11 @@ func main() {
 	mode := flag.String("mode", "ok", "fault to show")
 	name := flag.String("name", "faultserver", "serverInfo name")
 	flag.Parse()
+	// FAULT_LEAK=VAR prints that variable to stderr, like a careless server
+	// logging its config: the app must mask it wherever the log is shown.
+	if v := os.Getenv("FAULT_LEAK"); v != "" {
+		fmt.Fprintf(os.Stderr, "starting with %s=%s\n", v, os.Getenv(v))
+	}
 
 	switch *mode {
 	case "hang-init":
@@ -90,6 +96,11 @@ func newServer(name string) *server.MCPServer {
 		mcp.WithNumber("bytes", mcp.Required())),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(strings.Repeat("x", int(req.GetFloat("bytes", 0)))), nil
+		})
+	s.AddTool(mcp.NewTool("getenv", mcp.WithDescription("Return the value of an environment variable"),
+		mcp.WithString("name", mcp.Required())),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(os.Getenv(req.GetString("name", ""))), nil
 		})
 	s.AddTool(mcp.NewTool("progress", mcp.WithDescription("Report three progress steps, then answer")),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

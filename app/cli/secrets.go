@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+func secretsCmd() *Command {
+	return &Command{
+		Name:    "secrets",
+		Summary: "list, set and delete the secrets kept in the OS keyring",
+		Subs: []*Command{
+			{Name: "list", Summary: "secret names with masked values and the servers using them", Run: secretsList},
+			{Name: "set", Args: "NAME", Summary: "store a secret read from standard input (never from the command line)", Run: secretsSet},
+			{Name: "delete", Args: "NAME", Summary: "delete a secret from the keyring", Run: secretsDelete},
+		},
+	}
+}
+
+func secretsList(_ context.Context, inv *Invocation, args []string) error {
+	if len(args) > 0 {
+		return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
+	}
+	cfg, _, err := loadAppConfig(inv)
+	if err != nil {
+		return err
+	}
+	st := secrets.NewStore()
+	if err := st.Available(); err != nil {
+		fmt.Fprintln(inv.Stderr, "switchboard: "+err.Error())
+	}
+	list := secrets.List(cfg, st)
+	if inv.JSON {
+		return inv.PrintJSON(list)
+	}
+	rows := make([][]string, 0, len(list))
+	for _, s := range list {
+		rows = append(rows, []string{s.Name, s.Masked, strings.Join(s.UsedBy, ", ")})
+	}
+	return inv.Table("no secrets yet", []string{"NAME", "VALUE", "USED BY"}, rows)
+}
+
+func secretsSet(_ context.Context, inv *Invocation, args []string) error {
+	if len(args) != 1 {
+		return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME; the value is read from standard input"}
+	}
+	if f, ok := inv.Stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintf(inv.Stderr, "value for %s (end with Enter): ", args[0])
+	}
+	line, err := bufio.NewReader(inv.Stdin).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return err
+	}
+	value := strings.TrimRight(line, "\r\n")
+	st := secrets.NewStore()
+	if err := st.Set(args[0], value); err != nil {
+		return err
+	}
+	return editConfig(inv, func(cfg *config.Config) error {
+		cfg.Settings, err = secrets.WithNames(cfg.Settings, true, args[0])
+		return err
+	})
+}
+
+func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
+	if len(args) != 1 {
+		return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
+	}
+	if err := secrets.NewStore().Delete(args[0]); err != nil {
+		return err
+	}
+	return editConfig(inv, func(cfg *config.Config) error {
+		var err error
+		cfg.Settings, err = secrets.WithNames(cfg.Settings, false, args[0])
+		return err
+	})
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func serversExportCmd() *Command {
+	var out string
+	return &Command{
+		Name:    "export",
+		Summary: "write a shareable mcpServers config: secrets stay ${secret:NAME} placeholders",
+		Flags:   func(fs *flag.FlagSet) { fs.StringVar(&out, "out", "", "write to this file instead of standard output") },
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) > 0 {
+				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
+			}
+			cfg, _, err := loadAppConfig(inv)
+			if err != nil {
+				return err
+			}
+			shared := &config.Config{}
+			for _, s := range cfg.Servers {
+				// Values kept in plaintext by choice are masked out of a shared file too.
+				clean, _ := secrets.Extract(s, nil)
+				shared.Servers = append(shared.Servers, clean)
+			}
+			data, err := shared.MarshalJSON()
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				_, err = inv.Stdout.Write(data)
+				return err
+			}
+			return os.WriteFile(out, data, 0o600)
+		},
+	}
+}

@@ -1,0 +1,249 @@
+package secrets
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// Move is one value that leaves a config for the keyring.
+type Move struct {
+	Server string `json:"server"`
+	Field  string `json:"field"` // env.GITHUB_TOKEN, headers.Authorization
+	Name   string `json:"name"`  // keyring name: <server>_<VAR>
+	Masked string `json:"masked"`
+	value  string
+}
+
+// Key identifies the value for opting out: "<server>.<field>".
+func (m Move) Key() string { return m.Server + "." + m.Field }
+
+// Extract returns s with its secret-looking env and header values replaced
+// by ${secret:<server>_<VAR>} references, and the values to store. Fields
+// whose Key is in keep stay in plaintext (the user's choice).
+func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
+	out := s.Clone()
+	var moves []Move
+	visit := func(kind string, m map[string]string, header bool) {
+		for _, k := range slices.Sorted(mapKeys(m)) {
+			v := m[k]
+			mv := Move{Server: s.Name, Field: kind + "." + k, Name: NameFor(s.Name, k), Masked: Mask(v), value: v}
+			if !LooksSecret(k, v, header) || keep[mv.Key()] {
+				continue
+			}
+			m[k] = "${secret:" + mv.Name + "}"
+			moves = append(moves, mv)
+		}
+	}
+	visit("env", out.Env, false)
+	visit("headers", out.Headers, true)
+	return out, moves
+}
+
+func mapKeys(m map[string]string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// ExtractFile extracts secrets from every server of f (see Extract).
+func ExtractFile(f *config.File, keep map[string]bool) (*config.File, []Move) {
+	out := *f
+	out.Servers = make([]config.Server, len(f.Servers))
+	var all []Move
+	for i, s := range f.Servers {
+		var moves []Move
+		out.Servers[i], moves = Extract(s, keep)
+		all = append(all, moves...)
+	}
+	// Entries carry the servers too (Plan reads them): keep them in step.
+	out.Entries = slices.Clone(f.Entries)
+	for i, e := range out.Entries {
+		for _, s := range out.Servers {
+			if e.Valid() && e.Server.Name == s.Name {
+				out.Entries[i].Server = s
+			}
+		}
+	}
+	return &out, all
+}
+
+// StoreMoves writes every move to the keyring; it stops at the first failure so
+// the caller saves nothing (the config must not reference missing secrets).
+func (s *Store) StoreMoves(moves []Move) error {
+	for _, m := range moves {
+		if err := s.Set(m.Name, m.value); err != nil {
+			return fmt.Errorf("%s %s: %w", m.Server, m.Field, err)
+		}
+	}
+	return nil
+}
+
+// settings is the part of config.json's "settings" this package owns.
+type settings struct {
+	Secrets []string `json:"secrets"`
+}
+
+// Names returns the secret names indexed in the config's settings.
+func Names(raw json.RawMessage) []string {
+	var s settings
+	_ = json.Unmarshal(raw, &s)
+	return s.Secrets
+}
+
+// WithNames returns settings with names added to (add) or removed from the index.
+func WithNames(raw json.RawMessage, add bool, names ...string) (json.RawMessage, error) {
+	m := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("settings: %w", err)
+		}
+	}
+	cur := Names(raw)
+	for _, n := range names {
+		i := slices.Index(cur, n)
+		switch {
+		case add && i < 0:
+			cur = append(cur, n)
+		case !add && i >= 0:
+			cur = slices.Delete(cur, i, i+1)
+		}
+	}
+	slices.Sort(cur)
+	b, err := json.Marshal(cur)
+	if err != nil {
+		return nil, err
+	}
+	m["secrets"] = b
+	return json.Marshal(m)
+}
+
+// Prepare turns config servers into what the manager runs, resolving
+// ${secret:...} and ${env:...} now (at start, never written back). A server
+// whose reference cannot be resolved does not start and says why. Every
+// resolved secret value is added to red.
+func Prepare(servers []config.Server, lookup func(kind, name string) (string, error), red *Redactor) []mcpmanager.ServerConfig {
+	out := make([]mcpmanager.ServerConfig, 0, len(servers))
+	for _, s := range servers {
+		r, err := resolve(s, lookup, red)
+		c := mcpmanager.FromConfig(r)
+		if err != nil && c.StartError == "" {
+			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func resolve(s config.Server, lookup func(kind, name string) (string, error), red *Redactor) (config.Server, error) {
+	out := s.Clone()
+	var firstErr error
+	expand := func(v string) string {
+		if !strings.Contains(v, "${") {
+			return v
+		}
+		x, err := Expand(v, func(kind, name string) (string, error) {
+			val, err := lookup(kind, name)
+			if err == nil && kind == "secret" {
+				red.Add(val)
+			}
+			return val, err
+		})
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return x
+	}
+	out.Command, out.Cwd, out.URL = expand(s.Command), expand(s.Cwd), expand(s.URL)
+	for i, a := range out.Args {
+		out.Args[i] = expand(a)
+	}
+	for k, v := range out.Env {
+		out.Env[k] = expand(v)
+	}
+	for k, v := range out.Headers {
+		out.Headers[k] = expand(v)
+	}
+	if firstErr != nil {
+		return s, fmt.Errorf("%w; set it in Settings → Secrets or with 'switchboard secrets set NAME'", firstErr)
+	}
+	return out, nil
+}
+
+// SecretInfo is one indexed secret.
+type SecretInfo struct {
+	Name   string   `json:"name"`
+	Masked string   `json:"masked"` // ••••last4, or "(missing)" when the keyring lacks it
+	UsedBy []string `json:"usedBy"`
+}
+
+// List joins the config's index with the keyring, masked.
+func List(cfg *config.Config, st *Store) []SecretInfo {
+	used := map[string][]string{}
+	for _, s := range cfg.Servers {
+		vals := slices.Concat(s.Args, []string{s.URL, s.Command})
+		for _, v := range s.Env {
+			vals = append(vals, v)
+		}
+		for _, v := range s.Headers {
+			vals = append(vals, v)
+		}
+		for _, v := range vals {
+			for _, n := range Refs(v) {
+				if !slices.Contains(used[n], s.Name) {
+					used[n] = append(used[n], s.Name)
+				}
+			}
+		}
+	}
+	names := Names(cfg.Settings)
+	for n := range used {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	out := make([]SecretInfo, 0, len(names))
+	for _, n := range names {
+		info := SecretInfo{Name: n, UsedBy: used[n], Masked: "(missing)"}
+		if info.UsedBy == nil {
+			info.UsedBy = []string{}
+		}
+		if v, err := st.Get(n); err == nil {
+			info.Masked = Mask(v)
+		} else if errors.Is(err, ErrUnavailable) {
+			info.Masked = "(keyring unavailable)"
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// ForPlan keeps the moves of servers the plan will import with the given
+// resolutions (a kept, unchanged or invalid server moves nothing).
+func ForPlan(plan config.ImportPlan, res map[string]config.Resolution, moves []Move) []Move {
+	in := map[string]bool{}
+	for _, it := range plan.Items {
+		r, ok := res[it.Name]
+		if !ok {
+			r = it.Default
+		}
+		in[it.Name] = r != config.Keep && it.Outcome != config.Invalid && it.Outcome != config.Unchanged
+	}
+	var out []Move
+	for _, m := range moves {
+		if in[m.Server] {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,203 @@
+// Package secrets keeps credentials in the OS keyring (service "switchboard")
+// and out of everything else: it resolves ${secret:NAME} and ${env:NAME}
+// references when a server starts, finds secret-looking values in imported
+// configs so they can move to the keyring, and masks known secret values in
+// any text bound for logs, errors or the UI.
+//
+//	st := secrets.NewStore()
+//	if err := st.Available(); err != nil { fmt.Println(err) } // one sentence: what to install or unlock
+//	_ = st.Set("github_GITHUB_TOKEN", "ghp_...")
+//	val, err := secrets.Expand("Bearer ${secret:github_GITHUB_TOKEN}", st.Lookup)
+//	red := secrets.NewRedactor()
+//	red.Add(val)
+//	fmt.Println(red.Redact("token=" + val)) // token=••••…
+//
+// There is no plaintext fallback: without a keyring, ${secret:...} values
+// cannot be resolved and say why; ${env:...} values keep working.
+package secrets
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/zalando/go-keyring"
+)
+
+// Service is the keyring service name every secret is stored under.
+const Service = "switchboard"
+
+// Sentinel errors.
+var (
+	// ErrUnavailable: no Secret Service / keychain could be reached.
+	ErrUnavailable = errors.New("no keyring is reachable: install and unlock gnome-keyring (or turn on KeePassXC's Secret Service integration) and restart Switchboard; ${env:NAME} values keep working meanwhile")
+	// ErrNotFound: the keyring has no secret of that name.
+	ErrNotFound = errors.New("secret not found in the keyring")
+	// ErrBadName: a secret name must be 1-128 characters of letters, digits, _ . -
+	ErrBadName = errors.New("a secret name may use letters, digits, _ . and - (1 to 128 characters)")
+	// ErrUnset: an ${env:NAME} variable is not set.
+	ErrUnset = errors.New("environment variable is not set")
+)
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// Store reads and writes secrets in the OS keyring. Safe for concurrent use.
+type Store struct{ service string }
+
+// NewStore returns the keyring store of service "switchboard".
+func NewStore() *Store { return &Store{service: Service} }
+
+// classify maps keyring errors to ours.
+func classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, keyring.ErrNotFound):
+		return ErrNotFound
+	default:
+		return fmt.Errorf("%w (%v)", ErrUnavailable, err)
+	}
+}
+
+// Available reports whether the keyring can be used, as one sentence on what to do when not.
+func (s *Store) Available() error {
+	_, err := keyring.Get(s.service, "switchboard-probe")
+	if err = classify(err); errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// Set stores value under name.
+func (s *Store) Set(name, value string) error {
+	if !validName.MatchString(name) {
+		return fmt.Errorf("secret %q: %w", name, ErrBadName)
+	}
+	if value == "" {
+		return fmt.Errorf("secret %q: the value is empty", name)
+	}
+	if err := classify(keyring.Set(s.service, name, value)); err != nil {
+		return fmt.Errorf("store secret %q: %w", name, err)
+	}
+	return nil
+}
+
+// Get returns the value stored under name.
+func (s *Store) Get(name string) (string, error) {
+	v, err := keyring.Get(s.service, name)
+	if err := classify(err); err != nil {
+		return "", fmt.Errorf("secret %q: %w", name, err)
+	}
+	return v, nil
+}
+
+// Delete removes name; deleting a missing secret is not an error.
+func (s *Store) Delete(name string) error {
+	err := classify(keyring.Delete(s.service, name))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("delete secret %q: %w", name, err)
+	}
+	return nil
+}
+
+// Lookup resolves one reference for Expand: kind is "secret" or "env".
+func (s *Store) Lookup(kind, name string) (string, error) {
+	switch kind {
+	case "secret":
+		return s.Get(name)
+	case "env":
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return "", fmt.Errorf("${env:%s}: %w", name, ErrUnset)
+		}
+		return v, nil
+	}
+	return "", fmt.Errorf("unknown reference kind %q", kind)
+}
+
+var ref = regexp.MustCompile(`\$\{(secret|env):([^}]+)\}`)
+
+// Refs lists the ${secret:NAME} names used in s.
+func Refs(s string) []string {
+	var out []string
+	for _, m := range ref.FindAllStringSubmatch(s, -1) {
+		if m[1] == "secret" {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// Expand replaces every ${secret:NAME} and ${env:NAME} in s using lookup.
+// The first failure is returned, naming the reference.
+func Expand(s string, lookup func(kind, name string) (string, error)) (string, error) {
+	var firstErr error
+	out := ref.ReplaceAllStringFunc(s, func(m string) string {
+		sub := ref.FindStringSubmatch(m)
+		v, err := lookup(sub[1], sub[2])
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			return m
+		}
+		return v
+	})
+	return out, firstErr
+}
+
+// Mask shows a secret as ••••last4 (or only dots when it is short).
+func Mask(v string) string {
+	r := []rune(v)
+	if len(r) < 12 {
+		return "••••"
+	}
+	return "••••" + string(r[len(r)-4:])
+}
+
+// Redactor masks every known secret value in text. Safe for concurrent use.
+type Redactor struct {
+	mu     sync.RWMutex
+	values []string // longest first, so a value containing another is masked whole
+}
+
+// NewRedactor returns an empty redactor.
+func NewRedactor() *Redactor { return &Redactor{} }
+
+// minRedact is the shortest value masked: shorter ones would mask ordinary words.
+const minRedact = 6
+
+// Add registers values to mask.
+func (r *Redactor) Add(values ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range values {
+		if len(v) < minRedact {
+			continue
+		}
+		dup := false
+		for _, have := range r.values {
+			dup = dup || have == v
+		}
+		if !dup {
+			r.values = append(r.values, v)
+		}
+	}
+	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+}
+
+// Redact returns s with every registered value masked.
+func (r *Redactor) Redact(s string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, v := range r.values {
+		if strings.Contains(s, v) {
+			s = strings.ReplaceAll(s, v, Mask(v))
+		}
+	}
+	return s
+}

@@ -1,0 +1,133 @@
+package secrets
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/zalando/go-keyring"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+func TestLooksSecret(t *testing.T) {
+	cases := []struct {
+		name, value string
+		header      bool
+		want        bool
+	}{
+		{"GITHUB_PERSONAL_ACCESS_TOKEN", "ghp_1234567890abcdef", false, true},
+		{"OPENAI_API_KEY", "sk-proj-abcdefghijkl", false, true},
+		{"BRAVE_API_KEY", "BSAabcdefghijklmnop", false, true},
+		{"DB_PASSWORD", "hunter2hunter2", false, true},
+		{"SLACK_BOT_TOKEN", "xoxb-1-2-3", false, true},
+		{"SOMETHING", "AKIAIOSFODNN7EXAMPLE", false, true}, // shape alone
+		{"JWT", "eyJhbGciOiJIUzI1NiJ9.e30.x", false, true},
+		{"Authorization", "Bearer abc.def", true, true},
+		{"X-Api-Key", "abc123abc123", true, true},
+		{"Content-Type", "application/json", true, false},
+		{"PATH", "/usr/bin:/bin", false, false},
+		{"MEMORY_FILE_PATH", "/tmp/memory.jsonl", false, false},
+		{"AUTH_ENABLED", "true", false, false},
+		{"API_KEY", "${input:key}", false, false},
+		{"API_KEY", "${secret:x}", false, false},
+		{"TOKEN_URL", "https://example.com/token", false, false},
+		{"DEBUG", "1", false, false},
+	}
+	for _, c := range cases {
+		if got := LooksSecret(c.name, c.value, c.header); got != c.want {
+			t.Errorf("LooksSecret(%q, %q, header=%v) = %v, want %v", c.name, c.value, c.header, got, c.want)
+		}
+	}
+}
+
+func TestExtractAndOptOut(t *testing.T) {
+	s := config.Server{Name: "github", Transport: config.Stdio, Command: "docker",
+		Env:     map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_abcdefghijklmnop1234", "LOG_LEVEL": "debug"},
+		Headers: map[string]string{"Authorization": "Bearer sk-abcdefghijkl9876"}}
+	out, moves := Extract(s, nil)
+	if out.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "${secret:github_GITHUB_PERSONAL_ACCESS_TOKEN}" || out.Env["LOG_LEVEL"] != "debug" {
+		t.Fatalf("env = %v", out.Env)
+	}
+	if out.Headers["Authorization"] != "${secret:github_Authorization}" {
+		t.Fatalf("headers = %v", out.Headers)
+	}
+	if s.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "ghp_abcdefghijklmnop1234" {
+		t.Fatal("Extract changed its input")
+	}
+	if len(moves) != 2 || moves[0].Masked != "••••1234" || moves[1].Key() != "github.headers.Authorization" {
+		t.Fatalf("moves = %+v", moves)
+	}
+	out, moves = Extract(s, map[string]bool{"github.env.GITHUB_PERSONAL_ACCESS_TOKEN": true})
+	if len(moves) != 1 || out.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "ghp_abcdefghijklmnop1234" {
+		t.Fatalf("opt-out ignored: %+v %v", moves, out.Env)
+	}
+}
+
+func TestStoreAndPrepareWithMockKeyring(t *testing.T) {
+	keyring.MockInit()
+	st := NewStore()
+	if err := st.Available(); err != nil {
+		t.Fatal(err)
+	}
+	_, moves := Extract(config.Server{Name: "gh", Env: map[string]string{"GH_TOKEN": "ghp_secretvalue0001"}}, nil)
+	if err := st.StoreMoves(moves); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := st.Get("gh_GH_TOKEN"); err != nil || v != "ghp_secretvalue0001" {
+		t.Fatalf("Get = %q, %v", v, err)
+	}
+	t.Setenv("SB_TEST_REGION", "eu-west-1")
+	red := NewRedactor()
+	cfgs := Prepare([]config.Server{
+		{Name: "gh", Transport: config.Stdio, Command: "x", Env: map[string]string{"GH_TOKEN": "${secret:gh_GH_TOKEN}", "REGION": "${env:SB_TEST_REGION}"}},
+		{Name: "missing", Transport: config.Stdio, Command: "x", Env: map[string]string{"K": "${secret:nope}"}},
+	}, st.Lookup, red)
+	if cfgs[0].Env["GH_TOKEN"] != "ghp_secretvalue0001" || cfgs[0].Env["REGION"] != "eu-west-1" || cfgs[0].StartError != "" {
+		t.Fatalf("resolved = %+v", cfgs[0])
+	}
+	if !strings.Contains(cfgs[1].StartError, `secret "nope": secret not found in the keyring`) || !strings.Contains(cfgs[1].StartError, "Settings → Secrets") {
+		t.Fatalf("missing secret error = %q", cfgs[1].StartError)
+	}
+	if got := red.Redact("auth failed for ghp_secretvalue0001!"); got != "auth failed for ••••0001!" {
+		t.Fatalf("Redact = %q", got)
+	}
+	if err := st.Delete("gh_GH_TOKEN"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get("gh_GH_TOKEN"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after delete: %v", err)
+	}
+	if err := st.Set("bad name!", "v"); !errors.Is(err, ErrBadName) {
+		t.Fatalf("bad name: %v", err)
+	}
+}
+
+func TestUnavailableKeyringSaysWhatToDo(t *testing.T) {
+	keyring.MockInitWithError(errors.New("dbus: no session bus"))
+	err := NewStore().Available()
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "install and unlock gnome-keyring") {
+		t.Fatalf("Available = %v", err)
+	}
+	// ${env:...} keeps working without a keyring.
+	t.Setenv("SB_X", "y")
+	if v, err := Expand("${env:SB_X}", NewStore().Lookup); err != nil || v != "y" {
+		t.Fatalf("env expand = %q, %v", v, err)
+	}
+}
+
+func TestIndexInSettings(t *testing.T) {
+	raw := json.RawMessage(`{"theme":"dark"}`)
+	raw, err := WithNames(raw, true, "b", "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(Names(raw), ","); got != "a,b" || !strings.Contains(string(raw), `"theme":"dark"`) {
+		t.Fatalf("index = %s", raw)
+	}
+	raw, _ = WithNames(raw, false, "a")
+	if got := strings.Join(Names(raw), ","); got != "b" {
+		t.Fatalf("after remove = %s", raw)
+	}
+}
