@@ -81,10 +81,13 @@ test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test
 
 # e2e: 'wails dev' in browser mode + the production binary, under a private X
-# display and a private D-Bus session (so no test touches the user's keyring).
+# display and a private D-Bus session with its own unlocked gnome-keyring in a
+# throw-away directory (so no test touches the user's display or keyring).
 test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json
-	cd frontend && SWITCHBOARD_BIN=$(CURDIR)/$(BIN) \
-	  dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs
+	kr=$$(mktemp -d) && mkdir -m 700 $$kr/run && trap 'rm -rf $$kr' EXIT && \
+	cd frontend && SWITCHBOARD_BIN=$(CURDIR)/$(BIN) XDG_DATA_HOME=$$kr/share XDG_RUNTIME_DIR=$$kr/run \
+	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
+	  exec xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs'
 
 test: vet test-go test-frontend test-e2e
 

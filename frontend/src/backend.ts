@@ -28,3 +28,12 @@ export function signalReady(): void {
   if (!hasBackend()) return;
   Ready().catch((err: unknown) => console.warn('Ready failed', err));
 }
+
+/** call runs a binding, turning a synchronous throw (no such method) into a rejection. */
+export function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}

@@ -88,7 +88,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   const json = `{
   // pasted from Claude Desktop
   "mcpServers": {
-    "files": {"command": ${JSON.stringify(fsBin)}, "args": [${JSON.stringify(root)}]},
+    "files": {"command": ${JSON.stringify(fsBin)}, "args": [${JSON.stringify(root)}], "env": {"GITHUB_TOKEN": "ghp_wizardtoken00001234"}},
     "memory": {"command": "uvx", "args": ["some-other-memory"]},
     "bad": {"command": "npx", "args": "-y oops"},
   }
@@ -103,6 +103,8 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   assert.equal(await outcome('bad'), 'invalid');
   const problems = wizard.getByRole('list', { name: 'Problems' });
   assert.match(await problems.innerText(), /line 6:\d+ mcpServers\.bad\.args must be an array of strings/);
+  // The token is shown masked and will move to the keyring.
+  await preview.getByText('env.GITHUB_TOKEN ••••1234 → keyring').waitFor();
   // The default for a name in use keeps the existing server.
   assert.equal(await wizard.getByLabel('Action for memory').inputValue(), 'keep');
   await screenshot(page, 'import-preview');
@@ -111,6 +113,11 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   await wizard.getByRole('status').getByText('Imported 1 server.').waitFor();
   await row(page, 'files').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   assert.match(await row(page, 'memory').locator('.server-cmd').innerText(), /mcp-server-memory/, 'existing memory kept');
+  // The imported token is in the keyring, listed masked in Settings.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  const secret = page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: 'files_GITHUB_TOKEN' });
+  await secret.getByText('••••1234').waitFor();
+  assert.match(await secret.innerText(), /files/);
   await screenshot(page, 'import-done');
   assert.deepEqual(errors, []);
   await page.close();

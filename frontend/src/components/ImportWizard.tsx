@@ -25,6 +25,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [choices, setChoices] = useState<Record<string, string>>({});
   const [inputs, setInputs] = useState<Record<string, string>>({});
+  const [plaintext, setPlaintext] = useState<string[]>([]);
   const [discovered, setDiscovered] = useState<app.DiscoveredConfig[]>([]);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
@@ -42,7 +43,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       return;
     }
     const t = setTimeout(() => {
-      PreviewImport(name, text).then(
+      PreviewImport(name, text, plaintext).then(
         (p) => {
           setPreview(p);
           setErr('');
@@ -51,7 +52,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
       );
     }, 250);
     return () => clearTimeout(t);
-  }, [name, text]);
+  }, [name, text, plaintext]);
 
   const jumpTo = (p: Problem) => {
     const ta = editor.current;
@@ -74,7 +75,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setErr('');
     try {
-      const n = await ApplyImport(name, text, choices, inputs);
+      const n = await ApplyImport(name, text, choices, inputs, plaintext);
       setDone(`Imported ${n} server${n === 1 ? '' : 's'}.`);
       await refreshServers();
     } catch (e) {
@@ -160,6 +161,18 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
                 <td>
                   <span className={`outcome outcome-${it.outcome}`}>{OUTCOME_TEXT[it.outcome] ?? it.outcome}</span>
                   {it.changes.map((c) => <div key={c} className="muted small">{c}</div>)}
+                  {it.secrets.map((m) => (
+                    <label key={m.key} className="secret-move small">
+                      <input type="checkbox" checked onChange={() => setPlaintext([...plaintext, m.key])} aria-label={`Move ${m.field} of ${it.name} to the keyring`} />
+                      🔒 {m.field} {m.masked} → keyring
+                    </label>
+                  ))}
+                  {plaintext.filter((k) => k.startsWith(`${it.name}.`)).map((k) => (
+                    <label key={k} className="secret-move small warn">
+                      <input type="checkbox" checked={false} onChange={() => setPlaintext(plaintext.filter((x) => x !== k))} aria-label={`Move ${k.slice(it.name.length + 1)} of ${it.name} to the keyring`} />
+                      {k.slice(it.name.length + 1)} stays in config.json as plain text
+                    </label>
+                  ))}
                 </td>
                 <td>
                   {it.outcome === 'invalid' || it.outcome === 'unchanged' ? (

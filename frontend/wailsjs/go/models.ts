@@ -73,6 +73,24 @@ export namespace app {
 	        this.scope = source["scope"];
 	    }
 	}
+	export class SecretMove {
+	    key: string;
+	    field: string;
+	    name: string;
+	    masked: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SecretMove(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.field = source["field"];
+	        this.name = source["name"];
+	        this.masked = source["masked"];
+	    }
+	}
 	export class ProblemView {
 	    path: string;
 	    line: number;
@@ -105,6 +123,7 @@ export namespace app {
 	    changes: string[];
 	    problems: ProblemView[];
 	    needsInputs: string[];
+	    secrets: SecretMove[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportItemView(source);
@@ -121,6 +140,7 @@ export namespace app {
 	        this.changes = source["changes"];
 	        this.problems = this.convertValues(source["problems"], ProblemView);
 	        this.needsInputs = source["needsInputs"];
+	        this.secrets = this.convertValues(source["secrets"], SecretMove);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -209,6 +229,7 @@ export namespace app {
 	        this.dataDir = source["dataDir"];
 	    }
 	}
+	
 	
 	
 	export class ServerErrorView {
@@ -324,6 +345,27 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace secrets {
+	
+	export class SecretInfo {
+	    name: string;
+	    masked: string;
+	    usedBy: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SecretInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.masked = source["masked"];
+	        this.usedBy = source["usedBy"];
+	    }
 	}
 
 }
