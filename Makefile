@@ -75,7 +75,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
 test-go: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 10m ./...
 
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test

@@ -92,7 +92,11 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 		v.Since = st.Since.Format(time.RFC3339)
 	}
 	if c, ok := a.serverConfig(st.Name); ok {
+		v.Transport = string(c.Transport)
 		v.Command = strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
+		if c.URL != "" {
+			v.Command = c.URL
+		}
 	}
 	if m, ok := a.mgr.Registry().Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000

@@ -16,8 +16,16 @@ func FromConfig(s config.Server) ServerConfig {
 	if s.Restart != nil {
 		c.Restart = supervisor.Restart{Disabled: !s.Restart.Enabled, MaxAttempts: s.Restart.MaxAttempts, Delay: s.Restart.Delay}
 	}
-	if s.Transport != config.Stdio && s.Transport != "" {
-		c.StartError = fmt.Sprintf("%s: %s servers (%s) are not supported by this build yet; only local stdio servers run", s.Name, s.Transport, s.URL)
+	switch s.Transport {
+	case config.HTTP:
+		// Streamable HTTP, falling back to SSE for older servers
+		// (automaticSSEFallback); "type": "sse" skips the first try.
+		c.Remote = &supervisor.Remote{URL: s.URL, Headers: s.Headers}
+	case config.SSE:
+		c.Remote = &supervisor.Remote{URL: s.URL, Type: supervisor.RemoteSSE, Headers: s.Headers}
+	case config.Stdio, "":
+	default:
+		c.StartError = fmt.Sprintf("%s: %s servers are not supported; use stdio, http or sse", s.Name, s.Transport)
 	}
 	return c
 }

@@ -44,6 +44,8 @@ type ServerConfig struct {
 	StartTimeout time.Duration // 0: supervisor default
 	CallTimeout  time.Duration // 0: registry default
 	Restart      supervisor.Restart
+	// Remote, when set, makes this an HTTP server (Command is unused).
+	Remote *supervisor.Remote
 	// StartError, when set, is shown as the server's error instead of running it
 	// (a transport this build lacks, a secret that cannot be resolved).
 	StartError string
@@ -124,6 +126,7 @@ func (m *Manager) startLocked(c ServerConfig) {
 	spec := supervisor.Spec{
 		Name:         c.Name,
 		Process:      process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir},
+		Remote:       c.Remote,
 		StartTimeout: c.StartTimeout,
 		Restart:      c.Restart,
 		Redact:       m.opts.Redact,

@@ -59,13 +59,16 @@ var (
 	ErrNotReady  = errors.New("server is not ready")
 	ErrExited    = errors.New("server process exited")
 	ErrTimeout   = errors.New("server did not finish the MCP handshake in time")
-	ErrUnhealthy = errors.New("server stopped answering pings")
+	ErrUnhealthy    = errors.New("server stopped answering pings")
+	ErrDisconnected = errors.New("connection to the server was lost")
+	ErrNeedsLogin   = errors.New("the server needs authorization (HTTP 401)")
 )
 
-// Spec describes one stdio server.
+// Spec describes one server: a stdio Process, or a Remote endpoint.
 type Spec struct {
 	Name         string
 	Process      process.Spec
+	Remote       *Remote // when set, Process is ignored
 	StartTimeout time.Duration // initialize must finish within this
 	Restart      Restart
 	LogPath      string // stderr log file; "" keeps memory only
@@ -206,7 +209,7 @@ func (s *Server) Run(ctx context.Context) error {
 			msg += "\nlast stderr lines:\n" + tail
 		}
 		var notFound *process.NotFoundError
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) {
+		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrNeedsLogin) {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 			return err
 		}
@@ -224,46 +227,75 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 }
 
-// runOnce starts the process, initializes, and blocks until the process dies
-// or ctx ends. It returns when the server became ready (zero if never).
-func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
+// session is one live connection to a server, stdio or remote.
+type session struct {
+	tr    transport.Interface
+	pid   int             // 0 for remote servers
+	dead  <-chan struct{} // closed when the process exits or the connection is lost
+	why   func() string   // why dead closed ("exit status 2", "connection lost: ...")
+	close func()          // ends the session (stops the process tree)
+}
+
+// dial starts the process or opens the remote transport.
+func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) {
+	if r := s.spec.Remote; r != nil {
+		return dialRemote(r, remoteType)
+	}
 	p, err := process.Start(s.spec.Process)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%s: %w", s.spec.Name, err)
+		return nil, err
 	}
-	defer func() {
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), process.StopGrace+process.TermGrace+process.KillGrace+time.Second)
-		defer cancel()
-		_ = p.Stop(stopCtx)
-	}()
-	s.set(func(st *Status) { st.PID = p.PID() })
 	go s.log.Consume(p.Stderr)
+	return &session{
+		tr:   transport.NewIO(p.Stdout, p.Stdin, nil),
+		pid:  p.PID(),
+		dead: p.Done(),
+		why: func() string {
+			if p.Err() != nil {
+				return p.Err().Error()
+			}
+			return "exit 0"
+		},
+		close: func() {
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), process.StopGrace+process.TermGrace+process.KillGrace+time.Second)
+			defer cancel()
+			_ = p.Stop(stopCtx)
+		},
+	}, nil
+}
 
-	tr := transport.NewIO(p.Stdout, p.Stdin, nil)
-	cl := client.NewClient(tr, s.opts.ClientOptions...)
-	defer cl.Close()
-	if s.opts.OnNotification != nil {
-		name := s.spec.Name
-		cl.OnNotification(func(n mcp.JSONRPCNotification) { s.opts.OnNotification(name, n) })
-	}
-	if err := cl.Start(ctx); err != nil {
-		return time.Time{}, fmt.Errorf("%s: start session: %w", s.spec.Name, err)
-	}
-
-	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
-	res, err := initialize(initCtx, cl, p)
-	cancel()
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return time.Time{}, ctx.Err()
-		case errors.Is(err, context.DeadlineExceeded):
-			return time.Time{}, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrTimeout, s.spec.StartTimeout)
-		case errors.Is(err, ErrExited):
-			return time.Time{}, fmt.Errorf("%s: %w during initialize (%v)", s.spec.Name, ErrExited, p.Err())
+// runOnce connects, initializes, and blocks until the session dies or ctx
+// ends. It returns when the server became ready (zero if never).
+func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
+	types := []string{""}
+	if r := s.spec.Remote; r != nil {
+		types = []string{r.Type}
+		if r.Type == "" { // not given: Streamable HTTP first, then legacy SSE
+			types = []string{RemoteHTTP, RemoteSSE}
 		}
-		return time.Time{}, fmt.Errorf("%s: initialize: %w", s.spec.Name, err)
 	}
+	var sess *session
+	var cl *client.Client
+	var res *mcp.InitializeResult
+	var errs []error
+	for _, typ := range types {
+		sess, cl, res, err = s.connect(ctx, typ)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return time.Time{}, ctx.Err()
+		}
+		errs = append(errs, err)
+		if errors.Is(err, ErrNeedsLogin) {
+			break // SSE would be refused the same way
+		}
+	}
+	if err != nil {
+		return time.Time{}, errors.Join(errs...)
+	}
+	defer sess.close()
+	defer cl.Close()
 
 	readyAt = time.Now()
 	s.mu.Lock()
@@ -285,21 +317,64 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		select {
 		case <-ctx.Done():
 			return readyAt, ctx.Err()
-		case <-p.Done():
-			code := "exit 0"
-			if p.Err() != nil {
-				code = p.Err().Error()
+		case <-sess.dead:
+			if sess.pid == 0 {
+				return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrDisconnected, sess.why())
 			}
-			return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrExited, code)
+			return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrExited, sess.why())
 		case <-health.C:
 			pctx, cancel := context.WithTimeout(ctx, HealthTimeout)
-			err := ping(pctx, tr)
+			err := ping(pctx, sess.tr)
 			cancel()
 			if err != nil && ctx.Err() == nil {
 				return readyAt, fmt.Errorf("%s: %w: %v", s.spec.Name, ErrUnhealthy, err)
 			}
 		}
 	}
+}
+
+// connect dials and runs the handshake within StartTimeout. On failure the
+// session is closed again.
+func (s *Server) connect(ctx context.Context, remoteType string) (*session, *client.Client, *mcp.InitializeResult, error) {
+	sess, err := s.dial(ctx, remoteType)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", s.spec.Name, err)
+	}
+	s.set(func(st *Status) { st.PID = sess.pid })
+	cl := client.NewClient(sess.tr, s.opts.ClientOptions...)
+	fail := func(err error) (*session, *client.Client, *mcp.InitializeResult, error) {
+		cl.Close()
+		sess.close()
+		return nil, nil, nil, err
+	}
+	if s.opts.OnNotification != nil {
+		name := s.spec.Name
+		cl.OnNotification(func(n mcp.JSONRPCNotification) { s.opts.OnNotification(name, n) })
+	}
+	if err := cl.Start(ctx); err != nil {
+		return fail(fmt.Errorf("%s: start session: %w", s.spec.Name, err))
+	}
+	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
+	res, err := initialize(initCtx, cl, sess.dead)
+	cancel()
+	if err != nil {
+		via := ""
+		if remoteType != "" {
+			via = " (" + remoteType + ")"
+		}
+		switch {
+		case ctx.Err() != nil:
+			return fail(ctx.Err())
+		case errors.Is(err, context.DeadlineExceeded):
+			return fail(fmt.Errorf("%s: %w%s (%s)", s.spec.Name, ErrTimeout, via, s.spec.StartTimeout))
+		case errors.Is(err, ErrExited):
+			return fail(fmt.Errorf("%s: %w during initialize (%s)", s.spec.Name, ErrExited, sess.why()))
+		case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):
+			return fail(fmt.Errorf("%s: %w: add its token as an \"Authorization\" header (kept as ${secret:NAME}); OAuth login is not in this build yet", s.spec.Name, ErrNeedsLogin))
+		}
+		return fail(fmt.Errorf("%s: initialize%s: %w", s.spec.Name, via, err))
+	}
+	return sess, cl, res, nil
 }
 
 var pings atomic.Int64
@@ -319,12 +394,12 @@ func ping(ctx context.Context, tr transport.Interface) error {
 }
 
 // initialize runs the MCP handshake, giving up as soon as the process exits.
-func initialize(ctx context.Context, cl *client.Client, p *process.Process) (*mcp.InitializeResult, error) {
+func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}) (*mcp.InitializeResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		select {
-		case <-p.Done():
+		case <-dead:
 			cancel()
 		case <-ctx.Done():
 		}
@@ -337,7 +412,7 @@ func initialize(ctx context.Context, cl *client.Client, p *process.Process) (*mc
 		// stdout's EOF can beat the exit status; give the exit a moment to land
 		// so the error says the process died rather than "transport closed".
 		select {
-		case <-p.Done():
+		case <-dead:
 			return nil, ErrExited
 		case <-time.After(500 * time.Millisecond):
 		}

@@ -1,0 +1,46 @@
+package contentstore
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Errors returned by Stores wrap one of them (or an
+// extract error for files), with a message that says what to do.
+var (
+	ErrUnknownStore   = errors.New("no such store")
+	ErrStoreExists    = errors.New("a store with that name already exists")
+	ErrUnknownContent = errors.New("no such content")
+	ErrEmptyQuery     = errors.New("the query is empty")
+	ErrStoreLocked    = errors.New("the store is in use by another process")
+	ErrInvalid        = errors.New("invalid input")
+	ErrClosed         = errors.New("the content stores are closed")
+)
+
+// OpenError is a store whose index could not be opened.
+type OpenError struct {
+	Store string
+	Path  string
+	Err   error
+}
+
+func (e *OpenError) Error() string {
+	if errors.Is(e.Err, ErrStoreLocked) {
+		return fmt.Sprintf("store %q is in use by another process (another Switchboard, or 'switchboard builtin content-store'); close it and try again", e.Store)
+	}
+	return fmt.Sprintf("store %q: open the index at %s: %v", e.Store, e.Path, e.Err)
+}
+
+func (e *OpenError) Unwrap() error { return e.Err }
+
+func unknownStore(id string) error {
+	return fmt.Errorf("%w %q; call listStores to see the store ids", ErrUnknownStore, id)
+}
+
+func unknownContent(id string) error {
+	return fmt.Errorf("%w %q; use a contentId returned by addContent or search", ErrUnknownContent, id)
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,322 @@
+// Package extract turns files and pasted text into the plain text a content
+// store indexes: it detects the format from the name and the bytes, refuses
+// binaries, PDFs and oversize files with a clear error, strips HTML tags,
+// pretty-prints one-line JSON and normalizes line endings, so line numbers
+// of the stored text are stable.
+//
+//	doc, err := extract.File("/notes/setup.md", 10<<20)
+//	if errors.Is(err, extract.ErrBinary) { ... }
+//	fmt.Println(doc.Format, doc.Title, len(doc.Text))
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Sentinel errors; a FileError wraps one of them (or an fs error).
+var (
+	ErrBinary      = errors.New("binary file")
+	ErrTooLarge    = errors.New("file is over the size limit")
+	ErrUnsupported = errors.New("unsupported file type")
+	ErrIsDir       = errors.New("is a folder")
+	ErrEmpty       = errors.New("no text")
+)
+
+// Format names what kind of text a document is.
+type Format string
+
+// Formats.
+const (
+	Text     Format = "txt"
+	Markdown Format = "md"
+	HTML     Format = "html"
+	JSON     Format = "json"
+	CSV      Format = "csv"
+	Code     Format = "code"
+)
+
+// Formats lists every format, for validating a caller's choice.
+var Formats = []Format{Text, Markdown, HTML, JSON, CSV, Code}
+
+// Doc is extracted text.
+type Doc struct {
+	Format Format
+	// Title is the first heading (Markdown), <title> (HTML) or the file name.
+	Title string
+	// Text is UTF-8 with "\n" line endings; what the store keeps and what
+	// line numbers refer to (for HTML: the text with the tags removed).
+	Text string
+}
+
+// FileError is a file that could not be extracted.
+type FileError struct {
+	Path   string
+	Err    error  // a sentinel of this package or an fs error
+	Detail string // what to do, or the measured size
+}
+
+func (e *FileError) Error() string {
+	s := fmt.Sprintf("%s: %v", e.Path, e.Err)
+	if e.Detail != "" {
+		s += " (" + e.Detail + ")"
+	}
+	return s
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// File reads and extracts the file at path, refusing files over maxBytes
+// (0: no limit).
+func File(path string, maxBytes int64) (Doc, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Doc{}, &FileError{Path: path, Err: fs.ErrNotExist, Detail: "check the path; it must be absolute or relative to the server's working directory"}
+		}
+		return Doc{}, &FileError{Path: path, Err: err}
+	}
+	if fi.IsDir() {
+		return Doc{}, &FileError{Path: path, Err: ErrIsDir}
+	}
+	if maxBytes > 0 && fi.Size() > maxBytes {
+		return Doc{}, &FileError{Path: path, Err: ErrTooLarge, Detail: fmt.Sprintf("%s; the limit is %s", HumanBytes(fi.Size()), HumanBytes(maxBytes))}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Doc{}, &FileError{Path: path, Err: err}
+	}
+	defer f.Close()
+	r := io.Reader(f)
+	if maxBytes > 0 {
+		r = io.LimitReader(f, maxBytes+1) // the file may have grown since Stat
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Doc{}, &FileError{Path: path, Err: err}
+	}
+	if maxBytes > 0 && int64(len(data)) > maxBytes {
+		return Doc{}, &FileError{Path: path, Err: ErrTooLarge, Detail: fmt.Sprintf("over %s", HumanBytes(maxBytes))}
+	}
+	doc, err := Bytes(filepath.Base(path), data)
+	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			fe.Path = path
+		}
+		return Doc{}, err
+	}
+	return doc, nil
+}
+
+// Bytes extracts data, choosing the format from name's extension and the
+// content.
+func Bytes(name string, data []byte) (Doc, error) {
+	if bytes.HasPrefix(data, []byte("%PDF-")) || strings.EqualFold(filepath.Ext(name), ".pdf") {
+		return Doc{}, &FileError{Path: name, Err: ErrUnsupported, Detail: "PDF is not supported; convert it to text first, e.g. with pdftotext"}
+	}
+	text, ok := decode(data)
+	if !ok {
+		return Doc{}, &FileError{Path: name, Err: ErrBinary, Detail: "only text files can be added: plain text, Markdown, HTML, JSON, CSV or source code"}
+	}
+	return build(FormatOf(name), text, filepath.Base(name))
+}
+
+// FromText extracts pasted text of the given format ("" means plain text).
+func FromText(format Format, title, text string) (Doc, error) {
+	if format == "" {
+		format = Text
+	}
+	if !validFormat(format) {
+		return Doc{}, fmt.Errorf("%w %q; use one of %s", ErrUnsupported, format, formatList())
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		return Doc{}, ErrBinary
+	}
+	doc, err := build(format, normalize(text), title)
+	if err != nil {
+		return Doc{}, err
+	}
+	if title != "" {
+		doc.Title = title
+	}
+	return doc, nil
+}
+
+func build(format Format, text, name string) (Doc, error) {
+	doc := Doc{Format: format, Text: text, Title: name}
+	switch format {
+	case HTML:
+		title, body := stripHTML(text)
+		doc.Text = body
+		if title != "" {
+			doc.Title = title
+		}
+	case JSON:
+		doc.Text = prettyJSON(text)
+	case Markdown:
+		if h := firstHeading(text); h != "" {
+			doc.Title = h
+		}
+	}
+	if strings.TrimSpace(doc.Text) == "" {
+		return Doc{}, &FileError{Path: name, Err: ErrEmpty}
+	}
+	return doc, nil
+}
+
+// FormatOf picks the format from a file name; unknown names are plain text.
+func FormatOf(name string) Format {
+	base := strings.ToLower(filepath.Base(name))
+	switch base {
+	case "makefile", "dockerfile", "gnumakefile", "justfile", "rakefile", "gemfile", "vagrantfile":
+		return Code
+	}
+	switch ext := strings.ToLower(filepath.Ext(base)); {
+	case ext == ".md" || ext == ".markdown" || ext == ".mdx":
+		return Markdown
+	case ext == ".html" || ext == ".htm" || ext == ".xhtml":
+		return HTML
+	case ext == ".json" || ext == ".jsonl" || ext == ".ndjson" || ext == ".geojson":
+		return JSON
+	case ext == ".csv" || ext == ".tsv":
+		return CSV
+	case codeExt[ext]:
+		return Code
+	}
+	return Text
+}
+
+// Skippable reports whether a name is a known binary format, so a folder
+// walk can skip it without reading it.
+func Skippable(name string) bool {
+	return binaryExt[strings.ToLower(filepath.Ext(name))]
+}
+
+var codeExt = set(".go", ".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rs", ".java", ".kt", ".kts",
+	".scala", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".fs", ".rb", ".php", ".swift", ".m", ".mm",
+	".sh", ".bash", ".zsh", ".fish", ".ps1", ".sql", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".xml",
+	".css", ".scss", ".sass", ".less", ".vue", ".svelte", ".lua", ".r", ".pl", ".pm", ".proto", ".graphql", ".gql",
+	".mk", ".cmake", ".gradle", ".dart", ".ex", ".exs", ".erl", ".hrl", ".clj", ".hs", ".ml", ".mli", ".nim", ".zig",
+	".tf", ".hcl", ".nix", ".el", ".vim", ".bat", ".cmd")
+
+var binaryExt = set(".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff", ".heic", ".psd",
+	".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".jar", ".war", ".class", ".exe", ".dll",
+	".so", ".dylib", ".o", ".a", ".lib", ".bin", ".dat", ".db", ".sqlite", ".sqlite3", ".woff", ".woff2", ".ttf",
+	".otf", ".eot", ".mp3", ".mp4", ".m4a", ".mov", ".avi", ".mkv", ".webm", ".wav", ".flac", ".ogg", ".pdf",
+	".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".iso", ".dmg", ".pyc", ".wasm", ".pack", ".idx")
+
+func set(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, s := range items {
+		m[s] = true
+	}
+	return m
+}
+
+func validFormat(f Format) bool {
+	for _, g := range Formats {
+		if f == g {
+			return true
+		}
+	}
+	return false
+}
+
+func formatList() string {
+	s := make([]string, len(Formats))
+	for i, f := range Formats {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+// decode returns data as normalized UTF-8 text, or false for binary data.
+// Text that is not UTF-8 is read as Latin-1.
+func decode(data []byte) (string, bool) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	head := data[:min(len(data), 8192)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "", false
+	}
+	if utf8.Valid(data) {
+		return normalize(string(data)), true
+	}
+	control := 0
+	for _, b := range head {
+		if b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f' {
+			control++
+		}
+	}
+	if control*20 > len(head) || bytes.IndexByte(data, 0) >= 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(data) + len(data)/8)
+	for _, c := range data {
+		b.WriteRune(rune(c))
+	}
+	return normalize(b.String()), true
+}
+
+// normalize makes line endings "\n".
+func normalize(s string) string {
+	if strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+// prettyJSON indents JSON that sits on very long lines so its lines can be
+// searched and read back; other JSON is kept as written.
+func prettyJSON(s string) string {
+	long := false
+	for line := range strings.SplitSeq(s, "\n") {
+		if len(line) > 2000 {
+			long = true
+			break
+		}
+	}
+	if !long || !json.Valid([]byte(s)) {
+		return s
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(strings.TrimSpace(s)), "", "  "); err != nil {
+		return s
+	}
+	return b.String() + "\n"
+}
+
+func firstHeading(s string) string {
+	for line := range strings.SplitSeq(s, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			if h := strings.TrimSpace(strings.TrimLeft(t, "#")); h != "" && strings.HasPrefix(t, strings.Repeat("#", len(t)-len(strings.TrimLeft(t, "#")))+" ") {
+				return h
+			}
+		}
+	}
+	return ""
+}
+
+// HumanBytes formats n as "1.5 MB".
+func HumanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

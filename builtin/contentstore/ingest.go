@@ -1,0 +1,423 @@
+package contentstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/switchboard-app/switchboard/builtin/contentstore/chunk"
+	"github.com/switchboard-app/switchboard/builtin/contentstore/extract"
+)
+
+// maxListed bounds the contents and skipped files an AddResult lists.
+const maxListed = 100
+
+// Input is what to add: Text (with an optional Title and Format) or Path, a
+// file or a folder (added recursively, streamed in batches).
+type Input struct {
+	Text   string
+	Title  string
+	Format extract.Format // of Text; "" is plain text
+	Path   string
+	// Metadata is attached to every chunk; search can filter on it.
+	Metadata map[string]string
+	// Progress, if set, receives this ingest's progress (as well as
+	// Options.OnProgress). It must not block.
+	Progress func(Progress)
+}
+
+// Progress is the state of one ingest.
+type Progress struct {
+	StoreID string `json:"storeId"`
+	Files   int    `json:"files"`   // files (or texts) processed: added or skipped
+	Total   int    `json:"total"`   // files to process
+	Added   int    `json:"added"`   // documents committed
+	Chunks  int    `json:"chunks"`  // chunks committed
+	Bytes   int64  `json:"bytes"`   // text committed
+	Current string `json:"current"` // the last file processed
+	Done    bool   `json:"done"`
+}
+
+// Content describes one stored document.
+type Content struct {
+	ID       string            `json:"contentId"`
+	StoreID  string            `json:"storeId"`
+	Title    string            `json:"title"`
+	Path     string            `json:"path,omitempty"`
+	Format   string            `json:"format"`
+	Lines    int               `json:"lines"`
+	Bytes    int               `json:"bytes"`
+	Chunks   int               `json:"chunks"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+	Added    time.Time         `json:"added"`
+}
+
+// Skipped is a file of a folder that was not added.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// AddResult is what an ingest committed. Every content it lists (and every
+// one it counts) is searchable and survives a crash.
+type AddResult struct {
+	StoreID      string    `json:"storeId"`
+	Added        int       `json:"added"`
+	Chunks       int       `json:"chunks"`
+	Contents     []Content `json:"contents"`          // the first 100
+	Skipped      []Skipped `json:"skipped,omitempty"` // the first 100
+	SkippedCount int       `json:"skippedCount,omitempty"`
+}
+
+// Add adds text or files to a store. Adding the same path (or the same
+// title and text) again replaces the earlier version. Add returns once
+// everything it reports is committed to disk. A single file that cannot be
+// read is an error; in a folder, such files are skipped and listed. If ctx
+// ends during a folder, what was committed so far is returned with the error.
+func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, error) {
+	hasText, hasPath := in.Text != "", strings.TrimSpace(in.Path) != ""
+	switch {
+	case hasText && hasPath:
+		return AddResult{}, invalid("pass either text or path, not both")
+	case !hasText && !hasPath:
+		return AddResult{}, invalid("pass the text to add, or the path of a file or folder")
+	}
+	for k := range in.Metadata {
+		if k == "" || strings.ContainsAny(k, ".") {
+			return AddResult{}, invalid("metadata key %q: keys must be non-empty and without dots", k)
+		}
+	}
+	st, err := s.acquire(storeID)
+	if err != nil {
+		return AddResult{}, err
+	}
+	defer st.release()
+	st.write.Lock()
+	defer st.write.Unlock()
+
+	ing := &ingest{s: s, st: st, in: in, res: AddResult{StoreID: storeID, Contents: []Content{}}, batch: st.idx.NewBatch()}
+	ing.progress.StoreID = storeID
+	if hasText {
+		doc, err := extract.FromText(in.Format, in.Title, in.Text)
+		if err != nil {
+			return AddResult{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
+		if doc.Title == "" {
+			doc.Title = firstLine(doc.Text)
+		}
+		ing.progress.Total = 1
+		if err := ing.stage(ctx, contentID(storeID, "text:"+in.Title+"\x00"+in.Text), doc, ""); err != nil {
+			return AddResult{}, err
+		}
+		return ing.finish(ctx)
+	}
+	path, err := filepath.Abs(strings.TrimSpace(in.Path))
+	if err != nil {
+		return AddResult{}, invalid("path %q: %v", in.Path, err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		_, err = extract.File(path, s.opts.MaxFileBytes) // the same clear error as for a file
+		return AddResult{}, err
+	}
+	if !fi.IsDir() {
+		doc, err := extract.File(path, s.opts.MaxFileBytes)
+		if err != nil {
+			return AddResult{}, err
+		}
+		ing.progress.Total = 1
+		if err := ing.stage(ctx, contentID(storeID, "path:"+path), doc, path); err != nil {
+			return AddResult{}, err
+		}
+		return ing.finish(ctx)
+	}
+	ing.progress.Total = countFiles(ctx, path)
+	err = walkFiles(ctx, path, func(p string, werr error) error {
+		if werr != nil {
+			ing.skip(p, werr)
+			return nil
+		}
+		doc, err := extract.File(p, s.opts.MaxFileBytes)
+		if err != nil {
+			ing.skip(p, err)
+			return ing.flushIfFull(ctx)
+		}
+		if err := ing.stage(ctx, contentID(storeID, "path:"+p), doc, p); err != nil {
+			return err
+		}
+		return ing.flushIfFull(ctx)
+	})
+	if err != nil {
+		if ferr := ing.flush(ctx); ferr != nil {
+			return ing.res, errors.Join(err, ferr)
+		}
+		return ing.res, fmt.Errorf("stopped after %d of %d files (those %d are searchable): %w", ing.progress.Files, ing.progress.Total, ing.res.Added, err)
+	}
+	return ing.finish(ctx)
+}
+
+// ingest accumulates one Add's batches.
+type ingest struct {
+	s        *Stores
+	st       *store
+	in       Input
+	res      AddResult
+	progress Progress
+
+	batch   *bleve.Batch
+	pending []Content // staged, not yet committed
+	bytes   int
+	files   int // processed, not yet reported
+}
+
+func (ing *ingest) skip(path string, err error) {
+	ing.files++
+	ing.res.SkippedCount++
+	if len(ing.res.Skipped) < maxListed {
+		reason := err.Error()
+		var fe *extract.FileError
+		if errors.As(err, &fe) {
+			reason = strings.TrimPrefix(fe.Error(), fe.Path+": ")
+		}
+		ing.res.Skipped = append(ing.res.Skipped, Skipped{Path: path, Reason: reason})
+	}
+	ing.progress.Current = path
+}
+
+// stage puts a document and its chunks in the batch, replacing an earlier
+// version with the same id.
+func (ing *ingest) stage(ctx context.Context, id string, doc extract.Doc, path string) error {
+	st := ing.st
+	old, err := st.content(ctx, id)
+	if err != nil && !errors.Is(err, ErrUnknownContent) {
+		return err
+	}
+	chunks := chunk.Split(doc.Text, styleOf(doc.Format), chunk.Options{Size: ing.s.opts.ChunkSize, Overlap: ing.s.opts.ChunkOverlap})
+	meta, _ := json.Marshal(ing.in.Metadata)
+	c := Content{
+		ID: id, StoreID: st.info.ID, Title: doc.Title, Path: path, Format: string(doc.Format),
+		Lines: len(chunk.Lines(doc.Text)), Bytes: len(doc.Text), Chunks: len(chunks),
+		Metadata: ing.in.Metadata, Added: time.Now().UTC().Truncate(time.Second),
+	}
+	b := ing.batch
+	if err := b.Index(id, contentDoc{
+		Kind: kindContent, ContentID: id, Body: doc.Text, Title: c.Title, Path: path, Format: c.Format,
+		Lines: c.Lines, Bytes: c.Bytes, Chunks: c.Chunks, Metadata: string(meta), Added: c.Added.Format(time.RFC3339),
+	}); err != nil {
+		return fmt.Errorf("index %s: %w", id, err)
+	}
+	withCJK := st.info.Analyzer != "cjk"
+	for _, ch := range chunks {
+		d := chunkDoc{
+			Kind: kindChunk, ContentID: id, Text: ch.Text, Section: ch.Section, FromLine: ch.FromLine, ToLine: ch.ToLine,
+			Title: c.Title, Path: path, Format: c.Format, Meta: ing.in.Metadata,
+		}
+		if withCJK && hasCJK(ch.Text) {
+			d.CJK = ch.Text
+		}
+		if err := b.Index(chunkID(id, ch.Index), d); err != nil {
+			return fmt.Errorf("index %s: %w", id, err)
+		}
+	}
+	for i := len(chunks); old != nil && i < old.Chunks; i++ {
+		b.Delete(chunkID(id, i))
+	}
+	ing.pending = append(ing.pending, c)
+	ing.bytes += len(doc.Text)
+	ing.files++
+	ing.progress.Current = path
+	return nil
+}
+
+func (ing *ingest) flushIfFull(ctx context.Context) error {
+	if ing.bytes >= ing.s.opts.BatchBytes || ing.batch.Size() >= 2000 {
+		return ing.flush(ctx)
+	}
+	return nil
+}
+
+// flush commits the batch (bleve returns once it is persisted) and reports
+// progress.
+func (ing *ingest) flush(ctx context.Context) error {
+	if ing.batch.Size() > 0 {
+		if err := ing.st.idx.Batch(ing.batch); err != nil {
+			return fmt.Errorf("store %q: commit: %w", ing.st.info.ID, err)
+		}
+		ing.batch.Reset()
+	}
+	for _, c := range ing.pending {
+		ing.res.Added++
+		ing.res.Chunks += c.Chunks
+		ing.progress.Bytes += int64(c.Bytes)
+		if len(ing.res.Contents) < maxListed {
+			ing.res.Contents = append(ing.res.Contents, c)
+		}
+	}
+	ing.progress.Added, ing.progress.Chunks = ing.res.Added, ing.res.Chunks
+	ing.progress.Files += ing.files
+	ing.progress.Total = max(ing.progress.Total, ing.progress.Files)
+	reported := len(ing.pending) > 0 || ing.files > 0
+	ing.pending, ing.bytes, ing.files = ing.pending[:0], 0, 0
+	if reported {
+		ing.report()
+	}
+	return nil
+}
+
+func (ing *ingest) finish(ctx context.Context) (AddResult, error) {
+	if err := ing.flush(ctx); err != nil {
+		return ing.res, err
+	}
+	ing.progress.Done = true
+	ing.report()
+	return ing.res, nil
+}
+
+func (ing *ingest) report() {
+	if ing.in.Progress != nil {
+		ing.in.Progress(ing.progress)
+	}
+	if ing.s.opts.OnProgress != nil {
+		ing.s.opts.OnProgress(ing.progress)
+	}
+}
+
+// content reads a content record (nil, ErrUnknownContent if there is none).
+func (st *store) content(ctx context.Context, id string) (*contentRecord, error) {
+	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery([]string{id}), 1, 0, false)
+	req.Fields = contentFields
+	res, err := st.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("store %q: %w", st.info.ID, err)
+	}
+	if len(res.Hits) == 0 || str(res.Hits[0].Fields["body"]) == "" && num(res.Hits[0].Fields["lines"]) == 0 {
+		return nil, unknownContent(id)
+	}
+	f := res.Hits[0].Fields
+	r := &contentRecord{Content: Content{
+		ID: id, StoreID: st.info.ID, Title: str(f["title"]), Path: str(f["path"]), Format: str(f["format"]),
+		Lines: num(f["lines"]), Bytes: num(f["bytes"]), Chunks: num(f["chunks"]),
+	}, Body: str(f["body"])}
+	if m := str(f["metadata"]); m != "" && m != "null" {
+		_ = json.Unmarshal([]byte(m), &r.Metadata)
+	}
+	r.Added, _ = time.Parse(time.RFC3339, str(f["added"]))
+	return r, nil
+}
+
+type contentRecord struct {
+	Content
+	Body string
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}
+
+// contentID is a store-qualified id: <storeId>:<16 hex digits of the key's hash>.
+func contentID(storeID, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return storeID + ":" + hex.EncodeToString(sum[:8])
+}
+
+func chunkID(contentID string, i int) string { return fmt.Sprintf("%s#%d", contentID, i) }
+
+// storeOf returns the store id part of a content id.
+func storeOf(contentID string) (string, bool) {
+	id, rest, ok := strings.Cut(contentID, ":")
+	return id, ok && validID(id) && len(rest) == 16
+}
+
+func styleOf(f extract.Format) chunk.Style {
+	switch f {
+	case extract.Markdown, extract.HTML:
+		return chunk.Markdown
+	case extract.CSV:
+		return chunk.Table
+	case extract.Code:
+		return chunk.Code
+	}
+	return chunk.Plain
+}
+
+func firstLine(s string) string {
+	for l := range strings.SplitSeq(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if len([]rune(l)) > 80 {
+				l = string([]rune(l)[:80]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// skipDirs are folders a folder ingest never enters (besides hidden ones).
+var skipDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true}
+
+// walkFiles calls fn for every file under root that a folder ingest
+// considers, in lexical order, without reading the tree into memory.
+// Hidden files and folders, skipDirs and known binary types are passed over.
+func walkFiles(ctx context.Context, root string, fn func(path string, err error) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			if p == root {
+				return err
+			}
+			if d != nil && d.IsDir() {
+				_ = fn(p, err)
+				return fs.SkipDir
+			}
+			return fn(p, err)
+		}
+		name := d.Name()
+		if p != root && strings.HasPrefix(name, ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && skipDirs[name] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+				return nil // a link to a folder or a device: not followed
+			}
+		}
+		if extract.Skippable(name) {
+			return fn(p, &extract.FileError{Path: p, Err: extract.ErrBinary, Detail: "skipped by its extension"})
+		}
+		return fn(p, nil)
+	})
+}
+
+// countFiles counts what walkFiles would visit (names only).
+func countFiles(ctx context.Context, root string) int {
+	n := 0
+	_ = walkFiles(ctx, root, func(string, error) error { n++; return nil })
+	return n
+}

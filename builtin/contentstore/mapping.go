@@ -1,0 +1,165 @@
+package contentstore
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/simple"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/lang/da"
+	"github.com/blevesearch/bleve/v2/analysis/lang/de"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/lang/es"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	"github.com/blevesearch/bleve/v2/analysis/lang/hi"
+	"github.com/blevesearch/bleve/v2/analysis/lang/it"
+	"github.com/blevesearch/bleve/v2/analysis/lang/nl"
+	"github.com/blevesearch/bleve/v2/analysis/lang/no"
+	"github.com/blevesearch/bleve/v2/analysis/lang/pt"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
+	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
+	"github.com/blevesearch/bleve/v2/analysis/lang/tr"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// DefaultAnalyzer is the analyzer of a store created without one: English
+// (lower-casing, stop words, possessives, Porter stemming).
+const DefaultAnalyzer = en.AnalyzerName
+
+// Analyzers are the text analyzers a store can use, by bleve name: "en"
+// and the other languages stem words, "cjk" indexes Chinese, Japanese and
+// Korean as overlapping bigrams, "standard" only lower-cases and drops
+// English stop words, "simple" only lower-cases. Whatever the analyzer, CJK
+// text is also indexed with "cjk", so it is always findable.
+var Analyzers = []string{
+	en.AnalyzerName, standard.Name, simple.Name, cjk.AnalyzerName,
+	ar.AnalyzerName, da.AnalyzerName, de.AnalyzerName, es.AnalyzerName, fi.AnalyzerName, fr.AnalyzerName,
+	hi.AnalyzerName, it.AnalyzerName, nl.AnalyzerName, no.AnalyzerName, pt.AnalyzerName, ru.AnalyzerName,
+	sv.AnalyzerName, tr.AnalyzerName,
+}
+
+func validAnalyzer(name string) bool { return slices.Contains(Analyzers, name) }
+
+// Document kinds (the "kind" field): a chunk is what search finds, a content
+// record keeps the whole text for readContent.
+const (
+	kindChunk   = "chunk"
+	kindContent = "content"
+)
+
+// chunkDoc is one searchable chunk; its id is <contentId>#<index>.
+type chunkDoc struct {
+	Kind      string            `json:"kind"`
+	ContentID string            `json:"contentId"`
+	Text      string            `json:"text"`
+	CJK       string            `json:"cjk"` // Text again when it holds CJK and the store analyzer is not cjk
+	Section   string            `json:"section"`
+	FromLine  int               `json:"fromLine"`
+	ToLine    int               `json:"toLine"`
+	Title     string            `json:"title"`
+	Path      string            `json:"path"`
+	Format    string            `json:"format"`
+	Meta      map[string]string `json:"meta"`
+}
+
+func (chunkDoc) BleveType() string { return kindChunk }
+
+// contentDoc keeps a whole document; its id is the contentId.
+type contentDoc struct {
+	Kind      string `json:"kind"`
+	ContentID string `json:"contentId"`
+	Body      string `json:"body"`
+	Title     string `json:"title"`
+	Path      string `json:"path"`
+	Format    string `json:"format"`
+	Lines     int    `json:"lines"`
+	Bytes     int    `json:"bytes"`
+	Chunks    int    `json:"chunks"`
+	Metadata  string `json:"metadata"` // JSON object
+	Added     string `json:"added"`    // RFC 3339
+}
+
+func (contentDoc) BleveType() string { return kindContent }
+
+// Stored fields read back.
+var (
+	chunkFields   = []string{"contentId", "text", "section", "fromLine", "toLine", "title", "path", "format"}
+	contentFields = []string{"contentId", "body", "title", "path", "format", "lines", "bytes", "chunks", "metadata", "added"}
+)
+
+// newMapping is a store's index mapping: BM25 scoring, chunk text analyzed
+// with the store's analyzer (term vectors for match positions), CJK text
+// also with cjk, keyword fields for filters, content records stored only.
+func newMapping(analyzer string) mapping.IndexMapping {
+	im := bleve.NewIndexMapping()
+	im.ScoringModel = index.BM25Scoring
+	im.DefaultAnalyzer = analyzer
+	im.TypeField = "kind"
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+	im.DefaultMapping = bleve.NewDocumentDisabledMapping()
+
+	keywordField := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = store, false, false, false
+		return f
+	}
+	textField := func(analyzer string, store, vectors bool) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = analyzer
+		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = store, false, vectors, false
+		return f
+	}
+	storedText := func() *mapping.FieldMapping {
+		f := textField(keyword.Name, true, false)
+		f.Index = false
+		return f
+	}
+	storedNumber := func() *mapping.FieldMapping {
+		f := bleve.NewNumericFieldMapping()
+		f.Index, f.Store, f.IncludeInAll, f.DocValues = false, true, false, false
+		return f
+	}
+
+	chunk := bleve.NewDocumentStaticMapping()
+	chunk.AddFieldMappingsAt("kind", keywordField(false))
+	chunk.AddFieldMappingsAt("contentId", keywordField(true))
+	chunk.AddFieldMappingsAt("text", textField(analyzer, true, true))
+	chunk.AddFieldMappingsAt("cjk", textField(cjk.AnalyzerName, false, true))
+	chunk.AddFieldMappingsAt("section", textField(analyzer, true, false))
+	chunk.AddFieldMappingsAt("fromLine", storedNumber())
+	chunk.AddFieldMappingsAt("toLine", storedNumber())
+	chunk.AddFieldMappingsAt("title", keywordField(true))
+	chunk.AddFieldMappingsAt("path", keywordField(true))
+	chunk.AddFieldMappingsAt("format", keywordField(true))
+	meta := bleve.NewDocumentMapping() // dynamic: every metadata key is a keyword field meta.<key>
+	meta.DefaultAnalyzer = keyword.Name
+	chunk.AddSubDocumentMapping("meta", meta)
+	im.AddDocumentMapping(kindChunk, chunk)
+
+	content := bleve.NewDocumentStaticMapping()
+	content.AddFieldMappingsAt("kind", keywordField(false))
+	content.AddFieldMappingsAt("contentId", keywordField(true))
+	for _, f := range []string{"body", "title", "path", "format", "metadata", "added"} {
+		content.AddFieldMappingsAt(f, storedText())
+	}
+	for _, f := range []string{"lines", "bytes", "chunks"} {
+		content.AddFieldMappingsAt(f, storedNumber())
+	}
+	im.AddDocumentMapping(kindContent, content)
+	return im
+}
+
+// hasCJK reports whether s holds Chinese, Japanese or Korean script.
+func hasCJK(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	}) >= 0
+}

@@ -1,0 +1,384 @@
+package contentstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/builtin/contentstore/extract"
+)
+
+// Builtin is the content store as a built-in server. Its Config.Root is the
+// directory of the stores (<data dir>/stores).
+var Builtin = builtin.Server{
+	Name:        "content-store",
+	Title:       "Content store",
+	Description: "Full-text search (BM25) over documents the user added: notes, docs, web pages, data files and code.",
+	Version:     "1.0.0",
+	Instructions: `The content store holds documents the user added, in named stores, for full-text search.
+To answer from them: listStores (ids and what each holds), then search (BM25; words are stemmed; "quoted phrases" match exactly; omit storeId to search all stores).
+Each hit has a contentId and a line range: call readContent with them, widened by some lines, to read the context before answering, and cite the title and lines.
+To add material: createStore once, then addContent with text or with the absolute path of a file or folder.`,
+	New: func(cfg builtin.Config) (*server.MCPServer, func() error, error) {
+		st, err := Open(Options{Root: cfg.Root})
+		if err != nil {
+			return nil, nil, err
+		}
+		return NewServer(st), st.Close, nil
+	},
+}
+
+// NewServer exposes stores as an MCP server with the tools createStore,
+// listStores, addContent, search, readContent, deleteContent and
+// deleteStore. Bad input is a tool result with isError set, never a
+// protocol error. The caller still owns (and closes) stores.
+func NewServer(s *Stores) *server.MCPServer {
+	srv := Builtin.MCPServer()
+	h := handlers{s}
+	srv.AddTools(
+		server.ServerTool{Tool: createStoreTool, Handler: h.createStore},
+		server.ServerTool{Tool: listStoresTool, Handler: h.listStores},
+		server.ServerTool{Tool: addContentTool, Handler: h.addContent},
+		server.ServerTool{Tool: searchTool, Handler: h.search},
+		server.ServerTool{Tool: readContentTool, Handler: h.readContent},
+		server.ServerTool{Tool: deleteContentTool, Handler: h.deleteContent},
+		server.ServerTool{Tool: deleteStoreTool, Handler: h.deleteStore},
+	)
+	return srv
+}
+
+var (
+	createStoreTool = mcp.NewTool("createStore",
+		mcp.WithDescription("Create a new, empty content store: a named collection of documents for full-text search. "+
+			"Returns the store's id, which addContent and search take as storeId. Store names are unique; "+
+			"call listStores first to reuse an existing store instead."),
+		mcp.WithTitleAnnotation("Create content store"),
+		mcp.WithString("name", mcp.Required(), mcp.Description("Short name, e.g. \"Project docs\"."), mcp.MaxLength(maxNameLen)),
+		mcp.WithString("description", mcp.Description("What the store holds, so a model later knows when to search it."), mcp.MaxLength(maxDescriptionLen)),
+		mcp.WithString("analyzer", mcp.Description("Language of the text, for stemming: \"en\" (default) or another bleve analyzer "+
+			"(de, fr, es, it, pt, nl, ru, sv, da, fi, no, tr, ar, hi); \"cjk\" for mostly Chinese/Japanese/Korean text; "+
+			"\"standard\" or \"simple\" for no stemming. CJK text is findable in every store."), mcp.Enum(Analyzers...)),
+		mcp.WithIdempotentHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	listStoresTool = mcp.NewTool("listStores",
+		mcp.WithDescription("List the content stores: id, name, description, analyzer, number of documents and chunks, size on disk. "+
+			"Call this first to find the storeId to search or add to."),
+		mcp.WithTitleAnnotation("List content stores"),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	addContentTool = mcp.NewTool("addContent",
+		mcp.WithDescription("Add a document to a store so it can be searched. Pass either `text` (with a `title`), or `path`: "+
+			"the absolute path of a file or a folder on this computer. Folders are added recursively; hidden files, binaries "+
+			"and files over 10 MB are skipped and listed. Supported: plain text, Markdown, HTML (tags are removed), JSON, CSV "+
+			"and source code; not PDF. Adding the same path (or the same title and text) again replaces the earlier version. "+
+			"Returns the contentIds; everything reported is searchable at once."),
+		mcp.WithTitleAnnotation("Add content"),
+		mcp.WithString("storeId", mcp.Required(), mcp.Description("Store id from createStore or listStores.")),
+		mcp.WithString("text", mcp.Description("The text to add (instead of path).")),
+		mcp.WithString("title", mcp.Description("Title of the text; shown in search hits. Files use their name or first heading.")),
+		mcp.WithString("format", mcp.Description("Format of `text`: txt (default), md, html, json, csv or code."), mcp.Enum(formatNames()...)),
+		mcp.WithString("path", mcp.Description("Absolute path of a file or folder to add (instead of text).")),
+		mcp.WithObject("metadata", mcp.Description("Optional key/value labels (string values, keys without dots), e.g. {\"project\": \"apollo\"}; "+
+			"search can filter on them."), mcp.AdditionalProperties(map[string]any{"type": []string{"string", "number", "boolean"}})),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	searchTool = mcp.NewTool("search",
+		mcp.WithDescription("Full-text search over the stores, ranked by BM25. Returns the best chunks, each with its score, "+
+			"a snippet where the matched words are wrapped in <mark>…</mark>, the document's title and contentId, the section "+
+			"(headings) it is under, and its line range fromLine–toLine plus matchLines. Words are matched after stemming "+
+			"(\"running\" finds \"run\"); put \"exact phrases\" in double quotes; more matching words rank higher. "+
+			"Follow up with readContent to read around a hit."),
+		mcp.WithTitleAnnotation("Search content"),
+		mcp.WithString("query", mcp.Required(), mcp.Description("Words to find, e.g. `install linux \"permission denied\"`.")),
+		mcp.WithString("storeId", mcp.Description("Search only this store; omit to search all stores.")),
+		mcp.WithNumber("limit", mcp.Description(fmt.Sprintf("Most hits to return (default %d, at most %d).", DefaultLimit, MaxLimit)), mcp.Min(1), mcp.Max(MaxLimit)),
+		mcp.WithObject("filters", mcp.Description("Exact-match filters: contentId, format (txt, md, html, json, csv, code), title, "+
+			"path (a prefix, e.g. a folder), or any metadata key given to addContent. Example: {\"format\": \"md\", \"project\": \"apollo\"}."),
+			mcp.AdditionalProperties(map[string]any{"type": []string{"string", "number", "boolean"}})),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	readContentTool = mcp.NewTool("readContent",
+		mcp.WithDescription(fmt.Sprintf("Read lines of a stored document, e.g. around a search hit's fromLine–toLine. "+
+			"Lines are 1-based and inclusive; at most %d lines per call (\"more\": true means the document goes on). "+
+			"For HTML, lines are those of the text with the tags removed.", MaxReadLines)),
+		mcp.WithTitleAnnotation("Read content"),
+		mcp.WithString("contentId", mcp.Required(), mcp.Description("contentId from search or addContent.")),
+		mcp.WithNumber("fromLine", mcp.Description("First line to read (default 1)."), mcp.Min(1)),
+		mcp.WithNumber("toLine", mcp.Description(fmt.Sprintf("Last line to read (default: fromLine + %d, or the end).", MaxReadLines-1)), mcp.Min(1)),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	deleteContentTool = mcp.NewTool("deleteContent",
+		mcp.WithDescription("Remove one document from its store; it is no longer found by search. Cannot be undone."),
+		mcp.WithTitleAnnotation("Delete content"),
+		mcp.WithString("contentId", mcp.Required(), mcp.Description("contentId from search or addContent.")),
+		mcp.WithDestructiveHintAnnotation(true),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	deleteStoreTool = mcp.NewTool("deleteStore",
+		mcp.WithDescription("Delete a whole store with every document in it. Cannot be undone; ask the user first."),
+		mcp.WithTitleAnnotation("Delete content store"),
+		mcp.WithString("storeId", mcp.Required(), mcp.Description("Id of the store to delete.")),
+		mcp.WithDestructiveHintAnnotation(true),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+)
+
+func formatNames() []string {
+	out := make([]string, len(extract.Formats))
+	for i, f := range extract.Formats {
+		out[i] = string(f)
+	}
+	return out
+}
+
+type handlers struct{ s *Stores }
+
+// result is a tool result: v as indented JSON text and as structuredContent.
+func result(v any) *mcp.CallToolResult {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return mcp.NewToolResultError(fmt.Sprintf("encode result: %v", err))
+	}
+	return mcp.NewToolResultStructured(v, string(b))
+}
+
+func toolError(err error) *mcp.CallToolResult { return mcp.NewToolResultError(err.Error()) }
+
+// args reads a call's arguments, reporting the first type mismatch.
+type args struct {
+	m   map[string]any
+	err error
+}
+
+func argsOf(req mcp.CallToolRequest) *args {
+	m := req.GetArguments()
+	if m == nil && req.Params.Arguments != nil {
+		return &args{err: invalid("arguments must be a JSON object")}
+	}
+	return &args{m: m}
+}
+
+func (a *args) str(key string, required bool) string {
+	v, ok := a.m[key]
+	if !ok || v == nil {
+		if required && a.err == nil {
+			a.err = invalid("%s is required", key)
+		}
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok && a.err == nil {
+		a.err = invalid("%s must be a string", key)
+	}
+	if required && strings.TrimSpace(s) == "" && a.err == nil {
+		a.err = invalid("%s must not be empty", key)
+	}
+	return s
+}
+
+func (a *args) int(key string) int {
+	v, ok := a.m[key]
+	if !ok || v == nil {
+		return 0
+	}
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case int:
+		f = float64(n)
+	case string:
+		var err error
+		if f, err = strconv.ParseFloat(n, 64); err != nil && a.err == nil {
+			a.err = invalid("%s must be a number", key)
+		}
+	default:
+		if a.err == nil {
+			a.err = invalid("%s must be a number", key)
+		}
+	}
+	if f != float64(int(f)) && a.err == nil {
+		a.err = invalid("%s must be a whole number", key)
+	}
+	return int(f)
+}
+
+// labels reads an object of scalar values as strings.
+func (a *args) labels(key string) map[string]string {
+	v, ok := a.m[key]
+	if !ok || v == nil {
+		return nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		if a.err == nil {
+			a.err = invalid("%s must be an object of string values", key)
+		}
+		return nil
+	}
+	out := make(map[string]string, len(obj))
+	for k, val := range obj {
+		switch val := val.(type) {
+		case string:
+			out[k] = val
+		case float64:
+			out[k] = strconv.FormatFloat(val, 'f', -1, 64)
+		case bool:
+			out[k] = strconv.FormatBool(val)
+		default:
+			if a.err == nil {
+				a.err = invalid("%s.%s must be a string, number or boolean", key, k)
+			}
+		}
+	}
+	return out
+}
+
+func (h handlers) createStore(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := argsOf(req)
+	name, desc, analyzer := a.str("name", true), a.str("description", false), a.str("analyzer", false)
+	if a.err != nil {
+		return toolError(a.err), nil
+	}
+	info, err := h.s.Create(ctx, name, desc, analyzer)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return result(info), nil
+}
+
+func (h handlers) listStores(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	infos, err := h.s.List(ctx)
+	if err != nil {
+		return toolError(err), nil
+	}
+	if infos == nil {
+		infos = []Info{}
+	}
+	return result(struct {
+		Stores []Info `json:"stores"`
+	}{infos}), nil
+}
+
+func (h handlers) addContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := argsOf(req)
+	in := Input{
+		Text: a.str("text", false), Title: a.str("title", false), Format: extract.Format(a.str("format", false)),
+		Path: a.str("path", false), Metadata: a.labels("metadata"),
+	}
+	storeID := a.str("storeId", true)
+	if a.err != nil {
+		return toolError(a.err), nil
+	}
+	in.Progress = progressNotifier(ctx, req)
+	res, err := h.s.Add(ctx, storeID, in)
+	if err != nil {
+		if res.Added > 0 {
+			return mcp.NewToolResultError(fmt.Sprintf("%v\n%s", err, mustJSON(res))), nil
+		}
+		return toolError(err), nil
+	}
+	return result(res), nil
+}
+
+// progressNotifier sends notifications/progress for the caller's
+// progressToken (nil when the caller sent none).
+func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(Progress) {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return nil
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return nil
+	}
+	token := req.Params.Meta.ProgressToken
+	last := -1
+	return func(p Progress) {
+		if p.Files <= last && !p.Done {
+			return // progress must increase
+		}
+		if p.Files <= last && p.Done {
+			return
+		}
+		last = p.Files
+		msg := fmt.Sprintf("%d of %d files: %d added (%d chunks)", p.Files, p.Total, p.Added, p.Chunks)
+		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+			"progressToken": token, "progress": p.Files, "total": p.Total, "message": msg,
+		})
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}
+
+func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := argsOf(req)
+	q := Query{StoreID: a.str("storeId", false), Text: a.str("query", false), Limit: a.int("limit"), Filters: a.labels("filters")}
+	if a.err != nil {
+		return toolError(a.err), nil
+	}
+	res, err := h.s.Search(ctx, q)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return result(res), nil
+}
+
+func (h handlers) readContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := argsOf(req)
+	id, from, to := a.str("contentId", true), a.int("fromLine"), a.int("toLine")
+	if a.err != nil {
+		return toolError(a.err), nil
+	}
+	ex, err := h.s.Read(ctx, id, from, to)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return result(ex), nil
+}
+
+func (h handlers) deleteContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := argsOf(req)
+	id := a.str("contentId", true)
+	if a.err != nil {
+		return toolError(a.err), nil
+	}
+	c, err := h.s.DeleteContent(ctx, id)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return result(struct {
+		Deleted Content `json:"deleted"`
+	}{c}), nil
+}
+
+func (h handlers) deleteStore(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := argsOf(req)
+	id := a.str("storeId", true)
+	if a.err != nil {
+		return toolError(a.err), nil
+	}
+	if err := h.s.DeleteStore(ctx, id); err != nil {
+		return toolError(err), nil
+	}
+	return result(struct {
+		Deleted string `json:"deleted"`
+	}{id}), nil
+}
