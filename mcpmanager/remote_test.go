@@ -100,7 +100,7 @@ func TestRemoteServers(t *testing.T) {
 	m.Apply([]ServerConfig{
 		{Name: "http", Remote: &supervisor.Remote{URL: proxied + "/mcp", Headers: map[string]string{"X-Switchboard-Test": "header-ok"}}},
 		{Name: "sse", Remote: &supervisor.Remote{URL: sseURL + "/sse", Type: supervisor.RemoteSSE}},
-		{Name: "fallback", Remote: &supervisor.Remote{URL: sseURL + "/sse"}}, // no type: HTTP fails, SSE works
+		{Name: "fallback", Remote: &supervisor.Remote{URL: sseURL + "/sse"}},         // no type: HTTP fails, SSE works
 		{Name: "denied", Remote: &supervisor.Remote{URL: unauthorized.URL + "/mcp"}}, // no restarts: a 401 will not heal by itself
 		{Name: "silent", Remote: &supervisor.Remote{URL: silent.URL + "/mcp", Type: supervisor.RemoteHTTP}, StartTimeout: time.Second, Restart: supervisor.Restart{Disabled: true}},
 		{Name: "local", Command: faultServer},

@@ -56,9 +56,9 @@ var (
 
 // Sentinel errors; wrapped with the server's name.
 var (
-	ErrNotReady  = errors.New("server is not ready")
-	ErrExited    = errors.New("server process exited")
-	ErrTimeout   = errors.New("server did not finish the MCP handshake in time")
+	ErrNotReady     = errors.New("server is not ready")
+	ErrExited       = errors.New("server process exited")
+	ErrTimeout      = errors.New("server did not finish the MCP handshake in time")
 	ErrUnhealthy    = errors.New("server stopped answering pings")
 	ErrDisconnected = errors.New("connection to the server was lost")
 	ErrNeedsLogin   = errors.New("the server needs authorization (HTTP 401)")
@@ -68,7 +68,7 @@ var (
 type Spec struct {
 	Name         string
 	Process      process.Spec
-	Remote       *Remote // when set, Process is ignored
+	Remote       *Remote       // when set, Process is ignored
 	StartTimeout time.Duration // initialize must finish within this
 	Restart      Restart
 	LogPath      string // stderr log file; "" keeps memory only
