@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -197,5 +199,71 @@ func TestServeExposesRegistry(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while Run writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestServeHTTP(t *testing.T) {
+	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}}}`, proctest.FaultServer(t)))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	t.Setenv("SWITCHBOARD_SERVE_TOKEN", "test-token-123")
+	ctx, cancel := context.WithCancel(t.Context())
+	var errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"--data-dir", t.TempDir(), "serve", "--config", file, "--http", addr}, Env{Stdout: io.Discard, Stderr: &errb})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(errb.String(), "Authorization: Bearer test-token-123") {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve --http did not start: %s", errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	hc, err := client.NewStreamableHttpClient("http://"+addr+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer test-token-123"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := hc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := hc.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "a__echo"
+	call.Params.Arguments = map[string]any{"text": "http gateway"}
+	res, err := hc.CallTool(ctx, call)
+	if err != nil || res.Content[0].(mcp.TextContent).Text != "http gateway" {
+		t.Fatalf("call = %+v %v", res, err)
+	}
+	hc.Close()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve --http did not stop")
 	}
 }

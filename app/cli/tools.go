@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -204,17 +207,23 @@ func firstLine(s, fallback string) string {
 }
 
 func serveCmd() *Command {
-	var file string
+	var file, httpAddr string
+	var anyHost bool
 	inputs := kvFlag{}
 	return &Command{
 		Name:    "serve",
-		Summary: "serve every managed tool as one MCP server over stdio",
+		Summary: "serve every managed tool as one MCP server over stdio (or Streamable HTTP with --http)",
 		Flags: func(fs *flag.FlagSet) {
 			configFlags(fs, &file, inputs)
+			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio; needs the printed bearer token")
+			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
-				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments (remote serving with --http is not in this build yet)"}
+				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
+			}
+			if httpAddr != "" && !gateway.LoopbackAddr(httpAddr) && !anyHost {
+				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
 			m, err := startServers(ctx, inv, file, inputs)
 			if err != nil {
@@ -239,6 +248,9 @@ func serveCmd() *Command {
 					}
 				}
 			}()
+			if httpAddr != "" {
+				return serveHTTP(ctx, inv, g, httpAddr)
+			}
 			stdio := server.NewStdioServer(g.Server())
 			err = stdio.Listen(ctx, inv.Stdin, inv.Stdout)
 			if ctx.Err() != nil {
@@ -246,5 +258,31 @@ func serveCmd() *Command {
 			}
 			return err
 		},
+	}
+}
+
+// serveHTTP serves g until ctx ends. The token comes from
+// SWITCHBOARD_SERVE_TOKEN or is generated and printed once.
+func serveHTTP(ctx context.Context, inv *Invocation, g *gateway.Gateway, addr string) error {
+	token := os.Getenv("SWITCHBOARD_SERVE_TOKEN")
+	if token == "" {
+		token = gateway.NewToken()
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: g.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(inv.Stderr, "switchboard serve: Streamable HTTP at http://%s/mcp\nswitchboard serve: send  Authorization: Bearer %s\n", l.Addr(), token)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return nil
 	}
 }

@@ -103,7 +103,14 @@ func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
 				}
 			}
 		}
-		res, err := g.reg.CallServer(ctx, srv, tool, req.GetArguments(), opts)
+		// A fresh context: the incoming request's values (HTTP headers such as
+		// Mcp-Name, session data) must not leak into the upstream call; only
+		// its cancellation carries over.
+		upCtx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		stop := context.AfterFunc(ctx, cancel)
+		defer stop()
+		res, err := g.reg.CallServer(upCtx, srv, tool, req.GetArguments(), opts)
 		if err != nil {
 			// The caller's model should see why, as a tool error, not a protocol failure.
 			return mcp.NewToolResultError(err.Error()), nil

@@ -1,0 +1,66 @@
+package gateway
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// NewToken returns a random bearer token for serving over HTTP.
+func NewToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// HTTPHandler serves the gateway over Streamable HTTP at /mcp. Every request
+// must carry "Authorization: Bearer <token>"; requests whose Host or Origin
+// is not this machine are refused (DNS rebinding), so a web page the user
+// visits cannot drive the tools.
+func (g *Gateway) HTTPHandler(token string) http.Handler {
+	mcpHandler := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"))
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			http.Error(w, "forbidden: Host must be localhost, 127.0.0.1 or [::1]", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+			http.Error(w, "forbidden: cross-origin requests are not allowed", http.StatusForbidden)
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard"`)
+			http.Error(w, "unauthorized: send the token 'switchboard serve' printed as Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		mcpHandler.ServeHTTP(w, r)
+	})
+}
+
+// LoopbackAddr reports whether a listen address is on this machine only.
+func LoopbackAddr(addr string) bool { return loopbackHost(addr) }
+
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopbackHost(u.Host)
+}
