@@ -217,13 +217,12 @@ func (ing *ingest) stage(ctx context.Context, id string, doc extract.Doc, path s
 	}); err != nil {
 		return fmt.Errorf("index %s: %w", id, err)
 	}
-	withCJK := st.info.Analyzer != "cjk"
 	for _, ch := range chunks {
 		d := chunkDoc{
 			Kind: kindChunk, ContentID: id, Text: ch.Text, Section: ch.Section, FromLine: ch.FromLine, ToLine: ch.ToLine,
 			Title: c.Title, Path: path, Format: c.Format, Meta: ing.in.Metadata,
 		}
-		if withCJK && hasCJK(ch.Text) {
+		if hasCJK(ch.Text) {
 			d.CJK = ch.Text
 		}
 		if err := b.Index(chunkID(id, ch.Index), d); err != nil {

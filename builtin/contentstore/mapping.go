@@ -36,8 +36,9 @@ const DefaultAnalyzer = en.AnalyzerName
 // Analyzers are the text analyzers a store can use, by bleve name: "en"
 // and the other languages stem words, "cjk" indexes Chinese, Japanese and
 // Korean as overlapping bigrams, "standard" only lower-cases and drops
-// English stop words, "simple" only lower-cases. Whatever the analyzer, CJK
-// text is also indexed with "cjk", so it is always findable.
+// English stop words, "simple" only lower-cases. Whatever the analyzer, text
+// holding CJK is also indexed with "cjk" (and CJK in a query is matched
+// there), so it is always findable.
 var Analyzers = []string{
 	en.AnalyzerName, standard.Name, simple.Name, cjk.AnalyzerName,
 	ar.AnalyzerName, da.AnalyzerName, de.AnalyzerName, es.AnalyzerName, fi.AnalyzerName, fr.AnalyzerName,
@@ -59,7 +60,7 @@ type chunkDoc struct {
 	Kind      string            `json:"kind"`
 	ContentID string            `json:"contentId"`
 	Text      string            `json:"text"`
-	CJK       string            `json:"cjk"` // Text again when it holds CJK and the store analyzer is not cjk
+	CJK       string            `json:"cjk"` // Text again when it holds CJK (whatever the store analyzer)
 	Section   string            `json:"section"`
 	FromLine  int               `json:"fromLine"`
 	ToLine    int               `json:"toLine"`
@@ -157,9 +158,21 @@ func newMapping(analyzer string) mapping.IndexMapping {
 	return im
 }
 
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// stripCJK replaces CJK runes with spaces.
+func stripCJK(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isCJK(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
 // hasCJK reports whether s holds Chinese, Japanese or Korean script.
 func hasCJK(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool {
-		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-	}) >= 0
+	return strings.IndexFunc(s, isCJK) >= 0
 }

@@ -188,22 +188,26 @@ func buildQuery(text string) (query.Query, error) {
 	return query.NewBooleanQuery(must, should, nil), nil
 }
 
+// fieldQueries matches text against the chunk text and, for CJK, against
+// the cjk field (bigrams): CJK runes are left out of the text-field query,
+// where most analyzers would match their characters one by one.
 func fieldQueries(text string, asPhrase bool) []query.Query {
-	fields := []string{"text"}
-	if hasCJK(text) {
-		fields = append(fields, "cjk")
-	}
-	var qs []query.Query
-	for _, f := range fields {
+	match := func(text, field string) query.Query {
 		if asPhrase {
 			q := query.NewMatchPhraseQuery(text)
-			q.SetField(f)
-			qs = append(qs, q)
-		} else {
-			q := query.NewMatchQuery(text)
-			q.SetField(f)
-			qs = append(qs, q)
+			q.SetField(field)
+			return q
 		}
+		q := query.NewMatchQuery(text)
+		q.SetField(field)
+		return q
+	}
+	if !hasCJK(text) {
+		return []query.Query{match(text, "text")}
+	}
+	qs := []query.Query{match(text, "cjk")}
+	if rest := strings.TrimSpace(stripCJK(text)); rest != "" && !asPhrase {
+		qs = append(qs, match(rest, "text"))
 	}
 	return qs
 }

@@ -16,7 +16,20 @@ import (
 
 // Builtin is the content store as a built-in server. Its Config.Root is the
 // directory of the stores (<data dir>/stores).
-var Builtin = builtin.Server{
+var Builtin = func() builtin.Server {
+	b := identity
+	b.New = func(cfg builtin.Config) (*server.MCPServer, func() error, error) {
+		st, err := Open(Options{Root: cfg.Root})
+		if err != nil {
+			return nil, nil, err
+		}
+		return NewServer(st), st.Close, nil
+	}
+	return b
+}()
+
+// identity is Builtin without its constructor (which refers back to it).
+var identity = builtin.Server{
 	Name:        "content-store",
 	Title:       "Content store",
 	Description: "Full-text search (BM25) over documents the user added: notes, docs, web pages, data files and code.",
@@ -25,13 +38,6 @@ var Builtin = builtin.Server{
 To answer from them: listStores (ids and what each holds), then search (BM25; words are stemmed; "quoted phrases" match exactly; omit storeId to search all stores).
 Each hit has a contentId and a line range: call readContent with them, widened by some lines, to read the context before answering, and cite the title and lines.
 To add material: createStore once, then addContent with text or with the absolute path of a file or folder.`,
-	New: func(cfg builtin.Config) (*server.MCPServer, func() error, error) {
-		st, err := Open(Options{Root: cfg.Root})
-		if err != nil {
-			return nil, nil, err
-		}
-		return NewServer(st), st.Close, nil
-	},
 }
 
 // NewServer exposes stores as an MCP server with the tools createStore,
@@ -39,7 +45,7 @@ To add material: createStore once, then addContent with text or with the absolut
 // deleteStore. Bad input is a tool result with isError set, never a
 // protocol error. The caller still owns (and closes) stores.
 func NewServer(s *Stores) *server.MCPServer {
-	srv := Builtin.MCPServer()
+	srv := identity.MCPServer()
 	h := handlers{s}
 	srv.AddTools(
 		server.ServerTool{Tool: createStoreTool, Handler: h.createStore},

@@ -61,6 +61,7 @@ func Lines(text string) []string {
 // mark is what Split knows of one line.
 type mark struct {
 	hard    bool   // a new section starts here: cut before it, no overlap across
+	heading bool   // the line is (part of) a heading
 	soft    bool   // a good place to cut before
 	section string // section in effect at this line
 }
@@ -81,11 +82,30 @@ func Split(text string, style Style, o Options) []Chunk {
 		if strings.TrimSpace(body) == "" {
 			return
 		}
-		out = append(out, Chunk{Index: len(out), FromLine: from + 1, ToLine: to + 1, Section: marks[from].section, Text: body})
+		// The section is that of the first line of text, so a chunk that
+		// opens with "## Install" then "### Linux" is under Install > Linux.
+		section := marks[from].section
+		for k := from; k <= to; k++ {
+			if !marks[k].heading && strings.TrimSpace(lines[k]) != "" {
+				section = marks[k].section
+				break
+			}
+		}
+		out = append(out, Chunk{Index: len(out), FromLine: from + 1, ToLine: to + 1, Section: section, Text: body})
+	}
+	// headingsOnly reports whether lines from..to hold nothing but headings:
+	// such a run is kept with the section that follows.
+	headingsOnly := func(from, to int) bool {
+		for k := from; k <= to; k++ {
+			if !marks[k].heading && strings.TrimSpace(lines[k]) != "" {
+				return false
+			}
+		}
+		return true
 	}
 	start, size := 0, 0
 	for i := 0; i < len(lines); i++ {
-		if i > start && marks[i].hard {
+		if i > start && marks[i].hard && !headingsOnly(start, i-1) {
 			emit(start, i-1)
 			start, size = i, 0
 		}
@@ -165,6 +185,10 @@ func analyze(lines []string, style Style) []mark {
 				}
 			}
 			if level > 0 {
+				marks[i].heading = true
+				if !atxHeading.MatchString(l) {
+					marks[i+1].heading = true // the setext underline
+				}
 				trail = append(trail[:min(len(trail), level-1)], make([]string, max(0, level-1-len(trail)))...)
 				trail = append(trail[:level-1], title)
 				marks[i].hard = true
