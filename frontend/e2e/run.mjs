@@ -46,6 +46,12 @@ const env = {
   NO_COLOR: '1',
 };
 
+// A remote server (server-everything over Streamable HTTP) for the tests that add one by URL.
+const remotePort = await freePort();
+const remote = spawn(path.join(npmBin, 'mcp-server-everything'), ['streamableHttp'], {
+  env: { ...process.env, PORT: String(remotePort) }, detached: true, stdio: ['ignore', 'ignore', 'ignore'],
+});
+
 console.log(`e2e: starting wails dev on ${url} (log: ${path.relative(repo, logPath)})`);
 const dev = spawn(
   'go',
@@ -67,7 +73,7 @@ try {
     const t = spawn(process.execPath, ['--test', '--test-concurrency=1', ...tests], {
       cwd: frontend,
       stdio: 'inherit',
-      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts },
+      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp` },
     });
     t.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
   });
@@ -77,6 +83,7 @@ try {
   console.error(readFileSync(logPath, 'utf8').split('\n').slice(-60).join('\n'));
 } finally {
   await stopGroup(dev);
+  await stopGroup(remote);
   rmSync(tmp, { recursive: true, force: true });
 }
 process.exit(code);
