@@ -91,8 +91,10 @@ test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json
 
 test: vet test-go test-frontend test-e2e
 
-bench: deps
-	@echo "no benchmarks yet"
+# One table of ratios measured side by side in one run (see BENCHMARKS.md).
+bench: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json
+	BENCH_OUT=$(CURDIR)/build/bench-latest.md $(GO) test -tags bench -count=1 -timeout 10m -run TestBenchTable -v ./mcpmanager/ | grep -v '^=== RUN'
+	@echo "table written to build/bench-latest.md; copy it into BENCHMARKS.md when a figure moves"
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html frontend/e2e/artifacts
