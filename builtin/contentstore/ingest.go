@@ -253,7 +253,9 @@ func (ing *ingest) flush(ctx context.Context) error {
 		if err := ing.st.idx.Batch(ing.batch); err != nil {
 			return fmt.Errorf("store %q: commit: %w", ing.st.info.ID, err)
 		}
-		ing.batch.Reset()
+		// A new batch, not Reset: bleve's analysis goroutine may still be
+		// finishing its range over the old batch's map when Batch returns.
+		ing.batch = ing.st.idx.NewBatch()
 	}
 	for _, c := range ing.pending {
 		ing.res.Added++

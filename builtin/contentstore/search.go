@@ -75,6 +75,9 @@ type Results struct {
 
 // Search finds the chunks that best match q, ranked by BM25.
 func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
+	if s.isClosed() {
+		return Results{}, ErrClosed
+	}
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
 		return Results{}, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)

@@ -308,6 +308,9 @@ func (s *Stores) Create(ctx context.Context, name, description, analyzer string)
 // and its size on disk. A store that cannot be opened (another process has
 // it) is listed with Error set.
 func (s *Stores) List(ctx context.Context) ([]Info, error) {
+	if s.isClosed() {
+		return nil, ErrClosed
+	}
 	infos, err := s.infos()
 	if err != nil {
 		return nil, err

@@ -199,7 +199,6 @@ func analyze(lines []string, style Style) []mark {
 		if len(lines) > 0 {
 			for i := range lines {
 				marks[i].section = lines[0]
-				marks[i].soft = true
 			}
 		}
 	case Code:
@@ -215,6 +214,7 @@ func analyze(lines []string, style Style) []mark {
 				for j := i - 1; j >= 0 && isComment(lines[j]); j-- {
 					marks[j+1].soft = false
 					marks[j].soft = true
+					marks[j].section = section
 				}
 			}
 			marks[i].section = section

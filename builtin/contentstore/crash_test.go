@@ -1,0 +1,131 @@
+package contentstore
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func child(t *testing.T, ctx context.Context, role, root, storeID string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envChild+"="+role, envRoot+"="+root, envStore+"="+storeID)
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+// TestCrashDuringIngest kills a child process (SIGKILL) while it ingests and
+// checks that the store reopens and every document the child acknowledged
+// is searchable and readable.
+func TestCrashDuringIngest(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(testOptions(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Create(t.Context(), "Crash", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // the child takes the store
+
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cmd := child(t, ctx, childIngest, root, info.ID)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	const killAfter = 40
+	acked := map[int]string{}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		var i int
+		var id string
+		if _, err := fmt.Sscanf(sc.Text(), "ack %d %s", &i, &id); err != nil {
+			t.Fatalf("child said %q", sc.Text())
+		}
+		acked[i] = id
+		if len(acked) == killAfter {
+			if err := cmd.Process.Kill(); err != nil { // SIGKILL, mid-ingest of the next document
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	// Whatever was acknowledged before the kill landed counts too.
+	for sc.Scan() {
+		var i int
+		var id string
+		if _, err := fmt.Sscanf(sc.Text(), "ack %d %s", &i, &id); err == nil {
+			acked[i] = id
+		}
+	}
+	_ = cmd.Wait()
+	if len(acked) < killAfter {
+		t.Fatalf("child acknowledged only %d documents", len(acked))
+	}
+
+	s = openStores(t, testOptions(root))
+	for i, id := range acked {
+		res, err := s.Search(t.Context(), Query{StoreID: info.ID, Text: fmt.Sprintf("crashtok%05d", i)})
+		if err != nil || len(res.Hits) == 0 || res.Hits[0].ContentID != id {
+			t.Fatalf("acknowledged document %d (%s) not found after the crash: %+v, %v", i, id, res, err)
+		}
+		ex, err := s.Read(t.Context(), id, res.Hits[0].MatchLines[0], res.Hits[0].MatchLines[0])
+		if err != nil || ex.Text != fmt.Sprintf("unique token crashtok%05d", i) {
+			t.Fatalf("read document %d = %+v, %v", i, ex, err)
+		}
+	}
+	// The store still takes writes.
+	if _, err := s.Add(t.Context(), info.ID, Input{Text: "after the crash"}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.List(t.Context())
+	if err != nil || len(list) != 1 || list[0].Documents < uint64(len(acked))+1 {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+}
+
+// TestSecondProcessGetsClearError holds a store open and checks that another
+// process opening it fails quickly with ErrStoreLocked instead of hanging.
+func TestSecondProcessGetsClearError(t *testing.T) {
+	root := t.TempDir()
+	s := openStores(t, testOptions(root))
+	info, err := s.Create(t.Context(), "Held", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	out, err := child(t, ctx, childOpen, root, info.ID).Output()
+	took := time.Since(start)
+	code := -1
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	want := `store "held" is in use by another process (another Switchboard, or 'switchboard builtin content-store'); close it and try again`
+	if code != 3 || !strings.Contains(string(out), want) {
+		t.Fatalf("child exit %d (%v), output %q; want exit 3 and %q", code, err, out, want)
+	}
+	if took > 5*time.Second {
+		t.Fatalf("second open took %s", took)
+	}
+	// Once this process lets go, the other can open it.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, err = child(t, ctx, childOpen, root, info.ID).Output()
+	if err != nil || !strings.Contains(string(out), "<nil>") {
+		t.Fatalf("open after close: %q, %v", out, err)
+	}
+}

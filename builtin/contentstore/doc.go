@@ -1,0 +1,39 @@
+// Package contentstore is the built-in content store: named full-text
+// stores of the user's documents, each a bleve index on disk, searched with
+// BM25 and served as an MCP server (tools createStore, listStores,
+// addContent, search, readContent, deleteContent, deleteStore).
+//
+//	s, err := contentstore.Open(contentstore.Options{Root: dir.Stores(), OnProgress: emit})
+//	if err != nil { ... }
+//	defer s.Close()
+//	info, _ := s.Create(ctx, "Project docs", "design notes and READMEs", "")
+//	res, err := s.Add(ctx, info.ID, contentstore.Input{Path: "/home/me/project/docs"})
+//	hits, err := s.Search(ctx, contentstore.Query{Text: `install "permission denied"`})
+//	ex, err := s.Read(ctx, hits.Hits[0].ContentID, hits.Hits[0].FromLine, hits.Hits[0].ToLine)
+//
+//	srv := contentstore.NewServer(s)      // or contentstore.Builtin for a host
+//
+// # Layout
+//
+// Root holds one directory per store, named by its id (a slug of its name):
+// store.json (name, description, analyzer) and index/ (the bleve index).
+// Each document added is one "content" record keeping its whole extracted
+// text (for readContent) plus its "chunks": runs of whole lines that keep
+// Markdown headings with their text and overlap a little (package chunk).
+// Search finds chunks and reports their line range, the lines holding the
+// matched words and a snippet with the words in <mark>…</mark>. A content
+// id is "<storeId>:<hash>", the hash of the file's absolute path or of the
+// title and text, so adding the same thing again replaces it.
+//
+// # Durability and locking
+//
+// A document and its chunks are committed in one bleve batch, and bleve
+// returns from a batch only once it is persisted, so whatever Add reports
+// survives a kill -9 of the process; a crash mid-batch loses that batch
+// only and the store opens as before. Folders are walked and committed in
+// batches of Options.BatchBytes of text, never read whole. Each open store
+// holds bolt's file lock: a second process opening it gets ErrStoreLocked
+// after Options.OpenTimeout instead of hanging.
+//
+// Stores is safe for concurrent use; searches run while an ingest commits.
+package contentstore

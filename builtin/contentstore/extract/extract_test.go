@@ -1,0 +1,155 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const corpus = "../testdata/corpus"
+
+func TestFileCorpus(t *testing.T) {
+	cases := []struct {
+		file     string
+		format   Format
+		title    string
+		contains []string
+		absent   []string
+		lines    int
+	}{
+		{"guide.md", Markdown, "Harbor Guide", []string{"### Linux\n\nDownload the tarball"}, nil, 37},
+		{"notes.txt", Text, "notes.txt", []string{"Marta owns the migration plan."}, nil, 9},
+		{"page.html", HTML, "Sourdough Basics", []string{
+			"# Sourdough Basics\n\nA sourdough starter is a culture of wild yeast & lactic acid bacteria.\n",
+			"## Feeding the starter\n", "- Use unbleached flour.\n- Keep it at 24 °C.\n",
+		}, []string{"trackingpixel", "font-family", "<p>", "&amp;"}, 14},
+		{"data.json", JSON, "data.json", []string{"\n      \"name\": \"flux capacitor\",\n"}, nil, 244},
+		{"people.csv", CSV, "people.csv", []string{"Grace Hopper,compilers,Arlington"}, nil, 5},
+		{"ratelimit.go", Code, "ratelimit.go", []string{"func (b *Bucket) Allow"}, nil, 22},
+		{"japanese.txt", Text, "japanese.txt", []string{"東京タワー"}, nil, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			doc, err := File(filepath.Join(corpus, c.file), 8<<10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.Format != c.format || doc.Title != c.title {
+				t.Errorf("format, title = %s, %q; want %s, %q", doc.Format, doc.Title, c.format, c.title)
+			}
+			for _, s := range c.contains {
+				if !strings.Contains(doc.Text, s) {
+					t.Errorf("text lacks %q:\n%s", s, doc.Text)
+				}
+			}
+			for _, s := range c.absent {
+				if strings.Contains(doc.Text, s) {
+					t.Errorf("text has %q:\n%s", s, doc.Text)
+				}
+			}
+			if n := strings.Count(strings.TrimSuffix(doc.Text, "\n"), "\n") + 1; n != c.lines {
+				t.Errorf("%d lines, want %d", n, c.lines)
+			}
+		})
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	pdf := filepath.Join(dir, "paper.pdf")
+	os.WriteFile(pdf, []byte("%PDF-1.7\n..."), 0o600)
+	nul := filepath.Join(dir, "blob.txt")
+	os.WriteFile(nul, []byte("text\x00more"), 0o600)
+	empty := filepath.Join(dir, "empty.md")
+	os.WriteFile(empty, []byte("\n \n"), 0o600)
+	cases := []struct {
+		path   string
+		want   error
+		detail string
+	}{
+		{filepath.Join(corpus, "photo.png"), ErrBinary, "only text files"},
+		{filepath.Join(corpus, "big.log"), ErrTooLarge, "12.6 KB; the limit is 8.0 KB"},
+		{filepath.Join(dir, "missing.txt"), fs.ErrNotExist, "check the path"},
+		{dir, ErrIsDir, ""},
+		{pdf, ErrUnsupported, "pdftotext"},
+		{nul, ErrBinary, ""},
+		{empty, ErrEmpty, ""},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			_, err := File(c.path, 8<<10)
+			var fe *FileError
+			if !errors.Is(err, c.want) || !errors.As(err, &fe) || fe.Path != c.path {
+				t.Fatalf("err = %v, want a FileError for %s wrapping %v", err, c.path, c.want)
+			}
+			if !strings.Contains(err.Error(), c.detail) || !strings.HasPrefix(err.Error(), c.path+": ") {
+				t.Fatalf("message %q lacks %q", err, c.detail)
+			}
+		})
+	}
+}
+
+func TestBytesDecoding(t *testing.T) {
+	cases := []struct {
+		name, data, want string
+	}{
+		{"crlf.txt", "a\r\nb\rc\n", "a\nb\nc\n"},
+		{"bom.txt", "\xef\xbb\xbfhello", "hello"},
+		{"latin1.txt", "caf\xe9 cr\xe8me", "café crème"},
+		{"short.json", `{"a": 1}`, `{"a": 1}`},
+	}
+	for _, c := range cases {
+		doc, err := Bytes(c.name, []byte(c.data))
+		if err != nil || doc.Text != c.want {
+			t.Errorf("Bytes(%q) = %q, %v; want %q", c.name, doc.Text, err, c.want)
+		}
+	}
+}
+
+func TestFromText(t *testing.T) {
+	doc, err := FromText(Markdown, "", "intro\n# Heading One\nbody")
+	if err != nil || doc.Title != "Heading One" || doc.Format != Markdown {
+		t.Fatalf("FromText md = %+v, %v", doc, err)
+	}
+	doc, err = FromText(HTML, "Mine", "<p>Hello <b>there</b></p><script>x()</script>")
+	if err != nil || doc.Title != "Mine" || doc.Text != "Hello there\n" {
+		t.Fatalf("FromText html = %+v, %v", doc, err)
+	}
+	if _, err := FromText("pdf", "", "x"); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "txt, md, html") {
+		t.Fatalf("bad format: %v", err)
+	}
+}
+
+func TestFormatOf(t *testing.T) {
+	for name, want := range map[string]Format{
+		"a.MD": Markdown, "b.htm": HTML, "c.ndjson": JSON, "d.tsv": CSV, "e.py": Code, "Makefile": Code,
+		"f.yaml": Code, "g.log": Text, "noext": Text,
+	} {
+		if got := FormatOf(name); got != want {
+			t.Errorf("FormatOf(%q) = %s, want %s", name, got, want)
+		}
+	}
+	if !Skippable("x.PNG") || Skippable("x.txt") {
+		t.Error("Skippable")
+	}
+}
+
+func ExampleFile() {
+	doc, err := File("../testdata/corpus/page.html", 10<<20)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(doc.Format, doc.Title)
+	fmt.Print(strings.SplitAfter(doc.Text, "\n")[0])
+	_, err = File("../testdata/corpus/photo.png", 10<<20)
+	fmt.Println(errors.Is(err, ErrBinary))
+	// Output:
+	// html Sourdough Basics
+	// # Sourdough Basics
+	// true
+}

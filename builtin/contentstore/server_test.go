@@ -1,0 +1,207 @@
+package contentstore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/builtin"
+)
+
+// connect serves s over mcp-go's in-process transport.
+func connect(t *testing.T, s *Stores) (*client.Client, <-chan map[string]any) {
+	t.Helper()
+	cl, err := client.NewInProcessClient(NewServer(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := make(chan map[string]any, 100)
+	cl.OnNotification(func(m mcp.JSONRPCNotification) {
+		if m.Method == string(mcp.MethodNotificationProgress) {
+			progress <- m.Params.AdditionalFields
+		}
+	})
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	res, err := cl.Initialize(t.Context(), init)
+	if err != nil || res.ServerInfo.Name != "content-store" || !strings.Contains(res.Instructions, "readContent") {
+		t.Fatalf("initialize = %+v, %v", res, err)
+	}
+	return cl, progress
+}
+
+func call(t *testing.T, cl *client.Client, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, string) {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	req.Params.Meta = meta
+	res, err := cl.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatalf("%s: protocol error %v (tools must answer with isError instead)", tool, err)
+	}
+	var text []string
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			text = append(text, tc.Text)
+		}
+	}
+	return res, strings.Join(text, "\n")
+}
+
+// decode reads a successful result's JSON text into v.
+func decode(t *testing.T, res *mcp.CallToolResult, text string, v any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", text)
+	}
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		t.Fatalf("result is not JSON: %v\n%s", err, text)
+	}
+	if res.StructuredContent == nil {
+		t.Fatal("no structuredContent")
+	}
+}
+
+func TestServerTools(t *testing.T) {
+	s := openStores(t, testOptions(t.TempDir()))
+	cl, progress := connect(t, s)
+	tools, err := cl.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if len(tl.Description) < 60 {
+			t.Errorf("%s: description too thin for a model: %q", tl.Name, tl.Description)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listStores", "readContent", "search"}; !slices.Equal(names, want) {
+		t.Fatalf("tools = %v", names)
+	}
+
+	var info Info
+	res, text := call(t, cl, "createStore", map[string]any{"name": "Docs", "description": "the corpus"}, nil)
+	decode(t, res, text, &info)
+	var added AddResult
+	res, text = call(t, cl, "addContent", map[string]any{"storeId": info.ID, "path": corpusDir(t), "metadata": map[string]any{"year": 2024, "draft": false}},
+		&mcp.Meta{ProgressToken: "tok-1"})
+	decode(t, res, text, &added)
+	if added.Added != 7 || added.SkippedCount != 2 || added.Contents[0].Metadata["year"] != "2024" {
+		t.Fatalf("added = %+v", added)
+	}
+	var found Results
+	res, text = call(t, cl, "search", map[string]any{"query": "permission denied", "limit": 3, "filters": map[string]any{"year": 2024}}, nil)
+	decode(t, res, text, &found)
+	if len(found.Hits) != 1 || found.Hits[0].FromLine != 28 || !strings.Contains(found.Hits[0].Snippet, "<mark>permission</mark>") {
+		t.Fatalf("search = %s", text)
+	}
+	var ex Excerpt
+	res, text = call(t, cl, "readContent", map[string]any{"contentId": found.Hits[0].ContentID, "fromLine": 30, "toLine": 31}, nil)
+	decode(t, res, text, &ex)
+	if ex.Text != "If a push fails with \"permission denied\", check that the token has\nthe write:packages scope. Expired tokens produce the same message." {
+		t.Fatalf("read = %+v", ex)
+	}
+	var list struct{ Stores []Info }
+	res, text = call(t, cl, "listStores", nil, nil)
+	decode(t, res, text, &list)
+	if len(list.Stores) != 1 || list.Stores[0].Documents != 7 {
+		t.Fatalf("list = %s", text)
+	}
+	res, text = call(t, cl, "deleteContent", map[string]any{"contentId": found.Hits[0].ContentID}, nil)
+	if res.IsError {
+		t.Fatal(text)
+	}
+	res, text = call(t, cl, "deleteStore", map[string]any{"storeId": info.ID}, nil)
+	if res.IsError || !strings.Contains(text, `"deleted": "docs"`) {
+		t.Fatal(text)
+	}
+
+	// Progress reached the caller under its token, ending at the total.
+	for {
+		select {
+		case p := <-progress:
+			if p["progressToken"] != "tok-1" {
+				t.Fatalf("progress = %+v", p)
+			}
+			if fmt.Sprint(p["progress"]) != "9" {
+				continue
+			}
+			if fmt.Sprint(p["total"]) != "9" || p["message"] != "9 of 9 files: 7 added (26 chunks)" {
+				t.Fatalf("progress = %+v", p)
+			}
+			return
+		case <-time.After(10 * time.Second):
+			t.Fatal("no final progress notification")
+		}
+	}
+}
+
+func TestServerBadInputIsToolError(t *testing.T) {
+	s := openStores(t, testOptions(t.TempDir()))
+	cl, _ := connect(t, s)
+	if _, err := s.Create(t.Context(), "Docs", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	dir := corpusDir(t)
+	cases := []struct {
+		tool string
+		args map[string]any
+		msg  string
+	}{
+		{"addContent", map[string]any{"storeId": "nope", "text": "x"}, `no such store "nope"; call listStores`},
+		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "photo.png")}, "binary file"},
+		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "big.log")}, "over the size limit"},
+		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "nope.md")}, "file does not exist"},
+		{"addContent", map[string]any{"storeId": "docs"}, "pass the text to add, or the path"},
+		{"addContent", map[string]any{"text": "x"}, "storeId is required"},
+		{"addContent", map[string]any{"storeId": "docs", "text": 42}, "text must be a string"},
+		{"addContent", map[string]any{"storeId": "docs", "text": "x", "metadata": "a=b"}, "metadata must be an object"},
+		{"addContent", map[string]any{"storeId": "docs", "text": "x", "metadata": map[string]any{"a": []any{1}}}, "metadata.a must be a string, number or boolean"},
+		{"search", map[string]any{"query": ""}, "the query is empty"},
+		{"search", map[string]any{}, "the query is empty"},
+		{"search", map[string]any{"query": "x", "limit": 2.5}, "limit must be a whole number"},
+		{"search", map[string]any{"query": "x", "storeId": "nope"}, "no such store"},
+		{"readContent", map[string]any{"contentId": "docs:0000000000000000"}, "no such content"},
+		{"readContent", map[string]any{}, "contentId is required"},
+		{"createStore", map[string]any{"name": "docs"}, "already exists"},
+		{"createStore", map[string]any{"name": "x", "analyzer": "klingon"}, "unknown analyzer"},
+		{"deleteStore", map[string]any{"storeId": "nope"}, "no such store"},
+		{"deleteContent", map[string]any{"contentId": "nope"}, "no such content"},
+	}
+	for _, c := range cases {
+		t.Run(c.tool+" "+c.msg, func(t *testing.T) {
+			res, text := call(t, cl, c.tool, c.args, nil)
+			if !res.IsError || !strings.Contains(text, c.msg) {
+				t.Fatalf("result isError=%v %q; want an error with %q", res.IsError, text, c.msg)
+			}
+		})
+	}
+}
+
+func TestBuiltinStartsAndCloses(t *testing.T) {
+	srv, closeFn, err := Builtin.Start(builtin.Config{Root: t.TempDir()})
+	if err != nil || srv == nil {
+		t.Fatal(err)
+	}
+	if err := closeFn(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Builtin.Start(builtin.Config{}); !errors.Is(err, builtin.ErrNoRoot) {
+		t.Fatalf("start without root: %v", err)
+	}
+}
