@@ -315,16 +315,15 @@ func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(Progres
 	token := req.Params.Meta.ProgressToken
 	last := -1
 	return func(p Progress) {
-		if p.Files <= last && !p.Done {
+		if p.Files <= last {
 			return // progress must increase
-		}
-		if p.Files <= last && p.Done {
-			return
 		}
 		last = p.Files
 		msg := fmt.Sprintf("%d of %d files: %d added (%d chunks)", p.Files, p.Total, p.Added, p.Chunks)
+		// float64, as the numbers would be after JSON: in-process clients
+		// get this map as it is.
 		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
-			"progressToken": token, "progress": p.Files, "total": p.Total, "message": msg,
+			"progressToken": token, "progress": float64(p.Files), "total": float64(p.Total), "message": msg,
 		})
 	}
 }
