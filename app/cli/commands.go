@@ -19,6 +19,7 @@ func root() *Command {
 			toolsCmd(),
 			secretsCmd(),
 			serveCmd(),
+			builtinCmd(),
 			versionCmd(),
 		},
 	}
