@@ -72,22 +72,31 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipes, not cmd.StdoutPipe: Wait closes those as soon as the
+	// child exits, losing its last lines (a crash message, a final response).
+	// With *os.File ends, the reader sees everything and then EOF.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
-	stderr, err := cmd.StderrPipe()
+	stderr, stderrW, err := os.Pipe()
 	if err != nil {
+		stdout.Close()
+		stdoutW.Close()
 		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
-	if err := startCmd(cmd); err != nil {
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	err = startCmd(cmd)
+	stdoutW.Close() // the child holds its own copies
+	stderrW.Close()
+	if err != nil {
+		stdout.Close()
+		stderr.Close()
 		return nil, err
 	}
 	p := &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, cmd: cmd, done: make(chan struct{})}
 	watch(p.PID(), true)
 	go func() {
-		// Wait closes the pipes' parent ends once the child has exited and
-		// the copies finish; readers then see EOF.
 		p.waitErr = cmd.Wait()
 		close(p.done)
 	}()

@@ -245,7 +245,10 @@ func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) 
 	if err != nil {
 		return nil, err
 	}
-	go s.log.Consume(p.Stderr)
+	go func() {
+		s.log.Consume(p.Stderr) // until EOF: every line, including the last words of a crash
+		p.Stderr.Close()
+	}()
 	return &session{
 		tr:   transport.NewIO(p.Stdout, p.Stdin, nil),
 		pid:  p.PID(),
@@ -260,6 +263,7 @@ func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) 
 			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), process.StopGrace+process.TermGrace+process.KillGrace+time.Second)
 			defer cancel()
 			_ = p.Stop(stopCtx)
+			p.Stdout.Close() // the session is over; release the pipe
 		},
 	}, nil
 }
