@@ -98,6 +98,8 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 			return AddResult{}, invalid("metadata key %q: keys must be non-empty and without dots", k)
 		}
 	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	st, err := s.acquire(storeID)
 	if err != nil {
 		return AddResult{}, err

@@ -56,6 +56,13 @@ func runChild(role, root, storeID string) int {
 		start := time.Now()
 		_, err := s.Search(ctx, Query{StoreID: storeID, Text: "anything"})
 		fmt.Printf("after %s: %v\n", time.Since(start).Round(time.Millisecond), err)
+		// Listing and searching every store report the held one instead of failing.
+		if list, lerr := s.List(ctx); lerr == nil && len(list) == 1 {
+			fmt.Printf("listed with error: %s\n", list[0].Error)
+		}
+		if res, serr := s.Search(ctx, Query{Text: "anything"}); serr == nil {
+			fmt.Printf("searched all, unavailable: %d\n", len(res.Unavailable))
+		}
 		if errors.Is(err, ErrStoreLocked) {
 			return 3
 		}

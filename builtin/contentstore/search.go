@@ -78,6 +78,8 @@ func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
 	if s.isClosed() {
 		return Results{}, ErrClosed
 	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
 		return Results{}, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)

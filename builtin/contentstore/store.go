@@ -76,6 +76,11 @@ type Stores struct {
 
 	createMu sync.Mutex // serializes Create (unique names and ids)
 
+	// done ends with Close, stopping running ingests and searches so Close
+	// does not wait for a whole folder.
+	done     context.Context
+	shutdown context.CancelFunc
+
 	mu     sync.Mutex
 	open   map[string]*store
 	closed bool
@@ -128,13 +133,15 @@ func Open(opts Options) (*Stores, error) {
 			}
 		}
 	}
-	return &Stores{opts: opts, open: map[string]*store{}}, nil
+	done, shutdown := context.WithCancel(context.Background())
+	return &Stores{opts: opts, open: map[string]*store{}, done: done, shutdown: shutdown}, nil
 }
 
 // Root is the directory the stores live in.
 func (s *Stores) Root() string { return s.opts.Root }
 
-// Close closes every open store, waiting for running operations.
+// Close closes every open store. Running ingests stop at their next file
+// (what they committed stays) and running searches are cancelled.
 func (s *Stores) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -142,6 +149,7 @@ func (s *Stores) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.shutdown()
 	all := make([]*store, 0, len(s.open))
 	for _, st := range s.open {
 		all = append(all, st)
@@ -222,6 +230,13 @@ func (s *Stores) acquire(id string) (*store, error) {
 }
 
 func (st *store) release() { st.life.RUnlock() }
+
+// bound returns ctx, also cancelled when s closes.
+func (s *Stores) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.done, cancel)
+	return ctx, func() { stop(); cancel() }
+}
 
 func (s *Stores) isClosed() bool {
 	s.mu.Lock()

@@ -194,6 +194,11 @@ func TestSearchFiltersAndStores(t *testing.T) {
 			if !slices.Equal(titles, c.files) {
 				t.Fatalf("hits %q, want %q", titles, c.files)
 			}
+			for _, h := range res.Hits {
+				if !strings.Contains(h.Snippet, MarkStart) || len(h.MatchLines) == 0 {
+					t.Fatalf("hit without highlight: %+v", h)
+				}
+			}
 		})
 	}
 	list, err := s.List(ctx)
@@ -298,6 +303,7 @@ func TestBadInput(t *testing.T) {
 		}, fs.ErrNotExist, "missing.txt: file does not exist"},
 		{"neither text nor path", func() error { _, err := s.Add(ctx, info.ID, Input{}); return err }, ErrInvalid, "pass the text to add"},
 		{"both text and path", func() error { _, err := s.Add(ctx, info.ID, Input{Text: "a", Path: dir}); return err }, ErrInvalid, "not both"},
+		{"blank text", func() error { _, err := s.Add(ctx, info.ID, Input{Text: " \n "}); return err }, extract.ErrEmpty, "invalid input: no text: the text is blank"},
 		{"bad format", func() error { _, err := s.Add(ctx, info.ID, Input{Text: "a", Format: "pdf"}); return err }, extract.ErrUnsupported, "use one of txt"},
 		{"dotted metadata key", func() error {
 			_, err := s.Add(ctx, info.ID, Input{Text: "a", Metadata: map[string]string{"a.b": "c"}})
@@ -425,5 +431,32 @@ func TestCancelledFolderIngestKeepsCommittedBatches(t *testing.T) {
 	}
 	if r, _ := s.Search(t.Context(), Query{Text: "file number"}); r.Total != 3 {
 		t.Fatalf("%d searchable, want 3", r.Total)
+	}
+}
+
+func TestCloseStopsRunningIngest(t *testing.T) {
+	opts := testOptions(t.TempDir())
+	opts.BatchBytes = 1 // commit after every file
+	s := openStores(t, opts)
+	info, err := s.Create(t.Context(), "Closing", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i := range 50 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []byte(fmt.Sprintf("file number %d", i)), 0o600)
+	}
+	closed := make(chan error, 1)
+	res, err := s.Add(t.Context(), info.ID, Input{Path: dir, Progress: func(p Progress) {
+		if p.Added == 2 {
+			go func() { closed <- s.Close() }()
+			<-s.done.Done() // Close has begun: it now waits for this ingest
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || res.Added != 2 {
+		t.Fatalf("add during close = %d added, %v", res.Added, err)
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -168,6 +169,9 @@ func build(format Format, text, name string) (Doc, error) {
 		}
 	}
 	if strings.TrimSpace(doc.Text) == "" {
+		if name == "" {
+			return Doc{}, fmt.Errorf("%w: the text is blank (or only markup)", ErrEmpty)
+		}
 		return Doc{}, &FileError{Path: name, Err: ErrEmpty}
 	}
 	return doc, nil
@@ -296,13 +300,13 @@ func prettyJSON(s string) string {
 	return b.String() + "\n"
 }
 
+var atxHeading = regexp.MustCompile(`^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$`)
+
+// firstHeading returns the text of the first ATX heading ("# Title").
 func firstHeading(s string) string {
 	for line := range strings.SplitSeq(s, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "#") {
-			if h := strings.TrimSpace(strings.TrimLeft(t, "#")); h != "" && strings.HasPrefix(t, strings.Repeat("#", len(t)-len(strings.TrimLeft(t, "#")))+" ") {
-				return h
-			}
+		if m := atxHeading.FindStringSubmatch(line); m != nil {
+			return m[1]
 		}
 	}
 	return ""
