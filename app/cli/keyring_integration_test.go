@@ -54,7 +54,7 @@ func secretServiceScenario(t *testing.T) {
 	data := t.TempDir()
 	file := writeFile(t, "claude_desktop_config.json", fmt.Sprintf(`{"mcpServers": {
   "github": {"command": %q, "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": %q, "FAULT_LEAK": "GITHUB_PERSONAL_ACCESS_TOKEN"}},
-  "remote": {"url": "https://api.example.com/mcp", "headers": {"Authorization": %q}}
+  "remote": {"url": "https://127.0.0.1:9/mcp", "headers": {"Authorization": %q}}
 }}`, proctest.FaultServer(t), token, auth))
 
 	code, out, errOut := runIn(t, data, "servers", "import", file, "--dry-run")

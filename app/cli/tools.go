@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -36,10 +38,13 @@ var SettleTimeout = 90 * time.Second
 
 // startServers runs the servers of --config FILE (or the app config) until
 // each is ready or has failed, and returns the manager to close.
-func startServers(ctx context.Context, inv *Invocation, file string, inputs map[string]string) (*mcpmanager.Manager, error) {
+func startServers(ctx context.Context, inv *Invocation, file string, inputs map[string]string, only ...string) (*mcpmanager.Manager, error) {
 	servers, err := loadServers(inv, file, inputs)
 	if err != nil {
 		return nil, err
+	}
+	if len(only) > 0 {
+		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
 	}
 	red := secrets.NewRedactor()
 	opts := mcpmanager.Options{Redact: red.Redact}
@@ -152,7 +157,23 @@ func toolsCallCmd() *Command {
 			if err := json.Unmarshal([]byte(argsJSON), &toolArgs); err != nil {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--args must be a JSON object: %v", err)}
 			}
-			m, err := startServers(ctx, inv, file, inputs)
+			// Start only the server the tool belongs to (its name, sanitized, is the prefix).
+			all, err := loadServers(inv, file, inputs)
+			if err != nil {
+				return err
+			}
+			var owners []string
+			for _, s := range all {
+				if strings.HasPrefix(args[0], registry.Prefix(s.Name)) {
+					owners = append(owners, s.Name)
+				}
+			}
+			if len(owners) == 0 { // a cut or unusual name: start them all and let the registry resolve it
+				for _, s := range all {
+					owners = append(owners, s.Name)
+				}
+			}
+			m, err := startServers(ctx, inv, file, inputs, owners...)
 			if err != nil {
 				return err
 			}

@@ -41,3 +41,6 @@ func sanitize(s string) string {
 	}
 	return s
 }
+
+// Prefix is how every exposed name of server's tools begins (server__).
+func Prefix(server string) string { return sanitize(server) + Separator }
