@@ -24,6 +24,8 @@ import (
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -131,6 +133,9 @@ func (a *App) Startup(ctx context.Context) {
 		}
 	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
+	for _, err := range a.mgr.AttachBuiltins(builtinRoot(a.dir), contentstore.Builtin) {
+		slog.Error("built-in server", "err", err)
+	}
 	if err := a.loadServers(); err != nil {
 		slog.Error("load servers", "err", err)
 		a.setConfigError(err)
@@ -176,4 +181,15 @@ func (a *App) ConfigError() (string, error) {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
 	return a.cfgErr, nil
+}
+
+// builtinRoot says where each built-in keeps its data in dir.
+func builtinRoot(dir datadir.Dir) func(builtin.Server) string {
+	return func(b builtin.Server) string {
+		switch b.Name {
+		case contentstore.Builtin.Name:
+			return dir.Stores()
+		}
+		return dir.String()
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -162,5 +163,33 @@ func TestNothingLeaksToTheFrontend(t *testing.T) {
 	logFile, _ := os.ReadFile(filepath.Join(dir.Logs(), "gh.log"))
 	if strings.Contains(string(logFile), token) || !strings.Contains(string(logFile), "••••0042") {
 		t.Fatalf("log file: %s", logFile)
+	}
+}
+
+func TestBuiltinContentStoreThroughFacade(t *testing.T) {
+	dir := datadir.Dir(t.TempDir())
+	if err := dir.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	a := New(context.Background(), dir)
+	a.emit = func(ServerView) {}
+	for _, err := range a.mgr.AttachBuiltins(builtinRoot(dir), contentstore.Builtin) {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.close(context.Background()) })
+	tl, _ := a.Tools()
+	var names []string
+	for _, tool := range tl.Tools {
+		names = append(names, tool.Name)
+	}
+	if !strings.Contains(strings.Join(names, ","), "content-store__search") {
+		t.Fatalf("tools = %v", names)
+	}
+	res, err := a.CallTool("content-store__createStore", `{"name":"notes","description":"test"}`)
+	if err != nil || res.IsError {
+		t.Fatalf("createStore = %+v %v", res, err)
+	}
+	if entries, _ := os.ReadDir(dir.Stores()); len(entries) == 0 {
+		t.Error("store not created under the data dir")
 	}
 }

@@ -70,6 +70,7 @@ type Manager struct {
 	cancel context.CancelFunc
 
 	mu      sync.Mutex
+	onClose []func() error // run after every server has stopped
 	servers map[string]*managed
 	order   []string
 	closed  bool
@@ -102,7 +103,11 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 	}
 	want := map[string]ServerConfig{}
 	m.order = m.order[:0]
+	builtins := m.InProcess() // takes no m.mu
 	for _, c := range cfgs {
+		if slices.Contains(builtins, c.Name) {
+			c.StartError = fmt.Sprintf("%s: the name belongs to a built-in server; rename this one", c.Name)
+		}
 		want[c.Name] = c
 		m.order = append(m.order, c.Name)
 	}
@@ -268,6 +273,14 @@ func (m *Manager) WaitSettled(ctx context.Context) {
 	}
 }
 
+// OnClose registers fn to run at the end of Close (releasing what built-in
+// servers hold once nothing can call them any more).
+func (m *Manager) OnClose(fn func() error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.onClose = append(m.onClose, fn)
+}
+
 // Close stops every server and waits for their process trees to end.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
@@ -282,6 +295,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	m.cancel()
 	m.mu.Unlock()
+	m.closeInProcess() // disconnect built-in servers before returning
 	for _, s := range all {
 		select {
 		case <-s.done:
@@ -289,7 +303,15 @@ func (m *Manager) Close(ctx context.Context) error {
 			return fmt.Errorf("close servers: %w", ctx.Err())
 		}
 	}
-	return nil
+	m.mu.Lock()
+	hooks := m.onClose
+	m.onClose = nil
+	m.mu.Unlock()
+	var errs []error
+	for _, fn := range hooks {
+		errs = append(errs, fn())
+	}
+	return errors.Join(errs...)
 }
 
 func (m *Manager) onNotification(server string, n mcp.JSONRPCNotification) {

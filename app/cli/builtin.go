@@ -85,3 +85,22 @@ func builtinServeCmd(b builtinServer) *Command {
 		},
 	}
 }
+
+// builtinDefs lists every built-in server definition.
+func builtinDefs() []builtin.Server {
+	out := make([]builtin.Server, 0, len(builtins))
+	for _, b := range builtins {
+		out = append(out, b.def)
+	}
+	return out
+}
+
+// builtinRoot is where def keeps its data inside dir.
+func builtinRoot(def builtin.Server, dir datadir.Dir) string {
+	for _, b := range builtins {
+		if b.def.Name == def.Name {
+			return b.root(dir)
+		}
+	}
+	return dir.String()
+}

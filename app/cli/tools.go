@@ -18,6 +18,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
@@ -54,6 +55,11 @@ func startServers(ctx context.Context, inv *Invocation, file string, inputs map[
 		}
 	}
 	m := mcpmanager.New(opts)
+	if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
+		for _, err := range m.AttachBuiltins(func(b builtin.Server) string { return builtinRoot(b, dir) }, builtinDefs()...) {
+			fmt.Fprintf(inv.Stderr, "switchboard: built-in %v\n", err)
+		}
+	}
 	m.Apply(secrets.Prepare(servers, secrets.NewStore().Lookup, red))
 	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
 	defer cancel()

@@ -13,6 +13,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -422,9 +423,7 @@ func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) 
 		if !ok {
 			return
 		}
-		p := Progress{}
-		p.Progress, _ = f["progress"].(float64)
-		p.Total, _ = f["total"].(float64)
+		p := Progress{Progress: number(f["progress"]), Total: number(f["total"])}
 		p.Message, _ = f["message"].(string)
 		fn.(func(Progress))(p)
 	}
@@ -481,4 +480,23 @@ func (m *metrics) snapshot() Metrics {
 		return lat[min(n-1, int(float64(n)*p))]
 	}
 	return Metrics{Calls: m.calls, Errors: m.errors, P50: pct(0.50), P95: pct(0.95), LastUsed: m.last}
+}
+
+// number reads a JSON number that may arrive decoded (float64) or, from an
+// in-process server, as a Go integer.
+func number(v any) float64 {
+	switch n := v.(type) {
+	case float64:
+		return n
+	case float32:
+		return float64(n)
+	case int:
+		return float64(n)
+	case int64:
+		return float64(n)
+	case json.Number:
+		f, _ := n.Float64()
+		return f
+	}
+	return 0
 }
