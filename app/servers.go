@@ -91,7 +91,10 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 	if !st.Since.IsZero() {
 		v.Since = st.Since.Format(time.RFC3339)
 	}
-	if c, ok := a.serverConfig(st.Name); ok {
+	if st.Builtin {
+		v.Transport, v.Command = "built-in", "inside Switchboard"
+	}
+	if c, ok := a.serverConfig(st.Name); ok && !st.Builtin {
 		v.Transport = string(c.Transport)
 		v.Command = strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
 		if c.URL != "" {

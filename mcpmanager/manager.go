@@ -238,6 +238,9 @@ func (m *Manager) Status() []supervisor.Status {
 		}
 		out = append(out, s.sup.Status())
 	}
+	for _, n := range m.InProcess() { // built-ins live as long as the manager
+		out = append(out, supervisor.Status{Name: n, State: supervisor.Ready, Builtin: true})
+	}
 	return out
 }
 

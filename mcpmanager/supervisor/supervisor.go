@@ -93,6 +93,7 @@ type Status struct {
 	ServerInfo   mcp.Implementation `json:"serverInfo"`
 	Instructions string             `json:"instructions,omitempty"`
 	Since        time.Time          `json:"since"`
+	Builtin      bool               `json:"builtin,omitempty"` // an in-process server of the app itself
 }
 
 // Options are the hooks a Server calls. Each is called from the Server's own

@@ -24,6 +24,11 @@ test('servers show their live status', async () => {
   await broken.locator('[data-state="error"]').waitFor({ timeout: 30_000 });
   assert.match(await broken.locator('.server-error').innerText(), /switchboard-e2e-no-such-command" not found/);
   assert.match(await row(page, 'everything').innerText(), /\d+ tools/);
+  // The built-in content store is listed too, without controls that make no sense for it.
+  const builtin = row(page, 'content-store');
+  await builtin.locator('[data-state="ready"]').waitFor();
+  assert.match(await builtin.innerText(), /built-in\s+7 tools/);
+  assert.equal(await builtin.getByRole('button', { name: 'Restart' }).count(), 0);
   // The live log shows what the server wrote to stderr.
   await row(page, 'everything').getByText(/^Log \(/).click();
   const log = page.getByLabel('Log of everything');

@@ -61,6 +61,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
         {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
         <span className="spacer" />
+        {s.transport !== 'built-in' && (<>
         <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
           {busy === 'restart' ? 'Restarting…' : 'Restart'}
         </button>
@@ -70,6 +71,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         <button type="button" onClick={() => setConfirming(true)} disabled={busy !== '' || confirming}>
           Remove
         </button>
+        </>)}
       </div>
       {confirming && (
         <div className="confirm" role="alertdialog" aria-label={`Remove ${s.name}?`}>
