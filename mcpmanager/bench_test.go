@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -87,6 +88,49 @@ func TestBenchTable(t *testing.T) {
 			rows = append(rows, row{fmt.Sprintf("tools/call echo %s %s: registry vs bare mcp-go", human(size), p.name),
 				o.Round(time.Microsecond).String(), b.Round(time.Microsecond).String(), fmt.Sprintf("%.2f×", float64(o)/float64(b)), target})
 		}
+	}
+
+	// Through 'switchboard serve' (stdio) vs the server directly.
+	exe, err := os.MkdirTemp("", "sbbench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(exe)
+	bin := exe + "/switchboard"
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cfg := exe + "/mcp.json"
+	_ = os.WriteFile(cfg, []byte(fmt.Sprintf(`{"mcpServers":{"everything":{"command":%q}}}`, everything)), 0o600)
+	gw, err := client.NewStdioMCPClient(bin, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+exe+"/data"), "serve", "--config", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close()
+	if _, err := gw.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	{
+		var ours, base []time.Duration
+		for i := 0; i < 300; i++ {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "echo"
+			req.Params.Arguments = map[string]any{"message": "hi"}
+			t0 := time.Now()
+			if _, err := bare.CallTool(ctx, req); err != nil {
+				t.Fatal(err)
+			}
+			base = append(base, time.Since(t0))
+			req.Params.Name = "everything__echo"
+			t0 = time.Now()
+			if res, err := gw.CallTool(ctx, req); err != nil || res.IsError {
+				t.Fatalf("gateway call: %v %v", res, err)
+			}
+			ours = append(ours, time.Since(t0))
+		}
+		o, b := pct(ours, 0.5), pct(base, 0.5)
+		rows = append(rows, row{"tools/call echo 100 B p50: through switchboard serve (stdio) vs direct",
+			o.Round(time.Microsecond).String(), b.Round(time.Microsecond).String(), fmt.Sprintf("%.2f×", float64(o)/float64(b)), "≤ 1.25×"})
 	}
 
 	// Start-up: 10 servers together vs the slowest alone.
