@@ -375,8 +375,7 @@ type Excerpt struct {
 // Read returns lines from..to (1-based, inclusive) of a stored document;
 // to == 0 reads up to MaxReadLines lines, and at most MaxReadLines are read.
 func (s *Stores) Read(ctx context.Context, contentID string, from, to int) (Excerpt, error) {
-	storeID, ok := storeOf(contentID)
-	if !ok {
+	if _, ok := storeOf(contentID); !ok { // a malformed id is reported before bad line numbers
 		return Excerpt{}, unknownContent(contentID)
 	}
 	if from == 0 {
@@ -388,11 +387,8 @@ func (s *Stores) Read(ctx context.Context, contentID string, from, to int) (Exce
 	if to != 0 && to < from {
 		return Excerpt{}, invalid("toLine %d is before fromLine %d", to, from)
 	}
-	st, err := s.acquire(storeID)
+	st, err := s.acquireContent(contentID)
 	if err != nil {
-		if errors.Is(err, ErrUnknownStore) {
-			return Excerpt{}, unknownContent(contentID)
-		}
 		return Excerpt{}, err
 	}
 	defer st.release()
@@ -409,23 +405,31 @@ func (s *Stores) Read(ctx context.Context, contentID string, from, to int) (Exce
 	}
 	to = min(to, from+MaxReadLines-1)
 	return Excerpt{
-		ContentID: contentID, StoreID: storeID, Title: rec.Title, Path: rec.Path,
+		ContentID: contentID, StoreID: rec.StoreID, Title: rec.Title, Path: rec.Path,
 		FromLine: from, ToLine: to, TotalLines: len(lines),
 		Text: strings.Join(lines[from-1:to], "\n"), More: to < len(lines),
 	}, nil
 }
 
-// Get returns a stored document's description (without its text).
-func (s *Stores) Get(ctx context.Context, contentID string) (Content, error) {
+// acquireContent acquires the store holding contentID; an id that is not
+// well formed, or names a store that does not exist, is an unknown content.
+// The caller releases the store.
+func (s *Stores) acquireContent(contentID string) (*store, error) {
 	storeID, ok := storeOf(contentID)
 	if !ok {
-		return Content{}, unknownContent(contentID)
+		return nil, unknownContent(contentID)
 	}
 	st, err := s.acquire(storeID)
+	if errors.Is(err, ErrUnknownStore) {
+		return nil, unknownContent(contentID)
+	}
+	return st, err
+}
+
+// Get returns a stored document's description (without its text).
+func (s *Stores) Get(ctx context.Context, contentID string) (Content, error) {
+	st, err := s.acquireContent(contentID)
 	if err != nil {
-		if errors.Is(err, ErrUnknownStore) {
-			return Content{}, unknownContent(contentID)
-		}
 		return Content{}, err
 	}
 	defer st.release()
@@ -438,15 +442,8 @@ func (s *Stores) Get(ctx context.Context, contentID string) (Content, error) {
 
 // DeleteContent removes a document and its chunks.
 func (s *Stores) DeleteContent(ctx context.Context, contentID string) (Content, error) {
-	storeID, ok := storeOf(contentID)
-	if !ok {
-		return Content{}, unknownContent(contentID)
-	}
-	st, err := s.acquire(storeID)
+	st, err := s.acquireContent(contentID)
 	if err != nil {
-		if errors.Is(err, ErrUnknownStore) {
-			return Content{}, unknownContent(contentID)
-		}
 		return Content{}, err
 	}
 	defer st.release()
@@ -462,7 +459,7 @@ func (s *Stores) DeleteContent(ctx context.Context, contentID string) (Content, 
 		b.Delete(chunkID(contentID, i))
 	}
 	if err := st.idx.Batch(b); err != nil {
-		return Content{}, fmt.Errorf("store %q: delete %s: %w", storeID, contentID, err)
+		return Content{}, fmt.Errorf("store %q: delete %s: %w", rec.StoreID, contentID, err)
 	}
 	return rec.Content, nil
 }
