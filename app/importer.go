@@ -215,11 +215,7 @@ func keepSet(keys []string) map[string]bool {
 func imported(plan config.ImportPlan, res map[string]config.Resolution) int {
 	n := 0
 	for _, it := range plan.Items {
-		r, ok := res[it.Name]
-		if !ok {
-			r = it.Default
-		}
-		if r != config.Keep && it.Outcome != config.Unchanged && it.Outcome != config.Invalid {
+		if it.Imports(res) {
 			n++
 		}
 	}

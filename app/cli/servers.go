@@ -249,10 +249,7 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 	}
 	items := make([]item, 0, len(plan.Items))
 	for _, it := range plan.Items {
-		r := it.Default
-		if v, ok := res[it.Name]; ok {
-			r = v
-		}
+		r := it.Resolve(res)
 		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r)}
 		if r == config.Rename {
 			x.RenameTo = it.RenameTo

@@ -233,11 +233,7 @@ func List(cfg *config.Config, st *Store) []SecretInfo {
 func ForPlan(plan config.ImportPlan, res map[string]config.Resolution, moves []Move) []Move {
 	in := map[string]bool{}
 	for _, it := range plan.Items {
-		r, ok := res[it.Name]
-		if !ok {
-			r = it.Default
-		}
-		in[it.Name] = r != config.Keep && it.Outcome != config.Invalid && it.Outcome != config.Unchanged
+		in[it.Name] = it.Imports(res)
 	}
 	var out []Move
 	for _, m := range moves {

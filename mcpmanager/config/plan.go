@@ -74,6 +74,20 @@ type Item struct {
 	NeedsInputs []string
 }
 
+// Resolve returns the choice in resolutions for this item, or its Default.
+func (it Item) Resolve(resolutions map[string]Resolution) Resolution {
+	if r := resolutions[it.Name]; r != "" {
+		return r
+	}
+	return it.Default
+}
+
+// Imports reports whether Apply with resolutions brings this item's server
+// into the config (an invalid, unchanged or kept one it leaves out).
+func (it Item) Imports(resolutions map[string]Resolution) bool {
+	return it.Outcome != Invalid && it.Outcome != Unchanged && it.Resolve(resolutions) != Keep
+}
+
 // Counts returns how many items have each outcome.
 func (p ImportPlan) Counts() map[Outcome]int {
 	out := map[Outcome]int{}
@@ -194,10 +208,7 @@ func Apply(cfg *Config, plan ImportPlan, resolutions map[string]Resolution) (*Co
 		if it.Outcome == Invalid {
 			continue
 		}
-		r, ok := resolutions[it.Name]
-		if !ok || r == "" {
-			r = it.Default
-		}
+		r := it.Resolve(resolutions)
 		if r == Keep {
 			continue
 		}
