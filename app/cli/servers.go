@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -378,7 +379,7 @@ func serversAddCmd() *Command {
 			if len(env) > 0 {
 				entry["env"] = map[string]string(env)
 			}
-			data, _ := jsonMarshal(map[string]any{"mcpServers": map[string]any{args[0]: entry}})
+			data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{args[0]: entry}})
 			f, err := config.Parse("servers add", data)
 			if err != nil {
 				return validation(err)

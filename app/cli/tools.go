@@ -23,7 +23,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // configFlags registers --config FILE and --set ID=VALUE.
@@ -31,8 +30,6 @@ func configFlags(fs *flag.FlagSet, file *string, inputs kvFlag) {
 	fs.StringVar(file, "config", "", "use this mcpServers file instead of the app config")
 	fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
 }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // SettleTimeout bounds how long CLI commands wait for servers to start.
 var SettleTimeout = 90 * time.Second
@@ -184,12 +181,6 @@ func toolsCallCmd() *Command {
 				return err
 			}
 			defer closeServers(m)
-			server, _, _ := strings.Cut(args[0], "__")
-			for _, st := range m.Status() {
-				if st.Name == server && st.State != supervisor.Ready {
-					return fmt.Errorf("%s", firstLine(st.Error, fmt.Sprintf("%s: server is %s", st.Name, st.State)))
-				}
-			}
 			res, err := m.Registry().Call(ctx, args[0], toolArgs, registry.CallOptions{})
 			if err != nil {
 				return err
@@ -226,13 +217,6 @@ func toolsCallCmd() *Command {
 	}
 }
 
-func firstLine(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
-}
-
 func serveCmd() *Command {
 	var file, httpAddr string
 	var anyHost bool
@@ -260,7 +244,7 @@ func serveCmd() *Command {
 			g := gateway.New(m.Registry(), buildinfo.String())
 			g.Refresh(ctx)
 			for _, e := range g.Errors() {
-				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", firstLine(e.Err, e.Server))
+				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", e.Err)
 			}
 			// Keep the published list current as servers restart or change tools.
 			go func() {

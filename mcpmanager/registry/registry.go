@@ -12,6 +12,7 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -327,13 +328,15 @@ func (r *Registry) Tools(ctx context.Context) (tools []Tool, errs []ServerError)
 
 // Resolve maps an exposed name to its server and the tool's own name.
 func (r *Registry) Resolve(ctx context.Context, name string) (server, tool string, err error) {
+	var unavailable error // why a server the name may belong to has no tool list
 	for _, s := range r.Servers() {
 		// Cheap filter before listing: the exposed name starts with the sanitized server name.
-		if len(name) < len(sanitize(s)) || name[:len(sanitize(s))] != sanitize(s) {
+		if !strings.HasPrefix(name, sanitize(s)) {
 			continue
 		}
 		ts, err := r.ServerTools(ctx, s)
 		if err != nil {
+			unavailable = cmp.Or(unavailable, err)
 			continue
 		}
 		for _, t := range ts {
@@ -341,6 +344,10 @@ func (r *Registry) Resolve(ctx context.Context, name string) (server, tool strin
 				return s, t.Name, nil
 			}
 		}
+	}
+	if unavailable != nil {
+		// "unknown tool" would hide the real reason: the server is not running.
+		return "", "", unavailable
 	}
 	return "", "", fmt.Errorf("%w %q: run 'switchboard tools list' to see the available names", ErrUnknownTool, name)
 }

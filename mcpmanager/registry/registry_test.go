@@ -127,6 +127,10 @@ func TestToolsPartialResults(t *testing.T) {
 	if len(errs) != 1 || errs[0].Server != "broken" || !strings.Contains(errs[0].Err, "exit 1") {
 		t.Errorf("errs = %+v", errs)
 	}
+	// Calling a tool of the broken server says why, not "unknown tool".
+	if _, err := r.Call(t.Context(), "broken__anything", nil, CallOptions{}); err == nil || errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), "exit 1") {
+		t.Errorf("call to a broken server: %v", err)
+	}
 }
 
 func TestCallRoutesAndMeasures(t *testing.T) {
