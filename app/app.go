@@ -90,6 +90,7 @@ func (a *App) onStatus(st supervisor.Status) {
 	}()
 }
 
+// wailsContext is the Wails runtime context, nil before Startup.
 func (a *App) wailsContext() context.Context {
 	a.mu.Lock()
 	defer a.mu.Unlock()

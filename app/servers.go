@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -183,7 +184,7 @@ func (a *App) CallTool(name, argsJSON string) (CallResult, error) {
 			return CallResult{}, fmt.Errorf("arguments must be a JSON object: %w", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(a.context())
+	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
 	start := time.Now()
 	res, err := a.mgr.Registry().Call(ctx, name, args, registry.CallOptions{})
@@ -228,16 +229,6 @@ func resultView(res *mcp.CallToolResult, took float64) CallResult {
 		}
 	}
 	return out
-}
-
-// context returns the Wails context (or Background before Startup).
-func (a *App) context() context.Context {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.ctx == nil {
-		return context.Background()
-	}
-	return a.ctx
 }
 
 // editConfig changes config.json atomically and applies the result.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -21,27 +18,12 @@ import (
 // search → readContent.
 func TestBuiltinContentStoreOverStdio(t *testing.T) {
 	data := t.TempDir()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"--data-dir", data, "builtin", "content-store"}, Env{Stdin: inR, Stdout: outW, Stderr: io.Discard})
-		outW.Close()
-	}()
-	cl := client.NewClient(transport.NewIO(outR, inW, nil))
-	if err := cl.Start(ctx); err != nil {
-		t.Fatal(err)
+	cl, res, stop := stdioSession(t, "--data-dir", data, "builtin", "content-store")
+	if res.ServerInfo.Name != "content-store" || res.Instructions == "" {
+		t.Fatalf("initialize: %+v", res)
 	}
-	ictx, icancel := context.WithTimeout(ctx, 30*time.Second)
+	ictx, icancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer icancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	res, err := cl.Initialize(ictx, init)
-	if err != nil || res.ServerInfo.Name != "content-store" || res.Instructions == "" {
-		t.Fatalf("initialize: %+v %v", res, err)
-	}
 	tools, err := cl.ListTools(ictx, mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -94,15 +76,8 @@ func TestBuiltinContentStoreOverStdio(t *testing.T) {
 	}
 
 	// End of input ends the server with exit 0 (and closes the stores).
-	cl.Close()
-	inW.Close()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d", code)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("builtin content-store did not stop at end of input")
+	if code := stop(); code != 0 {
+		t.Errorf("exit %d", code)
 	}
 }
 

@@ -123,17 +123,10 @@ func TestToolsListAndCallWithConfigFile(t *testing.T) {
 func TestServeExposesRegistry(t *testing.T) {
 	fs := proctest.FaultServer(t)
 	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}, "b": {"command": %q}}}`, fs, fs))
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"--data-dir", t.TempDir(), "serve", "--config", file}, Env{Stdin: inR, Stdout: outW, Stderr: io.Discard})
-		outW.Close()
-	}()
-	cl := client.NewClient(transport.NewIO(outR, inW, nil))
-	if err := cl.Start(ctx); err != nil {
-		t.Fatal(err)
+	ctx := t.Context()
+	cl, res, stop := stdioSession(t, "--data-dir", t.TempDir(), "serve", "--config", file)
+	if res.ServerInfo.Name != "switchboard" {
+		t.Fatalf("initialize: %+v", res)
 	}
 	progress := make(chan mcp.JSONRPCNotification, 10)
 	cl.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -141,14 +134,8 @@ func TestServeExposesRegistry(t *testing.T) {
 			progress <- n
 		}
 	})
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	ictx, icancel := context.WithTimeout(ctx, 30*time.Second)
 	defer icancel()
-	res, err := cl.Initialize(ictx, init)
-	if err != nil || res.ServerInfo.Name != "switchboard" {
-		t.Fatalf("initialize: %+v %v", res, err)
-	}
 	tools, err := cl.ListTools(ictx, mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -189,17 +176,48 @@ func TestServeExposesRegistry(t *testing.T) {
 	if err != nil || !out.IsError || !strings.Contains(out.Content[0].(mcp.TextContent).Text, "a: crash:") {
 		t.Fatalf("crash through gateway = %+v %v (want a tool error naming the server)", out, err)
 	}
-	cl.Close()
-	inW.Close()
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("serve exit %d", code)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not stop")
+	if code := stop(); code != 0 {
+		t.Errorf("serve exit %d", code)
 	}
+}
+
+// stdioSession runs the CLI with args, speaks MCP to it over pipes and
+// returns the initialized client. stop ends the input, as a host closing
+// the server does, and returns the exit code (failing if it does not exit).
+func stdioSession(t *testing.T, args ...string) (*client.Client, *mcp.InitializeResult, func() int) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(t.Context(), args, Env{Stdin: inR, Stdout: outW, Stderr: io.Discard})
+		outW.Close()
+	}()
+	cl := client.NewClient(transport.NewIO(outR, inW, nil))
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	ictx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	res, err := cl.Initialize(ictx, init)
+	if err != nil {
+		t.Fatalf("initialize %v: %v", args, err)
+	}
+	stop := func() int {
+		t.Helper()
+		cl.Close()
+		inW.Close()
+		select {
+		case code := <-done:
+			return code
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v did not stop at end of input", args)
+			return -1
+		}
+	}
+	return cl, res, stop
 }
 
 // syncBuffer is a bytes.Buffer safe to read while Run writes to it.
