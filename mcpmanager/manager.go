@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -124,7 +125,9 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 	}
 }
 
-func sameConfig(a, b ServerConfig) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+// sameConfig compares by value: Remote is a pointer, so printing the structs
+// would compare addresses and restart every remote server on each Apply.
+func sameConfig(a, b ServerConfig) bool { return reflect.DeepEqual(a, b) }
 
 // startLocked creates the supervisor; a disabled server is registered but not run.
 func (m *Manager) startLocked(c ServerConfig) {

@@ -222,3 +222,17 @@ func statusOf(m *Manager, name string) supervisor.Status {
 	}
 	return supervisor.Status{}
 }
+
+func TestSameConfigComparesValues(t *testing.T) {
+	remote := func() ServerConfig {
+		return ServerConfig{Name: "r", Remote: &supervisor.Remote{URL: "https://example.com/mcp", Headers: map[string]string{"A": "b"}}}
+	}
+	if !sameConfig(remote(), remote()) {
+		t.Error("equal remote configs in different allocations compare unequal: Apply would restart them")
+	}
+	changed := remote()
+	changed.Remote.Headers["A"] = "c"
+	if sameConfig(remote(), changed) {
+		t.Error("a changed header must count as a change")
+	}
+}
