@@ -36,14 +36,12 @@ type Log struct {
 	opts Options
 	path string
 
-	mu      sync.Mutex
-	ring    []string
-	next    int
-	full    bool
-	file    *os.File
-	size    int64
-	dropped int64
-	subs    map[chan string]struct{}
+	mu   sync.Mutex
+	ring []string
+	next int
+	full bool
+	file *os.File
+	size int64
 }
 
 // Open creates (or appends to) the log file at path; path "" keeps memory only.
@@ -57,7 +55,7 @@ func Open(path string, opts Options) (*Log, error) {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = 4 << 10
 	}
-	l := &Log{opts: opts, path: path, ring: make([]string, opts.Lines), subs: map[chan string]struct{}{}}
+	l := &Log{opts: opts, path: path, ring: make([]string, opts.Lines)}
 	if path != "" {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
@@ -108,12 +106,6 @@ func (l *Log) Add(line string) {
 	if l.next == 0 {
 		l.full = true
 	}
-	for ch := range l.subs {
-		select {
-		case ch <- line:
-		default: // a slow watcher misses lines; the server never waits
-		}
-	}
 	if l.file == nil {
 		return
 	}
@@ -157,19 +149,6 @@ func (l *Log) Tail(n int) []string {
 // TailString joins the last n lines for an error message.
 func (l *Log) TailString(n int) string {
 	return strings.Join(l.Tail(n), "\n")
-}
-
-// Watch returns a channel of new lines until cancel is called.
-func (l *Log) Watch() (lines <-chan string, cancel func()) {
-	ch := make(chan string, 256)
-	l.mu.Lock()
-	l.subs[ch] = struct{}{}
-	l.mu.Unlock()
-	return ch, func() {
-		l.mu.Lock()
-		delete(l.subs, ch)
-		l.mu.Unlock()
-	}
 }
 
 // Close closes the file; the in-memory lines stay readable.

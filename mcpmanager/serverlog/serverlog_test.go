@@ -57,13 +57,11 @@ func TestConsumeFloodIsBounded(t *testing.T) {
 	}
 }
 
-func TestRedactAndWatch(t *testing.T) {
+func TestRedact(t *testing.T) {
 	l, _ := Open("", Options{Redact: func(s string) string { return strings.ReplaceAll(s, "sk-secret", "••••cret") }})
-	ch, cancel := l.Watch()
-	defer cancel()
 	l.Add("token sk-secret used")
-	if got := <-ch; got != "token ••••cret used" {
-		t.Fatalf("watched %q", got)
+	if got := l.TailString(1); got != "token ••••cret used" {
+		t.Fatalf("kept %q", got)
 	}
 	if strings.Contains(l.TailString(1), "sk-secret") {
 		t.Fatal("secret kept")
