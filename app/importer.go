@@ -184,14 +184,11 @@ func (a *App) ApplyImport(name, text string, resolutions map[string]string, inpu
 	}
 	if moves = secrets.ForPlan(plan, res, moves); len(moves) > 0 {
 		// Keyring first: the config must never reference a secret that is not there.
-		if err := a.store.StoreMoves(moves); err != nil {
+		names, err := a.store.StoreMoves(moves)
+		if err != nil {
 			return 0, fmt.Errorf("nothing was imported: %w; or untick \"move to keyring\" for those values", err)
 		}
-		names := make([]string, 0, len(moves))
-		for _, m := range moves {
-			names = append(names, m.Name)
-		}
-		if next.Settings, err = secrets.WithNames(next.Settings, true, names...); err != nil {
+		if err := secrets.Index(next, true, names...); err != nil {
 			return 0, err
 		}
 	}

@@ -29,11 +29,7 @@ func (a *App) SetSecret(name, value string) error {
 	if err := a.store.Set(name, value); err != nil {
 		return err
 	}
-	return a.editConfig(func(cfg *config.Config) error {
-		var err error
-		cfg.Settings, err = secrets.WithNames(cfg.Settings, true, name)
-		return err
-	})
+	return a.editConfig(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
 }
 
 // DeleteSecret removes a secret from the keyring and the index.
@@ -41,9 +37,5 @@ func (a *App) DeleteSecret(name string) error {
 	if err := a.store.Delete(name); err != nil {
 		return err
 	}
-	return a.editConfig(func(cfg *config.Config) error {
-		var err error
-		cfg.Settings, err = secrets.WithNames(cfg.Settings, false, name)
-		return err
-	})
+	return a.editConfig(func(cfg *config.Config) error { return secrets.Index(cfg, false, name) })
 }

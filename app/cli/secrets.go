@@ -64,10 +64,7 @@ func secretsSet(_ context.Context, inv *Invocation, args []string) error {
 	if err := st.Set(args[0], value); err != nil {
 		return err
 	}
-	return editConfig(inv, func(cfg *config.Config) error {
-		cfg.Settings, err = secrets.WithNames(cfg.Settings, true, args[0])
-		return err
-	})
+	return editConfig(inv, func(cfg *config.Config) error { return secrets.Index(cfg, true, args[0]) })
 }
 
 func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
@@ -77,11 +74,7 @@ func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
 	if err := secrets.NewStore().Delete(args[0]); err != nil {
 		return err
 	}
-	return editConfig(inv, func(cfg *config.Config) error {
-		var err error
-		cfg.Settings, err = secrets.WithNames(cfg.Settings, false, args[0])
-		return err
-	})
+	return editConfig(inv, func(cfg *config.Config) error { return secrets.Index(cfg, false, args[0]) })
 }
 
 func isTerminal(f *os.File) bool {

@@ -208,15 +208,11 @@ func serversImportCmd() *Command {
 					return validation(err)
 				}
 				if len(moves) > 0 {
-					st := secrets.NewStore()
-					if err := st.StoreMoves(moves); err != nil {
+					names, err := secrets.NewStore().StoreMoves(moves)
+					if err != nil {
 						return fmt.Errorf("nothing was imported: %w; or keep the values in the file with --plaintext SERVER.FIELD", err)
 					}
-					names := make([]string, 0, len(moves))
-					for _, m := range moves {
-						names = append(names, m.Name)
-					}
-					if next.Settings, err = secrets.WithNames(next.Settings, true, names...); err != nil {
+					if err := secrets.Index(next, true, names...); err != nil {
 						return err
 					}
 				}

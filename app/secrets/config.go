@@ -77,14 +77,27 @@ func ExtractFile(f *config.File, keep map[string]bool) (*config.File, []Move) {
 	return &out, all
 }
 
-// StoreMoves writes every move to the keyring; it stops at the first failure so
-// the caller saves nothing (the config must not reference missing secrets).
-func (s *Store) StoreMoves(moves []Move) error {
+// StoreMoves writes every move to the keyring and returns the names it
+// stored; it stops at the first failure so the caller saves nothing (the
+// config must not reference missing secrets).
+func (s *Store) StoreMoves(moves []Move) ([]string, error) {
+	names := make([]string, 0, len(moves))
 	for _, m := range moves {
 		if err := s.Set(m.Name, m.value); err != nil {
-			return fmt.Errorf("%s %s: %w", m.Server, m.Field, err)
+			return nil, fmt.Errorf("%s %s: %w", m.Server, m.Field, err)
 		}
+		names = append(names, m.Name)
 	}
+	return names, nil
+}
+
+// Index adds (add) or removes names in cfg's index of secrets.
+func Index(cfg *config.Config, add bool, names ...string) error {
+	raw, err := WithNames(cfg.Settings, add, names...)
+	if err != nil {
+		return err
+	}
+	cfg.Settings = raw
 	return nil
 }
 

@@ -72,8 +72,8 @@ func TestStoreAndPrepareWithMockKeyring(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, moves := Extract(config.Server{Name: "gh", Env: map[string]string{"GH_TOKEN": "ghp_secretvalue0001"}}, nil)
-	if err := st.StoreMoves(moves); err != nil {
-		t.Fatal(err)
+	if names, err := st.StoreMoves(moves); err != nil || len(names) != 1 || names[0] != "gh_GH_TOKEN" {
+		t.Fatalf("StoreMoves = %v, %v", names, err)
 	}
 	if v, err := st.Get("gh_GH_TOKEN"); err != nil || v != "ghp_secretvalue0001" {
 		t.Fatalf("Get = %q, %v", v, err)
