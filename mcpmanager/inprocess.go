@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -80,29 +79,26 @@ func (m *Manager) AddInProcess(name string, srv *server.MCPServer) error {
 	if _, ok := m.servers[name]; ok {
 		return fail(fmt.Errorf("%w: %q is a configured server", ErrServerExists, name))
 	}
-	set := m.inProcessSet()
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	if _, ok := set.servers[name]; ok {
+	m.ipMu.Lock()
+	defer m.ipMu.Unlock()
+	if _, ok := m.inproc[name]; ok {
 		return fail(fmt.Errorf("%w: %q is a built-in server", ErrServerExists, name))
 	}
 	ip := &inProcess{name: name, client: cl, done: m.ctx.Done()}
-	set.servers[name] = ip
+	if m.inproc == nil {
+		m.inproc = map[string]*inProcess{}
+	}
+	m.inproc[name] = ip
 	m.reg.Add(ip)
 	return nil
 }
 
 // RemoveInProcess disconnects an in-process server and drops its tools.
 func (m *Manager) RemoveInProcess(name string) error {
-	v, ok := inProcessSets.Load(m)
-	if !ok {
-		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
-	}
-	set := v.(*inProcessSet)
-	set.mu.Lock()
-	ip := set.servers[name]
-	delete(set.servers, name)
-	set.mu.Unlock()
+	m.ipMu.Lock()
+	ip := m.inproc[name]
+	delete(m.inproc, name)
+	m.ipMu.Unlock()
 	if ip == nil {
 		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
 	}
@@ -110,63 +106,31 @@ func (m *Manager) RemoveInProcess(name string) error {
 	return ip.client.Close()
 }
 
-// InProcess returns the names of the in-process servers, sorted.
+// InProcess returns the names of the in-process servers, sorted (nil for none).
 func (m *Manager) InProcess() []string {
-	v, ok := inProcessSets.Load(m)
-	if !ok {
+	m.ipMu.Lock()
+	defer m.ipMu.Unlock()
+	if len(m.inproc) == 0 {
 		return nil
 	}
-	set := v.(*inProcessSet)
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	names := make([]string, 0, len(set.servers))
-	for n := range set.servers {
+	names := make([]string, 0, len(m.inproc))
+	for n := range m.inproc {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	return names
 }
 
-// inProcessSets holds each Manager's in-process servers, created on the
-// first AddInProcess; the set closes itself when the Manager's context ends
-// (Manager.Close cancels it).
-var inProcessSets sync.Map // *Manager → *inProcessSet
-
-type inProcessSet struct {
-	mu      sync.Mutex
-	servers map[string]*inProcess
-	closed  chan struct{} // closed once every server is disconnected
-}
-
-// inProcessSet returns m's set, creating it; m.mu is held.
-func (m *Manager) inProcessSet() *inProcessSet {
-	v, loaded := inProcessSets.LoadOrStore(m, &inProcessSet{servers: map[string]*inProcess{}, closed: make(chan struct{})})
-	set := v.(*inProcessSet)
-	if !loaded {
-		go func() {
-			<-m.ctx.Done()
-			m.closeInProcess()
-		}()
-	}
-	return set
-}
-
-// closeInProcess disconnects every in-process server and forgets the set.
+// closeInProcess disconnects every in-process server (Close calls it).
 func (m *Manager) closeInProcess() {
-	v, ok := inProcessSets.LoadAndDelete(m)
-	if !ok {
-		return
-	}
-	set := v.(*inProcessSet)
-	set.mu.Lock()
-	all := set.servers
-	set.servers = map[string]*inProcess{}
-	set.mu.Unlock()
+	m.ipMu.Lock()
+	all := m.inproc
+	m.inproc = nil
+	m.ipMu.Unlock()
 	for name, ip := range all {
 		m.reg.Remove(name)
 		_ = ip.client.Close()
 	}
-	close(set.closed)
 }
 
 // inProcess adapts an in-process server to the registry.

@@ -70,6 +70,11 @@ type Manager struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// ipMu guards inproc apart from mu: Apply reads the built-in names
+	// while holding mu.
+	ipMu   sync.Mutex
+	inproc map[string]*inProcess // built-in servers, by name
+
 	mu      sync.Mutex
 	onClose []func() error // run after every server has stopped
 	servers map[string]*managed
