@@ -57,6 +57,12 @@ $(TEST_SERVERS)/node_modules/.package-lock.json: $(TEST_SERVERS)/package-lock.js
 	cd $(TEST_SERVERS) && npm ci --no-audit --no-fund
 	@touch $@
 
+# Third-party MCP clients (conformance suite, inspector) and the Node 22 they need.
+TEST_CLIENTS := mcpmanager/testdata/clients
+$(TEST_CLIENTS)/node_modules/.package-lock.json: $(TEST_CLIENTS)/package-lock.json $(TEST_CLIENTS)/package.json
+	cd $(TEST_CLIENTS) && npm ci --no-audit --no-fund
+	@touch $@
+
 deps: deps-build frontend/node_modules/.package-lock.json
 
 # --- build and run ----------------------------------------------------------
@@ -74,7 +80,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
-test-go: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json
+test-go: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 -timeout 10m ./...
 
 test-frontend: frontend/node_modules/.package-lock.json
