@@ -1,0 +1,296 @@
+// Package history is Switchboard's chat history: chats, their messages and
+// the tool calls made while answering, kept in one SQLite database
+// (history.db in the data directory) with a full-text index over message
+// text, tool names and chat titles.
+//
+//	st, err := history.Open(ctx, dir.History())
+//	if err != nil { return err } // one sentence saying what to do
+//	defer st.Close()
+//	c, _ := st.CreateChat(ctx, history.Chat{Title: "Trip plan", Provider: "openai", Model: "gpt-4o"})
+//	u, _ := st.AppendMessage(ctx, history.Message{ChatID: c.ID, Role: "user", Text: "Find hotels in Lyon"})
+//	a, _ := st.AppendMessage(ctx, history.Message{ChatID: c.ID, Role: "assistant", Status: "incomplete"})
+//	_ = st.SaveToolCall(ctx, history.ToolCall{MessageID: a.ID, ID: "call_1", Server: "web", Tool: "web__search", Status: "running"})
+//	a.Text, a.Status = "Here are three…", "complete"
+//	_ = st.UpdateMessage(ctx, a)
+//	hits, _ := st.Search(ctx, "lyon hot", 20) // the last word is a prefix
+//	_ = st.Export(ctx, c.ID, history.FormatMarkdown, os.Stdout)
+//	_ = u
+//
+// Durability: the database runs in WAL mode with synchronous=FULL, so a write
+// that returned survives a crash of the process or the machine. Every write
+// is one transaction.
+//
+// Concurrency: a Store is safe for concurrent use. Writes from one process are
+// serialised by a mutex (so they queue instead of polling SQLite's lock);
+// writes from another process (the CLI while the GUI runs) wait up to
+// BusyTimeout for the lock. Reads run in parallel with writes and each read
+// sees one consistent snapshot.
+//
+// Times are stored to the millisecond and returned in UTC.
+package history
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// BusyTimeout is how long a write waits for another process holding the
+// database lock before it fails with ErrLocked. Open reads it; a var so
+// tests can shorten it.
+var BusyTimeout = 5 * time.Second
+
+// Sentinel errors. Open failures come wrapped in *Error; the rest are wrapped
+// with the id or value concerned, so errors.Is works on every returned error.
+var (
+	// ErrNotFound: no chat or message has the id (the wrapping error says which).
+	ErrNotFound = errors.New("not found")
+	// ErrInvalid: a value passed in cannot be stored (unknown role, status or
+	// format, settings that are not JSON, a tool call without an id).
+	ErrInvalid = errors.New("invalid value")
+	// ErrTooNew: the database was written by a newer Switchboard whose schema
+	// this build does not know. Phrased to follow "history database PATH".
+	ErrTooNew = errors.New("is newer than this Switchboard")
+	// ErrNotDatabase: the file exists but is not a Switchboard history
+	// database (or is damaged beyond SQLite's recognition).
+	ErrNotDatabase = errors.New("is not a Switchboard history database")
+	// ErrLocked: another process kept the database locked for BusyTimeout.
+	ErrLocked = errors.New("is locked by another Switchboard process")
+)
+
+// Error is an open or migration failure of the database at Path. Its message
+// is one sentence for the user: "history database PATH <what happened>; <what to do>".
+type Error struct {
+	Op   string // "open" or "migrate"
+	Path string
+	Err  error // phrased to follow the path, e.g. "is newer than this Switchboard (...)"
+}
+
+func (e *Error) Error() string { return "history database " + e.Path + " " + e.Err.Error() }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// applicationID marks the file as Switchboard's ("SWBH"), so Open can refuse
+// an unrelated SQLite database instead of adding tables to it.
+const applicationID = 0x53574248
+
+// Store is an open history database. Safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+
+	// writeMu serialises this process's writes; see the package doc.
+	writeMu sync.Mutex
+
+	// now and loc are the clock and the time zone of Markdown exports;
+	// tests replace them for deterministic results.
+	now func() time.Time
+	loc *time.Location
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open opens the history database at path, creating it and its parent
+// directory (0700) when missing, and upgrades its schema to the newest this
+// build knows. The error is an *Error whose message says what to do.
+func Open(ctx context.Context, path string) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &Error{Op: "open", Path: path, Err: fmt.Errorf("has no usable path: %w", err)}
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, &Error{Op: "open", Path: abs, Err: fmt.Errorf("cannot be created; check the data directory's permissions: %w", err)}
+	}
+	// Create the file ourselves so it is private to the user: SQLite would
+	// use 0644, and gives its -wal and -shm files the main file's mode.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, &Error{Op: "open", Path: abs, Err: fmt.Errorf("cannot be opened; check its permissions: %w", err)}
+	}
+	_ = f.Close()
+
+	db, err := sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, &Error{Op: "open", Path: abs, Err: fmt.Errorf("cannot be opened: %w", err)}
+	}
+	s := &Store{db: db, path: abs, now: time.Now, loc: time.Local}
+	if err := s.init(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dsn is the driver's data source name: a file: URI (so any character in the
+// path is escaped) and the settings every pooled connection needs.
+func dsn(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows: C:/x becomes /C:/x, as SQLite's URI rules want
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	// Write transactions take the lock when they begin: a deferred one that
+	// reads first and then upgrades can fail with SQLITE_BUSY without waiting.
+	q.Set("_txlock", "immediate")
+	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
+}
+
+// init checks the file is ours, switches it to WAL and migrates it.
+func (s *Store) init(ctx context.Context) error {
+	var appID, version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return s.openError("open", err)
+	}
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return s.openError("open", err)
+	}
+	if appID != applicationID && (appID != 0 || version != 0) {
+		return &Error{Op: "open", Path: s.path, Err: fmt.Errorf("%w (it belongs to another program); move it aside and restart", ErrNotDatabase)}
+	}
+	if appID == 0 {
+		var tables int
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
+			return s.openError("open", err)
+		}
+		if tables > 0 {
+			return &Error{Op: "open", Path: s.path, Err: fmt.Errorf("%w (it holds another program's tables); move it aside and restart", ErrNotDatabase)}
+		}
+	}
+	// WAL is a property of the file, so setting it once here covers every
+	// pooled connection; it is set only after the checks above so that a
+	// refused file is left exactly as it was.
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+		return s.openError("open", err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return &Error{Op: "open", Path: s.path, Err: fmt.Errorf("cannot use write-ahead logging (journal mode %q); keep the data directory on a local disk", mode)}
+	}
+	return s.migrate(ctx, migrations, len(migrations))
+}
+
+// openError turns a driver error met while opening into an *Error.
+func (s *Store) openError(op string, err error) error {
+	switch code := sqliteCode(err); code {
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return &Error{Op: op, Path: s.path, Err: fmt.Errorf("%w; move it aside and restart: %w", ErrNotDatabase, err)}
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return &Error{Op: op, Path: s.path, Err: fmt.Errorf("%w; close other Switchboard windows or commands and retry: %w", ErrLocked, err)}
+	case sqlite3.SQLITE_FULL:
+		return &Error{Op: op, Path: s.path, Err: fmt.Errorf("cannot be written because the disk is full; free some space and restart: %w", err)}
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM:
+		return &Error{Op: op, Path: s.path, Err: fmt.Errorf("cannot be opened for writing; check its permissions: %w", err)}
+	}
+	return &Error{Op: op, Path: s.path, Err: fmt.Errorf("cannot be opened: %w", err)}
+}
+
+// sqliteCode is the primary result code of a driver error, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database; later calls return the first call's result.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		// Lets SQLite refresh its query-planner statistics, as its docs
+		// recommend before closing; failing it loses nothing.
+		ctx, cancel := context.WithTimeout(context.Background(), BusyTimeout)
+		defer cancel()
+		if _, err := s.db.ExecContext(ctx, "PRAGMA optimize"); err != nil {
+			slog.Debug("history: optimize before close", slog.Any("err", err))
+		}
+		s.closeErr = s.db.Close()
+	})
+	return s.closeErr
+}
+
+// write runs fn in one write transaction, serialised with this process's
+// other writes, and commits it.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.writeError(err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return s.writeError(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.writeError(err)
+	}
+	return nil
+}
+
+// writeError adds what to do to the driver errors a user can act on.
+func (s *Store) writeError(err error) error {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("the disk holding %s is full; free some space and retry: %w", s.path, err)
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return fmt.Errorf("history database %s %w; close other Switchboard windows or commands and retry: %w", s.path, ErrLocked, err)
+	case sqlite3.SQLITE_READONLY:
+		return fmt.Errorf("history database %s is read-only; check its permissions: %w", s.path, err)
+	}
+	return err
+}
+
+// newID returns a random id (26 base32 characters, 130 bits).
+func newID() string { return strings.ToLower(rand.Text()) }
+
+// millis and fromMillis convert between time.Time and the stored integers;
+// zero times are stored as 0 and read back as zero times.
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// rawOrNull stores an empty json.RawMessage as NULL.
+func rawOrNull(r json.RawMessage) any {
+	if len(r) == 0 {
+		return nil
+	}
+	return string(r)
+}
+
+// toRaw reads a nullable JSON column.
+func toRaw(s sql.NullString) json.RawMessage {
+	if !s.Valid || s.String == "" {
+		return nil
+	}
+	return json.RawMessage(s.String)
+}

@@ -1,0 +1,324 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Message roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleSystem    = "system"
+)
+
+// Message statuses. An assistant message is appended as StatusIncomplete when
+// its stream starts and updated when it ends; one still incomplete after a
+// restart was cut off.
+const (
+	StatusComplete   = "complete"
+	StatusIncomplete = "incomplete"
+	StatusError      = "error"
+	StatusCancelled  = "cancelled"
+)
+
+// Tool call statuses, in the order a call usually goes through them.
+const (
+	CallPending   = "pending" // waiting for the user's approval
+	CallApproved  = "approved"
+	CallDenied    = "denied"
+	CallRunning   = "running"
+	CallDone      = "done"
+	CallError     = "error"
+	CallCancelled = "cancelled"
+)
+
+var (
+	roles        = []string{RoleUser, RoleAssistant, RoleSystem}
+	statuses     = []string{StatusComplete, StatusIncomplete, StatusError, StatusCancelled}
+	callStatuses = []string{CallPending, CallApproved, CallDenied, CallRunning, CallDone, CallError, CallCancelled}
+)
+
+// Message is one turn of a chat. Seq numbers a chat's messages 1, 2, 3… in
+// the order they were appended.
+type Message struct {
+	ID           string     `json:"id"`
+	ChatID       string     `json:"chatId"`
+	Seq          int        `json:"seq"`
+	Role         string     `json:"role"`   // RoleUser, RoleAssistant or RoleSystem
+	Text         string     `json:"text"`   // Markdown as the model wrote it
+	Status       string     `json:"status"` // Status*; empty means StatusComplete
+	Error        string     `json:"error"`  // why the status is error/incomplete/cancelled
+	Model        string     `json:"model"`  // the model that wrote an assistant message
+	InputTokens  int        `json:"inputTokens"`
+	OutputTokens int        `json:"outputTokens"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	ToolCalls    []ToolCall `json:"toolCalls"` // in the order first saved
+}
+
+// ToolCall is one tool call an assistant message made. ID is the model's call
+// id, unique within the message.
+//
+// Arguments and Result that are not valid JSON (models do send broken
+// arguments) are stored as a JSON string holding the raw text, so a Message
+// always marshals.
+type ToolCall struct {
+	ID         string          `json:"id"`
+	MessageID  string          `json:"messageId"`
+	Server     string          `json:"server"`
+	Tool       string          `json:"tool"`      // the name the model called (server__tool)
+	Arguments  json.RawMessage `json:"arguments"` // JSON object
+	Result     json.RawMessage `json:"result"`    // the MCP CallToolResult JSON; empty until the call ends
+	IsError    bool            `json:"isError"`
+	Status     string          `json:"status"` // Call*; empty means CallPending
+	StartedAt  time.Time       `json:"startedAt"`
+	DurationMs int64           `json:"durationMs"`
+}
+
+func checkOneOf(what, v string, allowed []string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	return fmt.Errorf("%s %q: %w (use one of %s)", what, v, ErrInvalid, strings.Join(allowed, ", "))
+}
+
+// AppendMessage adds m at the end of its chat and returns it with ID (when
+// empty), Seq and CreatedAt (when zero) filled in. m.ToolCalls are saved with
+// it. The message is on disk when AppendMessage returns.
+func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
+	if m.Status == "" {
+		m.Status = StatusComplete
+	}
+	if err := checkOneOf("message role", m.Role, roles); err != nil {
+		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
+	}
+	if err := checkOneOf("message status", m.Status, statuses); err != nil {
+		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
+	}
+	if m.ID == "" {
+		m.ID = newID()
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = s.now()
+	}
+	m.CreatedAt = fromMillis(millis(m.CreatedAt))
+	calls, err := normaliseCalls(m.ID, m.ToolCalls)
+	if err != nil {
+		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
+	}
+	m.ToolCalls = calls
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var exists bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chats WHERE id = ?)`, m.ChatID).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			return ErrNotFound
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?`, m.ChatID).Scan(&m.Seq); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages
+			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.ID, m.ChatID, m.Seq, m.Role, m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, millis(m.CreatedAt)); err != nil {
+			return err
+		}
+		for _, c := range m.ToolCalls {
+			if err := upsertCall(ctx, tx, c); err != nil {
+				return err
+			}
+		}
+		return touchChat(ctx, tx, m.ChatID, s.now())
+	})
+	if err != nil {
+		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
+	}
+	return m, nil
+}
+
+// UpdateMessage replaces the text, status, error, model and token counts of
+// the message with m.ID (an assistant message appended as incomplete while
+// it streamed) and saves m.ToolCalls as SaveToolCall does; calls stored
+// before and missing from m.ToolCalls are kept.
+func (s *Store) UpdateMessage(ctx context.Context, m Message) error {
+	if m.Status == "" {
+		m.Status = StatusComplete
+	}
+	if err := checkOneOf("message status", m.Status, statuses); err != nil {
+		return fmt.Errorf("update message %q: %w", m.ID, err)
+	}
+	calls, err := normaliseCalls(m.ID, m.ToolCalls)
+	if err != nil {
+		return fmt.Errorf("update message %q: %w", m.ID, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var chatID string
+		err := tx.QueryRowContext(ctx, `UPDATE messages
+			SET text = ?, status = ?, error = ?, model = ?, input_tokens = ?, output_tokens = ?
+			WHERE id = ? RETURNING chat_id`,
+			m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.ID).Scan(&chatID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		for _, c := range calls {
+			if err := upsertCall(ctx, tx, c); err != nil {
+				return err
+			}
+		}
+		return touchChat(ctx, tx, chatID, s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("update message %q: %w", m.ID, err)
+	}
+	return nil
+}
+
+// SaveToolCall inserts the call or, when its message already has a call with
+// that ID, replaces it (keeping its place in the message's order).
+func (s *Store) SaveToolCall(ctx context.Context, c ToolCall) error {
+	calls, err := normaliseCalls(c.MessageID, []ToolCall{c})
+	if err != nil {
+		return fmt.Errorf("save tool call %q of message %q: %w", c.ID, c.MessageID, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var chatID string
+		err := tx.QueryRowContext(ctx, `SELECT chat_id FROM messages WHERE id = ?`, c.MessageID).Scan(&chatID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("message %q: %w", c.MessageID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if err := upsertCall(ctx, tx, calls[0]); err != nil {
+			return err
+		}
+		return touchChat(ctx, tx, chatID, s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("save tool call %q: %w", c.ID, err)
+	}
+	return nil
+}
+
+// normaliseCalls validates calls for message messageID and fills defaults.
+func normaliseCalls(messageID string, calls []ToolCall) ([]ToolCall, error) {
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	out := make([]ToolCall, len(calls))
+	for i, c := range calls {
+		if c.ID == "" {
+			return nil, fmt.Errorf("tool call has no id: %w (give it the model's call id)", ErrInvalid)
+		}
+		if c.Status == "" {
+			c.Status = CallPending
+		}
+		if err := checkOneOf("tool call status", c.Status, callStatuses); err != nil {
+			return nil, err
+		}
+		c.MessageID = messageID
+		c.Arguments = asJSON(c.Arguments)
+		c.Result = asJSON(c.Result)
+		c.StartedAt = fromMillis(millis(c.StartedAt))
+		out[i] = c
+	}
+	return out, nil
+}
+
+// asJSON returns r, or r as a JSON string when it is not valid JSON.
+func asJSON(r json.RawMessage) json.RawMessage {
+	if len(r) == 0 || json.Valid(r) {
+		return r
+	}
+	b, _ := json.Marshal(string(r)) // a string always marshals
+	return b
+}
+
+func upsertCall(ctx context.Context, tx *sql.Tx, c ToolCall) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls
+		(message_id, call_id, ord, server, tool, arguments, result, is_error, status, started_at, duration_ms)
+		VALUES (?1, ?2, (SELECT coalesce(max(ord), 0) + 1 FROM tool_calls WHERE message_id = ?1), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+		ON CONFLICT (message_id, call_id) DO UPDATE SET
+			server = excluded.server, tool = excluded.tool, arguments = excluded.arguments,
+			result = excluded.result, is_error = excluded.is_error, status = excluded.status,
+			started_at = excluded.started_at, duration_ms = excluded.duration_ms`,
+		c.MessageID, c.ID, c.Server, c.Tool, rawOrNull(c.Arguments), rawOrNull(c.Result), c.IsError, c.Status,
+		millis(c.StartedAt), c.DurationMs)
+	return err
+}
+
+// touchChat moves the chat to the top of ListChats.
+func touchChat(ctx context.Context, tx *sql.Tx, chatID string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE chats SET updated_at = max(updated_at, ?) WHERE id = ?`, millis(now), chatID)
+	return err
+}
+
+// Messages returns a chat's messages in order, each with its tool calls;
+// ErrNotFound when no chat has the id. It reads one snapshot.
+func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT
+			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.created_at,
+			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms
+		FROM chats c
+		LEFT JOIN messages m ON m.chat_id = c.id
+		LEFT JOIN tool_calls t ON t.message_id = m.id
+		WHERE c.id = ?
+		ORDER BY m.seq, t.ord`, chatID)
+	if err != nil {
+		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+	}
+	defer rows.Close()
+	var (
+		out   []Message
+		found bool
+	)
+	for rows.Next() {
+		found = true
+		var (
+			mID, role, text, status, errText, model        sql.NullString
+			seq, in, outTok, created                       sql.NullInt64
+			callID, server, tool, args, result, callStatus sql.NullString
+			isError                                        sql.NullBool
+			started, duration                              sql.NullInt64
+		)
+		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &created,
+			&callID, &server, &tool, &args, &result, &isError, &callStatus, &started, &duration); err != nil {
+			return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+		}
+		if !mID.Valid {
+			continue // the chat has no messages
+		}
+		if n := len(out); n == 0 || out[n-1].ID != mID.String {
+			out = append(out, Message{
+				ID: mID.String, ChatID: chatID, Seq: int(seq.Int64), Role: role.String, Text: text.String,
+				Status: status.String, Error: errText.String, Model: model.String,
+				InputTokens: int(in.Int64), OutputTokens: int(outTok.Int64), CreatedAt: fromMillis(created.Int64),
+			})
+		}
+		if callID.Valid {
+			m := &out[len(out)-1]
+			m.ToolCalls = append(m.ToolCalls, ToolCall{
+				ID: callID.String, MessageID: mID.String, Server: server.String, Tool: tool.String,
+				Arguments: toRaw(args), Result: toRaw(result), IsError: isError.Bool, Status: callStatus.String,
+				StartedAt: fromMillis(started.Int64), DurationMs: duration.Int64,
+			})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+	}
+	if !found {
+		return nil, fmt.Errorf("chat %q: %w", chatID, ErrNotFound)
+	}
+	return out, nil
+}
