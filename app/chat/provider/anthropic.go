@@ -1,0 +1,283 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+)
+
+// Anthropic's status for "overloaded"; retried like a rate limit.
+const statusOverloaded = 529
+
+type anthropicProvider struct {
+	name   string
+	key    string
+	client anthropic.Client
+}
+
+func newAnthropic(cfg Config, base *url.URL) *anthropicProvider {
+	opts := []option.RequestOption{
+		// No ANTHROPIC_* environment, profiles or config files: the key
+		// and URL are the ones the user gave this provider.
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(base.String()),
+		option.WithHTTPClient(cfg.HTTPClient),
+		option.WithMaxRetries(0), // retries are ours, and visible (EventRetry)
+		option.WithMiddleware(statusMiddleware(cfg.APIKey)),
+		option.WithoutOpenTelemetry(),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	return &anthropicProvider{name: cfg.Name, key: cfg.APIKey, client: anthropic.NewClient(opts...)}
+}
+
+func (p *anthropicProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {
+	if on == nil {
+		on = func(Event) {}
+	}
+	if err := checkRequest(req); err != nil {
+		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
+	}
+	names := newToolNames(anthropicNameLimit, req)
+	params := p.params(req, names)
+	retryable := func(status int) bool {
+		return status == http.StatusTooManyRequests || status == statusOverloaded || status == http.StatusServiceUnavailable
+	}
+	resp, err := withRetries(ctx, p.name, retryable, on,
+		func() (Response, error) { return p.streamOnce(ctx, req.Model, params, names, on) })
+	return resp, settle(ctx, p.name, opStream, req.Model, err)
+}
+
+func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.MessageNewParams {
+	params := anthropic.MessageNewParams{
+		Model:     anthropic.Model(req.Model),
+		MaxTokens: int64(DefaultMaxTokens),
+	}
+	if req.MaxTokens > 0 {
+		params.MaxTokens = int64(req.MaxTokens)
+	}
+	if req.System != "" {
+		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+	}
+	if req.Temperature != nil {
+		params.Temperature = anthropic.Float(*req.Temperature)
+	}
+	// Consecutive messages of one role become one message: the API wants
+	// all results of a turn's calls in one user message, and a user's text
+	// after tool results belongs in it too.
+	push := func(role anthropic.MessageParamRole, blocks ...anthropic.ContentBlockParamUnion) {
+		if len(blocks) == 0 {
+			return // the API refuses empty messages
+		}
+		if n := len(params.Messages); n > 0 && params.Messages[n-1].Role == role {
+			params.Messages[n-1].Content = append(params.Messages[n-1].Content, blocks...)
+			return
+		}
+		params.Messages = append(params.Messages, anthropic.MessageParam{Role: role, Content: blocks})
+	}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case RoleUser:
+			if m.Text != "" { // the API refuses empty text blocks
+				push(anthropic.MessageParamRoleUser, anthropic.NewTextBlock(m.Text))
+			}
+		case RoleAssistant:
+			var blocks []anthropic.ContentBlockParamUnion
+			if m.Text != "" {
+				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
+			}
+			for _, c := range m.ToolCalls {
+				blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, toolInput(c.Arguments), names.toWire(c.Name)))
+			}
+			push(anthropic.MessageParamRoleAssistant, blocks...)
+		case RoleTool:
+			res := anthropic.ToolResultBlockParam{ToolUseID: m.ToolCallID}
+			if m.Text != "" {
+				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
+			}
+			if m.IsError {
+				res.IsError = anthropic.Bool(true)
+			}
+			push(anthropic.MessageParamRoleUser, anthropic.ContentBlockParamUnion{OfToolResult: &res})
+		}
+	}
+	for _, t := range req.Tools {
+		tp := anthropic.ToolParam{Name: names.toWire(t.Name), InputSchema: inputSchema(t.InputSchema)}
+		if t.Description != "" {
+			tp.Description = anthropic.String(t.Description)
+		}
+		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tp})
+	}
+	return params
+}
+
+// toolInput is a past call's arguments as a tool_use input, which must be
+// a JSON object: arguments a model garbled are sent as {} (the tool result
+// after it says what was wrong).
+func toolInput(a json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(a, &obj) != nil || obj == nil {
+		return json.RawMessage(`{}`)
+	}
+	return a
+}
+
+// inputSchema splits a JSON Schema into the SDK's fields; keywords it has
+// no field for travel in ExtraFields.
+func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
+	m := schemaMap(raw)
+	s := anthropic.ToolInputSchemaParam{Properties: m["properties"]}
+	if req, ok := m["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				s.Required = append(s.Required, name)
+			}
+		}
+	}
+	for k, v := range m {
+		switch k {
+		case "type", "properties", "required":
+		default:
+			if s.ExtraFields == nil {
+				s.ExtraFields = map[string]any{}
+			}
+			s.ExtraFields[k] = v
+		}
+	}
+	return s
+}
+
+// streamOnce makes one request. A *statusError comes back unwrapped, for
+// withRetries; everything else is final.
+func (p *anthropicProvider) streamOnce(ctx context.Context, model string, params anthropic.MessageNewParams, names *toolNames, on func(Event)) (Response, error) {
+	stream := p.client.Messages.NewStreaming(ctx, params)
+	defer stream.Close()
+	acc := &accumulator{on: on, names: names}
+	blocks := map[int64]int{} // content block index → tool call index
+	var stop string
+	var usage Usage
+	ended, received := false, false
+	for stream.Next() {
+		ev := stream.Current()
+		received = true
+		switch ev.Type {
+		case "message_start":
+			u := ev.Message.Usage
+			usage = Usage{InputTokens: int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), OutputTokens: int(u.OutputTokens)}
+		case "content_block_start":
+			switch ev.ContentBlock.Type {
+			case "text":
+				acc.addText(ev.ContentBlock.Text)
+			case "tool_use":
+				blocks[ev.Index] = acc.startCall(ev.ContentBlock.ID, ev.ContentBlock.Name)
+			}
+		case "content_block_delta":
+			switch ev.Delta.Type {
+			case "text_delta":
+				acc.addText(ev.Delta.Text)
+			case "input_json_delta":
+				if i, ok := blocks[ev.Index]; ok {
+					acc.addArgs(i, ev.Delta.PartialJSON)
+				}
+			}
+		case "content_block_stop":
+			if i, ok := blocks[ev.Index]; ok {
+				acc.endCall(i)
+			}
+		case "message_delta":
+			if ev.Delta.StopReason != "" {
+				stop = string(ev.Delta.StopReason)
+			}
+			// message_delta usage is cumulative; input is repeated by some
+			// versions and omitted by others.
+			if u := ev.Usage; u.OutputTokens > 0 || u.InputTokens > 0 {
+				usage.OutputTokens = int(u.OutputTokens)
+				if in := int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens); in > 0 {
+					usage.InputTokens = in
+				}
+			}
+		case "message_stop":
+			ended = true
+		}
+	}
+	err := stream.Err()
+	var se *statusError
+	switch {
+	case errors.As(err, &se):
+		return Response{}, err
+	case err != nil && !received && ctx.Err() == nil && isTransport(err):
+		return Response{}, err
+	case (ended || stop != "") && ctx.Err() == nil:
+		r := acc.response(true)
+		r.Stop, r.Usage = anthropicStop(stop, len(r.ToolCalls)), usage
+		return r, nil
+	}
+	var ae *anthropic.Error
+	if errors.As(err, &ae) {
+		// An error event in a 200 stream. Overload or a rate limit before
+		// any of the answer is retried like the HTTP status would be.
+		raw := []byte(ae.RawJSON())
+		var v struct {
+			Error struct {
+				Type string `json:"type"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(raw, &v)
+		msg := errorMessage(raw, 0, p.key)
+		if acc.text.Len() == 0 && len(acc.calls) == 0 {
+			switch v.Error.Type {
+			case "overloaded_error":
+				return Response{}, &statusError{status: statusOverloaded, header: http.Header{}, message: msg}
+			case "rate_limit_error":
+				return Response{}, &statusError{status: http.StatusTooManyRequests, header: http.Header{}, message: msg}
+			}
+		}
+		if v.Error.Type != "" {
+			msg = v.Error.Type + ": " + msg
+		}
+		err = errors.New(msg)
+	}
+	r := acc.response(false)
+	r.Usage = usage
+	if err == nil {
+		err = errNoEnd
+	}
+	return r, incomplete(ctx, p.name, model, err)
+}
+
+func anthropicStop(stop string, calls int) StopReason {
+	switch stop {
+	case "tool_use":
+		return StopToolUse
+	case "max_tokens", "model_context_window_exceeded":
+		return StopMaxTokens
+	}
+	if calls > 0 {
+		return StopToolUse
+	}
+	return StopEnd
+}
+
+func (p *anthropicProvider) Models(ctx context.Context) ([]Model, error) {
+	pager := p.client.Models.ListAutoPaging(ctx, anthropic.ModelListParams{Limit: anthropic.Int(1000)})
+	var out []Model
+	for pager.Next() {
+		m := pager.Current()
+		name := m.DisplayName
+		if name == "" {
+			name = m.ID
+		}
+		out = append(out, Model{ID: m.ID, Name: name, ContextWindow: int(m.MaxInputTokens)})
+	}
+	if err := pager.Err(); err != nil {
+		return nil, classify(ctx, p.name, opModels, "", err)
+	}
+	sortModels(out)
+	return out, nil
+}

@@ -1,0 +1,42 @@
+// Package provider streams chat turns from language models: any
+// OpenAI-compatible server (OpenAI, OpenRouter, Groq, vLLM, LM Studio, …),
+// Anthropic, and Ollama, through the official SDKs (openai-go and
+// anthropic-sdk-go).
+//
+// It owns everything that differs between the wire formats, so the chat
+// engine sees one shape: the system prompt, tool calls and tool results in
+// the place each API wants them; tool names mapped reversibly to what the
+// APIs accept (ours look like "server__tool.name"); tool-call arguments
+// streamed as deltas; stop reasons and usage normalised.
+//
+// Errors are normalised too, and say what to do: a rejected key wraps
+// [ErrAuth], an unknown model [ErrModelNotFound], a stream that broke off
+// [ErrIncomplete] (with the partial [Response] beside it), rate limits
+// [ErrRateLimited] once [MaxRetries] waits (each announced as an
+// [EventRetry]) are used up. The SDKs' own retries are switched off so
+// every wait is ours and visible.
+//
+//	p, err := provider.New(provider.Config{
+//		Kind: provider.KindAnthropic, Name: "Claude", APIKey: key,
+//	})
+//	if err != nil { ... }
+//	resp, err := p.Stream(ctx, provider.Request{
+//		Model:    "claude-sonnet-4-5",
+//		Messages: []provider.Message{{Role: provider.RoleUser, Text: "What is in notes.md?"}},
+//		Tools:    []provider.Tool{{Name: "files__read_file", InputSchema: schema}},
+//	}, func(ev provider.Event) {
+//		if ev.Kind == provider.EventText {
+//			fmt.Print(ev.Text)
+//		}
+//	})
+//	switch {
+//	case errors.Is(err, provider.ErrIncomplete):
+//		// resp holds what arrived before the stream broke
+//	case err != nil:
+//		return err
+//	}
+//	for _, c := range resp.ToolCalls { ... } // c.Name is "files__read_file" again
+//
+// Package providertest is a fake server speaking both wire formats, for
+// tests; testdata/fakellm runs it as a program.
+package provider

@@ -1,0 +1,304 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// openAIProvider speaks OpenAI chat completions; Ollama is one with its
+// own model list.
+type openAIProvider struct {
+	name   string
+	client openai.Client
+	// maxCompletionTokens: api.openai.com refuses max_tokens for reasoning
+	// models, while many compatible servers know only max_tokens.
+	maxCompletionTokens bool
+	models              func(ctx context.Context) ([]Model, error) // nil: GET /models
+}
+
+func newOpenAI(cfg Config, base *url.URL, models func(context.Context) ([]Model, error)) *openAIProvider {
+	return &openAIProvider{
+		name: cfg.Name,
+		client: openai.NewClient(
+			option.WithBaseURL(base.String()),
+			// Set even when empty, so OPENAI_API_KEY from the environment
+			// never goes to a server the user did not give it to.
+			option.WithAPIKey(cfg.APIKey),
+			option.WithHeaderDel("OpenAI-Organization"),
+			option.WithHeaderDel("OpenAI-Project"),
+			option.WithHTTPClient(cfg.HTTPClient),
+			option.WithMaxRetries(0), // retries are ours, and visible (EventRetry)
+			option.WithMiddleware(statusMiddleware(cfg.APIKey)),
+		),
+		maxCompletionTokens: strings.EqualFold(base.Hostname(), "api.openai.com"),
+		models:              models,
+	}
+}
+
+func (p *openAIProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {
+	if on == nil {
+		on = func(Event) {}
+	}
+	if err := checkRequest(req); err != nil {
+		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
+	}
+	names := newToolNames(openAINameLimit, req)
+	params := p.params(req, names)
+	resp, err := withRetries(ctx, p.name, func(status int) bool { return status == http.StatusTooManyRequests }, on,
+		func() (Response, error) { return p.streamOnce(ctx, req.Model, params, names, on) })
+	return resp, settle(ctx, p.name, opStream, req.Model, err)
+}
+
+func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatCompletionNewParams {
+	params := openai.ChatCompletionNewParams{
+		Model:         shared.ChatModel(req.Model),
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	}
+	if req.System != "" {
+		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case RoleUser:
+			params.Messages = append(params.Messages, openai.UserMessage(m.Text))
+		case RoleAssistant:
+			var a openai.ChatCompletionAssistantMessageParam
+			if m.Text != "" || len(m.ToolCalls) == 0 {
+				a.Content.OfString = openai.String(m.Text)
+			}
+			for _, c := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID: c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+							Name: names.toWire(c.Name), Arguments: argsText(c.Arguments),
+						},
+					},
+				})
+			}
+			params.Messages = append(params.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		case RoleTool:
+			text := m.Text
+			if m.IsError {
+				// The format has no error flag; say it in words.
+				text = "Error: " + text
+			}
+			params.Messages = append(params.Messages, openai.ToolMessage(text, m.ToolCallID))
+		}
+	}
+	for _, t := range req.Tools {
+		fn := shared.FunctionDefinitionParam{Name: names.toWire(t.Name), Parameters: schemaMap(t.InputSchema)}
+		if t.Description != "" {
+			fn.Description = openai.String(t.Description)
+		}
+		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
+	}
+	if req.MaxTokens > 0 {
+		if p.maxCompletionTokens {
+			params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		} else {
+			params.MaxTokens = openai.Int(int64(req.MaxTokens))
+		}
+	}
+	if req.Temperature != nil {
+		params.Temperature = openai.Float(*req.Temperature)
+	}
+	return params
+}
+
+// streamOnce makes one request. A *statusError comes back unwrapped, for
+// withRetries; everything else is final.
+func (p *openAIProvider) streamOnce(ctx context.Context, model string, params openai.ChatCompletionNewParams, names *toolNames, on func(Event)) (Response, error) {
+	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+	acc := &accumulator{on: on, names: names}
+	slots := map[int64]int{} // the API's tool-call index → ours
+	var finish string
+	var usage Usage
+	received := false
+	for stream.Next() {
+		chunk := stream.Current()
+		received = true
+		if chunk.JSON.Usage.Valid() {
+			usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue // we never ask for n > 1
+			}
+			acc.addText(ch.Delta.Content)
+			for _, tc := range ch.Delta.ToolCalls {
+				i, ok := slots[tc.Index]
+				// Some servers (older Ollama) give every parallel call
+				// index 0; a new ID means a new call all the same.
+				if !ok || tc.ID != "" && acc.calls[i].id != "" && tc.ID != acc.calls[i].id {
+					i = acc.startCall(tc.ID, tc.Function.Name)
+					slots[tc.Index] = i
+				}
+				acc.addArgs(i, tc.Function.Arguments)
+			}
+			if ch.FinishReason != "" {
+				finish = ch.FinishReason
+			}
+		}
+	}
+	err := stream.Err()
+	var se *statusError
+	switch {
+	case errors.As(err, &se):
+		return Response{}, err
+	case err != nil && !received && ctx.Err() == nil && isTransport(err):
+		return Response{}, err
+	case finish != "" && ctx.Err() == nil:
+		// The answer is complete; a connection lost after the finish reason
+		// (before [DONE] or the usage chunk) costs nothing.
+		for i := range acc.calls {
+			acc.endCall(i)
+		}
+		r := acc.response(true)
+		r.Stop, r.Usage = openAIStop(finish, len(r.ToolCalls)), usage
+		return r, nil
+	}
+	// Broken off: keep the calls whose arguments are whole JSON.
+	for i, c := range acc.calls {
+		if json.Valid([]byte(c.args.String())) {
+			acc.endCall(i)
+		}
+	}
+	r := acc.response(false)
+	r.Usage = usage
+	if err == nil {
+		err = errNoEnd
+	}
+	return r, incomplete(ctx, p.name, model, err)
+}
+
+func openAIStop(finish string, calls int) StopReason {
+	switch finish {
+	case "tool_calls", "function_call":
+		return StopToolUse
+	case "length":
+		return StopMaxTokens
+	}
+	// Some compatible servers say "stop" after tool calls.
+	if calls > 0 {
+		return StopToolUse
+	}
+	return StopEnd
+}
+
+func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {
+	if p.models != nil {
+		return p.models(ctx)
+	}
+	page, err := p.client.Models.List(ctx)
+	if err != nil {
+		return nil, classify(ctx, p.name, opModels, "", err)
+	}
+	out := make([]Model, 0, len(page.Data))
+	for _, m := range page.Data {
+		name := m.ID
+		if f, ok := m.JSON.ExtraFields["name"]; ok {
+			var s string
+			if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+				name = s
+			}
+		}
+		out = append(out, Model{ID: m.ID, Name: name, ContextWindow: contextWindow(m.JSON.ExtraFields)})
+	}
+	sortModels(out)
+	return out, nil
+}
+
+// contextWindow reads the context length compatible servers add to their
+// model entries, each under its own name: OpenRouter, Groq, LM Studio, vLLM.
+func contextWindow(extra map[string]respjson.Field) int {
+	for _, k := range []string{"context_length", "context_window", "max_context_length", "max_model_len"} {
+		if f, ok := extra[k]; ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(f.Raw())); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+func sortModels(ms []Model) {
+	sort.Slice(ms, func(i, j int) bool { return ms[i].ID < ms[j].ID })
+}
+
+// checkRequest refuses what no provider could answer.
+func checkRequest(req Request) error {
+	if req.Model == "" {
+		return fmt.Errorf("%w: no model chosen; pick one in the chat's model menu", ErrConfig)
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case RoleUser, RoleAssistant:
+		case RoleTool:
+			if m.ToolCallID == "" {
+				return fmt.Errorf("%w: message %d is a tool result without a ToolCallID", ErrConfig, i)
+			}
+		default:
+			return fmt.Errorf("%w: message %d has unknown role %q", ErrConfig, i, m.Role)
+		}
+	}
+	return nil
+}
+
+// argsText is a call's arguments as sent back to the model.
+func argsText(a json.RawMessage) string {
+	if s := strings.TrimSpace(string(a)); s != "" {
+		return s
+	}
+	return "{}"
+}
+
+// schemaMap decodes a tool's input schema; an empty or non-object schema
+// becomes the empty object schema, which every API accepts.
+func schemaMap(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		m = map[string]any{}
+	}
+	if _, ok := m["type"]; !ok {
+		m["type"] = "object"
+	}
+	// Anthropic omits an input_schema with no fields set, then refuses the
+	// tool for lacking one; OpenAI's strict checks want properties too.
+	if _, ok := m["properties"]; !ok && m["type"] == "object" {
+		m["properties"] = map[string]any{}
+	}
+	return m
+}
+
+// settle gives a final error its user-facing form.
+func settle(ctx context.Context, name, op, model string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	var rl *RateLimitError
+	if errors.As(err, &e) || errors.As(err, &rl) {
+		return err
+	}
+	return classify(ctx, name, op, model, err)
+}
+
+// isTransport says whether err is a failure to get a response at all.
+func isTransport(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
+}

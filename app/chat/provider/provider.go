@@ -1,0 +1,289 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Kind is the wire format a provider speaks.
+type Kind string
+
+// Kinds.
+const (
+	// KindOpenAI is any OpenAI-compatible chat-completions server; BaseURL
+	// includes the /v1 (default https://api.openai.com/v1).
+	KindOpenAI Kind = "openai"
+	// KindAnthropic is the Anthropic Messages API; BaseURL is the host
+	// without /v1 (default https://api.anthropic.com).
+	KindAnthropic Kind = "anthropic"
+	// KindOllama is an Ollama server: chat through its OpenAI-compatible API
+	// at BaseURL/v1, models from BaseURL/api/tags (default
+	// http://127.0.0.1:11434).
+	KindOllama Kind = "ollama"
+)
+
+// Default base URLs, used when Config.BaseURL is empty.
+const (
+	DefaultOpenAIURL    = "https://api.openai.com/v1"
+	DefaultAnthropicURL = "https://api.anthropic.com"
+	DefaultOllamaURL    = "http://127.0.0.1:11434"
+)
+
+// Config says how to reach one provider.
+type Config struct {
+	Kind Kind
+	// Name is the user's label for the provider; errors name it so the user
+	// knows which entry in Settings to fix.
+	Name    string
+	BaseURL string
+	APIKey  string
+	// HTTPClient is used for every request; nil means a client with
+	// connection and header timeouts but no overall timeout (a streamed
+	// answer may take minutes).
+	HTTPClient *http.Client
+}
+
+// Provider is one configured model provider. It is safe for concurrent use:
+// each Stream call has its own state, and on is called from the calling
+// goroutine only, in stream order.
+type Provider interface {
+	// Stream sends req and calls on for each event as the answer streams
+	// in; the returned Response is the whole answer. On error the Response
+	// holds what arrived before it (see ErrIncomplete).
+	Stream(ctx context.Context, req Request, on func(Event)) (Response, error)
+	// Models lists the models the provider offers, sorted by ID.
+	Models(ctx context.Context) ([]Model, error)
+}
+
+// Model is one model a provider offers.
+type Model struct {
+	ID   string `json:"id"`
+	Name string `json:"name"` // display name; the ID when the provider has none
+	// ContextWindow is the model's input limit in tokens, 0 when the
+	// provider does not say.
+	ContextWindow int `json:"contextWindow,omitempty"`
+}
+
+// Request is one turn to send.
+type Request struct {
+	Model    string
+	System   string
+	Messages []Message
+	Tools    []Tool
+	// MaxTokens caps the answer; 0 leaves it to the provider (Anthropic,
+	// which requires it, gets DefaultMaxTokens).
+	MaxTokens   int
+	Temperature *float64
+}
+
+// Role says who a Message is from.
+type Role string
+
+// Roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool" // a tool's result, answering ToolCallID
+)
+
+// Message is one message of the conversation so far.
+type Message struct {
+	Role Role
+	Text string
+	// ToolCalls are the calls an assistant turn made.
+	ToolCalls []ToolCall
+	// ToolCallID is, for RoleTool, the call this result answers.
+	ToolCallID string
+	// ToolName is, for RoleTool, the called tool's name.
+	ToolName string
+	// IsError is, for RoleTool, whether the tool failed.
+	IsError bool
+}
+
+// ToolCall is one call a model asked for. Name is always the caller's
+// tool name, never the provider-safe alias sent on the wire.
+type ToolCall struct {
+	ID   string
+	Name string
+	// Arguments is the JSON the model wrote, "{}" when it wrote nothing. It
+	// is not validated: a model can write broken JSON, and the tool loop
+	// should answer that with a tool error rather than lose the call.
+	Arguments json.RawMessage
+}
+
+// Tool is a tool offered to the model.
+type Tool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage // a JSON Schema object; empty means {"type":"object"}
+}
+
+// EventKind says what an Event carries.
+type EventKind int
+
+// Event kinds.
+const (
+	// EventText is a piece of answer text (Text).
+	EventText EventKind = iota + 1
+	// EventToolCallStart is a new tool call (Index, ID, Name).
+	EventToolCallStart
+	// EventToolCallArgs is a piece of a call's arguments (Index, ID,
+	// ArgsDelta).
+	EventToolCallArgs
+	// EventRetry is a wait before trying again (Attempt from 1, After, and
+	// Err, the rate-limit error being waited out).
+	EventRetry
+)
+
+// Event is one streamed piece of an answer. Index is the tool call's
+// position in Response.ToolCalls.
+type Event struct {
+	Kind      EventKind
+	Text      string
+	Index     int
+	ID        string
+	Name      string
+	ArgsDelta string
+	Attempt   int
+	After     time.Duration
+	Err       error
+}
+
+// StopReason says why the model stopped.
+type StopReason string
+
+// Stop reasons.
+const (
+	StopEnd       StopReason = "end"        // the answer is complete
+	StopToolUse   StopReason = "tool_use"   // the model waits for tool results
+	StopMaxTokens StopReason = "max_tokens" // cut at Request.MaxTokens
+)
+
+// Response is a whole answer.
+type Response struct {
+	Text      string
+	ToolCalls []ToolCall
+	Stop      StopReason
+	Usage     Usage
+}
+
+// Usage is what the turn cost, as the provider reported it; zero when it
+// did not. InputTokens includes cached input.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// DefaultMaxTokens is the answer limit sent to Anthropic when
+// Request.MaxTokens is 0 (the API requires one).
+var DefaultMaxTokens = 4096
+
+// ResponseHeaderTimeout bounds the wait for a response's headers with the
+// default HTTP client. Generous, because Ollama answers only once the model
+// is loaded; the body (the streamed answer) has no limit.
+var ResponseHeaderTimeout = 5 * time.Minute
+
+// New returns the provider cfg describes. It validates the base URL: it must
+// be http(s), and plain http is accepted only for this machine and the
+// local network, because the API key would travel unencrypted.
+func New(cfg Config) (Provider, error) {
+	if cfg.Name == "" {
+		cfg.Name = string(cfg.Kind)
+	}
+	var def string
+	switch cfg.Kind {
+	case KindOpenAI:
+		def = DefaultOpenAIURL
+	case KindAnthropic:
+		def = DefaultAnthropicURL
+	case KindOllama:
+		def = DefaultOllamaURL
+	default:
+		return nil, &Error{Provider: cfg.Name, Op: "configure", Err: fmt.Errorf("%w: unknown kind %q; use %q, %q or %q", ErrConfig, cfg.Kind, KindOpenAI, KindAnthropic, KindOllama)}
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = def
+	}
+	base, err := checkBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, &Error{Provider: cfg.Name, Op: "configure", Err: err}
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = defaultHTTPClient()
+	}
+	switch cfg.Kind {
+	case KindAnthropic:
+		// The SDK appends v1/messages itself; accept the /v1 users copy from docs.
+		base.Path = strings.TrimSuffix(strings.TrimSuffix(base.Path, "/"), "/v1")
+		return newAnthropic(cfg, base), nil
+	case KindOllama:
+		base.Path = strings.TrimSuffix(strings.TrimSuffix(base.Path, "/"), "/v1")
+		return newOllama(cfg, base), nil
+	default:
+		return newOpenAI(cfg, base, nil), nil
+	}
+}
+
+// checkBaseURL parses raw and refuses what would leak the key or cannot work.
+func checkBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("%w: base URL %q is not a URL; use one like https://api.example.com/v1", ErrConfig, redactURL(raw))
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("%w: base URL %q contains credentials; put the key in the API key field instead", ErrConfig, redactURL(raw))
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !localHost(u.Hostname()) {
+			return nil, fmt.Errorf("%w: base URL %q would send the API key unencrypted; use https:// (plain http is allowed only for this machine and the local network)", ErrConfig, raw)
+		}
+	default:
+		return nil, fmt.Errorf("%w: base URL %q must start with https:// (or http:// for this machine and the local network)", ErrConfig, redactURL(raw))
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u, nil
+}
+
+// localHost says whether host is this machine or on the local network:
+// loopback, private and link-local addresses, and names that only resolve
+// locally (localhost, single labels, .local, .lan, .internal, .home.arpa).
+func localHost(host string) bool {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+	}
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || !strings.Contains(h, ".") {
+		return true
+	}
+	for _, suffix := range []string{".localhost", ".local", ".lan", ".internal", ".home.arpa"} {
+		if strings.HasSuffix(h, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = url.User("REDACTED")
+	return u.String()
+}
+
+func defaultHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = ResponseHeaderTimeout
+	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &http.Client{Transport: t}
+}
