@@ -1,0 +1,53 @@
+// Package workspace is the built-in workspace server: one folder (the
+// root) where a model reads, writes, edits, searches and organises files,
+// and runs commands in persistent shells (package shell) and Python. It is
+// served as an MCP server (tools read_file, write_file, edit_file,
+// list_directory, tree, search_files, move_file, delete_file,
+// execute_shell, execute_python) and gives the app's Workspace page the
+// same shell sessions to attach a terminal to.
+//
+//	w, err := workspace.Open(workspace.Options{Root: dir.Workspace()})
+//	if err != nil { ... }
+//	defer w.Close(ctx)
+//	srv := workspace.NewServer(w)            // or workspace.Builtin for a host
+//	err = m.AddInProcess(workspace.Builtin.Name, srv)
+//
+//	s, _ := w.Session("default")            // the model's shell, for a terminal
+//	history, ch, cancel := s.Attach()
+//	ask := w.Risky("workspace__write_file")  // false in a fresh workspace
+//
+// # Confinement
+//
+// Every file operation goes through an os.Root opened on the root, which
+// resolves each path element itself (openat with O_NOFOLLOW) and refuses
+// any that leaves the root: ".." above it, symbolic links pointing outside
+// (or absolute ones), including links swapped in while a call runs.
+// Before that, paths are checked for rules that need no file system: no
+// NUL byte, at most MaxPathBytes (and MaxNameBytes per element), no
+// Windows-style path (backslashes or a drive letter: refused, not
+// translated). An absolute path is accepted only when it lies inside the
+// root (the shell's pwd prints such paths) and is used relative to it;
+// any other absolute path is refused as escaping the root.
+//
+// Only regular files are read or written: directories, named pipes,
+// sockets and device files are refused, and files are opened
+// non-blocking so a FIFO swapped in cannot hang a call. A hard link is the
+// file itself, so os.Root cannot tell whether another link to it lies
+// outside the root: files with more than one link are neither read nor
+// written (write_file replaces files by renaming a new one over them, so
+// it could not change an outside file anyway; it refuses them so the link
+// is not silently broken). Deleting or moving a hard link only affects the
+// link in the workspace and is allowed. Symbolic links inside the root
+// are followed for reading; writes refuse a path that is itself a link.
+//
+// The shell and Python are not confined: they run as the user. They get a
+// minimal environment (shell.MinimalEnv), so the app's secrets are not
+// inherited, and every call of them should be approved (Risky).
+//
+// # Fresh workspaces
+//
+// Open writes MarkerName into a root it finds empty; such a workspace is
+// Fresh, made by Switchboard for the model, and Risky lets write_file and
+// edit_file run there without asking. The file tools refuse to write,
+// move or delete the marker.
+package workspace

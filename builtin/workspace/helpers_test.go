@@ -1,0 +1,131 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// open opens a workspace on root, closed at the end of the test.
+func open(t *testing.T, opts Options) *Workspace {
+	t.Helper()
+	w, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// t.Context is already cancelled when cleanups run.
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		if err := w.Close(ctx); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return w
+}
+
+// connect serves w over mcp-go's in-process transport.
+func connect(t *testing.T, w *Workspace) *client.Client {
+	t.Helper()
+	cl, err := client.NewInProcessClient(NewServer(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	res, err := cl.Initialize(t.Context(), init)
+	if err != nil || res.ServerInfo.Name != "workspace" || !strings.Contains(res.Instructions, "edit_file") {
+		t.Fatalf("initialize = %+v, %v", res, err)
+	}
+	return cl
+}
+
+// call calls a tool; a protocol error fails the test (tools must answer
+// with isError instead).
+func call(t *testing.T, cl *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := cl.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", tool, err)
+	}
+	var text []string
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			text = append(text, tc.Text)
+		}
+	}
+	return res, strings.Join(text, "\n")
+}
+
+// ok calls a tool that must succeed.
+func ok(t *testing.T, cl *client.Client, tool string, args map[string]any) string {
+	t.Helper()
+	res, text := call(t, cl, tool, args)
+	if res.IsError {
+		t.Fatalf("%s %v: %s", tool, args, text)
+	}
+	if res.StructuredContent == nil {
+		t.Fatalf("%s: no structuredContent", tool)
+	}
+	return text
+}
+
+// fails calls a tool that must fail with a message containing want.
+func fails(t *testing.T, cl *client.Client, tool string, args map[string]any, want string) string {
+	t.Helper()
+	res, text := call(t, cl, tool, args)
+	if !res.IsError || !strings.Contains(text, want) {
+		t.Fatalf("%s %v: isError=%v %q; want an error with %q", tool, args, res.IsError, text, want)
+	}
+	return text
+}
+
+// writeFiles creates files (name → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// unpack writes the files of a testdata archive ("-- name --" lines start
+// files; text before the first is a comment) into dir.
+func unpack(t *testing.T, archive, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	name := ""
+	for line := range strings.SplitAfterSeq(string(b), "\n") {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(line), "-- "); ok && strings.HasSuffix(n, " --") {
+			name = strings.TrimSuffix(n, " --")
+			files[name] = ""
+			continue
+		}
+		if name != "" {
+			files[name] += line
+		}
+	}
+	writeFiles(t, dir, files)
+}

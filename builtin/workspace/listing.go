@@ -1,0 +1,362 @@
+package workspace
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/builtin/workspace/gitignore"
+)
+
+// Listing limits.
+var (
+	MaxListEntries   = 1000 // entries list_directory returns
+	MaxTreeEntries   = 1000 // lines tree prints
+	DefaultTreeDepth = 3
+	MaxTreeDepth     = 10
+	MaxSearchResults = 200     // matches (or names) search_files returns
+	MaxSearchEntries = 100_000 // files and directories search_files looks at
+	MaxSearchFile    = 4 << 20 // bigger files are not searched for content
+	MaxMatchText     = 240     // bytes of a matching line shown
+)
+
+// DefaultIgnores are skipped by tree and search_files in every workspace,
+// before (so below) the .gitignore files: version control data,
+// dependency and cache directories nobody reads, and the marker.
+var DefaultIgnores = []string{".git/", ".hg/", ".svn/", "node_modules/", "__pycache__/", ".venv/", ".DS_Store", "/" + MarkerName}
+
+// Entry is one directory entry.
+type Entry struct {
+	Name string `json:"name"`
+	Type string `json:"type"` // file, dir, symlink, other
+	Size int64  `json:"size,omitempty"`
+	// Target is what a symbolic link points to.
+	Target string `json:"target,omitempty"`
+	// Ignored: .gitignore (or DefaultIgnores) excludes it; tree and
+	// search_files skip it.
+	Ignored bool `json:"ignored,omitempty"`
+}
+
+// Listing is a directory's entries.
+type Listing struct {
+	Path    string  `json:"path"`
+	Entries []Entry `json:"entries"`
+	// More: the directory has more than MaxListEntries entries.
+	More bool `json:"more,omitempty"`
+}
+
+// ListDirectory lists the entries of directory p, sorted by name.
+func (w *Workspace) ListDirectory(p string) (Listing, error) {
+	const op = "list_directory"
+	if err := w.check(); err != nil {
+		return Listing{}, pathErr(op, p, err)
+	}
+	rel, err := w.resolve(p)
+	if err != nil {
+		return Listing{}, pathErr(op, p, err)
+	}
+	ents, err := w.readDir(rel)
+	if err != nil {
+		return Listing{}, pathErr(op, p, err)
+	}
+	m := w.matcherFor(rel)
+	res := Listing{Path: rel, Entries: []Entry{}}
+	if len(ents) > MaxListEntries {
+		ents, res.More = ents[:MaxListEntries], true
+	}
+	for _, e := range ents {
+		full := path.Join(rel, e.Name())
+		en := Entry{Name: e.Name(), Type: entryType(e.Type()), Ignored: m.Ignored(full, e.IsDir())}
+		if e.Type().IsRegular() {
+			if fi, err := e.Info(); err == nil {
+				en.Size = fi.Size()
+			}
+		}
+		if en.Type == "symlink" {
+			en.Target, _ = w.root.Readlink(full)
+		}
+		res.Entries = append(res.Entries, en)
+	}
+	return res, nil
+}
+
+// readDir reads a directory's entries sorted by name.
+func (w *Workspace) readDir(rel string) ([]fs.DirEntry, error) {
+	d, err := w.openDir(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, fsError(err)
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, nil
+}
+
+// ignoreFile reads dir's .gitignore (nothing if it has none or it is not a
+// small regular file).
+func (w *Workspace) ignoreFile(dir string) []gitignore.Pattern {
+	f, _, err := w.openRegular(path.Join(dir, ".gitignore"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return nil
+	}
+	return gitignore.Parse(dir, b)
+}
+
+// matcherFor returns the ignore rules in effect in directory rel:
+// DefaultIgnores, then the .gitignore of the root and of each directory
+// down to rel.
+func (w *Workspace) matcherFor(rel string) gitignore.Matcher {
+	m := gitignore.Matcher{}.With(gitignore.Parse("", []byte(strings.Join(DefaultIgnores, "\n"))))
+	m = m.With(w.ignoreFile("."))
+	if rel == "." {
+		return m
+	}
+	dir := ""
+	for seg := range strings.SplitSeq(rel, "/") {
+		dir = path.Join(dir, seg)
+		m = m.With(w.ignoreFile(dir))
+	}
+	return m
+}
+
+// TreeResult is an indented listing of a directory tree.
+type TreeResult struct {
+	Path    string `json:"path"`
+	Text    string `json:"text"`
+	Entries int    `json:"entries"`
+	// Ignored counts entries left out by .gitignore and DefaultIgnores.
+	Ignored int `json:"ignored"`
+	// DepthLimited: some directories at the depth limit were not opened.
+	DepthLimited bool `json:"depthLimited,omitempty"`
+	// Truncated: MaxTreeEntries was reached.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Tree lists directory p down to depth levels (0: DefaultTreeDepth; at
+// most MaxTreeDepth), skipping what .gitignore files (nested ones
+// included) and DefaultIgnores exclude. Symbolic links are shown, not
+// followed.
+func (w *Workspace) Tree(ctx context.Context, p string, depth int) (TreeResult, error) {
+	const op = "tree"
+	if err := w.check(); err != nil {
+		return TreeResult{}, pathErr(op, p, err)
+	}
+	if depth < 0 {
+		return TreeResult{}, pathErr(op, p, invalid("depth %d: give a number of levels from 1 to %d", depth, MaxTreeDepth))
+	}
+	if depth == 0 {
+		depth = DefaultTreeDepth
+	}
+	depth = min(depth, MaxTreeDepth)
+	rel, err := w.resolve(p)
+	if err != nil {
+		return TreeResult{}, pathErr(op, p, err)
+	}
+	ents, err := w.readDir(rel)
+	if err != nil {
+		return TreeResult{}, pathErr(op, p, err)
+	}
+	res := TreeResult{Path: rel}
+	var b strings.Builder
+	b.WriteString(rel + "/\n")
+	var walk func(dir string, ents []fs.DirEntry, m gitignore.Matcher, level int)
+	walk = func(dir string, ents []fs.DirEntry, m gitignore.Matcher, level int) {
+		for _, e := range ents {
+			if res.Truncated || ctx.Err() != nil {
+				return
+			}
+			full := path.Join(dir, e.Name())
+			if m.Ignored(full, e.IsDir()) {
+				res.Ignored++
+				continue
+			}
+			if res.Entries == MaxTreeEntries {
+				res.Truncated = true
+				return
+			}
+			res.Entries++
+			b.WriteString(strings.Repeat("  ", level))
+			b.WriteString(e.Name())
+			switch {
+			case e.IsDir():
+				b.WriteString("/\n")
+				if level >= depth {
+					res.DepthLimited = true
+					continue
+				}
+				sub, err := w.readDir(full)
+				if err != nil {
+					continue
+				}
+				walk(full, sub, m.With(w.ignoreFile(full)), level+1)
+			case e.Type()&fs.ModeSymlink != 0:
+				target, _ := w.root.Readlink(full)
+				fmt.Fprintf(&b, " -> %s\n", target)
+			default:
+				b.WriteString("\n")
+			}
+		}
+	}
+	walk(rel, ents, w.matcherFor(rel), 1)
+	if err := ctx.Err(); err != nil {
+		return TreeResult{}, pathErr(op, p, err)
+	}
+	res.Text = b.String()
+	return res, nil
+}
+
+// Match is a line that matched a content search.
+type Match struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// SearchResult is what search_files found.
+type SearchResult struct {
+	// Files are the paths matching the pattern (only when no content was
+	// searched for); directories end with "/".
+	Files []string `json:"files,omitempty"`
+	// Matches are the lines matching content.
+	Matches []Match `json:"matches,omitempty"`
+	// Literal: content was not a valid regular expression and was
+	// searched for as plain text.
+	Literal bool `json:"literal,omitempty"`
+	// Truncated: MaxSearchResults or MaxSearchEntries was reached.
+	Truncated bool `json:"truncated,omitempty"`
+	// Skipped counts files not searched for content: binary, larger than
+	// MaxSearchFile, hard-linked, or unreadable.
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// Search walks directory p (default: the root) skipping ignored files and
+// not following symbolic links. With pattern only, it returns the paths
+// whose name matches pattern (a glob with .gitignore rules: "*.go" at any
+// depth, "cmd/*/main.go" from p, "**" for any directories). With content,
+// it returns the lines of matching files (every file when pattern is
+// empty) that match content, a regular expression (RE2).
+func (w *Workspace) Search(ctx context.Context, pattern, p, content string) (SearchResult, error) {
+	const op = "search_files"
+	if p == "" {
+		p = "."
+	}
+	if err := w.check(); err != nil {
+		return SearchResult{}, pathErr(op, p, err)
+	}
+	if pattern == "" && content == "" {
+		return SearchResult{}, pathErr(op, p, invalid("give a pattern (file names, e.g. *.go) and/or content (text to find)"))
+	}
+	if strings.IndexByte(pattern, 0) >= 0 {
+		return SearchResult{}, pathErr(op, p, invalid("pattern contains a NUL byte"))
+	}
+	rel, err := w.resolve(p)
+	if err != nil {
+		return SearchResult{}, pathErr(op, p, err)
+	}
+	var res SearchResult
+	var re *regexp.Regexp
+	if content != "" {
+		if re, err = regexp.Compile(content); err != nil {
+			re, res.Literal = regexp.MustCompile(regexp.QuoteMeta(content)), true
+		}
+	}
+	ents, err := w.readDir(rel)
+	if err != nil {
+		return SearchResult{}, pathErr(op, p, err)
+	}
+	seen := 0
+	full := func() bool { return len(res.Files)+len(res.Matches) >= MaxSearchResults }
+	var walk func(dir string, ents []fs.DirEntry, m gitignore.Matcher)
+	walk = func(dir string, ents []fs.DirEntry, m gitignore.Matcher) {
+		for _, e := range ents {
+			if res.Truncated || ctx.Err() != nil {
+				return
+			}
+			if seen++; seen > MaxSearchEntries {
+				res.Truncated = true
+				return
+			}
+			name := path.Join(dir, e.Name())
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 || m.Ignored(name, isDir) {
+				continue
+			}
+			below := strings.TrimPrefix(strings.TrimPrefix(name, rel), "/")
+			if rel == "." {
+				below = name
+			}
+			matches := pattern == "" || gitignore.Match(pattern, below, isDir)
+			switch {
+			case re == nil && matches:
+				if full() {
+					res.Truncated = true
+					return
+				}
+				if isDir {
+					res.Files = append(res.Files, name+"/")
+				} else {
+					res.Files = append(res.Files, name)
+				}
+			case re != nil && matches && e.Type().IsRegular():
+				w.grep(name, re, &res, full)
+			}
+			if isDir {
+				if sub, err := w.readDir(name); err == nil {
+					walk(name, sub, m.With(w.ignoreFile(name)))
+				}
+			}
+		}
+	}
+	walk(rel, ents, w.matcherFor(rel))
+	if err := ctx.Err(); err != nil {
+		return SearchResult{}, pathErr(op, p, err)
+	}
+	return res, nil
+}
+
+// grep adds the lines of file rel matching re.
+func (w *Workspace) grep(rel string, re *regexp.Regexp, res *SearchResult, full func() bool) {
+	f, fi, err := w.openRegular(rel)
+	if err != nil || fi.Size() > int64(MaxSearchFile) {
+		res.Skipped++
+		return
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(sniffBytes)
+	if isText(head, len(head) == sniffBytes) != nil {
+		res.Skipped++
+		return
+	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 64<<10), MaxSearchFile)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if !re.Match(line) {
+			continue
+		}
+		if full() {
+			res.Truncated = true
+			return
+		}
+		text := strings.TrimRight(string(cutUTF8(line, MaxMatchText)), "\r")
+		if len(line) > MaxMatchText {
+			text += "…"
+		}
+		res.Matches = append(res.Matches, Match{Path: rel, Line: n, Text: text})
+	}
+}

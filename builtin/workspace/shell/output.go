@@ -1,0 +1,178 @@
+package shell
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// OutputBuffer keeps what a command printed within a bound: the first and
+// the last limit/2 bytes, counting what falls between. It is an io.Writer
+// safe for concurrent use.
+type OutputBuffer struct {
+	mu    sync.Mutex
+	limit int
+	head  []byte
+	tail  []byte // ring of the latest bytes once head is full
+	pos   int    // next write position in tail once it is full
+	total int64
+}
+
+// NewOutputBuffer returns a buffer keeping at most limit bytes.
+func NewOutputBuffer(limit int) *OutputBuffer {
+	return &OutputBuffer{limit: max(limit, 2)}
+}
+
+func (o *OutputBuffer) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := len(p)
+	o.total += int64(n)
+	headCap := o.limit / 2
+	if room := headCap - len(o.head); room > 0 {
+		k := min(room, len(p))
+		o.head = append(o.head, p[:k]...)
+		p = p[k:]
+	}
+	tailCap := o.limit - headCap
+	if len(p) >= tailCap {
+		o.tail = append(o.tail[:0], p[len(p)-tailCap:]...)
+		o.pos = 0
+		return n, nil
+	}
+	for len(p) > 0 {
+		if len(o.tail) < tailCap {
+			k := min(tailCap-len(o.tail), len(p))
+			o.tail = append(o.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		k := copy(o.tail[o.pos:], p)
+		o.pos = (o.pos + k) % tailCap
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// Text returns the output as plain text (see Strip) and how many bytes
+// were left out of the middle; when some were, a notice saying so stands
+// where they were.
+func (o *OutputBuffer) Text() (text string, omitted int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	tail := append(append([]byte(nil), o.tail[o.pos:]...), o.tail[:o.pos]...)
+	omitted = o.total - int64(len(o.head)) - int64(len(tail))
+	if omitted == 0 {
+		return Strip(append(append([]byte(nil), o.head...), tail...)), 0
+	}
+	notice := fmt.Sprintf("\n[... %d bytes of output omitted; redirect the output to a file and read parts of it with read_file or search_files ...]\n", omitted)
+	return Strip(o.head) + notice + Strip(tail), omitted
+}
+
+// Markers: the shell prints them with printf around each command, as OSC
+// sequences terminals ignore, so a terminal attached to the session shows
+// nothing of them:
+//
+//	ESC ] 7770 ; S ; <id> BEL                    the command starts
+//	ESC ] 7770 ; E ; <id> ; <status> ; <pwd> BEL  it ended
+//
+// The typed line only names <id>; the escape bytes exist only in printf's
+// output, so the terminal's echo of the line never matches.
+const markerPrefix = "\x1b]7770;"
+
+// capture follows the output of one command from its start marker to its
+// end marker.
+type capture struct {
+	p       *proc
+	id      string
+	start   []byte
+	end     []byte
+	started bool
+	pending []byte // unconsumed bytes that may begin a marker
+	out     *OutputBuffer
+	exit    int
+	cwd     string
+	done    chan struct{} // closed when the end marker has been read
+}
+
+func newCapture(p *proc, id string, limit int) *capture {
+	return &capture{
+		p:     p,
+		id:    id,
+		start: []byte(markerPrefix + "S;" + id + "\x07"),
+		end:   []byte(markerPrefix + "E;" + id + ";"),
+		out:   NewOutputBuffer(limit),
+		done:  make(chan struct{}),
+	}
+}
+
+func (c *capture) finished() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// maxMarkerTail bounds how much is held back waiting for the BEL ending an
+// end marker (its status and working directory).
+const maxMarkerTail = 8 << 10
+
+// feed reads the next bytes of the terminal's output.
+func (c *capture) feed(b []byte) {
+	if c.finished() {
+		return
+	}
+	data := append(c.pending, b...)
+	c.pending = nil
+	if !c.started {
+		i := bytes.Index(data, c.start)
+		if i < 0 {
+			c.hold(data, len(c.start)-1)
+			return
+		}
+		c.started = true
+		data = data[i+len(c.start):]
+	}
+	j := bytes.Index(data, c.end)
+	if j < 0 {
+		k := max(0, len(data)-(len(c.end)-1))
+		c.out.Write(data[:k])
+		c.pending = append([]byte(nil), data[k:]...)
+		return
+	}
+	c.out.Write(data[:j])
+	rest := data[j+len(c.end):]
+	bel := bytes.IndexByte(rest, 0x07)
+	if bel < 0 {
+		if len(rest) > maxMarkerTail { // not a marker after all
+			c.out.Write(data[j:])
+			return
+		}
+		c.pending = append([]byte(nil), data[j:]...)
+		return
+	}
+	status, cwd, _ := bytes.Cut(rest[:bel], []byte(";"))
+	c.exit, _ = strconv.Atoi(string(status))
+	c.cwd = string(cwd)
+	close(c.done)
+}
+
+// flush passes on what was held back looking for the end marker; for a
+// capture that will be fed no more (the command was stopped).
+func (c *capture) flush() {
+	if c.started && !c.finished() {
+		c.out.Write(c.pending)
+	}
+	c.pending = nil
+}
+
+// hold keeps the last n bytes of data for the next feed.
+func (c *capture) hold(data []byte, n int) {
+	if len(data) > n {
+		data = data[len(data)-n:]
+	}
+	c.pending = append([]byte(nil), data...)
+}

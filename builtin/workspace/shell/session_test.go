@@ -1,0 +1,375 @@
+//go:build linux
+
+package shell
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestExec(t *testing.T) {
+	cases := []struct {
+		name, cmd, out string
+		exit           int
+	}{
+		{"output", "echo hello", "hello\n", 0},
+		{"exit status", "sh -c 'exit 7'", "", 7},
+		{"stderr is shown", "echo oops >&2; false", "oops\n", 1},
+		{"no output", "true", "", 0},
+		{"heredoc with tabs", "cat <<'EOF'\n\tindented $HOME\nEOF", "\tindented $HOME\n", 0},
+		{"quotes", `printf '%s|%s\n' "a b" 'c"d'`, "a b|c\"d\n", 0},
+		{"multi-line script", "for i in 1 2 3; do\n  echo \"n$i\"\ndone", "n1\nn2\nn3\n", 0},
+		{"progress bar rewritten", `printf '10%%\r50%%\r100%%\n'`, "100%\n", 0},
+		{"escape sequences stripped", `printf '\033[1;31mred\033[0m \033]0;title\007plain\n'`, "red plain\n", 0},
+		{"last status of a list", "true; (exit 3)", "", 3},
+	}
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					res := run(t, s, c.cmd, 10*time.Second)
+					if res.Output != c.out || res.ExitCode != c.exit || res.Cwd != dir || res.TimedOut {
+						t.Fatalf("got %+v; want output %q, exit %d, cwd %s", res, c.out, c.exit, dir)
+					}
+				})
+			}
+			// A syntax error ends that command only.
+			res := run(t, s, `echo "unclosed`, 10*time.Second)
+			if res.ExitCode != 2 || !regexp.MustCompile(`unexpected EOF|Unterminated quoted string`).MatchString(res.Output) {
+				t.Fatalf("syntax error: %+v", res)
+			}
+			if res := run(t, s, "echo still here", 10*time.Second); res.Output != "still here\n" {
+				t.Fatalf("after a syntax error: %+v", res)
+			}
+		})
+	}
+}
+
+func TestSessionKeepsCwdAndVariables(t *testing.T) {
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			sub := filepath.Join(dir, "sub")
+			if res := run(t, s, "cd sub", 10*time.Second); res.Cwd != sub {
+				t.Fatalf("cd: %+v", res)
+			}
+			if res := run(t, s, "pwd", 10*time.Second); res.Output != sub+"\n" {
+				t.Fatalf("pwd after cd = %q, want %s", res.Output, sub)
+			}
+			run(t, s, "export X=1; greet() { echo \"hi $1\"; }", 10*time.Second)
+			if res := run(t, s, `echo "X=$X"; greet you`, 10*time.Second); res.Output != "X=1\nhi you\n" {
+				t.Fatalf("variable and function = %q", res.Output)
+			}
+		})
+	}
+}
+
+func TestTimeoutKillsWhatTheCommandStarted(t *testing.T) {
+	fastStops(t)
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			// A job started by an earlier command is not the timed-out command's.
+			earlier := pids(t, run(t, s, "sleep 1000 & echo pid:$!", 10*time.Second).Output, 1)[0]
+			run(t, s, "cd sub", 10*time.Second)
+
+			cmd := `sleep 1000 & echo pid:$!
+(sleep 1000 & echo pid:$!; sleep 1000) & echo pid:$!
+sh -c 'echo pid:$$; exec sleep 1000'`
+			start := time.Now()
+			res := run(t, s, cmd, 500*time.Millisecond)
+			if !res.TimedOut || res.Restarted || time.Since(start) > 5*time.Second {
+				t.Fatalf("result %+v after %s", res, time.Since(start))
+			}
+			for _, pid := range pids(t, res.Output, 4) {
+				if !gone(pid) {
+					t.Errorf("pid %d survived the timeout", pid)
+				}
+			}
+			if gone(earlier) {
+				t.Errorf("the earlier job %d was killed too", earlier)
+			}
+			// The same shell goes on, in the same directory.
+			if res := run(t, s, "pwd", 10*time.Second); res.Output != filepath.Join(dir, "sub")+"\n" {
+				t.Fatalf("after timeout: %+v", res)
+			}
+		})
+	}
+}
+
+func TestTimeoutInTheShellItself(t *testing.T) {
+	fastStops(t)
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			pid := s.PID()
+			res := run(t, s, "cd sub; echo looping; while :; do :; done", 300*time.Millisecond)
+			if !res.TimedOut || res.Restarted || res.ExitCode != -1 || res.Output != "looping\n" {
+				t.Fatalf("loop: %+v", res)
+			}
+			res = run(t, s, "pwd", 10*time.Second)
+			if res.Output != filepath.Join(dir, "sub")+"\n" || s.PID() != pid {
+				t.Fatalf("after ^C: %+v (pid %d, was %d)", res, s.PID(), pid)
+			}
+		})
+	}
+}
+
+func TestUnresponsiveShellIsReplaced(t *testing.T) {
+	fastStops(t)
+	s, dir := start(t, "bash")
+	old := s.PID()
+	res := run(t, s, "cd sub; trap '' INT; while :; do :; done", 300*time.Millisecond)
+	if !res.TimedOut || !res.Restarted {
+		t.Fatalf("result %+v", res)
+	}
+	if !gone(old) {
+		t.Fatalf("old shell %d still runs", old)
+	}
+	res = run(t, s, "pwd", 10*time.Second)
+	if res.Output != dir+"\n" || s.PID() == old || s.PID() == 0 {
+		t.Fatalf("new shell: %+v, pid %d", res, s.PID())
+	}
+}
+
+func TestContextCancelStopsCommand(t *testing.T) {
+	fastStops(t)
+	s, _ := start(t, "bash")
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	res, err := s.Exec(ctx, "sh -c 'echo pid:$$; exec sleep 1000'", time.Minute)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if pid := pids(t, res.Output, 1)[0]; !gone(pid) {
+		t.Fatalf("pid %d survived cancellation", pid)
+	}
+}
+
+func TestOutputCapAndSlowSubscriber(t *testing.T) {
+	mo, sb := MaxOutput, SubscriberBytes
+	MaxOutput, SubscriberBytes = 4096, 8192
+	t.Cleanup(func() { MaxOutput, SubscriberBytes = mo, sb })
+	s, _ := start(t, "bash")
+	ch, cancel := s.Subscribe() // never read while the command runs
+	defer cancel()
+	res := run(t, s, "echo BEGIN; head -c 200000 /dev/zero | tr '\\0' x; echo; echo END", 30*time.Second)
+	if res.OmittedBytes < 190000 || !strings.HasPrefix(res.Output, "BEGIN\nxxx") || !strings.HasSuffix(res.Output, "xxx\nEND\n") ||
+		!strings.Contains(res.Output, "bytes of output omitted") || len(res.Output) > MaxOutput+300 {
+		t.Fatalf("capped output: %d bytes, omitted %d: %.200q ... %q", len(res.Output), res.OmittedBytes, res.Output, res.Output[max(0, len(res.Output)-100):])
+	}
+	// The subscriber's backlog was coalesced and bounded (one read's worth
+	// may already have been on its way), newest kept.
+	if got := waitFor(t, ch, "END"); len(got) > SubscriberBytes+32<<10 {
+		t.Fatalf("subscriber got %d bytes, more than its bound", len(got))
+	}
+}
+
+func TestSubscribersSeeRawOutputOfModelCommands(t *testing.T) {
+	s, _ := start(t, "bash")
+	ch, cancel := s.Subscribe()
+	defer cancel()
+	res := run(t, s, `printf '\033[1;31mred\033[0m plain\n'`, 10*time.Second)
+	if res.Output != "red plain\n" {
+		t.Fatalf("model output = %q", res.Output)
+	}
+	raw := waitFor(t, ch, "\x1b[1;31mred\x1b[0m plain")
+	// The typed line shows the command to a person watching.
+	if !strings.Contains(raw, "# printf") {
+		t.Fatalf("terminal did not show the command: %q", raw)
+	}
+}
+
+func TestUserKeystrokesRunInTheModelsShell(t *testing.T) {
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, _ := start(t, sh)
+			if err := s.Write([]byte("export FROM_USER=typed-by-user\r")); err != nil {
+				t.Fatal(err)
+			}
+			if res := run(t, s, `echo "$FROM_USER"`, 10*time.Second); res.Output != "typed-by-user\n" {
+				t.Fatalf("output = %q", res.Output)
+			}
+			// Text typed but not entered is cleared before the model's command.
+			if err := s.Write([]byte("echo half-typed")); err != nil {
+				t.Fatal(err)
+			}
+			if res := run(t, s, "echo mine", 10*time.Second); res.Output != "mine\n" {
+				t.Fatalf("output = %q", res.Output)
+			}
+		})
+	}
+}
+
+func TestEnvironmentIsMinimal(t *testing.T) {
+	t.Setenv("SECRET_X", "hunter2")
+	s, err := Start("env", Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeSession(t, s) })
+	res := run(t, s, `echo "[$SECRET_X]"; env | grep -c hunter2; echo "$TERM"`, 10*time.Second)
+	if res.Output != "[]\n0\nxterm-256color\n" {
+		t.Fatalf("output = %q", res.Output)
+	}
+	res = run(t, s, `env | cut -d= -f1 | sort | tr '\n' ' '`, 10*time.Second)
+	for _, name := range strings.Fields(res.Output) {
+		switch name {
+		case "PATH", "HOME", "USER", "LANG", "TERM", "SHELL", "PWD", "OLDPWD", "SHLVL", "_":
+		default:
+			t.Errorf("unexpected variable %s in the shell's environment", name)
+		}
+	}
+}
+
+func TestBusyWhileTerminalRunsAProgram(t *testing.T) {
+	s, _ := start(t, "bash")
+	ch, cancel := s.Subscribe()
+	defer cancel()
+	// $((...)) makes the awaited text differ from the echo of the typed line.
+	if err := s.Write([]byte("sh -c 'echo $((40+2))-ready; exec sleep 1000'; echo $((2+3))-back\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ch, "42-ready") // sh prints it, then becomes sleep
+	_, err := s.Exec(t.Context(), "echo hi", 10*time.Second)
+	var busy *BusyError
+	if !errors.As(err, &busy) || !errors.Is(err, ErrBusy) || (busy.Program != "sh" && busy.Program != "sleep") || !strings.Contains(err.Error(), "use another session") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := syscall.Kill(busy.PID, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ch, "5-back") // the shell has the terminal back
+	if res := run(t, s, "echo free", 10*time.Second); res.Output != "free\n" {
+		t.Fatalf("output = %q", res.Output)
+	}
+}
+
+func TestShellExitStartsANewShell(t *testing.T) {
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			ch, cancel := s.Subscribe()
+			defer cancel()
+			old := s.PID()
+			res := run(t, s, "cd sub; echo bye; exit 3", 10*time.Second)
+			if !res.ShellExited || res.ExitCode != 3 || res.Output != "bye\n" {
+				t.Fatalf("exit: %+v", res)
+			}
+			waitFor(t, ch, "[shell exited (exit status 3)")
+			res = run(t, s, "pwd", 10*time.Second)
+			if res.Output != dir+"\n" || s.PID() == old {
+				t.Fatalf("next command: %+v", res)
+			}
+		})
+	}
+}
+
+func TestResize(t *testing.T) {
+	s, _ := start(t, "bash")
+	if err := s.Resize(50, 100); err != nil {
+		t.Fatal(err)
+	}
+	if res := run(t, s, "stty size", 10*time.Second); res.Output != "50 100\n" {
+		t.Fatalf("stty size = %q", res.Output)
+	}
+	if err := s.Resize(0, 80); err == nil {
+		t.Fatal("zero rows accepted")
+	}
+}
+
+func TestAttachReplaysHistoryOnce(t *testing.T) {
+	s, _ := start(t, "bash")
+	run(t, s, "echo first-$((1+1))", 10*time.Second)
+	history, ch, cancel := s.Attach()
+	defer cancel()
+	if !strings.Contains(string(history), "first-2") || !strings.Contains(string(s.Scrollback()), "first-2") {
+		t.Fatalf("history = %q", history)
+	}
+	run(t, s, "echo second-$((1+1))", 10*time.Second)
+	if live := waitFor(t, ch, "second-2"); strings.Contains(live, "first-2") {
+		t.Fatalf("live output repeats the history: %q", live)
+	}
+}
+
+func TestConcurrentExecsTakeTurns(t *testing.T) {
+	s, _ := start(t, "bash")
+	var wg sync.WaitGroup
+	outs := make([]string, 4)
+	for i := range outs {
+		wg.Go(func() {
+			res, err := s.Exec(t.Context(), "sleep 0.05; echo n$((10+"+string(rune('0'+i))+"))", 10*time.Second)
+			if err != nil {
+				t.Error(err)
+			}
+			outs[i] = res.Output
+		})
+	}
+	wg.Wait()
+	for i, out := range outs {
+		if want := "n1" + string(rune('0'+i)) + "\n"; out != want {
+			t.Errorf("exec %d output %q, want %q", i, out, want)
+		}
+	}
+}
+
+func TestCloseLeavesNoProcesses(t *testing.T) {
+	fastStops(t)
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, err := Start("close", Options{Dir: t.TempDir(), Shell: shellPath(t, sh)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { closeSession(t, s) }) // if the test fails before its own Close
+			ch, cancel := s.Subscribe()
+			defer cancel()
+			out := run(t, s, `sleep 1000 & echo pid:$!
+nohup sleep 1000 >/dev/null 2>&1 & echo pid:$!
+(trap '' HUP TERM; exec sleep 1000) & echo pid:$!`, 10*time.Second).Output
+			all := append(pids(t, out, 3), s.PID())
+			if err := s.Close(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			for _, pid := range all {
+				if !gone(pid) {
+					t.Errorf("pid %d survived Close", pid)
+				}
+			}
+			for range ch { // closed by Close
+			}
+			if _, err := s.Exec(t.Context(), "true", time.Second); !errors.Is(err, ErrClosed) {
+				t.Fatalf("exec after close: %v", err)
+			}
+			if err := s.Write([]byte("x")); !errors.Is(err, ErrClosed) {
+				t.Fatalf("write after close: %v", err)
+			}
+			if err := s.Close(t.Context()); err != nil {
+				t.Fatalf("second close: %v", err)
+			}
+		})
+	}
+}
+
+func TestEmptyCommand(t *testing.T) {
+	s, _ := start(t, "bash")
+	if _, err := s.Exec(t.Context(), " \n ", time.Second); !errors.Is(err, ErrEmptyCommand) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNoShellOnPath(t *testing.T) {
+	_, err := Start("x", Options{Dir: t.TempDir(), Env: []string{"PATH=" + t.TempDir()}})
+	var se *StartError
+	if !errors.Is(err, ErrNoShell) || !errors.As(err, &se) || !strings.Contains(err.Error(), "install one or fix the PATH") {
+		t.Fatalf("err = %v", err)
+	}
+}

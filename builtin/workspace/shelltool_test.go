@@ -1,0 +1,204 @@
+//go:build linux
+
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/builtin/workspace/shell"
+)
+
+var pidLine = regexp.MustCompile(`pid:(\d+)`)
+
+func pidsIn(t *testing.T, out string, want int) []int {
+	t.Helper()
+	var ps []int
+	for _, m := range pidLine.FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		ps = append(ps, n)
+	}
+	if len(ps) != want {
+		t.Fatalf("want %d pids, got %v in %q", want, ps, out)
+	}
+	return ps
+}
+
+// alive reports whether pid runs (a zombie does not: it only waits to be reaped).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i > 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+func fastShellStops(t *testing.T) {
+	t.Helper()
+	kg, sw, st := shell.KillGrace, shell.StopWait, shell.SettleTimeout
+	shell.KillGrace, shell.StopWait, shell.SettleTimeout = time.Second, 300*time.Millisecond, 900*time.Millisecond
+	t.Cleanup(func() { shell.KillGrace, shell.StopWait, shell.SettleTimeout = kg, sw, st })
+}
+
+func TestExecuteShell(t *testing.T) {
+	t.Setenv("SECRET_X", "hunter2")
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"sub/f.txt": "f"})
+	w := open(t, Options{Root: root})
+	cl := connect(t, w)
+	sh := func(args map[string]any) string { t.Helper(); return ok(t, cl, "execute_shell", args) }
+
+	// Exit code in the text and in structuredContent.
+	res, text := call(t, cl, "execute_shell", map[string]any{"command": "echo hi; sh -c 'exit 3'"})
+	sc, _ := res.StructuredContent.(map[string]any)
+	if res.IsError || text != "hi\n[exit code 3; working directory "+root+"]" || fmt.Sprint(sc["exitCode"]) != "3" || sc["session"] != "default" || sc["cwd"] != root {
+		t.Fatalf("exit code: isError=%v %q %v", res.IsError, text, sc)
+	}
+	// The working directory and variables persist.
+	sh(map[string]any{"command": "cd sub && export X=42"})
+	if text := sh(map[string]any{"command": `pwd; echo "X=$X"`}); text != filepath.Join(root, "sub")+"\nX=42\n[exit code 0; working directory "+filepath.Join(root, "sub")+"]" {
+		t.Fatalf("persistence: %q", text)
+	}
+	// Another session is another shell.
+	if text := sh(map[string]any{"command": "pwd", "session": "other"}); !strings.HasPrefix(text, root+"\n") {
+		t.Fatalf("other session: %q", text)
+	}
+	// The app's secrets are not in the shell's environment.
+	if text := sh(map[string]any{"command": `echo "[$SECRET_X]"; env | grep -c hunter2`}); !strings.HasPrefix(text, "[]\n0\n") {
+		t.Fatalf("secret inherited: %q", text)
+	}
+
+	// A terminal attached to the session sees the model's command raw; the
+	// model gets it without escape sequences.
+	s, err := w.Session("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, cancel := s.Subscribe()
+	defer cancel()
+	if text := sh(map[string]any{"command": `printf '\033[1;32mgreen\033[0m done\n'`}); !strings.HasPrefix(text, "green done\n[exit code 0") {
+		t.Fatalf("model output: %q", text)
+	}
+	waitRaw(t, ch, "\x1b[1;32mgreen\x1b[0m done")
+	// What the user types runs in the model's shell.
+	if err := s.Write([]byte("export FROM_USER=typed\r")); err != nil {
+		t.Fatal(err)
+	}
+	if text := sh(map[string]any{"command": `echo "$FROM_USER"`}); !strings.HasPrefix(text, "typed\n") {
+		t.Fatalf("user's command: %q", text)
+	}
+	infos := w.Sessions()
+	if len(infos) != 2 || infos[0].Name != "default" || infos[0].Subscribers != 1 || infos[1].Name != "other" {
+		t.Fatalf("sessions = %+v", infos)
+	}
+}
+
+func waitRaw(t *testing.T, ch <-chan []byte, want string) {
+	t.Helper()
+	var buf bytes.Buffer
+	deadline := time.After(15 * time.Second)
+	for !strings.Contains(buf.String(), want) {
+		select {
+		case b := <-ch:
+			buf.Write(b)
+		case <-deadline:
+			t.Fatalf("terminal never showed %q: %q", want, buf.String())
+		}
+	}
+}
+
+func TestExecuteShellTimeoutAndCap(t *testing.T) {
+	fastShellStops(t)
+	mo := shell.MaxOutput
+	shell.MaxOutput = 2048
+	t.Cleanup(func() { shell.MaxOutput = mo })
+	w := open(t, Options{Root: t.TempDir()})
+	cl := connect(t, w)
+
+	res, text := call(t, cl, "execute_shell", map[string]any{
+		"command":   "sleep 1000 & echo pid:$!\n(sleep 1000 & echo pid:$!; sleep 1000) & echo pid:$!\nsh -c 'echo pid:$$; exec sleep 1000'",
+		"timeoutMs": 400,
+	})
+	if !res.IsError || !strings.Contains(text, "[timed out after 400ms: the command and every process it started were stopped") {
+		t.Fatalf("timeout: isError=%v %q", res.IsError, text)
+	}
+	for _, pid := range pidsIn(t, text, 4) {
+		if alive(pid) {
+			t.Errorf("pid %d survived the timeout", pid)
+		}
+	}
+	if text := ok(t, cl, "execute_shell", map[string]any{"command": "echo still-$((1+1))"}); !strings.HasPrefix(text, "still-2\n") {
+		t.Fatalf("after timeout: %q", text)
+	}
+
+	text = ok(t, cl, "execute_shell", map[string]any{"command": "head -c 50000 /dev/zero | tr '\\0' y; echo; echo END"})
+	if !strings.Contains(text, "bytes of output omitted; redirect the output to a file") || !strings.Contains(text, "y\nEND\n[exit code 0") || len(text) > 2048+400 {
+		t.Fatalf("capped output (%d bytes): %.300q", len(text), text)
+	}
+}
+
+func TestCloseStopsShells(t *testing.T) {
+	fastShellStops(t)
+	w := open(t, Options{Root: t.TempDir()}) // its cleanup closes again, harmlessly
+	cl := connect(t, w)
+	text := ok(t, cl, "execute_shell", map[string]any{"command": "sleep 1000 & echo pid:$!\n(trap '' HUP TERM; exec sleep 1000) & echo pid:$!"})
+	text += ok(t, cl, "execute_shell", map[string]any{"command": "nohup sleep 1000 >/dev/null 2>&1 & echo pid:$!", "session": "second"})
+	pids := pidsIn(t, text, 3)
+	for _, info := range w.Sessions() {
+		pids = append(pids, info.PID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("pid %d survived Close", pid)
+		}
+	}
+}
+
+func TestExecutePython(t *testing.T) {
+	t.Setenv("SECRET_X", "hunter2")
+	root := t.TempDir()
+	w := open(t, Options{Root: root})
+	cl := connect(t, w)
+	if text := ok(t, cl, "execute_python", map[string]any{"code": "import os\nprint(2 + 3)\nprint(os.getcwd())\nprint(os.environ.get('SECRET_X'))\nopen('out.txt', 'w').write('from python')"}); text != "5\n"+root+"\nNone\n[exit code 0]" {
+		t.Fatalf("text = %q", text)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "out.txt")); err != nil || string(b) != "from python" {
+		t.Fatalf("file written by python: %q %v", b, err)
+	}
+	if text := ok(t, cl, "execute_python", map[string]any{"code": "import sys\nprint('to stderr', file=sys.stderr)\nraise SystemExit(4)"}); text != "to stderr\n[exit code 4]" {
+		t.Fatalf("text = %q", text)
+	}
+	if text := ok(t, cl, "execute_python", map[string]any{"code": "1/0"}); !strings.Contains(text, "ZeroDivisionError") || !strings.HasSuffix(text, "[exit code 1]") {
+		t.Fatalf("text = %q", text)
+	}
+	res, text := call(t, cl, "execute_python", map[string]any{
+		"code":      "import subprocess, time\np = subprocess.Popen(['sleep', '1000'])\nprint('pid:%d' % p.pid, flush=True)\ntime.sleep(1000)",
+		"timeoutMs": 1500,
+	})
+	if !res.IsError || !strings.Contains(text, "[timed out after 1.5s: Python and every process it started were killed") {
+		t.Fatalf("timeout: isError=%v %q", res.IsError, text)
+	}
+	if pid := pidsIn(t, text, 1)[0]; alive(pid) {
+		t.Fatalf("python's child %d survived the timeout", pid)
+	}
+}
+
+func TestExecutePythonWithoutPython(t *testing.T) {
+	w := open(t, Options{Root: t.TempDir(), Path: t.TempDir()}) // a PATH with nothing on it
+	cl := connect(t, w)
+	fails(t, cl, "execute_python", map[string]any{"code": "print(1)"}, "python3 is not available: python3 is not on the PATH")
+}

@@ -1,0 +1,190 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/switchboard-app/switchboard/builtin/workspace/shell"
+)
+
+// MarkerName is the file Open writes into a root it found empty (or
+// created): the workspace is then "fresh", made by Switchboard for the
+// model, and writing files in it needs no approval. The file tools refuse
+// to write, move or delete it, so a model cannot mark a user's folder
+// fresh; the shell could, but every shell command needs approval.
+const MarkerName = ".switchboard-workspace"
+
+const markerText = `This folder was created by Switchboard as a workspace for AI models.
+While this file exists, Switchboard lets models write and edit files here
+without asking. Delete it to require approval for every change.
+`
+
+// Options configures a workspace.
+type Options struct {
+	// Root is the workspace's directory; it is created if missing.
+	Root string
+	// Path is the PATH of the shell and of Python ("": the app's PATH).
+	Path string
+	// Shell is the shell to run (see shell.Options.Shell); "" finds bash, else sh.
+	Shell string
+}
+
+// Workspace is a directory the file tools are confined to, plus the shell
+// sessions that start in it. Its methods are safe for concurrent use.
+type Workspace struct {
+	root   *os.Root
+	dir    string   // absolute root, as configured
+	bases  []string // "dir/" and its symlink-free form: absolute paths accepted as inside
+	fresh  bool
+	env    []string
+	shells *shell.Pool
+
+	ctx    context.Context // ends running Python at Close
+	cancel context.CancelFunc
+	mu     sync.Mutex     // orders wg.Add (in run) before wg.Wait (in Close)
+	wg     sync.WaitGroup // running Python
+	closed atomic.Bool
+	once   sync.Once
+}
+
+// Open opens (creating if needed) the workspace at opts.Root. No shell
+// starts until one is asked for.
+func Open(opts Options) (*Workspace, error) {
+	if opts.Root == "" {
+		return nil, invalid("the workspace needs a root directory")
+	}
+	dir, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %s: %w", opts.Root, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create the workspace root %s: %w; choose a folder you can write to", dir, err)
+	}
+	fresh, err := markFresh(dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open the workspace root %s: %w", dir, err)
+	}
+	// Prefixes of absolute paths inside the root: as given and with
+	// symlinks resolved, each ending in "/".
+	bases := []string{strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/"}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		bases = append(bases, strings.TrimSuffix(filepath.ToSlash(real), "/")+"/")
+	}
+	env := shell.MinimalEnv(opts.Path)
+	w := &Workspace{
+		root: root, dir: dir, bases: bases, fresh: fresh, env: env,
+		shells: shell.NewPool(shell.Options{Dir: dir, Env: env, Shell: opts.Shell}),
+	}
+	w.ctx, w.cancel = context.WithCancel(context.Background())
+	return w, nil
+}
+
+// markFresh writes the marker into an empty root and reports whether the
+// root carries it.
+func markFresh(dir string) (bool, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("read the workspace root %s: %w", dir, err)
+	}
+	marker := filepath.Join(dir, MarkerName)
+	if len(ents) == 0 {
+		if err := os.WriteFile(marker, []byte(markerText), 0o644); err != nil {
+			return false, fmt.Errorf("mark the new workspace %s: %w", dir, err)
+		}
+		return true, nil
+	}
+	st, err := os.Lstat(marker)
+	return err == nil && st.Mode().IsRegular(), nil
+}
+
+// Root is the workspace's absolute root directory.
+func (w *Workspace) Root() string { return w.dir }
+
+// Fresh reports whether the root carries MarkerName: Switchboard created
+// it for the model, so file writes there need no approval.
+func (w *Workspace) Fresh() bool { return w.fresh }
+
+// Risky reports whether the chat engine should ask the user before a call
+// of tool runs: always for execute_shell, execute_python, delete_file and
+// move_file (and any tool it does not know), for write_file and edit_file
+// unless the workspace is fresh, never for the read-only tools. tool may
+// carry the registry's "server__" prefix.
+func (w *Workspace) Risky(tool string) bool {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		tool = tool[i+2:]
+	}
+	switch tool {
+	case "read_file", "list_directory", "tree", "search_files":
+		return false
+	case "write_file", "edit_file":
+		return !w.fresh
+	}
+	return true
+}
+
+// Sessions describes the shell sessions, sorted by name.
+func (w *Workspace) Sessions() []shell.Info { return w.shells.Sessions() }
+
+// Session returns the shell session called name ("" is "default"),
+// starting it in the root if it does not run yet. The Workspace page
+// attaches its terminal to it; the model's execute_shell uses the same.
+func (w *Workspace) Session(name string) (*shell.Session, error) {
+	if w.closed.Load() {
+		return nil, ErrClosed
+	}
+	return w.shells.Session(name)
+}
+
+func (w *Workspace) check() error {
+	if w.closed.Load() {
+		return rule(ErrClosed, "restart Switchboard")
+	}
+	return nil
+}
+
+// run registers a process Close must wait for; call done when it ended.
+func (w *Workspace) run() (done func(), err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	w.wg.Add(1)
+	return w.wg.Done, nil
+}
+
+// Close stops every shell (hang-up, terminate, then kill; see
+// shell.Session.Close) and running Python, waits for them or ctx, and
+// closes the root. Later calls fail with ErrClosed.
+func (w *Workspace) Close(ctx context.Context) error {
+	var err error
+	w.once.Do(func() {
+		w.mu.Lock()
+		w.closed.Store(true)
+		w.mu.Unlock()
+		w.cancel()
+		err = w.shells.Close(ctx)
+		done := make(chan struct{})
+		go func() {
+			w.wg.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			err = errors.Join(err, fmt.Errorf("wait for python to stop: %w", ctx.Err()))
+		}
+		err = errors.Join(err, w.root.Close())
+	})
+	return err
+}
