@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -140,6 +141,67 @@ func (a *App) RestartServer(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return a.mgr.Restart(ctx, name)
+}
+
+// EventServerLogin carries a LoginView while a login waits for the browser,
+// so the page can offer the link in case no browser opened.
+const EventServerLogin = "server:login"
+
+// LoginView is a login in progress.
+type LoginView struct {
+	Name string `json:"name"`
+	URL  string `json:"url"` // the authorization URL the browser was sent to
+}
+
+// LoginSettleTimeout bounds how long LoginServer waits for the restarted server
+// to be ready once the login succeeded.
+var LoginSettleTimeout = time.Minute
+
+// LoginServer logs in to a remote server that needs it (state
+// "needs-login"): it opens the authorization page in the browser, waits for
+// the redirect back, keeps the tokens in the keyring, and returns the server
+// once it has started again with them.
+func (a *App) LoginServer(name string) (ServerView, error) {
+	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
+	defer cancel()
+	show := func(u string) {
+		if wctx := a.wailsContext(); wctx != nil {
+			wruntime.EventsEmit(wctx, EventServerLogin, LoginView{Name: name, URL: u})
+		}
+	}
+	if err := a.mgr.LoginWith(ctx, name, show); err != nil {
+		return ServerView{}, errors.New(a.red.Redact(err.Error()))
+	}
+	wctx, wcancel := context.WithTimeout(ctx, LoginSettleTimeout)
+	defer wcancel()
+	st, err := a.waitServer(wctx, name)
+	if err != nil {
+		return ServerView{}, err
+	}
+	v := a.statusView(st)
+	v.Seq = a.seq.Load()
+	if st.State != supervisor.Ready {
+		return v, fmt.Errorf("logged in, but %s", v.Error)
+	}
+	return v, nil
+}
+
+// waitServer waits until one server has left the starting states.
+func (a *App) waitServer(ctx context.Context, name string) (supervisor.Status, error) {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		for _, st := range a.mgr.Status() {
+			if st.Name == name && st.State != supervisor.Starting && st.State != supervisor.Restarting && st.State != supervisor.Stopped {
+				return st, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return supervisor.Status{}, fmt.Errorf("%s did not start after the login: %w", name, ctx.Err())
+		case <-t.C:
+		}
+	}
 }
 
 // Tools lists every tool of every ready server.

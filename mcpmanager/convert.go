@@ -1,9 +1,11 @@
 package mcpmanager
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -27,7 +29,36 @@ func FromConfig(s config.Server) ServerConfig {
 	default:
 		c.StartError = fmt.Sprintf("%s: %s servers are not supported; use stdio, http or sse", s.Name, s.Transport)
 	}
+	if c.Remote != nil {
+		settings, err := oauthSettings(s.Extra["oauth"])
+		if err != nil && c.StartError == "" {
+			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
+		}
+		c.Remote.OAuth = settings
+	}
 	return c
+}
+
+// oauthSettings reads a remote entry's "oauth" object, in the shape Gemini
+// CLI and Claude Code write it: {"clientId", "clientSecret", "scopes",
+// "callbackPort"}. Every field is optional.
+func oauthSettings(raw json.RawMessage) (oauth.Settings, error) {
+	if len(raw) == 0 {
+		return oauth.Settings{}, nil
+	}
+	var v struct {
+		ClientID     string   `json:"clientId"`
+		ClientSecret string   `json:"clientSecret"`
+		Scopes       []string `json:"scopes"`
+		CallbackPort int      `json:"callbackPort"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return oauth.Settings{}, fmt.Errorf(`"oauth" must be an object like {"clientId": "...", "scopes": ["..."]}: %w`, err)
+	}
+	if v.CallbackPort < 0 || v.CallbackPort > 65535 {
+		return oauth.Settings{}, fmt.Errorf(`"oauth.callbackPort" %d is not a port number (1-65535)`, v.CallbackPort)
+	}
+	return oauth.Settings{ClientID: v.ClientID, ClientSecret: v.ClientSecret, Scopes: v.Scopes, CallbackPort: v.CallbackPort}, nil
 }
 
 // FromConfigs converts every server of an app config, in order.

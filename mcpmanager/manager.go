@@ -3,9 +3,11 @@
 // parallel, stopping, restarting, enabling and disabling them, and routing
 // the registry to whichever session is current.
 //
-//	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push})
+//	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push, Tokens: keyring})
+//	m.SetRequestHandler(chatEngine)     // sampling and elicitation from servers
 //	m.Apply(servers)                    // start what is enabled, in parallel
 //	tools, errs := m.Registry().Tools(ctx)
+//	err := m.Login(ctx, "linear")       // a remote server in state needs-login: browser, then restart
 //	defer m.Close(ctx)                  // every server process tree ends
 //
 // A Manager is safe for concurrent use.
@@ -26,6 +28,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -60,6 +63,23 @@ type Options struct {
 	// with PATH widened to the login shell's.
 	BaseEnv []string
 	Redact  func(string) string
+	// Tokens keeps remote servers' OAuth tokens (the OS keyring in the app);
+	// nil keeps them in memory until the manager is gone.
+	Tokens oauth.Store
+	// OnLoginURL gets a login's authorization URL before the browser opens,
+	// to offer it as a link in case none does.
+	OnLoginURL func(server, url string)
+	// ClientMetadataURL, when set, is offered as the OAuth client_id to
+	// authorization servers that accept client ID metadata documents.
+	ClientMetadataURL string
+}
+
+// RequestHandler answers requests a server sends to the client (sampling,
+// elicitation). Methods are called concurrently, from any goroutine; they
+// must honour ctx.
+type RequestHandler interface {
+	CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+	Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 }
 
 // Manager supervises servers.
@@ -75,11 +95,20 @@ type Manager struct {
 	ipMu   sync.Mutex
 	inproc map[string]*inProcess // built-in servers, by name
 
-	mu      sync.Mutex
-	onClose []func() error // run after every server has stopped
-	servers map[string]*managed
-	order   []string
-	closed  bool
+	mu       sync.Mutex
+	onClose  []func() error // run after every server has stopped
+	servers  map[string]*managed
+	order    []string
+	closed   bool
+	requests RequestHandler
+	auth     map[string]*authState // remote servers' logins, by name; outlive restarts
+}
+
+// authState is a remote server's Authorizer and what it was made for.
+type authState struct {
+	url      string
+	settings oauth.Settings
+	a        *oauth.Authorizer
 }
 
 type managed struct {
@@ -92,7 +121,64 @@ type managed struct {
 // New returns a Manager with no servers.
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: opts, reg: registry.New(registry.Options{}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}}
+	return &Manager{opts: opts, reg: registry.New(registry.Options{}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}}
+}
+
+// SetRequestHandler routes the servers' sampling and elicitation requests to
+// h. Call it before Apply: a server offers the capabilities from its next
+// start. nil declines them (they are not offered).
+func (m *Manager) SetRequestHandler(h RequestHandler) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.requests = h
+}
+
+// Login runs the OAuth login of a remote server in the user's browser (see
+// Options.OnLoginURL) and, once it succeeded, starts the server again with
+// its new token. It returns when the browser came back, ctx ended, or the
+// login timed out.
+func (m *Manager) Login(ctx context.Context, name string) error {
+	return m.LoginWith(ctx, name, nil)
+}
+
+// LoginWith is Login that hands the authorization URL to show (nil:
+// Options.OnLoginURL), for a caller that offers the link itself.
+func (m *Manager) LoginWith(ctx context.Context, name string, show func(url string)) error {
+	m.mu.Lock()
+	s, ok := m.servers[name]
+	var a *oauth.Authorizer
+	if ok && s.cfg.Remote != nil {
+		a = m.authorizerLocked(s.cfg)
+	}
+	m.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
+	}
+	if a == nil {
+		return fmt.Errorf("%s: only remote (http/sse) servers log in; this one runs a command, give it its credentials as env values", name)
+	}
+	if f := m.opts.OnLoginURL; show == nil && f != nil {
+		show = func(u string) { f(name, u) }
+	}
+	if err := a.Login(ctx, show); err != nil {
+		return fmt.Errorf("%s: log in: %w", name, err)
+	}
+	return m.Restart(ctx, name)
+}
+
+// authorizerLocked returns the Authorizer of a remote server, kept across
+// restarts and Apply calls while its URL and OAuth settings stay the same.
+func (m *Manager) authorizerLocked(c ServerConfig) *oauth.Authorizer {
+	st, ok := m.auth[c.Name]
+	if ok && st.url == c.Remote.URL && reflect.DeepEqual(st.settings, c.Remote.OAuth) {
+		return st.a
+	}
+	a := oauth.New(oauth.Config{
+		Server: c.Name, URL: c.Remote.URL, Settings: c.Remote.OAuth,
+		ClientMetadataURL: m.opts.ClientMetadataURL,
+	}, m.opts.Tokens)
+	m.auth[c.Name] = &authState{url: c.Remote.URL, settings: c.Remote.OAuth, a: a}
+	return a
 }
 
 // Registry is the one tool registry over every server.
@@ -144,6 +230,9 @@ func (m *Manager) startLocked(c ServerConfig) {
 		Restart:      c.Restart,
 		Redact:       m.opts.Redact,
 	}
+	if c.Remote != nil {
+		spec.Auth = m.authorizerLocked(c)
+	}
 	if m.opts.LogDir != "" {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
@@ -159,6 +248,9 @@ func (m *Manager) startLocked(c ServerConfig) {
 		}
 	}
 	sopts := supervisor.Options{OnStatus: onStatus, OnNotification: m.onNotification}
+	if m.requests != nil {
+		sopts.Requests = m.requests
+	}
 	sup, err := supervisor.New(spec, sopts)
 	if err != nil {
 		// Only the log file can fail here; run with memory-only logs instead.

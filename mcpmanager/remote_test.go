@@ -2,8 +2,10 @@ package mcpmanager
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,11 +13,15 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -75,10 +81,33 @@ func headerProxy(t *testing.T, target string) (string, func() string) {
 	return srv.URL, func() string { mu.Lock(); defer mu.Unlock(); return seen }
 }
 
+// dropProxy forwards to target but drops the connection of every tools/call.
+func dropProxy(t *testing.T, target string) string {
+	t.Helper()
+	u, _ := url.Parse(target)
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.FlushInterval = -1
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"tools/call"`)) {
+			c, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				c.Close() // the server went away mid-call
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
 func TestRemoteServers(t *testing.T) {
 	httpURL := everythingHTTP(t, "streamableHttp")
 	sseURL := everythingHTTP(t, "sse")
 	proxied, seenHeader := headerProxy(t, httpURL)
+	dropping := dropProxy(t, httpURL)
 
 	unauthorized := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"`)
@@ -104,21 +133,26 @@ func TestRemoteServers(t *testing.T) {
 		{Name: "denied", Remote: &supervisor.Remote{URL: unauthorized.URL + "/mcp"}}, // no restarts: a 401 will not heal by itself
 		{Name: "silent", Remote: &supervisor.Remote{URL: silent.URL + "/mcp", Type: supervisor.RemoteHTTP}, StartTimeout: time.Second, Restart: supervisor.Restart{Disabled: true}},
 		{Name: "local", Command: faultServer},
+		{Name: "dropper", Remote: &supervisor.Remote{URL: dropping + "/mcp", Type: supervisor.RemoteHTTP}},
 	})
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	m.WaitSettled(ctx)
 
-	for _, name := range []string{"http", "sse", "fallback", "local"} {
+	for _, name := range []string{"http", "sse", "fallback", "local", "dropper"} {
 		if st := statusOf(m, name); st.State != supervisor.Ready {
 			t.Errorf("%s: %s %q", name, st.State, st.Error)
 		}
 	}
-	if st := statusOf(m, "denied"); st.State != supervisor.Error || !strings.HasPrefix(st.Error, "denied: the server needs authorization (HTTP 401): add its token") || st.Restarts != 0 {
+	if st := statusOf(m, "denied"); st.State != supervisor.NeedsLogin || !strings.HasPrefix(st.Error, "denied: the server needs you to log in (HTTP 401): press Log in") || st.Restarts != 0 {
 		t.Errorf("denied: %s %q", st.State, st.Error)
 	}
 	if st := statusOf(m, "silent"); st.State != supervisor.Error || !strings.Contains(st.Error, "did not finish the MCP handshake") {
 		t.Errorf("silent: %s %q", st.State, st.Error)
+	}
+	// A server that goes away mid-call fails that call, naming itself.
+	if _, err := m.Registry().Call(ctx, "dropper__echo", map[string]any{"message": "lost"}, registry.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "dropper: echo: ") {
+		t.Errorf("dropped call: %v", err)
 	}
 	for _, name := range []string{"http", "sse", "fallback"} {
 		res, err := m.Registry().Call(ctx, name+"__echo", map[string]any{"message": "over " + name}, registry.CallOptions{})
@@ -131,5 +165,88 @@ func TestRemoteServers(t *testing.T) {
 	}
 	if res, err := m.Registry().Call(ctx, "local__echo", map[string]any{"text": "still fine"}, registry.CallOptions{}); err != nil || callText(t, res) != "still fine" {
 		t.Errorf("local server affected by remote failures: %v %v", res, err)
+	}
+}
+
+func TestLogin(t *testing.T) {
+	oauthtest.FollowRedirects(t)
+	store := oauth.NewMemoryStore()
+	var shown []string
+	locked := oauthtest.New(t)
+	lockedURL := locked.URL
+	m := New(Options{Tokens: store, OnLoginURL: func(server, u string) { shown = append(shown, server+" "+u) }})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{
+		{Name: "locked", Remote: &supervisor.Remote{URL: lockedURL}},
+		{Name: "local", Command: faultServer},
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	if st := statusOf(m, "locked"); st.State != supervisor.NeedsLogin || !strings.Contains(st.Error, "switchboard servers login locked") {
+		t.Fatalf("before login: %s %q", st.State, st.Error)
+	}
+	if _, err := m.Registry().Call(ctx, "locked__whoami", nil, registry.CallOptions{}); err == nil || !strings.Contains(err.Error(), "log in") {
+		t.Errorf("call before login: %v", err)
+	}
+
+	if err := m.Login(ctx, "locked"); err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) != 1 || !strings.HasPrefix(shown[0], "locked "+strings.TrimSuffix(lockedURL, "/mcp")+"/authorize?") {
+		t.Errorf("login URL offered: %q", shown)
+	}
+	m.WaitSettled(ctx)
+	res, err := m.Registry().Call(ctx, "locked__whoami", nil, registry.CallOptions{})
+	if err != nil || callText(t, res) != "you are logged in" {
+		t.Fatalf("after login: %v %v (status %+v)", res, err, statusOf(m, "locked"))
+	}
+	if raw, err := store.Get(oauth.KeyFor("locked")); err != nil || !strings.Contains(raw, locked.Token()) {
+		t.Errorf("token not kept in the store: %q %v", raw, err)
+	}
+
+	// The login outlives a restart: the token is sent again without a new login.
+	if err := m.Restart(ctx, "locked"); err != nil {
+		t.Fatal(err)
+	}
+	m.WaitSettled(ctx)
+	if st := statusOf(m, "locked"); st.State != supervisor.Ready || locked.Logins() != 1 {
+		t.Errorf("after restart: %s %q, %d logins", st.State, st.Error, locked.Logins())
+	}
+
+	for _, c := range []struct{ name, want string }{
+		{"local", "only remote (http/sse) servers log in"},
+		{"nobody", "no server with that name"},
+	} {
+		if err := m.Login(ctx, c.name); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Login(%s) = %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestFromConfigOAuth(t *testing.T) {
+	cases := []struct {
+		name  string
+		entry string
+		want  oauth.Settings
+		err   string // substring of StartError
+	}{
+		{"no oauth object", `{"url": "https://x.example/mcp"}`, oauth.Settings{}, ""},
+		{"pre-registered client", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "s", "scopes": ["a", "b"], "callbackPort": 8765}}`,
+			oauth.Settings{ClientID: "id", ClientSecret: "s", Scopes: []string{"a", "b"}, CallbackPort: 8765}, ""},
+		{"not an object", `{"url": "https://x.example/mcp", "oauth": "yes"}`, oauth.Settings{}, `"oauth" must be an object`},
+		{"bad port", `{"url": "https://x.example/mcp", "oauth": {"callbackPort": 70000}}`, oauth.Settings{}, "is not a port number"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := config.Parse("test.json", []byte(`{"mcpServers": {"remote": `+c.entry+`}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := FromConfig(f.Servers[0])
+			if sc.Remote == nil || !reflect.DeepEqual(sc.Remote.OAuth, c.want) || !strings.Contains(sc.StartError, c.err) || (c.err == "") != (sc.StartError == "") {
+				t.Errorf("remote %+v, start error %q; want %+v and %q", sc.Remote, sc.StartError, c.want, c.err)
+			}
+		})
 	}
 }

@@ -45,6 +45,7 @@ func serversCmd() *Command {
 			serversListCmd(), serversImportCmd(), serversDiscoverCmd(),
 			serversAddCmd(), serversRemoveCmd(), serversExportCmd(),
 			serversToggleCmd("enable", false), serversToggleCmd("disable", true),
+			serversLoginCmd(),
 		},
 	}
 }

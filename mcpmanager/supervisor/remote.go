@@ -2,9 +2,13 @@ package supervisor
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor/resume"
 )
 
 // Remote transport types.
@@ -19,35 +23,49 @@ type Remote struct {
 	URL     string
 	Type    string
 	Headers map[string]string
+	// OAuth holds the entry's own OAuth choices (pre-registered client,
+	// scopes); the login itself needs none of them.
+	OAuth oauth.Settings
 }
 
-// dialRemote opens the transport; the handshake happens in connect.
-func dialRemote(r *Remote, typ string) (*session, error) {
+// dialRemote opens the transport; the handshake happens in connect. auth,
+// when set, adds the server's OAuth token to every request.
+func dialRemote(r *Remote, typ string, auth *oauth.Authorizer) (*session, error) {
 	dead := make(chan struct{})
 	var once sync.Once
 	var mu sync.Mutex
-	reason := "closed"
+	var cause error
 	lost := func(err error) {
 		once.Do(func() {
 			mu.Lock()
-			reason = "connection lost: " + err.Error()
+			cause = err
 			mu.Unlock()
 			close(dead)
 		})
 	}
+	var base http.RoundTripper = http.DefaultTransport
+	if auth != nil {
+		// A refused token ends the session: the server shows "needs login"
+		// instead of failing call after call.
+		base = &oauth.Transport{Base: base, Auth: auth, OnNeedsLogin: lost}
+	}
 	var tr transport.Interface
 	switch typ {
 	case RemoteSSE:
-		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers))
+		// A legacy SSE session lives and dies with its stream; a lost one is
+		// restarted by the supervisor, with backoff.
+		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(&http.Client{Transport: base}))
 		if err != nil {
 			return nil, fmt.Errorf("sse %s: %w", r.URL, err)
 		}
-		t.SetConnectionLostHandler(lost)
+		t.SetConnectionLostHandler(func(err error) { lost(fmt.Errorf("%w: %v", ErrDisconnected, err)) })
 		tr = t
 	default:
-		// Streamable HTTP has no standing connection to lose; the health
-		// check's pings find a server that went away.
-		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening())
+		// Streamable HTTP has no standing connection to lose: event streams
+		// resume by themselves (resume.Transport), and the health check's
+		// pings find a server that went away.
+		hc := &http.Client{Transport: &resume.Transport{Base: base}}
+		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc))
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)
 		}
@@ -56,10 +74,10 @@ func dialRemote(r *Remote, typ string) (*session, error) {
 	return &session{
 		tr:   tr,
 		dead: dead,
-		why: func() string {
+		cause: func() error {
 			mu.Lock()
 			defer mu.Unlock()
-			return reason
+			return cause
 		},
 		close: func() { _ = tr.Close() },
 	}, nil

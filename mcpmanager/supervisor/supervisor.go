@@ -1,6 +1,9 @@
-// Package supervisor keeps one stdio MCP server running: it starts the
-// process, runs the MCP handshake within a time limit, watches the process,
-// and restarts it with exponential backoff when it dies, up to a limit.
+// Package supervisor keeps one MCP server running: it starts the stdio
+// process or opens the remote connection (Streamable HTTP or SSE, with the
+// server's OAuth token), runs the MCP handshake within a time limit, watches
+// the session, and restarts it with exponential backoff when it dies, up to
+// a limit. A remote server that refuses its token stops in NeedsLogin until
+// the user logs in (oauth.Authorizer.Login) and it is started again.
 //
 //	s := supervisor.New(supervisor.Spec{Name: "memory", Process: process.Spec{Command: "npx", Args: ...}}, supervisor.Options{
 //		OnStatus: func(st supervisor.Status) { events <- st },
@@ -15,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +28,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 )
@@ -38,6 +43,8 @@ const (
 	Error      State = "error"
 	Restarting State = "restarting"
 	Stopped    State = "stopped"
+	// NeedsLogin: a remote server refused the request and only a login helps.
+	NeedsLogin State = "needs-login"
 )
 
 // Defaults used when a Spec leaves them zero. Variables so tests can shorten them.
@@ -61,15 +68,37 @@ var (
 	ErrTimeout      = errors.New("server did not finish the MCP handshake in time")
 	ErrUnhealthy    = errors.New("server stopped answering pings")
 	ErrDisconnected = errors.New("connection to the server was lost")
-	ErrNeedsLogin   = errors.New("the server needs authorization (HTTP 401)")
+	// ErrNeedsLogin is oauth.ErrNeedsLogin: the same error whichever layer reports it.
+	ErrNeedsLogin = oauth.ErrNeedsLogin
+	// ErrRefused: the server refused the Authorization header the user configured.
+	ErrRefused = errors.New("the server refused the configured Authorization header")
 )
+
+// LoginError says a remote server needs the user to log in. It matches
+// ErrNeedsLogin and says where to do it.
+type LoginError struct {
+	Server string
+	Err    error // wraps ErrNeedsLogin; says why
+}
+
+func (e *LoginError) Error() string {
+	why := e.Err.Error()
+	var oe *oauth.Error
+	if errors.As(e.Err, &oe) {
+		why = oe.Err.Error() // the step and URL add nothing for the user
+	}
+	return fmt.Sprintf("%s: %s: press Log in on the Servers page or run 'switchboard servers login %s'", e.Server, why, e.Server)
+}
+
+func (e *LoginError) Unwrap() error { return e.Err }
 
 // Spec describes one server: a stdio Process, or a Remote endpoint.
 type Spec struct {
 	Name         string
 	Process      process.Spec
-	Remote       *Remote       // when set, Process is ignored
-	StartTimeout time.Duration // initialize must finish within this
+	Remote       *Remote           // when set, Process is ignored
+	Auth         *oauth.Authorizer // a remote server's login state; nil sends no token
+	StartTimeout time.Duration     // initialize must finish within this
 	Restart      Restart
 	LogPath      string // stderr log file; "" keeps memory only
 	Redact       func(string) string
@@ -102,9 +131,12 @@ type Options struct {
 	OnStatus       func(Status)
 	OnNotification func(server string, n mcp.JSONRPCNotification)
 	ClientOptions  []client.ClientOption
+	// Requests answers sampling and elicitation requests from the server;
+	// nil: the client does not offer them.
+	Requests RequestHandler
 }
 
-// Server supervises one stdio server.
+// Server supervises one server, stdio or remote.
 type Server struct {
 	spec Spec
 	opts Options
@@ -209,8 +241,13 @@ func (s *Server) Run(ctx context.Context) error {
 		if tail := s.log.TailString(5); tail != "" {
 			msg += "\nlast stderr lines:\n" + tail
 		}
+		if errors.Is(err, ErrNeedsLogin) {
+			// Restarting cannot help: the status waits for a login.
+			s.set(func(st *Status) { st.State, st.PID, st.Error = NeedsLogin, 0, err.Error() })
+			return err
+		}
 		var notFound *process.NotFoundError
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrNeedsLogin) {
+		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 			return err
 		}
@@ -233,14 +270,15 @@ type session struct {
 	tr    transport.Interface
 	pid   int             // 0 for remote servers
 	dead  <-chan struct{} // closed when the process exits or the connection is lost
-	why   func() string   // why dead closed ("exit status 2", "connection lost: ...")
+	why   func() string   // stdio: why dead closed ("exit status 2")
+	cause func() error    // remote: why dead closed (ErrDisconnected, a LoginError's cause)
 	close func()          // ends the session (stops the process tree)
 }
 
 // dial starts the process or opens the remote transport.
 func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) {
 	if r := s.spec.Remote; r != nil {
-		return dialRemote(r, remoteType)
+		return dialRemote(r, remoteType, s.spec.Auth)
 	}
 	p, err := process.Start(s.spec.Process)
 	if err != nil {
@@ -292,7 +330,7 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 			return time.Time{}, ctx.Err()
 		}
 		errs = append(errs, err)
-		if errors.Is(err, ErrNeedsLogin) {
+		if errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) {
 			break // SSE would be refused the same way
 		}
 	}
@@ -324,7 +362,7 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 			return readyAt, ctx.Err()
 		case <-sess.dead:
 			if sess.pid == 0 {
-				return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrDisconnected, sess.why())
+				return readyAt, s.remoteLost(sess.cause())
 			}
 			return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrExited, sess.why())
 		case <-health.C:
@@ -346,7 +384,7 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		return nil, nil, nil, fmt.Errorf("%s: %w", s.spec.Name, err)
 	}
 	s.set(func(st *Status) { st.PID = sess.pid })
-	cl := client.NewClient(sess.tr, s.opts.ClientOptions...)
+	cl := client.NewClient(sess.tr, append(s.requestOptions(), s.opts.ClientOptions...)...)
 	fail := func(err error) (*session, *client.Client, *mcp.InitializeResult, error) {
 		cl.Close()
 		sess.close()
@@ -357,15 +395,26 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		cl.OnNotification(func(n mcp.JSONRPCNotification) { s.opts.OnNotification(name, n) })
 	}
 	if err := cl.Start(ctx); err != nil {
+		if sess.pid == 0 && sess.cause() != nil {
+			return fail(s.remoteLost(sess.cause()))
+		}
+		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
+			return fail(s.unauthorized())
+		}
 		return fail(fmt.Errorf("%s: start session: %w", s.spec.Name, err))
 	}
 	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
-	res, err := initialize(initCtx, cl, sess.dead)
+	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0)
 	cancel()
 	if err != nil {
 		via := ""
 		if remoteType != "" {
 			via = " (" + remoteType + ")"
+		}
+		if sess.pid == 0 {
+			if cause := sess.cause(); cause != nil {
+				return fail(s.remoteLost(cause))
+			}
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -375,11 +424,38 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		case errors.Is(err, ErrExited):
 			return fail(fmt.Errorf("%s: %w during initialize (%s)", s.spec.Name, ErrExited, sess.why()))
 		case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):
-			return fail(fmt.Errorf("%s: %w: add its token as an \"Authorization\" header (kept as ${secret:NAME}); OAuth login is not in this build yet", s.spec.Name, ErrNeedsLogin))
+			return fail(s.unauthorized())
 		}
 		return fail(fmt.Errorf("%s: initialize%s: %w", s.spec.Name, via, err))
 	}
 	return sess, cl, res, nil
+}
+
+// remoteLost names why a remote session ended: a login is needed, or the
+// connection went.
+func (s *Server) remoteLost(cause error) error {
+	switch {
+	case cause == nil:
+		return fmt.Errorf("%s: %w", s.spec.Name, ErrDisconnected)
+	case errors.Is(cause, ErrNeedsLogin):
+		return &LoginError{Server: s.spec.Name, Err: cause}
+	}
+	return fmt.Errorf("%s: %w", s.spec.Name, cause)
+}
+
+// unauthorized is the error for a 401 the OAuth transport did not handle:
+// the user's own Authorization header was refused, or there is no login.
+func (s *Server) unauthorized() error {
+	var headers map[string]string
+	if s.spec.Remote != nil {
+		headers = s.spec.Remote.Headers
+	}
+	for k := range headers {
+		if strings.EqualFold(k, "Authorization") {
+			return fmt.Errorf("%s: %w (HTTP 401): update the secret it uses, or remove the header to log in with OAuth instead", s.spec.Name, ErrRefused)
+		}
+	}
+	return &LoginError{Server: s.spec.Name, Err: fmt.Errorf("%w (HTTP 401)", ErrNeedsLogin)}
 }
 
 var pings atomic.Int64
@@ -398,8 +474,9 @@ func ping(ctx context.Context, tr transport.Interface) error {
 	return nil
 }
 
-// initialize runs the MCP handshake, giving up as soon as the process exits.
-func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}) (*mcp.InitializeResult, error) {
+// initialize runs the MCP handshake, giving up as soon as the process exits
+// (or the remote session ends).
+func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, isProcess bool) (*mcp.InitializeResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -413,7 +490,7 @@ func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}) (*
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "switchboard", Version: buildinfo.String()}
 	res, err := cl.Initialize(ctx, req)
-	if err != nil {
+	if err != nil && isProcess {
 		// stdout's EOF can beat the exit status; give the exit a moment to land
 		// so the error says the process died rather than "transport closed".
 		select {

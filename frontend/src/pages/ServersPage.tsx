@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ServerLog } from '../../wailsjs/go/app/App';
+import { LoginServer, ServerLog } from '../../wailsjs/go/app/App';
+import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { ImportWizard } from '../components/ImportWizard';
 import { StatusBadge } from '../components/StatusBadge';
 import { message, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
@@ -52,6 +53,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
     }
   };
   const disabled = s.state === 'disabled';
+  const needsLogin = s.state === 'needs-login';
   return (
     <li className="server-row" aria-label={s.name}>
       <div className="server-head">
@@ -61,6 +63,11 @@ function ServerRow({ server: s }: { server: ServerView }) {
         {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
         {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
         <span className="spacer" />
+        {(needsLogin || busy === 'login') && (
+          <button type="button" className="login" onClick={act('login', async () => { await LoginServer(s.name); })} disabled={busy !== ''}>
+            {busy === 'login' ? 'Logging in…' : 'Log in'}
+          </button>
+        )}
         {s.transport !== 'built-in' && (<>
         <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
           {busy === 'restart' ? 'Restarting…' : 'Restart'}
@@ -80,11 +87,37 @@ function ServerRow({ server: s }: { server: ServerView }) {
           <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
         </div>
       )}
+      {busy === 'login' && <LoginWait name={s.name} />}
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.error && <pre className="server-error">{s.error}</pre>}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />
     </li>
+  );
+}
+
+/**
+ * LoginWait says a login is waiting for the browser, and offers the login
+ * page as a link (from the "server:login" event) in case no browser opened.
+ */
+function LoginWait({ name }: { name: string }) {
+  const [url, setUrl] = useState('');
+  useEffect(
+    () =>
+      EventsOn('server:login', (v: { name: string; url: string }) => {
+        if (v.name === name) setUrl(v.url);
+      }),
+    [name],
+  );
+  return (
+    <div className="alert alert-soft" role="status" aria-label={`Login to ${name}`}>
+      Finish the login in your browser; Switchboard continues by itself once it is done.
+      {url && (
+        <>
+          {' '}No browser opened? <a href={url} target="_blank" rel="noreferrer">Open the login page</a>.
+        </>
+      )}
+    </div>
   );
 }
 

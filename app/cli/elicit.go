@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// ErrNoSampling is the answer to a server's sampling request on the CLI.
+var ErrNoSampling = errors.New("the command line has no model to lend to servers (sampling): use 'switchboard chat' or the app")
+
+// terminalRequests answers what servers ask the user, for CLI commands
+// without a model (tools call, tools list): sampling is declined; an
+// elicitation form is accepted with its defaults under --yes, asked field by
+// field on an interactive terminal, and declined otherwise. Schema defaults
+// for fields left empty are filled in by the manager (SEP-1034). Safe for
+// concurrent use: one question at a time.
+type terminalRequests struct {
+	in          *bufio.Reader
+	out         io.Writer // prompts and notes: stderr, so stdout stays the command's output
+	yes         bool
+	interactive bool // in is a terminal the user types into
+	mu          sync.Mutex
+}
+
+// newTerminalRequests is the CLI's mcpmanager.RequestHandler. interactive
+// says whether in is a terminal (not a pipe or the MCP stdio of 'serve').
+func newTerminalRequests(in io.Reader, out io.Writer, yes, interactive bool) mcpmanager.RequestHandler {
+	return &terminalRequests{in: bufio.NewReader(in), out: out, yes: yes, interactive: interactive}
+}
+
+// CreateMessage declines: the CLI has no model outside 'switchboard chat'.
+func (t *terminalRequests) CreateMessage(_ context.Context, server string, _ mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	fmt.Fprintf(t.out, "switchboard: %s asked to use a model (sampling); declined: %v\n", server, ErrNoSampling)
+	return nil, ErrNoSampling
+}
+
+// Elicit answers a form; URL elicitations are declined (nothing to open them
+// with in a pipe, and opening links a server names needs the user's eyes).
+func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	answer := func(a mcp.ElicitationResponseAction, content any) *mcp.ElicitationResult {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: a, Content: content}}
+	}
+	switch {
+	case req.Params.Mode == mcp.ElicitationModeURL:
+		fmt.Fprintf(t.out, "switchboard: %s asks you to open %s (%s); declined on the command line: open it yourself and run the command again\n", server, req.Params.URL, req.Params.Message)
+		return answer(mcp.ElicitationResponseActionDecline, nil), nil
+	case t.yes:
+		fmt.Fprintf(t.out, "switchboard: %s asks: %s — answered with its defaults (--yes)\n", server, req.Params.Message)
+		return answer(mcp.ElicitationResponseActionAccept, supervisor.ApplyDefaults(req.Params.RequestedSchema, nil)), nil
+	case !t.interactive:
+		fmt.Fprintf(t.out, "switchboard: %s asks: %s — declined: stdin is not a terminal (use --yes to answer with the defaults)\n", server, req.Params.Message)
+		return answer(mcp.ElicitationResponseActionDecline, nil), nil
+	}
+
+	fmt.Fprintf(t.out, "%s asks: %s\n", server, req.Params.Message)
+	s, err := t.line(ctx, "Answer? [Y]es / [n]o (decline) / [c]ancel: ")
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(s) {
+	case "n", "no":
+		return answer(mcp.ElicitationResponseActionDecline, nil), nil
+	case "c", "cancel":
+		return answer(mcp.ElicitationResponseActionCancel, nil), nil
+	}
+	f, err := parseForm(req.Params.RequestedSchema)
+	if err != nil {
+		return nil, err
+	}
+	content := map[string]any{}
+	for _, fld := range f {
+		for {
+			s, err := t.line(ctx, fld.prompt())
+			if err != nil {
+				return nil, err
+			}
+			if s == "" {
+				if fld.Required && fld.Default == nil {
+					fmt.Fprintln(t.out, "  this field is required")
+					continue
+				}
+				break // the default (if any) is filled in for an accepted form
+			}
+			v, err := fld.parse(s)
+			if err != nil {
+				fmt.Fprintf(t.out, "  %v\n", err)
+				continue
+			}
+			content[fld.Name] = v
+			break
+		}
+	}
+	return answer(mcp.ElicitationResponseActionAccept, content), nil
+}
+
+// line asks prompt and reads one line; ctx ending abandons the read.
+func (t *terminalRequests) line(ctx context.Context, prompt string) (string, error) {
+	fmt.Fprint(t.out, prompt)
+	type read struct {
+		s   string
+		err error
+	}
+	ch := make(chan read, 1)
+	go func() { // a blocked terminal read cannot be cancelled; ctx only stops waiting for it
+		s, err := t.in.ReadString('\n')
+		ch <- read{strings.TrimSpace(s), err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil && (r.s == "" || !errors.Is(r.err, io.EOF)) {
+			return "", fmt.Errorf("read the answer: %w", r.err)
+		}
+		return r.s, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// field is one property of an elicitation form (flat objects of primitives,
+// as the MCP spec allows).
+type field struct {
+	Name        string
+	Type        string // string, number, integer, boolean
+	Title       string
+	Description string
+	Enum        []string
+	Default     any
+	Required    bool
+}
+
+func (f field) prompt() string {
+	label := f.Name
+	if f.Title != "" {
+		label = f.Title
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s", label)
+	if f.Description != "" {
+		fmt.Fprintf(&b, " — %s", f.Description)
+	}
+	kind := f.Type
+	if len(f.Enum) > 0 {
+		kind = strings.Join(f.Enum, "|")
+	}
+	fmt.Fprintf(&b, " (%s", kind)
+	if f.Default != nil {
+		fmt.Fprintf(&b, ", default %v", f.Default)
+	} else if !f.Required {
+		b.WriteString(", optional")
+	}
+	b.WriteString("): ")
+	return b.String()
+}
+
+// parse converts what was typed to the field's JSON type.
+func (f field) parse(s string) (any, error) {
+	if len(f.Enum) > 0 {
+		if slices.Contains(f.Enum, s) {
+			return s, nil
+		}
+		return nil, fmt.Errorf("choose one of %s", strings.Join(f.Enum, ", "))
+	}
+	switch f.Type {
+	case "integer":
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, errors.New("type a whole number")
+		}
+		return n, nil
+	case "number":
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, errors.New("type a number")
+		}
+		return n, nil
+	case "boolean":
+		switch strings.ToLower(s) {
+		case "y", "yes", "true":
+			return true, nil
+		case "n", "no", "false":
+			return false, nil
+		}
+		return nil, errors.New("type yes or no")
+	}
+	return s, nil
+}
+
+// parseForm reads the requested schema's properties, required ones first,
+// each group by name (JSON objects carry no order once decoded).
+func parseForm(schema any) ([]field, error) {
+	var s struct {
+		Properties map[string]struct {
+			Type        string   `json:"type"`
+			Title       string   `json:"title"`
+			Description string   `json:"description"`
+			Enum        []string `json:"enum"`
+			Default     any      `json:"default"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	raw, err := json.Marshal(schema)
+	if err == nil {
+		err = json.Unmarshal(raw, &s)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the server's form is not a JSON schema object: %w", err)
+	}
+	out := make([]field, 0, len(s.Properties))
+	for name, p := range s.Properties {
+		out = append(out, field{Name: name, Type: p.Type, Title: p.Title, Description: p.Description,
+			Enum: p.Enum, Default: p.Default, Required: slices.Contains(s.Required, name)})
+	}
+	slices.SortFunc(out, func(a, b field) int {
+		if a.Required != b.Required {
+			if a.Required {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out, nil
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+func TestTerminalRequests(t *testing.T) {
+	schema := map[string]any{"type": "object", "required": []any{"name"}, "properties": map[string]any{
+		"name":  map[string]any{"type": "string", "title": "Your name"},
+		"age":   map[string]any{"type": "integer", "default": 30},
+		"ok":    map[string]any{"type": "boolean"},
+		"color": map[string]any{"type": "string", "enum": []any{"red", "blue"}},
+	}}
+	form := mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "Who are you?", RequestedSchema: schema}}
+	url := mcp.ElicitationRequest{Params: mcp.ElicitationParams{Mode: mcp.ElicitationModeURL, Message: "Pay", URL: "https://pay.example", ElicitationID: "e1"}}
+	cases := []struct {
+		name        string
+		req         mcp.ElicitationRequest
+		yes, tty    bool
+		input       string
+		action      mcp.ElicitationResponseAction
+		content     any
+		out         string // substring of what the user saw
+		outNotHolds string
+	}{
+		{name: "--yes accepts with the defaults", req: form, yes: true, action: "accept",
+			content: map[string]any{"age": float64(30)}, out: "answered with its defaults (--yes)"},
+		{name: "no terminal declines", req: form, action: "decline", out: "stdin is not a terminal (use --yes"},
+		{name: "url mode declines", req: url, yes: true, tty: true, action: "decline", out: "asks you to open https://pay.example"},
+		{name: "fields asked one by one, required first, bad answers asked again", req: form, tty: true,
+			input:  "\n\nBo\n\nteal\nblue\nmaybe\nyes\n",
+			action: "accept", content: map[string]any{"name": "Bo", "color": "blue", "ok": true},
+			out: "  Your name (string): ", outNotHolds: "Your name (string, optional)"},
+		{name: "no declines", req: form, tty: true, input: "n\n", action: "decline"},
+		{name: "cancel", req: form, tty: true, input: "c\n", action: "cancel"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			h := newTerminalRequests(strings.NewReader(c.input), &out, c.yes, c.tty)
+			res, err := h.Elicit(t.Context(), "forms", c.req)
+			if err != nil {
+				t.Fatalf("%v (saw %q)", err, out.String())
+			}
+			if res.Action != c.action || !reflect.DeepEqual(res.Content, c.content) {
+				t.Errorf("answered %s %#v, want %s %#v", res.Action, res.Content, c.action, c.content)
+			}
+			if !strings.Contains(out.String(), c.out) || c.outNotHolds != "" && strings.Contains(out.String(), c.outNotHolds) {
+				t.Errorf("the user saw %q", out.String())
+			}
+		})
+	}
+	t.Run("required field left empty is asked again", func(t *testing.T) {
+		var out bytes.Buffer
+		h := newTerminalRequests(strings.NewReader("y\n\nAl\n\n\n\n"), &out, false, true)
+		res, err := h.Elicit(t.Context(), "forms", form)
+		if err != nil || res.Content.(map[string]any)["name"] != "Al" || !strings.Contains(out.String(), "this field is required") {
+			t.Errorf("%+v %v, saw %q", res, err, out.String())
+		}
+	})
+	t.Run("sampling is declined with a clear message", func(t *testing.T) {
+		var out bytes.Buffer
+		_, err := newTerminalRequests(strings.NewReader(""), &out, true, true).CreateMessage(t.Context(), "sampler", mcp.CreateMessageRequest{})
+		if !errors.Is(err, ErrNoSampling) || !strings.Contains(out.String(), "sampler asked to use a model (sampling); declined") {
+			t.Errorf("%v, saw %q", err, out.String())
+		}
+	})
+	t.Run("a cancelled request stops waiting for the user", func(t *testing.T) {
+		r, w := io.Pipe() // nobody types
+		t.Cleanup(func() { w.Close() })
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if _, err := newTerminalRequests(r, io.Discard, false, true).Elicit(ctx, "forms", form); !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+}

@@ -1,0 +1,330 @@
+// Package oauth logs Switchboard in to remote MCP servers the way the MCP
+// authorization spec (2025-06-18 / 2025-11-25) describes, and keeps the
+// tokens fresh: it reads the server's 401/403 challenge, discovers the
+// protected-resource and authorization-server metadata, identifies the app
+// (pre-registered client, client ID metadata document, or dynamic client
+// registration), runs the authorization-code flow with PKCE (S256), state
+// and the RFC 8707 resource parameter through the user's browser and a
+// loopback redirect, and refreshes tokens before and after they expire.
+//
+//	a := oauth.New(oauth.Config{Server: "linear", URL: "https://mcp.linear.app/mcp"}, secrets.NewStore())
+//	hc := &http.Client{Transport: &oauth.Transport{Auth: a, OnNeedsLogin: markNeedsLogin}}
+//	// ... requests carry the bearer token; a 401 ends in OnNeedsLogin ...
+//	err := a.Login(ctx, func(u string) { fmt.Println("log in at", u) }) // opens the browser, waits for the redirect
+//
+// Tokens and the client registration are kept in a Store (the OS keyring in
+// the app) under KeyFor(server), never in config files or logs.
+//
+// An Authorizer is safe for concurrent use; one Login runs at a time.
+package oauth
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Sentinel errors. Errors returned by this package wrap one of them (often
+// inside an *Error naming the step and URL).
+var (
+	// ErrNeedsLogin: the server refuses the request and only a login can fix it.
+	ErrNeedsLogin = errors.New("the server needs you to log in")
+	// ErrStateMismatch: the redirect carried another state than the request (possible CSRF).
+	ErrStateMismatch = errors.New("the login answer did not match the login request (state mismatch); start the login again")
+	// ErrNoPKCE: the authorization server does not advertise PKCE with S256.
+	ErrNoPKCE = errors.New("the authorization server does not support PKCE with S256, which MCP requires; ask the server's operator to enable it")
+	// ErrDenied: the authorization server answered the redirect with an error.
+	ErrDenied = errors.New("the authorization server refused the login")
+	// ErrNoClient: there is no way to identify Switchboard to the authorization server.
+	ErrNoClient = errors.New(`the authorization server offers no dynamic client registration; register Switchboard with it and add "oauth": {"clientId": "...", "clientSecret": "${secret:NAME}"} to the server's entry`)
+	// ErrResourceMismatch: the protected-resource metadata describes another server.
+	ErrResourceMismatch = errors.New("the server's protected-resource metadata names another resource; the server may be misconfigured or impersonated")
+	// ErrInsufficientScope: the server refuses a token that already carries the scopes it asks for.
+	ErrInsufficientScope = errors.New("the server refuses the token although it carries the scopes it asks for; logging in again will not help, ask the server's operator")
+	// ErrTimeout: the browser never came back to the loopback redirect.
+	ErrTimeout = errors.New("the login was not finished in the browser in time; start it again")
+	// ErrInsecureURL: an OAuth endpoint is not https (plain http is allowed to this machine only).
+	ErrInsecureURL = errors.New("OAuth endpoints must use https (plain http only on this machine)")
+	// ErrMetadata: no usable authorization-server metadata was found.
+	ErrMetadata = errors.New("the authorization server's metadata could not be read")
+)
+
+// Error is one failed step of a login or token request.
+type Error struct {
+	Op   string // "discover", "register", "authorize", "token", "refresh", ...
+	Path string // the URL involved, if any
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return e.Op + ": " + e.Err.Error()
+	}
+	return e.Op + " " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Timeouts and margins; variables so tests can shorten them.
+var (
+	// LoginTimeout bounds how long Login waits for the browser's redirect.
+	LoginTimeout = 5 * time.Minute
+	// RequestTimeout bounds one metadata, registration or token request.
+	RequestTimeout = 30 * time.Second
+	// RefreshBefore is how long before expiry a token is refreshed.
+	RefreshBefore = time.Minute
+)
+
+// Store keeps one value per name (the OS keyring in the app: app/secrets.Store
+// satisfies it). Get reports a missing name as an error; this package treats
+// every Get error as "nothing stored". Implementations must be safe for
+// concurrent use.
+type Store interface {
+	Get(name string) (string, error)
+	Set(name, value string) error
+	Delete(name string) error
+}
+
+// MemoryStore is a Store that forgets everything when the process ends (for
+// tests and for running without a keyring). Safe for concurrent use.
+type MemoryStore struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{m: map[string]string{}} }
+
+func (s *MemoryStore) Get(name string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[name]
+	if !ok {
+		return "", fmt.Errorf("%q: not stored", name)
+	}
+	return v, nil
+}
+
+func (s *MemoryStore) Set(name, value string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[name] = value
+	return nil
+}
+
+func (s *MemoryStore) Delete(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, name)
+	return nil
+}
+
+var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+// KeyFor is the store name of a server's tokens: "oauth.<server>", with
+// characters a keyring name may not hold replaced (app/secrets accepts
+// letters, digits, _ . -).
+func KeyFor(server string) string {
+	k := "oauth." + unsafeKey.ReplaceAllString(server, "_")
+	if len(k) > 128 {
+		k = k[:128]
+	}
+	return k
+}
+
+// Settings are the per-server OAuth choices from the server's config entry
+// ("oauth": {"clientId", "clientSecret", "scopes", "callbackPort"}). All
+// optional: without them the app registers itself dynamically.
+type Settings struct {
+	ClientID     string   // pre-registered client
+	ClientSecret string   // its secret, if it is a confidential client
+	Scopes       []string // scopes to ask for when the server's challenge names none
+	CallbackPort int      // fixed loopback port, for servers that registered one redirect URI
+}
+
+// Config describes one server to log in to.
+type Config struct {
+	Server   string // configured name: the store key and messages use it
+	URL      string // the MCP endpoint
+	Settings Settings
+	// ClientName is sent in dynamic client registration; default "Switchboard".
+	ClientName string
+	// ClientMetadataURL is an https URL whose document describes the app
+	// (client ID metadata documents); used as client_id when the
+	// authorization server advertises support. Empty: not offered.
+	ClientMetadataURL string
+	// HTTPClient makes metadata, registration and token requests; nil uses
+	// one with RequestTimeout.
+	HTTPClient *http.Client
+}
+
+// Authorizer holds one server's login state: the stored tokens, the last
+// challenge the server sent, and the flows that renew them.
+type Authorizer struct {
+	cfg   Config
+	store Store
+	hc    *http.Client
+
+	loginMu   sync.Mutex // one Login at a time
+	refreshMu sync.Mutex // one refresh at a time
+
+	mu        sync.Mutex
+	loaded    bool
+	rec       *record    // nil: never logged in
+	challenge *Challenge // the last 401/403 challenge, for the next Login
+	stepUp    bool       // the challenge asks for scopes beyond the token's
+}
+
+// New returns the Authorizer of one server. Nothing is read until needed.
+func New(cfg Config, store Store) *Authorizer {
+	if cfg.ClientName == "" {
+		cfg.ClientName = "Switchboard"
+	}
+	if store == nil {
+		store = NewMemoryStore()
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: RequestTimeout}
+	}
+	return &Authorizer{cfg: cfg, store: store, hc: hc}
+}
+
+// Server is the name the Authorizer was made for.
+func (a *Authorizer) Server() string { return a.cfg.Server }
+
+// record is what the store keeps for one server, as JSON.
+type record struct {
+	ServerURL     string    `json:"server_url"` // the MCP URL the token is for
+	Resource      string    `json:"resource"`
+	Issuer        string    `json:"issuer"`
+	TokenEndpoint string    `json:"token_endpoint"`
+	Client        client    `json:"client"`
+	AccessToken   string    `json:"access_token"`
+	RefreshToken  string    `json:"refresh_token,omitempty"`
+	TokenType     string    `json:"token_type,omitempty"`
+	Scope         string    `json:"scope,omitempty"`
+	ExpiresAt     time.Time `json:"expires_at,omitzero"`
+}
+
+// client is how the app identifies itself at the token endpoint.
+type client struct {
+	ID          string `json:"client_id"`
+	Secret      string `json:"client_secret,omitempty"` // dynamic registrations only; configured secrets stay in config
+	AuthMethod  string `json:"auth_method"`             // none, client_secret_basic, client_secret_post
+	RedirectURI string `json:"redirect_uri,omitempty"`  // registered with DCR, reused when the port is free
+	Issuer      string `json:"issuer,omitempty"`        // the registration belongs to this server only
+	Dynamic     bool   `json:"dynamic,omitempty"`
+}
+
+// load reads the record once; a record for another URL is dropped, so a
+// token never goes to a server it was not issued for. Callers hold a.mu.
+func (a *Authorizer) load() {
+	if a.loaded {
+		return
+	}
+	a.loaded = true
+	raw, err := a.store.Get(KeyFor(a.cfg.Server))
+	if err != nil || raw == "" {
+		return
+	}
+	var r record
+	if json.Unmarshal([]byte(raw), &r) != nil || r.ServerURL != a.cfg.URL {
+		return
+	}
+	a.rec = &r
+}
+
+// save writes r (and keeps it); callers hold a.mu.
+func (a *Authorizer) save(r *record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := a.store.Set(KeyFor(a.cfg.Server), string(b)); err != nil {
+		return &Error{Op: "save tokens", Err: err}
+	}
+	a.rec, a.loaded = r, true
+	return nil
+}
+
+// LoggedIn reports whether a token (possibly expired but refreshable) is stored.
+func (a *Authorizer) LoggedIn() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.load()
+	return a.rec != nil && (a.rec.AccessToken != "" || a.rec.RefreshToken != "")
+}
+
+// Logout forgets the tokens (the registration too) in memory and in the store.
+func (a *Authorizer) Logout() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rec, a.loaded = nil, true
+	if err := a.store.Delete(KeyFor(a.cfg.Server)); err != nil {
+		return &Error{Op: "delete tokens", Err: err}
+	}
+	return nil
+}
+
+// Challenge returns the last challenge the server sent (nil if none).
+func (a *Authorizer) Challenge() *Challenge {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.challenge == nil {
+		return nil
+	}
+	c := *a.challenge
+	c.Params = maps.Clone(c.Params)
+	return &c
+}
+
+// remember keeps ch for the next Login.
+func (a *Authorizer) remember(ch Challenge, stepUp bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.challenge, a.stepUp = &ch, stepUp
+}
+
+// grantedScopes are the scopes of the current token.
+func (a *Authorizer) grantedScopes() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.load()
+	if a.rec == nil {
+		return nil
+	}
+	return strings.Fields(a.rec.Scope)
+}
+
+// union returns the scopes of a and b, each once, in order.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// canonical is the RFC 8707 form of an MCP URL: lower-case scheme and host,
+// no fragment, no trailing slash on the path.
+func canonical(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("%q is not an absolute URL", raw)
+	}
+	u.Scheme, u.Host, u.Fragment, u.RawFragment = strings.ToLower(u.Scheme), strings.ToLower(u.Host), "", ""
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	return u.String(), nil
+}

@@ -1,0 +1,129 @@
+package oauth
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Transport is an http.RoundTripper that sends the Authorizer's bearer token
+// with every request, refreshes it when it is about to expire or the server
+// refuses it, and records the server's challenge for the next Login when
+// only a login can help. It never logs in by itself: it reports that through
+// OnNeedsLogin, so the user decides when a browser opens.
+//
+// A request that already carries an Authorization header (configured by the
+// user) passes through untouched. Safe for concurrent use.
+type Transport struct {
+	Base http.RoundTripper // nil: http.DefaultTransport
+	Auth *Authorizer
+	// OnNeedsLogin, when set, is called (from the request's goroutine) when the
+	// server refuses a request and only a new login can fix it: a 401 without
+	// a refreshable token, or a 403 asking for more scopes. err wraps
+	// ErrNeedsLogin and says why.
+	OnNeedsLogin func(err error)
+}
+
+func (t *Transport) base() http.RoundTripper {
+	if t.Base != nil {
+		return t.Base
+	}
+	return http.DefaultTransport
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("Authorization") != "" {
+		return t.base().RoundTrip(req)
+	}
+	tok := t.Auth.accessToken(req.Context())
+	resp, err := t.send(req, req.Body, tok)
+	if err != nil {
+		return nil, err
+	}
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
+		ch := ParseChallenge(resp)
+		replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+		if tok != "" && replayable && t.Auth.refresh(req.Context(), tok) == nil {
+			// The token was refused before its time (revoked, or the clocks
+			// differ): retry once with the refreshed one.
+			if fresh := t.Auth.accessToken(req.Context()); fresh != tok {
+				body, err := rewind(req)
+				if err != nil {
+					return resp, nil
+				}
+				discard(resp)
+				if resp, err = t.send(req, body, fresh); err != nil {
+					return nil, err
+				}
+				if resp.StatusCode != http.StatusUnauthorized {
+					return resp, nil
+				}
+				ch = ParseChallenge(resp)
+			}
+		}
+		t.Auth.remember(ch, false)
+		discard(resp)
+		err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (HTTP 401)", ErrNeedsLogin)}
+		t.needsLogin(err)
+		return nil, err // callers see why, not a bare 401
+	case http.StatusForbidden:
+		ch := ParseChallenge(resp)
+		if ch.Error() != "insufficient_scope" {
+			return resp, nil
+		}
+		discard(resp)
+		granted := t.Auth.grantedScopes()
+		want := ch.Scopes()
+		if tok != "" && len(want) > 0 && subset(want, granted) {
+			// Logging in again would ask for the same scopes: a loop, not a fix.
+			return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q)", ErrInsufficientScope, strings.Join(want, " "))}
+		}
+		t.Auth.remember(ch, true)
+		err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w: it asks for more permissions (scope %q)", ErrNeedsLogin, strings.Join(union(granted, want), " "))}
+		t.needsLogin(err)
+		return nil, err
+	}
+	return resp, nil
+}
+
+func (t *Transport) needsLogin(err error) {
+	if t.OnNeedsLogin != nil {
+		t.OnNeedsLogin(err)
+	}
+}
+
+// send clones req (a RoundTripper must not change it) with body and token.
+func (t *Transport) send(req *http.Request, body io.ReadCloser, tok string) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	r.Body = body
+	if tok != "" {
+		r.Header.Set("Authorization", "Bearer "+tok)
+	}
+	return t.base().RoundTrip(r)
+}
+
+// rewind returns a fresh copy of req's body for a retry.
+func rewind(req *http.Request) (io.ReadCloser, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return req.Body, nil
+	}
+	return req.GetBody()
+}
+
+func discard(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
+}
+
+func subset(want, have []string) bool {
+	for _, s := range want {
+		if !slices.Contains(have, s) {
+			return false
+		}
+	}
+	return true
+}

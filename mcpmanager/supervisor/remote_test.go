@@ -1,0 +1,264 @@
+package supervisor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+)
+
+// remoteServer is a Streamable HTTP MCP server with an "ask" tool
+// (elicitation) and a "sample" tool (sampling). allow decides, per JSON-RPC
+// method, whether a request gets through (else 401).
+type remoteServer struct {
+	URL  string
+	mu   sync.Mutex
+	caps mcp.ClientCapabilities // what the client offered at initialize
+}
+
+func newRemoteServer(t *testing.T, allow func(method string, r *http.Request) bool) *remoteServer {
+	t.Helper()
+	rs := &remoteServer{}
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		rs.mu.Lock()
+		rs.caps = req.Params.Capabilities
+		rs.mu.Unlock()
+	})
+	s := server.NewMCPServer("remote", "1", server.WithToolCapabilities(true), server.WithHooks(hooks))
+	s.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "who are you?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
+				"name": map[string]any{"type": "string", "default": "Ada"},
+				"age":  map[string]any{"type": "integer", "default": 36},
+			}},
+		}})
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		b, _ := json.Marshal(res.ElicitationResponse)
+		return mcp.NewToolResultText(string(b)), nil
+	})
+	s.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		req := mcp.CreateMessageRequest{}
+		req.Messages = []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("hi")}}
+		req.MaxTokens = 10
+		res, err := s.RequestSampling(ctx, req)
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return mcp.NewToolResultText(res.Model), nil
+	})
+	h := server.NewStreamableHTTPServer(s)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		if !allow(msg.Method, r) {
+			w.Header().Set("WWW-Authenticate", `Bearer scope="mcp"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	rs.URL = srv.URL + "/mcp"
+	return rs
+}
+
+func (rs *remoteServer) offered() mcp.ClientCapabilities {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.caps
+}
+
+// runRemote supervises a remote server until the test ends.
+func runRemote(t *testing.T, spec Spec, opts Options) (*Server, func() error) {
+	t.Helper()
+	s, err := New(spec, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, func() error {
+		select {
+		case err := <-done:
+			done <- err
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run did not return")
+			return nil
+		}
+	}
+}
+
+// answers records what the handler was asked and answers like a user would.
+type answers struct {
+	mu      sync.Mutex
+	servers []string
+	message string
+}
+
+func (a *answers) CreateMessage(_ context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	a.mu.Lock()
+	a.servers = append(a.servers, server)
+	a.mu.Unlock()
+	return &mcp.CreateMessageResult{Model: "test-model", SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("hello")}}, nil
+}
+
+func (a *answers) Elicit(_ context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	a.mu.Lock()
+	a.servers = append(a.servers, server)
+	a.message = req.Params.Message
+	a.mu.Unlock()
+	// The user filled in one field; the other keeps its default.
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"age": 7}}}, nil
+}
+
+func callTool(ctx context.Context, s *Server, name string) (string, bool, error) {
+	c, err := s.Client()
+	if err != nil {
+		return "", false, err
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		return "", false, err
+	}
+	return res.Content[0].(mcp.TextContent).Text, res.IsError, nil
+}
+
+func TestServerRequests(t *testing.T) {
+	t.Run("with a handler: offered, routed with the server's name, defaults filled in", func(t *testing.T) {
+		rs := newRemoteServer(t, func(string, *http.Request) bool { return true })
+		h := &answers{}
+		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{Requests: h})
+		waitState(t, s, Ready, 10*time.Second)
+		if c := rs.offered(); c.Elicitation == nil || c.Sampling == nil {
+			t.Errorf("capabilities offered: %+v", c)
+		}
+		text, isErr, err := callTool(t.Context(), s, "ask")
+		var got mcp.ElicitationResponse
+		if err != nil || isErr || json.Unmarshal([]byte(text), &got) != nil {
+			t.Fatalf("ask: %q %v %v", text, isErr, err)
+		}
+		if want := map[string]any{"name": "Ada", "age": float64(7)}; got.Action != "accept" || !reflect.DeepEqual(got.Content, want) {
+			t.Errorf("the server got %+v, want accept with %v", got, want)
+		}
+		if text, isErr, err := callTool(t.Context(), s, "sample"); err != nil || isErr || text != "test-model" {
+			t.Errorf("sample: %q %v %v", text, isErr, err)
+		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if !reflect.DeepEqual(h.servers, []string{"remote", "remote"}) || h.message != "who are you?" {
+			t.Errorf("handler saw servers %v, message %q", h.servers, h.message)
+		}
+	})
+	t.Run("without one: not offered", func(t *testing.T) {
+		rs := newRemoteServer(t, func(string, *http.Request) bool { return true })
+		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{})
+		waitState(t, s, Ready, 10*time.Second)
+		if c := rs.offered(); c.Elicitation != nil || c.Sampling != nil {
+			t.Errorf("capabilities offered without a handler: %+v", c)
+		}
+		if _, isErr, err := callTool(t.Context(), s, "ask"); err == nil && !isErr {
+			t.Error("an elicitation was answered without a handler")
+		}
+	})
+}
+
+func TestApplyDefaults(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"name":  map[string]any{"type": "string", "default": "Ada"},
+		"n":     map[string]any{"type": "number", "default": 1.5},
+		"ok":    map[string]any{"type": "boolean", "default": false},
+		"plain": map[string]any{"type": "string"},
+	}}
+	cases := []struct {
+		name    string
+		content any
+		want    any
+	}{
+		{"nil content gets every default", nil, map[string]any{"name": "Ada", "n": 1.5, "ok": false}},
+		{"given values win", map[string]any{"name": "Bo", "ok": true}, map[string]any{"name": "Bo", "n": 1.5, "ok": true}},
+		{"a false default is still applied", map[string]any{"plain": "x"}, map[string]any{"name": "Ada", "n": 1.5, "ok": false, "plain": "x"}},
+		{"non-object content is left alone", "text", "text"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ApplyDefaults(schema, c.content); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %#v, want %#v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestNeedsLogin(t *testing.T) {
+	cases := []struct {
+		name    string
+		allow   func(method string, r *http.Request) bool
+		headers map[string]string
+		call    bool  // the 401 comes on a later request
+		want    State // final state
+		msg     string
+	}{
+		{"refused at initialize", func(string, *http.Request) bool { return false }, nil, false, NeedsLogin,
+			"remote: the server needs you to log in (HTTP 401): press Log in on the Servers page or run 'switchboard servers login remote'"},
+		{"refused on a later request", func(m string, r *http.Request) bool {
+			return m == "initialize" || strings.HasPrefix(m, "notifications/") || r.Method == http.MethodGet
+		}, nil, true, NeedsLogin,
+			"switchboard servers login remote"},
+		{"the configured header refused", func(string, *http.Request) bool { return false }, map[string]string{"Authorization": "Bearer stale"}, false, Error,
+			"remote: the server refused the configured Authorization header (HTTP 401): update the secret it uses"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rs := newRemoteServer(t, c.allow)
+			rec := newRecorder()
+			a := oauth.New(oauth.Config{Server: "remote", URL: rs.URL}, nil)
+			s, wait := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Headers: c.headers}, Auth: a, StartTimeout: 5 * time.Second}, Options{OnStatus: rec.on})
+			if c.call {
+				waitState(t, s, Ready, 10*time.Second)
+				cl, err := s.Client()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := cl.ListTools(t.Context(), mcp.ListToolsRequest{}); !errors.Is(err, ErrNeedsLogin) {
+					t.Errorf("list tools: %v, want ErrNeedsLogin", err)
+				}
+			}
+			err := wait()
+			st := s.Status()
+			if st.State != c.want || !strings.Contains(st.Error, c.msg) || st.Restarts != 0 {
+				t.Errorf("status %s %q (%d restarts), want %s containing %q and no restarts", st.State, st.Error, st.Restarts, c.want, c.msg)
+			}
+			if errors.Is(err, ErrNeedsLogin) != (c.want == NeedsLogin) {
+				t.Errorf("Run returned %v", err)
+			}
+			if c.want == NeedsLogin && a.Challenge() == nil {
+				t.Error("the challenge was not kept for the login")
+			}
+		})
+	}
+}

@@ -1,0 +1,88 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// RequestHandler answers the requests a server sends to the client
+// (sampling, elicitation). Methods are called concurrently, from any
+// goroutine, and must honour ctx.
+type RequestHandler interface {
+	CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+	Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
+}
+
+// requestOptions offers sampling and elicitation to the server only when
+// there is a handler: the capabilities are advertised by their presence.
+func (s *Server) requestOptions() []client.ClientOption {
+	h := s.opts.Requests
+	if h == nil {
+		return nil
+	}
+	return []client.ClientOption{
+		client.WithSamplingHandler(sampler{h, s.spec.Name}),
+		client.WithElicitationHandler(elicitor{h, s.spec.Name}),
+	}
+}
+
+type sampler struct {
+	h      RequestHandler
+	server string
+}
+
+func (s sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return s.h.CreateMessage(ctx, s.server, req)
+}
+
+type elicitor struct {
+	h      RequestHandler
+	server string
+}
+
+// Elicit fills in the schema's defaults for fields an accepted form left
+// out (SEP-1034), so every handler gets that right.
+func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	res, err := e.h.Elicit(ctx, e.server, req)
+	if err != nil || res == nil {
+		return res, err
+	}
+	if res.Action == mcp.ElicitationResponseActionAccept && (req.Params.Mode == "" || req.Params.Mode == mcp.ElicitationModeForm) {
+		res.Content = ApplyDefaults(req.Params.RequestedSchema, res.Content)
+	}
+	return res, nil
+}
+
+// ApplyDefaults returns content (a JSON object) with the "default" of every
+// top-level property of schema that content lacks. Content that is not an
+// object comes back unchanged.
+func ApplyDefaults(schema, content any) any {
+	var s struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	if b, err := json.Marshal(schema); err != nil || json.Unmarshal(b, &s) != nil {
+		return content
+	}
+	out := map[string]any{}
+	if content != nil {
+		b, err := json.Marshal(content)
+		if err != nil || json.Unmarshal(b, &out) != nil || out == nil {
+			return content
+		}
+	}
+	for name, p := range s.Properties {
+		if _, ok := out[name]; ok || len(p.Default) == 0 {
+			continue
+		}
+		var v any
+		if json.Unmarshal(p.Default, &v) == nil {
+			out[name] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+// Command serve runs the MCP conformance suite's server scenarios against
+// 'switchboard serve --http' (test-only; see ../run.sh).
+//
+//	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...
+//
+// The suite cannot send the bearer token 'switchboard serve' requires, so a
+// loopback proxy adds it to every request and changes nothing else: Host and
+// Origin reach the gateway as the suite sent them, so its DNS-rebinding
+// checks are what the dns-rebinding-protection scenario exercises.
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"syscall"
+	"time"
+)
+
+func main() {
+	bin := flag.String("switchboard", "", "the switchboard binary")
+	node := flag.String("node", "", "Node 22")
+	cli := flag.String("conformance", "", "the conformance suite's CLI (dist/index.js)")
+	baseline := flag.String("baseline", "", "expected-failures YAML")
+	flag.Parse()
+	if *bin == "" || *node == "" || *cli == "" || flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *bin, *node, *cli, *baseline, flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, bin, node, cli, baseline string, scenarios []string) error {
+	dir, err := os.MkdirTemp("", "switchboard-conformance-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cfg := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers": {}}`), 0o600); err != nil {
+		return err
+	}
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	token := hex.EncodeToString(b)
+
+	// The gateway serves the built-in content store's tools.
+	cmd := exec.Command(bin, "--data-dir", filepath.Join(dir, "data"), "serve", "--config", cfg, "--http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "SWITCHBOARD_SERVE_TOKEN="+token)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}()
+	target, err := servedURL(stderr)
+	if err != nil {
+		return err
+	}
+
+	u, _ := url.Parse(target)
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host})
+			r.Out.Host = r.In.Host // the gateway judges the Host the client sent
+			r.Out.Header.Set("Authorization", "Bearer "+token)
+		},
+		FlushInterval: -1, // stream SSE through
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-served
+	}()
+	mcpURL := fmt.Sprintf("http://127.0.0.1:%d/mcp", l.Addr().(*net.TCPAddr).Port)
+
+	var failed []string
+	for _, sc := range scenarios {
+		args := []string{cli, "server", "--url", mcpURL, "--scenario", sc}
+		if baseline != "" {
+			args = append(args, "--expected-failures", baseline)
+		}
+		c := exec.CommandContext(ctx, node, args...)
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Run(); err != nil {
+			failed = append(failed, sc)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("server scenarios failed: %v", failed)
+	}
+	return nil
+}
+
+var servingAt = regexp.MustCompile(`Streamable HTTP at (http://\S+)`)
+
+// servedURL reads serve's stderr until it names its address, then keeps
+// copying it to ours.
+func servedURL(stderr io.Reader) (string, error) {
+	sc := bufio.NewScanner(stderr)
+	found := make(chan string, 1)
+	go func() {
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(os.Stderr, redact(line))
+			if m := servingAt.FindStringSubmatch(line); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+		close(found)
+	}()
+	select {
+	case u, ok := <-found:
+		if !ok {
+			return "", errors.New("switchboard serve exited before serving")
+		}
+		return u, nil
+	case <-time.After(60 * time.Second):
+		return "", errors.New("switchboard serve did not start serving within 60s")
+	}
+}
+
+var bearer = regexp.MustCompile(`Bearer \S+`)
+
+// redact keeps the token out of the log, as the app keeps secrets out of its own.
+func redact(line string) string { return bearer.ReplaceAllString(line, "Bearer ••••") }
