@@ -15,6 +15,7 @@ var (
 	ErrStoreLocked    = errors.New("the store is in use by another process")
 	ErrInvalid        = errors.New("invalid input")
 	ErrClosed         = errors.New("the content stores are closed")
+	ErrNothingAdded   = errors.New("nothing to add")
 )
 
 // OpenError is a store whose index could not be opened.

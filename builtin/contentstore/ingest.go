@@ -85,6 +85,7 @@ type AddResult struct {
 // everything it reports is committed to disk. A single file that cannot be
 // read is an error; in a folder, such files are skipped and listed. If ctx
 // ends during a folder, what was committed so far is returned with the error.
+// A folder none of whose files can be added is ErrNothingAdded.
 func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, error) {
 	hasText, hasPath := in.Text != "", strings.TrimSpace(in.Path) != ""
 	switch {
@@ -166,7 +167,28 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		}
 		return ing.res, fmt.Errorf("stopped after %d of %d files (those %d are searchable): %w", ing.progress.Files, ing.progress.Total, ing.res.Added, err)
 	}
-	return ing.finish(ctx)
+	res, err := ing.finish(ctx)
+	if err == nil && res.Added == 0 {
+		return res, nothingAdded(path, res)
+	}
+	return res, err
+}
+
+// nothingAdded explains a folder none of whose files could be added.
+func nothingAdded(dir string, res AddResult) error {
+	if res.SkippedCount == 0 {
+		return fmt.Errorf("%w: the folder %s holds no files (hidden files and folders, and folders such as node_modules, are passed over); pick a folder of documents", ErrNothingAdded, dir)
+	}
+	var reasons []string
+	for _, sk := range res.Skipped[:min(3, len(res.Skipped))] {
+		reasons = append(reasons, filepath.Base(sk.Path)+": "+sk.Reason)
+	}
+	more := ""
+	if res.SkippedCount > len(reasons) {
+		more = fmt.Sprintf("; and %d more", res.SkippedCount-len(reasons))
+	}
+	return fmt.Errorf("%w: none of the %d files in %s can be added (%s%s); add text, Markdown, HTML, JSON, CSV, source code or PDF files",
+		ErrNothingAdded, res.SkippedCount, dir, strings.Join(reasons, "; "), more)
 }
 
 // ingest accumulates one Add's batches.

@@ -159,7 +159,9 @@ func newMapping(analyzer string) mapping.IndexMapping {
 }
 
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	// Every CJK script starts at or above U+1100 (Hangul Jamo): most text
+	// is decided by this comparison alone.
+	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // stripCJK replaces CJK runes with spaces.

@@ -37,12 +37,12 @@ type Query struct {
 	// StoreID limits the search to one store; "" searches every store.
 	StoreID string
 	// Text is matched against chunk text (stemmed with the store's analyzer;
-	// "quoted phrases" must match as phrases) and, less strongly, against
-	// the chunk's section headings.
+	// "quoted phrases" must match as phrases, +word must appear, -word must
+	// not) and, less strongly, against the chunk's section headings.
 	Text  string
 	Limit int // 0: DefaultLimit; at most MaxLimit
 	// Filters narrow the hits, each exactly: "contentId", "format" (txt, md,
-	// html, json, csv, code), "title", "path" (a prefix: a folder), and any
+	// html, json, csv, code, pdf), "title", "path" (a prefix: a folder), and any
 	// other key is a metadata key given to addContent.
 	Filters map[string]string
 }
@@ -160,11 +160,12 @@ func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
 
 var phrase = regexp.MustCompile(`"([^"]+)"`)
 
-// buildQuery turns the user's text into: every "quoted phrase" must match
-// (in the text or, for CJK, the cjk field); the other words are matched
-// with OR, scored by BM25, against text, cjk and (boost 0.3) section.
+// buildQuery turns the user's text into: every "quoted phrase" and every
+// +word must match (in the text or, for CJK, the cjk field), no -word may;
+// the other words are matched with OR, scored by BM25, against text, cjk
+// and (boost 0.3) section.
 func buildQuery(text string) (query.Query, error) {
-	var must []query.Query
+	var must, mustNot []query.Query
 	for _, m := range phrase.FindAllStringSubmatch(text, -1) {
 		p := strings.TrimSpace(m[1])
 		if p == "" {
@@ -172,25 +173,47 @@ func buildQuery(text string) (query.Query, error) {
 		}
 		must = append(must, query.NewDisjunctionQuery(fieldQueries(p, true)))
 	}
-	rest := strings.TrimSpace(phrase.ReplaceAllString(text, " "))
-	rest = strings.Trim(rest, `"`)
-	var should []query.Query
-	if strings.TrimSpace(rest) != "" {
-		should = fieldQueries(rest, false)
-		sec := query.NewMatchQuery(rest)
-		sec.SetField("section")
-		sec.SetBoost(0.3)
-		should = append(should, sec)
+	var loose []string
+	for _, w := range strings.Fields(strings.ReplaceAll(phrase.ReplaceAllString(text, " "), `"`, " ")) {
+		switch {
+		case len(w) > 1 && w[0] == '+':
+			must = append(must, query.NewDisjunctionQuery(fieldQueries(w[1:], false)))
+		case len(w) > 1 && w[0] == '-':
+			mustNot = append(mustNot, query.NewDisjunctionQuery(fieldQueries(w[1:], false)))
+		case w != "+" && w != "-":
+			loose = append(loose, w)
+		}
 	}
+	rest := strings.Join(loose, " ")
+	var should []query.Query
+	if rest != "" {
+		should = fieldQueries(rest, false)
+		// CJK is left out here as in the text field: most analyzers would
+		// match a heading sharing one character with the query.
+		if latin := strings.TrimSpace(stripCJK(rest)); latin != "" {
+			sec := query.NewMatchQuery(latin)
+			sec.SetField("section")
+			sec.SetBoost(0.3)
+			should = append(should, sec)
+		}
+	}
+	var q query.Query
 	switch {
+	case len(must) == 0 && len(should) == 0 && len(mustNot) > 0:
+		return nil, fmt.Errorf("%w: -word only leaves words out; add a word or \"phrase\" to find", ErrEmptyQuery)
 	case len(must) == 0 && len(should) == 0:
 		return nil, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)
 	case len(must) == 0:
-		return query.NewDisjunctionQuery(should), nil
+		q = query.NewDisjunctionQuery(should)
 	case len(should) == 0:
-		return query.NewConjunctionQuery(must), nil
+		q = query.NewConjunctionQuery(must)
+	default:
+		q = query.NewBooleanQuery(must, should, nil)
 	}
-	return query.NewBooleanQuery(must, should, nil), nil
+	if len(mustNot) > 0 {
+		q = query.NewBooleanQuery([]query.Query{q}, nil, mustNot)
+	}
+	return q, nil
 }
 
 // fieldQueries matches text against the chunk text and, for CJK, against

@@ -35,7 +35,7 @@ var identity = builtin.Server{
 	Description: "Full-text search (BM25) over documents the user added: notes, docs, web pages, data files and code.",
 	Version:     "1.0.0",
 	Instructions: `The content store holds documents the user added, in named stores, for full-text search.
-To answer from them: listStores (ids and what each holds), then search (BM25; words are stemmed; "quoted phrases" match exactly; omit storeId to search all stores).
+To answer from them: listStores (ids and what each holds), then search (BM25; words are stemmed; "quoted phrases" match exactly; +word must appear, -word must not; omit storeId to search all stores).
 Each hit has a contentId and a line range: call readContent with them, widened by some lines, to read the context before answering, and cite the title and lines.
 To add material: createStore once, then addContent with text or with the absolute path of a file or folder.`,
 }
@@ -58,6 +58,13 @@ func NewServer(s *Stores) *server.MCPServer {
 	)
 	return srv
 }
+
+// scalar is the schema of a metadata or filter value. anyOf rather than a
+// type array: clients that map tool schemas onto a one-type dialect (the
+// OpenAPI subset of Gemini function declarations) reject type arrays.
+var scalar = map[string]any{"anyOf": []any{
+	map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"},
+}}
 
 var (
 	createStoreTool = mcp.NewTool("createStore",
@@ -84,8 +91,9 @@ var (
 	addContentTool = mcp.NewTool("addContent",
 		mcp.WithDescription("Add a document to a store so it can be searched. Pass either `text` (with a `title`), or `path`: "+
 			"the absolute path of a file or a folder on this computer. Folders are added recursively; hidden files, binaries "+
-			"and files over 10 MB are skipped and listed. Supported: plain text, Markdown, HTML (tags are removed), JSON, CSV "+
-			"and source code; not PDF. Adding the same path (or the same title and text) again replaces the earlier version. "+
+			"and files over 10 MB are skipped and listed. Supported: plain text, Markdown, HTML (tags are removed), JSON, CSV, "+
+			"source code and PDF (its text layer; scanned or password-protected PDFs are reported). "+
+			"Adding the same path (or the same title and text) again replaces the earlier version. "+
 			"Returns the contentIds; everything reported is searchable at once."),
 		mcp.WithTitleAnnotation("Add content"),
 		mcp.WithString("storeId", mcp.Required(), mcp.Description("Store id from createStore or listStores.")),
@@ -94,7 +102,7 @@ var (
 		mcp.WithString("format", mcp.Description("Format of `text`: txt (default), md, html, json, csv or code."), mcp.Enum(formatNames()...)),
 		mcp.WithString("path", mcp.Description("Absolute path of a file or folder to add (instead of text).")),
 		mcp.WithObject("metadata", mcp.Description("Optional key/value labels (string values, keys without dots), e.g. {\"project\": \"apollo\"}; "+
-			"search can filter on them."), mcp.AdditionalProperties(map[string]any{"type": []string{"string", "number", "boolean"}})),
+			"search can filter on them."), mcp.AdditionalProperties(scalar)),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(false),
@@ -103,15 +111,16 @@ var (
 		mcp.WithDescription("Full-text search over the stores, ranked by BM25. Returns the best chunks, each with its score, "+
 			"a snippet where the matched words are wrapped in <mark>…</mark>, the document's title and contentId, the section "+
 			"(headings) it is under, and its line range fromLine–toLine plus matchLines. Words are matched after stemming "+
-			"(\"running\" finds \"run\"); put \"exact phrases\" in double quotes; more matching words rank higher. "+
+			"(\"running\" finds \"run\"); put \"exact phrases\" in double quotes; +word must appear and -word must not; "+
+			"otherwise any word may match and more matching words rank higher. "+
 			"Follow up with readContent to read around a hit."),
 		mcp.WithTitleAnnotation("Search content"),
-		mcp.WithString("query", mcp.Required(), mcp.Description("Words to find, e.g. `install linux \"permission denied\"`.")),
+		mcp.WithString("query", mcp.Required(), mcp.Description("Words to find, e.g. `install linux \"permission denied\"` or `+kernel +upgrade -windows`.")),
 		mcp.WithString("storeId", mcp.Description("Search only this store; omit to search all stores.")),
 		mcp.WithNumber("limit", mcp.Description(fmt.Sprintf("Most hits to return (default %d, at most %d).", DefaultLimit, MaxLimit)), mcp.Min(1), mcp.Max(MaxLimit)),
-		mcp.WithObject("filters", mcp.Description("Exact-match filters: contentId, format (txt, md, html, json, csv, code), title, "+
+		mcp.WithObject("filters", mcp.Description("Exact-match filters: contentId, format (txt, md, html, json, csv, code, pdf), title, "+
 			"path (a prefix, e.g. a folder), or any metadata key given to addContent. Example: {\"format\": \"md\", \"project\": \"apollo\"}."),
-			mcp.AdditionalProperties(map[string]any{"type": []string{"string", "number", "boolean"}})),
+			mcp.AdditionalProperties(scalar)),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
@@ -156,11 +165,24 @@ type handlers struct{ s *Stores }
 
 // result is a tool result: v as indented JSON text and as structuredContent.
 func result(v any) *mcp.CallToolResult {
-	b, err := json.MarshalIndent(v, "", "  ")
+	text, err := indentJSON(v)
 	if err != nil {
 		return mcp.NewToolResultError(fmt.Sprintf("encode result: %v", err))
 	}
-	return mcp.NewToolResultStructured(v, string(b))
+	return mcp.NewToolResultStructured(v, text)
+}
+
+// indentJSON is v as indented JSON without HTML escaping: a model reads
+// the text, and snippets must show <mark>, not \u003cmark\u003e.
+func indentJSON(v any) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 func toolError(err error) *mcp.CallToolResult { return mcp.NewToolResultError(err.Error()) }
@@ -329,8 +351,8 @@ func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(Progres
 }
 
 func mustJSON(v any) string {
-	b, _ := json.MarshalIndent(v, "", "  ")
-	return string(b)
+	s, _ := indentJSON(v)
+	return s
 }
 
 func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -93,6 +93,11 @@ func TestServerTools(t *testing.T) {
 	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listStores", "readContent", "search"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v", names)
 	}
+	// No "type": [...] arrays: one-type schema dialects (Gemini's) reject them.
+	schemas, _ := json.Marshal(tools.Tools)
+	if strings.Contains(string(schemas), `"type":[`) || !strings.Contains(string(schemas), `"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}`) {
+		t.Fatalf("schemas = %s", schemas)
+	}
 
 	var info Info
 	res, text := call(t, cl, "createStore", map[string]any{"name": "Docs", "description": "the corpus"}, nil)
@@ -109,6 +114,10 @@ func TestServerTools(t *testing.T) {
 	decode(t, res, text, &found)
 	if len(found.Hits) != 1 || found.Hits[0].FromLine != 28 || !strings.Contains(found.Hits[0].Snippet, "<mark>permission</mark>") {
 		t.Fatalf("search = %s", text)
+	}
+	// The text a model reads shows the marks as written, not \u003cmark\u003e.
+	if !strings.Contains(text, `"snippet": "If a push fails with \"<mark>permission</mark> <mark>denied</mark>\"`) {
+		t.Fatalf("search text = %s", text)
 	}
 	var ex Excerpt
 	res, text = call(t, cl, "readContent", map[string]any{"contentId": found.Hits[0].ContentID, "fromLine": 30, "toLine": 31}, nil)
@@ -167,7 +176,9 @@ func TestServerBadInputIsToolError(t *testing.T) {
 		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "photo.png")}, "binary file"},
 		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "big.log")}, "over the size limit"},
 		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "nope.md")}, "file does not exist"},
+		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "..", "pdf", "encrypted.pdf")}, "encrypted PDF (it needs a password to open"},
 		{"addContent", map[string]any{"storeId": "docs"}, "pass the text to add, or the path"},
+		{"addContent", map[string]any{"storeId": "docs", "path": t.TempDir()}, "nothing to add: the folder"},
 		{"addContent", map[string]any{"text": "x"}, "storeId is required"},
 		{"addContent", map[string]any{"storeId": "docs", "text": 42}, "text must be a string"},
 		{"addContent", map[string]any{"storeId": "docs", "text": "x", "metadata": "a=b"}, "metadata must be an object"},

@@ -166,6 +166,11 @@ func TestSearchFiltersAndStores(t *testing.T) {
 	if err != nil || added.Contents[0].Title != "東京の天気は晴れです。" {
 		t.Fatalf("add text = %+v, %v", added, err)
 	}
+	// A heading sharing one character with a CJK query is no hit: CJK is
+	// matched as bigrams, never character by character.
+	if _, err := s.Add(ctx, info.ID, Input{Text: "# 京都の寺\n\n寺の話です。\n", Format: extract.Markdown}); err != nil {
+		t.Fatal(err)
+	}
 	guide := res.Contents[1].ID
 	cases := []struct {
 		name  string
@@ -202,7 +207,7 @@ func TestSearchFiltersAndStores(t *testing.T) {
 		})
 	}
 	list, err := s.List(ctx)
-	if err != nil || len(list) != 2 || list[0].ID != info.ID || list[0].Documents != 7 || list[0].Chunks != 26 || list[0].Bytes == 0 ||
+	if err != nil || len(list) != 2 || list[0].ID != info.ID || list[0].Documents != 8 || list[0].Chunks != 27 || list[0].Bytes == 0 ||
 		list[1].ID != cjk.ID || list[1].Documents != 1 || list[1].Error != "" {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
@@ -301,6 +306,14 @@ func TestBadInput(t *testing.T) {
 			_, err := s.Add(ctx, info.ID, Input{Path: filepath.Join(dir, "missing.txt")})
 			return err
 		}, fs.ErrNotExist, "missing.txt: file does not exist"},
+		{"empty folder", func() error { _, err := s.Add(ctx, info.ID, Input{Path: t.TempDir()}); return err }, ErrNothingAdded, "holds no files (hidden files and folders"},
+		{"folder of files that cannot be added", func() error {
+			d := t.TempDir()
+			os.WriteFile(filepath.Join(d, "a.png"), []byte("\x89PNG\x00"), 0o600)
+			os.WriteFile(filepath.Join(d, "b.txt"), []byte("text\x00with a NUL"), 0o600)
+			_, err := s.Add(ctx, info.ID, Input{Path: d})
+			return err
+		}, ErrNothingAdded, "none of the 2 files in "},
 		{"neither text nor path", func() error { _, err := s.Add(ctx, info.ID, Input{}); return err }, ErrInvalid, "pass the text to add"},
 		{"both text and path", func() error { _, err := s.Add(ctx, info.ID, Input{Text: "a", Path: dir}); return err }, ErrInvalid, "not both"},
 		{"blank text", func() error { _, err := s.Add(ctx, info.ID, Input{Text: " \n "}); return err }, extract.ErrEmpty, "invalid input: no text: the text is blank"},
@@ -458,5 +471,52 @@ func TestCloseStopsRunningIngest(t *testing.T) {
 	}
 	if err := <-closed; err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestSearchOperators(t *testing.T) {
+	s := openStores(t, testOptions(t.TempDir()))
+	info, _ := ingestCorpus(t, s)
+	cases := []struct {
+		query   string
+		total   uint64
+		has     []string // words every hit's text has (stemmed forms match)
+		hasNot  string   // a word no hit's text has
+		snippet string   // in the top hit's snippet
+	}{
+		{"install linux", 3, nil, "", "## <mark>Installation</mark>\n\n### <mark>Linux</mark>"},
+		{"+install +linux", 1, []string{"install", "linux"}, "", "## <mark>Installation</mark>\n\n### <mark>Linux</mark>"},
+		{"+install linux", 3, []string{"install"}, "", "### <mark>Linux</mark>"},
+		{"harbor -install", 2, []string{"harbor"}, "install", "<mark>Harbor</mark>"},
+		{`+token "token bucket" -harbor`, 1, []string{"token bucket"}, "harbor", "<mark>token</mark> <mark>bucket</mark>"},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			res, err := s.Search(t.Context(), Query{StoreID: info.ID, Text: c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Total != c.total || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Snippet, c.snippet) {
+				t.Fatalf("total %d, hits %+v; want %d with top snippet %q", res.Total, res.Hits, c.total, c.snippet)
+			}
+			for _, h := range res.Hits {
+				ex, err := s.Read(t.Context(), h.ContentID, h.FromLine, h.ToLine)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := strings.ToLower(ex.Text)
+				for _, w := range c.has {
+					if !strings.Contains(text, w) {
+						t.Errorf("hit %s lines %d-%d lacks %q", h.Title, h.FromLine, h.ToLine, w)
+					}
+				}
+				if c.hasNot != "" && strings.Contains(text, c.hasNot) {
+					t.Errorf("hit %s lines %d-%d has %q", h.Title, h.FromLine, h.ToLine, c.hasNot)
+				}
+			}
+		})
+	}
+	if _, err := s.Search(t.Context(), Query{Text: "-harbor -linux"}); !errors.Is(err, ErrEmptyQuery) || !strings.Contains(err.Error(), "-word only leaves words out") {
+		t.Fatalf("negative-only query: %v", err)
 	}
 }

@@ -1,12 +1,17 @@
 // Package extract turns files and pasted text into the plain text a content
 // store indexes: it detects the format from the name and the bytes, refuses
-// binaries, PDFs and oversize files with a clear error, strips HTML tags,
-// pretty-prints one-line JSON and normalizes line endings, so line numbers
-// of the stored text are stable.
+// binaries and oversize files with a clear error, strips HTML tags,
+// pretty-prints one-line JSON, reads the text layer of PDFs and normalizes
+// line endings, so line numbers of the stored text are stable.
 //
 //	doc, err := extract.File("/notes/setup.md", 10<<20)
 //	if errors.Is(err, extract.ErrBinary) { ... }
 //	fmt.Println(doc.Format, doc.Title, len(doc.Text))
+//
+// PDF text is rebuilt from glyph positions (lines from baselines, spaces
+// from gaps), page after page with a blank line between pages; encrypted,
+// damaged and image-only PDFs are errors that say what to do (ErrEncrypted,
+// ErrUnreadable, ErrEmpty).
 package extract
 
 import (
@@ -30,6 +35,8 @@ var (
 	ErrUnsupported = errors.New("unsupported file type")
 	ErrIsDir       = errors.New("is a folder")
 	ErrEmpty       = errors.New("no text")
+	ErrEncrypted   = errors.New("encrypted PDF")
+	ErrUnreadable  = errors.New("unreadable PDF")
 )
 
 // Format names what kind of text a document is.
@@ -43,15 +50,20 @@ const (
 	JSON     Format = "json"
 	CSV      Format = "csv"
 	Code     Format = "code"
+	// PDF is text extracted from a PDF file (files only: pasted text is
+	// never PDF).
+	PDF Format = "pdf"
 )
 
-// Formats lists every format, for validating a caller's choice.
+// Formats lists the formats pasted text can have, for validating a
+// caller's choice (files may also be PDF).
 var Formats = []Format{Text, Markdown, HTML, JSON, CSV, Code}
 
 // Doc is extracted text.
 type Doc struct {
 	Format Format
-	// Title is the first heading (Markdown), <title> (HTML) or the file name.
+	// Title is the first heading (Markdown), <title> (HTML), the document
+	// title (PDF) or the file name.
 	Title string
 	// Text is UTF-8 with "\n" line endings; what the store keeps and what
 	// line numbers refer to (for HTML: the text with the tags removed).
@@ -122,11 +134,15 @@ func File(path string, maxBytes int64) (Doc, error) {
 // content.
 func Bytes(name string, data []byte) (Doc, error) {
 	if bytes.HasPrefix(data, []byte("%PDF-")) || strings.EqualFold(filepath.Ext(name), ".pdf") {
-		return Doc{}, &FileError{Path: name, Err: ErrUnsupported, Detail: "PDF is not supported; convert it to text first, e.g. with pdftotext"}
+		doc, err := extractPDF(name, data)
+		if err == nil && doc.Title == "" {
+			doc.Title = filepath.Base(name)
+		}
+		return doc, err
 	}
 	text, ok := decode(data)
 	if !ok {
-		return Doc{}, &FileError{Path: name, Err: ErrBinary, Detail: "only text files can be added: plain text, Markdown, HTML, JSON, CSV or source code"}
+		return Doc{}, &FileError{Path: name, Err: ErrBinary, Detail: "only text and PDF files can be added: plain text, Markdown, HTML, JSON, CSV, source code or PDF"}
 	}
 	return build(FormatOf(name), text, filepath.Base(name))
 }
@@ -215,7 +231,7 @@ var codeExt = set(".go", ".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".
 var binaryExt = set(".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff", ".heic", ".psd",
 	".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".jar", ".war", ".class", ".exe", ".dll",
 	".so", ".dylib", ".o", ".a", ".lib", ".bin", ".dat", ".db", ".sqlite", ".sqlite3", ".woff", ".woff2", ".ttf",
-	".otf", ".eot", ".mp3", ".mp4", ".m4a", ".mov", ".avi", ".mkv", ".webm", ".wav", ".flac", ".ogg", ".pdf",
+	".otf", ".eot", ".mp3", ".mp4", ".m4a", ".mov", ".avi", ".mkv", ".webm", ".wav", ".flac", ".ogg",
 	".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".iso", ".dmg", ".pyc", ".wasm", ".pack", ".idx")
 
 func set(items ...string) map[string]bool {

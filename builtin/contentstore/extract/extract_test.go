@@ -71,11 +71,11 @@ func TestFileErrors(t *testing.T) {
 		want   error
 		detail string
 	}{
-		{filepath.Join(corpus, "photo.png"), ErrBinary, "only text files"},
+		{filepath.Join(corpus, "photo.png"), ErrBinary, "only text and PDF files can be added"},
 		{filepath.Join(corpus, "big.log"), ErrTooLarge, "12.6 KB; the limit is 8.0 KB"},
 		{filepath.Join(dir, "missing.txt"), fs.ErrNotExist, "check the path"},
 		{dir, ErrIsDir, ""},
-		{pdf, ErrUnsupported, "pdftotext"},
+		{pdf, ErrUnreadable, "the file may be damaged or cut short; convert it to text first, e.g. with pdftotext"},
 		{nul, ErrBinary, ""},
 		{empty, ErrEmpty, ""},
 	}
