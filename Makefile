@@ -62,6 +62,7 @@ TEST_CLIENTS := mcpmanager/testdata/clients
 $(TEST_CLIENTS)/node_modules/.package-lock.json: $(TEST_CLIENTS)/package-lock.json $(TEST_CLIENTS)/package.json
 	cd $(TEST_CLIENTS) && npm ci --no-audit --no-fund
 	@touch $@
+include mcpmanager/testdata/conformance/conformance.mk
 
 deps: deps-build frontend/node_modules/.package-lock.json
 
@@ -95,7 +96,7 @@ test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json
 	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
 	  exec xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs'
 
-test: vet test-go test-frontend test-e2e
+test: vet test-go conformance test-frontend test-e2e
 
 # One table of ratios measured side by side in one run (see BENCHMARKS.md).
 bench: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json

@@ -22,7 +22,9 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
@@ -51,6 +53,23 @@ type App struct {
 	mu  sync.Mutex
 	ctx context.Context // Wails runtime context, set by Startup
 
+	// Chat: the history store (opened by Startup), the engine, the questions
+	// put to the user, and the turns running (their Stop functions).
+	hist    atomic.Pointer[history.Store]
+	histErr atomic.Pointer[error]
+	engine  *chat.Engine
+	asker   *asker
+	turnsMu sync.Mutex
+	turns   map[string]*turn
+	turnWG  sync.WaitGroup
+	wks     workspaceState
+	// emitHook replaces Wails events in tests.
+	emitHook func(name string, data any)
+
+	// life ends when the app closes; background work runs under it.
+	life context.Context
+	stop context.CancelFunc
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -66,9 +85,13 @@ type Info struct {
 // (SIGINT/SIGTERM), the window closes the way it does when the user closes it,
 // so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
-	a := &App{dir: dir, quit: quit, started: time.Now()}
+	a := &App{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}}
+	a.life, a.stop = context.WithCancel(context.Background())
 	a.store, a.red = secrets.NewStore(), secrets.NewRedactor()
-	a.mgr = mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: a.onStatus, Redact: a.red.Redact})
+	a.mgr = mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: a.onStatus, Redact: a.red.Redact, Tokens: a.store})
+	a.asker = newAsker(a.emitEvent)
+	a.engine = chat.New(chat.Options{Tools: a.mgr.Registry(), History: chatHistory{a}, Approver: a.asker, DefaultPolicy: a.toolPolicy})
+	a.mgr.SetRequestHandler(&chat.Requests{Engine: a.engine, Approver: a.asker, Elicitor: a.asker, Fallback: a.defaultModel})
 	return a
 }
 
@@ -134,8 +157,12 @@ func (a *App) Startup(ctx context.Context) {
 		}
 	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
+	a.openHistory()
 	for _, err := range a.mgr.AttachBuiltins(builtinRoot(a.dir), contentstore.Builtin) {
 		slog.Error("built-in server", "err", err)
+	}
+	if err := a.openWorkspace(a.workspaceRoot()); err != nil {
+		slog.Error("built-in server workspace", "err", err)
 	}
 	if err := a.loadServers(); err != nil {
 		slog.Error("load servers", "err", err)
@@ -153,7 +180,13 @@ func (a *App) Shutdown(ctx context.Context) {
 // close releases every resource; safe to call more than once.
 func (a *App) close(ctx context.Context) error {
 	a.closeOnce.Do(func() {
-		a.closeErr = errors.Join(a.mgr.Close(ctx))
+		a.stop() // Stop every turn; each keeps what arrived.
+		a.turnWG.Wait()
+		errs := []error{a.closeWorkspace(ctx), a.mgr.Close(ctx)}
+		if h := a.hist.Load(); h != nil {
+			errs = append(errs, h.Close())
+		}
+		a.closeErr = errors.Join(errs...)
 	})
 	return a.closeErr
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
+	"github.com/switchboard-app/switchboard/builtin/workspace"
 )
 
 // builtinServer is a built-in server the CLI can serve, with the place in
@@ -27,6 +28,7 @@ type builtinServer struct {
 // builtins are the servers of 'switchboard builtin NAME'.
 var builtins = []builtinServer{
 	{def: contentstore.Builtin, root: datadir.Dir.Stores, rootHelp: "<data dir>/stores"},
+	{def: workspace.Builtin, root: datadir.Dir.Workspace, rootHelp: "<data dir>/workspace"},
 }
 
 func builtinCmd() *Command {

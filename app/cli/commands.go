@@ -18,6 +18,7 @@ func root() *Command {
 			serversCmd(),
 			toolsCmd(),
 			secretsCmd(),
+			chatCmd(),
 			serveCmd(),
 			builtinCmd(),
 			versionCmd(),

@@ -37,6 +37,15 @@ var SettleTimeout = 90 * time.Second
 // startServers runs the servers of --config FILE (or the app config) until
 // each is ready or has failed, and returns the manager to close.
 func startServers(ctx context.Context, inv *Invocation, file string, inputs map[string]string, only ...string) (*mcpmanager.Manager, error) {
+	return startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
+		// Forms servers send are asked on the terminal (never --yes here).
+		m.SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, isTTY(inv.Stdin)))
+	}, only...)
+}
+
+// startServersWith is startServers with a setup hook that runs on the new
+// manager before any server starts (to set a request handler).
+func startServersWith(ctx context.Context, inv *Invocation, file string, inputs map[string]string, setup func(*mcpmanager.Manager), only ...string) (*mcpmanager.Manager, error) {
 	servers, err := loadServers(inv, file, inputs)
 	if err != nil {
 		return nil, err
@@ -45,19 +54,24 @@ func startServers(ctx context.Context, inv *Invocation, file string, inputs map[
 		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
 	}
 	red := secrets.NewRedactor()
-	opts := mcpmanager.Options{Redact: red.Redact}
+	store := secrets.NewStore()
+	opts := mcpmanager.Options{Redact: red.Redact, Tokens: store} // OAuth tokens saved by 'servers login'
+
 	if file == "" {
 		if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
 			opts.LogDir = dir.Logs()
 		}
 	}
 	m := mcpmanager.New(opts)
+	if setup != nil {
+		setup(m)
+	}
 	if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
 		for _, err := range m.AttachBuiltins(func(b builtin.Server) string { return builtinRoot(b, dir) }, builtinDefs()...) {
 			fmt.Fprintf(inv.Stderr, "switchboard: built-in %v\n", err)
 		}
 	}
-	m.Apply(secrets.Prepare(servers, secrets.NewStore().Lookup, red))
+	m.Apply(secrets.Prepare(servers, store.Lookup, red))
 	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
 	defer cancel()
 	m.WaitSettled(sctx)
@@ -236,7 +250,10 @@ func serveCmd() *Command {
 			if httpAddr != "" && !gateway.LoopbackAddr(httpAddr) && !anyHost {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
-			m, err := startServers(ctx, inv, file, inputs)
+			// stdin is the MCP stream (or nobody's): servers' forms are declined.
+			m, err := startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
+				m.SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, false))
+			})
 			if err != nil {
 				return err
 			}

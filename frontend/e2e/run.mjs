@@ -25,12 +25,33 @@ const logPath = path.join(artifacts, 'wails-dev.log');
 // The app starts with real servers from npm (installed by make test) and one
 // that cannot start, as a user's imported config would have.
 const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
+// A fake model provider speaking the OpenAI and Anthropic wire formats; tests
+// script its replies over HTTP (POST /__fake/enqueue).
+const fakeBin = path.join(tmp, 'fakellm');
+execFileSync('go', ['build', '-o', fakeBin, './app/chat/provider/testdata/fakellm'], { cwd: repo, stdio: 'inherit' });
+const fake = spawn(fakeBin, ['-addr', '127.0.0.1:0'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+const fakeURL = await new Promise((resolve, reject) => {
+  let out = '';
+  fake.stdout.on('data', (d) => {
+    out += d;
+    const m = /FAKELLM_URL=(\S+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  fake.on('exit', () => reject(new Error('fakellm exited before it listened')));
+});
+
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({
   mcpServers: {
     everything: { command: path.join(npmBin, 'mcp-server-everything') },
     memory: { command: path.join(npmBin, 'mcp-server-memory'), env: { MEMORY_FILE_PATH: path.join(tmp, 'memory.jsonl') } },
     broken: { command: 'switchboard-e2e-no-such-command', args: ['--x'] },
+  },
+  settings: {
+    chat: {
+      providers: [{ name: 'Fake', kind: 'openai', baseUrl: `${fakeURL}/v1`, defaultModel: 'fake-model' }],
+      defaultProvider: 'Fake',
+    },
   },
 }, null, 2));
 const log = openSync(logPath, 'w');
@@ -68,12 +89,14 @@ try {
   console.log('e2e: app is up; running tests');
   const tests = readdirSync(path.join(frontend, 'e2e', 'tests'))
     .filter((f) => f.endsWith('.test.mjs'))
+    // E2E_ONLY=chat,settings runs just those files (while working on them).
+    .filter((f) => !process.env.E2E_ONLY || process.env.E2E_ONLY.split(',').some((n) => f === `${n}.test.mjs`))
     .map((f) => path.join('e2e', 'tests', f));
   code = await new Promise((resolve) => {
     const t = spawn(process.execPath, ['--test', '--test-concurrency=1', ...tests], {
       cwd: frontend,
       stdio: 'inherit',
-      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp` },
+      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp`, E2E_FAKELLM_URL: fakeURL },
     });
     t.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
   });
@@ -84,6 +107,7 @@ try {
 } finally {
   await stopGroup(dev);
   await stopGroup(remote);
+  await stopGroup(fake);
   rmSync(tmp, { recursive: true, force: true });
 }
 process.exit(code);

@@ -11,6 +11,11 @@ export function hasBackend(): boolean {
   return typeof window !== 'undefined' && typeof window.go?.app?.App?.Info === 'function';
 }
 
+/** hasRuntime is false when the Wails runtime (events) is missing: unit tests that bind only some methods. */
+export function hasRuntime(): boolean {
+  return typeof window !== 'undefined' && typeof (window as { runtime?: { EventsOnMultiple?: unknown } }).runtime?.EventsOnMultiple === 'function';
+}
+
 /** appInfo asks the Go side for name, version and data dir; without a backend it answers DEV_INFO. */
 export async function appInfo(): Promise<AppInfo> {
   if (!hasBackend()) return DEV_INFO;

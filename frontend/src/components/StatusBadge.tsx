@@ -6,6 +6,7 @@ const LABELS: Record<string, string> = {
   error: 'Error',
   stopped: 'Stopped',
   disabled: 'Disabled',
+  'needs-login': 'Needs login',
 };
 
 export function StatusBadge({ state }: { state: string }) {

@@ -1,10 +1,210 @@
-import { Placeholder } from '../components/Placeholder';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  clearError, loadChats, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
+} from '../chat';
+import { ApprovalCard } from '../components/ApprovalCard';
+import { ChatHeader } from '../components/ChatHeader';
+import { ElicitForm } from '../components/ElicitForm';
+import { Markdown } from '../components/Markdown';
+import { ToolCallCard } from '../components/ToolCallCard';
+import { hasBackend } from '../backend';
+import { snippetParts } from '../knowledge';
 
+/** ChatPage: the chat list, the open conversation with tool cards and approvals, and the composer. */
 export function ChatPage() {
+  const current = useChat((s) => s.current);
+  const error = useChat((s) => s.error);
+  useEffect(() => {
+    void loadChats();
+  }, []);
   return (
-    <Placeholder title="Chat">
-      <p>Chat with any model — OpenAI-compatible, Anthropic, or a local Ollama or LM Studio — using the tools of your MCP servers.</p>
-      <p>Tool calls show up as cards you can approve, and conversations are kept on this machine.</p>
-    </Placeholder>
+    <section className="page chat-page" aria-labelledby="page-title">
+      <h1 id="page-title" className="visually-hidden">Chat</h1>
+      <div className="chat-layout">
+        <ChatList />
+        <div className="chat-main">
+          {error && (
+            <div className="alert" role="alert">
+              {error} <button type="button" className="link" onClick={clearError}>Dismiss</button>
+            </div>
+          )}
+          {current ? <ChatHeader chatId={current} /> : null}
+          <Messages />
+          <Requests />
+          <Composer />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ChatList() {
+  const chats = useChat((s) => s.chats);
+  const current = useChat((s) => s.current);
+  const hits = useChat((s) => s.hits);
+  const [q, setQ] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => void searchChats(q), 200);
+    return () => clearTimeout(t);
+  }, [q]);
+  return (
+    <nav className="chat-list" aria-label="Chats">
+      <button type="button" className="primary" onClick={() => void newChat()} disabled={!hasBackend()}>New chat</button>
+      <input type="search" aria-label="Search chats" placeholder="Search chats" value={q} onChange={(e) => setQ(e.target.value)} />
+      {hits ? (
+        <ul aria-label="Search results">
+          {hits.map((h) => (
+            <li key={h.chatId + h.messageId}>
+              <button type="button" onClick={() => void openChat(h.chatId)}>
+                <strong>{h.title}</strong>
+                <span className="small muted snippet">{snippetNodes(h.snippet)}</span>
+              </button>
+            </li>
+          ))}
+          {hits.length === 0 && <li className="muted small">No chat matches.</li>}
+        </ul>
+      ) : (
+        <ul>
+          {chats.map((c) => <ChatItem key={c.id} chat={c} selected={c.id === current} />)}
+          {chats.length === 0 && <li className="muted small">No chats yet.</li>}
+        </ul>
+      )}
+    </nav>
+  );
+}
+
+/** snippetNodes renders the <mark>ed parts of a search snippet as text, never as HTML. */
+function snippetNodes(s: string) {
+  return snippetParts(s).map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>));
+}
+
+function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const [confirm, setConfirm] = useState(false);
+  const [title, setTitle] = useState(chat.title);
+  if (editing) {
+    return (
+      <li>
+        <form onSubmit={(e) => { e.preventDefault(); setEditing(false); void rename(chat.id, title); }}>
+          <input aria-label="Chat title" autoFocus value={title} onChange={(e) => setTitle(e.target.value)}
+            onKeyDown={(e) => { if (e.key === 'Escape') setEditing(false); }} />
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li className={selected ? 'selected' : ''}>
+      <button type="button" aria-current={selected} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
+        {chat.title || 'New chat'}
+      </button>
+      {selected && (confirm ? (
+        <span className="row small">
+          Delete?
+          <button type="button" className="danger small" onClick={() => void remove(chat.id)}>Delete</button>
+          <button type="button" className="small" onClick={() => setConfirm(false)}>Keep</button>
+        </span>
+      ) : (
+        <span className="row small">
+          <button type="button" className="link small" onClick={() => setEditing(true)}>Rename</button>
+          <button type="button" className="link small" onClick={() => setConfirm(true)}>Delete</button>
+        </span>
+      ))}
+    </li>
+  );
+}
+
+function Messages() {
+  const messages = useChat((s) => s.messages);
+  const notice = useChat((s) => s.notice);
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Braces matter: newer Chromium returns a Promise from scrollIntoView, and React would call it as a clean-up.
+    void end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages]);
+  if (messages.length === 0) {
+    return (
+      <div className="chat-empty muted">
+        <p>Ask anything. The model can use the tools of your servers; tool calls show up as cards, and risky ones ask you first.</p>
+        <p className="small">Enter sends · Shift+Enter new line · Esc stops</p>
+      </div>
+    );
+  }
+  return (
+    <div className="messages" aria-live="polite" aria-label="Messages">
+      {messages.map((m) => <MessageView key={m.id} m={m} />)}
+      {notice && <div className="notice" role="status">{notice}</div>}
+      <div ref={end} />
+    </div>
+  );
+}
+
+function MessageView({ m }: { m: Message }) {
+  return (
+    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status}>
+      {m.role === 'user' ? <p className="user-text">{m.text}</p> : <Markdown text={m.text} />}
+      {m.toolCalls.length > 0 && (
+        <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
+      )}
+      {m.role === 'assistant' && m.status === 'streaming' && !m.text && m.toolCalls.length === 0 && <span className="typing" aria-label="The model is answering">…</span>}
+      {m.status === 'incomplete' && <div className="small warn">The answer was cut off: {m.error}</div>}
+      {m.status === 'error' && <div className="small bad" role="alert">{m.error}</div>}
+      {m.status === 'cancelled' && <div className="small muted">Stopped.</div>}
+      {m.status === 'complete' && m.error && <div className="small warn">{m.error}</div>}
+      {(m.inputTokens > 0 || m.outputTokens > 0) && (
+        <div className="small muted usage">{m.inputTokens} in · {m.outputTokens} out tokens</div>
+      )}
+    </article>
+  );
+}
+
+function Requests() {
+  const current = useChat((s) => s.current);
+  const approvals = useChat((s) => s.approvals);
+  const elicits = useChat((s) => s.elicits);
+  // Requests from servers no chat is calling are shown in every chat.
+  const mine = approvals.filter((a) => !a.chatId || a.chatId === current);
+  const forms = elicits.filter((e) => !e.chatId || e.chatId === current);
+  if (mine.length === 0 && forms.length === 0) return null;
+  return (
+    <div className="requests">
+      {mine.map((a) => <ApprovalCard key={a.id} req={a} />)}
+      {forms.map((e) => <ElicitForm key={e.id} req={e} />)}
+    </div>
+  );
+}
+
+function Composer() {
+  const current = useChat((s) => s.current);
+  const running = useChat((s) => !!s.running[s.current]);
+  const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+  }, [current]);
+  const submit = async () => {
+    if (!text.trim() || running) return;
+    const t = text;
+    setText('');
+    if (!(await send(t))) setText(t);
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === 'Escape' && running) {
+      e.preventDefault();
+      void stop();
+    }
+  };
+  return (
+    <form className="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+      <textarea ref={box} aria-label="Message" rows={3} placeholder="Message the model…" value={text}
+        onChange={(e) => setText(e.target.value)} onKeyDown={onKey} disabled={!hasBackend()} />
+      {running ? (
+        <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
+      ) : (
+        <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
+      )}
+    </form>
   );
 }

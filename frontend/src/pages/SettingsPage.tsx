@@ -3,10 +3,11 @@ import { DeleteSecret, KeyringStatus, Secrets, SetSecret } from '../../wailsjs/g
 import type { secrets } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
+import { Providers } from '../components/Providers';
 
 type SecretInfo = secrets.SecretInfo;
 
-/** SettingsPage: secrets in the OS keyring (provider keys arrive with chat). */
+/** SettingsPage: model providers and the secrets in the OS keyring. */
 export function SettingsPage() {
   const [list, setList] = useState<SecretInfo[]>([]);
   const [keyring, setKeyring] = useState('');
@@ -22,6 +23,8 @@ export function SettingsPage() {
     <section className="page" aria-labelledby="page-title">
       <h1 id="page-title">Settings</h1>
       <p className="muted">Model providers, API keys and the approval policy for tools. Keys are kept in your OS keyring, never on disk.</p>
+      <h2>Model providers</h2>
+      <Providers onChanged={load} />
       <h2>Secrets</h2>
       {keyring && <div className="alert" role="alert">{keyring}</div>}
       {err && <div className="alert" role="alert">{err}</div>}

@@ -56,6 +56,82 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ChatOptions {
+	    offServers?: string[];
+	    offTools?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatOptions(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.offServers = source["offServers"];
+	        this.offTools = source["offTools"];
+	    }
+	}
+	export class ProviderView {
+	    name: string;
+	    kind: string;
+	    baseUrl: string;
+	    defaultModel: string;
+	    hasKey: boolean;
+	    keyName: string;
+	    default: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.baseUrl = source["baseUrl"];
+	        this.defaultModel = source["defaultModel"];
+	        this.hasKey = source["hasKey"];
+	        this.keyName = source["keyName"];
+	        this.default = source["default"];
+	    }
+	}
+	export class ChatSettingsView {
+	    providers: ProviderView[];
+	    defaultProvider: string;
+	    policies: Record<string, string>;
+	    maxSteps: number;
+	    system: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatSettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.providers = this.convertValues(source["providers"], ProviderView);
+	        this.defaultProvider = source["defaultProvider"];
+	        this.policies = source["policies"];
+	        this.maxSteps = source["maxSteps"];
+	        this.system = source["system"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class DiscoveredConfig {
 	    app: string;
@@ -230,6 +306,59 @@ export namespace app {
 	    }
 	}
 	
+	export class PendingRequest {
+	    approval?: chat.ApprovalRequest;
+	    elicit?: chat.ElicitRequest;
+	
+	    static createFrom(source: any = {}) {
+	        return new PendingRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.approval = this.convertValues(source["approval"], chat.ApprovalRequest);
+	        this.elicit = this.convertValues(source["elicit"], chat.ElicitRequest);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ProviderInput {
+	    name: string;
+	    kind: string;
+	    baseUrl: string;
+	    defaultModel: string;
+	    apiKey: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.baseUrl = source["baseUrl"];
+	        this.defaultModel = source["defaultModel"];
+	        this.apiKey = source["apiKey"];
+	    }
+	}
 	
 	
 	export class ServerErrorView {
@@ -345,6 +474,272 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	
+	export class WorkspaceView {
+	    root: string;
+	    fresh: boolean;
+	    sessions: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new WorkspaceView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.fresh = source["fresh"];
+	        this.sessions = source["sessions"];
+	    }
+	}
+
+}
+
+export namespace chat {
+	
+	export class ApprovalRequest {
+	    id: string;
+	    chatId: string;
+	    kind: string;
+	    server: string;
+	    tool: string;
+	    arguments: number[];
+	    destructive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ApprovalRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.chatId = source["chatId"];
+	        this.kind = source["kind"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	        this.destructive = source["destructive"];
+	    }
+	}
+	export class ElicitRequest {
+	    id: string;
+	    chatId?: string;
+	    server: string;
+	    mode: string;
+	    message: string;
+	    schema?: number[];
+	    url?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.chatId = source["chatId"];
+	        this.server = source["server"];
+	        this.mode = source["mode"];
+	        this.message = source["message"];
+	        this.schema = source["schema"];
+	        this.url = source["url"];
+	    }
+	}
+
+}
+
+export namespace history {
+	
+	export class Chat {
+	    id: string;
+	    title: string;
+	    provider: string;
+	    model: string;
+	    agent: string;
+	    settings: number[];
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	    messageCount: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Chat(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.agent = source["agent"];
+	        this.settings = source["settings"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.messageCount = source["messageCount"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Hit {
+	    chatId: string;
+	    title: string;
+	    messageId: string;
+	    snippet: string;
+	    rank: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.chatId = source["chatId"];
+	        this.title = source["title"];
+	        this.messageId = source["messageId"];
+	        this.snippet = source["snippet"];
+	        this.rank = source["rank"];
+	    }
+	}
+	export class ToolCall {
+	    id: string;
+	    messageId: string;
+	    server: string;
+	    tool: string;
+	    arguments: number[];
+	    result: number[];
+	    isError: boolean;
+	    status: string;
+	    // Go type: time
+	    startedAt: any;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.messageId = source["messageId"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	        this.result = source["result"];
+	        this.isError = source["isError"];
+	        this.status = source["status"];
+	        this.startedAt = this.convertValues(source["startedAt"], null);
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Message {
+	    id: string;
+	    chatId: string;
+	    seq: number;
+	    role: string;
+	    text: string;
+	    status: string;
+	    error: string;
+	    model: string;
+	    inputTokens: number;
+	    outputTokens: number;
+	    // Go type: time
+	    createdAt: any;
+	    toolCalls: ToolCall[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.chatId = source["chatId"];
+	        this.seq = source["seq"];
+	        this.role = source["role"];
+	        this.text = source["text"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.model = source["model"];
+	        this.inputTokens = source["inputTokens"];
+	        this.outputTokens = source["outputTokens"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace provider {
+	
+	export class Model {
+	    id: string;
+	    name: string;
+	    contextWindow?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Model(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.contextWindow = source["contextWindow"];
+	    }
 	}
 
 }

@@ -1,0 +1,103 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// Policy says whether a tool may run without asking.
+type Policy string
+
+// Policies, as stored in settings.
+const (
+	PolicyAsk   Policy = "ask"
+	PolicyAllow Policy = "allow"
+	PolicyDeny  Policy = "deny"
+)
+
+// Decision is the user's answer to an approval request.
+type Decision string
+
+// Decisions.
+const (
+	ApproveOnce   Decision = "once"   // run this call
+	ApproveAlways Decision = "always" // run this and later calls of the tool in this chat
+	Deny          Decision = "deny"
+)
+
+// Approval kinds.
+const (
+	KindTool     = "tool"     // a model's tool call
+	KindSampling = "sampling" // a server asks the model something (sampling/createMessage)
+)
+
+// ApprovalRequest is shown to the user with the exact arguments.
+type ApprovalRequest struct {
+	ID     string `json:"id"`
+	ChatID string `json:"chatId"`
+	Kind   string `json:"kind"`
+	Server string `json:"server"`
+	Tool   string `json:"tool"` // exposed name (server__tool); empty for sampling
+	// Arguments is the exact JSON the tool will receive (or the sampling request).
+	Arguments json.RawMessage `json:"arguments"`
+	// Destructive is the tool's destructiveHint (or our own risk rule).
+	Destructive bool `json:"destructive"`
+}
+
+// Approver asks the user. Approve blocks until the user answers or ctx is
+// done (then it returns ctx's error). It is called concurrently, once per
+// pending call, from the goroutines running a turn's tool calls.
+type Approver interface {
+	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
+}
+
+// ApproveAll is an Approver that allows everything (the CLI's --yes).
+type ApproveAll struct{}
+
+// Approve implements Approver.
+func (ApproveAll) Approve(context.Context, ApprovalRequest) (Decision, error) {
+	return ApproveOnce, nil
+}
+
+var _ Approver = ApproveAll{}
+
+// DefaultPolicy is the policy for a tool no setting names: read-only tools
+// (MCP readOnlyHint) run, everything else asks — MCP's own default for an
+// unannotated tool is "may be destructive".
+func DefaultPolicy(t registry.Tool) Policy {
+	if h := t.Tool.Annotations.ReadOnlyHint; h != nil && *h {
+		return PolicyAllow
+	}
+	return PolicyAsk
+}
+
+// Policies maps tool names to policies. A key is an exposed tool name
+// ("files__write_file") or a server with a wildcard ("files__*"); the exact
+// name wins.
+type Policies map[string]Policy
+
+// For returns the policy for t, falling back to def.
+func (p Policies) For(t registry.Tool, def func(registry.Tool) Policy) Policy {
+	if pol, ok := p[t.Name]; ok && pol != "" {
+		return pol
+	}
+	if pol, ok := p[registry.Prefix(t.Server)+"*"]; ok && pol != "" {
+		return pol
+	}
+	if def == nil {
+		def = DefaultPolicy
+	}
+	return def(t)
+}
+
+// destructive reports whether t may change things (MCP's default when the
+// tool says nothing).
+func destructive(t registry.Tool) bool {
+	a := t.Tool.Annotations
+	if a.ReadOnlyHint != nil && *a.ReadOnlyHint {
+		return false
+	}
+	return a.DestructiveHint == nil || *a.DestructiveHint
+}

@@ -1,0 +1,515 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// MaxSteps is how many model turns with tool calls one Send may take before
+// it stops and says so; a Turn can lower or raise it.
+var MaxSteps = 12
+
+// Sentinel errors.
+var (
+	// ErrBusy: the chat already has a turn running.
+	ErrBusy = errors.New("this chat is still answering; wait for it or press Stop")
+	// ErrEmpty: nothing to send.
+	ErrEmpty = errors.New("the message is empty")
+	// ErrNoModel: the turn names no model.
+	ErrNoModel = errors.New("no model chosen: pick one in the chat's model menu or set a default model in Settings → Providers")
+)
+
+// Tools is the part of the tool registry the engine uses
+// (*registry.Registry). It must be safe for concurrent use.
+type Tools interface {
+	Tools(ctx context.Context) ([]registry.Tool, []registry.ServerError)
+	Call(ctx context.Context, name string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error)
+}
+
+// History persists the conversation (*history.Store). It must be safe for
+// concurrent use; a method returning nil means the write is durable.
+type History interface {
+	AppendMessage(ctx context.Context, m history.Message) (history.Message, error)
+	UpdateMessage(ctx context.Context, m history.Message) error
+	SaveToolCall(ctx context.Context, c history.ToolCall) error
+	Messages(ctx context.Context, chatID string) ([]history.Message, error)
+}
+
+var (
+	_ Tools   = (*registry.Registry)(nil)
+	_ History = (*history.Store)(nil)
+)
+
+// Options configure an Engine.
+type Options struct {
+	Tools   Tools
+	History History
+	// Approver asks the user about calls whose policy is "ask". Nil denies them.
+	Approver Approver
+	// DefaultPolicy is the policy of tools the turn's Policies do not name;
+	// nil means DefaultPolicy.
+	DefaultPolicy func(registry.Tool) Policy
+}
+
+// Engine runs turns. It is safe for concurrent use; turns of different chats
+// run in parallel, one turn per chat at a time.
+type Engine struct {
+	opts Options
+
+	mu      sync.Mutex
+	running map[string]bool            // chat ID → a turn is running
+	always  map[string]map[string]bool // chat ID → tools the user allowed for the chat
+	calling map[string][]activeCall    // server → chats with a call running on it
+	seq     map[string]int64           // chat ID → last event number
+}
+
+// activeCall is a chat calling a server: where the server's sampling and
+// elicitation requests belong.
+type activeCall struct {
+	chatID string
+	model  Model
+}
+
+// New returns an engine.
+func New(opts Options) *Engine {
+	if opts.DefaultPolicy == nil {
+		opts.DefaultPolicy = DefaultPolicy
+	}
+	return &Engine{opts: opts, running: map[string]bool{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}}
+}
+
+// Turn is one user message and everything the model does about it.
+type Turn struct {
+	ChatID   string
+	Provider provider.Provider
+	Model    string
+	System   string
+	Text     string
+	// Active selects the tools the model is offered; nil offers all.
+	Active func(registry.Tool) bool
+	// Policies override the default policy per tool or server.
+	Policies Policies
+	// MaxSteps limits model turns with tool calls; 0 means MaxSteps.
+	MaxSteps int
+	// ResultBudget limits one tool result's characters; 0 means ResultBudget.
+	ResultBudget int
+	// OnEvent receives the turn's events in order, on the turn's goroutine
+	// (tool-call events may come from the call goroutines, serialised). It
+	// must not block for long.
+	OnEvent func(Event)
+}
+
+// Result is how a turn ended.
+type Result struct {
+	// Message is the last assistant message.
+	Message history.Message
+	// Steps is how many model requests the turn made.
+	Steps int
+	// StepLimit is true when the loop stopped at MaxSteps.
+	StepLimit bool
+}
+
+// Send stores the user's message, then runs the model and the tools it asks
+// for until the model answers. Cancelling ctx (Stop) cancels the model stream
+// and every tool call in flight; what arrived is kept and marked cancelled.
+func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
+	if t.Text == "" {
+		return Result{}, ErrEmpty
+	}
+	if t.Model == "" {
+		return Result{}, ErrNoModel
+	}
+	if !e.begin(t.ChatID) {
+		return Result{}, ErrBusy
+	}
+	r := &run{e: e, t: t}
+	// Deferred calls run last first: the chat is free again before "done"
+	// goes out, so a UI that sends on "done" never meets ErrBusy.
+	defer r.emit(Event{Type: EventDone})
+	defer e.end(t.ChatID)
+	if r.t.MaxSteps <= 0 {
+		r.t.MaxSteps = MaxSteps
+	}
+	if r.t.ResultBudget <= 0 {
+		r.t.ResultBudget = ResultBudget
+	}
+	// Persisting must outlive Stop: what arrived before it is kept.
+	store := context.WithoutCancel(ctx)
+	user, err := e.opts.History.AppendMessage(store, history.Message{ChatID: t.ChatID, Role: "user", Text: t.Text, Status: "complete"})
+	if err != nil {
+		return Result{}, fmt.Errorf("save message: %w", err)
+	}
+	r.emit(Event{Type: EventMessage, MessageID: user.ID, Role: "user", Text: user.Text})
+	return r.loop(ctx, store)
+}
+
+func (e *Engine) begin(chatID string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.running[chatID] {
+		return false
+	}
+	e.running[chatID] = true
+	return true
+}
+
+func (e *Engine) end(chatID string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.running, chatID)
+}
+
+// SetTools sets the registry when it is built after the engine (the
+// engine must exist first to answer the servers' requests). Call it before
+// the first Send.
+func (e *Engine) SetTools(t Tools) { e.opts.Tools = t }
+
+// Running reports whether chatID has a turn in progress.
+func (e *Engine) Running(chatID string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.running[chatID]
+}
+
+// allowAlways remembers that the user allowed tool for the rest of the chat.
+func (e *Engine) allowAlways(chatID, tool string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.always[chatID] == nil {
+		e.always[chatID] = map[string]bool{}
+	}
+	e.always[chatID][tool] = true
+}
+
+func (e *Engine) allowedAlways(chatID, tool string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.always[chatID][tool]
+}
+
+// calls records that chatID is calling server until the returned func runs.
+func (e *Engine) calls(server, chatID string, m Model) (done func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.calling[server] = append(e.calling[server], activeCall{chatID, m})
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		cs := e.calling[server]
+		for i, c := range cs {
+			if c.chatID == chatID {
+				cs = append(cs[:i:i], cs[i+1:]...)
+				break
+			}
+		}
+		if len(cs) == 0 {
+			delete(e.calling, server)
+			return
+		}
+		e.calling[server] = cs
+	}
+}
+
+// active returns the chat most recently calling server.
+func (e *Engine) active(server string) (chatID string, m Model, ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cs := e.calling[server]
+	if len(cs) == 0 {
+		return "", Model{}, false
+	}
+	c := cs[len(cs)-1]
+	return c.chatID, c.model, true
+}
+
+// Forget drops what the engine remembers about a chat (after it is deleted).
+func (e *Engine) Forget(chatID string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.always, chatID)
+	delete(e.seq, chatID)
+}
+
+// run is one Send in progress.
+type run struct {
+	e     *Engine
+	t     Turn
+	emitM sync.Mutex
+}
+
+func (r *run) emit(ev Event) {
+	if r.t.OnEvent == nil {
+		return
+	}
+	ev.ChatID = r.t.ChatID
+	r.emitM.Lock()
+	defer r.emitM.Unlock()
+	r.e.mu.Lock()
+	r.e.seq[r.t.ChatID]++
+	ev.Seq = r.e.seq[r.t.ChatID]
+	r.e.mu.Unlock()
+	r.t.OnEvent(ev)
+}
+
+func (r *run) loop(ctx, store context.Context) (Result, error) {
+	tools, byName, err := r.tools(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	for step := 1; ; step++ {
+		past, err := r.e.opts.History.Messages(store, r.t.ChatID)
+		if err != nil {
+			return res, fmt.Errorf("read history: %w", err)
+		}
+		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget), tools)
+		res.Message, res.Steps = msg, step
+		if err != nil || len(resp.ToolCalls) == 0 {
+			return res, err
+		}
+		calls := r.runCalls(ctx, store, msg, resp.ToolCalls, byName)
+		res.Message.ToolCalls = calls
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if step >= r.t.MaxSteps {
+			res.StepLimit = true
+			note := fmt.Sprintf("Stopped after %d model steps with tool calls (the limit). Send \"continue\" to let the model go on.", step)
+			res.Message.Error = note
+			if err := r.e.opts.History.UpdateMessage(store, res.Message); err != nil {
+				return res, fmt.Errorf("save message: %w", err)
+			}
+			r.emit(Event{Type: EventStepLimit, MessageID: msg.ID, Steps: step, Error: note})
+			return res, nil
+		}
+	}
+}
+
+// tools lists the active tools for the model.
+func (r *run) tools(ctx context.Context) ([]provider.Tool, map[string]registry.Tool, error) {
+	if r.e.opts.Tools == nil {
+		return nil, map[string]registry.Tool{}, nil
+	}
+	all, _ := r.e.opts.Tools.Tools(ctx) // a failing server only loses its tools
+	var out []provider.Tool
+	byName := map[string]registry.Tool{}
+	for _, t := range all {
+		if r.t.Active != nil && !r.t.Active(t) {
+			continue
+		}
+		if r.t.Policies.For(t, r.e.opts.DefaultPolicy) == PolicyDeny {
+			continue // a denied tool is not offered at all
+		}
+		schema, err := inputSchema(t.Tool)
+		if err != nil {
+			return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema})
+		byName[t.Name] = t
+	}
+	return out, byName, nil
+}
+
+// inputSchema is the tool's input schema as JSON.
+func inputSchema(t mcp.Tool) (json.RawMessage, error) {
+	if len(t.RawInputSchema) > 0 {
+		return t.RawInputSchema, nil
+	}
+	raw, err := json.Marshal(t.InputSchema)
+	if err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// stream runs one model request and stores the assistant message.
+func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools []provider.Tool) (history.Message, provider.Response, error) {
+	msg, err := r.e.opts.History.AppendMessage(store, history.Message{
+		ChatID: r.t.ChatID, Role: "assistant", Status: "incomplete", Model: r.t.Model,
+	})
+	if err != nil {
+		return msg, provider.Response{}, fmt.Errorf("save message: %w", err)
+	}
+	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
+	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
+		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
+	}, func(ev provider.Event) {
+		switch ev.Kind {
+		case provider.EventText:
+			r.emit(Event{Type: EventText, MessageID: msg.ID, Text: ev.Text})
+		case provider.EventToolCallStart:
+			r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: &ToolCallView{ID: ev.ID, Index: ev.Index, Name: ev.Name, Status: CallStreaming}})
+		case provider.EventToolCallArgs:
+			r.emit(Event{Type: EventToolArgs, MessageID: msg.ID, Call: &ToolCallView{ID: ev.ID, Index: ev.Index, Args: ev.ArgsDelta, Status: CallStreaming}})
+		case provider.EventRetry:
+			r.emit(Event{Type: EventRetry, MessageID: msg.ID, RetryAfterMs: ev.After.Milliseconds(), Error: errText(ev.Err)})
+		}
+	})
+	msg.Text = resp.Text
+	msg.InputTokens, msg.OutputTokens = resp.Usage.InputTokens, resp.Usage.OutputTokens
+	switch {
+	case serr == nil:
+		msg.Status = "complete"
+	case ctx.Err() != nil:
+		msg.Status, msg.Error = "cancelled", "stopped"
+	case errors.Is(serr, provider.ErrIncomplete):
+		msg.Status, msg.Error = "incomplete", serr.Error()
+	default:
+		msg.Status, msg.Error = "error", serr.Error()
+	}
+	if serr != nil {
+		resp.ToolCalls = nil // never run calls from a broken or stopped stream
+	}
+	if err := r.e.opts.History.UpdateMessage(store, msg); err != nil {
+		return msg, resp, fmt.Errorf("save message: %w", err)
+	}
+	end := Event{Type: EventMessageEnd, MessageID: msg.ID, Text: msg.Text, Status: msg.Status, Error: msg.Error}
+	if resp.Usage != (provider.Usage{}) {
+		end.Usage = &Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens}
+	}
+	r.emit(end)
+	if serr != nil {
+		return msg, resp, serr
+	}
+	return msg, resp, nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// runCalls runs a step's tool calls in parallel and stores each result.
+func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []provider.ToolCall, byName map[string]registry.Tool) []history.ToolCall {
+	out := make([]history.ToolCall, len(calls))
+	for i := range calls {
+		if calls[i].ID == "" { // some providers (Ollama) send none; history keys calls by ID
+			calls[i].ID = fmt.Sprintf("call_%d_%s", i, newID())
+		}
+		// History keeps calls in the order of their first save: save them in
+		// the model's order before they run (and finish) in any order.
+		args := calls[i].Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		_ = r.e.opts.History.SaveToolCall(store, history.ToolCall{ID: calls[i].ID, MessageID: msg.ID, Tool: calls[i].Name, Arguments: args, Status: CallPending, StartedAt: time.Now()})
+	}
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Go(func() { out[i] = r.call(ctx, store, msg, i, c, byName) })
+	}
+	wg.Wait()
+	return out
+}
+
+// call runs one tool call: approval, the call, the stored result.
+func (r *run) call(ctx, store context.Context, msg history.Message, index int, c provider.ToolCall, byName map[string]registry.Tool) history.ToolCall {
+	args := c.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	hc := history.ToolCall{ID: c.ID, MessageID: msg.ID, Tool: c.Name, Arguments: args, StartedAt: time.Now()}
+	view := &ToolCallView{ID: c.ID, Index: index, Name: c.Name, Args: string(args)}
+	update := func(status string) {
+		hc.Status, view.Status = status, status
+		if err := r.e.opts.History.SaveToolCall(store, hc); err != nil {
+			view.Error = "could not save to history: " + err.Error()
+		}
+		r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: view})
+	}
+	fail := func(status, text string) history.ToolCall {
+		hc.IsError, view.IsError = true, true
+		hc.Result = errorResult(text)
+		view.Result, view.Error = hc.Result, text
+		update(status)
+		return hc
+	}
+
+	t, ok := byName[c.Name]
+	if !ok {
+		return fail(CallError, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", c.Name))
+	}
+	hc.Server, view.Server, view.Tool = t.Server, t.Server, t.Tool.Name
+	var params map[string]any
+	if err := json.Unmarshal(args, &params); err != nil {
+		return fail(CallError, fmt.Sprintf("The arguments are not a JSON object (%v). Call the tool again with valid JSON arguments.", err))
+	}
+
+	switch pol := r.t.Policies.For(t, r.e.opts.DefaultPolicy); {
+	case pol == PolicyDeny:
+		return fail(CallDenied, "The user's settings do not allow this tool.")
+	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, c.Name):
+		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t)}
+		view.ApprovalID = req.ID
+		update(CallPending)
+		d := Deny
+		if r.e.opts.Approver != nil {
+			var err error
+			if d, err = r.e.opts.Approver.Approve(ctx, req); err != nil {
+				if ctx.Err() != nil {
+					return fail(CallCancelled, "The user stopped the chat before answering.")
+				}
+				return fail(CallDenied, "The approval could not be asked: "+err.Error())
+			}
+		}
+		switch d {
+		case ApproveAlways:
+			r.e.allowAlways(r.t.ChatID, c.Name)
+		case ApproveOnce:
+		default:
+			return fail(CallDenied, "The user denied this tool call. Do not retry it; ask the user what to do instead.")
+		}
+	}
+
+	update(CallRunning)
+	start := time.Now()
+	done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model})
+	res, err := r.e.opts.Tools.Call(ctx, c.Name, params, registry.CallOptions{})
+	done()
+	hc.DurationMs = time.Since(start).Milliseconds()
+	view.DurationMs = hc.DurationMs
+	switch {
+	case ctx.Err() != nil:
+		return fail(CallCancelled, "The user stopped the chat; the call was cancelled.")
+	case err != nil:
+		return fail(CallError, "The tool call failed: "+err.Error())
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return fail(CallError, "The tool's result could not be encoded: "+err.Error())
+	}
+	hc.Result, view.Result = raw, raw
+	hc.IsError, view.IsError = res.IsError, res.IsError
+	if res.IsError {
+		update(CallError)
+	} else {
+		update(CallDone)
+	}
+	return hc
+}
+
+// errorResult is a CallToolResult JSON with one error text.
+func errorResult(text string) json.RawMessage {
+	raw, _ := json.Marshal(mcp.NewToolResultError(text))
+	return raw
+}
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,82 @@
+package chat
+
+import (
+	"encoding/json"
+)
+
+// EventName is the Wails event every chat Event is emitted under.
+const EventName = "chat:event"
+
+// EventType names what an Event reports.
+type EventType string
+
+// Event types, in the order a turn produces them.
+const (
+	EventMessage    EventType = "message"    // a message was stored (user, or an assistant message starting)
+	EventText       EventType = "text"       // a text delta of the assistant message
+	EventToolCall   EventType = "toolCall"   // a tool call started streaming, or changed state
+	EventToolArgs   EventType = "toolArgs"   // a delta of a streaming tool call's arguments
+	EventRetry      EventType = "retry"      // the provider is rate-limited; waiting
+	EventStepLimit  EventType = "stepLimit"  // the loop stopped at its step limit
+	EventMessageEnd EventType = "messageEnd" // an assistant message is complete (or not)
+	EventDone       EventType = "done"       // the turn is over
+)
+
+// Event is one thing that happened in a turn, for the UI.
+type Event struct {
+	ChatID string `json:"chatId"`
+	// Seq numbers a chat's events 1, 2, 3… (across turns), so a UI that
+	// receives them out of order (Wails' dev server delivers each event on
+	// its own goroutine) can put them back in order.
+	Seq       int64     `json:"seq"`
+	Type      EventType `json:"type"`
+	MessageID string    `json:"messageId,omitempty"`
+	// Role of a EventMessage.
+	Role string `json:"role,omitempty"`
+	// Text is a text delta (EventText) or the message text (EventMessage,
+	// EventMessageEnd).
+	Text string `json:"text,omitempty"`
+	// Call is set for EventToolCall and EventToolArgs (Args then holds the delta).
+	Call *ToolCallView `json:"call,omitempty"`
+	// Status of EventMessageEnd: complete, incomplete, error, cancelled.
+	Status string `json:"status,omitempty"`
+	// Error explains a non-complete status, a retry or the step limit.
+	Error        string `json:"error,omitempty"`
+	RetryAfterMs int64  `json:"retryAfterMs,omitempty"`
+	Usage        *Usage `json:"usage,omitempty"`
+	Steps        int    `json:"steps,omitempty"`
+}
+
+// Usage is the tokens a message used, when the provider reports them.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Tool call states.
+const (
+	CallStreaming = "streaming" // the model is still writing the arguments
+	CallPending   = "pending"   // waiting for the user's approval
+	CallRunning   = "running"
+	CallDone      = "done"
+	CallError     = "error"     // the tool failed (the model is told)
+	CallDenied    = "denied"    // the user or a policy refused it
+	CallCancelled = "cancelled" // Stop was pressed
+)
+
+// ToolCallView is a tool call as the UI shows it.
+type ToolCallView struct {
+	ID     string `json:"id"`
+	Index  int    `json:"index"`
+	Name   string `json:"name"` // exposed name, server__tool
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Args is the arguments JSON (a delta for EventToolArgs).
+	Args       string          `json:"args,omitempty"`
+	Status     string          `json:"status"`
+	Result     json.RawMessage `json:"result,omitempty"` // the MCP CallToolResult
+	IsError    bool            `json:"isError,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	DurationMs int64           `json:"durationMs,omitempty"`
+	ApprovalID string          `json:"approvalId,omitempty"`
+}

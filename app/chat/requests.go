@@ -1,0 +1,175 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+)
+
+// ElicitRequest is a server's request for information from the user: a form
+// rendered from Schema (mode "form") or a URL to open (mode "url").
+type ElicitRequest struct {
+	ID      string          `json:"id"`
+	ChatID  string          `json:"chatId,omitempty"`
+	Server  string          `json:"server"`
+	Mode    string          `json:"mode"`
+	Message string          `json:"message"`
+	Schema  json.RawMessage `json:"schema,omitempty"`
+	URL     string          `json:"url,omitempty"`
+}
+
+// ElicitAnswer is the user's answer: accept (with Content), decline or cancel.
+type ElicitAnswer struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// Elicitor shows a form to the user and returns the answer. Elicit blocks
+// until the user answers or ctx is done; it is called concurrently.
+type Elicitor interface {
+	Elicit(ctx context.Context, req ElicitRequest) (ElicitAnswer, error)
+}
+
+// Model is the model a server's sampling request goes to.
+type Model struct {
+	Provider provider.Provider
+	Name     string
+}
+
+// Requests answers requests that servers send to the app (it implements
+// mcpmanager.RequestHandler). A sampling request goes to the model of the
+// chat whose tool call is running on that server (else to Fallback's), after
+// the user approved the exact request; an elicitation is shown as a form.
+type Requests struct {
+	Engine   *Engine
+	Approver Approver
+	Elicitor Elicitor
+	// Fallback picks the model when no chat is calling the server.
+	Fallback func(ctx context.Context) (Model, error)
+}
+
+// Sentinel errors.
+var (
+	ErrSamplingDenied = errors.New("the user declined the server's request to use the model")
+	ErrNoElicitor     = errors.New("this client cannot show forms")
+)
+
+// CreateMessage implements sampling/createMessage.
+func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if len(req.Tools) > 0 {
+		return nil, errors.New("sampling with tools is not supported by this client (the sampling.tools capability is not declared)")
+	}
+	chatID, m, ok := q.Engine.active(server)
+	if !ok {
+		if q.Fallback == nil {
+			return nil, ErrNoProvider
+		}
+		var err error
+		if m, err = q.Fallback(ctx); err != nil {
+			return nil, err
+		}
+	}
+	raw, _ := json.Marshal(req.CreateMessageParams)
+	if q.Approver == nil {
+		return nil, ErrSamplingDenied
+	}
+	d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw})
+	if err != nil {
+		return nil, err
+	}
+	if d != ApproveOnce && d != ApproveAlways {
+		return nil, ErrSamplingDenied
+	}
+	msgs := make([]provider.Message, 0, len(req.Messages))
+	for _, sm := range req.Messages {
+		role := provider.RoleUser
+		if sm.Role == mcp.RoleAssistant {
+			role = provider.RoleAssistant
+		}
+		msgs = append(msgs, provider.Message{Role: role, Text: samplingText(sm.Content)})
+	}
+	pr := provider.Request{Model: m.Name, System: req.SystemPrompt, Messages: msgs, MaxTokens: req.MaxTokens}
+	if req.Temperature != 0 {
+		t := req.Temperature
+		pr.Temperature = &t
+	}
+	resp, err := m.Provider.Stream(ctx, pr, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the model could not answer: %w", err)
+	}
+	stop := "endTurn"
+	if resp.Stop == provider.StopMaxTokens {
+		stop = "maxTokens"
+	}
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(resp.Text)},
+		Model:           m.Name,
+		StopReason:      stop,
+	}, nil
+}
+
+// samplingText flattens a sampling message's content (one content object or
+// a list of them, decoded as generic JSON) to text.
+func samplingText(c any) string {
+	switch v := c.(type) {
+	case mcp.TextContent:
+		return v.Text
+	case []any:
+		var parts []string
+		for _, p := range v {
+			parts = append(parts, samplingText(p))
+		}
+		return strings.Join(parts, "\n")
+	case map[string]any:
+		if t, ok := v["text"].(string); ok {
+			return t
+		}
+		if typ, _ := v["type"].(string); typ != "" {
+			return "[" + typ + " content]"
+		}
+	}
+	raw, _ := json.Marshal(c)
+	return string(raw)
+}
+
+// Elicit implements elicitation/create.
+func (q *Requests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if q.Elicitor == nil {
+		return nil, ErrNoElicitor
+	}
+	chatID, _, _ := q.Engine.active(server)
+	er := ElicitRequest{ID: newID(), ChatID: chatID, Server: server, Mode: req.Params.Mode, Message: req.Params.Message, URL: req.Params.URL}
+	if er.Mode == "" {
+		er.Mode = "form"
+	}
+	if req.Params.RequestedSchema != nil {
+		raw, err := json.Marshal(req.Params.RequestedSchema)
+		if err != nil {
+			return nil, fmt.Errorf("elicitation schema: %w", err)
+		}
+		er.Schema = raw
+	}
+	ans, err := q.Elicitor.Elicit(ctx, er)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.ElicitationResult{}
+	switch ans.Action {
+	case "accept":
+		res.Action = mcp.ElicitationResponseActionAccept
+		if er.Mode == "form" {
+			res.Content = ans.Content // the supervisor adds the schema's defaults (SEP-1034)
+		}
+	case "decline":
+		res.Action = mcp.ElicitationResponseActionDecline
+	default:
+		res.Action = mcp.ElicitationResponseActionCancel
+	}
+	return res, nil
+}

@@ -1,0 +1,182 @@
+package chat
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/secrets"
+)
+
+// Settings is the "chat" section of config.json's settings.
+type Settings struct {
+	Providers []ProviderSettings `json:"providers,omitempty"`
+	// DefaultProvider names the provider new chats use.
+	DefaultProvider string `json:"defaultProvider,omitempty"`
+	// Policies are the approval policies per tool ("server__tool") or server
+	// ("server__*"): ask, allow or deny.
+	Policies Policies `json:"policies,omitempty"`
+	// MaxSteps limits tool steps per message (0: MaxSteps).
+	MaxSteps int `json:"maxSteps,omitempty"`
+	// System is the system prompt new chats use.
+	System string `json:"system,omitempty"`
+}
+
+// ProviderSettings is one configured model provider. APIKey is a
+// ${secret:NAME} reference, never a key.
+type ProviderSettings struct {
+	Name         string        `json:"name"`
+	Kind         provider.Kind `json:"kind"`
+	BaseURL      string        `json:"baseUrl,omitempty"`
+	APIKey       string        `json:"apiKey,omitempty"`
+	DefaultModel string        `json:"defaultModel,omitempty"`
+}
+
+// Sentinel errors.
+var (
+	ErrUnknownProvider = errors.New("no provider with that name: add it in Settings → Providers")
+	ErrNoProvider      = errors.New("no model provider is set up: add one in Settings → Providers (OpenAI, Anthropic, Ollama, or any OpenAI-compatible URL)")
+)
+
+// Default base URLs per kind.
+var defaultBaseURL = map[provider.Kind]string{
+	provider.KindOpenAI:    "https://api.openai.com/v1",
+	provider.KindAnthropic: "https://api.anthropic.com",
+	provider.KindOllama:    "http://127.0.0.1:11434",
+}
+
+// DefaultBaseURL is the base URL a provider kind uses when none is given.
+func DefaultBaseURL(k provider.Kind) string { return defaultBaseURL[k] }
+
+// section is the key of the chat settings inside config.json's settings.
+const section = "chat"
+
+// LoadSettings reads the chat section of raw settings (a missing section is
+// the zero Settings).
+func LoadSettings(raw json.RawMessage) (Settings, error) {
+	var s Settings
+	m := map[string]json.RawMessage{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return s, nil
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return s, fmt.Errorf("config.json settings: %w", err)
+	}
+	if v, ok := m[section]; ok {
+		if err := json.Unmarshal(v, &s); err != nil {
+			return s, fmt.Errorf("config.json settings.chat: %w; fix or remove that key", err)
+		}
+	}
+	return s, nil
+}
+
+// Into returns raw settings with the chat section replaced by s; other
+// sections are kept byte for byte.
+func (s Settings) Into(raw json.RawMessage) (json.RawMessage, error) {
+	m := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("config.json settings: %w", err)
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	m[section] = b
+	return json.Marshal(m)
+}
+
+// Provider returns the named provider's settings ("" = the default one).
+func (s Settings) Provider(name string) (ProviderSettings, error) {
+	if len(s.Providers) == 0 {
+		return ProviderSettings{}, ErrNoProvider
+	}
+	if name == "" {
+		name = s.DefaultProvider
+	}
+	if name == "" {
+		return s.Providers[0], nil
+	}
+	i := slices.IndexFunc(s.Providers, func(p ProviderSettings) bool { return strings.EqualFold(p.Name, name) })
+	if i < 0 {
+		return ProviderSettings{}, fmt.Errorf("%q: %w", name, ErrUnknownProvider)
+	}
+	return s.Providers[i], nil
+}
+
+// Put adds p or replaces the provider of the same name.
+func (s *Settings) Put(p ProviderSettings) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if i := slices.IndexFunc(s.Providers, func(q ProviderSettings) bool { return strings.EqualFold(q.Name, p.Name) }); i >= 0 {
+		s.Providers[i] = p
+	} else {
+		s.Providers = append(s.Providers, p)
+	}
+	if s.DefaultProvider == "" {
+		s.DefaultProvider = p.Name
+	}
+	return nil
+}
+
+// Remove deletes the named provider.
+func (s *Settings) Remove(name string) error {
+	i := slices.IndexFunc(s.Providers, func(q ProviderSettings) bool { return strings.EqualFold(q.Name, name) })
+	if i < 0 {
+		return fmt.Errorf("%q: %w", name, ErrUnknownProvider)
+	}
+	s.Providers = slices.Delete(s.Providers, i, i+1)
+	if strings.EqualFold(s.DefaultProvider, name) {
+		s.DefaultProvider = ""
+		if len(s.Providers) > 0 {
+			s.DefaultProvider = s.Providers[0].Name
+		}
+	}
+	return nil
+}
+
+// Validate checks one provider's settings and says what to fix.
+func (p ProviderSettings) Validate() error {
+	if strings.TrimSpace(p.Name) == "" {
+		return errors.New("provider name is empty: give it a name such as \"OpenAI\" or \"Local Ollama\"")
+	}
+	if _, ok := defaultBaseURL[p.Kind]; !ok {
+		return fmt.Errorf("provider %q: kind %q is not one of openai, anthropic, ollama", p.Name, p.Kind)
+	}
+	if p.BaseURL != "" {
+		u, err := url.Parse(p.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("provider %q: base URL %q must be an http:// or https:// URL", p.Name, p.BaseURL)
+		}
+	}
+	if p.APIKey != "" && !strings.HasPrefix(p.APIKey, "${") {
+		return fmt.Errorf("provider %q: the API key must be stored as a secret and referenced as ${secret:NAME}, not written in the config", p.Name)
+	}
+	return nil
+}
+
+// Open builds the provider, resolving its key reference with lookup
+// (secrets.Store.Lookup).
+func (p ProviderSettings) Open(lookup func(kind, name string) (string, error)) (provider.Provider, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	key := p.APIKey
+	if key != "" {
+		var err error
+		if key, err = secrets.Expand(key, lookup); err != nil {
+			return nil, fmt.Errorf("provider %q key: %w", p.Name, err)
+		}
+	}
+	base := p.BaseURL
+	if base == "" {
+		base = defaultBaseURL[p.Kind]
+	}
+	return provider.New(provider.Config{Kind: p.Kind, Name: p.Name, BaseURL: base, APIKey: key})
+}

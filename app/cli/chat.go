@@ -1,0 +1,302 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+func chatCmd() *Command {
+	var file, prov, baseURL, model, chatID, system string
+	var yes bool
+	var maxSteps int
+	inputs := kvFlag{}
+	return &Command{
+		Name:    "chat",
+		Args:    "[PROMPT]",
+		Summary: "ask a model, with the tools of every server; PROMPT or stdin",
+		Flags: func(fs *flag.FlagSet) {
+			configFlags(fs, &file, inputs)
+			fs.StringVar(&prov, "provider", "", "a provider from Settings, or a kind (openai, anthropic, ollama) used with --base-url")
+			fs.StringVar(&baseURL, "base-url", "", "the provider's base URL (key from SWITCHBOARD_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY)")
+			fs.StringVar(&model, "model", "", "the model (default: the provider's default model)")
+			fs.StringVar(&chatID, "chat", "", "continue this chat (ID from the app or an earlier run) instead of starting one")
+			fs.StringVar(&system, "system", "", "system prompt (default: the one in Settings)")
+			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
+			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults")
+		},
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			prompt := strings.TrimSpace(strings.Join(args, " "))
+			interactive := isTTY(inv.Stdin)
+			if prompt == "" {
+				if interactive {
+					return &UsageError{Cmd: inv.Path, Msg: "needs a PROMPT argument or text on stdin"}
+				}
+				b, err := io.ReadAll(inv.Stdin)
+				if err != nil {
+					return err
+				}
+				prompt = strings.TrimSpace(string(b))
+				interactive = false // stdin is spent: questions cannot be asked
+			}
+			if prompt == "" {
+				return &UsageError{Cmd: inv.Path, Msg: "the prompt is empty"}
+			}
+			dir, err := inv.DataDir()
+			if err != nil {
+				return err
+			}
+			if err := dir.Ensure(); err != nil {
+				return err
+			}
+			settings, err := chatSettings(dir.Config())
+			if err != nil {
+				return err
+			}
+			p, pname, model, err := chatProvider(settings, prov, baseURL, model)
+			if err != nil {
+				return err
+			}
+			if system == "" {
+				system = settings.System
+			}
+			hist, err := history.Open(ctx, dir.History())
+			if err != nil {
+				return err
+			}
+			defer hist.Close()
+			if chatID == "" {
+				c, err := hist.CreateChat(ctx, history.Chat{Title: title(prompt), Provider: pname, Model: model})
+				if err != nil {
+					return err
+				}
+				chatID = c.ID
+			} else if _, err := hist.Chat(ctx, chatID); err != nil {
+				return err
+			}
+
+			term := &terminalRequests{in: bufio.NewReader(inv.Stdin), out: inv.Stderr, yes: yes, interactive: interactive}
+			var approver chat.Approver = term
+			if yes {
+				approver = chat.ApproveAll{}
+			}
+			eng := chat.New(chat.Options{History: hist, Approver: approver})
+			m, err := startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
+				m.SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
+					Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: model}, nil }}})
+			})
+			if err != nil {
+				return err
+			}
+			defer closeServers(m)
+			eng.SetTools(m.Registry())
+
+			out := &streamPrinter{out: inv.Stdout, errOut: inv.Stderr, quiet: inv.JSON}
+			res, err := eng.Send(ctx, chat.Turn{
+				ChatID: chatID, Provider: p, Model: model, System: system, Text: prompt,
+				Policies: settings.Policies, MaxSteps: maxSteps, OnEvent: out.event,
+			})
+			out.finish()
+			if inv.JSON {
+				if jerr := inv.PrintJSON(struct {
+					ChatID    string             `json:"chatId"`
+					Text      string             `json:"text"`
+					Status    string             `json:"status"`
+					Steps     int                `json:"steps"`
+					StepLimit bool               `json:"stepLimit"`
+					ToolCalls []history.ToolCall `json:"toolCalls"`
+				}{chatID, res.Message.Text, res.Message.Status, res.Steps, res.StepLimit, res.Message.ToolCalls}); jerr != nil {
+					return jerr
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if res.StepLimit {
+				fmt.Fprintf(inv.Stderr, "switchboard: %s\n", res.Message.Error)
+			}
+			fmt.Fprintf(inv.Stderr, "switchboard: saved as chat %s (continue with --chat %s)\n", chatID, chatID)
+			return nil
+		},
+	}
+}
+
+// chatSettings reads the chat section of the app config (none: zero).
+func chatSettings(path string) (chat.Settings, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return chat.Settings{}, err
+	}
+	return chat.LoadSettings(cfg.Settings)
+}
+
+// chatProvider picks the provider: a configured one by name, or an ad-hoc
+// one from a kind and base URL with the key from the environment.
+func chatProvider(s chat.Settings, name, baseURL, model string) (provider.Provider, string, string, error) {
+	kind := provider.Kind(name)
+	if baseURL != "" || (chat.DefaultBaseURL(kind) != "" && !hasProvider(s, name)) {
+		if kind == "" {
+			kind = provider.KindOpenAI
+		}
+		if chat.DefaultBaseURL(kind) == "" {
+			return nil, "", "", &ValidationError{Err: fmt.Errorf("--provider %q: with --base-url give a kind: openai, anthropic or ollama", name)}
+		}
+		if model == "" {
+			return nil, "", "", &ValidationError{Err: errors.New("--model is required with an ad-hoc provider")}
+		}
+		key := os.Getenv("SWITCHBOARD_API_KEY")
+		if key == "" && kind == provider.KindOpenAI {
+			key = os.Getenv("OPENAI_API_KEY")
+		}
+		if key == "" && kind == provider.KindAnthropic {
+			key = os.Getenv("ANTHROPIC_API_KEY")
+		}
+		if baseURL == "" {
+			baseURL = chat.DefaultBaseURL(kind)
+		}
+		p, err := provider.New(provider.Config{Kind: kind, Name: string(kind), BaseURL: baseURL, APIKey: key})
+		return p, string(kind), model, err
+	}
+	ps, err := s.Provider(name)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if model == "" {
+		model = ps.DefaultModel
+	}
+	if model == "" {
+		return nil, "", "", chat.ErrNoModel
+	}
+	p, err := ps.Open(secrets.NewStore().Lookup)
+	return p, ps.Name, model, err
+}
+
+func hasProvider(s chat.Settings, name string) bool {
+	_, err := s.Provider(name)
+	return name != "" && err == nil
+}
+
+func title(prompt string) string {
+	line, _, _ := strings.Cut(prompt, "\n")
+	if r := []rune(line); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return line
+}
+
+func isTTY(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isTerminal(f)
+}
+
+// streamPrinter writes the answer to stdout as it streams and tool activity
+// to stderr.
+type streamPrinter struct {
+	out, errOut io.Writer
+	quiet       bool // --json: only the final JSON goes to stdout
+	mu          sync.Mutex
+	midLine     bool
+}
+
+func (s *streamPrinter) event(ev chat.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch ev.Type {
+	case chat.EventText:
+		if !s.quiet {
+			fmt.Fprint(s.out, ev.Text)
+			s.midLine = !strings.HasSuffix(ev.Text, "\n")
+		}
+	case chat.EventToolCall:
+		c := ev.Call
+		switch c.Status {
+		case chat.CallRunning:
+			s.newline()
+			fmt.Fprintf(s.errOut, "→ %s %s\n", c.Name, c.Args)
+		case chat.CallDone:
+			fmt.Fprintf(s.errOut, "← %s done (%d ms)\n", c.Name, c.DurationMs)
+		case chat.CallError, chat.CallDenied, chat.CallCancelled:
+			s.newline()
+			fmt.Fprintf(s.errOut, "← %s %s: %s\n", c.Name, c.Status, c.Error)
+		}
+	case chat.EventRetry:
+		s.newline()
+		fmt.Fprintf(s.errOut, "switchboard: rate-limited, retrying in %d ms\n", ev.RetryAfterMs)
+	case chat.EventMessageEnd:
+		if ev.Status != "complete" && ev.Error != "" {
+			s.newline()
+			fmt.Fprintf(s.errOut, "switchboard: answer %s: %s\n", ev.Status, ev.Error)
+		}
+	}
+}
+
+func (s *streamPrinter) newline() {
+	if s.midLine && !s.quiet {
+		fmt.Fprintln(s.out)
+		s.midLine = false
+	}
+}
+
+func (s *streamPrinter) finish() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.newline()
+}
+
+// Approve asks on the terminal whether a tool may run (or a server may use
+// the model); without a terminal it denies. It makes terminalRequests a
+// chat.Approver, so 'switchboard chat' asks everything in one place.
+func (t *terminalRequests) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.interactive {
+		return chat.Deny, errors.New("no terminal to ask on; use --yes to allow tool calls")
+	}
+	what := "run " + req.Tool
+	if req.Kind == chat.KindSampling {
+		what = "let " + req.Server + " use the model"
+	}
+	s, err := t.line(ctx, fmt.Sprintf("%s %s\nAllow? [y]es / [a]lways in this chat / [N]o: ", what, req.Arguments))
+	if err != nil {
+		return chat.Deny, err
+	}
+	switch strings.ToLower(s) {
+	case "y", "yes":
+		return chat.ApproveOnce, nil
+	case "a", "always":
+		return chat.ApproveAlways, nil
+	}
+	return chat.Deny, nil
+}
+
+// chatRequests answers the servers' requests during a chat: sampling goes
+// to the chat's model (after approval), forms are asked on the terminal.
+type chatRequests struct {
+	*chat.Requests
+	term *terminalRequests
+}
+
+// Elicit implements mcpmanager.RequestHandler.
+func (c chatRequests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return c.term.Elicit(ctx, server, req)
+}
+
+var (
+	_ chat.Approver             = (*terminalRequests)(nil)
+	_ mcpmanager.RequestHandler = chatRequests{}
+)

@@ -1,0 +1,95 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/history"
+)
+
+// openHistory opens history.db; a failure is kept and shown by every chat
+// method, so the rest of the app still works.
+func (a *App) openHistory() {
+	h, err := history.Open(a.bg(), a.dir.History())
+	if err != nil {
+		slog.Error("open history", "err", err)
+		a.histErr.Store(&err)
+		return
+	}
+	a.hist.Store(h)
+}
+
+// historyStore is the open history, or why it could not be opened.
+func (a *App) historyStore() (*history.Store, error) {
+	if h := a.hist.Load(); h != nil {
+		return h, nil
+	}
+	if err := a.histErr.Load(); err != nil {
+		return nil, *err
+	}
+	return nil, fmt.Errorf("chat history is not open yet")
+}
+
+// bg is the context of work that ends when the app closes.
+func (a *App) bg() context.Context { return a.life }
+
+// chatHistory lets the engine reach the history store opened after it was
+// built.
+type chatHistory struct{ a *App }
+
+var _ chat.History = chatHistory{}
+
+func (c chatHistory) AppendMessage(ctx context.Context, m history.Message) (history.Message, error) {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return m, err
+	}
+	return h.AppendMessage(ctx, m)
+}
+
+func (c chatHistory) UpdateMessage(ctx context.Context, m history.Message) error {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return err
+	}
+	return h.UpdateMessage(ctx, m)
+}
+
+func (c chatHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return err
+	}
+	return h.SaveToolCall(ctx, tc)
+}
+
+func (c chatHistory) Messages(ctx context.Context, chatID string) ([]history.Message, error) {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return nil, err
+	}
+	return h.Messages(ctx, chatID)
+}
+
+// defaultModel is where a server's sampling request goes when no chat is
+// calling it: the default provider's default model.
+func (a *App) defaultModel(context.Context) (chat.Model, error) {
+	s, err := a.chatSettings()
+	if err != nil {
+		return chat.Model{}, err
+	}
+	ps, err := s.Provider("")
+	if err != nil {
+		return chat.Model{}, err
+	}
+	if ps.DefaultModel == "" {
+		return chat.Model{}, chat.ErrNoModel
+	}
+	p, err := ps.Open(a.store.Lookup)
+	if err != nil {
+		return chat.Model{}, err
+	}
+	return chat.Model{Provider: p, Name: ps.DefaultModel}, nil
+}

@@ -1,0 +1,212 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// ProviderView is a configured provider as Settings shows it; the key is
+// never sent, only whether one is stored.
+type ProviderView struct {
+	Name         string `json:"name"`
+	Kind         string `json:"kind"`
+	BaseURL      string `json:"baseUrl"`
+	DefaultModel string `json:"defaultModel"`
+	HasKey       bool   `json:"hasKey"`
+	KeyName      string `json:"keyName"` // the keyring secret holding the key
+	Default      bool   `json:"default"`
+}
+
+// ProviderInput is what the provider form sends. APIKey is a new key in
+// plain text ("" keeps the stored one); it goes to the keyring only.
+type ProviderInput struct {
+	Name         string `json:"name"`
+	Kind         string `json:"kind"`
+	BaseURL      string `json:"baseUrl"`
+	DefaultModel string `json:"defaultModel"`
+	APIKey       string `json:"apiKey"`
+}
+
+// ChatSettingsView is the chat part of Settings.
+type ChatSettingsView struct {
+	Providers       []ProviderView    `json:"providers"`
+	DefaultProvider string            `json:"defaultProvider"`
+	Policies        map[string]string `json:"policies"`
+	MaxSteps        int               `json:"maxSteps"`
+	System          string            `json:"system"`
+}
+
+// chatSettings reads the chat section of the app config.
+func (a *App) chatSettings() (chat.Settings, error) {
+	a.cfgMu.Lock()
+	cfg, err := config.Load(a.dir.Config())
+	a.cfgMu.Unlock()
+	if err != nil {
+		return chat.Settings{}, err
+	}
+	return chat.LoadSettings(cfg.Settings)
+}
+
+// editChatSettings changes the chat settings and saves the config.
+func (a *App) editChatSettings(fn func(s *chat.Settings) error) error {
+	return a.editConfig(func(cfg *config.Config) error {
+		s, err := chat.LoadSettings(cfg.Settings)
+		if err != nil {
+			return err
+		}
+		if err := fn(&s); err != nil {
+			return err
+		}
+		raw, err := s.Into(cfg.Settings)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = raw
+		return nil
+	})
+}
+
+// ChatSettings returns the providers and chat defaults.
+func (a *App) ChatSettings() (ChatSettingsView, error) {
+	s, err := a.chatSettings()
+	if err != nil {
+		return ChatSettingsView{}, err
+	}
+	v := ChatSettingsView{DefaultProvider: s.DefaultProvider, MaxSteps: s.MaxSteps, System: s.System, Policies: map[string]string{}, Providers: []ProviderView{}}
+	if v.MaxSteps == 0 {
+		v.MaxSteps = chat.MaxSteps
+	}
+	for k, p := range s.Policies {
+		v.Policies[k] = string(p)
+	}
+	for _, p := range s.Providers {
+		pv := ProviderView{Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, DefaultModel: p.DefaultModel,
+			Default: strings.EqualFold(p.Name, s.DefaultProvider)}
+		if refs := secrets.Refs(p.APIKey); len(refs) > 0 {
+			pv.KeyName = refs[0]
+			_, err := a.store.Get(refs[0])
+			pv.HasKey = err == nil
+		}
+		if pv.BaseURL == "" {
+			pv.BaseURL = chat.DefaultBaseURL(p.Kind)
+		}
+		v.Providers = append(v.Providers, pv)
+	}
+	return v, nil
+}
+
+// SaveProvider adds or updates a provider; a new key goes to the keyring.
+func (a *App) SaveProvider(in ProviderInput) error {
+	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: provider.Kind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
+	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
+		ps.BaseURL = ""
+	}
+	if old, err := a.chatSettings(); err == nil {
+		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
+			ps.APIKey = p.APIKey
+		}
+	}
+	if err := ps.Validate(); err != nil {
+		return err
+	}
+	var keyName string
+	if k := strings.TrimSpace(in.APIKey); k != "" {
+		keyName = secrets.NameFor("provider_"+ps.Name, "API_KEY")
+		if err := a.store.Set(keyName, k); err != nil {
+			return err
+		}
+		a.red.Add(k)
+		ps.APIKey = "${secret:" + keyName + "}"
+	}
+	return a.editConfig(func(cfg *config.Config) error {
+		if keyName != "" {
+			if err := secrets.Index(cfg, true, keyName); err != nil {
+				return err
+			}
+		}
+		s, err := chat.LoadSettings(cfg.Settings)
+		if err != nil {
+			return err
+		}
+		if err := s.Put(ps); err != nil {
+			return err
+		}
+		raw, err := s.Into(cfg.Settings)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = raw
+		return nil
+	})
+}
+
+// DeleteProvider removes a provider (its key stays in the keyring, listed
+// under Secrets, until deleted there).
+func (a *App) DeleteProvider(name string) error {
+	return a.editChatSettings(func(s *chat.Settings) error { return s.Remove(name) })
+}
+
+// SetDefaultProvider makes name the provider new chats use.
+func (a *App) SetDefaultProvider(name string) error {
+	return a.editChatSettings(func(s *chat.Settings) error {
+		p, err := s.Provider(name)
+		if err != nil {
+			return err
+		}
+		s.DefaultProvider = p.Name
+		return nil
+	})
+}
+
+// SetToolPolicy sets the approval policy of a tool or server ("server__*"):
+// ask, allow, deny, or "" to go back to the default.
+func (a *App) SetToolPolicy(tool, policy string) error {
+	return a.editChatSettings(func(s *chat.Settings) error {
+		switch chat.Policy(policy) {
+		case chat.PolicyAsk, chat.PolicyAllow, chat.PolicyDeny:
+			if s.Policies == nil {
+				s.Policies = chat.Policies{}
+			}
+			s.Policies[tool] = chat.Policy(policy)
+		case "":
+			delete(s.Policies, tool)
+		default:
+			return fmt.Errorf("policy %q: use ask, allow or deny", policy)
+		}
+		return nil
+	})
+}
+
+// ProviderModels lists the models the provider offers.
+func (a *App) ProviderModels(name string) ([]provider.Model, error) {
+	s, err := a.chatSettings()
+	if err != nil {
+		return nil, err
+	}
+	ps, err := s.Provider(name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ps.Open(a.store.Lookup)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return p.Models(ctx)
+}
+
+// DetectOllama reports whether an Ollama server answers on this machine.
+func (a *App) DetectOllama() (bool, error) {
+	ctx, cancel := context.WithTimeout(a.bg(), 3*time.Second)
+	defer cancel()
+	ok, _ := provider.DetectOllama(ctx, "")
+	return ok, nil
+}

@@ -1,0 +1,160 @@
+// Chat: a real app, real MCP servers, and a fake model provider speaking the
+// OpenAI wire format (scripted over HTTP): streamed Markdown, a tool call with
+// its approval card, history search, and a provider added in Settings.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { env, launch, openApp, screenshot } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** script queues the fake model's next replies. */
+async function script(...replies) {
+  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/enqueue`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(replies),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+async function lastRequest() {
+  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/requests`);
+  const all = await res.json();
+  return JSON.stringify(all[all.length - 1]);
+}
+
+test('chat streams Markdown, runs an approved tool call and keeps history', async () => {
+  await fetch(`${env('E2E_FAKELLM_URL')}/__fake/reset`, { method: 'POST' });
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+
+  // 1. A streamed answer rendered as Markdown: a GFM table and highlighted code.
+  await script({ text: 'Here you go:\n\n| fruit | count |\n|---|---|\n| apple | 3 |\n\n```js\nconst answer = 42;\n```\n' });
+  await box.fill('Show me a table');
+  await box.press('Enter');
+  const answer = page.getByTestId('message-assistant').last();
+  await answer.locator('table').getByRole('cell', { name: 'apple' }).waitFor();
+  await answer.locator('pre code.hljs').waitFor();
+  await page.getByTestId('message-assistant').and(page.locator('[data-status="complete"]')).waitFor();
+  assert.match(await lastRequest(), /Show me a table/);
+
+  // 2. A read-only tool of a real server runs at once and shows as a card.
+  await script(
+    { toolCalls: [{ id: 'call_1', name: 'everything__echo', arguments: '{"message":"hello from e2e"}' }] },
+    { text: 'The echo tool answered.' },
+  );
+  await box.fill('Echo something');
+  await box.press('Enter');
+  await page.getByText('The echo tool answered.').waitFor();
+  const tool = page.getByTestId('tool-card').last();
+  await tool.getByText('done').waitFor();
+  await tool.getByRole('button').first().click();
+  await tool.getByText('Echo: hello from e2e').waitFor();
+  assert.match(await lastRequest(), /Echo: hello from e2e/, 'the result went back to the model');
+
+  // 3. The model's shell command asks first, with the exact command, and runs
+  //    in the same terminal session the Workspace page shows.
+  await script(
+    { toolCalls: [{ id: 'call_2', name: 'workspace__execute_shell', arguments: '{"command":"echo hi-from-the-model"}' }] },
+    { text: 'The command ran.' },
+  );
+  await box.fill('Run a command');
+  await box.press('Enter');
+  const card = page.getByTestId('approval-card');
+  await card.waitFor();
+  assert.match(await card.textContent(), /workspace__execute_shell/);
+  assert.match(await card.locator('pre').textContent(), /"command": "echo hi-from-the-model"/);
+  await screenshot(page, 'chat-approval');
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  await page.getByText('The command ran.').waitFor();
+  assert.match(await lastRequest(), /hi-from-the-model/);
+  await screenshot(page, 'chat-tool-call');
+
+  // 4. A server's form (elicitation) is rendered from its schema, defaults filled in.
+  await script(
+    { toolCalls: [{ id: 'call_3', name: 'everything__trigger-elicitation-request', arguments: '{}' }] },
+    { text: 'Thanks for the details.' },
+  );
+  await box.fill('Ask me something');
+  await box.press('Enter');
+  // The tool is not read-only: it asks first, then the server's form appears.
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  const form = page.getByTestId('elicit-form');
+  await form.waitFor();
+  await form.getByLabel(/String with default/).first().waitFor();
+  assert.equal(await form.getByLabel(/String with default/).first().inputValue(), 'It was a dark and stormy night.');
+  await form.getByLabel(/^String\*?$/).first().fill('Ada Lovelace');
+  await screenshot(page, 'chat-elicitation');
+  await form.getByRole('button', { name: 'Send' }).click();
+  await page.getByText('Thanks for the details.').waitFor();
+  assert.match(await lastRequest(), /Ada Lovelace/);
+
+  // 5. History: the chat is listed under its first message and found by search.
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Show me a table' }).waitFor();
+  await page.getByLabel('Search chats').fill('apple');
+  await page.getByRole('list', { name: 'Search results' }).locator('mark', { hasText: 'apple' }).first().waitFor();
+  await page.getByLabel('Search chats').fill('');
+
+  // 6. A reload shows the stored conversation with its tool card.
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.app?.App?.Chats === 'function');
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Show me a table' }).click();
+  await page.getByText('The echo tool answered.').waitFor();
+  assert.equal(await page.getByTestId('tool-card').count(), 3);
+  await screenshot(page, 'chat-history');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a denied tool call is reported to the model and Esc stops a slow answer', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await script(
+    { toolCalls: [{ id: 'call_d', name: 'workspace__delete_file', arguments: '{"path":"notes.txt"}' }] },
+    { text: 'Understood, I will not.' },
+  );
+  await box.fill('Try the tool');
+  await box.press('Enter');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Deny' }).click();
+  await page.getByText('Understood, I will not.').waitFor();
+  assert.match(await lastRequest(), /denied/);
+  assert.equal(await page.getByTestId('tool-card').getByText('denied').count(), 1);
+
+  // A slow stream: Esc in the composer stops it and the message says so.
+  await script({ text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z '.repeat(20), chunkSize: 2, delay: '200ms' });
+  await box.fill('Talk slowly');
+  await box.press('Enter');
+  await page.getByRole('button', { name: 'Stop' }).waitFor();
+  await box.press('Escape');
+  await page.getByText('Stopped.').waitFor();
+  await page.getByRole('button', { name: 'Send' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a provider added in Settings keeps its key in the keyring', async () => {
+  const key = 'sk-e2e-provider-0123456789abcd';
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const table = page.getByRole('table', { name: 'Providers' });
+  await table.getByRole('row', { name: 'Fake' }).waitFor();
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  const form = page.getByRole('form', { name: 'Provider' });
+  await form.getByLabel('Name').fill('Anthropic work');
+  await form.getByLabel('Kind').selectOption('anthropic');
+  await form.getByLabel('Default model').fill('claude-test');
+  await form.getByLabel('API key').fill(key);
+  await form.getByRole('button', { name: 'Save provider' }).click();
+  const row = table.getByRole('row', { name: 'Anthropic work' });
+  await row.getByText('stored').waitFor();
+  assert.ok(!(await page.content()).includes(key), 'the key is not in the page');
+  await page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: 'provider_Anthropic_work_API_KEY' }).waitFor();
+  await screenshot(page, 'settings-providers');
+  // Delete asks first.
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await row.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await row.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

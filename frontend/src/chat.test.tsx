@@ -1,0 +1,70 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { applyEvent, fromStored, Orderer, resultText, type ChatEvent, type Message } from './chat';
+import { Markdown } from './components/Markdown';
+
+describe('Markdown', () => {
+  it('renders GFM tables and highlighted code, never raw HTML', () => {
+    const { container } = render(<Markdown text={'| fruit | n |\n|---|---|\n| apple | 3 |\n\n```js\nconst a = 1;\n```\n\n<b>bold?</b>'} />);
+    expect(screen.getByRole('cell', { name: 'apple' })).toBeTruthy();
+    expect(container.querySelector('pre code.hljs')).toBeTruthy();
+    expect(container.querySelector('b')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Copy code' })).toBeTruthy();
+  });
+});
+
+describe('applyEvent', () => {
+  it('builds an assistant message with a streamed tool call from events', () => {
+    let msgs: Message[] = [];
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 1, type: 'message', messageId: 'u1', role: 'user', text: 'hi' });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 2, type: 'message', messageId: 'a1', role: 'assistant' });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 3, type: 'text', messageId: 'a1', text: 'Hel' });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 4, type: 'text', messageId: 'a1', text: 'lo' });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 5, type: 'toolCall', messageId: 'a1', call: { id: 'x', index: 0, name: 'files__read', status: 'streaming' } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 6, type: 'toolArgs', messageId: 'a1', call: { id: 'x', index: 0, args: '{"pa' } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 7, type: 'toolArgs', messageId: 'a1', call: { id: 'x', index: 0, args: 'th":1}' } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 8, type: 'messageEnd', messageId: 'a1', text: 'Hello', status: 'complete', usage: { inputTokens: 5, outputTokens: 2 } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 9, type: 'toolCall', messageId: 'a1', call: { id: 'x', index: 0, name: 'files__read', server: 'files', tool: 'read', args: '{"path":1}', status: 'done', durationMs: 12 } });
+    expect(msgs).toHaveLength(2);
+    const a = msgs[1]!;
+    expect(a.text).toBe('Hello');
+    expect(a.outputTokens).toBe(2);
+    expect(a.toolCalls).toHaveLength(1);
+    expect(a.toolCalls[0]).toMatchObject({ args: '{"path":1}', status: 'done', server: 'files', durationMs: 12 });
+  });
+
+  it('converts stored messages and joins text results', () => {
+    const m = fromStored({
+      id: 'm', role: 'assistant', text: '', status: 'complete', error: '', model: 'x', inputTokens: 0, outputTokens: 0,
+      toolCalls: [{ id: 'c', server: 'everything', tool: 'everything__echo', arguments: { message: 'hi' }, result: { content: [{ type: 'text', text: 'Echo: hi' }] }, isError: false, status: 'done', durationMs: 3 }],
+    });
+    expect(m.toolCalls[0]).toMatchObject({ tool: 'echo', args: '{"message":"hi"}' });
+    expect(resultText(m.toolCalls[0]!.result)).toBe('Echo: hi');
+  });
+});
+
+describe('Orderer', () => {
+  const ev = (chatId: string, seq: number): ChatEvent => ({ chatId, seq, type: 'text', text: String(seq) });
+
+  it('delivers shuffled events in seq order, per chat, dropping duplicates', () => {
+    const got: string[] = [];
+    const o = new Orderer((e) => got.push(`${e.chatId}${e.seq}`), () => {});
+    for (const e of [ev('a', 1), ev('a', 3), ev('b', 7), ev('a', 2), ev('a', 2), ev('b', 8), ev('a', 5), ev('a', 4)]) o.push(e);
+    expect(got).toEqual(['a1', 'b7', 'a2', 'a3', 'b8', 'a4', 'a5']);
+  });
+
+  it('gives up on a gap that never fills', () => {
+    const got: number[] = [];
+    const timers: (() => void)[] = [];
+    const o = new Orderer((e) => got.push(e.seq), (fn) => timers.push(fn));
+    o.push(ev('a', 1));
+    o.push(ev('a', 4));
+    o.push(ev('a', 3));
+    expect(got).toEqual([1]);
+    timers.forEach((t) => t());
+    expect(got).toEqual([1, 3, 4]);
+    o.push(ev('a', 2)); // too late: skipped
+    o.push(ev('a', 5));
+    expect(got).toEqual([1, 3, 4, 5]);
+  });
+});

@@ -1,0 +1,161 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SetChatModel, SetChatOptions, Tools,
+} from '../../wailsjs/go/app/App';
+import { call } from '../backend';
+import { loadChats, useChat } from '../chat';
+import { message } from '../servers';
+
+/** TOOL_WARNING is the tool count above which models start to pick tools badly. */
+export const TOOL_WARNING = 40;
+
+interface ToolItem { name: string; server: string; tool: string }
+
+/** ChatHeader: the open chat's model, its active servers/tools, and export. */
+export function ChatHeader({ chatId }: { chatId: string }) {
+  const title = useChat((s) => s.chats.find((c) => c.id === chatId)?.title ?? '');
+  const [err, setErr] = useState('');
+  return (
+    <header className="chat-header">
+      <h2 className="chat-title">{title || 'New chat'}</h2>
+      <ModelPicker chatId={chatId} onError={setErr} />
+      <ToolPicker chatId={chatId} onError={setErr} />
+      <ExportMenu chatId={chatId} onError={setErr} />
+      {err && <div className="alert small" role="alert">{err}</div>}
+    </header>
+  );
+}
+
+function ModelPicker({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {
+  const [providers, setProviders] = useState<{ name: string; defaultModel: string }[]>([]);
+  const [prov, setProv] = useState('');
+  const [model, setModel] = useState('');
+  const [models, setModels] = useState<string[]>([]);
+  useEffect(() => {
+    void Promise.all([call(() => ChatSettings()), call(() => GetChat(chatId))]).then(([s, c]) => {
+      setProviders(s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel })));
+      const p = c.provider || s.defaultProvider;
+      setProv(p);
+      setModel(c.model || s.providers.find((x) => x.name === p)?.defaultModel || '');
+    }, (e: unknown) => onError(message(e)));
+  }, [chatId, onError]);
+  useEffect(() => {
+    if (!prov) return;
+    call(() => ProviderModels(prov)).then((ms) => setModels((ms ?? []).map((m) => m.id)), () => setModels([]));
+  }, [prov]);
+  const save = (p: string, m: string) => {
+    call(() => SetChatModel(chatId, p, m)).catch((e: unknown) => onError(message(e)));
+  };
+  if (providers.length === 0) {
+    return <a className="small" href="#/settings">Set up a model provider</a>;
+  }
+  return (
+    <div className="model-picker row">
+      <label className="small">
+        Provider
+        <select value={prov} onChange={(e) => {
+          const p = e.target.value;
+          const m = providers.find((x) => x.name === p)?.defaultModel ?? '';
+          setProv(p);
+          setModel(m);
+          save(p, m);
+        }}>
+          {providers.map((p) => <option key={p.name} value={p.name}>{p.name}</option>)}
+        </select>
+      </label>
+      <label className="small">
+        Model
+        <input list="chat-models" value={model} placeholder="model name" onChange={(e) => setModel(e.target.value)}
+          onBlur={() => save(prov, model)} onKeyDown={(e) => { if (e.key === 'Enter') save(prov, model); }} />
+        <datalist id="chat-models">{models.map((m) => <option key={m} value={m} />)}</datalist>
+      </label>
+    </div>
+  );
+}
+
+function ToolPicker({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [tools, setTools] = useState<ToolItem[]>([]);
+  const [offServers, setOffServers] = useState<string[]>([]);
+  const [offTools, setOffTools] = useState<string[]>([]);
+  useEffect(() => {
+    void Promise.all([call(() => Tools()), call(() => ChatOptionsOf(chatId))]).then(([list, o]) => {
+      setTools((list.tools ?? []).map((t) => ({ name: t.name, server: t.server, tool: t.tool })));
+      setOffServers(o.offServers ?? []);
+      setOffTools(o.offTools ?? []);
+    }, (e: unknown) => onError(message(e)));
+  }, [chatId, onError]);
+  const groups = useMemo(() => {
+    const m = new Map<string, ToolItem[]>();
+    for (const t of tools) m.set(t.server, [...(m.get(t.server) ?? []), t]);
+    return [...m.entries()];
+  }, [tools]);
+  const active = tools.filter((t) => !offServers.includes(t.server) && !offTools.includes(t.name)).length;
+  const save = (servers: string[], ts: string[]) => {
+    setOffServers(servers);
+    setOffTools(ts);
+    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts })).catch((e: unknown) => onError(message(e)));
+  };
+  const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  return (
+    <div className="chat-tools">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Tools: {active}
+        {active > TOOL_WARNING && <span className="badge warn" title="Many tools make models choose worse; switch off the servers this chat does not need.">many</span>}
+      </button>
+      {open && (
+        <div className="popover" role="dialog" aria-label="Tools for this chat"
+          onKeyDown={(e) => { if (e.key === 'Escape') setOpen(false); }}>
+          {active > TOOL_WARNING && (
+            <p className="small warn">{active} tools are active. Models choose tools worse with more than {TOOL_WARNING}: switch off what this chat does not need.</p>
+          )}
+          {groups.map(([server, ts]) => {
+            const on = !offServers.includes(server);
+            return (
+              <fieldset key={server}>
+                <legend>
+                  <label>
+                    <input type="checkbox" checked={on} onChange={() => save(toggle(offServers, server), offTools)} />
+                    {server} <span className="muted small">({ts.length} tools)</span>
+                  </label>
+                </legend>
+                {on && ts.map((t) => (
+                  <label key={t.name} className="small tool-toggle">
+                    <input type="checkbox" checked={!offTools.includes(t.name)} onChange={() => save(offServers, toggle(offTools, t.name))} />
+                    {t.tool}
+                  </label>
+                ))}
+              </fieldset>
+            );
+          })}
+          {groups.length === 0 && <p className="muted small">No server has tools running.</p>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const [format, setFormat] = useState('markdown');
+  const show = (f: string) => {
+    setFormat(f);
+    call(() => ExportChat(chatId, f)).then(setText, (e: unknown) => onError(message(e)));
+  };
+  return (
+    <div className="export">
+      <button type="button" onClick={() => show('markdown')}>Export</button>
+      {text !== null && (
+        <div className="popover export-view" role="dialog" aria-label="Export chat">
+          <div className="row">
+            <button type="button" className={format === 'markdown' ? 'selected' : ''} onClick={() => show('markdown')}>Markdown</button>
+            <button type="button" className={format === 'json' ? 'selected' : ''} onClick={() => show('json')}>JSON</button>
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(text)}>Copy</button>
+            <button type="button" onClick={() => { setText(null); void loadChats(); }}>Close</button>
+          </div>
+          <pre aria-label="Exported chat">{text}</pre>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal as XTerm } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import { useEffect, useRef, useState } from 'react';
+import { TerminalAttach, TerminalInput, TerminalResize } from '../../wailsjs/go/app/App';
+import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { call, hasRuntime } from '../backend';
+import { message } from '../servers';
+
+/** fromBase64 decodes the raw PTY bytes the backend sends. */
+function fromBase64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Terminal attaches xterm.js to a workspace shell session: output live, keystrokes and resizes back. */
+export function Terminal({ session }: { session: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [err, setErr] = useState('');
+  useEffect(() => {
+    if (!host.current || !hasRuntime()) return;
+    const term = new XTerm({ convertEol: false, cursorBlink: true, fontSize: 13, scrollback: 5000 });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(host.current);
+    fit.fit();
+    let off = () => {};
+    call(() => TerminalAttach(session)).then((scrollback) => {
+      if (scrollback) term.write(fromBase64(scrollback));
+      off = EventsOn('terminal:data', (ev: { session: string; data: string }) => {
+        if (ev.session === session) term.write(fromBase64(ev.data));
+      });
+      void call(() => TerminalResize(session, term.rows, term.cols));
+    }, (e: unknown) => setErr(message(e)));
+    const input = term.onData((d) => void call(() => TerminalInput(session, d)).catch((e: unknown) => setErr(message(e))));
+    const resized = term.onResize(({ rows, cols }) => void call(() => TerminalResize(session, rows, cols)));
+    const obs = new ResizeObserver(() => fit.fit());
+    obs.observe(host.current);
+    return () => {
+      obs.disconnect();
+      input.dispose();
+      resized.dispose();
+      off();
+      term.dispose();
+    };
+  }, [session]);
+  return (
+    <>
+      {err && <div className="alert" role="alert">{err}</div>}
+      <div className="terminal" ref={host} role="application" aria-label={`Terminal ${session}`} data-testid="terminal" />
+    </>
+  );
+}
