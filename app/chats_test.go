@@ -169,7 +169,7 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		for _, e := range a.evs {
-			if m, ok := e.data.(map[string]string); ok && e.name == EventTerminalData && strings.Contains(decode64(m["data"]), "hi-from-model") {
+			if d, ok := e.data.(TerminalData); ok && e.name == EventTerminalData && strings.Contains(decode64(d.Data), "hi-from-model") {
 				return true
 			}
 		}

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -186,19 +188,35 @@ func (a *App) ChooseWorkspaceRoot() (string, error) {
 	return v.Root, err
 }
 
+// TerminalAttachment is a terminal's view of a shell session: its recent
+// output, and the ID its terminal:data events carry.
+type TerminalAttachment struct {
+	History string `json:"history"` // base64 raw output
+	Attach  string `json:"attach"`
+}
+
+// TerminalData is one terminal:data event. Seq numbers an attachment's
+// events 1, 2, 3… so the page can put shuffled deliveries back in order.
+type TerminalData struct {
+	Session string `json:"session"`
+	Attach  string `json:"attach"`
+	Seq     int64  `json:"seq"`
+	Data    string `json:"data"` // base64 raw output
+}
+
 // TerminalAttach connects the page's terminal to a shell session (started
-// if needed) and returns its recent output (base64); new output follows as
+// if needed) and returns its recent output; new output follows as
 // terminal:data events. Attaching again replaces the earlier attachment.
-func (a *App) TerminalAttach(session string) (string, error) {
+func (a *App) TerminalAttach(session string) (TerminalAttachment, error) {
 	w, err := a.workspace()
 	if err != nil {
-		return "", err
+		return TerminalAttachment{}, err
 	}
 	s, err := w.Session(session)
 	if err != nil {
-		return "", err
+		return TerminalAttachment{}, err
 	}
-	name := s.Name()
+	name, id := s.Name(), newAttachID()
 	history, ch, cancel := s.Attach()
 	a.wks.mu.Lock()
 	if stop := a.wks.attached[name]; stop != nil {
@@ -210,11 +228,19 @@ func (a *App) TerminalAttach(session string) (string, error) {
 	a.wks.attached[name] = cancel
 	a.wks.mu.Unlock()
 	go func() {
+		var seq int64
 		for b := range ch {
-			a.emitEvent(EventTerminalData, map[string]string{"session": name, "data": base64.StdEncoding.EncodeToString(b)})
+			seq++
+			a.emitEvent(EventTerminalData, TerminalData{Session: name, Attach: id, Seq: seq, Data: base64.StdEncoding.EncodeToString(b)})
 		}
 	}()
-	return base64.StdEncoding.EncodeToString(history), nil
+	return TerminalAttachment{History: base64.StdEncoding.EncodeToString(history), Attach: id}, nil
+}
+
+func newAttachID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // TerminalInput sends the user's keystrokes to a session.

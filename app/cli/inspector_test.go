@@ -33,6 +33,54 @@ func TestInspector(t *testing.T) {
 	inspectorBinDir(t) // fail before building if it is missing
 	bin := buildSwitchboard(t)
 	t.Run("content-store", func(t *testing.T) { testInspectorContentStore(t, bin) })
+	t.Run("workspace", func(t *testing.T) { testInspectorWorkspace(t, bin) })
+}
+
+func testInspectorWorkspace(t *testing.T, bin string) {
+	root := t.TempDir()
+	server := []string{bin, "builtin", "workspace", "--root", root}
+	run := inspect(t, inspectorArgs(server, "--method", "tools/list", "--strict")...)
+	if run.Exit != 0 || strings.Contains(strings.ToLower(run.Stderr), "warning") {
+		t.Fatalf("tools/list --strict: exit %d, stderr:\n%s", run.Exit, run.Stderr)
+	}
+	var list struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	decodeInto(t, run.Result, &list)
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	for _, want := range []string{"read_file", "write_file", "edit_file", "list_directory", "tree", "search_files", "move_file", "delete_file", "execute_shell"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("tools/list lacks %s: %v", want, names)
+		}
+	}
+
+	if r := inspectorTool(t, server, "write_file", map[string]any{"path": "notes/plan.md", "content": "# Plan\nship the inspector test\n"}); r.IsError {
+		t.Fatalf("write_file: %s", r.text())
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "notes", "plan.md")); err != nil || string(b) != "# Plan\nship the inspector test\n" {
+		t.Fatalf("file on disk: %q, %v", b, err)
+	}
+	if r := inspectorTool(t, server, "read_file", map[string]any{"path": "notes/plan.md"}); !strings.Contains(r.text(), "ship the inspector test") {
+		t.Fatalf("read_file: %s", r.text())
+	}
+	if r := inspectorTool(t, server, "search_files", map[string]any{"pattern": "*.md", "content": "inspector"}); !strings.Contains(r.text(), "notes/plan.md:2") {
+		t.Fatalf("search_files: %s", r.text())
+	}
+	if r := inspectorTool(t, server, "execute_shell", map[string]any{"command": "echo from-inspector-$((6*7))"}); !strings.Contains(r.text(), "from-inspector-42") {
+		t.Fatalf("execute_shell: %s", r.text())
+	}
+	// Confinement holds for a third-party client too.
+	run = inspect(t, inspectorArgs(server, "--method", "tools/call", "--tool-name", "read_file", "--tool-args-json", `{"path":"../../etc/passwd"}`)...)
+	var res toolResult
+	if len(run.Result) > 0 {
+		decodeInto(t, run.Result, &res)
+	}
+	if !res.IsError || !strings.Contains(res.text(), "escapes") {
+		t.Fatalf("read outside the root: exit %d, %s %s", run.Exit, run.Result, run.Stderr)
+	}
 }
 
 func testInspectorContentStore(t *testing.T, bin string) {

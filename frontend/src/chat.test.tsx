@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { applyEvent, fromStored, Orderer, resultText, type ChatEvent, type Message } from './chat';
+import { applyEvent, fromStored, resultText, type ChatEvent, type Message } from './chat';
+import { Orderer } from './orderer';
 import { Markdown } from './components/Markdown';
 
 describe('Markdown', () => {
@@ -48,7 +49,7 @@ describe('Orderer', () => {
 
   it('delivers shuffled events in seq order, per chat, dropping duplicates', () => {
     const got: string[] = [];
-    const o = new Orderer((e) => got.push(`${e.chatId}${e.seq}`), () => {});
+    const o = new Orderer<ChatEvent>((e) => e.chatId, (e) => got.push(`${e.chatId}${e.seq}`), () => {});
     for (const e of [ev('a', 1), ev('a', 3), ev('b', 7), ev('a', 2), ev('a', 2), ev('b', 8), ev('a', 5), ev('a', 4)]) o.push(e);
     expect(got).toEqual(['a1', 'b7', 'a2', 'a3', 'b8', 'a4', 'a5']);
   });
@@ -56,7 +57,7 @@ describe('Orderer', () => {
   it('gives up on a gap that never fills', () => {
     const got: number[] = [];
     const timers: (() => void)[] = [];
-    const o = new Orderer((e) => got.push(e.seq), (fn) => timers.push(fn));
+    const o = new Orderer<ChatEvent>((e) => e.chatId, (e) => got.push(e.seq), (fn) => timers.push(fn));
     o.push(ev('a', 1));
     o.push(ev('a', 4));
     o.push(ev('a', 3));

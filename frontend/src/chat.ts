@@ -8,6 +8,7 @@ import {
 } from '../wailsjs/go/app/App';
 import { EventsOn } from '../wailsjs/runtime/runtime';
 import { call, hasBackend, hasRuntime } from './backend';
+import { Orderer } from './orderer';
 import { message as errorMessage } from './servers';
 
 export interface Chat {
@@ -197,55 +198,6 @@ export function applyEvent(messages: Message[], ev: ChatEvent): Message[] {
   }
 }
 
-/** Orderer puts each chat's events back in seq order: Wails' dev server
- * delivers every event on its own goroutine, so they can arrive shuffled. An
- * event after a gap waits until the gap fills, or GAP_MS passes. */
-export const GAP_MS = 400;
-export class Orderer {
-  private last = new Map<string, number>();
-  private held = new Map<string, Map<number, ChatEvent>>();
-  constructor(private deliver: (ev: ChatEvent) => void, private schedule: (fn: () => void) => unknown = (fn) => setTimeout(fn, GAP_MS)) {}
-
-  push(ev: ChatEvent): void {
-    const last = this.last.get(ev.chatId);
-    if (last !== undefined && ev.seq <= last) return; // a duplicate or a late one already skipped
-    if (last === undefined || ev.seq === last + 1) {
-      this.apply(ev);
-      this.drain(ev.chatId);
-      return;
-    }
-    const held = this.held.get(ev.chatId) ?? new Map<number, ChatEvent>();
-    held.set(ev.seq, ev);
-    this.held.set(ev.chatId, held);
-    this.schedule(() => this.flush(ev.chatId));
-  }
-
-  private apply(ev: ChatEvent) {
-    this.last.set(ev.chatId, ev.seq);
-    this.deliver(ev);
-  }
-
-  private drain(chatId: string) {
-    const held = this.held.get(chatId);
-    for (let next = (this.last.get(chatId) ?? 0) + 1; held?.has(next); next++) {
-      const ev = held.get(next)!;
-      held.delete(next);
-      this.apply(ev);
-    }
-  }
-
-  /** flush gives up on a gap that did not fill: held events go out in order. */
-  private flush(chatId: string) {
-    const held = this.held.get(chatId);
-    if (!held || held.size === 0) return;
-    for (const seq of [...held.keys()].sort((a, b) => a - b)) {
-      const ev = held.get(seq)!;
-      held.delete(seq);
-      if (seq > (this.last.get(chatId) ?? 0)) this.apply(ev);
-    }
-  }
-}
-
 function onChatEvent(ev: ChatEvent) {
   if (ev.type === 'done') {
     set({ running: { ...state.running, [ev.chatId]: false } });
@@ -266,7 +218,7 @@ let watching = false;
 function watch() {
   if (watching || !hasRuntime()) return;
   watching = true;
-  const order = new Orderer(onChatEvent);
+  const order = new Orderer<ChatEvent>((e) => e.chatId, onChatEvent);
   EventsOn('chat:event', (ev: ChatEvent) => order.push(ev));
   EventsOn('chat:approval', (a: Approval) => set({ approvals: [...state.approvals.filter((x) => x.id !== a.id), a] }));
   EventsOn('chat:elicit', (e: Elicit) => set({ elicits: [...state.elicits.filter((x) => x.id !== e.id), e] }));

@@ -5,7 +5,10 @@ import { useEffect, useRef, useState } from 'react';
 import { TerminalAttach, TerminalInput, TerminalResize } from '../../wailsjs/go/app/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import { call, hasRuntime } from '../backend';
+import { Orderer } from '../orderer';
 import { message } from '../servers';
+
+interface TerminalData { session: string; attach: string; seq: number; data: string }
 
 /** fromBase64 decodes the raw PTY bytes the backend sends. */
 function fromBase64(s: string): Uint8Array {
@@ -27,14 +30,34 @@ export function Terminal({ session }: { session: string }) {
     term.open(host.current);
     fit.fit();
     let off = () => {};
-    call(() => TerminalAttach(session)).then((scrollback) => {
-      if (scrollback) term.write(fromBase64(scrollback));
-      off = EventsOn('terminal:data', (ev: { session: string; data: string }) => {
-        if (ev.session === session) term.write(fromBase64(ev.data));
+    let attach = '';
+    const order = new Orderer<TerminalData>((d) => d.attach, (d) => term.write(fromBase64(d.data)));
+    call(() => TerminalAttach(session)).then((a) => {
+      attach = a.attach;
+      if (a.history) term.write(fromBase64(a.history));
+      off = EventsOn('terminal:data', (d: TerminalData) => {
+        if (d.session === session && d.attach === attach) order.push(d);
       });
       void call(() => TerminalResize(session, term.rows, term.cols));
     }, (e: unknown) => setErr(message(e)));
-    const input = term.onData((d) => void call(() => TerminalInput(session, d)).catch((e: unknown) => setErr(message(e))));
+    // Keystrokes go one call at a time, in order: concurrent binding calls
+    // may be handled out of order, and a shell must see them as typed.
+    let pending = '';
+    let sending = false;
+    const flush = async () => {
+      if (sending) return;
+      sending = true;
+      while (pending) {
+        const d = pending;
+        pending = '';
+        await call(() => TerminalInput(session, d)).catch((e: unknown) => setErr(message(e)));
+      }
+      sending = false;
+    };
+    const input = term.onData((d) => {
+      pending += d;
+      void flush();
+    });
     const resized = term.onResize(({ rows, cols }) => void call(() => TerminalResize(session, rows, cols)));
     const obs = new ResizeObserver(() => fit.fit());
     obs.observe(host.current);

@@ -14,15 +14,17 @@ async function toolText(name: string, args: object): Promise<string> {
   return text;
 }
 
-/** parseTree turns the tree tool's indented listing ("dir/", "  file") into entries. */
+/** parseTree turns the tree tool's listing (the root on the first line, then
+ * entries indented two spaces per level, directories ending in "/") into entries. */
 export function parseTree(text: string): Entry[] {
   const out: Entry[] = [];
   const stack: string[] = [];
-  for (const raw of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const raw of lines.slice(1)) {
     if (!raw.trim() || raw.startsWith('[')) continue;
     const indent = raw.length - raw.trimStart().length;
-    const depth = Math.floor(indent / 2);
-    let name = raw.trim().replace(/^[├└│─\s]+/, '');
+    const depth = Math.max(0, Math.floor(indent / 2) - 1);
+    let name = raw.trim().replace(/ -> .*$/, '');
     const dir = name.endsWith('/');
     if (dir) name = name.slice(0, -1);
     stack.length = depth;

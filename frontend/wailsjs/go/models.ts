@@ -417,6 +417,20 @@ export namespace app {
 	        this.seq = source["seq"];
 	    }
 	}
+	export class TerminalAttachment {
+	    history: string;
+	    attach: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TerminalAttachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.history = source["history"];
+	        this.attach = source["attach"];
+	    }
+	}
 	export class ToolView {
 	    name: string;
 	    server: string;

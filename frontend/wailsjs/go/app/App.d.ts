@@ -91,7 +91,7 @@ export function SetWorkspaceRoot(arg1:string):Promise<app.WorkspaceView>;
 
 export function StopChat(arg1:string):Promise<void>;
 
-export function TerminalAttach(arg1:string):Promise<string>;
+export function TerminalAttach(arg1:string):Promise<app.TerminalAttachment>;
 
 export function TerminalInput(arg1:string,arg2:string):Promise<void>;
 

@@ -1,0 +1,55 @@
+// Events from Go can arrive out of order; Orderer puts them back in order.
+/** Orderer puts events back in seq order per key (a chat, a terminal
+ * attachment): Wails' dev server delivers every event on its own goroutine, so
+ * they can arrive shuffled. An event after a gap waits until the gap fills,
+ * or GAP_MS passes. */
+export const GAP_MS = 400;
+export class Orderer<T extends { seq: number }> {
+  private last = new Map<string, number>();
+  private held = new Map<string, Map<number, T>>();
+  constructor(
+    private key: (ev: T) => string,
+    private deliver: (ev: T) => void,
+    private schedule: (fn: () => void) => unknown = (fn) => setTimeout(fn, GAP_MS),
+  ) {}
+
+  push(ev: T): void {
+    const k = this.key(ev);
+    const last = this.last.get(k);
+    if (last !== undefined && ev.seq <= last) return; // a duplicate or a late one already skipped
+    if (last === undefined || ev.seq === last + 1) {
+      this.apply(k, ev);
+      this.drain(k);
+      return;
+    }
+    const held = this.held.get(k) ?? new Map<number, T>();
+    held.set(ev.seq, ev);
+    this.held.set(k, held);
+    this.schedule(() => this.flush(k));
+  }
+
+  private apply(k: string, ev: T) {
+    this.last.set(k, ev.seq);
+    this.deliver(ev);
+  }
+
+  private drain(k: string) {
+    const held = this.held.get(k);
+    for (let next = (this.last.get(k) ?? 0) + 1; held?.has(next); next++) {
+      const ev = held.get(next)!;
+      held.delete(next);
+      this.apply(k, ev);
+    }
+  }
+
+  /** flush gives up on a gap that did not fill: held events go out in order. */
+  private flush(k: string) {
+    const held = this.held.get(k);
+    if (!held || held.size === 0) return;
+    for (const seq of [...held.keys()].sort((a, b) => a - b)) {
+      const ev = held.get(seq)!;
+      held.delete(seq);
+      if (seq > (this.last.get(k) ?? 0)) this.apply(k, ev);
+    }
+  }
+}
