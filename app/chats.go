@@ -79,7 +79,7 @@ func (a *App) NewChat(providerName, model string) (history.Chat, error) {
 			}
 		}
 	}
-	return h.CreateChat(a.bg(), history.Chat{Title: "New chat", Provider: providerName, Model: model})
+	return h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model})
 }
 
 // Chat returns one chat.

@@ -54,6 +54,9 @@ type ToolView struct {
 	InputSchema string `json:"inputSchema"` // JSON Schema, as JSON text
 	ReadOnly    bool   `json:"readOnly"`
 	Destructive bool   `json:"destructive"`
+	// DefaultPolicy is what a chat does when no setting names the tool:
+	// "allow" (runs) or "ask".
+	DefaultPolicy string `json:"defaultPolicy"`
 }
 
 // ToolList is every tool plus the servers that could not be listed.
@@ -223,7 +226,7 @@ func (a *App) Tools() (ToolList, error) {
 			title = t.Tool.Annotations.Title
 		}
 		v := ToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: title,
-			Description: t.Tool.Description, InputSchema: string(schema)}
+			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.toolPolicy(t))}
 		if h := t.Tool.Annotations.ReadOnlyHint; h != nil {
 			v.ReadOnly = *h
 		}

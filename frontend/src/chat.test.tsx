@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { applyEvent, fromStored, resultText, type ChatEvent, type Message } from './chat';
+import { matchPrompts, withAttachments } from './components/ComposerExtras';
 import { Orderer } from './orderer';
 import { Markdown } from './components/Markdown';
 
@@ -67,5 +68,22 @@ describe('Orderer', () => {
     o.push(ev('a', 2)); // too late: skipped
     o.push(ev('a', 5));
     expect(got).toEqual([1, 3, 4, 5]);
+  });
+});
+
+describe('composer extras', () => {
+  const p = (server: string, name: string) => ({ server, name, title: '', description: '', arguments: [] });
+  it('matches slash commands by prompt or server name, only before a space', () => {
+    const prompts = [p('everything', 'args-prompt'), p('everything', 'simple-prompt'), p('git', 'commit-message')];
+    expect(matchPrompts(prompts, '/args').map((x) => x.name)).toEqual(['args-prompt']);
+    expect(matchPrompts(prompts, '/git').map((x) => x.name)).toEqual(['commit-message']);
+    expect(matchPrompts(prompts, '/').length).toBe(3);
+    expect(matchPrompts(prompts, '/args now')).toEqual([]);
+    expect(matchPrompts(prompts, 'args')).toEqual([]);
+  });
+  it('appends attachments after the text', () => {
+    expect(withAttachments('look', [])).toBe('look');
+    expect(withAttachments('look', [{ server: 's', uri: 'u', name: 'n', text: '<resource uri="u">\nx\n</resource>\n' }]))
+      .toBe('look\n\n<resource uri="u">\nx\n</resource>');
   });
 });

@@ -158,3 +158,64 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a slash command expands a server prompt and a resource can be attached', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('/args');
+  const menu = page.getByRole('listbox', { name: 'Prompts' });
+  await menu.getByRole('option', { name: /args-prompt/ }).waitFor();
+  await box.press('Enter');
+  const form = page.getByRole('form', { name: 'Arguments of args-prompt' });
+  await form.getByLabel(/city/).fill('Lisbon');
+  await form.getByRole('button', { name: 'Insert' }).click();
+  await page.waitForFunction(() => document.querySelector('textarea[aria-label="Message"]')?.value === "What's weather in Lisbon?");
+
+  await page.getByRole('button', { name: 'Attach' }).click();
+  const attach = page.getByRole('dialog', { name: 'Attach a resource' });
+  await attach.getByLabel('Filter resources').fill('.md');
+  await attach.getByRole('button').first().click();
+  const chip = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem').first();
+  await chip.waitFor();
+  await screenshot(page, 'chat-prompt-attach');
+  await script({ text: 'Sunny, with a document attached.' });
+  await box.press('Enter');
+  await page.getByText('Sunny, with a document attached.').waitFor();
+  const body = await lastRequest();
+  assert.match(body, /What's weather in Lisbon\?/);
+  assert.match(body, /<resource uri=\\"demo:\/\//);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a tool set to "ask me" on the Tools page asks in the chat', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  await page.getByLabel('Server', { exact: true }).selectOption('everything');
+  await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'get-sum', exact: true }).click();
+  const policy = page.getByLabel('When the model calls it');
+  assert.equal(await policy.inputValue(), '', 'read-only get-sum starts at the default');
+  assert.match(await policy.locator('option[value=""]').innerText(), /run it/);
+  await policy.selectOption('ask');
+
+  await page.goto(`${env('E2E_URL')}/#/chat`);
+  await page.waitForFunction(() => typeof window.go?.app?.App?.Chats === 'function');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await script(
+    { toolCalls: [{ id: 'call_s', name: 'everything__get-sum', arguments: '{"a":2,"b":3}' }] },
+    { text: 'It is 5.' },
+  );
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Add 2 and 3');
+  await box.press('Enter');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByText('It is 5.').waitFor();
+
+  // Back to the default: it runs without asking again.
+  await page.goto(`${env('E2E_URL')}/#/tools`);
+  await page.getByLabel('Server', { exact: true }).selectOption('everything');
+  await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'get-sum', exact: true }).click();
+  await page.getByLabel('When the model calls it').selectOption('');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -17,7 +17,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
   const [err, setErr] = useState('');
   return (
     <header className="chat-header">
-      <h2 className="chat-title">{title || 'New chat'}</h2>
+      <h2 className="chat-title">{title || 'Untitled chat'}</h2>
       <ModelPicker chatId={chatId} onError={setErr} />
       <ToolPicker chatId={chatId} onError={setErr} />
       <ExportMenu chatId={chatId} onError={setErr} />

@@ -7,6 +7,10 @@ import { ChatHeader } from '../components/ChatHeader';
 import { ElicitForm } from '../components/ElicitForm';
 import { Markdown } from '../components/Markdown';
 import { ToolCallCard } from '../components/ToolCallCard';
+import {
+  AttachMenu, expandPrompt, matchPrompts, PromptArgs, SlashMenu, usePrompts, withAttachments, type Attachment, type PromptView,
+} from '../components/ComposerExtras';
+import { message } from '../servers';
 import { hasBackend } from '../backend';
 import { snippetParts } from '../knowledge';
 
@@ -95,7 +99,7 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
   return (
     <li className={selected ? 'selected' : ''}>
       <button type="button" aria-current={selected} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
-        {chat.title || 'New chat'}
+        {chat.title || 'Untitled chat'}
       </button>
       {selected && (confirm ? (
         <span className="row small">
@@ -177,18 +181,46 @@ function Composer() {
   const current = useChat((s) => s.current);
   const running = useChat((s) => !!s.running[s.current]);
   const [text, setText] = useState('');
+  const [atts, setAtts] = useState<Attachment[]>([]);
+  const [sel, setSel] = useState(0);
+  const [argsFor, setArgsFor] = useState<PromptView | null>(null);
+  const [err, setErr] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
+  const prompts = usePrompts(text.startsWith('/'));
+  const matches = matchPrompts(prompts, text);
   useEffect(() => {
     box.current?.focus();
   }, [current]);
   const submit = async () => {
     if (!text.trim() || running) return;
     const t = text;
+    const a = atts;
     setText('');
-    if (!(await send(t))) setText(t);
+    setAtts([]);
+    if (!(await send(withAttachments(t, a)))) {
+      setText(t);
+      setAtts(a);
+    }
+  };
+  const pick = async (p: PromptView) => {
+    setSel(0);
+    try {
+      const expanded = await expandPrompt(p);
+      if (expanded === null) setArgsFor(p);
+      else setText(expanded);
+    } catch (e) {
+      setErr(message(e));
+    }
+    box.current?.focus();
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (matches.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      setSel((sel + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+    } else if (matches.length > 0 && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
+      e.preventDefault();
+      void pick(matches[Math.min(sel, matches.length - 1)]!);
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
     } else if (e.key === 'Escape' && running) {
@@ -197,14 +229,32 @@ function Composer() {
     }
   };
   return (
-    <form className="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
-      <textarea ref={box} aria-label="Message" rows={3} placeholder="Message the model…" value={text}
-        onChange={(e) => setText(e.target.value)} onKeyDown={onKey} disabled={!hasBackend()} />
-      {running ? (
-        <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
-      ) : (
-        <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
+    <div className="composer-wrap">
+      {argsFor && (
+        <PromptArgs prompt={argsFor} onCancel={() => setArgsFor(null)} onText={(t) => { setText(t); setArgsFor(null); box.current?.focus(); }} />
       )}
-    </form>
+      <SlashMenu items={matches} selected={Math.min(sel, matches.length - 1)} onPick={(p) => void pick(p)} />
+      {err && <div className="alert small" role="alert">{err} <button type="button" className="link" onClick={() => setErr('')}>Dismiss</button></div>}
+      {atts.length > 0 && (
+        <ul className="attachments" aria-label="Attachments">
+          {atts.map((a, i) => (
+            <li key={a.uri} className="badge">
+              {a.name}
+              <button type="button" className="link small" aria-label={`Remove ${a.name}`} onClick={() => setAtts(atts.filter((_, j) => j !== i))}>×</button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+        <AttachMenu onAttach={(a) => setAtts([...atts.filter((x) => x.uri !== a.uri), a])} onError={setErr} />
+        <textarea ref={box} aria-label="Message" rows={3} placeholder="Message the model… (/ for the servers' prompts)" value={text}
+          onChange={(e) => { setText(e.target.value); setSel(0); }} onKeyDown={onKey} disabled={!hasBackend()} />
+        {running ? (
+          <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
+        ) : (
+          <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
+        )}
+      </form>
+    </div>
   );
 }

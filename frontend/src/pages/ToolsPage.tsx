@@ -2,6 +2,7 @@ import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
+import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
 import { callTool, listTools, message, type CallResult, type ToolList, type ToolView } from '../servers';
 
@@ -139,6 +140,7 @@ function ToolRunner({ tool }: { tool: ToolView }) {
       <h2>{tool.title || tool.tool}</h2>
       <p className="muted"><code>{tool.name}</code>{tool.readOnly && ' · read-only'}{tool.destructive && ' · destructive'}</p>
       {tool.description && <p className="tool-desc">{tool.description}</p>}
+      <ToolPolicy key={tool.name} name={tool.name} defaultPolicy={tool.defaultPolicy} />
       <label className="toggle">
         <input type="checkbox" checked={raw} onChange={toggleRaw} /> Raw JSON
       </label>

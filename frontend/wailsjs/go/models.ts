@@ -339,6 +339,60 @@ export namespace app {
 		}
 	}
 	
+	export class PromptArgument {
+	    name: string;
+	    description: string;
+	    required: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptArgument(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	    }
+	}
+	export class PromptView {
+	    server: string;
+	    name: string;
+	    title: string;
+	    description: string;
+	    arguments: PromptArgument[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = this.convertValues(source["arguments"], PromptArgument);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ProviderInput {
 	    name: string;
 	    kind: string;
@@ -360,6 +414,26 @@ export namespace app {
 	    }
 	}
 	
+	export class ResourceView {
+	    server: string;
+	    uri: string;
+	    name: string;
+	    description: string;
+	    mimeType: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	    }
+	}
 	
 	export class ServerErrorView {
 	    server: string;
@@ -440,6 +514,7 @@ export namespace app {
 	    inputSchema: string;
 	    readOnly: boolean;
 	    destructive: boolean;
+	    defaultPolicy: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolView(source);
@@ -455,6 +530,7 @@ export namespace app {
 	        this.inputSchema = source["inputSchema"];
 	        this.readOnly = source["readOnly"];
 	        this.destructive = source["destructive"];
+	        this.defaultPolicy = source["defaultPolicy"];
 	    }
 	}
 	export class ToolList {

@@ -11,6 +11,8 @@ export function AnswerElicitation(arg1:string,arg2:string,arg3:string):Promise<v
 
 export function ApplyImport(arg1:string,arg2:string,arg3:Record<string, string>,arg4:Record<string, string>,arg5:Array<string>):Promise<number>;
 
+export function AttachResource(arg1:string,arg2:string):Promise<string>;
+
 export function CallTool(arg1:string,arg2:string):Promise<app.CallResult>;
 
 export function Chat(arg1:string):Promise<history.Chat>;
@@ -51,6 +53,8 @@ export function PendingRequests():Promise<Array<app.PendingRequest>>;
 
 export function PreviewImport(arg1:string,arg2:string,arg3:Array<string>):Promise<app.ImportPreview>;
 
+export function Prompts():Promise<Array<app.PromptView>>;
+
 export function ProviderModels(arg1:string):Promise<Array<provider.Model>>;
 
 export function ReadConfigFile(arg1:string):Promise<string>;
@@ -60,6 +64,8 @@ export function Ready():Promise<void>;
 export function RemoveServer(arg1:string):Promise<void>;
 
 export function RenameChat(arg1:string,arg2:string):Promise<void>;
+
+export function Resources():Promise<Array<app.ResourceView>>;
 
 export function RestartServer(arg1:string):Promise<void>;
 
@@ -98,5 +104,7 @@ export function TerminalInput(arg1:string,arg2:string):Promise<void>;
 export function TerminalResize(arg1:string,arg2:number,arg3:number):Promise<void>;
 
 export function Tools():Promise<app.ToolList>;
+
+export function UsePrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<string>;
 
 export function WorkspaceInfo():Promise<app.WorkspaceView>;

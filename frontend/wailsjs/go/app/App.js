@@ -14,6 +14,10 @@ export function ApplyImport(arg1, arg2, arg3, arg4, arg5) {
   return window['go']['app']['App']['ApplyImport'](arg1, arg2, arg3, arg4, arg5);
 }
 
+export function AttachResource(arg1, arg2) {
+  return window['go']['app']['App']['AttachResource'](arg1, arg2);
+}
+
 export function CallTool(arg1, arg2) {
   return window['go']['app']['App']['CallTool'](arg1, arg2);
 }
@@ -94,6 +98,10 @@ export function PreviewImport(arg1, arg2, arg3) {
   return window['go']['app']['App']['PreviewImport'](arg1, arg2, arg3);
 }
 
+export function Prompts() {
+  return window['go']['app']['App']['Prompts']();
+}
+
 export function ProviderModels(arg1) {
   return window['go']['app']['App']['ProviderModels'](arg1);
 }
@@ -112,6 +120,10 @@ export function RemoveServer(arg1) {
 
 export function RenameChat(arg1, arg2) {
   return window['go']['app']['App']['RenameChat'](arg1, arg2);
+}
+
+export function Resources() {
+  return window['go']['app']['App']['Resources']();
 }
 
 export function RestartServer(arg1) {
@@ -188,6 +200,10 @@ export function TerminalResize(arg1, arg2, arg3) {
 
 export function Tools() {
   return window['go']['app']['App']['Tools']();
+}
+
+export function UsePrompt(arg1, arg2, arg3) {
+  return window['go']['app']['App']['UsePrompt'](arg1, arg2, arg3);
 }
 
 export function WorkspaceInfo() {
