@@ -187,76 +187,15 @@ func indentJSON(v any) (string, error) {
 
 func toolError(err error) *mcp.CallToolResult { return mcp.NewToolResultError(err.Error()) }
 
-// args reads a call's arguments, reporting the first type mismatch.
-type args struct {
-	m   map[string]any
-	err error
-}
-
-func argsOf(req mcp.CallToolRequest) *args {
-	m := req.GetArguments()
-	if m == nil && req.Params.Arguments != nil {
-		return &args{err: invalid("arguments must be a JSON object")}
-	}
-	return &args{m: m}
-}
-
-func (a *args) str(key string, required bool) string {
-	v, ok := a.m[key]
-	if !ok || v == nil {
-		if required && a.err == nil {
-			a.err = invalid("%s is required", key)
-		}
-		return ""
-	}
-	s, ok := v.(string)
-	if !ok && a.err == nil {
-		a.err = invalid("%s must be a string", key)
-	}
-	if required && strings.TrimSpace(s) == "" && a.err == nil {
-		a.err = invalid("%s must not be empty", key)
-	}
-	return s
-}
-
-func (a *args) int(key string) int {
-	v, ok := a.m[key]
-	if !ok || v == nil {
-		return 0
-	}
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case int:
-		f = float64(n)
-	case string:
-		var err error
-		if f, err = strconv.ParseFloat(n, 64); err != nil && a.err == nil {
-			a.err = invalid("%s must be a number", key)
-		}
-	default:
-		if a.err == nil {
-			a.err = invalid("%s must be a number", key)
-		}
-	}
-	if f != float64(int(f)) && a.err == nil {
-		a.err = invalid("%s must be a whole number", key)
-	}
-	return int(f)
-}
-
 // labels reads an object of scalar values as strings.
-func (a *args) labels(key string) map[string]string {
-	v, ok := a.m[key]
+func labels(a *builtin.Args, key string) map[string]string {
+	v, ok := a.M[key]
 	if !ok || v == nil {
 		return nil
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		if a.err == nil {
-			a.err = invalid("%s must be an object of string values", key)
-		}
+		a.Fail("%s must be an object of string values", key)
 		return nil
 	}
 	out := make(map[string]string, len(obj))
@@ -269,19 +208,17 @@ func (a *args) labels(key string) map[string]string {
 		case bool:
 			out[k] = strconv.FormatBool(val)
 		default:
-			if a.err == nil {
-				a.err = invalid("%s.%s must be a string, number or boolean", key, k)
-			}
+			a.Fail("%s.%s must be a string, number or boolean", key, k)
 		}
 	}
 	return out
 }
 
 func (h handlers) createStore(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	name, desc, analyzer := a.str("name", true), a.str("description", false), a.str("analyzer", false)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	name, desc, analyzer := a.Str("name", true, true), a.Str("description", false, false), a.Str("analyzer", false, false)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	info, err := h.s.Create(ctx, name, desc, analyzer)
 	if err != nil {
@@ -304,14 +241,14 @@ func (h handlers) listStores(ctx context.Context, _ mcp.CallToolRequest) (*mcp.C
 }
 
 func (h handlers) addContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
+	a := builtin.ArgsOf(req, invalid)
 	in := Input{
-		Text: a.str("text", false), Title: a.str("title", false), Format: extract.Format(a.str("format", false)),
-		Path: a.str("path", false), Metadata: a.labels("metadata"),
+		Text: a.Str("text", false, false), Title: a.Str("title", false, false), Format: extract.Format(a.Str("format", false, false)),
+		Path: a.Str("path", false, false), Metadata: labels(a, "metadata"),
 	}
-	storeID := a.str("storeId", true)
-	if a.err != nil {
-		return toolError(a.err), nil
+	storeID := a.Str("storeId", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	in.Progress = progressNotifier(ctx, req)
 	res, err := h.s.Add(ctx, storeID, in)
@@ -356,10 +293,10 @@ func mustJSON(v any) string {
 }
 
 func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	q := Query{StoreID: a.str("storeId", false), Text: a.str("query", false), Limit: a.int("limit"), Filters: a.labels("filters")}
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	q := Query{StoreID: a.Str("storeId", false, false), Text: a.Str("query", false, false), Limit: a.Int("limit"), Filters: labels(a, "filters")}
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.s.Search(ctx, q)
 	if err != nil {
@@ -369,10 +306,10 @@ func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (h handlers) readContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	id, from, to := a.str("contentId", true), a.int("fromLine"), a.int("toLine")
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	id, from, to := a.Str("contentId", true, true), a.Int("fromLine"), a.Int("toLine")
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	ex, err := h.s.Read(ctx, id, from, to)
 	if err != nil {
@@ -382,10 +319,10 @@ func (h handlers) readContent(ctx context.Context, req mcp.CallToolRequest) (*mc
 }
 
 func (h handlers) deleteContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	id := a.str("contentId", true)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	id := a.Str("contentId", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	c, err := h.s.DeleteContent(ctx, id)
 	if err != nil {
@@ -397,10 +334,10 @@ func (h handlers) deleteContent(ctx context.Context, req mcp.CallToolRequest) (*
 }
 
 func (h handlers) deleteStore(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	id := a.str("storeId", true)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	id := a.Str("storeId", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	if err := h.s.DeleteStore(ctx, id); err != nil {
 		return toolError(err), nil

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -206,72 +205,11 @@ func result(v any, text string) *mcp.CallToolResult {
 
 func toolError(err error) *mcp.CallToolResult { return mcp.NewToolResultError(err.Error()) }
 
-// args reads a call's arguments, keeping the first problem.
-type args struct {
-	m   map[string]any
-	err error
-}
-
-func argsOf(req mcp.CallToolRequest) *args {
-	m := req.GetArguments()
-	if m == nil && req.Params.Arguments != nil {
-		return &args{err: invalid("arguments must be a JSON object")}
-	}
-	return &args{m: m}
-}
-
-// str reads a string argument; required ones must be present (and, if
-// nonEmpty, not blank).
-func (a *args) str(key string, required, nonEmpty bool) string {
-	v, ok := a.m[key]
-	if !ok || v == nil {
-		if required && a.err == nil {
-			a.err = invalid("%s is required", key)
-		}
-		return ""
-	}
-	s, ok := v.(string)
-	if !ok && a.err == nil {
-		a.err = invalid("%s must be a string", key)
-	}
-	if nonEmpty && strings.TrimSpace(s) == "" && a.err == nil {
-		a.err = invalid("%s must not be empty", key)
-	}
-	return s
-}
-
-func (a *args) int(key string) int {
-	v, ok := a.m[key]
-	if !ok || v == nil {
-		return 0
-	}
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case int:
-		f = float64(n)
-	case string:
-		var err error
-		if f, err = strconv.ParseFloat(n, 64); err != nil && a.err == nil {
-			a.err = invalid("%s must be a number", key)
-		}
-	default:
-		if a.err == nil {
-			a.err = invalid("%s must be a number", key)
-		}
-	}
-	if (f != float64(int(f)) || f < 0) && a.err == nil {
-		a.err = invalid("%s must be a positive whole number", key)
-	}
-	return int(f)
-}
-
 func (h handlers) readFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p, from, to := a.str("path", true, true), a.int("fromLine"), a.int("toLine")
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p, from, to := a.Str("path", true, true), a.Count("fromLine"), a.Count("toLine")
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.w.ReadFile(p, from, to)
 	if err != nil {
@@ -298,10 +236,10 @@ func (h handlers) readFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (h handlers) writeFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p, content := a.str("path", true, true), a.str("content", true, false)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p, content := a.Str("path", true, true), a.Str("content", true, false)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.w.WriteFile(p, content)
 	if err != nil {
@@ -315,10 +253,10 @@ func (h handlers) writeFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 }
 
 func (h handlers) editFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p, old, repl := a.str("path", true, true), a.str("old_string", true, false), a.str("new_string", true, false)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p, old, repl := a.Str("path", true, true), a.Str("old_string", true, false), a.Str("new_string", true, false)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.w.EditFile(p, old, repl)
 	if err != nil {
@@ -328,10 +266,10 @@ func (h handlers) editFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (h handlers) listDirectory(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p := a.str("path", false, false)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p := a.Str("path", false, false)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	if p == "" {
 		p = "."
@@ -365,10 +303,10 @@ func (h handlers) listDirectory(_ context.Context, req mcp.CallToolRequest) (*mc
 }
 
 func (h handlers) tree(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p, depth := a.str("path", false, false), a.int("depth")
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p, depth := a.Str("path", false, false), a.Count("depth")
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	if p == "" {
 		p = "."
@@ -395,10 +333,10 @@ func (h handlers) tree(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallT
 }
 
 func (h handlers) searchFiles(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	pattern, p, content := a.str("pattern", false, false), a.str("path", false, false), a.str("content", false, false)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	pattern, p, content := a.Str("pattern", false, false), a.Str("path", false, false), a.Str("content", false, false)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.w.Search(ctx, pattern, p, content)
 	if err != nil {
@@ -427,10 +365,10 @@ func (h handlers) searchFiles(ctx context.Context, req mcp.CallToolRequest) (*mc
 }
 
 func (h handlers) moveFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p, dst := a.str("path", true, true), a.str("destination", true, true)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p, dst := a.Str("path", true, true), a.Str("destination", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.w.Move(p, dst)
 	if err != nil {
@@ -440,10 +378,10 @@ func (h handlers) moveFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (h handlers) deleteFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	p := a.str("path", true, true)
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	p := a.Str("path", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	res, err := h.w.Delete(p)
 	if err != nil {
@@ -459,10 +397,10 @@ type ShellResult struct {
 }
 
 func (h handlers) executeShell(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	command, name, ms := a.str("command", true, true), a.str("session", false, false), a.int("timeoutMs")
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	command, name, ms := a.Str("command", true, true), a.Str("session", false, false), a.Count("timeoutMs")
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	if name == "" {
 		name = shell.DefaultSession
@@ -502,10 +440,10 @@ func (h handlers) executeShell(ctx context.Context, req mcp.CallToolRequest) (*m
 }
 
 func (h handlers) executePython(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := argsOf(req)
-	code, ms := a.str("code", true, true), a.int("timeoutMs")
-	if a.err != nil {
-		return toolError(a.err), nil
+	a := builtin.ArgsOf(req, invalid)
+	code, ms := a.Str("code", true, true), a.Count("timeoutMs")
+	if a.Err != nil {
+		return toolError(a.Err), nil
 	}
 	timeout := shell.EffectiveTimeout(time.Duration(ms) * time.Millisecond)
 	res, err := h.w.RunPython(ctx, code, timeout)
