@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOf, snippetParts } from './knowledge';
+import { formatOf, snippetParts, toBase64 } from './knowledge';
 
 describe('knowledge helpers', () => {
   it('splits highlighted snippets without interpreting other markup', () => {
@@ -17,4 +17,12 @@ describe('knowledge helpers', () => {
     ['data.csv', 'csv'],
     ['README', 'txt'],
   ])('%s → %s', (name, want) => expect(formatOf(name)).toBe(want));
+});
+
+describe('toBase64', () => {
+  it('encodes large arrays like btoa does small ones', () => {
+    const bytes = new Uint8Array(100_000).map((_, i) => i % 256);
+    const expected = Buffer.from(bytes).toString('base64');
+    expect(toBase64(bytes)).toBe(expected);
+  });
 });

@@ -1,5 +1,7 @@
 // The Knowledge page talks to the built-in content store through the same
 // tool calls a model makes (content-store__*), via the CallTool binding.
+import { AddDocument } from '../wailsjs/go/app/App';
+import { call } from './backend';
 import { callTool } from './servers';
 
 export interface StoreInfo {
@@ -62,10 +64,27 @@ export function formatOf(fileName: string): string {
 }
 
 /** addFile sends one file's text to a store; binary files are refused here. */
+/** BINARY are formats the content store reads from the file itself (the browser cannot read them as text). */
+const BINARY = /\.pdf$/i;
+
 export async function addFile(storeId: string, file: File): Promise<void> {
+  if (BINARY.test(file.name)) {
+    const data = toBase64(new Uint8Array(await file.arrayBuffer()));
+    const res = await call(() => AddDocument(storeId, file.name, data));
+    const text = res.content.map((c) => c.text).join('');
+    if (res.isError) throw new Error(text || `adding ${file.name} failed`);
+    return;
+  }
   const text = await file.text();
-  if (text.includes('\u0000')) throw new Error(`${file.name} looks binary; add text, Markdown, HTML, JSON, CSV or source files`);
+  if (text.includes('\u0000')) throw new Error(`${file.name} looks binary; add PDF, text, Markdown, HTML, JSON, CSV or source files`);
   await tool<unknown>('addContent', { storeId, text, title: file.name, format: formatOf(file.name) });
+}
+
+/** toBase64 encodes bytes in chunks (a spread of a large array overflows the stack). */
+export function toBase64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
 /** snippetParts splits a snippet with <mark>…</mark> into plain and marked runs. */

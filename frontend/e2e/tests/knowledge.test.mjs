@@ -2,6 +2,8 @@
 // open the document at the matching lines; deleting asks first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { launch, openApp, screenshot } from '../lib.mjs';
 
 let browser;
@@ -29,6 +31,15 @@ test('create a store, add a file, search and read the hit', async () => {
   const viewer = page.getByRole('region', { name: 'Document garden.md' });
   await viewer.locator('.hit-line', { hasText: 'Water the zucchini every morning.' }).waitFor();
   await screenshot(page, 'knowledge-search');
+
+  // A PDF goes in too: the page sends its bytes, the store extracts the text.
+  const pdf = readFileSync(path.resolve(import.meta.dirname, '../../../builtin/contentstore/testdata/pdf/report.pdf'));
+  await page.getByLabel('Add files').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await page.getByText(/2 docs/).waitFor();
+  await page.getByRole('searchbox').fill('resumable uploads');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await results.locator('mark', { hasText: /resumable/i }).waitFor();
+  assert.match(await results.innerText(), /Harbor Operations Report lines/);
 
   await page.getByRole('button', { name: 'Delete store…' }).click();
   await page.getByRole('alertdialog', { name: 'Delete store e2e-notes?' }).getByRole('button', { name: 'Delete store' }).click();

@@ -5,6 +5,8 @@ import {history} from '../models';
 import {provider} from '../models';
 import {secrets} from '../models';
 
+export function AddDocument(arg1:string,arg2:string,arg3:string):Promise<app.CallResult>;
+
 export function AnswerApproval(arg1:string,arg2:string):Promise<void>;
 
 export function AnswerElicitation(arg1:string,arg2:string,arg3:string):Promise<void>;
