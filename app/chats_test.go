@@ -202,6 +202,10 @@ func TestProviderKeyGoesToTheKeyring(t *testing.T) {
 	if strings.Contains(string(raw.Settings), "sk-ant-secret") || !strings.Contains(string(raw.Settings), "${secret:"+work.KeyName+"}") {
 		t.Fatalf("config settings %s", raw.Settings)
 	}
+	sec, err := a.Secrets()
+	if err != nil || len(sec) != 1 || sec[0].Name != work.KeyName || len(sec[0].UsedBy) != 1 || sec[0].UsedBy[0] != "provider Work" {
+		t.Fatalf("secrets %+v, %v", sec, err)
+	}
 	if err := a.SaveProvider(ProviderInput{Name: "Bad", Kind: "openai", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), "http://") {
 		t.Fatalf("bad URL: %v", err)
 	}

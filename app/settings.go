@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -21,7 +22,21 @@ func (a *App) Secrets() ([]secrets.SecretInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return secrets.List(cfg, a.store), nil
+	list := secrets.List(cfg, a.store)
+	// Provider keys are used by chat settings, which the secrets package
+	// does not read.
+	if cs, err := chat.LoadSettings(cfg.Settings); err == nil {
+		for _, p := range cs.Providers {
+			for _, ref := range secrets.Refs(p.APIKey) {
+				for i := range list {
+					if list[i].Name == ref {
+						list[i].UsedBy = append(list[i].UsedBy, "provider "+p.Name)
+					}
+				}
+			}
+		}
+	}
+	return list, nil
 }
 
 // SetSecret stores (or replaces) a secret and restarts the servers using it.
