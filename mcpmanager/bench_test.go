@@ -2,30 +2,102 @@
 
 // The benchmark table of 'make bench': each row measures Switchboard and a
 // baseline side by side in one run and prints the ratio with the absolute
-// figures. Run: go test -tags bench -run TestBenchTable -v ./mcpmanager/
+// figures. Run through make (it builds the app and provides an X display):
+//
+//	make bench
+//
+// or, with build/bin/switchboard built and a display:
+//
+//	xvfb-run -a go test -tags bench -run TestBenchTable -v ./mcpmanager/
+//
+// Rows are appended to $BENCH_OUT as a markdown table (header, rows, machine
+// line); build/bench/table.sh merges the tables of several packages into one.
 package mcpmanager
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
+// envRelay makes the test binary a byte-copying stdio relay in front of the
+// command it names: the floor any stdio proxy pays (two more pipe hops, no
+// JSON), against which 'switchboard serve' is judged.
+const envRelay = "SWITCHBOARD_BENCH_RELAY"
+
+func init() {
+	if cmd := os.Getenv(envRelay); cmd != "" {
+		os.Exit(relay(cmd))
+	}
+}
+
+func relay(command string) int {
+	c := exec.Command(command)
+	c.Stderr = os.Stderr
+	in, _ := c.StdinPipe()
+	out, _ := c.StdoutPipe()
+	if err := c.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// Large buffers, so a big message crosses in few writes, as serve's do.
+	go func() {
+		_, _ = io.CopyBuffer(in, os.Stdin, make([]byte, 1<<20))
+		in.Close()
+	}()
+	_, _ = io.CopyBuffer(os.Stdout, out, make([]byte, 1<<20))
+	_ = c.Wait()
+	return 0
+}
+
 type row struct{ name, ours, base, ratio, target string }
+
+type table struct{ rows []row }
+
+func (tb *table) add(name, ours, base string, ratio float64, target string) {
+	tb.rows = append(tb.rows, row{name, ours, base, fmt.Sprintf("%.2f×", ratio), target})
+}
+
+func (tb *table) dur(name string, ours, base time.Duration, target string) {
+	tb.add(name, round(ours).String(), round(base).String(), float64(ours)/float64(base), target)
+}
+
+// round keeps three significant figures.
+func round(d time.Duration) time.Duration {
+	for _, u := range []time.Duration{time.Second, time.Millisecond, time.Microsecond} {
+		if d >= u {
+			return d.Round(u / 1000)
+		}
+	}
+	return d
+}
+
+func mb(kb int64) string { return fmt.Sprintf("%.1f MB", float64(kb)/1024) }
 
 func pct(d []time.Duration, p float64) time.Duration {
 	s := slices.Clone(d)
@@ -33,40 +105,173 @@ func pct(d []time.Duration, p float64) time.Duration {
 	return s[min(len(s)-1, int(float64(len(s))*p))]
 }
 
-func TestBenchTable(t *testing.T) {
-	ctx := t.Context()
-	var rows []row
-	everything := npm(t, "mcp-server-everything")
+func median(d []time.Duration) time.Duration { return pct(d, 0.5) }
 
-	// Bare mcp-go client on the same server.
-	bare, err := client.NewStdioMCPClient(everything, os.Environ())
+func TestBenchTable(t *testing.T) {
+	tb := &table{}
+	everything := npm(t, "mcp-server-everything")
+	bin := appBinary(t)
+	load := loadAvg()
+	sections := []struct {
+		name string
+		run  func(t *testing.T, tb *table)
+	}{
+		{"calls", func(t *testing.T, tb *table) { benchCalls(t, tb, everything) }},
+		{"serve", func(t *testing.T, tb *table) { benchServe(t, tb, everything, bin) }},
+		{"concurrency", func(t *testing.T, tb *table) { benchConcurrency(t, tb, everything) }},
+		{"startup", func(t *testing.T, tb *table) { benchStartup(t, tb, everything) }},
+		{"memory", func(t *testing.T, tb *table) { benchMemory(t, tb, everything, bin) }},
+		{"window", func(t *testing.T, tb *table) { benchWindow(t, tb, everything, bin) }},
+		{"import", benchImport},
+	}
+	for _, s := range sections {
+		t.Run(s.name, func(t *testing.T) {
+			start := time.Now()
+			s.run(t, tb)
+			t.Logf("%s took %s", s.name, time.Since(start).Round(time.Second))
+		})
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| measure | switchboard | baseline | ratio | target |\n|---|---|---|---|---|\n")
+	for _, r := range tb.rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.name, r.ours, r.base, r.ratio, r.target)
+	}
+	fmt.Fprintf(&b, "\nmachine: %s/%s, %d CPUs (%s), %s, load average %s at the start of the mcpmanager rows\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), runtime.Version(), load)
+	fmt.Print(b.String())
+	if out := os.Getenv("BENCH_OUT"); out != "" {
+		f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(b.String()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// appBinary is the production binary 'make build' writes (or SWITCHBOARD_BIN).
+func appBinary(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("SWITCHBOARD_BIN")
+	if bin == "" {
+		bin, _ = filepath.Abs("../build/bin/switchboard")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s is missing: run 'make bench' (it runs 'make build' first) or set SWITCHBOARD_BIN: %v", bin, err)
+	}
+	return bin
+}
+
+// stdioClient starts command as an MCP server and initializes a bare mcp-go
+// client on it; it returns the client and the process it runs.
+func stdioClient(t *testing.T, env []string, command string, args ...string) (*client.Client, *os.Process) {
+	t.Helper()
+	c, p, _ := stdioClientVersion(t, mcp.LATEST_PROTOCOL_VERSION, env, command, args...)
+	return c, p
+}
+
+// stdioClientVersion is stdioClient asking for protocol version and
+// returning the one the server chose. The version matters to a comparison:
+// on 2026-07-28 mcp-go's client re-encodes every request's params three
+// more times (per-request _meta), work the baseline would not do.
+func stdioClientVersion(t *testing.T, version string, env []string, command string, args ...string) (*client.Client, *os.Process, string) {
+	t.Helper()
+	var cmd *exec.Cmd
+	c, err := client.NewStdioMCPClientWithOptions(command, env, args, transport.WithCommandFunc(
+		func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd = exec.CommandContext(ctx, command, args...)
+			cmd.Env = env
+			return cmd, nil
+		}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer bare.Close()
+	t.Cleanup(func() { c.Close() })
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := bare.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
+	init.Params.ProtocolVersion = version
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatalf("initialize %s: %v", command, err)
 	}
-	m := New(Options{})
-	defer m.Close(context.Background())
-	m.Apply([]ServerConfig{{Name: "everything", Command: everything}})
-	m.WaitSettled(ctx)
+	return c, cmd.Process, res.ProtocolVersion
+}
 
+func echo(ctx context.Context, c *client.Client, tool, msg string) error {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = map[string]any{"message": msg}
+	res, err := c.CallTool(ctx, req)
+	if err == nil && res.IsError {
+		err = fmt.Errorf("%s: tool error: %v", tool, res.Content)
+	}
+	return err
+}
+
+// newManager returns a Manager whose servers have all reported ready, and
+// closes it at cleanup.
+func newManager(t *testing.T, cfgs []ServerConfig) *Manager {
+	t.Helper()
+	m, _ := startTogether(t, cfgs)
+	t.Cleanup(func() { m.Close(context.Background()) })
+	return m
+}
+
+// startTogether applies cfgs and returns once every server reported ready
+// (status events, not polling), with the time that took.
+func startTogether(t *testing.T, cfgs []ServerConfig) (*Manager, time.Duration) {
+	t.Helper()
+	events := make(chan supervisor.Status, 64*len(cfgs))
+	m := New(Options{OnStatus: func(st supervisor.Status) { events <- st }})
+	t0 := time.Now()
+	m.Apply(cfgs)
+	ready := map[string]bool{}
+	timeout := time.After(3 * time.Minute)
+	for len(ready) < len(cfgs) {
+		select {
+		case st := <-events:
+			switch st.State {
+			case supervisor.Ready:
+				ready[st.Name] = true
+			case supervisor.Error:
+				m.Close(context.Background())
+				t.Fatalf("%s did not start: %s", st.Name, st.Error)
+			}
+		case <-timeout:
+			m.Close(context.Background())
+			t.Fatalf("servers not ready after 3 minutes: %d of %d", len(ready), len(cfgs))
+		}
+	}
+	return m, time.Since(t0)
+}
+
+func servers(n int, prefix string, cfg ServerConfig) []ServerConfig {
+	var out []ServerConfig
+	for i := range n {
+		c := cfg
+		c.Name = fmt.Sprintf("%s%d", prefix, i)
+		out = append(out, c)
+	}
+	return out
+}
+
+// benchCalls: tools/call through the registry vs a bare mcp-go client on
+// the same kind of server, interleaved.
+func benchCalls(t *testing.T, tb *table, everything string) {
+	ctx := t.Context()
+	bare, _ := stdioClient(t, os.Environ(), everything)
+	m := newManager(t, []ServerConfig{{Name: "everything", Command: everything}})
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
-		n := 300
-		if size >= 5<<20 {
-			n = 10
-		}
+		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 10}[size]
 		var ours, base []time.Duration
-		for i := 0; i < n; i++ { // interleaved, so both see the same machine state
-			req := mcp.CallToolRequest{}
-			req.Params.Name = "echo"
-			req.Params.Arguments = map[string]any{"message": msg}
+		for range n {
 			t0 := time.Now()
-			if _, err := bare.CallTool(ctx, req); err != nil {
+			if err := echo(ctx, bare, "echo", msg); err != nil {
 				t.Fatal(err)
 			}
 			base = append(base, time.Since(t0))
@@ -76,93 +281,358 @@ func TestBenchTable(t *testing.T) {
 			}
 			ours = append(ours, time.Since(t0))
 		}
-		for _, p := range []struct {
-			name string
-			q    float64
-		}{{"p50", 0.5}, {"p95", 0.95}} {
-			o, b := pct(ours, p.q), pct(base, p.q)
-			target := ""
-			if p.name == "p50" {
-				target = "≤ 1.10×"
-			}
-			rows = append(rows, row{fmt.Sprintf("tools/call echo %s %s: registry vs bare mcp-go", human(size), p.name),
-				o.Round(time.Microsecond).String(), b.Round(time.Microsecond).String(), fmt.Sprintf("%.2f×", float64(o)/float64(b)), target})
-		}
+		tb.dur(fmt.Sprintf("tools/call echo %s p50: registry vs bare mcp-go", human(size)), pct(ours, .5), pct(base, .5), "≤ 1.10×")
+		tb.dur(fmt.Sprintf("tools/call echo %s p95: registry vs bare mcp-go", human(size)), pct(ours, .95), pct(base, .95), "")
 	}
+}
 
-	// Through 'switchboard serve' (stdio) vs the server directly.
-	exe, err := os.MkdirTemp("", "sbbench")
+// benchServe: the same bare client on the server directly, through
+// 'switchboard serve' (stdio), and through a byte-copying relay (the floor
+// of any stdio proxy), interleaved.
+func benchServe(t *testing.T, tb *table, everything, bin string) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(cfg, fmt.Appendf(nil, `{"mcpServers":{"everything":{"command":%q}}}`, everything), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Like with like: the client speaks to serve the protocol version the
+	// server chose for the direct session.
+	direct, _, version := stdioClientVersion(t, mcp.LATEST_PROTOCOL_VERSION, os.Environ(), everything)
+	serve, _, v := stdioClientVersion(t, version, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	if v != version {
+		t.Fatalf("serve chose protocol %s, the server directly %s: the rows would not compare like with like", v, version)
+	}
+	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(exe)
-	bin := exe + "/switchboard"
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cfg := exe + "/mcp.json"
-	_ = os.WriteFile(cfg, []byte(fmt.Sprintf(`{"mcpServers":{"everything":{"command":%q}}}`, everything)), 0o600)
-	gw, err := client.NewStdioMCPClient(bin, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+exe+"/data"), "serve", "--config", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close()
-	if _, err := gw.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	{
-		var ours, base []time.Duration
-		for i := 0; i < 300; i++ {
-			req := mcp.CallToolRequest{}
-			req.Params.Name = "echo"
-			req.Params.Arguments = map[string]any{"message": "hi"}
-			t0 := time.Now()
-			if _, err := bare.CallTool(ctx, req); err != nil {
-				t.Fatal(err)
+	relayed, _, _ := stdioClientVersion(t, version, append(os.Environ(), envRelay+"="+everything), self)
+	for _, size := range []int{100, 100 << 10, 5 << 20} {
+		msg := strings.Repeat("x", size)
+		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 8}[size]
+		var ours, base, floor []time.Duration
+		for range n {
+			for _, c := range []struct {
+				cl   *client.Client
+				tool string
+				lat  *[]time.Duration
+			}{{direct, "echo", &base}, {serve, "everything__echo", &ours}, {relayed, "echo", &floor}} {
+				t0 := time.Now()
+				if err := echo(ctx, c.cl, c.tool, msg); err != nil {
+					t.Fatal(err)
+				}
+				*c.lat = append(*c.lat, time.Since(t0))
 			}
-			base = append(base, time.Since(t0))
-			req.Params.Name = "everything__echo"
-			t0 = time.Now()
-			if res, err := gw.CallTool(ctx, req); err != nil || res.IsError {
-				t.Fatalf("gateway call: %v %v", res, err)
-			}
-			ours = append(ours, time.Since(t0))
 		}
-		o, b := pct(ours, 0.5), pct(base, 0.5)
-		rows = append(rows, row{"tools/call echo 100 B p50: through switchboard serve (stdio) vs direct",
-			o.Round(time.Microsecond).String(), b.Round(time.Microsecond).String(), fmt.Sprintf("%.2f×", float64(o)/float64(b)), "≤ 1.25×"})
+		tb.dur(fmt.Sprintf("tools/call echo %s p50: through switchboard serve (stdio) vs direct", human(size)), pct(ours, .5), pct(base, .5), "≤ 1.25×")
+		if size == 100 {
+			tb.dur("tools/call echo 100 B p95: through switchboard serve (stdio) vs direct", pct(ours, .95), pct(base, .95), "")
+		}
+		tb.dur(fmt.Sprintf("tools/call echo %s p50: byte-copying stdio relay (no JSON: any proxy's floor) vs direct", human(size)), pct(floor, .5), pct(base, .5), "")
 	}
+}
 
-	// Start-up: 10 servers together vs the slowest alone.
-	fs := faultServer
-	var alone time.Duration
-	for i := 0; i < 3; i++ {
-		m1 := New(Options{})
+// benchConcurrency: 1,000 calls in flight spread over 10 servers, through
+// the registry vs 10 bare clients on 10 servers of their own; rounds
+// alternate, the median round counts.
+func benchConcurrency(t *testing.T, tb *table, everything string) {
+	const calls, nservers, rounds = 1000, 10, 3
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	m := newManager(t, servers(nservers, "c", ServerConfig{Command: everything}))
+	bare := make([]*client.Client, nservers)
+	for i := range bare {
+		bare[i], _ = stdioClient(t, os.Environ(), everything)
+	}
+	burst := func(call func(i int) error) (time.Duration, int64) {
+		var errs atomic.Int64
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range calls {
+			wg.Go(func() {
+				<-start
+				if err := call(i); err != nil {
+					errs.Add(1)
+					t.Logf("call %d: %v", i, err)
+				}
+			})
+		}
 		t0 := time.Now()
-		m1.Apply([]ServerConfig{{Name: "s", Command: fs}})
-		m1.WaitSettled(ctx)
-		alone = max(alone, time.Since(t0))
-		m1.Close(context.Background())
+		close(start)
+		wg.Wait()
+		return time.Since(t0), errs.Load()
 	}
-	m10 := New(Options{})
-	var cfgs []ServerConfig
+	var ours, base []time.Duration
+	var oursErr, baseErr int64
+	msg := strings.Repeat("x", 100)
+	for range rounds {
+		d, e := burst(func(i int) error { return echo(ctx, bare[i%nservers], "echo", msg) })
+		base, baseErr = append(base, d), baseErr+e
+		d, e = burst(func(i int) error {
+			_, err := m.Registry().Call(ctx, fmt.Sprintf("c%d__echo", i%nservers), map[string]any{"message": msg}, registry.CallOptions{})
+			return err
+		})
+		ours, oursErr = append(ours, d), oursErr+e
+	}
+	o, b := median(ours), median(base)
+	tput := func(d time.Duration) float64 { return calls / d.Seconds() }
+	tb.add(fmt.Sprintf("%d calls in flight across %d servers, throughput: registry vs %d bare mcp-go clients", calls, nservers, nservers),
+		fmt.Sprintf("%.0f calls/s, %d errors", tput(o), oursErr), fmt.Sprintf("%.0f calls/s, %d errors", tput(b), baseErr),
+		tput(o)/tput(b), "≥ 0.90×, 0 errors")
+	if oursErr != 0 {
+		t.Errorf("%d of %d calls through the registry failed", oursErr, calls*rounds)
+	}
+}
+
+// benchStartup: 10 servers applied together vs one alone, timed by status
+// events. Three kinds: the real npm server (CPU-bound: ~0.4 s of CPU each,
+// so on 2 cores ten cannot start in the time of one), the same compared with
+// its CPU floor (the servers' CPU time / cores: what remains is waiting of
+// ours), and a server that spends its start-up waiting (as one fetching a
+// package or a token does), which shows whether starts overlap.
+func benchStartup(t *testing.T, tb *table, everything string) {
+	process.LoginPATH() // read once per process; not a per-server cost
+	alone := func(cfg ServerConfig) time.Duration {
+		var ds []time.Duration
+		for range 3 {
+			m, d := startTogether(t, []ServerConfig{cfg})
+			m.Close(context.Background())
+			ds = append(ds, d)
+		}
+		return median(ds)
+	}
+	npmCfg := ServerConfig{Command: everything}
+	one := alone(npmCfg)
+	selfCPU0, _ := schedstat(os.Getpid())
+	m, ten := startTogether(t, servers(10, "s", npmCfg))
+	selfCPU, _ := schedstat(os.Getpid())
+	selfCPU -= selfCPU0
+	var cpu, wait time.Duration
+	for _, st := range m.Status() {
+		c, w := schedstat(st.PID)
+		cpu, wait = cpu+c, wait+w
+	}
+	m.Close(context.Background())
+	floor := max(one, cpu/time.Duration(runtime.NumCPU()))
+	tb.dur("start-up: 10 server-everything together vs one alone (ready events)", ten, one, "≤ 1.3×")
+	tb.dur("start-up: 10 server-everything together vs their CPU floor (their CPU time ÷ cores)", ten, floor, "")
+	tb.add("start-up: CPU of switchboard (this process) vs the 10 servers' CPU while starting them", round(selfCPU).String(), round(cpu).String(),
+		float64(selfCPU)/float64(cpu), "")
+	t.Logf("npm start-up: servers' CPU %s, their run-queue wait %s, ours %s", cpu, wait, selfCPU)
+
+	slow := ServerConfig{Command: "/bin/sh", Args: []string{"-c", "sleep 0.5; exec " + faultServer}}
+	one = alone(slow)
+	m, ten = startTogether(t, servers(10, "w", slow))
+	m.Close(context.Background())
+	tb.dur("start-up: 10 servers that wait 500 ms before serving, together vs one alone", ten, one, "≤ 1.3×")
+}
+
+// benchMemory: RSS of 'switchboard serve' (the Go process and its watchdog,
+// not the servers it runs) idle with 10 servers, then after 10,000 calls.
+func benchMemory(t *testing.T, tb *table, everything, bin string) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcp.json")
+	srv := map[string]any{}
 	for i := range 10 {
-		cfgs = append(cfgs, ServerConfig{Name: fmt.Sprint("s", i), Command: fs})
+		srv[fmt.Sprint("m", i)] = map[string]any{"command": everything}
+	}
+	data, _ := json.Marshal(map[string]any{"mcpServers": srv})
+	if err := os.WriteFile(cfg, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, p := stdioClient(t, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	// serve answers initialize after its servers settled; one call each
+	// proves they are up before "idle" is read.
+	for i := range 10 {
+		if err := echo(ctx, c, fmt.Sprintf("m%d__echo", i), "warm"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notServer := func(cmdline string) bool { return !strings.Contains(cmdline, everything) }
+	idle, parts := treeMem(p.Pid, notServer)
+	t.Logf("serve idle: %s", parts)
+	var one mem
+	for _, pid := range descendants(p.Pid) {
+		if m := memOf(pid); !notServer(cmdline(pid)) && m.rss > one.rss {
+			one = m
+		}
+	}
+	const calls, callers = 10_000, 10
+	var errs atomic.Int64
+	var wg sync.WaitGroup
+	msg := strings.Repeat("x", 100)
+	for w := range callers {
+		wg.Go(func() {
+			for i := range calls / callers {
+				if err := echo(ctx, c, fmt.Sprintf("m%d__echo", (w+i)%10), msg); err != nil {
+					errs.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	after, parts := treeMem(p.Pid, notServer)
+	t.Logf("serve after %d calls: %s", calls, parts)
+	tb.add("memory: switchboard serve RSS (Go + watchdog) idle with 10 servers vs one server-everything it runs", idle.String(), one.String(),
+		float64(idle.rss)/float64(one.rss), "< 150 MB")
+	tb.add(fmt.Sprintf("memory: switchboard serve RSS after %d calls (%d errors) vs idle", calls, errs.Load()), after.String(), idle.String(),
+		float64(after.rss)/float64(idle.rss), "≤ 1.10×")
+	if errs.Load() != 0 {
+		t.Errorf("%d of %d calls through serve failed", errs.Load(), calls)
+	}
+}
+
+// benchWindow: the production binary under the X display of 'make bench'
+// (xvfb-run), from exec to the frontend's "frontend ready" log line, with 10
+// servers configured vs none; then the RSS of the app's own processes (Go +
+// WebKit) once the 10 servers are up and the app is idle.
+func benchWindow(t *testing.T, tb *table, everything, bin string) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("no X display: run 'make bench' (it runs the benchmarks under xvfb-run), or xvfb-run -a go test ...")
+	}
+	dir := t.TempDir()
+	ten := filepath.Join(dir, "ten")
+	file := filepath.Join(dir, "ten.json")
+	srv := map[string]any{}
+	for i := range 10 {
+		srv[fmt.Sprint("w", i)] = map[string]any{"command": everything}
+	}
+	data, _ := json.Marshal(map[string]any{"mcpServers": srv})
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "--data-dir", ten, "servers", "import", file).CombinedOutput(); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	noneDir := filepath.Join(dir, "none")
+	var withTen, withNone []time.Duration
+	var idle, none []mem
+	for range 3 {
+		d, m := launchWindow(t, bin, noneDir, everything, 0)
+		withNone, none = append(withNone, d), append(none, m)
+		d, m = launchWindow(t, bin, ten, everything, 10)
+		withTen, idle = append(withTen, d), append(idle, m)
+	}
+	byRSS := func(a, b mem) int { return int(a.rss - b.rss) }
+	slices.SortFunc(idle, byRSS)
+	slices.SortFunc(none, byRSS)
+	tb.dur("window start-up, exec to \"frontend ready\" (Xvfb): 10 servers configured vs none", median(withTen), median(withNone), "< 1.5 s")
+	tb.add("memory: app window RSS (Go + WebKit processes) idle with 10 servers vs idle with none", idle[1].String(), none[1].String(),
+		float64(idle[1].rss)/float64(none[1].rss), "< 150 MB")
+}
+
+var sinceStart = regexp.MustCompile(`frontend ready.*sinceStart=(\S+)`)
+
+// launchWindow runs the app once with its own data, config and D-Bus session
+// and returns the time to "frontend ready" and the RSS of the app's own
+// processes (the app and its WebKit helpers, not the MCP servers it runs,
+// whose command lines contain server), read once n server processes run and
+// the tree is idle.
+func launchWindow(t *testing.T, bin, dataDir, server string, n int) (time.Duration, mem) {
+	t.Helper()
+	home := t.TempDir()
+	run := filepath.Join(home, "run")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dbus-run-session", "--", bin, "--data-dir", dataDir)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "share"),
+		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run, "NO_AT_BRIDGE=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
 	t0 := time.Now()
-	m10.Apply(cfgs)
-	m10.WaitSettled(ctx)
-	together := time.Since(t0)
-	for _, st := range m10.Status() {
-		if st.State != supervisor.Ready {
-			t.Errorf("%s not ready", st.Name)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s under dbus-run-session: %v", bin, err)
+	}
+	exited := make(chan struct{})
+	var log bytes.Buffer
+	var logMu sync.Mutex
+	ready := make(chan time.Duration, 1)
+	go func() {
+		defer close(exited)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logMu.Lock()
+			log.WriteString(sc.Text() + "\n")
+			logMu.Unlock()
+			if sinceStart.MatchString(sc.Text()) {
+				ready <- time.Since(t0)
+			}
+		}
+		_ = cmd.Wait()
+	}()
+	stop := func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(20 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-exited
 		}
 	}
-	m10.Close(context.Background())
-	rows = append(rows, row{"start-up: 10 servers together vs one alone", together.Round(time.Millisecond).String(), alone.Round(time.Millisecond).String(),
-		fmt.Sprintf("%.2f×", float64(together)/float64(alone)), "≤ 1.3×"})
+	defer stop()
+	var d time.Duration
+	select {
+	case d = <-ready:
+	case <-exited:
+		t.Fatalf("app exited before \"frontend ready\":\n%s", log.String())
+	case <-time.After(60 * time.Second):
+		logMu.Lock()
+		defer logMu.Unlock()
+		t.Fatalf("no \"frontend ready\" within 60 s:\n%s", log.String())
+	}
+	app := appPID(cmd.Process.Pid, bin)
+	waitIdle(t, app, server, n)
+	m, parts := treeMem(app, func(cmdline string) bool { return !strings.Contains(cmdline, server) })
+	t.Logf("window with %d servers: ready after %s; %s", n, d.Round(time.Millisecond), parts)
+	return d, m
+}
 
-	// Import: parse + validate a 500-server config vs plain json.Unmarshal of it.
+// appPID finds the app under dbus-run-session.
+func appPID(root int, bin string) int {
+	for _, pid := range descendants(root) {
+		if strings.HasPrefix(cmdline(pid), bin) {
+			return pid
+		}
+	}
+	return root
+}
+
+// waitIdle waits until n processes matching server run under pid and the
+// tree has used under 2 % of a CPU over the last half second (up to 90 s).
+func waitIdle(t *testing.T, pid int, server string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	tick := time.NewTicker(500 * time.Millisecond) // the window over which idle is judged
+	defer tick.Stop()
+	var last time.Duration
+	for time.Now().Before(deadline) {
+		count := 0
+		var cpu time.Duration
+		for _, p := range append(descendants(pid), pid) {
+			if strings.Contains(cmdline(p), server) {
+				count++
+			}
+			c, _ := schedstat(p)
+			cpu += c
+		}
+		if count >= n && last > 0 && cpu-last < 10*time.Millisecond {
+			return
+		}
+		last = cpu
+		<-tick.C
+	}
+	t.Fatalf("app with %d servers did not settle within 90 s", n)
+}
+
+// benchImport: parse + validate a 500-server config vs json.Unmarshal of it.
+func benchImport(t *testing.T, tb *table) {
 	servers := map[string]any{}
 	for i := range 500 {
 		servers[fmt.Sprintf("server-%d", i)] = map[string]any{"command": "npx", "args": []string{"-y", fmt.Sprintf("@example/server-%d", i)},
@@ -170,32 +640,21 @@ func TestBenchTable(t *testing.T) {
 	}
 	data, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	const reps = 20
-	t0 = time.Now()
+	var parse, raw []time.Duration
 	for range reps {
+		t0 := time.Now()
 		if f, err := config.Parse("bench.json", data); f == nil || len(f.Servers) != 500 {
 			t.Fatal(err)
 		}
-	}
-	parse := time.Since(t0) / reps
-	t0 = time.Now()
-	for range reps {
+		parse = append(parse, time.Since(t0))
+		t0 = time.Now()
 		var v any
-		_ = json.Unmarshal(data, &v)
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		raw = append(raw, time.Since(t0))
 	}
-	raw := time.Since(t0) / reps
-	rows = append(rows, row{"import: parse+validate 500 servers vs json.Unmarshal", parse.Round(time.Microsecond).String(), raw.Round(time.Microsecond).String(),
-		fmt.Sprintf("%.2f×", float64(parse)/float64(raw)), "< 50 ms absolute"})
-
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n| measure | switchboard | baseline | ratio | target |\n|---|---|---|---|---|\n")
-	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.name, r.ours, r.base, r.ratio, r.target)
-	}
-	fmt.Fprintf(&b, "\nmachine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
-	fmt.Print(b.String())
-	if out := os.Getenv("BENCH_OUT"); out != "" {
-		_ = os.WriteFile(out, []byte(b.String()), 0o644)
-	}
+	tb.dur("import: parse+validate 500 servers vs json.Unmarshal", median(parse), median(raw), "< 50 ms")
 }
 
 func human(n int) string {
@@ -206,4 +665,123 @@ func human(n int) string {
 		return fmt.Sprintf("%d KB", n>>10)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// --- /proc readers ------------------------------------------------------------
+
+// descendants lists every live process under pid.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) > 1 {
+			pp, _ := strconv.Atoi(f[1])
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	var walk func(int)
+	walk = func(p int) {
+		for _, c := range children[p] {
+			out = append(out, c)
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+func cmdline(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return strings.ReplaceAll(string(b), "\x00", " ")
+}
+
+// mem is the memory of a process or a process tree, in kB: resident
+// (VmRSS, what the targets are in), proportional (shared pages split among
+// the processes mapping them) and anonymous (heap and stacks, not file
+// pages such as the binary's and the GTK/WebKit libraries').
+type mem struct{ rss, pss, anon int64 }
+
+func (m mem) String() string {
+	return fmt.Sprintf("%s (PSS %s, anon %s)", mb(m.rss), mb(m.pss), mb(m.anon))
+}
+
+// memOf reads pid's memory (zero once it is gone).
+func memOf(pid int) mem {
+	var m mem
+	field := func(file, key string) int64 {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, key); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				return n
+			}
+		}
+		return 0
+	}
+	m.rss, m.anon = field("status", "VmRSS:"), field("status", "RssAnon:")
+	m.pss = field("smaps_rollup", "Pss:")
+	return m
+}
+
+// treeMem sums the memory of pid and of its descendants whose command line
+// keep accepts (an MCP server the app runs is not the app), and says which
+// processes it counted.
+func treeMem(pid int, keep func(cmdline string) bool) (mem, string) {
+	total := memOf(pid)
+	parts := []string{fmt.Sprintf("%s %s", filepath.Base(strings.Fields(cmdline(pid) + " ?")[0]), total)}
+	for _, p := range descendants(pid) {
+		if keep(cmdline(p)) {
+			m := memOf(p)
+			total.rss, total.pss, total.anon = total.rss+m.rss, total.pss+m.pss, total.anon+m.anon
+			parts = append(parts, fmt.Sprintf("%s %s", filepath.Base(strings.Fields(cmdline(p) + " ?")[0]), m))
+		}
+	}
+	return total, strings.Join(parts, "; ")
+}
+
+// schedstat sums, over pid's threads, the time on a CPU and the time spent
+// runnable waiting for one.
+func schedstat(pid int) (cpu, wait time.Duration) {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, task.Name()))
+		if err != nil {
+			continue
+		}
+		var c, w int64
+		if _, err := fmt.Sscan(string(b), &c, &w); err == nil {
+			cpu, wait = cpu+time.Duration(c), wait+time.Duration(w)
+		}
+	}
+	return cpu, wait
+}
+
+func loadAvg() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+		}
+	}
+	return "unknown CPU"
 }

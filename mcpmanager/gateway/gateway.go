@@ -2,15 +2,19 @@
 // host can use every tool Switchboard manages (switchboard serve).
 //
 //	g := gateway.New(reg, "1.0.0")
-//	_ = g.Refresh(ctx)                  // after servers start or change
-//	_ = server.ServeStdio(g.Server())
+//	g.Refresh(ctx)                      // after servers start or change
+//	err := g.ServeStdio(ctx, os.Stdin, os.Stdout)
 //
 // Tools keep their namespaced names (server__tool), descriptions, schemas and
 // annotations; calls are routed through the registry with its timeouts.
+// ServeStdio is the stdio transport to use: it serves a plain tools/call
+// without mcp-go's stdio server's extra goroutine hops and decodes (see
+// BENCHMARKS.md); HTTPHandler serves Streamable HTTP.
 package gateway
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -86,35 +90,75 @@ func sameNames(a, b map[string]registry.Tool) bool {
 
 func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		opts := registry.CallOptions{Meta: req.Params.Meta}
-		if m := req.Params.Meta; m != nil && m.ProgressToken != nil {
-			// Relay the server's progress to our client under the client's own token.
-			token, out := m.ProgressToken, server.ServerFromContext(ctx)
-			opts.OnProgress = func(p registry.Progress) {
-				params := map[string]any{"progressToken": token, "progress": p.Progress}
-				if p.Total > 0 {
-					params["total"] = p.Total
-				}
-				if p.Message != "" {
-					params["message"] = p.Message
-				}
-				if out != nil {
-					_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-				}
+		var notify func(params map[string]any)
+		if out := server.ServerFromContext(ctx); out != nil {
+			notify = func(params map[string]any) {
+				_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
 			}
 		}
-		// A fresh context: the incoming request's values (HTTP headers such as
-		// Mcp-Name, session data) must not leak into the upstream call; only
-		// its cancellation carries over.
-		upCtx, cancel := context.WithCancel(context.Background())
+		upCtx, cancel := detach(ctx)
 		defer cancel()
-		stop := context.AfterFunc(ctx, cancel)
-		defer stop()
-		res, err := g.reg.CallServer(upCtx, srv, tool, req.GetArguments(), opts)
+		res, err := g.reg.CallServer(upCtx, srv, tool, req.GetArguments(), callOptions(req.Params.Meta, notify))
 		if err != nil {
 			// The caller's model should see why, as a tool error, not a protocol failure.
 			return mcp.NewToolResultError(err.Error()), nil
 		}
 		return res, nil
 	}
+}
+
+// detach returns a context for the upstream call that ends with ctx but
+// carries none of its values: the incoming request's (HTTP headers such as
+// Mcp-Name, session data) must not leak into the upstream call.
+func detach(ctx context.Context) (context.Context, context.CancelFunc) {
+	upCtx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, cancel)
+	return upCtx, func() {
+		stop()
+		cancel()
+	}
+}
+
+// hopMeta are the _meta keys that describe the caller's own session with
+// us (protocol 2026-07-28); the upstream session has its own.
+var hopMeta = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyLogLevel}
+
+// callOptions passes the caller's _meta on, and relays the server's
+// progress to notify under the caller's own progress token.
+func callOptions(meta *mcp.Meta, notify func(params map[string]any)) registry.CallOptions {
+	if meta == nil {
+		return registry.CallOptions{}
+	}
+	fwd := &mcp.Meta{}
+	for k, v := range meta.AdditionalFields {
+		if !slices.Contains(hopMeta, k) {
+			if fwd.AdditionalFields == nil {
+				fwd.AdditionalFields = map[string]any{}
+			}
+			fwd.AdditionalFields[k] = v
+		}
+	}
+	opts := registry.CallOptions{Meta: fwd}
+	if token := meta.ProgressToken; token != nil && notify != nil {
+		opts.OnProgress = func(p registry.Progress) {
+			params := map[string]any{"progressToken": token, "progress": p.Progress}
+			if p.Total > 0 {
+				params["total"] = p.Total
+			}
+			if p.Message != "" {
+				params["message"] = p.Message
+			}
+			notify(params)
+		}
+	}
+	return opts
+}
+
+// route maps an exposed tool name to its server and the server's own name
+// for it, as of the last Refresh.
+func (g *Gateway) route(name string) (srv, tool string, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t, ok := g.listed[name]
+	return t.Server, t.Tool.Name, ok
 }

@@ -7,11 +7,13 @@
 //	r.Add(source)                        // anything with Name() and Client()
 //	tools, errs := r.Tools(ctx)          // partial results: tools of healthy servers
 //	res, err := r.Call(ctx, "memory__read_graph", nil, registry.CallOptions{})
+//	raw, err := r.CallRaw(ctx, "memory", "read_graph", args, opts) // relay: JSON in, JSON out
 //
 // A Registry is safe for concurrent use.
 package registry
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -24,6 +26,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -110,6 +113,7 @@ type Registry struct {
 	metrics  map[string]*metrics
 	progress sync.Map // progress token (string) → func(Progress)
 	tokens   atomic.Int64
+	rawIDs   atomic.Int64 // ids of relayed calls (CallRaw)
 }
 
 // cached holds one session's lists; a nil slice means "not listed yet".
@@ -365,9 +369,136 @@ func (r *Registry) Call(ctx context.Context, name string, args map[string]any, o
 
 // CallServer calls tool on server directly (no name resolution).
 func (r *Registry) CallServer(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
+	var res *mcp.CallToolResult
+	err := r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
+		var err error
+		res, err = callTyped(ctx, cl, tool, args, meta)
+		return res != nil && res.IsError, err
+	})
+	return res, err
+}
+
+// RawClient is a Client that can carry a tools/call without decoding it:
+// the registry sends on its transport. *client.Client satisfies it.
+type RawClient interface {
+	GetTransport() transport.Interface
+	ProtocolVersion() string
+}
+
+// CallRaw is CallServer for a caller that relays the result as it is (the
+// gateway): args is the JSON of the arguments object, and the result is the
+// server's JSON, undecoded. Decoding a result into mcp-go's types and
+// encoding it again was most of what relaying a large result cost.
+//
+// Only sessions on a protocol version before 2026-07-28 are relayed raw. On
+// newer ones mcp-go adds per-request _meta and may run input round trips,
+// so those calls, and clients that are not RawClients, go through CallTool
+// and their result is encoded again.
+func (r *Registry) CallRaw(ctx context.Context, server, tool string, args json.RawMessage, opts CallOptions) (json.RawMessage, error) {
+	var out json.RawMessage
+	err := r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
+		rc, ok := cl.(RawClient)
+		if !ok || mcp.IsModernProtocol(rc.ProtocolVersion()) {
+			var m map[string]any
+			if len(args) > 0 {
+				if err := json.Unmarshal(args, &m); err != nil {
+					return false, fmt.Errorf("arguments must be a JSON object: %w", err)
+				}
+			}
+			res, err := callTyped(ctx, cl, tool, m, meta)
+			if err != nil {
+				return false, err
+			}
+			out, err = json.Marshal(res)
+			return res.IsError, err
+		}
+		var err error
+		out, err = r.sendRaw(ctx, rc.GetTransport(), tool, args, meta)
+		return err == nil && toolError(out), err
+	})
+	return out, err
+}
+
+func callTyped(ctx context.Context, cl Client, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	if args == nil {
+		args = map[string]any{} // servers on the TypeScript SDK reject a missing arguments object
+	}
+	req.Params.Arguments = args
+	req.Params.Meta = meta
+	return cl.CallTool(ctx, req)
+}
+
+// rawParams are the params of a relayed tools/call.
+type rawParams struct {
+	Meta      *mcp.Meta       `json:"_meta,omitempty"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// sendRaw sends tools/call on tr as mcp-go's client would on a session
+// before 2026-07-28, including the notifications/cancelled it sends over
+// stdio when ctx ends first. Its ids are strings, apart from the client's
+// numbers.
+func (r *Registry) sendRaw(ctx context.Context, tr transport.Interface, tool string, args json.RawMessage, meta *mcp.Meta) (json.RawMessage, error) {
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}") // servers on the TypeScript SDK reject a missing arguments object
+	}
+	id := mcp.NewRequestId(fmt.Sprintf("switchboard-call-%d", r.rawIDs.Add(1)))
+	res, err := tr.SendRequest(ctx, transport.JSONRPCRequest{
+		JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: string(mcp.MethodToolsCall),
+		Params: rawParams{Meta: meta, Name: tool, Arguments: args},
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			cancelRaw(ctx, tr, id)
+		}
+		return nil, err
+	}
+	if res.Error != nil {
+		return nil, res.Error.AsError()
+	}
+	return res.Result, nil
+}
+
+// CancelNotifyTimeout bounds sending notifications/cancelled for a call
+// whose caller gave up. A variable so tests can shorten it.
+var CancelNotifyTimeout = 5 * time.Second
+
+// cancelRaw tells the server to stop a relayed call, off the caller's path
+// and best effort, as mcp-go's client does (not over HTTP, where ending the
+// request is the cancellation).
+func cancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
+	if _, http := tr.(transport.HTTPConnection); http {
+		return
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+		Method: string(mcp.MethodNotificationCancelled),
+		Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": ctx.Err().Error()}},
+	}}
+	go func() {
+		nctx, cancel := context.WithTimeout(context.Background(), CancelNotifyTimeout)
+		defer cancel()
+		_ = tr.SendNotification(nctx, n)
+	}()
+}
+
+// toolError reports whether a raw result is a tool error, for the metrics
+// only: decoding a large result to find out would cost more than the call.
+// Inside a JSON string the quotes would be escaped, so text content cannot
+// match.
+func toolError(raw json.RawMessage) bool {
+	return bytes.Contains(raw, []byte(`"isError":true`)) || bytes.Contains(raw, []byte(`"isError": true`))
+}
+
+// call is what CallServer and CallRaw share: the session, the server's
+// timeout, our own progress token, the metrics and the error wording. do
+// makes the call and reports whether the result is a tool error.
+func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptions, do func(ctx context.Context, cl Client, meta *mcp.Meta) (isError bool, err error)) error {
 	src, cl, err := r.session(server)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	timeout := src.CallTimeout()
 	if timeout <= 0 {
@@ -375,32 +506,25 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 	}
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrCallTimeout)
 	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	if args == nil {
-		args = map[string]any{} // servers on the TypeScript SDK reject a missing arguments object
-	}
-	req.Params.Arguments = args
-	req.Params.Meta = opts.Meta
+	meta := opts.Meta
 	if opts.OnProgress != nil {
 		// Our own token: the caller's may clash with another caller's on the same server.
 		token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
-		meta := &mcp.Meta{ProgressToken: token}
+		meta = &mcp.Meta{ProgressToken: token}
 		if opts.Meta != nil {
 			meta.AdditionalFields = opts.Meta.AdditionalFields
 		}
-		req.Params.Meta = meta
 		r.progress.Store(token, opts.OnProgress)
 		// Servers may write progress after the result (mcp-go queues
 		// notifications separately), so keep routing it for a moment.
 		defer time.AfterFunc(ProgressGrace, func() { r.progress.Delete(token) })
-	} else if opts.Meta != nil && opts.Meta.ProgressToken != nil {
-		m := *opts.Meta
+	} else if meta != nil && meta.ProgressToken != nil {
+		m := *meta
 		m.ProgressToken = nil // nobody would route the server's progress back
-		req.Params.Meta = &m
+		meta = &m
 	}
 	start := time.Now()
-	res, err := cl.CallTool(cctx, req)
+	isError, err := do(cctx, cl, meta)
 	took := time.Since(start)
 	if err != nil {
 		if errors.Is(context.Cause(cctx), ErrCallTimeout) && ctx.Err() == nil {
@@ -409,8 +533,8 @@ func (r *Registry) CallServer(ctx context.Context, server, tool string, args map
 			err = fmt.Errorf("%s: %s: %w", server, tool, err)
 		}
 	}
-	r.record(server, took, err != nil || (res != nil && res.IsError))
-	return res, err
+	r.record(server, took, err != nil || isError)
+	return err
 }
 
 // HandleNotification takes a server's notifications: tools/list_changed

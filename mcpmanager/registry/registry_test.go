@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"regexp"
 	"strings"
@@ -74,6 +75,12 @@ func newSrc(t *testing.T, name string, tools ...string) *src {
 
 func inProcess(t *testing.T, tools ...string) *client.Client {
 	t.Helper()
+	return inProcessVersion(t, mcp.LATEST_PROTOCOL_VERSION, tools...)
+}
+
+// inProcessVersion is inProcess with the session on protocol version.
+func inProcessVersion(t *testing.T, version string, tools ...string) *client.Client {
+	t.Helper()
 	srv := server.NewMCPServer("test", "1.0.0", server.WithToolCapabilities(true))
 	for _, name := range tools {
 		srv.AddTool(mcp.NewTool(name, mcp.WithString("text")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -98,7 +105,7 @@ func inProcess(t *testing.T, tools ...string) *client.Client {
 		t.Fatal(err)
 	}
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ProtocolVersion = version
 	if _, err := cl.Initialize(t.Context(), init); err != nil {
 		t.Fatal(err)
 	}
@@ -240,5 +247,69 @@ func TestResourcesAndPromptsCached(t *testing.T) {
 	}
 	if ps, _ := r.ServerPrompts(t.Context(), "rich"); len(ps) != 1 {
 		t.Fatalf("prompt cache dropped by a resources notification: %+v", ps)
+	}
+}
+
+// TestCallRaw: CallRaw relays a session before 2026-07-28 without decoding
+// and falls back to CallTool on newer ones; both give the same JSON, count
+// in the metrics and keep the call timeout.
+func TestCallRaw(t *testing.T) {
+	cases := []struct {
+		name    string
+		tool    string
+		args    string
+		want    string // text of the first content item
+		isError bool
+		err     error
+	}{
+		{name: "echo", tool: "echo", args: `{"text":"a \"b\" ü"}`, want: `echo:a "b" ü`},
+		{name: "no arguments", tool: "echo", want: "echo:"},
+		{name: "tool error", tool: "fail", args: `{}`, want: "it failed", isError: true},
+		{name: "timeout", tool: "slow", args: `{}`, err: ErrCallTimeout},
+	}
+	for _, version := range []string{mcp.ProtocolVersion20251125, mcp.LATEST_PROTOCOL_VERSION} {
+		t.Run(version, func(t *testing.T) {
+			r := New(Options{})
+			s := &src{name: "alpha", timeout: 200 * time.Millisecond}
+			s.cl.Store(inProcessVersion(t, version, "echo", "fail", "slow"))
+			r.Add(s)
+			if raw := s.cl.Load().ProtocolVersion() < mcp.ProtocolVersion20260728; raw != (version == mcp.ProtocolVersion20251125) {
+				t.Fatalf("session on %s, want %s", s.cl.Load().ProtocolVersion(), version)
+			}
+			calls, errs := 0, 0
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					out, err := r.CallRaw(t.Context(), "alpha", tc.tool, json.RawMessage(tc.args), CallOptions{})
+					calls++
+					if tc.err != nil {
+						errs++
+						if !errors.Is(err, tc.err) || !strings.HasPrefix(err.Error(), "alpha: "+tc.tool+": ") {
+							t.Fatalf("err = %v, want %v naming the server and tool", err, tc.err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					res, err := mcp.ParseCallToolResult(&out)
+					if err != nil {
+						t.Fatalf("result %s: %v", out, err)
+					}
+					if text(res) != tc.want || res.IsError != tc.isError {
+						t.Errorf("result = %q (isError %v), want %q (isError %v)", text(res), res.IsError, tc.want, tc.isError)
+					}
+					if tc.isError {
+						errs++
+					}
+				})
+			}
+			if m := r.Metrics()["alpha"]; m.Calls != int64(calls) || m.Errors != int64(errs) {
+				t.Errorf("metrics = %+v, want %d calls, %d errors", m, calls, errs)
+			}
+		})
+	}
+	r := New(Options{})
+	if _, err := r.CallRaw(t.Context(), "gamma", "echo", nil, CallOptions{}); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("unknown server: %v", err)
 	}
 }

@@ -1,0 +1,410 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// MaxLineBytes bounds one incoming JSON-RPC line; a longer line ends the
+// session with ErrLineTooLong (a client sending one is broken, and reading
+// it whole would let it exhaust memory). A variable so tests can shorten it.
+var MaxLineBytes = 256 << 20
+
+// Sentinel errors of ServeStdio.
+var (
+	// ErrLineTooLong means the client sent a line over MaxLineBytes.
+	ErrLineTooLong = errors.New("gateway: JSON-RPC line too long")
+)
+
+// ServeStdio serves the gateway as one MCP session over newline-delimited
+// JSON-RPC: requests are read from in, responses and notifications written
+// to out. It returns nil when in reaches EOF or ctx ends, after every
+// request it started has finished (their contexts are cancelled first).
+//
+// It replaces mcp-go's server.StdioServer on the proxy's hot path, where
+// every cost is paid on top of the server's own: mcp-go reads each line on
+// a fresh goroutine, queues tool calls to a worker pool, and decodes a
+// tools/call up to seven times before the tool runs. Here the goroutine that
+// read a message handles it and hands reading on to another, so a call
+// reaches the registry without a scheduler hop, and a plain tools/call is
+// decoded once and its result relayed undecoded (fastCall,
+// registry.CallRaw). Everything else goes to the MCP server as is.
+//
+// When ctx ends while in is blocked in a read that cannot be interrupted
+// (a terminal, a blocking pipe), that one read goroutine lives on until in
+// is closed, as with mcp-go's own stdio server.
+func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 256)}
+	if err := g.srv.RegisterSession(ctx, sess); err != nil {
+		return fmt.Errorf("gateway: register stdio session: %w", err)
+	}
+	defer g.srv.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
+	ctx, cancel := context.WithCancel(g.srv.WithContext(ctx, sess))
+	defer cancel()
+
+	w := &lineWriter{w: out}
+	var notesDone sync.WaitGroup
+	notesDone.Go(func() {
+		for {
+			select {
+			case n := <-sess.notes:
+				_ = w.writeJSON(n) // a dead client shows up as EOF on in
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+
+	// handlers counts messages being handled; once closed is set no new
+	// one starts, so none writes to out after ServeStdio returns.
+	var (
+		mu       sync.Mutex
+		closed   bool
+		handlers sync.WaitGroup
+	)
+	begin := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			return false
+		}
+		handlers.Add(1)
+		return true
+	}
+	calls := &inflight{cancel: map[string]context.CancelFunc{}}
+	r := &lineReader{br: bufio.NewReaderSize(in, 64<<10)}
+	readDone := make(chan error, 1) // exactly one reader ever reports
+	// Workers take turns reading (leader/followers): the one holding the
+	// turn reads a message, passes the turn on (to an idle worker, or a new
+	// one) and handles the message itself, with no scheduler hop before the
+	// call. Idle workers are kept: a fresh goroutine per message would grow
+	// its stack again for every call.
+	turn := make(chan struct{})
+	var work func()
+	work = func() {
+		for {
+			line, err := r.next()
+			if len(line) > 0 && begin() {
+				if err == nil {
+					select {
+					case turn <- struct{}{}:
+					default:
+						go work()
+					}
+				}
+				g.handle(ctx, line, w, calls)
+				handlers.Done()
+				if err == nil {
+					select {
+					case <-turn: // read the next message
+						continue
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+			if err != nil || ctx.Err() != nil {
+				readDone <- err
+				return
+			}
+		}
+	}
+	go work()
+
+	var err error
+	select {
+	case err = <-readDone:
+	case <-ctx.Done():
+	}
+	cancel() // releases handlers still waiting on a server
+	mu.Lock()
+	closed = true
+	mu.Unlock()
+	handlers.Wait()
+	notesDone.Wait()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// handle answers one message. A panic in a handler must not end the
+// session: the request gets an internal error, as mcp-go's stdio server
+// answers it.
+func (g *Gateway) handle(ctx context.Context, line []byte, w *lineWriter, calls *inflight) {
+	defer func() {
+		if p := recover(); p != nil {
+			var req struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(line, &req) == nil && len(req.ID) > 0 && string(req.ID) != "null" {
+				type rpcError struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				}
+				_ = w.writeJSON(struct {
+					JSONRPC string          `json:"jsonrpc"`
+					ID      json.RawMessage `json:"id"`
+					Error   rpcError        `json:"error"`
+				}{mcp.JSONRPC_VERSION, req.ID, rpcError{mcp.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", p)}})
+			}
+		}
+	}()
+	if g.fastCall(ctx, line, w, calls) {
+		return
+	}
+	if resp := g.srv.HandleMessage(ctx, line); resp != nil {
+		_ = w.writeJSON(resp)
+	}
+}
+
+// lineReader splits in into JSON-RPC lines. A line is returned once,
+// trimmed, and never shared with the next read (handlers keep it).
+// Only one goroutine reads at a time: the next reader starts after a
+// line has been read.
+type lineReader struct{ br *bufio.Reader }
+
+func (r *lineReader) next() ([]byte, error) {
+	var long []byte
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if len(long)+len(chunk) > MaxLineBytes {
+				return nil, fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)
+			}
+			long = append(long, chunk...)
+			continue
+		}
+		var line []byte
+		if long != nil {
+			line = append(long, chunk...)
+		} else {
+			line = bytes.Clone(chunk)
+		}
+		return bytes.TrimSpace(line), err
+	}
+}
+
+// lineWriter writes one JSON value per line; concurrent writers never
+// interleave, and each line goes out in a single Write so a reader on the
+// other end sees it at once (no buffer to forget to flush).
+type lineWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+func (lw *lineWriter) writeJSON(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("gateway: encode message: %w", err)
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.buf = append(append(lw.buf[:0], b...), '\n')
+	_, err = lw.w.Write(lw.buf)
+	if cap(lw.buf) > 1<<20 {
+		lw.buf = nil // do not pin a 5 MB buffer after one big result
+	}
+	if err != nil {
+		return fmt.Errorf("gateway: write message: %w", err)
+	}
+	return nil
+}
+
+// writeResult writes a response carrying result as it came from the
+// server: re-encoding it would cost a pass over every byte of a large
+// result. It is valid JSON (the transport parsed it); only a line break
+// (a pretty-printing HTTP server) would break the framing.
+func (lw *lineWriter) writeResult(id, result json.RawMessage) error {
+	if bytes.ContainsAny(result, "\r\n") {
+		var b bytes.Buffer
+		if err := json.Compact(&b, result); err != nil {
+			return fmt.Errorf("gateway: compact result: %w", err)
+		}
+		result = b.Bytes()
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.buf = append(lw.buf[:0], `{"jsonrpc":"2.0","id":`...)
+	lw.buf = append(lw.buf, id...)
+	lw.buf = append(lw.buf, `,"result":`...)
+	lw.buf = append(lw.buf, result...)
+	lw.buf = append(lw.buf, "}\n"...)
+	_, err := lw.w.Write(lw.buf)
+	if cap(lw.buf) > 1<<20 {
+		lw.buf = nil // do not pin a 5 MB buffer after one big result
+	}
+	if err != nil {
+		return fmt.Errorf("gateway: write message: %w", err)
+	}
+	return nil
+}
+
+// stdioSession is the one client of a stdio gateway. The MCP server keeps
+// client info, capabilities and the log level in it; notifications go to
+// notes, which ServeStdio drains.
+type stdioSession struct {
+	notes       chan mcp.JSONRPCNotification
+	initialized atomic.Bool
+	level       atomic.Value // mcp.LoggingLevel
+	info        atomic.Value // mcp.Implementation
+	caps        atomic.Value // mcp.ClientCapabilities
+}
+
+var (
+	_ server.SessionWithLogging    = (*stdioSession)(nil)
+	_ server.SessionWithClientInfo = (*stdioSession)(nil)
+)
+
+func (s *stdioSession) SessionID() string { return "stdio" }
+func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return s.notes
+}
+func (s *stdioSession) Initialize()       { s.initialized.Store(true) }
+func (s *stdioSession) Initialized() bool { return s.initialized.Load() }
+func (s *stdioSession) SetLogLevel(l mcp.LoggingLevel) {
+	s.level.Store(l)
+}
+func (s *stdioSession) GetLogLevel() mcp.LoggingLevel {
+	if l, ok := s.level.Load().(mcp.LoggingLevel); ok {
+		return l
+	}
+	return mcp.LoggingLevelError
+}
+func (s *stdioSession) GetClientInfo() mcp.Implementation {
+	i, _ := s.info.Load().(mcp.Implementation)
+	return i
+}
+func (s *stdioSession) SetClientInfo(i mcp.Implementation) { s.info.Store(i) }
+func (s *stdioSession) GetClientCapabilities() mcp.ClientCapabilities {
+	c, _ := s.caps.Load().(mcp.ClientCapabilities)
+	return c
+}
+func (s *stdioSession) SetClientCapabilities(c mcp.ClientCapabilities) {
+	s.caps.Store(c)
+}
+
+// callRequest is the part of a tools/call request the fast path reads.
+type callRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      map[string]any  `json:"_meta"`
+		Task      json.RawMessage `json:"task"`
+		RequestID json.RawMessage `json:"requestId"` // notifications/cancelled
+	} `json:"params"`
+}
+
+// fastCall serves a plain tools/call (and notes notifications/cancelled for
+// the calls it serves) straight into the registry, and reports whether it
+// did. The general path decodes the same request up to seven times
+// (protocol _meta, tracing _meta, typed params with custom decoders) before
+// reaching the tool, which was most of the proxy's per-call CPU. Anything
+// unusual (task-augmented, unknown tool, a protocol version this SDK would
+// reject) is left to the general path, which answers it as mcp-go does.
+func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, calls *inflight) bool {
+	// Cheap filter first: most non-call messages never pay for a decode.
+	if !bytes.Contains(line, []byte(`"tools/call"`)) && !bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
+		return false
+	}
+	var req callRequest
+	if err := json.Unmarshal(line, &req); err != nil || req.JSONRPC != mcp.JSONRPC_VERSION {
+		return false
+	}
+	if req.Method == string(mcp.MethodNotificationCancelled) {
+		calls.stop(string(req.Params.RequestID))
+		return false // mcp-go still cancels the calls it serves
+	}
+	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
+		return false
+	}
+	srv, tool, ok := g.route(req.Params.Name)
+	if !ok {
+		return false
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	id := string(req.ID)
+	calls.start(id, cancel)
+	defer calls.done(id)
+	var meta *mcp.Meta
+	if m := req.Params.Meta; m != nil {
+		meta = &mcp.Meta{ProgressToken: m["progressToken"]}
+		delete(m, "progressToken")
+		meta.AdditionalFields = m
+	}
+	notify := func(params map[string]any) {
+		_ = w.writeJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
+			Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress), Params: mcp.NotificationParams{AdditionalFields: params}}})
+	}
+	upCtx, stop := detach(ctx)
+	defer stop()
+	res, err := g.reg.CallRaw(upCtx, srv, tool, req.Params.Arguments, callOptions(meta, notify))
+	if err != nil {
+		// The caller's model should see why, as a tool error, not a protocol failure.
+		res, _ = json.Marshal(mcp.NewToolResultError(err.Error()))
+	}
+	_ = w.writeResult(req.ID, res)
+	return true
+}
+
+// plainMeta reports whether a request's _meta is one the general path would
+// accept without a protocol error: no protocol version, or a known one with
+// the client capabilities a 2026-07-28 request must carry.
+func plainMeta(m map[string]any) bool {
+	v, ok := m[mcp.MetaKeyProtocolVersion]
+	if !ok {
+		return true
+	}
+	version, _ := v.(string)
+	if !mcp.IsValidProtocolVersion(version) {
+		return false
+	}
+	if !mcp.IsModernProtocol(version) {
+		return true
+	}
+	caps, ok := m[mcp.MetaKeyClientCapabilities].(map[string]any)
+	return ok && caps != nil
+}
+
+// inflight holds the cancel functions of fast-path calls by JSON-RPC id, so
+// notifications/cancelled reaches them.
+type inflight struct {
+	mu     sync.Mutex
+	cancel map[string]context.CancelFunc
+}
+
+func (f *inflight) start(id string, cancel context.CancelFunc) {
+	f.mu.Lock()
+	f.cancel[id] = cancel
+	f.mu.Unlock()
+}
+
+func (f *inflight) done(id string) {
+	f.mu.Lock()
+	delete(f.cancel, id)
+	f.mu.Unlock()
+}
+
+func (f *inflight) stop(id string) {
+	f.mu.Lock()
+	cancel := f.cancel[id]
+	f.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
