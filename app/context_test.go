@@ -5,8 +5,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -74,5 +78,58 @@ func TestPromptsAndResourcesOfARealServer(t *testing.T) {
 	block, err := a.AttachResource("everything", doc.URI)
 	if err != nil || !strings.HasPrefix(block, "<resource uri=\""+doc.URI+"\" server=\"everything\">\n") || len(block) < 60 {
 		t.Fatalf("AttachResource = %q, %v", block, err)
+	}
+}
+
+// TestToolLoopThroughServerEverything runs a two-step tool loop through the
+// real server-everything for both provider wire formats: parallel echo and
+// get-sum, then the answer.
+func TestToolLoopThroughServerEverything(t *testing.T) {
+	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic} {
+		t.Run(string(kind), func(t *testing.T) {
+			a := everythingApp(t)
+			llm := providertest.NewServer(t)
+			var mu sync.Mutex
+			done := false
+			a.emitHook = func(name string, data any) {
+				if ev, ok := data.(chat.Event); ok && ev.Type == chat.EventDone {
+					mu.Lock()
+					done = true
+					mu.Unlock()
+				}
+			}
+			a.openHistory()
+			if err := a.SaveProvider(ProviderInput{Name: "Fake", Kind: string(kind), BaseURL: llm.URL(kind), DefaultModel: "m1"}); err != nil {
+				t.Fatal(err)
+			}
+			llm.Enqueue(
+				providertest.Reply{ToolCalls: []providertest.ToolCall{
+					{ID: "c1", Name: "everything__echo", Arguments: `{"message":"from the loop"}`},
+					{ID: "c2", Name: "everything__get-sum", Arguments: `{"a":19,"b":23}`},
+				}},
+				providertest.Reply{Text: "Echoed, and the sum is 42."},
+			)
+			c, err := a.NewChat("", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.SendMessage(c.ID, "echo and add"); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "turn done", func() bool { mu.Lock(); defer mu.Unlock(); return done })
+			second := string(llm.Requests()[1])
+			if !strings.Contains(second, "Echo: from the loop") || !strings.Contains(second, "42") {
+				t.Fatalf("the second request lacks the real results: %s", second)
+			}
+			msgs, _ := a.ChatMessages(c.ID)
+			if len(msgs) != 3 || msgs[2].Text != "Echoed, and the sum is 42." {
+				t.Fatalf("messages %+v", msgs)
+			}
+			for _, tc := range msgs[1].ToolCalls {
+				if tc.Server != "everything" || tc.Status != chat.CallDone || tc.IsError {
+					t.Fatalf("call %+v", tc)
+				}
+			}
+		})
 	}
 }
