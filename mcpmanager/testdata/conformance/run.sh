@@ -25,17 +25,20 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve)
 
 status=0
+failed=()
 echo "== server scenarios against 'switchboard serve --http' =="
 "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli" -baseline "$baseline" \
-  server-initialize ping tools-list dns-rebinding-protection || status=1
+  server-initialize ping tools-list dns-rebinding-protection || { status=1; failed+=("server scenarios"); }
 
 # The suite writes result directories into the working directory.
 cd "$work"
 for suite in backcompat core; do
   echo "== client suite '$suite' against mcpmanager =="
-  "$node" "$cli" client --command "$work/client" --suite "$suite" --expected-failures "$baseline" 2>"$work/$suite.err" | tee "$work/$suite.out" || { status=1; cat "$work/$suite.err"; }
+  "$node" "$cli" client --command "$work/client" --suite "$suite" --expected-failures "$baseline" 2>"$work/$suite.err" | tee "$work/$suite.out" || { status=1; failed+=("client suite $suite"); cat "$work/$suite.err"; }
 done
 echo
 echo "backcompat suite: $(grep '^Total:' "$work/backcompat.out" || echo 'no result')"
+# A failing step names itself here, since CI logs show only their tail.
+[ ${#failed[@]} -eq 0 ] || echo "conformance: failed: ${failed[*]} (see its output above)"
 grep '^Total:' "$work/core.out" || { echo "Total: no result from the core suite"; status=1; }
 exit $status
