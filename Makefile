@@ -57,6 +57,13 @@ $(TEST_SERVERS)/node_modules/.package-lock.json: $(TEST_SERVERS)/package-lock.js
 	cd $(TEST_SERVERS) && npm ci --no-audit --no-fund
 	@touch $@
 
+# 15 more real servers whose 300+ tools the find_tools test lists (never calls).
+# Browsers are not downloaded: the servers only need to start and list tools.
+TOOLSEARCH_SERVERS := app/chat/toolsearch/testdata/npm
+$(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json: $(TOOLSEARCH_SERVERS)/package-lock.json $(TOOLSEARCH_SERVERS)/package.json
+	cd $(TOOLSEARCH_SERVERS) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
 # Third-party MCP clients (conformance suite, inspector) and the Node 22 they need.
 TEST_CLIENTS := mcpmanager/testdata/clients
 $(TEST_CLIENTS)/node_modules/.package-lock.json: $(TEST_CLIENTS)/package-lock.json $(TEST_CLIENTS)/package.json
@@ -81,7 +88,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
-test-go: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json
+test-go: deps-test $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 -timeout 10m ./...
 
 test-frontend: frontend/node_modules/.package-lock.json

@@ -73,6 +73,8 @@ type Engine struct {
 	always  map[string]map[string]bool // chat ID → tools the user allowed for the chat
 	calling map[string][]activeCall    // server → chats with a call running on it
 	seq     map[string]int64           // chat ID → last event number
+	found   map[string][]string        // chat ID → tools find_tools attached
+	index   toolIndex                  // the find_tools index of the last tool set
 }
 
 // activeCall is a chat calling a server: where the server's sampling and
@@ -87,7 +89,7 @@ func New(opts Options) *Engine {
 	if opts.DefaultPolicy == nil {
 		opts.DefaultPolicy = DefaultPolicy
 	}
-	return &Engine{opts: opts, running: map[string]bool{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}}
+	return &Engine{opts: opts, running: map[string]bool{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}, found: map[string][]string{}}
 }
 
 // Turn is one user message and everything the model does about it.
@@ -105,6 +107,16 @@ type Turn struct {
 	MaxSteps int
 	// ResultBudget limits one tool result's characters; 0 means ResultBudget.
 	ResultBudget int
+	// Delegate offers one ask_<server> tool per server instead of the
+	// servers' own tools; each call runs a sub-agent with only that server's
+	// tools (see delegate.go).
+	Delegate bool
+	// SearchAbove: with more active tools than this, the model gets
+	// find_tools and only the tools it found (plus Pinned); 0 means
+	// ToolSearchThreshold, below 0 never.
+	SearchAbove int
+	// Pinned tools (server__tool) are always offered when tool search is on.
+	Pinned []string
 	// OnEvent receives the turn's events in order, on the turn's goroutine
 	// (tool-call events may come from the call goroutines, serialised). It
 	// must not block for long.
@@ -240,6 +252,7 @@ func (e *Engine) Forget(chatID string) {
 	defer e.mu.Unlock()
 	delete(e.always, chatID)
 	delete(e.seq, chatID)
+	delete(e.found, chatID)
 }
 
 // run is one Send in progress.
@@ -247,6 +260,10 @@ type run struct {
 	e     *Engine
 	t     Turn
 	emitM sync.Mutex
+
+	all   []provider.Tool          // every active tool
+	tools map[string]registry.Tool // by name: active tools and the synthetic ones
+	synth map[string]synthetic     // find_tools and ask_<server>, by name
 }
 
 func (r *run) emit(ev Event) {
@@ -264,22 +281,27 @@ func (r *run) emit(ev Event) {
 }
 
 func (r *run) loop(ctx, store context.Context) (Result, error) {
-	tools, byName, err := r.tools(ctx)
+	all, byName, err := r.activeTools(ctx)
 	if err != nil {
 		return Result{}, err
 	}
+	r.all, r.tools, r.synth = all, byName, map[string]synthetic{}
 	var res Result
 	for step := 1; ; step++ {
 		past, err := r.e.opts.History.Messages(store, r.t.ChatID)
 		if err != nil {
 			return res, fmt.Errorf("read history: %w", err)
 		}
+		tools, err := r.offer(ctx)
+		if err != nil {
+			return res, err
+		}
 		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget), tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
 			return res, err
 		}
-		calls := r.runCalls(ctx, store, msg, resp.ToolCalls, byName)
+		calls := r.runCalls(ctx, store, msg, resp.ToolCalls)
 		res.Message.ToolCalls = calls
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -297,8 +319,8 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 	}
 }
 
-// tools lists the active tools for the model.
-func (r *run) tools(ctx context.Context) ([]provider.Tool, map[string]registry.Tool, error) {
+// activeTools lists the active tools for the model.
+func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]registry.Tool, error) {
 	if r.e.opts.Tools == nil {
 		return nil, map[string]registry.Tool{}, nil
 	}
@@ -394,7 +416,7 @@ func errText(err error) string {
 }
 
 // runCalls runs a step's tool calls in parallel and stores each result.
-func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []provider.ToolCall, byName map[string]registry.Tool) []history.ToolCall {
+func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []provider.ToolCall) []history.ToolCall {
 	out := make([]history.ToolCall, len(calls))
 	for i := range calls {
 		if calls[i].ID == "" { // some providers (Ollama) send none; history keys calls by ID
@@ -410,32 +432,44 @@ func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []
 	}
 	var wg sync.WaitGroup
 	for i, c := range calls {
-		wg.Go(func() { out[i] = r.call(ctx, store, msg, i, c, byName) })
+		wg.Go(func() { out[i] = r.call(ctx, store, msg, i, c, nil) })
 	}
 	wg.Wait()
 	return out
 }
 
-// call runs one tool call: approval, the call, the stored result.
-func (r *run) call(ctx, store context.Context, msg history.Message, index int, c provider.ToolCall, byName map[string]registry.Tool) history.ToolCall {
+// call runs one tool call: approval, the call, the stored result. A call
+// of a sub-agent (sub != nil) is not stored in the history: it shows nested
+// under its parent's card and ends up in the parent's result.
+func (r *run) call(ctx, store context.Context, msg history.Message, index int, c provider.ToolCall, sub *subAgent) history.ToolCall {
 	args := c.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
 	hc := history.ToolCall{ID: c.ID, MessageID: msg.ID, Tool: c.Name, Arguments: args, StartedAt: time.Now()}
 	view := &ToolCallView{ID: c.ID, Index: index, Name: c.Name, Args: string(args)}
+	byName := r.tools
+	if sub != nil {
+		view.Parent, byName = sub.parent, sub.tools
+	}
 	update := func(status string) {
 		hc.Status, view.Status = status, status
-		if err := r.e.opts.History.SaveToolCall(store, hc); err != nil {
-			view.Error = "could not save to history: " + err.Error()
+		if sub == nil {
+			if err := r.e.opts.History.SaveToolCall(store, hc); err != nil {
+				view.Error = "could not save to history: " + err.Error()
+			}
 		}
-		r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: view})
+		v := *view // the UI may hold it while the call goes on
+		r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: &v})
 	}
 	fail := func(status, text string) history.ToolCall {
 		hc.IsError, view.IsError = true, true
 		hc.Result = errorResult(text)
 		view.Result, view.Error = hc.Result, text
 		update(status)
+		if sub != nil {
+			sub.record(hc, hc.Server)
+		}
 		return hc
 	}
 
@@ -449,7 +483,11 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallError, fmt.Sprintf("The arguments are not a JSON object (%v). Call the tool again with valid JSON arguments.", err))
 	}
 
+	syn, isSynth := r.synthFor(c.Name, sub)
 	switch pol := r.t.Policies.For(t, r.e.opts.DefaultPolicy); {
+	case isSynth:
+		// find_tools and ask_<server> only search or delegate; the
+		// sub-agent's own calls are asked about one by one.
 	case pol == PolicyDeny:
 		return fail(CallDenied, "The user's settings do not allow this tool.")
 	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, c.Name):
@@ -477,9 +515,15 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 
 	update(CallRunning)
 	start := time.Now()
-	done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model})
-	res, err := r.e.opts.Tools.Call(ctx, c.Name, params, registry.CallOptions{})
-	done()
+	var res *mcp.CallToolResult
+	var err error
+	if isSynth {
+		res, err = r.runSynthetic(ctx, msg, syn, c.ID, params)
+	} else {
+		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model})
+		res, err = r.e.opts.Tools.Call(ctx, c.Name, params, registry.CallOptions{})
+		done()
+	}
 	hc.DurationMs = time.Since(start).Milliseconds()
 	view.DurationMs = hc.DurationMs
 	switch {
@@ -493,6 +537,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallError, "The tool's result could not be encoded: "+err.Error())
 	}
 	hc.Result, view.Result = raw, raw
+	if sub != nil {
+		sub.record(hc, t.Server)
+	}
 	hc.IsError, view.IsError = res.IsError, res.IsError
 	if res.IsError {
 		update(CallError)

@@ -79,4 +79,7 @@ type ToolCallView struct {
 	Error      string          `json:"error,omitempty"`
 	DurationMs int64           `json:"durationMs,omitempty"`
 	ApprovalID string          `json:"approvalId,omitempty"`
+	// Parent is, for a call a sub-agent made, the ask_<server> call it
+	// belongs to: the UI shows it nested under that card.
+	Parent string `json:"parent,omitempty"`
 }

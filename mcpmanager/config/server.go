@@ -602,6 +602,9 @@ func (c *checker) checkURL(path string, n *node, raw string, t Transport) {
 	if t == WebSocket {
 		secure, plain = "wss", "ws"
 	}
+	if strings.Contains(raw, "{{") && strings.Contains(raw, "}}") {
+		return // a template's {{param}}: checked once the template is filled in
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		if strings.Contains(raw, "${") {

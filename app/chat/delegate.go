@@ -1,0 +1,338 @@
+package chat
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// ToolSearchThreshold is how many active tools a turn may offer before the
+// model gets find_tools instead: past a few dozen tools, models pick worse
+// and the tool list eats the context window.
+var ToolSearchThreshold = 40
+
+// FindToolsName is the tool search's tool name.
+const FindToolsName = "find_tools"
+
+// askPrefix starts the name of a delegate tool: ask_<server>.
+const askPrefix = "ask_"
+
+// synthetic is a tool the engine answers itself.
+type synthetic struct {
+	kind   string // "find" or "ask"
+	server string // for "ask"
+}
+
+// synthFor returns the synthetic tool called name, if it is one. A
+// sub-agent has none: it sees only its server's tools.
+func (r *run) synthFor(name string, sub *subAgent) (synthetic, bool) {
+	if sub != nil {
+		return synthetic{}, false
+	}
+	s, ok := r.synth[name]
+	return s, ok
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// offer is the tool list for the next model step.
+func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
+	switch {
+	case r.t.Delegate:
+		return r.offerDelegates(), nil
+	case r.searchOn():
+		return r.offerSearch(ctx)
+	}
+	return r.all, nil
+}
+
+func (r *run) searchOn() bool {
+	limit := cmp.Or(r.t.SearchAbove, ToolSearchThreshold)
+	return limit > 0 && len(r.all) > limit
+}
+
+// servers lists the servers of the active tools with their tool counts, in
+// the tools' order.
+func (r *run) servers() (names []string, counts map[string]int) {
+	counts = map[string]int{}
+	for _, pt := range r.all {
+		s := r.tools[pt.Name].Server
+		if counts[s] == 0 {
+			names = append(names, s)
+		}
+		counts[s]++
+	}
+	return names, counts
+}
+
+// offerDelegates makes one ask_<server> tool per server.
+func (r *run) offerDelegates() []provider.Tool {
+	names, counts := r.servers()
+	var out []provider.Tool
+	for _, s := range names {
+		name := askPrefix + unsafeName.ReplaceAllString(s, "_")
+		if _, taken := r.synth[name]; !taken {
+			r.synth[name] = synthetic{kind: "ask", server: s}
+			r.tools[name] = registry.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
+		}
+		var tools []string
+		for _, pt := range r.all {
+			if r.tools[pt.Name].Server == s {
+				tools = append(tools, r.tools[pt.Name].Tool.Name)
+			}
+		}
+		out = append(out, provider.Tool{
+			Name: name,
+			Description: fmt.Sprintf("Ask a specialist that can use the %d tools of the %q server (%s) to do a task or find something out; it answers in text. "+
+				"Say exactly what you need in query, and give in context anything from the conversation it needs (it does not see the chat).",
+				counts[s], s, strings.Join(tools, ", ")),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"the task or question for the specialist"},"context":{"type":"string","description":"facts from the conversation the specialist needs (names, IDs, earlier results)"}},"required":["query"]}`),
+		})
+	}
+	return out
+}
+
+// offerSearch is find_tools, the pinned tools and the tools found so far.
+func (r *run) offerSearch(ctx context.Context) ([]provider.Tool, error) {
+	names, counts := r.servers()
+	var list []string
+	for _, s := range names {
+		list = append(list, fmt.Sprintf("%s (%d)", s, counts[s]))
+	}
+	r.synth[FindToolsName] = synthetic{kind: "find"}
+	r.tools[FindToolsName] = registry.Tool{Name: FindToolsName, Tool: mcp.Tool{Name: FindToolsName}}
+	out := []provider.Tool{{
+		Name: FindToolsName,
+		Description: fmt.Sprintf("Find the tools you need among %d tools from these servers: %s. You see only the tools found so far: "+
+			"describe what you want to do (\"create a GitHub issue\", \"take a screenshot of the page\") and the best matches are attached to your next step.",
+			len(r.all), strings.Join(list, ", ")),
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what the tool should do, in a few words"},"limit":{"type":"integer","description":"how many tools to attach (default 5, at most 10)"}},"required":["query"]}`),
+	}}
+	found := r.e.foundTools(r.t.ChatID)
+	for _, pt := range r.all {
+		if slices.Contains(r.t.Pinned, pt.Name) || slices.Contains(found, pt.Name) {
+			out = append(out, pt)
+		}
+	}
+	return out, ctx.Err()
+}
+
+func (e *Engine) foundTools(chatID string) []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.found[chatID])
+}
+
+func (e *Engine) addFound(chatID string, names []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, n := range names {
+		if !slices.Contains(e.found[chatID], n) {
+			e.found[chatID] = append(e.found[chatID], n)
+		}
+	}
+}
+
+// toolIndex caches the find_tools index of one tool set.
+type toolIndex struct {
+	key string
+	ix  *toolsearch.Index
+}
+
+// searchIndex returns the index over the run's active tools, built once per
+// distinct tool set.
+func (r *run) searchIndex() (*toolsearch.Index, error) {
+	h := sha256.New()
+	var docs []toolsearch.Tool
+	for _, pt := range r.all {
+		t := r.tools[pt.Name]
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", pt.Name, pt.Description, pt.InputSchema)
+		docs = append(docs, toolsearch.Tool{Name: pt.Name, Server: t.Server, Title: cmp.Or(t.Tool.Title, t.Tool.Annotations.Title), Description: pt.Description, InputSchema: pt.InputSchema})
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	r.e.mu.Lock()
+	defer r.e.mu.Unlock()
+	if r.e.index.ix != nil && r.e.index.key == key {
+		return r.e.index.ix, nil
+	}
+	ix, err := toolsearch.New(docs)
+	if err != nil {
+		return nil, err
+	}
+	if r.e.index.ix != nil {
+		_ = r.e.index.ix.Close()
+	}
+	r.e.index = toolIndex{key: key, ix: ix}
+	return ix, nil
+}
+
+// runSynthetic answers find_tools or runs an ask_<server> sub-agent.
+func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthetic, callID string, params map[string]any) (*mcp.CallToolResult, error) {
+	query, _ := params["query"].(string)
+	if strings.TrimSpace(query) == "" {
+		return mcp.NewToolResultError(`"query" is required: say what you need in a few words.`), nil
+	}
+	if syn.kind == "find" {
+		return r.findTools(query, params)
+	}
+	extra, _ := params["context"].(string)
+	return r.delegate(ctx, msg, syn.server, callID, query, extra)
+}
+
+// findTools searches the index and attaches what it finds to the next step.
+func (r *run) findTools(query string, params map[string]any) (*mcp.CallToolResult, error) {
+	limit := 5
+	if n, ok := params["limit"].(float64); ok && n >= 1 {
+		limit = min(int(n), 10)
+	}
+	ix, err := r.searchIndex()
+	if err != nil {
+		return nil, err
+	}
+	hits, err := ix.Search(query, limit)
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	if len(hits) == 0 {
+		return mcp.NewToolResultText(fmt.Sprintf("No tool matches %q. Try other words, or tell the user no tool can do it.", query)), nil
+	}
+	var b strings.Builder
+	var names []string
+	type found struct {
+		Name        string  `json:"name"`
+		Server      string  `json:"server"`
+		Description string  `json:"description"`
+		Score       float64 `json:"score"`
+	}
+	var list []found
+	fmt.Fprintf(&b, "These %d tools are now available; call the one that fits:\n", len(hits))
+	for _, h := range hits {
+		t := r.tools[h.Name]
+		names = append(names, h.Name)
+		desc := firstLine(t.Tool.Description)
+		fmt.Fprintf(&b, "- %s: %s\n", h.Name, desc)
+		list = append(list, found{Name: h.Name, Server: t.Server, Description: desc, Score: h.Score})
+	}
+	r.e.addFound(r.t.ChatID, names)
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(b.String())}, StructuredContent: map[string]any{"tools": list}}, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "…"
+	}
+	return s
+}
+
+// subAgent is an ask_<server> call in progress.
+type subAgent struct {
+	parent string                   // the ask_<server> call's ID
+	tools  map[string]registry.Tool // only the server's tools
+
+	mu    sync.Mutex
+	steps []Step
+}
+
+// Step is one tool call a sub-agent made, as kept in the ask_<server>
+// call's structured result.
+type Step struct {
+	Tool       string          `json:"tool"`
+	Server     string          `json:"server"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Result     string          `json:"result"`
+	IsError    bool            `json:"isError,omitempty"`
+	DurationMs int64           `json:"durationMs"`
+}
+
+// stepResultBudget caps what a step keeps of its result for the UI.
+const stepResultBudget = 4000
+
+func (s *subAgent) record(hc history.ToolCall, server string) {
+	text := string(hc.Result)
+	var res mcp.CallToolResult
+	if json.Unmarshal(hc.Result, &res) == nil {
+		text = resultText(&res)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.steps = append(s.steps, Step{Tool: hc.Tool, Server: server, Arguments: hc.Arguments, Result: truncate(text, stepResultBudget), IsError: hc.IsError, DurationMs: hc.DurationMs})
+}
+
+// delegate runs a sub-agent with only server's tools until it answers.
+func (r *run) delegate(ctx context.Context, msg history.Message, server, parent, query, extra string) (*mcp.CallToolResult, error) {
+	sub := &subAgent{parent: parent, tools: map[string]registry.Tool{}, steps: []Step{}}
+	var tools []provider.Tool
+	var list strings.Builder
+	for _, pt := range r.all {
+		if t := r.tools[pt.Name]; t.Server == server {
+			tools = append(tools, pt)
+			sub.tools[pt.Name] = t
+			fmt.Fprintf(&list, "- %s: %s\n", pt.Name, firstLine(pt.Description))
+		}
+	}
+	system := fmt.Sprintf("You are a specialist working for the user's assistant, with the tools of the MCP server %q and nothing else:\n%s\n"+
+		"Do what the request asks using these tools, then answer with what you found or did: complete, short, in plain text. "+
+		"The assistant reads your answer, not the user. If the tools cannot do it, say so.", server, list.String())
+	text := query
+	if strings.TrimSpace(extra) != "" {
+		text += "\n\nContext:\n" + extra
+	}
+	msgs := []provider.Message{{Role: provider.RoleUser, Text: text}}
+	limit := r.t.MaxSteps
+	for step := 1; ; step++ {
+		resp, err := r.t.Provider.Stream(ctx, provider.Request{Model: r.t.Model, System: system, Messages: msgs, Tools: tools}, func(provider.Event) {})
+		if err != nil {
+			return nil, fmt.Errorf("the %s specialist's model request failed: %w", server, err)
+		}
+		if len(resp.ToolCalls) == 0 || step > limit {
+			answer := strings.TrimSpace(resp.Text)
+			if len(resp.ToolCalls) > 0 {
+				answer = strings.TrimSpace(answer + fmt.Sprintf("\n\n(The %s specialist stopped after %d steps without finishing.)", server, limit))
+			}
+			if answer == "" {
+				answer = fmt.Sprintf("The %s specialist gave no answer.", server)
+			}
+			sub.mu.Lock()
+			steps := sub.steps
+			sub.mu.Unlock()
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(answer)}, StructuredContent: map[string]any{"answer": answer, "server": server, "steps": steps}}, nil
+		}
+		am := provider.Message{Role: provider.RoleAssistant, Text: resp.Text}
+		for i := range resp.ToolCalls {
+			if resp.ToolCalls[i].ID == "" {
+				resp.ToolCalls[i].ID = fmt.Sprintf("call_%d_%s", i, newID())
+			}
+		}
+		am.ToolCalls = resp.ToolCalls
+		msgs = append(msgs, am)
+		// One at a time, in the model's order: the nested steps read as a
+		// sequence under the card.
+		for i, c := range resp.ToolCalls {
+			c.ID = parent + "/" + c.ID // unique in the chat's event stream
+			hc := r.call(ctx, context.WithoutCancel(ctx), msg, i, c, sub)
+			hc.ID = resp.ToolCalls[i].ID
+			msgs = append(msgs, toolMessage(hc, r.t.ResultBudget))
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+}

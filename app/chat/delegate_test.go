@@ -1,0 +1,239 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// addServer connects one more in-process server with n tools named
+// tool0..tool<n-1> plus "save", which records what it was given.
+func addServer(t *testing.T, reg *registry.Registry, name string, n int, saved *[]string) {
+	t.Helper()
+	s := server.NewMCPServer(name, "1.0.0")
+	for i := range n {
+		s.AddTool(mcp.NewTool(fmt.Sprintf("tool%d", i), mcp.WithDescription(fmt.Sprintf("generic operation number %d", i)), mcp.WithReadOnlyHintAnnotation(true)),
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+	}
+	s.AddTool(mcp.NewTool("save", mcp.WithDescription("save a note for later"), mcp.WithString("note"), mcp.WithReadOnlyHintAnnotation(true)),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			*saved = append(*saved, req.GetString("note", ""))
+			return mcp.NewToolResultText("saved " + req.GetString("note", "")), nil
+		})
+	cl, err := client.NewInProcessClient(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := cl.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	reg.Add(&source{name: name, cl: cl})
+}
+
+// offered returns the tool names of a recorded OpenAI request, and its
+// system prompt.
+func offered(t *testing.T, raw json.RawMessage) (names []string, system string) {
+	t.Helper()
+	var req struct {
+		Tools []struct {
+			Function struct{ Name string } `json:"function"`
+		} `json:"tools"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range req.Tools {
+		names = append(names, tl.Function.Name)
+	}
+	for _, m := range req.Messages {
+		if m.Role == "system" {
+			_ = json.Unmarshal(m.Content, &system)
+		}
+	}
+	return names, system
+}
+
+func TestDelegatedAgentTwoServers(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	var saved []string
+	reg := testServer(t, nil) // "files": echo, write, ...
+	addServer(t, reg, "notes", 0, &saved)
+	f.eng.SetTools(reg)
+
+	f.llm.Enqueue(
+		// main: ask the files specialist
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"echo the word kiwi","context":"the user likes fruit"}`)}},
+		// files sub-agent: one call, then its answer
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("s1", "files__echo", `{"text":"kiwi"}`)}},
+		providertest.Reply{Text: "The echo tool said: echo: kiwi"},
+		// main: ask the notes specialist with what it learned
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a2", "ask_notes", `{"query":"save the note 'echo: kiwi'"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("s2", "notes__save", `{"note":"echo: kiwi"}`)}},
+		providertest.Reply{Text: "Saved."},
+		providertest.Reply{Text: "Done: I echoed kiwi and saved the result as a note."},
+	)
+	res, err := f.send(t.Context(), "echo kiwi, then save what came back as a note", func(tn *chat.Turn) { tn.Delegate = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Message.Text != "Done: I echoed kiwi and saved the result as a note." {
+		t.Fatalf("final answer %q", res.Message.Text)
+	}
+	if !slices.Equal(saved, []string{"echo: kiwi"}) {
+		t.Fatalf("notes server saved %v", saved)
+	}
+
+	reqs := f.llm.Requests()
+	if len(reqs) != 7 {
+		t.Fatalf("%d model requests, want 7", len(reqs))
+	}
+	// The main model sees one tool per server, never the servers' own tools.
+	mainTools, _ := offered(t, reqs[0])
+	if !slices.Equal(mainTools, []string{"ask_files", "ask_notes"}) {
+		t.Fatalf("main model offered %v", mainTools)
+	}
+	// Each sub-agent sees only its server's tools and a prompt listing them,
+	// and gets the query with its context.
+	subTools, system := offered(t, reqs[1])
+	for _, n := range subTools {
+		if !strings.HasPrefix(n, "files__") {
+			t.Fatalf("files sub-agent offered %v", subTools)
+		}
+	}
+	if !strings.Contains(system, `"files"`) || !strings.Contains(system, "files__echo") || strings.Contains(system, "notes__save") {
+		t.Fatalf("files sub-agent system prompt: %s", system)
+	}
+	if !strings.Contains(string(reqs[1]), "echo the word kiwi") || !strings.Contains(string(reqs[1]), "the user likes fruit") {
+		t.Fatalf("the sub-agent did not get query and context: %s", reqs[1])
+	}
+	notesTools, _ := offered(t, reqs[4])
+	if !slices.Equal(notesTools, []string{"notes__save"}) {
+		t.Fatalf("notes sub-agent offered %v", notesTools)
+	}
+
+	// Nested steps reach the UI under their parent card…
+	var nested []string
+	for _, ev := range f.events(chat.EventToolCall) {
+		if ev.Call.Parent != "" && ev.Call.Status == chat.CallDone {
+			nested = append(nested, ev.Call.Parent+">"+ev.Call.Name)
+		}
+	}
+	if !slices.Equal(nested, []string{"a1>files__echo", "a2>notes__save"}) {
+		t.Fatalf("nested steps %v", nested)
+	}
+	// …and are kept in the parent's stored result; the sub-agents' calls
+	// are not stored as the chat's own.
+	msgs, err := f.hist.Messages(t.Context(), f.chat.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	var steps []chat.Step
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			stored = append(stored, c.Tool)
+			var r struct {
+				StructuredContent struct {
+					Answer string      `json:"answer"`
+					Steps  []chat.Step `json:"steps"`
+				} `json:"structuredContent"`
+			}
+			if err := json.Unmarshal(c.Result, &r); err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, r.StructuredContent.Steps...)
+			if c.Tool == "ask_files" && r.StructuredContent.Answer != "The echo tool said: echo: kiwi" {
+				t.Fatalf("ask_files answer %q", r.StructuredContent.Answer)
+			}
+		}
+	}
+	if !slices.Equal(stored, []string{"ask_files", "ask_notes"}) {
+		t.Fatalf("stored calls %v", stored)
+	}
+	if len(steps) != 2 || steps[0].Tool != "files__echo" || steps[0].Result != "echo: kiwi" || steps[1].Server != "notes" {
+		t.Fatalf("steps %+v", steps)
+	}
+}
+
+func TestDelegatedSubAgentAsksBeforeRiskyTools(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.appr.answer = chat.Deny
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"write x"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("s1", "files__write", `{"path":"x"}`)}},
+		providertest.Reply{Text: "The user did not allow writing."},
+		providertest.Reply{Text: "I could not write x."},
+	)
+	if _, err := f.send(t.Context(), "write x", func(tn *chat.Turn) { tn.Delegate = true }); err != nil {
+		t.Fatal(err)
+	}
+	asked := f.appr.asked()
+	if len(asked) != 1 || asked[0].Tool != "files__write" {
+		t.Fatalf("approvals %+v", asked)
+	}
+	if !strings.Contains(string(f.llm.Requests()[2]), "denied") {
+		t.Fatal("the sub-agent was not told the call was denied")
+	}
+}
+
+func TestFindToolsAttachesWhatItFinds(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	var saved []string
+	reg := testServer(t, nil)
+	addServer(t, reg, "notes", 50, &saved) // 5 + 51 tools: above the threshold
+	f.eng.SetTools(reg)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("f1", chat.FindToolsName, `{"query":"save a note"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "notes__save", `{"note":"hi"}`)}},
+		providertest.Reply{Text: "Saved your note."},
+	)
+	if _, err := f.send(t.Context(), "save the note hi", func(tn *chat.Turn) { tn.Pinned = []string{"files__echo"} }); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.llm.Requests()
+	first, _ := offered(t, reqs[0])
+	if !slices.Equal(first, []string{chat.FindToolsName, "files__echo"}) {
+		t.Fatalf("first step offered %v, want find_tools and the pinned tool", first)
+	}
+	second, _ := offered(t, reqs[1])
+	if !slices.Contains(second, "notes__save") || len(second) > 7 {
+		t.Fatalf("after find_tools the model was offered %v", second)
+	}
+	if !strings.Contains(string(reqs[1]), "notes__save: save a note for later") {
+		t.Fatalf("find_tools result: %s", reqs[1])
+	}
+	if !slices.Equal(saved, []string{"hi"}) {
+		t.Fatalf("saved %v", saved)
+	}
+	// Below the threshold, every tool is offered as before.
+	f.llm.Enqueue(providertest.Reply{Text: "ok"})
+	if _, err := f.send(t.Context(), "again", func(tn *chat.Turn) { tn.SearchAbove = 1000 }); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := offered(t, f.llm.Requests()[3])
+	if len(all) != 56 || slices.Contains(all, chat.FindToolsName) {
+		t.Fatalf("under the threshold: %d tools offered", len(all))
+	}
+}
