@@ -25,7 +25,9 @@ func addServer(t *testing.T, reg *registry.Registry, name string, n int, saved *
 	s := server.NewMCPServer(name, "1.0.0")
 	for i := range n {
 		s.AddTool(mcp.NewTool(fmt.Sprintf("tool%d", i), mcp.WithDescription(fmt.Sprintf("generic operation number %d", i)), mcp.WithReadOnlyHintAnnotation(true)),
-			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("ok"), nil
+			})
 	}
 	s.AddTool(mcp.NewTool("save", mcp.WithDescription("save a note for later"), mcp.WithString("note"), mcp.WithReadOnlyHintAnnotation(true)),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -415,4 +415,3 @@ func cmpOr(a, b string) string {
 	}
 	return b
 }
-
