@@ -63,6 +63,10 @@ type App struct {
 	turns   map[string]*turn
 	turnWG  sync.WaitGroup
 	wks     workspaceState
+	// usage caches history's per-server chat counts for "used by".
+	usageMu sync.Mutex
+	usage   map[string]int
+	usageAt time.Time
 	// emitHook replaces Wails events in tests.
 	emitHook func(name string, data any)
 
@@ -129,7 +133,7 @@ func (a *App) loadServers() error {
 	a.cfgMu.Lock()
 	a.servers = cfg.Servers
 	a.cfgMu.Unlock()
-	a.mgr.Apply(secrets.Prepare(cfg.Servers, a.store.Lookup, a.red))
+	a.apply(cfg)
 	return nil
 }
 

@@ -246,9 +246,11 @@ func (a *App) SendMessage(chatID, text string) error {
 			a.turnsMu.Unlock()
 			cancel()
 		}()
+		setup := setupFor(s, c, opts)
 		_, err := a.engine.Send(ctx, chat.Turn{
-			ChatID: chatID, Provider: p, Model: model, System: s.System, Text: text,
-			Active: opts.active, Policies: s.Policies, MaxSteps: s.MaxSteps,
+			ChatID: chatID, Provider: p, Model: model, System: setup.system, Text: text,
+			Active: setup.active, Policies: setup.policies, MaxSteps: s.MaxSteps,
+			Delegate: setup.delegate, SearchAbove: s.ToolSearchAbove, Pinned: s.Pinned,
 			OnEvent: func(ev chat.Event) { a.emitEvent(chat.EventName, ev) },
 		})
 		if err != nil && ctx.Err() == nil {

@@ -53,6 +53,7 @@ func newChatApp(t *testing.T) *chatApp {
 	}
 	c := &chatApp{llm: llm}
 	c.App = New(context.Background(), dir)
+	c.emit = func(ServerView) {}
 	c.emitHook = func(name string, data any) {
 		c.mu.Lock()
 		defer c.mu.Unlock()

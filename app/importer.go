@@ -196,7 +196,7 @@ func (a *App) ApplyImport(name, text string, resolutions map[string]string, inpu
 		return 0, err
 	}
 	a.servers = next.Servers
-	a.mgr.Apply(secrets.Prepare(next.Servers, a.store.Lookup, a.red))
+	a.apply(next)
 	return imported(plan, res), nil
 }
 

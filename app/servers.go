@@ -13,7 +13,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -39,6 +38,14 @@ type ServerView struct {
 	Errors     int64    `json:"errors"`
 	P50Ms      float64  `json:"p50Ms"`
 	StderrTail []string `json:"stderrTail"`
+	// Library metadata: what the user wrote (Meta) and what is shown
+	// (Description falls back to what the server said in initialize).
+	Meta         MetaView `json:"meta"`
+	Description  string   `json:"description"`
+	Title        string   `json:"title"`
+	Instructions string   `json:"instructions"`
+	DocsURL      string   `json:"docsUrl"`
+	UsedBy       []string `json:"usedBy"`
 	// Seq orders status updates: a view with a lower Seq than one already
 	// shown for the server is stale.
 	Seq int64 `json:"seq"`
@@ -122,6 +129,7 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 	if v.StderrTail == nil {
 		v.StderrTail = []string{}
 	}
+	a.fillMeta(&v, st)
 	v.Error, v.Command = a.red.Redact(v.Error), a.red.Redact(v.Command)
 	return v
 }
@@ -312,7 +320,7 @@ func (a *App) editConfig(fn func(cfg *config.Config) error) error {
 		return err
 	}
 	a.servers = next.Servers
-	a.mgr.Apply(secrets.Prepare(next.Servers, a.store.Lookup, a.red))
+	a.apply(next)
 	return nil
 }
 

@@ -220,8 +220,8 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 // would compare addresses and restart every remote server on each Apply.
 func sameConfig(a, b ServerConfig) bool { return reflect.DeepEqual(a, b) }
 
-// startLocked creates the supervisor; a disabled server is registered but not run.
-func (m *Manager) startLocked(c ServerConfig) {
+// specLocked is how the supervisor runs c.
+func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 	spec := supervisor.Spec{
 		Name:         c.Name,
 		Process:      process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir},
@@ -233,6 +233,12 @@ func (m *Manager) startLocked(c ServerConfig) {
 	if c.Remote != nil {
 		spec.Auth = m.authorizerLocked(c)
 	}
+	return spec
+}
+
+// startLocked creates the supervisor; a disabled server is registered but not run.
+func (m *Manager) startLocked(c ServerConfig) {
+	spec := m.specLocked(c)
 	if m.opts.LogDir != "" {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
@@ -294,6 +300,24 @@ func (m *Manager) stopLocked(name string) *managed {
 	delete(m.servers, name)
 	m.reg.Remove(name)
 	return s
+}
+
+// Test starts c on its own (beside the running copy, if any), runs
+// initialize and tools/list, times each step and stops it: the Servers
+// page's "Test connection" and `switchboard servers test`. A config that
+// cannot run (StartError) fails at the start step without starting.
+func (m *Manager) Test(ctx context.Context, c ServerConfig) supervisor.Probe {
+	if c.StartError != "" {
+		return supervisor.Probe{Failed: supervisor.StepStart, Error: c.StartError, Steps: []supervisor.ProbeStep{{Name: supervisor.StepStart, Error: c.StartError}}}
+	}
+	m.mu.Lock()
+	spec := m.specLocked(c)
+	m.mu.Unlock()
+	sup, err := supervisor.New(spec, supervisor.Options{})
+	if err != nil {
+		return supervisor.Probe{Failed: supervisor.StepStart, Error: err.Error()}
+	}
+	return sup.Probe(ctx)
 }
 
 // Restart stops and starts one server (also after it gave up in error).

@@ -24,6 +24,12 @@ type Settings struct {
 	MaxSteps int `json:"maxSteps,omitempty"`
 	// System is the system prompt new chats use.
 	System string `json:"system,omitempty"`
+	// Agents are the named set-ups chats can start from.
+	Agents []Agent `json:"agents,omitempty"`
+	// ToolSearchAbove overrides ToolSearchThreshold (0 keeps it, below 0 turns tool search off).
+	ToolSearchAbove int `json:"toolSearchAbove,omitempty"`
+	// Pinned tools are always offered when tool search is on.
+	Pinned []string `json:"pinned,omitempty"`
 }
 
 // ProviderSettings is one configured model provider. APIKey is a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
 
 // listFlag collects repeated values into a set.
@@ -45,7 +46,7 @@ func serversCmd() *Command {
 			serversListCmd(), serversImportCmd(), serversDiscoverCmd(),
 			serversAddCmd(), serversRemoveCmd(), serversExportCmd(),
 			serversToggleCmd("enable", false), serversToggleCmd("disable", true),
-			serversLoginCmd(),
+			serversLoginCmd(), serversTestCmd(), serversTemplatesCmd(), serversProfileCmd(),
 		},
 	}
 }
@@ -79,7 +80,9 @@ func loadServers(inv *Invocation, file string, inputs map[string]string) ([]conf
 		if err != nil {
 			return nil, err
 		}
-		return cfg.Servers, nil
+		// Templates are not run; the active profile's overrides apply.
+		run, problems := library.Prepare(cfg.Servers, library.ActiveProfile(cfg.Settings))
+		return skipProblems(inv, run, problems), nil
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -101,7 +104,19 @@ func loadServers(inv *Invocation, file string, inputs map[string]string) ([]conf
 			return nil, &ValidationError{Err: err}
 		}
 	}
-	return f.Servers, nil
+	run, problems := library.Prepare(f.Servers, "")
+	return skipProblems(inv, run, problems), nil
+}
+
+// skipProblems drops the servers whose profile override is wrong, saying so.
+func skipProblems(inv *Invocation, servers []config.Server, problems map[string]error) []config.Server {
+	return slices.DeleteFunc(servers, func(s config.Server) bool {
+		if err := problems[s.Name]; err != nil {
+			fmt.Fprintf(inv.Stderr, "%v (server skipped)\n", err)
+			return true
+		}
+		return false
+	})
 }
 
 func serversListCmd() *Command {
@@ -353,17 +368,26 @@ func editConfig(inv *Invocation, fn func(cfg *config.Config) error) error {
 }
 
 func serversAddCmd() *Command {
-	var url string
+	var url, tmpl string
 	env := kvFlag{}
+	params := kvFlag{}
 	return &Command{
 		Name:    "add",
-		Args:    "NAME [--url URL | -- COMMAND ARGS...]",
+		Args:    "NAME [--url URL | --template ID --param KEY=VALUE... | -- COMMAND ARGS...]",
 		Summary: "add one server",
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&url, "url", "", "remote server URL (http/sse)")
 			fs.Var(env, "env", "environment variable KEY=VALUE (repeatable)")
+			fs.StringVar(&tmpl, "template", "", "add from a template ('switchboard servers templates' lists them)")
+			fs.Var(params, "param", "a template parameter KEY=VALUE (repeatable)")
 		},
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if tmpl != "" {
+				if len(args) != 1 || url != "" {
+					return &UsageError{Cmd: inv.Path, Msg: "with --template give only NAME and --param KEY=VALUE flags"}
+				}
+				return addFromTemplate(inv, args[0], tmpl, params)
+			}
 			if len(args) < 1 || (url == "") == (len(args) < 2) {
 				return &UsageError{Cmd: inv.Path, Msg: "give NAME and either --url URL or -- COMMAND ARGS..."}
 			}

@@ -153,3 +153,24 @@ func (s *Store) updateChat(ctx context.Context, op, id, query string, args ...an
 	}
 	return nil
 }
+
+// ServerUsage counts, per server, the chats that called one of its tools.
+func (s *Store) ServerUsage(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT t.server, count(DISTINCT m.chat_id)
+		FROM tool_calls t JOIN messages m ON m.id = t.message_id
+		WHERE t.server != '' GROUP BY t.server`)
+	if err != nil {
+		return nil, fmt.Errorf("server usage: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var server string
+		var n int
+		if err := rows.Scan(&server, &n); err != nil {
+			return nil, fmt.Errorf("server usage: %w", err)
+		}
+		out[server] = n
+	}
+	return out, rows.Err()
+}

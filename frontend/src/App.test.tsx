@@ -10,7 +10,7 @@ describe('App shell', () => {
     render(<App />);
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
-    expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Settings']);
+    expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Agents', 'Settings']);
   });
 
   it('opens Chat by default and marks it current', () => {
@@ -118,10 +118,11 @@ describe('shortcutPage', () => {
   const none = { ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
   it.each([
     [{ ...none, ctrlKey: true, key: '3', code: 'Digit3' }, 'tools'],
-    [{ ...none, metaKey: true, key: '6', code: 'Digit6' }, 'settings'],
+    [{ ...none, metaKey: true, key: '6', code: 'Digit6' }, 'agents'],
+    [{ ...none, metaKey: true, key: '7', code: 'Digit7' }, 'settings'],
     [{ ...none, ctrlKey: true, key: '1', code: 'Numpad1' }, 'chat'],
     [{ ...none, ctrlKey: true, key: '"', code: 'Digit3' }, 'tools'], // AZERTY: digit row without Shift
-    [{ ...none, ctrlKey: true, key: '7', code: 'Digit7' }, undefined],
+    [{ ...none, ctrlKey: true, key: '8', code: 'Digit8' }, undefined],
     [{ ...none, ctrlKey: true, key: '0', code: 'Digit0' }, undefined],
     [{ ...none, key: '2', code: 'Digit2' }, undefined],
     [{ ...none, ctrlKey: true, shiftKey: true, key: '2', code: 'Digit2' }, undefined],

@@ -6,7 +6,7 @@ import { store, useStore } from './store';
 import { PageView } from './pages/PageView';
 
 /**
- * shortcutPage maps Ctrl/Cmd+1..6 to a page. It reads the physical key
+ * shortcutPage maps Ctrl/Cmd+1..7 to a page. It reads the physical key
  * (e.code) first, so layouts whose digit row needs Shift (AZERTY) work too.
  */
 export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): PageId | undefined {

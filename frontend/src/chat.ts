@@ -3,7 +3,7 @@
 // Components read it with useChat; it changes only through the actions below.
 import { useSyncExternalStore } from 'react';
 import {
-  AnswerApproval, AnswerElicitation, Chats, ChatMessages, DeleteChat, NewChat, PendingRequests,
+  AnswerApproval, AnswerElicitation, Chats, ChatMessages, DeleteChat, NewAgentChat, NewChat, PendingRequests,
   RenameChat, SearchChats, SendMessage, StopChat,
 } from '../wailsjs/go/app/App';
 import { EventsOn } from '../wailsjs/runtime/runtime';
@@ -16,6 +16,7 @@ export interface Chat {
   title: string;
   provider: string;
   model: string;
+  agent: string;
   updatedAt: string;
   messageCount: number;
 }
@@ -33,6 +34,10 @@ export interface ToolCall {
   error: string;
   durationMs: number;
   approvalId: string;
+  /** parent is the ask_<server> call a sub-agent's call belongs to. */
+  parent?: string;
+  /** steps are the calls a delegated sub-agent made, in order. */
+  steps?: ToolCall[];
 }
 
 export interface CallResult {
@@ -141,8 +146,25 @@ export function fromStored(m: StoredMessage): Message {
       args: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
       status: c.status, result: c.result ?? undefined, isError: c.isError,
       error: c.isError ? resultText(c.result ?? undefined) : '', durationMs: c.durationMs, approvalId: '',
+      steps: storedSteps(c.id, c.result),
     })),
   };
+}
+
+/** A sub-agent step as kept in its ask_<server> call's structured result. */
+interface StoredStep { tool: string; server: string; arguments: unknown; result: string; isError?: boolean; durationMs: number }
+
+/** storedSteps reads a delegated call's nested steps back from its result. */
+function storedSteps(parent: string, r: CallResult | null): ToolCall[] | undefined {
+  const sc = r?.structuredContent as { steps?: StoredStep[] } | undefined;
+  if (!sc || !Array.isArray(sc.steps)) return undefined;
+  return sc.steps.map((st, index) => ({
+    id: `${parent}/${index}`, index, name: st.tool, server: st.server,
+    tool: st.tool.startsWith(`${st.server}__`) ? st.tool.slice(st.server.length + 2) : st.tool,
+    args: typeof st.arguments === 'string' ? st.arguments : JSON.stringify(st.arguments ?? {}),
+    status: st.isError ? 'error' : 'done', result: { content: [{ type: 'text', text: st.result }] },
+    isError: !!st.isError, error: st.isError ? st.result : '', durationMs: st.durationMs, approvalId: '', parent,
+  }));
 }
 
 /** resultText joins the text parts of a tool result. */
@@ -171,6 +193,7 @@ export function applyEvent(messages: Message[], ev: ChatEvent): Message[] {
       return patch(ev.messageId, (m) => ({ ...m, text: m.text + (ev.text ?? '') }));
     case 'toolCall':
     case 'toolArgs':
+      if (ev.call?.parent) return patch(ev.messageId, (m) => ({ ...m, toolCalls: nest(m.toolCalls, ev.call!) }));
       return patch(ev.messageId, (m) => {
         const c = ev.call!;
         const i = m.toolCalls.findIndex((t) => t.index === c.index);
@@ -196,6 +219,20 @@ export function applyEvent(messages: Message[], ev: ChatEvent): Message[] {
     default:
       return messages;
   }
+}
+
+/** nest puts a sub-agent's call under its ask_<server> call, by call ID. */
+function nest(calls: ToolCall[], c: Partial<ToolCall> & { id: string; index: number }): ToolCall[] {
+  return calls.map((p) => {
+    if (p.id !== c.parent) return p;
+    const steps = p.steps ?? [];
+    const i = steps.findIndex((s) => s.id === c.id);
+    const base: ToolCall = steps[i] ?? {
+      id: c.id, index: steps.length, name: '', server: '', tool: '', args: '', status: 'running', isError: false, error: '', durationMs: 0, approvalId: '',
+    };
+    const next = { ...base, ...Object.fromEntries(Object.entries(c).filter(([k, v]) => v !== undefined && v !== '' && k !== 'index')) } as ToolCall;
+    return { ...p, steps: i >= 0 ? steps.map((s, j) => (j === i ? next : s)) : [...steps, next] };
+  });
 }
 
 function onChatEvent(ev: ChatEvent) {
@@ -258,9 +295,9 @@ export async function openChat(id: string, refresh = false): Promise<void> {
   }
 }
 
-export async function newChat(): Promise<string> {
+export async function newChat(agentId = ''): Promise<string> {
   try {
-    const c = (await call(() => NewChat('', ''))) as unknown as Chat;
+    const c = (agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''))) as unknown as Chat;
     await loadChats();
     await openChat(c.id);
     return c.id;

@@ -5,6 +5,7 @@ export const PAGES = [
   { id: 'tools', title: 'Tools' },
   { id: 'knowledge', title: 'Knowledge' },
   { id: 'workspace', title: 'Workspace' },
+  { id: 'agents', title: 'Agents' },
   { id: 'settings', title: 'Settings' },
 ] as const;
 

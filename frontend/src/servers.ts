@@ -88,3 +88,20 @@ export async function callTool(name: string, args: string): Promise<CallResult> 
 export function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** filterServers keeps the servers that have the tag ("" = any) and whose
+ * name, description, tags or command contain every word of the query. */
+export function filterServers(servers: ServerView[], query: string, tag: string): ServerView[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return servers.filter((s) => {
+    const tags = s.meta?.tags ?? [];
+    if (tag && !tags.includes(tag)) return false;
+    const text = [s.name, s.description, s.command, s.serverName, ...tags].join(' ').toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** allTags lists the tags of the servers, sorted. */
+export function allTags(servers: ServerView[]): string[] {
+  return [...new Set(servers.flatMap((s) => s.meta?.tags ?? []))].sort();
+}

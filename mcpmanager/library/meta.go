@@ -97,14 +97,17 @@ func isZeroMeta(m Meta) bool {
 
 // Info is what a running server said about itself in initialize.
 type Info struct {
-	Name, Title, Version, Instructions string
+	Name, Title, Version, Description, Instructions string
 }
 
-// Describe is the description to show: the user's, else the server's title
-// and the first sentence of its instructions.
+// Describe is the description to show: the user's, else the server's own
+// description, else its title and the first sentence of its instructions.
 func Describe(m Meta, info Info) string {
 	if m.Description != "" {
 		return m.Description
+	}
+	if info.Description != "" {
+		return info.Description
 	}
 	first := strings.TrimSpace(info.Instructions)
 	if i := strings.IndexAny(first, "\n"); i >= 0 {

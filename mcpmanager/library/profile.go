@@ -150,3 +150,42 @@ func Prepare(servers []config.Server, profile string) ([]config.Server, map[stri
 	}
 	return out, problems
 }
+
+// settingsKey is the section of config.json's settings this package owns:
+// {"library": {"profile": "work"}}.
+const settingsKey = "library"
+
+type settings struct {
+	Profile string `json:"profile,omitempty"`
+}
+
+// ActiveProfile reads the chosen profile from config.json's settings ("" when none).
+func ActiveProfile(raw json.RawMessage) string {
+	var m map[string]json.RawMessage
+	var s settings
+	if json.Unmarshal(raw, &m) == nil && json.Unmarshal(m[settingsKey], &s) == nil {
+		return s.Profile
+	}
+	return ""
+}
+
+// WithProfile returns settings with the active profile set to name ("" for
+// none); the other sections are kept byte for byte. A profile no server
+// declares is refused, so a typo cannot silently switch nothing.
+func WithProfile(raw json.RawMessage, servers []config.Server, name string) (json.RawMessage, error) {
+	if name != "" && !slices.Contains(Profiles(servers), name) {
+		return nil, fmt.Errorf("%w: %q; add it to a server first (its \"profiles\" key), or pick one of %v", ErrUnknownProfile, name, Profiles(servers))
+	}
+	m := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("config.json settings: %w", err)
+		}
+	}
+	b, err := json.Marshal(settings{Profile: name})
+	if err != nil {
+		return nil, err
+	}
+	m[settingsKey] = b
+	return json.Marshal(m)
+}

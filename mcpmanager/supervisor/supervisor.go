@@ -145,6 +145,11 @@ type Server struct {
 	mu     sync.Mutex
 	status Status
 	cl     *client.Client
+
+	// mark, when set (Probe), is told as each step of connect ends.
+	mark func(step string, err error)
+	// logged closes when the last process's stderr has been read to EOF.
+	logged chan struct{}
 }
 
 // New prepares a supervisor; nothing runs until Run.
@@ -284,7 +289,12 @@ func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) 
 	if err != nil {
 		return nil, err
 	}
+	logged := make(chan struct{})
+	s.mu.Lock()
+	s.logged = logged
+	s.mu.Unlock()
 	go func() {
+		defer close(logged)
 		s.log.Consume(p.Stderr) // until EOF: every line, including the last words of a crash
 		p.Stderr.Close()
 	}()
@@ -379,8 +389,14 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 // connect dials and runs the handshake within StartTimeout. On failure the
 // session is closed again.
 func (s *Server) connect(ctx context.Context, remoteType string) (*session, *client.Client, *mcp.InitializeResult, error) {
+	mark := func(step string, err error) {
+		if s.mark != nil {
+			s.mark(step, err)
+		}
+	}
 	sess, err := s.dial(ctx, remoteType)
 	if err != nil {
+		mark(StepStart, err)
 		return nil, nil, nil, fmt.Errorf("%s: %w", s.spec.Name, err)
 	}
 	s.set(func(st *Status) { st.PID = sess.pid })
@@ -394,7 +410,9 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		name := s.spec.Name
 		cl.OnNotification(func(n mcp.JSONRPCNotification) { s.opts.OnNotification(name, n) })
 	}
-	if err := cl.Start(ctx); err != nil {
+	err = cl.Start(ctx)
+	mark(StepStart, err)
+	if err != nil {
 		if sess.pid == 0 && sess.cause() != nil {
 			return fail(s.remoteLost(sess.cause()))
 		}
@@ -406,6 +424,7 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
 	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0)
 	cancel()
+	mark(StepInitialize, err)
 	if err != nil {
 		via := ""
 		if remoteType != "" {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SetChatModel, SetChatOptions, Tools,
 } from '../../wailsjs/go/app/App';
+import { useAgents } from '../agents';
 import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
@@ -14,10 +15,18 @@ interface ToolItem { name: string; server: string; tool: string }
 /** ChatHeader: the open chat's model, its active servers/tools, and export. */
 export function ChatHeader({ chatId }: { chatId: string }) {
   const title = useChat((s) => s.chats.find((c) => c.id === chatId)?.title ?? '');
+  const agentId = useChat((s) => s.chats.find((c) => c.id === chatId)?.agent ?? '');
+  const { agents } = useAgents();
+  const agent = agents.find((a) => a.id === agentId);
   const [err, setErr] = useState('');
   return (
     <header className="chat-header">
       <h2 className="chat-title">{title || 'Untitled chat'}</h2>
+      {agent && (
+        <span className="badge agent-badge" aria-label={`Agent ${agent.name}`} title={agent.delegate ? 'delegates to one sub-agent per server' : undefined}>
+          {agent.name}{agent.delegate ? ' · delegate' : ''}
+        </span>
+      )}
       <ModelPicker chatId={chatId} onError={setErr} />
       <ToolPicker chatId={chatId} onError={setErr} />
       <ExportMenu chatId={chatId} onError={setErr} />

@@ -14,32 +14,52 @@ function pretty(json: string): string {
   }
 }
 
-/** ToolCallCard shows one tool call: server badge, name, status, duration; arguments and result when expanded. */
+/**
+ * ToolCallCard shows one tool call: server badge, name, status, duration;
+ * arguments and result when expanded. A delegated call (ask_<server>) shows
+ * its sub-agent's steps nested under it, each a card of its own.
+ */
 export function ToolCallCard({ call }: { call: ToolCall }) {
   const [open, setOpen] = useState(false);
   const server = call.server || call.name.split('__')[0];
-  const tool = call.tool || call.name.split('__').slice(1).join('__');
+  const tool = call.tool || call.name.split('__').slice(1).join('__') || call.name;
   const result = call.error || resultText(call.result);
+  const steps = call.steps ?? [];
+  const delegated = call.name.startsWith('ask_');
   return (
-    <div className={`tool-card status-${call.status}`} data-testid="tool-card">
+    <div className={`tool-card status-${call.status}${call.parent ? ' sub' : ''}`} data-testid={call.parent ? 'sub-step' : 'tool-card'}>
       <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="badge">{server}</span>
         <code>{tool}</code>
         <span className={`tool-status ${call.isError ? 'bad' : ''}`}>{LABEL[call.status] ?? call.status}</span>
+        {delegated && <span className="muted small">{steps.length} {steps.length === 1 ? 'step' : 'steps'}</span>}
         {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
       </button>
+      {steps.length > 0 && (
+        <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
+          {steps.map((s) => (
+            <li key={s.id}><ToolCallCard call={s} /></li>
+          ))}
+        </ol>
+      )}
       {open && (
         <div className="tool-card-body">
           <div className="small muted">Arguments</div>
           <pre className="args">{pretty(call.args || '{}')}</pre>
           {result && (
             <>
-              <div className="small muted">{call.isError ? 'Error' : 'Result'}</div>
-              <pre className={call.isError ? 'result bad' : 'result'}>{result}</pre>
+              <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
+              <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>
             </>
           )}
         </div>
       )}
     </div>
   );
+}
+
+/** answerOf is a delegated call's answer text, without its structured steps. */
+function answerOf(call: ToolCall): string {
+  const text = (call.result?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+  return text || resultText(call.result);
 }

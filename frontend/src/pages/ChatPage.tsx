@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import {
   clearError, loadChats, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
 } from '../chat';
+import { useAgents } from '../agents';
 import { ApprovalCard } from '../components/ApprovalCard';
 import { ChatHeader } from '../components/ChatHeader';
 import { ElicitForm } from '../components/ElicitForm';
@@ -46,6 +47,7 @@ function ChatList() {
   const chats = useChat((s) => s.chats);
   const current = useChat((s) => s.current);
   const hits = useChat((s) => s.hits);
+  const { agents } = useAgents();
   const [q, setQ] = useState('');
   useEffect(() => {
     const t = setTimeout(() => void searchChats(q), 200);
@@ -54,6 +56,12 @@ function ChatList() {
   return (
     <nav className="chat-list" aria-label="Chats">
       <button type="button" className="primary" onClick={() => void newChat()} disabled={!hasBackend()}>New chat</button>
+      {agents.length > 0 && (
+        <select aria-label="New chat from an agent" value="" onChange={(e) => { if (e.target.value) void newChat(e.target.value); }}>
+          <option value="">New chat with an agent…</option>
+          {agents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+        </select>
+      )}
       <input type="search" aria-label="Search chats" placeholder="Search chats" value={q} onChange={(e) => setQ(e.target.value)} />
       {hits ? (
         <ul aria-label="Search results">

@@ -1,4 +1,5 @@
 import type { PageId } from '../pages';
+import { AgentsPage } from './AgentsPage';
 import { ChatPage } from './ChatPage';
 import { KnowledgePage } from './KnowledgePage';
 import { ServersPage } from './ServersPage';
@@ -12,6 +13,7 @@ const VIEWS: Record<PageId, () => React.JSX.Element> = {
   tools: ToolsPage,
   knowledge: KnowledgePage,
   workspace: WorkspacePage,
+  agents: AgentsPage,
   settings: SettingsPage,
 };
 

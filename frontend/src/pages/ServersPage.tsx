@@ -1,21 +1,47 @@
 import { useEffect, useState } from 'react';
-import { LoginServer, ServerLog } from '../../wailsjs/go/app/App';
+import { LoginServer, Profiles, ServerLog, SetProfile } from '../../wailsjs/go/app/App';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { call, hasBackend } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
+import { ServerMetaForm, ServerMetaLine } from '../components/ServerMeta';
 import { StatusBadge } from '../components/StatusBadge';
-import { message, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
+import { TemplatePicker } from '../components/TemplatePicker';
+import { useTestConnection } from '../components/TestConnection';
+import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 
-/** ServersPage lists every configured server with its live status. */
+/** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
   const { servers, configError, loaded, error } = useServers();
   const [importing, setImporting] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [query, setQuery] = useState('');
+  const [tag, setTag] = useState('');
+  const tags = allTags(servers);
+  const shown = filterServers(servers, query, tag);
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="page-head">
         <h1 id="page-title">Servers</h1>
+        <ProfileSwitch />
+        <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
         <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
       </div>
       {importing && <ImportWizard onClose={() => setImporting(false)} />}
+      {adding && <TemplatePicker onClose={() => setAdding(false)} />}
+      {servers.length > 0 && (
+        <div className="server-filters row">
+          <input type="search" aria-label="Search servers" placeholder="Search servers" value={query} onChange={(e) => setQuery(e.target.value)} />
+          {tags.length > 0 && (
+            <div className="row" role="group" aria-label="Filter by tag">
+              <button type="button" className="chip" aria-pressed={tag === ''} onClick={() => setTag('')}>All</button>
+              {tags.map((t) => (
+                <button key={t} type="button" className="chip" aria-pressed={tag === t} onClick={() => setTag(tag === t ? '' : t)}>{t}</button>
+              ))}
+            </div>
+          )}
+          <span className="muted small" aria-live="polite">{shown.length} of {servers.length}</span>
+        </div>
+      )}
       {configError && (
         <div className="alert" role="alert">
           <strong>config.json could not be loaded.</strong> Fix it and restart Switchboard.
@@ -29,10 +55,11 @@ export function ServersPage() {
         </div>
       )}
       <ul className="server-list" aria-label="Servers">
-        {servers.map((s) => (
+        {shown.map((s) => (
           <ServerRow key={s.name} server={s} />
         ))}
       </ul>
+      {servers.length > 0 && shown.length === 0 && <p className="muted">No server matches. <button type="button" className="link" onClick={() => { setQuery(''); setTag(''); }}>Show all</button></p>}
     </section>
   );
 }
@@ -52,12 +79,16 @@ function ServerRow({ server: s }: { server: ServerView }) {
       setBusy('');
     }
   };
+  const [editing, setEditing] = useState(false);
+  const test = useTestConnection(s.name);
   const disabled = s.state === 'disabled';
   const needsLogin = s.state === 'needs-login';
+  const builtin = s.transport === 'built-in';
   return (
-    <li className="server-row" aria-label={s.name}>
+    <li className="server-row" aria-label={s.name} style={s.meta?.color ? { borderLeft: `4px solid ${s.meta.color}` } : undefined}>
       <div className="server-head">
         <StatusBadge state={s.state} />
+        {s.meta?.icon && <span aria-hidden="true">{s.meta.icon}</span>}
         <span className="server-name">{s.name}</span>
         <span className="muted">{s.transport}</span>
         {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
@@ -68,7 +99,9 @@ function ServerRow({ server: s }: { server: ServerView }) {
             {busy === 'login' ? 'Logging in…' : 'Log in'}
           </button>
         )}
-        {s.transport !== 'built-in' && (<>
+        {!builtin && (<>
+        {test.button}
+        <button type="button" onClick={() => setEditing(true)} disabled={editing}>Details</button>
         <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
           {busy === 'restart' ? 'Restarting…' : 'Restart'}
         </button>
@@ -88,11 +121,38 @@ function ServerRow({ server: s }: { server: ServerView }) {
         </div>
       )}
       {busy === 'login' && <LoginWait name={s.name} />}
+      <ServerMetaLine server={s} />
+      {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
+      {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.error && <pre className="server-error">{s.error}</pre>}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />
     </li>
+  );
+}
+
+/** ProfileSwitch switches every server to a profile (work, home, ...) in one place. */
+function ProfileSwitch() {
+  const [view, setView] = useState<{ active: string; names: string[] }>({ active: '', names: [] });
+  const [err, setErr] = useState('');
+  const load = () => call(() => Profiles()).then(setView, () => undefined);
+  useEffect(() => {
+    if (hasBackend()) void load();
+  }, []);
+  if (view.names.length === 0) return null;
+  return (
+    <label className="small profile-switch">
+      Profile
+      <select value={view.active} onChange={(e) => {
+        setErr('');
+        call(() => SetProfile(e.target.value)).then(() => Promise.all([load(), refreshServers()]), (x: unknown) => setErr(message(x)));
+      }}>
+        <option value="">none (as written)</option>
+        {view.names.map((n) => <option key={n} value={n}>{n}</option>)}
+      </select>
+      {err && <span className="bad" role="alert">{err}</span>}
+    </label>
   );
 }
 

@@ -306,6 +306,28 @@ export namespace app {
 	    }
 	}
 	
+	export class MetaView {
+	    description: string;
+	    tags: string[];
+	    docsUrl: string;
+	    color: string;
+	    icon: string;
+	    template: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MetaView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.description = source["description"];
+	        this.tags = source["tags"];
+	        this.docsUrl = source["docsUrl"];
+	        this.color = source["color"];
+	        this.icon = source["icon"];
+	        this.template = source["template"];
+	    }
+	}
 	export class PendingRequest {
 	    approval?: chat.ApprovalRequest;
 	    elicit?: chat.ElicitRequest;
@@ -338,7 +360,89 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ProbeStepView {
+	    name: string;
+	    ms: number;
+	    error: string;
 	
+	    static createFrom(source: any = {}) {
+	        return new ProbeStepView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.ms = source["ms"];
+	        this.error = source["error"];
+	    }
+	}
+	export class ProbeView {
+	    server: string;
+	    ok: boolean;
+	    steps: ProbeStepView[];
+	    totalMs: number;
+	    transport: string;
+	    serverName: string;
+	    version: string;
+	    protocol: string;
+	    tools: string[];
+	    failed: string;
+	    error: string;
+	    stderr: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProbeView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.ok = source["ok"];
+	        this.steps = this.convertValues(source["steps"], ProbeStepView);
+	        this.totalMs = source["totalMs"];
+	        this.transport = source["transport"];
+	        this.serverName = source["serverName"];
+	        this.version = source["version"];
+	        this.protocol = source["protocol"];
+	        this.tools = source["tools"];
+	        this.failed = source["failed"];
+	        this.error = source["error"];
+	        this.stderr = source["stderr"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ProfilesView {
+	    active: string;
+	    names: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProfilesView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.active = source["active"];
+	        this.names = source["names"];
+	    }
+	}
 	export class PromptArgument {
 	    name: string;
 	    description: string;
@@ -465,6 +569,12 @@ export namespace app {
 	    errors: number;
 	    p50Ms: number;
 	    stderrTail: string[];
+	    meta: MetaView;
+	    description: string;
+	    title: string;
+	    instructions: string;
+	    docsUrl: string;
+	    usedBy: string[];
 	    seq: number;
 	
 	    static createFrom(source: any = {}) {
@@ -488,8 +598,78 @@ export namespace app {
 	        this.errors = source["errors"];
 	        this.p50Ms = source["p50Ms"];
 	        this.stderrTail = source["stderrTail"];
+	        this.meta = this.convertValues(source["meta"], MetaView);
+	        this.description = source["description"];
+	        this.title = source["title"];
+	        this.instructions = source["instructions"];
+	        this.docsUrl = source["docsUrl"];
+	        this.usedBy = source["usedBy"];
 	        this.seq = source["seq"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TemplateView {
+	    id: string;
+	    title: string;
+	    description: string;
+	    tags: string[];
+	    docsUrl: string;
+	    source: string;
+	    preview: string;
+	    params: library.Param[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemplateView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.tags = source["tags"];
+	        this.docsUrl = source["docsUrl"];
+	        this.source = source["source"];
+	        this.preview = source["preview"];
+	        this.params = this.convertValues(source["params"], library.Param);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class TerminalAttachment {
 	    history: string;
@@ -587,6 +767,36 @@ export namespace app {
 
 export namespace chat {
 	
+	export class Agent {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    system?: string;
+	    provider?: string;
+	    model?: string;
+	    servers: string[];
+	    tools?: string[];
+	    policies?: Record<string, string>;
+	    delegate?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Agent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.system = source["system"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.servers = source["servers"];
+	        this.tools = source["tools"];
+	        this.policies = source["policies"];
+	        this.delegate = source["delegate"];
+	    }
+	}
 	export class ApprovalRequest {
 	    id: string;
 	    chatId: string;
@@ -809,6 +1019,57 @@ export namespace history {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace library {
+	
+	export class Override {
+	    url?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    headers?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Override(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.url = source["url"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.headers = source["headers"];
+	    }
+	}
+	export class Param {
+	    name: string;
+	    title: string;
+	    description: string;
+	    type: string;
+	    default: string;
+	    enum: string[];
+	    required: boolean;
+	    secret: boolean;
+	    format: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Param(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.type = source["type"];
+	        this.default = source["default"];
+	        this.enum = source["enum"];
+	        this.required = source["required"];
+	        this.secret = source["secret"];
+	        this.format = source["format"];
+	    }
 	}
 
 }

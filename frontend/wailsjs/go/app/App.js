@@ -6,6 +6,14 @@ export function AddDocument(arg1, arg2, arg3) {
   return window['go']['app']['App']['AddDocument'](arg1, arg2, arg3);
 }
 
+export function AddServerFromTemplate(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AddServerFromTemplate'](arg1, arg2, arg3);
+}
+
+export function Agents() {
+  return window['go']['app']['App']['Agents']();
+}
+
 export function AnswerApproval(arg1, arg2) {
   return window['go']['app']['App']['AnswerApproval'](arg1, arg2);
 }
@@ -54,6 +62,10 @@ export function ConfigError() {
   return window['go']['app']['App']['ConfigError']();
 }
 
+export function DeleteAgent(arg1) {
+  return window['go']['app']['App']['DeleteAgent'](arg1);
+}
+
 export function DeleteChat(arg1) {
   return window['go']['app']['App']['DeleteChat'](arg1);
 }
@@ -90,6 +102,10 @@ export function LoginServer(arg1) {
   return window['go']['app']['App']['LoginServer'](arg1);
 }
 
+export function NewAgentChat(arg1) {
+  return window['go']['app']['App']['NewAgentChat'](arg1);
+}
+
 export function NewChat(arg1, arg2) {
   return window['go']['app']['App']['NewChat'](arg1, arg2);
 }
@@ -100,6 +116,10 @@ export function PendingRequests() {
 
 export function PreviewImport(arg1, arg2, arg3) {
   return window['go']['app']['App']['PreviewImport'](arg1, arg2, arg3);
+}
+
+export function Profiles() {
+  return window['go']['app']['App']['Profiles']();
 }
 
 export function Prompts() {
@@ -134,6 +154,10 @@ export function RestartServer(arg1) {
   return window['go']['app']['App']['RestartServer'](arg1);
 }
 
+export function SaveAgent(arg1) {
+  return window['go']['app']['App']['SaveAgent'](arg1);
+}
+
 export function SaveProvider(arg1) {
   return window['go']['app']['App']['SaveProvider'](arg1);
 }
@@ -154,6 +178,14 @@ export function ServerLog(arg1, arg2) {
   return window['go']['app']['App']['ServerLog'](arg1, arg2);
 }
 
+export function ServerProfiles(arg1) {
+  return window['go']['app']['App']['ServerProfiles'](arg1);
+}
+
+export function ServerTags() {
+  return window['go']['app']['App']['ServerTags']();
+}
+
 export function Servers() {
   return window['go']['app']['App']['Servers']();
 }
@@ -170,12 +202,24 @@ export function SetDefaultProvider(arg1) {
   return window['go']['app']['App']['SetDefaultProvider'](arg1);
 }
 
+export function SetProfile(arg1) {
+  return window['go']['app']['App']['SetProfile'](arg1);
+}
+
 export function SetSecret(arg1, arg2) {
   return window['go']['app']['App']['SetSecret'](arg1, arg2);
 }
 
 export function SetServerEnabled(arg1, arg2) {
   return window['go']['app']['App']['SetServerEnabled'](arg1, arg2);
+}
+
+export function SetServerMeta(arg1, arg2) {
+  return window['go']['app']['App']['SetServerMeta'](arg1, arg2);
+}
+
+export function SetServerProfile(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetServerProfile'](arg1, arg2, arg3);
 }
 
 export function SetToolPolicy(arg1, arg2) {
@@ -190,6 +234,10 @@ export function StopChat(arg1) {
   return window['go']['app']['App']['StopChat'](arg1);
 }
 
+export function Templates() {
+  return window['go']['app']['App']['Templates']();
+}
+
 export function TerminalAttach(arg1) {
   return window['go']['app']['App']['TerminalAttach'](arg1);
 }
@@ -200,6 +248,10 @@ export function TerminalInput(arg1, arg2) {
 
 export function TerminalResize(arg1, arg2, arg3) {
   return window['go']['app']['App']['TerminalResize'](arg1, arg2, arg3);
+}
+
+export function TestServer(arg1) {
+  return window['go']['app']['App']['TestServer'](arg1);
 }
 
 export function Tools() {

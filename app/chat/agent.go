@@ -1,0 +1,125 @@
+package chat
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// Agent is a named set-up a chat starts from: a system prompt, a model, the
+// servers (and optionally only some of their tools) it may use, and approval
+// policies over the global ones. With Delegate, each server is one
+// ask_<server> sub-agent instead of its tools.
+type Agent struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	System      string `json:"system,omitempty"`
+	// Provider and Model: "" uses the default provider and its model.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	// Servers the agent may use; none means a chat without tools.
+	Servers []string `json:"servers"`
+	// Tools, when set, narrows those servers to these tools (server__tool).
+	Tools []string `json:"tools,omitempty"`
+	// Policies override the global policies for this agent's chats.
+	Policies Policies `json:"policies,omitempty"`
+	Delegate bool     `json:"delegate,omitempty"`
+}
+
+// ErrUnknownAgent: no agent has that ID.
+var ErrUnknownAgent = errors.New("no agent with that ID: it may have been deleted; pick another in the chat's agent menu")
+
+// Validate checks an agent and says what to fix.
+func (a Agent) Validate() error {
+	if strings.TrimSpace(a.Name) == "" {
+		return errors.New("the agent has no name: give it one, such as \"Researcher\"")
+	}
+	for tool, p := range a.Policies {
+		if p != PolicyAsk && p != PolicyAllow && p != PolicyDeny {
+			return fmt.Errorf("agent %q: policy %q for %s is not ask, allow or deny", a.Name, p, tool)
+		}
+	}
+	for _, t := range a.Tools {
+		server, _, ok := strings.Cut(t, registry.Separator)
+		if !ok || !slices.Contains(a.Servers, server) {
+			return fmt.Errorf("agent %q: tool %q is not a tool of one of its servers (%s)", a.Name, t, strings.Join(a.Servers, ", "))
+		}
+	}
+	return nil
+}
+
+// Allows reports whether the agent may use tool t.
+func (a Agent) Allows(t registry.Tool) bool {
+	if !slices.Contains(a.Servers, t.Server) {
+		return false
+	}
+	if len(a.Tools) == 0 {
+		return true
+	}
+	// Tools narrows only the servers it names tools of.
+	named := slices.ContainsFunc(a.Tools, func(n string) bool { return strings.HasPrefix(n, t.Server+registry.Separator) })
+	return !named || slices.Contains(a.Tools, t.Name)
+}
+
+// Merged is the agent's policies over base (the global ones).
+func (a Agent) Merged(base Policies) Policies {
+	out := Policies{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range a.Policies {
+		out[k] = v
+	}
+	return out
+}
+
+// Agent returns the agent with the given ID.
+func (s Settings) Agent(id string) (Agent, error) {
+	i := slices.IndexFunc(s.Agents, func(a Agent) bool { return a.ID == id })
+	if i < 0 {
+		return Agent{}, fmt.Errorf("%q: %w", id, ErrUnknownAgent)
+	}
+	return s.Agents[i], nil
+}
+
+// PutAgent adds a (a.ID == "" gets a new ID) or replaces the agent with its
+// ID; names must be unique.
+func (s *Settings) PutAgent(a Agent) (Agent, error) {
+	a.Name = strings.TrimSpace(a.Name)
+	if err := a.Validate(); err != nil {
+		return a, err
+	}
+	if a.Servers == nil {
+		a.Servers = []string{}
+	}
+	for _, o := range s.Agents {
+		if o.ID != a.ID && strings.EqualFold(o.Name, a.Name) {
+			return a, fmt.Errorf("an agent named %q already exists: choose another name", a.Name)
+		}
+	}
+	if a.ID == "" {
+		a.ID = newID()
+		s.Agents = append(s.Agents, a)
+		return a, nil
+	}
+	i := slices.IndexFunc(s.Agents, func(o Agent) bool { return o.ID == a.ID })
+	if i < 0 {
+		return a, fmt.Errorf("%q: %w", a.ID, ErrUnknownAgent)
+	}
+	s.Agents[i] = a
+	return a, nil
+}
+
+// RemoveAgent deletes an agent.
+func (s *Settings) RemoveAgent(id string) error {
+	i := slices.IndexFunc(s.Agents, func(a Agent) bool { return a.ID == id })
+	if i < 0 {
+		return fmt.Errorf("%q: %w", id, ErrUnknownAgent)
+	}
+	s.Agents = slices.Delete(s.Agents, i, i+1)
+	return nil
+}

@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// TestTimeout bounds `servers test`.
+var TestTimeout = 2 * time.Minute
+
+func serversTestCmd() *Command {
+	var file string
+	inputs := kvFlag{}
+	return &Command{
+		Name:    "test",
+		Args:    "NAME",
+		Summary: "start one server on its own, run initialize and tools/list, and time each step",
+		Flags:   func(fs *flag.FlagSet) { configFlags(fs, &file, inputs) },
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
+			}
+			servers, err := loadServers(inv, file, inputs)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(servers, func(s config.Server) bool { return s.Name == args[0] })
+			if i < 0 {
+				return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
+			}
+			red := secrets.NewRedactor()
+			store := secrets.NewStore()
+			c := secrets.Prepare(servers[i:i+1], store.Lookup, red)[0]
+			c.Disabled = false
+			m := mcpmanager.New(mcpmanager.Options{Redact: red.Redact, Tokens: store})
+			defer closeServers(m)
+			tctx, cancel := context.WithTimeout(ctx, TestTimeout)
+			defer cancel()
+			p := m.Test(tctx, c)
+			p.Error = red.Redact(p.Error)
+			for i := range p.Stderr {
+				p.Stderr[i] = red.Redact(p.Stderr[i])
+			}
+			if err := printProbe(inv, args[0], p); err != nil {
+				return err
+			}
+			if !p.OK {
+				return fmt.Errorf("%s: the %s step failed: %s", args[0], p.Failed, firstLine(p.Error))
+			}
+			return nil
+		},
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func printProbe(inv *Invocation, name string, p supervisor.Probe) error {
+	if inv.JSON {
+		type step struct {
+			Name  string  `json:"name"`
+			Ms    float64 `json:"ms"`
+			Error string  `json:"error,omitempty"`
+		}
+		out := struct {
+			Server  string   `json:"server"`
+			OK      bool     `json:"ok"`
+			Steps   []step   `json:"steps"`
+			TotalMs float64  `json:"totalMs"`
+			Tools   []string `json:"tools"`
+			Failed  string   `json:"failed,omitempty"`
+			Error   string   `json:"error,omitempty"`
+			Stderr  []string `json:"stderr,omitempty"`
+		}{Server: name, OK: p.OK, TotalMs: float64(p.Total.Microseconds()) / 1000, Tools: p.Tools, Failed: p.Failed, Error: p.Error, Stderr: p.Stderr}
+		for _, s := range p.Steps {
+			out.Steps = append(out.Steps, step{s.Name, float64(s.Took.Microseconds()) / 1000, s.Error})
+		}
+		if out.Tools == nil {
+			out.Tools = []string{}
+		}
+		return inv.PrintJSON(out)
+	}
+	rows := [][]string{}
+	for _, s := range p.Steps {
+		res := "ok"
+		if s.Error != "" {
+			res = "FAILED: " + firstLine(s.Error)
+		}
+		rows = append(rows, []string{s.Name, ms(s.Took), res})
+	}
+	if err := inv.Table("", []string{"STEP", "TIME", "RESULT"}, rows); err != nil {
+		return err
+	}
+	if p.OK {
+		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %s (%s %s over %s, %d tools)\n", name, ms(p.Total), p.ServerInfo.Name, p.ServerInfo.Version, p.Transport, len(p.Tools))
+		return err
+	}
+	if len(p.Stderr) > 0 {
+		fmt.Fprintf(inv.Stdout, "last stderr lines:\n  %s\n", strings.Join(p.Stderr, "\n  "))
+	}
+	return nil
+}
+
+func serversTemplatesCmd() *Command {
+	return &Command{
+		Name:    "templates",
+		Summary: "list the server templates (the catalogue and those in the app config) and their parameters",
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			ts := library.Catalogue()
+			if cfg, _, err := loadAppConfig(inv); err == nil {
+				for _, s := range cfg.Servers {
+					if t, ok := library.TemplateOf(s); ok {
+						ts = append(ts, t)
+					}
+				}
+			}
+			type view struct {
+				ID          string          `json:"id"`
+				Title       string          `json:"title"`
+				Description string          `json:"description"`
+				Params      []library.Param `json:"params"`
+			}
+			var out []view
+			rows := [][]string{}
+			for _, t := range ts {
+				ps, err := t.Params()
+				if err != nil {
+					fmt.Fprintf(inv.Stderr, "%v\n", err)
+					continue
+				}
+				out = append(out, view{t.ID, t.Title, t.Description, ps})
+				var names []string
+				for _, p := range ps {
+					n := p.Name
+					if p.Required {
+						n += "*"
+					}
+					names = append(names, n)
+				}
+				rows = append(rows, []string{t.ID, strings.Join(names, " "), t.Description})
+			}
+			if inv.JSON {
+				return inv.PrintJSON(out)
+			}
+			if err := inv.Table("no templates", []string{"TEMPLATE", "PARAMETERS (* required)", "DESCRIPTION"}, rows); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintln(inv.Stdout, "add one with: switchboard servers add NAME --template ID --param KEY=VALUE ...")
+			return err
+		},
+	}
+}
+
+var secretUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// addFromTemplate adds the server a template makes; secret parameters go
+// to the keyring.
+func addFromTemplate(inv *Invocation, name, id string, params map[string]string) error {
+	cfg, _, err := loadAppConfig(inv)
+	if err != nil {
+		return err
+	}
+	t, err := library.Find(id)
+	if err != nil {
+		s, ok := cfg.Lookup(id)
+		if tt, isT := library.TemplateOf(s); ok && isT {
+			t, err = tt, nil
+		}
+	}
+	if err != nil {
+		return &ValidationError{Err: err}
+	}
+	values := library.Values{}
+	for k, v := range params {
+		values[k] = v
+	}
+	store := secrets.NewStore()
+	var stored []string
+	s, err := t.Instantiate(name, values, library.Options{Secret: func(param, value string) (string, error) {
+		key := secretUnsafe.ReplaceAllString(name+"."+param, "_")
+		if err := store.Set(key, value); err != nil {
+			return "", err
+		}
+		stored = append(stored, key)
+		return "${secret:" + key + "}", nil
+	}})
+	if err != nil {
+		var pe *library.ParamError
+		if errors.As(err, &pe) || errors.Is(err, library.ErrInvalidParam) || errors.Is(err, library.ErrBadTemplate) {
+			return &ValidationError{Err: fmt.Errorf("%w; set it with --param KEY=VALUE", err)}
+		}
+		return err
+	}
+	if err := editConfig(inv, func(cfg *config.Config) error {
+		if _, ok := cfg.Lookup(name); ok {
+			return &ValidationError{Err: fmt.Errorf("a server named %q already exists; remove it first or pick another name", name)}
+		}
+		cfg.Servers = append(cfg.Servers, s)
+		if len(stored) > 0 {
+			return secrets.Index(cfg, true, stored...)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(inv.Stdout, "added %s from template %s\n", name, t.ID)
+	return err
+}
+
+func serversProfileCmd() *Command {
+	var none bool
+	return &Command{
+		Name:    "profile",
+		Args:    "[NAME | --none]",
+		Summary: "show the profiles servers declare, or switch every server to one",
+		Flags:   func(fs *flag.FlagSet) { fs.BoolVar(&none, "none", false, "use no profile: every server as written") },
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) > 1 || (none && len(args) > 0) {
+				return &UsageError{Cmd: inv.Path, Msg: "give one profile NAME, --none, or nothing to list them"}
+			}
+			if len(args) == 1 || none {
+				name := ""
+				if !none {
+					name = args[0]
+				}
+				return editConfig(inv, func(cfg *config.Config) error {
+					raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
+					if err != nil {
+						return &ValidationError{Err: err}
+					}
+					cfg.Settings = raw
+					return nil
+				})
+			}
+			cfg, _, err := loadAppConfig(inv)
+			if err != nil {
+				return err
+			}
+			active := library.ActiveProfile(cfg.Settings)
+			names := library.Profiles(cfg.Servers)
+			if inv.JSON {
+				if names == nil {
+					names = []string{}
+				}
+				return inv.PrintJSON(struct {
+					Active string   `json:"active"`
+					Names  []string `json:"names"`
+				}{active, names})
+			}
+			rows := [][]string{}
+			for _, n := range names {
+				mark := ""
+				if n == active {
+					mark = "active"
+				}
+				rows = append(rows, []string{n, mark})
+			}
+			return inv.Table("no server declares a profile (add \"profiles\": {\"work\": {...}} to one)", []string{"PROFILE", ""}, rows)
+		},
+	}
+}

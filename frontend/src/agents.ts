@@ -1,0 +1,73 @@
+// Agents: named set-ups (prompt, model, servers/tools, policies, delegate
+// mode) that chats start from. Loaded on demand; changed only through the
+// actions below, which reload the list.
+import { useEffect, useSyncExternalStore } from 'react';
+import { Agents, DeleteAgent, SaveAgent } from '../wailsjs/go/app/App';
+import { chat } from '../wailsjs/go/models';
+import { call, hasBackend } from './backend';
+import { message } from './servers';
+
+export type Agent = chat.Agent;
+export type Policy = 'ask' | 'allow' | 'deny';
+
+interface AgentsState { agents: Agent[]; loaded: boolean; error: string }
+
+let state: AgentsState = { agents: [], loaded: false, error: '' };
+const listeners = new Set<() => void>();
+function set(patch: Partial<AgentsState>) {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+export async function loadAgents(): Promise<void> {
+  if (!hasBackend()) {
+    set({ loaded: true });
+    return;
+  }
+  try {
+    set({ agents: (await call(() => Agents())) ?? [], loaded: true, error: '' });
+  } catch (err) {
+    set({ error: message(err), loaded: true });
+  }
+}
+
+export function useAgents(): AgentsState {
+  useEffect(() => {
+    void loadAgents();
+  }, []);
+  return useSyncExternalStore(subscribe, () => state);
+}
+
+/** emptyAgent is the form's starting point for a new agent. */
+export function emptyAgent(): Agent {
+  return chat.Agent.createFrom({ id: '', name: '', description: '', system: '', provider: '', model: '', servers: [], tools: [], policies: {}, delegate: false });
+}
+
+/** saveAgent creates or updates an agent; it throws the backend's message. */
+export async function saveAgent(a: Agent): Promise<Agent> {
+  const saved = await call(() => SaveAgent(a));
+  await loadAgents();
+  return saved;
+}
+
+export async function deleteAgent(id: string): Promise<void> {
+  await call(() => DeleteAgent(id));
+  await loadAgents();
+}
+
+/** serverPolicy is the agent's policy for a whole server ("" = the global one). */
+export function serverPolicy(a: Agent, server: string): Policy | '' {
+  return ((a.policies ?? {})[`${server}__*`] as Policy | undefined) ?? '';
+}
+
+/** withServerPolicy sets (or, with "", removes) the agent's policy for a server. */
+export function withServerPolicy(a: Agent, server: string, p: Policy | ''): Agent {
+  const policies: Record<string, string> = { ...(a.policies ?? {}) };
+  if (p) policies[`${server}__*`] = p;
+  else delete policies[`${server}__*`];
+  return chat.Agent.createFrom({ ...a, policies });
+}

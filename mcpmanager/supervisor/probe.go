@@ -1,0 +1,126 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Steps of a test connection, in order.
+const (
+	StepStart      = "start"      // the process started / the HTTP session opened
+	StepInitialize = "initialize" // the MCP handshake
+	StepTools      = "tools/list"
+)
+
+// ProbeStep is one timed step of a test connection.
+type ProbeStep struct {
+	Name  string        `json:"name"`
+	Took  time.Duration `json:"took"`
+	Error string        `json:"error,omitempty"`
+}
+
+// Probe is what a test connection found.
+type Probe struct {
+	OK         bool               `json:"ok"`
+	Steps      []ProbeStep        `json:"steps"`
+	Total      time.Duration      `json:"total"`
+	Transport  string             `json:"transport"` // stdio, http or sse
+	ServerInfo mcp.Implementation `json:"serverInfo"`
+	Protocol   string             `json:"protocolVersion"`
+	Tools      []string           `json:"tools"`
+	// Failed names the step that failed ("" when OK); Error says why, with
+	// the server's last stderr lines when it wrote any.
+	Failed string   `json:"failed,omitempty"`
+	Error  string   `json:"error,omitempty"`
+	Stderr []string `json:"stderr,omitempty"`
+}
+
+// Probe starts the server once, on its own (not the supervised session),
+// runs initialize and tools/list, times each step, and stops it again. It
+// does not restart or retry, except that a remote server without a "type"
+// is tried over Streamable HTTP and then SSE, as Run does. It must not be
+// called on a Server that is running.
+func (s *Server) Probe(ctx context.Context) Probe {
+	var p Probe
+	begin := time.Now()
+	last := begin
+	s.mark = func(step string, err error) {
+		now := time.Now()
+		ps := ProbeStep{Name: step, Took: now.Sub(last)}
+		if err != nil {
+			ps.Error = err.Error()
+		}
+		last = now
+		p.Steps = append(p.Steps, ps)
+	}
+	defer func() { s.mark = nil }()
+
+	types := []string{""}
+	p.Transport = "stdio"
+	if r := s.spec.Remote; r != nil {
+		types = []string{r.Type}
+		if r.Type == "" {
+			types = []string{RemoteHTTP, RemoteSSE}
+		}
+	}
+	var errs []error
+	for _, typ := range types {
+		if typ != "" {
+			p.Transport = typ
+		}
+		p.Steps, last = nil, time.Now()
+		sess, cl, res, err := s.connect(ctx, typ)
+		if err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil || errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) {
+				break
+			}
+			continue
+		}
+		errs = nil
+		p.ServerInfo, p.Protocol = res.ServerInfo, res.ProtocolVersion
+		tctx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
+		tools, err := cl.ListTools(tctx, mcp.ListToolsRequest{})
+		cancel()
+		s.mark(StepTools, err)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			for _, t := range tools.Tools {
+				p.Tools = append(p.Tools, t.Name)
+			}
+		}
+		cl.Close()
+		sess.close()
+		break
+	}
+	p.Total = time.Since(begin)
+	s.mu.Lock()
+	logged := s.logged
+	s.mu.Unlock()
+	if logged != nil { // the process is stopped; let its last words land
+		select {
+		case <-logged:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	p.Stderr = s.log.Tail(20)
+	if len(errs) == 0 {
+		p.OK = true
+		return p
+	}
+	p.Error = errors.Join(errs...).Error()
+	for _, st := range p.Steps {
+		if st.Error != "" {
+			p.Failed = st.Name
+			break
+		}
+	}
+	if p.Failed == "" { // failed between steps, or before the first
+		p.Failed = StepStart
+	}
+	return p
+}
