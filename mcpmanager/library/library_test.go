@@ -113,12 +113,12 @@ func TestInstantiateErrors(t *testing.T) {
 	}{
 		{"missing required", fs, nil, library.ErrMissingParam, []string{`"path"`, "Folder is required", "absolute path"}},
 		{"blank required", fs, library.Values{"path": "  "}, library.ErrMissingParam, []string{"Folder is required"}},
-		{"relative path", fs, library.Values{"path": "docs"}, library.ErrInvalidParam, []string{`"docs"`, "pattern"}},
+		{"relative path", fs, library.Values{"path": "docs"}, library.ErrInvalidParam, []string{`"docs"`, "it must be the folder the server may read and write, as an absolute path"}},
 		{"unknown param", fs, library.Values{"path": "/x", "root": "/y"}, library.ErrUnknownParam, []string{`"root"`, "takes path"}},
 		{"not an integer", custom, library.Values{"port": "eighty"}, library.ErrInvalidParam, []string{`"port"`, `"eighty"`}},
 		{"out of range", custom, library.Values{"port": "70000"}, library.ErrInvalidParam, []string{`"port"`, "70000"}},
 		{"not in enum", custom, library.Values{"port": 5432, "mode": "admin"}, library.ErrInvalidParam, []string{`"mode"`, "one of: ro, rw"}},
-		{"bad token hides the value", gh, library.Values{"token": "hunter2"}, library.ErrInvalidParam, []string{`"token"`, "(hidden)"}},
+		{"bad token hides the value", gh, library.Values{"token": "hunter2"}, library.ErrInvalidParam, []string{`"token"`, "(hidden)", "starting with ghp_"}},
 		{"placeholder not declared", undeclared, nil, library.ErrBadTemplate, []string{"{{nope}}", "not declared"}},
 		{"schema not an object", notObject, nil, library.ErrBadTemplate, []string{"object schema"}},
 	}

@@ -239,11 +239,15 @@ func (t Template) Instantiate(name string, values Values, opts Options) (config.
 			err = srs.Validate(one)
 		}
 		if err != nil {
-			msg := schemaMessage(err)
+			msg, h := schemaMessage(err), hint(p)
 			if p.Secret { // the validator quotes the value
 				msg = strings.ReplaceAll(msg, text(v), "(hidden)")
 			}
-			return config.Server{}, &ParamError{Template: t.ID, Param: p.Name, Err: fmt.Errorf("%w %s: %s%s", ErrInvalidParam, quoteValue(p, v), msg, hint(p))}
+			if strings.HasPrefix(msg, "pattern:") && p.Description != "" {
+				// A regular expression tells a user less than the parameter's own words.
+				msg, h = "it must be "+p.Description, ""
+			}
+			return config.Server{}, &ParamError{Template: t.ID, Param: p.Name, Err: fmt.Errorf("%w %s: %s%s", ErrInvalidParam, quoteValue(p, v), msg, h)}
 		}
 	}
 	if err := rs.Validate(in); err != nil { // rules across properties

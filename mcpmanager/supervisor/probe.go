@@ -97,7 +97,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		sess.close()
 		break
 	}
-	p.Total = time.Since(begin)
+	p.Total = last.Sub(begin) // to the end of the last step: stopping the server is not part of it
 	s.mu.Lock()
 	logged := s.logged
 	s.mu.Unlock()

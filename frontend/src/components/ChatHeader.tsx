@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SetChatModel, SetChatOptions, Tools,
 } from '../../wailsjs/go/app/App';
-import { useAgents } from '../agents';
+import { useAgents, type Agent } from '../agents';
 import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
@@ -28,7 +28,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
         </span>
       )}
       <ModelPicker chatId={chatId} onError={setErr} />
-      <ToolPicker chatId={chatId} onError={setErr} />
+      <ToolPicker chatId={chatId} onError={setErr} agent={agent} />
       <ExportMenu chatId={chatId} onError={setErr} />
       {err && <div className="alert small" role="alert">{err}</div>}
     </header>
@@ -82,18 +82,18 @@ function ModelPicker({ chatId, onError }: { chatId: string; onError: (s: string)
   );
 }
 
-function ToolPicker({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {
+function ToolPicker({ chatId, onError, agent }: { chatId: string; onError: (s: string) => void; agent?: Agent }) {
   const [open, setOpen] = useState(false);
   const [tools, setTools] = useState<ToolItem[]>([]);
   const [offServers, setOffServers] = useState<string[]>([]);
   const [offTools, setOffTools] = useState<string[]>([]);
   useEffect(() => {
     void Promise.all([call(() => Tools()), call(() => ChatOptionsOf(chatId))]).then(([list, o]) => {
-      setTools((list.tools ?? []).map((t) => ({ name: t.name, server: t.server, tool: t.tool })));
+      setTools((list.tools ?? []).filter((t) => agentAllows(agent, t)).map((t) => ({ name: t.name, server: t.server, tool: t.tool })));
       setOffServers(o.offServers ?? []);
       setOffTools(o.offTools ?? []);
     }, (e: unknown) => onError(message(e)));
-  }, [chatId, onError]);
+  }, [chatId, onError, agent]);
   const groups = useMemo(() => {
     const m = new Map<string, ToolItem[]>();
     for (const t of tools) m.set(t.server, [...(m.get(t.server) ?? []), t]);
@@ -110,13 +110,15 @@ function ToolPicker({ chatId, onError }: { chatId: string; onError: (s: string) 
     <div className="chat-tools">
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
-        {active > TOOL_WARNING && <span className="badge warn" title="Many tools make models choose worse; switch off the servers this chat does not need.">many</span>}
+        {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
+          : active > TOOL_WARNING && <span className="badge warn" title="Above this many tools the model first searches them with find_tools; switching off servers this chat does not need helps more.">many</span>}
       </button>
       {open && (
         <div className="popover" role="dialog" aria-label="Tools for this chat"
           onKeyDown={(e) => { if (e.key === 'Escape') setOpen(false); }}>
-          {active > TOOL_WARNING && (
-            <p className="small warn">{active} tools are active. Models choose tools worse with more than {TOOL_WARNING}: switch off what this chat does not need.</p>
+          {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
+          {active > TOOL_WARNING && !agent?.delegate && (
+            <p className="small warn">{active} tools are active. Models choose tools worse with more than {TOOL_WARNING}, so the model gets find_tools and sees only the tools it finds: switch off what this chat does not need.</p>
           )}
           {groups.map(([server, ts]) => {
             const on = !offServers.includes(server);
@@ -142,6 +144,14 @@ function ToolPicker({ chatId, onError }: { chatId: string; onError: (s: string) 
       )}
     </div>
   );
+}
+
+/** agentAllows mirrors chat.Agent.Allows: the agent's servers, narrowed to its tools where it names some. */
+function agentAllows(agent: Agent | undefined, t: { name: string; server: string }): boolean {
+  if (!agent) return true;
+  if (!agent.servers.includes(t.server)) return false;
+  const named = (agent.tools ?? []).filter((n) => n.startsWith(`${t.server}__`));
+  return named.length === 0 || named.includes(t.name);
 }
 
 function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {

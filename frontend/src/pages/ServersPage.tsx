@@ -22,9 +22,11 @@ export function ServersPage() {
     <section className="page" aria-labelledby="page-title">
       <div className="page-head">
         <h1 id="page-title">Servers</h1>
-        <ProfileSwitch />
-        <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
-        <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
+        <div className="row">
+          <ProfileSwitch />
+          <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
+          <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
+        </div>
       </div>
       {importing && <ImportWizard onClose={() => setImporting(false)} />}
       {adding && <TemplatePicker onClose={() => setAdding(false)} />}
