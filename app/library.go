@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -203,8 +202,6 @@ func preview(s config.Server) string {
 	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
 }
 
-var secretUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-
 // AddServerFromTemplate adds the server a template makes with the values
 // the user typed. Secret parameters go to the keyring as
 // "<server>.<param>" and the config holds a ${secret:...} reference.
@@ -227,16 +224,8 @@ func (a *App) AddServerFromTemplate(templateID, name string, values map[string]s
 	for k, v := range values {
 		in[k] = v
 	}
-	var stored []string
-	secret := func(param, value string) (string, error) {
-		key := secretUnsafe.ReplaceAllString(name+"."+param, "_")
-		if err := a.store.Set(key, value); err != nil {
-			return "", fmt.Errorf("the value could not be kept in the keyring: %w", err)
-		}
-		stored = append(stored, key)
-		return "${secret:" + key + "}", nil
-	}
-	s, err := tmpl.Instantiate(name, in, library.Options{Secret: secret})
+	keep := &secrets.Keeper{Store: a.store, Server: name}
+	s, err := tmpl.Instantiate(name, in, library.Options{Secret: keep.Keep})
 	if err != nil {
 		return err
 	}
@@ -245,8 +234,8 @@ func (a *App) AddServerFromTemplate(templateID, name string, values map[string]s
 			return fmt.Errorf("a server named %q already exists: choose another name", name)
 		}
 		cfg.Servers = append(cfg.Servers, s)
-		if len(stored) > 0 {
-			return secrets.Index(cfg, true, stored...)
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
 		}
 		return nil
 	})

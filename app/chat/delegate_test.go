@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -34,20 +33,7 @@ func addServer(t *testing.T, reg *registry.Registry, name string, n int, saved *
 			*saved = append(*saved, req.GetString("note", ""))
 			return mcp.NewToolResultText("saved " + req.GetString("note", "")), nil
 		})
-	cl, err := client.NewInProcessClient(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
-	reg.Add(&source{name: name, cl: cl})
+	addInProcess(t, reg, name, s)
 }
 
 // offered returns the tool names of a recorded OpenAI request, and its

@@ -58,6 +58,14 @@ func testServer(t *testing.T, slowStarted chan<- struct{}) *registry.Registry {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("disk on fire"), nil
 		})
+	reg := registry.New(registry.Options{})
+	addInProcess(t, reg, "files", s)
+	return reg
+}
+
+// addInProcess connects s to reg as the server called name.
+func addInProcess(t *testing.T, reg *registry.Registry, name string, s *server.MCPServer) {
+	t.Helper()
 	cl, err := client.NewInProcessClient(s)
 	if err != nil {
 		t.Fatal(err)
@@ -71,9 +79,7 @@ func testServer(t *testing.T, slowStarted chan<- struct{}) *registry.Registry {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cl.Close() })
-	reg := registry.New(registry.Options{})
-	reg.Add(&source{name: "files", cl: cl})
-	return reg
+	reg.Add(&source{name: name, cl: cl})
 }
 
 // approver answers approvals from a script and records them.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -167,8 +166,6 @@ func serversTemplatesCmd() *Command {
 	}
 }
 
-var secretUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-
 // addFromTemplate adds the server a template makes; secret parameters go
 // to the keyring.
 func addFromTemplate(inv *Invocation, name, id string, params map[string]string) error {
@@ -190,16 +187,8 @@ func addFromTemplate(inv *Invocation, name, id string, params map[string]string)
 	for k, v := range params {
 		values[k] = v
 	}
-	store := secrets.NewStore()
-	var stored []string
-	s, err := t.Instantiate(name, values, library.Options{Secret: func(param, value string) (string, error) {
-		key := secretUnsafe.ReplaceAllString(name+"."+param, "_")
-		if err := store.Set(key, value); err != nil {
-			return "", err
-		}
-		stored = append(stored, key)
-		return "${secret:" + key + "}", nil
-	}})
+	keep := &secrets.Keeper{Store: secrets.NewStore(), Server: name}
+	s, err := t.Instantiate(name, values, library.Options{Secret: keep.Keep})
 	if err != nil {
 		var pe *library.ParamError
 		if errors.As(err, &pe) || errors.Is(err, library.ErrInvalidParam) || errors.Is(err, library.ErrBadTemplate) {
@@ -212,8 +201,8 @@ func addFromTemplate(inv *Invocation, name, id string, params map[string]string)
 			return &ValidationError{Err: fmt.Errorf("a server named %q already exists; remove it first or pick another name", name)}
 		}
 		cfg.Servers = append(cfg.Servers, s)
-		if len(stored) > 0 {
-			return secrets.Index(cfg, true, stored...)
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
 		}
 		return nil
 	}); err != nil {

@@ -201,3 +201,23 @@ func (r *Redactor) Redact(s string) string {
 	}
 	return s
 }
+
+// Keeper keeps the secret parameters of a server added from a template: each
+// value goes to the keyring as "<server>.<param>" and the config gets the
+// ${secret:...} reference instead (library.Options.Secret).
+type Keeper struct {
+	Store  *Store
+	Server string
+	// Names are the secrets kept so far, for Index.
+	Names []string
+}
+
+// Keep stores value and returns the reference to write in its place.
+func (k *Keeper) Keep(param, value string) (string, error) {
+	name := unsafeNameRune.ReplaceAllString(k.Server+"."+param, "_")
+	if err := k.Store.Set(name, value); err != nil {
+		return "", fmt.Errorf("the value could not be kept in the keyring: %w", err)
+	}
+	k.Names = append(k.Names, name)
+	return "${secret:" + name + "}", nil
+}
