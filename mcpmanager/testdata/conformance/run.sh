@@ -27,8 +27,21 @@ trap 'rm -rf "$work"' EXIT
 status=0
 failed=()
 echo "== server scenarios against 'switchboard serve --http' =="
-"$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli" -baseline "$baseline" \
-  server-initialize ping tools-list dns-rebinding-protection || { status=1; failed+=("server scenarios"); }
+serve() {
+  "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli" -baseline "$baseline" \
+    server-initialize ping tools-list dns-rebinding-protection
+}
+# One CI run failed here once with nothing to show why (its log kept only the
+# tail); a second failure in a row fails the run, a pass on the second try is
+# reported as flaky so it stays visible.
+if ! serve; then
+  echo "conformance: the server scenarios failed; running them once more to tell a flake from a failure"
+  if serve; then
+    echo "conformance: FLAKY: the server scenarios passed on the second try (first failure above)"
+  else
+    status=1; failed+=("server scenarios")
+  fi
+fi
 
 # The suite writes result directories into the working directory.
 cd "$work"
