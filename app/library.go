@@ -73,7 +73,9 @@ type ProbeStepView struct {
 // active profile's overrides applied, secrets resolved. A server whose
 // profile override is wrong shows the problem instead of running.
 func (a *App) apply(cfg *config.Config) {
-	run, problems := library.Prepare(cfg.Servers, library.ActiveProfile(cfg.Settings))
+	profile := library.ActiveProfile(cfg.Settings)
+	a.profile.Store(&profile)
+	run, problems := library.Prepare(cfg.Servers, profile)
 	cfgs := secrets.Prepare(run, a.store.Lookup, a.red)
 	for i := range cfgs {
 		if err := problems[cfgs[i].Name]; err != nil {
@@ -81,6 +83,14 @@ func (a *App) apply(cfg *config.Config) {
 		}
 	}
 	a.mgr.Apply(cfgs)
+}
+
+// activeProfile is the profile the running servers were started with.
+func (a *App) activeProfile() string {
+	if p := a.profile.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // metaOf is a server's metadata, with what its initialize said filling gaps.

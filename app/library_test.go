@@ -217,3 +217,30 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 		t.Fatalf("last message %+v", last)
 	}
 }
+
+func TestToolSearchSetting(t *testing.T) {
+	c := newChatApp(t)
+	v, err := c.ChatSettings()
+	if err != nil || v.ToolSearchAbove != chat.ToolSearchThreshold || len(v.Pinned) != 0 {
+		t.Fatalf("defaults %+v %v", v, err)
+	}
+	if err := c.SetToolSearch(10, []string{"workspace__read_file", " "}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := c.chatSettings()
+	if s.ToolSearchAbove != 10 || strings.Join(s.Pinned, ",") != "workspace__read_file" {
+		t.Fatalf("saved %+v", s)
+	}
+	if err := c.SetToolSearch(0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := c.ChatSettings(); v.ToolSearchAbove != 0 {
+		t.Fatalf("off: %d", v.ToolSearchAbove)
+	}
+	if s, _ := c.chatSettings(); s.ToolSearchAbove >= 0 {
+		t.Fatalf("off is stored as %d", s.ToolSearchAbove)
+	}
+	if err := c.SetToolSearch(5, []string{"read_file"}); err == nil || !strings.Contains(err.Error(), "server__tool") {
+		t.Fatalf("bad pinned name: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // ProviderView is a configured provider as Settings shows it; the key is
@@ -41,6 +42,10 @@ type ChatSettingsView struct {
 	Policies        map[string]string `json:"policies"`
 	MaxSteps        int               `json:"maxSteps"`
 	System          string            `json:"system"`
+	// ToolSearchAbove is the active tool count above which the model gets
+	// find_tools (0: never); Pinned tools are always offered then.
+	ToolSearchAbove int      `json:"toolSearchAbove"`
+	Pinned          []string `json:"pinned"`
 }
 
 // chatSettings reads the chat section of the app config.
@@ -82,6 +87,12 @@ func (a *App) ChatSettings() (ChatSettingsView, error) {
 	v := ChatSettingsView{DefaultProvider: s.DefaultProvider, MaxSteps: s.MaxSteps, System: s.System, Policies: map[string]string{}, Providers: []ProviderView{}}
 	if v.MaxSteps == 0 {
 		v.MaxSteps = chat.MaxSteps
+	}
+	switch v.ToolSearchAbove, v.Pinned = s.ToolSearchAbove, append([]string{}, s.Pinned...); {
+	case v.ToolSearchAbove == 0:
+		v.ToolSearchAbove = chat.ToolSearchThreshold
+	case v.ToolSearchAbove < 0:
+		v.ToolSearchAbove = 0
 	}
 	for k, p := range s.Policies {
 		v.Policies[k] = string(p)
@@ -209,4 +220,36 @@ func (a *App) DetectOllama() (bool, error) {
 	defer cancel()
 	ok, _ := provider.DetectOllama(ctx, "")
 	return ok, nil
+}
+
+// SetToolSearch sets when the model searches tools instead of seeing them
+// all (above this many active tools; 0 turns it off) and the tools always
+// offered (server__tool).
+func (a *App) SetToolSearch(above int, pinned []string) error {
+	if above < 0 {
+		return fmt.Errorf("the tool count must be 0 (off) or more, not %d", above)
+	}
+	var clean []string
+	for _, p := range pinned {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !strings.Contains(p, registry.Separator) {
+			return fmt.Errorf("pinned tool %q: write it as server__tool, as the Tools page lists it", p)
+		}
+		clean = append(clean, p)
+	}
+	return a.editChatSettings(func(s *chat.Settings) error {
+		switch {
+		case above == 0:
+			s.ToolSearchAbove = -1
+		case above == chat.ToolSearchThreshold:
+			s.ToolSearchAbove = 0
+		default:
+			s.ToolSearchAbove = above
+		}
+		s.Pinned = clean
+		return nil
+	})
 }

@@ -14,6 +14,7 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -107,6 +108,9 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 		v.Transport, v.Command = "built-in", "inside Switchboard"
 	}
 	if c, ok := a.serverConfig(st.Name); ok && !st.Builtin {
+		if p, err := library.ApplyProfile(c, a.activeProfile()); err == nil {
+			c = p // show what runs: the active profile's URL or arguments
+		}
 		v.Transport = string(c.Transport)
 		v.Command = strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
 		if c.URL != "" {

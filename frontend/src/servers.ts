@@ -16,9 +16,11 @@ interface ServersState {
   configError: string;
   loaded: boolean;
   error: string;
+  /** profiles counts changes to the servers' profiles, so the profile menu reloads. */
+  profiles: number;
 }
 
-let state: ServersState = { servers: [], configError: '', loaded: false, error: '' };
+let state: ServersState = { servers: [], configError: '', loaded: false, error: '', profiles: 0 };
 const listeners = new Set<() => void>();
 function set(patch: Partial<ServersState>) {
   state = { ...state, ...patch };
@@ -104,4 +106,9 @@ export function filterServers(servers: ServerView[], query: string, tag: string)
 /** allTags lists the tags of the servers, sorted. */
 export function allTags(servers: ServerView[]): string[] {
   return [...new Set(servers.flatMap((s) => s.meta?.tags ?? []))].sort();
+}
+
+/** profilesChanged tells the profile menu that a server's profiles changed. */
+export function profilesChanged(): void {
+  set({ profiles: state.profiles + 1 });
 }

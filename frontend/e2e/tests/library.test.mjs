@@ -173,3 +173,85 @@ test('an agent with two servers delegates, and its sub-agents\' steps show neste
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a profile gives a server another URL, switched for every server in one place', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  // A remote server (server-everything over Streamable HTTP) through the import wizard.
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const wizard = page.getByRole('region', { name: 'Import servers' });
+  await wizard.getByLabel('Config JSON').fill(JSON.stringify({ mcpServers: { api: { url: env('E2E_REMOTE_URL') } } }));
+  await wizard.getByRole('table', { name: 'Import preview' }).locator('tr[data-outcome="added"]').waitFor();
+  await wizard.getByRole('button', { name: 'Import 1 server' }).click();
+  const api = row(page, 'api');
+  await api.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+
+  // Its "work" profile points at another address (nothing listens there).
+  const elsewhere = 'http://127.0.0.1:9/mcp';
+  await api.getByRole('button', { name: 'Details' }).click();
+  const profiles = api.getByRole('group', { name: 'Profiles of api' });
+  await profiles.getByLabel('New profile name').fill('work');
+  await profiles.getByRole('button', { name: 'Add profile' }).click();
+  const work = profiles.getByRole('group', { name: 'Profile work' });
+  await work.getByLabel('URL').fill(elsewhere);
+  await work.getByRole('button', { name: 'Save work' }).click();
+  await work.getByRole('status').getByText('Saved').waitFor();
+  await api.getByRole('button', { name: 'Cancel' }).click();
+
+  // Switching the profile reconnects the server to the other URL; back to none, it is ready again.
+  const menu = page.getByLabel('Profile', { exact: true });
+  await menu.selectOption('work');
+  await api.locator('.server-cmd').getByText(elsewhere, { exact: true }).waitFor();
+  await api.locator('[data-state="error"], [data-state="restarting"]').first().waitFor({ timeout: 30_000 });
+  await screenshot(page, 'library-profile-work');
+  await menu.selectOption('');
+  await api.locator('.server-cmd').getByText(env('E2E_REMOTE_URL'), { exact: true }).waitFor();
+  await api.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+
+  await api.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('alertdialog', { name: 'Remove api?' }).getByRole('button', { name: 'Remove' }).click();
+  await api.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('above the tool-search threshold the model first gets find_tools and the pinned tools', async () => {
+  await fetch(`${env('E2E_FAKELLM_URL')}/__fake/reset`, { method: 'POST' });
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const form = page.getByRole('form', { name: 'Tool search' });
+  await form.getByLabel('Search tools above').fill('5');
+  await form.getByLabel(/Always offer these tools/).fill('everything__echo');
+  await form.getByRole('button', { name: 'Save tool search' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
+
+  await script(
+    { toolCalls: [{ id: 'f1', name: 'find_tools', arguments: '{"query":"add two numbers"}' }] },
+    { toolCalls: [{ id: 'c1', name: 'everything__get-sum', arguments: '{"a":2,"b":3}' }] },
+    { text: 'The sum is 5.' },
+  );
+  await page.goto(`${env('E2E_URL')}/#/chat`);
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('What is 2 + 3?');
+  await box.press('Enter');
+  await page.getByText('The sum is 5.').waitFor();
+  const cards = page.getByTestId('tool-card');
+  await cards.first().getByText('find_tools').waitFor();
+  await cards.first().getByRole('button').first().click();
+  await cards.first().getByText(/everything__get-sum/).waitFor();
+  await screenshot(page, 'library-find-tools');
+
+  const reqs = await requests();
+  const toolsOf = (r) => (r.tools ?? []).map((t) => t.function?.name ?? t.name);
+  assert.deepEqual(toolsOf(reqs[0]), ['find_tools', 'everything__echo'], 'first step: the search tool and the pinned one');
+  assert.ok(toolsOf(reqs[1]).includes('everything__get-sum'), `after find_tools: ${toolsOf(reqs[1])}`);
+  assert.ok(toolsOf(reqs[1]).length <= 7);
+
+  // Back to the default for the other tests.
+  await page.goto(`${env('E2E_URL')}/#/settings`);
+  await form.getByLabel('Search tools above').fill('40');
+  await form.getByLabel(/Always offer these tools/).fill('');
+  await form.getByRole('button', { name: 'Save tool search' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -3,6 +3,7 @@ import { SetServerMeta } from '../../wailsjs/go/app/App';
 import { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers, type ServerView } from '../servers';
+import { ProfileOverrides } from './ProfileOverrides';
 
 /** ServerMetaLine shows a server's description, tags, docs link and what uses it. */
 export function ServerMetaLine({ server: s }: { server: ServerView }) {
@@ -16,6 +17,12 @@ export function ServerMetaLine({ server: s }: { server: ServerView }) {
         {s.version && <span className="muted">v{s.version.replace(/^v/, '')}</span>}
         {(s.usedBy ?? []).length > 0 && <span className="muted">Used by {s.usedBy.join(', ')}</span>}
       </div>
+      {s.instructions && (
+        <details className="small">
+          <summary>What the server says about itself</summary>
+          <p className="instructions">{s.instructions}</p>
+        </details>
+      )}
     </div>
   );
 }
@@ -54,6 +61,7 @@ export function ServerMetaForm({ server: s, onDone }: { server: ServerView; onDo
         <label>Icon <input value={icon} maxLength={4} size={4} placeholder="🐙" onChange={(e) => setIcon(e.target.value)} /></label>
       </div>
       {err && <div className="alert" role="alert">{err}</div>}
+      <ProfileOverrides server={s} />
       <div className="row">
         <button type="submit" className="primary">Save details</button>
         <button type="button" onClick={onDone}>Cancel</button>

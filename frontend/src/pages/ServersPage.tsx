@@ -138,15 +138,16 @@ function ServerRow({ server: s }: { server: ServerView }) {
 function ProfileSwitch() {
   const [view, setView] = useState<{ active: string; names: string[] }>({ active: '', names: [] });
   const [err, setErr] = useState('');
+  const { profiles } = useServers();
   const load = () => call(() => Profiles()).then(setView, () => undefined);
   useEffect(() => {
-    if (hasBackend()) void load();
-  }, []);
+    if (hasBackend()) void load(); // again whenever a server's profiles change
+  }, [profiles]);
   if (view.names.length === 0) return null;
   return (
     <label className="small profile-switch">
       Profile
-      <select value={view.active} onChange={(e) => {
+      <select aria-label="Profile" value={view.active} onChange={(e) => {
         setErr('');
         call(() => SetProfile(e.target.value)).then(() => Promise.all([load(), refreshServers()]), (x: unknown) => setErr(message(x)));
       }}>

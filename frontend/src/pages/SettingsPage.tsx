@@ -4,6 +4,7 @@ import type { secrets } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
 import { Providers } from '../components/Providers';
+import { ToolSearchSettings } from '../components/ToolSearchSettings';
 
 type SecretInfo = secrets.SecretInfo;
 
@@ -25,6 +26,8 @@ export function SettingsPage() {
       <p className="muted">Model providers, API keys and the approval policy for tools. Keys are kept in your OS keyring, never on disk.</p>
       <h2>Model providers</h2>
       <Providers onChanged={load} />
+      <h2>Tool search</h2>
+      <ToolSearchSettings />
       <h2>Secrets</h2>
       {keyring && <div className="alert" role="alert">{keyring}</div>}
       {err && <div className="alert" role="alert">{err}</div>}

@@ -100,6 +100,8 @@ export namespace app {
 	    policies: Record<string, string>;
 	    maxSteps: number;
 	    system: string;
+	    toolSearchAbove: number;
+	    pinned: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ChatSettingsView(source);
@@ -112,6 +114,8 @@ export namespace app {
 	        this.policies = source["policies"];
 	        this.maxSteps = source["maxSteps"];
 	        this.system = source["system"];
+	        this.toolSearchAbove = source["toolSearchAbove"];
+	        this.pinned = source["pinned"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

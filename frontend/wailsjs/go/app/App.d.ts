@@ -119,6 +119,8 @@ export function SetServerProfile(arg1:string,arg2:string,arg3:library.Override):
 
 export function SetToolPolicy(arg1:string,arg2:string):Promise<void>;
 
+export function SetToolSearch(arg1:number,arg2:Array<string>):Promise<void>;
+
 export function SetWorkspaceRoot(arg1:string):Promise<app.WorkspaceView>;
 
 export function StopChat(arg1:string):Promise<void>;

@@ -226,6 +226,10 @@ export function SetToolPolicy(arg1, arg2) {
   return window['go']['app']['App']['SetToolPolicy'](arg1, arg2);
 }
 
+export function SetToolSearch(arg1, arg2) {
+  return window['go']['app']['App']['SetToolSearch'](arg1, arg2);
+}
+
 export function SetWorkspaceRoot(arg1) {
   return window['go']['app']['App']['SetWorkspaceRoot'](arg1);
 }
