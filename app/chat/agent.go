@@ -86,6 +86,24 @@ func (s Settings) Agent(id string) (Agent, error) {
 	return s.Agents[i], nil
 }
 
+// FindAgent returns the agent with the given ID or name (any case), for
+// the CLI's --agent.
+func (s Settings) FindAgent(nameOrID string) (Agent, error) {
+	for _, a := range s.Agents {
+		if a.ID == nameOrID || strings.EqualFold(a.Name, nameOrID) {
+			return a, nil
+		}
+	}
+	var names []string
+	for _, a := range s.Agents {
+		names = append(names, a.Name)
+	}
+	if len(names) == 0 {
+		return Agent{}, fmt.Errorf("no agent %q: there are none yet; make one on the app's Agents page", nameOrID)
+	}
+	return Agent{}, fmt.Errorf("no agent %q; the agents are: %s", nameOrID, strings.Join(names, ", "))
+}
+
 // PutAgent adds a (a.ID == "" gets a new ID) or replaces the agent with its
 // ID; names must be unique.
 func (s *Settings) PutAgent(a Agent) (Agent, error) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -22,7 +23,7 @@ import (
 )
 
 func chatCmd() *Command {
-	var file, prov, baseURL, model, chatID, system string
+	var file, prov, baseURL, model, chatID, system, agentName string
 	var yes bool
 	var maxSteps int
 	inputs := kvFlag{}
@@ -39,6 +40,7 @@ func chatCmd() *Command {
 			fs.StringVar(&system, "system", "", "system prompt (default: the one in Settings)")
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
 			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults")
+			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			prompt := strings.TrimSpace(strings.Join(args, " "))
@@ -68,6 +70,15 @@ func chatCmd() *Command {
 			if err != nil {
 				return err
 			}
+			var agent *chat.Agent
+			if agentName != "" {
+				a, err := settings.FindAgent(agentName)
+				if err != nil {
+					return &ValidationError{Err: err}
+				}
+				agent = &a
+				prov, model, system = cmp.Or(prov, a.Provider), cmp.Or(model, a.Model), cmp.Or(system, a.System)
+			}
 			p, pname, model, err := chatProvider(settings, prov, baseURL, model)
 			if err != nil {
 				return err
@@ -75,13 +86,26 @@ func chatCmd() *Command {
 			if system == "" {
 				system = settings.System
 			}
+			turn := chat.Turn{Policies: settings.Policies, SearchAbove: settings.ToolSearchAbove, Pinned: settings.Pinned}
+			var only []string
+			if agent != nil {
+				turn.Active, turn.Policies, turn.Delegate = agent.Allows, agent.Merged(settings.Policies), agent.Delegate
+				only = append([]string{}, agent.Servers...)
+				if len(only) == 0 {
+					only = []string{""} // an agent without servers starts none
+				}
+			}
 			hist, err := history.Open(ctx, dir.History())
 			if err != nil {
 				return err
 			}
 			defer hist.Close()
 			if chatID == "" {
-				c, err := hist.CreateChat(ctx, history.Chat{Title: title(prompt), Provider: pname, Model: model})
+				c := history.Chat{Title: title(prompt), Provider: pname, Model: model}
+				if agent != nil {
+					c.Agent = agent.ID
+				}
+				c, err := hist.CreateChat(ctx, c)
 				if err != nil {
 					return err
 				}
@@ -99,7 +123,7 @@ func chatCmd() *Command {
 			m, err := startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
 				m.SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
 					Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: model}, nil }}})
-			})
+			}, only...)
 			if err != nil {
 				return err
 			}
@@ -107,10 +131,9 @@ func chatCmd() *Command {
 			eng.SetTools(m.Registry())
 
 			out := &streamPrinter{out: inv.Stdout, errOut: inv.Stderr, quiet: inv.JSON}
-			res, err := eng.Send(ctx, chat.Turn{
-				ChatID: chatID, Provider: p, Model: model, System: system, Text: prompt,
-				Policies: settings.Policies, MaxSteps: maxSteps, OnEvent: out.event,
-			})
+			turn.ChatID, turn.Provider, turn.Model, turn.System, turn.Text = chatID, p, model, system, prompt
+			turn.MaxSteps, turn.OnEvent = maxSteps, out.event
+			res, err := eng.Send(ctx, turn)
 			out.finish()
 			if inv.JSON {
 				if jerr := inv.PrintJSON(struct {

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // runChat runs 'switchboard chat' against the fake provider with stdin.
@@ -107,5 +109,38 @@ func TestChatUsageErrors(t *testing.T) {
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, %q", c.args, code, errOut)
 		}
+	}
+}
+
+func TestChatAsADelegatingAgent(t *testing.T) {
+	llm := providertest.NewServer(t)
+	dir := t.TempDir()
+	s := chat.Settings{}
+	if _, err := s.PutAgent(chat.Agent{Name: "Librarian", System: "Keep the stores tidy.", Servers: []string{"content-store"}, Delegate: true}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := s.Into(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := config.Save(filepath.Join(dir, "config.json"), &config.Config{Settings: raw}); err != nil {
+		t.Fatal(err)
+	}
+	llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{{ID: "a1", Name: "ask_content-store", Arguments: `{"query":"which stores exist?"}`}}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{{ID: "s1", Name: "content-store__listStores", Arguments: `{}`}}},
+		providertest.Reply{Text: "None."},
+		providertest.Reply{Text: "You have no stores."},
+	)
+	code, out, errOut := runChat(t, dir, "", "--agent", "librarian", "--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "m1", "list my stores")
+	if code != 0 || strings.TrimSpace(out) != "You have no stores." {
+		t.Fatalf("exit %d: %q %s", code, out, errOut)
+	}
+	first := string(llm.Requests()[0])
+	if !strings.Contains(first, "Keep the stores tidy.") || !strings.Contains(first, `"ask_content-store"`) || strings.Contains(first, "workspace__") {
+		t.Fatalf("main request %s", first)
+	}
+	if code, _, e := runChat(t, dir, "", "--agent", "nobody", "--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "hi"); code != ExitUsage || !strings.Contains(e, "Librarian") {
+		t.Fatalf("unknown agent: %d %s", code, e)
 	}
 }
