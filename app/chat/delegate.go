@@ -85,10 +85,12 @@ func (r *run) offerDelegates() []provider.Tool {
 	var out []provider.Tool
 	for _, s := range names {
 		name := askPrefix + unsafeName.ReplaceAllString(s, "_")
-		if _, taken := r.synth[name]; !taken {
-			r.synth[name] = synthetic{kind: "ask", server: s}
-			r.tools[name] = registry.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
+		// "my.server" and "my server" both make ask_my_server: number the later ones.
+		for i := 2; r.synth[name].server != "" && r.synth[name].server != s; i++ {
+			name = fmt.Sprintf("%s%s_%d", askPrefix, unsafeName.ReplaceAllString(s, "_"), i)
 		}
+		r.synth[name] = synthetic{kind: "ask", server: s}
+		r.tools[name] = registry.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
 		var tools []string
 		for _, pt := range r.all {
 			if r.tools[pt.Name].Server == s {

@@ -225,3 +225,21 @@ func TestFindToolsAttachesWhatItFinds(t *testing.T) {
 		t.Fatalf("under the threshold: %d tools offered", len(all))
 	}
 }
+
+func TestDelegateNamesStayDistinct(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	var saved []string
+	reg := testServer(t, nil)
+	addServer(t, reg, "my.notes", 0, &saved)
+	addServer(t, reg, "my notes", 0, &saved)
+	f.eng.SetTools(reg)
+	f.llm.Enqueue(providertest.Reply{Text: "ok"})
+	if _, err := f.send(t.Context(), "hi", func(tn *chat.Turn) { tn.Delegate = true }); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := offered(t, f.llm.Requests()[0])
+	slices.Sort(names)
+	if strings.Join(names, ",") != "ask_files,ask_my_notes,ask_my_notes_2" {
+		t.Fatalf("delegate tools %v", names)
+	}
+}
