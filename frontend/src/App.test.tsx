@@ -29,7 +29,7 @@ describe('App shell', () => {
       const others = PAGES.filter((o) => o.id !== p.id);
       for (const o of others) expect(screen.getByRole('link', { name: o.title }).getAttribute('aria-current')).toBeNull();
     }
-  });
+  }, 30_000); // renders every page: about a second alone, several on a busy CI machine
 
   it('follows hash changes (back/forward)', () => {
     render(<App />);

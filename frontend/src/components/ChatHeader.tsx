@@ -100,6 +100,11 @@ function ToolPicker({ chatId, onError, agent }: { chatId: string; onError: (s: s
     return [...m.entries()];
   }, [tools]);
   const active = tools.filter((t) => !offServers.includes(t.server) && !offTools.includes(t.name)).length;
+  // The tool-search threshold from Settings (0 there: search is off, so warn at the usual count).
+  const [warnAt, setWarnAt] = useState(TOOL_WARNING);
+  useEffect(() => {
+    call(() => ChatSettings()).then((s) => setWarnAt(s.toolSearchAbove || TOOL_WARNING), () => undefined);
+  }, [chatId]);
   const save = (servers: string[], ts: string[]) => {
     setOffServers(servers);
     setOffTools(ts);
@@ -111,14 +116,14 @@ function ToolPicker({ chatId, onError, agent }: { chatId: string; onError: (s: s
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
         {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
-          : active > TOOL_WARNING && <span className="badge warn" title="Above this many tools the model first searches them with find_tools; switching off servers this chat does not need helps more.">many</span>}
+          : active > warnAt && <span className="badge warn" title="Above this many tools the model first searches them with find_tools; switching off servers this chat does not need helps more.">many</span>}
       </button>
       {open && (
         <div className="popover" role="dialog" aria-label="Tools for this chat"
           onKeyDown={(e) => { if (e.key === 'Escape') setOpen(false); }}>
           {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
-          {active > TOOL_WARNING && !agent?.delegate && (
-            <p className="small warn">{active} tools are active. Models choose tools worse with more than {TOOL_WARNING}, so the model gets find_tools and sees only the tools it finds: switch off what this chat does not need.</p>
+          {active > warnAt && !agent?.delegate && (
+            <p className="small warn">{active} tools are active. Models choose tools worse with more than {warnAt}, so the model gets find_tools and sees only the tools it finds: switch off what this chat does not need.</p>
           )}
           {groups.map(([server, ts]) => {
             const on = !offServers.includes(server);
