@@ -52,11 +52,7 @@ func (a *App) NewAgentChat(agentID string) (history.Chat, error) {
 	if err != nil {
 		return history.Chat{}, err
 	}
-	providerName, model := ag.Provider, ag.Model
-	if p, err := s.Provider(providerName); err == nil {
-		providerName = p.Name
-		model = cmp.Or(model, p.DefaultModel)
-	}
+	providerName, model := defaultModel(s, ag.Provider, ag.Model)
 	return h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model, Agent: ag.ID, Title: ag.Name})
 }
 

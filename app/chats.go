@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,15 +72,16 @@ func (a *App) NewChat(providerName, model string) (history.Chat, error) {
 	if err != nil {
 		return history.Chat{}, err
 	}
-	if providerName == "" || model == "" {
-		if p, err := s.Provider(providerName); err == nil {
-			providerName = p.Name
-			if model == "" {
-				model = p.DefaultModel
-			}
-		}
-	}
+	providerName, model = defaultModel(s, providerName, model)
 	return h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model})
+}
+
+// defaultModel fills in the default provider and its default model.
+func defaultModel(s chat.Settings, providerName, model string) (string, string) {
+	if p, err := s.Provider(providerName); err == nil {
+		return p.Name, cmp.Or(model, p.DefaultModel)
+	}
+	return providerName, model
 }
 
 // Chat returns one chat.

@@ -17,17 +17,15 @@ import (
 )
 
 // everythingApp is an App running the real server-everything from npm.
-func everythingApp(t *testing.T) *App {
+// appWith starts an App (no window, events dropped) on a fresh data dir
+// whose config holds servers.
+func appWith(t *testing.T, servers []config.Server) *App {
 	t.Helper()
-	bin, err := filepath.Abs("../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := datadir.Dir(t.TempDir())
 	if err := dir.Ensure(); err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Save(dir.Config(), &config.Config{Servers: []config.Server{{Name: "everything", Transport: config.Stdio, Command: bin}}}); err != nil {
+	if err := config.Save(dir.Config(), &config.Config{Servers: servers}); err != nil {
 		t.Fatal(err)
 	}
 	a := New(context.Background(), dir)
@@ -37,6 +35,16 @@ func everythingApp(t *testing.T) *App {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
+	return a
+}
+
+func everythingApp(t *testing.T) *App {
+	t.Helper()
+	bin, err := filepath.Abs("../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := appWith(t, []config.Server{{Name: "everything", Transport: config.Stdio, Command: bin}})
 	waitFor(t, "everything ready (run 'make test-go' to install the npm test servers)", func() bool {
 		return state(a, "everything") == string(supervisor.Ready)
 	})

@@ -13,7 +13,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
-	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -38,24 +37,11 @@ func whereServer(t *testing.T, name string) string {
 
 func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 	home, work := whereServer(t, "home-srv"), whereServer(t, "work-srv")
-	dir := datadir.Dir(t.TempDir())
-	if err := dir.Ensure(); err != nil {
-		t.Fatal(err)
-	}
 	api := config.Server{Name: "api", Transport: config.HTTP, URL: home}
 	if err := library.SetProfile(&api, "work", library.Override{URL: work}); err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Save(dir.Config(), &config.Config{Servers: []config.Server{api}}); err != nil {
-		t.Fatal(err)
-	}
-	a := New(context.Background(), dir)
-	a.emitHook = func(string, any) {}
-	a.emit = func(ServerView) {}
-	if err := a.loadServers(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.close(context.Background()) })
+	a := appWith(t, []config.Server{api})
 	where := func() string {
 		if state(a, "api") != string(supervisor.Ready) {
 			return ""
