@@ -66,6 +66,9 @@ func TestServersFromTemplateAndProfiles(t *testing.T) {
 	if code, out, e := runIn(t, data, "servers", "add", "gh", "--template", "github", "--param", "token=ghp_secret123"); code != 0 {
 		t.Fatalf("add github: %d %s %s", code, out, e)
 	}
+	if code, out, _ := runIn(t, data, "servers", "list"); code != 0 || !strings.Contains(out, "TAGS") || !strings.Contains(out, "files,official") {
+		t.Fatalf("servers list shows no tags: %s", out)
+	}
 	cfgPath := datadir.Dir(data).Config()
 	raw, _ := os.ReadFile(cfgPath)
 	if strings.Contains(string(raw), "ghp_secret123") || !strings.Contains(string(raw), "${secret:gh.token}") || !strings.Contains(string(raw), "/srv/docs") {

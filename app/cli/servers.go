@@ -136,24 +136,27 @@ func serversListCmd() *Command {
 				return err
 			}
 			type row struct {
-				Name      string `json:"name"`
-				Transport string `json:"transport"`
-				Enabled   bool   `json:"enabled"`
-				Target    string `json:"target"`
+				Name        string   `json:"name"`
+				Transport   string   `json:"transport"`
+				Enabled     bool     `json:"enabled"`
+				Target      string   `json:"target"`
+				Tags        []string `json:"tags"`
+				Description string   `json:"description,omitempty"`
 			}
 			rows := make([]row, 0, len(servers))
 			for _, s := range servers {
-				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, target(s)})
+				m, _ := library.MetaOf(s)
+				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, target(s), append([]string{}, m.Tags...), m.Description})
 			}
 			if inv.JSON {
 				return inv.PrintJSON(rows)
 			}
 			cells := make([][]string, 0, len(rows))
 			for _, r := range rows {
-				cells = append(cells, []string{r.Name, r.Transport, fmt.Sprint(r.Enabled), r.Target})
+				cells = append(cells, []string{r.Name, r.Transport, fmt.Sprint(r.Enabled), strings.Join(r.Tags, ","), r.Target})
 			}
 			return inv.Table("no servers; add some with 'switchboard servers import FILE'",
-				[]string{"NAME", "TRANSPORT", "ENABLED", "COMMAND / URL"}, cells)
+				[]string{"NAME", "TRANSPORT", "ENABLED", "TAGS", "COMMAND / URL"}, cells)
 		},
 	}
 }
