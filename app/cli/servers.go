@@ -376,7 +376,7 @@ func serversAddCmd() *Command {
 	params := kvFlag{}
 	return &Command{
 		Name:    "add",
-		Args:    "NAME [--url URL | --template ID --param KEY=VALUE... | -- COMMAND ARGS...]",
+		Args:    "NAME [--url URL | --template ID | -- COMMAND ARGS...]",
 		Summary: "add one server",
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&url, "url", "", "remote server URL (http/sse)")
