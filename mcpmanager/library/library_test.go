@@ -147,9 +147,10 @@ func TestInstantiateErrors(t *testing.T) {
 func TestTemplateEntryIsNotRun(t *testing.T) {
 	cfg := parse(t, `{"mcpServers": {
 		"team-db": {"command": "db-mcp", "args": ["{{dsn}}"], "parameters": {"type":"object","properties":{"dsn":{"type":"string"}},"required":["dsn"]}},
-		"plain": {"command": "echo"}}}`)
+		"plain": {"command": "echo"},
+		"other-meaning": {"command": "echo", "parameters": {"verbose": true}}}}`)
 	run, problems := library.Prepare(cfg.Servers, "")
-	if len(run) != 1 || run[0].Name != "plain" || problems != nil {
+	if len(run) != 2 || run[0].Name != "plain" || run[1].Name != "other-meaning" || problems != nil {
 		t.Fatalf("Prepare ran %v (problems %v)", run, problems)
 	}
 	tm, ok := library.TemplateOf(cfg.Servers[0])

@@ -84,12 +84,16 @@ func Find(id string) (Template, error) {
 	return Template{}, fmt.Errorf("%w %q; `switchboard servers templates` lists them", ErrUnknownTemplate, id)
 }
 
-// TemplateOf returns the template a config entry declares (an entry with a
-// "parameters" key). Such an entry is not run as it is: a user adds servers
-// from it.
+// TemplateOf returns the template a config entry declares: an entry with a
+// "parameters" object and at least one {{param}} in its fields. Such an
+// entry is not run as it is: a user adds servers from it. An entry with a
+// "parameters" key of some other meaning (no placeholders) runs as usual.
 func TemplateOf(s config.Server) (Template, bool) {
 	raw, ok := s.Extra[ParamsKey]
-	if !ok {
+	if !ok || len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '{' {
+		return Template{}, false
+	}
+	if len((Template{Server: s}).Placeholders()) == 0 {
 		return Template{}, false
 	}
 	m, _ := MetaOf(s)
