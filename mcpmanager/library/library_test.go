@@ -224,6 +224,11 @@ func TestMeta(t *testing.T) {
 	if err := library.SetMeta(&s, library.Meta{}); err != nil || s.Extra[library.MetaKey] != nil {
 		t.Fatalf("zero meta kept: %v %s", err, s.Extra[library.MetaKey])
 	}
+	// A host's own "description" key is used when there is no metadata.
+	s.Extra = map[string]json.RawMessage{"description": json.RawMessage(`"Team wiki search"`)}
+	if m, _ := library.MetaOf(s); m.Description != "Team wiki search" {
+		t.Fatalf("description key: %+v", m)
+	}
 }
 
 func parse(t *testing.T, doc string) *config.Config {

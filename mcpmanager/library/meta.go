@@ -65,14 +65,20 @@ func (m Meta) Normalize() (Meta, error) {
 }
 
 // MetaOf reads a server's "metadata" object; a missing one is the zero Meta.
+// A plain "description" string on the entry (some hosts write one) is the
+// description when the metadata has none.
 func MetaOf(s config.Server) (Meta, error) {
 	var m Meta
-	raw, ok := s.Extra[MetaKey]
-	if !ok {
-		return m, nil
+	if raw, ok := s.Extra[MetaKey]; ok {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return Meta{}, &FieldError{Path: serverPath(s.Name, MetaKey), Err: fmt.Errorf("%w: %v; it must be an object like {\"description\": \"...\", \"tags\": [\"...\"]}", ErrBadMetadata, err)}
+		}
 	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return Meta{}, &FieldError{Path: serverPath(s.Name, MetaKey), Err: fmt.Errorf("%w: %v; it must be an object like {\"description\": \"...\", \"tags\": [\"...\"]}", ErrBadMetadata, err)}
+	if m.Description == "" {
+		var d string
+		if json.Unmarshal(s.Extra["description"], &d) == nil {
+			m.Description = strings.TrimSpace(d)
+		}
 	}
 	return m, nil
 }
