@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -65,23 +64,22 @@ func (r *run) searchOn() bool {
 	return limit > 0 && len(r.all) > limit
 }
 
-// servers lists the servers of the active tools with their tool counts, in
-// the tools' order.
-func (r *run) servers() (names []string, counts map[string]int) {
-	counts = map[string]int{}
+// servers groups the active tools by server, servers in the tools' order.
+func (r *run) servers() (names []string, tools map[string][]provider.Tool) {
+	tools = map[string][]provider.Tool{}
 	for _, pt := range r.all {
 		s := r.tools[pt.Name].Server
-		if counts[s] == 0 {
+		if tools[s] == nil {
 			names = append(names, s)
 		}
-		counts[s]++
+		tools[s] = append(tools[s], pt)
 	}
-	return names, counts
+	return names, tools
 }
 
 // offerDelegates makes one ask_<server> tool per server.
 func (r *run) offerDelegates() []provider.Tool {
-	names, counts := r.servers()
+	names, byServer := r.servers()
 	var out []provider.Tool
 	for _, s := range names {
 		name := askPrefix + unsafeName.ReplaceAllString(s, "_")
@@ -92,16 +90,14 @@ func (r *run) offerDelegates() []provider.Tool {
 		r.synth[name] = synthetic{kind: "ask", server: s}
 		r.tools[name] = registry.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
 		var tools []string
-		for _, pt := range r.all {
-			if r.tools[pt.Name].Server == s {
-				tools = append(tools, r.tools[pt.Name].Tool.Name)
-			}
+		for _, pt := range byServer[s] {
+			tools = append(tools, r.tools[pt.Name].Tool.Name)
 		}
 		out = append(out, provider.Tool{
 			Name: name,
 			Description: fmt.Sprintf("Ask a specialist that can use the %d tools of the %q server (%s) to do a task or find something out; it answers in text. "+
 				"Say exactly what you need in query, and give in context anything from the conversation it needs (it does not see the chat).",
-				counts[s], s, strings.Join(tools, ", ")),
+				len(tools), s, strings.Join(tools, ", ")),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"the task or question for the specialist"},"context":{"type":"string","description":"facts from the conversation the specialist needs (names, IDs, earlier results)"}},"required":["query"]}`),
 		})
 	}
@@ -110,10 +106,10 @@ func (r *run) offerDelegates() []provider.Tool {
 
 // offerSearch is find_tools, the pinned tools and the tools found so far.
 func (r *run) offerSearch(ctx context.Context) ([]provider.Tool, error) {
-	names, counts := r.servers()
+	names, byServer := r.servers()
 	var list []string
 	for _, s := range names {
-		list = append(list, fmt.Sprintf("%s (%d)", s, counts[s]))
+		list = append(list, fmt.Sprintf("%s (%d)", s, len(byServer[s])))
 	}
 	r.synth[FindToolsName] = synthetic{kind: "find"}
 	r.tools[FindToolsName] = registry.Tool{Name: FindToolsName, Tool: mcp.Tool{Name: FindToolsName}}
@@ -248,9 +244,7 @@ func firstLine(s string) string {
 type subAgent struct {
 	parent string                   // the ask_<server> call's ID
 	tools  map[string]registry.Tool // only the server's tools
-
-	mu    sync.Mutex
-	steps []Step
+	steps  []Step                   // its calls run one at a time, so no lock
 }
 
 // Step is one tool call a sub-agent made, as kept in the ask_<server>
@@ -267,28 +261,25 @@ type Step struct {
 // stepResultBudget caps what a step keeps of its result for the UI.
 const stepResultBudget = 4000
 
-func (s *subAgent) record(hc history.ToolCall, server string) {
+// record keeps a finished call as a step.
+func (s *subAgent) record(hc history.ToolCall) {
 	text := string(hc.Result)
 	var res mcp.CallToolResult
 	if json.Unmarshal(hc.Result, &res) == nil {
 		text = resultText(&res)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.steps = append(s.steps, Step{Tool: hc.Tool, Server: server, Arguments: hc.Arguments, Result: truncate(text, stepResultBudget), IsError: hc.IsError, DurationMs: hc.DurationMs})
+	s.steps = append(s.steps, Step{Tool: hc.Tool, Server: hc.Server, Arguments: hc.Arguments, Result: truncate(text, stepResultBudget), IsError: hc.IsError, DurationMs: hc.DurationMs})
 }
 
 // delegate runs a sub-agent with only server's tools until it answers.
 func (r *run) delegate(ctx context.Context, msg history.Message, server, parent, query, extra string) (*mcp.CallToolResult, error) {
 	sub := &subAgent{parent: parent, tools: map[string]registry.Tool{}, steps: []Step{}}
-	var tools []provider.Tool
+	_, byServer := r.servers()
+	tools := byServer[server]
 	var list strings.Builder
-	for _, pt := range r.all {
-		if t := r.tools[pt.Name]; t.Server == server {
-			tools = append(tools, pt)
-			sub.tools[pt.Name] = t
-			fmt.Fprintf(&list, "- %s: %s\n", pt.Name, firstLine(pt.Description))
-		}
+	for _, pt := range tools {
+		sub.tools[pt.Name] = r.tools[pt.Name]
+		fmt.Fprintf(&list, "- %s: %s\n", pt.Name, firstLine(pt.Description))
 	}
 	system := fmt.Sprintf("You are a specialist working for the user's assistant, with the tools of the MCP server %q and nothing else:\n%s\n"+
 		"Do what the request asks using these tools, then answer with what you found or did: complete, short, in plain text. "+
@@ -312,18 +303,10 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 			if answer == "" {
 				answer = fmt.Sprintf("The %s specialist gave no answer.", server)
 			}
-			sub.mu.Lock()
-			steps := sub.steps
-			sub.mu.Unlock()
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(answer)}, StructuredContent: map[string]any{"answer": answer, "server": server, "steps": steps}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(answer)}, StructuredContent: map[string]any{"answer": answer, "server": server, "steps": sub.steps}}, nil
 		}
-		am := provider.Message{Role: provider.RoleAssistant, Text: resp.Text}
-		for i := range resp.ToolCalls {
-			if resp.ToolCalls[i].ID == "" {
-				resp.ToolCalls[i].ID = fmt.Sprintf("call_%d_%s", i, newID())
-			}
-		}
-		am.ToolCalls = resp.ToolCalls
+		ensureIDs(resp.ToolCalls)
+		am := provider.Message{Role: provider.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls}
 		msgs = append(msgs, am)
 		// One at a time, in the model's order: the nested steps read as a
 		// sequence under the card.

@@ -243,3 +243,31 @@ func TestDelegateNamesStayDistinct(t *testing.T) {
 		t.Fatalf("delegate tools %v", names)
 	}
 }
+
+func TestDelegatedStepKeepsAFailedResult(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"try it"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("s1", "files__fail", `{}`)}},
+		providertest.Reply{Text: "It failed."},
+		providertest.Reply{Text: "The tool failed."},
+	)
+	if _, err := f.send(t.Context(), "try", func(tn *chat.Turn) { tn.Delegate = true }); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := f.hist.Messages(t.Context(), f.chat.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		StructuredContent struct {
+			Steps []chat.Step `json:"steps"`
+		} `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(msgs[1].ToolCalls[0].Result, &r); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.StructuredContent.Steps; len(s) != 1 || !s[0].IsError || s[0].Result != "disk on fire" || s[0].Server != "files" {
+		t.Fatalf("steps %+v", s)
+	}
+}

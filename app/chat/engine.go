@@ -418,10 +418,8 @@ func errText(err error) string {
 // runCalls runs a step's tool calls in parallel and stores each result.
 func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []provider.ToolCall) []history.ToolCall {
 	out := make([]history.ToolCall, len(calls))
+	ensureIDs(calls)
 	for i := range calls {
-		if calls[i].ID == "" { // some providers (Ollama) send none; history keys calls by ID
-			calls[i].ID = fmt.Sprintf("call_%d_%s", i, newID())
-		}
 		// History keeps calls in the order of their first save: save them in
 		// the model's order before they run (and finish) in any order.
 		args := calls[i].Arguments
@@ -436,6 +434,16 @@ func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []
 	}
 	wg.Wait()
 	return out
+}
+
+// ensureIDs gives an ID to each call that has none: some providers (Ollama)
+// send none, and history and the UI key calls by ID.
+func ensureIDs(calls []provider.ToolCall) {
+	for i := range calls {
+		if calls[i].ID == "" {
+			calls[i].ID = fmt.Sprintf("call_%d_%s", i, newID())
+		}
+	}
 }
 
 // call runs one tool call: approval, the call, the stored result. A call
@@ -454,10 +462,13 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	}
 	update := func(status string) {
 		hc.Status, view.Status = status, status
-		if sub == nil {
+		switch {
+		case sub == nil:
 			if err := r.e.opts.History.SaveToolCall(store, hc); err != nil {
 				view.Error = "could not save to history: " + err.Error()
 			}
+		case status != CallPending && status != CallRunning: // the sub-agent's step is over
+			sub.record(hc)
 		}
 		v := *view // the UI may hold it while the call goes on
 		r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: &v})
@@ -467,9 +478,6 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		hc.Result = errorResult(text)
 		view.Result, view.Error = hc.Result, text
 		update(status)
-		if sub != nil {
-			sub.record(hc, hc.Server)
-		}
 		return hc
 	}
 
@@ -537,9 +545,6 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallError, "The tool's result could not be encoded: "+err.Error())
 	}
 	hc.Result, view.Result = raw, raw
-	if sub != nil {
-		sub.record(hc, t.Server)
-	}
 	hc.IsError, view.IsError = res.IsError, res.IsError
 	if res.IsError {
 		update(CallError)
