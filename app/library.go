@@ -191,16 +191,15 @@ func (a *App) Templates() ([]TemplateView, error) {
 		}
 		return v
 	}
-	for _, t := range library.Catalogue() {
-		out = append(out, view(t, "catalogue"))
-	}
 	a.cfgMu.Lock()
 	servers := slices.Clone(a.servers)
 	a.cfgMu.Unlock()
-	for _, s := range servers {
-		if t, ok := library.TemplateOf(s); ok {
-			out = append(out, view(t, "config"))
+	for _, t := range library.Templates(servers) {
+		source := "catalogue"
+		if t.FromConfig {
+			source = "config"
 		}
+		out = append(out, view(t, source))
 	}
 	return out, nil
 }
@@ -220,14 +219,11 @@ func (a *App) AddServerFromTemplate(templateID, name string, values map[string]s
 	if name == "" {
 		return errors.New("the server needs a name: it prefixes its tools (name__tool)")
 	}
-	var tmpl library.Template
-	found := false
-	if t, err := library.Find(templateID); err == nil {
-		tmpl, found = t, true
-	} else if s, ok := a.serverConfig(templateID); ok {
-		tmpl, found = library.TemplateOf(s)
-	}
-	if !found {
+	a.cfgMu.Lock()
+	servers := slices.Clone(a.servers)
+	a.cfgMu.Unlock()
+	tmpl, err := library.FindIn(servers, templateID)
+	if err != nil {
 		return fmt.Errorf("no template %q: pick one from the list", templateID)
 	}
 	in := library.Values{}

@@ -121,14 +121,11 @@ func serversTemplatesCmd() *Command {
 		Name:    "templates",
 		Summary: "list the server templates (the catalogue and those in the app config) and their parameters",
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
-			ts := library.Catalogue()
+			var servers []config.Server
 			if cfg, _, err := loadAppConfig(inv); err == nil {
-				for _, s := range cfg.Servers {
-					if t, ok := library.TemplateOf(s); ok {
-						ts = append(ts, t)
-					}
-				}
+				servers = cfg.Servers
 			}
+			ts := library.Templates(servers)
 			type view struct {
 				ID          string          `json:"id"`
 				Title       string          `json:"title"`
@@ -173,13 +170,7 @@ func addFromTemplate(inv *Invocation, name, id string, params map[string]string)
 	if err != nil {
 		return err
 	}
-	t, err := library.Find(id)
-	if err != nil {
-		s, ok := cfg.Lookup(id)
-		if tt, isT := library.TemplateOf(s); ok && isT {
-			t, err = tt, nil
-		}
-	}
+	t, err := library.FindIn(cfg.Servers, id)
 	if err != nil {
 		return &ValidationError{Err: err}
 	}

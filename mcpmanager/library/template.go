@@ -27,6 +27,8 @@ type Template struct {
 	DocsURL     string          `json:"docsUrl,omitempty"`
 	Server      config.Server   `json:"server"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// FromConfig is set for a template declared in a config (TemplateOf).
+	FromConfig bool `json:"-"`
 }
 
 // Param is one parameter, as a form shows it.
@@ -74,9 +76,24 @@ func Catalogue() []Template {
 	return ts
 }
 
+// Templates lists the catalogue, then the templates declared among servers
+// (see TemplateOf).
+func Templates(servers []config.Server) []Template {
+	ts := Catalogue()
+	for _, s := range servers {
+		if t, ok := TemplateOf(s); ok {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
 // Find returns the catalogue template with the given ID.
-func Find(id string) (Template, error) {
-	for _, t := range Catalogue() {
+func Find(id string) (Template, error) { return FindIn(nil, id) }
+
+// FindIn returns the template with the given ID from Templates(servers).
+func FindIn(servers []config.Server, id string) (Template, error) {
+	for _, t := range Templates(servers) {
 		if t.ID == id {
 			return t, nil
 		}
@@ -103,7 +120,7 @@ func TemplateOf(s config.Server) (Template, bool) {
 	if len(base.Extra) == 0 {
 		base.Extra = nil
 	}
-	return Template{ID: s.Name, Title: s.Name, Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Server: base, Parameters: raw}, true
+	return Template{ID: s.Name, Title: s.Name, Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Server: base, Parameters: raw, FromConfig: true}, true
 }
 
 // schema parses and resolves the parameter schema.
