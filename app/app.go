@@ -67,7 +67,7 @@ type App struct {
 	usageMu sync.Mutex
 	usage   map[string]int
 	usageAt time.Time
-	profile atomic.Pointer[string] // the active profile, as last applied
+	applied atomic.Pointer[applied] // what apply last applied, for the server views
 	// emitHook replaces Wails events in tests.
 	emitHook func(name string, data any)
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -73,9 +74,16 @@ type ProbeStepView struct {
 // active profile's overrides applied, secrets resolved. A server whose
 // profile override is wrong shows the problem instead of running.
 func (a *App) apply(cfg *config.Config) {
-	profile := library.ActiveProfile(cfg.Settings)
-	a.profile.Store(&profile)
-	run, problems := library.Prepare(cfg.Servers, profile)
+	ap := &applied{profile: library.ActiveProfile(cfg.Settings), agents: map[string][]string{}}
+	if cs, err := chat.LoadSettings(cfg.Settings); err == nil {
+		for _, ag := range cs.Agents {
+			for _, s := range ag.Servers {
+				ap.agents[s] = append(ap.agents[s], ag.Name)
+			}
+		}
+	}
+	a.applied.Store(ap)
+	run, problems := library.Prepare(cfg.Servers, ap.profile)
 	cfgs := secrets.Prepare(run, a.store.Lookup, a.red)
 	for i := range cfgs {
 		if err := problems[cfgs[i].Name]; err != nil {
@@ -85,22 +93,27 @@ func (a *App) apply(cfg *config.Config) {
 	a.mgr.Apply(cfgs)
 }
 
-// activeProfile is the profile the running servers were started with.
-func (a *App) activeProfile() string {
-	if p := a.profile.Load(); p != nil {
-		return *p
-	}
-	return ""
+// applied is what the running servers were started with, read by every
+// server view (so a status event does not read config.json again).
+type applied struct {
+	profile string
+	agents  map[string][]string // server → names of the agents using it
 }
 
-// metaOf is a server's metadata, with what its initialize said filling gaps.
-func (a *App) fillMeta(v *ServerView, st supervisor.Status) {
+// lastApplied is what apply last applied (zero before the first Apply).
+func (a *App) lastApplied() *applied {
+	if ap := a.applied.Load(); ap != nil {
+		return ap
+	}
+	return &applied{}
+}
+
+// fillMeta sets a server's metadata (c: its config entry, if it has one),
+// with what its initialize said filling gaps.
+func (a *App) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
 		Description: st.ServerInfo.Description, Instructions: st.Instructions}
-	var m library.Meta
-	if c, ok := a.serverConfig(st.Name); ok {
-		m, _ = library.MetaOf(c)
-	}
+	m, _ := library.MetaOf(c)
 	v.Meta = MetaView{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: m.Template}
 	if v.Meta.Tags == nil {
 		v.Meta.Tags = []string{}
@@ -118,12 +131,8 @@ func (a *App) fillMeta(v *ServerView, st supervisor.Status) {
 // usedBy names the agents that use a server and how many chats called it.
 func (a *App) usedBy(server string) []string {
 	out := []string{}
-	if s, err := a.chatSettings(); err == nil {
-		for _, ag := range s.Agents {
-			if slices.Contains(ag.Servers, server) {
-				out = append(out, "agent "+ag.Name)
-			}
-		}
+	for _, name := range a.lastApplied().agents[server] {
+		out = append(out, "agent "+name)
 	}
 	if h := a.hist.Load(); h != nil {
 		a.usageMu.Lock()
@@ -156,22 +165,6 @@ func (a *App) SetServerMeta(name string, m MetaView) error {
 		return library.SetMeta(&cfg.Servers[i], library.Meta{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: old.Template})
 	})
 }
-
-// ServerTags lists every tag in use, for the Servers page's filter.
-func (a *App) ServerTags() ([]string, error) {
-	tags := []string{}
-	for _, v := range must(a.Servers()) {
-		for _, t := range v.Meta.Tags {
-			if !slices.Contains(tags, t) {
-				tags = append(tags, t)
-			}
-		}
-	}
-	slices.Sort(tags)
-	return tags, nil
-}
-
-func must[T any](v T, _ error) T { return v }
 
 // Templates lists the catalogue and the templates declared in config.json.
 func (a *App) Templates() ([]TemplateView, error) {

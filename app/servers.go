@@ -107,15 +107,13 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 	if st.Builtin {
 		v.Transport, v.Command = "built-in", "inside Switchboard"
 	}
-	if c, ok := a.serverConfig(st.Name); ok && !st.Builtin {
-		if p, err := library.ApplyProfile(c, a.activeProfile()); err == nil {
+	c, ok := a.serverConfig(st.Name)
+	if ok && !st.Builtin {
+		if p, err := library.ApplyProfile(c, a.lastApplied().profile); err == nil {
 			c = p // show what runs: the active profile's URL or arguments
 		}
 		v.Transport = string(c.Transport)
-		v.Command = strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
-		if c.URL != "" {
-			v.Command = c.URL
-		}
+		v.Command = preview(c)
 	}
 	if m, ok := a.mgr.Registry().Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
@@ -133,7 +131,7 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 	if v.StderrTail == nil {
 		v.StderrTail = []string{}
 	}
-	a.fillMeta(&v, st)
+	a.fillMeta(&v, st, c)
 	v.Error, v.Command = a.red.Redact(v.Error), a.red.Redact(v.Command)
 	return v
 }

@@ -134,21 +134,6 @@ func Describe(m Meta, info Info) string {
 	return info.Title
 }
 
-// Tags lists every tag used by servers, sorted.
-func Tags(servers []config.Server) []string {
-	var out []string
-	for _, s := range servers {
-		m, _ := MetaOf(s)
-		for _, t := range m.Tags {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // setExtra writes v as the server's key (or deletes it when remove is true).
 func setExtra(s *config.Server, key string, v any, remove bool) error {
 	if remove {

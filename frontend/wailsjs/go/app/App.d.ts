@@ -97,8 +97,6 @@ export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
 
 export function ServerProfiles(arg1:string):Promise<Record<string, library.Override>>;
 
-export function ServerTags():Promise<Array<string>>;
-
 export function Servers():Promise<Array<app.ServerView>>;
 
 export function SetChatModel(arg1:string,arg2:string,arg3:string):Promise<void>;

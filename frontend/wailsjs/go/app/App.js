@@ -182,10 +182,6 @@ export function ServerProfiles(arg1) {
   return window['go']['app']['App']['ServerProfiles'](arg1);
 }
 
-export function ServerTags() {
-  return window['go']['app']['App']['ServerTags']();
-}
-
 export function Servers() {
   return window['go']['app']['App']['Servers']();
 }
