@@ -90,10 +90,7 @@ func chatCmd() *Command {
 			var only []string
 			if agent != nil {
 				turn.Active, turn.Policies, turn.Delegate = agent.Allows, agent.Merged(settings.Policies), agent.Delegate
-				only = append([]string{}, agent.Servers...)
-				if len(only) == 0 {
-					only = []string{""} // an agent without servers starts none
-				}
+				only = append([]string{}, agent.Servers...) // never nil: no servers starts none
 			}
 			hist, err := history.Open(ctx, dir.History())
 			if err != nil {

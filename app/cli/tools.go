@@ -44,13 +44,14 @@ func startServers(ctx context.Context, inv *Invocation, file string, inputs map[
 }
 
 // startServersWith is startServers with a setup hook that runs on the new
-// manager before any server starts (to set a request handler).
+// manager before any server starts (to set a request handler). only, when
+// not nil, names the servers to start.
 func startServersWith(ctx context.Context, inv *Invocation, file string, inputs map[string]string, setup func(*mcpmanager.Manager), only ...string) (*mcpmanager.Manager, error) {
 	servers, err := loadServers(inv, file, inputs)
 	if err != nil {
 		return nil, err
 	}
-	if len(only) > 0 {
+	if only != nil { // a non-nil empty list starts none (an agent without servers)
 		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
 	}
 	red := secrets.NewRedactor()
