@@ -1,4 +1,5 @@
 // Shared helpers for e2e tests: a Chromium from Debian driven by playwright-core.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
@@ -78,4 +79,30 @@ export async function waitForApp(url, { timeoutMs, isDead }) {
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`app did not come up at ${url} within ${timeoutMs / 1000}s (last: ${last})`);
+}
+
+// The fake model provider (app/chat/provider/testdata/fakellm), scripted over HTTP.
+
+/** scriptModel queues the fake model's next replies. */
+export async function scriptModel(...replies) {
+  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/enqueue`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(replies),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** resetModel forgets queued replies and recorded requests. */
+export async function resetModel() {
+  await fetch(`${env('E2E_FAKELLM_URL')}/__fake/reset`, { method: 'POST' });
+}
+
+/** fakeCalls returns every HTTP call the fake provider received (model lists too). */
+export async function fakeCalls() {
+  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/requests`);
+  return res.json();
+}
+
+/** modelRequests returns the bodies of the model requests (chat completions) so far. */
+export async function modelRequests() {
+  return (await fakeCalls()).filter((c) => c.method === 'POST' && /chat\/completions$/.test(c.path)).map((c) => c.body);
 }

@@ -3,28 +3,19 @@
 // its approval card, history search, and a provider added in Settings.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { env, fakeCalls, launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** script queues the fake model's next replies. */
-async function script(...replies) {
-  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/enqueue`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(replies),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
-
 async function lastRequest() {
-  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/requests`);
-  const all = await res.json();
+  const all = await fakeCalls();
   return JSON.stringify(all[all.length - 1]);
 }
 
 test('chat streams Markdown, runs an approved tool call and keeps history', async () => {
-  await fetch(`${env('E2E_FAKELLM_URL')}/__fake/reset`, { method: 'POST' });
+  await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });

@@ -8,27 +8,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { env, launch, modelRequests as requests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
-
-async function script(...replies) {
-  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/enqueue`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(replies),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
-
-/** requests returns the bodies of the model requests (chat completions) so far. */
-async function requests() {
-  const res = await fetch(`${env('E2E_FAKELLM_URL')}/__fake/requests`);
-  const calls = await res.json();
-  return calls.filter((c) => c.method === 'POST' && /chat\/completions$/.test(c.path)).map((c) => c.body);
-}
 
 async function setDetails(page, name, { description, tags }) {
   const r = row(page, name);
@@ -115,7 +101,7 @@ test('a server is added from a template; bad parameters are refused first', asyn
 });
 
 test('an agent with two servers delegates, and its sub-agents\' steps show nested', async () => {
-  await fetch(`${env('E2E_FAKELLM_URL')}/__fake/reset`, { method: 'POST' });
+  await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/agents' });
   await page.getByRole('button', { name: 'New agent' }).click();
   const form = page.getByRole('form', { name: 'New agent' });
@@ -215,7 +201,7 @@ test('a profile gives a server another URL, switched for every server in one pla
 });
 
 test('above the tool-search threshold the model first gets find_tools and the pinned tools', async () => {
-  await fetch(`${env('E2E_FAKELLM_URL')}/__fake/reset`, { method: 'POST' });
+  await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Tool search' });
   await form.getByLabel('Search tools above').fill('5');
