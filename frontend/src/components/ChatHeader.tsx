@@ -3,6 +3,7 @@ import {
   Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SetChatModel, SetChatOptions, Tools,
 } from '../../wailsjs/go/app/App';
 import { useAgents, type Agent } from '../agents';
+import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
@@ -19,6 +20,10 @@ export function ChatHeader({ chatId }: { chatId: string }) {
   const { agents } = useAgents();
   const agent = agents.find((a) => a.id === agentId);
   const [err, setErr] = useState('');
+  const [settings, setSettings] = useState<app.ChatSettingsView | null>(null);
+  useEffect(() => {
+    call(() => ChatSettings()).then(setSettings, (e: unknown) => setErr(message(e)));
+  }, [chatId]);
   return (
     <header className="chat-header">
       <h2 className="chat-title">{title || 'Untitled chat'}</h2>
@@ -27,27 +32,27 @@ export function ChatHeader({ chatId }: { chatId: string }) {
           {agent.name}{agent.delegate ? ' · delegate' : ''}
         </span>
       )}
-      <ModelPicker chatId={chatId} onError={setErr} />
-      <ToolPicker chatId={chatId} onError={setErr} agent={agent} />
+      {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} />}
+      {/* The tool-search threshold from Settings (0 there: search is off, so warn at the usual count). */}
+      <ToolPicker chatId={chatId} onError={setErr} agent={agent} warnAt={settings?.toolSearchAbove || TOOL_WARNING} />
       <ExportMenu chatId={chatId} onError={setErr} />
       {err && <div className="alert small" role="alert">{err}</div>}
     </header>
   );
 }
 
-function ModelPicker({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {
-  const [providers, setProviders] = useState<{ name: string; defaultModel: string }[]>([]);
+function ModelPicker({ chatId, settings: s, onError }: { chatId: string; settings: app.ChatSettingsView; onError: (s: string) => void }) {
+  const providers = s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel }));
   const [prov, setProv] = useState('');
   const [model, setModel] = useState('');
   const [models, setModels] = useState<string[]>([]);
   useEffect(() => {
-    void Promise.all([call(() => ChatSettings()), call(() => GetChat(chatId))]).then(([s, c]) => {
-      setProviders(s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel })));
+    call(() => GetChat(chatId)).then((c) => {
       const p = c.provider || s.defaultProvider;
       setProv(p);
       setModel(c.model || s.providers.find((x) => x.name === p)?.defaultModel || '');
     }, (e: unknown) => onError(message(e)));
-  }, [chatId, onError]);
+  }, [chatId, s, onError]);
   useEffect(() => {
     if (!prov) return;
     call(() => ProviderModels(prov)).then((ms) => setModels((ms ?? []).map((m) => m.id)), () => setModels([]));
@@ -82,7 +87,7 @@ function ModelPicker({ chatId, onError }: { chatId: string; onError: (s: string)
   );
 }
 
-function ToolPicker({ chatId, onError, agent }: { chatId: string; onError: (s: string) => void; agent?: Agent }) {
+function ToolPicker({ chatId, onError, agent, warnAt }: { chatId: string; onError: (s: string) => void; agent?: Agent; warnAt: number }) {
   const [open, setOpen] = useState(false);
   const [tools, setTools] = useState<ToolItem[]>([]);
   const [offServers, setOffServers] = useState<string[]>([]);
@@ -100,11 +105,6 @@ function ToolPicker({ chatId, onError, agent }: { chatId: string; onError: (s: s
     return [...m.entries()];
   }, [tools]);
   const active = tools.filter((t) => !offServers.includes(t.server) && !offTools.includes(t.name)).length;
-  // The tool-search threshold from Settings (0 there: search is off, so warn at the usual count).
-  const [warnAt, setWarnAt] = useState(TOOL_WARNING);
-  useEffect(() => {
-    call(() => ChatSettings()).then((s) => setWarnAt(s.toolSearchAbove || TOOL_WARNING), () => undefined);
-  }, [chatId]);
   const save = (servers: string[], ts: string[]) => {
     setOffServers(servers);
     setOffTools(ts);
