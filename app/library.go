@@ -47,29 +47,6 @@ type ProfilesView struct {
 	Names  []string `json:"names"`
 }
 
-// ProbeView is a test connection's report.
-type ProbeView struct {
-	Server     string          `json:"server"`
-	OK         bool            `json:"ok"`
-	Steps      []ProbeStepView `json:"steps"`
-	TotalMs    float64         `json:"totalMs"`
-	Transport  string          `json:"transport"`
-	ServerName string          `json:"serverName"`
-	Version    string          `json:"version"`
-	Protocol   string          `json:"protocol"`
-	Tools      []string        `json:"tools"`
-	Failed     string          `json:"failed"`
-	Error      string          `json:"error"`
-	Stderr     []string        `json:"stderr"`
-}
-
-// ProbeStepView is one timed step.
-type ProbeStepView struct {
-	Name  string  `json:"name"`
-	Ms    float64 `json:"ms"`
-	Error string  `json:"error"`
-}
-
 // apply starts what cfg says should run: templates are left out, the
 // active profile's overrides applied, secrets resolved. A server whose
 // profile override is wrong shows the problem instead of running.
@@ -299,32 +276,24 @@ var TestTimeout = 2 * time.Minute
 // TestServer starts a configured server on its own (with the active profile
 // and its secrets), runs initialize and tools/list, and reports each step's
 // time and exactly what failed.
-func (a *App) TestServer(name string) (ProbeView, error) {
+func (a *App) TestServer(name string) (mcpmanager.TestReport, error) {
 	a.cfgMu.Lock()
 	cfg, err := config.Load(a.dir.Config())
 	a.cfgMu.Unlock()
 	if err != nil {
-		return ProbeView{}, err
+		return mcpmanager.TestReport{}, err
 	}
 	s, ok := cfg.Lookup(name)
 	if !ok {
-		return ProbeView{}, fmt.Errorf("no server named %q (built-in servers run inside the app and need no test)", name)
+		return mcpmanager.TestReport{}, fmt.Errorf("no server named %q (built-in servers run inside the app and need no test)", name)
 	}
 	if _, isTemplate := library.TemplateOf(s); isTemplate {
-		return ProbeView{}, fmt.Errorf("%s is a template: add a server from it, then test that", name)
+		return mcpmanager.TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", name)
 	}
 	c := a.prepared(cfg, s)
 	ctx, cancel := context.WithTimeout(cmp.Or(a.wailsContext(), context.Background()), TestTimeout)
 	defer cancel()
-	p := a.mgr.Test(ctx, c)
-	v := probeView(name, p)
-	v.Error = a.red.Redact(v.Error)
-	for i := range v.Stderr {
-		v.Stderr[i] = a.red.Redact(v.Stderr[i])
-	}
-	for i := range v.Steps {
-		v.Steps[i].Error = a.red.Redact(v.Steps[i].Error)
-	}
+	v := mcpmanager.Report(name, a.mgr.Test(ctx, c), a.red.Redact)
 	slog.Info("test connection", "server", name, "ok", v.OK, "failed", v.Failed, "ms", v.TotalMs)
 	return v, nil
 }
@@ -338,21 +307,4 @@ func (a *App) prepared(cfg *config.Config, s config.Server) mcpmanager.ServerCon
 	}
 	c.Disabled = false // testing a disabled server is how a user checks it before enabling
 	return c
-}
-
-func probeView(name string, p supervisor.Probe) ProbeView {
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	v := ProbeView{Server: name, OK: p.OK, TotalMs: ms(p.Total), Transport: p.Transport, ServerName: p.ServerInfo.Name,
-		Version: p.ServerInfo.Version, Protocol: p.Protocol, Tools: p.Tools, Failed: p.Failed, Error: p.Error, Stderr: p.Stderr,
-		Steps: []ProbeStepView{}}
-	for _, s := range p.Steps {
-		v.Steps = append(v.Steps, ProbeStepView{Name: s.Name, Ms: ms(s.Took), Error: s.Error})
-	}
-	if v.Tools == nil {
-		v.Tools = []string{}
-	}
-	if v.Stderr == nil {
-		v.Stderr = []string{}
-	}
-	return v
 }

@@ -68,3 +68,15 @@ func TestTestConnection(t *testing.T) {
 		})
 	}
 }
+
+func TestReportRedactsAndConvertsToMilliseconds(t *testing.T) {
+	p := supervisor.Probe{Failed: "initialize", Error: "bad key sk-1", Total: 1500 * time.Microsecond, Stderr: []string{"using sk-1"},
+		Steps: []supervisor.ProbeStep{{Name: "start", Took: time.Millisecond}, {Name: "initialize", Took: 500 * time.Microsecond, Error: "refused sk-1"}}}
+	r := Report("x", p, func(s string) string { return strings.ReplaceAll(s, "sk-1", "••••") })
+	if r.Error != "bad key ••••" || r.Steps[1].Error != "refused ••••" || r.Stderr[0] != "using ••••" {
+		t.Fatalf("not redacted: %+v", r)
+	}
+	if r.TotalMs != 1.5 || r.Steps[0].Ms != 1 || r.Steps[1].Ms != 0.5 || r.Tools == nil {
+		t.Fatalf("report %+v", r)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // TestTimeout bounds `servers test`.
@@ -47,16 +46,12 @@ func serversTestCmd() *Command {
 			defer closeServers(m)
 			tctx, cancel := context.WithTimeout(ctx, TestTimeout)
 			defer cancel()
-			p := m.Test(tctx, c)
-			p.Error = red.Redact(p.Error)
-			for i := range p.Stderr {
-				p.Stderr[i] = red.Redact(p.Stderr[i])
-			}
-			if err := printProbe(inv, args[0], p); err != nil {
+			r := mcpmanager.Report(args[0], m.Test(tctx, c), red.Redact)
+			if err := printReport(inv, r); err != nil {
 				return err
 			}
-			if !p.OK {
-				return fmt.Errorf("%s: the %s step failed: %s", args[0], p.Failed, firstLine(p.Error))
+			if !r.OK {
+				return fmt.Errorf("%s: the %s step failed: %s", r.Server, r.Failed, firstLine(r.Error))
 			}
 			return nil
 		},
@@ -68,50 +63,27 @@ func firstLine(s string) string {
 	return line
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-
-func printProbe(inv *Invocation, name string, p supervisor.Probe) error {
+func printReport(inv *Invocation, r mcpmanager.TestReport) error {
 	if inv.JSON {
-		type step struct {
-			Name  string  `json:"name"`
-			Ms    float64 `json:"ms"`
-			Error string  `json:"error,omitempty"`
-		}
-		out := struct {
-			Server  string   `json:"server"`
-			OK      bool     `json:"ok"`
-			Steps   []step   `json:"steps"`
-			TotalMs float64  `json:"totalMs"`
-			Tools   []string `json:"tools"`
-			Failed  string   `json:"failed,omitempty"`
-			Error   string   `json:"error,omitempty"`
-			Stderr  []string `json:"stderr,omitempty"`
-		}{Server: name, OK: p.OK, TotalMs: float64(p.Total.Microseconds()) / 1000, Tools: p.Tools, Failed: p.Failed, Error: p.Error, Stderr: p.Stderr}
-		for _, s := range p.Steps {
-			out.Steps = append(out.Steps, step{s.Name, float64(s.Took.Microseconds()) / 1000, s.Error})
-		}
-		if out.Tools == nil {
-			out.Tools = []string{}
-		}
-		return inv.PrintJSON(out)
+		return inv.PrintJSON(r)
 	}
 	rows := [][]string{}
-	for _, s := range p.Steps {
+	for _, s := range r.Steps {
 		res := "ok"
 		if s.Error != "" {
 			res = "FAILED: " + firstLine(s.Error)
 		}
-		rows = append(rows, []string{s.Name, ms(s.Took), res})
+		rows = append(rows, []string{s.Name, fmt.Sprintf("%.1f ms", s.Ms), res})
 	}
 	if err := inv.Table("", []string{"STEP", "TIME", "RESULT"}, rows); err != nil {
 		return err
 	}
-	if p.OK {
-		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %s (%s %s over %s, %d tools)\n", name, ms(p.Total), p.ServerInfo.Name, p.ServerInfo.Version, p.Transport, len(p.Tools))
+	if r.OK {
+		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %.1f ms (%s %s over %s, %d tools)\n", r.Server, r.TotalMs, r.ServerName, r.Version, r.Transport, len(r.Tools))
 		return err
 	}
-	if len(p.Stderr) > 0 {
-		fmt.Fprintf(inv.Stdout, "last stderr lines:\n  %s\n", strings.Join(p.Stderr, "\n  "))
+	if len(r.Stderr) > 0 {
+		fmt.Fprintf(inv.Stdout, "last stderr lines:\n  %s\n", strings.Join(r.Stderr, "\n  "))
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { TestServer } from '../../wailsjs/go/app/App';
-import type { app } from '../../wailsjs/go/models';
+import type { mcpmanager } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message } from '../servers';
 
@@ -11,7 +11,7 @@ import { message } from '../servers';
  */
 export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null } {
   const [busy, setBusy] = useState(false);
-  const [probe, setProbe] = useState<app.ProbeView | null>(null);
+  const [probe, setProbe] = useState<mcpmanager.TestReport | null>(null);
   const [err, setErr] = useState('');
   const run = async () => {
     setBusy(true);

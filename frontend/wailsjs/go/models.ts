@@ -364,74 +364,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class ProbeStepView {
-	    name: string;
-	    ms: number;
-	    error: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProbeStepView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.ms = source["ms"];
-	        this.error = source["error"];
-	    }
-	}
-	export class ProbeView {
-	    server: string;
-	    ok: boolean;
-	    steps: ProbeStepView[];
-	    totalMs: number;
-	    transport: string;
-	    serverName: string;
-	    version: string;
-	    protocol: string;
-	    tools: string[];
-	    failed: string;
-	    error: string;
-	    stderr: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ProbeView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.server = source["server"];
-	        this.ok = source["ok"];
-	        this.steps = this.convertValues(source["steps"], ProbeStepView);
-	        this.totalMs = source["totalMs"];
-	        this.transport = source["transport"];
-	        this.serverName = source["serverName"];
-	        this.version = source["version"];
-	        this.protocol = source["protocol"];
-	        this.tools = source["tools"];
-	        this.failed = source["failed"];
-	        this.error = source["error"];
-	        this.stderr = source["stderr"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	
 	export class ProfilesView {
 	    active: string;
@@ -1074,6 +1006,79 @@ export namespace library {
 	        this.secret = source["secret"];
 	        this.format = source["format"];
 	    }
+	}
+
+}
+
+export namespace mcpmanager {
+	
+	export class ReportStep {
+	    name: string;
+	    ms: number;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.ms = source["ms"];
+	        this.error = source["error"];
+	    }
+	}
+	export class TestReport {
+	    server: string;
+	    ok: boolean;
+	    steps: ReportStep[];
+	    totalMs: number;
+	    transport: string;
+	    serverName: string;
+	    version: string;
+	    protocol: string;
+	    tools: string[];
+	    failed: string;
+	    error: string;
+	    stderr: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TestReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.ok = source["ok"];
+	        this.steps = this.convertValues(source["steps"], ReportStep);
+	        this.totalMs = source["totalMs"];
+	        this.transport = source["transport"];
+	        this.serverName = source["serverName"];
+	        this.version = source["version"];
+	        this.protocol = source["protocol"];
+	        this.tools = source["tools"];
+	        this.failed = source["failed"];
+	        this.error = source["error"];
+	        this.stderr = source["stderr"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

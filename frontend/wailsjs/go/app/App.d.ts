@@ -6,6 +6,7 @@ import {history} from '../models';
 import {provider} from '../models';
 import {secrets} from '../models';
 import {library} from '../models';
+import {mcpmanager} from '../models';
 
 export function AddDocument(arg1:string,arg2:string,arg3:string):Promise<app.CallResult>;
 
@@ -131,7 +132,7 @@ export function TerminalInput(arg1:string,arg2:string):Promise<void>;
 
 export function TerminalResize(arg1:string,arg2:number,arg3:number):Promise<void>;
 
-export function TestServer(arg1:string):Promise<app.ProbeView>;
+export function TestServer(arg1:string):Promise<mcpmanager.TestReport>;
 
 export function Tools():Promise<app.ToolList>;
 
