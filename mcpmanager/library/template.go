@@ -150,6 +150,11 @@ func (t Template) Params() ([]Param, error) {
 	if err != nil {
 		return nil, err
 	}
+	return t.params(s)
+}
+
+// params lists the parameters of the parsed schema s.
+func (t Template) params(s *jsonschema.Schema) ([]Param, error) {
 	order := t.Placeholders()
 	for _, n := range slices.Sorted(maps.Keys(s.Properties)) {
 		if !slices.Contains(order, n) {
@@ -223,7 +228,7 @@ func (t Template) Instantiate(name string, values Values, opts Options) (config.
 	if err != nil {
 		return config.Server{}, err
 	}
-	params, err := t.Params()
+	params, err := t.params(s)
 	if err != nil {
 		return config.Server{}, err
 	}
