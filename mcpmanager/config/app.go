@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,7 +100,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads config.json with the rules of Load.
 func (c *Config) UnmarshalJSON(data []byte) error {
-	cfg, err := parseApp("", data)
+	cfg, err := parseApp(context.Background(), "", data)
 	if err != nil {
 		return err
 	}
@@ -109,9 +110,12 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 
 // parseApp reads the app config. Unlike an import, any invalid server fails
 // the whole load: silently dropping it would lose it on the next Save.
-func parseApp(name string, data []byte) (*Config, error) {
+func parseApp(ctx context.Context, name string, data []byte) (*Config, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	d, serr := parseDoc(data)
+	d, serr := parseDocContext(ctx, data)
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(name, err)
+	}
 	if serr != nil {
 		return nil, syntaxFailure(name, data, serr)
 	}
@@ -144,6 +148,9 @@ func parseApp(name string, data []byte) (*Config, error) {
 			cfg.Extra[m.key] = d.raw(m.val)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(name, err)
+	}
 	sortProblems(c.problems)
 	if hasErrors(c.problems) {
 		return nil, &ValidationError{File: name, Kind: ErrInvalid, Problems: c.problems}
@@ -158,6 +165,13 @@ const BackupSuffix = ".bak"
 // an error (first start). Any problem is a *ValidationError naming the file,
 // JSON path and line:column.
 func Load(path string) (*Config, error) {
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is Load that gives up when ctx ends, with an error wrapping
+// ctx.Err(): reading a config of many thousand servers takes a moment, and a
+// SIGTERM must not wait for it.
+func LoadContext(ctx context.Context, path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{}, nil
@@ -165,8 +179,11 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
-	cfg, err := parseApp(path, data)
+	cfg, err := parseApp(ctx, path, data)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		if _, statErr := os.Stat(path + BackupSuffix); statErr == nil {
 			return nil, fmt.Errorf("%w\n(fix the file, or restore the previous version from %s)", err, path+BackupSuffix)
 		}
@@ -181,9 +198,48 @@ func Load(path string) (*Config, error) {
 // way) as path+".bak". A crash or a full disk at any point leaves either the
 // old or the new file, never a partial or empty one.
 //
+// Save holds the lock Edit takes while it writes, but it replaces whatever
+// another process saved since cfg was loaded: to change the config, use Edit.
+//
 // Save refuses a cfg that Load would reject (duplicate or invalid servers).
 func Save(path string, cfg *Config) error {
+	unlock, err := lockConfig(context.Background(), path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return osFS.save(path, cfg)
+}
+
+// Edit changes the app config at path as one transaction across processes:
+// it takes an exclusive OS lock on path+".lock" (flock on Unix, LockFileEx on
+// Windows), loads the file as it is now, lets fn change that copy, saves it
+// the way Save does, and unlocks. Edits made at the same time, by this
+// process or by others (twenty 'switchboard servers add' at once, the
+// window and the CLI), run one after another, each on the result of the one
+// before, so none is lost.
+//
+// When fn returns an error nothing is written and the error is returned as
+// is. Edit waits at most LockTimeout for the lock, and gives up when ctx ends.
+// It returns the config as saved.
+func Edit(ctx context.Context, path string, fn func(cfg *Config) error) (*Config, error) {
+	unlock, err := lockConfig(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	cfg, err := LoadContext(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	next := cfg.Clone()
+	if err := fn(next); err != nil {
+		return nil, err
+	}
+	if err := osFS.save(path, next); err != nil {
+		return nil, err
+	}
+	return next, nil
 }
 
 // tempFile is the part of *os.File that Save writes through.
@@ -221,7 +277,7 @@ func (s saver) save(path string, cfg *Config) error {
 	}
 	data := buf.Bytes()
 	// Whatever Save writes, Load must read back.
-	if _, err := parseApp(path, data); err != nil {
+	if _, err := parseApp(context.Background(), path, data); err != nil {
 		return fmt.Errorf("save: refusing to write a config that would not load: %w", err)
 	}
 	dir := filepath.Dir(path)

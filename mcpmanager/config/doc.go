@@ -10,7 +10,12 @@
 // not know are kept in Server.Extra and written back.
 //
 // The app's own config.json is a Config: Load treats a missing file as empty,
-// Save writes atomically and keeps the previous version as config.json.bak.
+// Save writes atomically and keeps the previous version as config.json.bak,
+// and Edit is the read-modify-write to use: it holds an OS lock on
+// config.json.lock, so edits by several processes at once are all kept.
+// StampOf and Watch let a window notice what another process saved.
+// Parsing is linear in the file's size, and ParseContext and LoadContext
+// stop when their context ends.
 // Plan previews an import per server (added, changed, unchanged,
 // conflicting, invalid) and Apply carries it out on a copy.
 //
@@ -19,15 +24,18 @@
 //		return err // not a config at all: empty, bad JSON, unknown shape
 //	}
 //	// err may still list broken servers; f.Servers holds the valid ones.
-//	cfg, err := config.Load(filepath.Join(dataDir, "config.json"))
-//	if err != nil { ... }
-//	plan := config.Plan(cfg, f)
-//	for _, it := range plan.Items {
-//		fmt.Println(it.Name, it.Outcome, it.Changes)
-//	}
-//	next, err := config.Apply(cfg, plan, map[string]config.Resolution{"github": config.Rename})
-//	if err != nil { ... }
-//	err = config.Save(filepath.Join(dataDir, "config.json"), next)
+//	_, err = config.Edit(ctx, filepath.Join(dataDir, "config.json"), func(cfg *config.Config) error {
+//		plan := config.Plan(cfg, f)
+//		for _, it := range plan.Items {
+//			fmt.Println(it.Name, it.Outcome, it.Changes)
+//		}
+//		next, err := config.Apply(cfg, plan, map[string]config.Resolution{"github": config.Rename})
+//		if err != nil {
+//			return err
+//		}
+//		*cfg = *next
+//		return nil
+//	})
 //
 // Discover finds the config files of those hosts on this machine.
 package config

@@ -28,6 +28,9 @@ var (
 	ErrNameTaken = errors.New("server name already in use")
 	// ErrBadResolution: a resolution is not keep, replace or rename, or cannot apply.
 	ErrBadResolution = errors.New("invalid import resolution")
+	// ErrLocked: another process kept config.json locked for longer than
+	// LockTimeout (see Edit).
+	ErrLocked = errors.New("config.json is being changed by another process")
 )
 
 // Severity says whether a Problem stops a server from being used.

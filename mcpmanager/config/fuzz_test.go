@@ -69,7 +69,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}
-		back, err := parseApp("config.json", out)
+		back, err := parseApp(t.Context(), "config.json", out)
 		if err != nil {
 			t.Fatalf("accepted servers do not load back: %v\n%s", err, out)
 		}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -151,7 +152,36 @@ type doc struct {
 	text  []byte
 	src   []byte
 	root  *node
-	lines []int // offsets where lines start, filled on first use
+	lines []int  // offsets where lines start, filled on first use
+	marks []mark // rune counts every colStep bytes, filled on first use
+	ctx   context.Context
+}
+
+// checkEvery is how many nodes or entries go by between two looks at the
+// context, so a cancelled parse stops within microseconds at little cost.
+const checkEvery = 256
+
+// cancelled reports whether the parse was cancelled; the tree and the
+// entries read so far are then incomplete and must not be used.
+func (d *doc) cancelled() bool { return d.ctx != nil && d.ctx.Err() != nil }
+
+// mark is a checkpoint for columns: runes is how many runes utf8.RuneCount
+// finds in text[:off], and off starts a rune (or an invalid byte).
+type mark struct{ off, runes int }
+
+// colStep is the distance between marks. Finding a column counts runes from
+// the nearest mark instead of from the start of the line, so a minified file
+// (one line of megabytes) costs O(colStep) per position, not O(line).
+const colStep = 256
+
+// scanHook, when set (by tests), is told how many bytes each position
+// lookup scans, so linear cost can be asserted without timing.
+var scanHook func(n int)
+
+func scanned(n int) {
+	if scanHook != nil {
+		scanHook(n)
+	}
 }
 
 // syntaxError is a failure to read the text as JSON, with its byte offset.
@@ -162,12 +192,18 @@ type syntaxError struct {
 
 // parseDoc reads JSONC into a tree. data must already be free of a BOM.
 func parseDoc(data []byte) (*doc, *syntaxError) {
+	return parseDocContext(context.Background(), data)
+}
+
+// parseDocContext is parseDoc that stops building the tree when ctx ends;
+// callers check ctx.Err() before using the doc.
+func parseDocContext(ctx context.Context, data []byte) (*doc, *syntaxError) {
 	src, open := stripJSONC(data)
 	if open >= 0 {
 		return nil, &syntaxError{open, "comment is never closed; add */ to end it"}
 	}
 	if len(bytes.TrimSpace(src)) == 0 {
-		return &doc{text: data, src: src}, nil
+		return &doc{text: data, src: src, ctx: ctx}, nil
 	}
 	// encoding/json does the validating, so messages are the familiar ones;
 	// the tree builder below then only ever sees valid JSON.
@@ -182,20 +218,16 @@ func parseDoc(data []byte) (*doc, *syntaxError) {
 		// Offset counts the offending byte itself.
 		return nil, &syntaxError{max(int(se.Offset)-1, 0), se.Error()}
 	}
-	b := &treeBuilder{src: src}
-	return &doc{text: data, src: src, root: b.value()}, nil
+	b := &treeBuilder{src: src, ctx: ctx}
+	return &doc{text: data, src: src, root: b.value(), ctx: ctx}, nil
 }
 
 // position converts a byte offset into a 1-based line and a 1-based column
-// counted in characters.
+// counted in characters. The first call indexes the text once (line starts
+// and marks); every call after that scans at most 2*colStep bytes.
 func (d *doc) position(off int) (line, col int) {
 	if d.lines == nil {
-		d.lines = []int{0}
-		for i, c := range d.text {
-			if c == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
+		d.index()
 	}
 	off = min(max(off, 0), len(d.text))
 	// The last line starting at or before off.
@@ -203,9 +235,48 @@ func (d *doc) position(off int) (line, col int) {
 	if !found {
 		i--
 	}
-	return i + 1, 1 + utf8.RuneCount(d.text[d.lines[i]:off])
+	return i + 1, 1 + d.runesBefore(off) - d.runesBefore(d.lines[i])
 }
 
+// index records where lines start and a mark every colStep bytes, decoding
+// the way utf8.RuneCount does: a newline is always a rune of its own, so
+// line starts are rune boundaries and columns match a count from the line.
+func (d *doc) index() {
+	scanned(len(d.text))
+	d.lines = []int{0}
+	d.marks = []mark{{0, 0}}
+	next, runes := colStep, 0
+	for i := 0; i < len(d.text); runes++ {
+		if i >= next {
+			d.marks = append(d.marks, mark{i, runes})
+			next = i + colStep
+		}
+		c := d.text[i]
+		if c < utf8.RuneSelf {
+			if c == '\n' {
+				d.lines = append(d.lines, i+1)
+			}
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(d.text[i:])
+		i += size
+	}
+}
+
+// runesBefore counts the runes of text[:off] from the nearest mark.
+func (d *doc) runesBefore(off int) int {
+	k, found := slices.BinarySearchFunc(d.marks, off, func(m mark, off int) int { return m.off - off })
+	if !found {
+		k--
+	}
+	m := d.marks[k]
+	scanned(off - m.off)
+	return m.runes + utf8.RuneCount(d.text[m.off:off])
+}
+
+// position locates one offset by scanning from the start; for a single
+// lookup (a syntax error) indexing the whole text would cost the same.
 func position(src []byte, off int) (line, col int) {
 	off = min(max(off, 0), len(src))
 	before := src[:off]
@@ -216,8 +287,10 @@ func position(src []byte, off int) (line, col int) {
 
 // treeBuilder builds nodes from text already known to be valid JSON.
 type treeBuilder struct {
-	src []byte
-	i   int
+	src   []byte
+	i     int
+	ctx   context.Context
+	nodes int
 }
 
 func (b *treeBuilder) peek() byte {
@@ -236,6 +309,11 @@ func (b *treeBuilder) skipSpace() {
 func (b *treeBuilder) value() *node {
 	b.skipSpace()
 	n := &node{off: b.i}
+	if b.nodes++; b.nodes%checkEvery == 0 && b.ctx.Err() != nil {
+		b.i = len(b.src) // cancelled: every open value ends here
+		n.end = b.i
+		return n
+	}
 	switch c := b.peek(); c {
 	case '{':
 		n.kind = kindObject

@@ -1,7 +1,13 @@
 package config
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -89,5 +95,125 @@ func TestDocPositionMatchesScan(t *testing.T) {
 		if l1 != l2 || c1 != c2 {
 			t.Errorf("offset %d: doc %d:%d, scan %d:%d", off, l1, c1, l2, c2)
 		}
+	}
+}
+
+// TestDocPositionLongLines checks columns on lines much longer than colStep,
+// with multi-byte, invalid and truncated UTF-8 across the marks.
+func TestDocPositionLongLines(t *testing.T) {
+	var b strings.Builder
+	for i := range 3 * colStep {
+		switch i % 7 {
+		case 0:
+			b.WriteString("é")
+		case 3:
+			b.WriteString("\xff")
+		case 5:
+			b.WriteString("\xe2\x82") // a truncated 3-byte rune
+		default:
+			b.WriteByte('a')
+		}
+		if i == 2*colStep+11 {
+			b.WriteString("\r\n")
+		}
+	}
+	text := []byte(b.String())
+	d := &doc{text: text}
+	for off := 0; off <= len(text); off++ {
+		l1, c1 := d.position(off)
+		l2, c2 := position(text, off)
+		if l1 != l2 || c1 != c2 {
+			t.Fatalf("offset %d: doc %d:%d, scan %d:%d", off, l1, c1, l2, c2)
+		}
+	}
+}
+
+// minified is a one-line config of n servers, the worst case for columns.
+func minified(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"mcpServers":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"s%d":{"command":"npx","args":["-y","pkg"],"env":{"A":"1"},"x":1}`, i)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// TestPositionCostIsLinear counts the bytes scanned to compute positions
+// (every entry has one) in a minified file: per byte of input it must not
+// grow with the file. Counting from the start of the line for every entry
+// made a 20,000-server config take seconds.
+func TestPositionCostIsLinear(t *testing.T) {
+	var n int
+	scanHook = func(k int) { n += k }
+	t.Cleanup(func() { scanHook = nil })
+	perByte := map[int]float64{}
+	for _, servers := range []int{2_000, 20_000} {
+		data := minified(servers)
+		n = 0
+		for _, parse := range []func() error{
+			func() error { _, err := Parse("big.json", data); return err },
+			func() error { _, err := parseApp(t.Context(), "config.json", data); return err },
+		} {
+			if err := parse(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		perByte[servers] = float64(n) / float64(2*len(data))
+	}
+	t.Logf("bytes scanned per input byte: %v", perByte)
+	for servers, r := range perByte {
+		// index() reads each byte once; every lookup adds at most 2*colStep.
+		if r > 12 {
+			t.Errorf("%d servers: %.1f bytes scanned per input byte", servers, r)
+		}
+	}
+	if perByte[20_000] > 1.5*perByte[2_000] {
+		t.Errorf("cost per byte grows with the file: %v", perByte)
+	}
+}
+
+// TestParseCancelled: a cancelled parse returns the context's error and no
+// result, whether the context ended before or during the parse.
+func TestParseCancelled(t *testing.T) {
+	data := minified(5 * checkEvery)
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	parsers := map[string]func(ctx context.Context) (any, error){
+		"Parse":       func(ctx context.Context) (any, error) { return ParseContext(ctx, "big.json", data) },
+		"LoadContext": func(ctx context.Context) (any, error) { return LoadContext(ctx, path) },
+	}
+	for name, parse := range parsers {
+		t.Run(name+"/before", func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			if got, err := parse(ctx); !errors.Is(err, context.Canceled) || !reflect.ValueOf(got).IsNil() {
+				t.Fatalf("got %v, %v; want nothing and context.Canceled", got, err)
+			}
+		})
+		t.Run(name+"/during", func(t *testing.T) {
+			// Cancel at the first position lookup, i.e. while entries are read.
+			ctx, cancel := context.WithCancel(t.Context())
+			lookups := 0
+			scanHook = func(int) {
+				if lookups++; lookups == 2 {
+					cancel()
+				}
+			}
+			t.Cleanup(func() { scanHook = nil })
+			got, err := parse(ctx)
+			if !errors.Is(err, context.Canceled) || !reflect.ValueOf(got).IsNil() {
+				t.Fatalf("got %v, %v; want nothing and context.Canceled", got, err)
+			}
+			// index() reports once, each position twice (line start and offset).
+			if entries := (lookups - 1) / 2; entries > checkEvery+1 {
+				t.Errorf("%d entries read after the cancel; it should stop within %d", entries, checkEvery)
+			}
+		})
 	}
 }

@@ -2,6 +2,8 @@ package config
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -79,8 +81,18 @@ type Project struct {
 // ErrInvalid when some entry is wrong. The File then still holds every
 // valid server, so an import can go ahead with those.
 func Parse(name string, data []byte) (*File, error) {
+	return ParseContext(context.Background(), name, data)
+}
+
+// ParseContext is Parse that gives up when ctx ends (a user pressing Ctrl-C
+// or a SIGTERM while a huge file is read), returning an error wrapping
+// ctx.Err() and no File.
+func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	d, serr := parseDoc(data)
+	d, serr := parseDocContext(ctx, data)
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(name, err)
+	}
 	if serr != nil {
 		return nil, syntaxFailure(name, data, serr)
 	}
@@ -125,6 +137,9 @@ func Parse(name string, data []byte) (*File, error) {
 	case FormatServerMap:
 		f.Entries = c.serverMap("", root)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(name, err)
+	}
 	for _, e := range f.Entries {
 		if e.Valid() {
 			f.Servers = append(f.Servers, e.Server)
@@ -133,6 +148,14 @@ func Parse(name string, data []byte) (*File, error) {
 	sortProblems(c.problems)
 	f.Problems = c.problems
 	return f, f.Err()
+}
+
+// interrupted wraps the context's error for a parse that was given up.
+func interrupted(name string, err error) error {
+	if name == "" {
+		return fmt.Errorf("stopped reading the config: %w", err)
+	}
+	return fmt.Errorf("stopped reading %s: %w", name, err)
 }
 
 // Err returns a *ValidationError (wrapping ErrInvalid) listing every problem
@@ -271,7 +294,10 @@ func (c *checker) serverMap(path string, n *node) []Entry {
 	}
 	first := map[string]int{}
 	entries := make([]Entry, 0, len(n.members))
-	for _, m := range n.members {
+	for i, m := range n.members {
+		if i%checkEvery == 0 && c.doc.cancelled() {
+			return entries // the caller sees ctx.Err() and drops them
+		}
 		p := pathKey(path, m.key)
 		start := len(c.problems)
 		if strings.TrimSpace(m.key) == "" {
@@ -292,6 +318,9 @@ func (c *checker) serverList(path string, n *node) []Entry {
 	first := map[string]string{}
 	entries := make([]Entry, 0, len(n.elems))
 	for i, e := range n.elems {
+		if i%checkEvery == 0 && c.doc.cancelled() {
+			return entries
+		}
 		p := pathIndex(path, i)
 		start := len(c.problems)
 		name := ""
