@@ -48,7 +48,7 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("a message ran past the %s limit without ending (jsonl.MaxMessageBytes); the server is broken or hostile", Size(e.Limit))
+	return fmt.Sprintf("a message ran past the %s limit without ending, so the connection was closed: the other side is broken or hostile (report it to its authors)", Size(e.Limit))
 }
 
 // Unwrap returns ErrTooLarge.
