@@ -55,6 +55,10 @@ var (
 	ErrInsecureURL = errors.New("OAuth endpoints must use https (plain http only on this machine)")
 	// ErrMetadata: no usable authorization-server metadata was found.
 	ErrMetadata = errors.New("the authorization server's metadata could not be read")
+	// ErrOtherOrigin: a request (a redirect, a server-chosen endpoint) would
+	// take the token, or a secret of the login, to another origin than the
+	// one it belongs to.
+	ErrOtherOrigin = errors.New("refused to send credentials to another origin")
 )
 
 // Error is one failed step of a login or token request.
@@ -193,9 +197,28 @@ func New(cfg Config, store Store) *Authorizer {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: RequestTimeout}
+		hc = &http.Client{Timeout: RequestTimeout, CheckRedirect: checkRedirect}
 	}
 	return &Authorizer{cfg: cfg, store: store, hc: hc}
+}
+
+// checkRedirect keeps a login's secrets where they were sent: a redirect
+// that would replay a request body (the token, registration and probe
+// POSTs carry codes, refresh tokens and client secrets) to another origin
+// is refused, and so is any step down from https to plain http. Metadata
+// GETs may still be redirected elsewhere: they carry nothing secret.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	prev := via[len(via)-1]
+	switch {
+	case strings.EqualFold(prev.URL.Scheme, "https") && !strings.EqualFold(req.URL.Scheme, "https"):
+		return fmt.Errorf("%w: refused the redirect from %s to %s", ErrInsecureURL, prev.URL.Redacted(), req.URL.Redacted())
+	case req.Method != http.MethodGet && req.Method != http.MethodHead && !sameOrigin(req.URL, via[0].URL.String()):
+		return fmt.Errorf("%w: refused the redirect of a %s to %s", ErrOtherOrigin, req.Method, req.URL.Redacted())
+	}
+	return nil
 }
 
 // Server is the name the Authorizer was made for.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -15,7 +16,11 @@ import (
 // OnNeedsLogin, so the user decides when a browser opens.
 //
 // A request that already carries an Authorization header (configured by the
-// user) passes through untouched. Safe for concurrent use.
+// user) passes through untouched. A request to another origin than the
+// Authorizer's server URL (scheme, host and port) is refused with
+// ErrOtherOrigin: the token, and whatever headers came with the request,
+// never leave for another host, whatever redirected them there. Safe for
+// concurrent use.
 type Transport struct {
 	Base http.RoundTripper // nil: http.DefaultTransport
 	Auth *Authorizer
@@ -35,6 +40,12 @@ func (t *Transport) base() http.RoundTripper {
 
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !sameOrigin(req.URL, t.Auth.cfg.URL) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w: the token is for %s", ErrOtherOrigin, originOf(t.Auth.cfg.URL))}
+	}
 	if req.Header.Get("Authorization") != "" {
 		return t.base().RoundTrip(req)
 	}
@@ -126,4 +137,34 @@ func subset(want, have []string) bool {
 		}
 	}
 	return true
+}
+
+// sameOrigin reports whether u has raw's scheme, host and port (RFC 6454;
+// a missing port is the scheme's default). An unparsable raw matches
+// nothing.
+func sameOrigin(u *url.URL, raw string) bool {
+	o, err := url.Parse(raw)
+	if err != nil || o.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Scheme, o.Scheme) && strings.EqualFold(u.Hostname(), o.Hostname()) && defaultPort(u) == defaultPort(o)
+}
+
+func defaultPort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// originOf is scheme://host of raw, for messages.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an invalid URL)"
+	}
+	return strings.ToLower(u.Scheme) + "://" + u.Host
 }
