@@ -25,7 +25,6 @@ func NewToken() string {
 // visits cannot drive the tools.
 func (g *Gateway) HTTPHandler(token string) http.Handler {
 	mcpHandler := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"))
-	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
 			http.Error(w, "forbidden: Host must be localhost, 127.0.0.1 or [::1]", http.StatusForbidden)
@@ -35,13 +34,21 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 			http.Error(w, "forbidden: cross-origin requests are not allowed", http.StatusForbidden)
 			return
 		}
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		if !bearer(r.Header.Get("Authorization"), token) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard"`)
 			http.Error(w, "unauthorized: send the token 'switchboard serve' printed as Authorization: Bearer <token>", http.StatusUnauthorized)
 			return
 		}
 		mcpHandler.ServeHTTP(w, r)
 	})
+}
+
+// bearer reports whether an Authorization header carries token. The
+// scheme is case-insensitive (RFC 9110 §11.1: "bearer" is "Bearer").
+func bearer(header, token string) bool {
+	scheme, cred, _ := strings.Cut(header, " ")
+	ok := subtle.ConstantTimeCompare([]byte(strings.TrimLeft(cred, " ")), []byte(token)) == 1
+	return strings.EqualFold(scheme, "Bearer") && ok && token != ""
 }
 
 // LoopbackAddr reports whether a listen address is on this machine only.

@@ -13,12 +13,16 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 )
 
 // MaxLineBytes bounds one incoming JSON-RPC line; a longer line ends the
 // session with ErrLineTooLong (a client sending one is broken, and reading
-// it whole would let it exhaust memory). A variable so tests can shorten it.
-var MaxLineBytes = 256 << 20
+// it whole would let it exhaust memory). It is jsonl.MaxMessageBytes
+// (64 MB), the bound on servers' messages too. A variable so tests can
+// shorten it.
+var MaxLineBytes = jsonl.MaxMessageBytes
 
 // Sentinel errors of ServeStdio.
 var (
@@ -180,7 +184,7 @@ func (r *lineReader) next() ([]byte, error) {
 		chunk, err := r.br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if len(long)+len(chunk) > MaxLineBytes {
-				return nil, fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)
+				return nil, fmt.Errorf("%w: over the %s limit", ErrLineTooLong, jsonl.Size(MaxLineBytes))
 			}
 			long = append(long, chunk...)
 			continue
