@@ -32,6 +32,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 )
 
 // Reconnection limits; variables so tests can shorten them.
@@ -124,6 +126,8 @@ func (s *stream) fill() error {
 		return err
 	}
 	switch {
+	case errors.Is(err, jsonl.ErrTooLarge):
+		return err // the server would send it again: resuming cannot help
 	case errors.Is(err, io.EOF) && !s.onEnd:
 		return io.EOF // a response stream the server ended: the MCP client decides
 	case !s.onEnd && s.lastID == "":

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor/resume"
 )
 
@@ -250,3 +251,32 @@ func TestCloseEndsABlockedRead(t *testing.T) {
 		t.Errorf("%d requests: a closed stream must not reconnect", n)
 	}
 }
+
+// TestOversizedEventIsNotResumed: a stream that failed because a message
+// was over the limit ends; reconnecting would fetch it again.
+func TestOversizedEventIsNotResumed(t *testing.T) {
+	shortRetry(t, 10*time.Millisecond, 3)
+	calls := 0
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		calls++
+		body := strings.NewReader("id: 1\ndata: {}\n\ndata: " + strings.Repeat("x", 100))
+		return &http.Response{
+			StatusCode: http.StatusOK, Request: r,
+			Header: http.Header{"Content-Type": {"text/event-stream"}},
+			Body:   io.NopCloser(jsonl.NewReader(body, 50)),
+		}, nil
+	})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://127.0.0.1:1/mcp", nil)
+	resp, err := (&resume.Transport{Base: base}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := io.ReadAll(resp.Body); !errors.Is(err, jsonl.ErrTooLarge) || calls != 1 {
+		t.Errorf("read: %v after %d requests, want ErrTooLarge and no reconnection", err, calls)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
