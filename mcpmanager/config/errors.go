@@ -28,6 +28,9 @@ var (
 	ErrNameTaken = errors.New("server name already in use")
 	// ErrBadResolution: a resolution is not keep, replace or rename, or cannot apply.
 	ErrBadResolution = errors.New("invalid import resolution")
+	// ErrURL: a remote server's final URL, after substitution, breaks the URL
+	// rules (see CheckURL).
+	ErrURL = errors.New("server URL not allowed")
 	// ErrLocked: another process kept config.json locked for longer than
 	// LockTimeout (see Edit).
 	ErrLocked = errors.New("config.json is being changed by another process")

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"net"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -595,53 +593,18 @@ func (c *checker) millis(path string, n *node) time.Duration {
 	return time.Duration(f * float64(time.Millisecond))
 }
 
-// checkURL enforces http(s) (ws(s) for websocket), and plain http only to
-// this machine: anything else would send tool calls and tokens unencrypted.
+// checkURL enforces the URL rules (urlProblem) on a URL as written. A
+// template's {{param}} and a ${...} that may supply the missing parts are
+// left to CheckURL, which checks the final URL at start.
 func (c *checker) checkURL(path string, n *node, raw string, t Transport) {
-	secure, plain := "https", "http"
-	if t == WebSocket {
-		secure, plain = "wss", "ws"
-	}
 	if strings.Contains(raw, "{{") && strings.Contains(raw, "}}") {
-		return // a template's {{param}}: checked once the template is filled in
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		if strings.Contains(raw, "${") {
-			return // placeholders are checked once substituted
-		}
-		c.add(SeverityError, path, n, "is not a valid URL (%s); write it like %s://example.com/mcp", urlErr(err), secure)
 		return
 	}
-	scheme := strings.ToLower(u.Scheme)
-	switch {
-	case scheme != secure && scheme != plain:
-		if u.Scheme == "" {
-			c.add(SeverityError, path, n, "has no scheme; write it like %s://example.com/mcp", secure)
-		} else {
-			c.add(SeverityError, path, n, "scheme %q is not supported for %s server; use %s://", u.Scheme, t.article(), secure)
-		}
-	case u.Host == "":
-		if !strings.Contains(raw, "${") {
-			c.add(SeverityError, path, n, "has no host; write it like %s://example.com/mcp", secure)
-		}
-	case scheme == plain && !isLoopback(u.Hostname()):
-		c.add(SeverityError, path, n, "uses plain %s to %s; use %s:// (plain %s is only allowed to localhost, 127.0.0.1 and ::1)",
-			plain, u.Hostname(), secure, plain)
+	why, unfinished := urlProblem(raw, t)
+	if why != "" && !(unfinished && strings.Contains(raw, "${")) {
+		c.add(SeverityError, path, n, "%s", why)
 	}
 }
-
-func urlErr(err error) string {
-	if ue, ok := err.(*url.Error); ok {
-		return ue.Err.Error()
-	}
-	return err.Error()
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
