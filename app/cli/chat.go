@@ -148,7 +148,7 @@ func chatCmd() *Command {
 				return err
 			}
 			if res.StepLimit {
-				fmt.Fprintf(inv.Stderr, "switchboard: %s\n", res.Message.Error)
+				fmt.Fprintf(inv.Stderr, "switchboard: %s\n", termSafe(res.Message.Error))
 			}
 			fmt.Fprintf(inv.Stderr, "switchboard: saved as chat %s (continue with --chat %s)\n", chatID, chatID)
 			return nil
@@ -239,7 +239,7 @@ func (s *streamPrinter) event(ev chat.Event) {
 	switch ev.Type {
 	case chat.EventText:
 		if !s.quiet {
-			fmt.Fprint(s.out, ev.Text)
+			fmt.Fprint(s.out, termSafe(ev.Text))
 			s.midLine = !strings.HasSuffix(ev.Text, "\n")
 		}
 	case chat.EventToolCall:
@@ -247,12 +247,12 @@ func (s *streamPrinter) event(ev chat.Event) {
 		switch c.Status {
 		case chat.CallRunning:
 			s.newline()
-			fmt.Fprintf(s.errOut, "→ %s %s\n", c.Name, c.Args)
+			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s %s\n", c.Name, c.Args)))
 		case chat.CallDone:
-			fmt.Fprintf(s.errOut, "← %s done (%d ms)\n", c.Name, c.DurationMs)
+			fmt.Fprintf(s.errOut, "← %s done (%d ms)\n", termSafe(c.Name), c.DurationMs)
 		case chat.CallError, chat.CallDenied, chat.CallCancelled:
 			s.newline()
-			fmt.Fprintf(s.errOut, "← %s %s: %s\n", c.Name, c.Status, c.Error)
+			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("← %s %s: %s\n", c.Name, c.Status, c.Error)))
 		}
 	case chat.EventRetry:
 		s.newline()
@@ -260,7 +260,7 @@ func (s *streamPrinter) event(ev chat.Event) {
 	case chat.EventMessageEnd:
 		if ev.Status != "complete" && ev.Error != "" {
 			s.newline()
-			fmt.Fprintf(s.errOut, "switchboard: answer %s: %s\n", ev.Status, ev.Error)
+			fmt.Fprintf(s.errOut, "switchboard: answer %s: %s\n", ev.Status, termSafe(ev.Error))
 		}
 	}
 }

@@ -137,7 +137,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, usageLine(ue.Cmd))
 		return ExitUsage
 	}
-	fmt.Fprintln(env.Stderr, "switchboard: "+err.Error())
+	fmt.Fprintln(env.Stderr, "switchboard: "+termSafe(err.Error())) // errors may carry a server's text
 	var ve *ValidationError
 	if errors.As(err, &ve) {
 		return ExitUsage

@@ -57,17 +57,17 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 	}
 	switch {
 	case req.Params.Mode == mcp.ElicitationModeURL:
-		fmt.Fprintf(t.out, "switchboard: %s asks you to open %s (%s); declined on the command line: open it yourself and run the command again\n", server, req.Params.URL, req.Params.Message)
+		fmt.Fprintf(t.out, "switchboard: %s asks you to open %s (%s); declined on the command line: open it yourself and run the command again\n", server, termSafe(req.Params.URL), termSafe(req.Params.Message))
 		return answer(mcp.ElicitationResponseActionDecline, nil), nil
 	case t.yes:
-		fmt.Fprintf(t.out, "switchboard: %s asks: %s — answered with its defaults (--yes)\n", server, req.Params.Message)
+		fmt.Fprintf(t.out, "switchboard: %s asks: %s — answered with its defaults (--yes)\n", server, termSafe(req.Params.Message))
 		return answer(mcp.ElicitationResponseActionAccept, supervisor.ApplyDefaults(req.Params.RequestedSchema, nil)), nil
 	case !t.interactive:
-		fmt.Fprintf(t.out, "switchboard: %s asks: %s — declined: stdin is not a terminal (use --yes to answer with the defaults)\n", server, req.Params.Message)
+		fmt.Fprintf(t.out, "switchboard: %s asks: %s — declined: stdin is not a terminal (use --yes to answer with the defaults)\n", server, termSafe(req.Params.Message))
 		return answer(mcp.ElicitationResponseActionDecline, nil), nil
 	}
 
-	fmt.Fprintf(t.out, "%s asks: %s\n", server, req.Params.Message)
+	fmt.Fprintf(t.out, "%s asks: %s\n", server, termSafe(req.Params.Message))
 	s, err := t.line(ctx, "Answer? [Y]es / [n]o (decline) / [c]ancel: ")
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 			}
 			v, err := fld.parse(s)
 			if err != nil {
-				fmt.Fprintf(t.out, "  %v\n", err)
+				fmt.Fprintf(t.out, "  %s\n", termSafe(err.Error()))
 				continue
 			}
 			content[fld.Name] = v
@@ -108,9 +108,10 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 	return answer(mcp.ElicitationResponseActionAccept, content), nil
 }
 
-// line asks prompt and reads one line; ctx ending abandons the read.
+// line asks prompt and reads one line; ctx ending abandons the read. The
+// prompt may hold a server's or model's text (field labels, tool arguments).
 func (t *terminalRequests) line(ctx context.Context, prompt string) (string, error) {
-	fmt.Fprint(t.out, prompt)
+	fmt.Fprint(t.out, termSafe(prompt))
 	type read struct {
 		s   string
 		err error

@@ -71,7 +71,7 @@ func printReport(inv *Invocation, r mcpmanager.TestReport) error {
 	for _, s := range r.Steps {
 		res := "ok"
 		if s.Error != "" {
-			res = "FAILED: " + firstLine(s.Error)
+			res = "FAILED: " + termSafe(firstLine(s.Error))
 		}
 		rows = append(rows, []string{s.Name, fmt.Sprintf("%.1f ms", s.Ms), res})
 	}
@@ -79,11 +79,11 @@ func printReport(inv *Invocation, r mcpmanager.TestReport) error {
 		return err
 	}
 	if r.OK {
-		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %.1f ms (%s %s over %s, %d tools)\n", r.Server, r.TotalMs, r.ServerName, r.Version, r.Transport, len(r.Tools))
+		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %.1f ms (%s %s over %s, %d tools)\n", r.Server, r.TotalMs, termSafe(r.ServerName), termSafe(r.Version), r.Transport, len(r.Tools))
 		return err
 	}
 	if len(r.Stderr) > 0 {
-		fmt.Fprintf(inv.Stdout, "last stderr lines:\n  %s\n", strings.Join(r.Stderr, "\n  "))
+		fmt.Fprintf(inv.Stdout, "last stderr lines:\n  %s\n", termSafe(strings.Join(r.Stderr, "\n  ")))
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func serversLoginCmd() *Command {
 			m := mcpmanager.New(mcpmanager.Options{
 				Redact: red.Redact, Tokens: store,
 				OnLoginURL: func(server, u string) {
-					fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", server, u)
+					fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", server, termSafe(u))
 				},
 			})
 			defer closeServers(m)

@@ -141,11 +141,11 @@ func toolsListCmd() *Command {
 				if len(desc) > 80 {
 					desc = desc[:77] + "..."
 				}
-				fmt.Fprintf(tw, "%s\t%s\n", t.Name, desc)
+				fmt.Fprintf(tw, "%s\t%s\n", termSafe(t.Name), termSafe(desc))
 			}
 			tw.Flush()
 			for _, e := range errs {
-				fmt.Fprintf(inv.Stderr, "%s\n", e.Err)
+				fmt.Fprintf(inv.Stderr, "%s\n", termSafe(e.Err))
 			}
 			if len(tools) == 0 && len(errs) > 0 {
 				return fmt.Errorf("no server could be started; see the errors above")
@@ -208,16 +208,16 @@ func toolsCallCmd() *Command {
 				for _, c := range res.Content {
 					switch c := c.(type) {
 					case mcp.TextContent:
-						fmt.Fprintln(inv.Stdout, c.Text)
+						fmt.Fprintln(inv.Stdout, termSafe(c.Text))
 					case mcp.ImageContent:
-						fmt.Fprintf(inv.Stdout, "[image %s, %d bytes base64]\n", c.MIMEType, len(c.Data))
+						fmt.Fprintf(inv.Stdout, "[image %s, %d bytes base64]\n", termSafe(c.MIMEType), len(c.Data))
 					case mcp.AudioContent:
-						fmt.Fprintf(inv.Stdout, "[audio %s, %d bytes base64]\n", c.MIMEType, len(c.Data))
+						fmt.Fprintf(inv.Stdout, "[audio %s, %d bytes base64]\n", termSafe(c.MIMEType), len(c.Data))
 					case mcp.ResourceLink:
-						fmt.Fprintf(inv.Stdout, "[resource link %s]\n", c.URI)
+						fmt.Fprintf(inv.Stdout, "[resource link %s]\n", termSafe(c.URI))
 					case mcp.EmbeddedResource:
 						if r, ok := c.Resource.(mcp.TextResourceContents); ok {
-							fmt.Fprintf(inv.Stdout, "[resource %s]\n%s\n", r.URI, r.Text)
+							fmt.Fprintf(inv.Stdout, "[resource %s]\n%s\n", termSafe(r.URI), termSafe(r.Text))
 						} else {
 							fmt.Fprintln(inv.Stdout, "[binary resource]")
 						}
@@ -262,7 +262,7 @@ func serveCmd() *Command {
 			g := gateway.New(m.Registry(), buildinfo.String())
 			g.Refresh(ctx)
 			for _, e := range g.Errors() {
-				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", e.Err)
+				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", termSafe(e.Err))
 			}
 			// Keep the published list current as servers restart or change tools.
 			go func() {
