@@ -605,6 +605,3 @@ func (c *checker) checkURL(path string, n *node, raw string, t Transport) {
 		c.add(SeverityError, path, n, "%s", why)
 	}
 }
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
