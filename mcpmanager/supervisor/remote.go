@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor/resume"
 )
@@ -29,8 +30,17 @@ type Remote struct {
 }
 
 // dialRemote opens the transport; the handshake happens in connect. auth,
-// when set, adds the server's OAuth token to every request.
-func dialRemote(r *Remote, typ string, auth *oauth.Authorizer) (*session, error) {
+// when set, adds the server's OAuth token to every request. The URL rules
+// are checked again here, on the final URL, at every start; requests never
+// leave its origin (originGuard).
+func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer) (*session, error) {
+	if err := config.CheckURL(r.URL, config.HTTP); err != nil {
+		return nil, err
+	}
+	guard, err := newOriginGuard(name, r.URL)
+	if err != nil {
+		return nil, err
+	}
 	dead := make(chan struct{})
 	var once sync.Once
 	var mu sync.Mutex
@@ -43,7 +53,7 @@ func dialRemote(r *Remote, typ string, auth *oauth.Authorizer) (*session, error)
 			close(dead)
 		})
 	}
-	var base http.RoundTripper = http.DefaultTransport
+	var base http.RoundTripper = guard
 	if auth != nil {
 		// A refused token ends the session: the server shows "needs login"
 		// instead of failing call after call.
@@ -54,7 +64,7 @@ func dialRemote(r *Remote, typ string, auth *oauth.Authorizer) (*session, error)
 	case RemoteSSE:
 		// A legacy SSE session lives and dies with its stream; a lost one is
 		// restarted by the supervisor, with backoff.
-		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(&http.Client{Transport: base}))
+		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(guard.client(base)))
 		if err != nil {
 			return nil, fmt.Errorf("sse %s: %w", r.URL, err)
 		}
@@ -64,7 +74,7 @@ func dialRemote(r *Remote, typ string, auth *oauth.Authorizer) (*session, error)
 		// Streamable HTTP has no standing connection to lose: event streams
 		// resume by themselves (resume.Transport), and the health check's
 		// pings find a server that went away.
-		hc := &http.Client{Transport: &resume.Transport{Base: base}}
+		hc := guard.client(&resume.Transport{Base: base})
 		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc))
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)

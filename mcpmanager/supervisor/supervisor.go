@@ -28,6 +28,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
@@ -72,6 +74,10 @@ var (
 	ErrNeedsLogin = oauth.ErrNeedsLogin
 	// ErrRefused: the server refused the Authorization header the user configured.
 	ErrRefused = errors.New("the server refused the configured Authorization header")
+	// ErrOtherOrigin is oauth.ErrOtherOrigin: a remote server redirected (or
+	// pointed) the client to another origin, and nothing was sent there; see
+	// OriginError.
+	ErrOtherOrigin = oauth.ErrOtherOrigin
 )
 
 // LoginError says a remote server needs the user to log in. It matches
@@ -252,7 +258,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 		var notFound *process.NotFoundError
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) {
+		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 			return err
 		}
@@ -276,45 +282,17 @@ type session struct {
 	pid   int             // 0 for remote servers
 	dead  <-chan struct{} // closed when the process exits or the connection is lost
 	why   func() string   // stdio: why dead closed ("exit status 2")
-	cause func() error    // remote: why dead closed (ErrDisconnected, a LoginError's cause)
+	cause func() error    // why dead closed: remote, ErrDisconnected or a LoginError's cause; stdio, a message over the limit (nil when it exited)
+	out   *jsonl.Reader   // stdio: its stdout, bounded; nil for remote servers
 	close func()          // ends the session (stops the process tree)
 }
 
 // dial starts the process or opens the remote transport.
 func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) {
 	if r := s.spec.Remote; r != nil {
-		return dialRemote(r, remoteType, s.spec.Auth)
+		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth)
 	}
-	p, err := process.Start(s.spec.Process)
-	if err != nil {
-		return nil, err
-	}
-	logged := make(chan struct{})
-	s.mu.Lock()
-	s.logged = logged
-	s.mu.Unlock()
-	go func() {
-		defer close(logged)
-		s.log.Consume(p.Stderr) // until EOF: every line, including the last words of a crash
-		p.Stderr.Close()
-	}()
-	return &session{
-		tr:   transport.NewIO(p.Stdout, p.Stdin, nil),
-		pid:  p.PID(),
-		dead: p.Done(),
-		why: func() string {
-			if p.Err() != nil {
-				return p.Err().Error()
-			}
-			return "exit 0"
-		},
-		close: func() {
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), process.StopGrace+process.TermGrace+process.KillGrace+time.Second)
-			defer cancel()
-			_ = p.Stop(stopCtx)
-			p.Stdout.Close() // the session is over; release the pipe
-		},
-	}, nil
+	return s.dialStdio(ctx)
 }
 
 // runOnce connects, initializes, and blocks until the session dies or ctx
@@ -340,7 +318,7 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 			return time.Time{}, ctx.Err()
 		}
 		errs = append(errs, err)
-		if errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) {
+		if errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) {
 			break // SSE would be refused the same way
 		}
 	}
@@ -373,6 +351,9 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		case <-sess.dead:
 			if sess.pid == 0 {
 				return readyAt, s.remoteLost(sess.cause())
+			}
+			if err := sess.cause(); err != nil {
+				return readyAt, fmt.Errorf("%s: %w", s.spec.Name, err)
 			}
 			return readyAt, fmt.Errorf("%s: %w (%s)", s.spec.Name, ErrExited, sess.why())
 		case <-health.C:
@@ -413,6 +394,10 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 	err = cl.Start(ctx)
 	mark(StepStart, err)
 	if err != nil {
+		var oe *OriginError
+		if errors.As(err, &oe) {
+			return fail(oe)
+		}
 		if sess.pid == 0 && sess.cause() != nil {
 			return fail(s.remoteLost(sess.cause()))
 		}
@@ -430,16 +415,24 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		if remoteType != "" {
 			via = " (" + remoteType + ")"
 		}
-		if sess.pid == 0 {
-			if cause := sess.cause(); cause != nil {
+		if cause := sess.cause(); cause != nil {
+			if sess.pid == 0 {
 				return fail(s.remoteLost(cause))
 			}
+			return fail(fmt.Errorf("%s: %w", s.spec.Name, cause))
 		}
+		var oe *OriginError
 		switch {
+		case errors.As(err, &oe):
+			return fail(oe)
 		case ctx.Err() != nil:
 			return fail(ctx.Err())
 		case errors.Is(err, context.DeadlineExceeded):
-			return fail(fmt.Errorf("%s: %w%s (%s)", s.spec.Name, ErrTimeout, via, s.spec.StartTimeout))
+			stalled := ""
+			if sess.out != nil {
+				stalled = ": " + sess.out.Stall()
+			}
+			return fail(fmt.Errorf("%s: %w%s (%s)%s", s.spec.Name, ErrTimeout, via, s.spec.StartTimeout, stalled))
 		case errors.Is(err, ErrExited):
 			return fail(fmt.Errorf("%s: %w during initialize (%s)", s.spec.Name, ErrExited, sess.why()))
 		case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):

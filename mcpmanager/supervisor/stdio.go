@@ -1,0 +1,82 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
+)
+
+// dialStdio starts the process and speaks JSON-RPC over its stdin and
+// stdout. Stdout is read through a jsonl.Reader: a message longer than
+// jsonl.MaxMessageBytes ends the session (dead closes, cause names the
+// limit) instead of being buffered whole.
+func (s *Server) dialStdio(ctx context.Context) (*session, error) {
+	p, err := process.Start(s.spec.Process)
+	if err != nil {
+		return nil, err
+	}
+	logged := make(chan struct{})
+	s.mu.Lock()
+	s.logged = logged
+	s.mu.Unlock()
+	go func() {
+		defer close(logged)
+		s.log.Consume(p.Stderr) // until EOF: every line, including the last words of a crash
+		p.Stderr.Close()
+	}()
+	out := jsonl.NewReader(p.Stdout, 0)
+	dead := make(chan struct{})
+	go func() {
+		select {
+		case <-p.Done():
+		case <-out.Failed():
+		}
+		close(dead)
+	}()
+	return &session{
+		tr:    &stdioTransport{Stdio: transport.NewIO(out, p.Stdin, nil), out: out},
+		pid:   p.PID(),
+		dead:  dead,
+		out:   out,
+		cause: out.Err,
+		why: func() string {
+			if p.Err() != nil {
+				return p.Err().Error()
+			}
+			return "exit 0"
+		},
+		close: func() {
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), process.StopGrace+process.TermGrace+process.KillGrace+time.Second)
+			defer cancel()
+			_ = p.Stop(stopCtx)
+			p.Stdout.Close() // the session is over; release the pipe
+		},
+	}, nil
+}
+
+// stdioTransport is mcp-go's stdio transport reading through a bounded
+// reader. A request that times out says what the stream showed ("no
+// complete message after 60s, 1234 bytes pending"); one cut off by an
+// oversized message names the limit.
+type stdioTransport struct {
+	*transport.Stdio
+	out *jsonl.Reader
+}
+
+// SendRequest implements transport.Interface.
+func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	res, err := t.Stdio.SendRequest(ctx, req)
+	if err != nil {
+		if lerr := t.out.Err(); lerr != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: %w", err, lerr)
+		}
+		return nil, t.out.Annotate(err)
+	}
+	return res, nil
+}
