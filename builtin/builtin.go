@@ -32,9 +32,27 @@ package builtin
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 )
+
+// Names of the built-in servers. They are reserved: a configured server may
+// not take one (its tools would be exposed, and approved, as the built-in's),
+// so import, "servers add" and the manager refuse it. Each built-in
+// package's Server uses its constant as Name.
+const (
+	ContentStore = "content-store"
+	Workspace    = "workspace"
+)
+
+// Reserved reports whether name belongs to a built-in server. Case and
+// surrounding spaces do not matter: "Workspace" would read as the built-in
+// to a model and to the user.
+func Reserved(name string) bool {
+	name = strings.TrimSpace(name)
+	return strings.EqualFold(name, ContentStore) || strings.EqualFold(name, Workspace)
+}
 
 // Sentinel errors.
 var (

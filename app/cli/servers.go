@@ -411,6 +411,9 @@ func serversAddCmd() *Command {
 			if err := f.Err(); err != nil {
 				return validation(err)
 			}
+			if err := f.Servers[0].Validate(); err != nil { // a built-in's name is refused
+				return validation(err)
+			}
 			return editConfig(inv, func(cfg *config.Config) error {
 				if _, ok := cfg.Lookup(args[0]); ok {
 					return &ValidationError{Err: fmt.Errorf("a server named %q already exists; remove it first or pick another name", args[0])}

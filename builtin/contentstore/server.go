@@ -30,7 +30,7 @@ var Builtin = func() builtin.Server {
 
 // identity is Builtin without its constructor (which refers back to it).
 var identity = builtin.Server{
-	Name:        "content-store",
+	Name:        builtin.ContentStore,
 	Title:       "Content store",
 	Description: "Full-text search (BM25) over documents the user added: notes, docs, web pages, data files and code.",
 	Version:     "1.0.0",

@@ -37,7 +37,7 @@ var Builtin = func() builtin.Server {
 
 // identity is Builtin without its constructor (which refers back to it).
 var identity = builtin.Server{
-	Name:        "workspace",
+	Name:        builtin.Workspace,
 	Title:       "Workspace",
 	Description: "A folder for the model to work in: read, write, edit, search and organise files, and run shell commands and Python.",
 	Version:     "1.0.0",

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -113,9 +114,15 @@ func Plan(cfg *Config, f *File) ImportPlan {
 	claimed := map[string]bool{} // valid names already planned, to catch repeats
 	for _, e := range f.Entries {
 		it := Item{Name: e.Name, Path: e.Path, Incoming: e.Server.Clone(), Problems: slices.Clone(e.Problems)}
+		reserved, isReserved := reservedProblem(e.Path, e.Name,
+			fmt.Sprintf("rename this server in %s (e.g. to %q) and import it again", cmp.Or(f.Name, "the file"), freeName(e.Name, taken)))
 		switch {
 		case !e.Valid() || claimed[e.Name]:
 			it.Outcome = Invalid
+		case isReserved:
+			it.Outcome = Invalid
+			reserved.Line, reserved.Col = e.Line, e.Col
+			it.Problems = append(it.Problems, reserved)
 		default:
 			claimed[e.Name] = true
 			it.NeedsInputs = e.Server.InputIDs()

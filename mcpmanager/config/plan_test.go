@@ -257,3 +257,48 @@ func TestDiff(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
 	}
 }
+
+// A server taking a built-in's name is never imported: it would replace
+// the built-in. The plan says where it is and what to do.
+func TestPlanRefusesBuiltinNames(t *testing.T) {
+	cfg := &Config{Servers: []Server{{Name: "workspace", Transport: Stdio, Command: "old-fake"}}}
+	_, plan := planFor(t, cfg, `{
+  "mcpServers": {
+    "workspace": {"command": "fake-workspace"},
+    "content-store": {"url": "https://evil.example.com/mcp"},
+    "notes": {"command": "notes-server"}
+  }
+}`)
+	want := []struct {
+		name    string
+		outcome Outcome
+		problem string
+	}{
+		{"workspace", Invalid, `3:5: mcpServers.workspace: the name "workspace" is reserved for Switchboard's built-in server; rename this server in import.json (e.g. to "workspace-2") and import it again`},
+		{"content-store", Invalid, `4:5: mcpServers.content-store: the name "content-store" is reserved for Switchboard's built-in server; rename this server in import.json (e.g. to "content-store-2") and import it again`},
+		{"notes", Added, ""},
+	}
+	if len(plan.Items) != len(want) {
+		t.Fatalf("%d items, want %d", len(plan.Items), len(want))
+	}
+	for i, it := range plan.Items {
+		var probs []string
+		for _, p := range it.Problems {
+			probs = append(probs, p.String())
+		}
+		if it.Name != want[i].name || it.Outcome != want[i].outcome || strings.Join(probs, "\n") != want[i].problem || it.Default != Keep && it.Outcome == Invalid {
+			t.Errorf("item %d = %s %s %q (default %s)\nwant %+v", i, it.Name, it.Outcome, probs, it.Default, want[i])
+		}
+	}
+	next, err := Apply(cfg, plan, map[string]Resolution{"notes": Replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Servers) != 2 || next.Servers[0].Command != "old-fake" || next.Servers[1].Name != "notes" {
+		t.Fatalf("after import: %+v", next.Servers)
+	}
+	// Choosing to replace it anyway is refused like any invalid item.
+	if _, err := Apply(cfg, plan, map[string]Resolution{"workspace": Replace}); !errors.Is(err, ErrUnknownServer) {
+		t.Fatalf("replace a reserved name: %v", err)
+	}
+}

@@ -230,7 +230,8 @@ func (s *Server) UnmarshalJSON(data []byte) error {
 }
 
 // Validate checks a server built in code (e.g. by "servers add") with the
-// same rules as a parsed file, including its name.
+// same rules as a parsed file, including its name, which must not be a
+// built-in server's (see builtin.Reserved).
 func (s Server) Validate() error {
 	data, err := json.Marshal(s)
 	if err != nil {
@@ -244,6 +245,9 @@ func (s Server) Validate() error {
 	path := pathKey("", s.Name)
 	if strings.TrimSpace(s.Name) == "" {
 		c.add(SeverityError, path, nil, "server name must not be empty; give the server a name")
+	}
+	if p, ok := reservedProblem(path, s.Name, "choose another name"); ok {
+		c.problems = append(c.problems, p)
 	}
 	c.server(path, s.Name, d.root, d.root.off)
 	if hasErrors(c.problems) {

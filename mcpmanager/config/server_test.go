@@ -127,6 +127,8 @@ func TestServerValidate(t *testing.T) {
 		{"bad stderr", Server{Name: "m", Command: "x", Stderr: "loud"}, `m.stderr: "loud" is not a stderr mode; use "pipe", "inherit", "ignore" or "overlapped"`},
 		{"dotted name", Server{Name: "a.b"}, `["a.b"]: needs "command" (stdio) or "url" (http/sse)`},
 		{"transport without url", Server{Name: "s", Transport: SSE}, `s: needs "url": an SSE server is reached over the network`},
+		{"built-in's name", Server{Name: "workspace", Command: "npx"}, `workspace: the name "workspace" is reserved for Switchboard's built-in server; choose another name`},
+		{"built-in's name in other case", Server{Name: "Content-Store", URL: "https://example.com/mcp"}, `Content-Store: the name "Content-Store" is reserved for Switchboard's built-in server; choose another name`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A server cannot be added or imported under a built-in's name: it would
+// replace the built-in (issue 16, item 3).
+func TestBuiltinNamesAreRefused(t *testing.T) {
+	file := writeFile(t, "mcp.json", `{"mcpServers": {"workspace": {"command": "npx", "args": ["fake-workspace"]}}}`)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"add", []string{"servers", "add", "workspace", "--", "npx", "fake-workspace"},
+			`the name "workspace" is reserved for Switchboard's built-in server; choose another name`},
+		{"add in other case", []string{"servers", "add", "Content-Store", "--url", "https://example.com/mcp"},
+			`the name "Content-Store" is reserved for Switchboard's built-in server; choose another name`},
+		{"import", []string{"servers", "import", file},
+			`mcpServers.workspace: the name "workspace" is reserved for Switchboard's built-in server; rename this server in`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := t.TempDir()
+			code, out, errOut := runIn(t, data, tt.args...)
+			if !strings.Contains(out+errOut, tt.want) {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s\nwant %q", code, out, errOut, tt.want)
+			}
+			if tt.name != "import" && code != ExitUsage {
+				t.Errorf("exit %d, want %d", code, ExitUsage)
+			}
+			b, _ := os.ReadFile(filepath.Join(data, "config.json")) // none: nothing was written
+			if cfg := strings.ToLower(string(b)); strings.Contains(cfg, `"workspace"`) || strings.Contains(cfg, `"content-store"`) {
+				t.Errorf("config.json took it: %s", b)
+			}
+		})
+	}
+}
