@@ -27,7 +27,7 @@ type Probe struct {
 	OK         bool               `json:"ok"`
 	Steps      []ProbeStep        `json:"steps"`
 	Total      time.Duration      `json:"total"`
-	Transport  string             `json:"transport"` // stdio, http or sse
+	Transport  string             `json:"transport"` // stdio, http, sse or in-process
 	ServerInfo mcp.Implementation `json:"serverInfo"`
 	Protocol   string             `json:"protocolVersion"`
 	Tools      []string           `json:"tools"`
@@ -60,7 +60,9 @@ func (s *Server) Probe(ctx context.Context) Probe {
 
 	types := []string{""}
 	p.Transport = "stdio"
-	if r := s.spec.Remote; r != nil {
+	if s.spec.InProcess != nil {
+		p.Transport = "in-process"
+	} else if r := s.spec.Remote; r != nil {
 		types = []string{r.Type}
 		if r.Type == "" {
 			types = []string{RemoteHTTP, RemoteSSE}

@@ -1,12 +1,16 @@
 // Package supervisor keeps one MCP server running: it starts the stdio
-// process or opens the remote connection (Streamable HTTP or SSE, with the
-// server's OAuth token), runs the MCP handshake within a time limit, watches
-// the session, and restarts it with exponential backoff when it dies, up to
-// a limit. A remote server that refuses its token stops in NeedsLogin until
-// the user logs in (oauth.Authorizer.Login) and it is started again.
+// process, opens the remote connection (Streamable HTTP or SSE, with the
+// server's OAuth token) or builds an in-process server (a built-in, through
+// mcp-go's in-process transport), runs the MCP handshake within a time
+// limit, watches the session, and restarts it with exponential backoff when
+// it dies, up to a limit. A remote server that refuses its token stops in
+// NeedsLogin until the user logs in (oauth.Authorizer.Login) and it is
+// started again. Every transport reports the same states and keeps its log
+// the same way.
 //
-//	s := supervisor.New(supervisor.Spec{Name: "memory", Process: process.Spec{Command: "npx", Args: ...}}, supervisor.Options{
-//		OnStatus: func(st supervisor.Status) { events <- st },
+//	s, err := supervisor.New(supervisor.Spec{Name: "memory", Process: process.Spec{Command: "npx", Args: ...}}, supervisor.Options{
+//		OnStatus:   func(st supervisor.Status) { events <- st },
+//		ClientInfo: mcp.Implementation{Name: "switchboard", Version: version},
 //	})
 //	go s.Run(ctx)          // returns when ctx ends; the process is stopped by then
 //	c, err := s.Client()   // the ready MCP session, or why there is none
@@ -27,7 +31,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
@@ -98,11 +101,13 @@ func (e *LoginError) Error() string {
 
 func (e *LoginError) Unwrap() error { return e.Err }
 
-// Spec describes one server: a stdio Process, or a Remote endpoint.
+// Spec describes one server: a stdio Process, a Remote endpoint, or an
+// InProcess server.
 type Spec struct {
 	Name         string
 	Process      process.Spec
 	Remote       *Remote           // when set, Process is ignored
+	InProcess    InProcess         // when set, Process and Remote are ignored
 	Auth         *oauth.Authorizer // a remote server's login state; nil sends no token
 	StartTimeout time.Duration     // initialize must finish within this
 	Restart      Restart
@@ -131,9 +136,12 @@ type Status struct {
 	Builtin      bool               `json:"builtin,omitempty"` // an in-process server of the app itself
 }
 
-// Options are the hooks a Server calls. Each is called from the Server's own
-// goroutines and must not block for long.
+// Options are the hooks a Server calls, and how it introduces itself. Each
+// hook is called from the Server's own goroutines and must not block for long.
 type Options struct {
+	// ClientInfo is the client's name and version sent at initialize; empty
+	// fields default to DefaultClientInfo's.
+	ClientInfo     mcp.Implementation
 	OnStatus       func(Status)
 	OnNotification func(server string, n mcp.JSONRPCNotification)
 	ClientOptions  []client.ClientOption
@@ -173,7 +181,7 @@ func New(spec Spec, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{spec: spec, opts: opts, log: l, status: Status{Name: spec.Name, State: Stopped, Since: time.Now()}}, nil
+	return &Server{spec: spec, opts: opts, log: l, status: Status{Name: spec.Name, State: Stopped, Since: time.Now(), Builtin: spec.InProcess != nil}}, nil
 }
 
 // Name is the server's configured name.
@@ -249,7 +257,9 @@ func (s *Server) Run(ctx context.Context) error {
 			attempts, delay = 0, s.spec.Restart.Delay
 		}
 		msg := err.Error()
-		if tail := s.log.TailString(5); tail != "" {
+		if s.spec.InProcess != nil {
+			s.log.Add(msg) // no stderr to tell: its log keeps why it failed
+		} else if tail := s.log.TailString(5); tail != "" {
 			msg += "\nlast stderr lines:\n" + tail
 		}
 		if errors.Is(err, ErrNeedsLogin) {
@@ -258,7 +268,10 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 		var notFound *process.NotFoundError
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) {
+		// A built-in that never came up would fail the same way again (its
+		// data held by another process, a bad root): it waits for a Restart.
+		builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
+		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || builtinFailed {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 			return err
 		}
@@ -276,9 +289,10 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 }
 
-// session is one live connection to a server, stdio or remote.
+// session is one live connection to a server, stdio, remote or in-process.
 type session struct {
 	tr    transport.Interface
+	cl    *client.Client  // in-process: the client made with tr (its handlers live in tr)
 	pid   int             // 0 for remote servers
 	dead  <-chan struct{} // closed when the process exits or the connection is lost
 	why   func() string   // stdio: why dead closed ("exit status 2")
@@ -375,13 +389,23 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 			s.mark(step, err)
 		}
 	}
-	sess, err := s.dial(ctx, remoteType)
+	opts := append(s.requestOptions(), s.opts.ClientOptions...)
+	var sess *session
+	var err error
+	if s.spec.InProcess != nil {
+		sess, err = s.dialInProcess(opts)
+	} else {
+		sess, err = s.dial(ctx, remoteType)
+	}
 	if err != nil {
 		mark(StepStart, err)
 		return nil, nil, nil, fmt.Errorf("%s: %w", s.spec.Name, err)
 	}
 	s.set(func(st *Status) { st.PID = sess.pid })
-	cl := client.NewClient(sess.tr, append(s.requestOptions(), s.opts.ClientOptions...)...)
+	cl := sess.cl
+	if cl == nil {
+		cl = client.NewClient(sess.tr, opts...)
+	}
 	fail := func(err error) (*session, *client.Client, *mcp.InitializeResult, error) {
 		cl.Close()
 		sess.close()
@@ -407,7 +431,7 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		return fail(fmt.Errorf("%s: start session: %w", s.spec.Name, err))
 	}
 	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
-	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0)
+	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0, s.clientInfo())
 	cancel()
 	mark(StepInitialize, err)
 	if err != nil {
@@ -488,7 +512,7 @@ func ping(ctx context.Context, tr transport.Interface) error {
 
 // initialize runs the MCP handshake, giving up as soon as the process exits
 // (or the remote session ends).
-func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, isProcess bool) (*mcp.InitializeResult, error) {
+func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, isProcess bool, info mcp.Implementation) (*mcp.InitializeResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -500,7 +524,7 @@ func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, is
 	}()
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "switchboard", Version: buildinfo.String()}
+	req.Params.ClientInfo = info
 	res, err := cl.Initialize(ctx, req)
 	if err != nil && isProcess {
 		// stdout's EOF can beat the exit status; give the exit a moment to land
