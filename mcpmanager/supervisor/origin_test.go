@@ -191,7 +191,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // TestFinalURLChecked: the URL rules hold at start for the URL as it is
 // then, whatever a placeholder put in it.
 func TestFinalURLChecked(t *testing.T) {
-	for _, u := range []string{"http://169.254.169.254/mcp", "https://{{host}}/mcp", "https://example.com/mcp?k=${secret:k}"} {
+	for _, u := range []string{"http://169.254.169.254/mcp", "https://{{host}}/mcp", "https://127.0.0.1:1/mcp?k=${secret:k}"} {
 		t.Run(u, func(t *testing.T) {
 			s, wait := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: u}}, Options{})
 			if err := wait(); !errors.Is(err, config.ErrURL) {
