@@ -30,6 +30,11 @@ func FromConfig(s config.Server) ServerConfig {
 		c.StartError = fmt.Sprintf("%s: %s servers are not supported; use stdio, http or sse", s.Name, s.Transport)
 	}
 	if c.Remote != nil {
+		// The URL as it runs, after ${secret:}, ${env:} and {{param}}
+		// substitution: the file's check skipped the placeholders.
+		if err := config.CheckURL(s.URL, s.Transport); err != nil && c.StartError == "" {
+			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
+		}
 		settings, err := oauthSettings(s.Extra["oauth"])
 		if err != nil && c.StartError == "" {
 			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
