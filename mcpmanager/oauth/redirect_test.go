@@ -113,7 +113,38 @@ func TestTokenEndpointRedirect(t *testing.T) {
 	}
 }
 
+// TestLowerCaseBearer: the Bearer scheme is case-insensitive, in a
+// challenge and as a token's token_type.
 func TestLowerCaseBearer(t *testing.T) {
+	var mu sync.Mutex
+	var sent string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/token" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"access_token":"fresh","token_type":"bearer","expires_in":3600}`))
+			return
+		}
+		mu.Lock()
+		sent = r.Header.Get("Authorization")
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	a := oauth.New(oauth.Config{Server: "srv", URL: srv.URL + "/mcp"}, storeWith(t, "srv", map[string]any{
+		"server_url": srv.URL + "/mcp", "token_endpoint": srv.URL + "/token", "client": map[string]any{"client_id": "c", "auth_method": "none"},
+		"access_token": "old", "refresh_token": "r", "token_type": "bearer", "expires_at": time.Now().Add(-time.Hour),
+	}))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/mcp", nil)
+	resp, err := (&oauth.Transport{Auth: a}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if sent != "Bearer fresh" {
+		t.Errorf("sent Authorization %q, want the refreshed token (token_type \"bearer\" accepted)", sent)
+	}
+
 	for _, h := range []string{`bearer scope="a b"`, `BEARER scope="a b"`, `Basic realm="x", bearer scope="a b"`} {
 		resp := &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{"Www-Authenticate": {h}}}
 		if got := oauth.ParseChallenge(resp).Scopes(); len(got) != 2 {
