@@ -1,14 +1,17 @@
 // Package builtin defines what a built-in server is: an MCP server that ships
 // inside Switchboard (the content store, the workspace) and is a real mcp-go
-// server like any other. The app connects each through mcp-go's in-process
-// transport (mcpmanager.Manager.AddInProcess), so its tools are listed and
-// called exactly like an external server's (content-store__search, ...);
-// 'switchboard builtin NAME' serves it over stdio for other hosts.
+// server like any other. The app runs each as a server of its manager,
+// connected through mcp-go's in-process transport (mcpmanager.ServerConfig's
+// Builtin), so its tools are listed and called exactly like an external
+// server's (content-store__search, ...) and its status, log and restarts are
+// kept the same way; 'switchboard builtin NAME' serves it over stdio for
+// other hosts. Their names are reserved (Reserved): no configured server may
+// take one.
 //
 // A built-in package exports one Server value:
 //
 //	var Builtin = builtin.Server{
-//		Name:         "content-store",
+//		Name:         builtin.ContentStore,
 //		Description:  "full-text stores of your documents",
 //		Version:      "1.0.0",
 //		Instructions: "Search before you answer questions about the user's documents.",
@@ -21,12 +24,13 @@
 //		},
 //	}
 //
-// and a host starts it:
+// and a host runs it:
 //
-//	srv, closeFn, err := contentstore.Builtin.Start(builtin.Config{Root: dir.Stores()})
-//	if err != nil { ... }
-//	defer closeFn()                        // after the last call has returned
-//	err = m.AddInProcess(contentstore.Builtin.Name, srv)
+//	root := dir.Stores()
+//	m.Apply([]mcpmanager.ServerConfig{{Name: contentstore.Builtin.Name, Builtin: &mcpmanager.Builtin{
+//		Key:   root, // a new root restarts it
+//		Start: func() (*server.MCPServer, func() error, error) { return contentstore.Builtin.Start(builtin.Config{Root: root}) },
+//	}}})
 package builtin
 
 import (

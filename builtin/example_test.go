@@ -14,8 +14,9 @@ import (
 )
 
 // A host starts a built-in server and talks to it like to any MCP server;
-// here through mcp-go's in-process client (the app uses
-// mcpmanager.Manager.AddInProcess, the CLI serves it over stdio).
+// here through mcp-go's in-process client (the app runs it as a server of
+// its manager, mcpmanager.ServerConfig.Builtin; the CLI serves it over
+// stdio).
 func ExampleServer_Start() {
 	root, _ := os.MkdirTemp("", "stores")
 	defer os.RemoveAll(root)

@@ -11,6 +11,8 @@ import (
 // server's. What the built-ins hold is released at the end of Close. Those
 // that cannot start (a store held by another Switchboard process, say) are
 // returned as errors; the others run.
+//
+// Deprecated: use ServerConfig.Builtin; removed once app/ moves.
 func (m *Manager) AttachBuiltins(root func(builtin.Server) string, defs ...builtin.Server) []error {
 	var errs []error
 	for _, def := range defs {

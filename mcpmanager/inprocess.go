@@ -2,151 +2,96 @@ package mcpmanager
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/app/buildinfo"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// Errors of in-process servers.
-var (
-	ErrServerExists = errors.New("a server with that name is already registered")
-	ErrClosed       = errors.New("the manager is closed")
-)
+// inProcessInitTimeout bounds how long AddInProcess waits for the server to
+// be ready.
+var inProcessInitTimeout = 30 * time.Second
 
-// InProcessCallTimeout is the per-call limit of in-process (built-in)
-// servers: longer than the registry default, since adding a large folder to
-// the content store is one call. Cancelling the caller's context still ends
-// a call at once.
-var InProcessCallTimeout = 30 * time.Minute
-
-// inProcessInitTimeout bounds connecting and initializing an in-process server.
-const inProcessInitTimeout = 30 * time.Second
-
-// AddInProcess connects srv (a built-in server) through mcp-go's in-process
-// transport, initializes it and registers it under name, so its tools are
-// listed and called through the registry exactly like an external server's
-// (name__tool), its progress and list_changed notifications included.
-// Manager.Close disconnects it; whatever srv itself holds (open indexes) is
-// the caller's to release after Close.
+// AddInProcess connects srv under name through the supervisor, like a
+// ServerConfig with a Builtin that always returns srv, and waits until it
+// is ready. It stays, whatever Apply is given, until RemoveInProcess or
+// Close; whatever srv holds is the caller's to release after Close.
 //
-//	srv, closeStores, err := contentstore.Builtin.Start(builtin.Config{Root: dir.Stores()})
-//	err = m.AddInProcess(contentstore.Builtin.Name, srv)
-//	...
-//	m.Close(ctx)
-//	closeStores()
+// Deprecated: use ServerConfig.Builtin; removed once app/ moves.
 func (m *Manager) AddInProcess(name string, srv *server.MCPServer) error {
 	if name == "" || srv == nil {
 		return fmt.Errorf("add in-process server: a name and a server are required")
 	}
-	if m.ctx.Err() != nil {
+	c := ServerConfig{Name: name, Builtin: &Builtin{
+		Key:   fmt.Sprintf("%p", srv),
+		Start: func() (*server.MCPServer, func() error, error) { return srv, nil, nil },
+	}}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
 		return fmt.Errorf("add %s: %w", name, ErrClosed)
 	}
-	cl, err := client.NewInProcessClient(srv)
-	if err != nil {
-		return fmt.Errorf("%s: connect: %w", name, err)
+	if s, ok := m.servers[name]; ok {
+		m.mu.Unlock()
+		what := "a configured server"
+		if s.attached {
+			what = "a built-in server"
+		}
+		return fmt.Errorf("%w: %q is %s", ErrServerExists, name, what)
 	}
-	cl.OnNotification(func(n mcp.JSONRPCNotification) { m.reg.HandleNotification(name, n) })
+	ms := m.startLocked(c, nil)
+	ms.attached = true
+	m.mu.Unlock()
+
 	ctx, cancel := context.WithTimeout(m.ctx, inProcessInitTimeout)
 	defer cancel()
-	if err := cl.Start(ctx); err != nil {
-		return fmt.Errorf("%s: connect: %w", name, err)
+	select {
+	case <-ms.settled:
+	case <-ctx.Done():
 	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "switchboard", Version: buildinfo.String()}
-	if _, err := cl.Initialize(ctx, req); err != nil {
-		cl.Close()
-		return fmt.Errorf("%s: initialize: %w", name, err)
+	if st := ms.sup.Status(); st.State != supervisor.Ready {
+		_ = m.RemoveInProcess(name)
+		if st.Error != "" {
+			return fmt.Errorf("%s", st.Error)
+		}
+		return fmt.Errorf("%s: not ready in %s: %w", name, inProcessInitTimeout, supervisor.ErrTimeout)
 	}
-
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	fail := func(err error) error {
-		cl.Close()
-		return err
-	}
-	if m.closed {
-		return fail(fmt.Errorf("add %s: %w", name, ErrClosed))
-	}
-	if _, ok := m.servers[name]; ok {
-		return fail(fmt.Errorf("%w: %q is a configured server", ErrServerExists, name))
-	}
-	m.ipMu.Lock()
-	defer m.ipMu.Unlock()
-	if _, ok := m.inproc[name]; ok {
-		return fail(fmt.Errorf("%w: %q is a built-in server", ErrServerExists, name))
-	}
-	ip := &inProcess{name: name, client: cl, done: m.ctx.Done()}
-	if m.inproc == nil {
-		m.inproc = map[string]*inProcess{}
-	}
-	m.inproc[name] = ip
-	m.reg.Add(ip)
 	return nil
 }
 
-// RemoveInProcess disconnects an in-process server and drops its tools.
+// RemoveInProcess stops a server AddInProcess added, drops its tools and
+// waits until its session has ended.
+//
+// Deprecated: use ServerConfig.Builtin; removed once app/ moves.
 func (m *Manager) RemoveInProcess(name string) error {
-	m.ipMu.Lock()
-	ip := m.inproc[name]
-	delete(m.inproc, name)
-	m.ipMu.Unlock()
-	if ip == nil {
+	m.mu.Lock()
+	s, ok := m.servers[name]
+	if !ok || !s.attached {
+		m.mu.Unlock()
 		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
 	}
-	m.reg.Remove(name)
-	return ip.client.Close()
+	m.stopLocked(name)
+	m.mu.Unlock()
+	<-s.done
+	return nil
 }
 
-// InProcess returns the names of the in-process servers, sorted (nil for none).
+// InProcess returns the names of the in-process (built-in) servers, sorted
+// (nil for none).
+//
+// Deprecated: use ServerConfig.Builtin; removed once app/ moves.
 func (m *Manager) InProcess() []string {
-	m.ipMu.Lock()
-	defer m.ipMu.Unlock()
-	if len(m.inproc) == 0 {
-		return nil
-	}
-	names := make([]string, 0, len(m.inproc))
-	for n := range m.inproc {
-		names = append(names, n)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var names []string
+	for n, s := range m.servers {
+		if s.cfg.Builtin != nil {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	return names
-}
-
-// closeInProcess disconnects every in-process server (Close calls it).
-func (m *Manager) closeInProcess() {
-	m.ipMu.Lock()
-	all := m.inproc
-	m.inproc = nil
-	m.ipMu.Unlock()
-	for name, ip := range all {
-		m.reg.Remove(name)
-		_ = ip.client.Close()
-	}
-}
-
-// inProcess adapts an in-process server to the registry.
-type inProcess struct {
-	name   string
-	client *client.Client
-	done   <-chan struct{} // the manager's context
-}
-
-func (s *inProcess) Name() string               { return s.name }
-func (s *inProcess) CallTimeout() time.Duration { return InProcessCallTimeout }
-func (s *inProcess) Client() (registry.Client, error) {
-	select {
-	case <-s.done:
-		return nil, fmt.Errorf("%s: %w", s.name, ErrClosed)
-	default:
-	}
-	return s.client, nil
 }

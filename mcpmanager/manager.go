@@ -1,11 +1,17 @@
 // Package mcpmanager runs the user's MCP servers and exposes their tools as
 // one registry. It owns the set of supervised servers: starting them in
 // parallel, stopping, restarting, enabling and disabling them, and routing
-// the registry to whichever session is current.
+// the registry to whichever session is current. Built-in servers (the
+// content store, the workspace) are servers like the others, run in this
+// process (ServerConfig.Builtin): same states, logs and restarts. Their
+// names are reserved (builtin.Reserved): a configured server that takes one
+// is refused, and the built-in keeps its tools.
 //
-//	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push, Tokens: keyring})
+//	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push, Tokens: keyring,
+//		ClientInfo: mcp.Implementation{Name: "switchboard", Version: version}})
 //	m.SetRequestHandler(chatEngine)     // sampling and elicitation from servers
-//	m.Apply(servers)                    // start what is enabled, in parallel
+//	m.Apply(append(builtins, servers...)) // start what is enabled, in parallel
+//	m.WaitSettled(ctx)                  // optional: until each is ready or failed
 //	tools, errs := m.Registry().Tools(ctx)
 //	err := m.Login(ctx, "linear")       // a remote server in state needs-login: browser, then restart
 //	defer m.Close(ctx)                  // every server process tree ends
@@ -27,15 +33,24 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// ErrUnknownServer is returned for a name that is not configured.
-var ErrUnknownServer = errors.New("no server with that name")
+// Sentinel errors.
+var (
+	// ErrUnknownServer: no server has that name.
+	ErrUnknownServer = errors.New("no server with that name")
+	// ErrServerExists: AddInProcess was given a name already in use.
+	ErrServerExists = errors.New("a server with that name is already registered")
+	// ErrClosed: the manager was closed.
+	ErrClosed = errors.New("the manager is closed")
+)
 
 // ServerConfig is what the manager needs to know of one configured server.
 type ServerConfig struct {
@@ -50,15 +65,41 @@ type ServerConfig struct {
 	Restart      supervisor.Restart
 	// Remote, when set, makes this an HTTP server (Command is unused).
 	Remote *supervisor.Remote
+	// Builtin, when set, runs the server inside this process (Command and
+	// Remote are unused). Only a Builtin may take a reserved name.
+	Builtin *Builtin
 	// StartError, when set, is shown as the server's error instead of running it
 	// (a transport this build lacks, a secret that cannot be resolved).
 	StartError string
 }
 
+// Builtin is a server that runs inside this process (a built-in: the
+// content store, the workspace), connected through mcp-go's in-process
+// transport by the supervisor like any other server.
+type Builtin struct {
+	// Key identifies what Start builds (its root directory, say): Apply
+	// restarts the server when Key changes and leaves it running otherwise.
+	Key string
+	// Start builds the server; it is called at every (re)start. release
+	// frees what the server holds and is called once its session has ended,
+	// before the next Start; it may be nil.
+	Start func() (srv *server.MCPServer, release func() error, err error)
+}
+
+// InProcessCallTimeout is the per-call limit of in-process (built-in)
+// servers without a CallTimeout of their own: longer than the registry
+// default, since adding a large folder to the content store is one call.
+// Cancelling the caller's context still ends a call at once.
+var InProcessCallTimeout = 30 * time.Minute
+
 // Options configure a Manager.
 type Options struct {
-	LogDir   string // one <server>.log per server; "" keeps logs in memory
-	OnStatus func(supervisor.Status)
+	// ClientInfo is the client's name and version sent to every server at
+	// initialize; empty fields default to supervisor.DefaultClientInfo's
+	// ("switchboard", "dev").
+	ClientInfo mcp.Implementation
+	LogDir     string // one <server>.log per server; "" keeps logs in memory
+	OnStatus   func(supervisor.Status)
 	// BaseEnv is the environment servers start from; nil means the app's own,
 	// with PATH widened to the login shell's.
 	BaseEnv []string
@@ -90,15 +131,11 @@ type Manager struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	// ipMu guards inproc apart from mu: Apply reads the built-in names
-	// while holding mu.
-	ipMu   sync.Mutex
-	inproc map[string]*inProcess // built-in servers, by name
-
 	mu       sync.Mutex
-	onClose  []func() error // run after every server has stopped
-	servers  map[string]*managed
-	order    []string
+	onClose  []func() error      // run after every server has stopped
+	servers  map[string]*managed // what runs under each name
+	stopping []*managed          // stopped, perhaps not ended yet
+	order    []slot              // the last Apply, in order
 	closed   bool
 	requests RequestHandler
 	auth     map[string]*authState // remote servers' logins, by name; outlive restarts
@@ -116,6 +153,18 @@ type managed struct {
 	sup    *supervisor.Server
 	cancel context.CancelFunc
 	done   chan struct{}
+	// settled closes once the server was first ready or gave up.
+	settled     chan struct{}
+	settledOnce sync.Once
+	// attached: added by AddInProcess, outside Apply's set.
+	attached bool
+}
+
+// slot is one entry of the last Apply: a server by name, or a configured
+// server refused for taking a built-in's name (refused says why).
+type slot struct {
+	name    string
+	refused string
 }
 
 // New returns a Manager with no servers.
@@ -186,66 +235,118 @@ func (m *Manager) Registry() *registry.Registry { return m.reg }
 
 // Apply makes the running set match cfgs: new or changed servers (re)start,
 // removed ones stop, disabled ones stop and show as disabled. Starting is
-// parallel and never blocks the caller.
+// parallel and never blocks the caller. A server without Builtin that takes
+// a built-in's name (builtin.Reserved, or a Builtin's in cfgs) does not run:
+// Status shows it in error, and the built-in keeps the name and its tools.
 func (m *Manager) Apply(cfgs []ServerConfig) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return
 	}
-	want := map[string]ServerConfig{}
-	m.order = m.order[:0]
-	builtins := m.InProcess() // takes no m.mu
-	for _, c := range cfgs {
-		if slices.Contains(builtins, c.Name) {
-			c.StartError = fmt.Sprintf("%s: the name belongs to a built-in server; rename this one", c.Name)
-		}
-		want[c.Name] = c
-		m.order = append(m.order, c.Name)
-	}
+	builtins := map[string]bool{}
 	for name, s := range m.servers {
-		if c, ok := want[name]; !ok || !sameConfig(c, s.cfg) {
-			m.stopLocked(name)
+		if s.attached {
+			builtins[name] = true
 		}
 	}
 	for _, c := range cfgs {
+		if c.Builtin != nil {
+			builtins[c.Name] = true
+		}
+	}
+	want := map[string]ServerConfig{}
+	var run []ServerConfig
+	m.order = m.order[:0]
+	for _, c := range cfgs {
+		if why := refusal(c, builtins); why != "" {
+			m.order = append(m.order, slot{name: c.Name, refused: why})
+			continue
+		}
+		m.order = append(m.order, slot{name: c.Name})
+		if _, dup := want[c.Name]; !dup {
+			want[c.Name] = c
+			run = append(run, c)
+		}
+	}
+	stopped := map[string]*managed{}
+	for name, s := range m.servers {
+		if s.attached {
+			continue // AddInProcess's: until RemoveInProcess
+		}
+		if c, ok := want[name]; !ok || !sameConfig(c, s.cfg) {
+			stopped[name] = m.stopLocked(name)
+		}
+	}
+	for _, c := range run {
 		if _, running := m.servers[c.Name]; running {
 			continue
 		}
-		m.startLocked(c)
+		var after <-chan struct{}
+		if prev := stopped[c.Name]; prev != nil && c.Builtin != nil {
+			after = prev.done // the old one releases its data first
+		}
+		m.startLocked(c, after)
 	}
+}
+
+// refusal says why c may not run under its name, or "": only a built-in
+// may take a built-in's name (its tools would be exposed, and approved, as
+// the built-in's).
+func refusal(c ServerConfig, builtins map[string]bool) string {
+	if c.Builtin != nil || !builtin.Reserved(c.Name) && !builtins[c.Name] {
+		return ""
+	}
+	return fmt.Sprintf("the name %q is reserved for Switchboard's built-in server; rename this server in config.json", c.Name)
 }
 
 // sameConfig compares by value: Remote is a pointer, so printing the structs
 // would compare addresses and restart every remote server on each Apply.
-func sameConfig(a, b ServerConfig) bool { return reflect.DeepEqual(a, b) }
+// Built-ins are the same while their Key is (functions never compare equal).
+func sameConfig(a, b ServerConfig) bool {
+	ab, bb := a.Builtin, b.Builtin
+	if (ab == nil) != (bb == nil) || ab != nil && ab.Key != bb.Key {
+		return false
+	}
+	a.Builtin, b.Builtin = nil, nil
+	return reflect.DeepEqual(a, b)
+}
 
 // specLocked is how the supervisor runs c.
 func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 	spec := supervisor.Spec{
 		Name:         c.Name,
-		Process:      process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir},
 		Remote:       c.Remote,
 		StartTimeout: c.StartTimeout,
 		Restart:      c.Restart,
 		Redact:       m.opts.Redact,
 	}
-	if c.Remote != nil {
+	switch {
+	case c.Builtin != nil:
+		spec.InProcess, spec.Remote = c.Builtin.Start, nil
+	case c.Remote != nil:
 		spec.Auth = m.authorizerLocked(c)
+	default:
+		spec.Process = process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir}
 	}
 	return spec
 }
 
-// startLocked creates the supervisor; a disabled server is registered but not run.
-func (m *Manager) startLocked(c ServerConfig) {
+// startLocked creates the supervisor; a disabled server is registered but
+// not run. The server runs once after has closed (nil: at once).
+func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 	spec := m.specLocked(c)
 	if m.opts.LogDir != "" {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
-	ms := &managed{cfg: c, done: make(chan struct{})}
+	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{})}
 	// A replaced server's last words (its "stopped") must not overwrite the
 	// status of the one that took its name.
 	onStatus := func(st supervisor.Status) {
+		switch st.State {
+		case supervisor.Ready, supervisor.Error, supervisor.NeedsLogin:
+			ms.settledOnce.Do(func() { close(ms.settled) })
+		}
 		m.mu.Lock()
 		current := m.servers[c.Name] == ms
 		m.mu.Unlock()
@@ -253,7 +354,7 @@ func (m *Manager) startLocked(c ServerConfig) {
 			m.opts.OnStatus(st)
 		}
 	}
-	sopts := supervisor.Options{OnStatus: onStatus, OnNotification: m.onNotification}
+	sopts := supervisor.Options{ClientInfo: m.opts.ClientInfo, OnStatus: onStatus, OnNotification: m.onNotification}
 	if m.requests != nil {
 		sopts.Requests = m.requests
 	}
@@ -266,29 +367,42 @@ func (m *Manager) startLocked(c ServerConfig) {
 	ms.sup = sup
 	m.servers[c.Name] = ms
 	m.reg.Add(source{ms})
+	isBuiltin := c.Builtin != nil
 	if c.StartError != "" {
 		close(ms.done)
+		close(ms.settled)
 		if m.opts.OnStatus != nil {
-			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Error, Error: c.StartError, Since: time.Now()})
+			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Error, Error: c.StartError, Since: time.Now(), Builtin: isBuiltin})
 		}
-		return
+		return ms
 	}
 	if c.Disabled {
 		close(ms.done)
+		close(ms.settled)
 		if m.opts.OnStatus != nil {
-			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Disabled, Since: time.Now()})
+			m.opts.OnStatus(supervisor.Status{Name: c.Name, State: supervisor.Disabled, Since: time.Now(), Builtin: isBuiltin})
 		}
-		return
+		return ms
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	ms.cancel = cancel
 	go func() {
 		defer close(ms.done)
+		if after != nil {
+			select {
+			case <-after:
+			case <-ctx.Done():
+				_ = sup.Log().Close() // Run would have closed it
+				return
+			}
+		}
 		_ = sup.Run(ctx)
 	}()
+	return ms
 }
 
-// stopLocked cancels a server and forgets it; its process stops in the background.
+// stopLocked cancels a server and forgets it; its process stops in the
+// background (Close waits for it).
 func (m *Manager) stopLocked(name string) *managed {
 	s, ok := m.servers[name]
 	if !ok {
@@ -299,6 +413,15 @@ func (m *Manager) stopLocked(name string) *managed {
 	}
 	delete(m.servers, name)
 	m.reg.Remove(name)
+	m.stopping = slices.DeleteFunc(m.stopping, func(s *managed) bool {
+		select {
+		case <-s.done:
+			return true
+		default:
+			return false
+		}
+	})
+	m.stopping = append(m.stopping, s)
 	return s
 }
 
@@ -307,13 +430,24 @@ func (m *Manager) stopLocked(name string) *managed {
 // page's "Test connection" and `switchboard servers test`. A config that
 // cannot run (StartError) fails at the start step without starting.
 func (m *Manager) Test(ctx context.Context, c ServerConfig) supervisor.Probe {
+	m.mu.Lock()
+	builtins := map[string]bool{}
+	for name, s := range m.servers {
+		if s.cfg.Builtin != nil {
+			builtins[name] = true
+		}
+	}
+	m.mu.Unlock()
+	if why := refusal(c, builtins); why != "" {
+		c.StartError = why
+	}
 	if c.StartError != "" {
 		return supervisor.Probe{Failed: supervisor.StepStart, Error: c.StartError, Steps: []supervisor.ProbeStep{{Name: supervisor.StepStart, Error: c.StartError}}}
 	}
 	m.mu.Lock()
 	spec := m.specLocked(c)
 	m.mu.Unlock()
-	sup, err := supervisor.New(spec, supervisor.Options{})
+	sup, err := supervisor.New(spec, supervisor.Options{ClientInfo: m.opts.ClientInfo})
 	if err != nil {
 		return supervisor.Probe{Failed: supervisor.StepStart, Error: err.Error()}
 	}
@@ -337,35 +471,55 @@ func (m *Manager) Restart(ctx context.Context, name string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, again := m.servers[name]; !again && !m.closed {
-		m.startLocked(s.cfg)
+		m.startLocked(s.cfg, nil).attached = s.attached
 	}
 	return nil
 }
 
-// Status returns every server's status in config order.
+// Status returns every server's status in the order Apply was given them,
+// then those AddInProcess added, by name. A configured server refused for
+// taking a built-in's name is listed in error (Builtin false) beside the
+// built-in; its status is not pushed to OnStatus, where it would read as
+// the built-in's.
 func (m *Manager) Status() []supervisor.Status {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]supervisor.Status, 0, len(m.order))
-	for _, n := range m.order {
-		s, ok := m.servers[n]
-		if !ok {
+	seen := map[string]bool{}
+	for _, sl := range m.order {
+		if sl.refused != "" {
+			out = append(out, supervisor.Status{Name: sl.name, State: supervisor.Error, Error: sl.refused})
 			continue
 		}
-		switch {
-		case s.cfg.StartError != "":
-			out = append(out, supervisor.Status{Name: n, State: supervisor.Error, Error: s.cfg.StartError})
-			continue
-		case s.cfg.Disabled:
-			out = append(out, supervisor.Status{Name: n, State: supervisor.Disabled})
+		s, ok := m.servers[sl.name]
+		if !ok || s.attached || seen[sl.name] {
 			continue
 		}
-		out = append(out, s.sup.Status())
+		seen[sl.name] = true
+		out = append(out, s.status())
 	}
-	for _, n := range m.InProcess() { // built-ins live as long as the manager
-		out = append(out, supervisor.Status{Name: n, State: supervisor.Ready, Builtin: true})
+	var attached []string
+	for n, s := range m.servers {
+		if s.attached {
+			attached = append(attached, n)
+		}
+	}
+	slices.Sort(attached)
+	for _, n := range attached {
+		out = append(out, m.servers[n].status())
 	}
 	return out
+}
+
+func (s *managed) status() supervisor.Status {
+	n, isBuiltin := s.cfg.Name, s.cfg.Builtin != nil
+	switch {
+	case s.cfg.StartError != "":
+		return supervisor.Status{Name: n, State: supervisor.Error, Error: s.cfg.StartError, Builtin: isBuiltin}
+	case s.cfg.Disabled:
+		return supervisor.Status{Name: n, State: supervisor.Disabled, Builtin: isBuiltin}
+	}
+	return s.sup.Status()
 }
 
 // Server returns the supervisor of name (for logs and status).
@@ -408,7 +562,9 @@ func (m *Manager) OnClose(fn func() error) {
 	m.onClose = append(m.onClose, fn)
 }
 
-// Close stops every server and waits for their process trees to end.
+// Close stops every server and waits for their process trees to end (and
+// built-ins to be released), including those Apply or Restart stopped just
+// before.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	if m.closed {
@@ -416,13 +572,12 @@ func (m *Manager) Close(ctx context.Context) error {
 		return nil
 	}
 	m.closed = true
-	var all []*managed
 	for name := range m.servers {
-		all = append(all, m.stopLocked(name))
+		m.stopLocked(name)
 	}
+	all := m.stopping // with those Apply and Restart stopped, still ending
 	m.cancel()
 	m.mu.Unlock()
-	m.closeInProcess() // disconnect built-in servers before returning
 	for _, s := range all {
 		select {
 		case <-s.done:
@@ -482,8 +637,13 @@ func logName(server string) string { return unsafeFile.ReplaceAllString(server, 
 // source adapts a managed server to the registry.
 type source struct{ m *managed }
 
-func (s source) Name() string               { return s.m.cfg.Name }
-func (s source) CallTimeout() time.Duration { return s.m.cfg.CallTimeout }
+func (s source) Name() string { return s.m.cfg.Name }
+func (s source) CallTimeout() time.Duration {
+	if s.m.cfg.CallTimeout == 0 && s.m.cfg.Builtin != nil {
+		return InProcessCallTimeout
+	}
+	return s.m.cfg.CallTimeout
+}
 func (s source) Client() (registry.Client, error) {
 	if s.m.cfg.StartError != "" {
 		return nil, fmt.Errorf("%s", s.m.cfg.StartError)

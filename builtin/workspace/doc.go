@@ -9,8 +9,8 @@
 //	w, err := workspace.Open(workspace.Options{Root: dir.Workspace()})
 //	if err != nil { ... }
 //	defer w.Close(ctx)
-//	srv := workspace.NewServer(w)            // or workspace.Builtin for a host
-//	err = m.AddInProcess(workspace.Builtin.Name, srv)
+//	srv := workspace.NewServer(w)            // an MCP server over w
+//	// a host runs workspace.Builtin instead (mcpmanager.ServerConfig.Builtin)
 //
 //	s, _ := w.Session("default")            // the model's shell, for a terminal
 //	history, ch, cancel := s.Attach()
