@@ -276,7 +276,7 @@ func benchCalls(t *testing.T, tb *table, everything string) {
 			}
 			base = append(base, time.Since(t0))
 			t0 = time.Now()
-			if _, err := m.Registry().Call(ctx, "everything__echo", map[string]any{"message": msg}, registry.CallOptions{}); err != nil {
+			if _, err := m.Registry().Call(ctx, "everything", "echo", map[string]any{"message": msg}, registry.CallOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			ours = append(ours, time.Since(t0))
@@ -370,7 +370,7 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 		d, e := burst(func(i int) error { return echo(ctx, bare[i%nservers], "echo", msg) })
 		base, baseErr = append(base, d), baseErr+e
 		d, e = burst(func(i int) error {
-			_, err := m.Registry().Call(ctx, fmt.Sprintf("c%d__echo", i%nservers), map[string]any{"message": msg}, registry.CallOptions{})
+			_, err := m.Registry().Call(ctx, fmt.Sprintf("c%d", i%nservers), "echo", map[string]any{"message": msg}, registry.CallOptions{})
 			return err
 		})
 		ours, oursErr = append(ours, d), oursErr+e

@@ -110,27 +110,27 @@ func TestRealServers(t *testing.T) {
 		t.Errorf("listing errors for %v, want [broken off]: %+v", errServers, errs)
 	}
 
-	res, err := m.Registry().Call(ctx, "everything__echo", map[string]any{"message": "hello switchboard"}, registry.CallOptions{})
+	res, err := m.Registry().Call(ctx, "everything", "echo", map[string]any{"message": "hello switchboard"}, registry.CallOptions{})
 	if err != nil || !strings.Contains(callText(t, res), "hello switchboard") {
 		t.Fatalf("everything__echo = %v, %v", res, err)
 	}
-	res, err = m.Registry().Call(ctx, "filesystem__read_text_file", map[string]any{"path": filepath.Join(root, "hello.txt")}, registry.CallOptions{})
+	res, err = m.Registry().Call(ctx, "filesystem", "read_text_file", map[string]any{"path": filepath.Join(root, "hello.txt")}, registry.CallOptions{})
 	if err != nil || !strings.Contains(callText(t, res), "hello from the filesystem server") {
 		t.Fatalf("filesystem read = %v, %v", res, err)
 	}
-	_, err = m.Registry().Call(ctx, "memory__create_entities", map[string]any{"entities": []any{
+	_, err = m.Registry().Call(ctx, "memory", "create_entities", map[string]any{"entities": []any{
 		map[string]any{"name": "Switchboard", "entityType": "app", "observations": []any{"is an MCP host"}}}}, registry.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = m.Registry().Call(ctx, "memory__read_graph", nil, registry.CallOptions{})
+	res, err = m.Registry().Call(ctx, "memory", "read_graph", nil, registry.CallOptions{})
 	if err != nil || !strings.Contains(callText(t, res), "is an MCP host") {
 		t.Fatalf("memory read_graph = %v, %v", res, err)
 	}
 	// Progress notifications reach the caller that asked for them.
 	var steps []registry.Progress
 	var mu sync.Mutex
-	_, err = m.Registry().Call(ctx, "everything__trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
+	_, err = m.Registry().Call(ctx, "everything", "trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
 		registry.CallOptions{OnProgress: func(p registry.Progress) { mu.Lock(); steps = append(steps, p); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
@@ -184,19 +184,19 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 		t.Errorf("hang: %s %q", st.State, st.Error)
 	}
 	for _, name := range []string{"ok", "garbage", "flood"} {
-		res, err := m.Registry().Call(ctx, registry.Namespace(name, "echo"), map[string]any{"text": name}, registry.CallOptions{})
+		res, err := m.Registry().Call(ctx, name, "echo", map[string]any{"text": name}, registry.CallOptions{})
 		if err != nil || callText(t, res) != name {
 			t.Errorf("%s echo = %v, %v", name, res, err)
 		}
 	}
 	// A slow tool past its timeout gets an error naming the server.
-	_, err := m.Registry().Call(ctx, "slow__sleep", map[string]any{"ms": 5000}, registry.CallOptions{})
+	_, err := m.Registry().Call(ctx, "slow", "sleep", map[string]any{"ms": 5000}, registry.CallOptions{})
 	if err == nil || !strings.Contains(err.Error(), "slow: sleep: tool call timed out") {
 		t.Errorf("slow call err = %v", err)
 	}
 	// A crash mid-call is an error for that call; the server comes back.
 	oldPID := statusOf(m, "crashy").PID
-	if _, err := m.Registry().Call(ctx, "crashy__crash", nil, registry.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "crashy: crash: ") {
+	if _, err := m.Registry().Call(ctx, "crashy", "crash", nil, registry.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "crashy: crash: ") {
 		t.Errorf("crash call err = %v", err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -209,7 +209,7 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 	if !proctest.Gone(oldPID) {
 		t.Errorf("crashed pid %d still running", oldPID)
 	}
-	if res, err := m.Registry().Call(ctx, "crashy__echo", map[string]any{"text": "back"}, registry.CallOptions{}); err != nil || callText(t, res) != "back" {
+	if res, err := m.Registry().Call(ctx, "crashy", "echo", map[string]any{"text": "back"}, registry.CallOptions{}); err != nil || callText(t, res) != "back" {
 		t.Errorf("after restart: %v, %v", res, err)
 	}
 }

@@ -413,7 +413,7 @@ func soakCall(ctx context.Context, reg *registry.Registry, server, tool string, 
 		}
 	} else {
 		var err error
-		if res, err = reg.Call(ctx, registry.Namespace(server, tool), args, registry.CallOptions{}); err != nil {
+		if res, err = reg.Call(ctx, server, tool, args, registry.CallOptions{}); err != nil {
 			return "", false, err
 		}
 	}

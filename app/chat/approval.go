@@ -74,16 +74,18 @@ func DefaultPolicy(t registry.Tool) Policy {
 }
 
 // Policies maps tool names to policies. A key is an exposed tool name
-// ("files__write_file") or a server with a wildcard ("files__*"); the exact
-// name wins.
+// ("files__write_file") or a configured server name with a wildcard
+// ("files__*"); the exact name wins.
 type Policies map[string]Policy
 
-// For returns the policy for t, falling back to def.
+// For returns the policy for t, falling back to def. It reads t's own
+// exposed name (unique in the registry) and t's own server, the ones the
+// call will go to.
 func (p Policies) For(t registry.Tool, def func(registry.Tool) Policy) Policy {
 	if pol, ok := p[t.Name]; ok && pol != "" {
 		return pol
 	}
-	if pol, ok := p[registry.Prefix(t.Server)+"*"]; ok && pol != "" {
+	if pol, ok := p[t.Server+registry.Separator+"*"]; ok && pol != "" {
 		return pol
 	}
 	if def == nil {

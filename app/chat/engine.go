@@ -32,10 +32,12 @@ var (
 )
 
 // Tools is the part of the tool registry the engine uses
-// (*registry.Registry). It must be safe for concurrent use.
+// (*registry.Registry). It must be safe for concurrent use. A call goes to
+// the server and tool of the registry.Tool the model was offered, never to
+// a second lookup by name.
 type Tools interface {
 	Tools(ctx context.Context) ([]registry.Tool, []registry.ServerError)
-	Call(ctx context.Context, name string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error)
+	Call(ctx context.Context, server, tool string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error)
 }
 
 // History persists the conversation (*history.Store). It must be safe for
@@ -195,21 +197,26 @@ func (e *Engine) Running(chatID string) bool {
 	return e.running[chatID]
 }
 
-// allowAlways remembers that the user allowed tool for the rest of the chat.
-func (e *Engine) allowAlways(chatID, tool string) {
+// allowAlways remembers that the user allowed t for the rest of the chat.
+// It is kept by server and tool, not by exposed name: a name can pass to
+// another server's tool when servers come and go.
+func (e *Engine) allowAlways(chatID string, t registry.Tool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.always[chatID] == nil {
 		e.always[chatID] = map[string]bool{}
 	}
-	e.always[chatID][tool] = true
+	e.always[chatID][alwaysKey(t)] = true
 }
 
-func (e *Engine) allowedAlways(chatID, tool string) bool {
+func (e *Engine) allowedAlways(chatID string, t registry.Tool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.always[chatID][tool]
+	return e.always[chatID][alwaysKey(t)]
 }
+
+// alwaysKey is t's server and tool, which no server or tool name can forge.
+func alwaysKey(t registry.Tool) string { return t.Server + "\x00" + t.Tool.Name }
 
 // calls records that chatID is calling server until the returned func runs.
 func (e *Engine) calls(server, chatID string, m Model) (done func()) {
@@ -498,7 +505,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		// sub-agent's own calls are asked about one by one.
 	case pol == PolicyDeny:
 		return fail(CallDenied, "The user's settings do not allow this tool.")
-	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, c.Name):
+	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, t):
 		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t)}
 		view.ApprovalID = req.ID
 		update(CallPending)
@@ -514,7 +521,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		}
 		switch d {
 		case ApproveAlways:
-			r.e.allowAlways(r.t.ChatID, c.Name)
+			r.e.allowAlways(r.t.ChatID, t)
 		case ApproveOnce:
 		default:
 			return fail(CallDenied, "The user denied this tool call. Do not retry it; ask the user what to do instead.")
@@ -529,7 +536,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		res, err = r.runSynthetic(ctx, msg, syn, c.ID, params)
 	} else {
 		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model})
-		res, err = r.e.opts.Tools.Call(ctx, c.Name, params, registry.CallOptions{})
+		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, registry.CallOptions{})
 		done()
 	}
 	hc.DurationMs = time.Since(start).Milliseconds()

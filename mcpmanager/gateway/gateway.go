@@ -1,21 +1,35 @@
 // Package gateway re-exposes a registry as one MCP server, so any other MCP
 // host can use every tool Switchboard manages (switchboard serve).
 //
-//	g := gateway.New(reg, "1.0.0")
-//	g.Refresh(ctx)                      // after servers start or change
+//	g := gateway.New(reg, gateway.Options{Version: "1.0.0", Settled: mgr.WaitSettled})
+//	go g.Watch(ctx)                     // republish whenever the registry changes
 //	err := g.ServeStdio(ctx, os.Stdin, os.Stdout)
 //
-// Tools keep their namespaced names (server__tool), descriptions, schemas and
-// annotations; calls are routed through the registry with its timeouts.
-// ServeStdio is the stdio transport to use: it serves a plain tools/call
-// without mcp-go's stdio server's extra goroutine hops and decodes (see
-// BENCHMARKS.md); HTTPHandler serves Streamable HTTP.
+// Tools keep their exposed names (server__tool, unique across the registry),
+// descriptions, schemas and annotations; calls are routed through the
+// registry with its timeouts to the server and tool each name was published
+// for. The gateway answers initialize at once: tools appear as their servers
+// become ready, and clients get notifications/tools/list_changed whenever
+// the published definitions change in any way (a tool added, removed, or
+// its description, schemas or annotations changed). tools/list waits for
+// servers still starting, up to StartupWait, so a client that lists right
+// after initialize sees every server that starts quickly.
+//
+// ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
+// a plain tools/call without mcp-go's stdio server's extra goroutine hops
+// and decodes, relaying the result undecoded (see BENCHMARKS.md);
+// HTTPHandler serves Streamable HTTP ('switchboard serve --http').
 package gateway
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,22 +37,54 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// Gateway is an MCP server in front of a registry. Safe for concurrent use.
-type Gateway struct {
-	reg *registry.Registry
-	srv *server.MCPServer
+// StartupWait bounds how long tools/list (and a call of a tool not yet
+// published) waits, counted from New, for servers still starting. A
+// variable so tests can shorten it.
+var StartupWait = 10 * time.Second
 
-	mu     sync.Mutex
-	listed map[string]registry.Tool
-	errs   []registry.ServerError
+// Options configure a Gateway.
+type Options struct {
+	// Version is the gateway's serverInfo.version.
+	Version string
+	// Settled, when set, blocks until every server behind the registry is
+	// ready or has given up, or ctx ends (mcpmanager.Manager.WaitSettled).
+	// Without it, tools/list answers with what is ready.
+	Settled func(ctx context.Context)
 }
 
-// New builds the gateway server; call Refresh to publish the tools.
-func New(reg *registry.Registry, version string) *Gateway {
-	g := &Gateway{reg: reg, listed: map[string]registry.Tool{}}
-	g.srv = server.NewMCPServer("switchboard", version,
+// Gateway is an MCP server in front of a registry. Safe for concurrent use.
+type Gateway struct {
+	reg     *registry.Registry
+	srv     *server.MCPServer
+	settled func(ctx context.Context)
+	startBy time.Time   // end of the start-up wait
+	started atomic.Bool // the start-up wait is over
+
+	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
+
+	mu        sync.Mutex
+	published []byte                   // fingerprint of the published definitions and routes
+	listed    map[string]registry.Tool // by exposed name, as published
+	errs      []registry.ServerError
+}
+
+// New builds the gateway server; Refresh or Watch publishes the tools.
+func New(reg *registry.Registry, opts Options) *Gateway {
+	g := &Gateway{reg: reg, settled: opts.Settled, startBy: time.Now().Add(StartupWait), listed: map[string]registry.Tool{}}
+	if g.settled == nil {
+		g.started.Store(true)
+	}
+	hooks := &server.Hooks{}
+	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
+	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
+		if _, _, ok := g.route(req.Params.Name); !ok {
+			g.awaitStartup(ctx) // its server may be about to start
+		}
+	})
+	g.srv = server.NewMCPServer("switchboard", opts.Version,
 		server.WithToolCapabilities(true),
 		server.WithRecovery(),
+		server.WithHooks(hooks),
 		server.WithInstructions("Switchboard gathers the tools of several MCP servers. Each tool is named server__tool: the part before the double underscore is the server it belongs to."),
 	)
 	return g
@@ -47,45 +93,91 @@ func New(reg *registry.Registry, version string) *Gateway {
 // Server is the MCP server to serve over stdio or HTTP.
 func (g *Gateway) Server() *server.MCPServer { return g.srv }
 
-// Errors returns the servers that could not be listed at the last Refresh.
+// Errors returns the servers whose tools could not be listed (or were
+// left out in part) at the last Refresh.
 func (g *Gateway) Errors() []registry.ServerError {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.errs
 }
 
+// awaitStartup waits, the first time(s) it is called within StartupWait
+// of New, for the servers to settle, then publishes what is ready.
+func (g *Gateway) awaitStartup(ctx context.Context) {
+	if g.started.Load() {
+		return
+	}
+	wctx, cancel := context.WithDeadline(ctx, g.startBy)
+	g.settled(wctx)
+	over := ctx.Err() == nil // settled, or the wait ran out: either way it is over
+	cancel()
+	if over {
+		g.Refresh(ctx)
+		g.started.Store(true)
+	}
+}
+
+// Watch keeps the published tools current until ctx ends: it publishes
+// once, then again whenever the registry signals a change (a server added,
+// removed, restarted or ready, or a server's list_changed). Refresh sends
+// clients notifications/tools/list_changed only when the definitions
+// differ.
+func (g *Gateway) Watch(ctx context.Context) {
+	changes, stop := g.reg.Subscribe()
+	defer stop()
+	g.Refresh(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+			g.Refresh(ctx)
+		}
+	}
+}
+
 // Refresh republishes the registry's tools; connected clients get
-// notifications/tools/list_changed when the set changes.
+// notifications/tools/list_changed when the published definitions change:
+// names, descriptions, input and output schemas, annotations, or the
+// server and tool a name is routed to.
 func (g *Gateway) Refresh(ctx context.Context) {
+	g.refreshMu.Lock()
+	defer g.refreshMu.Unlock()
 	tools, errs := g.reg.Tools(ctx)
+	if ctx.Err() != nil {
+		return // a listing cut short is no reason to unpublish tools
+	}
+	next := make(map[string]registry.Tool, len(tools))
+	st := make([]server.ServerTool, 0, len(tools))
+	type route struct {
+		Server, Tool string
+		Def          mcp.Tool
+	}
+	routes := make([]route, 0, len(tools))
+	for _, t := range tools {
+		exposed := t.Tool
+		exposed.Name = t.Name
+		// mcp-go's SetTools panics on a tool it would refuse: leave it out.
+		if err := mcp.ValidateParamHeaderAnnotations(&exposed); err != nil {
+			errs = append(errs, registry.ServerError{Server: t.Server, Err: fmt.Sprintf("%s: tool %q left out: %v", t.Server, t.Tool.Name, err)})
+			continue
+		}
+		next[t.Name] = t
+		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler(t.Server, t.Tool.Name)})
+		routes = append(routes, route{t.Server, t.Tool.Name, exposed})
+	}
+	fp, err := json.Marshal(routes)
+	if err != nil {
+		fp = nil // never equal to a published fingerprint: publish
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.errs = errs
-	next := make(map[string]registry.Tool, len(tools))
-	st := make([]server.ServerTool, 0, len(tools))
-	for _, t := range tools {
-		next[t.Name] = t
-		exposed := t.Tool
-		exposed.Name = t.Name
-		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler(t.Server, t.Tool.Name)})
-	}
-	if sameNames(next, g.listed) {
+	if fp != nil && bytes.Equal(fp, g.published) {
 		return
 	}
-	g.listed = next
+	g.published, g.listed = fp, next
 	g.srv.SetTools(st...)
-}
-
-func sameNames(a, b map[string]registry.Tool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if _, ok := b[k]; !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
@@ -98,7 +190,7 @@ func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
 		}
 		upCtx, cancel := detach(ctx)
 		defer cancel()
-		res, err := g.reg.CallServer(upCtx, srv, tool, req.GetArguments(), callOptions(req.Params.Meta, notify))
+		res, err := g.reg.Call(upCtx, srv, tool, req.GetArguments(), callOptions(req.Params.Meta, notify))
 		if err != nil {
 			// The caller's model should see why, as a tool error, not a protocol failure.
 			return mcp.NewToolResultError(err.Error()), nil

@@ -36,7 +36,7 @@ func TestHTTPNeedsTokenAndLocalOrigin(t *testing.T) {
 	}
 	reg := registry.New(registry.Options{})
 	reg.Add(src{cl})
-	g := New(reg, "test")
+	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())
 	token := NewToken()
 	srv := httptest.NewServer(g.HTTPHandler(token))

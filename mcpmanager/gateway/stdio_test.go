@@ -95,7 +95,7 @@ func newStdioGateway(t *testing.T, version string) (up *upstream, in io.WriteClo
 		t.Fatalf("upstream initialize = %+v, %v; want protocol %s", res, err, version)
 	}
 	reg.Add(src{cl})
-	g := New(reg, "test")
+	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())
 
 	inR, inW := io.Pipe()
@@ -334,7 +334,7 @@ func TestServeStdioEnds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := New(registry.New(registry.Options{}), "test")
+			g := New(registry.New(registry.Options{}), Options{Version: "test"})
 			inR, inW := io.Pipe()
 			t.Cleanup(func() { inW.Close() })
 			ctx, cancel := context.WithCancel(t.Context())
@@ -389,7 +389,7 @@ func TestServeStdioSurvivesPanic(t *testing.T) {
 	p := &panicky{src: src{cl}}
 	reg := registry.New(registry.Options{})
 	reg.Add(p)
-	g := New(reg, "test")
+	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())
 	p.armed.Store(true)
 

@@ -2,14 +2,10 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// ErrUnsupported: the server's session cannot do what was asked.
-var ErrUnsupported = errors.New("the server's connection does not support this")
 
 // PromptGetter is the part of a session that expands prompts (mcp-go's
 // *client.Client has it); it must be safe for concurrent use.

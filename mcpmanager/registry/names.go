@@ -1,9 +1,12 @@
 package registry
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -15,10 +18,15 @@ const maxName = 64
 
 var invalidRune = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 
-// Namespace returns the exposed name of tool on server: server__tool,
+// Namespace returns the base exposed name of tool on server: server__tool,
 // sanitized to ^[a-zA-Z0-9_-]{1,64}$. Names that had to be changed (or cut to
 // 64) carry a short hash of the original so two different tools do not end
 // up with the same name.
+//
+// The base name alone is not unique: server "a" with tool "b__c" and server
+// "a__b" with tool "c" are both a__b__c. Registry.Tools gives every tool of
+// such a collision a suffix of its own (see uniqueNames); only the names it
+// returns are the exposed ones.
 func Namespace(server, tool string) string {
 	raw := server + Separator + tool
 	clean := sanitize(server) + Separator + sanitize(tool)
@@ -26,11 +34,16 @@ func Namespace(server, tool string) string {
 		return clean
 	}
 	sum := sha256.Sum256([]byte(raw))
-	suffix := "_" + hex.EncodeToString(sum[:])[:6]
-	if len(clean)+len(suffix) > maxName {
-		clean = clean[:maxName-len(suffix)]
+	return withSuffix(clean, hex.EncodeToString(sum[:])[:6])
+}
+
+// withSuffix appends _suffix to name, cutting name so the whole fits maxName.
+func withSuffix(name, suffix string) string {
+	suffix = "_" + suffix
+	if len(name)+len(suffix) > maxName {
+		name = name[:maxName-len(suffix)]
 	}
-	return clean + suffix
+	return name + suffix
 }
 
 func sanitize(s string) string {
@@ -42,5 +55,55 @@ func sanitize(s string) string {
 	return s
 }
 
-// Prefix is how every exposed name of server's tools begins (server__).
+// Prefix is how the base name of every tool of server begins (server__).
 func Prefix(server string) string { return sanitize(server) + Separator }
+
+// uniqueNames sets the exposed Name of each tool, unique across tools.
+// A tool whose base name (Namespace) no other tool has keeps it. When two or
+// more tools share a base name, every one of them gets a suffix: _ and the
+// first 6 hex digits of SHA-256 over server, a zero byte and tool, longer
+// only if that is taken too. The result depends only on the set of tools,
+// not on their order. No tool of a collision keeps the plain name, so a
+// server added later (or sorting first) can never take over the name, and
+// with it the approval policy, pin or history, another server's tool had.
+func uniqueNames(tools []Tool) {
+	base := make([]string, len(tools))
+	count := map[string]int{}
+	for i, t := range tools {
+		base[i] = Namespace(t.Server, t.Tool.Name)
+		count[base[i]]++
+	}
+	taken := map[string]bool{} // every base name, and the names given so far
+	for _, b := range base {
+		taken[b] = true
+	}
+	var clashing []int
+	for i := range tools {
+		if count[base[i]] == 1 {
+			tools[i].Name = base[i]
+		} else {
+			clashing = append(clashing, i)
+		}
+	}
+	// A fixed order, so that when even a longer suffix is taken, who gets
+	// which name does not depend on the order servers were listed in.
+	slices.SortFunc(clashing, func(a, b int) int {
+		return cmp.Or(strings.Compare(base[a], base[b]),
+			strings.Compare(tools[a].Server, tools[b].Server), strings.Compare(tools[a].Tool.Name, tools[b].Tool.Name))
+	})
+	for _, i := range clashing {
+		sum := sha256.Sum256([]byte(tools[i].Server + "\x00" + tools[i].Tool.Name))
+		digits := hex.EncodeToString(sum[:])
+		name := ""
+		for n := 6; n <= 32; n += 2 {
+			if name = withSuffix(base[i], digits[:n]); !taken[name] {
+				break
+			}
+		}
+		for k := 2; taken[name]; k++ { // one server listing the same tool twice, or a 128-bit clash
+			name = withSuffix(base[i], fmt.Sprintf("%s_%d", digits[:6], k))
+		}
+		taken[name] = true
+		tools[i].Name = name
+	}
+}

@@ -1,20 +1,26 @@
 // Package registry is the one tool registry: it lists the tools of every
-// connected server under collision-free names (server__tool), caches the
-// lists, and routes calls with timeouts, cancellation and per-server metrics.
-// A listing with some servers failing returns the rest plus per-server errors.
+// connected server under exposed names unique across the registry
+// (server__tool, see Namespace and Tools), caches the lists, and routes
+// calls with timeouts, cancellation and per-server metrics. A listing with
+// some servers failing returns the rest plus per-server errors.
+//
+// Calls name the server and the server's own tool name, as a listed Tool
+// carries them; an exposed name that comes from outside (a command line, a
+// client of the gateway) is looked up once with Lookup.
 //
 //	r := registry.New(registry.Options{})
-//	r.Add(source)                        // anything with Name() and Client()
+//	r.Add(source)                        // anything with Name(), Client() and CallTimeout()
 //	tools, errs := r.Tools(ctx)          // partial results: tools of healthy servers
-//	res, err := r.Call(ctx, "memory__read_graph", nil, registry.CallOptions{})
-//	raw, err := r.CallRaw(ctx, "memory", "read_graph", args, opts) // relay: JSON in, JSON out
+//	res, err := r.Call(ctx, t.Server, t.Tool.Name, args, registry.CallOptions{})
+//	t, err := r.Lookup(ctx, "memory__read_graph") // an exposed name typed by a user
+//	raw, err := r.CallRaw(ctx, "memory", "read_graph", argsJSON, opts) // relay: JSON in, JSON out
+//	changes, stop := r.Subscribe()       // a signal whenever the tool lists may have changed
 //
 // A Registry is safe for concurrent use.
 package registry
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,18 +36,29 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Defaults; variables so tests can shorten them.
+// Defaults and limits; variables so tests can shorten them.
 var (
 	DefaultCallTimeout = 60 * time.Second
 	ListTimeout        = 30 * time.Second
 	// ProgressGrace is how long progress of a finished call is still relayed.
 	ProgressGrace = 2 * time.Second
+	// MaxListPages bounds one paginated listing: a server whose nextCursor
+	// never ends (empty pages forever) would otherwise be asked thousands
+	// of times a second until ListTimeout.
+	MaxListPages = 100
 )
 
 // Sentinel errors.
 var (
+	// ErrUnknownTool: no server or tool has that name.
 	ErrUnknownTool = errors.New("unknown tool")
+	// ErrCallTimeout: the server did not answer within its call timeout.
 	ErrCallTimeout = errors.New("tool call timed out")
+	// ErrPagination: a server's list never ends (a cursor came back, or
+	// more than MaxListPages pages).
+	ErrPagination = errors.New("the server's list does not end")
+	// ErrUnsupported: the server's session cannot do what was asked.
+	ErrUnsupported = errors.New("the server's connection does not support this")
 )
 
 // Client is the part of an MCP session the registry uses. *client.Client of
@@ -63,14 +80,17 @@ type Source interface {
 	CallTimeout() time.Duration
 }
 
-// Tool is one exposed tool.
+// Tool is one exposed tool. Server and Tool.Name say where a call goes;
+// Name is only what a model or client sees.
 type Tool struct {
-	Name   string   `json:"name"`   // server__tool
+	Name   string   `json:"name"`   // exposed name: server__tool, unique in the registry
 	Server string   `json:"server"` // configured server name
 	Tool   mcp.Tool `json:"tool"`   // as the server lists it
 }
 
-// ServerError is a server whose tools could not be listed.
+// ServerError is a problem with a server's tools: they could not be
+// listed, or the list was wrong in part (a tool name given twice) and that
+// part was left out.
 type ServerError struct {
 	Server string `json:"server"`
 	Err    string `json:"error"`
@@ -110,8 +130,10 @@ type Registry struct {
 	mu       sync.Mutex
 	sources  map[string]Source
 	cache    map[string]cached
+	gen      map[string]uint64 // per server, counts invalidations: a list fetched across one is not cached
 	metrics  map[string]*metrics
-	progress sync.Map // progress token (string) → func(Progress)
+	subs     map[chan struct{}]struct{} // Subscribe's channels
+	progress sync.Map                   // progress token (string) → func(Progress)
 	tokens   atomic.Int64
 	rawIDs   atomic.Int64 // ids of relayed calls (CallRaw)
 }
@@ -126,30 +148,39 @@ type cached struct {
 
 // New returns an empty registry.
 func New(Options) *Registry {
-	return &Registry{sources: map[string]Source{}, cache: map[string]cached{}, metrics: map[string]*metrics{}}
+	return &Registry{sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
-// Add registers (or replaces) a source.
+// Add registers (or replaces) a source. Subscribers are told.
 func (r *Registry) Add(s Source) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sources[s.Name()] = s
 	delete(r.cache, s.Name())
+	r.gen[s.Name()]++
+	r.changedLocked()
 }
 
-// Remove forgets a source.
+// Remove forgets a source. Subscribers are told.
 func (r *Registry) Remove(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.sources, name)
 	delete(r.cache, name)
+	r.gen[name]++
+	r.changedLocked()
 }
 
-// Invalidate drops every cached list of server.
+// Invalidate drops every cached list of server and tells subscribers. The
+// owner of the sessions calls it when server's session changes (it became
+// ready, restarted or stopped), so that listeners such as the gateway
+// list again.
 func (r *Registry) Invalidate(server string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.cache, server)
+	r.gen[server]++
+	r.changedLocked()
 }
 
 // invalidate drops one cached list of server (on a */list_changed notification).
@@ -159,6 +190,37 @@ func (r *Registry) invalidate(server string, slot func(*cached)) {
 	if c, ok := r.cache[server]; ok {
 		slot(&c)
 		r.cache[server] = c
+	}
+	r.gen[server]++
+	r.changedLocked()
+}
+
+// Subscribe returns a channel that receives a value whenever the tool
+// lists may have changed: a server was added, removed or invalidated, or
+// said notifications/tools/list_changed (or resources, prompts). Signals
+// coalesce: the channel holds at most one, so a slow reader lists once for
+// many changes, and a sender never blocks. Listing again and comparing is
+// the reader's job: a signal does not promise a difference. stop ends the
+// subscription; the channel is not closed.
+func (r *Registry) Subscribe() (changes <-chan struct{}, stop func()) {
+	ch := make(chan struct{}, 1)
+	r.mu.Lock()
+	r.subs[ch] = struct{}{}
+	r.mu.Unlock()
+	return ch, func() {
+		r.mu.Lock()
+		delete(r.subs, ch)
+		r.mu.Unlock()
+	}
+}
+
+// changedLocked signals every subscriber; r.mu is held.
+func (r *Registry) changedLocked() {
+	for ch := range r.subs {
+		select {
+		case ch <- struct{}{}:
+		default: // one is pending already
+		}
 	}
 }
 
@@ -189,7 +251,8 @@ func (r *Registry) session(server string) (Source, Client, error) {
 	return src, cl, nil
 }
 
-// maxListed bounds a paginated listing, against servers that never stop.
+// maxListed bounds the items of a paginated listing, against servers that
+// never stop.
 const maxListed = 10000
 
 // listed returns server's cached entry for its current session, filling the
@@ -209,12 +272,14 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 		r.mu.Unlock()
 		return got, nil
 	}
+	gen := r.gen[server]
 	r.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
 	items := []T{}
 	var cursor mcp.Cursor
-	for {
+	seen := map[mcp.Cursor]bool{}
+	for pages := 1; ; pages++ {
 		page, next, err := fetch(ctx, cl, cursor)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", server, err)
@@ -223,10 +288,20 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 		if next == "" || len(items) > maxListed {
 			break
 		}
+		switch {
+		case seen[next]:
+			return nil, fmt.Errorf("%s: %w: it returned the cursor %q a second time; stopped after %d pages (the server has a pagination bug: tell its author)", server, ErrPagination, truncate(string(next), 40), pages)
+		case pages >= MaxListPages:
+			return nil, fmt.Errorf("%s: %w: still a nextCursor after %d pages (%d items); stopped listing (the server has a pagination bug: tell its author)", server, ErrPagination, pages, len(items))
+		}
+		seen[next] = true
 		cursor = next
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.gen[server] != gen {
+		return items, nil // the list changed while it was fetched: the next listing asks again
+	}
 	c = r.cache[server]
 	if c.client != cl {
 		c = cached{client: cl}
@@ -236,9 +311,57 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 	return items, nil
 }
 
+// truncate cuts s to n bytes for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 // ServerTools lists one server's tools (cached until the session changes or
-// the server says tools/list_changed).
+// the server says tools/list_changed). A tool name the server lists twice
+// is kept once, the first; Tools reports it.
 func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+	tools, _, err := r.serverTools(ctx, server)
+	return tools, err
+}
+
+// serverTools is ServerTools plus the names the server listed more than once.
+func (r *Registry) serverTools(ctx context.Context, server string) ([]mcp.Tool, []string, error) {
+	tools, err := r.listTools(ctx, server)
+	if err != nil {
+		return nil, nil, err
+	}
+	tools, dups := dedupe(tools)
+	return tools, dups, nil
+}
+
+// dedupe keeps the first tool of each name, and returns the names seen
+// more than once. tools is not modified.
+func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
+	seen := make(map[string]bool, len(tools))
+	var dups []string
+	for _, t := range tools {
+		if seen[t.Name] && !slices.Contains(dups, t.Name) {
+			dups = append(dups, t.Name)
+		}
+		seen[t.Name] = true
+	}
+	if dups == nil {
+		return tools, nil
+	}
+	out := make([]mcp.Tool, 0, len(seen))
+	for _, t := range tools {
+		if seen[t.Name] {
+			out = append(out, t)
+			delete(seen, t.Name)
+		}
+	}
+	return out, dups
+}
+
+func (r *Registry) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
 	return listed(ctx, r, server, func(c *cached) *[]mcp.Tool { return &c.tools },
 		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
 			req := mcp.ListToolsRequest{}
@@ -291,84 +414,85 @@ func isMethodNotFound(err error) bool {
 	return err != nil && (errors.Is(err, mcp.ErrMethodNotFound) || strings.Contains(err.Error(), "Method not found") || strings.Contains(err.Error(), "method not found"))
 }
 
-// Tools lists every server's tools in parallel. Servers that fail are
-// reported in errs; the others' tools are returned, sorted by exposed name.
+// Tools lists every server's tools in parallel, under exposed names unique
+// across the registry (see uniqueNames), sorted by them. Servers that fail
+// are reported in errs, as are tool names a server lists twice (the first
+// is kept); the others' tools are returned.
 func (r *Registry) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
+	tools, failed := r.tools(ctx)
+	for _, f := range failed {
+		errs = append(errs, ServerError{Server: f.server, Err: f.err.Error()})
+	}
+	return tools, errs
+}
+
+// serverFailure is one entry of Tools' errs, with the error itself.
+type serverFailure struct {
+	server string
+	err    error
+	listed bool // the list came, with a fault (a duplicate name)
+}
+
+func (r *Registry) tools(ctx context.Context) (tools []Tool, failed []serverFailure) {
 	servers := r.Servers()
 	type result struct {
-		server string
-		tools  []mcp.Tool
-		err    error
+		tools []mcp.Tool
+		dups  []string
+		err   error
 	}
 	results := make([]result, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Go(func() {
-			t, err := r.ServerTools(ctx, s)
-			results[i] = result{s, t, err}
+			t, dups, err := r.serverTools(ctx, s)
+			results[i] = result{t, dups, err}
 		})
 	}
 	wg.Wait()
-	for _, res := range results {
+	for i, res := range results {
+		s := servers[i]
 		if res.err != nil {
-			errs = append(errs, ServerError{Server: res.server, Err: res.err.Error()})
+			failed = append(failed, serverFailure{server: s, err: res.err})
 			continue
+		}
+		for _, d := range res.dups {
+			failed = append(failed, serverFailure{server: s, listed: true, err: fmt.Errorf(
+				"%s: lists the tool %q more than once; only the first is used (the server has a bug: tell its author)", s, d)})
 		}
 		for _, t := range res.tools {
-			tools = append(tools, Tool{Name: Namespace(res.server, t.Name), Server: res.server, Tool: t})
+			tools = append(tools, Tool{Server: s, Tool: t})
 		}
 	}
-	slices.SortFunc(tools, func(a, b Tool) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	})
-	return tools, errs
+	uniqueNames(tools)
+	slices.SortFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	return tools, failed
 }
 
-// Resolve maps an exposed name to its server and the tool's own name.
-func (r *Registry) Resolve(ctx context.Context, name string) (server, tool string, err error) {
-	var unavailable error // why a server the name may belong to has no tool list
-	for _, s := range r.Servers() {
-		// Cheap filter before listing: the exposed name starts with the sanitized server name.
-		if !strings.HasPrefix(name, sanitize(s)) {
-			continue
-		}
-		ts, err := r.ServerTools(ctx, s)
-		if err != nil {
-			unavailable = cmp.Or(unavailable, err)
-			continue
-		}
-		for _, t := range ts {
-			if Namespace(s, t.Name) == name {
-				return s, t.Name, nil
-			}
+// Lookup finds the tool an exposed name stands for, as Tools names it. It
+// is for names that come from outside (a command line, a gateway client);
+// code that has a Tool calls with its Server and Tool.Name instead.
+func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
+	tools, failed := r.tools(ctx)
+	for _, t := range tools {
+		if t.Name == name {
+			return t, nil
 		}
 	}
-	if unavailable != nil {
-		// "unknown tool" would hide the real reason: the server is not running.
-		return "", "", unavailable
+	for _, f := range failed {
+		// "unknown tool" would hide the real reason: a server the name
+		// may belong to is not running.
+		if !f.listed && strings.HasPrefix(name, Prefix(f.server)) {
+			return Tool{}, f.err
+		}
 	}
-	return "", "", fmt.Errorf("%w %q: run 'switchboard tools list' to see the available names", ErrUnknownTool, name)
+	return Tool{}, fmt.Errorf("%w %q: run 'switchboard tools list' to see the available names", ErrUnknownTool, name)
 }
 
-// Call runs the tool with the exposed name. It gives up after the server's
-// call timeout; cancelling ctx cancels the call on the server too
-// (notifications/cancelled). meta is passed through (progressToken).
-func (r *Registry) Call(ctx context.Context, name string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
-	server, tool, err := r.Resolve(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	return r.CallServer(ctx, server, tool, args, opts)
-}
-
-// CallServer calls tool on server directly (no name resolution).
-func (r *Registry) CallServer(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
+// Call runs tool (the server's own name for it) on server. It gives up
+// after the server's call timeout; cancelling ctx cancels the call on the
+// server too (notifications/cancelled). opts.Meta is passed through, and
+// opts.OnProgress gets the server's progress.
+func (r *Registry) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	var res *mcp.CallToolResult
 	err := r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
 		var err error
@@ -385,7 +509,7 @@ type RawClient interface {
 	ProtocolVersion() string
 }
 
-// CallRaw is CallServer for a caller that relays the result as it is (the
+// CallRaw is Call for a caller that relays the result as it is (the
 // gateway): args is the JSON of the arguments object, and the result is the
 // server's JSON, undecoded. Decoding a result into mcp-go's types and
 // encoding it again was most of what relaying a large result cost.
@@ -492,7 +616,7 @@ func toolError(raw json.RawMessage) bool {
 	return bytes.Contains(raw, []byte(`"isError":true`)) || bytes.Contains(raw, []byte(`"isError": true`))
 }
 
-// call is what CallServer and CallRaw share: the session, the server's
+// call is what Call and CallRaw share: the session, the server's
 // timeout, our own progress token, the metrics and the error wording. do
 // makes the call and reports whether the result is a tool error.
 func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptions, do func(ctx context.Context, cl Client, meta *mcp.Meta) (isError bool, err error)) error {
@@ -537,8 +661,9 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	return err
 }
 
-// HandleNotification takes a server's notifications: tools/list_changed
-// drops the cached list, progress goes to the call that asked for it.
+// HandleNotification takes a server's notifications: */list_changed drops
+// the cached list and tells subscribers, progress goes to the call that
+// asked for it.
 func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationToolsListChanged):

@@ -135,7 +135,7 @@ func TestToolsPartialResults(t *testing.T) {
 		t.Errorf("errs = %+v", errs)
 	}
 	// Calling a tool of the broken server says why, not "unknown tool".
-	if _, err := r.Call(t.Context(), "broken__anything", nil, CallOptions{}); err == nil || errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), "exit 1") {
+	if _, err := r.Call(t.Context(), "broken", "anything", nil, CallOptions{}); err == nil || errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), "exit 1") {
 		t.Errorf("call to a broken server: %v", err)
 	}
 }
@@ -144,17 +144,17 @@ func TestCallRoutesAndMeasures(t *testing.T) {
 	r := New(Options{})
 	r.Add(newSrc(t, "alpha", "echo", "fail"))
 	r.Add(newSrc(t, "beta", "echo"))
-	for _, c := range []struct{ name, want string }{{"alpha__echo", "echo:a"}, {"beta__echo", "echo:a"}} {
-		res, err := r.Call(t.Context(), c.name, map[string]any{"text": "a"}, CallOptions{})
+	for _, c := range []struct{ server, tool, want string }{{"alpha", "echo", "echo:a"}, {"beta", "echo", "echo:a"}} {
+		res, err := r.Call(t.Context(), c.server, c.tool, map[string]any{"text": "a"}, CallOptions{})
 		if err != nil || text(res) != c.want {
-			t.Fatalf("Call(%s) = %v, %v", c.name, res, err)
+			t.Fatalf("Call(%s, %s) = %v, %v", c.server, c.tool, res, err)
 		}
 	}
-	res, err := r.Call(t.Context(), "alpha__fail", nil, CallOptions{})
+	res, err := r.Call(t.Context(), "alpha", "fail", nil, CallOptions{})
 	if err != nil || !res.IsError {
 		t.Fatalf("tool error should come back as an isError result, got %v %v", res, err)
 	}
-	if _, err := r.Call(t.Context(), "gamma__echo", nil, CallOptions{}); !errors.Is(err, ErrUnknownTool) {
+	if _, err := r.Call(t.Context(), "gamma", "echo", nil, CallOptions{}); !errors.Is(err, ErrUnknownTool) {
 		t.Fatalf("unknown tool: %v", err)
 	}
 	m := r.Metrics()
@@ -169,7 +169,7 @@ func TestCallTimeoutNamesServer(t *testing.T) {
 	s.timeout = 100 * time.Millisecond
 	r.Add(s)
 	start := time.Now()
-	_, err := r.Call(t.Context(), "alpha__slow", nil, CallOptions{})
+	_, err := r.Call(t.Context(), "alpha", "slow", nil, CallOptions{})
 	if !errors.Is(err, ErrCallTimeout) || !strings.HasPrefix(err.Error(), "alpha: slow: ") {
 		t.Fatalf("err = %v", err)
 	}
@@ -179,7 +179,7 @@ func TestCallTimeoutNamesServer(t *testing.T) {
 	// Cancelling the caller is not reported as a timeout.
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := r.CallServer(ctx, "alpha", "slow", nil, CallOptions{}); errors.Is(err, ErrCallTimeout) || err == nil {
+	if _, err := r.Call(ctx, "alpha", "slow", nil, CallOptions{}); errors.Is(err, ErrCallTimeout) || err == nil {
 		t.Fatalf("cancelled call err = %v", err)
 	}
 }

@@ -161,7 +161,7 @@ func (s *session) tools(ctx context.Context) ([]mcp.Tool, error) {
 
 func (s *session) call(ctx context.Context, tool string, args map[string]any) error {
 	return s.retry(ctx, func() error {
-		res, err := s.m.Registry().CallServer(ctx, server, tool, args, registry.CallOptions{})
+		res, err := s.m.Registry().Call(ctx, server, tool, args, registry.CallOptions{})
 		if err != nil {
 			return err
 		}

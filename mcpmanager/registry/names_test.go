@@ -1,0 +1,322 @@
+package registry
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestExposedNamesUnique: tools whose base names collide get distinct,
+// deterministic names, and each name reaches the tool it was given for.
+func TestExposedNamesUnique(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	suffix := func(server, tool string) string {
+		sum := sha256.Sum256([]byte(server + "\x00" + tool))
+		return hex.EncodeToString(sum[:])[:6]
+	}
+	long := strings.Repeat("s", 60)
+	cases := []struct {
+		name    string
+		servers map[string][]string // server → tools
+		want    map[string]string   // server/tool → exposed name ("" only checks it is unique)
+	}{
+		{
+			name:    "server__tool split two ways",
+			servers: map[string][]string{"a": {"b__c", "d"}, "a__b": {"c"}},
+			want: map[string]string{
+				"a/b__c": "a__b__c_" + suffix("a", "b__c"),
+				"a__b/c": "a__b__c_" + suffix("a__b", "c"),
+				"a/d":    "a__d", // no collision: the plain name
+			},
+		},
+		{
+			name: "a suffixed name another tool already has",
+			// a's b__c_<its suffix> is a plain name, so b__c of a takes a longer suffix.
+			servers: map[string][]string{"a": {"b__c", "b__c_" + suffix("a", "b__c")}, "a__b": {"c"}},
+			want: map[string]string{
+				"a/b__c_" + suffix("a", "b__c"): "a__b__c_" + suffix("a", "b__c"),
+				"a/b__c":                        "",
+				"a__b/c":                        "a__b__c_" + suffix("a__b", "c"),
+			},
+		},
+		{
+			name:    "names cut to 64",
+			servers: map[string][]string{long: {"tool__x"}, long + "__tool": {"x"}},
+			want:    map[string]string{long + "/tool__x": "", long + "__tool/x": ""},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var first map[string]string
+			// Two registries, servers added in opposite orders: the same names.
+			for _, reverse := range []bool{false, true} {
+				names := slices.Sorted(func(yield func(string) bool) {
+					for s := range tc.servers {
+						if !yield(s) {
+							return
+						}
+					}
+				})
+				if reverse {
+					slices.Reverse(names)
+				}
+				r := New(Options{})
+				for _, s := range names {
+					r.Add(newSrc(t, s, tc.servers[s]...))
+				}
+				tools, errs := r.Tools(t.Context())
+				if len(errs) > 0 {
+					t.Fatal(errs)
+				}
+				got := map[string]string{}
+				seen := map[string]bool{}
+				for _, tl := range tools {
+					if seen[tl.Name] || !valid.MatchString(tl.Name) {
+						t.Errorf("exposed name %q repeated or invalid", tl.Name)
+					}
+					seen[tl.Name] = true
+					got[tl.Server+"/"+tl.Tool.Name] = tl.Name
+					// The name leads back to its own server and tool.
+					found, err := r.Lookup(t.Context(), tl.Name)
+					if err != nil || found.Server != tl.Server || found.Tool.Name != tl.Tool.Name {
+						t.Errorf("Lookup(%q) = %s/%s, %v; want %s/%s", tl.Name, found.Server, found.Tool.Name, err, tl.Server, tl.Tool.Name)
+					}
+					res, err := r.Call(t.Context(), found.Server, found.Tool.Name, map[string]any{"text": tl.Server}, CallOptions{})
+					if err != nil || text(res) != tl.Tool.Name+":"+tl.Server {
+						t.Errorf("call %s = %v, %v; want %s's %s", tl.Name, res, err, tl.Server, tl.Tool.Name)
+					}
+				}
+				if len(got) != len(tc.want) {
+					t.Fatalf("tools = %v, want %d", got, len(tc.want))
+				}
+				for k, want := range tc.want {
+					if want != "" && got[k] != want {
+						t.Errorf("%s exposed as %q, want %q", k, got[k], want)
+					}
+				}
+				if first == nil {
+					first = got
+				} else if fmt.Sprint(first) != fmt.Sprint(got) {
+					t.Errorf("names depend on the order servers were added: %v, then %v", first, got)
+				}
+			}
+		})
+	}
+}
+
+// fake is a Client whose tools/list is a function.
+type fake struct {
+	Client
+	list  func(cursor mcp.Cursor) (*mcp.ListToolsResult, error)
+	calls atomic.Int64
+}
+
+func (f *fake) ListTools(_ context.Context, req mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+	f.calls.Add(1)
+	return f.list(req.Params.Cursor)
+}
+
+type fakeSrc struct {
+	name string
+	cl   *fake
+}
+
+func (s fakeSrc) Name() string               { return s.name }
+func (s fakeSrc) CallTimeout() time.Duration { return 0 }
+func (s fakeSrc) Client() (Client, error)    { return s.cl, nil }
+
+func page(cursor mcp.Cursor, names ...string) *mcp.ListToolsResult {
+	res := &mcp.ListToolsResult{}
+	res.NextCursor = cursor
+	for _, n := range names {
+		res.Tools = append(res.Tools, mcp.NewTool(n, mcp.WithDescription("the "+n)))
+	}
+	return res
+}
+
+// TestHostileLists: a server listing one name twice keeps the first and is
+// reported by name; one whose pages never end is stopped after a bounded
+// number of requests with an error naming it.
+func TestHostileLists(t *testing.T) {
+	old := MaxListPages
+	MaxListPages = 20
+	t.Cleanup(func() { MaxListPages = old })
+	cases := []struct {
+		name      string
+		list      func(cursor mcp.Cursor) (*mcp.ListToolsResult, error)
+		wantTools string // exposed names with descriptions
+		wantErr   string
+		maxCalls  int64
+	}{
+		{
+			name: "duplicate name",
+			list: func(mcp.Cursor) (*mcp.ListToolsResult, error) {
+				res := page("", "echo", "dup", "other")
+				res.Tools = append(res.Tools, mcp.NewTool("dup", mcp.WithDescription("the impostor")))
+				return res, nil
+			},
+			wantTools: "h__dup=the dup,h__echo=the echo,h__other=the other",
+			wantErr:   `h: lists the tool "dup" more than once`,
+			maxCalls:  1,
+		},
+		{
+			name: "empty pages forever",
+			list: func(cursor mcp.Cursor) (*mcp.ListToolsResult, error) {
+				return page(cursor+"x"), nil
+			},
+			wantErr:  "h: the server's list does not end: still a nextCursor after 20 pages",
+			maxCalls: 20,
+		},
+		{
+			name: "cursor repeated",
+			list: func(cursor mcp.Cursor) (*mcp.ListToolsResult, error) {
+				return page("again", "echo"), nil
+			},
+			wantErr:  `h: the server's list does not end: it returned the cursor "again" a second time`,
+			maxCalls: 2,
+		},
+		{
+			name: "pages that end",
+			list: func(cursor mcp.Cursor) (*mcp.ListToolsResult, error) {
+				if cursor == "" {
+					return page("2", "one"), nil
+				}
+				return page("", "two"), nil
+			},
+			wantTools: "h__one=the one,h__two=the two",
+			maxCalls:  2,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fake{list: tc.list}
+			r := New(Options{})
+			r.Add(fakeSrc{"h", f})
+			tools, errs := r.Tools(t.Context())
+			var got []string
+			for _, tl := range tools {
+				got = append(got, tl.Name+"="+tl.Tool.Description)
+			}
+			if strings.Join(got, ",") != tc.wantTools {
+				t.Errorf("tools = %v, want %s", got, tc.wantTools)
+			}
+			switch {
+			case tc.wantErr == "" && len(errs) > 0:
+				t.Errorf("errs = %+v", errs)
+			case tc.wantErr != "" && (len(errs) != 1 || errs[0].Server != "h" || !strings.HasPrefix(errs[0].Err, tc.wantErr)):
+				t.Errorf("errs = %+v, want one for h starting %q", errs, tc.wantErr)
+			}
+			if n := f.calls.Load(); n > tc.maxCalls {
+				t.Errorf("%d tools/list requests, want at most %d", n, tc.maxCalls)
+			}
+			if _, err := r.ServerTools(t.Context(), "h"); tc.wantTools == "" && !errors.Is(err, ErrPagination) {
+				t.Errorf("ServerTools = %v, want ErrPagination", err)
+			}
+		})
+	}
+}
+
+// TestLookup: an exposed name from outside resolves once; a name of a
+// server that is down says why.
+func TestLookup(t *testing.T) {
+	r := New(Options{})
+	r.Add(newSrc(t, "alpha", "echo"))
+	r.Add(&src{name: "broken", err: errors.New("broken: server is not ready (error): exit 1")})
+	cases := []struct {
+		name, wantServer, wantTool string
+		wantErr                    error
+		errText                    string
+	}{
+		{name: "alpha__echo", wantServer: "alpha", wantTool: "echo"},
+		{name: "alpha__nope", wantErr: ErrUnknownTool},
+		{name: "broken__anything", errText: "exit 1"},
+	}
+	for _, tc := range cases {
+		got, err := r.Lookup(t.Context(), tc.name)
+		switch {
+		case tc.wantErr != nil && !errors.Is(err, tc.wantErr):
+			t.Errorf("Lookup(%s) = %v, want %v", tc.name, err, tc.wantErr)
+		case tc.errText != "" && (err == nil || errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), tc.errText)):
+			t.Errorf("Lookup(%s) = %v, want the server's own error", tc.name, err)
+		case tc.wantServer != "" && (err != nil || got.Server != tc.wantServer || got.Tool.Name != tc.wantTool):
+			t.Errorf("Lookup(%s) = %+v, %v", tc.name, got, err)
+		}
+	}
+}
+
+// TestSubscribe: every change to what Tools would return signals a
+// subscriber, signals coalesce, and stop ends them.
+func TestSubscribe(t *testing.T) {
+	r := New(Options{})
+	changes, stop := r.Subscribe()
+	alpha := newSrc(t, "alpha", "echo")
+	expect := func(what string, want bool) {
+		t.Helper()
+		select {
+		case <-changes:
+			if !want {
+				t.Errorf("%s: unexpected signal", what)
+			}
+		default:
+			if want {
+				t.Errorf("%s: no signal", what)
+			}
+		}
+	}
+	listChanged := mcp.JSONRPCNotification{Notification: mcp.Notification{Method: string(mcp.MethodNotificationToolsListChanged)}}
+	progress := mcp.JSONRPCNotification{Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress)}}
+	steps := []struct {
+		what string
+		do   func()
+		want bool
+	}{
+		{"nothing yet", func() {}, false},
+		{"Add", func() { r.Add(alpha) }, true},
+		{"Tools", func() { r.Tools(t.Context()) }, false},
+		{"tools/list_changed", func() { r.HandleNotification("alpha", listChanged) }, true},
+		{"progress", func() { r.HandleNotification("alpha", progress) }, false},
+		{"Invalidate (a restart)", func() { r.Invalidate("alpha") }, true},
+		{"two changes, one signal", func() { r.Invalidate("alpha"); r.Invalidate("alpha") }, true},
+		{"after the one", func() {}, false},
+		{"Remove", func() { r.Remove("alpha") }, true},
+		{"stopped", func() { stop(); r.Add(alpha) }, false},
+	}
+	for _, s := range steps {
+		s.do()
+		expect(s.what, s.want)
+	}
+}
+
+// TestListChangedDuringListing: a list the server changes while it is
+// being fetched is not cached, so the next listing sees the new one.
+func TestListChangedDuringListing(t *testing.T) {
+	r := New(Options{})
+	var version atomic.Int64
+	f := &fake{}
+	f.list = func(mcp.Cursor) (*mcp.ListToolsResult, error) {
+		if version.Load() == 0 {
+			// The server changes its tools and says so before this answer arrives.
+			version.Store(1)
+			r.HandleNotification("h", mcp.JSONRPCNotification{Notification: mcp.Notification{Method: string(mcp.MethodNotificationToolsListChanged)}})
+			return page("", "old"), nil
+		}
+		return page("", "new"), nil
+	}
+	r.Add(fakeSrc{"h", f})
+	if tools, _ := r.ServerTools(t.Context(), "h"); len(tools) != 1 || tools[0].Name != "old" {
+		t.Fatalf("first listing = %+v", tools)
+	}
+	if tools, _ := r.ServerTools(t.Context(), "h"); len(tools) != 1 || tools[0].Name != "new" {
+		t.Fatalf("listing after list_changed = %+v, want the new tool", tools)
+	}
+}
