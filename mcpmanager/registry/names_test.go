@@ -172,7 +172,7 @@ func TestHostileLists(t *testing.T) {
 		{
 			name: "empty pages forever",
 			list: func(cursor mcp.Cursor) (*mcp.ListToolsResult, error) {
-				return page(cursor+"x"), nil
+				return page(cursor + "x"), nil
 			},
 			wantErr:  "h: the server's list does not end: still a nextCursor after 20 pages",
 			maxCalls: 20,
