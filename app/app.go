@@ -1,12 +1,15 @@
-// Package app is the Wails-bound facade: thin methods the frontend calls and
-// the events it listens to. It holds no business logic; each method delegates
-// to the package that owns the work (mcpmanager, builtin, app/chat, ...).
+// Package app is the window's front door: per-page Wails-bound structs with
+// thin methods that call the host core (app/host) and shape views for the
+// frontend, plus the events it listens to. The logic lives in app/host,
+// which the CLI (app/cli) calls too.
 //
 //	a := app.New(signalCtx, dir)
-//	wails.Run(&options.App{OnStartup: a.Startup, OnShutdown: a.Shutdown, Bind: []any{a}})
+//	wails.Run(&options.App{OnStartup: a.Startup, OnShutdown: a.Shutdown, Bind: a.Bind()})
 //
 // Startup and Shutdown are Wails lifecycle hooks (Wails does not expose them to
-// the frontend when they are passed as OnStartup/OnShutdown).
+// the frontend when they are passed as OnStartup/OnShutdown). Each page's
+// methods are on its own struct (ServersPage, ToolsPage, ChatPage,
+// AgentsPage, WorkspacePage, SettingsPage), which Bind returns with App.
 //
 // Bound methods are safe for concurrent use: Wails calls them from many goroutines.
 package app
@@ -25,30 +28,52 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/builtin"
-	"github.com/switchboard-app/switchboard/builtin/contentstore"
-	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// App is bound to the frontend.
+// App is the window: its lifecycle hooks, what every page shares (Info,
+// Ready, ConfigError), and the page structs Bind hands to Wails.
 type App struct {
+	*core
+	ServersPage   *ServersPage
+	ToolsPage     *ToolsPage
+	ChatPage      *ChatPage
+	AgentsPage    *AgentsPage
+	WorkspacePage *WorkspacePage
+	SettingsPage  *SettingsPage
+}
+
+// The pages of the window, each bound on its own. They share one core.
+type (
+	// ServersPage is the Servers page: status, import, library, profiles.
+	ServersPage struct{ *core }
+	// ToolsPage is the tool playground (and the Knowledge page's calls).
+	ToolsPage struct{ *core }
+	// ChatPage is the chat: chats, turns, approvals, prompts and resources.
+	ChatPage struct{ *core }
+	// AgentsPage is the Agents page.
+	AgentsPage struct{ *core }
+	// WorkspacePage is the workspace folder and its terminals.
+	WorkspacePage struct{ *core }
+	// SettingsPage is providers, secrets and tool search.
+	SettingsPage struct{ *core }
+)
+
+// core is the state every page shares: the host, the chat engine and the
+// Wails context. Its methods are unexported, so no page binds them.
+type core struct {
+	h       *host.Host
 	dir     datadir.Dir
 	quit    context.Context
 	started time.Time
-	mgr     *mcpmanager.Manager
-	store   *secrets.Store
-	red     *secrets.Redactor // every resolved secret, masked out of what the UI sees
 
 	// emit sends a status to the frontend; tests replace it.
 	emit func(ServerView)
 	seq  atomic.Int64
 
-	cfgMu   sync.Mutex
-	servers []config.Server // the app config's servers, as last loaded
-	cfgErr  string
+	cfgMu  sync.Mutex
+	cfgErr string
 
 	mu  sync.Mutex
 	ctx context.Context // Wails runtime context, set by Startup
@@ -62,12 +87,12 @@ type App struct {
 	turnsMu sync.Mutex
 	turns   map[string]*turn
 	turnWG  sync.WaitGroup
-	wks     workspaceState
+	// terminals are the shell sessions whose output goes to the page.
+	terminals terminals
 	// usage caches history's per-server chat counts for "used by".
 	usageMu sync.Mutex
 	usage   map[string]int
 	usageAt time.Time
-	applied atomic.Pointer[applied] // what apply last applied, for the server views
 	// emitHook replaces Wails events in tests.
 	emitHook func(name string, data any)
 
@@ -86,24 +111,29 @@ type Info struct {
 	DataDir string `json:"dataDir"`
 }
 
-// New returns the facade for the given data directory. When quit is done
-// (SIGINT/SIGTERM), the window closes the way it does when the user closes it,
-// so Shutdown runs and no child process outlives the app.
+// New returns the window's front door for the given data directory. When
+// quit is done (SIGINT/SIGTERM), the window closes the way it does when the
+// user closes it, so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
-	a := &App{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}}
-	a.life, a.stop = context.WithCancel(context.Background())
-	a.store, a.red = secrets.NewStore(), secrets.NewRedactor()
-	a.mgr = mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: a.onStatus, Redact: a.red.Redact, Tokens: a.store})
-	a.asker = newAsker(a.emitEvent)
-	a.engine = chat.New(chat.Options{Tools: a.mgr.Registry(), History: chatHistory{a}, Approver: a.asker, DefaultPolicy: a.toolPolicy})
-	a.mgr.SetRequestHandler(&chat.Requests{Engine: a.engine, Approver: a.asker, Elicitor: a.asker, Fallback: a.defaultModel})
-	return a
+	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}}
+	c.life, c.stop = context.WithCancel(context.Background())
+	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus})
+	c.asker = newAsker(c.emitEvent)
+	c.engine = c.h.Engine(chatHistory{c}, c.asker)
+	c.h.Manager().SetRequestHandler(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker, Fallback: c.h.FallbackModel})
+	return &App{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
+		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c}}
+}
+
+// Bind is what Wails binds: the app and each page.
+func (a *App) Bind() []any {
+	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage}
 }
 
 // onStatus forwards a server's status change to the frontend, off the
 // caller's goroutine: building the view may list tools, and the manager may
 // hold its lock while reporting.
-func (a *App) onStatus(st supervisor.Status) {
+func (a *core) onStatus(st supervisor.Status) {
 	seq := a.seq.Add(1) // taken in call order, so the frontend can drop stale events
 	go func() {
 		v := a.statusView(st)
@@ -119,34 +149,10 @@ func (a *App) onStatus(st supervisor.Status) {
 }
 
 // wailsContext is the Wails runtime context, nil before Startup.
-func (a *App) wailsContext() context.Context {
+func (a *core) wailsContext() context.Context {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.ctx
-}
-
-// loadServers reads the app config and starts its servers.
-func (a *App) loadServers() error {
-	cfg, err := config.Load(a.dir.Config())
-	if err != nil {
-		return err
-	}
-	a.cfgMu.Lock()
-	a.servers = cfg.Servers
-	a.cfgMu.Unlock()
-	a.apply(cfg)
-	return nil
-}
-
-func (a *App) serverConfig(name string) (config.Server, bool) {
-	a.cfgMu.Lock()
-	defer a.cfgMu.Unlock()
-	for _, s := range a.servers {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return config.Server{}, false
 }
 
 // Startup is Wails' OnStartup hook: it keeps the runtime context for events.
@@ -163,13 +169,10 @@ func (a *App) Startup(ctx context.Context) {
 	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
-	for _, err := range a.mgr.AttachBuiltins(builtinRoot(a.dir), contentstore.Builtin) {
+	for _, err := range a.h.StartBuiltins() {
 		slog.Error("built-in server", "err", err)
 	}
-	if err := a.openWorkspace(a.workspaceRoot()); err != nil {
-		slog.Error("built-in server workspace", "err", err)
-	}
-	if err := a.loadServers(); err != nil {
+	if err := a.h.Load(); err != nil {
 		slog.Error("load servers", "err", err)
 		a.setConfigError(err)
 	}
@@ -183,11 +186,12 @@ func (a *App) Shutdown(ctx context.Context) {
 }
 
 // close releases every resource; safe to call more than once.
-func (a *App) close(ctx context.Context) error {
+func (a *core) close(ctx context.Context) error {
 	a.closeOnce.Do(func() {
 		a.stop() // Stop every turn; each keeps what arrived.
 		a.turnWG.Wait()
-		errs := []error{a.closeWorkspace(ctx), a.mgr.Close(ctx)}
+		a.terminals.detachAll()
+		errs := []error{a.h.Close(ctx)}
 		if h := a.hist.Load(); h != nil {
 			errs = append(errs, h.Close())
 		}
@@ -209,7 +213,7 @@ func (a *App) Ready() error {
 }
 
 // setConfigError remembers why the config could not be loaded, for ConfigError.
-func (a *App) setConfigError(err error) {
+func (a *core) setConfigError(err error) {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
 	a.cfgErr = err.Error()
@@ -220,15 +224,4 @@ func (a *App) ConfigError() (string, error) {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
 	return a.cfgErr, nil
-}
-
-// builtinRoot says where each built-in keeps its data in dir.
-func builtinRoot(dir datadir.Dir) func(builtin.Server) string {
-	return func(b builtin.Server) string {
-		switch b.Name {
-		case contentstore.Builtin.Name:
-			return dir.Stores()
-		}
-		return dir.String()
-	}
 }

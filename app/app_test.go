@@ -13,7 +13,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -31,7 +30,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func state(a *App, name string) string {
-	vs, _ := a.Servers()
+	vs, _ := a.ServersPage.Servers()
 	for _, v := range vs {
 		if v.Name == name {
 			return v.State
@@ -61,23 +60,23 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 		events = append(events, v.Name+":"+v.State)
 		mu.Unlock()
 	}
-	if err := a.loadServers(); err != nil {
+	if err := a.h.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
 	waitFor(t, "one ready", func() bool { return state(a, "one") == string(supervisor.Ready) })
 	waitFor(t, "two error", func() bool { return state(a, "two") == string(supervisor.Error) })
 
-	res, err := a.CallTool("one__echo", `{"text":"via facade"}`)
+	res, err := a.ToolsPage.CallTool("one__echo", `{"text":"via facade"}`)
 	if err != nil || res.IsError || res.Content[0].Text != "via facade" {
 		t.Fatalf("CallTool = %+v, %v", res, err)
 	}
-	tl, _ := a.Tools()
+	tl, _ := a.ToolsPage.Tools()
 	if len(tl.Errors) != 1 || tl.Errors[0].Server != "two" {
 		t.Errorf("tool list errors = %+v", tl.Errors)
 	}
 
-	if err := a.SetServerEnabled("one", false); err != nil {
+	if err := a.ServersPage.SetServerEnabled("one", false); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "one disabled", func() bool { return state(a, "one") == string(supervisor.Disabled) })
@@ -90,17 +89,17 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 		defer mu.Unlock()
 		return len(events) > 0 && events[len(events)-1] == "one:disabled" || strings.Contains(strings.Join(events, ","), "one:disabled")
 	})
-	if err := a.SetServerEnabled("one", true); err != nil {
+	if err := a.ServersPage.SetServerEnabled("one", true); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "one ready again", func() bool { return state(a, "one") == string(supervisor.Ready) })
-	if err := a.RemoveServer("two"); err != nil {
+	if err := a.ServersPage.RemoveServer("two"); err != nil {
 		t.Fatal(err)
 	}
 	if state(a, "two") != "" {
 		t.Error("removed server still listed")
 	}
-	if err := a.RemoveServer("nope"); err == nil {
+	if err := a.ServersPage.RemoveServer("nope"); err == nil {
 		t.Error("removing an unknown server should fail")
 	}
 	_ = fmt.Sprint
@@ -133,22 +132,22 @@ func TestNothingLeaksToTheFrontend(t *testing.T) {
 		seen = append(seen, string(b))
 		mu.Unlock()
 	}
-	if err := a.loadServers(); err != nil {
+	if err := a.h.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
 	waitFor(t, "gh ready", func() bool { return state(a, "gh") == string(supervisor.Ready) })
 	waitFor(t, "stderr line", func() bool {
-		l, _ := a.ServerLog("gh", 10)
+		l, _ := a.ServersPage.ServerLog("gh", 10)
 		return strings.Contains(strings.Join(l, "\n"), "GH_TOKEN=")
 	})
-	res, err := a.CallTool("gh__getenv", `{"name":"GH_TOKEN"}`)
+	res, err := a.ToolsPage.CallTool("gh__getenv", `{"name":"GH_TOKEN"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	views, _ := a.Servers()
-	logLines, _ := a.ServerLog("gh", 10)
-	list, _ := a.Secrets()
+	views, _ := a.ServersPage.Servers()
+	logLines, _ := a.ServersPage.ServerLog("gh", 10)
+	list, _ := a.SettingsPage.Secrets()
 	all := []any{res, views, logLines, list}
 	mu.Lock()
 	all = append(all, seen)
@@ -173,11 +172,11 @@ func TestBuiltinContentStoreThroughFacade(t *testing.T) {
 	}
 	a := New(context.Background(), dir)
 	a.emit = func(ServerView) {}
-	for _, err := range a.mgr.AttachBuiltins(builtinRoot(dir), contentstore.Builtin) {
+	for _, err := range a.h.StartBuiltins() {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
-	tl, _ := a.Tools()
+	tl, _ := a.ToolsPage.Tools()
 	var names []string
 	for _, tool := range tl.Tools {
 		names = append(names, tool.Name)
@@ -185,7 +184,7 @@ func TestBuiltinContentStoreThroughFacade(t *testing.T) {
 	if !strings.Contains(strings.Join(names, ","), "content-store__search") {
 		t.Fatalf("tools = %v", names)
 	}
-	res, err := a.CallTool("content-store__createStore", `{"name":"notes","description":"test"}`)
+	res, err := a.ToolsPage.CallTool("content-store__createStore", `{"name":"notes","description":"test"}`)
 	if err != nil || res.IsError {
 		t.Fatalf("createStore = %+v %v", res, err)
 	}

@@ -1,16 +1,15 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -45,7 +44,7 @@ func (o ChatOptions) active(t registry.Tool) bool {
 }
 
 // Chats lists chats, most recent first.
-func (a *App) Chats(limit, offset int) ([]history.Chat, error) {
+func (a *ChatPage) Chats(limit, offset int) ([]history.Chat, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return nil, err
@@ -54,7 +53,7 @@ func (a *App) Chats(limit, offset int) ([]history.Chat, error) {
 }
 
 // SearchChats runs a full-text search over every chat.
-func (a *App) SearchChats(query string) ([]history.Hit, error) {
+func (a *ChatPage) SearchChats(query string) ([]history.Hit, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return nil, err
@@ -63,29 +62,21 @@ func (a *App) SearchChats(query string) ([]history.Hit, error) {
 }
 
 // NewChat starts an empty chat with a provider and model ("" = defaults).
-func (a *App) NewChat(providerName, model string) (history.Chat, error) {
+func (a *ChatPage) NewChat(providerName, model string) (history.Chat, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return history.Chat{}, err
 	}
-	s, err := a.chatSettings()
+	s, err := a.h.ChatSettings()
 	if err != nil {
 		return history.Chat{}, err
 	}
-	providerName, model = defaultModel(s, providerName, model)
+	providerName, model = host.DefaultModel(s, providerName, model)
 	return h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model})
 }
 
-// defaultModel fills in the default provider and its default model.
-func defaultModel(s chat.Settings, providerName, model string) (string, string) {
-	if p, err := s.Provider(providerName); err == nil {
-		return p.Name, cmp.Or(model, p.DefaultModel)
-	}
-	return providerName, model
-}
-
 // Chat returns one chat.
-func (a *App) Chat(id string) (history.Chat, error) {
+func (a *ChatPage) Chat(id string) (history.Chat, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return history.Chat{}, err
@@ -94,7 +85,7 @@ func (a *App) Chat(id string) (history.Chat, error) {
 }
 
 // ChatMessages returns a chat's messages with their tool calls.
-func (a *App) ChatMessages(id string) ([]history.Message, error) {
+func (a *ChatPage) ChatMessages(id string) ([]history.Message, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return nil, err
@@ -103,7 +94,7 @@ func (a *App) ChatMessages(id string) ([]history.Message, error) {
 }
 
 // RenameChat sets a chat's title.
-func (a *App) RenameChat(id, title string) error {
+func (a *ChatPage) RenameChat(id, title string) error {
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return errors.New("the title is empty")
@@ -116,7 +107,7 @@ func (a *App) RenameChat(id, title string) error {
 }
 
 // DeleteChat deletes a chat and its messages (the UI confirms first).
-func (a *App) DeleteChat(id string) error {
+func (a *ChatPage) DeleteChat(id string) error {
 	h, err := a.historyStore()
 	if err != nil {
 		return err
@@ -132,7 +123,7 @@ func (a *App) DeleteChat(id string) error {
 }
 
 // ExportChat renders a chat as "markdown" or "json".
-func (a *App) ExportChat(id, format string) (string, error) {
+func (a *ChatPage) ExportChat(id, format string) (string, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return "", err
@@ -152,7 +143,7 @@ func (a *App) ExportChat(id, format string) (string, error) {
 }
 
 // SetChatModel switches a chat's provider and model.
-func (a *App) SetChatModel(id, providerName, model string) error {
+func (a *ChatPage) SetChatModel(id, providerName, model string) error {
 	h, err := a.historyStore()
 	if err != nil {
 		return err
@@ -165,7 +156,7 @@ func (a *App) SetChatModel(id, providerName, model string) error {
 }
 
 // SetChatOptions stores which servers and tools a chat uses.
-func (a *App) SetChatOptions(id string, opts ChatOptions) error {
+func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
 	h, err := a.historyStore()
 	if err != nil {
 		return err
@@ -182,7 +173,7 @@ func (a *App) SetChatOptions(id string, opts ChatOptions) error {
 }
 
 // ChatOptionsOf returns a chat's server and tool choices.
-func (a *App) ChatOptionsOf(id string) (ChatOptions, error) {
+func (a *ChatPage) ChatOptionsOf(id string) (ChatOptions, error) {
 	c, err := a.Chat(id)
 	if err != nil {
 		return ChatOptions{}, err
@@ -193,7 +184,7 @@ func (a *App) ChatOptionsOf(id string) (ChatOptions, error) {
 // SendMessage sends the user's text to the chat's model and returns at once;
 // the answer streams as chat:event events. It fails at once when the chat is
 // busy, has no model, or no provider is set up.
-func (a *App) SendMessage(chatID, text string) error {
+func (a *ChatPage) SendMessage(chatID, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return chat.ErrEmpty
@@ -209,27 +200,16 @@ func (a *App) SendMessage(chatID, text string) error {
 	if err != nil {
 		return err
 	}
-	s, err := a.chatSettings()
+	s, err := a.h.ChatSettings()
 	if err != nil {
 		return err
 	}
-	ps, err := s.Provider(c.Provider)
-	if err != nil {
-		return err
-	}
-	model := c.Model
-	if model == "" {
-		model = ps.DefaultModel
-	}
-	if model == "" {
-		return chat.ErrNoModel
-	}
-	p, err := ps.Open(a.store.Lookup)
+	m, _, err := a.h.Model(s, c.Provider, c.Model)
 	if err != nil {
 		return err
 	}
 	if c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
-		_ = h.RenameChat(a.bg(), chatID, titleFrom(text))
+		_ = h.RenameChat(a.bg(), chatID, host.Title(text))
 	}
 	opts := chatOptions(c.Settings)
 	ctx, cancel := context.WithCancel(a.bg())
@@ -248,13 +228,14 @@ func (a *App) SendMessage(chatID, text string) error {
 			a.turnsMu.Unlock()
 			cancel()
 		}()
-		setup := setupFor(s, c, opts)
-		_, err := a.engine.Send(ctx, chat.Turn{
-			ChatID: chatID, Provider: p, Model: model, System: setup.system, Text: text,
-			Active: setup.active, Policies: setup.policies, MaxSteps: s.MaxSteps,
-			Delegate: setup.delegate, SearchAbove: s.ToolSearchAbove, Pinned: s.Pinned,
-			OnEvent: func(ev chat.Event) { a.emitEvent(chat.EventName, ev) },
-		})
+		var agent *chat.Agent
+		if ag, err := s.Agent(c.Agent); c.Agent != "" && err == nil {
+			agent = &ag // a deleted agent's chats go on with the defaults
+		}
+		t := host.TurnSetup(s, agent, "", opts.active)
+		t.ChatID, t.Provider, t.Model, t.Text = chatID, m.Provider, m.Name, text
+		t.OnEvent = func(ev chat.Event) { a.emitEvent(chat.EventName, ev) }
+		_, err := a.engine.Send(ctx, t)
 		if err != nil && ctx.Err() == nil {
 			slog.Warn("chat turn", "chat", chatID, "err", err)
 		}
@@ -263,7 +244,7 @@ func (a *App) SendMessage(chatID, text string) error {
 }
 
 // StopChat cancels the chat's model stream and tool calls in flight.
-func (a *App) StopChat(chatID string) error {
+func (a *ChatPage) StopChat(chatID string) error {
 	a.turnsMu.Lock()
 	t := a.turns[chatID]
 	a.turnsMu.Unlock()
@@ -277,12 +258,3 @@ func (a *App) StopChat(chatID string) error {
 type turn struct{ cancel context.CancelFunc }
 
 // titleFrom makes a chat title from its first message.
-func titleFrom(text string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	const max = 60
-	if utf8.RuneCountInString(line) <= max {
-		return line
-	}
-	r := []rune(line)
-	return strings.TrimSpace(string(r[:max])) + "…"
-}

@@ -100,50 +100,50 @@ func (c *chatApp) done(chatID string) bool {
 func TestSendMessageStreamsAndStores(t *testing.T) {
 	a := newChatApp(t)
 	a.llm.Enqueue(providertest.Reply{Text: "| a | b |\n|---|---|\n| 1 | 2 |"})
-	c, err := a.NewChat("", "")
+	c, err := a.ChatPage.NewChat("", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Provider != "Fake" || c.Model != "m1" {
 		t.Fatalf("new chat uses %q/%q", c.Provider, c.Model)
 	}
-	if err := a.SendMessage(c.ID, "Make a table please"); err != nil {
+	if err := a.ChatPage.SendMessage(c.ID, "Make a table please"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
-	msgs, err := a.ChatMessages(c.ID)
+	msgs, err := a.ChatPage.ChatMessages(c.ID)
 	if err != nil || len(msgs) != 2 || msgs[1].Text != "| a | b |\n|---|---|\n| 1 | 2 |" || msgs[1].Status != "complete" {
 		t.Fatalf("messages %+v, %v", msgs, err)
 	}
-	got, _ := a.Chat(c.ID)
+	got, _ := a.ChatPage.Chat(c.ID)
 	if got.Title != "Make a table please" {
 		t.Fatalf("title %q", got.Title)
 	}
-	hits, err := a.SearchChats("table")
+	hits, err := a.ChatPage.SearchChats("table")
 	if err != nil || len(hits) == 0 || hits[0].ChatID != c.ID {
 		t.Fatalf("search %+v, %v", hits, err)
 	}
-	md, err := a.ExportChat(c.ID, "markdown")
+	md, err := a.ChatPage.ExportChat(c.ID, "markdown")
 	if err != nil || !strings.Contains(md, "Make a table please") {
 		t.Fatalf("export %q, %v", md, err)
 	}
 	// Errors the user can act on come back at once.
-	if err := a.SendMessage(c.ID, "  "); err != chat.ErrEmpty {
+	if err := a.ChatPage.SendMessage(c.ID, "  "); err != chat.ErrEmpty {
 		t.Fatalf("empty message: %v", err)
 	}
 }
 
 func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	a := newChatApp(t)
-	if _, err := a.TerminalAttach("default"); err != nil {
+	if _, err := a.WorkspacePage.TerminalAttach("default"); err != nil {
 		t.Fatal(err)
 	}
 	a.llm.Enqueue(
 		providertest.Reply{ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "workspace__execute_shell", Arguments: `{"command":"echo hi-from-model"}`}}},
 		providertest.Reply{Text: "done"},
 	)
-	c, _ := a.NewChat("", "")
-	if err := a.SendMessage(c.ID, "run it"); err != nil {
+	c, _ := a.ChatPage.NewChat("", "")
+	if err := a.ChatPage.SendMessage(c.ID, "run it"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "approval asked", func() bool { return len(a.approvals()) == 1 })
@@ -152,15 +152,15 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	if err := json.Unmarshal(req.Arguments, &args); err != nil || args["command"] != "echo hi-from-model" || req.Tool != "workspace__execute_shell" {
 		t.Fatalf("approval %+v", req)
 	}
-	pending, _ := a.PendingRequests()
+	pending, _ := a.ChatPage.PendingRequests()
 	if len(pending) != 1 || pending[0].Approval.ID != req.ID {
 		t.Fatalf("pending %+v", pending)
 	}
-	if err := a.AnswerApproval(req.ID, "once"); err != nil {
+	if err := a.ChatPage.AnswerApproval(req.ID, "once"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
-	msgs, _ := a.ChatMessages(c.ID)
+	msgs, _ := a.ChatPage.ChatMessages(c.ID)
 	call := msgs[1].ToolCalls[0]
 	if call.Status != chat.CallDone || !strings.Contains(string(call.Result), "hi-from-model") {
 		t.Fatalf("call %+v", call)
@@ -176,17 +176,17 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 		}
 		return false
 	})
-	if err := a.AnswerApproval(req.ID, "once"); err != ErrNoSuchRequest {
+	if err := a.ChatPage.AnswerApproval(req.ID, "once"); err != ErrNoSuchRequest {
 		t.Fatalf("answering twice: %v", err)
 	}
 }
 
 func TestProviderKeyGoesToTheKeyring(t *testing.T) {
 	a := newChatApp(t)
-	if err := a.SaveProvider(ProviderInput{Name: "Work", Kind: "anthropic", DefaultModel: "claude-x", APIKey: "sk-ant-secret-value-1234"}); err != nil {
+	if err := a.SettingsPage.SaveProvider(ProviderInput{Name: "Work", Kind: "anthropic", DefaultModel: "claude-x", APIKey: "sk-ant-secret-value-1234"}); err != nil {
 		t.Fatal(err)
 	}
-	v, err := a.ChatSettings()
+	v, err := a.SettingsPage.ChatSettings()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,17 +203,17 @@ func TestProviderKeyGoesToTheKeyring(t *testing.T) {
 	if strings.Contains(string(raw.Settings), "sk-ant-secret") || !strings.Contains(string(raw.Settings), "${secret:"+work.KeyName+"}") {
 		t.Fatalf("config settings %s", raw.Settings)
 	}
-	sec, err := a.Secrets()
+	sec, err := a.SettingsPage.Secrets()
 	if err != nil || len(sec) != 1 || sec[0].Name != work.KeyName || len(sec[0].UsedBy) != 1 || sec[0].UsedBy[0] != "provider Work" {
 		t.Fatalf("secrets %+v, %v", sec, err)
 	}
-	if err := a.SaveProvider(ProviderInput{Name: "Bad", Kind: "openai", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), "http://") {
+	if err := a.SettingsPage.SaveProvider(ProviderInput{Name: "Bad", Kind: "openai", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), "http://") {
 		t.Fatalf("bad URL: %v", err)
 	}
-	if err := a.DeleteProvider("Work"); err != nil {
+	if err := a.SettingsPage.DeleteProvider("Work"); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := a.ChatSettings(); len(v.Providers) != 1 {
+	if v, _ := a.SettingsPage.ChatSettings(); len(v.Providers) != 1 {
 		t.Fatalf("after delete: %+v", v.Providers)
 	}
 }
@@ -226,8 +226,8 @@ func decode64(s string) string {
 func TestStopChatCancelsTheStream(t *testing.T) {
 	a := newChatApp(t)
 	a.llm.Enqueue(providertest.Reply{Text: strings.Repeat("word ", 400), ChunkSize: 2, Delay: 50 * time.Millisecond})
-	c, _ := a.NewChat("", "")
-	if err := a.SendMessage(c.ID, "talk"); err != nil {
+	c, _ := a.ChatPage.NewChat("", "")
+	if err := a.ChatPage.SendMessage(c.ID, "talk"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "first words", func() bool {
@@ -238,11 +238,11 @@ func TestStopChatCancelsTheStream(t *testing.T) {
 		}
 		return false
 	})
-	if err := a.StopChat(c.ID); err != nil {
+	if err := a.ChatPage.StopChat(c.ID); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
-	msgs, _ := a.ChatMessages(c.ID)
+	msgs, _ := a.ChatPage.ChatMessages(c.ID)
 	if m := msgs[1]; m.Status != "cancelled" || m.Text == "" || len(m.Text) >= 2000 {
 		t.Fatalf("stopped message %q (%d chars)", m.Status, len(m.Text))
 	}

@@ -39,10 +39,10 @@ type ResourceView struct {
 const listTimeout = 15 * time.Second
 
 // eachServer runs fn for every server in parallel and collects the results.
-func eachServer[T any](a *App, fn func(ctx context.Context, server string) ([]T, error)) []T {
+func eachServer[T any](a *ChatPage, fn func(ctx context.Context, server string) ([]T, error)) []T {
 	ctx, cancel := context.WithTimeout(a.bg(), listTimeout)
 	defer cancel()
-	servers := a.mgr.Registry().Servers()
+	servers := a.h.Manager().Registry().Servers()
 	out := make([][]T, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
@@ -63,9 +63,9 @@ func eachServer[T any](a *App, fn func(ctx context.Context, server string) ([]T,
 
 // Prompts lists every running server's prompts (a server that fails to
 // list them is left out).
-func (a *App) Prompts() ([]PromptView, error) {
+func (a *ChatPage) Prompts() ([]PromptView, error) {
 	out := eachServer(a, func(ctx context.Context, server string) ([]PromptView, error) {
-		ps, err := a.mgr.Registry().ServerPrompts(ctx, server)
+		ps, err := a.h.Manager().Registry().ServerPrompts(ctx, server)
 		var vs []PromptView
 		for _, p := range ps {
 			v := PromptView{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
@@ -84,8 +84,8 @@ func (a *App) Prompts() ([]PromptView, error) {
 
 // UsePrompt expands a prompt with its arguments into the text of a message
 // (prompts/get; each message of the result becomes a paragraph).
-func (a *App) UsePrompt(server, name string, args map[string]string) (string, error) {
-	res, err := a.mgr.Registry().GetPrompt(a.bg(), server, name, args)
+func (a *ChatPage) UsePrompt(server, name string, args map[string]string) (string, error) {
+	res, err := a.h.Manager().Registry().GetPrompt(a.bg(), server, name, args)
 	if err != nil {
 		return "", err
 	}
@@ -93,13 +93,13 @@ func (a *App) UsePrompt(server, name string, args map[string]string) (string, er
 	for _, m := range res.Messages {
 		parts = append(parts, contentText(m.Content))
 	}
-	return a.red.Redact(strings.Join(parts, "\n\n")), nil
+	return a.h.Redact(strings.Join(parts, "\n\n")), nil
 }
 
 // Resources lists every running server's resources.
-func (a *App) Resources() ([]ResourceView, error) {
+func (a *ChatPage) Resources() ([]ResourceView, error) {
 	out := eachServer(a, func(ctx context.Context, server string) ([]ResourceView, error) {
-		rs, err := a.mgr.Registry().ServerResources(ctx, server)
+		rs, err := a.h.Manager().Registry().ServerResources(ctx, server)
 		var vs []ResourceView
 		for _, r := range rs {
 			vs = append(vs, ResourceView{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
@@ -118,8 +118,8 @@ const MaxAttachment = 200_000
 // AttachResource reads a resource and returns it as a block to add to the
 // message: the model sees the URI and the text (binary content is named,
 // not inlined).
-func (a *App) AttachResource(server, uri string) (string, error) {
-	res, err := a.mgr.Registry().ReadResource(a.bg(), server, uri)
+func (a *ChatPage) AttachResource(server, uri string) (string, error) {
+	res, err := a.h.Manager().Registry().ReadResource(a.bg(), server, uri)
 	if err != nil {
 		return "", err
 	}
@@ -136,7 +136,7 @@ func (a *App) AttachResource(server, uri string) (string, error) {
 	if len(text) > MaxAttachment {
 		return "", fmt.Errorf("resource %s is %d KB of text; attach something under %d KB", uri, len(text)/1024, MaxAttachment/1024)
 	}
-	return a.red.Redact(text), nil
+	return a.h.Redact(text), nil
 }
 
 // contentText is the text of one prompt message's content.

@@ -31,7 +31,7 @@ func appWith(t *testing.T, servers []config.Server) *App {
 	a := New(context.Background(), dir)
 	a.emitHook = func(string, any) {}
 	a.emit = func(ServerView) {}
-	if err := a.loadServers(); err != nil {
+	if err := a.h.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
@@ -53,7 +53,7 @@ func everythingApp(t *testing.T) *App {
 
 func TestPromptsAndResourcesOfARealServer(t *testing.T) {
 	a := everythingApp(t)
-	ps, err := a.Prompts()
+	ps, err := a.ChatPage.Prompts()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,15 +61,15 @@ func TestPromptsAndResourcesOfARealServer(t *testing.T) {
 	if i < 0 || ps[i].Server != "everything" || len(ps[i].Arguments) != 2 || !ps[i].Arguments[0].Required {
 		t.Fatalf("prompts %+v", ps)
 	}
-	text, err := a.UsePrompt("everything", "args-prompt", map[string]string{"city": "Lisbon"})
+	text, err := a.ChatPage.UsePrompt("everything", "args-prompt", map[string]string{"city": "Lisbon"})
 	if err != nil || text != "What's weather in Lisbon?" {
 		t.Fatalf("UsePrompt = %q, %v", text, err)
 	}
-	if _, err := a.UsePrompt("everything", "no-such-prompt", nil); err == nil {
+	if _, err := a.ChatPage.UsePrompt("everything", "no-such-prompt", nil); err == nil {
 		t.Fatal("an unknown prompt gave no error")
 	}
 
-	rs, err := a.Resources()
+	rs, err := a.ChatPage.Resources()
 	if err != nil || len(rs) == 0 {
 		t.Fatalf("resources %v, %v", rs, err)
 	}
@@ -83,7 +83,7 @@ func TestPromptsAndResourcesOfARealServer(t *testing.T) {
 	if doc.URI == "" {
 		t.Fatalf("no text resource in %+v", rs)
 	}
-	block, err := a.AttachResource("everything", doc.URI)
+	block, err := a.ChatPage.AttachResource("everything", doc.URI)
 	if err != nil || !strings.HasPrefix(block, "<resource uri=\""+doc.URI+"\" server=\"everything\">\n") || len(block) < 60 {
 		t.Fatalf("AttachResource = %q, %v", block, err)
 	}
@@ -107,7 +107,7 @@ func TestToolLoopThroughServerEverything(t *testing.T) {
 				}
 			}
 			a.openHistory()
-			if err := a.SaveProvider(ProviderInput{Name: "Fake", Kind: string(kind), BaseURL: llm.URL(kind), DefaultModel: "m1"}); err != nil {
+			if err := a.SettingsPage.SaveProvider(ProviderInput{Name: "Fake", Kind: string(kind), BaseURL: llm.URL(kind), DefaultModel: "m1"}); err != nil {
 				t.Fatal(err)
 			}
 			llm.Enqueue(
@@ -117,11 +117,11 @@ func TestToolLoopThroughServerEverything(t *testing.T) {
 				}},
 				providertest.Reply{Text: "Echoed, and the sum is 42."},
 			)
-			c, err := a.NewChat("", "")
+			c, err := a.ChatPage.NewChat("", "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := a.SendMessage(c.ID, "echo and add"); err != nil {
+			if err := a.ChatPage.SendMessage(c.ID, "echo and add"); err != nil {
 				t.Fatal(err)
 			}
 			waitFor(t, "turn done", func() bool { mu.Lock(); defer mu.Unlock(); return done })
@@ -129,7 +129,7 @@ func TestToolLoopThroughServerEverything(t *testing.T) {
 			if !strings.Contains(second, "Echo: from the loop") || !strings.Contains(second, "42") {
 				t.Fatalf("the second request lacks the real results: %s", second)
 			}
-			msgs, _ := a.ChatMessages(c.ID)
+			msgs, _ := a.ChatPage.ChatMessages(c.ID)
 			if len(msgs) != 3 || msgs[2].Text != "Echoed, and the sum is 42." {
 				t.Fatalf("messages %+v", msgs)
 			}

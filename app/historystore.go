@@ -11,7 +11,7 @@ import (
 
 // openHistory opens history.db; a failure is kept and shown by every chat
 // method, so the rest of the app still works.
-func (a *App) openHistory() {
+func (a *core) openHistory() {
 	h, err := history.Open(a.bg(), a.dir.History())
 	if err != nil {
 		slog.Error("open history", "err", err)
@@ -22,7 +22,7 @@ func (a *App) openHistory() {
 }
 
 // historyStore is the open history, or why it could not be opened.
-func (a *App) historyStore() (*history.Store, error) {
+func (a *core) historyStore() (*history.Store, error) {
 	if h := a.hist.Load(); h != nil {
 		return h, nil
 	}
@@ -33,11 +33,11 @@ func (a *App) historyStore() (*history.Store, error) {
 }
 
 // bg is the context of work that ends when the app closes.
-func (a *App) bg() context.Context { return a.life }
+func (a *core) bg() context.Context { return a.life }
 
 // chatHistory lets the engine reach the history store opened after it was
 // built.
-type chatHistory struct{ a *App }
+type chatHistory struct{ a *core }
 
 var _ chat.History = chatHistory{}
 
@@ -71,25 +71,4 @@ func (c chatHistory) Messages(ctx context.Context, chatID string) ([]history.Mes
 		return nil, err
 	}
 	return h.Messages(ctx, chatID)
-}
-
-// defaultModel is where a server's sampling request goes when no chat is
-// calling it: the default provider's default model.
-func (a *App) defaultModel(context.Context) (chat.Model, error) {
-	s, err := a.chatSettings()
-	if err != nil {
-		return chat.Model{}, err
-	}
-	ps, err := s.Provider("")
-	if err != nil {
-		return chat.Model{}, err
-	}
-	if ps.DefaultModel == "" {
-		return chat.Model{}, chat.ErrNoModel
-	}
-	p, err := ps.Open(a.store.Lookup)
-	if err != nil {
-		return chat.Model{}, err
-	}
-	return chat.Model{Provider: p, Name: ps.DefaultModel}, nil
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -71,53 +71,45 @@ func problemViews(ps []config.Problem) []ProblemView {
 	return out
 }
 
-// parseImport parses pasted or loaded text; a file that is not a config at
-// all comes back as file-level problems, not as an error.
-func parseImport(name, text string) (*config.File, []ProblemView) {
-	f, err := config.Parse(name, []byte(text))
-	if f != nil {
-		return f, nil
-	}
+// parseProblems turns a config that could not be parsed into file-level
+// problems for the wizard.
+func parseProblems(err error) []ProblemView {
 	var ve *config.ValidationError
 	if errors.As(err, &ve) {
-		return nil, problemViews(ve.Problems)
+		return problemViews(ve.Problems)
 	}
-	return nil, []ProblemView{{Severity: "error", Message: err.Error(), Text: err.Error()}}
+	return []ProblemView{{Severity: "error", Message: err.Error(), Text: err.Error()}}
 }
 
 // PreviewImport shows, per server, what importing text would do. Nothing
 // changes. plaintext lists secret keys (server.env.VAR) the user keeps in the file.
-func (a *App) PreviewImport(name, text string, plaintext []string) (ImportPreview, error) {
-	f, probs := parseImport(name, text)
-	if f == nil {
-		return ImportPreview{Items: []ImportItemView{}, Inputs: []InputView{}, Problems: probs}, nil
+func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (ImportPreview, error) {
+	res, err := a.h.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Plaintext: keepSet(plaintext), DryRun: true})
+	if res.File == nil {
+		return ImportPreview{Items: []ImportItemView{}, Inputs: []InputView{}, Problems: parseProblems(err)}, nil
 	}
-	f, moves := secrets.ExtractFile(f, keepSet(plaintext))
-	a.cfgMu.Lock()
-	cfg, err := config.Load(a.dir.Config())
-	a.cfgMu.Unlock()
 	if err != nil {
-		return ImportPreview{}, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
+		return ImportPreview{}, err
 	}
-	plan := config.Plan(cfg, f)
+	f, plan := res.File, res.Plan
 	out := ImportPreview{Format: string(f.Format), Items: make([]ImportItemView, 0, len(plan.Items)), Inputs: []InputView{}, Problems: []ProblemView{}}
 	for _, it := range plan.Items {
 		v := ImportItemView{
 			Name: it.Name, Outcome: string(it.Outcome), Default: string(it.Default), RenameTo: it.RenameTo,
-			Transport: string(it.Incoming.Transport), Target: targetOf(it.Incoming),
+			Transport: string(it.Incoming.Transport), Target: it.Incoming.Target(),
 			Changes: []string{}, Problems: problemViews(it.Problems), NeedsInputs: it.NeedsInputs,
 		}
 		if v.NeedsInputs == nil {
 			v.NeedsInputs = []string{}
 		}
 		v.Secrets = []SecretMove{}
-		for _, m := range moves {
+		for _, m := range res.Moves {
 			if m.Server == it.Name {
 				v.Secrets = append(v.Secrets, SecretMove{Key: m.Key(), Field: m.Field, Name: m.Name, Masked: m.Masked})
 			}
 		}
 		// The preview must not show a secret the user kept in plaintext either.
-		v.Target = a.red.Redact(v.Target)
+		v.Target = a.h.Redact(v.Target)
 		for _, c := range it.Changes {
 			v.Changes = append(v.Changes, c.String())
 		}
@@ -141,63 +133,19 @@ func (a *App) PreviewImport(name, text string, plaintext []string) (ImportPrevie
 	return out, nil
 }
 
-func targetOf(s config.Server) string {
-	if s.URL != "" {
-		return s.URL
-	}
-	t := s.Command
-	for _, a := range s.Args {
-		t += " " + a
-	}
-	return t
-}
-
 // ApplyImport imports text with the user's choices (server name → keep,
 // replace or rename) and input values, saves config.json atomically and
 // starts what was added. It returns how many servers were imported.
-func (a *App) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string, plaintext []string) (int, error) {
-	f, probs := parseImport(name, text)
-	if f == nil {
-		return 0, errors.New(probs[0].Text)
-	}
-	f, moves := secrets.ExtractFile(f, keepSet(plaintext))
-	if len(f.InputIDs()) > 0 {
-		var err error
-		if f, err = f.WithInputs(inputs); err != nil {
-			return 0, err
-		}
-	}
+func (a *ServersPage) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string, plaintext []string) (int, error) {
 	res := make(map[string]config.Resolution, len(resolutions))
 	for k, v := range resolutions {
 		res[k] = config.Resolution(v)
 	}
-	a.cfgMu.Lock()
-	defer a.cfgMu.Unlock()
-	cfg, err := config.Load(a.dir.Config())
-	if err != nil {
-		return 0, err
+	out, err := a.h.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext)})
+	if out.File == nil && err != nil {
+		return 0, errors.New(parseProblems(err)[0].Text)
 	}
-	plan := config.Plan(cfg, f)
-	next, err := config.Apply(cfg, plan, res)
-	if err != nil {
-		return 0, err
-	}
-	if moves = secrets.ForPlan(plan, res, moves); len(moves) > 0 {
-		// Keyring first: the config must never reference a secret that is not there.
-		names, err := a.store.StoreMoves(moves)
-		if err != nil {
-			return 0, fmt.Errorf("nothing was imported: %w; or untick \"move to keyring\" for those values", err)
-		}
-		if err := secrets.Index(next, true, names...); err != nil {
-			return 0, err
-		}
-	}
-	if err := config.Save(a.dir.Config(), next); err != nil {
-		return 0, err
-	}
-	a.servers = next.Servers
-	a.apply(next)
-	return imported(plan, res), nil
+	return out.Imported, err
 }
 
 func keepSet(keys []string) map[string]bool {
@@ -208,19 +156,8 @@ func keepSet(keys []string) map[string]bool {
 	return m
 }
 
-// imported counts the servers an applied plan added, replaced or renamed in.
-func imported(plan config.ImportPlan, res map[string]config.Resolution) int {
-	n := 0
-	for _, it := range plan.Items {
-		if it.Imports(res) {
-			n++
-		}
-	}
-	return n
-}
-
 // DiscoverConfigs finds the MCP configs of other apps on this machine.
-func (a *App) DiscoverConfigs() ([]DiscoveredConfig, error) {
+func (a *ServersPage) DiscoverConfigs() ([]DiscoveredConfig, error) {
 	cands := config.Discover(config.SystemEnv())
 	out := make([]DiscoveredConfig, 0, len(cands))
 	for _, c := range cands {
@@ -231,7 +168,7 @@ func (a *App) DiscoverConfigs() ([]DiscoveredConfig, error) {
 
 // ReadConfigFile returns the text of a discovered config for the import
 // wizard. Only files DiscoverConfigs reports can be read this way.
-func (a *App) ReadConfigFile(path string) (string, error) {
+func (a *ServersPage) ReadConfigFile(path string) (string, error) {
 	known := false
 	for _, c := range config.Discover(config.SystemEnv()) {
 		known = known || c.Path == path

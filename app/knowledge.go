@@ -15,7 +15,7 @@ const MaxDocument = 64 << 20
 // formats the browser cannot read as text) to a content store: it is
 // written under its own name to a private temporary folder, added by path
 // through the content store's addContent tool, and removed again.
-func (a *App) AddDocument(storeID, name, dataBase64 string) (CallResult, error) {
+func (a *ToolsPage) AddDocument(storeID, name, dataBase64 string) (CallResult, error) {
 	name = filepath.Base(filepath.Clean("/" + name)) // a name, never a path
 	if name == "/" || name == "." {
 		return CallResult{}, fmt.Errorf("the document has no file name")

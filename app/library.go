@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -47,47 +46,9 @@ type ProfilesView struct {
 	Names  []string `json:"names"`
 }
 
-// apply starts what cfg says should run: templates are left out, the
-// active profile's overrides applied, secrets resolved. A server whose
-// profile override is wrong shows the problem instead of running.
-func (a *App) apply(cfg *config.Config) {
-	ap := &applied{profile: library.ActiveProfile(cfg.Settings), agents: map[string][]string{}}
-	if cs, err := chat.LoadSettings(cfg.Settings); err == nil {
-		for _, ag := range cs.Agents {
-			for _, s := range ag.Servers {
-				ap.agents[s] = append(ap.agents[s], ag.Name)
-			}
-		}
-	}
-	a.applied.Store(ap)
-	run, problems := library.Prepare(cfg.Servers, ap.profile)
-	cfgs := secrets.Prepare(run, a.store.Lookup, a.red)
-	for i := range cfgs {
-		if err := problems[cfgs[i].Name]; err != nil {
-			cfgs[i].StartError = err.Error()
-		}
-	}
-	a.mgr.Apply(cfgs)
-}
-
-// applied is what the running servers were started with, read by every
-// server view (so a status event does not read config.json again).
-type applied struct {
-	profile string
-	agents  map[string][]string // server → names of the agents using it
-}
-
-// lastApplied is what apply last applied (zero before the first Apply).
-func (a *App) lastApplied() *applied {
-	if ap := a.applied.Load(); ap != nil {
-		return ap
-	}
-	return &applied{}
-}
-
 // fillMeta sets a server's metadata (c: its config entry, if it has one),
 // with what its initialize said filling gaps.
-func (a *App) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
+func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
 		Description: st.ServerInfo.Description, Instructions: st.Instructions}
 	m, _ := library.MetaOf(c)
@@ -106,9 +67,9 @@ func (a *App) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 }
 
 // usedBy names the agents that use a server and how many chats called it.
-func (a *App) usedBy(server string) []string {
+func (a *core) usedBy(server string) []string {
 	out := []string{}
-	for _, name := range a.lastApplied().agents[server] {
+	for _, name := range a.h.Applied().Agents[server] {
 		out = append(out, "agent "+name)
 	}
 	if h := a.hist.Load(); h != nil {
@@ -132,8 +93,8 @@ func (a *App) usedBy(server string) []string {
 
 // SetServerMeta saves what the user says about a server: description, tags,
 // docs URL, colour and icon.
-func (a *App) SetServerMeta(name string, m MetaView) error {
-	return a.editConfig(func(cfg *config.Config) error {
+func (a *ServersPage) SetServerMeta(name string, m MetaView) error {
+	return a.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers cannot be edited)", name)
@@ -144,10 +105,10 @@ func (a *App) SetServerMeta(name string, m MetaView) error {
 }
 
 // Templates lists the catalogue and the templates declared in config.json.
-func (a *App) Templates() ([]TemplateView, error) {
+func (a *ServersPage) Templates() ([]TemplateView, error) {
 	var out []TemplateView
 	view := func(t library.Template, source string) TemplateView {
-		v := TemplateView{ID: t.ID, Title: t.Title, Description: t.Description, Tags: t.Tags, DocsURL: t.DocsURL, Source: source, Preview: preview(t.Server)}
+		v := TemplateView{ID: t.ID, Title: t.Title, Description: t.Description, Tags: t.Tags, DocsURL: t.DocsURL, Source: source, Preview: t.Server.Target()}
 		ps, err := t.Params()
 		if err != nil {
 			v.Error = err.Error()
@@ -161,9 +122,7 @@ func (a *App) Templates() ([]TemplateView, error) {
 		}
 		return v
 	}
-	a.cfgMu.Lock()
-	servers := slices.Clone(a.servers)
-	a.cfgMu.Unlock()
+	servers := a.h.Servers()
 	for _, t := range library.Templates(servers) {
 		source := "catalogue"
 		if t.FromConfig {
@@ -184,14 +143,12 @@ func preview(s config.Server) string {
 // AddServerFromTemplate adds the server a template makes with the values
 // the user typed. Secret parameters go to the keyring as
 // "<server>.<param>" and the config holds a ${secret:...} reference.
-func (a *App) AddServerFromTemplate(templateID, name string, values map[string]string) error {
+func (a *ServersPage) AddServerFromTemplate(templateID, name string, values map[string]string) error {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return errors.New("the server needs a name: it prefixes its tools (name__tool)")
 	}
-	a.cfgMu.Lock()
-	servers := slices.Clone(a.servers)
-	a.cfgMu.Unlock()
+	servers := a.h.Servers()
 	tmpl, err := library.FindIn(servers, templateID)
 	if err != nil {
 		return fmt.Errorf("no template %q: pick one from the list", templateID)
@@ -200,13 +157,13 @@ func (a *App) AddServerFromTemplate(templateID, name string, values map[string]s
 	for k, v := range values {
 		in[k] = v
 	}
-	keep := &secrets.Keeper{Store: a.store, Server: name}
+	keep := &secrets.Keeper{Store: a.h.Secrets(), Server: name}
 	s, err := tmpl.Instantiate(name, in, library.Options{Secret: keep.Keep})
 	if err != nil {
 		return err
 	}
-	return a.editConfig(func(cfg *config.Config) error {
-		if _, taken := cfg.Lookup(name); taken || slices.Contains(a.mgr.InProcess(), name) {
+	return a.h.Edit(func(cfg *config.Config) error {
+		if _, taken := cfg.Lookup(name); taken || slices.Contains(a.h.Manager().InProcess(), name) {
 			return fmt.Errorf("a server named %q already exists: choose another name", name)
 		}
 		cfg.Servers = append(cfg.Servers, s)
@@ -218,10 +175,8 @@ func (a *App) AddServerFromTemplate(templateID, name string, values map[string]s
 }
 
 // Profiles returns the profiles servers declare and the active one.
-func (a *App) Profiles() (ProfilesView, error) {
-	a.cfgMu.Lock()
-	cfg, err := config.Load(a.dir.Config())
-	a.cfgMu.Unlock()
+func (a *ServersPage) Profiles() (ProfilesView, error) {
+	cfg, err := a.h.Config()
 	if err != nil {
 		return ProfilesView{}, err
 	}
@@ -234,8 +189,8 @@ func (a *App) Profiles() (ProfilesView, error) {
 
 // SetProfile switches every server to a profile ("" for none); servers
 // whose settings change restart with them.
-func (a *App) SetProfile(name string) error {
-	return a.editConfig(func(cfg *config.Config) error {
+func (a *ServersPage) SetProfile(name string) error {
+	return a.h.Edit(func(cfg *config.Config) error {
 		raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
 		if err != nil {
 			return err
@@ -247,8 +202,8 @@ func (a *App) SetProfile(name string) error {
 
 // SetServerProfile stores one server's overrides for a profile (all empty
 // removes them).
-func (a *App) SetServerProfile(server, profile string, o library.Override) error {
-	return a.editConfig(func(cfg *config.Config) error {
+func (a *ServersPage) SetServerProfile(server, profile string, o library.Override) error {
+	return a.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == server })
 		if i < 0 {
 			return fmt.Errorf("no server named %q", server)
@@ -258,8 +213,8 @@ func (a *App) SetServerProfile(server, profile string, o library.Override) error
 }
 
 // ServerProfiles returns one server's profile overrides.
-func (a *App) ServerProfiles(server string) (map[string]library.Override, error) {
-	s, ok := a.serverConfig(server)
+func (a *ServersPage) ServerProfiles(server string) (map[string]library.Override, error) {
+	s, ok := a.h.Server(server)
 	if !ok {
 		return nil, fmt.Errorf("no server named %q", server)
 	}
@@ -276,10 +231,8 @@ var TestTimeout = 2 * time.Minute
 // TestServer starts a configured server on its own (with the active profile
 // and its secrets), runs initialize and tools/list, and reports each step's
 // time and exactly what failed.
-func (a *App) TestServer(name string) (mcpmanager.TestReport, error) {
-	a.cfgMu.Lock()
-	cfg, err := config.Load(a.dir.Config())
-	a.cfgMu.Unlock()
+func (a *ServersPage) TestServer(name string) (mcpmanager.TestReport, error) {
+	cfg, err := a.h.Config()
 	if err != nil {
 		return mcpmanager.TestReport{}, err
 	}
@@ -290,21 +243,10 @@ func (a *App) TestServer(name string) (mcpmanager.TestReport, error) {
 	if _, isTemplate := library.TemplateOf(s); isTemplate {
 		return mcpmanager.TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", name)
 	}
-	c := a.prepared(cfg, s)
+	c := a.h.Prepared(cfg, s)
 	ctx, cancel := context.WithTimeout(cmp.Or(a.wailsContext(), context.Background()), TestTimeout)
 	defer cancel()
-	v := mcpmanager.Report(name, a.mgr.Test(ctx, c), a.red.Redact)
+	v := mcpmanager.Report(name, a.h.Manager().Test(ctx, c), a.h.Redact)
 	slog.Info("test connection", "server", name, "ok", v.OK, "failed", v.Failed, "ms", v.TotalMs)
 	return v, nil
-}
-
-// prepared is one server as it would run now: profile applied, secrets resolved.
-func (a *App) prepared(cfg *config.Config, s config.Server) mcpmanager.ServerConfig {
-	p, err := library.ApplyProfile(s, library.ActiveProfile(cfg.Settings))
-	c := secrets.Prepare([]config.Server{p}, a.store.Lookup, a.red)[0]
-	if err != nil {
-		c.StartError = err.Error()
-	}
-	c.Disabled = false // testing a disabled server is how a user checks it before enabling
-	return c
 }

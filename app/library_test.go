@@ -46,7 +46,7 @@ func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 		if state(a, "api") != string(supervisor.Ready) {
 			return ""
 		}
-		res, err := a.CallTool("api__where", "{}")
+		res, err := a.ToolsPage.CallTool("api__where", "{}")
 		if err != nil || len(res.Content) == 0 {
 			return ""
 		}
@@ -54,23 +54,23 @@ func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 	}
 	waitFor(t, "api at home", func() bool { return where() == "home-srv" })
 
-	pv, err := a.Profiles()
+	pv, err := a.ServersPage.Profiles()
 	if err != nil || pv.Active != "" || len(pv.Names) != 1 || pv.Names[0] != "work" {
 		t.Fatalf("profiles %+v %v", pv, err)
 	}
-	if err := a.SetProfile("work"); err != nil {
+	if err := a.ServersPage.SetProfile("work"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "api at work", func() bool { return where() == "work-srv" })
-	p, err := a.TestServer("api")
+	p, err := a.ServersPage.TestServer("api")
 	if err != nil || !p.OK || p.ServerName != "work-srv" || len(p.Steps) != 3 || p.TotalMs <= 0 {
 		t.Fatalf("test connection under work: %+v %v", p, err)
 	}
-	if err := a.SetProfile(""); err != nil {
+	if err := a.ServersPage.SetProfile(""); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "api back home", func() bool { return where() == "home-srv" })
-	if err := a.SetProfile("holiday"); err == nil || !strings.Contains(err.Error(), "work") {
+	if err := a.ServersPage.SetProfile("holiday"); err == nil || !strings.Contains(err.Error(), "work") {
 		t.Fatalf("unknown profile: %v", err)
 	}
 }
@@ -78,21 +78,21 @@ func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 	home := whereServer(t, "home-srv") // first: cleanups run last first, the app must close before it
 	c := newChatApp(t)
-	if err := c.AddServerFromTemplate("github", "gh", map[string]string{"token": "not-a-token"}); err == nil || !strings.Contains(err.Error(), `parameter "token"`) {
+	if err := c.ServersPage.AddServerFromTemplate("github", "gh", map[string]string{"token": "not-a-token"}); err == nil || !strings.Contains(err.Error(), `parameter "token"`) {
 		t.Fatalf("invalid token: %v", err)
 	}
-	if err := c.AddServerFromTemplate("filesystem", "docs", map[string]string{}); err == nil || !strings.Contains(err.Error(), "Folder is required") {
+	if err := c.ServersPage.AddServerFromTemplate("filesystem", "docs", map[string]string{}); err == nil || !strings.Contains(err.Error(), "Folder is required") {
 		t.Fatalf("missing folder: %v", err)
 	}
 	// A template declared in the config is offered and not run.
-	if err := c.editConfig(func(cfg *config.Config) error {
+	if err := c.h.Edit(func(cfg *config.Config) error {
 		cfg.Servers = append(cfg.Servers, config.Server{Name: "where-tmpl", Transport: config.HTTP, URL: "{{url}}",
 			Extra: map[string]json.RawMessage{library.ParamsKey: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string","pattern":"^http"}},"required":["url"]}`)}})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := c.Templates()
+	ts, _ := c.ServersPage.Templates()
 	var fromConfig *TemplateView
 	for i := range ts {
 		if ts[i].ID == "where-tmpl" {
@@ -105,24 +105,24 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 	if state(c.App, "where-tmpl") != "" {
 		t.Fatal("a template entry was started")
 	}
-	if err := c.AddServerFromTemplate("where-tmpl", "where", map[string]string{"url": home}); err != nil {
+	if err := c.ServersPage.AddServerFromTemplate("where-tmpl", "where", map[string]string{"url": home}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "where ready", func() bool { return state(c.App, "where") == string(supervisor.Ready) })
 
 	// Metadata: edited by the user, else from initialize.
-	if err := c.SetServerMeta("where", MetaView{Description: "Says where it runs", Tags: []string{"Network", "demo"}, Color: "#0a0"}); err != nil {
+	if err := c.ServersPage.SetServerMeta("where", MetaView{Description: "Says where it runs", Tags: []string{"Network", "demo"}, Color: "#0a0"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.SetServerMeta("where", MetaView{Color: "green"}); err == nil || !strings.Contains(err.Error(), "mcpServers.where.metadata.color") {
+	if err := c.ServersPage.SetServerMeta("where", MetaView{Color: "green"}); err == nil || !strings.Contains(err.Error(), "mcpServers.where.metadata.color") {
 		t.Fatalf("bad colour: %v", err)
 	}
-	if _, err := c.SaveAgent(chat.Agent{Name: "Locator", Servers: []string{"where"}}); err != nil {
+	if _, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "Locator", Servers: []string{"where"}}); err != nil {
 		t.Fatal(err)
 	}
 	var v ServerView
 	waitFor(t, "metadata", func() bool {
-		vs, _ := c.Servers()
+		vs, _ := c.ServersPage.Servers()
 		for _, x := range vs {
 			if x.Name == "where" {
 				v = x
@@ -134,7 +134,7 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 		t.Fatalf("view %+v", v)
 	}
 	var tags []string
-	vs, _ := c.Servers()
+	vs, _ := c.ServersPage.Servers()
 	for _, x := range vs {
 		for _, tag := range x.Meta.Tags {
 			if !slices.Contains(tags, tag) {
@@ -153,14 +153,14 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 	waitFor(t, "built-ins", func() bool {
 		return state(c.App, "workspace") == string(supervisor.Ready) && state(c.App, "content-store") == string(supervisor.Ready)
 	})
-	ag, err := c.SaveAgent(chat.Agent{Name: "Librarian", System: "You keep the user's files and notes.", Servers: []string{"workspace", "content-store"}, Delegate: true})
+	ag, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "Librarian", System: "You keep the user's files and notes.", Servers: []string{"workspace", "content-store"}, Delegate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.SaveAgent(chat.Agent{Name: "librarian"}); err == nil {
+	if _, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "librarian"}); err == nil {
 		t.Fatal("a second agent with the same name was saved")
 	}
-	ch, err := c.NewAgentChat(ag.ID)
+	ch, err := c.AgentsPage.NewAgentChat(ag.ID)
 	if err != nil || ch.Agent != ag.ID || ch.Model != "m1" {
 		t.Fatalf("chat %+v %v", ch, err)
 	}
@@ -173,7 +173,7 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 		providertest.Reply{Text: "There are no stores."},
 		providertest.Reply{Text: "Your workspace is empty and you have no stores."},
 	)
-	if err := c.SendMessage(ch.ID, "what do I have?"); err != nil {
+	if err := c.ChatPage.SendMessage(ch.ID, "what do I have?"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the turn", func() bool { return c.done(ch.ID) })
@@ -207,7 +207,7 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 	if strings.Join(nested, ",") != "workspace__list_directory,content-store__listStores" {
 		t.Fatalf("nested steps %v", nested)
 	}
-	msgs, _ := c.ChatMessages(ch.ID)
+	msgs, _ := c.ChatPage.ChatMessages(ch.ID)
 	if last := msgs[len(msgs)-1]; last.Text != "Your workspace is empty and you have no stores." {
 		t.Fatalf("last message %+v", last)
 	}
@@ -215,27 +215,27 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 
 func TestToolSearchSetting(t *testing.T) {
 	c := newChatApp(t)
-	v, err := c.ChatSettings()
+	v, err := c.SettingsPage.ChatSettings()
 	if err != nil || v.ToolSearchAbove != chat.ToolSearchThreshold || len(v.Pinned) != 0 {
 		t.Fatalf("defaults %+v %v", v, err)
 	}
-	if err := c.SetToolSearch(10, []string{"workspace__read_file", " "}); err != nil {
+	if err := c.SettingsPage.SetToolSearch(10, []string{"workspace__read_file", " "}); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := c.chatSettings()
+	s, _ := c.h.ChatSettings()
 	if s.ToolSearchAbove != 10 || strings.Join(s.Pinned, ",") != "workspace__read_file" {
 		t.Fatalf("saved %+v", s)
 	}
-	if err := c.SetToolSearch(0, nil); err != nil {
+	if err := c.SettingsPage.SetToolSearch(0, nil); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := c.ChatSettings(); v.ToolSearchAbove != 0 {
+	if v, _ := c.SettingsPage.ChatSettings(); v.ToolSearchAbove != 0 {
 		t.Fatalf("off: %d", v.ToolSearchAbove)
 	}
-	if s, _ := c.chatSettings(); s.ToolSearchAbove >= 0 {
+	if s, _ := c.h.ChatSettings(); s.ToolSearchAbove >= 0 {
 		t.Fatalf("off is stored as %d", s.ToolSearchAbove)
 	}
-	if err := c.SetToolSearch(5, []string{"read_file"}); err == nil || !strings.Contains(err.Error(), "server__tool") {
+	if err := c.SettingsPage.SetToolSearch(5, []string{"read_file"}); err == nil || !strings.Contains(err.Error(), "server__tool") {
 		t.Fatalf("bad pinned name: %v", err)
 	}
 }

@@ -120,7 +120,7 @@ type PendingRequest struct {
 }
 
 // PendingRequests lists approvals and forms waiting for an answer.
-func (a *App) PendingRequests() ([]PendingRequest, error) {
+func (a *ChatPage) PendingRequests() ([]PendingRequest, error) {
 	var out []PendingRequest
 	for _, q := range a.asker.open() {
 		out = append(out, PendingRequest{Approval: q.Approval, Elicit: q.Elicit})
@@ -129,7 +129,7 @@ func (a *App) PendingRequests() ([]PendingRequest, error) {
 }
 
 // AnswerApproval answers an approval request: "once", "always" or "deny".
-func (a *App) AnswerApproval(id, decision string) error {
+func (a *ChatPage) AnswerApproval(id, decision string) error {
 	d := chat.Decision(decision)
 	switch d {
 	case chat.ApproveOnce, chat.ApproveAlways, chat.Deny:
@@ -141,7 +141,7 @@ func (a *App) AnswerApproval(id, decision string) error {
 
 // AnswerElicitation answers a server's form: action accept (with content),
 // decline or cancel.
-func (a *App) AnswerElicitation(id string, action string, contentJSON string) error {
+func (a *ChatPage) AnswerElicitation(id string, action string, contentJSON string) error {
 	ans := chat.ElicitAnswer{Action: action}
 	switch action {
 	case "accept":
@@ -158,7 +158,7 @@ func (a *App) AnswerElicitation(id string, action string, contentJSON string) er
 }
 
 // emitEvent sends an event to the frontend (no-op before Startup).
-func (a *App) emitEvent(name string, data any) {
+func (a *core) emitEvent(name string, data any) {
 	if a.emitHook != nil {
 		a.emitHook(name, data)
 		return

@@ -48,39 +48,9 @@ type ChatSettingsView struct {
 	Pinned          []string `json:"pinned"`
 }
 
-// chatSettings reads the chat section of the app config.
-func (a *App) chatSettings() (chat.Settings, error) {
-	a.cfgMu.Lock()
-	cfg, err := config.Load(a.dir.Config())
-	a.cfgMu.Unlock()
-	if err != nil {
-		return chat.Settings{}, err
-	}
-	return chat.LoadSettings(cfg.Settings)
-}
-
-// editChatSettings changes the chat settings and saves the config.
-func (a *App) editChatSettings(fn func(s *chat.Settings) error) error {
-	return a.editConfig(func(cfg *config.Config) error {
-		s, err := chat.LoadSettings(cfg.Settings)
-		if err != nil {
-			return err
-		}
-		if err := fn(&s); err != nil {
-			return err
-		}
-		raw, err := s.Into(cfg.Settings)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = raw
-		return nil
-	})
-}
-
 // ChatSettings returns the providers and chat defaults.
-func (a *App) ChatSettings() (ChatSettingsView, error) {
-	s, err := a.chatSettings()
+func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
+	s, err := a.h.ChatSettings()
 	if err != nil {
 		return ChatSettingsView{}, err
 	}
@@ -102,7 +72,7 @@ func (a *App) ChatSettings() (ChatSettingsView, error) {
 			Default: strings.EqualFold(p.Name, s.DefaultProvider)}
 		if refs := secrets.Refs(p.APIKey); len(refs) > 0 {
 			pv.KeyName = refs[0]
-			_, err := a.store.Get(refs[0])
+			_, err := a.h.Secrets().Get(refs[0])
 			pv.HasKey = err == nil
 		}
 		if pv.BaseURL == "" {
@@ -114,12 +84,12 @@ func (a *App) ChatSettings() (ChatSettingsView, error) {
 }
 
 // SaveProvider adds or updates a provider; a new key goes to the keyring.
-func (a *App) SaveProvider(in ProviderInput) error {
+func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: provider.Kind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
 	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
 		ps.BaseURL = ""
 	}
-	if old, err := a.chatSettings(); err == nil {
+	if old, err := a.h.ChatSettings(); err == nil {
 		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
 			ps.APIKey = p.APIKey
 		}
@@ -130,13 +100,13 @@ func (a *App) SaveProvider(in ProviderInput) error {
 	var keyName string
 	if k := strings.TrimSpace(in.APIKey); k != "" {
 		keyName = secrets.NameFor("provider_"+ps.Name, "API_KEY")
-		if err := a.store.Set(keyName, k); err != nil {
+		if err := a.h.Secrets().Set(keyName, k); err != nil {
 			return err
 		}
-		a.red.Add(k)
+		a.h.Redactor().Add(k)
 		ps.APIKey = "${secret:" + keyName + "}"
 	}
-	return a.editConfig(func(cfg *config.Config) error {
+	return a.h.Edit(func(cfg *config.Config) error {
 		if keyName != "" {
 			if err := secrets.Index(cfg, true, keyName); err != nil {
 				return err
@@ -160,13 +130,13 @@ func (a *App) SaveProvider(in ProviderInput) error {
 
 // DeleteProvider removes a provider (its key stays in the keyring, listed
 // under Secrets, until deleted there).
-func (a *App) DeleteProvider(name string) error {
-	return a.editChatSettings(func(s *chat.Settings) error { return s.Remove(name) })
+func (a *SettingsPage) DeleteProvider(name string) error {
+	return a.h.EditSettings(func(s *chat.Settings) error { return s.Remove(name) })
 }
 
 // SetDefaultProvider makes name the provider new chats use.
-func (a *App) SetDefaultProvider(name string) error {
-	return a.editChatSettings(func(s *chat.Settings) error {
+func (a *SettingsPage) SetDefaultProvider(name string) error {
+	return a.h.EditSettings(func(s *chat.Settings) error {
 		p, err := s.Provider(name)
 		if err != nil {
 			return err
@@ -178,8 +148,8 @@ func (a *App) SetDefaultProvider(name string) error {
 
 // SetToolPolicy sets the approval policy of a tool or server ("server__*"):
 // ask, allow, deny, or "" to go back to the default.
-func (a *App) SetToolPolicy(tool, policy string) error {
-	return a.editChatSettings(func(s *chat.Settings) error {
+func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
+	return a.h.EditSettings(func(s *chat.Settings) error {
 		switch chat.Policy(policy) {
 		case chat.PolicyAsk, chat.PolicyAllow, chat.PolicyDeny:
 			if s.Policies == nil {
@@ -196,8 +166,8 @@ func (a *App) SetToolPolicy(tool, policy string) error {
 }
 
 // ProviderModels lists the models the provider offers.
-func (a *App) ProviderModels(name string) ([]provider.Model, error) {
-	s, err := a.chatSettings()
+func (a *SettingsPage) ProviderModels(name string) ([]provider.Model, error) {
+	s, err := a.h.ChatSettings()
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +175,7 @@ func (a *App) ProviderModels(name string) ([]provider.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := ps.Open(a.store.Lookup)
+	p, err := ps.Open(a.h.Secrets().Lookup)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +185,7 @@ func (a *App) ProviderModels(name string) ([]provider.Model, error) {
 }
 
 // DetectOllama reports whether an Ollama server answers on this machine.
-func (a *App) DetectOllama() (bool, error) {
+func (a *SettingsPage) DetectOllama() (bool, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), 3*time.Second)
 	defer cancel()
 	ok, _ := provider.DetectOllama(ctx, "")
@@ -225,7 +195,7 @@ func (a *App) DetectOllama() (bool, error) {
 // SetToolSearch sets when the model searches tools instead of seeing them
 // all (above this many active tools; 0 turns it off) and the tools always
 // offered (server__tool).
-func (a *App) SetToolSearch(above int, pinned []string) error {
+func (a *SettingsPage) SetToolSearch(above int, pinned []string) error {
 	if above < 0 {
 		return fmt.Errorf("the tool count must be 0 (off) or more, not %d", above)
 	}
@@ -240,7 +210,7 @@ func (a *App) SetToolSearch(above int, pinned []string) error {
 		}
 		clean = append(clean, p)
 	}
-	return a.editChatSettings(func(s *chat.Settings) error {
+	return a.h.EditSettings(func(s *chat.Settings) error {
 		switch {
 		case above == 0:
 			s.ToolSearchAbove = -1

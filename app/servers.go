@@ -15,7 +15,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -96,7 +95,7 @@ type CallResult struct {
 	DurationMs float64       `json:"durationMs"`
 }
 
-func (a *App) statusView(st supervisor.Status) ServerView {
+func (a *core) statusView(st supervisor.Status) ServerView {
 	v := ServerView{
 		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,
 		ServerName: st.ServerInfo.Name, Version: st.ServerInfo.Version, Transport: "stdio",
@@ -107,24 +106,24 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 	if st.Builtin {
 		v.Transport, v.Command = "built-in", "inside Switchboard"
 	}
-	c, ok := a.serverConfig(st.Name)
+	c, ok := a.h.Server(st.Name)
 	if ok && !st.Builtin {
-		if p, err := library.ApplyProfile(c, a.lastApplied().profile); err == nil {
+		if p, err := library.ApplyProfile(c, a.h.Applied().Profile); err == nil {
 			c = p // show what runs: the active profile's URL or arguments
 		}
 		v.Transport = string(c.Transport)
-		v.Command = preview(c)
+		v.Command = c.Target()
 	}
-	if m, ok := a.mgr.Registry().Metrics()[st.Name]; ok {
+	if m, ok := a.h.Manager().Registry().Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
 	}
-	if sup, err := a.mgr.Server(st.Name); err == nil {
+	if sup, err := a.h.Manager().Server(st.Name); err == nil {
 		v.StderrTail = sup.Log().Tail(50)
 	}
 	if st.State == supervisor.Ready {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if tools, err := a.mgr.Registry().ServerTools(ctx, st.Name); err == nil {
+		if tools, err := a.h.Manager().Registry().ServerTools(ctx, st.Name); err == nil {
 			v.ToolCount = len(tools)
 		}
 	}
@@ -132,14 +131,14 @@ func (a *App) statusView(st supervisor.Status) ServerView {
 		v.StderrTail = []string{}
 	}
 	a.fillMeta(&v, st, c)
-	v.Error, v.Command = a.red.Redact(v.Error), a.red.Redact(v.Command)
+	v.Error, v.Command = a.h.Redact(v.Error), a.h.Redact(v.Command)
 	return v
 }
 
 // Servers lists every configured server with its status.
-func (a *App) Servers() ([]ServerView, error) {
+func (a *ServersPage) Servers() ([]ServerView, error) {
 	seq := a.seq.Load()
-	sts := a.mgr.Status()
+	sts := a.h.Manager().Status()
 	out := make([]ServerView, 0, len(sts))
 	for _, st := range sts {
 		v := a.statusView(st)
@@ -150,10 +149,10 @@ func (a *App) Servers() ([]ServerView, error) {
 }
 
 // RestartServer stops and starts one server.
-func (a *App) RestartServer(name string) error {
+func (a *ServersPage) RestartServer(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return a.mgr.Restart(ctx, name)
+	return a.h.Manager().Restart(ctx, name)
 }
 
 // EventServerLogin carries a LoginView while a login waits for the browser,
@@ -174,7 +173,7 @@ var LoginSettleTimeout = time.Minute
 // "needs-login"): it opens the authorization page in the browser, waits for
 // the redirect back, keeps the tokens in the keyring, and returns the server
 // once it has started again with them.
-func (a *App) LoginServer(name string) (ServerView, error) {
+func (a *ServersPage) LoginServer(name string) (ServerView, error) {
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
 	show := func(u string) {
@@ -182,8 +181,8 @@ func (a *App) LoginServer(name string) (ServerView, error) {
 			wruntime.EventsEmit(wctx, EventServerLogin, LoginView{Name: name, URL: u})
 		}
 	}
-	if err := a.mgr.LoginWith(ctx, name, show); err != nil {
-		return ServerView{}, errors.New(a.red.Redact(err.Error()))
+	if err := a.h.Manager().LoginWith(ctx, name, show); err != nil {
+		return ServerView{}, errors.New(a.h.Redact(err.Error()))
 	}
 	wctx, wcancel := context.WithTimeout(ctx, LoginSettleTimeout)
 	defer wcancel()
@@ -200,11 +199,11 @@ func (a *App) LoginServer(name string) (ServerView, error) {
 }
 
 // waitServer waits until one server has left the starting states.
-func (a *App) waitServer(ctx context.Context, name string) (supervisor.Status, error) {
+func (a *core) waitServer(ctx context.Context, name string) (supervisor.Status, error) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
-		for _, st := range a.mgr.Status() {
+		for _, st := range a.h.Manager().Status() {
 			if st.Name == name && st.State != supervisor.Starting && st.State != supervisor.Restarting && st.State != supervisor.Stopped {
 				return st, nil
 			}
@@ -218,10 +217,10 @@ func (a *App) waitServer(ctx context.Context, name string) (supervisor.Status, e
 }
 
 // Tools lists every tool of every ready server.
-func (a *App) Tools() (ToolList, error) {
+func (a *ToolsPage) Tools() (ToolList, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tools, errs := a.mgr.Registry().Tools(ctx)
+	tools, errs := a.h.Manager().Registry().Tools(ctx)
 	out := ToolList{Tools: make([]ToolView, 0, len(tools)), Errors: make([]ServerErrorView, 0, len(errs))}
 	for _, t := range tools {
 		schema, err := json.Marshal(t.Tool.InputSchema)
@@ -236,7 +235,7 @@ func (a *App) Tools() (ToolList, error) {
 			title = t.Tool.Annotations.Title
 		}
 		v := ToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: title,
-			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.toolPolicy(t))}
+			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.h.DefaultPolicy(t))}
 		if h := t.Tool.Annotations.ReadOnlyHint; h != nil {
 			v.ReadOnly = *h
 		}
@@ -252,7 +251,7 @@ func (a *App) Tools() (ToolList, error) {
 }
 
 // CallTool runs a tool with arguments given as a JSON object.
-func (a *App) CallTool(name, argsJSON string) (CallResult, error) {
+func (a *ToolsPage) CallTool(name, argsJSON string) (CallResult, error) {
 	var args map[string]any
 	if strings.TrimSpace(argsJSON) != "" {
 		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
@@ -262,16 +261,16 @@ func (a *App) CallTool(name, argsJSON string) (CallResult, error) {
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
 	start := time.Now()
-	res, err := a.mgr.Registry().Call(ctx, name, args, registry.CallOptions{})
+	res, err := a.h.Call(ctx, name, args)
 	took := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		return CallResult{}, errors.New(a.red.Redact(err.Error()))
+		return CallResult{}, errors.New(a.h.Redact(err.Error()))
 	}
 	v := resultView(res, took)
 	for i := range v.Content { // a tool may echo its environment (everything's get-env does)
-		v.Content[i].Text = a.red.Redact(v.Content[i].Text)
+		v.Content[i].Text = a.h.Redact(v.Content[i].Text)
 	}
-	v.Structured = a.red.Redact(v.Structured)
+	v.Structured = a.h.Redact(v.Structured)
 	return v, nil
 }
 
@@ -306,29 +305,9 @@ func resultView(res *mcp.CallToolResult, took float64) CallResult {
 	return out
 }
 
-// editConfig changes config.json atomically and applies the result.
-func (a *App) editConfig(fn func(cfg *config.Config) error) error {
-	a.cfgMu.Lock()
-	defer a.cfgMu.Unlock()
-	cfg, err := config.Load(a.dir.Config())
-	if err != nil {
-		return err
-	}
-	next := cfg.Clone()
-	if err := fn(next); err != nil {
-		return err
-	}
-	if err := config.Save(a.dir.Config(), next); err != nil {
-		return err
-	}
-	a.servers = next.Servers
-	a.apply(next)
-	return nil
-}
-
 // SetServerEnabled enables or disables a server and saves the choice.
-func (a *App) SetServerEnabled(name string, enabled bool) error {
-	return a.editConfig(func(cfg *config.Config) error {
+func (a *ServersPage) SetServerEnabled(name string, enabled bool) error {
+	return a.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q", name)
@@ -339,8 +318,8 @@ func (a *App) SetServerEnabled(name string, enabled bool) error {
 }
 
 // RemoveServer deletes a server from the config (the UI confirms first).
-func (a *App) RemoveServer(name string) error {
-	return a.editConfig(func(cfg *config.Config) error {
+func (a *ServersPage) RemoveServer(name string) error {
+	return a.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q", name)
@@ -352,8 +331,8 @@ func (a *App) RemoveServer(name string) error {
 
 // ServerLog returns the last lines a server wrote to stderr (secrets redacted
 // once the secrets store lands), for the live log on the Servers page.
-func (a *App) ServerLog(name string, lines int) ([]string, error) {
-	sup, err := a.mgr.Server(name)
+func (a *ServersPage) ServerLog(name string, lines int) ([]string, error) {
+	sup, err := a.h.Manager().Server(name)
 	if err != nil {
 		return nil, err
 	}

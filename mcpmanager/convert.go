@@ -3,6 +3,7 @@ package mcpmanager
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
@@ -73,4 +74,52 @@ func FromConfigs(servers []config.Server) []ServerConfig {
 		out = append(out, FromConfig(s))
 	}
 	return out
+}
+
+// Specs turns config servers into what the manager runs. expand replaces
+// the placeholders of one value (${secret:...}, ${env:...}) at start, never
+// written back; a server whose value cannot be expanded does not start and
+// says why (its StartError).
+func Specs(servers []config.Server, expand func(string) (string, error)) []ServerConfig {
+	out := make([]ServerConfig, 0, len(servers))
+	for _, s := range servers {
+		r, err := expandServer(s, expand)
+		c := FromConfig(r)
+		if err != nil { // what is missing says more than the placeholder it left
+			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// expandServer expands every value of s that may hold a placeholder; on the
+// first failure it returns s unchanged with the error.
+func expandServer(s config.Server, expand func(string) (string, error)) (config.Server, error) {
+	out := s.Clone()
+	var firstErr error
+	x := func(v string) string {
+		if !strings.Contains(v, "${") {
+			return v
+		}
+		r, err := expand(v)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return r
+	}
+	out.Command, out.Cwd, out.URL = x(s.Command), x(s.Cwd), x(s.URL)
+	for i, a := range out.Args {
+		out.Args[i] = x(a)
+	}
+	for k, v := range out.Env {
+		out.Env[k] = x(v)
+	}
+	for k, v := range out.Headers {
+		out.Headers[k] = x(v)
+	}
+	if firstErr != nil {
+		return s, firstErr
+	}
+	return out, nil
 }

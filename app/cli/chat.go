@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -77,19 +78,19 @@ func chatCmd() *Command {
 					return &ValidationError{Err: err}
 				}
 				agent = &a
-				prov, model, system = cmp.Or(prov, a.Provider), cmp.Or(model, a.Model), cmp.Or(system, a.System)
+				prov, model = cmp.Or(prov, a.Provider), cmp.Or(model, a.Model)
 			}
 			p, pname, model, err := chatProvider(settings, prov, baseURL, model)
 			if err != nil {
 				return err
 			}
-			if system == "" {
-				system = settings.System
+			// The same set-up as the window's: prompt, policies, agent, tool search.
+			turn := host.TurnSetup(settings, agent, system, nil)
+			if maxSteps > 0 {
+				turn.MaxSteps = maxSteps
 			}
-			turn := chat.Turn{Policies: settings.Policies, SearchAbove: settings.ToolSearchAbove, Pinned: settings.Pinned}
 			var only []string
 			if agent != nil {
-				turn.Active, turn.Policies, turn.Delegate = agent.Allows, agent.Merged(settings.Policies), agent.Delegate
 				only = append([]string{}, agent.Servers...) // never nil: no servers starts none
 			}
 			hist, err := history.Open(ctx, dir.History())
@@ -98,7 +99,7 @@ func chatCmd() *Command {
 			}
 			defer hist.Close()
 			if chatID == "" {
-				c := history.Chat{Title: title(prompt), Provider: pname, Model: model}
+				c := history.Chat{Title: host.Title(prompt), Provider: pname, Model: model}
 				if agent != nil {
 					c.Agent = agent.ID
 				}
@@ -116,20 +117,20 @@ func chatCmd() *Command {
 			if yes {
 				approver = chat.ApproveAll{}
 			}
-			eng := chat.New(chat.Options{History: hist, Approver: approver})
-			m, err := startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
-				m.SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
+			var eng *chat.Engine
+			h, err := startServersWith(ctx, inv, file, inputs, func(h *host.Host) {
+				eng = h.Engine(hist, approver)
+				h.Manager().SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
 					Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: model}, nil }}})
 			}, only...)
 			if err != nil {
 				return err
 			}
-			defer closeServers(m)
-			eng.SetTools(m.Registry())
+			defer closeServers(h)
 
 			out := &streamPrinter{out: inv.Stdout, errOut: inv.Stderr, quiet: inv.JSON}
-			turn.ChatID, turn.Provider, turn.Model, turn.System, turn.Text = chatID, p, model, system, prompt
-			turn.MaxSteps, turn.OnEvent = maxSteps, out.event
+			turn.ChatID, turn.Provider, turn.Model, turn.Text = chatID, p, model, prompt
+			turn.OnEvent = out.event
 			res, err := eng.Send(ctx, turn)
 			out.finish()
 			if inv.JSON {
@@ -209,14 +210,6 @@ func chatProvider(s chat.Settings, name, baseURL, model string) (provider.Provid
 func hasProvider(s chat.Settings, name string) bool {
 	_, err := s.Provider(name)
 	return name != "" && err == nil
-}
-
-func title(prompt string) string {
-	line, _, _ := strings.Cut(prompt, "\n")
-	if r := []rune(line); len(r) > 60 {
-		return string(r[:60]) + "…"
-	}
-	return line
 }
 
 func isTTY(r io.Reader) bool {

@@ -38,15 +38,16 @@ func serversTestCmd() *Command {
 			if i < 0 {
 				return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
 			}
-			red := secrets.NewRedactor()
-			store := secrets.NewStore()
-			c := secrets.Prepare(servers[i:i+1], store.Lookup, red)[0]
-			c.Disabled = false
-			m := mcpmanager.New(mcpmanager.Options{Redact: red.Redact, Tokens: store})
-			defer closeServers(m)
+			h, err := openHost(inv, file)
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
+			c := h.Specs(servers[i : i+1])[0]
+			c.Disabled = false // testing a disabled server is how a user checks it before enabling
 			tctx, cancel := context.WithTimeout(ctx, TestTimeout)
 			defer cancel()
-			r := mcpmanager.Report(args[0], m.Test(tctx, c), red.Redact)
+			r := mcpmanager.Report(args[0], h.Manager().Test(tctx, c), h.Redact)
 			if err := printReport(inv, r); err != nil {
 				return err
 			}

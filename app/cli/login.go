@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -37,19 +37,21 @@ func serversLoginCmd() *Command {
 			if servers[i].URL == "" {
 				return &ValidationError{Err: fmt.Errorf("%s runs a command; only remote (http/sse) servers log in, give this one its credentials as env values", name)}
 			}
-			store := secrets.NewStore()
-			if err := store.Available(); err != nil {
-				return fmt.Errorf("%s: the tokens could not be kept: %w", name, err)
+			dir, err := inv.DataDir()
+			if err != nil {
+				return err
 			}
-			red := secrets.NewRedactor()
-			m := mcpmanager.New(mcpmanager.Options{
-				Redact: red.Redact, Tokens: store,
+			h := host.Open(host.Options{Dir: dir, NoLogFiles: file != "",
 				OnLoginURL: func(server, u string) {
 					fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", server, termSafe(u))
 				},
 			})
-			defer closeServers(m)
-			m.Apply(secrets.Prepare(servers[i:i+1], store.Lookup, red))
+			defer closeServers(h)
+			if err := h.Secrets().Available(); err != nil {
+				return fmt.Errorf("%s: the tokens could not be kept: %w", name, err)
+			}
+			h.Run(servers[i : i+1])
+			m := h.Manager()
 			if err := m.Login(ctx, name); err != nil {
 				if errors.Is(err, context.Canceled) {
 					return fmt.Errorf("%s: login cancelled", name)

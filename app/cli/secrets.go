@@ -29,15 +29,18 @@ func secretsList(_ context.Context, inv *Invocation, args []string) error {
 	if len(args) > 0 {
 		return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
 	}
-	cfg, _, err := loadAppConfig(inv)
+	h, err := openHost(inv, "")
 	if err != nil {
 		return err
 	}
-	st := secrets.NewStore()
-	if err := st.Available(); err != nil {
+	defer closeServers(h)
+	if err := h.Secrets().Available(); err != nil {
 		fmt.Fprintln(inv.Stderr, "switchboard: "+err.Error())
 	}
-	list := secrets.List(cfg, st)
+	list, err := h.SecretsInUse() // the same "used by" as Settings: servers and providers
+	if err != nil {
+		return validation(err)
+	}
 	if inv.JSON {
 		return inv.PrintJSON(list)
 	}

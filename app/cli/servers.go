@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -57,7 +58,7 @@ func loadAppConfig(inv *Invocation) (*config.Config, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	cfg, err := config.Load(dir.Config())
+	cfg, err := config.LoadContext(inv.Context(), dir.Config())
 	if err != nil {
 		return nil, "", validation(err)
 	}
@@ -88,7 +89,7 @@ func loadServers(inv *Invocation, file string, inputs map[string]string) ([]conf
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
-	f, err := config.Parse(file, data)
+	f, err := config.ParseContext(inv.Context(), file, data)
 	if err != nil {
 		return nil, validation(err)
 	}
@@ -146,7 +147,7 @@ func serversListCmd() *Command {
 			rows := make([]row, 0, len(servers))
 			for _, s := range servers {
 				m, _ := library.MetaOf(s)
-				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, target(s), append([]string{}, m.Tags...), m.Description})
+				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, s.Target(), append([]string{}, m.Tags...), m.Description})
 			}
 			if inv.JSON {
 				return inv.PrintJSON(rows)
@@ -159,13 +160,6 @@ func serversListCmd() *Command {
 				[]string{"NAME", "TRANSPORT", "ENABLED", "TAGS", "COMMAND / URL"}, cells)
 		},
 	}
-}
-
-func target(s config.Server) string {
-	if s.URL != "" {
-		return s.URL
-	}
-	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
 }
 
 func serversImportCmd() *Command {
@@ -191,22 +185,6 @@ func serversImportCmd() *Command {
 			if err != nil {
 				return fmt.Errorf("read %s: %w", args[0], err)
 			}
-			f, err := config.Parse(args[0], data)
-			if f == nil {
-				return validation(err)
-			}
-			if len(inputs) > 0 || len(f.InputIDs()) > 0 && !dryRun {
-				if f, err = f.WithInputs(inputs); err != nil {
-					return &ValidationError{Err: err}
-				}
-			}
-			cfg, path, err := loadAppConfig(inv)
-			if err != nil {
-				return err
-			}
-			// Secret-looking values go to the keyring; the config keeps ${secret:NAME}.
-			f, moves := secrets.ExtractFile(f, plaintext)
-			plan := config.Plan(cfg, f)
 			res := map[string]config.Resolution{}
 			for name, r := range resolve {
 				switch config.Resolution(r) {
@@ -216,32 +194,25 @@ func serversImportCmd() *Command {
 					return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--resolve %s=%s: use keep, replace or rename", name, r)}
 				}
 			}
-			moves = secrets.ForPlan(plan, res, moves)
-			if err := printPlan(inv, plan, res, moves, dryRun); err != nil {
+			h, err := openHost(inv, "")
+			if err != nil {
 				return err
 			}
-			invalid := plan.Counts()[config.Invalid]
-			if !dryRun {
-				next, err := config.Apply(cfg, plan, res)
-				if err != nil {
-					return validation(err)
-				}
-				if len(moves) > 0 {
-					names, err := secrets.NewStore().StoreMoves(moves)
-					if err != nil {
-						return fmt.Errorf("nothing was imported: %w; or keep the values in the file with --plaintext SERVER.FIELD", err)
-					}
-					if err := secrets.Index(next, true, names...); err != nil {
-						return err
-					}
-				}
-				if err := config.Save(path, next); err != nil {
-					return err
-				}
-				if !inv.JSON {
-					fmt.Fprintf(inv.Stdout, "saved %s\n", path)
-				}
+			defer closeServers(h)
+			// The window's import transaction: secrets to the keyring first,
+			// then config.json planned and saved under its lock.
+			out, err := h.Import(inv.Context(), host.ImportRequest{Name: args[0], Data: data, Resolutions: res,
+				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun})
+			if err != nil {
+				return validation(err)
 			}
+			if err := printPlan(inv, out.Plan, res, out.Moves, dryRun); err != nil {
+				return err
+			}
+			if !dryRun && !inv.JSON {
+				fmt.Fprintf(inv.Stdout, "saved %s\n", h.Dir().Config())
+			}
+			invalid := out.Invalid
 			if invalid > 0 {
 				verb := "were"
 				if dryRun {
@@ -357,17 +328,15 @@ func serversDiscoverCmd() *Command {
 	}
 }
 
-// editConfig loads the app config, lets fn change it, and saves it atomically.
+// editConfig lets fn change the app config under its lock (config.Edit), so
+// commands run at the same time never lose each other's changes.
 func editConfig(inv *Invocation, fn func(cfg *config.Config) error) error {
-	cfg, path, err := loadAppConfig(inv)
+	dir, err := inv.DataDir()
 	if err != nil {
 		return err
 	}
-	next := cfg.Clone()
-	if err := fn(next); err != nil {
-		return err
-	}
-	return config.Save(path, next)
+	_, err = config.Edit(inv.Context(), dir.Config(), fn)
+	return validation(err)
 }
 
 func serversAddCmd() *Command {

@@ -10,19 +10,18 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
-	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/builtin"
-	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // configFlags registers --config FILE and --set ID=VALUE.
@@ -35,18 +34,50 @@ func configFlags(fs *flag.FlagSet, file *string, inputs kvFlag) {
 var SettleTimeout = 90 * time.Second
 
 // startServers runs the servers of --config FILE (or the app config) until
-// each is ready or has failed, and returns the manager to close.
-func startServers(ctx context.Context, inv *Invocation, file string, inputs map[string]string, only ...string) (*mcpmanager.Manager, error) {
-	return startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
+// each is ready or has failed, and returns the host to close.
+func startServers(ctx context.Context, inv *Invocation, file string, inputs map[string]string, only ...string) (*host.Host, error) {
+	return startServersWith(ctx, inv, file, inputs, func(h *host.Host) {
 		// Forms servers send are asked on the terminal (never --yes here).
-		m.SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, isTTY(inv.Stdin)))
+		h.Manager().SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, isTTY(inv.Stdin)))
 	}, only...)
 }
 
+// openHost opens the data directory's host (the same core the window
+// runs), keeping servers' logs in memory for a --config file.
+func openHost(inv *Invocation, file string) (*host.Host, error) {
+	dir, err := inv.DataDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := dir.Ensure(); err != nil {
+		return nil, err
+	}
+	var h *host.Host
+	h = host.Open(host.Options{Dir: dir, NoLogFiles: file != "",
+		// A server that became ready, restarted or stopped has a new
+		// session: the registry tells its listeners ('serve' republishes).
+		OnStatus: func(st supervisor.Status) { h.Registry().Invalidate(st.Name) }})
+	return h, nil
+}
+
 // startServersWith is startServers with a setup hook that runs on the new
-// manager before any server starts (to set a request handler). only, when
+// host before any server starts (to set a request handler). only, when
 // not nil, names the servers to start.
-func startServersWith(ctx context.Context, inv *Invocation, file string, inputs map[string]string, setup func(*mcpmanager.Manager), only ...string) (*mcpmanager.Manager, error) {
+func startServersWith(ctx context.Context, inv *Invocation, file string, inputs map[string]string, setup func(*host.Host), only ...string) (*host.Host, error) {
+	h, err := launch(inv, file, inputs, setup, only...)
+	if err != nil {
+		return nil, err
+	}
+	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
+	defer cancel()
+	h.Manager().WaitSettled(sctx)
+	return h, nil
+}
+
+// launch starts the built-ins (workspace in settings.workspace.root, as in
+// the window) and the servers of --config FILE or the app config, without
+// waiting for them.
+func launch(inv *Invocation, file string, inputs map[string]string, setup func(*host.Host), only ...string) (*host.Host, error) {
 	servers, err := loadServers(inv, file, inputs)
 	if err != nil {
 		return nil, err
@@ -54,35 +85,24 @@ func startServersWith(ctx context.Context, inv *Invocation, file string, inputs 
 	if only != nil { // a non-nil empty list starts none (an agent without servers)
 		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
 	}
-	red := secrets.NewRedactor()
-	store := secrets.NewStore()
-	opts := mcpmanager.Options{Redact: red.Redact, Tokens: store} // OAuth tokens saved by 'servers login'
-
-	if file == "" {
-		if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
-			opts.LogDir = dir.Logs()
-		}
+	h, err := openHost(inv, file)
+	if err != nil {
+		return nil, err
 	}
-	m := mcpmanager.New(opts)
 	if setup != nil {
-		setup(m)
+		setup(h)
 	}
-	if dir, err := inv.DataDir(); err == nil && dir.Ensure() == nil {
-		for _, err := range m.AttachBuiltins(func(b builtin.Server) string { return builtinRoot(b, dir) }, builtinDefs()...) {
-			fmt.Fprintf(inv.Stderr, "switchboard: built-in %v\n", err)
-		}
+	for _, err := range h.StartBuiltins() {
+		fmt.Fprintf(inv.Stderr, "switchboard: %v\n", err)
 	}
-	m.Apply(secrets.Prepare(servers, store.Lookup, red))
-	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
-	defer cancel()
-	m.WaitSettled(sctx)
-	return m, nil
+	h.Run(servers)
+	return h, nil
 }
 
-func closeServers(m *mcpmanager.Manager) {
+func closeServers(h *host.Host) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	_ = m.Close(ctx)
+	_ = h.Close(ctx)
 }
 
 func toolsCmd() *Command {
@@ -106,12 +126,12 @@ func toolsListCmd() *Command {
 			if len(args) > 0 {
 				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
 			}
-			m, err := startServers(ctx, inv, file, inputs)
+			h, err := startServers(ctx, inv, file, inputs)
 			if err != nil {
 				return err
 			}
-			defer closeServers(m)
-			tools, errs := m.Registry().Tools(ctx)
+			defer closeServers(h)
+			tools, errs := h.Registry().Tools(ctx)
 			if inv.JSON {
 				type tool struct {
 					Name        string          `json:"name"`
@@ -191,12 +211,12 @@ func toolsCallCmd() *Command {
 					owners = append(owners, s.Name)
 				}
 			}
-			m, err := startServers(ctx, inv, file, inputs, owners...)
+			h, err := startServers(ctx, inv, file, inputs, owners...)
 			if err != nil {
 				return err
 			}
-			defer closeServers(m)
-			res, err := m.Registry().Call(ctx, args[0], toolArgs, registry.CallOptions{})
+			defer closeServers(h)
+			res, err := h.Call(ctx, args[0], toolArgs)
 			if err != nil {
 				return err
 			}
@@ -252,40 +272,37 @@ func serveCmd() *Command {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
 			// stdin is the MCP stream (or nobody's): servers' forms are declined.
-			m, err := startServersWith(ctx, inv, file, inputs, func(m *mcpmanager.Manager) {
-				m.SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, false))
+			// Serve at once: tools appear as their servers become ready.
+			h, err := launch(inv, file, inputs, func(h *host.Host) {
+				h.Manager().SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, false))
 			})
 			if err != nil {
 				return err
 			}
-			defer closeServers(m)
-			g := gateway.New(m.Registry(), buildinfo.String())
-			g.Refresh(ctx)
-			for _, e := range g.Errors() {
-				fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", termSafe(e.Err))
-			}
-			// Keep the published list current as servers restart or change tools.
-			go func() {
-				t := time.NewTicker(2 * time.Second)
-				defer t.Stop()
-				for {
-					select {
-					case <-ctx.Done():
-						return
-					case <-t.C:
-						g.Refresh(ctx)
-					}
+			defer closeServers(h)
+			g := gateway.New(h.Registry(), gateway.Options{Version: buildinfo.String(), Settled: h.Manager().WaitSettled})
+			ctx, cancel := context.WithCancel(ctx)
+			var bg sync.WaitGroup
+			defer bg.Wait()
+			defer cancel()
+			bg.Go(func() { g.Watch(ctx) }) // republish on every change the registry signals
+			bg.Go(func() {
+				// Say once which servers did not start, when all have settled.
+				sctx, scancel := context.WithTimeout(ctx, SettleTimeout)
+				h.Manager().WaitSettled(sctx)
+				scancel()
+				if ctx.Err() != nil {
+					return
 				}
-			}()
+				g.Refresh(ctx)
+				for _, e := range g.Errors() {
+					fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", termSafe(e.Err))
+				}
+			})
 			if httpAddr != "" {
 				return serveHTTP(ctx, inv, g, httpAddr)
 			}
-			stdio := server.NewStdioServer(g.Server())
-			err = stdio.Listen(ctx, inv.Stdin, inv.Stdout)
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
+			return g.ServeStdio(ctx, inv.Stdin, inv.Stdout)
 		},
 	}
 }

@@ -609,3 +609,12 @@ func (c *checker) checkURL(path string, n *node, raw string, t Transport) {
 		c.add(SeverityError, path, n, "%s", why)
 	}
 }
+
+// Target is the one line that says what a server runs: its URL, or its
+// command and arguments.
+func (s Server) Target() string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
+}

@@ -1,0 +1,92 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// TurnSetup fills the settings part of a chat turn: the system prompt
+// (given, else the agent's, else Settings'), the approval policies (the
+// agent's merged over Settings'), which tools are active (off: those the
+// chat switched off; an agent's choice of servers and tools), delegate
+// mode, tool search and the step limit. agent may be nil; system and
+// active may be empty/nil.
+func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(registry.Tool) bool) chat.Turn {
+	if active == nil {
+		active = func(registry.Tool) bool { return true }
+	}
+	t := chat.Turn{
+		System: cmp.Or(system, s.System), Policies: s.Policies, Active: active,
+		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, Pinned: s.Pinned,
+	}
+	if agent == nil {
+		return t
+	}
+	ag := *agent
+	t.System = cmp.Or(system, ag.System, s.System)
+	t.Active = func(tool registry.Tool) bool { return ag.Allows(tool) && active(tool) }
+	t.Policies = ag.Merged(s.Policies)
+	t.Delegate = ag.Delegate
+	return t
+}
+
+// DefaultModel fills in the default provider and its default model.
+func DefaultModel(s chat.Settings, providerName, model string) (string, string) {
+	if p, err := s.Provider(providerName); err == nil {
+		return p.Name, cmp.Or(model, p.DefaultModel)
+	}
+	return providerName, model
+}
+
+// Title is a chat's title from its first message: the first line, cut at
+// 60 characters.
+func Title(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	const max = 60
+	if utf8.RuneCountInString(line) <= max {
+		return line
+	}
+	r := []rune(line)
+	return strings.TrimSpace(string(r[:max])) + "…"
+}
+
+// Model opens a configured provider ("" for the default) with its key from
+// the keyring, and the model to use (given, else the provider's default).
+func (h *Host) Model(s chat.Settings, providerName, model string) (chat.Model, string, error) {
+	ps, err := s.Provider(providerName)
+	if err != nil {
+		return chat.Model{}, "", err
+	}
+	model = cmp.Or(model, ps.DefaultModel)
+	if model == "" {
+		return chat.Model{}, "", chat.ErrNoModel
+	}
+	p, err := ps.Open(h.store.Lookup)
+	if err != nil {
+		return chat.Model{}, "", err
+	}
+	return chat.Model{Provider: p, Name: model}, ps.Name, nil
+}
+
+// FallbackModel is the model servers' sampling requests use when a chat
+// does not name one: the default provider's default model.
+func (h *Host) FallbackModel(context.Context) (chat.Model, error) {
+	s, err := h.ChatSettings()
+	if err != nil {
+		return chat.Model{}, err
+	}
+	m, _, err := h.Model(s, "", "")
+	return m, err
+}
+
+// Engine builds a chat engine over this host's tools, with its default
+// approval policy; approver asks the user (the window's cards, the
+// terminal, or chat.ApproveAll for --yes).
+func (h *Host) Engine(hist chat.History, approver chat.Approver) *chat.Engine {
+	return chat.New(chat.Options{Tools: h.Registry(), History: hist, Approver: approver, DefaultPolicy: h.DefaultPolicy})
+}

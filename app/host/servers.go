@@ -1,0 +1,183 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// Applied is what the running servers were started with, read by every
+// server view (so a status event does not read config.json again).
+type Applied struct {
+	Profile string              // the active profile ("" for none)
+	Agents  map[string][]string // server → names of the agents using it
+}
+
+// Applied is what Load or Edit last applied (zero before the first).
+func (h *Host) Applied() *Applied {
+	if ap := h.applied.Load(); ap != nil {
+		return ap
+	}
+	return &Applied{}
+}
+
+// Config reads config.json.
+func (h *Host) Config() (*config.Config, error) {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	return config.Load(h.dir.Config())
+}
+
+// Load reads config.json and makes the running servers match it.
+func (h *Host) Load() error {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	cfg, err := config.Load(h.dir.Config())
+	if err != nil {
+		return err
+	}
+	h.servers = cfg.Servers
+	h.apply(cfg)
+	return nil
+}
+
+// Edit changes config.json as one transaction, across processes (see
+// config.Edit): lock, read, fn, save atomically (nothing is written when fn
+// fails), then the running servers follow.
+func (h *Host) Edit(fn func(cfg *config.Config) error) error {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	saved, err := config.Edit(context.Background(), h.dir.Config(), fn)
+	if err != nil {
+		return err
+	}
+	h.servers = saved.Servers
+	h.apply(saved)
+	return nil
+}
+
+// EditSettings changes the chat settings in config.json (see Edit).
+func (h *Host) EditSettings(fn func(s *chat.Settings) error) error {
+	return h.Edit(func(cfg *config.Config) error {
+		s, err := chat.LoadSettings(cfg.Settings)
+		if err != nil {
+			return err
+		}
+		if err := fn(&s); err != nil {
+			return err
+		}
+		raw, err := s.Into(cfg.Settings)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = raw
+		return nil
+	})
+}
+
+// ChatSettings reads the chat settings of config.json.
+func (h *Host) ChatSettings() (chat.Settings, error) {
+	cfg, err := h.Config()
+	if err != nil {
+		return chat.Settings{}, err
+	}
+	return chat.LoadSettings(cfg.Settings)
+}
+
+// Servers returns config.json's servers as last loaded or saved.
+func (h *Host) Servers() []config.Server {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	return slices.Clone(h.servers)
+}
+
+// Server returns one configured server as last loaded or saved.
+func (h *Host) Server(name string) (config.Server, bool) {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	i := slices.IndexFunc(h.servers, func(s config.Server) bool { return s.Name == name })
+	if i < 0 {
+		return config.Server{}, false
+	}
+	return h.servers[i], true
+}
+
+// apply starts what cfg says should run: templates are left out, the
+// active profile's overrides applied, secrets resolved. A server whose
+// profile override is wrong shows the problem instead of running.
+func (h *Host) apply(cfg *config.Config) {
+	ap := &Applied{Profile: library.ActiveProfile(cfg.Settings), Agents: map[string][]string{}}
+	if cs, err := chat.LoadSettings(cfg.Settings); err == nil {
+		for _, ag := range cs.Agents {
+			for _, s := range ag.Servers {
+				ap.Agents[s] = append(ap.Agents[s], ag.Name)
+			}
+		}
+	}
+	h.applied.Store(ap)
+	run, problems := library.Prepare(cfg.Servers, ap.Profile)
+	specs := h.Specs(run)
+	for i := range specs {
+		if err := problems[specs[i].Name]; err != nil {
+			specs[i].StartError = err.Error()
+		}
+	}
+	h.mgr.Apply(specs)
+}
+
+// Run starts exactly these servers (a --config file, or a subset chosen by
+// the caller) with their secrets resolved, instead of config.json's.
+func (h *Host) Run(servers []config.Server) {
+	h.mgr.Apply(h.Specs(servers))
+}
+
+// Specs resolves the secrets of servers into what the manager runs; every
+// resolved secret is masked from then on (Redact).
+func (h *Host) Specs(servers []config.Server) []mcpmanager.ServerConfig {
+	return mcpmanager.Specs(servers, func(v string) (string, error) {
+		x, err := secrets.Expand(v, func(kind, name string) (string, error) {
+			val, err := h.store.Lookup(kind, name)
+			if err == nil && kind == "secret" {
+				h.red.Add(val)
+			}
+			return val, err
+		})
+		if err != nil {
+			return v, fmt.Errorf("%w; set it in Settings → Secrets or with 'switchboard secrets set NAME'", err)
+		}
+		return x, nil
+	})
+}
+
+// Prepared is one server of cfg as it would run now: the active profile
+// applied, secrets resolved. It is never disabled: testing a disabled
+// server is how a user checks it before enabling it.
+func (h *Host) Prepared(cfg *config.Config, s config.Server) mcpmanager.ServerConfig {
+	p, err := library.ApplyProfile(s, library.ActiveProfile(cfg.Settings))
+	c := h.Specs([]config.Server{p})[0]
+	if err != nil {
+		c.StartError = err.Error()
+	}
+	c.Disabled = false
+	return c
+}
+
+// Call runs the tool the user named as the model sees it (server__tool):
+// the name is resolved once to its (server, tool) pair, and that pair is
+// called.
+func (h *Host) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	t, err := h.Registry().Lookup(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return h.Registry().Call(ctx, t.Server, t.Tool.Name, args, registry.CallOptions{})
+}
