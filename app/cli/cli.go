@@ -76,6 +76,16 @@ type Invocation struct {
 	Env
 	Globals
 	Path string // "switchboard servers list"
+	ctx  context.Context
+}
+
+// Context is the command's context: it ends on SIGINT or SIGTERM, so long
+// work (reading a huge config) stops instead of ignoring the signal.
+func (inv *Invocation) Context() context.Context {
+	if inv.ctx == nil {
+		return context.Background()
+	}
+	return inv.ctx
 }
 
 // DataDir resolves the data directory from --data-dir, the environment or the OS default.
@@ -168,7 +178,7 @@ func dispatch(ctx context.Context, top *Command, args []string, env Env) error {
 				}
 				return &UsageError{Cmd: path, Msg: err.Error()}
 			}
-			return cmd.Run(ctx, &Invocation{Env: env, Globals: g, Path: path}, pos)
+			return cmd.Run(ctx, &Invocation{Env: env, Globals: g, Path: path, ctx: ctx}, pos)
 		}
 		if len(rest) == 0 {
 			if cmd == top {

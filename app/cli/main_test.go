@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/zalando/go-keyring"
+	"github.com/switchboard-app/switchboard/app/secrets"
 )
 
 // TestMain keeps every test of this package away from the user's keyring.
 func TestMain(m *testing.M) {
 	if os.Getenv(realKeyring) != "1" {
-		keyring.MockInit()
+		secrets.UseMockKeyring()
 	}
 	os.Exit(m.Run())
 }

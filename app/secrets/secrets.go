@@ -13,7 +13,9 @@
 //	fmt.Println(red.Redact("token=" + val)) // token=••••…
 //
 // There is no plaintext fallback: without a keyring, ${secret:...} values
-// cannot be resolved and say why; ${env:...} values keep working.
+// cannot be resolved and say why; ${env:...} values keep working. On Linux
+// and the BSDs a keyring needs a D-Bus session bus; without one the store
+// says there is no keyring and never starts a bus (or a keyring daemon).
 package secrets
 
 import (
@@ -24,6 +26,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/zalando/go-keyring"
 )
@@ -63,8 +66,33 @@ func classify(err error) error {
 	}
 }
 
+// mocked is set by UseMockKeyring: the in-memory keyring needs no bus.
+var mocked atomic.Bool
+
+// UseMockKeyring replaces the OS keyring with go-keyring's in-memory one, for
+// tests: they never touch the user's keyring and need no session bus.
+func UseMockKeyring() {
+	keyring.MockInit()
+	mocked.Store(true)
+}
+
+// reachable is checked before every keyring call: on a machine without a
+// session bus the D-Bus library would launch one (see sessionBus).
+func reachable() error {
+	if mocked.Load() {
+		return nil
+	}
+	if err := sessionBus(); err != nil {
+		return fmt.Errorf("%w (%v)", ErrUnavailable, err)
+	}
+	return nil
+}
+
 // Available reports whether the keyring can be used, as one sentence on what to do when not.
 func (s *Store) Available() error {
+	if err := reachable(); err != nil {
+		return err
+	}
 	_, err := keyring.Get(s.service, "switchboard-probe")
 	if err = classify(err); errors.Is(err, ErrNotFound) {
 		return nil
@@ -80,6 +108,9 @@ func (s *Store) Set(name, value string) error {
 	if value == "" {
 		return fmt.Errorf("secret %q: the value is empty", name)
 	}
+	if err := reachable(); err != nil {
+		return fmt.Errorf("store secret %q: %w", name, err)
+	}
 	if err := classify(keyring.Set(s.service, name, value)); err != nil {
 		return fmt.Errorf("store secret %q: %w", name, err)
 	}
@@ -88,6 +119,9 @@ func (s *Store) Set(name, value string) error {
 
 // Get returns the value stored under name.
 func (s *Store) Get(name string) (string, error) {
+	if err := reachable(); err != nil {
+		return "", fmt.Errorf("secret %q: %w", name, err)
+	}
 	v, err := keyring.Get(s.service, name)
 	if err := classify(err); err != nil {
 		return "", fmt.Errorf("secret %q: %w", name, err)
@@ -97,6 +131,9 @@ func (s *Store) Get(name string) (string, error) {
 
 // Delete removes name; deleting a missing secret is not an error.
 func (s *Store) Delete(name string) error {
+	if err := reachable(); err != nil {
+		return fmt.Errorf("delete secret %q: %w", name, err)
+	}
 	err := classify(keyring.Delete(s.service, name))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("delete secret %q: %w", name, err)

@@ -66,7 +66,7 @@ func TestExtractAndOptOut(t *testing.T) {
 }
 
 func TestStoreAndPrepareWithMockKeyring(t *testing.T) {
-	keyring.MockInit()
+	UseMockKeyring()
 	st := NewStore()
 	if err := st.Available(); err != nil {
 		t.Fatal(err)
@@ -106,6 +106,7 @@ func TestStoreAndPrepareWithMockKeyring(t *testing.T) {
 
 func TestUnavailableKeyringSaysWhatToDo(t *testing.T) {
 	keyring.MockInitWithError(errors.New("dbus: no session bus"))
+	mocked.Store(true)
 	err := NewStore().Available()
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "install and unlock gnome-keyring") {
 		t.Fatalf("Available = %v", err)
