@@ -186,6 +186,13 @@ func TestServeExposesRegistry(t *testing.T) {
 // the server does, and returns the exit code (failing if it does not exit).
 func stdioSession(t *testing.T, args ...string) (*client.Client, *mcp.InitializeResult, func() int) {
 	t.Helper()
+	return stdioSessionWithin(t, 30*time.Second, args...)
+}
+
+// stdioSessionWithin is stdioSession failing the test when initialize
+// takes longer than limit.
+func stdioSessionWithin(t *testing.T, limit time.Duration, args ...string) (*client.Client, *mcp.InitializeResult, func() int) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
@@ -199,7 +206,7 @@ func stdioSession(t *testing.T, args ...string) (*client.Client, *mcp.Initialize
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	ictx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ictx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
 	res, err := cl.Initialize(ictx, init)
 	if err != nil {

@@ -7,6 +7,8 @@
 //	stderr-flood  writes megabytes to stderr while serving
 //	exit-init     exits with status 3 before initialize, after a stderr line
 //	ignore-stdin  keeps running when stdin closes, ignores SIGTERM
+//	wait-file     answers nothing until the file -file names exists, then
+//	              behaves (a server that is ready late, when a test says)
 //
 // Tools (every mode that serves): echo {text}, sleep {ms}, crash {} (exits
 // mid-call), big {bytes}, progress {} (three progress notifications),
@@ -30,6 +32,7 @@ import (
 func main() {
 	mode := flag.String("mode", "ok", "fault to show")
 	name := flag.String("name", "faultserver", "serverInfo name")
+	file := flag.String("file", "", "with -mode wait-file: the file to wait for")
 	flag.Parse()
 	// FAULT_LEAK=VAR prints that variable to stderr, like a careless server
 	// logging its config: the app must mask it wherever the log is shown.
@@ -41,6 +44,13 @@ func main() {
 	case "hang-init":
 		fmt.Fprintln(os.Stderr, "hanging before initialize")
 		select {}
+	case "wait-file":
+		for {
+			if _, err := os.Stat(*file); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	case "exit-init":
 		fmt.Fprintln(os.Stderr, "fatal: missing API key FAULT_KEY")
 		os.Exit(3)
