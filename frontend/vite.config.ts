@@ -13,10 +13,25 @@ const keepDist: Plugin = {
   },
 };
 
+// 'wails dev' serves index.html through Vite, whose React Refresh preamble is
+// an inline script and whose HMR socket (like Wails' dev IPC socket) is a
+// loopback WebSocket: widen the window's Content-Security-Policy for that,
+// in the dev server only. Built files keep index.html's policy as written.
+const devCSP: Plugin = {
+  name: 'dev-csp',
+  apply: 'serve',
+  transformIndexHtml(html) {
+    const loopback = 'ws://localhost:* ws://127.0.0.1:* http://localhost:* http://127.0.0.1:*';
+    return html
+      .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+      .replace("connect-src 'self'", `connect-src 'self' ${loopback}`);
+  },
+};
+
 // Relative asset paths: the Go binary embeds dist/ and serves it from its own origin.
 export default defineConfig({
   base: './',
-  plugins: [react(), keepDist],
+  plugins: [react(), keepDist, devCSP],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: { strictPort: false },
   test: {

@@ -2,6 +2,7 @@ import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { answerElicit, type Elicit } from '../chat';
+import { ExternalLink } from './ExternalLink';
 
 /** ElicitForm renders a server's elicitation request as a form built from its schema, defaults filled in. */
 export function ElicitForm({ req }: { req: Elicit }) {
@@ -10,7 +11,7 @@ export function ElicitForm({ req }: { req: Elicit }) {
       <p><strong>{req.server}</strong> asks: {req.message}</p>
       {req.mode === 'url' ? (
         <>
-          <p><a href={req.url} target="_blank" rel="noreferrer noopener">{req.url}</a></p>
+          <p><ExternalLink href={req.url}>{req.url}</ExternalLink></p>
           <div className="row">
             <button type="button" className="primary" onClick={() => void answerElicit(req.id, 'accept')}>Done</button>
             <button type="button" onClick={() => void answerElicit(req.id, 'decline')}>Decline</button>
