@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -138,58 +136,6 @@ func WithNames(raw json.RawMessage, add bool, names ...string) (json.RawMessage,
 	}
 	m["secrets"] = b
 	return json.Marshal(m)
-}
-
-// Prepare turns config servers into what the manager runs, resolving
-// ${secret:...} and ${env:...} now (at start, never written back). A server
-// whose reference cannot be resolved does not start and says why. Every
-// resolved secret value is added to red.
-func Prepare(servers []config.Server, lookup func(kind, name string) (string, error), red *Redactor) []mcpmanager.ServerConfig {
-	out := make([]mcpmanager.ServerConfig, 0, len(servers))
-	for _, s := range servers {
-		r, err := resolve(s, lookup, red)
-		c := mcpmanager.FromConfig(r)
-		if err != nil && c.StartError == "" {
-			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-func resolve(s config.Server, lookup func(kind, name string) (string, error), red *Redactor) (config.Server, error) {
-	out := s.Clone()
-	var firstErr error
-	expand := func(v string) string {
-		if !strings.Contains(v, "${") {
-			return v
-		}
-		x, err := Expand(v, func(kind, name string) (string, error) {
-			val, err := lookup(kind, name)
-			if err == nil && kind == "secret" {
-				red.Add(val)
-			}
-			return val, err
-		})
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		return x
-	}
-	out.Command, out.Cwd, out.URL = expand(s.Command), expand(s.Cwd), expand(s.URL)
-	for i, a := range out.Args {
-		out.Args[i] = expand(a)
-	}
-	for k, v := range out.Env {
-		out.Env[k] = expand(v)
-	}
-	for k, v := range out.Headers {
-		out.Headers[k] = expand(v)
-	}
-	if firstErr != nil {
-		return s, fmt.Errorf("%w; set it in Settings → Secrets or with 'switchboard secrets set NAME'", firstErr)
-	}
-	return out, nil
 }
 
 // SecretInfo is one indexed secret.
