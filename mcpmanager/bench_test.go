@@ -444,8 +444,9 @@ func benchMemory(t *testing.T, tb *table, everything, bin string) {
 	c, p := stdioClient(t, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	// serve answers initialize after its servers settled; one call each
-	// proves they are up before "idle" is read.
+	// serve answers initialize at once; a call of a tool not published yet
+	// waits for servers still starting (gateway.StartupWait), and one call
+	// each proves they are up before "idle" is read.
 	for i := range 10 {
 		if err := echo(ctx, c, fmt.Sprintf("m%d__echo", i), "warm"); err != nil {
 			t.Fatal(err)

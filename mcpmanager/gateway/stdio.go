@@ -35,14 +35,17 @@ var (
 // to out. It returns nil when in reaches EOF or ctx ends, after every
 // request it started has finished (their contexts are cancelled first).
 //
-// It replaces mcp-go's server.StdioServer on the proxy's hot path, where
-// every cost is paid on top of the server's own: mcp-go reads each line on
-// a fresh goroutine, queues tool calls to a worker pool, and decodes a
-// tools/call up to seven times before the tool runs. Here the goroutine that
-// read a message handles it and hands reading on to another, so a call
-// reaches the registry without a scheduler hop, and a plain tools/call is
-// decoded once and its result relayed undecoded (fastCall,
-// registry.CallRaw). Everything else goes to the MCP server as is.
+// 'switchboard serve' runs it in place of mcp-go's server.StdioServer. On
+// the proxy's hot path every cost is paid on top of the server's own, and
+// mcp-go reads each line on a fresh goroutine, queues tool calls to a
+// worker pool, and decodes a tools/call up to seven times before the tool
+// runs. Here the goroutine that read a message handles it and hands
+// reading on to another, so a call reaches the registry without a
+// scheduler hop, and a plain tools/call is decoded once and its result
+// relayed undecoded (fastCall, registry.CallRaw). Everything else
+// (initialize, ping, tools/list, cancellation, logging, errors) goes to the
+// MCP server as is, and its notifications (list_changed, progress) are
+// written as they come.
 //
 // When ctx ends while in is blocked in a read that cannot be interrupted
 // (a terminal, a blocking pipe), that one read goroutine lives on until in
