@@ -1,11 +1,19 @@
 // Package process starts and stops the child process of a stdio MCP server.
 //
-// Each server runs in its own process group, so stopping it ends the whole
-// tree (npx → node, uvx → python, sh -c ...), not just the direct child. If
-// the app dies, even by SIGKILL, a watchdog process kills every group still
-// running (and on Linux the direct child also gets Pdeathsig).
+// Stopping a server ends its whole tree (npx → node, uvx → python, sh -c
+// ...), not just the direct child. Each server runs in its own process
+// group. On Linux it also runs in its own cgroup when the system allows it
+// (cgroup v2 with a subtree this user may write: a systemd user session, a
+// container, root), so even a descendant that left the group and the
+// session with setsid is found; without one, Stop finds descendants by
+// their parent process IDs in /proc, looking again and again while it
+// stops. If the app dies, even by SIGKILL, a watchdog process kills every
+// group and cgroup still running (and on Linux the direct child also gets
+// Pdeathsig).
+//
 // Stopping is staged, as in the MCP spec's stdio shutdown: close stdin, wait
-// StopGrace; SIGTERM the group, wait TermGrace; SIGKILL the group.
+// StopGrace; SIGTERM the tree, wait TermGrace; SIGKILL the tree. Once the
+// server itself has exited, whatever is left of its tree is SIGKILLed.
 //
 //	p, err := process.Start(process.Spec{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-memory"}})
 //	if err != nil { ... }
@@ -29,10 +37,13 @@ var (
 	StopGrace = 2 * time.Second // after closing stdin, before SIGTERM
 	TermGrace = 2 * time.Second // after SIGTERM, before SIGKILL
 	KillGrace = 2 * time.Second // after SIGKILL, before giving up
+	// SnapshotInterval is how often Stop looks for new descendants while
+	// it waits, when they are found by ancestry (Linux without a cgroup).
+	SnapshotInterval = 50 * time.Millisecond
 )
 
-// ErrNotStopped is returned by Stop when the process survived SIGKILL (for
-// example stuck in uninterruptible sleep).
+// ErrNotStopped is returned by Stop when the process or one of its
+// descendants survived SIGKILL (for example stuck in uninterruptible sleep).
 var ErrNotStopped = errors.New("process did not exit after SIGKILL")
 
 // Spec says what to run. Env is the complete environment (KEY=VALUE); nil
@@ -53,14 +64,31 @@ type Process struct {
 	Stderr io.ReadCloser
 
 	cmd      *exec.Cmd
+	tree     *tree         // the descendants: cgroup or ancestry (Linux)
 	done     chan struct{} // closed when the child has exited
 	waitErr  error
 	stopOnce sync.Once
 	stopErr  error
 }
 
-// Start launches spec in a new process group.
+// Start launches spec in a new process group (and, on Linux, a new cgroup
+// when the system allows it).
 func Start(spec Spec) (*Process, error) {
+	cgroup := cgroupsUsable()
+	p, err := start(spec, cgroup)
+	var nf *NotFoundError
+	if err != nil && cgroup && !errors.As(err, &nf) {
+		// The cgroup may be what failed (no clone into a cgroup, refused
+		// by a policy): once without it, and never again if that works.
+		if p, err2 := start(spec, false); err2 == nil {
+			disableCgroups(err)
+			return p, nil
+		}
+	}
+	return p, err
+}
+
+func start(spec Spec, cgroup bool) (*Process, error) {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Env = spec.Env
 	if cmd.Env == nil {
@@ -68,8 +96,13 @@ func Start(spec Spec) (*Process, error) {
 	}
 	cmd.Dir = spec.Dir
 	cmd.SysProcAttr = sysProcAttr()
+	t, err := newTree(cgroup, cmd.SysProcAttr)
+	if err != nil {
+		return nil, err
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		t.abandon()
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	// Our own pipes, not cmd.StdoutPipe: Wait closes those as soon as the
@@ -77,10 +110,12 @@ func Start(spec Spec) (*Process, error) {
 	// With *os.File ends, the reader sees everything and then EOF.
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
+		t.abandon()
 		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
 	stderr, stderrW, err := os.Pipe()
 	if err != nil {
+		t.abandon()
 		stdout.Close()
 		stdoutW.Close()
 		return nil, fmt.Errorf("stderr pipe: %w", err)
@@ -90,11 +125,13 @@ func Start(spec Spec) (*Process, error) {
 	stdoutW.Close() // the child holds its own copies
 	stderrW.Close()
 	if err != nil {
+		t.abandon()
 		stdout.Close()
 		stderr.Close()
 		return nil, err
 	}
-	p := &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, cmd: cmd, done: make(chan struct{})}
+	t.started(cmd.Process.Pid)
+	p := &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, cmd: cmd, tree: t, done: make(chan struct{})}
 	watch(p.PID(), true)
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -119,9 +156,10 @@ func (p *Process) Err() error {
 	}
 }
 
-// Stop ends the child and every process in its group: close stdin, wait;
-// SIGTERM, wait; SIGKILL. It returns when the child has exited or ctx ends.
-// Calling Stop again returns the first result.
+// Stop ends the child and its whole tree: close stdin, wait; SIGTERM, wait;
+// SIGKILL. Once the child has exited, what is left of its tree is SIGKILLed.
+// It returns when the child and every descendant found have exited, or ctx
+// ends. Calling Stop again returns the first result.
 func (p *Process) Stop(ctx context.Context) error {
 	p.stopOnce.Do(func() {
 		p.stopErr = p.stop(ctx)
@@ -133,19 +171,22 @@ func (p *Process) Stop(ctx context.Context) error {
 }
 
 func (p *Process) stop(ctx context.Context) error {
+	// Before stdin closes: once the child exits, its children are orphans
+	// and only found by ancestry while they are still known.
+	p.tree.snapshot()
 	_ = p.Stdin.Close()
 	if p.wait(ctx, StopGrace) {
-		killGroup(p.PID()) // the leader left; its children may not have
-		return nil
+		return p.finish(ctx)
 	}
 	terminateGroup(p.PID())
+	p.tree.signal(false)
 	if p.wait(ctx, TermGrace) {
-		killGroup(p.PID())
-		return nil
+		return p.finish(ctx)
 	}
 	killGroup(p.PID())
+	p.tree.signal(true)
 	if p.wait(ctx, KillGrace) {
-		return nil
+		return p.finish(ctx)
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("stop pid %d: %w", p.PID(), ctx.Err())
@@ -153,17 +194,49 @@ func (p *Process) stop(ctx context.Context) error {
 	return fmt.Errorf("stop pid %d: %w", p.PID(), ErrNotStopped)
 }
 
-// wait reports whether the child exited within d (or before ctx ended).
+// finish SIGKILLs what is left of the tree once the child has exited (its
+// children may not have) and waits up to KillGrace for all of it to end.
+func (p *Process) finish(ctx context.Context) error {
+	p.tree.snapshot()
+	killGroup(p.PID())
+	p.tree.signal(true)
+	t := time.NewTimer(KillGrace)
+	defer t.Stop()
+	tick := time.NewTicker(SnapshotInterval)
+	defer tick.Stop()
+	for !p.tree.gone() {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stop the descendants of pid %d: %w", p.PID(), ctx.Err())
+		case <-t.C:
+			return fmt.Errorf("stop the descendants of pid %d: %w", p.PID(), ErrNotStopped)
+		case <-tick.C:
+			p.tree.snapshot() // a child forked just before the kill
+			p.tree.signal(true)
+		}
+	}
+	p.tree.release()
+	return nil
+}
+
+// wait reports whether the child exited within d (or before ctx ended),
+// looking for new descendants every SnapshotInterval meanwhile.
 func (p *Process) wait(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-p.done:
-		return true
-	case <-t.C:
-		return false
-	case <-ctx.Done():
-		return false
+	tick := time.NewTicker(SnapshotInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.done:
+			return true
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+			p.tree.snapshot()
+		}
 	}
 }
 

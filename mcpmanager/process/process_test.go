@@ -19,7 +19,11 @@ import (
 func TestMain(m *testing.M) {
 	// Re-executed as a stand-in app: start a child tree, print its PIDs, block.
 	if os.Getenv("PROCESS_TEST_PARENT") == "1" {
-		p, err := Start(Spec{Command: "/bin/sh", Args: []string{"-c", treeScript}, Env: os.Environ()})
+		spec := Spec{Command: "/bin/sh", Args: []string{"-c", treeScript}, Env: os.Environ()}
+		if c := os.Getenv("PROCESS_TEST_COMMAND"); c != "" {
+			spec = Spec{Command: c, Env: os.Environ()}
+		}
+		p, err := Start(spec)
 		if err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)

@@ -10,21 +10,39 @@ import (
 	"syscall"
 )
 
-// The watchdog ends every server process group when the app dies, even by
-// SIGKILL, so no grandchild (npx → sh → node) outlives it. It is one small
-// sh process in its own group, ignoring signals, that reads "+PGID" and
-// "-PGID" lines from a pipe; the kernel closes the pipe when the app dies,
-// and at EOF the watchdog SIGKILLs every group still registered.
+// The watchdog ends every server process group and cgroup when the app
+// dies, even by SIGKILL, so no grandchild (npx → sh → node) outlives it. It
+// is one small sh process in its own group, ignoring signals, that reads
+// "+PGID" and "-PGID" lines (and "+cNAME", "-cNAME" for the cgroups under
+// the directory given by a "PDIR" line) from a pipe; the kernel closes the
+// pipe when the app dies, and at EOF the watchdog SIGKILLs every group and
+// cgroup still registered and removes those cgroups.
 const watchdogScript = `trap '' INT TERM HUP
 set -f
 groups=" "
+cgroups=" "
+parent=
 while IFS= read -r l; do
   case "$l" in
+    P*) parent=${l#P} ;;
+    +c*) cgroups="$cgroups${l#+c} " ;;
+    -c*) cgroups=$(printf '%s' "$cgroups" | sed "s/ ${l#-c} / /") ;;
     +*) groups="$groups${l#+} " ;;
     -*) groups=$(printf '%s' "$groups" | sed "s/ ${l#-} / /") ;;
   esac
 done
 for g in $groups; do kill -9 "-$g" 2>/dev/null; done
+for c in $cgroups; do
+  echo 1 2>/dev/null >"$parent/$c/cgroup.kill" ||
+    for p in $(cat "$parent/$c/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+done
+for c in $cgroups; do
+  i=0
+  while [ $i -lt 50 ] && ! rmdir "$parent/$c" 2>/dev/null; do
+    for p in $(cat "$parent/$c/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+    sleep 0.1; i=$((i+1))
+  done
+done
 `
 
 var watchdog struct {
@@ -49,17 +67,33 @@ func startWatchdog() {
 
 // watch registers (add) or forgets a process group with the watchdog.
 func watch(pgid int, add bool) {
+	sign := "-"
+	if add {
+		sign = "+"
+	}
+	tellWatchdog(fmt.Sprintf("%s%d\n", sign, pgid))
+}
+
+// watchCgroupParent tells the watchdog where the servers' cgroups are.
+func watchCgroupParent(dir string) { tellWatchdog("P" + dir + "\n") }
+
+// watchCgroup registers (add) or forgets a server's cgroup by name.
+func watchCgroup(name string, add bool) {
+	sign := "-c"
+	if add {
+		sign = "+c"
+	}
+	tellWatchdog(sign + name + "\n")
+}
+
+func tellWatchdog(line string) {
 	watchdog.once.Do(startWatchdog)
 	watchdog.mu.Lock()
 	defer watchdog.mu.Unlock()
 	if watchdog.w == nil {
 		return
 	}
-	sign := "-"
-	if add {
-		sign = "+"
-	}
-	if _, err := fmt.Fprintf(watchdog.w, "%s%d\n", sign, pgid); err != nil {
+	if _, err := io.WriteString(watchdog.w, line); err != nil {
 		watchdog.w = nil // the watchdog died; Pdeathsig still covers direct children
 	}
 }
