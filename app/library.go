@@ -133,13 +133,6 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 	return out, nil
 }
 
-func preview(s config.Server) string {
-	if s.URL != "" {
-		return s.URL
-	}
-	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
-}
-
 // AddServerFromTemplate adds the server a template makes with the values
 // the user typed. Secret parameters go to the keyring as
 // "<server>.<param>" and the config holds a ${secret:...} reference.

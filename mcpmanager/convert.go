@@ -67,15 +67,6 @@ func oauthSettings(raw json.RawMessage) (oauth.Settings, error) {
 	return oauth.Settings{ClientID: v.ClientID, ClientSecret: v.ClientSecret, Scopes: v.Scopes, CallbackPort: v.CallbackPort}, nil
 }
 
-// FromConfigs converts every server of an app config, in order.
-func FromConfigs(servers []config.Server) []ServerConfig {
-	out := make([]ServerConfig, 0, len(servers))
-	for _, s := range servers {
-		out = append(out, FromConfig(s))
-	}
-	return out
-}
-
 // Specs turns config servers into what the manager runs. expand replaces
 // the placeholders of one value (${secret:...}, ${env:...}) at start, never
 // written back; a server whose value cannot be expanded does not start and

@@ -107,7 +107,7 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatalf("soak config: %v", err)
 	}
-	cfgs := FromConfigs(appCfg.Servers)
+	cfgs := Specs(appCfg.Servers, func(v string) (string, error) { return v, nil })
 	for i := range cfgs {
 		cfgs[i].CallTimeout = soakCallLimit
 		cfgs[i].Restart = supervisor.Restart{MaxAttempts: 1000}

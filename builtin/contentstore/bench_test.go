@@ -151,7 +151,7 @@ func TestBenchTable(t *testing.T) {
 				o.Round(time.Microsecond).String(), b.Round(time.Microsecond).String(), fmt.Sprintf("%.2f×", float64(o)/float64(b)), p.target})
 		}
 	}
-	oursSize, baseSize := dirSize(filepath.Join(s.Root(), info.ID)), fts.size()
+	oursSize, baseSize := dirSize(filepath.Join(s.opts.Root, info.ID)), fts.size()
 	rows = append(rows, benchRow{"content store index size on disk: bleve vs SQLite FTS5",
 		extract.HumanBytes(oursSize), extract.HumanBytes(baseSize), fmt.Sprintf("%.2f×", float64(oursSize)/float64(baseSize)), ""})
 

@@ -449,20 +449,6 @@ func (s *Stores) acquireContent(contentID string) (*store, error) {
 	return st, err
 }
 
-// Get returns a stored document's description (without its text).
-func (s *Stores) Get(ctx context.Context, contentID string) (Content, error) {
-	st, err := s.acquireContent(contentID)
-	if err != nil {
-		return Content{}, err
-	}
-	defer st.release()
-	rec, err := st.content(ctx, contentID)
-	if err != nil {
-		return Content{}, err
-	}
-	return rec.Content, nil
-}
-
 // DeleteContent removes a document and its chunks.
 func (s *Stores) DeleteContent(ctx context.Context, contentID string) (Content, error) {
 	st, err := s.acquireContent(contentID)

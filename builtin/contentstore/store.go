@@ -137,9 +137,6 @@ func Open(opts Options) (*Stores, error) {
 	return &Stores{opts: opts, open: map[string]*store{}, done: done, shutdown: shutdown}, nil
 }
 
-// Root is the directory the stores live in.
-func (s *Stores) Root() string { return s.opts.Root }
-
 // Close closes every open store. Running ingests stop at their next file
 // (what they committed stays) and running searches are cancelled.
 func (s *Stores) Close() error {
@@ -347,14 +344,6 @@ func (s *Stores) List(ctx context.Context) ([]Info, error) {
 	}
 	wg.Wait()
 	return infos, nil
-}
-
-// Info returns one store's info (without counts).
-func (s *Stores) Info(id string) (Info, error) {
-	if !validID(id) {
-		return Info{}, unknownStore(id)
-	}
-	return readInfo(filepath.Join(s.opts.Root, id))
 }
 
 func (st *store) count(ctx context.Context, kind string) (uint64, error) {

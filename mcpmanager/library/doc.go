@@ -16,7 +16,7 @@
 //
 // Adding a server from a template:
 //
-//	t, _ := library.Find("filesystem")
+//	t, _ := library.FindIn(nil, "filesystem") // nil: the catalogue only
 //	s, err := t.Instantiate("docs", library.Values{"path": "/home/me/docs"}, library.Options{})
 //	// s.Args == ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/docs"]
 //

@@ -38,7 +38,7 @@ func TestCatalogue(t *testing.T) {
 }
 
 func TestInstantiate(t *testing.T) {
-	fs, _ := library.Find("filesystem")
+	fs, _ := library.FindIn(nil, "filesystem")
 	s, err := fs.Instantiate("docs", library.Values{"path": "/home/me/docs"}, library.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestInstantiate(t *testing.T) {
 
 	// Optional parameters left empty take their argument / env var away;
 	// a boolean default is written as text.
-	fetch, _ := library.Find("fetch")
+	fetch, _ := library.FindIn(nil, "fetch")
 	s, err = fetch.Instantiate("fetch", library.Values{"userAgent": " "}, library.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,14 +64,14 @@ func TestInstantiate(t *testing.T) {
 	if want := []string{"mcp-server-fetch", "--ignore-robots-txt=false"}; !slices.Equal(s.Args, want) {
 		t.Fatalf("fetch args = %q, want %q", s.Args, want)
 	}
-	mem, _ := library.Find("memory")
+	mem, _ := library.FindIn(nil, "memory")
 	s, err = mem.Instantiate("memory", nil, library.Options{})
 	if err != nil || len(s.Env) != 0 {
 		t.Fatalf("memory without a file: env %v, err %v", s.Env, err)
 	}
 
 	// Secrets go through Options.Secret and never into the server.
-	gh, _ := library.Find("github")
+	gh, _ := library.FindIn(nil, "github")
 	var stored []string
 	s, err = gh.Instantiate("gh", library.Values{"token": "ghp_abc123"}, library.Options{Secret: func(param, value string) (string, error) {
 		stored = append(stored, param+"="+value)
@@ -102,8 +102,8 @@ func TestInstantiateErrors(t *testing.T) {
 			"mode":{"type":"string","enum":["ro","rw"],"default":"ro"}},"required":["port"]}`)}
 	undeclared := library.Template{ID: "bad", Server: config.Server{Command: "x", Args: []string{"{{nope}}"}}, Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
 	notObject := library.Template{ID: "arr", Server: config.Server{Command: "x"}, Parameters: json.RawMessage(`{"type":"array"}`)}
-	fs, _ := library.Find("filesystem")
-	gh, _ := library.Find("github")
+	fs, _ := library.FindIn(nil, "filesystem")
+	gh, _ := library.FindIn(nil, "github")
 	tests := []struct {
 		name   string
 		tmpl   library.Template

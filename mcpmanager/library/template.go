@@ -88,9 +88,6 @@ func Templates(servers []config.Server) []Template {
 	return ts
 }
 
-// Find returns the catalogue template with the given ID.
-func Find(id string) (Template, error) { return FindIn(nil, id) }
-
 // FindIn returns the template with the given ID from Templates(servers).
 func FindIn(servers []config.Server, id string) (Template, error) {
 	for _, t := range Templates(servers) {
