@@ -11,12 +11,13 @@ import (
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // callJSON calls a tool through the registry and decodes its JSON result.
-func callJSON[T any](t *testing.T, reg *registry.Registry, name string, args map[string]any, opts registry.CallOptions) T {
+func callJSON[T any](t *testing.T, reg *registry.Registry, server, tool string, args map[string]any, opts registry.CallOptions) T {
 	t.Helper()
-	res, err := reg.Call(t.Context(), name, args, opts)
+	res, err := reg.Call(t.Context(), server, tool, args, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +31,10 @@ func callJSON[T any](t *testing.T, reg *registry.Registry, name string, args map
 	return v
 }
 
-// TestAddInProcess registers the content store in-process and uses it
-// through the registry like any server: listing, calls, progress, close.
+// TestAddInProcess registers the content store in-process with the
+// deprecated AddInProcess (what app/ does until it moves to
+// ServerConfig.Builtin) and uses it through the registry like any server:
+// listing, calls, progress, status, close.
 func TestAddInProcess(t *testing.T) {
 	srv, closeStores, err := contentstore.Builtin.Start(builtin.Config{Root: t.TempDir()})
 	if err != nil {
@@ -59,14 +62,17 @@ func TestAddInProcess(t *testing.T) {
 	if got := m.InProcess(); !slices.Equal(got, []string{"content-store"}) {
 		t.Fatalf("InProcess() = %v", got)
 	}
+	if st := m.Status(); len(st) != 2 || st[1].Name != "content-store" || st[1].State != supervisor.Ready || !st[1].Builtin {
+		t.Fatalf("Status() = %+v", st)
+	}
 
 	reg := m.Registry()
-	store := callJSON[contentstore.Info](t, reg, "content-store__createStore", map[string]any{"name": "Notes"}, registry.CallOptions{})
+	store := callJSON[contentstore.Info](t, reg, "content-store", "createStore", map[string]any{"name": "Notes"}, registry.CallOptions{})
 	progress := make(chan registry.Progress, 10)
-	added := callJSON[contentstore.AddResult](t, reg, "content-store__addContent",
+	added := callJSON[contentstore.AddResult](t, reg, "content-store", "addContent",
 		map[string]any{"storeId": store.ID, "title": "Ops", "text": "restart the gateway\nthen rotate the keys"},
 		registry.CallOptions{OnProgress: func(p registry.Progress) { progress <- p }})
-	found := callJSON[contentstore.Results](t, reg, "content-store__search", map[string]any{"query": "rotate keys"}, registry.CallOptions{})
+	found := callJSON[contentstore.Results](t, reg, "content-store", "search", map[string]any{"query": "rotate keys"}, registry.CallOptions{})
 	if len(found.Hits) != 1 || found.Hits[0].ContentID != added.Contents[0].ID || found.Hits[0].Title != "Ops" ||
 		!slices.Equal(found.Hits[0].MatchLines, []int{2}) || !strings.Contains(found.Hits[0].Snippet, "<mark>rotate</mark> the <mark>keys</mark>") {
 		t.Fatalf("search = %+v", found)
@@ -79,7 +85,7 @@ func TestAddInProcess(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no progress through the registry")
 	}
-	res, err := reg.Call(ctx, "content-store__search", map[string]any{"query": ""}, registry.CallOptions{})
+	res, err := reg.Call(ctx, "content-store", "search", map[string]any{"query": ""}, registry.CallOptions{})
 	if err != nil || !res.IsError || !strings.Contains(callText(t, res), "the query is empty") {
 		t.Fatalf("empty query = %+v, %v", res, err)
 	}
@@ -98,7 +104,7 @@ func TestAddInProcess(t *testing.T) {
 	if slices.Contains(reg.Servers(), "content-store") || m.InProcess() != nil {
 		t.Fatalf("still registered after Close: %v", reg.Servers())
 	}
-	if _, err := reg.Call(ctx, "content-store__listStores", nil, registry.CallOptions{}); !errors.Is(err, registry.ErrUnknownTool) {
+	if _, err := reg.Call(ctx, "content-store", "listStores", nil, registry.CallOptions{}); !errors.Is(err, registry.ErrUnknownTool) {
 		t.Fatalf("call after Close: %v", err)
 	}
 	if err := m.AddInProcess("content-store", srv); !errors.Is(err, ErrClosed) {

@@ -1,0 +1,320 @@
+package mcpmanager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// tinyBuiltin makes small in-process servers with one tool, whoami, that
+// answers which built-in (and which Key) serves it; starts and releases are
+// recorded in order.
+type tinyBuiltin struct {
+	mu      sync.Mutex
+	events  []string
+	client  mcp.Implementation // what the last whoami caller introduced itself as
+	failErr error
+}
+
+func (b *tinyBuiltin) config(name, key string) ServerConfig {
+	return ServerConfig{Name: name, Builtin: &Builtin{Key: key, Start: func() (*server.MCPServer, func() error, error) {
+		b.record("start " + key)
+		if b.failErr != nil {
+			return nil, nil, b.failErr
+		}
+		s := server.NewMCPServer(name, "1.0.0", server.WithToolCapabilities(true))
+		s.AddTool(mcp.NewTool("whoami"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+				b.mu.Lock()
+				b.client = cs.GetClientInfo()
+				b.mu.Unlock()
+			}
+			return mcp.NewToolResultText("built-in " + name + " " + key), nil
+		})
+		return s, func() error { b.record("release " + key); return nil }, nil
+	}}}
+}
+
+func (b *tinyBuiltin) record(e string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.events = append(b.events, e)
+}
+
+func (b *tinyBuiltin) seen() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.events)
+}
+
+// statusLog records every status pushed to OnStatus.
+type statusLog struct {
+	mu  sync.Mutex
+	all []supervisor.Status
+}
+
+func (l *statusLog) on(st supervisor.Status) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, st)
+}
+
+// states lists the pushed states of name, repeats folded.
+func (l *statusLog) states(name string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, st := range l.all {
+		s := string(st.State)
+		if st.Builtin {
+			s += "(built-in)"
+		}
+		if st.Name == name && (len(out) == 0 || out[len(out)-1] != s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func settle(t *testing.T, m *Manager) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	if ctx.Err() != nil {
+		t.Fatalf("not settled: %+v", m.Status())
+	}
+}
+
+// whoami calls server's whoami through the registry.
+func whoami(t *testing.T, m *Manager, server string) (string, error) {
+	t.Helper()
+	res, err := m.Registry().Call(t.Context(), server, "whoami", nil, registry.CallOptions{})
+	if err != nil {
+		return "", err
+	}
+	return callText(t, res), nil
+}
+
+func toolNames(t *testing.T, m *Manager) []string {
+	t.Helper()
+	tools, _ := m.Registry().Tools(t.Context())
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	return names
+}
+
+// A built-in is supervised like any other server: its states are pushed,
+// it has a log, it introduces itself with Options.ClientInfo, its tools go
+// through the registry with the long in-process call timeout.
+func TestBuiltinIsSupervised(t *testing.T) {
+	b := &tinyBuiltin{}
+	var sl statusLog
+	logs := t.TempDir()
+	m := New(Options{LogDir: logs, OnStatus: sl.on, ClientInfo: mcp.Implementation{Name: "switchboard", Version: "9.9.9"}})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{b.config("tiny", "root-a")})
+	settle(t, m)
+
+	if got := sl.states("tiny"); !slices.Equal(got, []string{"starting(built-in)", "ready(built-in)"}) {
+		t.Errorf("pushed states = %v", got)
+	}
+	st := m.Status()
+	if len(st) != 1 || st[0].Name != "tiny" || st[0].State != supervisor.Ready || !st[0].Builtin || st[0].ServerInfo.Name != "tiny" {
+		t.Fatalf("Status() = %+v", st)
+	}
+	if got := toolNames(t, m); !slices.Equal(got, []string{"tiny__whoami"}) {
+		t.Fatalf("tools = %v", got)
+	}
+	if got, err := whoami(t, m, "tiny"); err != nil || got != "built-in tiny root-a" {
+		t.Fatalf("whoami = %q, %v", got, err)
+	}
+	if c := b.client; c.Name != "switchboard" || c.Version != "9.9.9" {
+		t.Errorf("introduced as %+v", c)
+	}
+	if got := m.InProcess(); !slices.Equal(got, []string{"tiny"}) {
+		t.Errorf("InProcess() = %v", got)
+	}
+	m.mu.Lock()
+	timeout := source{m.servers["tiny"]}.CallTimeout()
+	m.mu.Unlock()
+	if timeout != InProcessCallTimeout {
+		t.Errorf("call timeout %v, want %v", timeout, InProcessCallTimeout)
+	}
+	sup, err := m.Server("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sup.Log().Add("a line of the built-in")
+	if err := m.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.seen(); !slices.Equal(got, []string{"start root-a", "release root-a"}) {
+		t.Errorf("events = %v", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(logs, "tiny.log")); !strings.Contains(string(data), "a line of the built-in") {
+		t.Errorf("tiny.log = %q", data)
+	}
+}
+
+// Apply leaves a built-in running while its Key stays, restarts it when
+// the Key changes (the old one released before the new one starts), and
+// stops and releases it when it is gone. Restart does the same.
+func TestBuiltinApplyAndRestart(t *testing.T) {
+	b := &tinyBuiltin{}
+	m := New(Options{})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{b.config("tiny", "root-a")})
+	settle(t, m)
+	first, _ := m.Server("tiny")
+
+	m.Apply([]ServerConfig{b.config("tiny", "root-a")}) // a new Start func, the same Key
+	settle(t, m)
+	if again, _ := m.Server("tiny"); again != first {
+		t.Fatal("restarted although its Key did not change")
+	}
+
+	m.Apply([]ServerConfig{b.config("tiny", "root-b")})
+	settle(t, m)
+	if got, err := whoami(t, m, "tiny"); err != nil || got != "built-in tiny root-b" {
+		t.Fatalf("after the Key changed: whoami = %q, %v", got, err)
+	}
+
+	if err := m.Restart(t.Context(), "tiny"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, m)
+	if st := m.Status(); len(st) != 1 || st[0].State != supervisor.Ready || !st[0].Builtin {
+		t.Fatalf("after Restart: %+v", st)
+	}
+
+	m.Apply(nil)
+	if got := toolNames(t, m); len(got) != 0 {
+		t.Errorf("tools after removal: %v", got)
+	}
+	if err := m.Close(t.Context()); err != nil { // waits for the stop Apply began
+		t.Fatal(err)
+	}
+	want := []string{"start root-a", "release root-a", "start root-b", "release root-b", "start root-b", "release root-b"}
+	if got := b.seen(); !slices.Equal(got, want) {
+		t.Errorf("events = %v\nwant %v", got, want)
+	}
+}
+
+// A built-in that cannot start shows the error in its status, its log and
+// the registry's listing errors, and is not retried.
+func TestBuiltinStartError(t *testing.T) {
+	b := &tinyBuiltin{failErr: errors.New("the store is held by another Switchboard; quit it")}
+	logs := t.TempDir()
+	m := New(Options{LogDir: logs})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{b.config("tiny", "root-a")})
+	settle(t, m)
+	want := "tiny: the store is held by another Switchboard; quit it"
+	if st := m.Status(); len(st) != 1 || st[0].State != supervisor.Error || st[0].Error != want || !st[0].Builtin {
+		t.Fatalf("Status() = %+v", st)
+	}
+	if _, errs := m.Registry().Tools(t.Context()); len(errs) != 1 || errs[0].Server != "tiny" || !strings.Contains(errs[0].Err, "held by another") {
+		t.Errorf("listing errors = %+v", errs)
+	}
+	if data, _ := os.ReadFile(filepath.Join(logs, "tiny.log")); !strings.Contains(string(data), want) {
+		t.Errorf("tiny.log = %q", data)
+	}
+	if got := b.seen(); !slices.Equal(got, []string{"start root-a"}) {
+		t.Errorf("events = %v", got)
+	}
+}
+
+// A configured server cannot take a built-in's name (issue 16, item 3):
+// whether the built-in came in through Apply or the older AddInProcess,
+// and whether the name is one of the reserved ones or another built-in's,
+// the configured one is refused with an error saying to rename it, and
+// the built-in keeps running with its tools.
+func TestBuiltinNamesCannotBeTaken(t *testing.T) {
+	impostor := func(name string) ServerConfig {
+		return ServerConfig{Name: name, Command: faultServer, Args: []string{"-mode", "ok"}}
+	}
+	refused := func(name string) string {
+		return fmt.Sprintf("the name %q is reserved for Switchboard's built-in server; rename this server in config.json", name)
+	}
+	tests := []struct {
+		name     string
+		builtin  string // the built-in's name
+		attach   bool   // added with AddInProcess (what app/ does today) instead of Apply
+		impostor string
+	}{
+		{"reserved name, built-in through Apply", "workspace", false, "workspace"},
+		{"reserved name, built-in attached", "workspace", true, "workspace"},
+		{"reserved name in other case", "content-store", false, "Content-Store"},
+		{"another built-in's name", "notes", false, "notes"},
+		{"another attached built-in's name", "notes", true, "notes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &tinyBuiltin{}
+			var sl statusLog
+			m := New(Options{OnStatus: sl.on})
+			t.Cleanup(func() { m.Close(context.Background()) })
+			cfgs := []ServerConfig{impostor(tt.impostor), impostor("other")}
+			if tt.attach {
+				srv, _, _ := b.config(tt.builtin, "k").Builtin.Start()
+				if err := m.AddInProcess(tt.builtin, srv); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				cfgs = append([]ServerConfig{b.config(tt.builtin, "k")}, cfgs...)
+			}
+			m.Apply(cfgs)
+			settle(t, m)
+
+			if got, err := whoami(t, m, tt.builtin); err != nil || got != "built-in "+tt.builtin+" k" {
+				t.Fatalf("%s__whoami = %q, %v: the built-in lost its tools", tt.builtin, got, err)
+			}
+			var states []string
+			for _, st := range m.Status() {
+				states = append(states, fmt.Sprintf("%s %s %v %s", st.Name, st.State, st.Builtin, st.Error))
+			}
+			want := []string{
+				fmt.Sprintf("%s error false %s", tt.impostor, refused(tt.impostor)),
+				"other ready false ",
+			}
+			builtinState := tt.builtin + " ready true "
+			if tt.attach {
+				want = append(want, builtinState)
+			} else {
+				want = append([]string{builtinState}, want...)
+			}
+			if !slices.Equal(states, want) {
+				t.Errorf("Status() =\n%s\nwant\n%s", strings.Join(states, "\n"), strings.Join(want, "\n"))
+			}
+			if tt.impostor != tt.builtin {
+				return
+			}
+			// Nothing pushed under the built-in's name says it failed.
+			for _, s := range sl.states(tt.builtin) {
+				if strings.HasPrefix(s, "error") {
+					t.Errorf("pushed states of %s: %v", tt.builtin, sl.states(tt.builtin))
+				}
+			}
+			// Test connection refuses it too, without starting it.
+			if p := m.Test(t.Context(), impostor(tt.impostor)); p.OK || p.Failed != supervisor.StepStart || p.Error != refused(tt.impostor) {
+				t.Errorf("Test = %+v", p)
+			}
+		})
+	}
+}
