@@ -32,7 +32,9 @@ func TestMain(m *testing.M) {
 		fmt.Print(line)
 		select {}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilds()
+	os.Exit(code)
 }
 
 // treeScript starts a grandchild and prints "leader grandchild" PIDs.

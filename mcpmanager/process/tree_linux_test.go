@@ -43,6 +43,13 @@ func setsidServer(t *testing.T) string {
 	return setsidBuild.path
 }
 
+// removeBuilds deletes what setsidServer built (called by TestMain).
+func removeBuilds() {
+	if setsidBuild.path != "" {
+		_ = os.RemoveAll(filepath.Dir(setsidBuild.path))
+	}
+}
+
 // withCgroups runs the test with cgroups on or off, as decided for the process.
 func withCgroups(t *testing.T, on bool) {
 	t.Helper()
