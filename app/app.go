@@ -172,11 +172,21 @@ func (a *App) Startup(ctx context.Context) {
 	for _, err := range a.h.StartBuiltins() {
 		slog.Error("built-in server", "err", err)
 	}
-	if err := a.h.Load(); err != nil {
+	// config.json is followed: what another process (the CLI, an editor)
+	// saves is applied and the pages are told to refresh.
+	err := a.h.Follow(func(err error) {
+		a.setConfigError(err)
+		a.emitEvent(EventConfigChanged, nil)
+	})
+	if err != nil {
 		slog.Error("load servers", "err", err)
 		a.setConfigError(err)
 	}
 }
+
+// EventConfigChanged says config.json changed outside the window (the CLI,
+// an editor) and was reloaded: pages showing settings fetch them again.
+const EventConfigChanged = "config:changed"
 
 // Shutdown is Wails' OnShutdown hook: it closes everything the app opened.
 func (a *App) Shutdown(ctx context.Context) {
@@ -212,11 +222,15 @@ func (a *App) Ready() error {
 	return nil
 }
 
-// setConfigError remembers why the config could not be loaded, for ConfigError.
+// setConfigError remembers why the config could not be loaded, for
+// ConfigError (nil: it loaded).
 func (a *core) setConfigError(err error) {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
-	a.cfgErr = err.Error()
+	a.cfgErr = ""
+	if err != nil {
+		a.cfgErr = err.Error()
+	}
 }
 
 // ConfigError returns why config.json could not be loaded ("" when it was).

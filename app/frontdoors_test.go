@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
@@ -16,6 +17,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // The window and the CLI are two front doors on one core: the same action
@@ -60,7 +62,7 @@ func TestFrontDoorsAgree(t *testing.T) {
   // Claude Desktop's file, with a token that moves to the keyring
   "mcpServers": {
     "github": {"command": "/nonexistent/github-mcp", "args": ["stdio"], "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_0123456789abcdef0123456789abcdef0123"}},
-    "notes": {"url": "https://notes.example.com/mcp", "headers": {"X-Api-Key": "k-1234567890"}},
+    "notes": {"url": "http://127.0.0.1:9/mcp", "headers": {"X-Api-Key": "k-1234567890"}},
     "files": {"command": "/nonexistent/files-mcp", "args": ["/tmp"], "disabled": true}
   }
 }`
@@ -171,5 +173,32 @@ func TestFrontDoorsAgree(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, tt.run)
+	}
+}
+
+// TestWindowFollowsTheCLI: a server the CLI adds while the window is open
+// shows in the window, and the window's next edit keeps it.
+func TestWindowFollowsTheCLI(t *testing.T) {
+	defer func(d time.Duration) { config.WatchInterval = d }(config.WatchInterval)
+	config.WatchInterval = 20 * time.Millisecond
+	a, dir := window(t)
+	terminal(t, dir, "", "servers", "add", "from-cli", "--", "/nonexistent/server")
+	has := func(name string) bool {
+		vs, _ := a.ServersPage.Servers()
+		return slices.ContainsFunc(vs, func(v ServerView) bool { return v.Name == name })
+	}
+	waitFor(t, "the CLI's server in the window", func() bool { return has("from-cli") })
+	if _, ok := a.h.Server("from-cli"); !ok {
+		t.Fatal("the window's copy of config.json was not reloaded")
+	}
+	if err := a.ServersPage.SetServerEnabled("from-cli", false); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(dir.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := cfg.Lookup("from-cli"); !ok || !s.Disabled {
+		t.Fatalf("the window's edit lost or ignored the CLI's server: %+v", cfg.Servers)
 	}
 }

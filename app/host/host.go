@@ -59,6 +59,11 @@ type Host struct {
 
 	wks workspaceState
 
+	// ctx ends at Close; background work (Follow) runs under it, in wg.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -67,6 +72,7 @@ type Host struct {
 // and Load (or Run) are called.
 func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
 	mo := mcpmanager.Options{
 		OnStatus: opts.OnStatus, Redact: h.red.Redact, Tokens: h.store, OnLoginURL: opts.OnLoginURL,
 		ClientInfo: mcp.Implementation{Name: "switchboard", Version: buildinfo.String()},
@@ -96,6 +102,8 @@ func (h *Host) Redact(s string) string { return h.red.Redact(s) }
 // Close stops every server and the workspace; safe to call more than once.
 func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
+		h.cancel()
+		h.wg.Wait()
 		h.closeErr = errors.Join(h.closeWorkspace(ctx), h.mgr.Close(ctx))
 	})
 	return h.closeErr

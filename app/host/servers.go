@@ -41,6 +41,10 @@ func (h *Host) Config() (*config.Config, error) {
 func (h *Host) Load() error {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
+	return h.loadLocked()
+}
+
+func (h *Host) loadLocked() error {
 	cfg, err := config.Load(h.dir.Config())
 	if err != nil {
 		return err
@@ -48,6 +52,37 @@ func (h *Host) Load() error {
 	h.servers = cfg.Servers
 	h.apply(cfg)
 	return nil
+}
+
+// Follow loads config.json and then follows it: whenever another process
+// (the CLI, a second window, an editor) changes it, the running servers
+// follow the new content and onReload (nil: none) hears of it, with the
+// error when the new file does not load (the servers keep running as they
+// were). It returns at once; following ends at Close. Changes are never
+// overwritten: every Edit re-reads the file under its lock.
+func (h *Host) Follow(onReload func(error)) error {
+	h.cfgMu.Lock()
+	since, err := config.StampOf(h.dir.Config())
+	if err == nil {
+		err = h.loadLocked()
+	}
+	h.cfgMu.Unlock()
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		config.Watch(h.ctx, h.dir.Config(), since, func(cfg *config.Config, err error) {
+			if err == nil {
+				h.cfgMu.Lock()
+				h.servers = cfg.Servers
+				h.apply(cfg)
+				h.cfgMu.Unlock()
+			}
+			if onReload != nil {
+				onReload(err)
+			}
+		})
+	}()
+	return err
 }
 
 // Edit changes config.json as one transaction, across processes (see

@@ -93,7 +93,7 @@ func (s *Store) Available() error {
 	if err := reachable(); err != nil {
 		return err
 	}
-	_, err := keyring.Get(s.service, "switchboard-probe")
+	_, err := kget(s.service, "switchboard-probe")
 	if err = classify(err); errors.Is(err, ErrNotFound) {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (s *Store) Set(name, value string) error {
 	if err := reachable(); err != nil {
 		return fmt.Errorf("store secret %q: %w", name, err)
 	}
-	if err := classify(keyring.Set(s.service, name, value)); err != nil {
+	if err := classify(kset(s.service, name, value)); err != nil {
 		return fmt.Errorf("store secret %q: %w", name, err)
 	}
 	return nil
@@ -122,7 +122,7 @@ func (s *Store) Get(name string) (string, error) {
 	if err := reachable(); err != nil {
 		return "", fmt.Errorf("secret %q: %w", name, err)
 	}
-	v, err := keyring.Get(s.service, name)
+	v, err := kget(s.service, name)
 	if err := classify(err); err != nil {
 		return "", fmt.Errorf("secret %q: %w", name, err)
 	}
@@ -134,7 +134,7 @@ func (s *Store) Delete(name string) error {
 	if err := reachable(); err != nil {
 		return fmt.Errorf("delete secret %q: %w", name, err)
 	}
-	err := classify(keyring.Delete(s.service, name))
+	err := classify(kdelete(s.service, name))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("delete secret %q: %w", name, err)
 	}
@@ -257,4 +257,27 @@ func (k *Keeper) Keep(param, value string) (string, error) {
 	}
 	k.Names = append(k.Names, name)
 	return "${secret:" + name + "}", nil
+}
+
+// keyringMu serialises keyring calls: each is a round trip to one daemon
+// anyway, and go-keyring's in-memory keyring (tests) is not safe for
+// concurrent use.
+var keyringMu sync.Mutex
+
+func kget(service, name string) (string, error) {
+	keyringMu.Lock()
+	defer keyringMu.Unlock()
+	return keyring.Get(service, name)
+}
+
+func kset(service, name, value string) error {
+	keyringMu.Lock()
+	defer keyringMu.Unlock()
+	return keyring.Set(service, name, value)
+}
+
+func kdelete(service, name string) error {
+	keyringMu.Lock()
+	defer keyringMu.Unlock()
+	return keyring.Delete(service, name)
 }
