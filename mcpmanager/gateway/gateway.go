@@ -90,9 +90,6 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 	return g
 }
 
-// Server is the MCP server to serve over stdio or HTTP.
-func (g *Gateway) Server() *server.MCPServer { return g.srv }
-
 // Errors returns the servers whose tools could not be listed (or were
 // left out in part) at the last Refresh.
 func (g *Gateway) Errors() []registry.ServerError {
