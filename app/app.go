@@ -169,9 +169,7 @@ func (a *App) Startup(ctx context.Context) {
 	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
-	for _, err := range a.h.StartBuiltins() {
-		slog.Error("built-in server", "err", err)
-	}
+	a.h.StartBuiltins()
 	// config.json is followed: what another process (the CLI, an editor)
 	// saves is applied and the pages are told to refresh.
 	err := a.h.Follow(func(err error) {

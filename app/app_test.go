@@ -49,7 +49,7 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 		{Name: "one", Transport: config.Stdio, Command: fs},
 		{Name: "two", Transport: config.Stdio, Command: fs, Args: []string{"-mode", "exit-init"}, Restart: &config.Restart{Enabled: false}},
 	}}
-	if err := config.Save(dir.Config(), cfg); err != nil {
+	if _, err := config.Edit(t.Context(), dir.Config(), func(c *config.Config) error { *c = *cfg; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -120,7 +120,7 @@ func TestNothingLeaksToTheFrontend(t *testing.T) {
 	}
 	cfg := &config.Config{Servers: []config.Server{{Name: "gh", Transport: config.Stdio, Command: proctest.FaultServer(t),
 		Env: map[string]string{"GH_TOKEN": "${secret:gh_TOKEN}", "FAULT_LEAK": "GH_TOKEN"}}}}
-	if err := config.Save(dir.Config(), cfg); err != nil {
+	if _, err := config.Edit(t.Context(), dir.Config(), func(c *config.Config) error { *c = *cfg; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -172,9 +172,7 @@ func TestBuiltinContentStoreThroughFacade(t *testing.T) {
 	}
 	a := New(context.Background(), dir)
 	a.emit = func(ServerView) {}
-	for _, err := range a.h.StartBuiltins() {
-		t.Fatal(err)
-	}
+	a.h.StartBuiltins()
 	t.Cleanup(func() { a.close(context.Background()) })
 	tl, _ := a.ToolsPage.Tools()
 	var names []string

@@ -48,7 +48,7 @@ func newChatApp(t *testing.T) *chatApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Save(dir.Config(), &config.Config{Settings: raw}); err != nil {
+	if _, err := config.Edit(t.Context(), dir.Config(), func(c *config.Config) error { c.Settings = raw; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	c := &chatApp{llm: llm}
@@ -64,24 +64,24 @@ func newChatApp(t *testing.T) *chatApp {
 	return c
 }
 
-func (c *chatApp) chatEvents() []chat.Event {
+func (c *chatApp) chatEvents() []ChatEvent {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []chat.Event
+	var out []ChatEvent
 	for _, e := range c.evs {
-		if ev, ok := e.data.(chat.Event); ok {
+		if ev, ok := e.data.(ChatEvent); ok && e.name == EventChat {
 			out = append(out, ev)
 		}
 	}
 	return out
 }
 
-func (c *chatApp) approvals() []chat.ApprovalRequest {
+func (c *chatApp) approvals() []ApprovalView {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []chat.ApprovalRequest
+	var out []ApprovalView
 	for _, e := range c.evs {
-		if r, ok := e.data.(chat.ApprovalRequest); ok && e.name == EventApproval {
+		if r, ok := e.data.(ApprovalView); ok && e.name == EventApproval {
 			out = append(out, r)
 		}
 	}
@@ -90,7 +90,7 @@ func (c *chatApp) approvals() []chat.ApprovalRequest {
 
 func (c *chatApp) done(chatID string) bool {
 	for _, ev := range c.chatEvents() {
-		if ev.Type == chat.EventDone && ev.ChatID == chatID {
+		if ev.Type == string(chat.EventDone) && ev.ChatID == chatID {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	waitFor(t, "approval asked", func() bool { return len(a.approvals()) == 1 })
 	req := a.approvals()[0]
 	var args map[string]string
-	if err := json.Unmarshal(req.Arguments, &args); err != nil || args["command"] != "echo hi-from-model" || req.Tool != "workspace__execute_shell" {
+	if err := json.Unmarshal([]byte(req.Arguments), &args); err != nil || args["command"] != "echo hi-from-model" || req.Tool != "workspace__execute_shell" {
 		t.Fatalf("approval %+v", req)
 	}
 	pending, _ := a.ChatPage.PendingRequests()
@@ -162,7 +162,7 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
 	msgs, _ := a.ChatPage.ChatMessages(c.ID)
 	call := msgs[1].ToolCalls[0]
-	if call.Status != chat.CallDone || !strings.Contains(string(call.Result), "hi-from-model") {
+	if call.Status != chat.CallDone || call.Result == nil || !strings.Contains(resultText(call.Result), "hi-from-model") {
 		t.Fatalf("call %+v", call)
 	}
 	// The terminal attached to the same session saw the command's output.
@@ -232,7 +232,7 @@ func TestStopChatCancelsTheStream(t *testing.T) {
 	}
 	waitFor(t, "first words", func() bool {
 		for _, ev := range a.chatEvents() {
-			if ev.Type == chat.EventText {
+			if ev.Type == string(chat.EventText) {
 				return true
 			}
 		}

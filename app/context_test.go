@@ -25,7 +25,7 @@ func appWith(t *testing.T, servers []config.Server) *App {
 	if err := dir.Ensure(); err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Save(dir.Config(), &config.Config{Servers: servers}); err != nil {
+	if _, err := config.Edit(t.Context(), dir.Config(), func(c *config.Config) error { c.Servers = servers; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	a := New(context.Background(), dir)
@@ -100,7 +100,7 @@ func TestToolLoopThroughServerEverything(t *testing.T) {
 			var mu sync.Mutex
 			done := false
 			a.emitHook = func(name string, data any) {
-				if ev, ok := data.(chat.Event); ok && ev.Type == chat.EventDone {
+				if ev, ok := data.(ChatEvent); ok && ev.Type == string(chat.EventDone) {
 					mu.Lock()
 					done = true
 					mu.Unlock()

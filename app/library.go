@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -156,7 +157,7 @@ func (a *ServersPage) AddServerFromTemplate(templateID, name string, values map[
 		return err
 	}
 	return a.h.Edit(func(cfg *config.Config) error {
-		if _, taken := cfg.Lookup(name); taken || slices.Contains(a.h.Manager().InProcess(), name) {
+		if _, taken := cfg.Lookup(name); taken || builtin.Reserved(name) {
 			return fmt.Errorf("a server named %q already exists: choose another name", name)
 		}
 		cfg.Servers = append(cfg.Servers, s)

@@ -123,7 +123,7 @@ func TestChatAsADelegatingAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := config.Save(filepath.Join(dir, "config.json"), &config.Config{Settings: raw}); err != nil {
+	if _, err := config.Edit(t.Context(), filepath.Join(dir, "config.json"), func(c *config.Config) error { c.Settings = raw; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	llm.Enqueue(

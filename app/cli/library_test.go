@@ -85,7 +85,7 @@ func TestServersFromTemplateAndProfiles(t *testing.T) {
 			cfg.Servers[i].Extra["profiles"] = json.RawMessage(`{"work": {"url": "https://github.example.com/mcp/"}}`)
 		}
 	}
-	if err := config.Save(cfgPath, cfg); err != nil {
+	if _, err := config.Edit(t.Context(), cfgPath, func(c *config.Config) error { *c = *cfg; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, e := runIn(t, data, "servers", "profile", "home"); code != ExitUsage || !strings.Contains(e, "[work]") {

@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/app/secrets/secretstest"
 )
 
 // TestMain keeps every test of this package away from the user's keyring.
 func TestMain(m *testing.M) {
 	if os.Getenv(realKeyring) != "1" {
-		secrets.UseMockKeyring()
+		secretstest.UseMockKeyring()
 	}
 	os.Exit(m.Run())
 }

@@ -92,9 +92,7 @@ func launch(inv *Invocation, file string, inputs map[string]string, setup func(*
 	if setup != nil {
 		setup(h)
 	}
-	for _, err := range h.StartBuiltins() {
-		fmt.Fprintf(inv.Stderr, "switchboard: %v\n", err)
-	}
+	h.StartBuiltins()
 	h.Run(servers)
 	return h, nil
 }

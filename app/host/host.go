@@ -18,7 +18,6 @@ package host
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -58,6 +57,10 @@ type Host struct {
 	applied atomic.Pointer[Applied]
 
 	wks workspaceState
+	// builtinsOn: StartBuiltins was called, so every apply runs them too.
+	builtinsOn bool
+	// running is the configured servers last applied (without built-ins).
+	running []mcpmanager.ServerConfig
 
 	// ctx ends at Close; background work (Follow) runs under it, in wg.
 	ctx    context.Context
@@ -104,7 +107,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = errors.Join(h.closeWorkspace(ctx), h.mgr.Close(ctx))
+		h.closeErr = h.mgr.Close(ctx) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }

@@ -9,13 +9,13 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
-	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/app/secrets/secretstest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // TestMain keeps every test of this package away from the user's keyring.
 func TestMain(m *testing.M) {
-	secrets.UseMockKeyring()
+	secretstest.UseMockKeyring()
 	os.Exit(m.Run())
 }
 

@@ -166,13 +166,18 @@ func (h *Host) apply(cfg *config.Config) {
 			specs[i].StartError = err.Error()
 		}
 	}
-	h.mgr.Apply(specs)
+	h.running = specs
+	h.mgr.Apply(h.withBuiltins(workspaceRootIn(h.dir, cfg), specs))
 }
 
 // Run starts exactly these servers (a --config file, or a subset chosen by
 // the caller) with their secrets resolved, instead of config.json's.
 func (h *Host) Run(servers []config.Server) {
-	h.mgr.Apply(h.Specs(servers))
+	specs := h.Specs(servers)
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	h.running = specs
+	h.mgr.Apply(h.withBuiltins(WorkspaceRoot(h.dir), specs))
 }
 
 // Specs resolves the secrets of servers into what the manager runs; every

@@ -26,7 +26,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/zalando/go-keyring"
 )
@@ -66,23 +65,19 @@ func classify(err error) error {
 	}
 }
 
-// mocked is set by UseMockKeyring: the in-memory keyring needs no bus.
-var mocked atomic.Bool
-
-// UseMockKeyring replaces the OS keyring with go-keyring's in-memory one, for
-// tests: they never touch the user's keyring and need no session bus.
-func UseMockKeyring() {
-	keyring.MockInit()
-	mocked.Store(true)
-}
+// BusCheck says why no session bus is reachable (nil: one is). It runs
+// before every keyring call, so a machine without a bus never gets one
+// autolaunched; tests on go-keyring's in-memory keyring (no bus needed) set
+// it to nil, through secretstest.UseMockKeyring.
+var BusCheck = sessionBus
 
 // reachable is checked before every keyring call: on a machine without a
 // session bus the D-Bus library would launch one (see sessionBus).
 func reachable() error {
-	if mocked.Load() {
+	if BusCheck == nil {
 		return nil
 	}
-	if err := sessionBus(); err != nil {
+	if err := BusCheck(); err != nil {
 		return fmt.Errorf("%w (%v)", ErrUnavailable, err)
 	}
 	return nil

@@ -65,8 +65,9 @@ func TestExtractAndOptOut(t *testing.T) {
 	}
 }
 
-func TestStoreAndPrepareWithMockKeyring(t *testing.T) {
-	UseMockKeyring()
+func TestStoreWithMockKeyring(t *testing.T) {
+	keyring.MockInit()
+	BusCheck = nil
 	st := NewStore()
 	if err := st.Available(); err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestStoreAndPrepareWithMockKeyring(t *testing.T) {
 
 func TestUnavailableKeyringSaysWhatToDo(t *testing.T) {
 	keyring.MockInitWithError(errors.New("dbus: no session bus"))
-	mocked.Store(true)
+	BusCheck = nil
 	err := NewStore().Available()
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "install and unlock gnome-keyring") {
 		t.Fatalf("Available = %v", err)

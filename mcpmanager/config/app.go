@@ -192,29 +192,17 @@ func LoadContext(ctx context.Context, path string) (*Config, error) {
 	return cfg, nil
 }
 
-// Save writes cfg to path atomically with mode 0600: the data goes to a
+// Edit writes the config atomically with mode 0600: the data goes to a
 // temporary file in the same directory, is fsynced, renamed over path, and
 // the directory is fsynced. The previous content is first kept (the same
 // way) as path+".bak". A crash or a full disk at any point leaves either the
-// old or the new file, never a partial or empty one.
+// old or the new file, never a partial or empty one. It refuses a config
+// that Load would reject (duplicate or invalid servers).
 //
-// Save holds the lock Edit takes while it writes, but it replaces whatever
-// another process saved since cfg was loaded: to change the config, use Edit.
-//
-// Save refuses a cfg that Load would reject (duplicate or invalid servers).
-func Save(path string, cfg *Config) error {
-	unlock, err := lockConfig(context.Background(), path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return osFS.save(path, cfg)
-}
-
 // Edit changes the app config at path as one transaction across processes:
 // it takes an exclusive OS lock on path+".lock" (flock on Unix, LockFileEx on
 // Windows), loads the file as it is now, lets fn change that copy, saves it
-// the way Save does, and unlocks. Edits made at the same time, by this
+// as described above, and unlocks. Edits made at the same time, by this
 // process or by others (twenty 'switchboard servers add' at once, the
 // window and the CLI), run one after another, each on the result of the one
 // before, so none is lost.
