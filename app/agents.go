@@ -37,19 +37,23 @@ func (a *AgentsPage) DeleteAgent(id string) error {
 
 // NewAgentChat starts an empty chat from an agent: its provider and model,
 // and (on every message) its prompt, servers, tools, policies and mode.
-func (a *AgentsPage) NewAgentChat(agentID string) (history.Chat, error) {
+func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
 	h, err := a.historyStore()
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
 	s, err := a.h.ChatSettings()
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
 	ag, err := s.Agent(agentID)
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
 	providerName, model := host.DefaultModel(s, ag.Provider, ag.Model)
-	return h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model, Agent: ag.ID, Title: ag.Name})
+	c, err := h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model, Agent: ag.ID, Title: ag.Name})
+	if err != nil {
+		return ChatView{}, err
+	}
+	return chatView(c), nil
 }

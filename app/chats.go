@@ -44,12 +44,16 @@ func (o ChatOptions) active(t registry.Tool) bool {
 }
 
 // Chats lists chats, most recent first.
-func (a *ChatPage) Chats(limit, offset int) ([]history.Chat, error) {
+func (a *ChatPage) Chats(limit, offset int) ([]ChatView, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return nil, err
 	}
-	return h.ListChats(a.bg(), history.ListOptions{Limit: limit, Offset: offset})
+	cs, err := h.ListChats(a.bg(), history.ListOptions{Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, err
+	}
+	return chatViews(cs), nil
 }
 
 // SearchChats runs a full-text search over every chat.
@@ -62,35 +66,47 @@ func (a *ChatPage) SearchChats(query string) ([]history.Hit, error) {
 }
 
 // NewChat starts an empty chat with a provider and model ("" = defaults).
-func (a *ChatPage) NewChat(providerName, model string) (history.Chat, error) {
+func (a *ChatPage) NewChat(providerName, model string) (ChatView, error) {
 	h, err := a.historyStore()
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
 	s, err := a.h.ChatSettings()
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
 	providerName, model = host.DefaultModel(s, providerName, model)
-	return h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model})
+	c, err := h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model})
+	if err != nil {
+		return ChatView{}, err
+	}
+	return chatView(c), nil
 }
 
 // Chat returns one chat.
-func (a *ChatPage) Chat(id string) (history.Chat, error) {
+func (a *ChatPage) Chat(id string) (ChatView, error) {
 	h, err := a.historyStore()
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
-	return h.Chat(a.bg(), id)
+	c, err := h.Chat(a.bg(), id)
+	if err != nil {
+		return ChatView{}, err
+	}
+	return chatView(c), nil
 }
 
 // ChatMessages returns a chat's messages with their tool calls.
-func (a *ChatPage) ChatMessages(id string) ([]history.Message, error) {
+func (a *ChatPage) ChatMessages(id string) ([]MessageView, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return nil, err
 	}
-	return h.Messages(a.bg(), id)
+	ms, err := h.Messages(a.bg(), id)
+	if err != nil {
+		return nil, err
+	}
+	return messageViews(ms), nil
 }
 
 // RenameChat sets a chat's title.
@@ -178,7 +194,7 @@ func (a *ChatPage) ChatOptionsOf(id string) (ChatOptions, error) {
 	if err != nil {
 		return ChatOptions{}, err
 	}
-	return chatOptions(c.Settings), nil
+	return c.Options, nil
 }
 
 // SendMessage sends the user's text to the chat's model and returns at once;
@@ -234,7 +250,7 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 		}
 		t := host.TurnSetup(s, agent, "", opts.active)
 		t.ChatID, t.Provider, t.Model, t.Text = chatID, m.Provider, m.Name, text
-		t.OnEvent = func(ev chat.Event) { a.emitEvent(chat.EventName, ev) }
+		t.OnEvent = func(ev chat.Event) { a.emitEvent(EventChat, chatEvent(ev)) }
 		_, err := a.engine.Send(ctx, t)
 		if err != nil && ctx.Err() == nil {
 			slog.Warn("chat turn", "chat", chatID, "err", err)

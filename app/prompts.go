@@ -11,13 +11,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 )
 
-// Events for questions the app puts to the user.
-const (
-	EventApproval    = "chat:approval"    // an ApprovalRequest waits for AnswerApproval
-	EventElicit      = "chat:elicit"      // an ElicitRequest waits for AnswerElicitation
-	EventRequestDone = "chat:requestDone" // {id}: the question was answered or withdrawn
-)
-
 // ErrNoSuchRequest: the question was already answered or withdrawn.
 var ErrNoSuchRequest = errors.New("that request was already answered or withdrawn")
 
@@ -57,7 +50,7 @@ func (k *asker) ask(ctx context.Context, id, event string, q *question, payload 
 		k.mu.Lock()
 		delete(k.pending, id)
 		k.mu.Unlock()
-		k.emit(EventRequestDone, map[string]string{"id": id})
+		k.emit(EventRequestDone, RequestDone{ID: id})
 	}()
 	k.emit(event, payload)
 	select {
@@ -70,7 +63,7 @@ func (k *asker) ask(ctx context.Context, id, event string, q *question, payload 
 
 // Approve implements chat.Approver.
 func (k *asker) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
-	a, err := k.ask(ctx, req.ID, EventApproval, &question{Approval: &req}, req)
+	a, err := k.ask(ctx, req.ID, EventApproval, &question{Approval: &req}, approvalView(req))
 	if err != nil {
 		return chat.Deny, err
 	}
@@ -79,7 +72,7 @@ func (k *asker) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Dec
 
 // Elicit implements chat.Elicitor.
 func (k *asker) Elicit(ctx context.Context, req chat.ElicitRequest) (chat.ElicitAnswer, error) {
-	a, err := k.ask(ctx, req.ID, EventElicit, &question{Elicit: &req}, req)
+	a, err := k.ask(ctx, req.ID, EventElicit, &question{Elicit: &req}, elicitView(req))
 	if err != nil {
 		return chat.ElicitAnswer{Action: "cancel"}, err
 	}
@@ -115,15 +108,24 @@ func (k *asker) open() []question {
 
 // PendingRequest is an approval or a form waiting for the user.
 type PendingRequest struct {
-	Approval *chat.ApprovalRequest `json:"approval,omitempty"`
-	Elicit   *chat.ElicitRequest   `json:"elicit,omitempty"`
+	Approval *ApprovalView `json:"approval,omitempty"`
+	Elicit   *ElicitView   `json:"elicit,omitempty"`
 }
 
 // PendingRequests lists approvals and forms waiting for an answer.
 func (a *ChatPage) PendingRequests() ([]PendingRequest, error) {
 	var out []PendingRequest
 	for _, q := range a.asker.open() {
-		out = append(out, PendingRequest{Approval: q.Approval, Elicit: q.Elicit})
+		var p PendingRequest
+		if q.Approval != nil {
+			v := approvalView(*q.Approval)
+			p.Approval = &v
+		}
+		if q.Elicit != nil {
+			v := elicitView(*q.Elicit)
+			p.Elicit = &v
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }
