@@ -1,27 +1,20 @@
 // Agents: named set-ups (prompt, model, servers/tools, policies, delegate
 // mode) that chats start from. Loaded on demand; changed only through the
 // actions below, which reload the list.
-import { useEffect, useSyncExternalStore } from 'react';
-import { Agents, DeleteAgent, SaveAgent } from '../wailsjs/go/app/App';
-import { chat } from '../wailsjs/go/models';
+import { useEffect } from 'react';
+import { Agents, DeleteAgent, SaveAgent } from '../wailsjs/go/app/AgentsPage';
+import type { chat } from '../wailsjs/go/models';
 import { call, hasBackend } from './backend';
 import { message } from './servers';
+import { createStore, useSelect } from './store';
 
 export type Agent = chat.Agent;
 export type Policy = 'ask' | 'allow' | 'deny';
 
 interface AgentsState { agents: Agent[]; loaded: boolean; error: string }
 
-let state: AgentsState = { agents: [], loaded: false, error: '' };
-const listeners = new Set<() => void>();
-function set(patch: Partial<AgentsState>) {
-  state = { ...state, ...patch };
-  for (const l of listeners) l();
-}
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
+const agentsStore = createStore<AgentsState>({ agents: [], loaded: false, error: '' });
+const set = agentsStore.set;
 
 export async function loadAgents(): Promise<void> {
   if (!hasBackend()) {
@@ -39,12 +32,12 @@ export function useAgents(): AgentsState {
   useEffect(() => {
     void loadAgents();
   }, []);
-  return useSyncExternalStore(subscribe, () => state);
+  return useSelect(agentsStore, (s) => s);
 }
 
 /** emptyAgent is the form's starting point for a new agent. */
 export function emptyAgent(): Agent {
-  return chat.Agent.createFrom({ id: '', name: '', description: '', system: '', provider: '', model: '', servers: [], tools: [], policies: {}, delegate: false });
+  return { id: '', name: '', description: '', system: '', provider: '', model: '', servers: [], tools: [], policies: {}, delegate: false };
 }
 
 /** saveAgent creates or updates an agent; it throws the backend's message. */
@@ -69,5 +62,5 @@ export function withServerPolicy(a: Agent, server: string, p: Policy | ''): Agen
   const policies: Record<string, string> = { ...(a.policies ?? {}) };
   if (p) policies[`${server}__*`] = p;
   else delete policies[`${server}__*`];
-  return chat.Agent.createFrom({ ...a, policies });
+  return { ...a, policies };
 }

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { applyEvent, fromStored, resultText, type ChatEvent, type Message } from './chat';
+import { applyEvent, resultText, type ChatEvent, type Message, type ToolCall } from './chat';
 import { matchPrompts, withAttachments } from './components/ComposerExtras';
 import { Orderer } from './orderer';
 import { Markdown } from './components/Markdown';
@@ -15,6 +15,11 @@ describe('Markdown', () => {
   });
 });
 
+/** call is a streamed call with only some fields set, the rest empty as Go sends them. */
+const call = (c: Partial<ToolCall> & { id: string; index: number }): ToolCall => ({
+  name: '', server: '', tool: '', args: '', status: '', isError: false, error: '', durationMs: 0, approvalId: '', ...c,
+});
+
 describe('applyEvent', () => {
   it('builds an assistant message with a streamed tool call from events', () => {
     let msgs: Message[] = [];
@@ -22,11 +27,11 @@ describe('applyEvent', () => {
     msgs = applyEvent(msgs, { chatId: 'c', seq: 2, type: 'message', messageId: 'a1', role: 'assistant' });
     msgs = applyEvent(msgs, { chatId: 'c', seq: 3, type: 'text', messageId: 'a1', text: 'Hel' });
     msgs = applyEvent(msgs, { chatId: 'c', seq: 4, type: 'text', messageId: 'a1', text: 'lo' });
-    msgs = applyEvent(msgs, { chatId: 'c', seq: 5, type: 'toolCall', messageId: 'a1', call: { id: 'x', index: 0, name: 'files__read', status: 'streaming' } });
-    msgs = applyEvent(msgs, { chatId: 'c', seq: 6, type: 'toolArgs', messageId: 'a1', call: { id: 'x', index: 0, args: '{"pa' } });
-    msgs = applyEvent(msgs, { chatId: 'c', seq: 7, type: 'toolArgs', messageId: 'a1', call: { id: 'x', index: 0, args: 'th":1}' } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 5, type: 'toolCall', messageId: 'a1', call: call({ id: 'x', index: 0, name: 'files__read', status: 'streaming' }) });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 6, type: 'toolArgs', messageId: 'a1', call: call({ id: 'x', index: 0, args: '{"pa' }) });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 7, type: 'toolArgs', messageId: 'a1', call: call({ id: 'x', index: 0, args: 'th":1}' }) });
     msgs = applyEvent(msgs, { chatId: 'c', seq: 8, type: 'messageEnd', messageId: 'a1', text: 'Hello', status: 'complete', usage: { inputTokens: 5, outputTokens: 2 } });
-    msgs = applyEvent(msgs, { chatId: 'c', seq: 9, type: 'toolCall', messageId: 'a1', call: { id: 'x', index: 0, name: 'files__read', server: 'files', tool: 'read', args: '{"path":1}', status: 'done', durationMs: 12 } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 9, type: 'toolCall', messageId: 'a1', call: call({ id: 'x', index: 0, name: 'files__read', server: 'files', tool: 'read', args: '{"path":1}', status: 'done', durationMs: 12 }) });
     expect(msgs).toHaveLength(2);
     const a = msgs[1]!;
     expect(a.text).toBe('Hello');
@@ -35,13 +40,13 @@ describe('applyEvent', () => {
     expect(a.toolCalls[0]).toMatchObject({ args: '{"path":1}', status: 'done', server: 'files', durationMs: 12 });
   });
 
-  it('converts stored messages and joins text results', () => {
-    const m = fromStored({
-      id: 'm', role: 'assistant', text: '', status: 'complete', error: '', model: 'x', inputTokens: 0, outputTokens: 0,
-      toolCalls: [{ id: 'c', server: 'everything', tool: 'everything__echo', arguments: { message: 'hi' }, result: { content: [{ type: 'text', text: 'Echo: hi' }] }, isError: false, status: 'done', durationMs: 3 }],
-    });
-    expect(m.toolCalls[0]).toMatchObject({ tool: 'echo', args: '{"message":"hi"}' });
-    expect(resultText(m.toolCalls[0]!.result)).toBe('Echo: hi');
+  // Stored messages come from Go already in this shape (app/chatviews_test.go).
+  it('joins text results, or shows structured content', () => {
+    const text = (t: string) => ({ type: 'text', text: t, data: '', mimeType: '', uri: '' });
+    expect(resultText({ isError: false, content: [text('Echo: hi')], structured: '', durationMs: 3 })).toBe('Echo: hi');
+    expect(resultText({ isError: false, content: [text('a'), text('b')], structured: '{"n":1}', durationMs: 3 })).toBe('a\nb');
+    expect(resultText({ isError: false, content: [], structured: '{"n":1}', durationMs: 3 })).toBe('{"n":1}');
+    expect(resultText(undefined)).toBe('');
   });
 });
 

@@ -1,5 +1,6 @@
-// What Wails injects into the page. Only presence is checked here; calls go
+// What Wails injects into the page: window.go.app.<bound struct>.<method>
+// (App, ServersPage, ChatPage, ...). Only presence is checked here; calls go
 // through the generated, typed bindings in ../wailsjs.
 interface Window {
-  go?: { app?: { App?: Record<string, ((...args: never[]) => Promise<unknown>) | undefined> } };
+  go?: { app?: Record<string, Record<string, ((...args: never[]) => Promise<unknown>) | undefined> | undefined> };
 }

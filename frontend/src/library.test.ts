@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { app } from '../wailsjs/go/models';
-import { applyEvent, fromStored, type ChatEvent, type Message } from './chat';
-import { allTags, filterServers } from './servers';
+import { applyEvent, type ChatEvent, type Message, type ToolCall } from './chat';
+import { allTags, filterServers, type ServerView } from './servers';
 
-const server = (name: string, tags: string[], description = '', command = '') =>
-  app.ServerView.createFrom({ name, description, command, serverName: '', meta: { tags }, usedBy: [] });
+const server = (name: string, tags: string[], description = '', command = ''): ServerView => ({
+  name, description, command, serverName: '', meta: { tags, description: '', docsUrl: '', color: '', icon: '', template: '' }, usedBy: [],
+  state: '', error: '', pid: 0, restarts: 0, transport: '', toolCount: 0, version: '', since: '', calls: 0, errors: 0, p50Ms: 0,
+  stderrTail: [], title: '', instructions: '', docsUrl: '', seq: 0,
+});
 
 describe('filterServers', () => {
   const list = [server('github', ['code', 'work'], 'Issues and PRs'), server('memory', ['notes']), server('fs', ['work'], '', 'npx server-filesystem /srv')];
@@ -17,9 +19,14 @@ describe('filterServers', () => {
   });
 });
 
+/** call is a streamed call with only some fields set, the rest empty as Go sends them. */
+const call = (c: Partial<ToolCall> & { id: string; index: number }): ToolCall => ({
+  name: '', server: '', tool: '', args: '', status: '', isError: false, error: '', durationMs: 0, approvalId: '', ...c,
+});
+
 describe('delegated calls', () => {
-  const start: Message[] = [{ id: 'm1', role: 'assistant', text: '', status: 'streaming', error: '', model: '', inputTokens: 0, outputTokens: 0, toolCalls: [] }];
-  const ev = (seq: number, call: ChatEvent['call']): ChatEvent => ({ chatId: 'c', seq, type: 'toolCall', messageId: 'm1', call });
+  const start: Message[] = [{ id: 'm1', chatId: 'c', seq: 1, role: 'assistant', text: '', status: 'streaming', error: '', model: '', inputTokens: 0, outputTokens: 0, createdAt: '', toolCalls: [] }];
+  const ev = (seq: number, c: Parameters<typeof call>[0]): ChatEvent => ({ chatId: 'c', seq, type: 'toolCall', messageId: 'm1', call: call(c) });
   it('nests sub-agent calls under their ask_<server> card, by parent ID', () => {
     let m = applyEvent(start, ev(1, { id: 'a1', index: 0, name: 'ask_files', server: 'files', status: 'running' }));
     m = applyEvent(m, ev(2, { id: 'a1/s1', index: 0, name: 'files__echo', parent: 'a1', status: 'running' }));
@@ -28,13 +35,5 @@ describe('delegated calls', () => {
     const calls = m[0]!.toolCalls;
     expect(calls).toHaveLength(1); // the sub-calls' index 0 does not replace the parent
     expect(calls[0]!.steps?.map((s) => `${s.name}:${s.status}`)).toEqual(['files__echo:done', 'files__write:done']);
-  });
-  it('reads nested steps back from the stored result', () => {
-    const msg = fromStored({
-      id: 'm1', role: 'assistant', text: '', status: 'complete', error: '', model: '', inputTokens: 0, outputTokens: 0,
-      toolCalls: [{ id: 'a1', server: 'files', tool: 'ask_files', arguments: { query: 'q' }, isError: false, status: 'done', durationMs: 9,
-        result: { content: [{ type: 'text', text: 'answer' }], structuredContent: { answer: 'answer', steps: [{ tool: 'files__echo', server: 'files', arguments: { text: 'x' }, result: 'echo: x', durationMs: 2 }] } } }],
-    });
-    expect(msg.toolCalls[0]!.steps?.[0]).toMatchObject({ name: 'files__echo', tool: 'echo', status: 'done', parent: 'a1' });
   });
 });

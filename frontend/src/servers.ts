@@ -1,10 +1,14 @@
 // Server and tool state from the Go side: loaded on demand, kept fresh by the
 // "server:status" event. Components read it through useServers / useTools.
-import { useEffect, useSyncExternalStore } from 'react';
-import { CallTool, ConfigError, RemoveServer, RestartServer, Servers, SetServerEnabled, Tools } from '../wailsjs/go/app/App';
-import { app } from '../wailsjs/go/models';
-import { EventsOn } from '../wailsjs/runtime/runtime';
+import { useEffect } from 'react';
+import { ConfigError } from '../wailsjs/go/app/App';
+import { RemoveServer, RestartServer, Servers, SetServerEnabled } from '../wailsjs/go/app/ServersPage';
+import { CallTool, Tools } from '../wailsjs/go/app/ToolsPage';
+import type { app } from '../wailsjs/go/models';
 import { hasBackend } from './backend';
+import { on } from './events';
+import { EventServerStatus } from './events.gen';
+import { createStore, useSelect } from './store';
 
 export type ServerView = app.ServerView;
 export type ToolView = app.ToolView;
@@ -20,16 +24,8 @@ interface ServersState {
   profiles: number;
 }
 
-let state: ServersState = { servers: [], configError: '', loaded: false, error: '', profiles: 0 };
-const listeners = new Set<() => void>();
-function set(patch: Partial<ServersState>) {
-  state = { ...state, ...patch };
-  for (const l of listeners) l();
-}
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
+const serversStore = createStore<ServersState>({ servers: [], configError: '', loaded: false, error: '', profiles: 0 });
+const set = serversStore.set;
 
 let watching = false;
 
@@ -47,11 +43,12 @@ export async function refreshServers(): Promise<void> {
   }
   if (!watching) {
     watching = true;
-    EventsOn('server:status', (v: ServerView) => {
-      const i = state.servers.findIndex((s) => s.name === v.name);
-      const cur = state.servers[i];
+    on(EventServerStatus, (v) => {
+      const list = serversStore.get().servers;
+      const i = list.findIndex((s) => s.name === v.name);
+      const cur = list[i];
       if (cur && cur.seq > v.seq) return; // stale: a newer state is shown already
-      const servers = i < 0 ? [...state.servers, v] : state.servers.map((s, j) => (j === i ? v : s));
+      const servers = i < 0 ? [...list, v] : list.map((s, j) => (j === i ? v : s));
       set({ servers });
     });
   }
@@ -61,7 +58,7 @@ export function useServers(): ServersState {
   useEffect(() => {
     void refreshServers();
   }, []);
-  return useSyncExternalStore(subscribe, () => state);
+  return useSelect(serversStore, (s) => s);
 }
 
 export async function restartServer(name: string): Promise<void> {
@@ -79,7 +76,7 @@ export async function removeServer(name: string): Promise<void> {
 }
 
 export async function listTools(): Promise<ToolList> {
-  if (!hasBackend()) return app.ToolList.createFrom({ tools: [], errors: [] });
+  if (!hasBackend()) return { tools: [], errors: [] };
   return Tools();
 }
 
@@ -110,5 +107,5 @@ export function allTags(servers: ServerView[]): string[] {
 
 /** profilesChanged tells the profile menu that a server's profiles changed. */
 export function profilesChanged(): void {
-  set({ profiles: state.profiles + 1 });
+  set({ profiles: serversStore.get().profiles + 1 });
 }

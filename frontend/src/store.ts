@@ -1,13 +1,41 @@
-// The app's one store: a tiny external store read with useSyncExternalStore.
-// State changes only through the actions below; components subscribe with useStore.
+// Stores: each module's state (the page, chats, servers, agents) lives in one
+// small external store, read by components with useSyncExternalStore and
+// changed only through the module's actions. This file has the helper every
+// store is made with, and the app's own store: the page and the backend's info.
 import { useSyncExternalStore } from 'react';
+import type { app } from '../wailsjs/go/models';
 import { pageFromHash, type PageId } from './pages';
 
-export interface AppInfo {
-  name: string;
-  version: string;
-  dataDir: string;
+/** Store holds one module's state; set merges a patch and tells every subscriber. */
+export interface Store<S> {
+  get(): S;
+  set(patch: Partial<S>): void;
+  subscribe(listener: () => void): () => void;
 }
+
+/** createStore makes a store starting from initial. */
+export function createStore<S extends object>(initial: S): Store<S> {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(patch) {
+      state = { ...state, ...patch };
+      for (const l of listeners) l();
+    },
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+}
+
+/** useSelect reads a store in a component, re-rendering when what select returns changes. */
+export function useSelect<S, T>(s: Store<S>, select: (state: S) => T): T {
+  return useSyncExternalStore(s.subscribe, () => select(s.get()));
+}
+
+export type AppInfo = app.Info;
 
 export interface State {
   page: PageId;
@@ -16,43 +44,32 @@ export interface State {
   backendError: string | null;
 }
 
-type Listener = () => void;
-
-let state: State = {
+const appStore = createStore<State>({
   page: pageFromHash(typeof location === 'undefined' ? '' : location.hash),
   info: null,
   backendError: null,
-};
-const listeners = new Set<Listener>();
-
-function set(patch: Partial<State>): void {
-  state = { ...state, ...patch };
-  for (const l of listeners) l();
-}
+});
 
 export const store = {
-  get: (): State => state,
-  subscribe(l: Listener): () => void {
-    listeners.add(l);
-    return () => listeners.delete(l);
-  },
+  get: appStore.get,
+  subscribe: appStore.subscribe,
   /** navigate changes the page and the URL hash (so reload and back work). */
   navigate(page: PageId): void {
     if (location.hash !== `#/${page}`) location.hash = `#/${page}`;
-    set({ page });
+    appStore.set({ page });
   },
   /** syncFromHash follows a hash the user or browser changed. */
   syncFromHash(): void {
-    set({ page: pageFromHash(location.hash) });
+    appStore.set({ page: pageFromHash(location.hash) });
   },
   setInfo(info: AppInfo): void {
-    set({ info, backendError: null });
+    appStore.set({ info, backendError: null });
   },
   setBackendError(message: string): void {
-    set({ backendError: message });
+    appStore.set({ backendError: message });
   },
 };
 
 export function useStore<T>(select: (s: State) => T): T {
-  return useSyncExternalStore(store.subscribe, () => select(store.get()));
+  return useSelect(appStore, select);
 }

@@ -21,7 +21,7 @@ test('a provider key set in Settings is masked after reload', async () => {
   await row.getByText('••••6789').waitFor();
 
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.App?.Secrets === 'function');
+  await page.waitForFunction(() => typeof window.go?.app?.SettingsPage?.Secrets === 'function');
   await row.getByText('••••6789').waitFor();
   assert.ok(!(await page.content()).includes(secret), 'the plaintext key is nowhere in the page');
   await screenshot(page, 'settings-secret-masked');

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { answerApproval, type Approval } from '../chat';
+import { answerApproval, prettyJSON, type Approval } from '../chat';
 
 /** ApprovalCard asks the user before a tool runs (or a server uses the model), showing the exact arguments. */
 export function ApprovalCard({ req }: { req: Approval }) {
@@ -13,7 +13,7 @@ export function ApprovalCard({ req }: { req: Approval }) {
   return (
     <div className="approval-card" role="alertdialog" aria-label={`Approve ${req.tool || 'sampling request'}`} data-testid="approval-card">
       <p>{what}</p>
-      <pre className="args">{JSON.stringify(req.arguments, null, 2)}</pre>
+      <pre className="args">{prettyJSON(req.arguments)}</pre>
       <div className="row">
         <button type="button" ref={first} className="primary" onClick={() => void answerApproval(req.id, 'once')}>Allow once</button>
         {req.kind === 'tool' && <button type="button" onClick={() => void answerApproval(req.id, 'always')}>Allow for this chat</button>}

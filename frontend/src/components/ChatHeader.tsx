@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SetChatModel, SetChatOptions, Tools,
-} from '../../wailsjs/go/app/App';
+import { Chat as GetChat, ChatOptionsOf, ExportChat, SetChatModel, SetChatOptions } from '../../wailsjs/go/app/ChatPage';
+import { ChatSettings, ProviderModels } from '../../wailsjs/go/app/SettingsPage';
+import { Tools } from '../../wailsjs/go/app/ToolsPage';
 import { useAgents, type Agent } from '../agents';
 import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
@@ -11,7 +11,7 @@ import { message } from '../servers';
 /** TOOL_WARNING is the tool count above which models start to pick tools badly. */
 export const TOOL_WARNING = 40;
 
-interface ToolItem { name: string; server: string; tool: string }
+type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
 
 /** ChatHeader: the open chat's model, its active servers/tools, and export. */
 export function ChatHeader({ chatId }: { chatId: string }) {

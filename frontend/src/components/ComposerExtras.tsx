@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { AttachResource, Prompts, Resources, UsePrompt } from '../../wailsjs/go/app/App';
+import { AttachResource, Prompts, Resources, UsePrompt } from '../../wailsjs/go/app/ChatPage';
 import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message } from '../servers';

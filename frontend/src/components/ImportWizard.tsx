@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../../wailsjs/go/app/App';
+import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../../wailsjs/go/app/ServersPage';
 import type { app } from '../../wailsjs/go/models';
 import { message, refreshServers } from '../servers';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ServerProfiles, SetServerProfile } from '../../wailsjs/go/app/App';
-import { library } from '../../wailsjs/go/models';
+import { ServerProfiles, SetServerProfile } from '../../wailsjs/go/app/ServersPage';
+import type { library } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, profilesChanged, refreshServers, type ServerView } from '../servers';
 
@@ -20,7 +20,7 @@ export function fromDraft(d: Draft): library.Override {
     const i = line.indexOf('=');
     if (i > 0) env[line.slice(0, i).trim()] = line.slice(i + 1).trim();
   }
-  return library.Override.createFrom({ url: d.url.trim() || undefined, args: args.length ? args : undefined, env: Object.keys(env).length ? env : undefined });
+  return { url: d.url.trim() || undefined, args: args.length ? args : undefined, env: Object.keys(env).length ? env : undefined };
 }
 
 /** ProfileOverrides edits a server's per-profile overrides (work, home, ...). */

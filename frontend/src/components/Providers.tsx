@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ChatSettings, DeleteProvider, DetectOllama, SaveProvider, SetDefaultProvider } from '../../wailsjs/go/app/App';
+import { ChatSettings, DeleteProvider, DetectOllama, SaveProvider, SetDefaultProvider } from '../../wailsjs/go/app/SettingsPage';
+import type { app } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
 
-interface ProviderView {
-  name: string; kind: string; baseUrl: string; defaultModel: string; hasKey: boolean; keyName: string; default: boolean;
-}
+type ProviderView = app.ProviderView;
 
 const KINDS: { kind: string; label: string; url: string }[] = [
   { kind: 'openai', label: 'OpenAI-compatible', url: 'https://api.openai.com/v1' },

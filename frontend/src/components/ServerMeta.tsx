@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { SetServerMeta } from '../../wailsjs/go/app/App';
-import { app } from '../../wailsjs/go/models';
+import { SetServerMeta } from '../../wailsjs/go/app/ServersPage';
+import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers, type ServerView } from '../servers';
 import { ProfileOverrides } from './ProfileOverrides';
@@ -29,7 +29,7 @@ export function ServerMetaLine({ server: s }: { server: ServerView }) {
 
 /** ServerMetaForm edits what the user says about a server. */
 export function ServerMetaForm({ server: s, onDone }: { server: ServerView; onDone: () => void }) {
-  const m = s.meta ?? app.MetaView.createFrom({ tags: [] });
+  const m: app.MetaView = s.meta ?? { description: '', tags: [], docsUrl: '', color: '', icon: '', template: '' };
   const [description, setDescription] = useState(m.description);
   const [tags, setTags] = useState((m.tags ?? []).join(', '));
   const [docsUrl, setDocsUrl] = useState(m.docsUrl);
@@ -39,10 +39,10 @@ export function ServerMetaForm({ server: s, onDone }: { server: ServerView; onDo
   const save = async () => {
     setErr('');
     try {
-      await call(() => SetServerMeta(s.name, app.MetaView.createFrom({
+      await call(() => SetServerMeta(s.name, {
         description, docsUrl, color, icon, template: m.template,
         tags: tags.split(',').map((t) => t.trim()).filter(Boolean),
-      })));
+      }));
       await refreshServers();
       onDone();
     } catch (e) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { AddServerFromTemplate, Templates } from '../../wailsjs/go/app/App';
+import { AddServerFromTemplate, Templates } from '../../wailsjs/go/app/ServersPage';
 import type { app, library } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers } from '../servers';

@@ -2,13 +2,13 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
-import { TerminalAttach, TerminalInput, TerminalResize } from '../../wailsjs/go/app/App';
-import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { TerminalAttach, TerminalInput, TerminalResize } from '../../wailsjs/go/app/WorkspacePage';
+import type { app } from '../../wailsjs/go/models';
 import { call, hasRuntime } from '../backend';
+import { on } from '../events';
+import { EventTerminalData } from '../events.gen';
 import { Orderer } from '../orderer';
 import { message } from '../servers';
-
-interface TerminalData { session: string; attach: string; seq: number; data: string }
 
 /** fromBase64 decodes the raw PTY bytes the backend sends. */
 function fromBase64(s: string): Uint8Array {
@@ -31,11 +31,11 @@ export function Terminal({ session }: { session: string }) {
     fit.fit();
     let off = () => {};
     let attach = '';
-    const order = new Orderer<TerminalData>((d) => d.attach, (d) => term.write(fromBase64(d.data)));
+    const order = new Orderer<app.TerminalData>((d) => d.attach, (d) => term.write(fromBase64(d.data)));
     call(() => TerminalAttach(session)).then((a) => {
       attach = a.attach;
       if (a.history) term.write(fromBase64(a.history));
-      off = EventsOn('terminal:data', (d: TerminalData) => {
+      off = on(EventTerminalData, (d) => {
         if (d.session === session && d.attach === attach) order.push(d);
       });
       void call(() => TerminalResize(session, term.rows, term.cols));

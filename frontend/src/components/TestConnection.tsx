@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { TestServer } from '../../wailsjs/go/app/App';
+import { TestServer } from '../../wailsjs/go/app/ServersPage';
 import type { mcpmanager } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message } from '../servers';

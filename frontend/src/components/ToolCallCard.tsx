@@ -1,18 +1,10 @@
 import { useState } from 'react';
-import { resultText, type ToolCall } from '../chat';
+import { prettyJSON, resultText, type ToolCall } from '../chat';
 
 const LABEL: Record<string, string> = {
   streaming: 'preparing', pending: 'waiting for approval', running: 'running', done: 'done',
   error: 'failed', denied: 'denied', cancelled: 'cancelled',
 };
-
-function pretty(json: string): string {
-  try {
-    return JSON.stringify(JSON.parse(json), null, 2);
-  } catch {
-    return json;
-  }
-}
 
 /**
  * ToolCallCard shows one tool call: server badge, name, status, duration;
@@ -46,7 +38,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       {open && (
         <div className="tool-card-body">
           <div className="small muted">Arguments</div>
-          <pre className="args">{pretty(call.args || '{}')}</pre>
+          <pre className="args">{prettyJSON(call.args || '{}')}</pre>
           {result && (
             <>
               <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ChatSettings, SetToolPolicy } from '../../wailsjs/go/app/App';
+import { ChatSettings, SetToolPolicy } from '../../wailsjs/go/app/SettingsPage';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
 

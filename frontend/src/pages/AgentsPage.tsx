@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
-import { ChatSettings, Tools } from '../../wailsjs/go/app/App';
+import { ChatSettings } from '../../wailsjs/go/app/SettingsPage';
+import { Tools } from '../../wailsjs/go/app/ToolsPage';
 import { deleteAgent, emptyAgent, saveAgent, serverPolicy, useAgents, withServerPolicy, type Agent, type Policy } from '../agents';
+import type { app } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { newChat } from '../chat';
 import { message, useServers } from '../servers';
@@ -61,7 +63,7 @@ function AgentRow({ agent: a, onEdit }: { agent: Agent; onEdit: () => void }) {
   );
 }
 
-interface ToolItem { name: string; server: string; tool: string }
+type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
 
 /** AgentForm creates or edits an agent. */
 function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) {
@@ -74,7 +76,7 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
     call(() => ChatSettings()).then((s) => setProviders(s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel }))), () => undefined);
     call(() => Tools()).then((l) => setTools(l.tools.map((t) => ({ name: t.name, server: t.server, tool: t.tool }))), () => undefined);
   }, []);
-  const patch = (p: Partial<Agent>) => setA((cur) => ({ ...cur, ...p }) as Agent);
+  const patch = (p: Partial<Agent>) => setA((cur) => ({ ...cur, ...p }));
   const toggleServer = (name: string, on: boolean) => {
     const next = on ? [...a.servers, name] : a.servers.filter((s) => s !== name);
     patch({ servers: next, tools: (a.tools ?? []).filter((t) => next.includes(t.split('__')[0] ?? '')) });

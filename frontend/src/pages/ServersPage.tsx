@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
-import { LoginServer, Profiles, ServerLog, SetProfile } from '../../wailsjs/go/app/App';
-import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { LoginServer, Profiles, ServerLog, SetProfile } from '../../wailsjs/go/app/ServersPage';
 import { call, hasBackend } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from '../components/ServerMeta';
 import { StatusBadge } from '../components/StatusBadge';
 import { TemplatePicker } from '../components/TemplatePicker';
 import { useTestConnection } from '../components/TestConnection';
+import { on } from '../events';
+import { EventServerLogin } from '../events.gen';
 import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
@@ -167,7 +168,7 @@ function LoginWait({ name }: { name: string }) {
   const [url, setUrl] = useState('');
   useEffect(
     () =>
-      EventsOn('server:login', (v: { name: string; url: string }) => {
+      on(EventServerLogin, (v) => {
         if (v.name === name) setUrl(v.url);
       }),
     [name],

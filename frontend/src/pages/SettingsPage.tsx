@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { DeleteSecret, KeyringStatus, Secrets, SetSecret } from '../../wailsjs/go/app/App';
+import { DeleteSecret, KeyringStatus, Secrets, SetSecret } from '../../wailsjs/go/app/SettingsPage';
 import type { secrets } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
