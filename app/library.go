@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -138,60 +136,23 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 // the user typed. Secret parameters go to the keyring as
 // "<server>.<param>" and the config holds a ${secret:...} reference.
 func (a *ServersPage) AddServerFromTemplate(templateID, name string, values map[string]string) error {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return errors.New("the server needs a name: it prefixes its tools (name__tool)")
-	}
-	servers := a.h.Servers()
-	tmpl, err := library.FindIn(servers, templateID)
-	if err != nil {
+	_, err := a.h.AddFromTemplate(templateID, name, values)
+	if errors.Is(err, library.ErrUnknownTemplate) {
 		return fmt.Errorf("no template %q: pick one from the list", templateID)
 	}
-	in := library.Values{}
-	for k, v := range values {
-		in[k] = v
-	}
-	keep := &secrets.Keeper{Store: a.h.Secrets(), Server: name}
-	s, err := tmpl.Instantiate(name, in, library.Options{Secret: keep.Keep})
-	if err != nil {
-		return err
-	}
-	return a.h.Edit(func(cfg *config.Config) error {
-		if _, taken := cfg.Lookup(name); taken || builtin.Reserved(name) {
-			return fmt.Errorf("a server named %q already exists: choose another name", name)
-		}
-		cfg.Servers = append(cfg.Servers, s)
-		if len(keep.Names) > 0 {
-			return secrets.Index(cfg, true, keep.Names...)
-		}
-		return nil
-	})
+	return err
 }
 
 // Profiles returns the profiles servers declare and the active one.
 func (a *ServersPage) Profiles() (ProfilesView, error) {
-	cfg, err := a.h.Config()
-	if err != nil {
-		return ProfilesView{}, err
-	}
-	names := library.Profiles(cfg.Servers)
-	if names == nil {
-		names = []string{}
-	}
-	return ProfilesView{Active: library.ActiveProfile(cfg.Settings), Names: names}, nil
+	active, names, err := a.h.Profiles()
+	return ProfilesView{Active: active, Names: names}, err
 }
 
 // SetProfile switches every server to a profile ("" for none); servers
 // whose settings change restart with them.
 func (a *ServersPage) SetProfile(name string) error {
-	return a.h.Edit(func(cfg *config.Config) error {
-		raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = raw
-		return nil
-	})
+	return a.h.SetProfile(name)
 }
 
 // SetServerProfile stores one server's overrides for a profile (all empty

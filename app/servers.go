@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -307,26 +305,12 @@ func resultView(res *mcp.CallToolResult, took float64) CallResult {
 
 // SetServerEnabled enables or disables a server and saves the choice.
 func (a *ServersPage) SetServerEnabled(name string, enabled bool) error {
-	return a.h.Edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
-		if i < 0 {
-			return fmt.Errorf("no server named %q", name)
-		}
-		cfg.Servers[i].Disabled = !enabled
-		return nil
-	})
+	return a.h.SetEnabled(name, enabled)
 }
 
 // RemoveServer deletes a server from the config (the UI confirms first).
 func (a *ServersPage) RemoveServer(name string) error {
-	return a.h.Edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
-		if i < 0 {
-			return fmt.Errorf("no server named %q", name)
-		}
-		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
-		return nil
-	})
+	return a.h.Remove(name)
 }
 
 // ServerLog returns the last lines a server wrote to stderr (secrets redacted

@@ -2,7 +2,6 @@ package app
 
 import (
 	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // KeyringStatus is "" when the OS keyring works, else one sentence on what to do.
@@ -20,16 +19,10 @@ func (a *SettingsPage) Secrets() ([]secrets.SecretInfo, error) {
 
 // SetSecret stores (or replaces) a secret and restarts the servers using it.
 func (a *SettingsPage) SetSecret(name, value string) error {
-	if err := a.h.Secrets().Set(name, value); err != nil {
-		return err
-	}
-	return a.h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
+	return a.h.SetSecret(name, value)
 }
 
 // DeleteSecret removes a secret from the keyring and the index.
 func (a *SettingsPage) DeleteSecret(name string) error {
-	if err := a.h.Secrets().Delete(name); err != nil {
-		return err
-	}
-	return a.h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, false, name) })
+	return a.h.DeleteSecret(name)
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -139,37 +139,18 @@ func serversTemplatesCmd() *Command {
 // addFromTemplate adds the server a template makes; secret parameters go
 // to the keyring.
 func addFromTemplate(inv *Invocation, name, id string, params map[string]string) error {
-	cfg, _, err := loadAppConfig(inv)
-	if err != nil {
+	var t library.Template
+	err := edit(inv, func(h *host.Host) (err error) {
+		t, err = h.AddFromTemplate(id, name, params)
 		return err
-	}
-	t, err := library.FindIn(cfg.Servers, id)
-	if err != nil {
+	})
+	var pe *library.ParamError
+	switch {
+	case errors.As(err, &pe) || errors.Is(err, library.ErrInvalidParam) || errors.Is(err, library.ErrBadTemplate):
+		return &ValidationError{Err: fmt.Errorf("%w; set it with --param KEY=VALUE", err)}
+	case errors.Is(err, library.ErrUnknownTemplate):
 		return &ValidationError{Err: err}
-	}
-	values := library.Values{}
-	for k, v := range params {
-		values[k] = v
-	}
-	keep := &secrets.Keeper{Store: secrets.NewStore(), Server: name}
-	s, err := t.Instantiate(name, values, library.Options{Secret: keep.Keep})
-	if err != nil {
-		var pe *library.ParamError
-		if errors.As(err, &pe) || errors.Is(err, library.ErrInvalidParam) || errors.Is(err, library.ErrBadTemplate) {
-			return &ValidationError{Err: fmt.Errorf("%w; set it with --param KEY=VALUE", err)}
-		}
-		return err
-	}
-	if err := editConfig(inv, func(cfg *config.Config) error {
-		if _, ok := cfg.Lookup(name); ok {
-			return &ValidationError{Err: fmt.Errorf("a server named %q already exists; remove it first or pick another name", name)}
-		}
-		cfg.Servers = append(cfg.Servers, s)
-		if len(keep.Names) > 0 {
-			return secrets.Index(cfg, true, keep.Names...)
-		}
-		return nil
-	}); err != nil {
+	case err != nil:
 		return err
 	}
 	_, err = fmt.Fprintf(inv.Stdout, "added %s from template %s\n", name, t.ID)
@@ -192,12 +173,10 @@ func serversProfileCmd() *Command {
 				if !none {
 					name = args[0]
 				}
-				return editConfig(inv, func(cfg *config.Config) error {
-					raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
-					if err != nil {
+				return edit(inv, func(h *host.Host) error {
+					if err := h.SetProfile(name); err != nil {
 						return &ValidationError{Err: err}
 					}
-					cfg.Settings = raw
 					return nil
 				})
 			}

@@ -41,7 +41,7 @@ func serversLoginCmd() *Command {
 			if err != nil {
 				return err
 			}
-			h := host.Open(host.Options{Dir: dir, NoLogFiles: file != "",
+			h := host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != "",
 				OnLoginURL: func(server, u string) {
 					fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", server, termSafe(u))
 				},

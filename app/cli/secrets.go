@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -63,21 +64,14 @@ func secretsSet(_ context.Context, inv *Invocation, args []string) error {
 		return err
 	}
 	value := strings.TrimRight(line, "\r\n")
-	st := secrets.NewStore()
-	if err := st.Set(args[0], value); err != nil {
-		return err
-	}
-	return editConfig(inv, func(cfg *config.Config) error { return secrets.Index(cfg, true, args[0]) })
+	return edit(inv, func(h *host.Host) error { return h.SetSecret(args[0], value) })
 }
 
 func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
 	if len(args) != 1 {
 		return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 	}
-	if err := secrets.NewStore().Delete(args[0]); err != nil {
-		return err
-	}
-	return editConfig(inv, func(cfg *config.Config) error { return secrets.Index(cfg, false, args[0]) })
+	return edit(inv, func(h *host.Host) error { return h.DeleteSecret(args[0]) })
 }
 
 func isTerminal(f *os.File) bool {

@@ -68,10 +68,21 @@ func loadAppConfig(inv *Invocation) (*config.Config, string, error) {
 // validation marks config problems as exit code 2.
 func validation(err error) error {
 	var ve *config.ValidationError
-	if errors.As(err, &ve) {
+	if errors.As(err, &ve) || errors.Is(err, host.ErrNoServer) || errors.Is(err, host.ErrNameTaken) {
 		return &ValidationError{Err: err}
 	}
 	return err
+}
+
+// edit runs one change of the app config through the host (locked,
+// atomic, the window's rules); nothing starts.
+func edit(inv *Invocation, fn func(h *host.Host) error) error {
+	h, err := openHost(inv, "")
+	if err != nil {
+		return err
+	}
+	defer closeServers(h)
+	return validation(fn(h))
 }
 
 // loadServers returns the servers of --config FILE or of the app config.
@@ -329,15 +340,6 @@ func serversDiscoverCmd() *Command {
 }
 
 // editConfig lets fn change the app config under its lock (config.Edit), so
-// commands run at the same time never lose each other's changes.
-func editConfig(inv *Invocation, fn func(cfg *config.Config) error) error {
-	dir, err := inv.DataDir()
-	if err != nil {
-		return err
-	}
-	_, err = config.Edit(inv.Context(), dir.Config(), fn)
-	return validation(err)
-}
 
 func serversAddCmd() *Command {
 	var url, tmpl string
@@ -383,13 +385,7 @@ func serversAddCmd() *Command {
 			if err := f.Servers[0].Validate(); err != nil { // a built-in's name is refused
 				return validation(err)
 			}
-			return editConfig(inv, func(cfg *config.Config) error {
-				if _, ok := cfg.Lookup(args[0]); ok {
-					return &ValidationError{Err: fmt.Errorf("a server named %q already exists; remove it first or pick another name", args[0])}
-				}
-				cfg.Servers = append(cfg.Servers, f.Servers[0])
-				return nil
-			})
+			return edit(inv, func(h *host.Host) error { return h.Add(f.Servers[0]) })
 		},
 	}
 }
@@ -403,14 +399,7 @@ func serversRemoveCmd() *Command {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
-			return editConfig(inv, func(cfg *config.Config) error {
-				i, err := serverIndex(cfg, args[0])
-				if err != nil {
-					return err
-				}
-				cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
-				return nil
-			})
+			return edit(inv, func(h *host.Host) error { return h.Remove(args[0]) })
 		},
 	}
 }
@@ -424,23 +413,7 @@ func serversToggleCmd(name string, disabled bool) *Command {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
-			return editConfig(inv, func(cfg *config.Config) error {
-				i, err := serverIndex(cfg, args[0])
-				if err != nil {
-					return err
-				}
-				cfg.Servers[i].Disabled = disabled
-				return nil
-			})
+			return edit(inv, func(h *host.Host) error { return h.SetEnabled(args[0], !disabled) })
 		},
 	}
-}
-
-// serverIndex finds a server by name in cfg.
-func serverIndex(cfg *config.Config, name string) (int, error) {
-	i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
-	if i < 0 {
-		return -1, &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", name)}
-	}
-	return i, nil
 }

@@ -53,7 +53,7 @@ func openHost(inv *Invocation, file string) (*host.Host, error) {
 		return nil, err
 	}
 	var h *host.Host
-	h = host.Open(host.Options{Dir: dir, NoLogFiles: file != "",
+	h = host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != "",
 		// A server that became ready, restarted or stopped has a new
 		// session: the registry tells its listeners ('serve' republishes).
 		OnStatus: func(st supervisor.Status) { h.Registry().Invalidate(st.Name) }})

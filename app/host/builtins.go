@@ -35,7 +35,7 @@ type Builtin struct {
 // Builtins are the built-in servers.
 var Builtins = []Builtin{
 	{Def: contentstore.Builtin, Root: datadir.Dir.Stores, RootHelp: "<data dir>/stores"},
-	{Def: workspace.Builtin, Root: datadir.Dir.Workspace, RootHelp: "<data dir>/workspace"},
+	{Def: workspace.Builtin, Root: datadir.Dir.Workspace, RootHelp: "the folder chosen in Settings, else <data dir>/workspace"},
 }
 
 // WorkspaceSettings is the "workspace" section of config.json's settings.

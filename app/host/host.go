@@ -17,6 +17,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,9 @@ import (
 
 // Options configure a Host.
 type Options struct {
+	// Context, when it ends, stops what the host is doing (a CLI command's
+	// SIGINT/SIGTERM): an edit waiting for the config lock gives up.
+	Context context.Context
 	// Dir is the data directory (config.json, logs, stores, workspace).
 	Dir datadir.Dir
 	// NoLogFiles keeps servers' stderr in memory instead of Dir/logs (a CLI
@@ -57,6 +61,8 @@ type Host struct {
 	applied atomic.Pointer[Applied]
 
 	wks workspaceState
+	// live: Load or Follow ran, so edits apply to the running servers.
+	live bool
 	// builtinsOn: StartBuiltins was called, so every apply runs them too.
 	builtinsOn bool
 	// running is the configured servers last applied (without built-ins).
@@ -75,7 +81,7 @@ type Host struct {
 // and Load (or Run) are called.
 func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
-	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
 		OnStatus: opts.OnStatus, Redact: h.red.Redact, Tokens: h.store, OnLoginURL: opts.OnLoginURL,
 		ClientInfo: mcp.Implementation{Name: "switchboard", Version: buildinfo.String()},

@@ -50,6 +50,7 @@ func (h *Host) loadLocked() error {
 		return err
 	}
 	h.servers = cfg.Servers
+	h.live = true
 	h.apply(cfg)
 	return nil
 }
@@ -91,12 +92,14 @@ func (h *Host) Follow(onReload func(error)) error {
 func (h *Host) Edit(fn func(cfg *config.Config) error) error {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
-	saved, err := config.Edit(context.Background(), h.dir.Config(), fn)
+	saved, err := config.Edit(h.ctx, h.dir.Config(), fn)
 	if err != nil {
 		return err
 	}
 	h.servers = saved.Servers
-	h.apply(saved)
+	if h.live { // a CLI command edits without running anything
+		h.apply(saved)
+	}
 	return nil
 }
 

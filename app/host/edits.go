@@ -1,0 +1,155 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
+)
+
+// Errors of the edits below; front doors map them to their exit codes.
+var (
+	// ErrNoServer: no configured server has that name.
+	ErrNoServer = errors.New("no server named")
+	// ErrNameTaken: a configured or built-in server already has that name.
+	ErrNameTaken = errors.New("a server with that name already exists")
+)
+
+// index finds a configured server by name.
+func index(cfg *config.Config, name string) (int, error) {
+	i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+	if i < 0 {
+		return -1, fmt.Errorf("%w %q; see the Servers page or 'switchboard servers list'", ErrNoServer, name)
+	}
+	return i, nil
+}
+
+// SetEnabled enables or disables a configured server.
+func (h *Host) SetEnabled(name string, enabled bool) error {
+	return h.Edit(func(cfg *config.Config) error {
+		i, err := index(cfg, name)
+		if err != nil {
+			return err
+		}
+		cfg.Servers[i].Disabled = !enabled
+		return nil
+	})
+}
+
+// Remove deletes a configured server (front doors confirm first).
+func (h *Host) Remove(name string) error {
+	return h.Edit(func(cfg *config.Config) error {
+		i, err := index(cfg, name)
+		if err != nil {
+			return err
+		}
+		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+		return nil
+	})
+}
+
+// Add adds one server.
+func (h *Host) Add(s config.Server) error {
+	return h.Edit(func(cfg *config.Config) error {
+		if err := nameFree(cfg, s.Name); err != nil {
+			return err
+		}
+		cfg.Servers = append(cfg.Servers, s)
+		return nil
+	})
+}
+
+func nameFree(cfg *config.Config, name string) error {
+	if _, taken := cfg.Lookup(name); taken || builtin.Reserved(name) {
+		return fmt.Errorf("%w: %q; remove it first or pick another name", ErrNameTaken, name)
+	}
+	return nil
+}
+
+// AddFromTemplate adds the server template id makes with values; secret
+// parameters go to the keyring as "<server>_<param>" and the config holds
+// a ${secret:...} reference. It returns the template used.
+func (h *Host) AddFromTemplate(id, name string, values map[string]string) (library.Template, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return library.Template{}, errors.New("the server needs a name: it prefixes its tools (name__tool)")
+	}
+	cfg, err := h.Config()
+	if err != nil {
+		return library.Template{}, err
+	}
+	t, err := library.FindIn(cfg.Servers, id)
+	if err != nil {
+		return library.Template{}, err
+	}
+	if err := nameFree(cfg, name); err != nil {
+		return t, err
+	}
+	in := library.Values{}
+	for k, v := range values {
+		in[k] = v
+	}
+	keep := &secrets.Keeper{Store: h.store, Server: name}
+	s, err := t.Instantiate(name, in, library.Options{Secret: keep.Keep})
+	if err != nil {
+		return t, err
+	}
+	return t, h.Edit(func(cfg *config.Config) error {
+		if err := nameFree(cfg, name); err != nil {
+			return err
+		}
+		cfg.Servers = append(cfg.Servers, s)
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
+		}
+		return nil
+	})
+}
+
+// SetProfile switches every server to a profile ("" for none); servers
+// whose settings change restart with them.
+func (h *Host) SetProfile(name string) error {
+	return h.Edit(func(cfg *config.Config) error {
+		raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = raw
+		return nil
+	})
+}
+
+// Profiles returns the active profile and every profile servers declare.
+func (h *Host) Profiles() (active string, names []string, err error) {
+	cfg, err := h.Config()
+	if err != nil {
+		return "", nil, err
+	}
+	names = library.Profiles(cfg.Servers)
+	if names == nil {
+		names = []string{}
+	}
+	return library.ActiveProfile(cfg.Settings), names, nil
+}
+
+// SetSecret stores (or replaces) a secret in the keyring and indexes it in
+// config.json; the servers using it restart.
+func (h *Host) SetSecret(name, value string) error {
+	if err := h.store.Set(name, value); err != nil {
+		return err
+	}
+	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
+}
+
+// DeleteSecret removes a secret from the keyring and the index.
+func (h *Host) DeleteSecret(name string) error {
+	if err := h.store.Delete(name); err != nil {
+		return err
+	}
+	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, false, name) })
+}
