@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -147,8 +148,10 @@ func TestBuiltinIsSupervised(t *testing.T) {
 	if c := b.client; c.Name != "switchboard" || c.Version != "9.9.9" {
 		t.Errorf("introduced as %+v", c)
 	}
-	if got := m.InProcess(); !slices.Equal(got, []string{"tiny"}) {
-		t.Errorf("InProcess() = %v", got)
+	// Test connection would start a second copy beside this one: refused.
+	if p := m.Test(t.Context(), b.config("tiny", "root-a")); p.OK || p.Failed != supervisor.StepStart ||
+		p.Error != "tiny: built-in servers run inside Switchboard and need no test" {
+		t.Errorf("Test = %+v", p)
 	}
 	m.mu.Lock()
 	timeout := source{m.servers["tiny"]}.CallTimeout()
@@ -217,34 +220,51 @@ func TestBuiltinApplyAndRestart(t *testing.T) {
 }
 
 // A built-in that cannot start shows the error in its status, its log and
-// the registry's listing errors, and is not retried.
+// the registry's listing errors, naming the server once, and is not
+// retried.
 func TestBuiltinStartError(t *testing.T) {
-	b := &tinyBuiltin{failErr: errors.New("the store is held by another Switchboard; quit it")}
-	logs := t.TempDir()
-	m := New(Options{LogDir: logs})
-	t.Cleanup(func() { m.Close(context.Background()) })
-	m.Apply([]ServerConfig{b.config("tiny", "root-a")})
-	settle(t, m)
-	want := "tiny: the store is held by another Switchboard; quit it"
-	if st := m.Status(); len(st) != 1 || st[0].State != supervisor.Error || st[0].Error != want || !st[0].Builtin {
-		t.Fatalf("Status() = %+v", st)
+	cause := errors.New("the store is held by another Switchboard; quit it")
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"plain error", cause, "tiny: the store is held by another Switchboard; quit it"},
+		{"builtin.StartError naming it", &builtin.StartError{Server: "tiny", Err: cause}, "tiny: the store is held by another Switchboard; quit it"},
+		{"builtin.StartError naming another", &builtin.StartError{Server: "other", Err: cause},
+			"tiny: built-in server other: the store is held by another Switchboard; quit it"},
 	}
-	if _, errs := m.Registry().Tools(t.Context()); len(errs) != 1 || errs[0].Server != "tiny" || !strings.Contains(errs[0].Err, "held by another") {
-		t.Errorf("listing errors = %+v", errs)
-	}
-	if data, _ := os.ReadFile(filepath.Join(logs, "tiny.log")); !strings.Contains(string(data), want) {
-		t.Errorf("tiny.log = %q", data)
-	}
-	if got := b.seen(); !slices.Equal(got, []string{"start root-a"}) {
-		t.Errorf("events = %v", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &tinyBuiltin{failErr: tt.err}
+			logs := t.TempDir()
+			m := New(Options{LogDir: logs})
+			t.Cleanup(func() { m.Close(context.Background()) })
+			m.Apply([]ServerConfig{b.config("tiny", "root-a")})
+			settle(t, m)
+			if st := m.Status(); len(st) != 1 || st[0].State != supervisor.Error || st[0].Error != tt.want || !st[0].Builtin {
+				t.Fatalf("Status() = %+v, want the error %q", st, tt.want)
+			}
+			if _, errs := m.Registry().Tools(t.Context()); len(errs) != 1 || errs[0].Server != "tiny" || !strings.Contains(errs[0].Err, "held by another") {
+				t.Errorf("listing errors = %+v", errs)
+			}
+			if data, _ := os.ReadFile(filepath.Join(logs, "tiny.log")); !strings.Contains(string(data), tt.want) {
+				t.Errorf("tiny.log = %q", data)
+			}
+			if got := b.seen(); !slices.Equal(got, []string{"start root-a"}) {
+				t.Errorf("events = %v", got)
+			}
+		})
 	}
 }
 
 // A configured server cannot take a built-in's name (issue 16, item 3):
-// whether the built-in came in through Apply or the older AddInProcess,
-// and whether the name is one of the reserved ones or another built-in's,
-// the configured one is refused with an error saying to rename it, and
-// the built-in keeps running with its tools.
+// whether the name is one of the reserved ones or another built-in's, and
+// wherever the built-in stands in Apply's list, the configured one is
+// refused with an error saying to rename it, listed once under
+// "NAME (configured)" (in Status, pushed and in the registry's listing
+// errors, never under the built-in's name), and the built-in keeps running
+// with its tools.
 func TestBuiltinNamesCannotBeTaken(t *testing.T) {
 	impostor := func(name string) ServerConfig {
 		return ServerConfig{Name: name, Command: faultServer, Args: []string{"-mode", "ok"}}
@@ -253,16 +273,16 @@ func TestBuiltinNamesCannotBeTaken(t *testing.T) {
 		return fmt.Sprintf("the name %q is reserved for Switchboard's built-in server; rename this server in config.json", name)
 	}
 	tests := []struct {
-		name     string
-		builtin  string // the built-in's name
-		attach   bool   // added with AddInProcess (what app/ does today) instead of Apply
-		impostor string
+		name         string
+		builtin      string // the built-in's name
+		builtinAfter bool   // the built-in comes after the impostor in Apply's list
+		impostor     string
 	}{
-		{"reserved name, built-in through Apply", "workspace", false, "workspace"},
-		{"reserved name, built-in attached", "workspace", true, "workspace"},
+		{"reserved name", "workspace", false, "workspace"},
+		{"reserved name, built-in listed after it", "workspace", true, "workspace"},
 		{"reserved name in other case", "content-store", false, "Content-Store"},
 		{"another built-in's name", "notes", false, "notes"},
-		{"another attached built-in's name", "notes", true, "notes"},
+		{"another built-in's name, built-in listed after it", "notes", true, "notes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,11 +291,8 @@ func TestBuiltinNamesCannotBeTaken(t *testing.T) {
 			m := New(Options{OnStatus: sl.on})
 			t.Cleanup(func() { m.Close(context.Background()) })
 			cfgs := []ServerConfig{impostor(tt.impostor), impostor("other")}
-			if tt.attach {
-				srv, _, _ := b.config(tt.builtin, "k").Builtin.Start()
-				if err := m.AddInProcess(tt.builtin, srv); err != nil {
-					t.Fatal(err)
-				}
+			if tt.builtinAfter {
+				cfgs = append(cfgs, b.config(tt.builtin, "k"))
 			} else {
 				cfgs = append([]ServerConfig{b.config(tt.builtin, "k")}, cfgs...)
 			}
@@ -287,14 +304,15 @@ func TestBuiltinNamesCannotBeTaken(t *testing.T) {
 			}
 			var states []string
 			for _, st := range m.Status() {
-				states = append(states, fmt.Sprintf("%s %s %v %s", st.Name, st.State, st.Builtin, st.Error))
+				states = append(states, fmt.Sprintf("%s|%s|%v|%s", st.Name, st.State, st.Builtin, st.Error))
 			}
+			listed := tt.impostor + " (configured)"
 			want := []string{
-				fmt.Sprintf("%s error false %s", tt.impostor, refused(tt.impostor)),
-				"other ready false ",
+				fmt.Sprintf("%s|error|false|%s", listed, refused(tt.impostor)),
+				"other|ready|false|",
 			}
-			builtinState := tt.builtin + " ready true "
-			if tt.attach {
+			builtinState := tt.builtin + "|ready|true|"
+			if tt.builtinAfter {
 				want = append(want, builtinState)
 			} else {
 				want = append([]string{builtinState}, want...)
@@ -302,14 +320,22 @@ func TestBuiltinNamesCannotBeTaken(t *testing.T) {
 			if !slices.Equal(states, want) {
 				t.Errorf("Status() =\n%s\nwant\n%s", strings.Join(states, "\n"), strings.Join(want, "\n"))
 			}
-			if tt.impostor != tt.builtin {
-				return
+			if _, errs := m.Registry().Tools(t.Context()); len(errs) != 1 || errs[0].Server != listed || errs[0].Err != refused(tt.impostor) {
+				t.Errorf("listing errors = %+v, want the refusal under %q", errs, listed)
+			}
+			if got := sl.states(listed); !slices.Equal(got, []string{"error"}) {
+				t.Errorf("pushed states of %q: %v", listed, got)
 			}
 			// Nothing pushed under the built-in's name says it failed.
 			for _, s := range sl.states(tt.builtin) {
 				if strings.HasPrefix(s, "error") {
 					t.Errorf("pushed states of %s: %v", tt.builtin, sl.states(tt.builtin))
 				}
+			}
+			// Applying the same list again changes nothing.
+			m.Apply(cfgs)
+			if again := m.Status(); len(again) != len(want) {
+				t.Errorf("Status() after the same Apply = %+v", again)
 			}
 			// Test connection refuses it too, without starting it.
 			if p := m.Test(t.Context(), impostor(tt.impostor)); p.OK || p.Failed != supervisor.StepStart || p.Error != refused(tt.impostor) {

@@ -13,7 +13,8 @@ import (
 // A manager runs built-in and configured servers side by side and lists
 // their tools as one registry. The built-in here is a tiny in-process
 // server, so the example needs no program; a configured server that takes
-// a built-in's name is refused, and the built-in keeps it.
+// a built-in's name is refused and listed apart, as "NAME (configured)", and
+// the built-in keeps the name.
 func Example() {
 	notes := mcpmanager.ServerConfig{Name: "notes", Builtin: &mcpmanager.Builtin{
 		Key: "/data/notes", // Apply restarts it when this changes
@@ -52,7 +53,7 @@ func Example() {
 	}
 	// Output:
 	// notes: ready (built-in)
-	// workspace: error: the name "workspace" is reserved for Switchboard's built-in server; rename this server in config.json
+	// workspace (configured): error: the name "workspace" is reserved for Switchboard's built-in server; rename this server in config.json
 	// off: disabled
 	// notes__add
 }

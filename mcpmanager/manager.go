@@ -5,7 +5,8 @@
 // content store, the workspace) are servers like the others, run in this
 // process (ServerConfig.Builtin): same states, logs and restarts. Their
 // names are reserved (builtin.Reserved): a configured server that takes one
-// is refused, and the built-in keeps its tools.
+// is refused, listed apart as "NAME (configured)", and the built-in keeps
+// its name and tools.
 //
 //	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push, Tokens: keyring,
 //		ClientInfo: mcp.Implementation{Name: "switchboard", Version: version}})
@@ -46,10 +47,9 @@ import (
 var (
 	// ErrUnknownServer: no server has that name.
 	ErrUnknownServer = errors.New("no server with that name")
-	// ErrServerExists: AddInProcess was given a name already in use.
-	ErrServerExists = errors.New("a server with that name is already registered")
-	// ErrClosed: the manager was closed.
-	ErrClosed = errors.New("the manager is closed")
+	// ErrBuiltinTest: Test was given a built-in, which would start a second
+	// copy beside the one serving its tools (on the same store, say).
+	ErrBuiltinTest = errors.New("built-in servers run inside Switchboard and need no test")
 )
 
 // ServerConfig is what the manager needs to know of one configured server.
@@ -135,7 +135,7 @@ type Manager struct {
 	onClose  []func() error      // run after every server has stopped
 	servers  map[string]*managed // what runs under each name
 	stopping []*managed          // stopped, perhaps not ended yet
-	order    []slot              // the last Apply, in order
+	order    []string            // the names of the last Apply, in order
 	closed   bool
 	requests RequestHandler
 	auth     map[string]*authState // remote servers' logins, by name; outlive restarts
@@ -156,15 +156,6 @@ type managed struct {
 	// settled closes once the server was first ready or gave up.
 	settled     chan struct{}
 	settledOnce sync.Once
-	// attached: added by AddInProcess, outside Apply's set.
-	attached bool
-}
-
-// slot is one entry of the last Apply: a server by name, or a configured
-// server refused for taking a built-in's name (refused says why).
-type slot struct {
-	name    string
-	refused string
 }
 
 // New returns a Manager with no servers.
@@ -237,7 +228,9 @@ func (m *Manager) Registry() *registry.Registry { return m.reg }
 // removed ones stop, disabled ones stop and show as disabled. Starting is
 // parallel and never blocks the caller. A server without Builtin that takes
 // a built-in's name (builtin.Reserved, or a Builtin's in cfgs) does not run:
-// Status shows it in error, and the built-in keeps the name and its tools.
+// it is listed as "NAME (configured)" (see refusedName), in error saying to
+// rename it, in Status, OnStatus and the registry's listing errors, so it
+// shows once and never as the built-in, which keeps the name and its tools.
 func (m *Manager) Apply(cfgs []ServerConfig) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -245,11 +238,6 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 		return
 	}
 	builtins := map[string]bool{}
-	for name, s := range m.servers {
-		if s.attached {
-			builtins[name] = true
-		}
-	}
 	for _, c := range cfgs {
 		if c.Builtin != nil {
 			builtins[c.Name] = true
@@ -260,22 +248,17 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 	m.order = m.order[:0]
 	for _, c := range cfgs {
 		if why := refusal(c, builtins); why != "" {
-			m.order = append(m.order, slot{name: c.Name, refused: why})
-			continue
+			c = ServerConfig{Name: refusedName(c.Name), StartError: why}
 		}
-		m.order = append(m.order, slot{name: c.Name})
+		m.order = append(m.order, c.Name)
 		if _, dup := want[c.Name]; !dup {
 			want[c.Name] = c
 			run = append(run, c)
 		}
 	}
-	stopped := map[string]*managed{}
 	for name, s := range m.servers {
-		if s.attached {
-			continue // AddInProcess's: until RemoveInProcess
-		}
 		if c, ok := want[name]; !ok || !sameConfig(c, s.cfg) {
-			stopped[name] = m.stopLocked(name)
+			m.stopLocked(name)
 		}
 	}
 	for _, c := range run {
@@ -283,11 +266,22 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 			continue
 		}
 		var after <-chan struct{}
-		if prev := stopped[c.Name]; prev != nil && c.Builtin != nil {
-			after = prev.done // the old one releases its data first
+		if c.Builtin != nil {
+			after = m.endingLocked(c.Name) // the old one releases its data first
 		}
 		m.startLocked(c, after)
 	}
+}
+
+// endingLocked is the done channel of the last server stopped under name
+// (by this Apply, an earlier one or Restart), or nil.
+func (m *Manager) endingLocked(name string) <-chan struct{} {
+	for _, s := range slices.Backward(m.stopping) {
+		if s.cfg.Name == name {
+			return s.done
+		}
+	}
+	return nil
 }
 
 // refusal says why c may not run under its name, or "": only a built-in
@@ -299,6 +293,11 @@ func refusal(c ServerConfig, builtins map[string]bool) string {
 	}
 	return fmt.Sprintf("the name %q is reserved for Switchboard's built-in server; rename this server in config.json", c.Name)
 }
+
+// refusedName is what a configured server refused for taking a built-in's
+// name is listed as: the window keys its Servers page by name, and the
+// built-in's row keeps the name itself.
+func refusedName(name string) string { return name + " (configured)" }
 
 // sameConfig compares by value: Remote is a pointer, so printing the structs
 // would compare addresses and restart every remote server on each Apply.
@@ -323,7 +322,7 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 	}
 	switch {
 	case c.Builtin != nil:
-		spec.InProcess, spec.Remote = c.Builtin.Start, nil
+		spec.InProcess, spec.Remote = builtinStart(c.Builtin.Start, c.Name), nil
 	case c.Remote != nil:
 		spec.Auth = m.authorizerLocked(c)
 	default:
@@ -332,11 +331,28 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 	return spec
 }
 
-// startLocked creates the supervisor; a disabled server is registered but
-// not run. The server runs once after has closed (nil: at once).
+// builtinStart is start with the built-in's name said once: the supervisor
+// puts it before a start error ("content-store: …"), so a
+// builtin.StartError of the same server, which names it too ("built-in
+// server content-store: …"), gives its cause instead.
+func builtinStart(start supervisor.InProcess, name string) supervisor.InProcess {
+	return func() (*server.MCPServer, func() error, error) {
+		srv, release, err := start()
+		var se *builtin.StartError
+		if errors.As(err, &se) && se.Server == name {
+			err = se.Err
+		}
+		return srv, release, err
+	}
+}
+
+// startLocked creates the supervisor; a disabled server (or one with a
+// StartError) is registered but not run, and has no log file, where
+// nothing would be written. The server runs once after has closed (nil: at
+// once).
 func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 	spec := m.specLocked(c)
-	if m.opts.LogDir != "" {
+	if m.opts.LogDir != "" && !c.Disabled && c.StartError == "" {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
 	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{})}
@@ -428,8 +444,13 @@ func (m *Manager) stopLocked(name string) *managed {
 // Test starts c on its own (beside the running copy, if any), runs
 // initialize and tools/list, times each step and stops it: the Servers
 // page's "Test connection" and `switchboard servers test`. A config that
-// cannot run (StartError) fails at the start step without starting.
+// cannot run (StartError, a built-in's name) fails at the start step
+// without starting, and so does a built-in (ErrBuiltinTest): a second copy
+// would open its data beside the running one.
 func (m *Manager) Test(ctx context.Context, c ServerConfig) supervisor.Probe {
+	if c.Builtin != nil {
+		c.StartError = fmt.Sprintf("%s: %v", c.Name, ErrBuiltinTest)
+	}
 	m.mu.Lock()
 	builtins := map[string]bool{}
 	for name, s := range m.servers {
@@ -471,42 +492,26 @@ func (m *Manager) Restart(ctx context.Context, name string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, again := m.servers[name]; !again && !m.closed {
-		m.startLocked(s.cfg, nil).attached = s.attached
+		m.startLocked(s.cfg, nil)
 	}
 	return nil
 }
 
 // Status returns every server's status in the order Apply was given them,
-// then those AddInProcess added, by name. A configured server refused for
-// taking a built-in's name is listed in error (Builtin false) beside the
-// built-in; its status is not pushed to OnStatus, where it would read as
-// the built-in's.
+// each name once. A configured server refused for taking a built-in's name
+// is listed as "NAME (configured)" in error (see Apply).
 func (m *Manager) Status() []supervisor.Status {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]supervisor.Status, 0, len(m.order))
 	seen := map[string]bool{}
-	for _, sl := range m.order {
-		if sl.refused != "" {
-			out = append(out, supervisor.Status{Name: sl.name, State: supervisor.Error, Error: sl.refused})
+	for _, name := range m.order {
+		s, ok := m.servers[name]
+		if !ok || seen[name] {
 			continue
 		}
-		s, ok := m.servers[sl.name]
-		if !ok || s.attached || seen[sl.name] {
-			continue
-		}
-		seen[sl.name] = true
+		seen[name] = true
 		out = append(out, s.status())
-	}
-	var attached []string
-	for n, s := range m.servers {
-		if s.attached {
-			attached = append(attached, n)
-		}
-	}
-	slices.Sort(attached)
-	for _, n := range attached {
-		out = append(out, m.servers[n].status())
 	}
 	return out
 }

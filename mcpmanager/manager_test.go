@@ -236,3 +236,24 @@ func TestSameConfigComparesValues(t *testing.T) {
 		t.Error("a changed header must count as a change")
 	}
 }
+
+// A server that does not run (disabled, a StartError, refused for a
+// built-in's name) gets no log file: nothing would be written to it, and it
+// would stay open.
+func TestNoLogFileWithoutRun(t *testing.T) {
+	logs := t.TempDir()
+	m := New(Options{LogDir: logs})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{
+		{Name: "off", Command: faultServer, Disabled: true},
+		{Name: "no-secret", Command: faultServer, StartError: "no-secret: the secret GITHUB_TOKEN is not set"},
+		{Name: "workspace", Command: faultServer},
+	})
+	settle(t, m)
+	if st := m.Status(); len(st) != 3 {
+		t.Fatalf("Status() = %+v", st)
+	}
+	if entries, _ := os.ReadDir(logs); len(entries) != 0 {
+		t.Errorf("log files: %v", entries)
+	}
+}

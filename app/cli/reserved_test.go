@@ -40,3 +40,14 @@ func TestBuiltinNamesAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// A server already in the config under a built-in's name is not started:
+// 'tools list' says so once on stderr, and the built-in keeps its tools.
+func TestToolsListShowsRefusedServer(t *testing.T) {
+	file := writeFile(t, "mcp.json", `{"mcpServers": {"workspace": {"command": "npx", "args": ["fake-workspace"]}}}`)
+	code, out, errOut := runIn(t, t.TempDir(), "tools", "list", "--config", file)
+	refused := `the name "workspace" is reserved for Switchboard's built-in server; rename this server`
+	if code != 0 || !strings.Contains(out, "workspace__read_file") || strings.Count(errOut, refused) != 1 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s\nwant %q once on stderr", code, out, errOut, refused)
+	}
+}
