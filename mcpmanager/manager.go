@@ -366,7 +366,13 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 		m.mu.Lock()
 		current := m.servers[c.Name] == ms
 		m.mu.Unlock()
-		if current && m.opts.OnStatus != nil {
+		if !current {
+			return
+		}
+		// Ready, restarted or stopped: a new session, so the registry's
+		// listeners (the gateway behind 'serve') hear the tools may differ.
+		m.reg.Invalidate(c.Name)
+		if m.opts.OnStatus != nil {
 			m.opts.OnStatus(st)
 		}
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // configFlags registers --config FILE and --set ID=VALUE.
@@ -52,12 +51,7 @@ func openHost(inv *Invocation, file string) (*host.Host, error) {
 	if err := dir.Ensure(); err != nil {
 		return nil, err
 	}
-	var h *host.Host
-	h = host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != "",
-		// A server that became ready, restarted or stopped has a new
-		// session: the registry tells its listeners ('serve' republishes).
-		OnStatus: func(st supervisor.Status) { h.Registry().Invalidate(st.Name) }})
-	return h, nil
+	return host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != ""}), nil
 }
 
 // startServersWith is startServers with a setup hook that runs on the new
