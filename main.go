@@ -73,7 +73,7 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		BackgroundColour: options.NewRGBA(0, 0, 0, 0),
 		OnStartup:        a.Startup,
 		OnShutdown:       a.Shutdown,
-		Bind:             a.Bind(),
+		Bind:             app.Bindings(a),
 		Linux: &linux.Options{
 			Icon:             icon,
 			ProgramName:      "switchboard",

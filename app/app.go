@@ -4,12 +4,12 @@
 // which the CLI (app/cli) calls too.
 //
 //	a := app.New(signalCtx, dir)
-//	wails.Run(&options.App{OnStartup: a.Startup, OnShutdown: a.Shutdown, Bind: a.Bind()})
+//	wails.Run(&options.App{OnStartup: a.Startup, OnShutdown: a.Shutdown, Bind: app.Bindings(a)})
 //
 // Startup and Shutdown are Wails lifecycle hooks (Wails does not expose them to
 // the frontend when they are passed as OnStartup/OnShutdown). Each page's
 // methods are on its own struct (ServersPage, ToolsPage, ChatPage,
-// AgentsPage, WorkspacePage, SettingsPage), which Bind returns with App.
+// AgentsPage, WorkspacePage, SettingsPage), which Bindings returns with App.
 //
 // Bound methods are safe for concurrent use: Wails calls them from many goroutines.
 package app
@@ -125,8 +125,9 @@ func New(quit context.Context, dir datadir.Dir) *App {
 		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c}}
 }
 
-// Bind is what Wails binds: the app and each page.
-func (a *App) Bind() []any {
+// Bindings is what Wails binds: the app and each page. (A function, not a
+// method: a method of App would be bound too.)
+func Bindings(a *App) []any {
 	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage}
 }
 

@@ -7,7 +7,7 @@ import { CallTool, Tools } from '../wailsjs/go/app/ToolsPage';
 import type { app } from '../wailsjs/go/models';
 import { hasBackend } from './backend';
 import { on } from './events';
-import { EventServerStatus } from './events.gen';
+import { EventConfigChanged, EventServerStatus } from './events.gen';
 import { createStore, useSelect } from './store';
 
 export type ServerView = app.ServerView;
@@ -50,6 +50,12 @@ export async function refreshServers(): Promise<void> {
       if (cur && cur.seq > v.seq) return; // stale: a newer state is shown already
       const servers = i < 0 ? [...list, v] : list.map((s, j) => (j === i ? v : s));
       set({ servers });
+    });
+    // Another process (the CLI, an editor) changed config.json and the
+    // window reloaded it: servers may be gone or renamed, profiles changed.
+    on(EventConfigChanged, () => {
+      void refreshServers();
+      profilesChanged();
     });
   }
 }
