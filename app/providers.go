@@ -9,7 +9,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -89,43 +88,7 @@ func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
 		ps.BaseURL = ""
 	}
-	if old, err := a.h.ChatSettings(); err == nil {
-		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
-			ps.APIKey = p.APIKey
-		}
-	}
-	if err := ps.Validate(); err != nil {
-		return err
-	}
-	var keyName string
-	if k := strings.TrimSpace(in.APIKey); k != "" {
-		keyName = secrets.NameFor("provider_"+ps.Name, "API_KEY")
-		if err := a.h.Secrets().Set(keyName, k); err != nil {
-			return err
-		}
-		a.h.Redactor().Add(k)
-		ps.APIKey = "${secret:" + keyName + "}"
-	}
-	return a.h.Edit(func(cfg *config.Config) error {
-		if keyName != "" {
-			if err := secrets.Index(cfg, true, keyName); err != nil {
-				return err
-			}
-		}
-		s, err := chat.LoadSettings(cfg.Settings)
-		if err != nil {
-			return err
-		}
-		if err := s.Put(ps); err != nil {
-			return err
-		}
-		raw, err := s.Into(cfg.Settings)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = raw
-		return nil
-	})
+	return a.h.SaveProvider(ps, in.APIKey)
 }
 
 // DeleteProvider removes a provider (its key stays in the keyring, listed

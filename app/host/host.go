@@ -117,7 +117,3 @@ func (h *Host) Close(ctx context.Context) error {
 	})
 	return h.closeErr
 }
-
-// Redactor masks secret values; a value added to it (a provider key typed
-// in Settings) is masked everywhere from then on.
-func (h *Host) Redactor() *secrets.Redactor { return h.red }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -105,20 +106,54 @@ func (h *Host) Edit(fn func(cfg *config.Config) error) error {
 
 // EditSettings changes the chat settings in config.json (see Edit).
 func (h *Host) EditSettings(fn func(s *chat.Settings) error) error {
+	return h.Edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
+}
+
+// editChat lets fn change the chat settings inside cfg.
+func editChat(cfg *config.Config, fn func(s *chat.Settings) error) error {
+	s, err := chat.LoadSettings(cfg.Settings)
+	if err != nil {
+		return err
+	}
+	if err := fn(&s); err != nil {
+		return err
+	}
+	raw, err := s.Into(cfg.Settings)
+	if err != nil {
+		return err
+	}
+	cfg.Settings = raw
+	return nil
+}
+
+// SaveProvider adds or updates a model provider. A new key (apiKey not
+// empty) goes to the keyring first and the provider refers to it as
+// ${secret:...}; an empty apiKey keeps the key stored before.
+func (h *Host) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
+	if old, err := h.ChatSettings(); err == nil {
+		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
+			ps.APIKey = p.APIKey
+		}
+	}
+	if err := ps.Validate(); err != nil {
+		return err
+	}
+	var keyName string
+	if k := strings.TrimSpace(apiKey); k != "" {
+		keyName = secrets.NameFor("provider_"+ps.Name, "API_KEY")
+		if err := h.store.Set(keyName, k); err != nil {
+			return err
+		}
+		h.red.Add(k)
+		ps.APIKey = "${secret:" + keyName + "}"
+	}
 	return h.Edit(func(cfg *config.Config) error {
-		s, err := chat.LoadSettings(cfg.Settings)
-		if err != nil {
-			return err
+		if keyName != "" {
+			if err := secrets.Index(cfg, true, keyName); err != nil {
+				return err
+			}
 		}
-		if err := fn(&s); err != nil {
-			return err
-		}
-		raw, err := s.Into(cfg.Settings)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = raw
-		return nil
+		return editChat(cfg, func(s *chat.Settings) error { return s.Put(ps) })
 	})
 }
 
