@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 )
 
 // TestBuiltinContentStoreOverStdio speaks MCP to 'switchboard builtin
@@ -109,5 +110,18 @@ func TestBuiltinCommandLine(t *testing.T) {
 	}
 	if _, err := os.Stat(root); err != nil {
 		t.Fatalf("--root was not created: %v", err)
+	}
+}
+
+// TestBuiltinStdinIsBounded: a client that sends one endless line gets the
+// built-in server to stop with the limit named, not to buffer it all.
+func TestBuiltinStdinIsBounded(t *testing.T) {
+	defer func(n int) { jsonl.MaxMessageBytes = n }(jsonl.MaxMessageBytes)
+	jsonl.MaxMessageBytes = 1 << 10
+	endless := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 4<<10))
+	var out, errb strings.Builder
+	code := Run(t.Context(), []string{"--data-dir", t.TempDir(), "builtin", "content-store"}, Env{Stdout: &out, Stderr: &errb, Stdin: endless})
+	if code == ExitOK || !strings.Contains(errb.String(), jsonl.Size(1<<10)+" limit") {
+		t.Fatalf("exit %d, stderr %q: want a failure naming the limit", code, errb.String())
 	}
 }

@@ -4,6 +4,7 @@ import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers, type ServerView } from '../servers';
 import { ProfileOverrides } from './ProfileOverrides';
+import { ExternalLink } from './ExternalLink';
 
 /** ServerMetaLine shows a server's description, tags, docs link and what uses it. */
 export function ServerMetaLine({ server: s }: { server: ServerView }) {
@@ -13,7 +14,7 @@ export function ServerMetaLine({ server: s }: { server: ServerView }) {
       {s.description && <p className="small">{s.description}</p>}
       <div className="row small">
         {tags.map((t) => <span key={t} className="tag">{t}</span>)}
-        {s.docsUrl && <a href={s.docsUrl} target="_blank" rel="noreferrer">Docs</a>}
+        {s.docsUrl && <ExternalLink href={s.docsUrl}>Docs</ExternalLink>}
         {s.version && <span className="muted">v{s.version.replace(/^v/, '')}</span>}
         {(s.usedBy ?? []).length > 0 && <span className="muted">Used by {s.usedBy.join(', ')}</span>}
       </div>

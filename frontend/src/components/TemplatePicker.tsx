@@ -3,6 +3,7 @@ import { AddServerFromTemplate, Templates } from '../../wailsjs/go/app/ServersPa
 import type { app, library } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers } from '../servers';
+import { ExternalLink } from './ExternalLink';
 
 /** TemplatePicker adds a server from a template: pick one, fill in the form generated from its parameters' schema. */
 export function TemplatePicker({ onClose }: { onClose: () => void }) {
@@ -63,7 +64,7 @@ function TemplateForm({ template: t, onBack, onAdded }: { template: app.Template
   };
   return (
     <form aria-label={`Add ${t.title}`} onSubmit={(e) => { e.preventDefault(); void add(); }}>
-      <p className="small muted">{t.description} <code>{t.preview}</code> {t.docsUrl && <a href={t.docsUrl} target="_blank" rel="noreferrer">Docs</a>}</p>
+      <p className="small muted">{t.description} <code>{t.preview}</code> {t.docsUrl && <ExternalLink href={t.docsUrl}>Docs</ExternalLink>}</p>
       <label>Server name <input value={name} required onChange={(e) => setName(e.target.value)} /></label>
       {t.params.map((p) => (
         <ParamField key={p.name} param={p} value={values[p.name] ?? ''} onChange={(v) => setValues({ ...values, [p.name]: v })} />

@@ -9,6 +9,7 @@ import { useTestConnection } from '../components/TestConnection';
 import { on } from '../events';
 import { EventServerLogin } from '../events.gen';
 import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
+import { ExternalLink } from '../components/ExternalLink';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -178,7 +179,7 @@ function LoginWait({ name }: { name: string }) {
       Finish the login in your browser; Switchboard continues by itself once it is done.
       {url && (
         <>
-          {' '}No browser opened? <a href={url} target="_blank" rel="noreferrer">Open the login page</a>.
+          {' '}No browser opened? <ExternalLink href={url}>Open the login page</ExternalLink>.
         </>
       )}
     </div>
