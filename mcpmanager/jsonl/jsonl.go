@@ -64,11 +64,15 @@ type StallError struct {
 }
 
 func (e *StallError) Error() string {
-	return fmt.Sprintf("%v (%s)", e.Err, stall(e.Since, e.Pending))
+	return fmt.Sprintf("%v (%s)", e.Err, e.Detail())
 }
 
 // Unwrap returns the timeout.
 func (e *StallError) Unwrap() error { return e.Err }
+
+// Detail says what the reader was in the middle of, without the timeout:
+// "no complete message after 2s, 40 bytes pending".
+func (e *StallError) Detail() string { return stall(e.Since, e.Pending) }
 
 func stall(since time.Duration, pending int) string {
 	return fmt.Sprintf("no complete message after %s, %d bytes pending", since.Round(100*time.Millisecond), pending)

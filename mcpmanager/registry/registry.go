@@ -34,6 +34,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 )
 
 // Defaults and limits; variables so tests can shorten them.
@@ -652,7 +653,13 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	took := time.Since(start)
 	if err != nil {
 		if errors.Is(context.Cause(cctx), ErrCallTimeout) && ctx.Err() == nil {
-			err = fmt.Errorf("%s: %s: %w after %s", server, tool, ErrCallTimeout, timeout)
+			// Say why: a stdio server's reader knows what it was in the middle of.
+			why := ""
+			var se *jsonl.StallError
+			if errors.As(err, &se) {
+				why = " (" + se.Detail() + ")"
+			}
+			err = fmt.Errorf("%s: %s: %w after %s%s", server, tool, ErrCallTimeout, timeout, why)
 		} else {
 			err = fmt.Errorf("%s: %s: %w", server, tool, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 )
 
 func TestNamespace(t *testing.T) {
@@ -313,3 +314,30 @@ func TestCallRaw(t *testing.T) {
 		t.Errorf("unknown server: %v", err)
 	}
 }
+
+// stalling answers every call after its deadline with what a stdio
+// server's reader saw: part of a message, never its end.
+type stalling struct{ Client }
+
+func (stalling) CallTool(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	<-ctx.Done()
+	return nil, &jsonl.StallError{Err: ctx.Err(), Since: 2 * time.Second, Pending: 40}
+}
+
+func TestCallTimeoutSaysWhy(t *testing.T) {
+	r := New(Options{})
+	s := newSrc(t, "alpha", "slow")
+	s.timeout = 50 * time.Millisecond
+	r.Add(&stallSrc{src: s, cl: stalling{inProcess(t, "slow")}})
+	_, err := r.Call(t.Context(), "alpha", "slow", nil, CallOptions{})
+	if !errors.Is(err, ErrCallTimeout) || !strings.Contains(err.Error(), "no complete message after 2s, 40 bytes pending") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+type stallSrc struct {
+	*src
+	cl Client
+}
+
+func (s *stallSrc) Client() (Client, error) { return s.cl, nil }
