@@ -60,7 +60,7 @@ type Host struct {
 	servers []config.Server // config.json's servers, as last loaded or saved
 	applied atomic.Pointer[Applied]
 
-	wks workspaceState
+	ws *Workspace
 	// live: Load or Follow ran, so edits apply to the running servers.
 	live bool
 	// builtinsOn: StartBuiltins was called, so every apply runs them too.
@@ -81,6 +81,7 @@ type Host struct {
 // and Load (or Run) are called.
 func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
+	h.ws = &Workspace{h: h}
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
 		OnStatus: opts.OnStatus, Redact: h.red.Redact, Tokens: h.store, OnLoginURL: opts.OnLoginURL,

@@ -15,6 +15,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/app/secrets/secretstest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 )
 
@@ -123,7 +124,7 @@ func TestDiscoveryOrder(t *testing.T) {
 }
 
 func TestLoginUsesPKCEStateAndResource(t *testing.T) {
-	keyring.MockInit()
+	secretstest.UseMockKeyring() // the tokens go to the app's keyring store
 	var logs bytes.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -128,12 +129,29 @@ func (t *tree) gone() bool {
 	return true
 }
 
+// ReleaseWait bounds how long release retries removing a cgroup the kernel
+// still calls busy: its last processes are gone from cgroup.procs but not
+// yet reaped (the leader until its Wait returns).
+var ReleaseWait = 2 * time.Second
+
 // release removes the (empty) cgroup.
 func (t *tree) release() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.cg != nil && t.cg.remove() == nil {
-		watchCgroup(t.cg.name, false)
+	if t.cg == nil {
+		return
+	}
+	deadline := time.Now().Add(ReleaseWait)
+	for {
+		err := t.cg.remove()
+		if err == nil {
+			watchCgroup(t.cg.name, false)
+			return
+		}
+		if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
+			return // the watchdog still knows it and removes it when the app ends
+		}
+		time.Sleep(5 * time.Millisecond) // backoff while the kernel finishes the exit
 	}
 }
 

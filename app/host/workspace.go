@@ -1,0 +1,181 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/builtin/workspace"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// WorkspaceSettings is the "workspace" section of config.json's settings.
+type WorkspaceSettings struct {
+	Root string `json:"root,omitempty"`
+}
+
+// Workspace is the workspace built-in as the host runs it: the folder
+// chosen in settings and the workspace open there (its file rules, its
+// shells). Safe for concurrent use.
+type Workspace struct {
+	h *Host
+
+	mu      sync.Mutex
+	root    string // what the built-in was last started on
+	ws      *workspace.Workspace
+	err     error
+	changed chan struct{} // closed (and replaced) whenever the above change
+}
+
+// Workspace is the workspace built-in's use cases.
+func (h *Host) Workspace() *Workspace { return h.ws }
+
+// WorkspaceCloseTimeout bounds how long the shells of a workspace being
+// replaced or closed get to end.
+var WorkspaceCloseTimeout = 10 * time.Second
+
+// WorkspaceSwitchTimeout bounds how long SetRoot waits for the workspace
+// built-in to come up on its new root.
+var WorkspaceSwitchTimeout = 30 * time.Second
+
+// Root is the workspace folder chosen in settings, or the default under
+// the data directory.
+func (w *Workspace) Root() string {
+	w.h.cfgMu.Lock()
+	defer w.h.cfgMu.Unlock()
+	return WorkspaceRoot(w.h.dir)
+}
+
+// WorkspaceRoot is the workspace folder chosen in dir's settings
+// (settings.workspace.root), or dir's default workspace.
+func WorkspaceRoot(dir datadir.Dir) string {
+	if cfg, err := config.Load(dir.Config()); err == nil {
+		return workspaceRootIn(dir, cfg)
+	}
+	return dir.Workspace()
+}
+
+func workspaceRootIn(dir datadir.Dir, cfg *config.Config) string {
+	var m map[string]json.RawMessage
+	var s WorkspaceSettings
+	if json.Unmarshal(cfg.Settings, &m) == nil && json.Unmarshal(m["workspace"], &s) == nil && s.Root != "" {
+		return s.Root
+	}
+	return dir.Workspace()
+}
+
+// SetRoot makes dir the workspace (created if missing) and saves the
+// choice; the model's file tools and shells move there. It returns once the
+// built-in serves the new folder.
+func (w *Workspace) SetRoot(dir string) error {
+	if !filepath.IsAbs(dir) {
+		return fmt.Errorf("workspace folder %q: choose an absolute path", dir)
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("workspace folder %s is a file: choose a folder", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("workspace folder %s: %w", dir, err)
+	}
+	err := w.h.Edit(func(cfg *config.Config) error {
+		m := map[string]json.RawMessage{}
+		if len(cfg.Settings) > 0 {
+			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
+				return fmt.Errorf("config.json settings: %w", err)
+			}
+		}
+		raw, _ := json.Marshal(WorkspaceSettings{Root: dir})
+		m["workspace"] = raw
+		b, err := json.Marshal(m)
+		cfg.Settings = b
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// The built-in restarts on the new root: wait for it, so what the page
+	// shows next is the new workspace.
+	ctx, cancel := context.WithTimeout(w.h.ctx, WorkspaceSwitchTimeout)
+	defer cancel()
+	_, err = w.at(ctx, dir)
+	return err
+}
+
+// Open is the open workspace or why there is none.
+func (w *Workspace) Open() (*workspace.Workspace, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ws == nil {
+		if w.err != nil {
+			return nil, w.err
+		}
+		return nil, errors.New("the workspace is not open yet")
+	}
+	return w.ws, nil
+}
+
+// set records what the built-in's start on root, or its stop, left.
+func (w *Workspace) set(root string, ws *workspace.Workspace, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.root, w.ws, w.err = root, ws, err
+	if w.changed != nil {
+		close(w.changed)
+	}
+	w.changed = make(chan struct{})
+}
+
+// start is the built-in's Start on root: the workspace opened there is
+// also kept for the Workspace page, the terminal and the default policy.
+func (w *Workspace) start(root string) func() (*server.MCPServer, func() error, error) {
+	return func() (*server.MCPServer, func() error, error) {
+		ws, err := workspace.Open(workspace.Options{Root: root})
+		w.set(root, ws, err)
+		if err != nil {
+			return nil, nil, err
+		}
+		release := func() error {
+			w.mu.Lock()
+			mine := w.ws == ws
+			w.mu.Unlock()
+			if mine {
+				w.set(root, nil, nil)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), WorkspaceCloseTimeout)
+			defer cancel()
+			return ws.Close(ctx) // its shells end
+		}
+		return workspace.NewServer(ws), release, nil
+	}
+}
+
+// at waits until the open workspace is the one at root, or its start failed.
+func (w *Workspace) at(ctx context.Context, root string) (*workspace.Workspace, error) {
+	for {
+		w.mu.Lock()
+		if w.changed == nil {
+			w.changed = make(chan struct{})
+		}
+		here, ws, err, changed := w.root == root, w.ws, w.err, w.changed
+		w.mu.Unlock()
+		switch {
+		case here && ws != nil:
+			return ws, nil
+		case here && err != nil:
+			return nil, err
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the workspace did not open in %s: %w", root, ctx.Err())
+		}
+	}
+}
