@@ -8,10 +8,14 @@
 //
 //	h := host.Open(host.Options{Dir: dir, OnStatus: push})
 //	defer h.Close(ctx)
-//	h.StartBuiltins()                       // content store + workspace (settings.workspace.root)
-//	err := h.Load()                          // config.json's servers, profile applied, secrets resolved
-//	err = h.Edit(func(cfg *config.Config) error { ...; return nil }) // locked, saved atomically, applied
-//	res, err := h.Import(host.ImportRequest{Name: "claude.json", Data: data})
+//	h.StartBuiltins()                         // content store + workspace (settings.workspace.root)
+//	err := h.Follow(onReload)                  // config.json's servers, then what other processes save
+//	res, err := h.Import(ctx, host.ImportRequest{Name: "claude.json", Data: data})
+//	err = h.SetEnabled("github", false)        // an Edit: locked, saved atomically, applied
+//
+// The CLI opens a Host the same way and calls Run with the servers of a
+// --config file instead of Follow; an Edit from the CLI starts nothing.
+// See Example.
 //
 // A Host is safe for concurrent use.
 package host
