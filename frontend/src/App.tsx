@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
-import { DEV_INFO, appInfo, hasBackend, signalReady } from './backend';
+import { DEV_INFO, appInfo, hasBackend, hasRuntime, signalReady } from './backend';
+import { on } from './events';
+import { EventConfigChanged } from './events.gen';
 import { Nav } from './components/Nav';
 import { PAGES, type PageId } from './pages';
 import { store, useStore } from './store';
@@ -46,12 +48,14 @@ export function App() {
     let live = true;
     // Tell the Go side the first render is on screen (start-up timing, smoke test).
     signalReady();
+    const off = hasRuntime() ? on(EventConfigChanged, () => store.configChanged()) : () => undefined;
     appInfo().then(
       (info) => live && store.setInfo(info),
       (err: unknown) => live && store.setBackendError(err instanceof Error ? err.message : String(err)),
     );
     return () => {
       live = false;
+      off();
     };
   }, []);
 

@@ -6,7 +6,7 @@ import { Agents, DeleteAgent, SaveAgent } from '../wailsjs/go/app/AgentsPage';
 import type { chat } from '../wailsjs/go/models';
 import { call, hasBackend } from './backend';
 import { message } from './servers';
-import { createStore, useSelect } from './store';
+import { createStore, useSelect, useConfigVersion } from './store';
 
 export type Agent = chat.Agent;
 export type Policy = 'ask' | 'allow' | 'deny';
@@ -29,9 +29,10 @@ export async function loadAgents(): Promise<void> {
 }
 
 export function useAgents(): AgentsState {
+  const configVersion = useConfigVersion();
   useEffect(() => {
     void loadAgents();
-  }, []);
+  }, [configVersion]);
   return useSelect(agentsStore, (s) => s);
 }
 

@@ -42,12 +42,15 @@ export interface State {
   info: AppInfo | null;
   /** backendError is set when the Go side could not be reached. */
   backendError: string | null;
+  /** configVersion counts reloads of config.json saved outside the window; what shows settings fetches again. */
+  configVersion: number;
 }
 
 const appStore = createStore<State>({
   page: pageFromHash(typeof location === 'undefined' ? '' : location.hash),
   info: null,
   backendError: null,
+  configVersion: 0,
 });
 
 export const store = {
@@ -68,7 +71,16 @@ export const store = {
   setBackendError(message: string): void {
     appStore.set({ backendError: message });
   },
+  /** configChanged says config.json was reloaded (the CLI or an editor saved it). */
+  configChanged(): void {
+    appStore.set({ configVersion: appStore.get().configVersion + 1 });
+  },
 };
+
+/** useConfigVersion is a dependency for effects that fetch settings: it changes when config.json was reloaded. */
+export function useConfigVersion(): number {
+  return useSelect(appStore, (s) => s.configVersion);
+}
 
 export function useStore<T>(select: (s: State) => T): T {
   return useSelect(appStore, select);

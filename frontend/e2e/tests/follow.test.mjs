@@ -11,6 +11,7 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8' });
+const cliIn = (input, ...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8', input });
 const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
 
 test('a server the CLI adds and removes shows up and goes away', async () => {
@@ -30,6 +31,26 @@ test('a server the CLI adds and removes shows up and goes away', async () => {
   cli('servers', 'remove', 'from-terminal');
   await added.waitFor({ state: 'detached', timeout: 15_000 });
   assert.match(cli('servers', 'list'), /content-store|everything/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a secret the CLI sets shows on the open Settings page', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  const table = page.getByRole('table', { name: 'Secrets' });
+  const secret = table.getByRole('row', { name: 'E2E_FROM_CLI' });
+  assert.equal(await secret.count(), 0);
+
+  cliIn('e2e-value-123456\n', 'secrets', 'set', 'E2E_FROM_CLI');
+  await secret.waitFor({ timeout: 15_000 });
+  assert.match(await secret.innerText(), /3456/); // masked, last four shown
+  assert.doesNotMatch(await secret.innerText(), /e2e-value/);
+  await secret.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-follow-cli');
+
+  cli('secrets', 'delete', 'E2E_FROM_CLI');
+  await secret.waitFor({ state: 'detached', timeout: 15_000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

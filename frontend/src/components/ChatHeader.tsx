@@ -7,6 +7,7 @@ import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
+import { useConfigVersion } from '../store';
 
 /** TOOL_WARNING is the tool count above which models start to pick tools badly. */
 export const TOOL_WARNING = 40;
@@ -21,9 +22,10 @@ export function ChatHeader({ chatId }: { chatId: string }) {
   const agent = agents.find((a) => a.id === agentId);
   const [err, setErr] = useState('');
   const [settings, setSettings] = useState<app.ChatSettingsView | null>(null);
+  const configVersion = useConfigVersion();
   useEffect(() => {
     call(() => ChatSettings()).then(setSettings, (e: unknown) => setErr(message(e)));
-  }, [chatId]);
+  }, [chatId, configVersion]);
   return (
     <header className="chat-header">
       <h2 className="chat-title">{title || 'Untitled chat'}</h2>

@@ -3,6 +3,7 @@ import { ChatSettings, DeleteProvider, DetectOllama, SaveProvider, SetDefaultPro
 import type { app } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
+import { useConfigVersion } from '../store';
 
 type ProviderView = app.ProviderView;
 
@@ -23,10 +24,11 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
     call(ChatSettings).then((s) => setList(s.providers ?? []), (e: unknown) => setErr(message(e)));
     onChanged?.();
   };
+  const configVersion = useConfigVersion();
   useEffect(() => {
     load();
     if (hasBackend()) call(DetectOllama).then(setOllama, () => setOllama(false));
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   const blank: ProviderView = { name: '', kind: 'openai', baseUrl: '', defaultModel: '', hasKey: false, keyName: '', default: false };
   return (
     <div className="providers">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ChatSettings, SetToolSearch } from '../../wailsjs/go/app/SettingsPage';
 import { call, hasBackend } from '../backend';
 import { message } from '../servers';
+import { useConfigVersion } from '../store';
 
 /** ToolSearchSettings: above how many active tools the model searches them (find_tools), and the tools always offered. */
 export function ToolSearchSettings() {
@@ -9,13 +10,14 @@ export function ToolSearchSettings() {
   const [pinned, setPinned] = useState('');
   const [note, setNote] = useState('');
   const [err, setErr] = useState('');
+  const configVersion = useConfigVersion();
   useEffect(() => {
     if (!hasBackend()) return;
     call(() => ChatSettings()).then((s) => {
       setAbove(String(s.toolSearchAbove));
       setPinned((s.pinned ?? []).join('\n'));
     }, (e: unknown) => setErr(message(e)));
-  }, []);
+  }, [configVersion]);
   const save = async () => {
     setErr('');
     setNote('');

@@ -5,6 +5,7 @@ import { call, hasBackend } from '../backend';
 import { message } from '../servers';
 import { Providers } from '../components/Providers';
 import { ToolSearchSettings } from '../components/ToolSearchSettings';
+import { useConfigVersion } from '../store';
 
 type SecretInfo = secrets.SecretInfo;
 
@@ -18,7 +19,8 @@ export function SettingsPage() {
     call(KeyringStatus).then(setKeyring, (e: unknown) => setErr(message(e)));
     call(Secrets).then(setList, (e: unknown) => setErr(message(e)));
   };
-  useEffect(load, []);
+  const configVersion = useConfigVersion();
+  useEffect(load, [configVersion]);
 
   return (
     <section className="page" aria-labelledby="page-title">
