@@ -221,10 +221,7 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 	tools, errs := a.h.Manager().Registry().Tools(ctx)
 	out := ToolList{Tools: make([]ToolView, 0, len(tools)), Errors: make([]ServerErrorView, 0, len(errs))}
 	for _, t := range tools {
-		schema, err := json.Marshal(t.Tool.InputSchema)
-		if len(t.Tool.RawInputSchema) > 0 {
-			schema, err = t.Tool.RawInputSchema, nil
-		}
+		schema, err := t.Schema()
 		if err != nil {
 			schema = []byte(`{"type":"object"}`)
 		}

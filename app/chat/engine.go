@@ -341,7 +341,7 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 		if r.t.Policies.For(t, r.e.opts.DefaultPolicy) == PolicyDeny {
 			continue // a denied tool is not offered at all
 		}
-		schema, err := inputSchema(t.Tool)
+		schema, err := t.Schema()
 		if err != nil {
 			return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -349,18 +349,6 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 		byName[t.Name] = t
 	}
 	return out, byName, nil
-}
-
-// inputSchema is the tool's input schema as JSON.
-func inputSchema(t mcp.Tool) (json.RawMessage, error) {
-	if len(t.RawInputSchema) > 0 {
-		return t.RawInputSchema, nil
-	}
-	raw, err := json.Marshal(t.InputSchema)
-	if err != nil {
-		return nil, err
-	}
-	return raw, nil
 }
 
 // stream runs one model request and stores the assistant message.

@@ -139,10 +139,7 @@ func toolsListCmd() *Command {
 					out.Errors = []any{}
 				}
 				for _, t := range tools {
-					schema, _ := json.Marshal(t.Tool.InputSchema)
-					if len(t.Tool.RawInputSchema) > 0 {
-						schema = t.Tool.RawInputSchema
-					}
+					schema, _ := t.Schema()
 					out.Tools = append(out.Tools, tool{t.Name, t.Server, t.Tool.Description, schema})
 				}
 				return inv.PrintJSON(out)

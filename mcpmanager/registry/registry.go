@@ -89,6 +89,15 @@ type Tool struct {
 	Tool   mcp.Tool `json:"tool"`   // as the server lists it
 }
 
+// Schema is the tool's input schema as JSON: as the server sent it when
+// it was kept raw, else the parsed one encoded again.
+func (t Tool) Schema() (json.RawMessage, error) {
+	if len(t.Tool.RawInputSchema) > 0 {
+		return t.Tool.RawInputSchema, nil
+	}
+	return json.Marshal(t.Tool.InputSchema)
+}
+
 // ServerError is a problem with a server's tools: they could not be
 // listed, or the list was wrong in part (a tool name given twice) and that
 // part was left out.
