@@ -18,9 +18,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 func chatCmd() *Command {
@@ -60,14 +58,12 @@ func chatCmd() *Command {
 			if prompt == "" {
 				return &UsageError{Cmd: inv.Path, Msg: "the prompt is empty"}
 			}
-			dir, err := inv.DataDir()
+			h, err := openHost(inv, file)
 			if err != nil {
 				return err
 			}
-			if err := dir.Ensure(); err != nil {
-				return err
-			}
-			settings, err := chatSettings(dir.Config())
+			defer closeServers(h)
+			settings, err := h.ChatSettings()
 			if err != nil {
 				return err
 			}
@@ -80,7 +76,7 @@ func chatCmd() *Command {
 				agent = &a
 				prov, model = cmp.Or(prov, a.Provider), cmp.Or(model, a.Model)
 			}
-			p, pname, model, err := chatProvider(settings, prov, baseURL, model)
+			p, pname, model, err := chatProvider(h, settings, prov, baseURL, model)
 			if err != nil {
 				return err
 			}
@@ -93,7 +89,7 @@ func chatCmd() *Command {
 			if agent != nil {
 				only = append([]string{}, agent.Servers...) // never nil: no servers starts none
 			}
-			hist, err := history.Open(ctx, dir.History())
+			hist, err := history.Open(ctx, h.Dir().History())
 			if err != nil {
 				return err
 			}
@@ -117,16 +113,15 @@ func chatCmd() *Command {
 			if yes {
 				approver = chat.ApproveAll{}
 			}
-			var eng *chat.Engine
-			h, err := startServersWith(ctx, inv, file, inputs, func(h *host.Host) {
-				eng = h.Engine(hist, approver)
-				h.Manager().SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
-					Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: model}, nil }}})
-			}, only...)
+			eng := h.Engine(hist, approver)
+			h.Manager().SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
+				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: model}, nil }}})
+			servers, err := loadServers(inv, file, inputs)
 			if err != nil {
 				return err
 			}
-			defer closeServers(h)
+			start(h, servers, only)
+			settle(ctx, h)
 
 			out := &streamPrinter{out: inv.Stdout, errOut: inv.Stderr, quiet: inv.JSON}
 			turn.ChatID, turn.Provider, turn.Model, turn.Text = chatID, p, model, prompt
@@ -157,18 +152,10 @@ func chatCmd() *Command {
 	}
 }
 
-// chatSettings reads the chat section of the app config (none: zero).
-func chatSettings(path string) (chat.Settings, error) {
-	cfg, err := config.Load(path)
-	if err != nil {
-		return chat.Settings{}, err
-	}
-	return chat.LoadSettings(cfg.Settings)
-}
-
-// chatProvider picks the provider: a configured one by name, or an ad-hoc
-// one from a kind and base URL with the key from the environment.
-func chatProvider(s chat.Settings, name, baseURL, model string) (provider.Provider, string, string, error) {
+// chatProvider picks the provider: a configured one by name (opened by the
+// host, as the window opens it), or an ad-hoc one from a kind and base URL
+// with the key from the environment.
+func chatProvider(h *host.Host, s chat.Settings, name, baseURL, model string) (provider.Provider, string, string, error) {
 	kind := provider.Kind(name)
 	if baseURL != "" || (chat.DefaultBaseURL(kind) != "" && !hasProvider(s, name)) {
 		if kind == "" {
@@ -193,18 +180,8 @@ func chatProvider(s chat.Settings, name, baseURL, model string) (provider.Provid
 		p, err := provider.New(provider.Config{Kind: kind, Name: string(kind), BaseURL: baseURL, APIKey: key})
 		return p, string(kind), model, err
 	}
-	ps, err := s.Provider(name)
-	if err != nil {
-		return nil, "", "", err
-	}
-	if model == "" {
-		model = ps.DefaultModel
-	}
-	if model == "" {
-		return nil, "", "", chat.ErrNoModel
-	}
-	p, err := ps.Open(secrets.NewStore().Lookup)
-	return p, ps.Name, model, err
+	m, pname, err := h.Model(s, name, model)
+	return m.Provider, pname, m.Name, err
 }
 
 func hasProvider(s chat.Settings, name string) bool {

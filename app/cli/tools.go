@@ -62,10 +62,16 @@ func startServersWith(ctx context.Context, inv *Invocation, file string, inputs 
 	if err != nil {
 		return nil, err
 	}
+	settle(ctx, h)
+	return h, nil
+}
+
+// settle waits until every server started is ready or has failed, at most
+// SettleTimeout.
+func settle(ctx context.Context, h *host.Host) {
 	sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
 	defer cancel()
 	h.Manager().WaitSettled(sctx)
-	return h, nil
 }
 
 // launch starts the built-ins (workspace in settings.workspace.root, as in
@@ -76,9 +82,6 @@ func launch(inv *Invocation, file string, inputs map[string]string, setup func(*
 	if err != nil {
 		return nil, err
 	}
-	if only != nil { // a non-nil empty list starts none (an agent without servers)
-		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
-	}
 	h, err := openHost(inv, file)
 	if err != nil {
 		return nil, err
@@ -86,9 +89,18 @@ func launch(inv *Invocation, file string, inputs map[string]string, setup func(*
 	if setup != nil {
 		setup(h)
 	}
+	start(h, servers, only)
+	return h, nil
+}
+
+// start runs the built-ins and servers (only those named in only, when it
+// is not nil: a non-nil empty list starts none, an agent without servers).
+func start(h *host.Host, servers []config.Server, only []string) {
+	if only != nil {
+		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
+	}
 	h.StartBuiltins()
 	h.Run(servers)
-	return h, nil
 }
 
 func closeServers(h *host.Host) {
