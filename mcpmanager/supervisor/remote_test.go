@@ -155,8 +155,8 @@ func TestServerRequests(t *testing.T) {
 		h := &answers{}
 		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{Requests: h})
 		waitState(t, s, Ready, 10*time.Second)
-		if c := rs.offered(); c.Elicitation == nil || c.Sampling == nil {
-			t.Errorf("capabilities offered: %+v", c)
+		if c := rs.offered(); c.Elicitation == nil || c.Elicitation.Form == nil || c.Elicitation.URL == nil || c.Sampling == nil || c.Sampling.Tools == nil {
+			t.Errorf("capabilities offered: %+v (want elicitation form and url, sampling with tools)", c)
 		}
 		text, isErr, err := callTool(t.Context(), s, "ask")
 		var got mcp.ElicitationResponse

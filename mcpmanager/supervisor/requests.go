@@ -26,7 +26,25 @@ func (s *Server) requestOptions() []client.ClientOption {
 	return []client.ClientOption{
 		client.WithSamplingHandler(sampler{h, s.spec.Name}),
 		client.WithElicitationHandler(elicitor{h, s.spec.Name}),
+		client.WithClientCapabilities(s.capabilities()),
 	}
+}
+
+// capabilities is what the client declares at initialize beyond what mcp-go
+// infers from its handlers (which is only bare sampling and elicitation).
+// One function for every capability, so each feature adds its field here
+// and none overwrites another's.
+func (s *Server) capabilities() mcp.ClientCapabilities {
+	var c mcp.ClientCapabilities
+	if s.opts.Requests != nil {
+		// Sampling requests may carry tools and toolChoice (2025-11-25):
+		// the chat runs that tool-use exchange with its model.
+		c.Sampling = &mcp.SamplingCapability{Tools: &struct{}{}}
+		// Forms, and URLs the user opens in the browser (URL mode: the
+		// request, or a tool call failing with -32042).
+		c.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+	}
+	return c
 }
 
 type sampler struct {
