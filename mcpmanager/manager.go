@@ -40,6 +40,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -71,6 +72,10 @@ type ServerConfig struct {
 	// StartError, when set, is shown as the server's error instead of running it
 	// (a transport this build lacks, a secret that cannot be resolved).
 	StartError string
+	// Roots are the absolute folders offered as the server's MCP roots.
+	// A change of Roots alone does not restart a server: Apply sends it
+	// notifications/roots/list_changed instead.
+	Roots []string
 }
 
 // Builtin is a server that runs inside this process (a built-in: the
@@ -113,6 +118,9 @@ type Options struct {
 	// ClientMetadataURL, when set, is offered as the OAuth client_id to
 	// authorization servers that accept client ID metadata documents.
 	ClientMetadataURL string
+	// Gate screens every tool listing and call (the pins of trusted tool
+	// definitions); nil offers every tool.
+	Gate registry.Gate
 }
 
 // RequestHandler answers requests a server sends to the client (sampling,
@@ -139,6 +147,8 @@ type Manager struct {
 	closed   bool
 	requests RequestHandler
 	auth     map[string]*authState // remote servers' logins, by name; outlive restarts
+	// logLevels are the levels set with SetLogLevel, by name; outlive restarts.
+	logLevels map[string]string
 }
 
 // authState is a remote server's Authorizer and what it was made for.
@@ -161,7 +171,7 @@ type managed struct {
 // New returns a Manager with no servers.
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: opts, reg: registry.New(registry.Options{}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}}
+	return &Manager{opts: opts, reg: registry.New(registry.Options{Gate: opts.Gate}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
 }
 
 // SetRequestHandler routes the servers' sampling and elicitation requests to
@@ -171,6 +181,11 @@ func (m *Manager) SetRequestHandler(h RequestHandler) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.requests = h
+	if h == nil {
+		m.reg.SetURLElicitor(nil) // a typed nil would be called
+	} else {
+		m.reg.SetURLElicitor(h) // tool calls failing with -32042 show the URL too
+	}
 }
 
 // Login runs the OAuth login of a remote server in the user's browser (see
@@ -262,7 +277,11 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 		}
 	}
 	for _, c := range run {
-		if _, running := m.servers[c.Name]; running {
+		if s, running := m.servers[c.Name]; running {
+			s.cfg.Roots = c.Roots
+			if s.sup.SetRoots(c.Roots) {
+				go m.notifyRoots(s.sup)
+			}
 			continue
 		}
 		var after <-chan struct{}
@@ -308,6 +327,7 @@ func sameConfig(a, b ServerConfig) bool {
 		return false
 	}
 	a.Builtin, b.Builtin = nil, nil
+	a.Roots, b.Roots = nil, nil // changed without a restart (Apply)
 	return reflect.DeepEqual(a, b)
 }
 
@@ -319,6 +339,8 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 		StartTimeout: c.StartTimeout,
 		Restart:      c.Restart,
 		Redact:       m.opts.Redact,
+		Roots:        c.Roots,
+		LogLevel:     m.logLevels[c.Name],
 	}
 	switch {
 	case c.Builtin != nil:
@@ -605,6 +627,35 @@ func (m *Manager) Close(ctx context.Context) error {
 		errs = append(errs, fn())
 	}
 	return errors.Join(errs...)
+}
+
+// SetLogLevel asks the server name for MCP log messages at level and above
+// (logging/setLevel, one of serverlog.Levels), now and after each restart
+// while this manager runs; the messages land in its log.
+func (m *Manager) SetLogLevel(ctx context.Context, name, level string) error {
+	m.mu.Lock()
+	s, ok := m.servers[name]
+	if ok && serverlog.Rank(level) >= 0 {
+		m.logLevels[name] = level
+	}
+	m.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
+	}
+	return s.sup.SetLogLevel(ctx, level)
+}
+
+// RootsNotifyTimeout bounds sending one server notifications/roots/list_changed.
+var RootsNotifyTimeout = 10 * time.Second
+
+// notifyRoots tells a running server its roots changed; a server that
+// cannot be told (its session just ended) asks for them when it starts again.
+func (m *Manager) notifyRoots(sup *supervisor.Server) {
+	ctx, cancel := context.WithTimeout(m.ctx, RootsNotifyTimeout)
+	defer cancel()
+	if err := sup.RootsChanged(ctx); err != nil {
+		sup.Log().Add(fmt.Sprintf("roots: could not send notifications/roots/list_changed: %v", err))
+	}
 }
 
 func (m *Manager) onNotification(server string, n mcp.JSONRPCNotification) {

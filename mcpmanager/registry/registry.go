@@ -100,10 +100,21 @@ func (t Tool) Schema() (json.RawMessage, error) {
 
 // ServerError is a problem with a server's tools: they could not be
 // listed, or the list was wrong in part (a tool name given twice) and that
-// part was left out.
+// part was left out, or the Gate withheld one tool (then Tool is its
+// exposed name).
 type ServerError struct {
 	Server string `json:"server"`
+	Tool   string `json:"tool,omitempty"`
 	Err    string `json:"error"`
+}
+
+// Gate screens what servers list before anyone is offered it (the pins of
+// trusted tool definitions). Screen gets one server's tools and returns,
+// for each, nil to offer it or the reason it is withheld; a withheld tool
+// is left out of Tools (reported in its errs), Lookup returns the reason,
+// and a call to it fails with it. It must be safe for concurrent use.
+type Gate interface {
+	Screen(server string, tools []mcp.Tool) []error
 }
 
 // Metrics counts one server's calls.
@@ -133,10 +144,14 @@ type CallOptions struct {
 }
 
 // Options configure a Registry.
-type Options struct{}
+type Options struct {
+	// Gate, when set, screens every listing and call.
+	Gate Gate
+}
 
 // Registry routes tool calls to servers.
 type Registry struct {
+	gate     Gate
 	mu       sync.Mutex
 	sources  map[string]Source
 	cache    map[string]cached
@@ -146,6 +161,7 @@ type Registry struct {
 	progress sync.Map                   // progress token (string) → func(Progress)
 	tokens   atomic.Int64
 	rawIDs   atomic.Int64 // ids of relayed calls (CallRaw)
+	urls     urlWaits     // URL elicitations calls wait on (-32042)
 }
 
 // cached holds one session's lists; a nil slice means "not listed yet".
@@ -157,8 +173,8 @@ type cached struct {
 }
 
 // New returns an empty registry.
-func New(Options) *Registry {
-	return &Registry{sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
+func New(opts Options) *Registry {
+	return &Registry{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // Add registers (or replaces) a source. Subscribers are told.
@@ -380,8 +396,25 @@ func (r *Registry) listTools(ctx context.Context, server string) ([]mcp.Tool, er
 			if err != nil {
 				return nil, "", fmt.Errorf("list tools: %w", err)
 			}
+			encodeSchemas(res.Tools)
 			return res.Tools, res.NextCursor, nil
 		})
+}
+
+// encodeSchemas encodes each tool's input schema once, when it is listed,
+// and keeps only the encoding (mcp.Tool marshals RawInputSchema as is):
+// every model step offers every active tool's schema, and encoding 300 of
+// them again per step took most of the step's time (BENCHMARKS.md).
+func encodeSchemas(tools []mcp.Tool) {
+	for i := range tools {
+		t := &tools[i]
+		if t.RawInputSchema != nil {
+			continue
+		}
+		if raw, err := json.Marshal(t.InputSchema); err == nil {
+			t.RawInputSchema, t.InputSchema = raw, mcp.ToolInputSchema{}
+		}
+	}
 }
 
 // ServerResources lists one server's resources (cached); a server without
@@ -431,7 +464,7 @@ func isMethodNotFound(err error) bool {
 func (r *Registry) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
 	tools, failed := r.tools(ctx)
 	for _, f := range failed {
-		errs = append(errs, ServerError{Server: f.server, Err: f.err.Error()})
+		errs = append(errs, ServerError{Server: f.server, Tool: f.tool, Err: f.err.Error()})
 	}
 	return tools, errs
 }
@@ -439,6 +472,7 @@ func (r *Registry) Tools(ctx context.Context) (tools []Tool, errs []ServerError)
 // serverFailure is one entry of Tools' errs, with the error itself.
 type serverFailure struct {
 	server string
+	tool   string // exposed name of a tool the gate withheld
 	err    error
 	listed bool // the list came, with a fault (a duplicate name)
 }
@@ -473,9 +507,59 @@ func (r *Registry) tools(ctx context.Context) (tools []Tool, failed []serverFail
 			tools = append(tools, Tool{Server: s, Tool: t})
 		}
 	}
-	uniqueNames(tools)
+	uniqueNames(tools) // withheld tools included: the others' names do not depend on a verdict
+	tools, failed = r.screen(tools, failed)
 	slices.SortFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	return tools, failed
+}
+
+// screen leaves out the tools the gate withholds, reporting each in failed.
+func (r *Registry) screen(tools []Tool, failed []serverFailure) ([]Tool, []serverFailure) {
+	if r.gate == nil {
+		return tools, failed
+	}
+	byServer := map[string][]int{}
+	for i, t := range tools {
+		byServer[t.Server] = append(byServer[t.Server], i)
+	}
+	withheld := make([]bool, len(tools))
+	for s, idx := range byServer {
+		defs := make([]mcp.Tool, len(idx))
+		for k, i := range idx {
+			defs[k] = tools[i].Tool
+		}
+		for k, err := range r.gate.Screen(s, defs) {
+			if err != nil {
+				withheld[idx[k]] = true
+				failed = append(failed, serverFailure{server: s, tool: tools[idx[k]].Name, err: err, listed: true})
+			}
+		}
+	}
+	kept := tools[:0:0]
+	for i, t := range tools {
+		if !withheld[i] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, failed
+}
+
+// screenCall asks the gate about the tool a call names, as its server
+// lists it now; a tool the server does not list is the server's to refuse.
+func (r *Registry) screenCall(ctx context.Context, server, tool string) error {
+	if r.gate == nil {
+		return nil
+	}
+	tools, _, err := r.serverTools(ctx, server)
+	if err != nil {
+		return nil // the call itself says what is wrong with the server
+	}
+	for _, t := range tools {
+		if t.Name == tool {
+			return r.gate.Screen(server, []mcp.Tool{t})[0]
+		}
+	}
+	return nil
 }
 
 // Lookup finds the tool an exposed name stands for, as Tools names it. It
@@ -486,6 +570,11 @@ func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
 	for _, t := range tools {
 		if t.Name == name {
 			return t, nil
+		}
+	}
+	for _, f := range failed {
+		if f.tool == name {
+			return Tool{}, f.err // withheld: say why
 		}
 	}
 	for _, f := range failed {
@@ -501,13 +590,17 @@ func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
 // Call runs tool (the server's own name for it) on server. It gives up
 // after the server's call timeout; cancelling ctx cancels the call on the
 // server too (notifications/cancelled). opts.Meta is passed through, and
-// opts.OnProgress gets the server's progress.
+// opts.OnProgress gets the server's progress. A call failing with -32042
+// (URL elicitation required) is retried after the user visited the URLs
+// when SetURLElicitor set someone to ask.
 func (r *Registry) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	var res *mcp.CallToolResult
-	err := r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
-		var err error
-		res, err = callTyped(ctx, cl, tool, args, meta)
-		return res != nil && res.IsError, err
+	err := r.retryURL(ctx, server, func() error {
+		return r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
+			var err error
+			res, err = callTyped(ctx, cl, tool, args, meta)
+			return res != nil && res.IsError, err
+		})
 	})
 	return res, err
 }
@@ -634,6 +727,10 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	if err != nil {
 		return err
 	}
+	if err := r.screenCall(ctx, server, tool); err != nil {
+		r.record(server, 0, true)
+		return err
+	}
 	timeout := src.CallTimeout()
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
@@ -688,6 +785,8 @@ func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) 
 		r.invalidate(server, func(c *cached) { c.resources = nil })
 	case string(mcp.MethodNotificationPromptsListChanged):
 		r.invalidate(server, func(c *cached) { c.prompts = nil })
+	case string(mcp.MethodNotificationElicitationComplete):
+		r.urls.complete(server, n)
 	case string(mcp.MethodNotificationProgress):
 		f := n.Params.AdditionalFields
 		token := fmt.Sprint(f["progressToken"])

@@ -1,0 +1,97 @@
+package mcpmanager
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// buildURLServer builds testdata/urlserver (URL elicitation, -32042,
+// sampling with tools) and returns its path.
+func buildURLServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "urlserver")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/urlserver").CombinedOutput(); err != nil {
+		t.Fatalf("build urlserver: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// urlUser stands in for the user in front of a URL card.
+type urlUser struct {
+	visit  bool   // open the URL (GET it, as the browser would)
+	answer string // then answer this, or wait to be withdrawn when ""
+	seen   chan mcp.ElicitationParams
+}
+
+func (u *urlUser) CreateMessage(context.Context, string, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return nil, errors.New("no model")
+}
+
+func (u *urlUser) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.seen <- req.Params
+	if u.visit {
+		res, err := http.Get(req.Params.URL)
+		if err != nil {
+			return nil, err
+		}
+		res.Body.Close()
+	}
+	if u.answer == "" {
+		<-ctx.Done() // the server's completion withdraws the card
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, ctx.Err()
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(u.answer)}}, nil
+}
+
+// TestURLElicitationRequired: a tool call failing with -32042 shows the
+// server's URL (marked as retrying the call) and runs again once the server
+// said the elicitation completed, or once the user said Done; a decline
+// fails the call.
+func TestURLElicitationRequired(t *testing.T) {
+	bin := buildURLServer(t)
+	for _, tc := range []struct {
+		name    string
+		user    urlUser
+		want    string
+		wantErr error
+	}{
+		{"completed by the server after the visit", urlUser{visit: true}, "linked: visited=true", nil},
+		{"the user's Done", urlUser{answer: "accept"}, "linked: visited=false", nil},
+		{"declined", urlUser{answer: "decline"}, "", registry.ErrURLDeclined},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := tc.user
+			u.seen = make(chan mcp.ElicitationParams, 4)
+			m := New(Options{})
+			m.SetRequestHandler(&u)
+			m.Apply([]ServerConfig{{Name: "links", Command: bin}})
+			t.Cleanup(func() { m.Close(context.Background()) })
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			m.WaitSettled(ctx)
+			res, err := m.Registry().Call(ctx, "links", "needs_link", nil, registry.CallOptions{})
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tc.wantErr)
+				}
+			} else if err != nil || callText(t, res) != tc.want {
+				t.Fatalf("needs_link = %v, %v; want %q", res, err, tc.want)
+			}
+			p := <-u.seen
+			if p.Mode != mcp.ElicitationModeURL || p.ElicitationID != "err-1" || !strings.HasSuffix(p.URL, "/connect?id=err-1") ||
+				p.Message != "Authorize Example to read your files." || p.Meta == nil || p.Meta.AdditionalFields[registry.RetryMeta] != true {
+				t.Errorf("elicitation shown: %+v", p)
+			}
+		})
+	}
+}
