@@ -64,6 +64,8 @@ type Gateway struct {
 
 	mu        sync.Mutex
 	published []byte                   // fingerprint of the published definitions and routes
+	// fingerprints of the published prompts, and resources with templates
+	publishedPrompts, publishedResources []byte
 	listed    map[string]registry.Tool // by exposed name, as published
 	errs      []registry.ServerError
 }
@@ -83,6 +85,8 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 	})
 	g.srv = server.NewMCPServer("switchboard", opts.Version,
 		server.WithToolCapabilities(true),
+		server.WithPromptCapabilities(true),
+		server.WithResourceCapabilities(false, true),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithInstructions("Switchboard gathers the tools of several MCP servers. Each tool is named server__tool: the part before the double underscore is the server it belongs to."),
@@ -144,6 +148,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 	if ctx.Err() != nil {
 		return // a listing cut short is no reason to unpublish tools
 	}
+	errs = append(errs, g.publishContent(ctx)...)
 	next := make(map[string]registry.Tool, len(tools))
 	st := make([]server.ServerTool, 0, len(tools))
 	type route struct {

@@ -1,0 +1,254 @@
+package gateway
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// named is a registry source with any name.
+type named struct {
+	name string
+	cl   *client.Client
+}
+
+func (s named) Name() string                     { return s.name }
+func (s named) Client() (registry.Client, error) { return s.cl, nil }
+func (s named) CallTimeout() time.Duration       { return 0 }
+
+// contentServer is an upstream with one prompt, one resource and one
+// template, each answering with its server's name so a test sees where a
+// request was routed.
+func contentServer(name string) *server.MCPServer {
+	s := server.NewMCPServer(name, "1", server.WithPromptCapabilities(true), server.WithResourceCapabilities(false, true))
+	s.AddPrompt(mcp.NewPrompt("greet", mcp.WithPromptDescription("Say hello"), mcp.WithArgument("who", mcp.RequiredArgument())),
+		func(_ context.Context, r mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return mcp.NewGetPromptResult("greeting", []mcp.PromptMessage{
+				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(name+" greets "+r.Params.Arguments["who"])),
+				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewResourceLink("file:///README.md", "readme", "", "text/markdown")),
+			}), nil
+		})
+	s.AddResource(mcp.NewResource("file:///README.md", "README", mcp.WithMIMEType("text/markdown")),
+		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, MIMEType: "text/markdown", Text: "# " + name}}, nil
+		})
+	s.AddResourceTemplate(mcp.NewResourceTemplate("notes://{id}", "note"),
+		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, Text: name + " note " + strings.TrimPrefix(r.Params.URI, "notes://")}}, nil
+		})
+	return s
+}
+
+// TestPromptsAndResources: two servers with the same prompt name, resource
+// URI and template are published apart, and every list, get and read goes
+// back to the server it came from; a server's list change reaches the
+// gateway's client.
+func TestPromptsAndResources(t *testing.T) {
+	reg := registry.New(registry.Options{})
+	ups := map[string]*server.MCPServer{}
+	for _, n := range []string{"alpha", "beta"} {
+		ups[n] = contentServer(n)
+		cl := inProcessUp(t, ups[n], func(note mcp.JSONRPCNotification) { reg.HandleNotification(n, note) })
+		reg.Add(named{n, cl})
+	}
+	g := New(reg, Options{Version: "test"})
+	ctx, cancel := context.WithCancel(t.Context())
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		g.Watch(ctx)
+	}()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- g.ServeStdio(ctx, inR, outW)
+		outW.Close()
+	}()
+	notes := make(chan string, 16)
+	c := callerWith(t, inW, bufio.NewReader(outR), func(n mcp.JSONRPCNotification) { notes <- n.Method })
+	t.Cleanup(func() {
+		c.Close()
+		inW.Close()
+		cancel()
+		<-watched
+		<-served
+	})
+
+	// Watch publishes on its own: wait for both servers' prompts.
+	var prompts []mcp.Prompt
+	for deadline := time.Now().Add(10 * time.Second); len(prompts) < 2; {
+		res, err := c.ListPrompts(t.Context(), mcp.ListPromptsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prompts = res.Prompts
+		if time.Now().After(deadline) {
+			t.Fatalf("prompts = %+v, want one per server", prompts)
+		}
+		select {
+		case <-notes:
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	names := map[string]bool{}
+	for _, p := range prompts {
+		names[p.Name] = true
+	}
+	for _, want := range []string{"alpha__greet", "beta__greet"} {
+		if !names[want] {
+			t.Errorf("prompts %v lack %s", names, want)
+		}
+	}
+
+	for _, n := range []string{"alpha", "beta"} {
+		req := mcp.GetPromptRequest{}
+		req.Params.Name, req.Params.Arguments = n+"__greet", map[string]string{"who": "you"}
+		got, err := c.GetPrompt(t.Context(), req)
+		if err != nil {
+			t.Fatalf("get %s__greet: %v", n, err)
+		}
+		if tc, ok := got.Messages[0].Content.(mcp.TextContent); !ok || tc.Text != n+" greets you" {
+			t.Errorf("%s__greet = %+v, want %q", n, got.Messages[0].Content, n+" greets you")
+		}
+		if rl, ok := got.Messages[1].Content.(mcp.ResourceLink); !ok || rl.URI != ExposedURI(n, "file:///README.md") {
+			t.Errorf("%s__greet link = %+v, want the exposed URI", n, got.Messages[1].Content)
+		}
+	}
+
+	res, err := c.ListResources(t.Context(), mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uris := map[string]bool{}
+	for _, r := range res.Resources {
+		uris[r.URI] = true
+	}
+	for _, n := range []string{"alpha", "beta"} {
+		u := ExposedURI(n, "file:///README.md")
+		if !uris[u] {
+			t.Fatalf("resources %v lack %s", uris, u)
+		}
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = u
+		got, err := c.ReadResource(t.Context(), req)
+		if err != nil {
+			t.Fatalf("read %s: %v", u, err)
+		}
+		if tc, ok := got.Contents[0].(mcp.TextResourceContents); !ok || tc.Text != "# "+n || tc.URI != u {
+			t.Errorf("read %s = %+v, want # %s under the exposed URI", u, got.Contents[0], n)
+		}
+		req.Params.URI = ExposedURI(n, "notes://42")
+		got, err = c.ReadResource(t.Context(), req)
+		if err != nil {
+			t.Fatalf("read template %s: %v", req.Params.URI, err)
+		}
+		if tc, ok := got.Contents[0].(mcp.TextResourceContents); !ok || tc.Text != n+" note 42" {
+			t.Errorf("read %s = %+v, want %q", req.Params.URI, got.Contents[0], n+" note 42")
+		}
+	}
+	tres, err := c.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
+	if err != nil || len(tres.ResourceTemplates) != 2 {
+		t.Fatalf("templates = %+v, %v; want one per server", tres, err)
+	}
+
+	// A server's own list change reaches the client.
+	drainStrings(notes)
+	ups["beta"].AddPrompt(mcp.NewPrompt("bye"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return mcp.NewGetPromptResult("bye", nil), nil
+	})
+	waitMethod(t, notes, string(mcp.MethodNotificationPromptsListChanged))
+	ups["alpha"].AddResource(mcp.NewResource("file:///NEW.md", "NEW"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		return nil, nil
+	})
+	waitMethod(t, notes, string(mcp.MethodNotificationResourcesListChanged))
+	pres, err := c.ListPrompts(t.Context(), mcp.ListPromptsRequest{})
+	if err != nil || len(pres.Prompts) != 3 {
+		t.Errorf("prompts after the change = %+v, %v; want 3", pres, err)
+	}
+}
+
+// TestPromptNamesUnique: prompts whose server__prompt names collide each
+// get a suffix of their own.
+func TestPromptNamesUnique(t *testing.T) {
+	servers := []string{"a", "a__b"}
+	got := promptNames(servers, map[string][]mcp.Prompt{"a": {{Name: "b__c"}, {Name: "x"}}, "a__b": {{Name: "c"}}})
+	one, two := got[[2]string{"a", "b__c"}], got[[2]string{"a__b", "c"}]
+	if one == two || !strings.HasPrefix(one, "a__b__c_") || !strings.HasPrefix(two, "a__b__c_") {
+		t.Errorf("colliding names = %q, %q; want a__b__c_ with different suffixes", one, two)
+	}
+	if x := got[[2]string{"a", "x"}]; x != "a__x" {
+		t.Errorf("a's x = %q, want a__x", x)
+	}
+}
+
+// TestSplitURI: ExposedURI and splitURI are inverses, for server names that
+// need escaping too; foreign URIs are refused.
+func TestSplitURI(t *testing.T) {
+	for _, tc := range []struct{ server, uri string }{
+		{"fs", "file:///a/b.txt"},
+		{"my server/2", "ui://app/index.html"},
+		{"x", "notes://1?q=a/b"},
+	} {
+		s, u, ok := splitURI(ExposedURI(tc.server, tc.uri))
+		if !ok || s != tc.server || u != tc.uri {
+			t.Errorf("splitURI(ExposedURI(%q, %q)) = %q, %q, %v", tc.server, tc.uri, s, u, ok)
+		}
+	}
+	for _, bad := range []string{"file:///etc/passwd", "switchboard://", "switchboard://fs"} {
+		if _, _, ok := splitURI(bad); ok {
+			t.Errorf("splitURI(%q) accepted", bad)
+		}
+	}
+}
+
+// callerWith is caller with a notification handler set before initialize.
+func callerWith(t *testing.T, in io.WriteCloser, out *bufio.Reader, onNote func(mcp.JSONRPCNotification)) *client.Client {
+	t.Helper()
+	c := client.NewClient(transport.NewIO(out, in, nil))
+	c.OnNotification(onNote)
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func drainStrings(ch chan string) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
+func waitMethod(t *testing.T, ch chan string, method string) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case m := <-ch:
+			if m == method {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no %s", method)
+		}
+	}
+}
