@@ -271,6 +271,10 @@ type run struct {
 	all   []provider.Tool          // every active tool
 	tools map[string]registry.Tool // by name: active tools and the synthetic ones
 	synth map[string]synthetic     // find_tools and ask_<server>, by name
+	// withheld are tools the registry's gate left out (a definition that
+	// changed since the user trusted it), by name: why, for a model that
+	// calls one anyway.
+	withheld map[string]string
 }
 
 func (r *run) emit(ev Event) {
@@ -331,7 +335,13 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 	if r.e.opts.Tools == nil {
 		return nil, map[string]registry.Tool{}, nil
 	}
-	all, _ := r.e.opts.Tools.Tools(ctx) // a failing server only loses its tools
+	all, errs := r.e.opts.Tools.Tools(ctx) // a failing server only loses its tools
+	r.withheld = map[string]string{}
+	for _, e := range errs {
+		if e.Tool != "" {
+			r.withheld[e.Tool] = e.Err
+		}
+	}
 	var out []provider.Tool
 	byName := map[string]registry.Tool{}
 	for _, t := range all {
@@ -477,6 +487,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	}
 
 	t, ok := byName[c.Name]
+	if why, held := r.withheld[c.Name]; !ok && held {
+		return fail(CallError, "This tool is withheld and cannot be called: "+why)
+	}
 	if !ok {
 		return fail(CallError, fmt.Sprintf("There is no tool named %q. Use one of the tools you were given.", c.Name))
 	}

@@ -113,7 +113,7 @@ func toolsCmd() *Command {
 	return &Command{
 		Name:    "tools",
 		Summary: "list and call the tools of every server",
-		Subs:    []*Command{toolsListCmd(), toolsCallCmd()},
+		Subs:    []*Command{toolsListCmd(), toolsCallCmd(), toolsTrustCmd()},
 	}
 }
 

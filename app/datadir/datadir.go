@@ -72,5 +72,9 @@ func (d Dir) Stores() string { return filepath.Join(string(d), "stores") }
 // Logs holds one size-capped stderr log per server.
 func (d Dir) Logs() string { return filepath.Join(string(d), "logs") }
 
+// Pins holds the hashes of the tool definitions the user trusted
+// (see mcpmanager/pins).
+func (d Dir) Pins() string { return filepath.Join(string(d), "pins.json") }
+
 // Workspace is the default workspace root.
 func (d Dir) Workspace() string { return filepath.Join(string(d), "workspace") }

@@ -33,6 +33,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/pins"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -65,6 +66,8 @@ type Host struct {
 	applied atomic.Pointer[Applied]
 
 	ws *Workspace
+	// pins are the trusted tool definitions; the registry's gate.
+	pins *pins.Store
 	// live: Load or Follow ran, so edits apply to the running servers.
 	live bool
 	// builtinsOn: StartBuiltins was called, so every apply runs them too.
@@ -86,10 +89,12 @@ type Host struct {
 func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
 	h.ws = &Workspace{h: h}
+	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
 		OnStatus: opts.OnStatus, Redact: h.red.Redact, Tokens: h.store, OnLoginURL: opts.OnLoginURL,
 		ClientInfo: mcp.Implementation{Name: "switchboard", Version: buildinfo.String()},
+		Gate:       h.pins,
 	}
 	if !opts.NoLogFiles {
 		mo.LogDir = opts.Dir.Logs()

@@ -341,7 +341,11 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 	}
 	srv, tool, ok := g.route(req.Params.Name)
 	if !ok {
-		return false
+		res, handled := g.callWithheld(ctx, req.Params.Name, req.Params.Arguments)
+		if handled {
+			_ = w.writeResult(req.ID, res)
+		}
+		return handled
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -1,0 +1,51 @@
+package host
+
+import (
+	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager/pins"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// openPins opens the data dir's pins of trusted tool definitions. The
+// built-ins are not pinned: they ship with the app and change with it.
+// Accepting or rejecting a change lists the server's tools again, so the
+// chat, the gateway and the pages see the verdict at once.
+func openPins(h *Host) *pins.Store {
+	return pins.Open(h.dir.Pins(), pins.Options{
+		Skip: builtin.Reserved,
+		OnChange: func(server string) {
+			if h.mgr != nil {
+				h.mgr.Registry().Invalidate(server)
+			}
+		},
+	})
+}
+
+// Pins are the tool definitions the user trusted, and the changed ones
+// waiting for review: what the Servers page and 'switchboard tools trust'
+// show and decide.
+type Pins struct{ h *Host }
+
+// PinsOf returns h's pins.
+func PinsOf(h *Host) Pins { return Pins{h} }
+
+// Changes lists the tools withheld because their definition changed, with
+// the trusted and the new definition.
+func (p Pins) Changes() ([]pins.Change, error) { return p.h.pins.Changes() }
+
+// NewTools lists server's tools first seen after its first listing.
+func (p Pins) NewTools(server string) ([]string, error) { return p.h.pins.NewTools(server) }
+
+// Trust accepts a tool's changed definition (or its "new" mark). name is
+// the server's own tool name when server is given, else the exposed name
+// (server__tool).
+func (p Pins) Trust(name, server string) (srv, tool string, err error) {
+	srv, tool, err = p.h.pins.Resolve(name, server, registry.Namespace)
+	if err != nil {
+		return "", "", err
+	}
+	return srv, tool, p.h.pins.Trust(srv, tool)
+}
+
+// Reject keeps the trusted definition; the tool stays withheld.
+func (p Pins) Reject(server, tool string) error { return p.h.pins.Reject(server, tool) }
