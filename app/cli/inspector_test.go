@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,61 @@ func TestInspector(t *testing.T) {
 	bin := buildSwitchboard(t)
 	t.Run("content-store", func(t *testing.T) { testInspectorContentStore(t, bin) })
 	t.Run("workspace", func(t *testing.T) { testInspectorWorkspace(t, bin) })
+	t.Run("serve", func(t *testing.T) { testInspectorServe(t, bin) })
+}
+
+// testInspectorServe: the Inspector lists and reads prompts and resources
+// of the real server-everything through 'switchboard serve', under the
+// names and URIs the gateway maps them to.
+func testInspectorServe(t *testing.T, bin string) {
+	everything, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(everything); err != nil {
+		t.Fatalf("server-everything is not installed: run 'make test-go' (npm ci in mcpmanager/testdata/npm): %v", err)
+	}
+	file := writeFile(t, "mcp.json", `{"mcpServers": {"everything": {"command": `+strconv.Quote(everything)+`}}}`)
+	server := []string{bin, "--data-dir", t.TempDir(), "serve", "--config", file}
+
+	var prompts struct {
+		Prompts []struct{ Name string } `json:"prompts"`
+	}
+	decodeInto(t, inspect(t, inspectorArgs(server, "--method", "prompts/list")...).Result, &prompts)
+	if !slices.ContainsFunc(prompts.Prompts, func(p struct{ Name string }) bool { return p.Name == "everything__args-prompt" }) {
+		t.Fatalf("prompts/list through serve = %+v, want everything__args-prompt", prompts)
+	}
+	var got struct {
+		Messages []struct {
+			Content struct{ Text string } `json:"content"`
+		} `json:"messages"`
+	}
+	decodeInto(t, inspect(t, inspectorArgs(server, "--method", "prompts/get", "--prompt-name", "everything__args-prompt", "--prompt-args", "city=Lisbon")...).Result, &got)
+	if len(got.Messages) == 0 || got.Messages[0].Content.Text != "What's weather in Lisbon?" {
+		t.Fatalf("prompts/get through serve = %+v", got)
+	}
+
+	var resources struct {
+		Resources []struct{ URI, Name string } `json:"resources"`
+	}
+	decodeInto(t, inspect(t, inspectorArgs(server, "--method", "resources/list")...).Result, &resources)
+	var uri string
+	for _, r := range resources.Resources {
+		if strings.HasPrefix(r.URI, "switchboard://everything/demo://resource/static/document/") {
+			uri = r.URI
+			break
+		}
+	}
+	if uri == "" {
+		t.Fatalf("resources/list through serve = %+v, want everything's static documents under switchboard://everything/", resources)
+	}
+	var read struct {
+		Contents []struct{ URI, Text string } `json:"contents"`
+	}
+	decodeInto(t, inspect(t, inspectorArgs(server, "--method", "resources/read", "--uri", uri)...).Result, &read)
+	if len(read.Contents) == 0 || read.Contents[0].URI != uri || read.Contents[0].Text == "" {
+		t.Fatalf("resources/read %s through serve = %+v", uri, read)
+	}
 }
 
 func testInspectorWorkspace(t *testing.T, bin string) {

@@ -15,6 +15,11 @@
 // servers still starting, up to StartupWait, so a client that lists right
 // after initialize sees every server that starts quickly.
 //
+// Prompts are published as server__prompt (unique like tool names) and
+// resources and resource templates as switchboard://SERVER/URI (see
+// ExposedURI); prompts/get and resources/read go back to their server,
+// and a server's prompts or resources list_changed reaches clients.
+//
 // ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
 // a plain tools/call without mcp-go's stdio server's extra goroutine hops
 // and decodes, relaying the result undecoded (see BENCHMARKS.md);
@@ -78,6 +83,12 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
+	// Prompts and resources wait for the start-up like tools (a no-op after).
+	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.awaitStartup(ctx) })
+	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcp.GetPromptRequest) { g.awaitStartup(ctx) })
+	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.awaitStartup(ctx) })
+	hooks.AddBeforeListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest) { g.awaitStartup(ctx) })
+	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.awaitStartup(ctx) })
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
 		if _, _, ok := g.route(req.Params.Name); !ok {
 			g.awaitStartup(ctx) // its server may be about to start
