@@ -69,10 +69,10 @@ type Gateway struct {
 
 	mu        sync.Mutex
 	published []byte                   // fingerprint of the published definitions and routes
-	// fingerprints of the published prompts, and resources with templates
-	publishedPrompts, publishedResources []byte
 	listed    map[string]registry.Tool // by exposed name, as published
 	errs      []registry.ServerError
+	// fingerprints of the published prompts, and resources with templates
+	publishedPrompts, publishedResources []byte
 }
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
