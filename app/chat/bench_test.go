@@ -1,0 +1,220 @@
+//go:build bench
+
+// The chat engine's row of 'make bench': the host's own time per model step
+// with 320 active tools, against the bare provider SDK sending the same
+// requests to the same fake model. Run through make (it merges the table):
+//
+//	make bench
+//
+// or alone:
+//
+//	go test -tags bench -run TestBenchTable -v ./app/chat/
+package chat_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// benchServers × benchToolsPerServer tools are active in every step.
+const (
+	benchServers        = 16
+	benchToolsPerServer = 20
+	benchRounds         = 150
+)
+
+// manyTools is a registry of 320 tools shaped like real ones (a sentence or
+// two of description, a few typed properties, some required), half of them
+// read-only (allowed) and half asking first.
+func manyTools(t *testing.T) *registry.Registry {
+	t.Helper()
+	reg := registry.New(registry.Options{})
+	verbs := []string{"list", "get", "create", "update", "delete", "search", "read", "write", "move", "sync"}
+	nouns := []string{"issue", "file", "page", "record", "message", "branch", "ticket", "event", "note", "image"}
+	for s := range benchServers {
+		srv := server.NewMCPServer(fmt.Sprintf("svc%d", s), "1.0.0")
+		for i := range benchToolsPerServer {
+			verb, noun := verbs[i%len(verbs)], nouns[(i/2+s)%len(nouns)]
+			name := fmt.Sprintf("%s_%s_%d", verb, noun, i)
+			opts := []mcp.ToolOption{
+				mcp.WithDescription(fmt.Sprintf("%s a %s in the %d-th workspace of service %d. Returns the %s as JSON with its id, title, "+
+					"owner and timestamps; use the cursor to page through long results.", strings.ToUpper(verb[:1])+verb[1:], noun, i, s, noun)),
+				mcp.WithString("id", mcp.Required(), mcp.Description("The "+noun+"'s identifier, as returned by list_"+noun)),
+				mcp.WithString("cursor", mcp.Description("Opaque cursor from a previous page")),
+				mcp.WithNumber("limit", mcp.Description("How many items to return (1-100)"), mcp.Min(1), mcp.Max(100)),
+				mcp.WithBoolean("verbose", mcp.Description("Include every field")),
+				mcp.WithReadOnlyHintAnnotation(i%2 == 0),
+			}
+			srv.AddTool(mcp.NewTool(name, opts...), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(`{"id":"` + req.GetString("id", "") + `","title":"a ` + noun + `","owner":"me"}`), nil
+			})
+		}
+		addInProcess(t, reg, fmt.Sprintf("svc%d", s), srv)
+	}
+	return reg
+}
+
+// countingHistory counts the engine's durable writes (each one commit).
+type countingHistory struct {
+	*history.Store
+	writes atomic.Int64
+}
+
+func (c *countingHistory) AppendMessage(ctx context.Context, m history.Message) (history.Message, error) {
+	c.writes.Add(1)
+	return c.Store.AppendMessage(ctx, m)
+}
+
+func (c *countingHistory) UpdateMessage(ctx context.Context, m history.Message) error {
+	c.writes.Add(1)
+	return c.Store.UpdateMessage(ctx, m)
+}
+
+func (c *countingHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
+	c.writes.Add(1)
+	return c.Store.SaveToolCall(ctx, tc)
+}
+
+var foundTool = regexp.MustCompile(`- (svc\d+__\w+):`)
+
+// firstFound runs find_tools once and returns the first tool it attached:
+// the one the benchmark's turns then call.
+func firstFound(t *testing.T, eng *chat.Engine, hist *history.Store, p provider.Provider, llm *providertest.Server, find providertest.Reply) string {
+	t.Helper()
+	llm.Reset()
+	llm.Enqueue(find, providertest.Reply{Text: "ok"})
+	c, err := hist.CreateChat(t.Context(), history.Chat{Title: "bench"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Send(t.Context(), chat.Turn{ChatID: c.ID, Provider: p, Model: "m1", Text: "find", OnEvent: func(chat.Event) {}}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := llm.Requests()
+	m := foundTool.FindSubmatch(reqs[len(reqs)-1])
+	if m == nil {
+		t.Fatalf("find_tools attached nothing:\n%.2000s", reqs[len(reqs)-1])
+	}
+	return string(m[1])
+}
+
+func TestBenchTable(t *testing.T) {
+	ctx := t.Context()
+	hist, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hist.Close() })
+	llm := providertest.NewServer(t)
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "fake", BaseURL: llm.URL(provider.KindOpenAI), APIKey: "sk-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := manyTools(t)
+	if all, _ := reg.Tools(ctx); len(all) != benchServers*benchToolsPerServer {
+		t.Fatalf("%d tools active, want %d", len(all), benchServers*benchToolsPerServer)
+	}
+	counted := &countingHistory{Store: hist}
+	eng := chat.New(chat.Options{Tools: reg, History: counted, Approver: &approver{answer: chat.ApproveOnce}})
+	sdk := openai.NewClient(option.WithBaseURL(llm.URL(provider.KindOpenAI)), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+
+	// One turn is three model steps: find_tools, a tool that asks first
+	// (approved), then the answer. Every step writes history.
+	const steps = 3
+	find := providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: chat.FindToolsName, Arguments: `{"query":"update a ticket"}`}}}
+	target := firstFound(t, eng, hist, p, llm, find)
+	script := func() {
+		llm.Enqueue(
+			find,
+			providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: target, Arguments: `{"id":"T-1","verbose":true}`}}},
+			providertest.Reply{Text: "Ticket T-1 is updated: its title is \"a ticket\" and it belongs to you."},
+		)
+	}
+	var host, bare []time.Duration
+	counted.writes.Store(0)
+	for round := range benchRounds + 5 {
+		llm.Reset()
+		script()
+		c, err := hist.CreateChat(ctx, history.Chat{Title: "bench"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		res, err := eng.Send(ctx, chat.Turn{ChatID: c.ID, Provider: p, Model: "m1", Text: "Please update ticket T-1 in service 7.", OnEvent: func(chat.Event) {}})
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Steps != steps || len(res.Message.ToolCalls) != 0 && res.Message.Text == "" {
+			t.Fatalf("turn took %d steps (want %d): %+v", res.Steps, steps, res.Message)
+		}
+		// The same three request bodies, sent by the bare SDK.
+		bodies := llm.Requests()
+		if len(bodies) != steps {
+			t.Fatalf("%d model requests, want %d", len(bodies), steps)
+		}
+		if round == 0 && !strings.Contains(string(bodies[2]), `"name":"`+target+`"`) {
+			t.Fatalf("the third request does not show the call of %s:\n%.3000s", target, bodies[2])
+		}
+		script()
+		start = time.Now()
+		for _, b := range bodies {
+			stream := sdk.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", []byte(b)))
+			var acc openai.ChatCompletionAccumulator
+			for stream.Next() {
+				acc.AddChunk(stream.Current())
+			}
+			if err := stream.Err(); err != nil {
+				t.Fatal(err)
+			}
+			stream.Close()
+		}
+		direct := time.Since(start)
+		if round >= 5 { // the first rounds warm caches and connections
+			host, bare = append(host, took), append(bare, direct)
+		}
+	}
+
+	p50 := func(d []time.Duration) time.Duration {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	h, b := p50(host)/steps, p50(bare)/steps
+	var out strings.Builder
+	fmt.Fprintf(&out, "\n| measure | switchboard | baseline | ratio | target |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&out, "| chat step p50 with %d active tools (find_tools, an approved call, history writes): engine vs bare openai-go SDK, same requests, same fake model | %s | %s | %.2f× (+%s) | ≤ 1.05× or < 5 ms added |\n",
+		benchServers*benchToolsPerServer, h.Round(time.Microsecond), b.Round(time.Microsecond), float64(h)/float64(b), (h - b).Round(time.Microsecond))
+	fmt.Fprintf(&out, "\nchat step rows: %d turns of %d steps, %.1f durable history writes per step; %s/%s, %d CPUs, %s\n", benchRounds, steps, float64(counted.writes.Load())/float64((benchRounds+5)*steps), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Print(out.String())
+	if path := os.Getenv("BENCH_OUT"); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(out.String()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
