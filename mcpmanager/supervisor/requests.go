@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 )
 
 // RequestHandler answers the requests a server sends to the client
@@ -21,7 +22,8 @@ type RequestHandler interface {
 func (s *Server) requestOptions() []client.ClientOption {
 	h := s.opts.Requests
 	if h == nil {
-		return nil
+		// Still declared: capabilities beyond requests (the UI extension).
+		return []client.ClientOption{client.WithClientCapabilities(s.capabilities())}
 	}
 	return []client.ClientOption{
 		client.WithSamplingHandler(sampler{h, s.spec.Name}),
@@ -44,6 +46,8 @@ func (s *Server) capabilities() mcp.ClientCapabilities {
 		// request, or a tool call failing with -32042).
 		c.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
 	}
+	// MCP Apps: tools may name a ui:// resource the window renders.
+	c.Extensions = map[string]any{apps.Extension: apps.Capability()}
 	return c
 }
 
