@@ -592,7 +592,9 @@ func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
 // server too (notifications/cancelled). opts.Meta is passed through, and
 // opts.OnProgress gets the server's progress. A call failing with -32042
 // (URL elicitation required) is retried after the user visited the URLs
-// when SetURLElicitor set someone to ask.
+// when SetURLElicitor set someone to ask. A result whose structuredContent
+// does not match the tool's outputSchema comes back as an error result
+// saying so (see CheckOutput).
 func (r *Registry) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	var res *mcp.CallToolResult
 	err := r.retryURL(ctx, server, func() error {
@@ -602,6 +604,9 @@ func (r *Registry) Call(ctx context.Context, server, tool string, args map[strin
 			return res != nil && res.IsError, err
 		})
 	})
+	if err == nil {
+		r.checkOutput(ctx, server, tool, res)
+	}
 	return res, err
 }
 
