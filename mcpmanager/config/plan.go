@@ -316,8 +316,17 @@ func Diff(a, b Server) []Change {
 	if a.ToolTimeout != b.ToolTimeout {
 		out = append(out, Change{Field: "defaultToolTimeout", From: string(millis(a.ToolTimeout)), To: string(millis(b.ToolTimeout))})
 	}
+	if a.StartupTimeout != b.StartupTimeout {
+		out = append(out, Change{Field: "startupTimeout", From: string(millis(a.StartupTimeout)), To: string(millis(b.StartupTimeout))})
+	}
 	str("stderr", a.Stderr, b.Stderr)
 	str("encoding", a.Encoding, b.Encoding)
+	if !slices.Equal(a.Roots, b.Roots) {
+		out = append(out, Change{Field: "roots", From: showJSON(a.Roots), To: showJSON(b.Roots)})
+	}
+	if sa, sb := sandboxJSON(a.Sandbox), sandboxJSON(b.Sandbox); sa != sb {
+		out = append(out, Change{Field: "sandbox", From: sa, To: sb})
+	}
 	keys := slices.Sorted(maps.Keys(a.Extra))
 	for k := range b.Extra {
 		if _, ok := a.Extra[k]; !ok {

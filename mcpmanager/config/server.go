@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -76,9 +77,18 @@ type Server struct {
 	Disabled    bool
 	Restart     *Restart
 	ToolTimeout time.Duration // "defaultToolTimeout", milliseconds in files
-	Stderr      string        // pipe, inherit, ignore or overlapped; "" = default
-	Encoding    string
-	Extra       map[string]json.RawMessage
+	// StartupTimeout bounds the MCP handshake ("startupTimeout",
+	// milliseconds in files; 0: the default). A launcher's download (npx,
+	// uvx, docker) is not counted: it is a step of its own before it.
+	StartupTimeout time.Duration
+	Stderr         string // pipe, inherit, ignore or overlapped; "" = default
+	Encoding       string
+	// Roots are the folders (absolute paths) offered to the server as its
+	// MCP roots; empty means the workspace folder.
+	Roots []string
+	// Sandbox, when set, runs a stdio server in a sandbox (see sandbox.go).
+	Sandbox *Sandbox
+	Extra   map[string]json.RawMessage
 }
 
 // knownKeys are the server keys this package interprets; everything else
@@ -88,7 +98,7 @@ var knownKeys = map[string]bool{
 	"type": true, "transport": true, "command": true, "args": true, "env": true,
 	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
-	"encoding": true,
+	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
 }
 
 // Clone returns a deep copy.
@@ -96,6 +106,8 @@ func (s Server) Clone() Server {
 	s.Args = slices.Clone(s.Args)
 	s.Env = maps.Clone(s.Env)
 	s.Headers = maps.Clone(s.Headers)
+	s.Roots = slices.Clone(s.Roots)
+	s.Sandbox = s.Sandbox.Clone()
 	if s.Restart != nil {
 		r := *s.Restart
 		s.Restart = &r
@@ -148,6 +160,8 @@ func (s Server) MarshalJSON() ([]byte, error) {
 		{"disabled", s.Disabled, true},
 		{"stderr", s.Stderr != "", s.Stderr},
 		{"encoding", s.Encoding != "", s.Encoding},
+		{"roots", len(s.Roots) > 0, s.Roots},
+		{"sandbox", s.Sandbox != nil, s.Sandbox},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -168,6 +182,11 @@ func (s Server) MarshalJSON() ([]byte, error) {
 	}
 	if s.ToolTimeout != 0 {
 		if err := put("defaultToolTimeout", millis(s.ToolTimeout)); err != nil {
+			return nil, err
+		}
+	}
+	if s.StartupTimeout != 0 {
+		if err := put("startupTimeout", millis(s.StartupTimeout)); err != nil {
 			return nil, err
 		}
 	}
@@ -354,7 +373,7 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		last[m.key] = i
 	}
 	var typ, transport Transport
-	var typeNode, transportNode, urlNode, commandNode *node
+	var typeNode, transportNode, urlNode, commandNode, sandboxNode *node
 	urlKeys := 0
 	for i, m := range n.members {
 		if last[m.key] != i {
@@ -378,6 +397,11 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			s.Cwd = c.str(p, v)
 		case "encoding":
 			s.Encoding = c.str(p, v)
+		case "roots":
+			s.Roots = c.roots(p, v)
+		case "sandbox":
+			sandboxNode = v
+			s.Sandbox = c.sandbox(p, v)
 		case "url", "serverUrl", "httpUrl":
 			urlKeys++
 			if urlKeys > 1 {
@@ -403,6 +427,8 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			s.Restart = c.restart(p, v)
 		case "defaultToolTimeout":
 			s.ToolTimeout = c.millis(p, v)
+		case "startupTimeout":
+			s.StartupTimeout = c.millis(p, v)
 		case "stderr":
 			if mode := c.str(p, v); mode != "" {
 				if !slices.Contains(stderrModes, mode) {
@@ -453,6 +479,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	if hasURL && s.URL != "" && s.Transport != Stdio && s.Transport != "" {
 		c.checkURL(pathKey(path, "url"), urlNode, s.URL, s.Transport)
 	}
+	if s.Sandbox != nil && s.Transport != Stdio && s.Transport != "" {
+		c.add(SeverityWarning, pathKey(path, "sandbox"), sandboxNode, "is ignored: only a local (stdio) server runs in a sandbox; remove it")
+	}
 	return s
 }
 
@@ -474,6 +503,18 @@ func (c *checker) str(path string, n *node) string {
 		return ""
 	}
 	return n.text
+}
+
+// roots reads a server's "roots": absolute folder paths (a placeholder
+// such as ${env:HOME}/src is checked once expanded).
+func (c *checker) roots(path string, n *node) []string {
+	out := c.strList(path, n)
+	for i, e := range n.elems {
+		if e.kind == kindString && !strings.Contains(e.text, "${") && !filepath.IsAbs(e.text) {
+			c.add(SeverityError, pathIndex(path, i), e, "%q is not an absolute path; write the folder's full path, e.g. /home/me/project", e.text)
+		}
+	}
+	return out
 }
 
 func (c *checker) strList(path string, n *node) []string {

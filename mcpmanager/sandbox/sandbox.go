@@ -1,0 +1,450 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
+)
+
+// Errors Prepare returns (wrapped in an *Error naming the step).
+var (
+	// ErrUnsupported: this operating system has no sandbox yet (Windows).
+	ErrUnsupported = errors.New("sandboxed servers are not supported on this system yet; turn the server's sandbox off to run it")
+	// ErrNoBubblewrap: bwrap is not installed (Linux).
+	ErrNoBubblewrap = errors.New("bubblewrap is not installed: install it (apt install bubblewrap) or turn the server's sandbox off")
+	// ErrNoNamespaces: bwrap is there but cannot create namespaces here.
+	ErrNoNamespaces = errors.New("bubblewrap cannot create a sandbox on this system: allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu an AppArmor profile for bwrap) or turn the server's sandbox off")
+	// ErrNotFound: a path the policy lists does not exist.
+	ErrNotFound = errors.New("does not exist; create it or remove it from the server's sandbox entry")
+	// ErrPackage: npx or uvx arguments the sandbox cannot fetch ahead.
+	ErrPackage = errors.New("cannot fetch the package before the sandboxed start")
+)
+
+// Error is a failure of one step of Prepare: Op is the step ("allowWrite",
+// "npx", "bwrap"), Path the file or argument concerned, if any.
+type Error struct {
+	Op   string
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return "sandbox: " + e.Op + ": " + e.Err.Error()
+	}
+	return fmt.Sprintf("sandbox: %s %s: %v", e.Op, e.Path, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Access is how a folder is reachable inside the sandbox.
+type Access uint8
+
+const (
+	ReadWrite Access = iota // the default for roots
+	ReadOnly
+	Hidden
+)
+
+// Policy is what one server may reach beyond the defaults (see the package
+// doc). Paths are absolute or start with "~/" (the user's home).
+type Policy struct {
+	Network    bool
+	AllowRead  []string
+	AllowWrite []string
+	// Roots are the server's roots (workspace folders), bound as
+	// RootsAccess says. The supervisor fills them in at each start from
+	// the server's current roots; missing folders are skipped.
+	Roots       []string
+	RootsAccess Access
+}
+
+// Kind is what a Mount puts at its path.
+type Kind uint8
+
+const (
+	Symlink Kind = iota // Path is a symbolic link to Source
+	Tmpfs               // an empty, private, writable folder
+	Bind                // Source, read-only
+	BindRW              // Source, read-write
+)
+
+// Mount is one entry of a Plan: what appears at Path inside the sandbox.
+type Mount struct {
+	Path   string
+	Source string // the folder or file outside (the link's target for Symlink)
+	Kind   Kind
+	Why    string // "system", "program", "argument", "roots", "allowWrite", …
+}
+
+// Plan is a sandbox worked out for one start, before it is turned into a
+// bwrap command line or a sandbox-exec profile. Mounts are sorted so that
+// a folder comes before anything inside it.
+type Plan struct {
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string // the working directory inside
+	Home    string // the private home's path
+	Network bool
+	Mounts  []Mount
+}
+
+// Prepare returns a spec that runs spec's server inside the sandbox p
+// describes. An npx or uvx command fetches its package first (outside the
+// sandbox, with network; see CacheDir), so it may take as long as that
+// download. It never returns a spec that runs unsandboxed: without a
+// usable sandbox it fails with ErrNoBubblewrap, ErrNoNamespaces or
+// ErrUnsupported.
+func Prepare(ctx context.Context, spec process.Spec, p Policy) (process.Spec, error) {
+	if err := available(ctx); err != nil {
+		return process.Spec{}, err
+	}
+	spec, err := fetchAhead(ctx, spec)
+	if err != nil {
+		return process.Spec{}, err
+	}
+	plan, err := NewPlan(spec, p)
+	if err != nil {
+		return process.Spec{}, err
+	}
+	return wrap(plan)
+}
+
+// NewPlan works out the sandbox for spec (whose Command is already the
+// program to run, not npx or uvx) without starting anything.
+func NewPlan(spec process.Spec, p Policy) (Plan, error) {
+	env := slices.Clone(spec.Env)
+	home := lookupEnv(env, "HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if home == "" || home == "/" {
+		home = "/home/sandbox"
+	}
+	home = filepath.Clean(home)
+	b := &builder{mounts: map[string]Mount{}, homes: homes(home)}
+	for _, dir := range systemDirs {
+		b.system(dir)
+	}
+	if p.Network {
+		for _, dir := range networkDirs {
+			b.system(dir)
+		}
+	}
+	b.put(Mount{Path: "/tmp", Kind: Tmpfs, Why: "private temp"})
+	b.put(Mount{Path: home, Kind: Tmpfs, Why: "private home"})
+
+	prog, err := process.LookPath(spec.Command, searchPath(env))
+	if err != nil {
+		return Plan{}, err
+	}
+	if !filepath.IsAbs(prog) {
+		if prog, err = filepath.Abs(prog); err != nil {
+			return Plan{}, &Error{Op: "program", Path: spec.Command, Err: err}
+		}
+	}
+	if _, err := os.Stat(prog); err != nil {
+		return Plan{}, &process.NotFoundError{Command: spec.Command, Err: err}
+	}
+	b.program(prog, env, "program")
+
+	for _, arg := range spec.Args {
+		for _, cand := range argPaths(arg) {
+			if !filepath.IsAbs(cand) {
+				if spec.Dir == "" {
+					continue // no working directory: a relative path means nothing inside
+				}
+				cand = filepath.Join(spec.Dir, cand)
+			}
+			fi, err := os.Stat(cand)
+			if err != nil || b.tooWide(cand) {
+				continue
+			}
+			b.bindBoth(cand, Bind, "argument")
+			if !fi.IsDir() {
+				b.packageOf(cand, "argument's package")
+			}
+		}
+	}
+	dir := home
+	if spec.Dir != "" {
+		dir = filepath.Clean(spec.Dir)
+		if _, err := os.Stat(dir); err != nil {
+			return Plan{}, &Error{Op: "cwd", Path: dir, Err: ErrNotFound}
+		}
+		if !b.tooWide(dir) {
+			b.bindBoth(dir, Bind, "working directory")
+		}
+	}
+	if p.RootsAccess != Hidden {
+		kind := map[Access]Kind{ReadWrite: BindRW, ReadOnly: Bind}[p.RootsAccess]
+		for _, r := range p.Roots {
+			if r = expandHome(r); filepath.IsAbs(r) && exists(r) {
+				b.bindBoth(filepath.Clean(r), kind, "roots")
+			}
+		}
+	}
+	for _, l := range []struct {
+		op    string
+		paths []string
+		kind  Kind
+	}{{"allowRead", p.AllowRead, Bind}, {"allowWrite", p.AllowWrite, BindRW}} {
+		for _, path := range l.paths {
+			abs := expandHome(path)
+			if !filepath.IsAbs(abs) {
+				return Plan{}, &Error{Op: l.op, Path: path, Err: errors.New("is not an absolute path; write the full path, e.g. /home/me/notes or ~/notes")}
+			}
+			if !exists(abs) {
+				return Plan{}, &Error{Op: l.op, Path: path, Err: ErrNotFound}
+			}
+			b.bindBoth(filepath.Clean(abs), l.kind, l.op)
+		}
+	}
+	env = setEnv(env, "HOME", home)
+	env = setEnv(env, "TMPDIR", "/tmp")
+	return Plan{Command: prog, Args: slices.Clone(spec.Args), Env: env, Dir: dir, Home: home, Network: p.Network, Mounts: b.sorted()}, nil
+}
+
+// systemDirs are bound read-only (or re-created as the same symbolic link,
+// as /bin is on a merged-/usr system) when they exist. Variables so a test
+// can add its own.
+var (
+	systemDirs = map[string][]string{
+		"linux":  {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"},
+		"darwin": {"/usr", "/bin", "/sbin", "/System", "/Library", "/private/etc", "/etc", "/opt/homebrew", "/opt/local", "/nix/store", "/dev"},
+	}[runtime.GOOS]
+	networkDirs = []string{"/run/systemd/resolve"} // where /etc/resolv.conf points on systemd
+)
+
+// packageMarkers are files whose folder is a program's package folder.
+var packageMarkers = []string{"package.json", "pyproject.toml", "setup.py", "go.mod", "Cargo.toml", "deno.json"}
+
+type builder struct {
+	mounts map[string]Mount
+	homes  []string // the private home and the user's real home
+}
+
+func homes(home string) []string {
+	out := []string{home}
+	if real, err := os.UserHomeDir(); err == nil && real != "" && real != home {
+		out = append(out, filepath.Clean(real))
+	}
+	return out
+}
+
+// tooWide reports whether opening path would open a home folder whole (or
+// everything): an argument or working directory never does that.
+func (b *builder) tooWide(path string) bool {
+	path = filepath.Clean(path)
+	if path == "/" {
+		return true
+	}
+	for _, h := range b.homes {
+		if path == h || strings.HasPrefix(h, path+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// put adds m; for the same path the stronger kind wins (read-write over
+// read-only over tmpfs over a symbolic link).
+func (b *builder) put(m Mount) {
+	if old, ok := b.mounts[m.Path]; ok && old.Kind >= m.Kind {
+		return
+	}
+	b.mounts[m.Path] = m
+}
+
+func (b *builder) system(dir string) {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+	case fi.Mode()&os.ModeSymlink != 0:
+		if target, err := os.Readlink(dir); err == nil {
+			b.put(Mount{Path: dir, Source: target, Kind: Symlink, Why: "system"})
+		}
+	case fi.IsDir():
+		b.put(Mount{Path: dir, Source: dir, Kind: Bind, Why: "system"})
+	}
+}
+
+// bindBoth binds path at its own place and, when symbolic links lead
+// elsewhere, its real path too (programs often resolve their own path).
+func (b *builder) bindBoth(path string, kind Kind, why string) {
+	b.put(Mount{Path: path, Source: path, Kind: kind, Why: why})
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		b.put(Mount{Path: real, Source: real, Kind: kind, Why: why})
+	}
+}
+
+// program binds prog, its package folder and the interpreter of its "#!"
+// line (with that one's package folder), read-only.
+func (b *builder) program(prog string, env []string, why string) {
+	b.bindBoth(prog, Bind, why)
+	b.packageOf(prog, why+"'s package")
+	if interp := interpreter(prog, searchPath(env)); interp != "" && interp != prog {
+		b.bindBoth(interp, Bind, "interpreter")
+		b.packageOf(interp, "interpreter's package")
+	}
+}
+
+// packageOf binds the package folder of file (see packageDir), if any.
+func (b *builder) packageOf(file, why string) {
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		real = file
+	}
+	for _, f := range slices.Compact([]string{file, real}) {
+		if dir := packageDir(f); dir != "" && !b.tooWide(dir) && !underSystem(dir) {
+			b.bindBoth(dir, Bind, why)
+		}
+	}
+}
+
+// packageDir is the folder a program's file belongs to: the prefix above
+// a bin/ folder (/opt/node for /opt/node/bin/node, a virtualenv for its
+// bin/python), else the nearest folder above it with a package marker,
+// lifted to the project that holds the outermost node_modules folder.
+// It is "" when none is found within a few levels.
+func packageDir(file string) string {
+	dir := filepath.Dir(file)
+	if filepath.Base(dir) == "bin" {
+		return filepath.Dir(dir)
+	}
+	for d, i := dir, 0; i < 8 && d != "/" && d != "."; d, i = filepath.Dir(d), i+1 {
+		for _, m := range packageMarkers {
+			if exists(filepath.Join(d, m)) {
+				if j := strings.Index(d, string(filepath.Separator)+"node_modules"+string(filepath.Separator)); j >= 0 {
+					return d[:j]
+				}
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+func underSystem(path string) bool {
+	for _, s := range systemDirs {
+		if path == s || strings.HasPrefix(path, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// interpreter reads prog's "#!" line and returns the interpreter's path
+// (looked up on path for "#!/usr/bin/env NAME"), or "".
+func interpreter(prog, path string) string {
+	f, err := os.Open(prog)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	if filepath.Base(fields[0]) != "env" {
+		return fields[0]
+	}
+	for _, f := range fields[1:] {
+		if strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+			continue
+		}
+		if p, err := process.LookPath(f, path); err == nil {
+			return p
+		}
+		return ""
+	}
+	return ""
+}
+
+// argPaths are the strings in one argument that may name a file: the
+// argument itself, or the value of --flag=VALUE.
+func argPaths(arg string) []string {
+	if strings.Contains(arg, "://") {
+		return nil
+	}
+	if strings.HasPrefix(arg, "-") {
+		if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
+			return []string{v}
+		}
+		return nil
+	}
+	if arg == "" || strings.HasPrefix(arg, "@") {
+		return nil // an npm package name, not a file
+	}
+	return []string{arg}
+}
+
+// sorted returns the mounts so that a folder comes before what is inside
+// it (bubblewrap mounts in order, and a later mount covers an earlier one).
+func (b *builder) sorted() []Mount {
+	out := make([]Mount, 0, len(b.mounts))
+	for _, m := range b.mounts {
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(x, y Mount) int {
+		dx, dy := strings.Count(x.Path, "/"), strings.Count(y.Path, "/")
+		if dx != dy {
+			return dx - dy
+		}
+		return strings.Compare(x.Path, y.Path)
+	})
+	return out
+}
+
+// expandHome turns "~/x" into the user's home folder + "/x".
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, rest)
+		}
+	}
+	return p
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// searchPath is the PATH programs are looked up on: the server's own, else
+// the login shell's.
+func searchPath(env []string) string {
+	if p := lookupEnv(env, "PATH"); p != "" {
+		return p
+	}
+	return process.LoginPATH()
+}
+
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func setEnv(env []string, key, val string) []string {
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
+	return append(env, key+"="+val)
+}

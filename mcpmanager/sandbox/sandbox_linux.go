@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
+)
+
+// Bubblewrap is the bwrap program, looked up on the login shell's PATH
+// (and /usr/bin). A variable so tests can name one that is missing.
+var Bubblewrap = "bwrap"
+
+// probes remembers, per bwrap path, whether it could create a sandbox.
+var probes sync.Map // path → func() error
+
+// bwrapPath finds bwrap.
+func bwrapPath() (string, error) {
+	p, err := process.LookPath(Bubblewrap, process.MergePATH(process.LoginPATH(), "/usr/bin:/bin"))
+	if err != nil {
+		return "", &Error{Op: "bwrap", Err: ErrNoBubblewrap}
+	}
+	return p, nil
+}
+
+// available checks once per bwrap that it can make namespaces here (a
+// kernel or AppArmor may forbid them to unprivileged users).
+func available(ctx context.Context) error {
+	bwrap, err := bwrapPath()
+	if err != nil {
+		return err
+	}
+	probe, _ := probes.LoadOrStore(bwrap, sync.OnceValue(func() error {
+		cmd := exec.CommandContext(context.WithoutCancel(ctx), bwrap, "--unshare-all", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true")
+		var out bytes.Buffer
+		cmd.Stderr = &out
+		if err := cmd.Run(); err != nil {
+			return &Error{Op: "bwrap", Err: fmt.Errorf("%w (%s)", ErrNoNamespaces, strings.TrimSpace(out.String()))}
+		}
+		return nil
+	}))
+	return probe.(func() error)()
+}
+
+// wrap runs plan under bwrap.
+func wrap(plan Plan) (process.Spec, error) {
+	bwrap, err := bwrapPath()
+	if err != nil {
+		return process.Spec{}, err
+	}
+	// bwrap itself runs in the app's working directory; the server's is
+	// --chdir inside.
+	dir, _ := os.Getwd()
+	return process.Spec{Command: bwrap, Args: BwrapArgs(plan), Env: plan.Env, Dir: dir}, nil
+}
