@@ -1,4 +1,3 @@
-
 package sandbox
 
 import (
@@ -10,4 +9,6 @@ import (
 // available: Windows has no sandbox yet (no bubblewrap, no sandbox-exec).
 func available(context.Context) error { return &Error{Op: "start", Err: ErrUnsupported} }
 
-func wrap(Plan) (process.Spec, error) { return process.Spec{}, &Error{Op: "start", Err: ErrUnsupported} }
+func wrap(Plan) (process.Spec, error) {
+	return process.Spec{}, &Error{Op: "start", Err: ErrUnsupported}
+}
