@@ -14,6 +14,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -105,6 +106,9 @@ type Turn struct {
 	Active func(registry.Tool) bool
 	// Policies override the default policy per tool or server.
 	Policies Policies
+	// Rules allow or deny calls by their arguments; a deny rule wins over
+	// everything, the Approver's answer included (the CLI's --yes).
+	Rules Rules
 	// MaxSteps limits model turns with tool calls; 0 means MaxSteps.
 	MaxSteps int
 	// ResultBudget limits one tool result's characters; 0 means ResultBudget.
@@ -119,6 +123,9 @@ type Turn struct {
 	SearchAbove int
 	// Pinned tools (server__tool) are always offered when tool search is on.
 	Pinned []string
+	// Images says the model accepts images: those tools return reach it as
+	// images (Settings.Images decides), else as a line describing each.
+	Images bool
 	// OnEvent receives the turn's events in order, on the turn's goroutine
 	// (tool-call events may come from the call goroutines, serialised). It
 	// must not block for long.
@@ -307,7 +314,7 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget), tools)
+		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget, r.t.Images), tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
 			return res, err
@@ -345,6 +352,9 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 	var out []provider.Tool
 	byName := map[string]registry.Tool{}
 	for _, t := range all {
+		if !apps.ModelVisible(t.Tool) {
+			continue // an MCP App's own tool (visibility ["app"]): never the model's, nor find_tools', agents' or delegates'
+		}
 		if r.t.Active != nil && !r.t.Active(t) {
 			continue
 		}
@@ -399,6 +409,11 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 	if serr != nil {
 		resp.ToolCalls = nil // never run calls from a broken or stopped stream
 	}
+	// The calls are stored pending with the message, in the model's order
+	// (history keeps calls in the order of their first save), in the same
+	// transaction: one durable write fewer per call and step.
+	ensureIDs(resp.ToolCalls)
+	msg.ToolCalls = pendingCalls(msg.ID, resp.ToolCalls)
 	if err := r.e.opts.History.UpdateMessage(store, msg); err != nil {
 		return msg, resp, fmt.Errorf("save message: %w", err)
 	}
@@ -423,21 +438,28 @@ func errText(err error) string {
 // runCalls runs a step's tool calls in parallel and stores each result.
 func (r *run) runCalls(ctx, store context.Context, msg history.Message, calls []provider.ToolCall) []history.ToolCall {
 	out := make([]history.ToolCall, len(calls))
-	ensureIDs(calls)
-	for i := range calls {
-		// History keeps calls in the order of their first save: save them in
-		// the model's order before they run (and finish) in any order.
-		args := calls[i].Arguments
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		_ = r.e.opts.History.SaveToolCall(store, history.ToolCall{ID: calls[i].ID, MessageID: msg.ID, Tool: calls[i].Name, Arguments: args, Status: CallPending, StartedAt: time.Now()})
-	}
+	ensureIDs(calls) // stream stored them pending, with these IDs
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		wg.Go(func() { out[i] = r.call(ctx, store, msg, i, c, nil) })
 	}
 	wg.Wait()
+	return out
+}
+
+// pendingCalls are a step's calls as history keeps them before they run.
+func pendingCalls(messageID string, calls []provider.ToolCall) []history.ToolCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]history.ToolCall, len(calls))
+	for i, c := range calls {
+		args := c.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		out[i] = history.ToolCall{ID: c.ID, MessageID: messageID, Tool: c.Name, Arguments: args, Status: CallPending, StartedAt: time.Now()}
+	}
 	return out
 }
 
@@ -468,6 +490,10 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	update := func(status string) {
 		hc.Status, view.Status = status, status
 		switch {
+		case sub == nil && (status == CallPending || status == CallRunning):
+			// Not a durable write: the call is already stored pending (with
+			// its message), and a call that never ends is shown interrupted
+			// whether it was waiting or running. The card follows the event.
 		case sub == nil:
 			if err := r.e.opts.History.SaveToolCall(store, hc); err != nil {
 				view.Error = "could not save to history: " + err.Error()
@@ -500,12 +526,19 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	}
 
 	syn, isSynth := r.synthFor(c.Name, sub)
+	ruled, rule, rerr := r.t.Rules.Decide(t, params)
 	switch pol := r.t.Policies.For(t, r.e.opts.DefaultPolicy); {
 	case isSynth:
 		// find_tools and ask_<server> only search or delegate; the
 		// sub-agent's own calls are asked about one by one.
+	case rerr != nil:
+		return fail(CallDenied, "The call was not run: "+rerr.Error())
+	case ruled == PolicyDeny:
+		return fail(CallDenied, "The user's approval rule denies this call ("+rule.Describe()+"). Do not retry it; ask the user what to do instead.")
 	case pol == PolicyDeny:
 		return fail(CallDenied, "The user's settings do not allow this tool.")
+	case ruled == PolicyAllow:
+		// The user's rule allows calls like this one.
 	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, t):
 		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t)}
 		view.ApprovalID = req.ID
