@@ -278,11 +278,16 @@ func key(p *Plan, env []string) string {
 	for _, a := range p.Args {
 		b.WriteString("\x00" + a)
 	}
+	var kept []string
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		if slices.Contains(cacheEnv, strings.ToLower(k)) {
-			b.WriteString("\x01" + kv)
+			kept = append(kept, kv)
 		}
+	}
+	slices.Sort(kept) // the order of an environment means nothing here
+	for _, kv := range kept {
+		b.WriteString("\x01" + kv)
 	}
 	return b.String()
 }
