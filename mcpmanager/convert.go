@@ -3,6 +3,7 @@ package mcpmanager
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -14,7 +15,12 @@ import (
 func FromConfig(s config.Server) ServerConfig {
 	c := ServerConfig{
 		Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd,
-		Disabled: s.Disabled, CallTimeout: s.ToolTimeout,
+		Disabled: s.Disabled, CallTimeout: s.ToolTimeout, Roots: s.Roots,
+	}
+	for _, r := range s.Roots {
+		if !filepath.IsAbs(r) && c.StartError == "" { // a placeholder expanded to a relative path
+			c.StartError = fmt.Sprintf("%s: root %q is not an absolute path; write the folder's full path in \"roots\"", s.Name, r)
+		}
 	}
 	if s.Restart != nil {
 		c.Restart = supervisor.Restart{Disabled: !s.Restart.Enabled, MaxAttempts: s.Restart.MaxAttempts, Delay: s.Restart.Delay}
@@ -102,6 +108,9 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 	out.Command, out.Cwd, out.URL = x(s.Command), x(s.Cwd), x(s.URL)
 	for i, a := range out.Args {
 		out.Args[i] = x(a)
+	}
+	for i, r := range out.Roots {
+		out.Roots[i] = x(r)
 	}
 	for k, v := range out.Env {
 		out.Env[k] = x(v)

@@ -204,8 +204,21 @@ func (h *Host) apply(cfg *config.Config) {
 			specs[i].StartError = err.Error()
 		}
 	}
-	h.running = specs
-	h.mgr.Apply(h.withBuiltins(workspaceRootIn(h.dir, cfg), specs))
+	root := workspaceRootIn(h.dir, cfg)
+	h.running = withRoots(specs, root)
+	h.mgr.Apply(h.withBuiltins(root, h.running))
+}
+
+// withRoots gives every server without roots of its own ("roots" in its
+// entry) the workspace folder as its root: switching the workspace then
+// tells each of them (notifications/roots/list_changed).
+func withRoots(specs []mcpmanager.ServerConfig, workspaceRoot string) []mcpmanager.ServerConfig {
+	for i := range specs {
+		if len(specs[i].Roots) == 0 {
+			specs[i].Roots = []string{workspaceRoot}
+		}
+	}
+	return specs
 }
 
 // Run starts exactly these servers (a --config file, or a subset chosen by
@@ -214,8 +227,9 @@ func (h *Host) Run(servers []config.Server) {
 	specs := h.Specs(servers)
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
-	h.running = specs
-	h.mgr.Apply(h.withBuiltins(WorkspaceRoot(h.dir), specs))
+	root := WorkspaceRoot(h.dir)
+	h.running = withRoots(specs, root)
+	h.mgr.Apply(h.withBuiltins(root, h.running))
 }
 
 // Specs resolves the secrets of servers into what the manager runs; every
@@ -241,7 +255,7 @@ func (h *Host) Specs(servers []config.Server) []mcpmanager.ServerConfig {
 // server is how a user checks it before enabling it.
 func (h *Host) Prepared(cfg *config.Config, s config.Server) mcpmanager.ServerConfig {
 	p, err := library.ApplyProfile(s, library.ActiveProfile(cfg.Settings))
-	c := h.Specs([]config.Server{p})[0]
+	c := withRoots(h.Specs([]config.Server{p}), workspaceRootIn(h.dir, cfg))[0]
 	if err != nil {
 		c.StartError = err.Error()
 	}

@@ -125,6 +125,8 @@ func TestServerValidate(t *testing.T) {
 		{"no name", Server{Command: "npx"}, `[""]: server name must not be empty; give the server a name`},
 		{"plain http", Server{Name: "r", URL: "http://example.com"}, "r.url: uses plain http to example.com; use https:// (plain http is only allowed to localhost, 127.0.0.1 and ::1)"},
 		{"bad stderr", Server{Name: "m", Command: "x", Stderr: "loud"}, `m.stderr: "loud" is not a stderr mode; use "pipe", "inherit", "ignore" or "overlapped"`},
+		{"roots", Server{Name: "fs", Command: "x", Roots: []string{"/srv/a", "${env:HOME}/b"}}, ""},
+		{"relative root", Server{Name: "fs", Command: "x", Roots: []string{"/srv/a", "src"}}, `fs.roots[1]: "src" is not an absolute path; write the folder's full path, e.g. /home/me/project`},
 		{"dotted name", Server{Name: "a.b"}, `["a.b"]: needs "command" (stdio) or "url" (http/sse)`},
 		{"transport without url", Server{Name: "s", Transport: SSE}, `s: needs "url": an SSE server is reached over the network`},
 		{"built-in's name", Server{Name: "workspace", Command: "npx"}, `workspace: the name "workspace" is reserved for Switchboard's built-in server; choose another name`},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,46 @@ func TestRedact(t *testing.T) {
 	}
 	if strings.Contains(l.TailString(1), "sk-secret") {
 		t.Fatal("secret kept")
+	}
+}
+
+func TestMessagesKeepLevelAndLogger(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.log")
+	l, err := Open(path, Options{Redact: func(s string) string { return strings.ReplaceAll(s, "hunter2", "••••") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Add("plain stderr")
+	l.AddMessage("debug", "db", "connected")
+	l.AddMessage("warning", "db", "slow query with hunter2")
+	l.AddMessage("error", "", "disk full")
+	l.AddMessage("loud", "x", "unknown level")
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		min  string
+		want []string
+	}{
+		{"", []string{"plain stderr", "[debug] db: connected", "[warning] db: slow query with ••••", "[error] disk full", "[info] x: unknown level"}},
+		{"debug", []string{"[debug] db: connected", "[warning] db: slow query with ••••", "[error] disk full", "[info] x: unknown level"}},
+		{"warning", []string{"[warning] db: slow query with ••••", "[error] disk full"}},
+		{"emergency", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, e := range l.Entries(0, tt.min) {
+			got = append(got, e.String())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Entries(0, %q) = %q, want %q", tt.min, got, tt.want)
+		}
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(file), " [warning] db: slow query with ••••\n") || strings.Contains(string(file), "hunter2") {
+		t.Errorf("file = %q", file)
 	}
 }

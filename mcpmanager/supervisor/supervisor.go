@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,6 +82,8 @@ var (
 	// pointed) the client to another origin, and nothing was sent there; see
 	// OriginError.
 	ErrOtherOrigin = oauth.ErrOtherOrigin
+	// ErrLogLevel: a log level that is not one of serverlog.Levels.
+	ErrLogLevel = errors.New("unknown log level")
 )
 
 // LoginError says a remote server needs the user to log in. It matches
@@ -113,6 +116,11 @@ type Spec struct {
 	Restart      Restart
 	LogPath      string // stderr log file; "" keeps memory only
 	Redact       func(string) string
+	// Roots are the absolute folders offered as the server's MCP roots
+	// (see SetRoots to change them while it runs).
+	Roots []string
+	// LogLevel, when set, is asked of the server at every start (see SetLogLevel).
+	LogLevel string
 }
 
 // Restart is the crash policy. MaxAttempts counts restarts after a crash
@@ -134,6 +142,10 @@ type Status struct {
 	Instructions string             `json:"instructions,omitempty"`
 	Since        time.Time          `json:"since"`
 	Builtin      bool               `json:"builtin,omitempty"` // an in-process server of the app itself
+	// Logging: the server offers MCP logging (notifications/message, logging/setLevel).
+	Logging bool `json:"logging,omitempty"`
+	// LogLevel is the level asked of it with SetLogLevel ("" for its default).
+	LogLevel string `json:"logLevel,omitempty"`
 }
 
 // Options are the hooks a Server calls, and how it introduces itself. Each
@@ -159,6 +171,9 @@ type Server struct {
 	mu     sync.Mutex
 	status Status
 	cl     *client.Client
+	roots  []string
+	// logLevel is the level last asked with SetLogLevel, applied at each start.
+	logLevel string
 
 	// mark, when set (Probe), is told as each step of connect ends.
 	mark func(step string, err error)
@@ -181,7 +196,7 @@ func New(spec Spec, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{spec: spec, opts: opts, log: l, status: Status{Name: spec.Name, State: Stopped, Since: time.Now(), Builtin: spec.InProcess != nil}}, nil
+	return &Server{spec: spec, opts: opts, log: l, roots: slices.Clone(spec.Roots), logLevel: spec.LogLevel, status: Status{Name: spec.Name, State: Stopped, Since: time.Now(), Builtin: spec.InProcess != nil}}, nil
 }
 
 // Name is the server's configured name.
@@ -345,10 +360,15 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 	readyAt = time.Now()
 	s.mu.Lock()
 	s.cl = cl
+	level := s.logLevel
 	s.mu.Unlock()
+	if err := s.applyLogLevel(ctx, cl, level); err != nil {
+		s.log.Add(err.Error())
+	}
 	s.set(func(st *Status) {
 		st.State, st.Error = Ready, ""
 		st.ServerInfo, st.Instructions = res.ServerInfo, res.Instructions
+		st.Logging, st.LogLevel = res.Capabilities.Logging != nil, level
 	})
 	defer func() {
 		s.mu.Lock()
@@ -389,7 +409,7 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 			s.mark(step, err)
 		}
 	}
-	opts := append(s.requestOptions(), s.opts.ClientOptions...)
+	opts := append(append(s.requestOptions(), s.rootsOption()), s.opts.ClientOptions...)
 	var sess *session
 	var err error
 	if s.spec.InProcess != nil {
@@ -411,10 +431,15 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		sess.close()
 		return nil, nil, nil, err
 	}
-	if s.opts.OnNotification != nil {
-		name := s.spec.Name
-		cl.OnNotification(func(n mcp.JSONRPCNotification) { s.opts.OnNotification(name, n) })
-	}
+	name := s.spec.Name
+	cl.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationMessage) {
+			s.logMessage(n)
+		}
+		if s.opts.OnNotification != nil {
+			s.opts.OnNotification(name, n)
+		}
+	})
 	err = cl.Start(ctx)
 	mark(StepStart, err)
 	if err != nil {

@@ -1,0 +1,68 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+)
+
+// logMessage records a notifications/message in the server's log, with
+// its level and logger; data that is not a string is kept as JSON.
+func (s *Server) logMessage(n mcp.JSONRPCNotification) {
+	f := n.Params.AdditionalFields
+	level, _ := f["level"].(string)
+	logger, _ := f["logger"].(string)
+	text, ok := f["data"].(string)
+	if !ok {
+		b, _ := json.Marshal(f["data"])
+		text = string(b)
+	}
+	s.log.AddMessage(level, logger, text)
+}
+
+// LogLevel is the minimum level asked of the server with logging/setLevel
+// ("" until one is set: the server's own default).
+func (s *Server) LogLevel() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logLevel
+}
+
+// SetLogLevel asks the server for messages at level and above
+// (logging/setLevel), now when it is ready and again after every restart.
+// A server that does not offer logging keeps the level for when it does.
+func (s *Server) SetLogLevel(ctx context.Context, level string) error {
+	if serverlog.Rank(level) < 0 {
+		return fmt.Errorf("%s: %q: %w; use one of %s", s.spec.Name, level, ErrLogLevel, strings.Join(serverlog.Levels, ", "))
+	}
+	s.mu.Lock()
+	s.logLevel = level
+	cl := s.cl
+	s.mu.Unlock()
+	s.set(func(st *Status) { st.LogLevel = level })
+	if cl == nil {
+		return nil
+	}
+	return s.applyLogLevel(ctx, cl, level)
+}
+
+// applyLogLevel sends logging/setLevel when the server offers logging.
+func (s *Server) applyLogLevel(ctx context.Context, cl interface {
+	GetServerCapabilities() mcp.ServerCapabilities
+	SetLevel(context.Context, mcp.SetLevelRequest) error
+}, level string) error {
+	if level == "" || cl.GetServerCapabilities().Logging == nil {
+		return nil
+	}
+	req := mcp.SetLevelRequest{}
+	req.Params.Level = mcp.LoggingLevel(level)
+	if err := cl.SetLevel(ctx, req); err != nil {
+		return fmt.Errorf("%s: logging/setLevel %s: %w", s.spec.Name, level, err)
+	}
+	return nil
+}
