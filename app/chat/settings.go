@@ -20,6 +20,8 @@ type Settings struct {
 	// Policies are the approval policies per tool ("server__tool") or server
 	// ("server__*"): ask, allow or deny.
 	Policies Policies `json:"policies,omitempty"`
+	// Rules allow or deny calls by their arguments (see Rule); deny wins.
+	Rules Rules `json:"rules,omitempty"`
 	// MaxSteps limits tool steps per message (0: MaxSteps).
 	MaxSteps int `json:"maxSteps,omitempty"`
 	// System is the system prompt new chats use.

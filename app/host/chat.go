@@ -21,7 +21,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(re
 		active = func(registry.Tool) bool { return true }
 	}
 	t := chat.Turn{
-		System: cmp.Or(system, s.System), Policies: s.Policies, Active: active,
+		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
 		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, Pinned: s.Pinned,
 	}
 	if agent == nil {
