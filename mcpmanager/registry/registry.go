@@ -141,6 +141,9 @@ type CallOptions struct {
 	// OnProgress receives the server's progress notifications for this call.
 	// It runs on the session's reader goroutine and must not block.
 	OnProgress func(Progress)
+	// OnTask receives the state of a call that runs as a task (see
+	// TaskPolicy), at its creation and each change. It must not block.
+	OnTask func(TaskUpdate)
 }
 
 // Options configure a Registry.
@@ -159,6 +162,7 @@ type Registry struct {
 	metrics  map[string]*metrics
 	subs     map[chan struct{}]struct{} // Subscribe's channels
 	progress sync.Map                   // progress token (string) → func(Progress)
+	tasks    atomic.Pointer[TaskPolicy] // nil: DefaultTaskPolicy
 	tokens   atomic.Int64
 	rawIDs   atomic.Int64 // ids of relayed calls (CallRaw)
 	urls     urlWaits     // URL elicitations calls wait on (-32042)
@@ -596,6 +600,13 @@ func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
 // does not match the tool's outputSchema comes back as an error result
 // saying so (see CheckOutput).
 func (r *Registry) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
+	if tc, ok := r.asTask(ctx, server, tool); ok {
+		res, err := r.callTask(ctx, tc, server, tool, args, opts)
+		if err == nil {
+			r.checkOutput(ctx, server, tool, res)
+		}
+		return res, err
+	}
 	var res *mcp.CallToolResult
 	err := r.retryURL(ctx, server, func() error {
 		return r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
@@ -627,6 +638,19 @@ type RawClient interface {
 // so those calls, and clients that are not RawClients, go through CallTool
 // and their result is encoded again.
 func (r *Registry) CallRaw(ctx context.Context, server, tool string, args json.RawMessage, opts CallOptions) (json.RawMessage, error) {
+	if tc, ok := r.asTask(ctx, server, tool); ok {
+		var m map[string]any
+		if len(args) > 0 && string(args) != "null" {
+			if err := json.Unmarshal(args, &m); err != nil {
+				return nil, fmt.Errorf("arguments must be a JSON object: %w", err)
+			}
+		}
+		res, err := r.callTask(ctx, tc, server, tool, m, opts)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res)
+	}
 	var out json.RawMessage
 	err := r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
 		rc, ok := cl.(RawClient)

@@ -46,6 +46,10 @@ func (s *Server) capabilities() mcp.ClientCapabilities {
 		// request, or a tool call failing with -32042).
 		c.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
 	}
+	// Tasks (2025-11-25): the client follows task-augmented tools/call
+	// (registry.TaskPolicy); it takes no task-augmented requests itself,
+	// so the object lists none.
+	c.Tasks = &mcp.TasksCapability{}
 	// MCP Apps: tools may name a ui:// resource the window renders.
 	c.Extensions = map[string]any{apps.Extension: apps.Capability()}
 	return c
