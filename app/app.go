@@ -29,6 +29,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager/icons"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -42,6 +43,11 @@ type App struct {
 	AgentsPage    *AgentsPage
 	WorkspacePage *WorkspacePage
 	SettingsPage  *SettingsPage
+	WelcomePage   *WelcomePage
+	ContentPage   *ContentPage
+	AppsPage      *AppsPage
+	SandboxPage   *SandboxPage
+	SafetyPage    *SafetyPage
 }
 
 // The pages of the window, each bound on its own. They share one core.
@@ -96,12 +102,27 @@ type core struct {
 	// emitHook replaces Wails events in tests.
 	emitHook func(name string, data any)
 
+	// shown is closed by Ready, when the frontend's first render is on
+	// screen; the configured servers start then (see ServersWaitForWindow).
+	shown     chan struct{}
+	shownOnce sync.Once
+
 	// life ends when the app closes; background work runs under it.
 	life context.Context
 	stop context.CancelFunc
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// apps renders MCP Apps (AppsPage); nil when its proxy could not start.
+	apps *host.Apps
+
+	// icons fetches and caches servers' https icons (ContentPage.Icon).
+	icons *icons.Fetcher
+
+	// files opened with Switchboard not yet taken by the window (OpenFile).
+	filesMu sync.Mutex
+	files   []string
 }
 
 // Info describes the running app to the frontend.
@@ -115,20 +136,26 @@ type Info struct {
 // quit is done (SIGINT/SIGTERM), the window closes the way it does when the
 // user closes it, so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
-	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}}
+	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}, shown: make(chan struct{}), icons: icons.New()}
 	c.life, c.stop = context.WithCancel(context.Background())
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus})
 	c.asker = newAsker(c.emitEvent)
 	c.engine = c.h.Engine(chatHistory{c}, c.asker)
 	c.h.Manager().SetRequestHandler(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker, Fallback: c.h.FallbackModel})
+	if ah, err := host.NewApps(c.h); err != nil {
+		slog.Error("mcp apps", "err", err)
+	} else {
+		c.apps = ah
+	}
 	return &App{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
-		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c}}
+		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c},
+		WelcomePage: &WelcomePage{c}, ContentPage: &ContentPage{c}, AppsPage: &AppsPage{c}, SandboxPage: &SandboxPage{c}, SafetyPage: &SafetyPage{c}}
 }
 
 // Bindings is what Wails binds: the app and each page. (A function, not a
 // method: a method of App would be bound too.)
 func Bindings(a *App) []any {
-	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage}
+	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.ContentPage, a.AppsPage, a.SandboxPage, a.SafetyPage}
 }
 
 // onStatus forwards a server's status change to the frontend, off the
@@ -170,7 +197,17 @@ func (a *App) Startup(ctx context.Context) {
 	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
+	go a.watchTools()
 	a.h.StartBuiltins()
+	// The configured servers start once the window is on screen: starting
+	// them (Node, Python) takes the CPU the web view needs to paint, and
+	// with 10 of them the window took three times as long to show.
+	select {
+	case <-a.shown:
+	case <-time.After(ServersWaitForWindow):
+	case <-a.life.Done():
+		return
+	}
 	// config.json is followed: what another process (the CLI, an editor)
 	// saves is applied and the pages are told to refresh.
 	err := a.h.Follow(func(err error) {
@@ -181,7 +218,13 @@ func (a *App) Startup(ctx context.Context) {
 		slog.Error("load servers", "err", err)
 		a.setConfigError(err)
 	}
+	a.emitEvent(EventConfigChanged, nil) // pages that listed no servers yet list them
 }
+
+// ServersWaitForWindow is how long Startup waits for the frontend's first
+// render (Ready) before it starts the configured servers anyway (a web view
+// that never reports, a test without one).
+var ServersWaitForWindow = 3 * time.Second
 
 // EventConfigChanged says config.json changed outside the window (the CLI,
 // an editor) and was reloaded: pages showing settings fetch them again.
@@ -201,6 +244,9 @@ func (a *core) close(ctx context.Context) error {
 		a.turnWG.Wait()
 		a.terminals.detachAll()
 		errs := []error{a.h.Close(ctx)}
+		if a.apps != nil {
+			errs = append(errs, a.apps.Close(ctx))
+		}
 		if h := a.hist.Load(); h != nil {
 			errs = append(errs, h.Close())
 		}
@@ -218,6 +264,7 @@ func (a *App) Info() (Info, error) {
 // line is what start-up measurements and the smoke test wait for.
 func (a *App) Ready() error {
 	slog.Info("frontend ready", "sinceStart", time.Since(a.started).Round(time.Millisecond))
+	a.shownOnce.Do(func() { close(a.shown) })
 	return nil
 }
 

@@ -17,6 +17,7 @@ type PromptView struct {
 	Title       string           `json:"title"`
 	Description string           `json:"description"`
 	Arguments   []PromptArgument `json:"arguments"`
+	Icon        string           `json:"icon"` // as ServerView.Icon
 }
 
 // PromptArgument is one argument a prompt takes.
@@ -33,6 +34,7 @@ type ResourceView struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	MIMEType    string `json:"mimeType"`
+	Icon        string `json:"icon"` // as ServerView.Icon
 }
 
 // listTimeout bounds listing prompts or resources of every server.
@@ -68,7 +70,7 @@ func (a *ChatPage) Prompts() ([]PromptView, error) {
 		ps, err := a.h.Manager().Registry().ServerPrompts(ctx, server)
 		var vs []PromptView
 		for _, p := range ps {
-			v := PromptView{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
+			v := PromptView{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}, Icon: a.iconSrc(p.Icons)}
 			for _, arg := range p.Arguments {
 				v.Arguments = append(v.Arguments, PromptArgument{Name: arg.Name, Description: arg.Description, Required: arg.Required})
 			}
@@ -102,7 +104,7 @@ func (a *ChatPage) Resources() ([]ResourceView, error) {
 		rs, err := a.h.Manager().Registry().ServerResources(ctx, server)
 		var vs []ResourceView
 		for _, r := range rs {
-			vs = append(vs, ResourceView{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
+			vs = append(vs, ResourceView{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType, Icon: a.iconSrc(r.Icons)})
 		}
 		return vs, err
 	})

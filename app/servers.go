@@ -12,8 +12,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // EventServerStatus carries a ServerView whenever a server changes state.
@@ -36,6 +39,9 @@ type ServerView struct {
 	Errors     int64    `json:"errors"`
 	P50Ms      float64  `json:"p50Ms"`
 	StderrTail []string `json:"stderrTail"`
+	// Progress is the package manager's last line while State is
+	// "installing" (npx, uvx, docker downloading before the first start).
+	Progress string `json:"progress"`
 	// Library metadata: what the user wrote (Meta) and what is shown
 	// (Description falls back to what the server said in initialize).
 	Meta         MetaView `json:"meta"`
@@ -44,6 +50,19 @@ type ServerView struct {
 	Instructions string   `json:"instructions"`
 	DocsURL      string   `json:"docsUrl"`
 	UsedBy       []string `json:"usedBy"`
+	// Icon is the server's own icon (serverInfo.icons): a data: URL, or an
+	// https: URL to pass to ContentPage.Icon; "" when it has none.
+	Icon string `json:"icon"`
+	// Roots are the folders the server is offered as its MCP roots (the
+	// workspace unless its entry has "roots").
+	Roots []string `json:"roots"`
+	// Logging: it offers MCP logging; LogLevel is the level asked of it
+	// ("" for its own default).
+	Logging  bool   `json:"logging"`
+	LogLevel string `json:"logLevel"`
+	// Sandboxed: a local server whose entry runs it in a sandbox
+	// (SandboxPage has its settings).
+	Sandboxed bool `json:"sandboxed"`
 	// Seq orders status updates: a view with a lower Seq than one already
 	// shown for the server is stale.
 	Seq int64 `json:"seq"`
@@ -62,6 +81,12 @@ type ToolView struct {
 	// DefaultPolicy is what a chat does when no setting names the tool:
 	// "allow" (runs) or "ask".
 	DefaultPolicy string `json:"defaultPolicy"`
+	// Icon is the tool's icon as ServerView.Icon.
+	Icon string `json:"icon"`
+	// Warnings are hidden instructions toolcheck found in the definition.
+	Warnings []WarningView `json:"warnings"`
+	// OutputSchema is the tool's outputSchema as JSON text, "" when none.
+	OutputSchema string `json:"outputSchema"`
 }
 
 // ToolList is every tool plus the servers that could not be listed.
@@ -83,6 +108,10 @@ type ContentView struct {
 	Data     string `json:"data"` // base64 for image/audio/blob
 	MIMEType string `json:"mimeType"`
 	URI      string `json:"uri"`
+	// Name, Title and Description of a resource_link.
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
 }
 
 // CallResult is a tool call's outcome for the playground.
@@ -90,13 +119,18 @@ type CallResult struct {
 	IsError    bool          `json:"isError"`
 	Content    []ContentView `json:"content"`
 	Structured string        `json:"structured"` // structuredContent as JSON text, if any
-	DurationMs float64       `json:"durationMs"`
+	// SchemaError says why the structured content does not match the
+	// tool's outputSchema (the registry turned the result into an error).
+	SchemaError string  `json:"schemaError"`
+	DurationMs  float64 `json:"durationMs"`
 }
 
 func (a *core) statusView(st supervisor.Status) ServerView {
 	v := ServerView{
 		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,
 		ServerName: st.ServerInfo.Name, Version: st.ServerInfo.Version, Transport: "stdio",
+		Icon:     a.iconSrc(st.ServerInfo.Icons),
+		Progress: st.Progress,
 	}
 	if !st.Since.IsZero() {
 		v.Since = st.Since.Format(time.RFC3339)
@@ -111,12 +145,15 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 		}
 		v.Transport = string(c.Transport)
 		v.Command = c.Target()
+		v.Sandboxed = c.Sandbox != nil && c.Transport == config.Stdio
 	}
 	if m, ok := a.h.Manager().Registry().Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
 	}
+	v.Roots, v.Logging, v.LogLevel = []string{}, st.Logging, st.LogLevel
 	if sup, err := a.h.Manager().Server(st.Name); err == nil {
 		v.StderrTail = sup.Log().Tail(50)
+		v.Roots = append(v.Roots, sup.Roots()...)
 	}
 	if st.State == supervisor.Ready {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -230,7 +267,8 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 			title = t.Tool.Annotations.Title
 		}
 		v := ToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: title,
-			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.h.DefaultPolicy(t))}
+			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.h.DefaultPolicy(t)),
+			Icon: a.iconSrc(t.Tool.Icons), OutputSchema: outputSchemaText(t.Tool), Warnings: warningViews(toolcheck.Check(t.Tool))}
 		if h := t.Tool.Annotations.ReadOnlyHint; h != nil {
 			v.ReadOnly = *h
 		}
@@ -280,7 +318,8 @@ func resultView(res *mcp.CallToolResult, took float64) CallResult {
 		case mcp.AudioContent:
 			out.Content = append(out.Content, ContentView{Type: "audio", Data: c.Data, MIMEType: c.MIMEType})
 		case mcp.ResourceLink:
-			out.Content = append(out.Content, ContentView{Type: "resource_link", URI: c.URI, Text: c.Name, MIMEType: c.MIMEType})
+			out.Content = append(out.Content, ContentView{Type: "resource_link", URI: c.URI, Text: c.Name, MIMEType: c.MIMEType,
+				Name: c.Name, Title: c.Title, Description: c.Description})
 		case mcp.EmbeddedResource:
 			v := ContentView{Type: "resource"}
 			switch r := c.Resource.(type) {
@@ -297,7 +336,25 @@ func resultView(res *mcp.CallToolResult, took float64) CallResult {
 			out.Structured = string(b)
 		}
 	}
+	if res.Meta != nil {
+		out.SchemaError, _ = res.Meta.AdditionalFields[registry.MetaOutputSchemaError].(string)
+	}
 	return out
+}
+
+// outputSchemaText is a tool's outputSchema as JSON text, "" when none.
+func outputSchemaText(t mcp.Tool) string {
+	if len(t.RawOutputSchema) > 0 {
+		return string(t.RawOutputSchema)
+	}
+	if t.OutputSchema.Type == "" {
+		return ""
+	}
+	b, err := json.Marshal(t.OutputSchema)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // SetServerEnabled enables or disables a server and saves the choice.
