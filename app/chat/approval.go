@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // Policy says whether a tool may run without asking.
@@ -44,6 +45,11 @@ type ApprovalRequest struct {
 	Arguments json.RawMessage `json:"arguments"`
 	// Destructive is the tool's destructiveHint (or our own risk rule).
 	Destructive bool `json:"destructive"`
+	// Warnings are what toolcheck found in the tool's definition (hidden
+	// instructions), shown again where the user decides.
+	Warnings []toolcheck.Finding `json:"warnings,omitempty"`
+	// Tools are the tools a sampling request offers the model.
+	Tools []OfferedTool `json:"tools,omitempty"`
 }
 
 // Approver asks the user. Approve blocks until the user answers or ctx is

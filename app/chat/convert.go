@@ -2,6 +2,8 @@ package chat
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -13,8 +15,9 @@ import (
 // Failed assistant messages with nothing in them are left out, and user
 // messages that end up adjacent are joined, because providers want user and
 // assistant turns to alternate. Each tool call becomes a tool message with its
-// (truncated) result; a call that never finished says so.
-func toProvider(past []history.Message, budget int) []provider.Message {
+// (truncated) result; a call that never finished says so. With images, the
+// images tools returned go to the model as images (see toolMessage).
+func toProvider(past []history.Message, budget int, images bool) []provider.Message {
 	var out []provider.Message
 	for _, m := range past {
 		switch m.Role {
@@ -34,15 +37,18 @@ func toProvider(past []history.Message, budget int) []provider.Message {
 			}
 			out = append(out, am)
 			for _, c := range m.ToolCalls {
-				out = append(out, toolMessage(c, budget))
+				out = append(out, toolMessage(c, budget, images))
 			}
 		}
 	}
 	return out
 }
 
-// toolMessage is the model's view of one stored tool call.
-func toolMessage(c history.ToolCall, budget int) provider.Message {
+// toolMessage is the model's view of one stored tool call. With images
+// (the model accepts them), each image of the result goes with the message,
+// scaled down to MaxImageSide / MaxImageBytes, and its line in the text
+// says so; an image that cannot be sent keeps its description.
+func toolMessage(c history.ToolCall, budget int, images bool) provider.Message {
 	msg := provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, ToolName: c.Tool, IsError: c.IsError}
 	var res mcp.CallToolResult
 	if len(c.Result) == 0 {
@@ -52,8 +58,31 @@ func toolMessage(c history.ToolCall, budget int) provider.Message {
 	if err := json.Unmarshal(c.Result, &res); err != nil {
 		msg.Text = string(c.Result)
 	} else {
+		if images {
+			msg.Images = attachImages(&res)
+		}
 		msg.Text = resultText(&res)
 	}
 	msg.Text = truncate(msg.Text, budget)
 	return msg
+}
+
+// attachImages returns the images of res that can go to the model and
+// replaces each of them in res.Content by a line saying it was attached.
+func attachImages(res *mcp.CallToolResult) []provider.Image {
+	var out []provider.Image
+	res.Content = slices.Clone(res.Content) // the caller's slice stays as it was
+	for i, c := range res.Content {
+		ic, ok := c.(mcp.ImageContent)
+		if !ok {
+			continue
+		}
+		img, err := modelImage(ic)
+		if err != nil {
+			continue // described in text, as without images
+		}
+		out = append(out, img)
+		res.Content[i] = mcp.NewTextContent(fmt.Sprintf("[image %d: %s, attached]", len(out), img.MIMEType))
+	}
+	return out
 }

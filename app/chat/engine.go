@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // MaxSteps is how many model turns with tool calls one Send may take before
@@ -540,7 +541,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	case ruled == PolicyAllow:
 		// The user's rule allows calls like this one.
 	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, t):
-		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t)}
+		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t), Warnings: toolcheck.Check(t.Tool)}
 		view.ApprovalID = req.ID
 		update(CallPending)
 		d := Deny
@@ -569,8 +570,14 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	if isSynth {
 		res, err = r.runSynthetic(ctx, msg, syn, c.ID, params)
 	} else {
-		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model})
-		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, registry.CallOptions{})
+		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model, Images: r.t.Images})
+		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, registry.CallOptions{
+			// A call run as a task: its card shows the status live (and offers Cancel).
+			OnTask: func(u registry.TaskUpdate) {
+				view.Task = &u
+				update(CallRunning)
+			},
+		})
 		done()
 	}
 	hc.DurationMs = time.Since(start).Milliseconds()

@@ -40,6 +40,8 @@ type Elicitor interface {
 type Model struct {
 	Provider provider.Provider
 	Name     string
+	// Images: the model accepts images (ProviderSettings.AcceptsImages).
+	Images bool
 }
 
 // Requests answers requests that servers send to the app (it implements
@@ -62,9 +64,6 @@ var (
 
 // CreateMessage implements sampling/createMessage.
 func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	if len(req.Tools) > 0 {
-		return nil, errors.New("sampling with tools is not supported by this client (the sampling.tools capability is not declared)")
-	}
 	chatID, m, ok := q.Engine.active(server)
 	if !ok {
 		if q.Fallback == nil {
@@ -79,39 +78,22 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 	if q.Approver == nil {
 		return nil, ErrSamplingDenied
 	}
-	d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw})
+	d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
 	if err != nil {
 		return nil, err
 	}
 	if d != ApproveOnce && d != ApproveAlways {
 		return nil, ErrSamplingDenied
 	}
-	msgs := make([]provider.Message, 0, len(req.Messages))
-	for _, sm := range req.Messages {
-		role := provider.RoleUser
-		if sm.Role == mcp.RoleAssistant {
-			role = provider.RoleAssistant
-		}
-		msgs = append(msgs, provider.Message{Role: role, Text: samplingText(sm.Content)})
-	}
-	pr := provider.Request{Model: m.Name, System: req.SystemPrompt, Messages: msgs, MaxTokens: req.MaxTokens}
-	if req.Temperature != 0 {
-		t := req.Temperature
-		pr.Temperature = &t
+	pr, err := samplingRequest(m, req.CreateMessageParams)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := m.Provider.Stream(ctx, pr, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the model could not answer: %w", err)
 	}
-	stop := "endTurn"
-	if resp.Stop == provider.StopMaxTokens {
-		stop = "maxTokens"
-	}
-	return &mcp.CreateMessageResult{
-		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(resp.Text)},
-		Model:           m.Name,
-		StopReason:      stop,
-	}, nil
+	return samplingResult(m.Name, resp), nil
 }
 
 // samplingText flattens a sampling message's content (one content object or

@@ -42,6 +42,54 @@ type ProviderSettings struct {
 	BaseURL      string        `json:"baseUrl,omitempty"`
 	APIKey       string        `json:"apiKey,omitempty"`
 	DefaultModel string        `json:"defaultModel,omitempty"`
+	// Images says whether the provider's models accept images (tools'
+	// images then reach them as images); nil: DefaultImages decides.
+	Images *bool `json:"images,omitempty"`
+}
+
+// AcceptsImages says whether model (of this provider) is sent images: the
+// provider's Images setting, else DefaultImages.
+func (p ProviderSettings) AcceptsImages(model string) bool {
+	if p.Images != nil {
+		return *p.Images
+	}
+	return DefaultImages(p.Kind, p.BaseURL, model)
+}
+
+// DefaultImages is the default of ProviderSettings.Images: Anthropic's
+// models and OpenAI's own take images; on other OpenAI-compatible servers
+// and Ollama, only models whose name says vision (llava, -vl, vision,
+// gemma3, …) are sent them, since a text-only model refuses the request.
+func DefaultImages(kind provider.Kind, baseURL, model string) bool {
+	switch kind {
+	case provider.KindAnthropic:
+		return true
+	case provider.KindOpenAI:
+		if u, err := url.Parse(baseURL); baseURL == "" || err == nil && strings.EqualFold(u.Hostname(), "api.openai.com") {
+			m := strings.ToLower(model)
+			return !strings.HasPrefix(m, "gpt-3.5") && !strings.HasPrefix(m, "o1-mini") && !strings.HasPrefix(m, "o3-mini")
+		}
+	}
+	m := strings.ToLower(model)
+	for _, k := range []string{"llava", "vision", "-vl", "vl:", "gemma3", "minicpm-v", "moondream", "pixtral", "llama4", "gpt-4o", "gpt-4.1", "gpt-5", "claude"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Images says whether a turn with this provider ("" for the default) and
+// model sends tools' images to the model as images.
+func (s Settings) Images(providerName, model string) bool {
+	p, err := s.Provider(providerName)
+	if err != nil {
+		return false
+	}
+	if model == "" {
+		model = p.DefaultModel
+	}
+	return p.AcceptsImages(model)
 }
 
 // Sentinel errors.

@@ -82,6 +82,9 @@ func chatCmd() *Command {
 			}
 			// The same set-up as the window's: prompt, policies, agent, tool search.
 			turn := host.TurnSetup(settings, agent, system, nil)
+			if turn.Images = settings.Images(pname, model); baseURL != "" || !hasProvider(settings, pname) {
+				turn.Images = chat.DefaultImages(provider.Kind(pname), baseURL, model) // an ad-hoc provider
+			}
 			if maxSteps > 0 {
 				turn.MaxSteps = maxSteps
 			}

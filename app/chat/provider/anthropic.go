@@ -84,9 +84,14 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 	for _, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
+			var blocks []anthropic.ContentBlockParamUnion
 			if m.Text != "" { // the API refuses empty text blocks
-				push(anthropic.MessageParamRoleUser, anthropic.NewTextBlock(m.Text))
+				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
 			}
+			for _, img := range m.Images {
+				blocks = append(blocks, anthropic.NewImageBlockBase64(img.MIMEType, img.Data))
+			}
+			push(anthropic.MessageParamRoleUser, blocks...)
 		case RoleAssistant:
 			var blocks []anthropic.ContentBlockParamUnion
 			if m.Text != "" {
@@ -101,6 +106,13 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 			if m.Text != "" {
 				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
 			}
+			for _, img := range m.Images { // the API takes images inside the result
+				res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
+					Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+						Data: img.Data, MediaType: anthropic.Base64ImageSourceMediaType(img.MIMEType),
+					}},
+				}})
+			}
 			if m.IsError {
 				res.IsError = anthropic.Bool(true)
 			}
@@ -113,6 +125,14 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 			tp.Description = anthropic.String(t.Description)
 		}
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tp})
+	}
+	if len(req.Tools) > 0 {
+		switch req.ToolChoice {
+		case ToolChoiceRequired:
+			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfAny: &anthropic.ToolChoiceAnyParam{}}
+		case ToolChoiceNone:
+			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfNone: &anthropic.ToolChoiceNoneParam{}}
+		}
 	}
 	return params
 }

@@ -69,10 +69,22 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 	if req.System != "" {
 		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
 	}
-	for _, m := range req.Messages {
+	var shown []openai.ChatCompletionContentPartUnionParam // images of the step's tool results
+	for i, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
-			params.Messages = append(params.Messages, openai.UserMessage(m.Text))
+			if len(m.Images) == 0 {
+				params.Messages = append(params.Messages, openai.UserMessage(m.Text))
+				break
+			}
+			var parts []openai.ChatCompletionContentPartUnionParam
+			if m.Text != "" {
+				parts = append(parts, openai.TextContentPart(m.Text))
+			}
+			for _, img := range m.Images {
+				parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: img.dataURL()}))
+			}
+			params.Messages = append(params.Messages, openai.UserMessage(parts))
 		case RoleAssistant:
 			var a openai.ChatCompletionAssistantMessageParam
 			if m.Text != "" || len(m.ToolCalls) == 0 {
@@ -96,6 +108,18 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 				text = "Error: " + text
 			}
 			params.Messages = append(params.Messages, openai.ToolMessage(text, m.ToolCallID))
+			// Tool messages carry text only: the images follow in a user
+			// message right after the step's last tool message.
+			for j, img := range m.Images {
+				if j == 0 {
+					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Image returned by %s (call %s):", m.ToolName, m.ToolCallID)))
+				}
+				shown = append(shown, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: img.dataURL()}))
+			}
+			if len(shown) > 0 && (i+1 == len(req.Messages) || req.Messages[i+1].Role != RoleTool) {
+				params.Messages = append(params.Messages, openai.UserMessage(shown))
+				shown = nil
+			}
 		}
 	}
 	for _, t := range req.Tools {
@@ -104,6 +128,9 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 			fn.Description = openai.String(t.Description)
 		}
 		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
+	}
+	if req.ToolChoice != "" && len(req.Tools) > 0 {
+		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(string(req.ToolChoice))}
 	}
 	if req.MaxTokens > 0 {
 		if p.maxCompletionTokens {

@@ -81,7 +81,20 @@ type Request struct {
 	// which requires it, gets DefaultMaxTokens).
 	MaxTokens   int
 	Temperature *float64
+	// ToolChoice says whether the model must, may or must not call one of
+	// Tools; "" is ToolChoiceAuto. (Sampling requests from servers set it.)
+	ToolChoice ToolChoice
 }
+
+// ToolChoice is how a model may use the tools it is offered.
+type ToolChoice string
+
+// Tool choices.
+const (
+	ToolChoiceAuto     ToolChoice = "auto"     // the model decides
+	ToolChoiceRequired ToolChoice = "required" // it calls at least one tool
+	ToolChoiceNone     ToolChoice = "none"     // it calls none
+)
 
 // Role says who a Message is from.
 type Role string
@@ -105,7 +118,24 @@ type Message struct {
 	ToolName string
 	// IsError is, for RoleTool, whether the tool failed.
 	IsError bool
+	// Images go with the message as images the model sees: for RoleTool
+	// the images the tool returned (Anthropic: image blocks inside the
+	// tool_result; OpenAI-compatible: a user message with image parts
+	// right after the step's tool messages, since tool messages carry text
+	// only; Ollama: the tool message's images field), for RoleUser images
+	// of the user's turn (a sampling request's). Send them only to models
+	// that accept images.
+	Images []Image
 }
+
+// Image is one image for the model.
+type Image struct {
+	MIMEType string // image/png, image/jpeg, image/gif or image/webp
+	Data     string // base64
+}
+
+// dataURL is img as a data: URL (OpenAI's image_url).
+func (img Image) dataURL() string { return "data:" + img.MIMEType + ";base64," + img.Data }
 
 // ToolCall is one call a model asked for. Name is always the caller's
 // tool name, never the provider-safe alias sent on the wire.
