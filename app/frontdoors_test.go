@@ -34,6 +34,7 @@ func window(t *testing.T) (*App, datadir.Dir) {
 	a := New(context.Background(), dir)
 	a.emit = func(ServerView) {}
 	a.emitHook = func(string, any) {}
+	_ = a.Ready() // no window: start the servers at once
 	a.Startup(context.Background())
 	t.Cleanup(func() { a.close(context.Background()) })
 	return a, dir
@@ -71,7 +72,7 @@ func TestFrontDoorsAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, wdir := window(t)
-			if n, err := a.ServersPage.ApplyImport(filepath.Base(file), claude, nil, nil, nil); err != nil || n != 3 {
+			if n, err := a.ServersPage.ApplyImport(filepath.Base(file), claude, nil, nil, nil, false); err != nil || n != 3 {
 				t.Fatalf("window import: %d, %v", n, err)
 			}
 			cdir := datadir.Dir(t.TempDir())

@@ -136,12 +136,13 @@ func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (Impo
 // ApplyImport imports text with the user's choices (server name → keep,
 // replace or rename) and input values, saves config.json atomically and
 // starts what was added. It returns how many servers were imported.
-func (a *ServersPage) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string, plaintext []string) (int, error) {
+// With sandbox, the imported local servers run in the default sandbox.
+func (a *ServersPage) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string, plaintext []string, sandbox bool) (int, error) {
 	res := make(map[string]config.Resolution, len(resolutions))
 	for k, v := range resolutions {
 		res[k] = config.Resolution(v)
 	}
-	out, err := a.h.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext)})
+	out, err := a.h.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext), Sandbox: sandbox})
 	if out.File == nil && err != nil {
 		return 0, errors.New(parseProblems(err)[0].Text)
 	}

@@ -154,27 +154,29 @@ func serversListCmd() *Command {
 				Target      string   `json:"target"`
 				Tags        []string `json:"tags"`
 				Description string   `json:"description,omitempty"`
+				// Sandbox is the entry's "sandbox" (true or its object); absent when off.
+				Sandbox *config.Sandbox `json:"sandbox,omitempty"`
 			}
 			rows := make([]row, 0, len(servers))
 			for _, s := range servers {
 				m, _ := library.MetaOf(s)
-				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, s.Target(), append([]string{}, m.Tags...), m.Description})
+				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, s.Target(), append([]string{}, m.Tags...), m.Description, s.Sandbox})
 			}
 			if inv.JSON {
 				return inv.PrintJSON(rows)
 			}
 			cells := make([][]string, 0, len(rows))
 			for _, r := range rows {
-				cells = append(cells, []string{r.Name, r.Transport, fmt.Sprint(r.Enabled), strings.Join(r.Tags, ","), r.Target})
+				cells = append(cells, []string{r.Name, r.Transport, fmt.Sprint(r.Enabled), sandboxCell(r.Sandbox), strings.Join(r.Tags, ","), r.Target})
 			}
 			return inv.Table("no servers; add some with 'switchboard servers import FILE'",
-				[]string{"NAME", "TRANSPORT", "ENABLED", "TAGS", "COMMAND / URL"}, cells)
+				[]string{"NAME", "TRANSPORT", "ENABLED", "SANDBOX", "TAGS", "COMMAND / URL"}, cells)
 		},
 	}
 }
 
 func serversImportCmd() *Command {
-	var dryRun bool
+	var dryRun, sandboxed bool
 	inputs := kvFlag{}
 	resolve := kvFlag{}
 	plaintext := listFlag{}
@@ -184,6 +186,7 @@ func serversImportCmd() *Command {
 		Summary: "merge the servers of a Claude / Cursor / VS Code / legacy config into the app config",
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
+			fs.BoolVar(&sandboxed, "sandbox", false, `run the imported local servers in a sandbox ("sandbox": true unless their entry has one)`)
 			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
 			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename (repeatable)")
 			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR or SERVER.headers.NAME (repeatable)")
@@ -213,7 +216,7 @@ func serversImportCmd() *Command {
 			// The window's import transaction: secrets to the keyring first,
 			// then config.json planned and saved under its lock.
 			out, err := h.Import(inv.Context(), host.ImportRequest{Name: args[0], Data: data, Resolutions: res,
-				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun})
+				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun, Sandbox: sandboxed})
 			if err != nil {
 				return validation(err)
 			}
@@ -416,4 +419,26 @@ func serversToggleCmd(name string, disabled bool) *Command {
 			return edit(inv, func(h *host.Host) error { return h.SetEnabled(args[0], !disabled) })
 		},
 	}
+}
+
+// sandboxCell is the SANDBOX column: "-" when off, else "on" and what the
+// entry adds: "on,network,read=1,write=2,roots=read".
+func sandboxCell(sb *config.Sandbox) string {
+	if sb == nil {
+		return "-"
+	}
+	parts := []string{"on"}
+	if sb.Network {
+		parts = append(parts, "network")
+	}
+	if n := len(sb.AllowRead); n > 0 {
+		parts = append(parts, fmt.Sprintf("read=%d", n))
+	}
+	if n := len(sb.AllowWrite); n > 0 {
+		parts = append(parts, fmt.Sprintf("write=%d", n))
+	}
+	if sb.Roots != "" && sb.Roots != "write" {
+		parts = append(parts, "roots="+sb.Roots)
+	}
+	return strings.Join(parts, ",")
 }

@@ -22,6 +22,9 @@ type ImportRequest struct {
 	// DryRun plans the import and changes nothing; inputs are substituted
 	// only when some are given.
 	DryRun bool
+	// Sandbox runs every imported local (stdio) server without a
+	// "sandbox" entry of its own in the default sandbox ("sandbox": true).
+	Sandbox bool
 }
 
 // ImportResult is what an import did, or would do for a dry run.
@@ -51,6 +54,9 @@ func (h *Host) Import(ctx context.Context, req ImportRequest) (ImportResult, err
 		if f, err = f.WithInputs(req.Inputs); err != nil {
 			return ImportResult{}, err
 		}
+	}
+	if req.Sandbox {
+		sandboxAll(f)
 	}
 	res := ImportResult{File: f}
 	if req.DryRun {

@@ -118,6 +118,11 @@ func Prepare(ctx context.Context, spec process.Spec, p Policy) (process.Spec, er
 	return wrap(plan)
 }
 
+// Available reports whether a sandbox can run on this system: nil, or the
+// error Prepare would return (ErrNoBubblewrap, ErrNoNamespaces,
+// ErrUnsupported), which says what to install or enable.
+func Available(ctx context.Context) error { return available(ctx) }
+
 // NewPlan works out the sandbox for spec (whose Command is already the
 // program to run, not npx or uvx) without starting anything.
 func NewPlan(spec process.Spec, p Policy) (Plan, error) {
