@@ -1,0 +1,312 @@
+package bundle_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
+)
+
+// A bundle packed by the mcpb CLI: manifest read, unsigned, unpacked per
+// name and version, and its entry built with defaults and substitutions.
+func TestPackedBundle(t *testing.T) {
+	path := bundletest.Pack(t, "echo-env")
+	b, err := bundle.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Manifest
+	if m.Name != "echo-env" || m.DisplayName != "Echo Env" || m.Version != "1.2.0" || m.Author.Name != "Switchboard Tests" {
+		t.Fatalf("manifest = %+v", m)
+	}
+	if keys := []string{m.UserConfig[0].Key, m.UserConfig[4].Key}; !slices.Equal(keys, []string{"api_key", "folders"}) {
+		t.Errorf("user_config order lost: %v", keys)
+	}
+	if b.Signature.Status != bundle.Unsigned || !strings.Contains(b.Signature.Summary(), "Unsigned") {
+		t.Errorf("signature = %+v", b.Signature)
+	}
+	if err := m.Compatible(t.Context(), ""); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	dir, err := b.Unpack(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir != filepath.Join(root, "echo-env", "1.2.0") {
+		t.Errorf("unpacked to %s", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "server", "index.js")); err != nil {
+		t.Fatal(err)
+	}
+	vars := bundle.Vars{Dirname: dir, Home: "/home/u", Platform: "linux"}
+	if _, err := m.Check(bundle.Values{}, vars); !errors.Is(err, bundle.ErrUserConfig) || !strings.Contains(err.Error(), "API key (api_key) is required") {
+		t.Fatalf("without the required key: %v", err)
+	}
+	values, err := m.Check(bundle.Values{"api_key": {"${secret:echo-env_api_key}"}}, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.Entry(vars, values)
+	wantArgs := []string{filepath.Join(dir, "server/index.js"), "--greeting", "hello", "/home/u"}
+	if s.Name != "echo-env" || s.Command != "node" || !slices.Equal(s.Args, wantArgs) {
+		t.Errorf("entry %s %q, want node %q", s.Name, s.Args, wantArgs)
+	}
+	wantEnv := map[string]string{"ECHO_API_KEY": "${secret:echo-env_api_key}", "ECHO_LIMIT": "10", "ECHO_VERBOSE": "false", "ECHO_HOME": "/home/u" + string(filepath.Separator) + "x"}
+	for k, v := range wantEnv {
+		if s.Env[k] != v {
+			t.Errorf("env %s = %q, want %q", k, s.Env[k], v)
+		}
+	}
+	if s.Cwd != dir {
+		t.Errorf("cwd = %q", s.Cwd)
+	}
+	// Windows gets its platform override; several folders are several arguments.
+	values["folders"] = []string{"/a", "/b"}
+	w := m.Entry(bundle.Vars{Dirname: dir, Platform: "win32"}, values)
+	if w.Command != "node.exe" || !slices.Equal(w.Args[3:], []string{"/a", "/b"}) {
+		t.Errorf("win32 entry %s %q", w.Command, w.Args)
+	}
+}
+
+func TestSignedBundle(t *testing.T) {
+	path := bundletest.Pack(t, "echo-env")
+	bundletest.Sign(t, path)
+	b, err := bundle.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Signature.Status != bundle.SelfSigned || b.Signature.Publisher == "" || !strings.Contains(b.Signature.Summary(), "Signed by "+b.Signature.Publisher) {
+		t.Fatalf("signature = %+v", b.Signature)
+	}
+	// One byte of the archive changed after signing.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// icon.png is the archive's first entry: its data starts after the
+	// 30-byte local header and its name; the manifest still reads.
+	data[30+len("icon.png")+4] ^= 0xff
+	tampered, err := bundle.Read("tampered.mcpb", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tampered.Signature.Status != bundle.Invalid {
+		t.Errorf("tampered bundle: %+v", tampered.Signature)
+	}
+}
+
+// zipOf builds an archive with a valid manifest plus the given entries.
+func zipOf(t *testing.T, entries func(w *zip.Writer)) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	mf, _ := w.Create("manifest.json")
+	mf.Write(manifest(t, nil))
+	entries(w)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// manifest is a minimal valid manifest with edits applied.
+func manifest(t *testing.T, edit func(m map[string]any)) []byte {
+	t.Helper()
+	m := map[string]any{
+		"manifest_version": "0.3", "name": "x", "version": "1.0.0", "description": "d",
+		"author": map[string]any{"name": "a"},
+		"server": map[string]any{"type": "node", "entry_point": "server/index.js",
+			"mcp_config": map[string]any{"command": "node", "args": []string{"${__dirname}/server/index.js"}}},
+	}
+	if edit != nil {
+		edit(m)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestUnpackRefuses(t *testing.T) {
+	old := bundle.MaxUnpackedBytes
+	t.Cleanup(func() { bundle.MaxUnpackedBytes = old })
+	bundle.MaxUnpackedBytes = 1 << 20
+	tests := []struct {
+		name    string
+		entries func(w *zip.Writer)
+		says    string
+	}{
+		{"zip-slip", func(w *zip.Writer) { f, _ := w.Create("../../evil.sh"); f.Write([]byte("x")) }, `entry "../../evil.sh" leaves the bundle's folder`},
+		{"zip-slip inside a folder", func(w *zip.Writer) { f, _ := w.Create("server/../../evil"); f.Write([]byte("x")) }, "leaves the bundle's folder"},
+		{"absolute path", func(w *zip.Writer) { f, _ := w.Create("/etc/evil"); f.Write([]byte("x")) }, "has an absolute path"},
+		{"symbolic link", func(w *zip.Writer) {
+			h := &zip.FileHeader{Name: "server/link"}
+			h.SetMode(os.ModeSymlink | 0o777)
+			f, _ := w.CreateHeader(h)
+			f.Write([]byte("/etc/passwd"))
+		}, "is a symbolic link"},
+		{"oversize", func(w *zip.Writer) { f, _ := w.Create("big.bin"); f.Write(make([]byte, 2<<20)) }, "unpacks to more than 1 MB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := bundle.Read("bad.mcpb", zipOf(t, tt.entries))
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			_, err = b.Unpack(root)
+			if !errors.Is(err, bundle.ErrUnsafe) || !strings.Contains(err.Error(), tt.says) || !strings.Contains(err.Error(), "nothing was installed") {
+				t.Fatalf("err = %v, want ErrUnsafe saying %q", err, tt.says)
+			}
+			left, _ := os.ReadDir(root)
+			if len(left) > 1 || len(left) == 1 && left[0].Name() != "x" {
+				t.Errorf("left behind: %v", left)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(root, "x")); len(ents) != 0 {
+				t.Errorf("left behind in x/: %v", ents)
+			}
+		})
+	}
+}
+
+func TestValidateNamesTheField(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(m map[string]any)
+		says string
+	}{
+		{"unknown version", func(m map[string]any) { m["manifest_version"] = "0.9" }, `manifest_version: "0.9" is not a version this reader understands (0.2, 0.3, 0.4)`},
+		{"dxt_version 0.2 is read", func(m map[string]any) { delete(m, "manifest_version"); m["dxt_version"] = "0.2" }, ""},
+		{"no name", func(m map[string]any) { delete(m, "name") }, "name: missing"},
+		{"bad version", func(m map[string]any) { m["version"] = "one" }, `version: "one" is not a semantic version`},
+		{"no author name", func(m map[string]any) { m["author"] = map[string]any{} }, "author.name: missing"},
+		{"server type", func(m map[string]any) { m["server"].(map[string]any)["type"] = "ruby" }, `server.type: "ruby" is not a server type`},
+		{"uv needs 0.4", func(m map[string]any) { m["server"].(map[string]any)["type"] = "uv" }, `server.type: "uv" needs manifest_version 0.4`},
+		{"uv on 0.4 without mcp_config", func(m map[string]any) {
+			m["manifest_version"] = "0.4"
+			m["server"] = map[string]any{"type": "uv", "entry_point": "src/server.py"}
+		}, ""},
+		{"entry point escapes", func(m map[string]any) { m["server"].(map[string]any)["entry_point"] = "../x.js" }, "server.entry_point:"},
+		{"option type", func(m map[string]any) {
+			m["user_config"] = map[string]any{"k": map[string]any{"type": "color", "title": "K"}}
+		}, `user_config.k.type: "color" is not an option type`},
+		{"min above max", func(m map[string]any) {
+			m["user_config"] = map[string]any{"n": map[string]any{"type": "number", "title": "N", "min": 5, "max": 1}}
+		}, "user_config.n.max: 1 is below min 5"},
+		{"wrong JSON type", func(m map[string]any) { m["author"] = "me" }, "author: must be an object"},
+		{"bad platform", func(m map[string]any) { m["compatibility"] = map[string]any{"platforms": []string{"beos"}} }, `compatibility.platforms[0]: "beos" is not a platform`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := bundle.ParseManifest(manifest(t, tt.edit))
+			if tt.says == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, bundle.ErrManifest) || !strings.Contains(err.Error(), tt.says) {
+				t.Fatalf("err = %v, want one saying %q", err, tt.says)
+			}
+		})
+	}
+}
+
+func TestCompatible(t *testing.T) {
+	old := bundle.RuntimeVersion
+	t.Cleanup(func() { bundle.RuntimeVersion = old })
+	bundle.RuntimeVersion = func(_ context.Context, rt string) string {
+		return map[string]string{"node": "20.11.1"}[rt]
+	}
+	tests := []struct {
+		name   string
+		compat map[string]any
+		says   string
+	}{
+		{"this platform", map[string]any{"platforms": []string{"linux", "darwin"}}, ""},
+		{"another platform", map[string]any{"platforms": []string{"darwin", "win32"}}, "it runs on darwin, win32 only, and this computer is linux"},
+		{"node new enough", map[string]any{"runtimes": map[string]string{"node": ">=16.0.0"}}, ""},
+		{"node too old", map[string]any{"runtimes": map[string]string{"node": ">=22"}}, "it needs node >=22, and 20.11.1 is installed: update node"},
+		{"node range", map[string]any{"runtimes": map[string]string{"node": ">=18 <21"}}, ""},
+		{"no python", map[string]any{"runtimes": map[string]string{"python": ">=3.8,<4.0"}}, "it needs python >=3.8,<4.0, which is not installed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := bundle.ParseManifest(manifest(t, func(m map[string]any) { m["compatibility"] = tt.compat }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = m.Compatible(t.Context(), "linux")
+			if tt.says == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, bundle.ErrIncompatible) || !strings.Contains(err.Error(), tt.says) {
+				t.Fatalf("err = %v, want one saying %q", err, tt.says)
+			}
+		})
+	}
+}
+
+func TestCheckValues(t *testing.T) {
+	m, err := bundle.ParseManifest(manifest(t, func(m map[string]any) {
+		m["user_config"] = map[string]any{
+			"n":    map[string]any{"type": "number", "title": "N", "min": 1, "max": 10, "default": 3},
+			"b":    map[string]any{"type": "boolean", "title": "B"},
+			"dirs": map[string]any{"type": "directory", "title": "Dirs", "multiple": true, "default": []string{"${HOME}/a", "${DOCUMENTS}"}},
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := bundle.Vars{Home: "/h", Documents: "/h/Docs"}
+	tests := []struct {
+		name string
+		in   bundle.Values
+		want bundle.Values
+		says string
+	}{
+		{"defaults", bundle.Values{}, bundle.Values{"n": {"3"}, "dirs": {"/h/a", "/h/Docs"}}, ""},
+		{"given", bundle.Values{"n": {"10"}, "b": {"true"}, "dirs": {"/x"}}, bundle.Values{"n": {"10"}, "b": {"true"}, "dirs": {"/x"}}, ""},
+		{"above max", bundle.Values{"n": {"11"}}, nil, "N (n): 11 is outside 1–10"},
+		{"not a number", bundle.Values{"n": {"many"}}, nil, `N (n): "many" is not a number`},
+		{"not a boolean", bundle.Values{"b": {"yes"}}, nil, `B (b): "yes" must be true or false`},
+		{"two for one", bundle.Values{"n": {"1", "2"}}, nil, "N (n) takes one value, got 2"},
+		{"unknown key", bundle.Values{"zz": {"1"}}, nil, `"zz" is not a setting of x`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := m.Check(tt.in, vars)
+			if tt.says != "" {
+				if !errors.Is(err, bundle.ErrUserConfig) || !strings.Contains(err.Error(), tt.says) {
+					t.Fatalf("err = %v, want %q", err, tt.says)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if !slices.Equal(got[k], v) {
+					t.Errorf("%s = %q, want %q", k, got[k], v)
+				}
+			}
+		})
+	}
+}

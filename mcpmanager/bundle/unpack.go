@@ -1,0 +1,125 @@
+package bundle
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Dir is where a bundle of name and version is unpacked under root.
+func Dir(root, name, version string) string { return filepath.Join(root, name, version) }
+
+// Unpack writes the bundle's files to Dir(root, name, version), replacing
+// an earlier copy of the same version, and returns that folder. Every entry
+// is checked before anything is written: a path that is absolute or leaves
+// the folder (zip-slip), a symbolic link or other non-regular file, more
+// than MaxFiles entries or more than MaxUnpackedBytes in all refuse the
+// whole bundle. Files are written under a temporary name and renamed into
+// place, so a failed unpack leaves no half folder.
+func (b *Bundle) Unpack(root string) (string, error) {
+	if len(b.zip.File) > MaxFiles {
+		return "", &UnsafeError{Why: fmt.Sprintf("has %d files, over the limit of %d", len(b.zip.File), MaxFiles)}
+	}
+	var total uint64
+	for _, f := range b.zip.File {
+		if err := checkEntry(f.Name); err != nil {
+			return "", &UnsafeError{Path: f.Name, Why: err.Error()}
+		}
+		mode := f.Mode()
+		if mode&os.ModeSymlink != 0 {
+			return "", &UnsafeError{Path: f.Name, Why: "is a symbolic link"}
+		}
+		if !mode.IsRegular() && !mode.IsDir() {
+			return "", &UnsafeError{Path: f.Name, Why: "is not a regular file"}
+		}
+		total += f.UncompressedSize64
+		if total > uint64(MaxUnpackedBytes) {
+			return "", &UnsafeError{Why: fmt.Sprintf("unpacks to more than %d MB", MaxUnpackedBytes>>20)}
+		}
+	}
+	dest := Dir(root, b.Manifest.Name, b.Manifest.Version)
+	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
+		return "", fmt.Errorf("unpack bundle: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dest), ".unpack-")
+	if err != nil {
+		return "", fmt.Errorf("unpack bundle: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	var written int64
+	for _, f := range b.zip.File {
+		target := filepath.Join(tmp, filepath.FromSlash(f.Name))
+		if f.Mode().IsDir() || strings.HasSuffix(f.Name, "/") {
+			if err := os.MkdirAll(target, 0o700); err != nil {
+				return "", fmt.Errorf("unpack bundle: %w", err)
+			}
+			continue
+		}
+		n, err := writeEntry(f, target, MaxUnpackedBytes-written)
+		written += n
+		if err != nil {
+			return "", err
+		}
+	}
+	if err := os.RemoveAll(dest); err != nil {
+		return "", fmt.Errorf("unpack bundle: replace %s: %w", dest, err)
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return "", fmt.Errorf("unpack bundle: %w", err)
+	}
+	if b.Manifest.Server.Type == Binary { // zip tools often drop the executable bit
+		_ = os.Chmod(filepath.Join(dest, filepath.FromSlash(b.Manifest.Server.EntryPoint)), 0o700)
+	}
+	return dest, nil
+}
+
+// checkEntry refuses a zip entry name that is absolute or leaves the folder.
+func checkEntry(name string) error {
+	n := strings.ReplaceAll(name, `\`, "/")
+	if n == "" || strings.HasPrefix(n, "/") || (len(n) > 1 && n[1] == ':') {
+		return fmt.Errorf("has an absolute path")
+	}
+	for _, part := range strings.Split(n, "/") {
+		if part == ".." {
+			return fmt.Errorf("leaves the bundle's folder")
+		}
+	}
+	return nil
+}
+
+// writeEntry copies one file, never more than budget bytes (the header's
+// size may lie).
+func writeEntry(f interface {
+	Open() (io.ReadCloser, error)
+	Mode() os.FileMode
+}, target string, budget int64) (int64, error) {
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return 0, fmt.Errorf("unpack bundle: %w", err)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return 0, fmt.Errorf("unpack bundle: %w", err)
+	}
+	defer rc.Close()
+	perm := os.FileMode(0o600)
+	if f.Mode()&0o111 != 0 {
+		perm = 0o700 // a binary server, a script with a shebang
+	}
+	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return 0, fmt.Errorf("unpack bundle: %w", err)
+	}
+	n, err := io.Copy(out, io.LimitReader(rc, budget+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, fmt.Errorf("unpack bundle: %s: %w", target, err)
+	}
+	if n > budget {
+		return n, &UnsafeError{Why: fmt.Sprintf("unpacks to more than %d MB", MaxUnpackedBytes>>20)}
+	}
+	return n, nil
+}
