@@ -71,6 +71,12 @@ $(APPS_SERVERS)/node_modules/.package-lock.json: $(APPS_SERVERS)/package-lock.js
 	cd $(APPS_SERVERS) && npm ci --no-audit --no-fund
 	@touch $@
 
+# Anthropic's mcpb CLI: the bundle tests pack (and sign) their .mcpb files with it.
+TEST_BUNDLES := mcpmanager/bundle/testdata/npm
+$(TEST_BUNDLES)/node_modules/.package-lock.json: $(TEST_BUNDLES)/package-lock.json $(TEST_BUNDLES)/package.json
+	cd $(TEST_BUNDLES) && npm ci --no-audit --no-fund
+	@touch $@
+
 # Third-party MCP clients (conformance suite, inspector) and the Node 22 they need.
 TEST_CLIENTS := mcpmanager/testdata/clients
 $(TEST_CLIENTS)/node_modules/.package-lock.json: $(TEST_CLIENTS)/package-lock.json $(TEST_CLIENTS)/package.json
@@ -95,7 +101,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
-test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
+test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 -timeout 10m ./...
 
 test-frontend: frontend/node_modules/.package-lock.json
@@ -104,7 +110,7 @@ test-frontend: frontend/node_modules/.package-lock.json
 # e2e: 'wails dev' in browser mode + the production binary, under a private X
 # display and a private D-Bus session with its own unlocked gnome-keyring in a
 # throw-away directory (so no test touches the user's display or keyring).
-test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json $(APPS_SERVERS)/node_modules/.package-lock.json
+test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(APPS_SERVERS)/node_modules/.package-lock.json
 	kr=$$(mktemp -d) && mkdir -m 700 $$kr/run && trap 'rm -rf $$kr' EXIT && \
 	cd frontend && SWITCHBOARD_BIN=$(CURDIR)/$(BIN) XDG_DATA_HOME=$$kr/share XDG_RUNTIME_DIR=$$kr/run \
 	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
