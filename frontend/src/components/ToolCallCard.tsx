@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import { prettyJSON, resultText, type ToolCall } from '../chat';
+import { prettyJSON, resultText, useChat, type ToolCall } from '../chat';
+import { ToolApp } from './AppFrame';
+import { TaskStatus } from './TaskStatus';
+import { ServerIcon } from './Icon';
+import { ResourceLinks } from './ResourceLinks';
+import { StructuredResult } from './StructuredResult';
+import { useServers } from '../servers';
 
 const LABEL: Record<string, string> = {
   streaming: 'preparing', pending: 'waiting for approval', running: 'running', done: 'done',
@@ -19,15 +25,19 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
   const result = call.error || resultText(call.result);
   const steps = call.steps ?? [];
   const delegated = call.name.startsWith('ask_');
+  const chatId = useChat((s) => s.current);
+  const icon = useServers().servers.find((s) => s.name === server)?.icon;
   return (
     <div className={`tool-card status-${call.status}${call.parent ? ' sub' : ''}`} data-testid={call.parent ? 'sub-step' : 'tool-card'}>
       <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="badge">{server}</span>
+        <span className="badge"><ServerIcon src={icon} />{server}</span>
         <code>{tool}</code>
         <span className={`tool-status ${call.isError ? 'bad' : ''}`}>{LABEL[call.status] ?? call.status}</span>
         {delegated && <span className="muted small">{steps.length} {steps.length === 1 ? 'step' : 'steps'}</span>}
         {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
       </button>
+      <TaskStatus call={call} server={server} />
+      {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result, status: call.status }} chatId={chatId} />}
       {steps.length > 0 && (
         <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
           {steps.map((s) => (
@@ -43,6 +53,12 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
             <>
               <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
               <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>
+            </>
+          )}
+          {call.result && !delegated && (
+            <>
+              <ResourceLinks content={call.result.content} server={server} />
+              <StructuredResult structured={call.result.structured} schemaError={call.result.schemaError} />
             </>
           )}
         </div>

@@ -1,5 +1,43 @@
 export namespace app {
 	
+	export interface AboutView {
+	    name: string;
+	    version: string;
+	    dataDir: string;
+	    logDir: string;
+	    licence: string;
+	    go: string;
+	}
+	export interface AppCSPView {
+	    connectDomains: string[];
+	    resourceDomains: string[];
+	    frameDomains: string[];
+	    baseUriDomains: string[];
+	}
+	export interface AppToolView {
+	    name: string;
+	    server: string;
+	    tool: string;
+	    resourceUri: string;
+	    toolJson: string;
+	}
+	export interface AppView {
+	    server: string;
+	    uri: string;
+	    html: string;
+	    proxyUrl: string;
+	    csp?: AppCSPView;
+	    policy: string;
+	    permissions: apps.Permissions;
+	    allow: string;
+	    prefersBorder: boolean;
+	}
+	export interface WarningView {
+	    kind: string;
+	    reason: string;
+	    where: string;
+	    excerpt: string;
+	}
 	export interface ApprovalView {
 	    id: string;
 	    chatId: string;
@@ -8,6 +46,7 @@ export namespace app {
 	    tool: string;
 	    arguments: string;
 	    destructive: boolean;
+	    warnings: WarningView[];
 	}
 	export interface ContentView {
 	    type: string;
@@ -15,12 +54,21 @@ export namespace app {
 	    data: string;
 	    mimeType: string;
 	    uri: string;
+	    name: string;
+	    title: string;
+	    description: string;
 	}
 	export interface CallResult {
 	    isError: boolean;
 	    content: ContentView[];
 	    structured: string;
+	    schemaError: string;
 	    durationMs: number;
+	}
+	export interface TaskView {
+	    id: string;
+	    status: string;
+	    message: string;
 	}
 	export interface ToolCallView {
 	    id: string;
@@ -37,6 +85,7 @@ export namespace app {
 	    approvalId: string;
 	    parent?: string;
 	    steps?: ToolCallView[];
+	    task?: TaskView;
 	}
 	export interface ChatEvent {
 	    chatId: string;
@@ -100,6 +149,9 @@ export namespace app {
 	    schema?: Record<string, any>;
 	    url?: string;
 	}
+	export interface FileOpen {
+	    path: string;
+	}
 	export interface TerminalData {
 	    session: string;
 	    attach: string;
@@ -137,12 +189,18 @@ export namespace app {
 	    errors: number;
 	    p50Ms: number;
 	    stderrTail: string[];
+	    progress: string;
 	    meta: MetaView;
 	    description: string;
 	    title: string;
 	    instructions: string;
 	    docsUrl: string;
 	    usedBy: string[];
+	    icon: string;
+	    roots: string[];
+	    logging: boolean;
+	    logLevel: string;
+	    sandboxed: boolean;
 	    seq: number;
 	}
 	export interface EventTypes {
@@ -153,7 +211,9 @@ export namespace app {
 	    elicit: ElicitView;
 	    requestDone: RequestDone;
 	    terminalData: TerminalData;
+	    fileOpen: FileOpen;
 	}
+	
 	export interface SecretMove {
 	    key: string;
 	    field: string;
@@ -197,7 +257,23 @@ export namespace app {
 	    dataDir: string;
 	}
 	
+	export interface LocalModel {
+	    name: string;
+	    kind: string;
+	    baseUrl: string;
+	    models: string[];
+	}
+	export interface LogEntryView {
+	    level: string;
+	    logger: string;
+	    text: string;
+	}
 	
+	export interface MatchView {
+	    path: string;
+	    glob: string;
+	    regex: string;
+	}
 	export interface MessageView {
 	    id: string;
 	    chatId: string;
@@ -233,6 +309,7 @@ export namespace app {
 	    title: string;
 	    description: string;
 	    arguments: PromptArgument[];
+	    icon: string;
 	}
 	export interface ProviderInput {
 	    name: string;
@@ -243,18 +320,67 @@ export namespace app {
 	}
 	
 	
+	export interface ResourceContentsView {
+	    uri: string;
+	    mimeType: string;
+	    text: string;
+	    blob: string;
+	}
+	export interface ResourceReadView {
+	    server: string;
+	    uri: string;
+	    contents: ResourceContentsView[];
+	}
 	export interface ResourceView {
 	    server: string;
 	    uri: string;
 	    name: string;
 	    description: string;
 	    mimeType: string;
+	    icon: string;
+	}
+	export interface RuleView {
+	    id: string;
+	    tool: string;
+	    effect: string;
+	    match: MatchView[];
+	    text: string;
+	}
+	export interface ToolWarningsView {
+	    name: string;
+	    server: string;
+	    tool: string;
+	    warnings: WarningView[];
+	}
+	export interface ToolChangeView {
+	    server: string;
+	    tool: string;
+	    old: string;
+	    new: string;
+	    seen: string;
+	    rejected: boolean;
+	    warnings: WarningView[];
+	}
+	export interface SafetyView {
+	    changes: ToolChangeView[];
+	    warnings: ToolWarningsView[];
+	    new: Record<string, Array<string>>;
+	}
+	export interface SandboxView {
+	    enabled: boolean;
+	    network: boolean;
+	    allowRead: string[];
+	    allowWrite: string[];
+	    roots: string;
+	    local: boolean;
+	    unavailable: string;
 	}
 	
 	export interface ServerErrorView {
 	    server: string;
 	    error: string;
 	}
+	
 	
 	export interface TemplateView {
 	    id: string;
@@ -273,6 +399,7 @@ export namespace app {
 	}
 	
 	
+	
 	export interface ToolView {
 	    name: string;
 	    server: string;
@@ -283,16 +410,45 @@ export namespace app {
 	    readOnly: boolean;
 	    destructive: boolean;
 	    defaultPolicy: string;
+	    icon: string;
+	    warnings: WarningView[];
+	    outputSchema: string;
 	}
 	export interface ToolList {
 	    tools: ToolView[];
 	    errors: ServerErrorView[];
 	}
 	
+	
+	
+	export interface WelcomeConfig {
+	    app: string;
+	    path: string;
+	    scope: string;
+	    servers: number;
+	}
+	export interface WelcomeView {
+	    show: boolean;
+	    configs: WelcomeConfig[];
+	    local: LocalModel[];
+	    dataDir: string;
+	    logDir: string;
+	}
 	export interface WorkspaceView {
 	    root: string;
 	    fresh: boolean;
 	    sessions: string[];
+	}
+
+}
+
+export namespace apps {
+	
+	export interface Permissions {
+	    camera?: boolean;
+	    microphone?: boolean;
+	    geolocation?: boolean;
+	    clipboardWrite?: boolean;
 	}
 
 }

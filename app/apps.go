@@ -1,0 +1,177 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+)
+
+// AppsPage is MCP Apps in the window: a tool card (chat, Tools page) whose
+// tool names a ui:// resource renders it through these methods, and the
+// app's requests to the host come back through them.
+type AppsPage struct{ *core }
+
+// AppToolView says whether a tool has an app.
+type AppToolView struct {
+	Name        string `json:"name"` // exposed name (server__tool)
+	Server      string `json:"server"`
+	Tool        string `json:"tool"`        // the server's own name
+	ResourceURI string `json:"resourceUri"` // "" when the tool has no app
+	ToolJSON    string `json:"toolJson"`    // the tool as listed, for hostContext.toolInfo
+}
+
+// AppCSPView is the resource's declared CSP domains (the bridge passes them
+// on; the proxy page's header is built from them by Go).
+type AppCSPView struct {
+	ConnectDomains  []string `json:"connectDomains"`
+	ResourceDomains []string `json:"resourceDomains"`
+	FrameDomains    []string `json:"frameDomains"`
+	BaseURIDomains  []string `json:"baseUriDomains"`
+}
+
+// AppView is an app ready to load in the sandbox proxy.
+type AppView struct {
+	Server        string           `json:"server"`
+	URI           string           `json:"uri"`
+	HTML          string           `json:"html"`
+	ProxyURL      string           `json:"proxyUrl"`
+	CSP           *AppCSPView      `json:"csp,omitempty"`
+	Policy        string           `json:"policy"` // the Content-Security-Policy the app runs under
+	Permissions   apps.Permissions `json:"permissions"`
+	Allow         string           `json:"allow"` // the frames' allow attribute
+	PrefersBorder bool             `json:"prefersBorder"`
+}
+
+func (a *AppsPage) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(cmp.Or(a.wailsContext(), context.Background()), 60*time.Second)
+}
+
+func (a *AppsPage) appsHost() (*host.Apps, error) {
+	if a.apps == nil {
+		return nil, errors.New("MCP Apps are unavailable: the sandbox proxy could not start (see the log)")
+	}
+	return a.apps, nil
+}
+
+// ToolApp returns whether the tool (server__tool) has an app.
+func (a *AppsPage) ToolApp(name string) (AppToolView, error) {
+	ah, err := a.appsHost()
+	if err != nil {
+		return AppToolView{}, err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	t, ui, err := ah.Tool(ctx, name)
+	if err != nil {
+		return AppToolView{Name: name}, nil // gone or withheld: the card shows no app
+	}
+	b, _ := json.Marshal(t.Tool)
+	return AppToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, ResourceURI: ui.ResourceURI, ToolJSON: string(b)}, nil
+}
+
+// OpenApp reads the server's ui:// resource and returns it with the URL of
+// a sandbox proxy page made for it.
+func (a *AppsPage) OpenApp(server, uri string) (AppView, error) {
+	ah, err := a.appsHost()
+	if err != nil {
+		return AppView{}, err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	o, err := ah.Open(ctx, server, uri)
+	if err != nil {
+		return AppView{}, fmt.Errorf("the app of %s could not be loaded: %w", server, err)
+	}
+	v := AppView{Server: server, URI: uri, HTML: o.HTML, ProxyURL: o.ProxyURL, Policy: o.Meta.Header(),
+		Permissions: o.Meta.Permissions, Allow: o.Meta.Permissions.Allow()}
+	if c := o.Meta.CSP; c != nil {
+		v.CSP = &AppCSPView{ConnectDomains: c.ConnectDomains, ResourceDomains: c.ResourceDomains, FrameDomains: c.FrameDomains, BaseURIDomains: c.BaseURIDomains}
+	}
+	v.PrefersBorder = o.Meta.PrefersBorder == nil || *o.Meta.PrefersBorder
+	return v, nil
+}
+
+// CallTool is an app's tools/call to its own server (tool under the
+// server's name), with the chat's approval policy; it returns the
+// CallToolResult as JSON. chatID is "" outside a chat (the Tools page).
+func (a *AppsPage) CallTool(chatID, server, tool, argsJSON string) (string, error) {
+	ah, err := a.appsHost()
+	if err != nil {
+		return "", err
+	}
+	var args map[string]any
+	if argsJSON != "" {
+		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+			return "", fmt.Errorf("arguments must be a JSON object: %w", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
+	defer cancel()
+	res, err := ah.Call(ctx, chatID, server, tool, args, a.asker)
+	if err != nil {
+		return "", errors.New(a.h.Redact(err.Error()))
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return "", err
+	}
+	return a.h.Redact(string(b)), nil
+}
+
+// ReadResource is an app's resources/read on its own server, as JSON.
+func (a *AppsPage) ReadResource(server, uri string) (string, error) {
+	ah, err := a.appsHost()
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	res, err := ah.Read(ctx, server, uri)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(res)
+	return string(b), err
+}
+
+// Log is an app's notifications/message, kept in its server's log.
+func (a *AppsPage) Log(server, level, text string) error {
+	ah, err := a.appsHost()
+	if err != nil {
+		return err
+	}
+	return ah.Log(server, level, text)
+}
+
+// SetModelContext keeps an app's ui/update-model-context for the chat's
+// next turn (each update replaces the last).
+func (a *AppsPage) SetModelContext(chatID, text string) error {
+	ah, err := a.appsHost()
+	if err != nil {
+		return err
+	}
+	ah.SetModelContext(chatID, text)
+	return nil
+}
+
+// OpenLink opens an app's ui/open-link in the system browser (the window
+// asked the user first); only http and https.
+func (a *AppsPage) OpenLink(link string) error {
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("only http and https links open: %q", link)
+	}
+	if ctx := a.wailsContext(); ctx != nil {
+		wruntime.BrowserOpenURL(ctx, u.String())
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// Apps is the window's MCP Apps: which tool has an app, its ui:// resource
+// (read once per server and URI, read again after the server's lists
+// change) behind a sandbox proxy page, and what a running app may ask of
+// the host. It is not a method set of Host: the window makes one with
+// NewApps and closes it when it closes.
+type Apps struct {
+	h     *Host
+	cache *apps.Cache
+	proxy *apps.Proxy
+	stop  context.CancelFunc
+
+	mu      sync.Mutex
+	context map[string]string // chat ID → the latest ui/update-model-context text
+}
+
+// ErrNoAppTool: a tool an app called is not one of its server's tools.
+var ErrNoAppTool = errors.New("the app's server has no such tool")
+
+// NewApps starts the sandbox proxy and follows the registry's changes.
+func NewApps(h *Host) (*Apps, error) {
+	p, err := apps.Listen()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &Apps{h: h, cache: apps.NewCache(h.Registry()), proxy: p, stop: cancel, context: map[string]string{}}
+	go a.cache.Follow(ctx, h.Registry())
+	return a, nil
+}
+
+// Close stops the proxy.
+func (a *Apps) Close(ctx context.Context) error {
+	a.stop()
+	return a.proxy.Close(ctx)
+}
+
+// Tool finds a tool by its exposed name (server__tool) and its _meta.ui;
+// ResourceURI is empty when the tool has no app.
+func (a *Apps) Tool(ctx context.Context, name string) (registry.Tool, apps.ToolMeta, error) {
+	t, err := a.h.Registry().Lookup(ctx, name)
+	if err != nil {
+		return registry.Tool{}, apps.ToolMeta{}, err
+	}
+	return t, apps.ToolUI(t.Tool), nil
+}
+
+// Opened is an app ready to load: its resource and the proxy page to load
+// it through.
+type Opened struct {
+	apps.Resource
+	ProxyURL string
+}
+
+// Open reads server's ui:// resource uri and registers a proxy page whose
+// Content-Security-Policy comes from the resource's _meta.ui.csp.
+func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
+	res, err := a.cache.Read(ctx, server, uri)
+	if err != nil {
+		return Opened{}, err
+	}
+	slog.Info("mcp app opened", "server", server, "uri", uri, "csp", res.Meta.Header(), "allow", res.Meta.Permissions.Allow())
+	return Opened{Resource: res, ProxyURL: a.proxy.Register(res)}, nil
+}
+
+// Call is an app's tools/call: only to a tool of the app's own server
+// (under its original name) whose visibility includes "app", under the
+// same policy as the model's calls; a tool that asks shows the approval
+// card in chatID through ask.
+func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver) (*mcp.CallToolResult, error) {
+	var t registry.Tool
+	all, _ := a.h.Registry().Tools(ctx)
+	for _, x := range all {
+		if x.Server == server && x.Tool.Name == tool {
+			t = x
+		}
+	}
+	if t.Name == "" {
+		return nil, &apps.Error{Op: "call", Server: server, URI: tool, Err: ErrNoAppTool}
+	}
+	if !apps.AppVisible(t.Tool) {
+		return nil, &apps.Error{Op: "call", Server: server, URI: tool, Err: apps.ErrNotForApps}
+	}
+	s, err := a.h.ChatSettings()
+	if err != nil {
+		return nil, err
+	}
+	switch s.Policies.For(t, a.h.DefaultPolicy) {
+	case chat.PolicyDeny:
+		return nil, fmt.Errorf("%s: the user's settings do not allow this tool", t.Name)
+	case chat.PolicyAsk:
+		raw, _ := json.Marshal(args)
+		if args == nil {
+			raw = []byte("{}")
+		}
+		var id [8]byte
+		_, _ = rand.Read(id[:])
+		d := chat.Deny
+		if ask != nil {
+			ro := t.Tool.Annotations.ReadOnlyHint
+			dh := t.Tool.Annotations.DestructiveHint
+			d, err = ask.Approve(ctx, chat.ApprovalRequest{ID: hex.EncodeToString(id[:]), ChatID: chatID, Kind: chat.KindTool,
+				Server: server, Tool: t.Name, Arguments: raw, Destructive: (ro == nil || !*ro) && (dh == nil || *dh)})
+			if err != nil {
+				return nil, fmt.Errorf("the approval could not be asked: %w", err)
+			}
+		}
+		if d != chat.ApproveOnce && d != chat.ApproveAlways {
+			return nil, fmt.Errorf("%s: the user denied this call", t.Name)
+		}
+	}
+	return a.h.Registry().Call(ctx, server, tool, args, registry.CallOptions{})
+}
+
+// Read is an app's resources/read, sent to its own server.
+func (a *Apps) Read(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
+	return a.h.Registry().ReadResource(ctx, server, uri)
+}
+
+// Log is an app's notifications/message: a line in its server's log.
+func (a *Apps) Log(server, level, text string) error {
+	sup, err := a.h.Manager().Server(server)
+	if err != nil {
+		return err
+	}
+	sup.Log().AddMessage(level, "app", text)
+	return nil
+}
+
+// SetModelContext keeps an app's ui/update-model-context for chatID; each
+// update replaces the last, and the next turn gives it to the model.
+func (a *Apps) SetModelContext(chatID, text string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if strings.TrimSpace(text) == "" {
+		delete(a.context, chatID)
+		return
+	}
+	a.context[chatID] = text
+}
+
+// ModelContext is what apps of chatID last asked the model to know, as a
+// system prompt paragraph ("" when none).
+func (a *Apps) ModelContext(chatID string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c := a.context[chatID]; c != "" {
+		return "Context from an app shown in this chat:\n" + c
+	}
+	return ""
+}

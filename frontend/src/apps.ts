@@ -1,0 +1,70 @@
+// MCP Apps (io.modelcontextprotocol/ui): which tools have an app, and the
+// host context an app is given. The app itself runs in AppFrame.
+import { ToolApp } from '../wailsjs/go/app/AppsPage';
+import { call, hasBackend } from './backend';
+
+export interface ToolAppInfo {
+  name: string;
+  server: string;
+  tool: string;
+  resourceUri: string;
+  toolJson: string;
+}
+
+const known = new Map<string, Promise<ToolAppInfo | null>>();
+
+/** toolApp says whether the tool (server__tool) has an app; asked once per tool name. */
+export function toolApp(name: string): Promise<ToolAppInfo | null> {
+  if (!hasBackend() || !name.includes('__')) return Promise.resolve(null);
+  let p = known.get(name);
+  if (!p) {
+    p = call(() => ToolApp(name)).then((v) => (v.resourceUri ? v : null), () => null);
+    known.set(name, p);
+    // A tool without an app may gain one (a server update): ask again later.
+    p.then((v) => { if (!v) setTimeout(() => known.delete(name), 30_000); });
+  }
+  return p;
+}
+
+/** forgetToolApps drops what toolApp learned (the tool lists changed). */
+export function forgetToolApps(): void {
+  known.clear();
+}
+
+const dark = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches;
+
+/** theme is the window's colour scheme, which follows the OS. */
+export function theme(): 'light' | 'dark' {
+  return dark() ? 'dark' : 'light';
+}
+
+/** onThemeChange calls fn whenever the window's colour scheme changes; it returns the unsubscribe. */
+export function onThemeChange(fn: (t: 'light' | 'dark') => void): () => void {
+  const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
+  if (!mq) return () => {};
+  const h = () => fn(mq.matches ? 'dark' : 'light');
+  mq.addEventListener('change', h);
+  return () => mq.removeEventListener('change', h);
+}
+
+/** styleVariables are the spec's standard CSS variables, from the window's own theme. */
+export function styleVariables(): Record<string, string> {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string) => css.getPropertyValue(name).trim();
+  return {
+    '--color-background-primary': v('--surface'),
+    '--color-background-secondary': v('--bg'),
+    '--color-text-primary': v('--text'),
+    '--color-text-secondary': v('--muted'),
+    '--color-border-primary': v('--border'),
+    '--color-ring-primary': v('--focus'),
+    '--font-sans': css.fontFamily,
+    '--border-radius-md': v('--radius'),
+  };
+}
+
+/** clampHeight keeps an app's requested height within what a card shows. */
+export function clampHeight(h: number | undefined, max = 720): number {
+  if (!h || !Number.isFinite(h)) return 160;
+  return Math.max(48, Math.min(Math.ceil(h), max));
+}

@@ -1,0 +1,215 @@
+import { useEffect, useRef, useState } from 'react';
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { CallTool, Log, OpenApp, OpenLink, ReadResource, SetModelContext } from '../../wailsjs/go/app/AppsPage';
+import { SendMessage } from '../../wailsjs/go/app/ChatPage';
+import { call } from '../backend';
+import { clampHeight, onThemeChange, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+
+/** What a tool call looks like to its app. */
+export interface AppCall {
+  args: string; // the tool's arguments as JSON
+  result?: unknown; // the CallToolResult, once there is one
+  status: string; // streaming | pending | running | done | error | denied | cancelled
+}
+
+type Ask = { kind: 'link' | 'message'; text: string; answer: (ok: boolean) => void };
+
+const HOST = { name: 'Switchboard', version: '1' };
+const TEARDOWN_MS = 1500;
+
+/**
+ * AppFrame renders a tool's MCP App: the sandbox proxy page (127.0.0.1 on a
+ * random port, never the window's origin) in a frame, the app's HTML in
+ * the proxy's inner frame (sandboxed without allow-same-origin, under the
+ * CSP Go built from the resource's _meta.ui.csp), and the official
+ * AppBridge between them and the host. Calls from the app go to its own
+ * server through Go, under the chat's approval policy.
+ */
+export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: AppCall; chatId: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const bridgeRef = useRef<AppBridge | null>(null);
+  const ready = useRef(false);
+  const sent = useRef<{ input: boolean; result: boolean; cancelled: boolean }>({ input: false, result: false, cancelled: false });
+  const latest = useRef(tc);
+  latest.current = tc;
+  const [height, setHeight] = useState(160);
+  const [error, setError] = useState('');
+  const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
+  const [ask, setAsk] = useState<Ask | null>(null);
+  const ctxRef = useRef<McpUiHostContext>({});
+  // setDisplay switches inline/fullscreen and tells the app (host-context-changed).
+  const setDisplay = (next: 'inline' | 'fullscreen') => {
+    setMode(next);
+    ctxRef.current = { ...ctxRef.current, displayMode: next };
+    bridgeRef.current?.setHostContext(ctxRef.current);
+  };
+
+  // Sends what the app has not been told yet: input, then result or cancellation.
+  const flush = () => {
+    const b = bridgeRef.current;
+    const c = latest.current;
+    if (!b || !ready.current) return;
+    const s = sent.current;
+    if (!s.input && c.status !== 'streaming') {
+      s.input = true;
+      let args: Record<string, unknown> = {};
+      try { args = JSON.parse(c.args || '{}'); } catch { /* partial JSON: an empty object */ }
+      void b.sendToolInput({ arguments: args });
+    }
+    if (s.input && !s.result && !s.cancelled && c.result && (c.status === 'done' || c.status === 'error')) {
+      s.result = true;
+      void b.sendToolResult(c.result as Parameters<AppBridge['sendToolResult']>[0]);
+    }
+    if (!s.result && !s.cancelled && (c.status === 'cancelled' || c.status === 'denied')) {
+      s.cancelled = true;
+      void b.sendToolCancelled({ reason: c.status === 'denied' ? 'The user denied the tool call.' : 'The tool call was cancelled.' });
+    }
+  };
+
+  useEffect(flush, [tc.status, tc.result, tc.args]);
+
+  useEffect(() => {
+    let gone = false;
+    let bridge: AppBridge | null = null;
+    let frame: HTMLIFrameElement | null = null;
+    let stopTheme = () => {};
+    const confirm = (kind: Ask['kind'], text: string) => new Promise<boolean>((resolve) => {
+      setAsk({ kind, text, answer: (ok) => { setAsk(null); resolve(ok); } });
+    });
+    (async () => {
+      const view = await call(() => OpenApp(app.server, app.resourceUri));
+      if (gone || !box.current) return;
+      frame = document.createElement('iframe');
+      frame.title = `App of ${app.server}: ${app.tool}`;
+      frame.className = 'app-frame';
+      // The proxy's own origin (127.0.0.1:port) is not the window's.
+      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+      if (view.allow) frame.setAttribute('allow', view.allow);
+      frame.setAttribute('referrerpolicy', 'no-referrer');
+      frame.dataset.testid = 'app-frame';
+      const proxyReady = new Promise<void>((resolve) => {
+        const h = (e: MessageEvent) => {
+          if (e.source === frame?.contentWindow && e.data?.method === 'ui/notifications/sandbox-proxy-ready') {
+            window.removeEventListener('message', h);
+            resolve();
+          }
+        };
+        window.addEventListener('message', h);
+      });
+      frame.src = view.proxyUrl;
+      box.current.appendChild(frame);
+      await proxyReady;
+      if (gone) return;
+      let tool: unknown = undefined;
+      try { tool = JSON.parse(app.toolJson); } catch { /* no toolInfo */ }
+      const ctx = {
+        theme: theme(), displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'],
+        containerDimensions: { maxHeight: 720 }, locale: navigator.language,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'desktop',
+        styles: { variables: styleVariables() },
+        ...(tool ? { toolInfo: { tool } } : {}),
+      } as McpUiHostContext;
+      ctxRef.current = ctx;
+      bridge = new AppBridge(null, HOST, {
+        openLinks: {}, serverTools: {}, serverResources: {}, logging: {},
+        updateModelContext: { text: {} }, message: { text: {} },
+        sandbox: { csp: view.csp ?? undefined, permissions: view.permissions as never },
+      }, { hostContext: ctxRef.current });
+      bridgeRef.current = bridge;
+      bridge.oncalltool = async (p) => {
+        const raw = await call(() => CallTool(chatId, app.server, p.name, JSON.stringify(p.arguments ?? {})));
+        return JSON.parse(raw);
+      };
+      bridge.onreadresource = async (p) => JSON.parse(await call(() => ReadResource(app.server, p.uri)));
+      bridge.onloggingmessage = (p) => { void call(() => Log(app.server, p.level, typeof p.data === 'string' ? p.data : JSON.stringify(p.data))); };
+      bridge.onsizechange = ({ height: h }) => { if (h !== undefined) setHeight(clampHeight(h)); };
+      bridge.onopenlink = async ({ url }) => {
+        let u: URL;
+        try { u = new URL(url); } catch { throw new Error('Invalid URL'); }
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('Policy violation: only http and https links open');
+        if (!(await confirm('link', u.href))) throw new Error('Link opening denied by user');
+        await call(() => OpenLink(u.href));
+        return {};
+      };
+      bridge.onmessage = async (p) => {
+        const blocks = (Array.isArray(p.content) ? p.content : [p.content]) as { type: string; text?: string }[];
+        const text = blocks.filter((c) => c?.type === 'text').map((c) => c.text ?? '').join('\n').trim();
+        if (!text || !chatId) throw new Error('Message sending denied');
+        if (!(await confirm('message', text))) throw new Error('Message sending denied by user');
+        await call(() => SendMessage(chatId, text));
+        return {};
+      };
+      bridge.onupdatemodelcontext = async (p) => {
+        const blocks = (p.content ?? []) as { type: string; text?: string }[];
+        let text = blocks.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+        if (p.structuredContent) text += (text ? '\n' : '') + JSON.stringify(p.structuredContent);
+        if (chatId) await call(() => SetModelContext(chatId, text));
+        return {};
+      };
+      bridge.onrequestdisplaymode = async ({ mode: want }) => {
+        const next = want === 'fullscreen' || want === 'inline' ? want : modeRef.current;
+        setDisplay(next);
+        return { mode: next };
+      };
+      bridge.oninitialized = () => { ready.current = true; flush(); };
+      await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
+      await bridge.sendSandboxResourceReady({ html: view.html, csp: view.csp ?? undefined, permissions: view.permissions as never });
+      stopTheme = onThemeChange((t) => {
+        ctxRef.current = { ...ctxRef.current, theme: t, styles: { variables: styleVariables() } } as McpUiHostContext;
+        bridge?.setHostContext(ctxRef.current);
+      });
+    })().catch((e: unknown) => { if (!gone) setError(e instanceof Error ? e.message : String(e)); });
+    return () => {
+      gone = true;
+      stopTheme();
+      ready.current = false;
+      sent.current = { input: false, result: false, cancelled: false };
+      const b = bridge;
+      bridgeRef.current = null;
+      const f = frame;
+      if (!b) { f?.remove(); return; }
+      // ui/resource-teardown first, so the app can save; the frame goes after its answer (or a short wait).
+      const done = () => { void b.close(); f?.remove(); };
+      Promise.race([b.teardownResource({}), new Promise((r) => setTimeout(r, TEARDOWN_MS))]).then(done, done);
+    };
+  }, [app.server, app.resourceUri, app.tool, chatId]);
+
+  return (
+    <div className={`app-host ${mode === 'fullscreen' ? 'app-fullscreen' : ''}`} data-testid="app-host" data-mode={mode}>
+      {mode === 'fullscreen' && (
+        <button type="button" className="app-exit" onClick={() => setDisplay('inline')}>Exit full screen</button>
+      )}
+      {error && <p className="error small" role="alert">The app could not be shown: {error}</p>}
+      <div ref={box} className="app-box" style={mode === 'inline' ? { height } : undefined} />
+      {ask && (
+        <div className="app-ask" role="alertdialog" aria-label={ask.kind === 'link' ? 'The app wants to open a link' : 'The app wants to send a message'}>
+          <span>{ask.kind === 'link' ? 'The app wants to open ' : 'The app wants to send this message to the chat: '}</span>
+          <code>{ask.text}</code>
+          <div className="row">
+            <button type="button" className="primary" autoFocus onClick={() => ask.answer(true)}>{ask.kind === 'link' ? 'Open link' : 'Send'}</button>
+            <button type="button" onClick={() => ask.answer(false)}>Cancel</button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * ToolApp shows the app of a tool call when its tool has one (asked once
+ * per tool name); otherwise nothing. chatId is where the app's approvals
+ * and messages go ("" outside a chat).
+ */
+export function ToolApp({ name, call: tc, chatId }: { name: string; call: AppCall; chatId: string }) {
+  const [app, setApp] = useState<ToolAppInfo | null>(null);
+  useEffect(() => {
+    let live = true;
+    void toolApp(name).then((a) => { if (live) setApp(a); });
+    return () => { live = false; };
+  }, [name]);
+  if (!app) return null;
+  return <AppFrame app={app} call={tc} chatId={chatId} />;
+}
