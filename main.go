@@ -61,19 +61,39 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		return err
 	}
 	a := app.New(ctx, o.DataDir)
+	width, height := 1200, 800
+	if w, ok := app.WindowGeometry(a); ok {
+		width, height = w.Width, w.Height
+	}
 	err = wails.Run(&options.App{
 		Title:     "Switchboard",
-		Width:     1200,
-		Height:    800,
-		MinWidth:  720,
-		MinHeight: 480,
+		Width:     width,
+		Height:    height,
+		MinWidth:  app.MinWidth,
+		MinHeight: app.MinHeight,
 		AssetServer: &assetserver.Options{
 			Assets: dist,
 		},
 		BackgroundColour: options.NewRGBA(0, 0, 0, 0),
-		OnStartup:        a.Startup,
-		OnShutdown:       a.Shutdown,
-		Bind:             app.Bindings(a),
+		OnStartup: func(wctx context.Context) {
+			a.Startup(wctx)
+			for _, f := range o.Files {
+				app.OpenFile(a, f)
+			}
+		},
+		OnDomReady:    func(wctx context.Context) { app.RestoreWindow(wctx, a) },
+		OnBeforeClose: func(wctx context.Context) bool { return app.RememberWindow(wctx, a) },
+		OnShutdown:    a.Shutdown,
+		Bind:          app.Bindings(a),
+		Menu:          appMenu(a),
+		// One window per user and data dir: a second launch (opening a .mcpb
+		// from the file manager, say) hands its files to this one and exits.
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId: instanceID(o.DataDir.String()),
+			OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
+				app.SecondLaunch(a, cli.GUIFiles(d.Args, d.WorkingDirectory))
+			},
+		},
 		Linux: &linux.Options{
 			Icon:             icon,
 			ProgramName:      "switchboard",

@@ -38,6 +38,9 @@ var EventList = []EventInfo{
 	{"EventRequestDone", EventRequestDone, RequestDone{}},
 	{"EventTerminalData", EventTerminalData, TerminalData{}},
 	{"EventConfigChanged", EventConfigChanged, nil},
+	{"EventFileOpen", EventFileOpen, FileOpen{}},
+	{"EventAbout", EventAbout, nil},
+	{"EventToolsChanged", EventToolsChanged, nil},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -49,6 +52,7 @@ type EventTypes struct {
 	Elicit       ElicitView   `json:"elicit"`
 	RequestDone  RequestDone  `json:"requestDone"`
 	TerminalData TerminalData `json:"terminalData"`
+	FileOpen     FileOpen     `json:"fileOpen"`
 }
 
 // EventTypes is bound only for its result type: Wails writes the TypeScript

@@ -14,6 +14,10 @@ import (
 // Version is set at link time: -ldflags "-X github.com/switchboard-app/switchboard/app/buildinfo.Version=1.2.3".
 var Version = ""
 
+// Licence is the licence Switchboard is distributed under, as Help → About
+// and the packages' copyright file state it.
+const Licence = "MIT License"
+
 var resolved = sync.OnceValue(func() string {
 	if Version != "" {
 		return Version

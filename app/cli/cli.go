@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -54,6 +55,9 @@ func (e *ValidationError) Unwrap() error { return e.Err }
 // GUIOptions is what the GUI launcher needs from the command line.
 type GUIOptions struct {
 	DataDir datadir.Dir
+	// Files are the files the window is asked to open ('switchboard
+	// bundle.mcpb', or the desktop opening a .mcpb with Switchboard), absolute.
+	Files []string
 }
 
 // Env is the process environment the CLI runs in; tests substitute buffers.
@@ -187,6 +191,11 @@ func dispatch(ctx context.Context, top *Command, args []string, env Env) error {
 			return &UsageError{Cmd: path, Msg: "missing subcommand; one of " + subNames(cmd)}
 		}
 		name := rest[0]
+		if cmd == top {
+			if files, ok := fileArgs(top, rest, ""); ok {
+				return launchGUI(ctx, env, g, files...)
+			}
+		}
 		if name == "help" {
 			return helpFor(env.Stdout, path, cmd, rest[1:])
 		}
@@ -198,7 +207,7 @@ func dispatch(ctx context.Context, top *Command, args []string, env Env) error {
 	}
 }
 
-func launchGUI(ctx context.Context, env Env, g Globals) error {
+func launchGUI(ctx context.Context, env Env, g Globals, files ...string) error {
 	dir, err := datadir.Resolve(g.DataDir)
 	if err != nil {
 		return err
@@ -206,7 +215,45 @@ func launchGUI(ctx context.Context, env Env, g Globals) error {
 	if env.GUI == nil {
 		return errors.New("this binary has no GUI; run a subcommand (see 'switchboard --help')")
 	}
-	return env.GUI(ctx, GUIOptions{DataDir: dir})
+	return env.GUI(ctx, GUIOptions{DataDir: dir, Files: files})
+}
+
+// fileArgs says whether the positional arguments of a bare 'switchboard'
+// are files to open in the window rather than a command: the first is no
+// command's name, and each ends in .mcpb or is an existing file. The paths
+// are made absolute against wd ("" means the working directory).
+func fileArgs(top *Command, rest []string, wd string) ([]string, bool) {
+	if len(rest) == 0 || rest[0] == "help" || slices.ContainsFunc(top.Subs, func(c *Command) bool { return c.Name == rest[0] }) {
+		return nil, false
+	}
+	var files []string
+	for _, a := range rest {
+		if wd != "" && !filepath.IsAbs(a) {
+			a = filepath.Join(wd, a)
+		}
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			return nil, false
+		}
+		if fi, err := os.Stat(abs); !strings.EqualFold(filepath.Ext(abs), ".mcpb") && (err != nil || fi.IsDir()) {
+			return nil, false
+		}
+		files = append(files, abs)
+	}
+	return files, true
+}
+
+// GUIFiles returns the files a second launch of Switchboard was given
+// (its arguments without the program name, run in wd) for the running
+// window to open; nil when it was not asked to open any.
+func GUIFiles(args []string, wd string) []string {
+	var g Globals
+	fs := newFlagSet("switchboard", &g, root(), io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return nil
+	}
+	files, _ := fileArgs(root(), fs.Args(), wd)
+	return files
 }
 
 // helpFor prints help for "cmd help [sub...]".

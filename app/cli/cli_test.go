@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -124,5 +126,46 @@ func TestParseInterspersed(t *testing.T) {
 		if strings.Join(pos, "|") != strings.Join(c.pos, "|") || *dry != c.dry {
 			t.Errorf("%v: pos %q dry %v, want %q %v", c.args, pos, *dry, c.pos, c.dry)
 		}
+	}
+}
+
+func TestFileArgumentOpensTheWindowWithIt(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(existing, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	cases := []struct {
+		name  string
+		args  []string
+		files []string // nil: no GUI, a usage error
+	}{
+		{name: "bundle not yet on disk", args: []string{"--data-dir", dir, "weather.mcpb"}, files: []string{filepath.Join(dir, "weather.mcpb")}},
+		{name: "absolute bundle", args: []string{"/tmp/x/Weather.MCPB"}, files: []string{"/tmp/x/Weather.MCPB"}},
+		{name: "existing file", args: []string{"notes.txt"}, files: []string{existing}},
+		{name: "command wins", args: []string{"version"}},
+		{name: "unknown word", args: []string{"nosuchthing"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut, gui := run(t, c.args...)
+			if c.files == nil {
+				if gui != nil {
+					t.Fatalf("GUI launched for %v", c.args)
+				}
+				return
+			}
+			if code != 0 || gui == nil {
+				t.Fatalf("exit %d, gui %v: %s", code, gui, errOut)
+			}
+			if !slices.Equal(gui.Files, c.files) {
+				t.Fatalf("files = %q, want %q", gui.Files, c.files)
+			}
+			// A second launch with the same arguments hands the same files over.
+			if got := GUIFiles(c.args, dir); !slices.Equal(got, c.files) {
+				t.Fatalf("GUIFiles = %q, want %q", got, c.files)
+			}
+		})
 	}
 }

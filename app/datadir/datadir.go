@@ -78,3 +78,7 @@ func (d Dir) Pins() string { return filepath.Join(string(d), "pins.json") }
 
 // Workspace is the default workspace root.
 func (d Dir) Workspace() string { return filepath.Join(string(d), "workspace") }
+
+// UIState is what the window remembers that is not configuration: the
+// first-run welcome done, the window's size and position (see app/uistate).
+func (d Dir) UIState() string { return filepath.Join(string(d), "ui.json") }

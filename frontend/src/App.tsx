@@ -1,7 +1,12 @@
 import { useEffect } from 'react';
 import { DEV_INFO, appInfo, hasBackend, hasRuntime, signalReady } from './backend';
 import { on } from './events';
-import { EventConfigChanged } from './events.gen';
+import { EventAbout, EventConfigChanged, EventFileOpen } from './events.gen';
+import { AboutDialog } from './components/AboutDialog';
+import { OpenedFiles } from './components/OpenedFiles';
+import { WelcomePage } from './pages/WelcomePage';
+import { useWelcome, welcome } from './welcome';
+import { TakeOpenedFiles } from '../wailsjs/go/app/App';
 import { Nav } from './components/Nav';
 import { PAGES, type PageId } from './pages';
 import { store, useStore } from './store';
@@ -21,6 +26,7 @@ export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' |
 /** App is the shell: navigation on the left, the current page on the right. */
 export function App() {
   const page = useStore((s) => s.page);
+  const welcoming = useWelcome((s) => s.open);
 
   useEffect(() => {
     store.syncFromHash();
@@ -48,7 +54,27 @@ export function App() {
     let live = true;
     // Tell the Go side the first render is on screen (start-up timing, smoke test).
     signalReady();
-    const off = hasRuntime() ? on(EventConfigChanged, () => store.configChanged()) : () => undefined;
+    const offs = hasRuntime()
+      ? [
+          on(EventConfigChanged, () => store.configChanged()),
+          on(EventAbout, () => void welcome.showAbout()),
+          // A file opened with Switchboard (a .mcpb bundle): the Servers page
+          // is where bundles are installed.
+          on(EventFileOpen, (f) => {
+            welcome.fileOpened(f.path);
+            store.navigate('servers');
+          }),
+        ]
+      : [];
+    const off = () => offs.forEach((f) => f());
+    welcome.load().catch((err: unknown) => console.warn('welcome', err));
+    // Files handed over before this listener existed (opened at start-up).
+    if (typeof window.go?.app?.App?.TakeOpenedFiles === 'function') {
+      TakeOpenedFiles().then((fs) => {
+        for (const f of fs) welcome.fileOpened(f);
+        if (fs.length > 0) store.navigate('servers');
+      }, () => undefined);
+    }
     appInfo().then(
       (info) => live && store.setInfo(info),
       (err: unknown) => live && store.setBackendError(err instanceof Error ? err.message : String(err)),
@@ -63,8 +89,10 @@ export function App() {
     <div className="shell">
       <Nav />
       <main className="content" id="main">
-        <PageView page={page} />
+        {!welcoming && page === 'servers' && <OpenedFiles />}
+        {welcoming ? <WelcomePage /> : <PageView page={page} />}
       </main>
+      <AboutDialog />
     </div>
   );
 }

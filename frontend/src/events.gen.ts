@@ -11,6 +11,9 @@ export const EventElicit = "chat:elicit";
 export const EventRequestDone = "chat:requestDone";
 export const EventTerminalData = "terminal:data";
 export const EventConfigChanged = "config:changed";
+export const EventFileOpen = "file:open";
+export const EventAbout = "app:about";
+export const EventToolsChanged = "tools:changed";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -22,4 +25,7 @@ export interface EventPayloads {
   [EventRequestDone]: app.RequestDone;
   [EventTerminalData]: app.TerminalData;
   [EventConfigChanged]: null;
+  [EventFileOpen]: app.FileOpen;
+  [EventAbout]: null;
+  [EventToolsChanged]: null;
 }

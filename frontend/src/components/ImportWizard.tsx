@@ -19,7 +19,13 @@ const OUTCOME_TEXT: Record<string, string> = {
  * server what would happen (nothing changes yet); choose keep / replace /
  * rename for names in use; fill VS Code inputs; import.
  */
-export function ImportWizard({ onClose }: { onClose: () => void }) {
+export function ImportWizard({ onClose, initialPath, onImported }: {
+  onClose: () => void;
+  /** initialPath is a discovered config to load at once (the welcome page's one-click import). */
+  initialPath?: string;
+  /** onImported is told how many servers were imported. */
+  onImported?: (n: number) => void;
+}) {
   const [name, setName] = useState('pasted config');
   const [text, setText] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -35,6 +41,17 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     DiscoverConfigs().then(setDiscovered, () => setDiscovered([]));
   }, []);
+
+  useEffect(() => {
+    if (!initialPath) return;
+    ReadConfigFile(initialPath).then(
+      (t) => {
+        setName(initialPath);
+        setText(t);
+      },
+      (e: unknown) => setErr(message(e)),
+    );
+  }, [initialPath]);
 
   // Re-validate while typing, so problems show at their line as the user fixes them.
   useEffect(() => {
@@ -77,6 +94,7 @@ export function ImportWizard({ onClose }: { onClose: () => void }) {
     try {
       const n = await ApplyImport(name, text, choices, inputs, plaintext);
       setDone(`Imported ${n} server${n === 1 ? '' : 's'}.`);
+      onImported?.(n);
       await refreshServers();
     } catch (e) {
       setErr(message(e));

@@ -2,6 +2,7 @@ import icon from '../assets/icon.svg';
 import { versionLabel } from '../backend';
 import { PAGES } from '../pages';
 import { store, useStore } from '../store';
+import { welcome } from '../welcome';
 import { NavIcon } from './NavIcon';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
@@ -46,6 +47,7 @@ export function Nav() {
           <span title={info.dataDir ? `Data: ${info.dataDir}` : undefined}>{versionLabel(info.version)}</span>
         ) : null}
       </footer>
+      <button type="button" className="nav-about" onClick={() => void welcome.showAbout()}>About Switchboard</button>
     </nav>
   );
 }

@@ -47,6 +47,7 @@ export namespace app {
 	    arguments: string;
 	    destructive: boolean;
 	    warnings: WarningView[];
+	    tools?: chat.OfferedTool[];
 	}
 	export interface ContentView {
 	    type: string;
@@ -113,6 +114,8 @@ export namespace app {
 	    hasKey: boolean;
 	    keyName: string;
 	    default: boolean;
+	    images: string;
+	    imagesDefault: boolean;
 	}
 	export interface ChatSettingsView {
 	    providers: ProviderView[];
@@ -148,6 +151,8 @@ export namespace app {
 	    message: string;
 	    schema?: Record<string, any>;
 	    url?: string;
+	    domain?: string;
+	    retry?: boolean;
 	}
 	export interface FileOpen {
 	    path: string;
@@ -317,6 +322,7 @@ export namespace app {
 	    baseUrl: string;
 	    defaultModel: string;
 	    apiKey: string;
+	    images: string;
 	}
 	
 	
@@ -466,6 +472,10 @@ export namespace chat {
 	    tools?: string[];
 	    policies?: Record<string, string>;
 	    delegate?: boolean;
+	}
+	export interface OfferedTool {
+	    name: string;
+	    description?: string;
 	}
 	export interface Usage {
 	    inputTokens: number;

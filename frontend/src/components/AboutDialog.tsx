@@ -1,0 +1,38 @@
+import { useEffect, useRef, useState } from 'react';
+import { OpenLogFolder } from '../../wailsjs/go/app/App';
+import { versionLabel } from '../backend';
+import { message } from '../servers';
+import { useWelcome, welcome } from '../welcome';
+
+/** AboutDialog is Help → About: version, data dir, log folder (opens it), licence. */
+export function AboutDialog() {
+  const about = useWelcome((s) => s.about);
+  const [err, setErr] = useState('');
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (about) close.current?.focus();
+  }, [about]);
+  if (!about) return null;
+  return (
+    <div className="modal-backdrop">
+      <div className="card about" role="dialog" aria-modal="true" aria-labelledby="about-title"
+        onKeyDown={(e) => { if (e.key === 'Escape') welcome.closeAbout(); }}>
+        <h2 id="about-title">About {about.name}</h2>
+        <dl>
+          <dt>Version</dt><dd>{versionLabel(about.version)} <span className="muted small">({about.go})</span></dd>
+          <dt>Data folder</dt><dd><code>{about.dataDir}</code></dd>
+          <dt>Log folder</dt>
+          <dd>
+            <code>{about.logDir}</code>{' '}
+            <button type="button" onClick={() => OpenLogFolder().catch((e: unknown) => setErr(message(e)))}>Open log folder</button>
+          </dd>
+          <dt>Licence</dt><dd>{about.licence}</dd>
+        </dl>
+        {err && <div className="alert" role="alert">{err}</div>}
+        <div className="wizard-actions">
+          <button type="button" ref={close} onClick={() => welcome.closeAbout()}>Close</button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+// The first-run welcome and Help → About: whether the welcome shows, what
+// it found on this machine, and the About dialog's state.
+import { FinishWelcome, Welcome } from '../wailsjs/go/app/WelcomePage';
+import { About } from '../wailsjs/go/app/App';
+import type { app } from '../wailsjs/go/models';
+import { call, hasBackend } from './backend';
+import { createStore, useSelect } from './store';
+
+export interface WelcomeState {
+  /** view is what the welcome page shows; null until asked (or without a backend). */
+  view: app.WelcomeView | null;
+  /** open says the window shows the welcome page instead of the current page. */
+  open: boolean;
+  /** about is Help → About's content while the dialog is open. */
+  about: app.AboutView | null;
+  /** opened lists files handed to the window (a .mcpb), newest last. */
+  opened: string[];
+}
+
+const s = createStore<WelcomeState>({ view: null, open: false, about: null, opened: [] });
+
+export const welcome = {
+  get: s.get,
+  /** load asks whether to show the welcome page (start-up). */
+  async load(): Promise<void> {
+    if (!hasBackend() || typeof window.go?.app?.WelcomePage?.Welcome !== 'function') return;
+    const view = await call(() => Welcome());
+    s.set({ view, open: view.show });
+  },
+  /** refresh asks again for what was found (after an import or a provider was added). */
+  async refresh(): Promise<void> {
+    const view = await call(() => Welcome());
+    s.set({ view });
+  },
+  /** finish closes the welcome page for good (done or skipped). */
+  async finish(): Promise<void> {
+    await call(() => FinishWelcome());
+    s.set({ open: false });
+  },
+  async showAbout(): Promise<void> {
+    s.set({ about: await call(() => About()) });
+  },
+  closeAbout(): void {
+    s.set({ about: null });
+  },
+  fileOpened(path: string): void {
+    s.set({ opened: [...s.get().opened, path] });
+  },
+};
+
+export function useWelcome<T>(select: (st: WelcomeState) => T): T {
+  return useSelect(s, select);
+}
