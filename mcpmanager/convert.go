@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -16,6 +18,9 @@ func FromConfig(s config.Server) ServerConfig {
 	c := ServerConfig{
 		Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd,
 		Disabled: s.Disabled, CallTimeout: s.ToolTimeout, Roots: s.Roots,
+	}
+	if s.Sandbox != nil && (s.Transport == config.Stdio || s.Transport == "") {
+		c.Sandbox = sandboxPolicy(*s.Sandbox)
 	}
 	for _, r := range s.Roots {
 		if !filepath.IsAbs(r) && c.StartError == "" { // a placeholder expanded to a relative path
@@ -112,6 +117,13 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 	for i, r := range out.Roots {
 		out.Roots[i] = x(r)
 	}
+	if sb := out.Sandbox; sb != nil {
+		for _, l := range [][]string{sb.AllowRead, sb.AllowWrite} {
+			for i, p := range l {
+				l[i] = x(p)
+			}
+		}
+	}
 	for k, v := range out.Env {
 		out.Env[k] = x(v)
 	}
@@ -122,4 +134,10 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 		return s, firstErr
 	}
 	return out, nil
+}
+
+// sandboxPolicy is what a "sandbox" entry lets a server reach.
+func sandboxPolicy(s config.Sandbox) *sandbox.Policy {
+	access := map[string]sandbox.Access{"": sandbox.ReadWrite, "write": sandbox.ReadWrite, "read": sandbox.ReadOnly, "none": sandbox.Hidden}[s.Roots]
+	return &sandbox.Policy{Network: s.Network, AllowRead: slices.Clone(s.AllowRead), AllowWrite: slices.Clone(s.AllowWrite), RootsAccess: access}
 }

@@ -40,6 +40,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -74,8 +75,12 @@ type ServerConfig struct {
 	StartError string
 	// Roots are the absolute folders offered as the server's MCP roots.
 	// A change of Roots alone does not restart a server: Apply sends it
-	// notifications/roots/list_changed instead.
+	// notifications/roots/list_changed instead — except for a sandboxed
+	// server, whose roots are bound into its sandbox at start: it restarts.
 	Roots []string
+	// Sandbox, when set, runs a stdio server in a sandbox (package
+	// sandbox); Roots are filled in at each start.
+	Sandbox *sandbox.Policy
 }
 
 // Builtin is a server that runs inside this process (a built-in: the
@@ -327,7 +332,9 @@ func sameConfig(a, b ServerConfig) bool {
 		return false
 	}
 	a.Builtin, b.Builtin = nil, nil
-	a.Roots, b.Roots = nil, nil // changed without a restart (Apply)
+	if a.Sandbox == nil && b.Sandbox == nil {
+		a.Roots, b.Roots = nil, nil // changed without a restart (Apply)
+	}
 	return reflect.DeepEqual(a, b)
 }
 
@@ -349,6 +356,7 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 		spec.Auth = m.authorizerLocked(c)
 	default:
 		spec.Process = process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir}
+		spec.Sandbox = c.Sandbox
 	}
 	return spec
 }

@@ -97,9 +97,11 @@ func (h *Host) Edit(fn func(cfg *config.Config) error) error {
 	if err != nil {
 		return err
 	}
+	fresh := added(h.servers, saved.Servers)
 	h.servers = saved.Servers
 	if h.live { // a CLI command edits without running anything
 		h.apply(saved)
+		DownloadsOf(h).Prefetch(saved, fresh...) // imported or added: warm before the first start
 	}
 	return nil
 }
@@ -199,6 +201,7 @@ func (h *Host) apply(cfg *config.Config) {
 	h.applied.Store(ap)
 	run, problems := library.Prepare(cfg.Servers, ap.Profile)
 	specs := h.Specs(run)
+	withDownloadTimeout(specs, cfg)
 	for i := range specs {
 		if err := problems[specs[i].Name]; err != nil {
 			specs[i].StartError = err.Error()

@@ -10,6 +10,7 @@ import (
 
 // Steps of a test connection, in order.
 const (
+	StepFetch      = "fetch"      // the launcher downloaded the package (npx, uvx, docker only)
 	StepStart      = "start"      // the process started / the HTTP session opened
 	StepInitialize = "initialize" // the MCP handshake
 	StepTools      = "tools/list"
@@ -69,6 +70,14 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		}
 	}
 	var errs []error
+	if s.spec.Fetch != nil && s.spec.Remote == nil && s.spec.InProcess == nil {
+		err := s.fetch(ctx)
+		s.mark(StepFetch, err)
+		if err != nil {
+			errs = append(errs, err)
+			types = nil
+		}
+	}
 	for _, typ := range types {
 		if typ != "" {
 			p.Transport = typ

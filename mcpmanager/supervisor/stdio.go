@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 )
 
 // dialStdio starts the process and speaks JSON-RPC over its stdin and
@@ -17,7 +18,17 @@ import (
 // jsonl.MaxMessageBytes ends the session (dead closes, cause names the
 // limit) instead of being buffered whole.
 func (s *Server) dialStdio(ctx context.Context) (*session, error) {
-	p, err := process.Start(s.spec.Process)
+	spec := s.spec.Process
+	if s.spec.Sandbox != nil {
+		// The roots as they are now: a sandbox is built once per start.
+		policy := *s.spec.Sandbox
+		policy.Roots = s.Roots()
+		var err error
+		if spec, err = sandbox.Prepare(ctx, spec, policy); err != nil {
+			return nil, err
+		}
+	}
+	p, err := process.Start(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +69,12 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 			p.Stdout.Close() // the session is over; release the pipe
 		},
 	}, nil
+}
+
+// sandboxRefused reports a sandbox that cannot run on this system: a
+// restart would fail the same way.
+func sandboxRefused(err error) bool {
+	return errors.Is(err, sandbox.ErrNoBubblewrap) || errors.Is(err, sandbox.ErrNoNamespaces) || errors.Is(err, sandbox.ErrUnsupported)
 }
 
 // stdioTransport is mcp-go's stdio transport reading through a bounded

@@ -36,6 +36,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 )
 
@@ -119,6 +120,10 @@ type Spec struct {
 	// Roots are the absolute folders offered as the server's MCP roots
 	// (see SetRoots to change them while it runs).
 	Roots []string
+	// Sandbox, when set, runs the stdio Process inside a sandbox (package
+	// sandbox) with the server's current Roots bound as it says; without
+	// a usable sandbox the server does not start.
+	Sandbox *sandbox.Policy
 	// LogLevel, when set, is asked of the server at every start (see SetLogLevel).
 	LogLevel string
 }
@@ -286,7 +291,7 @@ func (s *Server) Run(ctx context.Context) error {
 		// A built-in that never came up would fail the same way again (its
 		// data held by another process, a bad root): it waits for a Restart.
 		builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || builtinFailed {
+		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || sandboxRefused(err) || builtinFailed {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 			return err
 		}

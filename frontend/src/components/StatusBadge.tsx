@@ -2,6 +2,7 @@
 const LABELS: Record<string, string> = {
   ready: 'Ready',
   starting: 'Starting',
+  installing: 'Installing',
   restarting: 'Restarting',
   error: 'Error',
   stopped: 'Stopped',

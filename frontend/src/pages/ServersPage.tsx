@@ -10,6 +10,7 @@ import { on } from '../events';
 import { EventServerLogin } from '../events.gen';
 import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 import { ExternalLink } from '../components/ExternalLink';
+import { InstallProgress } from '../components/InstallProgress';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -129,6 +130,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>
+      {s.state === 'installing' && <InstallProgress server={s} />}
       {s.error && <pre className="server-error">{s.error}</pre>}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />

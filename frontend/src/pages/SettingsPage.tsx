@@ -5,6 +5,7 @@ import { call, hasBackend } from '../backend';
 import { message } from '../servers';
 import { Providers } from '../components/Providers';
 import { ToolSearchSettings } from '../components/ToolSearchSettings';
+import { DownloadSettings } from '../components/DownloadSettings';
 import { useConfigVersion } from '../store';
 
 type SecretInfo = secrets.SecretInfo;
@@ -30,6 +31,8 @@ export function SettingsPage() {
       <Providers onChanged={load} />
       <h2>Tool search</h2>
       <ToolSearchSettings />
+      <h2>Servers</h2>
+      <DownloadSettings />
       <h2>Secrets</h2>
       {keyring && <div className="alert" role="alert">{keyring}</div>}
       {err && <div className="alert" role="alert">{err}</div>}

@@ -12,6 +12,8 @@ export function DeleteSecret(arg1:string):Promise<void>;
 
 export function DetectOllama():Promise<boolean>;
 
+export function DownloadTimeoutSeconds():Promise<number>;
+
 export function KeyringStatus():Promise<string>;
 
 export function ProviderModels(arg1:string):Promise<Array<provider.Model>>;
@@ -21,6 +23,8 @@ export function SaveProvider(arg1:app.ProviderInput):Promise<void>;
 export function Secrets():Promise<Array<secrets.SecretInfo>>;
 
 export function SetDefaultProvider(arg1:string):Promise<void>;
+
+export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
 
 export function SetSecret(arg1:string,arg2:string):Promise<void>;
 

@@ -18,6 +18,10 @@ export function DetectOllama() {
   return window['go']['app']['SettingsPage']['DetectOllama']();
 }
 
+export function DownloadTimeoutSeconds() {
+  return window['go']['app']['SettingsPage']['DownloadTimeoutSeconds']();
+}
+
 export function KeyringStatus() {
   return window['go']['app']['SettingsPage']['KeyringStatus']();
 }
@@ -36,6 +40,10 @@ export function Secrets() {
 
 export function SetDefaultProvider(arg1) {
   return window['go']['app']['SettingsPage']['SetDefaultProvider'](arg1);
+}
+
+export function SetDownloadTimeoutSeconds(arg1) {
+  return window['go']['app']['SettingsPage']['SetDownloadTimeoutSeconds'](arg1);
 }
 
 export function SetSecret(arg1, arg2) {

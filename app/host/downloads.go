@@ -1,0 +1,128 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
+)
+
+// Downloads are the use cases of the packages npx, uvx and docker servers
+// download before their first start: the time limit of a download (a
+// setting) and fetching a newly added server's package at once, in the
+// background, so that its first start is warm.
+type Downloads struct{ h *Host }
+
+// DownloadsOf returns h's download use cases.
+func DownloadsOf(h *Host) *Downloads { return &Downloads{h: h} }
+
+// serversSettings is the "servers" section of config.json's settings.
+type serversSettings struct {
+	// DownloadTimeoutSeconds limits one package download (0: fetch.Timeout).
+	DownloadTimeoutSeconds int `json:"downloadTimeoutSeconds,omitempty"`
+}
+
+// MaxDownloadTimeout is the longest download limit a user may set.
+const MaxDownloadTimeout = 2 * time.Hour
+
+func serversSettingsIn(cfg *config.Config) serversSettings {
+	var m map[string]json.RawMessage
+	var s serversSettings
+	if json.Unmarshal(cfg.Settings, &m) == nil {
+		_ = json.Unmarshal(m["servers"], &s)
+	}
+	return s
+}
+
+// downloadTimeoutIn is cfg's download limit.
+func downloadTimeoutIn(cfg *config.Config) time.Duration {
+	if s := serversSettingsIn(cfg); s.DownloadTimeoutSeconds > 0 {
+		return time.Duration(s.DownloadTimeoutSeconds) * time.Second
+	}
+	return fetch.Timeout
+}
+
+// withDownloadTimeout gives every spec cfg's download limit.
+func withDownloadTimeout(specs []mcpmanager.ServerConfig, cfg *config.Config) {
+	d := downloadTimeoutIn(cfg)
+	for i := range specs {
+		specs[i].FetchTimeout = d
+	}
+}
+
+// Timeout is the saved download limit (fetch.Timeout when none is saved).
+func (d *Downloads) Timeout() (time.Duration, error) {
+	cfg, err := d.h.Config()
+	if err != nil {
+		return 0, err
+	}
+	return downloadTimeoutIn(cfg), nil
+}
+
+// SetTimeout saves the download limit; it applies to the next download
+// (running servers do not restart for it).
+func (d *Downloads) SetTimeout(t time.Duration) error {
+	if t < 10*time.Second || t > MaxDownloadTimeout {
+		return fmt.Errorf("download time limit %s: choose between 10 seconds and %s", t, MaxDownloadTimeout)
+	}
+	return d.h.Edit(func(cfg *config.Config) error {
+		m := map[string]json.RawMessage{}
+		if len(cfg.Settings) > 0 {
+			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
+				return fmt.Errorf("settings in config.json: %w", err)
+			}
+		}
+		s := serversSettingsIn(cfg)
+		s.DownloadTimeoutSeconds = int(t / time.Second)
+		raw, err := json.Marshal(s)
+		if err != nil {
+			return err
+		}
+		m["servers"] = raw
+		out, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = out
+		return nil
+	})
+}
+
+// Prefetch starts downloading the packages of the named servers of cfg in
+// the background (npx, uvx and docker servers only) and returns at once.
+// A server starting meanwhile shares the download; a failure is left for
+// the server's own start to show.
+func (d *Downloads) Prefetch(cfg *config.Config, names ...string) {
+	h := d.h
+	for _, name := range names {
+		s, ok := cfg.Lookup(name)
+		if !ok {
+			continue
+		}
+		c := h.Prepared(cfg, s)
+		c.FetchTimeout = downloadTimeoutIn(cfg)
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			_ = h.mgr.Prefetch(h.ctx, c)
+		}()
+	}
+}
+
+// added is the names of after's servers that before lacks.
+func added(before, after []config.Server) []string {
+	had := map[string]bool{}
+	for _, s := range before {
+		had[s.Name] = true
+	}
+	var out []string
+	for _, s := range after {
+		if !had[s.Name] {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
