@@ -19,13 +19,14 @@ func FromConfig(s config.Server) ServerConfig {
 		Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd,
 		Disabled: s.Disabled, CallTimeout: s.ToolTimeout, Roots: s.Roots,
 	}
-	if s.Sandbox != nil && (s.Transport == config.Stdio || s.Transport == "") {
-		c.Sandbox = sandboxPolicy(*s.Sandbox)
-	}
 	for _, r := range s.Roots {
 		if !filepath.IsAbs(r) && c.StartError == "" { // a placeholder expanded to a relative path
 			c.StartError = fmt.Sprintf("%s: root %q is not an absolute path; write the folder's full path in \"roots\"", s.Name, r)
 		}
+	}
+	c.StartTimeout = s.StartupTimeout
+	if s.Sandbox != nil && (s.Transport == config.Stdio || s.Transport == "") {
+		c.Sandbox = sandboxPolicy(*s.Sandbox)
 	}
 	if s.Restart != nil {
 		c.Restart = supervisor.Restart{Disabled: !s.Restart.Enabled, MaxAttempts: s.Restart.MaxAttempts, Delay: s.Restart.Delay}

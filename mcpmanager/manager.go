@@ -37,6 +37,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -62,7 +63,11 @@ type ServerConfig struct {
 	Env          map[string]string
 	Dir          string
 	Disabled     bool
-	StartTimeout time.Duration // 0: supervisor default
+	StartTimeout time.Duration // the handshake's limit; 0: supervisor default
+	// FetchTimeout limits the download of an npx, uvx or docker server's
+	// package before its start (0: fetch.Timeout). A change alone does not
+	// restart a running server.
+	FetchTimeout time.Duration
 	CallTimeout  time.Duration // 0: registry default
 	Restart      supervisor.Restart
 	// Remote, when set, makes this an HTTP server (Command is unused).
@@ -332,6 +337,7 @@ func sameConfig(a, b ServerConfig) bool {
 		return false
 	}
 	a.Builtin, b.Builtin = nil, nil
+	a.FetchTimeout, b.FetchTimeout = 0, 0
 	if a.Sandbox == nil && b.Sandbox == nil {
 		a.Roots, b.Roots = nil, nil // changed without a restart (Apply)
 	}
@@ -356,6 +362,7 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 		spec.Auth = m.authorizerLocked(c)
 	default:
 		spec.Process = process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir}
+		spec.Fetch, spec.FetchTimeout = fetch.For(spec.Process.Command, c.Args), c.FetchTimeout
 		spec.Sandbox = c.Sandbox
 	}
 	return spec
@@ -580,7 +587,7 @@ func (m *Manager) WaitSettled(ctx context.Context) {
 	for {
 		settled := true
 		for _, st := range m.Status() {
-			if st.State == supervisor.Starting || st.State == supervisor.Restarting || st.State == supervisor.Stopped {
+			if st.State == supervisor.Starting || st.State == supervisor.Installing || st.State == supervisor.Restarting || st.State == supervisor.Stopped {
 				settled = false
 			}
 		}

@@ -33,6 +33,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
@@ -52,11 +53,16 @@ const (
 	Stopped    State = "stopped"
 	// NeedsLogin: a remote server refused the request and only a login helps.
 	NeedsLogin State = "needs-login"
+	// Installing: the launcher (npx, uvx, docker) is downloading the
+	// server's package, before the process starts (Spec.Fetch).
+	Installing State = "installing"
 )
 
 // Defaults used when a Spec leaves them zero. Variables so tests can shorten them.
 var (
-	DefaultStartTimeout = 60 * time.Second // npx may download on first run
+	// DefaultStartTimeout bounds the handshake only: a launcher's download
+	// is a step of its own before it (Spec.Fetch, fetch.Timeout).
+	DefaultStartTimeout = 30 * time.Second
 	DefaultMaxAttempts  = 5
 	DefaultRestartDelay = 500 * time.Millisecond
 	MaxRestartDelay     = 30 * time.Second
@@ -114,6 +120,12 @@ type Spec struct {
 	InProcess    InProcess         // when set, Process and Remote are ignored
 	Auth         *oauth.Authorizer // a remote server's login state; nil sends no token
 	StartTimeout time.Duration     // initialize must finish within this
+	// Fetch, when set, downloads the package of a stdio server's launcher
+	// (npx, uvx, docker) before its first start, in state Installing and
+	// within FetchTimeout (0: fetch.Timeout), so the download is never
+	// counted against StartTimeout.
+	Fetch        *fetch.Plan
+	FetchTimeout time.Duration
 	Restart      Restart
 	LogPath      string // stderr log file; "" keeps memory only
 	Redact       func(string) string
@@ -151,6 +163,8 @@ type Status struct {
 	Logging bool `json:"logging,omitempty"`
 	// LogLevel is the level asked of it with SetLogLevel ("" for its default).
 	LogLevel string `json:"logLevel,omitempty"`
+	// Progress is the launcher's last output line while Installing.
+	Progress string `json:"progress,omitempty"`
 }
 
 // Options are the hooks a Server calls, and how it introduces itself. Each
@@ -179,6 +193,8 @@ type Server struct {
 	roots  []string
 	// logLevel is the level last asked with SetLogLevel, applied at each start.
 	logLevel string
+	// fetched: Spec.Fetch succeeded, restarts skip it.
+	fetched bool
 
 	// mark, when set (Probe), is told as each step of connect ends.
 	mark func(step string, err error)
@@ -268,7 +284,11 @@ func (s *Server) Run(ctx context.Context) error {
 		if attempts == 0 {
 			s.set(func(st *Status) { st.State, st.Error = Starting, "" })
 		}
-		readyAt, err := s.runOnce(ctx)
+		var readyAt time.Time
+		err := s.fetch(ctx)
+		if err == nil {
+			readyAt, err = s.runOnce(ctx)
+		}
 		if ctx.Err() != nil {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Stopped, 0, "" })
 			return nil
@@ -291,7 +311,7 @@ func (s *Server) Run(ctx context.Context) error {
 		// A built-in that never came up would fail the same way again (its
 		// data held by another process, a bad root): it waits for a Restart.
 		builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || sandboxRefused(err) || builtinFailed {
+		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.Is(err, fetch.ErrTimeout) || sandboxRefused(err) || builtinFailed {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 			return err
 		}
@@ -307,6 +327,45 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		delay = min(delay*2, MaxRestartDelay)
 	}
+}
+
+// fetch downloads the launcher's package (Spec.Fetch) once per Run, in
+// state Installing, each output line of the launcher logged and shown as
+// the status's Progress. A package already fetched in this process (by the
+// background prefetch after an import, say) costs nothing.
+func (s *Server) fetch(ctx context.Context) error {
+	p := s.spec.Fetch
+	if p == nil || s.fetched || s.spec.Remote != nil || s.spec.InProcess != nil {
+		return nil
+	}
+	opts := fetch.Options{Env: s.spec.Process.Env, Dir: s.spec.Process.Dir, Timeout: s.spec.FetchTimeout}
+	if fetch.Fetched(p, opts.Env) {
+		s.fetched = true
+		return nil
+	}
+	redact := s.spec.Redact
+	if redact == nil {
+		redact = func(v string) string { return v }
+	}
+	s.set(func(st *Status) { st.State, st.Error, st.Progress = Installing, "", "fetching "+p.String() })
+	s.log.Add("fetching " + p.String())
+	opts.Progress = func(line string) {
+		s.log.Add(line)
+		line = redact(line)
+		s.set(func(st *Status) { st.Progress = line })
+	}
+	err := fetch.Run(ctx, p, opts)
+	s.set(func(st *Status) {
+		st.Progress = ""
+		if err == nil {
+			st.State = Starting
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.spec.Name, err)
+	}
+	s.fetched = true
+	return nil
 }
 
 // session is one live connection to a server, stdio, remote or in-process.
