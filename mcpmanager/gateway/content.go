@@ -169,6 +169,8 @@ func (g *Gateway) publishContent(ctx context.Context) []registry.ServerError {
 			rDefs = append(rDefs, exposed)
 		}
 	}
+	uiRes, uiDefs := g.appResources(ctx) // MCP Apps' ui:// resources (apps.go)
+	rs, rDefs = append(rs, uiRes...), append(rDefs, uiDefs...)
 	pfp, perr := json.Marshal(pRoutes)
 	rfp, rerr := json.Marshal(rDefs)
 

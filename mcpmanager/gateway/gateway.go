@@ -67,6 +67,8 @@ type Gateway struct {
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
+	clients sessions // connected clients, for the servers' requests (requests.go)
+
 	mu        sync.Mutex
 	published []byte                   // fingerprint of the published definitions and routes
 	listed    map[string]registry.Tool // by exposed name, as published
@@ -82,6 +84,8 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 		g.started.Store(true)
 	}
 	hooks := &server.Hooks{}
+	hooks.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) { g.clients.add(s) })
+	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) { g.clients.remove(s) })
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
 	// Prompts and resources wait for the start-up like tools (a no-op after).
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.awaitStartup(ctx) })
@@ -170,6 +174,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 	for _, t := range tools {
 		exposed := t.Tool
 		exposed.Name = t.Name
+		exposed.Meta = exposeToolMeta(t.Server, t.Tool.Meta) // an MCP App's ui:// URI, routed back (apps.go)
 		// mcp-go's SetTools panics on a tool it would refuse: leave it out.
 		if err := mcp.ValidateParamHeaderAnnotations(&exposed); err != nil {
 			errs = append(errs, registry.ServerError{Server: t.Server, Err: fmt.Sprintf("%s: tool %q left out: %v", t.Server, t.Tool.Name, err)})

@@ -1,0 +1,128 @@
+package gateway
+
+import (
+	"context"
+	"maps"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+)
+
+// MCP Apps pass through serve: a listed tool keeps its _meta (ui
+// included) with _meta.ui.resourceUri rewritten to UIURI, and that URI is
+// published as a resource whose resources/read goes to the server that
+// declared it. Another host renders the app through Switchboard.
+
+// UIURI is the URI under which the gateway publishes server's app resource
+// uri (a ui:// URI): ui://SERVER/REST, SERVER path-escaped. It stays a
+// ui:// URI, as hosts require, and two servers' ui://get-time/app.html
+// stay apart.
+func UIURI(server, uri string) string {
+	return "ui://" + url.PathEscape(server) + "/" + strings.TrimPrefix(uri, "ui://")
+}
+
+// splitUIURI is UIURI's inverse.
+func splitUIURI(exposed string) (server, uri string, ok bool) {
+	rest, ok := strings.CutPrefix(exposed, "ui://")
+	if !ok {
+		return "", "", false
+	}
+	esc, tail, ok := strings.Cut(rest, "/")
+	if !ok {
+		return "", "", false
+	}
+	server, err := url.PathUnescape(esc)
+	if err != nil || server == "" || tail == "" {
+		return "", "", false
+	}
+	return server, "ui://" + tail, true
+}
+
+// exposeToolMeta returns m with the app's resource URI (ui.resourceUri and
+// the deprecated "ui/resourceUri") under UIURI; m itself is not changed.
+func exposeToolMeta(srv string, m *mcp.Meta) *mcp.Meta {
+	if m == nil || m.AdditionalFields == nil {
+		return m
+	}
+	f := maps.Clone(m.AdditionalFields)
+	changed := false
+	if ui, ok := f["ui"].(map[string]any); ok {
+		if u, ok := ui["resourceUri"].(string); ok && apps.IsUI(u) {
+			ui = maps.Clone(ui)
+			ui["resourceUri"] = UIURI(srv, u)
+			f["ui"], changed = ui, true
+		}
+	}
+	if u, ok := f["ui/resourceUri"].(string); ok && apps.IsUI(u) {
+		f["ui/resourceUri"], changed = UIURI(srv, u), true
+	}
+	if !changed {
+		return m
+	}
+	return &mcp.Meta{ProgressToken: m.ProgressToken, AdditionalFields: f}
+}
+
+// appResources are the app resources the listed tools name, as resources
+// to publish (with their definitions for the change fingerprint).
+func (g *Gateway) appResources(ctx context.Context) ([]server.ServerResource, []any) {
+	tools, _ := g.reg.Tools(ctx)
+	seen := map[string]mcp.Resource{}
+	for _, t := range tools {
+		u := apps.ToolUI(t.Tool).ResourceURI
+		if u == "" {
+			continue
+		}
+		exposed := UIURI(t.Server, u)
+		if _, ok := seen[exposed]; !ok {
+			seen[exposed] = mcp.NewResource(exposed, t.Server+" app "+strings.TrimPrefix(u, "ui://"), mcp.WithMIMEType(apps.MIMEType))
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var rs []server.ServerResource
+	var defs []any
+	for _, k := range keys {
+		rs = append(rs, server.ServerResource{Resource: seen[k], Handler: g.uiHandler()})
+		defs = append(defs, seen[k])
+	}
+	return rs, defs
+}
+
+// uiHandler routes resources/read of a UIURI to the server that declared
+// it, and names the contents by the exposed URI again.
+func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		srv, uri, ok := splitUIURI(req.Params.URI)
+		if !ok {
+			return nil, &apps.Error{Op: "read", URI: req.Params.URI, Err: apps.ErrNotUI}
+		}
+		upCtx, cancel := detach(ctx)
+		defer cancel()
+		res, err := g.reg.ReadResource(upCtx, srv, uri)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]mcp.ResourceContents, 0, len(res.Contents))
+		for _, c := range res.Contents {
+			switch c := c.(type) {
+			case mcp.TextResourceContents:
+				c.URI = UIURI(srv, c.URI)
+				out = append(out, c)
+			case mcp.BlobResourceContents:
+				c.URI = UIURI(srv, c.URI)
+				out = append(out, c)
+			default:
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	}
+}
