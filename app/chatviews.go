@@ -70,6 +70,16 @@ type ToolCallView struct {
 	Parent string `json:"parent,omitempty"`
 	// Steps are a delegated (ask_<server>) call's sub-agent calls, in order.
 	Steps []ToolCallView `json:"steps,omitempty"`
+	// Task is, for a call running as an MCP task, its id, status and the
+	// server's status message; the card offers Cancel while it works.
+	Task *TaskView `json:"task,omitempty"`
+}
+
+// TaskView is the state of a tool call that runs as an MCP task.
+type TaskView struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"` // working, input_required, completed, failed, cancelled
+	Message string `json:"message"`
 }
 
 // ChatEvent is one thing that happened in a turn, emitted as EventChat. Seq
@@ -198,6 +208,9 @@ func chatEvent(ev chat.Event) ChatEvent {
 	if c := ev.Call; c != nil {
 		v := ToolCallView{ID: c.ID, Index: c.Index, Name: c.Name, Server: c.Server, Tool: c.Tool, Args: c.Args, Status: c.Status,
 			IsError: c.IsError, Error: c.Error, DurationMs: c.DurationMs, ApprovalID: c.ApprovalID, Parent: c.Parent}
+		if t := c.Task; t != nil {
+			v.Task = &TaskView{ID: t.ID, Status: t.Status, Message: t.Message}
+		}
 		if res := parseResult(c.Result); res != nil {
 			r := resultView(res, float64(c.DurationMs))
 			v.Result = &r

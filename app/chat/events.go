@@ -2,6 +2,8 @@ package chat
 
 import (
 	"encoding/json"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // EventName is the Wails event every chat Event is emitted under.
@@ -82,4 +84,6 @@ type ToolCallView struct {
 	// Parent is, for a call a sub-agent made, the ask_<server> call it
 	// belongs to: the UI shows it nested under that card.
 	Parent string `json:"parent,omitempty"`
+	// Task is the state of a call that runs as an MCP task.
+	Task *registry.TaskUpdate `json:"task,omitempty"`
 }

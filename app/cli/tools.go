@@ -217,7 +217,14 @@ func toolsCallCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			res, err := h.Call(ctx, args[0], toolArgs)
+			// A tool that runs as an MCP task says how it is going, on stderr.
+			res, err := host.CallWith(ctx, h, args[0], toolArgs, registry.CallOptions{OnTask: func(u registry.TaskUpdate) {
+				line := "task " + u.ID + ": " + u.Status
+				if u.Message != "" {
+					line += ": " + u.Message
+				}
+				fmt.Fprintln(inv.Stderr, termSafe(line))
+			}})
 			if err != nil {
 				return err
 			}

@@ -270,9 +270,15 @@ func (h *Host) Prepared(cfg *config.Config, s config.Server) mcpmanager.ServerCo
 // the name is resolved once to its (server, tool) pair, and that pair is
 // called.
 func (h *Host) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	return CallWith(ctx, h, name, args, registry.CallOptions{})
+}
+
+// CallWith is Host.Call with the caller's options: OnTask hears the status
+// of a tool that runs as an MCP task ('switchboard tools call' prints it).
+func CallWith(ctx context.Context, h *Host, name string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error) {
 	t, err := h.Registry().Lookup(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	return h.Registry().Call(ctx, t.Server, t.Tool.Name, args, registry.CallOptions{})
+	return h.Registry().Call(ctx, t.Server, t.Tool.Name, args, opts)
 }
