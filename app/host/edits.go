@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,14 +44,23 @@ func (h *Host) SetEnabled(name string, enabled bool) error {
 
 // Remove deletes a configured server (front doors confirm first).
 func (h *Host) Remove(name string) error {
-	return h.Edit(func(cfg *config.Config) error {
+	var removed config.Server
+	err := h.Edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
 		if err != nil {
 			return err
 		}
+		removed = cfg.Servers[i]
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+		if in, ok := InstalledOf(removed); ok && len(in.Secrets) > 0 { // a bundle's keyring entries go too
+			return secrets.Index(cfg, false, slices.Collect(maps.Values(in.Secrets))...)
+		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return BundlesOf(h).forget(removed) // an installed bundle's files and keyring entries
 }
 
 // Add adds one server.

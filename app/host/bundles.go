@@ -1,0 +1,251 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// Bundles are the use cases of MCP Bundles (.mcpb): look at one before
+// installing it, install (or reinstall, or update) it as a server named
+// after its manifest, and remove it with its files and keyring entries.
+// Both front doors call them: 'switchboard servers install FILE.mcpb' and
+// the Servers page (drag and drop, a file opened with Switchboard).
+type Bundles struct{ h *Host }
+
+// BundlesOf returns h's bundle use cases.
+func BundlesOf(h *Host) *Bundles { return &Bundles{h: h} }
+
+// bundleKey is the server entry's key that records what was installed:
+// the bundle's identity, what its row shows, and the user's answers (the
+// sensitive ones only as the names of their keyring entries).
+const bundleKey = "bundle"
+
+// Installed is what an installed bundle's entry records.
+type Installed struct {
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	DisplayName string            `json:"displayName,omitempty"`
+	Author      string            `json:"author,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Icon        string            `json:"icon,omitempty"` // a file in Dir
+	Dir         string            `json:"dir"`
+	Signature   string            `json:"signature"` // Signature.Summary
+	Signed      string            `json:"signed"`    // Signature.Status
+	Values      bundle.Values     `json:"values,omitempty"`
+	Secrets     map[string]string `json:"secrets,omitempty"` // option key → keyring name
+}
+
+// InstalledOf reads what s records of its bundle, if it came from one.
+func InstalledOf(s config.Server) (Installed, bool) {
+	raw, ok := s.Extra[bundleKey]
+	if !ok {
+		return Installed{}, false
+	}
+	var in Installed
+	if json.Unmarshal(raw, &in) != nil || in.Name == "" {
+		return Installed{}, false
+	}
+	return in, true
+}
+
+// Root is where bundles are unpacked: <data dir>/bundles/<name>/<version>.
+func (b *Bundles) Root() string { return filepath.Join(b.h.dir.String(), "bundles") }
+
+// Inspection is a bundle looked at before installing: its manifest, who
+// signed it, whether it runs here, and the form's starting values (the
+// defaults, or what the user gave the installed copy).
+type Inspection struct {
+	Bundle *bundle.Bundle
+	// Incompatible says why it cannot be installed here; nil when it can.
+	Incompatible error
+	// Values start the form: the installed copy's answers, else defaults.
+	Values bundle.Values
+	// Kept are the sensitive options whose value the installed copy keeps
+	// in the keyring: left empty, they stay as they are.
+	Kept []string
+	// Installed is the version already installed ("" for none).
+	Installed string
+}
+
+// Inspect opens the bundle at path.
+func (b *Bundles) Inspect(ctx context.Context, path string) (*Inspection, error) {
+	bd, err := bundle.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	m := bd.Manifest
+	in := &Inspection{Bundle: bd, Incompatible: m.Compatible(ctx, ""), Values: bundle.Values{}}
+	vars := bundle.UserVars("")
+	for _, o := range m.UserConfig {
+		if d := o.Defaults(vars); len(d) > 0 && !o.Sensitive {
+			in.Values[o.Key] = d
+		}
+	}
+	if s, ok := b.h.Server(m.Name); ok {
+		if prev, ok := InstalledOf(s); ok {
+			in.Installed = prev.Version
+			for k, v := range prev.Values {
+				if _, ok := m.UserConfig.Lookup(k); ok {
+					in.Values[k] = v
+				}
+			}
+			for k := range prev.Secrets {
+				if _, ok := m.UserConfig.Lookup(k); ok {
+					in.Kept = append(in.Kept, k)
+				}
+			}
+			slices.Sort(in.Kept)
+		}
+	}
+	return in, nil
+}
+
+// Install installs the bundle at path with the user's values (sensitive
+// ones go to the keyring, never to config.json or the bundle's folder). A
+// bundle already installed under its name is replaced, keeping every
+// value not given again; any other server of that name is left alone and
+// the install refused. It returns the server's name.
+func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values) (string, error) {
+	in, err := b.Inspect(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	if in.Incompatible != nil {
+		return "", in.Incompatible
+	}
+	bd := in.Bundle
+	m := bd.Manifest
+	var prev Installed
+	if s, ok := b.h.Server(m.Name); ok {
+		var isBundle bool
+		if prev, isBundle = InstalledOf(s); !isBundle {
+			return "", fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, m.Name)
+		}
+	}
+	values := bundle.Values{}
+	for k, v := range in.Values {
+		values[k] = v
+	}
+	keep := &secrets.Keeper{Store: b.h.store, Server: m.Name}
+	secretNames := map[string]string{}
+	for _, o := range m.UserConfig {
+		v, ok := given[o.Key]
+		if o.Sensitive {
+			switch {
+			case ok && len(v) > 0 && v[0] != "":
+				ref, err := keep.Keep(o.Key, v[0])
+				if err != nil {
+					return "", err
+				}
+				values[o.Key] = []string{ref}
+				secretNames[o.Key] = keep.Names[len(keep.Names)-1]
+			case prev.Secrets[o.Key] != "":
+				values[o.Key] = []string{"${secret:" + prev.Secrets[o.Key] + "}"}
+				secretNames[o.Key] = prev.Secrets[o.Key]
+			}
+			continue
+		}
+		if ok {
+			values[o.Key] = v
+		}
+	}
+	// Anything given that the manifest does not have is refused by Check.
+	for k, v := range given {
+		if _, ok := m.UserConfig.Lookup(k); !ok {
+			values[k] = v
+		}
+	}
+	checked, err := m.Check(values, bundle.UserVars(""))
+	if err != nil {
+		return "", err
+	}
+	dir, err := bd.Unpack(b.Root())
+	if err != nil {
+		return "", err
+	}
+	s := m.Entry(bundle.UserVars(dir), checked)
+	rec := Installed{
+		Name: m.Name, Version: m.Version, DisplayName: m.DisplayName, Author: m.Author.Name, Description: m.Description,
+		Icon: m.Icon, Dir: dir, Signature: bd.Signature.Summary(), Signed: bd.Signature.Status,
+		Values: bundle.Values{}, Secrets: secretNames,
+	}
+	for k, v := range checked {
+		if o, _ := m.UserConfig.Lookup(k); !o.Sensitive {
+			rec.Values[k] = v
+		}
+	}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return "", err
+	}
+	s.Extra = map[string]json.RawMessage{bundleKey: raw}
+	err = b.h.Edit(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(x config.Server) bool { return x.Name == s.Name })
+		if i >= 0 {
+			if _, ok := InstalledOf(cfg.Servers[i]); !ok {
+				return fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, s.Name)
+			}
+			s.Disabled = cfg.Servers[i].Disabled
+			cfg.Servers[i] = s
+		} else {
+			if err := nameFree(cfg, s.Name); err != nil {
+				return err
+			}
+			cfg.Servers = append(cfg.Servers, s)
+		}
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if prev.Dir != "" && prev.Dir != dir {
+		_ = os.RemoveAll(prev.Dir) // the version it replaced
+	}
+	return s.Name, nil
+}
+
+// Remove removes an installed bundle: its entry, its unpacked files and
+// its keyring entries.
+func (b *Bundles) Remove(name string) error {
+	s, ok := b.h.Server(name)
+	if !ok {
+		return fmt.Errorf("no server named %q: 'switchboard servers list' shows them", name)
+	}
+	if _, ok := InstalledOf(s); !ok {
+		return fmt.Errorf("%q was not installed from a bundle: remove it with 'switchboard servers remove %s'", name, name)
+	}
+	return b.h.Remove(name) // Remove calls forget for a bundle's entry
+}
+
+// forget deletes what an installed bundle left besides its entry: the
+// unpacked files (only inside Root) and the keyring entries of its
+// sensitive values.
+func (b *Bundles) forget(s config.Server) error {
+	in, ok := InstalledOf(s)
+	if !ok {
+		return nil
+	}
+	var errs []error
+	root := b.Root()
+	if rel, err := filepath.Rel(root, in.Dir); err == nil && rel != "." && !filepath.IsAbs(rel) && rel[0] != '.' {
+		errs = append(errs, os.RemoveAll(filepath.Dir(in.Dir))) // <root>/<name>: every version
+	}
+	for _, name := range in.Secrets {
+		if err := b.h.store.Delete(name); err != nil && !errors.Is(err, secrets.ErrNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
