@@ -45,7 +45,7 @@ func serversCmd() *Command {
 		Summary: "list, import and edit the MCP servers in the app config",
 		Subs: []*Command{
 			serversListCmd(), serversImportCmd(), serversDiscoverCmd(),
-			serversAddCmd(), serversRemoveCmd(), serversExportCmd(),
+			serversAddCmd(), serversInstallCmd(), serversRemoveCmd(), serversExportCmd(),
 			serversToggleCmd("enable", false), serversToggleCmd("disable", true),
 			serversLoginCmd(), serversTestCmd(), serversTemplatesCmd(), serversProfileCmd(),
 		},

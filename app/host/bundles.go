@@ -90,7 +90,7 @@ func (b *Bundles) Inspect(ctx context.Context, path string) (*Inspection, error)
 			in.Values[o.Key] = d
 		}
 	}
-	if s, ok := b.h.Server(m.Name); ok {
+	if s, ok := b.installed(m.Name); ok {
 		if prev, ok := InstalledOf(s); ok {
 			in.Installed = prev.Version
 			for k, v := range prev.Values {
@@ -125,7 +125,7 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	bd := in.Bundle
 	m := bd.Manifest
 	var prev Installed
-	if s, ok := b.h.Server(m.Name); ok {
+	if s, ok := b.installed(m.Name); ok {
 		var isBundle bool
 		if prev, isBundle = InstalledOf(s); !isBundle {
 			return "", fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, m.Name)
@@ -219,7 +219,7 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 // Remove removes an installed bundle: its entry, its unpacked files and
 // its keyring entries.
 func (b *Bundles) Remove(name string) error {
-	s, ok := b.h.Server(name)
+	s, ok := b.installed(name)
 	if !ok {
 		return fmt.Errorf("no server named %q: 'switchboard servers list' shows them", name)
 	}
@@ -227,6 +227,16 @@ func (b *Bundles) Remove(name string) error {
 		return fmt.Errorf("%q was not installed from a bundle: remove it with 'switchboard servers remove %s'", name, name)
 	}
 	return b.h.Remove(name) // Remove calls forget for a bundle's entry
+}
+
+// installed is config.json's entry of name as saved now (the CLI's host
+// has not loaded the servers).
+func (b *Bundles) installed(name string) (config.Server, bool) {
+	cfg, err := b.h.Config()
+	if err != nil {
+		return config.Server{}, false
+	}
+	return cfg.Lookup(name)
 }
 
 // forget deletes what an installed bundle left besides its entry: the
