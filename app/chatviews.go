@@ -113,6 +113,10 @@ type ApprovalView struct {
 	// request), as text.
 	Arguments   string `json:"arguments"`
 	Destructive bool   `json:"destructive"`
+	// Warnings: hidden instructions found in the tool's definition.
+	Warnings []WarningView `json:"warnings"`
+	// Tools are the tools a sampling request offers the model.
+	Tools []chat.OfferedTool `json:"tools,omitempty"`
 }
 
 // ElicitView is a server's form (or link) waiting for the user, emitted as
@@ -126,6 +130,11 @@ type ElicitView struct {
 	// Schema is the form's JSON Schema (mode form).
 	Schema map[string]any `json:"schema,omitempty"`
 	URL    string         `json:"url,omitempty"` // mode url
+	// Domain is the URL's host, shown with it (mode url).
+	Domain string `json:"domain,omitempty"`
+	// Retry: a tool call waits for this URL (it failed with -32042); the
+	// card offers Done, and the server's completion withdraws it.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // RequestDone is emitted as EventRequestDone when a question was answered
@@ -222,11 +231,11 @@ func chatEvent(ev chat.Event) ChatEvent {
 
 func approvalView(r chat.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
-		Arguments: argsText(r.Arguments), Destructive: r.Destructive}
+		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: r.Tools}
 }
 
 func elicitView(r chat.ElicitRequest) ElicitView {
-	v := ElicitView{ID: r.ID, ChatID: r.ChatID, Server: r.Server, Mode: r.Mode, Message: r.Message, URL: r.URL}
+	v := ElicitView{ID: r.ID, ChatID: r.ChatID, Server: r.Server, Mode: r.Mode, Message: r.Message, URL: r.URL, Domain: r.Domain, Retry: r.Retry}
 	if len(r.Schema) > 0 {
 		_ = json.Unmarshal(r.Schema, &v.Schema) // not an object: the page shows an empty form
 	}

@@ -22,6 +22,10 @@ type ProviderView struct {
 	HasKey       bool   `json:"hasKey"`
 	KeyName      string `json:"keyName"` // the keyring secret holding the key
 	Default      bool   `json:"default"`
+	// Images: "on" or "off" when set, "" for the default, which
+	// ImagesDefault says (for the default model).
+	Images        string `json:"images"`
+	ImagesDefault bool   `json:"imagesDefault"`
 }
 
 // ProviderInput is what the provider form sends. APIKey is a new key in
@@ -32,6 +36,9 @@ type ProviderInput struct {
 	BaseURL      string `json:"baseUrl"`
 	DefaultModel string `json:"defaultModel"`
 	APIKey       string `json:"apiKey"`
+	// Images: whether the models take images: "on", "off", or "" for the
+	// default (by kind and model name).
+	Images string `json:"images,omitempty"`
 }
 
 // ChatSettingsView is the chat part of Settings.
@@ -77,6 +84,10 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 		if pv.BaseURL == "" {
 			pv.BaseURL = chat.DefaultBaseURL(p.Kind)
 		}
+		pv.ImagesDefault = chat.DefaultImages(p.Kind, p.BaseURL, p.DefaultModel)
+		if p.Images != nil {
+			pv.Images = map[bool]string{true: "on", false: "off"}[*p.Images]
+		}
 		v.Providers = append(v.Providers, pv)
 	}
 	return v, nil
@@ -87,6 +98,14 @@ func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: provider.Kind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
 	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
 		ps.BaseURL = ""
+	}
+	switch in.Images {
+	case "on", "off":
+		on := in.Images == "on"
+		ps.Images = &on
+	case "":
+	default:
+		return fmt.Errorf("images %q: use on, off or empty for the default", in.Images)
 	}
 	return a.h.SaveProvider(ps, in.APIKey)
 }

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // ElicitRequest is a server's request for information from the user: a form
@@ -22,6 +24,14 @@ type ElicitRequest struct {
 	Message string          `json:"message"`
 	Schema  json.RawMessage `json:"schema,omitempty"`
 	URL     string          `json:"url,omitempty"`
+	// Domain is the URL's host, shown beside it so the user sees where
+	// the link goes (mode "url").
+	Domain string `json:"domain,omitempty"`
+	// Retry: a tool call failed with -32042 and runs again once the
+	// server says the user finished (the card is then withdrawn) or the
+	// user answers accept ("Done"). Without it, accept means the user
+	// opened the URL.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // ElicitAnswer is the user's answer: accept (with Content), decline or cancel.
@@ -130,6 +140,17 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 	if er.Mode == "" {
 		er.Mode = "form"
 	}
+	if er.Mode == mcp.ElicitationModeURL {
+		u, err := CheckURL(er.URL)
+		if err != nil {
+			// Never shown, so never opened: the server learns it was declined.
+			return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+		}
+		er.Domain = u.Hostname()
+		if m := req.Params.Meta; m != nil {
+			er.Retry, _ = m.AdditionalFields[registry.RetryMeta].(bool)
+		}
+	}
 	if req.Params.RequestedSchema != nil {
 		raw, err := json.Marshal(req.Params.RequestedSchema)
 		if err != nil {
@@ -154,4 +175,18 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 		res.Action = mcp.ElicitationResponseActionCancel
 	}
 	return res, nil
+}
+
+// ErrURLScheme: a URL elicitation's URL is not a web page.
+var ErrURLScheme = errors.New("only http and https links are opened")
+
+// CheckURL parses a URL a server asks the user to open (URL-mode
+// elicitation): absolute http(s) with a host, and no credentials (which
+// would read like the domain). Anything else is never shown or opened.
+func CheckURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("%w: %q", ErrURLScheme, raw)
+	}
+	return u, nil
 }

@@ -14,7 +14,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -47,8 +50,7 @@ func (t *terminalRequests) CreateMessage(_ context.Context, server string, _ mcp
 	return nil, ErrNoSampling
 }
 
-// Elicit answers a form; URL elicitations are declined (nothing to open them
-// with in a pipe, and opening links a server names needs the user's eyes).
+// Elicit answers a form, or a URL to open (see openURL).
 func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -57,8 +59,7 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 	}
 	switch {
 	case req.Params.Mode == mcp.ElicitationModeURL:
-		fmt.Fprintf(t.out, "switchboard: %s asks you to open %s (%s); declined on the command line: open it yourself and run the command again\n", server, termSafe(req.Params.URL), termSafe(req.Params.Message))
-		return answer(mcp.ElicitationResponseActionDecline, nil), nil
+		return t.openURL(ctx, server, req.Params)
 	case t.yes:
 		fmt.Fprintf(t.out, "switchboard: %s asks: %s — answered with its defaults (--yes)\n", server, termSafe(req.Params.Message))
 		return answer(mcp.ElicitationResponseActionAccept, supervisor.ApplyDefaults(req.Params.RequestedSchema, nil)), nil
@@ -106,6 +107,58 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 		}
 	}
 	return answer(mcp.ElicitationResponseActionAccept, content), nil
+}
+
+// openBrowser opens a URL in the user's browser; a variable for tests.
+var openBrowser = oauth.OpenBrowser
+
+// openURL answers a URL-mode elicitation: it prints the server's reason,
+// the site and the full address, asks, and opens the page in the browser
+// only on yes (never under --yes, never without a terminal). For a tool
+// call that waits on the page (-32042) it then waits for Enter; the
+// server's completion ends the wait by itself (ctx).
+func (t *terminalRequests) openURL(ctx context.Context, server string, p mcp.ElicitationParams) (*mcp.ElicitationResult, error) {
+	answer := func(a mcp.ElicitationResponseAction) *mcp.ElicitationResult {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: a}}
+	}
+	u, err := chat.CheckURL(p.URL)
+	if err != nil {
+		fmt.Fprintf(t.out, "switchboard: %s asked to open %s; declined: %v\n", server, termSafe(p.URL), err)
+		return answer(mcp.ElicitationResponseActionDecline), nil
+	}
+	fmt.Fprintf(t.out, "%s asks you to open a page: %s\n  site:    %s\n  address: %s\n", server, termSafe(p.Message), termSafe(u.Hostname()), termSafe(p.URL))
+	if !t.interactive {
+		fmt.Fprintln(t.out, "switchboard: declined: stdin is not a terminal (pages are only opened when you say yes)")
+		return answer(mcp.ElicitationResponseActionDecline), nil
+	}
+	s, err := t.line(ctx, "Open it in your browser? [y]es / [N]o / [c]ancel: ")
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(s) {
+	case "y", "yes":
+	case "c", "cancel":
+		return answer(mcp.ElicitationResponseActionCancel), nil
+	default:
+		return answer(mcp.ElicitationResponseActionDecline), nil
+	}
+	if err := openBrowser(ctx, u.String()); err != nil {
+		fmt.Fprintf(t.out, "switchboard: could not open the browser (%v); open the address above yourself\n", err)
+	}
+	if retry, _ := metaBool(p.Meta, registry.RetryMeta); retry {
+		if _, err := t.line(ctx, "Press Enter when you have finished there (or wait for "+server+" to confirm): "); err != nil {
+			return nil, err
+		}
+	}
+	return answer(mcp.ElicitationResponseActionAccept), nil
+}
+
+func metaBool(m *mcp.Meta, key string) (bool, bool) {
+	if m == nil {
+		return false, false
+	}
+	b, ok := m.AdditionalFields[key].(bool)
+	return b, ok
 }
 
 // line asks prompt and reads one line; ctx ending abandons the read. The

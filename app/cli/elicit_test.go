@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 func TestTerminalRequests(t *testing.T) {
@@ -34,13 +36,25 @@ func TestTerminalRequests(t *testing.T) {
 		{name: "--yes accepts with the defaults", req: form, yes: true, action: "accept",
 			content: map[string]any{"age": float64(30)}, out: "answered with its defaults (--yes)"},
 		{name: "no terminal declines", req: form, action: "decline", out: "stdin is not a terminal (use --yes"},
-		{name: "url mode declines", req: url, yes: true, tty: true, action: "decline", out: "asks you to open https://pay.example"},
+		{name: "url: shown with its site, declined by default", req: url, yes: true, tty: true, input: "\n", action: "decline",
+			out: "forms asks you to open a page: Pay\n  site:    pay.example\n  address: https://pay.example\nOpen it in your browser?"},
+		{name: "url: never opened without a terminal", req: url, yes: true, action: "decline", out: "stdin is not a terminal"},
+		{name: "url: cancel", req: url, tty: true, input: "c\n", action: "cancel"},
+		{name: "url: not a web page", req: mcp.ElicitationRequest{Params: mcp.ElicitationParams{Mode: mcp.ElicitationModeURL, URL: "file:///etc/passwd", ElicitationID: "e2"}},
+			tty: true, input: "y\n", action: "decline", out: "only http and https links are opened"},
 		{name: "fields asked one by one, required first, bad answers asked again", req: form, tty: true,
 			input:  "\n\nBo\n\nteal\nblue\nmaybe\nyes\n",
 			action: "accept", content: map[string]any{"name": "Bo", "color": "blue", "ok": true},
 			out: "  Your name (string): ", outNotHolds: "Your name (string, optional)"},
 		{name: "no declines", req: form, tty: true, input: "n\n", action: "decline"},
 		{name: "cancel", req: form, tty: true, input: "c\n", action: "cancel"},
+	}
+	opened := make(chan string, 16)
+	prev := openBrowser
+	t.Cleanup(func() { openBrowser = prev })
+	openBrowser = func(_ context.Context, u string) error {
+		opened <- u
+		return nil
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,6 +70,9 @@ func TestTerminalRequests(t *testing.T) {
 			if !strings.Contains(out.String(), c.out) || c.outNotHolds != "" && strings.Contains(out.String(), c.outNotHolds) {
 				t.Errorf("the user saw %q", out.String())
 			}
+			if len(opened) > 0 {
+				t.Errorf("opened %s without a yes", <-opened)
+			}
 		})
 	}
 	t.Run("required field left empty is asked again", func(t *testing.T) {
@@ -64,6 +81,37 @@ func TestTerminalRequests(t *testing.T) {
 		res, err := h.Elicit(t.Context(), "forms", form)
 		if err != nil || res.Content.(map[string]any)["name"] != "Al" || !strings.Contains(out.String(), "this field is required") {
 			t.Errorf("%+v %v, saw %q", res, err, out.String())
+		}
+	})
+	t.Run("url: yes opens the page, and only then", func(t *testing.T) {
+		var out bytes.Buffer
+		res, err := newTerminalRequests(strings.NewReader("y\n"), &out, false, true).Elicit(t.Context(), "forms", url)
+		if err != nil || res.Action != "accept" || len(opened) != 1 || <-opened != "https://pay.example" {
+			t.Errorf("%+v %v, saw %q", res, err, out.String())
+		}
+	})
+	t.Run("url of a waiting tool call: Enter is Done, the server's completion ends the wait", func(t *testing.T) {
+		retry := url
+		retry.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{registry.RetryMeta: true}}
+		var out bytes.Buffer
+		res, err := newTerminalRequests(strings.NewReader("y\n\n"), &out, false, true).Elicit(t.Context(), "forms", retry)
+		if err != nil || res.Action != "accept" || !strings.Contains(out.String(), "Press Enter when you have finished there") || len(opened) != 1 {
+			t.Errorf("%+v %v, saw %q", res, err, out.String())
+		}
+		<-opened
+		r, w := io.Pipe()
+		t.Cleanup(func() { w.Close() })
+		go func() { _, _ = w.Write([]byte("y\n")) }() // yes, then nothing: the server completes
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() {
+			_, err := newTerminalRequests(r, io.Discard, false, true).Elicit(ctx, "forms", retry)
+			done <- err
+		}()
+		<-opened // it waits for Enter now
+		cancel() // what the registry does on notifications/elicitation/complete
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want the wait ended by ctx", err)
 		}
 	})
 	t.Run("sampling is declined with a clear message", func(t *testing.T) {

@@ -1,9 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { answerApproval, prettyJSON, type Approval } from '../chat';
+import { proposeRule, type RuleView } from '../safety';
+import { RuleEditor } from './RuleEditor';
+import { WarningBadge, WarningList } from './ToolSafety';
 
 /** ApprovalCard asks the user before a tool runs (or a server uses the model), showing the exact arguments. */
 export function ApprovalCard({ req }: { req: Approval }) {
   const first = useRef<HTMLButtonElement>(null);
+  const [rule, setRule] = useState<RuleView | null>(null);
   useEffect(() => {
     first.current?.focus();
   }, []);
@@ -13,12 +17,24 @@ export function ApprovalCard({ req }: { req: Approval }) {
   return (
     <div className="approval-card" role="alertdialog" aria-label={`Approve ${req.tool || 'sampling request'}`} data-testid="approval-card">
       <p>{what}</p>
+      {req.warnings?.length > 0 && <p><WarningBadge warnings={req.warnings} what="this tool's description may hide instructions" /></p>}
+      <WarningList warnings={req.warnings ?? []} label={`Warnings of ${req.tool}`} />
+      {req.kind === 'sampling' && (req.tools?.length ?? 0) > 0 && (
+        <div className="offered-tools">
+          <p>It offers the model {req.tools!.length === 1 ? 'this tool' : `these ${req.tools!.length} tools`}; the model's calls go back to the server, which runs them:</p>
+          <ul aria-label="Tools offered to the model">
+            {req.tools!.map((t) => <li key={t.name}><code>{t.name}</code>{t.description && <> — {t.description}</>}</li>)}
+          </ul>
+        </div>
+      )}
       <pre className="args">{prettyJSON(req.arguments)}</pre>
       <div className="row">
         <button type="button" ref={first} className="primary" onClick={() => void answerApproval(req.id, 'once')}>Allow once</button>
         {req.kind === 'tool' && <button type="button" onClick={() => void answerApproval(req.id, 'always')}>Allow for this chat</button>}
+        {req.kind === 'tool' && <button type="button" onClick={() => void proposeRule(req.tool, req.arguments).then(setRule)} disabled={rule !== null}>Always allow calls like this…</button>}
         <button type="button" className="danger" onClick={() => void answerApproval(req.id, 'deny')}>Deny</button>
       </div>
+      {rule && <RuleEditor initial={rule} onCancel={() => setRule(null)} onSaved={() => void answerApproval(req.id, 'once')} />}
     </div>
   );
 }

@@ -2,34 +2,67 @@ import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { answerElicit, type Elicit } from '../chat';
-import { ExternalLink } from './ExternalLink';
+import { useEffect, useRef, useState } from 'react';
+import { externalURL, openExternal } from './ExternalLink';
 
 /** ElicitForm renders a server's elicitation request as a form built from its schema, defaults filled in. */
 export function ElicitForm({ req }: { req: Elicit }) {
+  if (req.mode === 'url') return <URLCard req={req} />;
   return (
     <div className="approval-card elicit" role="dialog" aria-label={`Request from ${req.server}`} data-testid="elicit-form">
       <p><strong>{req.server}</strong> asks: {req.message}</p>
-      {req.mode === 'url' ? (
-        <>
-          <p><ExternalLink href={req.url}>{req.url}</ExternalLink></p>
-          <div className="row">
-            <button type="button" className="primary" onClick={() => void answerElicit(req.id, 'accept')}>Done</button>
-            <button type="button" onClick={() => void answerElicit(req.id, 'decline')}>Decline</button>
-          </div>
-        </>
-      ) : (
-        <Form
-          schema={(req.schema ?? { type: 'object' }) as RJSFSchema}
-          validator={validator}
-          onSubmit={({ formData }) => void answerElicit(req.id, 'accept', formData ?? {})}
-        >
-          <div className="row">
-            <button type="submit" className="primary">Send</button>
-            <button type="button" onClick={() => void answerElicit(req.id, 'decline')}>Decline</button>
-            <button type="button" onClick={() => void answerElicit(req.id, 'cancel')}>Cancel</button>
-          </div>
-        </Form>
-      )}
+      <Form
+        schema={(req.schema ?? { type: 'object' }) as RJSFSchema}
+        validator={validator}
+        onSubmit={({ formData }) => void answerElicit(req.id, 'accept', formData ?? {})}
+      >
+        <div className="row">
+          <button type="submit" className="primary">Send</button>
+          <button type="button" onClick={() => void answerElicit(req.id, 'decline')}>Decline</button>
+          <button type="button" onClick={() => void answerElicit(req.id, 'cancel')}>Cancel</button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+/**
+ * URLCard is a server's request to open a page (URL-mode elicitation): the
+ * domain and the full address are shown as text — never a link, so nothing
+ * is fetched — and the system browser opens it only on Open. For a tool call
+ * that waits on the page (-32042, req.retry) the card stays after Open until
+ * the server says the user finished (the card is withdrawn) or Done.
+ */
+function URLCard({ req }: { req: Elicit }) {
+  const [opened, setOpened] = useState(false);
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    first.current?.focus();
+  }, []);
+  const url = req.url ?? '';
+  const web = /^https?:$/.test(externalURL(url)?.protocol ?? '');
+  const open = () => {
+    openExternal(url);
+    if (req.retry) setOpened(true);
+    else void answerElicit(req.id, 'accept');
+  };
+  return (
+    <div className="approval-card elicit" role="dialog" aria-label={`Link from ${req.server}`} data-testid="elicit-url">
+      <p><strong>{req.server}</strong> asks you to open a page: {req.message}</p>
+      <dl className="url-target">
+        <dt>Site</dt>
+        <dd><strong data-testid="elicit-domain">{req.domain}</strong>{url.startsWith('http:') && <span className="badge warn">not encrypted</span>}</dd>
+        <dt>Full address</dt>
+        <dd><code className="url-full" data-testid="elicit-url-full">{url}</code></dd>
+      </dl>
+      {req.retry && !opened && <p className="small muted">The tool call waits for this page: it runs again when the server confirms you finished, or when you press Done.</p>}
+      {opened && <p role="status">Opened in your browser. Waiting for {req.server}… press Done when you have finished there.</p>}
+      <div className="row">
+        <button type="button" ref={first} className="primary" disabled={!web} onClick={open}>{opened ? 'Open again' : `Open ${req.domain ?? 'page'}`}</button>
+        {req.retry && <button type="button" onClick={() => void answerElicit(req.id, 'accept')}>Done</button>}
+        <button type="button" onClick={() => void answerElicit(req.id, 'decline')}>Decline</button>
+        <button type="button" onClick={() => void answerElicit(req.id, 'cancel')}>Cancel</button>
+      </div>
     </div>
   );
 }

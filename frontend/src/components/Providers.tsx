@@ -29,7 +29,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
     load();
     if (hasBackend()) call(DetectOllama).then(setOllama, () => setOllama(false));
   }, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
-  const blank: ProviderView = { name: '', kind: 'openai', baseUrl: '', defaultModel: '', hasKey: false, keyName: '', default: false };
+  const blank: ProviderView = { name: '', kind: 'openai', baseUrl: '', defaultModel: '', hasKey: false, keyName: '', default: false, images: '', imagesDefault: false };
   return (
     <div className="providers">
       {err && <div className="alert" role="alert">{err}</div>}
@@ -40,7 +40,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
         </div>
       )}
       <table className="preview" aria-label="Providers">
-        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th /></tr></thead>
+        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th>Images</th><th /></tr></thead>
         <tbody>
           {list.map((p) => (
             <tr key={p.name} aria-label={p.name}>
@@ -49,6 +49,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
               <td className="small"><code>{p.baseUrl}</code></td>
               <td>{p.defaultModel || <span className="muted">—</span>}</td>
               <td>{p.hasKey ? 'stored' : <span className="muted">none</span>}</td>
+              <td>{imagesLabel(p)}</td>
               <td className="row-actions">
                 <button type="button" onClick={() => setEditing(p)}>Edit</button>{' '}
                 {!p.default && <button type="button" onClick={() => call(() => SetDefaultProvider(p.name)).then(load, (e: unknown) => setErr(message(e)))}>Make default</button>}{' '}
@@ -56,7 +57,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
               </td>
             </tr>
           ))}
-          {list.length === 0 && <tr><td colSpan={6} className="muted">No provider yet. Add one to start chatting.</td></tr>}
+          {list.length === 0 && <tr><td colSpan={7} className="muted">No provider yet. Add one to start chatting.</td></tr>}
         </tbody>
       </table>
       {editing ? (
@@ -88,7 +89,7 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
     try {
-      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key });
+      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key, images: p.images });
       onDone();
     } catch (x) {
       setErr(message(x));
@@ -105,6 +106,15 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
       </label>
       <label>Base URL <input value={p.baseUrl} placeholder={kind.url} onChange={(e) => setP({ ...p, baseUrl: e.target.value })} /></label>
       <label>Default model <input value={p.defaultModel} placeholder={p.kind === 'anthropic' ? 'claude-sonnet-4-5' : p.kind === 'ollama' ? 'llama3.2' : 'gpt-4.1-mini'} onChange={(e) => setP({ ...p, defaultModel: e.target.value })} /></label>
+      <label>Images from tools
+        <select value={p.images} onChange={(e) => setP({ ...p, images: e.target.value })}
+          aria-describedby="images-help">
+          <option value="">Automatic (by kind and model)</option>
+          <option value="on">Sent as images</option>
+          <option value="off">Described in text</option>
+        </select>
+      </label>
+      <p id="images-help" className="small muted">Whether this provider's models see the images tools return (scaled to 1568 px), or a line describing each. Turn it off for text-only models.</p>
       {p.kind !== 'ollama' && (
         <label>API key <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)}
           placeholder={p.hasKey ? 'stored — leave empty to keep' : 'sk-…'} /></label>
@@ -115,4 +125,11 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
       </div>
     </form>
   );
+}
+
+/** imagesLabel says whether a provider's models get tools' images, and whether that is the default. */
+function imagesLabel(p: ProviderView): string {
+  if (p.images === 'on') return 'sent';
+  if (p.images === 'off') return 'described';
+  return p.imagesDefault ? 'sent (auto)' : 'described (auto)';
 }

@@ -322,7 +322,7 @@ export namespace app {
 	    baseUrl: string;
 	    defaultModel: string;
 	    apiKey: string;
-	    images: string;
+	    images?: string;
 	}
 	
 	

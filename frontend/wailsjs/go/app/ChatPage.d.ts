@@ -9,6 +9,8 @@ export function AnswerElicitation(arg1:string,arg2:string,arg3:string):Promise<v
 
 export function AttachResource(arg1:string,arg2:string):Promise<string>;
 
+export function CancelTask(arg1:string,arg2:string):Promise<void>;
+
 export function Chat(arg1:string):Promise<app.ChatView>;
 
 export function ChatMessages(arg1:string):Promise<Array<app.MessageView>>;
@@ -16,6 +18,8 @@ export function ChatMessages(arg1:string):Promise<Array<app.MessageView>>;
 export function ChatOptionsOf(arg1:string):Promise<app.ChatOptions>;
 
 export function Chats(arg1:number,arg2:number):Promise<Array<app.ChatView>>;
+
+export function CompleteArgument(arg1:string,arg2:string,arg3:string,arg4:string,arg5:string,arg6:Record<string, string>):Promise<Array<string>>;
 
 export function DeleteChat(arg1:string):Promise<void>;
 

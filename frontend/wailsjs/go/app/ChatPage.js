@@ -14,6 +14,10 @@ export function AttachResource(arg1, arg2) {
   return window['go']['app']['ChatPage']['AttachResource'](arg1, arg2);
 }
 
+export function CancelTask(arg1, arg2) {
+  return window['go']['app']['ChatPage']['CancelTask'](arg1, arg2);
+}
+
 export function Chat(arg1) {
   return window['go']['app']['ChatPage']['Chat'](arg1);
 }
@@ -28,6 +32,10 @@ export function ChatOptionsOf(arg1) {
 
 export function Chats(arg1, arg2) {
   return window['go']['app']['ChatPage']['Chats'](arg1, arg2);
+}
+
+export function CompleteArgument(arg1, arg2, arg3, arg4, arg5, arg6) {
+  return window['go']['app']['ChatPage']['CompleteArgument'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
 export function DeleteChat(arg1) {

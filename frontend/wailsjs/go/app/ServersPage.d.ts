@@ -6,7 +6,7 @@ import {mcpmanager} from '../models';
 
 export function AddServerFromTemplate(arg1:string,arg2:string,arg3:Record<string, string>):Promise<void>;
 
-export function ApplyImport(arg1:string,arg2:string,arg3:Record<string, string>,arg4:Record<string, string>,arg5:Array<string>):Promise<number>;
+export function ApplyImport(arg1:string,arg2:string,arg3:Record<string, string>,arg4:Record<string, string>,arg5:Array<string>,arg6:boolean):Promise<number>;
 
 export function DiscoverConfigs():Promise<Array<app.DiscoveredConfig>>;
 
@@ -24,6 +24,8 @@ export function RestartServer(arg1:string):Promise<void>;
 
 export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
 
+export function ServerLogEntries(arg1:string,arg2:string,arg3:number):Promise<Array<app.LogEntryView>>;
+
 export function ServerProfiles(arg1:string):Promise<Record<string, library.Override>>;
 
 export function Servers():Promise<Array<app.ServerView>>;
@@ -31,6 +33,8 @@ export function Servers():Promise<Array<app.ServerView>>;
 export function SetProfile(arg1:string):Promise<void>;
 
 export function SetServerEnabled(arg1:string,arg2:boolean):Promise<void>;
+
+export function SetServerLogLevel(arg1:string,arg2:string):Promise<void>;
 
 export function SetServerMeta(arg1:string,arg2:app.MetaView):Promise<void>;
 

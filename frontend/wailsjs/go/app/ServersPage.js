@@ -6,8 +6,8 @@ export function AddServerFromTemplate(arg1, arg2, arg3) {
   return window['go']['app']['ServersPage']['AddServerFromTemplate'](arg1, arg2, arg3);
 }
 
-export function ApplyImport(arg1, arg2, arg3, arg4, arg5) {
-  return window['go']['app']['ServersPage']['ApplyImport'](arg1, arg2, arg3, arg4, arg5);
+export function ApplyImport(arg1, arg2, arg3, arg4, arg5, arg6) {
+  return window['go']['app']['ServersPage']['ApplyImport'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
 export function DiscoverConfigs() {
@@ -42,6 +42,10 @@ export function ServerLog(arg1, arg2) {
   return window['go']['app']['ServersPage']['ServerLog'](arg1, arg2);
 }
 
+export function ServerLogEntries(arg1, arg2, arg3) {
+  return window['go']['app']['ServersPage']['ServerLogEntries'](arg1, arg2, arg3);
+}
+
 export function ServerProfiles(arg1) {
   return window['go']['app']['ServersPage']['ServerProfiles'](arg1);
 }
@@ -56,6 +60,10 @@ export function SetProfile(arg1) {
 
 export function SetServerEnabled(arg1, arg2) {
   return window['go']['app']['ServersPage']['SetServerEnabled'](arg1, arg2);
+}
+
+export function SetServerLogLevel(arg1, arg2) {
+  return window['go']['app']['ServersPage']['SetServerLogLevel'](arg1, arg2);
 }
 
 export function SetServerMeta(arg1, arg2) {
