@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -279,16 +282,20 @@ func serveCmd() *Command {
 			if httpAddr != "" && !gateway.LoopbackAddr(httpAddr) && !anyHost {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
-			// stdin is the MCP stream (or nobody's): servers' forms are declined.
+			// Servers' sampling and elicitation go to the connected client
+			// when it takes them; otherwise they are declined (stdin is the
+			// MCP stream, or nobody's).
 			// Serve at once: tools appear as their servers become ready.
+			passOn := &gatewayRequests{fallback: newTerminalRequests(inv.Stdin, inv.Stderr, false, false)}
 			h, err := launch(inv, file, inputs, func(h *host.Host) {
-				h.Manager().SetRequestHandler(newTerminalRequests(inv.Stdin, inv.Stderr, false, false))
+				h.Manager().SetRequestHandler(passOn)
 			})
 			if err != nil {
 				return err
 			}
 			defer closeServers(h)
 			g := gateway.New(h.Registry(), gateway.Options{Version: buildinfo.String(), Settled: h.Manager().WaitSettled})
+			passOn.g.Store(g)
 			ctx, cancel := context.WithCancel(ctx)
 			var bg sync.WaitGroup
 			defer bg.Wait()
@@ -339,4 +346,32 @@ func serveHTTP(ctx context.Context, inv *Invocation, g *gateway.Gateway, addr st
 		_ = srv.Shutdown(sctx)
 		return nil
 	}
+}
+
+// gatewayRequests answers servers' requests during 'serve': the client
+// connected to the gateway gets them when it declared the capability;
+// otherwise fallback answers (declines).
+type gatewayRequests struct {
+	g        atomic.Pointer[gateway.Gateway]
+	fallback mcpmanager.RequestHandler
+}
+
+func (r *gatewayRequests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if g := r.g.Load(); g != nil {
+		res, err := g.CreateMessage(ctx, server, req)
+		if !errors.Is(err, gateway.ErrNoClient) {
+			return res, err
+		}
+	}
+	return r.fallback.CreateMessage(ctx, server, req)
+}
+
+func (r *gatewayRequests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if g := r.g.Load(); g != nil {
+		res, err := g.Elicit(ctx, server, req)
+		if !errors.Is(err, gateway.ErrNoClient) {
+			return res, err
+		}
+	}
+	return r.fallback.Elicit(ctx, server, req)
 }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // MaxLineBytes bounds one incoming JSON-RPC line; a longer line ends the
@@ -60,6 +62,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 	defer cancel()
 
 	w := &lineWriter{w: out}
+	sess.w.Store(w) // requests to the client (sampling, elicitation) go out here
 	var notesDone sync.WaitGroup
 	notesDone.Go(func() {
 		for {
@@ -109,7 +112,9 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 						go work()
 					}
 				}
-				g.handle(ctx, line, w, calls)
+				if !sess.out.answer(line) { // else: the client's answer to our request
+					g.handle(ctx, line, w, calls)
+				}
 				handlers.Done()
 				if err == nil {
 					select {
@@ -234,7 +239,7 @@ func (lw *lineWriter) writeJSON(v any) error {
 // result. It is valid JSON (the transport parsed it); only a line break
 // (a pretty-printing HTTP server) would break the framing.
 func (lw *lineWriter) writeResult(id, result json.RawMessage) error {
-	if bytes.ContainsAny(result, "\r\n") {
+	if wire.HasLineBreak(result) {
 		var b bytes.Buffer
 		if err := json.Compact(&b, result); err != nil {
 			return fmt.Errorf("gateway: compact result: %w", err)
@@ -263,6 +268,9 @@ func (lw *lineWriter) writeResult(id, result json.RawMessage) error {
 // notes, which ServeStdio drains.
 type stdioSession struct {
 	notes       chan mcp.JSONRPCNotification
+	w           atomic.Value // *lineWriter, for requests to the client
+	out         outgoing     // those requests, waiting for answers
+	version     atomic.Value // string: the protocol version initialize negotiated
 	initialized atomic.Bool
 	level       atomic.Value // mcp.LoggingLevel
 	info        atomic.Value // mcp.Implementation
@@ -316,6 +324,38 @@ type callRequest struct {
 	} `json:"params"`
 }
 
+// parseCall decodes a tools/call or notifications/cancelled in one pass
+// over the line (wire.Parse validates all of it, as json.Unmarshal would),
+// keeping the arguments as the bytes that came: a 5 MB argument is not
+// scanned again, nor copied. Anything it cannot read goes to the general
+// path, which answers it as mcp-go does.
+func parseCall(line []byte) (req callRequest, ok bool) {
+	m, err := wire.Parse(line)
+	if err != nil {
+		return req, false
+	}
+	req.JSONRPC, req.ID, req.Method = wire.String(m.JSONRPC), m.ID, wire.String(m.Method)
+	if m.Params == nil || string(m.Params) == "null" {
+		return req, true
+	}
+	var bad error
+	err = wire.Walk(m.Params, false, func(key, v []byte) {
+		switch wire.String(key) {
+		case "name":
+			bad = cmp.Or(bad, json.Unmarshal(v, &req.Params.Name))
+		case "arguments":
+			req.Params.Arguments = v
+		case "_meta":
+			bad = cmp.Or(bad, json.Unmarshal(v, &req.Params.Meta))
+		case "task":
+			req.Params.Task = v
+		case "requestId":
+			req.Params.RequestID = v
+		}
+	})
+	return req, err == nil && bad == nil
+}
+
 // fastCall serves a plain tools/call (and notes notifications/cancelled for
 // the calls it serves) straight into the registry, and reports whether it
 // did. The general path decodes the same request up to seven times
@@ -328,8 +368,8 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 	if !bytes.Contains(line, []byte(`"tools/call"`)) && !bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
 		return false
 	}
-	var req callRequest
-	if err := json.Unmarshal(line, &req); err != nil || req.JSONRPC != mcp.JSONRPC_VERSION {
+	req, ok := parseCall(line)
+	if !ok || req.JSONRPC != mcp.JSONRPC_VERSION {
 		return false
 	}
 	if req.Method == string(mcp.MethodNotificationCancelled) {

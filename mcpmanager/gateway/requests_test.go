@@ -1,0 +1,184 @@
+package gateway
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// gatewayAsHandler sends an upstream session's sampling and elicitation
+// to the gateway, as 'switchboard serve' does.
+type gatewayAsHandler struct{ g *Gateway }
+
+func (h gatewayAsHandler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return h.g.CreateMessage(ctx, "up", req)
+}
+
+func (h gatewayAsHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return h.g.Elicit(ctx, "up", req)
+}
+
+// downstream is what the client on the gateway's stdio answers.
+type downstream struct{}
+
+func (downstream) CreateMessage(_ context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	asked := req.Messages[0].Content.(mcp.TextContent).Text
+	return &mcp.CreateMessageResult{Model: "client-model", StopReason: "endTurn",
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("the client's model answers: " + asked)}}, nil
+}
+
+func (downstream) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
+		Content: map[string]any{"name": "Ada (" + req.Params.Message + ")"}}}, nil
+}
+
+// askingUpstream is a server whose tools ask the client: "sample" for a
+// model's answer, "elicit" for a form.
+func askingUpstream() *server.MCPServer {
+	s := server.NewMCPServer("up", "1", server.WithToolCapabilities(true))
+	s.EnableSampling()
+	s.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		req := mcp.CreateMessageRequest{}
+		req.Messages = []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("what is 6*7?")}}
+		req.MaxTokens = 10
+		res, err := s.RequestSampling(ctx, req)
+		if err != nil {
+			return mcp.NewToolResultError("sampling: " + err.Error()), nil
+		}
+		return mcp.NewToolResultText(res.Content.(mcp.TextContent).Text), nil
+	})
+	s.AddTool(mcp.NewTool("elicit"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		req := mcp.ElicitationRequest{}
+		req.Params.Message = "your name?"
+		req.Params.RequestedSchema = map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
+		res, err := s.RequestElicitation(ctx, req)
+		if err != nil {
+			return mcp.NewToolResultError("elicitation: " + err.Error()), nil
+		}
+		name, _ := res.Content.(map[string]any)["name"].(string)
+		return mcp.NewToolResultText(string(res.Action) + ": " + name), nil
+	})
+	return s
+}
+
+// passThrough starts an upstream that asks, a gateway in front of it over
+// stdio, and a client on the gateway with protocol version and, when
+// answers is set, sampling and elicitation handlers.
+func passThrough(t *testing.T, version string, answers bool) (*Gateway, *client.Client) {
+	t.Helper()
+	reg := registry.New(registry.Options{})
+	g := New(reg, Options{Version: "test"})
+	upInR, upInW := io.Pipe()
+	upOutR, upOutW := io.Pipe()
+	upDone := make(chan struct{})
+	go func() {
+		defer close(upDone)
+		_ = server.NewStdioServer(askingUpstream()).Listen(context.Background(), upInR, upOutW)
+		upOutW.Close()
+	}()
+	up := client.NewClient(transport.NewIO(upOutR, upInW, nil),
+		client.WithSamplingHandler(gatewayAsHandler{g}), client.WithElicitationHandler(gatewayAsHandler{g}))
+	if err := up.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	if _, err := up.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	reg.Add(named{"up", up})
+	g.Refresh(t.Context())
+
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		served <- g.ServeStdio(ctx, inR, outW)
+		outW.Close()
+	}()
+	var opts []client.ClientOption
+	if answers {
+		opts = append(opts, client.WithSamplingHandler(downstream{}), client.WithElicitationHandler(downstream{}))
+	}
+	c := client.NewClient(transport.NewIO(bufio.NewReader(outR), inW, nil), opts...)
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init.Params.ProtocolVersion = version
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		inW.Close()
+		cancel()
+		select {
+		case <-served:
+		case <-time.After(10 * time.Second):
+			t.Error("ServeStdio did not return")
+		}
+		up.Close()
+		upInW.Close()
+		<-upDone
+	})
+	return g, c
+}
+
+// TestServerRequestsReachTheClient: a server's sampling and elicitation
+// requests made during a call through the gateway are answered by the
+// client connected to it, when it declared them; otherwise the gateway
+// says ErrNoClient (serve then declines, as before).
+func TestServerRequestsReachTheClient(t *testing.T) {
+	call := func(t *testing.T, c *client.Client, tool string) *mcp.CallToolResult {
+		t.Helper()
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "up__" + tool
+		res, err := c.CallTool(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	text := func(r *mcp.CallToolResult) string { return r.Content[0].(mcp.TextContent).Text }
+
+	t.Run("client answers", func(t *testing.T) {
+		_, c := passThrough(t, mcp.ProtocolVersion20251125, true)
+		if r := call(t, c, "sample"); r.IsError || text(r) != "the client's model answers: what is 6*7?" {
+			t.Errorf("sample = %+v", r)
+		}
+		if r := call(t, c, "elicit"); r.IsError || text(r) != "accept: Ada (your name?)" {
+			t.Errorf("elicit = %+v", r)
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		version string
+		answers bool
+	}{
+		{"client without the capabilities", mcp.ProtocolVersion20251125, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, c := passThrough(t, tc.version, tc.answers)
+			if _, err := g.CreateMessage(t.Context(), "up", mcp.CreateMessageRequest{}); !errors.Is(err, ErrNoClient) {
+				t.Errorf("CreateMessage = %v, want ErrNoClient", err)
+			}
+			if _, err := g.Elicit(t.Context(), "up", mcp.ElicitationRequest{}); !errors.Is(err, ErrNoClient) {
+				t.Errorf("Elicit = %v, want ErrNoClient", err)
+			}
+			if r := call(t, c, "sample"); !r.IsError {
+				t.Errorf("sample without a client to ask = %+v, want the server's error", r)
+			}
+		})
+	}
+}
