@@ -42,10 +42,10 @@ describe('applyEvent', () => {
 
   // Stored messages come from Go already in this shape (app/chatviews_test.go).
   it('joins text results, or shows structured content', () => {
-    const text = (t: string) => ({ type: 'text', text: t, data: '', mimeType: '', uri: '' });
-    expect(resultText({ isError: false, content: [text('Echo: hi')], structured: '', durationMs: 3 })).toBe('Echo: hi');
-    expect(resultText({ isError: false, content: [text('a'), text('b')], structured: '{"n":1}', durationMs: 3 })).toBe('a\nb');
-    expect(resultText({ isError: false, content: [], structured: '{"n":1}', durationMs: 3 })).toBe('{"n":1}');
+    const text = (t: string) => ({ type: 'text', text: t, data: '', mimeType: '', uri: '', name: '', title: '', description: '' });
+    expect(resultText({ isError: false, content: [text('Echo: hi')], structured: '', schemaError: '', durationMs: 3 })).toBe('Echo: hi');
+    expect(resultText({ isError: false, content: [text('a'), text('b')], structured: '{"n":1}', schemaError: '', durationMs: 3 })).toBe('a\nb');
+    expect(resultText({ isError: false, content: [], structured: '{"n":1}', schemaError: '', durationMs: 3 })).toBe('{"n":1}');
     expect(resultText(undefined)).toBe('');
   });
 });

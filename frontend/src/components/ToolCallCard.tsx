@@ -20,7 +20,7 @@ const LABEL: Record<string, string> = {
 export function ToolCallCard({ call }: { call: ToolCall }) {
   const [open, setOpen] = useState(false);
   // find_tools belongs to no server: Switchboard answers it itself.
-  const server = call.server || (call.name.includes('__') ? call.name.split('__')[0] : 'switchboard');
+  const server = call.server || (call.name.includes('__') ? (call.name.split('__')[0] ?? 'switchboard') : 'switchboard');
   const tool = call.tool || call.name.split('__').slice(1).join('__') || call.name;
   const result = call.error || resultText(call.result);
   const steps = call.steps ?? [];

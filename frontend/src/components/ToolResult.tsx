@@ -1,7 +1,13 @@
 import type { CallResult } from '../servers';
+import { ResourceLinks } from './ResourceLinks';
+import { StructuredResult } from './StructuredResult';
 
-/** ToolResult renders a call's content blocks: text, images, audio, resources. */
-export function ToolResult({ result }: { result: CallResult }) {
+/**
+ * ToolResult renders a call's content blocks: text, images, audio,
+ * resources; resource links as chips that open the resource; structured
+ * content as a tree (with the outputSchema mismatch, if any).
+ */
+export function ToolResult({ result, server }: { result: CallResult; server: string }) {
   return (
     <section className={`result ${result.isError ? 'result-error' : ''}`} aria-label="Result">
       <div className="result-head">
@@ -12,13 +18,16 @@ export function ToolResult({ result }: { result: CallResult }) {
       {result.content.map((c, i) => {
         switch (c.type) {
           case 'text':
+            // The mismatch note is shown with the tree.
+            if (result.schemaError && c.text === result.schemaError) return null;
             return <pre key={i} className="result-text">{c.text}</pre>;
           case 'image':
             return <img key={i} alt={`image result ${i + 1}`} src={`data:${c.mimeType};base64,${c.data}`} />;
           case 'audio':
             return <audio key={i} controls src={`data:${c.mimeType};base64,${c.data}`} />;
-          case 'resource':
           case 'resource_link':
+            return null; // chips below
+          case 'resource':
             return (
               <div key={i} className="result-resource">
                 <code>{c.uri}</code> <span className="muted">{c.mimeType}</span>
@@ -29,7 +38,8 @@ export function ToolResult({ result }: { result: CallResult }) {
             return null;
         }
       })}
-      {result.structured && <pre className="result-text">{result.structured}</pre>}
+      <ResourceLinks content={result.content} server={server} />
+      <StructuredResult structured={result.structured} schemaError={result.schemaError} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { call, hasBackend } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from '../components/ServerMeta';
 import { StatusBadge } from '../components/StatusBadge';
+import { ServerIcon } from '../components/Icon';
 import { TemplatePicker } from '../components/TemplatePicker';
 import { useTestConnection } from '../components/TestConnection';
 import { on } from '../events';
@@ -94,6 +95,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       <div className="server-head">
         <StatusBadge state={s.state} />
         {s.meta?.icon && <span aria-hidden="true">{s.meta.icon}</span>}
+        <ServerIcon src={s.icon} />
         <span className="server-name">{s.name}</span>
         <span className="muted">{s.transport}</span>
         {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}

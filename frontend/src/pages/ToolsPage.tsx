@@ -4,6 +4,7 @@ import validator from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
+import { ServerIcon } from '../components/Icon';
 import { callTool, listTools, message, type CallResult, type ToolList, type ToolView } from '../servers';
 
 type FormData = Record<string, unknown>;
@@ -66,7 +67,7 @@ export function ToolsPage() {
                   aria-pressed={t.name === selected}
                   onClick={() => setSelected(t.name)}
                 >
-                  {t.tool}
+                  <ServerIcon src={t.icon} />{t.tool}
                 </button>
               </li>
             ))}
@@ -137,7 +138,7 @@ function ToolRunner({ tool }: { tool: ToolView }) {
 
   return (
     <div>
-      <h2>{tool.title || tool.tool}</h2>
+      <h2><ServerIcon src={tool.icon} size={20} /> {tool.title || tool.tool}</h2>
       <p className="muted"><code>{tool.name}</code>{tool.readOnly && ' · read-only'}{tool.destructive && ' · destructive'}</p>
       {tool.description && <p className="tool-desc">{tool.description}</p>}
       <ToolPolicy key={tool.name} name={tool.name} defaultPolicy={tool.defaultPolicy} />
@@ -164,7 +165,7 @@ function ToolRunner({ tool }: { tool: ToolView }) {
         </Form>
       )}
       {callErr && <div className="alert" role="alert">{callErr}</div>}
-      {result && <ToolResult result={result} />}
+      {result && <ToolResult result={result} server={tool.server} />}
     </div>
   );
 }
