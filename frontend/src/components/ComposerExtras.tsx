@@ -3,6 +3,7 @@ import { AttachResource, Prompts, Resources, UsePrompt } from '../../wailsjs/go/
 import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message } from '../servers';
+import { ServerIcon } from './Icon';
 
 export type PromptView = app.PromptView;
 export type ResourceView = app.ResourceView;
@@ -35,7 +36,7 @@ export function SlashMenu({ items, selected, onPick }: { items: PromptView[]; se
       {items.map((p, i) => (
         <li key={`${p.server}/${p.name}`} role="option" aria-selected={i === selected}
           className={i === selected ? 'selected' : ''} onMouseDown={(e) => { e.preventDefault(); onPick(p); }}>
-          <span className="badge">{p.server}</span> <strong>/{p.name}</strong>
+          <span className="badge">{p.server}</span> <ServerIcon src={p.icon} /><strong>/{p.name}</strong>
           <span className="muted small"> {p.description || p.title}</span>
         </li>
       ))}
@@ -106,7 +107,7 @@ export function AttachMenu({ onAttach, onError }: { onAttach: (a: Attachment) =>
             {shown.map((r) => (
               <li key={`${r.server} ${r.uri}`}>
                 <button type="button" className="link" onClick={() => pick(r)}>
-                  <span className="badge">{r.server}</span> {r.name || r.uri}
+                  <span className="badge">{r.server}</span> <ServerIcon src={r.icon} />{r.name || r.uri}
                 </button>
               </li>
             ))}
