@@ -207,6 +207,7 @@ func (h *Host) apply(cfg *config.Config) {
 			specs[i].StartError = err.Error()
 		}
 	}
+	h.Registry().SetTaskPolicy(taskPolicyIn(cfg))
 	root := workspaceRootIn(h.dir, cfg)
 	h.running = withRoots(specs, root)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
@@ -231,6 +232,9 @@ func (h *Host) Run(servers []config.Server) {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	root := WorkspaceRoot(h.dir)
+	if cfg, err := config.Load(h.dir.Config()); err == nil {
+		h.Registry().SetTaskPolicy(taskPolicyIn(cfg))
+	}
 	h.running = withRoots(specs, root)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
 }

@@ -67,7 +67,8 @@ var ErrTaskLimit = errors.New("task ran longer than its limit")
 // SetTaskPolicy sets which tools run as tasks and their limit.
 func (r *Registry) SetTaskPolicy(p TaskPolicy) { r.tasks.Store(&p) }
 
-func (r *Registry) taskPolicy() TaskPolicy {
+// TaskPolicy is the policy in force (DefaultTaskPolicy until one is set).
+func (r *Registry) TaskPolicy() TaskPolicy {
 	if p := r.tasks.Load(); p != nil {
 		return *p
 	}
@@ -102,7 +103,7 @@ func (r *Registry) asTask(ctx context.Context, server, tool string) (TaskClient,
 		case mcp.TaskSupportRequired:
 			return tc, true
 		case mcp.TaskSupportOptional:
-			return tc, r.taskPolicy().Optional
+			return tc, r.TaskPolicy().Optional
 		}
 	}
 	return nil, false
@@ -122,7 +123,7 @@ func (r *Registry) callTask(ctx context.Context, tc TaskClient, server, tool str
 		r.record(server, 0, true)
 		return nil, err
 	}
-	limit := r.taskPolicy().Limit
+	limit := r.TaskPolicy().Limit
 	if limit <= 0 {
 		limit = DefaultTaskLimit
 	}

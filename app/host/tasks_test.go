@@ -1,0 +1,43 @@
+package host
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+func TestTaskSettings(t *testing.T) {
+	h := open(t)
+	if err := h.Load(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := TasksOf(h).Policy()
+	if err != nil || p != (registry.TaskPolicy{Optional: true, Limit: registry.DefaultTaskLimit}) {
+		t.Fatalf("default policy = %+v, %v", p, err)
+	}
+	want := registry.TaskPolicy{Optional: false, Limit: 90 * time.Minute}
+	if err := TasksOf(h).SetPolicy(want); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Registry().TaskPolicy(); got != want {
+		t.Fatalf("registry follows %+v, want %+v", got, want)
+	}
+	cfg, err := config.Load(h.Dir().Config())
+	if err != nil || !strings.Contains(string(cfg.Settings), `"tasks":{"optionalAsTasks":false,"limitMinutes":90}`) {
+		t.Fatalf("saved settings %s, %v", cfg.Settings, err)
+	}
+	// Another process's edit (the CLI) reaches the running registry on load.
+	h.Registry().SetTaskPolicy(registry.DefaultTaskPolicy)
+	if err := h.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Registry().TaskPolicy(); got != want {
+		t.Fatalf("after load %+v, want %+v", got, want)
+	}
+	if err := TasksOf(h).SetPolicy(registry.TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
+		t.Fatalf("a 10 s limit: %v", err)
+	}
+}
