@@ -1,0 +1,117 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// denyAll records approvals and denies them.
+type denyAll struct{ asked []chat.ApprovalRequest }
+
+func (d *denyAll) Approve(_ context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
+	d.asked = append(d.asked, req)
+	return chat.Deny, nil
+}
+
+// An app's calls go only to its own server's tools whose visibility
+// includes "app", under the chat's policy; its resource opens behind a
+// proxy page that carries the CSP.
+func TestAppsCallsAndOpen(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "hostileapp")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/apps/testdata/hostileapp").CombinedOutput(); err != nil {
+		t.Fatalf("build hostileapp: %v\n%s", err, out)
+	}
+	h := open(t)
+	if err := h.Add(config.Server{Name: "hostile", Transport: config.Stdio, Command: bin}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Load(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewApps(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for {
+		if _, ui, err := a.Tool(ctx, "hostile__show"); err == nil && ui.ResourceURI == "ui://hostile/app.html" {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("hostile__show never listed with its app")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+
+	for _, tc := range []struct {
+		name, tool string
+		wantErr    error
+		want       string
+	}{
+		{"app-only tool runs", "app_only", nil, "app-only ok"},
+		{"model-only tool refused", "secret", apps.ErrNotForApps, ""},
+		{"not a tool of the app's server", "hostile__show", ErrNoAppTool, ""},
+		{"unknown tool", "nope", ErrNoAppTool, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := a.Call(ctx, "chat1", "hostile", tc.tool, nil, nil)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || res.Content[0].(mcp.TextContent).Text != tc.want {
+				t.Fatalf("res %+v, err %v", res, err)
+			}
+		})
+	}
+	hits, err := a.Call(ctx, "chat1", "hostile", "hits", nil, nil)
+	if err != nil || !strings.Contains(hits.Content[0].(mcp.TextContent).Text, `"secret":0`) {
+		t.Fatalf("the refused tool ran: %+v %v", hits, err)
+	}
+
+	// A tool the policy says to ask about asks in the chat; denied, it does not run.
+	if err := h.EditSettings(func(s *chat.Settings) error {
+		s.Policies = chat.Policies{"hostile__app_only": chat.PolicyAsk}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	d := &denyAll{}
+	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 1}, d); err == nil || !strings.Contains(err.Error(), "denied") {
+		t.Fatalf("denied call: %v", err)
+	}
+	if len(d.asked) != 1 || d.asked[0].ChatID != "chat1" || d.asked[0].Tool != "hostile__app_only" || string(d.asked[0].Arguments) != `{"x":1}` {
+		t.Fatalf("asked %+v", d.asked)
+	}
+
+	o, err := a.Open(ctx, "hostile", "ui://hostile/app.html")
+	if err != nil || !strings.Contains(o.HTML, "Hostile app") {
+		t.Fatalf("open: %v", err)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, o.ProxyURL, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Content-Security-Policy"); got != apps.DefaultCSP {
+		t.Errorf("proxy CSP %q, want the spec's default", got)
+	}
+}
