@@ -4,6 +4,8 @@ import { call, hasBackend } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from '../components/ServerMeta';
 import { StatusBadge } from '../components/StatusBadge';
+import { ServerSafety } from '../components/ToolSafety';
+import { refreshSafety } from '../safety';
 import { ServerIcon } from '../components/Icon';
 import { TemplatePicker } from '../components/TemplatePicker';
 import { useTestConnection } from '../components/TestConnection';
@@ -22,6 +24,7 @@ export function ServersPage() {
   const [tag, setTag] = useState('');
   const tags = allTags(servers);
   const shown = filterServers(servers, query, tag);
+  useEffect(() => { void refreshSafety(); }, []);
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="page-head">
@@ -129,6 +132,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       )}
       {busy === 'login' && <LoginWait name={s.name} />}
       <ServerMetaLine server={s} />
+      <ServerSafety server={s.name} />
       {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>

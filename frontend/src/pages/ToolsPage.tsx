@@ -4,6 +4,8 @@ import validator from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
+import { RulesList } from '../components/RulesList';
+import { WarningBadge, WarningList } from '../components/ToolSafety';
 import { ServerIcon } from '../components/Icon';
 import { callTool, listTools, message, type CallResult, type ToolList, type ToolView } from '../servers';
 
@@ -67,7 +69,7 @@ export function ToolsPage() {
                   aria-pressed={t.name === selected}
                   onClick={() => setSelected(t.name)}
                 >
-                  <ServerIcon src={t.icon} />{t.tool}
+                  <ServerIcon src={t.icon} />{t.tool}{t.warnings?.length > 0 && <span className="warn-mark" aria-label="has warnings" title={t.warnings.map((w) => w.reason).join('; ')}> ⚠</span>}
                 </button>
               </li>
             ))}
@@ -77,6 +79,7 @@ export function ToolsPage() {
           {tool ? <ToolRunner key={tool.name} tool={tool} /> : <p className="muted">Pick a tool to try it.</p>}
         </div>
       </div>
+      <RulesList />
     </section>
   );
 }
@@ -141,6 +144,8 @@ function ToolRunner({ tool }: { tool: ToolView }) {
       <h2><ServerIcon src={tool.icon} size={20} /> {tool.title || tool.tool}</h2>
       <p className="muted"><code>{tool.name}</code>{tool.readOnly && ' · read-only'}{tool.destructive && ' · destructive'}</p>
       {tool.description && <p className="tool-desc">{tool.description}</p>}
+      {tool.warnings?.length > 0 && <p><WarningBadge warnings={tool.warnings} what="the description may hide instructions" /></p>}
+      <WarningList warnings={tool.warnings ?? []} label={`Warnings of ${tool.name}`} />
       <ToolPolicy key={tool.name} name={tool.name} defaultPolicy={tool.defaultPolicy} />
       <label className="toggle">
         <input type="checkbox" checked={raw} onChange={toggleRaw} /> Raw JSON
