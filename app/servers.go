@@ -42,6 +42,8 @@ type ServerView struct {
 	// Progress is the package manager's last line while State is
 	// "installing" (npx, uvx, docker downloading before the first start).
 	Progress string `json:"progress"`
+	// Bundle is what the MCP Bundle it was installed from says (nil for others).
+	Bundle *BundleInfoView `json:"bundle"`
 	// Library metadata: what the user wrote (Meta) and what is shown
 	// (Description falls back to what the server said in initialize).
 	Meta         MetaView `json:"meta"`
@@ -139,6 +141,9 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 		v.Transport, v.Command = "built-in", "inside Switchboard"
 	}
 	c, ok := a.h.Server(st.Name)
+	if ok {
+		v.Bundle = bundleView(c)
+	}
 	if ok && !st.Builtin {
 		if p, err := library.ApplyProfile(c, a.h.Applied().Profile); err == nil {
 			c = p // show what runs: the active profile's URL or arguments

@@ -476,3 +476,29 @@ func (o Option) Defaults(v Vars) []string {
 func formatNumber(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%f", f), "0"), ".")
 }
+
+// File returns one file of the bundle (its icon, say) by its path in the
+// manifest; a path that leaves the bundle is refused.
+func (b *Bundle) File(name string) ([]byte, error) {
+	if name == "" {
+		return nil, os.ErrNotExist
+	}
+	if err := relativePath(name); err != nil {
+		return nil, err
+	}
+	name = strings.TrimPrefix(strings.ReplaceAll(name, `\`, "/"), "./")
+	for _, f := range b.zip.File {
+		if f.Name == name {
+			if f.UncompressedSize64 > 4<<20 {
+				return nil, fmt.Errorf("%s is larger than 4 MB", name)
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return nil, err
+			}
+			defer rc.Close()
+			return io.ReadAll(io.LimitReader(rc, 4<<20))
+		}
+	}
+	return nil, os.ErrNotExist
+}

@@ -14,6 +14,7 @@ import { EventServerLogin } from '../events.gen';
 import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 import { ExternalLink } from '../components/ExternalLink';
 import { InstallProgress } from '../components/InstallProgress';
+import { BundleInstall, BundleLine } from '../components/BundleInstall';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -37,6 +38,7 @@ export function ServersPage() {
       </div>
       {importing && <ImportWizard onClose={() => setImporting(false)} />}
       {adding && <TemplatePicker onClose={() => setAdding(false)} />}
+      {hasBackend() && <BundleInstall />}
       {servers.length > 0 && (
         <div className="server-filters row">
           <input type="search" aria-label="Search servers" placeholder="Search servers" value={query} onChange={(e) => setQuery(e.target.value)} />
@@ -137,6 +139,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.state === 'installing' && <InstallProgress server={s} />}
+      {s.bundle && <BundleLine bundle={s.bundle} />}
       {s.error && <pre className="server-error">{s.error}</pre>}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />

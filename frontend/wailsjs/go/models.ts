@@ -49,6 +49,45 @@ export namespace app {
 	    warnings: WarningView[];
 	    tools?: chat.OfferedTool[];
 	}
+	export interface BundleOption {
+	    key: string;
+	    type: string;
+	    title: string;
+	    description: string;
+	    required: boolean;
+	    multiple: boolean;
+	    sensitive: boolean;
+	    hasMin: boolean;
+	    min: number;
+	    hasMax: boolean;
+	    max: number;
+	    values: string[];
+	    kept: boolean;
+	}
+	export interface BundleForm {
+	    token: string;
+	    name: string;
+	    displayName: string;
+	    version: string;
+	    author: string;
+	    description: string;
+	    icon: string;
+	    signature: string;
+	    signed: string;
+	    incompatible: string;
+	    installed: string;
+	    options: BundleOption[];
+	    tools: string[];
+	}
+	export interface BundleInfoView {
+	    displayName: string;
+	    version: string;
+	    author: string;
+	    icon: string;
+	    signature: string;
+	    signed: string;
+	}
+	
 	export interface ContentView {
 	    type: string;
 	    text: string;
@@ -195,6 +234,7 @@ export namespace app {
 	    p50Ms: number;
 	    stderrTail: string[];
 	    progress: string;
+	    bundle?: BundleInfoView;
 	    meta: MetaView;
 	    description: string;
 	    title: string;
@@ -387,6 +427,10 @@ export namespace app {
 	    error: string;
 	}
 	
+	export interface TaskSettingsView {
+	    optionalAsTasks: boolean;
+	    limitMinutes: number;
+	}
 	
 	export interface TemplateView {
 	    id: string;
