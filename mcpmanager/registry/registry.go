@@ -20,7 +20,6 @@
 package registry
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +34,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // Defaults and limits; variables so tests can shorten them.
@@ -686,6 +686,34 @@ func callTyped(ctx context.Context, cl Client, tool string, args map[string]any,
 	return cl.CallTool(ctx, req)
 }
 
+// RawSender is a transport that sends params that are already JSON as
+// they are (the stdio transport, wire.Transport): a relayed call's
+// arguments are not encoded again. It must be safe for concurrent use.
+type RawSender interface {
+	SendRaw(ctx context.Context, id mcp.RequestId, method string, params []byte) (*transport.JSONRPCResponse, error)
+}
+
+// rawParamsJSON is rawParams as JSON, args copied as they are: they are
+// valid JSON (the caller parsed the message they came in).
+func rawParamsJSON(meta *mcp.Meta, tool string, args json.RawMessage) ([]byte, error) {
+	name, err := json.Marshal(tool)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(args)+len(name)+64)
+	b = append(b, '{')
+	if meta != nil {
+		m, err := json.Marshal(meta)
+		if err != nil {
+			return nil, fmt.Errorf("encode _meta: %w", err)
+		}
+		b = append(append(append(b, `"_meta":`...), m...), ',')
+	}
+	b = append(append(append(b, `"name":`...), name...), `,"arguments":`...)
+	b = append(append(b, args...), '}')
+	return b, nil
+}
+
 // rawParams are the params of a relayed tools/call.
 type rawParams struct {
 	Meta      *mcp.Meta       `json:"_meta,omitempty"`
@@ -702,10 +730,20 @@ func (r *Registry) sendRaw(ctx context.Context, tr transport.Interface, tool str
 		args = json.RawMessage("{}") // servers on the TypeScript SDK reject a missing arguments object
 	}
 	id := mcp.NewRequestId(fmt.Sprintf("switchboard-call-%d", r.rawIDs.Add(1)))
-	res, err := tr.SendRequest(ctx, transport.JSONRPCRequest{
-		JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: string(mcp.MethodToolsCall),
-		Params: rawParams{Meta: meta, Name: tool, Arguments: args},
-	})
+	var res *transport.JSONRPCResponse
+	var err error
+	if rs, ok := tr.(RawSender); ok {
+		var params []byte
+		if params, err = rawParamsJSON(meta, tool, args); err != nil {
+			return nil, err
+		}
+		res, err = rs.SendRaw(ctx, id, string(mcp.MethodToolsCall), params)
+	} else {
+		res, err = tr.SendRequest(ctx, transport.JSONRPCRequest{
+			JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: string(mcp.MethodToolsCall),
+			Params: rawParams{Meta: meta, Name: tool, Arguments: args},
+		})
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			cancelRaw(ctx, tr, id)
@@ -745,7 +783,13 @@ func cancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
 // Inside a JSON string the quotes would be escaped, so text content cannot
 // match.
 func toolError(raw json.RawMessage) bool {
-	return bytes.Contains(raw, []byte(`"isError":true`)) || bytes.Contains(raw, []byte(`"isError": true`))
+	isError := false
+	_ = wire.Walk(raw, false, func(key, value []byte) { // the result came in a message wire.Parse validated
+		if string(key) == `"isError"` {
+			isError = string(value) == "true"
+		}
+	})
+	return isError
 }
 
 // call is what Call and CallRaw share: the session, the server's

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // dialStdio starts the process and speaks JSON-RPC over its stdin and
@@ -51,7 +53,7 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 		close(dead)
 	}()
 	return &session{
-		tr:    &stdioTransport{Stdio: transport.NewIO(out, p.Stdin, nil), out: out},
+		tr:    &stdioTransport{Transport: wire.New(out, p.Stdin), out: out},
 		pid:   p.PID(),
 		dead:  dead,
 		out:   out,
@@ -77,23 +79,34 @@ func sandboxRefused(err error) bool {
 	return errors.Is(err, sandbox.ErrNoBubblewrap) || errors.Is(err, sandbox.ErrNoNamespaces) || errors.Is(err, sandbox.ErrUnsupported)
 }
 
-// stdioTransport is mcp-go's stdio transport reading through a bounded
-// reader. A request that times out says what the stream showed ("no
-// complete message after 60s, 1234 bytes pending"); one cut off by an
-// oversized message names the limit.
+// stdioTransport is the stdio transport (wire.Transport: one pass over each
+// message) reading through a bounded reader. A request that times out says
+// what the stream showed ("no complete message after 60s, 1234 bytes
+// pending"); one cut off by an oversized message names the limit.
 type stdioTransport struct {
-	*transport.Stdio
+	*wire.Transport
 	out *jsonl.Reader
 }
 
 // SendRequest implements transport.Interface.
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	res, err := t.Stdio.SendRequest(ctx, req)
-	if err != nil {
-		if lerr := t.out.Err(); lerr != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: %w", err, lerr)
-		}
-		return nil, t.out.Annotate(err)
+	res, err := t.Transport.SendRequest(ctx, req)
+	return res, t.annotate(err)
+}
+
+// SendRaw sends a request whose params are already JSON (the proxy's
+// relayed tools/call; see registry.CallRaw).
+func (t *stdioTransport) SendRaw(ctx context.Context, id mcp.RequestId, method string, params []byte) (*transport.JSONRPCResponse, error) {
+	res, err := t.Transport.SendRaw(ctx, id, method, params)
+	return res, t.annotate(err)
+}
+
+func (t *stdioTransport) annotate(err error) error {
+	if err == nil {
+		return nil
 	}
-	return res, nil
+	if lerr := t.out.Err(); lerr != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", err, lerr)
+	}
+	return t.out.Annotate(err)
 }
