@@ -59,6 +59,7 @@ func newChatApp(t *testing.T) *chatApp {
 		defer c.mu.Unlock()
 		c.evs = append(c.evs, recorded{name, data})
 	}
+	_ = c.Ready() // no window: start the servers at once
 	c.Startup(context.Background())
 	t.Cleanup(func() { c.close(context.Background()) })
 	return c
