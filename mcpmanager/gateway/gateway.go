@@ -19,6 +19,8 @@
 // resources and resource templates as switchboard://SERVER/URI (see
 // ExposedURI); prompts/get and resources/read go back to their server,
 // and a server's prompts or resources list_changed reaches clients.
+// CreateMessage and Elicit pass a server's sampling and elicitation
+// requests on to the connected client that declared them (requests.go).
 //
 // ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
 // a plain tools/call without mcp-go's stdio server's extra goroutine hops
