@@ -1,0 +1,76 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// held is a Gate that withholds the tools it names.
+type held struct {
+	mu     sync.Mutex
+	names  map[string]bool // server/tool
+}
+
+var errHeld = errors.New("withheld by the test gate")
+
+func (g *held) Screen(server string, tools []mcp.Tool) []error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	errs := make([]error, len(tools))
+	for i, t := range tools {
+		if g.names[server+"/"+t.Name] {
+			errs[i] = errHeld
+		}
+	}
+	return errs
+}
+
+// TestGateWithholds: a tool the gate withholds is left out of Tools
+// (reported with its exposed name), and Lookup, Call and CallRaw of it fail
+// with the gate's reason, without reaching the server; the others are
+// untouched, and the same name is kept when the gate lets it through again.
+func TestGateWithholds(t *testing.T) {
+	g := &held{names: map[string]bool{"alpha/echo": true}}
+	r := New(Options{Gate: g})
+	r.Add(newSrc(t, "alpha", "echo", "fail"))
+	r.Add(newSrc(t, "beta", "echo"))
+
+	tools, errs := r.Tools(t.Context())
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if got := strings.Join(names, ","); got != "alpha__fail,beta__echo" {
+		t.Fatalf("tools = %s", got)
+	}
+	if len(errs) != 1 || errs[0].Server != "alpha" || errs[0].Tool != "alpha__echo" || !strings.Contains(errs[0].Err, errHeld.Error()) {
+		t.Fatalf("errs = %+v", errs)
+	}
+	if _, err := r.Lookup(t.Context(), "alpha__echo"); !errors.Is(err, errHeld) {
+		t.Fatalf("Lookup of a withheld tool = %v", err)
+	}
+	if _, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "x"}, CallOptions{}); !errors.Is(err, errHeld) {
+		t.Fatalf("Call of a withheld tool = %v", err)
+	}
+	if _, err := r.CallRaw(t.Context(), "alpha", "echo", json.RawMessage(`{"text":"x"}`), CallOptions{}); !errors.Is(err, errHeld) {
+		t.Fatalf("CallRaw of a withheld tool = %v", err)
+	}
+	if res, err := r.Call(t.Context(), "beta", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil || text(res) != "echo:x" {
+		t.Fatalf("Call of another server's tool of the same name = %v, %v", res, err)
+	}
+
+	g.mu.Lock()
+	g.names = nil
+	g.mu.Unlock()
+	if res, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "y"}, CallOptions{}); err != nil || text(res) != "echo:y" {
+		t.Fatalf("Call once let through = %v, %v", res, err)
+	}
+	if _, err := r.Lookup(t.Context(), "alpha__echo"); err != nil {
+		t.Fatalf("Lookup once let through: %v", err)
+	}
+}
