@@ -12,8 +12,8 @@ import (
 
 // held is a Gate that withholds the tools it names.
 type held struct {
-	mu     sync.Mutex
-	names  map[string]bool // server/tool
+	mu    sync.Mutex
+	names map[string]bool // server/tool
 }
 
 var errHeld = errors.New("withheld by the test gate")
