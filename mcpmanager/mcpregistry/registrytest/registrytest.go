@@ -1,0 +1,190 @@
+// Package registrytest serves the MCP Registry's generic API v0.1 on
+// 127.0.0.1 with server.json documents shaped like the registry's
+// published examples (an npm package with a secret variable, a PyPI
+// package, an OCI image, a remote with headers and a URL variable), and
+// more servers after them so that listings take several pages.
+package registrytest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// Documents are the server.json documents served, in listing order.
+var Documents = []string{
+	`{
+  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json",
+  "name": "io.github.example/weather",
+  "title": "Weather",
+  "description": "Forecasts and alerts from a weather API",
+  "version": "1.4.2",
+  "repository": {"url": "https://github.com/example/weather-mcp", "source": "github"},
+  "packages": [{
+    "registryType": "npm",
+    "registryBaseUrl": "https://registry.npmjs.org",
+    "identifier": "@example/weather-mcp",
+    "version": "1.4.2",
+    "transport": {"type": "stdio"},
+    "packageArguments": [{"type": "named", "name": "--units", "value": "{units}", "variables": {"units": {"description": "metric or imperial", "default": "metric", "choices": ["metric", "imperial"]}}}],
+    "environmentVariables": [
+      {"name": "WEATHER_API_KEY", "description": "Your weather API key", "isRequired": true, "isSecret": true},
+      {"name": "WEATHER_REGION", "description": "Default region", "default": "eu"}
+    ]
+  }]
+}`,
+	`{
+  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json",
+  "name": "io.github.example/time-py",
+  "description": "Time and timezone conversions",
+  "version": "0.6.2",
+  "packages": [{
+    "registryType": "pypi",
+    "registryBaseUrl": "https://pypi.org",
+    "identifier": "mcp-server-time",
+    "version": "0.6.2",
+    "transport": {"type": "stdio"},
+    "runtimeArguments": [{"type": "named", "name": "--python", "value": "3.12"}],
+    "packageArguments": [{"type": "named", "name": "--local-timezone", "valueHint": "timezone", "isRequired": true, "description": "Your IANA timezone"}]
+  }]
+}`,
+	`{
+  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json",
+  "name": "io.github.example/github-oci",
+  "description": "GitHub's MCP server in a container",
+  "version": "0.5.0",
+  "packages": [{
+    "registryType": "oci",
+    "registryBaseUrl": "https://docker.io",
+    "identifier": "ghcr.io/example/github-mcp-server",
+    "version": "0.5.0",
+    "transport": {"type": "stdio"},
+    "packageArguments": [{"type": "positional", "value": "stdio"}],
+    "environmentVariables": [{"name": "GITHUB_PERSONAL_ACCESS_TOKEN", "description": "A GitHub token", "isRequired": true, "isSecret": true}]
+  }]
+}`,
+	`{
+  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json",
+  "name": "com.example/tickets",
+  "description": "A hosted ticketing server",
+  "version": "2.0.0",
+  "remotes": [{
+    "type": "streamable-http",
+    "url": "https://{tenant}.tickets.example.com/mcp",
+    "variables": {"tenant": {"description": "Your tenant", "isRequired": true}},
+    "headers": [
+      {"name": "Authorization", "description": "Bearer token", "isRequired": true, "isSecret": true, "value": "Bearer {api_token}", "variables": {"api_token": {"description": "API token", "isRequired": true, "isSecret": true}}},
+      {"name": "X-Team", "description": "Your team id"}
+    ]
+  }]
+}`,
+}
+
+// Registry is a running fake registry.
+type Registry struct {
+	URL      string
+	Down     atomic.Bool // answer 503 to everything
+	Requests atomic.Int64
+	docs     []json.RawMessage
+}
+
+// Start serves the documents plus filler servers (filler-1 … filler-N)
+// until ctx ends.
+func Start(ctx context.Context, fillers int) (*Registry, error) {
+	r := &Registry{}
+	for _, d := range Documents {
+		r.docs = append(r.docs, json.RawMessage(d))
+	}
+	for i := 1; i <= fillers; i++ {
+		r.docs = append(r.docs, json.RawMessage(fmt.Sprintf(`{"name": "io.github.example/filler-%d", "description": "Filler server %d", "version": "1.0.%d",
+			"packages": [{"registryType": "npm", "identifier": "@example/filler-%d", "version": "1.0.%d", "transport": {"type": "stdio"}}]}`, i, i, i, i, i)))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r.URL = "http://" + ln.Addr().String()
+	srv := &http.Server{Handler: r}
+	go func() { _ = srv.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	return r, nil
+}
+
+func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.Requests.Add(1)
+	if r.Down.Load() {
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	path := req.URL.EscapedPath()
+	if path == "/v0.1/servers" {
+		r.list(w, req.URL.Query())
+		return
+	}
+	if rest, ok := strings.CutPrefix(path, "/v0.1/servers/"); ok {
+		name, ok := strings.CutSuffix(rest, "/versions/latest")
+		if n, err := url.PathUnescape(name); ok && err == nil {
+			for _, d := range r.docs {
+				if docName(d) == n {
+					_ = json.NewEncoder(w).Encode(map[string]any{"server": d, "_meta": official()})
+					return
+				}
+			}
+		}
+	}
+	http.Error(w, `{"title":"Not Found","status":404}`, http.StatusNotFound)
+}
+
+func (r *Registry) list(w http.ResponseWriter, q url.Values) {
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	if limit <= 0 || limit > 100 {
+		limit = 30
+	}
+	search := strings.ToLower(q.Get("search"))
+	var match []json.RawMessage
+	for _, d := range r.docs {
+		if search == "" || strings.Contains(strings.ToLower(docName(d)), search) || strings.Contains(strings.ToLower(string(d)), search) {
+			match = append(match, d)
+		}
+	}
+	start := 0
+	if c := q.Get("cursor"); c != "" {
+		for i, d := range match {
+			if docName(d) == c {
+				start = i + 1
+			}
+		}
+	}
+	end := min(start+limit, len(match))
+	servers := []map[string]any{}
+	for _, d := range match[start:end] {
+		servers = append(servers, map[string]any{"server": d, "_meta": official()})
+	}
+	meta := map[string]any{"count": len(servers)}
+	if end < len(match) && end > 0 {
+		meta["nextCursor"] = docName(match[end-1])
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"servers": servers, "metadata": meta})
+}
+
+func docName(d json.RawMessage) string {
+	var v struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(d, &v)
+	return v.Name
+}
+
+func official() map[string]any {
+	return map[string]any{"io.modelcontextprotocol.registry/official": map[string]any{"status": "active", "isLatest": true, "publishedAt": "2025-10-01T00:00:00Z"}}
+}
