@@ -16,6 +16,7 @@ func root() *Command {
 		Summary: "bring your MCP servers to any model, on your own machine",
 		Subs: []*Command{
 			serversCmd(),
+			registryCmd(),
 			toolsCmd(),
 			secretsCmd(),
 			chatCmd(),

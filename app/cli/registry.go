@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+)
+
+func registryCmd() *Command {
+	return &Command{
+		Name:    "registry",
+		Summary: "search the MCP Registry and add its servers",
+		Subs:    []*Command{registrySearchCmd(), registryAddCmd()},
+	}
+}
+
+func registrySearchCmd() *Command {
+	var url string
+	var all bool
+	return &Command{
+		Name:    "search",
+		Args:    "[QUERY] [--registry URL] [--all]",
+		Summary: "list the registry's servers matching QUERY (one page; --all follows every page)",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&url, "registry", "", "registry URL (default: Settings → registry, else the official MCP Registry)")
+			fs.BoolVar(&all, "all", false, "follow nextCursor through every page")
+		},
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) > 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "give at most one QUERY (quote several words)"}
+			}
+			query := strings.Join(args, " ")
+			h, err := openHost(inv, "")
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
+			c := host.CatalogOf(h).Client(url)
+			var servers []mcpregistry.ServerResponse
+			var stale *mcpregistry.List
+			for cursor := ""; ; {
+				l, err := c.Search(inv.Context(), query, cursor)
+				if err != nil {
+					return err
+				}
+				if l.Stale {
+					stale = l
+				}
+				servers = append(servers, l.Servers...)
+				if !all || l.NextCursor == "" {
+					if l.NextCursor != "" && !inv.JSON {
+						defer fmt.Fprintf(inv.Stderr, "more servers: run again with --all\n")
+					}
+					break
+				}
+				cursor = l.NextCursor
+			}
+			if stale != nil {
+				fmt.Fprintf(inv.Stderr, "the registry cannot be reached (%s); this listing was fetched %s ago\n", stale.Why, time.Since(stale.FetchedAt).Round(time.Second))
+			}
+			if inv.JSON {
+				return inv.PrintJSON(servers)
+			}
+			var rows [][]string
+			for _, s := range servers {
+				var kinds []string
+				for _, o := range mcpregistry.Options(s.Server) {
+					kinds = append(kinds, strings.Fields(o.Label)[0])
+				}
+				rows = append(rows, []string{s.Server.Name, s.Server.Version, strings.Join(kinds, ","), s.Server.Description})
+			}
+			return inv.Table("no servers match", []string{"NAME", "VERSION", "KINDS", "DESCRIPTION"}, rows)
+		},
+	}
+}
+
+func registryAddCmd() *Command {
+	var url string
+	var option int
+	values := kvFlag{}
+	return &Command{
+		Name:    "add",
+		Args:    "NAME [--registry URL] [--set VAR=VALUE ...] [--option N]",
+		Summary: "add a registry server as an entry (versions pinned; secret values to the keyring)",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&url, "registry", "", "registry URL (default: Settings → registry, else the official MCP Registry)")
+			fs.Var(values, "set", "a value it asks for: environment variable, header or URL variable VAR=VALUE (repeatable)")
+			fs.IntVar(&option, "option", 0, "which package or remote to use when it offers several (0 is the first)")
+		},
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME ('switchboard registry search' lists them)"}
+			}
+			h, err := openHost(inv, "")
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
+			name, err := host.CatalogOf(h).Add(inv.Context(), url, args[0], option, values)
+			if errors.Is(err, mcpregistry.ErrMissing) || errors.Is(err, mcpregistry.ErrNotFound) || errors.Is(err, mcpregistry.ErrUnsupported) {
+				return &ValidationError{Err: err}
+			}
+			if err != nil {
+				return bundleErr(err)
+			}
+			s, _ := h.Server(name)
+			if cfg, err := h.Config(); err == nil {
+				s, _ = cfg.Lookup(name)
+			}
+			fmt.Fprintf(inv.Stdout, "added %s: %s\n", name, s.Target())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,194 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+)
+
+// Catalog is the use cases of the MCP Registry: its URL (a setting,
+// default the official registry), searching it, and adding one of its
+// servers as an entry (secrets to the keyring, versions pinned, an mcpb
+// package downloaded, checked and installed as a bundle).
+type Catalog struct{ h *Host }
+
+// CatalogOf returns h's registry use cases.
+func CatalogOf(h *Host) *Catalog { return &Catalog{h: h} }
+
+// registrySettings is the "registry" section of config.json's settings.
+type registrySettings struct {
+	URL string `json:"url,omitempty"`
+}
+
+// URL is the registry in use: the setting, else the official one.
+func (c *Catalog) URL() string {
+	cfg, err := c.h.Config()
+	if err != nil {
+		return mcpregistry.Official
+	}
+	var m map[string]json.RawMessage
+	var s registrySettings
+	if json.Unmarshal(cfg.Settings, &m) == nil {
+		_ = json.Unmarshal(m["registry"], &s)
+	}
+	if s.URL == "" {
+		return mcpregistry.Official
+	}
+	return s.URL
+}
+
+// SetURL saves the registry URL ("" for the official one).
+func (c *Catalog) SetURL(u string) error {
+	u = strings.TrimRight(strings.TrimSpace(u), "/")
+	if u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://127.0.0.1") && !strings.HasPrefix(u, "http://localhost") {
+		return fmt.Errorf("registry URL %q: use an https:// URL (http only for 127.0.0.1 or localhost)", u)
+	}
+	return c.h.Edit(func(cfg *config.Config) error {
+		m := map[string]json.RawMessage{}
+		if len(cfg.Settings) > 0 {
+			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
+				return fmt.Errorf("settings in config.json: %w", err)
+			}
+		}
+		raw, err := json.Marshal(registrySettings{URL: u})
+		if err != nil {
+			return err
+		}
+		m["registry"] = raw
+		out, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = out
+		return nil
+	})
+}
+
+// Client talks to registry url ("" for the URL setting), its last
+// listings cached in the data dir.
+func (c *Catalog) Client(url string) *mcpregistry.Client {
+	if url == "" {
+		url = c.URL()
+	}
+	return &mcpregistry.Client{BaseURL: url, CacheFile: filepath.Join(c.h.dir.String(), "registry-cache.json")}
+}
+
+// Add adds server name of the registry at url ("" for the setting) with
+// values for what it asks (secret ones go to the keyring). option picks
+// among mcpregistry.Options (0: the first). It returns the entry's name.
+func (c *Catalog) Add(ctx context.Context, url, name string, option int, values map[string]string) (string, error) {
+	s, err := c.Client(url).Get(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	opts := mcpregistry.Options(s.Server)
+	if len(opts) == 0 {
+		return "", fmt.Errorf("%w: %s offers no npm, PyPI, OCI or MCPB package and no remote", mcpregistry.ErrUnsupported, name)
+	}
+	if option < 0 || option >= len(opts) {
+		return "", fmt.Errorf("%s has %d ways to add it; choose 0 to %d", name, len(opts), len(opts)-1)
+	}
+	o := opts[option]
+	if p := o.Package; p != nil && p.RegistryType == "mcpb" {
+		return c.addBundle(ctx, p, values)
+	}
+	entryName := mcpregistry.Name(s.Server)
+	if cfg, err := c.h.Config(); err == nil {
+		if err := nameFree(cfg, entryName); err != nil {
+			return "", err
+		}
+	}
+	given := map[string]string{}
+	keep := &secrets.Keeper{Store: c.h.store, Server: entryName}
+	for _, a := range mcpregistry.Asks(s.Server, o) {
+		v := values[a.Key]
+		if v == "" {
+			continue
+		}
+		if a.Secret {
+			ref, err := keep.Keep(a.Key, v)
+			if err != nil {
+				return "", err
+			}
+			v = ref
+		}
+		given[a.Key] = v
+	}
+	e, err := mcpregistry.Entry(s.Server, o, given)
+	if err != nil {
+		for _, n := range keep.Names {
+			_ = c.h.store.Delete(n)
+		}
+		return "", err
+	}
+	err = c.h.Edit(func(cfg *config.Config) error {
+		if err := nameFree(cfg, e.Name); err != nil {
+			return err
+		}
+		cfg.Servers = append(cfg.Servers, e)
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
+		}
+		return nil
+	})
+	return e.Name, err
+}
+
+// MaxBundleDownload bounds an mcpb package's download.
+var MaxBundleDownload = bundle.MaxBundleBytes
+
+// addBundle downloads an mcpb package, checks its fileSha256, and installs
+// it as a bundle.
+func (c *Catalog) addBundle(ctx context.Context, p *mcpregistry.Package, values map[string]string) (string, error) {
+	if p.FileSHA256 == "" {
+		return "", fmt.Errorf("the mcpb package %s has no fileSha256 to check it by; it was not downloaded", p.Identifier)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.Identifier, nil)
+	if err != nil {
+		return "", fmt.Errorf("mcpb package %q: %w", p.Identifier, err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("download %s: %w", p.Identifier, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("download %s: HTTP %d", p.Identifier, res.StatusCode)
+	}
+	f, err := os.CreateTemp(c.h.dir.String(), "download-*.mcpb")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	sum := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, sum), io.LimitReader(res.Body, MaxBundleDownload+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("download %s: %w", p.Identifier, err)
+	}
+	if n > MaxBundleDownload {
+		return "", fmt.Errorf("download %s: larger than %d MB", p.Identifier, MaxBundleDownload>>20)
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); !strings.EqualFold(got, p.FileSHA256) {
+		return "", fmt.Errorf("download %s: its SHA-256 is %s, not the registry's %s; it was not installed", p.Identifier, got, p.FileSHA256)
+	}
+	vals := bundle.Values{}
+	for k, v := range values {
+		vals[k] = []string{v}
+	}
+	return BundlesOf(c.h).Install(ctx, f.Name(), vals)
+}
