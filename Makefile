@@ -14,17 +14,19 @@ WAILS     := $(GO) tool wails
 VERSION   ?= $(shell git describe --tags --dirty 2>/dev/null || echo 0.0.0-dev+$$(git rev-parse --short HEAD 2>/dev/null || echo unknown))
 LDFLAGS   := -X github.com/switchboard-app/switchboard/app/buildinfo.Version=$(VERSION)
 
-# Debian packages: build (GTK + WebKitGTK 4.1) and tests (display, browser, keyring).
+# Debian packages: build (GTK + WebKitGTK 4.1) and tests (display, browser,
+# keyring, and bubblewrap for the sandboxed-server tests).
 BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
-TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick
+TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build test test-go test-frontend test-e2e vet deps deps-build deps-test bench clean
+.PHONY: help run build test test-go test-frontend test-e2e vet deps deps-build deps-test bench clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
 	@echo "make test   run every test (Go, frontend units, e2e under Xvfb)"
 	@echo "make build  build $(BIN)"
+	@echo "make package  Linux .deb + .tar.gz and the Windows installer in $(PKG_DIR)"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -89,7 +91,7 @@ deps: deps-build frontend/node_modules/.package-lock.json
 # --- build and run ----------------------------------------------------------
 
 build: deps
-	$(WAILS) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o switchboard -m -nocolour
+	$(WAILS) build -tags $(TAGS) -trimpath -ldflags "$(LDFLAGS)" -o switchboard -m -nocolour
 	@echo "built $(BIN)"
 
 run: build
@@ -116,7 +118,48 @@ test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST
 	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
 	  exec xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs'
 
-test: vet test-go conformance test-frontend test-e2e
+test: vet test-go conformance test-frontend test-e2e test-package
+
+# --- packages ---------------------------------------------------------------
+# make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and
+# the Windows GUI cross-compiled here with its NSIS installer (Debian's nsis),
+# which installs WebView2 when missing and registers .mcpb. Production builds
+# are -trimpath and stripped (wails adds -s -w). macOS is built by
+# .github/workflows/release.yml on a macOS runner.
+PKG_DIR   := build/package
+PKG_PKGS  := debootstrap desktop-file-utils nsis file
+WIN_SETUP := $(PKG_DIR)/switchboard-windows-amd64-setup.exe
+# The Windows build is redone only when a source it is made of changed.
+WIN_SRC   := $(shell git ls-files '*.go' go.mod go.sum wails.json build/appicon.png 'frontend/src/*' frontend/index.html frontend/package-lock.json 2>/dev/null)
+
+deps-package:
+	$(call apt_install,$(PKG_PKGS))
+
+package: package-linux package-windows
+	@echo "packages:"; ls -lh $(PKG_DIR) | awk 'NR > 1 {print "  " $$5 "\t" $$9}'
+
+package-linux: deps-package build
+	build/linux/package.sh $(BIN) $(VERSION) $(PKG_DIR) >/dev/null
+
+package-windows: deps-package $(WIN_SETUP)
+
+$(WIN_SETUP): $(WIN_SRC) | build
+	$(WAILS) build -platform windows/amd64 -nsis -trimpath -s -skipbindings -m -nocolour \
+	  -ldflags "$(LDFLAGS)" -o switchboard.exe
+	mkdir -p $(PKG_DIR)
+	cp build/bin/switchboard-amd64-installer.exe $@
+
+# The packages work: the .deb installs with apt into a clean Debian root
+# (debootstrap, cached in ~/.cache/switchboard-debootstrap; a .deb that passed
+# is not tested again), its desktop entry validates, the Windows installer is
+# a Nullsoft PE executable, and the workflows lint clean.
+test-package: package lint-workflows
+	desktop-file-validate build/linux/switchboard.desktop
+	@file -b $(WIN_SETUP) | tee /dev/stderr | grep -q 'PE32.*Nullsoft' || { echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1; }
+	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb)
+
+lint-workflows:
+	$(GO) tool actionlint .github/workflows/*.yml
 
 # One table of ratios measured side by side in one run (see BENCHMARKS.md):
 # the MCP manager's rows (calls, serve, concurrency, start-up, memory, the

@@ -404,7 +404,9 @@ func argPaths(arg string) []string {
 func (b *builder) sorted() []Mount {
 	out := make([]Mount, 0, len(b.mounts))
 	for _, m := range b.mounts {
-		out = append(out, m)
+		if !b.covered(m) {
+			out = append(out, m)
+		}
 	}
 	slices.SortFunc(out, func(x, y Mount) int {
 		dx, dy := strings.Count(x.Path, "/"), strings.Count(y.Path, "/")
@@ -414,6 +416,28 @@ func (b *builder) sorted() []Mount {
 		return strings.Compare(x.Path, y.Path)
 	})
 	return out
+}
+
+// covered reports whether m adds nothing to a folder bound above it: the
+// same kind of access, or a symbolic link (seen through the folder, and
+// its target bound on its own; bubblewrap cannot mount onto a link inside
+// a read-only folder).
+func (b *builder) covered(m Mount) bool {
+	if m.Kind != Bind && m.Kind != BindRW {
+		return false
+	}
+	for _, a := range b.mounts {
+		if (a.Kind != Bind && a.Kind != BindRW) || a.Source != a.Path || !strings.HasPrefix(m.Path, a.Path+"/") {
+			continue
+		}
+		if a.Kind == m.Kind {
+			return true
+		}
+		if fi, err := os.Lstat(m.Path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // expandHome turns "~/x" into the user's home folder + "/x".

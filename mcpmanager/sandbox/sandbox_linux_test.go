@@ -296,3 +296,45 @@ func TestNpxFetchedAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestUvxFetchedAhead: "uvx --from PKG CMD ARGS" makes a virtualenv with
+// uv, outside the sandbox and once, and runs CMD from it sandboxed. uv is
+// a stand-in here that records its arguments and makes the files uv would.
+func TestUvxFetchedAhead(t *testing.T) {
+	bin := t.TempDir()
+	calls := filepath.Join(t.TempDir(), "calls")
+	uv := `#!/bin/sh
+echo "$*" >> ` + calls + `
+case "$1" in
+venv) mkdir -p "$3/bin" && ln -s /bin/sh "$3/bin/python" ;;
+pip) d=$(dirname "$5"); printf '#!%s\necho "hello from the venv: $*"\n' "$5" > "$d/mcp-tool" && chmod +x "$d/mcp-tool" ;;
+esac
+`
+	for name, body := range map[string]string{"uv": uv, "uvx": "#!/bin/sh\nexit 1\n"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := t.TempDir()
+	old := sandbox.CacheDir
+	sandbox.CacheDir = func() (string, error) { return cache, nil }
+	t.Cleanup(func() { sandbox.CacheDir = old })
+	env := []string{"HOME=" + filepath.Join(t.TempDir(), "home"), "PATH=" + bin + ":/usr/bin:/bin"}
+	for i := range 2 {
+		spec, err := sandbox.Prepare(t.Context(), process.Spec{Command: filepath.Join(bin, "uvx"), Args: []string{"--from", "mcp-pkg@1.2", "mcp-tool", "--flag"}, Env: env}, sandbox.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.CommandContext(t.Context(), spec.Command, spec.Args...)
+		cmd.Env = spec.Env
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "hello from the venv: --flag" {
+			t.Fatalf("start %d: %q, %v", i+1, out, err)
+		}
+	}
+	got, _ := os.ReadFile(calls)
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "venv --quiet "+cache) || !strings.HasSuffix(lines[1], "bin/python mcp-pkg==1.2") {
+		t.Errorf("uv was run as %q; want one venv and one pip install of mcp-pkg==1.2", lines)
+	}
+}

@@ -36,13 +36,17 @@ func tree(t *testing.T, files ...string) string {
 	return root
 }
 
-// mountOf returns the mount at path, if any.
+// mountOf returns the mount path is seen through: its own, or the
+// deepest one holding it (Mounts are sorted, a folder first).
 func mountOf(p Plan, path string) (Mount, bool) {
-	i := slices.IndexFunc(p.Mounts, func(m Mount) bool { return m.Path == path })
-	if i < 0 {
-		return Mount{}, false
+	var found Mount
+	ok := false
+	for _, m := range p.Mounts {
+		if m.Path == path || strings.HasPrefix(path, m.Path+"/") {
+			found, ok = m, true
+		}
 	}
-	return p.Mounts[i], true
+	return found, ok
 }
 
 func TestNewPlan(t *testing.T) {
@@ -72,7 +76,7 @@ func TestNewPlan(t *testing.T) {
 				{home, Tmpfs, true},
 				{"/tmp", Tmpfs, true},
 				{"/usr", Bind, true},
-				{filepath.Join(home, ".ssh"), 0, false},
+				{filepath.Join(home, ".ssh"), Tmpfs, true}, // the private home, not yours
 			},
 		},
 		{
@@ -110,7 +114,7 @@ func TestNewPlan(t *testing.T) {
 			p:    Policy{Roots: []string{filepath.Join(r, "data"), filepath.Join(r, "missing")}},
 			wants: []want{
 				{filepath.Join(r, "data"), BindRW, true},
-				{filepath.Join(r, "missing"), 0, false},
+				{filepath.Join(r, "missing"), Tmpfs, true},
 			},
 		},
 		{
@@ -123,7 +127,7 @@ func TestNewPlan(t *testing.T) {
 			name:  "roots hidden",
 			spec:  process.Spec{Command: "/usr/bin/env", Env: env},
 			p:     Policy{Roots: []string{filepath.Join(r, "data")}, RootsAccess: Hidden},
-			wants: []want{{filepath.Join(r, "data"), 0, false}},
+			wants: []want{{filepath.Join(r, "data"), Tmpfs, true}},
 		},
 		{
 			name: "a listed folder that does not exist",
@@ -152,7 +156,7 @@ func TestNewPlan(t *testing.T) {
 			for _, w := range c.wants {
 				m, ok := mountOf(plan, w.path)
 				if ok != w.ok || ok && m.Kind != w.kind {
-					t.Errorf("mount at %s = %+v (present %v), want kind %d present %v", w.path, m, ok, w.kind, w.ok)
+					t.Errorf("%s is seen through %+v (present %v), want kind %d present %v", w.path, m, ok, w.kind, w.ok)
 				}
 			}
 			// A folder always comes before what is inside it.

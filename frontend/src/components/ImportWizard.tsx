@@ -32,6 +32,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
   const [choices, setChoices] = useState<Record<string, string>>({});
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [plaintext, setPlaintext] = useState<string[]>([]);
+  const [sandbox, setSandbox] = useState(false);
   const [discovered, setDiscovered] = useState<app.DiscoveredConfig[]>([]);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
@@ -92,7 +93,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
     setBusy(true);
     setErr('');
     try {
-      const n = await ApplyImport(name, text, choices, inputs, plaintext);
+      const n = await ApplyImport(name, text, choices, inputs, plaintext, sandbox);
       setDone(`Imported ${n} server${n === 1 ? '' : 's'}.`);
       onImported?.(n);
       await refreshServers();
@@ -215,6 +216,12 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
           <input type={i.password ? 'password' : 'text'} value={inputs[i.id] ?? ''} onChange={(e) => setInputs({ ...inputs, [i.id]: e.target.value })} />
         </label>
       ))}
+      {items.length > 0 && (
+        <label className="import-sandbox">
+          <input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.target.checked)} />
+          Run the imported local servers in a sandbox: no access to your home folder, keys or the network (change it per server under Details)
+        </label>
+      )}
       {err && <div className="alert" role="alert">{err}</div>}
       {done && <div className="notice" role="status">{done}</div>}
       <div className="wizard-actions">
