@@ -1,0 +1,47 @@
+package app
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestProviderImagesSetting: whether a provider's models get tools'
+// images is saved from the form ("on", "off", "" for automatic), shown
+// with the automatic answer, and what a chat turn uses.
+func TestProviderImagesSetting(t *testing.T) {
+	a := newChatApp(t)
+	for _, tc := range []struct {
+		in           ProviderInput
+		wantImages   string
+		wantDefault  bool
+		turnGetsThem bool
+	}{
+		{ProviderInput{Name: "Claude", Kind: "anthropic", DefaultModel: "claude-x"}, "", true, true},
+		{ProviderInput{Name: "Local", Kind: "openai", BaseURL: "http://127.0.0.1:1234/v1", DefaultModel: "qwen2.5-coder"}, "", false, false},
+		{ProviderInput{Name: "Vision", Kind: "ollama", DefaultModel: "llava:13b"}, "", true, true},
+		{ProviderInput{Name: "Forced", Kind: "openai", BaseURL: "http://127.0.0.1:1234/v1", DefaultModel: "qwen2.5-coder", Images: "on"}, "on", false, true},
+		{ProviderInput{Name: "Off", Kind: "anthropic", DefaultModel: "claude-x", Images: "off"}, "off", true, false},
+	} {
+		if err := a.SettingsPage.SaveProvider(tc.in); err != nil {
+			t.Fatal(err)
+		}
+		v, err := a.SettingsPage.ChatSettings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(v.Providers, func(p ProviderView) bool { return p.Name == tc.in.Name })
+		if i < 0 || v.Providers[i].Images != tc.wantImages || v.Providers[i].ImagesDefault != tc.wantDefault {
+			t.Errorf("%s: view %+v", tc.in.Name, v.Providers)
+		}
+		s, err := a.h.ChatSettings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Images(tc.in.Name, ""); got != tc.turnGetsThem {
+			t.Errorf("%s: a turn gets images %v, want %v", tc.in.Name, got, tc.turnGetsThem)
+		}
+	}
+	if err := a.SettingsPage.SaveProvider(ProviderInput{Name: "Bad", Kind: "openai", Images: "maybe"}); err == nil {
+		t.Error("images \"maybe\" was accepted")
+	}
+}
