@@ -49,6 +49,7 @@ type App struct {
 	SandboxPage   *SandboxPage
 	SafetyPage    *SafetyPage
 	BundlesPage   *BundlesPage
+	RegistryPage  *RegistryPage
 }
 
 // The pages of the window, each bound on its own. They share one core.
@@ -151,13 +152,13 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	return &App{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
 		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c},
 		WelcomePage: &WelcomePage{c}, ContentPage: &ContentPage{c}, AppsPage: &AppsPage{c}, SandboxPage: &SandboxPage{c}, SafetyPage: &SafetyPage{c},
-		BundlesPage: &BundlesPage{c}}
+		BundlesPage: &BundlesPage{c}, RegistryPage: &RegistryPage{c}}
 }
 
 // Bindings is what Wails binds: the app and each page. (A function, not a
 // method: a method of App would be bound too.)
 func Bindings(a *App) []any {
-	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.ContentPage, a.AppsPage, a.SandboxPage, a.SafetyPage, a.BundlesPage}
+	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.ContentPage, a.AppsPage, a.SandboxPage, a.SafetyPage, a.BundlesPage, a.RegistryPage}
 }
 
 // onStatus forwards a server's status change to the frontend, off the

@@ -15,12 +15,14 @@ import { allTags, filterServers, message, refreshServers, removeServer, restartS
 import { ExternalLink } from '../components/ExternalLink';
 import { InstallProgress } from '../components/InstallProgress';
 import { BundleInstall, BundleLine } from '../components/BundleInstall';
+import { RegistryBrowse } from '../components/RegistryBrowse';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
   const { servers, configError, loaded, error } = useServers();
   const [importing, setImporting] = useState(false);
   const [adding, setAdding] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
   const [query, setQuery] = useState('');
   const [tag, setTag] = useState('');
   const tags = allTags(servers);
@@ -32,6 +34,7 @@ export function ServersPage() {
         <h1 id="page-title">Servers</h1>
         <div className="row">
           <ProfileSwitch />
+          <button type="button" aria-pressed={browsing} onClick={() => setBrowsing(!browsing)} disabled={!hasBackend()}>Browse registry</button>
           <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
           <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
         </div>
@@ -39,6 +42,7 @@ export function ServersPage() {
       {importing && <ImportWizard onClose={() => setImporting(false)} />}
       {adding && <TemplatePicker onClose={() => setAdding(false)} />}
       {hasBackend() && <BundleInstall />}
+      {browsing && <RegistryBrowse />}
       {servers.length > 0 && (
         <div className="server-filters row">
           <input type="search" aria-label="Search servers" placeholder="Search servers" value={query} onChange={(e) => setQuery(e.target.value)} />

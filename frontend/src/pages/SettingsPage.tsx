@@ -6,6 +6,7 @@ import { message } from '../servers';
 import { Providers } from '../components/Providers';
 import { ToolSearchSettings } from '../components/ToolSearchSettings';
 import { DownloadSettings } from '../components/DownloadSettings';
+import { RegistrySettings } from '../components/RegistryBrowse';
 import { useConfigVersion } from '../store';
 
 type SecretInfo = secrets.SecretInfo;
@@ -33,6 +34,7 @@ export function SettingsPage() {
       <ToolSearchSettings />
       <h2>Servers</h2>
       <DownloadSettings />
+      <RegistrySettings />
       <h2>Secrets</h2>
       {keyring && <div className="alert" role="alert">{keyring}</div>}
       {err && <div className="alert" role="alert">{err}</div>}

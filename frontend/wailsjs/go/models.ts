@@ -365,6 +365,33 @@ export namespace app {
 	    images?: string;
 	}
 	
+	export interface RegistryOption {
+	    index: number;
+	    kind: string;
+	    label: string;
+	    asks: mcpregistry.Ask[];
+	}
+	export interface RegistryServer {
+	    name: string;
+	    title: string;
+	    description: string;
+	    version: string;
+	    websiteUrl: string;
+	    repository: string;
+	    entryName: string;
+	    options: RegistryOption[];
+	}
+	export interface RegistryList {
+	    servers: RegistryServer[];
+	    nextCursor: string;
+	    stale: boolean;
+	    fetchedAt: string;
+	    age: string;
+	    why: string;
+	    registry: string;
+	}
+	
+	
 	
 	export interface ResourceContentsView {
 	    uri: string;
@@ -582,6 +609,20 @@ export namespace mcpmanager {
 	    failed: string;
 	    error: string;
 	    stderr: string[];
+	}
+
+}
+
+export namespace mcpregistry {
+	
+	export interface Ask {
+	    key: string;
+	    kind: string;
+	    description: string;
+	    required: boolean;
+	    secret: boolean;
+	    default: string;
+	    choices: string[];
 	}
 
 }

@@ -1,0 +1,88 @@
+package app
+
+import (
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+)
+
+// RegistryPage is the Servers page's Browse tab: the MCP Registry searched
+// page by page, a server's details, and Add (host.Catalog).
+type RegistryPage struct{ *core }
+
+// RegistryList is one page of a search.
+type RegistryList struct {
+	Servers    []RegistryServer `json:"servers"`
+	NextCursor string           `json:"nextCursor"`
+	// Stale: the registry could not be reached; this is the cached page,
+	// fetched Age ago (FetchedAt, RFC 3339), because of Why.
+	Stale     bool   `json:"stale"`
+	FetchedAt string `json:"fetchedAt"`
+	Age       string `json:"age"`
+	Why       string `json:"why"`
+	Registry  string `json:"registry"`
+}
+
+// RegistryServer is a server of the registry and the ways to add it.
+type RegistryServer struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Version     string           `json:"version"`
+	WebsiteURL  string           `json:"websiteUrl"`
+	Repository  string           `json:"repository"`
+	EntryName   string           `json:"entryName"`
+	Options     []RegistryOption `json:"options"`
+}
+
+// RegistryOption is a package or remote, and what adding it asks.
+type RegistryOption struct {
+	Index int               `json:"index"`
+	Kind  string            `json:"kind"` // npm, pypi, oci, mcpb, remote
+	Label string            `json:"label"`
+	Asks  []mcpregistry.Ask `json:"asks"`
+}
+
+// RegistryURL is the registry in use (the setting, else the official one).
+func (a *RegistryPage) RegistryURL() string { return host.CatalogOf(a.h).URL() }
+
+// SetRegistryURL saves the registry URL ("" for the official one).
+func (a *RegistryPage) SetRegistryURL(url string) error { return host.CatalogOf(a.h).SetURL(url) }
+
+// Search lists one page of the registry's servers matching query.
+func (a *RegistryPage) Search(query, cursor string) (RegistryList, error) {
+	c := host.CatalogOf(a.h).Client("")
+	l, err := c.Search(a.life, query, cursor)
+	if err != nil {
+		return RegistryList{}, err
+	}
+	v := RegistryList{Servers: []RegistryServer{}, NextCursor: l.NextCursor, Stale: l.Stale, Why: l.Why, Registry: c.BaseURL,
+		FetchedAt: l.FetchedAt.Format(time.RFC3339), Age: time.Since(l.FetchedAt).Round(time.Second).String()}
+	for _, s := range l.Servers {
+		v.Servers = append(v.Servers, registryServer(s.Server))
+	}
+	return v, nil
+}
+
+// Add adds server name with option (its index) and the answers to its
+// asks; it returns the entry's name.
+func (a *RegistryPage) Add(name string, option int, values map[string]string) (string, error) {
+	return host.CatalogOf(a.h).Add(a.life, "", name, option, values)
+}
+
+func registryServer(s mcpregistry.ServerJSON) RegistryServer {
+	v := RegistryServer{Name: s.Name, Title: s.Title, Description: s.Description, Version: s.Version, WebsiteURL: s.WebsiteURL,
+		EntryName: mcpregistry.Name(s), Options: []RegistryOption{}}
+	if s.Repository != nil {
+		v.Repository = s.Repository.URL
+	}
+	for i, o := range mcpregistry.Options(s) {
+		kind := "remote"
+		if o.Package != nil {
+			kind = o.Package.RegistryType
+		}
+		v.Options = append(v.Options, RegistryOption{Index: i, Kind: kind, Label: o.Label, Asks: mcpregistry.Asks(s, o)})
+	}
+	return v
+}

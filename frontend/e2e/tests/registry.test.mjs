@@ -1,0 +1,100 @@
+// The MCP Registry's Browse tab against a local registry speaking the
+// generic API v0.1 (mcpmanager/mcpregistry/testdata/fakeregistry): the
+// registry URL set in Settings, a search followed across pages, a server's
+// details, Add with a secret variable (to the keyring, never config.json),
+// and the cached listing with its age once the registry is down.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launch, openApp, screenshot, env } from '../lib.mjs';
+
+const repo = path.resolve(import.meta.dirname, '..', '..', '..');
+const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-registry-'));
+let browser;
+let registry;
+let registryURL;
+
+before(async () => {
+  browser = await launch();
+  const bin = path.join(tmp, 'fakeregistry');
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/mcpregistry/testdata/fakeregistry'], { cwd: repo, stdio: 'inherit' });
+  registry = spawn(bin, ['-fillers', '40'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  registryURL = await new Promise((resolve, reject) => {
+    let out = '';
+    registry.stdout.on('data', (d) => {
+      out += d;
+      const m = /REGISTRY_URL=(\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    registry.on('exit', () => reject(new Error('fakeregistry exited before it listened')));
+  });
+});
+after(async () => {
+  registry?.stdin.end();
+  await browser?.close();
+});
+
+const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
+
+test('Browse: search across pages, details, Add; a stale listing says how old it is', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const settings = page.getByRole('form', { name: 'MCP Registry' });
+  await page.waitForFunction(() => /registry\.modelcontextprotocol\.io/.test(document.querySelector('form[aria-label="MCP Registry"] input')?.value ?? ''));
+  await settings.getByLabel('Registry URL').fill(registryURL);
+  await settings.getByRole('button', { name: 'Save registry' }).click();
+  await settings.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+  await page.goto(env('E2E_URL') + '/#/servers');
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  await page.getByRole('button', { name: 'Browse registry' }).click();
+  const browse = page.getByRole('tabpanel', { name: 'Browse the MCP Registry' });
+  const list = browse.getByRole('list', { name: 'Registry servers' });
+  await list.getByRole('listitem', { name: 'io.github.example/weather' }).waitFor();
+  assert.equal(await list.getByRole('listitem').count(), 30); // one page
+  await browse.getByRole('button', { name: 'More results' }).click();
+  await list.getByRole('listitem', { name: 'io.github.example/filler-40' }).waitFor();
+  assert.equal(await list.getByRole('listitem').count(), 44);
+  assert.equal(await browse.getByRole('button', { name: 'More results' }).count(), 0);
+
+  await browse.getByLabel('Search the registry').fill('weather');
+  await browse.getByRole('button', { name: 'Search' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Registry servers"] > li').length === 1);
+  const weather = list.getByRole('listitem', { name: 'io.github.example/weather' });
+  await weather.getByRole('button', { name: 'Details' }).click();
+  const form = weather.getByRole('form', { name: 'Add io.github.example/weather' });
+  assert.match(await form.innerText(), /npm @example\/weather-mcp 1\.4\.2/);
+  assert.match(await form.innerText(), /WEATHER_API_KEY/);
+  assert.equal(await form.getByLabel('WEATHER_API_KEY').getAttribute('type'), 'password');
+  await form.getByLabel('WEATHER_API_KEY').fill('wk-e2e-SECRET-9');
+  await form.getByLabel('units').selectOption('imperial');
+  await screenshot(page, 'registry-browse-details');
+  await form.getByRole('button', { name: 'Add' }).click();
+  await browse.getByRole('status').filter({ hasText: 'Added weather' }).waitFor();
+
+  const r = row(page, 'weather');
+  await r.waitFor({ timeout: 15_000 });
+  assert.match(await r.innerText(), /npx -y @example\/weather-mcp@1\.4\.2 --units imperial/);
+  const cfg = readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8');
+  assert.doesNotMatch(cfg, /wk-e2e-SECRET-9/);
+  assert.match(cfg, /"WEATHER_API_KEY": ?"\$\{secret:/);
+  await r.scrollIntoViewIfNeeded();
+  await screenshot(page, 'registry-added');
+
+  // The registry goes away: the same search shows the cached listing and its age.
+  registry.kill('SIGTERM');
+  await new Promise((res) => registry.once('exit', res));
+  await browse.getByRole('button', { name: 'Search' }).click();
+  await browse.getByRole('status').filter({ hasText: /cannot be reached; showing the listing fetched \d+s ago/ }).waitFor();
+  await list.getByRole('listitem', { name: 'io.github.example/weather' }).waitFor();
+  await browse.scrollIntoViewIfNeeded();
+  await screenshot(page, 'registry-stale');
+
+  await r.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('alertdialog', { name: 'Remove weather?' }).getByRole('button', { name: 'Remove' }).click();
+  await r.waitFor({ state: 'detached', timeout: 15_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

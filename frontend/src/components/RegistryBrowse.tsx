@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react';
+import { Add, RegistryURL, Search, SetRegistryURL } from '../../wailsjs/go/app/RegistryPage';
+import type { app } from '../../wailsjs/go/models';
+import { call, hasBackend } from '../backend';
+import { message, refreshServers } from '../servers';
+import { useConfigVersion } from '../store';
+
+type Server = app.RegistryServer;
+
+/**
+ * RegistryBrowse is the Servers page's Browse tab: search the MCP Registry,
+ * follow its pages, see a server's packages, remotes and variables, Add.
+ */
+export function RegistryBrowse() {
+  const [query, setQuery] = useState('');
+  const [pages, setPages] = useState<app.RegistryList[]>([]);
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState<Server | null>(null);
+  const [added, setAdded] = useState('');
+  const last = pages[pages.length - 1];
+  const search = async (cursor = '') => {
+    setBusy(true);
+    setErr('');
+    try {
+      const page = await call(() => Search(query, cursor));
+      setPages((cur) => (cursor ? [...cur, page] : [page]));
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => {
+    if (hasBackend()) void search();
+  }, []);
+  const servers = pages.flatMap((p) => p.servers);
+  return (
+    <div className="registry-browse" role="tabpanel" aria-label="Browse the MCP Registry">
+      <form className="row" role="search" onSubmit={(e) => { e.preventDefault(); void search(); }}>
+        <input type="search" aria-label="Search the registry" placeholder="Search the registry" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button type="submit" disabled={busy}>Search</button>
+        {last && <span className="muted small">{last.registry}</span>}
+      </form>
+      {last?.stale && (
+        <div className="notice" role="status">The registry cannot be reached; showing the listing fetched {last.age} ago. <span className="muted small">{last.why}</span></div>
+      )}
+      {err && <div className="alert" role="alert">{err}</div>}
+      {added && <div className="notice" role="status">Added {added}</div>}
+      <ul className="registry-list" aria-label="Registry servers">
+        {servers.map((s) => (
+          <li key={s.name} aria-label={s.name}>
+            <div className="row">
+              <strong>{s.title || s.name}</strong> <span className="muted">{s.version}</span>
+              <span className="muted small">{s.options.map((o) => o.kind).join(', ')}</span>
+              <span className="spacer" />
+              <button type="button" aria-expanded={open?.name === s.name} onClick={() => setOpen(open?.name === s.name ? null : s)}>Details</button>
+            </div>
+            <div className="muted small">{s.name} · {s.description}</div>
+            {open?.name === s.name && <RegistryDetails server={s} onAdded={(n) => { setAdded(n); setOpen(null); void refreshServers(); }} />}
+          </li>
+        ))}
+      </ul>
+      {last?.nextCursor && <button type="button" onClick={() => void search(last.nextCursor)} disabled={busy}>More results</button>}
+      {last && servers.length === 0 && <p className="muted">No server matches.</p>}
+    </div>
+  );
+}
+
+function RegistryDetails({ server: s, onAdded }: { server: Server; onAdded: (name: string) => void }) {
+  const [option, setOption] = useState(0);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  const o = s.options[option];
+  const add = async () => {
+    setBusy(true);
+    setErr('');
+    try {
+      onAdded(await Add(s.name, option, values));
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="registry-details" aria-label={`Add ${s.name}`} onSubmit={(e) => { e.preventDefault(); void add(); }}>
+      <p>{s.description}</p>
+      {s.repository && <p className="small">Source: <code>{s.repository}</code></p>}
+      {s.options.length === 0 && <div className="alert" role="alert">Nothing here can run on this computer (no npm, PyPI, OCI or MCPB package, no remote).</div>}
+      {s.options.length > 1 && (
+        <fieldset>
+          <legend>Install from</legend>
+          {s.options.map((x) => (
+            <label key={x.index} className="row"><input type="radio" name={`opt-${s.name}`} checked={option === x.index} onChange={() => setOption(x.index)} /> {x.label}</label>
+          ))}
+        </fieldset>
+      )}
+      {o && s.options.length === 1 && <p className="small">Installs from <code>{o.label}</code> (version pinned) as <code>{s.entryName}</code></p>}
+      {o?.asks.map((a) => (
+        <label key={a.key} className="registry-ask">
+          <span>{a.key}{a.required && <span aria-hidden="true"> *</span>} <span className="muted small">({a.kind}) {a.description}</span></span>
+          {a.choices.length > 0 ? (
+            <select aria-label={a.key} value={values[a.key] ?? a.default} onChange={(e) => setValues({ ...values, [a.key]: e.target.value })}>
+              {a.choices.map((c) => <option key={c} value={c}>{c}</option>)}
+            </select>
+          ) : (
+            <input aria-label={a.key} type={a.secret ? 'password' : 'text'} required={a.required && !a.default} placeholder={a.default}
+              value={values[a.key] ?? ''} onChange={(e) => setValues({ ...values, [a.key]: e.target.value })} />
+          )}
+          {a.secret && <span className="muted small">Stored in your OS keyring, never on disk.</span>}
+        </label>
+      ))}
+      {err && <div className="alert" role="alert">{err}</div>}
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy || !o}>{busy ? 'Adding…' : 'Add'}</button>
+      </div>
+    </form>
+  );
+}
+
+/** RegistrySettings: which MCP Registry the Browse tab and 'registry' commands use. */
+export function RegistrySettings() {
+  const [url, setURL] = useState('');
+  const [note, setNote] = useState('');
+  const [err, setErr] = useState('');
+  const configVersion = useConfigVersion();
+  useEffect(() => {
+    if (hasBackend()) call(() => RegistryURL()).then(setURL, (e: unknown) => setErr(message(e)));
+  }, [configVersion]);
+  const save = async () => {
+    setErr('');
+    setNote('');
+    try {
+      await call(() => SetRegistryURL(url));
+      setNote('Saved');
+    } catch (e) {
+      setErr(message(e));
+    }
+  };
+  return (
+    <form className="registry-settings" aria-label="MCP Registry" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <label>Registry URL <input type="url" value={url} placeholder="https://registry.modelcontextprotocol.io" onChange={(e) => setURL(e.target.value)} /></label>
+      <div className="row">
+        <button type="submit">Save registry</button>
+        {note && <span className="small muted" role="status">{note}</span>}
+      </div>
+      {err && <div className="alert" role="alert">{err}</div>}
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+// Command fakeregistry serves registrytest's MCP Registry (generic API
+// v0.1) for the e2e tests, printing REGISTRY_URL=... once it listens. It
+// stops on SIGINT/SIGTERM or when its stdin closes.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+)
+
+func main() {
+	fillers := flag.Int("fillers", 40, "filler servers after the examples (more pages)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		stop()
+	}()
+	reg, err := registrytest.Start(ctx, *fillers)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("REGISTRY_URL=%s\n", reg.URL)
+	<-ctx.Done()
+}
