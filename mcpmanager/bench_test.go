@@ -80,7 +80,11 @@ type row struct{ name, ours, base, ratio, target string }
 type table struct{ rows []row }
 
 func (tb *table) add(name, ours, base string, ratio float64, target string) {
-	tb.rows = append(tb.rows, row{name, ours, base, fmt.Sprintf("%.2f×", ratio), target})
+	r := fmt.Sprintf("%.2f×", ratio)
+	if ratio == 0 { // a size or a count with nothing to compare to
+		r = ""
+	}
+	tb.rows = append(tb.rows, row{name, ours, base, r, target})
 }
 
 func (tb *table) dur(name string, ours, base time.Duration, target string) {
@@ -122,9 +126,15 @@ func TestBenchTable(t *testing.T) {
 		{"startup", func(t *testing.T, tb *table) { benchStartup(t, tb, everything) }},
 		{"memory", func(t *testing.T, tb *table) { benchMemory(t, tb, everything, bin) }},
 		{"window", func(t *testing.T, tb *table) { benchWindow(t, tb, everything, bin) }},
+		{"chromium", func(t *testing.T, tb *table) { benchBesideChromium(t, tb, bin) }},
 		{"import", benchImport},
+		{"size", func(t *testing.T, tb *table) { benchSize(t, tb, bin) }},
 	}
+	only := os.Getenv("BENCH_ONLY") // "window,chromium": run those sections only
 	for _, s := range sections {
+		if only != "" && !slices.Contains(strings.Split(only, ","), s.name) {
+			continue
+		}
 		t.Run(s.name, func(t *testing.T) {
 			start := time.Now()
 			s.run(t, tb)
@@ -542,6 +552,13 @@ var sinceStart = regexp.MustCompile(`frontend ready.*sinceStart=(\S+)`)
 // whose command lines contain server), read once n server processes run and
 // the tree is idle.
 func launchWindow(t *testing.T, bin, dataDir, server string, n int) (time.Duration, mem) {
+	d, m, _ := launchWindowRenderer(t, bin, dataDir, server, n)
+	return d, m
+}
+
+// launchWindowRenderer is launchWindow that also returns the memory of the
+// web view's renderer (WebKitWebProcess) alone.
+func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int) (time.Duration, mem, mem) {
 	t.Helper()
 	home := t.TempDir()
 	run := filepath.Join(home, "run")
@@ -605,8 +622,12 @@ func launchWindow(t *testing.T, bin, dataDir, server string, n int) (time.Durati
 		return !strings.Contains(cmdline, server) && !strings.Contains(cmdline, faultServer) && !strings.HasPrefix(cmdline, "/bin/sh") && !strings.HasPrefix(cmdline, "sleep")
 	})
 	t.Logf("window with %d servers: ready after %s; %s", n, d.Round(time.Millisecond), parts)
-	return d, m
+	renderer, _ := treeMem(app, func(cmdline string) bool { return strings.Contains(cmdline, "WebKitWebProcess") })
+	renderer = subtract(renderer, memOf(app)) // treeMem counts its root
+	return d, m, renderer
 }
+
+func subtract(a, b mem) mem { return mem{a.rss - b.rss, a.pss - b.pss, a.anon - b.anon} }
 
 // appPID finds the app under dbus-run-session.
 func appPID(root int, bin string) int {
