@@ -56,7 +56,7 @@ func topModules(t *testing.T, bin string) string {
 			continue
 		}
 		size, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil || size == 0 {
+		if err != nil || size == 0 || !strings.Contains("TtRrDd", f[2]) { // code and data; not bss (no file space)
 			continue
 		}
 		by[module(strings.Join(f[3:], " "))] += size
