@@ -19,6 +19,14 @@ require (
 )
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.8.0 // indirect
+	github.com/fatih/color v1.18.0 // indirect
+	github.com/mattn/go-shellwords v1.0.12 // indirect
+	github.com/rhysd/actionlint v1.7.7 // indirect
+	github.com/robfig/cron/v3 v3.0.1 // indirect
+)
+
+require (
 	atomicgo.dev/cursor v0.2.0 // indirect
 	atomicgo.dev/keyboard v0.2.9 // indirect
 	atomicgo.dev/schedule v0.1.0 // indirect
@@ -101,7 +109,7 @@ require (
 	github.com/leaanthony/winicon v1.0.0 // indirect
 	github.com/lithammer/fuzzysearch v1.1.8 // indirect
 	github.com/lucasb-eyer/go-colorful v1.2.0 // indirect
-	github.com/mattn/go-colorable v0.1.13 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/microcosm-cc/bluemonday v1.0.27 // indirect
@@ -139,7 +147,7 @@ require (
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	github.com/yuin/goldmark v1.7.4 // indirect
+	github.com/yuin/goldmark v1.7.8 // indirect
 	github.com/yuin/goldmark-emoji v1.0.3 // indirect
 	github.com/yusufpapurcu/wmi v1.2.4 // indirect
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
@@ -163,4 +171,7 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-tool github.com/wailsapp/wails/v2/cmd/wails
+tool (
+	github.com/rhysd/actionlint/cmd/actionlint
+	github.com/wailsapp/wails/v2/cmd/wails
+)

@@ -20,7 +20,7 @@ func writeHelp(w io.Writer, path string, cmd *Command) {
 		fmt.Fprintf(&b, "\n%s%s.\n", strings.ToUpper(cmd.Summary[:1]), cmd.Summary[1:])
 	}
 	if path == "switchboard" {
-		b.WriteString("\nWith no command, switchboard opens the app window.\n")
+		b.WriteString("\nWith no command, switchboard opens the app window; 'switchboard FILE.mcpb' opens it with\na bundle. When it already runs (same user and data dir), that window comes to the front\nand gets the file, and this launch exits.\n")
 	}
 	if len(cmd.Subs) > 0 {
 		b.WriteString("\nCommands:\n")

@@ -1,0 +1,86 @@
+#!/bin/bash
+# package.sh BIN VERSION OUTDIR: the Linux packages of Switchboard — a .deb
+# and a .tar.gz of the same files — from a built binary. Run by 'make package'.
+#
+# The .deb's Depends are the Debian packages that own the shared libraries
+# the binary links (WebKitGTK 4.1, GTK 3, ...), found with objdump + dpkg -S on
+# the build machine, so they are exactly what it needs. Timestamps are the
+# last commit's (SOURCE_DATE_EPOCH): the same binary gives the same .deb,
+# which is what 'make test-package' keys its cache on.
+set -euo pipefail
+
+bin=$1 version=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+arch=$(dpkg --print-architecture)
+
+# Debian versions start with a digit and allow one '-' (before the revision):
+# v1.2.0-3-gabc-dirty -> 1.2.0+3.gabc.dirty
+debver=${version#v}
+[[ $debver =~ ^[0-9] ]] || debver="0.0.0+$debver"
+debver=$(sed -e 's/-/+/' -e 's/-/./g' <<<"$debver")
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+root=$stage/root
+install -D -m 0755 "$bin" "$root/usr/bin/switchboard"
+install -D -m 0644 "$here/switchboard.desktop" "$root/usr/share/applications/switchboard.desktop"
+install -D -m 0644 "$here/switchboard-mcpb.xml" "$root/usr/share/mime/packages/switchboard.xml"
+install -D -m 0644 "$here/copyright" "$root/usr/share/doc/switchboard/copyright"
+install -D -m 0644 "$repo/build/appicon.svg" "$root/usr/share/icons/hicolor/scalable/apps/switchboard.svg"
+# hicolor icons 16-512 px, made once from build/appicon.png (cached beside it).
+icons=$repo/build/linux/.icons
+for n in 16 24 32 48 64 128 256 512; do
+  png=$icons/${n}.png
+  if [ ! -s "$png" ] || [ "$png" -ot "$repo/build/appicon.png" ]; then
+    mkdir -p "$icons"
+    convert "$repo/build/appicon.png" -resize "${n}x${n}" -strip "PNG32:$png"
+  fi
+  install -D -m 0644 "$png" "$root/usr/share/icons/hicolor/${n}x${n}/apps/switchboard.png"
+done
+
+# Depends: the package of every shared library the binary links directly
+# (its NEEDED entries); those packages bring their own dependencies.
+libs=$(ldd "$bin")
+deps=$(objdump -p "$bin" | awk '$1 == "NEEDED" {print $2}' | while read -r so; do
+  lib=$(awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3}' <<<"$libs")
+  [ -n "$lib" ] || { echo "package.sh: $bin needs $so, which does not resolve here" >&2; exit 1; }
+  dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
+done | cut -d: -f1 | sort -u)
+[ -n "$deps" ] || { echo "package.sh: found no library packages for $bin (is it dynamically linked, and are they installed with apt?)" >&2; exit 1; }
+depends=$(for p in $deps; do
+  v=$(dpkg-query -W -f='${Version}' "$p" | sed 's/-[^-]*$//')  # upstream part: any Debian revision of it will do
+  printf '%s (>= %s), ' "$p" "${v#*:}"
+done)
+depends=${depends%, }
+
+mkdir -p "$root/DEBIAN"
+cat > "$root/DEBIAN/control" <<CONTROL
+Package: switchboard
+Version: $debver
+Architecture: $arch
+Maintainer: Switchboard developers <switchboard@users.noreply.github.com>
+Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
+Depends: $depends
+Recommends: gnome-keyring | keepassxc, bubblewrap, xdg-utils
+Section: utils
+Priority: optional
+Homepage: https://github.com/switchboard-app/switchboard
+Description: desktop MCP host: your MCP servers with any model
+ Switchboard brings the MCP servers you already use (the mcpServers JSON of
+ Claude Desktop, Cursor or VS Code) to any model: OpenAI-compatible,
+ Anthropic, or local Ollama / LM Studio. Keys are kept in the Secret Service
+ keyring (gnome-keyring or KeePassXC); bubblewrap sandboxes servers.
+CONTROL
+
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>/dev/null || date +%s)}
+find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+mkdir -p "$out"
+deb=$out/switchboard_${debver}_${arch}.deb
+tgz=$out/switchboard_${debver}_linux_${arch}.tar.gz
+rm -f "$out"/switchboard_*_"$arch".deb "$out"/switchboard_*_linux_"$arch".tar.gz
+dpkg-deb --root-owner-group -Zgzip -z6 --build "$root" "$deb" >/dev/null
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+  -C "$root" --exclude=./DEBIAN -cf - . | gzip -n -6 > "$tgz"
+echo "$deb"
+echo "$tgz"

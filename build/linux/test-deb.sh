@@ -1,0 +1,87 @@
+#!/bin/bash
+# test-deb.sh DEB: installs the .deb with apt into a clean Debian root and
+# checks, inside it, that every shared library of /usr/bin/switchboard
+# resolves and that 'switchboard version' runs. Run by 'make test-package'.
+#
+# The root is made once with debootstrap (minbase, this machine's Debian
+# release and mirror) into $SWITCHBOARD_DEBOOTSTRAP (default
+# ~/.cache/switchboard-debootstrap/base) and never changed: each run
+# installs into a throw-away overlay on top of it, so every run starts clean.
+# Downloaded packages and apt lists are kept beside it, and a .deb already
+# tested (same sha256) is not tested again, so a warm run costs nothing.
+# Needs root (debootstrap, mount, chroot): the Makefile runs it with sudo.
+set -euo pipefail
+
+deb=$(readlink -f "$1")
+cache=${SWITCHBOARD_DEBOOTSTRAP_CACHE:-$HOME/.cache/switchboard-debootstrap}
+base=${SWITCHBOARD_DEBOOTSTRAP:-$cache/base}
+sum=$(sha256sum "$deb" | cut -c1-64)
+stamp=$cache/tested/$sum
+if [ -e "$stamp" ]; then
+  echo "test-deb: $(basename "$deb") already passed in a clean Debian root (cached: $stamp)"
+  exit 0
+fi
+
+. /etc/os-release
+suite=${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}
+sources() { cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v "^[[:space:]]*#" || true; }
+# The mirror apt uses here (deb822 'URIs:' or one-line 'deb URI'), not its security suite.
+mirror=$(sources |
+  grep -oE '(URIs:[[:space:]]*|^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?)[a-z]+://[^[:space:]]+/debian/?([[:space:]]|$)' |
+  grep -oE '[a-z]+://[^[:space:]]+' | { grep -v security || true; } | head -1)
+mirror=${mirror:-http://deb.debian.org/debian}
+security=$(sources |
+  { grep -oE '[a-z]+://[^[:space:]]+/debian-security/?' || true; } | head -1)
+security=${security:-http://deb.debian.org/debian-security}
+
+if [ ! -x "$base/usr/bin/apt-get" ]; then
+  echo "test-deb: making a clean Debian $suite root in $base from $mirror (once)"
+  rm -rf "$base.tmp"
+  mkdir -p "$(dirname "$base")"
+  debootstrap --variant=minbase "$suite" "$base.tmp" "$mirror" > "$cache/debootstrap.log" 2>&1 ||
+    { tail -20 "$cache/debootstrap.log"; exit 1; }
+  mv "$base.tmp" "$base"
+fi
+
+work=$(mktemp -d)
+root=$work/root
+mounts=()
+cleanup() {
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$work/upper" "$work/work" "$root" "$cache/archives/partial" "$cache/lists/partial"
+mount -t overlay overlay -o "lowerdir=$base,upperdir=$work/upper,workdir=$work/work" "$root"; mounts+=("$root")
+mount --bind "$cache/archives" "$root/var/cache/apt/archives"; mounts+=("$root/var/cache/apt/archives")
+mount --bind "$cache/lists" "$root/var/lib/apt/lists"; mounts+=("$root/var/lib/apt/lists")
+mount -t proc proc "$root/proc"; mounts+=("$root/proc")
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The release with its updates, as an installed Debian has them.
+printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s %s-security main\n' \
+  "$mirror" "$suite" "$mirror" "$suite" "$security" "$suite" > "$root/etc/apt/sources.list"
+cp "$deb" "$root/tmp/"
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+echo "test-deb: apt install $(basename "$deb") into a clean $suite root"
+in_root apt-get -qq update
+in_root apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" > "$work/apt.log" 2>&1 ||
+  { tail -30 "$work/apt.log"; exit 1; }
+
+missing=$(in_root ldd /usr/bin/switchboard | grep 'not found' || true)
+if [ -n "$missing" ]; then
+  echo "test-deb: shared libraries of /usr/bin/switchboard do not resolve after installing the .deb (add their packages to Depends):"
+  echo "$missing"
+  exit 1
+fi
+echo "test-deb: every shared library of /usr/bin/switchboard resolves ($(in_root ldd /usr/bin/switchboard | wc -l) libraries)"
+out=$(in_root switchboard version)
+echo "test-deb: in the root, 'switchboard version' says: $out"
+want=$(dpkg-deb -f "$deb" Version)
+[[ $out == switchboard* ]] || { echo "test-deb: unexpected 'switchboard version' output"; exit 1; }
+for f in /usr/share/applications/switchboard.desktop /usr/share/mime/packages/switchboard.xml /usr/share/icons/hicolor/512x512/apps/switchboard.png; do
+  [ -s "$root$f" ] || { echo "test-deb: $f is missing after install"; exit 1; }
+done
+echo "test-deb: switchboard $want installed and runs in a clean Debian root"
+mkdir -p "$(dirname "$stamp")"
+touch "$stamp"
