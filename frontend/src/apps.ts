@@ -68,3 +68,41 @@ export function clampHeight(h: number | undefined, max = 720): number {
   if (!h || !Number.isFinite(h)) return 160;
   return Math.max(48, Math.min(Math.ceil(h), max));
 }
+
+/**
+ * partialArgs recovers an object from a tool call's arguments while the
+ * model is still streaming them: unclosed strings, arrays and objects are
+ * closed (a dangling key or comma dropped). null when nothing usable.
+ */
+export function partialArgs(text: string): Record<string, unknown> | null {
+  const parse = (s: string) => {
+    try {
+      const v: unknown = JSON.parse(s);
+      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = parse(text);
+  if (whole !== undefined) return whole;
+  const stack: string[] = [];
+  let inStr = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inStr) {
+      if (c === '\\') i++;
+      else if (c === '"') inStr = false;
+    } else if (c === '"') inStr = true;
+    else if (c === '{') stack.push('}');
+    else if (c === '[') stack.push(']');
+    else if (c === '}' || c === ']') stack.pop();
+  }
+  const s = text + (inStr ? '"' : '');
+  const close = [...stack].reverse().join('');
+  // As it is; without a trailing comma; without a dangling key ("ke or "key": ).
+  for (const c of [s, s.replace(/,\s*$/, ''), s.replace(/([,{])\s*"[^"]*"\s*:?\s*$/, '$1').replace(/,$/, '')]) {
+    const v = parse(c + close);
+    if (v !== undefined) return v;
+  }
+  return null;
+}

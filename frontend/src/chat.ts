@@ -134,6 +134,8 @@ function onChatEvent(ev: ChatEvent) {
 }
 
 let watching = false;
+/** watchRequests follows approvals and forms outside the Chat page (an MCP App on the Tools page). */
+export function watchRequests(): void { watch(); }
 function watch() {
   if (watching || !hasRuntime()) return;
   watching = true;

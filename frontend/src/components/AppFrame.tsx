@@ -4,7 +4,9 @@ import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge
 import { CallTool, Log, OpenApp, OpenLink, ReadResource, SetModelContext } from '../../wailsjs/go/app/AppsPage';
 import { SendMessage } from '../../wailsjs/go/app/ChatPage';
 import { call } from '../backend';
-import { clampHeight, onThemeChange, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+import { useChat, watchRequests } from '../chat';
+import { ApprovalCard } from './ApprovalCard';
+import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
 
 /** What a tool call looks like to its app. */
 export interface AppCall {
@@ -16,6 +18,11 @@ export interface AppCall {
 type Ask = { kind: 'link' | 'message'; text: string; answer: (ok: boolean) => void };
 
 const HOST = { name: 'Switchboard', version: '1' };
+
+/** goCall runs a binding; Wails rejects with a string, the bridge needs an Error (its message is the JSON-RPC error's). */
+function goCall<T>(fn: () => Promise<T>): Promise<T> {
+  return call(fn).catch((e: unknown) => { throw e instanceof Error ? e : new Error(String(e)); });
+}
 const TEARDOWN_MS = 1500;
 
 /**
@@ -53,6 +60,10 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
     const c = latest.current;
     if (!b || !ready.current) return;
     const s = sent.current;
+    if (!s.input && c.status === 'streaming') {
+      const partial = partialArgs(c.args);
+      if (partial) void b.sendToolInputPartial({ arguments: partial });
+    }
     if (!s.input && c.status !== 'streaming') {
       s.input = true;
       let args: Record<string, unknown> = {};
@@ -80,7 +91,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       setAsk({ kind, text, answer: (ok) => { setAsk(null); resolve(ok); } });
     });
     (async () => {
-      const view = await call(() => OpenApp(app.server, app.resourceUri));
+      const view = await goCall(() => OpenApp(app.server, app.resourceUri));
       if (gone || !box.current) return;
       frame = document.createElement('iframe');
       frame.title = `App of ${app.server}: ${app.tool}`;
@@ -120,18 +131,18 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       }, { hostContext: ctxRef.current });
       bridgeRef.current = bridge;
       bridge.oncalltool = async (p) => {
-        const raw = await call(() => CallTool(chatId, app.server, p.name, JSON.stringify(p.arguments ?? {})));
+        const raw = await goCall(() => CallTool(chatId, app.server, p.name, JSON.stringify(p.arguments ?? {})));
         return JSON.parse(raw);
       };
-      bridge.onreadresource = async (p) => JSON.parse(await call(() => ReadResource(app.server, p.uri)));
-      bridge.onloggingmessage = (p) => { void call(() => Log(app.server, p.level, typeof p.data === 'string' ? p.data : JSON.stringify(p.data))); };
+      bridge.onreadresource = async (p) => JSON.parse(await goCall(() => ReadResource(app.server, p.uri)));
+      bridge.onloggingmessage = (p) => { void goCall(() => Log(app.server, p.level, typeof p.data === 'string' ? p.data : JSON.stringify(p.data))); };
       bridge.onsizechange = ({ height: h }) => { if (h !== undefined) setHeight(clampHeight(h)); };
       bridge.onopenlink = async ({ url }) => {
         let u: URL;
         try { u = new URL(url); } catch { throw new Error('Invalid URL'); }
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('Policy violation: only http and https links open');
         if (!(await confirm('link', u.href))) throw new Error('Link opening denied by user');
-        await call(() => OpenLink(u.href));
+        await goCall(() => OpenLink(u.href));
         return {};
       };
       bridge.onmessage = async (p) => {
@@ -139,14 +150,14 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
         const text = blocks.filter((c) => c?.type === 'text').map((c) => c.text ?? '').join('\n').trim();
         if (!text || !chatId) throw new Error('Message sending denied');
         if (!(await confirm('message', text))) throw new Error('Message sending denied by user');
-        await call(() => SendMessage(chatId, text));
+        await goCall(() => SendMessage(chatId, text));
         return {};
       };
       bridge.onupdatemodelcontext = async (p) => {
         const blocks = (p.content ?? []) as { type: string; text?: string }[];
         let text = blocks.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
         if (p.structuredContent) text += (text ? '\n' : '') + JSON.stringify(p.structuredContent);
-        if (chatId) await call(() => SetModelContext(chatId, text));
+        if (chatId) await goCall(() => SetModelContext(chatId, text));
         return {};
       };
       bridge.onrequestdisplaymode = async ({ mode: want }) => {
@@ -211,5 +222,17 @@ export function ToolApp({ name, call: tc, chatId }: { name: string; call: AppCal
     return () => { live = false; };
   }, [name]);
   if (!app) return null;
-  return <AppFrame app={app} call={tc} chatId={chatId} />;
+  return (
+    <>
+      <AppFrame app={app} call={tc} chatId={chatId} />
+      {!chatId && <ChatlessApprovals />}
+    </>
+  );
+}
+
+/** ChatlessApprovals shows approvals of app calls made outside a chat (the Tools page), where no chat shows them. */
+function ChatlessApprovals() {
+  useEffect(watchRequests, []);
+  const mine = useChat((s) => s.approvals).filter((a) => !a.chatId);
+  return <>{mine.map((a) => <ApprovalCard key={a.id} req={a} />)}</>;
 }

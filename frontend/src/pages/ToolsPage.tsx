@@ -2,14 +2,24 @@ import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
+import { ElicitForm } from '../components/ElicitForm';
 import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
+import { ToolApp } from '../components/AppFrame';
+import { ServerIcon } from '../components/Icon';
 import { RulesList } from '../components/RulesList';
 import { WarningBadge, WarningList } from '../components/ToolSafety';
-import { ServerIcon } from '../components/Icon';
+import { useChat, watchRequests } from '../chat';
 import { callTool, listTools, message, type CallResult, type ToolList, type ToolView } from '../servers';
 
 type FormData = Record<string, unknown>;
+
+/** ServerRequests shows what servers ask while a tool runs from this page (forms, pages to open): requests of no chat. */
+function ServerRequests() {
+  useEffect(watchRequests, []);
+  const elicits = useChat((s) => s.elicits).filter((e) => !e.chatId);
+  return <>{elicits.map((e) => <ElicitForm key={e.id} req={e} />)}</>;
+}
 
 /** ToolsPage is the playground: pick a server and tool, fill its form, run it. */
 export function ToolsPage() {
@@ -39,6 +49,7 @@ export function ToolsPage() {
       <h1 id="page-title">Tools</h1>
       <p className="muted">Pick a server and one of its tools, fill in the form generated from its schema, and run it.</p>
       {loadErr && <div className="alert" role="alert">{loadErr}</div>}
+      <ServerRequests />
       {list?.errors.map((e) => (
         <div key={e.server} className="alert alert-soft">
           {e.error.startsWith(`${e.server}:`) ? e.error.split('\n')[0] : `${e.server}: ${e.error.split('\n')[0]}`}
@@ -102,8 +113,10 @@ function ToolRunner({ tool }: { tool: ToolView }) {
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<CallResult | null>(null);
   const [callErr, setCallErr] = useState('');
+  const [ran, setRan] = useState({ n: 0, args: '{}' }); // each run renders a fresh app
 
   const run = async (args: FormData) => {
+    setRan((r) => ({ n: r.n + 1, args: JSON.stringify(args) }));
     setRunning(true);
     setCallErr('');
     setResult(null);
@@ -171,6 +184,25 @@ function ToolRunner({ tool }: { tool: ToolView }) {
       )}
       {callErr && <div className="alert" role="alert">{callErr}</div>}
       {result && <ToolResult result={result} server={tool.server} />}
+      {result && (
+        <ToolApp key={`${tool.name}#${ran.n}`} name={tool.name} chatId=""
+          call={{ args: ran.args, status: result.isError ? 'error' : 'done', result: appResult(result) }} />
+      )}
     </div>
   );
+}
+
+/** appResult is the Tools page's result as the CallToolResult an MCP App expects. */
+function appResult(r: CallResult): unknown {
+  let structuredContent: unknown;
+  try { structuredContent = r.structured ? JSON.parse(r.structured) : undefined; } catch { /* not JSON: left out */ }
+  const content = r.content.map((c) => {
+    switch (c.type) {
+      case 'text': return { type: 'text', text: c.text };
+      case 'image': case 'audio': return { type: c.type, data: c.data, mimeType: c.mimeType };
+      case 'resource_link': return { type: 'resource_link', uri: c.uri, name: c.text, mimeType: c.mimeType };
+      default: return { type: 'resource', resource: c.data ? { uri: c.uri, blob: c.data, mimeType: c.mimeType } : { uri: c.uri, text: c.text, mimeType: c.mimeType } };
+    }
+  });
+  return { content, isError: r.isError, ...(structuredContent !== undefined ? { structuredContent } : {}) };
 }

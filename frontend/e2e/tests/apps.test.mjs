@@ -1,0 +1,195 @@
+// MCP Apps: the real example servers from npm (server-basic-vanillajs,
+// server-basic-react, pinned under mcpmanager/apps/testdata/npm) render
+// their app inside the chat's tool card when the fake model calls their
+// tool; the app calls a server tool through the host, follows the theme,
+// and renders again when the chat is reopened. A hostile app
+// (mcpmanager/apps/testdata/hostileapp) tries to break out, and fails.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { env, launch, modelRequests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+
+const repo = path.resolve(import.meta.dirname, '..', '..', '..');
+const appsBin = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '.bin');
+// The servers are added the way a user's editor would: config.json, which the window follows.
+const configPath = () => path.join(env('E2E_DATA_DIR'), 'config.json');
+function editServers(fn) {
+  const cfg = JSON.parse(readFileSync(configPath(), 'utf8'));
+  fn(cfg.mcpServers);
+  writeFileSync(configPath(), JSON.stringify(cfg, null, 2));
+}
+
+let browser;
+let tmp;
+before(async () => {
+  browser = await launch();
+  tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-apps-e2e-'));
+  const hostile = path.join(tmp, 'hostileapp');
+  execFileSync('go', ['build', '-o', hostile, './mcpmanager/apps/testdata/hostileapp'], { cwd: repo, stdio: 'inherit' });
+  editServers((s) => {
+    s.vanilla = { command: path.join(appsBin, 'mcp-server-basic-vanillajs'), args: ['--stdio'] };
+    s.react = { command: path.join(appsBin, 'mcp-server-basic-react'), args: ['--stdio'] };
+    s.hostile = { command: hostile };
+  });
+});
+after(async () => {
+  editServers((s) => { delete s.vanilla; delete s.react; delete s.hostile; });
+  await browser?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** waitTools waits until the window's registry lists every name. */
+async function waitTools(page, names) {
+  await page.waitForFunction(async (want) => {
+    const list = await window.go.app.ToolsPage.Tools();
+    const have = new Set(list.tools.map((t) => t.name));
+    return want.every((n) => have.has(n));
+  }, names, { timeout: 90_000, polling: 500 });
+}
+
+/** app is the app's own document inside a card: proxy frame → inner frame. */
+const app = (card) => card.frameLocator('[data-testid="app-frame"]').frameLocator('iframe');
+
+test('an MCP App renders in its tool card, calls its server, follows the theme and comes back with the chat', async () => {
+  await resetModel();
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await waitTools(page, ['vanilla__get-time', 'react__get-time', 'hostile__show']);
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+
+  await script(
+    { toolCalls: [{ id: 'call_v', name: 'vanilla__get-time', arguments: '{}' }] },
+    { text: 'Here is the clock app.' },
+  );
+  await box.fill('What time is it on the server?');
+  await box.press('Enter');
+  // get-time says nothing about being read-only: it asks, like any such call.
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByText('Here is the clock app.').waitFor();
+  const card = page.getByTestId('tool-card').last();
+  const view = app(card);
+  // The tool's result reached the app (ui/notifications/tool-result): it shows the ISO time.
+  await view.locator('#server-time').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 30_000 });
+  const first = await view.locator('#server-time').textContent();
+  assert.equal(await view.locator('html').getAttribute('data-theme'), 'light');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'apps-chat-light');
+
+  // A button inside the app calls get-time through the host: the same
+  // approval card as the model's calls, then the new time inside the app.
+  await view.getByRole('button', { name: 'Get Server Time' }).click();
+  const approval = page.getByTestId('approval-card');
+  await approval.waitFor();
+  assert.match(await approval.textContent(), /vanilla__get-time/);
+  await approval.getByRole('button', { name: 'Allow once' }).click();
+  await view.locator('#server-time').filter({ hasNotText: first }).waitFor();
+  assert.match(await view.locator('#server-time').textContent(), /^\d{4}-\d\d-\d\dT/);
+
+  // The window's theme follows the OS; the app is told (host-context-changed).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await view.locator('html[data-theme="dark"]').waitFor();
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'apps-chat-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await view.locator('html[data-theme="light"]').waitFor();
+
+  // The React example renders too.
+  await script(
+    { toolCalls: [{ id: 'call_r', name: 'react__get-time', arguments: '{}' }] },
+    { text: 'And the React one.' },
+  );
+  await box.fill('And with React?');
+  await box.press('Enter');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByText('And the React one.').waitFor();
+  const reactCard = page.getByTestId('tool-card').last();
+  await app(reactCard).getByText(/\d{4}-\d\d-\d\dT/).first().waitFor({ timeout: 30_000 });
+
+  // Reopened from history, the app renders again with the stored input and result.
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.app?.ChatPage?.Chats === 'function');
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'What time is it on the server?' }).click();
+  await page.getByText('Here is the clock app.').waitFor();
+  const again = app(page.getByTestId('tool-card').first());
+  await again.locator('#server-time').filter({ hasText: first }).waitFor({ timeout: 30_000 });
+  await screenshot(page, 'apps-chat-reopened');
+
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Tools page renders a tool's app under its result, and the app's calls ask there', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  await waitTools(page, ['vanilla__get-time']);
+  await page.getByLabel('Server', { exact: true }).selectOption('vanilla');
+  await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: /get-time|Get Time/ }).first().click();
+  await page.getByRole('button', { name: 'Run' }).click();
+  const view = page.frameLocator('[data-testid="app-frame"]').frameLocator('iframe');
+  await view.locator('#server-time').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 30_000 });
+  const first = await view.locator('#server-time').textContent();
+  await view.getByRole('button', { name: 'Get Server Time' }).click();
+  // No chat here: the approval shows under the app.
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await view.locator('#server-time').filter({ hasNotText: first }).waitFor();
+  await screenshot(page, 'apps-tools-page');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a hostile app cannot reach the window, navigate, fetch outside its CSP, open files or call a tool hidden from apps', async () => {
+  await resetModel();
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await waitTools(page, ['hostile__show']);
+  const url = page.url();
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await script(
+    { toolCalls: [{ id: 'call_h', name: 'hostile__show', arguments: '{}' }] },
+    { text: 'Shown.' },
+  );
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Show the hostile app');
+  await box.press('Enter');
+  await page.getByText('Shown.').waitFor();
+  const card = page.getByTestId('tool-card').last();
+  const view = app(card);
+  await view.locator('li[data-attempt="done"]').waitFor({ timeout: 30_000 });
+  const said = async (k) => (await view.locator(`li[data-attempt="${k}"]`).textContent()).replace(/^[^:]+: /, '');
+
+  // The bindings and the window's DOM are in another origin: SecurityError.
+  assert.equal(await said('parent.go'), 'blocked: SecurityError');
+  assert.equal(await said('top.go'), 'blocked: SecurityError');
+  assert.equal(await said('top.runtime'), 'blocked: SecurityError');
+  assert.equal(await said('parent.document'), 'blocked: SecurityError');
+  // Top navigation: refused by the sandbox (no allow-top-navigation); the window stays.
+  assert.match(await said('top.location'), /^blocked: SecurityError$|^no exception$/);
+  assert.equal(page.url(), url.replace(/#.*$/, '') + '#/chat');
+  // A loopback fetch outside the CSP: refused, reported as a connect-src violation, never reached.
+  assert.equal(await said('fetch'), 'blocked: TypeError');
+  assert.match(await said('csp'), /connect-src http:\/\/127\.0\.0\.1:\d+\/ping/);
+  // file: neither opens a window (no allow-popups) nor moves the frame.
+  assert.equal(await said('file'), 'window.open refused; still at about:srcdoc');
+  // A tool whose visibility leaves out "app" is refused by the host; an app-only one runs.
+  assert.match(await said('secret'), /^refused: .*not callable from an app/);
+  assert.equal(await said('app_only'), 'ok: app-only ok');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'apps-hostile');
+
+  // The server saw no /ping and no call of secret.
+  const hits = await page.evaluate(() => window.go.app.ToolsPage.CallTool('hostile__hits', '{}'));
+  assert.deepEqual(JSON.parse(hits.content[0].text), { pings: 0, secret: 0 });
+
+  // No model request ever offered an app-only tool.
+  const bodies = await modelRequests();
+  assert.ok(bodies.length >= 2);
+  for (const b of bodies) {
+    const names = (b.tools ?? []).map((t) => t.function?.name);
+    assert.ok(names.includes('hostile__show'), 'the model is offered the app tool itself');
+    assert.ok(!names.includes('hostile__app_only'), `app-only tool offered: ${names}`);
+    assert.doesNotMatch(JSON.stringify(b), /hostile app-only helper tool/);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
