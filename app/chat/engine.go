@@ -374,12 +374,19 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 
 // stream runs one model request and stores the assistant message.
 func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools []provider.Tool) (history.Message, provider.Response, error) {
-	msg, err := r.e.opts.History.AppendMessage(store, history.Message{
-		ChatID: r.t.ChatID, Role: "assistant", Status: "incomplete", Model: r.t.Model,
-	})
-	if err != nil {
-		return msg, provider.Response{}, fmt.Errorf("save message: %w", err)
+	// The answer is stored "incomplete" while the model is asked, not
+	// before: the durable write (an fsync) overlaps the request instead of
+	// adding to every step. The message has its ID already, for the events.
+	msg := history.Message{ID: messageID(), ChatID: r.t.ChatID, Role: "assistant", Status: "incomplete", Model: r.t.Model, CreatedAt: time.Now()}
+	type appended struct {
+		msg history.Message
+		err error
 	}
+	stored := make(chan appended, 1)
+	go func() {
+		m, err := r.e.opts.History.AppendMessage(store, msg)
+		stored <- appended{m, err}
+	}()
 	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
 	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
 		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
@@ -395,6 +402,11 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 			r.emit(Event{Type: EventRetry, MessageID: msg.ID, RetryAfterMs: ev.After.Milliseconds(), Error: errText(ev.Err)})
 		}
 	})
+	a := <-stored
+	if a.err != nil {
+		return msg, provider.Response{}, fmt.Errorf("save message: %w", a.err)
+	}
+	msg = a.msg
 	msg.Text = resp.Text
 	msg.InputTokens, msg.OutputTokens = resp.Usage.InputTokens, resp.Usage.OutputTokens
 	switch {
@@ -606,6 +618,13 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 func errorResult(text string) json.RawMessage {
 	raw, _ := json.Marshal(mcp.NewToolResultError(text))
 	return raw
+}
+
+// messageID is an assistant message's ID, chosen before it is stored.
+func messageID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func newID() string {
