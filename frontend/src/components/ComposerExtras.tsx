@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { AttachResource, Prompts, Resources, UsePrompt } from '../../wailsjs/go/app/ChatPage';
+import { CompletingInput } from './CompletingInput';
 import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message } from '../servers';
@@ -63,8 +64,9 @@ export function PromptArgs({ prompt, onText, onCancel }: { prompt: PromptView; o
       {prompt.arguments.map((a, i) => (
         <label key={a.name}>
           {a.name}{a.required ? ' *' : ''}
-          <input autoFocus={i === 0} required={a.required} placeholder={a.description} value={args[a.name] ?? ''}
-            onChange={(e) => setArgs({ ...args, [a.name]: e.target.value })} />
+          <CompletingInput completion={{ server: prompt.server, prompt: prompt.name }} name={a.name} given={args}
+            autoFocus={i === 0} required={a.required} placeholder={a.description} value={args[a.name] ?? ''}
+            onChange={(v) => setArgs({ ...args, [a.name]: v })} />
         </label>
       ))}
       {err && <span className="bad small" role="alert">{err}</span>}

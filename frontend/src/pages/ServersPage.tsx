@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react';
-import { LoginServer, Profiles, ServerLog, SetProfile } from '../../wailsjs/go/app/ServersPage';
+import { LoginServer, Profiles, SetProfile } from '../../wailsjs/go/app/ServersPage';
 import { call, hasBackend } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from '../components/ServerMeta';
-import { StatusBadge } from '../components/StatusBadge';
+import { LogTail } from '../components/ServerLogView';
+import { ServerProtocol } from '../components/ServerProtocol';
+import { SandboxBadge, ServerSandboxForm } from '../components/ServerSandbox';
 import { ServerSafety } from '../components/ToolSafety';
 import { refreshSafety } from '../safety';
+import { StatusBadge } from '../components/StatusBadge';
 import { ServerIcon } from '../components/Icon';
 import { TemplatePicker } from '../components/TemplatePicker';
 import { useTestConnection } from '../components/TestConnection';
@@ -107,6 +110,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         <ServerIcon src={s.icon} />
         <span className="server-name">{s.name}</span>
         <span className="muted">{s.transport}</span>
+        <SandboxBadge server={s} />
         {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
         {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
         <span className="spacer" />
@@ -140,6 +144,8 @@ function ServerRow({ server: s }: { server: ServerView }) {
       <ServerMetaLine server={s} />
       <ServerSafety server={s.name} />
       {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
+      {editing && <ServerSandboxForm server={s} />}
+      {editing && <ServerProtocol server={s} />}
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.state === 'installing' && <InstallProgress server={s} />}
@@ -198,33 +204,5 @@ function LoginWait({ name }: { name: string }) {
         </>
       )}
     </div>
-  );
-}
-
-/** LogTail shows a server's stderr; while open it follows new lines. */
-function LogTail({ name, initial }: { name: string; initial: string[] }) {
-  const [open, setOpen] = useState(false);
-  const [lines, setLines] = useState(initial);
-  useEffect(() => setLines(initial), [initial]);
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    const poll = () =>
-      ServerLog(name, 200).then(
-        (l) => live && setLines(l),
-        () => undefined,
-      );
-    void poll();
-    const t = setInterval(poll, 1000);
-    return () => {
-      live = false;
-      clearInterval(t);
-    };
-  }, [open, name]);
-  return (
-    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Log ({lines.length} recent lines)</summary>
-      <pre className="log" aria-label={`Log of ${name}`}>{lines.length ? lines.join('\n') : '(nothing written to stderr yet)'}</pre>
-    </details>
   );
 }

@@ -7,6 +7,7 @@ import { Providers } from '../components/Providers';
 import { ToolSearchSettings } from '../components/ToolSearchSettings';
 import { DownloadSettings } from '../components/DownloadSettings';
 import { RegistrySettings } from '../components/RegistryBrowse';
+import { TaskSettings } from '../components/TaskSettings';
 import { useConfigVersion } from '../store';
 
 type SecretInfo = secrets.SecretInfo;
@@ -35,6 +36,8 @@ export function SettingsPage() {
       <h2>Servers</h2>
       <DownloadSettings />
       <RegistrySettings />
+      <h2>Tasks</h2>
+      <TaskSettings />
       <h2>Secrets</h2>
       {keyring && <div className="alert" role="alert">{keyring}</div>}
       {err && <div className="alert" role="alert">{err}</div>}

@@ -28,6 +28,10 @@ export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
 
 export function SetSecret(arg1:string,arg2:string):Promise<void>;
 
+export function SetTaskSettings(arg1:app.TaskSettingsView):Promise<void>;
+
 export function SetToolPolicy(arg1:string,arg2:string):Promise<void>;
 
 export function SetToolSearch(arg1:number,arg2:Array<string>):Promise<void>;
+
+export function TaskSettings():Promise<app.TaskSettingsView>;

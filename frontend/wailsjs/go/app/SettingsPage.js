@@ -50,10 +50,18 @@ export function SetSecret(arg1, arg2) {
   return window['go']['app']['SettingsPage']['SetSecret'](arg1, arg2);
 }
 
+export function SetTaskSettings(arg1) {
+  return window['go']['app']['SettingsPage']['SetTaskSettings'](arg1);
+}
+
 export function SetToolPolicy(arg1, arg2) {
   return window['go']['app']['SettingsPage']['SetToolPolicy'](arg1, arg2);
 }
 
 export function SetToolSearch(arg1, arg2) {
   return window['go']['app']['SettingsPage']['SetToolSearch'](arg1, arg2);
+}
+
+export function TaskSettings() {
+  return window['go']['app']['SettingsPage']['TaskSettings']();
 }
