@@ -161,7 +161,7 @@ export function BundleInstall() {
       {done && <div className="notice" role="status">{done}</div>}
       {err && !form && <div className="alert" role="alert">{err}</div>}
       {form && (
-        <form className="bundle-form" aria-label={`Install ${form.displayName}`} onSubmit={(e) => { e.preventDefault(); void install(); }}>
+        <form className="bundle-form" noValidate aria-label={`Install ${form.displayName}`} onSubmit={(e) => { e.preventDefault(); void install(); }}>
           <div className="bundle-head">
             {form.icon && <img src={form.icon} alt="" width={40} height={40} />}
             <div>

@@ -25,7 +25,7 @@ export function DownloadSettings() {
     }
   };
   return (
-    <form className="download-settings" aria-label="Package downloads" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form className="download-settings" noValidate aria-label="Package downloads" onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <p className="muted small">Before an <code>npx</code>, <code>uvx</code> or <code>docker</code> server first starts, its package is downloaded (state Installing). The download has its own time limit; the server's <code>startupTimeout</code> only counts the handshake after it.</p>
       <label>Download time limit <input type="number" min={0.5} max={120} step={0.5} value={minutes} onChange={(e) => setMinutes(e.target.value)} /> minutes</label>
       <div className="row">
