@@ -18,6 +18,10 @@ type PromptView struct {
 	Description string           `json:"description"`
 	Arguments   []PromptArgument `json:"arguments"`
 	Icon        string           `json:"icon"` // as ServerView.Icon
+	// Template, when set, makes this a resource template offered as a
+	// slash command: its URI template, whose variables are the arguments
+	// (UseTemplate reads the resource they name).
+	Template string `json:"template,omitempty"`
 }
 
 // PromptArgument is one argument a prompt takes.
@@ -76,7 +80,7 @@ func (a *ChatPage) Prompts() ([]PromptView, error) {
 			}
 			vs = append(vs, v)
 		}
-		return vs, err
+		return append(vs, a.templatePrompts(ctx, server)...), err
 	})
 	if out == nil {
 		out = []PromptView{}
