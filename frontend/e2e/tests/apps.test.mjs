@@ -121,7 +121,7 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   await page.close();
 });
 
-test('the Tools page renders a tool's app under its result, and the app's calls ask there', async () => {
+test("the Tools page renders a tool's app under its result, and the app's calls ask there", async () => {
   const { page, errors } = await openApp(browser, { hash: '#/tools' });
   await waitTools(page, ['vanilla__get-time']);
   await page.getByLabel('Server', { exact: true }).selectOption('vanilla');
