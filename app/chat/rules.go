@@ -101,7 +101,10 @@ func (r Rule) compile() (compiled, error) {
 		case m.Glob != "" && m.Regex != "":
 			return bad(field, errors.New("both glob and regex: keep one"))
 		case m.Regex != "":
-			if re, err = regexp.Compile(`^(?:` + m.Regex + `)$`); err != nil {
+			if _, err = regexp.Compile(m.Regex); err == nil { // the error quotes the user's own pattern
+				re, err = regexp.Compile(`^(?:` + m.Regex + `)$`)
+			}
+			if err != nil {
 				return bad(field+".regex", err)
 			}
 		default:
