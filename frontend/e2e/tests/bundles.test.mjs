@@ -94,7 +94,7 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
   await form.getByLabel('API key').fill(key);
   await form.getByLabel('Limit').fill('7');
   await form.getByRole('button', { name: 'Add another' }).click();
-  await form.getByLabel('Folders 2').fill('/tmp/e2e-second');
+  await form.getByRole('textbox', { name: 'Folders 2' }).fill('/tmp/e2e-second');
   await form.scrollIntoViewIfNeeded();
   await screenshot(page, 'bundles-drop-form');
   await form.getByRole('button', { name: 'Install' }).click();
