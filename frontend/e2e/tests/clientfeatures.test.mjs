@@ -138,3 +138,20 @@ test('the slash-command form completes prompt arguments from the server', async 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a resource template is a slash command whose variables complete', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('/Dynamic');
+  await page.getByRole('listbox', { name: 'Prompts' }).getByRole('option', { name: /Dynamic Text Resource/ }).click();
+  const form = page.getByRole('form', { name: 'Arguments of Dynamic Text Resource' });
+  const id = form.getByRole('combobox', { name: /resourceId/ });
+  await id.fill('7');
+  // server-everything's completer offers the id back when it is a positive integer.
+  await optionsAre(form.getByRole('listbox', { name: 'Suggestions for resourceId' }), ['7']);
+  await form.getByRole('button', { name: 'Insert' }).click();
+  await page.waitForFunction(() => (document.querySelector('textarea[aria-label="Message"]')?.value ?? '').includes('<resource uri="demo://resource/dynamic/text/7"'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -23,7 +23,7 @@ export function CompletingInput({ completion, name, value, given, onChange, ...i
     if (!focused) return;
     const n = ++seq.current;
     call(() => CompleteArgument(completion.server, completion.prompt ?? '', completion.template ?? '', name, value, JSON.parse(others))).then(
-      (vs) => { if (n === seq.current) { setItems((vs ?? []).filter((v) => v !== value).slice(0, 20)); setActive(-1); } },
+      (vs) => { if (n === seq.current) { setItems((vs ?? []).slice(0, 20)); setActive(-1); } },
       () => { if (n === seq.current) setItems([]); },
     );
   }, [focused, value, others, name, completion.server, completion.prompt, completion.template]);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { AttachResource, Prompts, Resources, UsePrompt } from '../../wailsjs/go/app/ChatPage';
+import { AttachResource, Prompts, Resources, UsePrompt, UseTemplate } from '../../wailsjs/go/app/ChatPage';
 import { CompletingInput } from './CompletingInput';
 import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
@@ -35,9 +35,10 @@ export function SlashMenu({ items, selected, onPick }: { items: PromptView[]; se
   return (
     <ul className="slash-menu" role="listbox" aria-label="Prompts">
       {items.map((p, i) => (
-        <li key={`${p.server}/${p.name}`} role="option" aria-selected={i === selected}
+        <li key={`${p.server}/${p.template ?? ''}/${p.name}`} role="option" aria-selected={i === selected}
           className={i === selected ? 'selected' : ''} onMouseDown={(e) => { e.preventDefault(); onPick(p); }}>
           <span className="badge">{p.server}</span> <ServerIcon src={p.icon} /><strong>/{p.name}</strong>
+          {p.template && <span className="tag small" title={p.template}>resource</span>}
           <span className="muted small"> {p.description || p.title}</span>
         </li>
       ))}
@@ -52,7 +53,8 @@ export function PromptArgs({ prompt, onText, onCancel }: { prompt: PromptView; o
   const use = async (e: React.FormEvent) => {
     e.preventDefault();
     try {
-      onText(await call(() => UsePrompt(prompt.server, prompt.name, args)));
+      // A resource template reads the resource its filled-in URI names.
+      onText(await call(() => prompt.template ? UseTemplate(prompt.server, prompt.template, args) : UsePrompt(prompt.server, prompt.name, args)));
     } catch (x) {
       setErr(message(x));
     }
@@ -64,7 +66,7 @@ export function PromptArgs({ prompt, onText, onCancel }: { prompt: PromptView; o
       {prompt.arguments.map((a, i) => (
         <label key={a.name}>
           {a.name}{a.required ? ' *' : ''}
-          <CompletingInput completion={{ server: prompt.server, prompt: prompt.name }} name={a.name} given={args}
+          <CompletingInput completion={prompt.template ? { server: prompt.server, template: prompt.template } : { server: prompt.server, prompt: prompt.name }} name={a.name} given={args}
             autoFocus={i === 0} required={a.required} placeholder={a.description} value={args[a.name] ?? ''}
             onChange={(v) => setArgs({ ...args, [a.name]: v })} />
         </label>
@@ -79,7 +81,7 @@ export function PromptArgs({ prompt, onText, onCancel }: { prompt: PromptView; o
 /** expandPrompt inserts a prompt: at once when it takes no arguments. */
 export async function expandPrompt(p: PromptView): Promise<string | null> {
   if (p.arguments.length > 0) return null;
-  return call(() => UsePrompt(p.server, p.name, {}));
+  return call(() => p.template ? UseTemplate(p.server, p.template, {}) : UsePrompt(p.server, p.name, {}));
 }
 
 /** AttachMenu lists the servers' resources; picking one reads it and attaches it to the next message. */

@@ -355,6 +355,7 @@ export namespace app {
 	    description: string;
 	    arguments: PromptArgument[];
 	    icon: string;
+	    template?: string;
 	}
 	export interface ProviderInput {
 	    name: string;

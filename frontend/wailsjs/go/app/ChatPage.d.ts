@@ -46,3 +46,5 @@ export function SetChatOptions(arg1:string,arg2:app.ChatOptions):Promise<void>;
 export function StopChat(arg1:string):Promise<void>;
 
 export function UsePrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<string>;
+
+export function UseTemplate(arg1:string,arg2:string,arg3:Record<string, string>):Promise<string>;

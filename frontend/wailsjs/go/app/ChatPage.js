@@ -89,3 +89,7 @@ export function StopChat(arg1) {
 export function UsePrompt(arg1, arg2, arg3) {
   return window['go']['app']['ChatPage']['UsePrompt'](arg1, arg2, arg3);
 }
+
+export function UseTemplate(arg1, arg2, arg3) {
+  return window['go']['app']['ChatPage']['UseTemplate'](arg1, arg2, arg3);
+}
