@@ -185,7 +185,7 @@ func toolsCallCmd() *Command {
 	return &Command{
 		Name:    "call",
 		Args:    "NAME",
-		Summary: "call one tool (server__tool) with --args JSON and print its result",
+		Summary: "call one tool (server__tool) with --args JSON and print its result (an MCP task's status lines go to stderr)",
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&file, "config", "", "use this mcpServers file instead of the app config")
 			fs.StringVar(&argsJSON, "args", "{}", "the tool's arguments as a JSON object")
