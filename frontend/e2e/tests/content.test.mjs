@@ -51,6 +51,7 @@ test('icons show beside the names of servers and tools; only data: and https: so
   await icon.waitFor();
   assert.match(await icon.getAttribute('src'), /^data:image\/svg\+xml;base64,/, 'the data: icon, not the http: one listed first');
   assert.ok(await icon.evaluate((img) => img.complete && img.naturalWidth > 0), 'the icon rendered');
+  await content.scrollIntoViewIfNeeded();
   await screenshot(page, 'icons-servers');
 
   await page.goto(`${env('E2E_URL')}/#/tools`);
@@ -66,7 +67,7 @@ test('icons show beside the names of servers and tools; only data: and https: so
 test('structured output is a tree; a mismatch with the outputSchema is an error', async () => {
   const { page, errors } = await openApp(browser, { hash: '#/tools' });
   await pickTool(page, 'content', 'sum');
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   const tree = page.getByRole('group', { name: 'Structured output' });
   await tree.waitFor();
   assert.match(await tree.innerText(), /sum: 6/);
@@ -81,7 +82,7 @@ test('structured output is a tree; a mismatch with the outputSchema is an error'
   await screenshot(page, 'structured-output');
 
   await pickTool(page, 'content', 'broken_sum');
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   const mismatch = page.getByTestId('schema-error');
   await mismatch.waitFor();
   assert.match(await mismatch.innerText(), /outputSchema/);
@@ -96,16 +97,20 @@ test('resource links are chips that open the resource in a viewer (Tools page an
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/tools' });
   await pickTool(page, 'everything', 'get-resource-links');
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   const chips = page.getByRole('list', { name: 'Resource links' });
   await chips.waitFor();
-  const first = chips.getByRole('button').first();
-  await first.click();
-  const viewer = page.getByRole('dialog', { name: /^Resource / });
-  await viewer.getByLabel('Resource text').waitFor();
-  assert.ok((await viewer.getByLabel('Resource text').innerText()).length > 0);
+  // A text resource, and a blob of text/plain (read as text).
+  await chips.getByRole('button', { name: /Text Resource 2/ }).click();
+  let viewer = page.getByRole('dialog', { name: 'Resource Text Resource 2' });
+  await viewer.getByLabel('Resource text').getByText(/Resource 2: This is a plaintext resource/).waitFor();
   await screenshot(page, 'resource-link-viewer-tools');
   await page.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+  await chips.getByRole('button', { name: /Blob Resource 1/ }).click();
+  viewer = page.getByRole('dialog', { name: 'Resource Blob Resource 1' });
+  await viewer.getByLabel('Resource text').getByText(/Resource 1: This is a base64 blob/).waitFor();
+  await viewer.getByRole('button', { name: 'Close the resource' }).click();
   await viewer.waitFor({ state: 'detached' });
 
   await page.goto(`${env('E2E_URL')}/#/chat`);

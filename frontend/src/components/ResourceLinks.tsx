@@ -60,8 +60,8 @@ function ResourceViewer({ server, link, onClose }: { server: string; link: Conte
       {err && <div className="alert" role="alert">{err}</div>}
       {res?.contents.map((c, i) => (
         <div key={i}>
-          {c.text ? (
-            <pre className="result-text" aria-label="Resource text">{c.text}</pre>
+          {c.text || isText(c.mimeType) ? (
+            <pre className="result-text" aria-label="Resource text">{c.text || decodeText(c.blob)}</pre>
           ) : c.mimeType.startsWith('image/') ? (
             <img alt={`${title} ${i + 1}`} src={`data:${c.mimeType};base64,${c.blob}`} />
           ) : (
@@ -71,4 +71,18 @@ function ResourceViewer({ server, link, onClose }: { server: string; link: Conte
       ))}
     </div>
   );
+}
+
+/** isText reports whether a blob of this type reads as text. */
+function isText(mimeType: string): boolean {
+  return mimeType.startsWith('text/') || /[/+](json|xml)$/.test(mimeType);
+}
+
+/** decodeText reads a base64 blob as UTF-8 text. */
+function decodeText(b64: string): string {
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
+  } catch {
+    return '(unreadable text)';
+  }
 }
