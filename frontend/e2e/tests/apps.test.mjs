@@ -57,6 +57,10 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/chat' });
   await waitTools(page, ['vanilla__get-time', 'react__get-time', 'hostile__show']);
+  // get-time asks first (set here, so the test does not depend on the server's annotations).
+  await page.evaluate(async () => {
+    for (const t of ['vanilla__get-time', 'react__get-time']) await window.go.app.SettingsPage.SetToolPolicy(t, 'ask');
+  });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
 
@@ -66,7 +70,6 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   );
   await box.fill('What time is it on the server?');
   await box.press('Enter');
-  // get-time says nothing about being read-only: it asks, like any such call.
   await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
   await page.getByText('Here is the clock app.').waitFor();
   const card = page.getByTestId('tool-card').last();
