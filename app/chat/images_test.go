@@ -38,10 +38,10 @@ func everything(t *testing.T) *registry.Registry {
 
 // TestToolImagesReachTheModel: the image server-everything's get-tiny-image
 // returns is in the next model request as an image in each wire format —
-// Anthropic: an image block inside the tool_result; OpenAI-compatible (and
-// Ollama, which is chatted with through its OpenAI-compatible API): the
+// Anthropic: an image block inside the tool_result; OpenAI-compatible: the
 // tool message keeps the text and a user message with the image part
-// follows — and, for a model that takes no images, only its description.
+// follows; Ollama (its native /api/chat): the tool message's images field
+// — and, for a model that takes no images, only its description.
 func TestToolImagesReachTheModel(t *testing.T) {
 	reg := everything(t)
 	direct, err := reg.Call(t.Context(), "everything", "get-tiny-image", nil, registry.CallOptions{})
@@ -101,7 +101,28 @@ func TestToolImagesReachTheModel(t *testing.T) {
 			}
 		}},
 		{provider.KindOpenAI, true, openAIImageCheck(tiny)},
-		{provider.KindOllama, true, openAIImageCheck(tiny)},
+		{provider.KindOllama, true, func(t *testing.T, body []byte) {
+			var req struct {
+				Messages []struct {
+					Role       string   `json:"role"`
+					Content    string   `json:"content"`
+					Images     []string `json:"images"`
+					ToolCallID string   `json:"tool_call_id"`
+				} `json:"messages"`
+			}
+			mustJSON(t, body, &req)
+			last := req.Messages[len(req.Messages)-1]
+			if last.Role != "tool" || last.ToolCallID != "c1" {
+				t.Fatalf("last message is not the tool result: %s", body)
+			}
+			if !strings.Contains(last.Content, "Here's the image you requested") || strings.Contains(last.Content, tiny.Data) {
+				t.Errorf("tool message content: %q", last.Content)
+			}
+			// Plain base64, as Ollama's images field takes it.
+			if len(last.Images) != 1 || last.Images[0] != tiny.Data {
+				t.Errorf("tool message images %q, want get-tiny-image's base64: %s", last.Images, body)
+			}
+		}},
 		{provider.KindOpenAI, false, func(t *testing.T, body []byte) {
 			if strings.Contains(string(body), tiny.Data) || !strings.Contains(string(body), "[image image/png") {
 				t.Errorf("a model without images got the image, or no description of it: %s", body)

@@ -1,7 +1,7 @@
 // Package provider streams chat turns from language models: any
 // OpenAI-compatible server (OpenAI, OpenRouter, Groq, vLLM, LM Studio, …),
-// Anthropic, and Ollama, through the official SDKs (openai-go and
-// anthropic-sdk-go).
+// Anthropic, through the official SDKs (openai-go and anthropic-sdk-go), and
+// Ollama, through its native API (/api/chat, newline-delimited JSON).
 //
 // It owns everything that differs between the wire formats, so the chat
 // engine sees one shape: the system prompt, tool calls and tool results in
@@ -37,6 +37,6 @@
 //	}
 //	for _, c := range resp.ToolCalls { ... } // c.Name is "files__read_file" again
 //
-// Package providertest is a fake server speaking both wire formats, for
+// Package providertest is a fake server speaking all three wire formats, for
 // tests; testdata/fakellm runs it as a program.
 package provider

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,26 +17,240 @@ import (
 // milliseconds, and the check runs while a settings page waits.
 var DetectTimeout = 2 * time.Second
 
-// newOllama chats through Ollama's OpenAI-compatible API at base/v1 and
-// lists the pulled models from base/api/tags, which every Ollama version
+// ollamaProvider speaks Ollama's native API: chat at base/api/chat
+// (streamed as newline-delimited JSON), models from base/api/tags. Native
+// rather than its OpenAI-compatible /v1, because only the native messages
+// carry images where a tool result is: the images field of the tool
+// message, which Ollama renders into the prompt for vision models.
+type ollamaProvider struct {
+	name, key string
+	chatURL   string
+	tagsURL   string
+	hc        *http.Client
+}
+
+func newOllama(cfg Config, base *url.URL) *ollamaProvider {
+	root := strings.TrimSuffix(base.String(), "/")
+	return &ollamaProvider{name: cfg.Name, key: cfg.APIKey, chatURL: root + "/api/chat", tagsURL: root + "/api/tags", hc: cfg.HTTPClient}
+}
+
+// ollamaRequest is the body of POST /api/chat.
+type ollamaRequest struct {
+	Model    string          `json:"model"`
+	Messages []ollamaMessage `json:"messages"`
+	Tools    []ollamaTool    `json:"tools,omitempty"`
+	Stream   bool            `json:"stream"`
+	Options  map[string]any  `json:"options,omitempty"`
+}
+
+// ollamaMessage is one message, as sent and as streamed back.
+type ollamaMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// Images are base64 without a data: prefix.
+	Images     []string         `json:"images,omitempty"`
+	ToolCalls  []ollamaToolCall `json:"tool_calls,omitempty"`
+	ToolName   string           `json:"tool_name,omitempty"`
+	ToolCallID string           `json:"tool_call_id,omitempty"`
+}
+
+type ollamaToolCall struct {
+	ID       string `json:"id,omitempty"`
+	Function struct {
+		Index int    `json:"index"`
+		Name  string `json:"name"`
+		// Arguments is a JSON object (not a string, as in OpenAI's format).
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type ollamaTool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description,omitempty"`
+		Parameters  map[string]any `json:"parameters"`
+	} `json:"function"`
+}
+
+// ollamaChunk is one line of a streamed answer; the last has done set and
+// the token counts, and a failure mid-stream is a line with only error.
+type ollamaChunk struct {
+	Message         ollamaMessage `json:"message"`
+	Done            bool          `json:"done"`
+	DoneReason      string        `json:"done_reason"`
+	PromptEvalCount int           `json:"prompt_eval_count"`
+	EvalCount       int           `json:"eval_count"`
+	Error           string        `json:"error"`
+}
+
+func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {
+	if on == nil {
+		on = func(Event) {}
+	}
+	if err := checkRequest(req); err != nil {
+		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
+	}
+	names := newToolNames(openAINameLimit, req)
+	body, err := json.Marshal(p.body(req, names))
+	if err != nil {
+		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
+	}
+	resp, err := withRetries(ctx, p.name, func(status int) bool { return status == http.StatusTooManyRequests }, on,
+		func() (Response, error) { return p.streamOnce(ctx, req.Model, body, names, on) })
+	return resp, settle(ctx, p.name, opStream, req.Model, err)
+}
+
+func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {
+	body := ollamaRequest{Model: req.Model, Stream: true, Messages: []ollamaMessage{}}
+	if req.System != "" {
+		body.Messages = append(body.Messages, ollamaMessage{Role: "system", Content: req.System})
+	}
+	for _, m := range req.Messages {
+		om := ollamaMessage{Role: string(m.Role), Content: m.Text}
+		switch m.Role {
+		case RoleAssistant:
+			for i, c := range m.ToolCalls {
+				var tc ollamaToolCall
+				tc.ID, tc.Function.Index, tc.Function.Name = c.ID, i, names.toWire(c.Name)
+				// Ollama refuses arguments that are not an object.
+				tc.Function.Arguments = toolInput(c.Arguments)
+				om.ToolCalls = append(om.ToolCalls, tc)
+			}
+		case RoleTool:
+			if m.IsError {
+				// The format has no error flag; say it in words.
+				om.Content = "Error: " + m.Text
+			}
+			om.ToolCallID = m.ToolCallID
+			if m.ToolName != "" {
+				om.ToolName = names.toWire(m.ToolName)
+			}
+		}
+		// A tool's images go in its own message's images field: Ollama
+		// puts every message's images into the prompt, whatever its role.
+		for _, img := range m.Images {
+			om.Images = append(om.Images, img.Data)
+		}
+		body.Messages = append(body.Messages, om)
+	}
+	// Ollama has no tool_choice: "none" is met by offering no tools, and
+	// "required" cannot be asked for (the model may still answer in text).
+	if req.ToolChoice != ToolChoiceNone {
+		for _, t := range req.Tools {
+			var ot ollamaTool
+			ot.Type = "function"
+			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, schemaMap(t.InputSchema)
+			body.Tools = append(body.Tools, ot)
+		}
+	}
+	if req.MaxTokens > 0 || req.Temperature != nil {
+		body.Options = map[string]any{}
+		if req.MaxTokens > 0 {
+			body.Options["num_predict"] = req.MaxTokens
+		}
+		if req.Temperature != nil {
+			body.Options["temperature"] = *req.Temperature
+		}
+	}
+	return body
+}
+
+// streamOnce makes one request. A *statusError comes back unwrapped, for
+// withRetries; everything else is final.
+func (p *ollamaProvider) streamOnce(ctx context.Context, model string, body []byte, names *toolNames, on func(Event)) (Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.chatURL, bytes.NewReader(body))
+	if err != nil {
+		return Response{}, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/x-ndjson")
+	if p.key != "" {
+		// Ollama ignores it; a reverse proxy in front may want it.
+		hreq.Header.Set("Authorization", "Bearer "+p.key)
+	}
+	res, err := p.hc.Do(hreq)
+	if err != nil {
+		return Response{}, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 400 {
+		msg, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+		return Response{}, &statusError{status: res.StatusCode, header: res.Header, message: errorMessage(msg, res.StatusCode, p.key)}
+	}
+	acc := &accumulator{on: on, names: names}
+	dec := json.NewDecoder(res.Body)
+	for {
+		var ch ollamaChunk
+		if err = dec.Decode(&ch); err != nil {
+			break
+		}
+		if ch.Error != "" {
+			said, _ := json.Marshal(map[string]string{"error": ch.Error})
+			err = errors.New(errorMessage(said, 0, p.key))
+			break
+		}
+		acc.addText(ch.Message.Content)
+		for _, tc := range ch.Message.ToolCalls {
+			// Ollama sends each call whole, once its arguments are.
+			i := acc.startCall(tc.ID, tc.Function.Name)
+			acc.addArgs(i, ollamaArgs(tc.Function.Arguments))
+			acc.endCall(i)
+		}
+		if ch.Done {
+			if ctx.Err() != nil {
+				break
+			}
+			r := acc.response(true)
+			r.Usage = Usage{InputTokens: ch.PromptEvalCount, OutputTokens: ch.EvalCount}
+			r.Stop = ollamaStop(ch.DoneReason, len(r.ToolCalls))
+			return r, nil
+		}
+	}
+	// Broken off (every call that arrived is whole).
+	r := acc.response(false)
+	if err == nil || errors.Is(err, io.EOF) {
+		err = errNoEnd
+	}
+	return r, incomplete(ctx, p.name, model, err)
+}
+
+// ollamaArgs is a call's arguments as text: the object as sent, or the
+// text of a string (which some models write instead of an object).
+func ollamaArgs(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	if t := strings.TrimSpace(string(raw)); t != "null" {
+		return t
+	}
+	return ""
+}
+
+func ollamaStop(reason string, calls int) StopReason {
+	switch {
+	case reason == "length":
+		return StopMaxTokens
+	case calls > 0:
+		return StopToolUse // Ollama says "stop" after tool calls
+	}
+	return StopEnd
+}
+
+// Models lists the pulled models from /api/tags, which every Ollama version
 // serves (its /v1/models came later).
-func newOllama(cfg Config, base *url.URL) *openAIProvider {
-	v1 := *base
-	v1.Path = strings.TrimSuffix(base.Path, "/") + "/v1"
-	tags := strings.TrimSuffix(base.String(), "/") + "/api/tags"
-	hc, name, key := cfg.HTTPClient, cfg.Name, cfg.APIKey
-	return newOpenAI(cfg, &v1, func(ctx context.Context) ([]Model, error) {
-		list, err := ollamaTags(ctx, hc, tags, key)
-		if err != nil {
-			return nil, classify(ctx, name, opModels, "", err)
-		}
-		out := make([]Model, 0, len(list))
-		for _, m := range list {
-			out = append(out, Model{ID: m, Name: m})
-		}
-		sortModels(out)
-		return out, nil
-	})
+func (p *ollamaProvider) Models(ctx context.Context) ([]Model, error) {
+	list, err := ollamaTags(ctx, p.hc, p.tagsURL, p.key)
+	if err != nil {
+		return nil, classify(ctx, p.name, opModels, "", err)
+	}
+	out := make([]Model, 0, len(list))
+	for _, m := range list {
+		out = append(out, Model{ID: m, Name: m})
+	}
+	sortModels(out)
+	return out, nil
 }
 
 // ollamaTags returns the model names GET url (…/api/tags) lists. A

@@ -17,18 +17,16 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// openAIProvider speaks OpenAI chat completions; Ollama is one with its
-// own model list.
+// openAIProvider speaks OpenAI chat completions.
 type openAIProvider struct {
 	name   string
 	client openai.Client
 	// maxCompletionTokens: api.openai.com refuses max_tokens for reasoning
 	// models, while many compatible servers know only max_tokens.
 	maxCompletionTokens bool
-	models              func(ctx context.Context) ([]Model, error) // nil: GET /models
 }
 
-func newOpenAI(cfg Config, base *url.URL, models func(context.Context) ([]Model, error)) *openAIProvider {
+func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
 	return &openAIProvider{
 		name: cfg.Name,
 		client: openai.NewClient(
@@ -43,7 +41,6 @@ func newOpenAI(cfg Config, base *url.URL, models func(context.Context) ([]Model,
 			option.WithMiddleware(statusMiddleware(cfg.APIKey)),
 		),
 		maxCompletionTokens: strings.EqualFold(base.Hostname(), "api.openai.com"),
-		models:              models,
 	}
 }
 
@@ -227,9 +224,6 @@ func openAIStop(finish string, calls int) StopReason {
 }
 
 func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {
-	if p.models != nil {
-		return p.models(ctx)
-	}
 	page, err := p.client.Models.List(ctx)
 	if err != nil {
 		return nil, classify(ctx, p.name, opModels, "", err)

@@ -23,9 +23,9 @@ const (
 	// KindAnthropic is the Anthropic Messages API; BaseURL is the host
 	// without /v1 (default https://api.anthropic.com).
 	KindAnthropic Kind = "anthropic"
-	// KindOllama is an Ollama server: chat through its OpenAI-compatible API
-	// at BaseURL/v1, models from BaseURL/api/tags (default
-	// http://127.0.0.1:11434).
+	// KindOllama is an Ollama server, spoken to in its native API: chat at
+	// BaseURL/api/chat, models from BaseURL/api/tags (default
+	// http://127.0.0.1:11434; a /v1 on BaseURL is dropped).
 	KindOllama Kind = "ollama"
 )
 
@@ -257,7 +257,7 @@ func New(cfg Config) (Provider, error) {
 		base.Path = strings.TrimSuffix(strings.TrimSuffix(base.Path, "/"), "/v1")
 		return newOllama(cfg, base), nil
 	default:
-		return newOpenAI(cfg, base, nil), nil
+		return newOpenAI(cfg, base), nil
 	}
 }
 

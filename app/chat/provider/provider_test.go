@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,7 +18,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 )
 
-var kinds = []provider.Kind{provider.KindOpenAI, provider.KindAnthropic}
+var kinds = []provider.Kind{provider.KindOpenAI, provider.KindAnthropic, provider.KindOllama}
 
 // forEachKind runs f as a subtest per wire format.
 func forEachKind(t *testing.T, f func(t *testing.T, kind provider.Kind)) {
@@ -106,6 +107,7 @@ func TestStopReasons(t *testing.T) {
 var wireName = map[provider.Kind]*regexp.Regexp{
 	provider.KindOpenAI:    regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 	provider.KindAnthropic: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`),
+	provider.KindOllama:    regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 }
 
 func TestParallelToolCallsKeepOurNames(t *testing.T) {
@@ -178,8 +180,9 @@ func TestParallelToolCallsKeepOurNames(t *testing.T) {
 			}
 		}
 		for i := range args {
-			if got[i] != args[i] || pieces[i] < 2 {
-				t.Errorf("call %d: args deltas %q in %d pieces, want %q in several", i, got[i], pieces[i], args[i])
+			// Ollama sends each call whole, so its arguments in one piece.
+			if got[i] != args[i] || (pieces[i] < 2) != (kind == provider.KindOllama) {
+				t.Errorf("call %d: args deltas %q in %d pieces, want %q in several (one for Ollama)", i, got[i], pieces[i], args[i])
 			}
 		}
 	})
@@ -217,7 +220,7 @@ func sentToolNames(t *testing.T, kind provider.Kind, body json.RawMessage) []str
 	}
 	var out []string
 	for _, tl := range v.Tools {
-		if kind == provider.KindOpenAI {
+		if kind != provider.KindAnthropic {
 			out = append(out, tl.Function.Name)
 		} else {
 			out = append(out, tl.Name)
@@ -464,6 +467,8 @@ func TestRateLimitIsWaitedOut(t *testing.T) {
 		{provider.KindAnthropic, providertest.Reply{Status: 429, RetryAfter: "1"}, time.Second},
 		{provider.KindAnthropic, providertest.Reply{Status: 529, RetryAfter: "2"}, 2 * time.Second},
 		{provider.KindAnthropic, providertest.Reply{Status: 503}, provider.RetryBackoff},
+		{provider.KindOllama, providertest.Reply{Status: 429, RetryAfter: "1"}, time.Second},
+		{provider.KindOllama, providertest.Reply{Status: 429}, provider.RetryBackoff},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%d/%s", tc.kind, tc.reply.Status, tc.after), func(t *testing.T) {
@@ -593,8 +598,13 @@ func TestDroppedStreamKeepsOnlyWholeToolCalls(t *testing.T) {
 		if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].ID != "c1" || string(resp.ToolCalls[0].Arguments) != `{"a":1}` {
 			t.Fatalf("calls %+v, want only the whole first one", resp.ToolCalls)
 		}
-		if len(rec.of(provider.EventToolCallStart)) != 2 {
-			t.Fatalf("start events %+v", rec.of(provider.EventToolCallStart))
+		// Ollama sends a call only once it is whole: the second never started.
+		wantStarts := map[provider.Kind]int{provider.KindOllama: 1}[kind]
+		if wantStarts == 0 {
+			wantStarts = 2
+		}
+		if len(rec.of(provider.EventToolCallStart)) != wantStarts {
+			t.Fatalf("start events %+v, want %d", rec.of(provider.EventToolCallStart), wantStarts)
 		}
 	})
 }
@@ -743,15 +753,112 @@ func TestModelsRejectedKey(t *testing.T) {
 	})
 }
 
-func TestOllamaChatsThroughV1(t *testing.T) {
+func TestOllamaChatsNatively(t *testing.T) {
 	s, p := newProvider(t, provider.KindOllama)
 	s.Enqueue(providertest.Reply{Text: "local answer"})
 	resp, err := p.Stream(t.Context(), userTurn("hi"), nil)
 	if err != nil || resp.Text != "local answer" {
 		t.Fatalf("%q, %v", resp.Text, err)
 	}
-	if c := s.Calls(); len(c) != 1 || c[0].Path != "/v1/chat/completions" {
-		t.Fatalf("calls %+v", c)
+	if c := s.Calls(); len(c) != 1 || c[0].Path != "/api/chat" {
+		t.Fatalf("calls %+v, want one POST /api/chat", c)
+	}
+}
+
+func TestToolResultsOllamaFormat(t *testing.T) {
+	s, p := newProvider(t, provider.KindOllama)
+	s.Enqueue(providertest.Reply{Text: "a is a logo"})
+	req := followUp()
+	temp := 0.2
+	req.MaxTokens, req.Temperature = 100, &temp
+	png := provider.Image{MIMEType: "image/png", Data: "iVBORw0KGgo="}
+	req.Messages[2].Images = []provider.Image{png}
+	req.Messages = append(req.Messages, provider.Message{Role: provider.RoleUser, Text: "and this?", Images: []provider.Image{{MIMEType: "image/jpeg", Data: "/9j/4AAQ"}}})
+	if _, err := p.Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Messages []struct {
+			Role       string   `json:"role"`
+			Content    string   `json:"content"`
+			Images     []string `json:"images"`
+			ToolName   string   `json:"tool_name"`
+			ToolCallID string   `json:"tool_call_id"`
+			ToolCalls  []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+		Stream  bool `json:"stream"`
+		Options struct {
+			NumPredict  int     `json:"num_predict"`
+			Temperature float64 `json:"temperature"`
+		} `json:"options"`
+	}
+	raw := s.Requests()[0]
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{}
+	for _, m := range body.Messages {
+		roles = append(roles, m.Role)
+	}
+	if strings.Join(roles, ",") != "system,user,assistant,tool,tool,user" {
+		t.Fatalf("roles %v in %s", roles, raw)
+	}
+	if !body.Stream || body.Options.NumPredict != 100 || body.Options.Temperature != 0.2 || body.Messages[0].Content != "Be brief." {
+		t.Errorf("stream, options or system wrong: %s", raw)
+	}
+	a := body.Messages[2]
+	alias := sentToolNames(t, provider.KindOllama, raw)[0]
+	if a.Content != "Sure." || len(a.ToolCalls) != 2 || a.ToolCalls[0].ID != "c1" || a.ToolCalls[0].Function.Name != alias ||
+		string(a.ToolCalls[0].Function.Arguments) != `{"path":"a"}` || string(a.ToolCalls[1].Function.Arguments) != `{}` {
+		t.Fatalf("assistant %+v: want the calls with object arguments and the alias %q", a, alias)
+	}
+	// The tool's image is in its own message's images field, as plain base64.
+	if m := body.Messages[3]; m.ToolCallID != "c1" || m.ToolName != alias || m.Content != "contents of a" || len(m.Images) != 1 || m.Images[0] != png.Data {
+		t.Errorf("first result %+v", m)
+	}
+	if m := body.Messages[4]; m.ToolCallID != "c2" || m.ToolName != "files__list" || m.Content != "Error: permission denied" || len(m.Images) != 0 {
+		t.Errorf("second result %+v", m)
+	}
+	if m := body.Messages[5]; m.Content != "and this?" || len(m.Images) != 1 || m.Images[0] != "/9j/4AAQ" {
+		t.Errorf("user turn with an image %+v", m)
+	}
+	if strings.Contains(string(raw), "data:") || strings.Contains(string(raw), "image_url") {
+		t.Errorf("images went as data: URLs: %s", raw)
+	}
+
+	// Asked to use no tool, Ollama (which has no tool_choice) is offered none.
+	s.Enqueue(providertest.Reply{Text: "ok"})
+	req.ToolChoice = provider.ToolChoiceNone
+	if _, err := p.Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sentToolNames(t, provider.KindOllama, s.Requests()[1])); n != 0 {
+		t.Errorf("tool choice none still offered %d tools", n)
+	}
+}
+
+// TestOllamaErrorMidStream: Ollama reports a failure after the answer began
+// as a line with only "error"; what arrived is kept.
+func TestOllamaErrorMidStream(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		_, _ = io.WriteString(w, `{"model":"m1","message":{"role":"assistant","content":"Half "},"done":false}`+"\n"+
+			`{"error":"an error was encountered while running the model"}`+"\n")
+	}))
+	t.Cleanup(srv.Close)
+	p, err := provider.New(provider.Config{Kind: provider.KindOllama, Name: "local", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.Stream(t.Context(), userTurn("hi"), nil)
+	if !errors.Is(err, provider.ErrIncomplete) || !strings.Contains(err.Error(), "an error was encountered while running the model") || resp.Text != "Half " {
+		t.Fatalf("%q, %v", resp.Text, err)
 	}
 }
 

@@ -28,7 +28,7 @@ func TestRecordedStreams(t *testing.T) {
 				{ID: "call_def", Name: "everything__get-sum", Arguments: json.RawMessage(`{"a": 2, "b": 3}`)},
 			}},
 		{file: "openai-text.sse", kind: provider.KindOpenAI, text: "Hello, world.", stop: provider.StopEnd, usage: provider.Usage{InputTokens: 9, OutputTokens: 4}},
-		{file: "ollama-tool-call.sse", kind: provider.KindOllama, stop: provider.StopToolUse,
+		{file: "ollama-tool-call.ndjson", kind: provider.KindOllama, text: "I'll read it.", stop: provider.StopToolUse, usage: provider.Usage{InputTokens: 168, OutputTokens: 17},
 			calls: []provider.ToolCall{{ID: "call_x1y2z3", Name: "files__read", Arguments: json.RawMessage(`{"path":"a.md"}`)}}},
 		{file: "anthropic-tool-use.sse", kind: provider.KindAnthropic, text: "Let me check the file.", stop: provider.StopToolUse, usage: provider.Usage{InputTokens: 472, OutputTokens: 89},
 			calls: []provider.ToolCall{{ID: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", Name: "files__read", Arguments: json.RawMessage(`{"path": "a.md"}`)}}},
@@ -41,6 +41,9 @@ func TestRecordedStreams(t *testing.T) {
 			}
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/event-stream")
+				if tt.kind == provider.KindOllama {
+					w.Header().Set("Content-Type", "application/x-ndjson")
+				}
 				_, _ = w.Write(body)
 			}))
 			t.Cleanup(srv.Close)

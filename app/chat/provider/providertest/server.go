@@ -1,7 +1,8 @@
 // Package providertest is a fake model provider for tests: an HTTP server
 // on 127.0.0.1 speaking the real wire formats — OpenAI chat completions and
-// the Anthropic Messages API, both with SSE streaming, their model lists,
-// and Ollama's /api/tags — answering with scripted replies.
+// the Anthropic Messages API, both with SSE streaming, and Ollama's native
+// /api/chat, streamed as newline-delimited JSON; their model lists
+// (Ollama's /api/tags) — answering with scripted replies.
 //
 // Replies are queued and used up one per chat request, in order; a reply
 // with When is a rule instead, answering every request whose last user-side
@@ -130,7 +131,7 @@ func (s *Server) Reset() {
 }
 
 // Requests returns the bodies of the chat requests received (OpenAI chat
-// completions and Anthropic messages), oldest first.
+// completions, Anthropic messages and Ollama chats), oldest first.
 func (s *Server) Requests() []json.RawMessage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -224,6 +225,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 const (
 	apiOpenAI    = "openai"
 	apiAnthropic = "anthropic"
+	apiOllama    = "ollama"
 )
 
 func chatPath(path string) string {
@@ -232,6 +234,8 @@ func chatPath(path string) string {
 		return apiOpenAI
 	case "/v1/messages":
 		return apiAnthropic
+	case "/api/chat":
+		return apiOllama
 	}
 	return ""
 }
@@ -240,6 +244,9 @@ func chatPath(path string) string {
 func apiOf(r *http.Request) string {
 	if chatPath(r.URL.Path) == apiAnthropic || r.Header.Get("anthropic-version") != "" {
 		return apiAnthropic
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		return apiOllama
 	}
 	return apiOpenAI
 }
@@ -281,7 +288,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 		return
 	}
 	a := answer{Reply: reply, api: api, model: req.Model, seq: seq, bodySize: len(body), done: s.done}
-	if !req.Stream {
+	if !req.streams(api) {
 		a.writeWhole(w)
 		return
 	}
@@ -414,6 +421,10 @@ func writeError(w http.ResponseWriter, api string, status int, msg, model string
 	}
 	if msg == "" {
 		msg = http.StatusText(status)
+	}
+	if api == apiOllama {
+		writeJSON(w, status, map[string]string{"error": msg}) // Ollama's shape
+		return
 	}
 	if api == apiAnthropic {
 		writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})

@@ -158,3 +158,64 @@ func TestWholeAnswersThroughTheSDKs(t *testing.T) {
 		t.Fatalf("anthropic %+v", aresp)
 	}
 }
+
+// Ollama's /api/chat answers in its own shapes: streamed lines when the
+// request does not say (its default), one object with "stream": false, and
+// errors as {"error": "..."}.
+func TestOllamaChat(t *testing.T) {
+	s := providertest.NewServer(t)
+	call := providertest.ToolCall{ID: "c9", Name: "s__t", Arguments: `{"n":1}`}
+	s.Enqueue(
+		providertest.Reply{Text: "two words", ToolCalls: []providertest.ToolCall{call}, Usage: &providertest.Usage{InputTokens: 5, OutputTokens: 7}},
+		providertest.Reply{Text: "whole", ToolCalls: []providertest.ToolCall{call}},
+		providertest.Reply{Status: http.StatusNotFound, Error: `model "m" not found, try pulling it first`},
+	)
+	chat := s.URL(provider.KindOllama) + "/api/chat"
+	type line struct {
+		Message struct {
+			Content   string `json:"content"`
+			ToolCalls []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+		Done            bool   `json:"done"`
+		DoneReason      string `json:"done_reason"`
+		PromptEvalCount int    `json:"prompt_eval_count"`
+		EvalCount       int    `json:"eval_count"`
+	}
+
+	status, body := do(t, "POST", chat, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	var lines []line
+	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
+		var v line
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("not a JSON line: %q", l)
+		}
+		lines = append(lines, v)
+	}
+	if status != 200 || len(lines) != 4 || lines[0].Message.Content != "two " || lines[1].Message.Content != "words" {
+		t.Fatalf("streamed %d %s", status, body)
+	}
+	tc := lines[2].Message.ToolCalls
+	if len(tc) != 1 || tc[0].ID != "c9" || tc[0].Function.Name != "s__t" || string(tc[0].Function.Arguments) != `{"n":1}` {
+		t.Fatalf("tool call line %s", body)
+	}
+	if last := lines[3]; !last.Done || last.DoneReason != "stop" || last.PromptEvalCount != 5 || last.EvalCount != 7 {
+		t.Fatalf("done line %s", body)
+	}
+
+	status, body = do(t, "POST", chat, `{"model":"m","stream":false,"messages":[{"role":"user","content":"hi"}]}`)
+	var whole line
+	if err := json.Unmarshal([]byte(body), &whole); err != nil || status != 200 || !whole.Done || whole.Message.Content != "whole" || len(whole.Message.ToolCalls) != 1 {
+		t.Fatalf("whole %d %s", status, body)
+	}
+
+	status, body = do(t, "POST", chat, `{"model":"m","messages":[]}`)
+	if status != http.StatusNotFound || strings.TrimSpace(body) != `{"error":"model \"m\" not found, try pulling it first"}` {
+		t.Fatalf("error %d %s", status, body)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // chatRequest is the part of either API's chat request the fake reads.
 type chatRequest struct {
 	Model         string `json:"model"`
-	Stream        bool   `json:"stream"`
+	Stream        *bool  `json:"stream"`
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -25,13 +25,22 @@ type chatRequest struct {
 	} `json:"messages"`
 }
 
+// streams says whether the answer is to be streamed: when asked, and for
+// Ollama also when not said (its default).
+func (r chatRequest) streams(api string) bool {
+	if r.Stream == nil {
+		return api == apiOllama
+	}
+	return *r.Stream
+}
+
 // lastUserText is the text of the last user-side message: a user message,
-// or a tool result (an OpenAI "tool" message; Anthropic's tool_result
-// blocks are inside a user message already).
+// or a tool result (an OpenAI or Ollama "tool" message; Anthropic's
+// tool_result blocks are inside a user message already).
 func (r chatRequest) lastUserText(api string) string {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		m := r.Messages[i]
-		if m.Role == "user" || api == apiOpenAI && m.Role == "tool" {
+		if m.Role == "user" || api != apiAnthropic && m.Role == "tool" {
 			return contentText(m.Content)
 		}
 	}
@@ -98,7 +107,7 @@ func (a *answer) usage(deltas int) Usage {
 
 func (a *answer) stopReason() string {
 	switch {
-	case a.api == apiOpenAI && a.Stop == "max_tokens":
+	case a.api != apiAnthropic && a.Stop == "max_tokens":
 		return "length"
 	case a.Stop != "":
 		return a.Stop
@@ -106,6 +115,8 @@ func (a *answer) stopReason() string {
 		return "tool_calls"
 	case a.api == apiOpenAI:
 		return "stop"
+	case a.api == apiOllama:
+		return "stop" // after tool calls too
 	case len(a.ToolCalls) > 0:
 		return "tool_use"
 	default:
@@ -154,9 +165,15 @@ func chunks(s string, n int) []string {
 	return out
 }
 
-// event writes one SSE event; name is "" for OpenAI's unnamed events.
+// event writes one SSE event (name is "" for OpenAI's unnamed events), or
+// for Ollama one line of JSON.
 func (a *answer) event(name string, data any) {
 	b, _ := json.Marshal(data)
+	if a.api == apiOllama {
+		fmt.Fprintf(a.w, "%s\n", b)
+		a.flush()
+		return
+	}
 	if name != "" {
 		fmt.Fprintf(a.w, "event: %s\n", name)
 	}
@@ -173,8 +190,24 @@ func (a *answer) flush() {
 // delta writes a content delta, after the scripted pause, or drops the
 // stream as scripted.
 func (a *answer) delta(name string, data any) error {
+	if err := a.next(name); err != nil {
+		return err
+	}
+	a.event(name, data)
+	a.deltas++
+	return nil
+}
+
+// next waits the scripted pause before a delta, or drops the stream as
+// scripted instead.
+func (a *answer) next(name string) error {
 	if a.DropAfter > 0 && a.deltas == a.DropAfter {
 		if a.Malformed {
+			if a.api == apiOllama {
+				_, _ = io.WriteString(a.w, "{\"garbled\": [\n")
+				a.flush()
+				return errDropped
+			}
 			if name != "" {
 				fmt.Fprintf(a.w, "event: %s\n", name)
 			}
@@ -191,13 +224,17 @@ func (a *answer) delta(name string, data any) error {
 			return err
 		}
 	}
-	a.event(name, data)
-	a.deltas++
 	return nil
 }
 
 func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage bool) {
 	a.w, a.ctx = w, ctx
+	if a.api == apiOllama {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.WriteHeader(http.StatusOK)
+		_ = a.streamOllama()
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -289,6 +326,52 @@ func (a *answer) streamAnthropic() error {
 	return nil
 }
 
+// ollamaCall is call i as Ollama sends it: whole, its arguments an object
+// (a string when the script's arguments are not JSON).
+func (a *answer) ollamaCall(i int) map[string]any {
+	c := a.ToolCalls[i]
+	var args any = json.RawMessage(`{}`)
+	switch {
+	case json.Valid([]byte(c.Arguments)):
+		args = json.RawMessage(c.Arguments)
+	case c.Arguments != "":
+		args = c.Arguments
+	}
+	return map[string]any{"id": a.callID(i), "function": map[string]any{"index": i, "name": c.Name, "arguments": args}}
+}
+
+// ollamaLine is one line of an Ollama chat answer.
+func (a *answer) ollamaLine(msg map[string]any) map[string]any {
+	return map[string]any{"model": a.model, "created_at": time.Now().UTC().Format(time.RFC3339Nano), "message": msg, "done": false}
+}
+
+// streamOllama writes an Ollama chat answer: a line per text piece, a line
+// per tool call once all its argument pieces are (Ollama parses a call
+// whole before sending it; its pieces count as deltas for DropAfter and
+// Delay all the same), then the done line with the token counts.
+func (a *answer) streamOllama() error {
+	for _, p := range a.textPieces(a.Text) {
+		if err := a.delta("", a.ollamaLine(map[string]any{"role": "assistant", "content": p})); err != nil {
+			return err
+		}
+	}
+	for i, c := range a.ToolCalls {
+		for range a.argPieces(c.Arguments) {
+			if err := a.next(""); err != nil {
+				return err
+			}
+			a.deltas++
+		}
+		a.event("", a.ollamaLine(map[string]any{"role": "assistant", "content": "", "tool_calls": []any{a.ollamaCall(i)}}))
+	}
+	u := a.usage(a.deltas)
+	last := a.ollamaLine(map[string]any{"role": "assistant", "content": ""})
+	last["done"], last["done_reason"] = true, a.stopReason()
+	last["total_duration"], last["prompt_eval_count"], last["eval_count"] = 1000000, u.InputTokens, u.OutputTokens
+	a.event("", last)
+	return nil
+}
+
 // writeWhole answers a request that did not ask for streaming.
 func (a *answer) writeWhole(w http.ResponseWriter) {
 	deltas := len(a.textPieces(a.Text))
@@ -296,6 +379,21 @@ func (a *answer) writeWhole(w http.ResponseWriter) {
 		deltas += len(a.argPieces(c.Arguments))
 	}
 	u := a.usage(deltas)
+	if a.api == apiOllama {
+		msg := map[string]any{"role": "assistant", "content": a.Text}
+		if len(a.ToolCalls) > 0 {
+			calls := make([]any, len(a.ToolCalls))
+			for i := range a.ToolCalls {
+				calls[i] = a.ollamaCall(i)
+			}
+			msg["tool_calls"] = calls
+		}
+		whole := a.ollamaLine(msg)
+		whole["done"], whole["done_reason"] = true, a.stopReason()
+		whole["prompt_eval_count"], whole["eval_count"] = u.InputTokens, u.OutputTokens
+		writeJSON(w, http.StatusOK, whole)
+		return
+	}
 	if a.api == apiAnthropic {
 		content := []any{}
 		if a.Text != "" {
