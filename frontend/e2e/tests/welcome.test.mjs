@@ -1,0 +1,164 @@
+// First run: a fresh data dir, a Claude Desktop config in the discovery path
+// (HOME and XDG_CONFIG_HOME of a throw-away home) and a fake Ollama on its
+// port. The welcome page offers both, imports the servers through the import
+// preview, adds Ollama as the provider, and never comes back. This test runs
+// its own copy of the dev binary 'wails dev' built (bound methods served on
+// another loopback port), because the shared app's data dir is set up already.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { env, launch, screenshot, waitForApp } from '../lib.mjs';
+
+const frontend = path.resolve(import.meta.dirname, '..', '..');
+const repo = path.resolve(frontend, '..');
+const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
+
+let browser, tmp, app, ollama, url, dataDir, appExited = false;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = netServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+before(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-welcome-'));
+  const home = path.join(tmp, 'home');
+  const claude = path.join(home, '.config', 'Claude', 'claude_desktop_config.json');
+  mkdirSync(path.dirname(claude), { recursive: true });
+  writeFileSync(claude, JSON.stringify({
+    mcpServers: {
+      memory: { command: path.join(npmBin, 'mcp-server-memory'), env: { MEMORY_FILE_PATH: path.join(tmp, 'memory.jsonl') } },
+      everything: { command: path.join(npmBin, 'mcp-server-everything') },
+    },
+  }, null, 2));
+  // A fake Ollama: its model list, as /api/tags answers it.
+  ollama = createServer((req, res) => {
+    if (req.url === '/api/tags') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ models: [{ name: 'llama3.2:1b', model: 'llama3.2:1b' }, { name: 'qwen3:4b', model: 'qwen3:4b' }] }));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise((r) => ollama.listen(0, '127.0.0.1', r));
+
+  dataDir = path.join(tmp, 'data');
+  mkdirSync(dataDir, { mode: 0o700 });
+  // The dev binary 'wails dev' built and runs for the other e2e tests: the
+  // process started with their data dir (its file in build/bin may already
+  // be replaced by another run, so it is started through /proc/PID/exe).
+  const shared = env('E2E_DATA_DIR');
+  const pid = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((d) => {
+    try {
+      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      return argv.includes(shared) && /switchboard/.test(readlinkSync(`/proc/${d}/exe`));
+    } catch {
+      return false;
+    }
+  });
+  assert.ok(pid, 'the app wails dev runs is found (run through make test-e2e)');
+  const bin = `/proc/${pid}/exe`;
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  app = spawn(bin, ['--data-dir', dataDir], {
+    env: {
+      ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'),
+      SWITCHBOARD_DATA_DIR: dataDir, OLLAMA_HOST: `127.0.0.1:${ollama.address().port}`,
+      devserver: `127.0.0.1:${port}`, assetdir: path.join(frontend, 'dist'), frontenddevserverurl: '', loglevel: 'Warning',
+    },
+    detached: true, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  app.on('exit', () => { appExited = true; });
+  await waitForApp(url, { timeoutMs: 60_000, isDead: () => appExited });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (app && !appExited) {
+    process.kill(-app.pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (!appExited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (!appExited) process.kill(-app.pid, 'SIGKILL');
+  }
+  ollama?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open() {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => { if (!String(e.stack).includes('/wails/ipc.js')) errors.push(e); });
+  await page.goto(url + '/');
+  await page.waitForFunction(() => typeof window.go?.app?.WelcomePage?.Welcome === 'function');
+  return { page, errors };
+}
+
+test('the welcome page imports the servers found and adds the local model, then never comes back', async () => {
+  const { page, errors } = await open();
+  await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor();
+  const configs = page.getByRole('list', { name: 'Configs found on this machine' });
+  await configs.getByText('Claude Desktop', { exact: true }).waitFor();
+  assert.match(await configs.textContent(), /Claude Desktop — 2 servers/);
+  const models = page.getByRole('list', { name: 'Models running on this machine' });
+  await models.getByText('Ollama', { exact: true }).waitFor();
+  assert.match(await models.textContent(), /2 models: llama3\.2:1b, qwen3:4b/);
+  assert.match(await page.locator('#welcome-data ~ p').textContent(), new RegExp(dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  await screenshot(page, 'welcome-offers');
+
+  // One click opens the import preview with that config; import both servers.
+  await page.getByRole('button', { name: 'Import 2 servers from Claude Desktop' }).click();
+  const wizard = page.getByRole('region', { name: 'Import servers' });
+  const preview = wizard.getByRole('table', { name: 'Import preview' });
+  await preview.getByRole('cell', { name: 'memory', exact: true }).waitFor();
+  await preview.getByRole('cell', { name: 'everything', exact: true }).waitFor();
+  await screenshot(page, 'welcome-import-preview');
+  await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
+  await wizard.getByRole('status').getByText('Imported 2 servers.').waitFor();
+  await wizard.getByRole('button', { name: 'Close', exact: true }).click();
+  await configs.getByText('Imported').waitFor();
+
+  await models.getByRole('button', { name: 'Use Ollama' }).click();
+  await page.getByRole('status').getByText('Chats will use Ollama (llama3.2:1b).').waitFor();
+  await screenshot(page, 'welcome-done');
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor({ state: 'detached' });
+
+  const cfg = JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
+  assert.deepEqual(Object.keys(cfg.mcpServers).sort(), ['everything', 'memory']);
+  const providers = cfg.settings.chat.providers;
+  assert.equal(providers.length, 1);
+  assert.equal(providers[0].kind, 'ollama');
+  assert.equal(providers[0].defaultModel, 'llama3.2:1b');
+  assert.equal(cfg.settings.chat.defaultProvider, 'Ollama');
+  assert.equal(JSON.parse(readFileSync(path.join(dataDir, 'ui.json'), 'utf8')).welcomeDone, true);
+
+  // It does not come back: not on reload, not after the servers are removed.
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.app?.WelcomePage?.Welcome === 'function');
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.waitForFunction(() => document.querySelector('main h1') !== null);
+  assert.equal(await page.getByRole('heading', { name: 'Welcome to Switchboard' }).count(), 0);
+  await screenshot(page, 'welcome-not-again');
+
+  // Help → About (the nav's button; the native menu emits the same event).
+  await page.getByRole('button', { name: 'About Switchboard' }).click();
+  const about = page.getByRole('dialog', { name: 'About Switchboard' });
+  await about.getByText(path.join(dataDir, 'logs')).waitFor();
+  await about.getByText('MIT License').waitFor();
+  await about.getByRole('button', { name: 'Open log folder' }).waitFor();
+  await screenshot(page, 'about');
+  await page.keyboard.press('Escape');
+  await about.waitFor({ state: 'detached' });
+  assert.ok(existsSync(path.join(dataDir, 'ui.json')));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
