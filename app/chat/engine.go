@@ -387,10 +387,16 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 		m, err := r.e.opts.History.AppendMessage(store, msg)
 		stored <- appended{m, err}
 	}()
+	// Nothing the model says is shown before the message is durable: a
+	// crash after the first words keeps the unfinished answer.
+	var a appended
+	var once sync.Once
+	wait := func() { once.Do(func() { a = <-stored }) }
 	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
 	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
 		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
 	}, func(ev provider.Event) {
+		wait()
 		switch ev.Kind {
 		case provider.EventText:
 			r.emit(Event{Type: EventText, MessageID: msg.ID, Text: ev.Text})
@@ -402,7 +408,7 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 			r.emit(Event{Type: EventRetry, MessageID: msg.ID, RetryAfterMs: ev.After.Milliseconds(), Error: errText(ev.Err)})
 		}
 	})
-	a := <-stored
+	wait()
 	if a.err != nil {
 		return msg, provider.Response{}, fmt.Errorf("save message: %w", a.err)
 	}
