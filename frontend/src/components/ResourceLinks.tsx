@@ -20,7 +20,7 @@ export function ResourceLinks({ content, server }: { content: Content[]; server:
         {links.map((l, i) => (
           <li key={`${l.uri}-${i}`}>
             <button type="button" className="chip" onClick={() => setOpen(l)} title={l.description || l.uri}>
-              <span aria-hidden="true">🔗 </span>{l.title || l.name || l.uri}
+              {l.title || l.name || l.uri}
               {l.mimeType && <span className="muted small"> {l.mimeType}</span>}
             </button>
           </li>
