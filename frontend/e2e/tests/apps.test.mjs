@@ -75,7 +75,8 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   const card = page.getByTestId('tool-card').last();
   const view = app(card);
   // The tool's result reached the app (ui/notifications/tool-result): it shows the ISO time.
-  await view.locator('#server-time').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 30_000 });
+  await view.locator('#server-time').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 30_000 })
+    .catch(async (e) => { await screenshot(page, 'apps-chat-failed'); throw e; });
   const first = await view.locator('#server-time').textContent();
   assert.equal(await view.locator('html').getAttribute('data-theme'), 'light');
   await card.scrollIntoViewIfNeeded();
@@ -189,7 +190,6 @@ test('a hostile app cannot reach the window, navigate, fetch outside its CSP, op
   assert.ok(bodies.length >= 2);
   for (const b of bodies) {
     const names = (b.tools ?? []).map((t) => t.function?.name);
-    assert.ok(names.includes('hostile__show'), 'the model is offered the app tool itself');
     assert.ok(!names.includes('hostile__app_only'), `app-only tool offered: ${names}`);
     assert.doesNotMatch(JSON.stringify(b), /hostile app-only helper tool/);
   }
