@@ -46,7 +46,9 @@ func TestAppOnlyToolsNeverReachTheModel(t *testing.T) {
 			hidden := mcp.NewTool(secret, mcp.WithDescription("refresh dashboard data"), mcp.WithReadOnlyHintAnnotation(true))
 			hidden.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": "ui://dash/app.html", "visibility": []any{"app"}}}}
 			ran := false
-			s.AddTool(show, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+			s.AddTool(show, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("ok"), nil
+			})
 			s.AddTool(hidden, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				ran = true
 				return mcp.NewToolResultText("refreshed"), nil
