@@ -106,3 +106,41 @@ export function partialArgs(text: string): Record<string, unknown> | null {
   }
   return null;
 }
+
+/** ResultView is the card's view of a tool result (app.CallResult). */
+interface ResultView {
+  isError: boolean;
+  content: { type: string; text: string; data: string; mimeType: string; uri: string; name: string; title: string; description: string }[];
+  structured: string;
+}
+
+/**
+ * toolResult turns a card's result view back into the MCP CallToolResult an
+ * app expects (structuredContent as an object, content blocks as the spec
+ * spells them): apps read structuredContent first.
+ */
+export function toolResult(r: ResultView): { content: Record<string, unknown>[]; structuredContent?: Record<string, unknown>; isError: boolean } {
+  const content = (r.content ?? []).map((c): Record<string, unknown> => {
+    switch (c.type) {
+      case 'text':
+        return { type: 'text', text: c.text };
+      case 'image':
+      case 'audio':
+        return { type: c.type, data: c.data, mimeType: c.mimeType };
+      case 'resource_link':
+        return { type: 'resource_link', uri: c.uri, name: c.name, ...(c.title ? { title: c.title } : {}), ...(c.description ? { description: c.description } : {}), ...(c.mimeType ? { mimeType: c.mimeType } : {}) };
+      case 'resource':
+        return { type: 'resource', resource: c.data ? { uri: c.uri, mimeType: c.mimeType, blob: c.data } : { uri: c.uri, mimeType: c.mimeType, text: c.text } };
+      default:
+        return { type: 'text', text: c.text };
+    }
+  });
+  let structuredContent: Record<string, unknown> | undefined;
+  if (r.structured) {
+    try {
+      const v: unknown = JSON.parse(r.structured);
+      if (v && typeof v === 'object' && !Array.isArray(v)) structuredContent = v as Record<string, unknown>;
+    } catch { /* not JSON: left out */ }
+  }
+  return { content, ...(structuredContent ? { structuredContent } : {}), isError: r.isError };
+}

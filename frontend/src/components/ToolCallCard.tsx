@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { prettyJSON, resultText, useChat, type ToolCall } from '../chat';
 import { ToolApp } from './AppFrame';
+import { toolResult } from '../apps';
 import { TaskStatus } from './TaskStatus';
 import { ServerIcon } from './Icon';
 import { ResourceLinks } from './ResourceLinks';
@@ -37,7 +38,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
       </button>
       <TaskStatus call={call} server={server} />
-      {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result, status: call.status }} chatId={chatId} />}
+      {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
       {steps.length > 0 && (
         <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
           {steps.map((s) => (

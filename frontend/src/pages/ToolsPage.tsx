@@ -6,6 +6,7 @@ import { ElicitForm } from '../components/ElicitForm';
 import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
 import { ToolApp } from '../components/AppFrame';
+import { toolResult } from '../apps';
 import { ServerIcon } from '../components/Icon';
 import { RulesList } from '../components/RulesList';
 import { WarningBadge, WarningList } from '../components/ToolSafety';
@@ -186,23 +187,9 @@ function ToolRunner({ tool }: { tool: ToolView }) {
       {result && <ToolResult result={result} server={tool.server} />}
       {result && (
         <ToolApp key={`${tool.name}#${ran.n}`} name={tool.name} chatId=""
-          call={{ args: ran.args, status: result.isError ? 'error' : 'done', result: appResult(result) }} />
+          call={{ args: ran.args, status: result.isError ? 'error' : 'done', result: toolResult(result) }} />
       )}
     </div>
   );
 }
 
-/** appResult is the Tools page's result as the CallToolResult an MCP App expects. */
-function appResult(r: CallResult): unknown {
-  let structuredContent: unknown;
-  try { structuredContent = r.structured ? JSON.parse(r.structured) : undefined; } catch { /* not JSON: left out */ }
-  const content = r.content.map((c) => {
-    switch (c.type) {
-      case 'text': return { type: 'text', text: c.text };
-      case 'image': case 'audio': return { type: c.type, data: c.data, mimeType: c.mimeType };
-      case 'resource_link': return { type: 'resource_link', uri: c.uri, name: c.text, mimeType: c.mimeType };
-      default: return { type: 'resource', resource: c.data ? { uri: c.uri, blob: c.data, mimeType: c.mimeType } : { uri: c.uri, text: c.text, mimeType: c.mimeType } };
-    }
-  });
-  return { content, isError: r.isError, ...(structuredContent !== undefined ? { structuredContent } : {}) };
-}
