@@ -100,7 +100,7 @@ describe('Content-Security-Policy', () => {
     expect(policy.get('default-src')).toEqual(["'self'"]);
   });
 
-  it.each(['img-src', 'media-src', 'connect-src', 'script-src', 'style-src', 'font-src', 'frame-src', 'object-src'])(
+  it.each(['img-src', 'media-src', 'connect-src', 'script-src', 'style-src', 'font-src', 'object-src'])(
     '%s allows no remote host',
     (d) => {
       const sources = policy.get(d);
@@ -110,6 +110,10 @@ describe('Content-Security-Policy', () => {
       }
     },
   );
+
+  it('frames only the MCP Apps sandbox proxy on loopback (another origin than the window)', () => {
+    expect(policy.get('frame-src')).toEqual(['http://127.0.0.1:*']);
+  });
 
   it('runs no inline script and loads images only from the app or data:', () => {
     expect(policy.get('script-src')).not.toContain("'unsafe-inline'");
