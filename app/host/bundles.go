@@ -216,19 +216,6 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	return s.Name, nil
 }
 
-// Remove removes an installed bundle: its entry, its unpacked files and
-// its keyring entries.
-func (b *Bundles) Remove(name string) error {
-	s, ok := b.installed(name)
-	if !ok {
-		return fmt.Errorf("no server named %q: 'switchboard servers list' shows them", name)
-	}
-	if _, ok := InstalledOf(s); !ok {
-		return fmt.Errorf("%q was not installed from a bundle: remove it with 'switchboard servers remove %s'", name, name)
-	}
-	return b.h.Remove(name) // Remove calls forget for a bundle's entry
-}
-
 // installed is config.json's entry of name as saved now (the CLI's host
 // has not loaded the servers).
 func (b *Bundles) installed(name string) (config.Server, bool) {

@@ -93,9 +93,6 @@ func ToolUI(t mcp.Tool) ToolMeta {
 	return m
 }
 
-// HasApp says whether t names a ui:// resource to render its results.
-func HasApp(t mcp.Tool) bool { return ToolUI(t).ResourceURI != "" }
-
 // visible applies the spec's default (["model", "app"] when omitted).
 func (m ToolMeta) visible(to string) bool {
 	return m.Visibility == nil || slices.Contains(m.Visibility, to)

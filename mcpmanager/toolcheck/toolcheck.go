@@ -113,17 +113,6 @@ func Check(t mcp.Tool) []Finding {
 	return out
 }
 
-// Summary joins the reasons of findings, each once, for a badge's title.
-func Summary(fs []Finding) string {
-	var rs []string
-	for _, f := range fs {
-		if !slices.Contains(rs, f.Reason) {
-			rs = append(rs, f.Reason)
-		}
-	}
-	return strings.Join(rs, "; ")
-}
-
 type text struct{ where, s string }
 
 // schemaTexts collects the string values under v with their JSON paths.

@@ -9,7 +9,7 @@
 // client's two decodes of each line); here it is scanned once each way.
 //
 //	m, err := wire.Parse(line) // validates the whole line
-//	if err == nil && m.IsResponse() {
+//	if err == nil && !m.IsRequest() && !m.IsNotification() {
 //		deliver(m.ID, m.Result) // slices of line, not copies
 //	}
 package wire
@@ -46,14 +46,6 @@ func (m Message) IsNotification() bool { return m.Method != nil && !m.hasID() }
 func (m Message) IsRequest() bool { return m.Method != nil && m.hasID() }
 
 func (m Message) hasID() bool { return m.ID != nil && string(m.ID) != "null" }
-
-// IsResponse: no method (a result or an error for an id).
-func (m Message) IsResponse() bool { return m.Method == nil }
-
-// MethodName returns the method as a Go string; "" when absent or not a
-// plain string (a method name has no escapes in practice; one that has is
-// decoded).
-func (m Message) MethodName() string { return unquote(m.Method) }
 
 // Parse validates line as one JSON object and returns its JSON-RPC members.
 // A key spelled with escapes ("\u0069d") is compared after decoding, as
@@ -104,14 +96,6 @@ func Walk(b []byte, validate bool, fn func(key, value []byte)) error {
 		return s.fail(s.ws(end), "after the top-level value")
 	}
 	return nil
-}
-
-// Valid reports whether b is one valid JSON value, like json.Valid.
-func Valid(b []byte) bool {
-	s := scanner{b: b, validate: true}
-	i := s.ws(0)
-	end, err := s.value(i, 0)
-	return err == nil && s.ws(end) == len(b)
 }
 
 type scanner struct {

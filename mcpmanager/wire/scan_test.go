@@ -48,8 +48,8 @@ func TestParseFindsTheMembers(t *testing.T) {
 			}
 		}
 	}
-	if m, _ := Parse([]byte(`{"method":"a\/b","id":null}`)); m.MethodName() != "a/b" || !m.IsNotification() {
-		t.Errorf("escaped method: %q, request %v", m.MethodName(), m.IsRequest())
+	if m, _ := Parse([]byte(`{"method":"a\/b","id":null}`)); String(m.Method) != "a/b" || !m.IsNotification() {
+		t.Errorf("escaped method: %q, notification %v", String(m.Method), m.IsNotification())
 	}
 }
 
@@ -129,4 +129,12 @@ func BenchmarkJSONValid5MB(b *testing.B) {
 			b.Fatal("invalid")
 		}
 	}
+}
+
+// Valid (a test helper: the scanner on any value) reports whether b is one valid JSON value, like json.Valid.
+func Valid(b []byte) bool {
+	s := scanner{b: b, validate: true}
+	i := s.ws(0)
+	end, err := s.value(i, 0)
+	return err == nil && s.ws(end) == len(b)
 }
