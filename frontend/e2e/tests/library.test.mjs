@@ -223,7 +223,7 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   const cards = page.getByTestId('tool-card');
   await cards.first().getByText('find_tools').waitFor();
   await cards.first().getByRole('button').first().click();
-  await cards.first().getByText(/everything__get-sum/).waitFor();
+  await cards.first().getByText(/everything__get-sum/).first().waitFor(); // the result text (the JSON tree has it too)
   await screenshot(page, 'library-find-tools');
 
   const reqs = await requests();
