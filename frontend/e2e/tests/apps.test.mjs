@@ -70,7 +70,8 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   );
   await box.fill('What time is it on the server?');
   await box.press('Enter');
-  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click({ timeout: 60_000 })
+    .catch(async (e) => { await screenshot(page, 'apps-chat-no-approval'); throw e; });
   await page.getByText('Here is the clock app.').waitFor();
   const card = page.getByTestId('tool-card').last();
   const view = app(card);

@@ -133,7 +133,7 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
   await page.getByRole('button', { name: 'Add provider' }).click();
   const form = page.getByRole('form', { name: 'Provider' });
   await form.getByLabel('Name').fill('Anthropic work');
-  await form.getByLabel('Kind', { exact: true }).selectOption('anthropic');
+  await form.getByRole('combobox', { name: /^Kind/ }).selectOption('anthropic');
   await form.getByLabel('Default model').fill('claude-test');
   await form.getByLabel('API key').fill(key);
   await form.getByRole('button', { name: 'Save provider' }).click();

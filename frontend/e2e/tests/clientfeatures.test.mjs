@@ -87,7 +87,10 @@ test('a task-based tool shows its status live and is cancelled from its card', a
   assert.match(await task.innerText(), /task (working|input.required)/);
   await screenshot(page, 'chat-task-working');
   await task.getByRole('button', { name: 'Cancel task' }).click();
-  await card.locator('[data-task-status="cancelled"]').waitFor({ timeout: 10_000 });
+  await card.locator('[data-task-status="cancelled"]').waitFor({ timeout: 30_000 }).catch(async (e) => {
+    await screenshot(page, 'chat-task-not-cancelled');
+    throw new Error(`${e.message}\ncard: ${await card.innerText().catch(() => '?')}`);
+  });
   await page.getByText('The research was stopped.').waitFor();
   await card.getByRole('button').first().click();
   await card.getByText(/The task was cancelled/).waitFor();
