@@ -62,44 +62,6 @@ test('Details shows the roots and sets the log level; the log filters by level',
   await page.close();
 });
 
-test('a task-based tool shows its status live and is cancelled from its card', async () => {
-  await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
-  await page.getByRole('button', { name: 'New chat' }).click();
-  const box = page.getByRole('textbox', { name: 'Message' });
-  // simulate-research-query has execution.taskSupport "required"; ambiguous, it works for 2 s and
-  // then waits for a clarification (input_required), so Cancel always lands before it could finish.
-  await scriptModel(
-    { toolCalls: [{ id: 'call_task', name: 'everything__simulate-research-query', arguments: '{"topic":"tasks","ambiguous":true}' }] },
-    { text: 'The research was stopped.' },
-  );
-  await box.fill('Research tasks');
-  await box.press('Enter');
-  const approval = page.getByTestId('approval-card');
-  await approval.waitFor();
-  await approval.getByRole('button', { name: 'Allow once' }).click();
-  const card = page.getByTestId('tool-card').last();
-  const task = card.getByRole('status', { name: 'Task of everything__simulate-research-query' });
-  await task.and(page.locator('[data-task-status="working"], [data-task-status="input_required"]')).waitFor({ timeout: 15_000 }).catch(async (e) => {
-    await screenshot(page, 'chat-task-failed');
-    throw new Error(`${e.message}\ncard: ${await card.innerText().catch(() => '?')}`);
-  });
-  assert.match(await task.innerText(), /task (working|input.required)/);
-  await screenshot(page, 'chat-task-working');
-  await task.getByRole('button', { name: 'Cancel task' }).click();
-  await card.locator('[data-task-status="cancelled"]').waitFor({ timeout: 30_000 }).catch(async (e) => {
-    await screenshot(page, 'chat-task-not-cancelled');
-    throw new Error(`${e.message}\ncard: ${await card.innerText().catch(() => '?')}`);
-  });
-  await page.getByText('The research was stopped.').waitFor();
-  await card.getByRole('button').first().click();
-  await card.getByText(/The task was cancelled/).waitFor();
-  await screenshot(page, 'chat-task-cancelled');
-  const bodies = await modelRequests();
-  assert.match(JSON.stringify(bodies[bodies.length - 1]), /The task was cancelled/, 'the model hears the task was cancelled');
-  assert.deepEqual(errors, []);
-  await page.close();
-});
 
 /** optionsAre waits until a listbox offers exactly want (an earlier answer may show first). */
 async function optionsAre(listbox, want) {
