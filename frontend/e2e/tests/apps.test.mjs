@@ -59,6 +59,9 @@ const app = (card) => card.frameLocator('[data-testid="app-frame"]').frameLocato
 test("the Tools page renders a tool's app under its result, and the app's calls ask there", async () => {
   const { page, errors } = await openApp(browser, { hash: '#/tools' });
   await waitTools(page, ['vanilla__get-time']);
+  // The page listed the servers when it opened, maybe before the ones this file added had started.
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.app?.ToolsPage?.Tools === 'function');
   await page.getByLabel('Server', { exact: true }).selectOption('vanilla');
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: /get-time|Get Time/ }).first().click();
   await page.getByRole('button', { name: 'Run' }).click();
