@@ -778,6 +778,31 @@ func cancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
 	}()
 }
 
+// callMeta is the _meta a call sends: with OnProgress, our own progress
+// token (the caller's may clash with another caller's on the same server),
+// routed to OnProgress until release runs and ProgressGrace has passed
+// (servers may write progress after the result: mcp-go queues notifications
+// separately); without, the caller's token is dropped, as nobody would
+// route the server's progress back.
+func (r *Registry) callMeta(opts CallOptions) (meta *mcp.Meta, release func()) {
+	meta = opts.Meta
+	if opts.OnProgress == nil {
+		if meta != nil && meta.ProgressToken != nil {
+			m := *meta
+			m.ProgressToken = nil
+			meta = &m
+		}
+		return meta, func() {}
+	}
+	token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
+	meta = &mcp.Meta{ProgressToken: token}
+	if opts.Meta != nil {
+		meta.AdditionalFields = opts.Meta.AdditionalFields
+	}
+	r.progress.Store(token, opts.OnProgress)
+	return meta, func() { time.AfterFunc(ProgressGrace, func() { r.progress.Delete(token) }) }
+}
+
 // toolError reports whether a raw result is a tool error, for the metrics
 // only: decoding a large result to find out would cost more than the call.
 // Inside a JSON string the quotes would be escaped, so text content cannot
@@ -810,23 +835,8 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	}
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrCallTimeout)
 	defer cancel()
-	meta := opts.Meta
-	if opts.OnProgress != nil {
-		// Our own token: the caller's may clash with another caller's on the same server.
-		token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
-		meta = &mcp.Meta{ProgressToken: token}
-		if opts.Meta != nil {
-			meta.AdditionalFields = opts.Meta.AdditionalFields
-		}
-		r.progress.Store(token, opts.OnProgress)
-		// Servers may write progress after the result (mcp-go queues
-		// notifications separately), so keep routing it for a moment.
-		defer time.AfterFunc(ProgressGrace, func() { r.progress.Delete(token) })
-	} else if meta != nil && meta.ProgressToken != nil {
-		m := *meta
-		m.ProgressToken = nil // nobody would route the server's progress back
-		meta = &m
-	}
+	meta, release := r.callMeta(opts)
+	defer release()
 	start := time.Now()
 	isError, err := do(cctx, cl, meta)
 	took := time.Since(start)

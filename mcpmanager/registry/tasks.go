@@ -129,16 +129,8 @@ func (r *Registry) callTask(ctx context.Context, tc TaskClient, server, tool str
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, limit, ErrTaskLimit)
 	defer cancel()
-	meta := opts.Meta
-	if opts.OnProgress != nil {
-		token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
-		meta = &mcp.Meta{ProgressToken: token}
-		if opts.Meta != nil {
-			meta.AdditionalFields = opts.Meta.AdditionalFields
-		}
-		r.progress.Store(token, opts.OnProgress)
-		defer time.AfterFunc(ProgressGrace, func() { r.progress.Delete(token) })
-	}
+	meta, release := r.callMeta(opts)
+	defer release()
 	if args == nil {
 		args = map[string]any{}
 	}
