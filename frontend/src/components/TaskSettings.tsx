@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SetTaskSettings, TaskSettings as LoadTaskSettings } from '../../wailsjs/go/app/SettingsPage';
-import { call, hasBackend } from '../backend';
-import { message } from '../servers';
-import { useConfigVersion } from '../store';
+import { useSettingsForm } from './useSettingsForm';
 
 /**
  * TaskSettings: tools that require MCP tasks always run as tasks; this says
@@ -12,28 +10,12 @@ import { useConfigVersion } from '../store';
 export function TaskSettings() {
   const [optional, setOptional] = useState(true);
   const [minutes, setMinutes] = useState('30');
-  const [note, setNote] = useState('');
-  const [err, setErr] = useState('');
-  const configVersion = useConfigVersion();
-  useEffect(() => {
-    if (!hasBackend()) return;
-    call(() => LoadTaskSettings()).then((v) => { setOptional(v.optionalAsTasks); setMinutes(String(v.limitMinutes)); }, (e: unknown) => setErr(message(e)));
-  }, [configVersion]);
-  const save = async () => {
-    setErr('');
-    setNote('');
-    try {
-      await call(() => SetTaskSettings({ optionalAsTasks: optional, limitMinutes: Math.round(Number(minutes)) }));
-      setNote('Saved');
-    } catch (e) {
-      setErr(message(e));
-    }
-  };
+  const { note, err, edit, save } = useSettingsForm(() => LoadTaskSettings(), (v) => { setOptional(v.optionalAsTasks); setMinutes(String(v.limitMinutes)); });
   return (
-    <form className="task-settings" aria-label="Tasks" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form className="task-settings" aria-label="Tasks" onSubmit={(e) => { e.preventDefault(); void save(() => SetTaskSettings({ optionalAsTasks: optional, limitMinutes: Math.round(Number(minutes)) })); }}>
       <p className="muted small">A tool that requires it runs as an MCP task: its card shows the task's status and a Cancel button, and the tool timeout does not cut it.</p>
-      <label><input type="checkbox" checked={optional} onChange={(e) => setOptional(e.target.checked)} /> Run tools that allow tasks as tasks too</label>
-      <label>Task time limit <input type="number" min={1} max={1440} step={1} value={minutes} onChange={(e) => setMinutes(e.target.value)} /> minutes</label>
+      <label><input type="checkbox" checked={optional} onChange={(e) => { edit(); setOptional(e.target.checked); }} /> Run tools that allow tasks as tasks too</label>
+      <label>Task time limit <input type="number" min={1} max={1440} step={1} value={minutes} onChange={(e) => { edit(); setMinutes(e.target.value); }} /> minutes</label>
       <div className="row">
         <button type="submit">Save task settings</button>
         {note && <span className="small muted" role="status">{note}</span>}
