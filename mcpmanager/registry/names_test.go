@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -318,5 +319,53 @@ func TestListChangedDuringListing(t *testing.T) {
 	}
 	if tools, _ := r.ServerTools(t.Context(), "h"); len(tools) != 1 || tools[0].Name != "new" {
 		t.Fatalf("listing after list_changed = %+v, want the new tool", tools)
+	}
+}
+
+// TestColdListingJoined: many callers missing the cache at once share one
+// tools/list (1,000 calls in flight on a cold cache asked each server
+// 1,000 times); a caller that gives up does not fail the others.
+func TestColdListingJoined(t *testing.T) {
+	r := New(Options{})
+	release := make(chan struct{})
+	f := &fake{}
+	f.list = func(mcp.Cursor) (*mcp.ListToolsResult, error) {
+		<-release
+		return page("", "one"), nil
+	}
+	r.Add(fakeSrc{"h", f})
+
+	gaveUp, cancel := context.WithCancel(t.Context())
+	quitter := make(chan error, 1)
+	go func() {
+		_, err := r.ServerTools(gaveUp, "h")
+		quitter <- err
+	}()
+	const n = 50
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			tools, err := r.ServerTools(t.Context(), "h")
+			if err == nil && (len(tools) != 1 || tools[0].Name != "one") {
+				err = fmt.Errorf("tools = %+v", tools)
+			}
+			errs <- err
+		})
+	}
+	cancel()
+	if err := <-quitter; !errors.Is(err, context.Canceled) {
+		t.Errorf("the caller that gave up got %v, want context.Canceled", err)
+	}
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if got := f.calls.Load(); got != 1 {
+		t.Errorf("tools/list asked %d times, want 1", got)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
+	"golang.org/x/sync/singleflight"
 )
 
 // Defaults and limits; variables so tests can shorten them.
@@ -166,6 +168,9 @@ type Registry struct {
 	tokens   atomic.Int64
 	rawIDs   atomic.Int64 // ids of relayed calls (CallRaw)
 	urls     urlWaits     // URL elicitations calls wait on (-32042)
+	// listing joins concurrent cache misses of one list (a cold cache
+	// under 1,000 calls in flight asked each server 1,000 times).
+	listing singleflight.Group
 }
 
 // cached holds one session's lists; a nil slice means "not listed yet".
@@ -304,6 +309,50 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 	}
 	gen := r.gen[server]
 	r.mu.Unlock()
+	// One fetch per list, session and generation, whoever asks: callers
+	// wait for it under their own context; it runs under none of theirs
+	// (one caller giving up must not fail the others), bounded by
+	// ListTimeout, and caches before it ends; a caller that missed the
+	// cache just before that looks again inside (never a second fetch).
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%p", server, reflect.TypeFor[T](), gen, cl)
+	ch := r.listing.DoChan(key, func() (any, error) {
+		r.mu.Lock()
+		if c := r.cache[server]; c.client == cl && *slot(&c) != nil {
+			r.mu.Unlock()
+			return *slot(&c), nil // the fetch before ended between our look and this one
+		}
+		r.mu.Unlock()
+		items, err := fetchAll(context.WithoutCancel(ctx), server, cl, fetch)
+		if err != nil {
+			return nil, err
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.gen[server] != gen {
+			return items, nil // the list changed while it was fetched: the next listing asks again
+		}
+		c := r.cache[server]
+		if c.client != cl {
+			c = cached{client: cl}
+		}
+		*slot(&c) = items
+		r.cache[server] = c
+		return items, nil
+	})
+	select {
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		return res.Val.([]T), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// fetchAll pages through one list of server's (see listed).
+func fetchAll[T any](ctx context.Context, server string, cl Client,
+	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
 	items := []T{}
@@ -327,17 +376,6 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 		seen[next] = true
 		cursor = next
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.gen[server] != gen {
-		return items, nil // the list changed while it was fetched: the next listing asks again
-	}
-	c = r.cache[server]
-	if c.client != cl {
-		c = cached{client: cl}
-	}
-	*slot(&c) = items
-	r.cache[server] = c
 	return items, nil
 }
 
