@@ -6,6 +6,9 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
+// The pins are the registry's gate, and keep their verdicts by version.
+var _ registry.VersionedGate = (*pins.Store)(nil)
+
 // openPins opens the data dir's pins of trusted tool definitions. The
 // built-ins are not pinned: they ship with the app and change with it.
 // Accepting or rejecting a change lists the server's tools again, so the

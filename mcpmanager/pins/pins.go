@@ -122,9 +122,10 @@ type Store struct {
 	path string
 	opts Options
 
-	mu    sync.Mutex
-	data  fileData
-	stamp fileStamp // of the file as last read or written
+	mu      sync.Mutex
+	data    fileData
+	stamp   fileStamp // of the file as last read or written
+	version uint64    // moves whenever data does (see Version)
 }
 
 // fileStamp tells whether another process rewrote the file.
@@ -245,6 +246,19 @@ func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 		}
 	}
 	return errs
+}
+
+// Version moves whenever what Screen answers may change: a trust or a
+// rejection, a new pin, the file rewritten by another process (a stat, no
+// read, when it was not). An unreadable file moves it at every call. It
+// makes the Store a registry.VersionedGate.
+func (s *Store) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.reloadLocked(); err != nil {
+		s.version++ // Screen withholds everything: never keep an earlier verdict
+	}
+	return s.version
 }
 
 // Changes lists the tools waiting for review, by server and tool.
@@ -398,6 +412,7 @@ func (s *Store) reloadLocked() error {
 	if errors.Is(err, os.ErrNotExist) {
 		if s.stamp != (fileStamp{}) {
 			s.data, s.stamp = empty(), fileStamp{} // removed: trust anew
+			s.version++
 		}
 		return nil
 	}
@@ -423,6 +438,7 @@ func (s *Store) reloadLocked() error {
 		d.Pending = map[string]map[string]Pending{}
 	}
 	s.data, s.stamp = d, st
+	s.version++
 	return nil
 }
 
@@ -464,6 +480,7 @@ func (s *Store) writeLocked() (err error) {
 	if fi, serr := os.Stat(s.path); serr == nil {
 		s.stamp = fileStamp{mod: fi.ModTime(), size: fi.Size()}
 	}
+	s.version++
 	return nil
 }
 

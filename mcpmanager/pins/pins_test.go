@@ -3,6 +3,7 @@ package pins
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -171,5 +172,45 @@ func TestCanonicalIgnoresKeyOrder(t *testing.T) {
 	hy, _, _ := Hash(y)
 	if hx != hy {
 		t.Fatalf("key order changed the hash: %s vs %s", hx, hy)
+	}
+}
+
+// TestVersion: the version stands while nothing changes and moves with a
+// new pin, a change waiting for review, a trust, another process's rewrite
+// and an unreadable file, so that a registry keeping verdicts by it never
+// keeps a stale one.
+func TestVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pins.json")
+	s := Open(path, Options{})
+	v := s.Version()
+	step := func(what string, moves bool, do func()) {
+		t.Helper()
+		do()
+		got := s.Version()
+		if (got != v) != moves {
+			t.Fatalf("%s: version %d → %d, want moved=%v", what, v, got, moves)
+		}
+		v = got
+	}
+	step("nothing", false, func() {})
+	step("first listing pins", true, func() { s.Screen("a", []mcp.Tool{tool("x", "one")}) })
+	step("the same listing", false, func() { s.Screen("a", []mcp.Tool{tool("x", "one")}) })
+	step("a changed definition", true, func() { s.Screen("a", []mcp.Tool{tool("x", "two")}) })
+	step("trusted", true, func() {
+		if err := s.Trust("a", "x"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	other := Open(path, Options{})
+	step("another process rejects", true, func() {
+		other.Screen("a", []mcp.Tool{tool("x", "three!")})
+	})
+	step("unreadable", true, func() {
+		if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if s.Version() == v {
+		t.Fatal("an unreadable file keeps the version still")
 	}
 }

@@ -74,3 +74,69 @@ func TestGateWithholds(t *testing.T) {
 		t.Fatalf("Lookup once let through: %v", err)
 	}
 }
+
+// versioned is a held gate that counts its screenings and has a version.
+type versioned struct {
+	held
+	version  int
+	screened int
+}
+
+func (g *versioned) Screen(server string, tools []mcp.Tool) []error {
+	g.mu.Lock()
+	g.screened++
+	g.mu.Unlock()
+	return g.held.Screen(server, tools)
+}
+
+func (g *versioned) Version() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return uint64(g.version)
+}
+
+var _ VersionedGate = (*versioned)(nil)
+
+// TestVersionedGateKept: a VersionedGate's verdicts on a cached listing are
+// kept across Tools and calls until its version moves or the server lists
+// anew; then it is asked again and its new word holds.
+func TestVersionedGateKept(t *testing.T) {
+	g := &versioned{held: held{names: map[string]bool{}}}
+	r := New(Options{Gate: g})
+	r.Add(newSrc(t, "alpha", "echo", "fail"))
+	count := func() int {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return g.screened
+	}
+	for range 3 {
+		if tools, errs := r.Tools(t.Context()); len(tools) != 2 || len(errs) != 0 {
+			t.Fatalf("tools = %v, errs = %v", tools, errs)
+		}
+		if _, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := count(); got != 1 {
+		t.Fatalf("screened %d times for one listing at one version, want 1", got)
+	}
+
+	g.mu.Lock()
+	g.names["alpha/echo"], g.version = true, 1
+	g.mu.Unlock()
+	if tools, errs := r.Tools(t.Context()); len(tools) != 1 || len(errs) != 1 || errs[0].Tool != "alpha__echo" {
+		t.Fatalf("after the version moved: tools = %v, errs = %v", tools, errs)
+	}
+	if _, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "x"}, CallOptions{}); !errors.Is(err, errHeld) {
+		t.Fatalf("call after the gate withheld it = %v", err)
+	}
+	if got := count(); got != 2 {
+		t.Fatalf("screened %d times, want 2", got)
+	}
+
+	r.Invalidate("alpha") // a new listing at the same version is screened again
+	r.Tools(t.Context())
+	if got := count(); got != 3 {
+		t.Fatalf("screened %d times after a new listing, want 3", got)
+	}
+}

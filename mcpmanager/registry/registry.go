@@ -119,6 +119,17 @@ type Gate interface {
 	Screen(server string, tools []mcp.Tool) []error
 }
 
+// VersionedGate is a Gate whose verdicts change only when Version does (a
+// trust, a rejection, its file rewritten by another process). The registry
+// then keeps the verdicts on a cached listing instead of asking again at
+// every Tools and call: screening hashes every definition, which took
+// 13 ms of a chat step with 320 tools (BENCHMARKS.md). Version must be
+// cheap and safe for concurrent use.
+type VersionedGate interface {
+	Gate
+	Version() uint64
+}
+
 // Metrics counts one server's calls.
 type Metrics struct {
 	Calls    int64         `json:"calls"`
@@ -171,6 +182,7 @@ type Registry struct {
 	// listing joins concurrent cache misses of one list (a cold cache
 	// under 1,000 calls in flight asked each server 1,000 times).
 	listing singleflight.Group
+	screens map[string]screenMemo // by server: the gate's verdicts on its cached listing
 }
 
 // cached holds one session's lists; a nil slice means "not listed yet".
@@ -183,7 +195,7 @@ type cached struct {
 
 // New returns an empty registry.
 func New(opts Options) *Registry {
-	return &Registry{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
+	return &Registry{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // Add registers (or replaces) a source. Subscribers are told.
@@ -192,6 +204,7 @@ func (r *Registry) Add(s Source) {
 	defer r.mu.Unlock()
 	r.sources[s.Name()] = s
 	delete(r.cache, s.Name())
+	delete(r.screens, s.Name())
 	r.gen[s.Name()]++
 	r.changedLocked()
 }
@@ -202,6 +215,7 @@ func (r *Registry) Remove(name string) {
 	defer r.mu.Unlock()
 	delete(r.sources, name)
 	delete(r.cache, name)
+	delete(r.screens, name)
 	r.gen[name]++
 	r.changedLocked()
 }
@@ -214,6 +228,7 @@ func (r *Registry) Invalidate(server string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.cache, server)
+	delete(r.screens, server)
 	r.gen[server]++
 	r.changedLocked()
 }
@@ -522,19 +537,24 @@ type serverFailure struct {
 func (r *Registry) tools(ctx context.Context) (tools []Tool, failed []serverFailure) {
 	servers := r.Servers()
 	type result struct {
-		tools []mcp.Tool
-		dups  []string
-		err   error
+		tools    []mcp.Tool
+		verdicts []error // the gate's, for each of tools
+		dups     []string
+		err      error
 	}
 	results := make([]result, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Go(func() {
 			t, dups, err := r.serverTools(ctx, s)
-			results[i] = result{t, dups, err}
+			results[i] = result{tools: t, dups: dups, err: err}
+			if err == nil {
+				results[i].verdicts = r.screened(s, t)
+			}
 		})
 	}
 	wg.Wait()
+	var withheld []error // beside tools
 	for i, res := range results {
 		s := servers[i]
 		if res.err != nil {
@@ -545,63 +565,27 @@ func (r *Registry) tools(ctx context.Context) (tools []Tool, failed []serverFail
 			failed = append(failed, serverFailure{server: s, listed: true, err: fmt.Errorf(
 				"%s: lists the tool %q more than once; only the first is used (the server has a bug: tell its author)", s, d)})
 		}
-		for _, t := range res.tools {
+		for k, t := range res.tools {
 			tools = append(tools, Tool{Server: s, Tool: t})
-		}
-	}
-	uniqueNames(tools) // withheld tools included: the others' names do not depend on a verdict
-	tools, failed = r.screen(tools, failed)
-	slices.SortFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
-	return tools, failed
-}
-
-// screen leaves out the tools the gate withholds, reporting each in failed.
-func (r *Registry) screen(tools []Tool, failed []serverFailure) ([]Tool, []serverFailure) {
-	if r.gate == nil {
-		return tools, failed
-	}
-	byServer := map[string][]int{}
-	for i, t := range tools {
-		byServer[t.Server] = append(byServer[t.Server], i)
-	}
-	withheld := make([]bool, len(tools))
-	for s, idx := range byServer {
-		defs := make([]mcp.Tool, len(idx))
-		for k, i := range idx {
-			defs[k] = tools[i].Tool
-		}
-		for k, err := range r.gate.Screen(s, defs) {
-			if err != nil {
-				withheld[idx[k]] = true
-				failed = append(failed, serverFailure{server: s, tool: tools[idx[k]].Name, err: err, listed: true})
+			if res.verdicts != nil {
+				withheld = append(withheld, res.verdicts[k])
+			} else {
+				withheld = append(withheld, nil)
 			}
 		}
 	}
+	uniqueNames(tools) // withheld tools included: the others' names do not depend on a verdict
 	kept := tools[:0:0]
 	for i, t := range tools {
-		if !withheld[i] {
-			kept = append(kept, t)
+		if err := withheld[i]; err != nil {
+			failed = append(failed, serverFailure{server: t.Server, tool: t.Name, err: err, listed: true})
+			continue
 		}
+		kept = append(kept, t)
 	}
-	return kept, failed
-}
-
-// screenCall asks the gate about the tool a call names, as its server
-// lists it now; a tool the server does not list is the server's to refuse.
-func (r *Registry) screenCall(ctx context.Context, server, tool string) error {
-	if r.gate == nil {
-		return nil
-	}
-	tools, _, err := r.serverTools(ctx, server)
-	if err != nil {
-		return nil // the call itself says what is wrong with the server
-	}
-	for _, t := range tools {
-		if t.Name == tool {
-			return r.gate.Screen(server, []mcp.Tool{t})[0]
-		}
-	}
-	return nil
+	tools = kept
+	slices.SortFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	return tools, failed
 }
 
 // Lookup finds the tool an exposed name stands for, as Tools names it. It

@@ -1,0 +1,61 @@
+package registry
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// screenMemo is the gate's verdicts on one cached listing of a server.
+type screenMemo struct {
+	tools    []mcp.Tool // the listing (held: its address identifies it, and cannot be reused while held)
+	version  uint64     // the gate's version the verdicts were given at
+	verdicts []error
+}
+
+// screened is the gate's verdict on each of server's listed tools (nil:
+// no gate, or every one offered). A VersionedGate's verdicts on a cached
+// listing are kept until the listing or the gate's version changes.
+func (r *Registry) screened(server string, tools []mcp.Tool) []error {
+	if r.gate == nil || len(tools) == 0 {
+		return nil
+	}
+	vg, versioned := r.gate.(VersionedGate)
+	if !versioned {
+		return r.gate.Screen(server, tools)
+	}
+	version := vg.Version()
+	r.mu.Lock()
+	m, ok := r.screens[server]
+	r.mu.Unlock()
+	if ok && m.version == version && len(m.tools) == len(tools) && unsafe.SliceData(m.tools) == unsafe.SliceData(tools) {
+		return m.verdicts
+	}
+	verdicts := r.gate.Screen(server, tools)
+	r.mu.Lock()
+	r.screens[server] = screenMemo{tools: tools, version: version, verdicts: verdicts}
+	r.mu.Unlock()
+	return verdicts
+}
+
+// screenCall asks the gate about the tool a call names, as its server
+// lists it now; a tool the server does not list is the server's to refuse.
+func (r *Registry) screenCall(ctx context.Context, server, tool string) error {
+	if r.gate == nil {
+		return nil
+	}
+	tools, _, err := r.serverTools(ctx, server)
+	if err != nil {
+		return nil // the call itself says what is wrong with the server
+	}
+	for i, t := range tools {
+		if t.Name == tool {
+			if v := r.screened(server, tools); v != nil {
+				return v[i]
+			}
+			return nil
+		}
+	}
+	return nil
+}
