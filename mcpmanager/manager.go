@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -282,7 +283,11 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 		}
 	}
 	for name, s := range m.servers {
-		if c, ok := want[name]; !ok || !sameConfig(c, s.cfg) {
+		c, ok := want[name]
+		if ok && !sameConfig(c, s.cfg) {
+			slog.Info("server restarts: its configuration changed", "server", name, "fields", changedFields(s.cfg, c))
+		}
+		if !ok || !sameConfig(c, s.cfg) {
 			m.stopLocked(name)
 		}
 	}
@@ -342,6 +347,19 @@ func sameConfig(a, b ServerConfig) bool {
 		a.Roots, b.Roots = nil, nil // changed without a restart (Apply)
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// changedFields names the fields of ServerConfig that differ between a
+// and b, for the log line that says why a server restarts.
+func changedFields(a, b ServerConfig) []string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	var out []string
+	for i := range va.NumField() {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			out = append(out, va.Type().Field(i).Name)
+		}
+	}
+	return out
 }
 
 // specLocked is how the supervisor runs c.

@@ -48,6 +48,27 @@ export async function screenshot(page, name) {
 }
 
 /**
+ * untilInPage evaluates fn(arg) in the page until it returns a truthy
+ * value, and returns that value. Use it, not page.waitForFunction, for an
+ * async fn (a binding call): waitForFunction takes the promise an async
+ * function returns for a truthy answer and resolves at once.
+ */
+export async function untilInPage(page, fn, arg, { timeout = 30_000, interval = 250, what = 'the condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      const v = await page.evaluate(fn, arg);
+      if (v) return v;
+    } catch (err) {
+      last = err; // the page is loading, or the binding not there yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+/**
  * Poll url until it serves the app page, failing early when isDead() says
  * the server process exited. The deadline is a failure, not a sync point.
  */

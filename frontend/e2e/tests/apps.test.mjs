@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const appsBin = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '.bin');
@@ -45,16 +45,109 @@ after(async () => {
 
 /** waitTools waits until the window's registry lists every name. */
 async function waitTools(page, names) {
-  await page.waitForFunction(async (want) => {
+  await untilInPage(page, async (want) => {
     const list = await window.go.app.ToolsPage.Tools();
     const have = new Set(list.tools.map((t) => t.name));
     return want.every((n) => have.has(n));
-  }, names, { timeout: 90_000, polling: 500 });
+  }, names, { timeout: 90_000, what: `the tools ${names.join(', ')}` });
+}
+
+/** diag is what the window's registry says now: for a failure's message. */
+async function diag(page) {
+  return page.evaluate(async () => {
+    const list = await window.go.app.ToolsPage.Tools();
+    const servers = await window.go.app.ServersPage.Servers();
+    return JSON.stringify({
+      tools: list.tools.length, errors: list.errors,
+      servers: servers.map((s) => `${s.name}:${s.state}:pid ${s.pid}:restarts ${s.restarts}:tools ${s.toolCount}:${s.error}`),
+    });
+  }).catch((e) => `diag failed: ${e.message}`);
 }
 
 /** app is the app's own document inside a card: proxy frame → inner frame. */
 const app = (card) => card.frameLocator('[data-testid="app-frame"]').frameLocator('iframe');
 
+
+test('an MCP App renders in its tool card, calls its server, follows the theme and comes back with the chat', async () => {
+  await resetModel();
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await waitTools(page, ['vanilla__get-time', 'react__get-time', 'hostile__show']);
+  // get-time asks first (set here, so the test does not depend on the server's annotations).
+  await page.evaluate(async () => {
+    for (const t of ['vanilla__get-time', 'react__get-time']) await window.go.app.SettingsPage.SetToolPolicy(t, 'ask');
+  });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+
+  await script(
+    { toolCalls: [{ id: 'call_v', name: 'vanilla__get-time', arguments: '{}' }] },
+    { text: 'Here is the clock app.' },
+  );
+  await box.fill('What time is it on the server?');
+  await box.press('Enter');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click({ timeout: 60_000 })
+    .catch(async (e) => {
+      await screenshot(page, 'apps-chat-no-approval');
+      const card = await page.getByTestId('tool-card').last().innerText().catch(() => '?');
+      await page.getByTestId('tool-card').last().getByRole('button').first().click().catch(() => {});
+      const opened = await page.getByTestId('tool-card').last().innerText().catch(() => '?');
+      const bodies = await modelRequests();
+      const offered = bodies.map((b) => (b.tools ?? []).map((t) => t.function?.name ?? t.name).join(','));
+      throw new Error(`${e.message}\n${await diag(page)}\ncard: ${card}\nopened: ${opened}\noffered: ${offered.join(' | ')}`);
+    });
+  await page.getByText('Here is the clock app.').waitFor();
+  const card = page.getByTestId('tool-card').last();
+  const view = app(card);
+  // The tool's result reached the app (ui/notifications/tool-result): it shows the ISO time.
+  await view.locator('#server-time').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor({ timeout: 30_000 })
+    .catch(async (e) => { await screenshot(page, 'apps-chat-failed'); throw e; });
+  const first = await view.locator('#server-time').textContent();
+  assert.equal(await view.locator('html').getAttribute('data-theme'), 'light');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'apps-chat-light');
+
+  // A button inside the app calls get-time through the host: the same
+  // approval card as the model's calls, then the new time inside the app.
+  await view.getByRole('button', { name: 'Get Server Time' }).click();
+  const approval = page.getByTestId('approval-card');
+  await approval.waitFor();
+  assert.match(await approval.textContent(), /vanilla__get-time/);
+  await approval.getByRole('button', { name: 'Allow once' }).click();
+  await view.locator('#server-time').filter({ hasNotText: first }).waitFor();
+  assert.match(await view.locator('#server-time').textContent(), /^\d{4}-\d\d-\d\dT/);
+
+  // The window's theme follows the OS; the app is told (host-context-changed).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await view.locator('html[data-theme="dark"]').waitFor();
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'apps-chat-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await view.locator('html[data-theme="light"]').waitFor();
+
+  // The React example renders too.
+  await script(
+    { toolCalls: [{ id: 'call_r', name: 'react__get-time', arguments: '{}' }] },
+    { text: 'And the React one.' },
+  );
+  await box.fill('And with React?');
+  await box.press('Enter');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByText('And the React one.').waitFor();
+  const reactCard = page.getByTestId('tool-card').last();
+  await app(reactCard).getByText(/\d{4}-\d\d-\d\dT/).first().waitFor({ timeout: 30_000 });
+
+  // Reopened from history, the app renders again with the stored input and result.
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.app?.ChatPage?.Chats === 'function');
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'What time is it on the server?' }).click();
+  await page.getByText('Here is the clock app.').waitFor();
+  const again = app(page.getByTestId('tool-card').first());
+  await again.locator('#server-time').filter({ hasText: first }).waitFor({ timeout: 30_000 });
+  await screenshot(page, 'apps-chat-reopened');
+
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test("the Tools page renders a tool's app under its result, and the app's calls ask there", async () => {
   const { page, errors } = await openApp(browser, { hash: '#/tools' });
@@ -62,7 +155,8 @@ test("the Tools page renders a tool's app under its result, and the app's calls 
   // The page listed the servers when it opened, maybe before the ones this file added had started.
   await page.reload();
   await page.waitForFunction(() => typeof window.go?.app?.ToolsPage?.Tools === 'function');
-  await page.getByLabel('Server', { exact: true }).selectOption('vanilla');
+  await page.getByLabel('Server', { exact: true }).selectOption('vanilla')
+    .catch(async (e) => { throw new Error(`${e.message}\n${await diag(page)}`); });
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: /get-time|Get Time/ }).first().click();
   await page.getByRole('button', { name: 'Run' }).click();
   const view = page.frameLocator('[data-testid="app-frame"]').frameLocator('iframe');

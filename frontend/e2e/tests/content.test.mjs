@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8' });
@@ -34,10 +34,10 @@ const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRol
 
 /** pickTool opens a tool of a server on the Tools page. */
 async function pickTool(page, server, tool) {
-  await page.waitForFunction(async (name) => {
+  await untilInPage(page, async (name) => {
     const list = await window.go.app.ToolsPage.Tools();
     return list.tools.some((t) => t.name === name);
-  }, `${server}__${tool}`, { timeout: 90_000, polling: 500 });
+  }, `${server}__${tool}`, { timeout: 90_000, what: `the tool ${server}__${tool}` });
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Server', { exact: true }).selectOption(server);
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: tool, exact: true }).click();

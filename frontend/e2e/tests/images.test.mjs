@@ -5,7 +5,7 @@
 // model name) only its description goes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, modelRequests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -41,7 +41,7 @@ async function askForTheImage(page, prompt, answer) {
 test('a tool\'s image goes to the model as an image when the provider takes images', async () => {
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/settings' });
-  await page.waitForFunction(async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__get-tiny-image'), null, { timeout: 60_000, polling: 250 });
+  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__get-tiny-image'), null, { timeout: 60_000, what: 'the tool everything__get-tiny-image' });
   const direct = await page.evaluate(() => window.go.app.ToolsPage.CallTool('everything__get-tiny-image', '{}'));
   const tiny = JSON.stringify(direct).match(/"data":"([A-Za-z0-9+/=]{100,})"/)[1];
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-safety-'));
@@ -37,7 +37,7 @@ test('a tool changed after it was trusted is withheld until accepted on the Serv
     const rug = row(page, 'rug');
     await rug.waitFor({ timeout: 30_000 });
     // The first call sees the harmless tool (and pins it); then the server changes it.
-    await page.waitForFunction(async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'rug__weather'), null, { timeout: 60_000, polling: 250 });
+    await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'rug__weather'), null, { timeout: 60_000, what: 'the tool rug__weather' });
     const first = await callTool(page, 'rug__weather', '{"city":"Paris"}');
     assert.ok(first.ok && first.text.includes('sunny in Paris'), first.text);
 

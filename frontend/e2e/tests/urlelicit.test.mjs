@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-url-'));
@@ -35,7 +35,7 @@ async function chatPage() {
     window.__opened = [];
     window.runtime.BrowserOpenURL = (u) => window.__opened.push(u);
   });
-  await page.waitForFunction(async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'links__needs_link'), null, { timeout: 60_000, polling: 250 });
+  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'links__needs_link'), null, { timeout: 60_000, what: 'the tool links__needs_link' });
   await page.getByRole('button', { name: 'New chat' }).click();
   return { page, errors, box: page.getByRole('textbox', { name: 'Message' }) };
 }
