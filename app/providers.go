@@ -26,6 +26,11 @@ type ProviderView struct {
 	// ImagesDefault says (for the default model).
 	Images        string `json:"images"`
 	ImagesDefault bool   `json:"imagesDefault"`
+	// Audio: "on" or "off" when set, "" for the default, which
+	// AudioDefault says (for the default model). Only OpenAI-compatible
+	// providers take audio: for the others both stay empty/false.
+	Audio        string `json:"audio"`
+	AudioDefault bool   `json:"audioDefault"`
 }
 
 // ProviderInput is what the provider form sends. APIKey is a new key in
@@ -39,6 +44,10 @@ type ProviderInput struct {
 	// Images: whether the models take images: "on", "off", or "" for the
 	// default (by kind and model name).
 	Images string `json:"images,omitempty"`
+	// Audio: whether the models take audio: "on", "off", or "" for the
+	// default (by model name). Ignored for kinds other than OpenAI, whose
+	// APIs take no audio.
+	Audio string `json:"audio,omitempty"`
 }
 
 // ChatSettingsView is the chat part of Settings.
@@ -88,6 +97,10 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 		if p.Images != nil {
 			pv.Images = map[bool]string{true: "on", false: "off"}[*p.Images]
 		}
+		pv.AudioDefault = chat.DefaultAudio(p.Kind, p.BaseURL, p.DefaultModel)
+		if p.Audio != nil && p.Kind == provider.KindOpenAI {
+			pv.Audio = map[bool]string{true: "on", false: "off"}[*p.Audio]
+		}
 		v.Providers = append(v.Providers, pv)
 	}
 	return v, nil
@@ -106,6 +119,16 @@ func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 	case "":
 	default:
 		return fmt.Errorf("images %q: use on, off or empty for the default", in.Images)
+	}
+	switch in.Audio {
+	case "on", "off":
+		if ps.Kind == provider.KindOpenAI { // the others take no audio
+			on := in.Audio == "on"
+			ps.Audio = &on
+		}
+	case "":
+	default:
+		return fmt.Errorf("audio %q: use on, off or empty for the default", in.Audio)
 	}
 	return a.h.SaveProvider(ps, in.APIKey)
 }

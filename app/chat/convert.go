@@ -15,9 +15,10 @@ import (
 // Failed assistant messages with nothing in them are left out, and user
 // messages that end up adjacent are joined, because providers want user and
 // assistant turns to alternate. Each tool call becomes a tool message with its
-// (truncated) result; a call that never finished says so. With images, the
-// images tools returned go to the model as images (see toolMessage).
-func toProvider(past []history.Message, budget int, images bool) []provider.Message {
+// (truncated) result; a call that never finished says so. The images and
+// audio tools returned go to the model as such when md says it takes them
+// (see toolMessage).
+func toProvider(past []history.Message, budget int, md media) []provider.Message {
 	var out []provider.Message
 	for _, m := range past {
 		switch m.Role {
@@ -37,18 +38,19 @@ func toProvider(past []history.Message, budget int, images bool) []provider.Mess
 			}
 			out = append(out, am)
 			for _, c := range m.ToolCalls {
-				out = append(out, toolMessage(c, budget, images))
+				out = append(out, toolMessage(c, budget, md))
 			}
 		}
 	}
 	return out
 }
 
-// toolMessage is the model's view of one stored tool call. With images
+// toolMessage is the model's view of one stored tool call. With md.images
 // (the model accepts them), each image of the result goes with the message,
 // scaled down to MaxImageSide / MaxImageBytes, and its line in the text
-// says so; an image that cannot be sent keeps its description.
-func toolMessage(c history.ToolCall, budget int, images bool) provider.Message {
+// says so; with md.audio, each WAV or MP3 clip up to MaxAudioBytes goes the
+// same way. An image or clip that cannot be sent keeps its description.
+func toolMessage(c history.ToolCall, budget int, md media) provider.Message {
 	msg := provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, ToolName: c.Tool, IsError: c.IsError}
 	var res mcp.CallToolResult
 	if len(c.Result) == 0 {
@@ -58,31 +60,46 @@ func toolMessage(c history.ToolCall, budget int, images bool) provider.Message {
 	if err := json.Unmarshal(c.Result, &res); err != nil {
 		msg.Text = string(c.Result)
 	} else {
-		if images {
-			msg.Images = attachImages(&res)
-		}
+		msg.Images, msg.Audio = attach(&res, md)
 		msg.Text = resultText(&res)
 	}
 	msg.Text = truncate(msg.Text, budget)
 	return msg
 }
 
-// attachImages returns the images of res that can go to the model and
-// replaces each of them in res.Content by a line saying it was attached.
-func attachImages(res *mcp.CallToolResult) []provider.Image {
-	var out []provider.Image
+// attach returns the images (with md.images) and audio (with md.audio) of
+// res that can go to the model and replaces each of them in res.Content by
+// a line saying it was attached.
+func attach(res *mcp.CallToolResult, md media) ([]provider.Image, []provider.Audio) {
+	if !md.images && !md.audio {
+		return nil, nil
+	}
+	var imgs []provider.Image
+	var clips []provider.Audio
 	res.Content = slices.Clone(res.Content) // the caller's slice stays as it was
 	for i, c := range res.Content {
-		ic, ok := c.(mcp.ImageContent)
-		if !ok {
-			continue
+		switch c := c.(type) {
+		case mcp.ImageContent:
+			if !md.images {
+				continue
+			}
+			img, err := modelImage(c)
+			if err != nil {
+				continue // described in text, as without images
+			}
+			imgs = append(imgs, img)
+			res.Content[i] = mcp.NewTextContent(fmt.Sprintf("[image %d: %s, attached]", len(imgs), img.MIMEType))
+		case mcp.AudioContent:
+			if !md.audio {
+				continue
+			}
+			a, err := modelAudio(c)
+			if err != nil {
+				continue // described in text, as without audio
+			}
+			clips = append(clips, a)
+			res.Content[i] = mcp.NewTextContent(fmt.Sprintf("[audio %d: %s, attached]", len(clips), a.Format))
 		}
-		img, err := modelImage(ic)
-		if err != nil {
-			continue // described in text, as without images
-		}
-		out = append(out, img)
-		res.Content[i] = mcp.NewTextContent(fmt.Sprintf("[image %d: %s, attached]", len(out), img.MIMEType))
 	}
-	return out
+	return imgs, clips
 }

@@ -127,6 +127,10 @@ type Turn struct {
 	// Images says the model accepts images: those tools return reach it as
 	// images (Settings.Images decides), else as a line describing each.
 	Images bool
+	// Audio says the model accepts audio: the WAV and MP3 clips tools
+	// return reach it as audio (Settings.Audio decides; never for
+	// Anthropic or Ollama, whose APIs take none), else as a line each.
+	Audio bool
 	// OnEvent receives the turn's events in order, on the turn's goroutine
 	// (tool-call events may come from the call goroutines, serialised). It
 	// must not block for long.
@@ -315,7 +319,7 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget, r.t.Images), tools)
+		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio}), tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
 			return res, err
@@ -588,11 +592,12 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	if isSynth {
 		res, err = r.runSynthetic(ctx, msg, syn, c.ID, params)
 	} else {
-		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model, Images: r.t.Images})
+		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model, Images: r.t.Images, Audio: r.t.Audio})
 		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, registry.CallOptions{
 			// A call run as a task: its card shows the status live (and offers Cancel).
 			OnTask: func(u registry.TaskUpdate) {
 				view.Task = &u
+				hc.Task = &history.Task{ID: u.ID, Status: u.Status, Message: u.Message} // a reopened chat shows how it ended
 				update(CallRunning)
 			},
 		})

@@ -52,7 +52,12 @@ type Model struct {
 	Name     string
 	// Images: the model accepts images (ProviderSettings.AcceptsImages).
 	Images bool
+	// Audio: the model accepts audio (ProviderSettings.AcceptsAudio).
+	Audio bool
 }
+
+// media is what of a tool result goes to m as images and audio.
+func (m Model) media() media { return media{images: m.Images, audio: m.Audio} }
 
 // Requests answers requests that servers send to the app (it implements
 // mcpmanager.RequestHandler). A sampling request goes to the model of the

@@ -30,7 +30,7 @@ func offeredTools(p mcp.CreateMessageParams) []OfferedTool {
 // With tools (sampling with tools, 2025-11-25) the exchange so far maps
 // onto the provider's tool calls: an assistant message's tool_use blocks
 // are its tool calls, a user message's tool_result blocks are tool results
-// (their images as images when the model takes them), and toolChoice says
+// (their images and audio as such when the model takes them), and toolChoice says
 // whether the model must, may or must not call one.
 func samplingRequest(m Model, p mcp.CreateMessageParams) (provider.Request, error) {
 	pr := provider.Request{Model: m.Name, System: p.SystemPrompt, MaxTokens: p.MaxTokens}
@@ -95,9 +95,7 @@ func samplingRequest(m Model, p mcp.CreateMessageParams) (provider.Request, erro
 				}
 				res := mcp.CallToolResult{Content: c.Content, StructuredContent: c.StructuredContent}
 				tm := provider.Message{Role: provider.RoleTool, ToolCallID: c.ToolUseID, ToolName: names[c.ToolUseID], IsError: c.IsError}
-				if m.Images {
-					tm.Images = attachImages(&res)
-				}
+				tm.Images, tm.Audio = attach(&res, m.media())
 				tm.Text = resultText(&res)
 				pr.Messages = append(pr.Messages, tm)
 			case mcp.ImageContent:
@@ -106,11 +104,17 @@ func samplingRequest(m Model, p mcp.CreateMessageParams) (provider.Request, erro
 					continue
 				}
 				texts = append(texts, samplingText(b))
+			case mcp.AudioContent:
+				if a, err := modelAudio(c); err == nil && m.Audio {
+					um.Audio = append(um.Audio, a)
+					continue
+				}
+				texts = append(texts, samplingText(b))
 			default:
 				texts = append(texts, samplingText(b))
 			}
 		}
-		if um.Text = strings.Join(texts, "\n"); um.Text != "" || len(um.Images) > 0 {
+		if um.Text = strings.Join(texts, "\n"); um.Text != "" || len(um.Images) > 0 || len(um.Audio) > 0 {
 			pr.Messages = append(pr.Messages, um)
 		}
 	}

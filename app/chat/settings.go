@@ -45,6 +45,11 @@ type ProviderSettings struct {
 	// Images says whether the provider's models accept images (tools'
 	// images then reach them as images); nil: DefaultImages decides.
 	Images *bool `json:"images,omitempty"`
+	// Audio says whether the provider's models accept audio (tools' WAV
+	// and MP3 clips then reach them as audio); nil: DefaultAudio decides.
+	// Only OpenAI-compatible providers can: AcceptsAudio ignores it for
+	// the others, whose APIs take no audio.
+	Audio *bool `json:"audio,omitempty"`
 }
 
 // AcceptsImages says whether model (of this provider) is sent images: the
@@ -77,6 +82,54 @@ func DefaultImages(kind provider.Kind, baseURL, model string) bool {
 		}
 	}
 	return false
+}
+
+// AcceptsAudio says whether model (of this provider) is sent audio: never
+// unless the provider speaks OpenAI's wire (Anthropic's and Ollama's APIs
+// take no audio, whatever the setting says), else the provider's Audio
+// setting, else DefaultAudio.
+func (p ProviderSettings) AcceptsAudio(model string) bool {
+	if p.Kind != provider.KindOpenAI {
+		return false
+	}
+	if p.Audio != nil {
+		return *p.Audio
+	}
+	return DefaultAudio(p.Kind, p.BaseURL, model)
+}
+
+// audioModels are words in the names of models that take audio input:
+// gpt-4o-audio-preview, gpt-audio, gemini-*, voxtral-*, qwen2.5-omni, ….
+var audioModels = []string{"audio", "gemini", "voxtral", "omni"}
+
+// DefaultAudio is the default of ProviderSettings.Audio: only
+// OpenAI-compatible providers, and only for models whose name says they
+// take audio (audioModels), since other models refuse a request with
+// input_audio.
+func DefaultAudio(kind provider.Kind, baseURL, model string) bool {
+	if kind != provider.KindOpenAI {
+		return false
+	}
+	m := strings.ToLower(model)
+	for _, k := range audioModels {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Audio says whether a turn with this provider ("" for the default) and
+// model sends tools' audio to the model as audio.
+func (s Settings) Audio(providerName, model string) bool {
+	p, err := s.Provider(providerName)
+	if err != nil {
+		return false
+	}
+	if model == "" {
+		model = p.DefaultModel
+	}
+	return p.AcceptsAudio(model)
 }
 
 // Images says whether a turn with this provider ("" for the default) and

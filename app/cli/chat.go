@@ -82,8 +82,10 @@ func chatCmd() *Command {
 			}
 			// The same set-up as the window's: prompt, policies, agent, tool search.
 			turn := host.TurnSetup(settings, agent, system, nil)
-			if turn.Images = settings.Images(pname, model); baseURL != "" || !hasProvider(settings, pname) {
-				turn.Images = chat.DefaultImages(provider.Kind(pname), baseURL, model) // an ad-hoc provider
+			turn.Images, turn.Audio = settings.Images(pname, model), settings.Audio(pname, model)
+			if baseURL != "" || !hasProvider(settings, pname) { // an ad-hoc provider
+				turn.Images = chat.DefaultImages(provider.Kind(pname), baseURL, model)
+				turn.Audio = chat.DefaultAudio(provider.Kind(pname), baseURL, model)
 			}
 			if maxSteps > 0 {
 				turn.MaxSteps = maxSteps

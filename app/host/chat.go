@@ -70,7 +70,7 @@ func (h *Host) Model(s chat.Settings, providerName, model string) (chat.Model, s
 	if err != nil {
 		return chat.Model{}, "", err
 	}
-	return chat.Model{Provider: p, Name: model, Images: ps.AcceptsImages(model)}, ps.Name, nil
+	return chat.Model{Provider: p, Name: model, Images: ps.AcceptsImages(model), Audio: ps.AcceptsAudio(model)}, ps.Name, nil
 }
 
 // FallbackModel is the model servers' sampling requests use when a chat

@@ -106,6 +106,8 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 			if m.Text != "" {
 				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
 			}
+			// m.Audio is left out: the API takes no audio (chat never
+			// attaches it for this kind; the text describes it).
 			for _, img := range m.Images { // the API takes images inside the result
 				res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
 					Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{

@@ -129,6 +129,8 @@ func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {
 		}
 		// A tool's images go in its own message's images field: Ollama
 		// puts every message's images into the prompt, whatever its role.
+		// m.Audio is left out: Ollama's chat API takes no audio (chat never
+		// attaches it for this kind; the text describes it).
 		for _, img := range m.Images {
 			om.Images = append(om.Images, img.Data)
 		}

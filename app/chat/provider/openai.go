@@ -66,11 +66,11 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 	if req.System != "" {
 		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
 	}
-	var shown []openai.ChatCompletionContentPartUnionParam // images of the step's tool results
+	var shown []openai.ChatCompletionContentPartUnionParam // images and audio of the step's tool results
 	for i, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
-			if len(m.Images) == 0 {
+			if len(m.Images) == 0 && len(m.Audio) == 0 {
 				params.Messages = append(params.Messages, openai.UserMessage(m.Text))
 				break
 			}
@@ -80,6 +80,9 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 			}
 			for _, img := range m.Images {
 				parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: img.dataURL()}))
+			}
+			for _, a := range m.Audio {
+				parts = append(parts, audioPart(a))
 			}
 			params.Messages = append(params.Messages, openai.UserMessage(parts))
 		case RoleAssistant:
@@ -105,13 +108,19 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 				text = "Error: " + text
 			}
 			params.Messages = append(params.Messages, openai.ToolMessage(text, m.ToolCallID))
-			// Tool messages carry text only: the images follow in a user
-			// message right after the step's last tool message.
+			// Tool messages carry text only: the images and audio follow in
+			// a user message right after the step's last tool message.
 			for j, img := range m.Images {
 				if j == 0 {
 					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Image returned by %s (call %s):", m.ToolName, m.ToolCallID)))
 				}
 				shown = append(shown, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: img.dataURL()}))
+			}
+			for j, a := range m.Audio {
+				if j == 0 {
+					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Audio returned by %s (call %s):", m.ToolName, m.ToolCallID)))
+				}
+				shown = append(shown, audioPart(a))
 			}
 			if len(shown) > 0 && (i+1 == len(req.Messages) || req.Messages[i+1].Role != RoleTool) {
 				params.Messages = append(params.Messages, openai.UserMessage(shown))
@@ -322,4 +331,9 @@ func settle(ctx context.Context, name, op, model string, err error) error {
 func isTransport(err error) bool {
 	var ue *url.Error
 	return errors.As(err, &ue)
+}
+
+// audioPart is a as an input_audio content part.
+func audioPart(a Audio) openai.ChatCompletionContentPartUnionParam {
+	return openai.InputAudioContentPart(openai.ChatCompletionContentPartInputAudioInputAudioParam{Data: a.Data, Format: a.Format})
 }

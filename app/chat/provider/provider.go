@@ -126,6 +126,19 @@ type Message struct {
 	// of the user's turn (a sampling request's). Send them only to models
 	// that accept images.
 	Images []Image
+	// Audio goes with the message as audio the model hears, the way Images
+	// do on the OpenAI-compatible wire (input_audio parts in the user
+	// message after the step's tool messages, or in a RoleUser message's
+	// parts). Anthropic's and Ollama's wires take no audio: they leave it
+	// out, so callers never attach audio for those kinds and keep its
+	// description in Text instead (chat's AcceptsAudio decides).
+	Audio []Audio
+}
+
+// Audio is one audio clip for the model.
+type Audio struct {
+	Format string // "wav" or "mp3", what OpenAI's input_audio takes
+	Data   string // base64
 }
 
 // Image is one image for the model.

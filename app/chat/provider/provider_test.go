@@ -309,6 +309,97 @@ func TestToolResultsOpenAIFormat(t *testing.T) {
 	}
 }
 
+// TestToolAudioOpenAIFormat: a tool's audio (after its images) follows the
+// step's tool messages in one user message, as input_audio parts with the
+// format and the base64 data, under the "returned by" line; a user turn's
+// audio is among its parts.
+func TestToolAudioOpenAIFormat(t *testing.T) {
+	s, p := newProvider(t, provider.KindOpenAI)
+	s.Enqueue(providertest.Reply{Text: "a beep"})
+	req := followUp()
+	png := provider.Image{MIMEType: "image/png", Data: "iVBORw0KGgo="}
+	wav := provider.Audio{Format: "wav", Data: "UklGRiQAAABXQVZF"}
+	mp3 := provider.Audio{Format: "mp3", Data: "SUQzBAAAAAAA"}
+	req.Messages[2].Images = []provider.Image{png}
+	req.Messages[2].Audio = []provider.Audio{wav}
+	req.Messages = append(req.Messages, provider.Message{Role: provider.RoleUser, Text: "and this?", Audio: []provider.Audio{mp3}})
+	if _, err := p.Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	type part struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+		InputAudio struct {
+			Data   string `json:"data"`
+			Format string `json:"format"`
+		} `json:"input_audio"`
+	}
+	var body struct {
+		Messages []struct {
+			Role       string          `json:"role"`
+			Content    json.RawMessage `json:"content"`
+			ToolCallID string          `json:"tool_call_id"`
+		} `json:"messages"`
+	}
+	raw := s.Requests()[0]
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{}
+	for _, m := range body.Messages {
+		roles = append(roles, m.Role)
+	}
+	// The tool messages stay together; the media follow them, then the user's turn.
+	if strings.Join(roles, ",") != "system,user,assistant,tool,tool,user,user" {
+		t.Fatalf("roles %v in %s", roles, raw)
+	}
+	if m := body.Messages[3]; m.ToolCallID != "c1" || string(m.Content) != `"contents of a"` {
+		t.Errorf("tool message %s %s: want the text only", m.ToolCallID, m.Content)
+	}
+	var shown []part
+	if err := json.Unmarshal(body.Messages[5].Content, &shown); err != nil {
+		t.Fatalf("%v: %s", err, body.Messages[5].Content)
+	}
+	if len(shown) != 4 ||
+		shown[0].Type != "text" || shown[0].Text != "Image returned by files__read.file (call c1):" ||
+		shown[1].Type != "image_url" || shown[1].ImageURL.URL != "data:image/png;base64,"+png.Data ||
+		shown[2].Type != "text" || shown[2].Text != "Audio returned by files__read.file (call c1):" ||
+		shown[3].Type != "input_audio" || shown[3].InputAudio.Format != "wav" || shown[3].InputAudio.Data != wav.Data {
+		t.Errorf("media after the tool messages: %s", body.Messages[5].Content)
+	}
+	var user []part
+	if err := json.Unmarshal(body.Messages[6].Content, &user); err != nil {
+		t.Fatalf("%v: %s", err, body.Messages[6].Content)
+	}
+	if len(user) != 2 || user[0].Type != "text" || user[0].Text != "and this?" ||
+		user[1].Type != "input_audio" || user[1].InputAudio.Format != "mp3" || user[1].InputAudio.Data != mp3.Data {
+		t.Errorf("user turn with audio: %s", body.Messages[6].Content)
+	}
+}
+
+// TestAudioIsNotOnAnthropicOrOllamaWires: their APIs take no audio, so a
+// message's Audio never reaches their request bodies.
+func TestAudioIsNotOnAnthropicOrOllamaWires(t *testing.T) {
+	for _, kind := range []provider.Kind{provider.KindAnthropic, provider.KindOllama} {
+		t.Run(string(kind), func(t *testing.T) {
+			s, p := newProvider(t, kind)
+			s.Enqueue(providertest.Reply{Text: "ok"})
+			req := followUp()
+			req.Messages[2].Audio = []provider.Audio{{Format: "wav", Data: "UklGRiQAAABXQVZF"}}
+			if _, err := p.Stream(t.Context(), req, nil); err != nil {
+				t.Fatal(err)
+			}
+			raw := string(s.Requests()[0])
+			if strings.Contains(raw, "UklGRiQAAABXQVZF") || strings.Contains(raw, "audio") || !strings.Contains(raw, "contents of a") {
+				t.Errorf("body: %s", raw)
+			}
+		})
+	}
+}
+
 func TestToolResultsAnthropicFormat(t *testing.T) {
 	s, p := newProvider(t, provider.KindAnthropic)
 	s.Enqueue(providertest.Reply{Text: "a says hello"})
