@@ -183,6 +183,9 @@ func messageViews(ms []history.Message) []MessageView {
 func storedCallView(index int, c history.ToolCall) ToolCallView {
 	v := ToolCallView{ID: c.ID, Index: index, Name: c.Tool, Server: c.Server, Tool: ownName(c.Server, c.Tool),
 		Args: argsText(c.Arguments), Status: c.Status, IsError: c.IsError, DurationMs: c.DurationMs}
+	if t := c.Task; t != nil {
+		v.Task = &TaskView{ID: t.ID, Status: t.Status, Message: t.Message}
+	}
 	res := parseResult(c.Result)
 	if res == nil {
 		return v

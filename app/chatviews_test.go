@@ -40,6 +40,14 @@ func TestStoredCallView(t *testing.T) {
 				Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "boom"}}}},
 		},
 		{
+			name: "a call run as an MCP task keeps how its task ended",
+			call: history.ToolCall{ID: "c", Server: "everything", Tool: "everything__research", Arguments: json.RawMessage(`{}`), IsError: true, Status: "error",
+				Result: json.RawMessage(`{"isError":true,"content":[{"type":"text","text":"cancelled"}]}`), Task: &history.Task{ID: "t1", Status: "cancelled", Message: "stopped"}},
+			want: ToolCallView{ID: "c", Name: "everything__research", Server: "everything", Tool: "research", Args: `{}`, Status: "error", IsError: true, Error: "cancelled",
+				Task:   &TaskView{ID: "t1", Status: "cancelled", Message: "stopped"},
+				Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "cancelled"}}}},
+		},
+		{
 			name: "a delegated call's steps come back from its structured result",
 			call: history.ToolCall{ID: "a1", Server: "files", Tool: "ask_files", Arguments: json.RawMessage(`{"query":"q"}`), Status: "done", DurationMs: 9,
 				Result: json.RawMessage(delegated)},

@@ -79,6 +79,16 @@ type ToolCall struct {
 	Status     string          `json:"status"` // Call*; empty means CallPending
 	StartedAt  time.Time       `json:"startedAt"`
 	DurationMs int64           `json:"durationMs"`
+	// Task is, for a call run as an MCP task, the task as last seen.
+	Task *Task `json:"task,omitempty"`
+}
+
+// Task is an MCP task a tool call ran as: its id, last status (working,
+// input_required, completed, failed, cancelled) and status message.
+type Task struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Message string `json:"message,omitempty"`
 }
 
 func checkOneOf(what, v string, allowed []string) error {
@@ -246,15 +256,37 @@ func asJSON(r json.RawMessage) json.RawMessage {
 
 func upsertCall(ctx context.Context, tx *sql.Tx, c ToolCall) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls
-		(message_id, call_id, ord, server, tool, arguments, result, is_error, status, started_at, duration_ms)
-		VALUES (?1, ?2, (SELECT coalesce(max(ord), 0) + 1 FROM tool_calls WHERE message_id = ?1), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+		(message_id, call_id, ord, server, tool, arguments, result, is_error, status, started_at, duration_ms, task)
+		VALUES (?1, ?2, (SELECT coalesce(max(ord), 0) + 1 FROM tool_calls WHERE message_id = ?1), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
 		ON CONFLICT (message_id, call_id) DO UPDATE SET
 			server = excluded.server, tool = excluded.tool, arguments = excluded.arguments,
 			result = excluded.result, is_error = excluded.is_error, status = excluded.status,
-			started_at = excluded.started_at, duration_ms = excluded.duration_ms`,
+			started_at = excluded.started_at, duration_ms = excluded.duration_ms, task = excluded.task`,
 		c.MessageID, c.ID, c.Server, c.Tool, rawOrNull(c.Arguments), rawOrNull(c.Result), c.IsError, c.Status,
-		millis(c.StartedAt), c.DurationMs)
+		millis(c.StartedAt), c.DurationMs, taskOrNull(c.Task))
 	return err
+}
+
+// taskOrNull is the task column's value: its JSON, or NULL for a plain call.
+func taskOrNull(t *Task) any {
+	if t == nil {
+		return nil
+	}
+	b, _ := json.Marshal(t) // three strings always marshal
+	return string(b)
+}
+
+// taskOf reads the task column (nil for a plain call, or a value this
+// build cannot read).
+func taskOf(v sql.NullString) *Task {
+	if !v.Valid {
+		return nil
+	}
+	var t Task
+	if json.Unmarshal([]byte(v.String), &t) != nil {
+		return nil
+	}
+	return &t
 }
 
 // touchChat moves the chat to the top of ListChats.
@@ -268,7 +300,7 @@ func touchChat(ctx context.Context, tx *sql.Tx, chatID string, now time.Time) er
 func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT
 			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.created_at,
-			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms
+			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms, t.task
 		FROM chats c
 		LEFT JOIN messages m ON m.chat_id = c.id
 		LEFT JOIN tool_calls t ON t.message_id = m.id
@@ -288,11 +320,12 @@ func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) 
 			mID, role, text, status, errText, model        sql.NullString
 			seq, in, outTok, created                       sql.NullInt64
 			callID, server, tool, args, result, callStatus sql.NullString
+			task                                           sql.NullString
 			isError                                        sql.NullBool
 			started, duration                              sql.NullInt64
 		)
 		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &created,
-			&callID, &server, &tool, &args, &result, &isError, &callStatus, &started, &duration); err != nil {
+			&callID, &server, &tool, &args, &result, &isError, &callStatus, &started, &duration, &task); err != nil {
 			return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
 		}
 		if !mID.Valid {
@@ -310,7 +343,7 @@ func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) 
 			m.ToolCalls = append(m.ToolCalls, ToolCall{
 				ID: callID.String, MessageID: mID.String, Server: server.String, Tool: tool.String,
 				Arguments: toRaw(args), Result: toRaw(result), IsError: isError.Bool, Status: callStatus.String,
-				StartedAt: fromMillis(started.Int64), DurationMs: duration.Int64,
+				StartedAt: fromMillis(started.Int64), DurationMs: duration.Int64, Task: taskOf(task),
 			})
 		}
 	}

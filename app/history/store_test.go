@@ -252,6 +252,7 @@ func TestMessagesAndToolCalls(t *testing.T) {
 	// Finishing call_b replaces it in place: order stays by first save.
 	done := calls[0]
 	done.Status, done.Result, done.DurationMs = CallDone, json.RawMessage(`{"content":[{"type":"text","text":"a.txt"}]}`), 12
+	done.Task = &Task{ID: "t-1", Status: "cancelled", Message: "stopped by the user"} // it ran as an MCP task
 	if err := s.SaveToolCall(ctx, done); err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func TestMessagesAndToolCalls(t *testing.T) {
 	}
 	b := m.ToolCalls[0]
 	if b.MessageID != a.ID || b.Server != "fs" || b.Tool != "fs__list" || string(b.Arguments) != `{"path":"."}` ||
-		string(b.Result) != string(done.Result) || b.DurationMs != 12 || !b.StartedAt.Equal(started) {
+		string(b.Result) != string(done.Result) || b.DurationMs != 12 || !b.StartedAt.Equal(started) || b.Task == nil || *b.Task != *done.Task {
 		t.Errorf("call_b = %+v, want what was saved (%+v)", b, done)
 	}
 	// Broken arguments are kept, as a JSON string, so the message still marshals.
@@ -293,6 +294,9 @@ func TestMessagesAndToolCalls(t *testing.T) {
 	}
 	if !m.ToolCalls[2].IsError {
 		t.Errorf("call_c lost IsError")
+	}
+	if m.ToolCalls[1].Task != nil || m.ToolCalls[2].Task != nil {
+		t.Errorf("plain calls came back with a task: %+v, %+v", m.ToolCalls[1].Task, m.ToolCalls[2].Task)
 	}
 	if _, err := json.Marshal(msgs); err != nil {
 		t.Errorf("messages do not marshal: %v", err)

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,9 +54,10 @@ func readStamped(path string) ([]byte, Stamp, error) {
 // every interval). Saves made by this process are reported too, so applying
 // a config must be harmless when nothing changed. While another process
 // holds the lock (an Edit is under way) the look is skipped: the next one
-// sees the finished file.
+// sees the finished file. An editor saving in place takes no lock: content
+// that is empty or not plain JSON waits for a second look (watchState).
 func Watch(ctx context.Context, path string, since Stamp, onChange func(cfg *Config, err error)) {
-	last := since
+	w := watchState{last: since}
 	t := time.NewTicker(WatchInterval)
 	defer t.Stop()
 	for {
@@ -69,14 +72,40 @@ func Watch(ctx context.Context, path string, since Stamp, onChange func(cfg *Con
 		}
 		data, st, err := readStamped(path)
 		unlock()
-		if err != nil || st == last {
-			continue // unreadable for now: try again at the next look
+		if err != nil || !w.see(data, st) {
+			continue // unreadable or unsettled for now: try again at the next look
 		}
-		last = st
 		cfg, err := parseApp(ctx, path, data)
 		if ctx.Err() != nil {
 			return
 		}
 		onChange(cfg, err)
 	}
+}
+
+// watchState decides, look by look, whether Watch reports what it read.
+// Editors and scripts that save in place (truncate, then write) can be
+// caught midway: an empty file would load as an empty config and stop
+// every server, a half-written one would flash a syntax error. Content
+// that is empty or not plain JSON is reported only once a second look
+// finds the very same bytes; anything else is reported at once.
+type watchState struct {
+	last    Stamp // the content last reported (or the caller's since)
+	pending *Stamp
+}
+
+// see is one look at data (stamped st): true when it is to be reported.
+func (w *watchState) see(data []byte, st Stamp) bool {
+	if st == w.last {
+		w.pending = nil
+		return false
+	}
+	body := bytes.TrimPrefix(data, utf8BOM)
+	unsettled := len(bytes.TrimSpace(body)) == 0 || !json.Valid(body)
+	if unsettled && (w.pending == nil || *w.pending != st) {
+		w.pending = &st
+		return false
+	}
+	w.pending, w.last = nil, st
+	return true
 }

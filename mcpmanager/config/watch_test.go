@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"os"
 	"path/filepath"
@@ -93,5 +94,35 @@ func TestWatchSeesOtherProcesses(t *testing.T) {
 	}
 	if r := next(); r.err != nil || names(r.cfg) != "x" {
 		t.Fatalf("fixed file reported as %v, %v", r.cfg, r.err)
+	}
+}
+
+// TestWatchWaitsForInPlaceSaves: a file caught midway through an in-place
+// save (empty, or half written) is reported only if a second look finds
+// the same bytes; complete JSON is reported at once, and nothing twice.
+func TestWatchWaitsForInPlaceSaves(t *testing.T) {
+	full := []byte(`{"mcpServers": {"x": {"command": "y"}}}`)
+	stamp := func(b []byte) Stamp { return Stamp{Size: int64(len(b)), Sum: sha256.Sum256(b)} }
+	w := watchState{last: stamp(full)}
+	steps := []struct {
+		what   string
+		data   string
+		report bool
+	}{
+		{"unchanged", string(full), false},
+		{"truncated by an editor", "", false},
+		{"half written", `{"mcpServers": {"x": {"comm`, false},
+		{"written", `{"mcpServers": {"z": {"command": "y"}}}`, true},
+		{"the same again", `{"mcpServers": {"z": {"command": "y"}}}`, false},
+		{"emptied", "", false},
+		{"still empty at the next look: the user emptied it", "", true},
+		{"JSON with a comment", "// mine\n{\"mcpServers\": {}}", false},
+		{"the same comment again", "// mine\n{\"mcpServers\": {}}", true},
+		{"a BOM before the JSON", "\ufeff{\"mcpServers\": {}}", true},
+	}
+	for _, s := range steps {
+		if got := w.see([]byte(s.data), stamp([]byte(s.data))); got != s.report {
+			t.Fatalf("%s: reported %v, want %v", s.what, got, s.report)
+		}
 	}
 }
