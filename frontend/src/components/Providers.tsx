@@ -29,7 +29,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
     load();
     if (hasBackend()) call(DetectOllama).then(setOllama, () => setOllama(false));
   }, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
-  const blank: ProviderView = { name: '', kind: 'openai', baseUrl: '', defaultModel: '', hasKey: false, keyName: '', default: false, images: '', imagesDefault: false };
+  const blank: ProviderView = { name: '', kind: 'openai', baseUrl: '', defaultModel: '', hasKey: false, keyName: '', default: false, images: '', imagesDefault: false, audio: '', audioDefault: false };
   return (
     <div className="providers">
       {err && <div className="alert" role="alert">{err}</div>}
@@ -40,7 +40,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
         </div>
       )}
       <table className="preview" aria-label="Providers">
-        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th>Images</th><th /></tr></thead>
+        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th>Images</th><th>Audio</th><th /></tr></thead>
         <tbody>
           {list.map((p) => (
             <tr key={p.name} aria-label={p.name}>
@@ -50,6 +50,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
               <td>{p.defaultModel || <span className="muted">—</span>}</td>
               <td>{p.hasKey ? 'stored' : <span className="muted">none</span>}</td>
               <td>{imagesLabel(p)}</td>
+              <td>{audioLabel(p)}</td>
               <td className="row-actions">
                 <button type="button" onClick={() => setEditing(p)}>Edit</button>{' '}
                 {!p.default && <button type="button" onClick={() => call(() => SetDefaultProvider(p.name)).then(load, (e: unknown) => setErr(message(e)))}>Make default</button>}{' '}
@@ -57,7 +58,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
               </td>
             </tr>
           ))}
-          {list.length === 0 && <tr><td colSpan={7} className="muted">No provider yet. Add one to start chatting.</td></tr>}
+          {list.length === 0 && <tr><td colSpan={8} className="muted">No provider yet. Add one to start chatting.</td></tr>}
         </tbody>
       </table>
       {editing ? (
@@ -89,7 +90,7 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
     try {
-      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key, images: p.images });
+      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key, images: p.images, audio: p.kind === 'openai' ? p.audio : '' });
       onDone();
     } catch (x) {
       setErr(message(x));
@@ -115,6 +116,19 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
         </select>
       </label>
       <p id="images-help" className="small muted">Whether this provider's models see the images tools return (scaled to 1568 px), or a line describing each. Turn it off for text-only models.</p>
+      {p.kind === 'openai' && (
+        <>
+          <label>Audio from tools
+            <select value={p.audio} onChange={(e) => setP({ ...p, audio: e.target.value })}
+              aria-describedby="audio-help">
+              <option value="">Automatic (by model name)</option>
+              <option value="on">Sent as audio</option>
+              <option value="off">Described in text</option>
+            </select>
+          </label>
+          <p id="audio-help" className="small muted">Whether this provider's models hear the WAV and MP3 clips tools return (up to 10 MB), or a line describing each. Automatic sends them to models named for audio (gpt-4o-audio, gpt-audio, Gemini, Voxtral, Qwen Omni).</p>
+        </>
+      )}
       {p.kind !== 'ollama' && (
         <label>API key <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)}
           placeholder={p.hasKey ? 'stored — leave empty to keep' : 'sk-…'} /></label>
@@ -132,4 +146,12 @@ function imagesLabel(p: ProviderView): string {
   if (p.images === 'on') return 'sent';
   if (p.images === 'off') return 'described';
   return p.imagesDefault ? 'sent (auto)' : 'described (auto)';
+}
+
+/** audioLabel says whether a provider's models get tools' audio (only OpenAI-compatible ones can), and whether that is the default. */
+function audioLabel(p: ProviderView): string {
+  if (p.kind !== 'openai') return 'described';
+  if (p.audio === 'on') return 'sent';
+  if (p.audio === 'off') return 'described';
+  return p.audioDefault ? 'sent (auto)' : 'described (auto)';
 }

@@ -155,6 +155,8 @@ export namespace app {
 	    default: boolean;
 	    images: string;
 	    imagesDefault: boolean;
+	    audio: string;
+	    audioDefault: boolean;
 	}
 	export interface ChatSettingsView {
 	    providers: ProviderView[];
@@ -364,6 +366,7 @@ export namespace app {
 	    defaultModel: string;
 	    apiKey: string;
 	    images?: string;
+	    audio?: string;
 	}
 	
 	export interface RegistryOption {
