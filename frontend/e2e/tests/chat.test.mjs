@@ -132,7 +132,7 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
   await table.getByRole('row', { name: 'Fake' }).waitFor();
   await page.getByRole('button', { name: 'Add provider' }).click();
   const form = page.getByRole('form', { name: 'Provider' });
-  await form.getByLabel('Name').fill('Anthropic work');
+  await form.getByLabel('Name', { exact: true }).fill('Anthropic work');
   await form.getByRole('combobox', { name: /^Kind/ }).selectOption('anthropic');
   await form.getByLabel('Default model').fill('claude-test');
   await form.getByLabel('API key').fill(key);

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, scriptModel, screenshot } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, scriptModel, screenshot, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -62,6 +62,80 @@ test('Details shows the roots and sets the log level; the log filters by level',
   await page.close();
 });
 
+
+test('a task-based tool shows its status live and is cancelled from its card', async () => {
+  await resetModel();
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  // simulate-research-query has execution.taskSupport "required"; ambiguous, it works for 2 s and
+  // then waits for a clarification (input_required), so Cancel always lands before it could finish.
+  await scriptModel(
+    { toolCalls: [{ id: 'call_task', name: 'everything__simulate-research-query', arguments: '{"topic":"tasks","ambiguous":true}' }] },
+    { text: 'The research was stopped.' },
+  );
+  await box.fill('Research tasks');
+  await box.press('Enter');
+  const approval = page.getByTestId('approval-card');
+  await approval.waitFor();
+  await approval.getByRole('button', { name: 'Allow once' }).click();
+  const card = page.getByTestId('tool-card').last();
+  const task = card.getByRole('status', { name: 'Task of everything__simulate-research-query' });
+  await task.and(page.locator('[data-task-status="working"], [data-task-status="input_required"]')).waitFor({ timeout: 15_000 }).catch(async (e) => {
+    await screenshot(page, 'chat-task-failed');
+    throw new Error(`${e.message}\ncard: ${await card.innerText().catch(() => '?')}`);
+  });
+  assert.match(await task.innerText(), /task (working|input.required)/);
+  await screenshot(page, 'chat-task-working');
+  await task.getByRole('button', { name: 'Cancel task' }).click();
+  await card.locator('[data-task-status="cancelled"]').waitFor({ timeout: 30_000 }).catch(async (e) => {
+    await screenshot(page, 'chat-task-not-cancelled');
+    const bodies = await modelRequests();
+    const tool = JSON.stringify(bodies[bodies.length - 1]?.messages?.filter((m) => m.role === 'tool'));
+    throw new Error(`${e.message}\ncard: ${await card.innerText().catch(() => '?')}\nthe model heard: ${tool}`);
+  });
+  await page.getByText('The research was stopped.').waitFor();
+  // Cancelled, not failed: the card's head says what the user did.
+  assert.equal(await card.locator('.tool-status').innerText(), 'cancelled');
+  await card.getByRole('button').first().click();
+  await card.getByText(/The task was cancelled/).waitFor();
+  await screenshot(page, 'chat-task-cancelled');
+  const bodies = await modelRequests();
+  assert.match(JSON.stringify(bodies[bodies.length - 1]), /The task was cancelled/, 'the model hears the task was cancelled');
+
+  // Reopened from history, the card still says how the task ended.
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Research tasks' }).click();
+  await page.getByText('The research was stopped.').waitFor();
+  await page.getByTestId('tool-card').last().locator('[data-task-status="cancelled"]').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the task time limit and whether optional tools run as tasks are settings', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const form = page.getByRole('form', { name: 'Tasks' });
+  const limit = form.getByLabel(/Task time limit/);
+  await untilInPage(page, () => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '30', null, { what: 'the saved task limit' });
+  await limit.fill('45');
+  await form.getByLabel(/Run tools that allow tasks as tasks too/).uncheck();
+  await form.getByRole('button', { name: 'Save task settings' }).click();
+  await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  const cfg = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8'));
+  assert.deepEqual(cfg.settings.tasks, { optionalAsTasks: false, limitMinutes: 45 });
+  await limit.fill('0');
+  await form.getByRole('button', { name: 'Save task settings' }).click();
+  await form.getByRole('alert').waitFor();
+  await form.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-tasks');
+  // Back to the defaults, for the tests after this one.
+  await limit.fill('30');
+  await form.getByLabel(/Run tools that allow tasks as tasks too/).check();
+  await form.getByRole('button', { name: 'Save task settings' }).click();
+  await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 /** optionsAre waits until a listbox offers exactly want (an earlier answer may show first). */
 async function optionsAre(listbox, want) {

@@ -26,6 +26,8 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
   const result = call.error || resultText(call.result);
   const steps = call.steps ?? [];
   const delegated = call.name.startsWith('ask_');
+  // A task the user (or the server) cancelled ended with an error result, but did not fail.
+  const cancelledTask = call.status === 'error' && call.task?.status === 'cancelled';
   const chatId = useChat((s) => s.current);
   const icon = useServers().servers.find((s) => s.name === server)?.icon;
   return (
@@ -33,7 +35,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="badge"><ServerIcon src={icon} />{server}</span>
         <code>{tool}</code>
-        <span className={`tool-status ${call.isError ? 'bad' : ''}`}>{LABEL[call.status] ?? call.status}</span>
+        <span className={`tool-status ${call.isError && !cancelledTask ? 'bad' : ''}`}>{cancelledTask ? 'cancelled' : LABEL[call.status] ?? call.status}</span>
         {delegated && <span className="muted small">{steps.length} {steps.length === 1 ? 'step' : 'steps'}</span>}
         {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
       </button>
