@@ -2,7 +2,9 @@ package chat
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -96,6 +98,50 @@ func TestAttachAudio(t *testing.T) {
 		}
 		if _, ok := content[1].(mcp.AudioContent); !ok {
 			t.Fatal("attach changed the caller's content")
+		}
+	}
+}
+
+// TestSamplingRequestCarriesAudio: a sampling request's audio — in a
+// tool_result and in a user message — goes as audio when the model takes
+// it, else as its description.
+func TestSamplingRequestCarriesAudio(t *testing.T) {
+	wav := base64.StdEncoding.EncodeToString([]byte("RIFF....WAVE"))
+	raw := `{"messages":[
+		{"role":"user","content":[{"type":"text","text":"Listen"},{"type":"audio","mimeType":"audio/mpeg","data":"` + wav + `"}]},
+		{"role":"assistant","content":[{"type":"tool_use","id":"a1","name":"record","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","toolUseId":"a1","content":[{"type":"audio","mimeType":"audio/wav","data":"` + wav + `"}]}]}
+	],"tools":[{"name":"record","inputSchema":{"type":"object"}}],"maxTokens":50}`
+	var p mcp.CreateMessageParams
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.Messages {
+		c, err := mcp.ParseSamplingContent(p.Messages[i].Content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Messages[i].Content = c
+	}
+	for _, audio := range []bool{true, false} {
+		pr, err := samplingRequest(Model{Name: "m", Audio: audio}, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pr.Messages) != 3 {
+			t.Fatalf("audio %v: %+v", audio, pr.Messages)
+		}
+		user, tool := pr.Messages[0], pr.Messages[2]
+		if audio {
+			if user.Text != "Listen" || !reflect.DeepEqual(user.Audio, []provider.Audio{{Format: "mp3", Data: wav}}) ||
+				tool.Text != "[audio 1: wav, attached]" || !reflect.DeepEqual(tool.Audio, []provider.Audio{{Format: "wav", Data: wav}}) {
+				t.Errorf("audio on: user %+v, tool %+v", user, tool)
+			}
+			continue
+		}
+		if len(user.Audio) != 0 || len(tool.Audio) != 0 || strings.Contains(user.Text+tool.Text, wav) ||
+			!strings.Contains(tool.Text, "[audio audio/wav, ") {
+			t.Errorf("audio off: user %+v, tool %+v", user, tool)
 		}
 	}
 }

@@ -117,6 +117,8 @@ func samplingText(c any) string {
 	switch v := c.(type) {
 	case mcp.TextContent:
 		return v.Text
+	case mcp.ImageContent, mcp.AudioContent: // described, as in a tool result (not its base64)
+		return resultText(&mcp.CallToolResult{Content: []mcp.Content{v.(mcp.Content)}})
 	case []any:
 		var parts []string
 		for _, p := range v {
