@@ -124,6 +124,31 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   await page.emulateMedia({ colorScheme: 'light' });
   await view.locator('html[data-theme="light"]').waitFor();
 
+  // The card follows the app's size (ui/notifications/size-changed): taller than the 160 px it starts at.
+  const height = await card.getByTestId('app-host').locator('.app-box').evaluate((el) => el.getBoundingClientRect().height);
+  assert.ok(height > 200 && height <= 720, `the card is ${height} px high`);
+  // A link from the app (ui/open-link) asks first; Cancel opens nothing.
+  await view.getByRole('button', { name: 'Open Link' }).click();
+  const link = card.getByRole('alertdialog', { name: 'The app wants to open a link' });
+  await link.waitFor();
+  assert.match(await link.innerText(), /https:\/\/modelcontextprotocol\.io\//);
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'apps-chat-open-link');
+  await link.getByRole('button', { name: 'Cancel' }).click();
+  await link.waitFor({ state: 'detached' });
+  // Its log line (notifications/message) lands in the server's log.
+  await view.getByRole('button', { name: 'Send Log' }).click();
+  await untilInPage(page, async () => (await window.go.app.ServersPage.ServerLog('vanilla', 200)).some((l) => l.includes('This is log text.')),
+    null, { what: "the app's log line in vanilla's log" });
+  // A message from the app (ui/message) becomes the user's next message once the user agrees.
+  await script({ text: 'Got the message from the app.' });
+  await view.getByRole('button', { name: 'Send Message' }).click();
+  const msg = card.getByRole('alertdialog', { name: 'The app wants to send a message' });
+  assert.match(await msg.innerText(), /This is message text\./);
+  await msg.getByRole('button', { name: 'Send' }).click();
+  await page.getByText('Got the message from the app.').waitFor();
+  await page.getByTestId('message-user').filter({ hasText: 'This is message text.' }).waitFor();
+
   // The React example renders too.
   await script(
     { toolCalls: [{ id: 'call_r', name: 'react__get-time', arguments: '{}' }] },
@@ -145,7 +170,8 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   await again.locator('#server-time').filter({ hasText: first }).waitFor({ timeout: 30_000 });
   await screenshot(page, 'apps-chat-reopened');
 
-  assert.deepEqual(errors, []);
+  // The example app leaves the refused link's rejection uncaught, in its own frame: that one is expected.
+  assert.deepEqual(errors.filter((e) => !/Link opening denied by user/.test(String(e))), []);
   await page.close();
 });
 
