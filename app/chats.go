@@ -251,10 +251,8 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 		t := host.TurnSetup(s, agent, "", opts.active)
 		t.ChatID, t.Provider, t.Model, t.Text = chatID, m.Provider, m.Name, text
 		t.Images, t.Audio = s.Images(c.Provider, m.Name), s.Audio(c.Provider, m.Name)
-		if a.apps != nil { // what an MCP App in this chat asked the model to know
-			if mc := a.apps.ModelContext(chatID); mc != "" {
-				t.System = strings.TrimSpace(t.System + "\n\n" + mc)
-			}
+		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
+			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}
 		t.OnEvent = func(ev chat.Event) { a.emitEvent(EventChat, chatEvent(ev)) }
 		_, err := a.engine.Send(ctx, t)

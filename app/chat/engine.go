@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,6 +104,10 @@ type Turn struct {
 	Model    string
 	System   string
 	Text     string
+	// Context, when set, is asked before each model step; what it returns
+	// follows the system prompt (what an MCP App told the model, which
+	// may change while the turn runs: it reaches the very next step).
+	Context func() string
 	// Active selects the tools the model is offered; nil offers all.
 	Active func(registry.Tool) bool
 	// Policies override the default policy per tool or server.
@@ -376,6 +381,14 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 	return out, byName, nil
 }
 
+// system is the step's system prompt: the turn's, then its Context.
+func (r *run) system() string {
+	if r.t.Context == nil {
+		return r.t.System
+	}
+	return strings.TrimSpace(r.t.System + "\n\n" + r.t.Context())
+}
+
 // stream runs one model request and stores the assistant message.
 func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools []provider.Tool) (history.Message, provider.Response, error) {
 	// The answer is stored "incomplete" while the model is asked, not
@@ -398,7 +411,7 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 	wait := func() { once.Do(func() { a = <-stored }) }
 	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
 	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
-		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
+		Model: r.t.Model, System: r.system(), Messages: msgs, Tools: tools,
 	}, func(ev provider.Event) {
 		wait()
 		switch ev.Kind {

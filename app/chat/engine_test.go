@@ -407,3 +407,38 @@ func TestBusyChatRefusesASecondTurn(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestContextReachesTheNextStep: what Turn.Context says (an MCP App's model
+// context) follows the system prompt of each step as it is at that step:
+// a context set while a tool ran is in the very next request.
+func TestContextReachesTheNextStep(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "files__echo", `{"text":"one"}`)}},
+		providertest.Reply{Text: "Done."},
+	)
+	var mu sync.Mutex
+	context := "the app shows nothing yet"
+	_, err := f.send(t.Context(), "go", func(turn *chat.Turn) {
+		turn.System = "Be brief."
+		turn.Context = func() string {
+			mu.Lock()
+			defer mu.Unlock()
+			now := context
+			context = "the user picked Lisbon in the app" // as if the app said so during the step
+			return now
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, want := range []string{"Be brief.\\n\\nthe app shows nothing yet", "Be brief.\\n\\nthe user picked Lisbon in the app"} {
+		if !strings.Contains(string(reqs[i]), want) {
+			t.Errorf("request %d lacks %q: %s", i+1, want, reqs[i])
+		}
+	}
+}
