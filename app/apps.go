@@ -116,7 +116,7 @@ func (a *AppsPage) CallTool(chatID, server, tool, argsJSON string) (string, erro
 	}
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
-	res, err := ah.Call(ctx, chatID, server, tool, args, a.asker)
+	res, err := ah.Call(ctx, chatID, server, tool, args, a.asker, a.engine)
 	if err != nil {
 		return "", errors.New(a.h.Redact(err.Error()))
 	}

@@ -214,10 +214,11 @@ func (e *Engine) Running(chatID string) bool {
 	return e.running[chatID]
 }
 
-// allowAlways remembers that the user allowed t for the rest of the chat.
-// It is kept by server and tool, not by exposed name: a name can pass to
-// another server's tool when servers come and go.
-func (e *Engine) allowAlways(chatID string, t registry.Tool) {
+// AllowAlways remembers that the user allowed t for the rest of the chat
+// (the model's calls and its MCP Apps' alike). It is kept by server and
+// tool, not by exposed name: a name can pass to another server's tool when
+// servers come and go.
+func (e *Engine) AllowAlways(chatID string, t registry.Tool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.always[chatID] == nil {
@@ -226,7 +227,8 @@ func (e *Engine) allowAlways(chatID string, t registry.Tool) {
 	e.always[chatID][alwaysKey(t)] = true
 }
 
-func (e *Engine) allowedAlways(chatID string, t registry.Tool) bool {
+// AllowedAlways reports whether the user allowed t for the rest of chatID.
+func (e *Engine) AllowedAlways(chatID string, t registry.Tool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.always[chatID][alwaysKey(t)]
@@ -575,7 +577,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallDenied, "The user's settings do not allow this tool.")
 	case ruled == PolicyAllow:
 		// The user's rule allows calls like this one.
-	case pol == PolicyAsk && !r.e.allowedAlways(r.t.ChatID, t):
+	case pol == PolicyAsk && !r.e.AllowedAlways(r.t.ChatID, t):
 		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t), Warnings: toolcheck.Check(t.Tool)}
 		view.ApprovalID = req.ID
 		update(CallPending)
@@ -591,7 +593,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		}
 		switch d {
 		case ApproveAlways:
-			r.e.allowAlways(r.t.ChatID, t)
+			r.e.AllowAlways(r.t.ChatID, t)
 		case ApproveOnce:
 		default:
 			return fail(CallDenied, "The user denied this tool call. Do not retry it; ask the user what to do instead.")

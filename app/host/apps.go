@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // Apps is the window's MCP Apps: which tool has an app, its ui:// resource
@@ -32,6 +33,16 @@ type Apps struct {
 	mu      sync.Mutex
 	context map[string]string // chat ID → the latest ui/update-model-context text
 }
+
+// Always is what a chat's user allowed for the rest of the chat ("Allow
+// for this chat"), shared by the model's calls and its apps' calls: a
+// *chat.Engine. It must be safe for concurrent use.
+type Always interface {
+	AllowedAlways(chatID string, t registry.Tool) bool
+	AllowAlways(chatID string, t registry.Tool)
+}
+
+var _ Always = (*chat.Engine)(nil)
 
 // ErrNoAppTool: a tool an app called is not one of its server's tools.
 var ErrNoAppTool = errors.New("the app's server has no such tool")
@@ -84,9 +95,10 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 
 // Call is an app's tools/call: only to a tool of the app's own server
 // (under its original name) whose visibility includes "app", under the
-// same policy as the model's calls; a tool that asks shows the approval
-// card in chatID through ask.
-func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver) (*mcp.CallToolResult, error) {
+// same policy and argument rules as the model's calls; a tool that asks
+// shows the approval card in chatID through ask, unless always says the
+// user allowed it for the chat (always may be nil).
+func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver, always Always) (*mcp.CallToolResult, error) {
 	var t registry.Tool
 	all, _ := a.h.Registry().Tools(ctx)
 	for _, x := range all {
@@ -104,10 +116,19 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 	if err != nil {
 		return nil, err
 	}
-	switch s.Policies.For(t, a.h.DefaultPolicy) {
-	case chat.PolicyDeny:
+	// The model's calls and the app's are decided alike: argument rules
+	// first (a deny rule wins), then the policy, "allow for this chat"
+	// included.
+	ruled, rule, rerr := s.Rules.Decide(t, args)
+	switch pol := s.Policies.For(t, a.h.DefaultPolicy); {
+	case rerr != nil:
+		return nil, fmt.Errorf("%s: the call was not run: %w", t.Name, rerr)
+	case ruled == chat.PolicyDeny:
+		return nil, fmt.Errorf("%s: the user's approval rule denies this call (%s)", t.Name, rule.Describe())
+	case pol == chat.PolicyDeny:
 		return nil, fmt.Errorf("%s: the user's settings do not allow this tool", t.Name)
-	case chat.PolicyAsk:
+	case ruled == chat.PolicyAllow:
+	case pol == chat.PolicyAsk && (always == nil || !always.AllowedAlways(chatID, t)):
 		raw, _ := json.Marshal(args)
 		if args == nil {
 			raw = []byte("{}")
@@ -119,10 +140,13 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 			ro := t.Tool.Annotations.ReadOnlyHint
 			dh := t.Tool.Annotations.DestructiveHint
 			d, err = ask.Approve(ctx, chat.ApprovalRequest{ID: hex.EncodeToString(id[:]), ChatID: chatID, Kind: chat.KindTool,
-				Server: server, Tool: t.Name, Arguments: raw, Destructive: (ro == nil || !*ro) && (dh == nil || *dh)})
+				Server: server, Tool: t.Name, Arguments: raw, Destructive: (ro == nil || !*ro) && (dh == nil || *dh), Warnings: toolcheck.Check(t.Tool)})
 			if err != nil {
 				return nil, fmt.Errorf("the approval could not be asked: %w", err)
 			}
+		}
+		if d == chat.ApproveAlways && always != nil && chatID != "" {
+			always.AllowAlways(chatID, t)
 		}
 		if d != chat.ApproveOnce && d != chat.ApproveAlways {
 			return nil, fmt.Errorf("%s: the user denied this call", t.Name)

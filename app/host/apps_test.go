@@ -17,6 +17,17 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
+// answer gives one decision to every approval and counts them.
+type answer struct {
+	d chat.Decision
+	n int
+}
+
+func (a *answer) Approve(context.Context, chat.ApprovalRequest) (chat.Decision, error) {
+	a.n++
+	return a.d, nil
+}
+
 // denyAll records approvals and denies them.
 type denyAll struct{ asked []chat.ApprovalRequest }
 
@@ -69,7 +80,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 		{"unknown tool", "nope", ErrNoAppTool, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := a.Call(ctx, "chat1", "hostile", tc.tool, nil, nil)
+			res, err := a.Call(ctx, "chat1", "hostile", tc.tool, nil, nil, nil)
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tc.wantErr)
@@ -81,7 +92,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 			}
 		})
 	}
-	hits, err := a.Call(ctx, "chat1", "hostile", "hits", nil, nil)
+	hits, err := a.Call(ctx, "chat1", "hostile", "hits", nil, nil, nil)
 	if err != nil || !strings.Contains(hits.Content[0].(mcp.TextContent).Text, `"secret":0`) {
 		t.Fatalf("the refused tool ran: %+v %v", hits, err)
 	}
@@ -94,11 +105,36 @@ func TestAppsCallsAndOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &denyAll{}
-	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 1}, d); err == nil || !strings.Contains(err.Error(), "denied") {
+	eng := chat.New(chat.Options{}) // where "allow for this chat" is kept
+	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 1}, d, eng); err == nil || !strings.Contains(err.Error(), "denied") {
 		t.Fatalf("denied call: %v", err)
 	}
 	if len(d.asked) != 1 || d.asked[0].ChatID != "chat1" || d.asked[0].Tool != "hostile__app_only" || string(d.asked[0].Arguments) != `{"x":1}` {
 		t.Fatalf("asked %+v", d.asked)
+	}
+	// "Allow for this chat" holds for the app's later calls in that chat only.
+	always := &answer{d: chat.ApproveAlways}
+	for _, chatID := range []string{"chat1", "chat1", "chat2"} {
+		if _, err := a.Call(ctx, chatID, "hostile", "app_only", nil, always, eng); err != nil {
+			t.Fatalf("%s: %v", chatID, err)
+		}
+	}
+	if always.n != 2 {
+		t.Fatalf("asked %d times for chat1, chat1, chat2; want 2 (once per chat)", always.n)
+	}
+	// A deny rule on the arguments wins over the policy and the chat's "allow".
+	if err := h.EditSettings(func(s *chat.Settings) error {
+		s.Policies = chat.Policies{"hostile__app_only": chat.PolicyAllow}
+		s.Rules = chat.Rules{{ID: "r1", Tool: "hostile__app_only", Effect: chat.PolicyDeny, Match: []chat.Match{{Path: "x", Glob: "1"}}}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 1}, always, eng); err == nil || !strings.Contains(err.Error(), "approval rule denies") {
+		t.Fatalf("a call a deny rule matches: %v", err)
+	}
+	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 2}, always, eng); err != nil {
+		t.Fatalf("a call the rule does not match: %v", err)
 	}
 
 	o, err := a.Open(ctx, "hostile", "ui://hostile/app.html")
