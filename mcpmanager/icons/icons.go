@@ -21,10 +21,13 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -49,6 +52,8 @@ var (
 	ErrTooLarge = errors.New("icon is too large")
 	// ErrNotImage: the icon's type is not an image type shown here.
 	ErrNotImage = errors.New("icon is not a PNG, JPEG, GIF, WebP, SVG or ICO image")
+	// ErrPrivate: the icon's host is this machine or its local network.
+	ErrPrivate = errors.New("icon host is on this machine or its local network")
 )
 
 // Error is a failure with one icon source.
@@ -115,10 +120,17 @@ type call struct {
 }
 
 // New returns a Fetcher with its own HTTP client: https only, redirects
-// only to https, FetchTimeout per icon.
+// only to https, FetchTimeout per icon, and only to public addresses: a
+// server's icon URL must not make the app probe this machine or its local
+// network (checked at each connection, after DNS, so a name that resolves
+// to a private address is refused too). It goes direct, not through a
+// proxy, for that check to hold.
 func New() *Fetcher {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.DialContext = (&net.Dialer{Timeout: FetchTimeout, Control: publicOnly}).DialContext
 	return &Fetcher{
-		client: &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		client: &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if req.URL.Scheme != "https" {
 				return fmt.Errorf("redirect to %s: %w", req.URL.Scheme, ErrScheme)
 			}
@@ -236,6 +248,24 @@ func (f *Fetcher) fetch(src string) (string, error) {
 		return fail(fmt.Errorf("%w (got %s)", ErrNotImage, mt))
 	}
 	return "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(body), nil
+}
+
+// cgnat is the carrier-grade NAT range (RFC 6598), private in practice.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+// publicOnly is the dialer's Control: it refuses loopback, private,
+// link-local, multicast and unspecified addresses.
+func publicOnly(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return err
+	}
+	a := ap.Addr().Unmap()
+	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || cgnat.Contains(a) {
+		return fmt.Errorf("%w (%s)", ErrPrivate, a)
+	}
+	return nil
 }
 
 // parseData checks a data: URL of an image and returns its type and size.

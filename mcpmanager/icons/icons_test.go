@@ -180,3 +180,29 @@ func TestAllow(t *testing.T) {
 		t.Error("Known does not match what was allowed")
 	}
 }
+
+// TestPrivateHostsRefused: the Fetcher New makes never connects to this
+// machine or its local network, whatever the URL names (an address, or a
+// name that resolves to one); public addresses pass the check.
+func TestPrivateHostsRefused(t *testing.T) {
+	f := New()
+	for _, src := range []string{
+		"https://127.0.0.1/icon.png",
+		"https://localhost/icon.png",
+		"https://[::1]/icon.png",
+		"https://10.1.2.3/icon.png",
+		"https://192.168.0.1/icon.png",
+		"https://169.254.169.254/latest/meta-data/",
+		"https://100.64.0.1/icon.png",
+		"https://[fe80::1]/icon.png",
+	} {
+		if _, err := f.fetch(src); !errors.Is(err, ErrPrivate) {
+			t.Errorf("%s: %v, want ErrPrivate", src, err)
+		}
+	}
+	for _, addr := range []string{"93.184.215.14:443", "[2606:2800:21f:cb07:6820:80da:af6b:8b2c]:443"} {
+		if err := publicOnly("tcp", addr, nil); err != nil {
+			t.Errorf("%s refused: %v", addr, err)
+		}
+	}
+}
