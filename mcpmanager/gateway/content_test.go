@@ -3,6 +3,7 @@ package gateway
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -38,6 +39,9 @@ func contentServer(name string) *server.MCPServer {
 				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewResourceLink("file:///README.md", "readme", "", "text/markdown")),
 			}), nil
 		})
+	s.AddTool(mcp.NewTool("find", mcp.WithDescription("Finds the readme")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("found"), mcp.NewResourceLink("file:///README.md", "readme", "", "text/markdown")}}, nil
+	})
 	s.AddResource(mcp.NewResource("file:///README.md", "README", mcp.WithMIMEType("text/markdown")),
 		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, MIMEType: "text/markdown", Text: "# " + name}}, nil
@@ -157,6 +161,25 @@ func TestPromptsAndResources(t *testing.T) {
 			t.Errorf("read %s = %+v, want %q", req.Params.URI, got.Contents[0], n+" note 42")
 		}
 	}
+	// A tool's resource link names the resource as the gateway publishes it,
+	// so the client can follow it through the gateway (relayed calls).
+	for _, n := range []string{"alpha", "beta"} {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = n + "__find"
+		got, err := c.CallTool(t.Context(), req)
+		if err != nil {
+			t.Fatalf("call %s: %v", req.Params.Name, err)
+		}
+		rl, ok := got.Content[1].(mcp.ResourceLink)
+		if !ok || rl.URI != ExposedURI(n, "file:///README.md") {
+			t.Fatalf("%s link = %+v, want the exposed URI", req.Params.Name, got.Content[1])
+		}
+		read := mcp.ReadResourceRequest{}
+		read.Params.URI = rl.URI
+		if r, err := c.ReadResource(t.Context(), read); err != nil || r.Contents[0].(mcp.TextResourceContents).Text != "# "+n {
+			t.Fatalf("following %s's link: %+v, %v", n, r, err)
+		}
+	}
 	tres, err := c.ListResourceTemplates(t.Context(), mcp.ListResourceTemplatesRequest{})
 	if err != nil || len(tres.ResourceTemplates) != 2 {
 		t.Fatalf("templates = %+v, %v; want one per server", tres, err)
@@ -251,4 +274,26 @@ func waitMethod(t *testing.T, ch chan string, method string) {
 			t.Fatalf("no %s", method)
 		}
 	}
+}
+
+// TestRelink: both paths (relayed bytes, decoded results) rewrite every
+// resource link and only those; a result without one keeps its bytes.
+func TestRelink(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"content":[{"type":"text","text":"resource_link"}]}`, `{"content":[{"type":"text","text":"resource_link"}]}`},
+		{`{"content":[{"type":"text","text":"x"}]}`, `{"content":[{"type":"text","text":"x"}]}`},
+		{`{"content":[{"type":"resource_link","uri":"file:///a b","name":"a"},{"type":"resource_link","uri":"mem://1","name":"m"}],"isError":false}`,
+			`{"content":[{"name":"a","type":"resource_link","uri":"switchboard://s%20v/file:///a b"},{"name":"m","type":"resource_link","uri":"switchboard://s%20v/mem://1"}],"isError":false}`},
+		{`not json "resource_link"`, `not json "resource_link"`},
+	} {
+		if got := string(relinkRaw("s v", json.RawMessage(tc.in))); got != tc.want {
+			t.Errorf("relinkRaw(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("t"), mcp.NewResourceLink("file:///a", "a", "", "")}}
+	relink("s", res)
+	if l := res.Content[1].(mcp.ResourceLink); l.URI != "switchboard://s/file:///a" {
+		t.Fatalf("relink: %+v", l)
+	}
+	relink("s", nil)
 }

@@ -215,6 +215,7 @@ func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
 			// The caller's model should see why, as a tool error, not a protocol failure.
 			return mcp.NewToolResultError(err.Error()), nil
 		}
+		relink(srv, res)
 		return res, nil
 	}
 }

@@ -408,6 +408,8 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 	if err != nil {
 		// The caller's model should see why, as a tool error, not a protocol failure.
 		res, _ = json.Marshal(mcp.NewToolResultError(err.Error()))
+	} else {
+		res = relinkRaw(srv, res)
 	}
 	_ = w.writeResult(req.ID, res)
 	return true

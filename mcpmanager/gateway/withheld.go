@@ -39,6 +39,8 @@ func (g *Gateway) callWithheld(ctx context.Context, name string, args json.RawMe
 	res, err := g.reg.CallRaw(ctx, t.Server, t.Tool.Name, args, registry.CallOptions{})
 	if err != nil {
 		res, _ = json.Marshal(mcp.NewToolResultError(err.Error()))
+	} else {
+		res = relinkRaw(t.Server, res)
 	}
 	return res, true
 }
