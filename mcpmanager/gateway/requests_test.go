@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -180,5 +181,67 @@ func TestServerRequestsReachTheClient(t *testing.T) {
 				t.Errorf("sample without a client to ask = %+v, want the server's error", r)
 			}
 		})
+	}
+}
+
+// TestServerRequestsReachAnHTTPClient: the same pass-through for a client
+// on 'serve --http' (Streamable HTTP): the upstream's sampling and
+// elicitation, asked during a call, reach the client that made it.
+func TestServerRequestsReachAnHTTPClient(t *testing.T) {
+	reg := registry.New(registry.Options{})
+	g := New(reg, Options{Version: "test"})
+	upInR, upInW := io.Pipe()
+	upOutR, upOutW := io.Pipe()
+	upDone := make(chan struct{})
+	go func() {
+		defer close(upDone)
+		_ = server.NewStdioServer(askingUpstream()).Listen(context.Background(), upInR, upOutW)
+		upOutW.Close()
+	}()
+	up := client.NewClient(transport.NewIO(upOutR, upInW, nil),
+		client.WithSamplingHandler(gatewayAsHandler{g}), client.WithElicitationHandler(gatewayAsHandler{g}))
+	if err := up.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	if _, err := up.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		up.Close()
+		upInW.Close()
+		<-upDone
+	})
+	reg.Add(named{"up", up})
+	g.Refresh(t.Context())
+
+	token := NewToken()
+	srv := httptest.NewServer(g.HTTPHandler(token))
+	t.Cleanup(srv.Close)
+	tr, err := transport.NewStreamableHTTP(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}), transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithSamplingHandler(downstream{}), client.WithElicitationHandler(downstream{}))
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	for tool, want := range map[string]string{"sample": "the client's model answers: what is 6*7?", "elicit": "accept: Ada (your name?)"} {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "up__" + tool
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		res, err := c.CallTool(ctx, req)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		if got := res.Content[0].(mcp.TextContent).Text; res.IsError || got != want {
+			t.Errorf("%s = %q (error %v), want %q", tool, got, res.IsError, want)
+		}
 	}
 }
