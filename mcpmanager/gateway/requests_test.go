@@ -72,10 +72,10 @@ func askingUpstream() *server.MCPServer {
 	return s
 }
 
-// passThrough starts an upstream that asks, a gateway in front of it over
-// stdio, and a client on the gateway with protocol version and, when
-// answers is set, sampling and elicitation handlers.
-func passThrough(t *testing.T, version string, answers bool) (*Gateway, *client.Client) {
+// askingGateway is a gateway in front of askingUpstream (over stdio, the
+// upstream's requests handed to the gateway as serve does); the upstream
+// stops at the test's end.
+func askingGateway(t *testing.T) *Gateway {
 	t.Helper()
 	reg := registry.New(registry.Options{})
 	g := New(reg, Options{Version: "test"})
@@ -92,13 +92,31 @@ func passThrough(t *testing.T, version string, answers bool) (*Gateway, *client.
 	if err := up.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	if _, err := up.Initialize(t.Context(), init); err != nil {
+	if _, err := up.Initialize(t.Context(), initAt(mcp.ProtocolVersion20251125)); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		up.Close()
+		upInW.Close()
+		<-upDone
+	})
 	reg.Add(named{"up", up})
 	g.Refresh(t.Context())
+	return g
+}
+
+func initAt(version string) mcp.InitializeRequest {
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = version
+	return init
+}
+
+// passThrough starts an upstream that asks, a gateway in front of it over
+// stdio, and a client on the gateway with protocol version and, when
+// answers is set, sampling and elicitation handlers.
+func passThrough(t *testing.T, version string, answers bool) (*Gateway, *client.Client) {
+	t.Helper()
+	g := askingGateway(t)
 
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -116,11 +134,10 @@ func passThrough(t *testing.T, version string, answers bool) (*Gateway, *client.
 	if err := c.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	init.Params.ProtocolVersion = version
-	if _, err := c.Initialize(t.Context(), init); err != nil {
+	if _, err := c.Initialize(t.Context(), initAt(version)); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	t.Cleanup(func() { // before the upstream's (cleanups run last first)
 		c.Close()
 		inW.Close()
 		cancel()
@@ -129,9 +146,6 @@ func passThrough(t *testing.T, version string, answers bool) (*Gateway, *client.
 		case <-time.After(10 * time.Second):
 			t.Error("ServeStdio did not return")
 		}
-		up.Close()
-		upInW.Close()
-		<-upDone
 	})
 	return g, c
 }
@@ -188,33 +202,7 @@ func TestServerRequestsReachTheClient(t *testing.T) {
 // on 'serve --http' (Streamable HTTP): the upstream's sampling and
 // elicitation, asked during a call, reach the client that made it.
 func TestServerRequestsReachAnHTTPClient(t *testing.T) {
-	reg := registry.New(registry.Options{})
-	g := New(reg, Options{Version: "test"})
-	upInR, upInW := io.Pipe()
-	upOutR, upOutW := io.Pipe()
-	upDone := make(chan struct{})
-	go func() {
-		defer close(upDone)
-		_ = server.NewStdioServer(askingUpstream()).Listen(context.Background(), upInR, upOutW)
-		upOutW.Close()
-	}()
-	up := client.NewClient(transport.NewIO(upOutR, upInW, nil),
-		client.WithSamplingHandler(gatewayAsHandler{g}), client.WithElicitationHandler(gatewayAsHandler{g}))
-	if err := up.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	if _, err := up.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		up.Close()
-		upInW.Close()
-		<-upDone
-	})
-	reg.Add(named{"up", up})
-	g.Refresh(t.Context())
+	g := askingGateway(t)
 
 	token := NewToken()
 	srv := httptest.NewServer(g.HTTPHandler(token))
@@ -228,7 +216,7 @@ func TestServerRequestsReachAnHTTPClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	if _, err := c.Initialize(t.Context(), init); err != nil {
+	if _, err := c.Initialize(t.Context(), initAt(mcp.ProtocolVersion20251125)); err != nil {
 		t.Fatal(err)
 	}
 	for tool, want := range map[string]string{"sample": "the client's model answers: what is 6*7?", "elicit": "accept: Ada (your name?)"} {
