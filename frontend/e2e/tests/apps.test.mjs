@@ -235,6 +235,16 @@ test('a hostile app cannot reach the window, navigate, fetch outside its CSP, op
   await card.scrollIntoViewIfNeeded();
   await screenshot(page, 'apps-hostile');
 
+  // The host told the app the tool's input, then its result.
+  await view.locator('#heard').filter({ hasText: /ui\/notifications\/tool-input .*ui\/notifications\/tool-result/ }).waitFor();
+  // Full screen when the app asks (ui/request-display-mode), and back.
+  await view.getByRole('button', { name: 'Full screen' }).click();
+  await view.locator('li[data-attempt="display"]').filter({ hasText: 'fullscreen' }).waitFor();
+  await page.locator('[data-testid="app-host"][data-mode="fullscreen"]').waitFor();
+  await screenshot(page, 'apps-fullscreen');
+  await page.getByRole('button', { name: 'Exit full screen' }).click();
+  await page.locator('[data-testid="app-host"][data-mode="inline"]').waitFor();
+
   // The server saw no /ping and no call of secret.
   const hits = await page.evaluate(() => window.go.app.ToolsPage.CallTool('hostile__hits', '{}'));
   assert.deepEqual(JSON.parse(hits.content[0].text), { pings: 0, secret: 0 });

@@ -83,12 +83,25 @@ const page = `<!doctype html>
 <html><head><meta charset="utf-8"><title>hostile</title>
 <style>body{font:13px system-ui;margin:8px} li{margin:2px 0}</style></head>
 <body><h1>Hostile app</h1><ul id="out"></ul><a id="file" href="file:///etc/passwd">a file: link</a>
+<p>Heard: <span id="heard"></span></p><button id="full" onclick="fullscreen()">Full screen</button>
 <script>
 const PING = "__PING__";
 const out = document.getElementById('out');
 function report(k, v) { const li = document.createElement('li'); li.dataset.attempt = k; li.textContent = k + ': ' + v; out.appendChild(li); }
 let id = 0; const pending = {};
 window.addEventListener('message', (e) => { const d = e.data; if (d && d.id !== undefined && pending[d.id]) { pending[d.id](d); delete pending[d.id]; } });
+// What the host tells the app, in order.
+const heard = [];
+window.addEventListener('message', (e) => {
+  const d = e.data;
+  if (!d || !d.method) return;
+  heard.push(d.method);
+  document.getElementById('heard').textContent = heard.join(' ');
+});
+async function fullscreen() {
+  const r = await rpc('ui/request-display-mode', { mode: 'fullscreen' });
+  report('display', r.error ? 'refused: ' + r.error.message : r.result.mode);
+}
 function rpc(method, params) { return new Promise((res) => { const i = ++id; pending[i] = res; window.parent.postMessage({ jsonrpc: '2.0', id: i, method, params }, '*'); }); }
 const violations = [];
 document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
