@@ -179,21 +179,36 @@ export async function openChat(id: string, refresh = false): Promise<void> {
   }
 }
 
-export async function newChat(agentId = ''): Promise<string> {
-  try {
-    const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''));
-    await loadChats();
-    await openChat(c.id);
-    return c.id;
-  } catch (err) {
-    fail(err);
-    return '';
-  }
+/**
+ * creating is the chat "New chat" is making: a message sent meanwhile goes
+ * to it, never to the chat shown before the click.
+ */
+let creating: Promise<string> | null = null;
+
+/** newChat makes a chat and opens it; the chat shown before leaves the view at once. */
+export function newChat(agentId = ''): Promise<string> {
+  set({ current: '', messages: [], notice: '', error: '' });
+  const made = (async () => {
+    try {
+      const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''));
+      await loadChats();
+      await openChat(c.id);
+      return c.id;
+    } catch (err) {
+      fail(err);
+      return '';
+    }
+  })();
+  creating = made;
+  void made.finally(() => {
+    if (creating === made) creating = null;
+  });
+  return made;
 }
 
 export async function send(text: string): Promise<boolean> {
   let id = chatStore.get().current;
-  if (!id) id = await newChat();
+  if (!id) id = await (creating ?? newChat());
   if (!id) return false;
   try {
     set({ error: '', running: { ...chatStore.get().running, [id]: true } });
