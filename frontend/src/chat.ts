@@ -5,6 +5,7 @@ import { NewAgentChat } from '../wailsjs/go/app/AgentsPage';
 import { AnswerApproval, AnswerElicitation, ChatMessages, Chats, DeleteChat, NewChat, PendingRequests, RenameChat, SearchChats, SendMessage, StopChat } from '../wailsjs/go/app/ChatPage';
 import type { app, history } from '../wailsjs/go/models';
 import { call, hasBackend, hasRuntime } from './backend';
+import { tearDownApps } from './apps';
 import { on } from './events';
 import { EventApproval, EventChat, EventElicit, EventRequestDone } from './events.gen';
 import { Orderer } from './orderer';
@@ -169,7 +170,10 @@ export async function loadChats(): Promise<void> {
 
 /** openChat shows a chat; refresh reloads the open one without clearing it first. */
 export async function openChat(id: string, refresh = false): Promise<void> {
-  if (!refresh) set({ current: id, messages: [], notice: '', error: '' });
+  if (!refresh) {
+    await tearDownApps(); // the apps of the chat shown hear they go, while their frames are there
+    set({ current: id, messages: [], notice: '', error: '' });
+  }
   if (!id) return;
   try {
     const msgs = await call(() => ChatMessages(id));
@@ -187,8 +191,9 @@ let creating: Promise<string> | null = null;
 
 /** newChat makes a chat and opens it; the chat shown before leaves the view at once. */
 export function newChat(agentId = ''): Promise<string> {
-  set({ current: '', messages: [], notice: '', error: '' });
   const made = (async () => {
+    await tearDownApps();
+    set({ current: '', messages: [], notice: '', error: '' });
     try {
       const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''));
       await loadChats();
@@ -207,8 +212,9 @@ export function newChat(agentId = ''): Promise<string> {
 }
 
 export async function send(text: string): Promise<boolean> {
-  let id = chatStore.get().current;
-  if (!id) id = await (creating ?? newChat());
+  // A chat being made ("New chat" just clicked) is where the message goes.
+  let id = creating ? await creating : chatStore.get().current;
+  if (!id) id = await newChat();
   if (!id) return false;
   try {
     set({ error: '', running: { ...chatStore.get().running, [id]: true } });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chatState, newChat, openChat, send } from './chat';
 
 // "New chat" then typing at once: the message goes to the new chat, never
@@ -31,8 +31,8 @@ describe('newChat', () => {
     await openChat('old');
     expect(chatState().current).toBe('old');
     const creating = newChat();
-    expect(chatState().current).toBe(''); // the old chat leaves the view at once
-    const sending = send('hello');
+    const sending = send('hello'); // typed at once
+    await vi.waitFor(() => expect(chatState().current).toBe('')); // the old chat leaves the view (its apps told first)
     made({ id: 'new' });
     await creating;
     expect(await sending).toBe(true);

@@ -245,9 +245,15 @@ test('a hostile app cannot reach the window, navigate, fetch outside its CSP, op
   await page.getByRole('button', { name: 'Exit full screen' }).click();
   await page.locator('[data-testid="app-host"][data-mode="inline"]').waitFor();
 
+  // Leaving the chat tears the app down, and it is told first (ui/resource-teardown): it notes so on its server.
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const hits = await untilInPage(page, async () => {
+    const r = JSON.parse((await window.go.app.ToolsPage.CallTool('hostile__hits', '{}')).content[0].text);
+    return r.teardowns >= 1 && r;
+  }, null, { what: 'the app noting its teardown' });
   // The server saw no /ping and no call of secret.
-  const hits = await page.evaluate(() => window.go.app.ToolsPage.CallTool('hostile__hits', '{}'));
-  assert.deepEqual(JSON.parse(hits.content[0].text), { pings: 0, secret: 0 });
+  assert.equal(hits.pings, 0);
+  assert.equal(hits.secret, 0);
 
   // No model request ever offered an app-only tool.
   const bodies = await modelRequests();

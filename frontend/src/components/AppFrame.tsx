@@ -6,7 +6,7 @@ import { SendMessage } from '../../wailsjs/go/app/ChatPage';
 import { call } from '../backend';
 import { useChat, watchRequests } from '../chat';
 import { ApprovalCard } from './ApprovalCard';
-import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+import { clampHeight, onThemeChange, partialArgs, showing, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
 
 /** What a tool call looks like to its app. */
 export interface AppCall {
@@ -87,6 +87,13 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
     let bridge: AppBridge | null = null;
     let frame: HTMLIFrameElement | null = null;
     let stopTheme = () => {};
+    let hidden = () => {};
+    let tornDown: Promise<unknown> | null = null;
+    // ui/resource-teardown, once: the app may save; bounded, as an app may never answer.
+    const tearDown = (b: AppBridge) => {
+      tornDown ??= Promise.race([b.teardownResource({}), new Promise((r) => setTimeout(r, TEARDOWN_MS))]);
+      return tornDown;
+    };
     const confirm = (kind: Ask['kind'], text: string) => new Promise<boolean>((resolve) => {
       setAsk({ kind, text, answer: (ok) => { setAsk(null); resolve(ok); } });
     });
@@ -168,6 +175,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       bridge.oninitialized = () => { ready.current = true; flush(); };
       await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
       await bridge.sendSandboxResourceReady({ html: view.html, csp: view.csp ?? undefined, permissions: view.permissions as never });
+      hidden = showing(async () => { if (bridge) await tearDown(bridge); });
       stopTheme = onThemeChange((t) => {
         ctxRef.current = { ...ctxRef.current, theme: t, styles: { variables: styleVariables() } } as McpUiHostContext;
         bridge?.setHostContext(ctxRef.current);
@@ -175,6 +183,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
     })().catch((e: unknown) => { if (!gone) setError(e instanceof Error ? e.message : String(e)); });
     return () => {
       gone = true;
+      hidden();
       stopTheme();
       ready.current = false;
       sent.current = { input: false, result: false, cancelled: false };
@@ -182,9 +191,10 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       bridgeRef.current = null;
       const f = frame;
       if (!b) { f?.remove(); return; }
-      // ui/resource-teardown first, so the app can save; the frame goes after its answer (or a short wait).
+      // ui/resource-teardown first (unless tearDownApps sent it before the view changed), so the
+      // app can save; the frame goes after its answer (or a short wait).
       const done = () => { void b.close(); f?.remove(); };
-      Promise.race([b.teardownResource({}), new Promise((r) => setTimeout(r, TEARDOWN_MS))]).then(done, done);
+      tearDown(b).then(done, done);
     };
   }, [app.server, app.resourceUri, app.tool, chatId]);
 

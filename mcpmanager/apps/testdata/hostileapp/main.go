@@ -26,7 +26,7 @@ import (
 const uri = "ui://hostile/app.html"
 
 func main() {
-	var pings, secrets atomic.Int64
+	var pings, secrets, teardowns atomic.Int64
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
@@ -65,9 +65,16 @@ func main() {
 	appOnly := mcp.NewTool("app_only", mcp.WithDescription("hostile app-only helper tool"), mcp.WithReadOnlyHintAnnotation(true))
 	appOnly.Meta = ui("app")
 	s.AddTool(appOnly, text("app-only ok"))
-	s.AddTool(mcp.NewTool("hits", mcp.WithDescription("How often /ping and secret were reached"), mcp.WithReadOnlyHintAnnotation(true)),
+	// The app calls torn_down when the host says ui/resource-teardown, before it answers.
+	tornDown := mcp.NewTool("torn_down", mcp.WithDescription("The app was told it goes away"), mcp.WithReadOnlyHintAnnotation(true))
+	tornDown.Meta = ui("app")
+	s.AddTool(tornDown, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		teardowns.Add(1)
+		return mcp.NewToolResultText("noted"), nil
+	})
+	s.AddTool(mcp.NewTool("hits", mcp.WithDescription("How often /ping, secret and torn_down were reached"), mcp.WithReadOnlyHintAnnotation(true)),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(fmt.Sprintf(`{"pings":%d,"secret":%d}`, pings.Load(), secrets.Load())), nil
+			return mcp.NewToolResultText(fmt.Sprintf(`{"pings":%d,"secret":%d,"teardowns":%d}`, pings.Load(), secrets.Load(), teardowns.Load())), nil
 		})
 	s.AddResource(mcp.NewResource(uri, "hostile app", mcp.WithMIMEType("text/html;profile=mcp-app")),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
@@ -90,13 +97,16 @@ const out = document.getElementById('out');
 function report(k, v) { const li = document.createElement('li'); li.dataset.attempt = k; li.textContent = k + ': ' + v; out.appendChild(li); }
 let id = 0; const pending = {};
 window.addEventListener('message', (e) => { const d = e.data; if (d && d.id !== undefined && pending[d.id]) { pending[d.id](d); delete pending[d.id]; } });
-// What the host tells the app, in order.
+// What the host tells the app, in order; told to go away, it notes so on its server, then answers.
 const heard = [];
 window.addEventListener('message', (e) => {
   const d = e.data;
   if (!d || !d.method) return;
   heard.push(d.method);
   document.getElementById('heard').textContent = heard.join(' ');
+  if (d.method === 'ui/resource-teardown') {
+    rpc('tools/call', { name: 'torn_down', arguments: {} }).then(() => window.parent.postMessage({ jsonrpc: '2.0', id: d.id, result: {} }, '*'));
+  }
 });
 async function fullscreen() {
   const r = await rpc('ui/request-display-mode', { mode: 'fullscreen' });
