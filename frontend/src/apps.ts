@@ -154,6 +154,11 @@ export function showing(teardown: () => Promise<void>): () => void {
   return () => { onScreen.delete(teardown); };
 }
 
+/** appsOnScreen reports whether any app is on screen (tearDownApps would wait for it). */
+export function appsOnScreen(): boolean {
+  return onScreen.size > 0;
+}
+
 /**
  * tearDownApps tells every app on screen that it goes away
  * (ui/resource-teardown) and waits for their answers, each bounded: the

@@ -1,3 +1,4 @@
+import { appsOnScreen, tearDownApps } from './apps';
 // Stores: each module's state (the page, chats, servers, agents) lives in one
 // small external store, read by components with useSyncExternalStore and
 // changed only through the module's actions. This file has the helper every
@@ -53,17 +54,33 @@ const appStore = createStore<State>({
   configVersion: 0,
 });
 
+// target is the page last asked for: a page switch that waited for apps
+// to be told they go (tearDownApps) must not undo a later one.
+let target: PageId | null = null;
+
+/** switchTo shows page, once the MCP Apps on screen heard they go (at once when there are none). */
+function switchTo(page: PageId): void {
+  target = page;
+  if (page === appStore.get().page || !appsOnScreen()) {
+    appStore.set({ page });
+    return;
+  }
+  void tearDownApps().then(() => {
+    if (target === page) appStore.set({ page });
+  });
+}
+
 export const store = {
   get: appStore.get,
   subscribe: appStore.subscribe,
   /** navigate changes the page and the URL hash (so reload and back work). */
   navigate(page: PageId): void {
     if (location.hash !== `#/${page}`) location.hash = `#/${page}`;
-    appStore.set({ page });
+    switchTo(page);
   },
   /** syncFromHash follows a hash the user or browser changed. */
   syncFromHash(): void {
-    appStore.set({ page: pageFromHash(location.hash) });
+    switchTo(pageFromHash(location.hash));
   },
   setInfo(info: AppInfo): void {
     appStore.set({ info, backendError: null });
