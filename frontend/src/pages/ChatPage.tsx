@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import {
-  clearError, loadChats, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
+  clearError, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
 } from '../chat';
 import { useAgents } from '../agents';
 import { ApprovalCard } from '../components/ApprovalCard';
@@ -125,14 +126,96 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
   );
 }
 
+/** VIRTUAL_FROM is how many loaded messages make the list render only those near the viewport. */
+export const VIRTUAL_FROM = 60;
+/** NEAR_TOP is how close to the top (px) scrolling loads the older page. */
+const NEAR_TOP = 400;
+
+/**
+ * Messages shows the open chat from its end. Older pages load as the user scrolls up, the
+ * message that was on top staying where it was; from VIRTUAL_FROM messages on only those near
+ * the viewport are in the DOM (shorter chats render as they are). It follows the end while a
+ * reply streams unless the user scrolled away.
+ */
 function Messages() {
+  const current = useChat((s) => s.current);
   const messages = useChat((s) => s.messages);
   const notice = useChat((s) => s.notice);
-  const end = useRef<HTMLDivElement>(null);
+  const hasMore = useChat((s) => s.hasMore);
+  const loadingOlder = useChat((s) => s.loadingOlder);
+  const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  const stuck = useRef(true); // following the end
+  const last = useRef({ first: '', top: 0 }); // the first message shown and the scroll offset, as of the last frame
+  const virtual = messages.length >= VIRTUAL_FROM;
+  const v = useVirtualizer({
+    count: virtual ? messages.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 120,
+    overscan: 6,
+    gap: 12,
+    getItemKey: (i) => messages[i]?.id ?? i,
+  });
+  const items = v.getVirtualItems();
+
   useEffect(() => {
-    // Braces matter: newer Chromium returns a Promise from scrollIntoView, and React would call it as a clean-up.
-    void end.current?.scrollIntoView?.({ block: 'end' });
-  }, [messages]);
+    stuck.current = true;
+  }, [current]);
+  const n = messages.length;
+  const lastRole = messages[n - 1]?.role;
+  useEffect(() => {
+    if (lastRole === 'user') stuck.current = true; // the user just sent: show it
+  }, [n, lastRole]);
+
+  /** topOf is where message i starts, in the scroller's content. */
+  const topOf = (i: number): number | undefined => {
+    const el = scroller.current;
+    if (!el) return undefined;
+    if (virtual) {
+      const start = v.measurementsCache[i]?.start;
+      return start === undefined ? undefined : (inner.current?.offsetTop ?? 0) + start;
+    }
+    return (el.querySelector(`[data-mid="${CSS.escape(messages[i]?.id ?? '')}"]`) as HTMLElement | null)?.offsetTop;
+  };
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const first = messages[0]?.id ?? '';
+    const prev = last.current;
+    const was = prev.first && first !== prev.first ? messages.findIndex((m) => m.id === prev.first) : -1;
+    if (was > 0) {
+      // Older messages were put before: keep the one that was first where it was.
+      const top = topOf(was);
+      if (top !== undefined) el.scrollTop = top - (topOf(0) ?? 0) + prev.top;
+    } else if (stuck.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    last.current = { first, top: el.scrollTop };
+    if (hasMore && el.scrollTop < NEAR_TOP && !stuck.current) void loadOlder();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [messages, virtual]);
+
+  // Measured heights change after render (Markdown, images, app cards): keep following the end.
+  useEffect(() => {
+    const el = scroller.current;
+    const content = inner.current ?? el;
+    if (!el || !content || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (stuck.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(content);
+    return () => ro.disconnect();
+  }, [virtual, n === 0]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    last.current = { first: messages[0]?.id ?? '', top: el.scrollTop };
+    if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
+  };
+
   if (messages.length === 0) {
     return (
       <div className="chat-empty muted">
@@ -141,18 +224,41 @@ function Messages() {
       </div>
     );
   }
+  const older = hasMore && (
+    <div className="older small muted" role="status">
+      {loadingOlder ? 'Loading earlier messages…' : <button type="button" className="link small" onClick={() => void loadOlder()}>Load earlier messages</button>}
+    </div>
+  );
+  if (!virtual) {
+    return (
+      <div className="messages" ref={scroller} onScroll={onScroll} aria-live="polite" aria-label="Messages" aria-busy={loadingOlder}>
+        {older}
+        {messages.map((m) => <MessageView key={m.id} m={m} />)}
+        {notice && <div className="notice" role="status">{notice}</div>}
+      </div>
+    );
+  }
+  // Rows come and go as the list scrolls, so the list itself is not live; the newest message is announced instead.
+  const newest = messages[n - 1];
   return (
-    <div className="messages" aria-live="polite" aria-label="Messages">
-      {messages.map((m) => <MessageView key={m.id} m={m} />)}
+    <div className="messages virtual" ref={scroller} onScroll={onScroll} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
+      {older}
+      <div ref={inner} className="virtual-list" style={{ height: v.getTotalSize() }}>
+        {items.map((it) => (
+          <div key={it.key} data-index={it.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${it.start}px)` }}>
+            <MessageView m={messages[it.index]!} />
+          </div>
+        ))}
+      </div>
       {notice && <div className="notice" role="status">{notice}</div>}
-      <div ref={end} />
+      <div className="visually-hidden" aria-live="polite">{newest && newest.status !== 'streaming' ? `${newest.role === 'user' ? 'You' : 'Reply'}: ${newest.text.slice(0, 300)}` : ''}</div>
     </div>
   );
 }
 
 function MessageView({ m }: { m: Message }) {
   return (
-    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status}>
+    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id}>
       {m.role === 'user' ? <p className="user-text">{m.text}</p> : <Markdown text={m.text} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
