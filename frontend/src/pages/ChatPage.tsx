@@ -126,15 +126,20 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
   );
 }
 
-/** VIRTUAL_FROM is how many loaded messages make the list render only those near the viewport. */
+/**
+ * VIRTUAL_FROM is how many loaded messages make the list render only those near the viewport;
+ * a chat longer than its first page does so from the start. Shorter chats render as they are.
+ */
 export const VIRTUAL_FROM = 60;
 /** NEAR_TOP is how close to the top (px) scrolling loads the older page. */
 const NEAR_TOP = 400;
+/** PIN_FRAMES is for how many frames the message that was on top is held in place after an older page came in. */
+const PIN_FRAMES = 12;
 
 /**
  * Messages shows the open chat from its end. Older pages load as the user scrolls up, the
- * message that was on top staying where it was; from VIRTUAL_FROM messages on only those near
- * the viewport are in the DOM (shorter chats render as they are). It follows the end while a
+ * message that was on top staying where it was; a long chat has only the messages near the
+ * viewport in the DOM (see VIRTUAL_FROM). It follows the end while a
  * reply streams unless the user scrolled away.
  */
 function Messages() {
@@ -146,26 +151,60 @@ function Messages() {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const stuck = useRef(true); // following the end
-  const last = useRef({ first: '', top: 0 }); // the first message shown and the scroll offset, as of the last frame
-  const virtual = messages.length >= VIRTUAL_FROM;
+  // The first message, where it was in the content and the scroll offset, as of the last frame.
+  const last = useRef({ first: '', firstTop: 0, top: 0 });
+  const n = messages.length;
+  // A chat just opened, or the user just sent: follow the end (decided before layout).
+  const seen = useRef({ chat: '', n: 0 });
+  if (seen.current.chat !== current || (n > seen.current.n && messages[n - 1]?.role === 'user')) stuck.current = true;
+  seen.current = { chat: current, n };
+  const virtual = hasMore || n >= VIRTUAL_FROM;
   const v = useVirtualizer({
     count: virtual ? messages.length : 0,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 120,
+    estimateSize: () => 140,
     overscan: 6,
     gap: 12,
     getItemKey: (i) => messages[i]?.id ?? i,
   });
+  // While following the end, lay out the end at once rather than the top first (until the scroll
+  // offset the list reports catches up, the virtualizer would render the rows at the old offset).
+  if (virtual && stuck.current) v.scrollOffset = Number.MAX_SAFE_INTEGER;
   const items = v.getVirtualItems();
 
-  useEffect(() => {
-    stuck.current = true;
-  }, [current]);
-  const n = messages.length;
-  const lastRole = messages[n - 1]?.role;
-  useEffect(() => {
-    if (lastRole === 'user') stuck.current = true; // the user just sent: show it
-  }, [n, lastRole]);
+  const unpin = useRef(() => {});
+  /** pin keeps message id at y px below the list's top for PIN_FRAMES frames, or until the user scrolls. */
+  const pin = (el: HTMLDivElement, id: string, y: number) => {
+    unpin.current();
+    let frames = PIN_FRAMES;
+    let raf = 0;
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      delete el.dataset.pinned;
+      el.removeEventListener('wheel', stop);
+      el.removeEventListener('touchstart', stop);
+      el.removeEventListener('keydown', stop);
+    };
+    unpin.current = stop;
+    el.dataset.pinned = id; // for tests: the list is still settling
+    const step = () => {
+      const a = el.querySelector(`[data-mid="${CSS.escape(id)}"]`);
+      if (a) {
+        const dy = a.getBoundingClientRect().top - el.getBoundingClientRect().top - y;
+        if (Math.abs(dy) >= 1) {
+          el.scrollTop += dy;
+          v.scrollOffset = el.scrollTop;
+        }
+      }
+      if (--frames > 0) raf = requestAnimationFrame(step);
+      else stop();
+    };
+    el.addEventListener('wheel', stop, { passive: true });
+    el.addEventListener('touchstart', stop, { passive: true });
+    el.addEventListener('keydown', stop);
+    raf = requestAnimationFrame(step);
+  };
+  useEffect(() => () => unpin.current(), []);
 
   /** topOf is where message i starts, in the scroller's content. */
   const topOf = (i: number): number | undefined => {
@@ -185,13 +224,19 @@ function Messages() {
     const prev = last.current;
     const was = prev.first && first !== prev.first ? messages.findIndex((m) => m.id === prev.first) : -1;
     if (was > 0) {
-      // Older messages were put before: keep the one that was first where it was.
+      // Older messages were put before: keep the one that was first where it was — at once from
+      // the laid-out (or, virtualised, estimated) offsets, then for a few frames from where it
+      // really is, as the rows around it are measured.
       const top = topOf(was);
-      if (top !== undefined) el.scrollTop = top - (topOf(0) ?? 0) + prev.top;
+      if (top !== undefined) el.scrollTop = top - prev.firstTop + prev.top;
+      pin(el, prev.first, prev.firstTop - prev.top);
     } else if (stuck.current) {
       el.scrollTop = el.scrollHeight;
     }
-    last.current = { first, top: el.scrollTop };
+    // Tell the virtualizer at once (its scroll event comes later): it keeps rows above the
+    // view in place as they are measured only when it knows where the view is.
+    if (virtual) v.scrollOffset = el.scrollTop;
+    last.current = { first, firstTop: topOf(0) ?? 0, top: el.scrollTop };
     if (hasMore && el.scrollTop < NEAR_TOP && !stuck.current) void loadOlder();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [messages, virtual]);
@@ -212,8 +257,17 @@ function Messages() {
     const el = scroller.current;
     if (!el) return;
     stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    last.current = { first: messages[0]?.id ?? '', top: el.scrollTop };
+    last.current = { first: messages[0]?.id ?? '', firstTop: topOf(0) ?? 0, top: el.scrollTop };
     if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
+  };
+
+  // Home and End jump at once: a smooth scroll across rows measured on the way would stop short.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const el = scroller.current;
+    if (!el || (e.key !== 'Home' && e.key !== 'End') || e.target !== el) return;
+    e.preventDefault();
+    stuck.current = e.key === 'End';
+    el.scrollTop = e.key === 'End' ? el.scrollHeight : 0;
   };
 
   if (messages.length === 0) {
@@ -238,10 +292,12 @@ function Messages() {
       </div>
     );
   }
-  // Rows come and go as the list scrolls, so the list itself is not live; the newest message is announced instead.
+  // Rows come and go as the list scrolls, so the list itself is not live; a reply that streamed in
+  // (seq 0 until the chat is reloaded) is announced instead.
   const newest = messages[n - 1];
+  const announce = newest && newest.seq === 0 && newest.role === 'assistant' && newest.status !== 'streaming' ? newest.text.slice(0, 300) : '';
   return (
-    <div className="messages virtual" ref={scroller} onScroll={onScroll} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
+    <div className="messages virtual" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
       {older}
       <div ref={inner} className="virtual-list" style={{ height: v.getTotalSize() }}>
         {items.map((it) => (
@@ -251,7 +307,7 @@ function Messages() {
         ))}
       </div>
       {notice && <div className="notice" role="status">{notice}</div>}
-      <div className="visually-hidden" aria-live="polite">{newest && newest.status !== 'streaming' ? `${newest.role === 'user' ? 'You' : 'Reply'}: ${newest.text.slice(0, 300)}` : ''}</div>
+      <div className="visually-hidden" aria-live="polite">{announce}</div>
     </div>
   );
 }
