@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { env, launch, openApp, resetModel, screenshot, scriptModel, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -119,6 +119,29 @@ test('a 1,000-message chat opens at its end, virtualised, and loads older pages 
     return r.top < box.bottom && r.bottom > box.top;
   }, null, { timeout: 15_000 });
   assert.ok(await articles.count() < 120, 'the DOM holds a window of messages at the end again');
+
+  // A turn in the long chat: the reply shows at the end; afterwards only the last page is read
+  // again and spliced in, so the 1,000 messages loaded before are all still there.
+  await resetModel();
+  await scriptModel({ text: 'A reply at the end of a long chat.' });
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('One more question');
+  await box.press('Enter');
+  await articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-status="complete"]')).waitFor();
+  // The stored tail replaced what streamed in: the reply now has its seq.
+  await articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-seq="1002"]')).waitFor();
+  await untilInPage(page, () => {
+    const el = document.querySelector('[aria-label="Messages"]');
+    const a = [...el.querySelectorAll('article.message')].find((x) => x.textContent.includes('A reply at the end of a long chat.'));
+    const r = a?.getBoundingClientRect(), box = el.getBoundingClientRect();
+    return a && r.top < box.bottom && r.bottom > box.top;
+  }, null, { what: 'the reply in view' });
+  assert.ok(await articles.count() < 120, `the DOM holds ${await articles.count()} messages after a turn`);
+  await screenshot(page, 'longchat-reply');
+  await list.focus();
+  await page.keyboard.press('Home');
+  await articles.filter({ hasText: 'Message 1 of Long chat:' }).waitFor();
+  assert.equal(await list.getByRole('button', { name: 'Load earlier messages' }).count(), 0, 'the older pages were kept');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -139,8 +139,8 @@ const PIN_FRAMES = 12;
 /**
  * Messages shows the open chat from its end. Older pages load as the user scrolls up, the
  * message that was on top staying where it was; a long chat has only the messages near the
- * viewport in the DOM (see VIRTUAL_FROM). It follows the end while a
- * reply streams unless the user scrolled away.
+ * viewport in the DOM (see VIRTUAL_FROM). It follows the end while a reply streams unless the
+ * user scrolled away.
  */
 function Messages() {
   const current = useChat((s) => s.current);
@@ -155,9 +155,10 @@ function Messages() {
   const last = useRef({ first: '', firstTop: 0, top: 0 });
   const n = messages.length;
   // A chat just opened, or the user just sent: follow the end (decided before layout).
-  const seen = useRef({ chat: '', n: 0 });
-  if (seen.current.chat !== current || (n > seen.current.n && messages[n - 1]?.role === 'user')) stuck.current = true;
-  seen.current = { chat: current, n };
+  const lastMsg = messages[n - 1];
+  const seen = useRef({ chat: '', lastId: '' });
+  if (seen.current.chat !== current || (lastMsg && lastMsg.id !== seen.current.lastId && lastMsg.role === 'user')) stuck.current = true;
+  seen.current = { chat: current, lastId: lastMsg?.id ?? '' };
   const virtual = hasMore || n >= VIRTUAL_FROM;
   const v = useVirtualizer({
     count: virtual ? messages.length : 0,
@@ -294,8 +295,7 @@ function Messages() {
   }
   // Rows come and go as the list scrolls, so the list itself is not live; a reply that streamed in
   // (seq 0 until the chat is reloaded) is announced instead.
-  const newest = messages[n - 1];
-  const announce = newest && newest.seq === 0 && newest.role === 'assistant' && newest.status !== 'streaming' ? newest.text.slice(0, 300) : '';
+  const announce = lastMsg && lastMsg.seq === 0 && lastMsg.role === 'assistant' && lastMsg.status !== 'streaming' ? lastMsg.text.slice(0, 300) : '';
   return (
     <div className="messages virtual" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
       {older}
@@ -314,7 +314,7 @@ function Messages() {
 
 function MessageView({ m }: { m: Message }) {
   return (
-    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id}>
+    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
       {m.role === 'user' ? <p className="user-text">{m.text}</p> : <Markdown text={m.text} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
