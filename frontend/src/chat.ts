@@ -22,7 +22,9 @@ export type SearchHit = history.Hit;
 export type ChatEvent = app.ChatEvent;
 export type MessagePage = app.MessagePageView;
 
-/** PAGE is how many messages a chat opens with and each scroll to the top adds. */
+/** FIRST_PAGE is how many messages a chat opens with: a few screens, so it opens as fast as a short chat. */
+export const FIRST_PAGE = 30;
+/** PAGE is how many messages each scroll to the top adds, and a reload after a turn reads. */
 export const PAGE = 50;
 
 export interface ChatState {
@@ -207,7 +209,7 @@ export async function openChat(id: string, refresh = false): Promise<void> {
   if (!refresh) set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
   if (!id) return;
   try {
-    const page = await call(() => ChatMessagesPage(id, 0, PAGE));
+    const page = await call(() => ChatMessagesPage(id, 0, refresh ? PAGE : FIRST_PAGE));
     const s = chatStore.get();
     if (s.current !== id) return;
     set(refresh ? spliceTail(s.messages, s.hasMore, page) : { messages: page.messages ?? [], hasMore: page.hasMore });
