@@ -109,6 +109,24 @@ func (a *ChatPage) ChatMessages(id string) ([]MessageView, error) {
 	return messageViews(ms), nil
 }
 
+// MaxMessagePage caps the limit ChatMessagesPage accepts.
+var MaxMessagePage = 500
+
+// ChatMessagesPage returns up to limit of a chat's messages before seq
+// before (0 = the last ones), so the window opens a long chat at its end
+// and reads older pages as the user scrolls up.
+func (a *ChatPage) ChatMessagesPage(id string, before, limit int) (MessagePageView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return MessagePageView{}, err
+	}
+	p, err := h.MessagesPage(a.bg(), id, before, min(limit, MaxMessagePage))
+	if err != nil {
+		return MessagePageView{}, err
+	}
+	return MessagePageView{Messages: messageViews(p.Messages), HasMore: p.HasMore}, nil
+}
+
 // RenameChat sets a chat's title.
 func (a *ChatPage) RenameChat(id, title string) error {
 	title = strings.TrimSpace(title)

@@ -48,6 +48,13 @@ type MessageView struct {
 	ToolCalls    []ToolCallView `json:"toolCalls"`
 }
 
+// MessagePageView is a run of a chat's messages, oldest first, and whether
+// the chat has older ones.
+type MessagePageView struct {
+	Messages []MessageView `json:"messages"`
+	HasMore  bool          `json:"hasMore"`
+}
+
 // ToolCallView is a tool call as a chat card shows it, stored (in a
 // MessageView) or streaming (in a ChatEvent).
 type ToolCallView struct {

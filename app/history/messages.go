@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -298,16 +299,60 @@ func touchChat(ctx context.Context, tx *sql.Tx, chatID string, now time.Time) er
 // Messages returns a chat's messages in order, each with its tool calls;
 // ErrNotFound when no chat has the id. It reads one snapshot.
 func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) {
+	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1`)
+	if err != nil {
+		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+	}
+	return out, nil
+}
+
+// MessagePage is a run of a chat's messages, oldest first, as MessagesPage
+// returns it.
+type MessagePage struct {
+	Messages []Message
+	// HasMore is true when the chat has messages before Messages[0].
+	HasMore bool
+}
+
+// MessagesPage returns up to limit of a chat's messages just before seq
+// before (0 = after the last), oldest first, each with its tool calls, so a
+// long chat can be shown a page at a time from its end; ErrNotFound when no
+// chat has the id, ErrInvalid when limit < 1. It reads one snapshot, through
+// the (chat_id, seq) index.
+func (s *Store) MessagesPage(ctx context.Context, chatID string, before, limit int) (MessagePage, error) {
+	if limit < 1 {
+		return MessagePage{}, fmt.Errorf("read messages of chat %q: limit %d: %w (ask for at least 1)", chatID, limit, ErrInvalid)
+	}
+	if before <= 0 {
+		before = math.MaxInt64
+	}
+	// One more than asked says whether there are more; it is dropped.
+	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`,
+		before, limit+1)
+	if err != nil {
+		return MessagePage{}, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+	}
+	if len(out) > limit {
+		return MessagePage{Messages: out[len(out)-limit:], HasMore: true}, nil
+	}
+	return MessagePage{Messages: out}, nil
+}
+
+// readMessages runs one query joining chat chatID with the messages that
+// selectMessages (a SELECT over messages; ?1 is the chat id, args are ?2…)
+// picks and their tool calls, and returns those messages in seq order;
+// ErrNotFound when no chat has the id.
+func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string, args ...any) ([]Message, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT
 			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.created_at,
 			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms, t.task
 		FROM chats c
-		LEFT JOIN messages m ON m.chat_id = c.id
+		LEFT JOIN (`+selectMessages+`) m ON m.chat_id = c.id
 		LEFT JOIN tool_calls t ON t.message_id = m.id
-		WHERE c.id = ?
-		ORDER BY m.seq, t.ord`, chatID)
+		WHERE c.id = ?1
+		ORDER BY m.seq, t.ord`, append([]any{chatID}, args...)...)
 	if err != nil {
-		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var (
@@ -326,7 +371,7 @@ func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) 
 		)
 		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &created,
 			&callID, &server, &tool, &args, &result, &isError, &callStatus, &started, &duration, &task); err != nil {
-			return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+			return nil, err
 		}
 		if !mID.Valid {
 			continue // the chat has no messages
@@ -348,7 +393,7 @@ func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) 
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+		return nil, err
 	}
 	if !found {
 		return nil, fmt.Errorf("chat %q: %w", chatID, ErrNotFound)

@@ -2,7 +2,7 @@
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
 import { NewAgentChat } from '../wailsjs/go/app/AgentsPage';
-import { AnswerApproval, AnswerElicitation, ChatMessages, Chats, DeleteChat, NewChat, PendingRequests, RenameChat, SearchChats, SendMessage, StopChat } from '../wailsjs/go/app/ChatPage';
+import { AnswerApproval, AnswerElicitation, ChatMessagesPage, Chats, DeleteChat, NewChat, PendingRequests, RenameChat, SearchChats, SendMessage, StopChat } from '../wailsjs/go/app/ChatPage';
 import type { app, history } from '../wailsjs/go/models';
 import { call, hasBackend, hasRuntime } from './backend';
 import { tearDownApps } from './apps';
@@ -21,11 +21,19 @@ export type Approval = app.ApprovalView;
 export type Elicit = app.ElicitView;
 export type SearchHit = history.Hit;
 export type ChatEvent = app.ChatEvent;
+export type MessagePage = app.MessagePageView;
+
+/** FIRST_PAGE is how many messages a chat opens with: a few screens, so it opens as fast as a short chat. */
+export const FIRST_PAGE = 30;
+/** PAGE is how many messages each scroll to the top adds, and a reload after a turn reads. */
+export const PAGE = 50;
 
 export interface ChatState {
   chats: Chat[];
   current: string;
   messages: Message[];
+  hasMore: boolean; // the open chat has messages older than messages[0]
+  loadingOlder: boolean;
   running: Record<string, boolean>;
   notice: string; // retry or step-limit notice of the open chat
   approvals: Approval[];
@@ -34,7 +42,7 @@ export interface ChatState {
   hits: SearchHit[] | null;
 }
 
-const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], running: {}, notice: '', approvals: [], elicits: [], error: '', hits: null });
+const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], error: '', hits: null });
 const set = chatStore.set;
 
 export function useChat<T>(select: (s: ChatState) => T): T {
@@ -168,18 +176,66 @@ export async function loadChats(): Promise<void> {
   }
 }
 
-/** openChat shows a chat; refresh reloads the open one without clearing it first. */
+/**
+ * spliceTail lays a freshly read last page over the open chat's messages (pure, for tests):
+ * stored messages older than the page are kept, everything from the page's first seq on —
+ * and what streamed in (seq 0) — is replaced by the page. When the page does not join up with
+ * what is kept (more than a page was added), the page alone is kept and older ones load on scroll.
+ */
+export function spliceTail(messages: Message[], hasMore: boolean, page: MessagePage): { messages: Message[]; hasMore: boolean } {
+  const tail = page.messages ?? [];
+  if (tail.length === 0) return { messages: [], hasMore: false };
+  const first = tail[0]!.seq;
+  const keep = messages.filter((m) => m.seq > 0 && m.seq < first);
+  if (keep.length > 0 && keep[keep.length - 1]!.seq === first - 1) return { messages: [...keep, ...tail], hasMore };
+  return { messages: tail, hasMore: page.hasMore };
+}
+
+/** prependPage puts an older page before the open chat's messages (pure, for tests). */
+export function prependPage(messages: Message[], page: MessagePage): { messages: Message[]; hasMore: boolean } {
+  const have = new Set(messages.map((m) => m.id));
+  return { messages: [...(page.messages ?? []).filter((m) => !have.has(m.id)), ...messages], hasMore: page.hasMore };
+}
+
+/** oldestSeq is the seq of the oldest stored message shown (0 when none is stored yet). */
+export function oldestSeq(messages: Message[]): number {
+  return messages.find((m) => m.seq > 0)?.seq ?? 0;
+}
+
+/**
+ * openChat shows a chat from its last page; refresh reloads only that last page and
+ * splices it in, so a reply in a long chat does not re-read the whole chat.
+ */
 export async function openChat(id: string, refresh = false): Promise<void> {
   if (!refresh) {
     await tearDownApps(); // the apps of the chat shown hear they go, while their frames are there
-    set({ current: id, messages: [], notice: '', error: '' });
+    set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
   }
   if (!id) return;
   try {
-    const msgs = await call(() => ChatMessages(id));
-    if (chatStore.get().current === id) set({ messages: msgs ?? [] });
+    const page = await call(() => ChatMessagesPage(id, 0, refresh ? PAGE : FIRST_PAGE));
+    const s = chatStore.get();
+    if (s.current !== id) return;
+    set(refresh ? spliceTail(s.messages, s.hasMore, page) : { messages: page.messages ?? [], hasMore: page.hasMore });
   } catch (err) {
     fail(err);
+  }
+}
+
+/** loadOlder adds the page before the oldest message shown, when there is one. */
+export async function loadOlder(): Promise<void> {
+  const { current: id, hasMore, loadingOlder, messages } = chatStore.get();
+  const before = oldestSeq(messages);
+  if (!id || !hasMore || loadingOlder || before <= 1) return;
+  set({ loadingOlder: true });
+  try {
+    const page = await call(() => ChatMessagesPage(id, before, PAGE));
+    const s = chatStore.get();
+    if (s.current === id && oldestSeq(s.messages) === before) set(prependPage(s.messages, page));
+  } catch (err) {
+    fail(err);
+  } finally {
+    set({ loadingOlder: false });
   }
 }
 
@@ -193,7 +249,7 @@ let creating: Promise<string> | null = null;
 export function newChat(agentId = ''): Promise<string> {
   const made = (async () => {
     await tearDownApps();
-    set({ current: '', messages: [], notice: '', error: '' });
+    set({ current: '', messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
     try {
       const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''));
       await loadChats();
@@ -241,7 +297,7 @@ export async function rename(id: string, title: string): Promise<void> {
 export async function remove(id: string): Promise<void> {
   try {
     await call(() => DeleteChat(id));
-    if (chatStore.get().current === id) set({ current: '', messages: [] });
+    if (chatStore.get().current === id) set({ current: '', messages: [], hasMore: false });
     await loadChats();
   } catch (err) {
     fail(err);

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import {
-  clearError, loadChats, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
+  clearError, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
 } from '../chat';
 import { useAgents } from '../agents';
 import { ApprovalCard } from '../components/ApprovalCard';
@@ -125,14 +126,151 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
   );
 }
 
+/**
+ * VIRTUAL_FROM is how many loaded messages make the list render only those near the viewport;
+ * a chat longer than its first page does so from the start. Shorter chats render as they are.
+ */
+export const VIRTUAL_FROM = 60;
+/** NEAR_TOP is how close to the top (px) scrolling loads the older page. */
+const NEAR_TOP = 400;
+/** PIN_FRAMES is for how many frames the message that was on top is held in place after an older page came in. */
+const PIN_FRAMES = 12;
+
+/**
+ * Messages shows the open chat from its end. Older pages load as the user scrolls up, the
+ * message that was on top staying where it was; a long chat has only the messages near the
+ * viewport in the DOM (see VIRTUAL_FROM). It follows the end while a reply streams unless the
+ * user scrolled away.
+ */
 function Messages() {
+  const current = useChat((s) => s.current);
   const messages = useChat((s) => s.messages);
   const notice = useChat((s) => s.notice);
-  const end = useRef<HTMLDivElement>(null);
+  const hasMore = useChat((s) => s.hasMore);
+  const loadingOlder = useChat((s) => s.loadingOlder);
+  const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  const stuck = useRef(true); // following the end
+  // The first message, where it was in the content and the scroll offset, as of the last frame.
+  const last = useRef({ first: '', firstTop: 0, top: 0 });
+  const n = messages.length;
+  // A chat just opened, or the user just sent: follow the end (decided before layout).
+  const lastMsg = messages[n - 1];
+  const seen = useRef({ chat: '', lastId: '' });
+  if (seen.current.chat !== current || (lastMsg && lastMsg.id !== seen.current.lastId && lastMsg.role === 'user')) stuck.current = true;
+  seen.current = { chat: current, lastId: lastMsg?.id ?? '' };
+  const virtual = hasMore || n >= VIRTUAL_FROM;
+  const v = useVirtualizer({
+    count: virtual ? messages.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 140,
+    overscan: 6,
+    gap: 12,
+    getItemKey: (i) => messages[i]?.id ?? i,
+  });
+  // While following the end, lay out the end at once rather than the top first (until the scroll
+  // offset the list reports catches up, the virtualizer would render the rows at the old offset).
+  if (virtual && stuck.current) v.scrollOffset = Number.MAX_SAFE_INTEGER;
+  const items = v.getVirtualItems();
+
+  const unpin = useRef(() => {});
+  /** pin keeps message id at y px below the list's top for PIN_FRAMES frames, or until the user scrolls. */
+  const pin = (el: HTMLDivElement, id: string, y: number) => {
+    unpin.current();
+    let frames = PIN_FRAMES;
+    let raf = 0;
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      delete el.dataset.pinned;
+      el.removeEventListener('wheel', stop);
+      el.removeEventListener('touchstart', stop);
+      el.removeEventListener('keydown', stop);
+    };
+    unpin.current = stop;
+    el.dataset.pinned = id; // for tests: the list is still settling
+    const step = () => {
+      const a = el.querySelector(`[data-mid="${CSS.escape(id)}"]`);
+      if (a) {
+        const dy = a.getBoundingClientRect().top - el.getBoundingClientRect().top - y;
+        if (Math.abs(dy) >= 1) {
+          el.scrollTop += dy;
+          v.scrollOffset = el.scrollTop;
+        }
+      }
+      if (--frames > 0) raf = requestAnimationFrame(step);
+      else stop();
+    };
+    el.addEventListener('wheel', stop, { passive: true });
+    el.addEventListener('touchstart', stop, { passive: true });
+    el.addEventListener('keydown', stop);
+    raf = requestAnimationFrame(step);
+  };
+  useEffect(() => () => unpin.current(), []);
+
+  /** topOf is where message i starts, in the scroller's content. */
+  const topOf = (i: number): number | undefined => {
+    const el = scroller.current;
+    if (!el) return undefined;
+    if (virtual) {
+      const start = v.measurementsCache[i]?.start;
+      return start === undefined ? undefined : (inner.current?.offsetTop ?? 0) + start;
+    }
+    return (el.querySelector(`[data-mid="${CSS.escape(messages[i]?.id ?? '')}"]`) as HTMLElement | null)?.offsetTop;
+  };
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const first = messages[0]?.id ?? '';
+    const prev = last.current;
+    const was = prev.first && first !== prev.first ? messages.findIndex((m) => m.id === prev.first) : -1;
+    if (was > 0) {
+      // Older messages were put before: keep the one that was first where it was — at once from
+      // the laid-out (or, virtualised, estimated) offsets, then for a few frames from where it
+      // really is, as the rows around it are measured.
+      const top = topOf(was);
+      if (top !== undefined) el.scrollTop = top - prev.firstTop + prev.top;
+      pin(el, prev.first, prev.firstTop - prev.top);
+    } else if (stuck.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    // Tell the virtualizer at once (its scroll event comes later): it keeps rows above the
+    // view in place as they are measured only when it knows where the view is.
+    if (virtual) v.scrollOffset = el.scrollTop;
+    last.current = { first, firstTop: topOf(0) ?? 0, top: el.scrollTop };
+    if (hasMore && el.scrollTop < NEAR_TOP && !stuck.current) void loadOlder();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [messages, virtual]);
+
+  // Measured heights change after render (Markdown, images, app cards): keep following the end.
   useEffect(() => {
-    // Braces matter: newer Chromium returns a Promise from scrollIntoView, and React would call it as a clean-up.
-    void end.current?.scrollIntoView?.({ block: 'end' });
-  }, [messages]);
+    const el = scroller.current;
+    const content = inner.current ?? el;
+    if (!el || !content || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (stuck.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(content);
+    return () => ro.disconnect();
+  }, [virtual, n === 0]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    last.current = { first: messages[0]?.id ?? '', firstTop: topOf(0) ?? 0, top: el.scrollTop };
+    if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
+  };
+
+  // Home and End jump at once: a smooth scroll across rows measured on the way would stop short.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const el = scroller.current;
+    if (!el || (e.key !== 'Home' && e.key !== 'End') || e.target !== el) return;
+    e.preventDefault();
+    stuck.current = e.key === 'End';
+    el.scrollTop = e.key === 'End' ? el.scrollHeight : 0;
+  };
+
   if (messages.length === 0) {
     return (
       <div className="chat-empty muted">
@@ -141,18 +279,42 @@ function Messages() {
       </div>
     );
   }
+  const older = hasMore && (
+    <div className="older small muted" role="status">
+      {loadingOlder ? 'Loading earlier messages…' : <button type="button" className="link small" onClick={() => void loadOlder()}>Load earlier messages</button>}
+    </div>
+  );
+  if (!virtual) {
+    return (
+      <div className="messages" ref={scroller} onScroll={onScroll} aria-live="polite" aria-label="Messages" aria-busy={loadingOlder}>
+        {older}
+        {messages.map((m) => <MessageView key={m.id} m={m} />)}
+        {notice && <div className="notice" role="status">{notice}</div>}
+      </div>
+    );
+  }
+  // Rows come and go as the list scrolls, so the list itself is not live; a reply that streamed in
+  // (seq 0 until the chat is reloaded) is announced instead.
+  const announce = lastMsg && lastMsg.seq === 0 && lastMsg.role === 'assistant' && lastMsg.status !== 'streaming' ? lastMsg.text.slice(0, 300) : '';
   return (
-    <div className="messages" aria-live="polite" aria-label="Messages">
-      {messages.map((m) => <MessageView key={m.id} m={m} />)}
+    <div className="messages virtual" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
+      {older}
+      <div ref={inner} className="virtual-list" style={{ height: v.getTotalSize() }}>
+        {items.map((it) => (
+          <div key={it.key} data-index={it.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${it.start}px)` }}>
+            <MessageView m={messages[it.index]!} />
+          </div>
+        ))}
+      </div>
       {notice && <div className="notice" role="status">{notice}</div>}
-      <div ref={end} />
+      <div className="visually-hidden" aria-live="polite">{announce}</div>
     </div>
   );
 }
 
 function MessageView({ m }: { m: Message }) {
   return (
-    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status}>
+    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
       {m.role === 'user' ? <p className="user-text">{m.text}</p> : <Markdown text={m.text} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>

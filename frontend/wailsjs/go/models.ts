@@ -335,6 +335,11 @@ export namespace app {
 	    createdAt: string;
 	    toolCalls: ToolCallView[];
 	}
+	export interface MessagePageView {
+	    messages: MessageView[];
+	    hasMore: boolean;
+	}
+	
 	
 	export interface PendingRequest {
 	    approval?: ApprovalView;

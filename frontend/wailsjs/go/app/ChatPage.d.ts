@@ -15,6 +15,8 @@ export function Chat(arg1:string):Promise<app.ChatView>;
 
 export function ChatMessages(arg1:string):Promise<Array<app.MessageView>>;
 
+export function ChatMessagesPage(arg1:string,arg2:number,arg3:number):Promise<app.MessagePageView>;
+
 export function ChatOptionsOf(arg1:string):Promise<app.ChatOptions>;
 
 export function Chats(arg1:number,arg2:number):Promise<Array<app.ChatView>>;

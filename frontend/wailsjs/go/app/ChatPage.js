@@ -26,6 +26,10 @@ export function ChatMessages(arg1) {
   return window['go']['app']['ChatPage']['ChatMessages'](arg1);
 }
 
+export function ChatMessagesPage(arg1, arg2, arg3) {
+  return window['go']['app']['ChatPage']['ChatMessagesPage'](arg1, arg2, arg3);
+}
+
 export function ChatOptionsOf(arg1) {
   return window['go']['app']['ChatPage']['ChatOptionsOf'](arg1);
 }
