@@ -1,20 +1,17 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -26,13 +23,7 @@ func audioServer(t *testing.T) *registry.Registry {
 	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/audioserver").CombinedOutput(); err != nil {
 		t.Fatalf("build audioserver: %v\n%s", err, out)
 	}
-	m := mcpmanager.New(mcpmanager.Options{})
-	m.Apply([]mcpmanager.ServerConfig{{Name: "audio", Command: bin}})
-	t.Cleanup(func() { m.Close(context.Background()) })
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	m.WaitSettled(ctx)
-	return m.Registry()
+	return serving(t, "audio", bin)
 }
 
 // TestToolAudioReachesTheModel: the WAV clip get-tone returns is in the

@@ -27,8 +27,15 @@ func everything(t *testing.T) *registry.Registry {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("server-everything is not installed: run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
 	}
+	return serving(t, "everything", bin)
+}
+
+// serving runs command as the stdio server name until the test ends and
+// returns the registry serving it, once it has started (or failed).
+func serving(t *testing.T, name, command string) *registry.Registry {
+	t.Helper()
 	m := mcpmanager.New(mcpmanager.Options{})
-	m.Apply([]mcpmanager.ServerConfig{{Name: "everything", Command: bin}})
+	m.Apply([]mcpmanager.ServerConfig{{Name: name, Command: command}})
 	t.Cleanup(func() { m.Close(context.Background()) })
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
