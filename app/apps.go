@@ -11,6 +11,7 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 )
@@ -116,7 +117,7 @@ func (a *AppsPage) CallTool(chatID, server, tool, argsJSON string) (string, erro
 	}
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
-	res, err := ah.Call(ctx, chatID, server, tool, args, a.asker, a.engine)
+	res, err := ah.Call(ctx, chatID, server, tool, args, a.asker, a.engine, a.chatAgent(ctx, chatID))
 	if err != nil {
 		return "", errors.New(a.h.Redact(err.Error()))
 	}
@@ -125,6 +126,31 @@ func (a *AppsPage) CallTool(chatID, server, tool, argsJSON string) (string, erro
 		return "", err
 	}
 	return a.h.Redact(string(b)), nil
+}
+
+// chatAgent is the agent chatID runs (nil: none, no chat, or one deleted
+// since: its chats go on with the defaults, as their turns do).
+func (a *AppsPage) chatAgent(ctx context.Context, chatID string) *chat.Agent {
+	if chatID == "" {
+		return nil
+	}
+	h, err := a.historyStore()
+	if err != nil {
+		return nil
+	}
+	c, err := h.Chat(ctx, chatID)
+	if err != nil || c.Agent == "" {
+		return nil
+	}
+	s, err := a.h.ChatSettings()
+	if err != nil {
+		return nil
+	}
+	ag, err := s.Agent(c.Agent)
+	if err != nil {
+		return nil
+	}
+	return &ag
 }
 
 // ReadResource is an app's resources/read on its own server, as JSON.

@@ -97,8 +97,11 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 // (under its original name) whose visibility includes "app", under the
 // same policy and argument rules as the model's calls; a tool that asks
 // shows the approval card in chatID through ask, unless always says the
-// user allowed it for the chat (always may be nil).
-func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver, always Always) (*mcp.CallToolResult, error) {
+// user allowed it for the chat (always may be nil). In an agent's chat the
+// agent's policies apply over the global ones, as for the model's calls
+// (agent may be nil); which tools the agent uses does not narrow the app's,
+// whose own helper tools are never the model's.
+func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver, always Always, agent *chat.Agent) (*mcp.CallToolResult, error) {
 	var t registry.Tool
 	all, _ := a.h.Registry().Tools(ctx)
 	for _, x := range all {
@@ -120,7 +123,11 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 	// first (a deny rule wins), then the policy, "allow for this chat"
 	// included.
 	ruled, rule, rerr := s.Rules.Decide(t, args)
-	switch pol := s.Policies.For(t, a.h.DefaultPolicy); {
+	policies := s.Policies
+	if agent != nil {
+		policies = agent.Merged(s.Policies)
+	}
+	switch pol := policies.For(t, a.h.DefaultPolicy); {
 	case rerr != nil:
 		return nil, fmt.Errorf("%s: the call was not run: %w", t.Name, rerr)
 	case ruled == chat.PolicyDeny:
