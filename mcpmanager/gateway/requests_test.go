@@ -98,6 +98,7 @@ func askingGateway(t *testing.T) *Gateway {
 	t.Cleanup(func() {
 		up.Close()
 		upInW.Close()
+		upOutR.Close() // a late answer nobody reads must not keep the upstream's Listen waiting
 		<-upDone
 	})
 	reg.Add(named{"up", up})

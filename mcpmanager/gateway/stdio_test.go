@@ -119,6 +119,10 @@ func newStdioGateway(t *testing.T, version string) (up *upstream, in io.WriteClo
 		}
 		cl.Close()
 		upInW.Close()
+		// A late answer (to a call cancelled above) may still be on its way
+		// out, and the client no longer reads: closing the pipe's reading
+		// end fails that write, so the upstream's Listen can return.
+		upOutR.Close()
 		<-upDone
 	})
 	return up, inW, bufio.NewReader(outR)
