@@ -33,6 +33,20 @@ func pidsIn(t *testing.T, out string, want int) []int {
 }
 
 // alive reports whether pid runs (a zombie does not: it only waits to be reaped).
+// survives reports whether pid is still running 5 s after it was killed:
+// SIGKILL is delivered asynchronously, so a process killed a moment ago may
+// not have exited yet on a loaded machine (CI saw exactly that).
+func survives(pid int) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
 func alive(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
@@ -132,7 +146,7 @@ func TestExecuteShellTimeoutAndCap(t *testing.T) {
 		t.Fatalf("timeout: isError=%v %q", res.IsError, text)
 	}
 	for _, pid := range pidsIn(t, text, 4) {
-		if alive(pid) {
+		if survives(pid) {
 			t.Errorf("pid %d survived the timeout", pid)
 		}
 	}
@@ -164,7 +178,7 @@ func TestCloseStopsShells(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pid := range pids {
-		if alive(pid) {
+		if survives(pid) {
 			t.Errorf("pid %d survived Close", pid)
 		}
 	}
@@ -194,7 +208,7 @@ func TestExecutePython(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "[timed out after 1.5s: Python and every process it started were killed") {
 		t.Fatalf("timeout: isError=%v %q", res.IsError, text)
 	}
-	if pid := pidsIn(t, text, 1)[0]; alive(pid) {
+	if pid := pidsIn(t, text, 1)[0]; survives(pid) {
 		t.Fatalf("python's child %d survived the timeout", pid)
 	}
 }
