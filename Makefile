@@ -170,7 +170,7 @@ BENCH_OUT := build/bench-latest.md
 bench: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json
 	rm -f $(BENCH_OUT).parts
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts SWITCHBOARD_BIN=$(CURDIR)/$(BIN) xvfb-run -a -s "-screen 0 1280x900x24" \
-	  $(GO) test -tags bench -p 1 -count=1 -timeout 10m -run TestBenchTable -v ./mcpmanager/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'
+	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./mcpmanager/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'
 	build/bench/table.sh $(BENCH_OUT).parts > $(BENCH_OUT)
 	rm -f $(BENCH_OUT).parts
 	@cat $(BENCH_OUT)

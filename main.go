@@ -80,6 +80,9 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 			for _, f := range o.Files {
 				app.OpenFile(a, f)
 			}
+			if js := os.Getenv("SWITCHBOARD_AUTOMATION"); js != "" {
+				app.Automate(a, js) // benchmarks drive the real window
+			}
 		},
 		OnDomReady:    func(wctx context.Context) { app.RestoreWindow(wctx, a) },
 		OnBeforeClose: func(wctx context.Context) bool { return app.RememberWindow(wctx, a) },

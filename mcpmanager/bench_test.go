@@ -16,7 +16,6 @@ package mcpmanager
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,6 +125,8 @@ func TestBenchTable(t *testing.T) {
 		{"startup", func(t *testing.T, tb *table) { benchStartup(t, tb, everything) }},
 		{"memory", func(t *testing.T, tb *table) { benchMemory(t, tb, everything, bin) }},
 		{"window", func(t *testing.T, tb *table) { benchWindow(t, tb, everything, bin) }},
+		{"show", func(t *testing.T, tb *table) { benchShow(t, tb, bin) }},
+		{"day", func(t *testing.T, tb *table) { benchDay(t, tb, everything, bin) }},
 		{"chromium", func(t *testing.T, tb *table) { benchBesideChromium(t, tb, bin) }},
 		{"import", benchImport},
 		{"size", func(t *testing.T, tb *table) { benchSize(t, tb, bin) }},
@@ -560,6 +561,47 @@ func launchWindow(t *testing.T, bin, dataDir, server string, n int) (time.Durati
 // web view's renderer (WebKitWebProcess) alone.
 func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int) (time.Duration, mem, mem) {
 	t.Helper()
+	w := startWindow(t, bin, dataDir)
+	defer w.stop()
+	d := w.readyAfter
+	waitIdle(t, w.app, server, n)
+	m, parts := appMem(w.app, server)
+	t.Logf("window with %d servers: ready after %s; %s", n, d.Round(time.Millisecond), parts)
+	renderer, _ := treeMem(w.app, func(cmdline string) bool { return strings.Contains(cmdline, "WebKitWebProcess") })
+	renderer = subtract(renderer, memOf(w.app)) // treeMem counts its root
+	return d, m, renderer
+}
+
+// appMem is the memory of the app's own processes (the app and its WebKit
+// helpers), not of the MCP servers it runs (whose command lines contain
+// server), nor the slow ones' shell and sleep.
+func appMem(app int, server string) (mem, string) {
+	return treeMem(app, func(cmdline string) bool {
+		return !strings.Contains(cmdline, server) && !strings.Contains(cmdline, faultServer) && !strings.HasPrefix(cmdline, "/bin/sh") && !strings.HasPrefix(cmdline, "sleep")
+	})
+}
+
+// appWindow is the app run with its own data, config and D-Bus session, its
+// stderr kept line by line.
+type appWindow struct {
+	t          *testing.T
+	cmd        *exec.Cmd
+	app        int           // the app's pid (under dbus-run-session), once ready
+	readyAfter time.Duration // exec to "frontend ready"
+	t0         time.Time
+	exited     chan struct{}
+	failed     chan struct{} // closed when an automation script reports an error
+
+	mu      sync.Mutex
+	lines   []string
+	next    int           // the first line await has not looked at
+	changed chan struct{} // closed (and replaced) when a line arrives
+}
+
+// startWindow starts the app on dataDir with env added to its environment.
+// Its cleanup stops it; await reads its log.
+func startWindow(t *testing.T, bin, dataDir string, env ...string) *appWindow {
+	t.Helper()
 	home := t.TempDir()
 	run := filepath.Join(home, "run")
 	if err := os.Mkdir(run, 0o700); err != nil {
@@ -568,63 +610,111 @@ func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int) (tim
 	cmd := exec.Command("dbus-run-session", "--", bin, "--data-dir", dataDir)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "share"),
 		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run, "NO_AT_BRIDGE=1")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t0 := time.Now()
+	w := &appWindow{t: t, cmd: cmd, exited: make(chan struct{}), failed: make(chan struct{}), changed: make(chan struct{}), t0: time.Now()}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s under dbus-run-session: %v", bin, err)
 	}
-	exited := make(chan struct{})
-	var log bytes.Buffer
-	var logMu sync.Mutex
-	ready := make(chan time.Duration, 1)
 	go func() {
-		defer close(exited)
+		defer close(w.exited)
+		failed := false
 		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
 		for sc.Scan() {
-			logMu.Lock()
-			log.WriteString(sc.Text() + "\n")
-			logMu.Unlock()
-			if sinceStart.MatchString(sc.Text()) {
-				ready <- time.Since(t0)
+			w.mu.Lock()
+			w.lines = append(w.lines, sc.Text())
+			close(w.changed)
+			w.changed = make(chan struct{})
+			if automationError.MatchString(sc.Text()) && !failed {
+				failed = true
+				close(w.failed)
 			}
+			if w.readyAfter == 0 && sinceStart.MatchString(sc.Text()) {
+				w.readyAfter = time.Since(w.t0)
+			}
+			w.mu.Unlock()
 		}
 		_ = cmd.Wait()
 	}()
-	stop := func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	t.Cleanup(w.stop)
+	w.await("\"frontend ready\"", sinceStart, 60*time.Second)
+	w.app = appPID(cmd.Process.Pid, bin)
+	return w
+}
+
+// await returns the submatches of the next log line matching re, failing the
+// test when the app exits first, when within passes, or when an automation
+// script reports an error.
+func (w *appWindow) await(what string, re *regexp.Regexp, within time.Duration) []string {
+	w.t.Helper()
+	deadline := time.After(within)
+	for {
+		w.mu.Lock()
+		for w.next < len(w.lines) {
+			l := w.lines[w.next]
+			w.next++
+			if m := re.FindStringSubmatch(l); m != nil {
+				w.mu.Unlock()
+				return m
+			}
+			if m := automationError.FindStringSubmatch(l); m != nil {
+				w.mu.Unlock()
+				w.t.Fatalf("the automation script failed: %s", m[1])
+			}
+		}
+		changed := w.changed
+		w.mu.Unlock()
 		select {
-		case <-exited:
-		case <-time.After(20 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
+		case <-changed:
+		case <-w.exited:
+			w.mu.Lock()
+			pending := w.next < len(w.lines)
+			w.mu.Unlock()
+			if !pending {
+				w.t.Fatalf("app exited before %s:\n%s", what, w.log())
+			}
+		case <-deadline:
+			w.t.Fatalf("no %s within %s:\n%s", what, within, w.log())
 		}
 	}
-	defer stop()
-	var d time.Duration
-	select {
-	case d = <-ready:
-	case <-exited:
-		t.Fatalf("app exited before \"frontend ready\":\n%s", log.String())
-	case <-time.After(60 * time.Second):
-		logMu.Lock()
-		defer logMu.Unlock()
-		t.Fatalf("no \"frontend ready\" within 60 s:\n%s", log.String())
+}
+
+// matches returns the submatches of every log line so far that matches re.
+func (w *appWindow) matches(re *regexp.Regexp) [][]string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out [][]string
+	for _, l := range w.lines {
+		if m := re.FindStringSubmatch(l); m != nil {
+			out = append(out, m)
+		}
 	}
-	app := appPID(cmd.Process.Pid, bin)
-	waitIdle(t, app, server, n)
-	m, parts := treeMem(app, func(cmdline string) bool {
-		// Only the app's own processes: not the MCP servers it runs (nor the
-		// slow ones' shell and sleep).
-		return !strings.Contains(cmdline, server) && !strings.Contains(cmdline, faultServer) && !strings.HasPrefix(cmdline, "/bin/sh") && !strings.HasPrefix(cmdline, "sleep")
-	})
-	t.Logf("window with %d servers: ready after %s; %s", n, d.Round(time.Millisecond), parts)
-	renderer, _ := treeMem(app, func(cmdline string) bool { return strings.Contains(cmdline, "WebKitWebProcess") })
-	renderer = subtract(renderer, memOf(app)) // treeMem counts its root
-	return d, m, renderer
+	return out
+}
+
+var automationError = regexp.MustCompile(`automation report="?error (.*?)"?$`)
+
+// log is the app's stderr so far, its last 200 lines.
+func (w *appWindow) log() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.lines[max(0, len(w.lines)-200):], "\n")
+}
+
+// stop ends the app's process group: SIGTERM, then SIGKILL after 20 s.
+func (w *appWindow) stop() {
+	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-w.exited:
+	case <-time.After(20 * time.Second):
+		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+		<-w.exited
+	}
 }
 
 func subtract(a, b mem) mem { return mem{a.rss - b.rss, a.pss - b.pss, a.anon - b.anon} }

@@ -183,12 +183,25 @@ export async function loadChats(): Promise<void> {
  * what is kept (more than a page was added), the page alone is kept and older ones load on scroll.
  */
 export function spliceTail(messages: Message[], hasMore: boolean, page: MessagePage): { messages: Message[]; hasMore: boolean } {
-  const tail = page.messages ?? [];
+  const tail = reuse(messages, page.messages ?? []);
   if (tail.length === 0) return { messages: [], hasMore: false };
   const first = tail[0]!.seq;
   const keep = messages.filter((m) => m.seq > 0 && m.seq < first);
   if (keep.length > 0 && keep[keep.length - 1]!.seq === first - 1) return { messages: [...keep, ...tail], hasMore };
   return { messages: tail, hasMore: page.hasMore };
+}
+
+/**
+ * reuse returns fresh, with each message that is already shown unchanged (same id and content)
+ * replaced by the object on screen, so the views of the messages a reload did not change are
+ * not rendered again.
+ */
+function reuse(shown: Message[], fresh: Message[]): Message[] {
+  const byId = new Map(shown.map((m) => [m.id, m]));
+  return fresh.map((m) => {
+    const old = byId.get(m.id);
+    return old && JSON.stringify(old) === JSON.stringify(m) ? old : m;
+  });
 }
 
 /** prependPage puts an older page before the open chat's messages (pure, for tests). */

@@ -50,6 +50,12 @@ describe('spliceTail', () => {
     expect(got.messages.at(-1)?.text).toBe('final text');
     expect(seqs(got.messages)).toEqual(seqs(range(1, 10)));
   });
+  it('keeps the objects on screen for messages the tail did not change, so their views are not rendered again', () => {
+    const have = range(1, 10);
+    const got = spliceTail(have, false, { messages: [msg(9), msg(10, 'm10', 'final text')], hasMore: true });
+    expect(got.messages[8]).toBe(have[8]); // unchanged: the same object
+    expect(got.messages[9]).not.toBe(have[9]); // changed: the stored version
+  });
 });
 
 describe('prependPage', () => {

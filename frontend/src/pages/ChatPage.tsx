@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   clearError, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
@@ -312,7 +312,13 @@ function Messages() {
   );
 }
 
-function MessageView({ m }: { m: Message }) {
+/**
+ * MessageView is memoised: a streamed delta replaces only the message it
+ * belongs to (applyEvent keeps the others as they were), so the earlier
+ * messages, their Markdown and highlighted code, are not rendered again on
+ * every delta; without it each turn cost more the longer the chat was.
+ */
+const MessageView = memo(function MessageView({ m }: { m: Message }) {
   return (
     <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
       {m.role === 'user' ? <p className="user-text">{m.text}</p> : <Markdown text={m.text} />}
@@ -329,7 +335,7 @@ function MessageView({ m }: { m: Message }) {
       )}
     </article>
   );
-}
+});
 
 function Requests() {
   const current = useChat((s) => s.current);
