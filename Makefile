@@ -167,7 +167,7 @@ lint-workflows:
 # a time (-p 1), so no row shares the CPU with another package's; each
 # appends its table and build/bench/table.sh merges them into one.
 BENCH_OUT := build/bench-latest.md
-bench: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json
+bench: deps-test build package $(TEST_SERVERS)/node_modules/.package-lock.json
 	rm -f $(BENCH_OUT).parts
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts SWITCHBOARD_BIN=$(CURDIR)/$(BIN) xvfb-run -a -s "-screen 0 1280x900x24" \
 	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./mcpmanager/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'

@@ -110,7 +110,7 @@ func benchDay(t *testing.T, tb *table, everything, bin string) {
 	t0 := time.Now()
 	after50 := at(51)
 	afterAll := at(turns + 1)
-	done := w.await("the script's end", regexp.MustCompile(`automation report="done (\d+) (\d+)"`), 2*time.Minute)
+	done := w.await("the script's end", regexp.MustCompile(`automation report="done (\d+) (\d+) (\[.*\])"`), 2*time.Minute)
 	ms, _ := strconv.Atoi(done[2])
 	t.Logf("%d turns typed in %s (%s per turn, the two pauses for readings included: %s)", turns+1, time.Duration(ms)*time.Millisecond,
 		(time.Duration(ms) * time.Millisecond / time.Duration(turns+1)).Round(time.Millisecond), time.Since(t0).Round(time.Second))
@@ -119,16 +119,17 @@ func benchDay(t *testing.T, tb *table, everything, bin string) {
 	}
 	// Time per turn, early and late, over two whole chats each: a turn
 	// must not cost more because a thousand came before it.
-	at10 := map[int]time.Duration{0: 0}
-	for _, m := range w.matches(regexp.MustCompile(`automation report="turn (\d+) (\d+)"`)) {
-		n, _ := strconv.Atoi(m[1])
-		ms, _ := strconv.Atoi(m[2])
-		at10[n] = time.Duration(ms) * time.Millisecond
+	var every10 []int // ms since the first turn, at turns 10, 20, …
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(done[3], `\"`, `"`)), &every10); err != nil || len(every10) < turns/10 {
+		t.Fatalf("the script's times at every 10th turn: %q: %v", done[3], err)
 	}
-	early, late := at10[40]-at10[0], at10[turns]-at10[turns-40]
-	if early <= 0 || late <= 0 {
-		t.Fatalf("the script did not report turns 40, %d and %d: %v", turns-40, turns, at10)
+	at10 := func(turn int) time.Duration {
+		if turn == 0 {
+			return 0
+		}
+		return time.Duration(every10[turn/10-1]) * time.Millisecond
 	}
+	early, late := at10(40)-at10(0), at10(turns)-at10(turns-40)
 	tb.dur(fmt.Sprintf("a day of use: time per turn in the window (typed, tool call, streamed reply shown), turns %d–%d vs turns 1–40 (two whole chats each)", turns-39, turns),
 		late/40, early/40, "")
 	tb.add(fmt.Sprintf("a day of use: window PSS (Go + WebKit processes) after %d chat turns vs after 50 (typed in the real window; each a tool card and streamed Markdown with a code block; a new chat every 20 turns)", turns),
@@ -151,16 +152,17 @@ func benchShow(t *testing.T, tb *table, bin string) {
 	seedChat(t, filepath.Join(dataDir, "history.db"), "Short chat", 10)
 	const runs = 7
 	w := startWindow(t, bin, dataDir, "SWITCHBOARD_AUTOMATION="+automation(t, "show.js", "__RUNS__", strconv.Itoa(runs)))
-	opened := regexp.MustCompile(`automation report="open (long|short) ([0-9.]+)"`)
-	times := map[string][]time.Duration{}
-	for range 2 * runs {
-		m := w.await("a timed open", opened, time.Minute)
-		ms, _ := strconv.ParseFloat(m[2], 64)
-		times[m[1]] = append(times[m[1]], time.Duration(ms*float64(time.Millisecond)))
+	done := w.await("the script's end", regexp.MustCompile(`automation report="done (\{.*\})"`), 2*time.Minute)
+	var ms struct{ Long, Short []float64 }
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(done[1], `\"`, `"`)), &ms); err != nil || len(ms.Long) != runs || len(ms.Short) != runs {
+		t.Fatalf("the script's times: %q: %v", done[1], err)
 	}
-	w.await("the script's end", regexp.MustCompile(`automation report=done`), time.Minute)
-	for _, d := range times {
-		slices.Sort(d)
+	times := map[string][]time.Duration{}
+	for kind, xs := range map[string][]float64{"long": ms.Long, "short": ms.Short} {
+		for _, x := range xs {
+			times[kind] = append(times[kind], time.Duration(x*float64(time.Millisecond)))
+		}
+		slices.Sort(times[kind])
 	}
 	t.Logf("open to last message shown: 1,000 messages %v; 10 messages %v", times["long"], times["short"])
 	tb.dur("time to show a chat in the window, click to its last message on screen: 1,000 messages vs 10 (virtualised, opened at its last page)",

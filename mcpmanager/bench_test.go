@@ -684,19 +684,6 @@ func (w *appWindow) await(what string, re *regexp.Regexp, within time.Duration) 
 	}
 }
 
-// matches returns the submatches of every log line so far that matches re.
-func (w *appWindow) matches(re *regexp.Regexp) [][]string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var out [][]string
-	for _, l := range w.lines {
-		if m := re.FindStringSubmatch(l); m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 var automationError = regexp.MustCompile(`automation report="?error (.*?)"?$`)
 
 // log is the app's stderr so far, its last 200 lines.

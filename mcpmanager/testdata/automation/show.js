@@ -3,8 +3,9 @@
 // on animation frames, from the click until the chat's last message is inside
 // the message list's viewport. One warm-up open of each, then RUNS of each.
 // Reports through window.runtime.EventsEmit('automation', ...):
-//   open long MS / open short MS   per timed open
-//   done
+//   open long MS / open short MS   per timed open, for a person watching the log
+//   done {"long":[MS…],"short":[MS…]}   every time at the end, in one report: the
+//                                       events reach the log in no set order
 //   error TEXT
 (async () => {
   const RUNS = __RUNS__;
@@ -36,11 +37,14 @@
     const long = 'Message 1000 of Long chat:', short = 'Message 10 of Short chat:';
     await open('Short chat', short);
     await open('Long chat', long);
+    const times = { long: [], short: [] };
     for (let i = 0; i < RUNS; i++) {
-      report('open', 'short', (await open('Short chat', short)).toFixed(1));
-      report('open', 'long', (await open('Long chat', long)).toFixed(1));
+      times.short.push(+(await open('Short chat', short)).toFixed(1));
+      report('open', 'short', times.short.at(-1));
+      times.long.push(+(await open('Long chat', long)).toFixed(1));
+      report('open', 'long', times.long.at(-1));
     }
-    report('done');
+    report('done', JSON.stringify(times));
   } catch (e) {
     report('error', String(e && e.message || e));
   }
