@@ -353,9 +353,27 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 	defer cancel()
 	m := newManager(t, servers(nservers, "c", ServerConfig{Command: everything}))
 	bare := make([]*client.Client, nservers)
+	var barePIDs []int
 	for i := range bare {
-		bare[i], _ = stdioClient(t, os.Environ(), everything)
+		var p *os.Process
+		bare[i], p = stdioClient(t, os.Environ(), everything)
+		barePIDs = append(barePIDs, p.Pid)
 	}
+	var oursPIDs []int
+	for _, st := range m.Status() {
+		oursPIDs = append(oursPIDs, st.PID)
+	}
+	// The servers' CPU time is what the row is limited by (two cores, ten
+	// Node processes): measured per call on each side, it says whether the
+	// registry makes a server work more per call.
+	serversCPU := func(pids []int) (cpu time.Duration) {
+		for _, p := range pids {
+			c, _ := schedstat(p)
+			cpu += c
+		}
+		return cpu
+	}
+	var oursCPU, baseCPU time.Duration
 	burst := func(call func(i int) error) (time.Duration, int64) {
 		var errs atomic.Int64
 		var wg sync.WaitGroup
@@ -378,19 +396,23 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 	var oursErr, baseErr int64
 	msg := strings.Repeat("x", 100)
 	for range rounds {
+		c0 := serversCPU(barePIDs)
 		d, e := burst(func(i int) error { return echo(ctx, bare[i%nservers], "echo", msg) })
-		base, baseErr = append(base, d), baseErr+e
+		base, baseErr, baseCPU = append(base, d), baseErr+e, baseCPU+serversCPU(barePIDs)-c0
+		c0 = serversCPU(oursPIDs)
 		d, e = burst(func(i int) error {
 			_, err := m.Registry().Call(ctx, fmt.Sprintf("c%d", i%nservers), "echo", map[string]any{"message": msg}, registry.CallOptions{})
 			return err
 		})
-		ours, oursErr = append(ours, d), oursErr+e
+		ours, oursErr, oursCPU = append(ours, d), oursErr+e, oursCPU+serversCPU(oursPIDs)-c0
 	}
 	o, b := median(ours), median(base)
 	tput := func(d time.Duration) float64 { return calls / d.Seconds() }
 	tb.add(fmt.Sprintf("%d calls in flight across %d servers, throughput: registry vs %d bare mcp-go clients", calls, nservers, nservers),
 		fmt.Sprintf("%.0f calls/s, %d errors", tput(o), oursErr), fmt.Sprintf("%.0f calls/s, %d errors", tput(b), baseErr),
 		tput(o)/tput(b), "≥ 0.90×, 0 errors")
+	tb.dur(fmt.Sprintf("%d calls in flight across %d servers, the servers' CPU per call: through the registry vs from bare mcp-go clients", calls, nservers),
+		oursCPU/(calls*rounds), baseCPU/(calls*rounds), "")
 	if oursErr != 0 {
 		t.Errorf("%d of %d calls through the registry failed", oursErr, calls*rounds)
 	}
