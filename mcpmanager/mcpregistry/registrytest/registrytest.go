@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -91,7 +92,24 @@ type Registry struct {
 	URL      string
 	Down     atomic.Bool // answer 503 to everything
 	Requests atomic.Int64
-	docs     []json.RawMessage
+
+	mu   sync.Mutex
+	docs []json.RawMessage
+}
+
+// Add serves doc (a server.json) too, after the others. It is safe to call
+// while the registry serves.
+func (r *Registry) Add(doc string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.docs = append(r.docs, json.RawMessage(doc))
+}
+
+// documents is what the registry serves now.
+func (r *Registry) documents() []json.RawMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.docs
 }
 
 // Start serves the documents plus filler servers (filler-1 … filler-N)
@@ -134,7 +152,7 @@ func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if rest, ok := strings.CutPrefix(path, "/v0.1/servers/"); ok {
 		name, ok := strings.CutSuffix(rest, "/versions/latest")
 		if n, err := url.PathUnescape(name); ok && err == nil {
-			for _, d := range r.docs {
+			for _, d := range r.documents() {
 				if docName(d) == n {
 					_ = json.NewEncoder(w).Encode(map[string]any{"server": d, "_meta": official()})
 					return
@@ -152,7 +170,7 @@ func (r *Registry) list(w http.ResponseWriter, q url.Values) {
 	}
 	search := strings.ToLower(q.Get("search"))
 	var match []json.RawMessage
-	for _, d := range r.docs {
+	for _, d := range r.documents() {
 		if search == "" || strings.Contains(strings.ToLower(docName(d)), search) || strings.Contains(strings.ToLower(string(d)), search) {
 			match = append(match, d)
 		}

@@ -1,0 +1,107 @@
+package host
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+)
+
+// TestCatalogAddsAnMCPBPackage: a registry entry whose package is an MCP
+// Bundle is downloaded, checked against its fileSha256 and installed as a
+// bundle; a wrong or missing checksum, a failed or oversize download
+// installs nothing and leaves no download behind.
+func TestCatalogAddsAnMCPBPackage(t *testing.T) {
+	packed := bundletest.Pack(t, "echo-env")
+	body, err := os.ReadFile(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	good := hex.EncodeToString(sum[:])
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/echo-env-1.2.0.mcpb" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(files.Close)
+	reg, err := registrytest.Start(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(name, url, sha string) string {
+		shaField := ""
+		if sha != "" {
+			shaField = fmt.Sprintf(`"fileSha256": %q,`, sha)
+		}
+		return fmt.Sprintf(`{"name": "io.github.example/%s", "description": "Echo env as a bundle", "version": "1.2.0",
+			"packages": [{"registryType": "mcpb", "identifier": %q, %s "version": "1.2.0", "transport": {"type": "stdio"}}]}`, name, url, shaField)
+	}
+	bundleURL := files.URL + "/echo-env-1.2.0.mcpb"
+	reg.Add(doc("echo-bundle", bundleURL, good))
+	reg.Add(doc("wrong-sum", bundleURL, strings.Repeat("ab", 32)))
+	reg.Add(doc("no-sum", bundleURL, ""))
+	reg.Add(doc("gone", files.URL+"/missing.mcpb", good))
+
+	h := liveHost(t)
+	c := CatalogOf(h)
+	values := map[string]string{"api_key": "sk-test-REGISTRY-7"}
+	for _, tc := range []struct {
+		name, want string
+		limit      int64
+	}{
+		{"io.github.example/wrong-sum", "its SHA-256 is " + good + ", not the registry's", 0},
+		{"io.github.example/no-sum", "has no fileSha256 to check it by", 0},
+		{"io.github.example/gone", "HTTP 404", 0},
+		{"io.github.example/echo-bundle", "larger than", int64(len(body)) - 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.limit > 0 {
+				old := MaxBundleDownload
+				MaxBundleDownload = tc.limit
+				t.Cleanup(func() { MaxBundleDownload = old })
+			}
+			if _, err := c.Add(t.Context(), reg.URL, tc.name, 0, values); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to say %q", err, tc.want)
+			}
+			cfg, err := h.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Servers) != 0 {
+				t.Fatalf("installed %+v", cfg.Servers)
+			}
+			if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
+				t.Fatalf("the download was left behind: %v", left)
+			}
+		})
+	}
+
+	name, err := c.Add(t.Context(), reg.URL, "io.github.example/echo-bundle", 0, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name != "echo-env" {
+		t.Fatalf("named %q, want the bundle manifest's name", name)
+	}
+	s, ok := h.Server("echo-env")
+	if rec, installed := InstalledOf(s); !ok || !installed || rec.Version != "1.2.0" {
+		t.Fatalf("not installed as a bundle: %+v", s)
+	}
+	if env, _ := shown(t, h); env["ECHO_API_KEY"] != values["api_key"] {
+		t.Fatalf("the server runs without the key given: %v", env)
+	}
+	if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
+		t.Fatalf("the download was left behind: %v", left)
+	}
+}
