@@ -8,15 +8,16 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// EventAutomation is the event an automation script reports with:
-// window.runtime.EventsEmit("automation", ...values).
-const EventAutomation = "automation"
+// automationEvent is the event an automation script reports with:
+// window.runtime.EventsEmit("automation", ...values). It goes from the
+// page to Go, so it is not one of the window's events (EventList).
+const automationEvent = "automation"
 
 // Automate runs the JavaScript in file inside the window once the frontend
 // has rendered (Ready): the hook through which benchmarks drive the real
 // window, as a person would, and read what it shows (make bench's day-of-use
 // and time-to-show rows; main passes SWITCHBOARD_AUTOMATION). The script
-// reports by emitting EventAutomation; each report is logged on stderr as an
+// reports by emitting automationEvent; each report is logged on stderr as an
 // "automation" line whose report attribute is the values joined by spaces.
 //
 // The script runs with the page's own rights (the bindings), which is no
@@ -38,7 +39,7 @@ func Automate(a *App, file string) {
 			slog.Error("automation", "err", "the window has no runtime context")
 			return
 		}
-		wruntime.EventsOn(ctx, EventAutomation, func(data ...any) {
+		wruntime.EventsOn(ctx, automationEvent, func(data ...any) {
 			line := fmt.Sprintln(data...) // spaces between all values, unlike Sprint
 			slog.Info("automation", "report", line[:len(line)-1])
 		})
