@@ -155,7 +155,8 @@ $(WIN_SETUP): $(WIN_SRC) | build
 # a Nullsoft PE executable, and the workflows lint clean.
 test-package: package lint-workflows
 	desktop-file-validate build/linux/switchboard.desktop
-	@file -b $(WIN_SETUP) | tee /dev/stderr | grep -q 'PE32.*Nullsoft' || { echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1; }
+	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
+	@kind=$$(file -b $(WIN_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1;; esac
 	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb)
 
 lint-workflows:
