@@ -1,6 +1,7 @@
 // Shared helpers for e2e tests: a Chromium from Debian driven by playwright-core.
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -126,4 +127,11 @@ export async function fakeCalls() {
 /** modelRequests returns the bodies of the model requests (chat completions) so far. */
 export async function modelRequests() {
   return (await fakeCalls()).filter((c) => c.method === 'POST' && /chat\/completions$/.test(c.path)).map((c) => c.body);
+}
+
+/** seedChat writes a chat of n messages into the running app's history database ("Message i of TITLE:" starts each). */
+export function seedChat(title, n) {
+  const db = path.join(env('E2E_DATA_DIR'), 'history.db');
+  const repo = path.resolve(import.meta.dirname, '..', '..');
+  execFileSync('go', ['run', './app/history/testdata/seedchat', '-db', db, '-title', title, '-messages', String(n)], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
 }

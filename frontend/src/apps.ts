@@ -12,6 +12,8 @@ export interface ToolAppInfo {
 }
 
 const known = new Map<string, Promise<ToolAppInfo | null>>();
+/** withApp holds the tools toolApp found an app for, for synchronous checks (hasApp). */
+const withApp = new Set<string>();
 
 /** toolApp says whether the tool (server__tool) has an app; asked once per tool name. */
 export function toolApp(name: string): Promise<ToolAppInfo | null> {
@@ -21,7 +23,10 @@ export function toolApp(name: string): Promise<ToolAppInfo | null> {
     p = call(() => ToolApp(name)).then((v) => (v.resourceUri ? v : null), () => null);
     known.set(name, p);
     // A tool without an app may gain one (a server update): ask again later.
-    p.then((v) => { if (!v) setTimeout(() => known.delete(name), 30_000); });
+    p.then((v) => {
+      if (v) withApp.add(name);
+      else setTimeout(() => known.delete(name), 30_000);
+    });
   }
   return p;
 }
@@ -29,6 +34,12 @@ export function toolApp(name: string): Promise<ToolAppInfo | null> {
 /** forgetToolApps drops what toolApp learned (the tool lists changed). */
 export function forgetToolApps(): void {
   known.clear();
+  withApp.clear();
+}
+
+/** hasApp says whether toolApp already found an app for the tool (false until it has asked). */
+export function hasApp(name: string): boolean {
+  return withApp.has(name);
 }
 
 const dark = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches;

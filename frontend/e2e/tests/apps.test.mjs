@@ -3,16 +3,15 @@
 // their app on the Tools page under the tool's result, and the app calls a
 // server tool through the host. A hostile app
 // (mcpmanager/apps/testdata/hostileapp) tries to break out of a chat card,
-// and fails. (The chat-card test of the example apps is out of the suite:
-// in the full run the model's call found no tool "vanilla__get-time"; see
-// issue #17's notes.)
+// and fails. In a long, virtualised chat an app card scrolled out of view
+// keeps its app (no frame dropped without ui/resource-teardown).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, seedChat, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const appsBin = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '.bin');
@@ -174,6 +173,78 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   assert.deepEqual(errors.filter((e) => !/Link opening denied by user/.test(String(e))), []);
   await page.close();
 });
+
+test('in a long, virtualised chat an app card scrolled out of view keeps its app', async () => {
+  await resetModel();
+  const title = 'Long chat with an app';
+  seedChat(title, 100);
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await waitTools(page, ['vanilla__get-time']);
+  // Allowed here (no approval in the way), asked again afterwards as the other tests expect.
+  await page.evaluate(() => window.go.app.SettingsPage.SetToolPolicy('vanilla__get-time', 'allow'));
+  try {
+    await longChatKeepsApp(page, title);
+  } finally {
+    await page.evaluate(() => window.go.app.SettingsPage.SetToolPolicy('vanilla__get-time', 'ask'));
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** longChatKeepsApp is the long-chat test once the chat is seeded and the tool allowed. */
+async function longChatKeepsApp(page, title) {
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: title, exact: true }).click();
+  const list = page.getByLabel('Messages', { exact: true });
+  await list.locator('article.message').filter({ hasText: `Message 100 of ${title}:` }).waitFor();
+  // Every page loaded (beyond 60 messages the list is virtualised), then back to the end.
+  await untilInPage(page, (title) => {
+    const el = document.querySelector('[aria-label="Messages"]');
+    el.scrollTop = 0;
+    return el.classList.contains('virtual') && [...el.querySelectorAll('article.message')].some((a) => a.textContent.includes(`Message 1 of ${title}:`));
+  }, title, { what: 'the first message, every page loaded' });
+  await list.focus();
+  await page.keyboard.press('End');
+
+  await script(
+    { toolCalls: [{ id: 'call_long', name: 'vanilla__get-time', arguments: '{}' }] },
+    { text: 'The clock, at the end of a long chat.' },
+  );
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('What time is it, after all this?');
+  await box.press('Enter');
+  await list.locator('article.message').filter({ hasText: 'The clock, at the end of a long chat.' }).waitFor();
+  // The turn is stored and the tail read again (no message left with seq 0).
+  await untilInPage(page, () => ![...document.querySelectorAll('[aria-label="Messages"] article.message')].some((a) => a.dataset.seq === '0'),
+    null, { what: 'the stored tail' });
+  const card = page.getByTestId('tool-card').last();
+  const time = app(card).locator('#server-time').filter({ hasText: /^\d{4}-\d\d-\d\dT/ });
+  await time.waitFor({ timeout: 30_000 });
+  const shown = await time.textContent();
+  await card.getByTestId('app-frame').evaluate((el) => { el.dataset.kept = 'yes'; });
+
+  // Scrolled to the top, far from the card: its row stays rendered, the same frame, out of view.
+  await list.focus();
+  await page.keyboard.press('Home');
+  await untilInPage(page, (title) => [...document.querySelectorAll('[aria-label="Messages"] article.message')].some((a) => a.textContent.includes(`Message 1 of ${title}:`)),
+    title, { what: 'the top of the chat' });
+  const away = await page.evaluate(() => {
+    const box = document.querySelector('[aria-label="Messages"]');
+    const f = document.querySelector('[data-testid="app-frame"][data-kept]');
+    const r = f?.getBoundingClientRect(), b = box.getBoundingClientRect();
+    return { kept: !!f, outOfView: !!r && (r.top > b.bottom || r.bottom < b.top), rows: box.querySelectorAll('article.message').length };
+  });
+  assert.ok(away.kept, 'the app frame was dropped when its card scrolled out of view');
+  assert.ok(away.outOfView, 'the card was still in view at the top of the chat');
+  assert.ok(away.rows < 120, `the DOM holds ${away.rows} messages: the list is not virtualised`);
+
+  // Back at the end, the same app shows the same time: it was not loaded again.
+  await list.focus();
+  await page.keyboard.press('End');
+  await card.scrollIntoViewIfNeeded();
+  assert.equal(await page.locator('[data-testid="app-frame"][data-kept]').count(), 1);
+  assert.equal(await time.textContent(), shown);
+  await screenshot(page, 'apps-long-chat');
+}
 
 test("the Tools page renders a tool's app under its result, and the app's calls ask there", async () => {
   const { page, errors } = await openApp(browser, { hash: '#/tools' });

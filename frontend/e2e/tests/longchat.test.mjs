@@ -3,21 +3,12 @@
 // top staying put), and opening it takes about as long as a 10-message chat.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { env, launch, openApp, resetModel, screenshot, scriptModel, untilInPage } from '../lib.mjs';
-
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
+import { launch, openApp, resetModel, screenshot, scriptModel, seedChat, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** seed writes a chat of n messages into the running app's history database. */
-function seed(title, n) {
-  const db = path.join(env('E2E_DATA_DIR'), 'history.db');
-  execFileSync('go', ['run', './app/history/testdata/seedchat', '-db', db, '-title', title, '-messages', String(n)], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
-}
 
 /**
  * openTimed clicks the chat titled title in the list and returns the ms until
@@ -47,8 +38,8 @@ function openTimed(page, title, text) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 test('a 1,000-message chat opens at its end, virtualised, and loads older pages on scroll', async () => {
-  seed('Long chat', 1000);
-  seed('Short chat', 10);
+  seedChat('Long chat', 1000);
+  seedChat('Short chat', 10);
   const { page, errors } = await openApp(browser, { hash: '#/chat' });
   const chats = page.getByRole('navigation', { name: 'Chats' });
   await chats.getByRole('button', { name: 'Long chat', exact: true }).waitFor();

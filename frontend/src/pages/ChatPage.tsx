@@ -1,5 +1,5 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import {
   clearError, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
 } from '../chat';
@@ -14,6 +14,7 @@ import {
 } from '../components/ComposerExtras';
 import { message } from '../servers';
 import { hasBackend } from '../backend';
+import { hasApp } from '../apps';
 import { snippetParts } from '../knowledge';
 
 /** ChatPage: the chat list, the open conversation with tool cards and approvals, and the composer. */
@@ -167,6 +168,13 @@ function Messages() {
     overscan: 6,
     gap: 12,
     getItemKey: (i) => messages[i]?.id ?? i,
+    // A message whose tool card shows an MCP App stays rendered out of view: unmounting would
+    // drop the app's frame without ui/resource-teardown (and lose its state on the way back).
+    rangeExtractor: (range) => {
+      const rows = defaultRangeExtractor(range);
+      const keep = messages.flatMap((m, i) => (m.toolCalls.some((c) => hasApp(c.name)) && !rows.includes(i) ? [i] : []));
+      return keep.length > 0 ? [...rows, ...keep].sort((a, b) => a - b) : rows;
+    },
   });
   // While following the end, lay out the end at once rather than the top first (until the scroll
   // offset the list reports catches up, the virtualizer would render the rows at the old offset).
