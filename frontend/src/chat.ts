@@ -220,10 +220,7 @@ export function oldestSeq(messages: Message[]): number {
  * splices it in, so a reply in a long chat does not re-read the whole chat.
  */
 export async function openChat(id: string, refresh = false): Promise<void> {
-  if (!refresh) {
-    await tearDownApps(); // the apps of the chat shown hear they go, while their frames are there
-    set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
-  }
+  if (!refresh) await leaveFor(id);
   if (!id) return;
   try {
     const page = await call(() => ChatMessagesPage(id, 0, refresh ? PAGE : FIRST_PAGE));
@@ -252,6 +249,12 @@ export async function loadOlder(): Promise<void> {
   }
 }
 
+/** leaveFor takes the chat shown off the view, its apps told first while their frames are there, and makes id current. */
+async function leaveFor(id: string): Promise<void> {
+  await tearDownApps();
+  set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
+}
+
 /**
  * creating is the chat "New chat" is making: a message sent meanwhile goes
  * to it, never to the chat shown before the click.
@@ -261,8 +264,7 @@ let creating: Promise<string> | null = null;
 /** newChat makes a chat and opens it; the chat shown before leaves the view at once. */
 export function newChat(agentId = ''): Promise<string> {
   const made = (async () => {
-    await tearDownApps();
-    set({ current: '', messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
+    await leaveFor('');
     try {
       const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''));
       await loadChats();

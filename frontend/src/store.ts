@@ -1,8 +1,8 @@
-import { appsOnScreen, tearDownApps } from './apps';
 // Stores: each module's state (the page, chats, servers, agents) lives in one
 // small external store, read by components with useSyncExternalStore and
 // changed only through the module's actions. This file has the helper every
 // store is made with, and the app's own store: the page and the backend's info.
+import { appsOnScreen, tearDownApps } from './apps';
 import { useSyncExternalStore } from 'react';
 import type { app } from '../wailsjs/go/models';
 import { pageFromHash, type PageId } from './pages';
