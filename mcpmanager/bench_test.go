@@ -524,9 +524,6 @@ func benchMemory(t *testing.T, tb *table, everything, bin string) {
 // servers configured vs none; then the RSS of the app's own processes (Go +
 // WebKit) once the 10 servers are up and the app is idle.
 func benchWindow(t *testing.T, tb *table, everything, bin string) {
-	if os.Getenv("DISPLAY") == "" {
-		t.Fatal("no X display: run 'make bench' (it runs the benchmarks under xvfb-run), or xvfb-run -a go test ...")
-	}
 	dir := t.TempDir()
 	many := filepath.Join(dir, "many")
 	file := filepath.Join(dir, "many.json")
@@ -624,6 +621,9 @@ type appWindow struct {
 // Its cleanup stops it; await reads its log.
 func startWindow(t *testing.T, bin, dataDir string, env ...string) *appWindow {
 	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("no X display: run 'make bench' (it runs the benchmarks under xvfb-run), or xvfb-run -a go test ...")
+	}
 	home := t.TempDir()
 	run := filepath.Join(home, "run")
 	if err := os.Mkdir(run, 0o700); err != nil {
@@ -652,7 +652,7 @@ func startWindow(t *testing.T, bin, dataDir string, env ...string) *appWindow {
 			w.lines = append(w.lines, sc.Text())
 			close(w.changed)
 			w.changed = make(chan struct{})
-			if automationError.MatchString(sc.Text()) && !failed {
+			if r, ok := report(sc.Text()); ok && strings.HasPrefix(r, "error ") && !failed {
 				failed = true
 				close(w.failed)
 			}
@@ -664,15 +664,15 @@ func startWindow(t *testing.T, bin, dataDir string, env ...string) *appWindow {
 		_ = cmd.Wait()
 	}()
 	t.Cleanup(w.stop)
-	w.await("\"frontend ready\"", sinceStart, 60*time.Second)
+	w.await("\"frontend ready\"", sinceStart.MatchString, 60*time.Second)
 	w.app = appPID(cmd.Process.Pid, bin)
 	return w
 }
 
-// await returns the submatches of the next log line matching re, failing the
-// test when the app exits first, when within passes, or when an automation
+// await returns the next log line for which match holds, failing the test
+// when the app exits first, when within passes, or when an automation
 // script reports an error.
-func (w *appWindow) await(what string, re *regexp.Regexp, within time.Duration) []string {
+func (w *appWindow) await(what string, match func(line string) bool, within time.Duration) string {
 	w.t.Helper()
 	deadline := time.After(within)
 	for {
@@ -680,19 +680,17 @@ func (w *appWindow) await(what string, re *regexp.Regexp, within time.Duration) 
 		for w.next < len(w.lines) {
 			l := w.lines[w.next]
 			w.next++
-			if m := re.FindStringSubmatch(l); m != nil {
+			if match(l) {
 				w.mu.Unlock()
-				return m
-			}
-			if m := automationError.FindStringSubmatch(l); m != nil {
-				w.mu.Unlock()
-				w.t.Fatalf("the automation script failed: %s", m[1])
+				return l
 			}
 		}
 		changed := w.changed
 		w.mu.Unlock()
 		select {
 		case <-changed:
+		case <-w.failed:
+			w.t.Fatalf("the automation script failed before %s:\n%s", what, w.log())
 		case <-w.exited:
 			w.mu.Lock()
 			pending := w.next < len(w.lines)
@@ -706,7 +704,36 @@ func (w *appWindow) await(what string, re *regexp.Regexp, within time.Duration) 
 	}
 }
 
-var automationError = regexp.MustCompile(`automation report="?error (.*?)"?$`)
+// awaitReport waits (as await) for the automation script's report that
+// starts with word and a space, and decodes the JSON after them into v.
+func (w *appWindow) awaitReport(word string, v any, within time.Duration) {
+	w.t.Helper()
+	prefix := word + " "
+	l := w.await(fmt.Sprintf("the script's %q report", word), func(l string) bool {
+		r, ok := report(l)
+		return ok && strings.HasPrefix(r, prefix)
+	}, within)
+	r, _ := report(l)
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(r, prefix)), v); err != nil {
+		w.t.Fatalf("the script's %q report: %v\n%s", word, err, r)
+	}
+}
+
+// automationReport is the app's log line for a script's report (app.Automate):
+// slog's text format quotes a value that has spaces or quotes.
+var automationReport = regexp.MustCompile(`automation report=("(?:[^"\\]|\\.)*"|\S+)$`)
+
+// report returns the text of an automation report line.
+func report(line string) (string, bool) {
+	m := automationReport.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	if s, err := strconv.Unquote(m[1]); err == nil {
+		return s, true
+	}
+	return m[1], true
+}
 
 // log is the app's stderr so far, its last 200 lines.
 func (w *appWindow) log() string {

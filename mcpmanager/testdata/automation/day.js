@@ -4,8 +4,9 @@
 // (the fake model answers with a tool call, then streamed Markdown).
 // Reports, through window.runtime.EventsEmit('automation', ...):
 //   turn N MS     every 10 turns, with the time since the first began
-//   done N MS [MS…]  at the end: the time the turns took, and the time at
-//                 every 10th turn again (the events reach the log in no set order)
+//   done {"turns":N,"ms":MS,"every10":[MS…]}  at the end, in one report (the
+//                 events reach the log in no set order): the turns typed, the time
+//                 they took, and the time at every 10th turn again
 //   error TEXT    when something did not show in time
 (async () => {
   const TURNS = __TURNS__, PER_CHAT = 20, TURN_LIMIT_MS = 60_000;
@@ -57,7 +58,7 @@
         report('turn', i, every10.at(-1));
       }
     }
-    report('done', TURNS, Math.round(performance.now() - start), JSON.stringify(every10));
+    report('done', JSON.stringify({ turns: TURNS, ms: Math.round(performance.now() - start), every10 }));
   } catch (e) {
     report('error', String(e && e.message || e));
   }
