@@ -146,11 +146,7 @@ func (a *AppsPage) chatAgent(ctx context.Context, chatID string) *chat.Agent {
 	if err != nil {
 		return nil
 	}
-	ag, err := s.Agent(c.Agent)
-	if err != nil {
-		return nil
-	}
-	return &ag
+	return s.ChatAgent(c.Agent)
 }
 
 // ReadResource is an app's resources/read on its own server, as JSON.

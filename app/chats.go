@@ -262,11 +262,7 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 			a.turnsMu.Unlock()
 			cancel()
 		}()
-		var agent *chat.Agent
-		if ag, err := s.Agent(c.Agent); c.Agent != "" && err == nil {
-			agent = &ag // a deleted agent's chats go on with the defaults
-		}
-		t := host.TurnSetup(s, agent, "", opts.active)
+		t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", opts.active)
 		t.ChatID, t.Provider, t.Model, t.Text = chatID, m.Provider, m.Name, text
 		t.Images, t.Audio = s.Images(c.Provider, m.Name), s.Audio(c.Provider, m.Name)
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step

@@ -86,6 +86,20 @@ func (s Settings) Agent(id string) (Agent, error) {
 	return s.Agents[i], nil
 }
 
+// ChatAgent is the agent a chat runs, by the agent ID the chat stores: nil
+// when it has none, or when that agent was deleted since (its chats go on
+// with the defaults).
+func (s Settings) ChatAgent(id string) *Agent {
+	if id == "" {
+		return nil
+	}
+	ag, err := s.Agent(id)
+	if err != nil {
+		return nil
+	}
+	return &ag
+}
+
 // FindAgent returns the agent with the given ID or name (any case), for
 // the CLI's --agent.
 func (s Settings) FindAgent(nameOrID string) (Agent, error) {

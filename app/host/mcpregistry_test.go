@@ -55,6 +55,12 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 
 	h := liveHost(t)
 	c := CatalogOf(h)
+	noDownloadLeft := func(t *testing.T) {
+		t.Helper()
+		if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
+			t.Fatalf("the download was left behind: %v", left)
+		}
+	}
 	values := map[string]string{"api_key": "sk-test-REGISTRY-7"}
 	for _, tc := range []struct {
 		name, want string
@@ -81,9 +87,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 			if len(cfg.Servers) != 0 {
 				t.Fatalf("installed %+v", cfg.Servers)
 			}
-			if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
-				t.Fatalf("the download was left behind: %v", left)
-			}
+			noDownloadLeft(t)
 		})
 	}
 
@@ -101,7 +105,5 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	if env, _ := shown(t, h); env["ECHO_API_KEY"] != values["api_key"] {
 		t.Fatalf("the server runs without the key given: %v", env)
 	}
-	if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
-		t.Fatalf("the download was left behind: %v", left)
-	}
+	noDownloadLeft(t)
 }
