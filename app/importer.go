@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -56,11 +57,30 @@ type ImportPreview struct {
 	Problems []ProblemView    `json:"problems"` // file-level problems (syntax, unknown format)
 }
 
-// DiscoveredConfig is another app's config file found on this machine.
+// DiscoveredConfig is another app's config file found on this machine,
+// with what it holds; the welcome page and the import wizard show the same
+// list (discoverConfigs), as 'servers discover' does.
 type DiscoveredConfig struct {
 	App   string `json:"app"`
 	Path  string `json:"path"`
 	Scope string `json:"scope"`
+	// Servers can be imported as they are; NeedsAttention have an error.
+	Servers        int    `json:"servers"`
+	NeedsAttention int    `json:"needsAttention"`
+	Problem        string `json:"problem"` // why the file cannot be read, or ""
+	Summary        string `json:"summary"` // "4 servers, 1 needs attention"
+}
+
+// discoverConfigs surveys this machine's MCP configs (config.Survey, the
+// function 'servers discover' calls too).
+func discoverConfigs(ctx context.Context) []DiscoveredConfig {
+	found := config.Survey(ctx, config.SystemEnv())
+	out := make([]DiscoveredConfig, 0, len(found))
+	for _, f := range found {
+		out = append(out, DiscoveredConfig{App: f.App, Path: f.Path, Scope: f.Scope,
+			Servers: f.Servers, NeedsAttention: f.NeedsAttention, Problem: f.Problem, Summary: f.Summary()})
+	}
+	return out
 }
 
 func problemViews(ps []config.Problem) []ProblemView {
@@ -159,12 +179,7 @@ func keepSet(keys []string) map[string]bool {
 
 // DiscoverConfigs finds the MCP configs of other apps on this machine.
 func (a *ServersPage) DiscoverConfigs() ([]DiscoveredConfig, error) {
-	cands := config.Discover(config.SystemEnv())
-	out := make([]DiscoveredConfig, 0, len(cands))
-	for _, c := range cands {
-		out = append(out, DiscoveredConfig{App: c.App, Path: c.Path, Scope: c.Scope})
-	}
-	return out, nil
+	return discoverConfigs(a.life), nil
 }
 
 // ReadConfigFile returns the text of a discovered config for the import
@@ -181,7 +196,7 @@ func (a *ServersPage) ReadConfigFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if fi.Size() > 4<<20 {
+	if fi.Size() > config.MaxConfigSize {
 		return "", fmt.Errorf("%s is %d bytes; an MCP config should be far smaller", path, fi.Size())
 	}
 	b, err := os.ReadFile(path)

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -55,9 +56,15 @@ type ServerView struct {
 	// Icon is the server's own icon (serverInfo.icons): a data: URL, or an
 	// https: URL to pass to ContentPage.Icon; "" when it has none.
 	Icon string `json:"icon"`
-	// Roots are the folders the server is offered as its MCP roots (the
-	// workspace unless its entry has "roots").
-	Roots []string `json:"roots"`
+	// Roots are the folders the server is offered as its MCP roots;
+	// RootsRule says which rule chose them ("configured": the folders its
+	// arguments name; "workspace"; "both"; "list": its entry lists them;
+	// "none"), RootsMode is the entry's choice ("auto" unless set) and
+	// ConfiguredFolders the folders its arguments name.
+	Roots             []string `json:"roots"`
+	RootsRule         string   `json:"rootsRule"`
+	RootsMode         string   `json:"rootsMode"`
+	ConfiguredFolders []string `json:"configuredFolders"`
 	// Logging: it offers MCP logging; LogLevel is the level asked of it
 	// ("" for its own default).
 	Logging  bool   `json:"logging"`
@@ -156,6 +163,11 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
 	}
 	v.Roots, v.Logging, v.LogLevel = []string{}, st.Logging, st.LogLevel
+	v.ConfiguredFolders = []string{}
+	if r, ok := a.h.Applied().Roots[st.Name]; ok {
+		v.RootsRule, v.RootsMode = r.Rule, r.Mode
+		v.ConfiguredFolders = append(v.ConfiguredFolders, r.Configured...)
+	}
 	if sup, err := a.h.Manager().Server(st.Name); err == nil {
 		v.StderrTail = sup.Log().Tail(50)
 		v.Roots = append(v.Roots, sup.Roots()...)
@@ -383,4 +395,11 @@ func (a *ServersPage) ServerLog(name string, lines int) ([]string, error) {
 		lines = 200
 	}
 	return sup.Log().Tail(lines), nil
+}
+
+// SetServerRoots chooses the folders a server is offered as its MCP roots:
+// "auto" (the folders its arguments name, else the workspace),
+// "configured", "workspace", "both", "none", or "list" with folders.
+func (a *ServersPage) SetServerRoots(name, mode string, folders []string) error {
+	return host.SetRoots(a.h, name, mode, folders)
 }

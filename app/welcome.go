@@ -13,7 +13,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/uistate"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // WelcomePage is the first-run page: the configs of other apps found on this
@@ -25,20 +24,12 @@ type WelcomePage struct{ *core }
 // WelcomeView is what the welcome page shows.
 type WelcomeView struct {
 	// Show says the window should open on the welcome page.
-	Show    bool            `json:"show"`
-	Configs []WelcomeConfig `json:"configs"`
+	Show    bool               `json:"show"`
+	Configs []DiscoveredConfig `json:"configs"`
 	// Local lists the model servers answering on this machine.
 	Local   []LocalModel `json:"local"`
 	DataDir string       `json:"dataDir"`
 	LogDir  string       `json:"logDir"`
-}
-
-// WelcomeConfig is another app's MCP config found on this machine.
-type WelcomeConfig struct {
-	App     string `json:"app"`
-	Path    string `json:"path"`
-	Scope   string `json:"scope"`
-	Servers int    `json:"servers"` // valid servers in it; 0 hides it from the page
 }
 
 // LocalModel is a model server running on this machine, offered in one click.
@@ -78,7 +69,7 @@ func ollamaURL() string {
 
 // Welcome returns what the welcome page shows, and whether to show it.
 func (p *WelcomePage) Welcome() (WelcomeView, error) {
-	v := WelcomeView{DataDir: p.dir.String(), LogDir: p.dir.Logs(), Configs: []WelcomeConfig{}, Local: []LocalModel{}}
+	v := WelcomeView{DataDir: p.dir.String(), LogDir: p.dir.Logs(), Configs: []DiscoveredConfig{}, Local: []LocalModel{}}
 	st, err := uistate.Load(p.dir.UIState())
 	if err != nil {
 		slog.Warn("ui state", "err", err)
@@ -94,15 +85,7 @@ func (p *WelcomePage) Welcome() (WelcomeView, error) {
 		defer wg.Done()
 		v.Local = detectLocalModels(p.bg())
 	}()
-	for _, c := range config.Discover(config.SystemEnv()) {
-		wc := WelcomeConfig{App: c.App, Path: c.Path, Scope: c.Scope}
-		if b, err := os.ReadFile(c.Path); err == nil && len(b) < 4<<20 {
-			if f, err := config.Parse(c.Path, b); err == nil {
-				wc.Servers = len(f.Servers)
-			}
-		}
-		v.Configs = append(v.Configs, wc)
-	}
+	v.Configs = discoverConfigs(p.bg())
 	wg.Wait()
 	return v, nil
 }

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,7 +28,7 @@ func welcomeApp(t *testing.T) (*App, *[]recorded) {
 	if err := os.MkdirAll(filepath.Dir(claude), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(claude, []byte(`{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}, "time": {"command": "uvx", "args": ["mcp-server-time"]}}}`), 0o600); err != nil {
+	if err := os.WriteFile(claude, []byte(`{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}, "time": {"command": "uvx", "args": ["mcp-server-time"]}, "broken": {"args": ["server.js"]}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ollama := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -72,9 +74,9 @@ func TestWelcomeOffersWhatThisMachineHas(t *testing.T) {
 	if !v.Show {
 		t.Fatal("a data dir with no servers and no provider does not show the welcome page")
 	}
-	i := slices.IndexFunc(v.Configs, func(c WelcomeConfig) bool { return c.App == "Claude Desktop" })
-	if i < 0 || v.Configs[i].Servers != 2 {
-		t.Fatalf("configs = %+v, want Claude Desktop with 2 servers", v.Configs)
+	i := slices.IndexFunc(v.Configs, func(c DiscoveredConfig) bool { return c.App == "Claude Desktop" })
+	if i < 0 || v.Configs[i].Servers != 2 || v.Configs[i].NeedsAttention != 1 || v.Configs[i].Summary != "2 servers, 1 needs attention" {
+		t.Fatalf("configs = %+v, want Claude Desktop with 2 servers, 1 needing attention", v.Configs)
 	}
 	if len(v.Local) != 1 || v.Local[0].Name != "Ollama" || !slices.Equal(v.Local[0].Models, []string{"llama3.2:1b"}) {
 		t.Fatalf("local models = %+v, want only Ollama with llama3.2:1b (LM Studio is not running)", v.Local)
@@ -172,5 +174,45 @@ func TestAboutAndLogFolder(t *testing.T) {
 	}
 	if fi, err := os.Stat(opened); opened != a.dir.Logs() || err != nil || !fi.IsDir() {
 		t.Fatalf("opened %q (%v), want the existing log folder %q", opened, err, a.dir.Logs())
+	}
+}
+
+// TestDiscoveryAgrees: the welcome page, the import wizard's "found on this
+// machine" list and 'servers discover' show the same configs with the same
+// counts, a config with one broken entry among valid ones included.
+func TestDiscoveryAgrees(t *testing.T) {
+	a, _ := welcomeApp(t)
+	v, err := a.WelcomePage.Welcome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wizard, err := a.ServersPage.DiscoverConfigs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cli []config.Found
+	if err := json.Unmarshal([]byte(terminal(t, a.dir, "", "--json", "servers", "discover")), &cli); err != nil {
+		t.Fatal(err)
+	}
+	key := func(path string, servers, attn int) string { return fmt.Sprintf("%s %d+%d", path, servers, attn) }
+	var w, z, c []string
+	for _, d := range v.Configs {
+		w = append(w, key(d.Path, d.Servers, d.NeedsAttention))
+	}
+	for _, d := range wizard {
+		z = append(z, key(d.Path, d.Servers, d.NeedsAttention))
+	}
+	for _, d := range cli {
+		c = append(c, key(d.Path, d.Servers, d.NeedsAttention))
+	}
+	if len(w) == 0 || !slices.Equal(w, z) || !slices.Equal(w, c) {
+		t.Fatalf("welcome %q, wizard %q, CLI %q: want the same non-empty list", w, z, c)
+	}
+	if !strings.HasSuffix(w[0], " 2+1") {
+		t.Fatalf("welcome %q: want the Claude config's 2 valid servers and 1 needing attention", w)
+	}
+	table := terminal(t, a.dir, "", "servers", "discover")
+	if !strings.Contains(table, "2 servers, 1 needs attention") {
+		t.Fatalf("servers discover:\n%s\nwant the counts in words", table)
 	}
 }

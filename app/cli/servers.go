@@ -317,23 +317,18 @@ func serversDiscoverCmd() *Command {
 	return &Command{
 		Name:    "discover",
 		Summary: "find the MCP configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code on this machine",
-		Run: func(_ context.Context, inv *Invocation, args []string) error {
-			env := config.SystemEnv()
-			if wd, err := os.Getwd(); err == nil {
-				env.WorkDir = wd
-			}
-			cands := config.Discover(env)
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			// config.Survey is what the welcome page and the import wizard
+			// show too, so the three agree on every count.
+			found := config.Survey(ctx, config.SystemEnv())
 			if inv.JSON {
-				if cands == nil {
-					cands = []config.Candidate{}
-				}
-				return inv.PrintJSON(cands)
+				return inv.PrintJSON(found)
 			}
-			cells := make([][]string, 0, len(cands))
-			for _, c := range cands {
-				cells = append(cells, []string{c.App, c.Scope, c.Path})
+			cells := make([][]string, 0, len(found))
+			for _, f := range found {
+				cells = append(cells, []string{f.App, f.Scope, f.Summary(), f.Path})
 			}
-			if err := inv.Table("no MCP configs of other apps found", []string{"APP", "SCOPE", "FILE"}, cells); err != nil || len(cands) == 0 {
+			if err := inv.Table("no MCP configs of other apps found", []string{"APP", "SCOPE", "SERVERS", "FILE"}, cells); err != nil || len(found) == 0 {
 				return err
 			}
 			_, err := fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")

@@ -21,6 +21,8 @@ import (
 type Applied struct {
 	Profile string              // the active profile ("" for none)
 	Agents  map[string][]string // server → names of the agents using it
+	// Roots are each configured server's roots and the rule that chose them.
+	Roots map[string]Roots
 }
 
 // Applied is what Load or Edit last applied (zero before the first).
@@ -198,7 +200,6 @@ func (h *Host) apply(cfg *config.Config) {
 			}
 		}
 	}
-	h.applied.Store(ap)
 	run, problems := library.Prepare(cfg.Servers, ap.Profile)
 	specs := h.Specs(run)
 	withDownloadTimeout(specs, cfg)
@@ -209,20 +210,9 @@ func (h *Host) apply(cfg *config.Config) {
 	}
 	h.Registry().SetTaskPolicy(taskPolicyIn(cfg))
 	root := workspaceRootIn(h.dir, cfg)
-	h.running = withRoots(specs, root)
+	h.running, ap.Roots = withRoots(specs, run, root)
+	h.applied.Store(ap)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
-}
-
-// withRoots gives every server without roots of its own ("roots" in its
-// entry) the workspace folder as its root: switching the workspace then
-// tells each of them (notifications/roots/list_changed).
-func withRoots(specs []mcpmanager.ServerConfig, workspaceRoot string) []mcpmanager.ServerConfig {
-	for i := range specs {
-		if len(specs[i].Roots) == 0 {
-			specs[i].Roots = []string{workspaceRoot}
-		}
-	}
-	return specs
 }
 
 // Run starts exactly these servers (a --config file, or a subset chosen by
@@ -235,7 +225,7 @@ func (h *Host) Run(servers []config.Server) {
 	if cfg, err := config.Load(h.dir.Config()); err == nil {
 		h.Registry().SetTaskPolicy(taskPolicyIn(cfg))
 	}
-	h.running = withRoots(specs, root)
+	h.running, _ = withRoots(specs, servers, root)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
 }
 
@@ -262,7 +252,8 @@ func (h *Host) Specs(servers []config.Server) []mcpmanager.ServerConfig {
 // server is how a user checks it before enabling it.
 func (h *Host) Prepared(cfg *config.Config, s config.Server) mcpmanager.ServerConfig {
 	p, err := library.ApplyProfile(s, library.ActiveProfile(cfg.Settings))
-	c := withRoots(h.Specs([]config.Server{p}), workspaceRootIn(h.dir, cfg))[0]
+	specs, _ := withRoots(h.Specs([]config.Server{p}), []config.Server{p}, workspaceRootIn(h.dir, cfg))
+	c := specs[0]
 	if err != nil {
 		c.StartError = err.Error()
 	}

@@ -35,6 +35,7 @@ export function App() {
       const target = shortcutPage(e);
       if (target) {
         e.preventDefault();
+        welcome.leave();
         store.navigate(target);
       }
     };

@@ -32,6 +32,14 @@ export const welcome = {
     const view = await call(() => Welcome());
     s.set({ view });
   },
+  /**
+   * leave puts the welcome page aside for this session (the user went to
+   * another page); unlike finish it shows again at the next start while
+   * nothing is set up.
+   */
+  leave(): void {
+    if (s.get().open) s.set({ open: false });
+  },
   /** finish closes the welcome page for good (done or skipped). */
   async finish(): Promise<void> {
     await call(() => FinishWelcome());

@@ -323,6 +323,8 @@ func Diff(a, b Server) []Change {
 	str("encoding", a.Encoding, b.Encoding)
 	if !slices.Equal(a.Roots, b.Roots) {
 		out = append(out, Change{Field: "roots", From: showJSON(a.Roots), To: showJSON(b.Roots)})
+	} else if a.RootsMode != b.RootsMode {
+		str("roots", a.RootsMode, b.RootsMode)
 	}
 	if sa, sb := sandboxJSON(a.Sandbox), sandboxJSON(b.Sandbox); sa != sb {
 		out = append(out, Change{Field: "sandbox", From: sa, To: sb})

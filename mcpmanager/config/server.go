@@ -84,8 +84,11 @@ type Server struct {
 	Stderr         string // pipe, inherit, ignore or overlapped; "" = default
 	Encoding       string
 	// Roots are the folders (absolute paths) offered to the server as its
-	// MCP roots; empty means the workspace folder.
+	// MCP roots ("roots": [...]); when empty, RootsMode says which.
 	Roots []string
+	// RootsMode is "roots" given as a word: which folders are the roots
+	// when no list is given (RootsAuto when ""; see RootsModes).
+	RootsMode string
 	// Sandbox, when set, runs a stdio server in a sandbox (see sandbox.go).
 	Sandbox *Sandbox
 	Extra   map[string]json.RawMessage
@@ -161,6 +164,7 @@ func (s Server) MarshalJSON() ([]byte, error) {
 		{"stderr", s.Stderr != "", s.Stderr},
 		{"encoding", s.Encoding != "", s.Encoding},
 		{"roots", len(s.Roots) > 0, s.Roots},
+		{"roots", len(s.Roots) == 0 && s.RootsMode != "", s.RootsMode},
 		{"sandbox", s.Sandbox != nil, s.Sandbox},
 	}
 	for _, f := range fields {
@@ -398,6 +402,10 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		case "encoding":
 			s.Encoding = c.str(p, v)
 		case "roots":
+			if v.kind == kindString {
+				s.RootsMode = c.rootsMode(p, v)
+				break
+			}
 			s.Roots = c.roots(p, v)
 		case "sandbox":
 			sandboxNode = v
@@ -503,6 +511,34 @@ func (c *checker) str(path string, n *node) string {
 		return ""
 	}
 	return n.text
+}
+
+// Roots modes: the values "roots" takes as a word. With none, a server's
+// roots are the folders its arguments name, or the workspace when they name
+// none: an imported filesystem server keeps the folders it was set up for,
+// and a server set up without any works in the workspace.
+const (
+	RootsAuto       = "auto"       // configured folders, else the workspace
+	RootsConfigured = "configured" // only the folders its arguments name
+	RootsWorkspace  = "workspace"  // only the workspace
+	RootsBoth       = "both"       // the configured folders and the workspace
+	RootsNone       = "none"       // no roots at all
+)
+
+// RootsModes lists the words "roots" accepts.
+var RootsModes = []string{RootsAuto, RootsConfigured, RootsWorkspace, RootsBoth, RootsNone}
+
+// rootsMode reads "roots" given as a word.
+func (c *checker) rootsMode(path string, n *node) string {
+	m := n.text
+	if !slices.Contains(RootsModes, m) {
+		c.add(SeverityError, path, n, `%q is not a roots mode; use a list of folders or one of "auto", "configured", "workspace", "both", "none"`, m)
+		return ""
+	}
+	if m == RootsAuto {
+		return "" // the default, written as nothing
+	}
+	return m
 }
 
 // roots reads a server's "roots": absolute folder paths (a placeholder

@@ -192,7 +192,9 @@ func NewPlan(spec process.Spec, p Policy) (Plan, error) {
 	if p.RootsAccess != Hidden {
 		kind := map[Access]Kind{ReadWrite: BindRW, ReadOnly: Bind}[p.RootsAccess]
 		for _, r := range p.Roots {
-			if r = expandHome(r); filepath.IsAbs(r) && exists(r) {
+			// A root never opens a home whole either (a filesystem server
+			// configured for "~" keeps it outside the sandbox only).
+			if r = expandHome(r); filepath.IsAbs(r) && exists(r) && !b.tooWide(r) {
 				b.bindBoth(filepath.Clean(r), kind, "roots")
 			}
 		}

@@ -39,7 +39,7 @@ test('a server that needs login shows Log in, and logging in makes it ready', as
   await wizard.getByLabel('Config JSON').fill(JSON.stringify({ mcpServers: { locked: { url: `${base}/mcp` } } }, null, 2));
   await wizard.getByRole('table', { name: 'Import preview' }).locator('tr[data-outcome="added"]').waitFor();
   await wizard.getByRole('button', { name: 'Import 1 server' }).click();
-  await wizard.getByText('Imported 1 server.').waitFor();
+  await wizard.getByText(/^Imported 1 server:/).waitFor();
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
 
   const row = page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name: 'locked', exact: true });

@@ -31,7 +31,7 @@ test('an imported server runs sandboxed, and its sandbox is edited under Details
   assert.equal(await offer.isChecked(), false, 'the sandbox is offered, not imposed');
   await offer.check();
   await wizard.getByRole('button', { name: 'Import 1 server' }).click();
-  await wizard.getByRole('status').getByText('Imported 1 server.').waitFor();
+  await wizard.getByRole('status').getByText(/^Imported 1 server:/).waitFor();
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   const boxed = row(page, 'boxed');
   await boxed.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });

@@ -115,7 +115,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   await screenshot(page, 'import-preview');
 
   await wizard.getByRole('button', { name: 'Import 1 server' }).click();
-  await wizard.getByRole('status').getByText('Imported 1 server.').waitFor();
+  await wizard.getByRole('status').getByText(/^Imported 1 server:/).waitFor();
   await row(page, 'files').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   assert.match(await row(page, 'memory').locator('.server-cmd').innerText(), /mcp-server-memory/, 'existing memory kept');
   // The imported token is in the keyring, listed masked in Settings.

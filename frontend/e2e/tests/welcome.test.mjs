@@ -122,7 +122,7 @@ test('the welcome page imports the servers found and adds the local model, then 
   await preview.getByRole('cell', { name: 'everything', exact: true }).waitFor();
   await screenshot(page, 'welcome-import-preview');
   await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
-  await wizard.getByRole('status').getByText('Imported 2 servers.').waitFor();
+  await wizard.getByRole('status').getByText(/^Imported 2 servers:/).waitFor();
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   await configs.getByText('Imported').waitFor();
 

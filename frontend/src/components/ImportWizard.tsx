@@ -93,8 +93,12 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
     setBusy(true);
     setErr('');
     try {
+      const names = importable.map((it) => (effective(it) === 'rename' && it.renameTo ? it.renameTo : it.name));
       const n = await ApplyImport(name, text, choices, inputs, plaintext, sandbox);
-      setDone(`Imported ${n} server${n === 1 ? '' : 's'}.`);
+      const skipped = items.length - importable.length;
+      setDone(n === 0
+        ? 'Nothing was imported: every server was skipped or already there.'
+        : `Imported ${n} server${n === 1 ? '' : 's'}: ${names.slice(0, n).join(', ')}. ${n === 1 ? 'It starts' : 'They start'} on the Servers page${skipped ? `; ${skipped} not imported (invalid, unchanged or skipped)` : ''}.`);
       onImported?.(n);
       await refreshServers();
     } catch (e) {
@@ -128,7 +132,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
           <button
             key={d.path}
             type="button"
-            title={d.path}
+            title={`${d.path} — ${d.summary}`}
             onClick={() => {
               ReadConfigFile(d.path).then(
                 (t) => {
@@ -139,7 +143,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
               );
             }}
           >
-            {d.app} ({d.scope})
+            {d.app}{d.scope === 'project' ? ' (project)' : ''} · <span className={d.problem || d.needsAttention ? 'warn' : 'muted'}>{d.summary}</span>
           </button>
         ))}
       </div>
@@ -225,10 +229,18 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
       {err && <div className="alert" role="alert">{err}</div>}
       {done && <div className="notice" role="status">{done}</div>}
       <div className="wizard-actions">
-        <button type="button" className="primary" onClick={() => void apply()} disabled={busy || importable.length === 0 || missingInputs.length > 0}>
-          {busy ? 'Importing…' : `Import ${importable.length} server${importable.length === 1 ? '' : 's'}`}
-        </button>
-        <button type="button" onClick={onClose}>Close</button>
+        {done ? (
+          // Imported: the way on is to close (the servers start on the
+          // Servers page); a second Import would only import nothing.
+          <button type="button" className="primary" onClick={onClose}>Close</button>
+        ) : (
+          <>
+            <button type="button" className="primary" onClick={() => void apply()} disabled={busy || importable.length === 0 || missingInputs.length > 0}>
+              {busy ? 'Importing…' : `Import ${importable.length} server${importable.length === 1 ? '' : 's'}`}
+            </button>
+            <button type="button" onClick={onClose}>Cancel</button>
+          </>
+        )}
       </div>
     </section>
   );

@@ -29,6 +29,7 @@ export function Nav() {
               title={`${p.title} (${isMac ? '⌘' : 'Ctrl+'}${i + 1})`}
               onClick={(e) => {
                 e.preventDefault();
+                welcome.leave(); // the navigation works during welcome
                 store.navigate(p.id);
               }}
             >

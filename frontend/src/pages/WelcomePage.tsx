@@ -26,7 +26,9 @@ export function WelcomePage() {
 
   useEffect(() => heading.current?.focus(), []);
   if (!view) return null;
-  const configs = view.configs.filter((c) => c.servers > 0);
+  // Every config with server entries shows, valid or not: one broken entry
+  // must not hide the four that import fine.
+  const configs = view.configs.filter((c) => c.servers + c.needsAttention > 0 || c.problem);
 
   const useLocal = async (m: app.LocalModel) => {
     setErr('');
@@ -56,20 +58,22 @@ export function WelcomePage() {
       <section aria-labelledby="welcome-servers" className="welcome-step">
         <h2 id="welcome-servers">1. Your MCP servers</h2>
         {configs.length === 0 ? (
-          <p className="muted">No Claude Desktop, Cursor, VS Code, Windsurf or Claude Code config with servers was found on this machine. Add servers later on the Servers page.</p>
+          <p className="muted">No Claude Desktop, Cursor, VS Code, Windsurf or Claude Code config with servers was found on this machine. Add servers later on the Servers page (Add server, Import…, or a template).</p>
         ) : (
           <ul className="welcome-list" aria-label="Configs found on this machine">
             {configs.map((c) => (
               <li key={c.path}>
                 <span>
-                  <strong>{c.app}</strong> — {c.servers} server{c.servers === 1 ? '' : 's'}{' '}
+                  <strong>{c.app}</strong>{c.scope === 'project' ? ' (this project)' : ''} —{' '}
+                  <span className={c.problem || c.needsAttention ? 'warn' : undefined}>{c.summary}</span>{' '}
                   <code className="small muted" title={c.path}>{c.path}</code>
                 </span>
                 {imported.includes(c.path) ? (
                   <span className="notice">Imported</span>
                 ) : (
-                  <button type="button" onClick={() => setImporting(c.path)} aria-label={`Import ${c.servers} servers from ${c.app}`}>
-                    Import…
+                  <button type="button" onClick={() => setImporting(c.path)}
+                    aria-label={c.problem ? `Open ${c.app}'s config to fix it` : `Import ${c.servers} servers from ${c.app}`}>
+                    {c.problem ? 'Open…' : 'Import…'}
                   </button>
                 )}
               </li>

@@ -183,6 +183,10 @@ export namespace app {
 	    app: string;
 	    path: string;
 	    scope: string;
+	    servers: number;
+	    needsAttention: number;
+	    problem: string;
+	    summary: string;
 	}
 	export interface ElicitView {
 	    id: string;
@@ -245,6 +249,9 @@ export namespace app {
 	    usedBy: string[];
 	    icon: string;
 	    roots: string[];
+	    rootsRule: string;
+	    rootsMode: string;
+	    configuredFolders: string[];
 	    logging: boolean;
 	    logLevel: string;
 	    sandboxed: boolean;
@@ -507,15 +514,9 @@ export namespace app {
 	
 	
 	
-	export interface WelcomeConfig {
-	    app: string;
-	    path: string;
-	    scope: string;
-	    servers: number;
-	}
 	export interface WelcomeView {
 	    show: boolean;
-	    configs: WelcomeConfig[];
+	    configs: DiscoveredConfig[];
 	    local: LocalModel[];
 	    dataDir: string;
 	    logDir: string;

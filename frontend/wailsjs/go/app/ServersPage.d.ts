@@ -40,6 +40,8 @@ export function SetServerMeta(arg1:string,arg2:app.MetaView):Promise<void>;
 
 export function SetServerProfile(arg1:string,arg2:string,arg3:library.Override):Promise<void>;
 
+export function SetServerRoots(arg1:string,arg2:string,arg3:Array<string>):Promise<void>;
+
 export function Templates():Promise<Array<app.TemplateView>>;
 
 export function TestServer(arg1:string):Promise<mcpmanager.TestReport>;

@@ -74,6 +74,10 @@ export function SetServerProfile(arg1, arg2, arg3) {
   return window['go']['app']['ServersPage']['SetServerProfile'](arg1, arg2, arg3);
 }
 
+export function SetServerRoots(arg1, arg2, arg3) {
+  return window['go']['app']['ServersPage']['SetServerRoots'](arg1, arg2, arg3);
+}
+
 export function Templates() {
   return window['go']['app']['ServersPage']['Templates']();
 }
