@@ -135,3 +135,53 @@ export function seedChat(title, n) {
   const repo = path.resolve(import.meta.dirname, '..', '..');
   execFileSync('go', ['run', './app/history/testdata/seedchat', '-db', db, '-title', title, '-messages', String(n)], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
 }
+
+/**
+ * startOwnApp runs a private copy of the app 'wails dev' built (found by
+ * the shared app's data dir, through /proc/PID/exe since its file in
+ * build/bin may be replaced), on a free loopback port with its own data dir
+ * and environment (a throw-away HOME for discovery, say). It returns its
+ * URL and stop(); the caller removes its folders.
+ */
+export async function startOwnApp({ dataDir, env: extra = {} }) {
+  const { readdirSync, readFileSync, readlinkSync } = await import('node:fs');
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const shared = env('E2E_DATA_DIR');
+  const pid = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((d) => {
+    try {
+      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      return argv.includes(shared) && /switchboard/.test(readlinkSync(`/proc/${d}/exe`));
+    } catch {
+      return false;
+    }
+  });
+  assert.ok(pid, 'the app wails dev runs is found (run through make test-e2e)');
+  const port = await new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const frontend = path.resolve(import.meta.dirname, '..');
+  let exited = false;
+  const child = spawn(`/proc/${pid}/exe`, ['--data-dir', dataDir], {
+    env: {
+      ...process.env, SWITCHBOARD_DATA_DIR: dataDir, ...extra,
+      devserver: `127.0.0.1:${port}`, assetdir: path.join(frontend, 'dist'), frontenddevserverurl: '', loglevel: 'Warning',
+    },
+    detached: true, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', () => { exited = true; });
+  await waitForApp(url, { timeoutMs: 60_000, isDead: () => exited });
+  return {
+    url,
+    async stop() {
+      if (exited) return;
+      process.kill(-child.pid, 'SIGTERM');
+      const deadline = Date.now() + 10_000;
+      while (!exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      if (!exited) process.kill(-child.pid, 'SIGKILL');
+    },
+  };
+}
