@@ -7,7 +7,7 @@ import { SchemaForm } from './SchemaForm';
 /** form renders a SchemaForm with a Run button; submitted holds what each Run sent. */
 function form(schema: unknown) {
   const submitted = vi.fn();
-  const r = render(<SchemaForm schema={schema} onSubmit={submitted}><button type="submit">Run</button></SchemaForm>);
+  const r = render(<SchemaForm schema={schema} label="Arguments" onSubmit={submitted}><button type="submit">Run</button></SchemaForm>);
   return { ...r, submitted, user: userEvent.setup() };
 }
 
@@ -18,6 +18,7 @@ function textOf(container: HTMLElement): string {
 describe('SchemaForm constructs', { timeout: 30_000 }, () => {
   it('adds, moves and removes array items with labelled buttons', async () => {
     const { user, submitted } = form({ type: 'object', properties: { tags: { type: 'array', title: 'Tags', items: { type: 'string' } } } });
+    expect(screen.getByRole('form', { name: 'Arguments' })).toBeTruthy();
     expect(screen.getByText('No items.')).toBeTruthy();
     const add = screen.getByRole('button', { name: 'Add item to Tags' });
     expect(add.textContent).toBe('Add item');

@@ -8,10 +8,11 @@ import type {
   MultiSchemaFieldTemplateProps,
   RegistryFieldsType,
   RJSFSchema,
+  RJSFValidationError,
   TemplatesType,
   UiSchema,
 } from '@rjsf/utils';
-import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import { formValidator, jsonUiSchema, mergeUi, normalizeSchema } from '../schemaform';
 import './SchemaForm.css';
 
@@ -43,7 +44,9 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, chi
   const bad = useRef(new Map<string, HTMLTextAreaElement>());
   return (
     <JsonErrors.Provider value={bad.current}>
+      <FormLabel.Provider value={label}>
       <Form
+        tagName={LabelledForm}
         className="schema-form"
         schema={normal}
         uiSchema={ui}
@@ -54,7 +57,7 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, chi
         fields={fields}
         showErrorList={false}
         noHtml5Validate
-        aria-label={label}
+        transformErrors={plainErrors}
         onChange={onChange ? (e) => onChange((e.formData ?? {}) as Data) : undefined}
         onSubmit={(e) => {
           // A JSON field with text that does not parse keeps the last value it
@@ -69,8 +72,27 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, chi
       >
         {children}
       </Form>
+      </FormLabel.Provider>
     </JsonErrors.Provider>
   );
+}
+
+/** plainErrors says what Ajv says in the words a person uses: "Folder is required", not "must have required property 'Folder'". */
+function plainErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
+  return errors.map((e) => {
+    if (e.name === 'required') {
+      const what = e.title ?? String((e.params as { missingProperty?: string } | undefined)?.missingProperty ?? 'This field');
+      return { ...e, message: `${what} is required`, stack: `${what} is required` };
+    }
+    if (e.name === 'format') return { ...e, message: `must be a valid ${String((e.params as { format?: string } | undefined)?.format ?? 'value')}` };
+    return e;
+  });
+}
+
+/** FormLabel is the accessible name of the form element rjsf renders (it passes no aria-label through). */
+const FormLabel = createContext<string | undefined>(undefined);
+function LabelledForm(props: ComponentProps<'form'>) {
+  return <form {...props} aria-label={useContext(FormLabel)} />;
 }
 
 /** JsonErrors holds the JSON fields whose text does not parse, by field id. */
