@@ -95,6 +95,7 @@ func TestFindToolsAcrossRealServers(t *testing.T) {
 	if len(tools) < 300 {
 		t.Fatalf("only %d tools from the real servers; the test needs 300+", len(tools))
 	}
+	checkFormCorpus(t, tools)
 	ix, err := toolsearch.New(tools)
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,7 @@
-import Form from '@rjsf/core';
-import type { RJSFSchema } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
 import { answerElicit, type Elicit } from '../chat';
 import { useEffect, useRef, useState } from 'react';
 import { externalURL, openExternal } from './ExternalLink';
+import { SchemaForm } from './SchemaForm';
 
 /** ElicitForm renders a server's elicitation request as a form built from its schema, defaults filled in. */
 export function ElicitForm({ req }: { req: Elicit }) {
@@ -11,17 +9,17 @@ export function ElicitForm({ req }: { req: Elicit }) {
   return (
     <div className="approval-card elicit" role="dialog" aria-label={`Request from ${req.server}`} data-testid="elicit-form">
       <p><strong>{req.server}</strong> asks: {req.message}</p>
-      <Form
-        schema={(req.schema ?? { type: 'object' }) as RJSFSchema}
-        validator={validator}
-        onSubmit={({ formData }) => void answerElicit(req.id, 'accept', formData ?? {})}
+      <SchemaForm
+        schema={req.schema ?? { type: 'object' }}
+        label={`Answer to ${req.server}`}
+        onSubmit={(data) => void answerElicit(req.id, 'accept', data)}
       >
         <div className="row">
           <button type="submit" className="primary">Send</button>
           <button type="button" onClick={() => void answerElicit(req.id, 'decline')}>Decline</button>
           <button type="button" onClick={() => void answerElicit(req.id, 'cancel')}>Cancel</button>
         </div>
-      </Form>
+      </SchemaForm>
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AddServerFromTemplate, Templates } from '../../wailsjs/go/app/ServersPage';
 import type { app, library } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers } from '../servers';
 import { ExternalLink } from './ExternalLink';
+import { SchemaForm } from './SchemaForm';
 
 /** TemplatePicker adds a server from a template: pick one, fill in the form generated from its parameters' schema. */
 export function TemplatePicker({ onClose }: { onClose: () => void }) {
@@ -44,15 +45,50 @@ export function TemplatePicker({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** nameKey is the server name's field in a template's form: "$" keeps it apart from any {{param}} name. */
+const nameKey = '$server';
+
+/**
+ * paramsSchema: the server name and a template's parameters as the JSON
+ * Schema SchemaForm shows (secret ones as password fields), and the values
+ * it starts with.
+ */
+export function paramsSchema(id: string, params: library.Param[]): { schema: Record<string, unknown>; uiSchema: Record<string, unknown>; start: Record<string, unknown> } {
+  const properties: Record<string, unknown> = { [nameKey]: { type: 'string', title: 'Server name', minLength: 1 } };
+  const uiSchema: Record<string, unknown> = { [nameKey]: { 'ui:autocomplete': 'off' } };
+  const start: Record<string, unknown> = { [nameKey]: id };
+  for (const p of params) {
+    const type = p.type === 'boolean' || p.type === 'integer' || p.type === 'number' ? p.type : 'string';
+    properties[p.name] = {
+      type,
+      title: p.title || p.name,
+      ...(p.description || p.secret ? { description: `${p.description}${p.secret ? ' (kept in the keyring)' : ''}`.trim() } : {}),
+      ...(p.enum && p.enum.length > 0 ? { enum: p.enum } : {}),
+      ...(p.format && p.format !== 'password' ? { format: p.format } : {}),
+    };
+    if (p.secret) uiSchema[p.name] = { 'ui:widget': 'password', 'ui:autocomplete': 'off' };
+    if (p.default !== '') start[p.name] = type === 'boolean' ? p.default === 'true' : type === 'string' ? p.default : Number(p.default);
+  }
+  return { schema: { type: 'object', properties, required: [nameKey, ...params.filter((p) => p.required).map((p) => p.name)] }, uiSchema, start };
+}
+
+/** paramValues: the server name, and the parameters as the text AddServerFromTemplate takes (it converts them by the schema). */
+export function paramValues(data: Record<string, unknown>): { name: string; values: Record<string, string> } {
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(data)) if (k !== nameKey && v !== undefined && v !== null) values[k] = String(v);
+  return { name: typeof data[nameKey] === 'string' ? data[nameKey] : '', values };
+}
+
 function TemplateForm({ template: t, onBack, onAdded }: { template: app.TemplateView; onBack: () => void; onAdded: () => void }) {
-  const [name, setName] = useState(t.id);
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(t.params.map((p) => [p.name, p.default])));
+  const form = useMemo(() => paramsSchema(t.id, t.params), [t.id, t.params]);
+  const [values, setValues] = useState<Record<string, unknown>>(form.start);
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
-  const add = async () => {
+  const add = async (data: Record<string, unknown>) => {
     setErr('');
     setBusy(true);
     try {
+      const { name, values } = paramValues(data);
       await call(() => AddServerFromTemplate(t.id, name, values));
       await refreshServers();
       onAdded();
@@ -63,49 +99,16 @@ function TemplateForm({ template: t, onBack, onAdded }: { template: app.Template
     }
   };
   return (
-    <form aria-label={`Add ${t.title}`} onSubmit={(e) => { e.preventDefault(); void add(); }}>
+    <div className="template-form">
       <p className="small muted">{t.description} <code>{t.preview}</code> {t.docsUrl && <ExternalLink href={t.docsUrl}>Docs</ExternalLink>}</p>
-      <label>Server name <input value={name} required onChange={(e) => setName(e.target.value)} /></label>
-      {t.params.map((p) => (
-        <ParamField key={p.name} param={p} value={values[p.name] ?? ''} onChange={(v) => setValues({ ...values, [p.name]: v })} />
-      ))}
       {t.params.length === 0 && <p className="small muted">This template takes no parameters.</p>}
-      {err && <div className="alert" role="alert">{err}</div>}
-      <div className="row">
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Adding…' : 'Add server'}</button>
-        <button type="button" onClick={onBack}>Back</button>
-      </div>
-    </form>
-  );
-}
-
-/** ParamField is one parameter's input, chosen from its schema type. */
-function ParamField({ param: p, value, onChange }: { param: library.Param; value: string; onChange: (v: string) => void }) {
-  const label = `${p.title}${p.required ? ' *' : ''}`;
-  const hint = p.description ? <span className="small muted">{p.description}{p.secret ? ' (kept in the keyring)' : ''}</span> : null;
-  if (p.type === 'boolean') {
-    return (
-      <label className="check">
-        <input type="checkbox" checked={value === 'true'} onChange={(e) => onChange(String(e.target.checked))} /> {label} {hint}
-      </label>
-    );
-  }
-  if (p.enum && p.enum.length > 0) {
-    return (
-      <label>{label}
-        <select value={value} required={p.required} onChange={(e) => onChange(e.target.value)}>
-          {!p.required && <option value="">(none)</option>}
-          {p.enum.map((v) => <option key={v} value={v}>{v}</option>)}
-        </select>
-        {hint}
-      </label>
-    );
-  }
-  const type = p.secret ? 'password' : p.type === 'integer' || p.type === 'number' ? 'number' : 'text';
-  return (
-    <label>{label}
-      <input type={type} value={value} autoComplete="off" onChange={(e) => onChange(e.target.value)} />
-      {hint}
-    </label>
+      <SchemaForm schema={form.schema} uiSchema={form.uiSchema} label={`Add ${t.title}`} formData={values} onChange={setValues} onSubmit={(d) => void add(d)}>
+        {err && <div className="alert" role="alert">{err}</div>}
+        <div className="row">
+          <button type="submit" className="primary" disabled={busy}>{busy ? 'Adding…' : 'Add server'}</button>
+          <button type="button" onClick={onBack}>Back</button>
+        </div>
+      </SchemaForm>
+    </div>
   );
 }

@@ -1,8 +1,6 @@
-import Form from '@rjsf/core';
-import type { RJSFSchema } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 import { ElicitForm } from '../components/ElicitForm';
+import { SchemaForm } from '../components/SchemaForm';
 import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
 import { ToolApp } from '../components/AppFrame';
@@ -96,10 +94,9 @@ export function ToolsPage() {
   );
 }
 
-function parseSchema(text: string): RJSFSchema {
+function parseSchema(text: string): unknown {
   try {
-    const s = JSON.parse(text) as RJSFSchema;
-    return typeof s === 'object' && s !== null ? s : { type: 'object' };
+    return JSON.parse(text) as unknown;
   } catch {
     return { type: 'object' };
   }
@@ -172,16 +169,15 @@ function ToolRunner({ tool }: { tool: ToolView }) {
           <button type="button" className="primary" onClick={runRaw} disabled={running}>{running ? 'Running…' : 'Run'}</button>
         </div>
       ) : (
-        <Form
+        <SchemaForm
           schema={schema}
-          validator={validator}
+          label={`Arguments of ${tool.name}`}
           formData={data}
-          onChange={(e) => setData((e.formData ?? {}) as FormData)}
-          onSubmit={(e) => void run((e.formData ?? {}) as FormData)}
-          showErrorList={false}
+          onChange={setData}
+          onSubmit={(d) => void run(d)}
         >
           <button type="submit" className="primary" disabled={running}>{running ? 'Running…' : 'Run'}</button>
-        </Form>
+        </SchemaForm>
       )}
       {callErr && <div className="alert" role="alert">{callErr}</div>}
       {result && <ToolResult result={result} server={tool.server} />}
