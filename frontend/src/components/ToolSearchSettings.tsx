@@ -26,19 +26,19 @@ export function ToolSearchSettings() {
       <fieldset>
         <legend className="small">Search tools</legend>
         <label className="row">
-          <input type="radio" name="tool-search-by" checked={by === 'size'} onChange={() => choose('size')} />
+          <input type="radio" name="tool-search-by" aria-label="Search by size" checked={by === 'size'} onChange={() => choose('size')} />
           when their definitions take more than
           <input type="number" min={1} max={100} aria-label="Percent of the context window" value={share} disabled={by !== 'size'} onChange={(e) => { edit(); setShare(e.target.value); }} />
           % of the model's context window (32k assumed when the provider does not say)
         </label>
         <label className="row">
-          <input type="radio" name="tool-search-by" checked={by === 'count'} onChange={() => choose('count')} />
+          <input type="radio" name="tool-search-by" aria-label="Search by count" checked={by === 'count'} onChange={() => choose('count')} />
           above
           <input type="number" min={1} aria-label="Tool count" value={above} disabled={by !== 'count'} onChange={(e) => { edit(); setAbove(e.target.value); }} />
           active tools
         </label>
         <label className="row">
-          <input type="radio" name="tool-search-by" checked={by === 'off'} onChange={() => choose('off')} />
+          <input type="radio" name="tool-search-by" aria-label="Never search" checked={by === 'off'} onChange={() => choose('off')} />
           never (the model always sees every active tool)
         </label>
       </fieldset>
