@@ -265,6 +265,8 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 		t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", opts.active)
 		t.ChatID, t.Provider, t.Model, t.Text = chatID, m.Provider, m.Name, text
 		t.Images, t.Audio = s.Images(c.Provider, m.Name), s.Audio(c.Provider, m.Name)
+		// Tool search weighs the tools' definitions against the model's window.
+		t.ContextWindow = a.h.ContextWindow(ctx, s, c.Provider, m.Name)
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -216,26 +217,43 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 func TestToolSearchSetting(t *testing.T) {
 	c := newChatApp(t)
 	v, err := c.SettingsPage.ChatSettings()
-	if err != nil || v.ToolSearchAbove != chat.ToolSearchThreshold || len(v.Pinned) != 0 {
+	if err != nil || v.ToolSearchBy != "size" || v.ToolSearchShare != toolsearch.DefaultShare || v.ToolSearchAbove != chat.ToolSearchThreshold || len(v.Pinned) != 0 {
 		t.Fatalf("defaults %+v %v", v, err)
 	}
-	if err := c.SettingsPage.SetToolSearch(10, []string{"workspace__read_file", " "}); err != nil {
+	if err := c.SettingsPage.SetToolSearch("count", 0, 10, []string{"workspace__read_file", " "}); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := c.h.ChatSettings()
 	if s.ToolSearchAbove != 10 || strings.Join(s.Pinned, ",") != "workspace__read_file" {
 		t.Fatalf("saved %+v", s)
 	}
-	if err := c.SettingsPage.SetToolSearch(0, nil); err != nil {
+	if v, _ := c.SettingsPage.ChatSettings(); v.ToolSearchBy != "count" || v.ToolSearchAbove != 10 {
+		t.Fatalf("count: %+v", v)
+	}
+	if err := c.SettingsPage.SetToolSearch("size", 40, 10, nil); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := c.SettingsPage.ChatSettings(); v.ToolSearchAbove != 0 {
-		t.Fatalf("off: %d", v.ToolSearchAbove)
+	if s, _ := c.h.ChatSettings(); s.ToolSearchAbove != 0 || s.ToolSearchShare != 40 {
+		t.Fatalf("size is stored as %+v", s)
+	}
+	if err := c.SettingsPage.SetToolSearch("off", 0, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := c.SettingsPage.ChatSettings(); v.ToolSearchBy != "off" {
+		t.Fatalf("off: %+v", v)
 	}
 	if s, _ := c.h.ChatSettings(); s.ToolSearchAbove >= 0 {
 		t.Fatalf("off is stored as %d", s.ToolSearchAbove)
 	}
-	if err := c.SettingsPage.SetToolSearch(5, []string{"read_file"}); err == nil || !strings.Contains(err.Error(), "server__tool") {
+	for _, bad := range []struct {
+		by           string
+		share, above int
+	}{{"size", 0, 0}, {"size", 101, 0}, {"count", 25, 0}, {"sometimes", 25, 40}} {
+		if err := c.SettingsPage.SetToolSearch(bad.by, bad.share, bad.above, nil); err == nil {
+			t.Errorf("%+v was accepted", bad)
+		}
+	}
+	if err := c.SettingsPage.SetToolSearch("count", 0, 5, []string{"read_file"}); err == nil || !strings.Contains(err.Error(), "server__tool") {
 		t.Fatalf("bad pinned name: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
@@ -57,8 +59,12 @@ type ChatSettingsView struct {
 	Policies        map[string]string `json:"policies"`
 	MaxSteps        int               `json:"maxSteps"`
 	System          string            `json:"system"`
-	// ToolSearchAbove is the active tool count above which the model gets
-	// find_tools (0: never); Pinned tools are always offered then.
+	// ToolSearchBy is when the model gets find_tools instead of every
+	// tool: "size" (the definitions take more than ToolSearchShare percent
+	// of the model's context window), "count" (more than ToolSearchAbove
+	// active tools) or "off"; Pinned tools are always offered then.
+	ToolSearchBy    string   `json:"toolSearchBy"`
+	ToolSearchShare int      `json:"toolSearchShare"`
 	ToolSearchAbove int      `json:"toolSearchAbove"`
 	Pinned          []string `json:"pinned"`
 }
@@ -73,11 +79,13 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	if v.MaxSteps == 0 {
 		v.MaxSteps = chat.MaxSteps
 	}
-	switch v.ToolSearchAbove, v.Pinned = s.ToolSearchAbove, append([]string{}, s.Pinned...); {
-	case v.ToolSearchAbove == 0:
-		v.ToolSearchAbove = chat.ToolSearchThreshold
-	case v.ToolSearchAbove < 0:
-		v.ToolSearchAbove = 0
+	v.Pinned = append([]string{}, s.Pinned...)
+	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
+	switch {
+	case s.ToolSearchAbove > 0:
+		v.ToolSearchBy, v.ToolSearchAbove = "count", s.ToolSearchAbove
+	case s.ToolSearchAbove < 0:
+		v.ToolSearchBy = "off"
 	}
 	for k, p := range s.Policies {
 		v.Policies[k] = string(p)
@@ -198,11 +206,17 @@ func (a *SettingsPage) DetectOllama() (bool, error) {
 }
 
 // SetToolSearch sets when the model searches tools instead of seeing them
-// all (above this many active tools; 0 turns it off) and the tools always
-// offered (server__tool).
-func (a *SettingsPage) SetToolSearch(above int, pinned []string) error {
-	if above < 0 {
-		return fmt.Errorf("the tool count must be 0 (off) or more, not %d", above)
+// all — by "size" (the definitions take more than share percent of the
+// model's context window), by "count" (more than above active tools) or
+// "off" — and the tools always offered (server__tool).
+func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []string) error {
+	switch {
+	case by != "size" && by != "count" && by != "off":
+		return fmt.Errorf("tool search %q: choose size, count or off", by)
+	case by == "size" && (share < 1 || share > 100):
+		return fmt.Errorf("the share of the context window must be 1 to 100 percent, not %d", share)
+	case by == "count" && above < 1:
+		return fmt.Errorf("the tool count must be 1 or more, not %d", above)
 	}
 	var clean []string
 	for _, p := range pinned {
@@ -216,13 +230,16 @@ func (a *SettingsPage) SetToolSearch(above int, pinned []string) error {
 		clean = append(clean, p)
 	}
 	return a.h.EditSettings(func(s *chat.Settings) error {
-		switch {
-		case above == 0:
+		switch by {
+		case "off":
 			s.ToolSearchAbove = -1
-		case above == chat.ToolSearchThreshold:
-			s.ToolSearchAbove = 0
-		default:
+		case "count":
 			s.ToolSearchAbove = above
+		default:
+			s.ToolSearchAbove, s.ToolSearchShare = 0, share
+			if share == toolsearch.DefaultShare {
+				s.ToolSearchShare = 0
+			}
 		}
 		s.Pinned = clean
 		return nil

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"errors"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // RegistryPage is the Servers page's Browse tab: the MCP Registry searched
@@ -16,7 +18,8 @@ type RegistryList struct {
 	Servers    []RegistryServer `json:"servers"`
 	NextCursor string           `json:"nextCursor"`
 	// Stale: the registry could not be reached; this is the cached page,
-	// fetched Age ago (FetchedAt, RFC 3339), because of Why.
+	// fetched Age ago ("3 hours"; FetchedAt, RFC 3339), because of Why (a
+	// sentence, then the technical detail).
 	Stale     bool   `json:"stale"`
 	FetchedAt string `json:"fetchedAt"`
 	Age       string `json:"age"`
@@ -55,10 +58,10 @@ func (a *RegistryPage) Search(query, cursor string) (RegistryList, error) {
 	c := host.CatalogOf(a.h).Client("")
 	l, err := c.Search(a.life, query, cursor)
 	if err != nil {
-		return RegistryList{}, err
+		return RegistryList{}, errors.New(plain.Text(err)) // the sentence first; the page shows the rest behind a disclosure
 	}
 	v := RegistryList{Servers: []RegistryServer{}, NextCursor: l.NextCursor, Stale: l.Stale, Why: l.Why, Registry: c.BaseURL,
-		FetchedAt: l.FetchedAt.Format(time.RFC3339), Age: time.Since(l.FetchedAt).Round(time.Second).String()}
+		FetchedAt: l.FetchedAt.Format(time.RFC3339), Age: plain.Ago(time.Since(l.FetchedAt))}
 	for _, s := range l.Servers {
 		v.Servers = append(v.Servers, registryServer(s.Server))
 	}

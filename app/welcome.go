@@ -38,6 +38,9 @@ type LocalModel struct {
 	Kind    string   `json:"kind"` // provider kind to save: ollama, openai
 	BaseURL string   `json:"baseUrl"`
 	Models  []string `json:"models"`
+	// Default is the model offered first: a chat model, not an embedding
+	// one (DefaultChatModel).
+	Default string `json:"default"`
 }
 
 // Where local model servers listen. Package vars so tests can point them
@@ -129,6 +132,7 @@ func detectLocalModels(ctx context.Context) []LocalModel {
 			if c.Models == nil {
 				c.Models = []string{}
 			}
+			c.Default = DefaultChatModel(c.Models)
 			out = append(out, c)
 		}
 	}
@@ -142,4 +146,21 @@ func (p *WelcomePage) FinishWelcome() error {
 		return fmt.Errorf("remember the welcome page as done: %w", err)
 	}
 	return nil
+}
+
+// DefaultChatModel picks the model a local server's chats start with: the
+// first (in the server's order) that can chat — embedding models
+// ("nomic-embed-text", "text-embedding-3-small") answer no chat request,
+// and a person who has one installed beside a chat model did not mean it.
+// It is "" when there are no models, the first when all look like embeddings.
+func DefaultChatModel(models []string) string {
+	for _, m := range models {
+		if !strings.Contains(strings.ToLower(m), "embed") {
+			return m
+		}
+	}
+	if len(models) > 0 {
+		return models[0]
+	}
+	return ""
 }

@@ -78,7 +78,7 @@ func TestWelcomeOffersWhatThisMachineHas(t *testing.T) {
 	if i < 0 || v.Configs[i].Servers != 2 || v.Configs[i].NeedsAttention != 1 || v.Configs[i].Summary != "2 servers, 1 needs attention" {
 		t.Fatalf("configs = %+v, want Claude Desktop with 2 servers, 1 needing attention", v.Configs)
 	}
-	if len(v.Local) != 1 || v.Local[0].Name != "Ollama" || !slices.Equal(v.Local[0].Models, []string{"llama3.2:1b"}) {
+	if len(v.Local) != 1 || v.Local[0].Name != "Ollama" || !slices.Equal(v.Local[0].Models, []string{"llama3.2:1b"}) || v.Local[0].Default != "llama3.2:1b" {
 		t.Fatalf("local models = %+v, want only Ollama with llama3.2:1b (LM Studio is not running)", v.Local)
 	}
 	if v.DataDir != a.dir.String() || v.LogDir != a.dir.Logs() {
@@ -214,5 +214,24 @@ func TestDiscoveryAgrees(t *testing.T) {
 	table := terminal(t, a.dir, "", "servers", "discover")
 	if !strings.Contains(table, "2 servers, 1 needs attention") {
 		t.Fatalf("servers discover:\n%s\nwant the counts in words", table)
+	}
+}
+
+// The welcome page offers a chat model first, never an embedding model the
+// alphabet puts ahead of it.
+func TestDefaultChatModel(t *testing.T) {
+	for _, c := range []struct {
+		models []string
+		want   string
+	}{
+		{[]string{"all-minilm-embed", "llama3.2:1b", "qwen2.5:7b"}, "llama3.2:1b"},
+		{[]string{"nomic-embed-text:latest", "text-embedding-3-small", "mistral:7b"}, "mistral:7b"},
+		{[]string{"Nomic-Embed-Text"}, "Nomic-Embed-Text"},
+		{[]string{"qwen2.5-7b-instruct"}, "qwen2.5-7b-instruct"},
+		{nil, ""},
+	} {
+		if got := DefaultChatModel(c.models); got != c.want {
+			t.Errorf("%v: %q, want %q", c.models, got, c.want)
+		}
 	}
 }

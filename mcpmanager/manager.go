@@ -379,7 +379,8 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 	case c.Remote != nil:
 		spec.Auth = m.authorizerLocked(c)
 	default:
-		spec.Process = process.Spec{Command: m.resolve(c.Command), Args: c.Args, Env: m.env(c.Env), Dir: c.Dir}
+		env := m.env(c.Env)
+		spec.Process = process.Spec{Command: m.resolve(c.Command, env), Args: c.Args, Env: env, Dir: c.Dir}
 		spec.Fetch, spec.FetchTimeout = fetch.For(spec.Process.Command, c.Args), c.FetchTimeout
 		spec.Sandbox = c.Sandbox
 	}
@@ -529,7 +530,18 @@ func (m *Manager) Test(ctx context.Context, c ServerConfig) supervisor.Probe {
 	m.mu.Lock()
 	spec := m.specLocked(c)
 	m.mu.Unlock()
-	sup, err := supervisor.New(spec, supervisor.Options{ClientInfo: m.opts.ClientInfo})
+	// The same capabilities as the server's own session: a server may list
+	// tools only to clients that offer sampling, elicitation or roots
+	// (server-everything lists 7 more), and a test that counted fewer tools
+	// than the Servers row would not tell the truth. The probe calls no
+	// tool, so no request reaches the handler.
+	opts := supervisor.Options{ClientInfo: m.opts.ClientInfo}
+	m.mu.Lock()
+	if m.requests != nil { // a typed nil would offer what nothing answers
+		opts.Requests = m.requests
+	}
+	m.mu.Unlock()
+	sup, err := supervisor.New(spec, opts)
 	if err != nil {
 		return supervisor.Probe{Failed: supervisor.StepStart, Error: err.Error()}
 	}
@@ -709,8 +721,16 @@ func (m *Manager) env(own map[string]string) []string {
 	return out
 }
 
-func (m *Manager) resolve(command string) string {
-	if p, err := process.LookPath(command, process.LoginPATH()); err == nil {
+// resolve finds command on the PATH of env, the server's environment (the
+// login shell's unless the base or the server's entry sets one).
+func (m *Manager) resolve(command string, env []string) string {
+	path := process.LoginPATH()
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v // the last one wins, as in the process
+		}
+	}
+	if p, err := process.LookPath(command, path); err == nil {
 		return p
 	}
 	return command // Start reports "not found" with an install hint

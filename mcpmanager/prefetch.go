@@ -15,7 +15,7 @@ func (m *Manager) Prefetch(ctx context.Context, c ServerConfig) error {
 	if c.Remote != nil || c.Builtin != nil || c.StartError != "" {
 		return nil
 	}
-	p := fetch.For(m.resolve(c.Command), c.Args)
+	p := fetch.For(m.resolve(c.Command, m.env(c.Env)), c.Args)
 	if p == nil {
 		return nil
 	}

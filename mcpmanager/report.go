@@ -1,6 +1,9 @@
 package mcpmanager
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -19,9 +22,16 @@ type TestReport struct {
 	Version    string       `json:"version"`
 	Protocol   string       `json:"protocol"`
 	Tools      []string     `json:"tools"`
-	Failed     string       `json:"failed"`
-	Error      string       `json:"error"`
-	Stderr     []string     `json:"stderr"`
+	// ToolCount is how many tools the server has, as its Servers row
+	// counts them (a name listed twice counts once); Summary says it in
+	// words with what differs for the model: app-only tools, duplicates.
+	ToolCount  int      `json:"toolCount"`
+	AppOnly    []string `json:"appOnly"`
+	Duplicates []string `json:"duplicates"`
+	Summary    string   `json:"summary"`
+	Failed     string   `json:"failed"`
+	Error      string   `json:"error"`
+	Stderr     []string `json:"stderr"`
 }
 
 // ReportStep is one timed step of a TestReport.
@@ -50,5 +60,40 @@ func Report(name string, p supervisor.Probe, redact func(string) string) TestRep
 	if r.Tools == nil {
 		r.Tools = []string{}
 	}
+	r.AppOnly = append([]string{}, p.AppOnly...)
+	r.Duplicates = []string{}
+	seen := map[string]bool{}
+	for _, t := range r.Tools {
+		if seen[t] && !slices.Contains(r.Duplicates, t) {
+			r.Duplicates = append(r.Duplicates, t)
+		}
+		seen[t] = true
+	}
+	r.ToolCount = len(seen)
+	if p.OK {
+		r.Summary = ToolSummary(r.ToolCount, len(r.AppOnly), r.Duplicates)
+	}
 	return r
+}
+
+// ToolSummary says a server's tool count as its Servers row shows it, and
+// what of it the model does not see ("12 tools, 2 of them app-only (not
+// shown to the model)").
+func ToolSummary(count, appOnly int, duplicates []string) string {
+	s := fmt.Sprintf("%d tools", count)
+	if count == 1 {
+		s = "1 tool"
+	}
+	switch {
+	case appOnly == 1 && count == 1:
+		s += ", app-only (not shown to the model)"
+	case appOnly == 1:
+		s += ", 1 of them app-only (not shown to the model)"
+	case appOnly > 1:
+		s += fmt.Sprintf(", %d of them app-only (not shown to the model)", appOnly)
+	}
+	if len(duplicates) > 0 {
+		s += fmt.Sprintf("; listed twice by the server, used once: %s", strings.Join(duplicates, ", "))
+	}
+	return s
 }

@@ -19,9 +19,9 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// ToolSearchThreshold is how many active tools a turn may offer before the
-// model gets find_tools instead: past a few dozen tools, models pick worse
-// and the tool list eats the context window.
+// ToolSearchThreshold is the tool count Settings offers for the count rule
+// (toolsearch.Rule.Above): past a few dozen tools, models pick worse. By
+// default the size of the definitions decides instead (toolsearch.Decide).
 var ToolSearchThreshold = 40
 
 // FindToolsName is the tool search's tool name.
@@ -59,9 +59,34 @@ func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
 	return r.all, nil
 }
 
-func (r *run) searchOn() bool {
-	limit := cmp.Or(r.t.SearchAbove, ToolSearchThreshold)
-	return limit > 0 && len(r.all) > limit
+func (r *run) searchOn() bool { return r.searchDecision().On }
+
+// searchDecision applies the turn's tool search rule to its active tools
+// and its model's context window.
+func (r *run) searchDecision() toolsearch.Decision {
+	tokens := 0
+	for _, pt := range r.all {
+		tokens += toolsearch.Tokens(pt.Name, pt.Description, pt.InputSchema)
+	}
+	return toolsearch.Decide(len(r.all), tokens, r.t.ContextWindow, toolsearch.Rule{Share: r.t.SearchShare, Above: r.t.SearchAbove})
+}
+
+// ToolSearch says whether turn t would search its tools, and why: the
+// active tools as its first step would list them (a server that fails to
+// list only loses its tools). Delegate turns never search.
+func (e *Engine) ToolSearch(ctx context.Context, t Turn) (toolsearch.Decision, error) {
+	r := &run{e: e, t: t}
+	all, _, err := r.activeTools(ctx)
+	if err != nil {
+		return toolsearch.Decision{}, err
+	}
+	r.all = all
+	d := r.searchDecision()
+	if t.Delegate {
+		d.On, d.By = false, "delegate"
+		d.Reason = "The agent delegates: the model sees one ask_<server> tool per server, and each specialist sees only its server's tools."
+	}
+	return d, nil
 }
 
 // servers groups the active tools by server, servers in the tools' order.

@@ -190,14 +190,14 @@ func TestFindToolsAttachesWhatItFinds(t *testing.T) {
 	f := newFixture(t, provider.KindOpenAI, nil)
 	var saved []string
 	reg := testServer(t, nil)
-	addServer(t, reg, "notes", 50, &saved) // 5 + 51 tools: above the threshold
+	addServer(t, reg, "notes", 50, &saved) // 5 + 51 tools ≈ 1.5k tokens: more than a quarter of a 4k window
 	f.eng.SetTools(reg)
 	f.llm.Enqueue(
 		providertest.Reply{ToolCalls: []providertest.ToolCall{call("f1", chat.FindToolsName, `{"query":"save a note"}`)}},
 		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "notes__save", `{"note":"hi"}`)}},
 		providertest.Reply{Text: "Saved your note."},
 	)
-	if _, err := f.send(t.Context(), "save the note hi", func(tn *chat.Turn) { tn.Pinned = []string{"files__echo"} }); err != nil {
+	if _, err := f.send(t.Context(), "save the note hi", func(tn *chat.Turn) { tn.Pinned, tn.ContextWindow = []string{"files__echo"}, 4_000 }); err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.llm.Requests()
@@ -215,14 +215,18 @@ func TestFindToolsAttachesWhatItFinds(t *testing.T) {
 	if !slices.Equal(saved, []string{"hi"}) {
 		t.Fatalf("saved %v", saved)
 	}
-	// Below the threshold, every tool is offered as before.
-	f.llm.Enqueue(providertest.Reply{Text: "ok"})
-	if _, err := f.send(t.Context(), "again", func(tn *chat.Turn) { tn.SearchAbove = 1000 }); err != nil {
-		t.Fatal(err)
-	}
-	all, _ := offered(t, f.llm.Requests()[3])
-	if len(all) != 56 || slices.Contains(all, chat.FindToolsName) {
-		t.Fatalf("under the threshold: %d tools offered", len(all))
+	// Below the threshold, every tool is offered as before: by count, and
+	// by size in an unknown model's window (the 56 short definitions take
+	// less than a quarter of it).
+	for i, setup := range []func(*chat.Turn){func(tn *chat.Turn) { tn.SearchAbove = 1000 }, func(*chat.Turn) {}} {
+		f.llm.Enqueue(providertest.Reply{Text: "ok"})
+		if _, err := f.send(t.Context(), "again", setup); err != nil {
+			t.Fatal(err)
+		}
+		all, _ := offered(t, f.llm.Requests()[3+i])
+		if len(all) != 56 || slices.Contains(all, chat.FindToolsName) {
+			t.Fatalf("under the threshold (%d): %d tools offered", i, len(all))
+		}
 	}
 }
 

@@ -123,10 +123,18 @@ type Turn struct {
 	// servers' own tools; each call runs a sub-agent with only that server's
 	// tools (see delegate.go).
 	Delegate bool
-	// SearchAbove: with more active tools than this, the model gets
-	// find_tools and only the tools it found (plus Pinned); 0 means
-	// ToolSearchThreshold, below 0 never.
+	// SearchAbove, when positive: with more active tools than this, the
+	// model gets find_tools and only the tools it found (plus Pinned); 0
+	// leaves it to the size rule (SearchShare of ContextWindow), below 0
+	// never (toolsearch.Rule).
 	SearchAbove int
+	// SearchShare is the percent of the model's context window the tool
+	// definitions may take before the model searches them (0:
+	// toolsearch.DefaultShare).
+	SearchShare int
+	// ContextWindow is the model's context window in tokens, 0 when not
+	// known (toolsearch.DefaultWindow is assumed).
+	ContextWindow int
 	// Pinned tools (server__tool) are always offered when tool search is on.
 	Pinned []string
 	// Images says the model accepts images: those tools return reach it as

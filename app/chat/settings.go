@@ -28,8 +28,14 @@ type Settings struct {
 	System string `json:"system,omitempty"`
 	// Agents are the named set-ups chats can start from.
 	Agents []Agent `json:"agents,omitempty"`
-	// ToolSearchAbove overrides ToolSearchThreshold (0 keeps it, below 0 turns tool search off).
+	// ToolSearchAbove, when positive, turns tool search on above that many
+	// active tools instead of by size; 0 leaves it to ToolSearchShare, below
+	// 0 turns tool search off (toolsearch.Rule).
 	ToolSearchAbove int `json:"toolSearchAbove,omitempty"`
+	// ToolSearchShare is the percent of the model's context window the
+	// active tools' definitions may take before the model searches them
+	// (0: toolsearch.DefaultShare).
+	ToolSearchShare int `json:"toolSearchShare,omitempty"`
 	// Pinned tools are always offered when tool search is on.
 	Pinned []string `json:"pinned,omitempty"`
 }

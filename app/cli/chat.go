@@ -83,6 +83,10 @@ func chatCmd() *Command {
 			// The same set-up as the window's: prompt, policies, agent, tool search.
 			turn := host.TurnSetup(settings, agent, system, nil)
 			turn.Images, turn.Audio = settings.Images(pname, model), settings.Audio(pname, model)
+			turn.ContextWindow = provider.KnownContextWindow(model)
+			if baseURL == "" && hasProvider(settings, pname) {
+				turn.ContextWindow = h.ContextWindow(ctx, settings, pname, model)
+			}
 			if baseURL != "" || !hasProvider(settings, pname) { // an ad-hoc provider
 				turn.Images = chat.DefaultImages(provider.Kind(pname), baseURL, model)
 				turn.Audio = chat.DefaultAudio(provider.Kind(pname), baseURL, model)

@@ -26,6 +26,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Exit codes of the CLI contract (DESIGN.md); scripts depend on them.
@@ -151,7 +152,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, usageLine(ue.Cmd))
 		return ExitUsage
 	}
-	fmt.Fprintln(env.Stderr, "switchboard: "+termSafe(err.Error())) // errors may carry a server's text
+	// The sentence the window shows, then the technical detail; errors may
+	// carry a server's text.
+	fmt.Fprintln(env.Stderr, "switchboard: "+termSafe(plain.Text(err)))
 	var ve *ValidationError
 	if errors.As(err, &ve) {
 		return ExitUsage

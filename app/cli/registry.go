@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 func registryCmd() *Command {
@@ -62,7 +63,11 @@ func registrySearchCmd() *Command {
 				cursor = l.NextCursor
 			}
 			if stale != nil {
-				fmt.Fprintf(inv.Stderr, "the registry cannot be reached (%s); this listing was fetched %s ago\n", stale.Why, time.Since(stale.FetchedAt).Round(time.Second))
+				why, detail, _ := strings.Cut(stale.Why, "\n")
+				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", why, plain.Ago(time.Since(stale.FetchedAt)))
+				if detail != "" {
+					fmt.Fprintln(inv.Stderr, "  "+detail)
+				}
 			}
 			if inv.JSON {
 				return inv.PrintJSON(servers)

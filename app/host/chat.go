@@ -22,7 +22,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(re
 	}
 	t := chat.Turn{
 		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
-		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, Pinned: s.Pinned,
+		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, SearchShare: s.ToolSearchShare, Pinned: s.Pinned,
 	}
 	if agent == nil {
 		return t

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Official is the official MCP Registry.
@@ -49,6 +51,33 @@ var (
 	// variable) was not given.
 	ErrMissing = errors.New("a required value is missing")
 )
+
+// UnreachableError is a registry that did not answer: offline, a wrong
+// address, a server error. It matches ErrUnreachable and says itself in
+// plain words (plain.Explainer).
+type UnreachableError struct {
+	URL string
+	Err error // what the network said; nil for an HTTP status
+	// Status is the HTTP status of a server error (0 for a network failure).
+	Status int
+}
+
+func (e *UnreachableError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("%v at %s: HTTP %d", ErrUnreachable, e.URL, e.Status)
+	}
+	return fmt.Sprintf("%v at %s: %v", ErrUnreachable, e.URL, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+
+// Plain says what happened and what to do; the network's words are the detail.
+func (e *UnreachableError) Plain() (sentence, detail string) {
+	if e.Status != 0 {
+		return fmt.Sprintf("The MCP Registry at %s is not working right now (it answered HTTP %d): try again later.", e.URL, e.Status), e.Error()
+	}
+	return fmt.Sprintf("The MCP Registry at %s is offline or cannot be reached: check your internet connection (or the registry address under Browse registry), then search again.", e.URL), e.Error()
+}
 
 // ServerJSON is a server.json document (schema 2025-09-29).
 type ServerJSON struct {
@@ -189,18 +218,18 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 	}
 	res, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w at %s: %w", ErrUnreachable, c.base(), err)
+		return &UnreachableError{URL: c.base(), Err: err}
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, MaxBodyBytes))
 	if err != nil {
-		return fmt.Errorf("%w at %s: %w", ErrUnreachable, c.base(), err)
+		return &UnreachableError{URL: c.base(), Err: err}
 	}
 	switch {
 	case res.StatusCode == http.StatusNotFound:
 		return ErrNotFound
 	case res.StatusCode >= 500:
-		return fmt.Errorf("%w at %s: HTTP %d", ErrUnreachable, c.base(), res.StatusCode)
+		return &UnreachableError{URL: c.base(), Status: res.StatusCode}
 	case res.StatusCode != http.StatusOK:
 		return fmt.Errorf("registry %s: HTTP %d: %s", c.base(), res.StatusCode, strings.TrimSpace(string(body[:min(len(body), 200)])))
 	}
@@ -228,7 +257,7 @@ func (c *Client) Search(ctx context.Context, query, cursor string) (*List, error
 	if err != nil {
 		if errors.Is(err, ErrUnreachable) {
 			if l, ok := c.cached(key); ok {
-				l.Stale, l.Why = true, err.Error()
+				l.Stale, l.Why = true, plain.Text(err) // the sentence, then what the network said
 				return l, nil
 			}
 		}

@@ -3,6 +3,7 @@ package mcpregistry_test
 import (
 	"errors"
 	"maps"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 func start(t *testing.T) (*registrytest.Registry, *mcpregistry.Client) {
@@ -146,5 +148,35 @@ func TestEntry(t *testing.T) {
 	}
 	if _, err := c.Get(t.Context(), "io.github.example/nope"); !errors.Is(err, mcpregistry.ErrNotFound) {
 		t.Errorf("unknown server: %v", err)
+	}
+}
+
+// A registry that refuses connections (offline, or nothing listening at
+// its address) is said to be offline in plain words, the network's own
+// words kept as the detail, and the last listing comes back with it.
+func TestRefusedConnectionSaysOffline(t *testing.T) {
+	reg, err := registrytest.Start(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(reg) // its own listener, closed below: then 127.0.0.1 refuses
+	c := &mcpregistry.Client{BaseURL: srv.URL, CacheFile: filepath.Join(t.TempDir(), "registry-cache.json")}
+	fresh, err := c.Search(t.Context(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	l, err := c.Search(t.Context(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentence, detail, _ := strings.Cut(l.Why, "\n")
+	want := "The MCP Registry at " + srv.URL + " is offline or cannot be reached: check your internet connection (or the registry address under Browse registry), then search again."
+	if !l.Stale || sentence != want || !strings.Contains(detail, "connection refused") || len(l.Servers) != len(fresh.Servers) || !l.FetchedAt.Equal(fresh.FetchedAt) {
+		t.Fatalf("stale listing: stale %v, %d servers\nsentence %q\nwant     %q\ndetail %q", l.Stale, len(l.Servers), sentence, want, detail)
+	}
+	_, err = c.Search(t.Context(), "never-searched", "")
+	if s, d := plain.Explain(err); !errors.Is(err, mcpregistry.ErrUnreachable) || s != want || !strings.Contains(d, "dial tcp") {
+		t.Fatalf("uncached search: %q / %q (%v)", s, d, err)
 	}
 }

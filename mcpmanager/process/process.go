@@ -249,35 +249,43 @@ func lookPathErr(command string, err error) error {
 }
 
 // NotFoundError says a server's command is not installed or not on PATH.
+// It says so in plain words (plain.Explainer): which launcher is missing,
+// what to install, or to change the command.
 type NotFoundError struct {
 	Command string
 	Err     error
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("command %q not found: %s", e.Command, InstallHint(e.Command))
+	s, _ := e.Plain()
+	return s
+}
+
+// Plain is the sentence a person reads ("uvx is not installed: install uv
+// (https://docs.astral.sh/uv/) or change the command in Edit") and what
+// the system said.
+func (e *NotFoundError) Plain() (sentence, detail string) {
+	base := baseName(e.Command)
+	if e.Err != nil {
+		detail = fmt.Sprintf("exec %q: %v", e.Command, e.Err)
+	}
+	if hint, ok := installers[base]; ok {
+		return fmt.Sprintf("%s is not installed: %s or change the command in Edit", base, hint), detail
+	}
+	return fmt.Sprintf("%s was not found: install it, or give its full path as the command in Edit", e.Command), detail
 }
 
 func (e *NotFoundError) Unwrap() error { return e.Err }
 
-// InstallHint says what to install for a missing command.
-func InstallHint(command string) string {
-	switch base := baseName(command); base {
-	case "npx", "node", "npm":
-		return "install Node.js (https://nodejs.org) so that " + base + " is on your PATH"
-	case "uvx", "uv":
-		return "install uv (https://docs.astral.sh/uv/) so that " + base + " is on your PATH"
-	case "python", "python3", "pip", "pipx":
-		return "install Python 3 so that " + base + " is on your PATH"
-	case "docker":
-		return "install Docker (or Podman with the docker alias) and make sure it is running"
-	case "deno":
-		return "install Deno (https://deno.com)"
-	case "bun", "bunx":
-		return "install Bun (https://bun.sh)"
-	default:
-		return "install it, or give its full path in the server's \"command\""
-	}
+// installers says what to install for each launcher servers are started with.
+var installers = map[string]string{
+	"npx": "install Node.js (https://nodejs.org)", "node": "install Node.js (https://nodejs.org)", "npm": "install Node.js (https://nodejs.org)",
+	"uvx": "install uv (https://docs.astral.sh/uv/)", "uv": "install uv (https://docs.astral.sh/uv/)",
+	"python": "install Python 3 (https://www.python.org/downloads/)", "python3": "install Python 3 (https://www.python.org/downloads/)",
+	"pip": "install Python 3 (https://www.python.org/downloads/)", "pipx": "install pipx (https://pipx.pypa.io)",
+	"docker": "install Docker (https://docs.docker.com/get-docker/), or Podman with the docker alias,",
+	"deno":   "install Deno (https://deno.com)",
+	"bun":    "install Bun (https://bun.sh)", "bunx": "install Bun (https://bun.sh)",
 }
 
 func baseName(command string) string {

@@ -140,11 +140,28 @@ func TestNotFound(t *testing.T) {
 	if !errors.As(err, &nf) {
 		t.Fatalf("err = %v, want NotFoundError", err)
 	}
-	if !strings.Contains(err.Error(), `"switchboard-no-such-command" not found`) {
-		t.Errorf("message %q", err)
+	if want := "switchboard-no-such-command was not found: install it, or give its full path as the command in Edit"; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
 	}
-	if !strings.Contains(InstallHint("/usr/bin/npx"), "Node.js") || !strings.Contains(InstallHint("uvx"), "uv") {
-		t.Error("hints should name what to install")
+	if _, detail := nf.Plain(); !strings.Contains(detail, "executable file not found") {
+		t.Errorf("detail %q should keep what exec said", detail)
+	}
+}
+
+// A missing launcher says what to install, in one sentence.
+func TestNotFoundSentences(t *testing.T) {
+	for _, c := range []struct{ command, want string }{
+		{"uvx", "uvx is not installed: install uv (https://docs.astral.sh/uv/) or change the command in Edit"},
+		{"/usr/bin/npx", "npx is not installed: install Node.js (https://nodejs.org) or change the command in Edit"},
+		{`C:\Program Files\nodejs\node.exe`, "node is not installed: install Node.js (https://nodejs.org) or change the command in Edit"},
+		{"python3", "python3 is not installed: install Python 3 (https://www.python.org/downloads/) or change the command in Edit"},
+		{"docker", "docker is not installed: install Docker (https://docs.docker.com/get-docker/), or Podman with the docker alias, or change the command in Edit"},
+		{"./my-server", "./my-server was not found: install it, or give its full path as the command in Edit"},
+	} {
+		err := &NotFoundError{Command: c.command, Err: exec.ErrNotFound}
+		if err.Error() != c.want {
+			t.Errorf("%s: %q\nwant %q", c.command, err.Error(), c.want)
+		}
 	}
 }
 

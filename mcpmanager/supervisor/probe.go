@@ -3,9 +3,13 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Steps of a test connection, in order.
@@ -32,6 +36,9 @@ type Probe struct {
 	ServerInfo mcp.Implementation `json:"serverInfo"`
 	Protocol   string             `json:"protocolVersion"`
 	Tools      []string           `json:"tools"`
+	// AppOnly are the tools only an MCP App may call (_meta.ui.visibility
+	// without "model"): listed, never offered to a model.
+	AppOnly []string `json:"appOnly,omitempty"`
 	// Failed names the step that failed ("" when OK); Error says why, with
 	// the server's last stderr lines when it wrote any.
 	Failed string   `json:"failed,omitempty"`
@@ -52,7 +59,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		now := time.Now()
 		ps := ProbeStep{Name: step, Took: now.Sub(last)}
 		if err != nil {
-			ps.Error = err.Error()
+			ps.Error = plain.Text(err)
 		}
 		last = now
 		p.Steps = append(p.Steps, ps)
@@ -102,6 +109,9 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		} else {
 			for _, t := range tools.Tools {
 				p.Tools = append(p.Tools, t.Name)
+				if !apps.ModelVisible(t) {
+					p.AppOnly = append(p.AppOnly, t.Name)
+				}
 			}
 		}
 		cl.Close()
@@ -123,7 +133,11 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		p.OK = true
 		return p
 	}
-	p.Error = errors.Join(errs...).Error()
+	texts := make([]string, len(errs))
+	for i, err := range errs {
+		texts[i] = plain.Text(err)
+	}
+	p.Error = strings.Join(texts, "\n")
 	for _, st := range p.Steps {
 		if st.Error != "" {
 			p.Failed = st.Name

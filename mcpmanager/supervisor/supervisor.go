@@ -36,6 +36,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
 	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
@@ -296,7 +297,7 @@ func (s *Server) Run(ctx context.Context) error {
 		if !readyAt.IsZero() && time.Since(readyAt) >= StableAfter {
 			attempts, delay = 0, s.spec.Restart.Delay
 		}
-		msg := err.Error()
+		msg := plain.Text(err) // the sentence first: the window shows the rest behind a disclosure
 		if s.spec.InProcess != nil {
 			s.log.Add(msg) // no stderr to tell: its log keeps why it failed
 		} else if tail := s.log.TailString(5); tail != "" {

@@ -192,7 +192,7 @@ func TestFaults(t *testing.T) {
 			errIs: ErrTimeout, errText: "hanging before initialize"},
 		{name: "crash loop", mode: "exit-init", errIs: ErrExited, errText: "missing API key FAULT_KEY", restarts: 2},
 		{name: "command not found", mode: "ok", mut: func(s *Spec) { s.Process.Command = "switchboard-no-such-npx" },
-			errText: `command "switchboard-no-such-npx" not found`},
+			errText: "switchboard-no-such-npx was not found: install it, or give its full path as the command in Edit"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -96,6 +96,25 @@ func TestFindToolsAcrossRealServers(t *testing.T) {
 		t.Fatalf("only %d tools from the real servers; the test needs 300+", len(tools))
 	}
 	checkFormCorpus(t, tools)
+	// With all of them, tool search is on even for a 128k model; the
+	// built-ins with the filesystem and memory servers leave an unknown
+	// model (the smallest window assumed) every tool.
+	perServer := map[string]int{}
+	all := 0
+	for _, tl := range tools {
+		n := toolsearch.Tokens(tl.Name, tl.Description, tl.InputSchema)
+		perServer[tl.Server] += n
+		all += n
+	}
+	t.Logf("tokens per server: %v", perServer)
+	if d := toolsearch.Decide(len(tools), all, 128_000, toolsearch.Rule{}); !d.On {
+		t.Errorf("all real tools: %s", d.Reason)
+	}
+	two := tokensOf(builtinDefs(t)) + perServer["filesystem"] + perServer["memory"]
+	if d := toolsearch.Decide(17+14+9, two, 0, toolsearch.Rule{}); d.On {
+		t.Errorf("built-ins, filesystem and memory: %s", d.Reason)
+	}
+
 	ix, err := toolsearch.New(tools)
 	if err != nil {
 		t.Fatal(err)

@@ -63,7 +63,7 @@ test('servers carry details, filter by tag and search, and test their connection
   await row(page, 'broken').getByRole('button', { name: 'Test connection' }).click();
   const bad = page.getByRole('status', { name: 'Test of broken' });
   await bad.getByText('Failed at start').waitFor();
-  assert.match(await bad.innerText(), /switchboard-e2e-no-such-command" not found/);
+  assert.match(await bad.innerText(), /switchboard-e2e-no-such-command was not found: install it, or give its full path as the command in Edit/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -204,7 +204,8 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Tool search' });
-  await form.getByLabel('Search tools above').fill('5');
+  await form.getByRole('radio', { name: 'Search by count' }).check();
+  await form.getByLabel('Tool count').fill('5');
   await form.getByLabel(/Always offer these tools/).fill('everything__echo');
   await form.getByRole('button', { name: 'Save tool search' }).click();
   await form.getByRole('status').getByText('Saved').waitFor();
@@ -216,6 +217,12 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   );
   await page.goto(`${env('E2E_URL')}/#/chat`);
   await page.getByRole('button', { name: 'New chat' }).click();
+  // The chat's Tools menu says search is on, and why.
+  await page.getByRole('button', { name: /^Tools: \d+/ }).click();
+  const why = page.getByRole('dialog', { name: 'Tools for this chat' }).getByRole('note', { name: 'Tool search' });
+  await why.getByText(/Tool search is on: \d+ tools, more than the 5 set in Settings/).waitFor();
+  await screenshot(page, 'library-tool-search-why');
+  await page.getByRole('button', { name: /^Tools: \d+/ }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('What is 2 + 3?');
   await box.press('Enter');
@@ -234,7 +241,7 @@ test('above the tool-search threshold the model first gets find_tools and the pi
 
   // Back to the default for the other tests.
   await page.goto(`${env('E2E_URL')}/#/settings`);
-  await form.getByLabel('Search tools above').fill('40');
+  await form.getByRole('radio', { name: 'Search by size' }).check();
   await form.getByLabel(/Always offer these tools/).fill('');
   await form.getByRole('button', { name: 'Save tool search' }).click();
   await form.getByRole('status').getByText('Saved').waitFor();

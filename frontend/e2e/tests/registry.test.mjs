@@ -87,7 +87,13 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   registry.kill('SIGTERM');
   await new Promise((res) => registry.once('exit', res));
   await browse.getByRole('button', { name: 'Search' }).click();
-  await browse.getByRole('status').filter({ hasText: /cannot be reached; showing the listing fetched \d+s ago/ }).waitFor();
+  // In plain words: offline, the cached listing and its age; the network's words behind a disclosure.
+  const offline = browse.getByRole('status', { name: 'Registry offline' });
+  await offline.filter({ hasText: /^The MCP Registry at http:\/\/127\.0\.0\.1:\d+ is offline or cannot be reached: check your internet connection .* Showing the listing fetched \d+ (second|minute)s? ago\./ }).waitFor();
+  assert.equal(await offline.locator('details').evaluate((d) => d.open), false);
+  assert.doesNotMatch(await offline.locator('.error-sentence').innerText(), /dial tcp|connection refused/);
+  await offline.getByText('Technical details').click();
+  assert.match(await offline.locator('details pre').innerText(), /connection refused/);
   await list.getByRole('listitem', { name: 'io.github.example/weather' }).waitFor();
   await browse.scrollIntoViewIfNeeded();
   await screenshot(page, 'registry-stale');

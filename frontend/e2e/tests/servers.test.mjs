@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot } from '../lib.mjs';
+import { env, launch, openApp, screenshot, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -22,7 +22,7 @@ test('servers show their live status', async () => {
   }
   const broken = row(page, 'broken');
   await broken.locator('[data-state="error"]').waitFor({ timeout: 30_000 });
-  assert.match(await broken.locator('.server-error').innerText(), /switchboard-e2e-no-such-command" not found/);
+  assert.equal(await broken.locator('.server-error .error-sentence').innerText(), 'switchboard-e2e-no-such-command was not found: install it, or give its full path as the command in Edit');
   assert.match(await row(page, 'everything').innerText(), /\d+ tools/);
   // The built-in content store is listed too, without controls that make no sense for it.
   const builtin = row(page, 'content-store');
@@ -126,4 +126,56 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   await screenshot(page, 'import-done');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a missing launcher says what to install, on the row and in Test connection', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.setViewportSize({ width: 720, height: 600 });
+  // A uvx server whose PATH has no uvx (nor has the app's on this machine).
+  const noPath = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-nopath-'));
+  const entry = JSON.stringify({ mcpServers: { 'weather-uvx': { command: 'uvx', args: ['weather-mcp'], env: { PATH: noPath } } } });
+  const n = await page.evaluate((text) => window.go.app.ServersPage.ApplyImport('weather.json', text, {}, {}, [], false), entry);
+  assert.equal(n, 1);
+  const weather = row(page, 'weather-uvx');
+  await weather.locator('[data-state="error"]').waitFor({ timeout: 30_000 });
+  const want = 'uvx is not installed: install uv (https://docs.astral.sh/uv/) or change the command in Edit';
+  assert.equal(await weather.locator('.server-error .error-sentence').innerText(), want);
+  const details = weather.locator('.server-error details');
+  assert.equal(await details.evaluate((d) => d.open), false, 'the technical text waits behind a disclosure');
+  await weather.scrollIntoViewIfNeeded();
+  await screenshot(page, 'servers-missing-launcher-720');
+  await weather.getByRole('button', { name: 'Test connection' }).click();
+  const report = page.getByRole('status', { name: 'Test of weather-uvx' });
+  await report.getByText(/^Failed at (fetch|start)$/).waitFor({ timeout: 30_000 });
+  assert.equal(await report.locator('.error-sentence').first().innerText(), want);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await weather.scrollIntoViewIfNeeded();
+  await screenshot(page, 'servers-missing-launcher-1280');
+  await page.evaluate(() => window.go.app.ServersPage.RemoveServer('weather-uvx'));
+  await weather.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Test connection counts the tools the row counts, and its report scrolls into view', async () => {
+  for (const [width, height] of [[720, 600], [1280, 800]]) {
+    const { page, errors } = await openApp(browser, { hash: '#/servers' });
+    await page.setViewportSize({ width, height });
+    const everything = row(page, 'everything');
+    await everything.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+    const rowCount = Number(/(\d+) tools/.exec(await everything.locator('.server-head').innerText())[1]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await everything.getByRole('button', { name: 'Test connection' }).click();
+    const report = page.getByRole('status', { name: 'Test of everything' });
+    await report.getByText(/^Connected in \d/).waitFor({ timeout: 60_000 });
+    assert.equal(await report.locator('.probe-summary').innerText(), `${rowCount} tools`, 'the test counts what the row counts');
+    // The report is on screen, whatever the window's size.
+    await untilInPage(page, (sel) => {
+      const r = document.querySelector(sel)?.getBoundingClientRect();
+      return r && r.top >= 0 && r.top < window.innerHeight;
+    }, '[aria-label="Test of everything"]', { what: 'the report in view' });
+    await page.screenshot({ path: path.join(env('E2E_ARTIFACTS'), `servers-test-connection-${width}.png`) }); // the viewport: what the person sees
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });

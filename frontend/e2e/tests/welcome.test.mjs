@@ -43,7 +43,8 @@ before(async () => {
   ollama = createServer((req, res) => {
     if (req.url === '/api/tags') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ models: [{ name: 'llama3.2:1b', model: 'llama3.2:1b' }, { name: 'qwen3:4b', model: 'qwen3:4b' }] }));
+      // An embedding model sorts first: the page must not take it for chats.
+      res.end(JSON.stringify({ models: [{ name: 'all-minilm-embed:latest', model: 'all-minilm-embed:latest' }, { name: 'llama3.2:1b', model: 'llama3.2:1b' }, { name: 'qwen3:4b', model: 'qwen3:4b' }] }));
       return;
     }
     res.writeHead(404).end();
@@ -110,7 +111,10 @@ test('the welcome page imports the servers found and adds the local model, then 
   assert.match(await configs.textContent(), /Claude Desktop — 2 servers/);
   const models = page.getByRole('list', { name: 'Models running on this machine' });
   await models.getByText('Ollama', { exact: true }).waitFor();
-  assert.match(await models.textContent(), /2 models: llama3\.2:1b, qwen3:4b/);
+  // The model to use is chosen from Ollama's list; a chat model is chosen to start with.
+  const pick = models.getByLabel('Model');
+  assert.deepEqual(await pick.locator('option').allTextContents(), ['all-minilm-embed:latest (embeddings, not for chat)', 'llama3.2:1b', 'qwen3:4b']);
+  assert.equal(await pick.inputValue(), 'llama3.2:1b');
   assert.match(await page.locator('#welcome-data ~ p').textContent(), new RegExp(dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   await screenshot(page, 'welcome-offers');
 
@@ -126,8 +130,15 @@ test('the welcome page imports the servers found and adds the local model, then 
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   await configs.getByText('Imported').waitFor();
 
+  await pick.selectOption('qwen3:4b');
+  for (const width of [720, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await models.scrollIntoViewIfNeeded();
+    await screenshot(page, `welcome-model-pick-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
   await models.getByRole('button', { name: 'Use Ollama' }).click();
-  await page.getByRole('status').getByText('Chats will use Ollama (llama3.2:1b).').waitFor();
+  await page.getByRole('status').getByText('Chats will use Ollama (qwen3:4b).').waitFor();
   await screenshot(page, 'welcome-done');
   await page.getByRole('button', { name: 'Done', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor({ state: 'detached' });
@@ -137,7 +148,7 @@ test('the welcome page imports the servers found and adds the local model, then 
   const providers = cfg.settings.chat.providers;
   assert.equal(providers.length, 1);
   assert.equal(providers[0].kind, 'ollama');
-  assert.equal(providers[0].defaultModel, 'llama3.2:1b');
+  assert.equal(providers[0].defaultModel, 'qwen3:4b');
   assert.equal(cfg.settings.chat.defaultProvider, 'Ollama');
   assert.equal(JSON.parse(readFileSync(path.join(dataDir, 'ui.json'), 'utf8')).welcomeDone, true);
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Chat as GetChat, ChatOptionsOf, ExportChat, SetChatModel, SetChatOptions } from '../../wailsjs/go/app/ChatPage';
+import { Chat as GetChat, ChatOptionsOf, ExportChat, SetChatModel, SetChatOptions, ToolSearchStatus } from '../../wailsjs/go/app/ChatPage';
 import { ChatSettings, ProviderModels } from '../../wailsjs/go/app/SettingsPage';
 import { Tools } from '../../wailsjs/go/app/ToolsPage';
 import { useAgents, type Agent } from '../agents';
@@ -8,9 +8,7 @@ import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
 import { useConfigVersion } from '../store';
-
-/** TOOL_WARNING is the tool count above which models start to pick tools badly. */
-export const TOOL_WARNING = 40;
+import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 
 type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
 
@@ -35,8 +33,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
         </span>
       )}
       {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} />}
-      {/* The tool-search threshold from Settings (0 there: search is off, so warn at the usual count). */}
-      <ToolPicker chatId={chatId} onError={setErr} agent={agent} warnAt={settings?.toolSearchAbove || TOOL_WARNING} />
+      <ToolPicker chatId={chatId} onError={setErr} agent={agent} settings={settings} />
       <ExportMenu chatId={chatId} onError={setErr} />
       {err && <div className="alert small" role="alert">{err}</div>}
     </header>
@@ -89,8 +86,15 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
   );
 }
 
-function ToolPicker({ chatId, onError, agent, warnAt }: { chatId: string; onError: (s: string) => void; agent?: Agent; warnAt: number }) {
+function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onError: (s: string) => void; agent?: Agent; settings: app.ChatSettingsView | null }) {
   const [open, setOpen] = useState(false);
+  // Whether the next turn searches its tools, and why: asked again when the
+  // chat's tools, model or the settings change (and when the popover opens).
+  const [search, setSearch] = useState<SearchDecision | null>(null);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    call(() => ToolSearchStatus(chatId)).then(setSearch, () => setSearch(null));
+  }, [chatId, settings, asked, open]);
   const [tools, setTools] = useState<ToolItem[]>([]);
   const [offServers, setOffServers] = useState<string[]>([]);
   const [offTools, setOffTools] = useState<string[]>([]);
@@ -110,7 +114,7 @@ function ToolPicker({ chatId, onError, agent, warnAt }: { chatId: string; onErro
   const save = (servers: string[], ts: string[]) => {
     setOffServers(servers);
     setOffTools(ts);
-    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts })).catch((e: unknown) => onError(message(e)));
+    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts })).then(() => setAsked((n) => n + 1), (e: unknown) => onError(message(e)));
   };
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   return (
@@ -118,15 +122,13 @@ function ToolPicker({ chatId, onError, agent, warnAt }: { chatId: string; onErro
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
         {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
-          : active > warnAt && <span className="badge warn" title="Above this many tools the model first searches them with find_tools; switching off servers this chat does not need helps more.">many</span>}
+          : toolSearchBadge(search) && <span className="badge warn" title={search?.reason}>{toolSearchBadge(search)}</span>}
       </button>
       {open && (
         <div className="popover" role="dialog" aria-label="Tools for this chat"
           onKeyDown={(e) => { if (e.key === 'Escape') setOpen(false); }}>
           {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
-          {active > warnAt && !agent?.delegate && (
-            <p className="small warn">{active} tools are active. Models choose tools worse with more than {warnAt}, so the model gets find_tools and sees only the tools it finds: switch off what this chat does not need.</p>
-          )}
+          {!agent?.delegate && <ToolSearchNote decision={search} />}
           {groups.map(([server, ts]) => {
             const on = !offServers.includes(server);
             return (

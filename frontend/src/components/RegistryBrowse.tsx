@@ -4,6 +4,7 @@ import type { app } from '../../wailsjs/go/models';
 import { call, hasBackend } from '../backend';
 import { message, refreshServers } from '../servers';
 import { useConfigVersion } from '../store';
+import { ErrorMessage } from './ErrorMessage';
 
 type Server = app.RegistryServer;
 
@@ -43,9 +44,9 @@ export function RegistryBrowse() {
         {last && <span className="muted small">{last.registry}</span>}
       </form>
       {last?.stale && (
-        <div className="notice" role="status">The registry cannot be reached; showing the listing fetched {last.age} ago. <span className="muted small">{last.why}</span></div>
+        <ErrorMessage error={last.why} role="status" className="notice" label="Registry offline">Showing the listing fetched {last.age} ago.</ErrorMessage>
       )}
-      {err && <div className="alert" role="alert">{err}</div>}
+      {err && <ErrorMessage error={err} />}
       {added && <div className="notice" role="status">Added {added}</div>}
       <ul className="registry-list" aria-label="Registry servers">
         {servers.map((s) => (

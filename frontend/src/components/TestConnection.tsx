@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TestServer } from '../../wailsjs/go/app/ServersPage';
 import type { mcpmanager } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message } from '../servers';
+import { ErrorMessage } from './ErrorMessage';
 
 /**
  * useTestConnection runs a test connection: the server starts on its own,
@@ -25,15 +26,23 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
       setBusy(false);
     }
   };
+  // The report appears below the row's head, often below the fold: bring it
+  // into view when the test starts and again when its result is in.
+  const ref = useRef<HTMLDivElement>(null);
+  const phase = busy ? 'busy' : probe || err ? 'done' : '';
+  useEffect(() => {
+    if (phase) ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [phase]);
   const button = <button type="button" onClick={() => void run()} disabled={busy}>{busy ? 'Testing…' : 'Test connection'}</button>;
   const report = !(probe || err || busy) ? null : (
-        <div className={`probe ${probe?.ok ? 'ok' : probe ? 'bad' : ''}`} role="status" aria-label={`Test of ${name}`}>
-          {busy && <span className="muted">Starting {name} on its own…</span>}
-          {err && <span className="bad">{err}</span>}
+        <div ref={ref} className={`probe ${probe?.ok ? 'ok' : probe ? 'bad' : ''}`} role="status" aria-label={`Test of ${name}`} aria-busy={busy}>
+          {busy && <span className="muted">Starting {name} on its own, then initialize and tools/list… (a first npx or uvx run downloads the package)</span>}
+          {err && <ErrorMessage error={err} />}
           {probe && (
             <>
               <strong>{probe.ok ? `Connected in ${fmt(probe.totalMs)}` : `Failed at ${probe.failed}`}</strong>
-              {probe.ok && <span className="muted small"> {probe.serverName} {probe.version} over {probe.transport}, protocol {probe.protocol}, {probe.tools.length} tools</span>}
+              {probe.ok && <span className="muted small"> {probe.serverName} {probe.version} over {probe.transport}, protocol {probe.protocol}</span>}
+              {probe.ok && <div className="probe-summary">{probe.summary || `${probe.tools.length} tools`}</div>}
               <table className="probe-steps">
                 <tbody>
                   {probe.steps.map((s) => (
@@ -45,7 +54,7 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
                   ))}
                 </tbody>
               </table>
-              {!probe.ok && <pre className="server-error">{probe.error}</pre>}
+              {!probe.ok && <ErrorMessage error={probe.error} role="status" className="server-error" />}
               {!probe.ok && probe.stderr.length > 0 && <pre className="log">{probe.stderr.join('\n')}</pre>}
             </>
           )}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ErrorMessage } from '../components/ErrorMessage';
 import { LoginServer, Profiles, SetProfile } from '../../wailsjs/go/app/ServersPage';
 import { call, hasBackend } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
@@ -150,7 +151,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.state === 'installing' && <InstallProgress server={s} />}
       {s.bundle && <BundleLine bundle={s.bundle} />}
-      {s.error && <pre className="server-error">{s.error}</pre>}
+      {s.error && <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} />}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />
     </li>

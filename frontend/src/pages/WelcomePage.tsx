@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { LocalModelChoice } from '../components/LocalModelChoice';
 import { SaveProvider, SetDefaultProvider } from '../../wailsjs/go/app/SettingsPage';
 import type { app } from '../../wailsjs/go/models';
 import { ImportWizard } from '../components/ImportWizard';
@@ -30,12 +31,12 @@ export function WelcomePage() {
   // must not hide the four that import fine.
   const configs = view.configs.filter((c) => c.servers + c.needsAttention > 0 || c.problem);
 
-  const useLocal = async (m: app.LocalModel) => {
+  const useLocal = async (m: app.LocalModel, chosen: string) => {
     setErr('');
     try {
-      await SaveProvider({ name: m.name, kind: m.kind, baseUrl: m.baseUrl, defaultModel: m.models[0] ?? '', apiKey: '' });
+      await SaveProvider({ name: m.name, kind: m.kind, baseUrl: m.baseUrl, defaultModel: chosen, apiKey: '' });
       await SetDefaultProvider(m.name);
-      setModel(`${m.name}${m.models[0] ? ` (${m.models[0]})` : ''}`);
+      setModel(`${m.name}${chosen ? ` (${chosen})` : ''}`);
     } catch (e) {
       setErr(message(e));
     }
@@ -95,15 +96,7 @@ export function WelcomePage() {
           <p className="notice" role="status">Chats will use {model}.</p>
         ) : view.local.length > 0 ? (
           <ul className="welcome-list" aria-label="Models running on this machine">
-            {view.local.map((m) => (
-              <li key={m.name}>
-                <span>
-                  <strong>{m.name}</strong> is running on this machine ({m.models.length} model{m.models.length === 1 ? '' : 's'}
-                  {m.models[0] ? `: ${m.models.slice(0, 3).join(', ')}` : ''})
-                </span>
-                <button type="button" className="primary" onClick={() => void useLocal(m)}>Use {m.name}</button>
-              </li>
-            ))}
+            {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void useLocal(m, chosen)} />)}
           </ul>
         ) : (
           <HostedKey onSaved={setModel} onError={setErr} />

@@ -164,6 +164,8 @@ export namespace app {
 	    policies: Record<string, string>;
 	    maxSteps: number;
 	    system: string;
+	    toolSearchBy: string;
+	    toolSearchShare: number;
 	    toolSearchAbove: number;
 	    pinned: string[];
 	}
@@ -316,6 +318,7 @@ export namespace app {
 	    kind: string;
 	    baseUrl: string;
 	    models: string[];
+	    default: string;
 	}
 	export interface LogEntryView {
 	    level: string;
@@ -616,6 +619,10 @@ export namespace mcpmanager {
 	    version: string;
 	    protocol: string;
 	    tools: string[];
+	    toolCount: number;
+	    appOnly: string[];
+	    duplicates: string[];
+	    summary: string;
 	    failed: string;
 	    error: string;
 	    stderr: string[];
@@ -653,6 +660,22 @@ export namespace secrets {
 	    name: string;
 	    masked: string;
 	    usedBy: string[];
+	}
+
+}
+
+export namespace toolsearch {
+	
+	export interface Decision {
+	    on: boolean;
+	    by: string;
+	    tools: number;
+	    tokens: number;
+	    window: number;
+	    windowKnown: boolean;
+	    share: number;
+	    above: number;
+	    reason: string;
 	}
 
 }

@@ -90,6 +90,10 @@ export function StopChat(arg1) {
   return window['go']['app']['ChatPage']['StopChat'](arg1);
 }
 
+export function ToolSearchStatus(arg1) {
+  return window['go']['app']['ChatPage']['ToolSearchStatus'](arg1);
+}
+
 export function UsePrompt(arg1, arg2, arg3) {
   return window['go']['app']['ChatPage']['UsePrompt'](arg1, arg2, arg3);
 }

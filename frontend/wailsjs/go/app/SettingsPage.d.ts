@@ -32,6 +32,6 @@ export function SetTaskSettings(arg1:app.TaskSettingsView):Promise<void>;
 
 export function SetToolPolicy(arg1:string,arg2:string):Promise<void>;
 
-export function SetToolSearch(arg1:number,arg2:Array<string>):Promise<void>;
+export function SetToolSearch(arg1:string,arg2:number,arg3:number,arg4:Array<string>):Promise<void>;
 
 export function TaskSettings():Promise<app.TaskSettingsView>;

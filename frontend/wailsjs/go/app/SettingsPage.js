@@ -58,8 +58,8 @@ export function SetToolPolicy(arg1, arg2) {
   return window['go']['app']['SettingsPage']['SetToolPolicy'](arg1, arg2);
 }
 
-export function SetToolSearch(arg1, arg2) {
-  return window['go']['app']['SettingsPage']['SetToolSearch'](arg1, arg2);
+export function SetToolSearch(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['SettingsPage']['SetToolSearch'](arg1, arg2, arg3, arg4);
 }
 
 export function TaskSettings() {

@@ -1,0 +1,70 @@
+package host
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+)
+
+// How long a provider's model list is trusted for context windows, and
+// how long one that could not be listed is not asked again (a turn must
+// not wait for a provider that is down at every step).
+var (
+	modelListTTL     = 10 * time.Minute
+	modelListRetry   = time.Minute
+	modelListTimeout = 2 * time.Second
+)
+
+type modelList struct {
+	at      time.Time
+	windows map[string]int // model ID → context window (0: not said)
+	failed  bool
+}
+
+var modelLists sync.Map // provider name + base URL → modelList
+
+// ContextWindow is the context window of model at the provider named
+// providerName ("" for the default), in tokens: what the provider's model
+// list says (OpenRouter, LM Studio, vLLM, Anthropic say it), else what is
+// known of the model's family (provider.KnownContextWindow), else 0 — the
+// caller assumes a conservative window then.
+func (h *Host) ContextWindow(ctx context.Context, s chat.Settings, providerName, model string) int {
+	ps, err := s.Provider(providerName)
+	if err != nil {
+		return provider.KnownContextWindow(model)
+	}
+	if model == "" {
+		model = ps.DefaultModel
+	}
+	key := ps.Name + "\x00" + ps.BaseURL
+	l, _ := modelLists.Load(key)
+	ml, ok := l.(modelList)
+	if !ok || time.Since(ml.at) > modelListTTL || ml.failed && time.Since(ml.at) > modelListRetry {
+		ml = modelList{at: time.Now(), windows: map[string]int{}}
+		p, err := ps.Open(h.store.Lookup)
+		if err == nil {
+			lctx, cancel := context.WithTimeout(ctx, modelListTimeout)
+			var ms []provider.Model
+			ms, err = p.Models(lctx)
+			cancel()
+			for _, m := range ms {
+				ml.windows[m.ID] = m.ContextWindow
+			}
+		}
+		ml.failed = err != nil
+		modelLists.Store(key, ml)
+	}
+	if w := ml.windows[model]; w > 0 {
+		return w
+	}
+	for id, w := range ml.windows { // "claude-sonnet-4-5" listed as "claude-sonnet-4-5-20250929"
+		if w > 0 && strings.HasPrefix(id, model+"-") {
+			return w
+		}
+	}
+	return provider.KnownContextWindow(model)
+}
