@@ -585,6 +585,12 @@ func (c *checker) strMap(path string, n *node, what string) map[string]string {
 			c.addAt(SeverityError, p, m.off, "%s name must not be empty", what)
 			continue
 		}
+		if what == "variable" && strings.ContainsAny(m.key, "=\x00") {
+			// The program would get a different variable (or none): the
+			// environment is NAME=value strings.
+			c.addAt(SeverityError, p, m.off, "%q is not a valid variable name: it must not contain '='; rename it", m.key)
+			continue
+		}
 		switch v := m.val; v.kind {
 		case kindString:
 			out[m.key] = v.text

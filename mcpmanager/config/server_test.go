@@ -129,6 +129,7 @@ func TestServerValidate(t *testing.T) {
 		{"relative root", Server{Name: "fs", Command: "x", Roots: []string{"/srv/a", "src"}}, `fs.roots[1]: "src" is not an absolute path; write the folder's full path, e.g. /home/me/project`},
 		{"dotted name", Server{Name: "a.b"}, `["a.b"]: needs "command" (stdio) or "url" (http/sse)`},
 		{"transport without url", Server{Name: "s", Transport: SSE}, `s: needs "url": an SSE server is reached over the network`},
+		{"env name with =", Server{Name: "m", Command: "x", Env: map[string]string{"A=B": "1"}}, `m.env["A=B"]: "A=B" is not a valid variable name: it must not contain '='; rename it`},
 		{"built-in's name", Server{Name: "workspace", Command: "npx"}, `workspace: the name "workspace" is reserved for Switchboard's built-in server; choose another name`},
 		{"built-in's name in other case", Server{Name: "Content-Store", URL: "https://example.com/mcp"}, `Content-Store: the name "Content-Store" is reserved for Switchboard's built-in server; choose another name`},
 	}

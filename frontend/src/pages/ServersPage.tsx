@@ -20,6 +20,8 @@ import { ExternalLink } from '../components/ExternalLink';
 import { InstallProgress } from '../components/InstallProgress';
 import { BundleInstall, BundleLine } from '../components/BundleInstall';
 import { RegistryBrowse } from '../components/RegistryBrowse';
+import { ServerEditor } from '../components/ServerEditor';
+import { useConfigFile } from '../components/ConfigFile';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -27,6 +29,8 @@ export function ServersPage() {
   const [importing, setImporting] = useState(false);
   const [adding, setAdding] = useState(false);
   const [browsing, setBrowsing] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const configFile = useConfigFile();
   const [query, setQuery] = useState('');
   const [tag, setTag] = useState('');
   const tags = allTags(servers);
@@ -39,10 +43,14 @@ export function ServersPage() {
         <div className="row">
           <ProfileSwitch />
           <button type="button" aria-pressed={browsing} onClick={() => setBrowsing(!browsing)} disabled={!hasBackend()}>Browse registry</button>
+          {hasBackend() && configFile.button}
+          <button type="button" onClick={() => setCreating(true)} disabled={creating || !hasBackend()}>Add server…</button>
           <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
           <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
         </div>
       </div>
+      {configFile.line}
+      {creating && <ServerEditor onClose={() => setCreating(false)} />}
       {importing && <ImportWizard onClose={() => setImporting(false)} />}
       {adding && <TemplatePicker onClose={() => setAdding(false)} />}
       {hasBackend() && <BundleInstall />}
@@ -99,6 +107,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
     }
   };
   const [editing, setEditing] = useState(false);
+  const [editingEntry, setEditingEntry] = useState(false);
   const test = useTestConnection(s.name);
   const disabled = s.state === 'disabled';
   const needsLogin = s.state === 'needs-login';
@@ -122,6 +131,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         )}
         {!builtin && (<>
         {test.button}
+        <button type="button" onClick={() => setEditingEntry(true)} disabled={editingEntry}>Edit</button>
         <button type="button" onClick={() => setEditing(true)} disabled={editing}>Details</button>
         <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
           {busy === 'restart' ? 'Restarting…' : 'Restart'}
@@ -144,6 +154,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       {busy === 'login' && <LoginWait name={s.name} />}
       <ServerMetaLine server={s} />
       <ServerSafety server={s.name} />
+      {editingEntry && <ServerEditor name={s.name} onClose={() => setEditingEntry(false)} />}
       {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
       {editing && <ServerSandboxForm server={s} />}
       {editing && <ServerProtocol server={s} />}
@@ -151,7 +162,12 @@ function ServerRow({ server: s }: { server: ServerView }) {
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.state === 'installing' && <InstallProgress server={s} />}
       {s.bundle && <BundleLine bundle={s.bundle} />}
-      {s.error && <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} />}
+      {s.error && (builtin || editingEntry ? <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} /> : (
+        <div className="server-error-line">
+          <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} />
+          <button type="button" aria-label={`Edit ${s.name} to fix this`} onClick={() => setEditingEntry(true)}>Edit</button>
+        </div>
+      ))}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />
     </li>

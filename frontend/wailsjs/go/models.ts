@@ -269,6 +269,12 @@ export namespace app {
 	    terminalData: TerminalData;
 	    fileOpen: FileOpen;
 	}
+	export interface FieldProblemView {
+	    field: string;
+	    message: string;
+	    line: number;
+	    col: number;
+	}
 	
 	export interface SecretMove {
 	    key: string;
@@ -313,6 +319,12 @@ export namespace app {
 	    dataDir: string;
 	}
 	
+	export interface KeyValueView {
+	    key: string;
+	    value: string;
+	    secret: boolean;
+	    secretRef: string;
+	}
 	export interface LocalModel {
 	    name: string;
 	    kind: string;
@@ -471,6 +483,28 @@ export namespace app {
 	export interface ServerErrorView {
 	    server: string;
 	    error: string;
+	}
+	export interface ServerFormView {
+	    name: string;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    env: KeyValueView[];
+	    cwd: string;
+	    url: string;
+	    headers: KeyValueView[];
+	    startupTimeoutMs: number;
+	    toolTimeoutMs: number;
+	    enabled: boolean;
+	    json: string;
+	    base: string;
+	    configPath: string;
+	}
+	export interface ServerSaveView {
+	    problems: FieldProblemView[];
+	    saved: boolean;
+	    server: ServerView;
+	    tools: number;
 	}
 	
 	export interface TaskSettingsView {

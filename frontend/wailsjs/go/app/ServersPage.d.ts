@@ -8,9 +8,13 @@ export function AddServerFromTemplate(arg1:string,arg2:string,arg3:Record<string
 
 export function ApplyImport(arg1:string,arg2:string,arg3:Record<string, string>,arg4:Record<string, string>,arg5:Array<string>,arg6:boolean):Promise<number>;
 
+export function CheckServerForm(arg1:string,arg2:app.ServerFormView):Promise<Array<app.FieldProblemView>>;
+
 export function DiscoverConfigs():Promise<Array<app.DiscoveredConfig>>;
 
 export function LoginServer(arg1:string):Promise<app.ServerView>;
+
+export function OpenConfigFile():Promise<string>;
 
 export function PreviewImport(arg1:string,arg2:string,arg3:Array<string>):Promise<app.ImportPreview>;
 
@@ -21,6 +25,12 @@ export function ReadConfigFile(arg1:string):Promise<string>;
 export function RemoveServer(arg1:string):Promise<void>;
 
 export function RestartServer(arg1:string):Promise<void>;
+
+export function SaveServerForm(arg1:string,arg2:app.ServerFormView):Promise<app.ServerSaveView>;
+
+export function SaveServerJSON(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.ServerSaveView>;
+
+export function ServerForm(arg1:string):Promise<app.ServerFormView>;
 
 export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
 

@@ -10,12 +10,20 @@ export function ApplyImport(arg1, arg2, arg3, arg4, arg5, arg6) {
   return window['go']['app']['ServersPage']['ApplyImport'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
+export function CheckServerForm(arg1, arg2) {
+  return window['go']['app']['ServersPage']['CheckServerForm'](arg1, arg2);
+}
+
 export function DiscoverConfigs() {
   return window['go']['app']['ServersPage']['DiscoverConfigs']();
 }
 
 export function LoginServer(arg1) {
   return window['go']['app']['ServersPage']['LoginServer'](arg1);
+}
+
+export function OpenConfigFile() {
+  return window['go']['app']['ServersPage']['OpenConfigFile']();
 }
 
 export function PreviewImport(arg1, arg2, arg3) {
@@ -36,6 +44,18 @@ export function RemoveServer(arg1) {
 
 export function RestartServer(arg1) {
   return window['go']['app']['ServersPage']['RestartServer'](arg1);
+}
+
+export function SaveServerForm(arg1, arg2) {
+  return window['go']['app']['ServersPage']['SaveServerForm'](arg1, arg2);
+}
+
+export function SaveServerJSON(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['ServersPage']['SaveServerJSON'](arg1, arg2, arg3, arg4);
+}
+
+export function ServerForm(arg1) {
+  return window['go']['app']['ServersPage']['ServerForm'](arg1);
 }
 
 export function ServerLog(arg1, arg2) {

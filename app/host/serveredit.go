@@ -1,0 +1,315 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// ErrChangedOnDisk: the entry being saved was changed in config.json (by
+// the CLI, an editor or another window) after the form loaded it. The save
+// is refused rather than overwriting that change; other entries changed
+// meanwhile never conflict, since the save edits config.json under its lock
+// and touches only its own entry.
+var ErrChangedOnDisk = errors.New("changed on disk")
+
+// ServerEdit is one save of a server from the window's form (or JSON
+// editor) or the CLI.
+type ServerEdit struct {
+	// Old is the entry's name as loaded; "" adds a new server.
+	Old string
+	// Base is the entry as loaded (EntryJSON); when config.json's entry is
+	// no longer that, the save fails with ErrChangedOnDisk. "" skips the
+	// check (the CLI, which reads and writes in one step).
+	Base string
+	// Server is the entry as it should be; a Name other than Old renames it.
+	Server config.Server
+	// Secrets are values to keep in the OS keyring, by field: "env.NAME" or
+	// "headers.NAME". The entry gets a ${secret:...} reference in their
+	// place, so config.json never holds them.
+	Secrets map[string]string
+}
+
+// Saved is a server after a save, once it has started (or failed to).
+type Saved struct {
+	Status supervisor.Status
+	Tools  int // its tools, when Status is ready
+	// Changed is false when the entry was already so (nothing was written).
+	Changed bool
+}
+
+// EntryJSON is a server's entry as config.json holds it (without its
+// name), indented: what "Edit as JSON" shows, and the Base of a ServerEdit.
+func EntryJSON(s config.Server) (string, error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// ParseEntry reads one entry as "Edit as JSON" holds it (comments and
+// trailing commas allowed, as in config.json). Problems come back as a
+// *config.ValidationError whose paths are the entry's own ("command",
+// "env.TOKEN") with line:column in text.
+func ParseEntry(name, text string) (config.Server, error) {
+	s := config.Server{Name: name}
+	if err := s.UnmarshalJSON([]byte(text)); err != nil {
+		if errors.Is(err, config.ErrEmpty) {
+			return s, &config.ValidationError{Kind: config.ErrEmpty, Problems: []config.Problem{{Severity: config.SeverityError,
+				Message: `the entry is empty; write an object such as {"command": "npx", "args": ["-y", "some-server"]}`}}}
+		}
+		return s, err
+	}
+	s.Name = name
+	return s, nil
+}
+
+// CheckServer validates e as SaveServer would, without saving: the same
+// rules as a parsed config.json, problems by field ("name", "command",
+// "url", "env.NAME", ...) in a *config.ValidationError.
+func (h *Host) CheckServer(e ServerEdit) error {
+	s, err := withSecretRefs(e.Server, e.Secrets, func(field, _ string) (string, error) {
+		return "${secret:" + field + "}", nil // a stand-in: nothing is kept by a check
+	})
+	if err != nil {
+		return err
+	}
+	if err := checkEntry(s); err != nil {
+		return err
+	}
+	if s.Name != e.Old {
+		if _, taken := h.Server(s.Name); taken {
+			return &config.ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{Path: "name", Severity: config.SeverityError,
+				Message: fmt.Sprintf("a server named %q already exists; choose another name", s.Name)}}}
+		}
+	}
+	return nil
+}
+
+// checkEntry checks s by reading its JSON back as a file entry is read,
+// so the form and config.json agree; paths are relative to the entry.
+func checkEntry(s config.Server) error {
+	var probs []config.Problem
+	if msg := nameProblem(s.Name); msg != "" {
+		probs = append(probs, config.Problem{Path: "name", Severity: config.SeverityError, Message: msg})
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	var back config.Server
+	if err := back.UnmarshalJSON(raw); err != nil {
+		var ve *config.ValidationError
+		if !errors.As(err, &ve) {
+			return err
+		}
+		for _, p := range ve.Errors() {
+			p.Line, p.Col = 0, 0 // positions in generated JSON mean nothing to the form
+			p.Path = entryField(p, s)
+			probs = append(probs, p)
+		}
+	}
+	if len(probs) > 0 {
+		return &config.ValidationError{Kind: config.ErrInvalid, Problems: probs}
+	}
+	return nil
+}
+
+// nameProblem says what is wrong with a server's name, or "".
+func nameProblem(name string) string {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return "must not be empty; give the server a name: it prefixes its tools (name__tool)"
+	case strings.TrimSpace(name) != name:
+		return "must not start or end with a space"
+	case builtin.Reserved(name):
+		return fmt.Sprintf("%q is the name of a server built into Switchboard; choose another name", name)
+	}
+	return ""
+}
+
+// entryField puts a problem about the entry as a whole on the field that
+// fixes it (a stdio server without "command": the command field).
+func entryField(p config.Problem, s config.Server) string {
+	if p.Path != "" {
+		return p.Path
+	}
+	if s.Transport == config.Stdio || s.Transport == "" && s.URL == "" {
+		return "command"
+	}
+	return "url"
+}
+
+// withSecretRefs returns s with each secret value replaced by the reference
+// keep returns for it; keep is given the variable or header name and value.
+func withSecretRefs(s config.Server, values map[string]string, keep func(field, value string) (string, error)) (config.Server, error) {
+	s = s.Clone()
+	for _, field := range slices.Sorted(maps.Keys(values)) {
+		kind, key, ok := strings.Cut(field, ".")
+		var m *map[string]string
+		switch kind {
+		case "env":
+			m = &s.Env
+		case "headers":
+			m = &s.Headers
+		}
+		if !ok || m == nil || key == "" {
+			return s, fmt.Errorf("secret %q: only env.NAME and headers.NAME can be kept in the keyring", field)
+		}
+		if values[field] == "" {
+			return s, &config.ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{
+				Path: field, Severity: config.SeverityError, Message: "is marked secret but has no value; enter the value, or untick secret",
+			}}}
+		}
+		ref, err := keep(key, values[field])
+		if err != nil {
+			return s, err
+		}
+		if *m == nil {
+			*m = map[string]string{}
+		}
+		(*m)[key] = ref
+	}
+	return s, nil
+}
+
+// SaveServer adds (e.Old == "") or replaces one server as one locked edit of
+// config.json: the entry is checked with config.json's own rules, secret
+// values go to the keyring first, then the entry is written in its place
+// (other entries as they are on disk now, whoever changed them). The server
+// then restarts with it, and SaveServer waits until it is ready or in error
+// (or ctx ends) and returns how it went. A rename keeps the entry's place;
+// the new name must be free.
+func (h *Host) SaveServer(ctx context.Context, e ServerEdit) (Saved, error) {
+	if err := h.CheckServer(e); err != nil {
+		return Saved{}, err
+	}
+	name := e.Server.Name
+	keep := &secrets.Keeper{Store: h.store, Server: name}
+	s, err := withSecretRefs(e.Server, e.Secrets, func(field, value string) (string, error) {
+		ref, err := keep.Keep(field, value)
+		if err == nil {
+			h.red.Add(value)
+		}
+		return ref, err
+	})
+	if err != nil {
+		return Saved{}, err
+	}
+	var changed bool
+	err = h.Edit(func(cfg *config.Config) error {
+		i := len(cfg.Servers)
+		if e.Old != "" {
+			j, err := index(cfg, e.Old)
+			if err != nil {
+				return fmt.Errorf("%w (it was removed or renamed meanwhile); close the form and add it again", err)
+			}
+			i = j
+			if e.Base != "" {
+				now, err := EntryJSON(cfg.Servers[j])
+				if err != nil {
+					return err
+				}
+				if now != e.Base {
+					return fmt.Errorf("server %q was %w since this form loaded it (by the CLI, an editor or another window); nothing was saved: close the form and edit it again", e.Old, ErrChangedOnDisk)
+				}
+			}
+		}
+		if name != e.Old {
+			if err := nameFree(cfg, name); err != nil {
+				return err
+			}
+		}
+		if i == len(cfg.Servers) {
+			cfg.Servers = append(cfg.Servers, s)
+			changed = true
+		} else {
+			old, _ := EntryJSON(cfg.Servers[i])
+			now, _ := EntryJSON(s)
+			changed = old != now || name != e.Old
+			cfg.Servers[i] = s
+		}
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
+		}
+		return nil
+	})
+	if err != nil {
+		return Saved{}, err
+	}
+	if !h.live {
+		return Saved{Changed: changed}, nil // the CLI: nothing runs here
+	}
+	if !changed {
+		// The same entry starts nothing by itself (a new value behind the
+		// same ${secret:...} does: it is resolved at apply), and a save is
+		// how a user retries a server in error.
+		if st, ok := h.status(name); ok && st.State != supervisor.Disabled {
+			if err := h.mgr.Restart(ctx, name); err != nil {
+				return Saved{Changed: changed}, err
+			}
+		}
+	}
+	res, err := h.WaitServer(ctx, name)
+	res.Changed = changed
+	return res, err
+}
+
+// status is one server's current status.
+func (h *Host) status(name string) (supervisor.Status, bool) {
+	for _, st := range h.mgr.Status() {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return supervisor.Status{}, false
+}
+
+// settled: the server is no longer on its way to running.
+func settled(s supervisor.State) bool {
+	switch s {
+	case supervisor.Starting, supervisor.Installing, supervisor.Restarting, supervisor.Stopped:
+		return false
+	}
+	return true
+}
+
+// WaitServer waits until a server is ready, in error, disabled or waiting
+// for a login, and returns that status with its tool count (when ready).
+func (h *Host) WaitServer(ctx context.Context, name string) (Saved, error) {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if st, ok := h.status(name); ok && settled(st.State) {
+			res := Saved{Status: st}
+			res.Status.Error = h.Redact(st.Error)
+			if st.State == supervisor.Ready {
+				if tools, err := h.Registry().ServerTools(ctx, name); err == nil {
+					res.Tools = len(tools)
+				}
+			}
+			return res, nil
+		}
+		select {
+		case <-ctx.Done():
+			return Saved{}, fmt.Errorf("%s was saved but has not started yet (%w); its row shows when it does", name, ctx.Err())
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,126 @@
+// A server is added and edited in the window: the blank form adds a real
+// server (arguments, a secret variable) that starts with its tools; an edit
+// restarts it; the broken server offers Edit beside its error and runs once
+// its command is fixed; "Edit as JSON" reports a syntax error as
+// line:column. The broken server is put back as it was for later tests.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { env, launch, openApp, screenshot } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const memoryBin = path.resolve('..', 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin', 'mcp-server-memory');
+const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
+const SECRET = 'e2e-notes-token-5150';
+
+test('add a server through the blank form, then edit it', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  await page.getByRole('button', { name: 'Add server…' }).click();
+  const form = page.getByRole('form', { name: 'Add server' });
+  await form.waitFor();
+
+  // Field problems come from config.json's own rules, under their field.
+  await form.getByLabel('Name').fill('notes');
+  await form.getByLabel('Tool timeout (seconds)').fill('-1');
+  await form.getByRole('button', { name: 'Add and start' }).click();
+  await form.getByText('must be a positive number of seconds, or empty for the default').waitFor();
+  await form.getByLabel('Tool timeout (seconds)').fill('');
+  await form.getByRole('button', { name: 'Add and start' }).click();
+  await form.getByText(/needs "command"/).waitFor();
+
+  await form.getByLabel('Command').fill(memoryBin);
+  await form.getByRole('button', { name: 'Add argument' }).click();
+  await form.getByLabel('Argument 1').fill('--second');
+  await form.getByRole('button', { name: 'Add argument' }).click();
+  await form.getByLabel('Argument 2').fill('--first');
+  await form.getByRole('button', { name: 'Move argument 2 up' }).click();
+  await form.getByRole('button', { name: 'Add variable' }).click();
+  await form.getByLabel('Environment 1 name').fill('MEMORY_FILE_PATH');
+  await form.getByLabel('Environment 1 value').fill(path.join(env('E2E_DATA_DIR'), 'notes-memory.jsonl'));
+  await form.getByRole('button', { name: 'Add variable' }).click();
+  await form.getByLabel('Environment 2 name').fill('NOTES_TOKEN');
+  await form.getByLabel('Environment 2 value').fill(SECRET);
+  await form.getByRole('group', { name: 'Environment' }).getByRole('listitem').nth(1).getByLabel('Secret').check();
+  await form.getByLabel('Startup timeout (seconds)').fill('45');
+  await screenshot(page, 'editserver-add-1280');
+
+  await form.getByRole('button', { name: 'Add and start' }).click();
+  const status = form.getByRole('status');
+  await status.getByText(/^Saved\. notes is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
+  await row(page, 'notes').locator('[data-state="ready"]').waitFor();
+  const cfg = readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8');
+  assert.ok(!cfg.includes(SECRET), 'the secret value is not in config.json');
+  const notes = JSON.parse(cfg).mcpServers.notes;
+  assert.deepEqual(notes.args, ['--first', '--second']);
+  assert.equal(notes.env.NOTES_TOKEN, '${secret:notes.NOTES_TOKEN}');
+  assert.equal(notes.startupTimeout, 45000);
+  await form.getByRole('button', { name: 'Close' }).click();
+
+  // Edit: the stored secret stays as it is unless a new value is typed.
+  await row(page, 'notes').getByRole('button', { name: 'Edit', exact: true }).click();
+  const edit = page.getByRole('form', { name: 'Edit notes' });
+  await edit.waitFor();
+  assert.equal(await edit.getByLabel('Argument 1').inputValue(), '--first');
+  assert.equal(await edit.getByLabel('Environment 2 value').inputValue(), '', 'a stored secret is never sent to the window');
+  await edit.getByRole('button', { name: 'Remove argument 2' }).click();
+  await edit.getByLabel('Argument 1').fill('--only');
+  await edit.getByRole('button', { name: 'Save and restart' }).click();
+  await edit.getByRole('status').getByText(/^Saved\. notes is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
+  const after = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.notes;
+  assert.deepEqual(after.args, ['--only']);
+  assert.equal(after.env.NOTES_TOKEN, '${secret:notes.NOTES_TOKEN}');
+  await screenshot(page, 'editserver-edited-1280');
+  await edit.getByRole('button', { name: 'Close' }).click();
+
+  // Leave the list as the other tests expect it.
+  await row(page, 'notes').getByRole('button', { name: 'Remove', exact: true }).click();
+  await page.getByRole('alertdialog', { name: 'Remove notes?' }).getByRole('button', { name: 'Remove' }).click();
+  await row(page, 'notes').waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a broken server offers Edit beside its error; fixing the command makes it run; JSON errors say line:column', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.setViewportSize({ width: 720, height: 900 });
+  const broken = row(page, 'broken');
+  await broken.locator('[data-state="error"]').waitFor({ timeout: 30_000 });
+  await screenshot(page, 'editserver-broken-720');
+  await broken.getByRole('button', { name: 'Edit broken to fix this' }).click();
+  const form = page.getByRole('form', { name: 'Edit broken' });
+  await form.waitFor();
+  assert.equal(await form.getByLabel('Command').inputValue(), 'switchboard-e2e-no-such-command');
+  await form.getByLabel('Command').fill(memoryBin);
+  await screenshot(page, 'editserver-fix-720');
+  await form.getByRole('button', { name: 'Save and restart' }).click();
+  await form.getByRole('status').getByText(/^Saved\. broken is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
+  await broken.locator('[data-state="ready"]').waitFor();
+
+  // Edit as JSON: a syntax error is shown as line:column, nothing is saved.
+  await form.getByRole('button', { name: 'Edit as JSON' }).click();
+  const text = form.getByLabel(/^Entry \(JSON/);
+  await text.fill('{\n  "command": "switchboard-e2e-no-such-command"\n  "args": ["--x"]\n}');
+  await form.getByRole('button', { name: 'Save and restart' }).click();
+  const problem = form.locator('.field-problem').first();
+  await problem.waitFor();
+  assert.match(await problem.innerText(), /^3:\d+: /);
+  await broken.locator('[data-state="ready"]').waitFor();
+  await screenshot(page, 'editserver-json-error-720');
+
+  // Put the broken server back (valid JSON): the save says why it does not start.
+  await text.fill('{\n  "command": "switchboard-e2e-no-such-command",\n  "args": ["--x"]\n}');
+  await form.getByRole('button', { name: 'Save and restart' }).click();
+  await form.getByRole('status').getByText(/^Saved, but broken did not start: .*switchboard-e2e-no-such-command/).waitFor({ timeout: 60_000 });
+  await broken.locator('[data-state="error"]').waitFor();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, 'editserver-json-1280');
+  await form.getByRole('button', { name: 'Close' }).click();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { ServerEditor } from './ServerEditor';
+
+// The form against a stand-in of the Go side: what it sends, and how it
+// shows the problems and the result it gets back.
+describe('ServerEditor', () => {
+  const sent: { old: string; form: Record<string, unknown> }[] = [];
+  const blank = {
+    name: '', transport: 'stdio', command: '', args: [], env: [], cwd: '', url: '', headers: [],
+    startupTimeoutMs: 0, toolTimeoutMs: 0, enabled: true, json: '{\n  "command": ""\n}', base: '', configPath: '/data/config.json',
+  };
+  function bind(save: (old: string, form: Record<string, unknown>) => unknown) {
+    window.go = {
+      app: {
+        App: { Info: async () => ({}), ConfigError: async () => '' },
+        ServersPage: {
+          Servers: async () => [],
+          ServerForm: async (name: string) => (name ? { ...blank, name, command: 'node', base: 'B' } : blank),
+          CheckServerForm: async () => [],
+          SaveServerForm: async (old: string, form: Record<string, unknown>) => {
+            sent.push({ old, form });
+            return save(old, form);
+          },
+          SaveServerJSON: async () => ({
+            saved: false, tools: 0, server: {},
+            problems: [{ field: '', message: "expected ',' or '}' after a value", line: 3, col: 3 }],
+          }),
+        },
+      },
+    } as unknown as typeof window.go;
+    (window as unknown as { runtime: unknown }).runtime = { EventsOnMultiple: () => () => undefined };
+  }
+  afterEach(() => {
+    window.go = undefined as unknown as typeof window.go;
+    sent.length = 0;
+  });
+
+  it('adds a server: arguments in order, a secret variable, then the result', async () => {
+    bind((_old, form) => ({ saved: true, tools: 9, problems: [], server: { name: form.name, state: 'ready', error: '' } }));
+    render(<ServerEditor onClose={() => undefined} />);
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'mem' } });
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });
+    const add = screen.getByRole('button', { name: 'Add argument' });
+    fireEvent.click(add);
+    fireEvent.change(screen.getByLabelText('Argument 1'), { target: { value: 'server-memory' } });
+    fireEvent.click(add);
+    fireEvent.change(screen.getByLabelText('Argument 2'), { target: { value: '-y' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Move argument 2 up' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+    fireEvent.change(screen.getByLabelText('Environment 1 name'), { target: { value: 'TOKEN' } });
+    fireEvent.change(screen.getByLabelText('Environment 1 value'), { target: { value: 's3cret' } });
+    fireEvent.click(within(screen.getByRole('group', { name: 'Environment' })).getByLabelText(/Secret/));
+    expect((screen.getByLabelText('Environment 1 value') as HTMLInputElement).type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Add and start' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Saved. mem is running with 9 tools.');
+    expect(sent[0]!.old).toBe('');
+    expect(sent[0]!.form.args).toEqual(['-y', 'server-memory']);
+    expect(sent[0]!.form.env).toEqual([{ key: 'TOKEN', value: 's3cret', secret: true, secretRef: '' }]);
+  });
+
+  it('shows each problem under its field and saves nothing with a bad timeout', async () => {
+    bind(() => ({ saved: false, tools: 0, server: {}, problems: [{ field: 'command', message: 'must not be empty', line: 0, col: 0 }] }));
+    render(<ServerEditor name="svc" onClose={() => undefined} />);
+    const timeout = await screen.findByLabelText('Tool timeout (seconds)');
+    fireEvent.change(timeout, { target: { value: 'soon' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save and restart' }));
+    await screen.findByText('must be a positive number of seconds, or empty for the default');
+    expect(sent).toHaveLength(0);
+    expect(timeout.getAttribute('aria-describedby')).toBeTruthy();
+
+    fireEvent.change(timeout, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save and restart' }));
+    const problem = await screen.findByText('must not be empty');
+    expect(document.getElementById(screen.getByLabelText('Command').getAttribute('aria-describedby')!)!.contains(problem)).toBe(true);
+    expect(sent[0]).toMatchObject({ old: 'svc', form: { base: 'B', name: 'svc' } });
+  });
+
+  it('reports a JSON syntax error as line:column', async () => {
+    bind(() => ({}));
+    render(<ServerEditor name="svc" onClose={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit as JSON' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save and restart' }));
+    await waitFor(() => expect(screen.getByText("3:3: expected ',' or '}' after a value")).toBeTruthy());
+  });
+});
