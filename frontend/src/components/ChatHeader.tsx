@@ -214,17 +214,18 @@ function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) 
     setSaved('');
     call(() => ExportChat(chatId, f)).then(setText, (e: unknown) => onError(message(e)));
   };
-  const close = () => { setText(null); setSaved(''); void loadChats(); };
+  const { anchor, pop } = usePopover(text !== null, format);
+  // Closed, focus goes back to the Export button (the one that had it is gone).
+  const close = () => { setText(null); setSaved(''); anchor.current?.focus(); void loadChats(); };
   const save = () => {
     call(() => SaveChatExport(chatId, format)).then((path) => { if (path) setSaved(path); }, (e: unknown) => onError(message(e)));
   };
-  const { anchor, pop } = usePopover(text !== null, format);
   return (
     <div className="export">
       <button type="button" ref={anchor} aria-expanded={text !== null} onClick={() => (text === null ? show('markdown') : close())}>Export</button>
       {text !== null && (
         <div className="popover export-view" ref={pop} role="dialog" aria-label="Export chat"
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); anchor.current?.focus(); } }}>
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
           <div className="row">
             <div className="segmented" role="group" aria-label="Format">
               <button type="button" aria-pressed={format === 'markdown'} onClick={() => show('markdown')}>Markdown</button>
