@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // ChatOptions are a chat's own choices, kept in its history record.
@@ -174,6 +176,43 @@ func (a *ChatPage) ExportChat(id, format string) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// SaveChatExport asks where to save the chat as "markdown" or "json" (the
+// system's save dialog) and writes it there atomically. It returns the path
+// written, or "" when the user cancelled the dialog.
+func (a *ChatPage) SaveChatExport(id, format string) (string, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return "", err
+	}
+	f, err := history.ParseFormat(cmp.Or(format, "markdown"))
+	if err != nil {
+		return "", err
+	}
+	ctx := a.wailsContext()
+	if ctx == nil {
+		return "", errors.New("no window to show the save dialog in: use Copy and paste the export instead")
+	}
+	c, err := h.Chat(a.bg(), id)
+	if err != nil {
+		return "", err
+	}
+	filter := wruntime.FileFilter{DisplayName: "Markdown (*.md)", Pattern: "*.md"}
+	if f == history.FormatJSON {
+		filter = wruntime.FileFilter{DisplayName: "JSON (*.json)", Pattern: "*.json"}
+	}
+	path, err := wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{
+		Title: "Export chat", DefaultFilename: history.ExportFileName(c.Title, f),
+		Filters: []wruntime.FileFilter{filter}, CanCreateDirectories: true,
+	})
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := h.ExportFile(a.bg(), id, f, path); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // SetChatModel switches a chat's provider and model.

@@ -11,6 +11,10 @@ import { Nav } from './components/Nav';
 import { PAGES, type PageId } from './pages';
 import { store, useStore } from './store';
 import { PageView } from './pages/PageView';
+import { useDrawer } from './drawer';
+import { useNarrow } from './layout';
+import { useChat } from './chat';
+import { Icon } from './components/Icon';
 
 /**
  * shortcutPage maps Ctrl/Cmd+1..7 to a page. It reads the physical key
@@ -23,10 +27,20 @@ export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' |
   return PAGES[Number(digit) - 1]?.id;
 }
 
-/** App is the shell: navigation on the left, the current page on the right. */
+/**
+ * App is the shell: navigation on the left, the current page on the right.
+ * In a narrow window the navigation (and, on the Chat page, the chat list)
+ * is in a drawer a menu button opens.
+ */
 export function App() {
   const page = useStore((s) => s.page);
   const welcoming = useWelcome((s) => s.open);
+  const chat = useChat((s) => s.current);
+  const narrow = useNarrow();
+  const drawer = useDrawer(narrow);
+  const { close } = drawer;
+  // Where the user went from the drawer is on screen now: the drawer goes.
+  useEffect(close, [page, chat, welcoming, close]);
 
   useEffect(() => {
     store.syncFromHash();
@@ -87,9 +101,20 @@ export function App() {
   }, []);
 
   return (
-    <div className="shell">
-      <Nav />
-      <main className="content" id="main">
+    <div className={`shell${narrow ? ' narrow' : ''}${drawer.open ? ' drawer-open' : ''}`}>
+      <header className="topbar">
+        <button type="button" ref={drawer.button} className="icon-button" aria-expanded={drawer.open} aria-controls="drawer"
+          aria-label={page === 'chat' && !welcoming ? 'Menu and chats' : 'Menu'} onClick={drawer.toggle}>
+          <Icon name="menu" size={20} />
+        </button>
+        <span className="topbar-title">{welcoming ? 'Welcome' : PAGES.find((p) => p.id === page)?.title}</span>
+      </header>
+      <div className="drawer" id="drawer" ref={drawer.panel} aria-label={narrow ? 'Menu' : undefined} role={narrow ? 'dialog' : undefined} aria-modal={narrow && drawer.open ? true : undefined}>
+        <Nav />
+        <div id="drawer-slot" className="drawer-slot" />
+      </div>
+      {drawer.open && <div className="drawer-backdrop" aria-hidden="true" />}
+      <main className="content" id="main" inert={drawer.open}>
         {!welcoming && page === 'servers' && <OpenedFiles />}
         {welcoming ? <WelcomePage /> : <PageView page={page} />}
       </main>

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Chat as GetChat, ChatOptionsOf, ExportChat, SetChatModel, SetChatOptions, ToolSearchStatus } from '../../wailsjs/go/app/ChatPage';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Chat as GetChat, ChatOptionsOf, ExportChat, SaveChatExport, SetChatModel, SetChatOptions, ToolSearchStatus } from '../../wailsjs/go/app/ChatPage';
 import { ChatSettings, ProviderModels } from '../../wailsjs/go/app/SettingsPage';
 import { Tools } from '../../wailsjs/go/app/ToolsPage';
 import { useAgents, type Agent } from '../agents';
@@ -8,7 +8,12 @@ import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
 import { useConfigVersion } from '../store';
+import { usePopover, useWidth } from '../layout';
+import { Icon } from './Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
+
+/** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
+export const COMPACT_BELOW = 620;
 
 type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
 
@@ -24,19 +29,57 @@ export function ChatHeader({ chatId }: { chatId: string }) {
   useEffect(() => {
     call(() => ChatSettings()).then(setSettings, (e: unknown) => setErr(message(e)));
   }, [chatId, configVersion]);
+  const ref = useRef<HTMLElement>(null);
+  const compact = useWidth(ref) < COMPACT_BELOW;
+  const controls = (
+    <>
+      {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} />}
+      <ToolPicker chatId={chatId} onError={setErr} agent={agent} settings={settings} />
+      <ExportMenu chatId={chatId} onError={setErr} />
+    </>
+  );
   return (
-    <header className="chat-header">
-      <h2 className="chat-title">{title || 'Untitled chat'}</h2>
+    <header className={`chat-header${compact ? ' compact' : ''}`} ref={ref}>
+      <h2 className="chat-title" title={title || undefined}>{title || 'Untitled chat'}</h2>
       {agent && (
         <span className="badge agent-badge" aria-label={`Agent ${agent.name}`} title={agent.delegate ? 'delegates to one sub-agent per server' : undefined}>
           {agent.name}{agent.delegate ? ' · delegate' : ''}
         </span>
       )}
-      {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} />}
-      <ToolPicker chatId={chatId} onError={setErr} agent={agent} settings={settings} />
-      <ExportMenu chatId={chatId} onError={setErr} />
+      {compact ? <MoreMenu>{controls}</MoreMenu> : controls}
       {err && <div className="alert small" role="alert">{err}</div>}
     </header>
+  );
+}
+
+/**
+ * MoreMenu is the narrow header's "⋯" button: the chat's controls in a
+ * panel that stays inside the window; Esc or a press outside closes it.
+ */
+function MoreMenu({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const { anchor, pop } = usePopover(open);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      const t = e.target as Node;
+      if (!pop.current?.contains(t) && !anchor.current?.contains(t)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open, anchor, pop]);
+  return (
+    <div className="chat-more">
+      <button type="button" ref={anchor} className="icon-button" aria-label="Chat options" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <Icon name="more" size={18} />
+      </button>
+      {open && (
+        <div ref={pop} className="popover chat-menu" role="dialog" aria-label="Chat options"
+          onKeyDown={(e) => { if (e.key === 'Escape') { setOpen(false); anchor.current?.focus(); } }}>
+          {children}
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -117,16 +160,17 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
     call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts })).then(() => setAsked((n) => n + 1), (e: unknown) => onError(message(e)));
   };
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  const { anchor, pop } = usePopover(open, tools.length);
   return (
     <div className="chat-tools">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button type="button" ref={anchor} aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
         {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
           : toolSearchBadge(search) && <span className="badge warn" title={search?.reason}>{toolSearchBadge(search)}</span>}
       </button>
       {open && (
-        <div className="popover" role="dialog" aria-label="Tools for this chat"
-          onKeyDown={(e) => { if (e.key === 'Escape') setOpen(false); }}>
+        <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat"
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
           {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
           {!agent?.delegate && <ToolSearchNote decision={search} />}
           {groups.map(([server, ts]) => {
@@ -148,7 +192,7 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
               </fieldset>
             );
           })}
-          {groups.length === 0 && <p className="muted small">No server has tools running.</p>}
+          {groups.length === 0 && <p className="muted small">No server has tools running. Add or start servers on the <a href="#/servers">Servers</a> page.</p>}
         </div>
       )}
     </div>
@@ -166,21 +210,35 @@ function agentAllows(agent: Agent | undefined, t: { name: string; server: string
 function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {
   const [text, setText] = useState<string | null>(null);
   const [format, setFormat] = useState('markdown');
+  const [saved, setSaved] = useState('');
   const show = (f: string) => {
     setFormat(f);
+    setSaved('');
     call(() => ExportChat(chatId, f)).then(setText, (e: unknown) => onError(message(e)));
+  };
+  const { anchor, pop } = usePopover(text !== null, format);
+  // Closed, focus goes back to the Export button (the one that had it is gone).
+  const close = () => { setText(null); setSaved(''); anchor.current?.focus(); void loadChats(); };
+  const save = () => {
+    call(() => SaveChatExport(chatId, format)).then((path) => { if (path) setSaved(path); }, (e: unknown) => onError(message(e)));
   };
   return (
     <div className="export">
-      <button type="button" onClick={() => show('markdown')}>Export</button>
+      <button type="button" ref={anchor} aria-expanded={text !== null} onClick={() => (text === null ? show('markdown') : close())}>Export</button>
       {text !== null && (
-        <div className="popover export-view" role="dialog" aria-label="Export chat">
+        <div className="popover export-view" ref={pop} role="dialog" aria-label="Export chat"
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
           <div className="row">
-            <button type="button" className={format === 'markdown' ? 'selected' : ''} onClick={() => show('markdown')}>Markdown</button>
-            <button type="button" className={format === 'json' ? 'selected' : ''} onClick={() => show('json')}>JSON</button>
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(text)}>Copy</button>
-            <button type="button" onClick={() => { setText(null); void loadChats(); }}>Close</button>
+            <div className="segmented" role="group" aria-label="Format">
+              <button type="button" aria-pressed={format === 'markdown'} onClick={() => show('markdown')}>Markdown</button>
+              <button type="button" aria-pressed={format === 'json'} onClick={() => show('json')}>JSON</button>
+            </div>
+            <span className="spacer" />
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(text)}><Icon name="copy" /> Copy</button>
+            <button type="button" className="primary" onClick={save}><Icon name="save" /> Save to file…</button>
+            <button type="button" className="icon-button" aria-label="Close export" onClick={close}><Icon name="close" /></button>
           </div>
+          {saved && <p className="notice small" role="status">Saved to <code>{saved}</code></p>}
           <pre aria-label="Exported chat">{text}</pre>
         </div>
       )}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../../wailsjs/go/app/ServersPage';
 import type { app } from '../../wailsjs/go/models';
 import { message, refreshServers } from '../servers';
+import { Icon } from './Icon';
 
 type Preview = app.ImportPreview;
 type Problem = app.ProblemView;
@@ -118,7 +119,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
     <section className="wizard" aria-label="Import servers">
       <div className="wizard-head">
         <h2>Import servers</h2>
-        <button type="button" onClick={onClose} aria-label="Close import">✕</button>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close import"><Icon name="close" /></button>
       </div>
       <p className="muted">
         Paste the JSON you use in Claude Desktop, Cursor, Windsurf, Claude Code or VS Code, choose the file, or pick one found on this machine. Nothing changes until you press Import.
@@ -187,7 +188,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
                   {it.secrets.map((m) => (
                     <label key={m.key} className="secret-move small">
                       <input type="checkbox" checked onChange={() => setPlaintext([...plaintext, m.key])} aria-label={`Move ${m.field} of ${it.name} to the keyring`} />
-                      🔒 {m.field} {m.masked} → keyring
+                      <Icon name="lock" size={14} /> {m.field} {m.masked} → keyring
                     </label>
                   ))}
                   {plaintext.filter((k) => k.startsWith(`${it.name}.`)).map((k) => (

@@ -107,17 +107,23 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
       </label>
       <label>Base URL <input value={p.baseUrl} placeholder={kind.url} onChange={(e) => setP({ ...p, baseUrl: e.target.value })} /></label>
       <label>Default model <input value={p.defaultModel} placeholder={p.kind === 'anthropic' ? 'claude-sonnet-4-5' : p.kind === 'ollama' ? 'llama3.2' : 'gpt-4.1-mini'} onChange={(e) => setP({ ...p, defaultModel: e.target.value })} /></label>
-      <label>Images from tools
-        <select value={p.images} onChange={(e) => setP({ ...p, images: e.target.value })}
-          aria-describedby="images-help">
-          <option value="">Automatic (by kind and model)</option>
-          <option value="on">Sent as images</option>
-          <option value="off">Described in text</option>
-        </select>
-      </label>
-      <p id="images-help" className="small muted">Whether this provider's models see the images tools return (scaled to 1568 px), or a line describing each. Turn it off for text-only models.</p>
+      {p.kind !== 'ollama' && (
+        <label>API key <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)}
+          placeholder={p.hasKey ? 'stored — leave empty to keep' : 'sk-…'} /></label>
+      )}
+      <div className="field">
+        <label>Images from tools
+          <select value={p.images} onChange={(e) => setP({ ...p, images: e.target.value })}
+            aria-describedby="images-help">
+            <option value="">Automatic (by kind and model)</option>
+            <option value="on">Sent as images</option>
+            <option value="off">Described in text</option>
+          </select>
+        </label>
+        <p id="images-help" className="small muted">Whether this provider's models see the images tools return (scaled to 1568 px), or a line describing each. Turn it off for text-only models.</p>
+      </div>
       {p.kind === 'openai' && (
-        <>
+        <div className="field">
           <label>Audio from tools
             <select value={p.audio} onChange={(e) => setP({ ...p, audio: e.target.value })}
               aria-describedby="audio-help">
@@ -127,11 +133,7 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
             </select>
           </label>
           <p id="audio-help" className="small muted">Whether this provider's models hear the WAV and MP3 clips tools return (up to 10 MB), or a line describing each. Automatic sends them to models named for audio (gpt-4o-audio, gpt-audio, Gemini, Voxtral, Qwen Omni).</p>
-        </>
-      )}
-      {p.kind !== 'ollama' && (
-        <label>API key <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)}
-          placeholder={p.hasKey ? 'stored — leave empty to keep' : 'sk-…'} /></label>
+        </div>
       )}
       <div className="row">
         <button type="submit" className="primary" disabled={!p.name.trim()}>Save provider</button>

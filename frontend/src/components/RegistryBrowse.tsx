@@ -63,7 +63,7 @@ export function RegistryBrowse() {
         ))}
       </ul>
       {last?.nextCursor && <button type="button" onClick={() => void search(last.nextCursor)} disabled={busy}>More results</button>}
-      {last && servers.length === 0 && <p className="muted">No server matches.</p>}
+      {last && servers.length === 0 && <p className="muted">No server matches. Try a shorter or different word.</p>}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { addRule, type MatchView, type RuleView } from '../safety';
 import { message } from '../servers';
+import { Icon } from './Icon';
 
 type Row = { path: string; kind: 'glob' | 'regex'; pattern: string };
 
@@ -53,7 +54,7 @@ export function RuleEditor({ initial, onSaved, onCancel }: { initial: RuleView; 
             <option value="regex">matches regex</option>
           </select>
           <input aria-label={`Pattern ${i + 1}`} placeholder="git status*" value={r.pattern} onChange={(e) => change(i, { pattern: e.target.value })} size={32} />
-          <button type="button" aria-label={`Remove condition ${i + 1}`} onClick={() => setRows(rows.filter((_, j) => j !== i))} disabled={rows.length === 1}>×</button>
+          <button type="button" aria-label={`Remove condition ${i + 1}`} onClick={() => setRows(rows.filter((_, j) => j !== i))} disabled={rows.length === 1} className="icon-button"><Icon name="close" size={14} /></button>
         </div>
       ))}
       <p className="muted small">In a glob, * is any text and ? one character; the whole value must match. A deny rule always wins.</p>

@@ -59,7 +59,7 @@ export function ServerMetaForm({ server: s, onDone }: { server: ServerView; onDo
       <div className="row">
         <label>Colour <input type="color" value={color || '#888888'} onChange={(e) => setColor(e.target.value)} /></label>
         {color && <button type="button" className="link small" onClick={() => setColor('')}>No colour</button>}
-        <label>Icon <input value={icon} maxLength={4} size={4} placeholder="🐙" onChange={(e) => setIcon(e.target.value)} /></label>
+        <label>Icon <input value={icon} maxLength={4} size={4} placeholder="GH" onChange={(e) => setIcon(e.target.value)} /></label>
       </div>
       {err && <div className="alert" role="alert">{err}</div>}
       <ProfileOverrides server={s} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { acceptChange, lineDiff, rejectChange, useServerSafety, type ToolChange, type Warning } from '../safety';
 import { message } from '../servers';
+import { Icon } from './Icon';
 
 /** WarningList shows toolcheck's findings: the reason, and the text with invisible characters written out. */
 export function WarningList({ warnings, label }: { warnings: Warning[]; label: string }) {
@@ -21,7 +22,7 @@ export function WarningList({ warnings, label }: { warnings: Warning[]; label: s
 export function WarningBadge({ warnings, what }: { warnings: Warning[]; what: string }) {
   if (warnings.length === 0) return null;
   const reasons = [...new Set(warnings.map((w) => w.reason))].join('; ');
-  return <span className="badge warn" title={reasons} aria-label={`Warning: ${what}: ${reasons}`}>⚠ {what}</span>;
+  return <span className="badge warn" title={reasons} aria-label={`Warning: ${what}: ${reasons}`}><Icon name="warning" size={13} /> {what}</span>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import {
   clearError, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
@@ -16,6 +17,7 @@ import { message } from '../servers';
 import { hasBackend } from '../backend';
 import { hasApp } from '../apps';
 import { snippetParts } from '../knowledge';
+import { useNarrow } from '../layout';
 
 /** ChatPage: the chat list, the open conversation with tool cards and approvals, and the composer. */
 export function ChatPage() {
@@ -24,11 +26,15 @@ export function ChatPage() {
   useEffect(() => {
     void loadChats();
   }, []);
+  // A narrow window has the chat list in the shell's drawer (App), under the navigation.
+  const narrow = useNarrow();
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
+  useEffect(() => setSlot(document.getElementById('drawer-slot')), []);
   return (
     <section className="page chat-page" aria-labelledby="page-title">
       <h1 id="page-title" className="visually-hidden">Chat</h1>
       <div className="chat-layout">
-        <ChatList />
+        {narrow && slot ? createPortal(<ChatList />, slot) : <ChatList />}
         <div className="chat-main">
           {error && (
             <div className="alert" role="alert">
@@ -75,12 +81,12 @@ function ChatList() {
               </button>
             </li>
           ))}
-          {hits.length === 0 && <li className="muted small">No chat matches.</li>}
+          {hits.length === 0 && <li className="muted small">No chat matches. Try other words, or clear the search to see every chat.</li>}
         </ul>
       ) : (
         <ul>
           {chats.map((c) => <ChatItem key={c.id} chat={c} selected={c.id === current} />)}
-          {chats.length === 0 && <li className="muted small">No chats yet.</li>}
+          {chats.length === 0 && <li className="muted small">No chats yet. Type a message to start one, or press New chat.</li>}
         </ul>
       )}
     </nav>

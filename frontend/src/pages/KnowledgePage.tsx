@@ -39,7 +39,7 @@ export function KnowledgePage() {
                 </button>
               </li>
             ))}
-            {stores.length === 0 && <li className="muted small">No stores yet.</li>}
+            {stores.length === 0 && <li className="muted small">No stores yet. Name one below and press Create, then drop files into it.</li>}
           </ul>
           <CreateStore onCreated={(id) => { setSelected(id); load(); }} onError={setErr} />
         </div>

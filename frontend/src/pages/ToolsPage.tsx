@@ -5,7 +5,7 @@ import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
 import { ToolApp } from '../components/AppFrame';
 import { toolResult } from '../apps';
-import { ServerIcon } from '../components/Icon';
+import { Icon, ServerIcon } from '../components/Icon';
 import { RulesList } from '../components/RulesList';
 import { WarningBadge, WarningList } from '../components/ToolSafety';
 import { useChat, watchRequests } from '../chat';
@@ -79,7 +79,7 @@ export function ToolsPage() {
                   aria-pressed={t.name === selected}
                   onClick={() => setSelected(t.name)}
                 >
-                  <ServerIcon src={t.icon} />{t.tool}{t.warnings?.length > 0 && <span className="warn-mark" aria-label="has warnings" title={t.warnings.map((w) => w.reason).join('; ')}> ⚠</span>}
+                  <ServerIcon src={t.icon} />{t.tool}{t.warnings?.length > 0 && <span className="warn-mark" title={t.warnings.map((w) => w.reason).join('; ')}> <Icon name="warning" size={13} label="has warnings" /></span>}
                 </button>
               </li>
             ))}

@@ -38,6 +38,8 @@ export function RenameChat(arg1:string,arg2:string):Promise<void>;
 
 export function Resources():Promise<Array<app.ResourceView>>;
 
+export function SaveChatExport(arg1:string,arg2:string):Promise<string>;
+
 export function SearchChats(arg1:string):Promise<Array<history.Hit>>;
 
 export function SendMessage(arg1:string,arg2:string):Promise<void>;

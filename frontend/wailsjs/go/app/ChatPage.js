@@ -70,6 +70,10 @@ export function Resources() {
   return window['go']['app']['ChatPage']['Resources']();
 }
 
+export function SaveChatExport(arg1, arg2) {
+  return window['go']['app']['ChatPage']['SaveChatExport'](arg1, arg2);
+}
+
 export function SearchChats(arg1) {
   return window['go']['app']['ChatPage']['SearchChats'](arg1);
 }
