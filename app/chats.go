@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -262,6 +263,34 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 	if text == "" {
 		return chat.ErrEmpty
 	}
+	return a.startTurn(chatID, text, "")
+}
+
+// RetryAnswer asks the model again for the answer to the chat's last
+// user message: the last answer and its tool calls are deleted (in one
+// write with the rewind) and a new one streams as chat:event events.
+func (a *ChatPage) RetryAnswer(chatID string) error {
+	return a.startTurn(chatID, "", chat.FromLast)
+}
+
+// EditMessage replaces the text of one of the user's messages, deletes
+// every later message of the chat (the window confirms first) and asks
+// the model again; the answer streams as chat:event events.
+func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return chat.ErrEmpty
+	}
+	if messageID == "" || messageID == chat.FromLast {
+		return fmt.Errorf("edit message: no message id: %w", history.ErrInvalid)
+	}
+	return a.startTurn(chatID, text, messageID)
+}
+
+// startTurn runs a turn in the background: text appended as a new user
+// message, or (from set) the chat rewound to a user message, see
+// chat.Turn.From.
+func (a *ChatPage) startTurn(chatID, text, from string) error {
 	h, err := a.historyStore()
 	if err != nil {
 		return err
@@ -281,7 +310,7 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 	if err != nil {
 		return err
 	}
-	if c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
+	if from == "" && c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
 		_ = h.RenameChat(a.bg(), chatID, host.Title(text))
 	}
 	opts := chatOptions(c.Settings)
@@ -302,7 +331,7 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 			cancel()
 		}()
 		t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", opts.active)
-		t.ChatID, t.Provider, t.Model, t.Text = chatID, m.Provider, m.Name, text
+		t.ChatID, t.Provider, t.Model, t.Text, t.From = chatID, m.Provider, m.Name, text, from
 		t.Images, t.Audio = s.Images(c.Provider, m.Name), s.Audio(c.Provider, m.Name)
 		// Tool search weighs the tools' definitions against the model's window.
 		t.ContextWindow = a.h.ContextWindow(ctx, s, c.Provider, m.Name)

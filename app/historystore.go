@@ -72,3 +72,11 @@ func (c chatHistory) Messages(ctx context.Context, chatID string) ([]history.Mes
 	}
 	return h.Messages(ctx, chatID)
 }
+
+func (c chatHistory) Rewind(ctx context.Context, chatID, messageID, text string) (history.Message, error) {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return history.Message{}, err
+	}
+	return h.Rewind(ctx, chatID, messageID, text)
+}

@@ -50,6 +50,8 @@ type History interface {
 	UpdateMessage(ctx context.Context, m history.Message) error
 	SaveToolCall(ctx context.Context, c history.ToolCall) error
 	Messages(ctx context.Context, chatID string) ([]history.Message, error)
+	// Rewind takes the chat back to a user message (see Turn.From).
+	Rewind(ctx context.Context, chatID, messageID, text string) (history.Message, error)
 }
 
 var (
@@ -104,6 +106,13 @@ type Turn struct {
 	Model    string
 	System   string
 	Text     string
+	// From, when set, makes the turn answer again from one of the chat's
+	// user messages instead of appending Text: the message (FromLast for
+	// the chat's last one) gets Text (empty keeps its text) and every
+	// later message is deleted, in one write, before the model is asked.
+	// Retry is FromLast with no Text; edit-and-resend is the edited
+	// message's id with its new text.
+	From string
 	// Context, when set, is asked before each model step; what it returns
 	// follows the system prompt (what an MCP App told the model, which
 	// may change while the turn runs: it reaches the very next step).
@@ -150,6 +159,9 @@ type Turn struct {
 	OnEvent func(Event)
 }
 
+// FromLast is Turn.From for the chat's last user message: retry.
+const FromLast = "last"
+
 // Result is how a turn ended.
 type Result struct {
 	// Message is the last assistant message.
@@ -164,7 +176,7 @@ type Result struct {
 // for until the model answers. Cancelling ctx (Stop) cancels the model stream
 // and every tool call in flight; what arrived is kept and marked cancelled.
 func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
-	if t.Text == "" {
+	if t.Text == "" && t.From == "" {
 		return Result{}, ErrEmpty
 	}
 	if t.Model == "" {
@@ -186,7 +198,19 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	}
 	// Persisting must outlive Stop: what arrived before it is kept.
 	store := context.WithoutCancel(ctx)
-	user, err := e.opts.History.AppendMessage(store, history.Message{ChatID: t.ChatID, Role: "user", Text: t.Text, Status: "complete"})
+	var user history.Message
+	var err error
+	if t.From != "" {
+		// The UI drops what followed the message when its event comes
+		// again (the same message id).
+		from := t.From
+		if from == FromLast {
+			from = ""
+		}
+		user, err = e.opts.History.Rewind(store, t.ChatID, from, t.Text)
+	} else {
+		user, err = e.opts.History.AppendMessage(store, history.Message{ChatID: t.ChatID, Role: "user", Text: t.Text, Status: "complete"})
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("save message: %w", err)
 	}
@@ -448,9 +472,9 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 	case ctx.Err() != nil:
 		msg.Status, msg.Error = "cancelled", "stopped"
 	case errors.Is(serr, provider.ErrIncomplete):
-		msg.Status, msg.Error = "incomplete", serr.Error()
+		msg.Status, msg.Error = "incomplete", ErrorText(serr)
 	default:
-		msg.Status, msg.Error = "error", serr.Error()
+		msg.Status, msg.Error = "error", ErrorText(serr)
 	}
 	if serr != nil {
 		resp.ToolCalls = nil // never run calls from a broken or stopped stream
@@ -472,6 +496,17 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 		return msg, resp, serr
 	}
 	return msg, resp, nil
+}
+
+// ErrorText is how a failed answer's error is stored and shown: what
+// happened and what to do in plain words (provider.Explain), a blank line,
+// then the technical detail; the detail alone when there are no plain
+// words for it. A UI shows the first paragraph and the rest on request.
+func ErrorText(err error) string {
+	if plain := provider.Explain(err); plain != "" {
+		return plain + "\n\n" + err.Error()
+	}
+	return err.Error()
 }
 
 func errText(err error) string {

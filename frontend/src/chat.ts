@@ -2,7 +2,9 @@
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
 import { NewAgentChat } from '../wailsjs/go/app/AgentsPage';
-import { AnswerApproval, AnswerElicitation, ChatMessagesPage, Chats, DeleteChat, NewChat, PendingRequests, RenameChat, SearchChats, SendMessage, StopChat } from '../wailsjs/go/app/ChatPage';
+import {
+  AnswerApproval, AnswerElicitation, ChatMessagesPage, Chats, DeleteChat, EditMessage, NewChat, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat,
+} from '../wailsjs/go/app/ChatPage';
 import type { app, history } from '../wailsjs/go/models';
 import { call, hasBackend, hasRuntime } from './backend';
 import { tearDownApps } from './apps';
@@ -40,9 +42,10 @@ export interface ChatState {
   elicits: Elicit[];
   error: string;
   hits: SearchHit[] | null;
+  editing: string; // the id of the user message being edited in place, '' when none
 }
 
-const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], error: '', hits: null });
+const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], error: '', hits: null, editing: '' });
 const set = chatStore.set;
 
 export function useChat<T>(select: (s: ChatState) => T): T {
@@ -83,12 +86,17 @@ export function applyEvent(messages: Message[], ev: ChatEvent): Message[] {
     return i < 0 ? messages : messages.map((m, j) => (j === i ? fn(m) : m));
   };
   switch (ev.type) {
-    case 'message':
-      if (at(ev.messageId) >= 0) return messages;
+    case 'message': {
+      const i = at(ev.messageId);
+      // A retried or edited turn starts again from a user message already shown: what followed
+      // it is gone (deleted from history), and an edit brings its new text.
+      if (i >= 0 && ev.role === 'user') return [...messages.slice(0, i), { ...messages[i]!, text: ev.text ?? messages[i]!.text }];
+      if (i >= 0) return messages;
       return [...messages, {
         id: ev.messageId ?? '', chatId: ev.chatId, seq: 0, role: ev.role ?? 'assistant', text: ev.text ?? '',
         status: ev.role === 'user' ? 'complete' : 'streaming', error: '', model: '', inputTokens: 0, outputTokens: 0, createdAt: '', toolCalls: [],
       }];
+    }
     case 'text':
       return patch(ev.messageId, (m) => ({ ...m, text: m.text + (ev.text ?? '') }));
     case 'toolCall':
@@ -252,7 +260,7 @@ export async function loadOlder(): Promise<void> {
 /** leaveFor takes the chat shown off the view, its apps told first while their frames are there, and makes id current. */
 async function leaveFor(id: string): Promise<void> {
   await tearDownApps();
-  set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '' });
+  set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '', editing: '' });
 }
 
 /**
@@ -296,6 +304,46 @@ export async function send(text: string): Promise<boolean> {
     fail(err);
     return false;
   }
+}
+
+/** lastUserMessage is the open chat's last message from the user (what ↑ edits and Retry answers again). */
+export function lastUserMessage(messages: Message[]): Message | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user') return messages[i];
+  return undefined;
+}
+
+/** laterUserMessages counts the user's messages after message id: resending id deletes them (and their answers). */
+export function laterUserMessages(messages: Message[], id: string): number {
+  const i = messages.findIndex((m) => m.id === id);
+  return i < 0 ? 0 : messages.slice(i + 1).filter((m) => m.role === 'user').length;
+}
+
+export const startEdit = (id: string): void => set({ editing: id });
+export const cancelEdit = (): void => set({ editing: '' });
+
+/** startTurn runs a turn the backend starts (a retry, an edit) in the open chat. */
+async function startTurn(run: (id: string) => Promise<void>): Promise<boolean> {
+  const id = chatStore.get().current;
+  if (!id || chatStore.get().running[id]) return false;
+  try {
+    set({ error: '', notice: '', running: { ...chatStore.get().running, [id]: true } });
+    await call(() => run(id));
+    return true;
+  } catch (err) {
+    set({ running: { ...chatStore.get().running, [id]: false } });
+    fail(err);
+    return false;
+  }
+}
+
+/** retry asks the model again for the last answer; the new answer replaces it (and its tool calls). */
+export const retry = (): Promise<boolean> => startTurn((id) => RetryAnswer(id));
+
+/** resend replaces user message messageId's text, deletes every later message and asks the model again. */
+export async function resend(messageId: string, text: string): Promise<boolean> {
+  const ok = await startTurn((id) => EditMessage(id, messageId, text));
+  if (ok) set({ editing: '' });
+  return ok;
 }
 
 export const stop = (): Promise<void> => call(() => StopChat(chatStore.get().current)).catch(fail);

@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent 
 import { createPortal } from 'react-dom';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import {
-  clearError, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, stop, useChat, type Chat, type Message,
+  chatState, clearError, lastUserMessage, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, startEdit, stop, useChat, type Chat, type Message,
 } from '../chat';
 import { useAgents } from '../agents';
 import { ApprovalCard } from '../components/ApprovalCard';
@@ -10,6 +10,8 @@ import { ChatHeader } from '../components/ChatHeader';
 import { ElicitForm } from '../components/ElicitForm';
 import { Markdown } from '../components/Markdown';
 import { ToolCallCard } from '../components/ToolCallCard';
+import { AnswerError, MessageActions, UserMessageBody } from '../components/MessageActions';
+import { LineIcon } from '../components/LineIcon';
 import {
   AttachMenu, expandPrompt, matchPrompts, PromptArgs, SlashMenu, usePrompts, withAttachments, type Attachment, type PromptView,
 } from '../components/ComposerExtras';
@@ -289,7 +291,7 @@ function Messages() {
     return (
       <div className="chat-empty muted">
         <p>Ask anything. The model can use the tools of your servers; tool calls show up as cards, and risky ones ask you first.</p>
-        <p className="small">Enter sends · Shift+Enter new line · Esc stops</p>
+        <p className="small">Enter sends · Shift+Enter new line · Esc stops · ↑ edits your last message</p>
       </div>
     );
   }
@@ -302,7 +304,7 @@ function Messages() {
     return (
       <div className="messages" ref={scroller} onScroll={onScroll} aria-live="polite" aria-label="Messages" aria-busy={loadingOlder}>
         {older}
-        {messages.map((m) => <MessageView key={m.id} m={m} />)}
+        {messages.map((m, i) => <MessageView key={m.id} m={m} last={i === n - 1} />)}
         {notice && <div className="notice" role="status">{notice}</div>}
       </div>
     );
@@ -316,7 +318,7 @@ function Messages() {
       <div ref={inner} className="virtual-list" style={{ height: v.getTotalSize() }}>
         {items.map((it) => (
           <div key={it.key} data-index={it.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${it.start}px)` }}>
-            <MessageView m={messages[it.index]!} />
+            <MessageView m={messages[it.index]!} last={it.index === n - 1} />
           </div>
         ))}
       </div>
@@ -332,21 +334,21 @@ function Messages() {
  * messages, their Markdown and highlighted code, are not rendered again on
  * every delta; without it each turn cost more the longer the chat was.
  */
-const MessageView = memo(function MessageView({ m }: { m: Message }) {
+const MessageView = memo(function MessageView({ m, last }: { m: Message; last: boolean }) {
   return (
-    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
-      {m.role === 'user' ? <p className="user-text">{m.text}</p> : <Markdown text={m.text} />}
+    <article className={`message ${m.role}${last ? ' last' : ''}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
+      {m.role === 'user' ? <UserMessageBody m={m} /> : <Markdown text={m.text} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
       )}
       {m.role === 'assistant' && m.status === 'streaming' && !m.text && m.toolCalls.length === 0 && <span className="typing" aria-label="The model is answering">…</span>}
-      {m.status === 'incomplete' && <div className="small warn">The answer was cut off: {m.error}</div>}
-      {m.status === 'error' && <div className="small bad" role="alert">{m.error}</div>}
+      <AnswerError m={m} last={last} />
       {m.status === 'cancelled' && <div className="small muted">Stopped.</div>}
       {m.status === 'complete' && m.error && <div className="small warn">{m.error}</div>}
       {(m.inputTokens > 0 || m.outputTokens > 0) && (
         <div className="small muted usage">{m.inputTokens} in · {m.outputTokens} out tokens</div>
       )}
+      <MessageActions m={m} last={last} />
     </article>
   );
 });
@@ -370,6 +372,7 @@ function Requests() {
 function Composer() {
   const current = useChat((s) => s.current);
   const running = useChat((s) => !!s.running[s.current]);
+  const editing = useChat((s) => s.editing);
   const [text, setText] = useState('');
   const [atts, setAtts] = useState<Attachment[]>([]);
   const [sel, setSel] = useState(0);
@@ -379,8 +382,8 @@ function Composer() {
   const prompts = usePrompts(text.startsWith('/'));
   const matches = matchPrompts(prompts, text);
   useEffect(() => {
-    box.current?.focus();
-  }, [current]);
+    if (!editing) box.current?.focus(); // back from an edit, too
+  }, [current, editing]);
   const submit = async () => {
     if (!text.trim() || running) return;
     const t = text;
@@ -416,6 +419,12 @@ function Composer() {
     } else if (e.key === 'Escape' && running) {
       e.preventDefault();
       void stop();
+    } else if (e.key === 'ArrowUp' && !text && !running) {
+      const u = lastUserMessage(chatState().messages);
+      if (u) {
+        e.preventDefault();
+        startEdit(u.id);
+      }
     }
   };
   return (
@@ -439,11 +448,12 @@ function Composer() {
         <AttachMenu onAttach={(a) => setAtts([...atts.filter((x) => x.uri !== a.uri), a])} onError={setErr} />
         <textarea ref={box} aria-label="Message" rows={3} placeholder="Message the model… (/ for the servers' prompts)" value={text}
           onChange={(e) => { setText(e.target.value); setSel(0); }} onKeyDown={onKey} disabled={!hasBackend()} />
-        {running ? (
-          <button type="button" className="danger" onClick={() => void stop()}>Stop</button>
-        ) : (
-          <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
+        {running && (
+          <button type="button" className="danger" onClick={() => void stop()} aria-label="Stop the answer" title="Stop (Esc)">
+            <LineIcon name="stop" /> Stop
+          </button>
         )}
+        <button type="submit" className="primary" disabled={!text.trim() || running}>Send</button>
       </form>
     </div>
   );

@@ -26,6 +26,8 @@ export function CompleteArgument(arg1:string,arg2:string,arg3:string,arg4:string
 
 export function DeleteChat(arg1:string):Promise<void>;
 
+export function EditMessage(arg1:string,arg2:string,arg3:string):Promise<void>;
+
 export function ExportChat(arg1:string,arg2:string):Promise<string>;
 
 export function NewChat(arg1:string,arg2:string):Promise<app.ChatView>;
@@ -37,6 +39,8 @@ export function Prompts():Promise<Array<app.PromptView>>;
 export function RenameChat(arg1:string,arg2:string):Promise<void>;
 
 export function Resources():Promise<Array<app.ResourceView>>;
+
+export function RetryAnswer(arg1:string):Promise<void>;
 
 export function SaveChatExport(arg1:string,arg2:string):Promise<string>;
 

@@ -46,6 +46,10 @@ export function DeleteChat(arg1) {
   return window['go']['app']['ChatPage']['DeleteChat'](arg1);
 }
 
+export function EditMessage(arg1, arg2, arg3) {
+  return window['go']['app']['ChatPage']['EditMessage'](arg1, arg2, arg3);
+}
+
 export function ExportChat(arg1, arg2) {
   return window['go']['app']['ChatPage']['ExportChat'](arg1, arg2);
 }
@@ -68,6 +72,10 @@ export function RenameChat(arg1, arg2) {
 
 export function Resources() {
   return window['go']['app']['ChatPage']['Resources']();
+}
+
+export function RetryAnswer(arg1) {
+  return window['go']['app']['ChatPage']['RetryAnswer'](arg1);
 }
 
 export function SaveChatExport(arg1, arg2) {

@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Explain says in plain words what went wrong with a provider and what to
+// do about it, without the technical detail that err.Error() keeps (the
+// provider's own message, the HTTP status, the dial error): the sentence a
+// person reads first, with the detail behind a disclosure. It is "" for
+// an error that is none of the kinds a person can act on (a cancelled
+// request, an error from outside this package).
+func Explain(err error) string {
+	var rl *RateLimitError
+	if errors.As(err, &rl) {
+		what := "is rate limiting requests"
+		if rl.Status != http.StatusTooManyRequests {
+			what = "is overloaded"
+		}
+		wait := "a minute"
+		if rl.RetryAfter > 0 {
+			wait = rl.RetryAfter.Round(time.Second).String()
+		}
+		return fmt.Sprintf("The provider %q %s. Wait %s and retry, or check your plan's limits.", rl.Provider, what, wait)
+	}
+	var e *Error
+	if !errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ""
+	}
+	switch {
+	case errors.Is(e.Err, ErrAuth):
+		return fmt.Sprintf("The provider %q refused the API key. Check the key in Settings → Providers.", e.Provider)
+	case errors.Is(e.Err, ErrModelNotFound):
+		return fmt.Sprintf("The provider %q has no model %q. Pick another model for this chat, or check the provider in Settings → Providers.", e.Provider, e.Model)
+	case errors.Is(e.Err, ErrUnreachable):
+		at := ""
+		var ue *url.Error
+		if errors.As(e.Err, &ue) {
+			if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+				at = " at " + u.Scheme + "://" + u.Host
+			}
+		}
+		return fmt.Sprintf("The provider %q%s is not reachable. Is it running? Check its base URL in Settings → Providers.", e.Provider, at)
+	case errors.Is(e.Err, ErrIncomplete):
+		return "The answer broke off before it was finished; what arrived is kept. Retry to ask again."
+	case errors.Is(e.Err, ErrConfig):
+		return fmt.Sprintf("The provider %q is not set up right. Check it in Settings → Providers.", e.Provider)
+	case e.Status >= 500:
+		return fmt.Sprintf("The provider %q had a problem on its side (HTTP %d). Retry in a moment.", e.Provider, e.Status)
+	case e.Status != 0:
+		return fmt.Sprintf("The provider %q refused the request (HTTP %d). Check the model and the provider's settings in Settings → Providers.", e.Provider, e.Status)
+	}
+	return ""
+}
