@@ -36,16 +36,16 @@ test('add a server through the blank form, then edit it', async () => {
 
   await form.getByLabel('Command').fill(memoryBin);
   await form.getByRole('button', { name: 'Add argument' }).click();
-  await form.getByLabel('Argument 1').fill('--second');
+  await form.getByLabel('Argument 1', { exact: true }).fill('--second');
   await form.getByRole('button', { name: 'Add argument' }).click();
-  await form.getByLabel('Argument 2').fill('--first');
+  await form.getByLabel('Argument 2', { exact: true }).fill('--first');
   await form.getByRole('button', { name: 'Move argument 2 up' }).click();
   await form.getByRole('button', { name: 'Add variable' }).click();
-  await form.getByLabel('Environment 1 name').fill('MEMORY_FILE_PATH');
-  await form.getByLabel('Environment 1 value').fill(path.join(env('E2E_DATA_DIR'), 'notes-memory.jsonl'));
+  await form.getByLabel('Environment 1 name', { exact: true }).fill('MEMORY_FILE_PATH');
+  await form.getByLabel('Environment 1 value', { exact: true }).fill(path.join(env('E2E_DATA_DIR'), 'notes-memory.jsonl'));
   await form.getByRole('button', { name: 'Add variable' }).click();
-  await form.getByLabel('Environment 2 name').fill('NOTES_TOKEN');
-  await form.getByLabel('Environment 2 value').fill(SECRET);
+  await form.getByLabel('Environment 2 name', { exact: true }).fill('NOTES_TOKEN');
+  await form.getByLabel('Environment 2 value', { exact: true }).fill(SECRET);
   await form.getByRole('group', { name: 'Environment' }).getByRole('listitem').nth(1).getByLabel('Secret').check();
   await form.getByLabel('Startup timeout (seconds)').fill('45');
   await screenshot(page, 'editserver-add-1280');
@@ -66,10 +66,10 @@ test('add a server through the blank form, then edit it', async () => {
   await row(page, 'notes').getByRole('button', { name: 'Edit', exact: true }).click();
   const edit = page.getByRole('form', { name: 'Edit notes' });
   await edit.waitFor();
-  assert.equal(await edit.getByLabel('Argument 1').inputValue(), '--first');
-  assert.equal(await edit.getByLabel('Environment 2 value').inputValue(), '', 'a stored secret is never sent to the window');
+  assert.equal(await edit.getByLabel('Argument 1', { exact: true }).inputValue(), '--first');
+  assert.equal(await edit.getByLabel('Environment 2 value', { exact: true }).inputValue(), '', 'a stored secret is never sent to the window');
   await edit.getByRole('button', { name: 'Remove argument 2' }).click();
-  await edit.getByLabel('Argument 1').fill('--only');
+  await edit.getByLabel('Argument 1', { exact: true }).fill('--only');
   await edit.getByRole('button', { name: 'Save and restart' }).click();
   await edit.getByRole('status').getByText(/^Saved\. notes is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
   const after = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.notes;

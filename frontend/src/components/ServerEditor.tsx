@@ -55,6 +55,8 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
 
   const change = (patch: Partial<FormState>) => {
     setForm((f) => (f ? { ...f, ...patch } : f));
+    // An edited field's old problem goes at once; the check after typing says if it still holds.
+    setProblems((p) => Object.fromEntries(Object.entries(p).filter(([k]) => !(k in patch))) as Problems);
     setDirty(true);
     setResult(null);
   };
