@@ -12,7 +12,7 @@ import { usePopover, useWidth } from '../layout';
 import { Icon } from './Icon';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
-export const COMPACT_BELOW = 620;
+export const COMPACT_BELOW = 700;
 
 /** TOOL_WARNING is the tool count above which models start to pick tools badly. */
 export const TOOL_WARNING = 40;
@@ -158,15 +158,15 @@ function ToolPicker({ chatId, onError, agent, warnAt }: { chatId: string; onErro
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   const { anchor, pop } = usePopover(open, tools.length);
   return (
-    <div className="chat-tools">
+    // Esc closes the popover from its button too (focus stays there after a click).
+    <div className="chat-tools" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
       <button type="button" ref={anchor} aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
         {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
           : active > warnAt && <span className="badge warn" title="Above this many tools the model first searches them with find_tools; switching off servers this chat does not need helps more.">many</span>}
       </button>
       {open && (
-        <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat"
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
+        <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat">
           {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
           {active > warnAt && !agent?.delegate && (
             <p className="small warn">{active} tools are active. Models choose tools worse with more than {warnAt}, so the model gets find_tools and sees only the tools it finds: switch off what this chat does not need.</p>
@@ -221,11 +221,10 @@ function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) 
     call(() => SaveChatExport(chatId, format)).then((path) => { if (path) setSaved(path); }, (e: unknown) => onError(message(e)));
   };
   return (
-    <div className="export">
+    <div className="export" onKeyDown={(e) => { if (e.key === 'Escape' && text !== null) { e.stopPropagation(); close(); } }}>
       <button type="button" ref={anchor} aria-expanded={text !== null} onClick={() => (text === null ? show('markdown') : close())}>Export</button>
       {text !== null && (
-        <div className="popover export-view" ref={pop} role="dialog" aria-label="Export chat"
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
+        <div className="popover export-view" ref={pop} role="dialog" aria-label="Export chat">
           <div className="row">
             <div className="segmented" role="group" aria-label="Format">
               <button type="button" aria-pressed={format === 'markdown'} onClick={() => show('markdown')}>Markdown</button>
