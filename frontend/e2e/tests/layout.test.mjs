@@ -80,8 +80,8 @@ for (const [width, height] of SIZES) {
     await goTo(page, 'chat');
     const header = page.locator('.chat-header');
     const compact = await header.evaluate((h) => h.classList.contains('compact'));
-    if (width <= 960) assert.ok(compact, `the chat header is compact at ${width}px`);
-    if (width >= 1920) assert.ok(!compact, `the chat header shows its controls at ${width}px`);
+    if (width <= 720) assert.ok(compact, `the chat header is compact at ${width}px`);
+    if (width >= 960) assert.ok(!compact, `the chat header shows its controls at ${width}px`);
     if (compact) {
       await page.getByRole('button', { name: 'Chat options' }).click();
       const menu = page.getByRole('dialog', { name: 'Chat options' });

@@ -13,7 +13,7 @@ import { Icon } from './Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
-export const COMPACT_BELOW = 620;
+export const COMPACT_BELOW = 700;
 
 type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
 
@@ -162,15 +162,15 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   const { anchor, pop } = usePopover(open, tools.length);
   return (
-    <div className="chat-tools">
+    // Esc closes the popover from its button too (focus stays there after a click).
+    <div className="chat-tools" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
       <button type="button" ref={anchor} aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
         {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
           : toolSearchBadge(search) && <span className="badge warn" title={search?.reason}>{toolSearchBadge(search)}</span>}
       </button>
       {open && (
-        <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat"
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
+        <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat">
           {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
           {!agent?.delegate && <ToolSearchNote decision={search} />}
           {groups.map(([server, ts]) => {
@@ -223,11 +223,10 @@ function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) 
     call(() => SaveChatExport(chatId, format)).then((path) => { if (path) setSaved(path); }, (e: unknown) => onError(message(e)));
   };
   return (
-    <div className="export">
+    <div className="export" onKeyDown={(e) => { if (e.key === 'Escape' && text !== null) { e.stopPropagation(); close(); } }}>
       <button type="button" ref={anchor} aria-expanded={text !== null} onClick={() => (text === null ? show('markdown') : close())}>Export</button>
       {text !== null && (
-        <div className="popover export-view" ref={pop} role="dialog" aria-label="Export chat"
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } }}>
+        <div className="popover export-view" ref={pop} role="dialog" aria-label="Export chat">
           <div className="row">
             <div className="segmented" role="group" aria-label="Format">
               <button type="button" aria-pressed={format === 'markdown'} onClick={() => show('markdown')}>Markdown</button>
