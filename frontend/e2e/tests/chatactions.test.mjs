@@ -131,6 +131,7 @@ test('Stop is a button beside Send while an answer streams', async () => {
   await box.press('Enter');
   const stop = page.getByRole('button', { name: 'Stop the answer' });
   await stop.waitFor();
+  await page.getByTestId('message-assistant').getByText(/slow words/).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled(), true);
   await shoot(page, 'chatactions-streaming');
   await stop.click();
