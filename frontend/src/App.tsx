@@ -102,13 +102,15 @@ export function App() {
 
   return (
     <div className={`shell${narrow ? ' narrow' : ''}${drawer.open ? ' drawer-open' : ''}`}>
-      <header className="topbar">
-        <button type="button" ref={drawer.button} className="icon-button" aria-expanded={drawer.open} aria-controls="drawer"
-          aria-label={page === 'chat' && !welcoming ? 'Menu and chats' : 'Menu'} onClick={drawer.toggle}>
-          <Icon name="menu" size={20} />
-        </button>
-        <span className="topbar-title">{welcoming ? 'Welcome' : PAGES.find((p) => p.id === page)?.title}</span>
-      </header>
+      {narrow && (
+        <header className="topbar">
+          <button type="button" ref={drawer.button} className="icon-button" aria-expanded={drawer.open} aria-controls="drawer"
+            aria-label={page === 'chat' && !welcoming ? 'Menu and chats' : 'Menu'} onClick={drawer.toggle}>
+            <Icon name="menu" size={20} />
+          </button>
+          <span className="topbar-title">{welcoming ? 'Welcome' : PAGES.find((p) => p.id === page)?.title}</span>
+        </header>
+      )}
       <div className="drawer" id="drawer" ref={drawer.panel} aria-label={narrow ? 'Menu' : undefined} role={narrow ? 'dialog' : undefined} aria-modal={narrow && drawer.open ? true : undefined}>
         <Nav />
         <div id="drawer-slot" className="drawer-slot" />

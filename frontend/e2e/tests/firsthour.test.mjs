@@ -7,7 +7,7 @@
 // (discovery looks there) and data dir. Screenshots: firsthour-<width>-<step>.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { env, launch, modelRequests, resetModel, scriptModel, screenshot, startOwnApp } from '../lib.mjs';
@@ -76,11 +76,6 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
       const cfg = JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
       assert.deepEqual(Object.keys(cfg.mcpServers).sort(), ['everything', 'filesystem', 'memory', 'remote']);
 
-      // The filesystem server keeps the folder it was set up for.
-      await page.keyboard.press('Control+2');
-      const fsRow = page.getByRole('listitem').filter({ has: page.getByText('filesystem', { exact: true }) }).first();
-      await fsRow.waitFor();
-
       // 3. A model provider, added in Settings.
       await page.keyboard.press('Control+7');
       await page.getByRole('button', { name: 'Add provider' }).click();
@@ -132,5 +127,81 @@ async function noSideScroll(page) {
 
 /** firstHourChatActions: retry the answer, edit an earlier message and resend, export to a file. */
 async function firstHourChatActions({ page, box, shot, tmp }) {
-  void page; void box; void shot; void tmp; void existsSync; void modelRequests;
+  const answers = page.getByTestId('message-assistant');
+  const questions = page.getByTestId('message-user');
+  const done = page.locator('[data-testid="message-assistant"][data-status="complete"]');
+
+  // A second exchange, then Retry on its answer: the new answer replaces it.
+  await scriptModel({ text: 'You are welcome, the first answer.' });
+  await box.fill('Thank you!');
+  await box.press('Enter');
+  await page.getByText('You are welcome, the first answer.').waitFor();
+  await done.last().waitFor();
+  await scriptModel({ text: 'Glad to help, the retried answer.' });
+  await answers.last().hover();
+  await answers.last().getByRole('button', { name: /^Retry/ }).click();
+  await page.getByText('Glad to help, the retried answer.').waitFor();
+  await page.getByText('You are welcome, the first answer.').waitFor({ state: 'detached' });
+  await done.last().waitFor();
+  await shot('7-retried');
+
+  // Edit the first message and resend: it asks first, then the later
+  // messages are replaced by the new answer.
+  await scriptModel({ text: 'Nothing was written this time.' });
+  await questions.first().hover();
+  await questions.first().getByRole('button', { name: 'Edit and resend this message' }).click();
+  const edit = page.getByRole('textbox', { name: 'Edit message' });
+  await edit.fill('Do not write anything, just say hello');
+  await page.getByRole('button', { name: 'Resend', exact: true }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Replace the later messages?' });
+  await ask.waitFor();
+  await shot('8-edit-confirm');
+  await ask.getByRole('button', { name: 'Replace and resend' }).click();
+  await page.getByText('Nothing was written this time.').waitFor();
+  await page.getByText('Thank you!').waitFor({ state: 'detached' });
+  assert.equal(await questions.count(), 1);
+  const sent = JSON.stringify((await modelRequests()).at(-1));
+  assert.match(sent, /just say hello/);
+  assert.doesNotMatch(sent, /Thank you/, 'the replaced messages are not sent');
+  await noSideScroll(page);
+  await shot('9-edited');
+
+  // Export to a file through the system's save dialog (a real GTK dialog in
+  // the app's window on the test display, answered with xdotool).
+  if (await page.locator('.chat-header.compact').count()) await page.getByRole('button', { name: 'Chat options' }).click();
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const exp = page.getByRole('dialog', { name: 'Export chat' });
+  await exp.getByRole('button', { name: 'Save to file…' }).click();
+  const out = path.join(tmp, 'first-hour.md');
+  await answerSaveDialog('Export chat', out);
+  await exp.getByRole('status').getByText(out).waitFor({ timeout: 30_000 });
+  const md = readFileSync(out, 'utf8');
+  assert.match(md, /just say hello/);
+  assert.match(md, /Nothing was written this time\./);
+  await shot('10-exported');
+}
+
+/**
+ * answerSaveDialog waits for the native save dialog titled title on the
+ * test display, types path into it and saves.
+ */
+async function answerSaveDialog(title, path) {
+  const { execFileSync } = await import('node:child_process');
+  const deadline = Date.now() + 30_000;
+  let win = '';
+  while (!win) {
+    try {
+      win = execFileSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { encoding: 'utf8' }).trim().split('\n')[0];
+    } catch {
+      if (Date.now() > deadline) throw new Error(`no "${title}" dialog appeared on the display`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  // No window manager on the test display: focus it directly; keys then go
+  // to it through XTEST, as a person's would.
+  execFileSync('xdotool', ['windowfocus', '--sync', win]);
+  // GTK's file chooser: Ctrl+A selects the suggested name, a full path replaces it.
+  execFileSync('xdotool', ['key', 'ctrl+a']);
+  execFileSync('xdotool', ['type', '--delay', '20', path]);
+  execFileSync('xdotool', ['key', 'Return']);
 }

@@ -52,6 +52,12 @@ const GLYPHS = {
   copy: 'M9 9h10v11H9zM5 15V4h10',
   plus: 'M12 5v14M5 12h14',
   chats: 'M4 5h16v10H9l-5 4z',
+  check: 'M5 12.5l4.5 4.5L19 7.5',
+  edit: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
+  retry: 'M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7',
+  stop: 'M7 7h10v10H7z',
+  up: 'M12 19V5M6 11l6-6 6 6',
+  down: 'M12 5v14M6 13l6 6 6-6',
 } as const;
 
 export type IconName = keyof typeof GLYPHS;

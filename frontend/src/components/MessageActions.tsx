@@ -4,7 +4,7 @@
 // (always on the last message), so the keyboard reaches them too.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { cancelEdit, resend, retry, startEdit, useChat, type Message } from '../chat';
-import { LineIcon } from './LineIcon';
+import { Icon } from './Icon';
 
 /** COPIED_MS is how long "Copied" shows on the Copy button. */
 const COPIED_MS = 1500;
@@ -27,7 +27,7 @@ export function MessageActions({ m, last }: { m: Message; last: boolean }) {
       <div className="message-actions" role="group" aria-label="Message actions">
         <button type="button" className="icon-button" aria-label="Edit and resend this message" title="Edit and resend (↑ in an empty composer)"
           onClick={() => startEdit(m.id)}>
-          <LineIcon name="edit" /> <span>Edit</span>
+          <Icon name="edit" /> <span>Edit</span>
         </button>
       </div>
     );
@@ -38,13 +38,13 @@ export function MessageActions({ m, last }: { m: Message; last: boolean }) {
       {m.text && (
         <button type="button" className="icon-button" aria-label="Copy the answer as Markdown" title="Copy as Markdown"
           onClick={() => void navigator.clipboard?.writeText(m.text).then(() => setCopied(true))}>
-          <LineIcon name={copied ? 'check' : 'copy'} /> <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+          <Icon name={copied ? 'check' : 'copy'} /> <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
         </button>
       )}
       {last && !running && !failed && (
         <button type="button" className="icon-button" aria-label="Retry: ask the model for a new answer" title="Retry: a new answer replaces this one"
           onClick={() => void retry()}>
-          <LineIcon name="retry" /> <span>Retry</span>
+          <Icon name="retry" /> <span>Retry</span>
         </button>
       )}
     </div>
@@ -73,7 +73,7 @@ export function AnswerError({ m, last }: { m: Message; last: boolean }) {
       )}
       {last && !running && (
         <button type="button" onClick={() => void retry()} aria-label="Retry: ask the model again">
-          <LineIcon name="retry" /> Retry
+          <Icon name="retry" /> Retry
         </button>
       )}
     </div>

@@ -3,6 +3,7 @@ import { CheckServerForm, SaveServerForm, SaveServerJSON, ServerForm } from '../
 import type { app } from '../../wailsjs/go/models';
 import { call } from '../backend';
 import { message, refreshServers } from '../servers';
+import { Icon } from './Icon';
 import {
   TRANSPORTS, emptyKeyValue, fromView, groupProblems, jsonProblemText, localProblems, move, newId, savedText, toView,
   type FormState, type KeyValue, type Problems, type Transport,
@@ -193,17 +194,6 @@ function FieldBox({ label, problems, hint, children }: {
   );
 }
 
-/** Glyph is a line icon in the app's nav style, drawn in currentColor. */
-function Glyph({ d }: { d: string }) {
-  return (
-    <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" focusable="false">
-      <path d={d} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  );
-}
-const UP = 'M12 19V5M6 11l6-6 6 6';
-const DOWN = 'M12 5v14M6 13l6 6 6-6';
-const REMOVE = 'M6 6l12 12M18 6L6 18';
 
 /** ArgsEditor edits the arguments, one per row: add, remove, move. */
 function ArgsEditor({ args, problems, onChange }: { args: { id: number; value: string }[]; problems?: string[]; onChange: (a: { id: number; value: string }[]) => void }) {
@@ -223,9 +213,9 @@ function ArgsEditor({ args, problems, onChange }: { args: { id: number; value: s
             <input aria-label={`Argument ${i + 1}`} className="mono" value={a.value} spellCheck={false}
               ref={i === args.length - 1 ? lastRef : undefined}
               onChange={(e) => onChange(args.map((x) => (x.id === a.id ? { ...x, value: e.target.value } : x)))} />
-            <button type="button" className="icon-btn" aria-label={`Move argument ${i + 1} up`} title="Move up" disabled={i === 0} onClick={() => onChange(move(args, i, -1))}><Glyph d={UP} /></button>
-            <button type="button" className="icon-btn" aria-label={`Move argument ${i + 1} down`} title="Move down" disabled={i === args.length - 1} onClick={() => onChange(move(args, i, 1))}><Glyph d={DOWN} /></button>
-            <button type="button" className="icon-btn" aria-label={`Remove argument ${i + 1}`} title="Remove" onClick={() => onChange(args.filter((x) => x.id !== a.id))}><Glyph d={REMOVE} /></button>
+            <button type="button" className="icon-btn" aria-label={`Move argument ${i + 1} up`} title="Move up" disabled={i === 0} onClick={() => onChange(move(args, i, -1))}><Icon name="up" size={14} /></button>
+            <button type="button" className="icon-btn" aria-label={`Move argument ${i + 1} down`} title="Move down" disabled={i === args.length - 1} onClick={() => onChange(move(args, i, 1))}><Icon name="down" size={14} /></button>
+            <button type="button" className="icon-btn" aria-label={`Remove argument ${i + 1}`} title="Remove" onClick={() => onChange(args.filter((x) => x.id !== a.id))}><Icon name="close" size={14} /></button>
           </li>
         ))}
       </ol>
@@ -257,7 +247,7 @@ function KeyValues({ label, what, rows, problems, onChange }: {
               <input type="checkbox" checked={r.secret} onChange={(e) => set(r.id, { secret: e.target.checked })} /> Secret
             </label>
             <button type="button" className="icon-btn" aria-label={`Remove ${what} ${r.key || i + 1}`} title="Remove"
-              onClick={() => onChange(rows.filter((x) => x.id !== r.id))}><Glyph d={REMOVE} /></button>
+              onClick={() => onChange(rows.filter((x) => x.id !== r.id))}><Icon name="close" size={14} /></button>
           </li>
         ))}
       </ul>

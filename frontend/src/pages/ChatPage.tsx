@@ -11,7 +11,7 @@ import { ElicitForm } from '../components/ElicitForm';
 import { Markdown } from '../components/Markdown';
 import { ToolCallCard } from '../components/ToolCallCard';
 import { AnswerError, MessageActions, UserMessageBody } from '../components/MessageActions';
-import { LineIcon } from '../components/LineIcon';
+import { Icon } from '../components/Icon';
 import {
   AttachMenu, expandPrompt, matchPrompts, PromptArgs, SlashMenu, usePrompts, withAttachments, type Attachment, type PromptView,
 } from '../components/ComposerExtras';
@@ -450,7 +450,7 @@ function Composer() {
           onChange={(e) => { setText(e.target.value); setSel(0); }} onKeyDown={onKey} disabled={!hasBackend()} />
         {running && (
           <button type="button" className="danger" onClick={() => void stop()} aria-label="Stop the answer" title="Stop (Esc)">
-            <LineIcon name="stop" /> Stop
+            <Icon name="stop" /> Stop
           </button>
         )}
         <button type="submit" className="primary" disabled={!text.trim() || running}>Send</button>
