@@ -334,7 +334,7 @@ func (a *ChatPage) startTurn(chatID, text, from string) error {
 		t.ChatID, t.Provider, t.Model, t.Text, t.From = chatID, m.Provider, m.Name, text, from
 		t.Images, t.Audio = s.Images(c.Provider, m.Name), s.Audio(c.Provider, m.Name)
 		// Tool search weighs the tools' definitions against the model's window.
-		t.ContextWindow = a.h.ContextWindow(ctx, s, c.Provider, m.Name)
+		t.ContextWindow = host.ContextWindow(ctx, a.h, s, c.Provider, m.Name)
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}

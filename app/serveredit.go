@@ -131,7 +131,7 @@ func (a *ServersPage) CheckServerForm(old string, form ServerFormView) ([]FieldP
 	if len(probs) > 0 {
 		return probs, nil
 	}
-	return problemsOf(a.h.CheckServer(e))
+	return problemsOf(host.CheckServer(a.h, e))
 }
 
 // SaveServerForm adds (old "") or replaces a server from the form, restarts
@@ -158,7 +158,7 @@ func (a *ServersPage) SaveServerJSON(old, name, text, base string) (ServerSaveVi
 func (a *ServersPage) save(e host.ServerEdit) (ServerSaveView, error) {
 	ctx, cancel := context.WithTimeout(a.quit, SaveWait)
 	defer cancel()
-	res, err := a.h.SaveServer(ctx, e)
+	res, err := host.SaveServer(ctx, a.h, e)
 	if err != nil {
 		probs, err := problemsOf(err)
 		return ServerSaveView{Problems: probs}, err

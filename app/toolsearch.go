@@ -30,6 +30,6 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (toolsearch.Decision, error) 
 	}
 	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", chatOptions(c.Settings).active)
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
-	t.ContextWindow = a.h.ContextWindow(ctx, s, c.Provider, model)
+	t.ContextWindow = host.ContextWindow(ctx, a.h, s, c.Provider, model)
 	return a.engine.ToolSearch(ctx, t)
 }

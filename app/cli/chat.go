@@ -85,7 +85,7 @@ func chatCmd() *Command {
 			turn.Images, turn.Audio = settings.Images(pname, model), settings.Audio(pname, model)
 			turn.ContextWindow = provider.KnownContextWindow(model)
 			if baseURL == "" && hasProvider(settings, pname) {
-				turn.ContextWindow = h.ContextWindow(ctx, settings, pname, model)
+				turn.ContextWindow = host.ContextWindow(ctx, h, settings, pname, model)
 			}
 			if baseURL != "" || !hasProvider(settings, pname) { // an ad-hoc provider
 				turn.Images = chat.DefaultImages(provider.Kind(pname), baseURL, model)

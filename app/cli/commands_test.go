@@ -104,7 +104,7 @@ func TestToolsListAndCallWithConfigFile(t *testing.T) {
 	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"fault": {"command": %q}, "gone": {"command": "switchboard-no-such-cmd"}}}`, fs))
 	data := t.TempDir()
 	code, out, errOut := runIn(t, data, "tools", "list", "--config", file)
-	if code != 0 || !strings.Contains(out, "fault__echo") || !strings.Contains(errOut, `"switchboard-no-such-cmd" not found`) {
+	if code != 0 || !strings.Contains(out, "fault__echo") || !strings.Contains(errOut, "switchboard-no-such-cmd was not found") {
 		t.Fatalf("tools list: %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, errOut = runIn(t, data, "tools", "call", "fault__echo", "--args", `{"text":"from the cli"}`, "--config", file)

@@ -83,7 +83,7 @@ func ParseEntry(name, text string) (config.Server, error) {
 // CheckServer validates e as SaveServer would, without saving: the same
 // rules as a parsed config.json, problems by field ("name", "command",
 // "url", "env.NAME", ...) in a *config.ValidationError.
-func (h *Host) CheckServer(e ServerEdit) error {
+func CheckServer(h *Host, e ServerEdit) error {
 	s, err := withSecretRefs(e.Server, e.Secrets, func(field, _ string) (string, error) {
 		return "${secret:" + field + "}", nil // a stand-in: nothing is kept by a check
 	})
@@ -196,8 +196,8 @@ func withSecretRefs(s config.Server, values map[string]string, keep func(field, 
 // then restarts with it, and SaveServer waits until it is ready or in error
 // (or ctx ends) and returns how it went. A rename keeps the entry's place;
 // the new name must be free.
-func (h *Host) SaveServer(ctx context.Context, e ServerEdit) (Saved, error) {
-	if err := h.CheckServer(e); err != nil {
+func SaveServer(ctx context.Context, h *Host, e ServerEdit) (Saved, error) {
+	if err := CheckServer(h, e); err != nil {
 		return Saved{}, err
 	}
 	name := e.Server.Name
@@ -260,19 +260,19 @@ func (h *Host) SaveServer(ctx context.Context, e ServerEdit) (Saved, error) {
 		// The same entry starts nothing by itself (a new value behind the
 		// same ${secret:...} does: it is resolved at apply), and a save is
 		// how a user retries a server in error.
-		if st, ok := h.status(name); ok && st.State != supervisor.Disabled {
+		if st, ok := serverStatus(h, name); ok && st.State != supervisor.Disabled {
 			if err := h.mgr.Restart(ctx, name); err != nil {
 				return Saved{Changed: changed}, err
 			}
 		}
 	}
-	res, err := h.WaitServer(ctx, name)
+	res, err := WaitServer(ctx, h, name)
 	res.Changed = changed
 	return res, err
 }
 
 // status is one server's current status.
-func (h *Host) status(name string) (supervisor.Status, bool) {
+func serverStatus(h *Host, name string) (supervisor.Status, bool) {
 	for _, st := range h.mgr.Status() {
 		if st.Name == name {
 			return st, true
@@ -292,11 +292,11 @@ func settled(s supervisor.State) bool {
 
 // WaitServer waits until a server is ready, in error, disabled or waiting
 // for a login, and returns that status with its tool count (when ready).
-func (h *Host) WaitServer(ctx context.Context, name string) (Saved, error) {
+func WaitServer(ctx context.Context, h *Host, name string) (Saved, error) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if st, ok := h.status(name); ok && settled(st.State) {
+		if st, ok := serverStatus(h, name); ok && settled(st.State) {
 			res := Saved{Status: st}
 			res.Status.Error = h.Redact(st.Error)
 			if st.State == supervisor.Ready {

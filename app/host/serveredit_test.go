@@ -43,7 +43,7 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	}
 	bin := memoryServer(t)
 	const secret = "tok-very-secret-0042"
-	added, err := h.SaveServer(saveCtx(t), ServerEdit{
+	added, err := SaveServer(saveCtx(t), h, ServerEdit{
 		Server:  config.Server{Name: "mem", Transport: config.Stdio, Command: bin, Env: map[string]string{"PLAIN": "1"}},
 		Secrets: map[string]string{"env.API_TOKEN": secret},
 	})
@@ -73,7 +73,7 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	next.Args = []string{"--unused-flag"}
 	next.Env["MEMORY_FILE_PATH"] = filepath.Join(t.TempDir(), "memory.jsonl")
 	next.StartupTimeout = 20 * time.Second
-	edited, err := h.SaveServer(saveCtx(t), ServerEdit{Old: "mem", Base: base, Server: next})
+	edited, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "mem", Base: base, Server: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 
 	// Saving the entry unchanged restarts it: how a server in error is retried.
 	base, _ = EntryJSON(got)
-	again, err := h.SaveServer(saveCtx(t), ServerEdit{Old: "mem", Base: base, Server: got})
+	again, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "mem", Base: base, Server: got})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestSaveServerAfterAConcurrentEdit(t *testing.T) {
 	})
 	next := cur.Clone()
 	next.URL = "https://example.com/v2/mcp"
-	res, err := h.SaveServer(saveCtx(t), ServerEdit{Old: "web", Base: base, Server: next})
+	res, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "web", Base: base, Server: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestSaveServerAfterAConcurrentEdit(t *testing.T) {
 	})
 	next = cur.Clone()
 	next.URL = "https://example.com/v3/mcp"
-	_, err = h.SaveServer(saveCtx(t), ServerEdit{Old: "web", Base: base, Server: next})
+	_, err = SaveServer(saveCtx(t), h, ServerEdit{Old: "web", Base: base, Server: next})
 	if !errors.Is(err, ErrChangedOnDisk) || !strings.Contains(err.Error(), "nothing was saved") {
 		t.Fatalf("err = %v, want ErrChangedOnDisk", err)
 	}
@@ -181,11 +181,11 @@ func TestSaveServerRenames(t *testing.T) {
 	cur, _ := h.Server("b")
 	next := cur.Clone()
 	next.Name = "c"
-	if _, err := h.SaveServer(saveCtx(t), ServerEdit{Old: "b", Server: next}); fieldOf(err) != "name" {
+	if _, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "b", Server: next}); fieldOf(err) != "name" {
 		t.Fatalf("renaming onto a taken name: %v", err)
 	}
 	next.Name = "b2"
-	if _, err := h.SaveServer(saveCtx(t), ServerEdit{Old: "b", Server: next}); err != nil {
+	if _, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "b", Server: next}); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -235,7 +235,7 @@ func TestCheckServerNamesTheField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := h.CheckServer(tt.edit)
+			err := CheckServer(h, tt.edit)
 			if tt.field == "" {
 				if err != nil {
 					t.Fatalf("unexpected %v", err)

@@ -110,7 +110,7 @@ func TestBuiltinsDoNotTurnSearchOn(t *testing.T) {
 	if len(bi) < 15 {
 		t.Fatalf("only %d built-in tools", len(bi))
 	}
-	two := append(append(append([]def{}, bi...), typical("filesystem", 14)...), typical("memory", 9)...)
+	two := append(append(append([]def{}, bi...), typical("filesystem", 14)...), typical("git", 12)...)
 	many := append([]def{}, bi...)
 	for _, s := range []string{"github", "gitlab", "slack", "notion", "playwright", "k8s", "mongodb", "sentry"} {
 		many = append(many, typical(s, 35)...)

@@ -44,7 +44,7 @@ export function RegistryBrowse() {
         {last && <span className="muted small">{last.registry}</span>}
       </form>
       {last?.stale && (
-        <ErrorMessage error={last.why} role="status" className="notice" label="Registry offline">Showing the listing fetched {last.age} ago.</ErrorMessage>
+        <ErrorMessage error={last.why} role="status" className="alert" label="Registry offline">Showing the listing fetched {last.age} ago.</ErrorMessage>
       )}
       {err && <ErrorMessage error={err} />}
       {added && <div className="notice" role="status">Added {added}</div>}
