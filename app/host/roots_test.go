@@ -48,12 +48,9 @@ func waitAllowed(t *testing.T, h *Host, server, want string) {
 	}
 }
 
-// TestRootsOfTheRealFilesystemServer starts the pinned
-// @modelcontextprotocol/server-filesystem without folders: its only
-// allowed directory is the workspace (the roots Switchboard offers), it
-// follows a switch of the workspace (notifications/roots/list_changed), and
-// an entry's "roots" replace the workspace.
-func TestRootsOfTheRealFilesystemServer(t *testing.T) {
+// filesystemServer is the pinned @modelcontextprotocol/server-filesystem.
+func filesystemServer(t *testing.T) string {
+	t.Helper()
 	bin, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem")
 	if err != nil {
 		t.Fatal(err)
@@ -61,10 +58,20 @@ func TestRootsOfTheRealFilesystemServer(t *testing.T) {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
 	}
+	return bin
+}
+
+// TestRootsOfTheRealFilesystemServer starts the pinned
+// @modelcontextprotocol/server-filesystem without folders: its only
+// allowed directory is the workspace (the roots Switchboard offers), it
+// follows a switch of the workspace (notifications/roots/list_changed), and
+// an entry's "roots" replace the workspace.
+func TestRootsOfTheRealFilesystemServer(t *testing.T) {
+	bin := filesystemServer(t)
 	h := open(t)
 	h.StartBuiltins()
 	own := t.TempDir()
-	err = h.Edit(func(cfg *config.Config) error {
+	err := h.Edit(func(cfg *config.Config) error {
 		cfg.Servers = []config.Server{
 			{Name: "fs", Transport: config.Stdio, Command: bin},
 			{Name: "pinned", Transport: config.Stdio, Command: bin, Roots: []string{own}},
@@ -114,17 +121,11 @@ func TestRootsOfTheRealFilesystemServer(t *testing.T) {
 // workspace took them away —, one set up with none works in the workspace,
 // "both" offers the two, and choosing the workspace later moves it there.
 func TestFilesystemServerKeepsItsFolders(t *testing.T) {
-	bin, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
-	}
+	bin := filesystemServer(t)
 	h := open(t)
 	h.StartBuiltins()
 	docs, other := t.TempDir(), t.TempDir()
-	err = h.Edit(func(cfg *config.Config) error {
+	err := h.Edit(func(cfg *config.Config) error {
 		cfg.Servers = []config.Server{
 			{Name: "docs", Transport: config.Stdio, Command: bin, Args: []string{docs}},
 			{Name: "plain", Transport: config.Stdio, Command: bin},

@@ -6,12 +6,10 @@
 // popovers inside the window. Screenshots: layout-<page>-<width>.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, screenshot, seedChat, waitForApp } from '../lib.mjs';
+import { launch, openApp, screenshot, seedChat, startOwnApp } from '../lib.mjs';
 
 // Width → height: 720×600 is the smallest window the app promises to work in.
 const SIZES = [[720, 600], [960, 720], [1280, 800], [1920, 1080]];
@@ -197,36 +195,13 @@ test('the welcome page at every width', async () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-layout-'));
   const dataDir = path.join(tmp, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
-  const shared = env('E2E_DATA_DIR');
-  const pid = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((d) => {
-    try {
-      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-      return argv.includes(shared) && /switchboard/.test(readlinkSync(`/proc/${d}/exe`));
-    } catch {
-      return false;
-    }
+  const app = await startOwnApp({
+    dataDir,
+    env: { HOME: path.join(tmp, 'home'), XDG_CONFIG_HOME: path.join(tmp, 'home', '.config'), XDG_DATA_HOME: path.join(tmp, 'share'), OLLAMA_HOST: '127.0.0.1:9' },
   });
-  assert.ok(pid, 'the app wails dev runs is found (run through make test-e2e)');
-  const port = await new Promise((resolve, reject) => {
-    const s = netServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port: p } = s.address(); s.close(() => resolve(p)); });
-  });
-  const url = `http://127.0.0.1:${port}`;
-  let exited = false;
-  const app = spawn(`/proc/${pid}/exe`, ['--data-dir', dataDir], {
-    env: {
-      ...process.env, HOME: path.join(tmp, 'home'), XDG_CONFIG_HOME: path.join(tmp, 'home', '.config'), XDG_DATA_HOME: path.join(tmp, 'share'),
-      SWITCHBOARD_DATA_DIR: dataDir, OLLAMA_HOST: '127.0.0.1:9', devserver: `127.0.0.1:${port}`,
-      assetdir: path.resolve(import.meta.dirname, '..', '..', 'dist'), frontenddevserverurl: '', loglevel: 'Warning',
-    },
-    detached: true, stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  app.on('exit', () => { exited = true; });
   try {
-    await waitForApp(url, { timeoutMs: 60_000, isDead: () => exited });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(url);
+    await page.goto(app.url);
     await page.getByRole('heading', { level: 1, name: /Welcome/ }).waitFor();
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
@@ -235,12 +210,7 @@ test('the welcome page at every width', async () => {
     }
     await page.close();
   } finally {
-    if (!exited) {
-      process.kill(-app.pid, 'SIGTERM');
-      const deadline = Date.now() + 10_000;
-      while (!exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      if (!exited) process.kill(-app.pid, 'SIGKILL');
-    }
+    await app.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 });

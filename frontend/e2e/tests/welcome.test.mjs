@@ -6,27 +6,17 @@
 // another loopback port), because the shared app's data dir is set up already.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, screenshot, waitForApp } from '../lib.mjs';
+import { launch, screenshot, startOwnApp } from '../lib.mjs';
 
 const frontend = path.resolve(import.meta.dirname, '..', '..');
 const repo = path.resolve(frontend, '..');
 const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
 
-let browser, tmp, app, ollama, url, dataDir, appExited = false;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = netServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
+let browser, tmp, app, ollama, url, dataDir;
 
 before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-welcome-'));
@@ -53,43 +43,17 @@ before(async () => {
 
   dataDir = path.join(tmp, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
-  // The dev binary 'wails dev' built and runs for the other e2e tests: the
-  // process started with their data dir (its file in build/bin may already
-  // be replaced by another run, so it is started through /proc/PID/exe).
-  const shared = env('E2E_DATA_DIR');
-  const pid = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).find((d) => {
-    try {
-      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-      return argv.includes(shared) && /switchboard/.test(readlinkSync(`/proc/${d}/exe`));
-    } catch {
-      return false;
-    }
+  app = await startOwnApp({
+    dataDir,
+    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'), OLLAMA_HOST: `127.0.0.1:${ollama.address().port}` },
   });
-  assert.ok(pid, 'the app wails dev runs is found (run through make test-e2e)');
-  const bin = `/proc/${pid}/exe`;
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  app = spawn(bin, ['--data-dir', dataDir], {
-    env: {
-      ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'),
-      SWITCHBOARD_DATA_DIR: dataDir, OLLAMA_HOST: `127.0.0.1:${ollama.address().port}`,
-      devserver: `127.0.0.1:${port}`, assetdir: path.join(frontend, 'dist'), frontenddevserverurl: '', loglevel: 'Warning',
-    },
-    detached: true, stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  app.on('exit', () => { appExited = true; });
-  await waitForApp(url, { timeoutMs: 60_000, isDead: () => appExited });
+  url = app.url;
   browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
-  if (app && !appExited) {
-    process.kill(-app.pid, 'SIGTERM');
-    const deadline = Date.now() + 10_000;
-    while (!appExited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (!appExited) process.kill(-app.pid, 'SIGKILL');
-  }
+  await app?.stop();
   ollama?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
