@@ -185,3 +185,15 @@ export async function startOwnApp({ dataDir, env: extra = {} }) {
     },
   };
 }
+
+/**
+ * chatControls makes the open chat's provider, model, Tools and Export
+ * controls reachable: in a narrow header they are in the "⋯" menu, which it
+ * opens (once; Escape closes it).
+ */
+export async function chatControls(page) {
+  if (!(await page.locator('.chat-header.compact').count())) return;
+  const more = page.getByRole('button', { name: 'Chat options' });
+  if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  await page.getByRole('dialog', { name: 'Chat options' }).waitFor();
+}

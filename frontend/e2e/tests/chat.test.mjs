@@ -120,7 +120,7 @@ test('a denied tool call is reported to the model and Esc stops a slow answer', 
   await page.getByRole('button', { name: 'Stop' }).waitFor();
   await box.press('Escape');
   await page.getByText('Stopped.').waitFor();
-  await page.getByRole('button', { name: 'Send' }).waitFor();
+  await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests as requests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { env, launch, modelRequests as requests, openApp, resetModel, scriptModel as script, screenshot, chatControls } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -218,11 +218,13 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   await page.goto(`${env('E2E_URL')}/#/chat`);
   await page.getByRole('button', { name: 'New chat' }).click();
   // The chat's Tools menu says search is on, and why.
+  await chatControls(page);
   await page.getByRole('button', { name: /^Tools: \d+/ }).click();
   const why = page.getByRole('dialog', { name: 'Tools for this chat' }).getByRole('note', { name: 'Tool search' });
   await why.getByText(/Tool search is on: \d+ tools, more than the 5 set in Settings/).waitFor();
   await screenshot(page, 'library-tool-search-why');
-  await page.getByRole('button', { name: /^Tools: \d+/ }).click();
+  await page.keyboard.press('Escape'); // the Tools popover
+  if (await page.getByRole('dialog', { name: 'Chat options' }).count()) await page.keyboard.press('Escape');
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('What is 2 + 3?');
   await box.press('Enter');
