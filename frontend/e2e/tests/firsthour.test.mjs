@@ -78,6 +78,14 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
       const cfg = JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
       assert.deepEqual(Object.keys(cfg.mcpServers).sort(), ['everything', 'filesystem', 'memory', 'remote']);
 
+      // The imported servers start on the Servers page.
+      await page.keyboard.press('Control+2');
+      const servers = page.getByRole('list', { name: 'Servers' });
+      for (const name of ['memory', 'everything', 'filesystem', 'remote']) {
+        await servers.getByRole('listitem', { name, exact: true }).locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+      }
+      await shot('3b-servers');
+
       // 3. A model provider, added in Settings.
       await page.keyboard.press('Control+7');
       await page.getByRole('button', { name: 'Add provider' }).click();
@@ -98,10 +106,18 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
       await page.getByRole('button', { name: 'New chat' }).first().click();
       if ((await menu.count()) && (await menu.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
       const box = page.getByRole('textbox', { name: 'Message' });
+      // With four servers and the built-ins the tool definitions take more
+      // than a quarter of the window assumed for a model the provider does
+      // not describe: the Tools menu says tool search is on, and why.
+      await chatControls(page);
+      await page.getByRole('button', { name: /^Tools: \d+/ }).click();
+      const why = page.getByRole('dialog', { name: 'Tools for this chat' }).getByRole('note', { name: 'Tool search' });
+      await why.getByText(/Tool search is on/).waitFor();
+      await shot('4b-tool-search');
+      await page.keyboard.press('Escape');
+      if (await page.getByRole('dialog', { name: 'Chat options' }).count()) await page.keyboard.press('Escape');
       const note = path.join(docs, 'hello.txt');
-      // Four servers and the built-ins are more tool definitions than a
-      // quarter of the window assumed for an unknown model: the model first
-      // finds the tool (find_tools), then calls it.
+      // Tool search is on: the model first finds the tool, then calls it.
       await scriptModel(
         { toolCalls: [{ id: 'call_0', name: 'find_tools', arguments: JSON.stringify({ query: 'write a file' }) }] },
         { toolCalls: [{ id: 'call_1', name: 'filesystem__write_file', arguments: JSON.stringify({ path: note, content: 'written in the first hour' }) }] },
