@@ -188,12 +188,18 @@ export async function startOwnApp({ dataDir, env: extra = {} }) {
 
 /**
  * chatControls makes the open chat's provider, model, Tools and Export
- * controls reachable: in a narrow header they are in the "⋯" menu, which it
- * opens (once; Escape closes it).
+ * controls reachable: in a narrow header (below ChatHeader's COMPACT_BELOW)
+ * they are in the "⋯" menu, which it opens (Escape closes it). The header
+ * can change form while the chat list and the page around it fill in, so it
+ * goes on until the Tools button is on screen.
  */
-export async function chatControls(page) {
-  if (!(await page.locator('.chat-header.compact').count())) return;
+export async function chatControls(page, { timeout = 15_000 } = {}) {
+  const tools = page.getByRole('button', { name: /^Tools: / });
   const more = page.getByRole('button', { name: 'Chat options' });
-  if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
-  await page.getByRole('dialog', { name: 'Chat options' }).waitFor();
+  const deadline = Date.now() + timeout;
+  while (!(await tools.isVisible())) {
+    if (Date.now() > deadline) throw new Error('the chat header shows neither its Tools button nor its ⋯ menu');
+    if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    else await page.waitForTimeout(100);
+  }
 }
