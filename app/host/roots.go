@@ -77,7 +77,6 @@ var launcherDirFlags = map[string]bool{
 // (a script) and the launcher's own folders are not folders to work in.
 func ConfiguredFolders(args []string, cwd string) []string {
 	var out []string
-	home, _ := os.UserHomeDir()
 	skipNext := false
 	for _, a := range args {
 		if skipNext {
@@ -99,9 +98,7 @@ func ConfiguredFolders(args []string, cwd string) []string {
 		if cand == "" || strings.Contains(cand, "://") || strings.HasPrefix(cand, "@") {
 			continue
 		}
-		if home != "" && (cand == "~" || strings.HasPrefix(cand, "~/")) {
-			cand = filepath.Join(home, cand[1:])
-		}
+		cand = expandHome(cand)
 		if !filepath.IsAbs(cand) {
 			// A bare word ("stdio", a package name) is not a folder unless
 			// it names one beside a working directory the entry sets.
@@ -116,6 +113,18 @@ func ConfiguredFolders(args []string, cwd string) []string {
 		}
 	}
 	return out
+}
+
+// expandHome turns "~" and "~/x" into the user's home folder (+ "/x").
+func expandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	return filepath.Join(home, p[1:])
 }
 
 // withRoots gives each spec its roots (RootsOf) from its entry in servers
@@ -144,12 +153,8 @@ func SetRoots(h *Host, name, mode string, list []string) error {
 		return fmt.Errorf("%q is not a roots choice; choose one of %s or list", mode, strings.Join(config.RootsModes, ", "))
 	}
 	var folders []string
-	home, _ := os.UserHomeDir()
 	for _, f := range list {
-		if f = strings.TrimSpace(f); home != "" && (f == "~" || strings.HasPrefix(f, "~/")) {
-			f = filepath.Join(home, f[1:])
-		}
-		if f != "" {
+		if f = expandHome(strings.TrimSpace(f)); f != "" {
 			folders = append(folders, f)
 		}
 	}

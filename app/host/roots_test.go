@@ -61,24 +61,13 @@ func filesystemServer(t *testing.T) string {
 	return bin
 }
 
-// TestRootsOfTheRealFilesystemServer starts the pinned
-// @modelcontextprotocol/server-filesystem without folders: its only
-// allowed directory is the workspace (the roots Switchboard offers), it
-// follows a switch of the workspace (notifications/roots/list_changed), and
-// an entry's "roots" replace the workspace.
-func TestRootsOfTheRealFilesystemServer(t *testing.T) {
-	bin := filesystemServer(t)
+// runServers opens a host with the built-ins and servers as config.json's
+// servers, loads it and waits until every server has settled.
+func runServers(t *testing.T, servers ...config.Server) *Host {
+	t.Helper()
 	h := open(t)
 	h.StartBuiltins()
-	own := t.TempDir()
-	err := h.Edit(func(cfg *config.Config) error {
-		cfg.Servers = []config.Server{
-			{Name: "fs", Transport: config.Stdio, Command: bin},
-			{Name: "pinned", Transport: config.Stdio, Command: bin, Roots: []string{own}},
-		}
-		return nil
-	})
-	if err != nil {
+	if err := h.Edit(func(cfg *config.Config) error { cfg.Servers = servers; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Load(); err != nil {
@@ -87,6 +76,21 @@ func TestRootsOfTheRealFilesystemServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	h.Manager().WaitSettled(ctx)
+	return h
+}
+
+// TestRootsOfTheRealFilesystemServer starts the pinned
+// @modelcontextprotocol/server-filesystem without folders: its only
+// allowed directory is the workspace (the roots Switchboard offers), it
+// follows a switch of the workspace (notifications/roots/list_changed), and
+// an entry's "roots" replace the workspace.
+func TestRootsOfTheRealFilesystemServer(t *testing.T) {
+	bin := filesystemServer(t)
+	own := t.TempDir()
+	h := runServers(t,
+		config.Server{Name: "fs", Transport: config.Stdio, Command: bin},
+		config.Server{Name: "pinned", Transport: config.Stdio, Command: bin, Roots: []string{own}},
+	)
 
 	ws := h.Workspace().Root()
 	waitAllowed(t, h, "fs", ws)
@@ -122,26 +126,12 @@ func TestRootsOfTheRealFilesystemServer(t *testing.T) {
 // "both" offers the two, and choosing the workspace later moves it there.
 func TestFilesystemServerKeepsItsFolders(t *testing.T) {
 	bin := filesystemServer(t)
-	h := open(t)
-	h.StartBuiltins()
 	docs, other := t.TempDir(), t.TempDir()
-	err := h.Edit(func(cfg *config.Config) error {
-		cfg.Servers = []config.Server{
-			{Name: "docs", Transport: config.Stdio, Command: bin, Args: []string{docs}},
-			{Name: "plain", Transport: config.Stdio, Command: bin},
-			{Name: "both", Transport: config.Stdio, Command: bin, Args: []string{other}, RootsMode: config.RootsBoth},
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Load(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	h.Manager().WaitSettled(ctx)
+	h := runServers(t,
+		config.Server{Name: "docs", Transport: config.Stdio, Command: bin, Args: []string{docs}},
+		config.Server{Name: "plain", Transport: config.Stdio, Command: bin},
+		config.Server{Name: "both", Transport: config.Stdio, Command: bin, Args: []string{other}, RootsMode: config.RootsBoth},
+	)
 	ws := h.Workspace().Root()
 
 	write := func(server, path string) {
