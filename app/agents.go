@@ -8,7 +8,7 @@ import (
 
 // Agents lists the saved agents.
 func (a *AgentsPage) Agents() ([]chat.Agent, error) {
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return nil, err
 	}
@@ -21,7 +21,7 @@ func (a *AgentsPage) Agents() ([]chat.Agent, error) {
 // SaveAgent creates an agent (empty ID) or updates one, and returns it.
 func (a *AgentsPage) SaveAgent(ag chat.Agent) (chat.Agent, error) {
 	var saved chat.Agent
-	err := a.h.EditSettings(func(s *chat.Settings) error {
+	err := a.h.Settings.EditChat(func(s *chat.Settings) error {
 		var err error
 		saved, err = s.PutAgent(ag)
 		return err
@@ -32,7 +32,7 @@ func (a *AgentsPage) SaveAgent(ag chat.Agent) (chat.Agent, error) {
 // DeleteAgent deletes an agent (the UI confirms first). Chats started from
 // it keep their messages and go on with the default set-up.
 func (a *AgentsPage) DeleteAgent(id string) error {
-	return a.h.EditSettings(func(s *chat.Settings) error { return s.RemoveAgent(id) })
+	return a.h.Settings.EditChat(func(s *chat.Settings) error { return s.RemoveAgent(id) })
 }
 
 // NewAgentChat starts an empty chat from an agent: its provider and model,
@@ -42,7 +42,7 @@ func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
 	if err != nil {
 		return ChatView{}, err
 	}
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return ChatView{}, err
 	}

@@ -29,7 +29,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/icons"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -120,7 +119,6 @@ type core struct {
 	apps *host.Apps
 
 	// icons fetches and caches servers' https icons (ContentPage.Icon).
-	icons *icons.Fetcher
 
 	// files opened with Switchboard not yet taken by the window (OpenFile).
 	filesMu sync.Mutex
@@ -138,12 +136,12 @@ type Info struct {
 // quit is done (SIGINT/SIGTERM), the window closes the way it does when the
 // user closes it, so Shutdown runs and no child process outlives the app.
 func New(quit context.Context, dir datadir.Dir) *App {
-	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}, shown: make(chan struct{}), icons: icons.New()}
+	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}, shown: make(chan struct{})}
 	c.life, c.stop = context.WithCancel(context.Background())
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus})
 	c.asker = newAsker(c.emitEvent)
-	c.engine = c.h.Engine(chatHistory{c}, c.asker)
-	c.h.Manager().SetRequestHandler(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker, Fallback: c.h.FallbackModel})
+	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
+	c.h.Servers.HandleRequests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker, Fallback: c.h.Chats.FallbackModel})
 	if ah, err := host.NewApps(c.h); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {
@@ -201,7 +199,7 @@ func (a *App) Startup(ctx context.Context) {
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
 	go a.watchTools()
-	a.h.StartBuiltins()
+	a.h.Servers.StartBuiltins()
 	// The configured servers start once the window is on screen: starting
 	// them (Node, Python) takes the CPU the web view needs to paint, and
 	// with 10 of them the window took three times as long to show.
@@ -213,7 +211,7 @@ func (a *App) Startup(ctx context.Context) {
 	}
 	// config.json is followed: what another process (the CLI, an editor)
 	// saves is applied and the pages are told to refresh.
-	err := a.h.Follow(func(err error) {
+	err := a.h.Servers.Follow(func(err error) {
 		a.setConfigError(err)
 		a.emitEvent(EventConfigChanged, nil)
 	})

@@ -60,7 +60,7 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 		events = append(events, v.Name+":"+v.State)
 		mu.Unlock()
 	}
-	if err := a.h.Load(); err != nil {
+	if err := a.h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
@@ -132,7 +132,7 @@ func TestNothingLeaksToTheFrontend(t *testing.T) {
 		seen = append(seen, string(b))
 		mu.Unlock()
 	}
-	if err := a.h.Load(); err != nil {
+	if err := a.h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
@@ -172,7 +172,7 @@ func TestBuiltinContentStoreThroughFacade(t *testing.T) {
 	}
 	a := New(context.Background(), dir)
 	a.emit = func(ServerView) {}
-	a.h.StartBuiltins()
+	a.h.Servers.StartBuiltins()
 	t.Cleanup(func() { a.close(context.Background()) })
 	tl, _ := a.ToolsPage.Tools()
 	var names []string

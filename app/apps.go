@@ -142,7 +142,7 @@ func (a *AppsPage) chatAgent(ctx context.Context, chatID string) *chat.Agent {
 	if err != nil || c.Agent == "" {
 		return nil
 	}
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return nil
 	}

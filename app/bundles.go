@@ -1,9 +1,7 @@
 package app
 
 import (
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -73,11 +71,6 @@ type BundleInfoView struct {
 	Signed      string `json:"signed"`
 }
 
-// incoming is where bundles handed to the window wait to be installed.
-func (a *BundlesPage) incoming() string {
-	return filepath.Join(host.BundlesOf(a.h).Root(), ".incoming")
-}
-
 // InspectFile reads a dropped bundle (its bytes, base64) and returns its
 // form. fileName is only shown in messages.
 func (a *BundlesPage) InspectFile(fileName, dataBase64 string) (BundleForm, error) {
@@ -85,19 +78,11 @@ func (a *BundlesPage) InspectFile(fileName, dataBase64 string) (BundleForm, erro
 	if err != nil {
 		return BundleForm{}, fmt.Errorf("%s could not be read: %w", fileName, err)
 	}
-	if int64(len(data)) > bundle.MaxBundleBytes {
-		return BundleForm{}, fmt.Errorf("%s is larger than %d MB", fileName, bundle.MaxBundleBytes>>20)
-	}
-	if err := os.MkdirAll(a.incoming(), 0o700); err != nil {
+	token, err := a.h.Bundles.Receive(fileName, data)
+	if err != nil {
 		return BundleForm{}, err
 	}
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	token := hex.EncodeToString(rnd[:]) + ".mcpb"
-	if err := os.WriteFile(filepath.Join(a.incoming(), token), data, 0o600); err != nil {
-		return BundleForm{}, err
-	}
-	return a.inspect(token, filepath.Join(a.incoming(), token))
+	return a.inspect(token, filepath.Join(a.h.Bundles.Incoming(), token))
 }
 
 // InspectPath returns the form of a bundle opened with Switchboard.
@@ -128,8 +113,8 @@ func (a *BundlesPage) Install(token string, values map[string][]string) (string,
 			v[k] = keep
 		}
 	}
-	name, err := host.BundlesOf(a.h).Install(a.life, path, v)
-	if err == nil && strings.HasPrefix(path, a.incoming()) {
+	name, err := a.h.Bundles.Install(a.life, path, v)
+	if err == nil && strings.HasPrefix(path, a.h.Bundles.Incoming()) {
 		_ = os.Remove(path)
 	}
 	return name, err
@@ -147,11 +132,11 @@ func (a *BundlesPage) path(token string) (string, error) {
 	if filepath.Base(token) != token || !strings.HasSuffix(token, ".mcpb") {
 		return "", fmt.Errorf("unknown bundle %q: drop the file again", token)
 	}
-	return filepath.Join(a.incoming(), token), nil
+	return filepath.Join(a.h.Bundles.Incoming(), token), nil
 }
 
 func (a *BundlesPage) inspect(token, path string) (BundleForm, error) {
-	in, err := host.BundlesOf(a.h).Inspect(a.life, path)
+	in, err := a.h.Bundles.Inspect(a.life, path)
 	if err != nil {
 		return BundleForm{}, err
 	}

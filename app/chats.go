@@ -74,7 +74,7 @@ func (a *ChatPage) NewChat(providerName, model string) (ChatView, error) {
 	if err != nil {
 		return ChatView{}, err
 	}
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return ChatView{}, err
 	}
@@ -302,11 +302,11 @@ func (a *ChatPage) startTurn(chatID, text, from string) error {
 	if err != nil {
 		return err
 	}
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return err
 	}
-	m, _, err := a.h.Model(s, c.Provider, c.Model)
+	m, _, err := a.h.Chats.Model(s, c.Provider, c.Model)
 	if err != nil {
 		return err
 	}
@@ -330,11 +330,8 @@ func (a *ChatPage) startTurn(chatID, text, from string) error {
 			a.turnsMu.Unlock()
 			cancel()
 		}()
-		t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", opts.active)
-		t.ChatID, t.Provider, t.Model, t.Text, t.From = chatID, m.Provider, m.Name, text, from
-		t.Images, t.Audio = s.Images(c.Provider, m.Name), s.Audio(c.Provider, m.Name)
-		// Tool search weighs the tools' definitions against the model's window.
-		t.ContextWindow = host.ContextWindow(ctx, a.h, s, c.Provider, m.Name)
+		t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Text: text, From: from,
+			Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: c.Provider, Model: m})
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}

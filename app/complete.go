@@ -9,7 +9,7 @@ import (
 // (completion/complete), for the slash-command form; given are the
 // arguments filled in so far. A server without completions suggests none.
 func (a *ChatPage) CompleteArgument(server, prompt, template, argument, value string, given map[string]string) ([]string, error) {
-	return a.h.Registry().Complete(a.bg(), server, registry.Completion{
+	return a.h.Tools.Complete(a.bg(), server, registry.Completion{
 		Prompt: prompt, Template: template, Argument: argument, Value: value, Given: given,
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/switchboard-app/switchboard/mcpmanager/icons"
 )
 
 // ContentPage is what any page shows of servers' content besides tool
@@ -21,11 +19,7 @@ const iconTimeout = 10 * time.Second
 // iconSrc picks the icon to show of a server's list (data: or https:
 // only) and allows the window to ask for it; "" when there is none.
 func (a *core) iconSrc(list []mcp.Icon) string {
-	src := icons.Pick(list)
-	if src != "" && a.icons != nil {
-		a.icons.Allow(src)
-	}
-	return src
+	return a.h.Icons.Src(list)
 }
 
 // Icon returns an icon a view named (its icon field) as a data: URL: an
@@ -33,12 +27,9 @@ func (a *core) iconSrc(list []mcp.Icon) string {
 // cached, so the window never loads a server's URL itself. A source no
 // view named is refused.
 func (a *ContentPage) Icon(src string) (string, error) {
-	if !a.icons.Known(src) {
-		return "", fmt.Errorf("no server listed the icon %.60q", src)
-	}
 	ctx, cancel := context.WithTimeout(a.bg(), iconTimeout)
 	defer cancel()
-	return a.icons.DataURL(ctx, src)
+	return a.h.Icons.DataURL(ctx, src)
 }
 
 // ResourceContentsView is one part of a read resource.
@@ -59,7 +50,7 @@ type ResourceReadView struct {
 // ReadResource reads one of server's resources (resources/read), for the
 // viewer a resource link opens.
 func (a *ContentPage) ReadResource(server, uri string) (ResourceReadView, error) {
-	res, err := a.h.Manager().Registry().ReadResource(a.bg(), server, uri)
+	res, err := a.h.Tools.Read(a.bg(), server, uri)
 	if err != nil {
 		return ResourceReadView{}, fmt.Errorf("%s could not read %s: %w", server, uri, err)
 	}

@@ -48,7 +48,7 @@ const listTimeout = 15 * time.Second
 func eachServer[T any](a *ChatPage, fn func(ctx context.Context, server string) ([]T, error)) []T {
 	ctx, cancel := context.WithTimeout(a.bg(), listTimeout)
 	defer cancel()
-	servers := a.h.Manager().Registry().Servers()
+	servers := a.h.Tools.Servers()
 	out := make([][]T, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
@@ -71,7 +71,7 @@ func eachServer[T any](a *ChatPage, fn func(ctx context.Context, server string) 
 // list them is left out).
 func (a *ChatPage) Prompts() ([]PromptView, error) {
 	out := eachServer(a, func(ctx context.Context, server string) ([]PromptView, error) {
-		ps, err := a.h.Manager().Registry().ServerPrompts(ctx, server)
+		ps, err := a.h.Tools.Prompts(ctx, server)
 		var vs []PromptView
 		for _, p := range ps {
 			v := PromptView{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}, Icon: a.iconSrc(p.Icons)}
@@ -91,7 +91,7 @@ func (a *ChatPage) Prompts() ([]PromptView, error) {
 // UsePrompt expands a prompt with its arguments into the text of a message
 // (prompts/get; each message of the result becomes a paragraph).
 func (a *ChatPage) UsePrompt(server, name string, args map[string]string) (string, error) {
-	res, err := a.h.Manager().Registry().GetPrompt(a.bg(), server, name, args)
+	res, err := a.h.Tools.Prompt(a.bg(), server, name, args)
 	if err != nil {
 		return "", err
 	}
@@ -105,7 +105,7 @@ func (a *ChatPage) UsePrompt(server, name string, args map[string]string) (strin
 // Resources lists every running server's resources.
 func (a *ChatPage) Resources() ([]ResourceView, error) {
 	out := eachServer(a, func(ctx context.Context, server string) ([]ResourceView, error) {
-		rs, err := a.h.Manager().Registry().ServerResources(ctx, server)
+		rs, err := a.h.Tools.Resources(ctx, server)
 		var vs []ResourceView
 		for _, r := range rs {
 			vs = append(vs, ResourceView{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType, Icon: a.iconSrc(r.Icons)})
@@ -125,7 +125,7 @@ const MaxAttachment = 200_000
 // message: the model sees the URI and the text (binary content is named,
 // not inlined).
 func (a *ChatPage) AttachResource(server, uri string) (string, error) {
-	res, err := a.h.Manager().Registry().ReadResource(a.bg(), server, uri)
+	res, err := a.h.Tools.Read(a.bg(), server, uri)
 	if err != nil {
 		return "", err
 	}

@@ -31,7 +31,7 @@ func appWith(t *testing.T, servers []config.Server) *App {
 	a := New(context.Background(), dir)
 	a.emitHook = func(string, any) {}
 	a.emit = func(ServerView) {}
-	if err := a.h.Load(); err != nil {
+	if err := a.h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })

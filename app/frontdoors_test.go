@@ -147,7 +147,7 @@ func TestFrontDoorsAgree(t *testing.T) {
 			}
 			terminal(t, dir, "ghp_server0123456789", "secrets", "set", "GH")
 			terminal(t, dir, "", "servers", "add", "gh", "--env", "GITHUB_TOKEN=${secret:GH}", "--", "/nonexistent/gh")
-			if err := a.h.Load(); err != nil { // the window reloads what another process saved
+			if err := a.h.Servers.Load(); err != nil { // the window reloads what another process saved
 				t.Fatal(err)
 			}
 			settings, err := a.SettingsPage.Secrets()
@@ -189,7 +189,7 @@ func TestWindowFollowsTheCLI(t *testing.T) {
 		return slices.ContainsFunc(vs, func(v ServerView) bool { return v.Name == name })
 	}
 	waitFor(t, "the CLI's server in the window", func() bool { return has("from-cli") })
-	if _, ok := a.h.Server("from-cli"); !ok {
+	if _, ok := a.h.Servers.Get("from-cli"); !ok {
 		t.Fatal("the window's copy of config.json was not reloaded")
 	}
 	if err := a.ServersPage.SetServerEnabled("from-cli", false); err != nil {

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -71,10 +69,10 @@ type DiscoveredConfig struct {
 	Summary        string `json:"summary"` // "4 servers, 1 needs attention"
 }
 
-// discoverConfigs surveys this machine's MCP configs (config.Survey, the
+// discoverConfigs surveys this machine's MCP configs (Servers.Discover, the
 // function 'servers discover' calls too).
-func discoverConfigs(ctx context.Context) []DiscoveredConfig {
-	found := config.Survey(ctx, config.SystemEnv())
+func (a *core) discoverConfigs(ctx context.Context) []DiscoveredConfig {
+	found := a.h.Servers.Discover(ctx)
 	out := make([]DiscoveredConfig, 0, len(found))
 	for _, f := range found {
 		out = append(out, DiscoveredConfig{App: f.App, Path: f.Path, Scope: f.Scope,
@@ -179,26 +177,11 @@ func keepSet(keys []string) map[string]bool {
 
 // DiscoverConfigs finds the MCP configs of other apps on this machine.
 func (a *ServersPage) DiscoverConfigs() ([]DiscoveredConfig, error) {
-	return discoverConfigs(a.life), nil
+	return a.discoverConfigs(a.life), nil
 }
 
 // ReadConfigFile returns the text of a discovered config for the import
 // wizard. Only files DiscoverConfigs reports can be read this way.
 func (a *ServersPage) ReadConfigFile(path string) (string, error) {
-	known := false
-	for _, c := range config.Discover(config.SystemEnv()) {
-		known = known || c.Path == path
-	}
-	if !known {
-		return "", fmt.Errorf("%s is not one of the discovered MCP configs; paste it or choose it with the file picker", path)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if fi.Size() > config.MaxConfigSize {
-		return "", fmt.Errorf("%s is %d bytes; an MCP config should be far smaller", path, fi.Size())
-	}
-	b, err := os.ReadFile(path)
-	return string(b), err
+	return a.h.Servers.ReadDiscovered(path)
 }

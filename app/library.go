@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager"
@@ -50,7 +47,7 @@ type ProfilesView struct {
 func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
 		Description: st.ServerInfo.Description, Instructions: st.Instructions}
-	m, _ := library.MetaOf(c)
+	m := a.h.Library.Meta(c)
 	v.Meta = MetaView{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: m.Template}
 	if v.Meta.Tags == nil {
 		v.Meta.Tags = []string{}
@@ -58,7 +55,7 @@ func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	if st.Builtin && len(v.Meta.Tags) == 0 {
 		v.Meta.Tags = []string{"built-in"}
 	}
-	v.Description = library.Describe(m, info)
+	v.Description = a.h.Library.Describe(m, info)
 	v.Title = st.ServerInfo.Title
 	v.Instructions = st.Instructions
 	v.DocsURL = cmp.Or(m.DocsURL, st.ServerInfo.WebsiteURL)
@@ -68,7 +65,7 @@ func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 // usedBy names the agents that use a server and how many chats called it.
 func (a *core) usedBy(server string) []string {
 	out := []string{}
-	for _, name := range a.h.Applied().Agents[server] {
+	for _, name := range a.h.Servers.Applied().Agents[server] {
 		out = append(out, "agent "+name)
 	}
 	if h := a.hist.Load(); h != nil {
@@ -93,14 +90,7 @@ func (a *core) usedBy(server string) []string {
 // SetServerMeta saves what the user says about a server: description, tags,
 // docs URL, colour and icon.
 func (a *ServersPage) SetServerMeta(name string, m MetaView) error {
-	return a.h.Edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
-		if i < 0 {
-			return fmt.Errorf("no server named %q (built-in servers cannot be edited)", name)
-		}
-		old, _ := library.MetaOf(cfg.Servers[i])
-		return library.SetMeta(&cfg.Servers[i], library.Meta{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: old.Template})
-	})
+	return a.h.Library.SetMeta(name, library.Meta{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon})
 }
 
 // Templates lists the catalogue and the templates declared in config.json.
@@ -121,8 +111,7 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 		}
 		return v
 	}
-	servers := a.h.Servers()
-	for _, t := range library.Templates(servers) {
+	for _, t := range a.h.Library.Templates() {
 		source := "catalogue"
 		if t.FromConfig {
 			source = "config"
@@ -136,7 +125,7 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 // the user typed. Secret parameters go to the keyring as
 // "<server>.<param>" and the config holds a ${secret:...} reference.
 func (a *ServersPage) AddServerFromTemplate(templateID, name string, values map[string]string) error {
-	_, err := a.h.AddFromTemplate(templateID, name, values)
+	_, err := a.h.Library.AddFromTemplate(templateID, name, values)
 	if errors.Is(err, library.ErrUnknownTemplate) {
 		return fmt.Errorf("no template %q: pick one from the list", templateID)
 	}
@@ -145,63 +134,34 @@ func (a *ServersPage) AddServerFromTemplate(templateID, name string, values map[
 
 // Profiles returns the profiles servers declare and the active one.
 func (a *ServersPage) Profiles() (ProfilesView, error) {
-	active, names, err := a.h.Profiles()
+	active, names, err := a.h.Library.Profiles()
 	return ProfilesView{Active: active, Names: names}, err
 }
 
 // SetProfile switches every server to a profile ("" for none); servers
 // whose settings change restart with them.
 func (a *ServersPage) SetProfile(name string) error {
-	return a.h.SetProfile(name)
+	return a.h.Library.SetProfile(name)
 }
 
 // SetServerProfile stores one server's overrides for a profile (all empty
 // removes them).
 func (a *ServersPage) SetServerProfile(server, profile string, o library.Override) error {
-	return a.h.Edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == server })
-		if i < 0 {
-			return fmt.Errorf("no server named %q", server)
-		}
-		return library.SetProfile(&cfg.Servers[i], strings.TrimSpace(profile), o)
-	})
+	return a.h.Library.SetServerProfile(server, profile, o)
 }
 
 // ServerProfiles returns one server's profile overrides.
 func (a *ServersPage) ServerProfiles(server string) (map[string]library.Override, error) {
-	s, ok := a.h.Server(server)
-	if !ok {
-		return nil, fmt.Errorf("no server named %q", server)
-	}
-	ps, err := library.ProfilesOf(s)
-	if ps == nil {
-		ps = map[string]library.Override{}
-	}
-	return ps, err
+	return a.h.Library.ServerProfiles(server)
 }
 
-// TestTimeout bounds a test connection.
-var TestTimeout = 2 * time.Minute
-
-// TestServer starts a configured server on its own (with the active profile
-// and its secrets), runs initialize and tools/list, and reports each step's
-// time and exactly what failed.
+// TestServer starts a configured server on its own (with the active profile,
+// its secrets and its roots), runs initialize and tools/list, and reports
+// each step's time and exactly what failed.
 func (a *ServersPage) TestServer(name string) (mcpmanager.TestReport, error) {
-	cfg, err := a.h.Config()
-	if err != nil {
-		return mcpmanager.TestReport{}, err
-	}
-	s, ok := cfg.Lookup(name)
+	s, ok := a.h.Servers.Get(name)
 	if !ok {
 		return mcpmanager.TestReport{}, fmt.Errorf("no server named %q (built-in servers run inside the app and need no test)", name)
 	}
-	if _, isTemplate := library.TemplateOf(s); isTemplate {
-		return mcpmanager.TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", name)
-	}
-	c := a.h.Prepared(cfg, s)
-	ctx, cancel := context.WithTimeout(cmp.Or(a.wailsContext(), context.Background()), TestTimeout)
-	defer cancel()
-	v := mcpmanager.Report(name, a.h.Manager().Test(ctx, c), a.h.Redact)
-	slog.Info("test connection", "server", name, "ok", v.OK, "failed", v.Failed, "ms", v.TotalMs)
-	return v, nil
+	return a.h.Servers.Test(cmp.Or(a.wailsContext(), context.Background()), s)
 }

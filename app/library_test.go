@@ -223,7 +223,7 @@ func TestToolSearchSetting(t *testing.T) {
 	if err := c.SettingsPage.SetToolSearch("count", 0, 10, []string{"workspace__read_file", " "}); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := c.h.ChatSettings()
+	s, _ := c.h.Settings.Chat()
 	if s.ToolSearchAbove != 10 || strings.Join(s.Pinned, ",") != "workspace__read_file" {
 		t.Fatalf("saved %+v", s)
 	}
@@ -233,7 +233,7 @@ func TestToolSearchSetting(t *testing.T) {
 	if err := c.SettingsPage.SetToolSearch("size", 40, 10, nil); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := c.h.ChatSettings(); s.ToolSearchAbove != 0 || s.ToolSearchShare != 40 {
+	if s, _ := c.h.Settings.Chat(); s.ToolSearchAbove != 0 || s.ToolSearchShare != 40 {
 		t.Fatalf("size is stored as %+v", s)
 	}
 	if err := c.SettingsPage.SetToolSearch("off", 0, 0, nil); err != nil {
@@ -242,7 +242,7 @@ func TestToolSearchSetting(t *testing.T) {
 	if v, _ := c.SettingsPage.ChatSettings(); v.ToolSearchBy != "off" {
 		t.Fatalf("off: %+v", v)
 	}
-	if s, _ := c.h.ChatSettings(); s.ToolSearchAbove >= 0 {
+	if s, _ := c.h.Settings.Chat(); s.ToolSearchAbove >= 0 {
 		t.Fatalf("off is stored as %d", s.ToolSearchAbove)
 	}
 	for _, bad := range []struct {

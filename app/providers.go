@@ -71,7 +71,7 @@ type ChatSettingsView struct {
 
 // ChatSettings returns the providers and chat defaults.
 func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return ChatSettingsView{}, err
 	}
@@ -95,7 +95,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 			Default: strings.EqualFold(p.Name, s.DefaultProvider)}
 		if refs := secrets.Refs(p.APIKey); len(refs) > 0 {
 			pv.KeyName = refs[0]
-			_, err := a.h.Secrets().Get(refs[0])
+			_, err := a.h.Secrets.Get(refs[0])
 			pv.HasKey = err == nil
 		}
 		if pv.BaseURL == "" {
@@ -138,18 +138,18 @@ func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 	default:
 		return fmt.Errorf("audio %q: use on, off or empty for the default", in.Audio)
 	}
-	return a.h.SaveProvider(ps, in.APIKey)
+	return a.h.Settings.SaveProvider(ps, in.APIKey)
 }
 
 // DeleteProvider removes a provider (its key stays in the keyring, listed
 // under Secrets, until deleted there).
 func (a *SettingsPage) DeleteProvider(name string) error {
-	return a.h.EditSettings(func(s *chat.Settings) error { return s.Remove(name) })
+	return a.h.Settings.EditChat(func(s *chat.Settings) error { return s.Remove(name) })
 }
 
 // SetDefaultProvider makes name the provider new chats use.
 func (a *SettingsPage) SetDefaultProvider(name string) error {
-	return a.h.EditSettings(func(s *chat.Settings) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
 		p, err := s.Provider(name)
 		if err != nil {
 			return err
@@ -162,7 +162,7 @@ func (a *SettingsPage) SetDefaultProvider(name string) error {
 // SetToolPolicy sets the approval policy of a tool or server ("server__*"):
 // ask, allow, deny, or "" to go back to the default.
 func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
-	return a.h.EditSettings(func(s *chat.Settings) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
 		switch chat.Policy(policy) {
 		case chat.PolicyAsk, chat.PolicyAllow, chat.PolicyDeny:
 			if s.Policies == nil {
@@ -180,7 +180,7 @@ func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
 
 // ProviderModels lists the models the provider offers.
 func (a *SettingsPage) ProviderModels(name string) ([]provider.Model, error) {
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func (a *SettingsPage) ProviderModels(name string) ([]provider.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := ps.Open(a.h.Secrets().Lookup)
+	p, err := ps.Open(a.h.Secrets.Lookup)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +229,7 @@ func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []strin
 		}
 		clean = append(clean, p)
 	}
-	return a.h.EditSettings(func(s *chat.Settings) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
 		switch by {
 		case "off":
 			s.ToolSearchAbove = -1

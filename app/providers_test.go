@@ -33,7 +33,7 @@ func TestProviderImagesSetting(t *testing.T) {
 		if i < 0 || v.Providers[i].Images != tc.wantImages || v.Providers[i].ImagesDefault != tc.wantDefault {
 			t.Errorf("%s: view %+v", tc.in.Name, v.Providers)
 		}
-		s, err := a.h.ChatSettings()
+		s, err := a.h.Settings.Chat()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestProviderAudioSetting(t *testing.T) {
 		if i < 0 || v.Providers[i].Audio != tc.wantAudio || v.Providers[i].AudioDefault != tc.wantDefault {
 			t.Errorf("%s: view %+v", tc.in.Name, v.Providers)
 		}
-		s, err := a.h.ChatSettings()
+		s, err := a.h.Settings.Chat()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // RegistryPage is the Servers page's Browse tab: the MCP Registry searched
@@ -48,22 +47,22 @@ type RegistryOption struct {
 }
 
 // RegistryURL is the registry in use (the setting, else the official one).
-func (a *RegistryPage) RegistryURL() string { return host.CatalogOf(a.h).URL() }
+func (a *RegistryPage) RegistryURL() string { return a.h.Catalog.URL() }
 
 // SetRegistryURL saves the registry URL ("" for the official one).
-func (a *RegistryPage) SetRegistryURL(url string) error { return host.CatalogOf(a.h).SetURL(url) }
+func (a *RegistryPage) SetRegistryURL(url string) error { return a.h.Catalog.SetURL(url) }
 
 // Search lists one page of the registry's servers matching query.
 func (a *RegistryPage) Search(query, cursor string) (RegistryList, error) {
-	c := host.CatalogOf(a.h).Client("")
+	c := a.h.Catalog.Client("")
 	l, err := c.Search(a.life, query, cursor)
 	if err != nil {
-		return RegistryList{}, errors.New(plain.Text(err)) // the sentence first; the page shows the rest behind a disclosure
+		return RegistryList{}, errors.New(host.Plain(err)) // the sentence first; the page shows the rest behind a disclosure
 	}
 	v := RegistryList{Servers: []RegistryServer{}, NextCursor: l.NextCursor, Stale: l.Stale, Why: l.Why, Registry: c.BaseURL,
-		FetchedAt: l.FetchedAt.Format(time.RFC3339), Age: plain.Ago(time.Since(l.FetchedAt))}
+		FetchedAt: l.FetchedAt.Format(time.RFC3339), Age: host.Ago(time.Since(l.FetchedAt))}
 	for _, s := range l.Servers {
-		v.Servers = append(v.Servers, registryServer(s.Server))
+		v.Servers = append(v.Servers, a.registryServer(s.Server))
 	}
 	return v, nil
 }
@@ -71,21 +70,21 @@ func (a *RegistryPage) Search(query, cursor string) (RegistryList, error) {
 // Add adds server name with option (its index) and the answers to its
 // asks; it returns the entry's name.
 func (a *RegistryPage) Add(name string, option int, values map[string]string) (string, error) {
-	return host.CatalogOf(a.h).Add(a.life, "", name, option, values)
+	return a.h.Catalog.Add(a.life, "", name, option, values)
 }
 
-func registryServer(s mcpregistry.ServerJSON) RegistryServer {
+func (a *RegistryPage) registryServer(s mcpregistry.ServerJSON) RegistryServer {
 	v := RegistryServer{Name: s.Name, Title: s.Title, Description: s.Description, Version: s.Version, WebsiteURL: s.WebsiteURL,
-		EntryName: mcpregistry.Name(s), Options: []RegistryOption{}}
+		EntryName: a.h.Catalog.EntryName(s), Options: []RegistryOption{}}
 	if s.Repository != nil {
 		v.Repository = s.Repository.URL
 	}
-	for i, o := range mcpregistry.Options(s) {
+	for i, o := range a.h.Catalog.Options(s) {
 		kind := "remote"
 		if o.Package != nil {
 			kind = o.Package.RegistryType
 		}
-		v.Options = append(v.Options, RegistryOption{Index: i, Kind: kind, Label: o.Label, Asks: mcpregistry.Asks(s, o)})
+		v.Options = append(v.Options, RegistryOption{Index: i, Kind: kind, Label: o.Label, Asks: a.h.Catalog.Asks(s, o)})
 	}
 	return v
 }

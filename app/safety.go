@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
@@ -67,8 +66,8 @@ type SafetyView struct {
 func (a *SafetyPage) Safety() (SafetyView, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tools, _ := a.h.Registry().Tools(ctx) // screening records what changed
-	pins := host.PinsOf(a.h)
+	tools, _ := a.h.Tools.List(ctx) // screening records what changed
+	pins := a.h.Pins
 	changes, err := pins.Changes()
 	if err != nil {
 		return SafetyView{}, err
@@ -85,12 +84,12 @@ func (a *SafetyPage) Safety() (SafetyView, error) {
 		if json.Unmarshal([]byte(c.New), &def) == nil {
 			t := registry.Tool{Server: c.Server}
 			t.Tool.Name, t.Tool.Title, t.Tool.Description, t.Tool.RawInputSchema = def.Name, def.Title, def.Description, def.InputSchema
-			v.Warnings = warningViews(toolcheck.Check(t.Tool))
+			v.Warnings = warningViews(a.h.Tools.Warnings(t.Tool))
 		}
 		out.Changes = append(out.Changes, v)
 	}
 	for _, t := range tools {
-		if fs := toolcheck.Check(t.Tool); len(fs) > 0 {
+		if fs := a.h.Tools.Warnings(t.Tool); len(fs) > 0 {
 			out.Warnings = append(out.Warnings, ToolWarningsView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Warnings: warningViews(fs)})
 		}
 		if _, ok := out.New[t.Server]; !ok {
@@ -106,13 +105,13 @@ func (a *SafetyPage) Safety() (SafetyView, error) {
 
 // AcceptChange trusts the tool's new definition: it is offered again.
 func (a *SafetyPage) AcceptChange(server, tool string) error {
-	_, _, err := host.PinsOf(a.h).Trust(tool, server)
+	_, _, err := a.h.Pins.Trust(tool, server)
 	return err
 }
 
 // RejectChange keeps the trusted definition; the tool stays withheld.
 func (a *SafetyPage) RejectChange(server, tool string) error {
-	return host.PinsOf(a.h).Reject(server, tool)
+	return a.h.Pins.Reject(server, tool)
 }
 
 // MatchView is one condition of a rule.
@@ -149,7 +148,7 @@ func (v RuleView) rule() chat.Rule {
 
 // Rules lists the approval rules.
 func (a *SafetyPage) Rules() ([]RuleView, error) {
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +167,7 @@ func (a *SafetyPage) ProposeRule(tool, argsJSON string) RuleView {
 
 // AddRule saves a rule; a bad pattern is an error naming its field.
 func (a *SafetyPage) AddRule(v RuleView) (RuleView, error) {
-	r, err := host.AddRule(a.h, v.rule())
+	r, err := a.h.Settings.AddRule(v.rule())
 	if err != nil {
 		return RuleView{}, err
 	}
@@ -176,7 +175,7 @@ func (a *SafetyPage) AddRule(v RuleView) (RuleView, error) {
 }
 
 // RemoveRule deletes a rule.
-func (a *SafetyPage) RemoveRule(id string) error { return host.RemoveRule(a.h, id) }
+func (a *SafetyPage) RemoveRule(id string) error { return a.h.Settings.RemoveRule(id) }
 
 // EventToolsChanged says the tool lists may have changed (a server's
 // tools/list_changed, a restart, a change accepted): the Servers page looks
@@ -186,7 +185,7 @@ const EventToolsChanged = "tools:changed"
 // watchTools tells the window whenever the registry's tools may have
 // changed, at most every ToolsChangedEvery, until the app closes.
 func (a *core) watchTools() {
-	changes, stop := a.h.Registry().Subscribe()
+	changes, stop := a.h.Tools.Subscribe()
 	defer stop()
 	for {
 		select {

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 )
 
 // SandboxPage is the sandbox of each local server (the toggle under
@@ -30,7 +28,7 @@ type SandboxView struct {
 
 // ServerSandbox returns a configured server's sandbox settings.
 func (p *SandboxPage) ServerSandbox(name string) (SandboxView, error) {
-	s, ok := p.h.Server(name)
+	s, ok := p.h.Servers.Get(name)
 	if !ok {
 		return SandboxView{}, fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
 	}
@@ -45,7 +43,7 @@ func (p *SandboxPage) ServerSandbox(name string) (SandboxView, error) {
 	}
 	ctx, cancel := context.WithTimeout(p.life, 10*time.Second)
 	defer cancel()
-	if err := sandbox.Available(ctx); err != nil {
+	if err := p.h.Servers.SandboxAvailable(ctx); err != nil {
 		v.Unavailable = err.Error()
 	}
 	return v, nil
@@ -55,13 +53,13 @@ func (p *SandboxPage) ServerSandbox(name string) (SandboxView, error) {
 // it off) and restarts it; a bad folder comes back naming its JSON path.
 func (p *SandboxPage) SetServerSandbox(name string, v SandboxView) error {
 	if !v.Enabled {
-		return host.SetSandbox(p.h, name, nil)
+		return p.h.Servers.SetSandbox(name, nil)
 	}
 	roots := v.Roots
 	if roots == "write" {
 		roots = ""
 	}
-	return host.SetSandbox(p.h, name, &config.Sandbox{Network: v.Network, AllowRead: nonEmpty(v.AllowRead), AllowWrite: nonEmpty(v.AllowWrite), Roots: roots})
+	return p.h.Servers.SetSandbox(name, &config.Sandbox{Network: v.Network, AllowRead: nonEmpty(v.AllowRead), AllowWrite: nonEmpty(v.AllowWrite), Roots: roots})
 }
 
 // nonEmpty drops the blank lines of a list typed one folder per line.

@@ -82,7 +82,7 @@ func (a *ServersPage) ServerForm(name string) (ServerFormView, error) {
 	if name == "" {
 		return v, nil
 	}
-	s, ok := a.h.Server(name)
+	s, ok := a.h.Servers.Get(name)
 	if !ok {
 		return v, fmt.Errorf("%w %q; it was removed or renamed: reload the Servers page", host.ErrNoServer, name)
 	}
@@ -131,7 +131,7 @@ func (a *ServersPage) CheckServerForm(old string, form ServerFormView) ([]FieldP
 	if len(probs) > 0 {
 		return probs, nil
 	}
-	return problemsOf(host.CheckServer(a.h, e))
+	return problemsOf(a.h.Servers.Check(e))
 }
 
 // SaveServerForm adds (old "") or replaces a server from the form, restarts
@@ -158,7 +158,7 @@ func (a *ServersPage) SaveServerJSON(old, name, text, base string) (ServerSaveVi
 func (a *ServersPage) save(e host.ServerEdit) (ServerSaveView, error) {
 	ctx, cancel := context.WithTimeout(a.quit, SaveWait)
 	defer cancel()
-	res, err := host.SaveServer(ctx, a.h, e)
+	res, err := a.h.Servers.Save(ctx, e)
 	if err != nil {
 		probs, err := problemsOf(err)
 		return ServerSaveView{Problems: probs}, err

@@ -23,7 +23,7 @@ func TestServerFormThroughTheBinding(t *testing.T) {
 	}
 	a := New(context.Background(), dir)
 	a.emit = func(ServerView) {}
-	if err := a.h.Load(); err != nil {
+	if err := a.h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })

@@ -17,15 +17,12 @@ type LogEntryView struct {
 // (debug … emergency) keeps only MCP log messages at that level or above,
 // "" keeps everything, stderr included.
 func (a *ServersPage) ServerLogEntries(name, minLevel string, lines int) ([]LogEntryView, error) {
-	sup, err := a.h.Manager().Server(name)
+	entries, err := a.h.Servers.LogEntries(name, minLevel, lines)
 	if err != nil {
 		return nil, err
 	}
-	if lines <= 0 || lines > 1000 {
-		lines = 200
-	}
 	out := []LogEntryView{}
-	for _, e := range sup.Log().Entries(lines, minLevel) {
+	for _, e := range entries {
 		out = append(out, LogEntryView{Level: e.Level, Logger: e.Logger, Text: e.Text})
 	}
 	return out, nil
@@ -36,5 +33,5 @@ func (a *ServersPage) ServerLogEntries(name, minLevel string, lines int) ([]LogE
 func (a *ServersPage) SetServerLogLevel(name, level string) error {
 	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
 	defer cancel()
-	return a.h.Manager().SetLogLevel(ctx, name, level)
+	return a.h.Servers.SetLogLevel(ctx, name, level)
 }

@@ -12,12 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
-	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // EventServerStatus carries a ServerView whenever a server changes state.
@@ -147,35 +144,31 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 	if st.Builtin {
 		v.Transport, v.Command = "built-in", "inside Switchboard"
 	}
-	c, ok := a.h.Server(st.Name)
+	c, ok := a.h.Servers.Get(st.Name)
 	if ok {
 		v.Bundle = bundleView(c)
 	}
 	if ok && !st.Builtin {
-		if p, err := library.ApplyProfile(c, a.h.Applied().Profile); err == nil {
-			c = p // show what runs: the active profile's URL or arguments
-		}
+		c = a.h.Library.AsRun(c) // show what runs: the active profile's URL or arguments
 		v.Transport = string(c.Transport)
 		v.Command = c.Target()
 		v.Sandboxed = c.Sandbox != nil && c.Transport == config.Stdio
 	}
-	if m, ok := a.h.Manager().Registry().Metrics()[st.Name]; ok {
+	if m, ok := a.h.Tools.Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
 	}
 	v.Roots, v.Logging, v.LogLevel = []string{}, st.Logging, st.LogLevel
 	v.ConfiguredFolders = []string{}
-	if r, ok := a.h.Applied().Roots[st.Name]; ok {
+	if r, ok := a.h.Servers.Applied().Roots[st.Name]; ok {
 		v.RootsRule, v.RootsMode = r.Rule, r.Mode
 		v.ConfiguredFolders = append(v.ConfiguredFolders, r.Configured...)
 	}
-	if sup, err := a.h.Manager().Server(st.Name); err == nil {
-		v.StderrTail = sup.Log().Tail(50)
-		v.Roots = append(v.Roots, sup.Roots()...)
-	}
+	v.StderrTail, _ = a.h.Servers.Log(st.Name, 50)
+	v.Roots = append(v.Roots, a.h.Servers.Roots(st.Name)...)
 	if st.State == supervisor.Ready {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if tools, err := a.h.Manager().Registry().ServerTools(ctx, st.Name); err == nil {
+		if tools, err := a.h.Tools.Of(ctx, st.Name); err == nil {
 			v.ToolCount = len(tools)
 		}
 	}
@@ -190,7 +183,7 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 // Servers lists every configured server with its status.
 func (a *ServersPage) Servers() ([]ServerView, error) {
 	seq := a.seq.Load()
-	sts := a.h.Manager().Status()
+	sts := a.h.Servers.Status()
 	out := make([]ServerView, 0, len(sts))
 	for _, st := range sts {
 		v := a.statusView(st)
@@ -204,7 +197,7 @@ func (a *ServersPage) Servers() ([]ServerView, error) {
 func (a *ServersPage) RestartServer(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return a.h.Manager().Restart(ctx, name)
+	return a.h.Servers.Restart(ctx, name)
 }
 
 // EventServerLogin carries a LoginView while a login waits for the browser,
@@ -216,10 +209,6 @@ type LoginView struct {
 	Name string `json:"name"`
 	URL  string `json:"url"` // the authorization URL the browser was sent to
 }
-
-// LoginSettleTimeout bounds how long LoginServer waits for the restarted server
-// to be ready once the login succeeded.
-var LoginSettleTimeout = time.Minute
 
 // LoginServer logs in to a remote server that needs it (state
 // "needs-login"): it opens the authorization page in the browser, waits for
@@ -233,46 +222,20 @@ func (a *ServersPage) LoginServer(name string) (ServerView, error) {
 			wruntime.EventsEmit(wctx, EventServerLogin, LoginView{Name: name, URL: u})
 		}
 	}
-	if err := a.h.Manager().LoginWith(ctx, name, show); err != nil {
-		return ServerView{}, errors.New(a.h.Redact(err.Error()))
-	}
-	wctx, wcancel := context.WithTimeout(ctx, LoginSettleTimeout)
-	defer wcancel()
-	st, err := a.waitServer(wctx, name)
-	if err != nil {
+	st, err := a.h.Servers.Login(ctx, name, show)
+	if st.State == "" {
 		return ServerView{}, err
 	}
 	v := a.statusView(st)
 	v.Seq = a.seq.Load()
-	if st.State != supervisor.Ready {
-		return v, fmt.Errorf("logged in, but %s", v.Error)
-	}
-	return v, nil
-}
-
-// waitServer waits until one server has left the starting states.
-func (a *core) waitServer(ctx context.Context, name string) (supervisor.Status, error) {
-	t := time.NewTicker(20 * time.Millisecond)
-	defer t.Stop()
-	for {
-		for _, st := range a.h.Manager().Status() {
-			if st.Name == name && st.State != supervisor.Starting && st.State != supervisor.Restarting && st.State != supervisor.Stopped {
-				return st, nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return supervisor.Status{}, fmt.Errorf("%s did not start after the login: %w", name, ctx.Err())
-		case <-t.C:
-		}
-	}
+	return v, err
 }
 
 // Tools lists every tool of every ready server.
 func (a *ToolsPage) Tools() (ToolList, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tools, errs := a.h.Manager().Registry().Tools(ctx)
+	tools, errs := a.h.Tools.List(ctx)
 	out := ToolList{Tools: make([]ToolView, 0, len(tools)), Errors: make([]ServerErrorView, 0, len(errs))}
 	for _, t := range tools {
 		schema, err := t.Schema()
@@ -284,8 +247,8 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 			title = t.Tool.Annotations.Title
 		}
 		v := ToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: title,
-			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.h.DefaultPolicy(t)),
-			Icon: a.iconSrc(t.Tool.Icons), OutputSchema: outputSchemaText(t.Tool), Warnings: warningViews(toolcheck.Check(t.Tool))}
+			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.h.Tools.DefaultPolicy(t)),
+			Icon: a.iconSrc(t.Tool.Icons), OutputSchema: outputSchemaText(t.Tool), Warnings: warningViews(a.h.Tools.Warnings(t.Tool))}
 		if h := t.Tool.Annotations.ReadOnlyHint; h != nil {
 			v.ReadOnly = *h
 		}
@@ -311,7 +274,7 @@ func (a *ToolsPage) CallTool(name, argsJSON string) (CallResult, error) {
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
 	start := time.Now()
-	res, err := a.h.Call(ctx, name, args)
+	res, err := a.h.Tools.Call(ctx, name, args)
 	took := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		return CallResult{}, errors.New(a.h.Redact(err.Error()))
@@ -376,30 +339,23 @@ func outputSchemaText(t mcp.Tool) string {
 
 // SetServerEnabled enables or disables a server and saves the choice.
 func (a *ServersPage) SetServerEnabled(name string, enabled bool) error {
-	return a.h.SetEnabled(name, enabled)
+	return a.h.Servers.SetEnabled(name, enabled)
 }
 
 // RemoveServer deletes a server from the config (the UI confirms first).
 func (a *ServersPage) RemoveServer(name string) error {
-	return a.h.Remove(name)
+	return a.h.Servers.Remove(name)
 }
 
-// ServerLog returns the last lines a server wrote to stderr (secrets redacted
-// once the secrets store lands), for the live log on the Servers page.
+// ServerLog returns the last lines a server wrote to stderr, for the live
+// log on the Servers page.
 func (a *ServersPage) ServerLog(name string, lines int) ([]string, error) {
-	sup, err := a.h.Manager().Server(name)
-	if err != nil {
-		return nil, err
-	}
-	if lines <= 0 || lines > 1000 {
-		lines = 200
-	}
-	return sup.Log().Tail(lines), nil
+	return a.h.Servers.Log(name, lines)
 }
 
 // SetServerRoots chooses the folders a server is offered as its MCP roots:
 // "auto" (the folders its arguments name, else the workspace),
 // "configured", "workspace", "both", "none", or "list" with folders.
 func (a *ServersPage) SetServerRoots(name, mode string, folders []string) error {
-	return host.SetRoots(a.h, name, mode, folders)
+	return a.h.Servers.SetRoots(name, mode, folders)
 }

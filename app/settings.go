@@ -6,7 +6,7 @@ import (
 
 // KeyringStatus is "" when the OS keyring works, else one sentence on what to do.
 func (a *SettingsPage) KeyringStatus() (string, error) {
-	if err := a.h.Secrets().Available(); err != nil {
+	if err := a.h.Secrets.Available(); err != nil {
 		return err.Error(), nil
 	}
 	return "", nil
@@ -14,15 +14,15 @@ func (a *SettingsPage) KeyringStatus() (string, error) {
 
 // Secrets lists the secret names with masked values and what uses them.
 func (a *SettingsPage) Secrets() ([]secrets.SecretInfo, error) {
-	return a.h.SecretsInUse()
+	return a.h.Secrets.InUse()
 }
 
 // SetSecret stores (or replaces) a secret and restarts the servers using it.
 func (a *SettingsPage) SetSecret(name, value string) error {
-	return a.h.SetSecret(name, value)
+	return a.h.Secrets.Set(name, value)
 }
 
 // DeleteSecret removes a secret from the keyring and the index.
 func (a *SettingsPage) DeleteSecret(name string) error {
-	return a.h.DeleteSecret(name)
+	return a.h.Secrets.Delete(name)
 }

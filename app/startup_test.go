@@ -48,7 +48,7 @@ func TestServersStartWhenTheWindowIsShown(t *testing.T) {
 					t.Fatal("Startup returned before the window was shown")
 				case <-time.After(100 * time.Millisecond): // a window's first paint takes longer
 				}
-				for _, st := range a.h.Manager().Status() {
+				for _, st := range a.h.Servers.Status() {
 					if st.Name == "missing" { // the built-ins run already: they are in-process
 						t.Fatal("the configured server started before the window was shown")
 					}
@@ -63,7 +63,7 @@ func TestServersStartWhenTheWindowIsShown(t *testing.T) {
 				t.Fatal("Startup did not return after the window was shown")
 			}
 			names := map[string]bool{}
-			for _, st := range a.h.Manager().Status() {
+			for _, st := range a.h.Servers.Status() {
 				names[st.Name] = true
 			}
 			if !names["missing"] {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -14,7 +13,7 @@ import (
 func (a *ChatPage) CancelTask(server, taskID string) error {
 	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
 	defer cancel()
-	return a.h.Registry().CancelTask(ctx, server, taskID)
+	return a.h.Tools.CancelTask(ctx, server, taskID)
 }
 
 // TaskSettingsView is how tool calls run as MCP tasks (Settings → Tasks).
@@ -28,11 +27,11 @@ type TaskSettingsView struct {
 
 // TaskSettings returns the saved task settings.
 func (a *SettingsPage) TaskSettings() (TaskSettingsView, error) {
-	p, err := host.TasksOf(a.h).Policy()
+	p, err := a.h.Tasks.Policy()
 	return TaskSettingsView{OptionalAsTasks: p.Optional, LimitMinutes: int(p.Limit / time.Minute)}, err
 }
 
 // SetTaskSettings saves them; the next tool call follows them.
 func (a *SettingsPage) SetTaskSettings(v TaskSettingsView) error {
-	return host.TasksOf(a.h).SetPolicy(registry.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
+	return a.h.Tasks.SetPolicy(registry.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
 }

@@ -10,7 +10,7 @@ import (
 // templatePrompts are server's resource templates as slash commands: the
 // template's variables are the arguments, completed like a prompt's.
 func (a *ChatPage) templatePrompts(ctx context.Context, server string) []PromptView {
-	ts, err := a.h.Manager().Registry().ServerResourceTemplates(ctx, server)
+	ts, err := a.h.Tools.ResourceTemplates(ctx, server)
 	if err != nil {
 		return nil
 	}

@@ -24,12 +24,12 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (toolsearch.Decision, error) 
 	if err != nil {
 		return toolsearch.Decision{}, err
 	}
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return toolsearch.Decision{}, err
 	}
 	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", chatOptions(c.Settings).active)
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
-	t.ContextWindow = host.ContextWindow(ctx, a.h, s, c.Provider, model)
+	t.ContextWindow = a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
 	return a.engine.ToolSearch(ctx, t)
 }

@@ -77,18 +77,18 @@ func (p *WelcomePage) Welcome() (WelcomeView, error) {
 	if err != nil {
 		slog.Warn("ui state", "err", err)
 	}
-	cs, err := p.h.ChatSettings()
+	cs, err := p.h.Settings.Chat()
 	if err != nil {
 		return v, err
 	}
-	v.Show = !st.WelcomeDone && len(p.h.Servers()) == 0 && len(cs.Providers) == 0
+	v.Show = !st.WelcomeDone && len(p.h.Servers.List()) == 0 && len(cs.Providers) == 0
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		v.Local = detectLocalModels(p.bg())
 	}()
-	v.Configs = discoverConfigs(p.bg())
+	v.Configs = p.discoverConfigs(p.bg())
 	wg.Wait()
 	return v, nil
 }

@@ -99,7 +99,7 @@ func TestWelcomeShowsUntilDoneOrSetUp(t *testing.T) {
 			}
 		}},
 		{name: "a server configured", do: func(t *testing.T, a *App) {
-			if err := a.h.Add(config.Server{Name: "mem", Command: "npx"}); err != nil {
+			if err := a.h.Servers.Add(config.Server{Name: "mem", Command: "npx"}); err != nil {
 				t.Fatal(err)
 			}
 		}},

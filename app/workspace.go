@@ -23,7 +23,7 @@ type WorkspaceView struct {
 
 // WorkspaceInfo returns the root and its shell sessions.
 func (a *WorkspacePage) WorkspaceInfo() (WorkspaceView, error) {
-	w, err := a.h.Workspace().Open()
+	w, err := a.h.Workspace.Open()
 	if err != nil {
 		return WorkspaceView{}, err
 	}
@@ -38,7 +38,7 @@ func (a *WorkspacePage) WorkspaceInfo() (WorkspaceView, error) {
 // the choice; the model's file tools and shells move there.
 func (a *WorkspacePage) SetWorkspaceRoot(dir string) (WorkspaceView, error) {
 	a.terminals.detachAll() // the old workspace's shells end
-	if err := a.h.Workspace().SetRoot(dir); err != nil {
+	if err := a.h.Workspace.SetRoot(dir); err != nil {
 		return WorkspaceView{}, err
 	}
 	return a.WorkspaceInfo()
@@ -79,7 +79,7 @@ type TerminalData struct {
 // if needed) and returns its recent output; new output follows as
 // terminal:data events. Attaching again replaces the earlier attachment.
 func (a *WorkspacePage) TerminalAttach(session string) (TerminalAttachment, error) {
-	w, err := a.h.Workspace().Open()
+	w, err := a.h.Workspace.Open()
 	if err != nil {
 		return TerminalAttachment{}, err
 	}
@@ -131,7 +131,7 @@ func (a *core) session(name string) (interface {
 	Write([]byte) error
 	Resize(rows, cols uint16) error
 }, error) {
-	w, err := a.h.Workspace().Open()
+	w, err := a.h.Workspace.Open()
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 )
 
@@ -43,7 +42,7 @@ func serversInstallCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			b := host.BundlesOf(h)
+			b := h.Bundles
 			in, err := b.Inspect(inv.Context(), args[0])
 			if err != nil {
 				return bundleErr(err)

@@ -63,7 +63,7 @@ func chatCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			settings, err := h.ChatSettings()
+			settings, err := h.Settings.Chat()
 			if err != nil {
 				return err
 			}
@@ -76,24 +76,11 @@ func chatCmd() *Command {
 				agent = &a
 				prov, model = cmp.Or(prov, a.Provider), cmp.Or(model, a.Model)
 			}
-			p, pname, model, err := chatProvider(h, settings, prov, baseURL, model)
+			m, pname, adhoc, err := chatModel(h, settings, prov, baseURL, model)
 			if err != nil {
 				return err
 			}
-			// The same set-up as the window's: prompt, policies, agent, tool search.
-			turn := host.TurnSetup(settings, agent, system, nil)
-			turn.Images, turn.Audio = settings.Images(pname, model), settings.Audio(pname, model)
-			turn.ContextWindow = provider.KnownContextWindow(model)
-			if baseURL == "" && hasProvider(settings, pname) {
-				turn.ContextWindow = host.ContextWindow(ctx, h, settings, pname, model)
-			}
-			if baseURL != "" || !hasProvider(settings, pname) { // an ad-hoc provider
-				turn.Images = chat.DefaultImages(provider.Kind(pname), baseURL, model)
-				turn.Audio = chat.DefaultAudio(provider.Kind(pname), baseURL, model)
-			}
-			if maxSteps > 0 {
-				turn.MaxSteps = maxSteps
-			}
+			model = m.Name
 			var only []string
 			if agent != nil {
 				only = append([]string{}, agent.Servers...) // never nil: no servers starts none
@@ -122,9 +109,9 @@ func chatCmd() *Command {
 			if yes {
 				approver = chat.ApproveAll{}
 			}
-			eng := h.Engine(hist, approver)
-			h.Manager().SetRequestHandler(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
-				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: model}, nil }}})
+			eng := h.Chats.Engine(hist, approver)
+			h.Servers.HandleRequests(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
+				Fallback: func(context.Context) (chat.Model, error) { return m, nil }}})
 			servers, err := loadServers(inv, file, inputs)
 			if err != nil {
 				return err
@@ -132,8 +119,13 @@ func chatCmd() *Command {
 			start(h, servers, only)
 			settle(ctx, h)
 
+			// The same set-up as the window's: prompt, policies, agent, model, tool search.
+			turn := h.Chats.Turn(ctx, settings, host.TurnRequest{ChatID: chatID, Text: prompt, System: system,
+				Agent: agent, Provider: pname, Model: m, Adhoc: adhoc})
+			if maxSteps > 0 {
+				turn.MaxSteps = maxSteps
+			}
 			out := &streamPrinter{out: inv.Stdout, errOut: inv.Stderr, quiet: inv.JSON}
-			turn.ChatID, turn.Provider, turn.Model, turn.Text = chatID, p, model, prompt
 			turn.OnEvent = out.event
 			res, err := eng.Send(ctx, turn)
 			out.finish()
@@ -161,20 +153,20 @@ func chatCmd() *Command {
 	}
 }
 
-// chatProvider picks the provider: a configured one by name (opened by the
-// host, as the window opens it), or an ad-hoc one from a kind and base URL
-// with the key from the environment.
-func chatProvider(h *host.Host, s chat.Settings, name, baseURL, model string) (provider.Provider, string, string, error) {
+// chatModel picks the model: a configured provider's by name (opened by
+// the host, as the window opens it), or an ad-hoc one from a kind and base
+// URL with the key from the environment (adhoc true).
+func chatModel(h *host.Host, s chat.Settings, name, baseURL, model string) (m chat.Model, pname string, adhoc bool, err error) {
 	kind := provider.Kind(name)
 	if baseURL != "" || (chat.DefaultBaseURL(kind) != "" && !hasProvider(s, name)) {
 		if kind == "" {
 			kind = provider.KindOpenAI
 		}
 		if chat.DefaultBaseURL(kind) == "" {
-			return nil, "", "", &ValidationError{Err: fmt.Errorf("--provider %q: with --base-url give a kind: openai, anthropic or ollama", name)}
+			return m, "", true, &ValidationError{Err: fmt.Errorf("--provider %q: with --base-url give a kind: openai, anthropic or ollama", name)}
 		}
 		if model == "" {
-			return nil, "", "", &ValidationError{Err: errors.New("--model is required with an ad-hoc provider")}
+			return m, "", true, &ValidationError{Err: errors.New("--model is required with an ad-hoc provider")}
 		}
 		key := os.Getenv("SWITCHBOARD_API_KEY")
 		if key == "" && kind == provider.KindOpenAI {
@@ -187,10 +179,11 @@ func chatProvider(h *host.Host, s chat.Settings, name, baseURL, model string) (p
 			baseURL = chat.DefaultBaseURL(kind)
 		}
 		p, err := provider.New(provider.Config{Kind: kind, Name: string(kind), BaseURL: baseURL, APIKey: key})
-		return p, string(kind), model, err
+		m = chat.Model{Provider: p, Name: model, Images: chat.DefaultImages(kind, baseURL, model), Audio: chat.DefaultAudio(kind, baseURL, model)}
+		return m, string(kind), true, err
 	}
-	m, pname, err := h.Model(s, name, model)
-	return m.Provider, pname, m.Name, err
+	m, pname, err = h.Chats.Model(s, name, model)
+	return m, pname, false, err
 }
 
 func hasProvider(s chat.Settings, name string) bool {

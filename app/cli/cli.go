@@ -26,7 +26,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
-	"github.com/switchboard-app/switchboard/mcpmanager/plain"
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // Exit codes of the CLI contract (DESIGN.md); scripts depend on them.
@@ -154,7 +154,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	// The sentence the window shows, then the technical detail; errors may
 	// carry a server's text.
-	fmt.Fprintln(env.Stderr, "switchboard: "+termSafe(plain.Text(err)))
+	fmt.Fprintln(env.Stderr, "switchboard: "+termSafe(host.Plain(err)))
 	var ve *ValidationError
 	if errors.As(err, &ve) {
 		return ExitUsage

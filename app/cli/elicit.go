@@ -15,10 +15,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // ErrNoSampling is the answer to a server's sampling request on the CLI.
@@ -62,7 +61,7 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 		return t.openURL(ctx, server, req.Params)
 	case t.yes:
 		fmt.Fprintf(t.out, "switchboard: %s asks: %s — answered with its defaults (--yes)\n", server, termSafe(req.Params.Message))
-		return answer(mcp.ElicitationResponseActionAccept, supervisor.ApplyDefaults(req.Params.RequestedSchema, nil)), nil
+		return answer(mcp.ElicitationResponseActionAccept, host.FormDefaults(req.Params.RequestedSchema)), nil
 	case !t.interactive:
 		fmt.Fprintf(t.out, "switchboard: %s asks: %s — declined: stdin is not a terminal (use --yes to answer with the defaults)\n", server, termSafe(req.Params.Message))
 		return answer(mcp.ElicitationResponseActionDecline, nil), nil
@@ -110,7 +109,7 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 }
 
 // openBrowser opens a URL in the user's browser; a variable for tests.
-var openBrowser = oauth.OpenBrowser
+var openBrowser = host.OpenBrowser
 
 // openURL answers a URL-mode elicitation: it prints the server's reason,
 // the site and the full address, asks, and opens the page in the browser

@@ -7,16 +7,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
-
-// TestTimeout bounds `servers test`.
-var TestTimeout = 2 * time.Minute
 
 func serversTestCmd() *Command {
 	var file string
@@ -43,11 +39,10 @@ func serversTestCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			c := h.Specs(servers[i : i+1])[0]
-			c.Disabled = false // testing a disabled server is how a user checks it before enabling
-			tctx, cancel := context.WithTimeout(ctx, TestTimeout)
-			defer cancel()
-			r := mcpmanager.Report(args[0], h.Manager().Test(tctx, c), h.Redact)
+			r, err := h.Servers.Test(ctx, servers[i])
+			if err != nil {
+				return &ValidationError{Err: err}
+			}
 			if err := printReport(inv, r); err != nil {
 				return err
 			}
@@ -94,11 +89,12 @@ func serversTemplatesCmd() *Command {
 		Name:    "templates",
 		Summary: "list the server templates (the catalogue and those in the app config) and their parameters",
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
-			var servers []config.Server
-			if cfg, _, err := loadAppConfig(inv); err == nil {
-				servers = cfg.Servers
+			h, err := readHost(inv)
+			if err != nil {
+				return err
 			}
-			ts := library.Templates(servers)
+			defer closeServers(h)
+			ts := h.Library.Templates()
 			type view struct {
 				ID          string          `json:"id"`
 				Title       string          `json:"title"`
@@ -130,7 +126,7 @@ func serversTemplatesCmd() *Command {
 			if err := inv.Table("no templates", []string{"TEMPLATE", "PARAMETERS (* required)", "DESCRIPTION"}, rows); err != nil {
 				return err
 			}
-			_, err := fmt.Fprintln(inv.Stdout, "add one with: switchboard servers add NAME --template ID --param KEY=VALUE ...")
+			_, err = fmt.Fprintln(inv.Stdout, "add one with: switchboard servers add NAME --template ID --param KEY=VALUE ...")
 			return err
 		},
 	}
@@ -141,7 +137,7 @@ func serversTemplatesCmd() *Command {
 func addFromTemplate(inv *Invocation, name, id string, params map[string]string) error {
 	var t library.Template
 	err := edit(inv, func(h *host.Host) (err error) {
-		t, err = h.AddFromTemplate(id, name, params)
+		t, err = h.Library.AddFromTemplate(id, name, params)
 		return err
 	})
 	var pe *library.ParamError
@@ -174,18 +170,21 @@ func serversProfileCmd() *Command {
 					name = args[0]
 				}
 				return edit(inv, func(h *host.Host) error {
-					if err := h.SetProfile(name); err != nil {
+					if err := h.Library.SetProfile(name); err != nil {
 						return &ValidationError{Err: err}
 					}
 					return nil
 				})
 			}
-			cfg, _, err := loadAppConfig(inv)
+			h, err := readHost(inv)
 			if err != nil {
 				return err
 			}
-			active := library.ActiveProfile(cfg.Settings)
-			names := library.Profiles(cfg.Servers)
+			defer closeServers(h)
+			active, names, err := h.Library.Profiles()
+			if err != nil {
+				return validation(err)
+			}
 			if inv.JSON {
 				if names == nil {
 					names = []string{}

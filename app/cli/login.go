@@ -2,15 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 func serversLoginCmd() *Command {
@@ -41,31 +38,17 @@ func serversLoginCmd() *Command {
 			if err != nil {
 				return err
 			}
-			h := host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != "",
-				OnLoginURL: func(server, u string) {
-					fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", server, termSafe(u))
-				},
-			})
+			h := host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != ""})
 			defer closeServers(h)
-			if err := h.Secrets().Available(); err != nil {
-				return fmt.Errorf("%s: the tokens could not be kept: %w", name, err)
+			h.Servers.Run(servers[i : i+1])
+			show := func(u string) {
+				fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", name, termSafe(u))
 			}
-			h.Run(servers[i : i+1])
-			m := h.Manager()
-			if err := m.Login(ctx, name); err != nil {
-				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("%s: login cancelled", name)
-				}
+			st, err := h.Servers.Login(ctx, name, show)
+			if err != nil {
 				return err
 			}
-			sctx, cancel := context.WithTimeout(ctx, SettleTimeout)
-			defer cancel()
-			m.WaitSettled(sctx)
-			st := statusOf(m, name)
-			if st.State != supervisor.Ready {
-				return fmt.Errorf("logged in, but %s", st.Error)
-			}
-			tools, err := m.Registry().ServerTools(ctx, name)
+			tools, err := h.Tools.Of(ctx, name)
 			if err != nil {
 				return fmt.Errorf("logged in, but listing the tools failed: %w", err)
 			}
@@ -80,13 +63,4 @@ func serversLoginCmd() *Command {
 			return err
 		},
 	}
-}
-
-func statusOf(m *mcpmanager.Manager, name string) supervisor.Status {
-	for _, st := range m.Status() {
-		if st.Name == name {
-			return st
-		}
-	}
-	return supervisor.Status{Name: name}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 func registryCmd() *Command {
@@ -42,7 +41,7 @@ func registrySearchCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			c := host.CatalogOf(h).Client(url)
+			c := h.Catalog.Client(url)
 			var servers []mcpregistry.ServerResponse
 			var stale *mcpregistry.List
 			for cursor := ""; ; {
@@ -64,7 +63,7 @@ func registrySearchCmd() *Command {
 			}
 			if stale != nil {
 				why, detail, _ := strings.Cut(stale.Why, "\n")
-				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", why, plain.Ago(time.Since(stale.FetchedAt)))
+				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", why, host.Ago(time.Since(stale.FetchedAt)))
 				if detail != "" {
 					fmt.Fprintln(inv.Stderr, "  "+detail)
 				}
@@ -75,7 +74,7 @@ func registrySearchCmd() *Command {
 			var rows [][]string
 			for _, s := range servers {
 				var kinds []string
-				for _, o := range mcpregistry.Options(s.Server) {
+				for _, o := range h.Catalog.Options(s.Server) {
 					kinds = append(kinds, strings.Fields(o.Label)[0])
 				}
 				rows = append(rows, []string{s.Server.Name, s.Server.Version, strings.Join(kinds, ","), s.Server.Description})
@@ -107,14 +106,14 @@ func registryAddCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			name, err := host.CatalogOf(h).Add(inv.Context(), url, args[0], option, values)
+			name, err := h.Catalog.Add(inv.Context(), url, args[0], option, values)
 			if errors.Is(err, mcpregistry.ErrMissing) || errors.Is(err, mcpregistry.ErrNotFound) || errors.Is(err, mcpregistry.ErrUnsupported) {
 				return &ValidationError{Err: err}
 			}
 			if err != nil {
 				return bundleErr(err)
 			}
-			s, _ := h.Server(name)
+			s, _ := h.Servers.Get(name)
 			if cfg, err := h.Config(); err == nil {
 				s, _ = cfg.Lookup(name)
 			}

@@ -8,7 +8,8 @@ import (
 )
 
 // A server cannot be added or imported under a built-in's name: it would
-// replace the built-in (issue 16, item 3).
+// replace the built-in (issue 16, item 3). 'servers add' saves through the
+// window's form's call (Servers.Save), so it says what the form says.
 func TestBuiltinNamesAreRefused(t *testing.T) {
 	file := writeFile(t, "mcp.json", `{"mcpServers": {"workspace": {"command": "npx", "args": ["fake-workspace"]}}}`)
 	tests := []struct {
@@ -17,9 +18,9 @@ func TestBuiltinNamesAreRefused(t *testing.T) {
 		want string
 	}{
 		{"add", []string{"servers", "add", "workspace", "--", "npx", "fake-workspace"},
-			`the name "workspace" is reserved for Switchboard's built-in server; choose another name`},
+			`name: "workspace" is the name of a server built into Switchboard; choose another name`},
 		{"add in other case", []string{"servers", "add", "Content-Store", "--url", "https://example.com/mcp"},
-			`the name "Content-Store" is reserved for Switchboard's built-in server; choose another name`},
+			`name: "Content-Store" is the name of a server built into Switchboard; choose another name`},
 		{"import", []string{"servers", "import", file},
 			`mcpServers.workspace: the name "workspace" is reserved for Switchboard's built-in server; rename this server in`},
 	}

@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 func secretsCmd() *Command {
@@ -35,10 +33,10 @@ func secretsList(_ context.Context, inv *Invocation, args []string) error {
 		return err
 	}
 	defer closeServers(h)
-	if err := h.Secrets().Available(); err != nil {
+	if err := h.Secrets.Available(); err != nil {
 		fmt.Fprintln(inv.Stderr, "switchboard: "+err.Error())
 	}
-	list, err := h.SecretsInUse() // the same "used by" as Settings: servers and providers
+	list, err := h.Secrets.InUse() // the same "used by" as Settings: servers and providers
 	if err != nil {
 		return validation(err)
 	}
@@ -64,14 +62,14 @@ func secretsSet(_ context.Context, inv *Invocation, args []string) error {
 		return err
 	}
 	value := strings.TrimRight(line, "\r\n")
-	return edit(inv, func(h *host.Host) error { return h.SetSecret(args[0], value) })
+	return edit(inv, func(h *host.Host) error { return h.Secrets.Set(args[0], value) })
 }
 
 func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
 	if len(args) != 1 {
 		return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 	}
-	return edit(inv, func(h *host.Host) error { return h.DeleteSecret(args[0]) })
+	return edit(inv, func(h *host.Host) error { return h.Secrets.Delete(args[0]) })
 }
 
 func isTerminal(f *os.File) bool {
@@ -89,19 +87,14 @@ func serversExportCmd() *Command {
 			if len(args) > 0 {
 				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
 			}
-			cfg, _, err := loadAppConfig(inv)
+			h, err := readHost(inv)
 			if err != nil {
 				return err
 			}
-			shared := &config.Config{}
-			for _, s := range cfg.Servers {
-				// Values kept in plaintext by choice are masked out of a shared file too.
-				clean, _ := secrets.Extract(s, nil)
-				shared.Servers = append(shared.Servers, clean)
-			}
-			data, err := shared.MarshalJSON()
+			defer closeServers(h)
+			data, err := h.Servers.Export()
 			if err != nil {
-				return err
+				return validation(err)
 			}
 			if out == "" {
 				_, err = inv.Stdout.Write(data)

@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
 
 // listFlag collects repeated values into a set.
@@ -52,19 +50,6 @@ func serversCmd() *Command {
 	}
 }
 
-// loadAppConfig reads config.json from the data dir.
-func loadAppConfig(inv *Invocation) (*config.Config, string, error) {
-	dir, err := inv.DataDir()
-	if err != nil {
-		return nil, "", err
-	}
-	cfg, err := config.LoadContext(inv.Context(), dir.Config())
-	if err != nil {
-		return nil, "", validation(err)
-	}
-	return cfg, dir.Config(), nil
-}
-
 // validation marks config problems as exit code 2.
 func validation(err error) error {
 	var ve *config.ValidationError
@@ -85,50 +70,28 @@ func edit(inv *Invocation, fn func(h *host.Host) error) error {
 	return validation(fn(h))
 }
 
-// loadServers returns the servers of --config FILE or of the app config.
+// loadServers returns the servers of --config FILE or of the app config,
+// saying on stderr which ones are skipped and why.
 func loadServers(inv *Invocation, file string, inputs map[string]string) ([]config.Server, error) {
-	if file == "" {
-		cfg, _, err := loadAppConfig(inv)
-		if err != nil {
-			return nil, err
-		}
-		// Templates are not run; the active profile's overrides apply.
-		run, problems := library.Prepare(cfg.Servers, library.ActiveProfile(cfg.Settings))
-		return skipProblems(inv, run, problems), nil
-	}
-	data, err := os.ReadFile(file)
+	h, err := readHost(inv)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", file, err)
+		return nil, err
 	}
-	f, err := config.ParseContext(inv.Context(), file, data)
+	defer closeServers(h)
+	var servers []config.Server
+	var skipped []error
+	if file == "" {
+		servers, skipped, err = h.Servers.Runnable()
+	} else {
+		servers, skipped, err = h.Servers.ReadFile(inv.Context(), file, inputs)
+	}
+	for _, e := range skipped {
+		fmt.Fprintf(inv.Stderr, "%v (server skipped)\n", e)
+	}
 	if err != nil {
 		return nil, validation(err)
 	}
-	for _, e := range f.Entries {
-		if !e.Valid() {
-			for _, p := range e.Problems {
-				fmt.Fprintf(inv.Stderr, "%s: %s (server skipped)\n", file, p)
-			}
-		}
-	}
-	if len(f.InputIDs()) > 0 {
-		if f, err = f.WithInputs(inputs); err != nil {
-			return nil, &ValidationError{Err: err}
-		}
-	}
-	run, problems := library.Prepare(f.Servers, "")
-	return skipProblems(inv, run, problems), nil
-}
-
-// skipProblems drops the servers whose profile override is wrong, saying so.
-func skipProblems(inv *Invocation, servers []config.Server, problems map[string]error) []config.Server {
-	return slices.DeleteFunc(servers, func(s config.Server) bool {
-		if err := problems[s.Name]; err != nil {
-			fmt.Fprintf(inv.Stderr, "%v (server skipped)\n", err)
-			return true
-		}
-		return false
-	})
+	return servers, nil
 }
 
 func serversListCmd() *Command {
@@ -158,8 +121,13 @@ func serversListCmd() *Command {
 				Sandbox *config.Sandbox `json:"sandbox,omitempty"`
 			}
 			rows := make([]row, 0, len(servers))
+			h, err := readHost(inv)
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
 			for _, s := range servers {
-				m, _ := library.MetaOf(s)
+				m := h.Library.Meta(s)
 				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, s.Target(), append([]string{}, m.Tags...), m.Description, s.Sandbox})
 			}
 			if inv.JSON {
@@ -318,9 +286,14 @@ func serversDiscoverCmd() *Command {
 		Name:    "discover",
 		Summary: "find the MCP configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code on this machine",
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
-			// config.Survey is what the welcome page and the import wizard
-			// show too, so the three agree on every count.
-			found := config.Survey(ctx, config.SystemEnv())
+			// Servers.Discover is what the welcome page and the import
+			// wizard show too, so the three agree on every count.
+			h, err := readHost(inv)
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
+			found := h.Servers.Discover(ctx)
 			if inv.JSON {
 				return inv.PrintJSON(found)
 			}
@@ -331,13 +304,11 @@ func serversDiscoverCmd() *Command {
 			if err := inv.Table("no MCP configs of other apps found", []string{"APP", "SCOPE", "SERVERS", "FILE"}, cells); err != nil || len(found) == 0 {
 				return err
 			}
-			_, err := fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")
+			_, err = fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")
 			return err
 		},
 	}
 }
-
-// editConfig lets fn change the app config under its lock (config.Edit), so
 
 func serversAddCmd() *Command {
 	var url, tmpl string
@@ -372,18 +343,17 @@ func serversAddCmd() *Command {
 			if len(env) > 0 {
 				entry["env"] = map[string]string(env)
 			}
-			data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{args[0]: entry}})
-			f, err := config.Parse("servers add", data)
+			data, _ := json.Marshal(entry)
+			srv, err := host.ParseEntry(args[0], string(data))
 			if err != nil {
 				return validation(err)
 			}
-			if err := f.Err(); err != nil {
-				return validation(err)
-			}
-			if err := f.Servers[0].Validate(); err != nil { // a built-in's name is refused
-				return validation(err)
-			}
-			return edit(inv, func(h *host.Host) error { return h.Add(f.Servers[0]) })
+			// The window's form saves through the same call: the same rules,
+			// the same refusal of a taken or built-in name.
+			return edit(inv, func(h *host.Host) error {
+				_, err := h.Servers.Save(inv.Context(), host.ServerEdit{Server: srv})
+				return err
+			})
 		},
 	}
 }
@@ -397,7 +367,7 @@ func serversRemoveCmd() *Command {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
-			return edit(inv, func(h *host.Host) error { return h.Remove(args[0]) })
+			return edit(inv, func(h *host.Host) error { return h.Servers.Remove(args[0]) })
 		},
 	}
 }
@@ -411,7 +381,7 @@ func serversToggleCmd(name string, disabled bool) *Command {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
-			return edit(inv, func(h *host.Host) error { return h.SetEnabled(args[0], !disabled) })
+			return edit(inv, func(h *host.Host) error { return h.Servers.SetEnabled(args[0], !disabled) })
 		},
 	}
 }

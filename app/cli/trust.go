@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-
-	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // toolsTrustCmd accepts a tool's changed definition (see mcpmanager/pins):
@@ -29,7 +27,7 @@ func toolsTrustCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			srv, tool, err := host.PinsOf(h).Trust(args[0], server)
+			srv, tool, err := h.Pins.Trust(args[0], server)
 			if err != nil {
 				return err
 			}

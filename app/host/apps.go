@@ -54,8 +54,8 @@ func NewApps(h *Host) (*Apps, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &Apps{h: h, cache: apps.NewCache(h.Registry()), proxy: p, stop: cancel, context: map[string]string{}}
-	go a.cache.Follow(ctx, h.Registry())
+	a := &Apps{h: h, cache: apps.NewCache(h.registry()), proxy: p, stop: cancel, context: map[string]string{}}
+	go a.cache.Follow(ctx, h.registry())
 	return a, nil
 }
 
@@ -68,7 +68,7 @@ func (a *Apps) Close(ctx context.Context) error {
 // Tool finds a tool by its exposed name (server__tool) and its _meta.ui;
 // ResourceURI is empty when the tool has no app.
 func (a *Apps) Tool(ctx context.Context, name string) (registry.Tool, apps.ToolMeta, error) {
-	t, err := a.h.Registry().Lookup(ctx, name)
+	t, err := a.h.registry().Lookup(ctx, name)
 	if err != nil {
 		return registry.Tool{}, apps.ToolMeta{}, err
 	}
@@ -103,7 +103,7 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 // whose own helper tools are never the model's.
 func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver, always Always, agent *chat.Agent) (*mcp.CallToolResult, error) {
 	var t registry.Tool
-	all, _ := a.h.Registry().Tools(ctx)
+	all, _ := a.h.registry().Tools(ctx)
 	for _, x := range all {
 		if x.Server == server && x.Tool.Name == tool {
 			t = x
@@ -115,7 +115,7 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 	if !apps.AppVisible(t.Tool) {
 		return nil, &apps.Error{Op: "call", Server: server, URI: tool, Err: apps.ErrNotForApps}
 	}
-	s, err := a.h.ChatSettings()
+	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 	if agent != nil {
 		policies = agent.Merged(s.Policies)
 	}
-	switch pol := policies.For(t, a.h.DefaultPolicy); {
+	switch pol := policies.For(t, a.h.Tools.DefaultPolicy); {
 	case rerr != nil:
 		return nil, fmt.Errorf("%s: the call was not run: %w", t.Name, rerr)
 	case ruled == chat.PolicyDeny:
@@ -159,17 +159,17 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 			return nil, fmt.Errorf("%s: the user denied this call", t.Name)
 		}
 	}
-	return a.h.Registry().Call(ctx, server, tool, args, registry.CallOptions{})
+	return a.h.registry().Call(ctx, server, tool, args, registry.CallOptions{})
 }
 
 // Read is an app's resources/read, sent to its own server.
 func (a *Apps) Read(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
-	return a.h.Registry().ReadResource(ctx, server, uri)
+	return a.h.registry().ReadResource(ctx, server, uri)
 }
 
 // Log is an app's notifications/message: a line in its server's log.
 func (a *Apps) Log(server, level, text string) error {
-	sup, err := a.h.Manager().Server(server)
+	sup, err := a.h.mgr.Server(server)
 	if err != nil {
 		return err
 	}

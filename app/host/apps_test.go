@@ -45,10 +45,10 @@ func TestAppsCallsAndOpen(t *testing.T) {
 		t.Fatalf("build hostileapp: %v\n%s", err, out)
 	}
 	h := open(t)
-	if err := h.Add(config.Server{Name: "hostile", Transport: config.Stdio, Command: bin}); err != nil {
+	if err := h.Servers.Add(config.Server{Name: "hostile", Transport: config.Stdio, Command: bin}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	a, err := NewApps(h)
@@ -98,7 +98,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 	}
 
 	// A tool the policy says to ask about asks in the chat; denied, it does not run.
-	if err := h.EditSettings(func(s *chat.Settings) error {
+	if err := h.Settings.EditChat(func(s *chat.Settings) error {
 		s.Policies = chat.Policies{"hostile__app_only": chat.PolicyAsk}
 		return nil
 	}); err != nil {
@@ -123,7 +123,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 		t.Fatalf("asked %d times for chat1, chat1, chat2; want 2 (once per chat)", always.n)
 	}
 	// A deny rule on the arguments wins over the policy and the chat's "allow".
-	if err := h.EditSettings(func(s *chat.Settings) error {
+	if err := h.Settings.EditChat(func(s *chat.Settings) error {
 		s.Policies = chat.Policies{"hostile__app_only": chat.PolicyAllow}
 		s.Rules = chat.Rules{{ID: "r1", Tool: "hostile__app_only", Effect: chat.PolicyDeny, Match: []chat.Match{{Path: "x", Glob: "1"}}}}
 		return nil

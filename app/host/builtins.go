@@ -2,6 +2,11 @@ package host
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -11,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/builtin/workspace"
 	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -39,7 +45,8 @@ var Builtins = []Builtin{
 // they are ready or have failed (they start in-process, in milliseconds, so
 // the first page or command finds their tools); call it before Load, Follow
 // or Run.
-func (h *Host) StartBuiltins() {
+func (s *Servers) StartBuiltins() {
+	h := s.h
 	h.cfgMu.Lock()
 	h.builtinsOn = true
 	h.mgr.Apply(h.withBuiltins(WorkspaceRoot(h.dir), h.running))
@@ -71,7 +78,7 @@ func (h *Host) withBuiltins(workspaceRoot string, servers []mcpmanager.ServerCon
 // starter starts one built-in on root.
 func (h *Host) starter(def builtin.Server, root string) func() (*server.MCPServer, func() error, error) {
 	if def.Name == workspace.Builtin.Name {
-		return h.ws.start(root)
+		return h.Workspace.start(root)
 	}
 	return func() (*server.MCPServer, func() error, error) { return def.Start(builtin.Config{Root: root}) }
 }
@@ -79,12 +86,56 @@ func (h *Host) starter(def builtin.Server, root string) func() (*server.MCPServe
 // DefaultPolicy is what a chat does with a tool no setting names: the
 // workspace's own risk rule for its tools (file writes in a workspace
 // Switchboard made run without asking), MCP annotations for the rest.
-func (h *Host) DefaultPolicy(t registry.Tool) chat.Policy {
-	if t.Server == workspace.Builtin.Name {
-		if w, err := h.ws.Open(); err == nil && !w.Risky(t.Tool.Name) {
+func (t *Tools) DefaultPolicy(tool registry.Tool) chat.Policy {
+	h := t.h
+	if tool.Server == workspace.Builtin.Name {
+		if w, err := h.Workspace.Open(); err == nil && !w.Risky(tool.Tool.Name) {
 			return chat.PolicyAllow
 		}
 		return chat.PolicyAsk
 	}
-	return chat.DefaultPolicy(t)
+	return chat.DefaultPolicy(tool)
+}
+
+// Name is the built-in's server name (its tools are NAME__tool).
+func (b Builtin) Name() string { return b.Def.Name }
+
+// Title is the built-in's name for people.
+func (b Builtin) Title() string { return b.Def.Title }
+
+// ServeStdio runs the built-in alone as an MCP server on in/out
+// ('switchboard builtin NAME', for another MCP host) until in ends or ctx
+// does, with its data in root: when root is "", its default in dir (the
+// workspace: the folder chosen in Settings, as in the window). Errors of
+// the stream go to errLog.
+func (b Builtin) ServeStdio(ctx context.Context, dir datadir.Dir, root string, in io.Reader, out io.Writer, errLog *log.Logger) error {
+	if root == "" {
+		root = b.Root(dir)
+		if b.Def.Name == workspace.Builtin.Name {
+			root = WorkspaceRoot(dir)
+		}
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("%s: data folder %q: %w", b.Def.Name, root, err)
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return fmt.Errorf("%s: create %s: %w", b.Def.Name, root, err)
+	}
+	srv, closeFn, err := b.Def.Start(builtin.Config{Root: root})
+	if err != nil {
+		return err
+	}
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(errLog)
+	// One message is capped like every other stdio stream (jsonl.MaxMessageBytes).
+	err = stdio.Listen(ctx, jsonl.NewReader(in, 0), out)
+	// Listen returns after the last call has finished.
+	if cerr := closeFn(); cerr != nil && err == nil {
+		err = fmt.Errorf("%s: %w", b.Def.Name, cerr)
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }

@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,9 +22,6 @@ import (
 // Both front doors call them: 'switchboard servers install FILE.mcpb' and
 // the Servers page (drag and drop, a file opened with Switchboard).
 type Bundles struct{ h *Host }
-
-// BundlesOf returns h's bundle use cases.
-func BundlesOf(h *Host) *Bundles { return &Bundles{h: h} }
 
 // bundleKey is the server entry's key that records what was installed:
 // the bundle's identity, what its row shows, and the user's answers (the
@@ -245,4 +244,24 @@ func (b *Bundles) forget(s config.Server) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Incoming is where bundles handed to the window (dropped, not opened
+// from a file) wait to be installed.
+func (b *Bundles) Incoming() string { return filepath.Join(b.Root(), ".incoming") }
+
+// Receive keeps a dropped bundle's bytes in Incoming under a random name,
+// bounded by the bundle size limit, and returns that name (fileName is only
+// for messages).
+func (b *Bundles) Receive(fileName string, data []byte) (string, error) {
+	if int64(len(data)) > bundle.MaxBundleBytes {
+		return "", fmt.Errorf("%s is larger than %d MB", fileName, bundle.MaxBundleBytes>>20)
+	}
+	if err := os.MkdirAll(b.Incoming(), 0o700); err != nil {
+		return "", err
+	}
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	token := hex.EncodeToString(rnd[:]) + ".mcpb"
+	return token, os.WriteFile(filepath.Join(b.Incoming(), token), data, 0o600)
 }

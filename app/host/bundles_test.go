@@ -31,7 +31,7 @@ func liveHost(t *testing.T) *Host {
 	}
 	h := Open(Options{Dir: dir})
 	t.Cleanup(func() { h.Close(context.Background()) })
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -42,13 +42,13 @@ func shown(t *testing.T, h *Host) (env map[string]string, args []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	h.Manager().WaitSettled(ctx)
-	for _, st := range h.Manager().Status() {
+	h.mgr.WaitSettled(ctx)
+	for _, st := range h.mgr.Status() {
 		if st.Name == "echo-env" && st.State != supervisor.Ready {
 			t.Fatalf("echo-env: %s %s", st.State, st.Error)
 		}
 	}
-	res, err := h.Call(ctx, "echo-env__show", nil)
+	res, err := h.Tools.Call(ctx, "echo-env__show", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func containsInDir(t *testing.T, dir, s string) string {
 
 func TestBundleInstallReinstallRemove(t *testing.T) {
 	h := liveHost(t)
-	b := BundlesOf(h)
+	b := h.Bundles
 	path := bundletest.Pack(t, "echo-env")
 	const key = "sk-test-SECRET-0042"
 
@@ -115,7 +115,7 @@ func TestBundleInstallReinstallRemove(t *testing.T) {
 	if _, err := os.Stat(unpacked); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := h.Server("echo-env")
+	s, _ := h.Servers.Get("echo-env")
 	rec, ok := InstalledOf(s)
 	if !ok || rec.DisplayName != "Echo Env" || rec.Author != "Switchboard Tests" || rec.Signed != bundle.Unsigned || !strings.Contains(rec.Signature, "Unsigned") {
 		t.Errorf("recorded %+v", rec)
@@ -138,20 +138,20 @@ func TestBundleInstallReinstallRemove(t *testing.T) {
 	}
 
 	secretName := rec.Secrets["api_key"]
-	if err := h.Remove("echo-env"); err != nil {
+	if err := h.Servers.Remove("echo-env"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(b.Root(), "echo-env")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("bundle files left: %v", err)
 	}
-	if _, err := h.Secrets().Get(secretName); !errors.Is(err, secrets.ErrNotFound) {
+	if _, err := h.Secrets.Get(secretName); !errors.Is(err, secrets.ErrNotFound) {
 		t.Errorf("keyring entry %s left: %v", secretName, err)
 	}
 }
 
 func TestBundleRefused(t *testing.T) {
 	h := liveHost(t)
-	b := BundlesOf(h)
+	b := h.Bundles
 	write := func(name string, manifest map[string]any, extra string) string {
 		t.Helper()
 		p := filepath.Join(t.TempDir(), name)
@@ -194,8 +194,8 @@ func TestBundleRefused(t *testing.T) {
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.says) {
 				t.Fatalf("err = %v, want %v saying %q", err, tt.want, tt.says)
 			}
-			if len(h.Servers()) != 0 {
-				t.Errorf("a server was added: %v", h.Servers())
+			if len(h.Servers.List()) != 0 {
+				t.Errorf("a server was added: %v", h.Servers.List())
 			}
 			if ents, _ := os.ReadDir(filepath.Join(b.Root(), "bad")); len(ents) != 0 {
 				t.Errorf("files left: %v", ents)

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -35,6 +36,45 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(re
 	return t
 }
 
+// TurnRequest is what a front door knows of a turn to run: which chat,
+// what the user wrote, and the model it opened (Chats.Model) or, for a
+// provider named on the command line only, made itself (Adhoc).
+type TurnRequest struct {
+	ChatID string
+	Text   string
+	// From rewinds the chat to this user message first (see chat.Turn.From).
+	From string
+	// System overrides the system prompt (agent's, else settings').
+	System string
+	// Agent is the chat's agent (nil: none).
+	Agent *chat.Agent
+	// Active says which tools the chat has on (nil: all).
+	Active func(registry.Tool) bool
+	// Provider names the configured provider Model comes from.
+	Provider string
+	Model    chat.Model
+	// Adhoc: Model is not a configured provider's, so its context window
+	// comes from what is known of the model's family.
+	Adhoc bool
+}
+
+// Turn sets up one chat turn the same way for the window and the CLI:
+// the settings' part (TurnSetup), the model and what it accepts (images,
+// audio), and its context window (which tool search weighs the tools'
+// definitions against; this may ask the provider for its model list,
+// once per provider and ten minutes).
+func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.Turn {
+	t := TurnSetup(s, r.Agent, r.System, r.Active)
+	t.ChatID, t.Text, t.From = r.ChatID, r.Text, r.From
+	t.Provider, t.Model, t.Images, t.Audio = r.Model.Provider, r.Model.Name, r.Model.Images, r.Model.Audio
+	if r.Adhoc {
+		t.ContextWindow = provider.KnownContextWindow(r.Model.Name)
+	} else {
+		t.ContextWindow = c.ContextWindow(ctx, s, r.Provider, r.Model.Name)
+	}
+	return t
+}
+
 // DefaultModel fills in the default provider and its default model.
 func DefaultModel(s chat.Settings, providerName, model string) (string, string) {
 	if p, err := s.Provider(providerName); err == nil {
@@ -57,7 +97,8 @@ func Title(text string) string {
 
 // Model opens a configured provider ("" for the default) with its key from
 // the keyring, and the model to use (given, else the provider's default).
-func (h *Host) Model(s chat.Settings, providerName, model string) (chat.Model, string, error) {
+func (c *Chats) Model(s chat.Settings, providerName, model string) (chat.Model, string, error) {
+	h := c.h
 	ps, err := s.Provider(providerName)
 	if err != nil {
 		return chat.Model{}, "", err
@@ -75,18 +116,20 @@ func (h *Host) Model(s chat.Settings, providerName, model string) (chat.Model, s
 
 // FallbackModel is the model servers' sampling requests use when a chat
 // does not name one: the default provider's default model.
-func (h *Host) FallbackModel(context.Context) (chat.Model, error) {
-	s, err := h.ChatSettings()
+func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
+	h := c.h
+	s, err := h.Settings.Chat()
 	if err != nil {
 		return chat.Model{}, err
 	}
-	m, _, err := h.Model(s, "", "")
+	m, _, err := h.Chats.Model(s, "", "")
 	return m, err
 }
 
 // Engine builds a chat engine over this host's tools, with its default
 // approval policy; approver asks the user (the window's cards, the
 // terminal, or chat.ApproveAll for --yes).
-func (h *Host) Engine(hist chat.History, approver chat.Approver) *chat.Engine {
-	return chat.New(chat.Options{Tools: h.Registry(), History: hist, Approver: approver, DefaultPolicy: h.DefaultPolicy})
+func (c *Chats) Engine(hist chat.History, approver chat.Approver) *chat.Engine {
+	h := c.h
+	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy})
 }

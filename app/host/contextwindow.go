@@ -32,7 +32,8 @@ var modelLists sync.Map // provider name + base URL → modelList
 // list says (OpenRouter, LM Studio, vLLM, Anthropic say it), else what is
 // known of the model's family (provider.KnownContextWindow), else 0 — the
 // caller assumes a conservative window then.
-func ContextWindow(ctx context.Context, h *Host, s chat.Settings, providerName, model string) int {
+func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName, model string) int {
+	h := c.h
 	ps, err := s.Provider(providerName)
 	if err != nil {
 		return provider.KnownContextWindow(model)

@@ -16,9 +16,6 @@ import (
 // background, so that its first start is warm.
 type Downloads struct{ h *Host }
 
-// DownloadsOf returns h's download use cases.
-func DownloadsOf(h *Host) *Downloads { return &Downloads{h: h} }
-
 // serversSettings is the "servers" section of config.json's settings.
 type serversSettings struct {
 	// DownloadTimeoutSeconds limits one package download (0: fetch.Timeout).
@@ -102,7 +99,7 @@ func (d *Downloads) Prefetch(cfg *config.Config, names ...string) {
 		if !ok {
 			continue
 		}
-		c := h.Prepared(cfg, s)
+		c := h.Servers.Prepared(cfg, s)
 		c.FetchTimeout = downloadTimeoutIn(cfg)
 		h.wg.Add(1)
 		go func() {

@@ -19,7 +19,7 @@ import (
 
 func TestDownloadTimeoutSetting(t *testing.T) {
 	h := open(t)
-	d := DownloadsOf(h)
+	d := h.Downloads
 	if got, err := d.Timeout(); err != nil || got != fetch.Timeout {
 		t.Fatalf("Timeout() = %s, %v; want the default %s", got, err, fetch.Timeout)
 	}
@@ -72,11 +72,11 @@ func TestAddedServerIsFetchedInTheBackground(t *testing.T) {
 		}
 	}})
 	t.Cleanup(func() { h.Close(context.Background()) })
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	npmEnv := reg.Env(t.TempDir())
-	if err := h.Add(config.Server{Name: "tiny", Transport: config.Stdio, Command: "npx", Args: []string{"-y", reg.Spec()}, Env: npmEnv, Disabled: true}); err != nil {
+	if err := h.Servers.Add(config.Server{Name: "tiny", Transport: config.Stdio, Command: "npx", Args: []string{"-y", reg.Spec()}, Env: npmEnv, Disabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	// The plan and environment as the manager runs them.
@@ -98,11 +98,11 @@ func TestAddedServerIsFetchedInTheBackground(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	if err := h.SetEnabled("tiny", true); err != nil {
+	if err := h.Servers.SetEnabled("tiny", true); err != nil {
 		t.Fatal(err)
 	}
-	h.Manager().WaitSettled(ctx)
-	for _, st := range h.Manager().Status() {
+	h.mgr.WaitSettled(ctx)
+	for _, st := range h.mgr.Status() {
 		if st.Name == "tiny" && st.State != supervisor.Ready {
 			t.Fatalf("tiny: %s %s", st.State, st.Error)
 		}

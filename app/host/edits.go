@@ -31,7 +31,8 @@ func index(cfg *config.Config, name string) (int, error) {
 }
 
 // SetEnabled enables or disables a configured server.
-func (h *Host) SetEnabled(name string, enabled bool) error {
+func (s *Servers) SetEnabled(name string, enabled bool) error {
+	h := s.h
 	return h.Edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
 		if err != nil {
@@ -43,7 +44,8 @@ func (h *Host) SetEnabled(name string, enabled bool) error {
 }
 
 // Remove deletes a configured server (front doors confirm first).
-func (h *Host) Remove(name string) error {
+func (s *Servers) Remove(name string) error {
+	h := s.h
 	var removed config.Server
 	err := h.Edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
@@ -60,16 +62,17 @@ func (h *Host) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	return BundlesOf(h).forget(removed) // an installed bundle's files and keyring entries
+	return h.Bundles.forget(removed) // an installed bundle's files and keyring entries
 }
 
 // Add adds one server.
-func (h *Host) Add(s config.Server) error {
+func (s *Servers) Add(srv config.Server) error {
+	h := s.h
 	return h.Edit(func(cfg *config.Config) error {
-		if err := nameFree(cfg, s.Name); err != nil {
+		if err := nameFree(cfg, srv.Name); err != nil {
 			return err
 		}
-		cfg.Servers = append(cfg.Servers, s)
+		cfg.Servers = append(cfg.Servers, srv)
 		return nil
 	})
 }
@@ -84,7 +87,8 @@ func nameFree(cfg *config.Config, name string) error {
 // AddFromTemplate adds the server template id makes with values; secret
 // parameters go to the keyring as "<server>_<param>" and the config holds
 // a ${secret:...} reference. It returns the template used.
-func (h *Host) AddFromTemplate(id, name string, values map[string]string) (library.Template, error) {
+func (l *Library) AddFromTemplate(id, name string, values map[string]string) (library.Template, error) {
+	h := l.h
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return library.Template{}, errors.New("the server needs a name: it prefixes its tools (name__tool)")
@@ -123,7 +127,8 @@ func (h *Host) AddFromTemplate(id, name string, values map[string]string) (libra
 
 // SetProfile switches every server to a profile ("" for none); servers
 // whose settings change restart with them.
-func (h *Host) SetProfile(name string) error {
+func (l *Library) SetProfile(name string) error {
+	h := l.h
 	return h.Edit(func(cfg *config.Config) error {
 		raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
 		if err != nil {
@@ -135,7 +140,8 @@ func (h *Host) SetProfile(name string) error {
 }
 
 // Profiles returns the active profile and every profile servers declare.
-func (h *Host) Profiles() (active string, names []string, err error) {
+func (l *Library) Profiles() (active string, names []string, err error) {
+	h := l.h
 	cfg, err := h.Config()
 	if err != nil {
 		return "", nil, err
@@ -149,7 +155,8 @@ func (h *Host) Profiles() (active string, names []string, err error) {
 
 // SetSecret stores (or replaces) a secret in the keyring and indexes it in
 // config.json; the servers using it restart.
-func (h *Host) SetSecret(name, value string) error {
+func (sc *Secrets) Set(name, value string) error {
+	h := sc.h
 	if err := h.store.Set(name, value); err != nil {
 		return err
 	}
@@ -157,7 +164,8 @@ func (h *Host) SetSecret(name, value string) error {
 }
 
 // DeleteSecret removes a secret from the keyring and the index.
-func (h *Host) DeleteSecret(name string) error {
+func (sc *Secrets) Delete(name string) error {
+	h := sc.h
 	if err := h.store.Delete(name); err != nil {
 		return err
 	}

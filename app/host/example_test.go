@@ -18,8 +18,8 @@ func Example() {
 	h := host.Open(host.Options{Dir: datadir.Dir(dir)})
 	defer h.Close(context.Background())
 
-	h.StartBuiltins()
-	if err := h.Follow(nil); err != nil {
+	h.Servers.StartBuiltins()
+	if err := h.Servers.Follow(nil); err != nil {
 		fmt.Println(err)
 	}
 	claude := `{"mcpServers": {"notes": {"command": "/nonexistent/notes-mcp", "disabled": true}}}`
@@ -28,9 +28,9 @@ func Example() {
 		fmt.Println(err)
 	}
 	fmt.Println("imported:", res.Imported)
-	fmt.Println("configured:", h.Servers()[0].Name, h.Servers()[0].Target())
-	w, _ := h.Workspace().Open()
-	fmt.Println("workspace in the data dir:", w.Root() == h.Workspace().Root())
+	fmt.Println("configured:", h.Servers.List()[0].Name, h.Servers.List()[0].Target())
+	w, _ := h.Workspace.Open()
+	fmt.Println("workspace in the data dir:", w.Root() == h.Workspace.Root())
 	// Output:
 	// imported: 1
 	// configured: notes /nonexistent/notes-mcp

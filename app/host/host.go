@@ -8,10 +8,10 @@
 //
 //	h := host.Open(host.Options{Dir: dir, OnStatus: push})
 //	defer h.Close(ctx)
-//	h.StartBuiltins()                         // content store + workspace (settings.workspace.root)
-//	err := h.Follow(onReload)                  // config.json's servers, then what other processes save
+//	h.Servers.StartBuiltins()                         // content store + workspace (settings.workspace.root)
+//	err := h.Servers.Follow(onReload)                  // config.json's servers, then what other processes save
 //	res, err := h.Import(ctx, host.ImportRequest{Name: "claude.json", Data: data})
-//	err = h.SetEnabled("github", false)        // an Edit: locked, saved atomically, applied
+//	err = h.Servers.SetEnabled("github", false)        // an Edit: locked, saved atomically, applied
 //
 // The CLI opens a Host the same way and calls Run with the servers of a
 // --config file instead of Follow; an Edit from the CLI starts nothing.
@@ -33,6 +33,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/icons"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -65,7 +66,22 @@ type Host struct {
 	servers []config.Server // config.json's servers, as last loaded or saved
 	applied atomic.Pointer[Applied]
 
-	ws *Workspace
+	// The host's parts, made once in Open: each owns one group of use
+	// cases, and the front doors reach the engine only through them.
+	Servers   *Servers   // config.json's servers: run, edit, test, log in, status
+	Tools     *Tools     // what the running servers offer: tools, prompts, resources, calls
+	Chats     *Chats     // chat turns: model, engine, title, context window
+	Settings  *Settings  // config.json's settings: chat, providers, rules
+	Secrets   *Secrets   // the keyring and what uses it
+	Library   *Library   // templates, profiles, server metadata
+	Workspace *Workspace // the workspace built-in: root, files, shells
+	Bundles   *Bundles   // MCP Bundles (.mcpb): inspect, install, remove
+	Catalog   *Catalog   // the MCP Registry catalogue: search, install
+	Pins      *Pins      // trusted tool definitions and changes to review
+	Tasks     *Tasks     // MCP tasks: settings, cancel
+	Downloads *Downloads // package downloads before a server's first start
+	Icons     *Icons     // servers' icons as the window shows them
+
 	// pins are the trusted tool definitions; the registry's gate.
 	pins *pins.Store
 	// live: Load or Follow ran, so edits apply to the running servers.
@@ -88,7 +104,10 @@ type Host struct {
 // and Load (or Run) are called.
 func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
-	h.ws = &Workspace{h: h}
+	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
+	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
+	h.Bundles, h.Catalog, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &Catalog{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
+	h.Icons = &Icons{icons.New()}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
@@ -106,14 +125,8 @@ func Open(opts Options) *Host {
 // Dir is the data directory.
 func (h *Host) Dir() datadir.Dir { return h.dir }
 
-// Manager runs the servers.
-func (h *Host) Manager() *mcpmanager.Manager { return h.mgr }
-
-// Registry is every running server's tools.
-func (h *Host) Registry() *registry.Registry { return h.mgr.Registry() }
-
-// Secrets is the OS keyring store.
-func (h *Host) Secrets() *secrets.Store { return h.store }
+// registry is every running server's tools.
+func (h *Host) registry() *registry.Registry { return h.mgr.Registry() }
 
 // Redact masks every secret value resolved so far in s.
 func (h *Host) Redact(s string) string { return h.red.Redact(s) }
@@ -127,3 +140,24 @@ func (h *Host) Close(ctx context.Context) error {
 	})
 	return h.closeErr
 }
+
+// Servers are config.json's servers and the ones running: load, follow
+// and edit the configuration, test, log in, restart, status and logs.
+type Servers struct{ h *Host }
+
+// Tools is what the running servers offer: tools, prompts, resources,
+// completions and calls, through the registry.
+type Tools struct{ h *Host }
+
+// Chats are the use cases of a chat turn: the model, the engine, the
+// turn's settings and title, the context window.
+type Chats struct{ h *Host }
+
+// Settings are config.json's settings sections: chat, providers, rules.
+type Settings struct{ h *Host }
+
+// Secrets is the OS keyring and what in config.json uses each secret.
+type Secrets struct{ h *Host }
+
+// Library is the server library: templates, profiles, metadata.
+type Library struct{ h *Host }

@@ -32,11 +32,11 @@ func open(t *testing.T) *Host {
 
 func TestSpecsResolveSecretsAtStart(t *testing.T) {
 	h := open(t)
-	if err := h.Secrets().Set("gh_GH_TOKEN", "ghp_secretvalue0001"); err != nil {
+	if err := h.Secrets.Set("gh_GH_TOKEN", "ghp_secretvalue0001"); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("SB_TEST_REGION", "eu-west-1")
-	specs := h.Specs([]config.Server{
+	specs := h.Servers.Specs([]config.Server{
 		{Name: "gh", Transport: config.Stdio, Command: "x", Env: map[string]string{"GH_TOKEN": "${secret:gh_GH_TOKEN}", "REGION": "${env:SB_TEST_REGION}"}},
 		{Name: "missing", Transport: config.Stdio, Command: "x", Env: map[string]string{"K": "${secret:nope}"}},
 		{Name: "remote", Transport: config.HTTP, URL: "https://${secret:nope}.example.com/mcp"},

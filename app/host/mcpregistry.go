@@ -24,9 +24,6 @@ import (
 // package downloaded, checked and installed as a bundle).
 type Catalog struct{ h *Host }
 
-// CatalogOf returns h's registry use cases.
-func CatalogOf(h *Host) *Catalog { return &Catalog{h: h} }
-
 // registrySettings is the "registry" section of config.json's settings.
 type registrySettings struct {
 	URL string `json:"url,omitempty"`
@@ -190,5 +187,20 @@ func (c *Catalog) addBundle(ctx context.Context, p *mcpregistry.Package, values 
 	for k, v := range values {
 		vals[k] = []string{v}
 	}
-	return BundlesOf(c.h).Install(ctx, f.Name(), vals)
+	return c.h.Bundles.Install(ctx, f.Name(), vals)
 }
+
+// Options are what a registry server offers that this app can run
+// (packages first, then remotes), as its Add offers them.
+func (c *Catalog) Options(s mcpregistry.ServerJSON) []mcpregistry.Option {
+	return mcpregistry.Options(s)
+}
+
+// Asks are the values option o needs from the user (environment
+// variables, headers, URL variables).
+func (c *Catalog) Asks(s mcpregistry.ServerJSON, o mcpregistry.Option) []mcpregistry.Ask {
+	return mcpregistry.Asks(s, o)
+}
+
+// EntryName is the config.json name an Add gives s.
+func (c *Catalog) EntryName(s mcpregistry.ServerJSON) string { return mcpregistry.Name(s) }

@@ -54,7 +54,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	reg.Add(doc("gone", files.URL+"/missing.mcpb", good))
 
 	h := liveHost(t)
-	c := CatalogOf(h)
+	c := h.Catalog
 	noDownloadLeft := func(t *testing.T) {
 		t.Helper()
 		if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
@@ -98,7 +98,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	if name != "echo-env" {
 		t.Fatalf("named %q, want the bundle manifest's name", name)
 	}
-	s, ok := h.Server("echo-env")
+	s, ok := h.Servers.Get("echo-env")
 	if rec, installed := InstalledOf(s); !ok || !installed || rec.Version != "1.2.0" {
 		t.Fatalf("not installed as a bundle: %+v", s)
 	}

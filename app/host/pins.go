@@ -29,20 +29,17 @@ func openPins(h *Host) *pins.Store {
 // show and decide.
 type Pins struct{ h *Host }
 
-// PinsOf returns h's pins.
-func PinsOf(h *Host) Pins { return Pins{h} }
-
 // Changes lists the tools withheld because their definition changed, with
 // the trusted and the new definition.
-func (p Pins) Changes() ([]pins.Change, error) { return p.h.pins.Changes() }
+func (p *Pins) Changes() ([]pins.Change, error) { return p.h.pins.Changes() }
 
 // NewTools lists server's tools first seen after its first listing.
-func (p Pins) NewTools(server string) ([]string, error) { return p.h.pins.NewTools(server) }
+func (p *Pins) NewTools(server string) ([]string, error) { return p.h.pins.NewTools(server) }
 
 // Trust accepts a tool's changed definition (or its "new" mark). name is
 // the server's own tool name when server is given, else the exposed name
 // (server__tool).
-func (p Pins) Trust(name, server string) (srv, tool string, err error) {
+func (p *Pins) Trust(name, server string) (srv, tool string, err error) {
 	srv, tool, err = p.h.pins.Resolve(name, server, registry.Namespace)
 	if err != nil {
 		return "", "", err
@@ -51,4 +48,4 @@ func (p Pins) Trust(name, server string) (srv, tool string, err error) {
 }
 
 // Reject keeps the trusted definition; the tool stays withheld.
-func (p Pins) Reject(server, tool string) error { return p.h.pins.Reject(server, tool) }
+func (p *Pins) Reject(server, tool string) error { return p.h.pins.Reject(server, tool) }

@@ -27,11 +27,11 @@ import (
 // is offered and answers again.
 func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 	h := open(t)
-	h.Run([]config.Server{{Name: "rug", Transport: config.Stdio, Command: proctest.RugPullServer(t)}})
+	h.Servers.Run([]config.Server{{Name: "rug", Transport: config.Stdio, Command: proctest.RugPullServer(t)}})
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	h.Manager().WaitSettled(ctx)
-	changes, stop := h.Registry().Subscribe()
+	h.mgr.WaitSettled(ctx)
+	changes, stop := h.registry().Subscribe()
 	defer stop()
 
 	hist, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
@@ -48,7 +48,7 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := h.Engine(hist, chat.ApproveAll{})
+	eng := h.Chats.Engine(hist, chat.ApproveAll{})
 
 	// turn asks the model once; it calls weather with city, then answers.
 	// It returns the call as it ended and the tools the model was offered.
@@ -96,7 +96,7 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 	}
 	// The server changed the tool and said so: wait until the registry withholds it.
 	for withheld := false; !withheld; {
-		_, errs := h.Registry().Tools(ctx)
+		_, errs := h.registry().Tools(ctx)
 		for _, e := range errs {
 			withheld = withheld || e.Tool == "rug__weather"
 		}
@@ -119,7 +119,7 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 		}
 	}
 
-	review, err := PinsOf(h).Changes()
+	review, err := h.Pins.Changes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 		t.Fatalf("changes = %+v; want rug/weather with the old and the poisoned description", review)
 	}
 
-	if _, _, err := PinsOf(h).Trust("rug__weather", ""); err != nil {
+	if _, _, err := h.Pins.Trust("rug__weather", ""); err != nil {
 		t.Fatal(err)
 	}
 	call, offered = turn("Rome")

@@ -148,7 +148,8 @@ func withRoots(specs []mcpmanager.ServerConfig, servers []config.Server, workspa
 // SetRoots saves which folders a server is offered as its roots: a mode
 // (config.RootsModes) or, with mode "list", the folders given. A change of
 // roots alone reaches a running server as notifications/roots/list_changed.
-func SetRoots(h *Host, name, mode string, list []string) error {
+func (s *Servers) SetRoots(name, mode string, list []string) error {
+	h := s.h
 	if mode != "list" && !slices.Contains(config.RootsModes, mode) {
 		return fmt.Errorf("%q is not a roots choice; choose one of %s or list", mode, strings.Join(config.RootsModes, ", "))
 	}

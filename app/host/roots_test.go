@@ -18,7 +18,7 @@ import (
 // allowedDirs asks the real filesystem server for its allowed directories.
 func allowedDirs(t *testing.T, h *Host, server string) string {
 	t.Helper()
-	res, err := h.Call(t.Context(), server+"__list_allowed_directories", map[string]any{})
+	res, err := h.Tools.Call(t.Context(), server+"__list_allowed_directories", map[string]any{})
 	if err != nil {
 		t.Fatalf("%s: list_allowed_directories: %v", server, err)
 	}
@@ -66,16 +66,16 @@ func filesystemServer(t *testing.T) string {
 func runServers(t *testing.T, servers ...config.Server) *Host {
 	t.Helper()
 	h := open(t)
-	h.StartBuiltins()
+	h.Servers.StartBuiltins()
 	if err := h.Edit(func(cfg *config.Config) error { cfg.Servers = servers; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	h.Manager().WaitSettled(ctx)
+	h.mgr.WaitSettled(ctx)
 	return h
 }
 
@@ -92,19 +92,19 @@ func TestRootsOfTheRealFilesystemServer(t *testing.T) {
 		config.Server{Name: "pinned", Transport: config.Stdio, Command: bin, Roots: []string{own}},
 	)
 
-	ws := h.Workspace().Root()
+	ws := h.Workspace.Root()
 	waitAllowed(t, h, "fs", ws)
 	if got := allowedDirs(t, h, "pinned"); !strings.Contains(got, own) || strings.Contains(got, ws) {
 		t.Fatalf("pinned: allowed %q, want only its own root %s", got, own)
 	}
-	sup, err := h.Manager().Server("fs")
+	sup, err := h.mgr.Server("fs")
 	if err != nil {
 		t.Fatal(err)
 	}
 	pid := sup.Status().PID
 
 	moved := t.TempDir()
-	if err := h.Workspace().SetRoot(moved); err != nil {
+	if err := h.Workspace.SetRoot(moved); err != nil {
 		t.Fatal(err)
 	}
 	waitAllowed(t, h, "fs", moved)
@@ -132,11 +132,11 @@ func TestFilesystemServerKeepsItsFolders(t *testing.T) {
 		config.Server{Name: "plain", Transport: config.Stdio, Command: bin},
 		config.Server{Name: "both", Transport: config.Stdio, Command: bin, Args: []string{other}, RootsMode: config.RootsBoth},
 	)
-	ws := h.Workspace().Root()
+	ws := h.Workspace.Root()
 
 	write := func(server, path string) {
 		t.Helper()
-		res, err := h.Call(t.Context(), server+"__write_file", map[string]any{"path": path, "content": "hello from " + server})
+		res, err := h.Tools.Call(t.Context(), server+"__write_file", map[string]any{"path": path, "content": "hello from " + server})
 		if err != nil || res.IsError {
 			t.Fatalf("%s: write_file %s: %v %+v", server, path, err, res)
 		}
@@ -154,16 +154,16 @@ func TestFilesystemServerKeepsItsFolders(t *testing.T) {
 		t.Fatalf("both: allowed %q, want %s and the workspace", got, other)
 	}
 	for name, want := range map[string]string{"docs": "configured", "plain": "workspace", "both": "both"} {
-		if r := h.Applied().Roots[name]; r.Rule != want {
+		if r := h.Servers.Applied().Roots[name]; r.Rule != want {
 			t.Errorf("%s: rule %q, want %q (%+v)", name, r.Rule, want, r)
 		}
 	}
 
-	if err := SetRoots(h, "docs", config.RootsWorkspace, nil); err != nil {
+	if err := h.Servers.SetRoots("docs", config.RootsWorkspace, nil); err != nil {
 		t.Fatal(err)
 	}
 	waitAllowed(t, h, "docs", ws)
-	if err := SetRoots(h, "docs", "list", []string{"relative/dir"}); err == nil {
+	if err := h.Servers.SetRoots("docs", "list", []string{"relative/dir"}); err == nil {
 		t.Fatal("a relative folder in a roots list was saved")
 	}
 	cfg, err := config.Load(h.dir.Config())

@@ -11,14 +11,15 @@ import (
 
 // AddRule validates an approval rule, gives it an ID and saves it in the
 // chat settings; the error names the field that is wrong.
-func AddRule(h *Host, r chat.Rule) (chat.Rule, error) {
+func (st *Settings) AddRule(r chat.Rule) (chat.Rule, error) {
+	h := st.h
 	if err := r.Validate(); err != nil {
 		return chat.Rule{}, err
 	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	r.ID = hex.EncodeToString(b[:])
-	err := h.EditSettings(func(s *chat.Settings) error {
+	err := h.Settings.EditChat(func(s *chat.Settings) error {
 		s.Rules = append(s.Rules, r)
 		return nil
 	})
@@ -26,8 +27,9 @@ func AddRule(h *Host, r chat.Rule) (chat.Rule, error) {
 }
 
 // RemoveRule deletes the approval rule with id.
-func RemoveRule(h *Host, id string) error {
-	return h.EditSettings(func(s *chat.Settings) error {
+func (st *Settings) RemoveRule(id string) error {
+	h := st.h
+	return h.Settings.EditChat(func(s *chat.Settings) error {
 		n := len(s.Rules)
 		s.Rules = slices.DeleteFunc(s.Rules, func(r chat.Rule) bool { return r.ID == id })
 		if len(s.Rules) == n {

@@ -1,10 +1,12 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 )
 
 // SetSandbox turns a configured server's sandbox on with sb's settings, or
@@ -12,7 +14,8 @@ import (
 // in (or out of) its sandbox. Only a local (stdio) server can be
 // sandboxed. A setting the config would refuse comes back as a
 // *config.ValidationError naming its JSON path (NAME.sandbox.allowRead[0]).
-func SetSandbox(h *Host, name string, sb *config.Sandbox) error {
+func (s *Servers) SetSandbox(name string, sb *config.Sandbox) error {
+	h := s.h
 	return h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
@@ -45,3 +48,7 @@ func sandboxAll(f *config.File) {
 		}
 	}
 }
+
+// SandboxAvailable says whether this machine can run a server in a
+// sandbox, and what to install when it cannot.
+func (s *Servers) SandboxAvailable(ctx context.Context) error { return sandbox.Available(ctx) }

@@ -30,7 +30,7 @@ func TestSetSandbox(t *testing.T) {
 		{"unknown", "nope", &config.Sandbox{}, nil, `no server named "nope"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := SetSandbox(h, c.server, c.sb)
+			err := h.Servers.SetSandbox(c.server, c.sb)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want %q", err, c.err)
@@ -38,14 +38,14 @@ func TestSetSandbox(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			s, ok := h.Server(c.server)
+			s, ok := h.Servers.Get(c.server)
 			if ok && showSandbox(s.Sandbox) != showSandbox(c.want) {
 				t.Errorf("config.json holds %s, want %s", showSandbox(s.Sandbox), showSandbox(c.want))
 			}
 		})
 	}
 	var ve *config.ValidationError
-	if err := SetSandbox(h, "fs", &config.Sandbox{AllowWrite: []string{"~"}}); !errors.As(err, &ve) {
+	if err := h.Servers.SetSandbox("fs", &config.Sandbox{AllowWrite: []string{"~"}}); !errors.As(err, &ve) {
 		t.Errorf("err = %v, want a *config.ValidationError", err)
 	}
 }
@@ -57,7 +57,7 @@ func TestImportSandboxed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"a": "true", "b": `{"network":true}`, "r": ""} {
-		s, _ := h.Server(name)
+		s, _ := h.Servers.Get(name)
 		if got := showSandbox(s.Sandbox); got != want {
 			t.Errorf("%s: sandbox %s, want %s", name, got, want)
 		}

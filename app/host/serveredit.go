@@ -83,20 +83,21 @@ func ParseEntry(name, text string) (config.Server, error) {
 // CheckServer validates e as SaveServer would, without saving: the same
 // rules as a parsed config.json, problems by field ("name", "command",
 // "url", "env.NAME", ...) in a *config.ValidationError.
-func CheckServer(h *Host, e ServerEdit) error {
-	s, err := withSecretRefs(e.Server, e.Secrets, func(field, _ string) (string, error) {
+func (s *Servers) Check(e ServerEdit) error {
+	h := s.h
+	srv, err := withSecretRefs(e.Server, e.Secrets, func(field, _ string) (string, error) {
 		return "${secret:" + field + "}", nil // a stand-in: nothing is kept by a check
 	})
 	if err != nil {
 		return err
 	}
-	if err := checkEntry(s); err != nil {
+	if err := checkEntry(srv); err != nil {
 		return err
 	}
-	if s.Name != e.Old {
-		if _, taken := h.Server(s.Name); taken {
+	if srv.Name != e.Old {
+		if _, taken := h.Servers.Get(srv.Name); taken {
 			return &config.ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{Path: "name", Severity: config.SeverityError,
-				Message: fmt.Sprintf("a server named %q already exists; choose another name", s.Name)}}}
+				Message: fmt.Sprintf("a server named %q already exists; choose another name", srv.Name)}}}
 		}
 	}
 	return nil
@@ -196,13 +197,14 @@ func withSecretRefs(s config.Server, values map[string]string, keep func(field, 
 // then restarts with it, and SaveServer waits until it is ready or in error
 // (or ctx ends) and returns how it went. A rename keeps the entry's place;
 // the new name must be free.
-func SaveServer(ctx context.Context, h *Host, e ServerEdit) (Saved, error) {
-	if err := CheckServer(h, e); err != nil {
+func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
+	h := s.h
+	if err := h.Servers.Check(e); err != nil {
 		return Saved{}, err
 	}
 	name := e.Server.Name
 	keep := &secrets.Keeper{Store: h.store, Server: name}
-	s, err := withSecretRefs(e.Server, e.Secrets, func(field, value string) (string, error) {
+	srv, err := withSecretRefs(e.Server, e.Secrets, func(field, value string) (string, error) {
 		ref, err := keep.Keep(field, value)
 		if err == nil {
 			h.red.Add(value)
@@ -237,13 +239,13 @@ func SaveServer(ctx context.Context, h *Host, e ServerEdit) (Saved, error) {
 			}
 		}
 		if i == len(cfg.Servers) {
-			cfg.Servers = append(cfg.Servers, s)
+			cfg.Servers = append(cfg.Servers, srv)
 			changed = true
 		} else {
 			old, _ := EntryJSON(cfg.Servers[i])
-			now, _ := EntryJSON(s)
+			now, _ := EntryJSON(srv)
 			changed = old != now || name != e.Old
-			cfg.Servers[i] = s
+			cfg.Servers[i] = srv
 		}
 		if len(keep.Names) > 0 {
 			return secrets.Index(cfg, true, keep.Names...)
@@ -260,25 +262,15 @@ func SaveServer(ctx context.Context, h *Host, e ServerEdit) (Saved, error) {
 		// The same entry starts nothing by itself (a new value behind the
 		// same ${secret:...} does: it is resolved at apply), and a save is
 		// how a user retries a server in error.
-		if st, ok := serverStatus(h, name); ok && st.State != supervisor.Disabled {
+		if st, ok := h.Servers.StatusOf(name); ok && st.State != supervisor.Disabled {
 			if err := h.mgr.Restart(ctx, name); err != nil {
 				return Saved{Changed: changed}, err
 			}
 		}
 	}
-	res, err := WaitServer(ctx, h, name)
+	res, err := h.Servers.Wait(ctx, name)
 	res.Changed = changed
 	return res, err
-}
-
-// status is one server's current status.
-func serverStatus(h *Host, name string) (supervisor.Status, bool) {
-	for _, st := range h.mgr.Status() {
-		if st.Name == name {
-			return st, true
-		}
-	}
-	return supervisor.Status{}, false
 }
 
 // settled: the server is no longer on its way to running.
@@ -292,15 +284,16 @@ func settled(s supervisor.State) bool {
 
 // WaitServer waits until a server is ready, in error, disabled or waiting
 // for a login, and returns that status with its tool count (when ready).
-func WaitServer(ctx context.Context, h *Host, name string) (Saved, error) {
+func (s *Servers) Wait(ctx context.Context, name string) (Saved, error) {
+	h := s.h
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if st, ok := serverStatus(h, name); ok && settled(st.State) {
+		if st, ok := h.Servers.StatusOf(name); ok && settled(st.State) {
 			res := Saved{Status: st}
 			res.Status.Error = h.Redact(st.Error)
 			if st.State == supervisor.Ready {
-				if tools, err := h.Registry().ServerTools(ctx, name); err == nil {
+				if tools, err := h.registry().ServerTools(ctx, name); err == nil {
 					res.Tools = len(tools)
 				}
 			}

@@ -38,12 +38,12 @@ func saveCtx(t *testing.T) context.Context {
 // server runs again (a new process) with its tools.
 func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	h := open(t)
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	bin := memoryServer(t)
 	const secret = "tok-very-secret-0042"
-	added, err := SaveServer(saveCtx(t), h, ServerEdit{
+	added, err := h.Servers.Save(saveCtx(t), ServerEdit{
 		Server:  config.Server{Name: "mem", Transport: config.Stdio, Command: bin, Env: map[string]string{"PLAIN": "1"}},
 		Secrets: map[string]string{"env.API_TOKEN": secret},
 	})
@@ -60,11 +60,11 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	if strings.Contains(string(data), secret) || !strings.Contains(string(data), `"API_TOKEN": "${secret:mem.API_TOKEN}"`) {
 		t.Fatalf("config.json holds the secret or not its reference:\n%s", data)
 	}
-	if v, err := h.Secrets().Get("mem.API_TOKEN"); err != nil || v != secret {
+	if v, err := h.Secrets.Get("mem.API_TOKEN"); err != nil || v != secret {
 		t.Fatalf("keyring mem.API_TOKEN = %q, %v", v, err)
 	}
 
-	cur, _ := h.Server("mem")
+	cur, _ := h.Servers.Get("mem")
 	base, err := EntryJSON(cur)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	next.Args = []string{"--unused-flag"}
 	next.Env["MEMORY_FILE_PATH"] = filepath.Join(t.TempDir(), "memory.jsonl")
 	next.StartupTimeout = 20 * time.Second
-	edited, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "mem", Base: base, Server: next})
+	edited, err := h.Servers.Save(saveCtx(t), ServerEdit{Old: "mem", Base: base, Server: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 
 	// Saving the entry unchanged restarts it: how a server in error is retried.
 	base, _ = EntryJSON(got)
-	again, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "mem", Base: base, Server: got})
+	again, err := h.Servers.Save(saveCtx(t), ServerEdit{Old: "mem", Base: base, Server: got})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,13 +111,13 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 // the other change.
 func TestSaveServerAfterAConcurrentEdit(t *testing.T) {
 	h := open(t)
-	if err := h.Add(config.Server{Name: "web", Transport: config.HTTP, URL: "https://example.com/mcp", Disabled: true}); err != nil {
+	if err := h.Servers.Add(config.Server{Name: "web", Transport: config.HTTP, URL: "https://example.com/mcp", Disabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	cur, _ := h.Server("web")
+	cur, _ := h.Servers.Get("web")
 	base, _ := EntryJSON(cur) // the form loads
 
 	cliEdit(t, h, func(cfg *config.Config) {
@@ -125,7 +125,7 @@ func TestSaveServerAfterAConcurrentEdit(t *testing.T) {
 	})
 	next := cur.Clone()
 	next.URL = "https://example.com/v2/mcp"
-	res, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "web", Base: base, Server: next})
+	res, err := h.Servers.Save(saveCtx(t), ServerEdit{Old: "web", Base: base, Server: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestSaveServerAfterAConcurrentEdit(t *testing.T) {
 		t.Fatal("the server the CLI added meanwhile is lost")
 	}
 
-	cur, _ = h.Server("web")
+	cur, _ = h.Servers.Get("web")
 	base, _ = EntryJSON(cur)
 	cliEdit(t, h, func(cfg *config.Config) {
 		for i := range cfg.Servers {
@@ -151,7 +151,7 @@ func TestSaveServerAfterAConcurrentEdit(t *testing.T) {
 	})
 	next = cur.Clone()
 	next.URL = "https://example.com/v3/mcp"
-	_, err = SaveServer(saveCtx(t), h, ServerEdit{Old: "web", Base: base, Server: next})
+	_, err = h.Servers.Save(saveCtx(t), ServerEdit{Old: "web", Base: base, Server: next})
 	if !errors.Is(err, ErrChangedOnDisk) || !strings.Contains(err.Error(), "nothing was saved") {
 		t.Fatalf("err = %v, want ErrChangedOnDisk", err)
 	}
@@ -174,22 +174,22 @@ func cliEdit(t *testing.T, h *Host, fn func(cfg *config.Config)) {
 func TestSaveServerRenames(t *testing.T) {
 	h := open(t)
 	for _, n := range []string{"a", "b", "c"} {
-		if err := h.Add(config.Server{Name: n, Transport: config.Stdio, Command: "true", Disabled: true}); err != nil {
+		if err := h.Servers.Add(config.Server{Name: n, Transport: config.Stdio, Command: "true", Disabled: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cur, _ := h.Server("b")
+	cur, _ := h.Servers.Get("b")
 	next := cur.Clone()
 	next.Name = "c"
-	if _, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "b", Server: next}); fieldOf(err) != "name" {
+	if _, err := h.Servers.Save(saveCtx(t), ServerEdit{Old: "b", Server: next}); fieldOf(err) != "name" {
 		t.Fatalf("renaming onto a taken name: %v", err)
 	}
 	next.Name = "b2"
-	if _, err := SaveServer(saveCtx(t), h, ServerEdit{Old: "b", Server: next}); err != nil {
+	if _, err := h.Servers.Save(saveCtx(t), ServerEdit{Old: "b", Server: next}); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, s := range h.Servers() {
+	for _, s := range h.Servers.List() {
 		names = append(names, s.Name)
 	}
 	if got := strings.Join(names, ","); got != "a,b2,c" {
@@ -235,7 +235,7 @@ func TestCheckServerNamesTheField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckServer(h, tt.edit)
+			err := h.Servers.Check(tt.edit)
 			if tt.field == "" {
 				if err != nil {
 					t.Fatalf("unexpected %v", err)

@@ -1,19 +1,15 @@
 package host
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // Applied is what the running servers were started with, read by every
@@ -26,7 +22,8 @@ type Applied struct {
 }
 
 // Applied is what Load or Edit last applied (zero before the first).
-func (h *Host) Applied() *Applied {
+func (s *Servers) Applied() *Applied {
+	h := s.h
 	if ap := h.applied.Load(); ap != nil {
 		return ap
 	}
@@ -37,11 +34,12 @@ func (h *Host) Applied() *Applied {
 func (h *Host) Config() (*config.Config, error) {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
-	return config.Load(h.dir.Config())
+	return config.LoadContext(h.ctx, h.dir.Config())
 }
 
 // Load reads config.json and makes the running servers match it.
-func (h *Host) Load() error {
+func (s *Servers) Load() error {
+	h := s.h
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	return h.loadLocked()
@@ -64,7 +62,8 @@ func (h *Host) loadLocked() error {
 // error when the new file does not load (the servers keep running as they
 // were). It returns at once; following ends at Close. Changes are never
 // overwritten: every Edit re-reads the file under its lock.
-func (h *Host) Follow(onReload func(error)) error {
+func (s *Servers) Follow(onReload func(error)) error {
+	h := s.h
 	h.cfgMu.Lock()
 	since, err := config.StampOf(h.dir.Config())
 	if err == nil {
@@ -103,13 +102,14 @@ func (h *Host) Edit(fn func(cfg *config.Config) error) error {
 	h.servers = saved.Servers
 	if h.live { // a CLI command edits without running anything
 		h.apply(saved)
-		DownloadsOf(h).Prefetch(saved, fresh...) // imported or added: warm before the first start
+		h.Downloads.Prefetch(saved, fresh...) // imported or added: warm before the first start
 	}
 	return nil
 }
 
 // EditSettings changes the chat settings in config.json (see Edit).
-func (h *Host) EditSettings(fn func(s *chat.Settings) error) error {
+func (st *Settings) EditChat(fn func(s *chat.Settings) error) error {
+	h := st.h
 	return h.Edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
 }
 
@@ -133,8 +133,9 @@ func editChat(cfg *config.Config, fn func(s *chat.Settings) error) error {
 // SaveProvider adds or updates a model provider. A new key (apiKey not
 // empty) goes to the keyring first and the provider refers to it as
 // ${secret:...}; an empty apiKey keeps the key stored before.
-func (h *Host) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
-	if old, err := h.ChatSettings(); err == nil {
+func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
+	h := st.h
+	if old, err := h.Settings.Chat(); err == nil {
 		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
 			ps.APIKey = p.APIKey
 		}
@@ -162,7 +163,8 @@ func (h *Host) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
 }
 
 // ChatSettings reads the chat settings of config.json.
-func (h *Host) ChatSettings() (chat.Settings, error) {
+func (st *Settings) Chat() (chat.Settings, error) {
+	h := st.h
 	cfg, err := h.Config()
 	if err != nil {
 		return chat.Settings{}, err
@@ -171,14 +173,16 @@ func (h *Host) ChatSettings() (chat.Settings, error) {
 }
 
 // Servers returns config.json's servers as last loaded or saved.
-func (h *Host) Servers() []config.Server {
+func (s *Servers) List() []config.Server {
+	h := s.h
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	return slices.Clone(h.servers)
 }
 
 // Server returns one configured server as last loaded or saved.
-func (h *Host) Server(name string) (config.Server, bool) {
+func (s *Servers) Get(name string) (config.Server, bool) {
+	h := s.h
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	i := slices.IndexFunc(h.servers, func(s config.Server) bool { return s.Name == name })
@@ -201,14 +205,14 @@ func (h *Host) apply(cfg *config.Config) {
 		}
 	}
 	run, problems := library.Prepare(cfg.Servers, ap.Profile)
-	specs := h.Specs(run)
+	specs := h.Servers.Specs(run)
 	withDownloadTimeout(specs, cfg)
 	for i := range specs {
 		if err := problems[specs[i].Name]; err != nil {
 			specs[i].StartError = err.Error()
 		}
 	}
-	h.Registry().SetTaskPolicy(taskPolicyIn(cfg))
+	h.registry().SetTaskPolicy(taskPolicyIn(cfg))
 	root := workspaceRootIn(h.dir, cfg)
 	h.running, ap.Roots = withRoots(specs, run, root)
 	h.applied.Store(ap)
@@ -217,13 +221,14 @@ func (h *Host) apply(cfg *config.Config) {
 
 // Run starts exactly these servers (a --config file, or a subset chosen by
 // the caller) with their secrets resolved, instead of config.json's.
-func (h *Host) Run(servers []config.Server) {
-	specs := h.Specs(servers)
+func (s *Servers) Run(servers []config.Server) {
+	h := s.h
+	specs := h.Servers.Specs(servers)
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	root := WorkspaceRoot(h.dir)
 	if cfg, err := config.Load(h.dir.Config()); err == nil {
-		h.Registry().SetTaskPolicy(taskPolicyIn(cfg))
+		h.registry().SetTaskPolicy(taskPolicyIn(cfg))
 	}
 	h.running, _ = withRoots(specs, servers, root)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
@@ -231,7 +236,8 @@ func (h *Host) Run(servers []config.Server) {
 
 // Specs resolves the secrets of servers into what the manager runs; every
 // resolved secret is masked from then on (Redact).
-func (h *Host) Specs(servers []config.Server) []mcpmanager.ServerConfig {
+func (s *Servers) Specs(servers []config.Server) []mcpmanager.ServerConfig {
+	h := s.h
 	return mcpmanager.Specs(servers, func(v string) (string, error) {
 		x, err := secrets.Expand(v, func(kind, name string) (string, error) {
 			val, err := h.store.Lookup(kind, name)
@@ -250,30 +256,14 @@ func (h *Host) Specs(servers []config.Server) []mcpmanager.ServerConfig {
 // Prepared is one server of cfg as it would run now: the active profile
 // applied, secrets resolved. It is never disabled: testing a disabled
 // server is how a user checks it before enabling it.
-func (h *Host) Prepared(cfg *config.Config, s config.Server) mcpmanager.ServerConfig {
-	p, err := library.ApplyProfile(s, library.ActiveProfile(cfg.Settings))
-	specs, _ := withRoots(h.Specs([]config.Server{p}), []config.Server{p}, workspaceRootIn(h.dir, cfg))
+func (s *Servers) Prepared(cfg *config.Config, srv config.Server) mcpmanager.ServerConfig {
+	h := s.h
+	p, err := library.ApplyProfile(srv, library.ActiveProfile(cfg.Settings))
+	specs, _ := withRoots(h.Servers.Specs([]config.Server{p}), []config.Server{p}, workspaceRootIn(h.dir, cfg))
 	c := specs[0]
 	if err != nil {
 		c.StartError = err.Error()
 	}
 	c.Disabled = false
 	return c
-}
-
-// Call runs the tool the user named as the model sees it (server__tool):
-// the name is resolved once to its (server, tool) pair, and that pair is
-// called.
-func (h *Host) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	return CallWith(ctx, h, name, args, registry.CallOptions{})
-}
-
-// CallWith is Host.Call with the caller's options: OnTask hears the status
-// of a tool that runs as an MCP task ('switchboard tools call' prints it).
-func CallWith(ctx context.Context, h *Host, name string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error) {
-	t, err := h.Registry().Lookup(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	return h.Registry().Call(ctx, t.Server, t.Tool.Name, args, opts)
 }

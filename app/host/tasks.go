@@ -14,9 +14,6 @@ import (
 // (taskSupport "optional") run as tasks, and how long a task may run.
 type Tasks struct{ h *Host }
 
-// TasksOf returns h's task settings.
-func TasksOf(h *Host) *Tasks { return &Tasks{h: h} }
-
 // TaskSettings is the "tasks" section of config.json's settings.
 type TaskSettings struct {
 	// OptionalAsTasks: tools with taskSupport "optional" run as tasks too
@@ -85,7 +82,7 @@ func (t *Tasks) SetPolicy(p registry.TaskPolicy) error {
 		return err
 	})
 	if err == nil {
-		t.h.Registry().SetTaskPolicy(p) // a CLI edit applies nothing else
+		t.h.registry().SetTaskPolicy(p) // a CLI edit applies nothing else
 	}
 	return err
 }

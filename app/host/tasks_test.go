@@ -11,18 +11,18 @@ import (
 
 func TestTaskSettings(t *testing.T) {
 	h := open(t)
-	if err := h.Load(); err != nil {
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	p, err := TasksOf(h).Policy()
+	p, err := h.Tasks.Policy()
 	if err != nil || p != (registry.TaskPolicy{Optional: true, Limit: registry.DefaultTaskLimit}) {
 		t.Fatalf("default policy = %+v, %v", p, err)
 	}
 	want := registry.TaskPolicy{Optional: false, Limit: 90 * time.Minute}
-	if err := TasksOf(h).SetPolicy(want); err != nil {
+	if err := h.Tasks.SetPolicy(want); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.Registry().TaskPolicy(); got != want {
+	if got := h.registry().TaskPolicy(); got != want {
 		t.Fatalf("registry follows %+v, want %+v", got, want)
 	}
 	cfg, err := config.Load(h.Dir().Config())
@@ -30,14 +30,14 @@ func TestTaskSettings(t *testing.T) {
 		t.Fatalf("saved settings %s, %v", cfg.Settings, err)
 	}
 	// Another process's edit (the CLI) reaches the running registry on load.
-	h.Registry().SetTaskPolicy(registry.DefaultTaskPolicy)
-	if err := h.Load(); err != nil {
+	h.registry().SetTaskPolicy(registry.DefaultTaskPolicy)
+	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.Registry().TaskPolicy(); got != want {
+	if got := h.registry().TaskPolicy(); got != want {
 		t.Fatalf("after load %+v, want %+v", got, want)
 	}
-	if err := TasksOf(h).SetPolicy(registry.TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
+	if err := h.Tasks.SetPolicy(registry.TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
 		t.Fatalf("a 10 s limit: %v", err)
 	}
 }

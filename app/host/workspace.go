@@ -35,9 +35,6 @@ type Workspace struct {
 	changed chan struct{} // closed (and replaced) whenever the above change
 }
 
-// Workspace is the workspace built-in's use cases.
-func (h *Host) Workspace() *Workspace { return h.ws }
-
 // WorkspaceCloseTimeout bounds how long the shells of a workspace being
 // replaced or closed get to end.
 var WorkspaceCloseTimeout = 10 * time.Second

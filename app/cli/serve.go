@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+)
+
+func serveCmd() *Command {
+	var file, httpAddr string
+	var anyHost bool
+	inputs := kvFlag{}
+	return &Command{
+		Name:    "serve",
+		Summary: "serve every managed tool as one MCP server over stdio (or Streamable HTTP with --http)",
+		Flags: func(fs *flag.FlagSet) {
+			configFlags(fs, &file, inputs)
+			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio; needs the printed bearer token")
+			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
+		},
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if len(args) > 0 {
+				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
+			}
+			if httpAddr != "" && !gateway.LoopbackAddr(httpAddr) && !anyHost {
+				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
+			}
+			// Servers' sampling and elicitation go to the connected client
+			// when it takes them; otherwise they are declined (stdin is the
+			// MCP stream, or nobody's).
+			// Serve at once: tools appear as their servers become ready.
+			passOn := &gatewayRequests{fallback: newTerminalRequests(inv.Stdin, inv.Stderr, false, false)}
+			h, err := launch(inv, file, inputs, func(h *host.Host) {
+				h.Servers.HandleRequests(passOn)
+			})
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
+			g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String()})
+			passOn.g.Store(g)
+			ctx, cancel := context.WithCancel(ctx)
+			var bg sync.WaitGroup
+			defer bg.Wait()
+			defer cancel()
+			bg.Go(func() { g.Watch(ctx) }) // republish on every change the registry signals
+			bg.Go(func() {
+				// Say once which servers did not start, when all have settled.
+				sctx, scancel := context.WithTimeout(ctx, SettleTimeout)
+				h.Servers.Settle(sctx)
+				scancel()
+				if ctx.Err() != nil {
+					return
+				}
+				g.Refresh(ctx)
+				for _, e := range g.Errors() {
+					fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", termSafe(e.Err))
+				}
+			})
+			if httpAddr != "" {
+				return serveHTTP(ctx, inv, g, httpAddr)
+			}
+			return g.ServeStdio(ctx, inv.Stdin, inv.Stdout)
+		},
+	}
+}
+
+// serveHTTP serves g until ctx ends. The token comes from
+// SWITCHBOARD_SERVE_TOKEN or is generated and printed once.
+func serveHTTP(ctx context.Context, inv *Invocation, g *gateway.Gateway, addr string) error {
+	token := os.Getenv("SWITCHBOARD_SERVE_TOKEN")
+	if token == "" {
+		token = gateway.NewToken()
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: g.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(inv.Stderr, "switchboard serve: Streamable HTTP at http://%s/mcp\nswitchboard serve: send  Authorization: Bearer %s\n", l.Addr(), token)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return nil
+	}
+}
+
+// gatewayRequests answers servers' requests during 'serve': the client
+// connected to the gateway gets them when it declared the capability;
+// otherwise fallback answers (declines).
+type gatewayRequests struct {
+	g        atomic.Pointer[gateway.Gateway]
+	fallback mcpmanager.RequestHandler
+}
+
+func (r *gatewayRequests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if g := r.g.Load(); g != nil {
+		res, err := g.CreateMessage(ctx, server, req)
+		if !errors.Is(err, gateway.ErrNoClient) {
+			return res, err
+		}
+	}
+	return r.fallback.CreateMessage(ctx, server, req)
+}
+
+func (r *gatewayRequests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if g := r.g.Load(); g != nil {
+		res, err := g.Elicit(ctx, server, req)
+		if !errors.Is(err, gateway.ErrNoClient) {
+			return res, err
+		}
+	}
+	return r.fallback.Elicit(ctx, server, req)
+}

@@ -1,0 +1,27 @@
+package host
+
+import (
+	"context"
+	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// Plain is err as a person should read it: the plain sentence first (what
+// happened and what to do), then the technical detail. Both front doors
+// show errors this way.
+func Plain(err error) string { return plain.Text(err) }
+
+// Ago is how long ago d was, in words ("3 minutes").
+func Ago(d time.Duration) string { return plain.Ago(d) }
+
+// FormDefaults is a server's elicitation form filled with the defaults its
+// schema gives (what accepting it without asking, --yes, sends).
+func FormDefaults(schema any) any { return supervisor.ApplyDefaults(schema, nil) }
+
+// OpenBrowser opens u in the user's browser and returns once the opener
+// started (the terminal's way to follow a URL a server asks the user to
+// visit; the window opens links itself).
+func OpenBrowser(ctx context.Context, u string) error { return oauth.OpenBrowser(ctx, u) }
