@@ -44,7 +44,8 @@ var (
 // runs. Here the goroutine that read a message handles it and hands
 // reading on to another, so a call reaches the registry without a
 // scheduler hop, and a plain tools/call is decoded once and its result
-// relayed undecoded (fastCall, registry.CallRaw). Everything else
+// relayed undecoded (fastCall). The call itself is callTool, as for a
+// call over HTTP, so both transports answer a call alike. Everything else
 // (initialize, ping, tools/list, cancellation, logging, errors) goes to the
 // MCP server as is, and its notifications (list_changed, progress) are
 // written as they come.
@@ -379,14 +380,6 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
 		return false
 	}
-	srv, tool, ok := g.route(req.Params.Name)
-	if !ok {
-		res, handled := g.callWithheld(ctx, req.Params.Name, req.Params.Arguments)
-		if handled {
-			_ = w.writeResult(req.ID, res)
-		}
-		return handled
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := string(req.ID)
@@ -402,17 +395,11 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 		_ = w.writeJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
 			Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress), Params: mcp.NotificationParams{AdditionalFields: params}}})
 	}
-	upCtx, stop := detach(ctx)
-	defer stop()
-	res, err := g.reg.CallRaw(upCtx, srv, tool, req.Params.Arguments, callOptions(meta, notify))
-	if err != nil {
-		// The caller's model should see why, as a tool error, not a protocol failure.
-		res, _ = json.Marshal(mcp.NewToolResultError(err.Error()))
-	} else {
-		res = relinkRaw(srv, res)
+	res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
+	if ok {
+		_ = w.writeResult(req.ID, res)
 	}
-	_ = w.writeResult(req.ID, res)
-	return true
+	return ok
 }
 
 // plainMeta reports whether a request's _meta is one the general path would
