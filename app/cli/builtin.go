@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/workspace"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 func builtinCmd() *Command {
@@ -64,8 +64,8 @@ func builtinServeCmd(b host.Builtin) *Command {
 			}
 			stdio := server.NewStdioServer(srv)
 			stdio.SetErrorLogger(log.New(inv.Stderr, inv.Path+": ", 0))
-			// One message is capped like every other stdio stream (jsonl.MaxMessageBytes).
-			err = stdio.Listen(ctx, jsonl.NewReader(inv.Stdin, 0), inv.Stdout)
+			// One message is capped like every other stdio stream (wire.MaxMessageBytes).
+			err = stdio.Listen(ctx, wire.NewReader(inv.Stdin, 0), inv.Stdout)
 			// Listen returns after the last call has finished.
 			if cerr := closeFn(); cerr != nil && err == nil {
 				err = fmt.Errorf("%s: %w", b.Def.Name, cerr)

@@ -35,7 +35,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 	"golang.org/x/sync/singleflight"
 )
@@ -905,7 +904,7 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 		if errors.Is(context.Cause(cctx), ErrCallTimeout) && ctx.Err() == nil {
 			// Say why: a stdio server's reader knows what it was in the middle of.
 			why := ""
-			var se *jsonl.StallError
+			var se *wire.StallError
 			if errors.As(err, &se) {
 				why = " (" + se.Detail() + ")"
 			}

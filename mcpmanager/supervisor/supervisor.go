@@ -34,12 +34,12 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // State is where a server is in its life.
@@ -377,7 +377,7 @@ type session struct {
 	dead  <-chan struct{} // closed when the process exits or the connection is lost
 	why   func() string   // stdio: why dead closed ("exit status 2")
 	cause func() error    // why dead closed: remote, ErrDisconnected or a LoginError's cause; stdio, a message over the limit (nil when it exited)
-	out   *jsonl.Reader   // stdio: its stdout, bounded; nil for remote servers
+	out   *wire.Reader    // stdio: its stdout, bounded; nil for remote servers
 	close func()          // ends the session (stops the process tree)
 }
 
