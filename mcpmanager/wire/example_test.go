@@ -14,8 +14,8 @@ import (
 // on one line, relaying a result as the bytes that came.
 func Example_serve() {
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}` + "\n" +
-		`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"` + strings.Repeat("x", 100) + `"}}` + "\n")
-	r := wire.NewLineReader(in, 64) // 64 bytes: the second line is over
+		`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"` + strings.Repeat("x", 200) + `"}}` + "\n")
+	r := wire.NewLineReader(in, 100) // 100 bytes: the second line is over
 	w := wire.NewWriter(os.Stdout)
 	for {
 		line, err := r.Next()
@@ -34,7 +34,7 @@ func Example_serve() {
 	}
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[]}}
-	// a message ran past the 64 bytes limit without ending, so the connection was closed: the other side is broken or hostile (report it to its authors)
+	// a message ran past the 100 bytes limit without ending, so the connection was closed: the other side is broken or hostile (report it to its authors)
 }
 
 // A Reader bounds a stream under any line splitter (mcp-go's stdio
