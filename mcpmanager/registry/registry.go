@@ -8,13 +8,9 @@
 // carries them; an exposed name that comes from outside (a command line, a
 // client of the gateway) is looked up once with Lookup.
 //
-//	r := registry.New(registry.Options{})
-//	r.Add(source)                        // anything with Name(), Client() and CallTimeout()
-//	tools, errs := r.Tools(ctx)          // partial results: tools of healthy servers
-//	res, err := r.Call(ctx, t.Server, t.Tool.Name, args, registry.CallOptions{})
-//	t, err := r.Lookup(ctx, "memory__read_graph") // an exposed name typed by a user
-//	raw, err := r.CallRaw(ctx, "memory", "read_graph", argsJSON, opts) // relay: JSON in, JSON out
-//	changes, stop := r.Subscribe()       // a signal whenever the tool lists may have changed
+// See Example for listing, Call, Lookup and CallRaw (the relay's call:
+// JSON in, JSON out), and ExampleRegistry_Subscribe for the signal that
+// the tool lists may have changed.
 //
 // A Registry is safe for concurrent use.
 package registry

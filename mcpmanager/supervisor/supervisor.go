@@ -8,12 +8,8 @@
 // started again. Every transport reports the same states and keeps its log
 // the same way.
 //
-//	s, err := supervisor.New(supervisor.Spec{Name: "memory", Process: process.Spec{Command: "npx", Args: ...}}, supervisor.Options{
-//		OnStatus:   func(st supervisor.Status) { events <- st },
-//		ClientInfo: mcp.Implementation{Name: "switchboard", Version: version},
-//	})
-//	go s.Run(ctx)          // returns when ctx ends; the process is stopped by then
-//	c, err := s.Client()   // the ready MCP session, or why there is none
+// See Example: New with the spec and where to report states, Run until
+// the context ends, and Client for the ready session.
 //
 // A Server is safe for concurrent use. Run must be called once.
 package supervisor
