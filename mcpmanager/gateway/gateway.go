@@ -1,9 +1,8 @@
 // Package gateway re-exposes a registry as one MCP server, so any other MCP
 // host can use every tool Switchboard manages (switchboard serve).
 //
-//	g := gateway.New(reg, gateway.Options{Version: "1.0.0", Settled: mgr.WaitSettled})
-//	go g.Watch(ctx)                     // republish whenever the registry changes
-//	err := g.ServeStdio(ctx, os.Stdin, os.Stdout)
+// See Example: New, Watch to republish whenever the registry changes, and
+// ServeStdio for a host on the other end of a pipe.
 //
 // Tools keep their exposed names (server__tool, unique across the registry),
 // descriptions, schemas and annotations; calls are routed through the
