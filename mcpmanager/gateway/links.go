@@ -14,47 +14,47 @@ import (
 // one goes through the gateway, which routes the read back; prompt
 // messages, resource contents and tool results all pass through it.
 
-// exposeContent rewrites the resource URIs inside one piece of content
-// (embedded resources, resource links); other content is returned as is.
-func exposeContent(srv string, c mcp.Content) mcp.Content {
+// expose rewrites the resource URIs in c: content (embedded resources,
+// resource links) or a resource's contents. Anything else is returned as
+// is. A pointer comes back as a value, a copy: the server's result is not
+// changed.
+func expose(srv string, c any) any {
 	switch c := c.(type) {
-	case mcp.EmbeddedResource:
-		c.Resource = exposeContents(srv, c.Resource)
-		return c
-	case *mcp.EmbeddedResource:
-		cp := *c
-		cp.Resource = exposeContents(srv, cp.Resource)
-		return cp
 	case mcp.ResourceLink:
 		c.URI = ExposedURI(srv, c.URI)
 		return c
+	case mcp.TextResourceContents:
+		c.URI = ExposedURI(srv, c.URI)
+		return c
+	case mcp.BlobResourceContents:
+		c.URI = ExposedURI(srv, c.URI)
+		return c
+	case mcp.EmbeddedResource:
+		c.Resource = exposeContents(srv, c.Resource)
+		return c
 	case *mcp.ResourceLink:
-		cp := *c
-		cp.URI = ExposedURI(srv, cp.URI)
-		return cp
+		return expose(srv, *c)
+	case *mcp.TextResourceContents:
+		return expose(srv, *c)
+	case *mcp.BlobResourceContents:
+		return expose(srv, *c)
+	case *mcp.EmbeddedResource:
+		return expose(srv, *c)
 	}
 	return c
 }
 
-// exposeContents rewrites one resource's contents to its exposed URI.
+// exposeContent is expose for a piece of content (a prompt message's, a
+// tool result's).
+func exposeContent(srv string, c mcp.Content) mcp.Content {
+	out, _ := expose(srv, c).(mcp.Content)
+	return out
+}
+
+// exposeContents is expose for a resource's contents.
 func exposeContents(srv string, c mcp.ResourceContents) mcp.ResourceContents {
-	switch c := c.(type) {
-	case mcp.TextResourceContents:
-		c.URI = ExposedURI(srv, c.URI)
-		return c
-	case *mcp.TextResourceContents:
-		cp := *c
-		cp.URI = ExposedURI(srv, cp.URI)
-		return cp
-	case mcp.BlobResourceContents:
-		c.URI = ExposedURI(srv, c.URI)
-		return c
-	case *mcp.BlobResourceContents:
-		cp := *c
-		cp.URI = ExposedURI(srv, cp.URI)
-		return cp
-	}
-	return c
+	out, _ := expose(srv, c).(mcp.ResourceContents)
+	return out
 }
 
 // linkTypes are the content types exposeContent rewrites, as they appear
