@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // TestBuiltinContentStoreOverStdio speaks MCP to 'switchboard builtin
@@ -116,12 +116,12 @@ func TestBuiltinCommandLine(t *testing.T) {
 // TestBuiltinStdinIsBounded: a client that sends one endless line gets the
 // built-in server to stop with the limit named, not to buffer it all.
 func TestBuiltinStdinIsBounded(t *testing.T) {
-	defer func(n int) { jsonl.MaxMessageBytes = n }(jsonl.MaxMessageBytes)
-	jsonl.MaxMessageBytes = 1 << 10
+	defer func(n int) { wire.MaxMessageBytes = n }(wire.MaxMessageBytes)
+	wire.MaxMessageBytes = 1 << 10
 	endless := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 4<<10))
 	var out, errb strings.Builder
 	code := Run(t.Context(), []string{"--data-dir", t.TempDir(), "builtin", "content-store"}, Env{Stdout: &out, Stderr: &errb, Stdin: endless})
-	if code == ExitOK || !strings.Contains(errb.String(), jsonl.Size(1<<10)+" limit") {
+	if code == ExitOK || !strings.Contains(errb.String(), wire.Size(1<<10)+" limit") {
 		t.Fatalf("exit %d, stderr %q: want a failure naming the limit", code, errb.String())
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/builtin/workspace"
 	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // Builtin is one server that ships inside Switchboard, with where its data
@@ -128,8 +128,8 @@ func (b Builtin) ServeStdio(ctx context.Context, dir datadir.Dir, root string, i
 	}
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(errLog)
-	// One message is capped like every other stdio stream (jsonl.MaxMessageBytes).
-	err = stdio.Listen(ctx, jsonl.NewReader(in, 0), out)
+	// One message is capped like every other stdio stream (wire.MaxMessageBytes).
+	err = stdio.Listen(ctx, wire.NewReader(in, 0), out)
 	// Listen returns after the last call has finished.
 	if cerr := closeFn(); cerr != nil && err == nil {
 		err = fmt.Errorf("%s: %w", b.Def.Name, cerr)

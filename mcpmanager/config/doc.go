@@ -19,23 +19,8 @@
 // Plan previews an import per server (added, changed, unchanged,
 // conflicting, invalid) and Apply carries it out on a copy.
 //
-//	f, err := config.Parse("claude_desktop_config.json", data)
-//	if f == nil {
-//		return err // not a config at all: empty, bad JSON, unknown shape
-//	}
-//	// err may still list broken servers; f.Servers holds the valid ones.
-//	_, err = config.Edit(ctx, filepath.Join(dataDir, "config.json"), func(cfg *config.Config) error {
-//		plan := config.Plan(cfg, f)
-//		for _, it := range plan.Items {
-//			fmt.Println(it.Name, it.Outcome, it.Changes)
-//		}
-//		next, err := config.Apply(cfg, plan, map[string]config.Resolution{"github": config.Rename})
-//		if err != nil {
-//			return err
-//		}
-//		*cfg = *next
-//		return nil
-//	})
+// See ExampleEdit for an import from start to end, and ExampleParse and
+// ExamplePlan for each step.
 //
 // Discover finds the config files of those hosts on this machine.
 package config

@@ -276,24 +276,21 @@ func waitMethod(t *testing.T, ch chan string, method string) {
 	}
 }
 
-// TestRelink: both paths (relayed bytes, decoded results) rewrite every
-// resource link and only those; a result without one keeps its bytes.
+// TestRelink: a relayed result has every resource link and embedded
+// resource rewritten, and only those; a result without one keeps its bytes.
 func TestRelink(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{`{"content":[{"type":"text","text":"resource_link"}]}`, `{"content":[{"type":"text","text":"resource_link"}]}`},
-		{`{"content":[{"type":"text","text":"x"}]}`, `{"content":[{"type":"text","text":"x"}]}`},
-		{`{"content":[{"type":"resource_link","uri":"file:///a b","name":"a"},{"type":"resource_link","uri":"mem://1","name":"m"}],"isError":false}`,
-			`{"content":[{"name":"a","type":"resource_link","uri":"switchboard://s%20v/file:///a b"},{"name":"m","type":"resource_link","uri":"switchboard://s%20v/mem://1"}],"isError":false}`},
-		{`not json "resource_link"`, `not json "resource_link"`},
+	for _, tc := range []struct{ name, in, want string }{
+		{"text naming the type", `{"content":[{"type":"text","text":"resource_link"}]}`, `{"content":[{"type":"text","text":"resource_link"}]}`},
+		{"no link", `{"content":[{"type":"text","text":"x"}]}`, `{"content":[{"type":"text","text":"x"}]}`},
+		{"links", `{"content":[{"type":"resource_link","uri":"file:///a b","name":"a"},{"type":"resource_link","uri":"mem://1","name":"m"}],"isError":false}`,
+			// mcp-go's encoding of a link writes its empty description and MIME type
+			`{"content":[{"type":"resource_link","uri":"switchboard://s%20v/file:///a b","name":"a","description":"","mimeType":""},{"type":"resource_link","uri":"switchboard://s%20v/mem://1","name":"m","description":"","mimeType":""}],"isError":false}`},
+		{"embedded resource, other items kept", `{"content":[{"type":"text","text":"t"},{"type":"resource","resource":{"uri":"mem://2","text":"two"}}]}`,
+			`{"content":[{"type":"text","text":"t"},{"type":"resource","resource":{"uri":"switchboard://s%20v/mem://2","text":"two"}}]}`},
+		{"not JSON", `not json "resource_link"`, `not json "resource_link"`},
 	} {
-		if got := string(relinkRaw("s v", json.RawMessage(tc.in))); got != tc.want {
-			t.Errorf("relinkRaw(%s) = %s, want %s", tc.in, got, tc.want)
+		if got := string(relink("s v", json.RawMessage(tc.in))); got != tc.want {
+			t.Errorf("%s: relink(%s) =\n%s, want\n%s", tc.name, tc.in, got, tc.want)
 		}
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("t"), mcp.NewResourceLink("file:///a", "a", "", "")}}
-	relink("s", res)
-	if l := res.Content[1].(mcp.ResourceLink); l.URI != "switchboard://s/file:///a" {
-		t.Fatalf("relink: %+v", l)
-	}
-	relink("s", nil)
 }

@@ -1,9 +1,8 @@
 // Package gateway re-exposes a registry as one MCP server, so any other MCP
 // host can use every tool Switchboard manages (switchboard serve).
 //
-//	g := gateway.New(reg, gateway.Options{Version: "1.0.0", Settled: mgr.WaitSettled})
-//	go g.Watch(ctx)                     // republish whenever the registry changes
-//	err := g.ServeStdio(ctx, os.Stdin, os.Stdout)
+// See Example: New, Watch to republish whenever the registry changes, and
+// ServeStdio for a host on the other end of a pipe.
 //
 // Tools keep their exposed names (server__tool, unique across the registry),
 // descriptions, schemas and annotations; calls are routed through the
@@ -25,7 +24,10 @@
 // ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
 // a plain tools/call without mcp-go's stdio server's extra goroutine hops
 // and decodes, relaying the result undecoded (see BENCHMARKS.md);
-// HTTPHandler serves Streamable HTTP ('switchboard serve --http').
+// HTTPHandler serves Streamable HTTP ('switchboard serve --http'). Both
+// run every tools/call through one function (callTool, call.go): the same
+// argument check, URL-elicitation retry, output-schema check and link
+// rewriting (links.go) whichever transport a call came on.
 package gateway
 
 import (
@@ -183,7 +185,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 			continue
 		}
 		next[t.Name] = t
-		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler(t.Server, t.Tool.Name)})
+		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler()})
 		routes = append(routes, route{t.Server, t.Tool.Name, exposed})
 	}
 	fp, err := json.Marshal(routes)
@@ -198,26 +200,6 @@ func (g *Gateway) Refresh(ctx context.Context) {
 	}
 	g.published, g.listed = fp, next
 	g.srv.SetTools(st...)
-}
-
-func (g *Gateway) handler(srv, tool string) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var notify func(params map[string]any)
-		if out := server.ServerFromContext(ctx); out != nil {
-			notify = func(params map[string]any) {
-				_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-			}
-		}
-		upCtx, cancel := detach(ctx)
-		defer cancel()
-		res, err := g.reg.Call(upCtx, srv, tool, req.GetArguments(), callOptions(req.Params.Meta, notify))
-		if err != nil {
-			// The caller's model should see why, as a tool error, not a protocol failure.
-			return mcp.NewToolResultError(err.Error()), nil
-		}
-		relink(srv, res)
-		return res, nil
-	}
 }
 
 // detach returns a context for the upstream call that ends with ctx but

@@ -7,35 +7,95 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// A tool result's resource links name the upstream server's URIs, which a
-// client of the gateway cannot read: the gateway publishes that server's
-// resources as switchboard://SERVER/URI (ExposedURI). Relayed results get
-// their links rewritten so that a client can follow them through the
-// gateway, which routes the read back.
+// Content a server returns names its own resource URIs, which a client of
+// the gateway cannot read: the gateway publishes that server's resources as
+// switchboard://SERVER/URI (ExposedURI). exposeContent is the one rule that
+// rewrites them (resource links, embedded resources), so a client following
+// one goes through the gateway, which routes the read back; prompt
+// messages, resource contents and tool results all pass through it.
 
-// relinkRaw rewrites the resource links of a relayed tools/call result
-// (JSON). A result without one (nearly all) is returned as it came,
-// without a decode; one that does not decode is returned as it came too.
-func relinkRaw(server string, raw json.RawMessage) json.RawMessage {
-	if !bytes.Contains(raw, []byte(`"resource_link"`)) {
+// expose rewrites the resource URIs in c: content (embedded resources,
+// resource links) or a resource's contents. Anything else is returned as
+// is. A pointer comes back as a value, a copy: the server's result is not
+// changed.
+func expose(srv string, c any) any {
+	switch c := c.(type) {
+	case mcp.ResourceLink:
+		c.URI = ExposedURI(srv, c.URI)
+		return c
+	case mcp.TextResourceContents:
+		c.URI = ExposedURI(srv, c.URI)
+		return c
+	case mcp.BlobResourceContents:
+		c.URI = ExposedURI(srv, c.URI)
+		return c
+	case mcp.EmbeddedResource:
+		c.Resource = exposeContents(srv, c.Resource)
+		return c
+	case *mcp.ResourceLink:
+		return expose(srv, *c)
+	case *mcp.TextResourceContents:
+		return expose(srv, *c)
+	case *mcp.BlobResourceContents:
+		return expose(srv, *c)
+	case *mcp.EmbeddedResource:
+		return expose(srv, *c)
+	}
+	return c
+}
+
+// exposeContent is expose for a piece of content (a prompt message's, a
+// tool result's).
+func exposeContent(srv string, c mcp.Content) mcp.Content {
+	out, _ := expose(srv, c).(mcp.Content)
+	return out
+}
+
+// exposeContents is expose for a resource's contents.
+func exposeContents(srv string, c mcp.ResourceContents) mcp.ResourceContents {
+	out, _ := expose(srv, c).(mcp.ResourceContents)
+	return out
+}
+
+// linkTypes are the content types exposeContent rewrites, as they appear
+// in JSON. Inside a JSON string the quotes would be escaped, so a text
+// mentioning them does not match.
+var linkTypes = [][]byte{[]byte(`"` + mcp.ContentTypeLink + `"`), []byte(`"` + mcp.ContentTypeResource + `"`)}
+
+// relink is exposeContent for a relayed tools/call result (JSON). A result
+// without a link (nearly all) is returned as it came, without a decode;
+// only the content items that are links are decoded and encoded again,
+// the rest of the result keeps its bytes. One that does not decode is
+// returned as it came.
+func relink(srv string, raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, linkTypes[0]) && !bytes.Contains(raw, linkTypes[1]) {
 		return raw
 	}
 	var res map[string]json.RawMessage
 	if json.Unmarshal(raw, &res) != nil {
 		return raw
 	}
-	var content []map[string]json.RawMessage
+	var content []json.RawMessage
 	if json.Unmarshal(res["content"], &content) != nil {
 		return raw
 	}
 	changed := false
-	for _, c := range content {
-		var typ, uri string
-		if json.Unmarshal(c["type"], &typ) != nil || typ != "resource_link" || json.Unmarshal(c["uri"], &uri) != nil || uri == "" {
+	for i, item := range content {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(item, &head) != nil || (head.Type != mcp.ContentTypeLink && head.Type != mcp.ContentTypeResource) {
 			continue
 		}
-		c["uri"], _ = json.Marshal(ExposedURI(server, uri))
-		changed = true
+		c, err := mcp.UnmarshalContent(item)
+		if err != nil {
+			continue
+		}
+		b, err := json.Marshal(exposeContent(srv, c))
+		if err != nil {
+			continue
+		}
+		content[i], changed = b, true
 	}
 	if !changed {
 		return raw
@@ -46,18 +106,4 @@ func relinkRaw(server string, raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return out
-}
-
-// relink is relinkRaw for a decoded result (the general path); res is
-// changed in place.
-func relink(server string, res *mcp.CallToolResult) {
-	if res == nil {
-		return
-	}
-	for i, c := range res.Content {
-		if l, ok := c.(mcp.ResourceLink); ok && l.URI != "" {
-			l.URI = ExposedURI(server, l.URI)
-			res.Content[i] = l
-		}
-	}
 }

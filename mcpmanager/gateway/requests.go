@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // ErrNoClient means no client connected to the gateway takes the request:
@@ -125,7 +127,7 @@ type rpcResponse struct {
 
 // request sends method with params to the client over w and decodes its
 // answer into out.
-func (o *outgoing) request(ctx context.Context, w *lineWriter, method string, params, out any) error {
+func (o *outgoing) request(ctx context.Context, w *wire.Writer, method string, params, out any) error {
 	if w == nil {
 		return fmt.Errorf("gateway: %s: %w", method, ErrNoClient)
 	}
@@ -143,7 +145,7 @@ func (o *outgoing) request(ctx context.Context, w *lineWriter, method string, pa
 		delete(o.pending, strconv.Quote(id))
 		o.mu.Unlock()
 	}()
-	if err := w.writeJSON(map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": id, "method": method, "params": params}); err != nil {
+	if err := w.WriteJSON(map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": id, "method": method, "params": params}); err != nil {
 		return err
 	}
 	select {
@@ -215,7 +217,7 @@ func (s *stdioSession) ProtocolVersion() string {
 	return v
 }
 
-func (s *stdioSession) writer() *lineWriter {
-	w, _ := s.w.Load().(*lineWriter)
+func (s *stdioSession) writer() *wire.Writer {
+	w, _ := s.w.Load().(*wire.Writer)
 	return w
 }

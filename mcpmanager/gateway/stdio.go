@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -15,27 +14,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
-)
-
-// MaxLineBytes bounds one incoming JSON-RPC line; a longer line ends the
-// session with ErrLineTooLong (a client sending one is broken, and reading
-// it whole would let it exhaust memory). It is jsonl.MaxMessageBytes
-// (64 MB), the bound on servers' messages too. A variable so tests can
-// shorten it.
-var MaxLineBytes = jsonl.MaxMessageBytes
-
-// Sentinel errors of ServeStdio.
-var (
-	// ErrLineTooLong means the client sent a line over MaxLineBytes.
-	ErrLineTooLong = errors.New("gateway: JSON-RPC line too long")
 )
 
 // ServeStdio serves the gateway as one MCP session over newline-delimited
 // JSON-RPC: requests are read from in, responses and notifications written
 // to out. It returns nil when in reaches EOF or ctx ends, after every
-// request it started has finished (their contexts are cancelled first).
+// request it started has finished (their contexts are cancelled first). A
+// line over wire.MaxMessageBytes ends the session with a *wire.LimitError
+// (wire.ErrTooLarge): a client sending one is broken, and reading it whole
+// would let it exhaust memory.
 //
 // 'switchboard serve' runs it in place of mcp-go's server.StdioServer. On
 // the proxy's hot path every cost is paid on top of the server's own, and
@@ -44,7 +32,8 @@ var (
 // runs. Here the goroutine that read a message handles it and hands
 // reading on to another, so a call reaches the registry without a
 // scheduler hop, and a plain tools/call is decoded once and its result
-// relayed undecoded (fastCall, registry.CallRaw). Everything else
+// relayed undecoded (fastCall). The call itself is callTool, as for a
+// call over HTTP, so both transports answer a call alike. Everything else
 // (initialize, ping, tools/list, cancellation, logging, errors) goes to the
 // MCP server as is, and its notifications (list_changed, progress) are
 // written as they come.
@@ -61,14 +50,14 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 	ctx, cancel := context.WithCancel(g.srv.WithContext(ctx, sess))
 	defer cancel()
 
-	w := &lineWriter{w: out}
+	w := wire.NewWriter(out)
 	sess.w.Store(w) // requests to the client (sampling, elicitation) go out here
 	var notesDone sync.WaitGroup
 	notesDone.Go(func() {
 		for {
 			select {
 			case n := <-sess.notes:
-				_ = w.writeJSON(n) // a dead client shows up as EOF on in
+				_ = w.WriteJSON(n) // a dead client shows up as EOF on in
 			case <-ctx.Done():
 				return
 			}
@@ -92,7 +81,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 		return true
 	}
 	calls := &inflight{cancel: map[string]context.CancelFunc{}}
-	r := &lineReader{br: bufio.NewReaderSize(in, 64<<10)}
+	r := wire.NewLineReader(in, 0)
 	readDone := make(chan error, 1) // exactly one reader ever reports
 	// Workers take turns reading (leader/followers): the one holding the
 	// turn reads a message, passes the turn on (to an idle worker, or a new
@@ -103,7 +92,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 	var work func()
 	work = func() {
 		for {
-			line, err := r.next()
+			line, err := r.Next()
 			if len(line) > 0 && begin() {
 				if err == nil {
 					select {
@@ -153,7 +142,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 // handle answers one message. A panic in a handler must not end the
 // session: the request gets an internal error, as mcp-go's stdio server
 // answers it.
-func (g *Gateway) handle(ctx context.Context, line []byte, w *lineWriter, calls *inflight) {
+func (g *Gateway) handle(ctx context.Context, line []byte, w *wire.Writer, calls *inflight) {
 	defer func() {
 		if p := recover(); p != nil {
 			var req struct {
@@ -164,7 +153,7 @@ func (g *Gateway) handle(ctx context.Context, line []byte, w *lineWriter, calls 
 					Code    int    `json:"code"`
 					Message string `json:"message"`
 				}
-				_ = w.writeJSON(struct {
+				_ = w.WriteJSON(struct {
 					JSONRPC string          `json:"jsonrpc"`
 					ID      json.RawMessage `json:"id"`
 					Error   rpcError        `json:"error"`
@@ -176,91 +165,8 @@ func (g *Gateway) handle(ctx context.Context, line []byte, w *lineWriter, calls 
 		return
 	}
 	if resp := g.srv.HandleMessage(ctx, line); resp != nil {
-		_ = w.writeJSON(resp)
+		_ = w.WriteJSON(resp)
 	}
-}
-
-// lineReader splits in into JSON-RPC lines. A line is returned once,
-// trimmed, and never shared with the next read (handlers keep it).
-// Only one goroutine reads at a time: the next reader starts after a
-// line has been read.
-type lineReader struct{ br *bufio.Reader }
-
-func (r *lineReader) next() ([]byte, error) {
-	var long []byte
-	for {
-		chunk, err := r.br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			if len(long)+len(chunk) > MaxLineBytes {
-				return nil, fmt.Errorf("%w: over the %s limit", ErrLineTooLong, jsonl.Size(MaxLineBytes))
-			}
-			long = append(long, chunk...)
-			continue
-		}
-		var line []byte
-		if long != nil {
-			line = append(long, chunk...)
-		} else {
-			line = bytes.Clone(chunk)
-		}
-		return bytes.TrimSpace(line), err
-	}
-}
-
-// lineWriter writes one JSON value per line; concurrent writers never
-// interleave, and each line goes out in a single Write so a reader on the
-// other end sees it at once (no buffer to forget to flush).
-type lineWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
-}
-
-func (lw *lineWriter) writeJSON(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("gateway: encode message: %w", err)
-	}
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	lw.buf = append(append(lw.buf[:0], b...), '\n')
-	_, err = lw.w.Write(lw.buf)
-	if cap(lw.buf) > 1<<20 {
-		lw.buf = nil // do not pin a 5 MB buffer after one big result
-	}
-	if err != nil {
-		return fmt.Errorf("gateway: write message: %w", err)
-	}
-	return nil
-}
-
-// writeResult writes a response carrying result as it came from the
-// server: re-encoding it would cost a pass over every byte of a large
-// result. It is valid JSON (the transport parsed it); only a line break
-// (a pretty-printing HTTP server) would break the framing.
-func (lw *lineWriter) writeResult(id, result json.RawMessage) error {
-	if wire.HasLineBreak(result) {
-		var b bytes.Buffer
-		if err := json.Compact(&b, result); err != nil {
-			return fmt.Errorf("gateway: compact result: %w", err)
-		}
-		result = b.Bytes()
-	}
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	lw.buf = append(lw.buf[:0], `{"jsonrpc":"2.0","id":`...)
-	lw.buf = append(lw.buf, id...)
-	lw.buf = append(lw.buf, `,"result":`...)
-	lw.buf = append(lw.buf, result...)
-	lw.buf = append(lw.buf, "}\n"...)
-	_, err := lw.w.Write(lw.buf)
-	if cap(lw.buf) > 1<<20 {
-		lw.buf = nil // do not pin a 5 MB buffer after one big result
-	}
-	if err != nil {
-		return fmt.Errorf("gateway: write message: %w", err)
-	}
-	return nil
 }
 
 // stdioSession is the one client of a stdio gateway. The MCP server keeps
@@ -268,7 +174,7 @@ func (lw *lineWriter) writeResult(id, result json.RawMessage) error {
 // notes, which ServeStdio drains.
 type stdioSession struct {
 	notes       chan mcp.JSONRPCNotification
-	w           atomic.Value // *lineWriter, for requests to the client
+	w           atomic.Value // *wire.Writer, for requests to the client
 	out         outgoing     // those requests, waiting for answers
 	version     atomic.Value // string: the protocol version initialize negotiated
 	initialized atomic.Bool
@@ -363,7 +269,7 @@ func parseCall(line []byte) (req callRequest, ok bool) {
 // reaching the tool, which was most of the proxy's per-call CPU. Anything
 // unusual (task-augmented, unknown tool, a protocol version this SDK would
 // reject) is left to the general path, which answers it as mcp-go does.
-func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, calls *inflight) bool {
+func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, calls *inflight) bool {
 	// Cheap filter first: most non-call messages never pay for a decode.
 	if !bytes.Contains(line, []byte(`"tools/call"`)) && !bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
 		return false
@@ -379,14 +285,6 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
 		return false
 	}
-	srv, tool, ok := g.route(req.Params.Name)
-	if !ok {
-		res, handled := g.callWithheld(ctx, req.Params.Name, req.Params.Arguments)
-		if handled {
-			_ = w.writeResult(req.ID, res)
-		}
-		return handled
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := string(req.ID)
@@ -399,20 +297,14 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *lineWriter, call
 		meta.AdditionalFields = m
 	}
 	notify := func(params map[string]any) {
-		_ = w.writeJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
+		_ = w.WriteJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
 			Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress), Params: mcp.NotificationParams{AdditionalFields: params}}})
 	}
-	upCtx, stop := detach(ctx)
-	defer stop()
-	res, err := g.reg.CallRaw(upCtx, srv, tool, req.Params.Arguments, callOptions(meta, notify))
-	if err != nil {
-		// The caller's model should see why, as a tool error, not a protocol failure.
-		res, _ = json.Marshal(mcp.NewToolResultError(err.Error()))
-	} else {
-		res = relinkRaw(srv, res)
+	res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
+	if ok {
+		_ = w.WriteResult(req.ID, res)
 	}
-	_ = w.writeResult(req.ID, res)
-	return true
+	return ok
 }
 
 // plainMeta reports whether a request's _meta is one the general path would

@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // upstream is an in-process MCP server behind a registry, with tools that
@@ -320,12 +321,13 @@ func TestServeStdioWire(t *testing.T) {
 	}
 }
 
-// TestServeStdioEnds: ServeStdio returns on a line over MaxLineBytes and
-// when its context ends, with nothing left running.
+// TestServeStdioEnds: ServeStdio returns on a line over
+// wire.MaxMessageBytes and when its context ends, with nothing left
+// running.
 func TestServeStdioEnds(t *testing.T) {
-	old := MaxLineBytes
-	MaxLineBytes = 1 << 17
-	t.Cleanup(func() { MaxLineBytes = old })
+	old := wire.MaxMessageBytes
+	wire.MaxMessageBytes = 1 << 17
+	t.Cleanup(func() { wire.MaxMessageBytes = old })
 	cases := []struct {
 		name  string
 		input func(w io.Writer, cancel context.CancelFunc)
@@ -333,7 +335,7 @@ func TestServeStdioEnds(t *testing.T) {
 	}{
 		{"line too long", func(w io.Writer, _ context.CancelFunc) {
 			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"`+strings.Repeat("x", 1<<18))
-		}, ErrLineTooLong},
+		}, wire.ErrTooLarge},
 		{"context ends", func(_ io.Writer, cancel context.CancelFunc) { cancel() }, nil},
 	}
 	for _, tc := range cases {

@@ -91,31 +91,61 @@ func CheckOutput(t mcp.Tool, res *mcp.CallToolResult) error {
 // tool's outputSchema an error result: the text says why (the model and
 // the CLI see it), _meta[MetaOutputSchemaError] carries the same for a
 // window, and the structured content stays for inspection. A tool whose
-// definition is not at hand is not checked.
-func (r *Registry) checkOutput(ctx context.Context, server, tool string, res *mcp.CallToolResult) {
+// definition is not at hand is not checked. It reports whether it changed
+// res.
+func (r *Registry) checkOutput(ctx context.Context, server, tool string, res *mcp.CallToolResult) bool {
 	if res == nil || res.IsError {
-		return
+		return false
 	}
+	t, ok := r.outputTool(ctx, server, tool)
+	if !ok {
+		return false
+	}
+	err := CheckOutput(t, res)
+	if err == nil {
+		return false
+	}
+	msg := fmt.Sprintf("%s: %s: %v (the server has a bug: tell its author)", server, tool, err)
+	res.IsError = true
+	res.Content = append(res.Content, mcp.NewTextContent(msg))
+	if res.Meta == nil {
+		res.Meta = &mcp.Meta{}
+	}
+	if res.Meta.AdditionalFields == nil {
+		res.Meta.AdditionalFields = map[string]any{}
+	}
+	res.Meta.AdditionalFields[MetaOutputSchemaError] = msg
+	return true
+}
+
+// checkOutputRaw is checkOutput for a relayed result: it is decoded only
+// when the tool declares an outputSchema (few do), and encoded again only
+// when checkOutput changed it.
+func (r *Registry) checkOutputRaw(ctx context.Context, server, tool string, raw json.RawMessage) json.RawMessage {
+	if _, ok := r.outputTool(ctx, server, tool); !ok || toolError(raw) {
+		return raw
+	}
+	res, err := mcp.ParseCallToolResult(&raw)
+	if err != nil || !r.checkOutput(ctx, server, tool, res) {
+		return raw
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// outputTool returns server's tool when it declares an outputSchema.
+func (r *Registry) outputTool(ctx context.Context, server, tool string) (mcp.Tool, bool) {
 	tools, err := r.ServerTools(ctx, server)
 	if err != nil {
-		return
+		return mcp.Tool{}, false
 	}
 	for _, t := range tools {
-		if t.Name != tool {
-			continue
+		if t.Name == tool {
+			return t, outputSchema(t) != nil
 		}
-		if err := CheckOutput(t, res); err != nil {
-			msg := fmt.Sprintf("%s: %s: %v (the server has a bug: tell its author)", server, tool, err)
-			res.IsError = true
-			res.Content = append(res.Content, mcp.NewTextContent(msg))
-			if res.Meta == nil {
-				res.Meta = &mcp.Meta{}
-			}
-			if res.Meta.AdditionalFields == nil {
-				res.Meta.AdditionalFields = map[string]any{}
-			}
-			res.Meta.AdditionalFields[MetaOutputSchemaError] = msg
-		}
-		return
 	}
+	return mcp.Tool{}, false
 }

@@ -8,18 +8,15 @@
 // carries them; an exposed name that comes from outside (a command line, a
 // client of the gateway) is looked up once with Lookup.
 //
-//	r := registry.New(registry.Options{})
-//	r.Add(source)                        // anything with Name(), Client() and CallTimeout()
-//	tools, errs := r.Tools(ctx)          // partial results: tools of healthy servers
-//	res, err := r.Call(ctx, t.Server, t.Tool.Name, args, registry.CallOptions{})
-//	t, err := r.Lookup(ctx, "memory__read_graph") // an exposed name typed by a user
-//	raw, err := r.CallRaw(ctx, "memory", "read_graph", argsJSON, opts) // relay: JSON in, JSON out
-//	changes, stop := r.Subscribe()       // a signal whenever the tool lists may have changed
+// See Example for listing, Call, Lookup and CallRaw (the relay's call:
+// JSON in, JSON out), and ExampleRegistry_Subscribe for the signal that
+// the tool lists may have changed.
 //
 // A Registry is safe for concurrent use.
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,7 +31,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 	"golang.org/x/sync/singleflight"
 )
@@ -62,6 +58,8 @@ var (
 	ErrPagination = errors.New("the server's list does not end")
 	// ErrUnsupported: the server's session cannot do what was asked.
 	ErrUnsupported = errors.New("the server's connection does not support this")
+	// ErrArguments: a call's arguments are not a JSON object.
+	ErrArguments = errors.New("arguments must be a JSON object")
 )
 
 // Client is the part of an MCP session the registry uses. *client.Client of
@@ -655,46 +653,82 @@ type RawClient interface {
 // server's JSON, undecoded. Decoding a result into mcp-go's types and
 // encoding it again was most of what relaying a large result cost.
 //
+// It does what Call does around the call: arguments that are not a JSON
+// object (or absent) are refused before any server sees them, -32042 is
+// retried after the URL elicitations, and a result whose structuredContent
+// does not match the tool's outputSchema becomes an error result. Only a
+// tool that declares an outputSchema has its result decoded for that.
+//
 // Only sessions on a protocol version before 2026-07-28 are relayed raw. On
 // newer ones mcp-go adds per-request _meta and may run input round trips,
 // so those calls, and clients that are not RawClients, go through CallTool
 // and their result is encoded again.
 func (r *Registry) CallRaw(ctx context.Context, server, tool string, args json.RawMessage, opts CallOptions) (json.RawMessage, error) {
+	if err := checkArgs(args); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", server, tool, err)
+	}
 	if tc, ok := r.asTask(ctx, server, tool); ok {
-		var m map[string]any
-		if len(args) > 0 && string(args) != "null" {
-			if err := json.Unmarshal(args, &m); err != nil {
-				return nil, fmt.Errorf("arguments must be a JSON object: %w", err)
-			}
+		m, err := argsMap(args)
+		if err != nil {
+			return nil, err
 		}
 		res, err := r.callTask(ctx, tc, server, tool, m, opts)
 		if err != nil {
 			return nil, err
 		}
+		r.checkOutput(ctx, server, tool, res)
 		return json.Marshal(res)
 	}
 	var out json.RawMessage
-	err := r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
-		rc, ok := cl.(RawClient)
-		if !ok || mcp.IsModernProtocol(rc.ProtocolVersion()) {
-			var m map[string]any
-			if len(args) > 0 {
-				if err := json.Unmarshal(args, &m); err != nil {
-					return false, fmt.Errorf("arguments must be a JSON object: %w", err)
+	err := r.retryURL(ctx, server, func() error {
+		return r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
+			rc, ok := cl.(RawClient)
+			if !ok || mcp.IsModernProtocol(rc.ProtocolVersion()) {
+				m, err := argsMap(args)
+				if err != nil {
+					return false, err
 				}
+				res, err := callTyped(ctx, cl, tool, m, meta)
+				if err != nil {
+					return false, err
+				}
+				out, err = json.Marshal(res)
+				return res.IsError, err
 			}
-			res, err := callTyped(ctx, cl, tool, m, meta)
-			if err != nil {
-				return false, err
-			}
-			out, err = json.Marshal(res)
-			return res.IsError, err
-		}
-		var err error
-		out, err = r.sendRaw(ctx, rc.GetTransport(), tool, args, meta)
-		return err == nil && toolError(out), err
+			var err error
+			out, err = r.sendRaw(ctx, rc.GetTransport(), tool, args, meta)
+			return err == nil && toolError(out), err
+		})
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return r.checkOutputRaw(ctx, server, tool, out), nil
+}
+
+// checkArgs refuses arguments that are not a JSON object (absent and null
+// stand for none): a server handed an array or a string answers in its own
+// words, or runs the tool with no arguments at all. args is valid JSON (the
+// caller parsed the message it came in), so its first byte tells; a 5 MB
+// object relayed raw is not decoded for this.
+func checkArgs(args json.RawMessage) error {
+	t := bytes.TrimLeft(args, " \t\r\n")
+	if len(t) == 0 || t[0] == '{' || string(t) == "null" {
+		return nil
+	}
+	return fmt.Errorf("%w, not %s", ErrArguments, truncate(string(t), 40))
+}
+
+// argsMap decodes arguments that passed checkArgs, for a typed call.
+func argsMap(args json.RawMessage) (map[string]any, error) {
+	var m map[string]any
+	if len(args) == 0 {
+		return nil, nil
+	}
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrArguments, err)
+	}
+	return m, nil
 }
 
 func callTyped(ctx context.Context, cl Client, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
@@ -866,7 +900,7 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 		if errors.Is(context.Cause(cctx), ErrCallTimeout) && ctx.Err() == nil {
 			// Say why: a stdio server's reader knows what it was in the middle of.
 			why := ""
-			var se *jsonl.StallError
+			var se *wire.StallError
 			if errors.As(err, &se) {
 				why = " (" + se.Detail() + ")"
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 func TestNamespace(t *testing.T) {
@@ -321,7 +321,7 @@ type stalling struct{ Client }
 
 func (stalling) CallTool(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	<-ctx.Done()
-	return nil, &jsonl.StallError{Err: ctx.Err(), Since: 2 * time.Second, Pending: 40}
+	return nil, &wire.StallError{Err: ctx.Err(), Since: 2 * time.Second, Pending: 40}
 }
 
 func TestCallTimeoutSaysWhy(t *testing.T) {

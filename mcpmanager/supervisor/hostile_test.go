@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // buildHostile builds testdata/hostile into a temporary directory.
@@ -29,9 +29,9 @@ func buildHostile(t *testing.T) string {
 // smallLimit makes every message bound 1 MB for one test.
 func smallLimit(t *testing.T) {
 	t.Helper()
-	old := jsonl.MaxMessageBytes
-	jsonl.MaxMessageBytes = 1 << 20
-	t.Cleanup(func() { jsonl.MaxMessageBytes = old })
+	old := wire.MaxMessageBytes
+	wire.MaxMessageBytes = 1 << 20
+	t.Cleanup(func() { wire.MaxMessageBytes = old })
 }
 
 // TestHostileStdio: a stdio server cannot make the host buffer an endless
@@ -56,7 +56,7 @@ func TestHostileStdio(t *testing.T) {
 		if !strings.HasPrefix(st.Error, "huge-line: ") || !strings.Contains(st.Error, "1 MB limit") || strings.Contains(st.Error, "handshake in time") {
 			t.Errorf("error %q, want it to name the server and the 1 MB limit", st.Error)
 		}
-		if err, done := wait(10 * time.Second); !done || !errors.Is(err, jsonl.ErrTooLarge) {
+		if err, done := wait(10 * time.Second); !done || !errors.Is(err, wire.ErrTooLarge) {
 			t.Errorf("Run returned %v (%v), want ErrTooLarge", err, done)
 		}
 		// Reading the 32 MB line whole would allocate it (twice over, as
@@ -71,7 +71,7 @@ func TestHostileStdio(t *testing.T) {
 		s, _, wait := start(t, "huge-result", hostile("huge-result", 8<<20, 5*time.Second))
 		st := waitState(t, s, Ready, 10*time.Second)
 		_, _, err := callTool(t.Context(), s, "big")
-		if !errors.Is(err, jsonl.ErrTooLarge) || !strings.Contains(err.Error(), "1 MB limit") {
+		if !errors.Is(err, wire.ErrTooLarge) || !strings.Contains(err.Error(), "1 MB limit") {
 			t.Fatalf("call: %v, want it to fail naming the 1 MB limit", err)
 		}
 		st = waitState(t, s, Error, 10*time.Second)
@@ -98,7 +98,7 @@ func TestHostileStdio(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 		defer cancel()
 		_, _, err := callTool(ctx, s, "big")
-		var se *jsonl.StallError
+		var se *wire.StallError
 		if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &se) || !strings.Contains(err.Error(), "no complete message after ") || se.Pending != 100 {
 			t.Fatalf("call: %v, want a timeout saying 100 bytes are pending", err)
 		}

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // OriginError says a remote server tried to send the client to another
@@ -112,10 +112,10 @@ func originOf(u *url.URL) string {
 
 // limitBody bounds a response as jsonl bounds a stdio stream: one event
 // of an event stream, or a whole JSON body, may not exceed
-// jsonl.MaxMessageBytes; past that, reading fails with a *jsonl.LimitError.
+// wire.MaxMessageBytes; past that, reading fails with a *wire.LimitError.
 func limitBody(resp *http.Response) io.ReadCloser {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	return &capped{rc: resp.Body, limit: jsonl.MaxMessageBytes, events: mt == "text/event-stream"}
+	return &capped{rc: resp.Body, limit: wire.MaxMessageBytes, events: mt == "text/event-stream"}
 }
 
 // capped fails once a body (events: one server-sent event, the bytes up to
@@ -158,7 +158,7 @@ func (c *capped) Read(p []byte) (int, error) {
 		}
 	}
 	if c.n > c.limit {
-		c.err = &jsonl.LimitError{Limit: c.limit}
+		c.err = &wire.LimitError{Limit: c.limit}
 		return 0, c.err
 	}
 	return n, err

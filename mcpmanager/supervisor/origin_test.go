@@ -14,8 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // collector is another origin (another port on 127.0.0.1) that records
@@ -221,7 +221,7 @@ func TestRemoteMessageLimit(t *testing.T) {
 	t.Cleanup(srv.Close)
 	s, wait := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: srv.URL + "/mcp", Type: RemoteHTTP}, Restart: Restart{Disabled: true}, StartTimeout: 5 * time.Second}, Options{})
 	err := wait()
-	if st := s.Status(); !errors.Is(err, jsonl.ErrTooLarge) || !strings.Contains(st.Error, "1 MB limit") {
+	if st := s.Status(); !errors.Is(err, wire.ErrTooLarge) || !strings.Contains(st.Error, "1 MB limit") {
 		t.Errorf("Run returned %v; status %q", err, st.Error)
 	}
 }
@@ -250,7 +250,7 @@ func TestCappedBody(t *testing.T) {
 			body := &capped{rc: io.NopCloser(strings.NewReader(c.body)), limit: 64, events: c.events}
 			got, err := io.ReadAll(body)
 			if c.over {
-				if !errors.Is(err, jsonl.ErrTooLarge) {
+				if !errors.Is(err, wire.ErrTooLarge) {
 					t.Errorf("err %v after %d bytes, want ErrTooLarge", err, len(got))
 				}
 				return

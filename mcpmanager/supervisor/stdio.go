@@ -9,15 +9,14 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // dialStdio starts the process and speaks JSON-RPC over its stdin and
-// stdout. Stdout is read through a jsonl.Reader: a message longer than
-// jsonl.MaxMessageBytes ends the session (dead closes, cause names the
+// stdout. Stdout is read through a wire.Reader: a message longer than
+// wire.MaxMessageBytes ends the session (dead closes, cause names the
 // limit) instead of being buffered whole.
 func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 	spec := s.spec.Process
@@ -43,7 +42,7 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 		s.log.Consume(p.Stderr) // until EOF: every line, including the last words of a crash
 		p.Stderr.Close()
 	}()
-	out := jsonl.NewReader(p.Stdout, 0)
+	out := wire.NewReader(p.Stdout, 0)
 	dead := make(chan struct{})
 	go func() {
 		select {
@@ -85,7 +84,7 @@ func sandboxRefused(err error) bool {
 // pending"); one cut off by an oversized message names the limit.
 type stdioTransport struct {
 	*wire.Transport
-	out *jsonl.Reader
+	out *wire.Reader
 }
 
 // SendRequest implements transport.Interface.

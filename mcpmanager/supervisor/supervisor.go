@@ -8,12 +8,8 @@
 // started again. Every transport reports the same states and keeps its log
 // the same way.
 //
-//	s, err := supervisor.New(supervisor.Spec{Name: "memory", Process: process.Spec{Command: "npx", Args: ...}}, supervisor.Options{
-//		OnStatus:   func(st supervisor.Status) { events <- st },
-//		ClientInfo: mcp.Implementation{Name: "switchboard", Version: version},
-//	})
-//	go s.Run(ctx)          // returns when ctx ends; the process is stopped by then
-//	c, err := s.Client()   // the ready MCP session, or why there is none
+// See Example: New with the spec and where to report states, Run until
+// the context ends, and Client for the ready session.
 //
 // A Server is safe for concurrent use. Run must be called once.
 package supervisor
@@ -34,12 +30,12 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // State is where a server is in its life.
@@ -377,7 +373,7 @@ type session struct {
 	dead  <-chan struct{} // closed when the process exits or the connection is lost
 	why   func() string   // stdio: why dead closed ("exit status 2")
 	cause func() error    // why dead closed: remote, ErrDisconnected or a LoginError's cause; stdio, a message over the limit (nil when it exited)
-	out   *jsonl.Reader   // stdio: its stdout, bounded; nil for remote servers
+	out   *wire.Reader    // stdio: its stdout, bounded; nil for remote servers
 	close func()          // ends the session (stops the process tree)
 }
 

@@ -1,32 +1,9 @@
-// Package wire reads and writes MCP's JSON-RPC messages on
-// newline-delimited streams (stdio) with as few passes over each message as
-// possible: one pass validates a message and finds its top-level members,
-// and a large result or argument is handed on as the bytes that arrived.
-//
-// It exists for the proxy's hot path (switchboard serve): a tools/call with
-// 5 MB of arguments and a 5 MB result used to be scanned about ten times on
-// its way through (decode, re-encode with RawMessage compaction, the
-// client's two decodes of each line); here it is scanned once each way.
-//
-//	m, err := wire.Parse(line) // validates the whole line
-//	if err == nil && !m.IsRequest() && !m.IsNotification() {
-//		deliver(m.ID, m.Result) // slices of line, not copies
-//	}
 package wire
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-)
-
-// Sentinel errors.
-var (
-	// ErrSyntax: the bytes are not one valid JSON value (RFC 8259).
-	ErrSyntax = errors.New("wire: invalid JSON")
-	// ErrNotObject: the message is valid JSON but not an object.
-	ErrNotObject = errors.New("wire: a JSON-RPC message must be an object")
 )
 
 // MaxDepth bounds nesting, as encoding/json does.

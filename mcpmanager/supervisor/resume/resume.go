@@ -33,7 +33,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // Reconnection limits; variables so tests can shorten them.
@@ -126,7 +126,7 @@ func (s *stream) fill() error {
 		return err
 	}
 	switch {
-	case errors.Is(err, jsonl.ErrTooLarge):
+	case errors.Is(err, wire.ErrTooLarge):
 		return err // the server would send it again: resuming cannot help
 	case errors.Is(err, io.EOF) && !s.onEnd:
 		return io.EOF // a response stream the server ended: the MCP client decides

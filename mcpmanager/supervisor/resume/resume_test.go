@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/jsonl"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor/resume"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // conn is one request the test server saw.
@@ -263,7 +263,7 @@ func TestOversizedEventIsNotResumed(t *testing.T) {
 		return &http.Response{
 			StatusCode: http.StatusOK, Request: r,
 			Header: http.Header{"Content-Type": {"text/event-stream"}},
-			Body:   io.NopCloser(jsonl.NewReader(body, 50)),
+			Body:   io.NopCloser(wire.NewReader(body, 50)),
 		}, nil
 	})
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://127.0.0.1:1/mcp", nil)
@@ -272,7 +272,7 @@ func TestOversizedEventIsNotResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if _, err := io.ReadAll(resp.Body); !errors.Is(err, jsonl.ErrTooLarge) || calls != 1 {
+	if _, err := io.ReadAll(resp.Body); !errors.Is(err, wire.ErrTooLarge) || calls != 1 {
 		t.Errorf("read: %v after %d requests, want ErrTooLarge and no reconnection", err, calls)
 	}
 }

@@ -1,23 +1,4 @@
-// Package jsonl bounds newline-delimited JSON-RPC streams (MCP's stdio
-// transport): one message may not run past MaxMessageBytes without its
-// newline. Without a bound, a server that writes a huge line without ever
-// ending it makes the reader buffer all of it — a gigabyte line costs a
-// gigabyte, kept for as long as the session lives.
-//
-// A Reader sits between the stream and whatever splits it into lines
-// (mcp-go's bufio.Reader.ReadString, a bufio.Scanner): it passes bytes
-// through unchanged and fails with a *LimitError as soon as the current line
-// grows past the limit, so the line splitter holds at most the limit plus
-// one read. It also knows how much of an unfinished message is pending and
-// when the last one ended, which is what a timeout should report:
-//
-//	r := jsonl.NewReader(stdout, 0)            // 0: MaxMessageBytes
-//	tr := transport.NewIO(r, stdin, nil)
-//	...
-//	case <-r.Failed():                        // r.Err() names the limit
-//	...
-//	return fmt.Errorf("%w: %s", ErrTimeout, r.Stall()) // "no complete message after 60s, 1234 bytes pending"
-package jsonl
+package wire
 
 import (
 	"bytes"
@@ -27,18 +8,6 @@ import (
 	"io"
 	"sync"
 	"time"
-)
-
-// MaxMessageBytes is the default bound on one message (one line, without
-// its newline): far above any real tool result, far below what hurts a
-// desktop. A variable so tests, and hosts that need more, can change it;
-// Readers made earlier keep their limit.
-var MaxMessageBytes = 64 << 20
-
-// Sentinel errors.
-var (
-	// ErrTooLarge: a message ran past the limit without ending.
-	ErrTooLarge = errors.New("message too large")
 )
 
 // LimitError says a message ran past Limit bytes without a newline. It

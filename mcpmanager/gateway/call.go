@@ -1,0 +1,93 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// callTool is tools/call, whichever transport the request came on: the
+// stdio fast path (fastCall) and the MCP server's handler (HTTP, and what
+// stdio leaves to it) both call it, so a client sees the same result for
+// the same call over either. It routes the exposed name (a withheld tool
+// the user trusted since is called, one still withheld answers why), lets
+// the registry check the arguments, retry after URL elicitations and check
+// the structured output, turns an error into a tool error (the caller's
+// model should read why, not a protocol failure), and rewrites resource
+// links to URIs the gateway serves.
+//
+// It reports false, with nothing done, for a name that is neither
+// published nor withheld: the MCP server answers that one (after the
+// start-up wait, it may be about to be published).
+func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) (json.RawMessage, bool) {
+	srv, tool, ok := g.route(name)
+	if !ok {
+		if !g.withheld(name) {
+			return nil, false
+		}
+		t, err := g.reg.Lookup(ctx, name)
+		if err != nil {
+			return errorResult(err), true
+		}
+		g.reg.Invalidate(t.Server) // trusted since: Watch republishes it
+		srv, tool = t.Server, t.Tool.Name
+	}
+	upCtx, stop := detach(ctx)
+	defer stop()
+	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
+	if err != nil {
+		return errorResult(err), true
+	}
+	return relink(srv, res), true
+}
+
+// withheld reports whether name was withheld by the registry's gate at the
+// last Refresh (a tool whose definition changed since the user trusted it).
+func (g *Gateway) withheld(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, e := range g.errs {
+		if e.Tool == name {
+			return true
+		}
+	}
+	return false
+}
+
+// errorResult is err as a tool error result.
+func errorResult(err error) json.RawMessage {
+	res, _ := json.Marshal(mcp.NewToolResultError(err.Error()))
+	return res
+}
+
+// handler is the MCP server's tools/call handler for every published tool:
+// callTool with the request as mcp-go decoded it.
+func (g *Gateway) handler() server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var notify func(params map[string]any)
+		if out := server.ServerFromContext(ctx); out != nil {
+			notify = func(params map[string]any) {
+				_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+			}
+		}
+		args := req.Params.RawArguments // the bytes that came, when they came over a wire
+		if args == nil {
+			var err error
+			if args, err = json.Marshal(req.Params.Arguments); err != nil {
+				return mcp.NewToolResultError(fmt.Sprintf("gateway: encode arguments: %v", err)), nil
+			}
+		}
+		raw, ok := g.callTool(ctx, req.Params.Name, args, req.Params.Meta, notify)
+		if !ok { // unpublished since mcp-go found it
+			return nil, fmt.Errorf("tool %q: %w", req.Params.Name, server.ErrToolNotFound)
+		}
+		res, err := mcp.ParseCallToolResult(&raw)
+		if err != nil {
+			return mcp.NewToolResultError(fmt.Sprintf("gateway: the server's result: %v", err)), nil
+		}
+		return res, nil
+	}
+}
