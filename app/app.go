@@ -142,10 +142,10 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	c.asker = newAsker(c.emitEvent)
 	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
 	c.h.Servers.HandleRequests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker, Fallback: c.h.Chats.FallbackModel})
-	if ah, err := host.NewApps(c.h); err != nil {
+	if err := c.h.Apps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {
-		c.apps = ah
+		c.apps = c.h.Apps
 	}
 	return &App{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
 		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c},
@@ -245,9 +245,6 @@ func (a *core) close(ctx context.Context) error {
 		a.turnWG.Wait()
 		a.terminals.detachAll()
 		errs := []error{a.h.Close(ctx)}
-		if a.apps != nil {
-			errs = append(errs, a.apps.Close(ctx))
-		}
 		if h := a.hist.Load(); h != nil {
 			errs = append(errs, h.Close())
 		}

@@ -102,7 +102,7 @@ func parseProblems(err error) []ProblemView {
 // PreviewImport shows, per server, what importing text would do. Nothing
 // changes. plaintext lists secret keys (server.env.VAR) the user keeps in the file.
 func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (ImportPreview, error) {
-	res, err := a.h.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Plaintext: keepSet(plaintext), DryRun: true})
+	res, err := a.h.Servers.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Plaintext: keepSet(plaintext), DryRun: true})
 	if res.File == nil {
 		return ImportPreview{Items: []ImportItemView{}, Inputs: []InputView{}, Problems: parseProblems(err)}, nil
 	}
@@ -160,7 +160,7 @@ func (a *ServersPage) ApplyImport(name, text string, resolutions map[string]stri
 	for k, v := range resolutions {
 		res[k] = config.Resolution(v)
 	}
-	out, err := a.h.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext), Sandbox: sandbox})
+	out, err := a.h.Servers.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext), Sandbox: sandbox})
 	if out.File == nil && err != nil {
 		return 0, errors.New(parseProblems(err)[0].Text)
 	}

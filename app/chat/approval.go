@@ -109,3 +109,53 @@ func destructive(t registry.Tool) bool {
 	}
 	return a.DestructiveHint == nil || *a.DestructiveHint
 }
+
+// Verdict is what Decide says to do with a tool call.
+type Verdict int
+
+// Verdicts.
+const (
+	Run    Verdict = iota // run it without asking
+	Ask                   // ask the user first (an ApprovalRequest)
+	Refuse                // do not run it: Ruling.Why says which setting
+)
+
+// Ruling is Decide's answer: the verdict, and for Refuse the sentence
+// that says why (for the model, which should not retry, and the user).
+type Ruling struct {
+	Verdict Verdict
+	Why     string
+}
+
+// Decide is the one decision on a tool call before it runs, for the
+// model's calls and for an MCP App's alike: the user's argument rules
+// first (an error in a rule refuses, a deny rule wins, an allow rule
+// runs), then the tool's policy (def for a tool no setting names), where
+// "ask" runs without asking once the user allowed the tool for the rest
+// of the chat (allowedAlways).
+func Decide(t registry.Tool, args map[string]any, rules Rules, policies Policies, def func(registry.Tool) Policy, allowedAlways bool) Ruling {
+	ruled, rule, err := rules.Decide(t, args)
+	pol := policies.For(t, def)
+	switch {
+	case err != nil:
+		return Ruling{Refuse, "The call was not run: " + err.Error()}
+	case ruled == PolicyDeny:
+		return Ruling{Refuse, "The user's approval rule denies this call (" + rule.Describe() + "). Do not retry it; ask the user what to do instead."}
+	case pol == PolicyDeny:
+		return Ruling{Refuse, "The user's settings do not allow this tool."}
+	case ruled == PolicyAllow:
+		return Ruling{Verdict: Run}
+	case pol == PolicyAsk && !allowedAlways:
+		return Ruling{Verdict: Ask}
+	}
+	return Ruling{Verdict: Run}
+}
+
+// NewApprovalRequest is the card that asks about calling t with args
+// (JSON) in chatID: what counts as destructive (MCP's default for a tool
+// that does not say), and the hidden instructions toolcheck finds in its
+// definition.
+func NewApprovalRequest(chatID string, t registry.Tool, args json.RawMessage) ApprovalRequest {
+	return ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindTool, Server: t.Server, Tool: t.Name,
+		Arguments: args, Destructive: destructive(t), Warnings: toolcheck.Check(t.Tool)}
+}

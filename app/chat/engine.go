@@ -17,7 +17,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
-	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // MaxSteps is how many model turns with tool calls one Send may take before
@@ -607,21 +606,15 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	}
 
 	syn, isSynth := r.synthFor(c.Name, sub)
-	ruled, rule, rerr := r.t.Rules.Decide(t, params)
-	switch pol := r.t.Policies.For(t, r.e.opts.DefaultPolicy); {
+	switch ruling := Decide(t, params, r.t.Rules, r.t.Policies, r.e.opts.DefaultPolicy, r.e.AllowedAlways(r.t.ChatID, t)); {
 	case isSynth:
 		// find_tools and ask_<server> only search or delegate; the
 		// sub-agent's own calls are asked about one by one.
-	case rerr != nil:
-		return fail(CallDenied, "The call was not run: "+rerr.Error())
-	case ruled == PolicyDeny:
-		return fail(CallDenied, "The user's approval rule denies this call ("+rule.Describe()+"). Do not retry it; ask the user what to do instead.")
-	case pol == PolicyDeny:
-		return fail(CallDenied, "The user's settings do not allow this tool.")
-	case ruled == PolicyAllow:
-		// The user's rule allows calls like this one.
-	case pol == PolicyAsk && !r.e.AllowedAlways(r.t.ChatID, t):
-		req := ApprovalRequest{ID: newID(), ChatID: r.t.ChatID, Kind: KindTool, Server: t.Server, Tool: c.Name, Arguments: args, Destructive: destructive(t), Warnings: toolcheck.Check(t.Tool)}
+	case ruling.Verdict == Refuse:
+		return fail(CallDenied, ruling.Why)
+	case ruling.Verdict == Ask:
+		req := NewApprovalRequest(r.t.ChatID, t, args)
+		req.Tool = c.Name // the name the model called it by
 		view.ApprovalID = req.ID
 		update(CallPending)
 		d := Deny

@@ -183,7 +183,7 @@ func serversImportCmd() *Command {
 			defer closeServers(h)
 			// The window's import transaction: secrets to the keyring first,
 			// then config.json planned and saved under its lock.
-			out, err := h.Import(inv.Context(), host.ImportRequest{Name: args[0], Data: data, Resolutions: res,
+			out, err := h.Servers.Import(inv.Context(), host.ImportRequest{Name: args[0], Data: data, Resolutions: res,
 				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun, Sandbox: sandboxed})
 			if err != nil {
 				return validation(err)

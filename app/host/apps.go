@@ -2,8 +2,6 @@ package host
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,19 +14,17 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
-	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // Apps is the window's MCP Apps: which tool has an app, its ui:// resource
 // (read once per server and URI, read again after the server's lists
 // change) behind a sandbox proxy page, and what a running app may ask of
-// the host. It is not a method set of Host: the window makes one with
-// NewApps and closes it when it closes.
+// the host. Only the window shows apps: it calls Start; the host's Close
+// stops it.
 type Apps struct {
 	h     *Host
 	cache *apps.Cache
 	proxy *apps.Proxy
-	stop  context.CancelFunc
 
 	mu      sync.Mutex
 	context map[string]string // chat ID → the latest ui/update-model-context text
@@ -47,21 +43,23 @@ var _ Always = (*chat.Engine)(nil)
 // ErrNoAppTool: a tool an app called is not one of its server's tools.
 var ErrNoAppTool = errors.New("the app's server has no such tool")
 
-// NewApps starts the sandbox proxy and follows the registry's changes.
-func NewApps(h *Host) (*Apps, error) {
+// Start starts the sandbox proxy (on loopback) and follows the registry's
+// changes until the host closes. Call it once, before the other methods.
+func (a *Apps) Start() error {
 	p, err := apps.Listen()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a := &Apps{h: h, cache: apps.NewCache(h.registry()), proxy: p, stop: cancel, context: map[string]string{}}
-	go a.cache.Follow(ctx, h.registry())
-	return a, nil
+	a.cache, a.proxy = apps.NewCache(a.h.registry()), p
+	a.h.wg.Go(func() { a.cache.Follow(a.h.ctx, a.h.registry()) })
+	return nil
 }
 
-// Close stops the proxy.
-func (a *Apps) Close(ctx context.Context) error {
-	a.stop()
+// close stops the proxy, when Start started it.
+func (a *Apps) close(ctx context.Context) error {
+	if a.proxy == nil {
+		return nil
+	}
 	return a.proxy.Close(ctx)
 }
 
@@ -119,35 +117,23 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 	if err != nil {
 		return nil, err
 	}
-	// The model's calls and the app's are decided alike: argument rules
-	// first (a deny rule wins), then the policy, "allow for this chat"
-	// included.
-	ruled, rule, rerr := s.Rules.Decide(t, args)
+	// The model's calls and the app's are decided alike (chat.Decide).
 	policies := s.Policies
 	if agent != nil {
 		policies = agent.Merged(s.Policies)
 	}
-	switch pol := policies.For(t, a.h.Tools.DefaultPolicy); {
-	case rerr != nil:
-		return nil, fmt.Errorf("%s: the call was not run: %w", t.Name, rerr)
-	case ruled == chat.PolicyDeny:
-		return nil, fmt.Errorf("%s: the user's approval rule denies this call (%s)", t.Name, rule.Describe())
-	case pol == chat.PolicyDeny:
-		return nil, fmt.Errorf("%s: the user's settings do not allow this tool", t.Name)
-	case ruled == chat.PolicyAllow:
-	case pol == chat.PolicyAsk && (always == nil || !always.AllowedAlways(chatID, t)):
+	allowed := always != nil && always.AllowedAlways(chatID, t)
+	switch ruling := chat.Decide(t, args, s.Rules, policies, a.h.Tools.DefaultPolicy, allowed); ruling.Verdict {
+	case chat.Refuse:
+		return nil, fmt.Errorf("%s: %s", t.Name, ruling.Why)
+	case chat.Ask:
 		raw, _ := json.Marshal(args)
 		if args == nil {
 			raw = []byte("{}")
 		}
-		var id [8]byte
-		_, _ = rand.Read(id[:])
 		d := chat.Deny
 		if ask != nil {
-			ro := t.Tool.Annotations.ReadOnlyHint
-			dh := t.Tool.Annotations.DestructiveHint
-			d, err = ask.Approve(ctx, chat.ApprovalRequest{ID: hex.EncodeToString(id[:]), ChatID: chatID, Kind: chat.KindTool,
-				Server: server, Tool: t.Name, Arguments: raw, Destructive: (ro == nil || !*ro) && (dh == nil || *dh), Warnings: toolcheck.Check(t.Tool)})
+			d, err = ask.Approve(ctx, chat.NewApprovalRequest(chatID, t, raw))
 			if err != nil {
 				return nil, fmt.Errorf("the approval could not be asked: %w", err)
 			}

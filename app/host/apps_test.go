@@ -51,11 +51,12 @@ func TestAppsCallsAndOpen(t *testing.T) {
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewApps(h)
+	a := h.Apps
+	err := a.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = a.Close(context.Background()) })
+
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	for {

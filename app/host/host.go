@@ -10,7 +10,7 @@
 //	defer h.Close(ctx)
 //	h.Servers.StartBuiltins()                         // content store + workspace (settings.workspace.root)
 //	err := h.Servers.Follow(onReload)                  // config.json's servers, then what other processes save
-//	res, err := h.Import(ctx, host.ImportRequest{Name: "claude.json", Data: data})
+//	res, err := h.Servers.Import(ctx, host.ImportRequest{Name: "claude.json", Data: data})
 //	err = h.Servers.SetEnabled("github", false)        // an Edit: locked, saved atomically, applied
 //
 // The CLI opens a Host the same way and calls Run with the servers of a
@@ -81,6 +81,7 @@ type Host struct {
 	Tasks     *Tasks     // MCP tasks: settings, cancel
 	Downloads *Downloads // package downloads before a server's first start
 	Icons     *Icons     // servers' icons as the window shows them
+	Apps      *Apps      // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 
 	// pins are the trusted tool definitions; the registry's gate.
 	pins *pins.Store
@@ -107,7 +108,7 @@ func Open(opts Options) *Host {
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.Catalog, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &Catalog{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
-	h.Icons = &Icons{icons.New()}
+	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]string{}}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
@@ -136,7 +137,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = h.mgr.Close(ctx) // the built-ins' release closes the workspace
+		h.closeErr = cmp.Or(h.Apps.close(ctx), h.mgr.Close(ctx)) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }

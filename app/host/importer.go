@@ -44,7 +44,8 @@ type ImportResult struct {
 // references a secret that is not there), then config.json is saved
 // atomically and the servers start. A config that cannot be parsed comes
 // back as a *config.ValidationError naming file, line:column and JSON path.
-func (h *Host) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
+func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
+	h := s.h
 	f, err := config.ParseContext(ctx, req.Name, req.Data)
 	if f == nil {
 		return ImportResult{}, err

@@ -11,7 +11,7 @@ import (
 func TestSetSandbox(t *testing.T) {
 	h := open(t)
 	data := `{"mcpServers": {"fs": {"command": "/bin/true"}, "remote": {"url": "https://example.com/mcp"}}}`
-	if _, err := h.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
+	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -53,7 +53,7 @@ func TestSetSandbox(t *testing.T) {
 func TestImportSandboxed(t *testing.T) {
 	h := open(t)
 	data := `{"mcpServers": {"a": {"command": "/bin/true"}, "b": {"command": "/bin/true", "sandbox": {"network": true}}, "r": {"url": "https://example.com/mcp"}}}`
-	if _, err := h.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data), Sandbox: true}); err != nil {
+	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data), Sandbox: true}); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"a": "true", "b": `{"network":true}`, "r": ""} {

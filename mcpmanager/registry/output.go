@@ -87,17 +87,23 @@ func CheckOutput(t mcp.Tool, res *mcp.CallToolResult) error {
 	return nil
 }
 
-// checkOutput makes a result whose structuredContent does not match its
+// outputs checks tools' results against their outputSchema; list gives a
+// server's tools (Registry.ServerTools, cached). Safe for concurrent use.
+type outputs struct {
+	list func(ctx context.Context, server string) ([]mcp.Tool, error)
+}
+
+// check makes a result whose structuredContent does not match its
 // tool's outputSchema an error result: the text says why (the model and
 // the CLI see it), _meta[MetaOutputSchemaError] carries the same for a
 // window, and the structured content stays for inspection. A tool whose
 // definition is not at hand is not checked. It reports whether it changed
 // res.
-func (r *Registry) checkOutput(ctx context.Context, server, tool string, res *mcp.CallToolResult) bool {
+func (o outputs) check(ctx context.Context, server, tool string, res *mcp.CallToolResult) bool {
 	if res == nil || res.IsError {
 		return false
 	}
-	t, ok := r.outputTool(ctx, server, tool)
+	t, ok := o.tool(ctx, server, tool)
 	if !ok {
 		return false
 	}
@@ -118,15 +124,15 @@ func (r *Registry) checkOutput(ctx context.Context, server, tool string, res *mc
 	return true
 }
 
-// checkOutputRaw is checkOutput for a relayed result: it is decoded only
+// checkRaw is check for a relayed result: it is decoded only
 // when the tool declares an outputSchema (few do), and encoded again only
 // when checkOutput changed it.
-func (r *Registry) checkOutputRaw(ctx context.Context, server, tool string, raw json.RawMessage) json.RawMessage {
-	if _, ok := r.outputTool(ctx, server, tool); !ok || toolError(raw) {
+func (o outputs) checkRaw(ctx context.Context, server, tool string, raw json.RawMessage) json.RawMessage {
+	if _, ok := o.tool(ctx, server, tool); !ok || toolError(raw) {
 		return raw
 	}
 	res, err := mcp.ParseCallToolResult(&raw)
-	if err != nil || !r.checkOutput(ctx, server, tool, res) {
+	if err != nil || !o.check(ctx, server, tool, res) {
 		return raw
 	}
 	out, err := json.Marshal(res)
@@ -136,9 +142,9 @@ func (r *Registry) checkOutputRaw(ctx context.Context, server, tool string, raw 
 	return out
 }
 
-// outputTool returns server's tool when it declares an outputSchema.
-func (r *Registry) outputTool(ctx context.Context, server, tool string) (mcp.Tool, bool) {
-	tools, err := r.ServerTools(ctx, server)
+// tool returns server's tool when it declares an outputSchema.
+func (o outputs) tool(ctx context.Context, server, tool string) (mcp.Tool, bool) {
+	tools, err := o.list(ctx, server)
 	if err != nil {
 		return mcp.Tool{}, false
 	}

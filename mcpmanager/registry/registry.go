@@ -623,7 +623,7 @@ func (r *Registry) Call(ctx context.Context, server, tool string, args map[strin
 	if tc, ok := r.asTask(ctx, server, tool); ok {
 		res, err := r.callTask(ctx, tc, server, tool, args, opts)
 		if err == nil {
-			r.checkOutput(ctx, server, tool, res)
+			outputs{r.ServerTools}.check(ctx, server, tool, res)
 		}
 		return res, err
 	}
@@ -636,7 +636,7 @@ func (r *Registry) Call(ctx context.Context, server, tool string, args map[strin
 		})
 	})
 	if err == nil {
-		r.checkOutput(ctx, server, tool, res)
+		outputs{r.ServerTools}.check(ctx, server, tool, res)
 	}
 	return res, err
 }
@@ -676,7 +676,7 @@ func (r *Registry) CallRaw(ctx context.Context, server, tool string, args json.R
 		if err != nil {
 			return nil, err
 		}
-		r.checkOutput(ctx, server, tool, res)
+		outputs{r.ServerTools}.check(ctx, server, tool, res)
 		return json.Marshal(res)
 	}
 	var out json.RawMessage
@@ -703,7 +703,7 @@ func (r *Registry) CallRaw(ctx context.Context, server, tool string, args json.R
 	if err != nil {
 		return nil, err
 	}
-	return r.checkOutputRaw(ctx, server, tool, out), nil
+	return outputs{r.ServerTools}.checkRaw(ctx, server, tool, out), nil
 }
 
 // checkArgs refuses arguments that are not a JSON object (absent and null
