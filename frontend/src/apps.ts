@@ -1,7 +1,6 @@
 // MCP Apps (io.modelcontextprotocol/ui): which tools have an app, and the
 // host context an app is given. The app itself runs in AppFrame.
-import { ToolApp } from '../wailsjs/go/app/AppsPage';
-import { call, hasBackend } from './backend';
+import { call, hasBackend, ToolApp } from './backend';
 
 export interface ToolAppInfo {
   name: string;

@@ -1,7 +1,6 @@
 // The Knowledge page talks to the built-in content store through the same
 // tool calls a model makes (content-store__*), via the CallTool binding.
-import { AddDocument } from '../wailsjs/go/app/ToolsPage';
-import { call } from './backend';
+import { AddDocument, call } from './backend';
 import { callTool } from './servers';
 
 export interface StoreInfo {

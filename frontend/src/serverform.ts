@@ -1,7 +1,7 @@
 // The server edit form's state and the rules only the form has (rows,
 // seconds); everything else is checked by the Go side with config.json's
 // own rules (CheckServerForm) and shown under the field a problem names.
-import type { app } from '../wailsjs/go/models';
+import type { app } from './backend';
 
 export type Transport = 'stdio' | 'http' | 'sse';
 

@@ -4,7 +4,7 @@
 // store is made with, and the app's own store: the page and the backend's info.
 import { appsOnScreen, tearDownApps } from './apps';
 import { useSyncExternalStore } from 'react';
-import type { app } from '../wailsjs/go/models';
+import type { app } from './backend';
 import { pageFromHash, type PageId } from './pages';
 
 /** Store holds one module's state; set merges a patch and tells every subscriber. */

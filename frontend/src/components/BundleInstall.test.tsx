@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isBundle, problems, startValues } from './BundleInstall';
-import type { app } from '../../wailsjs/go/models';
+import type { app } from '../backend';
 
 const opt = (o: Partial<app.BundleOption>): app.BundleOption => ({
   key: 'k', type: 'string', title: 'K', description: '', required: false, multiple: false, sensitive: false,

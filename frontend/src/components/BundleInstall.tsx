@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Choose, InspectFile, InspectPath, Install } from '../../wailsjs/go/app/BundlesPage';
-import type { app } from '../../wailsjs/go/models';
-import { call } from '../backend';
+import { call, Choose, InspectFile, InspectPath, Install } from '../backend';
+import type { app } from '../backend';
 import { message, refreshServers } from '../servers';
 import { useWelcome } from '../welcome';
 

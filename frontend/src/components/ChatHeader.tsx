@@ -1,10 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Chat as GetChat, ChatOptionsOf, ExportChat, SaveChatExport, SetChatModel, SetChatOptions, ToolSearchStatus } from '../../wailsjs/go/app/ChatPage';
-import { ChatSettings, ProviderModels } from '../../wailsjs/go/app/SettingsPage';
-import { Tools } from '../../wailsjs/go/app/ToolsPage';
+import { call, Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel, SetChatOptions, Tools, ToolSearchStatus } from '../backend';
+import type { app } from '../backend';
 import { useAgents, type Agent } from '../agents';
-import type { app } from '../../wailsjs/go/models';
-import { call } from '../backend';
 import { loadChats, useChat } from '../chat';
 import { message } from '../servers';
 import { useConfigVersion } from '../store';

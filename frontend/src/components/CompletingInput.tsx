@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { CompleteArgument } from '../../wailsjs/go/app/ChatPage';
-import { call } from '../backend';
+import { call, CompleteArgument } from '../backend';
 
 /** What a completion is for: a prompt's argument or a resource template's variable. */
 export type CompletionRef = { server: string; prompt?: string; template?: string };

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import { AttachResource, Prompts, Resources, UsePrompt, UseTemplate } from '../../wailsjs/go/app/ChatPage';
+import { AttachResource, call, Prompts, Resources, UsePrompt, UseTemplate } from '../backend';
+import type { app } from '../backend';
 import { CompletingInput } from './CompletingInput';
-import type { app } from '../../wailsjs/go/models';
-import { call } from '../backend';
 import { message } from '../servers';
 import { ServerIcon } from './Icon';
 

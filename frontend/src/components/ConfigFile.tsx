@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { OpenConfigFile } from '../../wailsjs/go/app/ServersPage';
-import { call } from '../backend';
+import { call, OpenConfigFile } from '../backend';
 import { message } from '../servers';
 import './ServerEditor.css';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DownloadTimeoutSeconds, SetDownloadTimeoutSeconds } from '../../wailsjs/go/app/SettingsPage';
+import { DownloadTimeoutSeconds, SetDownloadTimeoutSeconds } from '../backend';
 import { useSettingsForm } from './useSettingsForm';
 
 /** DownloadSettings: how long npx, uvx and docker may download a server's package before its first start. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { app } from '../../wailsjs/go/models';
+import type { app } from '../backend';
 
 /** elapsed formats whole seconds as m:ss. */
 export function elapsed(seconds: number): string {

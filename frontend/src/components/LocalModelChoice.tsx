@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { app } from '../../wailsjs/go/models';
+import type { app } from '../backend';
 
 /**
  * LocalModelChoice is one model server running on this machine (Ollama, LM

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ServerProfiles, SetServerProfile } from '../../wailsjs/go/app/ServersPage';
-import type { library } from '../../wailsjs/go/models';
-import { call } from '../backend';
+import { call, ServerProfiles, SetServerProfile } from '../backend';
+import type { library } from '../backend';
 import { message, profilesChanged, refreshServers, type ServerView } from '../servers';
 
 interface Draft { url: string; args: string; env: string }

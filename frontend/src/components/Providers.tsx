@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ChatSettings, DeleteProvider, DetectOllama, SaveProvider, SetDefaultProvider } from '../../wailsjs/go/app/SettingsPage';
-import type { app } from '../../wailsjs/go/models';
-import { call, hasBackend } from '../backend';
+import { call, ChatSettings, DeleteProvider, DetectOllama, hasBackend, SaveProvider, SetDefaultProvider } from '../backend';
+import type { app } from '../backend';
 import { message } from '../servers';
 import { useConfigVersion } from '../store';
 

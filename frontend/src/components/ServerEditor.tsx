@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { CheckServerForm, SaveServerForm, SaveServerJSON, ServerForm } from '../../wailsjs/go/app/ServersPage';
-import type { app } from '../../wailsjs/go/models';
-import { call } from '../backend';
+import { call, CheckServerForm, SaveServerForm, SaveServerJSON, ServerForm } from '../backend';
+import type { app } from '../backend';
 import { message, refreshServers } from '../servers';
 import { Icon } from './Icon';
 import {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ServerLogEntries } from '../../wailsjs/go/app/ServersPage';
-import type { app } from '../../wailsjs/go/models';
+import { ServerLogEntries } from '../backend';
+import type { app } from '../backend';
 
 /** The MCP log levels (RFC 5424), least severe first, as servers send them. */
 export const logLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];

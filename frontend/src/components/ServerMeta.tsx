@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { SetServerMeta } from '../../wailsjs/go/app/ServersPage';
-import type { app } from '../../wailsjs/go/models';
-import { call } from '../backend';
+import { call, SetServerMeta } from '../backend';
+import type { app } from '../backend';
 import { message, refreshServers, type ServerView } from '../servers';
 import { ProfileOverrides } from './ProfileOverrides';
 import { ExternalLink } from './ExternalLink';

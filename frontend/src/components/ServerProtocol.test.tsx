@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ServerProtocol, rootsWhy } from './ServerProtocol';
-import type { app } from '../../wailsjs/go/models';
+import type { app } from '../backend';
 
 const server = (over: Partial<app.ServerView>) => ({
   name: 'docs', transport: 'stdio', roots: ['/home/me/Documents'], rootsRule: 'configured', rootsMode: 'auto',

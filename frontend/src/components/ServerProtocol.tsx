@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { SetServerLogLevel, SetServerRoots } from '../../wailsjs/go/app/ServersPage';
-import { call } from '../backend';
+import { call, SetServerLogLevel, SetServerRoots } from '../backend';
 import { message, refreshServers, type ServerView } from '../servers';
 import { logLevels } from './ServerLogView';
 

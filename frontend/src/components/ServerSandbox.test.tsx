@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { SandboxBadge, lines } from './ServerSandbox';
-import type { app } from '../../wailsjs/go/models';
+import type { app } from '../backend';
 
 describe('lines', () => {
   it.each([

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { ServerSandbox, SetServerSandbox } from '../../wailsjs/go/app/SandboxPage';
-import type { app } from '../../wailsjs/go/models';
-import { call, hasBackend } from '../backend';
+import { call, hasBackend, ServerSandbox, SetServerSandbox } from '../backend';
+import type { app } from '../backend';
 import { message, refreshServers, type ServerView } from '../servers';
 
 /** SandboxBadge marks a server row whose server runs in a sandbox. */

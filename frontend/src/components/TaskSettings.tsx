@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SetTaskSettings, TaskSettings as LoadTaskSettings } from '../../wailsjs/go/app/SettingsPage';
+import { SetTaskSettings, TaskSettings as LoadTaskSettings } from '../backend';
 import { useSettingsForm } from './useSettingsForm';
 
 /**

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { CancelTask } from '../../wailsjs/go/app/ChatPage';
-import { call as backend } from '../backend';
+import { call as backend, CancelTask } from '../backend';
 import { message } from '../servers';
 import type { ToolCall } from '../chat';
 

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { library } from '../../wailsjs/go/models';
+import type { library } from '../backend';
 import { SchemaForm } from './SchemaForm';
 import { paramsSchema, paramValues } from './TemplatePicker';
 

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { AddServerFromTemplate, Templates } from '../../wailsjs/go/app/ServersPage';
-import type { app, library } from '../../wailsjs/go/models';
-import { call } from '../backend';
+import { AddServerFromTemplate, call, Templates } from '../backend';
+import type { app, library } from '../backend';
 import { message, refreshServers } from '../servers';
 import { ExternalLink } from './ExternalLink';
 import { SchemaForm } from './SchemaForm';

@@ -2,11 +2,8 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
-import { TerminalAttach, TerminalInput, TerminalResize } from '../../wailsjs/go/app/WorkspacePage';
-import type { app } from '../../wailsjs/go/models';
-import { call, hasRuntime } from '../backend';
-import { on } from '../events';
-import { EventTerminalData } from '../events.gen';
+import { call, EventTerminalData, hasRuntime, on, TerminalAttach, TerminalInput, TerminalResize } from '../backend';
+import type { app } from '../backend';
 import { Orderer } from '../orderer';
 import { message } from '../servers';
 

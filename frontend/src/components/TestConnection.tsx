@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { TestServer } from '../../wailsjs/go/app/ServersPage';
-import type { mcpmanager } from '../../wailsjs/go/models';
-import { call } from '../backend';
+import { call, TestServer } from '../backend';
+import type { mcpmanager } from '../backend';
 import { message } from '../servers';
 import { ErrorMessage } from './ErrorMessage';
 

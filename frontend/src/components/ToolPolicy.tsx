@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ChatSettings, SetToolPolicy } from '../../wailsjs/go/app/SettingsPage';
-import { call, hasBackend } from '../backend';
+import { call, ChatSettings, hasBackend, SetToolPolicy } from '../backend';
 import { message } from '../servers';
 
 /** ToolPolicy chooses whether the model may run a tool without asking: the default (read-only tools and writes in a fresh workspace run, others ask), ask, allow or deny. */

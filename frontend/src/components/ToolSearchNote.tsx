@@ -1,4 +1,4 @@
-import type { toolsearch } from '../../wailsjs/go/models';
+import type { toolsearch } from '../backend';
 
 export type SearchDecision = Pick<toolsearch.Decision, 'on' | 'by' | 'tools' | 'tokens' | 'window' | 'windowKnown' | 'share' | 'above' | 'reason'>;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ChatSettings, SetToolSearch } from '../../wailsjs/go/app/SettingsPage';
+import { ChatSettings, SetToolSearch } from '../backend';
 import { useSettingsForm } from './useSettingsForm';
 
 /**

@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
-import { ChatSettings } from '../../wailsjs/go/app/SettingsPage';
-import { Tools } from '../../wailsjs/go/app/ToolsPage';
+import { call, ChatSettings, hasBackend, Tools } from '../backend';
+import type { app } from '../backend';
 import { deleteAgent, emptyAgent, saveAgent, serverPolicy, useAgents, withServerPolicy, type Agent, type Policy } from '../agents';
-import type { app } from '../../wailsjs/go/models';
-import { call, hasBackend } from '../backend';
 import { newChat } from '../chat';
 import { message, useServers } from '../servers';
 import { store } from '../store';

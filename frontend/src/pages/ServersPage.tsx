@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { LoginServer, Profiles, SetProfile } from '../../wailsjs/go/app/ServersPage';
-import { call, hasBackend } from '../backend';
+import { call, EventServerLogin, hasBackend, LoginServer, on, Profiles, SetProfile } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from '../components/ServerMeta';
 import { LogTail } from '../components/ServerLogView';
@@ -13,8 +12,6 @@ import { StatusBadge } from '../components/StatusBadge';
 import { ServerIcon } from '../components/Icon';
 import { TemplatePicker } from '../components/TemplatePicker';
 import { useTestConnection } from '../components/TestConnection';
-import { on } from '../events';
-import { EventServerLogin } from '../events.gen';
 import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../servers';
 import { ExternalLink } from '../components/ExternalLink';
 import { InstallProgress } from '../components/InstallProgress';

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { DeleteSecret, KeyringStatus, Secrets, SetSecret } from '../../wailsjs/go/app/SettingsPage';
-import type { secrets } from '../../wailsjs/go/models';
-import { call, hasBackend } from '../backend';
+import { call, DeleteSecret, hasBackend, KeyringStatus, Secrets, SetSecret } from '../backend';
+import type { secrets } from '../backend';
 import { message } from '../servers';
 import { Providers } from '../components/Providers';
 import { ToolSearchSettings } from '../components/ToolSearchSettings';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { LocalModelChoice } from '../components/LocalModelChoice';
-import { SaveProvider, SetDefaultProvider } from '../../wailsjs/go/app/SettingsPage';
-import type { app } from '../../wailsjs/go/models';
+import { SaveProvider, SetDefaultProvider } from '../backend';
+import type { app } from '../backend';
 import { ImportWizard } from '../components/ImportWizard';
 import { message } from '../servers';
 import { store } from '../store';

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ChooseWorkspaceRoot, WorkspaceInfo } from '../../wailsjs/go/app/WorkspacePage';
-import { call, hasBackend } from '../backend';
+import { call, ChooseWorkspaceRoot, hasBackend, WorkspaceInfo } from '../backend';
 import { Terminal } from '../components/Terminal';
 import { callTool, message } from '../servers';
 

@@ -1,7 +1,11 @@
-// Typed access to the Go backend through the bindings Wails generates in
-// ../wailsjs. Components call these, never window.go directly.
-import { Info, Ready } from '../wailsjs/go/app/App';
-import type { AppInfo } from './store';
+// Whether the Go side is there, and the calls every page makes of it
+// (info, ready). It imports only the generated code, never the app's own
+// modules: the backend module is the bottom layer, so it can close no cycle.
+import { Info, Ready } from '../../wailsjs/go/app/App';
+import type { app } from '../../wailsjs/go/models';
+
+/** AppInfo is the backend's name, version and data dir. */
+export type AppInfo = app.Info;
 
 /** DEV_INFO stands in for the backend when the page runs without Wails (plain vite, unit tests). */
 export const DEV_INFO: AppInfo = { name: 'Switchboard', version: 'dev', dataDir: '' };
@@ -9,6 +13,14 @@ export const DEV_INFO: AppInfo = { name: 'Switchboard', version: 'dev', dataDir:
 /** hasBackend is false when the page runs without Wails (unit tests, plain vite). */
 export function hasBackend(): boolean {
   return typeof window !== 'undefined' && typeof window.go?.app?.App?.Info === 'function';
+}
+
+/**
+ * hasMethod says whether Wails bound struct.method: a window built from an
+ * older Go side, or a unit test binding only some methods, may lack it.
+ */
+export function hasMethod(struct: string, method: string): boolean {
+  return typeof window !== 'undefined' && typeof window.go?.app?.[struct]?.[method] === 'function';
 }
 
 /** hasRuntime is false when the Wails runtime (events) is missing: unit tests that bind only some methods. */
