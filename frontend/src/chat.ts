@@ -3,7 +3,7 @@
 // Components read it with useChat; it changes only through the actions below.
 import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
 import type { app, history } from './backend';
-import { tearDownApps } from './apps';
+import { tearDownApps } from './appsOnScreen';
 import { Orderer } from './orderer';
 import { message as errorMessage } from './servers';
 import { createStore, useSelect } from './store';

@@ -11,14 +11,13 @@ export const TRANSPORTS: { value: Transport; label: string }[] = [
   { value: 'sse', label: 'SSE (older HTTP)' },
 ];
 
-/** KeyValue is one environment variable or header row. */
-export interface KeyValue {
+/**
+ * KeyValue is one environment variable or header row: Go's KeyValueView
+ * (whose secretRef is the ${secret:NAME} of a value stored before, kept
+ * while value stays empty) with the id React keys the row by.
+ */
+export interface KeyValue extends app.KeyValueView {
   id: number;
-  key: string;
-  value: string;
-  secret: boolean;
-  /** secretRef is the ${secret:NAME} of a value stored before; kept while value stays empty. */
-  secretRef: string;
 }
 
 /** Row is one argument. */

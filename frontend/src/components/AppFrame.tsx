@@ -4,7 +4,8 @@ import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge
 import { AppLog, call, CallAppTool, OpenApp, OpenAppLink, ReadAppResource, SendMessage, SetModelContext } from '../backend';
 import { useChat, watchRequests } from '../chat';
 import { ApprovalCard } from './ApprovalCard';
-import { clampHeight, onThemeChange, partialArgs, showing, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+import { showing } from '../appsOnScreen';
 
 /** What a tool call looks like to its app. */
 export interface AppCall {

@@ -5,6 +5,7 @@ import { ToolPolicy } from '../components/ToolPolicy';
 import { ToolResult } from '../components/ToolResult';
 import { ToolApp } from '../components/AppFrame';
 import { toolResult } from '../apps';
+import { isRecord } from '../json';
 import { Icon, ServerIcon } from '../components/Icon';
 import { RulesList } from '../components/RulesList';
 import { WarningBadge, WarningList } from '../components/ToolSafety';
@@ -131,7 +132,8 @@ function ToolRunner({ tool }: { tool: ToolView }) {
     if (!raw) setRawText(JSON.stringify(data, null, 2));
     else {
       try {
-        setData(JSON.parse(rawText) as FormData);
+        const v: unknown = JSON.parse(rawText);
+        if (isRecord(v)) setData(v);
       } catch {
         /* keep the form's data */
       }
@@ -143,8 +145,8 @@ function ToolRunner({ tool }: { tool: ToolView }) {
   const runRaw = () => {
     try {
       const v: unknown = JSON.parse(rawText);
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('arguments must be a JSON object');
-      void run(v as FormData);
+      if (!isRecord(v)) throw new Error('arguments must be a JSON object');
+      void run(v);
     } catch (e) {
       setRawErr(message(e));
     }
