@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, signalReady, TakeOpenedFiles } from './backend';
 import { AboutDialog } from './components/AboutDialog';
 import { OpenedFiles } from './components/OpenedFiles';
-import { WelcomePage } from './pages/WelcomePage';
+import { WelcomePage } from './pages/welcome/WelcomePage';
 import { useWelcome, welcome } from './welcome';
 import { Nav } from './components/Nav';
 import { PAGES, type PageId } from './pages';

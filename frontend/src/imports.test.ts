@@ -1,6 +1,7 @@
 // The rules of src/'s imports, checked on the source files themselves:
 // only the backend module reaches the Wails-generated code, everything else
-// reaches the backend through its index, and no imports go round in a
+// reaches the backend through its index, a page's own components
+// (pages/<page>/) are used by that page only, and no imports go round in a
 // cycle. layout_frontend_test.go checks the first and last from go test too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
@@ -61,6 +62,21 @@ describe('src imports', () => {
       inBackend(f) ? [] : (imports.get(f) ?? []).filter((s) => inBackend(resolve(f, s) ?? '') && resolve(f, s) !== 'backend/index.ts').map((s) => `${f} imports ${s}`),
     );
     expect(deep).toEqual([]);
+  });
+
+  it('keep page-owned components to their page (shared ones live in components/)', () => {
+    const pageOf = (f: string) => /^pages\/([^/]+)\//.exec(f)?.[1];
+    // Tests may exercise any component; PageView and App show the pages themselves.
+    const crossing = files.filter((f) => !f.includes('.test.')).flatMap((f) =>
+      (imports.get(f) ?? []).flatMap((s) => {
+        const to = resolve(f, s);
+        const owner = to && pageOf(to);
+        return owner && owner !== pageOf(f) && !f.endsWith('PageView.tsx') && to !== `pages/${owner}/${owner[0]?.toUpperCase()}${owner.slice(1)}Page.tsx`
+          ? [`${f} imports ${s}`]
+          : [];
+      }),
+    );
+    expect(crossing).toEqual([]);
   });
 
   it('form no cycle', () => {
