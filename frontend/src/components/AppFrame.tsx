@@ -6,6 +6,7 @@ import { useChat, watchRequests } from '../chat';
 import { ApprovalCard } from './ApprovalCard';
 import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
 import { showing } from '../appsOnScreen';
+import { isRecord } from '../json';
 
 /** What a tool call looks like to its app. */
 export interface AppCall {
@@ -66,7 +67,10 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
     if (!s.input && c.status !== 'streaming') {
       s.input = true;
       let args: Record<string, unknown> = {};
-      try { args = JSON.parse(c.args || '{}'); } catch { /* partial JSON: an empty object */ }
+      try {
+        const v: unknown = JSON.parse(c.args || '{}');
+        if (isRecord(v)) args = v;
+      } catch { /* partial JSON: an empty object */ }
       void b.sendToolInput({ arguments: args });
     }
     if (s.input && !s.result && !s.cancelled && c.result && (c.status === 'done' || c.status === 'error')) {

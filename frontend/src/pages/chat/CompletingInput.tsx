@@ -17,11 +17,13 @@ export function CompletingInput({ completion, name, value, given, onChange, ...i
   const [focused, setFocused] = useState(false);
   const [active, setActive] = useState(-1);
   const seq = useRef(0);
-  const others = JSON.stringify(Object.fromEntries(Object.entries(given).filter(([k, v]) => k !== name && v !== '')));
+  const filled: Record<string, string> = Object.fromEntries(Object.entries(given).filter(([k, v]) => k !== name && v !== ''));
+  // others is the effect's dependency: a new given object with the same values asks nothing again.
+  const others = JSON.stringify(filled);
   useEffect(() => {
     if (!focused) return;
     const n = ++seq.current;
-    call(() => CompleteArgument(completion.server, completion.prompt ?? '', completion.template ?? '', name, value, JSON.parse(others))).then(
+    call(() => CompleteArgument(completion.server, completion.prompt ?? '', completion.template ?? '', name, value, filled)).then(
       (vs) => { if (n === seq.current) { setItems((vs ?? []).slice(0, 20)); setActive(-1); } },
       () => { if (n === seq.current) setItems([]); },
     );
