@@ -140,7 +140,8 @@ func findCycle(graph map[string][]string) []string {
 
 // TestFrontendHasNoImportCycle: the relative imports of frontend/src form no
 // cycle (type-only imports count: they still tie the modules together), and
-// only the backend module imports the Wails-generated code (wailsjs/).
+// only the backend module imports the Wails-generated code (wailsjs/ and
+// events.gen.ts). frontend/src/imports.test.ts checks the same from vitest.
 func TestFrontendHasNoImportCycle(t *testing.T) {
 	files := readFrontend(t, frontendSrc)
 	known := map[string]bool{}
@@ -157,9 +158,14 @@ func TestFrontendHasNoImportCycle(t *testing.T) {
 			if !strings.HasPrefix(spec, ".") {
 				continue
 			}
-			if to := resolve(f.path, spec, known); to != "" {
-				graph[f.path] = append(graph[f.path], to)
+			to := resolve(f.path, spec, known)
+			if to == "" {
+				continue
 			}
+			if to == generatedEvents && !strings.HasPrefix(f.path, backendModule+"/") {
+				t.Errorf("%s imports %s: the event names and payloads come from %s/%s/ too", f.path, spec, frontendSrc, backendModule)
+			}
+			graph[f.path] = append(graph[f.path], to)
 		}
 		slices.Sort(graph[f.path])
 	}
@@ -168,7 +174,7 @@ func TestFrontendHasNoImportCycle(t *testing.T) {
 	}
 }
 
-// TestFindCycle checks the search itself on small graphs.
+// TestFrontendFindCycle checks the cycle search itself on small graphs.
 func TestFrontendFindCycle(t *testing.T) {
 	if c := findCycle(map[string][]string{"a": {"b"}, "b": {"c"}, "c": nil}); c != nil {
 		t.Errorf("acyclic graph: got cycle %v", c)

@@ -42,7 +42,8 @@ function resolve(from: string, spec: string): string | undefined {
   return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((c) => known.has(c));
 }
 
-const inBackend = (f: string) => f.startsWith('backend/');
+// The generated events file is the backend module's too: it names models.ts types.
+const inBackend = (f: string) => f.startsWith('backend/') || f === GENERATED_EVENTS;
 
 describe('src imports', () => {
   it('finds the source files', () => {
@@ -52,7 +53,7 @@ describe('src imports', () => {
 
   it('reach the Wails-generated code only in the backend module', () => {
     const stray = files.flatMap((f) =>
-      inBackend(f) || f === GENERATED_EVENTS ? [] : (imports.get(f) ?? []).filter((s) => s.includes('wailsjs/')).map((s) => `${f} imports ${s}`),
+      inBackend(f) ? [] : (imports.get(f) ?? []).filter((s) => s.includes('wailsjs/')).map((s) => `${f} imports ${s}`),
     );
     expect(stray).toEqual([]);
   });
