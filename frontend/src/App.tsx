@@ -1,12 +1,9 @@
 import { useEffect } from 'react';
-import { DEV_INFO, appInfo, hasBackend, hasRuntime, signalReady } from './backend';
-import { on } from './events';
-import { EventAbout, EventConfigChanged, EventFileOpen } from './events.gen';
+import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, signalReady, TakeOpenedFiles } from './backend';
 import { AboutDialog } from './components/AboutDialog';
 import { OpenedFiles } from './components/OpenedFiles';
-import { WelcomePage } from './pages/WelcomePage';
+import { WelcomePage } from './pages/welcome/WelcomePage';
 import { useWelcome, welcome } from './welcome';
-import { TakeOpenedFiles } from '../wailsjs/go/app/App';
 import { Nav } from './components/Nav';
 import { PAGES, type PageId } from './pages';
 import { store, useStore } from './store';
@@ -84,7 +81,7 @@ export function App() {
     const off = () => offs.forEach((f) => f());
     welcome.load().catch((err: unknown) => console.warn('welcome', err));
     // Files handed over before this listener existed (opened at start-up).
-    if (typeof window.go?.app?.App?.TakeOpenedFiles === 'function') {
+    if (hasMethod('App', 'TakeOpenedFiles')) {
       TakeOpenedFiles().then((fs) => {
         for (const f of fs) welcome.fileOpened(f);
         if (fs.length > 0) store.navigate('servers');

@@ -2,9 +2,8 @@
 // mode) that chats start from. Loaded on demand; changed only through the
 // actions below, which reload the list.
 import { useEffect } from 'react';
-import { Agents, DeleteAgent, SaveAgent } from '../wailsjs/go/app/AgentsPage';
-import type { chat } from '../wailsjs/go/models';
-import { call, hasBackend } from './backend';
+import { Agents, call, DeleteAgent, hasBackend, SaveAgent } from './backend';
+import type { chat } from './backend';
 import { message } from './servers';
 import { createStore, useSelect, useConfigVersion } from './store';
 

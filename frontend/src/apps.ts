@@ -1,15 +1,10 @@
 // MCP Apps (io.modelcontextprotocol/ui): which tools have an app, and the
 // host context an app is given. The app itself runs in AppFrame.
-import { ToolApp } from '../wailsjs/go/app/AppsPage';
-import { call, hasBackend } from './backend';
+import { call, hasBackend, ToolApp, type app } from './backend';
+import { isRecord } from './json';
 
-export interface ToolAppInfo {
-  name: string;
-  server: string;
-  tool: string;
-  resourceUri: string;
-  toolJson: string;
-}
+/** ToolAppInfo is what Go says of a tool's app (ToolApp's answer). */
+export type ToolAppInfo = app.AppToolView;
 
 const known = new Map<string, Promise<ToolAppInfo | null>>();
 /** withApp holds the tools toolApp found an app for, for synchronous checks (hasApp). */
@@ -89,7 +84,7 @@ export function partialArgs(text: string): Record<string, unknown> | null {
   const parse = (s: string) => {
     try {
       const v: unknown = JSON.parse(s);
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+      return isRecord(v) ? v : null;
     } catch {
       return undefined;
     }
@@ -118,12 +113,8 @@ export function partialArgs(text: string): Record<string, unknown> | null {
   return null;
 }
 
-/** ResultView is the card's view of a tool result (app.CallResult). */
-interface ResultView {
-  isError: boolean;
-  content: { type: string; text: string; data: string; mimeType: string; uri: string; name: string; title: string; description: string }[];
-  structured: string;
-}
+/** ResultView is what the card has of a tool result: the parts of Go's app.CallResult an app is given. */
+type ResultView = Pick<app.CallResult, 'isError' | 'content' | 'structured'>;
 
 /**
  * toolResult turns a card's result view back into the MCP CallToolResult an
@@ -150,35 +141,8 @@ export function toolResult(r: ResultView): { content: Record<string, unknown>[];
   if (r.structured) {
     try {
       const v: unknown = JSON.parse(r.structured);
-      if (v && typeof v === 'object' && !Array.isArray(v)) structuredContent = v as Record<string, unknown>;
+      if (isRecord(v)) structuredContent = v;
     } catch { /* not JSON: left out */ }
   }
   return { content, ...(structuredContent ? { structuredContent } : {}), isError: r.isError };
-}
-
-/** onScreen are the teardowns of the apps on screen (see tearDownApps). */
-const onScreen = new Set<() => Promise<void>>();
-
-/** showing registers an app on screen and its teardown; the returned function unregisters it. */
-export function showing(teardown: () => Promise<void>): () => void {
-  onScreen.add(teardown);
-  return () => { onScreen.delete(teardown); };
-}
-
-/** appsOnScreen reports whether any app is on screen (tearDownApps would wait for it). */
-export function appsOnScreen(): boolean {
-  return onScreen.size > 0;
-}
-
-/**
- * tearDownApps tells every app on screen that it goes away
- * (ui/resource-teardown) and waits for their answers, each bounded: the
- * view holding them (a chat) is replaced only after, so each app's frame
- * is still there to answer. Without it React would remove the frames with
- * their cards before any app heard of it.
- */
-export async function tearDownApps(): Promise<void> {
-  const all = [...onScreen];
-  onScreen.clear();
-  await Promise.all(all.map((t) => t().catch(() => {})));
 }

@@ -1,9 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { applyEvent, resultText, type ChatEvent, type Message, type ToolCall } from './chat';
-import { matchPrompts, withAttachments } from './components/ComposerExtras';
+import { matchPrompts, withAttachments } from './pages/chat/ComposerExtras';
 import { Orderer } from './orderer';
-import { Markdown } from './components/Markdown';
+import { Markdown } from './pages/chat/Markdown';
 
 describe('Markdown', () => {
   it('renders GFM tables and highlighted code, never raw HTML', () => {

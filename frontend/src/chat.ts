@@ -1,15 +1,9 @@
 // Chat state: the chat list, the open chat's messages (live from "chat:event"),
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
-import { NewAgentChat } from '../wailsjs/go/app/AgentsPage';
-import {
-  AnswerApproval, AnswerElicitation, ChatMessagesPage, Chats, DeleteChat, EditMessage, NewChat, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat,
-} from '../wailsjs/go/app/ChatPage';
-import type { app, history } from '../wailsjs/go/models';
-import { call, hasBackend, hasRuntime } from './backend';
-import { tearDownApps } from './apps';
-import { on } from './events';
-import { EventApproval, EventChat, EventElicit, EventRequestDone } from './events.gen';
+import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
+import type { app, history } from './backend';
+import { tearDownApps } from './appsOnScreen';
 import { Orderer } from './orderer';
 import { message as errorMessage } from './servers';
 import { createStore, useSelect } from './store';

@@ -1,8 +1,13 @@
 // The Knowledge page talks to the built-in content store through the same
 // tool calls a model makes (content-store__*), via the CallTool binding.
-import { AddDocument } from '../wailsjs/go/app/ToolsPage';
-import { call } from './backend';
+import { AddDocument, call } from './backend';
+import { isNumber, isRecord, isString } from './json';
 import { callTool } from './servers';
+
+// The content store's replies are JSON text in a tool result: the Go types
+// (builtin/contentstore Info, Hit, Excerpt) are not bound, so Wails makes
+// no TypeScript for them. These are the fields the page shows, read from
+// the parsed JSON by the parsers below, never cast.
 
 export interface StoreInfo {
   id: string;
@@ -33,25 +38,66 @@ export interface Excerpt {
   text: string;
 }
 
-/** tool calls a content-store tool and parses its JSON text result. */
-async function tool<T>(name: string, args: object): Promise<T> {
+// Fields Go leaves out when empty (omitempty) read as empty.
+const str = (v: unknown): string => (isString(v) ? v : '');
+const num = (v: unknown): number => (isNumber(v) ? v : 0);
+const nums = (v: unknown): number[] => (Array.isArray(v) ? v.filter(isNumber) : []);
+
+/** parseStore reads one store's info; null unless it is an object with an id. */
+export function parseStore(v: unknown): StoreInfo | null {
+  if (!isRecord(v) || !isString(v.id) || !v.id) return null;
+  return { id: v.id, name: str(v.name), description: str(v.description), documents: num(v.documents), chunks: num(v.chunks), bytes: num(v.bytes) };
+}
+
+/** parseStores reads listStores' reply: {stores: [...]} or, from older servers, the bare list. */
+export function parseStores(v: unknown): StoreInfo[] {
+  const list = isRecord(v) ? v.stores : v;
+  return Array.isArray(list) ? list.map(parseStore).filter((s): s is StoreInfo => s !== null) : [];
+}
+
+/** parseHit reads one search hit; null unless it names the content it is from. */
+export function parseHit(v: unknown): Hit | null {
+  if (!isRecord(v) || !isString(v.contentId) || !v.contentId) return null;
+  return {
+    storeId: str(v.storeId), contentId: v.contentId, title: str(v.title), section: str(v.section), score: num(v.score),
+    fromLine: num(v.fromLine), toLine: num(v.toLine), matchLines: nums(v.matchLines), snippet: str(v.snippet),
+  };
+}
+
+/** parseHits reads search's reply ({hits: [...]}). */
+export function parseHits(v: unknown): Hit[] {
+  const hits = isRecord(v) ? v.hits : undefined;
+  return Array.isArray(hits) ? hits.map(parseHit).filter((h): h is Hit => h !== null) : [];
+}
+
+/** parseExcerpt reads readContent's reply; null unless it has text. */
+export function parseExcerpt(v: unknown): Excerpt | null {
+  if (!isRecord(v) || !isString(v.text)) return null;
+  return { contentId: str(v.contentId), title: str(v.title), fromLine: num(v.fromLine), toLine: num(v.toLine), text: v.text };
+}
+
+/** tool calls a content-store tool and parses its JSON text result (unknown until a parser reads it). */
+async function tool(name: string, args: object): Promise<unknown> {
   const res = await callTool(`content-store__${name}`, JSON.stringify(args));
   const text = res.content.map((c) => c.text).join('');
   if (res.isError) throw new Error(text || `${name} failed`);
-  return JSON.parse(text) as T;
+  return JSON.parse(text);
 }
 
-export async function listStores(): Promise<StoreInfo[]> {
-  const r = await tool<{ stores: StoreInfo[] } | StoreInfo[]>('listStores', {});
-  return Array.isArray(r) ? r : (r.stores ?? []);
+/** parsed calls tool and reads its reply with parse, failing when the reply is not what parse expects. */
+async function parsed<T>(name: string, args: object, parse: (v: unknown) => T | null): Promise<T> {
+  const v = parse(await tool(name, args));
+  if (v === null) throw new Error(`${name}: unexpected reply`);
+  return v;
 }
 
-export const createStore = (name: string, description: string) => tool<StoreInfo>('createStore', { name, description });
-export const deleteStore = (storeId: string) => tool<unknown>('deleteStore', { storeId });
-export const search = (query: string, storeId?: string) =>
-  tool<{ hits: Hit[] }>('search', storeId ? { query, storeId, limit: 20 } : { query, limit: 20 }).then((r) => r.hits ?? []);
+export const listStores = async (): Promise<StoreInfo[]> => parseStores(await tool('listStores', {}));
+export const createStore = (name: string, description: string) => parsed('createStore', { name, description }, parseStore);
+export const deleteStore = async (storeId: string): Promise<void> => { await tool('deleteStore', { storeId }); };
+export const search = async (query: string, storeId?: string): Promise<Hit[]> =>
+  parseHits(await tool('search', storeId ? { query, storeId, limit: 20 } : { query, limit: 20 }));
 export const readContent = (contentId: string, fromLine: number, toLine: number) =>
-  tool<Excerpt>('readContent', { contentId, fromLine, toLine });
+  parsed('readContent', { contentId, fromLine, toLine }, parseExcerpt);
 
 const FORMATS: Record<string, string> = { md: 'md', markdown: 'md', html: 'html', htm: 'html', json: 'json', csv: 'csv', txt: 'txt', text: 'txt', log: 'txt' };
 const CODE = /\.(go|js|mjs|ts|tsx|jsx|py|rs|java|c|h|cpp|cs|rb|php|sh|sql|yaml|yml|toml|css|kt|swift)$/i;
@@ -77,7 +123,7 @@ export async function addFile(storeId: string, file: File): Promise<void> {
   }
   const text = await file.text();
   if (text.includes('\u0000')) throw new Error(`${file.name} looks binary; add PDF, text, Markdown, HTML, JSON, CSV or source files`);
-  await tool<unknown>('addContent', { storeId, text, title: file.name, format: formatOf(file.name) });
+  await tool('addContent', { storeId, text, title: file.name, format: formatOf(file.name) });
 }
 
 /** toBase64 encodes bytes in chunks (a spread of a large array overflows the stack). */

@@ -2,11 +2,8 @@
 // definition changed, tools of known servers that are new, warnings about
 // hidden instructions, and the approval rules on arguments. Fetched on
 // demand and again whenever the tools may have changed (tools:changed).
-import { AcceptChange, AddRule, ProposeRule, RejectChange, RemoveRule, Rules, Safety } from '../wailsjs/go/app/SafetyPage';
-import type { app } from '../wailsjs/go/models';
-import { hasBackend } from './backend';
-import { on } from './events';
-import { EventConfigChanged, EventToolsChanged } from './events.gen';
+import { AcceptChange, AddRule, EventConfigChanged, EventToolsChanged, hasBackend, on, ProposeRule, RejectChange, RemoveRule, Rules, Safety } from './backend';
+import type { app } from './backend';
 import { message } from './servers';
 import { createStore, useSelect } from './store';
 

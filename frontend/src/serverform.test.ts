@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { app } from '../wailsjs/go/models';
+import type { app } from './backend';
 import { fieldOf, fromView, groupProblems, jsonProblemText, keyOf, localProblems, move, parseSeconds, savedText, toView } from './serverform';
 
 const view = (over: Partial<app.ServerFormView> = {}): app.ServerFormView => ({

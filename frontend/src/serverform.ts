@@ -1,7 +1,7 @@
 // The server edit form's state and the rules only the form has (rows,
 // seconds); everything else is checked by the Go side with config.json's
 // own rules (CheckServerForm) and shown under the field a problem names.
-import type { app } from '../wailsjs/go/models';
+import type { app } from './backend';
 
 export type Transport = 'stdio' | 'http' | 'sse';
 
@@ -11,14 +11,13 @@ export const TRANSPORTS: { value: Transport; label: string }[] = [
   { value: 'sse', label: 'SSE (older HTTP)' },
 ];
 
-/** KeyValue is one environment variable or header row. */
-export interface KeyValue {
+/**
+ * KeyValue is one environment variable or header row: Go's KeyValueView
+ * (whose secretRef is the ${secret:NAME} of a value stored before, kept
+ * while value stays empty) with the id React keys the row by.
+ */
+export interface KeyValue extends app.KeyValueView {
   id: number;
-  key: string;
-  value: string;
-  secret: boolean;
-  /** secretRef is the ${secret:NAME} of a value stored before; kept while value stays empty. */
-  secretRef: string;
 }
 
 /** Row is one argument. */

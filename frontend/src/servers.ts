@@ -1,13 +1,8 @@
 // Server and tool state from the Go side: loaded on demand, kept fresh by the
 // "server:status" event. Components read it through useServers / useTools.
 import { useEffect } from 'react';
-import { ConfigError } from '../wailsjs/go/app/App';
-import { RemoveServer, RestartServer, Servers, SetServerEnabled } from '../wailsjs/go/app/ServersPage';
-import { CallTool, Tools } from '../wailsjs/go/app/ToolsPage';
-import type { app } from '../wailsjs/go/models';
-import { hasBackend } from './backend';
-import { on } from './events';
-import { EventConfigChanged, EventServerStatus } from './events.gen';
+import { CallTool, ConfigError, EventConfigChanged, EventServerStatus, hasBackend, on, RemoveServer, RestartServer, Servers, SetServerEnabled, Tools } from './backend';
+import type { app } from './backend';
 import { createStore, useSelect } from './store';
 
 export type ServerView = app.ServerView;

@@ -2,9 +2,9 @@
 // small external store, read by components with useSyncExternalStore and
 // changed only through the module's actions. This file has the helper every
 // store is made with, and the app's own store: the page and the backend's info.
-import { appsOnScreen, tearDownApps } from './apps';
+import { appsOnScreen, tearDownApps } from './appsOnScreen';
 import { useSyncExternalStore } from 'react';
-import type { app } from '../wailsjs/go/models';
+import type { AppInfo } from './backend';
 import { pageFromHash, type PageId } from './pages';
 
 /** Store holds one module's state; set merges a patch and tells every subscriber. */
@@ -35,8 +35,6 @@ export function createStore<S extends object>(initial: S): Store<S> {
 export function useSelect<S, T>(s: Store<S>, select: (state: S) => T): T {
   return useSyncExternalStore(s.subscribe, () => select(s.get()));
 }
-
-export type AppInfo = app.Info;
 
 export interface State {
   page: PageId;

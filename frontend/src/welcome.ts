@@ -1,9 +1,6 @@
 // The first-run welcome and Help → About: whether the welcome shows, what
 // it found on this machine, and the About dialog's state.
-import { FinishWelcome, Welcome } from '../wailsjs/go/app/WelcomePage';
-import { About } from '../wailsjs/go/app/App';
-import type { app } from '../wailsjs/go/models';
-import { call, hasBackend } from './backend';
+import { About, call, FinishWelcome, hasBackend, hasMethod, Welcome, type app } from './backend';
 import { createStore, useSelect } from './store';
 
 export interface WelcomeState {
@@ -23,7 +20,7 @@ export const welcome = {
   get: s.get,
   /** load asks whether to show the welcome page (start-up). */
   async load(): Promise<void> {
-    if (!hasBackend() || typeof window.go?.app?.WelcomePage?.Welcome !== 'function') return;
+    if (!hasBackend() || !hasMethod('WelcomePage', 'Welcome')) return;
     const view = await call(() => Welcome());
     s.set({ view, open: view.show });
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTree } from './pages/WorkspacePage';
+import { parseTree } from './pages/workspace/WorkspacePage';
 
 describe('parseTree', () => {
   it('reads the tree tool listing into paths with depths', () => {

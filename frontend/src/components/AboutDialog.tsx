@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { OpenLogFolder } from '../../wailsjs/go/app/App';
-import { versionLabel } from '../backend';
+import { OpenLogFolder, versionLabel } from '../backend';
 import { message } from '../servers';
 import { useWelcome, welcome } from '../welcome';
 

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { CallTool, Log, OpenApp, OpenLink, ReadResource, SetModelContext } from '../../wailsjs/go/app/AppsPage';
-import { SendMessage } from '../../wailsjs/go/app/ChatPage';
-import { call } from '../backend';
+import { AppLog, call, CallAppTool, OpenApp, OpenAppLink, ReadAppResource, SendMessage, SetModelContext } from '../backend';
 import { useChat, watchRequests } from '../chat';
 import { ApprovalCard } from './ApprovalCard';
-import { clampHeight, onThemeChange, partialArgs, showing, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
+import { showing } from '../appsOnScreen';
+import { isRecord } from '../json';
 
 /** What a tool call looks like to its app. */
 export interface AppCall {
@@ -67,7 +67,10 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
     if (!s.input && c.status !== 'streaming') {
       s.input = true;
       let args: Record<string, unknown> = {};
-      try { args = JSON.parse(c.args || '{}'); } catch { /* partial JSON: an empty object */ }
+      try {
+        const v: unknown = JSON.parse(c.args || '{}');
+        if (isRecord(v)) args = v;
+      } catch { /* partial JSON: an empty object */ }
       void b.sendToolInput({ arguments: args });
     }
     if (s.input && !s.result && !s.cancelled && c.result && (c.status === 'done' || c.status === 'error')) {
@@ -138,18 +141,18 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       }, { hostContext: ctxRef.current });
       bridgeRef.current = bridge;
       bridge.oncalltool = async (p) => {
-        const raw = await goCall(() => CallTool(chatId, app.server, p.name, JSON.stringify(p.arguments ?? {})));
+        const raw = await goCall(() => CallAppTool(chatId, app.server, p.name, JSON.stringify(p.arguments ?? {})));
         return JSON.parse(raw);
       };
-      bridge.onreadresource = async (p) => JSON.parse(await goCall(() => ReadResource(app.server, p.uri)));
-      bridge.onloggingmessage = (p) => { void goCall(() => Log(app.server, p.level, typeof p.data === 'string' ? p.data : JSON.stringify(p.data))); };
+      bridge.onreadresource = async (p) => JSON.parse(await goCall(() => ReadAppResource(app.server, p.uri)));
+      bridge.onloggingmessage = (p) => { void goCall(() => AppLog(app.server, p.level, typeof p.data === 'string' ? p.data : JSON.stringify(p.data))); };
       bridge.onsizechange = ({ height: h }) => { if (h !== undefined) setHeight(clampHeight(h)); };
       bridge.onopenlink = async ({ url }) => {
         let u: URL;
         try { u = new URL(url); } catch { throw new Error('Invalid URL'); }
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('Policy violation: only http and https links open');
         if (!(await confirm('link', u.href))) throw new Error('Link opening denied by user');
-        await goCall(() => OpenLink(u.href));
+        await goCall(() => OpenAppLink(u.href));
         return {};
       };
       bridge.onmessage = async (p) => {

@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { BrowserOpenURL } from '../../wailsjs/runtime/runtime';
+import { openURL } from '../backend';
 
 /**
  * externalURL parses href when the system browser may open it: absolute
@@ -20,7 +20,7 @@ export function externalURL(href: string | undefined): URL | null {
 /** openExternal hands href to the system browser (Wails), never to the app's window. */
 export function openExternal(href: string | undefined): void {
   const u = externalURL(href);
-  if (u) BrowserOpenURL(u.href);
+  if (u) openURL(u.href);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Icon as FetchIcon } from '../../wailsjs/go/app/ContentPage';
-import { hasBackend } from '../backend';
+import { hasBackend, Icon as FetchIcon } from '../backend';
 
 /** Icons fetched through Go, by source: one request per source per window. */
 const cache = new Map<string, Promise<string>>();

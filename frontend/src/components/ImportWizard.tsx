@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../../wailsjs/go/app/ServersPage';
-import type { app } from '../../wailsjs/go/models';
+import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../backend';
+import type { app } from '../backend';
 import { message, refreshServers } from '../servers';
 import { Icon } from './Icon';
 

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Add, RegistryURL, Search, SetRegistryURL } from '../../wailsjs/go/app/RegistryPage';
-import type { app } from '../../wailsjs/go/models';
-import { call, hasBackend } from '../backend';
+import { Add, call, hasBackend, RegistryURL, Search, SetRegistryURL } from '../backend';
+import type { app } from '../backend';
 import { message, refreshServers } from '../servers';
 import { useConfigVersion } from '../store';
 import { ErrorMessage } from './ErrorMessage';

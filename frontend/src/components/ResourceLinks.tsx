@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { ReadResource } from '../../wailsjs/go/app/ContentPage';
-import type { app } from '../../wailsjs/go/models';
+import { ReadResource } from '../backend';
+import type { app } from '../backend';
 import { message } from '../servers';
 
 type Content = app.ContentView;

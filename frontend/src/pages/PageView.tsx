@@ -1,11 +1,11 @@
 import type { PageId } from '../pages';
-import { AgentsPage } from './AgentsPage';
-import { ChatPage } from './ChatPage';
-import { KnowledgePage } from './KnowledgePage';
-import { ServersPage } from './ServersPage';
-import { SettingsPage } from './SettingsPage';
-import { ToolsPage } from './ToolsPage';
-import { WorkspacePage } from './WorkspacePage';
+import { AgentsPage } from './agents/AgentsPage';
+import { ChatPage } from './chat/ChatPage';
+import { KnowledgePage } from './knowledge/KnowledgePage';
+import { ServersPage } from './servers/ServersPage';
+import { SettingsPage } from './settings/SettingsPage';
+import { ToolsPage } from './tools/ToolsPage';
+import { WorkspacePage } from './workspace/WorkspacePage';
 
 const VIEWS: Record<PageId, () => React.JSX.Element> = {
   chat: ChatPage,

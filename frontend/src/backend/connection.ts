@@ -1,0 +1,56 @@
+// Whether the Go side is there, and the calls every page makes of it
+// (info, ready). It imports only the generated code, never the app's own
+// modules: the backend module is the bottom layer, so it can close no cycle.
+import { Info, Ready } from '../../wailsjs/go/app/App';
+import type { app } from '../../wailsjs/go/models';
+
+/** AppInfo is the backend's name, version and data dir. */
+export type AppInfo = app.Info;
+
+/** DEV_INFO stands in for the backend when the page runs without Wails (plain vite, unit tests). */
+export const DEV_INFO: AppInfo = { name: 'Switchboard', version: 'dev', dataDir: '' };
+
+/** hasBackend is false when the page runs without Wails (unit tests, plain vite). */
+export function hasBackend(): boolean {
+  return typeof window !== 'undefined' && typeof window.go?.app?.App?.Info === 'function';
+}
+
+/**
+ * hasMethod says whether Wails bound struct.method: a window built from an
+ * older Go side, or a unit test binding only some methods, may lack it.
+ */
+export function hasMethod(struct: string, method: string): boolean {
+  return typeof window !== 'undefined' && typeof window.go?.app?.[struct]?.[method] === 'function';
+}
+
+/** hasRuntime is false when the Wails runtime (events) is missing: unit tests that bind only some methods. */
+export function hasRuntime(): boolean {
+  return typeof window !== 'undefined' && typeof (window as { runtime?: { EventsOnMultiple?: unknown } }).runtime?.EventsOnMultiple === 'function';
+}
+
+/** appInfo asks the Go side for name, version and data dir; without a backend it answers DEV_INFO. */
+export async function appInfo(): Promise<AppInfo> {
+  if (!hasBackend()) return DEV_INFO;
+  const i = await Info();
+  return { name: i.name, version: i.version, dataDir: i.dataDir };
+}
+
+/** versionLabel shows release versions as "v1.2.3" and anything else ("devel+abc", "dev") as is. */
+export function versionLabel(version: string): string {
+  return /^\d/.test(version) ? `v${version}` : version;
+}
+
+/** signalReady tells the backend the first render is on screen; failures only log. */
+export function signalReady(): void {
+  if (!hasBackend()) return;
+  Ready().catch((err: unknown) => console.warn('Ready failed', err));
+}
+
+/** call runs a binding, turning a synchronous throw (no such method) into a rejection. */
+export function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}

@@ -1,0 +1,160 @@
+import { useEffect, useState } from 'react';
+import { call, ChatSettings, hasBackend, Tools } from '../../backend';
+import type { app } from '../../backend';
+import { deleteAgent, emptyAgent, saveAgent, serverPolicy, useAgents, withServerPolicy, type Agent, type Policy } from '../../agents';
+import { newChat } from '../../chat';
+import { message, useServers } from '../../servers';
+import { store } from '../../store';
+
+/** AgentsPage lists the agents and edits them; a chat starts from one. */
+export function AgentsPage() {
+  const { agents, loaded, error } = useAgents();
+  const [editing, setEditing] = useState<Agent | null>(null);
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">Agents</h1>
+        <button type="button" className="primary" onClick={() => setEditing(emptyAgent())} disabled={!hasBackend() || editing !== null}>New agent</button>
+      </div>
+      <p className="muted">An agent is a system prompt, a model, the servers it may use and how it asks before acting. With <em>delegate</em>, each server becomes one specialist the model asks, so it sees a few tools instead of hundreds.</p>
+      {error && <div className="alert" role="alert">{error}</div>}
+      {editing && <AgentForm initial={editing} onDone={() => setEditing(null)} />}
+      {loaded && agents.length === 0 && !editing && <div className="placeholder"><p>No agents yet. Press New agent to make one.</p></div>}
+      <ul className="agent-list" aria-label="Agents">
+        {agents.map((a) => <AgentRow key={a.id} agent={a} onEdit={() => setEditing(a)} />)}
+      </ul>
+    </section>
+  );
+}
+
+function AgentRow({ agent: a, onEdit }: { agent: Agent; onEdit: () => void }) {
+  const [confirm, setConfirm] = useState(false);
+  const [err, setErr] = useState('');
+  const start = async () => {
+    const id = await newChat(a.id);
+    if (id) store.navigate('chat');
+  };
+  return (
+    <li className="agent-row" aria-label={a.name}>
+      <div className="server-head">
+        <strong>{a.name}</strong>
+        {a.delegate && <span className="badge" title="each server is a sub-agent">delegate</span>}
+        <span className="muted small">{a.model || 'default model'}</span>
+        <span className="spacer" />
+        <button type="button" className="primary" onClick={() => void start()}>Start chat</button>
+        <button type="button" onClick={onEdit}>Edit</button>
+        <button type="button" onClick={() => setConfirm(true)} disabled={confirm}>Delete</button>
+      </div>
+      {a.description && <p className="small">{a.description}</p>}
+      <div className="tags" aria-label={`Servers of ${a.name}`}>
+        {a.servers.length === 0 ? <span className="muted small">no tools</span> : a.servers.map((s) => <span key={s} className="tag">{s}</span>)}
+      </div>
+      {confirm && (
+        <div className="confirm" role="alertdialog" aria-label={`Delete ${a.name}?`}>
+          <span>Delete the agent <strong>{a.name}</strong>? Its chats stay and go on with the default set-up.</span>
+          <button type="button" className="danger" autoFocus onClick={() => deleteAgent(a.id).catch((e: unknown) => setErr(message(e)))}>Delete</button>
+          <button type="button" onClick={() => setConfirm(false)}>Cancel</button>
+        </div>
+      )}
+      {err && <div className="alert" role="alert">{err}</div>}
+    </li>
+  );
+}
+
+type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
+
+/** AgentForm creates or edits an agent. */
+function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) {
+  const [a, setA] = useState<Agent>(initial);
+  const [err, setErr] = useState('');
+  const [providers, setProviders] = useState<{ name: string; defaultModel: string }[]>([]);
+  const [tools, setTools] = useState<ToolItem[]>([]);
+  const { servers } = useServers();
+  useEffect(() => {
+    call(() => ChatSettings()).then((s) => setProviders(s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel }))), () => undefined);
+    call(() => Tools()).then((l) => setTools(l.tools.map((t) => ({ name: t.name, server: t.server, tool: t.tool }))), () => undefined);
+  }, []);
+  const patch = (p: Partial<Agent>) => setA((cur) => ({ ...cur, ...p }));
+  const toggleServer = (name: string, on: boolean) => {
+    const next = on ? [...a.servers, name] : a.servers.filter((s) => s !== name);
+    patch({ servers: next, tools: (a.tools ?? []).filter((t) => next.includes(t.split('__')[0] ?? '')) });
+  };
+  const toggleTool = (name: string, on: boolean) => {
+    const cur = a.tools ?? [];
+    patch({ tools: on ? [...cur, name] : cur.filter((t) => t !== name) });
+  };
+  const submit = async () => {
+    setErr('');
+    try {
+      await saveAgent(a);
+      onDone();
+    } catch (e) {
+      setErr(message(e));
+    }
+  };
+  return (
+    <form className="card agent-form" aria-label={initial.id ? `Edit ${initial.name}` : 'New agent'} onSubmit={(e) => { e.preventDefault(); void submit(); }}
+      onKeyDown={(e) => { if (e.key === 'Escape') onDone(); }}>
+      <label>Name <input value={a.name} autoFocus required onChange={(e) => patch({ name: e.target.value })} /></label>
+      <label>Description <input value={a.description ?? ''} onChange={(e) => patch({ description: e.target.value })} /></label>
+      <label>System prompt <textarea rows={4} value={a.system ?? ''} onChange={(e) => patch({ system: e.target.value })} /></label>
+      <div className="row">
+        <label>Provider
+          <select value={a.provider ?? ''} onChange={(e) => patch({ provider: e.target.value })}>
+            <option value="">Default provider</option>
+            {providers.map((p) => <option key={p.name} value={p.name}>{p.name}</option>)}
+          </select>
+        </label>
+        <label>Model <input value={a.model ?? ''} placeholder={providers.find((p) => p.name === a.provider)?.defaultModel || 'provider default'} onChange={(e) => patch({ model: e.target.value })} /></label>
+      </div>
+      <fieldset>
+        <legend>Servers it may use</legend>
+        {servers.length === 0 && <p className="muted small">No servers yet: add some on the Servers page.</p>}
+        {servers.map((s) => {
+          const on = a.servers.includes(s.name);
+          const own = tools.filter((t) => t.server === s.name);
+          return (
+            <div key={s.name} className="agent-server">
+              <label className="check">
+                <input type="checkbox" checked={on} onChange={(e) => toggleServer(s.name, e.target.checked)} />
+                {s.name} <span className="muted small">{s.toolCount} tools</span>
+              </label>
+              {on && (
+                <>
+                  <label className="small">Approval
+                    <select aria-label={`Approval for ${s.name}`} value={serverPolicy(a, s.name)} onChange={(e) => setA(withServerPolicy(a, s.name, e.target.value as Policy | ''))}>
+                      <option value="">as in Settings</option>
+                      <option value="ask">ask every time</option>
+                      <option value="allow">always allow</option>
+                      <option value="deny">never</option>
+                    </select>
+                  </label>
+                  {own.length > 0 && (
+                    <details>
+                      <summary className="small">Only some tools ({(a.tools ?? []).filter((t) => t.startsWith(`${s.name}__`)).length || 'all'} chosen)</summary>
+                      {own.map((t) => (
+                        <label key={t.name} className="check small">
+                          <input type="checkbox" checked={(a.tools ?? []).includes(t.name)} onChange={(e) => toggleTool(t.name, e.target.checked)} />
+                          {t.tool}
+                        </label>
+                      ))}
+                    </details>
+                  )}
+                </>
+              )}
+            </div>
+          );
+        })}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" checked={!!a.delegate} onChange={(e) => patch({ delegate: e.target.checked })} />
+        Delegate: each server is a sub-agent (ask_&lt;server&gt;) with only its own tools
+      </label>
+      {err && <div className="alert" role="alert">{err}</div>}
+      <div className="row">
+        <button type="submit" className="primary">Save agent</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </div>
+    </form>
+  );
+}

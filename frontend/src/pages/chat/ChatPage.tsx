@@ -1,0 +1,460 @@
+import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import {
+  chatState, clearError, lastUserMessage, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, startEdit, stop, useChat, type Chat, type Message,
+} from '../../chat';
+import { useAgents } from '../../agents';
+import { ApprovalCard } from '../../components/ApprovalCard';
+import { ChatHeader } from './ChatHeader';
+import { ElicitForm } from '../../components/ElicitForm';
+import { Markdown } from './Markdown';
+import { ToolCallCard } from './ToolCallCard';
+import { AnswerError, MessageActions, UserMessageBody } from './MessageActions';
+import { Icon } from '../../components/Icon';
+import {
+  AttachMenu, expandPrompt, matchPrompts, PromptArgs, SlashMenu, usePrompts, withAttachments, type Attachment, type PromptView,
+} from './ComposerExtras';
+import { message } from '../../servers';
+import { hasBackend } from '../../backend';
+import { hasApp } from '../../apps';
+import { snippetParts } from '../../knowledge';
+import { useNarrow } from '../../layout';
+
+/** ChatPage: the chat list, the open conversation with tool cards and approvals, and the composer. */
+export function ChatPage() {
+  const current = useChat((s) => s.current);
+  const error = useChat((s) => s.error);
+  useEffect(() => {
+    void loadChats();
+  }, []);
+  // A narrow window has the chat list in the shell's drawer (App), under the navigation.
+  const narrow = useNarrow();
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
+  useEffect(() => setSlot(document.getElementById('drawer-slot')), []);
+  return (
+    <section className="page chat-page" aria-labelledby="page-title">
+      <h1 id="page-title" className="visually-hidden">Chat</h1>
+      <div className="chat-layout">
+        {narrow && slot ? createPortal(<ChatList />, slot) : <ChatList />}
+        <div className="chat-main">
+          {error && (
+            <div className="alert" role="alert">
+              {error} <button type="button" className="link" onClick={clearError}>Dismiss</button>
+            </div>
+          )}
+          {current ? <ChatHeader chatId={current} /> : null}
+          <Messages />
+          <Requests />
+          <Composer />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ChatList() {
+  const chats = useChat((s) => s.chats);
+  const current = useChat((s) => s.current);
+  const hits = useChat((s) => s.hits);
+  const { agents } = useAgents();
+  const [q, setQ] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => void searchChats(q), 200);
+    return () => clearTimeout(t);
+  }, [q]);
+  return (
+    <nav className="chat-list" aria-label="Chats">
+      <button type="button" className="primary" onClick={() => void newChat()} disabled={!hasBackend()}>New chat</button>
+      {agents.length > 0 && (
+        <select aria-label="New chat from an agent" value="" onChange={(e) => { if (e.target.value) void newChat(e.target.value); }}>
+          <option value="">New chat with an agent…</option>
+          {agents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+        </select>
+      )}
+      <input type="search" aria-label="Search chats" placeholder="Search chats" value={q} onChange={(e) => setQ(e.target.value)} />
+      {hits ? (
+        <ul aria-label="Search results">
+          {hits.map((h) => (
+            <li key={h.chatId + h.messageId}>
+              <button type="button" onClick={() => void openChat(h.chatId)}>
+                <strong>{h.title}</strong>
+                <span className="small muted snippet">{snippetNodes(h.snippet)}</span>
+              </button>
+            </li>
+          ))}
+          {hits.length === 0 && <li className="muted small">No chat matches. Try other words, or clear the search to see every chat.</li>}
+        </ul>
+      ) : (
+        <ul>
+          {chats.map((c) => <ChatItem key={c.id} chat={c} selected={c.id === current} />)}
+          {chats.length === 0 && <li className="muted small">No chats yet. Type a message to start one, or press New chat.</li>}
+        </ul>
+      )}
+    </nav>
+  );
+}
+
+/** snippetNodes renders the <mark>ed parts of a search snippet as text, never as HTML. */
+function snippetNodes(s: string) {
+  return snippetParts(s).map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>));
+}
+
+function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const [confirm, setConfirm] = useState(false);
+  const [title, setTitle] = useState(chat.title);
+  if (editing) {
+    return (
+      <li>
+        <form onSubmit={(e) => { e.preventDefault(); setEditing(false); void rename(chat.id, title); }}>
+          <input aria-label="Chat title" autoFocus value={title} onChange={(e) => setTitle(e.target.value)}
+            onKeyDown={(e) => { if (e.key === 'Escape') setEditing(false); }} />
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li className={selected ? 'selected' : ''}>
+      <button type="button" aria-current={selected} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
+        {chat.title || 'Untitled chat'}
+      </button>
+      {selected && (confirm ? (
+        <span className="row small">
+          Delete?
+          <button type="button" className="danger small" onClick={() => void remove(chat.id)}>Delete</button>
+          <button type="button" className="small" onClick={() => setConfirm(false)}>Keep</button>
+        </span>
+      ) : (
+        <span className="row small">
+          <button type="button" className="link small" onClick={() => setEditing(true)}>Rename</button>
+          <button type="button" className="link small" onClick={() => setConfirm(true)}>Delete</button>
+        </span>
+      ))}
+    </li>
+  );
+}
+
+/**
+ * VIRTUAL_FROM is how many loaded messages make the list render only those near the viewport;
+ * a chat longer than its first page does so from the start. Shorter chats render as they are.
+ */
+export const VIRTUAL_FROM = 60;
+/** NEAR_TOP is how close to the top (px) scrolling loads the older page. */
+const NEAR_TOP = 400;
+/** PIN_FRAMES is for how many frames the message that was on top is held in place after an older page came in. */
+const PIN_FRAMES = 12;
+
+/**
+ * Messages shows the open chat from its end. Older pages load as the user scrolls up, the
+ * message that was on top staying where it was; a long chat has only the messages near the
+ * viewport in the DOM (see VIRTUAL_FROM). It follows the end while a reply streams unless the
+ * user scrolled away.
+ */
+function Messages() {
+  const current = useChat((s) => s.current);
+  const messages = useChat((s) => s.messages);
+  const notice = useChat((s) => s.notice);
+  const hasMore = useChat((s) => s.hasMore);
+  const loadingOlder = useChat((s) => s.loadingOlder);
+  const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  const stuck = useRef(true); // following the end
+  // The first message, where it was in the content and the scroll offset, as of the last frame.
+  const last = useRef({ first: '', firstTop: 0, top: 0 });
+  const n = messages.length;
+  // A chat just opened, or the user just sent: follow the end (decided before layout).
+  const lastMsg = messages[n - 1];
+  const seen = useRef({ chat: '', lastId: '' });
+  if (seen.current.chat !== current || (lastMsg && lastMsg.id !== seen.current.lastId && lastMsg.role === 'user')) stuck.current = true;
+  seen.current = { chat: current, lastId: lastMsg?.id ?? '' };
+  const virtual = hasMore || n >= VIRTUAL_FROM;
+  const v = useVirtualizer({
+    count: virtual ? messages.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 140,
+    overscan: 6,
+    gap: 12,
+    getItemKey: (i) => messages[i]?.id ?? i,
+    // A message whose tool card shows an MCP App stays rendered out of view: unmounting would
+    // drop the app's frame without ui/resource-teardown (and lose its state on the way back).
+    rangeExtractor: (range) => {
+      const rows = defaultRangeExtractor(range);
+      const keep = messages.flatMap((m, i) => (m.toolCalls.some((c) => hasApp(c.name)) && !rows.includes(i) ? [i] : []));
+      return keep.length > 0 ? [...rows, ...keep].sort((a, b) => a - b) : rows;
+    },
+  });
+  // While following the end, lay out the end at once rather than the top first (until the scroll
+  // offset the list reports catches up, the virtualizer would render the rows at the old offset).
+  if (virtual && stuck.current) v.scrollOffset = Number.MAX_SAFE_INTEGER;
+  const items = v.getVirtualItems();
+
+  const unpin = useRef(() => {});
+  /** pin keeps message id at y px below the list's top for PIN_FRAMES frames, or until the user scrolls. */
+  const pin = (el: HTMLDivElement, id: string, y: number) => {
+    unpin.current();
+    let frames = PIN_FRAMES;
+    let raf = 0;
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      delete el.dataset.pinned;
+      el.removeEventListener('wheel', stop);
+      el.removeEventListener('touchstart', stop);
+      el.removeEventListener('keydown', stop);
+    };
+    unpin.current = stop;
+    el.dataset.pinned = id; // for tests: the list is still settling
+    const step = () => {
+      const a = el.querySelector(`[data-mid="${CSS.escape(id)}"]`);
+      if (a) {
+        const dy = a.getBoundingClientRect().top - el.getBoundingClientRect().top - y;
+        if (Math.abs(dy) >= 1) {
+          el.scrollTop += dy;
+          v.scrollOffset = el.scrollTop;
+        }
+      }
+      if (--frames > 0) raf = requestAnimationFrame(step);
+      else stop();
+    };
+    el.addEventListener('wheel', stop, { passive: true });
+    el.addEventListener('touchstart', stop, { passive: true });
+    el.addEventListener('keydown', stop);
+    raf = requestAnimationFrame(step);
+  };
+  useEffect(() => () => unpin.current(), []);
+
+  /** topOf is where message i starts, in the scroller's content. */
+  const topOf = (i: number): number | undefined => {
+    const el = scroller.current;
+    if (!el) return undefined;
+    if (virtual) {
+      const start = v.measurementsCache[i]?.start;
+      return start === undefined ? undefined : (inner.current?.offsetTop ?? 0) + start;
+    }
+    return (el.querySelector(`[data-mid="${CSS.escape(messages[i]?.id ?? '')}"]`) as HTMLElement | null)?.offsetTop;
+  };
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const first = messages[0]?.id ?? '';
+    const prev = last.current;
+    const was = prev.first && first !== prev.first ? messages.findIndex((m) => m.id === prev.first) : -1;
+    if (was > 0) {
+      // Older messages were put before: keep the one that was first where it was — at once from
+      // the laid-out (or, virtualised, estimated) offsets, then for a few frames from where it
+      // really is, as the rows around it are measured.
+      const top = topOf(was);
+      if (top !== undefined) el.scrollTop = top - prev.firstTop + prev.top;
+      pin(el, prev.first, prev.firstTop - prev.top);
+    } else if (stuck.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    // Tell the virtualizer at once (its scroll event comes later): it keeps rows above the
+    // view in place as they are measured only when it knows where the view is.
+    if (virtual) v.scrollOffset = el.scrollTop;
+    last.current = { first, firstTop: topOf(0) ?? 0, top: el.scrollTop };
+    if (hasMore && el.scrollTop < NEAR_TOP && !stuck.current) void loadOlder();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [messages, virtual]);
+
+  // Measured heights change after render (Markdown, images, app cards): keep following the end.
+  useEffect(() => {
+    const el = scroller.current;
+    const content = inner.current ?? el;
+    if (!el || !content || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (stuck.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(content);
+    return () => ro.disconnect();
+  }, [virtual, n === 0]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    last.current = { first: messages[0]?.id ?? '', firstTop: topOf(0) ?? 0, top: el.scrollTop };
+    if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
+  };
+
+  // Home and End jump at once: a smooth scroll across rows measured on the way would stop short.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const el = scroller.current;
+    if (!el || (e.key !== 'Home' && e.key !== 'End') || e.target !== el) return;
+    e.preventDefault();
+    stuck.current = e.key === 'End';
+    el.scrollTop = e.key === 'End' ? el.scrollHeight : 0;
+  };
+
+  if (messages.length === 0) {
+    return (
+      <div className="chat-empty muted">
+        <p>Ask anything. The model can use the tools of your servers; tool calls show up as cards, and risky ones ask you first.</p>
+        <p className="small">Enter sends · Shift+Enter new line · Esc stops · ↑ edits your last message</p>
+      </div>
+    );
+  }
+  const older = hasMore && (
+    <div className="older small muted" role="status">
+      {loadingOlder ? 'Loading earlier messages…' : <button type="button" className="link small" onClick={() => void loadOlder()}>Load earlier messages</button>}
+    </div>
+  );
+  if (!virtual) {
+    return (
+      <div className="messages" ref={scroller} onScroll={onScroll} aria-live="polite" aria-label="Messages" aria-busy={loadingOlder}>
+        {older}
+        {messages.map((m, i) => <MessageView key={m.id} m={m} last={i === n - 1} />)}
+        {notice && <div className="notice" role="status">{notice}</div>}
+      </div>
+    );
+  }
+  // Rows come and go as the list scrolls, so the list itself is not live; a reply that streamed in
+  // (seq 0 until the chat is reloaded) is announced instead.
+  const announce = lastMsg && lastMsg.seq === 0 && lastMsg.role === 'assistant' && lastMsg.status !== 'streaming' ? lastMsg.text.slice(0, 300) : '';
+  return (
+    <div className="messages virtual" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
+      {older}
+      <div ref={inner} className="virtual-list" style={{ height: v.getTotalSize() }}>
+        {items.map((it) => (
+          <div key={it.key} data-index={it.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${it.start}px)` }}>
+            <MessageView m={messages[it.index]!} last={it.index === n - 1} />
+          </div>
+        ))}
+      </div>
+      {notice && <div className="notice" role="status">{notice}</div>}
+      <div className="visually-hidden" aria-live="polite">{announce}</div>
+    </div>
+  );
+}
+
+/**
+ * MessageView is memoised: a streamed delta replaces only the message it
+ * belongs to (applyEvent keeps the others as they were), so the earlier
+ * messages, their Markdown and highlighted code, are not rendered again on
+ * every delta; without it each turn cost more the longer the chat was.
+ */
+const MessageView = memo(function MessageView({ m, last }: { m: Message; last: boolean }) {
+  return (
+    <article className={`message ${m.role}${last ? ' last' : ''}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
+      {m.role === 'user' ? <UserMessageBody m={m} /> : <Markdown text={m.text} />}
+      {m.toolCalls.length > 0 && (
+        <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
+      )}
+      {m.role === 'assistant' && m.status === 'streaming' && !m.text && m.toolCalls.length === 0 && <span className="typing" aria-label="The model is answering">…</span>}
+      <AnswerError m={m} last={last} />
+      {m.status === 'cancelled' && <div className="small muted">Stopped.</div>}
+      {m.status === 'complete' && m.error && <div className="small warn">{m.error}</div>}
+      {(m.inputTokens > 0 || m.outputTokens > 0) && (
+        <div className="small muted usage">{m.inputTokens} in · {m.outputTokens} out tokens</div>
+      )}
+      <MessageActions m={m} last={last} />
+    </article>
+  );
+});
+
+function Requests() {
+  const current = useChat((s) => s.current);
+  const approvals = useChat((s) => s.approvals);
+  const elicits = useChat((s) => s.elicits);
+  // Requests from servers no chat is calling are shown in every chat.
+  const mine = approvals.filter((a) => !a.chatId || a.chatId === current);
+  const forms = elicits.filter((e) => !e.chatId || e.chatId === current);
+  if (mine.length === 0 && forms.length === 0) return null;
+  return (
+    <div className="requests">
+      {mine.map((a) => <ApprovalCard key={a.id} req={a} />)}
+      {forms.map((e) => <ElicitForm key={e.id} req={e} />)}
+    </div>
+  );
+}
+
+function Composer() {
+  const current = useChat((s) => s.current);
+  const running = useChat((s) => !!s.running[s.current]);
+  const editing = useChat((s) => s.editing);
+  const [text, setText] = useState('');
+  const [atts, setAtts] = useState<Attachment[]>([]);
+  const [sel, setSel] = useState(0);
+  const [argsFor, setArgsFor] = useState<PromptView | null>(null);
+  const [err, setErr] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const prompts = usePrompts(text.startsWith('/'));
+  const matches = matchPrompts(prompts, text);
+  useEffect(() => {
+    if (!editing) box.current?.focus(); // back from an edit, too
+  }, [current, editing]);
+  const submit = async () => {
+    if (!text.trim() || running) return;
+    const t = text;
+    const a = atts;
+    setText('');
+    setAtts([]);
+    if (!(await send(withAttachments(t, a)))) {
+      setText(t);
+      setAtts(a);
+    }
+  };
+  const pick = async (p: PromptView) => {
+    setSel(0);
+    try {
+      const expanded = await expandPrompt(p);
+      if (expanded === null) setArgsFor(p);
+      else setText(expanded);
+    } catch (e) {
+      setErr(message(e));
+    }
+    box.current?.focus();
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (matches.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      setSel((sel + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+    } else if (matches.length > 0 && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
+      e.preventDefault();
+      void pick(matches[Math.min(sel, matches.length - 1)]!);
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === 'Escape' && running) {
+      e.preventDefault();
+      void stop();
+    } else if (e.key === 'ArrowUp' && !text && !running) {
+      const u = lastUserMessage(chatState().messages);
+      if (u) {
+        e.preventDefault();
+        startEdit(u.id);
+      }
+    }
+  };
+  return (
+    <div className="composer-wrap">
+      {argsFor && (
+        <PromptArgs prompt={argsFor} onCancel={() => setArgsFor(null)} onText={(t) => { setText(t); setArgsFor(null); box.current?.focus(); }} />
+      )}
+      <SlashMenu items={matches} selected={Math.min(sel, matches.length - 1)} onPick={(p) => void pick(p)} />
+      {err && <div className="alert small" role="alert">{err} <button type="button" className="link" onClick={() => setErr('')}>Dismiss</button></div>}
+      {atts.length > 0 && (
+        <ul className="attachments" aria-label="Attachments">
+          {atts.map((a, i) => (
+            <li key={a.uri} className="badge">
+              {a.name}
+              <button type="button" className="link small" aria-label={`Remove ${a.name}`} onClick={() => setAtts(atts.filter((_, j) => j !== i))}>×</button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="composer" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+        <AttachMenu onAttach={(a) => setAtts([...atts.filter((x) => x.uri !== a.uri), a])} onError={setErr} />
+        <textarea ref={box} aria-label="Message" rows={3} placeholder="Message the model… (/ for the servers' prompts)" value={text}
+          onChange={(e) => { setText(e.target.value); setSel(0); }} onKeyDown={onKey} disabled={!hasBackend()} />
+        {running && (
+          <button type="button" className="danger" onClick={() => void stop()} aria-label="Stop the answer" title="Stop (Esc)">
+            <Icon name="stop" /> Stop
+          </button>
+        )}
+        <button type="submit" className="primary" disabled={!text.trim() || running}>Send</button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { useState, type ReactNode } from 'react';
+import ReactMarkdown, { defaultUrlTransform, type UrlTransform } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import remarkGfm from 'remark-gfm';
+import { ExternalLink, externalURL, openExternal } from '../../components/ExternalLink';
+
+/** textOf flattens rendered children back to the code's text (for Copy). */
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  if (node && typeof node === 'object' && 'props' in node) {
+    return textOf((node as { props: { children?: ReactNode } }).props.children);
+  }
+  return '';
+}
+
+function CodeBlock({ children }: { children?: ReactNode }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(textOf(children)).then(() => {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    });
+  };
+  return (
+    <div className="code-block">
+      <button type="button" className="copy small" onClick={copy} aria-label="Copy code">{copied ? 'Copied' : 'Copy'}</button>
+      <pre>{children}</pre>
+    </div>
+  );
+}
+
+/** isInlineImage: an image carried in the text itself (data:image/...), which loads nothing. */
+function isInlineImage(src: string | undefined): src is string {
+  return !!src && /^data:image\//i.test(src);
+}
+
+/** urlTransform keeps data:image/ URLs on images (react-markdown's default drops data:) and otherwise applies the default's safe protocols. */
+const urlTransform: UrlTransform = (url, key, node) =>
+  key === 'src' && node.tagName === 'img' && isInlineImage(url) ? url : defaultUrlTransform(url);
+
+/**
+ * ImageOrPlaceholder shows an inline (data:) image; any other image becomes a
+ * placeholder. Loading a remote image would tell its host that, and what, the
+ * model wrote (the URL can carry the chat's contents): an exfiltration channel
+ * once a tool result injects instructions. The window's Content-Security-Policy
+ * refuses such loads too; the placeholder's button opens the image in the
+ * system browser, on the user's click only.
+ */
+function ImageOrPlaceholder({ src, alt, title }: { src?: string; alt?: string; title?: string }) {
+  if (isInlineImage(src)) return <img src={src} alt={alt ?? ''} title={title} />;
+  const u = externalURL(src);
+  return (
+    <span className="remote-image" data-testid="remote-image" title={src}>
+      <span className="muted">Image not loaded{alt ? `: ${alt}` : ''}</span>
+      {u && u.protocol !== 'mailto:' && (
+        <button
+          type="button"
+          className="small"
+          onClick={(e) => {
+            e.preventDefault();
+            e.stopPropagation(); // inside a link, only the image opens
+            openExternal(src);
+          }}
+        >
+          Open image from {u.host}
+        </button>
+      )}
+    </span>
+  );
+}
+
+/**
+ * Markdown renders a model's answer: GFM (tables, task lists, strikethrough),
+ * highlighted code with Copy. Raw HTML is not rendered; remote images are
+ * placeholders and links open in the system browser on click (see
+ * ImageOrPlaceholder and ExternalLink): nothing in an answer makes the window
+ * load or navigate anywhere by itself.
+ */
+export function Markdown({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[[rehypeHighlight, { detect: true, ignoreMissing: true }]]}
+        components={{
+          pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
+          a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
+          img: ({ src, alt, title }) => <ImageOrPlaceholder src={typeof src === 'string' ? src : undefined} alt={alt} title={title} />,
+        }}
+        urlTransform={urlTransform}
+      >
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+}

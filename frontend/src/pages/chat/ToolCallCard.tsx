@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
+import { ToolApp } from '../../components/AppFrame';
+import { toolResult } from '../../apps';
+import { TaskStatus } from './TaskStatus';
+import { ServerIcon } from '../../components/Icon';
+import { ResourceLinks } from '../../components/ResourceLinks';
+import { StructuredResult } from '../../components/StructuredResult';
+import { useServers } from '../../servers';
+
+const LABEL: Record<string, string> = {
+  streaming: 'preparing', pending: 'waiting for approval', running: 'running', done: 'done',
+  error: 'failed', denied: 'denied', cancelled: 'cancelled',
+};
+
+/**
+ * ToolCallCard shows one tool call: server badge, name, status, duration;
+ * arguments and result when expanded. A delegated call (ask_<server>) shows
+ * its sub-agent's steps nested under it, each a card of its own.
+ */
+export function ToolCallCard({ call }: { call: ToolCall }) {
+  const [open, setOpen] = useState(false);
+  // find_tools belongs to no server: Switchboard answers it itself.
+  const server = call.server || (call.name.includes('__') ? (call.name.split('__')[0] ?? 'switchboard') : 'switchboard');
+  const tool = call.tool || call.name.split('__').slice(1).join('__') || call.name;
+  const result = call.error || resultText(call.result);
+  const steps = call.steps ?? [];
+  const delegated = call.name.startsWith('ask_');
+  // A task the user (or the server) cancelled ended with an error result, but did not fail.
+  const cancelledTask = call.status === 'error' && call.task?.status === 'cancelled';
+  const chatId = useChat((s) => s.current);
+  const icon = useServers().servers.find((s) => s.name === server)?.icon;
+  return (
+    <div className={`tool-card status-${call.status}${call.parent ? ' sub' : ''}`} data-testid={call.parent ? 'sub-step' : 'tool-card'}>
+      <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className="badge"><ServerIcon src={icon} />{server}</span>
+        <code>{tool}</code>
+        <span className={`tool-status ${call.isError && !cancelledTask ? 'bad' : ''}`}>{cancelledTask ? 'cancelled' : LABEL[call.status] ?? call.status}</span>
+        {delegated && <span className="muted small">{steps.length} {steps.length === 1 ? 'step' : 'steps'}</span>}
+        {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
+      </button>
+      <TaskStatus call={call} server={server} />
+      {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
+      {steps.length > 0 && (
+        <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
+          {steps.map((s) => (
+            <li key={s.id}><ToolCallCard call={s} /></li>
+          ))}
+        </ol>
+      )}
+      {open && (
+        <div className="tool-card-body">
+          <div className="small muted">Arguments</div>
+          <pre className="args">{prettyJSON(call.args || '{}')}</pre>
+          {result && (
+            <>
+              <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
+              <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>
+            </>
+          )}
+          {call.result && !delegated && (
+            <>
+              <ResourceLinks content={call.result.content} server={server} />
+              <StructuredResult structured={call.result.structured} schemaError={call.result.schemaError} />
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** answerOf is a delegated call's answer text, without its structured steps. */
+function answerOf(call: ToolCall): string {
+  const text = (call.result?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+  return text || resultText(call.result);
+}

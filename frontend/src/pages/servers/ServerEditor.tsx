@@ -1,0 +1,276 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { call, CheckServerForm, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
+import type { app } from '../../backend';
+import { message, refreshServers } from '../../servers';
+import { Icon } from '../../components/Icon';
+import {
+  TRANSPORTS, emptyKeyValue, fromView, groupProblems, jsonProblemText, localProblems, move, newId, savedText, toView,
+  type FormState, type KeyValue, type Problems, type Transport,
+} from '../../serverform';
+import './ServerEditor.css';
+
+/**
+ * ServerEditor edits one server's entry (name given) or adds a new one
+ * (no name): a form with a problem under each field, checked with
+ * config.json's own rules as one types, or the entry as JSON. Saving
+ * restarts the server and shows how it runs.
+ */
+export function ServerEditor({ name, onClose }: { name?: string; onClose: () => void }) {
+  const [old, setOld] = useState(name ?? '');
+  const [view, setView] = useState<app.ServerFormView | null>(null);
+  const [form, setForm] = useState<FormState | null>(null);
+  const [mode, setMode] = useState<'form' | 'json'>('form');
+  const [json, setJson] = useState('');
+  const [problems, setProblems] = useState<Problems>({});
+  const [jsonProblems, setJsonProblems] = useState<app.FieldProblemView[]>([]);
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [result, setResult] = useState<{ text: string; ok: boolean } | null>(null);
+  const [err, setErr] = useState('');
+  const titleId = useId();
+
+  const load = async (n: string) => {
+    const v = await call(() => ServerForm(n));
+    setView(v);
+    setForm(fromView(v));
+    setJson(v.json);
+    setDirty(false);
+  };
+  useEffect(() => {
+    load(name ?? '').catch((e: unknown) => setErr(message(e)));
+  }, [name]);
+
+  // Check as one types (debounced): the Go side's rules are config.json's.
+  const checkSeq = useRef(0);
+  useEffect(() => {
+    if (!form || !view || !dirty || mode !== 'form') return;
+    const seq = ++checkSeq.current;
+    const t = setTimeout(() => {
+      call(() => CheckServerForm(old, toView(form, view.base))).then((ps) => {
+        if (seq === checkSeq.current) setProblems({ ...groupProblems(ps ?? []), ...localProblems(form) });
+      }, () => undefined);
+    }, 350);
+    return () => clearTimeout(t);
+  }, [form, dirty, mode]);
+
+  const change = (patch: Partial<FormState>) => {
+    setForm((f) => (f ? { ...f, ...patch } : f));
+    // An edited field's old problem goes at once; the check after typing says if it still holds.
+    setProblems((p) => Object.fromEntries(Object.entries(p).filter(([k]) => !(k in patch))) as Problems);
+    setDirty(true);
+    setResult(null);
+  };
+
+  const done = async (v: app.ServerSaveView) => {
+    if (!v.saved) return;
+    setResult({ text: savedText(v), ok: v.server.state === 'ready' || v.server.state === 'disabled' });
+    setOld(v.server.name);
+    await refreshServers();
+    await load(v.server.name); // the saved entry is the base of the next save
+  };
+
+  const save = async () => {
+    if (!form || !view) return;
+    setErr('');
+    setResult(null);
+    setSaving(true);
+    try {
+      if (mode === 'json') {
+        setJsonProblems([]);
+        const v = await call(() => SaveServerJSON(old, form.name.trim(), json, view.base));
+        setJsonProblems(v.problems ?? []);
+        await done(v);
+        return;
+      }
+      const local = localProblems(form);
+      if (Object.keys(local).length > 0) {
+        setProblems(local);
+        return;
+      }
+      const v = await call(() => SaveServerForm(old, toView(form, view.base)));
+      setProblems(groupProblems(v.problems ?? []));
+      await done(v);
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (!form || !view) {
+    return (
+      <div className="server-editor" role="region" aria-label={name ? `Edit ${name}` : 'Add server'}>
+        {err ? <div className="alert" role="alert">{err}</div> : <p className="muted">Loading…</p>}
+        <button type="button" onClick={onClose}>Close</button>
+      </div>
+    );
+  }
+  const stdio = form.transport === 'stdio';
+  const title = name ? `Edit ${name}` : 'Add server';
+  return (
+    <form className="server-editor" aria-labelledby={titleId} noValidate
+      onSubmit={(e) => { e.preventDefault(); void save(); }}
+      onKeyDown={(e) => { if (e.key === 'Escape') onClose(); }}>
+      <div className="server-editor-head">
+        <h2 id={titleId}>{title}</h2>
+        <div className="row" role="group" aria-label="Editor">
+          <button type="button" className="chip" aria-pressed={mode === 'form'} onClick={() => setMode('form')}>Form</button>
+          <button type="button" className="chip" aria-pressed={mode === 'json'} onClick={() => setMode('json')}>Edit as JSON</button>
+        </div>
+      </div>
+      <FieldBox label="Name" problems={problems.name} hint="Prefixes its tools (name__tool).">
+        {(id, desc) => <input id={id} aria-describedby={desc} value={form.name} autoFocus={!name} autoComplete="off" spellCheck={false}
+          onChange={(e) => change({ name: e.target.value })} />}
+      </FieldBox>
+      {mode === 'json' ? (
+        <JsonEditor json={json} setJson={(t) => { setJson(t); setResult(null); }} problems={jsonProblems} dirtyForm={dirty} />
+      ) : (<>
+        <FieldBox label="Transport" problems={problems.transport}>
+          {(id, desc) => (
+            <select id={id} aria-describedby={desc} value={form.transport} onChange={(e) => change({ transport: e.target.value as Transport })}>
+              {TRANSPORTS.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+            </select>
+          )}
+        </FieldBox>
+        {stdio ? (<>
+          <FieldBox label="Command" problems={problems.command} hint="The program to run, e.g. npx, uvx, docker or a full path.">
+            {(id, desc) => <input id={id} aria-describedby={desc} value={form.command} className="mono" spellCheck={false} autoComplete="off"
+              placeholder="npx" onChange={(e) => change({ command: e.target.value })} />}
+          </FieldBox>
+          <ArgsEditor args={form.args} problems={problems.args} onChange={(args) => change({ args })} />
+          <KeyValues label="Environment" what="variable" rows={form.env} problems={problems.env} onChange={(env) => change({ env })} />
+          <FieldBox label="Working directory" problems={problems.cwd} hint="Empty: Switchboard's own.">
+            {(id, desc) => <input id={id} aria-describedby={desc} value={form.cwd} className="mono" spellCheck={false}
+              onChange={(e) => change({ cwd: e.target.value })} />}
+          </FieldBox>
+        </>) : (<>
+          <FieldBox label="URL" problems={problems.url} hint="https://…; plain http only to localhost.">
+            {(id, desc) => <input id={id} aria-describedby={desc} type="url" value={form.url} className="mono" spellCheck={false}
+              placeholder="https://example.com/mcp" onChange={(e) => change({ url: e.target.value })} />}
+          </FieldBox>
+          <KeyValues label="Headers" what="header" rows={form.headers} problems={problems.headers} onChange={(headers) => change({ headers })} />
+        </>)}
+        <div className="server-editor-pair">
+          <FieldBox label="Startup timeout (seconds)" problems={problems.startupTimeout} hint="Empty: the default.">
+            {(id, desc) => <input id={id} aria-describedby={desc} inputMode="decimal" value={form.startupTimeout}
+              onChange={(e) => change({ startupTimeout: e.target.value })} />}
+          </FieldBox>
+          <FieldBox label="Tool timeout (seconds)" problems={problems.toolTimeout} hint="Empty: the default.">
+            {(id, desc) => <input id={id} aria-describedby={desc} inputMode="decimal" value={form.toolTimeout}
+              onChange={(e) => change({ toolTimeout: e.target.value })} />}
+          </FieldBox>
+        </div>
+        <label className="server-editor-check">
+          <input type="checkbox" checked={form.enabled} onChange={(e) => change({ enabled: e.target.checked })} /> Enabled
+        </label>
+        {(problems.form ?? []).map((p) => <p key={p} className="field-problem" role="alert">{p}</p>)}
+      </>)}
+      {err && <div className="alert" role="alert">{err}</div>}
+      {result && <div className={result.ok ? 'alert alert-soft server-saved' : 'alert server-saved'} role="status">{result.text}</div>}
+      <div className="row server-editor-actions">
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving and starting…' : name || old ? 'Save and restart' : 'Add and start'}</button>
+        <button type="button" onClick={onClose}>{result ? 'Close' : 'Cancel'}</button>
+        <span className="muted small server-editor-path" title={view.configPath}>Saved to {view.configPath}</span>
+      </div>
+    </form>
+  );
+}
+
+/** FieldBox is one labelled field with its hint and its problems under it. */
+function FieldBox({ label, problems, hint, children }: {
+  label: string; problems?: string[]; hint?: string; children: (id: string, describedBy: string) => ReactNode;
+}) {
+  const id = useId();
+  const bad = (problems ?? []).length > 0;
+  return (
+    <div className={bad ? 'field field-bad' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {children(id, `${id}-desc`)}
+      <div id={`${id}-desc`}>
+        {bad ? problems!.map((p) => <p key={p} className="field-problem">{p}</p>) : hint && <p className="muted small field-hint">{hint}</p>}
+      </div>
+    </div>
+  );
+}
+
+
+/** ArgsEditor edits the arguments, one per row: add, remove, move. */
+function ArgsEditor({ args, problems, onChange }: { args: { id: number; value: string }[]; problems?: string[]; onChange: (a: { id: number; value: string }[]) => void }) {
+  const lastRef = useRef<HTMLInputElement>(null);
+  const [focusLast, setFocusLast] = useState(false);
+  useEffect(() => {
+    if (focusLast) lastRef.current?.focus();
+    setFocusLast(false);
+  }, [focusLast]);
+  return (
+    <fieldset className={(problems ?? []).length ? 'field field-bad' : 'field'}>
+      <legend>Arguments</legend>
+      {args.length === 0 && <p className="muted small field-hint">No arguments.</p>}
+      <ol className="kv-rows">
+        {args.map((a, i) => (
+          <li key={a.id} className="kv-row">
+            <input aria-label={`Argument ${i + 1}`} className="mono" value={a.value} spellCheck={false}
+              ref={i === args.length - 1 ? lastRef : undefined}
+              onChange={(e) => onChange(args.map((x) => (x.id === a.id ? { ...x, value: e.target.value } : x)))} />
+            <button type="button" className="icon-btn" aria-label={`Move argument ${i + 1} up`} title="Move up" disabled={i === 0} onClick={() => onChange(move(args, i, -1))}><Icon name="up" size={14} /></button>
+            <button type="button" className="icon-btn" aria-label={`Move argument ${i + 1} down`} title="Move down" disabled={i === args.length - 1} onClick={() => onChange(move(args, i, 1))}><Icon name="down" size={14} /></button>
+            <button type="button" className="icon-btn" aria-label={`Remove argument ${i + 1}`} title="Remove" onClick={() => onChange(args.filter((x) => x.id !== a.id))}><Icon name="close" size={14} /></button>
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="small-btn" onClick={() => { onChange([...args, { id: newId(), value: '' }]); setFocusLast(true); }}>Add argument</button>
+      {(problems ?? []).map((p) => <p key={p} className="field-problem">{p}</p>)}
+    </fieldset>
+  );
+}
+
+/** KeyValues edits environment variables or headers; a row marked secret goes to the OS keyring. */
+function KeyValues({ label, what, rows, problems, onChange }: {
+  label: string; what: string; rows: KeyValue[]; problems?: string[]; onChange: (r: KeyValue[]) => void;
+}) {
+  const set = (id: number, patch: Partial<KeyValue>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  return (
+    <fieldset className={(problems ?? []).length ? 'field field-bad' : 'field'}>
+      <legend>{label}</legend>
+      {rows.length === 0 && <p className="muted small field-hint">None.</p>}
+      <ul className="kv-rows">
+        {rows.map((r, i) => (
+          <li key={r.id} className="kv-row">
+            <input aria-label={`${label} ${i + 1} name`} className="mono kv-key" value={r.key} placeholder="NAME" spellCheck={false}
+              onChange={(e) => set(r.id, { key: e.target.value })} />
+            <input aria-label={`${label} ${i + 1} value`} className="mono" value={r.value} spellCheck={false} autoComplete="off"
+              type={r.secret ? 'password' : 'text'}
+              placeholder={r.secret && r.secretRef ? 'stored in the keyring (unchanged)' : 'value'}
+              onChange={(e) => set(r.id, { value: e.target.value })} />
+            <label className="kv-secret" title="Keep the value in the OS keyring; config.json gets a ${secret:…} reference">
+              <input type="checkbox" checked={r.secret} onChange={(e) => set(r.id, { secret: e.target.checked })} /> Secret
+            </label>
+            <button type="button" className="icon-btn" aria-label={`Remove ${what} ${r.key || i + 1}`} title="Remove"
+              onClick={() => onChange(rows.filter((x) => x.id !== r.id))}><Icon name="close" size={14} /></button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="small-btn" onClick={() => onChange([...rows, emptyKeyValue()])}>Add {what}</button>
+      {(problems ?? []).map((p) => <p key={p} className="field-problem">{p}</p>)}
+    </fieldset>
+  );
+}
+
+/** JsonEditor is "Edit as JSON": the entry's text, its problems as line:column. */
+function JsonEditor({ json, setJson, problems, dirtyForm }: {
+  json: string; setJson: (t: string) => void; problems: app.FieldProblemView[]; dirtyForm: boolean;
+}) {
+  const id = useId();
+  const lines = Math.min(24, Math.max(8, json.split('\n').length + 1));
+  return (
+    <div className={problems.length ? 'field field-bad' : 'field'}>
+      <label htmlFor={id}>Entry (JSON, as in config.json's mcpServers)</label>
+      {dirtyForm && <p className="muted small field-hint">This is the entry as saved; changes made in the form are not in it.</p>}
+      <textarea id={id} rows={lines} value={json} spellCheck={false} aria-describedby={`${id}-desc`}
+        aria-invalid={problems.length > 0} onChange={(e) => setJson(e.target.value)} />
+      <div id={`${id}-desc`} role={problems.length ? 'alert' : undefined}>
+        {problems.map((p) => <p key={jsonProblemText(p)} className="field-problem">{jsonProblemText(p)}</p>)}
+      </div>
+    </div>
+  );
+}

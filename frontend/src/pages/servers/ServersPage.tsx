@@ -1,0 +1,222 @@
+import { useEffect, useState } from 'react';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { call, EventServerLogin, hasBackend, LoginServer, on, Profiles, SetProfile } from '../../backend';
+import { ImportWizard } from '../../components/ImportWizard';
+import { ServerMetaForm, ServerMetaLine } from './ServerMeta';
+import { LogTail } from './ServerLogView';
+import { ServerProtocol } from './ServerProtocol';
+import { SandboxBadge, ServerSandboxForm } from './ServerSandbox';
+import { ServerSafety } from '../../components/ToolSafety';
+import { refreshSafety } from '../../safety';
+import { StatusBadge } from './StatusBadge';
+import { ServerIcon } from '../../components/Icon';
+import { TemplatePicker } from './TemplatePicker';
+import { useTestConnection } from './TestConnection';
+import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../../servers';
+import { ExternalLink } from '../../components/ExternalLink';
+import { InstallProgress } from './InstallProgress';
+import { BundleInstall, BundleLine } from './BundleInstall';
+import { RegistryBrowse } from '../../components/RegistryBrowse';
+import { ServerEditor } from './ServerEditor';
+import { useConfigFile } from './ConfigFile';
+
+/** ServersPage lists every configured server with its live status; search and tags narrow the list. */
+export function ServersPage() {
+  const { servers, configError, loaded, error } = useServers();
+  const [importing, setImporting] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const configFile = useConfigFile();
+  const [query, setQuery] = useState('');
+  const [tag, setTag] = useState('');
+  const tags = allTags(servers);
+  const shown = filterServers(servers, query, tag);
+  useEffect(() => { void refreshSafety(); }, []);
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">Servers</h1>
+        <div className="row">
+          <ProfileSwitch />
+          <button type="button" aria-pressed={browsing} onClick={() => setBrowsing(!browsing)} disabled={!hasBackend()}>Browse registry</button>
+          {hasBackend() && configFile.button}
+          <button type="button" onClick={() => setCreating(true)} disabled={creating || !hasBackend()}>Add server…</button>
+          <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
+          <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
+        </div>
+      </div>
+      {configFile.line}
+      {creating && <ServerEditor onClose={() => setCreating(false)} />}
+      {importing && <ImportWizard onClose={() => setImporting(false)} />}
+      {adding && <TemplatePicker onClose={() => setAdding(false)} />}
+      {hasBackend() && <BundleInstall />}
+      {browsing && <RegistryBrowse />}
+      {servers.length > 0 && (
+        <div className="server-filters row">
+          <input type="search" aria-label="Search servers" placeholder="Search servers" value={query} onChange={(e) => setQuery(e.target.value)} />
+          {tags.length > 0 && (
+            <div className="row" role="group" aria-label="Filter by tag">
+              <button type="button" className="chip" aria-pressed={tag === ''} onClick={() => setTag('')}>All</button>
+              {tags.map((t) => (
+                <button key={t} type="button" className="chip" aria-pressed={tag === t} onClick={() => setTag(tag === t ? '' : t)}>{t}</button>
+              ))}
+            </div>
+          )}
+          <span className="muted small" aria-live="polite">{shown.length} of {servers.length}</span>
+        </div>
+      )}
+      {configError && (
+        <div className="alert" role="alert">
+          <strong>config.json could not be loaded.</strong> Fix it and restart Switchboard.
+          <pre>{configError}</pre>
+        </div>
+      )}
+      {error && <div className="alert" role="alert">{error}</div>}
+      {loaded && servers.length === 0 && !configError && (
+        <div className="placeholder">
+          <p>No servers yet. Press Import… and paste the <code>mcpServers</code> JSON you already use in Claude Desktop, Cursor or VS Code (or run <code>switchboard servers import FILE</code>).</p>
+        </div>
+      )}
+      <ul className="server-list" aria-label="Servers">
+        {shown.map((s) => (
+          <ServerRow key={s.name} server={s} />
+        ))}
+      </ul>
+      {servers.length > 0 && shown.length === 0 && <p className="muted">No server matches. <button type="button" className="link" onClick={() => { setQuery(''); setTag(''); }}>Show all</button></p>}
+    </section>
+  );
+}
+
+function ServerRow({ server: s }: { server: ServerView }) {
+  const [busy, setBusy] = useState('');
+  const [err, setErr] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const act = (label: string, fn: () => Promise<void>) => async () => {
+    setBusy(label);
+    setErr('');
+    try {
+      await fn();
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setBusy('');
+    }
+  };
+  const [editing, setEditing] = useState(false);
+  const [editingEntry, setEditingEntry] = useState(false);
+  const test = useTestConnection(s.name);
+  const disabled = s.state === 'disabled';
+  const needsLogin = s.state === 'needs-login';
+  const builtin = s.transport === 'built-in';
+  return (
+    <li className="server-row" aria-label={s.name} style={s.meta?.color ? { borderLeft: `4px solid ${s.meta.color}` } : undefined}>
+      <div className="server-head">
+        <StatusBadge state={s.state} />
+        {s.meta?.icon && <span aria-hidden="true">{s.meta.icon}</span>}
+        <ServerIcon src={s.icon} />
+        <span className="server-name">{s.name}</span>
+        <span className="muted">{s.transport}</span>
+        <SandboxBadge server={s} />
+        {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
+        {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
+        <span className="spacer" />
+        {(needsLogin || busy === 'login') && (
+          <button type="button" className="login" onClick={act('login', async () => { await LoginServer(s.name); })} disabled={busy !== ''}>
+            {busy === 'login' ? 'Logging in…' : 'Log in'}
+          </button>
+        )}
+        {!builtin && (<>
+        {test.button}
+        <button type="button" onClick={() => setEditingEntry(true)} disabled={editingEntry}>Edit</button>
+        <button type="button" onClick={() => setEditing(true)} disabled={editing}>Details</button>
+        <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
+          {busy === 'restart' ? 'Restarting…' : 'Restart'}
+        </button>
+        <button type="button" onClick={act('toggle', () => setServerEnabled(s.name, disabled))} disabled={busy !== ''}>
+          {disabled ? 'Enable' : 'Disable'}
+        </button>
+        <button type="button" onClick={() => setConfirming(true)} disabled={busy !== '' || confirming}>
+          Remove
+        </button>
+        </>)}
+      </div>
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-label={`Remove ${s.name}?`}>
+          <span>Remove <strong>{s.name}</strong> from your servers? Its config entry is deleted (a backup stays in config.json.bak).</span>
+          <button type="button" className="danger" autoFocus onClick={act('remove', () => removeServer(s.name))}>Remove</button>
+          <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
+        </div>
+      )}
+      {busy === 'login' && <LoginWait name={s.name} />}
+      <ServerMetaLine server={s} />
+      <ServerSafety server={s.name} />
+      {editingEntry && <ServerEditor name={s.name} onClose={() => setEditingEntry(false)} />}
+      {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
+      {editing && <ServerSandboxForm server={s} />}
+      {editing && <ServerProtocol server={s} />}
+      {test.report}
+      <div className="server-cmd"><code>{s.command}</code></div>
+      {s.state === 'installing' && <InstallProgress server={s} />}
+      {s.bundle && <BundleLine bundle={s.bundle} />}
+      {s.error && (builtin || editingEntry ? <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} /> : (
+        <div className="server-error-line">
+          <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} />
+          <button type="button" aria-label={`Edit ${s.name} to fix this`} onClick={() => setEditingEntry(true)}>Edit</button>
+        </div>
+      ))}
+      {err && <div className="alert" role="alert">{err}</div>}
+      <LogTail name={s.name} initial={s.stderrTail} />
+    </li>
+  );
+}
+
+/** ProfileSwitch switches every server to a profile (work, home, ...) in one place. */
+function ProfileSwitch() {
+  const [view, setView] = useState<{ active: string; names: string[] }>({ active: '', names: [] });
+  const [err, setErr] = useState('');
+  const { profiles } = useServers();
+  const load = () => call(() => Profiles()).then(setView, () => undefined);
+  useEffect(() => {
+    if (hasBackend()) void load(); // again whenever a server's profiles change
+  }, [profiles]);
+  if (view.names.length === 0) return null;
+  return (
+    <label className="small profile-switch">
+      Profile
+      <select aria-label="Profile" value={view.active} onChange={(e) => {
+        setErr('');
+        call(() => SetProfile(e.target.value)).then(() => Promise.all([load(), refreshServers()]), (x: unknown) => setErr(message(x)));
+      }}>
+        <option value="">none (as written)</option>
+        {view.names.map((n) => <option key={n} value={n}>{n}</option>)}
+      </select>
+      {err && <span className="bad" role="alert">{err}</span>}
+    </label>
+  );
+}
+
+/**
+ * LoginWait says a login is waiting for the browser, and offers the login
+ * page as a link (from the "server:login" event) in case no browser opened.
+ */
+function LoginWait({ name }: { name: string }) {
+  const [url, setUrl] = useState('');
+  useEffect(
+    () =>
+      on(EventServerLogin, (v) => {
+        if (v.name === name) setUrl(v.url);
+      }),
+    [name],
+  );
+  return (
+    <div className="alert alert-soft" role="status" aria-label={`Login to ${name}`}>
+      Finish the login in your browser; Switchboard continues by itself once it is done.
+      {url && (
+        <>
+          {' '}No browser opened? <ExternalLink href={url}>Open the login page</ExternalLink>.
+        </>
+      )}
+    </div>
+  );
+}

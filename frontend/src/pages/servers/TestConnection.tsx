@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from 'react';
+import { call, TestServer } from '../../backend';
+import type { mcpmanager } from '../../backend';
+import { message } from '../../servers';
+import { ErrorMessage } from '../../components/ErrorMessage';
+
+/**
+ * useTestConnection runs a test connection: the server starts on its own,
+ * runs initialize and tools/list, and the report shows each step's time or
+ * what failed. It returns the button (for the row's head) and the report.
+ */
+export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null } {
+  const [busy, setBusy] = useState(false);
+  const [probe, setProbe] = useState<mcpmanager.TestReport | null>(null);
+  const [err, setErr] = useState('');
+  const run = async () => {
+    setBusy(true);
+    setErr('');
+    setProbe(null);
+    try {
+      setProbe(await call(() => TestServer(name)));
+    } catch (e) {
+      setErr(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  // The report appears below the row's head, often below the fold: bring it
+  // into view when the test starts and again when its result is in.
+  const ref = useRef<HTMLDivElement>(null);
+  const phase = busy ? 'busy' : probe || err ? 'done' : '';
+  useEffect(() => {
+    if (phase) ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [phase]);
+  const button = <button type="button" onClick={() => void run()} disabled={busy}>{busy ? 'Testing…' : 'Test connection'}</button>;
+  const report = !(probe || err || busy) ? null : (
+        <div ref={ref} className={`probe ${probe?.ok ? 'ok' : probe ? 'bad' : ''}`} role="status" aria-label={`Test of ${name}`} aria-busy={busy}>
+          {busy && <span className="muted">Starting {name} on its own, then initialize and tools/list… (a first npx or uvx run downloads the package)</span>}
+          {err && <ErrorMessage error={err} />}
+          {probe && (
+            <>
+              <strong>{probe.ok ? `Connected in ${fmt(probe.totalMs)}` : `Failed at ${probe.failed}`}</strong>
+              {probe.ok && <span className="muted small"> {probe.serverName} {probe.version} over {probe.transport}, protocol {probe.protocol}</span>}
+              {probe.ok && <div className="probe-summary">{probe.summary || `${probe.tools.length} tools`}</div>}
+              <table className="probe-steps">
+                <tbody>
+                  {probe.steps.map((s) => (
+                    <tr key={s.name} className={s.error ? 'bad' : ''}>
+                      <th scope="row">{s.name}</th>
+                      <td>{fmt(s.ms)}</td>
+                      <td>{s.error ? s.error.split('\n')[0] : 'ok'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {!probe.ok && <ErrorMessage error={probe.error} role="status" className="server-error" />}
+              {!probe.ok && probe.stderr.length > 0 && <pre className="log">{probe.stderr.join('\n')}</pre>}
+            </>
+          )}
+        </div>
+  );
+  return { button, report };
+}
+
+function fmt(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}

@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'react';
+import { call, ChatSettings, DeleteProvider, DetectOllama, hasBackend, SaveProvider, SetDefaultProvider } from '../../backend';
+import type { app } from '../../backend';
+import { message } from '../../servers';
+import { useConfigVersion } from '../../store';
+
+type ProviderView = app.ProviderView;
+
+const KINDS: { kind: string; label: string; url: string }[] = [
+  { kind: 'openai', label: 'OpenAI-compatible', url: 'https://api.openai.com/v1' },
+  { kind: 'anthropic', label: 'Anthropic', url: 'https://api.anthropic.com' },
+  { kind: 'ollama', label: 'Ollama', url: 'http://127.0.0.1:11434' },
+];
+
+/** Providers: the model providers chats use — add, edit, delete, choose the default; keys go to the keyring. */
+export function Providers({ onChanged }: { onChanged?: () => void }) {
+  const [list, setList] = useState<ProviderView[]>([]);
+  const [err, setErr] = useState('');
+  const [editing, setEditing] = useState<ProviderView | null>(null);
+  const [ollama, setOllama] = useState(false);
+  const load = () => {
+    if (!hasBackend()) return;
+    call(ChatSettings).then((s) => setList(s.providers ?? []), (e: unknown) => setErr(message(e)));
+    onChanged?.();
+  };
+  const configVersion = useConfigVersion();
+  useEffect(() => {
+    load();
+    if (hasBackend()) call(DetectOllama).then(setOllama, () => setOllama(false));
+  }, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+  const blank: ProviderView = { name: '', kind: 'openai', baseUrl: '', defaultModel: '', hasKey: false, keyName: '', default: false, images: '', imagesDefault: false, audio: '', audioDefault: false };
+  return (
+    <div className="providers">
+      {err && <div className="alert" role="alert">{err}</div>}
+      {ollama && !list.some((p) => p.kind === 'ollama') && (
+        <div className="notice" role="status">
+          Ollama is running on this machine.{' '}
+          <button type="button" onClick={() => setEditing({ ...blank, name: 'Ollama', kind: 'ollama', baseUrl: 'http://127.0.0.1:11434' })}>Add it</button>
+        </div>
+      )}
+      <table className="preview" aria-label="Providers">
+        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th>Images</th><th>Audio</th><th /></tr></thead>
+        <tbody>
+          {list.map((p) => (
+            <tr key={p.name} aria-label={p.name}>
+              <td>{p.name} {p.default && <span className="badge">default</span>}</td>
+              <td>{KINDS.find((k) => k.kind === p.kind)?.label ?? p.kind}</td>
+              <td className="small"><code>{p.baseUrl}</code></td>
+              <td>{p.defaultModel || <span className="muted">—</span>}</td>
+              <td>{p.hasKey ? 'stored' : <span className="muted">none</span>}</td>
+              <td>{imagesLabel(p)}</td>
+              <td>{audioLabel(p)}</td>
+              <td className="row-actions">
+                <button type="button" onClick={() => setEditing(p)}>Edit</button>{' '}
+                {!p.default && <button type="button" onClick={() => call(() => SetDefaultProvider(p.name)).then(load, (e: unknown) => setErr(message(e)))}>Make default</button>}{' '}
+                <DeleteButton name={p.name} onDone={load} onError={setErr} />
+              </td>
+            </tr>
+          ))}
+          {list.length === 0 && <tr><td colSpan={8} className="muted">No provider yet. Add one to start chatting.</td></tr>}
+        </tbody>
+      </table>
+      {editing ? (
+        <ProviderForm initial={editing} onDone={() => { setEditing(null); load(); }} onCancel={() => setEditing(null)} />
+      ) : (
+        <button type="button" className="primary" onClick={() => setEditing(blank)}>Add provider</button>
+      )}
+    </div>
+  );
+}
+
+function DeleteButton({ name, onDone, onError }: { name: string; onDone: () => void; onError: (s: string) => void }) {
+  const [confirm, setConfirm] = useState(false);
+  if (!confirm) return <button type="button" onClick={() => setConfirm(true)}>Delete</button>;
+  return (
+    <span role="alertdialog" aria-label={`Delete ${name}?`}>
+      Delete?{' '}
+      <button type="button" className="danger" autoFocus onClick={() => call(() => DeleteProvider(name)).then(onDone, (e: unknown) => onError(message(e)))}>Delete</button>{' '}
+      <button type="button" onClick={() => setConfirm(false)}>Cancel</button>
+    </span>
+  );
+}
+
+function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; onDone: () => void; onCancel: () => void }) {
+  const [p, setP] = useState(initial);
+  const [key, setKey] = useState('');
+  const [err, setErr] = useState('');
+  const kind = KINDS.find((k) => k.kind === p.kind) ?? { kind: 'openai', label: 'OpenAI-compatible', url: 'https://api.openai.com/v1' };
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key, images: p.images, audio: p.kind === 'openai' ? p.audio : '' });
+      onDone();
+    } catch (x) {
+      setErr(message(x));
+    }
+  };
+  return (
+    <form className="provider-form" aria-label="Provider" onSubmit={(e) => void save(e)} onKeyDown={(e) => { if (e.key === 'Escape') onCancel(); }}>
+      {err && <div className="alert" role="alert">{err}</div>}
+      <label>Name <input value={p.name} autoFocus onChange={(e) => setP({ ...p, name: e.target.value })} placeholder="OpenAI" /></label>
+      <label>Kind
+        <select value={p.kind} onChange={(e) => setP({ ...p, kind: e.target.value, baseUrl: '' })}>
+          {KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+        </select>
+      </label>
+      <label>Base URL <input value={p.baseUrl} placeholder={kind.url} onChange={(e) => setP({ ...p, baseUrl: e.target.value })} /></label>
+      <label>Default model <input value={p.defaultModel} placeholder={p.kind === 'anthropic' ? 'claude-sonnet-4-5' : p.kind === 'ollama' ? 'llama3.2' : 'gpt-4.1-mini'} onChange={(e) => setP({ ...p, defaultModel: e.target.value })} /></label>
+      {p.kind !== 'ollama' && (
+        <label>API key <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)}
+          placeholder={p.hasKey ? 'stored — leave empty to keep' : 'sk-…'} /></label>
+      )}
+      <div className="field">
+        <label>Images from tools
+          <select value={p.images} onChange={(e) => setP({ ...p, images: e.target.value })}
+            aria-describedby="images-help">
+            <option value="">Automatic (by kind and model)</option>
+            <option value="on">Sent as images</option>
+            <option value="off">Described in text</option>
+          </select>
+        </label>
+        <p id="images-help" className="small muted">Whether this provider's models see the images tools return (scaled to 1568 px), or a line describing each. Turn it off for text-only models.</p>
+      </div>
+      {p.kind === 'openai' && (
+        <div className="field">
+          <label>Audio from tools
+            <select value={p.audio} onChange={(e) => setP({ ...p, audio: e.target.value })}
+              aria-describedby="audio-help">
+              <option value="">Automatic (by model name)</option>
+              <option value="on">Sent as audio</option>
+              <option value="off">Described in text</option>
+            </select>
+          </label>
+          <p id="audio-help" className="small muted">Whether this provider's models hear the WAV and MP3 clips tools return (up to 10 MB), or a line describing each. Automatic sends them to models named for audio (gpt-4o-audio, gpt-audio, Gemini, Voxtral, Qwen Omni).</p>
+        </div>
+      )}
+      <div className="row">
+        <button type="submit" className="primary" disabled={!p.name.trim()}>Save provider</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+/** imagesLabel says whether a provider's models get tools' images, and whether that is the default. */
+function imagesLabel(p: ProviderView): string {
+  if (p.images === 'on') return 'sent';
+  if (p.images === 'off') return 'described';
+  return p.imagesDefault ? 'sent (auto)' : 'described (auto)';
+}
+
+/** audioLabel says whether a provider's models get tools' audio (only OpenAI-compatible ones can), and whether that is the default. */
+function audioLabel(p: ProviderView): string {
+  if (p.kind !== 'openai') return 'described';
+  if (p.audio === 'on') return 'sent';
+  if (p.audio === 'off') return 'described';
+  return p.audioDefault ? 'sent (auto)' : 'described (auto)';
+}
