@@ -163,15 +163,16 @@ lint-workflows:
 	$(GO) tool actionlint .github/workflows/*.yml
 
 # One table of ratios measured side by side in one run (see BENCHMARKS.md):
-# the MCP manager's rows (calls, serve, concurrency, start-up, memory, the
-# window under Xvfb, import), then the content store's. Packages run one at
+# the product's rows (bench/: calls, serve, concurrency, start-up, memory,
+# the window under Xvfb, import, sizes), then the chat engine's and the
+# content store's. Packages run one at
 # a time (-p 1), so no row shares the CPU with another package's; each
 # appends its table and build/bench/table.sh merges them into one.
 BENCH_OUT := build/bench-latest.md
 bench: deps-test build package $(TEST_SERVERS)/node_modules/.package-lock.json
 	rm -f $(BENCH_OUT).parts
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts SWITCHBOARD_BIN=$(CURDIR)/$(BIN) xvfb-run -a -s "-screen 0 1280x900x24" \
-	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./mcpmanager/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'
+	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./bench/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'
 	build/bench/table.sh $(BENCH_OUT).parts > $(BENCH_OUT)
 	rm -f $(BENCH_OUT).parts
 	@cat $(BENCH_OUT)

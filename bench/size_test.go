@@ -1,6 +1,6 @@
 //go:build bench
 
-package mcpmanager
+package bench_test
 
 import (
 	"fmt"

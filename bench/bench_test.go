@@ -1,18 +1,9 @@
 //go:build bench
 
-// The benchmark table of 'make bench': each row measures Switchboard and a
-// baseline side by side in one run and prints the ratio with the absolute
-// figures. Run through make (it builds the app and provides an X display):
-//
-//	make bench
-//
-// or, with build/bin/switchboard built and a display:
-//
-//	xvfb-run -a go test -tags bench -run TestBenchTable -v ./mcpmanager/
-//
-// Rows are appended to $BENCH_OUT as a markdown table (header, rows, machine
-// line); build/bench/table.sh merges the tables of several packages into one.
-package mcpmanager
+// The benchmark table's rows for the whole product: tool calls through the
+// registry, 'switchboard serve', start-up, memory, the window, import and
+// sizes. See doc.go for how to run them.
+package bench_test
 
 import (
 	"bufio"
@@ -38,6 +29,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -148,7 +140,7 @@ func TestBenchTable(t *testing.T) {
 	for _, r := range tb.rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.name, r.ours, r.base, r.ratio, r.target)
 	}
-	fmt.Fprintf(&b, "\nmachine: %s/%s, %d CPUs (%s), %s, load average %s at the start of the mcpmanager rows\n",
+	fmt.Fprintf(&b, "\nmachine: %s/%s, %d CPUs (%s), %s, load average %s at the start of the product rows (bench/)\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), runtime.Version(), load)
 	fmt.Print(b.String())
 	if out := os.Getenv("BENCH_OUT"); out != "" {
@@ -225,7 +217,7 @@ func echo(ctx context.Context, c *client.Client, tool, msg string) error {
 
 // newManager returns a Manager whose servers have all reported ready, and
 // closes it at cleanup.
-func newManager(t *testing.T, cfgs []ServerConfig) *Manager {
+func newManager(t *testing.T, cfgs []mcpmanager.ServerConfig) *mcpmanager.Manager {
 	t.Helper()
 	m, _ := startTogether(t, cfgs)
 	t.Cleanup(func() { m.Close(context.Background()) })
@@ -234,10 +226,10 @@ func newManager(t *testing.T, cfgs []ServerConfig) *Manager {
 
 // startTogether applies cfgs and returns once every server reported ready
 // (status events, not polling), with the time that took.
-func startTogether(t *testing.T, cfgs []ServerConfig) (*Manager, time.Duration) {
+func startTogether(t *testing.T, cfgs []mcpmanager.ServerConfig) (*mcpmanager.Manager, time.Duration) {
 	t.Helper()
 	events := make(chan supervisor.Status, 64*len(cfgs))
-	m := New(Options{OnStatus: func(st supervisor.Status) { events <- st }})
+	m := mcpmanager.New(mcpmanager.Options{OnStatus: func(st supervisor.Status) { events <- st }})
 	t0 := time.Now()
 	m.Apply(cfgs)
 	ready := map[string]bool{}
@@ -260,8 +252,8 @@ func startTogether(t *testing.T, cfgs []ServerConfig) (*Manager, time.Duration) 
 	return m, time.Since(t0)
 }
 
-func servers(n int, prefix string, cfg ServerConfig) []ServerConfig {
-	var out []ServerConfig
+func servers(n int, prefix string, cfg mcpmanager.ServerConfig) []mcpmanager.ServerConfig {
+	var out []mcpmanager.ServerConfig
 	for i := range n {
 		c := cfg
 		c.Name = fmt.Sprintf("%s%d", prefix, i)
@@ -275,7 +267,7 @@ func servers(n int, prefix string, cfg ServerConfig) []ServerConfig {
 func benchCalls(t *testing.T, tb *table, everything string) {
 	ctx := t.Context()
 	bare, _ := stdioClient(t, os.Environ(), everything)
-	m := newManager(t, []ServerConfig{{Name: "everything", Command: everything}})
+	m := newManager(t, []mcpmanager.ServerConfig{{Name: "everything", Command: everything}})
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
 		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 10}[size]
@@ -351,7 +343,7 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 	const calls, nservers, rounds = 1000, 10, 3
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	m := newManager(t, servers(nservers, "c", ServerConfig{Command: everything}))
+	m := newManager(t, servers(nservers, "c", mcpmanager.ServerConfig{Command: everything}))
 	bare := make([]*client.Client, nservers)
 	var barePIDs []int
 	for i := range bare {
@@ -426,16 +418,16 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 // package or a token does), which shows whether starts overlap.
 func benchStartup(t *testing.T, tb *table, everything string) {
 	process.LoginPATH() // read once per process; not a per-server cost
-	alone := func(cfg ServerConfig) time.Duration {
+	alone := func(cfg mcpmanager.ServerConfig) time.Duration {
 		var ds []time.Duration
 		for range 3 {
-			m, d := startTogether(t, []ServerConfig{cfg})
+			m, d := startTogether(t, []mcpmanager.ServerConfig{cfg})
 			m.Close(context.Background())
 			ds = append(ds, d)
 		}
 		return median(ds)
 	}
-	npmCfg := ServerConfig{Command: everything}
+	npmCfg := mcpmanager.ServerConfig{Command: everything}
 	one := alone(npmCfg)
 	selfCPU0, _ := schedstat(os.Getpid())
 	m, ten := startTogether(t, servers(10, "s", npmCfg))
@@ -454,7 +446,7 @@ func benchStartup(t *testing.T, tb *table, everything string) {
 		float64(selfCPU)/float64(cpu), "")
 	t.Logf("npm start-up: servers' CPU %s, their run-queue wait %s, ours %s", cpu, wait, selfCPU)
 
-	slow := ServerConfig{Command: "/bin/sh", Args: []string{"-c", "sleep 0.5; exec " + faultServer}}
+	slow := mcpmanager.ServerConfig{Command: "/bin/sh", Args: []string{"-c", "sleep 0.5; exec " + faultServer}}
 	one = alone(slow)
 	m, ten = startTogether(t, servers(10, "w", slow))
 	m.Close(context.Background())
