@@ -3,15 +3,11 @@
 // BM25 and served as an MCP server (tools createStore, listStores,
 // addContent, search, readContent, deleteContent, deleteStore).
 //
-//	s, err := contentstore.Open(contentstore.Options{Root: dir.Stores(), OnProgress: emit})
-//	if err != nil { ... }
-//	defer s.Close()
-//	info, _ := s.Create(ctx, "Project docs", "design notes and READMEs", "")
-//	res, err := s.Add(ctx, info.ID, contentstore.Input{Path: "/home/me/project/docs"})
-//	hits, err := s.Search(ctx, contentstore.Query{Text: `install "permission denied"`})
-//	ex, err := s.Read(ctx, hits.Hits[0].ContentID, hits.Hits[0].FromLine, hits.Hits[0].ToLine)
-//
-//	srv := contentstore.NewServer(s)      // or contentstore.Builtin for a host
+// Open a root, Create a store, Add text or a folder, Search, Read around
+// a hit; NewServer serves the stores over MCP, and Builtin is the same
+// server as a host runs it. See Example (one document, searched and read),
+// Example_folder (a folder with progress and a skipped binary) and
+// ExampleNewServer (the MCP tools).
 //
 // # Layout
 //
