@@ -6,15 +6,11 @@
 // execute_shell, execute_python) and gives the app's Workspace page the
 // same shell sessions to attach a terminal to.
 //
-//	w, err := workspace.Open(workspace.Options{Root: dir.Workspace()})
-//	if err != nil { ... }
-//	defer w.Close(ctx)
-//	srv := workspace.NewServer(w)            // an MCP server over w
-//	// a host runs workspace.Builtin instead (mcpmanager.ServerConfig.Builtin)
-//
-//	s, _ := w.Session("default")            // the model's shell, for a terminal
-//	history, ch, cancel := s.Attach()
-//	ask := w.Risky("workspace__write_file")  // false in a fresh workspace
+// Open a root, serve it with NewServer (a host runs Builtin, the same
+// server, instead), and attach a terminal to the model's shell with
+// Session. Risky says which tools should ask first. See Example (the file
+// tools, a path escaping the root, the shell over MCP) and
+// ExampleWorkspace_Session (a terminal on the model's shell).
 //
 // # Confinement
 //

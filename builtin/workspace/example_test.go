@@ -71,3 +71,44 @@ func Example() {
 	// 2
 	// [exit code 0; working directory $ROOT/notes]
 }
+
+// The model's shell and the person's terminal are one session: a terminal
+// attached with Attach (the Workspace page's xterm.js) sees the command the
+// model runs through execute_shell (here Exec, which that tool calls).
+func ExampleWorkspace_Session() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	w, err := workspace.Open(workspace.Options{Root: filepath.Join(dir, "workspace")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close(ctx)
+	s, err := w.Session("default")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, output, detach := s.Attach()
+	defer detach()
+
+	res, err := s.Exec(ctx, "echo from-the-model", 10*time.Second)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("the model got %q\n", res.Output)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), "from-the-model") {
+		select {
+		case b := <-output:
+			seen.Write(b)
+		case <-ctx.Done():
+			log.Fatal("the terminal never showed the command")
+		}
+	}
+	fmt.Println("the terminal showed it too")
+	// Output:
+	// the model got "from-the-model\n"
+	// the terminal showed it too
+}
