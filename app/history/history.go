@@ -3,18 +3,8 @@
 // (history.db in the data directory) with a full-text index over message
 // text, tool names and chat titles.
 //
-//	st, err := history.Open(ctx, dir.History())
-//	if err != nil { return err } // one sentence saying what to do
-//	defer st.Close()
-//	c, _ := st.CreateChat(ctx, history.Chat{Title: "Trip plan", Provider: "openai", Model: "gpt-4o"})
-//	u, _ := st.AppendMessage(ctx, history.Message{ChatID: c.ID, Role: "user", Text: "Find hotels in Lyon"})
-//	a, _ := st.AppendMessage(ctx, history.Message{ChatID: c.ID, Role: "assistant", Status: "incomplete"})
-//	_ = st.SaveToolCall(ctx, history.ToolCall{MessageID: a.ID, ID: "call_1", Server: "web", Tool: "web__search", Status: "running"})
-//	a.Text, a.Status = "Here are three…", "complete"
-//	_ = st.UpdateMessage(ctx, a)
-//	hits, _ := st.Search(ctx, "lyon hot", 20) // the last word is a prefix
-//	_ = st.Export(ctx, c.ID, history.FormatMarkdown, os.Stdout)
-//	_ = u
+// Open the database, CreateChat, AppendMessage and UpdateMessage as a turn
+// streams, SaveToolCall for each call, Search and Export. See Example.
 //
 // Durability: the database runs in WAL mode with synchronous=FULL, so a write
 // that returned survives a crash of the process or the machine. Every write
