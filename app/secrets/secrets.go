@@ -4,13 +4,9 @@
 // configs so they can move to the keyring, and masks known secret values in
 // any text bound for logs, errors or the UI.
 //
-//	st := secrets.NewStore()
-//	if err := st.Available(); err != nil { fmt.Println(err) } // one sentence: what to install or unlock
-//	_ = st.Set("github_GITHUB_TOKEN", "ghp_...")
-//	val, err := secrets.Expand("Bearer ${secret:github_GITHUB_TOKEN}", st.Lookup)
-//	red := secrets.NewRedactor()
-//	red.Add(val)
-//	fmt.Println(red.Redact("token=" + val)) // token=••••…
+// A Store sets and looks up secrets in the keyring, Expand resolves the
+// references in a value, and a Redactor masks every resolved value from
+// then on. See Example.
 //
 // There is no plaintext fallback: without a keyring, ${secret:...} values
 // cannot be resolved and say why; ${env:...} values keep working. On Linux
