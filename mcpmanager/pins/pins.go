@@ -11,10 +11,8 @@
 // Accept (Trust) or Reject it. A tool first seen after its server's first
 // listing is marked new until it is accepted.
 //
-//	s := pins.Open(dir.Pins(), pins.Options{})
-//	errs := s.Screen("files", tools)     // nil: offer tools[i]; else why it is withheld
-//	changes, _ := s.Changes()            // what waits for review, old and new definitions
-//	err := s.Trust("files", "read_file") // accept the new definition
+// Screen says which tools of a listing to offer, Changes lists what waits
+// for review and Trust accepts a new definition. See Example.
 //
 // The store is one JSON file in the data directory, written atomically
 // (temp file, fsync, rename) and read again when another process (the CLI's
