@@ -1,12 +1,13 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,21 +30,22 @@ type registrySettings struct {
 	URL string `json:"url,omitempty"`
 }
 
-// URL is the registry in use: the setting, else the official one.
+// registrySection is settings.registry.
+var registrySection = config.Section[registrySettings]{Key: "registry"}
+
+// URL is the registry in use: the setting, else the official one (also
+// when config.json or its section cannot be read: the Settings page shows
+// why).
 func (c *Catalog) URL() string {
 	cfg, err := c.h.Config()
 	if err != nil {
 		return mcpregistry.Official
 	}
-	var m map[string]json.RawMessage
-	var s registrySettings
-	if json.Unmarshal(cfg.Settings, &m) == nil {
-		_ = json.Unmarshal(m["registry"], &s)
+	s, err := registrySection.Get(cfg)
+	if err != nil {
+		slog.Warn("settings", "err", err)
 	}
-	if s.URL == "" {
-		return mcpregistry.Official
-	}
-	return s.URL
+	return cmp.Or(s.URL, mcpregistry.Official)
 }
 
 // SetURL saves the registry URL ("" for the official one).
@@ -52,25 +54,7 @@ func (c *Catalog) SetURL(u string) error {
 	if u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://127.0.0.1") && !strings.HasPrefix(u, "http://localhost") {
 		return fmt.Errorf("registry URL %q: use an https:// URL (http only for 127.0.0.1 or localhost)", u)
 	}
-	return c.h.Edit(func(cfg *config.Config) error {
-		m := map[string]json.RawMessage{}
-		if len(cfg.Settings) > 0 {
-			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
-				return fmt.Errorf("settings in config.json: %w", err)
-			}
-		}
-		raw, err := json.Marshal(registrySettings{URL: u})
-		if err != nil {
-			return err
-		}
-		m["registry"] = raw
-		out, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = out
-		return nil
-	})
+	return c.h.Edit(func(cfg *config.Config) error { return registrySection.Put(cfg, registrySettings{URL: u}) })
 }
 
 // Client talks to registry url ("" for the URL setting), its last
