@@ -51,7 +51,7 @@ type ServerView struct {
 	DocsURL      string   `json:"docsUrl"`
 	UsedBy       []string `json:"usedBy"`
 	// Icon is the server's own icon (serverInfo.icons): a data: URL, or an
-	// https: URL to pass to ContentPage.Icon; "" when it has none.
+	// https: URL to pass to Content.Icon; "" when it has none.
 	Icon string `json:"icon"`
 	// Roots are the folders the server is offered as its MCP roots;
 	// RootsRule says which rule chose them ("configured": the folders its
@@ -67,7 +67,7 @@ type ServerView struct {
 	Logging  bool   `json:"logging"`
 	LogLevel string `json:"logLevel"`
 	// Sandboxed: a local server whose entry runs it in a sandbox
-	// (SandboxPage has its settings).
+	// (Sandbox has its settings).
 	Sandboxed bool `json:"sandboxed"`
 	// Seq orders status updates: a view with a lower Seq than one already
 	// shown for the server is stale.

@@ -68,20 +68,20 @@ type Host struct {
 
 	// The host's parts, made once in Open: each owns one group of use
 	// cases, and the front doors reach the engine only through them.
-	Servers   *Servers   // config.json's servers: run, edit, test, log in, status
-	Tools     *Tools     // what the running servers offer: tools, prompts, resources, calls
-	Chats     *Chats     // chat turns: model, engine, title, context window
-	Settings  *Settings  // config.json's settings: chat, providers, rules
-	Secrets   *Secrets   // the keyring and what uses it
-	Library   *Library   // templates, profiles, server metadata
-	Workspace *Workspace // the workspace built-in: root, files, shells
-	Bundles   *Bundles   // MCP Bundles (.mcpb): inspect, install, remove
-	Catalog   *Catalog   // the MCP Registry catalogue: search, install
-	Pins      *Pins      // trusted tool definitions and changes to review
-	Tasks     *Tasks     // MCP tasks: settings, cancel
-	Downloads *Downloads // package downloads before a server's first start
-	Icons     *Icons     // servers' icons as the window shows them
-	Apps      *Apps      // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
+	Servers     *Servers     // config.json's servers: run, edit, test, log in, status
+	Tools       *Tools       // what the running servers offer: tools, prompts, resources, calls
+	Chats       *Chats       // chat turns: model, engine, title, context window
+	Settings    *Settings    // config.json's settings: chat, providers, rules
+	Secrets     *Secrets     // the keyring and what uses it
+	Library     *Library     // templates, profiles, server metadata
+	Workspace   *Workspace   // the workspace built-in: root, files, shells
+	Bundles     *Bundles     // MCP Bundles (.mcpb): inspect, install, remove
+	MCPRegistry *MCPRegistry // the MCP Registry: search it, add its servers
+	Pins        *Pins        // trusted tool definitions and changes to review
+	Tasks       *Tasks       // MCP tasks: settings, cancel
+	Downloads   *Downloads   // package downloads before a server's first start
+	Icons       *Icons       // servers' icons as the window shows them
+	Apps        *Apps        // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 
 	// pins are the trusted tool definitions; the registry's gate.
 	pins *pins.Store
@@ -107,7 +107,7 @@ func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
-	h.Bundles, h.Catalog, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &Catalog{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
+	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
 	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]string{}}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
