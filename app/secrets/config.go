@@ -112,22 +112,20 @@ func Names(raw json.RawMessage) []string {
 
 // WithNames returns settings with names added to (add) or removed from the index.
 func WithNames(raw json.RawMessage, add bool, names ...string) (json.RawMessage, error) {
-	cur, err := namesSection.From(raw)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range names {
-		i := slices.Index(cur, n)
-		switch {
-		case add && i < 0:
-			cur = append(cur, n)
-		case !add && i >= 0:
-			cur = slices.Delete(cur, i, i+1)
-		}
-	}
-	slices.Sort(cur)
 	cfg := config.Config{Settings: raw}
-	err = namesSection.Put(&cfg, cur)
+	err := namesSection.Edit(&cfg, func(cur *[]string) error {
+		for _, n := range names {
+			i := slices.Index(*cur, n)
+			switch {
+			case add && i < 0:
+				*cur = append(*cur, n)
+			case !add && i >= 0:
+				*cur = slices.Delete(*cur, i, i+1)
+			}
+		}
+		slices.Sort(*cur)
+		return nil
+	})
 	return cfg.Settings, err
 }
 
