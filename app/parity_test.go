@@ -207,14 +207,18 @@ func parityLogin(t *testing.T) {
 	}
 }
 
-// 3. A chat turn: the same settings, the same scripted model calling one
-// tool; both doors must send the model the same requests (system prompt,
-// tools offered, the tool's result) and end with the same answer.
+// 3. A chat turn: the same settings (a system prompt, a tool denied), a
+// configured server, the same scripted model calling two tools (a
+// built-in's and the server's, which says the roots it was offered); both
+// doors must send the model the same requests (system prompt, tools
+// offered, the tools' results) and end with the same answer.
 func parityChatTurn(t *testing.T) {
+	bin := parityBuild(t, "./testdata/rootsserver")
 	llm := providertest.NewServer(t)
 	dir := parityDataDir(t)
 	const system = "You are the parity test's assistant. Answer in one sentence."
-	s := chat.Settings{System: system}
+	const denied = "workspace__execute_shell"
+	s := chat.Settings{System: system, Policies: chat.Policies{denied: chat.PolicyDeny}}
 	if err := s.Put(chat.ProviderSettings{Name: "Fake", Kind: provider.KindOpenAI, BaseURL: llm.URL(provider.KindOpenAI), DefaultModel: "m1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +229,17 @@ func parityChatTurn(t *testing.T) {
 	if _, err := config.Edit(t.Context(), dir.Config(), func(c *config.Config) error { c.Settings = raw; return nil }); err != nil {
 		t.Fatal(err)
 	}
+	terminal(t, dir, "", "servers", "add", "roots", "--", bin)
 	if err := os.WriteFile(filepath.Join(dir.Workspace(), "note.md"), []byte("The parity note says hello."), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	const prompt = "What does note.md say?"
 	script := func() {
 		llm.Enqueue(
-			providertest.Reply{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "workspace__read_file", Arguments: `{"path":"note.md"}`}}},
+			providertest.Reply{ToolCalls: []providertest.ToolCall{
+				{ID: "call_1", Name: "workspace__read_file", Arguments: `{"path":"note.md"}`},
+				{ID: "call_2", Name: "roots__roots", Arguments: `{}`},
+			}},
 			providertest.Reply{Text: "It says hello."},
 		)
 	}
@@ -241,8 +249,10 @@ func parityChatTurn(t *testing.T) {
 		Calls  []string // name args status
 	}
 
-	// The window: a new chat with the default provider, one message.
+	// The window: a new chat with the default provider, one message, once
+	// the configured server is ready (as the CLI waits for it).
 	a := parityWindowOn(t, dir)
+	waitFor(t, "the roots server in the window", func() bool { return state(a, "roots") == string(supervisor.Ready) })
 	script()
 	cv, err := a.ChatPage.NewChat("", "")
 	if err != nil {
@@ -299,7 +309,7 @@ func parityChatTurn(t *testing.T) {
 	if parityJSON(t, w) != parityJSON(t, c) {
 		t.Fatalf("the doors' turns differ:\nwindow: %s\ncli:    %s", parityJSON(t, w), parityJSON(t, c))
 	}
-	want := chatTurn{Text: "It says hello.", Status: "complete", Calls: []string{`workspace__read_file {"path":"note.md"} done`}}
+	want := chatTurn{Text: "It says hello.", Status: "complete", Calls: []string{`workspace__read_file {"path":"note.md"} done`, `roots__roots {} done`}}
 	if parityJSON(t, w) != parityJSON(t, want) {
 		t.Fatalf("both doors' turn: %s\nwant %s", parityJSON(t, w), parityJSON(t, want))
 	}
@@ -334,9 +344,18 @@ func parityChatTurn(t *testing.T) {
 	for _, tl := range second.Tools {
 		tools = append(tools, tl.Function.Name)
 	}
-	if len(second.Messages) < 4 || second.Messages[0].Role != "system" || !strings.Contains(fmt.Sprint(second.Messages[0].Content), system) ||
-		!slices.Contains(tools, "workspace__read_file") || !strings.Contains(string(cliBodies[1]), "The parity note says hello.") {
-		t.Fatalf("the model's second request lacks the system prompt, the tool or its result:\n%s", parityRequest(t, cliBodies[1]))
+	var results []string
+	for _, m := range second.Messages {
+		if m.Role == "tool" {
+			results = append(results, fmt.Sprint(m.Content))
+		}
+	}
+	wantResults := []string{"The parity note says hello.", fmt.Sprintf("[%q]", supervisor.FileURI(dir.Workspace()))}
+	if len(second.Messages) == 0 || second.Messages[0].Role != "system" || fmt.Sprint(second.Messages[0].Content) != system ||
+		!slices.Contains(tools, "workspace__read_file") || !slices.Contains(tools, "roots__roots") || slices.Contains(tools, denied) ||
+		!slices.Equal(results, wantResults) {
+		t.Fatalf("the model's second request: tools %v, tool results %q (want %q), want the system prompt, %s not offered:\n%s",
+			tools, results, wantResults, denied, parityRequest(t, cliBodies[1]))
 	}
 }
 
