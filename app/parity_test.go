@@ -135,7 +135,7 @@ func parityTestConnection(t *testing.T) {
 	}
 	wj, cj := parityJSON(t, untimed(w)), parityJSON(t, untimed(c))
 	if wj != cj {
-		t.Fatalf("the doors' test reports differ (timings left out):\nwindow: %s\ncli:    %s", wj, cj)
+		t.Fatalf("the doors' test reports differ (timings left out; - window, + cli):\n%s", parityDiff(wj, cj))
 	}
 	// Both agree; now what they agree on must be right.
 	var steps []string
@@ -321,7 +321,7 @@ func parityChatTurn(t *testing.T) {
 	for i := range windowBodies {
 		wb, cb := parityRequest(t, windowBodies[i]), parityRequest(t, cliBodies[i])
 		if wb != cb {
-			t.Errorf("request %d to the model differs:\nwindow: %s\ncli:    %s", i+1, wb, cb)
+			t.Errorf("request %d to the model differs (- window, + cli):\n%s", i+1, parityDiff(wb, cb))
 		}
 	}
 	// And it is what the settings say: their system prompt, the workspace
@@ -354,9 +354,43 @@ func parityChatTurn(t *testing.T) {
 	if len(second.Messages) == 0 || second.Messages[0].Role != "system" || fmt.Sprint(second.Messages[0].Content) != system ||
 		!slices.Contains(tools, "workspace__read_file") || !slices.Contains(tools, "roots__roots") || slices.Contains(tools, denied) ||
 		!slices.Equal(results, wantResults) {
-		t.Fatalf("the model's second request: tools %v, tool results %q (want %q), want the system prompt, %s not offered:\n%s",
-			tools, results, wantResults, denied, parityRequest(t, cliBodies[1]))
+		first := any(nil)
+		if len(second.Messages) > 0 {
+			first = second.Messages[0]
+		}
+		t.Fatalf("the model's second request: first message %+v, tools %v, tool results %q;\nwant the system prompt %q, roots__roots and workspace__read_file offered, %s not, tool results %q",
+			first, tools, results, system, denied, wantResults)
 	}
+}
+
+// parityDiff shows where two multi-line texts differ: the lines from the
+// first difference to the last, with three lines of context ("-" a's,
+// "+" b's).
+func parityDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	first := 0
+	for first < len(al) && first < len(bl) && al[first] == bl[first] {
+		first++
+	}
+	ae, be := len(al), len(bl)
+	for ae > first && be > first && al[ae-1] == bl[be-1] {
+		ae--
+		be--
+	}
+	var out strings.Builder
+	for i := max(0, first-3); i < first; i++ {
+		out.WriteString("  " + al[i] + "\n")
+	}
+	for _, l := range al[first:ae] {
+		out.WriteString("- " + l + "\n")
+	}
+	for _, l := range bl[first:be] {
+		out.WriteString("+ " + l + "\n")
+	}
+	for i := ae; i < min(len(al), ae+3); i++ {
+		out.WriteString("  " + al[i] + "\n")
+	}
+	return out.String()
 }
 
 func parityCompact(t *testing.T, s string) string {
@@ -484,7 +518,7 @@ func parityServe(t *testing.T) {
 
 	sj, hj := parityJSON(t, stdio), parityJSON(t, overHTTP)
 	if sj != hj {
-		t.Fatalf("serve's transports differ:\nstdio: %s\nhttp:  %s", sj, hj)
+		t.Fatalf("serve's transports differ (- stdio, + http):\n%s", parityDiff(sj, hj))
 	}
 	want := outcome{
 		Seen: []string{
