@@ -456,23 +456,28 @@ func parityServe(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
+	stdioDir := serveDir()
 	go func() {
-		done <- cli.Run(t.Context(), []string{"--data-dir", serveDir().String(), "serve"}, cli.Env{Stdin: inR, Stdout: outW, Stderr: io.Discard})
+		done <- cli.Run(t.Context(), []string{"--data-dir", stdioDir.String(), "serve"}, cli.Env{Stdin: inR, Stdout: outW, Stderr: io.Discard})
 		outW.Close()
 	}()
 	scl := client.NewClient(transport.NewIO(bufio.NewReader(outR), inW, nil), client.WithElicitationHandler(su))
+	var stdioOnce sync.Once
 	stopStdio := func() {
-		scl.Close()
-		inW.Close()
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("serve (stdio) exit %d", code)
+		stdioOnce.Do(func() {
+			scl.Close()
+			inW.Close()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("serve (stdio) exit %d", code)
+				}
+			case <-time.After(20 * time.Second):
+				t.Error("serve (stdio) did not stop at the end of its input")
 			}
-		case <-time.After(20 * time.Second):
-			t.Error("serve (stdio) did not stop at the end of its input")
-		}
+		})
 	}
+	t.Cleanup(stopStdio) // also when the test fails half-way
 	parityInitialize(t, "stdio", scl)
 	stdio := drive("stdio", scl, su)
 	stopStdio()
@@ -482,9 +487,29 @@ func parityServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	var errb parityBuffer
 	hdone := make(chan int, 1)
+	httpDir := serveDir()
 	go func() {
-		hdone <- cli.Run(ctx, []string{"--data-dir", serveDir().String(), "serve", "--http", "127.0.0.1:0"}, cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errb})
+		hdone <- cli.Run(ctx, []string{"--data-dir", httpDir.String(), "serve", "--http", "127.0.0.1:0"}, cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errb})
 	}()
+	var hcl *client.Client
+	var httpOnce sync.Once
+	stopHTTP := func() {
+		httpOnce.Do(func() {
+			if hcl != nil {
+				hcl.Close()
+			}
+			cancel()
+			select {
+			case code := <-hdone:
+				if code != 0 {
+					t.Errorf("serve --http exit %d: %s", code, errb.String())
+				}
+			case <-time.After(20 * time.Second):
+				t.Error("serve --http did not stop")
+			}
+		})
+	}
+	t.Cleanup(stopHTTP)
 	addrRe := regexp.MustCompile(`Streamable HTTP at (http://127\.0\.0\.1:\d+/mcp)\n`)
 	var endpoint string
 	deadline := time.Now().Add(30 * time.Second)
@@ -503,19 +528,10 @@ func parityServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hcl := client.NewClient(tr, client.WithElicitationHandler(hu))
+	hcl = client.NewClient(tr, client.WithElicitationHandler(hu))
 	parityInitialize(t, "http", hcl)
 	overHTTP := drive("http", hcl, hu)
-	hcl.Close()
-	cancel()
-	select {
-	case code := <-hdone:
-		if code != 0 {
-			t.Errorf("serve --http exit %d: %s", code, errb.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Error("serve --http did not stop")
-	}
+	stopHTTP()
 
 	sj, hj := parityJSON(t, stdio), parityJSON(t, overHTTP)
 	if sj != hj {
