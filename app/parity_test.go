@@ -167,13 +167,6 @@ func parityLogin(t *testing.T) {
 		terminal(t, dir, "", "servers", "add", "locked", "--url", srv.URL)
 		if door == "window" {
 			a := parityWindowOn(t, dir)
-			// LoginServer sends its server:login event with
-			// wruntime.EventsEmit itself (not emitEvent, so not emitHook),
-			// which exits the test binary on a context Wails did not
-			// make: the window here has none, as before Startup.
-			a.mu.Lock()
-			a.ctx = nil
-			a.mu.Unlock()
 			v, err := a.ServersPage.LoginServer("locked")
 			if err != nil {
 				t.Fatalf("window LoginServer: %v", err)
@@ -289,22 +282,10 @@ func parityChatTurn(t *testing.T) {
 		t.Fatalf("chat --json: %v\n%s", err, out)
 	}
 	c := chatTurn{Text: cres.Text, Status: cres.Status}
-	// The tool calls of the whole turn, from the history the CLI saved:
-	// its --json "toolCalls" are only the last message's (null here, the
-	// calls were in the turn's first answer).
-	h, err := history.Open(t.Context(), dir.History())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	cmsgs, err := h.Messages(t.Context(), cres.ChatID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range cmsgs {
-		for _, tc := range m.ToolCalls {
-			c.Calls = append(c.Calls, tc.Tool+" "+parityCompact(t, string(tc.Arguments))+" "+tc.Status)
-		}
+	// --json lists the tool calls of the whole turn, as the window's chat
+	// shows them (they were in the turn's first answer, not its last).
+	for _, tc := range cres.ToolCalls {
+		c.Calls = append(c.Calls, tc.Tool+" "+parityCompact(t, string(tc.Arguments))+" "+tc.Status)
 	}
 	cliBodies := llm.Requests()[len(windowBodies):]
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -217,11 +216,7 @@ type LoginView struct {
 func (a *ServersPage) LoginServer(name string) (ServerView, error) {
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
-	show := func(u string) {
-		if wctx := a.wailsContext(); wctx != nil {
-			wruntime.EventsEmit(wctx, EventServerLogin, LoginView{Name: name, URL: u})
-		}
-	}
+	show := func(u string) { a.emitEvent(EventServerLogin, LoginView{Name: name, URL: u}) }
 	st, err := a.h.Servers.Login(ctx, name, show)
 	if st.State == "" {
 		return ServerView{}, err
