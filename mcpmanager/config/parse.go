@@ -71,6 +71,19 @@ type Project struct {
 	Problems []Problem
 }
 
+// readDoc reads data (its BOM already trimmed) as JSONC: the error is the
+// interruption when ctx ended, else the syntax error at line:column.
+func readDoc(ctx context.Context, name string, data []byte) (*doc, error) {
+	d, serr := parseDocContext(ctx, data)
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(name, err)
+	}
+	if serr != nil {
+		return nil, syntaxFailure(name, data, serr)
+	}
+	return d, nil
+}
+
 // ParseContext reads a config file in any supported format (see Format), detected
 // from its content; name is only used in messages. Comments, trailing commas
 // and a UTF-8 BOM are accepted.
@@ -85,12 +98,9 @@ type Project struct {
 // huge file is read), returning an error wrapping ctx.Err() and no File.
 func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	d, serr := parseDocContext(ctx, data)
-	if err := ctx.Err(); err != nil {
-		return nil, interrupted(name, err)
-	}
-	if serr != nil {
-		return nil, syntaxFailure(name, data, serr)
+	d, err := readDoc(ctx, name, data)
+	if err != nil {
+		return nil, err
 	}
 	if d.root == nil {
 		return nil, &ValidationError{File: name, Kind: ErrEmpty, Problems: []Problem{{
