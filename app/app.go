@@ -43,12 +43,12 @@ type App struct {
 	WorkspacePage *WorkspacePage
 	SettingsPage  *SettingsPage
 	WelcomePage   *WelcomePage
-	Content   *Content
-	Apps      *Apps
-	Sandbox   *Sandbox
-	Safety    *Safety
-	Bundles   *Bundles
-	MCPRegistry  *MCPRegistry
+	Content       *Content
+	Apps          *Apps
+	Sandbox       *Sandbox
+	Safety        *Safety
+	Bundles       *Bundles
+	MCPRegistry   *MCPRegistry
 }
 
 // The pages of the window, each bound on its own. They share one core.
