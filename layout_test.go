@@ -15,9 +15,9 @@ import (
 // The layout DESIGN.md promises, checked so it cannot drift.
 
 // TestImportsPointDown: nothing under mcpmanager/ or builtin/ imports app/
-// (directly or through another package).
+// (directly or through another package), their tests included.
 func TestImportsPointDown(t *testing.T) {
-	out, err := exec.CommandContext(t.Context(), "go", "list", "-deps", "-f", "{{.ImportPath}}", "./mcpmanager/...", "./builtin/...").Output()
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-deps", "-test", "-f", "{{.ImportPath}}", "./mcpmanager/...", "./builtin/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // Agents lists the saved agents.
@@ -38,10 +37,6 @@ func (a *AgentsPage) DeleteAgent(id string) error {
 // NewAgentChat starts an empty chat from an agent: its provider and model,
 // and (on every message) its prompt, servers, tools, policies and mode.
 func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return ChatView{}, err
-	}
 	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return ChatView{}, err
@@ -50,10 +45,5 @@ func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
 	if err != nil {
 		return ChatView{}, err
 	}
-	providerName, model := host.DefaultModel(s, ag.Provider, ag.Model)
-	c, err := h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model, Agent: ag.ID, Title: ag.Name})
-	if err != nil {
-		return ChatView{}, err
-	}
-	return chatView(c), nil
+	return a.createChat(s, history.Chat{Provider: ag.Provider, Model: ag.Model, Agent: ag.ID, Title: ag.Name})
 }

@@ -43,12 +43,12 @@ type App struct {
 	WorkspacePage *WorkspacePage
 	SettingsPage  *SettingsPage
 	WelcomePage   *WelcomePage
-	ContentPage   *ContentPage
-	AppsPage      *AppsPage
-	SandboxPage   *SandboxPage
-	SafetyPage    *SafetyPage
-	BundlesPage   *BundlesPage
-	RegistryPage  *RegistryPage
+	Content       *Content
+	Apps          *Apps
+	Sandbox       *Sandbox
+	Safety        *Safety
+	Bundles       *Bundles
+	MCPRegistry   *MCPRegistry
 }
 
 // The pages of the window, each bound on its own. They share one core.
@@ -115,10 +115,10 @@ type core struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	// apps renders MCP Apps (AppsPage); nil when its proxy could not start.
+	// apps renders MCP Apps (Apps); nil when its proxy could not start.
 	apps *host.Apps
 
-	// icons fetches and caches servers' https icons (ContentPage.Icon).
+	// icons fetches and caches servers' https icons (Content.Icon).
 
 	// files opened with Switchboard not yet taken by the window (OpenFile).
 	filesMu sync.Mutex
@@ -149,14 +149,14 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	}
 	return &App{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
 		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c},
-		WelcomePage: &WelcomePage{c}, ContentPage: &ContentPage{c}, AppsPage: &AppsPage{c}, SandboxPage: &SandboxPage{c}, SafetyPage: &SafetyPage{c},
-		BundlesPage: &BundlesPage{c}, RegistryPage: &RegistryPage{c}}
+		WelcomePage: &WelcomePage{c}, Content: &Content{c}, Apps: &Apps{c}, Sandbox: &Sandbox{c}, Safety: &Safety{c},
+		Bundles: &Bundles{c}, MCPRegistry: &MCPRegistry{c}}
 }
 
 // Bindings is what Wails binds: the app and each page. (A function, not a
 // method: a method of App would be bound too.)
 func Bindings(a *App) []any {
-	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.ContentPage, a.AppsPage, a.SandboxPage, a.SafetyPage, a.BundlesPage, a.RegistryPage}
+	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.Content, a.Apps, a.Sandbox, a.Safety, a.Bundles, a.MCPRegistry}
 }
 
 // onStatus forwards a server's status change to the frontend, off the

@@ -16,10 +16,10 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 )
 
-// AppsPage is MCP Apps in the window: a tool card (chat, Tools page) whose
+// Apps is MCP Apps in the window: a tool card (chat, Tools page) whose
 // tool names a ui:// resource renders it through these methods, and the
 // app's requests to the host come back through them.
-type AppsPage struct{ *core }
+type Apps struct{ *core }
 
 // AppToolView says whether a tool has an app.
 type AppToolView struct {
@@ -52,11 +52,11 @@ type AppView struct {
 	PrefersBorder bool             `json:"prefersBorder"`
 }
 
-func (a *AppsPage) ctx() (context.Context, context.CancelFunc) {
+func (a *Apps) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(cmp.Or(a.wailsContext(), context.Background()), 60*time.Second)
 }
 
-func (a *AppsPage) appsHost() (*host.Apps, error) {
+func (a *Apps) appsHost() (*host.Apps, error) {
 	if a.apps == nil {
 		return nil, errors.New("MCP Apps are unavailable: the sandbox proxy could not start (see the log)")
 	}
@@ -64,7 +64,7 @@ func (a *AppsPage) appsHost() (*host.Apps, error) {
 }
 
 // ToolApp returns whether the tool (server__tool) has an app.
-func (a *AppsPage) ToolApp(name string) (AppToolView, error) {
+func (a *Apps) ToolApp(name string) (AppToolView, error) {
 	ah, err := a.appsHost()
 	if err != nil {
 		return AppToolView{}, err
@@ -81,7 +81,7 @@ func (a *AppsPage) ToolApp(name string) (AppToolView, error) {
 
 // OpenApp reads the server's ui:// resource and returns it with the URL of
 // a sandbox proxy page made for it.
-func (a *AppsPage) OpenApp(server, uri string) (AppView, error) {
+func (a *Apps) OpenApp(server, uri string) (AppView, error) {
 	ah, err := a.appsHost()
 	if err != nil {
 		return AppView{}, err
@@ -104,7 +104,7 @@ func (a *AppsPage) OpenApp(server, uri string) (AppView, error) {
 // CallTool is an app's tools/call to its own server (tool under the
 // server's name), with the chat's approval policy; it returns the
 // CallToolResult as JSON. chatID is "" outside a chat (the Tools page).
-func (a *AppsPage) CallTool(chatID, server, tool, argsJSON string) (string, error) {
+func (a *Apps) CallTool(chatID, server, tool, argsJSON string) (string, error) {
 	ah, err := a.appsHost()
 	if err != nil {
 		return "", err
@@ -130,7 +130,7 @@ func (a *AppsPage) CallTool(chatID, server, tool, argsJSON string) (string, erro
 
 // chatAgent is the agent chatID runs (nil: none, no chat, or one deleted
 // since: its chats go on with the defaults, as their turns do).
-func (a *AppsPage) chatAgent(ctx context.Context, chatID string) *chat.Agent {
+func (a *Apps) chatAgent(ctx context.Context, chatID string) *chat.Agent {
 	if chatID == "" {
 		return nil
 	}
@@ -150,7 +150,7 @@ func (a *AppsPage) chatAgent(ctx context.Context, chatID string) *chat.Agent {
 }
 
 // ReadResource is an app's resources/read on its own server, as JSON.
-func (a *AppsPage) ReadResource(server, uri string) (string, error) {
+func (a *Apps) ReadResource(server, uri string) (string, error) {
 	ah, err := a.appsHost()
 	if err != nil {
 		return "", err
@@ -166,7 +166,7 @@ func (a *AppsPage) ReadResource(server, uri string) (string, error) {
 }
 
 // Log is an app's notifications/message, kept in its server's log.
-func (a *AppsPage) Log(server, level, text string) error {
+func (a *Apps) Log(server, level, text string) error {
 	ah, err := a.appsHost()
 	if err != nil {
 		return err
@@ -176,7 +176,7 @@ func (a *AppsPage) Log(server, level, text string) error {
 
 // SetModelContext keeps an app's ui/update-model-context for the chat's
 // next turn (each update replaces the last).
-func (a *AppsPage) SetModelContext(chatID, text string) error {
+func (a *Apps) SetModelContext(chatID, text string) error {
 	ah, err := a.appsHost()
 	if err != nil {
 		return err
@@ -187,7 +187,7 @@ func (a *AppsPage) SetModelContext(chatID, text string) error {
 
 // OpenLink opens an app's ui/open-link in the system browser (the window
 // asked the user first); only http and https.
-func (a *AppsPage) OpenLink(link string) error {
+func (a *Apps) OpenLink(link string) error {
 	u, err := url.Parse(link)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("only http and https links open: %q", link)

@@ -14,10 +14,10 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// BundlesPage installs MCP Bundles (.mcpb) from the Servers page: a file
+// Bundles installs MCP Bundles (.mcpb) from the Servers page: a file
 // dropped on it or opened with Switchboard is inspected (its form), then
 // installed with the user's answers (host.Bundles).
-type BundlesPage struct{ *core }
+type Bundles struct{ *core }
 
 // BundleForm is a bundle looked at before installing, and the form its
 // user_config makes.
@@ -73,7 +73,7 @@ type BundleInfoView struct {
 
 // InspectFile reads a dropped bundle (its bytes, base64) and returns its
 // form. fileName is only shown in messages.
-func (a *BundlesPage) InspectFile(fileName, dataBase64 string) (BundleForm, error) {
+func (a *Bundles) InspectFile(fileName, dataBase64 string) (BundleForm, error) {
 	data, err := base64.StdEncoding.DecodeString(dataBase64)
 	if err != nil {
 		return BundleForm{}, fmt.Errorf("%s could not be read: %w", fileName, err)
@@ -86,7 +86,7 @@ func (a *BundlesPage) InspectFile(fileName, dataBase64 string) (BundleForm, erro
 }
 
 // InspectPath returns the form of a bundle opened with Switchboard.
-func (a *BundlesPage) InspectPath(path string) (BundleForm, error) {
+func (a *Bundles) InspectPath(path string) (BundleForm, error) {
 	if !strings.EqualFold(filepath.Ext(path), ".mcpb") && !strings.EqualFold(filepath.Ext(path), ".dxt") {
 		return BundleForm{}, fmt.Errorf("%s is not an MCP Bundle (.mcpb)", path)
 	}
@@ -96,7 +96,7 @@ func (a *BundlesPage) InspectPath(path string) (BundleForm, error) {
 // Install installs the bundle of token with the form's answers and
 // returns the server's name. An empty sensitive answer keeps the value
 // the installed copy has.
-func (a *BundlesPage) Install(token string, values map[string][]string) (string, error) {
+func (a *Bundles) Install(token string, values map[string][]string) (string, error) {
 	path, err := a.path(token)
 	if err != nil {
 		return "", err
@@ -122,7 +122,7 @@ func (a *BundlesPage) Install(token string, values map[string][]string) (string,
 
 // path is the file of token: one in the incoming folder, or a bundle
 // opened with Switchboard (an absolute .mcpb path).
-func (a *BundlesPage) path(token string) (string, error) {
+func (a *Bundles) path(token string) (string, error) {
 	if filepath.IsAbs(token) {
 		if !strings.EqualFold(filepath.Ext(token), ".mcpb") && !strings.EqualFold(filepath.Ext(token), ".dxt") {
 			return "", fmt.Errorf("%s is not an MCP Bundle (.mcpb)", token)
@@ -135,7 +135,7 @@ func (a *BundlesPage) path(token string) (string, error) {
 	return filepath.Join(a.h.Bundles.Incoming(), token), nil
 }
 
-func (a *BundlesPage) inspect(token, path string) (BundleForm, error) {
+func (a *Bundles) inspect(token, path string) (BundleForm, error) {
 	in, err := a.h.Bundles.Inspect(a.life, path)
 	if err != nil {
 		return BundleForm{}, err
@@ -207,7 +207,7 @@ func dataURL(name string, data []byte) string {
 
 // Choose asks for a folder ("directory") or a file ("file") with the system
 // dialog, several when multiple; none when the user cancels.
-func (a *BundlesPage) Choose(kind string, multiple bool) ([]string, error) {
+func (a *Bundles) Choose(kind string, multiple bool) ([]string, error) {
 	ctx := a.wailsContext()
 	if ctx == nil {
 		return nil, errors.New("no window to show the dialog in: type the path instead")

@@ -70,16 +70,21 @@ func (a *ChatPage) SearchChats(query string) ([]history.Hit, error) {
 
 // NewChat starts an empty chat with a provider and model ("" = defaults).
 func (a *ChatPage) NewChat(providerName, model string) (ChatView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return ChatView{}, err
-	}
 	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return ChatView{}, err
 	}
-	providerName, model = host.DefaultModel(s, providerName, model)
-	c, err := h.CreateChat(a.bg(), history.Chat{Provider: providerName, Model: model})
+	return a.createChat(s, history.Chat{Provider: providerName, Model: model})
+}
+
+// createChat saves a new chat, its provider and model defaulted from s.
+func (a *core) createChat(s chat.Settings, c history.Chat) (ChatView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return ChatView{}, err
+	}
+	c.Provider, c.Model = host.DefaultModel(s, c.Provider, c.Model)
+	c, err = h.CreateChat(a.bg(), c)
 	if err != nil {
 		return ChatView{}, err
 	}
@@ -216,13 +221,19 @@ func (a *ChatPage) SaveChatExport(id, format string) (string, error) {
 	return path, nil
 }
 
-// SetChatModel switches a chat's provider and model.
-func (a *ChatPage) SetChatModel(id, providerName, model string) error {
+// storedChat is the history store and one chat of it.
+func (a *core) storedChat(id string) (*history.Store, history.Chat, error) {
 	h, err := a.historyStore()
 	if err != nil {
-		return err
+		return nil, history.Chat{}, err
 	}
 	c, err := h.Chat(a.bg(), id)
+	return h, c, err
+}
+
+// SetChatModel switches a chat's provider and model.
+func (a *ChatPage) SetChatModel(id, providerName, model string) error {
+	h, c, err := a.storedChat(id)
 	if err != nil {
 		return err
 	}
@@ -231,11 +242,7 @@ func (a *ChatPage) SetChatModel(id, providerName, model string) error {
 
 // SetChatOptions stores which servers and tools a chat uses.
 func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
-	h, err := a.historyStore()
-	if err != nil {
-		return err
-	}
-	c, err := h.Chat(a.bg(), id)
+	h, c, err := a.storedChat(id)
 	if err != nil {
 		return err
 	}

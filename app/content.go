@@ -8,9 +8,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// ContentPage is what any page shows of servers' content besides tool
+// Content is what any page shows of servers' content besides tool
 // calls: their icons as data: URLs, and resources opened from a link.
-type ContentPage struct{ *core }
+type Content struct{ *core }
 
 // iconTimeout bounds one Icon call (the fetch itself is bounded by
 // icons.FetchTimeout).
@@ -26,7 +26,7 @@ func (a *core) iconSrc(list []mcp.Icon) string {
 // https icon is fetched by Switchboard, within a size and a time limit, and
 // cached, so the window never loads a server's URL itself. A source no
 // view named is refused.
-func (a *ContentPage) Icon(src string) (string, error) {
+func (a *Content) Icon(src string) (string, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), iconTimeout)
 	defer cancel()
 	return a.h.Icons.DataURL(ctx, src)
@@ -49,7 +49,7 @@ type ResourceReadView struct {
 
 // ReadResource reads one of server's resources (resources/read), for the
 // viewer a resource link opens.
-func (a *ContentPage) ReadResource(server, uri string) (ResourceReadView, error) {
+func (a *Content) ReadResource(server, uri string) (ResourceReadView, error) {
 	res, err := a.h.Tools.Read(a.bg(), server, uri)
 	if err != nil {
 		return ResourceReadView{}, fmt.Errorf("%s could not read %s: %w", server, uri, err)

@@ -26,7 +26,7 @@ func contentApp(t *testing.T) *App {
 
 // TestIconsInViews: the server's, tools', prompts' and resources' icons
 // reach the views as data: URLs when usable (an http: or file: source is
-// skipped), and ContentPage.Icon serves only sources a view named.
+// skipped), and Content.Icon serves only sources a view named.
 func TestIconsInViews(t *testing.T) {
 	a := contentApp(t)
 	servers, err := a.ServersPage.Servers()
@@ -56,11 +56,11 @@ func TestIconsInViews(t *testing.T) {
 	if err != nil || len(resources) != 1 || !strings.HasPrefix(resources[0].Icon, "data:image/svg+xml") {
 		t.Errorf("resources = %+v, %v; want the report with its icon", resources, err)
 	}
-	if got, err := a.ContentPage.Icon(icon["sum"]); err != nil || got != icon["sum"] {
+	if got, err := a.Content.Icon(icon["sum"]); err != nil || got != icon["sum"] {
 		t.Errorf("Icon(sum's icon) = %.40q, %v", got, err)
 	}
 	for _, src := range []string{"https://example.com/tracker.png", "file:///etc/icon.png", "http://127.0.0.1:1/never.png"} {
-		if _, err := a.ContentPage.Icon(src); err == nil {
+		if _, err := a.Content.Icon(src); err == nil {
 			t.Errorf("Icon(%q) was served; only sources a view named are", src)
 		}
 	}
@@ -94,11 +94,11 @@ func TestStructuredOutputAndLinks(t *testing.T) {
 	if link.Type != "resource_link" || link.URI != "report://2026/q3" || link.Title != "Q3 report" || link.Name != "q3-report" || link.MIMEType != "text/markdown" {
 		t.Fatalf("link = %+v", link)
 	}
-	read, err := a.ContentPage.ReadResource("content", link.URI)
+	read, err := a.Content.ReadResource("content", link.URI)
 	if err != nil || len(read.Contents) != 1 || !strings.Contains(read.Contents[0].Text, "Revenue grew 12%") {
 		t.Fatalf("ReadResource = %+v, %v", read, err)
 	}
-	if _, err := a.ContentPage.ReadResource("content", "report://none"); err == nil {
+	if _, err := a.Content.ReadResource("content", "report://none"); err == nil {
 		t.Error("reading a resource that does not exist gave no error")
 	}
 }

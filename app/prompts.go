@@ -2,170 +2,160 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
+	"fmt"
+	"strings"
 	"sync"
+	"time"
 
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// ErrNoSuchRequest: the question was already answered or withdrawn.
-var ErrNoSuchRequest = errors.New("that request was already answered or withdrawn")
-
-// asker puts approvals and elicitations to the UI and waits for the answer
-// bound methods bring back. It implements chat.Approver and chat.Elicitor;
-// safe for concurrent use.
-type asker struct {
-	emit func(name string, data any)
-
-	mu      sync.Mutex
-	pending map[string]*question
+// PromptView is a server's prompt, offered as a slash command in the chat.
+type PromptView struct {
+	Server      string           `json:"server"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Arguments   []PromptArgument `json:"arguments"`
+	Icon        string           `json:"icon"` // as ServerView.Icon
+	// Template, when set, makes this a resource template offered as a
+	// slash command: its URI template, whose variables are the arguments
+	// (UseTemplate reads the resource they name).
+	Template string `json:"template,omitempty"`
 }
 
-// question is one open request.
-type question struct {
-	Approval *chat.ApprovalRequest `json:"approval,omitempty"`
-	Elicit   *chat.ElicitRequest   `json:"elicit,omitempty"`
-	answer   chan any
+// PromptArgument is one argument a prompt takes.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
 }
 
-var (
-	_ chat.Approver = (*asker)(nil)
-	_ chat.Elicitor = (*asker)(nil)
-)
-
-func newAsker(emit func(string, any)) *asker {
-	return &asker{emit: emit, pending: map[string]*question{}}
+// ResourceView is a server's resource the user can attach to a message.
+type ResourceView struct {
+	Server      string `json:"server"`
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+	Icon        string `json:"icon"` // as ServerView.Icon
 }
 
-// ask registers q under id, emits it and waits for the answer or ctx.
-func (k *asker) ask(ctx context.Context, id, event string, q *question, payload any) (any, error) {
-	q.answer = make(chan any, 1)
-	k.mu.Lock()
-	k.pending[id] = q
-	k.mu.Unlock()
-	defer func() {
-		k.mu.Lock()
-		delete(k.pending, id)
-		k.mu.Unlock()
-		k.emit(EventRequestDone, RequestDone{ID: id})
-	}()
-	k.emit(event, payload)
-	select {
-	case a := <-q.answer:
-		return a, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// listTimeout bounds listing prompts or resources of every server.
+const listTimeout = 15 * time.Second
+
+// eachServer runs fn for every server in parallel and collects the results.
+func eachServer[T any](a *ChatPage, fn func(ctx context.Context, server string) ([]T, error)) []T {
+	ctx, cancel := context.WithTimeout(a.bg(), listTimeout)
+	defer cancel()
+	servers := a.h.Tools.Servers()
+	out := make([][]T, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			v, err := fn(ctx, s)
+			if err == nil {
+				out[i] = v
+			}
+		})
 	}
-}
-
-// Approve implements chat.Approver.
-func (k *asker) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
-	a, err := k.ask(ctx, req.ID, EventApproval, &question{Approval: &req}, approvalView(req))
-	if err != nil {
-		return chat.Deny, err
+	wg.Wait()
+	var all []T
+	for _, v := range out {
+		all = append(all, v...)
 	}
-	return a.(chat.Decision), nil
+	return all
 }
 
-// Elicit implements chat.Elicitor.
-func (k *asker) Elicit(ctx context.Context, req chat.ElicitRequest) (chat.ElicitAnswer, error) {
-	a, err := k.ask(ctx, req.ID, EventElicit, &question{Elicit: &req}, elicitView(req))
-	if err != nil {
-		return chat.ElicitAnswer{Action: "cancel"}, err
-	}
-	return a.(chat.ElicitAnswer), nil
-}
-
-// answer delivers an answer to the open question id.
-func (k *asker) answer(id string, a any) error {
-	k.mu.Lock()
-	q, ok := k.pending[id]
-	k.mu.Unlock()
-	if !ok {
-		return ErrNoSuchRequest
-	}
-	select {
-	case q.answer <- a:
-		return nil
-	default:
-		return ErrNoSuchRequest
-	}
-}
-
-// open lists the questions still waiting (for a page that was reloaded).
-func (k *asker) open() []question {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	out := make([]question, 0, len(k.pending))
-	for _, q := range k.pending {
-		out = append(out, *q)
-	}
-	return out
-}
-
-// PendingRequest is an approval or a form waiting for the user.
-type PendingRequest struct {
-	Approval *ApprovalView `json:"approval,omitempty"`
-	Elicit   *ElicitView   `json:"elicit,omitempty"`
-}
-
-// PendingRequests lists approvals and forms waiting for an answer.
-func (a *ChatPage) PendingRequests() ([]PendingRequest, error) {
-	var out []PendingRequest
-	for _, q := range a.asker.open() {
-		var p PendingRequest
-		if q.Approval != nil {
-			v := approvalView(*q.Approval)
-			p.Approval = &v
+// Prompts lists every running server's prompts (a server that fails to
+// list them is left out).
+func (a *ChatPage) Prompts() ([]PromptView, error) {
+	out := eachServer(a, func(ctx context.Context, server string) ([]PromptView, error) {
+		ps, err := a.h.Tools.Prompts(ctx, server)
+		var vs []PromptView
+		for _, p := range ps {
+			v := PromptView{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}, Icon: a.iconSrc(p.Icons)}
+			for _, arg := range p.Arguments {
+				v.Arguments = append(v.Arguments, PromptArgument{Name: arg.Name, Description: arg.Description, Required: arg.Required})
+			}
+			vs = append(vs, v)
 		}
-		if q.Elicit != nil {
-			v := elicitView(*q.Elicit)
-			p.Elicit = &v
-		}
-		out = append(out, p)
+		return append(vs, a.templatePrompts(ctx, server)...), err
+	})
+	if out == nil {
+		out = []PromptView{}
 	}
 	return out, nil
 }
 
-// AnswerApproval answers an approval request: "once", "always" or "deny".
-func (a *ChatPage) AnswerApproval(id, decision string) error {
-	d := chat.Decision(decision)
-	switch d {
-	case chat.ApproveOnce, chat.ApproveAlways, chat.Deny:
-	default:
-		return errors.New("decision must be once, always or deny")
+// UsePrompt expands a prompt with its arguments into the text of a message
+// (prompts/get; each message of the result becomes a paragraph).
+func (a *ChatPage) UsePrompt(server, name string, args map[string]string) (string, error) {
+	res, err := a.h.Tools.Prompt(a.bg(), server, name, args)
+	if err != nil {
+		return "", err
 	}
-	return a.asker.answer(id, d)
+	var parts []string
+	for _, m := range res.Messages {
+		parts = append(parts, contentText(m.Content))
+	}
+	return a.h.Redact(strings.Join(parts, "\n\n")), nil
 }
 
-// AnswerElicitation answers a server's form: action accept (with content),
-// decline or cancel.
-func (a *ChatPage) AnswerElicitation(id string, action string, contentJSON string) error {
-	ans := chat.ElicitAnswer{Action: action}
-	switch action {
-	case "accept":
-		if contentJSON != "" {
-			if err := json.Unmarshal([]byte(contentJSON), &ans.Content); err != nil {
-				return errors.New("the form's answer is not a JSON object")
-			}
+// Resources lists every running server's resources.
+func (a *ChatPage) Resources() ([]ResourceView, error) {
+	out := eachServer(a, func(ctx context.Context, server string) ([]ResourceView, error) {
+		rs, err := a.h.Tools.Resources(ctx, server)
+		var vs []ResourceView
+		for _, r := range rs {
+			vs = append(vs, ResourceView{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType, Icon: a.iconSrc(r.Icons)})
 		}
-	case "decline", "cancel":
-	default:
-		return errors.New("action must be accept, decline or cancel")
+		return vs, err
+	})
+	if out == nil {
+		out = []ResourceView{}
 	}
-	return a.asker.answer(id, ans)
+	return out, nil
 }
 
-// emitEvent sends an event to the frontend (no-op before Startup).
-func (a *core) emitEvent(name string, data any) {
-	if a.emitHook != nil {
-		a.emitHook(name, data)
-		return
+// MaxAttachment bounds the text of one attached resource.
+const MaxAttachment = 200_000
+
+// AttachResource reads a resource and returns it as a block to add to the
+// message: the model sees the URI and the text (binary content is named,
+// not inlined).
+func (a *ChatPage) AttachResource(server, uri string) (string, error) {
+	res, err := a.h.Tools.Read(a.bg(), server, uri)
+	if err != nil {
+		return "", err
 	}
-	if ctx := a.wailsContext(); ctx != nil {
-		wruntime.EventsEmit(ctx, name, data)
+	var b strings.Builder
+	for _, c := range res.Contents {
+		switch c := c.(type) {
+		case mcp.TextResourceContents:
+			fmt.Fprintf(&b, "<resource uri=%q server=%q>\n%s\n</resource>\n", c.URI, server, c.Text)
+		case mcp.BlobResourceContents:
+			fmt.Fprintf(&b, "<resource uri=%q server=%q mimeType=%q>(binary, %d bytes base64, not included)</resource>\n", c.URI, server, c.MIMEType, len(c.Blob))
+		}
 	}
+	text := b.String()
+	if len(text) > MaxAttachment {
+		return "", fmt.Errorf("resource %s is %d KB of text; attach something under %d KB", uri, len(text)/1024, MaxAttachment/1024)
+	}
+	return a.h.Redact(text), nil
+}
+
+// contentText is the text of one prompt message's content.
+func contentText(c mcp.Content) string {
+	switch c := c.(type) {
+	case mcp.TextContent:
+		return c.Text
+	case mcp.EmbeddedResource:
+		if r, ok := c.Resource.(mcp.TextResourceContents); ok {
+			return fmt.Sprintf("<resource uri=%q>\n%s\n</resource>", r.URI, r.Text)
+		}
+	case mcp.ImageContent:
+		return "[image " + c.MIMEType + "]"
+	}
+	return ""
 }

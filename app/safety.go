@@ -10,11 +10,11 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
-// SafetyPage is what guards the user against servers: tool definitions
+// Safety is what guards the user against servers: tool definitions
 // that changed since they were trusted (Accept / Reject on the Servers
 // page), warnings about hidden instructions in tool descriptions, and the
 // approval rules on arguments (the approval card and the Tools page).
-type SafetyPage struct{ *core }
+type Safety struct{ *core }
 
 // WarningView is one toolcheck finding.
 type WarningView struct {
@@ -63,7 +63,7 @@ type SafetyView struct {
 
 // Safety lists the changed tools waiting for review, the tools with
 // warnings and the new tools of known servers.
-func (a *SafetyPage) Safety() (SafetyView, error) {
+func (a *Safety) Safety() (SafetyView, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	tools, _ := a.h.Tools.List(ctx) // screening records what changed
@@ -104,13 +104,13 @@ func (a *SafetyPage) Safety() (SafetyView, error) {
 }
 
 // AcceptChange trusts the tool's new definition: it is offered again.
-func (a *SafetyPage) AcceptChange(server, tool string) error {
+func (a *Safety) AcceptChange(server, tool string) error {
 	_, _, err := a.h.Pins.Trust(tool, server)
 	return err
 }
 
 // RejectChange keeps the trusted definition; the tool stays withheld.
-func (a *SafetyPage) RejectChange(server, tool string) error {
+func (a *Safety) RejectChange(server, tool string) error {
 	return a.h.Pins.Reject(server, tool)
 }
 
@@ -147,7 +147,7 @@ func (v RuleView) rule() chat.Rule {
 }
 
 // Rules lists the approval rules.
-func (a *SafetyPage) Rules() ([]RuleView, error) {
+func (a *Safety) Rules() ([]RuleView, error) {
 	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return nil, err
@@ -161,12 +161,12 @@ func (a *SafetyPage) Rules() ([]RuleView, error) {
 
 // ProposeRule is the rule "always allow calls like this" starts from: the
 // exact arguments of the call, to edit before saving.
-func (a *SafetyPage) ProposeRule(tool, argsJSON string) RuleView {
+func (a *Safety) ProposeRule(tool, argsJSON string) RuleView {
 	return ruleView(chat.ProposeRule(tool, json.RawMessage(argsJSON)))
 }
 
 // AddRule saves a rule; a bad pattern is an error naming its field.
-func (a *SafetyPage) AddRule(v RuleView) (RuleView, error) {
+func (a *Safety) AddRule(v RuleView) (RuleView, error) {
 	r, err := a.h.Settings.AddRule(v.rule())
 	if err != nil {
 		return RuleView{}, err
@@ -175,7 +175,7 @@ func (a *SafetyPage) AddRule(v RuleView) (RuleView, error) {
 }
 
 // RemoveRule deletes a rule.
-func (a *SafetyPage) RemoveRule(id string) error { return a.h.Settings.RemoveRule(id) }
+func (a *Safety) RemoveRule(id string) error { return a.h.Settings.RemoveRule(id) }
 
 // EventToolsChanged says the tool lists may have changed (a server's
 // tools/list_changed, a restart, a change accepted): the Servers page looks

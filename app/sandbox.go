@@ -8,9 +8,9 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
-// SandboxPage is the sandbox of each local server (the toggle under
+// Sandbox is the sandbox of each local server (the toggle under
 // Details on the Servers page).
-type SandboxPage struct{ *core }
+type Sandbox struct{ *core }
 
 // SandboxView is one server's "sandbox" entry as the Details form edits it.
 type SandboxView struct {
@@ -27,7 +27,7 @@ type SandboxView struct {
 }
 
 // ServerSandbox returns a configured server's sandbox settings.
-func (p *SandboxPage) ServerSandbox(name string) (SandboxView, error) {
+func (p *Sandbox) ServerSandbox(name string) (SandboxView, error) {
 	s, ok := p.h.Servers.Get(name)
 	if !ok {
 		return SandboxView{}, fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
@@ -51,7 +51,7 @@ func (p *SandboxPage) ServerSandbox(name string) (SandboxView, error) {
 
 // SetServerSandbox saves a server's sandbox settings (Enabled false turns
 // it off) and restarts it; a bad folder comes back naming its JSON path.
-func (p *SandboxPage) SetServerSandbox(name string, v SandboxView) error {
+func (p *Sandbox) SetServerSandbox(name string, v SandboxView) error {
 	if !v.Enabled {
 		return p.h.Servers.SetSandbox(name, nil)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -51,7 +50,7 @@ type ServerView struct {
 	DocsURL      string   `json:"docsUrl"`
 	UsedBy       []string `json:"usedBy"`
 	// Icon is the server's own icon (serverInfo.icons): a data: URL, or an
-	// https: URL to pass to ContentPage.Icon; "" when it has none.
+	// https: URL to pass to Content.Icon; "" when it has none.
 	Icon string `json:"icon"`
 	// Roots are the folders the server is offered as its MCP roots;
 	// RootsRule says which rule chose them ("configured": the folders its
@@ -67,7 +66,7 @@ type ServerView struct {
 	Logging  bool   `json:"logging"`
 	LogLevel string `json:"logLevel"`
 	// Sandboxed: a local server whose entry runs it in a sandbox
-	// (SandboxPage has its settings).
+	// (Sandbox has its settings).
 	Sandboxed bool `json:"sandboxed"`
 	// Seq orders status updates: a view with a lower Seq than one already
 	// shown for the server is stale.
@@ -217,11 +216,7 @@ type LoginView struct {
 func (a *ServersPage) LoginServer(name string) (ServerView, error) {
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
-	show := func(u string) {
-		if wctx := a.wailsContext(); wctx != nil {
-			wruntime.EventsEmit(wctx, EventServerLogin, LoginView{Name: name, URL: u})
-		}
-	}
+	show := func(u string) { a.emitEvent(EventServerLogin, LoginView{Name: name, URL: u}) }
 	st, err := a.h.Servers.Login(ctx, name, show)
 	if st.State == "" {
 		return ServerView{}, err

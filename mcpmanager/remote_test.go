@@ -239,7 +239,7 @@ func TestFromConfigOAuth(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := config.Parse("test.json", []byte(`{"mcpServers": {"remote": `+c.entry+`}}`))
+			f, err := config.ParseContext(context.Background(), "test.json", []byte(`{"mcpServers": {"remote": `+c.entry+`}}`))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,7 @@ func sandboxed(t *testing.T, entry map[string]any) *Manager {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := config.Parse("config.json", raw)
+	f, err := config.ParseContext(context.Background(), "config.json", raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,6 +165,9 @@ const FromLast = "last"
 type Result struct {
 	// Message is the last assistant message.
 	Message history.Message
+	// ToolCalls are every tool call of the turn, in order, across its
+	// steps (Message holds only the last step's).
+	ToolCalls []history.ToolCall
 	// Steps is how many model requests the turn made.
 	Steps int
 	// StepLimit is true when the loop stopped at MaxSteps.
@@ -364,6 +367,7 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 		}
 		calls := r.runCalls(ctx, store, msg, resp.ToolCalls)
 		res.Message.ToolCalls = calls
+		res.ToolCalls = append(res.ToolCalls, calls...)
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // Settings is the "chat" section of config.json's settings.
@@ -167,43 +168,21 @@ var defaultBaseURL = map[provider.Kind]string{
 // DefaultBaseURL is the base URL a provider kind uses when none is given.
 func DefaultBaseURL(k provider.Kind) string { return defaultBaseURL[k] }
 
-// section is the key of the chat settings inside config.json's settings.
-const section = "chat"
+// settingsSection is the chat settings inside config.json's settings.
+var settingsSection = config.Section[Settings]{Key: "chat"}
 
 // LoadSettings reads the chat section of raw settings (a missing section is
 // the zero Settings).
 func LoadSettings(raw json.RawMessage) (Settings, error) {
-	var s Settings
-	m := map[string]json.RawMessage{}
-	if len(raw) == 0 || string(raw) == "null" {
-		return s, nil
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return s, fmt.Errorf("config.json settings: %w", err)
-	}
-	if v, ok := m[section]; ok {
-		if err := json.Unmarshal(v, &s); err != nil {
-			return s, fmt.Errorf("config.json settings.chat: %w; fix or remove that key", err)
-		}
-	}
-	return s, nil
+	return settingsSection.From(raw)
 }
 
 // Into returns raw settings with the chat section replaced by s; other
 // sections are kept byte for byte.
 func (s Settings) Into(raw json.RawMessage) (json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("config.json settings: %w", err)
-		}
-	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	m[section] = b
-	return json.Marshal(m)
+	cfg := config.Config{Settings: raw}
+	err := settingsSection.Put(&cfg, s)
+	return cfg.Settings, err
 }
 
 // Provider returns the named provider's settings ("" = the default one).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 

@@ -137,7 +137,7 @@ func chatCmd() *Command {
 					Steps     int                `json:"steps"`
 					StepLimit bool               `json:"stepLimit"`
 					ToolCalls []history.ToolCall `json:"toolCalls"`
-				}{chatID, res.Message.Text, res.Message.Status, res.Steps, res.StepLimit, res.Message.ToolCalls}); jerr != nil {
+				}{chatID, res.Message.Text, res.Message.Status, res.Steps, res.StepLimit, res.ToolCalls}); jerr != nil {
 					return jerr
 				}
 			}

@@ -41,7 +41,7 @@ func registrySearchCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			c := h.Catalog.Client(url)
+			c := h.MCPRegistry.Client(url)
 			var servers []mcpregistry.ServerResponse
 			var stale *mcpregistry.List
 			for cursor := ""; ; {
@@ -74,7 +74,7 @@ func registrySearchCmd() *Command {
 			var rows [][]string
 			for _, s := range servers {
 				var kinds []string
-				for _, o := range h.Catalog.Options(s.Server) {
+				for _, o := range h.MCPRegistry.Options(s.Server) {
 					kinds = append(kinds, strings.Fields(o.Label)[0])
 				}
 				rows = append(rows, []string{s.Server.Name, s.Server.Version, strings.Join(kinds, ","), s.Server.Description})
@@ -106,7 +106,7 @@ func registryAddCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			name, err := h.Catalog.Add(inv.Context(), url, args[0], option, values)
+			name, err := h.MCPRegistry.Add(inv.Context(), url, args[0], option, values)
 			if errors.Is(err, mcpregistry.ErrMissing) || errors.Is(err, mcpregistry.ErrNotFound) || errors.Is(err, mcpregistry.ErrUnsupported) {
 				return &ValidationError{Err: err}
 			}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -75,32 +74,4 @@ func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func serversExportCmd() *Command {
-	var out string
-	return &Command{
-		Name:    "export",
-		Summary: "write a shareable mcpServers config: secrets stay ${secret:NAME} placeholders",
-		Flags:   func(fs *flag.FlagSet) { fs.StringVar(&out, "out", "", "write to this file instead of standard output") },
-		Run: func(_ context.Context, inv *Invocation, args []string) error {
-			if len(args) > 0 {
-				return &UsageError{Cmd: inv.Path, Msg: "takes no arguments"}
-			}
-			h, err := readHost(inv)
-			if err != nil {
-				return err
-			}
-			defer closeServers(h)
-			data, err := h.Servers.Export()
-			if err != nil {
-				return validation(err)
-			}
-			if out == "" {
-				_, err = inv.Stdout.Write(data)
-				return err
-			}
-			return os.WriteFile(out, data, 0o600)
-		},
-	}
 }

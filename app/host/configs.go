@@ -46,7 +46,11 @@ func (s *Servers) Runnable() (servers []config.Server, skipped []error, err erro
 	if err != nil {
 		return nil, nil, err
 	}
-	run, problems := library.Prepare(cfg.Servers, library.ActiveProfile(cfg.Settings))
+	profile, err := library.ActiveProfile(cfg.Settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, problems := library.Prepare(cfg.Servers, profile)
 	return withoutProblems(run, problems)
 }
 

@@ -1,8 +1,8 @@
 package host
 
 import (
-	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager"
@@ -25,26 +25,25 @@ type serversSettings struct {
 // MaxDownloadTimeout is the longest download limit a user may set.
 const MaxDownloadTimeout = 2 * time.Hour
 
-func serversSettingsIn(cfg *config.Config) serversSettings {
-	var m map[string]json.RawMessage
-	var s serversSettings
-	if json.Unmarshal(cfg.Settings, &m) == nil {
-		_ = json.Unmarshal(m["servers"], &s)
-	}
-	return s
-}
+// serversSection is settings.servers.
+var serversSection = config.Section[serversSettings]{Key: "servers"}
 
-// downloadTimeoutIn is cfg's download limit.
-func downloadTimeoutIn(cfg *config.Config) time.Duration {
-	if s := serversSettingsIn(cfg); s.DownloadTimeoutSeconds > 0 {
-		return time.Duration(s.DownloadTimeoutSeconds) * time.Second
+// downloadTimeoutIn is cfg's download limit (fetch.Timeout when none is
+// saved, or when the section is malformed: then with the error).
+func downloadTimeoutIn(cfg *config.Config) (time.Duration, error) {
+	s, err := serversSection.Get(cfg)
+	if s.DownloadTimeoutSeconds > 0 && err == nil {
+		return time.Duration(s.DownloadTimeoutSeconds) * time.Second, nil
 	}
-	return fetch.Timeout
+	return fetch.Timeout, err
 }
 
 // withDownloadTimeout gives every spec cfg's download limit.
 func withDownloadTimeout(specs []mcpmanager.ServerConfig, cfg *config.Config) {
-	d := downloadTimeoutIn(cfg)
+	d, err := downloadTimeoutIn(cfg)
+	if err != nil {
+		slog.Warn("settings", "err", err) // the Settings page shows it
+	}
 	for i := range specs {
 		specs[i].FetchTimeout = d
 	}
@@ -56,7 +55,7 @@ func (d *Downloads) Timeout() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	return downloadTimeoutIn(cfg), nil
+	return downloadTimeoutIn(cfg)
 }
 
 // SetTimeout saves the download limit; it applies to the next download
@@ -66,25 +65,7 @@ func (d *Downloads) SetTimeout(t time.Duration) error {
 		return fmt.Errorf("download time limit %s: choose between 10 seconds and %s", t, MaxDownloadTimeout)
 	}
 	return d.h.Edit(func(cfg *config.Config) error {
-		m := map[string]json.RawMessage{}
-		if len(cfg.Settings) > 0 {
-			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
-				return fmt.Errorf("settings in config.json: %w", err)
-			}
-		}
-		s := serversSettingsIn(cfg)
-		s.DownloadTimeoutSeconds = int(t / time.Second)
-		raw, err := json.Marshal(s)
-		if err != nil {
-			return err
-		}
-		m["servers"] = raw
-		out, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = out
-		return nil
+		return serversSection.Put(cfg, serversSettings{DownloadTimeoutSeconds: int(t / time.Second)})
 	})
 }
 
@@ -100,7 +81,7 @@ func (d *Downloads) Prefetch(cfg *config.Config, names ...string) {
 			continue
 		}
 		c := h.Servers.Prepared(cfg, s)
-		c.FetchTimeout = downloadTimeoutIn(cfg)
+		c.FetchTimeout, _ = downloadTimeoutIn(cfg) // a malformed section is reported at apply
 		h.wg.Add(1)
 		go func() {
 			defer h.wg.Done()

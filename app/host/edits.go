@@ -150,7 +150,8 @@ func (l *Library) Profiles() (active string, names []string, err error) {
 	if names == nil {
 		names = []string{}
 	}
-	return library.ActiveProfile(cfg.Settings), names, nil
+	active, err = library.ActiveProfile(cfg.Settings)
+	return active, names, err
 }
 
 // SetSecret stores (or replaces) a secret in the keyring and indexes it in

@@ -1,21 +1,29 @@
-// Package host is the use-case layer under Switchboard's two front doors:
-// the window (package app, Wails-bound) and the terminal (app/cli) both call
-// it, so a feature behaves the same from either. It opens a data directory,
-// starts the built-in servers from one table, applies the configured servers
-// (config → profile → secrets → manager), edits config.json as one
-// transaction, imports other hosts' configs, decides the default approval
-// policy and sets up chat turns. It has no Wails, no flags and prints nothing.
+// Package host is the use-case layer under Switchboard's two front doors,
+// and their only door into the engine: the window (package app,
+// Wails-bound) and the terminal (app/cli) both call it, so a feature
+// behaves the same from either. Open makes its parts once; each owns one
+// group of use cases and is the one way to them:
 //
 //	h := host.Open(host.Options{Dir: dir, OnStatus: push})
 //	defer h.Close(ctx)
-//	h.Servers.StartBuiltins()                         // content store + workspace (settings.workspace.root)
-//	err := h.Servers.Follow(onReload)                  // config.json's servers, then what other processes save
+//	h.Servers.StartBuiltins()                  // content store + workspace (settings.workspace.root)
+//	err := h.Servers.Follow(onReload)          // config.json's servers, then what other processes save
 //	res, err := h.Servers.Import(ctx, host.ImportRequest{Name: "claude.json", Data: data})
-//	err = h.Servers.SetEnabled("github", false)        // an Edit: locked, saved atomically, applied
+//	err = h.Servers.SetEnabled("github", false) // an Edit: locked, saved atomically, applied
+//	report, err := h.Servers.Test(ctx, srv)      // the same test connection from both doors
+//	tools, errs := h.Tools.List(ctx)
+//	turn := h.Chats.Turn(ctx, settings, host.TurnRequest{ChatID: id, Text: text, Model: m})
 //
-// The CLI opens a Host the same way and calls Run with the servers of a
-// --config file instead of Follow; an Edit from the CLI starts nothing.
-// See Example.
+// The parts: Servers (config.json's servers, running them, editing,
+// testing, logging in), Tools (what running servers offer, calls, the
+// gateway 'serve' holds), Chats (a chat turn's set-up), Settings, Secrets,
+// Library, Workspace, Bundles, MCPRegistry, Pins, Tasks, Downloads, Icons,
+// Apps. The front doors name engine types but call nothing of the engine
+// (layout_test.go checks it). It has no Wails, no flags and prints nothing.
+//
+// The CLI opens a Host the same way and calls Servers.Run with the servers
+// of a --config file instead of Follow; an Edit from the CLI starts
+// nothing. See Example.
 //
 // A Host is safe for concurrent use.
 package host
@@ -68,20 +76,20 @@ type Host struct {
 
 	// The host's parts, made once in Open: each owns one group of use
 	// cases, and the front doors reach the engine only through them.
-	Servers   *Servers   // config.json's servers: run, edit, test, log in, status
-	Tools     *Tools     // what the running servers offer: tools, prompts, resources, calls
-	Chats     *Chats     // chat turns: model, engine, title, context window
-	Settings  *Settings  // config.json's settings: chat, providers, rules
-	Secrets   *Secrets   // the keyring and what uses it
-	Library   *Library   // templates, profiles, server metadata
-	Workspace *Workspace // the workspace built-in: root, files, shells
-	Bundles   *Bundles   // MCP Bundles (.mcpb): inspect, install, remove
-	Catalog   *Catalog   // the MCP Registry catalogue: search, install
-	Pins      *Pins      // trusted tool definitions and changes to review
-	Tasks     *Tasks     // MCP tasks: settings, cancel
-	Downloads *Downloads // package downloads before a server's first start
-	Icons     *Icons     // servers' icons as the window shows them
-	Apps      *Apps      // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
+	Servers     *Servers     // config.json's servers: run, edit, test, log in, status
+	Tools       *Tools       // what the running servers offer: tools, prompts, resources, calls
+	Chats       *Chats       // chat turns: model, engine, title, context window
+	Settings    *Settings    // config.json's settings: chat, providers, rules
+	Secrets     *Secrets     // the keyring and what uses it
+	Library     *Library     // templates, profiles, server metadata
+	Workspace   *Workspace   // the workspace built-in: root, files, shells
+	Bundles     *Bundles     // MCP Bundles (.mcpb): inspect, install, remove
+	MCPRegistry *MCPRegistry // the MCP Registry: search it, add its servers
+	Pins        *Pins        // trusted tool definitions and changes to review
+	Tasks       *Tasks       // MCP tasks: settings, cancel
+	Downloads   *Downloads   // package downloads before a server's first start
+	Icons       *Icons       // servers' icons as the window shows them
+	Apps        *Apps        // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 
 	// pins are the trusted tool definitions; the registry's gate.
 	pins *pins.Store
@@ -107,7 +115,7 @@ func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
-	h.Bundles, h.Catalog, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &Catalog{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
+	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
 	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]string{}}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))

@@ -28,7 +28,9 @@ func (l *Library) Meta(s config.Server) library.Meta {
 
 // Describe is the description to show: the user's, else what the server
 // said in initialize.
-func (l *Library) Describe(m library.Meta, info library.Info) string { return library.Describe(m, info) }
+func (l *Library) Describe(m library.Meta, info library.Info) string {
+	return library.Describe(m, info)
+}
 
 // SetMeta saves what the user says about a configured server; the
 // template it came from is kept.

@@ -1,12 +1,13 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,64 +19,47 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 )
 
-// Catalog is the use cases of the MCP Registry: its URL (a setting,
+// MCPRegistry is the use cases of the MCP Registry: its URL (a setting,
 // default the official registry), searching it, and adding one of its
 // servers as an entry (secrets to the keyring, versions pinned, an mcpb
 // package downloaded, checked and installed as a bundle).
-type Catalog struct{ h *Host }
+type MCPRegistry struct{ h *Host }
 
 // registrySettings is the "registry" section of config.json's settings.
 type registrySettings struct {
 	URL string `json:"url,omitempty"`
 }
 
-// URL is the registry in use: the setting, else the official one.
-func (c *Catalog) URL() string {
+// registrySection is settings.registry.
+var registrySection = config.Section[registrySettings]{Key: "registry"}
+
+// URL is the registry in use: the setting, else the official one (also
+// when config.json or its section cannot be read: the Settings page shows
+// why).
+func (c *MCPRegistry) URL() string {
 	cfg, err := c.h.Config()
 	if err != nil {
 		return mcpregistry.Official
 	}
-	var m map[string]json.RawMessage
-	var s registrySettings
-	if json.Unmarshal(cfg.Settings, &m) == nil {
-		_ = json.Unmarshal(m["registry"], &s)
+	s, err := registrySection.Get(cfg)
+	if err != nil {
+		slog.Warn("settings", "err", err)
 	}
-	if s.URL == "" {
-		return mcpregistry.Official
-	}
-	return s.URL
+	return cmp.Or(s.URL, mcpregistry.Official)
 }
 
 // SetURL saves the registry URL ("" for the official one).
-func (c *Catalog) SetURL(u string) error {
+func (c *MCPRegistry) SetURL(u string) error {
 	u = strings.TrimRight(strings.TrimSpace(u), "/")
 	if u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://127.0.0.1") && !strings.HasPrefix(u, "http://localhost") {
 		return fmt.Errorf("registry URL %q: use an https:// URL (http only for 127.0.0.1 or localhost)", u)
 	}
-	return c.h.Edit(func(cfg *config.Config) error {
-		m := map[string]json.RawMessage{}
-		if len(cfg.Settings) > 0 {
-			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
-				return fmt.Errorf("settings in config.json: %w", err)
-			}
-		}
-		raw, err := json.Marshal(registrySettings{URL: u})
-		if err != nil {
-			return err
-		}
-		m["registry"] = raw
-		out, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		cfg.Settings = out
-		return nil
-	})
+	return c.h.Edit(func(cfg *config.Config) error { return registrySection.Put(cfg, registrySettings{URL: u}) })
 }
 
 // Client talks to registry url ("" for the URL setting), its last
 // listings cached in the data dir.
-func (c *Catalog) Client(url string) *mcpregistry.Client {
+func (c *MCPRegistry) Client(url string) *mcpregistry.Client {
 	if url == "" {
 		url = c.URL()
 	}
@@ -85,7 +69,7 @@ func (c *Catalog) Client(url string) *mcpregistry.Client {
 // Add adds server name of the registry at url ("" for the setting) with
 // values for what it asks (secret ones go to the keyring). option picks
 // among mcpregistry.Options (0: the first). It returns the entry's name.
-func (c *Catalog) Add(ctx context.Context, url, name string, option int, values map[string]string) (string, error) {
+func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, values map[string]string) (string, error) {
 	s, err := c.Client(url).Get(ctx, name)
 	if err != nil {
 		return "", err
@@ -148,7 +132,7 @@ var MaxBundleDownload = bundle.MaxBundleBytes
 
 // addBundle downloads an mcpb package, checks its fileSha256, and installs
 // it as a bundle.
-func (c *Catalog) addBundle(ctx context.Context, p *mcpregistry.Package, values map[string]string) (string, error) {
+func (c *MCPRegistry) addBundle(ctx context.Context, p *mcpregistry.Package, values map[string]string) (string, error) {
 	if p.FileSHA256 == "" {
 		return "", fmt.Errorf("the mcpb package %s has no fileSha256 to check it by; it was not downloaded", p.Identifier)
 	}
@@ -192,15 +176,15 @@ func (c *Catalog) addBundle(ctx context.Context, p *mcpregistry.Package, values 
 
 // Options are what a registry server offers that this app can run
 // (packages first, then remotes), as its Add offers them.
-func (c *Catalog) Options(s mcpregistry.ServerJSON) []mcpregistry.Option {
+func (c *MCPRegistry) Options(s mcpregistry.ServerJSON) []mcpregistry.Option {
 	return mcpregistry.Options(s)
 }
 
 // Asks are the values option o needs from the user (environment
 // variables, headers, URL variables).
-func (c *Catalog) Asks(s mcpregistry.ServerJSON, o mcpregistry.Option) []mcpregistry.Ask {
+func (c *MCPRegistry) Asks(s mcpregistry.ServerJSON, o mcpregistry.Option) []mcpregistry.Ask {
 	return mcpregistry.Asks(s, o)
 }
 
 // EntryName is the config.json name an Add gives s.
-func (c *Catalog) EntryName(s mcpregistry.ServerJSON) string { return mcpregistry.Name(s) }
+func (c *MCPRegistry) EntryName(s mcpregistry.ServerJSON) string { return mcpregistry.Name(s) }

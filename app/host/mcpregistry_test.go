@@ -54,7 +54,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	reg.Add(doc("gone", files.URL+"/missing.mcpb", good))
 
 	h := liveHost(t)
-	c := h.Catalog
+	c := h.MCPRegistry
 	noDownloadLeft := func(t *testing.T) {
 		t.Helper()
 		if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {

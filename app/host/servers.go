@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -196,8 +197,15 @@ func (s *Servers) Get(name string) (config.Server, bool) {
 // active profile's overrides applied, secrets resolved. A server whose
 // profile override is wrong shows the problem instead of running.
 func (h *Host) apply(cfg *config.Config) {
-	ap := &Applied{Profile: library.ActiveProfile(cfg.Settings), Agents: map[string][]string{}}
-	if cs, err := chat.LoadSettings(cfg.Settings); err == nil {
+	profile, perr := library.ActiveProfile(cfg.Settings)
+	cs, cerr := chat.LoadSettings(cfg.Settings)
+	for _, err := range []error{perr, cerr} {
+		if err != nil { // the servers run as written; the Settings page says why
+			slog.Warn("settings", "err", err)
+		}
+	}
+	ap := &Applied{Profile: profile, Agents: map[string][]string{}}
+	if cerr == nil {
 		for _, ag := range cs.Agents {
 			for _, s := range ag.Servers {
 				ap.Agents[s] = append(ap.Agents[s], ag.Name)
@@ -212,7 +220,7 @@ func (h *Host) apply(cfg *config.Config) {
 			specs[i].StartError = err.Error()
 		}
 	}
-	h.registry().SetTaskPolicy(taskPolicyIn(cfg))
+	h.applyTaskPolicy(cfg)
 	root := workspaceRootIn(h.dir, cfg)
 	h.running, ap.Roots = withRoots(specs, run, root)
 	h.applied.Store(ap)
@@ -228,7 +236,7 @@ func (s *Servers) Run(servers []config.Server) {
 	defer h.cfgMu.Unlock()
 	root := WorkspaceRoot(h.dir)
 	if cfg, err := config.Load(h.dir.Config()); err == nil {
-		h.registry().SetTaskPolicy(taskPolicyIn(cfg))
+		h.applyTaskPolicy(cfg)
 	}
 	h.running, _ = withRoots(specs, servers, root)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
@@ -258,7 +266,8 @@ func (s *Servers) Specs(servers []config.Server) []mcpmanager.ServerConfig {
 // server is how a user checks it before enabling it.
 func (s *Servers) Prepared(cfg *config.Config, srv config.Server) mcpmanager.ServerConfig {
 	h := s.h
-	p, err := library.ApplyProfile(srv, library.ActiveProfile(cfg.Settings))
+	profile, _ := library.ActiveProfile(cfg.Settings) // a malformed section is reported at apply
+	p, err := library.ApplyProfile(srv, profile)
 	specs, _ := withRoots(h.Servers.Specs([]config.Server{p}), []config.Server{p}, workspaceRootIn(h.dir, cfg))
 	c := specs[0]
 	if err != nil {

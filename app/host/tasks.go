@@ -1,8 +1,8 @@
 package host
 
 import (
-	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -26,26 +26,24 @@ type TaskSettings struct {
 // MaxTaskLimit is the longest task limit a user may set.
 const MaxTaskLimit = 24 * time.Hour
 
-func taskSettingsIn(cfg *config.Config) TaskSettings {
-	var m map[string]json.RawMessage
-	var s TaskSettings
-	if json.Unmarshal(cfg.Settings, &m) == nil {
-		_ = json.Unmarshal(m["tasks"], &s)
-	}
-	return s
-}
+// tasksSection is settings.tasks.
+var tasksSection = config.Section[TaskSettings]{Key: "tasks"}
 
-// taskPolicyIn is what cfg's settings make of registry.DefaultTaskPolicy.
-func taskPolicyIn(cfg *config.Config) registry.TaskPolicy {
-	s := taskSettingsIn(cfg)
+// taskPolicyIn is what cfg's settings make of registry.DefaultTaskPolicy
+// (the default itself, with the error, when the section is malformed).
+func taskPolicyIn(cfg *config.Config) (registry.TaskPolicy, error) {
+	s, err := tasksSection.Get(cfg)
 	p := registry.DefaultTaskPolicy
+	if err != nil {
+		return p, err
+	}
 	if s.OptionalAsTasks != nil {
 		p.Optional = *s.OptionalAsTasks
 	}
 	if s.LimitMinutes > 0 {
 		p.Limit = time.Duration(s.LimitMinutes) * time.Minute
 	}
-	return p
+	return p, nil
 }
 
 // Policy is the saved task policy, Limit filled in.
@@ -54,7 +52,10 @@ func (t *Tasks) Policy() (registry.TaskPolicy, error) {
 	if err != nil {
 		return registry.TaskPolicy{}, err
 	}
-	p := taskPolicyIn(cfg)
+	p, err := taskPolicyIn(cfg)
+	if err != nil {
+		return p, err
+	}
 	if p.Limit == 0 {
 		p.Limit = registry.DefaultTaskLimit
 	}
@@ -67,22 +68,20 @@ func (t *Tasks) SetPolicy(p registry.TaskPolicy) error {
 		return fmt.Errorf("task time limit %s: choose between 1 minute and %s", p.Limit, MaxTaskLimit)
 	}
 	err := t.h.Edit(func(cfg *config.Config) error {
-		m := map[string]json.RawMessage{}
-		if len(cfg.Settings) > 0 {
-			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
-				return fmt.Errorf("settings in config.json: %w", err)
-			}
-		}
-		raw, err := json.Marshal(TaskSettings{OptionalAsTasks: &p.Optional, LimitMinutes: int(p.Limit / time.Minute)})
-		if err != nil {
-			return err
-		}
-		m["tasks"] = raw
-		cfg.Settings, err = json.Marshal(m)
-		return err
+		return tasksSection.Put(cfg, TaskSettings{OptionalAsTasks: &p.Optional, LimitMinutes: int(p.Limit / time.Minute)})
 	})
 	if err == nil {
 		t.h.registry().SetTaskPolicy(p) // a CLI edit applies nothing else
 	}
 	return err
+}
+
+// applyTaskPolicy makes the registry follow cfg's task settings (their
+// defaults when the section is malformed: the Settings page says why).
+func (h *Host) applyTaskPolicy(cfg *config.Config) {
+	p, err := taskPolicyIn(cfg)
+	if err != nil {
+		slog.Warn("settings", "err", err)
+	}
+	h.registry().SetTaskPolicy(p)
 }

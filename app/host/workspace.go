@@ -1,10 +1,11 @@
 package host
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -60,13 +61,17 @@ func WorkspaceRoot(dir datadir.Dir) string {
 	return dir.Workspace()
 }
 
+// workspaceSection is settings.workspace.
+var workspaceSection = config.Section[WorkspaceSettings]{Key: "workspace"}
+
+// workspaceRootIn is cfg's workspace folder, or dir's default (also when
+// the section is malformed: the workspace must run; the log says why).
 func workspaceRootIn(dir datadir.Dir, cfg *config.Config) string {
-	var m map[string]json.RawMessage
-	var s WorkspaceSettings
-	if json.Unmarshal(cfg.Settings, &m) == nil && json.Unmarshal(m["workspace"], &s) == nil && s.Root != "" {
-		return s.Root
+	s, err := workspaceSection.Get(cfg)
+	if err != nil {
+		slog.Warn("settings", "err", err)
 	}
-	return dir.Workspace()
+	return cmp.Or(s.Root, dir.Workspace())
 }
 
 // SetRoot makes dir the workspace (created if missing) and saves the
@@ -82,19 +87,7 @@ func (w *Workspace) SetRoot(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("workspace folder %s: %w", dir, err)
 	}
-	err := w.h.Edit(func(cfg *config.Config) error {
-		m := map[string]json.RawMessage{}
-		if len(cfg.Settings) > 0 {
-			if err := json.Unmarshal(cfg.Settings, &m); err != nil {
-				return fmt.Errorf("config.json settings: %w", err)
-			}
-		}
-		raw, _ := json.Marshal(WorkspaceSettings{Root: dir})
-		m["workspace"] = raw
-		b, err := json.Marshal(m)
-		cfg.Settings = b
-		return err
-	})
+	err := w.h.Edit(func(cfg *config.Config) error { return workspaceSection.Put(cfg, WorkspaceSettings{Root: dir}) })
 	if err != nil {
 		return err
 	}

@@ -99,43 +99,34 @@ func Index(cfg *config.Config, add bool, names ...string) error {
 	return nil
 }
 
-// settings is the part of config.json's "settings" this package owns.
-type settings struct {
-	Secrets []string `json:"secrets"`
-}
+// namesSection is the part of config.json's "settings" this package
+// owns: the names of the keyring's secrets the config uses.
+var namesSection = config.Section[[]string]{Key: "secrets"}
 
-// Names returns the secret names indexed in the config's settings.
+// Names returns the secret names indexed in the config's settings (none
+// when the index is malformed: WithNames then says why).
 func Names(raw json.RawMessage) []string {
-	var s settings
-	_ = json.Unmarshal(raw, &s)
-	return s.Secrets
+	names, _ := namesSection.From(raw)
+	return names
 }
 
 // WithNames returns settings with names added to (add) or removed from the index.
 func WithNames(raw json.RawMessage, add bool, names ...string) (json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("settings: %w", err)
+	cfg := config.Config{Settings: raw}
+	err := namesSection.Edit(&cfg, func(cur *[]string) error {
+		for _, n := range names {
+			i := slices.Index(*cur, n)
+			switch {
+			case add && i < 0:
+				*cur = append(*cur, n)
+			case !add && i >= 0:
+				*cur = slices.Delete(*cur, i, i+1)
+			}
 		}
-	}
-	cur := Names(raw)
-	for _, n := range names {
-		i := slices.Index(cur, n)
-		switch {
-		case add && i < 0:
-			cur = append(cur, n)
-		case !add && i >= 0:
-			cur = slices.Delete(cur, i, i+1)
-		}
-	}
-	slices.Sort(cur)
-	b, err := json.Marshal(cur)
-	if err != nil {
-		return nil, err
-	}
-	m["secrets"] = b
-	return json.Marshal(m)
+		slices.Sort(*cur)
+		return nil
+	})
+	return cfg.Settings, err
 }
 
 // SecretInfo is one indexed secret.

@@ -1,4 +1,4 @@
-// Tool safety from the Go side (SafetyPage): tools withheld because their
+// Tool safety from the Go side (Safety): tools withheld because their
 // definition changed, tools of known servers that are new, warnings about
 // hidden instructions, and the approval rules on arguments. Fetched on
 // demand and again whenever the tools may have changed (tools:changed).

@@ -112,12 +112,9 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 // the whole load: silently dropping it would lose it on the next Save.
 func parseApp(ctx context.Context, name string, data []byte) (*Config, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	d, serr := parseDocContext(ctx, data)
-	if err := ctx.Err(); err != nil {
-		return nil, interrupted(name, err)
-	}
-	if serr != nil {
-		return nil, syntaxFailure(name, data, serr)
+	d, err := readDoc(ctx, name, data)
+	if err != nil {
+		return nil, err
 	}
 	cfg := &Config{}
 	if d.root == nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,7 +78,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 	// The file on disk is itself a valid Claude-style config.
 	data, _ := os.ReadFile(path)
-	f, err := Parse("config.json", data)
+	f, err := ParseContext(context.Background(), "config.json", data)
 	if err != nil || len(f.Servers) != 3 || f.Format != FormatMCPServers {
 		t.Errorf("Parse of saved config: %v", err)
 	}

@@ -31,7 +31,7 @@ type Candidate struct {
 
 // Discover lists the config files of Claude Desktop, Claude Code, Cursor,
 // VS Code (and Insiders, VSCodium) and Windsurf that exist, in that order.
-// It only checks that they exist: Parse says whether they hold servers (a
+// It only checks that they exist: ParseContext says whether they hold servers (a
 // VS Code settings.json often has none).
 func Discover(env Env) []Candidate {
 	getenv := env.Getenv

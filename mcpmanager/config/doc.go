@@ -1,6 +1,6 @@
 // Package config reads, validates, merges and saves MCP server configs.
 //
-// Parse reads the files other hosts write — Claude Desktop, Claude Code,
+// ParseContext reads the files other hosts write — Claude Desktop, Claude Code,
 // Cursor, Windsurf ({"mcpServers": ...}), VS Code (.vscode/mcp.json and
 // settings.json, with ${input:id} placeholders) and the legacy
 // {"servers": [...]} array — detecting the format from the content and
@@ -13,13 +13,16 @@
 // Save writes atomically and keeps the previous version as config.json.bak,
 // and Edit is the read-modify-write to use: it holds an OS lock on
 // config.json.lock, so edits by several processes at once are all kept.
-// StampOf and Watch let a window notice what another process saved.
+// StampOf and Watch let a window notice what another process saved. The
+// "settings" object belongs to other packages, each reading and writing its
+// own key through a Section (see ExampleSection), which reports a malformed
+// section with its JSON path.
 // Parsing is linear in the file's size, and ParseContext and LoadContext
 // stop when their context ends.
 // Plan previews an import per server (added, changed, unchanged,
 // conflicting, invalid) and Apply carries it out on a copy.
 //
-// See ExampleEdit for an import from start to end, and ExampleParse and
+// See ExampleEdit for an import from start to end, and ExampleParseContext and
 // ExamplePlan for each step.
 //
 // Discover finds the config files of those hosts on this machine.

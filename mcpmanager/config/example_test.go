@@ -10,7 +10,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
-func ExampleParse() {
+func ExampleParseContext() {
 	data := []byte(`{
   // Claude Desktop
   "mcpServers": {
@@ -18,7 +18,7 @@ func ExampleParse() {
     "github": {"command": "npx", "args": "-y @modelcontextprotocol/server-github"},
   }
 }`)
-	f, err := config.Parse("claude_desktop_config.json", data)
+	f, err := config.ParseContext(context.Background(), "claude_desktop_config.json", data)
 	fmt.Println(err)
 	for _, s := range f.Servers {
 		fmt.Println("valid:", s.Name, s.Transport, s.Command, s.Args)
@@ -32,7 +32,7 @@ func ExamplePlan() {
 	cfg := &config.Config{Servers: []config.Server{
 		{Name: "search", Transport: config.HTTP, URL: "https://search.example.com/mcp"},
 	}}
-	f, _ := config.Parse("mcp.json", []byte(`{"servers": {
+	f, _ := config.ParseContext(context.Background(), "mcp.json", []byte(`{"servers": {
 		"search": {"type": "stdio", "command": "search-server"},
 		"time":   {"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}
 	}}`))
@@ -75,7 +75,7 @@ func ExampleEdit() {
 		"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]},
 		"broken": {"args": ["no command"]}
 	}}`)
-	f, err := config.Parse("claude_desktop_config.json", data)
+	f, err := config.ParseContext(context.Background(), "claude_desktop_config.json", data)
 	if f == nil {
 		log.Fatal(err) // not a config at all: empty, bad JSON, unknown shape
 	}

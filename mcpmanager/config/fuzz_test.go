@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -36,7 +37,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("open comment offset %d past the end", open)
 		}
 
-		file, err := Parse("fuzz.json", data)
+		file, err := ParseContext(context.Background(), "fuzz.json", data)
 		var ve *ValidationError
 		if err != nil && (!errors.As(err, &ve) || len(ve.Problems) == 0 || ve.Error() == "") {
 			t.Fatalf("error %T %q is not a *ValidationError with problems", err, err)

@@ -59,7 +59,7 @@ func TestSyntaxErrorPosition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("config.json", []byte(tt.in))
+			_, err := ParseContext(context.Background(), "config.json", []byte(tt.in))
 			if !errors.Is(err, ErrSyntax) {
 				t.Fatalf("err = %v, want ErrSyntax", err)
 			}
@@ -155,7 +155,7 @@ func TestPositionCostIsLinear(t *testing.T) {
 		data := minified(servers)
 		n = 0
 		for _, parse := range []func() error{
-			func() error { _, err := Parse("big.json", data); return err },
+			func() error { _, err := ParseContext(context.Background(), "big.json", data); return err },
 			func() error { _, err := parseApp(t.Context(), "config.json", data); return err },
 		} {
 			if err := parse(); err != nil {

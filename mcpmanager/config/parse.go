@@ -32,7 +32,7 @@ const (
 
 // File is a parsed config file.
 type File struct {
-	Name     string    // as given to Parse; prefixes messages
+	Name     string    // as given to ParseContext; prefixes messages
 	Format   Format    //
 	Servers  []Server  // the valid servers, in file order
 	Entries  []Entry   // every server entry, valid or not, in file order
@@ -71,30 +71,36 @@ type Project struct {
 	Problems []Problem
 }
 
-// Parse reads a config file in any supported format (see Format), detected
-// from its content; name is only used in messages. Comments, trailing commas
-// and a UTF-8 BOM are accepted.
-//
-// When the file cannot be read as a config at all (empty, not JSON, unknown
-// shape) Parse returns a nil *File and a *ValidationError. Otherwise it
-// returns the File, and the error from File.Err: a *ValidationError wrapping
-// ErrInvalid when some entry is wrong. The File then still holds every
-// valid server, so an import can go ahead with those.
-func Parse(name string, data []byte) (*File, error) {
-	return ParseContext(context.Background(), name, data)
-}
-
-// ParseContext is Parse that gives up when ctx ends (a user pressing Ctrl-C
-// or a SIGTERM while a huge file is read), returning an error wrapping
-// ctx.Err() and no File.
-func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
+// readDoc reads data (its BOM already trimmed) as JSONC: the error is the
+// interruption when ctx ended, else the syntax error at line:column.
+func readDoc(ctx context.Context, name string, data []byte) (*doc, error) {
 	d, serr := parseDocContext(ctx, data)
 	if err := ctx.Err(); err != nil {
 		return nil, interrupted(name, err)
 	}
 	if serr != nil {
 		return nil, syntaxFailure(name, data, serr)
+	}
+	return d, nil
+}
+
+// ParseContext reads a config file in any supported format (see Format), detected
+// from its content; name is only used in messages. Comments, trailing commas
+// and a UTF-8 BOM are accepted.
+//
+// When the file cannot be read as a config at all (empty, not JSON, unknown
+// shape) ParseContext returns a nil *File and a *ValidationError. Otherwise it
+// returns the File, and the error from File.Err: a *ValidationError wrapping
+// ErrInvalid when some entry is wrong. The File then still holds every
+// valid server, so an import can go ahead with those.
+//
+// It gives up when ctx ends (a user pressing Ctrl-C or a SIGTERM while a
+// huge file is read), returning an error wrapping ctx.Err() and no File.
+func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	d, err := readDoc(ctx, name, data)
+	if err != nil {
+		return nil, err
 	}
 	if d.root == nil {
 		return nil, &ValidationError{File: name, Kind: ErrEmpty, Problems: []Problem{{

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,7 +81,7 @@ func TestParseGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Parse(name, data)
+			f, err := ParseContext(context.Background(), name, data)
 			golden(t, filepath.Join("parse", strings.TrimSuffix(name, filepath.Ext(name))+".golden"), renderParse(f, err))
 		})
 	}
@@ -321,7 +322,7 @@ func TestParseCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Parse(tt.file, data)
+			f, err := ParseContext(context.Background(), tt.file, data)
 			if tt.kind == nil && err != nil {
 				t.Fatalf("unexpected error:\n%v", err)
 			}

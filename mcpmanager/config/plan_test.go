@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,7 +35,7 @@ const importFile = `{
 
 func planFor(t *testing.T, cfg *Config, src string) (*File, ImportPlan) {
 	t.Helper()
-	f, _ := Parse("import.json", []byte(src))
+	f, _ := ParseContext(context.Background(), "import.json", []byte(src))
 	if f == nil {
 		t.Fatal("import file did not parse")
 	}

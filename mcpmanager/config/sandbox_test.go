@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -36,7 +37,7 @@ func TestSandboxParse(t *testing.T) {
 			[]string{`mcpServers.fs.sandbox: is ignored: only a local (stdio) server runs in a sandbox; remove it`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f, _ := Parse("c.json", []byte(`{"mcpServers": {"fs": `+c.entry+`}}`))
+			f, _ := ParseContext(context.Background(), "c.json", []byte(`{"mcpServers": {"fs": `+c.entry+`}}`))
 			if f == nil || len(f.Entries) != 1 {
 				t.Fatalf("parse: %+v", f)
 			}

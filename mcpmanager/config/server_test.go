@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -16,7 +17,7 @@ func parseFile(t *testing.T, name string) *File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := Parse(name, data)
+	f, _ := ParseContext(context.Background(), name, data)
 	if f == nil {
 		t.Fatalf("%s did not parse", name)
 	}

@@ -28,16 +28,8 @@ func UIURI(server, uri string) string {
 
 // splitUIURI is UIURI's inverse.
 func splitUIURI(exposed string) (server, uri string, ok bool) {
-	rest, ok := strings.CutPrefix(exposed, "ui://")
-	if !ok {
-		return "", "", false
-	}
-	esc, tail, ok := strings.Cut(rest, "/")
-	if !ok {
-		return "", "", false
-	}
-	server, err := url.PathUnescape(esc)
-	if err != nil || server == "" || tail == "" {
+	server, tail, ok := cutServer(exposed, "ui")
+	if !ok || tail == "" {
 		return "", "", false
 	}
 	return server, "ui://" + tail, true

@@ -33,12 +33,16 @@ func ExposedURI(server, uri string) string {
 }
 
 // splitURI is ExposedURI's inverse.
-func splitURI(exposed string) (server, uri string, ok bool) {
-	rest, ok := strings.CutPrefix(exposed, URIScheme+"://")
+func splitURI(exposed string) (server, uri string, ok bool) { return cutServer(exposed, URIScheme) }
+
+// cutServer splits SCHEME://SERVER/REST (SERVER path-escaped, as
+// ExposedURI and UIURI write it) into the server and REST.
+func cutServer(exposed, scheme string) (server, rest string, ok bool) {
+	after, ok := strings.CutPrefix(exposed, scheme+"://")
 	if !ok {
 		return "", "", false
 	}
-	esc, uri, ok := strings.Cut(rest, "/")
+	esc, rest, ok := strings.Cut(after, "/")
 	if !ok {
 		return "", "", false
 	}
@@ -46,7 +50,7 @@ func splitURI(exposed string) (server, uri string, ok bool) {
 	if err != nil || server == "" {
 		return "", "", false
 	}
-	return server, uri, true
+	return server, rest, true
 }
 
 // promptNames gives every prompt a name unique across servers:

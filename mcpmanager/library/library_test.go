@@ -243,11 +243,11 @@ func parse(t *testing.T, doc string) *config.Config {
 func TestActiveProfileSetting(t *testing.T) {
 	cfg := parse(t, `{"mcpServers": {"api": {"url": "http://127.0.0.1:1/mcp", "profiles": {"work": {"url": "http://127.0.0.1:2/mcp"}}}},
 		"settings": {"chat": {"maxSteps": 3}}}`)
-	if got := library.ActiveProfile(cfg.Settings); got != "" {
+	if got, _ := library.ActiveProfile(cfg.Settings); got != "" {
 		t.Fatalf("active = %q", got)
 	}
 	raw, err := library.WithProfile(cfg.Settings, cfg.Servers, "work")
-	if err != nil || library.ActiveProfile(raw) != "work" || !strings.Contains(string(raw), `"maxSteps":3`) {
+	if p, _ := library.ActiveProfile(raw); err != nil || p != "work" || !strings.Contains(string(raw), `"maxSteps":3`) {
 		t.Fatalf("WithProfile = %s, %v", raw, err)
 	}
 	if _, err := library.WithProfile(cfg.Settings, cfg.Servers, "wrok"); !errors.Is(err, library.ErrUnknownProfile) || !strings.Contains(err.Error(), "[work]") {

@@ -151,22 +151,19 @@ func Prepare(servers []config.Server, profile string) ([]config.Server, map[stri
 	return out, problems
 }
 
-// settingsKey is the section of config.json's settings this package owns:
-// {"library": {"profile": "work"}}.
-const settingsKey = "library"
+// settingsSection is the section of config.json's settings this package
+// owns: {"library": {"profile": "work"}}.
+var settingsSection = config.Section[settings]{Key: "library"}
 
 type settings struct {
 	Profile string `json:"profile,omitempty"`
 }
 
-// ActiveProfile reads the chosen profile from config.json's settings ("" when none).
-func ActiveProfile(raw json.RawMessage) string {
-	var m map[string]json.RawMessage
-	var s settings
-	if json.Unmarshal(raw, &m) == nil && json.Unmarshal(m[settingsKey], &s) == nil {
-		return s.Profile
-	}
-	return ""
+// ActiveProfile reads the chosen profile from config.json's settings (""
+// when none; "" and the problem when the section is malformed).
+func ActiveProfile(raw json.RawMessage) (string, error) {
+	s, err := settingsSection.From(raw)
+	return s.Profile, err
 }
 
 // WithProfile returns settings with the active profile set to name ("" for
@@ -176,16 +173,7 @@ func WithProfile(raw json.RawMessage, servers []config.Server, name string) (jso
 	if name != "" && !slices.Contains(Profiles(servers), name) {
 		return nil, fmt.Errorf("%w: %q; add it to a server first (its \"profiles\" key), or pick one of %v", ErrUnknownProfile, name, Profiles(servers))
 	}
-	m := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("config.json settings: %w", err)
-		}
-	}
-	b, err := json.Marshal(settings{Profile: name})
-	if err != nil {
-		return nil, err
-	}
-	m[settingsKey] = b
-	return json.Marshal(m)
+	cfg := config.Config{Settings: raw}
+	err := settingsSection.Put(&cfg, settings{Profile: name})
+	return cfg.Settings, err
 }

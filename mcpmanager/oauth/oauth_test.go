@@ -12,10 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
-	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/app/secrets/secretstest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 )
 
@@ -124,7 +120,6 @@ func TestDiscoveryOrder(t *testing.T) {
 }
 
 func TestLoginUsesPKCEStateAndResource(t *testing.T) {
-	secretstest.UseMockKeyring() // the tokens go to the app's keyring store
 	var logs bytes.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
@@ -132,7 +127,7 @@ func TestLoginUsesPKCEStateAndResource(t *testing.T) {
 
 	f := newFake(t)
 	b := browser(t)
-	store := secrets.NewStore()
+	store := oauth.NewMemoryStore() // the app passes its keyring store (TestParity checks the keyring)
 	a, err := login(t, f, oauth.Config{}, store)
 	if err != nil {
 		t.Fatal(err)
@@ -159,14 +154,14 @@ func TestLoginUsesPKCEStateAndResource(t *testing.T) {
 		}
 	})
 
-	// The token is sent, and it lives in the keyring only.
+	// The token is sent, and it lives in the store only.
 	resp, err := f.call(t, &oauth.Transport{Auth: a}, `{"n":1}`)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("authorized request: %v %v", resp, err)
 	}
-	raw, err := keyring.Get(secrets.Service, oauth.KeyFor("srv"))
+	raw, err := store.Get(oauth.KeyFor("srv"))
 	if err != nil || !strings.Contains(raw, "access-1-secretvalue") || !strings.Contains(raw, "refresh-1-secretvalue") {
-		t.Fatalf("keyring entry %q: %v", raw, err)
+		t.Fatalf("stored entry %q: %v", raw, err)
 	}
 	for _, secret := range []string{"access-1-secretvalue", "refresh-1-secretvalue", "dynamic-secret-value", "code-1"} {
 		if strings.Contains(logs.String(), secret) {

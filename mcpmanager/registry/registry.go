@@ -31,6 +31,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 	"golang.org/x/sync/singleflight"
 )

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 )
 

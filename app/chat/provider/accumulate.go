@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 )
 
@@ -68,4 +71,31 @@ func (a *accumulator) response(complete bool) Response {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.id, Name: c.name, Arguments: json.RawMessage(args)})
 	}
 	return r
+}
+
+// brokenOff is the response of a stream that ended before the provider
+// said it was complete: what arrived (with usage so far), and err (or
+// errNoEnd when the stream just stopped) as an incomplete-answer error.
+func (a *accumulator) brokenOff(ctx context.Context, name, model string, usage Usage, err error) (Response, error) {
+	r := a.response(false)
+	r.Usage = usage
+	if err == nil || errors.Is(err, io.EOF) {
+		err = errNoEnd
+	}
+	return r, incomplete(ctx, name, model, err)
+}
+
+// stopOf is what a provider's finish reason means: tool use or max tokens
+// when it says so, else tool use when the answer holds calls (some
+// compatible servers say "stop" after tool calls), else the end.
+func stopOf(toolUse, maxTokens bool, calls int) StopReason {
+	switch {
+	case toolUse:
+		return StopToolUse
+	case maxTokens:
+		return StopMaxTokens
+	case calls > 0:
+		return StopToolUse
+	}
+	return StopEnd
 }

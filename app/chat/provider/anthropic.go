@@ -265,25 +265,11 @@ func (p *anthropicProvider) streamOnce(ctx context.Context, model string, params
 		}
 		err = errors.New(msg)
 	}
-	r := acc.response(false)
-	r.Usage = usage
-	if err == nil {
-		err = errNoEnd
-	}
-	return r, incomplete(ctx, p.name, model, err)
+	return acc.brokenOff(ctx, p.name, model, usage, err)
 }
 
 func anthropicStop(stop string, calls int) StopReason {
-	switch stop {
-	case "tool_use":
-		return StopToolUse
-	case "max_tokens", "model_context_window_exceeded":
-		return StopMaxTokens
-	}
-	if calls > 0 {
-		return StopToolUse
-	}
-	return StopEnd
+	return stopOf(stop == "tool_use", stop == "max_tokens" || stop == "model_context_window_exceeded", calls)
 }
 
 func (p *anthropicProvider) Models(ctx context.Context) ([]Model, error) {

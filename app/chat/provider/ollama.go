@@ -210,11 +210,7 @@ func (p *ollamaProvider) streamOnce(ctx context.Context, model string, body []by
 		}
 	}
 	// Broken off (every call that arrived is whole).
-	r := acc.response(false)
-	if err == nil || errors.Is(err, io.EOF) {
-		err = errNoEnd
-	}
-	return r, incomplete(ctx, p.name, model, err)
+	return acc.brokenOff(ctx, p.name, model, Usage{}, err)
 }
 
 // ollamaArgs is a call's arguments as text: the object as sent, or the
@@ -231,13 +227,7 @@ func ollamaArgs(raw json.RawMessage) string {
 }
 
 func ollamaStop(reason string, calls int) StopReason {
-	switch {
-	case reason == "length":
-		return StopMaxTokens
-	case calls > 0:
-		return StopToolUse // Ollama says "stop" after tool calls
-	}
-	return StopEnd
+	return stopOf(false, reason == "length", calls) // Ollama says "stop" after tool calls
 }
 
 // Models lists the pulled models from /api/tags, which every Ollama version

@@ -210,26 +210,11 @@ func (p *openAIProvider) streamOnce(ctx context.Context, model string, params op
 			acc.endCall(i)
 		}
 	}
-	r := acc.response(false)
-	r.Usage = usage
-	if err == nil {
-		err = errNoEnd
-	}
-	return r, incomplete(ctx, p.name, model, err)
+	return acc.brokenOff(ctx, p.name, model, usage, err)
 }
 
 func openAIStop(finish string, calls int) StopReason {
-	switch finish {
-	case "tool_calls", "function_call":
-		return StopToolUse
-	case "length":
-		return StopMaxTokens
-	}
-	// Some compatible servers say "stop" after tool calls.
-	if calls > 0 {
-		return StopToolUse
-	}
-	return StopEnd
+	return stopOf(finish == "tool_calls" || finish == "function_call", finish == "length", calls)
 }
 
 func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {

@@ -5,19 +5,19 @@
 // that set window.go still stand in for the backend.
 export * from '../../wailsjs/go/app/AgentsPage';
 export * from '../../wailsjs/go/app/App';
-export * from '../../wailsjs/go/app/BundlesPage';
+export * from '../../wailsjs/go/app/Bundles';
 export * from '../../wailsjs/go/app/ChatPage';
-export * from '../../wailsjs/go/app/ContentPage';
-export * from '../../wailsjs/go/app/RegistryPage';
-export * from '../../wailsjs/go/app/SafetyPage';
-export * from '../../wailsjs/go/app/SandboxPage';
+export * from '../../wailsjs/go/app/Content';
+export * from '../../wailsjs/go/app/MCPRegistry';
+export * from '../../wailsjs/go/app/Safety';
+export * from '../../wailsjs/go/app/Sandbox';
 export * from '../../wailsjs/go/app/ServersPage';
 export * from '../../wailsjs/go/app/SettingsPage';
 export * from '../../wailsjs/go/app/ToolsPage';
 export * from '../../wailsjs/go/app/WelcomePage';
 export * from '../../wailsjs/go/app/WorkspacePage';
 
-// AppsPage binds CallTool and ReadResource too: an MCP App's own calls
+// Apps binds CallTool and ReadResource too: an MCP App's own calls
 // (to its server, under the chat's policy) get names of their own, so the
 // plain ones stay the tools page's and the content page's.
 export {
@@ -28,4 +28,4 @@ export {
   ReadResource as ReadAppResource,
   SetModelContext,
   ToolApp,
-} from '../../wailsjs/go/app/AppsPage';
+} from '../../wailsjs/go/app/Apps';

@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { acceptChange, lineDiff, rejectChange, useServerSafety, type ToolChange, type Warning } from '../safety';
-import { message } from '../servers';
 import { Icon } from './Icon';
+import { useAction } from './useAction';
 
 /** WarningList shows toolcheck's findings: the reason, and the text with invisible characters written out. */
 export function WarningList({ warnings, label }: { warnings: Warning[]; label: string }) {
@@ -60,19 +59,7 @@ export function ServerSafety({ server }: { server: string }) {
 
 /** ChangeReview shows the trusted and the new definition of a tool as a line diff, with Accept and Reject. */
 function ChangeReview({ change: c }: { change: ToolChange }) {
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState('');
-  const act = (fn: () => Promise<void>) => async () => {
-    setBusy(true);
-    setErr('');
-    try {
-      await fn();
-    } catch (e) {
-      setErr(message(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, err, act } = useAction();
   return (
     <section className="change-review" aria-label={`Changed tool ${c.tool}`}>
       <p>
@@ -88,8 +75,8 @@ function ChangeReview({ change: c }: { change: ToolChange }) {
       </pre>
       <WarningList warnings={c.warnings} label={`Warnings in the new definition of ${c.tool}`} />
       <div className="row">
-        <button type="button" className="primary" disabled={busy} onClick={act(() => acceptChange(c.server, c.tool))}>Accept</button>
-        <button type="button" className="danger" disabled={busy || c.rejected} onClick={act(() => rejectChange(c.server, c.tool))}>Reject</button>
+        <button type="button" className="primary" disabled={busy !== ''} onClick={act('accept', () => acceptChange(c.server, c.tool))}>Accept</button>
+        <button type="button" className="danger" disabled={busy !== '' || c.rejected} onClick={act('reject', () => rejectChange(c.server, c.tool))}>Reject</button>
       </div>
       {err && <div className="alert" role="alert">{err}</div>}
     </section>

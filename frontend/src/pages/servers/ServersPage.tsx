@@ -18,6 +18,7 @@ import { InstallProgress } from './InstallProgress';
 import { BundleInstall, BundleLine } from './BundleInstall';
 import { RegistryBrowse } from '../../components/RegistryBrowse';
 import { ServerEditor } from './ServerEditor';
+import { useAction } from '../../components/useAction';
 import { useConfigFile } from './ConfigFile';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
@@ -89,20 +90,8 @@ export function ServersPage() {
 }
 
 function ServerRow({ server: s }: { server: ServerView }) {
-  const [busy, setBusy] = useState('');
-  const [err, setErr] = useState('');
+  const { busy, err, act } = useAction();
   const [confirming, setConfirming] = useState(false);
-  const act = (label: string, fn: () => Promise<void>) => async () => {
-    setBusy(label);
-    setErr('');
-    try {
-      await fn();
-    } catch (e) {
-      setErr(message(e));
-    } finally {
-      setBusy('');
-    }
-  };
   const [editing, setEditing] = useState(false);
   const [editingEntry, setEditingEntry] = useState(false);
   const test = useTestConnection(s.name);

@@ -8,9 +8,9 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 )
 
-// RegistryPage is the Servers page's Browse tab: the MCP Registry searched
-// page by page, a server's details, and Add (host.Catalog).
-type RegistryPage struct{ *core }
+// MCPRegistry is the Servers page's Browse tab: the MCP Registry searched
+// page by page, a server's details, and Add (host.MCPRegistry).
+type MCPRegistry struct{ *core }
 
 // RegistryList is one page of a search.
 type RegistryList struct {
@@ -47,14 +47,14 @@ type RegistryOption struct {
 }
 
 // RegistryURL is the registry in use (the setting, else the official one).
-func (a *RegistryPage) RegistryURL() string { return a.h.Catalog.URL() }
+func (a *MCPRegistry) RegistryURL() string { return a.h.MCPRegistry.URL() }
 
 // SetRegistryURL saves the registry URL ("" for the official one).
-func (a *RegistryPage) SetRegistryURL(url string) error { return a.h.Catalog.SetURL(url) }
+func (a *MCPRegistry) SetRegistryURL(url string) error { return a.h.MCPRegistry.SetURL(url) }
 
 // Search lists one page of the registry's servers matching query.
-func (a *RegistryPage) Search(query, cursor string) (RegistryList, error) {
-	c := a.h.Catalog.Client("")
+func (a *MCPRegistry) Search(query, cursor string) (RegistryList, error) {
+	c := a.h.MCPRegistry.Client("")
 	l, err := c.Search(a.life, query, cursor)
 	if err != nil {
 		return RegistryList{}, errors.New(host.Plain(err)) // the sentence first; the page shows the rest behind a disclosure
@@ -69,22 +69,22 @@ func (a *RegistryPage) Search(query, cursor string) (RegistryList, error) {
 
 // Add adds server name with option (its index) and the answers to its
 // asks; it returns the entry's name.
-func (a *RegistryPage) Add(name string, option int, values map[string]string) (string, error) {
-	return a.h.Catalog.Add(a.life, "", name, option, values)
+func (a *MCPRegistry) Add(name string, option int, values map[string]string) (string, error) {
+	return a.h.MCPRegistry.Add(a.life, "", name, option, values)
 }
 
-func (a *RegistryPage) registryServer(s mcpregistry.ServerJSON) RegistryServer {
+func (a *MCPRegistry) registryServer(s mcpregistry.ServerJSON) RegistryServer {
 	v := RegistryServer{Name: s.Name, Title: s.Title, Description: s.Description, Version: s.Version, WebsiteURL: s.WebsiteURL,
-		EntryName: a.h.Catalog.EntryName(s), Options: []RegistryOption{}}
+		EntryName: a.h.MCPRegistry.EntryName(s), Options: []RegistryOption{}}
 	if s.Repository != nil {
 		v.Repository = s.Repository.URL
 	}
-	for i, o := range a.h.Catalog.Options(s) {
+	for i, o := range a.h.MCPRegistry.Options(s) {
 		kind := "remote"
 		if o.Package != nil {
 			kind = o.Package.RegistryType
 		}
-		v.Options = append(v.Options, RegistryOption{Index: i, Kind: kind, Label: o.Label, Asks: a.h.Catalog.Asks(s, o)})
+		v.Options = append(v.Options, RegistryOption{Index: i, Kind: kind, Label: o.Label, Asks: a.h.MCPRegistry.Asks(s, o)})
 	}
 	return v
 }
