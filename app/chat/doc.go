@@ -9,11 +9,6 @@
 // through a History as it completes, so a crash never loses an acknowledged
 // message.
 //
-//	eng := chat.New(chat.Options{Tools: mgr.Registry(), History: hist, Approver: ui})
-//	res, err := eng.Send(ctx, chat.Turn{
-//		ChatID:   c.ID,
-//		Provider: p, Model: "gpt-4.1-mini",
-//		Text:     "What is in notes.md?",
-//		OnEvent:  func(ev chat.Event) { runtime.EventsEmit(wctx, chat.EventName, ev) },
-//	})
+// See Example for one turn with a tool call, from the model's request to the
+// stored answer.
 package chat

@@ -2,19 +2,7 @@
 // and their only door into the engine: the window (package app,
 // Wails-bound) and the terminal (app/cli) both call it, so a feature
 // behaves the same from either. Open makes its parts once; each owns one
-// group of use cases and is the one way to them:
-//
-//	h := host.Open(host.Options{Dir: dir, OnStatus: push})
-//	defer h.Close(ctx)
-//	h.Servers.StartBuiltins()                  // content store + workspace (settings.workspace.root)
-//	err := h.Servers.Follow(onReload)          // config.json's servers, then what other processes save
-//	res, err := h.Servers.Import(ctx, host.ImportRequest{Name: "claude.json", Data: data})
-//	err = h.Servers.SetEnabled("github", false) // an Edit: locked, saved atomically, applied
-//	report, err := h.Servers.Test(ctx, srv)      // the same test connection from both doors
-//	tools, errs := h.Tools.List(ctx)
-//	turn := h.Chats.Turn(ctx, settings, host.TurnRequest{ChatID: id, Text: text, Model: m})
-//
-// The parts: Servers (config.json's servers, running them, editing,
+// group of use cases and is the one way to them. The parts: Servers (config.json's servers, running them, editing,
 // testing, logging in), Tools (what running servers offer, calls, the
 // gateway 'serve' holds), Chats (a chat turn's set-up), Settings, Secrets,
 // Library, Workspace, Bundles, MCPRegistry, Pins, Tasks, Downloads, Icons,
@@ -23,7 +11,8 @@
 //
 // The CLI opens a Host the same way and calls Servers.Run with the servers
 // of a --config file instead of Follow; an Edit from the CLI starts
-// nothing. See Example.
+// nothing. Example opens a data directory and starts its servers;
+// Example_tools goes on to rules, the tool-call decision and a call.
 //
 // A Host is safe for concurrent use.
 package host

@@ -1,12 +1,11 @@
 // Package bundle reads MCP Bundles (.mcpb, formerly .dxt: a zip archive
 // with a manifest.json, as Claude Desktop installs them; format in the
 // modelcontextprotocol/mcpb repository's MANIFEST.md, manifest versions
-// 0.2 to 0.4) and turns one into a server entry.
-//
-//	b, err := bundle.Open("weather.mcpb")      // manifest read and validated, signature block split off
-//	err = b.Compatible(bundle.Host())          // platform and runtimes
-//	dir, err := b.Unpack(root)                 // root/<name>/<version>/, refusing escapes, links, oversize
-//	s, err := b.Manifest.Entry(dir, values)    // config.Server with every ${...} substituted
+// 0.2 to 0.4) and turns one into a server entry: Open reads and validates
+// the manifest (a signature block split off), Manifest.Compatible checks
+// the platform and runtimes, Unpack extracts it under a root (refusing
+// escapes, links and oversize files), and Manifest.Entry is the
+// config.Server with every ${...} substituted. See Example.
 //
 // Values of user_config keys marked sensitive are never written by this
 // package: the caller passes a placeholder for them (a ${secret:NAME} the

@@ -14,15 +14,8 @@
 //	  "profiles": {"work": {"url": "https://github.example.com/mcp/"}}
 //	}
 //
-// Adding a server from a template:
-//
-//	t, _ := library.FindIn(nil, "filesystem") // nil: the catalogue only
-//	s, err := t.Instantiate("docs", library.Values{"path": "/home/me/docs"}, library.Options{})
-//	// s.Args == ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/docs"]
-//
-// Choosing what runs under a profile:
-//
-//	run, problems := library.Prepare(cfg.Servers, "work")
+// ExampleTemplate_Instantiate adds a server from a template and
+// ExamplePrepare chooses what runs under a profile.
 //
 // Functions here are pure: they read and return config values and never
 // touch the disk, so they are safe for concurrent use.
