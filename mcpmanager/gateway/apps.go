@@ -96,25 +96,16 @@ func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
 		if !ok {
 			return nil, &apps.Error{Op: "read", URI: req.Params.URI, Err: apps.ErrNotUI}
 		}
-		upCtx, cancel := detach(ctx)
-		defer cancel()
-		res, err := g.reg.ReadResource(upCtx, srv, uri)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]mcp.ResourceContents, 0, len(res.Contents))
-		for _, c := range res.Contents {
+		return g.readUpstream(ctx, srv, uri, func(c mcp.ResourceContents) mcp.ResourceContents {
 			switch c := c.(type) {
 			case mcp.TextResourceContents:
 				c.URI = UIURI(srv, c.URI)
-				out = append(out, c)
+				return c
 			case mcp.BlobResourceContents:
 				c.URI = UIURI(srv, c.URI)
-				out = append(out, c)
-			default:
-				out = append(out, c)
+				return c
 			}
-		}
-		return out, nil
+			return c
+		})
 	}
 }

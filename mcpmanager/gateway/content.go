@@ -217,16 +217,23 @@ func (g *Gateway) resourceHandler() server.ResourceHandlerFunc {
 		if !ok {
 			return nil, fmt.Errorf("gateway: %q is not a resource Switchboard published (%s://SERVER/URI)", req.Params.URI, URIScheme)
 		}
-		upCtx, cancel := detach(ctx)
-		defer cancel()
-		res, err := g.reg.ReadResource(upCtx, srv, uri)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]mcp.ResourceContents, 0, len(res.Contents))
-		for _, c := range res.Contents {
-			out = append(out, exposeContents(srv, c))
-		}
-		return out, nil
+		return g.readUpstream(ctx, srv, uri, func(c mcp.ResourceContents) mcp.ResourceContents { return exposeContents(srv, c) })
 	}
+}
+
+// readUpstream reads uri of server srv for a client of the gateway (past
+// the client's own cancellation, see detach) and names each part of the
+// contents as the client knows it (rename).
+func (g *Gateway) readUpstream(ctx context.Context, srv, uri string, rename func(mcp.ResourceContents) mcp.ResourceContents) ([]mcp.ResourceContents, error) {
+	upCtx, cancel := detach(ctx)
+	defer cancel()
+	res, err := g.reg.ReadResource(upCtx, srv, uri)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mcp.ResourceContents, 0, len(res.Contents))
+	for _, c := range res.Contents {
+		out = append(out, rename(c))
+	}
+	return out, nil
 }

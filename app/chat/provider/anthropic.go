@@ -38,20 +38,13 @@ func newAnthropic(cfg Config, base *url.URL) *anthropicProvider {
 }
 
 func (p *anthropicProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {
-	if on == nil {
-		on = func(Event) {}
-	}
-	if err := checkRequest(req); err != nil {
-		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
-	}
-	names := newToolNames(anthropicNameLimit, req)
-	params := p.params(req, names)
 	retryable := func(status int) bool {
 		return status == http.StatusTooManyRequests || status == statusOverloaded || status == http.StatusServiceUnavailable
 	}
-	resp, err := withRetries(ctx, p.name, retryable, on,
-		func() (Response, error) { return p.streamOnce(ctx, req.Model, params, names, on) })
-	return resp, settle(ctx, p.name, opStream, req.Model, err)
+	return stream(ctx, p.name, req, on, anthropicNameLimit, retryable,
+		func(names *toolNames, on func(Event)) (Response, error) {
+			return p.streamOnce(ctx, req.Model, p.params(req, names), names, on)
+		})
 }
 
 func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.MessageNewParams {

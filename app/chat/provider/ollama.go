@@ -85,20 +85,15 @@ type ollamaChunk struct {
 }
 
 func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {
-	if on == nil {
-		on = func(Event) {}
-	}
-	if err := checkRequest(req); err != nil {
-		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
-	}
-	names := newToolNames(openAINameLimit, req)
-	body, err := json.Marshal(p.body(req, names))
-	if err != nil {
-		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
-	}
-	resp, err := withRetries(ctx, p.name, func(status int) bool { return status == http.StatusTooManyRequests }, on,
-		func() (Response, error) { return p.streamOnce(ctx, req.Model, body, names, on) })
-	return resp, settle(ctx, p.name, opStream, req.Model, err)
+	retryable := func(status int) bool { return status == http.StatusTooManyRequests }
+	return stream(ctx, p.name, req, on, openAINameLimit, retryable,
+		func(names *toolNames, on func(Event)) (Response, error) {
+			body, err := json.Marshal(p.body(req, names))
+			if err != nil {
+				return Response{}, err
+			}
+			return p.streamOnce(ctx, req.Model, body, names, on)
+		})
 }
 
 func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {

@@ -45,17 +45,11 @@ func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
 }
 
 func (p *openAIProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {
-	if on == nil {
-		on = func(Event) {}
-	}
-	if err := checkRequest(req); err != nil {
-		return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Err: err}
-	}
-	names := newToolNames(openAINameLimit, req)
-	params := p.params(req, names)
-	resp, err := withRetries(ctx, p.name, func(status int) bool { return status == http.StatusTooManyRequests }, on,
-		func() (Response, error) { return p.streamOnce(ctx, req.Model, params, names, on) })
-	return resp, settle(ctx, p.name, opStream, req.Model, err)
+	retryable := func(status int) bool { return status == http.StatusTooManyRequests }
+	return stream(ctx, p.name, req, on, openAINameLimit, retryable,
+		func(names *toolNames, on func(Event)) (Response, error) {
+			return p.streamOnce(ctx, req.Model, p.params(req, names), names, on)
+		})
 }
 
 func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatCompletionNewParams {

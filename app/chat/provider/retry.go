@@ -86,3 +86,19 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	}
 	return 0, false
 }
+
+// stream is every provider's Stream: the request checked, its tool names
+// fitted to the provider's limit, then once (one streamed request) run
+// with withRetries, and the error settled into an *Error.
+func stream(ctx context.Context, name string, req Request, on func(Event), nameLimit int, retryable func(status int) bool,
+	once func(names *toolNames, on func(Event)) (Response, error)) (Response, error) {
+	if on == nil {
+		on = func(Event) {}
+	}
+	if err := checkRequest(req); err != nil {
+		return Response{}, &Error{Provider: name, Op: opStream, Model: req.Model, Err: err}
+	}
+	names := newToolNames(nameLimit, req)
+	resp, err := withRetries(ctx, name, retryable, on, func() (Response, error) { return once(names, on) })
+	return resp, settle(ctx, name, opStream, req.Model, err)
+}
