@@ -97,15 +97,8 @@ func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
 			return nil, &apps.Error{Op: "read", URI: req.Params.URI, Err: apps.ErrNotUI}
 		}
 		return g.readUpstream(ctx, srv, uri, func(c mcp.ResourceContents) mcp.ResourceContents {
-			switch c := c.(type) {
-			case mcp.TextResourceContents:
-				c.URI = UIURI(srv, c.URI)
-				return c
-			case mcp.BlobResourceContents:
-				c.URI = UIURI(srv, c.URI)
-				return c
-			}
-			return c
+			out, _ := rewrite(c, func(u string) string { return UIURI(srv, u) }).(mcp.ResourceContents)
+			return out
 		})
 	}
 }

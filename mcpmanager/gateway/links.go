@@ -14,32 +14,38 @@ import (
 // one goes through the gateway, which routes the read back; prompt
 // messages, resource contents and tool results all pass through it.
 
-// expose rewrites the resource URIs in c: content (embedded resources,
-// resource links) or a resource's contents. Anything else is returned as
-// is. A pointer comes back as a value, a copy: the server's result is not
-// changed.
+// expose rewrites the resource URIs in c to the gateway's (ExposedURI):
+// content (embedded resources, resource links) or a resource's contents.
+// Anything else is returned as is. A pointer comes back as a value, a
+// copy: the server's result is not changed.
 func expose(srv string, c any) any {
+	return rewrite(c, func(uri string) string { return ExposedURI(srv, uri) })
+}
+
+// rewrite is expose with the URI rule given: every resource URI u in c
+// becomes to(u).
+func rewrite(c any, to func(string) string) any {
 	switch c := c.(type) {
 	case mcp.ResourceLink:
-		c.URI = ExposedURI(srv, c.URI)
+		c.URI = to(c.URI)
 		return c
 	case mcp.TextResourceContents:
-		c.URI = ExposedURI(srv, c.URI)
+		c.URI = to(c.URI)
 		return c
 	case mcp.BlobResourceContents:
-		c.URI = ExposedURI(srv, c.URI)
+		c.URI = to(c.URI)
 		return c
 	case mcp.EmbeddedResource:
-		c.Resource = exposeContents(srv, c.Resource)
+		c.Resource, _ = rewrite(c.Resource, to).(mcp.ResourceContents)
 		return c
 	case *mcp.ResourceLink:
-		return expose(srv, *c)
+		return rewrite(*c, to)
 	case *mcp.TextResourceContents:
-		return expose(srv, *c)
+		return rewrite(*c, to)
 	case *mcp.BlobResourceContents:
-		return expose(srv, *c)
+		return rewrite(*c, to)
 	case *mcp.EmbeddedResource:
-		return expose(srv, *c)
+		return rewrite(*c, to)
 	}
 	return c
 }
