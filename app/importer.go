@@ -69,10 +69,10 @@ type DiscoveredConfig struct {
 	Summary        string `json:"summary"` // "4 servers, 1 needs attention"
 }
 
-// discoverConfigs surveys this machine's MCP configs (Servers.Discover, the
+// discoverConfigs surveys this machine's MCP configs (host.Discover, the
 // function 'servers discover' calls too).
 func (a *core) discoverConfigs(ctx context.Context) []DiscoveredConfig {
-	found := a.h.Servers.Discover(ctx)
+	found := host.Discover(ctx)
 	out := make([]DiscoveredConfig, 0, len(found))
 	for _, f := range found {
 		out = append(out, DiscoveredConfig{App: f.App, Path: f.Path, Scope: f.Scope,

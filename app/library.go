@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -47,7 +48,7 @@ type ProfilesView struct {
 func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
 		Description: st.ServerInfo.Description, Instructions: st.Instructions}
-	m := a.h.Library.Meta(c)
+	m := host.Meta(c)
 	v.Meta = MetaView{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: m.Template}
 	if v.Meta.Tags == nil {
 		v.Meta.Tags = []string{}
@@ -55,7 +56,7 @@ func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	if st.Builtin && len(v.Meta.Tags) == 0 {
 		v.Meta.Tags = []string{"built-in"}
 	}
-	v.Description = a.h.Library.Describe(m, info)
+	v.Description = host.Describe(m, info)
 	v.Title = st.ServerInfo.Title
 	v.Instructions = st.Instructions
 	v.DocsURL = cmp.Or(m.DocsURL, st.ServerInfo.WebsiteURL)

@@ -125,13 +125,8 @@ func serversListCmd() *Command {
 				Sandbox *config.Sandbox `json:"sandbox,omitempty"`
 			}
 			rows := make([]row, 0, len(servers))
-			h, err := readHost(inv)
-			if err != nil {
-				return err
-			}
-			defer closeServers(h)
 			for _, s := range servers {
-				m := h.Library.Meta(s)
+				m := host.Meta(s)
 				rows = append(rows, row{s.Name, string(s.Transport), !s.Disabled, s.Target(), append([]string{}, m.Tags...), m.Description, s.Sandbox})
 			}
 			if inv.JSON {
@@ -290,14 +285,9 @@ func serversDiscoverCmd() *Command {
 		Name:    "discover",
 		Summary: "find the MCP configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code on this machine",
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
-			// Servers.Discover is what the welcome page and the import
+			// host.Discover is what the welcome page and the import
 			// wizard show too, so the three agree on every count.
-			h, err := readHost(inv)
-			if err != nil {
-				return err
-			}
-			defer closeServers(h)
-			found := h.Servers.Discover(ctx)
+			found := host.Discover(ctx)
 			if inv.JSON {
 				return inv.PrintJSON(found)
 			}
@@ -308,7 +298,7 @@ func serversDiscoverCmd() *Command {
 			if err := inv.Table("no MCP configs of other apps found", []string{"APP", "SCOPE", "SERVERS", "FILE"}, cells); err != nil || len(found) == 0 {
 				return err
 			}
-			_, err = fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")
+			_, err := fmt.Fprintln(inv.Stdout, "import one with 'switchboard servers import FILE --dry-run' first")
 			return err
 		},
 	}

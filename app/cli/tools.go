@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -105,11 +106,7 @@ func toolsCallCmd() *Command {
 			if err != nil {
 				return err
 			}
-			var owners []string
-			if h, err := readHost(inv); err == nil {
-				owners = h.Tools.Owners(args[0], all)
-				closeServers(h)
-			}
+			owners := host.Owners(args[0], all)
 			if len(owners) == 0 { // a cut or unusual name: start them all and let the registry resolve it
 				for _, s := range all {
 					owners = append(owners, s.Name)

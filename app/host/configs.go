@@ -12,8 +12,9 @@ import (
 
 // Discover surveys this machine's MCP configs of other apps (Claude
 // Desktop, Cursor, VS Code, …): what the welcome page, the import wizard
-// and 'servers discover' show, so the three agree on every count.
-func (s *Servers) Discover(ctx context.Context) []config.Found {
+// and 'servers discover' show, so the three agree on every count. It reads
+// other apps' files only: no Host is needed.
+func Discover(ctx context.Context) []config.Found {
 	return config.Survey(ctx, config.SystemEnv())
 }
 

@@ -20,15 +20,16 @@ func (l *Library) Templates() []library.Template {
 }
 
 // Meta is what the user wrote about a server (description, tags, docs,
-// colour, icon, the template it came from); zero when it has none.
-func (l *Library) Meta(s config.Server) library.Meta {
+// colour, icon, the template it came from); zero when it has none. It
+// reads only the entry: a front door needs no open Host for it.
+func Meta(s config.Server) library.Meta {
 	m, _ := library.MetaOf(s)
 	return m
 }
 
 // Describe is the description to show: the user's, else what the server
 // said in initialize.
-func (l *Library) Describe(m library.Meta, info library.Info) string {
+func Describe(m library.Meta, info library.Info) string {
 	return library.Describe(m, info)
 }
 

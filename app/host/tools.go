@@ -96,8 +96,9 @@ func (t *Tools) Warnings(tool mcp.Tool) []toolcheck.Finding { return toolcheck.C
 
 // Owners names the servers of list whose tools an exposed name
 // (server__tool) could be: a server's name, sanitized, is its tools'
-// prefix. It is empty for a cut or unusual name.
-func (t *Tools) Owners(name string, list []config.Server) []string {
+// prefix. It is empty for a cut or unusual name. A pure function: the CLI
+// picks the servers to start with it before any Host runs them.
+func Owners(name string, list []config.Server) []string {
 	var out []string
 	for _, s := range list {
 		if strings.HasPrefix(name, registry.Prefix(s.Name)) {
