@@ -18,7 +18,7 @@ type SandboxView struct {
 	Network    bool     `json:"network"`
 	AllowRead  []string `json:"allowRead"`
 	AllowWrite []string `json:"allowWrite"`
-	Roots      string   `json:"roots"` // write, read or none
+	Roots      string   `json:"roots"` // read (the default), write or none
 	// Local is false for a remote server, which cannot be sandboxed.
 	Local bool `json:"local"`
 	// Unavailable says why a sandbox cannot run on this machine (what to
@@ -32,7 +32,7 @@ func (p *Sandbox) ServerSandbox(name string) (SandboxView, error) {
 	if !ok {
 		return SandboxView{}, fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
 	}
-	v := SandboxView{AllowRead: []string{}, AllowWrite: []string{}, Roots: "write", Local: s.Transport == config.Stdio}
+	v := SandboxView{AllowRead: []string{}, AllowWrite: []string{}, Roots: "read", Local: s.Transport == config.Stdio}
 	if sb := s.Sandbox; sb != nil {
 		v.Enabled, v.Network = true, sb.Network
 		v.AllowRead = append(v.AllowRead, sb.AllowRead...)
@@ -56,7 +56,7 @@ func (p *Sandbox) SetServerSandbox(name string, v SandboxView) error {
 		return p.h.Servers.SetSandbox(name, nil)
 	}
 	roots := v.Roots
-	if roots == "write" {
+	if roots == "read" {
 		roots = ""
 	}
 	return p.h.Servers.SetSandbox(name, &config.Sandbox{Network: v.Network, AllowRead: nonEmpty(v.AllowRead), AllowWrite: nonEmpty(v.AllowWrite), Roots: roots})

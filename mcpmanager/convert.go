@@ -139,6 +139,6 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 
 // sandboxPolicy is what a "sandbox" entry lets a server reach.
 func sandboxPolicy(s config.Sandbox) *sandbox.Policy {
-	access := map[string]sandbox.Access{"": sandbox.ReadWrite, "write": sandbox.ReadWrite, "read": sandbox.ReadOnly, "none": sandbox.Hidden}[s.Roots]
+	access := map[string]sandbox.Access{"": sandbox.ReadOnly, "write": sandbox.ReadWrite, "read": sandbox.ReadOnly, "none": sandbox.Hidden}[s.Roots]
 	return &sandbox.Policy{Network: s.Network, AllowRead: slices.Clone(s.AllowRead), AllowWrite: slices.Clone(s.AllowWrite), RootsAccess: access}
 }

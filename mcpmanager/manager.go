@@ -119,6 +119,9 @@ type Options struct {
 	// BaseEnv is the environment servers start from; nil means the app's own,
 	// with PATH widened to the login shell's.
 	BaseEnv []string
+	// Private are the app's own folders (its data folder): no sandboxed
+	// server's folders may be one of them or hold one.
+	Private []string
 	Redact  func(string) string
 	// Tokens keeps remote servers' OAuth tokens (the OS keyring in the app);
 	// nil keeps them in memory until the manager is gone.
@@ -382,7 +385,13 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 		env := m.env(c.Env)
 		spec.Process = process.Spec{Command: m.resolve(c.Command, env), Args: c.Args, Env: env, Dir: c.Dir}
 		spec.Fetch, spec.FetchTimeout = fetch.For(spec.Process.Command, c.Args), c.FetchTimeout
-		spec.Sandbox = c.Sandbox
+		if c.Sandbox != nil {
+			// Its own variables pass the sandbox's environment filter; the
+			// app's folders stay out of its binds.
+			policy := *c.Sandbox
+			policy.Env, policy.Private = sortedKeys(c.Env), slices.Clone(m.opts.Private)
+			spec.Sandbox = &policy
+		}
 	}
 	return spec
 }
@@ -707,14 +716,30 @@ func (m *Manager) onNotification(server string, n mcp.JSONRPCNotification) {
 	m.reg.HandleNotification(server, n)
 }
 
-// env builds a server's environment: the base plus its own variables.
+// AppSecretEnv are variables of the app's environment that are
+// Switchboard's own secrets (the serve token, provider keys the CLI reads):
+// no server inherits them; an entry that needs one sets it in its "env".
+// A name ending in "*" is a prefix.
+var AppSecretEnv = []string{"SWITCHBOARD_*", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"}
+
+// env builds a server's environment: the base without AppSecretEnv, plus
+// its own variables. A sandboxed server's is cut further by the sandbox
+// (sandbox.KeptEnv).
 func (m *Manager) env(own map[string]string) []string {
 	base := m.opts.BaseEnv
 	if base == nil {
 		base = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "PATH=") })
 		base = append(base, "PATH="+process.LoginPATH())
 	}
-	out := slices.Clone(base)
+	out := slices.DeleteFunc(slices.Clone(base), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		for _, s := range AppSecretEnv {
+			if name == s || strings.HasSuffix(s, "*") && strings.HasPrefix(name, strings.TrimSuffix(s, "*")) {
+				return true
+			}
+		}
+		return false
+	})
 	for _, k := range sortedKeys(own) {
 		out = append(out, k+"="+own[k])
 	}

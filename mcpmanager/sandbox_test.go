@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -40,7 +41,7 @@ func sandboxed(t *testing.T, entry map[string]any) *Manager {
 }
 
 // TestSandboxRoots: a sandboxed server's roots are bound as its entry
-// says — read-write by default, read-only with "roots": "read" — and the
+// says — read-only by default, read-write with "roots": "write" — and the
 // real server-filesystem, which takes its folders from the roots, writes
 // there only when allowed.
 func TestSandboxRoots(t *testing.T) {
@@ -49,8 +50,8 @@ func TestSandboxRoots(t *testing.T) {
 		sandbox any
 		write   bool
 	}{
-		{"roots writable by default", true, true},
-		{"roots read-only", map[string]any{"roots": "read"}, false},
+		{"roots read-only by default", true, false},
+		{"roots writable when asked", map[string]any{"roots": "write"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			work := t.TempDir()
@@ -125,5 +126,62 @@ func TestSandboxRootsChangeRestarts(t *testing.T) {
 	b.Roots = a.Roots
 	if !sameConfig(a, b) {
 		t.Error("a sandboxed server restarts without a change")
+	}
+}
+
+// TestServerEnvironment: a snoop server prints its environment. Sandboxed
+// it has what its entry sets and the short sandbox.KeptEnv list (HOME
+// and TMPDIR are its private folders); unsandboxed it inherits the app's environment but never
+// Switchboard's own secrets (AppSecretEnv). Neither sees the serve token.
+func TestServerEnvironment(t *testing.T) {
+	appSecrets := map[string]string{
+		"SWITCHBOARD_SERVE_TOKEN": "serve-token-value",
+		"SWITCHBOARD_API_KEY":     "switchboard-key-value",
+		"OPENAI_API_KEY":          "openai-key-value",
+		"ANTHROPIC_API_KEY":       "anthropic-key-value",
+	}
+	userSecrets := map[string]string{"GITHUB_TOKEN": "github-token-value", "AWS_SECRET_ACCESS_KEY": "aws-value"}
+	for k, v := range appSecrets {
+		t.Setenv(k, v)
+	}
+	for k, v := range userSecrets {
+		t.Setenv(k, v)
+	}
+	t.Setenv("LANG", "C.UTF-8")
+	for _, sandboxOn := range []bool{false, true} {
+		t.Run(map[bool]string{false: "unsandboxed", true: "sandboxed"}[sandboxOn], func(t *testing.T) {
+			entry := map[string]any{"command": proctest.FaultServer(t), "env": map[string]string{"OWN": "the entry's own"}}
+			if sandboxOn {
+				entry["sandbox"] = true
+			}
+			m := sandboxed(t, entry)
+			if st := m.Status()[0]; st.State != supervisor.Ready {
+				t.Fatalf("status %s: %s", st.State, st.Error)
+			}
+			r, err := m.Registry().Call(t.Context(), "s", "environ", nil, registry.CallOptions{})
+			if err != nil || r.IsError {
+				t.Fatalf("environ: %v %+v", err, r)
+			}
+			env := map[string]string{}
+			for _, kv := range strings.Split(callText(t, r), "\n") {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+			for k, v := range appSecrets {
+				for name, got := range env {
+					if got == v {
+						t.Errorf("the server got Switchboard's %s (as %s)", k, name)
+					}
+				}
+			}
+			if env["OWN"] != "the entry's own" || env["LANG"] != "C.UTF-8" || env["PATH"] == "" {
+				t.Errorf("the entry's own variable, LANG or PATH is missing: %q", env)
+			}
+			for k, v := range userSecrets {
+				if got := env[k]; sandboxOn && got != "" || !sandboxOn && got != v {
+					t.Errorf("%s = %q; a sandboxed server gets none of the app's environment beyond the kept list, an unsandboxed one inherits it", k, got)
+				}
+			}
+		})
 	}
 }

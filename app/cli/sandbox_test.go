@@ -13,7 +13,7 @@ func TestServersListSandbox(t *testing.T) {
 	data := t.TempDir()
 	file := writeFile(t, "c.json", `{"mcpServers": {
 		"plain": {"command": "/bin/true"},
-		"own": {"command": "/bin/true", "sandbox": {"network": true, "allowWrite": ["/srv/a", "/srv/b"], "roots": "read"}},
+		"own": {"command": "/bin/true", "sandbox": {"network": true, "allowWrite": ["/srv/a", "/srv/b"], "roots": "write"}},
 		"remote": {"url": "https://example.com/mcp"}}}`)
 	if code, _, e := runIn(t, data, "servers", "import", "--sandbox", file); code != 0 {
 		t.Fatalf("import: %d %s", code, e)
@@ -22,7 +22,7 @@ func TestServersListSandbox(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "SANDBOX") {
 		t.Fatalf("list: %d %s\n%s", code, e, out)
 	}
-	want := map[string]string{"plain": "on", "own": "on,network,write=2,roots=read", "remote": "-"}
+	want := map[string]string{"plain": "on", "own": "on,network,write=2,roots=write", "remote": "-"}
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		if len(f) > 3 && want[f[0]] != "" {
@@ -54,7 +54,7 @@ func TestServersListSandbox(t *testing.T) {
 		}
 		got[r.Name] = b.String()
 	}
-	if got["plain"] != "true" || got["own"] != `{"allowWrite":["/srv/a","/srv/b"],"network":true,"roots":"read"}` || got["remote"] != "" {
+	if got["plain"] != "true" || got["own"] != `{"allowWrite":["/srv/a","/srv/b"],"network":true,"roots":"write"}` || got["remote"] != "" {
 		t.Errorf("--json sandbox: %v", got)
 	}
 }

@@ -396,7 +396,7 @@ func sandboxCell(sb *config.Sandbox) string {
 	if n := len(sb.AllowWrite); n > 0 {
 		parts = append(parts, fmt.Sprintf("write=%d", n))
 	}
-	if sb.Roots != "" && sb.Roots != "write" {
+	if sb.Roots != "" && sb.Roots != "read" {
 		parts = append(parts, "roots="+sb.Roots)
 	}
 	return strings.Join(parts, ",")

@@ -112,6 +112,7 @@ func Open(opts Options) *Host {
 		OnStatus: opts.OnStatus, Redact: h.red.Redact, Tokens: h.store, OnLoginURL: opts.OnLoginURL,
 		ClientInfo: mcp.Implementation{Name: "switchboard", Version: buildinfo.String()},
 		Gate:       h.pins,
+		Private:    []string{opts.Dir.String()},
 	}
 	if !opts.NoLogFiles {
 		mo.LogDir = opts.Dir.Logs()

@@ -21,17 +21,20 @@ type Sandbox struct {
 	AllowRead  []string
 	AllowWrite []string
 	// Roots says how the server's roots (its workspace folders) are
-	// reachable: "write" (the default, written as ""), "read" or "none".
+	// reachable: "read" (the default, written as ""), "write" or "none".
+	// Read by default: what a sandboxed server writes into the workspace
+	// (a git hook, a package script) the workspace shell, which runs
+	// outside any sandbox, could later run.
 	Roots string
 }
 
 // SandboxRoots are the values of "sandbox.roots".
-var SandboxRoots = []string{"write", "read", "none"}
+var SandboxRoots = []string{"read", "write", "none"}
 
 // IsDefault reports whether s is `"sandbox": true`: nothing added to the
 // defaults.
 func (s Sandbox) IsDefault() bool {
-	return !s.Network && len(s.AllowRead) == 0 && len(s.AllowWrite) == 0 && (s.Roots == "" || s.Roots == "write")
+	return !s.Network && len(s.AllowRead) == 0 && len(s.AllowWrite) == 0 && (s.Roots == "" || s.Roots == "read")
 }
 
 // Clone returns a deep copy.
@@ -73,7 +76,7 @@ func (s Sandbox) MarshalJSON() ([]byte, error) {
 		{"network", s.Network, true},
 		{"allowRead", len(s.AllowRead) > 0, s.AllowRead},
 		{"allowWrite", len(s.AllowWrite) > 0, s.AllowWrite},
-		{"roots", s.Roots != "" && s.Roots != "write", s.Roots},
+		{"roots", s.Roots != "" && s.Roots != "read", s.Roots},
 	} {
 		if f.set {
 			if err := put(f.key, f.val); err != nil {
@@ -114,7 +117,7 @@ func (c *checker) sandbox(path string, n *node) *Sandbox {
 		case "roots":
 			s.Roots = c.str(p, v)
 			if s.Roots != "" && !slices.Contains(SandboxRoots, s.Roots) {
-				c.add(SeverityError, p, v, `%q is not a roots mode; use "write", "read" or "none"`, s.Roots)
+				c.add(SeverityError, p, v, `%q is not a roots mode; use "read", "write" or "none"`, s.Roots)
 			}
 		default:
 			c.addAt(SeverityWarning, p, m.off, `unknown sandbox option is ignored; the options are "network", "allowRead", "allowWrite" and "roots"`)
@@ -133,7 +136,7 @@ func (c *checker) sandboxPaths(path string, n *node) []string {
 		switch t := e.text; {
 		case t == "" || strings.TrimSpace(t) == "":
 			c.add(SeverityError, pathIndex(path, i), e, "must not be empty; give a folder's full path, e.g. /home/me/notes or ~/notes")
-		case t == "~" || t == "/" || filepath.Clean(t) == "/":
+		case wholeHome(t):
 			c.add(SeverityError, pathIndex(path, i), e, "%q would open everything the sandbox hides; name the folders the server needs, e.g. ~/notes", t)
 		case !filepath.IsAbs(t) && !strings.HasPrefix(t, "~/"):
 			c.add(SeverityError, pathIndex(path, i), e, "%q is not an absolute path; write the folder's full path, e.g. /home/me/notes or ~/notes", t)
@@ -149,4 +152,17 @@ func sandboxJSON(s *Sandbox) string {
 	}
 	b, _ := s.MarshalJSON()
 	return string(b)
+}
+
+// wholeHome reports whether a sandbox path is the home or "/" whatever the
+// spelling: "~", "~/", "~/.", "~/notes/..", "/..". A "~/.." climbs above
+// the home, which holds it.
+func wholeHome(p string) bool {
+	if p == "~" || p == "/" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Clean("/"+rest) == "/" // the home, or a climb above it
+	}
+	return filepath.IsAbs(p) && filepath.Clean(p) == "/"
 }

@@ -19,6 +19,15 @@ func TestSandboxParse(t *testing.T) {
 		{"false", `{"command": "x", "sandbox": false}`, nil, nil},
 		{"object", `{"command": "x", "sandbox": {"network": true, "allowRead": ["~/notes", "${env:HOME}/a"], "allowWrite": ["/srv/data"], "roots": "read"}}`,
 			&Sandbox{Network: true, AllowRead: []string{"~/notes", "${env:HOME}/a"}, AllowWrite: []string{"/srv/data"}, Roots: "read"}, nil},
+		// Every spelling of the home, or of what holds it, is "~".
+		{"home spelled otherwise", `{"command": "x", "sandbox": {"allowWrite": ["~/", "~/.", "~/..", "/..", "~/notes/../.."]}}`, &Sandbox{AllowWrite: []string{"~/", "~/.", "~/..", "/..", "~/notes/../.."}},
+			[]string{
+				`mcpServers.fs.sandbox.allowWrite[0]: "~/" would open everything the sandbox hides; name the folders the server needs, e.g. ~/notes`,
+				`mcpServers.fs.sandbox.allowWrite[1]: "~/." would open everything the sandbox hides; name the folders the server needs, e.g. ~/notes`,
+				`mcpServers.fs.sandbox.allowWrite[2]: "~/.." would open everything the sandbox hides; name the folders the server needs, e.g. ~/notes`,
+				`mcpServers.fs.sandbox.allowWrite[3]: "/.." would open everything the sandbox hides; name the folders the server needs, e.g. ~/notes`,
+				`mcpServers.fs.sandbox.allowWrite[4]: "~/notes/../.." would open everything the sandbox hides; name the folders the server needs, e.g. ~/notes`,
+			}},
 		{"relative path", `{"command": "x", "sandbox": {"allowRead": ["/ok", "notes"]}}`, &Sandbox{AllowRead: []string{"/ok", "notes"}},
 			[]string{`mcpServers.fs.sandbox.allowRead[1]: "notes" is not an absolute path; write the folder's full path, e.g. /home/me/notes or ~/notes`}},
 		{"everything", `{"command": "x", "sandbox": {"allowWrite": ["~"]}}`, &Sandbox{AllowWrite: []string{"~"}},
@@ -28,7 +37,7 @@ func TestSandboxParse(t *testing.T) {
 		{"bad network", `{"command": "x", "sandbox": {"network": "yes"}}`, &Sandbox{},
 			[]string{`mcpServers.fs.sandbox.network: must be true or false, got a string`}},
 		{"bad roots", `{"command": "x", "sandbox": {"roots": "all"}}`, &Sandbox{Roots: "all"},
-			[]string{`mcpServers.fs.sandbox.roots: "all" is not a roots mode; use "write", "read" or "none"`}},
+			[]string{`mcpServers.fs.sandbox.roots: "all" is not a roots mode; use "read", "write" or "none"`}},
 		{"wrong type", `{"command": "x", "sandbox": "on"}`, nil,
 			[]string{`mcpServers.fs.sandbox: must be true, false or an object like {"network": false, "allowRead": ["~/notes"], "allowWrite": ["/srv/data"]}, got a string`}},
 		{"unknown option", `{"command": "x", "sandbox": {"net": true}}`, &Sandbox{},
@@ -61,7 +70,8 @@ func TestSandboxRoundTrip(t *testing.T) {
 	}{
 		{`{"command":"x","sandbox":true}`, `{"type":"stdio","command":"x","sandbox":true}`},
 		{`{"command":"x","sandbox":{}}`, `{"type":"stdio","command":"x","sandbox":true}`},
-		{`{"command":"x","sandbox":{"roots":"write"}}`, `{"type":"stdio","command":"x","sandbox":true}`},
+		{`{"command":"x","sandbox":{"roots":"read"}}`, `{"type":"stdio","command":"x","sandbox":true}`},
+		{`{"command":"x","sandbox":{"roots":"write"}}`, `{"type":"stdio","command":"x","sandbox":{"roots":"write"}}`},
 		{`{"command":"x","sandbox":false}`, `{"type":"stdio","command":"x"}`},
 		{`{"command":"x","sandbox":{"allowWrite":["/srv"],"network":true,"roots":"none"}}`, `{"type":"stdio","command":"x","sandbox":{"network":true,"allowWrite":["/srv"],"roots":"none"}}`},
 	} {

@@ -19,7 +19,9 @@
 //   - a private, empty, writable home at the path of $HOME and a private
 //     /tmp, both gone when it stops: the user's real home (keys, tokens,
 //     browser profiles) is not there;
-//   - its roots as Policy.RootsAccess says (read-write by default);
+//   - its roots as Policy.RootsAccess says (read-only by default: what it
+//     wrote there, a git hook or a package script, the unsandboxed
+//     workspace shell could later run);
 //   - AllowRead read-only and AllowWrite read-write;
 //   - no network (a network namespace of its own with only loopback, so
 //     127.0.0.1 on the host is not reachable either) unless Network.

@@ -23,6 +23,10 @@ var (
 	ErrNoNamespaces = errors.New("bubblewrap cannot create a sandbox on this system: allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu an AppArmor profile for bwrap) or turn the server's sandbox off")
 	// ErrNotFound: a path the policy lists does not exist.
 	ErrNotFound = errors.New("does not exist; create it or remove it from the server's sandbox entry")
+	// ErrEscape: a folder to bind leads somewhere the sandbox never
+	// opens (the home, "/", a folder of the app's) or through a link the
+	// server could have made.
+	ErrEscape = errors.New("the sandbox does not open it")
 	// ErrPackage: npx or uvx arguments the sandbox cannot fetch ahead.
 	ErrPackage = errors.New("cannot fetch the package before the sandboxed start")
 )
@@ -48,8 +52,11 @@ func (e *Error) Unwrap() error { return e.Err }
 type Access uint8
 
 const (
-	ReadWrite Access = iota // the default for roots
-	ReadOnly
+	// ReadOnly is the default for roots: what a sandboxed server writes
+	// into a shared folder (a git hook, a package script) the unsandboxed
+	// workspace shell may later run, outside any sandbox.
+	ReadOnly Access = iota
+	ReadWrite
 	Hidden
 )
 
@@ -64,6 +71,13 @@ type Policy struct {
 	// the server's current roots; missing folders are skipped.
 	Roots       []string
 	RootsAccess Access
+	// Env names the variables the server's entry sets: they, and the
+	// short list in KeptEnv, are all of the environment it gets.
+	Env []string
+	// Private are folders of the app's (its data folder): a bind never
+	// is one of them or holds one (folders inside them, like the default
+	// workspace or a bundle's folder, may be bound).
+	Private []string
 }
 
 // Kind is what a Mount puts at its path.
@@ -161,6 +175,8 @@ func NewPlan(spec process.Spec, p Policy) (Plan, error) {
 	}
 	b.program(prog, env, "program")
 
+	b.writable = writableDirs(p)
+	b.private = cleanAll(p.Private)
 	for _, arg := range spec.Args {
 		for _, cand := range argPaths(arg) {
 			if !filepath.IsAbs(cand) {
@@ -169,13 +185,18 @@ func NewPlan(spec process.Spec, p Policy) (Plan, error) {
 				}
 				cand = filepath.Join(spec.Dir, cand)
 			}
+			cand = filepath.Clean(cand)
 			fi, err := os.Stat(cand)
 			if err != nil || b.tooWide(cand) {
-				continue
+				continue // a home named as such is not opened by an argument (see the package doc)
 			}
-			b.bindBoth(cand, Bind, "argument")
+			real, err := b.check("argument", cand)
+			if err != nil {
+				return Plan{}, err
+			}
+			b.bindBoth(cand, real, Bind, "argument")
 			if !fi.IsDir() {
-				b.packageOf(cand, "argument's package")
+				b.packageOf(real, "argument's package")
 			}
 		}
 	}
@@ -186,17 +207,28 @@ func NewPlan(spec process.Spec, p Policy) (Plan, error) {
 			return Plan{}, &Error{Op: "cwd", Path: dir, Err: ErrNotFound}
 		}
 		if !b.tooWide(dir) {
-			b.bindBoth(dir, Bind, "working directory")
+			real, err := b.check("working directory", dir)
+			if err != nil {
+				return Plan{}, err
+			}
+			b.bindBoth(dir, real, Bind, "working directory")
 		}
 	}
 	if p.RootsAccess != Hidden {
 		kind := map[Access]Kind{ReadWrite: BindRW, ReadOnly: Bind}[p.RootsAccess]
 		for _, r := range p.Roots {
-			// A root never opens a home whole either (a filesystem server
-			// configured for "~" keeps it outside the sandbox only).
-			if r = expandHome(r); filepath.IsAbs(r) && exists(r) && !b.tooWide(r) {
-				b.bindBoth(filepath.Clean(r), kind, "roots")
+			// A root that is missing is skipped (it may be made later); one
+			// that is the home, or leads there, is refused: the server would
+			// get everything the sandbox hides.
+			if r = expandHome(r); !filepath.IsAbs(r) || !exists(r) {
+				continue
 			}
+			r = filepath.Clean(r)
+			real, err := b.check("roots", r)
+			if err != nil {
+				return Plan{}, err
+			}
+			b.bindBoth(r, real, kind, "roots")
 		}
 	}
 	for _, l := range []struct {
@@ -212,9 +244,16 @@ func NewPlan(spec process.Spec, p Policy) (Plan, error) {
 			if !exists(abs) {
 				return Plan{}, &Error{Op: l.op, Path: path, Err: ErrNotFound}
 			}
-			b.bindBoth(filepath.Clean(abs), l.kind, l.op)
+			abs = filepath.Clean(abs)
+			real, err := b.check(l.op, abs)
+			if err != nil {
+				err.(*Error).Path = path // as the user wrote it
+				return Plan{}, err
+			}
+			b.bindBoth(abs, real, l.kind, l.op)
 		}
 	}
+	env = keptEnv(env, p.Env)
 	env = setEnv(env, "HOME", home)
 	env = setEnv(env, "TMPDIR", "/tmp")
 	return Plan{Command: prog, Args: slices.Clone(spec.Args), Env: env, Dir: dir, Home: home, Network: p.Network, Mounts: b.sorted()}, nil
@@ -235,16 +274,119 @@ var (
 var packageMarkers = []string{"package.json", "pyproject.toml", "setup.py", "go.mod", "Cargo.toml", "deno.json"}
 
 type builder struct {
-	mounts map[string]Mount
-	homes  []string // the private home and the user's real home
+	mounts   map[string]Mount
+	homes    []string // the private home and the user's real home, as named and resolved
+	writable []string // the folders the server may write, as named and resolved
+	private  []string // Policy.Private
 }
 
 func homes(home string) []string {
 	out := []string{home}
-	if real, err := os.UserHomeDir(); err == nil && real != "" && real != home {
+	if real, err := os.UserHomeDir(); err == nil && real != "" {
 		out = append(out, filepath.Clean(real))
 	}
+	for _, h := range slices.Clone(out) {
+		if real, err := filepath.EvalSymlinks(h); err == nil {
+			out = append(out, real)
+		}
+	}
+	return slices.Compact(slices.Sorted(slices.Values(out)))
+}
+
+// writableDirs are the folders p lets the server write, as named and as
+// resolved: a link inside one of them may be the server's doing.
+func writableDirs(p Policy) []string {
+	list := slices.Clone(p.AllowWrite)
+	if p.RootsAccess == ReadWrite {
+		list = append(list, p.Roots...)
+	}
+	var out []string
+	for _, w := range list {
+		if w = expandHome(w); !filepath.IsAbs(w) {
+			continue
+		}
+		out = append(out, filepath.Clean(w))
+		if real, err := filepath.EvalSymlinks(w); err == nil {
+			out = append(out, real)
+		}
+	}
 	return out
+}
+
+func cleanAll(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p != "" {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
+// check resolves path (absolute, clean, existing) and returns where it
+// really is: what is bound. It refuses, with an *Error wrapping
+// ErrEscape, a path that leads to the home whole (or above it), to or
+// above a Private folder, or through a symbolic link inside a folder the
+// server may write — a link the server itself may have made on an
+// earlier start, to reach what it was not given on this one.
+func (b *builder) check(op, path string) (string, error) {
+	refuse := func(format string, a ...any) error {
+		return &Error{Op: op, Path: path, Err: fmt.Errorf("%w: "+format, append([]any{ErrEscape}, a...)...)}
+	}
+	if link, in := b.linkInWritable(path); link != "" {
+		target, _ := os.Readlink(link)
+		return "", refuse("it goes through the link %s (to %s) inside %s, a folder the server can write, so the server may have made it; remove the link, or name the folder it points to", link, target, in)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", &Error{Op: op, Path: path, Err: ErrNotFound}
+	}
+	if b.tooWide(real) {
+		what := "your home folder"
+		if real == "/" || !slices.Contains(b.homes, real) {
+			what = "a folder holding your home folder"
+		}
+		if real != path {
+			what += " (" + real + ")"
+		}
+		return "", refuse("it is %s, which would open everything the sandbox hides; name the folders inside it the server needs, e.g. ~/notes", what)
+	}
+	for _, p := range b.private {
+		if real == p || strings.HasPrefix(p, real+string(filepath.Separator)) {
+			return "", refuse("it holds %s, Switchboard's own data (chats, settings, other servers' files); name the folders the server needs", p)
+		}
+	}
+	return real, nil
+}
+
+// linkInWritable returns the first symbolic link on path that lies in a
+// folder the server may write, and that folder; "" when there is none.
+func (b *builder) linkInWritable(path string) (link, in string) {
+	sep := string(filepath.Separator)
+	cur := ""
+	for _, part := range strings.Split(strings.TrimPrefix(path, sep), sep) {
+		cur += sep + part
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return "", ""
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		parent := filepath.Dir(cur)
+		real, err := filepath.EvalSymlinks(parent)
+		if err != nil {
+			real = parent
+		}
+		for _, w := range b.writable {
+			for _, d := range []string{parent, real} {
+				if d == w || strings.HasPrefix(d, w+sep) {
+					return cur, w
+				}
+			}
+		}
+	}
+	return "", ""
 }
 
 // tooWide reports whether opening path would open a home folder whole (or
@@ -284,22 +426,32 @@ func (b *builder) system(dir string) {
 	}
 }
 
-// bindBoth binds path at its own place and, when symbolic links lead
-// elsewhere, its real path too (programs often resolve their own path).
-func (b *builder) bindBoth(path string, kind Kind, why string) {
-	b.put(Mount{Path: path, Source: path, Kind: kind, Why: why})
-	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+// bindBoth binds real (path resolved) at path and, when symbolic links
+// lead elsewhere, at real too (programs often resolve their own path).
+// The source is the resolved path: what was checked is what is bound.
+func (b *builder) bindBoth(path, real string, kind Kind, why string) {
+	b.put(Mount{Path: path, Source: real, Kind: kind, Why: why})
+	if real != path {
 		b.put(Mount{Path: real, Source: real, Kind: kind, Why: why})
 	}
+}
+
+// bindResolved binds path (a program's file or package) as bindBoth does.
+func (b *builder) bindResolved(path string, kind Kind, why string) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	b.bindBoth(path, real, kind, why)
 }
 
 // program binds prog, its package folder and the interpreter of its "#!"
 // line (with that one's package folder), read-only.
 func (b *builder) program(prog string, env []string, why string) {
-	b.bindBoth(prog, Bind, why)
+	b.bindResolved(prog, Bind, why)
 	b.packageOf(prog, why+"'s package")
 	if interp := interpreter(prog, searchPath(env)); interp != "" && interp != prog {
-		b.bindBoth(interp, Bind, "interpreter")
+		b.bindResolved(interp, Bind, "interpreter")
 		b.packageOf(interp, "interpreter's package")
 	}
 }
@@ -311,8 +463,8 @@ func (b *builder) packageOf(file, why string) {
 		real = file
 	}
 	for _, f := range slices.Compact([]string{file, real}) {
-		if dir := packageDir(f); dir != "" && !b.tooWide(dir) && !underSystem(dir) {
-			b.bindBoth(dir, Bind, why)
+		if dir := b.packageDir(f); dir != "" && !b.tooWide(dir) && !underSystem(dir) {
+			b.bindResolved(dir, Bind, why)
 		}
 	}
 }
@@ -321,11 +473,19 @@ func (b *builder) packageOf(file, why string) {
 // a bin/ folder (/opt/node for /opt/node/bin/node, a virtualenv for its
 // bin/python), else the nearest folder above it with a package marker,
 // lifted to the project that holds the outermost node_modules folder.
-// It is "" when none is found within a few levels.
-func packageDir(file string) string {
+// It is "" when none is found within a few levels, and for a bin/ folder
+// right inside a home (~/.cargo/bin, ~/.local/bin, ~/go/bin): that prefix
+// is shared by many programs and holds their tokens and keyrings, so the
+// program's own file is all it brings (a link there is followed to its
+// own package by packageOf).
+func (b *builder) packageDir(file string) string {
 	dir := filepath.Dir(file)
 	if filepath.Base(dir) == "bin" {
-		return filepath.Dir(dir)
+		prefix := filepath.Dir(dir)
+		if slices.Contains(b.homes, filepath.Dir(prefix)) || slices.Contains(b.homes, prefix) {
+			return ""
+		}
+		return prefix
 	}
 	for d, i := dir, 0; i < 8 && d != "/" && d != "."; d, i = filepath.Dir(d), i+1 {
 		for _, m := range packageMarkers {
@@ -442,8 +602,11 @@ func (b *builder) covered(m Mount) bool {
 	return false
 }
 
-// expandHome turns "~/x" into the user's home folder + "/x".
+// expandHome turns "~" and "~/x" into the user's home folder (+ "/x").
 func expandHome(p string) string {
+	if p == "~" {
+		p = "~/"
+	}
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
 		if h, err := os.UserHomeDir(); err == nil {
 			return filepath.Join(h, rest)
@@ -478,4 +641,33 @@ func lookupEnv(env []string, key string) string {
 func setEnv(env []string, key, val string) []string {
 	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
 	return append(env, key+"="+val)
+}
+
+// KeptEnv are the variables of the app's environment a sandboxed server
+// gets besides those its entry sets (Policy.Env): what programs need to
+// find things and speak the user's language, never a token. HOME and
+// TMPDIR point at its private folders. A name ending in "*" is a prefix.
+var KeptEnv = []string{
+	"PATH", "LANG", "LANGUAGE", "LC_*", "TERM", "TZ", "USER", "LOGNAME",
+	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+	"SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
+}
+
+// keptEnv is env with only the variables the entry sets (own) and KeptEnv.
+func keptEnv(env, own []string) []string {
+	keep := func(name string) bool {
+		if slices.Contains(own, name) {
+			return true
+		}
+		for _, k := range KeptEnv {
+			if k == name || strings.HasSuffix(k, "*") && strings.HasPrefix(name, strings.TrimSuffix(k, "*")) {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return !keep(name)
+	})
 }

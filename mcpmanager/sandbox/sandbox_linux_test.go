@@ -110,9 +110,9 @@ func TestCanary(t *testing.T) {
 		blocked bool
 	}{
 		{"unsandboxed", nil, false},
-		{"sandboxed", &sandbox.Policy{}, true},
+		{"sandboxed", &sandbox.Policy{Env: []string{"CANARY_PORT"}}, true},
 		// Network alone lets the connection through, never the home.
-		{"sandboxed with network", &sandbox.Policy{Network: true}, true},
+		{"sandboxed with network", &sandbox.Policy{Network: true, Env: []string{"CANARY_PORT"}}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")

@@ -53,6 +53,7 @@ func TestNewPlan(t *testing.T) {
 	r := tree(t,
 		"home/.ssh/id_rsa", "home/notes/", "home/proj/package.json", "home/proj/node_modules/dep/package.json",
 		"home/proj/node_modules/dep/bin.js", "home/proj/dist/index.js", "tool/bin/server", "data/", "data/file.json", "cfg.json",
+		"home/work/app/package.json", "home/work/app/index.js",
 	)
 	home := filepath.Join(r, "home")
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
@@ -99,29 +100,35 @@ func TestNewPlan(t *testing.T) {
 		},
 		{
 			name: "allowWrite wins over the argument naming the same folder; a deeper program stays read-only",
-			spec: process.Spec{Command: filepath.Join(home, "proj/dist/index.js"), Args: []string{filepath.Join(r, "data")}, Env: env},
-			p:    Policy{AllowWrite: []string{filepath.Join(r, "data"), home}, AllowRead: []string{filepath.Join(home, "notes")}},
+			spec: process.Spec{Command: filepath.Join(home, "work/app/index.js"), Args: []string{filepath.Join(r, "data")}, Env: env},
+			p:    Policy{AllowWrite: []string{filepath.Join(r, "data"), filepath.Join(home, "work")}, AllowRead: []string{filepath.Join(home, "notes")}},
 			wants: []want{
 				{filepath.Join(r, "data"), BindRW, true},
-				{home, BindRW, true},
-				{filepath.Join(home, "proj"), Bind, true},
+				{filepath.Join(home, "work"), BindRW, true},
+				{filepath.Join(home, "work/app"), Bind, true},
 				{filepath.Join(home, "notes"), Bind, true},
 			},
 		},
 		{
-			name: "roots read-write by default",
+			name: "allowWrite of the home whole is refused",
+			spec: process.Spec{Command: "/usr/bin/env", Env: env},
+			p:    Policy{AllowWrite: []string{home}},
+			err:  ErrEscape,
+		},
+		{
+			name: "roots read-only by default",
 			spec: process.Spec{Command: "/usr/bin/env", Env: env},
 			p:    Policy{Roots: []string{filepath.Join(r, "data"), filepath.Join(r, "missing")}},
 			wants: []want{
-				{filepath.Join(r, "data"), BindRW, true},
+				{filepath.Join(r, "data"), Bind, true},
 				{filepath.Join(r, "missing"), Tmpfs, true},
 			},
 		},
 		{
-			name:  "roots read-only",
+			name:  "roots read-write when asked",
 			spec:  process.Spec{Command: "/usr/bin/env", Env: env},
-			p:     Policy{Roots: []string{filepath.Join(r, "data")}, RootsAccess: ReadOnly},
-			wants: []want{{filepath.Join(r, "data"), Bind, true}},
+			p:     Policy{Roots: []string{filepath.Join(r, "data")}, RootsAccess: ReadWrite},
+			wants: []want{{filepath.Join(r, "data"), BindRW, true}},
 		},
 		{
 			name:  "roots hidden",

@@ -12,7 +12,8 @@
 //
 // Tools (every mode that serves): echo {text}, sleep {ms}, crash {} (exits
 // mid-call), big {bytes}, progress {} (three progress notifications),
-// getenv {name}. FAULT_LEAK=VAR in the environment prints VAR to stderr.
+// getenv {name}, environ {} (the whole environment, one NAME=value a
+// line: a snoop for what a server is given). FAULT_LEAK=VAR in the environment prints VAR to stderr.
 package main
 
 import (
@@ -111,6 +112,10 @@ func newServer(name string) *server.MCPServer {
 		mcp.WithString("name", mcp.Required())),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(os.Getenv(req.GetString("name", ""))), nil
+		})
+	s.AddTool(mcp.NewTool("environ", mcp.WithDescription("Return the whole environment, one NAME=value a line")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(strings.Join(os.Environ(), "\n")), nil
 		})
 	s.AddTool(mcp.NewTool("progress", mcp.WithDescription("Report three progress steps, then answer")),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

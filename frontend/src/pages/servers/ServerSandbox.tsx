@@ -30,7 +30,7 @@ export function ServerSandboxForm({ server: s }: { server: ServerView }) {
   const [network, setNetwork] = useState(false);
   const [read, setRead] = useState('');
   const [write, setWrite] = useState('');
-  const [roots, setRoots] = useState('write');
+  const [roots, setRoots] = useState('read');
   const [err, setErr] = useState('');
   const [saved, setSaved] = useState(false);
   useEffect(() => {
@@ -41,7 +41,7 @@ export function ServerSandboxForm({ server: s }: { server: ServerView }) {
       setNetwork(v.network);
       setRead((v.allowRead ?? []).join('\n'));
       setWrite((v.allowWrite ?? []).join('\n'));
-      setRoots(v.roots || 'write');
+      setRoots(v.roots || 'read');
     }, (e: unknown) => setErr(message(e)));
   }, [s.name]);
   if (!view) return err ? <div className="alert" role="alert">{err}</div> : null;
@@ -86,8 +86,8 @@ export function ServerSandboxForm({ server: s }: { server: ServerView }) {
         <label>
           Its roots (workspace folders)
           <select value={roots} onChange={(e) => setRoots(e.target.value)}>
-            <option value="write">read and write</option>
             <option value="read">read only</option>
+            <option value="write">read and write (what it writes there, the workspace shell may later run)</option>
             <option value="none">hidden</option>
           </select>
         </label>
