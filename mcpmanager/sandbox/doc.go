@@ -13,7 +13,7 @@
 //   - every file or folder an argument names that exists (also the value
 //     of --flag=/path), and a file argument's package folder, read-only —
 //     except "/", the home folder and the folders above it, which are
-//     never opened by an argument (list them in AllowRead if meant);
+//     never opened by an argument;
 //   - the working directory (Spec.Dir) read-only; without one, the server
 //     starts in its private home;
 //   - a private, empty, writable home at the path of $HOME and a private
@@ -24,7 +24,20 @@
 //     workspace shell could later run);
 //   - AllowRead read-only and AllowWrite read-write;
 //   - no network (a network namespace of its own with only loopback, so
-//     127.0.0.1 on the host is not reachable either) unless Network.
+//     127.0.0.1 on the host is not reachable either) unless Network;
+//   - an environment of the variables its entry sets (Policy.Env) and the
+//     short KeptEnv list, not the app's: no token of the user's or of
+//     Switchboard's reaches it.
+//
+// Every folder is resolved at every start, and bound where it really is.
+// A start is refused (ErrEscape, one sentence naming the folder) when a
+// folder leads to the home whole, to "/" or to a folder holding the
+// app's data (Policy.Private) — whatever its spelling, "~/", "~/..", a
+// link, /proc/self/cwd — or goes through a symbolic link inside a folder
+// the server may write: a link it may have made on an earlier start to
+// reach, on this one, what it was not given. A program in a bin/ folder
+// right inside the home (~/.cargo/bin, ~/.local/bin) brings its own file,
+// not that shared prefix with its tokens and keyrings.
 //
 // A deeper mount wins over the one above it, so a program inside an
 // AllowWrite folder stays read-only; for the same path, read-write wins.
@@ -49,8 +62,14 @@
 // and HOME and TMPDIR point at them). On Windows and other systems Prepare
 // fails with ErrUnsupported.
 //
-// What it does not do: limit CPU or memory, filter system calls, hide
-// other processes' abstract Unix sockets when Network is true (they live
-// in the network namespace), or stop a server running as root from
-// reading root-owned system files under /etc.
+// On Linux each sandboxed server runs under limits set inside the sandbox
+// by prlimit (util-linux): MaxProcesses processes and threads (not
+// enforced by the kernel when the app runs as root) and MaxDataBytes of
+// data memory per process.
+//
+// What it does not do: limit CPU or the memory of all its processes
+// together, filter system calls, hide other processes' abstract Unix
+// sockets when Network is true (they live in the network namespace), or
+// stop a server running as root from reading root-owned system files
+// under /etc.
 package sandbox

@@ -27,6 +27,9 @@ var (
 	// opens (the home, "/", a folder of the app's) or through a link the
 	// server could have made.
 	ErrEscape = errors.New("the sandbox does not open it")
+	// ErrNoPrlimit: prlimit (util-linux), which sets the sandbox's limits,
+	// is not installed (Linux).
+	ErrNoPrlimit = errors.New("prlimit is not installed: install util-linux (apt install util-linux) or turn the server's sandbox off")
 	// ErrPackage: npx or uvx arguments the sandbox cannot fetch ahead.
 	ErrPackage = errors.New("cannot fetch the package before the sandboxed start")
 )
@@ -79,6 +82,19 @@ type Policy struct {
 	// workspace or a bundle's folder, may be bound).
 	Private []string
 }
+
+// Limits of each sandboxed server on Linux, set inside the sandbox with
+// prlimit (the README gives the numbers). Variables so tests can lower
+// them.
+var (
+	// MaxProcesses bounds the processes and threads the server may have
+	// at once (RLIMIT_NPROC): a fork bomb stops there. The kernel does not
+	// apply it to a server the app runs as root.
+	MaxProcesses = 512
+	// MaxDataBytes bounds each process's data memory (RLIMIT_DATA: heap
+	// and private writable mappings): 4 GiB.
+	MaxDataBytes int64 = 4 << 30
+)
 
 // Kind is what a Mount puts at its path.
 type Kind uint8

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -47,12 +48,31 @@ func available(ctx context.Context) error {
 	return probe.(func() error)()
 }
 
-// wrap runs plan under bwrap.
+// Prlimit is util-linux's prlimit, which sets the limits inside the
+// sandbox (see MaxProcesses). A variable so tests can name one that is
+// missing.
+var Prlimit = "prlimit"
+
+// wrap runs plan under bwrap, its program under prlimit inside: set after
+// the sandbox's user namespace is made, the process limit counts the
+// sandbox's own processes, not all of the user's.
 func wrap(plan Plan) (process.Spec, error) {
 	bwrap, err := bwrapPath()
 	if err != nil {
 		return process.Spec{}, err
 	}
+	prlimit, err := process.LookPath(Prlimit, process.MergePATH(process.LoginPATH(), "/usr/bin:/bin"))
+	if err != nil {
+		return process.Spec{}, &Error{Op: "prlimit", Err: ErrNoPrlimit}
+	}
+	if real, err := filepath.EvalSymlinks(prlimit); err == nil {
+		prlimit = real
+	}
+	if !underSystem(prlimit) {
+		plan.Mounts = append(plan.Mounts, Mount{Path: prlimit, Source: prlimit, Kind: Bind, Why: "limits"})
+	}
+	plan.Args = append([]string{fmt.Sprintf("--nproc=%d", MaxProcesses), fmt.Sprintf("--data=%d", MaxDataBytes), "--", plan.Command}, plan.Args...)
+	plan.Command = prlimit
 	// bwrap itself runs in the app's working directory; the server's is
 	// --chdir inside.
 	dir, _ := os.Getwd()

@@ -72,10 +72,16 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 	}, nil
 }
 
-// sandboxRefused reports a sandbox that cannot run on this system: a
-// restart would fail the same way.
+// sandboxRefused reports a sandbox that cannot run on this system, or a
+// folder it refuses to open: a restart would fail the same way until the
+// user changes something.
 func sandboxRefused(err error) bool {
-	return errors.Is(err, sandbox.ErrNoBubblewrap) || errors.Is(err, sandbox.ErrNoNamespaces) || errors.Is(err, sandbox.ErrUnsupported)
+	for _, e := range []error{sandbox.ErrNoBubblewrap, sandbox.ErrNoNamespaces, sandbox.ErrUnsupported, sandbox.ErrNoPrlimit, sandbox.ErrEscape} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // stdioTransport is the stdio transport (wire.Transport: one pass over each
