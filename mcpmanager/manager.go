@@ -389,11 +389,28 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 			// Its own variables pass the sandbox's environment filter; the
 			// app's folders stay out of its binds.
 			policy := *c.Sandbox
-			policy.Env, policy.Private = sortedKeys(c.Env), slices.Clone(m.opts.Private)
+			policy.Env, policy.Private, policy.Shared = sortedKeys(c.Env), slices.Clone(m.opts.Private), m.sharedLocked(c.Name)
 			spec.Sandbox = &policy
 		}
 	}
 	return spec
+}
+
+// sharedLocked are the folders the other sandboxed servers may write: a
+// link one of them made there is not followed into the next one's
+// sandbox.
+func (m *Manager) sharedLocked(name string) []string {
+	var out []string
+	for other, s := range m.servers {
+		if sb := s.cfg.Sandbox; other != name && sb != nil {
+			out = append(out, sb.AllowWrite...)
+			if sb.RootsAccess == sandbox.ReadWrite {
+				out = append(out, s.cfg.Roots...)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // builtinStart is start with the built-in's name said once: the supervisor
@@ -731,15 +748,7 @@ func (m *Manager) env(own map[string]string) []string {
 		base = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "PATH=") })
 		base = append(base, "PATH="+process.LoginPATH())
 	}
-	out := slices.DeleteFunc(slices.Clone(base), func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		for _, s := range AppSecretEnv {
-			if name == s || strings.HasSuffix(s, "*") && strings.HasPrefix(name, strings.TrimSuffix(s, "*")) {
-				return true
-			}
-		}
-		return false
-	})
+	out := process.DropEnv(base, AppSecretEnv)
 	for _, k := range sortedKeys(own) {
 		out = append(out, k+"="+own[k])
 	}

@@ -215,3 +215,20 @@ func TestRootsAtHome(t *testing.T) {
 		refused(t, err, home)
 	}
 }
+
+// TestEscapeThroughAnotherServersLink: a link another sandboxed server
+// made in a folder it may write, named in this server's allowRead, is not
+// followed into the home either.
+func TestEscapeThroughAnotherServersLink(t *testing.T) {
+	home, secret := fakeHome(t)
+	theirs := t.TempDir() // the other server's allowWrite
+	link := filepath.Join(theirs, "shared-notes")
+	if err := os.Symlink(filepath.Join(home, ".ssh"), link); err != nil {
+		t.Fatal(err)
+	}
+	out, err := escape(t, sandbox.Policy{AllowRead: []string{link}, Shared: []string{theirs}}, `cat "$0/id_secret"; cat "`+home+`/.ssh/id_secret"`)
+	if strings.Contains(out, secret) {
+		t.Fatalf("read the home through another server's link: %q", out)
+	}
+	refused(t, err, link)
+}

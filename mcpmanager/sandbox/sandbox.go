@@ -81,6 +81,10 @@ type Policy struct {
 	// is one of them or holds one (folders inside them, like the default
 	// workspace or a bundle's folder, may be bound).
 	Private []string
+	// Shared are folders other sandboxed servers may write: a symbolic
+	// link inside one is not followed either (another server may have
+	// made it for this one to follow).
+	Shared []string
 }
 
 // Limits of each sandboxed server on Linux, set inside the sandbox with
@@ -309,10 +313,11 @@ func homes(home string) []string {
 	return slices.Compact(slices.Sorted(slices.Values(out)))
 }
 
-// writableDirs are the folders p lets the server write, as named and as
-// resolved: a link inside one of them may be the server's doing.
+// writableDirs are the folders p lets the server (or another sandboxed
+// server) write, as named and as resolved: a link inside one of them may
+// be a server's doing.
 func writableDirs(p Policy) []string {
-	list := slices.Clone(p.AllowWrite)
+	list := append(slices.Clone(p.AllowWrite), p.Shared...)
 	if p.RootsAccess == ReadWrite {
 		list = append(list, p.Roots...)
 	}
@@ -671,19 +676,5 @@ var KeptEnv = []string{
 
 // keptEnv is env with only the variables the entry sets (own) and KeptEnv.
 func keptEnv(env, own []string) []string {
-	keep := func(name string) bool {
-		if slices.Contains(own, name) {
-			return true
-		}
-		for _, k := range KeptEnv {
-			if k == name || strings.HasSuffix(k, "*") && strings.HasPrefix(name, strings.TrimSuffix(k, "*")) {
-				return true
-			}
-		}
-		return false
-	}
-	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return !keep(name)
-	})
+	return process.KeepEnv(env, append(slices.Clone(KeptEnv), own...))
 }

@@ -1,11 +1,12 @@
 // Sandboxed servers in the window: the import wizard's offer to sandbox the
 // imported local servers, the "sandboxed" badge on the row, and the sandbox
-// settings under Details (a bad folder named by its JSON path, then saved,
-// then turned off), with the real server-filesystem under bubblewrap.
+// settings under Details (a bad folder named by its JSON path, the home
+// under another spelling refused, a link to the home refused at start, then
+// saved, then turned off), with the real server-filesystem under bubblewrap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, openApp, screenshot } from '../lib.mjs';
 
@@ -59,6 +60,31 @@ test('an imported server runs sandboxed, and its sandbox is edited under Details
   await boxed.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   await toggle.focus();
   await screenshot(page, 'sandbox-details');
+
+  // The home under another spelling is refused at save, with its JSON path.
+  await write.fill('~/.');
+  await form.getByRole('button', { name: 'Save sandbox' }).click();
+  await form.getByRole('alert').getByText(/boxed\.sandbox\.allowWrite\[0\]: "~\/\." would open everything the sandbox hides/).waitFor();
+
+  // A folder it may write, inside another one it may write, that became a
+  // link to the home (what the server itself could have done): the next
+  // start is refused, and the row says which link and what to do.
+  const inner = path.join(data, 'inner');
+  symlinkSync(homedir(), inner);
+  await write.fill(`${data}\n${inner}`);
+  await form.getByRole('button', { name: 'Save sandbox' }).click();
+  await form.getByRole('status').getByText('Saved; the server restarts in its sandbox.').waitFor();
+  await boxed.locator('[data-state="error"]').waitFor({ timeout: 60_000 });
+  await boxed.getByText(/goes through the link .*inner.* a folder the server can write.*remove the link/).first().waitFor();
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await boxed.scrollIntoViewIfNeeded();
+    await screenshot(page, `sandbox-refused-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await write.fill(data);
+  await form.getByRole('button', { name: 'Save sandbox' }).click();
+  await boxed.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
 
   // Off: the badge goes, and the form's fields are disabled.
   await toggle.uncheck();
