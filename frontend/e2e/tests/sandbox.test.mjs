@@ -75,10 +75,15 @@ test('an imported server runs sandboxed, and its sandbox is edited under Details
   await form.getByRole('button', { name: 'Save sandbox' }).click();
   await form.getByRole('status').getByText('Saved; the server restarts in its sandbox.').waitFor();
   await boxed.locator('[data-state="error"]').waitFor({ timeout: 60_000 });
-  await boxed.getByText(/goes through the link .*inner.* a folder the server can write.*remove the link/).first().waitFor();
+  const refusal = boxed.getByText(/goes through the link .*inner.* a folder the server can write.*remove the link/).first();
+  await refusal.waitFor();
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
-    await boxed.scrollIntoViewIfNeeded();
+    await refusal.scrollIntoViewIfNeeded();
+    const wide = await page.evaluate(() => [...document.querySelectorAll('main *')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((el) => `${el.tagName}.${el.className}`).slice(0, 5));
+    assert.deepEqual(wide, [], `nothing sticks out of the window at ${width} px`);
     await screenshot(page, `sandbox-refused-${width}`);
   }
   await page.setViewportSize({ width: 1200, height: 800 });
