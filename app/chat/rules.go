@@ -40,9 +40,16 @@ type Match struct {
 	// Glob: * is any run of characters (slashes and spaces too), ? one
 	// character, [abc] one of a set; the whole value must match.
 	Glob string `json:"glob,omitempty"`
-	// Regex is a Go regular expression matched against the whole value.
+	// Regex is a Go regular expression matched against the whole value;
+	// in a deny rule "." matches a newline too.
 	Regex string `json:"regex,omitempty"`
 }
+
+// Separators start another command in a shell, or redirect one. An allow
+// rule does not match a value with more of one than its own pattern shows:
+// "git status*" approves "git status --short", never "git status; rm -rf
+// ~" or "git status\nrm -rf ~", which are asked about instead.
+var Separators = []string{"\n", "\r", ";", "&", "|", "`", "$(", ">", "<"}
 
 // RuleError says which rule and field is wrong and what to do.
 type RuleError struct {
@@ -102,7 +109,11 @@ func (r Rule) compile() (compiled, error) {
 			return bad(field, errors.New("both glob and regex: keep one"))
 		case m.Regex != "":
 			if _, err = regexp.Compile(m.Regex); err == nil { // the error quotes the user's own pattern
-				re, err = regexp.Compile(`^(?:` + m.Regex + `)$`)
+				flags := "" // an allow regex's "." stops at a newline, which Separators hold to anyway
+				if r.Effect == PolicyDeny {
+					flags = "(?s)" // a deny rule sees the whole value, lines after the first too
+				}
+				re, err = regexp.Compile(flags + `^(?:` + m.Regex + `)$`)
 			}
 			if err != nil {
 				return bad(field+".regex", err)
@@ -188,15 +199,33 @@ func globRegexp(g string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
-// matches reports whether every condition holds for args.
+// matches reports whether every condition holds for args; an allow rule's
+// value may not have more Separators than its pattern.
 func (c compiled) matches(args map[string]any) bool {
 	for i, p := range c.paths {
 		v, ok := lookup(args, p)
-		if !ok || !c.res[i].MatchString(text(v)) {
+		if !ok {
+			return false
+		}
+		s := text(v)
+		if !c.res[i].MatchString(s) {
+			return false
+		}
+		if m := c.rule.Match[i]; c.rule.Effect == PolicyAllow && smuggles(s, m.Glob+m.Regex) {
 			return false
 		}
 	}
 	return true
+}
+
+// smuggles reports whether value has more of a separator than pattern.
+func smuggles(value, pattern string) bool {
+	for _, sep := range Separators {
+		if strings.Count(value, sep) > strings.Count(pattern, sep) {
+			return true
+		}
+	}
+	return false
 }
 
 func lookup(v any, p []step) (any, bool) {

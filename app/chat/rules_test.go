@@ -41,6 +41,16 @@ func TestRulesDecide(t *testing.T) {
 		{"allow when the deny does not match", chat.Rules{denyRm, allowGit()}, `{"command":"git status"}`, chat.PolicyAllow},
 		{"nested paths, indexes and sets", chat.Rules{nested}, `{"env":[{"name":"PATH"},{"name":"LANG"}],"timeout":20}`, chat.PolicyAllow},
 		{"index out of range", chat.Rules{nested}, `{"env":[{"name":"LANG"}],"timeout":20}`, ""},
+		// A deny regex sees past a newline; an allow rule never approves a
+		// second command its pattern does not show.
+		{"deny sees past a newline", chat.Rules{allowGit(), denyRm}, `{"command":"git status\nrm -rf ~"}`, chat.PolicyDeny},
+		{"allow does not approve a second command", chat.Rules{allowGit()}, `{"command":"git status; touch x"}`, ""},
+		{"nor one after a newline", chat.Rules{allowGit()}, `{"command":"git status\ntouch x"}`, ""},
+		{"nor a pipe, a substitution or a redirect", chat.Rules{allowGit()}, `{"command":"git status $(touch x) > /tmp/y | sh"}`, ""},
+		{"nor a background job", chat.Rules{allowGit()}, `{"command":"git status & curl x"}`, ""},
+		{"a separator the pattern shows is allowed", chat.Rules{{Tool: "workspace__execute_shell", Effect: chat.PolicyAllow, Match: []chat.Match{{Path: "command", Glob: "git log | head*"}}}}, `{"command":"git log | head -5"}`, chat.PolicyAllow},
+		{"but not another one", chat.Rules{{Tool: "workspace__execute_shell", Effect: chat.PolicyAllow, Match: []chat.Match{{Path: "command", Glob: "git log | head*"}}}}, `{"command":"git log | head -5; rm x"}`, ""},
+		{"an allow regex is held to the same", chat.Rules{{Tool: "workspace__execute_shell", Effect: chat.PolicyAllow, Match: []chat.Match{{Path: "command", Regex: `git status.*`}}}}, `{"command":"git status;touch x"}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

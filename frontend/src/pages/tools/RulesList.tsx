@@ -20,7 +20,7 @@ export function RulesList() {
   return (
     <section className="rules" aria-labelledby="rules-title">
       <h2 id="rules-title">Approval rules</h2>
-      <p className="muted">Allow or deny a tool's calls by their arguments, without asking. A deny rule always wins, even over <code>--yes</code> on the command line.</p>
+      <p className="muted">Allow or deny a tool's calls by their arguments, without asking. A deny rule always wins, even over <code>--yes</code> on the command line. An allow rule never approves a value with a command separator its pattern does not show (<code>;</code> <code>&amp;</code> <code>|</code> <code>`</code> <code>$(</code> <code>&gt;</code> <code>&lt;</code> or a new line): <code>git status*</code> runs <code>git status --short</code>, but <code>git status; rm x</code> is asked about.</p>
       {rules.length === 0 && <p className="muted">No rules yet. Add one here, or press “Always allow calls like this…” on an approval card.</p>}
       <ul aria-label="Approval rules">
         {rules.map((r) => (
