@@ -102,3 +102,21 @@ func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
 		})
 	}
 }
+
+// appOnlyFilter leaves out of a client's tools/list the tools only an app
+// may call (_meta.ui.visibility ["app"]) unless the client declared the
+// MCP Apps extension: a client without apps would offer them to its model.
+func appOnlyFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		if _, apps := s.GetClientCapabilities().Extensions[apps.Extension]; apps {
+			return tools
+		}
+	}
+	out := tools[:0:0]
+	for _, t := range tools {
+		if apps.ModelVisible(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,6 +24,9 @@ import (
 // published nor withheld: the MCP server answers that one (after the
 // start-up wait, it may be about to be published).
 func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) (json.RawMessage, bool) {
+	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] != '{' && string(a) != "null" {
+		return errorResult(fmt.Errorf("tools/call %s: arguments must be a JSON object (name → value), not %s", name, jsonKind(a))), true
+	}
 	srv, tool, ok := g.route(name)
 	if !ok {
 		if !g.withheld(name) {
@@ -90,4 +94,22 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 		}
 		return res, nil
 	}
+}
+
+// jsonKind names the kind of the JSON value that starts raw.
+func jsonKind(raw []byte) string {
+	switch raw[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case '{':
+		return "an object"
+	}
+	if raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' {
+		return "a number"
+	}
+	return "JSON"
 }

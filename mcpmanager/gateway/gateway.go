@@ -108,6 +108,7 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 		server.WithResourceCapabilities(false, true),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
+		server.WithToolFilter(appOnlyFilter),
 		server.WithInstructions("Switchboard gathers the tools of several MCP servers. Each tool is named server__tool: the part before the double underscore is the server it belongs to."),
 	)
 	return g

@@ -4,12 +4,15 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // NewToken returns a random bearer token for serving over HTTP.
@@ -39,6 +42,14 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 			http.Error(w, "unauthorized: send the token 'switchboard serve' printed as Authorization: Bearer <token>", http.StatusUnauthorized)
 			return
 		}
+		// A body is one JSON-RPC message: bounded like a line on stdio, and
+		// refused before it is read when it says it is longer.
+		limit := int64(wire.MaxMessageBytes)
+		if r.ContentLength > limit {
+			http.Error(w, fmt.Sprintf("request body too large: %d bytes is over the %d-byte limit on one message (wire.MaxMessageBytes)", r.ContentLength, limit), http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		mcpHandler.ServeHTTP(w, r)
 	})
 }

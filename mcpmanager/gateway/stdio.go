@@ -38,9 +38,18 @@ import (
 // MCP server as is, and its notifications (list_changed, progress) are
 // written as they come.
 //
+// At most MaxInflight messages are handled at once: past that, nothing more
+// is read until one is done, so a client that sends without reading the
+// answers (its pipe full, every handler blocked writing) is held back by
+// its own pipe instead of growing the gateway's memory.
+//
 // When ctx ends while in is blocked in a read that cannot be interrupted
 // (a terminal, a blocking pipe), that one read goroutine lives on until in
 // is closed, as with mcp-go's own stdio server.
+// MaxInflight bounds the messages a stdio session handles at once (see
+// ServeStdio). A variable so tests can lower it.
+var MaxInflight = 64
+
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 256)}
 	if err := g.srv.RegisterSession(ctx, sess); err != nil {
@@ -88,24 +97,36 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 	// one) and handles the message itself, with no scheduler hop before the
 	// call. Idle workers are kept: a fresh goroutine per message would grow
 	// its stack again for every call.
+	// At MaxInflight workers the reader keeps the turn: it reads its next
+	// message only after handling this one.
 	turn := make(chan struct{})
+	var workers atomic.Int32
+	workers.Store(1)
 	var work func()
 	work = func() {
+		defer workers.Add(-1)
 		for {
 			line, err := r.Next()
 			if len(line) > 0 && begin() {
+				passed := false
 				if err == nil {
 					select {
 					case turn <- struct{}{}:
+						passed = true
 					default:
-						go work()
+						if workers.Add(1) <= int32(MaxInflight) {
+							go work()
+							passed = true
+						} else {
+							workers.Add(-1)
+						}
 					}
 				}
 				if !sess.out.answer(line) { // else: the client's answer to our request
 					g.handle(ctx, line, w, calls)
 				}
 				handlers.Done()
-				if err == nil {
+				if err == nil && passed {
 					select {
 					case <-turn: // read the next message
 						continue
@@ -288,7 +309,13 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := string(req.ID)
-	calls.start(id, cancel)
+	if !calls.start(id, cancel) {
+		// A second call under the id of one still running would take its
+		// place: the first could then never be cancelled.
+		_ = w.WriteJSON(mcp.NewJSONRPCError(mcp.NewRequestId(json.RawMessage(req.ID)), mcp.INVALID_REQUEST,
+			fmt.Sprintf("request id %s is in use by a call still running; send each request with a new id", id), nil))
+		return true
+	}
 	defer calls.done(id)
 	var meta *mcp.Meta
 	if m := req.Params.Meta; m != nil {
@@ -333,10 +360,15 @@ type inflight struct {
 	cancel map[string]context.CancelFunc
 }
 
-func (f *inflight) start(id string, cancel context.CancelFunc) {
+// start records a call; false when id is already running.
+func (f *inflight) start(id string, cancel context.CancelFunc) bool {
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, dup := f.cancel[id]; dup {
+		return false
+	}
 	f.cancel[id] = cancel
-	f.mu.Unlock()
+	return true
 }
 
 func (f *inflight) done(id string) {
