@@ -217,7 +217,9 @@ func zipBundle(t *testing.T, manifest string) string {
 // not installed: the user is told which field and why, and the server never
 // runs with the other server's secret or the app's environment.
 func TestBundleNeverExpandsAnotherServersSecret(t *testing.T) {
-	mcp := func(m map[string]any) map[string]any { return m["server"].(map[string]any)["mcp_config"].(map[string]any) }
+	mcp := func(m map[string]any) map[string]any {
+		return m["server"].(map[string]any)["mcp_config"].(map[string]any)
+	}
 	for _, tt := range []struct {
 		name  string
 		edit  func(m map[string]any)
