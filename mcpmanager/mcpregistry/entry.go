@@ -56,9 +56,9 @@ type Ask struct {
 var braceRE = regexp.MustCompile(`\{([A-Za-z0-9_.-]+)\}`)
 
 // Asks lists what option o of s needs from the user, in order, each key
-// once.
+// once; none is an empty list, not nil (the window maps over it).
 func Asks(s ServerJSON, o Option) []Ask {
-	var out []Ask
+	out := []Ask{}
 	seen := map[string]bool{}
 	add := func(a Ask) {
 		if seen[a.Key] {
