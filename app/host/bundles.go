@@ -167,11 +167,19 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	if err != nil {
 		return "", err
 	}
+	// The entry is built once before unpacking, where it will be, so that a
+	// manifest refused for a reference it makes leaves no files behind.
+	if _, err := m.Entry(bundle.UserVars(bundle.Dir(b.Root(), m.Name, m.Version)), checked); err != nil {
+		return "", err
+	}
 	dir, err := bd.Unpack(b.Root())
 	if err != nil {
 		return "", err
 	}
-	s := m.Entry(bundle.UserVars(dir), checked)
+	s, err := m.Entry(bundle.UserVars(dir), checked)
+	if err != nil {
+		return "", err
+	}
 	rec := Installed{
 		Name: m.Name, Version: m.Version, DisplayName: m.DisplayName, Author: m.Author.Name, Description: m.Description,
 		Icon: m.Icon, Dir: dir, Signature: bd.Signature.Summary(), Signed: bd.Signature.Status,

@@ -24,6 +24,8 @@ import (
 	"sync"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // Service is the keyring service name every secret is stored under.
@@ -147,7 +149,9 @@ func (s *Store) Lookup(kind, name string) (string, error) {
 	return "", fmt.Errorf("unknown reference kind %q", kind)
 }
 
-var ref = regexp.MustCompile(`\$\{(secret|env):([^}]+)\}`)
+// ref is what Expand resolves; config checks documents from outside
+// (registries, bundles) for the same pattern, so it is defined there.
+var ref = config.ReferencePattern
 
 // Refs lists the ${secret:NAME} names used in s.
 func Refs(s string) []string {

@@ -5,7 +5,9 @@
 // the manifest (a signature block split off), Manifest.Compatible checks
 // the platform and runtimes, Unpack extracts it under a root (refusing
 // escapes, links and oversize files), and Manifest.Entry is the
-// config.Server with every ${...} substituted. See Example.
+// config.Server with every ${...} substituted. A ${secret:…} or ${env:…}
+// reference the manifest itself makes is refused (config.ErrForeignReference):
+// only the user's values may reference secrets. See Example.
 //
 // Values of user_config keys marked sensitive are never written by this
 // package: the caller passes a placeholder for them (a ${secret:NAME} the
@@ -49,7 +51,7 @@ var (
 // ManifestError names the manifest field that is wrong.
 type ManifestError struct {
 	Field string // JSON path, "server.type"; "" for the whole file
-	Err   error  // says what is wrong; wraps nothing
+	Err   error  // says what is wrong; wraps nothing but config.ErrForeignReference
 }
 
 func (e *ManifestError) Error() string {
@@ -189,6 +191,15 @@ func (u *UserConfig) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("%s: %w", tok, err)
 		}
 		o.Key = tok.(string)
+		// A key declared twice is refused rather than one copy kept (Go's
+		// encoding/json and JavaScript's JSON.parse keep the last): the two
+		// may disagree on "sensitive", and whichever copy a reader picks,
+		// another (the form, Install, the record in config.json) may pick
+		// the other and write a sensitive value in plaintext. Only the
+		// bundle's author can say which one was meant.
+		if _, dup := u.Lookup(o.Key); dup {
+			return &ManifestError{Field: "user_config." + o.Key, Err: errors.New("declared twice; each setting must appear once")}
+		}
 		*u = append(*u, o)
 	}
 	_, err = dec.Token()
@@ -280,6 +291,10 @@ func Read(path string, data []byte) (*Bundle, error) {
 func ParseManifest(raw []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(raw, &m); err != nil {
+		var me *ManifestError
+		if errors.As(err, &me) {
+			return nil, me
+		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
 			return nil, &ManifestError{Field: te.Field, Err: fmt.Errorf("must be %s, not a JSON %s", article(te.Type.Kind().String()), te.Value)}
@@ -382,6 +397,9 @@ func (m *Manifest) Validate() error {
 				return bad("compatibility.runtimes."+rt, "%v", err)
 			}
 		}
+	}
+	if field, ref := m.reference(); ref != "" {
+		return &ManifestError{Field: field, Err: foreign(ref)}
 	}
 	for _, o := range m.UserConfig {
 		f := "user_config." + o.Key

@@ -56,7 +56,10 @@ func TestPackedBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := m.Entry(vars, values)
+	s, err := m.Entry(vars, values)
+	if err != nil {
+		t.Fatal(err)
+	}
 	wantArgs := []string{filepath.Join(dir, "server/index.js"), "--greeting", "hello", "/home/u"}
 	if s.Name != "echo-env" || s.Command != "node" || !slices.Equal(s.Args, wantArgs) {
 		t.Errorf("entry %s %q, want node %q", s.Name, s.Args, wantArgs)
@@ -72,7 +75,10 @@ func TestPackedBundle(t *testing.T) {
 	}
 	// Windows gets its platform override; several folders are several arguments.
 	values["folders"] = []string{"/a", "/b"}
-	w := m.Entry(bundle.Vars{Dirname: dir, Platform: "win32"}, values)
+	w, err := m.Entry(bundle.Vars{Dirname: dir, Platform: "win32"}, values)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if w.Command != "node.exe" || !slices.Equal(w.Args[3:], []string{"/a", "/b"}) {
 		t.Errorf("win32 entry %s %q", w.Command, w.Args)
 	}

@@ -2,10 +2,12 @@ package bundle
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -179,35 +181,203 @@ func (m *Manifest) Config(platform string) MCPConfig {
 // is exactly one ${user_config.KEY} of several values expanded into one
 // argument each, a relative binary command made absolute. It is named
 // after the manifest.
-func (m *Manifest) Entry(vars Vars, values Values) config.Server {
+//
+// The manifest is not the user's: a ${secret:…} or ${env:…} reference it
+// puts in the entry (Validate refuses the ones it spells out; here also
+// those pieces of its text join into) would be expanded at start and hand
+// its author another server's secret or this app's environment, so the
+// entry is refused with a *ManifestError naming the field. The values are
+// the user's, references included (the keyring's ${secret:…} for a
+// sensitive one), except one equal to the option's default, which is the
+// manifest's text.
+func (m *Manifest) Entry(vars Vars, values Values) (config.Server, error) {
 	c := m.Config(vars.Platform)
+	// The user's values go in as opaque stand-ins, so that every reference
+	// left in the entry came from the manifest; they are put back at the end.
+	opaque := config.NewOpaque()
+	given := Values{}
+	for k, v := range values {
+		if o, ok := m.UserConfig.Lookup(k); ok && m.isDefault(o, v, vars) {
+			given[k] = v
+			continue
+		}
+		hidden := make([]string, len(v))
+		for i, x := range v {
+			hidden[i] = opaque.Hide(x)
+		}
+		given[k] = hidden
+	}
 	user := func(key string) (string, bool) {
-		v, ok := values[key]
+		v, ok := given[key]
 		if !ok {
 			return "", true // unset optional: empty, as Claude Desktop does
 		}
 		return strings.Join(v, string(os.PathListSeparator)), true
 	}
+	var refErr error
+	checked := func(v, field, template string) string {
+		if ref := config.Reference(v); ref != "" && refErr == nil {
+			refErr = &ManifestError{Field: m.blame(field, template, ref, given), Err: foreign(ref)}
+		}
+		return v
+	}
+	fields := m.fields(vars.Platform)
 	s := config.Server{Name: m.Name, Transport: config.Stdio, Env: map[string]string{}}
-	s.Command = vars.substitute(c.Command, user)
+	s.Command = checked(vars.substitute(c.Command, user), fields.command, c.Command)
 	if m.Server.Type == Binary && !filepath.IsAbs(s.Command) && strings.ContainsAny(s.Command, `/\`) {
 		s.Command = filepath.Join(vars.Dirname, filepath.FromSlash(s.Command))
 	}
 	if m.Server.Type == Binary && runtime.GOOS == "windows" && filepath.Ext(s.Command) == "" {
 		s.Command += ".exe"
 	}
-	for _, a := range c.Args {
+	for i, a := range c.Args {
 		if key, ok := soleUserConfig(a); ok {
-			s.Args = append(s.Args, values[key]...)
+			for _, v := range given[key] {
+				s.Args = append(s.Args, checked(v, fields.args(i), a))
+			}
 			continue
 		}
-		s.Args = append(s.Args, vars.substitute(a, user))
+		s.Args = append(s.Args, checked(vars.substitute(a, user), fields.args(i), a))
 	}
 	for k, v := range c.Env {
-		s.Env[k] = vars.substitute(v, user)
+		s.Env[k] = checked(vars.substitute(v, user), fields.env(k), v)
 	}
 	s.Cwd = vars.Dirname
-	return s
+	if refErr != nil {
+		return config.Server{}, refErr
+	}
+	opaque.RevealServer(&s)
+	return s, nil
+}
+
+// isDefault reports whether v is o's default: substituted with vars, or
+// with no bundle folder yet, as Inspect and Check see it before unpacking
+// (and the window's form sends it back).
+func (m *Manifest) isDefault(o Option, v []string, vars Vars) bool {
+	before := vars
+	before.Dirname = ""
+	return len(o.Default) > 0 && (slices.Equal(v, o.Defaults(vars)) || slices.Equal(v, o.Defaults(before)))
+}
+
+// blame is the field a reference in an entry's value came from: a
+// user_config default the template substitutes, if one holds it, else the
+// template's own field.
+func (m *Manifest) blame(field, template, ref string, given Values) string {
+	if config.Reference(template) == ref {
+		return field
+	}
+	for _, match := range placeholderRE.FindAllStringSubmatch(template, -1) {
+		key, ok := strings.CutPrefix(match[1], "user_config.")
+		if !ok {
+			continue
+		}
+		for _, v := range given[key] {
+			if config.Reference(v) == ref {
+				return "user_config." + key + ".default"
+			}
+		}
+	}
+	return field
+}
+
+// entryFields are the JSON paths of the command line Config returns on a
+// platform: the override's where it sets them.
+type entryFields struct {
+	command string
+	args    func(i int) string
+	env     func(key string) string
+}
+
+func (m *Manifest) fields(platform string) entryFields {
+	if platform == "" {
+		platform = Platform()
+	}
+	base := "server.mcp_config"
+	if m.Server.MCPConfig == nil { // uv: the command line is ours, the entry point the manifest's
+		return entryFields{command: "server.type", args: func(int) string { return "server.entry_point" }, env: func(string) string { return "server.entry_point" }}
+	}
+	at := func(list string) func(int) string {
+		return func(i int) string { return fmt.Sprintf("%s[%d]", list, i) }
+	}
+	f := entryFields{command: base + ".command", args: at(base + ".args"), env: func(k string) string { return base + ".env." + k }}
+	o, ok := m.Server.MCPConfig.PlatformOverrides[platform]
+	if !ok {
+		return f
+	}
+	over := base + ".platform_overrides." + platform
+	if o.Command != "" {
+		f.command = over + ".command"
+	}
+	if o.Args != nil {
+		f.args = at(over + ".args")
+	}
+	f.env = func(k string) string {
+		if _, ok := o.Env[k]; ok {
+			return over + ".env." + k
+		}
+		return base + ".env." + k
+	}
+	return f
+}
+
+// reference is the first ${secret:…} or ${env:…} reference the manifest
+// spells out in what becomes the entry (the command line, its platform
+// overrides, user_config defaults, with the bundle's own placeholders
+// left empty) and its field; Entry also catches those its pieces join into.
+func (m *Manifest) reference() (field, ref string) {
+	empty := Vars{}
+	check := func(f, v string) bool {
+		for _, x := range []string{v, empty.substitute(v, nil)} {
+			if r := config.Reference(x); r != "" {
+				field, ref = f, r
+				return true
+			}
+		}
+		return false
+	}
+	cmdLine := func(at string, c MCPConfig) bool {
+		if check(at+".command", c.Command) {
+			return true
+		}
+		for i, a := range c.Args {
+			if check(fmt.Sprintf("%s.args[%d]", at, i), a) {
+				return true
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+			if check(at+".env."+k, c.Env[k]) {
+				return true
+			}
+		}
+		return false
+	}
+	if c := m.Server.MCPConfig; c != nil {
+		if cmdLine("server.mcp_config", *c) {
+			return
+		}
+		for _, p := range slices.Sorted(maps.Keys(c.PlatformOverrides)) {
+			if cmdLine("server.mcp_config.platform_overrides."+p, c.PlatformOverrides[p]) {
+				return
+			}
+		}
+	}
+	if check("server.entry_point", m.Server.EntryPoint) {
+		return
+	}
+	for _, o := range m.UserConfig {
+		d, _ := o.defaults()
+		for _, v := range d {
+			if check("user_config."+o.Key+".default", v) {
+				return
+			}
+		}
+	}
+	return "", ""
+}
+
+// foreign says what a reference from the manifest would do.
+func foreign(ref string) error {
+	return fmt.Errorf("%s %w, so it is not installed", ref, config.ErrForeignReference)
 }
 
 // soleUserConfig reports whether a is exactly "${user_config.KEY}".

@@ -44,7 +44,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	s := b.Manifest.Entry(bundle.UserVars(unpacked), bundle.Values{"api_key": {"${secret:weather.api_key}"}})
+	s, err := b.Manifest.Entry(bundle.UserVars(unpacked), bundle.Values{"api_key": {"${secret:weather.api_key}"}})
+	if err != nil { // a ${secret:…} or ${env:…} the manifest itself put in
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(s.Name, s.Command, strings.TrimPrefix(s.Args[0], root))
 	fmt.Println(s.Env["API_KEY"])
 	// Output:

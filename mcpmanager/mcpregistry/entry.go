@@ -2,6 +2,7 @@ package mcpregistry
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -55,9 +56,9 @@ type Ask struct {
 var braceRE = regexp.MustCompile(`\{([A-Za-z0-9_.-]+)\}`)
 
 // Asks lists what option o of s needs from the user, in order, each key
-// once.
+// once; none is an empty list, not nil (the window maps over it).
 func Asks(s ServerJSON, o Option) []Ask {
-	var out []Ask
+	out := []Ask{}
 	seen := map[string]bool{}
 	add := func(a Ask) {
 		if seen[a.Key] {
@@ -135,42 +136,157 @@ func Name(s ServerJSON) string {
 // PACKAGE==VERSION, oci → docker run -i --rm IMAGE:TAG, remotes → a URL
 // entry with its headers. An mcpb package is not an entry: the caller
 // downloads and installs the bundle (package bundle).
+//
+// The document is not the user's: a ${secret:…} or ${env:…} reference in
+// what it puts in the entry (a value, a default, a choice, the URL, an
+// argument, or pieces of them joined) would be expanded at start and hand
+// its publisher another server's secret or this app's environment, so the
+// entry is refused with a *ReferenceError naming the field. The values
+// given are the user's, references included, except one equal to the
+// document's own default or choice for that key: the window's form sends
+// those back, and they are the document's text.
 func Entry(s ServerJSON, o Option, values map[string]string) (config.Server, error) {
-	for _, a := range Asks(s, o) {
+	asks := Asks(s, o)
+	for _, a := range asks {
 		if a.Required && values[a.Key] == "" && a.Default == "" {
 			return config.Server{}, fmt.Errorf("%w: %s (%s %s); give it with --set %s=VALUE", ErrMissing, a.Key, a.Kind, a.Description, a.Key)
 		}
 	}
-	fill := func(text string, vars map[string]Input) string {
-		return braceRE.ReplaceAllStringFunc(text, func(m string) string {
-			k := m[1 : len(m)-1]
-			if v, ok := values[k]; ok && v != "" {
-				return v
-			}
-			if d := vars[k].Default; d != "" {
-				return d
-			}
-			return m
-		})
+	// The user's values go in as opaque stand-ins, so that every reference
+	// left in the entry came from the document; they are put back at the end.
+	opaque := config.NewOpaque()
+	hidden := map[string]string{}
+	for k, v := range values {
+		hidden[k] = opaque.Hide(v)
 	}
-	value := func(kv KeyValue) string {
-		if kv.Value != "" {
-			return fill(kv.Value, kv.Variables)
+	for _, a := range asks {
+		if v := values[a.Key]; v != "" && (v == a.Default || slices.Contains(a.Choices, v)) {
+			hidden[a.Key] = v
 		}
-		if v := values[kv.Name]; v != "" {
+	}
+	b := &builder{values: hidden}
+	e, err := b.entry(s, o)
+	if err == nil {
+		err = b.err
+	}
+	if err != nil {
+		return config.Server{}, err
+	}
+	opaque.RevealServer(&e)
+	return e, nil
+}
+
+// ReferenceError is a ${secret:…} or ${env:…} reference in a server.json
+// field; it matches config.ErrForeignReference.
+type ReferenceError struct {
+	Field string // JSON path in server.json: "remotes[0].headers[1].value"
+	Ref   string // "${secret:OTHER}"
+}
+
+func (e *ReferenceError) Error() string {
+	return fmt.Sprintf("server.json %s: %s %v, so Switchboard did not add it: ask its publisher to use a {variable} you fill in instead", e.Field, e.Ref, config.ErrForeignReference)
+}
+
+func (e *ReferenceError) Unwrap() error { return config.ErrForeignReference }
+
+// builder makes one entry, keeping the first reference the document put in.
+type builder struct {
+	values map[string]string // the user's, opaque
+	err    error
+}
+
+// checked notes the first reference in v, naming field.
+func (b *builder) checked(v, field string) string {
+	if ref := config.Reference(v); ref != "" && b.err == nil {
+		b.err = &ReferenceError{Field: field, Ref: ref}
+	}
+	return v
+}
+
+// fill replaces the {variables} of text, the template at field of the
+// object at owner. A reference that only a variable's default brings is
+// named by that default.
+func (b *builder) fill(text string, vars map[string]Input, field, owner string) string {
+	out := braceRE.ReplaceAllStringFunc(text, func(m string) string {
+		k := m[1 : len(m)-1]
+		if v, ok := b.values[k]; ok && v != "" {
 			return v
 		}
-		return kv.Default
+		if d := vars[k].Default; d != "" {
+			return d
+		}
+		return m
+	})
+	if ref := config.Reference(out); ref != "" && config.Reference(text) != ref {
+		for _, k := range slices.Sorted(maps.Keys(vars)) {
+			if v := b.values[k]; (v == "" || v == vars[k].Default) && config.Reference(vars[k].Default) == ref {
+				field = owner + ".variables." + k + ".default"
+				break
+			}
+		}
 	}
+	return b.checked(out, field)
+}
+
+// given is the value given for key and the field a reference in it names:
+// only the document's default or one of its choices, sent back by the form,
+// can hold one (the user's own values are opaque).
+func (b *builder) given(key, def, at string) (v, field string) {
+	v = b.values[key]
+	if v == def {
+		return v, at + ".default"
+	}
+	return v, at + ".choices"
+}
+
+// value is a header's or environment variable's value; at is its path.
+func (b *builder) value(kv KeyValue, at string) string {
+	if kv.Value != "" {
+		return b.fill(kv.Value, kv.Variables, at+".value", at)
+	}
+	if v, field := b.given(kv.Name, kv.Default, at); v != "" {
+		return b.checked(v, field)
+	}
+	return b.checked(kv.Default, at+".default")
+}
+
+// args are a package's arguments; at is the list's path.
+func (b *builder) args(list []Argument, at string) []string {
+	var out []string
+	for i, a := range list {
+		at := fmt.Sprintf("%s[%d]", at, i)
+		v, field := a.Value, at+".value"
+		if v == "" {
+			v, field = b.given(argKey(a), a.Default, at)
+		}
+		if v == "" {
+			v, field = a.Default, at+".default"
+		}
+		v = b.fill(v, a.Variables, field, at)
+		name := b.checked(a.Name, at+".name")
+		switch {
+		case a.Type == "named" && v != "":
+			out = append(out, name, v)
+		case a.Type == "named":
+			out = append(out, name)
+		case v != "":
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
 	e := config.Server{Name: Name(s)}
 	if r := o.Remote; r != nil {
+		at := fmt.Sprintf("remotes[%d]", index(s.Remotes, r))
 		e.Transport = config.HTTP
 		if r.Type == "sse" {
 			e.Transport = config.SSE
 		}
-		e.URL = fill(r.URL, r.Variables)
-		for _, h := range r.Headers {
-			if v := value(h); v != "" {
+		e.URL = b.fill(r.URL, r.Variables, at+".url", at)
+		for i, h := range r.Headers {
+			if v := b.value(h, fmt.Sprintf("%s.headers[%d]", at, i)); v != "" {
 				if e.Headers == nil {
 					e.Headers = map[string]string{}
 				}
@@ -183,59 +299,51 @@ func Entry(s ServerJSON, o Option, values map[string]string) (config.Server, err
 	if p == nil {
 		return config.Server{}, ErrUnsupported
 	}
-	args := func(list []Argument) []string {
-		var out []string
-		for _, a := range list {
-			v := a.Value
-			if v == "" {
-				v = values[argKey(a)]
-			}
-			if v == "" {
-				v = a.Default
-			}
-			v = fill(v, a.Variables)
-			switch {
-			case a.Type == "named" && v != "":
-				out = append(out, a.Name, v)
-			case a.Type == "named":
-				out = append(out, a.Name)
-			case v != "":
-				out = append(out, v)
-			}
-		}
-		return out
-	}
+	at := fmt.Sprintf("packages[%d]", index(s.Packages, p))
+	ident := b.checked(p.Identifier, at+".identifier")
+	version := b.checked(p.Version, at+".version")
 	e.Transport = config.Stdio
 	env := map[string]string{}
-	for _, kv := range p.EnvironmentVariables {
-		if v := value(kv); v != "" {
+	for i, kv := range p.EnvironmentVariables {
+		if v := b.value(kv, fmt.Sprintf("%s.environmentVariables[%d]", at, i)); v != "" {
 			env[kv.Name] = v
 		}
 	}
+	runtime := b.args(p.RuntimeArguments, at+".runtimeArguments")
 	switch p.RegistryType {
 	case "npm":
 		e.Command = "npx"
-		e.Args = append(append([]string{"-y"}, args(p.RuntimeArguments)...), pinned(p.Identifier, "@", p.Version))
+		e.Args = append(append([]string{"-y"}, runtime...), pinned(ident, "@", version))
 	case "pypi":
 		e.Command = "uvx"
-		e.Args = append(args(p.RuntimeArguments), pinned(p.Identifier, "==", p.Version))
+		e.Args = append(runtime, pinned(ident, "==", version))
 	case "oci":
 		e.Command = "docker"
-		e.Args = append([]string{"run", "-i", "--rm"}, args(p.RuntimeArguments)...)
+		e.Args = append([]string{"run", "-i", "--rm"}, runtime...)
 		for _, kv := range p.EnvironmentVariables {
 			if _, ok := env[kv.Name]; ok {
 				e.Args = append(e.Args, "-e", kv.Name) // docker passes the entry's env on
 			}
 		}
-		e.Args = append(e.Args, image(p.Identifier, p.Version))
+		e.Args = append(e.Args, image(ident, version))
 	default:
 		return config.Server{}, fmt.Errorf("%w: a %s package (%s)", ErrUnsupported, p.RegistryType, p.Identifier)
 	}
-	e.Args = append(e.Args, args(p.PackageArguments)...)
+	e.Args = append(e.Args, b.args(p.PackageArguments, at+".packageArguments")...)
 	if len(env) > 0 {
 		e.Env = env
 	}
 	return e, nil
+}
+
+// index is where p sits in list (0 when it is a copy).
+func index[T any](list []T, p *T) int {
+	for i := range list {
+		if &list[i] == p {
+			return i
+		}
+	}
+	return 0
 }
 
 // pinned is identifier at version, unless it already names one.

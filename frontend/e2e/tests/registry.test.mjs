@@ -2,7 +2,8 @@
 // generic API v0.1 (mcpmanager/mcpregistry/testdata/fakeregistry): the
 // registry URL set in Settings, a search followed across pages, a server's
 // details, Add with a secret variable (to the keyring, never config.json),
-// and the cached listing with its age once the registry is down.
+// Add refused for a server.json that reads another server's secret, and the
+// cached listing with its age once the registry is down.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +22,7 @@ before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'fakeregistry');
   execFileSync('go', ['build', '-o', bin, './mcpmanager/mcpregistry/testdata/fakeregistry'], { cwd: repo, stdio: 'inherit' });
-  registry = spawn(bin, ['-fillers', '40'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  registry = spawn(bin, ['-fillers', '40', '-hostile'], { stdio: ['pipe', 'pipe', 'inherit'] });
   registryURL = await new Promise((resolve, reject) => {
     let out = '';
     registry.stdout.on('data', (d) => {
@@ -56,7 +57,7 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   assert.equal(await list.getByRole('listitem').count(), 30); // one page
   await browse.getByRole('button', { name: 'More results' }).click();
   await list.getByRole('listitem', { name: 'io.github.example/filler-40' }).waitFor();
-  assert.equal(await list.getByRole('listitem').count(), 44);
+  assert.equal(await list.getByRole('listitem').count(), 45); // 4 examples, 40 fillers, the hostile one
   assert.equal(await browse.getByRole('button', { name: 'More results' }).count(), 0);
 
   await browse.getByLabel('Search the registry').fill('weather');
@@ -82,6 +83,26 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   assert.match(cfg, /"WEATHER_API_KEY": ?"\$\{secret:/);
   await r.scrollIntoViewIfNeeded();
   await screenshot(page, 'registry-added');
+
+  // A server.json whose header reads ${secret:OTHER}: Add says which field and why, and adds nothing.
+  await browse.getByLabel('Search the registry').fill('grab');
+  await browse.getByRole('button', { name: 'Search' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Registry servers"] > li').length === 1);
+  const grab = list.getByRole('listitem', { name: 'io.github.evil/grab' });
+  await grab.getByRole('button', { name: 'Details' }).click();
+  const grabForm = grab.getByRole('form', { name: 'Add io.github.evil/grab' });
+  await grabForm.getByRole('button', { name: 'Add' }).click();
+  await grabForm.getByRole('alert').filter({ hasText: 'server.json remotes[0].headers[0].value: ${secret:OTHER} would read a secret or environment variable this server was not given, so Switchboard did not add it' }).waitFor();
+  assert.equal(await row(page, 'grab').count(), 0);
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await grabForm.scrollIntoViewIfNeeded();
+    await screenshot(page, `registry-refused-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 }); // openApp's
+  await browse.getByLabel('Search the registry').fill('weather');
+  await browse.getByRole('button', { name: 'Search' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Registry servers"] > li').length === 1);
 
   // The registry goes away: the same search shows the cached listing and its age.
   registry.kill('SIGTERM');
