@@ -201,14 +201,14 @@ func TestPromptsAndResources(t *testing.T) {
 	}
 }
 
-// TestPromptNamesUnique: prompts whose server__prompt names collide each
-// get a suffix of their own.
+// TestPromptNamesUnique: prompts are named as tools are: server a__b
+// cannot take a's b__c (its own names carry a hash), and the names differ.
 func TestPromptNamesUnique(t *testing.T) {
 	servers := []string{"a", "a__b"}
 	got := promptNames(servers, map[string][]mcp.Prompt{"a": {{Name: "b__c"}, {Name: "x"}}, "a__b": {{Name: "c"}}})
 	one, two := got[[2]string{"a", "b__c"}], got[[2]string{"a__b", "c"}]
-	if one == two || !strings.HasPrefix(one, "a__b__c_") || !strings.HasPrefix(two, "a__b__c_") {
-		t.Errorf("colliding names = %q, %q; want a__b__c_ with different suffixes", one, two)
+	if one != "a__b__c" || two == one || !strings.HasPrefix(two, "a__b__c_") {
+		t.Errorf("names = %q, %q; want a__b__c for a's b__c and a suffixed one for a__b's c", one, two)
 	}
 	if x := got[[2]string{"a", "x"}]; x != "a__x" {
 		t.Errorf("a's x = %q, want a__x", x)

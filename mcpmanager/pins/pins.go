@@ -4,12 +4,16 @@
 // ~/.ssh) is noticed before the model sees the new text.
 //
 // The first time a tool is seen its definition — name, title, description,
-// input and output schema and annotations, as canonical JSON — is hashed
-// and kept (trust on first use). A later listing with a different hash is
-// withheld: Screen returns a *ChangedError for it, and the new definition
-// is kept beside the trusted one so that a person can review the diff and
-// Accept (Trust) or Reject it. A tool first seen after its server's first
-// listing is marked new until it is accepted.
+// input and output schema, annotations, _meta (where an MCP App is
+// attached), execution (whether it runs as a task) and icons, as
+// canonical JSON — is hashed and kept (trust on first use). A later
+// listing with a different hash is withheld: Screen returns a
+// *ChangedError for it, and the new definition is kept beside the trusted
+// one so that a person can review the diff and Accept (Trust) or Reject
+// it. A tool first seen after its server's first listing is marked new
+// until it is accepted — and withheld until then when its text looks like
+// hidden instructions (toolcheck): a trusted server cannot slip a poisoned
+// tool in as a new one instead of changing an old one.
 //
 // Screen says which tools of a listing to offer, Changes lists what waits
 // for review and Trust accepts a new definition. See Example.
@@ -35,6 +39,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // Sentinel errors.
@@ -49,11 +55,18 @@ var (
 type ChangedError struct {
 	Server string
 	Tool   string // the server's own name for the tool
+	// Findings, for a new tool of a trusted server, say why its text looks
+	// like hidden instructions; empty for a changed definition.
+	Findings string
 }
 
 func (e *ChangedError) Error() string {
-	return fmt.Sprintf("%s: %s: %v; it is withheld until you review it: run 'switchboard tools trust %s --server %s' or open Servers → %s in the window and Accept or Reject the change",
-		e.Server, e.Tool, ErrChanged, e.Tool, e.Server, e.Server)
+	what := ErrChanged.Error()
+	if e.Findings != "" {
+		what = "a new tool whose text may hide instructions for the model (" + e.Findings + ")"
+	}
+	return fmt.Sprintf("%s: %s: %s; it is withheld until you review it: run 'switchboard tools trust %s --server %s' or open Servers → %s in the window and Accept or Reject it",
+		e.Server, e.Tool, what, e.Tool, e.Server, e.Server)
 }
 
 func (e *ChangedError) Unwrap() error { return ErrChanged }
@@ -79,7 +92,20 @@ type Pin struct {
 	Trusted    time.Time       `json:"trusted"`
 	// New: first seen after the server's first listing, not yet accepted.
 	New bool `json:"new,omitempty"`
+	// Format is which parts Hash covers: 0 for pins made before _meta,
+	// execution and icons were pinned (formatOneKeys), else format.
+	Format int `json:"format,omitempty"`
 }
+
+// format is the Format of pins made now: Canonical's pinnedKeys.
+const format = 2
+
+// pinnedKeys are the parts of a tool that are pinned; formatOneKeys those
+// pinned before format 2.
+var (
+	pinnedKeys    = []string{"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta", "execution", "icons"}
+	formatOneKeys = pinnedKeys[:6]
+)
 
 // Pending is a listed definition that differs from the pin.
 type Pending struct {
@@ -141,10 +167,11 @@ func empty() fileData {
 	return fileData{Version: 1, Pins: map[string]map[string]Pin{}, Pending: map[string]map[string]Pending{}}
 }
 
-// Canonical is the JSON of the parts of t that are pinned (name, title,
-// description, input and output schema, annotations), keys sorted and
-// without insignificant space.
-func Canonical(t mcp.Tool) (json.RawMessage, error) {
+// Canonical is the JSON of the parts of t that are pinned (pinnedKeys),
+// keys sorted and without insignificant space.
+func Canonical(t mcp.Tool) (json.RawMessage, error) { return canonical(t, pinnedKeys) }
+
+func canonical(t mcp.Tool, keys []string) (json.RawMessage, error) {
 	raw, err := json.Marshal(t)
 	if err != nil {
 		return nil, fmt.Errorf("encode tool %q: %w", t.Name, err)
@@ -156,7 +183,7 @@ func Canonical(t mcp.Tool) (json.RawMessage, error) {
 		return nil, fmt.Errorf("decode tool %q: %w", t.Name, err)
 	}
 	kept := map[string]any{}
-	for _, k := range []string{"name", "title", "description", "inputSchema", "outputSchema", "annotations"} {
+	for _, k := range keys {
 		if v, ok := all[k]; ok {
 			kept[k] = v
 		}
@@ -174,7 +201,11 @@ func Canonical(t mcp.Tool) (json.RawMessage, error) {
 
 // Hash is the hex SHA-256 of Canonical(t).
 func Hash(t mcp.Tool) (hash string, canonical json.RawMessage, err error) {
-	c, err := Canonical(t)
+	return hashOf(t, pinnedKeys)
+}
+
+func hashOf(t mcp.Tool, keys []string) (string, json.RawMessage, error) {
+	c, err := canonical(t, keys)
 	if err != nil {
 		return "", nil, err
 	}
@@ -210,13 +241,30 @@ func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 			continue
 		}
 		p, ok := pins[t.Name]
+		if ok && p.Format < format {
+			// Trusted before _meta, execution and icons were pinned: when
+			// the rest is as trusted, pin those as they are now, as the
+			// first listing would have.
+			if old, _, err := hashOf(t, formatOneKeys); err == nil && old == p.Hash {
+				p = Pin{Hash: hash, Definition: def, Trusted: p.Trusted, New: p.New, Format: format}
+				pins[t.Name] = p
+				dirty = true
+			}
+		}
+		var findings []toolcheck.Finding
+		if !ok && known {
+			findings = toolcheck.Check(t)
+		}
 		switch {
+		case len(findings) > 0:
+			errs[i] = &ChangedError{Server: server, Tool: t.Name, Findings: toolcheck.Summary(findings)}
+			dirty = s.pendLocked(server, t.Name, hash, def, now) || dirty
 		case !ok:
 			if pins == nil {
 				pins = map[string]Pin{}
 				s.data.Pins[server] = pins
 			}
-			pins[t.Name] = Pin{Hash: hash, Definition: def, Trusted: now, New: known}
+			pins[t.Name] = Pin{Hash: hash, Definition: def, Trusted: now, New: known, Format: format}
 			dirty = true
 		case p.Hash == hash:
 			if _, waiting := s.data.Pending[server][t.Name]; waiting {
@@ -225,16 +273,7 @@ func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 			}
 		default:
 			errs[i] = &ChangedError{Server: server, Tool: t.Name}
-			pend := s.data.Pending[server]
-			if cur, ok := pend[t.Name]; ok && cur.Hash == hash {
-				continue
-			}
-			if pend == nil {
-				pend = map[string]Pending{}
-				s.data.Pending[server] = pend
-			}
-			pend[t.Name] = Pending{Hash: hash, Definition: def, Seen: now}
-			dirty = true
+			dirty = s.pendLocked(server, t.Name, hash, def, now) || dirty
 		}
 	}
 	if dirty {
@@ -244,6 +283,21 @@ func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 		}
 	}
 	return errs
+}
+
+// pendLocked keeps a listed definition for review, and reports whether
+// that changed the file.
+func (s *Store) pendLocked(server, tool, hash string, def json.RawMessage, now time.Time) bool {
+	pend := s.data.Pending[server]
+	if cur, ok := pend[tool]; ok && cur.Hash == hash {
+		return false
+	}
+	if pend == nil {
+		pend = map[string]Pending{}
+		s.data.Pending[server] = pend
+	}
+	pend[tool] = Pending{Hash: hash, Definition: def, Seen: now}
+	return true
 }
 
 // Version moves whenever what Screen answers may change: a trust or a
@@ -308,7 +362,7 @@ func (s *Store) NewTools(server string) ([]string, error) {
 func (s *Store) Trust(server, tool string) error {
 	err := s.edit(server, tool, func(d *fileData) error {
 		if p, ok := d.Pending[server][tool]; ok {
-			d.Pins[server][tool] = Pin{Hash: p.Hash, Definition: p.Definition, Trusted: time.Now().UTC()}
+			d.Pins[server][tool] = Pin{Hash: p.Hash, Definition: p.Definition, Trusted: time.Now().UTC(), Format: format}
 			delete(d.Pending[server], tool)
 			return nil
 		}

@@ -50,7 +50,8 @@ func connect(ctx context.Context, name string, tools ...string) source {
 // The registry lists every server's tools under exposed names unique across
 // servers, and calls go to the server and tool a listed Tool names. Server
 // "a" with tool "b__c" and server "a__b" with tool "c" would both be
-// a__b__c: each gets a suffix of its own.
+// a__b__c: the server whose name holds the separator gets a hash, so
+// adding it never renames the other's tool.
 func Example() {
 	ctx := context.Background()
 	r := registry.New(registry.Options{})
@@ -88,8 +89,8 @@ func Example() {
 	}
 	fmt.Println(out.Content[0].(mcp.TextContent).Text)
 	// Output:
-	// a__b__c_01b8a7 → a/b__c
-	// a__b__c_a92700 → a__b/c
+	// a__b__c → a/b__c
+	// a__b__c_8a954b → a__b/c
 	// memory__read_graph → memory/read_graph
 	// errors: 0
 	// a/b__c: hi

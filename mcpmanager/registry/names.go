@@ -23,14 +23,17 @@ var invalidRune = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 // 64) carry a short hash of the original so two different tools do not end
 // up with the same name.
 //
-// The base name alone is not unique: server "a" with tool "b__c" and server
-// "a__b" with tool "c" are both a__b__c. Registry.Tools gives every tool of
-// such a collision a suffix of its own (see uniqueNames); only the names it
-// returns are the exposed ones.
+// A server whose own name holds the separator ("a__b") always gets the
+// hash: its tool "c" would otherwise be a__b__c, the name of server "a"'s
+// tool "b__c", and adding that server would rename the other's tool — and
+// move the approval policy set on it. Other collisions of base names (two
+// tools cut to the same 64 characters) are settled by Registry.Tools,
+// which gives every tool of one a suffix of its own (see uniqueNames);
+// only the names it returns are the exposed ones.
 func Namespace(server, tool string) string {
 	raw := server + Separator + tool
 	clean := sanitize(server) + Separator + sanitize(tool)
-	if clean == raw && len(clean) <= maxName {
+	if clean == raw && len(clean) <= maxName && !strings.Contains(server, Separator) {
 		return clean
 	}
 	sum := sha256.Sum256([]byte(raw))

@@ -17,14 +17,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
+// rawHash is the hash Namespace gives a name it had to change.
+func rawHash(raw string) string {
+	sum := sha256.Sum256([]byte(raw))
+	return hex.EncodeToString(sum[:])[:6]
+}
+
 // TestExposedNamesUnique: tools whose base names collide get distinct,
 // deterministic names, and each name reaches the tool it was given for.
 func TestExposedNamesUnique(t *testing.T) {
 	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	suffix := func(server, tool string) string {
-		sum := sha256.Sum256([]byte(server + "\x00" + tool))
-		return hex.EncodeToString(sum[:])[:6]
-	}
 	long := strings.Repeat("s", 60)
 	cases := []struct {
 		name    string
@@ -32,23 +34,32 @@ func TestExposedNamesUnique(t *testing.T) {
 		want    map[string]string   // server/tool → exposed name ("" only checks it is unique)
 	}{
 		{
+			// A server named a__b cannot take (and so rename) the name of
+			// server a's tool b__c: its own names carry a hash.
 			name:    "server__tool split two ways",
 			servers: map[string][]string{"a": {"b__c", "d"}, "a__b": {"c"}},
 			want: map[string]string{
-				"a/b__c": "a__b__c_" + suffix("a", "b__c"),
-				"a__b/c": "a__b__c_" + suffix("a__b", "c"),
-				"a/d":    "a__d", // no collision: the plain name
+				"a/b__c": "a__b__c",
+				"a__b/c": "a__b__c_" + rawHash("a__b__c"),
+				"a/d":    "a__d",
 			},
 		},
 		{
 			name: "a suffixed name another tool already has",
-			// a's b__c_<its suffix> is a plain name, so b__c of a takes a longer suffix.
-			servers: map[string][]string{"a": {"b__c", "b__c_" + suffix("a", "b__c")}, "a__b": {"c"}},
+			// a's b__c_<hash> is a plain name: both take suffixes of their own.
+			servers: map[string][]string{"a": {"b__c", "b__c_" + rawHash("a__b__c")}, "a__b": {"c"}},
 			want: map[string]string{
-				"a/b__c_" + suffix("a", "b__c"): "a__b__c_" + suffix("a", "b__c"),
-				"a/b__c":                        "",
-				"a__b/c":                        "a__b__c_" + suffix("a__b", "c"),
+				"a/b__c":                       "a__b__c",
+				"a/b__c_" + rawHash("a__b__c"): "",
+				"a__b/c":                       "",
 			},
+		},
+		{
+			name: "two sanitized names alike",
+			// sanitize makes "a.b" a_b, which a server named a_b has: the
+			// changed one carries a hash, the plain one keeps its name.
+			servers: map[string][]string{"a.b": {"c"}, "a_b": {"c"}},
+			want:    map[string]string{"a_b/c": "a_b__c", "a.b/c": "a_b__c_" + rawHash("a.b__c")},
 		},
 		{
 			name:    "names cut to 64",

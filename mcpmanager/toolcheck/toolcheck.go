@@ -236,3 +236,15 @@ func Escape(s string) string {
 	}
 	return sb.String()
 }
+
+// Summary joins the reasons of findings, each once: "a tag addressed to
+// the model (…); asks to keep something from the user".
+func Summary(fs []Finding) string {
+	var rs []string
+	for _, f := range fs {
+		if !slices.Contains(rs, f.Reason) {
+			rs = append(rs, f.Reason)
+		}
+	}
+	return strings.Join(rs, "; ")
+}

@@ -124,14 +124,3 @@ func TestRealToolsAreClean(t *testing.T) {
 		t.Errorf("the longest real description has %d characters; MaxDescription %d should be half as long again", longest, MaxDescription)
 	}
 }
-
-// Summary (test helper) joins the reasons of findings, each once, for a badge's title.
-func Summary(fs []Finding) string {
-	var rs []string
-	for _, f := range fs {
-		if !slices.Contains(rs, f.Reason) {
-			rs = append(rs, f.Reason)
-		}
-	}
-	return strings.Join(rs, "; ")
-}
