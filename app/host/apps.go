@@ -145,6 +145,7 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 			return nil, fmt.Errorf("%s: the user denied this call", t.Name)
 		}
 	}
+	defer a.h.calls.begin(server)()
 	return a.h.registry().Call(ctx, server, tool, args, registry.CallOptions{})
 }
 

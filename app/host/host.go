@@ -88,6 +88,9 @@ type Host struct {
 	builtinsOn bool
 	// running is the configured servers last applied (without built-ins).
 	running []mcpmanager.ServerConfig
+	// calls are the tool calls running outside a chat turn, per server:
+	// a server may ask for the model during them (sampling.go).
+	calls serverCalls
 
 	// ctx ends at Close; background work (Follow) runs under it, in wg.
 	ctx    context.Context

@@ -201,6 +201,13 @@ export namespace app {
 	    domain?: string;
 	    retry?: boolean;
 	}
+	export interface Notice {
+	    id: string;
+	    chatId?: string;
+	    server: string;
+	    kind: string;
+	    text: string;
+	}
 	export interface FileOpen {
 	    path: string;
 	}
@@ -268,6 +275,7 @@ export namespace app {
 	    requestDone: RequestDone;
 	    terminalData: TerminalData;
 	    fileOpen: FileOpen;
+	    notice: Notice;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -361,6 +369,7 @@ export namespace app {
 	    messages: MessageView[];
 	    hasMore: boolean;
 	}
+	
 	
 	
 	export interface PendingRequest {

@@ -1,0 +1,43 @@
+package app
+
+import (
+	"strconv"
+	"sync/atomic"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+)
+
+// EventNotice carries a Notice: something Switchboard refused or held back
+// on the user's behalf, shown in the chat where approvals appear.
+const EventNotice = "chat:notice"
+
+// Notice is one thing the user should know Switchboard refused or held
+// back: a server's sampling request (Kind "sampling") or an MCP App's text
+// for the model (Kind "app-context").
+type Notice struct {
+	ID     string `json:"id"`
+	ChatID string `json:"chatId,omitempty"` // "" when no chat is known: shown in every chat
+	Server string `json:"server"`
+	Kind   string `json:"kind"`
+	Text   string `json:"text"`
+}
+
+// Notice kinds.
+const (
+	NoticeSampling   = "sampling"
+	NoticeAppContext = "app-context"
+)
+
+// noticeSeq numbers notices, so the window can dismiss each.
+var noticeSeq atomic.Int64
+
+// notify shows n in the chat.
+func (a *core) notify(n Notice) {
+	n.ID = "notice-" + strconv.FormatInt(noticeSeq.Add(1), 10)
+	a.emitEvent(EventNotice, n)
+}
+
+// samplingRefused is chat.Requests.OnRefused for the window.
+func (a *core) samplingRefused(r chat.Refusal) {
+	a.notify(Notice{ChatID: r.ChatID, Server: r.Server, Kind: NoticeSampling, Text: "Refused " + r.Server + "'s request to use the model: " + r.Why + "."})
+}
