@@ -1,10 +1,15 @@
 package app
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // EventNotice carries a Notice: something Switchboard refused or held back
@@ -40,4 +45,17 @@ func (a *core) notify(n Notice) {
 // samplingRefused is chat.Requests.OnRefused for the window.
 func (a *core) samplingRefused(r chat.Refusal) {
 	a.notify(Notice{ChatID: r.ChatID, Server: r.Server, Kind: NoticeSampling, Text: "Refused " + r.Server + "'s request to use the model: " + r.Why + "."})
+}
+
+// appContextNotice says why an app's context did not reach the model.
+func appContextNotice(server, uri string, err error) string {
+	var w *host.ContextWithheld
+	if errors.As(err, &w) {
+		var reasons []string
+		for _, f := range w.Findings {
+			reasons = append(reasons, f.Reason)
+		}
+		return fmt.Sprintf("Withheld from the model what the app %s of %s gave it: it looks like instructions to the model (%s). The model did not see it.", uri, server, strings.Join(slices.Compact(reasons), "; "))
+	}
+	return fmt.Sprintf("The app %s of %s gave the model text it did not get: %v.", uri, server, err)
 }

@@ -108,7 +108,7 @@ func Open(opts Options) *Host {
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
-	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]string{}}
+	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]map[appKey]string{}}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
