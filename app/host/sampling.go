@@ -57,3 +57,15 @@ func (c *serverCalls) running(server string) bool {
 	defer c.mu.Unlock()
 	return c.n[server] > 0
 }
+
+// SetSampling saves the user's sampling settings (Settings → Chat →
+// Sampling) after checking them; the next sampling request follows them.
+func (st *Settings) SetSampling(s chat.SamplingSettings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return st.EditChat(func(c *chat.Settings) error {
+		c.Sampling = s
+		return nil
+	})
+}

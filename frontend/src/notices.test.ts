@@ -8,7 +8,7 @@ describe('addNotice', () => {
     let list: Notice[] = [];
     for (let i = 0; i < 5; i++) list = addNotice(list, n(`n${i}`, 'Refused: more than 3 times in a minute.'));
     expect(list).toHaveLength(1);
-    expect(list[0].count).toBe(5);
+    expect(list[0]?.count).toBe(5);
   });
   it('keeps different notices, and the same text in another chat, apart', () => {
     let list = addNotice([], n('a', 'one'));
@@ -20,6 +20,6 @@ describe('addNotice', () => {
     let list: Notice[] = [];
     for (let i = 0; i < MAX_NOTICES + 5; i++) list = addNotice(list, n(`n${i}`, `text ${i}`));
     expect(list).toHaveLength(MAX_NOTICES);
-    expect(list[MAX_NOTICES - 1].id).toBe(`n${MAX_NOTICES + 4}`);
+    expect(list[MAX_NOTICES - 1]?.id).toBe(`n${MAX_NOTICES + 4}`);
   });
 });

@@ -168,6 +168,7 @@ export namespace app {
 	    toolSearchShare: number;
 	    toolSearchAbove: number;
 	    pinned: string[];
+	    sampling: chat.SamplingSettings;
 	}
 	export interface ChatView {
 	    id: string;
@@ -603,6 +604,12 @@ export namespace chat {
 	export interface OfferedTool {
 	    name: string;
 	    description?: string;
+	}
+	export interface SamplingSettings {
+	    mode?: string;
+	    perChat?: number;
+	    perMinute?: number;
+	    outsideCalls?: boolean;
 	}
 	export interface Usage {
 	    inputTokens: number;
