@@ -23,7 +23,7 @@ func (c *chatApp) notices() []Notice {
 // TestAppContextReachesTheModelMarked: in the window, an MCP App's context
 // that reads as instructions is refused to the app and shown to the user
 // in the chat, and never reaches the model; clean context reaches it as a
-// marked user message before the user's, with the system prompt left alone.
+// marked block before the user's text, with the system prompt left alone.
 func TestAppContextReachesTheModelMarked(t *testing.T) {
 	a := newChatApp(t)
 	c, err := a.ChatPage.NewChat("", "")
@@ -59,19 +59,18 @@ func TestAppContextReachesTheModelMarked(t *testing.T) {
 	if err := json.Unmarshal(raw, &body); err != nil {
 		t.Fatal(err)
 	}
-	ctxAt, userAt := -1, -1
-	for i, m := range body.Messages {
+	found := false
+	for _, m := range body.Messages {
 		text, _ := m.Content.(string)
 		switch {
 		case m.Role == "system" && strings.Contains(text, "Lisbon"):
 			t.Fatalf("the app's context is in the system prompt: %q", text)
-		case m.Role == "user" && strings.HasPrefix(text, `<app-context server="maps" app="ui://maps/view">`) && strings.Contains(text, "not instructions") && strings.Contains(text, "The user picked Lisbon."):
-			ctxAt = i
-		case m.Role == "user" && text == "where?":
-			userAt = i
+		case m.Role == "user" && strings.HasPrefix(text, `<app-context server="maps" app="ui://maps/view">`) && strings.Contains(text, "not instructions") &&
+			strings.HasSuffix(text, "The user picked Lisbon.\n</app-context>\n\nwhere?"):
+			found = true
 		}
 	}
-	if ctxAt < 0 || userAt != ctxAt+1 {
-		t.Fatalf("context at %d, the user's message at %d: %s", ctxAt, userAt, raw)
+	if !found {
+		t.Fatalf("no marked context before the user's text: %s", raw)
 	}
 }

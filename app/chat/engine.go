@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -116,9 +115,9 @@ type Turn struct {
 	// Context, when set, is asked before each model step: what MCP Apps
 	// told the model, which may change while the turn runs (it reaches
 	// the very next step). It is app text, not the user's or the
-	// system's: it goes to the model as a user message of its own right
-	// before the user's latest message, never into the system prompt,
-	// and is not stored in the history.
+	// system's: it goes to the model in the user's turn, before the user's
+	// latest message (it should be a delimited block saying whose it is),
+	// never into the system prompt, and is not stored in the history.
 	Context func() string
 	// Active selects the tools the model is offered; nil offers all.
 	Active func(registry.Tool) bool
@@ -422,9 +421,10 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 	return out, byName, nil
 }
 
-// withContext puts the turn's Context into the step's messages: a user
-// message of its own just before the user's latest one, so what the user
-// wrote comes after it and the system prompt stays the user's.
+// withContext puts the turn's Context into the step's messages: before the
+// text of the user's latest message, in the same message (providers want
+// user and assistant turns to alternate), so what the user wrote comes
+// after it and the system prompt stays the user's.
 func (r *run) withContext(msgs []provider.Message) []provider.Message {
 	if r.t.Context == nil {
 		return msgs
@@ -433,14 +433,13 @@ func (r *run) withContext(msgs []provider.Message) []provider.Message {
 	if c == "" {
 		return msgs
 	}
-	at := len(msgs)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == provider.RoleUser {
-			at = i
-			break
+			msgs[i].Text = c + "\n\n" + msgs[i].Text // msgs is this step's own copy
+			return msgs
 		}
 	}
-	return slices.Insert(slices.Clip(msgs), at, provider.Message{Role: provider.RoleUser, Text: c})
+	return append(msgs, provider.Message{Role: provider.RoleUser, Text: c})
 }
 
 // stream runs one model request and stores the assistant message.

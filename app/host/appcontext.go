@@ -75,7 +75,7 @@ var closeTag = regexp.MustCompile(`(?i)<\s*/\s*app-context`)
 // ModelContext is what the apps of chatID last asked the model to know
 // ("" when none): one block per app, saying whose text it is and that it
 // is information, not instructions. The chat engine gives it to the model
-// as a user message before the user's own (chat.Turn.Context), never in
+// in the user's turn, before the user's text (chat.Turn.Context), never in
 // the system prompt.
 func (a *Apps) ModelContext(chatID string) string {
 	a.mu.Lock()
