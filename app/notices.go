@@ -44,7 +44,7 @@ func (a *core) notify(n Notice) {
 
 // samplingRefused is chat.Requests.OnRefused for the window.
 func (a *core) samplingRefused(r chat.Refusal) {
-	a.notify(Notice{ChatID: r.ChatID, Server: r.Server, Kind: NoticeSampling, Text: "Refused " + r.Server + "'s request to use the model: " + r.Why + "."})
+	a.notify(Notice{ChatID: r.ChatID, Server: r.Server, Kind: NoticeSampling, Text: "Refused a request from " + r.Server + " to use the model: " + r.Why + "."})
 }
 
 // appContextNotice says why an app's context did not reach the model.

@@ -56,6 +56,8 @@ test('sampling settings are saved and read back', async () => {
   await form.getByRole('status').getByText('Saved').waitFor();
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
+    // The navigation slides into its drawer below 1000 px: shoot once it is still.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await form.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(env('E2E_ARTIFACTS'), `settings-sampling-${width}.png`) });
   }

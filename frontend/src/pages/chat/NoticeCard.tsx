@@ -18,7 +18,7 @@ export function NoticeCard({ n }: { n: Notice }) {
         {n.count > 1 && <span className="muted small"> ({n.count} times)</span>}
       </p>
       <p>{n.text}</p>
-      {n.kind === 'sampling' && <p className="muted small">Settings → Chat → Sampling decides what servers may ask of the model.</p>}
+      {n.kind === 'sampling' && !n.text.includes('Settings') && <p className="muted small">Settings → Chat → Sampling decides what servers may ask of the model.</p>}
       <div className="row">
         <button type="button" onClick={() => dismissNotice(n.id)} aria-label={`Dismiss: ${title}`}>Dismiss</button>
       </div>

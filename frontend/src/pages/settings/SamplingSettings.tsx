@@ -45,9 +45,9 @@ export function SamplingSettings() {
         <input type="number" min={1} max={1000} aria-label="Requests per server per minute" value={perMinute} onChange={(e) => { edit(); setPerMinute(e.target.value); }} />
         requests per server and minute; more are refused
       </label>
-      <label className="row">
+      <label className="check">
         <input type="checkbox" checked={outside} onChange={(e) => { edit(); setOutside(e.target.checked); }} />
-        Allow sampling outside a tool call (a server may otherwise ask only while it answers one of its tool calls)
+        <span>Allow sampling outside a tool call <span className="muted">(otherwise a server may ask only while it answers one of its tool calls)</span></span>
       </label>
       <div className="row">
         <button type="submit">Save sampling</button>
