@@ -38,7 +38,7 @@ func chatCmd() *Command {
 			fs.StringVar(&chatID, "chat", "", "continue this chat (ID from the app or an earlier run) instead of starting one")
 			fs.StringVar(&system, "system", "", "system prompt (default: the one in Settings)")
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
-			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (servers using the model), which follows Settings → Chat → Sampling")
+			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (a server using the model), which follows Settings → Chat → Sampling (settings.chat.sampling in config.json)")
 			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
