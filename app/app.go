@@ -141,7 +141,8 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus})
 	c.asker = newAsker(c.emitEvent)
 	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
-	c.h.Servers.HandleRequests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker, Fallback: c.h.Chats.FallbackModel})
+	c.h.Servers.HandleRequests(c.h.Chats.Requests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker,
+		Fallback: c.h.Chats.FallbackModel, OnRefused: c.samplingRefused}))
 	if err := c.h.Apps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {

@@ -174,14 +174,19 @@ func (a *Apps) Log(server, level, text string) error {
 	return ah.Log(server, level, text)
 }
 
-// SetModelContext keeps an app's ui/update-model-context for the chat's
-// next turn (each update replaces the last).
-func (a *Apps) SetModelContext(chatID, text string) error {
+// SetModelContext keeps the ui/update-model-context of the app uri of
+// server for the chat's next model step (each update of an app replaces
+// its last). Text that is too long or looks like instructions to the model
+// is not kept: the app gets the error, and the chat shows it to the user.
+func (a *Apps) SetModelContext(chatID, server, uri, text string) error {
 	ah, err := a.appsHost()
 	if err != nil {
 		return err
 	}
-	ah.SetModelContext(chatID, text)
+	if err := ah.SetModelContext(chatID, server, uri, text); err != nil {
+		a.notify(Notice{ChatID: chatID, Server: server, Kind: NoticeAppContext, Text: appContextNotice(server, uri, err)})
+		return err
+	}
 	return nil
 }
 

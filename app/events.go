@@ -41,6 +41,7 @@ var EventList = []EventInfo{
 	{"EventFileOpen", EventFileOpen, FileOpen{}},
 	{"EventAbout", EventAbout, nil},
 	{"EventToolsChanged", EventToolsChanged, nil},
+	{"EventNotice", EventNotice, Notice{}},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -53,6 +54,7 @@ type EventTypes struct {
 	RequestDone  RequestDone  `json:"requestDone"`
 	TerminalData TerminalData `json:"terminalData"`
 	FileOpen     FileOpen     `json:"fileOpen"`
+	Notice       Notice       `json:"notice"`
 }
 
 // EventTypes is bound only for its result type: Wails writes the TypeScript

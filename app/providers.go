@@ -67,6 +67,9 @@ type ChatSettingsView struct {
 	ToolSearchShare int      `json:"toolSearchShare"`
 	ToolSearchAbove int      `json:"toolSearchAbove"`
 	Pinned          []string `json:"pinned"`
+	// Sampling is what servers' requests to use the model may do, with
+	// its defaults filled in.
+	Sampling chat.SamplingSettings `json:"sampling"`
 }
 
 // ChatSettings returns the providers and chat defaults.
@@ -80,6 +83,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 		v.MaxSteps = chat.MaxSteps
 	}
 	v.Pinned = append([]string{}, s.Pinned...)
+	v.Sampling = s.Sampling.Normal()
 	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
 	switch {
 	case s.ToolSearchAbove > 0:
@@ -203,6 +207,14 @@ func (a *SettingsPage) DetectOllama() (bool, error) {
 	defer cancel()
 	ok, _ := provider.DetectOllama(ctx, "")
 	return ok, nil
+}
+
+// SetSampling sets what servers' requests to use the model may do: mode
+// ask, allow (up to perChat per chat, then ask) or deny; at most perMinute
+// per server and minute; outsideCalls lets a server ask while none of its
+// tool calls runs.
+func (a *SettingsPage) SetSampling(mode string, perChat, perMinute int, outsideCalls bool) error {
+	return a.h.Settings.SetSampling(chat.SamplingSettings{Mode: mode, PerChat: perChat, PerMinute: perMinute, OutsideCalls: outsideCalls})
 }
 
 // SetToolSearch sets when the model searches tools instead of seeing them

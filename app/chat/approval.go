@@ -59,11 +59,16 @@ type Approver interface {
 	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
 }
 
-// ApproveAll is an Approver that allows everything (the CLI's --yes).
+// ApproveAll is an Approver that allows every tool call (the CLI's
+// --yes). It denies sampling requests: a yes to tools is not a yes to
+// servers spending the user's model (Requests decides those).
 type ApproveAll struct{}
 
 // Approve implements Approver.
-func (ApproveAll) Approve(context.Context, ApprovalRequest) (Decision, error) {
+func (ApproveAll) Approve(_ context.Context, req ApprovalRequest) (Decision, error) {
+	if req.Kind == KindSampling {
+		return Deny, nil
+	}
 	return ApproveOnce, nil
 }
 

@@ -112,9 +112,12 @@ type Turn struct {
 	// Retry is FromLast with no Text; edit-and-resend is the edited
 	// message's id with its new text.
 	From string
-	// Context, when set, is asked before each model step; what it returns
-	// follows the system prompt (what an MCP App told the model, which
-	// may change while the turn runs: it reaches the very next step).
+	// Context, when set, is asked before each model step: what MCP Apps
+	// told the model, which may change while the turn runs (it reaches
+	// the very next step). It is app text, not the user's or the
+	// system's: it goes to the model in the user's turn, before the user's
+	// latest message (it should be a delimited block saying whose it is),
+	// never into the system prompt, and is not stored in the history.
 	Context func() string
 	// Active selects the tools the model is offered; nil offers all.
 	Active func(registry.Tool) bool
@@ -360,7 +363,7 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		msg, resp, err := r.stream(ctx, store, toProvider(past, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio}), tools)
+		msg, resp, err := r.stream(ctx, store, r.withContext(toProvider(past, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio})), tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
 			return res, err
@@ -418,12 +421,25 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 	return out, byName, nil
 }
 
-// system is the step's system prompt: the turn's, then its Context.
-func (r *run) system() string {
+// withContext puts the turn's Context into the step's messages: before the
+// text of the user's latest message, in the same message (providers want
+// user and assistant turns to alternate), so what the user wrote comes
+// after it and the system prompt stays the user's.
+func (r *run) withContext(msgs []provider.Message) []provider.Message {
 	if r.t.Context == nil {
-		return r.t.System
+		return msgs
 	}
-	return strings.TrimSpace(r.t.System + "\n\n" + r.t.Context())
+	c := strings.TrimSpace(r.t.Context())
+	if c == "" {
+		return msgs
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == provider.RoleUser {
+			msgs[i].Text = c + "\n\n" + msgs[i].Text // msgs is this step's own copy
+			return msgs
+		}
+	}
+	return append(msgs, provider.Message{Role: provider.RoleUser, Text: c})
 }
 
 // stream runs one model request and stores the assistant message.
@@ -448,7 +464,7 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 	wait := func() { once.Do(func() { a = <-stored }) }
 	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
 	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
-		Model: r.t.Model, System: r.system(), Messages: msgs, Tools: tools,
+		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
 	}, func(ev provider.Event) {
 		wait()
 		switch ev.Kind {

@@ -409,8 +409,9 @@ func TestBusyChatRefusesASecondTurn(t *testing.T) {
 }
 
 // TestContextReachesTheNextStep: what Turn.Context says (an MCP App's model
-// context) follows the system prompt of each step as it is at that step:
-// a context set while a tool ran is in the very next request.
+// context) reaches each step as it is at that step — a context set while a
+// tool ran is in the very next request — in the user's turn before what the
+// user wrote, never in the system prompt.
 func TestContextReachesTheNextStep(t *testing.T) {
 	f := newFixture(t, provider.KindOpenAI, nil)
 	f.llm.Enqueue(
@@ -436,9 +437,24 @@ func TestContextReachesTheNextStep(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
-	for i, want := range []string{"Be brief.\\n\\nthe app shows nothing yet", "Be brief.\\n\\nthe user picked Lisbon in the app"} {
-		if !strings.Contains(string(reqs[i]), want) {
-			t.Errorf("request %d lacks %q: %s", i+1, want, reqs[i])
+	for i, want := range []string{"the app shows nothing yet", "the user picked Lisbon in the app"} {
+		var body struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content any    `json:"content"`
+			} `json:"messages"`
 		}
+		mustJSON(t, reqs[i], &body)
+		var got []string
+		for _, m := range body.Messages {
+			text, _ := m.Content.(string)
+			got = append(got, m.Role+": "+text)
+		}
+		if len(got) < 2 || got[0] != "system: Be brief." || got[1] != "user: "+want+"\n\ngo" {
+			t.Errorf("request %d: messages %q; want the system prompt alone, then %q before the user's text", i+1, got, want)
+		}
+	}
+	if msgs, _ := f.hist.Messages(t.Context(), f.chat.ID); len(msgs) != 3 || strings.Contains(msgs[0].Text, "app") {
+		t.Errorf("the context was stored: %+v", msgs)
 	}
 }

@@ -60,27 +60,65 @@ type Model struct {
 func (m Model) media() media { return media{images: m.Images, audio: m.Audio} }
 
 // Requests answers requests that servers send to the app (it implements
-// mcpmanager.RequestHandler). A sampling request goes to the model of the
-// chat whose tool call is running on that server (else to Fallback's), after
-// the user approved the exact request; an elicitation is shown as a form.
+// mcpmanager.RequestHandler). A sampling request is decided by the user's
+// sampling settings (DecideSampling); when it may go on it goes to the model
+// of the chat whose tool call is running on that server (else to
+// Fallback's), with its maxTokens clamped (ClampMaxTokens), after the user
+// approved the exact request when the settings ask. An elicitation is shown
+// as a form.
 type Requests struct {
-	Engine   *Engine
+	Engine *Engine
+	// Approver asks about sampling requests the settings say to ask
+	// about. It is not the tool calls' approver when that one says yes to
+	// everything (the CLI's --yes): nil refuses them.
 	Approver Approver
 	Elicitor Elicitor
 	// Fallback picks the model when no chat is calling the server.
 	Fallback func(ctx context.Context) (Model, error)
+	// Sampling reads the user's sampling settings, once per request (nil:
+	// the defaults: ask, only during the server's own calls).
+	Sampling func() SamplingSettings
+	// InCall reports whether the server has a tool call running that is
+	// not the engine's (the Tools page's, an MCP App's); nil: none.
+	InCall func(server string) bool
+	// OnRefused hears every sampling request refused without the user's
+	// own "Deny" (settings, the cap, no way to ask), so the front door
+	// shows it: the window in the chat, the CLI on stderr.
+	OnRefused func(Refusal)
+
+	meter samplingMeter
+}
+
+// Refusal is a sampling request Switchboard refused: Why is the sentence
+// the server got.
+type Refusal struct {
+	ChatID string `json:"chatId,omitempty"`
+	Server string `json:"server"`
+	Why    string `json:"why"`
 }
 
 // Sentinel errors.
 var (
 	ErrSamplingDenied = errors.New("the user declined the server's request to use the model")
-	ErrNoElicitor     = errors.New("this client cannot show forms")
+	// ErrSamplingRefused: the settings refused a sampling request (the
+	// error's text says which).
+	ErrSamplingRefused = errors.New("switchboard refused the request to use the model")
+	ErrNoElicitor      = errors.New("this client cannot show forms")
 )
 
 // CreateMessage implements sampling/createMessage.
 func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	chatID, m, ok := q.Engine.active(server)
-	if !ok {
+	chatID, m, engineCall := q.Engine.active(server)
+	inCall := engineCall || q.InCall != nil && q.InCall(server)
+	var s SamplingSettings
+	if q.Sampling != nil {
+		s = q.Sampling()
+	}
+	ruling := q.meter.decide(s, server, chatID, inCall)
+	if ruling.Verdict == Refuse {
+		return nil, q.refuse(chatID, server, ruling.Why)
+	}
+	if !engineCall {
 		if q.Fallback == nil {
 			return nil, ErrNoProvider
 		}
@@ -89,16 +127,23 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 			return nil, err
 		}
 	}
-	raw, _ := json.Marshal(req.CreateMessageParams)
-	if q.Approver == nil {
-		return nil, ErrSamplingDenied
-	}
-	d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
-	if err != nil {
-		return nil, err
-	}
-	if d != ApproveOnce && d != ApproveAlways {
-		return nil, ErrSamplingDenied
+	// The card shows, and the model gets, the clamped limit.
+	req.MaxTokens = ClampMaxTokens(req.MaxTokens, m.Name)
+	if ruling.Verdict == Ask {
+		if q.Approver == nil {
+			return nil, q.refuse(chatID, server, "there is no one to ask (set Settings → Chat → Sampling to allow)")
+		}
+		raw, _ := json.Marshal(req.CreateMessageParams)
+		d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, q.refuse(chatID, server, "the user could not be asked: "+err.Error())
+		}
+		if d != ApproveOnce && d != ApproveAlways {
+			return nil, ErrSamplingDenied
+		}
 	}
 	pr, err := samplingRequest(m, req.CreateMessageParams)
 	if err != nil {
@@ -109,6 +154,14 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 		return nil, fmt.Errorf("the model could not answer: %w", err)
 	}
 	return samplingResult(m.Name, resp), nil
+}
+
+// refuse tells the front door (OnRefused) and returns the server's error.
+func (q *Requests) refuse(chatID, server, why string) error {
+	if q.OnRefused != nil {
+		q.OnRefused(Refusal{ChatID: chatID, Server: server, Why: why})
+	}
+	return fmt.Errorf("%w: %s", ErrSamplingRefused, why)
 }
 
 // samplingText flattens a sampling message's content (one content object or

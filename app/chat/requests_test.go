@@ -40,7 +40,8 @@ func TestSamplingGoesToTheModelAfterApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	appr := &approver{answer: chat.ApproveOnce}
-	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr,
+	// InCall: one of the server's calls is running (the test stands in for it).
+	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr, InCall: func(string) bool { return true },
 		Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "claude-test"}, nil }}
 
 	llm.Enqueue(providertest.Reply{Text: "Lisbon"})

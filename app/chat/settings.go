@@ -39,6 +39,9 @@ type Settings struct {
 	ToolSearchShare int `json:"toolSearchShare,omitempty"`
 	// Pinned tools are always offered when tool search is on.
 	Pinned []string `json:"pinned,omitempty"`
+	// Sampling says what servers' requests to use the model may do
+	// (see DecideSampling).
+	Sampling SamplingSettings `json:"sampling,omitzero"`
 }
 
 // ProviderSettings is one configured model provider. APIKey is a

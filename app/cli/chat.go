@@ -38,7 +38,7 @@ func chatCmd() *Command {
 			fs.StringVar(&chatID, "chat", "", "continue this chat (ID from the app or an earlier run) instead of starting one")
 			fs.StringVar(&system, "system", "", "system prompt (default: the one in Settings)")
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
-			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults")
+			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (a server using the model), which follows Settings → Chat → Sampling (settings.chat.sampling in config.json)")
 			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
@@ -104,14 +104,19 @@ func chatCmd() *Command {
 				return err
 			}
 
-			term := &terminalRequests{in: bufio.NewReader(inv.Stdin), out: inv.Stderr, yes: yes, interactive: interactive}
+			// Tool lines, questions and refusals come from several goroutines.
+			errOut := &lockedWriter{w: inv.Stderr}
+			term := &terminalRequests{in: bufio.NewReader(inv.Stdin), out: errOut, yes: yes, interactive: interactive}
 			var approver chat.Approver = term
 			if yes {
 				approver = chat.ApproveAll{}
 			}
 			eng := h.Chats.Engine(hist, approver)
-			h.Servers.HandleRequests(chatRequests{term: term, Requests: &chat.Requests{Engine: eng, Approver: approver,
-				Fallback: func(context.Context) (chat.Model, error) { return m, nil }}})
+			// Sampling follows its own settings (the host's), never --yes:
+			// what they ask about is asked on the terminal, and each
+			// refusal is printed.
+			h.Servers.HandleRequests(chatRequests{term: term, Requests: h.Chats.Requests(&chat.Requests{Engine: eng, Approver: term,
+				Fallback: func(context.Context) (chat.Model, error) { return m, nil }, OnRefused: term.refused})})
 			servers, err := loadServers(inv, file, inputs)
 			if err != nil {
 				return err
@@ -125,7 +130,7 @@ func chatCmd() *Command {
 			if maxSteps > 0 {
 				turn.MaxSteps = maxSteps
 			}
-			out := &streamPrinter{out: inv.Stdout, errOut: inv.Stderr, quiet: inv.JSON}
+			out := &streamPrinter{out: inv.Stdout, errOut: errOut, quiet: inv.JSON}
 			turn.OnEvent = out.event
 			res, err := eng.Send(ctx, turn)
 			out.finish()
@@ -256,6 +261,9 @@ func (s *streamPrinter) finish() {
 func (t *terminalRequests) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.interactive && req.Kind == chat.KindSampling {
+		return chat.Deny, errors.New("no terminal to ask on (--yes does not cover sampling; Settings → Chat → Sampling can allow it)")
+	}
 	if !t.interactive {
 		return chat.Deny, errors.New("no terminal to ask on; use --yes to allow tool calls")
 	}
@@ -274,6 +282,24 @@ func (t *terminalRequests) Approve(ctx context.Context, req chat.ApprovalRequest
 		return chat.ApproveAlways, nil
 	}
 	return chat.Deny, nil
+}
+
+// refused prints a sampling request Switchboard refused, so the user sees
+// what a server tried (chat.Requests.OnRefused).
+func (t *terminalRequests) refused(r chat.Refusal) {
+	fmt.Fprint(t.out, termSafe(fmt.Sprintf("switchboard: refused %s's request to use the model: %s\n", r.Server, r.Why)))
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // chatRequests answers the servers' requests during a chat: sampling goes

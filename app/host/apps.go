@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -27,7 +26,7 @@ type Apps struct {
 	proxy *apps.Proxy
 
 	mu      sync.Mutex
-	context map[string]string // chat ID → the latest ui/update-model-context text
+	context map[string]map[appKey]string // chat ID → each app's latest ui/update-model-context text (appcontext.go)
 }
 
 // Always is what a chat's user allowed for the rest of the chat ("Allow
@@ -145,6 +144,7 @@ func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[s
 			return nil, fmt.Errorf("%s: the user denied this call", t.Name)
 		}
 	}
+	defer a.h.calls.begin(server)()
 	return a.h.registry().Call(ctx, server, tool, args, registry.CallOptions{})
 }
 
@@ -161,27 +161,4 @@ func (a *Apps) Log(server, level, text string) error {
 	}
 	sup.Log().AddMessage(level, "app", text)
 	return nil
-}
-
-// SetModelContext keeps an app's ui/update-model-context for chatID; each
-// update replaces the last, and the next turn gives it to the model.
-func (a *Apps) SetModelContext(chatID, text string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if strings.TrimSpace(text) == "" {
-		delete(a.context, chatID)
-		return
-	}
-	a.context[chatID] = text
-}
-
-// ModelContext is what apps of chatID last asked the model to know, as a
-// system prompt paragraph ("" when none).
-func (a *Apps) ModelContext(chatID string) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if c := a.context[chatID]; c != "" {
-		return "Context from an app shown in this chat:\n" + c
-	}
-	return ""
 }

@@ -88,6 +88,9 @@ type Host struct {
 	builtinsOn bool
 	// running is the configured servers last applied (without built-ins).
 	running []mcpmanager.ServerConfig
+	// calls are the tool calls running outside a chat turn, per server:
+	// a server may ask for the model during them (sampling.go).
+	calls serverCalls
 
 	// ctx ends at Close; background work (Follow) runs under it, in wg.
 	ctx    context.Context
@@ -105,7 +108,7 @@ func Open(opts Options) *Host {
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
-	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]string{}}
+	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]map[appKey]string{}}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{

@@ -44,6 +44,7 @@ func (t *Tools) CallWith(ctx context.Context, name string, args map[string]any, 
 	if err != nil {
 		return nil, err
 	}
+	defer t.h.calls.begin(tool.Server)()
 	return t.h.registry().Call(ctx, tool.Server, tool.Tool.Name, args, opts)
 }
 

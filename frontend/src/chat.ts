@@ -1,7 +1,7 @@
 // Chat state: the chat list, the open chat's messages (live from "chat:event"),
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
-import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
+import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
 import type { app, history } from './backend';
 import { tearDownApps } from './appsOnScreen';
 import { Orderer } from './orderer';
@@ -15,6 +15,8 @@ export type ToolCall = app.ToolCallView;
 export type CallResult = app.CallResult;
 export type Approval = app.ApprovalView;
 export type Elicit = app.ElicitView;
+/** Notice is something Switchboard refused or held back for the user (a server's sampling request, an app's text for the model); count says how often it came. */
+export type Notice = app.Notice & { count: number };
 export type SearchHit = history.Hit;
 export type ChatEvent = app.ChatEvent;
 export type MessagePage = app.MessagePageView;
@@ -34,12 +36,13 @@ export interface ChatState {
   notice: string; // retry or step-limit notice of the open chat
   approvals: Approval[];
   elicits: Elicit[];
+  notices: Notice[];
   error: string;
   hits: SearchHit[] | null;
   editing: string; // the id of the user message being edited in place, '' when none
 }
 
-const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], error: '', hits: null, editing: '' });
+const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '' });
 const set = chatStore.set;
 
 export function useChat<T>(select: (s: ChatState) => T): T {
@@ -154,10 +157,26 @@ function watch() {
   on(EventChat, (ev) => order.push(ev));
   on(EventApproval, (a) => set({ approvals: [...chatStore.get().approvals.filter((x) => x.id !== a.id), a] }));
   on(EventElicit, (e) => set({ elicits: [...chatStore.get().elicits.filter((x) => x.id !== e.id), e] }));
+  on(EventNotice, (n) => set({ notices: addNotice(chatStore.get().notices, n) }));
   on(EventRequestDone, (d) => {
     const { approvals, elicits } = chatStore.get();
     set({ approvals: approvals.filter((a) => a.id !== d.id), elicits: elicits.filter((e) => e.id !== d.id) });
   });
+}
+
+/** MAX_NOTICES bounds the notices kept: a server refused in a loop shows one line with a count. */
+export const MAX_NOTICES = 20;
+
+/** addNotice adds n, or counts it again on the notice that says the same in the same chat (pure, for tests). */
+export function addNotice(list: Notice[], n: app.Notice): Notice[] {
+  const same = list.find((x) => x.chatId === n.chatId && x.kind === n.kind && x.server === n.server && x.text === n.text);
+  if (same) return [...list.filter((x) => x !== same), { ...same, count: same.count + 1 }];
+  return [...list, { ...n, count: 1 }].slice(-MAX_NOTICES);
+}
+
+/** dismissNotice removes a notice once the user has read it. */
+export function dismissNotice(id: string): void {
+  set({ notices: chatStore.get().notices.filter((n) => n.id !== id) });
 }
 
 const fail = (err: unknown) => set({ error: errorMessage(err) });

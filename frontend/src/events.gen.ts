@@ -14,6 +14,7 @@ export const EventConfigChanged = "config:changed";
 export const EventFileOpen = "file:open";
 export const EventAbout = "app:about";
 export const EventToolsChanged = "tools:changed";
+export const EventNotice = "chat:notice";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -28,4 +29,5 @@ export interface EventPayloads {
   [EventFileOpen]: app.FileOpen;
   [EventAbout]: null;
   [EventToolsChanged]: null;
+  [EventNotice]: app.Notice;
 }

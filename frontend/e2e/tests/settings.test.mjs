@@ -2,7 +2,8 @@
 // gnome-keyring here) and comes back masked after a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, screenshot } from '../lib.mjs';
+import path from 'node:path';
+import { env, launch, openApp, screenshot } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -34,6 +35,49 @@ test('a provider key set in Settings is masked after reload', async () => {
   await row.getByRole('button', { name: 'Delete' }).click();
   await row.getByRole('alertdialog', { name: 'Delete OPENAI_API_KEY?' }).getByRole('button', { name: 'Delete' }).click();
   await row.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Settings → Chat → Sampling: the choices are saved to config.json and
+// read back after a reload.
+test('sampling settings are saved and read back', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  const form = page.getByRole('form', { name: 'Sampling' });
+  assert.ok(await form.getByLabel('Ask every time').isChecked(), 'ask is the default');
+  assert.ok(await form.getByLabel('Requests per chat without asking').isDisabled(), 'the count is for "allow" only');
+  assert.equal(await form.getByLabel('Requests per server per minute').inputValue(), '10');
+  await form.getByLabel('Allow some per chat').check();
+  await form.getByLabel('Requests per chat without asking').fill('3');
+  await form.getByLabel('Requests per server per minute').fill('7');
+  await form.getByLabel('Allow sampling outside a tool call').check();
+  await form.getByRole('button', { name: 'Save sampling' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    // The navigation slides into its drawer below 1000 px: shoot once it is still.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(env('E2E_ARTIFACTS'), `settings-sampling-${width}.png`) });
+  }
+
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.app?.SettingsPage?.ChatSettings === 'function');
+  await form.getByLabel('Allow some per chat').waitFor();
+  await page.waitForFunction(() => document.querySelector('[aria-label="Requests per chat without asking"]')?.value === '3');
+  assert.ok(await form.getByLabel('Allow some per chat').isChecked());
+  assert.equal(await form.getByLabel('Requests per server per minute').inputValue(), '7');
+  assert.ok(await form.getByLabel('Allow sampling outside a tool call').isChecked());
+  const saved = await page.evaluate(() => window.go.app.SettingsPage.ChatSettings());
+  assert.deepEqual(saved.sampling, { mode: 'allow', perChat: 3, perMinute: 7, outsideCalls: true });
+
+  // Back to the defaults for the other tests.
+  await form.getByLabel('Ask every time').check();
+  await form.getByLabel('Requests per server per minute').fill('10');
+  await form.getByLabel('Allow sampling outside a tool call').uncheck();
+  await form.getByRole('button', { name: 'Save sampling' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -144,6 +144,40 @@ test('a sampling request offering tools lists them, and the model\'s call goes b
   await page.close();
 });
 
+test('a sampling request the settings refuse shows why in the chat, and the server is told', async () => {
+  await resetModel();
+  const { page, errors, box } = await chatPage();
+  await page.evaluate(() => window.go.app.SettingsPage.SetSampling('deny', 5, 10, false));
+  try {
+    await script(
+      { toolCalls: [{ id: 'call_s2', name: 'links__sample_with_tools', arguments: '{}' }] },
+      { text: 'The server could not use the model.' },
+    );
+    await box.fill('Ask the server to sample again');
+    await box.press('Enter');
+    await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+    const notice = page.getByRole('status', { name: 'Sampling request refused' });
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /Refused a request from links to use the model: sampling is turned off in Settings → Chat → Sampling/);
+    await page.getByText('The server could not use the model.').waitFor();
+    assert.match(await lastToolResult(), /switchboard refused the request to use the model: sampling is turned off/);
+    assert.equal((await modelRequests()).length, 2, 'no sampling request reached the model');
+    assert.equal(await page.getByRole('alertdialog', { name: 'Approve sampling request' }).count(), 0);
+    for (const width of [720, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      // The navigation slides into its drawer below 1000 px: shoot once it is still.
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      await screenshot(page, `sampling-refused-notice-${width}`);
+    }
+    await notice.getByRole('button', { name: 'Dismiss: Sampling request refused' }).click();
+    await notice.waitFor({ state: 'detached' });
+  } finally {
+    await page.evaluate(() => window.go.app.SettingsPage.SetSampling('ask', 5, 10, false));
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a tool run from the Tools page shows the server\'s page card there', async () => {
   const { page, errors } = await openApp(browser, { hash: '#/tools' });
   await page.getByRole('button', { name: 'Refresh' }).click();

@@ -167,7 +167,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
         const blocks = (p.content ?? []) as { type: string; text?: string }[];
         let text = blocks.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
         if (p.structuredContent) text += (text ? '\n' : '') + JSON.stringify(p.structuredContent);
-        if (chatId) await goCall(() => SetModelContext(chatId, text));
+        if (chatId) await goCall(() => SetModelContext(chatId, app.server, app.resourceUri, text));
         return {};
       };
       bridge.onrequestdisplaymode = async ({ mode: want }) => {

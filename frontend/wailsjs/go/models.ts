@@ -168,6 +168,7 @@ export namespace app {
 	    toolSearchShare: number;
 	    toolSearchAbove: number;
 	    pinned: string[];
+	    sampling: chat.SamplingSettings;
 	}
 	export interface ChatView {
 	    id: string;
@@ -200,6 +201,13 @@ export namespace app {
 	    url?: string;
 	    domain?: string;
 	    retry?: boolean;
+	}
+	export interface Notice {
+	    id: string;
+	    chatId?: string;
+	    server: string;
+	    kind: string;
+	    text: string;
 	}
 	export interface FileOpen {
 	    path: string;
@@ -268,6 +276,7 @@ export namespace app {
 	    requestDone: RequestDone;
 	    terminalData: TerminalData;
 	    fileOpen: FileOpen;
+	    notice: Notice;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -361,6 +370,7 @@ export namespace app {
 	    messages: MessageView[];
 	    hasMore: boolean;
 	}
+	
 	
 	
 	export interface PendingRequest {
@@ -594,6 +604,12 @@ export namespace chat {
 	export interface OfferedTool {
 	    name: string;
 	    description?: string;
+	}
+	export interface SamplingSettings {
+	    mode?: string;
+	    perChat?: number;
+	    perMinute?: number;
+	    outsideCalls?: boolean;
 	}
 	export interface Usage {
 	    inputTokens: number;

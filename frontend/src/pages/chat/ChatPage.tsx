@@ -6,6 +6,7 @@ import {
 } from '../../chat';
 import { useAgents } from '../../agents';
 import { ApprovalCard } from '../../components/ApprovalCard';
+import { NoticeCard } from './NoticeCard';
 import { ChatHeader } from './ChatHeader';
 import { ElicitForm } from '../../components/ElicitForm';
 import { Markdown } from './Markdown';
@@ -357,12 +358,15 @@ function Requests() {
   const current = useChat((s) => s.current);
   const approvals = useChat((s) => s.approvals);
   const elicits = useChat((s) => s.elicits);
+  const notices = useChat((s) => s.notices);
   // Requests from servers no chat is calling are shown in every chat.
   const mine = approvals.filter((a) => !a.chatId || a.chatId === current);
   const forms = elicits.filter((e) => !e.chatId || e.chatId === current);
-  if (mine.length === 0 && forms.length === 0) return null;
+  const told = notices.filter((n) => !n.chatId || n.chatId === current);
+  if (mine.length === 0 && forms.length === 0 && told.length === 0) return null;
   return (
     <div className="requests">
+      {told.map((n) => <NoticeCard key={n.id} n={n} />)}
       {mine.map((a) => <ApprovalCard key={a.id} req={a} />)}
       {forms.map((e) => <ElicitForm key={e.id} req={e} />)}
     </div>

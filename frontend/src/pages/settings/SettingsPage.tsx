@@ -4,6 +4,7 @@ import type { secrets } from '../../backend';
 import { message } from '../../servers';
 import { Providers } from './Providers';
 import { ToolSearchSettings } from './ToolSearchSettings';
+import { SamplingSettings } from './SamplingSettings';
 import { DownloadSettings } from './DownloadSettings';
 import { RegistrySettings } from '../../components/RegistryBrowse';
 import { TaskSettings } from './TaskSettings';
@@ -32,6 +33,9 @@ export function SettingsPage() {
       <Providers onChanged={load} />
       <h2>Tool search</h2>
       <ToolSearchSettings />
+      <h2>Chat</h2>
+      <h3>Sampling</h3>
+      <SamplingSettings />
       <h2>Servers</h2>
       <DownloadSettings />
       <RegistrySettings />

@@ -12,6 +12,6 @@ export function OpenLink(arg1:string):Promise<void>;
 
 export function ReadResource(arg1:string,arg2:string):Promise<string>;
 
-export function SetModelContext(arg1:string,arg2:string):Promise<void>;
+export function SetModelContext(arg1:string,arg2:string,arg3:string,arg4:string):Promise<void>;
 
 export function ToolApp(arg1:string):Promise<app.AppToolView>;

@@ -22,8 +22,8 @@ export function ReadResource(arg1, arg2) {
   return window['go']['app']['Apps']['ReadResource'](arg1, arg2);
 }
 
-export function SetModelContext(arg1, arg2) {
-  return window['go']['app']['Apps']['SetModelContext'](arg1, arg2);
+export function SetModelContext(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Apps']['SetModelContext'](arg1, arg2, arg3, arg4);
 }
 
 export function ToolApp(arg1) {
