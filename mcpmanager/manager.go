@@ -442,7 +442,9 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 	// status of the one that took its name.
 	onStatus := func(st supervisor.Status) {
 		switch st.State {
-		case supervisor.Ready, supervisor.Error, supervisor.NeedsLogin:
+		case supervisor.Ready, supervisor.Error, supervisor.NeedsLogin, supervisor.Restarting:
+			// Restarting: its first start failed, and that is its answer
+			// for now (see WaitSettled).
 			ms.settledOnce.Do(func() { close(ms.settled) })
 		}
 		m.mu.Lock()
@@ -637,13 +639,18 @@ func (m *Manager) Server(name string) (*supervisor.Server, error) {
 	return s.sup, nil
 }
 
-// WaitSettled blocks until every enabled server is ready or has given up
-// (error), or ctx ends. The CLI uses it before listing tools.
+// WaitSettled blocks until every enabled server is ready, has given up
+// (error) or failed its first start (restarting: its error is known, and
+// waiting through every restart attempt — a server that hangs in its
+// handshake, five times its startup timeout and the backoff — would make
+// 'tools list' wait for nothing), or ctx ends. The CLI uses it before
+// listing tools.
 func (m *Manager) WaitSettled(ctx context.Context) {
 	for {
 		settled := true
 		for _, st := range m.Status() {
-			if st.State == supervisor.Starting || st.State == supervisor.Installing || st.State == supervisor.Restarting || st.State == supervisor.Stopped {
+			if st.State == supervisor.Starting || st.State == supervisor.Installing || st.State == supervisor.Stopped ||
+				st.State == supervisor.Restarting && st.Error == "" {
 				settled = false
 			}
 		}

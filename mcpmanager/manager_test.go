@@ -257,3 +257,18 @@ func TestNoLogFileWithoutRun(t *testing.T) {
 		t.Errorf("log files: %v", entries)
 	}
 }
+
+// TestWaitSettledAfterTheFirstFailure: a server that hangs in its
+// handshake settles (for 'tools list', 'servers test', a saved form) when
+// its first start fails, not after every restart attempt.
+func TestWaitSettledAfterTheFirstFailure(t *testing.T) {
+	m := New(Options{})
+	t.Cleanup(func() { _ = m.Close(context.WithoutCancel(t.Context())) })
+	m.Apply([]ServerConfig{{Name: "hang", Command: faultServer, Args: []string{"-mode", "hang-init"}, StartTimeout: 300 * time.Millisecond,
+		Restart: supervisor.Restart{MaxAttempts: 5, Delay: 100 * time.Millisecond}}})
+	m.WaitSettled(t.Context())
+	st := m.Status()[0]
+	if st.Restarts > 1 || st.Error == "" || !strings.Contains(st.Error, "handshake") {
+		t.Fatalf("settled at %+v; want the first failure (one restart at most) with its reason", st)
+	}
+}

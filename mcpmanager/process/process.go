@@ -35,6 +35,9 @@ import (
 // Grace periods of the staged stop. Variables so tests can shorten them.
 var (
 	StopGrace = 2 * time.Second // after closing stdin, before SIGTERM
+	// AbortGrace replaces StopGrace in Abort: a child that never finished
+	// its handshake has nothing to save.
+	AbortGrace = 100 * time.Millisecond
 	TermGrace = 2 * time.Second // after SIGTERM, before SIGKILL
 	KillGrace = 2 * time.Second // after SIGKILL, before giving up
 	// SnapshotInterval is how often Stop looks for new descendants while
@@ -160,9 +163,17 @@ func (p *Process) Err() error {
 // SIGKILL. Once the child has exited, what is left of its tree is SIGKILLed.
 // It returns when the child and every descendant found have exited, or ctx
 // ends. Calling Stop again returns the first result.
-func (p *Process) Stop(ctx context.Context) error {
+func (p *Process) Stop(ctx context.Context) error { return p.stopWith(ctx, StopGrace) }
+
+// Abort is Stop for a child that never became ready (its MCP handshake
+// failed or timed out): stdin is closed, but SIGTERM follows after
+// AbortGrace instead of StopGrace, so the failure is reported without
+// waiting on a child that is not listening.
+func (p *Process) Abort(ctx context.Context) error { return p.stopWith(ctx, AbortGrace) }
+
+func (p *Process) stopWith(ctx context.Context, stdinGrace time.Duration) error {
 	p.stopOnce.Do(func() {
-		p.stopErr = p.stop(ctx)
+		p.stopErr = p.stop(ctx, stdinGrace)
 		if p.stopErr == nil {
 			watch(p.PID(), false)
 		}
@@ -170,12 +181,12 @@ func (p *Process) Stop(ctx context.Context) error {
 	return p.stopErr
 }
 
-func (p *Process) stop(ctx context.Context) error {
+func (p *Process) stop(ctx context.Context, stdinGrace time.Duration) error {
 	// Before stdin closes: once the child exits, its children are orphans
 	// and only found by ancestry while they are still known.
 	p.tree.snapshot()
 	_ = p.Stdin.Close()
-	if p.wait(ctx, StopGrace) {
+	if p.wait(ctx, stdinGrace) {
 		return p.finish(ctx)
 	}
 	terminateGroup(p.PID())

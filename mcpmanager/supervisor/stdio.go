@@ -69,6 +69,12 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 			_ = p.Stop(stopCtx)
 			p.Stdout.Close() // the session is over; release the pipe
 		},
+		abort: func() {
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), process.AbortGrace+process.TermGrace+process.KillGrace+time.Second)
+			defer cancel()
+			_ = p.Abort(stopCtx)
+			p.Stdout.Close()
+		},
 	}, nil
 }
 

@@ -375,6 +375,7 @@ type session struct {
 	cause func() error    // why dead closed: remote, ErrDisconnected or a LoginError's cause; stdio, a message over the limit (nil when it exited)
 	out   *wire.Reader    // stdio: its stdout, bounded; nil for remote servers
 	close func()          // ends the session (stops the process tree)
+	abort func()          // close for a session that never became ready; nil: close
 }
 
 // dial starts the process or opens the remote transport.
@@ -489,7 +490,11 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 	}
 	fail := func(err error) (*session, *client.Client, *mcp.InitializeResult, error) {
 		cl.Close()
-		sess.close()
+		if sess.abort != nil {
+			sess.abort()
+		} else {
+			sess.close()
+		}
 		return nil, nil, nil, err
 	}
 	name := s.spec.Name
