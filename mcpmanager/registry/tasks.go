@@ -30,7 +30,21 @@ var (
 	DefaultTaskLimit = 30 * time.Minute
 	// TaskPollInterval is the polling interval of a server that suggests none.
 	TaskPollInterval = time.Second
+	// MinTaskPollInterval and MaxTaskPollInterval bound the interval a
+	// server suggests: "pollInterval": 1 must not become a thousand
+	// tasks/get a second, nor an hour a task never looked at.
+	MinTaskPollInterval = 250 * time.Millisecond
+	MaxTaskPollInterval = time.Minute
 )
+
+// pollWait is how long to wait before the next tasks/get: the server's
+// pollInterval (milliseconds) within the bounds, else TaskPollInterval.
+func pollWait(pollInterval *int64) time.Duration {
+	if pollInterval == nil || *pollInterval <= 0 {
+		return TaskPollInterval
+	}
+	return min(max(time.Duration(*pollInterval)*time.Millisecond, MinTaskPollInterval), MaxTaskPollInterval)
+}
 
 // TaskPolicy says which tools run as tasks and for how long.
 type TaskPolicy struct {
@@ -187,11 +201,7 @@ func (r *Registry) runTask(ctx context.Context, tc TaskClient, tool string, para
 		case mcp.TaskStatusCancelled:
 			return mcp.NewToolResultError("The task was cancelled before it finished."), nil
 		}
-		wait := TaskPollInterval
-		if task.PollInterval != nil && *task.PollInterval > 0 {
-			wait = time.Duration(*task.PollInterval) * time.Millisecond
-		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(pollWait(task.PollInterval))
 		select {
 		case <-ctx.Done():
 			t.Stop()
