@@ -224,7 +224,7 @@ func (s *streamPrinter) event(ev chat.Event) {
 		switch c.Status {
 		case chat.CallRunning:
 			s.newline()
-			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s %s\n", c.Name, c.Args)))
+			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s %s\n", c.Name, excerpt(string(c.Args), MaxShownArgs))))
 		case chat.CallDone:
 			fmt.Fprintf(s.errOut, "← %s done (%d ms)\n", termSafe(c.Name), c.DurationMs)
 		case chat.CallError, chat.CallDenied, chat.CallCancelled:
@@ -271,7 +271,7 @@ func (t *terminalRequests) Approve(ctx context.Context, req chat.ApprovalRequest
 	if req.Kind == chat.KindSampling {
 		what = "let " + req.Server + " use the model"
 	}
-	s, err := t.line(ctx, fmt.Sprintf("%s %s\nAllow? [y]es / [a]lways in this chat / [N]o: ", what, req.Arguments))
+	s, err := t.line(ctx, fmt.Sprintf("%s %s\nAllow? [y]es / [a]lways in this chat / [N]o: ", what, excerpt(string(req.Arguments), MaxShownArgs)))
 	if err != nil {
 		return chat.Deny, err
 	}

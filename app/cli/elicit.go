@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -175,7 +176,10 @@ func (t *terminalRequests) line(ctx context.Context, prompt string) (string, err
 	}()
 	select {
 	case r := <-ch:
-		if r.err != nil && (r.s == "" || !errors.Is(r.err, io.EOF)) {
+		if r.s == "" && errors.Is(r.err, io.EOF) {
+			return "", errStdinClosed
+		}
+		if r.err != nil && !errors.Is(r.err, io.EOF) {
 			return "", fmt.Errorf("read the answer: %w", r.err)
 		}
 		return r.s, nil
@@ -288,4 +292,36 @@ func parseForm(schema any) ([]field, error) {
 		return strings.Compare(a.Name, b.Name)
 	})
 	return out, nil
+}
+
+// errStdinClosed is the answer read from a stdin that closed: nobody is
+// there to say yes.
+var errStdinClosed = errors.New("declined: stdin is not a terminal (it closed before an answer)")
+
+// MaxShownArgs bounds the arguments shown on a tool-call line or in a
+// question: a 20 MB argument is shown as its start and its size.
+var MaxShownArgs = 2000
+
+// excerpt is s cut to about max bytes (on a character boundary), with its
+// whole size said when it was cut.
+func excerpt(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%s in all)", s[:cut], byteSize(len(s)))
+}
+
+// byteSize is n bytes for a person: "812 B", "20.0 MB".
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -130,4 +133,19 @@ func TestTerminalRequests(t *testing.T) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
 	})
+}
+
+// TestClosedStdinDeclines: an answer read from a stdin that closed is a
+// no, said as such; a 20 MB argument is shown as its start and its size.
+func TestClosedStdinDeclines(t *testing.T) {
+	var out strings.Builder
+	term := &terminalRequests{in: bufio.NewReader(strings.NewReader("")), out: &out, interactive: true}
+	big := `{"text":"` + strings.Repeat("x", 20<<20) + `"}`
+	d, err := term.Approve(t.Context(), chat.ApprovalRequest{Tool: "fs__write", Arguments: json.RawMessage(big)})
+	if d != chat.Deny || err == nil || !strings.Contains(err.Error(), "declined: stdin is not a terminal") {
+		t.Fatalf("Approve on a closed stdin = %v, %v", d, err)
+	}
+	if n := out.Len(); n > MaxShownArgs+200 || !strings.Contains(out.String(), "(20.0 MB in all)") {
+		t.Fatalf("the question showed %d bytes of a 20 MB argument: %.300s", n, out.String())
+	}
 }
