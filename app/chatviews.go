@@ -137,8 +137,12 @@ type ElicitView struct {
 	// Schema is the form's JSON Schema (mode form).
 	Schema map[string]any `json:"schema,omitempty"`
 	URL    string         `json:"url,omitempty"` // mode url
-	// Domain is the URL's host, shown with it (mode url).
-	Domain string `json:"domain,omitempty"`
+	// Domain is the URL's host in ASCII (xn-- for letters of other
+	// alphabets), shown with it (mode url); Registrable is its registered
+	// domain, highlighted; Written is the host as written when it differs.
+	Domain      string `json:"domain,omitempty"`
+	Registrable string `json:"registrable,omitempty"`
+	Written     string `json:"written,omitempty"`
 	// Retry: a tool call waits for this URL (it failed with -32042); the
 	// card offers Done, and the server's completion withdraws it.
 	Retry bool `json:"retry,omitempty"`
@@ -245,7 +249,7 @@ func approvalView(r chat.ApprovalRequest) ApprovalView {
 }
 
 func elicitView(r chat.ElicitRequest) ElicitView {
-	v := ElicitView{ID: r.ID, ChatID: r.ChatID, Server: r.Server, Mode: r.Mode, Message: r.Message, URL: r.URL, Domain: r.Domain, Retry: r.Retry}
+	v := ElicitView{ID: r.ID, ChatID: r.ChatID, Server: r.Server, Mode: r.Mode, Message: r.Message, URL: r.URL, Domain: r.Domain, Registrable: r.Registrable, Written: r.Written, Retry: r.Retry}
 	if len(r.Schema) > 0 {
 		_ = json.Unmarshal(r.Schema, &v.Schema) // not an object: the page shows an empty form
 	}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -24,9 +27,15 @@ type ElicitRequest struct {
 	Message string          `json:"message"`
 	Schema  json.RawMessage `json:"schema,omitempty"`
 	URL     string          `json:"url,omitempty"`
-	// Domain is the URL's host, shown beside it so the user sees where
-	// the link goes (mode "url").
-	Domain string `json:"domain,omitempty"`
+	// Domain is the URL's host in ASCII (a name written with letters of
+	// other alphabets in its xn-- form), shown beside it so the user sees
+	// where the link goes (mode "url"); Registrable is the part of it a
+	// person registers (evil.example of login.bank.example.evil.example),
+	// which the card highlights; Written is the host as the URL wrote it,
+	// when that differs from Domain (аpple.com for xn--pple-43d.com).
+	Domain      string `json:"domain,omitempty"`
+	Registrable string `json:"registrable,omitempty"`
+	Written     string `json:"written,omitempty"`
 	// Retry: a tool call failed with -32042 and runs again once the
 	// server says the user finished (the card is then withdrawn) or the
 	// user answers accept ("Done"). Without it, accept means the user
@@ -206,7 +215,8 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 			// Never shown, so never opened: the server learns it was declined.
 			return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
 		}
-		er.Domain = u.Hostname()
+		site := SiteOf(u)
+		er.Domain, er.Registrable, er.Written = site.Host, site.Registrable, site.Written
 		if m := req.Params.Meta; m != nil {
 			er.Retry, _ = m.AdditionalFields[registry.RetryMeta].(bool)
 		}
@@ -239,6 +249,40 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 
 // ErrURLScheme: a URL elicitation's URL is not a web page.
 var ErrURLScheme = errors.New("only http and https links are opened")
+
+// Site is how a link's host is shown to a person deciding to open it.
+type Site struct {
+	// Host in ASCII: a look-alike written with letters of other alphabets
+	// ("аpple.com", Cyrillic а) shows as what it is, xn--pple-43d.com.
+	Host string
+	// Registrable is the domain a person registers (eTLD+1 of the public
+	// suffix list): evil.example of apple.com.login.evil.example. The host
+	// itself for an IP address or a single label (localhost).
+	Registrable string
+	// Written is the host as the URL wrote it when it differs from Host.
+	Written string
+}
+
+// SiteOf is u's Site.
+func SiteOf(u *url.URL) Site {
+	written := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	host, err := idna.Lookup.ToASCII(written)
+	if err != nil { // not a valid IDN: plain punycode, never the raw text
+		if host, err = idna.Punycode.ToASCII(written); err != nil {
+			host = url.PathEscape(written)
+		}
+	}
+	s := Site{Host: host, Registrable: host}
+	if net.ParseIP(host) == nil {
+		if r, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+			s.Registrable = r
+		}
+	}
+	if written != host {
+		s.Written = written
+	}
+	return s
+}
 
 // CheckURL parses a URL a server asks the user to open (URL-mode
 // elicitation): absolute http(s) with a host, and no credentials (which

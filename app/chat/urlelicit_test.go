@@ -54,3 +54,25 @@ func TestURLElicitationCard(t *testing.T) {
 		})
 	}
 }
+
+// TestSiteOf: a link's host is shown in ASCII — a look-alike in another
+// alphabet as its xn-- form — with the domain a person registers.
+func TestSiteOf(t *testing.T) {
+	for _, c := range []struct{ url, host, registrable, written string }{
+		{"https://auth.example.com/x", "auth.example.com", "example.com", ""},
+		{"https://apple.com.login.evil.example/", "apple.com.login.evil.example", "evil.example", ""},
+		{"https://\u0430pple.com/", "xn--pple-43d.com", "xn--pple-43d.com", "\u0430pple.com"},
+		{"https://login.b\u0430nk.co.uk/", "login.xn--bnk-6cd.co.uk", "xn--bnk-6cd.co.uk", "login.b\u0430nk.co.uk"},
+		{"https://EXAMPLE.com./", "example.com", "example.com", ""},
+		{"http://127.0.0.1:8123/x", "127.0.0.1", "127.0.0.1", ""},
+		{"http://localhost:3000/", "localhost", "localhost", ""},
+	} {
+		u, err := chat.CheckURL(c.url)
+		if err != nil {
+			t.Fatalf("%s: %v", c.url, err)
+		}
+		if got := chat.SiteOf(u); got != (chat.Site{Host: c.host, Registrable: c.registrable, Written: c.written}) {
+			t.Errorf("SiteOf(%s) = %+v; want %s / %s / %q", c.url, got, c.host, c.registrable, c.written)
+		}
+	}
+}

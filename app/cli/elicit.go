@@ -126,7 +126,15 @@ func (t *terminalRequests) openURL(ctx context.Context, server string, p mcp.Eli
 		fmt.Fprintf(t.out, "switchboard: %s asked to open %s; declined: %v\n", server, termSafe(p.URL), err)
 		return answer(mcp.ElicitationResponseActionDecline), nil
 	}
-	fmt.Fprintf(t.out, "%s asks you to open a page: %s\n  site:    %s\n  address: %s\n", server, termSafe(p.Message), termSafe(u.Hostname()), termSafe(p.URL))
+	site := chat.SiteOf(u)
+	shown := site.Host
+	if site.Registrable != site.Host {
+		shown += " (registered domain: " + site.Registrable + ")"
+	}
+	if site.Written != "" {
+		shown += "\n           written as " + termSafe(site.Written) + ": letters from another alphabet, which can look like a name you know"
+	}
+	fmt.Fprintf(t.out, "%s asks you to open a page: %s\n  site:    %s\n  address: %s\n", server, termSafe(p.Message), shown, termSafe(p.URL))
 	if !t.interactive {
 		fmt.Fprintln(t.out, "switchboard: declined: stdin is not a terminal (pages are only opened when you say yes)")
 		return answer(mcp.ElicitationResponseActionDecline), nil

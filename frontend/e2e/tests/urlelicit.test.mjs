@@ -116,6 +116,34 @@ test('a URL request is declined from its card, and opened from the next one', as
   await page.close();
 });
 
+test('a look-alike link shows its host as xn--, its registered domain in bold, and how it was written', async () => {
+  await resetModel();
+  const { page, errors, box } = await chatPage();
+  await script(
+    { toolCalls: [{ id: 'call_l1', name: 'links__open_lookalike', arguments: '{}' }] },
+    { text: 'You declined the look-alike.' },
+  );
+  await box.fill('Sign me in');
+  await box.press('Enter');
+  await page.getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  const card = page.getByTestId('elicit-url');
+  await card.waitFor();
+  const site = card.getByTestId('elicit-domain');
+  assert.equal(await site.innerText(), 'login.xn--pple-43d.com.evil.example');
+  assert.equal(await site.locator('strong').innerText(), 'evil.example');
+  assert.match(await card.getByTestId('elicit-written').innerText(), /Written as login\.\u0430pple\.com\.evil\.example: letters from another alphabet/);
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, `url-elicitation-lookalike-${width}`);
+  }
+  await card.getByRole('button', { name: 'Decline' }).click();
+  await page.getByText('You declined the look-alike.').waitFor();
+  assert.deepEqual(await page.evaluate(() => window.__opened), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a sampling request offering tools lists them, and the model\'s call goes back to the server', async () => {
   await resetModel();
   const { page, errors, box } = await chatPage();

@@ -32,6 +32,14 @@ describe('URL elicitation card', { timeout: 30_000 }, () => { // the first rende
     await waitFor(() => expect(answered).toHaveBeenCalledWith('e1', 'accept', ''));
   });
 
+  it('shows a look-alike host in its xn-- form, its registered domain in bold and how it was written', () => {
+    render(<ElicitForm req={req({ url: 'https://login.xn--pple-43d.com.evil.example/x', domain: 'login.xn--pple-43d.com.evil.example', registrable: 'evil.example', written: 'login.\u0430pple.com.evil.example' })} />);
+    const site = screen.getByTestId('elicit-domain');
+    expect(site.textContent).toBe('login.xn--pple-43d.com.evil.example');
+    expect(site.querySelector('strong')?.textContent).toBe('evil.example');
+    expect(screen.getByTestId('elicit-written').textContent).toMatch(/Written as login\.\u0430pple\.com\.evil\.example: letters from another alphabet/);
+  });
+
   it('keeps a waiting tool call\'s card open after Open, until Done', async () => {
     render(<ElicitForm req={req({ retry: true, url: 'http://127.0.0.1:9/x', domain: '127.0.0.1' })} />);
     expect(screen.getByText('not encrypted')).toBeTruthy();

@@ -31,6 +31,17 @@ export function ElicitForm({ req }: { req: Elicit }) {
  * that waits on the page (-32042, req.retry) the card stays after Open until
  * the server says the user finished (the card is withdrawn) or Done.
  */
+/** SiteName shows a link's host with the domain a person registers in bold: login.bank.example.<b>evil.example</b>. */
+function SiteName({ host, registrable }: { host: string; registrable: string }) {
+  const rest = registrable && host.endsWith(registrable) ? host.slice(0, host.length - registrable.length) : '';
+  return (
+    <span data-testid="elicit-domain" title={registrable ? `Registered domain: ${registrable}` : undefined}>
+      {rest && <span className="muted">{rest}</span>}
+      <strong>{rest ? registrable : host}</strong>
+    </span>
+  );
+}
+
 function URLCard({ req }: { req: Elicit }) {
   const [opened, setOpened] = useState(false);
   const first = useRef<HTMLButtonElement>(null);
@@ -49,7 +60,11 @@ function URLCard({ req }: { req: Elicit }) {
       <p><strong>{req.server}</strong> asks you to open a page: {req.message}</p>
       <dl className="url-target">
         <dt>Site</dt>
-        <dd><strong data-testid="elicit-domain">{req.domain}</strong>{url.startsWith('http:') && <span className="badge warn">not encrypted</span>}</dd>
+        <dd>
+          <SiteName host={req.domain ?? ''} registrable={req.registrable ?? ''} />
+          {url.startsWith('http:') && <span className="badge warn">not encrypted</span>}
+          {req.written && <p className="small warn" data-testid="elicit-written">Written as <code>{req.written}</code>: letters from another alphabet, which can look like a name you know. The site is the one above.</p>}
+        </dd>
         <dt>Full address</dt>
         <dd><code className="url-full" data-testid="elicit-url-full">{url}</code></dd>
       </dl>

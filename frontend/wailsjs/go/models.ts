@@ -200,6 +200,8 @@ export namespace app {
 	    schema?: Record<string, any>;
 	    url?: string;
 	    domain?: string;
+	    registrable?: string;
+	    written?: string;
 	    retry?: boolean;
 	}
 	export interface Notice {
