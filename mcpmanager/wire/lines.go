@@ -18,17 +18,19 @@ const readBuffer = 64 << 10
 // no line longer than its Reader's limit. Next is for one goroutine at a
 // time.
 type LineReader struct {
-	br *bufio.Reader
+	br    *bufio.Reader
+	limit int // of the Reader beneath
 }
 
 // NewLineReader reads r's lines. r is bounded by a Reader with limit
 // (<= 0: MaxMessageBytes), unless it is a *Reader already, whose own limit
 // holds (its owner watches it: Failed, Stall).
 func NewLineReader(r io.Reader, limit int) *LineReader {
-	if _, ok := r.(*Reader); !ok {
-		r = NewReader(r, limit)
+	lr, ok := r.(*Reader)
+	if !ok {
+		lr = NewReader(r, limit)
 	}
-	return &LineReader{br: bufio.NewReaderSize(r, readBuffer)}
+	return &LineReader{br: bufio.NewReaderSize(lr, readBuffer), limit: lr.Limit()}
 }
 
 // Next returns the next line with surrounding white space (the line break,
@@ -41,7 +43,7 @@ func (r *LineReader) Next() ([]byte, error) {
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...) // the Reader beneath bounds how far this grows
+			long = r.grow(long, chunk) // the Reader beneath bounds how far this grows
 			continue
 		}
 		if errors.Is(err, ErrTooLarge) {
@@ -49,12 +51,27 @@ func (r *LineReader) Next() ([]byte, error) {
 		}
 		var line []byte
 		if long != nil {
-			line = append(long, chunk...)
+			line = r.grow(long, chunk)
 		} else {
 			line = bytes.Clone(chunk)
 		}
 		return bytes.TrimSpace(line), err
 	}
+}
+
+// grow appends chunk to a long line's buffer, doubling it but never past
+// the limit (and one read): the line at its longest costs its limit and
+// half of it while the buffer moves, not append's own growth of copies
+// (a 400 MB line against a 64 MB limit peaked at five times the limit).
+func (r *LineReader) grow(long, chunk []byte) []byte {
+	need := len(long) + len(chunk)
+	if need > cap(long) {
+		c := min(max(2*cap(long), need, readBuffer), r.limit+readBuffer)
+		bigger := make([]byte, len(long), max(c, need))
+		copy(bigger, long)
+		long = bigger
+	}
+	return append(long, chunk...)
 }
 
 // Writer writes JSON-RPC messages, one per line. Concurrent writers never

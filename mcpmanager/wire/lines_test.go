@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -110,5 +111,33 @@ func TestWriter(t *testing.T) {
 				t.Errorf("wrote %q, want %q", b.String(), tc.want)
 			}
 		})
+	}
+}
+
+// endless is an endless line of x, allocating nothing.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+// TestLongLineCostsAboutItsLimit: a line far over the limit costs about
+// the limit (at most twice it) in allocations before it is refused.
+func TestLongLineCostsAboutItsLimit(t *testing.T) {
+	const limit = 8 << 20
+	r := NewLineReader(io.LimitReader(endless{}, 50<<20), limit)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := r.Next()
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Next = %v, want ErrTooLarge", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 2*limit {
+		t.Fatalf("reading a line over the %d MB limit allocated %d MB; want at most twice the limit", limit>>20, got>>20)
 	}
 }
