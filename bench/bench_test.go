@@ -120,7 +120,7 @@ func TestBenchTable(t *testing.T) {
 		{"show", func(t *testing.T, tb *table) { benchShow(t, tb, bin) }},
 		{"day", func(t *testing.T, tb *table) { benchDay(t, tb, everything, bin) }},
 		{"chromium", func(t *testing.T, tb *table) { benchBesideChromium(t, tb, bin) }},
-		{"import", benchImport},
+		{"import", func(t *testing.T, tb *table) { benchImport(t, tb); benchImportScale(t, tb, bin) }},
 		{"size", func(t *testing.T, tb *table) { benchSize(t, tb, bin) }},
 	}
 	only := os.Getenv("BENCH_ONLY") // "window,chromium": run those sections only
@@ -808,6 +808,35 @@ func benchImport(t *testing.T, tb *table) {
 		raw = append(raw, time.Since(t0))
 	}
 	tb.dur("import: parse+validate 500 servers vs json.Unmarshal", median(parse), median(raw), "< 50 ms")
+}
+
+// benchImportScale: 'servers import --dry-run' of 20,000 servers vs 2,000,
+// the whole command: linear is about 10×.
+func benchImportScale(t *testing.T, tb *table, bin string) {
+	run := func(n int) time.Duration {
+		servers := map[string]any{}
+		for i := range n {
+			servers[fmt.Sprintf("s%d", i)] = map[string]any{"command": "npx", "args": []string{"-y", fmt.Sprintf("pkg%d", i)}}
+		}
+		data, _ := json.Marshal(map[string]any{"mcpServers": servers})
+		file := filepath.Join(t.TempDir(), "servers.json")
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var best time.Duration
+		for range 3 {
+			t0 := time.Now()
+			if out, err := exec.Command(bin, "--data-dir", t.TempDir(), "servers", "import", "--dry-run", file).CombinedOutput(); err != nil {
+				t.Fatalf("import %d: %v\n%.500s", n, err, out)
+			}
+			if d := time.Since(t0); best == 0 || d < best {
+				best = d
+			}
+		}
+		return best
+	}
+	small, large := run(2000), run(20000)
+	tb.dur("import --dry-run: 20,000 servers vs 2,000 (the whole command; linear is 10×)", large, small, "≤ 13×")
 }
 
 func human(n int) string {

@@ -63,13 +63,16 @@ func ExtractFile(f *config.File, keep map[string]bool) (*config.File, []Move) {
 		out.Servers[i], moves = Extract(s, keep)
 		all = append(all, moves...)
 	}
-	// Entries carry the servers too (Plan reads them): keep them in step.
+	// Entries carry the servers too (Plan reads them): keep them in step,
+	// found by name once (20,000 servers are a map lookup each, not a scan).
+	byName := make(map[string]config.Server, len(out.Servers))
+	for _, s := range out.Servers {
+		byName[s.Name] = s // the last of a repeated name, as the scan kept
+	}
 	out.Entries = slices.Clone(f.Entries)
 	for i, e := range out.Entries {
-		for _, s := range out.Servers {
-			if e.Valid() && e.Server.Name == s.Name {
-				out.Entries[i].Server = s
-			}
+		if s, ok := byName[e.Server.Name]; ok && e.Valid() {
+			out.Entries[i].Server = s
 		}
 	}
 	return &out, all
