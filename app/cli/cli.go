@@ -114,9 +114,20 @@ func (inv *Invocation) Table(empty string, header []string, rows [][]string) err
 	tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = cell(c)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
+}
+
+// cell is a table cell as printed: terminal-safe (names and descriptions
+// come from servers and registries) and on one line, a tab or a line break
+// becoming a space so it cannot shift the columns or fake a row.
+func cell(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(termSafe(s))
 }
 
 // Command is one node of the command tree: either it has subcommands or a Run.

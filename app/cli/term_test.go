@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -116,4 +117,22 @@ func TestServerTextReachesTheTerminalSafe(t *testing.T) {
 			t.Fatalf("--json: exit %d, %v, %+v\n%s", code, err, res, errOut)
 		}
 	})
+}
+
+// TestTableCellsAreSafe: what a registry or a server names and describes
+// is printed in a table without its escape sequences, bidi overrides,
+// tabs or line breaks.
+func TestTableCellsAreSafe(t *testing.T) {
+	var out bytes.Buffer
+	inv := &Invocation{Env: Env{Stdout: &out}}
+	err := inv.Table("none", []string{"NAME", "DESCRIPTION"}, [][]string{
+		{"evil\x1b]52;c;cm0gLXJmIH4=\x07", "safe\u202Etxt.exe\nFAKE ROW\tX"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.ContainsAny(got, "\x1b\x07\u202E") || strings.Count(got, "\n") != 2 || !strings.Contains(got, "safetxt.exe FAKE ROW X") {
+		t.Fatalf("table printed %q", got)
+	}
 }

@@ -135,6 +135,10 @@ test('a look-alike link shows its host as xn--, its registered domain in bold, a
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
     await card.scrollIntoViewIfNeeded();
+    const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && getComputedStyle(el).visibility !== 'hidden')
+      .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().left)}-${Math.round(el.getBoundingClientRect().right)}`).slice(0, 8));
+    assert.deepEqual(wide, [], `nothing sticks out of the window at ${width} px`);
     await screenshot(page, `url-elicitation-lookalike-${width}`);
   }
   await card.getByRole('button', { name: 'Decline' }).click();
