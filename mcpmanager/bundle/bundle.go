@@ -258,8 +258,17 @@ func Read(path string, data []byte) (*Bundle, error) {
 	}
 	b := &Bundle{Path: path, zip: zr, size: int64(len(content))}
 	b.Signature = verify(content, sig)
+	// Each file once: with two manifest.json entries the one shown could
+	// differ from the one unpacked last. Names are compared as a
+	// case-insensitive file system would (macOS, Windows).
+	seen := make(map[string]bool, len(zr.File))
 	var mf *zip.File
 	for _, f := range zr.File {
+		key := strings.ToLower(strings.TrimSuffix(strings.ReplaceAll(f.Name, `\`, "/"), "/"))
+		if seen[key] && !strings.HasSuffix(f.Name, "/") {
+			return nil, &UnsafeError{Path: f.Name, Why: "is in the bundle twice; a bundle holds each file once"}
+		}
+		seen[key] = true
 		if f.Name == "manifest.json" {
 			mf = f
 		}
