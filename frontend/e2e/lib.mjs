@@ -45,7 +45,8 @@ export async function openApp(browser, { colorScheme = 'light', hash = '' } = {}
 export async function screenshot(page, name) {
   // A transition still running (the navigation drawer sliding shut after a
   // resize) would be caught half way; endless animations (spinners) are not waited for.
-  await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'), null, { timeout: 5_000 }).catch(() => {});
+  await page.waitForFunction(() => document.getAnimations()
+    .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), null, { timeout: 5_000 }).catch(() => {});
   const file = path.join(env('E2E_ARTIFACTS'), `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
