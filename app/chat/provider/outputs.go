@@ -1,14 +1,9 @@
 package provider
 
-import "strings"
-
 // knownOutputs are the most tokens one answer of a model family may take,
 // where the providers do not list it. Conservative: where versions of a
 // family differ, the smaller limit (a longer prefix names the larger ones).
-var knownOutputs = []struct {
-	prefix string
-	max    int
-}{
+var knownOutputs = []family{
 	{"gpt-3.5", 4_096},
 	{"gpt-4", 8_192},
 	{"gpt-4-turbo", 4_096},
@@ -29,16 +24,4 @@ var knownOutputs = []struct {
 // KnownMaxOutput is the output limit (tokens per answer) of model's family
 // when it is known here, else 0. A path or tag in the name
 // ("openai/gpt-4o", "llama3.1:8b") does not matter.
-func KnownMaxOutput(model string) int {
-	m := strings.ToLower(model)
-	if i := strings.LastIndex(m, "/"); i >= 0 {
-		m = m[i+1:]
-	}
-	best, limit := 0, 0
-	for _, k := range knownOutputs {
-		if strings.HasPrefix(m, k.prefix) && len(k.prefix) > best {
-			best, limit = len(k.prefix), k.max
-		}
-	}
-	return limit
-}
+func KnownMaxOutput(model string) int { return lookupFamily(knownOutputs, model) }

@@ -6,10 +6,7 @@ import "strings"
 // whose providers do not list them (OpenAI's /v1/models says nothing of
 // it), longest prefix first within a family. Conservative: where versions
 // of a family differ, the smaller window.
-var knownWindows = []struct {
-	prefix string
-	window int
-}{
+var knownWindows = []family{
 	{"gpt-3.5", 16_000},
 	{"gpt-4o", 128_000},
 	{"gpt-4.1", 1_000_000},
@@ -32,16 +29,27 @@ var knownWindows = []struct {
 // KnownContextWindow is the context window of model's family when it is
 // known here, else 0. A path or tag in the name ("openai/gpt-4o",
 // "llama3.1:8b") does not matter.
-func KnownContextWindow(model string) int {
+func KnownContextWindow(model string) int { return lookupFamily(knownWindows, model) }
+
+// family is a model family's number (a window, an output limit) by the
+// prefix of its models' names.
+type family struct {
+	prefix string
+	n      int
+}
+
+// lookupFamily is the number of the longest prefix in list that model's
+// name (without a path: "openai/gpt-4o") starts with, else 0.
+func lookupFamily(list []family, model string) int {
 	m := strings.ToLower(model)
 	if i := strings.LastIndex(m, "/"); i >= 0 {
 		m = m[i+1:]
 	}
-	best, window := 0, 0
-	for _, k := range knownWindows {
+	best, n := 0, 0
+	for _, k := range list {
 		if strings.HasPrefix(m, k.prefix) && len(k.prefix) > best {
-			best, window = len(k.prefix), k.window
+			best, n = len(k.prefix), k.n
 		}
 	}
-	return window
+	return n
 }
