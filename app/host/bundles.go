@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,6 +115,20 @@ func (b *Bundles) Inspect(ctx context.Context, path string) (*Inspection, error)
 // value not given again; any other server of that name is left alone and
 // the install refused. It returns the server's name.
 func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values) (string, error) {
+	return b.install(ctx, path, given, installHow{})
+}
+
+// installHow is what an install may do besides a first install or a
+// plain update.
+type installHow struct {
+	// fresh: only a first install (a registry's mcpb package: adding
+	// never replaces a server, and the entry's name is not the bundle's).
+	fresh bool
+	// source names where a fresh bundle came from, for the refusal.
+	source string
+}
+
+func (b *Bundles) install(ctx context.Context, path string, given bundle.Values, how installHow) (_ string, err error) {
 	in, err := b.Inspect(ctx, path)
 	if err != nil {
 		return "", err
@@ -125,6 +140,9 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	m := bd.Manifest
 	var prev Installed
 	if s, ok := b.installed(m.Name); ok {
+		if how.fresh {
+			return "", fmt.Errorf("%w: %s installs as %q, which is already a server; adding from the registry never replaces one: remove %q first, or update it from its own .mcpb file", ErrNameTaken, how.source, m.Name, m.Name)
+		}
 		var isBundle bool
 		if prev, isBundle = InstalledOf(s); !isBundle {
 			return "", fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, m.Name)
@@ -135,6 +153,27 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 		values[k] = v
 	}
 	keep := &secrets.Keeper{Store: b.h.store, Server: m.Name}
+	// A refused install leaves nothing behind: the keyring entries it
+	// made (not the installed copy's) and the files it unpacked (not the
+	// installed copy's).
+	unpacked := false
+	var dir string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, n := range keep.Names {
+			if !slices.Contains(slices.Collect(maps.Values(prev.Secrets)), n) {
+				_ = b.h.store.Delete(n)
+			}
+		}
+		switch {
+		case unpacked && prev.Dir == "":
+			_ = os.RemoveAll(filepath.Join(b.Root(), m.Name)) // nothing of this name was installed
+		case dir != "" && dir != prev.Dir:
+			_ = os.RemoveAll(dir)
+		}
+	}()
 	secretNames := map[string]string{}
 	for _, o := range m.UserConfig {
 		v, ok := given[o.Key]
@@ -172,7 +211,8 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	if _, err := m.Entry(bundle.UserVars(bundle.Dir(b.Root(), m.Name, m.Version)), checked); err != nil {
 		return "", err
 	}
-	dir, err := bd.Unpack(b.Root())
+	unpacked = true
+	dir, err = bd.Unpack(b.Root())
 	if err != nil {
 		return "", err
 	}
@@ -197,6 +237,9 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	s.Extra = map[string]json.RawMessage{bundleKey: raw}
 	err = b.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(x config.Server) bool { return x.Name == s.Name })
+		if i >= 0 && how.fresh {
+			return fmt.Errorf("%w: %s installs as %q, which is already a server; remove it first", ErrNameTaken, how.source, s.Name)
+		}
 		if i >= 0 {
 			if _, ok := InstalledOf(cfg.Servers[i]); !ok {
 				return fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, s.Name)
