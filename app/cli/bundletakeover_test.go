@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
+)
+
+// A bundle whose signature is another bundle's is refused with the reason
+// and exit 2 (it printed one line and exited 0); a reinstall by another
+// signer lists the difference and exits 2 until --accept-changes.
+func TestServersInstallRefusesABadSignatureAndAsksOnAnotherSigner(t *testing.T) {
+	data := t.TempDir()
+	plain := bundletest.Pack(t, "echo-env")
+	signed := bundletest.Pack(t, "echo-env")
+	bundletest.Sign(t, signed)
+
+	// foreign: the unsigned bundle with the signed one's block, made for
+	// other bytes (the signed copy is packed again, so its zip differs).
+	signedBytes, _ := os.ReadFile(signed)
+	other := bundletest.Pack(t, "echo-env")
+	otherBytes, _ := os.ReadFile(other)
+	otherBytes = append(otherBytes, []byte("x")...) // other bytes than were signed, still a zip
+	block := signedBytes[bytes.LastIndex(signedBytes, []byte("MCPB_SIG_V1")):]
+	foreign := filepath.Join(t.TempDir(), "foreign.mcpb")
+	if err := os.WriteFile(foreign, append(otherBytes, block...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, e := runIn(t, data, "servers", "install", foreign, "--set", "api_key=k")
+	if code != ExitUsage || !strings.Contains(e, "signature does not match it") || strings.Contains(out, "installed") {
+		t.Fatalf("foreign signature: exit %d\n%s\n%s", code, out, e)
+	}
+	if _, err := os.Stat(filepath.Join(data, "bundles", "echo-env")); !os.IsNotExist(err) {
+		t.Errorf("files left behind: %v", err)
+	}
+
+	if code, _, e := runIn(t, data, "servers", "install", plain, "--set", "api_key=k"); code != 0 {
+		t.Fatalf("install: %s", e)
+	}
+	code, out, e = runIn(t, data, "servers", "install", signed)
+	if code != ExitUsage || !strings.Contains(e, "its signer from") || !strings.Contains(e, "--accept-changes") {
+		t.Fatalf("another signer: exit %d\n%s\n%s", code, out, e)
+	}
+	code, out, e = runIn(t, data, "servers", "install", signed, "--accept-changes")
+	if code != 0 || !strings.Contains(out, "reinstalled (was 1.2.0) echo-env") || !strings.Contains(out, "changed signer: Signed by") {
+		t.Fatalf("accepted: exit %d\n%s\n%s", code, out, e)
+	}
+}
