@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { call, Choose, InspectFile, InspectPath, Install } from '../../backend';
+import { call, Choose, InspectFile, InspectPath, Install, InstallChanged } from '../../backend';
+import { BundleChanges } from './BundleChanges';
 import type { app } from '../../backend';
 import { message, refreshServers } from '../../servers';
 import { useWelcome } from '../../welcome';
@@ -138,7 +139,8 @@ export function BundleInstall() {
     setBusy(true);
     setErr('');
     try {
-      const name = await Install(form.token, values);
+      // A form listing changes was confirmed by its own button.
+      const name = await (form.changes.length > 0 ? InstallChanged : Install)(form.token, values);
       setDone(`Installed ${name} ${form.version}`);
       setForm(null);
       await refreshServers();
@@ -170,7 +172,9 @@ export function BundleInstall() {
           </div>
           <p>{form.description}</p>
           <p className={`bundle-signature signed-${form.signed}`} role="note" aria-label="Signature">{form.signature}</p>
+          {form.signed === 'invalid' && <div className="alert" role="alert">Switchboard does not install a bundle whose signature does not match it: get it again from its publisher.</div>}
           {form.incompatible && <div className="alert" role="alert">{form.incompatible}</div>}
+          <BundleChanges changes={form.changes} />
           {form.options.map((o) => (
             <fieldset key={o.key} className="bundle-option">
               <legend>{o.title}{o.required && <span aria-hidden="true"> *</span>}</legend>
@@ -203,7 +207,9 @@ export function BundleInstall() {
           ))}
           {err && <div className="alert" role="alert">{err}</div>}
           <div className="row">
-            <button type="submit" className="primary" disabled={busy || form.incompatible !== ''}>{busy ? 'Installing…' : form.installed ? 'Reinstall' : 'Install'}</button>
+            <button type="submit" className={form.changes.length > 0 ? 'danger' : 'primary'} disabled={busy || form.incompatible !== '' || form.signed === 'invalid'}>
+              {busy ? 'Installing…' : form.changes.length > 0 ? 'Install anyway' : form.installed ? 'Reinstall' : 'Install'}
+            </button>
             <button type="button" onClick={() => { setForm(null); setErr(''); }}>Cancel</button>
           </div>
         </form>
