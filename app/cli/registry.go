@@ -66,9 +66,6 @@ func registrySearchCmd() *Command {
 					defer fmt.Fprintf(inv.Stderr, "more servers: run again with --all\n")
 				}
 			}
-			if stop != nil {
-				stop = fmt.Errorf("listed %d servers, then stopped: %w", len(servers), stop)
-			}
 			if stale != nil {
 				why, detail, _ := strings.Cut(stale.Why, "\n")
 				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", why, host.Ago(time.Since(stale.FetchedAt)))

@@ -21,10 +21,15 @@ var ErrLimit = errors.New("stopped at a limit")
 type LimitError struct {
 	URL   string
 	Limit string
+	// Download: the limit of a file's download, not of a registry.
+	Download bool
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("%s: stopped at %s", e.URL, e.Limit)
+	if e.Download {
+		return fmt.Sprintf("download %s: stopped at %s", e.URL, e.Limit)
+	}
+	return fmt.Sprintf("registry %s: stopped at %s", e.URL, e.Limit)
 }
 
 func (e *LimitError) Unwrap() error { return ErrLimit }
@@ -156,7 +161,7 @@ func Download(ctx context.Context, raw string, max int64, w io.Writer) (int64, e
 	}}
 	timedOut := func() error {
 		if parent.Err() == nil && ctx.Err() != nil {
-			return &LimitError{URL: raw, Limit: "the " + Duration(DownloadTimeout) + " download timeout"}
+			return &LimitError{URL: raw, Limit: "the " + Duration(DownloadTimeout) + " download timeout", Download: true}
 		}
 		return nil
 	}
@@ -189,7 +194,7 @@ func Download(ctx context.Context, raw string, max int64, w io.Writer) (int64, e
 	if n == max {
 		// One byte more tells a file of exactly max from a larger one.
 		if m, _ := io.ReadFull(res.Body, make([]byte, 1)); m > 0 {
-			return n, &LimitError{URL: raw, Limit: "the " + Size(max) + " download cap"}
+			return n, &LimitError{URL: raw, Limit: "the " + Size(max) + " download cap", Download: true}
 		}
 	}
 	return n, nil
