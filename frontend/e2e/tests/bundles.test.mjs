@@ -155,7 +155,7 @@ test('a reinstall by another signer shows the difference and installs only on "I
   const changes = form.getByRole('region', { name: 'Not the bundle you installed' });
   await changes.waitFor();
   const text = await changes.innerText();
-  assert.match(text, /Signed by\s+was\s+Unsigned: nobody vouches/);
+  assert.match(text, /Signature\s+was\s+Unsigned: nobody vouches/);
   assert.match(text, /now\s+Signed by .* with a self-signed certificate/);
   assert.equal(await form.getByRole('button', { name: 'Reinstall' }).count(), 0, 'a plain Reinstall button for a changed bundle');
   const confirm = form.getByRole('button', { name: 'Install anyway' });
@@ -166,6 +166,9 @@ test('a reinstall by another signer shows the difference and installs only on "I
     const box = await changes.boundingBox();
     assert.ok(box && box.x + box.width <= width, `the differences stick out of the window at ${width} px`);
   }
+  await page.setViewportSize({ width: 720, height: 900 });
+  await confirm.scrollIntoViewIfNeeded();
+  await screenshot(page, 'bundles-reinstall-changed-confirm-720');
   await page.setViewportSize({ width: 1200, height: 800 });
   await confirm.click();
   await page.getByRole('status').filter({ hasText: 'Installed echo-env 1.2.0' }).waitFor();
@@ -176,6 +179,7 @@ test('a reinstall by another signer shows the difference and installs only on "I
   await form.getByRole('alert').filter({ hasText: 'does not install a bundle whose signature does not match it' }).waitFor();
   assert.match(await form.getByRole('note', { name: 'Signature' }).innerText(), /does not match the bundle/);
   assert.ok(await form.locator('button[type=submit]').isDisabled(), 'a bundle with a foreign signature can be installed');
+  assert.equal(await form.getByRole('button', { name: 'Install anyway' }).count(), 0, 'a foreign signature offered as a change to accept');
   await form.scrollIntoViewIfNeeded();
   await screenshot(page, 'bundles-foreign-signature');
   await form.getByRole('button', { name: 'Cancel' }).click();

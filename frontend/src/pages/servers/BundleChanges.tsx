@@ -1,6 +1,6 @@
 import type { app } from '../../backend';
 
-const label: Record<string, string> = { author: 'Author', signer: 'Signed by', command: 'Command' };
+const label: Record<string, string> = { author: 'Author', signer: 'Signature', command: 'Command' };
 
 /** changesCommand: whether the bundle runs another command than the installed copy (its tools are then reviewed again). */
 export function changesCommand(changes: app.BundleChange[]): boolean {

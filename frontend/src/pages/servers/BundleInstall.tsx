@@ -20,6 +20,11 @@ export function startValues(f: Form): Record<string, string[]> {
   return out;
 }
 
+/** confirming: the form lists differences from the installed copy, so its button confirms them ("Install anyway"). */
+export function confirming(f: Form): boolean {
+  return f.signed !== 'invalid' && f.changes.length > 0;
+}
+
 /** problems: what the form would refuse before asking the Go side (required, min/max). */
 export function problems(f: Form, values: Record<string, string[]>): string[] {
   const out: string[] = [];
@@ -140,7 +145,7 @@ export function BundleInstall() {
     setErr('');
     try {
       // A form listing changes was confirmed by its own button.
-      const name = await (form.changes.length > 0 ? InstallChanged : Install)(form.token, values);
+      const name = await (confirming(form) ? InstallChanged : Install)(form.token, values);
       setDone(`Installed ${name} ${form.version}`);
       setForm(null);
       await refreshServers();
@@ -174,7 +179,7 @@ export function BundleInstall() {
           <p className={`bundle-signature signed-${form.signed}`} role="note" aria-label="Signature">{form.signature}</p>
           {form.signed === 'invalid' && <div className="alert" role="alert">Switchboard does not install a bundle whose signature does not match it: get it again from its publisher.</div>}
           {form.incompatible && <div className="alert" role="alert">{form.incompatible}</div>}
-          <BundleChanges changes={form.changes} />
+          {form.signed !== 'invalid' && <BundleChanges changes={form.changes} />}
           {form.options.map((o) => (
             <fieldset key={o.key} className="bundle-option">
               <legend>{o.title}{o.required && <span aria-hidden="true"> *</span>}</legend>
@@ -207,8 +212,8 @@ export function BundleInstall() {
           ))}
           {err && <div className="alert" role="alert">{err}</div>}
           <div className="row">
-            <button type="submit" className={form.changes.length > 0 ? 'danger' : 'primary'} disabled={busy || form.incompatible !== '' || form.signed === 'invalid'}>
-              {busy ? 'Installing…' : form.changes.length > 0 ? 'Install anyway' : form.installed ? 'Reinstall' : 'Install'}
+            <button type="submit" className={confirming(form) ? 'danger' : 'primary'} disabled={busy || form.incompatible !== '' || form.signed === 'invalid'}>
+              {busy ? 'Installing…' : confirming(form) ? 'Install anyway' : form.installed ? 'Reinstall' : 'Install'}
             </button>
             <button type="button" onClick={() => { setForm(null); setErr(''); }}>Cancel</button>
           </div>
