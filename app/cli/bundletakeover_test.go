@@ -42,7 +42,7 @@ func TestServersInstallRefusesABadSignatureAndAsksOnAnotherSigner(t *testing.T) 
 		t.Fatalf("install: %s", e)
 	}
 	code, out, e = runIn(t, data, "servers", "install", signed)
-	if code != ExitUsage || !strings.Contains(e, "its signer from") || !strings.Contains(e, "--accept-changes") {
+	if code != ExitUsage || !strings.Contains(e, "(another signer)") || !strings.Contains(e, "signer now: Signed by") || !strings.Contains(e, "--accept-changes") {
 		t.Fatalf("another signer: exit %d\n%s\n%s", code, out, e)
 	}
 	code, out, e = runIn(t, data, "servers", "install", signed, "--accept-changes")

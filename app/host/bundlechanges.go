@@ -48,6 +48,31 @@ func (e *BundleChangedError) Error() string {
 
 func (e *BundleChangedError) Unwrap() error { return ErrBundleChanged }
 
+// Plain says it in a sentence, then each difference on its lines.
+func (e *BundleChangedError) Plain() (sentence, detail string) {
+	var b strings.Builder
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "%s was: %s\n%s now: %s\n", c.What, c.Was, c.What, c.Now)
+	}
+	if slices.ContainsFunc(e.Changes, func(c BundleChange) bool { return c.What == "command" }) {
+		b.WriteString("a new command is another program: its tools will be withheld until you review them again\n")
+	}
+	return fmt.Sprintf("This is not the %s bundle you installed (another %s), so nothing was installed: install it only if you expected this (confirm in the window, or run again with --accept-changes).",
+		e.Name, whats(e.Changes)), strings.TrimSuffix(b.String(), "\n")
+}
+
+// whats names the changes: "author and signer".
+func whats(cs []BundleChange) string {
+	var w []string
+	for _, c := range cs {
+		w = append(w, c.What)
+	}
+	if len(w) < 2 {
+		return strings.Join(w, "")
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
+
 // commandLine is the command the manifest runs on this platform, as its
 // author wrote it (placeholders kept), environment first.
 func commandLine(m bundle.Manifest) string {
