@@ -229,7 +229,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 	}
 	// stopped says why a request ended early: the caller cancelled (its
 	// own error, never a cached page), the caller's deadline, or ours.
-	stopped := func(err error) error {
+	stopped := func() error {
 		if parent.Err() != nil {
 			return fmt.Errorf("registry %s: %w", c.base(), context.Cause(parent))
 		}
@@ -240,7 +240,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 	}
 	res, err := hc.Do(req)
 	if err != nil {
-		if e := stopped(err); e != nil {
+		if e := stopped(); e != nil {
 			return e
 		}
 		return &UnreachableError{URL: c.base(), Err: err}
@@ -248,7 +248,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, MaxBodyBytes+1))
 	if err != nil {
-		if e := stopped(err); e != nil {
+		if e := stopped(); e != nil {
 			return e
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) && res.StatusCode == http.StatusOK {
