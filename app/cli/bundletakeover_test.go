@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creack/pty"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
 )
 
@@ -48,5 +49,41 @@ func TestServersInstallRefusesABadSignatureAndAsksOnAnotherSigner(t *testing.T) 
 	code, out, e = runIn(t, data, "servers", "install", signed, "--accept-changes")
 	if code != 0 || !strings.Contains(out, "reinstalled (was 1.2.0) echo-env") || !strings.Contains(out, "changed signer: Signed by") {
 		t.Fatalf("accepted: exit %d\n%s\n%s", code, out, e)
+	}
+}
+
+// On a terminal, a reinstall by another signer shows the difference and
+// asks; "n" installs nothing, "y" installs it.
+func TestServersInstallAsksOnATerminal(t *testing.T) {
+	data := t.TempDir()
+	plain := bundletest.Pack(t, "echo-env")
+	signed := bundletest.Pack(t, "echo-env")
+	bundletest.Sign(t, signed)
+	if code, _, e := runIn(t, data, "servers", "install", plain, "--set", "api_key=k"); code != 0 {
+		t.Fatalf("install: %s", e)
+	}
+	for _, tt := range []struct {
+		answer string
+		code   int
+		out    string
+	}{
+		{"n\n", ExitUsage, ""},
+		{"y\n", 0, "changed signer: Signed by"},
+	} {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ptmx.WriteString(tt.answer); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := Run(t.Context(), []string{"--data-dir", data, "servers", "install", signed}, Env{Stdin: tty, Stdout: &out, Stderr: &errb})
+		ptmx.Close()
+		tty.Close()
+		e := errb.String()
+		if code != tt.code || !strings.Contains(e, "signer now: Signed by") || !strings.Contains(e, "Install it anyway? [y/N]") || !strings.Contains(out.String(), tt.out) {
+			t.Errorf("answer %q: exit %d\n%s\n%s", tt.answer, code, out.String(), e)
+		}
 	}
 }

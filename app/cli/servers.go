@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -694,6 +695,9 @@ func serversInstallCmd() *Command {
 				install = b.InstallChanged
 			}
 			name, err := install(inv.Context(), args[0], bundle.Values(values))
+			if ce := (*host.BundleChangedError)(nil); errors.As(err, &ce) && isTTY(inv.Stdin) && askChanges(inv, ce) {
+				name, err = b.InstallChanged(inv.Context(), args[0], bundle.Values(values))
+			}
 			if err != nil {
 				return bundleErr(err)
 			}
@@ -712,6 +716,22 @@ func serversInstallCmd() *Command {
 			return nil
 		},
 	}
+}
+
+// askChanges shows how the bundle differs from the installed copy and
+// asks on the terminal whether to install it anyway.
+func askChanges(inv *Invocation, ce *host.BundleChangedError) bool {
+	fmt.Fprintf(inv.Stderr, "This is not the %s bundle you installed:\n", ce.Name)
+	for _, c := range ce.Changes {
+		fmt.Fprintf(inv.Stderr, "  %s was: %s\n  %s now: %s\n", c.What, termSafe(c.Was), c.What, termSafe(c.Now))
+	}
+	fmt.Fprint(inv.Stderr, "Install it anyway? [y/N]: ")
+	line, _ := bufio.NewReader(inv.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
 }
 
 func displayName(m bundle.Manifest) string {
