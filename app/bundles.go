@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -40,6 +41,17 @@ type BundleForm struct {
 	Installed string         `json:"installed"`
 	Options   []BundleOption `json:"options"`
 	Tools     []string       `json:"tools"`
+	// Changes are how it differs from the installed copy in who made,
+	// signed or runs it: Install refuses them, InstallChanged (the
+	// dialog's explicit confirm) takes them.
+	Changes []BundleChange `json:"changes"`
+}
+
+// BundleChange is one difference from the installed copy.
+type BundleChange struct {
+	What string `json:"what"` // author, signer or command
+	Was  string `json:"was"`
+	Now  string `json:"now"`
 }
 
 // BundleOption is one user_config field of the form.
@@ -97,6 +109,16 @@ func (a *Bundles) InspectPath(path string) (BundleForm, error) {
 // returns the server's name. An empty sensitive answer keeps the value
 // the installed copy has.
 func (a *Bundles) Install(token string, values map[string][]string) (string, error) {
+	return a.install(token, values, a.h.Bundles.Install)
+}
+
+// InstallChanged is Install once the user saw the form's Changes and
+// confirmed them.
+func (a *Bundles) InstallChanged(token string, values map[string][]string) (string, error) {
+	return a.install(token, values, a.h.Bundles.InstallChanged)
+}
+
+func (a *Bundles) install(token string, values map[string][]string, install func(context.Context, string, bundle.Values) (string, error)) (string, error) {
 	path, err := a.path(token)
 	if err != nil {
 		return "", err
@@ -113,7 +135,7 @@ func (a *Bundles) Install(token string, values map[string][]string) (string, err
 			v[k] = keep
 		}
 	}
-	name, err := a.h.Bundles.Install(a.life, path, v)
+	name, err := install(a.life, path, v)
 	if err == nil && strings.HasPrefix(path, a.h.Bundles.Incoming()) {
 		_ = os.Remove(path)
 	}
@@ -145,7 +167,10 @@ func (a *Bundles) inspect(token, path string) (BundleForm, error) {
 	f := BundleForm{
 		Token: token, Name: m.Name, DisplayName: m.DisplayName, Version: m.Version, Author: m.Author.Name,
 		Description: m.Description, Signature: b.Signature.Summary(), Signed: b.Signature.Status,
-		Installed: in.Installed, Options: []BundleOption{}, Tools: []string{},
+		Installed: in.Installed, Options: []BundleOption{}, Tools: []string{}, Changes: []BundleChange{},
+	}
+	for _, c := range in.Changes {
+		f.Changes = append(f.Changes, BundleChange{What: c.What, Was: c.Was, Now: c.Now})
 	}
 	if f.DisplayName == "" {
 		f.DisplayName = m.Name

@@ -44,22 +44,27 @@ func registrySearchCmd() *Command {
 			c := h.MCPRegistry.Client(url)
 			var servers []mcpregistry.ServerResponse
 			var stale *mcpregistry.List
-			for cursor := ""; ; {
-				l, err := c.Search(inv.Context(), query, cursor)
+			// stop is why --all ended early (a limit, a cancel): printed
+			// after what it listed, and the exit status.
+			var stop error
+			if all {
+				l, err := c.All(inv.Context(), query)
+				if err != nil && len(l.Servers) == 0 {
+					return err
+				}
+				servers, stale, stop = l.Servers, l.Stale, err
+			} else {
+				l, err := c.Search(inv.Context(), query, "")
 				if err != nil {
 					return err
 				}
 				if l.Stale {
 					stale = l
 				}
-				servers = append(servers, l.Servers...)
-				if !all || l.NextCursor == "" {
-					if l.NextCursor != "" && !inv.JSON {
-						defer fmt.Fprintf(inv.Stderr, "more servers: run again with --all\n")
-					}
-					break
+				servers = l.Servers
+				if l.NextCursor != "" && !inv.JSON {
+					defer fmt.Fprintf(inv.Stderr, "more servers: run again with --all\n")
 				}
-				cursor = l.NextCursor
 			}
 			if stale != nil {
 				why, detail, _ := strings.Cut(stale.Why, "\n")
@@ -69,7 +74,10 @@ func registrySearchCmd() *Command {
 				}
 			}
 			if inv.JSON {
-				return inv.PrintJSON(servers)
+				if err := inv.PrintJSON(servers); err != nil {
+					return err
+				}
+				return stop
 			}
 			var rows [][]string
 			for _, s := range servers {
@@ -79,7 +87,10 @@ func registrySearchCmd() *Command {
 				}
 				rows = append(rows, []string{s.Server.Name, s.Server.Version, strings.Join(kinds, ","), s.Server.Description})
 			}
-			return inv.Table("no servers match", []string{"NAME", "VERSION", "KINDS", "DESCRIPTION"}, rows)
+			if err := inv.Table("no servers match", []string{"NAME", "VERSION", "KINDS", "DESCRIPTION"}, rows); err != nil {
+				return err
+			}
+			return stop
 		},
 	}
 }

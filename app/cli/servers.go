@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -666,12 +667,14 @@ func (v valuesFlag) Set(s string) error {
 
 func serversInstallCmd() *Command {
 	values := valuesFlag{}
+	var accept bool
 	return &Command{
 		Name:    "install",
 		Args:    "FILE.mcpb [--set KEY=VALUE ...]",
 		Summary: "install an MCP Bundle (.mcpb) as a server named after its manifest",
 		Flags: func(fs *flag.FlagSet) {
 			fs.Var(values, "set", "a value of the bundle's user_config KEY=VALUE (repeatable; again for several values)")
+			fs.BoolVar(&accept, "accept-changes", false, "reinstall even though the author, signer or command differs from the installed copy (its tools are reviewed again)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
@@ -687,7 +690,14 @@ func serversInstallCmd() *Command {
 			if err != nil {
 				return bundleErr(err)
 			}
-			name, err := b.Install(inv.Context(), args[0], bundle.Values(values))
+			install := b.Install
+			if accept {
+				install = b.InstallChanged
+			}
+			name, err := install(inv.Context(), args[0], bundle.Values(values))
+			if ce := (*host.BundleChangedError)(nil); errors.As(err, &ce) && isTTY(inv.Stdin) && askChanges(inv, ce) {
+				name, err = b.InstallChanged(inv.Context(), args[0], bundle.Values(values))
+			}
 			if err != nil {
 				return bundleErr(err)
 			}
@@ -697,9 +707,31 @@ func serversInstallCmd() *Command {
 				verb = "reinstalled (was " + in.Installed + ")"
 			}
 			fmt.Fprintf(inv.Stdout, "%s %s %s: %s by %s\n%s\n", verb, name, m.Version, displayName(m), m.Author.Name, in.Bundle.Signature.Summary())
+			for _, c := range in.Changes {
+				fmt.Fprintf(inv.Stdout, "changed %s: %s (was %s)\n", c.What, termSafe(c.Now), termSafe(c.Was))
+				if c.What == "command" {
+					fmt.Fprintf(inv.Stdout, "its tools are withheld until you review them: 'switchboard tools list', then 'switchboard tools trust'\n")
+				}
+			}
 			return nil
 		},
 	}
+}
+
+// askChanges shows how the bundle differs from the installed copy and
+// asks on the terminal whether to install it anyway.
+func askChanges(inv *Invocation, ce *host.BundleChangedError) bool {
+	fmt.Fprintf(inv.Stderr, "This is not the %s bundle you installed:\n", ce.Name)
+	for _, c := range ce.Changes {
+		fmt.Fprintf(inv.Stderr, "  %s was: %s\n  %s now: %s\n", c.What, termSafe(c.Was), c.What, termSafe(c.Now))
+	}
+	fmt.Fprint(inv.Stderr, "Install it anyway? [y/N]: ")
+	line, _ := bufio.NewReader(inv.Stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
 }
 
 func displayName(m bundle.Manifest) string {
@@ -712,7 +744,8 @@ func displayName(m bundle.Manifest) string {
 // bundleErr makes a bundle the user must fix (or may not install) a
 // validation error (exit 2).
 func bundleErr(err error) error {
-	if errors.Is(err, bundle.ErrManifest) || errors.Is(err, bundle.ErrUnsafe) || errors.Is(err, bundle.ErrIncompatible) || errors.Is(err, bundle.ErrUserConfig) {
+	if errors.Is(err, bundle.ErrManifest) || errors.Is(err, bundle.ErrUnsafe) || errors.Is(err, bundle.ErrIncompatible) || errors.Is(err, bundle.ErrUserConfig) ||
+		errors.Is(err, bundle.ErrInvalidSignature) || errors.Is(err, host.ErrBundleChanged) {
 		return &ValidationError{Err: err}
 	}
 	return validation(err)

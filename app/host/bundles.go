@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,17 +31,21 @@ const bundleKey = "bundle"
 
 // Installed is what an installed bundle's entry records.
 type Installed struct {
-	Name        string            `json:"name"`
-	Version     string            `json:"version"`
-	DisplayName string            `json:"displayName,omitempty"`
-	Author      string            `json:"author,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Icon        string            `json:"icon,omitempty"` // a file in Dir
-	Dir         string            `json:"dir"`
-	Signature   string            `json:"signature"` // Signature.Summary
-	Signed      string            `json:"signed"`    // Signature.Status
-	Values      bundle.Values     `json:"values,omitempty"`
-	Secrets     map[string]string `json:"secrets,omitempty"` // option key → keyring name
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	DisplayName string `json:"displayName,omitempty"`
+	Author      string `json:"author,omitempty"`
+	Description string `json:"description,omitempty"`
+	Icon        string `json:"icon,omitempty"` // a file in Dir
+	Dir         string `json:"dir"`
+	Signature   string `json:"signature"`             // Signature.Summary
+	Signed      string `json:"signed"`                // Signature.Status
+	Fingerprint string `json:"fingerprint,omitempty"` // the signing certificate's
+	// Command is the manifest's command line as its author wrote it
+	// (commandLine): a reinstall that changes it is another program.
+	Command string            `json:"command,omitempty"`
+	Values  bundle.Values     `json:"values,omitempty"`
+	Secrets map[string]string `json:"secrets,omitempty"` // option key → keyring name
 }
 
 // InstalledOf reads what s records of its bundle, if it came from one.
@@ -73,6 +78,10 @@ type Inspection struct {
 	Kept []string
 	// Installed is the version already installed ("" for none).
 	Installed string
+	// Changes are what installing it changes about who made, signed or
+	// runs the installed copy (nil for a first install): Install refuses
+	// them, InstallChanged takes them.
+	Changes []BundleChange
 }
 
 // Inspect opens the bundle at path.
@@ -92,6 +101,7 @@ func (b *Bundles) Inspect(ctx context.Context, path string) (*Inspection, error)
 	if s, ok := b.installed(m.Name); ok {
 		if prev, ok := InstalledOf(s); ok {
 			in.Installed = prev.Version
+			in.Changes = bundleChanges(prev, s, bd)
 			for k, v := range prev.Values {
 				if _, ok := m.UserConfig.Lookup(k); ok {
 					in.Values[k] = v
@@ -113,7 +123,37 @@ func (b *Bundles) Inspect(ctx context.Context, path string) (*Inspection, error)
 // bundle already installed under its name is replaced, keeping every
 // value not given again; any other server of that name is left alone and
 // the install refused. It returns the server's name.
+//
+// A bundle whose signature does not match it is refused
+// (bundle.ErrInvalidSignature), and so is a reinstall that changes the
+// author, the signer or the command (a *BundleChangedError listing them):
+// the user sees the difference and confirms with InstallChanged.
 func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values) (string, error) {
+	return b.install(ctx, path, given, installHow{})
+}
+
+// InstallChanged is Install for a bundle whose differences from the
+// installed copy (Inspection.Changes) the user saw and accepted. A new
+// command is another program: its tools' pins are reset (each withheld
+// until trusted again) and policies that let them run without asking are
+// dropped.
+func (b *Bundles) InstallChanged(ctx context.Context, path string, given bundle.Values) (string, error) {
+	return b.install(ctx, path, given, installHow{acceptChanges: true})
+}
+
+// installHow is what an install may do besides a first install or a
+// plain update.
+type installHow struct {
+	// fresh: only a first install (a registry's mcpb package: adding
+	// never replaces a server, and the entry's name is not the bundle's).
+	fresh bool
+	// source names where a fresh bundle came from, for the refusal.
+	source string
+	// acceptChanges: the user accepted Inspection.Changes.
+	acceptChanges bool
+}
+
+func (b *Bundles) install(ctx context.Context, path string, given bundle.Values, how installHow) (_ string, err error) {
 	in, err := b.Inspect(ctx, path)
 	if err != nil {
 		return "", err
@@ -123,8 +163,17 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	}
 	bd := in.Bundle
 	m := bd.Manifest
+	if err := bd.Signature.Err(); err != nil {
+		return "", err
+	}
+	if len(in.Changes) > 0 && !how.acceptChanges && !how.fresh {
+		return "", &BundleChangedError{Name: m.Name, Changes: in.Changes}
+	}
 	var prev Installed
 	if s, ok := b.installed(m.Name); ok {
+		if how.fresh {
+			return "", fmt.Errorf("%w: %s installs as %q, which is already a server; adding from the registry never replaces one: remove %q first, or update it from its own .mcpb file", ErrNameTaken, how.source, m.Name, m.Name)
+		}
 		var isBundle bool
 		if prev, isBundle = InstalledOf(s); !isBundle {
 			return "", fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, m.Name)
@@ -135,6 +184,27 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 		values[k] = v
 	}
 	keep := &secrets.Keeper{Store: b.h.store, Server: m.Name}
+	// A refused install leaves nothing behind: the keyring entries it
+	// made (not the installed copy's) and the files it unpacked (not the
+	// installed copy's).
+	unpacked := false
+	var dir string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, n := range keep.Names {
+			if !slices.Contains(slices.Collect(maps.Values(prev.Secrets)), n) {
+				_ = b.h.store.Delete(n)
+			}
+		}
+		switch {
+		case unpacked && prev.Dir == "":
+			_ = os.RemoveAll(filepath.Join(b.Root(), m.Name)) // nothing of this name was installed
+		case dir != "" && dir != prev.Dir:
+			_ = os.RemoveAll(dir)
+		}
+	}()
 	secretNames := map[string]string{}
 	for _, o := range m.UserConfig {
 		v, ok := given[o.Key]
@@ -172,7 +242,8 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	if _, err := m.Entry(bundle.UserVars(bundle.Dir(b.Root(), m.Name, m.Version)), checked); err != nil {
 		return "", err
 	}
-	dir, err := bd.Unpack(b.Root())
+	unpacked = true
+	dir, err = bd.Unpack(b.Root())
 	if err != nil {
 		return "", err
 	}
@@ -183,6 +254,7 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 	rec := Installed{
 		Name: m.Name, Version: m.Version, DisplayName: m.DisplayName, Author: m.Author.Name, Description: m.Description,
 		Icon: m.Icon, Dir: dir, Signature: bd.Signature.Summary(), Signed: bd.Signature.Status,
+		Fingerprint: bd.Signature.Fingerprint, Command: commandLine(m),
 		Values: bundle.Values{}, Secrets: secretNames,
 	}
 	for k, v := range checked {
@@ -195,8 +267,18 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 		return "", err
 	}
 	s.Extra = map[string]json.RawMessage{bundleKey: raw}
+	// Before the entry changes, so the new command never runs trusted.
+	newCommand := slices.ContainsFunc(in.Changes, func(c BundleChange) bool { return c.What == "command" })
+	if newCommand {
+		if err := b.distrust(s.Name); err != nil {
+			return "", fmt.Errorf("%s's tools could not be made to ask again, so its new command was not installed: %w", s.Name, err)
+		}
+	}
 	err = b.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(x config.Server) bool { return x.Name == s.Name })
+		if i >= 0 && how.fresh {
+			return fmt.Errorf("%w: %s installs as %q, which is already a server; remove it first", ErrNameTaken, how.source, s.Name)
+		}
 		if i >= 0 {
 			if _, ok := InstalledOf(cfg.Servers[i]); !ok {
 				return fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, s.Name)
@@ -208,6 +290,11 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 				return err
 			}
 			cfg.Servers = append(cfg.Servers, s)
+		}
+		if newCommand {
+			if err := dropAllow(cfg, s.Name); err != nil {
+				return err
+			}
 		}
 		if len(keep.Names) > 0 {
 			return secrets.Index(cfg, true, keep.Names...)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +82,7 @@ func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, val
 	}
 	o := opts[option]
 	if p := o.Package; p != nil && p.RegistryType == "mcpb" {
-		return c.addBundle(ctx, p, values)
+		return c.addBundle(ctx, s.Server.Name, p, values)
 	}
 	entryName := mcpregistry.Name(s.Server)
 	if cfg, err := c.h.Config(); err == nil {
@@ -132,21 +131,13 @@ var MaxBundleDownload = bundle.MaxBundleBytes
 
 // addBundle downloads an mcpb package, checks its fileSha256, and installs
 // it as a bundle.
-func (c *MCPRegistry) addBundle(ctx context.Context, p *mcpregistry.Package, values map[string]string) (string, error) {
+func (c *MCPRegistry) addBundle(ctx context.Context, name string, p *mcpregistry.Package, values map[string]string) (string, error) {
 	if p.FileSHA256 == "" {
 		return "", fmt.Errorf("the mcpb package %s has no fileSha256 to check it by; it was not downloaded", p.Identifier)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.Identifier, nil)
-	if err != nil {
-		return "", fmt.Errorf("mcpb package %q: %w", p.Identifier, err)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("download %s: %w", p.Identifier, err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("download %s: HTTP %d", p.Identifier, res.StatusCode)
+	// Refused before anything is created: plain http to another computer.
+	if _, err := mcpregistry.CheckDownloadURL(p.Identifier); err != nil {
+		return "", err
 	}
 	f, err := os.CreateTemp(c.h.dir.String(), "download-*.mcpb")
 	if err != nil {
@@ -154,15 +145,12 @@ func (c *MCPRegistry) addBundle(ctx context.Context, p *mcpregistry.Package, val
 	}
 	defer os.Remove(f.Name())
 	sum := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, sum), io.LimitReader(res.Body, MaxBundleDownload+1))
+	_, err = mcpregistry.Download(ctx, p.Identifier, MaxBundleDownload, io.MultiWriter(f, sum))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return "", fmt.Errorf("download %s: %w", p.Identifier, err)
-	}
-	if n > MaxBundleDownload {
-		return "", fmt.Errorf("download %s: larger than %d MB", p.Identifier, MaxBundleDownload>>20)
+		return "", err
 	}
 	if got := hex.EncodeToString(sum.Sum(nil)); !strings.EqualFold(got, p.FileSHA256) {
 		return "", fmt.Errorf("download %s: its SHA-256 is %s, not the registry's %s; it was not installed", p.Identifier, got, p.FileSHA256)
@@ -171,7 +159,7 @@ func (c *MCPRegistry) addBundle(ctx context.Context, p *mcpregistry.Package, val
 	for k, v := range values {
 		vals[k] = []string{v}
 	}
-	return c.h.Bundles.Install(ctx, f.Name(), vals)
+	return c.h.Bundles.install(ctx, f.Name(), vals, installHow{fresh: true, source: "the registry's " + name})
 }
 
 // Options are what a registry server offers that this app can run

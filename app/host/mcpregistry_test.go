@@ -3,6 +3,7 @@ package host
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -52,6 +53,13 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	reg.Add(doc("wrong-sum", bundleURL, strings.Repeat("ab", 32)))
 	reg.Add(doc("no-sum", bundleURL, ""))
 	reg.Add(doc("gone", files.URL+"/missing.mcpb", good))
+	reg.Add(doc("elsewhere", "http://files.example.invalid/echo-env-1.2.0.mcpb", good))
+	moved, err := registrytest.StartHostile(t.Context(), registrytest.Redirect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved.Target = files.URL
+	reg.Add(doc("moved", moved.URL+"/echo-env-1.2.0.mcpb", good))
 
 	h := liveHost(t)
 	c := h.MCPRegistry
@@ -69,7 +77,9 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 		{"io.github.example/wrong-sum", "its SHA-256 is " + good + ", not the registry's", 0},
 		{"io.github.example/no-sum", "has no fileSha256 to check it by", 0},
 		{"io.github.example/gone", "HTTP 404", 0},
-		{"io.github.example/echo-bundle", "larger than", int64(len(body)) - 1},
+		{"io.github.example/echo-bundle", fmt.Sprintf("stopped at the %d-byte download cap", len(body)-1), int64(len(body)) - 1},
+		{"io.github.example/elsewhere", "refused plain http to files.example.invalid", 0},
+		{"io.github.example/moved", "redirected to another origin (" + files.URL + ")", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.limit > 0 {
@@ -104,6 +114,19 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	}
 	if env, _ := shown(t, h); env["ECHO_API_KEY"] != values["api_key"] {
 		t.Fatalf("the server runs without the key given: %v", env)
+	}
+	noDownloadLeft(t)
+
+	// Another registry entry whose bundle installs under the name of a
+	// server already there (here the bundle just installed) is refused:
+	// adding never replaces a server.
+	reg.Add(doc("takeover", bundleURL, good))
+	before, _ := os.ReadFile(filepath.Join(h.Dir().String(), "config.json"))
+	if _, err := c.Add(t.Context(), reg.URL, "io.github.example/takeover", 0, values); !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), `installs as "echo-env"`) {
+		t.Fatalf("takeover: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(h.Dir().String(), "config.json")); string(after) != string(before) {
+		t.Errorf("config.json changed:\n%s", after)
 	}
 	noDownloadLeft(t)
 }

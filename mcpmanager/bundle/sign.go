@@ -175,3 +175,26 @@ func verifyPKCS7(content, sig []byte) (Signature, error) {
 	}
 	return s, nil
 }
+
+// ErrInvalidSignature: the bundle has a signature block that does not
+// verify (changed after signing, or another bundle's block).
+var ErrInvalidSignature = errors.New("the bundle's signature does not match it")
+
+// SignatureError says why a signature block does not verify.
+type SignatureError struct{ Why string }
+
+func (e *SignatureError) Error() string {
+	return fmt.Sprintf("%v (%s): it was changed after signing, or the signature is another bundle's; nothing was installed: get the bundle again from its publisher", ErrInvalidSignature, e.Why)
+}
+
+func (e *SignatureError) Unwrap() error { return ErrInvalidSignature }
+
+// Err is a *SignatureError for an Invalid signature, else nil: an unsigned
+// bundle says nobody vouches for it, but one whose signature does not
+// match claims someone did and is refused.
+func (s Signature) Err() error {
+	if s.Status != Invalid {
+		return nil
+	}
+	return &SignatureError{Why: s.Why}
+}

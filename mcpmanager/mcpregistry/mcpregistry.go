@@ -31,12 +31,18 @@ import (
 // Official is the official MCP Registry.
 const Official = "https://registry.modelcontextprotocol.io"
 
-// Limits. Variables so tests can shorten them.
+// Limits. Variables so tests can shorten them. A registry is someone
+// else's server: each limit keeps one that answers slowly, endlessly or
+// hugely from costing more than it names (LimitError says which).
 var (
-	Timeout       = 20 * time.Second
-	MaxBodyBytes  = int64(8 << 20)
-	PageLimit     = 30
+	Timeout       = 20 * time.Second // one request, its body included
+	MaxBodyBytes  = int64(8 << 20)   // one page or server.json
+	PageLimit     = 30               // servers asked for per page
 	CacheMaxPages = 200
+	// MaxPages and Deadline bound All: a registry that names a new cursor
+	// on every page would otherwise be followed for ever.
+	MaxPages = 100
+	Deadline = 2 * time.Minute
 )
 
 // Sentinel errors.
@@ -73,6 +79,10 @@ func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.E
 
 // Plain says what happened and what to do; the network's words are the detail.
 func (e *UnreachableError) Plain() (sentence, detail string) {
+	var le *LimitError
+	if errors.As(e.Err, &le) {
+		return fmt.Sprintf("The MCP Registry at %s did not answer within %s: try again later, or use another registry under Browse registry.", e.URL, le.Limit), e.Error()
+	}
 	if e.Status != 0 {
 		return fmt.Sprintf("The MCP Registry at %s is not working right now (it answered HTTP %d): try again later.", e.URL, e.Status), e.Error()
 	}
@@ -205,6 +215,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -214,16 +225,40 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 	req.Header.Set("Accept", "application/json")
 	hc := c.HTTP
 	if hc == nil {
-		hc = &http.Client{Timeout: Timeout}
+		hc = &http.Client{} // the request's context bounds it, body included
+	}
+	// stopped says why a request ended early: the caller cancelled (its
+	// own error, never a cached page), the caller's deadline, or ours.
+	stopped := func() error {
+		if parent.Err() != nil {
+			return fmt.Errorf("registry %s: %w", c.base(), context.Cause(parent))
+		}
+		if ctx.Err() != nil {
+			return &UnreachableError{URL: c.base(), Err: &LimitError{URL: c.base(), Limit: "the " + Duration(Timeout) + " per-request timeout"}}
+		}
+		return nil
 	}
 	res, err := hc.Do(req)
 	if err != nil {
+		if e := stopped(); e != nil {
+			return e
+		}
 		return &UnreachableError{URL: c.base(), Err: err}
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, MaxBodyBytes))
+	body, err := io.ReadAll(io.LimitReader(res.Body, MaxBodyBytes+1))
 	if err != nil {
+		if e := stopped(); e != nil {
+			return e
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) && res.StatusCode == http.StatusOK {
+			// The body ended before its Content-Length: half a listing.
+			return fmt.Errorf("registry %s sent something that is not a listing: unexpected end of JSON input (the answer was cut off after %d bytes)", c.base(), len(body))
+		}
 		return &UnreachableError{URL: c.base(), Err: err}
+	}
+	if int64(len(body)) > MaxBodyBytes {
+		return &LimitError{URL: c.base(), Limit: "the " + Size(MaxBodyBytes) + " listing cap"}
 	}
 	switch {
 	case res.StatusCode == http.StatusNotFound:

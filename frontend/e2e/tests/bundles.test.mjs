@@ -3,11 +3,13 @@
 // from the CLI and by dropping the file on the Servers page; its sensitive
 // value reaches the server's environment and never the data dir; a
 // reinstall keeps it; removing the server deletes the bundle's files; a
-// zip-slip bundle is refused.
+// reinstall by another signer shows the difference and needs an explicit
+// "Install anyway"; a bundle with another bundle's signature cannot be
+// installed; a zip-slip bundle is refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, openApp, screenshot, env } from '../lib.mjs';
@@ -17,11 +19,21 @@ const testdata = path.join(repo, 'mcpmanager', 'bundle', 'testdata');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-bundles-'));
 let browser;
 let bundle;
+let signed; // the same bundle, signed with a new self-signed certificate
+let foreign; // the bundle with the signed copy's signature block: it does not match
 
 before(async () => {
   browser = await launch();
   bundle = path.join(tmp, 'echo-env.mcpb');
-  execFileSync(path.join(testdata, 'npm', 'node_modules', '.bin', 'mcpb'), ['pack', path.join(testdata, 'echo-env'), bundle], { stdio: 'ignore' });
+  const mcpb = path.join(testdata, 'npm', 'node_modules', '.bin', 'mcpb');
+  execFileSync(mcpb, ['pack', path.join(testdata, 'echo-env'), bundle], { stdio: 'ignore' });
+  signed = path.join(tmp, 'echo-env-signed.mcpb');
+  copyFileSync(bundle, signed);
+  execFileSync(mcpb, ['sign', '--self-signed', '-c', path.join(tmp, 'cert.pem'), '-k', path.join(tmp, 'key.pem'), signed], { cwd: tmp, stdio: 'ignore' });
+  const s = readFileSync(signed);
+  foreign = path.join(tmp, 'echo-env-foreign.mcpb');
+  // Other bytes than were signed (still a zip), then the signed copy's block.
+  writeFileSync(foreign, Buffer.concat([readFileSync(bundle), Buffer.from('x'), s.subarray(s.lastIndexOf('MCPB_SIG_V1'))]));
 });
 after(async () => { await browser?.close(); });
 
@@ -126,6 +138,54 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
   await page.getByRole('alertdialog', { name: 'Remove echo-env?' }).getByRole('button', { name: 'Remove' }).click();
   await r.waitFor({ state: 'detached', timeout: 15_000 });
   assert.equal(existsSync(bundlesDir()), false, 'bundle files left after remove');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a reinstall by another signer shows the difference and installs only on "Install anyway"; a foreign signature cannot be installed', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  cli('servers', 'install', bundle, '--set', 'api_key=sk-e2e-signer-SECRET-3');
+  const r = row(page, 'echo-env');
+  await r.waitFor();
+
+  await drop(page, signed);
+  const form = page.getByRole('form', { name: 'Install Echo Env' });
+  await form.waitFor();
+  const changes = form.getByRole('region', { name: 'Not the bundle you installed' });
+  await changes.waitFor();
+  const text = await changes.innerText();
+  assert.match(text, /Signature\s+was\s+Unsigned: nobody vouches/);
+  assert.match(text, /now\s+Signed by .* with a self-signed certificate/);
+  assert.equal(await form.getByRole('button', { name: 'Reinstall' }).count(), 0, 'a plain Reinstall button for a changed bundle');
+  const confirm = form.getByRole('button', { name: 'Install anyway' });
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await changes.scrollIntoViewIfNeeded();
+    await screenshot(page, `bundles-reinstall-changed-${width}`);
+    const box = await changes.boundingBox();
+    assert.ok(box && box.x + box.width <= width, `the differences stick out of the window at ${width} px`);
+  }
+  await page.setViewportSize({ width: 720, height: 900 });
+  await confirm.scrollIntoViewIfNeeded();
+  await screenshot(page, 'bundles-reinstall-changed-confirm-720');
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await confirm.click();
+  await page.getByRole('status').filter({ hasText: 'Installed echo-env 1.2.0' }).waitFor();
+  await r.getByLabel('Bundle').filter({ hasText: 'self-signed' }).waitFor();
+
+  await drop(page, foreign);
+  await form.waitFor();
+  await form.getByRole('alert').filter({ hasText: 'does not install a bundle whose signature does not match it' }).waitFor();
+  assert.match(await form.getByRole('note', { name: 'Signature' }).innerText(), /does not match the bundle/);
+  assert.ok(await form.locator('button[type=submit]').isDisabled(), 'a bundle with a foreign signature can be installed');
+  assert.equal(await form.getByRole('button', { name: 'Install anyway' }).count(), 0, 'a foreign signature offered as a change to accept');
+  await form.scrollIntoViewIfNeeded();
+  await screenshot(page, 'bundles-foreign-signature');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  cli('servers', 'remove', 'echo-env');
+  await r.waitFor({ state: 'detached', timeout: 15_000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -8,6 +8,18 @@ import { ErrorMessage } from './ErrorMessage';
 type Server = app.RegistryServer;
 
 /**
+ * moreCursor is the cursor "More results" follows: none after the last
+ * page, and none when the registry names a cursor it gave before (it would
+ * list the same pages for ever); repeated says which.
+ */
+export function moreCursor(pages: app.RegistryList[]): { cursor: string; repeated: boolean } {
+  const last = pages[pages.length - 1];
+  if (!last?.nextCursor) return { cursor: '', repeated: false };
+  const repeated = pages.slice(0, -1).some((p) => p.nextCursor === last.nextCursor);
+  return { cursor: repeated ? '' : last.nextCursor, repeated };
+}
+
+/**
  * RegistryBrowse is the Servers page's Browse tab: search the MCP Registry,
  * follow its pages, see a server's packages, remotes and variables, Add.
  */
@@ -35,6 +47,7 @@ export function RegistryBrowse() {
     if (hasBackend()) void search();
   }, []);
   const servers = pages.flatMap((p) => p.servers);
+  const more = moreCursor(pages);
   return (
     <div className="registry-browse" role="tabpanel" aria-label="Browse the MCP Registry">
       <form className="row" role="search" onSubmit={(e) => { e.preventDefault(); void search(); }}>
@@ -61,7 +74,8 @@ export function RegistryBrowse() {
           </li>
         ))}
       </ul>
-      {last?.nextCursor && <button type="button" onClick={() => void search(last.nextCursor)} disabled={busy}>More results</button>}
+      {more.cursor && <button type="button" onClick={() => void search(more.cursor)} disabled={busy}>More results</button>}
+      {more.repeated && <p className="muted" role="status">The registry gave a page it had already given, so there are no more results to show.</p>}
       {last && servers.length === 0 && <p className="muted">No server matches. Try a shorter or different word.</p>}
     </div>
   );

@@ -49,6 +49,11 @@ export namespace app {
 	    warnings: WarningView[];
 	    tools?: chat.OfferedTool[];
 	}
+	export interface BundleChange {
+	    what: string;
+	    was: string;
+	    now: string;
+	}
 	export interface BundleOption {
 	    key: string;
 	    type: string;
@@ -78,6 +83,7 @@ export namespace app {
 	    installed: string;
 	    options: BundleOption[];
 	    tools: string[];
+	    changes: BundleChange[];
 	}
 	export interface BundleInfoView {
 	    displayName: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBundle, problems, startValues } from './BundleInstall';
+import { confirming, isBundle, problems, startValues } from './BundleInstall';
 import type { app } from '../../backend';
 
 const opt = (o: Partial<app.BundleOption>): app.BundleOption => ({
@@ -35,5 +35,17 @@ describe('problems', () => {
   });
   it('a sensitive value kept in the keyring is not required again', () => {
     expect(problems(form([opt({ key: 'key', title: 'API key', required: true, sensitive: true, kept: true })]), { key: [''] })).toEqual([]);
+  });
+});
+
+describe('confirming', () => {
+  const f = (signed: string, changes: app.BundleChange[]) => ({ signed, changes } as unknown as app.BundleForm);
+  const signer = [{ what: 'signer', was: 'Unsigned', now: 'Signed by x' }];
+  it.each([
+    ['the same bundle', f('unsigned', []), false],
+    ['another signer', f('self-signed', signer), true],
+    ['a signature that does not match (never installable)', f('invalid', signer), false],
+  ])('%s', (_, form, want) => {
+    expect(confirming(form)).toBe(want);
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { call, Choose, InspectFile, InspectPath, Install } from '../../backend';
+import { call, Choose, InspectFile, InspectPath, Install, InstallChanged } from '../../backend';
+import { BundleChanges } from './BundleChanges';
 import type { app } from '../../backend';
 import { message, refreshServers } from '../../servers';
 import { useWelcome } from '../../welcome';
@@ -17,6 +18,11 @@ export function startValues(f: Form): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const o of f.options) out[o.key] = o.values.length > 0 ? [...o.values] : [''];
   return out;
+}
+
+/** confirming: the form lists differences from the installed copy, so its button confirms them ("Install anyway"). */
+export function confirming(f: Form): boolean {
+  return f.signed !== 'invalid' && f.changes.length > 0;
 }
 
 /** problems: what the form would refuse before asking the Go side (required, min/max). */
@@ -138,7 +144,8 @@ export function BundleInstall() {
     setBusy(true);
     setErr('');
     try {
-      const name = await Install(form.token, values);
+      // A form listing changes was confirmed by its own button.
+      const name = await (confirming(form) ? InstallChanged : Install)(form.token, values);
       setDone(`Installed ${name} ${form.version}`);
       setForm(null);
       await refreshServers();
@@ -170,7 +177,9 @@ export function BundleInstall() {
           </div>
           <p>{form.description}</p>
           <p className={`bundle-signature signed-${form.signed}`} role="note" aria-label="Signature">{form.signature}</p>
+          {form.signed === 'invalid' && <div className="alert" role="alert">Switchboard does not install a bundle whose signature does not match it: get it again from its publisher.</div>}
           {form.incompatible && <div className="alert" role="alert">{form.incompatible}</div>}
+          {form.signed !== 'invalid' && <BundleChanges changes={form.changes} />}
           {form.options.map((o) => (
             <fieldset key={o.key} className="bundle-option">
               <legend>{o.title}{o.required && <span aria-hidden="true"> *</span>}</legend>
@@ -203,7 +212,9 @@ export function BundleInstall() {
           ))}
           {err && <div className="alert" role="alert">{err}</div>}
           <div className="row">
-            <button type="submit" className="primary" disabled={busy || form.incompatible !== ''}>{busy ? 'Installing…' : form.installed ? 'Reinstall' : 'Install'}</button>
+            <button type="submit" className={confirming(form) ? 'danger' : 'primary'} disabled={busy || form.incompatible !== '' || form.signed === 'invalid'}>
+              {busy ? 'Installing…' : confirming(form) ? 'Install anyway' : form.installed ? 'Reinstall' : 'Install'}
+            </button>
             <button type="button" onClick={() => { setForm(null); setErr(''); }}>Cancel</button>
           </div>
         </form>

@@ -9,3 +9,5 @@ export function InspectFile(arg1:string,arg2:string):Promise<app.BundleForm>;
 export function InspectPath(arg1:string):Promise<app.BundleForm>;
 
 export function Install(arg1:string,arg2:Record<string, Array<string>>):Promise<string>;
+
+export function InstallChanged(arg1:string,arg2:Record<string, Array<string>>):Promise<string>;

@@ -17,3 +17,7 @@ export function InspectPath(arg1) {
 export function Install(arg1, arg2) {
   return window['go']['app']['Bundles']['Install'](arg1, arg2);
 }
+
+export function InstallChanged(arg1, arg2) {
+  return window['go']['app']['Bundles']['InstallChanged'](arg1, arg2);
+}
