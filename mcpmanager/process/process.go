@@ -38,8 +38,8 @@ var (
 	// AbortGrace replaces StopGrace in Abort: a child that never finished
 	// its handshake has nothing to save.
 	AbortGrace = 100 * time.Millisecond
-	TermGrace = 2 * time.Second // after SIGTERM, before SIGKILL
-	KillGrace = 2 * time.Second // after SIGKILL, before giving up
+	TermGrace  = 2 * time.Second // after SIGTERM, before SIGKILL
+	KillGrace  = 2 * time.Second // after SIGKILL, before giving up
 	// SnapshotInterval is how often Stop looks for new descendants while
 	// it waits, when they are found by ancestry (Linux without a cgroup).
 	SnapshotInterval = 50 * time.Millisecond
