@@ -39,6 +39,12 @@ func NewOpaque() *Opaque {
 	return &Opaque{prefix: "\x00" + hex.EncodeToString(b[:]) + "-"}
 }
 
+// IsOpaque reports whether v is a stand-in an Opaque's Hide returned
+// (whole, not a text that holds one).
+func IsOpaque(v string) bool {
+	return len(v) > 2 && v[0] == 0 && v[len(v)-1] == 0 && !strings.Contains(v[1:len(v)-1], "\x00")
+}
+
 // Hide returns the stand-in for v ("" stays "").
 func (o *Opaque) Hide(v string) string {
 	if v == "" {

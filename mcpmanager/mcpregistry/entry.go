@@ -254,7 +254,15 @@ func (b *builder) value(kv KeyValue, at string) string {
 func (b *builder) args(list []Argument, at string) []string {
 	var out []string
 	for i, a := range list {
-		at := fmt.Sprintf("%s[%d]", at, i)
+		out = append(out, b.arg(a, fmt.Sprintf("%s[%d]", at, i))...)
+	}
+	return out
+}
+
+// arg is one argument as it goes on the command line; at is its path.
+func (b *builder) arg(a Argument, at string) []string {
+	var out []string
+	{
 		v, field := a.Value, at+".value"
 		if v == "" {
 			v, field = b.given(argKey(a), a.Default, at)
@@ -274,6 +282,134 @@ func (b *builder) args(list []Argument, at string) []string {
 		}
 	}
 	return out
+}
+
+// UnsafeError is a server.json field that would make the entry run more
+// than the package it names; it matches ErrUnsafePackage.
+type UnsafeError struct {
+	Field string // JSON path in server.json: "packages[0].identifier"
+	Value string
+	Why   string // "is not an npm package name"
+}
+
+func (e *UnsafeError) Error() string {
+	return fmt.Sprintf("server.json %s: %q %s, so Switchboard did not add it (%v)", e.Field, e.Value, e.Why, ErrUnsafePackage)
+}
+
+func (e *UnsafeError) Unwrap() error { return ErrUnsafePackage }
+
+// packageNames are the shapes of a package's name per registry: no
+// option, space or shell character can pass for one.
+var (
+	packageNames = map[string]*regexp.Regexp{
+		"npm":  regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*(@[A-Za-z0-9][A-Za-z0-9._+-]*)?$`),
+		"pypi": regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?(==[A-Za-z0-9][A-Za-z0-9._+!-]*)?$`),
+		"oci":  regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*(:[0-9]+/[A-Za-z0-9._/-]+)?(:[A-Za-z0-9_][A-Za-z0-9._-]*)?(@sha256:[a-f0-9]{64})?$`),
+	}
+	versionShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+)
+
+// checkPackage refuses a package name or version the runner would read as
+// something else (an option, a second word, a shell command).
+func checkPackage(registryType, ident, version, at string) error {
+	if re := packageNames[registryType]; re != nil && !re.MatchString(ident) {
+		return &UnsafeError{Field: at + ".identifier", Value: ident, Why: "is not " + article(registryType) + " package name"}
+	}
+	if version != "" && !versionShape.MatchString(version) {
+		return &UnsafeError{Field: at + ".version", Value: version, Why: "is not a version"}
+	}
+	return nil
+}
+
+func article(registryType string) string {
+	if registryType == "oci" {
+		return "an OCI image"
+	}
+	if registryType == "npm" {
+		return "an npm"
+	}
+	return "a " + registryType
+}
+
+// runnerOptions are runtime arguments that make npx or uvx run other code
+// than the package (a shell command, another index).
+var runnerOptions = map[string][]string{
+	"npm":  {"-c", "--call", "--shell", "--script-shell", "-p", "--package"},
+	"pypi": {"--from", "--with", "--index-url", "-i", "--extra-index-url", "--find-links", "-f", "--default-index", "--index"},
+}
+
+// widening are docker run options that give a container this computer.
+var widening = map[string]string{
+	"--privileged":         "gives the container every device and capability of this computer",
+	"--cap-add":            "gives the container a capability of this computer's kernel",
+	"--device":             "gives the container a device of this computer",
+	"--security-opt":       "turns off the container's confinement",
+	"--volumes-from":       "gives the container another container's folders",
+	"--device-cgroup-rule": "gives the container devices of this computer",
+}
+
+// hostNamespaces are docker run options that, set to "host" (or another
+// container), put the container in this computer's namespace.
+var hostNamespaces = []string{"--network", "--net", "--pid", "--ipc", "--uts", "--userns", "--cgroupns"}
+
+// checkRuntime refuses a runtime argument (its words as they go on the
+// command line) that widens what runs: a runner option that runs other
+// code, a docker option that gives the container this computer, or a
+// mount of a folder the document chose (one the user typed is theirs).
+func (b *builder) checkRuntime(registryType string, words []string, at string) error {
+	for i, w := range words {
+		flag, val, hasVal := strings.Cut(w, "=")
+		if !hasVal && i+1 < len(words) {
+			val = words[i+1]
+		}
+		if slices.Contains(runnerOptions[registryType], flag) {
+			return &UnsafeError{Field: at, Value: strings.Join(words, " "), Why: "would make the runner fetch or run other code than the package"}
+		}
+		if registryType != "oci" {
+			continue
+		}
+		if why, ok := widening[flag]; ok {
+			return &UnsafeError{Field: at, Value: strings.Join(words, " "), Why: why}
+		}
+		if slices.Contains(hostNamespaces, flag) && (val == "host" || strings.HasPrefix(val, "container:")) {
+			return &UnsafeError{Field: at, Value: strings.Join(words, " "), Why: "puts the container in this computer's " + strings.TrimPrefix(flag, "--") + " namespace"}
+		}
+		if (flag == "-v" || flag == "--volume" || flag == "--mount") && !b.usersMount(flag, val) {
+			return &UnsafeError{Field: at, Value: strings.Join(words, " "), Why: "mounts a folder of this computer the server.json chose, not you"}
+		}
+	}
+	return nil
+}
+
+// usersMount reports whether a -v or --mount value mounts a named volume
+// or a folder the user typed (an opaque value), not one of the document's.
+func (b *builder) usersMount(flag, val string) bool {
+	src := val
+	if flag == "--mount" {
+		src = ""
+		for _, kv := range strings.Split(val, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "type":
+				if v != "bind" {
+					return v == "volume" || v == "tmpfs"
+				}
+			case "src", "source":
+				src = v
+			}
+		}
+	} else {
+		src, _, _ = strings.Cut(val, ":")
+	}
+	if src != "" && !strings.ContainsAny(src, `/\~.$`) {
+		return true // a named volume
+	}
+	for _, v := range b.values {
+		if v != "" && src == v && config.IsOpaque(v) {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
@@ -309,7 +445,21 @@ func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
 			env[kv.Name] = v
 		}
 	}
-	runtime := b.args(p.RuntimeArguments, at+".runtimeArguments")
+	if b.err != nil {
+		return config.Server{}, b.err // a reference says more than the shape
+	}
+	if err := checkPackage(p.RegistryType, ident, version, at); err != nil {
+		return config.Server{}, err
+	}
+	var runtime []string
+	for i, a := range p.RuntimeArguments {
+		at := fmt.Sprintf("%s.runtimeArguments[%d]", at, i)
+		arg := b.arg(a, at)
+		if err := b.checkRuntime(p.RegistryType, arg, at); err != nil {
+			return config.Server{}, err
+		}
+		runtime = append(runtime, arg...)
+	}
 	switch p.RegistryType {
 	case "npm":
 		e.Command = "npx"
@@ -346,24 +496,29 @@ func index[T any](list []T, p *T) int {
 	return 0
 }
 
-// pinned is identifier at version, unless it already names one.
+// pinned is identifier at version: a tag or version the identifier names
+// itself ("pkg@latest") gives way to the version the entry pins.
 func pinned(identifier, sep, version string) string {
 	if version == "" || version == "latest" {
 		return identifier
 	}
 	at := strings.LastIndex(identifier, sep)
 	if sep == "@" && at > 0 || sep == "==" && at >= 0 {
-		return identifier
+		identifier = identifier[:at]
 	}
 	return identifier + sep + version
 }
 
-// image is an OCI reference with its tag: "IMAGE:TAG", unless the
-// identifier carries a tag or digest already.
+// image is an OCI reference with its tag: "IMAGE:VERSION", a tag the
+// identifier carries giving way to the version; a digest, which names one
+// image exactly, is kept.
 func image(identifier, version string) string {
-	last := identifier[strings.LastIndex(identifier, "/")+1:]
-	if strings.Contains(last, ":") || strings.Contains(identifier, "@sha256:") || version == "" {
+	if strings.Contains(identifier, "@sha256:") || version == "" {
 		return identifier
+	}
+	slash := strings.LastIndex(identifier, "/")
+	if colon := strings.LastIndex(identifier, ":"); colon > slash {
+		identifier = identifier[:colon]
 	}
 	return identifier + ":" + version
 }

@@ -56,6 +56,10 @@ var (
 	// ErrMissing: a required value (environment variable, header, URL
 	// variable) was not given.
 	ErrMissing = errors.New("a required value is missing")
+	// ErrUnsafePackage: the server.json would run something other than its
+	// package (an option where the name goes, a container widened to this
+	// computer); see UnsafeError.
+	ErrUnsafePackage = errors.New("the server.json would run more than its package")
 )
 
 // UnreachableError is a registry that did not answer: offline, a wrong
