@@ -68,9 +68,9 @@ func registrySearchCmd() *Command {
 			}
 			if stale != nil {
 				why, detail, _ := strings.Cut(stale.Why, "\n")
-				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", why, host.Ago(time.Since(stale.FetchedAt)))
+				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", termSafe(why), host.Ago(time.Since(stale.FetchedAt)))
 				if detail != "" {
-					fmt.Fprintln(inv.Stderr, "  "+detail)
+					fmt.Fprintln(inv.Stderr, "  "+termSafe(detail))
 				}
 			}
 			if inv.JSON {
@@ -128,7 +128,7 @@ func registryAddCmd() *Command {
 			if cfg, err := h.Config(); err == nil {
 				s, _ = cfg.Lookup(name)
 			}
-			fmt.Fprintf(inv.Stdout, "added %s: %s\n", name, s.Target())
+			fmt.Fprintf(inv.Stdout, "added %s: %s\n", termSafe(name), termSafe(s.Target()))
 			return nil
 		},
 	}

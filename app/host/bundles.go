@@ -286,7 +286,7 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 			s.Disabled = cfg.Servers[i].Disabled
 			cfg.Servers[i] = s
 		} else {
-			if err := nameFree(cfg, s.Name); err != nil {
+			if err := nameFree(cfg, s.Name, ""); err != nil {
 				return err
 			}
 			cfg.Servers = append(cfg.Servers, s)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
@@ -69,7 +70,7 @@ func (s *Servers) Remove(name string) error {
 func (s *Servers) Add(srv config.Server) error {
 	h := s.h
 	return h.Edit(func(cfg *config.Config) error {
-		if err := nameFree(cfg, srv.Name); err != nil {
+		if err := nameFree(cfg, srv.Name, pickAnother); err != nil {
 			return err
 		}
 		cfg.Servers = append(cfg.Servers, srv)
@@ -77,12 +78,22 @@ func (s *Servers) Add(srv config.Server) error {
 	})
 }
 
-func nameFree(cfg *config.Config, name string) error {
+// nameFree refuses a name in use (or a built-in's). fix says what the
+// user can do about it where the name is theirs to choose; "" where the
+// name is fixed (a registry's or a bundle's), which says so instead of
+// offering a choice there is no way to make.
+func nameFree(cfg *config.Config, name, fix string) error {
 	if _, taken := cfg.Lookup(name); taken || builtin.Reserved(name) {
-		return fmt.Errorf("%w: %q; remove it first or pick another name", ErrNameTaken, name)
+		if fix == "" {
+			fix = "the name comes with it and cannot be changed here: rename or remove the server named " + strconv.Quote(name) + " first (Servers → Edit, or 'switchboard servers remove')"
+		}
+		return fmt.Errorf("%w: %q; %s", ErrNameTaken, name, fix)
 	}
 	return nil
 }
+
+// pickAnother is nameFree's fix where the name is the user's to choose.
+const pickAnother = "remove it first or pick another name"
 
 // AddFromTemplate adds the server template id makes with values; secret
 // parameters go to the keyring as "<server>_<param>" and the config holds
@@ -101,7 +112,7 @@ func (l *Library) AddFromTemplate(id, name string, values map[string]string) (li
 	if err != nil {
 		return library.Template{}, err
 	}
-	if err := nameFree(cfg, name); err != nil {
+	if err := nameFree(cfg, name, pickAnother); err != nil {
 		return t, err
 	}
 	in := library.Values{}
@@ -114,7 +125,7 @@ func (l *Library) AddFromTemplate(id, name string, values map[string]string) (li
 		return t, err
 	}
 	return t, h.Edit(func(cfg *config.Config) error {
-		if err := nameFree(cfg, name); err != nil {
+		if err := nameFree(cfg, name, pickAnother); err != nil {
 			return err
 		}
 		cfg.Servers = append(cfg.Servers, s)

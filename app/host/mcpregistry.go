@@ -86,7 +86,7 @@ func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, val
 	}
 	entryName := mcpregistry.Name(s.Server)
 	if cfg, err := c.h.Config(); err == nil {
-		if err := nameFree(cfg, entryName); err != nil {
+		if err := nameFree(cfg, entryName, ""); err != nil {
 			return "", err
 		}
 	}
@@ -114,7 +114,7 @@ func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, val
 		return "", err
 	}
 	err = c.h.Edit(func(cfg *config.Config) error {
-		if err := nameFree(cfg, e.Name); err != nil {
+		if err := nameFree(cfg, e.Name, ""); err != nil {
 			return err
 		}
 		cfg.Servers = append(cfg.Servers, e)

@@ -234,7 +234,7 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 			}
 		}
 		if name != e.Old {
-			if err := nameFree(cfg, name); err != nil {
+			if err := nameFree(cfg, name, pickAnother); err != nil {
 				return err
 			}
 		}
