@@ -2,6 +2,8 @@ package app
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -71,6 +73,31 @@ func (a *MCPRegistry) Search(query, cursor string) (RegistryList, error) {
 // asks; it returns the entry's name.
 func (a *MCPRegistry) Add(name string, option int, values map[string]string) (string, error) {
 	return a.h.MCPRegistry.Add(a.life, "", name, option, values)
+}
+
+// RegistryPreview is what adding a registry server would run, shown
+// before Add: the command line (or the URL it connects to), the names of
+// the environment variables and headers it sets, or why it cannot be added.
+type RegistryPreview struct {
+	Command string   `json:"command"` // "npx -y @example/weather@1.4.2 --units metric", or the URL
+	Remote  bool     `json:"remote"`
+	Env     []string `json:"env"`
+	Headers []string `json:"headers"`
+	Problem string   `json:"problem"` // why it cannot be added as it is (a refusal); "" when it can
+	// Missing: a required value is not filled in yet (no command to show).
+	Missing bool `json:"missing"`
+}
+
+// Preview shows what Add would run with these answers (host.MCPRegistry.Preview).
+func (a *MCPRegistry) Preview(name string, option int, values map[string]string) RegistryPreview {
+	e, err := a.h.MCPRegistry.Preview(a.life, "", name, option, values)
+	if errors.Is(err, mcpregistry.ErrMissing) {
+		return RegistryPreview{Env: []string{}, Headers: []string{}, Missing: true}
+	}
+	if err != nil {
+		return RegistryPreview{Env: []string{}, Headers: []string{}, Problem: host.Plain(err)}
+	}
+	return RegistryPreview{Command: e.Target(), Remote: e.URL != "", Env: append([]string{}, slices.Sorted(maps.Keys(e.Env))...), Headers: append([]string{}, slices.Sorted(maps.Keys(e.Headers))...)}
 }
 
 func (a *MCPRegistry) registryServer(s mcpregistry.ServerJSON) RegistryServer {

@@ -65,6 +65,38 @@ func (c *MCPRegistry) Client(url string) *mcpregistry.Client {
 	return &mcpregistry.Client{BaseURL: url, CacheFile: filepath.Join(c.h.dir.String(), "registry-cache.json")}
 }
 
+// Preview is the entry Add would make of server name with option and
+// values, so the window can show the exact command line (or URL),
+// environment and headers before anything is added or started. Nothing is
+// stored: a secret value is shown as "••••••", not kept. A bundle (an mcpb
+// package) is previewed by its install dialog once downloaded; here its
+// entry has only the download URL. The error is Add's (a refused
+// reference, an unsafe package, a missing value).
+func (c *MCPRegistry) Preview(ctx context.Context, url, name string, option int, values map[string]string) (config.Server, error) {
+	s, err := c.Client(url).Get(ctx, name)
+	if err != nil {
+		return config.Server{}, err
+	}
+	opts := mcpregistry.Options(s.Server)
+	if option < 0 || option >= len(opts) {
+		return config.Server{}, fmt.Errorf("%s has %d ways to add it; choose 0 to %d", name, len(opts), len(opts)-1)
+	}
+	o := opts[option]
+	if p := o.Package; p != nil && p.RegistryType == "mcpb" {
+		return config.Server{Name: mcpregistry.Name(s.Server), URL: p.Identifier}, nil
+	}
+	shown := map[string]string{}
+	for _, a := range mcpregistry.Asks(s.Server, o) {
+		if v := values[a.Key]; v != "" {
+			if a.Secret {
+				v = "••••••"
+			}
+			shown[a.Key] = v
+		}
+	}
+	return mcpregistry.Entry(s.Server, o, shown)
+}
+
 // Add adds server name of the registry at url ("" for the setting) with
 // values for what it asks (secret ones go to the keyring). option picks
 // among mcpregistry.Options (0: the first). It returns the entry's name.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
 )
 
@@ -129,4 +130,36 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 		t.Errorf("config.json changed:\n%s", after)
 	}
 	noDownloadLeft(t)
+}
+
+// TestPreviewShowsWhatAddRuns: the preview is the entry Add makes, a
+// secret shown masked and stored nowhere, and a refusal before Add.
+func TestPreviewShowsWhatAddRuns(t *testing.T) {
+	reg, err := registrytest.Start(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Add(`{"name": "io.github.ok/w", "description": "d", "version": "1.0.0",
+		"packages": [{"registryType": "npm", "identifier": "@ok/w", "version": "1.0.0", "transport": {"type": "stdio"},
+		"environmentVariables": [{"name": "API_KEY", "isSecret": true, "isRequired": true}]}]}`)
+	reg.Add(`{"name": "io.github.evil/p", "description": "d", "version": "1.0.0",
+		"packages": [{"registryType": "oci", "identifier": "ghcr.io/evil/p", "version": "1.0.0", "transport": {"type": "stdio"},
+		"runtimeArguments": [{"type": "named", "name": "--privileged"}]}]}`)
+	h := open(t)
+	e, err := h.MCPRegistry.Preview(t.Context(), reg.URL, "io.github.ok/w", 0, map[string]string{"API_KEY": "sk-do-not-store"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Target() != "npx -y @ok/w@1.0.0" || e.Env["API_KEY"] != "••••••" {
+		t.Errorf("preview %q env %v", e.Target(), e.Env)
+	}
+	if v, err := h.Secrets.Get("w.API_KEY"); err == nil || v != "" {
+		t.Errorf("a preview stored the secret: %q", v)
+	}
+	if _, ok := h.Servers.Get("w"); ok {
+		t.Error("a preview added the server")
+	}
+	if _, err := h.MCPRegistry.Preview(t.Context(), reg.URL, "io.github.evil/p", 0, nil); !errors.Is(err, mcpregistry.ErrUnsafePackage) {
+		t.Errorf("preview of a --privileged container: %v", err)
+	}
 }

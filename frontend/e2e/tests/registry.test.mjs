@@ -71,6 +71,18 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   assert.equal(await form.getByLabel('WEATHER_API_KEY').getAttribute('type'), 'password');
   await form.getByLabel('WEATHER_API_KEY').fill('wk-e2e-SECRET-9');
   await form.getByLabel('units').selectOption('imperial');
+  // Before Add: the exact command line, as the entry will run it, and the names it sets.
+  const preview = form.getByTestId('registry-preview');
+  await preview.filter({ hasText: 'npx -y @example/weather-mcp@1.4.2 --units imperial' }).waitFor();
+  assert.match(await preview.innerText(), /Will run npx -y @example\/weather-mcp@1\.4\.2 --units imperial as weather/);
+  assert.match(await preview.innerText(), /Environment: WEATHER_API_KEY WEATHER_REGION/);
+  assert.doesNotMatch(await form.innerText(), /wk-e2e-SECRET-9/);
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await preview.scrollIntoViewIfNeeded();
+    await screenshot(page, `registry-preview-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
   await screenshot(page, 'registry-browse-details');
   await form.getByRole('button', { name: 'Add' }).click();
   await browse.getByRole('status').filter({ hasText: 'Added weather' }).waitFor();
@@ -91,8 +103,9 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   const grab = list.getByRole('listitem', { name: 'io.github.evil/grab' });
   await grab.getByRole('button', { name: 'Details' }).click();
   const grabForm = grab.getByRole('form', { name: 'Add io.github.evil/grab' });
-  await grabForm.getByRole('button', { name: 'Add' }).click();
+  // The refusal shows before Add, which stays off.
   await grabForm.getByRole('alert').filter({ hasText: 'server.json remotes[0].headers[0].value: ${secret:OTHER} would read a secret or environment variable this server was not given, so Switchboard did not add it' }).waitFor();
+  assert.equal(await grabForm.getByRole('button', { name: 'Add' }).isDisabled(), true);
   assert.equal(await row(page, 'grab').count(), 0);
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Add, call, hasBackend, RegistryURL, Search, SetRegistryURL } from '../backend';
+import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } from '../backend';
 import type { app } from '../backend';
 import { message, refreshServers } from '../servers';
 import { useConfigVersion } from '../store';
@@ -87,6 +87,15 @@ function RegistryDetails({ server: s, onAdded }: { server: Server; onAdded: (nam
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   const o = s.options[option];
+  const [preview, setPreview] = useState<app.RegistryPreview | null>(null);
+  useEffect(() => {
+    if (!hasBackend() || !o) return;
+    let live = true;
+    const t = setTimeout(() => {
+      call(() => Preview(s.name, option, values)).then((p) => { if (live) setPreview(p); }, (e: unknown) => { if (live) setErr(message(e)); });
+    }, 250); // after typing pauses
+    return () => { live = false; clearTimeout(t); };
+  }, [s.name, option, values, o]);
   const add = async () => {
     setBusy(true);
     setErr('');
@@ -126,11 +135,25 @@ function RegistryDetails({ server: s, onAdded }: { server: Server; onAdded: (nam
           {a.secret && <span className="muted small">Stored in your OS keyring, never on disk.</span>}
         </label>
       ))}
+      {preview && <RunPreview p={preview} entryName={s.entryName} />}
       {err && <div className="alert" role="alert">{err}</div>}
       <div className="row">
-        <button type="submit" className="primary" disabled={busy || !o}>{busy ? 'Adding…' : 'Add'}</button>
+        <button type="submit" className="primary" disabled={busy || !o || !!preview?.problem}>{busy ? 'Adding…' : 'Add'}</button>
       </div>
     </form>
+  );
+}
+
+/** RunPreview shows what Add would run, before anything is added or started: the command line (or URL), and the names of the environment variables and headers it sets; or why it cannot be added. */
+function RunPreview({ p, entryName }: { p: app.RegistryPreview; entryName: string }) {
+  if (p.problem) return <div className="alert" role="alert" data-testid="registry-preview-problem">{p.problem}</div>;
+  if (p.missing) return <p className="muted small" data-testid="registry-preview">Fill in the required values (*) to see the exact command it will run.</p>;
+  return (
+    <div className="registry-preview small" data-testid="registry-preview" aria-label="What it will run">
+      <p>{p.remote ? 'Connects to' : 'Will run'} <code className="url-full">{p.command}</code> as <code>{entryName}</code></p>
+      {p.env.length > 0 && <p>Environment: {p.env.map((n) => <code key={n}>{n} </code>)}</p>}
+      {p.headers.length > 0 && <p>Headers: {p.headers.map((n) => <code key={n}>{n} </code>)}</p>}
+    </div>
   );
 }
 

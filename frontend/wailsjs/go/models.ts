@@ -440,6 +440,14 @@ export namespace app {
 	    registry: string;
 	}
 	
+	export interface RegistryPreview {
+	    command: string;
+	    remote: boolean;
+	    env: string[];
+	    headers: string[];
+	    problem: string;
+	    missing: boolean;
+	}
 	
 	
 	export interface ResourceContentsView {

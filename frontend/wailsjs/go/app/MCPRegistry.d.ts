@@ -4,6 +4,8 @@ import {app} from '../models';
 
 export function Add(arg1:string,arg2:number,arg3:Record<string, string>):Promise<string>;
 
+export function Preview(arg1:string,arg2:number,arg3:Record<string, string>):Promise<app.RegistryPreview>;
+
 export function RegistryURL():Promise<string>;
 
 export function Search(arg1:string,arg2:string):Promise<app.RegistryList>;

@@ -6,6 +6,10 @@ export function Add(arg1, arg2, arg3) {
   return window['go']['app']['MCPRegistry']['Add'](arg1, arg2, arg3);
 }
 
+export function Preview(arg1, arg2, arg3) {
+  return window['go']['app']['MCPRegistry']['Preview'](arg1, arg2, arg3);
+}
+
 export function RegistryURL() {
   return window['go']['app']['MCPRegistry']['RegistryURL']();
 }
