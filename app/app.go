@@ -132,9 +132,12 @@ type Info struct {
 	DataDir string `json:"dataDir"`
 }
 
-// New returns the window's front door for the given data directory. When
-// quit is done (SIGINT/SIGTERM), the window closes the way it does when the
-// user closes it, so Shutdown runs and no child process outlives the app.
+// New returns the window's front door for the given data directory. quit
+// is done on SIGINT/SIGTERM: waits that must not outlive it (a save waiting
+// for its server) end with it. The window itself is closed by Wails' own
+// handler of those signals, so Shutdown runs and no child process outlives
+// the app; a second Quit from here raced it (two gtk_main_quit calls from
+// two goroutines crashed the app on SIGTERM now and then).
 func New(quit context.Context, dir datadir.Dir) *App {
 	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}, shown: make(chan struct{})}
 	c.life, c.stop = context.WithCancel(context.Background())
@@ -190,13 +193,6 @@ func (a *App) Startup(ctx context.Context) {
 	a.mu.Lock()
 	a.ctx = ctx
 	a.mu.Unlock()
-	go func() {
-		select {
-		case <-a.quit.Done():
-			wruntime.Quit(ctx)
-		case <-ctx.Done():
-		}
-	}()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
 	go a.watchTools()
