@@ -73,72 +73,78 @@ func (c *MCPRegistry) Client(url string) *mcpregistry.Client {
 // entry has only the download URL. The error is Add's (a refused
 // reference, an unsafe package, a missing value).
 func (c *MCPRegistry) Preview(ctx context.Context, url, name string, option int, values map[string]string) (config.Server, error) {
-	s, err := c.Client(url).Get(ctx, name)
+	s, o, err := c.chosen(ctx, url, name, option)
 	if err != nil {
 		return config.Server{}, err
 	}
-	opts := mcpregistry.Options(s.Server)
-	if option < 0 || option >= len(opts) {
-		return config.Server{}, fmt.Errorf("%s has %d ways to add it; choose 0 to %d", name, len(opts), len(opts)-1)
-	}
-	o := opts[option]
 	if p := o.Package; p != nil && p.RegistryType == "mcpb" {
-		return config.Server{Name: mcpregistry.Name(s.Server), URL: p.Identifier}, nil
+		return config.Server{Name: mcpregistry.Name(s), URL: p.Identifier}, nil
 	}
-	shown := map[string]string{}
-	for _, a := range mcpregistry.Asks(s.Server, o) {
-		if v := values[a.Key]; v != "" {
-			if a.Secret {
-				v = "••••••"
-			}
-			shown[a.Key] = v
+	shown, _ := answers(s, o, values, func(string, string) (string, error) { return "••••••", nil })
+	return mcpregistry.Entry(s, o, shown)
+}
+
+// chosen fetches server name from the registry at url and picks its
+// option (an index into mcpregistry.Options).
+func (c *MCPRegistry) chosen(ctx context.Context, url, name string, option int) (mcpregistry.ServerJSON, mcpregistry.Option, error) {
+	s, err := c.Client(url).Get(ctx, name)
+	if err != nil {
+		return mcpregistry.ServerJSON{}, mcpregistry.Option{}, err
+	}
+	opts := mcpregistry.Options(s.Server)
+	if len(opts) == 0 {
+		return mcpregistry.ServerJSON{}, mcpregistry.Option{}, fmt.Errorf("%w: %s offers no npm, PyPI, OCI or MCPB package and no remote", mcpregistry.ErrUnsupported, name)
+	}
+	if option < 0 || option >= len(opts) {
+		return mcpregistry.ServerJSON{}, mcpregistry.Option{}, fmt.Errorf("%s has %d ways to add it; choose 0 to %d", name, len(opts), len(opts)-1)
+	}
+	return s.Server, opts[option], nil
+}
+
+// answers are the values given for o's asks, empty ones left out, a
+// secret one replaced by what secret makes of it (a keyring reference for
+// Add, a mask for Preview).
+func answers(s mcpregistry.ServerJSON, o mcpregistry.Option, values map[string]string, secret func(key, v string) (string, error)) (map[string]string, error) {
+	out := map[string]string{}
+	for _, a := range mcpregistry.Asks(s, o) {
+		v := values[a.Key]
+		if v == "" {
+			continue
 		}
+		if a.Secret {
+			var err error
+			if v, err = secret(a.Key, v); err != nil {
+				return nil, err
+			}
+		}
+		out[a.Key] = v
 	}
-	return mcpregistry.Entry(s.Server, o, shown)
+	return out, nil
 }
 
 // Add adds server name of the registry at url ("" for the setting) with
 // values for what it asks (secret ones go to the keyring). option picks
 // among mcpregistry.Options (0: the first). It returns the entry's name.
 func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, values map[string]string) (string, error) {
-	s, err := c.Client(url).Get(ctx, name)
+	s, o, err := c.chosen(ctx, url, name, option)
 	if err != nil {
 		return "", err
 	}
-	opts := mcpregistry.Options(s.Server)
-	if len(opts) == 0 {
-		return "", fmt.Errorf("%w: %s offers no npm, PyPI, OCI or MCPB package and no remote", mcpregistry.ErrUnsupported, name)
-	}
-	if option < 0 || option >= len(opts) {
-		return "", fmt.Errorf("%s has %d ways to add it; choose 0 to %d", name, len(opts), len(opts)-1)
-	}
-	o := opts[option]
 	if p := o.Package; p != nil && p.RegistryType == "mcpb" {
-		return c.addBundle(ctx, s.Server.Name, p, values)
+		return c.addBundle(ctx, s.Name, p, values)
 	}
-	entryName := mcpregistry.Name(s.Server)
+	entryName := mcpregistry.Name(s)
 	if cfg, err := c.h.Config(); err == nil {
 		if err := nameFree(cfg, entryName, ""); err != nil {
 			return "", err
 		}
 	}
-	given := map[string]string{}
 	keep := &secrets.Keeper{Store: c.h.store, Server: entryName}
-	for _, a := range mcpregistry.Asks(s.Server, o) {
-		v := values[a.Key]
-		if v == "" {
-			continue
-		}
-		if a.Secret {
-			ref, err := keep.Keep(a.Key, v)
-			if err != nil {
-				return "", err
-			}
-			v = ref
-		}
-		given[a.Key] = v
+	given, err := answers(s, o, values, keep.Keep)
+	if err != nil {
+		return "", err
 	}
-	e, err := mcpregistry.Entry(s.Server, o, given)
+	e, err := mcpregistry.Entry(s, o, given)
 	if err != nil {
 		for _, n := range keep.Names {
 			_ = c.h.store.Delete(n)

@@ -356,7 +356,7 @@ var hostNamespaces = []string{"--network", "--net", "--pid", "--ipc", "--uts", "
 // command line) that widens what runs: a runner option that runs other
 // code, a docker option that gives the container this computer, or a
 // mount of a folder the document chose (one the user typed is theirs).
-func (b *builder) checkRuntime(registryType string, words []string, at string) error {
+func checkRuntime(registryType string, words []string, at string) error {
 	for i, w := range words {
 		flag, val, hasVal := strings.Cut(w, "=")
 		if !hasVal && i+1 < len(words) {
@@ -374,7 +374,7 @@ func (b *builder) checkRuntime(registryType string, words []string, at string) e
 		if slices.Contains(hostNamespaces, flag) && (val == "host" || strings.HasPrefix(val, "container:")) {
 			return &UnsafeError{Field: at, Value: strings.Join(words, " "), Why: "puts the container in this computer's " + strings.TrimPrefix(flag, "--") + " namespace"}
 		}
-		if (flag == "-v" || flag == "--volume" || flag == "--mount") && !b.usersMount(flag, val) {
+		if (flag == "-v" || flag == "--volume" || flag == "--mount") && !usersMount(flag, val) {
 			return &UnsafeError{Field: at, Value: strings.Join(words, " "), Why: "mounts a folder of this computer the server.json chose, not you"}
 		}
 	}
@@ -383,7 +383,7 @@ func (b *builder) checkRuntime(registryType string, words []string, at string) e
 
 // usersMount reports whether a -v or --mount value mounts a named volume
 // or a folder the user typed (an opaque value), not one of the document's.
-func (b *builder) usersMount(flag, val string) bool {
+func usersMount(flag, val string) bool {
 	src := val
 	if flag == "--mount" {
 		src = ""
@@ -404,12 +404,7 @@ func (b *builder) usersMount(flag, val string) bool {
 	if src != "" && !strings.ContainsAny(src, `/\~.$`) {
 		return true // a named volume
 	}
-	for _, v := range b.values {
-		if v != "" && src == v && config.IsOpaque(v) {
-			return true
-		}
-	}
-	return false
+	return config.IsOpaque(src) // a stand-in only ever holds what the user typed
 }
 
 func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
@@ -455,7 +450,7 @@ func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
 	for i, a := range p.RuntimeArguments {
 		at := fmt.Sprintf("%s.runtimeArguments[%d]", at, i)
 		arg := b.arg(a, at)
-		if err := b.checkRuntime(p.RegistryType, arg, at); err != nil {
+		if err := checkRuntime(p.RegistryType, arg, at); err != nil {
 			return config.Server{}, err
 		}
 		runtime = append(runtime, arg...)

@@ -373,7 +373,7 @@ func (b *builder) check(op, path string) (string, error) {
 		return "", refuse("it is %s, which would open everything the sandbox hides; name the folders inside it the server needs, e.g. ~/notes", what)
 	}
 	for _, p := range b.private {
-		if real == p || strings.HasPrefix(p, real+string(filepath.Separator)) {
+		if within(p, real) {
 			return "", refuse("it holds %s, Switchboard's own data (chats, settings, other servers' files); name the folders the server needs", p)
 		}
 	}
@@ -400,10 +400,8 @@ func (b *builder) linkInWritable(path string) (link, in string) {
 			real = parent
 		}
 		for _, w := range b.writable {
-			for _, d := range []string{parent, real} {
-				if d == w || strings.HasPrefix(d, w+sep) {
-					return cur, w
-				}
+			if within(parent, w) || within(real, w) {
+				return cur, w
 			}
 		}
 	}
@@ -418,7 +416,7 @@ func (b *builder) tooWide(path string) bool {
 		return true
 	}
 	for _, h := range b.homes {
-		if path == h || strings.HasPrefix(h, path+string(filepath.Separator)) {
+		if within(h, path) {
 			return true
 		}
 	}
@@ -521,9 +519,14 @@ func (b *builder) packageDir(file string) string {
 	return ""
 }
 
+// within reports whether path is dir or inside it (both clean).
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
 func underSystem(path string) bool {
 	for _, s := range systemDirs {
-		if path == s || strings.HasPrefix(path, s+"/") {
+		if within(path, s) {
 			return true
 		}
 	}
