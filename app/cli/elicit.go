@@ -320,16 +320,5 @@ func excerpt(s string, max int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s… (%s in all)", s[:cut], byteSize(len(s)))
-}
-
-// byteSize is n bytes for a person: "812 B", "20.0 MB".
-func byteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return fmt.Sprintf("%s… (%s in all)", s[:cut], host.Bytes(int64(len(s))))
 }

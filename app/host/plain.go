@@ -17,6 +17,9 @@ func Plain(err error) string { return plain.Text(err) }
 // Ago is how long ago d was, in words ("3 minutes").
 func Ago(d time.Duration) string { return plain.Ago(d) }
 
+// Bytes is a size in words ("20.0 MB").
+func Bytes(n int64) string { return plain.Bytes(n) }
+
 // FormDefaults is a server's elicitation form filled with the defaults its
 // schema gives (what accepting it without asking, --yes, sends).
 func FormDefaults(schema any) any { return supervisor.ApplyDefaults(schema, nil) }
