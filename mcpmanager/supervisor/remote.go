@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
@@ -79,7 +80,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer) (*se
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)
 		}
-		tr = t
+		tr = streamable{t, &rawSchemas{}, &atomic.Bool{}}
 	}
 	return &session{
 		tr:   tr,

@@ -96,12 +96,16 @@ func sandboxRefused(err error) bool {
 // pending"); one cut off by an oversized message names the limit.
 type stdioTransport struct {
 	*wire.Transport
-	out *wire.Reader
+	out     *wire.Reader
+	schemas rawSchemas
 }
+
+func (t *stdioTransport) keptSchemas() *rawSchemas { return &t.schemas }
 
 // SendRequest implements transport.Interface.
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	res, err := t.Transport.SendRequest(ctx, req)
+	res, err := sendVersioned(ctx, t.Transport.SendRequest, req, nil)
+	t.schemas.note(req, res)
 	return res, t.annotate(err)
 }
 
