@@ -417,10 +417,7 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 	var res *mcp.InitializeResult
 	var errs []error
 	for _, typ := range types {
-		sess, cl, res, err = s.connect(ctx, typ)
-		if errors.Is(err, errRedial) {
-			sess, cl, res, err = s.connect(ctx, typ)
-		}
+		sess, cl, res, err = s.open(ctx, typ)
 		if err == nil {
 			break
 		}
@@ -496,6 +493,17 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 			}
 		}
 	}
+}
+
+// open is connect, once more when the first connection asks for it
+// (errRedial: a server that answered server/discover with a legacy answer
+// over Streamable HTTP, now remembered as legacy).
+func (s *Server) open(ctx context.Context, remoteType string) (*session, *client.Client, *mcp.InitializeResult, error) {
+	sess, cl, res, err := s.connect(ctx, remoteType)
+	if errors.Is(err, errRedial) {
+		return s.connect(ctx, remoteType)
+	}
+	return sess, cl, res, err
 }
 
 // connect dials and runs the handshake within StartTimeout. On failure the
