@@ -72,6 +72,7 @@ type Gateway struct {
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
 	clients sessions // connected clients, for the servers' requests (requests.go)
+	relays  relays   // calls of 2026-07-28 clients waiting for an answer (relay.go)
 
 	mu        sync.Mutex
 	published []byte                   // fingerprint of the published definitions and routes

@@ -303,7 +303,7 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 		calls.stop(string(req.Params.RequestID))
 		return false // mcp-go still cancels the calls it serves
 	}
-	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
+	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) || modernMeta(req.Params.Meta) {
 		return false
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -351,6 +351,14 @@ func plainMeta(m map[string]any) bool {
 	}
 	caps, ok := m[mcp.MetaKeyClientCapabilities].(map[string]any)
 	return ok && caps != nil
+}
+
+// modernMeta reports whether a request's _meta declares revision
+// 2026-07-28 or later: mcp-go's server takes those calls, whose server may
+// ask the client questions as input_required results (relay.go).
+func modernMeta(m map[string]any) bool {
+	v, _ := m[mcp.MetaKeyProtocolVersion].(string)
+	return v != "" && mcp.IsModernProtocol(v)
 }
 
 // inflight holds the cancel functions of fast-path calls by JSON-RPC id, so

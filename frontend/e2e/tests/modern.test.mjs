@@ -33,7 +33,10 @@ test('a 2026-07-28 server: its revision on the Servers page, its input_required 
   await row.getByText('MCP 2026-07-28').waitFor({ timeout: 60_000 });
   await row.getByRole('button', { name: 'Test connection' }).click();
   await row.getByText(/over stdio, protocol 2026-07-28/).waitFor({ timeout: 30_000 });
-  await screenshot(page, 'modern-server-row');
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    await screenshot(page, `modern-server-row-${width}`);
+  }
 
   await page.goto(page.url().replace(/#.*$/, '#/chat'));
   await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'bistro__book_table'), null, { timeout: 60_000, what: 'the tool bistro__book_table' });
@@ -53,7 +56,11 @@ test('a 2026-07-28 server: its revision on the Servers page, its input_required 
   assert.equal(await form.getByLabel(/Party size/).inputValue(), '2', 'the schema default is filled in');
   await form.getByLabel(/^Name/).fill('Ada');
   await form.getByLabel(/Party size/).fill('4');
-  await screenshot(page, 'modern-input-required-form');
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    await form.getByRole('button', { name: 'Send' }).waitFor();
+    await screenshot(page, `modern-input-required-form-${width}`);
+  }
   await form.getByRole('button', { name: 'Send' }).click();
 
   await page.getByText('Your table is booked.').waitFor();
