@@ -139,3 +139,48 @@ func TestProtocolEras(t *testing.T) {
 		t.Errorf("the user was asked %q", u.asked)
 	}
 }
+
+// TestExtensionTasks: a 2026-07-28 server that turns a call into a task
+// (the io.modelcontextprotocol/tasks extension), over stdio and HTTP. The
+// call waits for the task and gets its result; its states reach OnTask
+// (the task card, 'tools call'); the question the task asks on the way
+// goes to the user, and the answer back with tasks/update.
+func TestExtensionTasks(t *testing.T) {
+	bin := buildModernServer(t)
+	u := &formUser{}
+	m := New(Options{})
+	m.SetRequestHandler(u)
+	m.Apply([]ServerConfig{
+		{Name: "modern", Command: bin},
+		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}},
+	})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	for _, server := range []string{"modern", "web"} {
+		var mu sync.Mutex
+		var states []string
+		res, err := m.Registry().Call(ctx, server, "prepare_report", nil, registry.CallOptions{OnTask: func(u registry.TaskUpdate) {
+			mu.Lock()
+			defer mu.Unlock()
+			states = append(states, u.Status)
+		}})
+		if err != nil {
+			t.Fatalf("%s: %v", server, err)
+		}
+		if got := callText(t, res); got != "Report ready: 3 sections, with the appendix." {
+			t.Errorf("%s: result %q", server, got)
+		}
+		mu.Lock()
+		if strings.Join(states, ",") != "working,input_required,completed" {
+			t.Errorf("%s: task states %v", server, states)
+		}
+		mu.Unlock()
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if strings.Join(u.asked, "|") != "modern: Include the appendix in the report?|web: Include the appendix in the report?" {
+		t.Errorf("the user was asked %q", u.asked)
+	}
+}

@@ -890,7 +890,13 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrCallTimeout)
+	if r.extensionTasks(cl) {
+		// The server may turn any call into a task (revision 2026-07-28's
+		// tasks extension, followed by the supervisor): a task is bounded
+		// by the task limit, not the tool timeout, as below 2026-07-28.
+		timeout = max(timeout, r.taskLimit())
+	}
+	cctx, cancel := context.WithTimeoutCause(wire.WithTaskUpdates(ctx, opts.OnTask), timeout, ErrCallTimeout)
 	defer cancel()
 	meta, release := r.callMeta(opts)
 	defer release()

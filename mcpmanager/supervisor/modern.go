@@ -42,6 +42,7 @@ type streamable struct {
 	*transport.StreamableHTTP
 	schemas *rawSchemas
 	spoiled *atomic.Bool
+	tasks   *tasker
 }
 
 // errRedial: the connection was made on a spoiled transport; connect again.
@@ -167,5 +168,10 @@ func modernAnswer(result json.RawMessage) bool {
 func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	res, err := sendVersioned(ctx, t.StreamableHTTP.SendRequest, req, func() { t.spoiled.Store(true) })
 	t.schemas.note(req, res)
+	if err == nil {
+		res, err = t.tasks.follow(ctx, func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+			return sendVersioned(ctx, t.StreamableHTTP.SendRequest, req, nil)
+		}, req, res)
+	}
 	return res, err
 }

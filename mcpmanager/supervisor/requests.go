@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // RequestHandler answers the requests a server sends to the client
@@ -65,8 +66,10 @@ func (s *Server) capabilities() mcp.ClientCapabilities {
 	// (registry.TaskPolicy); it takes no task-augmented requests itself,
 	// so the object lists none.
 	c.Tasks = &mcp.TasksCapability{}
-	// MCP Apps: tools may name a ui:// resource the window renders.
-	c.Extensions = map[string]any{apps.Extension: apps.Capability()}
+	// MCP Apps: tools may name a ui:// resource the window renders. Tasks
+	// (2026-07-28): the transport follows a call the server turns into a
+	// task (tasks.go).
+	c.Extensions = map[string]any{apps.Extension: apps.Capability(), wire.TasksExtension: map[string]any{}}
 	return c
 }
 

@@ -397,7 +397,7 @@ type session struct {
 // dial starts the process or opens the remote transport.
 func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) {
 	if r := s.spec.Remote; r != nil {
-		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth)
+		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth, s.tasker())
 	}
 	return s.dialStdio(ctx)
 }

@@ -14,7 +14,10 @@
 //     "No table booked." when the user declines);
 //   - summarize {text}: asks the client's model (sampling) and returns its
 //     answer;
-//   - list_roots: asks the client for its roots and returns their URIs.
+//   - list_roots: asks the client for its roots and returns their URIs;
+//   - prepare_report: for a client that declares the tasks extension, a
+//     task that asks a question on the way (tasks.go); for others, the
+//     report at once.
 //
 // Test-only; the Go tests, 'switchboard tools call' tests and the e2e tests
 // build it.
@@ -50,8 +53,17 @@ func main() {
 	serveStdio(s)
 }
 
+// tasks is the server's tasks extension (tasks.go).
+var tasks taskServer
+
 func newServer() *server.MCPServer {
-	s := server.NewMCPServer("modern", "1.0.0", server.WithToolCapabilities(true))
+	s := server.NewMCPServer("modern", "1.0.0", server.WithToolCapabilities(true),
+		server.WithExtensions(map[string]any{tasksExtension: map[string]any{}}))
+	s.AddTool(mcp.NewTool("prepare_report", mcp.WithDescription("Prepare the monthly report (a task that asks about the appendix)"),
+		mcp.WithTaskSupport(mcp.TaskSupportOptional)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(report(false)), nil
+		})
 	s.AddTool(mcp.NewTool("greet", mcp.WithDescription("Say hello to someone"),
 		mcp.WithString("name", mcp.Required(), mcp.Description("who to greet"))),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -151,6 +163,10 @@ func serveStdio(s *server.MCPServer) {
 				write(notFound(msg.ID))
 				continue
 			}
+			if out := tasks.handle(line); out != nil {
+				write(out)
+				continue
+			}
 			if msg.Method == string(mcp.MethodNotificationInitialized) {
 				continue
 			}
@@ -182,6 +198,11 @@ func serveHTTP(s *server.MCPServer, addr string) {
 			}
 			if json.Unmarshal(body, &msg) == nil && msg.Method == string(mcp.MethodInitialize) {
 				http.NotFound(w, r)
+				return
+			}
+			if out := tasks.handle(body); out != nil {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write(out)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
