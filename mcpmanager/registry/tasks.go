@@ -32,7 +32,6 @@ var (
 	DefaultTaskLimit = 30 * time.Minute
 )
 
-
 // TaskPolicy says which tools run as tasks and for how long.
 type TaskPolicy struct {
 	// Optional: call tools with taskSupport "optional" as tasks too.
