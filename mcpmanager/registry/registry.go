@@ -941,7 +941,7 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	if r.extensionTasks(cl) {
+	if extensionTasks(cl) {
 		// The server may turn any call into a task (revision 2026-07-28's
 		// tasks extension, followed by the supervisor): a task is bounded
 		// by the task limit, not the tool timeout, as below 2026-07-28.

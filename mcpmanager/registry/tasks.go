@@ -107,7 +107,7 @@ func (r *Registry) asTask(ctx context.Context, server, tool string) (TaskClient,
 
 // extensionTasks reports whether cl is a 2026-07-28 session with a server
 // that offers the tasks extension.
-func (r *Registry) extensionTasks(cl Client) bool {
+func extensionTasks(cl Client) bool {
 	tc, ok := cl.(TaskClient)
 	if !ok || !mcp.IsModernProtocol(tc.ProtocolVersion()) {
 		return false
