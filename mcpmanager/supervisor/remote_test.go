@@ -37,6 +37,18 @@ type remoteServer struct {
 	caps mcp.ClientCapabilities // what the client offered (at initialize, or in a request's _meta)
 	// methods are the JSON-RPC methods the server was sent, in order.
 	methods []string
+	// refuse is how many more requests of each method to answer with 503.
+	refuse map[string]int
+}
+
+// refuseNext has the server answer the next n requests of method with 503.
+func (rs *remoteServer) refuseNext(method string, n int) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.refuse == nil {
+		rs.refuse = map[string]int{}
+	}
+	rs.refuse[method] += n
 }
 
 // The eras a remoteServer speaks.
@@ -97,12 +109,20 @@ func newEraServer(t *testing.T, era string, allow func(method string, r *http.Re
 		if msg.Method != "" {
 			rs.methods = append(rs.methods, msg.Method)
 		}
+		refused := rs.refuse[msg.Method] > 0
+		if refused {
+			rs.refuse[msg.Method]--
+		}
 		for _, c := range []*mcp.ClientCapabilities{msg.Params.Capabilities, msg.Params.Meta.Capabilities} {
 			if c != nil {
 				rs.caps = *c
 			}
 		}
 		rs.mu.Unlock()
+		if refused {
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			return
+		}
 		if !allow(msg.Method, r) {
 			w.Header().Set("WWW-Authenticate", `Bearer scope="mcp"`)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -240,6 +260,65 @@ func TestServerRequests(t *testing.T) {
 				t.Error("an elicitation was answered without a handler")
 			}
 		})
+	}
+}
+
+// TestEraRemembered: a restarted server is asked for the revision it spoke
+// straight away (no server/discover before initialize); a start that fails
+// forgets it, and the next start probes again.
+func TestEraRemembered(t *testing.T) {
+	hi, ht := HealthInterval, HealthTimeout
+	HealthInterval, HealthTimeout = 50*time.Millisecond, time.Second
+	t.Cleanup(func() { HealthInterval, HealthTimeout = hi, ht })
+	rs := newEraServer(t, eraLegacy, func(string, *http.Request) bool { return true })
+	s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{})
+	waitState(t, s, Ready, 10*time.Second)
+	opening := func(from int) []string {
+		var out []string
+		for _, m := range rs.sent()[from:] {
+			if m == "server/discover" || m == "initialize" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	if got := opening(0); !slices.Equal(got, []string{"server/discover", "initialize"}) {
+		t.Fatalf("first start sent %v, want a probe, then the handshake", got)
+	}
+
+	// A refused ping restarts the session: the handshake comes at once.
+	mark := len(rs.sent())
+	rs.refuseNext("ping", 1)
+	waitRestarts(t, s, 1)
+	waitState(t, s, Ready, 10*time.Second)
+	if got := opening(mark); !slices.Equal(got, []string{"initialize"}) {
+		t.Errorf("restart sent %v, want the remembered handshake only", got)
+	}
+
+	// This time the handshake fails once: the next start probes again.
+	mark = len(rs.sent())
+	rs.refuseNext("initialize", 1)
+	rs.refuseNext("ping", 1)
+	waitRestarts(t, s, 3)
+	waitState(t, s, Ready, 10*time.Second)
+	if got := opening(mark); !slices.Equal(got, []string{"initialize", "server/discover", "initialize"}) {
+		t.Errorf("after a failed start the server was sent %v, want the failed handshake, then a probe and the handshake", got)
+	}
+	if st := s.Status(); st.Protocol != eraLegacy {
+		t.Errorf("Status.Protocol = %q", st.Protocol)
+	}
+}
+
+// waitRestarts waits until s has restarted at least n times.
+func waitRestarts(t *testing.T, s *Server, n int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for s.Status().Restarts < n {
+		select {
+		case <-deadline:
+			t.Fatalf("%d restarts after 10s, want %d", s.Status().Restarts, n)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }
 
