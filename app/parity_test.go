@@ -464,14 +464,7 @@ func parityServe(t *testing.T) {
 	stopStdio()
 
 	// HTTP: serve --http 127.0.0.1:0 with the token from the environment.
-	t.Setenv("SWITCHBOARD_SERVE_TOKEN", "parity-token-0123456789")
-	ctx, cancel := context.WithCancel(t.Context())
-	var errb parityBuffer
-	hdone := make(chan int, 1)
-	httpDir := serveDir()
-	go func() {
-		hdone <- cli.Run(ctx, []string{"--data-dir", httpDir.String(), "serve", "--http", "127.0.0.1:0"}, cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errb})
-	}()
+	endpoint, stopServe := startServeHTTP(t, serveDir(), "parity-token-0123456789")
 	var hcl *client.Client
 	var httpOnce sync.Once
 	stopHTTP := func() {
@@ -479,31 +472,10 @@ func parityServe(t *testing.T) {
 			if hcl != nil {
 				hcl.Close()
 			}
-			cancel()
-			select {
-			case code := <-hdone:
-				if code != 0 {
-					t.Errorf("serve --http exit %d: %s", code, errb.String())
-				}
-			case <-time.After(20 * time.Second):
-				t.Error("serve --http did not stop")
-			}
+			stopServe()
 		})
 	}
 	t.Cleanup(stopHTTP)
-	addrRe := regexp.MustCompile(`Streamable HTTP at (http://127\.0\.0\.1:\d+/mcp)\n`)
-	var endpoint string
-	deadline := time.Now().Add(30 * time.Second)
-	for endpoint == "" {
-		if m := addrRe.FindStringSubmatch(errb.String()); m != nil {
-			endpoint = m[1]
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve --http did not start: %s", errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 	hu := &parityLinkUser{}
 	tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer parity-token-0123456789"}), transport.WithContinuousListening())
 	if err != nil {
@@ -536,6 +508,46 @@ var parityPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 func parityToolText(t *testing.T, text string) string {
 	t.Helper()
 	return parityJSON(t, mcp.NewToolResultText(text))
+}
+
+// startServeHTTP runs 'switchboard serve --http 127.0.0.1:0' on dir with
+// token as its bearer token, and returns its endpoint and a stop that
+// checks it exits cleanly.
+func startServeHTTP(t *testing.T, dir datadir.Dir, token string) (endpoint string, stop func()) {
+	t.Helper()
+	t.Setenv("SWITCHBOARD_SERVE_TOKEN", token)
+	ctx, cancel := context.WithCancel(t.Context())
+	var errb parityBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Run(ctx, []string{"--data-dir", dir.String(), "serve", "--http", "127.0.0.1:0"}, cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errb})
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("serve --http exit %d: %s", code, errb.String())
+				}
+			case <-time.After(20 * time.Second):
+				t.Error("serve --http did not stop")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	addrRe := regexp.MustCompile(`Streamable HTTP at (http://127\.0\.0\.1:\d+/mcp)\n`)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m := addrRe.FindStringSubmatch(errb.String()); m != nil {
+			return m[1], stop
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve --http did not start: %s", errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func parityInitialize(t *testing.T, name string, cl *client.Client) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -101,26 +100,7 @@ func TestServeRelaysInputRequired(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		dir := parityDataDir(t)
 		terminal(t, dir, "", "servers", "add", "bistro", "--", bin)
-		t.Setenv("SWITCHBOARD_SERVE_TOKEN", "relay-token-0123456789")
-		ctx, cancel := context.WithCancel(t.Context())
-		var errb parityBuffer
-		done := make(chan int, 1)
-		go func() {
-			done <- cli.Run(ctx, []string{"--data-dir", dir.String(), "serve", "--http", "127.0.0.1:0"}, cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errb})
-		}()
-		t.Cleanup(func() { cancel(); <-done })
-		addrRe := regexp.MustCompile(`Streamable HTTP at (http://127\.0\.0\.1:\d+/mcp)\n`)
-		var endpoint string
-		for deadline := time.Now().Add(30 * time.Second); endpoint == ""; {
-			if m := addrRe.FindStringSubmatch(errb.String()); m != nil {
-				endpoint = m[1]
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("serve --http did not start: %s", errb.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		endpoint, _ := startServeHTTP(t, dir, "relay-token-0123456789")
 		tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer relay-token-0123456789"}))
 		if err != nil {
 			t.Fatal(err)

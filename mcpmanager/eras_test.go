@@ -66,6 +66,25 @@ func oldSSE(t *testing.T) string {
 	return srv.URL + "/sse"
 }
 
+// modernManager runs the modern server over stdio ("modern") and HTTP
+// ("web") beside more, with u answering, until they settled; ctx ends with
+// the test, within a minute.
+func modernManager(t *testing.T, u RequestHandler, more ...ServerConfig) (context.Context, *Manager) {
+	t.Helper()
+	bin := buildModernServer(t)
+	m := New(Options{})
+	m.SetRequestHandler(u)
+	m.Apply(append([]ServerConfig{
+		{Name: "modern", Command: bin},
+		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}},
+	}, more...))
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	t.Cleanup(cancel)
+	m.WaitSettled(ctx)
+	return ctx, m
+}
+
 // formUser fills in a server's form: the name given, the rest defaults.
 type formUser struct {
 	mu    sync.Mutex
@@ -90,20 +109,10 @@ func (u *formUser) Elicit(_ context.Context, server string, req mcp.ElicitationR
 // 2025-11-25 one (server-everything, over stdio); a 2024-11-05 one over
 // HTTP+SSE.
 func TestProtocolEras(t *testing.T) {
-	bin := buildModernServer(t)
 	u := &formUser{}
-	m := New(Options{})
-	m.SetRequestHandler(u)
-	m.Apply([]ServerConfig{
-		{Name: "modern", Command: bin},
-		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}},
-		{Name: "everything", Command: npm(t, "mcp-server-everything")},
-		{Name: "old", Remote: &supervisor.Remote{URL: oldSSE(t)}},
-	})
-	t.Cleanup(func() { m.Close(context.Background()) })
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	m.WaitSettled(ctx)
+	ctx, m := modernManager(t, u,
+		ServerConfig{Name: "everything", Command: npm(t, "mcp-server-everything")},
+		ServerConfig{Name: "old", Remote: &supervisor.Remote{URL: oldSSE(t)}})
 
 	want := map[string]string{"modern": "2026-07-28", "web": "2026-07-28", "everything": "2025-11-25", "old": "2024-11-05"}
 	for _, st := range m.Status() {
@@ -146,18 +155,8 @@ func TestProtocolEras(t *testing.T) {
 // (the task card, 'tools call'); the question the task asks on the way
 // goes to the user, and the answer back with tasks/update.
 func TestExtensionTasks(t *testing.T) {
-	bin := buildModernServer(t)
 	u := &formUser{}
-	m := New(Options{})
-	m.SetRequestHandler(u)
-	m.Apply([]ServerConfig{
-		{Name: "modern", Command: bin},
-		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}},
-	})
-	t.Cleanup(func() { m.Close(context.Background()) })
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	m.WaitSettled(ctx)
+	ctx, m := modernManager(t, u)
 	for _, server := range []string{"modern", "web"} {
 		var mu sync.Mutex
 		var states []string
