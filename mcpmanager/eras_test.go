@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -181,5 +182,40 @@ func TestExtensionTasks(t *testing.T) {
 	defer u.mu.Unlock()
 	if strings.Join(u.asked, "|") != "modern: Include the appendix in the report?|web: Include the appendix in the report?" {
 		t.Errorf("the user was asked %q", u.asked)
+	}
+}
+
+// TestModernListenAndRounds: a 2026-07-28 server's list change reaches the
+// registry on its subscriptions/listen stream (no polling, no restart), and
+// a server that keeps asking for input is stopped after MaxInputRounds with
+// an error saying so.
+func TestModernListenAndRounds(t *testing.T) {
+	ctx, m := modernManager(t, &formUser{})
+	for _, server := range []string{"modern", "web"} {
+		if _, err := m.Registry().ServerTools(ctx, server); err != nil { // cached now
+			t.Fatal(err)
+		}
+		if _, err := m.Registry().Call(ctx, server, "grow", nil, registry.CallOptions{}); err != nil {
+			t.Fatalf("%s grow: %v", server, err)
+		}
+		for {
+			tools, err := m.Registry().ServerTools(ctx, server)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(tools, func(tl mcp.Tool) bool { return tl.Name == "extra" }) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s: the added tool never showed: no list change arrived", server)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+
+		_, err := m.Registry().Call(ctx, server, "keep_asking", nil, registry.CallOptions{})
+		if err == nil || !strings.Contains(err.Error(), "asked for input 8 times") {
+			t.Errorf("%s keep_asking: %v, want the rounds bound named", server, err)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package supervisor
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -26,6 +28,16 @@ func (c *Client) ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.
 	res, err := c.Client.ListTools(ctx, req)
 	if err == nil && c.schemas != nil {
 		c.schemas.fill(res.Tools)
+	}
+	return res, err
+}
+
+// CallTool implements registry.Client. A server that keeps answering
+// input_required past MaxInputRounds gets an error saying so.
+func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := c.Client.CallTool(ctx, req)
+	if errors.Is(err, client.ErrMaxInputRoundTripsExceeded) {
+		return nil, fmt.Errorf("the server asked for input %d times without finishing the call, so it was stopped (a bug of the server: tell its author): %w", MaxInputRounds, err)
 	}
 	return res, err
 }

@@ -15,6 +15,9 @@
 //   - summarize {text}: asks the client's model (sampling) and returns its
 //     answer;
 //   - list_roots: asks the client for its roots and returns their URIs;
+//   - keep_asking: asks for a form again at every round, never finishing;
+//   - grow: adds a tool named "extra" (its clients hear tools/list_changed
+//     on their subscriptions/listen stream);
 //   - prepare_report: for a client that declares the tasks extension, a
 //     task that asks a question on the way (tasks.go); for others, the
 //     report at once.
@@ -106,6 +109,21 @@ func newServer() *server.MCPServer {
 			}
 			text, _ := res.Content.(mcp.TextContent)
 			return mcp.NewToolResultText(text.Text), nil
+		})
+	s.AddTool(mcp.NewTool("keep_asking", mcp.WithDescription("Asks again and again")),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return server.NewInputRequestBuilder(fmt.Sprint(len(req.Params.RequestState))).Elicit("more", mcp.ElicitationParams{
+				Message:         "One more thing?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+			}).ToolResult(), nil
+		})
+	s.AddTool(mcp.NewTool("grow", mcp.WithDescription("Add a tool named extra")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(mcp.NewTool("extra", mcp.WithDescription("A tool added while running")),
+				func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return mcp.NewToolResultText("extra!"), nil
+				})
+			return mcp.NewToolResultText("added extra"), nil
 		})
 	s.AddTool(mcp.NewTool("list_roots", mcp.WithDescription("List the client's roots")),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
