@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,20 +15,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
-
-// buildModernServer builds testdata/modernserver (revision 2026-07-28
-// only) and returns its path.
-func buildModernServer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "modernserver")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/modernserver").CombinedOutput(); err != nil {
-		t.Fatalf("build modernserver: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // modernHTTP runs the modern server over Streamable HTTP and returns its URL.
 func modernHTTP(t *testing.T, bin string) string {
@@ -72,7 +61,7 @@ func oldSSE(t *testing.T) string {
 // the test, within a minute.
 func modernManager(t *testing.T, u RequestHandler, more ...ServerConfig) (context.Context, *Manager) {
 	t.Helper()
-	bin := buildModernServer(t)
+	bin := proctest.ModernServer(t)
 	m := New(Options{})
 	m.SetRequestHandler(u)
 	m.Apply(append([]ServerConfig{

@@ -10,23 +10,13 @@ package proctest
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
 // EnvFaultServer names an already built faultserver for child test processes.
 const EnvFaultServer = "SWITCHBOARD_TEST_FAULTSERVER"
-
-var build struct {
-	once sync.Once
-	path string
-	err  error
-}
 
 // FaultServer returns the path of the faultserver binary, building it on first use.
 func FaultServer(tb testing.TB) string {
@@ -41,25 +31,11 @@ func FaultServer(tb testing.TB) string {
 // BuildFaultServer builds the faultserver once per process (for TestMain).
 // It lives in its own temp dir; TestMain removes filepath.Dir of the path.
 func BuildFaultServer() (string, error) {
-	build.once.Do(func() {
-		// A parent test that re-executes itself hands its build down.
-		if p := os.Getenv(EnvFaultServer); p != "" {
-			build.path = p
-			return
-		}
-		_, self, _, _ := runtime.Caller(0)
-		src := filepath.Join(filepath.Dir(self), "..", "testdata", "faultserver")
-		dir, err := os.MkdirTemp("", "switchboard-faultserver-")
-		if err != nil {
-			build.err = err
-			return
-		}
-		build.path = filepath.Join(dir, "faultserver")
-		if out, err := exec.Command("go", "build", "-o", build.path, src).CombinedOutput(); err != nil {
-			build.err = fmt.Errorf("build faultserver: %v\n%s", err, out)
-		}
-	})
-	return build.path, build.err
+	// A parent test that re-executes itself hands its build down.
+	if p := os.Getenv(EnvFaultServer); p != "" {
+		return p, nil
+	}
+	return buildTestServer("faultserver")
 }
 
 // Gone reports whether pid no longer runs; a zombie (exited, not yet reaped)
