@@ -61,20 +61,6 @@ func TestServeRelaysInputRequired(t *testing.T) {
 			t.Errorf("the client was asked %q", u.asked)
 		}
 	}
-	modern := func(t *testing.T, cl *client.Client) {
-		t.Helper()
-		if err := cl.Start(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ClientInfo = mcp.Implementation{Name: "relay-test", Version: "1"}
-		init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}}
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-		defer cancel()
-		if _, err := cl.Initialize(ctx, init); err != nil {
-			t.Fatal(err)
-		}
-	}
 
 	t.Run("stdio", func(t *testing.T) {
 		dir := parityDataDir(t)
@@ -93,7 +79,7 @@ func TestServeRelaysInputRequired(t *testing.T) {
 			inW.Close()
 			<-done
 		})
-		modern(t, cl)
+		connect(t, cl)
 		call(t, cl, u)
 	})
 
@@ -108,7 +94,53 @@ func TestServeRelaysInputRequired(t *testing.T) {
 		u := &partyUser{}
 		cl := client.NewClient(tr, client.WithElicitationHandler(u))
 		t.Cleanup(func() { cl.Close() })
-		modern(t, cl)
+		connect(t, cl)
 		call(t, cl, u)
 	})
+
+	t.Run("http, a 2025 server's own request", func(t *testing.T) {
+		// The request is not tied to a call on the wire; the one relayed
+		// call running on that server is the one it belongs to.
+		dir := parityDataDir(t)
+		terminal(t, dir, "", "servers", "add", "links", "--", parityBuild(t, "../mcpmanager/testdata/urlserver"))
+		endpoint, _ := startServeHTTP(t, dir, "relay-token-0123456789")
+		tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer relay-token-0123456789"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &partyUser{}
+		cl := client.NewClient(tr, client.WithElicitationHandler(u))
+		t.Cleanup(func() { cl.Close() })
+		connect(t, cl)
+		parityWaitTool(t, cl, "links__open_link")
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "links__open_link"
+		req.Params.Arguments = map[string]any{}
+		res, err := cl.CallTool(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(mcp.TextContent).Text; got != "action=accept" {
+			t.Errorf("result %q, want the client's answer", got)
+		}
+		if len(u.asked) != 1 {
+			t.Errorf("the client was asked %q", u.asked)
+		}
+	})
+}
+
+// connect opens cl as a 2026-07-28 client that takes forms of both modes.
+func connect(t *testing.T, cl *client.Client) {
+	t.Helper()
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "relay-test", Version: "1"}
+	init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -43,6 +43,8 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	defer stop()
 	if r := relayFrom(ctx); r != nil {
 		upCtx = context.WithValue(upCtx, relayKey{}, r) // its server's questions go to the relay
+		g.relays.start(srv, r)
+		defer g.relays.end(srv, r)
 	}
 	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
 	if err != nil {

@@ -29,7 +29,9 @@ import (
 // come back to ends after RelayTimeout, cancelling the call.
 //
 // Questions a 2025 server sends as requests of its own are not tied to a
-// call; those go to a 2025 client of the gateway, if any (sessions.pick).
+// call: when exactly one relayed call to that server is running, they go to
+// its client the same way; otherwise to a 2025 client of the gateway, if
+// any (sessions.pick).
 
 // RelayTimeout is how long a relayed call waits for the client to answer a
 // question before it is cancelled. A variable so tests can shorten it.
@@ -70,10 +72,45 @@ func relayFrom(ctx context.Context) *relay {
 	return r
 }
 
-// relays are the calls waiting for their client, by token.
+// relays are the calls waiting for their client, by token, and the
+// relayed calls running, by server.
 type relays struct {
-	mu sync.Mutex
-	m  map[string]*relay
+	mu      sync.Mutex
+	m       map[string]*relay
+	running map[string]map[*relay]bool
+}
+
+// start records that r's call runs on server srv; end forgets it.
+func (rs *relays) start(srv string, r *relay) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.running == nil {
+		rs.running = map[string]map[*relay]bool{}
+	}
+	if rs.running[srv] == nil {
+		rs.running[srv] = map[*relay]bool{}
+	}
+	rs.running[srv][r] = true
+}
+
+func (rs *relays) end(srv string, r *relay) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	delete(rs.running[srv], r)
+}
+
+// sole returns the one relayed call running on srv, or nil when there are
+// none or several (a question of srv's own cannot be told apart then).
+func (rs *relays) sole(srv string) *relay {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if len(rs.running[srv]) != 1 {
+		return nil
+	}
+	for r := range rs.running[srv] {
+		return r
+	}
+	return nil
 }
 
 func (rs *relays) add(r *relay) {
@@ -186,10 +223,18 @@ func (r *relay) answer(responses mcp.InputResponses) {
 	}
 }
 
-// relayElicit asks the relay's client, when it declared the capability;
-// ok is false otherwise.
-func relayElicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, bool, error) {
-	r := relayFrom(ctx)
+// relayFor is the relay a question of server srv asked under ctx belongs
+// to: the call's own, or the one relayed call running on srv.
+func (g *Gateway) relayFor(ctx context.Context, srv string) *relay {
+	if r := relayFrom(ctx); r != nil {
+		return r
+	}
+	return g.relays.sole(srv)
+}
+
+// relayElicit asks r's client, when it declared the capability; ok is
+// false otherwise.
+func relayElicit(ctx context.Context, r *relay, req mcp.ElicitationRequest) (*mcp.ElicitationResult, bool, error) {
 	if r == nil || r.caps.Elicitation == nil || req.Params.Mode == mcp.ElicitationModeURL && r.caps.Elicitation.URL == nil {
 		return nil, false, nil
 	}
@@ -203,9 +248,8 @@ func relayElicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Elicitat
 	return a.Elicitation, true, nil
 }
 
-// relaySample asks the relay's client to sample, when it declared sampling.
-func relaySample(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, bool, error) {
-	r := relayFrom(ctx)
+// relaySample asks r's client to sample, when it declared sampling.
+func relaySample(ctx context.Context, r *relay, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, bool, error) {
 	if r == nil || r.caps.Sampling == nil || len(req.CreateMessageParams.Tools) > 0 && r.caps.Sampling.Tools == nil {
 		return nil, false, nil
 	}

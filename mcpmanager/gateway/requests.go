@@ -74,7 +74,7 @@ func (s *sessions) pick(ok func(server.ClientSession, mcp.ClientCapabilities) bo
 // signature is mcpmanager's RequestHandler's, so 'switchboard serve' can put
 // the gateway in front of its own answer.
 func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	if res, relayed, err := relaySample(ctx, req); relayed {
+	if res, relayed, err := relaySample(ctx, g.relayFor(ctx, srv), req); relayed {
 		return res, err
 	}
 	c := g.clients.pick(func(c server.ClientSession, caps mcp.ClientCapabilities) bool {
@@ -94,7 +94,7 @@ func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateM
 // declared elicitation (the URL mode needs elicitation.url); otherwise it
 // returns ErrNoClient.
 func (g *Gateway) Elicit(ctx context.Context, srv string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	if res, relayed, err := relayElicit(ctx, req); relayed {
+	if res, relayed, err := relayElicit(ctx, g.relayFor(ctx, srv), req); relayed {
 		return res, err
 	}
 	url := req.Params.Mode == mcp.ElicitationModeURL
