@@ -119,6 +119,29 @@ var (
 func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	chatID, m, engineCall := q.Engine.active(server)
 	inCall := engineCall || q.InCall != nil && q.InCall(server)
+	return q.createMessage(ctx, server, "", chatID, m, engineCall, inCall, req)
+}
+
+// CreateMessageForApp implements an MCP App's sampling/createMessage (ext-apps
+// 2.x): the app appURI of server, shown in chatID ("" outside a chat), asks
+// the model. It is decided and capped as its server's own requests are (the
+// same settings, the server's per-minute cap, the chat's allowance) and
+// asks on the same approval card, which names the app. An app asks from
+// the user's screen, not on a schedule of its own, so it counts as in a
+// call; the model is the one a chat's turn is using with the server, else
+// Fallback's.
+func (q *Requests) CreateMessageForApp(ctx context.Context, chatID, server, appURI string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	active, m, engineCall := q.Engine.active(server)
+	if active != chatID {
+		engineCall = false
+	}
+	return q.createMessage(ctx, server, appURI, chatID, m, engineCall, true, req)
+}
+
+// createMessage decides, asks, and sends a sampling request; m is the
+// model when engineCall (a chat's turn is calling the server), else
+// Fallback picks it.
+func (q *Requests) createMessage(ctx context.Context, server, appURI, chatID string, m Model, engineCall, inCall bool, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	var s SamplingSettings
 	if q.Sampling != nil {
 		s = q.Sampling()
@@ -143,7 +166,7 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 			return nil, q.refuse(chatID, server, "there is no one to ask (set Settings → Chat → Sampling to allow)")
 		}
 		raw, _ := json.Marshal(req.CreateMessageParams)
-		d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
+		d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, App: appURI, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

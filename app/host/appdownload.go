@@ -41,19 +41,6 @@ func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]
 	return files, nil
 }
 
-// SaveDownload writes file i of an app's ui/download-file contents to
-// path, the place the user chose in the save dialog.
-func (a *Apps) SaveDownload(ctx context.Context, server string, contents []byte, i int, path string) error {
-	files, err := a.Download(ctx, server, contents)
-	if err != nil {
-		return err
-	}
-	if i < 0 || i >= len(files) {
-		return fmt.Errorf("the download has %d files, not a file %d", len(files), i+1)
-	}
-	return apps.SaveFile(path, files[i].Data)
-}
-
 // resourceBytes is the first content of a resources/read answer, as bytes.
 func resourceBytes(res *mcp.ReadResourceResult) ([]byte, error) {
 	if res == nil || len(res.Contents) == 0 {
