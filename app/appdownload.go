@@ -4,8 +4,6 @@ import (
 	"errors"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 )
 
 // AppDownloadView is one file of an app's ui/download-file, as the window
@@ -59,14 +57,14 @@ func (a *Apps) SaveDownload(server, contentsJSON string, index int) (string, err
 		return "", errors.New("the download has no such file")
 	}
 	path, err := wruntime.SaveFileDialog(wctx, wruntime.SaveDialogOptions{
-		Title: "Save a file from " + server, DefaultDirectory: apps.DownloadsDir(), DefaultFilename: files[index].Name,
+		Title: "Save a file from " + server, DefaultDirectory: ah.DownloadsDir(), DefaultFilename: files[index].Name,
 		CanCreateDirectories: true,
 	})
 	if err != nil || path == "" {
 		return "", err
 	}
 	// What was read before the dialog is saved: the user may take longer to choose than a read may.
-	if err := apps.SaveFile(path, files[index].Data); err != nil {
+	if err := ah.SaveDownload(files[index], path); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -41,6 +41,13 @@ func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]
 	return files, nil
 }
 
+// SaveDownload writes f where the user chose in the save dialog, whole
+// or not at all (apps.SaveFile).
+func (a *Apps) SaveDownload(f apps.File, path string) error { return apps.SaveFile(path, f.Data) }
+
+// DownloadsDir is the folder the save dialog opens in (apps.DownloadsDir).
+func (a *Apps) DownloadsDir() string { return apps.DownloadsDir() }
+
 // resourceBytes is the first content of a resources/read answer, as bytes.
 func resourceBytes(res *mcp.ReadResourceResult) ([]byte, error) {
 	if res == nil || len(res.Contents) == 0 {

@@ -9,13 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // An app's ui/download-file: embedded files come with safe names, a linked
 // one is read from the app's own server (never the web), and the file the
-// user saves is written whole where the dialog said (apps.SaveFile).
+// user saves is written whole where the dialog said (SaveDownload).
 func TestAppsDownload(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "extapp")
 	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/apps/testdata/extapp").CombinedOutput(); err != nil {
@@ -59,7 +58,7 @@ func TestAppsDownload(t *testing.T) {
 
 	dir := t.TempDir()
 	p := filepath.Join(dir, files[1].Name)
-	if err := apps.SaveFile(p, files[1].Data); err != nil {
+	if err := a.SaveDownload(files[1], p); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(p); err != nil || string(b) != "quarter,total\nQ4,42\n" {

@@ -249,7 +249,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
         )}
         {mode === 'pip' && (
           <div className="app-pip-bar">
-            <span className="small">{app.server}</span>
+            <span className="small">App of {app.server}</span>
             <button type="button" className="app-exit" onClick={() => setDisplay('inline')}>Back into the chat</button>
           </div>
         )}
@@ -258,7 +258,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
         {ask && (
           <div className="app-ask" role="alertdialog" aria-label={ASK_LABEL[ask.kind]}>
             <span>{ask.kind === 'link' ? 'The app wants to open ' : ask.kind === 'message' ? 'The app wants to send this message to the chat: '
-              : `The app wants to save ${ask.files && ask.files.length > 1 ? `${ask.files.length} files` : 'a file'}; you choose where next: `}</span>
+              : `The app wants to save ${ask.files && ask.files.length > 1 ? `these ${ask.files.length} files` : 'this file'} on your computer (Save… asks where): `}</span>
             <code>{ask.text}</code>
             <div className="row">
               <button type="button" className="primary" autoFocus onClick={() => ask.answer(true)}>{ask.kind === 'link' ? 'Open link' : ask.kind === 'message' ? 'Send' : 'Save…'}</button>
