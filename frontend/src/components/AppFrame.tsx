@@ -118,6 +118,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       stopTheme();
       ready.current = false;
       setDisplay('inline');
+      setAsk(null); // a question of the app that went is not the next one's
       bridgeRef.current = null;
       const f = frame;
       const done = () => { void b.close(); f?.remove(); if (!gone) setEnded(true); };
