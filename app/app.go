@@ -150,7 +150,7 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	c.asker = newAsker(c.emitEvent)
 	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
 	c.requests = c.h.Chats.Requests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker,
-		Fallback: c.h.Chats.FallbackModel, OnRefused: c.samplingRefused})
+		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused})
 	c.h.Servers.HandleRequests(c.requests)
 	if err := c.h.Apps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
 )
 
 // Sample is an MCP App's sampling/createMessage (paramsJSON: the request's
@@ -34,4 +36,19 @@ func (a *Apps) Sample(chatID, server, uri, paramsJSON string) (string, error) {
 	}
 	b, err := json.Marshal(res)
 	return string(b), err
+}
+
+// chatModel is the model chatID uses (its provider and model), for an MCP
+// App's sampling in that chat.
+func (c *core) chatModel(_ context.Context, chatID string) (chat.Model, error) {
+	_, ch, err := c.storedChat(chatID)
+	if err != nil {
+		return chat.Model{}, err
+	}
+	s, err := c.h.Settings.Chat()
+	if err != nil {
+		return chat.Model{}, err
+	}
+	m, _, err := c.h.Chats.Model(s, ch.Provider, ch.Model)
+	return m, err
 }

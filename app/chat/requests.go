@@ -84,6 +84,9 @@ type Requests struct {
 	Elicitor Elicitor
 	// Fallback picks the model when no chat is calling the server.
 	Fallback func(ctx context.Context) (Model, error)
+	// ChatModel is the model a chat uses (its provider and model), for an
+	// MCP App's sampling in that chat; nil (or no chat): Fallback's.
+	ChatModel func(ctx context.Context, chatID string) (Model, error)
 	// Sampling reads the user's sampling settings, once per request (nil:
 	// the defaults: ask, only during the server's own calls).
 	Sampling func() SamplingSettings
@@ -129,7 +132,7 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 // asks on the same approval card, which names the app. An app asks from
 // the user's screen, not on a schedule of its own, so it counts as in a
 // call; the model is the one a chat's turn is using with the server, else
-// Fallback's.
+// the chat's own (ChatModel), else Fallback's.
 func (q *Requests) CreateMessageForApp(ctx context.Context, chatID, server, appURI string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	active, m, engineCall := q.Engine.active(server)
 	if active != chatID {
@@ -151,11 +154,15 @@ func (q *Requests) createMessage(ctx context.Context, server, appURI, chatID str
 		return nil, q.refuse(chatID, server, ruling.Why)
 	}
 	if !engineCall {
-		if q.Fallback == nil {
+		pick := q.Fallback
+		if appURI != "" && chatID != "" && q.ChatModel != nil {
+			pick = func(ctx context.Context) (Model, error) { return q.ChatModel(ctx, chatID) }
+		}
+		if pick == nil {
 			return nil, ErrNoProvider
 		}
 		var err error
-		if m, err = q.Fallback(ctx); err != nil {
+		if m, err = pick(ctx); err != nil {
 			return nil, err
 		}
 	}

@@ -224,14 +224,22 @@ func TestAppSamplingSharesTheServersPolicy(t *testing.T) {
 	if _, err := q.CreateMessageForApp(t.Context(), "", "srv", "ui://srv/app.html", samplingRequest("once more")); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "more than 3 times in a minute") {
 		t.Fatalf("past the server's cap: %v", err)
 	}
+	// In a chat, the app's request goes to the chat's own model.
+	q.ChatModel = func(_ context.Context, chatID string) (chat.Model, error) {
+		return chat.Model{Provider: p, Name: "model-of-" + chatID}, nil
+	}
+	llm.Enqueue(providertest.Reply{Text: "in the chat"})
+	if res, err := q.CreateMessageForApp(t.Context(), "c7", "other", "ui://other/app.html", samplingRequest("x")); err != nil || res.Model != "model-of-c7" {
+		t.Fatalf("in chat c7: %+v, %v", res, err)
+	}
 	mu.Lock()
 	settings = chat.SamplingSettings{Mode: chat.SamplingDeny}
 	mu.Unlock()
 	if _, err := q.CreateMessageForApp(t.Context(), "c1", "other", "ui://other/app.html", samplingRequest("x")); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "turned off") {
 		t.Fatalf("deny: %v", err)
 	}
-	if n := len(llm.Requests()); n != 3 {
-		t.Fatalf("%d requests reached the model, want 3", n)
+	if n := len(llm.Requests()); n != 4 {
+		t.Fatalf("%d requests reached the model, want 4", n)
 	}
 	mu.Lock()
 	defer mu.Unlock()
