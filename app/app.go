@@ -96,6 +96,11 @@ type core struct {
 	turnWG  sync.WaitGroup
 	// terminals are the shell sessions whose output goes to the page.
 	terminals terminals
+
+	// requests answers the servers' requests (sampling, forms); an MCP
+	// App's sampling goes through it too, under the same settings and caps.
+	requests *chat.Requests
+
 	// usage caches history's per-server chat counts for "used by".
 	usageMu sync.Mutex
 	usage   map[string]int
@@ -144,8 +149,9 @@ func New(quit context.Context, dir datadir.Dir) *App {
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus})
 	c.asker = newAsker(c.emitEvent)
 	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
-	c.h.Servers.HandleRequests(c.h.Chats.Requests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker,
-		Fallback: c.h.Chats.FallbackModel, OnRefused: c.samplingRefused}))
+	c.requests = c.h.Chats.Requests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker,
+		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused})
+	c.h.Servers.HandleRequests(c.requests)
 	if err := c.h.Apps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {

@@ -124,6 +124,9 @@ type ApprovalView struct {
 	Warnings []WarningView `json:"warnings"`
 	// Tools are the tools a sampling request offers the model.
 	Tools []chat.OfferedTool `json:"tools,omitempty"`
+	// App is the ui:// URI of the server's MCP App when the app asks to
+	// use the model (sampling), not the server.
+	App string `json:"app,omitempty"`
 }
 
 // ElicitView is a server's form (or link) waiting for the user, emitted as
@@ -245,7 +248,7 @@ func chatEvent(ev chat.Event) ChatEvent {
 
 func approvalView(r chat.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
-		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: r.Tools}
+		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: r.Tools, App: r.App}
 }
 
 func elicitView(r chat.ElicitRequest) ElicitView {

@@ -50,6 +50,9 @@ type ApprovalRequest struct {
 	Warnings []toolcheck.Finding `json:"warnings,omitempty"`
 	// Tools are the tools a sampling request offers the model.
 	Tools []OfferedTool `json:"tools,omitempty"`
+	// App is the ui:// URI of the server's MCP App when the app, not the
+	// server, made the sampling request.
+	App string `json:"app,omitempty"`
 }
 
 // Approver asks the user. Approve blocks until the user answers or ctx is

@@ -84,6 +84,9 @@ type Requests struct {
 	Elicitor Elicitor
 	// Fallback picks the model when no chat is calling the server.
 	Fallback func(ctx context.Context) (Model, error)
+	// ChatModel is the model a chat uses (its provider and model), for an
+	// MCP App's sampling in that chat; nil (or no chat): Fallback's.
+	ChatModel func(ctx context.Context, chatID string) (Model, error)
 	// Sampling reads the user's sampling settings, once per request (nil:
 	// the defaults: ask, only during the server's own calls).
 	Sampling func() SamplingSettings
@@ -119,6 +122,29 @@ var (
 func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	chatID, m, engineCall := q.Engine.active(server)
 	inCall := engineCall || q.InCall != nil && q.InCall(server)
+	return q.createMessage(ctx, server, "", chatID, m, engineCall, inCall, req)
+}
+
+// CreateMessageForApp implements an MCP App's sampling/createMessage (ext-apps
+// 2.x): the app appURI of server, shown in chatID ("" outside a chat), asks
+// the model. It is decided and capped as its server's own requests are (the
+// same settings, the server's per-minute cap, the chat's allowance) and
+// asks on the same approval card, which names the app. An app asks from
+// the user's screen, not on a schedule of its own, so it counts as in a
+// call; the model is the one a chat's turn is using with the server, else
+// the chat's own (ChatModel), else Fallback's.
+func (q *Requests) CreateMessageForApp(ctx context.Context, chatID, server, appURI string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	active, m, engineCall := q.Engine.active(server)
+	if active != chatID {
+		engineCall = false
+	}
+	return q.createMessage(ctx, server, appURI, chatID, m, engineCall, true, req)
+}
+
+// createMessage decides, asks, and sends a sampling request; m is the
+// model when engineCall (a chat's turn is calling the server), else
+// Fallback picks it.
+func (q *Requests) createMessage(ctx context.Context, server, appURI, chatID string, m Model, engineCall, inCall bool, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	var s SamplingSettings
 	if q.Sampling != nil {
 		s = q.Sampling()
@@ -128,11 +154,15 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 		return nil, q.refuse(chatID, server, ruling.Why)
 	}
 	if !engineCall {
-		if q.Fallback == nil {
+		pick := q.Fallback
+		if appURI != "" && chatID != "" && q.ChatModel != nil {
+			pick = func(ctx context.Context) (Model, error) { return q.ChatModel(ctx, chatID) }
+		}
+		if pick == nil {
 			return nil, ErrNoProvider
 		}
 		var err error
-		if m, err = q.Fallback(ctx); err != nil {
+		if m, err = pick(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -143,7 +173,7 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 			return nil, q.refuse(chatID, server, "there is no one to ask (set Settings → Chat → Sampling to allow)")
 		}
 		raw, _ := json.Marshal(req.CreateMessageParams)
-		d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
+		d, err := q.Approver.Approve(ctx, ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindSampling, Server: server, App: appURI, Arguments: raw, Tools: offeredTools(req.CreateMessageParams)})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
@@ -173,5 +175,75 @@ func TestApproveAllIsNoYesToSampling(t *testing.T) {
 	}
 	if d, _ := (chat.ApproveAll{}).Approve(t.Context(), chat.ApprovalRequest{Kind: chat.KindTool}); d != chat.ApproveOnce {
 		t.Fatalf("tool: %v", d)
+	}
+}
+
+// TestAppSamplingSharesTheServersPolicy: an MCP App's sampling request is
+// decided as its server's own (the same allowance per chat, the same cap
+// per server and minute, "deny" refuses), asks on the same card naming
+// the app, and needs no running tool call: the app asks from the screen.
+func TestAppSamplingSharesTheServersPolicy(t *testing.T) {
+	llm := providertest.NewServer(t)
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "fake", BaseURL: llm.URL(provider.KindOpenAI), APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appr := &approver{answer: chat.ApproveOnce}
+	var mu sync.Mutex
+	settings := chat.SamplingSettings{Mode: chat.SamplingAllow, PerChat: 1, PerMinute: 3}
+	var refused []chat.Refusal
+	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr,
+		Fallback:  func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "local-model"}, nil },
+		Sampling:  func() chat.SamplingSettings { mu.Lock(); defer mu.Unlock(); return settings },
+		InCall:    func(string) bool { return true },
+		OnRefused: func(r chat.Refusal) { mu.Lock(); defer mu.Unlock(); refused = append(refused, r) },
+	}
+	// The server's own request uses the chat's one unasked request (outside a chat: chat ""), so the app's asks.
+	llm.Enqueue(providertest.Reply{Text: "from the server"})
+	if _, err := q.CreateMessage(t.Context(), "srv", samplingRequest("hi")); err != nil {
+		t.Fatal(err)
+	}
+	llm.Enqueue(providertest.Reply{Text: "Q4 was fine."})
+	res, err := q.CreateMessageForApp(t.Context(), "", "srv", "ui://srv/app.html", samplingRequest("Summarise Q4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := res.Content.(mcp.TextContent); !ok || tc.Text != "Q4 was fine." {
+		t.Fatalf("the app got %+v", res.Content)
+	}
+	asked := appr.asked()
+	if len(asked) != 1 || asked[0].Kind != chat.KindSampling || asked[0].Server != "srv" || asked[0].App != "ui://srv/app.html" ||
+		!strings.Contains(string(asked[0].Arguments), "Summarise Q4") {
+		t.Fatalf("asked %+v; want one sampling card naming the app", asked)
+	}
+	// The cap counts srv's requests, the app's and its own: the third passes, the fourth is refused.
+	llm.Enqueue(providertest.Reply{Text: "third"})
+	if _, err := q.CreateMessageForApp(t.Context(), "", "srv", "ui://srv/app.html", samplingRequest("again")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.CreateMessageForApp(t.Context(), "", "srv", "ui://srv/app.html", samplingRequest("once more")); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "more than 3 times in a minute") {
+		t.Fatalf("past the server's cap: %v", err)
+	}
+	// In a chat, the app's request goes to the chat's own model.
+	q.ChatModel = func(_ context.Context, chatID string) (chat.Model, error) {
+		return chat.Model{Provider: p, Name: "model-of-" + chatID}, nil
+	}
+	llm.Enqueue(providertest.Reply{Text: "in the chat"})
+	if res, err := q.CreateMessageForApp(t.Context(), "c7", "other", "ui://other/app.html", samplingRequest("x")); err != nil || res.Model != "model-of-c7" {
+		t.Fatalf("in chat c7: %+v, %v", res, err)
+	}
+	mu.Lock()
+	settings = chat.SamplingSettings{Mode: chat.SamplingDeny}
+	mu.Unlock()
+	if _, err := q.CreateMessageForApp(t.Context(), "c1", "other", "ui://other/app.html", samplingRequest("x")); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "turned off") {
+		t.Fatalf("deny: %v", err)
+	}
+	if n := len(llm.Requests()); n != 4 {
+		t.Fatalf("%d requests reached the model, want 4", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(refused) != 2 || refused[1].ChatID != "c1" || refused[1].Server != "other" {
+		t.Fatalf("refusals told: %+v", refused)
 	}
 }

@@ -22,10 +22,13 @@ export * from '../../wailsjs/go/app/WorkspacePage';
 // plain ones stay the tools page's and the content page's.
 export {
   CallTool as CallAppTool,
+  DescribeDownload as DescribeAppDownload,
   Log as AppLog,
   OpenApp,
   OpenLink as OpenAppLink,
   ReadResource as ReadAppResource,
+  Sample as AppSample,
+  SaveDownload as SaveAppDownload,
   SetModelContext,
   ToolApp,
 } from '../../wailsjs/go/app/Apps';

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { AppLog, call, CallAppTool, OpenApp, OpenAppLink, ReadAppResource, SendMessage, SetModelContext } from '../backend';
+import { AppLog, AppSample, call, CallAppTool, DescribeAppDownload, OpenApp, OpenAppLink, ReadAppResource, SaveAppDownload, SendMessage, SetModelContext } from '../backend';
 import { useChat, watchRequests } from '../chat';
 import { ApprovalCard } from './ApprovalCard';
 import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
 import { showing } from '../appsOnScreen';
+import { answerAppRequests, DISPLAY_MODES, fileSize, gestureIn, hostCapabilities2026, type DisplayMode, type DownloadFile } from '../appRequests';
 import { isRecord } from '../json';
 
 /** What a tool call looks like to its app. */
@@ -15,7 +16,11 @@ export interface AppCall {
   status: string; // streaming | pending | running | done | error | denied | cancelled
 }
 
-type Ask = { kind: 'link' | 'message'; text: string; answer: (ok: boolean) => void };
+type Ask = { kind: 'link' | 'message' | 'download'; text: string; files?: DownloadFile[]; answer: (ok: boolean) => void };
+
+const ASK_LABEL: Record<Ask['kind'], string> = {
+  link: 'The app wants to open a link', message: 'The app wants to send a message', download: 'The app wants to save a file',
+};
 
 const HOST = { name: 'Switchboard', version: '1' };
 
@@ -42,13 +47,16 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
   latest.current = tc;
   const [height, setHeight] = useState(160);
   const [error, setError] = useState('');
-  const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
+  const [mode, setMode] = useState<DisplayMode>('inline');
+  // ended: the app asked to be closed (request-teardown) and was; again counts "Show it again".
+  const [ended, setEnded] = useState(false);
+  const [again, setAgain] = useState(0);
   const modeRef = useRef(mode);
   modeRef.current = mode;
   const [ask, setAsk] = useState<Ask | null>(null);
   const ctxRef = useRef<McpUiHostContext>({});
-  // setDisplay switches inline/fullscreen and tells the app (host-context-changed).
-  const setDisplay = (next: 'inline' | 'fullscreen') => {
+  // setDisplay switches inline/fullscreen/pip and tells the app (host-context-changed).
+  const setDisplay = (next: DisplayMode) => {
     setMode(next);
     ctxRef.current = { ...ctxRef.current, displayMode: next };
     bridgeRef.current?.setHostContext(ctxRef.current);
@@ -97,9 +105,25 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       tornDown ??= Promise.race([b.teardownResource({}), new Promise((r) => setTimeout(r, TEARDOWN_MS))]);
       return tornDown;
     };
-    const confirm = (kind: Ask['kind'], text: string) => new Promise<boolean>((resolve) => {
-      setAsk({ kind, text, answer: (ok) => { setAsk(null); resolve(ok); } });
+    const confirm = (kind: Ask['kind'], text: string, files?: DownloadFile[]) => new Promise<boolean>((resolve) => {
+      setAsk({ kind, text, files, answer: (ok) => { setAsk(null); resolve(ok); } });
     });
+    // The app asked to be closed: ui/resource-teardown first (it may save), then the frame goes and the card says so.
+    let closed = false;
+    const closeApp = () => {
+      const b = bridge;
+      if (closed || gone || !b) return;
+      closed = true;
+      hidden();
+      stopTheme();
+      ready.current = false;
+      setDisplay('inline');
+      setAsk(null); // a question of the app that went is not the next one's
+      bridgeRef.current = null;
+      const f = frame;
+      const done = () => { void b.close(); f?.remove(); if (!gone) setEnded(true); };
+      tearDown(b).then(done, done);
+    };
     (async () => {
       const view = await goCall(() => OpenApp(app.server, app.resourceUri));
       if (gone || !box.current) return;
@@ -127,7 +151,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       let tool: unknown = undefined;
       try { tool = JSON.parse(app.toolJson); } catch { /* no toolInfo */ }
       const ctx = {
-        theme: theme(), displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'],
+        theme: theme(), displayMode: 'inline', availableDisplayModes: DISPLAY_MODES,
         containerDimensions: { maxHeight: 720 }, locale: navigator.language,
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'desktop',
         styles: { variables: styleVariables() },
@@ -136,7 +160,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       ctxRef.current = ctx;
       bridge = new AppBridge(null, HOST, {
         openLinks: {}, serverTools: {}, serverResources: {}, logging: {},
-        updateModelContext: { text: {} }, message: { text: {} },
+        updateModelContext: { text: {} }, message: { text: {} }, ...hostCapabilities2026,
         sandbox: { csp: view.csp ?? undefined, permissions: view.permissions as never },
       }, { hostContext: ctxRef.current });
       bridgeRef.current = bridge;
@@ -170,11 +194,17 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
         if (chatId) await goCall(() => SetModelContext(chatId, app.server, app.resourceUri, text));
         return {};
       };
-      bridge.onrequestdisplaymode = async ({ mode: want }) => {
-        const next = want === 'fullscreen' || want === 'inline' ? want : modeRef.current;
-        setDisplay(next);
-        return { mode: next };
-      };
+      answerAppRequests(bridge, {
+        server: app.server, uri: app.resourceUri, chatId,
+        describe: (json) => goCall(() => DescribeAppDownload(app.server, json)),
+        confirm: (files) => confirm('download', files.map((f) => `${f.name} (${fileSize(f.size)})`).join(', '), files),
+        save: (json, i) => goCall(() => SaveAppDownload(app.server, json, i)),
+        sample: (json) => goCall(() => AppSample(chatId, app.server, app.resourceUri, json)),
+        gesture: () => gestureIn(frame),
+        mode: () => modeRef.current,
+        setMode: setDisplay,
+        close: closeApp,
+      });
       bridge.oninitialized = () => { ready.current = true; flush(); };
       await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
       await bridge.sendSandboxResourceReady({ html: view.html, csp: view.csp ?? undefined, permissions: view.permissions as never });
@@ -190,6 +220,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       stopTheme();
       ready.current = false;
       sent.current = { input: false, result: false, cancelled: false };
+      if (closed) return; // closeApp tore it down already
       const b = bridge;
       bridgeRef.current = null;
       const f = frame;
@@ -199,26 +230,45 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       const done = () => { void b.close(); f?.remove(); };
       tearDown(b).then(done, done);
     };
-  }, [app.server, app.resourceUri, app.tool, chatId]);
+  }, [app.server, app.resourceUri, app.tool, chatId, again]);
 
+  if (ended) {
+    return (
+      <div className="app-host app-ended" data-testid="app-host" data-mode="closed" role="status">
+        <span>The app of {app.server} closed itself.</span>
+        <button type="button" onClick={() => { setEnded(false); setAgain((n) => n + 1); }}>Show it again</button>
+      </div>
+    );
+  }
   return (
-    <div className={`app-host ${mode === 'fullscreen' ? 'app-fullscreen' : ''}`} data-testid="app-host" data-mode={mode}>
-      {mode === 'fullscreen' && (
-        <button type="button" className="app-exit" onClick={() => setDisplay('inline')}>Exit full screen</button>
-      )}
-      {error && <p className="error small" role="alert">The app could not be shown: {error}</p>}
-      <div ref={box} className="app-box" style={mode === 'inline' ? { height } : undefined} />
-      {ask && (
-        <div className="app-ask" role="alertdialog" aria-label={ask.kind === 'link' ? 'The app wants to open a link' : 'The app wants to send a message'}>
-          <span>{ask.kind === 'link' ? 'The app wants to open ' : 'The app wants to send this message to the chat: '}</span>
-          <code>{ask.text}</code>
-          <div className="row">
-            <button type="button" className="primary" autoFocus onClick={() => ask.answer(true)}>{ask.kind === 'link' ? 'Open link' : 'Send'}</button>
-            <button type="button" onClick={() => ask.answer(false)}>Cancel</button>
+    <>
+      {mode === 'pip' && <p className="muted small app-away">The app of {app.server} is in the small window at the bottom right.</p>}
+      <div className={`app-host ${mode === 'fullscreen' ? 'app-fullscreen' : ''} ${mode === 'pip' ? 'app-pip' : ''}`} data-testid="app-host" data-mode={mode}
+        {...(mode === 'pip' ? { role: 'region', 'aria-label': `App of ${app.server} (picture-in-picture)` } : {})}>
+        {mode === 'fullscreen' && (
+          <button type="button" className="app-exit" onClick={() => setDisplay('inline')}>Exit full screen</button>
+        )}
+        {mode === 'pip' && (
+          <div className="app-pip-bar">
+            <span className="small">App of {app.server}</span>
+            <button type="button" className="app-exit" onClick={() => setDisplay('inline')}>Back into the chat</button>
           </div>
-        </div>
-      )}
-    </div>
+        )}
+        {error && <p className="error small" role="alert">The app could not be shown: {error}</p>}
+        <div ref={box} className="app-box" style={mode === 'inline' ? { height } : undefined} />
+        {ask && (
+          <div className="app-ask" role="alertdialog" aria-label={ASK_LABEL[ask.kind]}>
+            <span>{ask.kind === 'link' ? 'The app wants to open ' : ask.kind === 'message' ? 'The app wants to send this message to the chat: '
+              : `The app wants to save ${ask.files && ask.files.length > 1 ? `these ${ask.files.length} files` : 'this file'} on your computer (Save… asks where): `}</span>
+            <code>{ask.text}</code>
+            <div className="row">
+              <button type="button" className="primary" autoFocus onClick={() => ask.answer(true)}>{ask.kind === 'link' ? 'Open link' : ask.kind === 'message' ? 'Send' : 'Save…'}</button>
+              <button type="button" onClick={() => ask.answer(false)}>Cancel</button>
+            </div>
+          </div>
+        )}
+      </div>
+    </>
   );
 }
 

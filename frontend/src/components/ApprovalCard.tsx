@@ -12,7 +12,9 @@ export function ApprovalCard({ req }: { req: Approval }) {
     first.current?.focus();
   }, []);
   const what = req.kind === 'sampling'
-    ? <>Server <strong>{req.server}</strong> asks to use the model with this request:</>
+    ? req.app
+      ? <>The app of <strong>{req.server}</strong> (<code>{req.app}</code>) asks to use the model with this request:</>
+      : <>Server <strong>{req.server}</strong> asks to use the model with this request:</>
     : <>The model wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>;
   return (
     <div className="approval-card" role="alertdialog" aria-label={`Approve ${req.tool || 'sampling request'}`} data-testid="approval-card">

@@ -14,6 +14,11 @@ export namespace app {
 	    frameDomains: string[];
 	    baseUriDomains: string[];
 	}
+	export interface AppDownloadView {
+	    name: string;
+	    mimeType: string;
+	    size: number;
+	}
 	export interface AppToolView {
 	    name: string;
 	    server: string;
@@ -48,6 +53,7 @@ export namespace app {
 	    destructive: boolean;
 	    warnings: WarningView[];
 	    tools?: chat.OfferedTool[];
+	    app?: string;
 	}
 	export interface BundleChange {
 	    what: string;

@@ -4,6 +4,8 @@ import {app} from '../models';
 
 export function CallTool(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
+export function DescribeDownload(arg1:string,arg2:string):Promise<Array<app.AppDownloadView>>;
+
 export function Log(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function OpenApp(arg1:string,arg2:string):Promise<app.AppView>;
@@ -11,6 +13,10 @@ export function OpenApp(arg1:string,arg2:string):Promise<app.AppView>;
 export function OpenLink(arg1:string):Promise<void>;
 
 export function ReadResource(arg1:string,arg2:string):Promise<string>;
+
+export function Sample(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
+
+export function SaveDownload(arg1:string,arg2:string,arg3:number):Promise<string>;
 
 export function SetModelContext(arg1:string,arg2:string,arg3:string,arg4:string):Promise<void>;
 

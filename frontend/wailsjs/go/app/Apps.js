@@ -6,6 +6,10 @@ export function CallTool(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Apps']['CallTool'](arg1, arg2, arg3, arg4);
 }
 
+export function DescribeDownload(arg1, arg2) {
+  return window['go']['app']['Apps']['DescribeDownload'](arg1, arg2);
+}
+
 export function Log(arg1, arg2, arg3) {
   return window['go']['app']['Apps']['Log'](arg1, arg2, arg3);
 }
@@ -20,6 +24,14 @@ export function OpenLink(arg1) {
 
 export function ReadResource(arg1, arg2) {
   return window['go']['app']['Apps']['ReadResource'](arg1, arg2);
+}
+
+export function Sample(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Apps']['Sample'](arg1, arg2, arg3, arg4);
+}
+
+export function SaveDownload(arg1, arg2, arg3) {
+  return window['go']['app']['Apps']['SaveDownload'](arg1, arg2, arg3);
 }
 
 export function SetModelContext(arg1, arg2, arg3, arg4) {
