@@ -76,7 +76,7 @@ func oauthSettings(raw json.RawMessage) (oauth.Settings, error) {
 	if v.CallbackPort < 0 || v.CallbackPort > 65535 {
 		return oauth.Settings{}, fmt.Errorf(`"oauth.callbackPort" %d is not a port number (1-65535)`, v.CallbackPort)
 	}
-	return oauth.Settings{ClientID: v.ClientID, ClientSecret: v.ClientSecret, Scopes: v.Scopes, CallbackPort: v.CallbackPort}, nil
+	return oauth.Settings{ClientID: v.ClientID, ClientSecret: v.ClientSecret, Scopes: v.Scopes, RedirectPort: v.CallbackPort}, nil
 }
 
 // Specs turns config servers into what the manager runs. expand replaces

@@ -233,7 +233,7 @@ func TestFromConfigOAuth(t *testing.T) {
 	}{
 		{"no oauth object", `{"url": "https://x.example/mcp"}`, oauth.Settings{}, ""},
 		{"pre-registered client", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "s", "scopes": ["a", "b"], "callbackPort": 8765}}`,
-			oauth.Settings{ClientID: "id", ClientSecret: "s", Scopes: []string{"a", "b"}, CallbackPort: 8765}, ""},
+			oauth.Settings{ClientID: "id", ClientSecret: "s", Scopes: []string{"a", "b"}, RedirectPort: 8765}, ""},
 		{"not an object", `{"url": "https://x.example/mcp", "oauth": "yes"}`, oauth.Settings{}, `"oauth" must be an object`},
 		{"bad port", `{"url": "https://x.example/mcp", "oauth": {"callbackPort": 70000}}`, oauth.Settings{}, "is not a port number"},
 	}
