@@ -232,7 +232,7 @@ func (a *Authorizer) identify(ctx context.Context, p *plan, redirectURI string) 
 		if moved != "" && !(known && prev.Configured && prev.ID == s.ClientID) {
 			// Pre-registered credentials belong to one authorization
 			// server: say so rather than send them to another.
-			return client{}, &Error{Op: "register", Path: p.issuer, Err: fmt.Errorf(`%w (%s, no longer %s): register Switchboard with %s and put the client ID it gives in the server's "oauth" entry; if this client ID is valid there too, log out of the server and log in again`, ErrIssuerChanged, p.issuer, moved, p.issuer)}
+			return client{}, &Error{Op: "register", Path: p.issuer, Err: fmt.Errorf(`%w (%s, no longer %s): register Switchboard with %s and enter the client it gives you under the server's Details → OAuth client (its "oauth" entry); if this client ID is valid there too, forget the old login with 'switchboard secrets delete %s' and log in again`, ErrIssuerChanged, p.issuer, moved, p.issuer, KeyFor(a.cfg.Server))}
 		}
 		return client{ID: s.ClientID, AuthMethod: authMethod(supported, s.ClientSecret != ""), RedirectURI: redirectURI, Issuer: p.issuer, Configured: true}, nil
 	}

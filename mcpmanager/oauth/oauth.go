@@ -44,7 +44,7 @@ var (
 	// ErrDenied: the authorization server answered the redirect with an error.
 	ErrDenied = errors.New("the authorization server refused the login")
 	// ErrNoClient: there is no way to identify Switchboard to the authorization server.
-	ErrNoClient = errors.New(`the authorization server offers no dynamic client registration; register Switchboard with it and add "oauth": {"clientId": "...", "clientSecret": "${secret:NAME}"} to the server's entry`)
+	ErrNoClient = errors.New(`the authorization server offers no dynamic client registration; register Switchboard with it (redirect URI http://127.0.0.1:PORT/callback), then enter the client it gives you under the server's Details → OAuth client, or add "oauth": {"clientId": "...", "clientSecret": "${secret:NAME}"} to its entry`)
 	// ErrResourceMismatch: the protected-resource metadata describes another server.
 	ErrResourceMismatch = errors.New("the server's protected-resource metadata names another resource; the server may be misconfigured or impersonated")
 	// ErrInsufficientScope: the server refuses a token that already carries the scopes it asks for.

@@ -126,7 +126,7 @@ func TestPreRegisteredClientStaysWithItsServer(t *testing.T) {
 	}
 	f.set(func(f *fake) { moveAS(f, "/as2") })
 	err = a.Login(t.Context(), nil)
-	if !errors.Is(err, oauth.ErrIssuerChanged) || !strings.Contains(err.Error(), `"oauth" entry`) {
+	if !errors.Is(err, oauth.ErrIssuerChanged) || !strings.Contains(err.Error(), "Details → OAuth client") || !strings.Contains(err.Error(), "secrets delete oauth.srv") {
 		t.Fatalf("err = %v, want ErrIssuerChanged saying what to do", err)
 	}
 	f.set(func(f *fake) {
@@ -134,7 +134,8 @@ func TestPreRegisteredClientStaysWithItsServer(t *testing.T) {
 			t.Errorf("%d authorization requests, %d registrations: the configured client went to the new server", len(f.authorizeQ), len(f.regs))
 		}
 	})
-	// Logging out forgets which server the client was used with.
+	// Forgetting the login (what 'secrets delete oauth.NAME' does) forgets
+	// which server the client was used with.
 	if err := a.Logout(); err != nil {
 		t.Fatal(err)
 	}
