@@ -544,7 +544,10 @@ func parityInitialize(t *testing.T, name string, cl *client.Client) {
 		t.Fatalf("%s: start: %v", name, err)
 	}
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	// Both transports as a 2025-11-25 client, which takes the server's
+	// requests on its session; a 2026-07-28 client gets them as
+	// input_required results (TestServeRelaysInputRequired).
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()

@@ -65,6 +65,9 @@ type ServerView struct {
 	// ("" for its own default).
 	Logging  bool   `json:"logging"`
 	LogLevel string `json:"logLevel"`
+	// Protocol is the MCP revision the server speaks ("2026-07-28",
+	// "2025-11-25", ...; "" until it is ready).
+	Protocol string `json:"protocol"`
 	// Sandboxed: a local server whose entry runs it in a sandbox
 	// (Sandbox has its settings).
 	Sandboxed bool `json:"sandboxed"`
@@ -156,7 +159,7 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 	if m, ok := a.h.Tools.Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
 	}
-	v.Roots, v.Logging, v.LogLevel = []string{}, st.Logging, st.LogLevel
+	v.Roots, v.Logging, v.LogLevel, v.Protocol = []string{}, st.Logging, st.LogLevel, st.Protocol
 	v.ConfiguredFolders = []string{}
 	if r, ok := a.h.Servers.Applied().Roots[st.Name]; ok {
 		v.RootsRule, v.RootsMode = r.Rule, r.Mode

@@ -464,7 +464,7 @@ func printReport(inv *Invocation, r mcpmanager.TestReport) error {
 		return err
 	}
 	if r.OK {
-		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %.1f ms (%s %s over %s, %s)\n", r.Server, r.TotalMs, termSafe(r.ServerName), termSafe(r.Version), r.Transport, r.Summary)
+		_, err := fmt.Fprintf(inv.Stdout, "%s: ok in %.1f ms (%s %s over %s, MCP %s, %s)\n", r.Server, r.TotalMs, termSafe(r.ServerName), termSafe(r.Version), r.Transport, termSafe(r.Protocol), r.Summary)
 		return err
 	}
 	if len(r.Stderr) > 0 {

@@ -5,7 +5,7 @@ import { allTags, filterServers, type ServerView } from './servers';
 const server = (name: string, tags: string[], description = '', command = ''): ServerView => ({
   name, description, command, serverName: '', meta: { tags, description: '', docsUrl: '', color: '', icon: '', template: '' }, usedBy: [], icon: '',
   state: '', error: '', pid: 0, restarts: 0, transport: '', toolCount: 0, version: '', since: '', calls: 0, errors: 0, p50Ms: 0,
-  stderrTail: [], title: '', instructions: '', docsUrl: '', seq: 0, roots: [], rootsRule: 'workspace', rootsMode: 'auto', configuredFolders: [], logging: false, logLevel: '', progress: '', bundle: undefined, sandboxed: false,
+  stderrTail: [], title: '', instructions: '', docsUrl: '', seq: 0, roots: [], rootsRule: 'workspace', rootsMode: 'auto', configuredFolders: [], logging: false, logLevel: '', protocol: '', progress: '', bundle: undefined, sandboxed: false,
 });
 
 describe('filterServers', () => {

@@ -41,6 +41,9 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	}
 	upCtx, stop := detach(ctx)
 	defer stop()
+	if r := relayFrom(ctx); r != nil {
+		upCtx = context.WithValue(upCtx, relayKey{}, r) // its server's questions go to the relay
+	}
 	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
 	if err != nil {
 		return errorResult(err), true
@@ -84,7 +87,21 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 				return mcp.NewToolResultError(fmt.Sprintf("gateway: encode arguments: %v", err)), nil
 			}
 		}
-		raw, ok := g.callTool(ctx, req.Params.Name, args, req.Params.Meta, notify)
+		var raw json.RawMessage
+		ok := true
+		if caps, modern := modernCaller(ctx); modern {
+			// Questions of the server go back to the client as
+			// input_required results (relay.go).
+			raw = g.relayedCall(ctx, req.Params.Name, req.Params.RequestState, req.Params.InputResponses, caps, func(upCtx context.Context) json.RawMessage {
+				res, found := g.callTool(upCtx, req.Params.Name, args, req.Params.Meta, notify)
+				if !found {
+					return errorResult(fmt.Errorf("tool %q: %w", req.Params.Name, server.ErrToolNotFound))
+				}
+				return res
+			})
+		} else {
+			raw, ok = g.callTool(ctx, req.Params.Name, args, req.Params.Meta, notify)
+		}
 		if !ok { // unpublished since mcp-go found it
 			return nil, fmt.Errorf("tool %q: %w", req.Params.Name, server.ErrToolNotFound)
 		}

@@ -72,6 +72,7 @@ type Gateway struct {
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
 	clients sessions // connected clients, for the servers' requests (requests.go)
+	relays  relays   // calls of 2026-07-28 clients waiting for an answer (relay.go)
 
 	mu        sync.Mutex
 	published []byte                   // fingerprint of the published definitions and routes
@@ -180,6 +181,11 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		exposed := t.Tool
 		exposed.Name = t.Name
 		exposed.Meta = exposeToolMeta(t.Server, t.Tool.Meta) // an MCP App's ui:// URI, routed back (apps.go)
+		// A tool its server runs as a task (execution.taskSupport) is run
+		// as one upstream by the registry, and the gateway answers the call
+		// when the task ends: the gateway takes no task-augmented calls and
+		// declares no tasks capability, so it advertises no task support.
+		exposed.Execution = nil
 		// mcp-go's SetTools panics on a tool it would refuse: leave it out.
 		if err := mcp.ValidateParamHeaderAnnotations(&exposed); err != nil {
 			errs = append(errs, registry.ServerError{Server: t.Server, Err: fmt.Sprintf("%s: tool %q left out: %v", t.Server, t.Tool.Name, err)})

@@ -142,6 +142,24 @@ func TestRefreshComparesDefinitions(t *testing.T) {
 	}
 }
 
+// A tool its server runs as a task is published without task support: the
+// gateway takes no task-augmented calls (it runs the task upstream itself).
+func TestPublishedToolsClaimNoTaskSupport(t *testing.T) {
+	up := server.NewMCPServer("up", "1", server.WithToolCapabilities(true))
+	long := mcp.NewTool("long", mcp.WithTaskSupport(mcp.TaskSupportRequired))
+	up.AddTool(long, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("done"), nil
+	})
+	reg := registry.New(registry.Options{})
+	reg.Add(src{inProcessUp(t, up, nil)})
+	g := New(reg, Options{Version: "test"})
+	g.Refresh(t.Context())
+	tl := g.srv.GetTool("up__long")
+	if tl == nil || tl.Tool.Execution != nil {
+		t.Fatalf("published up__long = %+v, want it without execution.taskSupport", tl)
+	}
+}
+
 // TestWatchFollowsListChanged: a server changing a tool's schema and saying
 // tools/list_changed reaches the gateway's clients with no Refresh call
 // and no polling.

@@ -67,12 +67,16 @@ func (s *sessions) pick(ok func(server.ClientSession, mcp.ClientCapabilities) bo
 	return nil
 }
 
-// CreateMessage passes a server's sampling request on to the client
+// CreateMessage passes a server's sampling request on to the 2026-07-28
+// client whose call it belongs to (relay.go), or to the client
 // connected to the gateway, when it declared sampling (and, for a request
 // offering tools, sampling.tools); otherwise it returns ErrNoClient. Its
 // signature is mcpmanager's RequestHandler's, so 'switchboard serve' can put
 // the gateway in front of its own answer.
 func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if res, relayed, err := relaySample(ctx, req); relayed {
+		return res, err
+	}
 	c := g.clients.pick(func(c server.ClientSession, caps mcp.ClientCapabilities) bool {
 		_, can := c.(server.SessionWithSampling)
 		if len(req.CreateMessageParams.Tools) > 0 && (caps.Sampling == nil || caps.Sampling.Tools == nil) {
@@ -90,6 +94,9 @@ func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateM
 // declared elicitation (the URL mode needs elicitation.url); otherwise it
 // returns ErrNoClient.
 func (g *Gateway) Elicit(ctx context.Context, srv string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if res, relayed, err := relayElicit(ctx, req); relayed {
+		return res, err
+	}
 	url := req.Params.Mode == mcp.ElicitationModeURL
 	c := g.clients.pick(func(c server.ClientSession, caps mcp.ClientCapabilities) bool {
 		_, can := c.(server.SessionWithElicitation)

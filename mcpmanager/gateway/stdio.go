@@ -306,6 +306,9 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
 		return false
 	}
+	if _, _, published := g.route(req.Params.Name); published && modernMeta(req.Params.Meta) {
+		return false // mcp-go's server takes it, for the relay (relay.go)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := string(req.ID)
@@ -351,6 +354,16 @@ func plainMeta(m map[string]any) bool {
 	}
 	caps, ok := m[mcp.MetaKeyClientCapabilities].(map[string]any)
 	return ok && caps != nil
+}
+
+// modernMeta reports whether a request's _meta declares revision
+// 2026-07-28 or later: mcp-go's server takes those calls of published
+// tools, whose server may ask the client questions as input_required
+// results (relay.go); a withheld tool's call stays here, where callTool
+// says why.
+func modernMeta(m map[string]any) bool {
+	v, _ := m[mcp.MetaKeyProtocolVersion].(string)
+	return v != "" && mcp.IsModernProtocol(v)
 }
 
 // inflight holds the cancel functions of fast-path calls by JSON-RPC id, so

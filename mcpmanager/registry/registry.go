@@ -190,7 +190,40 @@ type cached struct {
 	tools     []mcp.Tool
 	resources []mcp.Resource
 	prompts   []mcp.Prompt
+	// until is when each list goes stale (zero: when the server says it
+	// changed, or the session ends), from the list's ttlMs (2026-07-28).
+	toolsUntil, resourcesUntil, promptsUntil time.Time
 }
+
+// ZeroTTLRefresh is how long a list whose server says ttlMs 0 ("stale at
+// once") and announces no changes of it is kept: long enough that the steps
+// of one chat turn do not each list the server's tools again. A variable so
+// tests can shorten it.
+var ZeroTTLRefresh = 5 * time.Second
+
+// staleAt is when a list fetched now goes stale: ttlMs from now; for ttlMs
+// 0, at the server's next change notice when it announces them
+// (listChanged: the notice is what counts), else after ZeroTTLRefresh; for
+// a list without ttlMs (servers before 2026-07-28), never by itself.
+func staleAt(ttlMs *int64, listChanged bool) time.Time {
+	switch {
+	case ttlMs == nil || *ttlMs < 0:
+		return time.Time{}
+	case *ttlMs > 0:
+		return now().Add(time.Duration(*ttlMs) * time.Millisecond)
+	case listChanged:
+		return time.Time{}
+	}
+	return now().Add(ZeroTTLRefresh)
+}
+
+// fresh reports whether a cached list is still good.
+func fresh[T any](list []T, until time.Time) bool {
+	return list != nil && (until.IsZero() || now().Before(until))
+}
+
+// now is the clock of the lists' ttlMs; tests move it.
+var now = time.Now
 
 // New returns an empty registry.
 func New(opts Options) *Registry {
@@ -306,8 +339,9 @@ const maxListed = 10000
 
 // listed returns server's cached entry for its current session, filling the
 // missing list with fetch (which pages through the server's cursor).
-func listed[T any](ctx context.Context, r *Registry, server string, slot func(*cached) *[]T,
-	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
+func listed[T any](ctx context.Context, r *Registry, server string, slot func(*cached) (*[]T, *time.Time),
+	changes func(mcp.ServerCapabilities) bool,
+	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.PaginatedResult, error)) ([]T, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
@@ -317,9 +351,9 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 	if c.client != cl {
 		c = cached{client: cl}
 	}
-	if got := *slot(&c); got != nil {
+	if got, until := slot(&c); fresh(*got, *until) {
 		r.mu.Unlock()
-		return got, nil
+		return *got, nil
 	}
 	gen := r.gen[server]
 	r.mu.Unlock()
@@ -331,12 +365,14 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 	key := fmt.Sprintf("%s\x00%s\x00%d\x00%p", server, reflect.TypeFor[T](), gen, cl)
 	ch := r.listing.DoChan(key, func() (any, error) {
 		r.mu.Lock()
-		if c := r.cache[server]; c.client == cl && *slot(&c) != nil {
-			r.mu.Unlock()
-			return *slot(&c), nil // the fetch before ended between our look and this one
+		if c := r.cache[server]; c.client == cl {
+			if got, until := slot(&c); fresh(*got, *until) {
+				r.mu.Unlock()
+				return *got, nil // the fetch before ended between our look and this one
+			}
 		}
 		r.mu.Unlock()
-		items, err := fetchAll(context.WithoutCancel(ctx), server, cl, fetch)
+		items, ttl, err := fetchAll(context.WithoutCancel(ctx), server, cl, fetch)
 		if err != nil {
 			return nil, err
 		}
@@ -349,7 +385,13 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 		if c.client != cl {
 			c = cached{client: cl}
 		}
-		*slot(&c) = items
+		list, until := slot(&c)
+		*list = items
+		var caps mcp.ServerCapabilities
+		if sc, ok := cl.(interface{ GetServerCapabilities() mcp.ServerCapabilities }); ok {
+			caps = sc.GetServerCapabilities()
+		}
+		*until = staleAt(ttl, changes(caps))
 		r.cache[server] = c
 		return items, nil
 	})
@@ -365,32 +407,38 @@ func listed[T any](ctx context.Context, r *Registry, server string, slot func(*c
 }
 
 // fetchAll pages through one list of server's (see listed).
+// The list's ttlMs is the smallest of its pages'.
 func fetchAll[T any](ctx context.Context, server string, cl Client,
-	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
+	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.PaginatedResult, error)) ([]T, *int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
 	items := []T{}
 	var cursor mcp.Cursor
+	var ttl *int64
 	seen := map[mcp.Cursor]bool{}
 	for pages := 1; ; pages++ {
-		page, next, err := fetch(ctx, cl, cursor)
+		page, pr, err := fetch(ctx, cl, cursor)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", server, err)
+			return nil, nil, fmt.Errorf("%s: %w", server, err)
 		}
+		if pr.TTLMs != nil && (ttl == nil || *pr.TTLMs < *ttl) {
+			ttl = pr.TTLMs
+		}
+		next := pr.NextCursor
 		items = append(items, page...)
 		if next == "" || len(items) > maxListed {
 			break
 		}
 		switch {
 		case seen[next]:
-			return nil, fmt.Errorf("%s: %w: it returned the cursor %q a second time; stopped after %d pages (the server has a pagination bug: tell its author)", server, ErrPagination, truncate(string(next), 40), pages)
+			return nil, nil, fmt.Errorf("%s: %w: it returned the cursor %q a second time; stopped after %d pages (the server has a pagination bug: tell its author)", server, ErrPagination, truncate(string(next), 40), pages)
 		case pages >= MaxListPages:
-			return nil, fmt.Errorf("%s: %w: still a nextCursor after %d pages (%d items); stopped listing (the server has a pagination bug: tell its author)", server, ErrPagination, pages, len(items))
+			return nil, nil, fmt.Errorf("%s: %w: still a nextCursor after %d pages (%d items); stopped listing (the server has a pagination bug: tell its author)", server, ErrPagination, pages, len(items))
 		}
 		seen[next] = true
 		cursor = next
 	}
-	return items, nil
+	return items, ttl, nil
 }
 
 // truncate cuts s to n bytes for an error message.
@@ -444,16 +492,17 @@ func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
 }
 
 func (r *Registry) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
-	return listed(ctx, r, server, func(c *cached) *[]mcp.Tool { return &c.tools },
-		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
+	return listed(ctx, r, server, func(c *cached) (*[]mcp.Tool, *time.Time) { return &c.tools, &c.toolsUntil },
+		func(caps mcp.ServerCapabilities) bool { return caps.Tools != nil && caps.Tools.ListChanged },
+		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.PaginatedResult, error) {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
 			res, err := cl.ListTools(ctx, req)
 			if err != nil {
-				return nil, "", fmt.Errorf("list tools: %w", err)
+				return nil, mcp.PaginatedResult{}, fmt.Errorf("list tools: %w", err)
 			}
 			encodeSchemas(res.Tools)
-			return res.Tools, res.NextCursor, nil
+			return res.Tools, res.PaginatedResult, nil
 		})
 }
 
@@ -476,36 +525,38 @@ func encodeSchemas(tools []mcp.Tool) {
 // ServerResources lists one server's resources (cached); a server without
 // the resources capability has none.
 func (r *Registry) ServerResources(ctx context.Context, server string) ([]mcp.Resource, error) {
-	return listed(ctx, r, server, func(c *cached) *[]mcp.Resource { return &c.resources },
-		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
+	return listed(ctx, r, server, func(c *cached) (*[]mcp.Resource, *time.Time) { return &c.resources, &c.resourcesUntil },
+		func(caps mcp.ServerCapabilities) bool { return caps.Resources != nil && caps.Resources.ListChanged },
+		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Resource, mcp.PaginatedResult, error) {
 			req := mcp.ListResourcesRequest{}
 			req.Params.Cursor = cursor
 			res, err := cl.ListResources(ctx, req)
 			if isMethodNotFound(err) {
-				return nil, "", nil
+				return nil, mcp.PaginatedResult{}, nil
 			}
 			if err != nil {
-				return nil, "", fmt.Errorf("list resources: %w", err)
+				return nil, mcp.PaginatedResult{}, fmt.Errorf("list resources: %w", err)
 			}
-			return res.Resources, res.NextCursor, nil
+			return res.Resources, res.PaginatedResult, nil
 		})
 }
 
 // ServerPrompts lists one server's prompts (cached); a server without the
 // prompts capability has none.
 func (r *Registry) ServerPrompts(ctx context.Context, server string) ([]mcp.Prompt, error) {
-	return listed(ctx, r, server, func(c *cached) *[]mcp.Prompt { return &c.prompts },
-		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Prompt, mcp.Cursor, error) {
+	return listed(ctx, r, server, func(c *cached) (*[]mcp.Prompt, *time.Time) { return &c.prompts, &c.promptsUntil },
+		func(caps mcp.ServerCapabilities) bool { return caps.Prompts != nil && caps.Prompts.ListChanged },
+		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Prompt, mcp.PaginatedResult, error) {
 			req := mcp.ListPromptsRequest{}
 			req.Params.Cursor = cursor
 			res, err := cl.ListPrompts(ctx, req)
 			if isMethodNotFound(err) {
-				return nil, "", nil
+				return nil, mcp.PaginatedResult{}, nil
 			}
 			if err != nil {
-				return nil, "", fmt.Errorf("list prompts: %w", err)
+				return nil, mcp.PaginatedResult{}, fmt.Errorf("list prompts: %w", err)
 			}
-			return res.Prompts, res.NextCursor, nil
+			return res.Prompts, res.PaginatedResult, nil
 		})
 }
 
@@ -890,7 +941,13 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrCallTimeout)
+	if extensionTasks(cl) {
+		// The server may turn any call into a task (revision 2026-07-28's
+		// tasks extension, followed by the supervisor): a task is bounded
+		// by the task limit, not the tool timeout, as below 2026-07-28.
+		timeout = max(timeout, r.taskLimit())
+	}
+	cctx, cancel := context.WithTimeoutCause(wire.WithTaskUpdates(ctx, opts.OnTask), timeout, ErrCallTimeout)
 	defer cancel()
 	meta, release := r.callMeta(opts)
 	defer release()

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // Tasks (MCP 2025-11-25): a tool whose execution.taskSupport is "required"
@@ -28,23 +30,7 @@ import (
 var (
 	// DefaultTaskLimit is how long a task may run when TaskPolicy.Limit is 0.
 	DefaultTaskLimit = 30 * time.Minute
-	// TaskPollInterval is the polling interval of a server that suggests none.
-	TaskPollInterval = time.Second
-	// MinTaskPollInterval and MaxTaskPollInterval bound the interval a
-	// server suggests: "pollInterval": 1 must not become a thousand
-	// tasks/get a second, nor an hour a task never looked at.
-	MinTaskPollInterval = 250 * time.Millisecond
-	MaxTaskPollInterval = time.Minute
 )
-
-// pollWait is how long to wait before the next tasks/get: the server's
-// pollInterval (milliseconds) within the bounds, else TaskPollInterval.
-func pollWait(pollInterval *int64) time.Duration {
-	if pollInterval == nil || *pollInterval <= 0 {
-		return TaskPollInterval
-	}
-	return min(max(time.Duration(*pollInterval)*time.Millisecond, MinTaskPollInterval), MaxTaskPollInterval)
-}
 
 // TaskPolicy says which tools run as tasks and for how long.
 type TaskPolicy struct {
@@ -60,11 +46,7 @@ var DefaultTaskPolicy = TaskPolicy{Optional: true}
 
 // TaskUpdate is the state of a call running as a task, told to
 // CallOptions.OnTask at its creation and at every change.
-type TaskUpdate struct {
-	ID      string `json:"id"`
-	Status  string `json:"status"`            // working, input_required, completed, failed, cancelled
-	Message string `json:"message,omitempty"` // the server's statusMessage
-}
+type TaskUpdate = wire.TaskUpdate
 
 // TaskClient is a session that runs tasks; *client.Client satisfies it.
 type TaskClient interface {
@@ -123,6 +105,25 @@ func (r *Registry) asTask(ctx context.Context, server, tool string) (TaskClient,
 	return nil, false
 }
 
+// extensionTasks reports whether cl is a 2026-07-28 session with a server
+// that offers the tasks extension.
+func extensionTasks(cl Client) bool {
+	tc, ok := cl.(TaskClient)
+	if !ok || !mcp.IsModernProtocol(tc.ProtocolVersion()) {
+		return false
+	}
+	_, offered := tc.GetServerCapabilities().Extensions[wire.TasksExtension]
+	return offered
+}
+
+// taskLimit is how long a task may run.
+func (r *Registry) taskLimit() time.Duration {
+	if l := r.TaskPolicy().Limit; l > 0 {
+		return l
+	}
+	return DefaultTaskLimit
+}
+
 // taskParams are the params of a task-augmented tools/call.
 type taskParams struct {
 	Meta      *mcp.Meta       `json:"_meta,omitempty"`
@@ -137,10 +138,7 @@ func (r *Registry) callTask(ctx context.Context, tc TaskClient, server, tool str
 		r.record(server, 0, true)
 		return nil, err
 	}
-	limit := r.TaskPolicy().Limit
-	if limit <= 0 {
-		limit = DefaultTaskLimit
-	}
+	limit := r.taskLimit()
 	tctx, cancel := context.WithTimeoutCause(ctx, limit, ErrTaskLimit)
 	defer cancel()
 	meta, release := r.callMeta(opts)
@@ -201,7 +199,7 @@ func (r *Registry) runTask(ctx context.Context, tc TaskClient, tool string, para
 		case mcp.TaskStatusCancelled:
 			return mcp.NewToolResultError("The task was cancelled before it finished."), nil
 		}
-		t := time.NewTimer(pollWait(task.PollInterval))
+		t := time.NewTimer(wire.PollWait(task.PollInterval)) // the server's pollInterval, within bounds
 		select {
 		case <-ctx.Done():
 			t.Stop()

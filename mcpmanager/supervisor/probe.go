@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -90,7 +91,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 			p.Transport = typ
 		}
 		p.Steps, last = nil, time.Now()
-		sess, cl, res, err := s.connect(ctx, typ)
+		sess, cl, res, err := s.open(ctx, typ)
 		if err != nil {
 			errs = append(errs, err)
 			if ctx.Err() != nil || errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) {
@@ -99,7 +100,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 			continue
 		}
 		errs = nil
-		p.ServerInfo, p.Protocol = res.ServerInfo, res.ProtocolVersion
+		p.ServerInfo, p.Protocol = res.ServerInfo, cmp.Or(cl.ProtocolVersion(), res.ProtocolVersion)
 		tctx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
 		tools, err := cl.ListTools(tctx, mcp.ListToolsRequest{})
 		cancel()

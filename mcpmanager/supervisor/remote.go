@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
@@ -33,7 +34,7 @@ type Remote struct {
 // when set, adds the server's OAuth token to every request. The URL rules
 // are checked again here, on the final URL, at every start; requests never
 // leave its origin (originGuard).
-func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer) (*session, error) {
+func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, tasks *tasker) (*session, error) {
 	if err := config.CheckURL(r.URL, config.HTTP); err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer) (*se
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)
 		}
-		tr = t
+		tr = streamable{t, &rawSchemas{}, &atomic.Bool{}, tasks}
 	}
 	return &session{
 		tr:   tr,

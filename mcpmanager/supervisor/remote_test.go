@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,57 +24,112 @@ import (
 // remoteServer is a Streamable HTTP MCP server with an "ask" tool
 // (elicitation) and a "sample" tool (sampling). allow decides, per JSON-RPC
 // method, whether a request gets through (else 401).
+//
+// It speaks one era: eraModern is a 2026-07-28 server that refuses the
+// initialize handshake (HTTP 404, as a server without it does), eraLegacy a
+// 2025-11-25 one whose server/discover lists only the handshake's
+// revisions. Its tools ask for input the 2026-07-28 way (input_required);
+// mcp-go turns that into server-initiated requests for a legacy client, so
+// both ways of asking are tested.
 type remoteServer struct {
 	URL  string
 	mu   sync.Mutex
-	caps mcp.ClientCapabilities // what the client offered at initialize
+	caps mcp.ClientCapabilities // what the client offered (at initialize, or in a request's _meta)
+	// methods are the JSON-RPC methods the server was sent, in order.
+	methods []string
+	// refuse is how many more requests of each method to answer with 503.
+	refuse map[string]int
 }
 
+// refuseNext has the server answer the next n requests of method with 503.
+func (rs *remoteServer) refuseNext(method string, n int) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.refuse == nil {
+		rs.refuse = map[string]int{}
+	}
+	rs.refuse[method] += n
+}
+
+// The eras a remoteServer speaks.
+const (
+	eraModern = mcp.ProtocolVersion20260728
+	eraLegacy = mcp.ProtocolVersion20251125
+)
+
 func newRemoteServer(t *testing.T, allow func(method string, r *http.Request) bool) *remoteServer {
+	return newEraServer(t, eraLegacy, allow)
+}
+
+func newEraServer(t *testing.T, era string, allow func(method string, r *http.Request) bool) *remoteServer {
 	t.Helper()
 	rs := &remoteServer{}
-	hooks := &server.Hooks{}
-	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
-		rs.mu.Lock()
-		rs.caps = req.Params.Capabilities
-		rs.mu.Unlock()
-	})
-	s := server.NewMCPServer("remote", "1", server.WithToolCapabilities(true), server.WithHooks(hooks))
-	s.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := s.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-			Message: "who are you?",
-			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
-				"name": map[string]any{"type": "string", "default": "Ada"},
-				"age":  map[string]any{"type": "integer", "default": 36},
-			}},
-		}})
-		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
+	s := server.NewMCPServer("remote", "1", server.WithToolCapabilities(true))
+	s.AddTool(mcp.NewTool("ask"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res := server.ElicitationResponse(req.Params.InputResponses, "who")
+		if res == nil {
+			return server.NewInputRequestBuilder("asked").Elicit("who", mcp.ElicitationParams{
+				Message: "who are you?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
+					"name": map[string]any{"type": "string", "default": "Ada"},
+					"age":  map[string]any{"type": "integer", "default": 36},
+				}},
+			}).ToolResult(), nil
 		}
 		b, _ := json.Marshal(res.ElicitationResponse)
 		return mcp.NewToolResultText(string(b)), nil
 	})
-	s.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		req := mcp.CreateMessageRequest{}
-		req.Messages = []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("hi")}}
-		req.MaxTokens = 10
-		res, err := s.RequestSampling(ctx, req)
-		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
+	s.AddTool(mcp.NewTool("sample"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res := server.SamplingResponse(req.Params.InputResponses, "hi")
+		if res == nil {
+			p := mcp.CreateMessageParams{MaxTokens: 10, Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("hi")}}}
+			return server.NewInputRequestBuilder("").Sample("hi", p).ToolResult(), nil
 		}
 		return mcp.NewToolResultText(res.Model), nil
 	})
-	h := server.NewStreamableHTTPServer(s)
+	var opts []server.StreamableHTTPOption
+	if era == eraLegacy {
+		opts = append(opts, server.WithStreamableHTTPProtocolVersions(mcp.ProtocolVersion20251125, mcp.ProtocolVersion20250618, mcp.ProtocolVersion20250326))
+	}
+	h := server.NewStreamableHTTPServer(s, opts...)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var msg struct {
 			Method string `json:"method"`
+			Params struct {
+				Capabilities *mcp.ClientCapabilities `json:"capabilities"`
+				Meta         struct {
+					Capabilities *mcp.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+				} `json:"_meta"`
+			} `json:"params"`
 		}
 		_ = json.Unmarshal(body, &msg)
+		rs.mu.Lock()
+		if msg.Method != "" {
+			rs.methods = append(rs.methods, msg.Method)
+		}
+		refused := rs.refuse[msg.Method] > 0
+		if refused {
+			rs.refuse[msg.Method]--
+		}
+		for _, c := range []*mcp.ClientCapabilities{msg.Params.Capabilities, msg.Params.Meta.Capabilities} {
+			if c != nil {
+				rs.caps = *c
+			}
+		}
+		rs.mu.Unlock()
+		if refused {
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			return
+		}
 		if !allow(msg.Method, r) {
 			w.Header().Set("WWW-Authenticate", `Bearer scope="mcp"`)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if era == eraModern && msg.Method == string(mcp.MethodInitialize) {
+			http.NotFound(w, r)
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -81,6 +137,12 @@ func newRemoteServer(t *testing.T, allow func(method string, r *http.Request) bo
 	t.Cleanup(srv.Close)
 	rs.URL = srv.URL + "/mcp"
 	return rs
+}
+
+func (rs *remoteServer) sent() []string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return slices.Clone(rs.methods)
 }
 
 func (rs *remoteServer) offered() mcp.ClientCapabilities {
@@ -149,43 +211,115 @@ func callTool(ctx context.Context, s *Server, name string) (string, bool, error)
 	return res.Content[0].(mcp.TextContent).Text, res.IsError, nil
 }
 
+// A server asks for input the way its era does: a 2026-07-28 server with
+// input_required results, answered and retried by mcp-go; a 2025-11-25 one
+// with elicitation and sampling requests of its own. The handler sees the
+// same questions either way.
 func TestServerRequests(t *testing.T) {
-	t.Run("with a handler: offered, routed with the server's name, defaults filled in", func(t *testing.T) {
-		rs := newRemoteServer(t, func(string, *http.Request) bool { return true })
-		h := &answers{}
-		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{Requests: h})
-		waitState(t, s, Ready, 10*time.Second)
-		if c := rs.offered(); c.Elicitation == nil || c.Elicitation.Form == nil || c.Elicitation.URL == nil || c.Sampling == nil || c.Sampling.Tools == nil {
-			t.Errorf("capabilities offered: %+v (want elicitation form and url, sampling with tools)", c)
+	for _, era := range []string{eraModern, eraLegacy} {
+		t.Run(era+" with a handler: offered, routed with the server's name, defaults filled in", func(t *testing.T) {
+			rs := newEraServer(t, era, func(string, *http.Request) bool { return true })
+			h := &answers{}
+			s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{Requests: h})
+			waitState(t, s, Ready, 10*time.Second)
+			if got := s.Status().Protocol; got != era {
+				t.Errorf("Status.Protocol = %q, want %q", got, era)
+			}
+			if c := rs.offered(); c.Elicitation == nil || c.Elicitation.Form == nil || c.Elicitation.URL == nil || c.Sampling == nil || c.Sampling.Tools == nil {
+				t.Errorf("capabilities offered: %+v (want elicitation form and url, sampling with tools)", c)
+			}
+			text, isErr, err := callTool(t.Context(), s, "ask")
+			var got mcp.ElicitationResponse
+			if err != nil || isErr || json.Unmarshal([]byte(text), &got) != nil {
+				t.Fatalf("ask: %q %v %v", text, isErr, err)
+			}
+			if want := map[string]any{"name": "Ada", "age": float64(7)}; got.Action != "accept" || !reflect.DeepEqual(got.Content, want) {
+				t.Errorf("the server got %+v, want accept with %v", got, want)
+			}
+			if text, isErr, err := callTool(t.Context(), s, "sample"); err != nil || isErr || text != "test-model" {
+				t.Errorf("sample: %q %v %v", text, isErr, err)
+			}
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if !reflect.DeepEqual(h.servers, []string{"remote", "remote"}) || h.message != "who are you?" {
+				t.Errorf("handler saw servers %v, message %q", h.servers, h.message)
+			}
+			sent := rs.sent()
+			if handshake := slices.Contains(sent, string(mcp.MethodInitialize)); handshake != (era == eraLegacy) {
+				t.Errorf("%s server was sent %v: initialize only for the legacy one", era, sent)
+			}
+		})
+		t.Run(era+" without one: not offered", func(t *testing.T) {
+			rs := newEraServer(t, era, func(string, *http.Request) bool { return true })
+			s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{})
+			waitState(t, s, Ready, 10*time.Second)
+			if c := rs.offered(); c.Elicitation != nil || c.Sampling != nil {
+				t.Errorf("capabilities offered without a handler: %+v", c)
+			}
+			if _, isErr, err := callTool(t.Context(), s, "ask"); err == nil && !isErr {
+				t.Error("an elicitation was answered without a handler")
+			}
+		})
+	}
+}
+
+// TestEraRemembered: a restarted server is asked for the revision it spoke
+// straight away (no server/discover before initialize); a start that fails
+// forgets it, and the next start probes again.
+func TestEraRemembered(t *testing.T) {
+	hi, ht := HealthInterval, HealthTimeout
+	HealthInterval, HealthTimeout = 50*time.Millisecond, time.Second
+	t.Cleanup(func() { HealthInterval, HealthTimeout = hi, ht })
+	rs := newEraServer(t, eraLegacy, func(string, *http.Request) bool { return true })
+	s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{})
+	waitState(t, s, Ready, 10*time.Second)
+	opening := func(from int) []string {
+		var out []string
+		for _, m := range rs.sent()[from:] {
+			if m == "server/discover" || m == "initialize" {
+				out = append(out, m)
+			}
 		}
-		text, isErr, err := callTool(t.Context(), s, "ask")
-		var got mcp.ElicitationResponse
-		if err != nil || isErr || json.Unmarshal([]byte(text), &got) != nil {
-			t.Fatalf("ask: %q %v %v", text, isErr, err)
+		return out
+	}
+	if got := opening(0); !slices.Equal(got, []string{"server/discover", "initialize"}) {
+		t.Fatalf("first start sent %v, want a probe, then the handshake", got)
+	}
+
+	// A refused ping restarts the session: the handshake comes at once.
+	mark := len(rs.sent())
+	rs.refuseNext("ping", 1)
+	waitRestarts(t, s, 1)
+	waitState(t, s, Ready, 10*time.Second)
+	if got := opening(mark); !slices.Equal(got, []string{"initialize"}) {
+		t.Errorf("restart sent %v, want the remembered handshake only", got)
+	}
+
+	// This time the handshake fails once: the next start probes again.
+	mark = len(rs.sent())
+	rs.refuseNext("initialize", 1)
+	rs.refuseNext("ping", 1)
+	waitRestarts(t, s, 3)
+	waitState(t, s, Ready, 10*time.Second)
+	if got := opening(mark); !slices.Equal(got, []string{"initialize", "server/discover", "initialize"}) {
+		t.Errorf("after a failed start the server was sent %v, want the failed handshake, then a probe and the handshake", got)
+	}
+	if st := s.Status(); st.Protocol != eraLegacy {
+		t.Errorf("Status.Protocol = %q", st.Protocol)
+	}
+}
+
+// waitRestarts waits until s has restarted at least n times.
+func waitRestarts(t *testing.T, s *Server, n int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for s.Status().Restarts < n {
+		select {
+		case <-deadline:
+			t.Fatalf("%d restarts after 10s, want %d", s.Status().Restarts, n)
+		case <-time.After(10 * time.Millisecond):
 		}
-		if want := map[string]any{"name": "Ada", "age": float64(7)}; got.Action != "accept" || !reflect.DeepEqual(got.Content, want) {
-			t.Errorf("the server got %+v, want accept with %v", got, want)
-		}
-		if text, isErr, err := callTool(t.Context(), s, "sample"); err != nil || isErr || text != "test-model" {
-			t.Errorf("sample: %q %v %v", text, isErr, err)
-		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		if !reflect.DeepEqual(h.servers, []string{"remote", "remote"}) || h.message != "who are you?" {
-			t.Errorf("handler saw servers %v, message %q", h.servers, h.message)
-		}
-	})
-	t.Run("without one: not offered", func(t *testing.T) {
-		rs := newRemoteServer(t, func(string, *http.Request) bool { return true })
-		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rs.URL, Type: RemoteHTTP}}, Options{})
-		waitState(t, s, Ready, 10*time.Second)
-		if c := rs.offered(); c.Elicitation != nil || c.Sampling != nil {
-			t.Errorf("capabilities offered without a handler: %+v", c)
-		}
-		if _, isErr, err := callTool(t.Context(), s, "ask"); err == nil && !isErr {
-			t.Error("an elicitation was answered without a handler")
-		}
-	})
+	}
 }
 
 func TestApplyDefaults(t *testing.T) {
@@ -226,7 +360,7 @@ func TestNeedsLogin(t *testing.T) {
 		{"refused at initialize", func(string, *http.Request) bool { return false }, nil, false, NeedsLogin,
 			"remote: the server needs you to log in (HTTP 401): press Log in on the Servers page or run 'switchboard servers login remote'"},
 		{"refused on a later request", func(m string, r *http.Request) bool {
-			return m == "initialize" || strings.HasPrefix(m, "notifications/") || r.Method == http.MethodGet
+			return m == "initialize" || m == "server/discover" || strings.HasPrefix(m, "notifications/") || r.Method == http.MethodGet
 		}, nil, true, NeedsLogin,
 			"switchboard servers login remote"},
 		{"the configured header refused", func(string, *http.Request) bool { return false }, map[string]string{"Authorization": "Bearer stale"}, false, Error,

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // RequestHandler answers the requests a server sends to the client
@@ -20,18 +21,32 @@ type RequestHandler interface {
 
 // requestOptions offers sampling and elicitation to the server only when
 // there is a handler: the capabilities are advertised by their presence.
+//
+// The same handlers answer a 2026-07-28 server's input_required results
+// (multi round-trip requests): mcp-go fulfils each input request with them
+// and retries the request, at most MaxInputRounds times.
 func (s *Server) requestOptions() []client.ClientOption {
+	opts := []client.ClientOption{
+		client.WithClientCapabilities(s.capabilities()),
+		client.WithDiscoverTimeout(DiscoverTimeout),
+		client.WithMaxInputRoundTrips(MaxInputRounds),
+	}
 	h := s.opts.Requests
 	if h == nil {
 		// Still declared: capabilities beyond requests (the UI extension).
-		return []client.ClientOption{client.WithClientCapabilities(s.capabilities())}
+		return opts
 	}
-	return []client.ClientOption{
+	return append(opts,
 		client.WithSamplingHandler(sampler{h, s.spec.Name}),
 		client.WithElicitationHandler(elicitor{h, s.spec.Name}),
-		client.WithClientCapabilities(s.capabilities()),
-	}
+	)
 }
+
+// MaxInputRounds bounds the rounds of one multi round-trip request: a server
+// that keeps asking for input past it fails the request with mcp-go's
+// ErrMaxInputRoundTripsExceeded ("exceeded maximum retries") instead of
+// asking forever.
+var MaxInputRounds = 8
 
 // capabilities is what the client declares at initialize beyond what mcp-go
 // infers from its handlers (which is only bare sampling and elicitation).
@@ -51,8 +66,10 @@ func (s *Server) capabilities() mcp.ClientCapabilities {
 	// (registry.TaskPolicy); it takes no task-augmented requests itself,
 	// so the object lists none.
 	c.Tasks = &mcp.TasksCapability{}
-	// MCP Apps: tools may name a ui:// resource the window renders.
-	c.Extensions = map[string]any{apps.Extension: apps.Capability()}
+	// MCP Apps: tools may name a ui:// resource the window renders. Tasks
+	// (2026-07-28): the transport follows a call the server turns into a
+	// task (tasks.go).
+	c.Extensions = map[string]any{apps.Extension: apps.Capability(), wire.TasksExtension: map[string]any{}}
 	return c
 }
 

@@ -52,7 +52,7 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 		close(dead)
 	}()
 	return &session{
-		tr:    &stdioTransport{Transport: wire.New(out, p.Stdin), out: out},
+		tr:    &stdioTransport{Transport: wire.New(out, p.Stdin), out: out, tasks: s.tasker()},
 		pid:   p.PID(),
 		dead:  dead,
 		out:   out,
@@ -96,12 +96,23 @@ func sandboxRefused(err error) bool {
 // pending"); one cut off by an oversized message names the limit.
 type stdioTransport struct {
 	*wire.Transport
-	out *wire.Reader
+	out     *wire.Reader
+	schemas rawSchemas
+	tasks   *tasker
 }
+
+func (t *stdioTransport) keptSchemas() *rawSchemas { return &t.schemas }
 
 // SendRequest implements transport.Interface.
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	res, err := t.Transport.SendRequest(ctx, req)
+	send := func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		return sendVersioned(ctx, t.Transport.SendRequest, req, nil)
+	}
+	res, err := send(ctx, req)
+	t.schemas.note(req, res)
+	if err == nil {
+		res, err = t.tasks.follow(ctx, send, req, res)
+	}
 	return res, t.annotate(err)
 }
 

@@ -69,6 +69,14 @@ var (
 	// does not answer within HealthTimeout is restarted like a crashed one.
 	HealthInterval = 3 * time.Minute
 	HealthTimeout  = 15 * time.Second
+	// DiscoverTimeout bounds the server/discover probe of a server whose
+	// revision is not known yet: a server older than 2026-07-28 that ignores
+	// the unknown method, rather than answering it with an error, is taken to
+	// be legacy after it. Part of the start's StartTimeout.
+	DiscoverTimeout = 5 * time.Second
+	// ListenRetry is how long a modern server's subscriptions/listen stream
+	// waits before it is opened again after it ended.
+	ListenRetry = 5 * time.Second
 )
 
 // Sentinel errors; wrapped with the server's name.
@@ -162,6 +170,9 @@ type Status struct {
 	LogLevel string `json:"logLevel,omitempty"`
 	// Progress is the launcher's last output line while Installing.
 	Progress string `json:"progress,omitempty"`
+	// Protocol is the MCP revision the server speaks ("2026-07-28",
+	// "2025-11-25", ...), known once it is ready.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // Options are the hooks a Server calls, and how it introduces itself. Each
@@ -186,12 +197,17 @@ type Server struct {
 
 	mu     sync.Mutex
 	status Status
-	cl     *client.Client
+	cl     *Client
 	roots  []string
 	// logLevel is the level last asked with SetLogLevel, applied at each start.
 	logLevel string
 	// fetched: Spec.Fetch succeeded, restarts skip it.
 	fetched bool
+	// era is the protocol revision the server last spoke: a restart asks for
+	// it straight away instead of probing, and a failed start forgets it so
+	// the next one probes again (a server may have been upgraded or
+	// downgraded in between).
+	era string
 
 	// mark, when set (Probe), is told as each step of connect ends.
 	mark func(step string, err error)
@@ -231,7 +247,7 @@ func (s *Server) Status() Status {
 }
 
 // Client returns the ready session, or an error naming the server and its state.
-func (s *Server) Client() (*client.Client, error) {
+func (s *Server) Client() (*Client, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cl == nil || s.status.State != Ready {
@@ -381,7 +397,7 @@ type session struct {
 // dial starts the process or opens the remote transport.
 func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) {
 	if r := s.spec.Remote; r != nil {
-		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth)
+		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth, s.tasker())
 	}
 	return s.dialStdio(ctx)
 }
@@ -401,7 +417,7 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 	var res *mcp.InitializeResult
 	var errs []error
 	for _, typ := range types {
-		sess, cl, res, err = s.connect(ctx, typ)
+		sess, cl, res, err = s.open(ctx, typ)
 		if err == nil {
 			break
 		}
@@ -414,14 +430,26 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		}
 	}
 	if err != nil {
+		s.mu.Lock()
+		s.era = ""
+		s.mu.Unlock()
 		return time.Time{}, errors.Join(errs...)
 	}
 	defer sess.close()
 	defer cl.Close()
+	protocol := cl.ProtocolVersion()
+	if protocol == "" {
+		protocol = res.ProtocolVersion
+	}
 
 	readyAt = time.Now()
+	kept := &Client{Client: cl}
+	if k, ok := sess.tr.(schemaKeeper); ok {
+		kept.schemas = k.keptSchemas()
+	}
 	s.mu.Lock()
-	s.cl = cl
+	s.cl = kept
+	s.era = protocol
 	level := s.logLevel
 	s.mu.Unlock()
 	if err := s.applyLogLevel(ctx, cl, level); err != nil {
@@ -431,7 +459,11 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		st.State, st.Error = Ready, ""
 		st.ServerInfo, st.Instructions = res.ServerInfo, res.Instructions
 		st.Logging, st.LogLevel = res.Capabilities.Logging != nil, level
+		st.Protocol = protocol
 	})
+	if stop := s.listen(ctx, cl, res.Capabilities); stop != nil {
+		defer stop()
+	}
 	defer func() {
 		s.mu.Lock()
 		s.cl = nil
@@ -463,6 +495,17 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 	}
 }
 
+// open is connect, once more when the first connection asks for it
+// (errRedial: a server that answered server/discover with a legacy answer
+// over Streamable HTTP, now remembered as legacy).
+func (s *Server) open(ctx context.Context, remoteType string) (*session, *client.Client, *mcp.InitializeResult, error) {
+	sess, cl, res, err := s.connect(ctx, remoteType)
+	if errors.Is(err, errRedial) {
+		return s.connect(ctx, remoteType)
+	}
+	return sess, cl, res, err
+}
+
 // connect dials and runs the handshake within StartTimeout. On failure the
 // session is closed again.
 func (s *Server) connect(ctx context.Context, remoteType string) (*session, *client.Client, *mcp.InitializeResult, error) {
@@ -486,6 +529,10 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 	s.set(func(st *Status) { st.PID = sess.pid })
 	cl := sess.cl
 	if cl == nil {
+		if remoteType == RemoteSSE {
+			// HTTP+SSE is the 2024-11-05 transport: no server/discover on it.
+			opts = append(opts, client.WithLegacyProtocolOnly())
+		}
 		cl = client.NewClient(sess.tr, opts...)
 	}
 	fail := func(err error) (*session, *client.Client, *mcp.InitializeResult, error) {
@@ -522,7 +569,10 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		return fail(fmt.Errorf("%s: start session: %w", s.spec.Name, err))
 	}
 	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
-	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0, s.clientInfo())
+	s.mu.Lock()
+	era := s.era
+	s.mu.Unlock()
+	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0, s.clientInfo(), era)
 	cancel()
 	mark(StepInitialize, err)
 	if err != nil {
@@ -554,6 +604,12 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 			return fail(s.unauthorized())
 		}
 		return fail(fmt.Errorf("%s: initialize%s: %w", s.spec.Name, via, err))
+	}
+	if st, ok := sess.tr.(streamable); ok && st.spoiled.Load() && !modern(cl.ProtocolVersion()) {
+		s.mu.Lock()
+		s.era = cl.ProtocolVersion()
+		s.mu.Unlock()
+		return fail(errRedial)
 	}
 	return sess, cl, res, nil
 }
@@ -601,9 +657,12 @@ func ping(ctx context.Context, tr transport.Interface) error {
 	return nil
 }
 
-// initialize runs the MCP handshake, giving up as soon as the process exits
-// (or the remote session ends).
-func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, isProcess bool, info mcp.Implementation) (*mcp.InitializeResult, error) {
+// initialize opens the MCP connection, giving up as soon as the process
+// exits (or the remote session ends). With era empty, mcp-go probes with
+// server/discover (revision 2026-07-28) and falls back to the initialize
+// handshake on any other answer or after DiscoverTimeout; with era set, it
+// asks for that revision straight away.
+func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, isProcess bool, info mcp.Implementation, era string) (*mcp.InitializeResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -615,6 +674,9 @@ func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, is
 	}()
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if era != "" {
+		req.Params.ProtocolVersion = era
+	}
 	req.Params.ClientInfo = info
 	res, err := cl.Initialize(ctx, req)
 	if err != nil && isProcess {

@@ -282,6 +282,14 @@ func schemaMap(raw json.RawMessage) map[string]any {
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		m = map[string]any{}
 	}
+	// Tool schemas arrive as the server sent them (JSON Schema 2020-12,
+	// whole). OpenAI's and Anthropic's tool definitions refuse these
+	// keywords at the top level and fail the whole request for one tool
+	// that has them; the server still gets arguments checked against its
+	// own schema.
+	for _, k := range topLevelRefused {
+		delete(m, k)
+	}
 	if _, ok := m["type"]; !ok {
 		m["type"] = "object"
 	}
@@ -292,6 +300,10 @@ func schemaMap(raw json.RawMessage) map[string]any {
 	}
 	return m
 }
+
+// topLevelRefused are the schema keywords providers refuse at the top of a
+// tool's input schema.
+var topLevelRefused = []string{"$schema", "$id", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "enum", "const"}
 
 // settle gives a final error its user-facing form.
 func settle(ctx context.Context, name, op, model string, err error) error {

@@ -272,6 +272,7 @@ export namespace app {
 	    configuredFolders: string[];
 	    logging: boolean;
 	    logLevel: string;
+	    protocol: string;
 	    sandboxed: boolean;
 	    seq: number;
 	}

@@ -15,6 +15,7 @@ export function ServerMetaLine({ server: s }: { server: ServerView }) {
         {tags.map((t) => <span key={t} className="tag">{t}</span>)}
         {s.docsUrl && <ExternalLink href={s.docsUrl}>Docs</ExternalLink>}
         {s.version && <span className="muted">v{s.version.replace(/^v/, '')}</span>}
+        {s.protocol && <span className="muted" title="The revision of the Model Context Protocol this server speaks">MCP {s.protocol}</span>}
         {(s.usedBy ?? []).length > 0 && <span className="muted">Used by {s.usedBy.join(', ')}</span>}
       </div>
       {s.instructions && (

@@ -61,3 +61,13 @@ describe('ServerProtocol', () => {
     expect(screen.queryByLabelText('Roots choice of docs')).toBeNull();
   });
 });
+
+describe('ServerMetaLine', () => {
+  it('names the MCP revision a ready server speaks, and none before', async () => {
+    const { ServerMetaLine } = await import('./ServerMeta');
+    const { rerender } = render(<ServerMetaLine server={server({ protocol: '2026-07-28', version: '1.2.0' })} />);
+    expect(screen.getByText('MCP 2026-07-28')).toBeTruthy();
+    rerender(<ServerMetaLine server={server({ protocol: '' })} />);
+    expect(screen.queryByText(/^MCP /)).toBeNull();
+  });
+});

@@ -59,17 +59,22 @@ func main() {
 func run(ctx context.Context, scenario, url string) error {
 	oauth.OpenBrowser = followRedirect
 	remote := &supervisor.Remote{URL: url}
+	// auth/pre-registration hands over a client registered out of band, as
+	// a user's "oauth": {"clientId", "clientSecret"} entry would; the
+	// http-*-headers scenarios the tool calls to make.
+	var sc struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+		ToolCalls    []struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"toolCalls"`
+	}
 	if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
-		// auth/pre-registration hands over a client registered out of band,
-		// as a user's "oauth": {"clientId", "clientSecret"} entry would.
-		var c struct {
-			ClientID     string `json:"client_id"`
-			ClientSecret string `json:"client_secret"`
-		}
-		if err := json.Unmarshal([]byte(raw), &c); err != nil {
+		if err := json.Unmarshal([]byte(raw), &sc); err != nil {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
-		remote.OAuth = oauth.Settings{ClientID: c.ClientID, ClientSecret: c.ClientSecret}
+		remote.OAuth = oauth.Settings{ClientID: sc.ClientID, ClientSecret: sc.ClientSecret}
 	}
 	m := mcpmanager.New(mcpmanager.Options{ClientMetadataURL: clientMetadataURL})
 	defer func() {
@@ -81,12 +86,50 @@ func run(ctx context.Context, scenario, url string) error {
 	m.Apply([]mcpmanager.ServerConfig{{Name: server, Remote: remote, Restart: supervisor.Restart{Disabled: true}}})
 	c := &session{m: m}
 
-	if _, err := c.tools(ctx); err != nil {
+	tools, err := c.tools(ctx)
+	if err != nil {
 		return err
 	}
-	switch scenario {
-	case "initialize":
+	if len(sc.ToolCalls) > 0 {
+		for _, tc := range sc.ToolCalls {
+			if err := c.call(ctx, tc.Name, tc.Arguments); err != nil {
+				return err
+			}
+		}
 		return nil
+	}
+	switch scenario {
+	case "initialize", "request-metadata", "json-schema-ref-no-deref":
+		return nil
+	case "http-invalid-tool-headers":
+		// The malformed tools are left out; the valid one still works.
+		return c.call(ctx, "valid_tool", map[string]any{"region": "us-west1"})
+	case "json-schema-2020-12-preservation":
+		// Echo the schema as the registry keeps it: any keyword dropped or
+		// $ref resolved on the way shows in the suite's diff.
+		for _, t := range tools {
+			if t.Tool.Name == "json_schema_2020_12_tool" {
+				schema, err := t.Schema()
+				if err != nil {
+					return err
+				}
+				return c.call(ctx, "json_schema_echo", map[string]any{"schema": json.RawMessage(schema)})
+			}
+		}
+		return errors.New("json_schema_2020_12_tool is not listed")
+	case "sep-2322-client-request-state":
+		// Two multi round-trip calls with an unrelated one in between: each
+		// keeps its own requestState and answers.
+		errs := make(chan error, 2)
+		go func() { errs <- c.call(ctx, "test_mrtr_echo_state", nil) }()
+		go func() { errs <- c.call(ctx, "test_mrtr_unrelated", nil) }()
+		if err := errors.Join(<-errs, <-errs); err != nil {
+			return err
+		}
+		if err := c.call(ctx, "test_mrtr_no_state", nil); err != nil {
+			return err
+		}
+		return c.call(ctx, "test_mrtr_no_result_type", nil)
 	case "tools_call":
 		return c.call(ctx, "add_numbers", map[string]any{"a": 2, "b": 3})
 	case "elicitation-sep1034-client-defaults":
@@ -149,12 +192,16 @@ func (s *session) retry(ctx context.Context, fn func() error) error {
 	}
 }
 
-func (s *session) tools(ctx context.Context) ([]mcp.Tool, error) {
-	var tools []mcp.Tool
+func (s *session) tools(ctx context.Context) ([]registry.Tool, error) {
+	var tools []registry.Tool
 	err := s.retry(ctx, func() error {
-		var err error
-		tools, err = s.m.Registry().ServerTools(ctx, server)
-		return err
+		// ServerTools says why it failed (a login, say); Tools keeps each
+		// schema as the server sent it.
+		if _, err := s.m.Registry().ServerTools(ctx, server); err != nil {
+			return err
+		}
+		tools, _ = s.m.Registry().Tools(ctx)
+		return nil
 	})
 	return tools, err
 }

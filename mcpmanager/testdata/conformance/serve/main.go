@@ -2,6 +2,10 @@
 // 'switchboard serve --http' (test-only; see ../run.sh).
 //
 //	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...
+//	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] -requirements 2026-07-28
+//
+// With -requirements, the suite runs every scenario that revision requires
+// of a server in one go (0.2.0 pre-releases of the suite).
 //
 // The suite cannot send the bearer token 'switchboard serve' requires, so a
 // loopback proxy adds it to every request and changes nothing else: Host and
@@ -27,6 +31,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -36,20 +41,28 @@ func main() {
 	node := flag.String("node", "", "Node 22")
 	cli := flag.String("conformance", "", "the conformance suite's CLI (dist/index.js)")
 	baseline := flag.String("baseline", "", "expected-failures YAML")
+	requirements := flag.String("requirements", "", "run the scenarios this spec revision requires (instead of naming them)")
 	flag.Parse()
-	if *bin == "" || *node == "" || *cli == "" || flag.NArg() == 0 {
+	if *bin == "" || *node == "" || *cli == "" || (flag.NArg() == 0) == (*requirements == "") {
 		fmt.Fprintln(os.Stderr, "usage: serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *bin, *node, *cli, *baseline, flag.Args()); err != nil {
+	runs := make([][]string, 0, flag.NArg())
+	for _, sc := range flag.Args() {
+		runs = append(runs, []string{"--scenario", sc})
+	}
+	if *requirements != "" {
+		runs = append(runs, []string{"--requirements", *requirements})
+	}
+	if err := run(ctx, *bin, *node, *cli, *baseline, runs); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, bin, node, cli, baseline string, scenarios []string) error {
+func run(ctx context.Context, bin, node, cli, baseline string, runs [][]string) error {
 	dir, err := os.MkdirTemp("", "switchboard-conformance-")
 	if err != nil {
 		return err
@@ -114,15 +127,15 @@ func run(ctx context.Context, bin, node, cli, baseline string, scenarios []strin
 	mcpURL := fmt.Sprintf("http://127.0.0.1:%d/mcp", l.Addr().(*net.TCPAddr).Port)
 
 	var failed []string
-	for _, sc := range scenarios {
-		args := []string{cli, "server", "--url", mcpURL, "--scenario", sc}
+	for _, sc := range runs {
+		args := append([]string{cli, "server", "--url", mcpURL}, sc...)
 		if baseline != "" {
 			args = append(args, "--expected-failures", baseline)
 		}
 		c := exec.CommandContext(ctx, node, args...)
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		if err := c.Run(); err != nil {
-			failed = append(failed, sc)
+			failed = append(failed, strings.Join(sc, " "))
 		}
 	}
 	if len(failed) > 0 {

@@ -1,4 +1,4 @@
-package registry
+package wire
 
 import (
 	"testing"
@@ -13,15 +13,15 @@ func TestPollWait(t *testing.T) {
 		in   *int64
 		want time.Duration
 	}{
-		{nil, TaskPollInterval},
-		{ms(0), TaskPollInterval},
-		{ms(-5), TaskPollInterval},
-		{ms(1), MinTaskPollInterval},
+		{nil, TaskPoll},
+		{ms(0), TaskPoll},
+		{ms(-5), TaskPoll},
+		{ms(1), MinTaskPoll},
 		{ms(2000), 2 * time.Second},
-		{ms(1 << 40), MaxTaskPollInterval},
+		{ms(1 << 40), MaxTaskPoll},
 	} {
-		if got := pollWait(c.in); got != c.want {
-			t.Errorf("pollWait(%v) = %v, want %v", c.in, got, c.want)
+		if got := PollWait(c.in); got != c.want {
+			t.Errorf("PollWait(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
 }

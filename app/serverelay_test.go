@@ -1,0 +1,134 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/cli"
+)
+
+// partyUser answers a form with a name and records the questions.
+type partyUser struct {
+	mu    sync.Mutex
+	asked []string
+}
+
+func (u *partyUser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.mu.Lock()
+	u.asked = append(u.asked, req.Params.Message)
+	u.mu.Unlock()
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"name": "Ada", "size": 3}}}, nil
+}
+
+// TestServeRelaysInputRequired: 'switchboard serve' in front of a server
+// that speaks MCP 2026-07-28 only, for a client of that revision over stdio
+// and over Streamable HTTP. The server's form reaches the client as the
+// input_required result of its own call (no request of the gateway's), the
+// client's retry carries the answer back to the waiting server, and the
+// call ends with the server's result.
+func TestServeRelaysInputRequired(t *testing.T) {
+	bin := parityBuild(t, "../mcpmanager/testdata/modernserver")
+	call := func(t *testing.T, cl *client.Client, u *partyUser) {
+		t.Helper()
+		parityWaitTool(t, cl, "bistro__book_table")
+		if v := cl.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
+			t.Fatalf("the client speaks %q with serve, want 2026-07-28", v)
+		}
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "bistro__book_table"
+		req.Params.Arguments = map[string]any{}
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		res, err := cl.CallTool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(mcp.TextContent).Text; got != "Booked a table for 3 under Ada." {
+			t.Errorf("result %q", got)
+		}
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		if strings.Join(u.asked, "|") != "Who is the table for?" {
+			t.Errorf("the client was asked %q", u.asked)
+		}
+	}
+	modern := func(t *testing.T, cl *client.Client) {
+		t.Helper()
+		if err := cl.Start(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		init := mcp.InitializeRequest{}
+		init.Params.ClientInfo = mcp.Implementation{Name: "relay-test", Version: "1"}
+		init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}}
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		if _, err := cl.Initialize(ctx, init); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("stdio", func(t *testing.T) {
+		dir := parityDataDir(t)
+		terminal(t, dir, "", "servers", "add", "bistro", "--", bin)
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- cli.Run(t.Context(), []string{"--data-dir", dir.String(), "serve"}, cli.Env{Stdin: inR, Stdout: outW, Stderr: io.Discard})
+			outW.Close()
+		}()
+		u := &partyUser{}
+		cl := client.NewClient(transport.NewIO(bufio.NewReader(outR), inW, nil), client.WithElicitationHandler(u))
+		t.Cleanup(func() {
+			cl.Close()
+			inW.Close()
+			<-done
+		})
+		modern(t, cl)
+		call(t, cl, u)
+	})
+
+	t.Run("http", func(t *testing.T) {
+		dir := parityDataDir(t)
+		terminal(t, dir, "", "servers", "add", "bistro", "--", bin)
+		t.Setenv("SWITCHBOARD_SERVE_TOKEN", "relay-token-0123456789")
+		ctx, cancel := context.WithCancel(t.Context())
+		var errb parityBuffer
+		done := make(chan int, 1)
+		go func() {
+			done <- cli.Run(ctx, []string{"--data-dir", dir.String(), "serve", "--http", "127.0.0.1:0"}, cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errb})
+		}()
+		t.Cleanup(func() { cancel(); <-done })
+		addrRe := regexp.MustCompile(`Streamable HTTP at (http://127\.0\.0\.1:\d+/mcp)\n`)
+		var endpoint string
+		for deadline := time.Now().Add(30 * time.Second); endpoint == ""; {
+			if m := addrRe.FindStringSubmatch(errb.String()); m != nil {
+				endpoint = m[1]
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("serve --http did not start: %s", errb.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer relay-token-0123456789"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &partyUser{}
+		cl := client.NewClient(tr, client.WithElicitationHandler(u))
+		t.Cleanup(func() { cl.Close() })
+		modern(t, cl)
+		call(t, cl, u)
+	})
+}

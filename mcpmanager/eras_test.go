@@ -1,0 +1,186 @@
+package mcpmanager
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// buildModernServer builds testdata/modernserver (revision 2026-07-28
+// only) and returns its path.
+func buildModernServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "modernserver")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/modernserver").CombinedOutput(); err != nil {
+		t.Fatalf("build modernserver: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// modernHTTP runs the modern server over Streamable HTTP and returns its URL.
+func modernHTTP(t *testing.T, bin string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("modernserver -http: %v", err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+}
+
+// oldSSE is a server of revision 2024-11-05: HTTP+SSE, and initialize
+// answered with that revision.
+func oldSSE(t *testing.T) string {
+	t.Helper()
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		res.ProtocolVersion = mcp.ProtocolVersion20241105
+	})
+	s := server.NewMCPServer("old", "0.1.0", server.WithHooks(hooks))
+	s.AddTool(mcp.NewTool("greet", mcp.WithString("name")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("Hi " + req.GetString("name", "") + ", from 2024"), nil
+	})
+	srv := httptest.NewUnstartedServer(nil)
+	sse := server.NewSSEServer(s, server.WithBaseURL("http://"+srv.Listener.Addr().String()))
+	srv.Config.Handler = sse
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL + "/sse"
+}
+
+// formUser fills in a server's form: the name given, the rest defaults.
+type formUser struct {
+	mu    sync.Mutex
+	asked []string // "server: message"
+}
+
+func (u *formUser) CreateMessage(context.Context, string, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return nil, errors.New("no model")
+}
+
+func (u *formUser) Elicit(_ context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.mu.Lock()
+	u.asked = append(u.asked, server+": "+req.Params.Message)
+	u.mu.Unlock()
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"name": "Ada"}}}, nil
+}
+
+// TestProtocolEras runs servers of three revisions side by side, each
+// reached the way its revision says, and calls a tool on each: a
+// 2026-07-28 server that refuses initialize, over stdio and over
+// Streamable HTTP, whose form comes as an input_required result; a
+// 2025-11-25 one (server-everything, over stdio); a 2024-11-05 one over
+// HTTP+SSE.
+func TestProtocolEras(t *testing.T) {
+	bin := buildModernServer(t)
+	u := &formUser{}
+	m := New(Options{})
+	m.SetRequestHandler(u)
+	m.Apply([]ServerConfig{
+		{Name: "modern", Command: bin},
+		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}},
+		{Name: "everything", Command: npm(t, "mcp-server-everything")},
+		{Name: "old", Remote: &supervisor.Remote{URL: oldSSE(t)}},
+	})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+
+	want := map[string]string{"modern": "2026-07-28", "web": "2026-07-28", "everything": "2025-11-25", "old": "2024-11-05"}
+	for _, st := range m.Status() {
+		if w, ok := want[st.Name]; ok && (st.State != supervisor.Ready || st.Protocol != w) {
+			t.Errorf("%s: %s %q, protocol %q; want ready on %s", st.Name, st.State, st.Error, st.Protocol, w)
+		}
+	}
+
+	for _, c := range []struct {
+		server, tool string
+		args         map[string]any
+		want         string
+	}{
+		{"modern", "greet", map[string]any{"name": "Ada"}, "Hello, Ada!"},
+		{"modern", "book_table", nil, "Booked a table for 2 under Ada."},
+		{"web", "greet", map[string]any{"name": "Bo"}, "Hello, Bo!"},
+		{"web", "book_table", nil, "Booked a table for 2 under Ada."},
+		{"everything", "echo", map[string]any{"message": "hi"}, "Echo: hi"},
+		{"old", "greet", map[string]any{"name": "Cy"}, "Hi Cy, from 2024"},
+	} {
+		res, err := m.Registry().Call(ctx, c.server, c.tool, c.args, registry.CallOptions{})
+		if err != nil {
+			t.Errorf("%s %s: %v", c.server, c.tool, err)
+			continue
+		}
+		if got := callText(t, res); got != c.want || res.IsError {
+			t.Errorf("%s %s = %q (error %v), want %q", c.server, c.tool, got, res.IsError, c.want)
+		}
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if strings.Join(u.asked, "|") != "modern: Who is the table for?|web: Who is the table for?" {
+		t.Errorf("the user was asked %q", u.asked)
+	}
+}
+
+// TestExtensionTasks: a 2026-07-28 server that turns a call into a task
+// (the io.modelcontextprotocol/tasks extension), over stdio and HTTP. The
+// call waits for the task and gets its result; its states reach OnTask
+// (the task card, 'tools call'); the question the task asks on the way
+// goes to the user, and the answer back with tasks/update.
+func TestExtensionTasks(t *testing.T) {
+	bin := buildModernServer(t)
+	u := &formUser{}
+	m := New(Options{})
+	m.SetRequestHandler(u)
+	m.Apply([]ServerConfig{
+		{Name: "modern", Command: bin},
+		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}},
+	})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	for _, server := range []string{"modern", "web"} {
+		var mu sync.Mutex
+		var states []string
+		res, err := m.Registry().Call(ctx, server, "prepare_report", nil, registry.CallOptions{OnTask: func(u registry.TaskUpdate) {
+			mu.Lock()
+			defer mu.Unlock()
+			states = append(states, u.Status)
+		}})
+		if err != nil {
+			t.Fatalf("%s: %v", server, err)
+		}
+		if got := callText(t, res); got != "Report ready: 3 sections, with the appendix." {
+			t.Errorf("%s: result %q", server, got)
+		}
+		mu.Lock()
+		if strings.Join(states, ",") != "working,input_required,completed" {
+			t.Errorf("%s: task states %v", server, states)
+		}
+		mu.Unlock()
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if strings.Join(u.asked, "|") != "modern: Include the appendix in the report?|web: Include the appendix in the report?" {
+		t.Errorf("the user was asked %q", u.asked)
+	}
+}

@@ -1,0 +1,177 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Revision 2026-07-28 of MCP has no initialize handshake and no sessions: a
+// client probes with server/discover and then sends its protocol version,
+// identity and capabilities with every request; list changes arrive on a
+// subscriptions/listen stream instead of the standalone GET stream. mcp-go
+// speaks both eras; what is here is what the supervisor adds around it:
+// a Streamable HTTP transport that may go either way, the listen stream,
+// and the revision a server spoke (Server.era, Status.Protocol).
+
+// streamable is mcp-go's Streamable HTTP transport, with the standing GET
+// stream that servers before 2026-07-28 send their notifications on, but
+// that does not rule out the modern revision.
+//
+// mcp-go reports a transport with continuous listening as needing the
+// legacy handshake (RequiresLegacyProtocol), since that revision removed the
+// GET stream. Its listener only starts once the connection is established,
+// and not at all on a modern one, so the probe can go first: a modern
+// server gets server/discover and no GET, an older one the handshake and
+// its GET stream.
+//
+// A server that answers server/discover with a result that is not a modern
+// one (an empty result, say) has already opened mcp-go's readiness gate by
+// then, and the GET stream would never start: spoiled says so, and the
+// supervisor connects once more asking for the legacy handshake straight
+// away (errRedial).
+type streamable struct {
+	*transport.StreamableHTTP
+	schemas *rawSchemas
+	spoiled *atomic.Bool
+	tasks   *tasker
+}
+
+// errRedial: the connection was made on a spoiled transport; connect again.
+var errRedial = errors.New("connect again with the legacy handshake")
+
+func (t streamable) keptSchemas() *rawSchemas { return t.schemas }
+
+// RequiresLegacyProtocol is false: see streamable.
+func (streamable) RequiresLegacyProtocol() bool { return false }
+
+var _ transport.HTTPConnection = streamable{}
+
+// modern reports whether version is revision 2026-07-28 or later.
+func modern(version string) bool { return version != "" && mcp.IsModernProtocol(version) }
+
+// listen opens the subscriptions/listen stream of a modern server for the
+// list changes its capabilities announce, and keeps it open (again after
+// ListenRetry when it ends) until ctx ends or stop is called. The
+// notifications reach the client's OnNotification handler like the GET
+// stream's did. It returns nil for a server before 2026-07-28, or one that
+// announces no list changes.
+func (s *Server) listen(ctx context.Context, cl *client.Client, caps mcp.ServerCapabilities) (stop func()) {
+	if !modern(cl.ProtocolVersion()) {
+		return nil
+	}
+	filter := listenFilter(caps)
+	if filter.IsEmpty() {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			err := cl.Listen(ctx, filter)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				s.log.Add(fmt.Sprintf("subscriptions/listen ended: %v; opening it again in %s", err, ListenRetry))
+			}
+			t := time.NewTimer(ListenRetry)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// listenFilter asks for every list change the server says it sends.
+func listenFilter(caps mcp.ServerCapabilities) mcp.SubscriptionFilter {
+	var f mcp.SubscriptionFilter
+	if caps.Tools != nil && caps.Tools.ListChanged {
+		f.ToolsListChanged = true
+	}
+	if caps.Prompts != nil && caps.Prompts.ListChanged {
+		f.PromptsListChanged = true
+	}
+	if caps.Resources != nil && caps.Resources.ListChanged {
+		f.ResourcesListChanged = true
+	}
+	return f
+}
+
+// sendVersioned sends req with send and looks at what a 2026-07-28
+// request may get back:
+//
+//   - A server/discover answer that lists no 2026-07-28 (or later) version
+//     is not a modern answer: servers that answer every unknown method with
+//     an empty result do that. It becomes a method-not-found error, so
+//     mcp-go falls back to the initialize handshake; notModern is told.
+//   - A refusal as of an unsupported protocol version (-32022) that lists
+//     the very version the request declared among those the server
+//     supports is sent once more, under a new id: the refusal contradicts
+//     itself (a server restarted, or behind a balancer mid-upgrade), and
+//     the spec has the client retry with a version both support, which is
+//     that one. A refusal listing only other versions is left to mcp-go,
+//     which picks the highest both support.
+func sendVersioned(ctx context.Context, send func(context.Context, transport.JSONRPCRequest) (*transport.JSONRPCResponse, error), req transport.JSONRPCRequest, notModern func()) (*transport.JSONRPCResponse, error) {
+	res, err := send(ctx, req)
+	if err != nil || res == nil {
+		return res, err
+	}
+	if req.Method == string(mcp.MethodServerDiscover) && res.Error == nil && !modernAnswer(res.Result) {
+		if notModern != nil {
+			notModern()
+		}
+		res.Error = &mcp.JSONRPCErrorDetails{Code: mcp.METHOD_NOT_FOUND, Message: "server/discover answered without a 2026-07-28 protocol version"}
+		res.Result = nil
+		return res, nil
+	}
+	if res.Error == nil || res.Error.Code != mcp.UNSUPPORTED_PROTOCOL_VERSION {
+		return res, nil
+	}
+	var unsupported mcp.UnsupportedProtocolVersionError
+	if !errors.As(res.Error.AsError(), &unsupported) || unsupported.Version == "" || !slices.Contains(unsupported.Supported, unsupported.Version) {
+		return res, nil
+	}
+	req.ID = mcp.NewRequestId(fmt.Sprintf("%v-again", req.ID.Value()))
+	return send(ctx, req)
+}
+
+// modernAnswer reports whether a server/discover result lists a protocol
+// version of 2026-07-28 or later.
+func modernAnswer(result json.RawMessage) bool {
+	var r struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return false
+	}
+	return slices.ContainsFunc(r.SupportedVersions, modern)
+}
+
+// SendRequest implements transport.Interface (see sendVersioned).
+func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	res, err := sendVersioned(ctx, t.StreamableHTTP.SendRequest, req, func() { t.spoiled.Store(true) })
+	t.schemas.note(req, res)
+	if err == nil {
+		res, err = t.tasks.follow(ctx, func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+			return sendVersioned(ctx, t.StreamableHTTP.SendRequest, req, nil)
+		}, req, res)
+	}
+	return res, err
+}

@@ -1,0 +1,90 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Client is a ready server's MCP client. Its ListTools keeps each tool's
+// input and output schema as the server sent it (RawInputSchema,
+// RawOutputSchema): mcp-go decodes a schema into a struct that drops every
+// JSON Schema 2020-12 keyword it has no field for ($schema, $defs, allOf,
+// if/then/else, ...), and a tool relayed by 'switchboard serve' or checked
+// against its schema must keep them all, $refs unresolved.
+type Client struct {
+	*client.Client
+	schemas *rawSchemas // nil: the transport keeps none (in-process servers)
+}
+
+// ListTools implements registry.Client.
+func (c *Client) ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+	res, err := c.Client.ListTools(ctx, req)
+	if err == nil && c.schemas != nil {
+		c.schemas.fill(res.Tools)
+	}
+	return res, err
+}
+
+// rawSchemas are the schemas of the tools in the server's tools/list
+// answers, by tool name, as the transport received them. Safe for
+// concurrent use.
+type rawSchemas struct {
+	mu      sync.Mutex
+	in, out map[string]json.RawMessage
+}
+
+// schemaKeeper is a transport that keeps the schemas of the tools/list
+// answers it carries.
+type schemaKeeper interface {
+	keptSchemas() *rawSchemas
+}
+
+// note keeps the schemas of a tools/list answer.
+func (k *rawSchemas) note(req transport.JSONRPCRequest, res *transport.JSONRPCResponse) {
+	if req.Method != string(mcp.MethodToolsList) || res == nil || res.Error != nil {
+		return
+	}
+	var list struct {
+		Tools []struct {
+			Name         string          `json:"name"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(res.Result, &list) != nil {
+		return // mcp-go reports the malformed answer
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.in == nil {
+		k.in, k.out = map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	}
+	for _, t := range list.Tools {
+		k.in[t.Name] = t.InputSchema
+		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
+			k.out[t.Name] = t.OutputSchema
+		} else {
+			delete(k.out, t.Name)
+		}
+	}
+}
+
+// fill puts the kept schemas into tools, in place of the decoded ones.
+func (k *rawSchemas) fill(tools []mcp.Tool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for i := range tools {
+		t := &tools[i]
+		if raw, ok := k.in[t.Name]; ok && len(raw) > 0 && string(raw) != "null" {
+			t.RawInputSchema, t.InputSchema = raw, mcp.ToolInputSchema{}
+		}
+		if raw, ok := k.out[t.Name]; ok {
+			t.RawOutputSchema, t.OutputSchema = raw, mcp.ToolOutputSchema{}
+		}
+	}
+}
