@@ -55,7 +55,8 @@ describe('ServerOAuthForm', () => {
 
   it('saves the client with its new secret, port and scopes', async () => {
     bind({});
-    render(<ServerOAuthForm server={server} />);
+    let onSaved = 0;
+    render(<ServerOAuthForm server={server} onSaved={() => { onSaved++; }} />);
     const form = await screen.findByRole('form', { name: 'OAuth client of linear' });
     fireEvent.change(screen.getByLabelText('Client ID'), { target: { value: ' my-client ' } });
     fireEvent.change(screen.getByLabelText(/Client secret/), { target: { value: 's3cret' } });
@@ -63,6 +64,7 @@ describe('ServerOAuthForm', () => {
     fireEvent.change(screen.getByLabelText(/Scopes/), { target: { value: 'read write' } });
     fireEvent.submit(form);
     await screen.findByRole('status');
+    expect(onSaved).toBe(1);
     expect(saved).toEqual([['linear', expect.objectContaining({ clientId: 'my-client', clientSecret: 's3cret', redirectPort: 8765, scopes: ['read', 'write'], removeSecret: false })]]);
     // The secret leaves the window: the field is empty, the label says it is stored.
     expect((screen.getByLabelText(/Client secret/) as HTMLInputElement).value).toBe('');

@@ -24,9 +24,10 @@ export function scopeList(text: string): string[] {
  * ServerOAuthForm edits, under a remote server's Details, the OAuth client
  * Switchboard logs in as ("oauth" in its entry), for authorization servers
  * that refuse to let it register itself. The secret goes to the keyring and
- * never comes back to the window.
+ * never comes back to the window. onSaved runs after a save (the row drops
+ * a login error the new client may fix).
  */
-export function ServerOAuthForm({ server: s }: { server: ServerView }) {
+export function ServerOAuthForm({ server: s, onSaved }: { server: ServerView; onSaved?: () => void }) {
   const id = useId();
   const [view, setView] = useState<app.OAuthView | null>(null);
   const [clientId, setClientId] = useState('');
@@ -65,6 +66,7 @@ export function ServerOAuthForm({ server: s }: { server: ServerView }) {
       setRemoveSecret(false);
       await refreshServers();
       setSaved(true);
+      onSaved?.();
     } catch (e) {
       setErr(message(e));
     }

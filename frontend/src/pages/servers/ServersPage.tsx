@@ -91,7 +91,7 @@ export function ServersPage() {
 }
 
 function ServerRow({ server: s }: { server: ServerView }) {
-  const { busy, err, act } = useAction();
+  const { busy, err, setErr, act } = useAction();
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
   const [editingEntry, setEditingEntry] = useState(false);
@@ -144,7 +144,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       {editingEntry && <ServerEditor name={s.name} onClose={() => setEditingEntry(false)} />}
       {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
       {editing && <ServerSandboxForm server={s} />}
-      {editing && <ServerOAuthForm server={s} />}
+      {editing && <ServerOAuthForm server={s} onSaved={() => setErr('')} />}
       {editing && <ServerProtocol server={s} />}
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>
