@@ -1,7 +1,6 @@
 package mcpmanager
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -48,35 +47,18 @@ func FromConfig(s config.Server) ServerConfig {
 		if err := config.CheckURL(s.URL, s.Transport); err != nil && c.StartError == "" {
 			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
 		}
-		settings, err := oauthSettings(s.Extra["oauth"])
-		if err != nil && c.StartError == "" {
-			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
-		}
-		c.Remote.OAuth = settings
+		c.Remote.OAuth = oauthSettings(s.OAuth)
 	}
 	return c
 }
 
-// oauthSettings reads a remote entry's "oauth" object, in the shape Gemini
-// CLI and Claude Code write it: {"clientId", "clientSecret", "scopes",
-// "callbackPort"}. Every field is optional.
-func oauthSettings(raw json.RawMessage) (oauth.Settings, error) {
-	if len(raw) == 0 {
-		return oauth.Settings{}, nil
+// oauthSettings is a remote entry's "oauth" object (checked with the
+// file: config.OAuth) as the login uses it, its secret expanded.
+func oauthSettings(o *config.OAuth) oauth.Settings {
+	if o == nil {
+		return oauth.Settings{}
 	}
-	var v struct {
-		ClientID     string   `json:"clientId"`
-		ClientSecret string   `json:"clientSecret"`
-		Scopes       []string `json:"scopes"`
-		CallbackPort int      `json:"callbackPort"`
-	}
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return oauth.Settings{}, fmt.Errorf(`"oauth" must be an object like {"clientId": "...", "scopes": ["..."]}: %w`, err)
-	}
-	if v.CallbackPort < 0 || v.CallbackPort > 65535 {
-		return oauth.Settings{}, fmt.Errorf(`"oauth.callbackPort" %d is not a port number (1-65535)`, v.CallbackPort)
-	}
-	return oauth.Settings{ClientID: v.ClientID, ClientSecret: v.ClientSecret, Scopes: v.Scopes, CallbackPort: v.CallbackPort}, nil
+	return oauth.Settings{ClientID: o.ClientID, ClientSecret: o.ClientSecret, Scopes: slices.Clone(o.Scopes), RedirectPort: o.RedirectPort}
 }
 
 // Specs turns config servers into what the manager runs. expand replaces
@@ -130,6 +112,9 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 	}
 	for k, v := range out.Headers {
 		out.Headers[k] = x(v)
+	}
+	if o := out.OAuth; o != nil {
+		o.ClientID, o.ClientSecret = x(o.ClientID), x(o.ClientSecret)
 	}
 	if firstErr != nil {
 		return s, firstErr

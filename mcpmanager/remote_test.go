@@ -225,6 +225,13 @@ func TestLogin(t *testing.T) {
 }
 
 func TestFromConfigOAuth(t *testing.T) {
+	secrets := map[string]string{"${secret:remote_OAUTH_CLIENT_SECRET}": "s3cret"}
+	expand := func(v string) (string, error) {
+		if r, ok := secrets[v]; ok {
+			return r, nil
+		}
+		return "", fmt.Errorf("secret %q is not in the keyring", v)
+	}
 	cases := []struct {
 		name  string
 		entry string
@@ -232,10 +239,12 @@ func TestFromConfigOAuth(t *testing.T) {
 		err   string // substring of StartError
 	}{
 		{"no oauth object", `{"url": "https://x.example/mcp"}`, oauth.Settings{}, ""},
-		{"pre-registered client", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "s", "scopes": ["a", "b"], "callbackPort": 8765}}`,
-			oauth.Settings{ClientID: "id", ClientSecret: "s", Scopes: []string{"a", "b"}, CallbackPort: 8765}, ""},
-		{"not an object", `{"url": "https://x.example/mcp", "oauth": "yes"}`, oauth.Settings{}, `"oauth" must be an object`},
-		{"bad port", `{"url": "https://x.example/mcp", "oauth": {"callbackPort": 70000}}`, oauth.Settings{}, "is not a port number"},
+		{"pre-registered client, its secret from the keyring", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "${secret:remote_OAUTH_CLIENT_SECRET}", "scopes": ["a", "b"], "redirectPort": 8765}}`,
+			oauth.Settings{ClientID: "id", ClientSecret: "s3cret", Scopes: []string{"a", "b"}, RedirectPort: 8765}, ""},
+		{"Claude Code's callbackPort", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "callbackPort": 8765}}`,
+			oauth.Settings{ClientID: "id", RedirectPort: 8765}, ""},
+		{"secret missing from the keyring", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "${secret:gone}"}}`,
+			oauth.Settings{ClientID: "id", ClientSecret: "${secret:gone}"}, "is not in the keyring"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -243,7 +252,7 @@ func TestFromConfigOAuth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sc := FromConfig(f.Servers[0])
+			sc := Specs(f.Servers, expand)[0]
 			if sc.Remote == nil || !reflect.DeepEqual(sc.Remote.OAuth, c.want) || !strings.Contains(sc.StartError, c.err) || (c.err == "") != (sc.StartError == "") {
 				t.Errorf("remote %+v, start error %q; want %+v and %q", sc.Remote, sc.StartError, c.want, c.err)
 			}

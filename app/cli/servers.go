@@ -157,7 +157,7 @@ func serversImportCmd() *Command {
 			fs.BoolVar(&sandboxed, "sandbox", false, `run the imported local servers in a sandbox ("sandbox": true unless their entry has one)`)
 			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
 			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename (repeatable)")
-			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR or SERVER.headers.NAME (repeatable)")
+			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR, SERVER.headers.NAME or SERVER.oauth.clientSecret (repeatable)")
 		},
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {

@@ -12,7 +12,7 @@ import (
 // Move is one value that leaves a config for the keyring.
 type Move struct {
 	Server string `json:"server"`
-	Field  string `json:"field"` // env.GITHUB_TOKEN, headers.Authorization
+	Field  string `json:"field"` // env.GITHUB_TOKEN, headers.Authorization, oauth.clientSecret
 	Name   string `json:"name"`  // keyring name: <server>_<VAR>
 	Masked string `json:"masked"`
 	value  string
@@ -40,6 +40,14 @@ func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	}
 	visit("env", out.Env, false)
 	visit("headers", out.Headers, true)
+	if o := out.OAuth; o != nil && o.ClientSecret != "" && config.Reference(o.ClientSecret) != o.ClientSecret {
+		// A client secret is a secret whatever it looks like.
+		mv := Move{Server: s.Name, Field: "oauth.clientSecret", Name: NameFor(s.Name, "OAUTH_CLIENT_SECRET"), Masked: Mask(o.ClientSecret), value: o.ClientSecret}
+		if !keep[mv.Key()] {
+			o.ClientSecret = "${secret:" + mv.Name + "}"
+			moves = append(moves, mv)
+		}
+	}
 	return out, moves
 }
 
@@ -149,6 +157,9 @@ func List(cfg *config.Config, st *Store) []SecretInfo {
 		}
 		for _, v := range s.Headers {
 			vals = append(vals, v)
+		}
+		if s.OAuth != nil {
+			vals = append(vals, s.OAuth.ClientSecret)
 		}
 		for _, v := range vals {
 			for _, n := range Refs(v) {

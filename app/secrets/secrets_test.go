@@ -65,6 +65,31 @@ func TestExtractAndOptOut(t *testing.T) {
 	}
 }
 
+func TestExtractOAuthClientSecret(t *testing.T) {
+	cases := []struct {
+		name, secret, want string
+		keep               bool
+		moves              int
+	}{
+		{"plaintext moves to the keyring", "short", "${secret:linear_OAUTH_CLIENT_SECRET}", false, 1},
+		{"a reference stays", "${secret:mine}", "${secret:mine}", false, 0},
+		{"kept in plaintext by choice", "short", "short", true, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := config.Server{Name: "linear", Transport: config.HTTP, URL: "https://mcp.linear.app/mcp",
+				OAuth: &config.OAuth{ClientID: "sb", ClientSecret: c.secret}}
+			out, moves := Extract(s, map[string]bool{"linear.oauth.clientSecret": c.keep})
+			if out.OAuth.ClientSecret != c.want || len(moves) != c.moves || s.OAuth.ClientSecret != c.secret {
+				t.Fatalf("secret %q, moves %+v (input now %q)", out.OAuth.ClientSecret, moves, s.OAuth.ClientSecret)
+			}
+			if c.moves == 1 && (moves[0].Key() != "linear.oauth.clientSecret" || moves[0].Masked == c.secret) {
+				t.Errorf("move %+v", moves[0])
+			}
+		})
+	}
+}
+
 func TestStoreWithMockKeyring(t *testing.T) {
 	keyring.MockInit()
 	BusCheck = nil

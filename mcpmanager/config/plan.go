@@ -329,6 +329,13 @@ func Diff(a, b Server) []Change {
 	if sa, sb := sandboxJSON(a.Sandbox), sandboxJSON(b.Sandbox); sa != sb {
 		out = append(out, Change{Field: "sandbox", From: sa, To: sb})
 	}
+	switch oa, ob := oauthJSON(a.OAuth), oauthJSON(b.OAuth); {
+	case oa != ob:
+		out = append(out, Change{Field: "oauth", From: oa, To: ob})
+	case a.OAuth != nil && b.OAuth != nil && a.OAuth.ClientSecret != b.OAuth.ClientSecret:
+		// Both sides show a plaintext secret masked: say that it changed.
+		out = append(out, Change{Field: "oauth.clientSecret", Secret: true})
+	}
 	keys := slices.Sorted(maps.Keys(a.Extra))
 	for k := range b.Extra {
 		if _, ok := a.Extra[k]; !ok {

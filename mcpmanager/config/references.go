@@ -77,4 +77,7 @@ func (o *Opaque) RevealServer(s *Server) {
 	for k, v := range s.Headers {
 		s.Headers[k] = o.Reveal(v)
 	}
+	if s.OAuth != nil {
+		s.OAuth.ClientID, s.OAuth.ClientSecret = o.Reveal(s.OAuth.ClientID), o.Reveal(s.OAuth.ClientSecret)
+	}
 }

@@ -91,7 +91,9 @@ type Server struct {
 	RootsMode string
 	// Sandbox, when set, runs a stdio server in a sandbox (see sandbox.go).
 	Sandbox *Sandbox
-	Extra   map[string]json.RawMessage
+	// OAuth, when set, is a remote server's pre-registered client (see oauth.go).
+	OAuth *OAuth
+	Extra map[string]json.RawMessage
 }
 
 // knownKeys are the server keys this package interprets; everything else
@@ -102,6 +104,7 @@ var knownKeys = map[string]bool{
 	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
+	"oauth": true,
 }
 
 // Clone returns a deep copy.
@@ -111,6 +114,7 @@ func (s Server) Clone() Server {
 	s.Headers = maps.Clone(s.Headers)
 	s.Roots = slices.Clone(s.Roots)
 	s.Sandbox = s.Sandbox.Clone()
+	s.OAuth = s.OAuth.Clone()
 	if s.Restart != nil {
 		r := *s.Restart
 		s.Restart = &r
@@ -166,6 +170,7 @@ func (s Server) MarshalJSON() ([]byte, error) {
 		{"roots", len(s.Roots) > 0, s.Roots},
 		{"roots", len(s.Roots) == 0 && s.RootsMode != "", s.RootsMode},
 		{"sandbox", s.Sandbox != nil, s.Sandbox},
+		{"oauth", s.OAuth != nil, s.OAuth},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -377,7 +382,7 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		last[m.key] = i
 	}
 	var typ, transport Transport
-	var typeNode, transportNode, urlNode, commandNode, sandboxNode *node
+	var typeNode, transportNode, urlNode, commandNode, sandboxNode, oauthNode *node
 	urlKeys := 0
 	for i, m := range n.members {
 		if last[m.key] != i {
@@ -410,6 +415,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		case "sandbox":
 			sandboxNode = v
 			s.Sandbox = c.sandbox(p, v)
+		case "oauth":
+			oauthNode = v
+			s.OAuth = c.oauth(p, v)
 		case "url", "serverUrl", "httpUrl":
 			urlKeys++
 			if urlKeys > 1 {
@@ -489,6 +497,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	}
 	if s.Sandbox != nil && s.Transport != Stdio && s.Transport != "" {
 		c.add(SeverityWarning, pathKey(path, "sandbox"), sandboxNode, "is ignored: only a local (stdio) server runs in a sandbox; remove it")
+	}
+	if s.OAuth != nil && s.Transport == Stdio {
+		c.add(SeverityWarning, pathKey(path, "oauth"), oauthNode, "is ignored: only a remote (http/sse) server logs in with OAuth; give a local server its credentials as env values")
 	}
 	return s
 }

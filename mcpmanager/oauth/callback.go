@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -53,9 +54,35 @@ type callbackResult struct {
 	err  error
 }
 
+// issuerCheck is what RFC 9207 asks of an authorization response: its
+// "iss" equals issuer, recorded from the validated metadata, by simple
+// string comparison (no case folding, port, trailing-slash or
+// percent-encoding normalization: MCP 2026-07-28); required when the
+// server advertises that it always sends one.
+type issuerCheck struct {
+	issuer   string
+	required bool
+}
+
+// check returns why q cannot be trusted as the authorization server's
+// answer, or nil. It runs before the answer's error is looked at: an
+// answer from another server must not be acted on or shown.
+func (c issuerCheck) check(q url.Values) error {
+	got, present := q["iss"]
+	switch {
+	case present && (len(got) != 1 || got[0] != c.issuer):
+		return fmt.Errorf("%w: it names issuer %q, not %q; %s", ErrIssuerMismatch, strings.Join(got, ", "), c.issuer, issAdvice)
+	case !present && c.required:
+		return fmt.Errorf("%w: it names no issuer, although %s says it always does; %s", ErrIssuerMismatch, c.issuer, issAdvice)
+	}
+	return nil
+}
+
+const issAdvice = "start the login again, and if it repeats, tell the server's operator"
+
 // listenLoopback listens on 127.0.0.1 (port, or any port when it is 0 or
 // taken and was only a preference) for the redirect carrying state.
-func listenLoopback(port int, state, issuer, server string) (*callback, error) {
+func listenLoopback(port int, state string, iss issuerCheck, server string) (*callback, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil && port != 0 {
 		l, err = net.Listen("tcp", "127.0.0.1:0")
@@ -71,14 +98,15 @@ func listenLoopback(port int, state, issuer, server string) (*callback, error) {
 	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		var res callbackResult
-		switch {
+		switch issErr := iss.check(q); {
 		case q.Get("state") != state:
 			res.err = &Error{Op: "authorize", Err: ErrStateMismatch}
+		case issErr != nil:
+			// RFC 9207: the answer came from another authorization server
+			// (a mix-up attack): its code goes nowhere, its error is not shown.
+			res.err = &Error{Op: "authorize", Err: issErr}
 		case q.Get("error") != "":
 			res.err = &Error{Op: "authorize", Err: fmt.Errorf("%w: %s %s", ErrDenied, q.Get("error"), q.Get("error_description"))}
-		case q.Get("iss") != "" && strings.TrimSuffix(q.Get("iss"), "/") != strings.TrimSuffix(issuer, "/"):
-			// RFC 9207: the answer came from another authorization server (mix-up attack).
-			res.err = &Error{Op: "authorize", Err: fmt.Errorf("%w: the answer names issuer %q, not %q", ErrDenied, q.Get("iss"), issuer)}
 		case q.Get("code") == "":
 			res.err = &Error{Op: "authorize", Err: fmt.Errorf("%w: the redirect carries no code", ErrDenied)}
 		default:

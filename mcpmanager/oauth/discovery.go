@@ -31,6 +31,9 @@ type serverMetadata struct {
 	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
+	// IssParameterSupported: the server puts "iss" in every authorization
+	// response (RFC 9207), so an answer without one is refused.
+	IssParameterSupported bool `json:"authorization_response_iss_parameter_supported"`
 }
 
 // plan is what discovery found: who issues tokens for which resource.

@@ -34,12 +34,16 @@ type fake struct {
 	state     string         // if set, the redirect carries this state instead of the request's
 	iss       string         // if set, the redirect carries this RFC 9207 issuer
 	tokenFail string         // if set, the token endpoint answers this OAuth error
+	grant     *string        // if set, the scope granted whatever was asked
 	refuse    map[string]bool
 	// records
 	gets       []string
 	authorizeQ []url.Values
 	tokenReqs  []tokenReq
 	regs       []map[string]any
+	regPaths   []string // where each registration was posted
+	authPaths  []string // where each authorization request went
+	tokenPaths []string // where each token request went
 	challenge  string
 	issued     map[string]string // access token → scope
 	refresh    map[string]string // refresh token → scope
@@ -121,6 +125,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && strings.HasSuffix(path, "/authorize"):
 		q := r.URL.Query()
 		f.authorizeQ = append(f.authorizeQ, q)
+		f.authPaths = append(f.authPaths, path)
 		f.challenge = q.Get("code_challenge")
 		back, err := url.Parse(q.Get("redirect_uri"))
 		if err != nil {
@@ -143,6 +148,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		tr := tokenReq{form: form}
 		tr.user, tr.pass, tr.basic = r.BasicAuth()
 		f.tokenReqs = append(f.tokenReqs, tr)
+		f.tokenPaths = append(f.tokenPaths, path)
 		if f.tokenFail != "" {
 			writeJSON(http.StatusBadRequest, map[string]string{"error": f.tokenFail})
 			return
@@ -167,6 +173,9 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 			return
 		}
+		if f.grant != nil {
+			scope = *f.grant
+		}
 		f.n++
 		at, rt := fmt.Sprintf("access-%d-secretvalue", f.n), fmt.Sprintf("refresh-%d-secretvalue", f.n)
 		f.issued[at], f.refresh[rt] = scope, scope
@@ -175,7 +184,9 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		var reg map[string]any
 		_ = json.Unmarshal(body, &reg)
 		f.regs = append(f.regs, reg)
-		writeJSON(http.StatusCreated, map[string]any{"client_id": "dynamic-client", "client_secret": "dynamic-secret-value", "token_endpoint_auth_method": reg["token_endpoint_auth_method"]})
+		f.regPaths = append(f.regPaths, path)
+		// Each authorization server (path prefix) hands out its own client ID.
+		writeJSON(http.StatusCreated, map[string]any{"client_id": "dynamic-client" + strings.TrimSuffix(path, "/register"), "client_secret": "dynamic-secret-value", "token_endpoint_auth_method": reg["token_endpoint_auth_method"]})
 	case r.Method == http.MethodGet:
 		f.gets = append(f.gets, path)
 		if doc, ok := f.docs[path]; ok {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -44,11 +45,13 @@ func (a *Authorizer) Login(ctx context.Context, show func(authURL string)) error
 	scopes := a.selectScopes(ch, p, stepUp)
 
 	state, verifier := randomString(), randomString()
-	issuer := p.meta.Issuer // what the server names itself in an RFC 9207 "iss"
-	if issuer == "" {
-		issuer = p.issuer
+	// RFC 9207 / MCP 2026-07-28: the issuer is recorded from the validated
+	// metadata before the browser opens; the answer's "iss" must equal it.
+	iss := issuerCheck{issuer: p.meta.Issuer, required: p.meta.IssParameterSupported}
+	if iss.issuer == "" {
+		iss.issuer = p.issuer
 	}
-	cb, err := listenLoopback(a.callbackPort(p.issuer), state, issuer, a.cfg.Server)
+	cb, err := listenLoopback(a.callbackPort(p.issuer), state, iss, a.cfg.Server)
 	if err != nil {
 		return err
 	}
@@ -96,15 +99,33 @@ func (a *Authorizer) Login(ctx context.Context, show func(authURL string)) error
 	if err != nil {
 		return err
 	}
-	rec := &record{
-		ServerURL: a.cfg.URL, Resource: p.resource, Issuer: p.issuer, TokenEndpoint: p.meta.TokenEndpoint,
-		Client: cl,
-	}
-	tok.apply(rec, scopes)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.load()
+	rec := &record{
+		ServerURL: a.cfg.URL, Resource: p.resource, Issuer: p.issuer, TokenEndpoint: p.meta.TokenEndpoint,
+		Client: cl, Clients: map[string]client{}, Requested: strings.Join(scopes, " "),
+	}
+	if a.rec != nil {
+		maps.Copy(rec.Clients, a.rec.Clients) // other issuers' registrations stay theirs
+	}
+	rec.Clients[p.issuer] = cl
+	tok.apply(rec, scopes)
 	if err := a.save(rec); err != nil {
 		return err
+	}
+	if stepUp && ch != nil && len(ch.Scopes()) > 0 {
+		// Count the step-ups the authorization server did not honour, so
+		// the Transport stops asking for logins that cannot help.
+		k := scopeKey(ch.Scopes())
+		if subset(ch.Scopes(), strings.Fields(rec.Scope)) {
+			delete(a.denied, k)
+		} else {
+			if a.denied == nil {
+				a.denied = map[string]int{}
+			}
+			a.denied[k]++
+		}
 	}
 	a.challenge, a.stepUp = nil, false
 	return nil
@@ -135,7 +156,10 @@ func (a *Authorizer) probe(ctx context.Context) *Challenge {
 
 // selectScopes follows the spec's strategy: the challenge's scope, else the
 // configured scopes, else everything the resource supports, else none (the
-// parameter is omitted). A step-up keeps the scopes already granted.
+// parameter is omitted). A step-up keeps the scopes asked for and granted
+// before (their union with the challenge's). offline_access, which brings
+// a refresh token, is asked for exactly when the authorization server
+// lists it in its scopes_supported (MCP 2026-07-28, SEP-2207).
 func (a *Authorizer) selectScopes(ch *Challenge, p *plan, stepUp bool) []string {
 	var s []string
 	switch {
@@ -147,25 +171,36 @@ func (a *Authorizer) selectScopes(ch *Challenge, p *plan, stepUp bool) []string 
 		s = p.prmScopes
 	}
 	if stepUp {
-		s = union(a.grantedScopes(), s)
+		s = union(a.heldScopes(), s)
+	}
+	offered := slices.Contains(p.meta.ScopesSupported, offlineAccess)
+	s = slices.DeleteFunc(slices.Clone(s), func(v string) bool { return v == offlineAccess && !offered })
+	if offered && len(s) > 0 && !slices.Contains(s, offlineAccess) {
+		// Only beside other scopes: a lone offline_access would replace
+		// the server's default scope when none is named.
+		s = append(s, offlineAccess)
 	}
 	return s
 }
+
+// offlineAccess is the scope that asks for a refresh token (OpenID Connect).
+const offlineAccess = "offline_access"
 
 // callbackPort is the loopback port to try first: the configured one, or
 // the one an earlier dynamic registration with this issuer named (so the
 // registration stays valid). 0 means any.
 func (a *Authorizer) callbackPort(issuer string) int {
-	if p := a.cfg.Settings.CallbackPort; p > 0 {
+	if p := a.cfg.Settings.RedirectPort; p > 0 {
 		return p
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.load()
-	if a.rec == nil || !a.rec.Client.Dynamic || a.rec.Client.Issuer != issuer {
+	c, ok := a.rec.clientFor(issuer)
+	if !ok || !c.Dynamic {
 		return 0
 	}
-	u, err := url.Parse(a.rec.Client.RedirectURI)
+	u, err := url.Parse(c.RedirectURI)
 	if err != nil {
 		return 0
 	}
@@ -174,26 +209,38 @@ func (a *Authorizer) callbackPort(issuer string) int {
 	return port
 }
 
-// identify picks how the app names itself: the configured client, an
-// earlier registration for this issuer and redirect URI, a client ID
-// metadata document, or a new dynamic registration.
+// identify picks how the app names itself, in the order MCP 2026-07-28
+// gives: the configured (pre-registered) client, a client ID metadata
+// document when the authorization server supports them, then dynamic
+// registration: the earlier one with this issuer and redirect URI, else a
+// new one. A registration with another issuer is never reused.
 func (a *Authorizer) identify(ctx context.Context, p *plan, redirectURI string) (client, error) {
 	supported := p.meta.TokenEndpointAuthMethodsSupported
-	if s := a.cfg.Settings; s.ClientID != "" {
-		return client{ID: s.ClientID, AuthMethod: authMethod(supported, s.ClientSecret != ""), RedirectURI: redirectURI, Issuer: p.issuer}, nil
-	}
 	a.mu.Lock()
 	a.load()
-	var prev client
+	prev, known := a.rec.clientFor(p.issuer)
+	var moved string // the issuer the configured client was used with, if another
 	if a.rec != nil {
-		prev = a.rec.Client
+		for iss, c := range a.rec.Clients {
+			if c.Configured && c.ID == a.cfg.Settings.ClientID && iss != p.issuer {
+				moved = iss
+			}
+		}
 	}
 	a.mu.Unlock()
-	if prev.Dynamic && prev.Issuer == p.issuer && prev.RedirectURI == redirectURI {
-		return prev, nil
+	if s := a.cfg.Settings; s.ClientID != "" {
+		if moved != "" && !(known && prev.Configured && prev.ID == s.ClientID) {
+			// Pre-registered credentials belong to one authorization
+			// server: say so rather than send them to another.
+			return client{}, &Error{Op: "register", Path: p.issuer, Err: fmt.Errorf(`%w (%s, no longer %s): register Switchboard with %s and enter the client it gives you under the server's Details → OAuth client (its "oauth" entry); if this client ID is valid there too, forget the old login with 'switchboard secrets delete %s' and log in again`, ErrIssuerChanged, p.issuer, moved, p.issuer, KeyFor(a.cfg.Server))}
+		}
+		return client{ID: s.ClientID, AuthMethod: authMethod(supported, s.ClientSecret != ""), RedirectURI: redirectURI, Issuer: p.issuer, Configured: true}, nil
 	}
 	if p.meta.ClientIDMetadataDocumentSupported && a.cfg.ClientMetadataURL != "" {
 		return client{ID: a.cfg.ClientMetadataURL, AuthMethod: "none", RedirectURI: redirectURI, Issuer: p.issuer}, nil
+	}
+	if known && prev.Dynamic && prev.RedirectURI == redirectURI {
+		return prev, nil
 	}
 	if p.meta.RegistrationEndpoint == "" {
 		return client{}, &Error{Op: "register", Path: p.issuer, Err: ErrNoClient}
@@ -228,7 +275,10 @@ func (a *Authorizer) register(ctx context.Context, p *plan, redirectURI string) 
 		method = "client_secret_post"
 	}
 	body, _ := json.Marshal(map[string]any{
-		"client_name":                a.cfg.ClientName,
+		"client_name": a.cfg.ClientName,
+		// MCP 2026-07-28 (SEP-837): OIDC servers take an omitted type as
+		// "web" and may then refuse a loopback redirect URI.
+		"application_type":           applicationType(redirectURI),
 		"redirect_uris":              []string{redirectURI},
 		"grant_types":                []string{"authorization_code", "refresh_token"},
 		"response_types":             []string{"code"},
@@ -262,6 +312,16 @@ func (a *Authorizer) register(ctx context.Context, p *plan, redirectURI string) 
 		method = r.AuthMethod // what the server registered wins over what was asked
 	}
 	return client{ID: r.ClientID, Secret: r.Secret, AuthMethod: method, RedirectURI: redirectURI, Issuer: p.issuer, Dynamic: true}, nil
+}
+
+// applicationType is the OIDC application_type of a client redirected to
+// redirectURI: "native" for this machine's loopback (a desktop app), "web"
+// for anything else.
+func applicationType(redirectURI string) string {
+	if u, err := url.Parse(redirectURI); err == nil && u.Scheme == "http" && loopback(u.Hostname()) {
+		return "native"
+	}
+	return "web"
 }
 
 // tokenResponse is a token endpoint's success answer.

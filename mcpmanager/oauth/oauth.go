@@ -1,5 +1,5 @@
 // Package oauth logs Switchboard in to remote MCP servers the way the MCP
-// authorization spec (2025-06-18 / 2025-11-25) describes, and keeps the
+// authorization spec (2025-06-18 to 2026-07-28) describes, and keeps the
 // tokens fresh: it reads the server's 401/403 challenge, discovers the
 // protected-resource and authorization-server metadata, identifies the app
 // (pre-registered client, client ID metadata document, or dynamic client
@@ -12,8 +12,15 @@
 //	// ... requests carry the bearer token; a 401 ends in OnNeedsLogin ...
 //	err := a.Login(ctx, func(u string) { fmt.Println("log in at", u) }) // opens the browser, waits for the redirect
 //
-// Tokens and the client registration are kept in a Store (the OS keyring in
-// the app) under KeyFor(server), never in config files or logs.
+// Tokens and the client registrations (one per authorization server, by
+// issuer) are kept in a Store (the OS keyring in the app) under
+// KeyFor(server), never in config files or logs. Revision 2026-07-28's
+// rules: registrations say application_type "native"; the login answer's
+// RFC 9207 "iss" must equal the recorded issuer exactly (and be there when
+// the metadata promises it); a step-up asks for the union of the scopes
+// requested, granted and challenged, at most MaxStepUps times for scopes
+// the authorization server keeps refusing; offline_access only when the
+// authorization server lists it.
 //
 // An Authorizer is safe for concurrent use; one Login runs at a time.
 package oauth
@@ -44,11 +51,21 @@ var (
 	// ErrDenied: the authorization server answered the redirect with an error.
 	ErrDenied = errors.New("the authorization server refused the login")
 	// ErrNoClient: there is no way to identify Switchboard to the authorization server.
-	ErrNoClient = errors.New(`the authorization server offers no dynamic client registration; register Switchboard with it and add "oauth": {"clientId": "...", "clientSecret": "${secret:NAME}"} to the server's entry`)
+	ErrNoClient = errors.New(`the authorization server offers no dynamic client registration; register Switchboard with it (redirect URI http://127.0.0.1:PORT/callback), then enter the client it gives you under the server's Details → OAuth client, or add "oauth": {"clientId": "...", "clientSecret": "${secret:NAME}"} to its entry`)
 	// ErrResourceMismatch: the protected-resource metadata describes another server.
 	ErrResourceMismatch = errors.New("the server's protected-resource metadata names another resource; the server may be misconfigured or impersonated")
 	// ErrInsufficientScope: the server refuses a token that already carries the scopes it asks for.
 	ErrInsufficientScope = errors.New("the server refuses the token although it carries the scopes it asks for; logging in again will not help, ask the server's operator")
+	// ErrScopeNotGranted: step-up logins asked for a scope MaxStepUps times
+	// and the authorization server never granted it.
+	ErrScopeNotGranted = errors.New("the authorization server did not grant the permissions the server asks for, after several logins; ask its operator (or your administrator) to give your account access, then log in again")
+	// ErrIssuerMismatch: the login answer did not come from the
+	// authorization server the login was sent to (RFC 9207; a mix-up attack
+	// or a misconfigured server).
+	ErrIssuerMismatch = errors.New("the login answer did not come from the authorization server it was sent to (RFC 9207 issuer check)")
+	// ErrIssuerChanged: the server moved to another authorization server
+	// than the one its configured client was registered with.
+	ErrIssuerChanged = errors.New("the server now uses another authorization server than the one its configured client was registered with")
 	// ErrTimeout: the browser never came back to the loopback redirect.
 	ErrTimeout = errors.New("the login was not finished in the browser in time; start it again")
 	// ErrInsecureURL: an OAuth endpoint is not https (plain http is allowed to this machine only).
@@ -85,6 +102,10 @@ var (
 	RequestTimeout = 30 * time.Second
 	// RefreshBefore is how long before expiry a token is refreshed.
 	RefreshBefore = time.Minute
+	// MaxStepUps bounds the step-up logins for one scope set that the
+	// authorization server does not grant (MCP: clients should limit
+	// scope-upgrade retries rather than loop).
+	MaxStepUps = 2
 )
 
 // Store keeps one value per name (the OS keyring in the app: app/secrets.Store
@@ -145,13 +166,13 @@ func KeyFor(server string) string {
 }
 
 // Settings are the per-server OAuth choices from the server's config entry
-// ("oauth": {"clientId", "clientSecret", "scopes", "callbackPort"}). All
+// ("oauth": {"clientId", "clientSecret", "scopes", "redirectPort"}). All
 // optional: without them the app registers itself dynamically.
 type Settings struct {
 	ClientID     string   // pre-registered client
 	ClientSecret string   // its secret, if it is a confidential client
 	Scopes       []string // scopes to ask for when the server's challenge names none
-	CallbackPort int      // fixed loopback port, for servers that registered one redirect URI
+	RedirectPort int      // fixed loopback port, for servers that registered one redirect URI
 }
 
 // Config describes one server to log in to.
@@ -185,6 +206,10 @@ type Authorizer struct {
 	rec       *record    // nil: never logged in
 	challenge *Challenge // the last 401/403 challenge, for the next Login
 	stepUp    bool       // the challenge asks for scopes beyond the token's
+	// denied counts, by challenged scope set (scopeKey), the step-up
+	// logins after which the authorization server still did not grant it;
+	// at MaxStepUps the Transport stops asking for a login.
+	denied map[string]int
 }
 
 // New returns the Authorizer of one server. Nothing is read until needed.
@@ -224,18 +249,34 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 // Server is the name the Authorizer was made for.
 func (a *Authorizer) Server() string { return a.cfg.Server }
 
-// record is what the store keeps for one server, as JSON.
+// record is what the store keeps for one server, as JSON: the token, the
+// authorization server (issuer) that issued it and the client it was
+// issued to, and every client identity used with this server, keyed by
+// the issuer it belongs to (MCP 2026-07-28: credentials are bound to the
+// authorization server that issued them; a server that moves to another
+// one means a new registration there, never the old client ID).
 type record struct {
-	ServerURL     string    `json:"server_url"` // the MCP URL the token is for
-	Resource      string    `json:"resource"`
-	Issuer        string    `json:"issuer"`
-	TokenEndpoint string    `json:"token_endpoint"`
-	Client        client    `json:"client"`
-	AccessToken   string    `json:"access_token"`
-	RefreshToken  string    `json:"refresh_token,omitempty"`
-	TokenType     string    `json:"token_type,omitempty"`
-	Scope         string    `json:"scope,omitempty"`
-	ExpiresAt     time.Time `json:"expires_at,omitzero"`
+	ServerURL     string            `json:"server_url"` // the MCP URL the token is for
+	Resource      string            `json:"resource"`
+	Issuer        string            `json:"issuer"` // of the token
+	TokenEndpoint string            `json:"token_endpoint"`
+	Client        client            `json:"client"`            // the token's client, for refreshes
+	Clients       map[string]client `json:"clients,omitempty"` // by issuer
+	AccessToken   string            `json:"access_token"`
+	RefreshToken  string            `json:"refresh_token,omitempty"`
+	TokenType     string            `json:"token_type,omitempty"`
+	Scope         string            `json:"scope,omitempty"`     // granted
+	Requested     string            `json:"requested,omitempty"` // asked for at the last login
+	ExpiresAt     time.Time         `json:"expires_at,omitzero"`
+}
+
+// clientFor is the client identity used with issuer before, if any.
+func (r *record) clientFor(issuer string) (client, bool) {
+	if r == nil {
+		return client{}, false
+	}
+	c, ok := r.Clients[issuer]
+	return c, ok
 }
 
 // client is how the app identifies itself at the token endpoint.
@@ -246,6 +287,7 @@ type client struct {
 	RedirectURI string `json:"redirect_uri,omitempty"`  // registered with DCR, reused when the port is free
 	Issuer      string `json:"issuer,omitempty"`        // the registration belongs to this server only
 	Dynamic     bool   `json:"dynamic,omitempty"`
+	Configured  bool   `json:"configured,omitempty"` // the entry's "oauth.clientId"
 }
 
 // load reads the record once; a record for another URL is dropped, so a
@@ -262,6 +304,10 @@ func (a *Authorizer) load() {
 	var r record
 	if json.Unmarshal([]byte(raw), &r) != nil || r.ServerURL != a.cfg.URL {
 		return
+	}
+	if r.Clients == nil && r.Client.ID != "" && r.Client.Issuer != "" {
+		// Written before clients were kept by issuer.
+		r.Clients = map[string]client{r.Client.Issuer: r.Client}
 	}
 	a.rec = &r
 }
@@ -291,7 +337,7 @@ func (a *Authorizer) LoggedIn() bool {
 func (a *Authorizer) Logout() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.rec, a.loaded = nil, true
+	a.rec, a.loaded, a.denied = nil, true, nil
 	if err := a.store.Delete(KeyFor(a.cfg.Server)); err != nil {
 		return &Error{Op: "delete tokens", Err: err}
 	}
@@ -328,15 +374,44 @@ func (a *Authorizer) grantedScopes() []string {
 	return strings.Fields(a.rec.Scope)
 }
 
-// union returns the scopes of a and b, each once, in order.
-func union(a, b []string) []string {
-	out := slices.Clone(a)
-	for _, s := range b {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
+// deniedStepUps is how many step-up logins for scopes ended without them.
+func (a *Authorizer) deniedStepUps(scopes []string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.denied[scopeKey(scopes)]
+}
+
+// heldScopes are the scopes asked for at the last login and those granted,
+// each once: what a step-up must keep (MCP 2026-07-28: the union of the
+// previously requested scopes and the challenge's).
+func (a *Authorizer) heldScopes() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.load()
+	if a.rec == nil {
+		return nil
+	}
+	return union(strings.Fields(a.rec.Requested), strings.Fields(a.rec.Scope))
+}
+
+// union returns the scopes of every list, each once, in order.
+func union(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, s := range l {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
 		}
 	}
 	return out
+}
+
+// scopeKey names a challenge's scope set whatever its order.
+func scopeKey(scopes []string) string {
+	s := slices.Clone(scopes)
+	slices.Sort(s)
+	return strings.Join(slices.Compact(s), " ")
 }
 
 // canonical is the RFC 8707 form of an MCP URL: lower-case scheme and host,

@@ -149,7 +149,7 @@ func TestLoginUsesPKCEStateAndResource(t *testing.T) {
 		if q.Has("scope") {
 			t.Errorf("scope %q sent although nothing names one", q.Get("scope"))
 		}
-		if reg := f.regs[0]; reg["token_endpoint_auth_method"] != "none" || !strings.HasPrefix(reg["redirect_uris"].([]any)[0].(string), "http://127.0.0.1:") {
+		if reg := f.regs[0]; reg["token_endpoint_auth_method"] != "none" || reg["application_type"] != "native" || !strings.HasPrefix(reg["redirect_uris"].([]any)[0].(string), "http://127.0.0.1:") {
 			t.Errorf("registration %v", reg)
 		}
 	})
@@ -188,7 +188,7 @@ func TestLoginRefusals(t *testing.T) {
 		opens int
 	}{
 		{"state mismatch", func(f *fake) { f.state = "forged" }, oauth.ErrStateMismatch, 1},
-		{"answer from another issuer (mix-up)", func(f *fake) { f.iss = "https://evil.example" }, oauth.ErrDenied, 1},
+		{"answer from another issuer (mix-up)", func(f *fake) { f.iss = "https://evil.example" }, oauth.ErrIssuerMismatch, 1},
 		{"no S256 in metadata", func(f *fake) {
 			delete(f.docs["/.well-known/oauth-authorization-server"].(map[string]any), "code_challenge_methods_supported")
 		}, oauth.ErrNoPKCE, 0},

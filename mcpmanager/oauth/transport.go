@@ -93,8 +93,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// Logging in again would ask for the same scopes: a loop, not a fix.
 			return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q)", ErrInsufficientScope, strings.Join(want, " "))}
 		}
+		if n := t.Auth.deniedStepUps(want); n >= MaxStepUps {
+			// The retry limit: the authorization server did not grant
+			// these scopes at the last logins; another one will not either.
+			return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q, %d logins)", ErrScopeNotGranted, strings.Join(want, " "), n)}
+		}
 		t.Auth.remember(ch, true)
-		err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w: it asks for more permissions (scope %q)", ErrNeedsLogin, strings.Join(union(granted, want), " "))}
+		err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w: it asks for more permissions (scope %q)", ErrNeedsLogin, strings.Join(union(t.Auth.heldScopes(), want), " "))}
 		t.needsLogin(err)
 		return nil, err
 	}

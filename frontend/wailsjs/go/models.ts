@@ -388,6 +388,15 @@ export namespace app {
 	
 	
 	
+	export interface OAuthView {
+	    clientId: string;
+	    clientSecret: string;
+	    hasSecret: boolean;
+	    removeSecret: boolean;
+	    redirectPort: number;
+	    scopes: string[];
+	    remote: boolean;
+	}
 	export interface PendingRequest {
 	    approval?: ApprovalView;
 	    elicit?: ElicitView;

@@ -6,6 +6,7 @@ import { ServerMetaForm, ServerMetaLine } from './ServerMeta';
 import { LogTail } from './ServerLogView';
 import { ServerProtocol } from './ServerProtocol';
 import { SandboxBadge, ServerSandboxForm } from './ServerSandbox';
+import { ServerOAuthForm } from './ServerOAuth';
 import { ServerSafety } from '../../components/ToolSafety';
 import { refreshSafety } from '../../safety';
 import { StatusBadge } from './StatusBadge';
@@ -90,7 +91,7 @@ export function ServersPage() {
 }
 
 function ServerRow({ server: s }: { server: ServerView }) {
-  const { busy, err, act } = useAction();
+  const { busy, err, setErr, act } = useAction();
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
   const [editingEntry, setEditingEntry] = useState(false);
@@ -143,6 +144,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       {editingEntry && <ServerEditor name={s.name} onClose={() => setEditingEntry(false)} />}
       {editing && <ServerMetaForm server={s} onDone={() => setEditing(false)} />}
       {editing && <ServerSandboxForm server={s} />}
+      {editing && <ServerOAuthForm server={s} onSaved={() => setErr('')} />}
       {editing && <ServerProtocol server={s} />}
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>

@@ -36,6 +36,8 @@ export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
 
 export function ServerLogEntries(arg1:string,arg2:string,arg3:number):Promise<Array<app.LogEntryView>>;
 
+export function ServerOAuth(arg1:string):Promise<app.OAuthView>;
+
 export function ServerProfiles(arg1:string):Promise<Record<string, library.Override>>;
 
 export function Servers():Promise<Array<app.ServerView>>;
@@ -47,6 +49,8 @@ export function SetServerEnabled(arg1:string,arg2:boolean):Promise<void>;
 export function SetServerLogLevel(arg1:string,arg2:string):Promise<void>;
 
 export function SetServerMeta(arg1:string,arg2:app.MetaView):Promise<void>;
+
+export function SetServerOAuth(arg1:string,arg2:app.OAuthView):Promise<void>;
 
 export function SetServerProfile(arg1:string,arg2:string,arg3:library.Override):Promise<void>;
 

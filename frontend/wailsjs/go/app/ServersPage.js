@@ -66,6 +66,10 @@ export function ServerLogEntries(arg1, arg2, arg3) {
   return window['go']['app']['ServersPage']['ServerLogEntries'](arg1, arg2, arg3);
 }
 
+export function ServerOAuth(arg1) {
+  return window['go']['app']['ServersPage']['ServerOAuth'](arg1);
+}
+
 export function ServerProfiles(arg1) {
   return window['go']['app']['ServersPage']['ServerProfiles'](arg1);
 }
@@ -88,6 +92,10 @@ export function SetServerLogLevel(arg1, arg2) {
 
 export function SetServerMeta(arg1, arg2) {
   return window['go']['app']['ServersPage']['SetServerMeta'](arg1, arg2);
+}
+
+export function SetServerOAuth(arg1, arg2) {
+  return window['go']['app']['ServersPage']['SetServerOAuth'](arg1, arg2);
 }
 
 export function SetServerProfile(arg1, arg2, arg3) {

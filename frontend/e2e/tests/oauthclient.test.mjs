@@ -1,0 +1,216 @@
+// A remote server whose authorization server refuses dynamic registration:
+// Log in says to add the client Switchboard was registered as; the OAuth
+// client form under Details takes it (the secret goes to the keyring), and
+// the next login uses it, its secret sent to the token endpoint with Basic
+// authentication, the answer's RFC 9207 issuer checked.
+//
+// The server (an MCP endpoint and its authorization server) runs in this
+// test on 127.0.0.1; xdg-open is pointed at a stand-in browser that records
+// the URL, which the test then opens in Playwright's browser as a user would.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { env, launch, openApp, screenshot } from '../lib.mjs';
+
+const CLIENT_ID = 'switchboard-e2e-registered';
+const SECRET = 'e2e-client-SECRET-7731';
+
+let browser;
+let server;
+let base;
+const urlsFile = path.join(env('XDG_DATA_HOME'), 'e2e-browser-urls.txt');
+const mimeapps = path.join(env('XDG_CONFIG_HOME'), 'mimeapps.list');
+
+before(async () => {
+  installBrowser();
+  ({ server, base } = await preRegisteredOnly());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (server ? server.close(r) : r()));
+  rmSync(mimeapps, { force: true });
+});
+
+test('a server that refuses registration logs in with the client entered under Details', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const wizard = page.getByRole('region', { name: 'Import servers' });
+  await wizard.getByLabel('Config JSON').fill(JSON.stringify({ mcpServers: { vault: { url: `${base}/mcp` } } }, null, 2));
+  await wizard.getByRole('table', { name: 'Import preview' }).locator('tr[data-outcome="added"]').waitFor();
+  await wizard.getByRole('button', { name: 'Import 1 server' }).click();
+  await wizard.getByText(/^Imported 1 server:/).waitFor();
+  await wizard.getByRole('button', { name: 'Close', exact: true }).click();
+
+  const row = page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name: 'vault', exact: true });
+  await row.locator('[data-state="needs-login"]').waitFor({ timeout: 60_000 });
+
+  // Without a client: the login fails before any browser, saying what to add.
+  await row.getByRole('button', { name: 'Log in' }).click();
+  await row.getByRole('alert').getByText(/offers no dynamic client registration.*Details → OAuth client.*"oauth": \{"clientId"/).waitFor({ timeout: 30_000 });
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'oauthclient-no-registration');
+
+  // Details → OAuth client: a bad port is refused in the form, then the
+  // client is saved; the secret leaves the field.
+  await row.getByRole('button', { name: 'Details' }).click();
+  const form = row.getByRole('form', { name: 'OAuth client of vault' });
+  await form.getByLabel('Client ID').fill(CLIENT_ID);
+  await form.getByLabel(/Client secret/).fill(SECRET);
+  await form.getByLabel('Redirect port').fill('99999');
+  await form.getByRole('button', { name: 'Save OAuth client' }).click();
+  await form.getByRole('alert').getByText(/whole number from 1 to 65535/).waitFor();
+  await form.getByLabel('Redirect port').fill('');
+  await form.getByLabel(/Scopes/).fill('vault:read');
+  await form.getByRole('button', { name: 'Save OAuth client' }).click();
+  await form.getByRole('status').getByText('Saved; the server restarts, and its next login uses this client.').waitFor();
+  // The login's error, which this client fixes, is gone from the row.
+  await row.getByText(/offers no dynamic client registration/).waitFor({ state: 'detached' });
+  assert.equal(await form.getByLabel(/Client secret/).inputValue(), '');
+  await form.getByText(/stored in the keyring/).waitFor();
+  await row.locator('[data-state="needs-login"]').waitFor({ timeout: 60_000 });
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await form.scrollIntoViewIfNeeded();
+    const wide = await page.evaluate(() => [...document.querySelectorAll('main *')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((el) => `${el.tagName}.${el.className}`).slice(0, 5));
+    assert.deepEqual(wide, [], `nothing sticks out of the window at ${width} px`);
+    await screenshot(page, `oauthclient-form-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
+  assert.ok(!(await page.content()).includes(SECRET), 'the secret is not in the window');
+
+  // The next login uses the configured client.
+  await row.getByRole('button', { name: 'Log in' }).click();
+  const authURL = new URL(await recordedURL(30_000));
+  assert.equal(authURL.searchParams.get('client_id'), CLIENT_ID);
+  assert.equal(authURL.searchParams.get('scope'), 'vault:read');
+  const tab = await browser.newPage();
+  await tab.goto(authURL.toString());
+  await tab.getByRole('heading', { name: 'Logged in to vault' }).waitFor();
+  await tab.close();
+  await row.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+  assert.match(await row.innerText(), /1 tools/);
+  await screenshot(page, 'oauthclient-ready');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// installBrowser makes xdg-open (generic mode, as under Xvfb) hand http(s)
+// URLs to a script that records them instead of starting a real browser.
+function installBrowser() {
+  const apps = path.join(env('XDG_DATA_HOME'), 'applications');
+  mkdirSync(apps, { recursive: true });
+  mkdirSync(path.dirname(mimeapps), { recursive: true });
+  const script = path.join(env('XDG_DATA_HOME'), 'e2e-browser');
+  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlsFile}'\n`);
+  chmodSync(script, 0o755);
+  writeFileSync(path.join(apps, 'switchboard-e2e-browser.desktop'),
+    `[Desktop Entry]\nType=Application\nName=e2e browser\nExec=${script} %u\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\nNoDisplay=true\n`);
+  writeFileSync(mimeapps,
+    '[Default Applications]\nx-scheme-handler/http=switchboard-e2e-browser.desktop\nx-scheme-handler/https=switchboard-e2e-browser.desktop\n');
+  rmSync(urlsFile, { force: true });
+}
+
+// recordedURL waits until the stand-in browser was asked to open a URL.
+async function recordedURL(timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const first = readFileSync(urlsFile, 'utf8').split('\n')[0];
+      if (first) return first;
+    } catch {
+      // not opened yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the app did not open a browser within ${timeoutMs / 1000}s`);
+}
+
+// preRegisteredOnly is an MCP server whose authorization server has no
+// registration endpoint: only CLIENT_ID, authenticating with SECRET over
+// Basic, gets a token. Its answers carry RFC 9207 "iss".
+function preRegisteredOnly() {
+  let challenge = '';
+  let token = '';
+  const srv = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      const b = `http://127.0.0.1:${srv.address().port}`;
+      const url = new URL(req.url, b);
+      const json = (code, v, headers = {}) => {
+        res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
+        res.end(JSON.stringify(v));
+      };
+      switch (`${req.method} ${url.pathname}`) {
+        case 'GET /.well-known/oauth-protected-resource/mcp':
+          return json(200, { resource: `${b}/mcp`, authorization_servers: [b] });
+        case 'GET /.well-known/oauth-authorization-server':
+          return json(200, {
+            issuer: b, authorization_endpoint: `${b}/authorize`, token_endpoint: `${b}/token`,
+            response_types_supported: ['code'], code_challenge_methods_supported: ['S256'],
+            token_endpoint_auth_methods_supported: ['client_secret_basic'],
+            authorization_response_iss_parameter_supported: true,
+          });
+        case 'GET /authorize': {
+          if (url.searchParams.get('client_id') !== CLIENT_ID) return json(400, { error: 'invalid_client' });
+          challenge = url.searchParams.get('code_challenge');
+          const back = new URL(url.searchParams.get('redirect_uri'));
+          back.searchParams.set('code', 'e2e-code');
+          back.searchParams.set('state', url.searchParams.get('state'));
+          back.searchParams.set('iss', b);
+          res.writeHead(302, { Location: back.toString() });
+          return res.end();
+        }
+        case 'POST /token': {
+          const f = new URLSearchParams(body);
+          const sum = createHash('sha256').update(f.get('code_verifier') ?? '').digest('base64url');
+          const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${SECRET}`).toString('base64')}`;
+          if (req.headers.authorization !== basic) return json(401, { error: 'invalid_client' });
+          if (f.get('code') !== 'e2e-code' || sum !== challenge || f.get('resource') !== `${b}/mcp`) {
+            return json(400, { error: 'invalid_grant' });
+          }
+          token = `e2e-token-${randomBytes(8).toString('hex')}`;
+          return json(200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: 'vault:read' });
+        }
+        case 'POST /mcp':
+        case 'GET /mcp': {
+          if (!token || req.headers.authorization !== `Bearer ${token}`) {
+            return json(401, { error: 'invalid_token' }, {
+              'WWW-Authenticate': `Bearer resource_metadata="${b}/.well-known/oauth-protected-resource/mcp"`,
+            });
+          }
+          if (req.method === 'GET') {
+            res.writeHead(405);
+            return res.end();
+          }
+          const msg = JSON.parse(body);
+          if (msg.id === undefined) {
+            res.writeHead(202);
+            return res.end();
+          }
+          const results = {
+            initialize: { protocolVersion: msg.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'vault', version: '1.0.0' } },
+            'tools/list': { tools: [{ name: 'whoami', description: 'Says who is logged in', inputSchema: { type: 'object' } }] },
+            ping: {},
+          };
+          if (!(msg.method in results)) {
+            return json(200, { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `no method ${msg.method}` } });
+          }
+          return json(200, { jsonrpc: '2.0', id: msg.id, result: results[msg.method] });
+        }
+        default:
+          res.writeHead(404);
+          return res.end();
+      }
+    });
+  });
+  return new Promise((resolve) => {
+    srv.listen(0, '127.0.0.1', () => resolve({ server: srv, base: `http://127.0.0.1:${srv.address().port}` }));
+  });
+}
