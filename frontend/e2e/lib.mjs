@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -206,4 +207,44 @@ export async function chatControls(page, { timeout = 15_000 } = {}) {
     if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') await more.click();
     else await page.waitForTimeout(100);
   }
+}
+
+/**
+ * standInBrowser makes xdg-open (generic mode, as under Xvfb) hand http(s)
+ * URLs to a script that records them instead of starting a real browser.
+ * recordedURL waits until it was asked to open one; uninstall puts the
+ * desktop's choice back.
+ */
+export function standInBrowser() {
+  const urlsFile = path.join(env('XDG_DATA_HOME'), 'e2e-browser-urls.txt');
+  const mimeapps = path.join(env('XDG_CONFIG_HOME'), 'mimeapps.list');
+  const apps = path.join(env('XDG_DATA_HOME'), 'applications');
+  mkdirSync(apps, { recursive: true });
+  mkdirSync(path.dirname(mimeapps), { recursive: true });
+  const script = path.join(env('XDG_DATA_HOME'), 'e2e-browser');
+  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlsFile}'\n`);
+  chmodSync(script, 0o755);
+  writeFileSync(path.join(apps, 'switchboard-e2e-browser.desktop'),
+    `[Desktop Entry]\nType=Application\nName=e2e browser\nExec=${script} %u\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\nNoDisplay=true\n`);
+  writeFileSync(mimeapps,
+    '[Default Applications]\nx-scheme-handler/http=switchboard-e2e-browser.desktop\nx-scheme-handler/https=switchboard-e2e-browser.desktop\n');
+  rmSync(urlsFile, { force: true });
+  return {
+    async recordedURL(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        try {
+          const first = readFileSync(urlsFile, 'utf8').split('\n')[0];
+          if (first) return first;
+        } catch {
+          // not opened yet
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the app did not open a browser within ${timeoutMs / 1000}s`);
+    },
+    uninstall() {
+      rmSync(mimeapps, { force: true });
+    },
+  };
 }

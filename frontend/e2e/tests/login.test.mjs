@@ -11,25 +11,22 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { launch, openApp, screenshot, standInBrowser } from '../lib.mjs';
 
 let browser;
 let server;
 let base;
-const urlsFile = path.join(env('XDG_DATA_HOME'), 'e2e-browser-urls.txt');
-const mimeapps = path.join(env('XDG_CONFIG_HOME'), 'mimeapps.list');
+let standIn;
 
 before(async () => {
-  installBrowser();
+  standIn = standInBrowser();
   ({ server, base } = await protectedServer());
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
   await new Promise((r) => (server ? server.close(r) : r()));
-  rmSync(mimeapps, { force: true });
+  standIn?.uninstall();
 });
 
 test('a server that needs login shows Log in, and logging in makes it ready', async () => {
@@ -51,7 +48,7 @@ test('a server that needs login shows Log in, and logging in makes it ready', as
   await screenshot(page, 'login-needed');
 
   await login.click();
-  const authURL = new URL(await recordedURL(30_000));
+  const authURL = new URL(await standIn.recordedURL(30_000));
   assert.equal(authURL.origin + authURL.pathname, `${base}/authorize`);
   assert.equal(authURL.searchParams.get('code_challenge_method'), 'S256');
   assert.equal(authURL.searchParams.get('resource'), `${base}/mcp`);
@@ -77,37 +74,6 @@ test('a server that needs login shows Log in, and logging in makes it ready', as
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-// installBrowser makes xdg-open (generic mode, as under Xvfb) hand http(s)
-// URLs to a script that records them instead of starting a real browser.
-function installBrowser() {
-  const apps = path.join(env('XDG_DATA_HOME'), 'applications');
-  mkdirSync(apps, { recursive: true });
-  mkdirSync(path.dirname(mimeapps), { recursive: true });
-  const script = path.join(env('XDG_DATA_HOME'), 'e2e-browser');
-  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlsFile}'\n`);
-  chmodSync(script, 0o755);
-  writeFileSync(path.join(apps, 'switchboard-e2e-browser.desktop'),
-    `[Desktop Entry]\nType=Application\nName=e2e browser\nExec=${script} %u\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\nNoDisplay=true\n`);
-  writeFileSync(mimeapps,
-    '[Default Applications]\nx-scheme-handler/http=switchboard-e2e-browser.desktop\nx-scheme-handler/https=switchboard-e2e-browser.desktop\n');
-  rmSync(urlsFile, { force: true });
-}
-
-// recordedURL waits until the stand-in browser was asked to open a URL.
-async function recordedURL(timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const first = readFileSync(urlsFile, 'utf8').split('\n')[0];
-      if (first) return first;
-    } catch {
-      // not opened yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the app did not open a browser within ${timeoutMs / 1000}s`);
-}
 
 // protectedServer is an MCP server that answers only with a token from its
 // own authorization server; it checks PKCE (S256) and the resource parameter.

@@ -11,9 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { launch, openApp, screenshot, standInBrowser } from '../lib.mjs';
 
 const CLIENT_ID = 'switchboard-e2e-registered';
 const SECRET = 'e2e-client-SECRET-7731';
@@ -21,18 +19,17 @@ const SECRET = 'e2e-client-SECRET-7731';
 let browser;
 let server;
 let base;
-const urlsFile = path.join(env('XDG_DATA_HOME'), 'e2e-browser-urls.txt');
-const mimeapps = path.join(env('XDG_CONFIG_HOME'), 'mimeapps.list');
+let standIn;
 
 before(async () => {
-  installBrowser();
+  standIn = standInBrowser();
   ({ server, base } = await preRegisteredOnly());
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
   await new Promise((r) => (server ? server.close(r) : r()));
-  rmSync(mimeapps, { force: true });
+  standIn?.uninstall();
 });
 
 test('a server that refuses registration logs in with the client entered under Details', async () => {
@@ -86,7 +83,7 @@ test('a server that refuses registration logs in with the client entered under D
 
   // The next login uses the configured client.
   await row.getByRole('button', { name: 'Log in' }).click();
-  const authURL = new URL(await recordedURL(30_000));
+  const authURL = new URL(await standIn.recordedURL(30_000));
   assert.equal(authURL.searchParams.get('client_id'), CLIENT_ID);
   assert.equal(authURL.searchParams.get('scope'), 'vault:read');
   const tab = await browser.newPage();
@@ -99,37 +96,6 @@ test('a server that refuses registration logs in with the client entered under D
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-// installBrowser makes xdg-open (generic mode, as under Xvfb) hand http(s)
-// URLs to a script that records them instead of starting a real browser.
-function installBrowser() {
-  const apps = path.join(env('XDG_DATA_HOME'), 'applications');
-  mkdirSync(apps, { recursive: true });
-  mkdirSync(path.dirname(mimeapps), { recursive: true });
-  const script = path.join(env('XDG_DATA_HOME'), 'e2e-browser');
-  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${urlsFile}'\n`);
-  chmodSync(script, 0o755);
-  writeFileSync(path.join(apps, 'switchboard-e2e-browser.desktop'),
-    `[Desktop Entry]\nType=Application\nName=e2e browser\nExec=${script} %u\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\nNoDisplay=true\n`);
-  writeFileSync(mimeapps,
-    '[Default Applications]\nx-scheme-handler/http=switchboard-e2e-browser.desktop\nx-scheme-handler/https=switchboard-e2e-browser.desktop\n');
-  rmSync(urlsFile, { force: true });
-}
-
-// recordedURL waits until the stand-in browser was asked to open a URL.
-async function recordedURL(timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const first = readFileSync(urlsFile, 'utf8').split('\n')[0];
-      if (first) return first;
-    } catch {
-      // not opened yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the app did not open a browser within ${timeoutMs / 1000}s`);
-}
 
 // preRegisteredOnly is an MCP server whose authorization server has no
 // registration endpoint: only CLIENT_ID, authenticating with SECRET over
