@@ -3,7 +3,6 @@ package config
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -56,52 +55,12 @@ func (o *OAuth) Clone() *OAuth {
 
 // MarshalJSON writes the keys that are set, then Extra's sorted.
 func (o OAuth) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	sep := ""
-	put := func(k string, v any) error {
-		raw, err := marshal(v)
-		if err != nil {
-			return err
-		}
-		key, _ := marshal(k)
-		b.WriteString(sep)
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(raw)
-		sep = ","
-		return nil
-	}
-	type field struct {
-		key string
-		set bool
-		val any
-	}
-	for _, f := range []field{
+	return marshalObject([]objectKey{
 		{"clientId", o.ClientID != "", o.ClientID},
 		{"clientSecret", o.ClientSecret != "", o.ClientSecret},
 		{"redirectPort", o.RedirectPort != 0, o.RedirectPort},
 		{"scopes", len(o.Scopes) > 0, o.Scopes},
-	} {
-		if f.set {
-			if err := put(f.key, f.val); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(o.Extra)) {
-		if slices.Contains(oauthKeys, k) || k == "callbackPort" {
-			continue // a stale copy of a known key must not shadow it
-		}
-		if !json.Valid(o.Extra[k]) {
-			return nil, ErrInvalid
-		}
-		if err := put(k, o.Extra[k]); err != nil {
-			return nil, err
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	}, o.Extra, func(k string) bool { return slices.Contains(oauthKeys, k) || k == "callbackPort" })
 }
 
 // oauthJSON shows an oauth entry in a diff, its secret masked; "" when

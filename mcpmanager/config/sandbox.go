@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -54,38 +53,12 @@ func (s Sandbox) MarshalJSON() ([]byte, error) {
 	if s.IsDefault() {
 		return []byte("true"), nil
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	sep := ""
-	put := func(k string, v any) error {
-		raw, err := marshal(v)
-		if err != nil {
-			return err
-		}
-		b.WriteString(sep + `"` + k + `":`)
-		b.Write(raw)
-		sep = ","
-		return nil
-	}
-	type field struct {
-		key string
-		set bool
-		val any
-	}
-	for _, f := range []field{
+	return marshalObject([]objectKey{
 		{"network", s.Network, true},
 		{"allowRead", len(s.AllowRead) > 0, s.AllowRead},
 		{"allowWrite", len(s.AllowWrite) > 0, s.AllowWrite},
 		{"roots", s.Roots != "" && s.Roots != "read", s.Roots},
-	} {
-		if f.set {
-			if err := put(f.key, f.val); err != nil {
-				return nil, err
-			}
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	}, nil, nil)
 }
 
 // sandbox reads a server's "sandbox": true, false or an object.

@@ -217,6 +217,55 @@ func (s Server) MarshalJSON() ([]byte, error) {
 
 // marshal is json.Marshal without HTML escaping: config files are read by
 // people, and "a=1&b=2" in a URL should not turn into "a=1\u0026b=2".
+// objectKey is one key of a JSON object marshalObject writes, when set.
+type objectKey struct {
+	key string
+	set bool
+	val any
+}
+
+// marshalObject writes the members that are set, in order, then extra's
+// keys sorted, leaving out those skip names (a stale copy of a known key
+// must not shadow it).
+func marshalObject(members []objectKey, extra map[string]json.RawMessage, skip func(string) bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	sep := ""
+	put := func(k string, v any) error {
+		raw, err := marshal(v)
+		if err != nil {
+			return err
+		}
+		key, _ := marshal(k)
+		b.WriteString(sep)
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(raw)
+		sep = ","
+		return nil
+	}
+	for _, m := range members {
+		if m.set {
+			if err := put(m.key, m.val); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		if skip != nil && skip(k) {
+			continue
+		}
+		if !json.Valid(extra[k]) {
+			return nil, ErrInvalid
+		}
+		if err := put(k, extra[k]); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
