@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/cli"
+	"github.com/switchboard-app/switchboard/app/datadir"
 )
 
 // partyUser answers a form with a name and records the questions.
@@ -86,15 +87,8 @@ func TestServeRelaysInputRequired(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		dir := parityDataDir(t)
 		terminal(t, dir, "", "servers", "add", "bistro", "--", bin)
-		endpoint, _ := startServeHTTP(t, dir, "relay-token-0123456789")
-		tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer relay-token-0123456789"}))
-		if err != nil {
-			t.Fatal(err)
-		}
 		u := &partyUser{}
-		cl := client.NewClient(tr, client.WithElicitationHandler(u))
-		t.Cleanup(func() { cl.Close() })
-		connect(t, cl)
+		cl := serveHTTPClient(t, dir, u)
 		call(t, cl, u)
 	})
 
@@ -103,15 +97,8 @@ func TestServeRelaysInputRequired(t *testing.T) {
 		// call running on that server is the one it belongs to.
 		dir := parityDataDir(t)
 		terminal(t, dir, "", "servers", "add", "links", "--", parityBuild(t, "../mcpmanager/testdata/urlserver"))
-		endpoint, _ := startServeHTTP(t, dir, "relay-token-0123456789")
-		tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer relay-token-0123456789"}))
-		if err != nil {
-			t.Fatal(err)
-		}
 		u := &partyUser{}
-		cl := client.NewClient(tr, client.WithElicitationHandler(u))
-		t.Cleanup(func() { cl.Close() })
-		connect(t, cl)
+		cl := serveHTTPClient(t, dir, u)
 		parityWaitTool(t, cl, "links__open_link")
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "links__open_link"
@@ -127,6 +114,22 @@ func TestServeRelaysInputRequired(t *testing.T) {
 			t.Errorf("the client was asked %q", u.asked)
 		}
 	})
+}
+
+// serveHTTPClient runs 'serve --http' on dir and returns a 2026-07-28
+// client of it (connect) whose forms u answers.
+func serveHTTPClient(t *testing.T, dir datadir.Dir, u *partyUser) *client.Client {
+	t.Helper()
+	const token = "relay-token-0123456789"
+	endpoint, _ := startServeHTTP(t, dir, token)
+	tr, err := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := client.NewClient(tr, client.WithElicitationHandler(u))
+	t.Cleanup(func() { cl.Close() })
+	connect(t, cl)
+	return cl
 }
 
 // connect opens cl as a 2026-07-28 client that takes forms of both modes.
