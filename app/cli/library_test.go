@@ -22,7 +22,7 @@ func TestServersTest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("test fault: %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"start", "initialize", "tools/list", " ms", "fault: ok in"} {
+	for _, want := range []string{"start", "server/discover", "tools/list", "MCP 2026-07-28", " ms", "fault: ok in"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -409,7 +409,7 @@ func serversTestCmd() *Command {
 	return &Command{
 		Name:    "test",
 		Args:    "NAME",
-		Summary: "start one server on its own, run initialize and tools/list, and time each step",
+		Summary: "start one server on its own, connect (server/discover or initialize) and run tools/list, time each step and name the MCP revision it speaks",
 		Flags:   func(fs *flag.FlagSet) { configFlags(fs, &file, inputs) },
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {

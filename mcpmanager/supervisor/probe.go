@@ -15,9 +15,10 @@ import (
 
 // Steps of a test connection, in order.
 const (
-	StepFetch      = "fetch"      // the launcher downloaded the package (npx, uvx, docker only)
-	StepStart      = "start"      // the process started / the HTTP session opened
-	StepInitialize = "initialize" // the MCP handshake
+	StepFetch      = "fetch"           // the launcher downloaded the package (npx, uvx, docker only)
+	StepStart      = "start"           // the process started / the HTTP session opened
+	StepInitialize = "initialize"      // the MCP handshake (servers before 2026-07-28)
+	StepDiscover   = "server/discover" // its 2026-07-28 counterpart
 	StepTools      = "tools/list"
 )
 

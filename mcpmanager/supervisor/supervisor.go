@@ -574,7 +574,11 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 	s.mu.Unlock()
 	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0, s.clientInfo(), era)
 	cancel()
-	mark(StepInitialize, err)
+	if err == nil && modern(cl.ProtocolVersion()) {
+		mark(StepDiscover, nil)
+	} else {
+		mark(StepInitialize, err)
+	}
 	if err != nil {
 		via := ""
 		if remoteType != "" {

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 
 /**
  * useTestConnection runs a test connection: the server starts on its own,
- * runs initialize and tools/list, and the report shows each step's time or
+ * opens the connection (server/discover or initialize) and runs tools/list, and the report shows each step's time or
  * what failed. It returns the button (for the row's head) and the report.
  */
 export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null } {
@@ -35,7 +35,7 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
   const button = <button type="button" onClick={() => void run()} disabled={busy}>{busy ? 'Testing…' : 'Test connection'}</button>;
   const report = !(probe || err || busy) ? null : (
         <div ref={ref} className={`probe ${probe?.ok ? 'ok' : probe ? 'bad' : ''}`} role="status" aria-label={`Test of ${name}`} aria-busy={busy}>
-          {busy && <span className="muted">Starting {name} on its own, then initialize and tools/list… (a first npx or uvx run downloads the package)</span>}
+          {busy && <span className="muted">Starting {name} on its own, then server/discover or initialize, and tools/list… (a first npx or uvx run downloads the package)</span>}
           {err && <ErrorMessage error={err} />}
           {probe && (
             <>
