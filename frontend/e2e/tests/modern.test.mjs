@@ -33,6 +33,8 @@ test('a 2026-07-28 server: its revision on the Servers page, its input_required 
   await row.getByText('MCP 2026-07-28').waitFor({ timeout: 60_000 });
   await row.getByRole('button', { name: 'Test connection' }).click();
   await row.getByText(/over stdio, protocol 2026-07-28/).waitFor({ timeout: 30_000 });
+  // The connection step is server/discover, not the initialize handshake.
+  assert.match(await row.getByRole('row', { name: /^server\/discover/ }).innerText(), /ok/);
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 800 });
     await screenshot(page, `modern-server-row-${width}`);
