@@ -135,7 +135,7 @@ func TestFakeLLMProgram(t *testing.T) {
 	for _, c := range calls {
 		paths = append(paths, c.Path)
 	}
-	if strings.Join(paths, " ") != "/v1/chat/completions /v1/messages /api/chat /api/chat" {
+	if strings.Join(paths, " ") != "/v1/chat/completions /v1/messages /api/show /api/chat /api/chat" {
 		t.Fatalf("recorded %v", paths)
 	}
 	if !bytes.Contains(calls[1].Body, []byte(`"name":"files__read"`)) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,16 +23,106 @@ var DetectTimeout = 2 * time.Second
 // rather than its OpenAI-compatible /v1, because only the native messages
 // carry images where a tool result is: the images field of the tool
 // message, which Ollama renders into the prompt for vision models.
+//
+// Ollama runs every request in a context of num_ctx tokens and silently
+// cuts a longer prompt (its default is a few thousand tokens): each request
+// names a num_ctx that covers it (ollamaCtx), up to the model's context
+// length, which /api/show tells (window).
 type ollamaProvider struct {
 	name, key string
 	chatURL   string
 	tagsURL   string
+	showURL   string
 	hc        *http.Client
 }
 
+// ollamaWindows are the context lengths /api/show told, by server and
+// model, for every provider of the process: a provider is made for each
+// chat step, and a model's length only changes when it is pulled again.
+var ollamaWindows sync.Map // showURL + "\x00" + model → int
+
 func newOllama(cfg Config, base *url.URL) *ollamaProvider {
 	root := strings.TrimSuffix(base.String(), "/")
-	return &ollamaProvider{name: cfg.Name, key: cfg.APIKey, chatURL: root + "/api/chat", tagsURL: root + "/api/tags", hc: cfg.HTTPClient}
+	return &ollamaProvider{name: cfg.Name, key: cfg.APIKey, chatURL: root + "/api/chat", tagsURL: root + "/api/tags", showURL: root + "/api/show", hc: cfg.HTTPClient}
+}
+
+// Context sizes a request may name (num_ctx). Ollama loads a model again
+// when num_ctx changes, so a request names the smallest power of two that
+// covers it, from OllamaMinCtx, and never more than the model's context
+// length (OllamaMaxCtx when that is not known).
+var (
+	OllamaMinCtx = 4096
+	OllamaMaxCtx = 131072
+)
+
+// ollamaCtx is the num_ctx for a request whose body is size bytes and that
+// may answer with out tokens, on a model of window tokens (0: unknown).
+// The body is counted at 3 bytes a token: more than it takes, so the
+// prompt is never cut.
+func ollamaCtx(size, out, window int) int {
+	need := size/3 + out
+	limit := window
+	if limit <= 0 {
+		limit = OllamaMaxCtx
+	}
+	n := OllamaMinCtx
+	for n < need && n < limit {
+		n *= 2
+	}
+	return min(n, limit)
+}
+
+// ollamaAnswerReserve is the room a request without MaxTokens leaves for
+// the answer.
+const ollamaAnswerReserve = 2048
+
+// window returns model's context length from /api/show (remembered;
+// 0 when the server does not say; asked again after a failed request).
+func (p *ollamaProvider) window(ctx context.Context, model string) int {
+	key := p.showURL + "\x00" + model
+	if v, ok := ollamaWindows.Load(key); ok {
+		return v.(int)
+	}
+	n, err := ollamaShow(ctx, p.hc, p.showURL, p.key, model)
+	if err != nil {
+		return 0 // not remembered: the server may have been down
+	}
+	ollamaWindows.Store(key, n)
+	return n
+}
+
+// ollamaShow asks POST url (…/api/show) for model's context length: the
+// "<architecture>.context_length" of its model_info.
+func ollamaShow(ctx context.Context, hc *http.Client, showURL, key, model string) (int, error) {
+	body, _ := json.Marshal(map[string]string{"model": model})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, showURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	var v struct {
+		ModelInfo map[string]json.RawMessage `json:"model_info"`
+	}
+	if res.StatusCode >= 400 || json.NewDecoder(io.LimitReader(res.Body, 64<<20)).Decode(&v) != nil {
+		return 0, nil // an answer, but no length: the model is unknown to it, or it is not Ollama's
+	}
+	for k, raw := range v.ModelInfo {
+		if strings.HasSuffix(k, ".context_length") {
+			var n int
+			if json.Unmarshal(raw, &n) == nil && n > 0 {
+				return n, nil
+			}
+		}
+	}
+	return 0, nil
 }
 
 // ollamaRequest is the body of POST /api/chat.
@@ -88,8 +179,21 @@ func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)
 	retryable := func(status int) bool { return status == http.StatusTooManyRequests }
 	return stream(ctx, p.name, req, on, openAINameLimit, retryable,
 		func(names *toolNames, on func(Event)) (Response, error) {
-			body, err := json.Marshal(p.body(req, names))
+			b := p.body(req, names)
+			body, err := json.Marshal(b)
 			if err != nil {
+				return Response{}, err
+			}
+			// The context the request runs in covers it (see ollamaProvider).
+			out := req.MaxTokens
+			if out <= 0 {
+				out = ollamaAnswerReserve
+			}
+			if b.Options == nil {
+				b.Options = map[string]any{}
+			}
+			b.Options["num_ctx"] = ollamaCtx(len(body), out, p.window(ctx, req.Model))
+			if body, err = json.Marshal(b); err != nil {
 				return Response{}, err
 			}
 			return p.streamOnce(ctx, req.Model, body, names, on)
@@ -234,7 +338,7 @@ func (p *ollamaProvider) Models(ctx context.Context) ([]Model, error) {
 	}
 	out := make([]Model, 0, len(list))
 	for _, m := range list {
-		out = append(out, Model{ID: m, Name: m})
+		out = append(out, Model{ID: m, Name: m, ContextWindow: p.window(ctx, m)})
 	}
 	sortModels(out)
 	return out, nil

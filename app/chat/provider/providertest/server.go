@@ -212,6 +212,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w)
 	case r.Method == http.MethodGet && r.URL.Path == "/api/tags":
 		s.serveTags(w)
+	case r.Method == http.MethodPost && r.URL.Path == "/api/show":
+		s.serveShow(w, body)
 	case r.Method == http.MethodGet && r.URL.Path == "/api/version":
 		writeJSON(w, http.StatusOK, map[string]string{"version": "0.0.0-providertest"})
 	case r.Method == http.MethodGet && r.URL.Path == "/":
@@ -256,6 +258,19 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeError(w, api, http.StatusBadRequest, "providertest: the body is not JSON: "+err.Error(), "")
 		return
+	}
+	if api == apiOllama {
+		// Ollama cuts a prompt longer than the context it runs it in,
+		// silently; the fake refuses it, so a client that does not size
+		// num_ctx is caught.
+		ctx := req.Options.NumCtx
+		if ctx <= 0 {
+			ctx = OllamaDefaultCtx
+		}
+		if need := req.promptTokens(); need > ctx {
+			writeError(w, api, http.StatusBadRequest, fmt.Sprintf("providertest: the prompt (about %d tokens) does not fit num_ctx %d: Ollama would cut it", need, ctx), req.Model)
+			return
+		}
 	}
 	last := req.lastUserText(api)
 	s.mu.Lock()
@@ -339,6 +354,41 @@ func (s *Server) serveTags(w http.ResponseWriter) {
 		})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"models": list})
+}
+
+// serveShow is Ollama's POST /api/show: a model's details, with its
+// context length in model_info when the model has a ContextWindow.
+func (s *Server) serveShow(w http.ResponseWriter, body []byte) {
+	var req struct {
+		Model string `json:"model"`
+		Name  string `json:"name"`
+	}
+	_ = json.Unmarshal(body, &req)
+	name := req.Model
+	if name == "" {
+		name = req.Name
+	}
+	s.mu.Lock()
+	var found *Model
+	for _, m := range s.models {
+		if m.ID == name {
+			found = &m
+			break
+		}
+	}
+	s.mu.Unlock()
+	if found == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", name)})
+		return
+	}
+	info := map[string]any{"general.architecture": "fake"}
+	if found.ContextWindow > 0 {
+		info["fake.context_length"] = found.ContextWindow
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"details":    map[string]any{"format": "gguf", "family": "fake", "parameter_size": "1B", "quantization_level": "Q4_0"},
+		"model_info": info,
+	})
 }
 
 // serveControl is the scripting API of a server run as a program.

@@ -23,6 +23,27 @@ type chatRequest struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
+	// Ollama's: the tools offered, and options.num_ctx, the context the
+	// request is run in.
+	Tools   json.RawMessage `json:"tools"`
+	Options struct {
+		NumCtx int `json:"num_ctx"`
+	} `json:"options"`
+}
+
+// OllamaDefaultCtx is the context Ollama runs a request in when it names
+// no num_ctx.
+const OllamaDefaultCtx = 2048
+
+// promptTokens is a floor for the tokens of an Ollama request's prompt:
+// its messages' and tools' JSON at 4 bytes a token (English text and JSON
+// run 3 to 4).
+func (r chatRequest) promptTokens() int {
+	n := len(r.Tools)
+	for _, m := range r.Messages {
+		n += len(m.Role) + len(m.Content)
+	}
+	return n / 4
 }
 
 // streams says whether the answer is to be streamed: when asked, and for
