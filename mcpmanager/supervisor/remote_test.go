@@ -396,3 +396,22 @@ func TestNeedsLogin(t *testing.T) {
 		})
 	}
 }
+
+// TestStrictLegacyServer: a server written before 2026-07-28 that exits when
+// its first message is not initialize (here, the server/discover probe) is
+// started once more and asked for the handshake straight away, within the
+// same start: ready on 2025-11-25, no restart counted, and later restarts
+// ask for that revision at once.
+func TestStrictLegacyServer(t *testing.T) {
+	s, _, _ := start(t, "strict-init", nil)
+	st := waitState(t, s, Ready, 15*time.Second)
+	if st.Protocol != mcp.LATEST_LEGACY_PROTOCOL_VERSION || st.Restarts != 0 {
+		t.Fatalf("status %+v: want ready on %s without a restart", st, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
+	}
+	if got, err := echo(t.Context(), s, "still here"); err != nil || got != "still here" {
+		t.Fatalf("echo = %q, %v", got, err)
+	}
+	if tail := strings.Join(s.Log().Tail(20), "\n"); !strings.Contains(tail, `expected initialize, got "server/discover"`) {
+		t.Errorf("the probe did not reach the server first; its log:\n%s", tail)
+	}
+}

@@ -498,9 +498,23 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 // open is connect, once more when the first connection asks for it
 // (errRedial: a server that answered server/discover with a legacy answer
 // over Streamable HTTP, now remembered as legacy).
+//
+// A process that exits while it is probed (server/discover, the revision not
+// known yet) is started once more and asked for the handshake straight
+// away: servers written before 2026-07-28 that die on a first message other
+// than initialize exist.
 func (s *Server) open(ctx context.Context, remoteType string) (*session, *client.Client, *mcp.InitializeResult, error) {
+	s.mu.Lock()
+	probed := s.era == ""
+	s.mu.Unlock()
 	sess, cl, res, err := s.connect(ctx, remoteType)
-	if errors.Is(err, errRedial) {
+	switch {
+	case errors.Is(err, errRedial):
+		return s.connect(ctx, remoteType)
+	case probed && s.spec.Remote == nil && s.spec.InProcess == nil && errors.Is(err, ErrExited) && ctx.Err() == nil:
+		s.mu.Lock()
+		s.era = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		s.mu.Unlock()
 		return s.connect(ctx, remoteType)
 	}
 	return sess, cl, res, err

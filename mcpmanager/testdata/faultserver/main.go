@@ -9,6 +9,9 @@
 //	ignore-stdin  keeps running when stdin closes, ignores SIGTERM
 //	wait-file     answers nothing until the file -file names exists, then
 //	              behaves (a server that is ready late, when a test says)
+//	strict-init   exits with status 2 when its first message is not
+//	              initialize (a server written before 2026-07-28 that
+//	              dies on server/discover), then behaves
 //
 // Tools (every mode that serves): echo {text}, sleep {ms}, crash {} (exits
 // mid-call), big {bytes}, progress {} (three progress notifications),
@@ -17,8 +20,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"flag"
+	"io"
 	"fmt"
 	"os"
 	"os/signal"
@@ -65,6 +71,21 @@ func main() {
 				fmt.Fprintf(os.Stderr, "%d %s\n", i, line)
 			}
 		}()
+	case "strict-init":
+		in := bufio.NewReader(os.Stdin)
+		first, err := in.ReadString('\n')
+		var msg struct {
+			Method string `json:"method"`
+		}
+		if err != nil || json.Unmarshal([]byte(first), &msg) != nil || msg.Method != "initialize" {
+			fmt.Fprintf(os.Stderr, "fatal: expected initialize, got %q\n", msg.Method)
+			os.Exit(2)
+		}
+		if err := server.NewStdioServer(newServer(*name)).Listen(context.Background(), io.MultiReader(strings.NewReader(first), in), os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
 	case "ignore-stdin":
 		signal.Ignore(syscall.SIGTERM)
 		go func() {
