@@ -208,3 +208,51 @@ func TestModernListenAndRounds(t *testing.T) {
 		}
 	}
 }
+
+// heldUser holds each form until release is closed, then declines it.
+type heldUser struct {
+	asked   chan struct{}
+	release chan struct{}
+}
+
+func (u *heldUser) CreateMessage(context.Context, string, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return nil, errors.New("no model")
+}
+
+func (u *heldUser) Elicit(ctx context.Context, _ string, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.asked <- struct{}{}
+	select {
+	case <-u.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+}
+
+// TestExtensionTaskCancelled: the task card's Cancel (registry.CancelTask)
+// reaches a 2026-07-28 server's task with tasks/cancel, and the call ends
+// saying the task was cancelled.
+func TestExtensionTaskCancelled(t *testing.T) {
+	u := &heldUser{asked: make(chan struct{}, 1), release: make(chan struct{})}
+	ctx, m := modernManager(t, u)
+	ids := make(chan string, 8)
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := m.Registry().Call(ctx, "modern", "prepare_report", nil, registry.CallOptions{OnTask: func(u registry.TaskUpdate) { ids <- u.ID }})
+		done <- result{res, err}
+	}()
+	id := <-ids
+	<-u.asked // the task waits for the user's answer now
+	if err := m.Registry().CancelTask(ctx, "modern", id); err != nil {
+		t.Fatalf("cancel: %v", err)
+	}
+	close(u.release)
+	r := <-done
+	if r.err != nil || !r.res.IsError || !strings.Contains(callText(t, r.res), "cancelled") {
+		t.Fatalf("call after cancel = %+v, %v; want a tool error saying the task was cancelled", r.res, r.err)
+	}
+}
