@@ -55,9 +55,6 @@ func (streamable) RequiresLegacyProtocol() bool { return false }
 
 var _ transport.HTTPConnection = streamable{}
 
-// modern reports whether version is revision 2026-07-28 or later.
-func modern(version string) bool { return version != "" && mcp.IsModernProtocol(version) }
-
 // listen opens the subscriptions/listen stream of a modern server for the
 // list changes its capabilities announce, and keeps it open (again after
 // ListenRetry when it ends) until ctx ends or stop is called. The
@@ -65,7 +62,7 @@ func modern(version string) bool { return version != "" && mcp.IsModernProtocol(
 // stream's did. It returns nil for a server before 2026-07-28, or one that
 // announces no list changes.
 func (s *Server) listen(ctx context.Context, cl *client.Client, caps mcp.ServerCapabilities) (stop func()) {
-	if !modern(cl.ProtocolVersion()) {
+	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		return nil
 	}
 	filter := listenFilter(caps)
@@ -128,7 +125,7 @@ func listenFilter(caps mcp.ServerCapabilities) mcp.SubscriptionFilter {
 //     the spec has the client retry with a version both support, which is
 //     that one. A refusal listing only other versions is left to mcp-go,
 //     which picks the highest both support.
-func sendVersioned(ctx context.Context, send func(context.Context, transport.JSONRPCRequest) (*transport.JSONRPCResponse, error), req transport.JSONRPCRequest, notModern func()) (*transport.JSONRPCResponse, error) {
+func sendVersioned(ctx context.Context, send sendFunc, req transport.JSONRPCRequest, notModern func()) (*transport.JSONRPCResponse, error) {
 	res, err := send(ctx, req)
 	if err != nil || res == nil {
 		return res, err
@@ -161,17 +158,27 @@ func modernAnswer(result json.RawMessage) bool {
 	if json.Unmarshal(result, &r) != nil {
 		return false
 	}
-	return slices.ContainsFunc(r.SupportedVersions, modern)
+	return slices.ContainsFunc(r.SupportedVersions, mcp.IsModernProtocol)
 }
 
-// SendRequest implements transport.Interface (see sendVersioned).
-func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	res, err := sendVersioned(ctx, t.StreamableHTTP.SendRequest, req, func() { t.spoiled.Store(true) })
-	t.schemas.note(req, res)
-	if err == nil {
-		res, err = t.tasks.follow(ctx, func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-			return sendVersioned(ctx, t.StreamableHTTP.SendRequest, req, nil)
-		}, req, res)
+// sendFunc sends one request and waits for its answer.
+type sendFunc = func(context.Context, transport.JSONRPCRequest) (*transport.JSONRPCResponse, error)
+
+// exchange is what both transports (stdio, Streamable HTTP) do around a
+// request: send it (sendVersioned, notModern as there), keep the schemas of
+// a tools/list answer, and follow the task a tools/call may have become.
+func exchange(ctx context.Context, send sendFunc, req transport.JSONRPCRequest, schemas *rawSchemas, tasks *tasker, notModern func()) (*transport.JSONRPCResponse, error) {
+	res, err := sendVersioned(ctx, send, req, notModern)
+	schemas.note(req, res)
+	if err != nil {
+		return res, err
 	}
-	return res, err
+	return tasks.follow(ctx, func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		return sendVersioned(ctx, send, req, nil)
+	}, req, res)
+}
+
+// SendRequest implements transport.Interface (see exchange).
+func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return exchange(ctx, t.StreamableHTTP.SendRequest, req, t.schemas, t.tasks, func() { t.spoiled.Store(true) })
 }

@@ -103,16 +103,9 @@ type stdioTransport struct {
 
 func (t *stdioTransport) keptSchemas() *rawSchemas { return &t.schemas }
 
-// SendRequest implements transport.Interface.
+// SendRequest implements transport.Interface (see exchange).
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	send := func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-		return sendVersioned(ctx, t.Transport.SendRequest, req, nil)
-	}
-	res, err := send(ctx, req)
-	t.schemas.note(req, res)
-	if err == nil {
-		res, err = t.tasks.follow(ctx, send, req, res)
-	}
+	res, err := exchange(ctx, t.Transport.SendRequest, req, &t.schemas, t.tasks, nil)
 	return res, t.annotate(err)
 }
 

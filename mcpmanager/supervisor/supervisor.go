@@ -588,7 +588,7 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 	s.mu.Unlock()
 	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0, s.clientInfo(), era)
 	cancel()
-	if err == nil && modern(cl.ProtocolVersion()) {
+	if err == nil && mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		mark(StepDiscover, nil)
 	} else {
 		mark(StepInitialize, err)
@@ -623,7 +623,7 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		}
 		return fail(fmt.Errorf("%s: initialize%s: %w", s.spec.Name, via, err))
 	}
-	if st, ok := sess.tr.(streamable); ok && st.spoiled.Load() && !modern(cl.ProtocolVersion()) {
+	if st, ok := sess.tr.(streamable); ok && st.spoiled.Load() && !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		s.mu.Lock()
 		s.era = cl.ProtocolVersion()
 		s.mu.Unlock()

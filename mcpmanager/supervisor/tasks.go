@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,9 +33,11 @@ import (
 // before 2026-07-28 are the registry's (registry/tasks.go).
 
 // TaskCancelTimeout bounds the tasks/cancel sent for a call given up on.
-var (
-	TaskCancelTimeout = 5 * time.Second
-)
+var TaskCancelTimeout = 5 * time.Second
+
+// maxCreateTask is the largest tools/call answer taken for a
+// CreateTaskResult: one carries a task's id, status, times and message.
+const maxCreateTask = 16 << 10
 
 // extTask is a task as the extension's CreateTaskResult and tasks/get
 // carry it.
@@ -64,8 +67,10 @@ func (s *Server) tasker() *tasker {
 
 // follow returns res, or, when res starts a task, the task's result once
 // it ends, as the response to req.
-func (k *tasker) follow(ctx context.Context, send func(context.Context, transport.JSONRPCRequest) (*transport.JSONRPCResponse, error), req transport.JSONRPCRequest, res *transport.JSONRPCResponse) (*transport.JSONRPCResponse, error) {
-	if k == nil || req.Method != string(mcp.MethodToolsCall) || res == nil || res.Error != nil {
+func (k *tasker) follow(ctx context.Context, send sendFunc, req transport.JSONRPCRequest, res *transport.JSONRPCResponse) (*transport.JSONRPCResponse, error) {
+	// A CreateTaskResult is a few hundred bytes: a larger answer is the
+	// call's result, not decoded again here.
+	if k == nil || req.Method != string(mcp.MethodToolsCall) || res == nil || res.Error != nil || len(res.Result) > maxCreateTask {
 		return res, nil
 	}
 	var t extTask
@@ -101,7 +106,7 @@ func (k *tasker) follow(ctx context.Context, send func(context.Context, transpor
 		case "failed":
 			e := t.Error
 			if e == nil {
-				e = &mcp.JSONRPCErrorDetails{Code: mcp.INTERNAL_ERROR, Message: cmpOr(t.StatusMessage, "the task failed")}
+				e = &mcp.JSONRPCErrorDetails{Code: mcp.INTERNAL_ERROR, Message: cmp.Or(t.StatusMessage, "the task failed")}
 			}
 			return &transport.JSONRPCResponse{JSONRPC: res.JSONRPC, ID: res.ID, Error: e}, nil
 		case "cancelled":
@@ -221,11 +226,4 @@ func taskHeader(h http.Header, method string) http.Header {
 
 func terminal(status string) bool {
 	return status == "completed" || status == "failed" || status == "cancelled"
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
