@@ -52,6 +52,9 @@ type relay struct {
 	asks  chan question          // questions from the server, one at a time
 	done  chan json.RawMessage   // the call's result
 	stop  context.CancelFunc
+	// expiry stops the call when the client does not come back to the
+	// question it was last asked within RelayTimeout.
+	expiry *time.Timer
 
 	mu      sync.Mutex
 	waiting map[string]question // asked of the client, by input request key
@@ -156,11 +159,15 @@ func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses
 		if r == nil || r.tool != name {
 			return errorResult(fmt.Errorf("%s: %w", name, errRelayGone))
 		}
+		r.expiry.Stop() // the client came back
 		r.answer(responses)
 	} else {
 		b := make([]byte, 16)
 		_, _ = rand.Read(b)
-		upCtx, cancel := context.WithTimeout(context.Background(), RelayTimeout)
+		// The call itself is bounded by the registry (the tool timeout, or
+		// a task's limit); only a client that leaves a question unanswered
+		// ends it here (expiry).
+		upCtx, cancel := context.WithCancel(context.Background())
 		r = &relay{token: relayPrefix + hex.EncodeToString(b), tool: name, caps: caps,
 			asks: make(chan question), done: make(chan json.RawMessage, 1), stop: cancel, waiting: map[string]question{}}
 		go func() {
@@ -184,12 +191,14 @@ func (g *Gateway) next(ctx context.Context, r *relay) json.RawMessage {
 		key := fmt.Sprintf("q%d", r.n)
 		r.waiting[key] = q
 		r.mu.Unlock()
-		g.relays.add(r)
-		time.AfterFunc(RelayTimeout, func() {
+		// Armed before the client can see the question, so its retry
+		// always finds the timer to stop.
+		r.expiry = time.AfterFunc(RelayTimeout, func() {
 			if g.relays.take(r.token) == r {
 				r.stop()
 			}
 		})
+		g.relays.add(r)
 		res := mcp.CallToolResult{
 			Result:               mcp.Result{ResultType: mcp.ResultTypeInputRequired},
 			MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: mcp.InputRequests{key: q.req}, RequestState: r.token},
