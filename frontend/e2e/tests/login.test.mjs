@@ -9,9 +9,8 @@
 // URL in Playwright's browser as the user would.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { createHash, randomBytes } from 'node:crypto';
 import { launch, openApp, screenshot, standInBrowser } from '../lib.mjs';
+import { protectedServer } from '../oauthserver.mjs';
 
 let browser;
 let server;
@@ -20,7 +19,7 @@ let standIn;
 
 before(async () => {
   standIn = standInBrowser();
-  ({ server, base } = await protectedServer());
+  ({ server, base } = await protectedServer({ name: 'locked' }));
   browser = await launch();
 });
 after(async () => {
@@ -74,83 +73,3 @@ test('a server that needs login shows Log in, and logging in makes it ready', as
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-// protectedServer is an MCP server that answers only with a token from its
-// own authorization server; it checks PKCE (S256) and the resource parameter.
-function protectedServer() {
-  let challenge = '';
-  let token = '';
-  const srv = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const b = `http://127.0.0.1:${srv.address().port}`;
-      const url = new URL(req.url, b);
-      const json = (code, v, headers = {}) => {
-        res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
-        res.end(JSON.stringify(v));
-      };
-      switch (`${req.method} ${url.pathname}`) {
-        case 'GET /.well-known/oauth-protected-resource/mcp':
-          return json(200, { resource: `${b}/mcp`, authorization_servers: [b] });
-        case 'GET /.well-known/oauth-authorization-server':
-          return json(200, {
-            issuer: b, authorization_endpoint: `${b}/authorize`, token_endpoint: `${b}/token`,
-            registration_endpoint: `${b}/register`, response_types_supported: ['code'],
-            code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['none'],
-          });
-        case 'POST /register':
-          return json(201, { client_id: 'e2e-client', redirect_uris: JSON.parse(body).redirect_uris });
-        case 'GET /authorize': {
-          challenge = url.searchParams.get('code_challenge');
-          const back = new URL(url.searchParams.get('redirect_uri'));
-          back.searchParams.set('code', 'e2e-code');
-          back.searchParams.set('state', url.searchParams.get('state'));
-          res.writeHead(302, { Location: back.toString() });
-          return res.end();
-        }
-        case 'POST /token': {
-          const f = new URLSearchParams(body);
-          const sum = createHash('sha256').update(f.get('code_verifier') ?? '').digest('base64url');
-          if (f.get('code') !== 'e2e-code' || sum !== challenge || f.get('resource') !== `${b}/mcp`) {
-            return json(400, { error: 'invalid_grant' });
-          }
-          token = `e2e-token-${randomBytes(8).toString('hex')}`;
-          return json(200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
-        }
-        case 'POST /mcp':
-        case 'GET /mcp': {
-          if (!token || req.headers.authorization !== `Bearer ${token}`) {
-            return json(401, { error: 'invalid_token' }, {
-              'WWW-Authenticate': `Bearer resource_metadata="${b}/.well-known/oauth-protected-resource/mcp"`,
-            });
-          }
-          if (req.method === 'GET') {
-            res.writeHead(405);
-            return res.end();
-          }
-          const msg = JSON.parse(body);
-          if (msg.id === undefined) {
-            res.writeHead(202);
-            return res.end();
-          }
-          const results = {
-            initialize: { protocolVersion: msg.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'locked', version: '1.0.0' } },
-            'tools/list': { tools: [{ name: 'whoami', description: 'Says who is logged in', inputSchema: { type: 'object' } }] },
-            ping: {},
-          };
-          if (!(msg.method in results)) {
-            return json(200, { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `no method ${msg.method}` } });
-          }
-          return json(200, { jsonrpc: '2.0', id: msg.id, result: results[msg.method] });
-        }
-        default:
-          res.writeHead(404);
-          return res.end();
-      }
-    });
-  });
-  return new Promise((resolve) => {
-    srv.listen(0, '127.0.0.1', () => resolve({ server: srv, base: `http://127.0.0.1:${srv.address().port}` }));
-  });
-}
