@@ -248,3 +248,30 @@ export function standInBrowser() {
     },
   };
 }
+
+/**
+ * answerSaveDialog waits for the native save dialog titled title on the
+ * test display and saves: under path when given (typed over the suggested
+ * name), else the name and folder it offers.
+ */
+export async function answerSaveDialog(title, path) {
+  const deadline = Date.now() + 30_000;
+  let win = '';
+  while (!win) {
+    try {
+      win = execFileSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { encoding: 'utf8' }).trim().split('\n')[0];
+    } catch {
+      if (Date.now() > deadline) throw new Error(`no "${title}" dialog appeared on the display`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  // No window manager on the test display: focus it directly; keys then go
+  // to it through XTEST, as a person's would.
+  execFileSync('xdotool', ['windowfocus', '--sync', win]);
+  if (path !== undefined) {
+    // GTK's file chooser: Ctrl+A selects the suggested name, a full path replaces it.
+    execFileSync('xdotool', ['key', 'ctrl+a']);
+    execFileSync('xdotool', ['type', '--delay', '20', path]);
+  }
+  execFileSync('xdotool', ['key', 'Return']);
+}

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { answerSaveDialog, env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const sdk = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '@modelcontextprotocol', 'ext-apps', 'dist', 'src', 'app-with-deps.js');
@@ -66,23 +66,6 @@ async function shots(page, name) {
     await screenshot(page, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1200, height: 800 });
-}
-
-/** acceptSaveDialog waits for the native save dialog titled title and presses Return: the offered name, in the offered folder. */
-async function acceptSaveDialog(title) {
-  const deadline = Date.now() + 30_000;
-  let win = '';
-  while (!win) {
-    try {
-      win = execFileSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { encoding: 'utf8' }).trim().split('\n')[0];
-    } catch {
-      if (Date.now() > deadline) throw new Error(`no "${title}" dialog appeared on the display`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  // No window manager on the test display: focus it directly, as firsthour.test.mjs does.
-  execFileSync('xdotool', ['windowfocus', '--sync', win]);
-  execFileSync('xdotool', ['key', 'Return']);
 }
 
 test('an ext-apps 2.x app: full screen only after a gesture, pip, a download saved under its safe name, sampling, and closing itself', async () => {
@@ -145,13 +128,13 @@ test('an ext-apps 2.x app: full screen only after a gesture, pip, a download sav
   // Agreed, the system's save dialog offers the safe name in the downloads folder; saved, the file is there.
   await view.getByRole('button', { name: 'Download report', exact: true }).click();
   await ask.getByRole('button', { name: 'Save…' }).click();
-  await acceptSaveDialog('Save a file from ext');
+  await answerSaveDialog('Save a file from ext');
   assert.equal(await said(view, 'download', /: saved$/), 'saved');
   assert.equal(readFileSync(path.join(downloads, 'Q4 reportfinal.csv'), 'utf8'), 'quarter,total\nQ4,42\n');
   // A linked resource of the app's own server is read from it and saved the same way.
   await view.getByRole('button', { name: 'Download linked report' }).click();
   await ask.getByRole('button', { name: 'Save…' }).click();
-  await acceptSaveDialog('Save a file from ext');
+  await answerSaveDialog('Save a file from ext');
   assert.equal(await said(view, 'link'), 'saved');
   assert.equal(readFileSync(path.join(downloads, 'Linked report.csv'), 'utf8'), 'quarter,total\nQ4,42\n');
 

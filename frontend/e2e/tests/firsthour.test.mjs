@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chatControls, env, launch, modelRequests, resetModel, scriptModel, screenshot, startOwnApp } from '../lib.mjs';
+import { answerSaveDialog, chatControls, env, launch, modelRequests, resetModel, scriptModel, screenshot, startOwnApp } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
@@ -205,29 +205,4 @@ async function firstHourChatActions({ page, box, shot, tmp }) {
   assert.match(md, /just say hello/);
   assert.match(md, /Nothing was written this time\./);
   await shot('10-exported');
-}
-
-/**
- * answerSaveDialog waits for the native save dialog titled title on the
- * test display, types path into it and saves.
- */
-async function answerSaveDialog(title, path) {
-  const { execFileSync } = await import('node:child_process');
-  const deadline = Date.now() + 30_000;
-  let win = '';
-  while (!win) {
-    try {
-      win = execFileSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { encoding: 'utf8' }).trim().split('\n')[0];
-    } catch {
-      if (Date.now() > deadline) throw new Error(`no "${title}" dialog appeared on the display`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  // No window manager on the test display: focus it directly; keys then go
-  // to it through XTEST, as a person's would.
-  execFileSync('xdotool', ['windowfocus', '--sync', win]);
-  // GTK's file chooser: Ctrl+A selects the suggested name, a full path replaces it.
-  execFileSync('xdotool', ['key', 'ctrl+a']);
-  execFileSync('xdotool', ['type', '--delay', '20', path]);
-  execFileSync('xdotool', ['key', 'Return']);
 }
