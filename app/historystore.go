@@ -80,3 +80,19 @@ func (c chatHistory) Rewind(ctx context.Context, chatID, messageID, text string)
 	}
 	return h.Rewind(ctx, chatID, messageID, text)
 }
+
+func (c chatHistory) Recent(ctx context.Context, chatID string) ([]history.Message, error) {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return nil, err
+	}
+	return h.Recent(ctx, chatID)
+}
+
+func (c chatHistory) MessagesAfter(ctx context.Context, chatID string, seq int) ([]history.Message, error) {
+	h, err := c.a.historyStore()
+	if err != nil {
+		return nil, err
+	}
+	return h.MessagesAfter(ctx, chatID, seq)
+}

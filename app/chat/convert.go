@@ -11,40 +11,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 )
 
-// toProvider turns stored messages into the conversation the model sees.
-// Failed assistant messages with nothing in them are left out, and user
-// messages that end up adjacent are joined, because providers want user and
-// assistant turns to alternate. Each tool call becomes a tool message with its
-// (truncated) result; a call that never finished says so. The images and
-// audio tools returned go to the model as such when md says it takes them
-// (see toolMessage).
-func toProvider(past []history.Message, budget int, md media) []provider.Message {
-	var out []provider.Message
-	for _, m := range past {
-		switch m.Role {
-		case "user":
-			if n := len(out); n > 0 && out[n-1].Role == provider.RoleUser {
-				out[n-1].Text += "\n\n" + m.Text
-				continue
-			}
-			out = append(out, provider.Message{Role: provider.RoleUser, Text: m.Text})
-		case "assistant":
-			if m.Text == "" && len(m.ToolCalls) == 0 {
-				continue
-			}
-			am := provider.Message{Role: provider.RoleAssistant, Text: m.Text}
-			for _, c := range m.ToolCalls {
-				am.ToolCalls = append(am.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Tool, Arguments: c.Arguments})
-			}
-			out = append(out, am)
-			for _, c := range m.ToolCalls {
-				out = append(out, toolMessage(c, budget, md))
-			}
-		}
-	}
-	return out
-}
-
 // toolMessage is the model's view of one stored tool call. With md.images
 // (the model accepts them), each image of the result goes with the message,
 // scaled down to MaxImageSide / MaxImageBytes, and its line in the text
@@ -58,10 +24,14 @@ func toolMessage(c history.ToolCall, budget int, md media) provider.Message {
 		return msg
 	}
 	if err := json.Unmarshal(c.Result, &res); err != nil {
-		msg.Text = string(c.Result)
-	} else {
-		msg.Images, msg.Audio = attach(&res, md)
-		msg.Text = resultText(&res)
+		msg.Text = truncate(string(c.Result), budget)
+		return msg
+	}
+	msg.Images, msg.Audio = attach(&res, md)
+	msg.Text = resultText(&res)
+	if k, ok := keptOf(c.Result); ok && len([]rune(msg.Text)) > budget {
+		msg.Text = cappedText(msg.Text, budget, k)
+		return msg
 	}
 	msg.Text = truncate(msg.Text, budget)
 	return msg

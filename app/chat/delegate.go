@@ -339,7 +339,7 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 			c.ID = parent + "/" + c.ID // unique in the chat's event stream
 			hc := r.call(ctx, context.WithoutCancel(ctx), msg, i, c, sub)
 			hc.ID = resp.ToolCalls[i].ID
-			msgs = append(msgs, toolMessage(hc, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio}))
+			msgs = append(msgs, toolMessage(hc, r.budgetFor(hc.Tool), media{images: r.t.Images, audio: r.t.Audio}))
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

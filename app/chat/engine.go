@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,10 @@ type History interface {
 	UpdateMessage(ctx context.Context, m history.Message) error
 	SaveToolCall(ctx context.Context, c history.ToolCall) error
 	Messages(ctx context.Context, chatID string) ([]history.Message, error)
+	// Recent is the chat's last summary and the messages after it (all
+	// of them without a summary); MessagesAfter those with a higher seq.
+	Recent(ctx context.Context, chatID string) ([]history.Message, error)
+	MessagesAfter(ctx context.Context, chatID string, seq int) ([]history.Message, error)
 	// Rewind takes the chat back to a user message (see Turn.From).
 	Rewind(ctx context.Context, chatID, messageID, text string) (history.Message, error)
 }
@@ -67,6 +72,10 @@ type Options struct {
 	// DefaultPolicy is the policy of tools the turn's Policies do not name;
 	// nil means DefaultPolicy.
 	DefaultPolicy func(registry.Tool) Policy
+	// Results keeps the whole of tool results over their budget, which
+	// the model then reads a page at a time (see kept.go); nil cuts them
+	// with a note.
+	Results ResultStore
 }
 
 // Engine runs turns. It is safe for concurrent use; turns of different chats
@@ -81,6 +90,7 @@ type Engine struct {
 	seq     map[string]int64           // chat ID → last event number
 	found   map[string][]string        // chat ID → tools find_tools attached
 	index   toolIndex                  // the find_tools index of the last tool set
+	convos  map[string]*convo          // chat ID → its conversation as the model reads it
 }
 
 // activeCall is a chat calling a server: where the server's sampling and
@@ -95,7 +105,7 @@ func New(opts Options) *Engine {
 	if opts.DefaultPolicy == nil {
 		opts.DefaultPolicy = DefaultPolicy
 	}
-	return &Engine{opts: opts, running: map[string]bool{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}, found: map[string][]string{}}
+	return &Engine{opts: opts, running: map[string]bool{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}, found: map[string][]string{}, convos: map[string]*convo{}}
 }
 
 // Turn is one user message and everything the model does about it.
@@ -129,7 +139,18 @@ type Turn struct {
 	// MaxSteps limits model turns with tool calls; 0 means MaxSteps.
 	MaxSteps int
 	// ResultBudget limits one tool result's characters; 0 means ResultBudget.
+	// A result over its budget reaches the model as its head and a handle
+	// to the rest (Options.Results).
 	ResultBudget int
+	// ResultShare is the percent of the context window one result may take
+	// (0: DefaultResultShare); the smaller of it and ResultBudget applies.
+	ResultShare int
+	// ResultBudgetFor sets a budget in characters per tool
+	// ("server__tool") or server ("server__*"), over the two above.
+	ResultBudgetFor map[string]int
+	// CompactAt is the percent of the context window past which the chat
+	// is summarised (0: DefaultCompactAt); see window.go.
+	CompactAt int
 	// Delegate offers one ask_<server> tool per server instead of the
 	// servers' own tools; each call runs a sub-agent with only that server's
 	// tools (see delegate.go).
@@ -190,7 +211,7 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	if !e.begin(t.ChatID) {
 		return Result{}, ErrBusy
 	}
-	r := &run{e: e, t: t}
+	r := &run{e: e, t: t, conv: e.convo(t.ChatID, t.From != "")}
 	// Deferred calls run last first: the chat is free again before "done"
 	// goes out, so a UI that sends on "done" never meets ErrBusy.
 	defer r.emit(Event{Type: EventDone})
@@ -205,6 +226,21 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	store := context.WithoutCancel(ctx)
 	var user history.Message
 	var err error
+	if err := r.tools0(ctx); err != nil {
+		return Result{}, err
+	}
+	if t.From == "" {
+		// A message that would take the chat past its limit: the summary
+		// comes first, so the message itself reaches the model whole.
+		if err := r.sync(store); err != nil {
+			return Result{}, err
+		}
+		if tools, err := r.offer(ctx); err == nil && !r.fitsNew(tools, t.Text) {
+			if err := r.compact(ctx, store, tools); err != nil {
+				return Result{}, err
+			}
+		}
+	}
 	if t.From != "" {
 		// The UI drops what followed the message when its event comes
 		// again (the same message id).
@@ -316,6 +352,24 @@ func (e *Engine) Forget(chatID string) {
 	delete(e.always, chatID)
 	delete(e.seq, chatID)
 	delete(e.found, chatID)
+	delete(e.convos, chatID)
+}
+
+// convo is the chat's conversation as the engine keeps it; fresh starts it
+// again (a rewind changes the history under it).
+func (e *Engine) convo(chatID string, fresh bool) *convo {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.convos[chatID]
+	if c == nil || fresh {
+		cal := calibration{}
+		if c != nil {
+			cal = c.cal
+		}
+		c = &convo{cal: cal}
+		e.convos[chatID] = c
+	}
+	return c
 }
 
 // run is one Send in progress.
@@ -331,6 +385,11 @@ type run struct {
 	// changed since the user trusted it), by name: why, for a model that
 	// calls one anyway.
 	withheld map[string]string
+	// every is each tool the model may be given, active or not: the
+	// content store's tools that read a capped result come from it.
+	every map[string]registry.Tool
+	// conv is the chat's conversation, this turn's while it runs.
+	conv *convo
 }
 
 func (r *run) emit(ev Event) {
@@ -347,30 +406,39 @@ func (r *run) emit(ev Event) {
 	r.t.OnEvent(ev)
 }
 
-func (r *run) loop(ctx, store context.Context) (Result, error) {
+// tools0 lists the turn's active tools, once.
+func (r *run) tools0(ctx context.Context) error {
 	all, byName, err := r.activeTools(ctx)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
 	r.all, r.tools, r.synth = all, byName, map[string]synthetic{}
+	return nil
+}
+
+func (r *run) loop(ctx, store context.Context) (Result, error) {
+	if err := r.sync(store); err != nil {
+		return Result{}, err
+	}
 	var res Result
 	for step := 1; ; step++ {
-		past, err := r.e.opts.History.Messages(store, r.t.ChatID)
-		if err != nil {
-			return res, fmt.Errorf("read history: %w", err)
-		}
 		tools, err := r.offer(ctx)
 		if err != nil {
 			return res, err
 		}
-		msg, resp, err := r.stream(ctx, store, r.withContext(toProvider(past, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio})), tools)
+		tools = r.withKeptTools(tools)
+		msg, resp, err := r.step(ctx, store, tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
+			if msg.ID != "" {
+				r.add(msg)
+			}
 			return res, err
 		}
 		calls := r.runCalls(ctx, store, msg, resp.ToolCalls)
 		res.Message.ToolCalls = calls
 		res.ToolCalls = append(res.ToolCalls, calls...)
+		r.add(res.Message)
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
@@ -401,15 +469,17 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 	}
 	var out []provider.Tool
 	byName := map[string]registry.Tool{}
+	r.every = map[string]registry.Tool{}
 	for _, t := range all {
 		if !apps.ModelVisible(t.Tool) {
 			continue // an MCP App's own tool (visibility ["app"]): never the model's, nor find_tools', agents' or delegates'
 		}
-		if r.t.Active != nil && !r.t.Active(t) {
-			continue
-		}
 		if r.t.Policies.For(t, r.e.opts.DefaultPolicy) == PolicyDeny {
 			continue // a denied tool is not offered at all
+		}
+		r.every[t.Name] = t
+		if r.t.Active != nil && !r.t.Active(t) {
+			continue
 		}
 		schema, err := t.Schema()
 		if err != nil {
@@ -418,6 +488,9 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema})
 		byName[t.Name] = t
 	}
+	// One order whatever order the servers answered in: the request's
+	// prefix stays the same from step to step, which prompt caches need.
+	slices.SortFunc(out, func(a, b provider.Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out, byName, nil
 }
 
@@ -681,6 +754,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallCancelled, "The user stopped the chat; the call was cancelled.")
 	case err != nil:
 		return fail(CallError, "The tool call failed: "+err.Error())
+	}
+	if sub == nil && !isSynth {
+		r.keep(ctx, c.ID, c.Name, res, r.resultBudget(t))
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {

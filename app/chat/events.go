@@ -21,6 +21,7 @@ const (
 	EventRetry      EventType = "retry"      // the provider is rate-limited; waiting
 	EventStepLimit  EventType = "stepLimit"  // the loop stopped at its step limit
 	EventMessageEnd EventType = "messageEnd" // an assistant message is complete (or not)
+	EventContext    EventType = "context"    // the context meter before a step (Context), or a summary being written
 	EventDone       EventType = "done"       // the turn is over
 )
 
@@ -46,7 +47,13 @@ type Event struct {
 	Error        string `json:"error,omitempty"`
 	RetryAfterMs int64  `json:"retryAfterMs,omitempty"`
 	Usage        *Usage `json:"usage,omitempty"`
-	Steps        int    `json:"steps,omitempty"`
+	// Steps is the step limit's count (EventStepLimit), or how many
+	// messages a summary replaced (EventMessage of role "summary").
+	Steps int `json:"steps,omitempty"`
+	// DurationMs is how long a summary took to write.
+	DurationMs int64 `json:"durationMs,omitempty"`
+	// Context is the context meter (EventContext).
+	Context *ContextView `json:"context,omitempty"`
 }
 
 // Usage is the tokens a message used, when the provider reports them.

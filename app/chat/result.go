@@ -63,17 +63,35 @@ func truncate(s string, budget int) string {
 		return s
 	}
 	total := utf8.RuneCountInString(s)
-	cut := 0
-	for i := range s {
-		if cut == budget {
+	s = truncateHead(s, budget)
+	return fmt.Sprintf("%s\n[truncated: showing %d of %d characters; ask the tool for a narrower range if you need the rest]",
+		s, utf8.RuneCountInString(s), total)
+}
+
+// truncateHead is the head of s that truncate and cappedText show: at most
+// budget runes and at most budget's worth of tokens (text that takes more
+// tokens a character is cut shorter), ending at a line break when one is
+// in the last quarter.
+func truncateHead(s string, budget int) string {
+	if budget <= 0 || utf8.RuneCountInString(s) <= budget && textTokens(s) <= (budget+3)/charsPerToken {
+		return s
+	}
+	tokens := (budget + 3) / charsPerToken
+	cut, ascii, other := 0, 0, 0
+	for i, c := range s {
+		if cut == budget || (ascii+3)/4+other > tokens {
 			s = s[:i]
 			break
 		}
 		cut++
+		if c < utf8.RuneSelf {
+			ascii++
+		} else {
+			other++
+		}
 	}
 	if nl := strings.LastIndexByte(s, '\n'); nl > len(s)*3/4 {
 		s = s[:nl]
 	}
-	return fmt.Sprintf("%s\n[truncated: showing %d of %d characters; ask the tool for a narrower range if you need the rest]",
-		s, utf8.RuneCountInString(s), total)
+	return s
 }

@@ -42,6 +42,16 @@ type Settings struct {
 	// Sampling says what servers' requests to use the model may do
 	// (see DecideSampling).
 	Sampling SamplingSettings `json:"sampling,omitzero"`
+	// CompactAt is the percent of the model's context window past which
+	// a chat's earlier messages are summarised (0: DefaultCompactAt).
+	CompactAt int `json:"compactAt,omitempty"`
+	// ResultShare is the percent of the context window one tool result
+	// may take before the model gets its head and a handle to the rest
+	// (0: DefaultResultShare).
+	ResultShare int `json:"resultShare,omitempty"`
+	// ResultBudgets set that budget in characters per tool
+	// ("server__tool") or server ("server__*").
+	ResultBudgets map[string]int `json:"resultBudgets,omitempty"`
 }
 
 // ProviderSettings is one configured model provider. APIKey is a
@@ -60,6 +70,9 @@ type ProviderSettings struct {
 	// Only OpenAI-compatible providers can: AcceptsAudio ignores it for
 	// the others, whose APIs take no audio.
 	Audio *bool `json:"audio,omitempty"`
+	// ContextWindows override the context window (tokens) per model, for
+	// models the provider does not say it of, or says wrong.
+	ContextWindows map[string]int `json:"contextWindows,omitempty"`
 }
 
 // AcceptsImages says whether model (of this provider) is sent images: the

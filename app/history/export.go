@@ -203,6 +203,8 @@ func roleTitle(role string) string {
 		return "Assistant"
 	case RoleSystem:
 		return "System"
+	case RoleSummary:
+		return "Summary of the messages above (what the model read instead of them)"
 	}
 	return role
 }

@@ -17,6 +17,10 @@ const (
 	RoleUser      = "user"
 	RoleAssistant = "assistant"
 	RoleSystem    = "system"
+	// RoleSummary is a compaction's summary: the model gets its text
+	// instead of every message before it (which stay in the history,
+	// searchable and exported); see Recent.
+	RoleSummary = "summary"
 )
 
 // Message statuses. An assistant message is appended as StatusIncomplete when
@@ -41,7 +45,7 @@ const (
 )
 
 var (
-	roles        = []string{RoleUser, RoleAssistant, RoleSystem}
+	roles        = []string{RoleUser, RoleAssistant, RoleSystem, RoleSummary}
 	statuses     = []string{StatusComplete, StatusIncomplete, StatusError, StatusCancelled}
 	callStatuses = []string{CallPending, CallApproved, CallDenied, CallRunning, CallDone, CallError, CallCancelled}
 )
@@ -300,6 +304,30 @@ func touchChat(ctx context.Context, tx *sql.Tx, chatID string, now time.Time) er
 // ErrNotFound when no chat has the id. It reads one snapshot.
 func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) {
 	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1`)
+	if err != nil {
+		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+	}
+	return out, nil
+}
+
+// Recent returns what a model still reads of a chat: its last summary
+// message and every message after it, or all its messages when it has no
+// summary; ErrNotFound when no chat has the id. It reads one snapshot,
+// through the (chat_id, seq) index.
+func (s *Store) Recent(ctx context.Context, chatID string) ([]Message, error) {
+	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq >= coalesce(
+		(SELECT max(seq) FROM messages WHERE chat_id = ?1 AND role = 'summary'), 0)`)
+	if err != nil {
+		return nil, fmt.Errorf("read recent messages of chat %q: %w", chatID, err)
+	}
+	return out, nil
+}
+
+// MessagesAfter returns a chat's messages with a seq above seq, in
+// order, each with its tool calls; ErrNotFound when no chat has the id.
+// A caller that keeps a chat's messages in memory reads only what is new.
+func (s *Store) MessagesAfter(ctx context.Context, chatID string, seq int) ([]Message, error) {
+	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq > ?2`, seq)
 	if err != nil {
 		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
 	}

@@ -24,6 +24,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(re
 	t := chat.Turn{
 		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
 		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, SearchShare: s.ToolSearchShare, Pinned: s.Pinned,
+		CompactAt: s.CompactAt, ResultShare: s.ResultShare, ResultBudgetFor: s.ResultBudgets,
 	}
 	if agent == nil {
 		return t
@@ -131,5 +132,5 @@ func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
 // terminal, or chat.ApproveAll for --yes).
 func (c *Chats) Engine(hist chat.History, approver chat.Approver) *chat.Engine {
 	h := c.h
-	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy})
+	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: &chatResults{h: h}})
 }

@@ -41,6 +41,9 @@ func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName
 	if model == "" {
 		model = ps.DefaultModel
 	}
+	if w := ps.ContextWindows[model]; w > 0 {
+		return w
+	}
 	key := ps.Name + "\x00" + ps.BaseURL
 	l, _ := modelLists.Load(key)
 	ml, ok := l.(modelList)

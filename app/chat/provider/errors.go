@@ -31,6 +31,10 @@ var (
 	ErrIncomplete = errors.New("the answer broke off")
 	// ErrUnreachable is a provider that could not be connected to.
 	ErrUnreachable = errors.New("the provider cannot be reached")
+	// ErrContextLength is a request the model refused as longer than its
+	// context window (OpenAI's context_length_exceeded, Anthropic's
+	// "prompt is too long", llama.cpp's and LM Studio's context size).
+	ErrContextLength = errors.New("the request is longer than the model's context window")
 )
 
 // Error is a failed provider operation. Message is what the provider said
@@ -194,6 +198,8 @@ func classify(ctx context.Context, name, op, model string, err error) error {
 			e.Err = ErrModelNotFound
 		case se.status == http.StatusTooManyRequests:
 			return rateLimit(name, se)
+		case op == opStream && (se.status == http.StatusBadRequest || se.status == http.StatusRequestEntityTooLarge) && tooLong(se.message):
+			e.Err = fmt.Errorf("%w: %s", ErrContextLength, se.message)
 		default:
 			e.Err = errors.New(se.message)
 		}
@@ -204,6 +210,19 @@ func classify(ctx context.Context, name, op, model string, err error) error {
 		return &Error{Provider: name, Op: op, Model: model, Err: fmt.Errorf("%w: %w", ErrUnreachable, err)}
 	}
 	return &Error{Provider: name, Op: op, Model: model, Err: err}
+}
+
+// tooLong says whether an error message is a provider's way of saying the
+// request is over the model's context window.
+func tooLong(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, k := range []string{"context_length_exceeded", "maximum context length", "context length", "context window",
+		"prompt is too long", "exceeds the available context size", "exceed context window", "too many tokens", "input is too long", "num_ctx"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
 }
 
 func rateLimit(name string, se *statusError) *RateLimitError {

@@ -1,0 +1,193 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/history"
+)
+
+// convo is what the engine keeps of a chat between steps and turns: its
+// messages from the last summary on, each converted once for the model
+// with its token estimate. A step then costs the same at message 1,000 as
+// at message 10: it neither reads the history again nor converts it.
+//
+// A convo belongs to the chat's running turn (one at a time); the engine
+// hands it over under its lock.
+type convo struct {
+	parts   []part
+	lastSeq int    // the seq of the last message read or written
+	lastID  string // its ID: another process's rewind shows as a change
+	key     string // the conversion's parameters; another key converts again
+	cal     calibration
+}
+
+// part is one stored message as the model sees it.
+type part struct {
+	seq  int
+	role string
+	msgs []provider.Message
+	// stubbed is msgs with each tool result replaced by a one-line stub
+	// (nil when the message has no tool results): what the model gets of
+	// an old step when the window is short.
+	stubbed []provider.Message
+	// tokens and stubTokens are the estimates of msgs and stubbed;
+	// results the share of tokens that are tool results.
+	tokens, stubTokens, results int
+	// kept are the handles of its capped results.
+	kept []Kept
+}
+
+// convKey is what the conversion depends on besides the messages.
+func (r *run) convKey() string {
+	keys := slices.Sorted(maps.Keys(r.t.ResultBudgetFor))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d/%d/%d/%v/%v", r.window(), r.t.ContextWindow, r.t.ResultShare, r.t.ResultBudget, r.t.Images, r.t.Audio)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "/%s=%d", k, r.t.ResultBudgetFor[k])
+	}
+	return b.String()
+}
+
+// sync brings the chat's convo up to date with the history: it reads only
+// the messages after the last one it has, unless the chat changed under it
+// (a rewind, another process), when it reads from the last summary again.
+func (r *run) sync(ctx context.Context) error {
+	c := r.conv
+	key := r.convKey()
+	if c.key == key && c.lastSeq > 0 {
+		// The last known message again, then what follows it: if the
+		// first is not it, the chat was rewound elsewhere.
+		msgs, err := r.e.opts.History.MessagesAfter(ctx, r.t.ChatID, c.lastSeq-1)
+		if err != nil {
+			return fmt.Errorf("read history: %w", err)
+		}
+		if len(msgs) > 0 && msgs[0].ID == c.lastID {
+			for _, m := range msgs[1:] {
+				r.add(m)
+			}
+			return nil
+		}
+	}
+	msgs, err := r.e.opts.History.Recent(ctx, r.t.ChatID)
+	if err != nil {
+		return fmt.Errorf("read history: %w", err)
+	}
+	c.parts, c.lastSeq, c.lastID, c.key = nil, 0, "", key
+	for _, m := range msgs {
+		r.add(m)
+	}
+	return nil
+}
+
+// add converts m and appends it to the convo (a summary replaces
+// everything before it).
+func (r *run) add(m history.Message) {
+	c := r.conv
+	c.lastSeq, c.lastID = m.Seq, m.ID
+	p := r.convert(m)
+	if m.Role == history.RoleSummary {
+		c.parts = c.parts[:0]
+	}
+	if len(p.msgs) > 0 {
+		c.parts = append(c.parts, p)
+	}
+}
+
+// convert is one stored message as the model sees it.
+func (r *run) convert(m history.Message) part {
+	p := part{seq: m.Seq, role: m.Role}
+	md := media{images: r.t.Images, audio: r.t.Audio}
+	switch m.Role {
+	case history.RoleUser:
+		p.msgs = []provider.Message{{Role: provider.RoleUser, Text: m.Text}}
+	case history.RoleSummary:
+		p.msgs = []provider.Message{{Role: provider.RoleUser, Text: summaryPreamble + m.Text}}
+	case history.RoleAssistant:
+		if m.Text == "" && len(m.ToolCalls) == 0 {
+			return p
+		}
+		am := provider.Message{Role: provider.RoleAssistant, Text: m.Text}
+		for _, c := range m.ToolCalls {
+			am.ToolCalls = append(am.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Tool, Arguments: c.Arguments})
+		}
+		p.msgs = append(p.msgs, am)
+		if len(m.ToolCalls) > 0 {
+			p.stubbed = append(p.stubbed, am)
+		}
+		for _, c := range m.ToolCalls {
+			if k, ok := keptOf(c.Result); ok {
+				p.kept = append(p.kept, k)
+			}
+			tm := toolMessage(c, r.budgetFor(c.Tool), md)
+			p.msgs = append(p.msgs, tm)
+			p.results += messageTokens(tm)
+			p.stubbed = append(p.stubbed, stub(c, tm))
+		}
+	}
+	for _, pm := range p.msgs {
+		p.tokens += messageTokens(pm)
+	}
+	for _, pm := range p.stubbed {
+		p.stubTokens += messageTokens(pm)
+	}
+	return p
+}
+
+// budgetFor is the result budget of the tool the model called by name; a
+// tool no longer offered gets the turn's default.
+func (r *run) budgetFor(name string) int {
+	if t, ok := r.tools[name]; ok {
+		return r.resultBudget(t)
+	}
+	return r.defaultBudget()
+}
+
+// summaryPreamble introduces a summary to the model.
+const summaryPreamble = "[Summary of the conversation so far, written because it no longer fits the context window. The messages it replaces are in the chat's history; the user can still see them.]\n\n"
+
+// stub is the one line an old tool result shrinks to.
+func stub(c history.ToolCall, full provider.Message) provider.Message {
+	s := full
+	s.Images, s.Audio = nil, nil
+	n := len([]rune(full.Text))
+	if k, ok := keptOf(c.Result); ok {
+		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; it is kept: %s with contentId %q reads it]", c.Tool, k.Chars, k.Read, k.ContentID)
+		return s
+	}
+	if n <= stubMin {
+		return full
+	}
+	s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; call the tool again if you need it]", c.Tool, n)
+	return s
+}
+
+// stubMin: results this short are kept as they are; a stub would save
+// nothing.
+const stubMin = 200
+
+// assemble is the conversation for the next step: every part, the first
+// stubs of them with their results stubbed, user messages that end up
+// adjacent joined (providers want user and assistant turns to alternate).
+func assemble(parts []part, stubs int) []provider.Message {
+	var out []provider.Message
+	for i, p := range parts {
+		ms := p.msgs
+		if i < stubs && p.stubbed != nil {
+			ms = p.stubbed
+		}
+		for _, m := range ms {
+			if n := len(out); n > 0 && m.Role == provider.RoleUser && out[n-1].Role == provider.RoleUser {
+				out[n-1].Text += "\n\n" + m.Text
+				out[n-1].Images = append(slices.Clip(out[n-1].Images), m.Images...)
+				continue
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package chat
+
+import (
+	"unicode/utf8"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+)
+
+// Token estimates. No provider tells the size of a request before it is
+// sent, and one tokenizer per model family is more than a desktop host
+// should ship; so the engine estimates from the text (bytes of ASCII at 4
+// a token, every other character a token: CJK text runs near one token a
+// character, accented Latin near ASCII), and corrects the estimate by what
+// the provider reports it used (calibration, per chat).
+const (
+	// perMessageTokens is what a wire adds around each message (role,
+	// separators, the call's id and name).
+	perMessageTokens = 6
+	// imageTokens stands in for one image: providers charge 85–1,600
+	// tokens an image by its size; this is the high end, at our largest
+	// side (MaxImageSide).
+	imageTokens = 1_600
+	// audioTokens stands in for one clip.
+	audioTokens = 1_000
+	// minScale and maxScale bound the calibration: a provider whose
+	// reported usage is far off (a cached prompt counted as 0) must not
+	// make the estimate absurd.
+	minScale, maxScale = 0.5, 4.0
+)
+
+// textTokens estimates the tokens of s.
+func textTokens(s string) int {
+	ascii, other := 0, 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			ascii++
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		other++
+	}
+	return (ascii+3)/4 + other
+}
+
+// messageTokens estimates one message as a provider receives it.
+func messageTokens(m provider.Message) int {
+	n := perMessageTokens + textTokens(m.Text) + len(m.Images)*imageTokens + len(m.Audio)*audioTokens
+	for _, c := range m.ToolCalls {
+		n += perMessageTokens + textTokens(c.Name) + textTokens(string(c.Arguments))
+	}
+	return n
+}
+
+// toolTokens estimates the definitions of tools, as tool search counts
+// them.
+func toolTokens(tools []provider.Tool) int {
+	n := 0
+	for _, t := range tools {
+		n += toolsearch.Tokens(t.Name, t.Description, t.InputSchema)
+	}
+	return n
+}
+
+// calibration scales a chat's estimates to what its provider reports. It
+// belongs to one run (the engine keeps it per chat between turns).
+type calibration struct {
+	scale float64 // reported / estimated; 0 means not calibrated yet
+}
+
+// apply scales an estimate; an uncalibrated one is taken as it is.
+func (c calibration) apply(n int) int {
+	if c.scale == 0 {
+		return n
+	}
+	return int(float64(n)*c.scale + 0.5)
+}
+
+// learn takes one request's estimate and the input tokens the provider
+// reported for it. Reports of 0 (providers that report nothing) are
+// ignored; the scale moves halfway each time, so one odd report does not
+// swing it.
+func (c *calibration) learn(estimated, reported int) {
+	if estimated <= 0 || reported <= 0 {
+		return
+	}
+	s := float64(reported) / float64(estimated)
+	s = max(minScale, min(maxScale, s))
+	if c.scale == 0 {
+		c.scale = s
+		return
+	}
+	c.scale = (c.scale + s) / 2
+}

@@ -1,0 +1,333 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/history"
+)
+
+// Keeping a chat within its model's context window. Before each step the
+// engine estimates the request (system prompt, tool definitions, the
+// conversation and the apps' context); over CompactAt percent of a known
+// window it first shrinks old tool results to stubs, then has the model
+// summarise the conversation so far into a summary message, which the
+// model reads instead of what it replaces. A request over the window is
+// never sent; a provider's context-length error compacts and retries once.
+
+// DefaultCompactAt is the percent of the context window past which a chat
+// is compacted.
+const DefaultCompactAt = 80
+
+// ErrTooLong: even compacted, the request does not fit the model's window.
+var ErrTooLong = errors.New("the message does not fit the model's context window even with the conversation summarised")
+
+// ContextView is the context meter: what the next request takes of the
+// model's window, in estimated tokens, and of what.
+type ContextView struct {
+	Used   int `json:"used"`
+	Window int `json:"window"` // 0: not known
+	// Limit is where compaction starts (CompactAt percent of Window).
+	Limit   int `json:"limit"`
+	System  int `json:"system"`
+	Tools   int `json:"tools"`
+	History int `json:"history"` // conversation text (with the apps' context)
+	Results int `json:"results"` // tool results
+	// Stubbed is how many old steps' results were shrunk to stubs.
+	Stubbed int `json:"stubbed,omitempty"`
+	// Compacting is set on the event sent while a summary is written.
+	Compacting bool `json:"compacting,omitempty"`
+	// Calibrated: the estimate is scaled by what the provider reported.
+	Calibrated bool `json:"calibrated,omitempty"`
+}
+
+// window is the model's context window for budgets: the known one, else
+// the conservative toolsearch.DefaultWindow.
+func (r *run) window() int {
+	if r.t.ContextWindow > 0 {
+		return r.t.ContextWindow
+	}
+	return toolsearch.DefaultWindow
+}
+
+// limit is the estimate past which the turn compacts; 0 when the window
+// is not known (then only a provider's context-length error compacts).
+func (r *run) limit() int {
+	if r.t.ContextWindow <= 0 {
+		return 0
+	}
+	at := r.t.CompactAt
+	if at <= 0 || at > 100 {
+		at = DefaultCompactAt
+	}
+	return r.t.ContextWindow * at / 100
+}
+
+// request is one step's estimate.
+type request struct {
+	msgs    []provider.Message
+	view    ContextView
+	raw     int // the estimate before calibration
+	stubbed int
+}
+
+// measure assembles the conversation with the first stubs parts stubbed
+// and estimates the request.
+func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
+	q := request{msgs: r.withContext(assemble(r.conv.parts, stubs)), stubbed: stubs}
+	v := &q.view
+	v.System = textTokens(r.t.System)
+	v.Tools = toolTokens(tools)
+	for i, p := range r.conv.parts {
+		if i < stubs && p.stubbed != nil {
+			v.History += p.stubTokens - p.results
+			continue
+		}
+		v.History += p.tokens - p.results
+		v.Results += p.results
+	}
+	if r.t.Context != nil {
+		v.History += textTokens(r.t.Context())
+	}
+	v.History += extra
+	q.raw = v.System + v.Tools + v.History + v.Results
+	c := r.conv.cal
+	v.System, v.Tools, v.History, v.Results = c.apply(v.System), c.apply(v.Tools), c.apply(v.History), c.apply(v.Results)
+	v.Used = v.System + v.Tools + v.History + v.Results
+	v.Window, v.Limit, v.Calibrated = r.t.ContextWindow, r.limit(), c.scale != 0
+	for i := range stubs {
+		if i < len(r.conv.parts) && r.conv.parts[i].stubbed != nil {
+			v.Stubbed++
+		}
+	}
+	return q
+}
+
+// fit is the next step's request within the window: stubs first, then a
+// summary (force: compact even if the estimate fits, after the provider
+// said it does not). It sends the meter's event.
+func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool) (request, error) {
+	q := r.measure(tools, 0, 0)
+	limit := r.limit()
+	if !force && (limit == 0 || q.view.Used <= limit) {
+		r.meter(q.view)
+		return q, nil
+	}
+	// Old results first: stub them from the oldest until the request
+	// fits, never the last step's (the model is reading those now).
+	last := r.lastResults()
+	for s := 1; s <= last && (force || q.view.Used > limit); s++ {
+		q = r.measure(tools, s, 0)
+	}
+	if force || limit > 0 && q.view.Used > limit {
+		if err := r.compact(ctx, store, tools); err != nil {
+			return q, err
+		}
+		q = r.measure(tools, 0, 0)
+		for s := 1; s <= r.lastResults() && limit > 0 && q.view.Used > limit; s++ {
+			q = r.measure(tools, s, 0)
+		}
+	}
+	r.meter(q.view)
+	if r.t.ContextWindow > 0 && q.view.Used > r.t.ContextWindow {
+		return q, fmt.Errorf("%w (about %d of %d tokens): shorten the message or the tools' results, turn some tools off, or pick a model with a larger window", ErrTooLong, q.view.Used, r.t.ContextWindow)
+	}
+	return q, nil
+}
+
+// lastResults is the index of the last part with tool results: the parts
+// before it may be stubbed.
+func (r *run) lastResults() int {
+	for i := len(r.conv.parts) - 1; i >= 0; i-- {
+		if r.conv.parts[i].stubbed != nil {
+			return i
+		}
+	}
+	return 0
+}
+
+// meter sends the context meter.
+func (r *run) meter(v ContextView) {
+	r.emit(Event{Type: EventContext, Context: &v})
+}
+
+// fitsNew says whether the chat, with text added as a new user message,
+// stays under the compaction limit; Send compacts before storing the
+// message when it does not, so the summary comes before it.
+func (r *run) fitsNew(tools []provider.Tool, text string) bool {
+	limit := r.limit()
+	if limit == 0 || len(r.conv.parts) == 0 {
+		return true
+	}
+	q := r.measure(tools, 0, messageTokens(provider.Message{Role: provider.RoleUser, Text: text}))
+	return q.view.Used <= limit
+}
+
+// Summaries. The chat's own model writes them; its request must fit the
+// window too, so a long stretch is summarised in pieces, each with the
+// summary so far.
+const summarySystem = "You summarise a conversation between a user and an AI assistant that uses tools, so that the assistant can go on without the original messages. " +
+	"Keep: what the user asked for and still wants (quote their latest request word for word), decisions and preferences, facts and figures found, " +
+	"which tools were called with which important arguments and what they returned (ids, paths, names, numbers), what is done and what is left to do, and any open question. " +
+	"Leave out pleasantries and anything superseded. Write it in the conversation's language, as compact notes under short headings, at most 400 words."
+
+// summaryTokens caps a summary's length.
+const summaryTokens = 1_024
+
+// compact summarises the chat's convo, stores the summary and makes it the
+// convo's only part.
+func (r *run) compact(ctx, store context.Context, tools []provider.Tool) error {
+	parts := r.conv.parts
+	if len(parts) == 0 || len(parts) == 1 && parts[0].role == history.RoleSummary {
+		return nil
+	}
+	r.meter(ContextView{Window: r.t.ContextWindow, Limit: r.limit(), Compacting: true})
+	start := time.Now()
+	text := r.summarise(ctx, parts)
+	sum, err := r.e.opts.History.AppendMessage(store, history.Message{
+		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete,
+	})
+	if err != nil {
+		return fmt.Errorf("save summary: %w", err)
+	}
+	r.add(sum)
+	r.emit(Event{Type: EventMessage, MessageID: sum.ID, Role: history.RoleSummary, Text: sum.Text, Steps: len(parts), DurationMs: time.Since(start).Milliseconds()})
+	return nil
+}
+
+// summarise writes the summary of parts: the model's, in pieces that fit
+// its window; if the model fails, a plain list of what the user asked,
+// so the chat goes on (a summary is better than a dead chat).
+func (r *run) summarise(ctx context.Context, parts []part) string {
+	// Each piece: the summary so far plus as many messages as fit half
+	// the window (the rest is the instructions and the answer).
+	room := r.window()/2 - textTokens(summarySystem) - summaryTokens
+	summary := ""
+	var piece strings.Builder
+	flush := func() error {
+		if piece.Len() == 0 {
+			return nil
+		}
+		prompt := "Conversation:\n\n" + piece.String()
+		if summary != "" {
+			prompt = "Summary of the conversation before this part:\n\n" + summary + "\n\n" + prompt
+		}
+		resp, err := r.t.Provider.Stream(ctx, provider.Request{
+			Model: r.t.Model, System: summarySystem, MaxTokens: summaryTokens,
+			Messages: []provider.Message{{Role: provider.RoleUser, Text: prompt + "\n\nWrite the summary now."}},
+		}, func(provider.Event) {})
+		if err != nil {
+			return err
+		}
+		if s := strings.TrimSpace(resp.Text); s != "" {
+			summary = s
+		}
+		piece.Reset()
+		return nil
+	}
+	used := textTokens(summary)
+	for _, p := range parts {
+		line := transcript(p)
+		n := textTokens(line)
+		if used+n > room && piece.Len() > 0 {
+			if err := flush(); err != nil {
+				return plainSummary(parts, err)
+			}
+			used = textTokens(summary)
+		}
+		line = truncateHead(line, max(room-used, 200)*charsPerToken)
+		piece.WriteString(line)
+		used += textTokens(line)
+	}
+	if err := flush(); err != nil || summary == "" {
+		return plainSummary(parts, err)
+	}
+	return summary
+}
+
+// transcript is one part as the summariser reads it.
+func transcript(p part) string {
+	var b strings.Builder
+	for _, m := range p.msgs {
+		switch m.Role {
+		case provider.RoleUser:
+			fmt.Fprintf(&b, "User: %s\n\n", m.Text)
+		case provider.RoleAssistant:
+			if m.Text != "" {
+				fmt.Fprintf(&b, "Assistant: %s\n\n", m.Text)
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(&b, "Assistant called %s(%s)\n", c.Name, truncate(string(c.Arguments), 500))
+			}
+		case provider.RoleTool:
+			fmt.Fprintf(&b, "Result of %s: %s\n\n", m.ToolName, truncate(m.Text, transcriptResult))
+		}
+	}
+	return b.String()
+}
+
+// transcriptResult caps each tool result in what the summariser reads.
+const transcriptResult = 2_000
+
+// plainSummary stands in when the model could not summarise: what the
+// user asked, in order, so the chat can go on.
+func plainSummary(parts []part, err error) string {
+	var b strings.Builder
+	b.WriteString("(The model could not summarise the earlier messages")
+	if err != nil {
+		fmt.Fprintf(&b, ": %s", firstLine(err.Error()))
+	}
+	b.WriteString("; this is what the user asked in them.)\n")
+	for _, p := range parts {
+		for _, m := range p.msgs {
+			if m.Role == provider.RoleUser {
+				fmt.Fprintf(&b, "- %s\n", truncate(firstLine(m.Text), 300))
+			}
+		}
+	}
+	return b.String()
+}
+
+// step runs one model request within the window: fit, stream, and on a
+// provider's context-length error (the estimate was short, or the window
+// is not known) one compaction and a second try.
+func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.Message, provider.Response, error) {
+	q, err := r.fit(ctx, store, tools, false)
+	if err != nil {
+		return r.refuse(store, err)
+	}
+	msg, resp, err := r.stream(ctx, store, q.msgs, tools)
+	if errors.Is(err, provider.ErrContextLength) && ctx.Err() == nil {
+		if r.t.ContextWindow > 0 {
+			r.conv.cal.learn(q.raw, r.t.ContextWindow+1) // it did not fit: count higher from now on
+		}
+		r.add(msg)
+		if q, err = r.fit(ctx, store, tools, true); err != nil {
+			return r.refuse(store, err)
+		}
+		msg, resp, err = r.stream(ctx, store, q.msgs, tools)
+	}
+	if err == nil {
+		r.conv.cal.learn(q.raw, resp.Usage.InputTokens)
+	}
+	return msg, resp, err
+}
+
+// refuse stores an assistant message saying why the request was not
+// sent, so the chat shows it where the answer would be.
+func (r *run) refuse(store context.Context, cause error) (history.Message, provider.Response, error) {
+	msg, err := r.e.opts.History.AppendMessage(store, history.Message{
+		ChatID: r.t.ChatID, Role: history.RoleAssistant, Model: r.t.Model, Status: history.StatusError, Error: ErrorText(cause),
+	})
+	if err != nil {
+		return msg, provider.Response{}, fmt.Errorf("save message: %w", err)
+	}
+	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: history.RoleAssistant})
+	r.emit(Event{Type: EventMessageEnd, MessageID: msg.ID, Status: msg.Status, Error: msg.Error})
+	return msg, provider.Response{}, cause
+}
