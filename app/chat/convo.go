@@ -24,6 +24,9 @@ type convo struct {
 	lastID  string // its ID: another process's rewind shows as a change
 	key     string // the conversion's parameters; another key converts again
 	cal     calibration
+	// window is the context window a provider's error told, for a model
+	// whose window is not known otherwise.
+	window int
 }
 
 // part is one stored message as the model sees it.

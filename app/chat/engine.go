@@ -212,6 +212,9 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 		return Result{}, ErrBusy
 	}
 	r := &run{e: e, t: t, conv: e.convo(t.ChatID, t.From != "")}
+	if r.t.ContextWindow <= 0 {
+		r.t.ContextWindow = r.conv.window // what a context-length error told, if one did
+	}
 	// Deferred calls run last first: the chat is free again before "done"
 	// goes out, so a UI that sends on "done" never meets ErrBusy.
 	defer r.emit(Event{Type: EventDone})
@@ -367,6 +370,9 @@ func (e *Engine) convo(chatID string, fresh bool) *convo {
 			cal = c.cal
 		}
 		c = &convo{cal: cal}
+		if old := e.convos[chatID]; old != nil {
+			c.window = old.window
+		}
 		e.convos[chatID] = c
 	}
 	return c

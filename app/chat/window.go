@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -305,6 +307,12 @@ func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.M
 	if errors.Is(err, provider.ErrContextLength) && ctx.Err() == nil {
 		if r.t.ContextWindow > 0 {
 			r.conv.cal.learn(q.raw, r.t.ContextWindow+1) // it did not fit: count higher from now on
+		} else {
+			// The window was not known: take what the error says of it,
+			// else a guess below what was refused, for the summary's
+			// requests and the chat's next turns.
+			r.conv.window = windowFrom(err, q.view.Used)
+			r.t.ContextWindow = r.conv.window
 		}
 		r.add(msg)
 		if q, err = r.fit(ctx, store, tools, true); err != nil {
@@ -330,4 +338,20 @@ func (r *run) refuse(store context.Context, cause error) (history.Message, provi
 	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: history.RoleAssistant})
 	r.emit(Event{Type: EventMessageEnd, MessageID: msg.ID, Status: msg.Status, Error: msg.Error})
 	return msg, provider.Response{}, cause
+}
+
+// windowNumbers find the window in providers' context-length errors:
+// OpenAI's "maximum context length is 8192 tokens", Anthropic's "> 200000
+// maximum", llama.cpp's "context size (4096 tokens)", Ollama's "num_ctx".
+var windowNumbers = regexp.MustCompile(`(?:maximum context length is|> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
+
+// windowFrom is the context window a context-length error tells, else
+// three quarters of the refused request's estimate.
+func windowFrom(err error, refused int) int {
+	if m := windowNumbers.FindStringSubmatch(err.Error()); m != nil {
+		if n, perr := strconv.Atoi(m[1]); perr == nil && n > 0 && (refused == 0 || n < refused*2) {
+			return n
+		}
+	}
+	return max(refused*3/4, 1024)
 }

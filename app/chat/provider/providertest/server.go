@@ -272,6 +272,12 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 			return
 		}
 	}
+	// A model with a context window refuses a longer request, as the real
+	// APIs do (counted as Usage counts input: a quarter of the body).
+	if window := s.window(req.Model); window > 0 && len(body)/4 > window {
+		writeContextError(w, api, len(body)/4, window)
+		return
+	}
 	last := req.lastUserText(api)
 	s.mu.Lock()
 	reply, ok := Reply{}, false
@@ -488,6 +494,35 @@ func writeError(w http.ResponseWriter, api string, status int, msg, model string
 		c = code
 	}
 	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": c}})
+}
+
+// window is the context window of the model named id, 0 when not known.
+func (s *Server) window(id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.models {
+		if m.ID == id {
+			return m.ContextWindow
+		}
+	}
+	return 0
+}
+
+// writeContextError refuses a request of tokens over window, in the
+// API's words: OpenAI's context_length_exceeded, Anthropic's "prompt is
+// too long", Ollama's (llama.cpp's) context size.
+func writeContextError(w http.ResponseWriter, api string, tokens, window int) {
+	switch api {
+	case apiAnthropic:
+		writeJSON(w, http.StatusBadRequest, map[string]any{"type": "error", "error": map[string]any{
+			"type": "invalid_request_error", "message": fmt.Sprintf("prompt is too long: %d tokens > %d maximum", tokens, window)}})
+	case apiOllama:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("the request exceeds the available context size (%d tokens), try increasing it", window)})
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+			"message": fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", window, tokens),
+			"type":    "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}})
+	}
 }
 
 // errAborted ends a handler that was waiting when the client or the server
