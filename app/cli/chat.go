@@ -234,6 +234,15 @@ func (s *streamPrinter) event(ev chat.Event) {
 	case chat.EventRetry:
 		s.newline()
 		fmt.Fprintf(s.errOut, "switchboard: rate-limited, retrying in %d ms\n", ev.RetryAfterMs)
+	case chat.EventContext:
+		if v := ev.Context; v.Compacting {
+			s.newline()
+			fmt.Fprintln(s.errOut, "switchboard: the chat is near the model's context window; summarising the earlier messages…")
+		}
+	case chat.EventMessage:
+		if ev.Role == history.RoleSummary {
+			fmt.Fprintf(s.errOut, "switchboard: summarised %d earlier messages (%d ms); the originals stay in the chat's history and its export\n", ev.Steps, ev.DurationMs)
+		}
 	case chat.EventMessageEnd:
 		if ev.Status != "complete" && ev.Error != "" {
 			s.newline()
