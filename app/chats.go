@@ -270,14 +270,21 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 	if text == "" {
 		return chat.ErrEmpty
 	}
-	return a.startTurn(chatID, text, "")
+	return a.startTurn(chatID, text, "", false)
 }
 
 // RetryAnswer asks the model again for the answer to the chat's last
 // user message: the last answer and its tool calls are deleted (in one
 // write with the rewind) and a new one streams as chat:event events.
 func (a *ChatPage) RetryAnswer(chatID string) error {
-	return a.startTurn(chatID, "", chat.FromLast)
+	return a.startTurn(chatID, "", chat.FromLast, false)
+}
+
+// CompactChat summarises the chat's messages now ("Compact now"): the
+// model reads the summary instead of them from then on; they stay in the
+// history. It returns at once; the summary arrives as chat:event events.
+func (a *ChatPage) CompactChat(chatID string) error {
+	return a.startTurn(chatID, "", "", true)
 }
 
 // EditMessage replaces the text of one of the user's messages, deletes
@@ -291,13 +298,13 @@ func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
 	if messageID == "" || messageID == chat.FromLast {
 		return fmt.Errorf("edit message: no message id: %w", history.ErrInvalid)
 	}
-	return a.startTurn(chatID, text, messageID)
+	return a.startTurn(chatID, text, messageID, false)
 }
 
 // startTurn runs a turn in the background: text appended as a new user
 // message, or (from set) the chat rewound to a user message, see
-// chat.Turn.From.
-func (a *ChatPage) startTurn(chatID, text, from string) error {
+// chat.Turn.From; or (compact) the chat summarised.
+func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 	h, err := a.historyStore()
 	if err != nil {
 		return err
@@ -317,7 +324,7 @@ func (a *ChatPage) startTurn(chatID, text, from string) error {
 	if err != nil {
 		return err
 	}
-	if from == "" && c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
+	if !compact && from == "" && c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
 		_ = h.RenameChat(a.bg(), chatID, host.Title(text))
 	}
 	opts := chatOptions(c.Settings)
@@ -343,7 +350,12 @@ func (a *ChatPage) startTurn(chatID, text, from string) error {
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}
 		t.OnEvent = func(ev chat.Event) { a.emitEvent(EventChat, chatEvent(ev)) }
-		_, err := a.engine.Send(ctx, t)
+		var err error
+		if compact {
+			err = a.engine.Compact(ctx, t)
+		} else {
+			_, err = a.engine.Send(ctx, t)
+		}
 		if err != nil && ctx.Err() == nil {
 			slog.Warn("chat turn", "chat", chatID, "err", err)
 		}

@@ -80,6 +80,9 @@ type ToolCallView struct {
 	// Task is, for a call running as an MCP task, its id, status and the
 	// server's status message; the card offers Cancel while it works.
 	Task *TaskView `json:"task,omitempty"`
+	// Capped is set when the result was over its budget: the model saw
+	// its first Shown lines and reads the rest from the content store.
+	Capped *chat.Kept `json:"capped,omitempty"`
 }
 
 // TaskView is the state of a tool call that runs as an MCP task.
@@ -105,7 +108,12 @@ type ChatEvent struct {
 	Error        string        `json:"error,omitempty"`
 	RetryAfterMs int64         `json:"retryAfterMs,omitempty"`
 	Usage        *chat.Usage   `json:"usage,omitempty"`
-	Steps        int           `json:"steps,omitempty"`
+	// Steps is a stepLimit's count, or how many messages a summary replaced.
+	Steps int `json:"steps,omitempty"`
+	// DurationMs is how long a summary took to write.
+	DurationMs int64 `json:"durationMs,omitempty"`
+	// Context is the context meter (a context event).
+	Context *chat.ContextView `json:"context,omitempty"`
 }
 
 // ApprovalView is a tool call (or a server's sampling request) waiting for
@@ -206,6 +214,9 @@ func storedCallView(index int, c history.ToolCall) ToolCallView {
 	}
 	r := resultView(res, float64(c.DurationMs))
 	v.Result = &r
+	if k, ok := chat.KeptOf(c.Result); ok {
+		v.Capped = &k
+	}
 	if c.IsError {
 		v.Error = resultText(v.Result)
 	}
@@ -230,7 +241,7 @@ func storedCallView(index int, c history.ToolCall) ToolCallView {
 // chatEvent is the view of a chat engine event.
 func chatEvent(ev chat.Event) ChatEvent {
 	out := ChatEvent{ChatID: ev.ChatID, Seq: ev.Seq, Type: string(ev.Type), MessageID: ev.MessageID, Role: ev.Role, Text: ev.Text,
-		Status: ev.Status, Error: ev.Error, RetryAfterMs: ev.RetryAfterMs, Usage: ev.Usage, Steps: ev.Steps}
+		Status: ev.Status, Error: ev.Error, RetryAfterMs: ev.RetryAfterMs, Usage: ev.Usage, Steps: ev.Steps, DurationMs: ev.DurationMs, Context: ev.Context}
 	if c := ev.Call; c != nil {
 		v := ToolCallView{ID: c.ID, Index: c.Index, Name: c.Name, Server: c.Server, Tool: c.Tool, Args: c.Args, Status: c.Status,
 			IsError: c.IsError, Error: c.Error, DurationMs: c.DurationMs, ApprovalID: c.ApprovalID, Parent: c.Parent}
@@ -240,6 +251,9 @@ func chatEvent(ev chat.Event) ChatEvent {
 		if res := parseResult(c.Result); res != nil {
 			r := resultView(res, float64(c.DurationMs))
 			v.Result = &r
+		}
+		if k, ok := chat.KeptOf(c.Result); ok {
+			v.Capped = &k
 		}
 		out.Call = &v
 	}

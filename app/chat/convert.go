@@ -29,7 +29,7 @@ func toolMessage(c history.ToolCall, budget int, md media) provider.Message {
 	}
 	msg.Images, msg.Audio = attach(&res, md)
 	msg.Text = resultText(&res)
-	if k, ok := keptOf(c.Result); ok && len([]rune(msg.Text)) > budget {
+	if k, ok := KeptOf(c.Result); ok && len([]rune(msg.Text)) > budget {
 		msg.Text = cappedText(msg.Text, budget, k)
 		return msg
 	}

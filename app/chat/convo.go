@@ -123,7 +123,7 @@ func (r *run) convert(m history.Message) part {
 			p.stubbed = append(p.stubbed, am)
 		}
 		for _, c := range m.ToolCalls {
-			if k, ok := keptOf(c.Result); ok {
+			if k, ok := KeptOf(c.Result); ok {
 				p.kept = append(p.kept, k)
 			}
 			tm := toolMessage(c, r.budgetFor(c.Tool), md)
@@ -158,7 +158,7 @@ func stub(c history.ToolCall, full provider.Message) provider.Message {
 	s := full
 	s.Images, s.Audio = nil, nil
 	n := len([]rune(full.Text))
-	if k, ok := keptOf(c.Result); ok {
+	if k, ok := KeptOf(c.Result); ok {
 		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; it is kept: %s with contentId %q reads it]", c.Tool, k.Chars, k.Read, k.ContentID)
 		return s
 	}

@@ -137,7 +137,7 @@ func (r *run) keep(ctx context.Context, callID, tool string, res *mcp.CallToolRe
 }
 
 // keptOf reads the handle a stored result carries.
-func keptOf(raw json.RawMessage) (Kept, bool) {
+func KeptOf(raw json.RawMessage) (Kept, bool) {
 	var v struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}

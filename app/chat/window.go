@@ -355,3 +355,71 @@ func windowFrom(err error, refused int) int {
 	}
 	return max(refused*3/4, 1024)
 }
+
+// Compact summarises the chat now ("Compact now"): from then on the model
+// reads the summary instead of the messages before it. It runs as a turn
+// of its own (ErrBusy while one runs), with t's model and events.
+func (e *Engine) Compact(ctx context.Context, t Turn) error {
+	r, done, err := e.idle(t)
+	if err != nil {
+		return err
+	}
+	defer r.emit(Event{Type: EventDone})
+	defer done()
+	store := context.WithoutCancel(ctx)
+	tools, err := r.prepare(ctx, store)
+	if err != nil {
+		return err
+	}
+	if err := r.compact(ctx, store, tools); err != nil {
+		return err
+	}
+	r.meter(r.measure(tools, 0, 0).view)
+	return nil
+}
+
+// Measure is the context meter of the chat's next request (for a chat
+// just opened); ErrBusy while a turn runs, whose events carry the meter.
+func (e *Engine) Measure(ctx context.Context, t Turn) (ContextView, error) {
+	r, done, err := e.idle(t)
+	if err != nil {
+		return ContextView{}, err
+	}
+	defer done()
+	tools, err := r.prepare(ctx, context.WithoutCancel(ctx))
+	if err != nil {
+		return ContextView{}, err
+	}
+	return r.measure(tools, 0, 0).view, nil
+}
+
+// idle takes the chat for work that is not a Send: done frees it.
+func (e *Engine) idle(t Turn) (*run, func(), error) {
+	if !e.begin(t.ChatID) {
+		return nil, nil, ErrBusy
+	}
+	if t.ResultBudget <= 0 {
+		t.ResultBudget = ResultBudget
+	}
+	r := &run{e: e, t: t, conv: e.convo(t.ChatID, false)}
+	if r.t.ContextWindow <= 0 {
+		r.t.ContextWindow = r.conv.window
+	}
+	return r, func() { e.end(t.ChatID) }, nil
+}
+
+// prepare lists the tools, brings the conversation up to date and returns
+// what the next step would offer.
+func (r *run) prepare(ctx, store context.Context) ([]provider.Tool, error) {
+	if err := r.tools0(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.sync(store); err != nil {
+		return nil, err
+	}
+	tools, err := r.offer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.withKeptTools(tools), nil
+}

@@ -2,7 +2,7 @@
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
 import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
-import type { app, history } from './backend';
+import type { app, chat, history } from './backend';
 import { tearDownApps } from './appsOnScreen';
 import { Orderer } from './orderer';
 import { message as errorMessage } from './servers';
@@ -40,9 +40,13 @@ export interface ChatState {
   error: string;
   hits: SearchHit[] | null;
   editing: string; // the id of the user message being edited in place, '' when none
+  /** meters: each chat's context meter, from its last context event (or ChatContext on open). */
+  meters: Record<string, ContextMeter>;
 }
 
-const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '' });
+export type ContextMeter = chat.ContextView;
+
+const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '', meters: {} });
 const set = chatStore.set;
 
 export function useChat<T>(select: (s: ChatState) => T): T {
@@ -91,7 +95,7 @@ export function applyEvent(messages: Message[], ev: ChatEvent): Message[] {
       if (i >= 0) return messages;
       return [...messages, {
         id: ev.messageId ?? '', chatId: ev.chatId, seq: 0, role: ev.role ?? 'assistant', text: ev.text ?? '',
-        status: ev.role === 'user' ? 'complete' : 'streaming', error: '', model: '', inputTokens: 0, outputTokens: 0, createdAt: '', toolCalls: [],
+        status: ev.role === 'assistant' ? 'streaming' : 'complete', error: '', model: '', inputTokens: 0, outputTokens: 0, createdAt: '', toolCalls: [],
       }];
     }
     case 'text':
@@ -139,6 +143,10 @@ function onChatEvent(ev: ChatEvent) {
     return;
   }
   const state = chatStore.get();
+  if (ev.type === 'context' && ev.context) {
+    set({ meters: { ...state.meters, [ev.chatId]: ev.context } });
+    return;
+  }
   if (ev.chatId !== state.current) return;
   const patch: Partial<ChatState> = { messages: applyEvent(state.messages, ev) };
   if (ev.type === 'retry') patch.notice = `The provider is rate-limited; retrying in ${Math.ceil((ev.retryAfterMs ?? 0) / 1000)} s…`;
@@ -172,6 +180,11 @@ export function addNotice(list: Notice[], n: app.Notice): Notice[] {
   const same = list.find((x) => x.chatId === n.chatId && x.kind === n.kind && x.server === n.server && x.text === n.text);
   if (same) return [...list.filter((x) => x !== same), { ...same, count: same.count + 1 }];
   return [...list, { ...n, count: 1 }].slice(-MAX_NOTICES);
+}
+
+/** setMeter keeps a chat's context meter (ChatContext's answer for a chat just opened). */
+export function setMeter(chatId: string, m: ContextMeter): void {
+  set({ meters: { ...chatStore.get().meters, [chatId]: m } });
 }
 
 /** dismissNotice removes a notice once the user has read it. */

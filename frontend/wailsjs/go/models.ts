@@ -138,6 +138,7 @@ export namespace app {
 	    parent?: string;
 	    steps?: ToolCallView[];
 	    task?: TaskView;
+	    capped?: chat.Kept;
 	}
 	export interface ChatEvent {
 	    chatId: string;
@@ -152,6 +153,8 @@ export namespace app {
 	    retryAfterMs?: number;
 	    usage?: chat.Usage;
 	    steps?: number;
+	    durationMs?: number;
+	    context?: chat.ContextView;
 	}
 	export interface ChatOptions {
 	    offServers?: string[];
@@ -632,6 +635,27 @@ export namespace chat {
 	    tools?: string[];
 	    policies?: Record<string, string>;
 	    delegate?: boolean;
+	}
+	export interface ContextView {
+	    used: number;
+	    window: number;
+	    limit: number;
+	    system: number;
+	    tools: number;
+	    history: number;
+	    results: number;
+	    stubbed?: number;
+	    compacting?: boolean;
+	    calibrated?: boolean;
+	}
+	export interface Kept {
+	    contentId: string;
+	    storeId: string;
+	    read: string;
+	    search: string;
+	    lines: number;
+	    chars: number;
+	    shown?: number;
 	}
 	export interface OfferedTool {
 	    name: string;

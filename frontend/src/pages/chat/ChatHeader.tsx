@@ -8,6 +8,7 @@ import { useConfigVersion } from '../../store';
 import { usePopover, useWidth } from '../../layout';
 import { Icon } from '../../components/Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
+import { ContextMeter } from './ContextMeter';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
 export const COMPACT_BELOW = 700;
@@ -43,6 +44,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
           {agent.name}{agent.delegate ? ' · delegate' : ''}
         </span>
       )}
+      <ContextMeter chatId={chatId} />
       {compact ? <MoreMenu>{controls}</MoreMenu> : controls}
       {err && <div className="alert small" role="alert">{err}</div>}
     </header>

@@ -338,7 +338,7 @@ function Messages() {
 const MessageView = memo(function MessageView({ m, last }: { m: Message; last: boolean }) {
   return (
     <article className={`message ${m.role}${last ? ' last' : ''}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
-      {m.role === 'user' ? <UserMessageBody m={m} /> : <Markdown text={m.text} />}
+      {m.role === 'user' ? <UserMessageBody m={m} /> : m.role === 'summary' ? <SummaryBody m={m} /> : <Markdown text={m.text} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
       )}
@@ -353,6 +353,19 @@ const MessageView = memo(function MessageView({ m, last }: { m: Message; last: b
     </article>
   );
 });
+
+/** SummaryBody is a compaction's summary: collapsed, it says what happened; open, what the model reads instead of the messages above. */
+function SummaryBody({ m }: { m: Message }) {
+  return (
+    <details className="summary-message">
+      <summary>
+        <strong>Earlier messages summarised</strong>{' '}
+        <span className="muted small">The chat neared the model's context window: from here the model reads this summary instead of the messages above, which stay in the chat and its exports.</span>
+      </summary>
+      <Markdown text={m.text} />
+    </details>
+  );
+}
 
 function Requests() {
   const current = useChat((s) => s.current);

@@ -38,7 +38,14 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         <span className={`tool-status ${call.isError && !cancelledTask ? 'bad' : ''}`}>{cancelledTask ? 'cancelled' : LABEL[call.status] ?? call.status}</span>
         {delegated && <span className="muted small">{steps.length} {steps.length === 1 ? 'step' : 'steps'}</span>}
         {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
+        {call.capped && <span className="badge warn small" title="The result was longer than its share of the model's context window">capped</span>}
       </button>
+      {call.capped && (
+        <p className="small muted capped-note" data-testid="capped-note">
+          The model saw lines 1–{call.capped.shown} of {call.capped.lines} ({call.capped.chars.toLocaleString()} characters); the whole result is
+          kept in the content store's "Chat results", where the model can read on or search it. Below is all of it.
+        </p>
+      )}
       <TaskStatus call={call} server={server} />
       {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
       {steps.length > 0 && (

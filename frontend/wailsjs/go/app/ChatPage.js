@@ -22,6 +22,10 @@ export function Chat(arg1) {
   return window['go']['app']['ChatPage']['Chat'](arg1);
 }
 
+export function ChatContext(arg1) {
+  return window['go']['app']['ChatPage']['ChatContext'](arg1);
+}
+
 export function ChatMessages(arg1) {
   return window['go']['app']['ChatPage']['ChatMessages'](arg1);
 }
@@ -36,6 +40,10 @@ export function ChatOptionsOf(arg1) {
 
 export function Chats(arg1, arg2) {
   return window['go']['app']['ChatPage']['Chats'](arg1, arg2);
+}
+
+export function CompactChat(arg1) {
+  return window['go']['app']['ChatPage']['CompactChat'](arg1);
 }
 
 export function CompleteArgument(arg1, arg2, arg3, arg4, arg5, arg6) {

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import { call, ChatContext, CompactChat } from '../../backend';
+import { setMeter, useChat, type ContextMeter as Meter } from '../../chat';
+import { message } from '../../servers';
+import { usePopover } from '../../layout';
+
+/** kilo writes a token count short: 812, 3.4k, 128k. */
+export function kilo(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${Math.round(n / 1000)}k`;
+}
+
+/** level is how full the window is: ok, near (past three quarters of the compaction limit) or full (past the limit). */
+export function level(m: Meter): 'ok' | 'near' | 'full' {
+  if (!m.window) return 'ok';
+  const limit = m.limit || m.window;
+  if (m.used >= limit) return 'full';
+  return m.used >= limit * 0.75 ? 'near' : 'ok';
+}
+
+/**
+ * ContextMeter is the chat header's gauge of the model's context window: used / window, what takes the
+ * space (tools, system prompt, conversation, tool results), where the chat will be summarised, and
+ * "Compact now". It follows the chat's context events; a chat just opened asks ChatContext once.
+ */
+export function ContextMeter({ chatId }: { chatId: string }) {
+  const meter = useChat((s) => s.meters[chatId]);
+  const running = useChat((s) => !!s.running[chatId]);
+  const [open, setOpen] = useState(false);
+  const [err, setErr] = useState('');
+  const { anchor, pop } = usePopover(open);
+  useEffect(() => {
+    if (meter || running) return;
+    call(() => ChatContext(chatId)).then((m) => setMeter(chatId, m), () => undefined);
+  }, [chatId, meter, running]);
+  if (!meter) return null;
+  const pct = meter.window ? Math.min(100, Math.round((meter.used / meter.window) * 100)) : 0;
+  const lv = level(meter);
+  const compact = () => {
+    setErr('');
+    call(() => CompactChat(chatId)).then(() => setOpen(false), (e: unknown) => setErr(message(e)));
+  };
+  const label = meter.compacting ? 'Summarising the earlier messages…'
+    : meter.window ? `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens` : `Context ${kilo(meter.used)} tokens (window not known)`;
+  return (
+    <div className="context-meter" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
+      <button type="button" ref={anchor} className={`meter-button ${lv}`} aria-expanded={open} aria-label={label} title={label} onClick={() => setOpen(!open)}>
+        {meter.compacting ? <span className="small">Summarising…</span> : (
+          <>
+            <span className="meter-bar" role="meter" aria-valuemin={0} aria-valuemax={meter.window || meter.used} aria-valuenow={meter.used} aria-label="Context used">
+              <span className="meter-fill" style={{ width: `${meter.window ? pct : 0}%` }} />
+            </span>
+            <span className="small">{meter.window ? `${pct}%` : kilo(meter.used)}</span>
+          </>
+        )}
+      </button>
+      {open && (
+        <div className="popover meter-popover" ref={pop} role="dialog" aria-label="Context window">
+          <p className="small"><strong>{label}</strong>{meter.calibrated ? '' : ' (estimated)'}</p>
+          <table className="meter-table small">
+            <tbody>
+              <tr><th scope="row">Conversation</th><td>{kilo(meter.history)}</td></tr>
+              <tr><th scope="row">Tool results</th><td>{kilo(meter.results)}{meter.stubbed ? ` (${meter.stubbed} older steps shrunk to stubs)` : ''}</td></tr>
+              <tr><th scope="row">Tool definitions</th><td>{kilo(meter.tools)}</td></tr>
+              <tr><th scope="row">System prompt</th><td>{kilo(meter.system)}</td></tr>
+            </tbody>
+          </table>
+          <p className="small muted">
+            {meter.window
+              ? `At ${kilo(meter.limit)} tokens the earlier messages are summarised for the model; they stay here and in exports. Change where in Settings → Chat.`
+              : 'The model\'s context window is not known: set it in Settings → Providers so the chat is summarised before the model refuses it.'}
+          </p>
+          {lv !== 'ok' && meter.window > 0 && <p className="small warn" role="status">This chat is near the model's context window.</p>}
+          <div className="row">
+            <button type="button" onClick={compact} disabled={running || meter.compacting}>Compact now</button>
+          </div>
+          {err && <div className="alert small" role="alert">{err}</div>}
+        </div>
+      )}
+    </div>
+  );
+}
