@@ -17,6 +17,9 @@ var (
 	modelListTTL     = 10 * time.Minute
 	modelListRetry   = time.Minute
 	modelListTimeout = 2 * time.Second
+	// modelListMiss: a model the list did not have is asked for again
+	// after this long, not after modelListTTL.
+	modelListMiss = 5 * time.Second
 )
 
 type modelList struct {
@@ -47,7 +50,9 @@ func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName
 	key := ps.Name + "\x00" + ps.BaseURL
 	l, _ := modelLists.Load(key)
 	ml, ok := l.(modelList)
-	if !ok || time.Since(ml.at) > modelListTTL || ml.failed && time.Since(ml.at) > modelListRetry {
+	_, listed := ml.windows[model]
+	if !ok || time.Since(ml.at) > modelListTTL || ml.failed && time.Since(ml.at) > modelListRetry ||
+		!listed && !ml.failed && time.Since(ml.at) > modelListMiss { // a model loaded since (LM Studio, Ollama pull)
 		ml = modelList{at: time.Now(), windows: map[string]int{}}
 		p, err := ps.Open(h.store.Lookup)
 		if err == nil {

@@ -24,11 +24,15 @@ type openAIProvider struct {
 	// maxCompletionTokens: api.openai.com refuses max_tokens for reasoning
 	// models, while many compatible servers know only max_tokens.
 	maxCompletionTokens bool
+	// base and httpc reach the server's own API beside /v1 (LM Studio's
+	// loaded context, lmstudio.go).
+	base  *url.URL
+	httpc *http.Client
 }
 
 func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
 	return &openAIProvider{
-		name: cfg.Name,
+		name: cfg.Name, base: base, httpc: cfg.HTTPClient,
 		client: openai.NewClient(
 			option.WithBaseURL(base.String()),
 			// Set even when empty, so OPENAI_API_KEY from the environment
@@ -227,6 +231,7 @@ func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {
 		}
 		out = append(out, Model{ID: m.ID, Name: name, ContextWindow: contextWindow(m.JSON.ExtraFields)})
 	}
+	p.lmStudioWindows(ctx, out)
 	sortModels(out)
 	return out, nil
 }
