@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
@@ -70,6 +71,14 @@ type ChatSettingsView struct {
 	// Sampling is what servers' requests to use the model may do, with
 	// its defaults filled in.
 	Sampling chat.SamplingSettings `json:"sampling"`
+	// CompactAt and ResultShare are the long-chat settings with their
+	// defaults filled in; ResultBudgets ("server__tool=chars") and
+	// ContextWindows ("provider/model=tokens") are lines as the form
+	// edits them.
+	CompactAt      int      `json:"compactAt"`
+	ResultShare    int      `json:"resultShare"`
+	ResultBudgets  []string `json:"resultBudgets"`
+	ContextWindows []string `json:"contextWindows"`
 }
 
 // ChatSettings returns the providers and chat defaults.
@@ -84,6 +93,8 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	}
 	v.Pinned = append([]string{}, s.Pinned...)
 	v.Sampling = s.Sampling.Normal()
+	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, chat.DefaultCompactAt), cmp.Or(s.ResultShare, chat.DefaultResultShare)
+	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
 	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
 	switch {
 	case s.ToolSearchAbove > 0:
@@ -215,6 +226,15 @@ func (a *SettingsPage) DetectOllama() (bool, error) {
 // tool calls runs.
 func (a *SettingsPage) SetSampling(mode string, perChat, perMinute int, outsideCalls bool) error {
 	return a.h.Settings.SetSampling(chat.SamplingSettings{Mode: mode, PerChat: perChat, PerMinute: perMinute, OutsideCalls: outsideCalls})
+}
+
+// SetLongChats sets how long chats stay within the model's window: the
+// percent of the window past which earlier messages are summarised, the
+// percent one tool result may take, budgets per tool or server
+// ("server__tool=chars", "server__*=chars") and context windows per model
+// ("provider/model=tokens"), one per line.
+func (a *SettingsPage) SetLongChats(compactAt, resultShare int, budgets, windows []string) error {
+	return a.h.Settings.SetLongChats(compactAt, resultShare, budgets, windows)
 }
 
 // SetToolSearch sets when the model searches tools instead of seeing them

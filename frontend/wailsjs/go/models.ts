@@ -184,6 +184,10 @@ export namespace app {
 	    toolSearchAbove: number;
 	    pinned: string[];
 	    sampling: chat.SamplingSettings;
+	    compactAt: number;
+	    resultShare: number;
+	    resultBudgets: string[];
+	    contextWindows: string[];
 	}
 	export interface ChatView {
 	    id: string;

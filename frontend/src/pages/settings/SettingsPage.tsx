@@ -4,6 +4,7 @@ import type { secrets } from '../../backend';
 import { message } from '../../servers';
 import { Providers } from './Providers';
 import { ToolSearchSettings } from './ToolSearchSettings';
+import { LongChatSettings } from './LongChatSettings';
 import { SamplingSettings } from './SamplingSettings';
 import { DownloadSettings } from './DownloadSettings';
 import { RegistrySettings } from '../../components/RegistryBrowse';
@@ -34,6 +35,8 @@ export function SettingsPage() {
       <h2>Tool search</h2>
       <ToolSearchSettings />
       <h2>Chat</h2>
+      <h3>Long chats</h3>
+      <LongChatSettings />
       <h3>Sampling</h3>
       <SamplingSettings />
       <h2>Servers</h2>

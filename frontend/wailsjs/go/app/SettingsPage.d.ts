@@ -26,6 +26,8 @@ export function SetDefaultProvider(arg1:string):Promise<void>;
 
 export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
 
+export function SetLongChats(arg1:number,arg2:number,arg3:Array<string>,arg4:Array<string>):Promise<void>;
+
 export function SetSampling(arg1:string,arg2:number,arg3:number,arg4:boolean):Promise<void>;
 
 export function SetSecret(arg1:string,arg2:string):Promise<void>;

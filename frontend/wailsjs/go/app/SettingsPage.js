@@ -46,6 +46,10 @@ export function SetDownloadTimeoutSeconds(arg1) {
   return window['go']['app']['SettingsPage']['SetDownloadTimeoutSeconds'](arg1);
 }
 
+export function SetLongChats(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['SettingsPage']['SetLongChats'](arg1, arg2, arg3, arg4);
+}
+
 export function SetSampling(arg1, arg2, arg3, arg4) {
   return window['go']['app']['SettingsPage']['SetSampling'](arg1, arg2, arg3, arg4);
 }
