@@ -1,0 +1,60 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestTextTokens(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"abcd", 1},
+		{"abcde", 2},
+		{strings.Repeat("x", 400), 100},
+		{"日本語のテキスト", 8}, // a token a character
+		{"naïve café", 4},   // 8 ASCII bytes → 2, plus 2 accented letters
+	} {
+		if got := textTokens(tc.s); got != tc.want {
+			t.Errorf("textTokens(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestCalibration(t *testing.T) {
+	var c calibration
+	if c.apply(1000) != 1000 {
+		t.Fatal("an uncalibrated estimate changed")
+	}
+	c.learn(1000, 0) // a provider that reports nothing
+	if c.scale != 0 {
+		t.Fatal("a report of 0 calibrated")
+	}
+	c.learn(1000, 1300)
+	if got := c.apply(1000); got != 1300 {
+		t.Fatalf("after one report: %d, want 1300", got)
+	}
+	c.learn(1000, 1100) // halfway to the new ratio
+	if got := c.apply(1000); got != 1200 {
+		t.Fatalf("after two reports: %d, want 1200", got)
+	}
+	c.learn(10, 100_000) // absurd: bounded
+	if c.scale > maxScale {
+		t.Fatalf("scale %v over its bound", c.scale)
+	}
+}
+
+func TestTruncateHeadCountsTokens(t *testing.T) {
+	cjk := strings.Repeat("漢", 4000)
+	head := truncateHead(cjk, 4000) // 4,000 characters but 1,000 tokens' worth
+	if n := utf8.RuneCountInString(head); n > 1001 {
+		t.Fatalf("kept %d CJK characters of a 4,000-character budget; a token each, it should be ~1,000", n)
+	}
+	ascii := strings.Repeat("a", 5000)
+	if n := len(truncateHead(ascii, 4000)); n != 4000 {
+		t.Fatalf("kept %d ASCII characters, want 4000", n)
+	}
+}
