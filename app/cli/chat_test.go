@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,5 +143,43 @@ func TestChatAsADelegatingAgent(t *testing.T) {
 	}
 	if code, _, e := runChat(t, dir, "", "--agent", "nobody", "--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "hi"); code != ExitUsage || !strings.Contains(e, "Librarian") {
 		t.Fatalf("unknown agent: %d %s", code, e)
+	}
+}
+
+// TestChatSaysWhenItSummarises: a chat continued with --chat, with a model
+// of 8,000 tokens (gpt-4, known), is summarised when it nears the window,
+// and 'switchboard chat' says so; every turn is answered.
+func TestChatSaysWhenItSummarises(t *testing.T) {
+	llm := providertest.NewServer(t)
+	llm.SetModelList([]providertest.Model{{ID: "gpt-4", ContextWindow: 8000}})
+	llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: the user pasted long texts."})
+	dir := t.TempDir()
+	long := strings.Repeat("a long pasted paragraph of text ", 100) // ~800 tokens
+	chatID := ""
+	said := false
+	for i := range 12 {
+		llm.Enqueue(providertest.Reply{Text: "Noted."})
+		args := []string{"--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "gpt-4", "--json"}
+		if chatID != "" {
+			args = append(args, "--chat", chatID)
+		}
+		code, out, errOut := runChat(t, dir, fmt.Sprintf("text %d: %s\n", i, long), args...)
+		if code != 0 {
+			t.Fatalf("turn %d: exit %d: %s", i, code, errOut)
+		}
+		var res struct{ ChatID, Text, Status string }
+		if err := json.Unmarshal([]byte(out), &res); err != nil || res.Status != "complete" || res.Text != "Noted." {
+			t.Fatalf("turn %d: %q %v", i, out, err)
+		}
+		chatID = res.ChatID
+		said = said || strings.Contains(errOut, "summarised") && strings.Contains(errOut, "earlier messages")
+	}
+	if !said {
+		t.Fatal("switchboard chat never said it summarised the chat")
+	}
+	for i, b := range llm.Requests() {
+		if len(b)/4 > 8000 {
+			t.Fatalf("request %d over the window: %d tokens", i, len(b)/4)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 // Chat state: the chat list, the open chat's messages (live from "chat:event"),
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
-import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
+import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
 import type { app, chat, history } from './backend';
 import { tearDownApps } from './appsOnScreen';
 import { Orderer } from './orderer';
@@ -364,6 +364,9 @@ async function startTurn(run: (id: string) => Promise<void>): Promise<boolean> {
 
 /** retry asks the model again for the last answer; the new answer replaces it (and its tool calls). */
 export const retry = (): Promise<boolean> => startTurn((id) => RetryAnswer(id));
+
+/** compactNow summarises the open chat's earlier messages now (the meter's Compact now); it runs like a turn. */
+export const compactNow = (): Promise<boolean> => startTurn((id) => CompactChat(id));
 
 /** resend replaces user message messageId's text, deletes every later message and asks the model again. */
 export async function resend(messageId: string, text: string): Promise<boolean> {

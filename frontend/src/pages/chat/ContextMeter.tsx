@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { call, ChatContext, CompactChat } from '../../backend';
-import { setMeter, useChat, type ContextMeter as Meter } from '../../chat';
-import { message } from '../../servers';
+import { call, ChatContext } from '../../backend';
+import { compactNow, setMeter, useChat, type ContextMeter as Meter } from '../../chat';
 import { usePopover } from '../../layout';
 
 /** kilo writes a token count short: 812, 3.4k, 128k. */
@@ -28,7 +27,6 @@ export function ContextMeter({ chatId }: { chatId: string }) {
   const meter = useChat((s) => s.meters[chatId]);
   const running = useChat((s) => !!s.running[chatId]);
   const [open, setOpen] = useState(false);
-  const [err, setErr] = useState('');
   const { anchor, pop } = usePopover(open);
   useEffect(() => {
     if (meter || running) return;
@@ -37,10 +35,8 @@ export function ContextMeter({ chatId }: { chatId: string }) {
   if (!meter) return null;
   const pct = meter.window ? Math.min(100, Math.round((meter.used / meter.window) * 100)) : 0;
   const lv = level(meter);
-  const compact = () => {
-    setErr('');
-    call(() => CompactChat(chatId)).then(() => setOpen(false), (e: unknown) => setErr(message(e)));
-  };
+  // The open chat's; errors show where the chat's do.
+  const compact = () => { void compactNow().then((ok) => { if (ok) setOpen(false); }); };
   const label = meter.compacting ? 'Summarising the earlier messages…'
     : meter.window ? `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens` : `Context ${kilo(meter.used)} tokens (window not known)`;
   return (
@@ -75,7 +71,6 @@ export function ContextMeter({ chatId }: { chatId: string }) {
           <div className="row">
             <button type="button" onClick={compact} disabled={running || meter.compacting}>Compact now</button>
           </div>
-          {err && <div className="alert small" role="alert">{err}</div>}
         </div>
       )}
     </div>
