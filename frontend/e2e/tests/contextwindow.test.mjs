@@ -45,6 +45,8 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   await page.setViewportSize({ width: 1280, height: 900 });
   await chatControls(page);
   const model = page.getByRole('combobox', { name: 'Model' }).or(page.getByRole('textbox', { name: 'Model' })).first();
+  // The picker shows the chat's model once it has loaded it; a name typed before would be overwritten.
+  await page.waitForFunction(() => document.querySelector('.model-picker input')?.value === 'fake-model');
   await model.fill('small-8k');
   await model.press('Enter');
   await page.keyboard.press('Escape');
@@ -52,6 +54,7 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   const box = page.getByRole('textbox', { name: 'Message' });
   const answers = page.getByTestId('message-assistant').and(page.locator('[data-status="complete"]'));
   for (let i = 1; i <= TURNS; i++) {
+    if (i === 2) assert.equal((await modelRequests())[0].model, 'small-8k', 'the chat uses the 8k model');
     await box.fill(`Turn ${i}: please read notes.txt`);
     await box.press('Enter');
     // Answered: after this turn's message, an answer that is complete, and nothing still streaming.
