@@ -146,7 +146,7 @@ func toolInput(a json.RawMessage) json.RawMessage {
 // inputSchema splits a JSON Schema into the SDK's fields; keywords it has
 // no field for travel in ExtraFields.
 func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
-	m := schemaMap(raw)
+	m := ToolSchema(raw, DialectAnthropic)
 	s := anthropic.ToolInputSchemaParam{Properties: m["properties"]}
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
