@@ -138,16 +138,16 @@ var dialectRules = map[Dialect]rules{
 
 // Limits that keep a hostile schema from costing more than a normal one.
 const (
-	maxSchemaDepth = 32    // nesting kept; deeper is any value
-	maxSchemaNodes = 4000  // schemas emitted per tool; later ones are any value
-	maxRefDepth    = 8     // references expanded inside one another
-	maxEnum        = 1000  // enum values kept
-	maxNoteLen     = 300   // characters of one keyword explained in a description
-	maxMerge       = 64    // allOf rounds merged into one schema
-	maxDescLen     = 4000  // description characters once notes are added
-	maxBranches    = 64    // anyOf/oneOf branches kept
-	maxPropsPerObj = 1000  // properties kept per object
-	maxRawSchema   = 1<<20 // bytes of schema read; a larger one is an empty object schema
+	maxSchemaDepth = 32      // nesting kept; deeper is any value
+	maxSchemaNodes = 4000    // schemas emitted per tool; later ones are any value
+	maxRefDepth    = 8       // references expanded inside one another
+	maxEnum        = 1000    // enum values kept
+	maxNoteLen     = 300     // characters of one keyword explained in a description
+	maxMerge       = 64      // allOf rounds merged into one schema
+	maxDescLen     = 4000    // description characters once notes are added
+	maxBranches    = 64      // anyOf/oneOf branches kept
+	maxPropsPerObj = 1000    // properties kept per object
+	maxRawSchema   = 1 << 20 // bytes of schema read; a larger one is an empty object schema
 )
 
 // typeOnly are keywords that apply to one type only.
