@@ -624,6 +624,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	if err := json.Unmarshal(args, &params); err != nil {
 		return fail(CallError, fmt.Sprintf("The arguments are not a JSON object (%v). Call the tool again with valid JSON arguments.", err))
 	}
+	if problem := argsProblem(t, params); problem != "" { // checked against the server's own schema (args.go)
+		return fail(CallError, problem)
+	}
 
 	syn, isSynth := r.synthFor(c.Name, sub)
 	switch ruling := Decide(t, params, r.t.Rules, r.t.Policies, r.e.opts.DefaultPolicy, r.e.AllowedAlways(r.t.ChatID, t)); {

@@ -687,10 +687,17 @@ func (t *translator) node(in map[string]any, depth int, refs []string, notes []s
 			if !ok {
 				continue
 			}
+			cut := false
+			defer func() {
+				if cut && out["additionalProperties"] == false {
+					delete(out, "additionalProperties") // the unlisted ones stay allowed
+				}
+			}()
 			tp := map[string]any{}
 			for i, name := range sortedKeys(props) {
 				if i >= maxPropsPerObj {
 					addNote("more properties than can be listed")
+					cut = true
 					break
 				}
 				ps := props[name]
