@@ -162,7 +162,8 @@ func (p *openAIProvider) streamOnce(ctx context.Context, model string, params op
 		chunk := stream.Current()
 		received = true
 		if chunk.JSON.Usage.Valid() {
-			usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+			usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens),
+				CacheReadTokens: int(chunk.Usage.PromptTokensDetails.CachedTokens)}
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {

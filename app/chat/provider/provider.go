@@ -222,6 +222,12 @@ type Response struct {
 type Usage struct {
 	InputTokens  int `json:"inputTokens"`
 	OutputTokens int `json:"outputTokens"`
+	// CacheReadTokens is the part of InputTokens read from the provider's
+	// prompt cache (Anthropic's cache_read_input_tokens, OpenAI's
+	// prompt_tokens_details.cached_tokens), CacheCreationTokens the part
+	// written to it (Anthropic's cache_creation_input_tokens).
+	CacheReadTokens     int `json:"cacheReadTokens,omitempty"`
+	CacheCreationTokens int `json:"cacheCreationTokens,omitempty"`
 }
 
 // DefaultMaxTokens is the answer limit sent to Anthropic when
