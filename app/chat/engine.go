@@ -415,7 +415,7 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 		if err != nil {
 			return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema})
+		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema, Server: t.Server})
 		byName[t.Name] = t
 	}
 	return out, byName, nil

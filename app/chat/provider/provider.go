@@ -166,6 +166,9 @@ type Tool struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage // a JSON Schema object; empty means {"type":"object"}
+	// Server is the MCP server the tool comes from; not sent, but named
+	// in an error when the provider refuses the tool's definition.
+	Server string
 }
 
 // EventKind says what an Event carries.
