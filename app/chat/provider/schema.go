@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Dialect is the variety of JSON Schema a provider accepts in its tool
@@ -169,7 +170,37 @@ var jsonTypes = set("string", "number", "integer", "boolean", "array", "object",
 // every argument object raw accepts, except values past a kept limit
 // (maxEnum); the server checks them. It never fails: what cannot be read
 // is the empty object schema.
+//
+// Every step of a chat sends its tools again, so translations are kept:
+// the map returned is shared and must not be changed.
 func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
+	key := string(d) + "\x00" + string(raw)
+	translated.Lock()
+	out, ok := translated.m[key]
+	translated.Unlock()
+	if ok {
+		return out
+	}
+	out = translate(raw, d)
+	translated.Lock()
+	if len(translated.m) >= maxTranslated {
+		translated.m = map[string]map[string]any{} // tools changed a lot: start over
+	}
+	translated.m[key] = out
+	translated.Unlock()
+	return out
+}
+
+// translated are the translations made, by dialect and schema text.
+var translated = struct {
+	sync.Mutex
+	m map[string]map[string]any
+}{m: map[string]map[string]any{}}
+
+// maxTranslated bounds the translations kept (a few per tool).
+const maxTranslated = 4096
+
+func translate(raw json.RawMessage, d Dialect) map[string]any {
 	var root any
 	if len(raw) > maxRawSchema || json.Unmarshal(raw, &root) != nil {
 		root = nil
@@ -1013,6 +1044,9 @@ func explain(k string, v any) string {
 		if _, ok := v.(bool); ok {
 			return "" // a model need not be told; the server checks it
 		}
+		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+			return "other keys allowed"
+		}
 		return "other keys allowed, each " + summary(v)
 	case "minimum":
 		return "at least " + num()
@@ -1031,17 +1065,17 @@ func explain(k string, v any) string {
 	case "multipleOf":
 		return "a multiple of " + num()
 	case "minLength":
-		return "at least " + num() + " characters"
+		return "at least " + count(v, "character")
 	case "maxLength":
-		return "at most " + num() + " characters"
+		return "at most " + count(v, "character")
 	case "minItems":
-		return "at least " + num() + " items"
+		return "at least " + count(v, "item")
 	case "maxItems":
-		return "at most " + num() + " items"
+		return "at most " + count(v, "item")
 	case "minProperties":
-		return "at least " + num() + " keys"
+		return "at least " + count(v, "key")
 	case "maxProperties":
-		return "at most " + num() + " keys"
+		return "at most " + count(v, "key")
 	case "uniqueItems":
 		if v == true {
 			return "items unique"
@@ -1086,6 +1120,14 @@ func explain(k string, v any) string {
 		return ""
 	}
 	return k + ": " + clip(compact(v), maxNoteLen)
+}
+
+// count is "1 item", "3 items".
+func count(v any, noun string) string {
+	if n, ok := v.(float64); ok && n == 1 {
+		return "1 " + noun
+	}
+	return compact(v) + " " + noun + "s"
 }
 
 // summary is a schema in a few words: its type, or its JSON cut short.

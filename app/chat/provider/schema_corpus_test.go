@@ -149,7 +149,7 @@ func TestSchemaCorpusMeetsEveryProvidersRules(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s (%s): the translation does not encode: %v", c.Name, d, err)
 			}
-			again, _ := json.Marshal(provider.ToolSchema(c.Schema, d))
+			again, _ := json.Marshal(provider.TranslateSchema(c.Schema, d))
 			if !bytes.Equal(b, again) {
 				t.Errorf("%s (%s): two translations differ", c.Name, d)
 			}
@@ -378,4 +378,19 @@ func pointer(root any, ref string) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// BenchmarkToolSchemaCorpus is one step's translation of every real tool.
+func BenchmarkToolSchemaCorpus(b *testing.B) {
+	t := &testing.T{}
+	real, _ := loadCases(t)
+	for _, d := range dialects {
+		b.Run(string(d), func(b *testing.B) {
+			for b.Loop() {
+				for _, c := range real {
+					provider.ToolSchema(c.Schema, d)
+				}
+			}
+		})
+	}
 }
