@@ -491,7 +491,7 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 		if err != nil {
 			return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema})
+		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema, Server: t.Server})
 		byName[t.Name] = t
 	}
 	// One order whatever order the servers answered in: the request's
@@ -702,6 +702,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	var params map[string]any
 	if err := json.Unmarshal(args, &params); err != nil {
 		return fail(CallError, fmt.Sprintf("The arguments are not a JSON object (%v). Call the tool again with valid JSON arguments.", err))
+	}
+	if problem := argsProblem(t, params); problem != "" { // checked against the server's own schema (args.go)
+		return fail(CallError, problem)
 	}
 
 	syn, isSynth := r.synthFor(c.Name, sub)

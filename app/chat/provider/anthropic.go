@@ -55,8 +55,13 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 	if req.MaxTokens > 0 {
 		params.MaxTokens = int64(req.MaxTokens)
 	}
+	// Prompt caching: the tools and the system prompt are the same at every
+	// step of a chat, so they are marked as the cached prefix (the API
+	// caches tools, then system, up to the last marker); a step then reads
+	// them from the cache instead of paying for them again. A prefix
+	// shorter than the model's minimum is simply not cached.
 	if req.System != "" {
-		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+		params.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
 	}
 	if req.Temperature != nil {
 		params.Temperature = anthropic.Float(*req.Temperature)
@@ -121,6 +126,9 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 		}
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tp})
 	}
+	if n := len(params.Tools); n > 0 {
+		params.Tools[n-1].OfTool.CacheControl = anthropic.NewCacheControlEphemeralParam()
+	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice {
 		case ToolChoiceRequired:
@@ -146,7 +154,7 @@ func toolInput(a json.RawMessage) json.RawMessage {
 // inputSchema splits a JSON Schema into the SDK's fields; keywords it has
 // no field for travel in ExtraFields.
 func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
-	m := schemaMap(raw)
+	m := ToolSchema(raw, DialectAnthropic)
 	s := anthropic.ToolInputSchemaParam{Properties: m["properties"]}
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
@@ -184,7 +192,8 @@ func (p *anthropicProvider) streamOnce(ctx context.Context, model string, params
 		switch ev.Type {
 		case "message_start":
 			u := ev.Message.Usage
-			usage = Usage{InputTokens: int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), OutputTokens: int(u.OutputTokens)}
+			usage = Usage{InputTokens: int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), OutputTokens: int(u.OutputTokens),
+				CacheReadTokens: int(u.CacheReadInputTokens), CacheCreationTokens: int(u.CacheCreationInputTokens)}
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "text":
@@ -215,6 +224,7 @@ func (p *anthropicProvider) streamOnce(ctx context.Context, model string, params
 				usage.OutputTokens = int(u.OutputTokens)
 				if in := int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens); in > 0 {
 					usage.InputTokens = in
+					usage.CacheReadTokens, usage.CacheCreationTokens = int(u.CacheReadInputTokens), int(u.CacheCreationInputTokens)
 				}
 			}
 		case "message_stop":

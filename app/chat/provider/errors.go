@@ -45,7 +45,10 @@ type Error struct {
 	Status   int    // HTTP status; 0 when there was no error response
 	Model    string // the requested model, for "stream"
 	Message  string // the provider's own error message, if any
-	Err      error
+	// Tool is the tool whose definition the provider refused, when its
+	// message names one (see refusedTool); ToolServer is its server.
+	Tool, ToolServer string
+	Err              error
 }
 
 func (e *Error) Error() string {

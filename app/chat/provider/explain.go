@@ -52,6 +52,12 @@ func Explain(err error) string {
 		return "The answer broke off before it was finished; what arrived is kept. Retry to ask again."
 	case errors.Is(e.Err, ErrConfig):
 		return fmt.Sprintf("The provider %q is not set up right. Check it in Settings → Providers.", e.Provider)
+	case e.Tool != "" && e.Status >= 400 && e.Status < 500:
+		from := ""
+		if e.ToolServer != "" {
+			from = fmt.Sprintf(" of the server %q", e.ToolServer)
+		}
+		return fmt.Sprintf("The provider %q refused the definition of the tool %q%s, so no request with it can go through. Turn that tool off in the chat's Tools menu and send again (and tell the server's author).", e.Provider, e.Tool, from)
 	case e.Status >= 500:
 		return fmt.Sprintf("The provider %q had a problem on its side (HTTP %d). Retry in a moment.", e.Provider, e.Status)
 	case e.Status != 0:

@@ -13,3 +13,7 @@ func SetSleep(t testing.TB, f func(context.Context, time.Duration) error) {
 	sleep = f
 	t.Cleanup(func() { sleep = old })
 }
+
+// TranslateSchema is ToolSchema without its cache, for tests that
+// translate twice.
+var TranslateSchema = translate

@@ -241,7 +241,7 @@ func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {
 		for _, t := range req.Tools {
 			var ot ollamaTool
 			ot.Type = "function"
-			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, schemaMap(t.InputSchema)
+			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, ToolSchema(t.InputSchema, DialectOllama)
 			body.Tools = append(body.Tools, ot)
 		}
 	}

@@ -28,6 +28,8 @@ type openAIProvider struct {
 	// loaded context, lmstudio.go).
 	base  *url.URL
 	httpc *http.Client
+	// dialect is the JSON Schema the server accepts in tool definitions.
+	dialect Dialect
 }
 
 func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
@@ -45,6 +47,7 @@ func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
 			option.WithMiddleware(statusMiddleware(cfg.APIKey)),
 		),
 		maxCompletionTokens: strings.EqualFold(base.Hostname(), "api.openai.com"),
+		dialect:             DialectFor(KindOpenAI, base.String()),
 	}
 }
 
@@ -127,7 +130,7 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 		}
 	}
 	for _, t := range req.Tools {
-		fn := shared.FunctionDefinitionParam{Name: names.toWire(t.Name), Parameters: schemaMap(t.InputSchema)}
+		fn := shared.FunctionDefinitionParam{Name: names.toWire(t.Name), Parameters: ToolSchema(t.InputSchema, p.dialect)}
 		if t.Description != "" {
 			fn.Description = openai.String(t.Description)
 		}
@@ -163,7 +166,8 @@ func (p *openAIProvider) streamOnce(ctx context.Context, model string, params op
 		chunk := stream.Current()
 		received = true
 		if chunk.JSON.Usage.Valid() {
-			usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+			usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens),
+				CacheReadTokens: int(chunk.Usage.PromptTokensDetails.CachedTokens)}
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {
@@ -279,36 +283,6 @@ func argsText(a json.RawMessage) string {
 	}
 	return "{}"
 }
-
-// schemaMap decodes a tool's input schema; an empty or non-object schema
-// becomes the empty object schema, which every API accepts.
-func schemaMap(raw json.RawMessage) map[string]any {
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil || m == nil {
-		m = map[string]any{}
-	}
-	// Tool schemas arrive as the server sent them (JSON Schema 2020-12,
-	// whole). OpenAI's and Anthropic's tool definitions refuse these
-	// keywords at the top level and fail the whole request for one tool
-	// that has them; the server still gets arguments checked against its
-	// own schema.
-	for _, k := range topLevelRefused {
-		delete(m, k)
-	}
-	if _, ok := m["type"]; !ok {
-		m["type"] = "object"
-	}
-	// Anthropic omits an input_schema with no fields set, then refuses the
-	// tool for lacking one; OpenAI's strict checks want properties too.
-	if _, ok := m["properties"]; !ok && m["type"] == "object" {
-		m["properties"] = map[string]any{}
-	}
-	return m
-}
-
-// topLevelRefused are the schema keywords providers refuse at the top of a
-// tool's input schema.
-var topLevelRefused = []string{"$schema", "$id", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "enum", "const"}
 
 // settle gives a final error its user-facing form.
 func settle(ctx context.Context, name, op, model string, err error) error {

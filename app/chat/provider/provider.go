@@ -166,6 +166,9 @@ type Tool struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage // a JSON Schema object; empty means {"type":"object"}
+	// Server is the MCP server the tool comes from; not sent, but named
+	// in an error when the provider refuses the tool's definition.
+	Server string
 }
 
 // EventKind says what an Event carries.
@@ -222,6 +225,12 @@ type Response struct {
 type Usage struct {
 	InputTokens  int `json:"inputTokens"`
 	OutputTokens int `json:"outputTokens"`
+	// CacheReadTokens is the part of InputTokens read from the provider's
+	// prompt cache (Anthropic's cache_read_input_tokens, OpenAI's
+	// prompt_tokens_details.cached_tokens), CacheCreationTokens the part
+	// written to it (Anthropic's cache_creation_input_tokens).
+	CacheReadTokens     int `json:"cacheReadTokens,omitempty"`
+	CacheCreationTokens int `json:"cacheCreationTokens,omitempty"`
 }
 
 // DefaultMaxTokens is the answer limit sent to Anthropic when

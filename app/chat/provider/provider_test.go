@@ -129,6 +129,9 @@ func TestParallelToolCallsKeepOurNames(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, want := range []string{`"required":["path"]`, `"additionalProperties":false`, `"description":"Read a file"`} {
+			if kind == provider.KindOllama && strings.Contains(want, "additionalProperties") {
+				continue // Ollama's tools have no such field (ToolSchema's DialectOllama)
+			}
 			if !strings.Contains(string(s.Requests()[0]), want) {
 				t.Errorf("the tool's schema lost %s: %s", want, s.Requests()[0])
 			}

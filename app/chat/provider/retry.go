@@ -100,5 +100,12 @@ func stream(ctx context.Context, name string, req Request, on func(Event), nameL
 	}
 	names := newToolNames(nameLimit, req)
 	resp, err := withRetries(ctx, name, retryable, on, func() (Response, error) { return once(names, on) })
-	return resp, settle(ctx, name, opStream, req.Model, err)
+	err = settle(ctx, name, opStream, req.Model, err)
+	var e *Error
+	if errors.As(err, &e) && e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests {
+		if t, ok := refusedTool(req, names, e.Message); ok {
+			e.Tool, e.ToolServer = t.Name, t.Server
+		}
+	}
+	return resp, err
 }

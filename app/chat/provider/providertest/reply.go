@@ -63,10 +63,14 @@ type ToolCall struct {
 	Arguments string `json:"arguments,omitempty"`
 }
 
-// Usage is the token counts a Reply reports.
+// Usage is the token counts a Reply reports. For Anthropic, InputTokens
+// is the whole prompt; the wire's input_tokens is what is left of it after
+// the cache's parts, as the API counts.
 type Usage struct {
-	InputTokens  int `json:"inputTokens"`
-	OutputTokens int `json:"outputTokens"`
+	InputTokens         int `json:"inputTokens"`
+	OutputTokens        int `json:"outputTokens"`
+	CacheReadTokens     int `json:"cacheReadTokens,omitempty"`
+	CacheCreationTokens int `json:"cacheCreationTokens,omitempty"`
 }
 
 // UnmarshalJSON accepts "delay" as a duration string or milliseconds.

@@ -68,6 +68,7 @@ type Server struct {
 	calls  []Call
 	key    string
 	seq    int
+	cached map[string]bool // Anthropic prompt-cache prefixes seen, by model
 }
 
 // New starts a server on addr ("" means 127.0.0.1:0). Close stops it.
@@ -79,7 +80,7 @@ func New(addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("providertest: listen on %s: %w", addr, err)
 	}
-	s := &Server{ln: ln, done: make(chan struct{}), models: []Model{{ID: "fake-model"}}}
+	s := &Server{ln: ln, done: make(chan struct{}), models: []Model{{ID: "fake-model"}}, cached: map[string]bool{}}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
@@ -127,6 +128,7 @@ func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.queue, s.rules, s.calls, s.key = nil, nil, nil, ""
+	s.cached = map[string]bool{}
 	s.models = []Model{{ID: "fake-model"}}
 }
 
@@ -293,6 +295,17 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 	}
 	s.seq++
 	seq := s.seq
+	var cacheRead, cacheCreation int
+	if prefix := req.cachePrefix(); api == apiAnthropic && prefix != "" {
+		// The API reads a prefix it holds and writes one it does not.
+		k := req.Model + "\x00" + prefix
+		if s.cached[k] {
+			cacheRead = len(prefix) / 4
+		} else {
+			cacheCreation = len(prefix) / 4
+		}
+		s.cached[k] = true
+	}
 	s.mu.Unlock()
 	if !ok {
 		writeError(w, api, http.StatusInternalServerError, "providertest: no scripted reply for this request; call Enqueue (or POST /__fake/enqueue) first", "")
@@ -308,7 +321,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 		writeError(w, api, reply.Status, reply.Error, req.Model)
 		return
 	}
-	a := answer{Reply: reply, api: api, model: req.Model, seq: seq, bodySize: len(body), done: s.done}
+	a := answer{Reply: reply, api: api, model: req.Model, seq: seq, bodySize: len(body), done: s.done, cacheRead: cacheRead, cacheCreation: cacheCreation}
 	if !req.streams(api) {
 		a.writeWhole(w)
 		return

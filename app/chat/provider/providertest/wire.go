@@ -25,7 +25,10 @@ type chatRequest struct {
 	} `json:"messages"`
 	// Ollama's: the tools offered, and options.num_ctx, the context the
 	// request is run in.
-	Tools   json.RawMessage `json:"tools"`
+	Tools json.RawMessage `json:"tools"`
+	// Anthropic's system prompt: a string, or text blocks that may be
+	// marked for the prompt cache.
+	System  json.RawMessage `json:"system"`
 	Options struct {
 		NumCtx int `json:"num_ctx"`
 	} `json:"options"`
@@ -44,6 +47,31 @@ func (r chatRequest) promptTokens() int {
 		n += len(m.Role) + len(m.Content)
 	}
 	return n / 4
+}
+
+// cachePrefix is the part of an Anthropic request its prompt cache would
+// hold: the tools, then the system blocks, up to the last one marked
+// cache_control ephemeral; "" when none is. (The real API also caches
+// marked messages, and nothing under its minimum length; the fake keeps
+// to the stable prefix a chat marks.)
+func (r chatRequest) cachePrefix() string {
+	var b strings.Builder
+	prefix := ""
+	var tools, system []json.RawMessage
+	_ = json.Unmarshal(r.Tools, &tools)
+	_ = json.Unmarshal(r.System, &system) // a plain string has no markers
+	for _, block := range append(tools, system...) {
+		b.Write(block)
+		var v struct {
+			CacheControl struct {
+				Type string `json:"type"`
+			} `json:"cache_control"`
+		}
+		if json.Unmarshal(block, &v) == nil && v.CacheControl.Type == "ephemeral" {
+			prefix = b.String()
+		}
+	}
+	return prefix
 }
 
 // streams says whether the answer is to be streamed: when asked, and for
@@ -103,6 +131,10 @@ type answer struct {
 	w      http.ResponseWriter
 	ctx    context.Context
 	deltas int // content deltas written
+
+	// The prompt cache's part of the input (Anthropic): tokens read from
+	// it, or written to it by a first request with that prefix.
+	cacheRead, cacheCreation int
 }
 
 // errDropped stops writing after a Malformed drop; the response then ends
@@ -123,7 +155,27 @@ func (a *answer) usage(deltas int) Usage {
 	if a.Usage != nil {
 		return *a.Usage
 	}
-	return Usage{InputTokens: a.bodySize/4 + 1, OutputTokens: deltas}
+	return Usage{InputTokens: a.bodySize/4 + 1, OutputTokens: deltas, CacheReadTokens: a.cacheRead, CacheCreationTokens: a.cacheCreation}
+}
+
+// anthropicUsage is u in Anthropic's terms: input_tokens counts what the
+// cache did not hold.
+func anthropicUsage(u Usage, output int) map[string]any {
+	return map[string]any{
+		"input_tokens":                max(u.InputTokens-u.CacheReadTokens-u.CacheCreationTokens, 0),
+		"cache_read_input_tokens":     u.CacheReadTokens,
+		"cache_creation_input_tokens": u.CacheCreationTokens,
+		"output_tokens":               output,
+	}
+}
+
+// openAIUsage is u in OpenAI's terms.
+func openAIUsage(u Usage) map[string]any {
+	m := map[string]any{"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.InputTokens + u.OutputTokens}
+	if u.CacheReadTokens > 0 {
+		m["prompt_tokens_details"] = map[string]any{"cached_tokens": u.CacheReadTokens}
+	}
+	return m
 }
 
 func (a *answer) stopReason() string {
@@ -299,7 +351,7 @@ func (a *answer) streamOpenAI(includeUsage bool) error {
 		u := a.usage(a.deltas)
 		a.event("", map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": a.model, "choices": []any{},
-			"usage": map[string]any{"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.InputTokens + u.OutputTokens},
+			"usage": openAIUsage(u),
 		})
 	}
 	_, _ = io.WriteString(a.w, "data: [DONE]\n\n")
@@ -312,7 +364,7 @@ func (a *answer) streamAnthropic() error {
 	a.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": fmt.Sprintf("msg_fake_%d", a.seq), "type": "message", "role": "assistant", "model": a.model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": u.InputTokens, "output_tokens": 1},
+		"usage": anthropicUsage(u, 1),
 	}})
 	a.event("ping", map[string]any{"type": "ping"})
 	block := 0
@@ -428,7 +480,7 @@ func (a *answer) writeWhole(w http.ResponseWriter) {
 		writeJSON(w, http.StatusOK, map[string]any{
 			"id": fmt.Sprintf("msg_fake_%d", a.seq), "type": "message", "role": "assistant", "model": a.model,
 			"content": content, "stop_reason": a.stopReason(), "stop_sequence": nil,
-			"usage": map[string]any{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens},
+			"usage": anthropicUsage(u, u.OutputTokens),
 		})
 		return
 	}
@@ -446,6 +498,6 @@ func (a *answer) writeWhole(w http.ResponseWriter) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id": fmt.Sprintf("chatcmpl-fake-%d", a.seq), "object": "chat.completion", "created": time.Now().Unix(), "model": a.model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": a.stopReason(), "logprobs": nil}},
-		"usage":   map[string]any{"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens, "total_tokens": u.InputTokens + u.OutputTokens},
+		"usage":   openAIUsage(u),
 	})
 }
