@@ -15,8 +15,8 @@ func TestTextTokens(t *testing.T) {
 		{"abcd", 1},
 		{"abcde", 2},
 		{strings.Repeat("x", 400), 100},
-		{"日本語のテキスト", 8}, // a token a character
-		{"naïve café", 4},   // 8 ASCII bytes → 2, plus 2 accented letters
+		{"日本語のテキスト", 8},   // a token a character
+		{"naïve café", 4}, // 8 ASCII bytes → 2, plus 2 accented letters
 	} {
 		if got := textTokens(tc.s); got != tc.want {
 			t.Errorf("textTokens(%q) = %d, want %d", tc.s, got, tc.want)
