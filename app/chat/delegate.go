@@ -32,7 +32,7 @@ const askPrefix = "ask_"
 
 // synthetic is a tool the engine answers itself.
 type synthetic struct {
-	kind   string // "find" or "ask"
+	kind   string // "find", "ask" or "skill"
 	server string // for "ask"
 }
 
@@ -205,6 +205,9 @@ func (r *run) searchIndex() (*toolsearch.Index, error) {
 
 // runSynthetic answers find_tools or runs an ask_<server> sub-agent.
 func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthetic, callID string, params map[string]any) (*mcp.CallToolResult, error) {
+	if syn.kind == "skill" {
+		return r.loadSkill(ctx, params)
+	}
 	query, _ := params["query"].(string)
 	if strings.TrimSpace(query) == "" {
 		return mcp.NewToolResultError(`"query" is required: say what you need in a few words.`), nil

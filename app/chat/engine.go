@@ -130,6 +130,9 @@ type Turn struct {
 	MaxSteps int
 	// ResultBudget limits one tool result's characters; 0 means ResultBudget.
 	ResultBudget int
+	// Skills, when set, are the servers' skills the model may load with
+	// load_skill (skills.go).
+	Skills SkillSet
 	// Delegate offers one ask_<server> tool per server instead of the
 	// servers' own tools; each call runs a sub-agent with only that server's
 	// tools (see delegate.go).
@@ -363,6 +366,7 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
+		tools = r.offerSkills(ctx, tools)
 		msg, resp, err := r.stream(ctx, store, r.withContext(toProvider(past, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio})), tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
