@@ -13,7 +13,9 @@
 #     3. the server scenarios of 2026-07-28 that a relay can be tested on
 #        (those that need the suite's own test tools cannot),
 #     4. every client scenario 2026-07-28 requires ('--requirements'); the
-#        extension scenarios it runs too are reported, not scored.
+#        extension scenarios it runs too are reported, not scored;
+#     5. the client scenarios of the skills extension (SEP-2640), which no
+#        revision requires: no prefetch, and verification on read.
 # Exits non-zero when a scenario fails or a baseline is stale. The last line
 # is the 2026-07-28 client run's own "Total: N passed, M failed, W warnings".
 set -euo pipefail
@@ -65,6 +67,10 @@ for suite in backcompat core; do
 done
 echo "== client scenarios required by revision 2026-07-28 against mcpmanager =="
 "$node" "$cli26" client --command "$work/client" --requirements 2026-07-28 --expected-failures "$baseline26" 2>"$work/2026.err" | tee "$work/2026.out" || { status=1; failed+=("client requirements 2026-07-28"); cat "$work/2026.err"; }
+echo "== client scenarios of the skills extension (SEP-2640) against mcpmanager =="
+for sc in sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter; do
+  "$node" "$cli26" client --command "$work/client" --scenario "$sc" --expected-failures "$baseline26" 2>"$work/$sc.err" | tee "$work/$sc.out" || { status=1; failed+=("client scenario $sc"); cat "$work/$sc.err"; }
+done
 echo
 echo "backcompat suite: $(grep '^Total:' "$work/backcompat.out" || echo 'no result')"
 echo "core suite (0.1.16): $(grep '^Total:' "$work/core.out" || { status=1; echo 'no result'; })"
