@@ -137,7 +137,7 @@ func (r *run) loadSkill(ctx context.Context, params map[string]any) (*mcp.CallTo
 	if file == "" || file == "SKILL.md" {
 		l, err := r.t.Skills.Load(ctx, sk)
 		if err != nil {
-			return nil, fmt.Errorf("the skill could not be loaded, do not use it and tell the user: %w", err)
+			return nil, fmt.Errorf("%w (the skill is not loaded: do not use it, and tell the user)", err)
 		}
 		file, text = "SKILL.md", l.Text
 		var others []string

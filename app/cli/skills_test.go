@@ -79,7 +79,7 @@ func TestServersSkills(t *testing.T) {
 	if last := string(reqs[2]); !strings.Contains(last, "verification failed") || !strings.Contains(last, "corrupt: skill haiku: SKILL.md") {
 		t.Fatalf("the tampered skill was not refused: %s", last)
 	}
-	if !strings.Contains(errOut, "← load_skill error: The tool call failed: the skill could not be loaded") {
+	if !strings.Contains(errOut, "← load_skill error: The tool call failed: corrupt: skill haiku: SKILL.md: verification failed") {
 		t.Errorf("the terminal does not say why the skill was not loaded: %s", errOut)
 	}
 }

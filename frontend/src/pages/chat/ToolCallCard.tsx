@@ -3,6 +3,7 @@ import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
 import { ToolApp } from '../../components/AppFrame';
 import { toolResult } from '../../apps';
 import { TaskStatus } from './TaskStatus';
+import { SkillLoaded } from './SkillLoaded';
 import { ServerIcon } from '../../components/Icon';
 import { ResourceLinks } from '../../components/ResourceLinks';
 import { StructuredResult } from '../../components/StructuredResult';
@@ -40,6 +41,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
       </button>
       <TaskStatus call={call} server={server} />
+      <SkillLoaded call={call} />
       {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
       {steps.length > 0 && (
         <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
