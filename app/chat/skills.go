@@ -2,8 +2,8 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"

@@ -426,7 +426,25 @@ func (c *Catalog) send(ctx context.Context, s Session, method string, params map
 		return nil, err
 	}
 	if res.Error != nil {
-		return nil, res.Error.AsError()
+		return nil, &RPCError{Code: res.Error.Code, Message: res.Error.Message}
 	}
 	return res.Result, nil
+}
+
+// RPCError is a server's JSON-RPC error answer, its code kept for a relay.
+type RPCError struct {
+	Code    int
+	Message string
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("%s (JSON-RPC error %d)", e.Message, e.Code) }
+
+// ReadRaw relays one resources/read of server's, unverified and undecoded:
+// for a relay (the gateway), whose own client verifies what it reads.
+func (c *Catalog) ReadRaw(ctx context.Context, server, uri string) (json.RawMessage, error) {
+	s, err := c.sessions.Session(server)
+	if err != nil {
+		return nil, err
+	}
+	return c.send(ctx, s, "resources/read", map[string]any{"uri": uri})
 }

@@ -11,7 +11,9 @@
 #   0.2.0-alpha.12 (package conformance-2026, revision 2026-07-28,
 #   baseline-2026.yml):
 #     3. the server scenarios of 2026-07-28 that a relay can be tested on
-#        (those that need the suite's own test tools cannot),
+#        (those that need the suite's own test tools cannot), and those of
+#        the skills extension (SEP-2640), with a server serving skills
+#        (mcpmanager/testdata/modernserver) behind the gateway,
 #     4. every client scenario 2026-07-28 requires ('--requirements'); the
 #        extension scenarios it runs too are reported, not scored;
 #     5. the client scenarios of the skills extension (SEP-2640), which no
@@ -34,7 +36,7 @@ GO="${GO:-go}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve)
+(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve && "$GO" build -o "$work/modernserver" ./mcpmanager/testdata/modernserver)
 
 status=0
 failed=()
@@ -45,7 +47,10 @@ serve() {
   "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli26" -baseline "$baseline26" \
     server-stateless tools-list resources-list prompts-list sep-2164-resource-not-found dns-rebinding-protection \
     caching http-header-validation server-sse-multiple-streams input-required-result-unsupported-methods \
-    input-required-result-validate-input
+    input-required-result-validate-input &&
+  "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli26" -baseline "$baseline26" \
+    -server "skills=$work/modernserver" \
+    sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory
 }
 # One CI run failed here once with nothing to show why (its log kept only the
 # tail); a second failure in a row fails the run, a pass on the second try is

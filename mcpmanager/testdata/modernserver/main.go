@@ -68,6 +68,7 @@ func newServer() *server.MCPServer {
 	s := server.NewMCPServer("modern", "1.0.0", server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(false, false),
 		server.WithExtensions(map[string]any{tasksExtension: map[string]any{}, skillsExtension: map[string]any{}}))
+	addSkillResources(s)
 	s.AddTool(mcp.NewTool("prepare_report", mcp.WithDescription("Prepare the monthly report (a task that asks about the appendix)"),
 		mcp.WithTaskSupport(mcp.TaskSupportOptional)),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

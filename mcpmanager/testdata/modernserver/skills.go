@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // skillsExtension is the skills extension (SEP-2640), written by hand
@@ -110,6 +112,22 @@ func handleSkills(id json.RawMessage, method string, params json.RawMessage) []b
 		return reply(id, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/markdown", "text": text}}, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
 	}
 	return nil
+}
+
+// addSkillResources lists each skill's SKILL.md in resources/list, named
+// and described by its frontmatter, as the extension says a server should
+// (its reads are answered by handleSkills, which logs them).
+func addSkillResources(s *server.MCPServer) {
+	for _, sk := range served {
+		f := sk.files[0]
+		name, _ := sk.frontmatter["name"].(string)
+		desc, _ := sk.frontmatter["description"].(string)
+		s.AddResource(mcp.NewResource(f.uri, name, mcp.WithResourceDescription(desc), mcp.WithMIMEType("text/markdown")),
+			func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				text, _ := content(f.uri)
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: f.uri, MIMEType: "text/markdown", Text: text}}, nil
+			})
+	}
 }
 
 // skills answers line when it is a request of the skills extension (or a
