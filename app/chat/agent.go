@@ -52,7 +52,7 @@ func (a Agent) Validate() error {
 			return fmt.Errorf("agent %q: tool %q is not a tool of one of its servers (%s)", a.Name, t, strings.Join(a.Servers, ", "))
 		}
 	}
-	return nil
+	return a.validateSkills()
 }
 
 // Allows reports whether the agent may use tool t.

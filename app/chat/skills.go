@@ -47,6 +47,18 @@ func (a Agent) AllowsSkill(server, name string) bool {
 	return len(a.Skills) == 0 || slices.Contains(a.Skills, SkillKey(server, name))
 }
 
+// validateSkills checks that the agent's Skills are "server/name" of its
+// servers.
+func (a Agent) validateSkills() error {
+	for _, k := range a.Skills {
+		server, name, ok := strings.Cut(k, "/")
+		if !ok || name == "" || !slices.Contains(a.Servers, server) {
+			return fmt.Errorf("agent %q: skill %q is not written server/name for one of its servers (%s)", a.Name, k, strings.Join(a.Servers, ", "))
+		}
+	}
+	return nil
+}
+
 // SkillOn reports whether the user left server's skill name on (Settings,
 // the server's page).
 func (s Settings) SkillOn(server, name string) bool {

@@ -170,3 +170,30 @@ func callResultText(t *testing.T, raw json.RawMessage) string {
 	}
 	return b.String()
 }
+
+// TestSkillsOnPerServerAndAgent: a skill is on unless the user switched it
+// off; an agent's chats get its servers' skills, narrowed by its Skills.
+func TestSkillsOnPerServerAndAgent(t *testing.T) {
+	s := chat.Settings{OffSkills: []string{"docs/haiku"}}
+	if s.SkillOn("docs", "haiku") || !s.SkillOn("docs", "notes") || !s.SkillOn("poems", "haiku") {
+		t.Fatal("SkillOn does not follow OffSkills")
+	}
+	for _, c := range []struct {
+		agent        chat.Agent
+		server, name string
+		want         bool
+	}{
+		{chat.Agent{Servers: []string{"docs"}}, "docs", "haiku", true},
+		{chat.Agent{Servers: []string{"docs"}}, "poems", "haiku", false},
+		{chat.Agent{Servers: []string{"docs"}, Skills: []string{"docs/notes"}}, "docs", "notes", true},
+		{chat.Agent{Servers: []string{"docs"}, Skills: []string{"docs/notes"}}, "docs", "haiku", false},
+	} {
+		if got := c.agent.AllowsSkill(c.server, c.name); got != c.want {
+			t.Errorf("%+v allows %s/%s = %v, want %v", c.agent, c.server, c.name, got, c.want)
+		}
+	}
+	bad := chat.Agent{Name: "writer", Servers: []string{"docs"}, Skills: []string{"poems/haiku"}}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `skill "poems/haiku"`) {
+		t.Fatalf("an agent with another server's skill: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
@@ -84,16 +85,18 @@ func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error 
 }
 
 // forTurn is the skill set of a turn: the skills of every server that
-// offers them, less those the user switched off and, with an agent, those
-// the agent does not allow.
-func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent) chat.SkillSet {
-	return turnSkills{Catalog: k.h.mgr.Skills(), settings: s, agent: agent}
+// offers them, less those the user switched off, those of servers the chat
+// switched off (active, the chat's own choice of tools: nil for none) and,
+// with an agent, those the agent does not allow.
+func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent, active func(registry.Tool) bool) chat.SkillSet {
+	return turnSkills{Catalog: k.h.mgr.Skills(), settings: s, agent: agent, active: active}
 }
 
 type turnSkills struct {
 	*skills.Catalog
 	settings chat.Settings
 	agent    *chat.Agent
+	active   func(registry.Tool) bool
 }
 
 // Skills lists the turn's skills; a server that fails to list only loses
@@ -101,6 +104,7 @@ type turnSkills struct {
 func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 	all, _ := t.All(ctx)
 	return slices.DeleteFunc(all, func(sk skills.Skill) bool {
-		return !t.settings.SkillOn(sk.Server, sk.Name) || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name)
+		return !t.settings.SkillOn(sk.Server, sk.Name) || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
+			t.active != nil && !t.active(registry.Tool{Server: sk.Server}) // the chat switched its server off
 	})
 }

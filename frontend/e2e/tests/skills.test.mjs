@@ -96,11 +96,18 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
   const loaded = reqs[1].messages.filter((m) => m.role === 'tool').pop();
   assert.match(typeof loaded.content === 'string' ? loaded.content : JSON.stringify(loaded.content), /Group the changes under Added, Changed and Fixed\./);
 
-  await page.getByTestId('tool-card').first().getByRole('button').first().click(); // open the loaded skill's card
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
+    await lines.nth(0).scrollIntoViewIfNeeded();
     await screenshot(page, `skills-chat-cards-${width}`);
   }
+  // Opened, the loaded skill's card shows what the model got: its SKILL.md.
+  const card = page.getByTestId('tool-card').filter({ has: lines.nth(0) });
+  await card.getByRole('button', { name: /load_skill/ }).click();
+  assert.match(await card.innerText(), /Group the changes under Added, Changed and Fixed\./);
+  assert.doesNotMatch(await card.innerText(), /Structured output/, 'the card says which skill in words, not as a JSON tree');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, 'skills-chat-card-open-1280');
   assert.deepEqual(errors, []);
   await page.close();
 });

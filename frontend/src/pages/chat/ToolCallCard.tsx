@@ -3,7 +3,7 @@ import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
 import { ToolApp } from '../../components/AppFrame';
 import { toolResult } from '../../apps';
 import { TaskStatus } from './TaskStatus';
-import { SkillLoaded } from './SkillLoaded';
+import { LOAD_SKILL, SkillLoaded } from './SkillLoaded';
 import { ServerIcon } from '../../components/Icon';
 import { ResourceLinks } from '../../components/ResourceLinks';
 import { StructuredResult } from '../../components/StructuredResult';
@@ -60,7 +60,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
               <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>
             </>
           )}
-          {call.result && !delegated && (
+          {call.result && !delegated && call.name !== LOAD_SKILL && (
             <>
               <ResourceLinks content={call.result.content} server={server} />
               <StructuredResult structured={call.result.structured} schemaError={call.result.schemaError} />
