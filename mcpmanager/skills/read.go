@@ -75,10 +75,10 @@ func (c *Catalog) Read(ctx context.Context, sk Skill, uri string) ([]byte, error
 		return b, nil
 	}
 	if int64(len(b)) != want.Size {
-		return nil, fail("%w: %d bytes read, the listing says %d; the content is not used", ErrVerify, len(b), want.Size)
+		return nil, fail("%w: %d bytes read, the listing says %d; the content is not used (the server serves other content than it lists: tell its author)", ErrVerify, len(b), want.Size)
 	}
 	if d := Digest(b); d != want.Digest {
-		return nil, fail("%w: its digest is %s, the listing says %s; the content is not used", ErrVerify, d, want.Digest)
+		return nil, fail("%w: its digest is %s, the listing says %s; the content is not used (the server serves other content than it lists: tell its author)", ErrVerify, d, want.Digest)
 	}
 	return b, nil
 }

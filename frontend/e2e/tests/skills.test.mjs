@@ -102,8 +102,8 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
     await screenshot(page, `skills-chat-cards-${width}`);
   }
   // Opened, the loaded skill's card shows what the model got: its SKILL.md.
-  const card = page.getByTestId('tool-card').filter({ has: lines.nth(0) });
-  await card.getByRole('button', { name: /load_skill/ }).click();
+  const card = page.getByTestId('tool-card').filter({ hasText: 'Loaded skill release-notes from handbook' });
+  await card.getByRole('button', { name: /load_skill done/ }).click();
   assert.match(await card.innerText(), /Group the changes under Added, Changed and Fixed\./);
   assert.doesNotMatch(await card.innerText(), /Structured output/, 'the card says which skill in words, not as a JSON tree');
   await page.setViewportSize({ width: 1280, height: 900 });
