@@ -131,6 +131,7 @@ type Catalog struct {
 type cached struct {
 	session Session
 	listing Listing
+	err     error     // the listing failed: said again until FailedRetry
 	until   time.Time // zero: until the session changes
 }
 
@@ -147,7 +148,12 @@ var ZeroTTLRefresh = 5 * time.Second
 var now = time.Now
 
 // ListTimeout bounds listing one server's skills, every page.
-var ListTimeout = 30 * time.Second
+var ListTimeout = 10 * time.Second
+
+// FailedRetry is how long a failed listing is reported again without
+// asking the server: every chat step lists the skills, and a server that
+// hangs on skills/list must not hold up each of them.
+var FailedRetry = 30 * time.Second
 
 // maxPages bounds a listing against a server whose cursor never ends.
 const maxPages = 100
@@ -178,10 +184,15 @@ func (c *Catalog) List(ctx context.Context, server string) (Listing, error) {
 	e, ok := c.cache[server]
 	c.mu.Unlock()
 	if ok && e.session == s && (e.until.IsZero() || now().Before(e.until)) {
-		return e.listing, nil
+		return e.listing, e.err
 	}
 	l, ttl, err := c.fetch(ctx, server, s)
 	if err != nil {
+		if ctx.Err() == nil { // the caller's own end is not the server's failure
+			c.mu.Lock()
+			c.cache[server] = cached{session: s, err: err, until: now().Add(FailedRetry)}
+			c.mu.Unlock()
+		}
 		return Listing{}, err
 	}
 	until := time.Time{}

@@ -22,6 +22,7 @@ type fakeSession struct {
 	ttl                 *int64
 	files               map[string]string
 	lists, reads        atomic.Int32
+	failList            bool
 }
 
 func (f *fakeSession) GetTransport() transport.Interface { return f }
@@ -38,6 +39,9 @@ func (f *fakeSession) SendRequest(_ context.Context, req transport.JSONRPCReques
 	switch req.Method {
 	case "skills/list":
 		f.lists.Add(1)
+		if f.failList {
+			return &transport.JSONRPCResponse{Error: &mcp.JSONRPCErrorDetails{Code: mcp.INTERNAL_ERROR, Message: "the index is locked"}}, nil
+		}
 		res = map[string]any{"skills": f.entries, "ttlMs": f.ttl}
 	case "resources/read":
 		f.reads.Add(1)
@@ -194,5 +198,58 @@ func TestVerifyOnRead(t *testing.T) {
 				t.Fatalf("loading read %d files, want SKILL.md only", f.reads.Load())
 			}
 		})
+	}
+}
+
+// TestDynamicSkill: a skill with resources "dynamic" lists no files; its
+// SKILL.md and files within its directory are read on demand (with no
+// digest to check, the frontmatter still is), and a URI outside it is
+// refused without being read.
+func TestDynamicSkill(t *testing.T) {
+	e := pdfEntry(skillMD)
+	e["resources"] = "dynamic"
+	f := &fakeSession{entries: []any{e}, files: map[string]string{"skill://pdf/SKILL.md": skillMD, "skill://pdf/forms/A.md": "form A"}}
+	cat := New(fakeSessions{"srv": f}, Options{})
+	sk, err := cat.Find(t.Context(), "srv", "pdf")
+	if err != nil || !sk.Dynamic || sk.Files != nil {
+		t.Fatalf("Find = %+v, %v", sk, err)
+	}
+	if got, err := cat.Load(t.Context(), sk); err != nil || got.Text != skillMD {
+		t.Fatalf("Load = %q, %v", got.Text, err)
+	}
+	if b, err := cat.Read(t.Context(), sk, "skill://pdf/forms/A.md"); err != nil || string(b) != "form A" {
+		t.Fatalf("Read = %q, %v", b, err)
+	}
+	if _, err := cat.Read(t.Context(), sk, "skill://other/SKILL.md"); err == nil || !strings.Contains(err.Error(), "outside the skill's directory") {
+		t.Fatalf("a URI outside the skill: %v", err)
+	}
+	if n := f.reads.Load(); n != 2 {
+		t.Fatalf("%d reads, want 2 (nothing outside the skill)", n)
+	}
+}
+
+// TestFailedListingIsRemembered: a server whose skills/list fails is not
+// asked again at every step for FailedRetry; its error is said each time,
+// with its code.
+func TestFailedListingIsRemembered(t *testing.T) {
+	clock := time.Now()
+	now = func() time.Time { return clock }
+	t.Cleanup(func() { now = time.Now })
+	f := &fakeSession{failList: true}
+	cat := New(fakeSessions{"srv": f}, Options{})
+	for range 3 {
+		_, err := cat.List(t.Context(), "srv")
+		var rpc *RPCError
+		if !errors.As(err, &rpc) || rpc.Code != mcp.INTERNAL_ERROR || !strings.Contains(err.Error(), "srv: skills/list: the index is locked") {
+			t.Fatalf("List = %v, want the server's error", err)
+		}
+	}
+	if n := f.lists.Load(); n != 1 {
+		t.Fatalf("skills/list sent %d times within FailedRetry, want 1", n)
+	}
+	clock = clock.Add(FailedRetry + time.Millisecond)
+	f.failList = false
+	if l, err := cat.List(t.Context(), "srv"); err != nil || f.lists.Load() != 2 || len(l.Skills) != 0 {
+		t.Fatalf("after FailedRetry: %+v, %v, %d listings", l, err, f.lists.Load())
 	}
 }
