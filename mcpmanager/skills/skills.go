@@ -226,13 +226,6 @@ func (c *Catalog) All(ctx context.Context) (all []Skill, errs []error) {
 	return all, errs
 }
 
-// Invalidate forgets server's listing.
-func (c *Catalog) Invalidate(server string) {
-	c.mu.Lock()
-	delete(c.cache, server)
-	c.mu.Unlock()
-}
-
 // Find returns server's skill by name or URI.
 func (c *Catalog) Find(ctx context.Context, server, nameOrURI string) (Skill, error) {
 	l, err := c.List(ctx, server)
