@@ -111,3 +111,37 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("an agent narrowed to one of its server's skills offers only that one", async () => {
+  await resetModel();
+  const { page, errors } = await openApp(browser, { hash: '#/agents' });
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const form = page.getByRole('form', { name: 'New agent' });
+  await form.getByLabel('Name').fill('Writer');
+  await form.getByRole('checkbox', { name: /^shady\b/ }).check();
+  await form.getByText(/Only some skills \(all chosen\)/).click();
+  await form.getByRole('checkbox', { name: 'release-notes', exact: true }).check();
+  await form.getByText(/Only some skills \(1 chosen\)/).waitFor();
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await form.getByText(/Only some skills/).scrollIntoViewIfNeeded();
+    await screenshot(page, `skills-agent-form-${width}`);
+  }
+  await form.getByRole('button', { name: 'Save agent' }).click();
+  const agent = page.getByRole('list', { name: 'Agents' }).getByRole('listitem', { name: 'Writer' });
+  await agent.waitFor();
+
+  await script({ text: 'Ready when you are.' });
+  await agent.getByRole('button', { name: 'Start chat' }).click();
+  await page.getByLabel('Agent Writer').waitFor();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Which skills do you have?');
+  await box.press('Enter');
+  await page.getByText('Ready when you are.').waitFor();
+  const reqs = await modelRequests();
+  const offered = reqs[reqs.length - 1].tools.find((t) => t.function.name === 'load_skill').function;
+  assert.deepEqual(offered.parameters.properties.name.enum, ['release-notes'], "only the chosen skill of the agent's one server");
+  assert.doesNotMatch(offered.description, /haiku/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
