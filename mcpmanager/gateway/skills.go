@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -152,7 +153,7 @@ type skillRequest struct {
 // a skill's file, and returns the JSON-RPC response; nil when the request
 // is not one (mcp-go's server answers it then).
 func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
-	if g.skills == nil || !strings.Contains(string(body), `"method"`) {
+	if g.skills == nil || !bytes.Contains(body, []byte(`"method"`)) {
 		return nil
 	}
 	var req skillRequest
