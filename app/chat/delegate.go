@@ -52,11 +52,12 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
 	switch {
 	case r.t.Delegate:
-		return r.offerDelegates(), nil
+		return r.offerSkills(ctx, r.offerDelegates()), nil
 	case r.searchOn():
-		return r.offerSearch(ctx)
+		tools, err := r.offerSearch(ctx)
+		return r.offerSkills(ctx, tools), err
 	}
-	return r.all, nil
+	return r.offerSkills(ctx, r.all), nil // load_skill, when the turn has skills (skills.go)
 }
 
 func (r *run) searchOn() bool { return r.searchDecision().On }

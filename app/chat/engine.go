@@ -130,9 +130,6 @@ type Turn struct {
 	MaxSteps int
 	// ResultBudget limits one tool result's characters; 0 means ResultBudget.
 	ResultBudget int
-	// Skills, when set, are the servers' skills the model may load with
-	// load_skill (skills.go).
-	Skills SkillSet
 	// Delegate offers one ask_<server> tool per server instead of the
 	// servers' own tools; each call runs a sub-agent with only that server's
 	// tools (see delegate.go).
@@ -151,6 +148,9 @@ type Turn struct {
 	ContextWindow int
 	// Pinned tools (server__tool) are always offered when tool search is on.
 	Pinned []string
+	// Skills, when set, are the servers' skills the model may load with
+	// load_skill (skills.go).
+	Skills SkillSet
 	// Images says the model accepts images: those tools return reach it as
 	// images (Settings.Images decides), else as a line describing each.
 	Images bool
@@ -366,7 +366,6 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		tools = r.offerSkills(ctx, tools)
 		msg, resp, err := r.stream(ctx, store, r.withContext(toProvider(past, r.t.ResultBudget, media{images: r.t.Images, audio: r.t.Audio})), tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
