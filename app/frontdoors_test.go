@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +17,10 @@ import (
 	"github.com/switchboard-app/switchboard/app/cli"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // The window and the CLI are two front doors on one core: the same action
@@ -138,6 +141,52 @@ func TestFrontDoorsAgree(t *testing.T) {
 			msgs, _ := h.Messages(t.Context(), chats[0].ID)
 			if len(msgs) < 2 || len(msgs[1].ToolCalls) != 1 || msgs[1].ToolCalls[0].Status != "done" {
 				t.Fatalf("the tool call was not run: %+v", msgs)
+			}
+		}},
+		{"a skill switched off in the window is off in 'servers skills', and back", func(t *testing.T) {
+			a, dir := window(t)
+			terminal(t, dir, "", "servers", "add", "handbook", "--", proctest.ModernServer(t))
+			if err := a.h.Servers.Load(); err != nil { // the window reloads what another process saved
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			a.h.Servers.Settle(ctx)
+			listed := func() (window, cli map[string]bool) {
+				t.Helper()
+				w, err := a.ServersPage.ServerSkills("handbook")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var c host.ServerSkills
+				if err := json.Unmarshal([]byte(terminal(t, dir, "", "--json", "servers", "skills", "handbook")), &c); err != nil {
+					t.Fatal(err)
+				}
+				window, cli = map[string]bool{}, map[string]bool{}
+				for _, s := range w.Skills {
+					window[s.Name] = s.On
+				}
+				for _, s := range c.Skills {
+					cli[s.Name] = s.On
+				}
+				return window, cli
+			}
+			if err := a.ServersPage.SetSkillOn("handbook", "haiku", false); err != nil {
+				t.Fatal(err)
+			}
+			w, c := listed()
+			want := map[string]bool{"release-notes": true, "haiku": false}
+			if !maps.Equal(w, want) || !maps.Equal(c, want) {
+				t.Fatalf("after the window switched haiku off: window %v, cli %v", w, c)
+			}
+			terminal(t, dir, "", "servers", "skills", "handbook", "--on", "haiku")
+			if err := a.h.Servers.Load(); err != nil {
+				t.Fatal(err)
+			}
+			w, c = listed()
+			want["haiku"] = true
+			if !maps.Equal(w, want) || !maps.Equal(c, want) {
+				t.Fatalf("after the CLI switched haiku on: window %v, cli %v", w, c)
 			}
 		}},
 		{"secrets list and Settings show the same used by", func(t *testing.T) {

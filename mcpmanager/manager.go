@@ -44,6 +44,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -149,6 +150,8 @@ type RequestHandler interface {
 type Manager struct {
 	opts Options
 	reg  *registry.Registry
+	// skills are the servers' skills (skills.go), beside the registry's tools.
+	skills *skills.Catalog
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -185,7 +188,9 @@ type managed struct {
 // New returns a Manager with no servers.
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: opts, reg: registry.New(registry.Options{Gate: opts.Gate}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
+	m := &Manager{opts: opts, reg: registry.New(registry.Options{Gate: opts.Gate}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
+	m.skills = skills.New(skillSessions{m}, skills.Options{ClientInfo: opts.ClientInfo})
+	return m
 }
 
 // SetRequestHandler routes the servers' sampling and elicitation requests to

@@ -25,6 +25,9 @@ type Agent struct {
 	Servers []string `json:"servers"`
 	// Tools, when set, narrows those servers to these tools (server__tool).
 	Tools []string `json:"tools,omitempty"`
+	// Skills, when set, narrows those servers' skills to these
+	// ("server/name"; see AllowsSkill).
+	Skills []string `json:"skills,omitempty"`
 	// Policies override the global policies for this agent's chats.
 	Policies Policies `json:"policies,omitempty"`
 	Delegate bool     `json:"delegate,omitempty"`
@@ -49,7 +52,7 @@ func (a Agent) Validate() error {
 			return fmt.Errorf("agent %q: tool %q is not a tool of one of its servers (%s)", a.Name, t, strings.Join(a.Servers, ", "))
 		}
 	}
-	return nil
+	return a.validateSkills()
 }
 
 // Allows reports whether the agent may use tool t.

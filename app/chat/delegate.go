@@ -32,7 +32,7 @@ const askPrefix = "ask_"
 
 // synthetic is a tool the engine answers itself.
 type synthetic struct {
-	kind   string // "find" or "ask"
+	kind   string // "find", "ask" or "skill"
 	server string // for "ask"
 }
 
@@ -52,11 +52,12 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
 	switch {
 	case r.t.Delegate:
-		return r.offerDelegates(), nil
+		return r.offerSkills(ctx, r.offerDelegates()), nil
 	case r.searchOn():
-		return r.offerSearch(ctx)
+		tools, err := r.offerSearch(ctx)
+		return r.offerSkills(ctx, tools), err
 	}
-	return r.all, nil
+	return r.offerSkills(ctx, r.all), nil // load_skill, when the turn has skills (skills.go)
 }
 
 func (r *run) searchOn() bool { return r.searchDecision().On }
@@ -205,6 +206,9 @@ func (r *run) searchIndex() (*toolsearch.Index, error) {
 
 // runSynthetic answers find_tools or runs an ask_<server> sub-agent.
 func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthetic, callID string, params map[string]any) (*mcp.CallToolResult, error) {
+	if syn.kind == "skill" {
+		return r.loadSkill(ctx, params)
+	}
 	query, _ := params["query"].(string)
 	if strings.TrimSpace(query) == "" {
 		return mcp.NewToolResultError(`"query" is required: say what you need in a few words.`), nil

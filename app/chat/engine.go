@@ -169,6 +169,9 @@ type Turn struct {
 	ContextWindow int
 	// Pinned tools (server__tool) are always offered when tool search is on.
 	Pinned []string
+	// Skills, when set, are the servers' skills the model may load with
+	// load_skill (skills.go).
+	Skills SkillSet
 	// Images says the model accepts images: those tools return reach it as
 	// images (Settings.Images decides), else as a line describing each.
 	Images bool

@@ -39,6 +39,9 @@ type Settings struct {
 	ToolSearchShare int `json:"toolSearchShare,omitempty"`
 	// Pinned tools are always offered when tool search is on.
 	Pinned []string `json:"pinned,omitempty"`
+	// OffSkills are the servers' skills ("server/name") the user switched
+	// off; every other skill is on (skills.go).
+	OffSkills []string `json:"offSkills,omitempty"`
 	// Sampling says what servers' requests to use the model may do
 	// (see DecideSampling).
 	Sampling SamplingSettings `json:"sampling,omitzero"`

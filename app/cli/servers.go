@@ -50,7 +50,7 @@ func serversCmd() *Command {
 			serversListCmd(), serversImportCmd(), serversDiscoverCmd(),
 			serversAddCmd(), serversInstallCmd(), serversRemoveCmd(), serversExportCmd(),
 			serversToggleCmd("enable", false), serversToggleCmd("disable", true),
-			serversLoginCmd(), serversTestCmd(), serversTemplatesCmd(), serversProfileCmd(),
+			serversLoginCmd(), serversTestCmd(), serversSkillsCmd(), serversTemplatesCmd(), serversProfileCmd(),
 		},
 	}
 }

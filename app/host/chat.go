@@ -67,6 +67,7 @@ type TurnRequest struct {
 func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.Turn {
 	t := TurnSetup(s, r.Agent, r.System, r.Active)
 	t.ChatID, t.Text, t.From = r.ChatID, r.Text, r.From
+	t.Skills = c.h.Skills.forTurn(s, r.Agent, r.Active)
 	t.Provider, t.Model, t.Images, t.Audio = r.Model.Provider, r.Model.Name, r.Model.Images, r.Model.Audio
 	if r.Adhoc {
 		t.ContextWindow = provider.KnownContextWindow(r.Model.Name)

@@ -76,6 +76,7 @@ type Host struct {
 	MCPRegistry *MCPRegistry // the MCP Registry: search it, add its servers
 	Pins        *Pins        // trusted tool definitions and changes to review
 	Tasks       *Tasks       // MCP tasks: settings, cancel
+	Skills      *Skills      // servers' skills (the skills extension): list, switch on and off
 	Downloads   *Downloads   // package downloads before a server's first start
 	Icons       *Icons       // servers' icons as the window shows them
 	Apps        *Apps        // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
@@ -108,6 +109,7 @@ func Open(opts Options) *Host {
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
+	h.Skills = &Skills{h}
 	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]map[appKey]string{}}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))

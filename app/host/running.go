@@ -139,5 +139,6 @@ func (s *Servers) Login(ctx context.Context, name string, show func(url string))
 // holds the registry.
 func (t *Tools) Gateway(opts gateway.Options) *gateway.Gateway {
 	opts.Settled = t.h.mgr.WaitSettled
+	opts.Skills = t.h.mgr.Skills()
 	return gateway.New(t.h.registry(), opts)
 }

@@ -44,6 +44,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
 // StartupWait bounds how long tools/list (and a call of a tool not yet
@@ -59,6 +60,9 @@ type Options struct {
 	// ready or has given up, or ctx ends (mcpmanager.Manager.WaitSettled).
 	// Without it, tools/list answers with what is ready.
 	Settled func(ctx context.Context)
+	// Skills, when set, are the servers' skills the gateway relays
+	// (skills.go).
+	Skills *skills.Catalog
 }
 
 // Gateway is an MCP server in front of a registry. Safe for concurrent use.
@@ -71,8 +75,10 @@ type Gateway struct {
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
-	clients sessions // connected clients, for the servers' requests (requests.go)
-	relays  relays   // calls of 2026-07-28 clients waiting for an answer (relay.go)
+	clients     sessions        // connected clients, for the servers' requests (requests.go)
+	skills      *skills.Catalog // nil: no skills relayed
+	skillRoutes skillRoutes     // the published skills' servers (skills.go)
+	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
 
 	mu        sync.Mutex
 	published []byte                   // fingerprint of the published definitions and routes
@@ -84,7 +90,7 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *registry.Registry, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, startBy: time.Now().Add(StartupWait), listed: map[string]registry.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, startBy: time.Now().Add(StartupWait), listed: map[string]registry.Tool{}}
 	if g.settled == nil {
 		g.started.Store(true)
 	}
@@ -92,6 +98,13 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 	hooks.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) { g.clients.add(s) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) { g.clients.remove(s) })
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
+	// The skills extension is declared while a server offers it.
+	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		g.withSkills(&res.Capabilities)
+	})
+	hooks.AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+		g.withSkills(&res.Capabilities)
+	})
 	// Prompts and resources wait for the start-up like tools (a no-op after).
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.awaitStartup(ctx) })
 	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcp.GetPromptRequest) { g.awaitStartup(ctx) })

@@ -1,10 +1,13 @@
 package gateway
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -50,6 +53,20 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		if r.Method == http.MethodPost && g.skills != nil {
+			// The skills extension's requests are the gateway's own (skills.go).
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "could not read the request: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			if resp := g.answerSkills(r.Context(), body); resp != nil {
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(resp)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		mcpHandler.ServeHTTP(w, r)
 	})
 }

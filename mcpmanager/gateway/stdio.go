@@ -185,6 +185,10 @@ func (g *Gateway) handle(ctx context.Context, line []byte, w *wire.Writer, calls
 	if g.fastCall(ctx, line, w, calls) {
 		return
 	}
+	if resp := g.answerSkills(ctx, line); resp != nil {
+		_ = w.WriteJSON(resp)
+		return
+	}
 	if resp := g.srv.HandleMessage(ctx, line); resp != nil {
 		_ = w.WriteJSON(resp)
 	}

@@ -68,8 +68,9 @@ func (s *Server) capabilities() mcp.ClientCapabilities {
 	c.Tasks = &mcp.TasksCapability{}
 	// MCP Apps: tools may name a ui:// resource the window renders. Tasks
 	// (2026-07-28): the transport follows a call the server turns into a
-	// task (tasks.go).
-	c.Extensions = map[string]any{apps.Extension: apps.Capability(), wire.TasksExtension: map[string]any{}}
+	// task (tasks.go). Skills: the host loads a server's skills on demand
+	// (mcpmanager/skills).
+	c.Extensions = map[string]any{apps.Extension: apps.Capability(), wire.TasksExtension: map[string]any{}, wire.SkillsExtension: map[string]any{}}
 	return c
 }
 

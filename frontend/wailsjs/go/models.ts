@@ -637,6 +637,7 @@ export namespace chat {
 	    model?: string;
 	    servers: string[];
 	    tools?: string[];
+	    skills?: string[];
 	    policies?: Record<string, string>;
 	    delegate?: boolean;
 	}
@@ -686,6 +687,26 @@ export namespace history {
 	    messageId: string;
 	    snippet: string;
 	    rank: number;
+	}
+
+}
+
+export namespace host {
+	
+	export interface Skill {
+	    server: string;
+	    name: string;
+	    description: string;
+	    uri: string;
+	    files: number;
+	    size: number;
+	    dynamic?: boolean;
+	    on: boolean;
+	}
+	export interface ServerSkills {
+	    offered: boolean;
+	    skills: Skill[];
+	    invalid?: string[];
 	}
 
 }

@@ -11,9 +11,13 @@
 #   0.2.0-alpha.12 (package conformance-2026, revision 2026-07-28,
 #   baseline-2026.yml):
 #     3. the server scenarios of 2026-07-28 that a relay can be tested on
-#        (those that need the suite's own test tools cannot),
+#        (those that need the suite's own test tools cannot), and those of
+#        the skills extension (SEP-2640), with a server serving skills
+#        (mcpmanager/testdata/modernserver) behind the gateway,
 #     4. every client scenario 2026-07-28 requires ('--requirements'); the
-#        extension scenarios it runs too are reported, not scored.
+#        extension scenarios it runs too are reported, not scored;
+#     5. the client scenarios of the skills extension (SEP-2640), which no
+#        revision requires: no prefetch, and verification on read.
 # Exits non-zero when a scenario fails or a baseline is stale. The last line
 # is the 2026-07-28 client run's own "Total: N passed, M failed, W warnings".
 set -euo pipefail
@@ -32,7 +36,7 @@ GO="${GO:-go}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve)
+(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve && "$GO" build -o "$work/modernserver" ./mcpmanager/testdata/modernserver)
 
 status=0
 failed=()
@@ -43,7 +47,10 @@ serve() {
   "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli26" -baseline "$baseline26" \
     server-stateless tools-list resources-list prompts-list sep-2164-resource-not-found dns-rebinding-protection \
     caching http-header-validation server-sse-multiple-streams input-required-result-unsupported-methods \
-    input-required-result-validate-input
+    input-required-result-validate-input &&
+  "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli26" -baseline "$baseline26" \
+    -server "skills=$work/modernserver" \
+    sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory
 }
 # One CI run failed here once with nothing to show why (its log kept only the
 # tail); a second failure in a row fails the run, a pass on the second try is
@@ -65,6 +72,10 @@ for suite in backcompat core; do
 done
 echo "== client scenarios required by revision 2026-07-28 against mcpmanager =="
 "$node" "$cli26" client --command "$work/client" --requirements 2026-07-28 --expected-failures "$baseline26" 2>"$work/2026.err" | tee "$work/2026.out" || { status=1; failed+=("client requirements 2026-07-28"); cat "$work/2026.err"; }
+echo "== client scenarios of the skills extension (SEP-2640) against mcpmanager =="
+for sc in sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter; do
+  "$node" "$cli26" client --command "$work/client" --scenario "$sc" --expected-failures "$baseline26" 2>"$work/$sc.err" | tee "$work/$sc.out" || { status=1; failed+=("client scenario $sc"); cat "$work/$sc.err"; }
+done
 echo
 echo "backcompat suite: $(grep '^Total:' "$work/backcompat.out" || echo 'no result')"
 echo "core suite (0.1.16): $(grep '^Total:' "$work/core.out" || { status=1; echo 'no result'; })"

@@ -22,6 +22,10 @@
 //     task that asks a question on the way (tasks.go); for others, the
 //     report at once.
 //
+// It serves two skills (the skills extension, skills.go): release-notes
+// (SKILL.md and a template) and haiku; -corrupt-skill serves haiku's
+// SKILL.md with other content than its listing says.
+//
 // Test-only; the Go tests, 'switchboard tools call' tests and the e2e tests
 // build it.
 package main
@@ -47,6 +51,7 @@ import (
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this address instead of stdio")
+	flag.BoolVar(&corruptSkill, "corrupt-skill", false, "serve the haiku skill's SKILL.md with other content than its listing's digest and size")
 	flag.Parse()
 	s := newServer()
 	if *addr != "" {
@@ -61,7 +66,9 @@ var tasks taskServer
 
 func newServer() *server.MCPServer {
 	s := server.NewMCPServer("modern", "1.0.0", server.WithToolCapabilities(true),
-		server.WithExtensions(map[string]any{tasksExtension: map[string]any{}}))
+		server.WithResourceCapabilities(false, false),
+		server.WithExtensions(map[string]any{tasksExtension: map[string]any{}, skillsExtension: map[string]any{}}))
+	addSkillResources(s)
 	s.AddTool(mcp.NewTool("prepare_report", mcp.WithDescription("Prepare the monthly report (a task that asks about the appendix)"),
 		mcp.WithTaskSupport(mcp.TaskSupportOptional)),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -185,6 +192,10 @@ func serveStdio(s *server.MCPServer) {
 				write(out)
 				continue
 			}
+			if out := skills(line); out != nil {
+				write(out)
+				continue
+			}
 			if msg.Method == string(mcp.MethodNotificationInitialized) {
 				continue
 			}
@@ -218,7 +229,11 @@ func serveHTTP(s *server.MCPServer, addr string) {
 				http.NotFound(w, r)
 				return
 			}
-			if out := tasks.handle(body); out != nil {
+			out := tasks.handle(body)
+			if out == nil {
+				out = skills(body)
+			}
+			if out != nil {
 				w.Header().Set("Content-Type", "application/json")
 				_, _ = w.Write(out)
 				return

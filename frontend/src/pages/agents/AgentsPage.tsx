@@ -5,6 +5,7 @@ import { deleteAgent, emptyAgent, saveAgent, serverPolicy, useAgents, withServer
 import { newChat } from '../../chat';
 import { message, useServers } from '../../servers';
 import { store } from '../../store';
+import { AgentSkills } from './AgentSkills';
 
 /** AgentsPage lists the agents and edits them; a chat starts from one. */
 export function AgentsPage() {
@@ -77,7 +78,10 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
   const patch = (p: Partial<Agent>) => setA((cur) => ({ ...cur, ...p }));
   const toggleServer = (name: string, on: boolean) => {
     const next = on ? [...a.servers, name] : a.servers.filter((s) => s !== name);
-    patch({ servers: next, tools: (a.tools ?? []).filter((t) => next.includes(t.split('__')[0] ?? '')) });
+    patch({
+      servers: next, tools: (a.tools ?? []).filter((t) => next.includes(t.split('__')[0] ?? '')),
+      skills: (a.skills ?? []).filter((k) => next.includes(k.split('/')[0] ?? '')),
+    });
   };
   const toggleTool = (name: string, on: boolean) => {
     const cur = a.tools ?? [];
@@ -140,6 +144,7 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
                       ))}
                     </details>
                   )}
+                  <AgentSkills server={s.name} chosen={a.skills ?? []} onChange={(skills) => patch({ skills })} />
                 </>
               )}
             </div>

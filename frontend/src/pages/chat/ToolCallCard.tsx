@@ -3,6 +3,7 @@ import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
 import { ToolApp } from '../../components/AppFrame';
 import { toolResult } from '../../apps';
 import { TaskStatus } from './TaskStatus';
+import { LOAD_SKILL, SkillLoaded } from './SkillLoaded';
 import { ServerIcon } from '../../components/Icon';
 import { ResourceLinks } from '../../components/ResourceLinks';
 import { StructuredResult } from '../../components/StructuredResult';
@@ -47,6 +48,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         </p>
       )}
       <TaskStatus call={call} server={server} />
+      <SkillLoaded call={call} />
       {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
       {steps.length > 0 && (
         <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
@@ -65,7 +67,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
               <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>
             </>
           )}
-          {call.result && !delegated && (
+          {call.result && !delegated && call.name !== LOAD_SKILL && (
             <>
               <ResourceLinks content={call.result.content} server={server} />
               <StructuredResult structured={call.result.structured} schemaError={call.result.schemaError} />

@@ -5,6 +5,7 @@ import { ImportWizard } from '../../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from './ServerMeta';
 import { LogTail } from './ServerLogView';
 import { ServerProtocol } from './ServerProtocol';
+import { ServerSkills } from './ServerSkills';
 import { SandboxBadge, ServerSandboxForm } from './ServerSandbox';
 import { ServerOAuthForm } from './ServerOAuth';
 import { ServerSafety } from '../../components/ToolSafety';
@@ -146,6 +147,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
       {editing && <ServerSandboxForm server={s} />}
       {editing && <ServerOAuthForm server={s} onSaved={() => setErr('')} />}
       {editing && <ServerProtocol server={s} />}
+      {editing && <ServerSkills server={s} />}
       {test.report}
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.state === 'installing' && <InstallProgress server={s} />}

@@ -74,6 +74,10 @@ export function ServerProfiles(arg1) {
   return window['go']['app']['ServersPage']['ServerProfiles'](arg1);
 }
 
+export function ServerSkills(arg1) {
+  return window['go']['app']['ServersPage']['ServerSkills'](arg1);
+}
+
 export function Servers() {
   return window['go']['app']['ServersPage']['Servers']();
 }
@@ -104,6 +108,10 @@ export function SetServerProfile(arg1, arg2, arg3) {
 
 export function SetServerRoots(arg1, arg2, arg3) {
   return window['go']['app']['ServersPage']['SetServerRoots'](arg1, arg2, arg3);
+}
+
+export function SetSkillOn(arg1, arg2, arg3) {
+  return window['go']['app']['ServersPage']['SetSkillOn'](arg1, arg2, arg3);
 }
 
 export function Templates() {

@@ -130,6 +130,13 @@ func run(ctx context.Context, scenario, url string) error {
 			return err
 		}
 		return c.call(ctx, "test_mrtr_no_result_type", nil)
+	case "sep-2640-client-no-prefetch":
+		// What the app does on connect: the skills are listed (for the
+		// model's load_skill), and no file is read until a model loads one.
+		_, err := c.m.Skills().All(ctx)
+		return errors.Join(err...)
+	case "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter":
+		return c.loadSkills(ctx)
 	case "tools_call":
 		return c.call(ctx, "add_numbers", map[string]any{"a": 2, "b": 3})
 	case "elicitation-sep1034-client-defaults":
@@ -217,6 +224,34 @@ func (s *session) call(ctx context.Context, tool string, args map[string]any) er
 		}
 		return nil
 	})
+}
+
+// loadSkills loads every skill the server lists, as a model's load_skill
+// does (its SKILL.md, verified), then reads each of its other files the
+// same way: a skill that fails verification is not used, so none of its
+// files is read after it.
+func (s *session) loadSkills(ctx context.Context) error {
+	cat := s.m.Skills()
+	l, err := cat.List(ctx, server)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, sk := range l.Skills {
+		if _, err := cat.Load(ctx, sk); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, f := range sk.Files {
+			if f.URI == sk.URI {
+				continue
+			}
+			if _, err := cat.Read(ctx, sk, f.URI); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (s *session) status() supervisor.Status {

@@ -3,6 +3,11 @@
 //
 //	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...
 //	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] -requirements 2026-07-28
+//	serve ... -server skills=/path/to/modernserver sep-2640-skills-enumeration
+//
+// -server NAME=COMMAND (repeatable) puts a stdio server in the config
+// 'switchboard serve' relays (none by default): the skills extension's
+// scenarios need one that serves skills.
 //
 // With -requirements, the suite runs every scenario that revision requires
 // of a server in one go (0.2.0 pre-releases of the suite).
@@ -18,6 +23,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,6 +48,15 @@ func main() {
 	cli := flag.String("conformance", "", "the conformance suite's CLI (dist/index.js)")
 	baseline := flag.String("baseline", "", "expected-failures YAML")
 	requirements := flag.String("requirements", "", "run the scenarios this spec revision requires (instead of naming them)")
+	servers := map[string]any{}
+	flag.Func("server", "NAME=COMMAND: a stdio server for the gateway to relay (repeatable)", func(v string) error {
+		name, command, ok := strings.Cut(v, "=")
+		if !ok || name == "" || command == "" {
+			return fmt.Errorf("want NAME=COMMAND, got %q", v)
+		}
+		servers[name] = map[string]any{"command": command}
+		return nil
+	})
 	flag.Parse()
 	if *bin == "" || *node == "" || *cli == "" || (flag.NArg() == 0) == (*requirements == "") {
 		fmt.Fprintln(os.Stderr, "usage: serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...")
@@ -56,20 +71,21 @@ func main() {
 	if *requirements != "" {
 		runs = append(runs, []string{"--requirements", *requirements})
 	}
-	if err := run(ctx, *bin, *node, *cli, *baseline, runs); err != nil {
+	if err := run(ctx, *bin, *node, *cli, *baseline, servers, runs); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, bin, node, cli, baseline string, runs [][]string) error {
+func run(ctx context.Context, bin, node, cli, baseline string, servers map[string]any, runs [][]string) error {
 	dir, err := os.MkdirTemp("", "switchboard-conformance-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	cfg := filepath.Join(dir, "servers.json")
-	if err := os.WriteFile(cfg, []byte(`{"mcpServers": {}}`), 0o600); err != nil {
+	file, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	if err := os.WriteFile(cfg, file, 0o600); err != nil {
 		return err
 	}
 	b := make([]byte, 32)

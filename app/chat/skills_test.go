@@ -1,0 +1,199 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
+)
+
+// fakeSkills is a skill set in memory that records every read.
+type fakeSkills struct {
+	list  []skills.Skill
+	files map[string]string // by URI
+	bad   map[string]bool   // URIs whose verification fails
+	mu    sync.Mutex
+	reads []string
+}
+
+func (f *fakeSkills) Skills(context.Context) []skills.Skill { return f.list }
+
+func (f *fakeSkills) Read(_ context.Context, sk skills.Skill, uri string) ([]byte, error) {
+	f.mu.Lock()
+	f.reads = append(f.reads, uri)
+	f.mu.Unlock()
+	if f.bad[uri] {
+		return nil, fmt.Errorf("%s: skill %s: %s: %w: its digest is not the listing's", sk.Server, sk.Name, sk.Path(uri), skills.ErrVerify)
+	}
+	text, ok := f.files[uri]
+	if !ok {
+		return nil, fmt.Errorf("no file %s", uri)
+	}
+	return []byte(text), nil
+}
+
+func (f *fakeSkills) Load(ctx context.Context, sk skills.Skill) (skills.Loaded, error) {
+	b, err := f.Read(ctx, sk, sk.URI)
+	return skills.Loaded{Skill: sk, Text: string(b)}, err
+}
+
+func skillOf(server, name, desc string, files ...string) skills.Skill {
+	sk := skills.Skill{Server: server, Name: name, Description: desc, URI: "skill://" + name + "/SKILL.md"}
+	for _, f := range append([]string{"SKILL.md"}, files...) {
+		sk.Files = append(sk.Files, skills.File{URI: "skill://" + name + "/" + f})
+	}
+	return sk
+}
+
+// toolDesc is the description of the tool named name in a recorded OpenAI
+// request.
+func toolDesc(t *testing.T, raw json.RawMessage, name string) string {
+	t.Helper()
+	var req struct {
+		Tools []struct {
+			Function struct{ Name, Description string } `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range req.Tools {
+		if tl.Function.Name == name {
+			return tl.Function.Description
+		}
+	}
+	return ""
+}
+
+// TestLoadSkill: the model is offered load_skill listing each skill by
+// name and description, reads nothing until it calls it; loading gets the
+// SKILL.md (and names the skill's other files), a file by its path comes
+// next, a skill whose verification fails is refused in the result, and
+// two servers' skills of one name are told apart as server/name.
+func TestLoadSkill(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	set := &fakeSkills{
+		list: []skills.Skill{
+			skillOf("docs", "release-notes", "Write release notes in the house style", "templates/TEMPLATE.md"),
+			skillOf("docs", "haiku", "Answer in a haiku"),
+			skillOf("poems", "haiku", "Answer in a haiku, the poet's way"),
+		},
+		files: map[string]string{
+			"skill://release-notes/SKILL.md":              "---\nname: release-notes\n---\nGroup the changes under Added and Fixed.",
+			"skill://release-notes/templates/TEMPLATE.md": "# Version X.Y.Z",
+		},
+		bad: map[string]bool{"skill://haiku/SKILL.md": true},
+	}
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("l1", chat.LoadSkillName, `{"name":"release-notes"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("l2", chat.LoadSkillName, `{"name":"release-notes","file":"templates/TEMPLATE.md"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("l3", chat.LoadSkillName, `{"name":"docs/haiku"}`)}},
+		providertest.Reply{Text: "Here are your notes."},
+	)
+	res, err := f.send(t.Context(), "write the release notes", func(tn *chat.Turn) { tn.Skills = set })
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.llm.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4", len(reqs))
+	}
+	desc := toolDesc(t, reqs[0], chat.LoadSkillName)
+	for _, want := range []string{"release-notes: Write release notes in the house style", "docs/haiku: Answer in a haiku", "poems/haiku: Answer in a haiku, the poet's way"} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("load_skill's description lacks %q:\n%s", want, desc)
+		}
+	}
+
+	calls := res.ToolCalls
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want 3", len(calls))
+	}
+	text := func(i int) string { return callResultText(t, calls[i].Result) }
+	if calls[0].IsError || !strings.Contains(text(0), "Group the changes under Added and Fixed.") || !strings.Contains(text(0), "templates/TEMPLATE.md") {
+		t.Fatalf("load_skill release-notes: %s", calls[0].Result)
+	}
+	var sc chat.SkillResult
+	var raw struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(calls[0].Result, &raw); err != nil || json.Unmarshal(raw.StructuredContent, &sc) != nil || sc != (chat.SkillResult{Skill: "release-notes", Server: "docs", File: "SKILL.md", Size: len(text(0))}) {
+		t.Fatalf("structured content %s (%+v)", raw.StructuredContent, sc)
+	}
+	if calls[1].IsError || text(1) != "# Version X.Y.Z" {
+		t.Fatalf("the template: %s", calls[1].Result)
+	}
+	if !calls[2].IsError || !strings.Contains(text(2), "verification failed") || !strings.Contains(text(2), "docs: skill haiku") {
+		t.Fatalf("a skill failing verification: %s", calls[2].Result)
+	}
+	want := []string{"skill://release-notes/SKILL.md", "skill://release-notes/templates/TEMPLATE.md", "skill://haiku/SKILL.md"}
+	if !slices.Equal(set.reads, want) {
+		t.Fatalf("read %v, want %v: nothing before the model asked", set.reads, want)
+	}
+	if !strings.Contains(string(reqs[1]), "Group the changes under Added and Fixed.") {
+		t.Fatalf("the loaded skill did not reach the model")
+	}
+}
+
+// TestNoSkillsNoTool: a turn without skills is not offered load_skill.
+func TestNoSkillsNoTool(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.Enqueue(providertest.Reply{Text: "hi"})
+	if _, err := f.send(t.Context(), "hi", func(tn *chat.Turn) { tn.Skills = &fakeSkills{} }); err != nil {
+		t.Fatal(err)
+	}
+	if d := toolDesc(t, f.llm.Requests()[0], chat.LoadSkillName); d != "" {
+		t.Fatalf("load_skill offered without skills: %s", d)
+	}
+}
+
+// callResultText is the text of a stored CallToolResult.
+func callResultText(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var r struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, c := range r.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// TestSkillsOnPerServerAndAgent: a skill is on unless the user switched it
+// off; an agent's chats get its servers' skills, narrowed by its Skills.
+func TestSkillsOnPerServerAndAgent(t *testing.T) {
+	s := chat.Settings{OffSkills: []string{"docs/haiku"}}
+	if s.SkillOn("docs", "haiku") || !s.SkillOn("docs", "notes") || !s.SkillOn("poems", "haiku") {
+		t.Fatal("SkillOn does not follow OffSkills")
+	}
+	for _, c := range []struct {
+		agent        chat.Agent
+		server, name string
+		want         bool
+	}{
+		{chat.Agent{Servers: []string{"docs"}}, "docs", "haiku", true},
+		{chat.Agent{Servers: []string{"docs"}}, "poems", "haiku", false},
+		{chat.Agent{Servers: []string{"docs"}, Skills: []string{"docs/notes"}}, "docs", "notes", true},
+		{chat.Agent{Servers: []string{"docs"}, Skills: []string{"docs/notes"}}, "docs", "haiku", false},
+	} {
+		if got := c.agent.AllowsSkill(c.server, c.name); got != c.want {
+			t.Errorf("%+v allows %s/%s = %v, want %v", c.agent, c.server, c.name, got, c.want)
+		}
+	}
+	bad := chat.Agent{Name: "writer", Servers: []string{"docs"}, Skills: []string{"poems/haiku"}}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `skill "poems/haiku"`) {
+		t.Fatalf("an agent with another server's skill: %v", err)
+	}
+}

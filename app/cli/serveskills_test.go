@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
+)
+
+// servedSkills is the gateway seen as the one server of a skills catalog.
+type servedSkills struct{ cl *client.Client }
+
+func (s servedSkills) Servers() []string { return []string{"switchboard"} }
+func (s servedSkills) Session(string) (skills.Session, error) {
+	return s.cl, nil
+}
+
+// TestServeRelaysSkills: 'switchboard serve' declares the skills extension
+// of the servers behind it and relays their skills: both servers list
+// skill://release-notes/SKILL.md, so each is published under its server's
+// name; a client that verifies what it reads (the app's own catalog, here
+// a client of serve) loads one through the relay, and the tampered one is
+// refused, since the relay passes on the server's digest and content
+// unchanged.
+func TestServeRelaysSkills(t *testing.T) {
+	bin := proctest.ModernServer(t)
+	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {
+		"handbook": {"command": %q},
+		"shady": {"command": %q, "args": ["-corrupt-skill"]}}}`, bin, bin))
+	cl, init, stop := stdioSessionWithin(t, 10*time.Second, "--data-dir", t.TempDir(), "serve", "--config", file)
+	if _, ok := init.Capabilities.Extensions[skills.Extension]; !ok {
+		t.Fatalf("serve does not declare the skills extension: %+v", init.Capabilities.Extensions)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cat := skills.New(servedSkills{cl}, skills.Options{})
+	l, err := cat.List(ctx, "switchboard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, s := range l.Skills {
+		uris = append(uris, s.URI)
+	}
+	slices.Sort(uris)
+	want := []string{"skill://handbook/haiku/SKILL.md", "skill://handbook/release-notes/SKILL.md", "skill://shady/haiku/SKILL.md", "skill://shady/release-notes/SKILL.md"}
+	if !slices.Equal(uris, want) || len(l.Invalid) > 0 {
+		t.Fatalf("relayed skills %v (invalid %v), want %v", uris, l.Invalid, want)
+	}
+	rn, err := cat.Find(ctx, "switchboard", "skill://handbook/release-notes/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cat.Load(ctx, rn)
+	if err != nil || !strings.Contains(got.Text, "# Release notes") {
+		t.Fatalf("load through the relay: %q, %v", got.Text, err)
+	}
+	if b, err := cat.Read(ctx, rn, "skill://handbook/release-notes/templates/TEMPLATE.md"); err != nil || !strings.Contains(string(b), "## Fixed") {
+		t.Fatalf("the template through the relay: %q, %v", b, err)
+	}
+	if sk, err := cat.Get(ctx, "switchboard", rn.URI); err != nil || sk.URI != rn.URI || len(sk.Files) != 2 || sk.Files[1].URI != "skill://handbook/release-notes/templates/TEMPLATE.md" {
+		t.Fatalf("skills/get through the relay: %+v, %v", sk, err)
+	}
+	bad, err := cat.Find(ctx, "switchboard", "skill://shady/haiku/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.Load(ctx, bad); !errors.Is(err, skills.ErrVerify) {
+		t.Fatalf("the tampered skill through the relay: %v, want ErrVerify", err)
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("serve exit %d", code)
+	}
+}

@@ -1,0 +1,110 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
+)
+
+// Skills are the servers' skills (the skills extension): what each server
+// lists, which the user has on, and the set a chat turn may load.
+type Skills struct{ h *Host }
+
+// Skill is one skill as the window and the CLI show it.
+type Skill struct {
+	Server      string `json:"server"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	URI         string `json:"uri"`
+	Files       int    `json:"files"` // 0 for a dynamic skill
+	Size        int64  `json:"size"`  // bytes of all its files
+	Dynamic     bool   `json:"dynamic,omitempty"`
+	On          bool   `json:"on"`
+}
+
+// ServerSkills is what one server offers.
+type ServerSkills struct {
+	// Offered: the server declares the extension (false: it has no skills,
+	// or is not running).
+	Offered bool    `json:"offered"`
+	Skills  []Skill `json:"skills"`
+	// Invalid are entries left out for breaking the extension's rules.
+	Invalid []string `json:"invalid,omitempty"`
+}
+
+// Server lists server's skills, each with whether the user has it on. A
+// server that is not running, or does not offer skills, has none
+// (Offered false, no error); a failed listing is the error.
+func (k *Skills) Server(ctx context.Context, server string) (ServerSkills, error) {
+	cat := k.h.mgr.Skills()
+	if !cat.Offers(server) {
+		return ServerSkills{Skills: []Skill{}}, nil
+	}
+	l, err := cat.List(ctx, server)
+	if err != nil {
+		return ServerSkills{Skills: []Skill{}}, err
+	}
+	s, err := k.h.Settings.Chat()
+	if err != nil {
+		return ServerSkills{Skills: []Skill{}}, err
+	}
+	out := ServerSkills{Offered: true, Skills: []Skill{}, Invalid: l.Invalid}
+	for _, sk := range l.Skills {
+		out.Skills = append(out.Skills, Skill{Server: server, Name: sk.Name, Description: sk.Description, URI: sk.URI,
+			Files: len(sk.Files), Size: sk.Size(), Dynamic: sk.Dynamic, On: s.SkillOn(server, sk.Name)})
+	}
+	return out, nil
+}
+
+// ErrNoSuchSkill: the server lists no skill of that name.
+var ErrNoSuchSkill = errors.New("the server lists no skill of that name")
+
+// SetOn switches server's skill name on or off for every chat (config.json's
+// chat settings, offSkills).
+func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error {
+	if _, err := k.h.mgr.Skills().Find(ctx, server, name); err != nil {
+		if errors.Is(err, skills.ErrUnknownSkill) {
+			return fmt.Errorf("%s: %w %q: 'switchboard servers skills %s' lists them", server, ErrNoSuchSkill, name, server)
+		}
+		return err
+	}
+	key := chat.SkillKey(server, name)
+	return k.h.Settings.EditChat(func(s *chat.Settings) error {
+		s.OffSkills = slices.DeleteFunc(s.OffSkills, func(o string) bool { return o == key })
+		if !on {
+			s.OffSkills = append(s.OffSkills, key)
+			slices.Sort(s.OffSkills)
+		}
+		return nil
+	})
+}
+
+// forTurn is the skill set of a turn: the skills of every server that
+// offers them, less those the user switched off, those of servers the chat
+// switched off (active, the chat's own choice of tools: nil for none) and,
+// with an agent, those the agent does not allow.
+func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent, active func(registry.Tool) bool) chat.SkillSet {
+	return turnSkills{Catalog: k.h.mgr.Skills(), settings: s, agent: agent, active: active}
+}
+
+type turnSkills struct {
+	*skills.Catalog
+	settings chat.Settings
+	agent    *chat.Agent
+	active   func(registry.Tool) bool
+}
+
+// Skills lists the turn's skills; a server that fails to list only loses
+// its skills.
+func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
+	all, _ := t.All(ctx)
+	return slices.DeleteFunc(all, func(sk skills.Skill) bool {
+		return !t.settings.SkillOn(sk.Server, sk.Name) || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
+			t.active != nil && !t.active(registry.Tool{Server: sk.Server}) // the chat switched its server off
+	})
+}

@@ -1,0 +1,217 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
+)
+
+// The skills extension (io.modelcontextprotocol/skills) relayed: the
+// gateway declares it while one of its servers does (or may: while servers
+// are still starting, since initialize is answered at once and a 2025
+// client hears the capabilities only then), answers skills/list
+// with every such server's skills, skills/get with one, and a
+// resources/read of a skill's file from the server that listed it, its
+// content as the server sent it (the client verifies it against the
+// digest and size the server listed, which the gateway passes on
+// unchanged).
+//
+// A skill keeps its URI when no other server lists the same one; two
+// servers' skill://pdf/SKILL.md become skill://SERVER/pdf/SKILL.md each
+// (another scheme: switchboard://SERVER/URI, as resources), so the final
+// segment of its path is still its name.
+
+// skillRoutes maps a published skill directory to the server and its own
+// directory, for skills/get and resources/read.
+type skillRoutes struct {
+	mu   sync.Mutex
+	dirs map[string]skillRoute // by published directory URI
+}
+
+type skillRoute struct {
+	server, dir string // the server's own directory URI
+}
+
+// skillsOffered reports whether a server behind the gateway declares the
+// extension.
+func (g *Gateway) skillsOffered() bool {
+	if g.skills == nil {
+		return false
+	}
+	for _, s := range g.reg.Servers() {
+		if g.skills.Offers(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// withSkills adds the extension to capabilities when a server offers it,
+// or may once it has started.
+func (g *Gateway) withSkills(caps *mcp.ServerCapabilities) {
+	if g.skills == nil || g.started.Load() && !g.skillsOffered() {
+		return
+	}
+	ext := make(map[string]any, len(caps.Extensions)+1)
+	for k, v := range caps.Extensions {
+		ext[k] = v
+	}
+	ext[skills.Extension] = map[string]any{}
+	caps.Extensions = ext
+}
+
+// publish is the URI a skill's uri is published under.
+func publish(server, uri string, shared bool) string {
+	if !shared {
+		return uri
+	}
+	if rest, ok := strings.CutPrefix(uri, "skill://"); ok {
+		return "skill://" + url.PathEscape(server) + "/" + rest
+	}
+	return ExposedURI(server, uri)
+}
+
+// listSkills lists every server's skills as entries, recording their routes.
+func (g *Gateway) listSkills(ctx context.Context) []map[string]any {
+	g.awaitStartup(ctx)
+	all, _ := g.skills.All(ctx) // a server that fails to list only loses its skills
+	count := map[string]int{}
+	for _, sk := range all {
+		count[sk.URI]++
+	}
+	routes := map[string]skillRoute{}
+	entries := make([]map[string]any, 0, len(all))
+	for _, sk := range all {
+		shared := count[sk.URI] > 1
+		uri := publish(sk.Server, sk.URI, shared)
+		routes[strings.TrimSuffix(uri, "/SKILL.md")] = skillRoute{server: sk.Server, dir: sk.Dir()}
+		entries = append(entries, entry(sk, func(u string) string { return publish(sk.Server, u, shared) }))
+	}
+	g.skillRoutes.mu.Lock()
+	g.skillRoutes.dirs = routes
+	g.skillRoutes.mu.Unlock()
+	return entries
+}
+
+// entry is sk as skills/list carries it, its URIs published with pub.
+func entry(sk skills.Skill, pub func(string) string) map[string]any {
+	e := map[string]any{"uri": pub(sk.URI), "frontmatter": sk.Frontmatter}
+	if sk.Dynamic {
+		e["resources"] = "dynamic"
+		return e
+	}
+	files := make([]map[string]any, 0, len(sk.Files))
+	for _, f := range sk.Files {
+		files = append(files, map[string]any{"uri": pub(f.URI), "digest": f.Digest, "size": f.Size})
+	}
+	e["resources"] = files
+	return e
+}
+
+// routeSkill finds the server and own URI of a published skill URI (its
+// SKILL.md or a file in its directory), listing the skills once when it is
+// not known yet.
+func (g *Gateway) routeSkill(ctx context.Context, uri string) (server, own string, ok bool) {
+	find := func() (string, string, bool) {
+		g.skillRoutes.mu.Lock()
+		defer g.skillRoutes.mu.Unlock()
+		for dir, r := range g.skillRoutes.dirs {
+			if rest, ok := strings.CutPrefix(uri, dir+"/"); ok && rest != "" {
+				return r.server, r.dir + "/" + rest, true
+			}
+		}
+		return "", "", false
+	}
+	if s, o, ok := find(); ok {
+		return s, o, true
+	}
+	if !strings.HasPrefix(uri, "skill://") && !strings.HasPrefix(uri, URIScheme+"://") || !g.skillsOffered() {
+		return "", "", false
+	}
+	g.listSkills(ctx)
+	return find()
+}
+
+// skillRequest is the part of a request the relay looks at.
+type skillRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		URI string `json:"uri"`
+	} `json:"params"`
+}
+
+// answerSkills answers a request of the extension, or a resources/read of
+// a skill's file, and returns the JSON-RPC response; nil when the request
+// is not one (mcp-go's server answers it then).
+func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
+	if g.skills == nil || !bytes.Contains(body, []byte(`"method"`)) {
+		return nil
+	}
+	var req skillRequest
+	if json.Unmarshal(body, &req) != nil || len(req.ID) == 0 {
+		return nil
+	}
+	reply := func(result any) any {
+		return map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": req.ID, "result": result}
+	}
+	fail := func(code int, msg string) any {
+		return map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": req.ID, "error": map[string]any{"code": code, "message": msg}}
+	}
+	switch req.Method {
+	case "skills/list":
+		return reply(map[string]any{"skills": g.listSkills(ctx), "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
+	case "skills/get":
+		server, own, ok := g.routeSkill(ctx, req.Params.URI)
+		if !ok || !strings.HasSuffix(req.Params.URI, "/SKILL.md") {
+			return fail(mcp.INVALID_PARAMS, "unknown skill: "+req.Params.URI)
+		}
+		sk, err := g.skills.Get(ctx, server, own)
+		if err != nil {
+			return fail(mcp.INVALID_PARAMS, err.Error())
+		}
+		pubDir := strings.TrimSuffix(req.Params.URI, "/SKILL.md")
+		pub := func(u string) string { return pubDir + strings.TrimPrefix(u, sk.Dir()) }
+		return reply(map[string]any{"skill": entry(sk, pub), "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
+	case string(mcp.MethodResourcesRead):
+		server, own, ok := g.routeSkill(ctx, req.Params.URI)
+		if !ok {
+			return nil
+		}
+		raw, err := g.skills.ReadRaw(ctx, server, own)
+		if err != nil {
+			var rpc *skills.RPCError
+			if errors.As(err, &rpc) {
+				return fail(rpc.Code, rpc.Message)
+			}
+			return fail(mcp.INTERNAL_ERROR, err.Error())
+		}
+		return reply(renameContents(raw, own, req.Params.URI))
+	}
+	return nil
+}
+
+// renameContents gives a relayed resources/read result's contents the
+// URI the client asked for.
+func renameContents(raw json.RawMessage, own, published string) any {
+	var res map[string]any
+	if json.Unmarshal(raw, &res) != nil {
+		return raw
+	}
+	if cs, ok := res["contents"].([]any); ok {
+		for _, c := range cs {
+			if m, ok := c.(map[string]any); ok && m["uri"] == own {
+				m["uri"] = published
+			}
+		}
+	}
+	return res
+}

@@ -1,0 +1,171 @@
+package skills
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Loaded is a skill's SKILL.md, verified, as the model gets it.
+type Loaded struct {
+	Skill Skill
+	Text  string // SKILL.md, frontmatter included
+}
+
+// Load reads sk's SKILL.md (and nothing else), verifies it against the
+// entry (digest and size when listed; its frontmatter field by field
+// always) and returns it. A mismatch is an ErrVerify error naming the
+// server, skill and file, and the content is not returned.
+func (c *Catalog) Load(ctx context.Context, sk Skill) (Loaded, error) {
+	b, err := c.Read(ctx, sk, sk.URI)
+	if err != nil {
+		return Loaded{}, err
+	}
+	fm, err := frontmatter(b)
+	if err != nil {
+		return Loaded{}, fmt.Errorf("%s: skill %s: %s: %w: %v", sk.Server, sk.Name, sk.URI, ErrVerify, err)
+	}
+	if field, ok := sameFrontmatter(fm, sk.Frontmatter); !ok {
+		return Loaded{}, fmt.Errorf("%s: skill %s: %s: %w: its frontmatter's %q is not what the server listed; the skill is not loaded", sk.Server, sk.Name, sk.URI, ErrVerify, field)
+	}
+	return Loaded{Skill: sk, Text: string(b)}, nil
+}
+
+// Read reads one file of sk (a URI its entry lists; for a dynamic skill,
+// any URI within its directory) through resources/read and verifies it
+// against the entry's digest and size.
+func (c *Catalog) Read(ctx context.Context, sk Skill, uri string) ([]byte, error) {
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("%s: skill %s: %s: "+format, append([]any{sk.Server, sk.Name, sk.Path(uri)}, a...)...)
+	}
+	var want *File
+	for i := range sk.Files {
+		if sk.Files[i].URI == uri {
+			want = &sk.Files[i]
+		}
+	}
+	switch {
+	case want == nil && !sk.Dynamic:
+		return nil, fail("%w: the skill lists no such file (its files: %s)", ErrUnknownSkill, strings.Join(sk.paths(), ", "))
+	case want == nil && uri != sk.URI && !strings.HasPrefix(uri, sk.Dir()+"/"):
+		return nil, fail("the file is outside the skill's directory")
+	}
+	s, err := c.sessions.Session(sk.Server)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.send(ctx, s, "resources/read", map[string]any{"uri": uri})
+	if err != nil {
+		return nil, fail("resources/read: %w", err)
+	}
+	b, err := contents(raw, uri)
+	if err != nil {
+		return nil, fail("%w", err)
+	}
+	if want == nil {
+		if len(b) > MaxSize {
+			return nil, fail("%w: %d bytes, more than a skill may hold (%d)", ErrVerify, len(b), MaxSize)
+		}
+		return b, nil
+	}
+	if int64(len(b)) != want.Size {
+		return nil, fail("%w: %d bytes read, the listing says %d; the content is not used (the server serves other content than it lists: tell its author)", ErrVerify, len(b), want.Size)
+	}
+	if d := Digest(b); d != want.Digest {
+		return nil, fail("%w: its digest is %s, the listing says %s; the content is not used (the server serves other content than it lists: tell its author)", ErrVerify, d, want.Digest)
+	}
+	return b, nil
+}
+
+func (s Skill) paths() []string {
+	out := make([]string, 0, len(s.Files))
+	for _, f := range s.Files {
+		out = append(out, s.Path(f.URI))
+	}
+	return out
+}
+
+// contents is the bytes of a resources/read answer's content for uri
+// (text as UTF-8, a blob decoded).
+func contents(raw json.RawMessage, uri string) ([]byte, error) {
+	var r struct {
+		Contents []struct {
+			URI  string  `json:"uri"`
+			Text *string `json:"text"`
+			Blob *string `json:"blob"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("resources/read answered with no contents: %w", err)
+	}
+	for _, c := range r.Contents {
+		if c.URI != "" && c.URI != uri && len(r.Contents) > 1 {
+			continue
+		}
+		switch {
+		case c.Text != nil:
+			return []byte(*c.Text), nil
+		case c.Blob != nil:
+			b, err := base64.StdEncoding.DecodeString(*c.Blob)
+			if err != nil {
+				return nil, fmt.Errorf("resources/read: the blob is not base64: %w", err)
+			}
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("resources/read answered with no content for %s", uri)
+}
+
+// frontmatter parses the YAML frontmatter at the head of a SKILL.md.
+func frontmatter(b []byte) (map[string]any, error) {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	rest, ok := bytes.CutPrefix(b, []byte("---\n"))
+	if !ok {
+		rest, ok = bytes.CutPrefix(b, []byte("---\r\n"))
+	}
+	if !ok {
+		return nil, fmt.Errorf("SKILL.md does not start with a --- frontmatter block")
+	}
+	end := bytes.Index(rest, []byte("\n---"))
+	if end < 0 {
+		return nil, fmt.Errorf("SKILL.md's frontmatter block has no closing ---")
+	}
+	var fm map[string]any
+	if err := yaml.Unmarshal(rest[:end], &fm); err != nil {
+		return nil, fmt.Errorf("SKILL.md's frontmatter is not YAML: %w", err)
+	}
+	return fm, nil
+}
+
+// sameFrontmatter compares two frontmatters field by field as JSON values
+// (YAML's integers and JSON's numbers alike); on a difference it names the
+// first field that differs.
+func sameFrontmatter(got, listed map[string]any) (field string, ok bool) {
+	norm := func(m map[string]any) map[string]any {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil
+		}
+		var out map[string]any
+		_ = json.Unmarshal(b, &out)
+		return out
+	}
+	g, l := norm(got), norm(listed)
+	for k, v := range l {
+		if !reflect.DeepEqual(g[k], v) {
+			return k, false
+		}
+	}
+	for k := range g {
+		if _, in := l[k]; !in {
+			return k, false
+		}
+	}
+	return "", true
+}

@@ -1,0 +1,255 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// fakeSession answers skills/list with entries (one page) and
+// resources/read with files, counting the listings.
+type fakeSession struct {
+	transport.Interface // only SendRequest is used
+	entries             []any
+	ttl                 *int64
+	files               map[string]string
+	lists, reads        atomic.Int32
+	failList            bool
+}
+
+func (f *fakeSession) GetTransport() transport.Interface { return f }
+func (f *fakeSession) ProtocolVersion() string           { return "2025-11-25" }
+func (f *fakeSession) GetClientCapabilities() mcp.ClientCapabilities {
+	return mcp.ClientCapabilities{}
+}
+func (f *fakeSession) GetServerCapabilities() mcp.ServerCapabilities {
+	return mcp.ServerCapabilities{Extensions: map[string]any{Extension: map[string]any{}}}
+}
+
+func (f *fakeSession) SendRequest(_ context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	var res any
+	switch req.Method {
+	case "skills/list":
+		f.lists.Add(1)
+		if f.failList {
+			return &transport.JSONRPCResponse{Error: &mcp.JSONRPCErrorDetails{Code: mcp.INTERNAL_ERROR, Message: "the index is locked"}}, nil
+		}
+		res = map[string]any{"skills": f.entries, "ttlMs": f.ttl}
+	case "resources/read":
+		f.reads.Add(1)
+		uri := req.Params.(map[string]any)["uri"].(string)
+		res = map[string]any{"contents": []any{map[string]any{"uri": uri, "text": f.files[uri]}}}
+	default:
+		return nil, fmt.Errorf("unexpected %s", req.Method)
+	}
+	b, _ := json.Marshal(res)
+	return &transport.JSONRPCResponse{Result: b}, nil
+}
+
+type fakeSessions map[string]Session
+
+func (f fakeSessions) Servers() []string { return []string{"srv"} }
+func (f fakeSessions) Session(s string) (Session, error) {
+	if cl, ok := f[s]; ok {
+		return cl, nil
+	}
+	return nil, errors.New("no session")
+}
+
+const skillMD = "---\nname: pdf\ndescription: Fill PDF forms\n---\n\nBody.\n"
+
+// pdfEntry is a valid entry of skill://pdf with SKILL.md as listed.
+func pdfEntry(listed string) map[string]any {
+	return map[string]any{
+		"uri":         "skill://pdf/SKILL.md",
+		"frontmatter": map[string]any{"name": "pdf", "description": "Fill PDF forms"},
+		"resources": []any{
+			map[string]any{"uri": "skill://pdf/SKILL.md", "digest": Digest([]byte(listed)), "size": len(listed)},
+			map[string]any{"uri": "skill://pdf/forms/FORMS.md", "digest": Digest([]byte("forms")), "size": 5},
+		},
+	}
+}
+
+// TestEntryRules: an entry that breaks the extension's rules is left out
+// of the listing, saying why; a valid one and a dynamic one are kept.
+func TestEntryRules(t *testing.T) {
+	edit := func(fn func(e map[string]any)) map[string]any {
+		e := pdfEntry(skillMD)
+		fn(e)
+		return e
+	}
+	for _, c := range []struct {
+		name  string
+		entry map[string]any
+		why   string // "" when kept
+	}{
+		{"valid", pdfEntry(skillMD), ""},
+		{"dynamic", edit(func(e map[string]any) { e["resources"] = "dynamic" }), ""},
+		{"no uri", edit(func(e map[string]any) { delete(e, "uri") }), "no uri"},
+		{"not SKILL.md", edit(func(e map[string]any) { e["uri"] = "skill://pdf/README.md" }), "does not end in /SKILL.md"},
+		{"name is not the path", edit(func(e map[string]any) { e["uri"] = "skill://docs/SKILL.md" }), "is not its name"},
+		{"no description", edit(func(e map[string]any) { e["frontmatter"] = map[string]any{"name": "pdf"} }), "no description"},
+		{"no resources", edit(func(e map[string]any) { delete(e, "resources") }), "no resources list"},
+		{"other string", edit(func(e map[string]any) { e["resources"] = "some" }), "neither a list"},
+		{"SKILL.md not listed", edit(func(e map[string]any) { e["resources"] = e["resources"].([]any)[1:] }), "do not list its SKILL.md"},
+		{"outside the directory", edit(func(e map[string]any) {
+			e["resources"] = append(e["resources"].([]any), map[string]any{"uri": "skill://other/x.md", "digest": Digest(nil), "size": 0})
+		}), "outside the skill's directory"},
+		{"bad digest", edit(func(e map[string]any) {
+			e["resources"].([]any)[1].(map[string]any)["digest"] = "md5:abc"
+		}), "not sha256"},
+		{"too large", edit(func(e map[string]any) {
+			e["resources"].([]any)[1].(map[string]any)["size"] = MaxSize
+		}), "at most"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cat := New(fakeSessions{"srv": &fakeSession{entries: []any{c.entry}}}, Options{})
+			l, err := cat.List(t.Context(), "srv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.why == "" && (len(l.Skills) != 1 || len(l.Invalid) != 0):
+				t.Fatalf("kept %v, invalid %q; want the entry kept", l.Skills, l.Invalid)
+			case c.why != "" && (len(l.Skills) != 0 || len(l.Invalid) != 1 || !strings.Contains(l.Invalid[0], c.why)):
+				t.Fatalf("kept %v, invalid %q; want it left out because %q", l.Skills, l.Invalid, c.why)
+			}
+		})
+	}
+}
+
+// TestListTTL: a listing is kept while its ttlMs holds, listed again after,
+// and at once for a new session.
+func TestListTTL(t *testing.T) {
+	clock := time.Now()
+	now = func() time.Time { return clock }
+	t.Cleanup(func() { now = time.Now })
+	ttl := int64(1000)
+	f := &fakeSession{entries: []any{pdfEntry(skillMD)}, ttl: &ttl}
+	sessions := fakeSessions{"srv": f}
+	cat := New(sessions, Options{})
+	list := func(want int32) {
+		t.Helper()
+		if _, err := cat.List(t.Context(), "srv"); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.lists.Load(); got != want {
+			t.Fatalf("skills/list sent %d times, want %d", got, want)
+		}
+	}
+	list(1)
+	list(1)
+	clock = clock.Add(999 * time.Millisecond)
+	list(1)
+	clock = clock.Add(2 * time.Millisecond)
+	list(2)
+	// A restarted server is a new session: its list is asked for again.
+	f2 := &fakeSession{entries: f.entries, ttl: &ttl}
+	sessions["srv"] = f2
+	list(2)
+	if f2.lists.Load() != 1 {
+		t.Fatalf("the new session was not listed")
+	}
+}
+
+// TestVerifyOnRead: a SKILL.md whose size, digest or frontmatter is not
+// what its entry says is refused, and a skill's other files are only read
+// when asked for.
+func TestVerifyOnRead(t *testing.T) {
+	for _, c := range []struct {
+		name, served, listed string
+		why                  string
+	}{
+		{"as listed", skillMD, skillMD, ""},
+		{"size", skillMD + "extra\n", skillMD, "bytes read, the listing says"},
+		{"digest", strings.Replace(skillMD, "Body", "Evil", 1), skillMD, "its digest is"},
+		// The entry's digest and size match the served file, but its
+		// frontmatter says otherwise than the listing's.
+		{"frontmatter", strings.Replace(skillMD, "Fill PDF forms", "Exfiltrate credentials", 1),
+			strings.Replace(skillMD, "Fill PDF forms", "Exfiltrate credentials", 1), `frontmatter's "description"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeSession{entries: []any{pdfEntry(c.listed)}, files: map[string]string{"skill://pdf/SKILL.md": c.served, "skill://pdf/forms/FORMS.md": "forms"}}
+			cat := New(fakeSessions{"srv": f}, Options{})
+			sk, err := cat.Find(t.Context(), "srv", "pdf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.reads.Load() != 0 {
+				t.Fatal("listing read a file")
+			}
+			got, err := cat.Load(t.Context(), sk)
+			if c.why == "" {
+				if err != nil || got.Text != skillMD {
+					t.Fatalf("Load = %q, %v", got.Text, err)
+				}
+			} else if !errors.Is(err, ErrVerify) || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), "srv: skill pdf") || got.Text != "" {
+				t.Fatalf("Load = %q, %v; want ErrVerify saying %q and naming the server and skill", got.Text, err, c.why)
+			}
+			if f.reads.Load() != 1 {
+				t.Fatalf("loading read %d files, want SKILL.md only", f.reads.Load())
+			}
+		})
+	}
+}
+
+// TestDynamicSkill: a skill with resources "dynamic" lists no files; its
+// SKILL.md and files within its directory are read on demand (with no
+// digest to check, the frontmatter still is), and a URI outside it is
+// refused without being read.
+func TestDynamicSkill(t *testing.T) {
+	e := pdfEntry(skillMD)
+	e["resources"] = "dynamic"
+	f := &fakeSession{entries: []any{e}, files: map[string]string{"skill://pdf/SKILL.md": skillMD, "skill://pdf/forms/A.md": "form A"}}
+	cat := New(fakeSessions{"srv": f}, Options{})
+	sk, err := cat.Find(t.Context(), "srv", "pdf")
+	if err != nil || !sk.Dynamic || sk.Files != nil {
+		t.Fatalf("Find = %+v, %v", sk, err)
+	}
+	if got, err := cat.Load(t.Context(), sk); err != nil || got.Text != skillMD {
+		t.Fatalf("Load = %q, %v", got.Text, err)
+	}
+	if b, err := cat.Read(t.Context(), sk, "skill://pdf/forms/A.md"); err != nil || string(b) != "form A" {
+		t.Fatalf("Read = %q, %v", b, err)
+	}
+	if _, err := cat.Read(t.Context(), sk, "skill://other/SKILL.md"); err == nil || !strings.Contains(err.Error(), "outside the skill's directory") {
+		t.Fatalf("a URI outside the skill: %v", err)
+	}
+	if n := f.reads.Load(); n != 2 {
+		t.Fatalf("%d reads, want 2 (nothing outside the skill)", n)
+	}
+}
+
+// TestFailedListingIsRemembered: a server whose skills/list fails is not
+// asked again at every step for FailedRetry; its error is said each time,
+// with its code.
+func TestFailedListingIsRemembered(t *testing.T) {
+	clock := time.Now()
+	now = func() time.Time { return clock }
+	t.Cleanup(func() { now = time.Now })
+	f := &fakeSession{failList: true}
+	cat := New(fakeSessions{"srv": f}, Options{})
+	for range 3 {
+		_, err := cat.List(t.Context(), "srv")
+		var rpc *RPCError
+		if !errors.As(err, &rpc) || rpc.Code != mcp.INTERNAL_ERROR || !strings.Contains(err.Error(), "srv: skills/list: the index is locked") {
+			t.Fatalf("List = %v, want the server's error", err)
+		}
+	}
+	if n := f.lists.Load(); n != 1 {
+		t.Fatalf("skills/list sent %d times within FailedRetry, want 1", n)
+	}
+	clock = clock.Add(FailedRetry + time.Millisecond)
+	f.failList = false
+	if l, err := cat.List(t.Context(), "srv"); err != nil || f.lists.Load() != 2 || len(l.Skills) != 0 {
+		t.Fatalf("after FailedRetry: %+v, %v, %d listings", l, err, f.lists.Load())
+	}
+}
