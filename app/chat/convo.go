@@ -46,12 +46,12 @@ type part struct {
 }
 
 // convKey is what the conversion depends on besides the messages.
-func (r *run) convKey() string {
-	keys := slices.Sorted(maps.Keys(r.t.ResultBudgetFor))
+func (t *Turn) convKey() string {
+	keys := slices.Sorted(maps.Keys(t.ResultBudgetFor))
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d/%d/%d/%v/%v", r.window(), r.t.ContextWindow, r.t.ResultShare, r.t.ResultBudget, r.t.Images, r.t.Audio)
+	fmt.Fprintf(&b, "%d/%d/%d/%d/%v/%v", t.window(), t.ContextWindow, t.ResultShare, t.ResultBudget, t.Images, t.Audio)
 	for _, k := range keys {
-		fmt.Fprintf(&b, "/%s=%d", k, r.t.ResultBudgetFor[k])
+		fmt.Fprintf(&b, "/%s=%d", k, t.ResultBudgetFor[k])
 	}
 	return b.String()
 }
@@ -61,7 +61,7 @@ func (r *run) convKey() string {
 // (a rewind, another process), when it reads from the last summary again.
 func (r *run) sync(ctx context.Context) error {
 	c := r.conv
-	key := r.convKey()
+	key := r.t.convKey()
 	if c.key == key && c.lastSeq > 0 {
 		// The last known message again, then what follows it: if the
 		// first is not it, the chat was rewound elsewhere.

@@ -69,7 +69,7 @@ func (r *run) resultBudget(t registry.Tool) int {
 	}
 	budget := r.defaultBudget()
 	if hint := sizeHint(t.Tool); hint > budget {
-		budget = max(budget, min(hint, r.window()/2*charsPerToken))
+		budget = max(budget, min(hint, r.t.window()/2*charsPerToken))
 	}
 	return budget
 }
@@ -81,7 +81,7 @@ func (r *run) defaultBudget() int {
 	if share <= 0 {
 		share = DefaultResultShare
 	}
-	byWindow := r.window() * share / 100 * charsPerToken
+	byWindow := r.t.window() * share / 100 * charsPerToken
 	return max(min(r.t.ResultBudget, byWindow), minResultBudget)
 }
 

@@ -50,24 +50,24 @@ type ContextView struct {
 
 // window is the model's context window for budgets: the known one, else
 // the conservative toolsearch.DefaultWindow.
-func (r *run) window() int {
-	if r.t.ContextWindow > 0 {
-		return r.t.ContextWindow
+func (t *Turn) window() int {
+	if t.ContextWindow > 0 {
+		return t.ContextWindow
 	}
 	return toolsearch.DefaultWindow
 }
 
 // limit is the estimate past which the turn compacts; 0 when the window
 // is not known (then only a provider's context-length error compacts).
-func (r *run) limit() int {
-	if r.t.ContextWindow <= 0 {
+func (t *Turn) limit() int {
+	if t.ContextWindow <= 0 {
 		return 0
 	}
-	at := r.t.CompactAt
+	at := t.CompactAt
 	if at <= 0 || at > 100 {
 		at = DefaultCompactAt
 	}
-	return r.t.ContextWindow * at / 100
+	return t.ContextWindow * at / 100
 }
 
 // request is one step's estimate.
@@ -101,7 +101,7 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 	c := r.conv.cal
 	v.System, v.Tools, v.History, v.Results = c.apply(v.System), c.apply(v.Tools), c.apply(v.History), c.apply(v.Results)
 	v.Used = v.System + v.Tools + v.History + v.Results
-	v.Window, v.Limit, v.Calibrated = r.t.ContextWindow, r.limit(), c.scale != 0
+	v.Window, v.Limit, v.Calibrated = r.t.ContextWindow, r.t.limit(), c.scale != 0
 	for i := range stubs {
 		if i < len(r.conv.parts) && r.conv.parts[i].stubbed != nil {
 			v.Stubbed++
@@ -115,14 +115,14 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 // said it does not). It sends the meter's event.
 func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool) (request, error) {
 	q := r.measure(tools, 0, 0)
-	limit := r.limit()
+	limit := r.t.limit()
 	if !force && (limit == 0 || q.view.Used <= limit) {
 		r.meter(q.view)
 		return q, nil
 	}
 	// Old results first: stub them from the oldest until the request
 	// fits, never the last step's (the model is reading those now).
-	last := r.lastResults()
+	last := r.conv.lastResults()
 	for s := 1; s <= last && (force || q.view.Used > limit); s++ {
 		q = r.measure(tools, s, 0)
 	}
@@ -131,7 +131,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 			return q, err
 		}
 		q = r.measure(tools, 0, 0)
-		for s := 1; s <= r.lastResults() && limit > 0 && q.view.Used > limit; s++ {
+		for s := 1; s <= r.conv.lastResults() && limit > 0 && q.view.Used > limit; s++ {
 			q = r.measure(tools, s, 0)
 		}
 	}
@@ -144,9 +144,9 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 
 // lastResults is the index of the last part with tool results: the parts
 // before it may be stubbed.
-func (r *run) lastResults() int {
-	for i := len(r.conv.parts) - 1; i >= 0; i-- {
-		if r.conv.parts[i].stubbed != nil {
+func (c *convo) lastResults() int {
+	for i := len(c.parts) - 1; i >= 0; i-- {
+		if c.parts[i].stubbed != nil {
 			return i
 		}
 	}
@@ -162,7 +162,7 @@ func (r *run) meter(v ContextView) {
 // stays under the compaction limit; Send compacts before storing the
 // message when it does not, so the summary comes before it.
 func (r *run) fitsNew(tools []provider.Tool, text string) bool {
-	limit := r.limit()
+	limit := r.t.limit()
 	if limit == 0 || len(r.conv.parts) == 0 {
 		return true
 	}
@@ -188,7 +188,7 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool) error {
 	if len(parts) == 0 || len(parts) == 1 && parts[0].role == history.RoleSummary {
 		return nil
 	}
-	r.meter(ContextView{Window: r.t.ContextWindow, Limit: r.limit(), Compacting: true})
+	r.meter(ContextView{Window: r.t.ContextWindow, Limit: r.t.limit(), Compacting: true})
 	start := time.Now()
 	text := r.summarise(ctx, parts)
 	sum, err := r.e.opts.History.AppendMessage(store, history.Message{
@@ -208,7 +208,7 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool) error {
 func (r *run) summarise(ctx context.Context, parts []part) string {
 	// Each piece: the summary so far plus as many messages as fit half
 	// the window (the rest is the instructions and the answer).
-	room := r.window()/2 - textTokens(summarySystem) - summaryTokens
+	room := r.t.window()/2 - textTokens(summarySystem) - summaryTokens
 	summary := ""
 	var piece strings.Builder
 	flush := func() error {
