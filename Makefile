@@ -17,10 +17,10 @@ LDFLAGS   := -X github.com/switchboard-app/switchboard/app/buildinfo.Version=$(V
 # Debian packages: build (GTK + WebKitGTK 4.1) and tests (display, browser,
 # keyring, and bubblewrap for the sandboxed-server tests).
 BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
-TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap
+TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build test test-go test-frontend test-e2e vet deps deps-build deps-test bench clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -101,10 +101,23 @@ run: build
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags llama ./app/localmodel/
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
 test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 -timeout 10m ./...
+
+# The local model runtime: llama.cpp's llama-server, built once into a
+# cache outside the tree (build/llama/build.sh: ~20 minutes on 2 cores), and
+# its tests with a small random-weight model written at test time.
+LLAMA_DIR    ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/switchboard/llama-node-llama-cpp-3.22.1
+LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
+
+$(LLAMA_SERVER): build/llama/build.sh
+	build/llama/build.sh $(LLAMA_DIR)
+
+test-llama: deps-test $(LLAMA_SERVER)
+	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m ./app/localmodel/
 
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test
@@ -118,7 +131,7 @@ test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST
 	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
 	  exec xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs'
 
-test: vet test-go conformance test-frontend test-e2e test-package
+test: vet test-go test-llama conformance test-frontend test-e2e test-package
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and

@@ -1,0 +1,423 @@
+// Package gguf reads and writes GGUF files (version 3), the model format of
+// llama.cpp: its metadata, and its tensors' names, shapes and types. The
+// local model provider reads a downloaded model's metadata (architecture,
+// context length, chat template) with it, and tests write small models
+// with random weights (no weights can be fetched to test with).
+//
+//	f, err := gguf.ReadFile("qwen3-1.7b-q4_k_m.gguf")
+//	ctx := f.Uint("qwen3.context_length") // 40960
+//
+// The layout: "GGUF", version, tensor count, metadata count, the metadata
+// (key, type, value), the tensor infos (name, dims, type, offset), padding
+// to general.alignment (32 by default), then the tensor data.
+package gguf
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+)
+
+// Magic is "GGUF" read as a little-endian uint32.
+const Magic = 0x46554747
+
+// Version is the GGUF version this package writes (and the one it reads).
+const Version = 3
+
+// DefaultAlignment is the data alignment without general.alignment.
+const DefaultAlignment = 32
+
+// Value types.
+const (
+	TypeUint8   uint32 = 0
+	TypeInt8    uint32 = 1
+	TypeUint16  uint32 = 2
+	TypeInt16   uint32 = 3
+	TypeUint32  uint32 = 4
+	TypeInt32   uint32 = 5
+	TypeFloat32 uint32 = 6
+	TypeBool    uint32 = 7
+	TypeString  uint32 = 8
+	TypeArray   uint32 = 9
+	TypeUint64  uint32 = 10
+	TypeInt64   uint32 = 11
+	TypeFloat64 uint32 = 12
+)
+
+// Tensor types (ggml_type) this package can size.
+const (
+	F32  uint32 = 0
+	F16  uint32 = 1
+	Q8_0 uint32 = 8
+)
+
+// Limits on what a file may declare, so a broken or hostile file is an
+// error, not an allocation of its choosing.
+const (
+	maxString  = 1 << 26
+	maxArray   = 1 << 26
+	maxEntries = 1 << 20
+	maxDims    = 4
+)
+
+// ErrFormat is a file that is not GGUF version 3 or is cut short.
+var ErrFormat = errors.New("not a GGUF (version 3) file")
+
+// KV is one metadata entry. Value is a uint8…float64, bool, string, or an
+// Array.
+type KV struct {
+	Key   string
+	Type  uint32
+	Value any
+}
+
+// Array is an array value: its element type and elements.
+type Array struct {
+	Type  uint32
+	Items []any
+}
+
+// Tensor is a tensor's info; Data is set for tensors to write (and left
+// nil when reading: only metadata is read).
+type Tensor struct {
+	Name   string
+	Dims   []uint64 // ne[0] first: the innermost dimension
+	Type   uint32
+	Offset uint64
+	Data   []byte
+}
+
+// File is a GGUF file's metadata and tensor infos.
+type File struct {
+	KVs     []KV
+	Tensors []Tensor
+}
+
+// Get returns the value of key.
+func (f *File) Get(key string) (any, bool) {
+	for _, kv := range f.KVs {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return nil, false
+}
+
+// String is key's string value, "" when it has none.
+func (f *File) String(key string) string {
+	v, _ := f.Get(key)
+	s, _ := v.(string)
+	return s
+}
+
+// Uint is key's integer value, 0 when it has none.
+func (f *File) Uint(key string) uint64 {
+	v, _ := f.Get(key)
+	switch n := v.(type) {
+	case uint8:
+		return uint64(n)
+	case uint16:
+		return uint64(n)
+	case uint32:
+		return uint64(n)
+	case uint64:
+		return n
+	case int32:
+		if n > 0 {
+			return uint64(n)
+		}
+	case int64:
+		if n > 0 {
+			return uint64(n)
+		}
+	}
+	return 0
+}
+
+// Set replaces key's value, or adds it.
+func (f *File) Set(key string, typ uint32, v any) {
+	for i := range f.KVs {
+		if f.KVs[i].Key == key {
+			f.KVs[i] = KV{key, typ, v}
+			return
+		}
+	}
+	f.KVs = append(f.KVs, KV{key, typ, v})
+}
+
+// ReadFile reads the metadata and tensor infos of the GGUF file at path.
+func ReadFile(path string) (*File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	f, err := Read(bufio.NewReaderSize(fh, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Read reads the metadata and tensor infos from r.
+func Read(r io.Reader) (*File, error) {
+	d := decoder{r: r}
+	if d.u32() != Magic || d.u32() != Version {
+		return nil, d.fail(ErrFormat)
+	}
+	nt, nkv := d.u64(), d.u64()
+	if d.err != nil || nt > maxEntries || nkv > maxEntries {
+		return nil, d.fail(fmt.Errorf("%w: %d tensors, %d metadata entries", ErrFormat, nt, nkv))
+	}
+	f := &File{}
+	for range nkv {
+		k := d.str()
+		t := d.u32()
+		v := d.value(t)
+		if d.err != nil {
+			return nil, d.fail(ErrFormat)
+		}
+		f.KVs = append(f.KVs, KV{k, t, v})
+	}
+	for range nt {
+		t := Tensor{Name: d.str()}
+		n := d.u32()
+		if n > maxDims {
+			return nil, fmt.Errorf("%w: tensor %q has %d dimensions", ErrFormat, t.Name, n)
+		}
+		for range n {
+			t.Dims = append(t.Dims, d.u64())
+		}
+		t.Type, t.Offset = d.u32(), d.u64()
+		if d.err != nil {
+			return nil, d.fail(ErrFormat)
+		}
+		f.Tensors = append(f.Tensors, t)
+	}
+	return f, nil
+}
+
+type decoder struct {
+	r   io.Reader
+	err error
+}
+
+func (d *decoder) fail(err error) error {
+	if d.err != nil && !errors.Is(err, ErrFormat) {
+		return fmt.Errorf("%w: %w", err, d.err)
+	}
+	if d.err != nil {
+		return fmt.Errorf("%w: %w", ErrFormat, d.err)
+	}
+	return err
+}
+
+func (d *decoder) read(v any) {
+	if d.err == nil {
+		d.err = binary.Read(d.r, binary.LittleEndian, v)
+	}
+}
+
+func (d *decoder) u32() uint32 { var v uint32; d.read(&v); return v }
+func (d *decoder) u64() uint64 { var v uint64; d.read(&v); return v }
+
+func (d *decoder) str() string {
+	n := d.u64()
+	if d.err != nil || n > maxString {
+		if d.err == nil {
+			d.err = fmt.Errorf("a string of %d bytes", n)
+		}
+		return ""
+	}
+	b := make([]byte, n)
+	if d.err == nil {
+		_, d.err = io.ReadFull(d.r, b)
+	}
+	return string(b)
+}
+
+func (d *decoder) value(t uint32) any {
+	switch t {
+	case TypeUint8:
+		var v uint8
+		d.read(&v)
+		return v
+	case TypeInt8:
+		var v int8
+		d.read(&v)
+		return v
+	case TypeUint16:
+		var v uint16
+		d.read(&v)
+		return v
+	case TypeInt16:
+		var v int16
+		d.read(&v)
+		return v
+	case TypeUint32:
+		return d.u32()
+	case TypeInt32:
+		var v int32
+		d.read(&v)
+		return v
+	case TypeFloat32:
+		var v float32
+		d.read(&v)
+		return v
+	case TypeBool:
+		var v uint8
+		d.read(&v)
+		return v != 0
+	case TypeString:
+		return d.str()
+	case TypeUint64:
+		return d.u64()
+	case TypeInt64:
+		var v int64
+		d.read(&v)
+		return v
+	case TypeFloat64:
+		var v float64
+		d.read(&v)
+		return v
+	case TypeArray:
+		et, n := d.u32(), d.u64()
+		if d.err != nil || n > maxArray || et == TypeArray {
+			if d.err == nil {
+				d.err = fmt.Errorf("an array of %d elements of type %d", n, et)
+			}
+			return nil
+		}
+		a := Array{Type: et, Items: make([]any, 0, min(n, 1<<16))}
+		for range n {
+			a.Items = append(a.Items, d.value(et))
+			if d.err != nil {
+				return nil
+			}
+		}
+		return a
+	}
+	if d.err == nil {
+		d.err = fmt.Errorf("unknown value type %d", t)
+	}
+	return nil
+}
+
+// Write writes f to w, its tensors' Data laid out in order at the file's
+// alignment (their Offsets are set).
+func Write(w io.Writer, f *File) error {
+	align := uint64(DefaultAlignment)
+	if a := f.Uint("general.alignment"); a > 0 {
+		align = a
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	e := encoder{w: bw}
+	e.put(uint32(Magic))
+	e.put(uint32(Version))
+	e.put(uint64(len(f.Tensors)))
+	e.put(uint64(len(f.KVs)))
+	for _, kv := range f.KVs {
+		e.str(kv.Key)
+		e.put(kv.Type)
+		e.value(kv.Type, kv.Value)
+	}
+	var off uint64
+	for i := range f.Tensors {
+		t := &f.Tensors[i]
+		t.Offset = off
+		e.str(t.Name)
+		e.put(uint32(len(t.Dims)))
+		for _, n := range t.Dims {
+			e.put(n)
+		}
+		e.put(t.Type)
+		e.put(t.Offset)
+		off += pad(uint64(len(t.Data)), align)
+	}
+	e.pad(align)
+	for _, t := range f.Tensors {
+		e.bytes(t.Data)
+		e.pad(align)
+	}
+	if e.err != nil {
+		return e.err
+	}
+	return bw.Flush()
+}
+
+func pad(n, align uint64) uint64 { return (n + align - 1) / align * align }
+
+type encoder struct {
+	w   io.Writer
+	n   uint64
+	err error
+}
+
+func (e *encoder) put(v any) {
+	if e.err == nil {
+		e.err = binary.Write(e.w, binary.LittleEndian, v)
+		e.n += uint64(binary.Size(v))
+	}
+}
+
+func (e *encoder) bytes(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+		e.n += uint64(len(b))
+	}
+}
+
+func (e *encoder) str(s string) {
+	e.put(uint64(len(s)))
+	e.bytes([]byte(s))
+}
+
+func (e *encoder) pad(align uint64) {
+	if n := pad(e.n, align) - e.n; n > 0 {
+		e.bytes(make([]byte, n))
+	}
+}
+
+func (e *encoder) value(t uint32, v any) {
+	switch t {
+	case TypeString:
+		s, _ := v.(string)
+		e.str(s)
+	case TypeBool:
+		b, _ := v.(bool)
+		var u uint8
+		if b {
+			u = 1
+		}
+		e.put(u)
+	case TypeArray:
+		a, _ := v.(Array)
+		e.put(a.Type)
+		e.put(uint64(len(a.Items)))
+		for _, it := range a.Items {
+			e.value(a.Type, it)
+		}
+	default:
+		e.put(v)
+	}
+}
+
+// Half is x as IEEE half-precision bits (round to nearest, no subnormals:
+// enough for random weights and norms of 1).
+func Half(x float32) uint16 {
+	b := math.Float32bits(x)
+	sign := uint16(b>>16) & 0x8000
+	exp := int((b>>23)&0xff) - 127 + 15
+	mant := b & 0x7fffff
+	switch {
+	case exp <= 0:
+		return sign
+	case exp >= 31:
+		return sign | 0x7c00
+	}
+	return sign | uint16(exp)<<10 | uint16((mant+0x1000)>>13)
+}

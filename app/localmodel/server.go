@@ -1,0 +1,337 @@
+// Package localmodel runs a model on this computer: llama.cpp's
+// llama-server as a supervised child process on a free loopback port with a
+// random API key, which the chat engine reaches through the OpenAI-compatible
+// provider it already has. Start waits until the model is loaded; a crash is
+// restarted with backoff (Status says so meanwhile); Close stops it in
+// stages.
+//
+//	s, err := localmodel.Start(ctx, localmodel.Options{Binary: bin, Model: "qwen3-1.7b.gguf", LogPath: log})
+//	defer s.Close(ctx)
+//	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey()})
+package localmodel
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Timeouts and backoff, variables so tests can shorten them.
+var (
+	// LoadTimeout bounds how long a model may take to load.
+	LoadTimeout = 2 * time.Minute
+	// StopGrace is how long the server gets to exit after SIGTERM.
+	StopGrace = 5 * time.Second
+	// RestartBackoff is the first wait before a crashed server is started
+	// again; it doubles up to MaxBackoff and starts over after a run of
+	// a minute.
+	RestartBackoff = 500 * time.Millisecond
+	MaxBackoff     = 30 * time.Second
+)
+
+// Sentinel errors.
+var (
+	// ErrNoRuntime: the llama-server binary is missing.
+	ErrNoRuntime = errors.New("the local model runtime (llama-server) is not installed")
+	// ErrClosed: the server was closed.
+	ErrClosed = errors.New("the local model is stopped")
+)
+
+// Options say what to run.
+type Options struct {
+	Binary string // llama-server
+	Model  string // the GGUF file
+	// Alias is the model's name in the OpenAI API (default "local").
+	Alias string
+	// Context is the context size in tokens (0: 4096).
+	Context int
+	// Threads (0: the number of CPUs).
+	Threads int
+	// QuantizedKV stores the KV cache as q8_0 (half the memory).
+	QuantizedKV bool
+	// LogPath receives the server's output (appended); "" discards it.
+	LogPath string
+}
+
+// State of the server.
+type State string
+
+// States.
+const (
+	Starting   State = "starting"
+	Ready      State = "ready"
+	Restarting State = "restarting" // it exited; started again after a wait
+	Stopped    State = "stopped"
+)
+
+// Status is what the server is doing.
+type Status struct {
+	State    State
+	Err      string // why it last exited, while Restarting
+	Restarts int
+	PID      int
+}
+
+// Server is a running llama-server. Its methods are safe for concurrent
+// use.
+type Server struct {
+	opts Options
+	key  string
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+
+	mu     sync.Mutex
+	port   int
+	status Status
+	ready  chan struct{} // closed at the first Ready
+}
+
+// Start starts the server and waits until its model is loaded (or ctx
+// ends, or the first start fails); the server then runs until Close.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	if _, err := os.Stat(opts.Binary); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoRuntime, err)
+	}
+	if _, err := os.Stat(opts.Model); err != nil {
+		return nil, fmt.Errorf("the model file: %w", err)
+	}
+	if opts.Alias == "" {
+		opts.Alias = "local"
+	}
+	if opts.Context <= 0 {
+		opts.Context = 4096
+	}
+	if opts.Threads <= 0 {
+		opts.Threads = runtime.NumCPU()
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	s := &Server{opts: opts, key: hex.EncodeToString(b[:]), ready: make(chan struct{}), status: Status{State: Starting}}
+	rctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	first := make(chan error, 1)
+	s.wg.Go(func() { s.run(rctx, first) })
+	select {
+	case err := <-first:
+		if err != nil {
+			_ = s.Close(context.Background())
+			return nil, err
+		}
+		return s, nil
+	case <-ctx.Done():
+		_ = s.Close(context.Background())
+		return nil, ctx.Err()
+	}
+}
+
+// BaseURL is the server's OpenAI-compatible API root (…/v1).
+func (s *Server) BaseURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprintf("http://127.0.0.1:%d/v1", s.port)
+}
+
+// APIKey is the random key the server requires.
+func (s *Server) APIKey() string { return s.key }
+
+// Model is the model's name in the API.
+func (s *Server) Model() string { return s.opts.Alias }
+
+// Status is what the server is doing now.
+func (s *Server) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+func (s *Server) set(f func(*Status)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(&s.status)
+}
+
+// run starts the server, and again each time it exits, until ctx ends.
+// first gets the first start's outcome.
+func (s *Server) run(ctx context.Context, first chan<- error) {
+	backoff := RestartBackoff
+	for n := 0; ; n++ {
+		started := time.Now()
+		err := s.once1(ctx, func(ready error) {
+			if n == 0 {
+				first <- ready
+			}
+		})
+		if ctx.Err() != nil {
+			s.set(func(st *Status) { st.State, st.PID = Stopped, 0 })
+			return
+		}
+		if n == 0 && s.Status().State != Ready {
+			return // the first start failed: Start reported it
+		}
+		if time.Since(started) > time.Minute {
+			backoff = RestartBackoff
+		}
+		s.set(func(st *Status) {
+			st.State, st.PID, st.Restarts = Restarting, 0, st.Restarts+1
+			if err != nil {
+				st.Err = err.Error()
+			}
+		})
+		select {
+		case <-ctx.Done():
+			s.set(func(st *Status) { st.State = Stopped })
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, MaxBackoff)
+	}
+}
+
+// once1 runs the server once: it reports when the model is loaded (or
+// why it is not) through loaded, and returns when the process exits.
+func (s *Server) once1(ctx context.Context, loaded func(error)) error {
+	port, err := freePort()
+	if err != nil {
+		loaded(err)
+		return err
+	}
+	s.mu.Lock()
+	s.port = port
+	s.mu.Unlock()
+	args := []string{
+		"--model", s.opts.Model, "--alias", s.opts.Alias,
+		"--host", "127.0.0.1", "--port", strconv.Itoa(port), "--api-key", s.key,
+		"--ctx-size", strconv.Itoa(s.opts.Context), "--threads", strconv.Itoa(s.opts.Threads),
+		"--parallel", "1", "--jinja", "--no-webui",
+	}
+	if s.opts.QuantizedKV {
+		args = append(args, "--cache-type-k", "q8_0", "--cache-type-v", "q8_0")
+	}
+	cmd := exec.Command(s.opts.Binary, args...)
+	ownGroup(cmd)
+	if s.opts.LogPath != "" {
+		lf, err := os.OpenFile(s.opts.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			loaded(err)
+			return err
+		}
+		defer lf.Close()
+		cmd.Stdout, cmd.Stderr = lf, lf
+	}
+	if err := cmd.Start(); err != nil {
+		loaded(err)
+		return err
+	}
+	s.set(func(st *Status) { st.State, st.PID = Starting, cmd.Process.Pid })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	wait := make(chan error, 1)
+	hctx, hcancel := context.WithTimeout(ctx, LoadTimeout)
+	go func() { wait <- s.health(hctx, port, exited) }()
+	select {
+	case err := <-wait:
+		hcancel()
+		if err != nil {
+			stop(cmd, exited)
+			err = fmt.Errorf("llama-server did not load the model: %w (see %s)", err, logName(s.opts.LogPath))
+			loaded(err)
+			return err
+		}
+	case <-ctx.Done():
+		hcancel()
+		stop(cmd, exited)
+		loaded(ErrClosed)
+		return ErrClosed
+	}
+	s.set(func(st *Status) { st.State, st.Err = Ready, "" })
+	s.mu.Lock()
+	select {
+	case <-s.ready:
+	default:
+		close(s.ready)
+	}
+	s.mu.Unlock()
+	loaded(nil)
+	select {
+	case err := <-exited:
+		if err == nil {
+			err = errors.New("llama-server exited")
+		}
+		return fmt.Errorf("llama-server stopped: %w", err)
+	case <-ctx.Done():
+		stop(cmd, exited)
+		return ErrClosed
+	}
+}
+
+// health polls /health until the model is loaded (200), the process
+// exits, or ctx ends.
+func (s *Server) health(ctx context.Context, port int, exited <-chan error) error {
+	url := fmt.Sprintf("http://127.0.0.1:%d/health", port)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		req.Header.Set("Authorization", "Bearer "+s.key)
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case err := <-exited:
+			if err == nil {
+				err = errors.New("it exited")
+			}
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// Close stops the server; safe to call more than once.
+func (s *Server) Close(ctx context.Context) error {
+	s.once.Do(func() {
+		s.cancel()
+	})
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func logName(p string) string {
+	if p == "" {
+		return "its log (none kept)"
+	}
+	return p
+}
