@@ -12,11 +12,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 )
@@ -41,13 +49,19 @@ func runtimeFor(t *testing.T) (*localmodel.Server, string) {
 		out, _ := os.ReadFile(log)
 		t.Fatalf("start: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	t.Cleanup(func() {
+		_ = s.Close(context.Background())
+		if t.Failed() { // what llama-server said, for the failure
+			out, _ := os.ReadFile(log)
+			t.Logf("llama-server's log (end):\n%s", out[max(0, len(out)-6000):])
+		}
+	})
 	return s, log
 }
 
-// chat streams one answer from the server through the app's own
+// ask streams one answer from the server through the app's own
 // OpenAI-compatible provider.
-func chat(t *testing.T, s *localmodel.Server) provider.Response {
+func ask(t *testing.T, s *localmodel.Server) provider.Response {
 	t.Helper()
 	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey()})
 	if err != nil {
@@ -75,7 +89,7 @@ func TestRuntimeAnswersAStreamedChat(t *testing.T) {
 	if !strings.HasPrefix(s.BaseURL(), "http://127.0.0.1:") || len(s.APIKey()) != 32 {
 		t.Fatalf("base URL %s, key of %d characters", s.BaseURL(), len(s.APIKey()))
 	}
-	chat(t, s)
+	ask(t, s)
 	// Without the key the server refuses.
 	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "x", BaseURL: s.BaseURL(), APIKey: "wrong"})
 	if _, err := p.Stream(t.Context(), provider.Request{Model: s.Model(), MaxTokens: 4, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {}); err == nil {
@@ -101,7 +115,7 @@ func TestRuntimeCrashIsRestarted(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond) // polling the status, not waiting for a guess
 	}
-	chat(t, s)
+	ask(t, s)
 	second := s.Status().PID
 	if err := s.Close(t.Context()); err != nil {
 		t.Fatal(err)
@@ -113,3 +127,90 @@ func TestRuntimeCrashIsRestarted(t *testing.T) {
 		t.Fatal("the process outlived Close")
 	}
 }
+
+// prefilled makes a model's next answer a call of tool: it ends the
+// request with the start of the assistant's answer, the whole call in
+// Qwen3's <tool_call> format, so llama-server's grammar and parser take
+// it as the model's (random weights never choose a tool themselves, and
+// tool_choice "required" alone does not force one in this llama.cpp).
+type prefilled struct {
+	provider.Provider
+	call string
+	done bool
+}
+
+func (p *prefilled) Stream(ctx context.Context, req provider.Request, on func(provider.Event)) (provider.Response, error) {
+	if !p.done {
+		p.done = true
+		// Required: the grammar then holds from the prefill on (with
+		// "auto" it starts only at a <tool_call> the model writes).
+		req.MaxTokens, req.ToolChoice = 1, provider.ToolChoiceRequired
+		req.Messages = append(req.Messages, provider.Message{Role: provider.RoleAssistant, Text: "<tool_call>\n" + p.call + "\n</tool_call>"})
+	} else {
+		// The answer after the call: random text, which the tool-call
+		// parser would refuse as a broken call; asked without tools.
+		req.MaxTokens, req.Tools = 8, nil
+	}
+	return p.Provider.Stream(ctx, req, on)
+}
+
+// TestRuntimeToolCallRunsAgainstAnMCPServer: a tool call the local model
+// makes comes back from llama-server as an OpenAI tool_calls object, and
+// the chat engine runs it against a real MCP server.
+func TestRuntimeToolCallRunsAgainstAnMCPServer(t *testing.T) {
+	s, _ := runtimeFor(t)
+	srv := server.NewMCPServer("notes", "1.0.0")
+	var got atomic.Value
+	srv.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo a message back."), mcp.WithString("message", mcp.Required()), mcp.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			got.Store(req.GetString("message", ""))
+			return mcp.NewToolResultText("echo: " + req.GetString("message", "")), nil
+		})
+	cl, err := client.NewInProcessClient(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := cl.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	reg := registry.New(registry.Options{})
+	reg.Add(source{cl})
+
+	hist, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hist.Close() })
+	row, err := hist.CreateChat(t.Context(), history.Chat{Title: "local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := chat.New(chat.Options{Tools: reg, History: hist, Approver: chat.ApproveAll{}})
+	res, err := eng.Send(t.Context(), chat.Turn{ChatID: row.ID, Provider: &prefilled{Provider: p, call: `{"name": "notes__echo", "arguments": {"message": "hi from the box"}}`},
+		Model: s.Model(), Text: "Echo something.", ContextWindow: 2048, OnEvent: func(chat.Event) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Tool != "notes__echo" || res.ToolCalls[0].IsError || got.Load() != "hi from the box" {
+		t.Fatalf("tool calls %+v, the server got %v", res.ToolCalls, got.Load())
+	}
+	if !strings.Contains(string(res.ToolCalls[0].Result), "echo: hi from the box") || res.Steps != 2 {
+		t.Fatalf("result %s after %d steps", res.ToolCalls[0].Result, res.Steps)
+	}
+}
+
+type source struct{ cl *client.Client }
+
+func (s source) Name() string                     { return "notes" }
+func (s source) Client() (registry.Client, error) { return s.cl, nil }
+func (s source) CallTimeout() time.Duration       { return 0 }
