@@ -24,9 +24,9 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // runtimeFor starts llama-server on a tiny test model.
