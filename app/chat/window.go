@@ -380,12 +380,26 @@ func (e *Engine) Compact(ctx context.Context, t Turn) error {
 
 // Measure is the context meter of the chat's next request (for a chat
 // just opened); ErrBusy while a turn runs, whose events carry the meter.
+//
+// It does not take the chat (a message sent meanwhile is not refused as
+// busy): it reads the chat into a conversation of its own.
 func (e *Engine) Measure(ctx context.Context, t Turn) (ContextView, error) {
-	r, done, err := e.idle(t)
-	if err != nil {
-		return ContextView{}, err
+	if e.Running(t.ChatID) {
+		return ContextView{}, ErrBusy
 	}
-	defer done()
+	if t.ResultBudget <= 0 {
+		t.ResultBudget = ResultBudget
+	}
+	e.mu.Lock()
+	own := &convo{}
+	if c := e.convos[t.ChatID]; c != nil {
+		own.cal, own.window = c.cal, c.window
+	}
+	e.mu.Unlock()
+	r := &run{e: e, t: t, conv: own}
+	if r.t.ContextWindow <= 0 {
+		r.t.ContextWindow = own.window
+	}
 	tools, err := r.prepare(ctx, context.WithoutCancel(ctx))
 	if err != nil {
 		return ContextView{}, err
