@@ -214,20 +214,11 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	if !e.begin(t.ChatID) {
 		return Result{}, ErrBusy
 	}
-	r := &run{e: e, t: t, conv: e.convo(t.ChatID, t.From != "")}
-	if r.t.ContextWindow <= 0 {
-		r.t.ContextWindow = r.conv.window // what a context-length error told, if one did
-	}
+	r := e.runFor(t, e.convo(t.ChatID, t.From != ""))
 	// Deferred calls run last first: the chat is free again before "done"
 	// goes out, so a UI that sends on "done" never meets ErrBusy.
 	defer r.emit(Event{Type: EventDone})
 	defer e.end(t.ChatID)
-	if r.t.MaxSteps <= 0 {
-		r.t.MaxSteps = MaxSteps
-	}
-	if r.t.ResultBudget <= 0 {
-		r.t.ResultBudget = ResultBudget
-	}
 	// Persisting must outlive Stop: what arrived before it is kept.
 	store := context.WithoutCancel(ctx)
 	var user history.Message
@@ -359,6 +350,22 @@ func (e *Engine) Forget(chatID string) {
 	delete(e.seq, chatID)
 	delete(e.found, chatID)
 	delete(e.convos, chatID)
+}
+
+// runFor is a run of t on conversation c, with t's defaults filled in:
+// the step limit, the result budget, and the context window a
+// context-length error told, when t knows none.
+func (e *Engine) runFor(t Turn, c *convo) *run {
+	if t.MaxSteps <= 0 {
+		t.MaxSteps = MaxSteps
+	}
+	if t.ResultBudget <= 0 {
+		t.ResultBudget = ResultBudget
+	}
+	if t.ContextWindow <= 0 {
+		t.ContextWindow = c.window
+	}
+	return &run{e: e, t: t, conv: c}
 }
 
 // convo is the chat's conversation as the engine keeps it; fresh starts it

@@ -387,19 +387,13 @@ func (e *Engine) Measure(ctx context.Context, t Turn) (ContextView, error) {
 	if e.Running(t.ChatID) {
 		return ContextView{}, ErrBusy
 	}
-	if t.ResultBudget <= 0 {
-		t.ResultBudget = ResultBudget
-	}
 	e.mu.Lock()
 	own := &convo{}
 	if c := e.convos[t.ChatID]; c != nil {
 		own.cal, own.window = c.cal, c.window
 	}
 	e.mu.Unlock()
-	r := &run{e: e, t: t, conv: own}
-	if r.t.ContextWindow <= 0 {
-		r.t.ContextWindow = own.window
-	}
+	r := e.runFor(t, own)
 	tools, err := r.prepare(ctx, context.WithoutCancel(ctx))
 	if err != nil {
 		return ContextView{}, err
@@ -412,14 +406,7 @@ func (e *Engine) idle(t Turn) (*run, func(), error) {
 	if !e.begin(t.ChatID) {
 		return nil, nil, ErrBusy
 	}
-	if t.ResultBudget <= 0 {
-		t.ResultBudget = ResultBudget
-	}
-	r := &run{e: e, t: t, conv: e.convo(t.ChatID, false)}
-	if r.t.ContextWindow <= 0 {
-		r.t.ContextWindow = r.conv.window
-	}
-	return r, func() { e.end(t.ChatID) }, nil
+	return e.runFor(t, e.convo(t.ChatID, false)), func() { e.end(t.ChatID) }, nil
 }
 
 // prepare lists the tools, brings the conversation up to date and returns
