@@ -55,6 +55,29 @@ type Settings struct {
 	// ResultBudgets set that budget in characters per tool
 	// ("server__tool") or server ("server__*").
 	ResultBudgets map[string]int `json:"resultBudgets,omitempty"`
+	// Local is the model on this computer (the provider of kind KindLocal).
+	Local LocalSettings `json:"local,omitzero"`
+}
+
+// KindLocal is the provider "On this computer": a model the app runs
+// itself (llama.cpp's llama-server, package localmodel), spoken to over
+// the OpenAI wire. It has no base URL or key in the settings: the host
+// starts the runtime when a chat needs it and opens the provider then.
+const KindLocal provider.Kind = "local"
+
+// LocalSettings say which models run on this computer and how.
+type LocalSettings struct {
+	// DownloadURL is where models are downloaded from, in place of each
+	// model's own URL: an http(s) base URL the file names are appended to
+	// (a mirror), or a directory on disk (file:// or a path).
+	DownloadURL string `json:"downloadUrl,omitempty"`
+	// Files are GGUF files the user chose, by model name (the file's name
+	// without .gguf), beside the downloaded ones.
+	Files map[string]string `json:"files,omitempty"`
+	// Context is the context size in tokens (0: fitted to free memory).
+	Context int `json:"context,omitempty"`
+	// Threads (0: fitted to the CPU's cores).
+	Threads int `json:"threads,omitempty"`
 }
 
 // ProviderSettings is one configured model provider. APIKey is a
@@ -182,6 +205,7 @@ var defaultBaseURL = map[provider.Kind]string{
 	provider.KindOpenAI:    "https://api.openai.com/v1",
 	provider.KindAnthropic: "https://api.anthropic.com",
 	provider.KindOllama:    "http://127.0.0.1:11434",
+	KindLocal:              "", // the host opens it (package localmodel)
 }
 
 // DefaultBaseURL is the base URL a provider kind uses when none is given.
@@ -260,7 +284,7 @@ func (p ProviderSettings) Validate() error {
 		return errors.New("provider name is empty: give it a name such as \"OpenAI\" or \"Local Ollama\"")
 	}
 	if _, ok := defaultBaseURL[p.Kind]; !ok {
-		return fmt.Errorf("provider %q: kind %q is not one of openai, anthropic, ollama", p.Name, p.Kind)
+		return fmt.Errorf("provider %q: kind %q is not one of openai, anthropic, ollama, local", p.Name, p.Kind)
 	}
 	if p.BaseURL != "" {
 		u, err := url.Parse(p.BaseURL)
@@ -286,6 +310,9 @@ func (p ProviderSettings) Open(lookup func(kind, name string) (string, error)) (
 		if key, err = secrets.Expand(key, lookup); err != nil {
 			return nil, fmt.Errorf("provider %q key: %w", p.Name, err)
 		}
+	}
+	if p.Kind == KindLocal {
+		return nil, fmt.Errorf("provider %q runs on this computer: open it through the host, which starts its runtime", p.Name)
 	}
 	base := p.BaseURL
 	if base == "" {

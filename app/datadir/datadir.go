@@ -72,6 +72,9 @@ func (d Dir) Stores() string { return filepath.Join(string(d), "stores") }
 // Logs holds one size-capped stderr log per server.
 func (d Dir) Logs() string { return filepath.Join(string(d), "logs") }
 
+// Models is where the local model's GGUF files are downloaded.
+func (d Dir) Models() string { return filepath.Join(string(d), "models") }
+
 // Pins holds the hashes of the tool definitions the user trusted
 // (see mcpmanager/pins).
 func (d Dir) Pins() string { return filepath.Join(string(d), "pins.json") }
