@@ -146,7 +146,7 @@ type Info struct {
 func New(quit context.Context, dir datadir.Dir) *App {
 	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}, shown: make(chan struct{})}
 	c.life, c.stop = context.WithCancel(context.Background())
-	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus})
+	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus, OnLocal: c.onLocal})
 	c.asker = newAsker(c.emitEvent)
 	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
 	c.requests = c.h.Chats.Requests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker,

@@ -42,19 +42,21 @@ var EventList = []EventInfo{
 	{"EventAbout", EventAbout, nil},
 	{"EventToolsChanged", EventToolsChanged, nil},
 	{"EventNotice", EventNotice, Notice{}},
+	{"EventLocalModel", EventLocalModel, LocalModelView{}},
 }
 
 // EventTypes has a field of each type an event carries.
 type EventTypes struct {
-	ServerStatus ServerView   `json:"serverStatus"`
-	ServerLogin  LoginView    `json:"serverLogin"`
-	Chat         ChatEvent    `json:"chat"`
-	Approval     ApprovalView `json:"approval"`
-	Elicit       ElicitView   `json:"elicit"`
-	RequestDone  RequestDone  `json:"requestDone"`
-	TerminalData TerminalData `json:"terminalData"`
-	FileOpen     FileOpen     `json:"fileOpen"`
-	Notice       Notice       `json:"notice"`
+	ServerStatus ServerView     `json:"serverStatus"`
+	ServerLogin  LoginView      `json:"serverLogin"`
+	Chat         ChatEvent      `json:"chat"`
+	Approval     ApprovalView   `json:"approval"`
+	Elicit       ElicitView     `json:"elicit"`
+	RequestDone  RequestDone    `json:"requestDone"`
+	TerminalData TerminalData   `json:"terminalData"`
+	FileOpen     FileOpen       `json:"fileOpen"`
+	Notice       Notice         `json:"notice"`
+	LocalModel   LocalModelView `json:"localModel"`
 }
 
 // EventTypes is bound only for its result type: Wails writes the TypeScript

@@ -195,21 +195,9 @@ func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
 
 // ProviderModels lists the models the provider offers.
 func (a *SettingsPage) ProviderModels(name string) ([]provider.Model, error) {
-	s, err := a.h.Settings.Chat()
-	if err != nil {
-		return nil, err
-	}
-	ps, err := s.Provider(name)
-	if err != nil {
-		return nil, err
-	}
-	p, err := ps.Open(a.h.Secrets.Lookup)
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
 	defer cancel()
-	return p.Models(ctx)
+	return a.h.Chats.Models(ctx, name)
 }
 
 // DetectOllama reports whether an Ollama server answers on this machine.

@@ -222,9 +222,10 @@ func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthet
 
 // findTools searches the index and attaches what it finds to the next step.
 func (r *run) findTools(query string, params map[string]any) (*mcp.CallToolResult, error) {
-	limit := 5
+	most := cmp.Or(r.t.SearchLimit, 10)
+	limit := min(5, most)
 	if n, ok := params["limit"].(float64); ok && n >= 1 {
-		limit = min(int(n), 10)
+		limit = min(int(n), most)
 	}
 	ix, err := r.searchIndex()
 	if err != nil {

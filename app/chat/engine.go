@@ -164,6 +164,9 @@ type Turn struct {
 	// definitions may take before the model searches them (0:
 	// toolsearch.DefaultShare).
 	SearchShare int
+	// SearchLimit caps the tools one find_tools call attaches (0: 10); a
+	// small model on this computer is given few tools at a time.
+	SearchLimit int
 	// ContextWindow is the model's context window in tokens, 0 when not
 	// known (toolsearch.DefaultWindow is assumed).
 	ContextWindow int

@@ -74,6 +74,14 @@ func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.T
 	} else {
 		t.ContextWindow = c.ContextWindow(ctx, s, r.Provider, r.Model.Name)
 	}
+	if ps, err := s.Provider(r.Provider); err == nil && ps.Kind == chat.KindLocal && !r.Adhoc {
+		// A small model on a CPU: few tools in front of it at a time,
+		// unless the user chose when tool search turns on.
+		if s.ToolSearchAbove == 0 {
+			t.SearchAbove = LocalSearchAbove
+		}
+		t.SearchLimit = LocalSearchLimit
+	}
 	return t
 }
 
@@ -100,7 +108,6 @@ func Title(text string) string {
 // Model opens a configured provider ("" for the default) with its key from
 // the keyring, and the model to use (given, else the provider's default).
 func (c *Chats) Model(s chat.Settings, providerName, model string) (chat.Model, string, error) {
-	h := c.h
 	ps, err := s.Provider(providerName)
 	if err != nil {
 		return chat.Model{}, "", err
@@ -109,11 +116,39 @@ func (c *Chats) Model(s chat.Settings, providerName, model string) (chat.Model, 
 	if model == "" {
 		return chat.Model{}, "", chat.ErrNoModel
 	}
-	p, err := ps.Open(h.store.Lookup)
+	p, err := c.open(s, ps)
 	if err != nil {
 		return chat.Model{}, "", err
 	}
 	return chat.Model{Provider: p, Name: model, Images: ps.AcceptsImages(model), Audio: ps.AcceptsAudio(model)}, ps.Name, nil
+}
+
+// open opens a configured provider: the model on this computer through
+// Local, any other with its key from the keyring.
+func (c *Chats) open(s chat.Settings, ps chat.ProviderSettings) (provider.Provider, error) {
+	if ps.Kind == chat.KindLocal {
+		return &localProvider{l: c.h.Local, name: ps.Name, s: s}, nil
+	}
+	return ps.Open(c.h.store.Lookup)
+}
+
+// Models lists the models of the provider named name ("" for the
+// default); the model on this computer lists those installed, without
+// starting.
+func (c *Chats) Models(ctx context.Context, name string) ([]provider.Model, error) {
+	s, err := c.h.Settings.Chat()
+	if err != nil {
+		return nil, err
+	}
+	ps, err := s.Provider(name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.open(s, ps)
+	if err != nil {
+		return nil, err
+	}
+	return p.Models(ctx)
 }
 
 // FallbackModel is the model servers' sampling requests use when a chat

@@ -47,6 +47,12 @@ func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName
 	if w := ps.ContextWindows[model]; w > 0 {
 		return w
 	}
+	if ps.Kind == chat.KindLocal { // the context it runs (or would run) with
+		if plan, _, err := h.Local.Plan(s, model); err == nil {
+			return plan.Context
+		}
+		return 0
+	}
 	key := ps.Name + "\x00" + ps.BaseURL
 	l, _ := modelLists.Load(key)
 	ml, ok := l.(modelList)

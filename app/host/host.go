@@ -6,7 +6,7 @@
 // testing, logging in), Tools (what running servers offer, calls, the
 // gateway 'serve' holds), Chats (a chat turn's set-up), Settings, Secrets,
 // Library, Workspace, Bundles, MCPRegistry, Pins, Tasks, Downloads, Icons,
-// Apps. The front doors name engine types but call nothing of the engine
+// Apps, Local. The front doors name engine types but call nothing of the engine
 // (layout_test.go checks it). It has no Wails, no flags and prints nothing.
 //
 // The CLI opens a Host the same way and calls Servers.Run with the servers
@@ -50,6 +50,8 @@ type Options struct {
 	OnStatus func(supervisor.Status)
 	// OnLoginURL gets an OAuth login's authorization URL before the browser opens.
 	OnLoginURL func(server, url string)
+	// OnLocal gets every change of the local model's status; it must not block.
+	OnLocal func(LocalStatus)
 }
 
 // Host is one opened data directory and the servers running for it.
@@ -80,6 +82,7 @@ type Host struct {
 	Downloads   *Downloads   // package downloads before a server's first start
 	Icons       *Icons       // servers' icons as the window shows them
 	Apps        *Apps        // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
+	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
 
 	// pins are the trusted tool definitions; the registry's gate.
 	pins *pins.Store
@@ -111,6 +114,7 @@ func Open(opts Options) *Host {
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
 	h.Skills = &Skills{h}
 	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]map[appKey]string{}}
+	h.Local = &Local{h: h, onStatus: opts.OnLocal}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
@@ -140,7 +144,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = cmp.Or(h.Apps.close(ctx), h.mgr.Close(ctx)) // the built-ins' release closes the workspace
+		h.closeErr = cmp.Or(h.Apps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx)) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }

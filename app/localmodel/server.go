@@ -61,6 +61,8 @@ type Options struct {
 	QuantizedKV bool
 	// LogPath receives the server's output (appended); "" discards it.
 	LogPath string
+	// OnStatus gets every change of Status; it must not block.
+	OnStatus func(Status)
 }
 
 // State of the server.
@@ -158,8 +160,12 @@ func (s *Server) Status() Status {
 
 func (s *Server) set(f func(*Status)) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	f(&s.status)
+	st := s.status
+	s.mu.Unlock()
+	if s.opts.OnStatus != nil {
+		s.opts.OnStatus(st)
+	}
 }
 
 // run starts the server, and again each time it exits, until ctx ends.

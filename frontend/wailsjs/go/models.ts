@@ -223,6 +223,19 @@ export namespace app {
 	    written?: string;
 	    retry?: boolean;
 	}
+	export interface LocalModelView {
+	    state: string;
+	    model: string;
+	    err: string;
+	    restarts: number;
+	    context: number;
+	    threads: number;
+	    quantizedKv: boolean;
+	    memoryMb: number;
+	    kvMemoryMb: number;
+	    why: string;
+	    logPath: string;
+	}
 	export interface Notice {
 	    id: string;
 	    chatId?: string;
@@ -299,6 +312,7 @@ export namespace app {
 	    terminalData: TerminalData;
 	    fileOpen: FileOpen;
 	    notice: Notice;
+	    localModel: LocalModelView;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -363,6 +377,7 @@ export namespace app {
 	    models: string[];
 	    default: string;
 	}
+	
 	export interface LogEntryView {
 	    level: string;
 	    logger: string;

@@ -16,6 +16,10 @@ export function DownloadTimeoutSeconds():Promise<number>;
 
 export function KeyringStatus():Promise<string>;
 
+export function LocalModelLog(arg1:number):Promise<Array<string>>;
+
+export function LocalModelStatus():Promise<app.LocalModelView>;
+
 export function ProviderModels(arg1:string):Promise<Array<provider.Model>>;
 
 export function SaveProvider(arg1:app.ProviderInput):Promise<void>;
@@ -37,5 +41,7 @@ export function SetTaskSettings(arg1:app.TaskSettingsView):Promise<void>;
 export function SetToolPolicy(arg1:string,arg2:string):Promise<void>;
 
 export function SetToolSearch(arg1:string,arg2:number,arg3:number,arg4:Array<string>):Promise<void>;
+
+export function StopLocalModel():Promise<void>;
 
 export function TaskSettings():Promise<app.TaskSettingsView>;

@@ -26,6 +26,14 @@ export function KeyringStatus() {
   return window['go']['app']['SettingsPage']['KeyringStatus']();
 }
 
+export function LocalModelLog(arg1) {
+  return window['go']['app']['SettingsPage']['LocalModelLog'](arg1);
+}
+
+export function LocalModelStatus() {
+  return window['go']['app']['SettingsPage']['LocalModelStatus']();
+}
+
 export function ProviderModels(arg1) {
   return window['go']['app']['SettingsPage']['ProviderModels'](arg1);
 }
@@ -68,6 +76,10 @@ export function SetToolPolicy(arg1, arg2) {
 
 export function SetToolSearch(arg1, arg2, arg3, arg4) {
   return window['go']['app']['SettingsPage']['SetToolSearch'](arg1, arg2, arg3, arg4);
+}
+
+export function StopLocalModel() {
+  return window['go']['app']['SettingsPage']['StopLocalModel']();
 }
 
 export function TaskSettings() {

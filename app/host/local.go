@@ -1,0 +1,400 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/localmodel"
+)
+
+// Local runs the model on this computer: the provider of kind
+// chat.KindLocal ("On this computer"). Opening the provider starts
+// nothing; its first request starts llama-server with the model asked
+// for (a request for another model restarts it with that one), fitted to
+// the machine (localmodel.Fit), and waits until the model is loaded. It
+// runs until the app closes, or LocalIdle passes without a request. A
+// crash is restarted by the server's supervisor; a request meanwhile
+// gets ErrLocalRestarting. Its log is beside the servers' logs.
+type Local struct {
+	h *Host
+	// onStatus gets every change of Status (Options.OnLocal).
+	onStatus func(LocalStatus)
+
+	// startMu is held while a server starts or stops, so two requests
+	// do not start two.
+	startMu sync.Mutex
+
+	mu     sync.Mutex
+	srv    *localmodel.Server
+	name   string // the model srv runs
+	plan   localmodel.Plan
+	state  localmodel.State
+	err    string // why the last start failed, or why the server exited
+	idle   *time.Timer
+	inUse  int // requests streaming now; the idle stop waits for 0
+	closed bool
+
+	plans sync.Map // model path → planAt: Fit's answer, until the file changes
+}
+
+// LocalIdle is how long the model stays loaded without a request.
+var LocalIdle = 15 * time.Minute
+
+// Local model tuning for chats: tool search above this many tools, and
+// this many tools per search, since a small model picks worse from many.
+var (
+	LocalSearchAbove = 8
+	LocalSearchLimit = 3
+)
+
+// Sentinel errors of the local model.
+var (
+	// ErrLocalRestarting: llama-server exited and is being started again.
+	ErrLocalRestarting = errors.New("the model on this computer stopped and is starting again")
+	// ErrLocalStopped: the app is closing.
+	ErrLocalStopped = errors.New("the model on this computer is stopped: the app is closing")
+)
+
+// LocalStatus is what the model on this computer is doing.
+type LocalStatus struct {
+	State    string // stopped, starting, ready, restarting, failed
+	Model    string // the model it runs (or starts)
+	Err      string // why it failed or exited
+	Restarts int
+	Context  int // tokens
+	Threads  int
+	// QuantizedKV: the KV cache is q8_0 (memory was short).
+	QuantizedKV bool
+	// Memory is what it takes, in bytes: the weights, the KV cache at
+	// Context, the compute buffers.
+	Memory, KVMemory int64
+	Why              string // how the context was chosen
+	LogPath          string
+}
+
+// localFailed is LocalStatus.State when the last start failed.
+const localFailed localmodel.State = "failed"
+
+// LogPath is the runtime's log file.
+func (l *Local) LogPath() string { return filepath.Join(l.h.dir.Logs(), "local-model.log") }
+
+// Status is what the model on this computer is doing now.
+func (l *Local) Status() LocalStatus {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.statusLocked()
+}
+
+func (l *Local) statusLocked() LocalStatus {
+	st := LocalStatus{State: string(localmodel.Stopped), Model: l.name, Err: l.err, LogPath: l.LogPath()}
+	if l.state != "" {
+		st.State = string(l.state)
+	}
+	if l.srv != nil {
+		s := l.srv.Status()
+		st.Restarts = s.Restarts
+		if s.Err != "" {
+			st.Err = s.Err
+		}
+	}
+	if l.name != "" {
+		st.Context, st.Threads, st.QuantizedKV = l.plan.Context, l.plan.Threads, l.plan.QuantizedKV
+		st.Memory, st.KVMemory, st.Why = l.plan.Total, l.plan.KVBytes, l.plan.Why
+	}
+	return st
+}
+
+// changed tells onStatus.
+func (l *Local) changed() {
+	if l.onStatus != nil {
+		l.onStatus(l.Status())
+	}
+}
+
+type planAt struct {
+	mod  time.Time
+	size int64
+	plan localmodel.Plan
+}
+
+// Plan is how the model named name would run here now: the settings'
+// context and threads if set, else fitted to the free memory and CPUs.
+func (l *Local) Plan(s chat.Settings, name string) (localmodel.Plan, string, error) {
+	path, err := l.h.modelPath(s, name)
+	if err != nil {
+		return localmodel.Plan{}, "", err
+	}
+	l.mu.Lock()
+	if l.srv != nil && l.name == name {
+		p := l.plan
+		l.mu.Unlock()
+		return p, path, nil // what it runs with, not what would fit now
+	}
+	l.mu.Unlock()
+	st, err := statFile(path)
+	if err != nil {
+		return localmodel.Plan{}, "", err
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%d", path, s.Local.Context, s.Local.Threads)
+	if v, ok := l.plans.Load(key); ok {
+		if pa := v.(planAt); pa.mod.Equal(st.ModTime()) && pa.size == st.Size() {
+			return pa.plan, path, nil
+		}
+	}
+	p, err := localmodel.Fit(path, localmodel.ThisMachine(), s.Local.Context, s.Local.Threads)
+	if err != nil {
+		return localmodel.Plan{}, "", err
+	}
+	l.plans.Store(key, planAt{st.ModTime(), st.Size(), p})
+	return p, path, nil
+}
+
+// ensure makes the server run model name, starting (or restarting with
+// that model) and waiting until it is loaded.
+func (l *Local) ensure(ctx context.Context, name string) (*localmodel.Server, error) {
+	l.startMu.Lock()
+	defer l.startMu.Unlock()
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, ErrLocalStopped
+	}
+	if l.srv != nil && l.name == name {
+		srv := l.srv
+		l.mu.Unlock()
+		return srv, nil
+	}
+	old := l.srv
+	l.srv = nil
+	l.mu.Unlock()
+	if old != nil {
+		_ = old.Close(context.WithoutCancel(ctx))
+	}
+	s, err := l.h.Settings.Chat()
+	if err != nil {
+		return nil, err
+	}
+	plan, path, err := l.Plan(s, name)
+	if err != nil {
+		return nil, err
+	}
+	bin, err := localmodel.FindRuntime()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.name, l.plan, l.state, l.err = name, plan, localmodel.Starting, ""
+	l.mu.Unlock()
+	l.changed()
+	srv, err := localmodel.Start(ctx, localmodel.Options{
+		Binary: bin, Model: path, Alias: name,
+		Context: plan.Context, Threads: plan.Threads, QuantizedKV: plan.QuantizedKV,
+		LogPath: l.LogPath(),
+		OnStatus: func(localmodel.Status) {
+			l.mu.Lock()
+			if l.srv != nil && l.name == name {
+				l.state = l.srv.Status().State
+			}
+			l.mu.Unlock()
+			l.changed()
+		},
+	})
+	l.mu.Lock()
+	if err != nil {
+		l.state, l.err = localFailed, err.Error()
+		l.mu.Unlock()
+		l.changed()
+		return nil, fmt.Errorf("start the model on this computer (%s): %w", name, err)
+	}
+	if l.closed {
+		l.mu.Unlock()
+		_ = srv.Close(context.WithoutCancel(ctx))
+		return nil, ErrLocalStopped
+	}
+	l.srv, l.state = srv, srv.Status().State
+	l.mu.Unlock()
+	l.changed()
+	return srv, nil
+}
+
+// begin and end bracket a request: the idle stop counts from the last end.
+func (l *Local) begin() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inUse++
+	if l.idle != nil {
+		l.idle.Stop()
+	}
+}
+
+func (l *Local) end() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inUse--
+	if l.inUse > 0 || l.closed {
+		return
+	}
+	if l.idle != nil {
+		l.idle.Stop()
+	}
+	l.idle = time.AfterFunc(LocalIdle, l.stopIdle)
+}
+
+// stopIdle stops the server if no request came since the timer was set.
+func (l *Local) stopIdle() {
+	l.startMu.Lock()
+	defer l.startMu.Unlock()
+	l.mu.Lock()
+	srv := l.srv
+	if l.inUse > 0 || srv == nil {
+		l.mu.Unlock()
+		return
+	}
+	l.srv, l.state = nil, localmodel.Stopped
+	l.mu.Unlock()
+	_ = srv.Close(context.Background())
+	l.changed()
+}
+
+// Stop stops the model (Settings → Providers, or a model removed); the
+// next request starts it again.
+func (l *Local) Stop(ctx context.Context) error {
+	l.startMu.Lock()
+	defer l.startMu.Unlock()
+	l.mu.Lock()
+	srv := l.srv
+	l.srv, l.state = nil, localmodel.Stopped
+	if l.idle != nil {
+		l.idle.Stop()
+	}
+	l.mu.Unlock()
+	var err error
+	if srv != nil {
+		err = srv.Close(ctx)
+	}
+	l.changed()
+	return err
+}
+
+// close stops the server for good (Host.Close).
+func (l *Local) close(ctx context.Context) error {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	return l.Stop(ctx)
+}
+
+// localProvider is the provider "On this computer": OpenAI's wire to the
+// llama-server running the model a request names, started on demand.
+// It asks the server's address at each request, since a restart after a
+// crash moves it to another port.
+type localProvider struct {
+	l    *Local
+	name string // the provider's name in the settings
+	s    chat.Settings
+}
+
+var _ provider.Provider = (*localProvider)(nil)
+
+// Stream starts the model if needed and streams req to it.
+func (p *localProvider) Stream(ctx context.Context, req provider.Request, on func(provider.Event)) (provider.Response, error) {
+	p.l.begin()
+	defer p.l.end()
+	srv, err := p.l.ensure(ctx, req.Model)
+	if err != nil {
+		return provider.Response{}, &provider.Error{Provider: p.name, Op: "start", Err: err}
+	}
+	if st := srv.Status(); st.State != localmodel.Ready {
+		return provider.Response{}, p.restarting(st)
+	}
+	op, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: p.name, BaseURL: srv.BaseURL(), APIKey: srv.APIKey()})
+	if err != nil {
+		return provider.Response{}, err
+	}
+	resp, err := op.Stream(ctx, req, on)
+	if err != nil && ctx.Err() == nil {
+		if st := srv.Status(); st.State != localmodel.Ready || errors.Is(err, provider.ErrUnreachable) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
+			return resp, p.restarting(st)
+		}
+	}
+	return resp, err
+}
+
+// restarting is the error a request gets while the server is down.
+func (p *localProvider) restarting(st localmodel.Status) error {
+	why := st.Err
+	if why == "" {
+		why = "it exited"
+	}
+	return &provider.Error{Provider: p.name, Op: "chat", Err: fmt.Errorf("%w (%s): send your message again in a moment; if it keeps stopping, see its log %s", ErrLocalRestarting, why, p.l.LogPath())}
+}
+
+// Models lists the models installed to run here, without starting any,
+// each with the context it would run with.
+func (p *localProvider) Models(ctx context.Context) ([]provider.Model, error) {
+	names, err := p.l.h.localModelNames(p.s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]provider.Model, 0, len(names))
+	for _, n := range names {
+		m := provider.Model{ID: n, Name: n}
+		if plan, _, err := p.l.Plan(p.s, n); err == nil {
+			m.ContextWindow = plan.Context
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// LogTail is the last lines of the runtime's log (none when it never ran).
+func (l *Local) LogTail(lines int) ([]string, error) {
+	b, err := readTail(l.LogPath(), 256<<10)
+	if errors.Is(err, os.ErrNotExist) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(all) > lines && lines > 0 {
+		all = all[len(all)-lines:]
+	}
+	return all, nil
+}
+
+// readTail reads at most n bytes from the end of the file at p.
+func readTail(p string, n int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off := max(st.Size()-n, 0)
+	b := make([]byte, st.Size()-off)
+	_, err = f.ReadAt(b, off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if off > 0 { // start at a whole line
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return b, nil
+}

@@ -1,0 +1,146 @@
+//go:build llama
+
+// The model on this computer through the host, with the real runtime
+// (make test-llama sets SWITCHBOARD_LLAMA_SERVER and SWITCHBOARD_LLAMA_SRC).
+package host
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/app/localmodel"
+	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
+)
+
+// waitLocal reads statuses until one is in state want.
+func waitLocal(t *testing.T, ch <-chan LocalStatus, want string) LocalStatus {
+	t.Helper()
+	timeout := time.After(2 * time.Minute)
+	for {
+		select {
+		case st := <-ch:
+			if st.State == want {
+				return st
+			}
+		case <-timeout:
+			t.Fatalf("the local model never became %s", want)
+		}
+	}
+}
+
+func TestLocalModelRunsChatsAndRestartsAfterACrash(t *testing.T) {
+	src := os.Getenv("SWITCHBOARD_LLAMA_SRC")
+	if src == "" || os.Getenv("SWITCHBOARD_LLAMA_SERVER") == "" {
+		t.Fatal("SWITCHBOARD_LLAMA_SERVER and SWITCHBOARD_LLAMA_SRC must be set: run 'make test-llama'")
+	}
+	old := localmodel.RestartBackoff
+	localmodel.RestartBackoff = 2 * time.Second // long enough to send a message while it is down
+	t.Cleanup(func() { localmodel.RestartBackoff = old })
+
+	dir := datadir.Dir(t.TempDir())
+	if err := dir.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	statuses := make(chan LocalStatus, 64)
+	h := Open(Options{Dir: dir, OnLocal: func(st LocalStatus) {
+		select {
+		case statuses <- st:
+		default:
+		}
+	}})
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			h.Close(context.Background())
+		}
+	})
+	if err := os.MkdirAll(dir.Models(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := testmodel.Write(filepath.Join(dir.Models(), "tiny.gguf"), src, testmodel.Tiny, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Settings.SaveProvider(chat.ProviderSettings{Name: "On this computer", Kind: chat.KindLocal, DefaultModel: "tiny"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.Settings.Chat()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Listing the models and measuring the window start nothing.
+	ms, err := h.Chats.Models(t.Context(), "")
+	if err != nil || len(ms) != 1 || ms[0].ID != "tiny" || ms[0].ContextWindow != 4096 {
+		t.Fatalf("models = %+v, %v; want tiny with its fitted 4096-token context", ms, err)
+	}
+	m, name, err := h.Chats.Model(s, "", "")
+	if err != nil || m.Name != "tiny" || name != "On this computer" {
+		t.Fatalf("model = %+v %q, %v", m, name, err)
+	}
+	turn := h.Chats.Turn(t.Context(), s, TurnRequest{ChatID: "c", Text: "hi", Provider: name, Model: m})
+	if turn.ContextWindow != 4096 || turn.SearchAbove != LocalSearchAbove || turn.SearchLimit != LocalSearchLimit {
+		t.Fatalf("turn: window %d, search above %d, limit %d", turn.ContextWindow, turn.SearchAbove, turn.SearchLimit)
+	}
+	if st := h.Local.Status(); st.State != "stopped" {
+		t.Fatalf("before the first message the model is %s", st.State)
+	}
+
+	ask := func() error {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
+		_, err := m.Provider.Stream(ctx, provider.Request{Model: m.Name, MaxTokens: 4,
+			Messages: []provider.Message{{Role: provider.RoleUser, Text: "Say hello."}}}, func(provider.Event) {})
+		return err
+	}
+	// The first message starts it.
+	if err := ask(); err != nil {
+		t.Fatalf("first message: %v", err)
+	}
+	st := h.Local.Status()
+	if st.State != "ready" || st.Model != "tiny" || st.Context != 4096 || st.Memory <= 0 {
+		t.Fatalf("status after the first message: %+v", st)
+	}
+	if lines, err := h.Local.LogTail(200); err != nil || !strings.Contains(strings.Join(lines, "\n"), "llama") {
+		t.Fatalf("log %s: %v, %d lines", h.Local.LogPath(), err, len(lines))
+	}
+
+	// A crash: a message meanwhile gets a clear error, then it is back.
+	pid := h.Local.srv.Status().PID
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitLocal(t, statuses, "restarting")
+	err = ask()
+	if !errors.Is(err, ErrLocalRestarting) || !strings.Contains(err.Error(), "send your message again") || !strings.Contains(err.Error(), "local-model.log") {
+		t.Fatalf("a message while it restarts: %v", err)
+	}
+	waitLocal(t, statuses, "ready")
+	if err := ask(); err != nil {
+		t.Fatalf("after the restart: %v", err)
+	}
+	if st := h.Local.Status(); st.Restarts != 1 {
+		t.Fatalf("restarts = %d", st.Restarts)
+	}
+
+	// The app closing stops it.
+	pid = h.Local.srv.Status().PID
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	closed = true
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Fatalf("llama-server (pid %d) outlived the app", pid)
+	}
+	if err := ask(); !errors.Is(err, ErrLocalStopped) {
+		t.Fatalf("a message after close: %v", err)
+	}
+}

@@ -1,0 +1,161 @@
+package localmodel
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+)
+
+// Plan is how a model runs on this machine: the context size, threads and
+// KV cache type Fit chose, and the memory they take.
+type Plan struct {
+	Context     int  // tokens
+	Threads     int  //
+	QuantizedKV bool // q8_0 instead of f16
+	// ModelBytes is the weights' size (the file's); KVBytes the KV cache's
+	// at Context; Total both plus llama.cpp's compute buffers.
+	ModelBytes, KVBytes, Total int64
+	// TrainedContext is the longest context the model was trained for.
+	TrainedContext int
+	// Why says, in a line, how the context was chosen.
+	Why string
+}
+
+// Machine is what Fit fits to.
+type Machine struct {
+	// Available is the memory free for the model in bytes (0: unknown,
+	// then a context of FallbackContext with a q8 KV cache).
+	Available int64
+	// CPUs is the number of logical CPUs.
+	CPUs int
+}
+
+// ThisMachine is the memory available now and the CPUs.
+func ThisMachine() Machine { return Machine{Available: availableMemory(), CPUs: runtime.NumCPU()} }
+
+// Limits of the fit, variables so tests can change them.
+var (
+	// MaxContext caps the context Fit chooses: a small model on a CPU
+	// reads a longer prompt too slowly to be worth the memory.
+	MaxContext = 32768
+	// MinContext is the least Fit chooses, whatever the memory says.
+	MinContext = 4096
+	// GoodContext is long enough that Fit keeps the f16 cache rather than
+	// double it with q8.
+	GoodContext = 16384
+	// FallbackContext is the context when the free memory is unknown.
+	FallbackContext = 8192
+	// MemoryShare is the part of the available memory the model may take,
+	// so the rest of the machine (the app, its servers, a browser) goes on.
+	MemoryShare = 0.6
+	// computeBytes is llama.cpp's compute and output buffers, about.
+	computeBytes int64 = 300 << 20
+)
+
+// Fit chooses how to run the GGUF model at path on m. context and threads,
+// when positive, are the user's and kept (the memory is still said).
+func Fit(path string, m Machine, context, threads int) (Plan, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("the model file: %w", err)
+	}
+	f, err := gguf.ReadFile(path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("the model file is not a GGUF model llama.cpp can load: %w", err)
+	}
+	arch := f.String("general.architecture")
+	layers := int64(f.Uint(arch + ".block_count"))
+	heads := int64(f.Uint(arch + ".attention.head_count"))
+	kvHeads := int64(f.Uint(arch + ".attention.head_count_kv"))
+	if kvHeads == 0 {
+		kvHeads = heads
+	}
+	keyLen, valLen := int64(f.Uint(arch+".attention.key_length")), int64(f.Uint(arch+".attention.value_length"))
+	if keyLen == 0 && heads > 0 {
+		keyLen = int64(f.Uint(arch+".embedding_length")) / heads
+	}
+	if valLen == 0 {
+		valLen = keyLen
+	}
+	p := Plan{ModelBytes: st.Size(), TrainedContext: int(f.Uint(arch + ".context_length")), Threads: threads}
+	if p.Threads <= 0 {
+		p.Threads = fitThreads(m.CPUs)
+	}
+	// Bytes of K and V per token at f16; q8_0 stores 34 bytes per 32 values.
+	perToken := layers * kvHeads * (keyLen + valLen) * 2
+	kvAt := func(n int, q bool) int64 {
+		b := perToken * int64(n)
+		if q {
+			b = b * 34 / 64
+		}
+		return b
+	}
+	upper := MaxContext
+	if p.TrainedContext > 0 {
+		upper = min(upper, p.TrainedContext)
+	}
+	switch {
+	case context > 0:
+		p.Context = context
+		p.QuantizedKV = m.Available > 0 && p.ModelBytes+computeBytes+kvAt(context, false) > int64(float64(m.Available)*MemoryShare)
+		p.Why = "set in Settings → Providers"
+	case m.Available <= 0 || perToken == 0:
+		p.Context, p.QuantizedKV = min(FallbackContext, upper), true
+		p.Why = "the free memory is unknown"
+	default:
+		budget := int64(float64(m.Available)*MemoryShare) - p.ModelBytes - computeBytes
+		// The longest context whose cache fits: f16 when it reaches
+		// GoodContext or q8 would not be longer, else q8 (half the memory,
+		// about the same answers); MinContext with q8 when nothing fits.
+		f16 := largestFit(budget, upper, func(n int) int64 { return kvAt(n, false) })
+		q8 := largestFit(budget, upper, func(n int) int64 { return kvAt(n, true) })
+		switch {
+		case f16 > 0 && (f16 >= q8 || f16 >= GoodContext):
+			p.Context, p.QuantizedKV = f16, false
+		case q8 > 0:
+			p.Context, p.QuantizedKV = q8, true
+		default:
+			p.Context, p.QuantizedKV = MinContext, true
+		}
+		p.Why = fmt.Sprintf("fits %s of the %s free", human(int64(float64(m.Available)*MemoryShare)), human(m.Available))
+	}
+	p.KVBytes = kvAt(p.Context, p.QuantizedKV)
+	p.Total = p.ModelBytes + p.KVBytes + computeBytes
+	return p, nil
+}
+
+// largestFit is the largest power of two from MinContext up to upper
+// (or upper itself) whose cost fits budget; 0 when MinContext does not.
+func largestFit(budget int64, upper int, cost func(int) int64) int {
+	best := 0
+	for n := MinContext; n <= upper; n *= 2 {
+		if cost(n) > budget {
+			break
+		}
+		best = n
+	}
+	if best > 0 && best < upper && best*2 > upper && cost(upper) <= budget {
+		best = upper
+	}
+	return best
+}
+
+// fitThreads is the threads generation uses: every CPU on a small
+// machine; on a larger one, half (generation is bound by memory, and the
+// other half are most often a core's second hardware thread).
+func fitThreads(cpus int) int {
+	if cpus <= 4 {
+		return max(cpus, 1)
+	}
+	return cpus / 2
+}
+
+// human is bytes in GB or MB, as the window says them.
+func human(b int64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%d MB", b>>20)
+}

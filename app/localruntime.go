@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
+)
+
+// EventLocalModel carries a LocalModelView: the model on this computer
+// started, became ready, crashed and restarts, or stopped.
+const EventLocalModel = "local:status"
+
+// LocalModelView is what the model on this computer is doing, as Settings
+// → Providers shows it.
+type LocalModelView struct {
+	// State: stopped, starting, ready, restarting, failed.
+	State    string `json:"state"`
+	Model    string `json:"model"`
+	Err      string `json:"err"`
+	Restarts int    `json:"restarts"`
+	Context  int    `json:"context"`
+	Threads  int    `json:"threads"`
+	// QuantizedKV: the KV cache is stored as q8_0 since memory is short.
+	QuantizedKV bool `json:"quantizedKv"`
+	// MemoryMB is what it takes in all; KVMemoryMB the KV cache's part.
+	MemoryMB   int64  `json:"memoryMb"`
+	KVMemoryMB int64  `json:"kvMemoryMb"`
+	Why        string `json:"why"`
+	LogPath    string `json:"logPath"`
+}
+
+func localModelView(s host.LocalStatus) LocalModelView {
+	return LocalModelView{State: s.State, Model: s.Model, Err: s.Err, Restarts: s.Restarts, Context: s.Context,
+		Threads: s.Threads, QuantizedKV: s.QuantizedKV, MemoryMB: s.Memory >> 20, KVMemoryMB: s.KVMemory >> 20,
+		Why: s.Why, LogPath: s.LogPath}
+}
+
+// onLocal forwards the local model's status to the window.
+func (a *core) onLocal(s host.LocalStatus) { a.emitEvent(EventLocalModel, localModelView(s)) }
+
+// LocalModelStatus is what the model on this computer is doing now.
+func (a *SettingsPage) LocalModelStatus() LocalModelView { return localModelView(a.h.Local.Status()) }
+
+// StopLocalModel stops the model on this computer, freeing its memory;
+// the next message to it starts it again.
+func (a *SettingsPage) StopLocalModel() error {
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return a.h.Local.Stop(ctx)
+}
+
+// LocalModelLog is the last lines of the local model's log.
+func (a *SettingsPage) LocalModelLog(lines int) ([]string, error) { return a.h.Local.LogTail(lines) }
