@@ -3,6 +3,7 @@ import { call, ChatSettings, DeleteProvider, DetectOllama, hasBackend, SaveProvi
 import type { app } from '../../backend';
 import { message } from '../../servers';
 import { useConfigVersion } from '../../store';
+import { LocalModelStatus } from './LocalModelStatus';
 
 type ProviderView = app.ProviderView;
 
@@ -44,14 +45,14 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
           {list.map((p) => (
             <tr key={p.name} aria-label={p.name}>
               <td>{p.name} {p.default && <span className="badge">default</span>}</td>
-              <td>{KINDS.find((k) => k.kind === p.kind)?.label ?? p.kind}</td>
+              <td>{p.kind === 'local' ? 'On this computer' : KINDS.find((k) => k.kind === p.kind)?.label ?? p.kind}</td>
               <td className="small"><code>{p.baseUrl}</code></td>
               <td>{p.defaultModel || <span className="muted">—</span>}</td>
               <td>{p.hasKey ? 'stored' : <span className="muted">none</span>}</td>
               <td>{imagesLabel(p)}</td>
               <td>{audioLabel(p)}</td>
               <td className="row-actions">
-                <button type="button" onClick={() => setEditing(p)}>Edit</button>{' '}
+                {p.kind !== 'local' && <><button type="button" onClick={() => setEditing(p)}>Edit</button>{' '}</>}
                 {!p.default && <button type="button" onClick={() => call(() => SetDefaultProvider(p.name)).then(load, (e: unknown) => setErr(message(e)))}>Make default</button>}{' '}
                 <DeleteButton name={p.name} onDone={load} onError={setErr} />
               </td>
@@ -60,6 +61,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
           {list.length === 0 && <tr><td colSpan={8} className="muted">No provider yet. Add one to start chatting.</td></tr>}
         </tbody>
       </table>
+      {list.some((p) => p.kind === 'local') && <LocalModelStatus />}
       {editing ? (
         <ProviderForm initial={editing} onDone={() => { setEditing(null); load(); }} onCancel={() => setEditing(null)} />
       ) : (

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { LocalModelStatus } from './LocalModelStatus';
+import { EventLocalModel } from '../../backend';
+import type { app } from '../../backend';
+
+const base: app.LocalModelView = {
+  state: 'ready', model: 'qwen3-1.7b', err: '', restarts: 0, context: 16384, threads: 2, quantizedKv: false,
+  memoryMb: 3200, kvMemoryMb: 1792, why: 'fits 9.6 GB of the 16.0 GB free', logPath: '/data/logs/local-model.log',
+};
+
+describe('LocalModelStatus', () => {
+  const listeners: Record<string, (p: unknown) => void> = {};
+  let stops = 0;
+  function bind(v: app.LocalModelView) {
+    stops = 0;
+    window.go = {
+      app: {
+        App: { Info: async () => ({}) },
+        SettingsPage: {
+          LocalModelStatus: async () => v,
+          StopLocalModel: async () => { stops++; },
+          LocalModelLog: async () => ['llama_model_loader: loaded meta data', 'main: server is listening'],
+        },
+      },
+    } as unknown as typeof window.go;
+    window.runtime = {
+      EventsOnMultiple: (name: string, fn: (p: unknown) => void) => { listeners[name] = fn; return () => delete listeners[name]; },
+    } as unknown as typeof window.runtime;
+  }
+  afterEach(() => {
+    window.go = undefined as unknown as typeof window.go;
+    window.runtime = undefined as unknown as typeof window.runtime;
+  });
+
+  it('says what it runs, with what context and memory, and stops on request', async () => {
+    bind(base);
+    render(<LocalModelStatus />);
+    expect((await screen.findByRole('status')).textContent).toMatch(/Ready · qwen3-1\.7b/);
+    expect(screen.getByText(/Context 16,384 tokens \(fits 9\.6 GB/).textContent).toMatch(/KV cache f16, 1,792 MB · about 3\.1 GB in all · 2 threads/);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop (free its memory)' }));
+    await act(async () => {});
+    expect(stops).toBe(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Show log' }));
+    expect((await screen.findByLabelText('Local model log')).textContent).toMatch(/server is listening/);
+  });
+
+  it('shows a crash as it happens, with why and where its log is', async () => {
+    bind(base);
+    render(<LocalModelStatus />);
+    await screen.findByText(/Ready/);
+    act(() => listeners[EventLocalModel]({ ...base, state: 'restarting', err: 'llama-server stopped: signal: killed', restarts: 1 }));
+    expect(screen.getByRole('status').textContent).toMatch(/Stopped unexpectedly; starting again/);
+    expect(screen.getByRole('alert').textContent).toMatch(/signal: killed\. Its log says more: \/data\/logs\/local-model\.log/);
+    act(() => listeners[EventLocalModel]({ ...base, state: 'ready', restarts: 1 }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

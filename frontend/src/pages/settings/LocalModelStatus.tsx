@@ -1,0 +1,60 @@
+import { useEffect, useState } from 'react';
+import { EventLocalModel, LocalModelLog, LocalModelStatus as status, StopLocalModel, call, hasBackend, hasRuntime, on } from '../../backend';
+import type { app } from '../../backend';
+import { message } from '../../servers';
+
+const STATE: Record<string, string> = {
+  stopped: 'Not loaded — it starts with the next message to it',
+  starting: 'Loading the model…',
+  ready: 'Ready',
+  restarting: 'Stopped unexpectedly; starting again…',
+  failed: 'Could not start',
+};
+
+/**
+ * LocalModelStatus is the model on this computer as Settings → Providers
+ * shows it: loaded or not, the context it runs with and what that costs
+ * in memory, why it stopped, its log, and Stop to free the memory.
+ */
+export function LocalModelStatus() {
+  const [s, setS] = useState<app.LocalModelView | null>(null);
+  const [log, setLog] = useState<string[] | null>(null);
+  const [err, setErr] = useState('');
+  useEffect(() => {
+    if (!hasBackend()) return;
+    call(status).then(setS, (e: unknown) => setErr(message(e)));
+    if (!hasRuntime()) return;
+    return on(EventLocalModel, setS);
+  }, []);
+  if (!s) return err ? <div className="alert" role="alert">{err}</div> : null;
+  const busy = s.state === 'starting' || s.state === 'restarting';
+  const showLog = () => call(() => LocalModelLog(40)).then(setLog, (e: unknown) => setErr(message(e)));
+  return (
+    <section className="local-model-status" aria-label="Model on this computer">
+      <h4>On this computer</h4>
+      <p role="status" className={s.state === 'failed' || s.state === 'restarting' ? 'warn' : undefined}>
+        {busy && <span aria-hidden="true">⏳ </span>}{STATE[s.state] ?? s.state}
+        {s.model && <> · <strong>{s.model}</strong></>}
+      </p>
+      {s.model && s.context > 0 && (
+        <p className="small muted">
+          Context {s.context.toLocaleString()} tokens ({s.why}); KV cache {s.quantizedKv ? 'q8_0 (memory is short)' : 'f16'}, {s.kvMemoryMb.toLocaleString()} MB
+          {' '}· about {(s.memoryMb / 1024).toFixed(1)} GB in all · {s.threads} threads
+        </p>
+      )}
+      {s.err && (s.state === 'failed' || s.state === 'restarting') && (
+        <p className="alert" role="alert">{s.err}. Its log says more: <code>{s.logPath}</code></p>
+      )}
+      {err && <div className="alert" role="alert">{err}</div>}
+      <div className="row-actions">
+        <button type="button" onClick={showLog}>Show log</button>{' '}
+        {s.state !== 'stopped' && s.state !== 'failed' && (
+          <button type="button" onClick={() => call(StopLocalModel).catch((e: unknown) => setErr(message(e)))}>Stop (free its memory)</button>
+        )}
+      </div>
+      {log && (
+        <pre className="log" aria-label="Local model log" tabIndex={0}>{log.length ? log.join('\n') : 'Nothing logged yet: it has not run.'}</pre>
+      )}
+    </section>
+  );
+}
