@@ -4,6 +4,7 @@ import { AboutDialog } from './components/AboutDialog';
 import { OpenedFiles } from './components/OpenedFiles';
 import { WelcomePage } from './pages/welcome/WelcomePage';
 import { useWelcome, welcome } from './welcome';
+import { listenLocalModel } from './localmodel';
 import { Nav } from './components/Nav';
 import { PAGES, type PageId } from './pages';
 import { store, useStore } from './store';
@@ -70,6 +71,7 @@ export function App() {
       ? [
           on(EventConfigChanged, () => store.configChanged()),
           on(EventAbout, () => void welcome.showAbout()),
+          listenLocalModel(),
           // A file opened with Switchboard (a .mcpb bundle): the Servers page
           // is where bundles are installed.
           on(EventFileOpen, (f) => {

@@ -21,6 +21,7 @@ import { hasBackend } from '../../backend';
 import { hasApp } from '../../apps';
 import { snippetParts } from '../../knowledge';
 import { useNarrow } from '../../layout';
+import { useLocalModel, waitingLabel } from '../../localmodel';
 
 /** ChatPage: the chat list, the open conversation with tool cards and approvals, and the composer. */
 export function ChatPage() {
@@ -342,7 +343,7 @@ const MessageView = memo(function MessageView({ m, last }: { m: Message; last: b
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
       )}
-      {m.role === 'assistant' && m.status === 'streaming' && !m.text && m.toolCalls.length === 0 && <span className="typing" aria-label="The model is answering">…</span>}
+      {m.role === 'assistant' && m.status === 'streaming' && !m.text && m.toolCalls.length === 0 && <Waiting />}
       <AnswerError m={m} last={last} />
       {m.status === 'cancelled' && <div className="small muted">Stopped.</div>}
       {m.status === 'complete' && m.error && <div className="small warn">{m.error}</div>}
@@ -355,6 +356,12 @@ const MessageView = memo(function MessageView({ m, last }: { m: Message; last: b
 });
 
 /** SummaryBody is a compaction's summary: collapsed, it says what happened; open, what the model reads instead of the messages above. */
+/** Waiting is an answer not begun: "…", or that the model on this computer is loading. */
+function Waiting() {
+  const label = waitingLabel(useLocalModel());
+  return label ? <span className="typing muted" role="status">{label}</span> : <span className="typing" aria-label="The model is answering">…</span>;
+}
+
 function SummaryBody({ m }: { m: Message }) {
   return (
     <details className="summary-message">

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { LocalModelStatus } from './LocalModelStatus';
+import { listenLocalModel, waitingLabel } from '../../localmodel';
 import { EventLocalModel } from '../../backend';
 import type { app } from '../../backend';
 
@@ -12,6 +13,7 @@ const base: app.LocalModelView = {
 describe('LocalModelStatus', () => {
   const listeners: Record<string, (p: unknown) => void> = {};
   let stops = 0;
+  let off: (() => void) | undefined;
   function bind(v: app.LocalModelView) {
     stops = 0;
     window.go = {
@@ -24,13 +26,14 @@ describe('LocalModelStatus', () => {
         },
       },
     } as unknown as typeof window.go;
-    window.runtime = {
+    (window as unknown as { runtime: unknown }).runtime = {
       EventsOnMultiple: (name: string, fn: (p: unknown) => void) => { listeners[name] = fn; return () => delete listeners[name]; },
-    } as unknown as typeof window.runtime;
+    };
   }
   afterEach(() => {
     window.go = undefined as unknown as typeof window.go;
-    window.runtime = undefined as unknown as typeof window.runtime;
+    (window as unknown as { runtime: unknown }).runtime = undefined;
+    off?.();
   });
 
   it('says what it runs, with what context and memory, and stops on request', async () => {
@@ -47,12 +50,20 @@ describe('LocalModelStatus', () => {
 
   it('shows a crash as it happens, with why and where its log is', async () => {
     bind(base);
+    off = listenLocalModel(); // as App does
     render(<LocalModelStatus />);
     await screen.findByText(/Ready/);
-    act(() => listeners[EventLocalModel]({ ...base, state: 'restarting', err: 'llama-server stopped: signal: killed', restarts: 1 }));
+    act(() => listeners[EventLocalModel]!({ ...base, state: 'restarting', err: 'llama-server stopped: signal: killed', restarts: 1 }));
     expect(screen.getByRole('status').textContent).toMatch(/Stopped unexpectedly; starting again/);
     expect(screen.getByRole('alert').textContent).toMatch(/signal: killed\. Its log says more: \/data\/logs\/local-model\.log/);
-    act(() => listeners[EventLocalModel]({ ...base, state: 'ready', restarts: 1 }));
+    act(() => listeners[EventLocalModel]!({ ...base, state: 'ready', restarts: 1 }));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('tells a waiting chat that the model is loading', () => {
+    expect(waitingLabel({ ...base, state: 'starting' })).toBe('Loading qwen3-1.7b on this computer…');
+    expect(waitingLabel({ ...base, state: 'restarting' })).toMatch(/starting again/);
+    expect(waitingLabel({ ...base, state: 'ready' })).toBe('');
+    expect(waitingLabel(null)).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { EventLocalModel, LocalModelLog, LocalModelStatus as status, StopLocalModel, call, hasBackend, hasRuntime, on } from '../../backend';
-import type { app } from '../../backend';
+import { LocalModelLog, StopLocalModel, call, hasBackend } from '../../backend';
+import { refreshLocalModel, useLocalModel } from '../../localmodel';
 import { message } from '../../servers';
 
 const STATE: Record<string, string> = {
@@ -17,14 +17,11 @@ const STATE: Record<string, string> = {
  * in memory, why it stopped, its log, and Stop to free the memory.
  */
 export function LocalModelStatus() {
-  const [s, setS] = useState<app.LocalModelView | null>(null);
+  const s = useLocalModel();
   const [log, setLog] = useState<string[] | null>(null);
   const [err, setErr] = useState('');
   useEffect(() => {
-    if (!hasBackend()) return;
-    call(status).then(setS, (e: unknown) => setErr(message(e)));
-    if (!hasRuntime()) return;
-    return on(EventLocalModel, setS);
+    if (hasBackend()) refreshLocalModel().catch((e: unknown) => setErr(message(e)));
   }, []);
   if (!s) return err ? <div className="alert" role="alert">{err}</div> : null;
   const busy = s.state === 'starting' || s.state === 'restarting';
