@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -52,3 +53,29 @@ func (a *SettingsPage) StopLocalModel() error {
 
 // LocalModelLog is the last lines of the local model's log.
 func (a *SettingsPage) LocalModelLog(lines int) ([]string, error) { return a.h.Local.LogTail(lines) }
+
+// LocalRunView is how the model on this computer is set to run: 0 for
+// fitted to the machine.
+type LocalRunView struct {
+	Context int `json:"context"`
+	Threads int `json:"threads"`
+	// CPUs is the machine's, the most threads worth choosing.
+	CPUs int `json:"cpus"`
+}
+
+// LocalModelRun is how the model on this computer is set to run.
+func (a *SettingsPage) LocalModelRun() (LocalRunView, error) {
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return LocalRunView{}, err
+	}
+	return LocalRunView{Context: s.Local.Context, Threads: s.Local.Threads, CPUs: runtime.NumCPU()}, nil
+}
+
+// SetLocalModelRun sets its context size and threads (0: fitted) and
+// stops it, so the next message starts it with them.
+func (a *SettingsPage) SetLocalModelRun(contextSize, threads int) error {
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return a.h.Local.SetRun(ctx, contextSize, threads)
+}

@@ -398,3 +398,22 @@ func readTail(p string, n int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// SetRun saves the context size (tokens) and threads the model runs with,
+// 0 for fitted to the machine, and stops it: the next message starts it
+// with them.
+func (l *Local) SetRun(ctx context.Context, contextSize, threads int) error {
+	if contextSize != 0 && (contextSize < 512 || contextSize > 1<<20) {
+		return fmt.Errorf("context size %d: choose between 512 and 1048576 tokens, or 0 to fit it to this machine's memory", contextSize)
+	}
+	if threads < 0 || threads > 1024 {
+		return fmt.Errorf("threads %d: choose between 1 and the CPUs this machine has, or 0 to fit them", threads)
+	}
+	if err := l.h.Settings.EditChat(func(s *chat.Settings) error {
+		s.Local.Context, s.Local.Threads = contextSize, threads
+		return nil
+	}); err != nil {
+		return err
+	}
+	return l.Stop(ctx)
+}

@@ -378,6 +378,11 @@ export namespace app {
 	    default: string;
 	}
 	
+	export interface LocalRunView {
+	    context: number;
+	    threads: number;
+	    cpus: number;
+	}
 	export interface LogEntryView {
 	    level: string;
 	    logger: string;

@@ -13,6 +13,7 @@ const base: app.LocalModelView = {
 describe('LocalModelStatus', () => {
   const listeners: Record<string, (p: unknown) => void> = {};
   let stops = 0;
+  const runs: [number, number][] = [];
   let off: (() => void) | undefined;
   function bind(v: app.LocalModelView) {
     stops = 0;
@@ -23,6 +24,8 @@ describe('LocalModelStatus', () => {
           LocalModelStatus: async () => v,
           StopLocalModel: async () => { stops++; },
           LocalModelLog: async () => ['llama_model_loader: loaded meta data', 'main: server is listening'],
+          LocalModelRun: async () => ({ context: 0, threads: 0, cpus: 4 }),
+          SetLocalModelRun: async (c: number, t: number) => { runs.push([c, t]); },
         },
       },
     } as unknown as typeof window.go;
@@ -65,5 +68,17 @@ describe('LocalModelStatus', () => {
     expect(waitingLabel({ ...base, state: 'restarting' })).toMatch(/starting again/);
     expect(waitingLabel({ ...base, state: 'ready' })).toBe('');
     expect(waitingLabel(null)).toBe('');
+  });
+
+  it('sets the context and threads, or leaves them to fit the machine', async () => {
+    bind(base);
+    render(<LocalModelStatus />);
+    const ctx = (await screen.findByLabelText('Context')) as HTMLSelectElement;
+    expect(ctx.value).toBe('0');
+    fireEvent.change(ctx, { target: { value: '8192' } });
+    fireEvent.change(screen.getByLabelText('Threads'), { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect((await screen.findByText(/next message starts the model with it/)).textContent).toBeTruthy();
+    expect(runs).toEqual([[8192, 2]]);
   });
 });

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { LocalModelLog, StopLocalModel, call, hasBackend } from '../../backend';
+import { useEffect, useState, type FormEvent } from 'react';
+import { LocalModelLog, LocalModelRun, SetLocalModelRun, StopLocalModel, call, hasBackend, hasMethod } from '../../backend';
+import type { app } from '../../backend';
 import { refreshLocalModel, useLocalModel } from '../../localmodel';
 import { message } from '../../servers';
 
@@ -49,9 +50,46 @@ export function LocalModelStatus() {
           <button type="button" onClick={() => call(StopLocalModel).catch((e: unknown) => setErr(message(e)))}>Stop (free its memory)</button>
         )}
       </div>
+      <RunSettings onError={setErr} />
       {log && (
         <pre className="log" aria-label="Local model log" tabIndex={0}>{log.length ? log.join('\n') : 'Nothing logged yet: it has not run.'}</pre>
       )}
     </section>
+  );
+}
+
+const CONTEXTS = [4096, 8192, 16384, 32768, 65536];
+
+/** RunSettings chooses the context size and threads; Automatic fits them to the machine. */
+function RunSettings({ onError }: { onError: (e: string) => void }) {
+  const [run, setRun] = useState<app.LocalRunView | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (hasMethod('SettingsPage', 'LocalModelRun')) call(LocalModelRun).then(setRun, (e: unknown) => onError(message(e)));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  if (!run) return null;
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    call(() => SetLocalModelRun(run.context, run.threads)).then(() => setSaved(true), (err: unknown) => onError(message(err)));
+  };
+  const contexts = CONTEXTS.includes(run.context) || run.context === 0 ? CONTEXTS : [...CONTEXTS, run.context].sort((a, b) => a - b);
+  return (
+    <form className="local-model-run" onSubmit={save} aria-label="How it runs">
+      <label>Context
+        <select value={run.context} onChange={(e) => { setSaved(false); setRun({ ...run, context: Number(e.target.value) }); }}>
+          <option value={0}>Automatic (fits the free memory)</option>
+          {contexts.map((n) => <option key={n} value={n}>{n.toLocaleString()} tokens</option>)}
+        </select>
+      </label>{' '}
+      <label>Threads
+        <select value={run.threads} onChange={(e) => { setSaved(false); setRun({ ...run, threads: Number(e.target.value) }); }}>
+          <option value={0}>Automatic</option>
+          {Array.from({ length: Math.max(run.cpus, run.threads) }, (_, i) => i + 1).map((n) => <option key={n} value={n}>{n}</option>)}
+        </select>
+      </label>{' '}
+      <button type="submit">Apply</button>
+      {saved && <span className="muted small" role="status"> Saved: the next message starts the model with it.</span>}
+    </form>
   );
 }

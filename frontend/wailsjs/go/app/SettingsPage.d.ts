@@ -18,6 +18,8 @@ export function KeyringStatus():Promise<string>;
 
 export function LocalModelLog(arg1:number):Promise<Array<string>>;
 
+export function LocalModelRun():Promise<app.LocalRunView>;
+
 export function LocalModelStatus():Promise<app.LocalModelView>;
 
 export function ProviderModels(arg1:string):Promise<Array<provider.Model>>;
@@ -29,6 +31,8 @@ export function Secrets():Promise<Array<secrets.SecretInfo>>;
 export function SetDefaultProvider(arg1:string):Promise<void>;
 
 export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
+
+export function SetLocalModelRun(arg1:number,arg2:number):Promise<void>;
 
 export function SetLongChats(arg1:number,arg2:number,arg3:Array<string>,arg4:Array<string>):Promise<void>;
 

@@ -30,6 +30,10 @@ export function LocalModelLog(arg1) {
   return window['go']['app']['SettingsPage']['LocalModelLog'](arg1);
 }
 
+export function LocalModelRun() {
+  return window['go']['app']['SettingsPage']['LocalModelRun']();
+}
+
 export function LocalModelStatus() {
   return window['go']['app']['SettingsPage']['LocalModelStatus']();
 }
@@ -52,6 +56,10 @@ export function SetDefaultProvider(arg1) {
 
 export function SetDownloadTimeoutSeconds(arg1) {
   return window['go']['app']['SettingsPage']['SetDownloadTimeoutSeconds'](arg1);
+}
+
+export function SetLocalModelRun(arg1, arg2) {
+  return window['go']['app']['SettingsPage']['SetLocalModelRun'](arg1, arg2);
 }
 
 export function SetLongChats(arg1, arg2, arg3, arg4) {
