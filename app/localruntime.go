@@ -29,12 +29,14 @@ type LocalModelView struct {
 	KVMemoryMB int64  `json:"kvMemoryMb"`
 	Why        string `json:"why"`
 	LogPath    string `json:"logPath"`
+	// NoRuntime says why llama-server cannot be found ("" when it is).
+	NoRuntime string `json:"noRuntime"`
 }
 
 func localModelView(s host.LocalStatus) LocalModelView {
 	return LocalModelView{State: s.State, Model: s.Model, Err: s.Err, Restarts: s.Restarts, Context: s.Context,
 		Threads: s.Threads, QuantizedKV: s.QuantizedKV, MemoryMB: s.Memory >> 20, KVMemoryMB: s.KVMemory >> 20,
-		Why: s.Why, LogPath: s.LogPath}
+		Why: s.Why, LogPath: s.LogPath, NoRuntime: s.NoRuntime}
 }
 
 // onLocal forwards the local model's status to the window.

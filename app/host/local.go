@@ -81,6 +81,8 @@ type LocalStatus struct {
 	Memory, KVMemory int64
 	Why              string // how the context was chosen
 	LogPath          string
+	// NoRuntime says why llama-server cannot be found ("" when it is).
+	NoRuntime string
 }
 
 // localFailed is LocalStatus.State when the last start failed.
@@ -98,6 +100,9 @@ func (l *Local) Status() LocalStatus {
 
 func (l *Local) statusLocked() LocalStatus {
 	st := LocalStatus{State: string(localmodel.Stopped), Model: l.name, Err: l.err, LogPath: l.LogPath()}
+	if _, err := localmodel.FindRuntime(); err != nil {
+		st.NoRuntime = err.Error()
+	}
 	if l.state != "" {
 		st.State = string(l.state)
 	}

@@ -235,6 +235,7 @@ export namespace app {
 	    kvMemoryMb: number;
 	    why: string;
 	    logPath: string;
+	    noRuntime: string;
 	}
 	export interface Notice {
 	    id: string;

@@ -7,7 +7,7 @@ import type { app } from '../../backend';
 
 const base: app.LocalModelView = {
   state: 'ready', model: 'qwen3-1.7b', err: '', restarts: 0, context: 16384, threads: 2, quantizedKv: false,
-  memoryMb: 3200, kvMemoryMb: 1792, why: 'fits 9.6 GB of the 16.0 GB free', logPath: '/data/logs/local-model.log',
+  memoryMb: 3200, kvMemoryMb: 1792, why: 'fits 9.6 GB of the 16.0 GB free', logPath: '/data/logs/local-model.log', noRuntime: '',
 };
 
 describe('LocalModelStatus', () => {

@@ -43,6 +43,7 @@ export function LocalModelStatus() {
       {s.err && (s.state === 'failed' || s.state === 'restarting') && (
         <p className="alert" role="alert">{s.err}. Its log says more: <code>{s.logPath}</code></p>
       )}
+      {s.noRuntime && <p className="alert" role="alert">{s.noRuntime}</p>}
       {err && <div className="alert" role="alert">{err}</div>}
       <div className="row-actions">
         <button type="button" onClick={showLog}>Show log</button>{' '}
