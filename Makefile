@@ -101,7 +101,7 @@ run: build
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags llama ./app/localmodel/ ./app/host/
+	$(GO) vet -tags llama ./app/localmodel/ ./app/host/ ./app/cli/
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
 test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
@@ -118,7 +118,7 @@ $(LLAMA_SERVER): build/llama/build.sh
 
 test-llama: deps-test $(LLAMA_SERVER)
 	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m ./app/localmodel/
-	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m -run LocalModel ./app/host/
+	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m -run LocalModel ./app/host/ ./app/cli/
 
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test

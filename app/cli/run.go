@@ -3,7 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
+	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -38,7 +41,30 @@ func openHost(inv *Invocation, file string) (*host.Host, error) {
 	if err := dir.Ensure(); err != nil {
 		return nil, err
 	}
-	return host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != ""}), nil
+	return host.Open(host.Options{Context: inv.Context(), Dir: dir, NoLogFiles: file != "", OnLocal: localSays(inv.Stderr)}), nil
+}
+
+// localSays prints on w (stderr) what the model on this computer is doing
+// while a chat waits for it: loading, a crash and its restart.
+func localSays(w io.Writer) func(host.LocalStatus) {
+	var mu sync.Mutex
+	last := ""
+	return func(st host.LocalStatus) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st.State == last {
+			return
+		}
+		last = st.State
+		switch st.State {
+		case "starting":
+			fmt.Fprintf(w, "Loading %s on this computer (context %d tokens, %d threads)…\n", st.Model, st.Context, st.Threads)
+		case "restarting":
+			fmt.Fprintf(w, "The model on this computer stopped (%s); starting it again. Its log: %s\n", st.Err, st.LogPath)
+		case "failed":
+			fmt.Fprintf(w, "The model on this computer could not start: %s\n", st.Err)
+		}
+	}
 }
 
 // readHost opens the data directory's host to read it: nothing is

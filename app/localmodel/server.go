@@ -221,6 +221,9 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		"--host", "127.0.0.1", "--port", strconv.Itoa(port), "--api-key", s.key,
 		"--ctx-size", strconv.Itoa(s.opts.Context), "--threads", strconv.Itoa(s.opts.Threads),
 		"--parallel", "1", "--jinja", "--no-webui",
+		// An answer stops at half the context: a small model that loops
+		// would otherwise fill it, for minutes on a CPU.
+		"--n-predict", strconv.Itoa(max(s.opts.Context/2, 256)),
 	}
 	if s.opts.QuantizedKV {
 		args = append(args, "--cache-type-k", "q8_0", "--cache-type-v", "q8_0")
