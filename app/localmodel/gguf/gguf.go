@@ -25,7 +25,9 @@ import (
 // Magic is "GGUF" read as a little-endian uint32.
 const Magic = 0x46554747
 
-// Version is the GGUF version this package writes (and the one it reads).
+// Version is the GGUF version this package writes. It reads version 2
+// too (the same layout; 3 only allows big-endian files, which llama.cpp
+// on a laptop does not load), as llama.cpp does.
 const Version = 3
 
 // DefaultAlignment is the data alignment without general.alignment.
@@ -166,8 +168,11 @@ func ReadFile(path string) (*File, error) {
 // Read reads the metadata and tensor infos from r.
 func Read(r io.Reader) (*File, error) {
 	d := decoder{r: r}
-	if d.u32() != Magic || d.u32() != Version {
+	if d.u32() != Magic {
 		return nil, d.fail(ErrFormat)
+	}
+	if v := d.u32(); v != 2 && v != Version {
+		return nil, d.fail(fmt.Errorf("%w: GGUF version %d (llama.cpp loads versions 2 and 3)", ErrFormat, v))
 	}
 	nt, nkv := d.u64(), d.u64()
 	if d.err != nil || nt > maxEntries || nkv > maxEntries {
