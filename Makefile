@@ -126,9 +126,10 @@ test-frontend: frontend/node_modules/.package-lock.json
 # e2e: 'wails dev' in browser mode + the production binary, under a private X
 # display and a private D-Bus session with its own unlocked gnome-keyring in a
 # throw-away directory (so no test touches the user's display or keyring).
-test-e2e: deps-test build $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(APPS_SERVERS)/node_modules/.package-lock.json
+test-e2e: deps-test build $(LLAMA_SERVER) $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(APPS_SERVERS)/node_modules/.package-lock.json
 	kr=$$(mktemp -d) && mkdir -m 700 $$kr/run && trap 'rm -rf $$kr' EXIT && \
 	cd frontend && SWITCHBOARD_BIN=$(CURDIR)/$(BIN) XDG_DATA_HOME=$$kr/share XDG_RUNTIME_DIR=$$kr/run \
+	  SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src \
 	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
 	  exec xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs'
 
