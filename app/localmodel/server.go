@@ -45,6 +45,8 @@ var (
 	ErrNoRuntime = errors.New("the local model runtime (llama-server) is not installed")
 	// ErrClosed: the server was closed.
 	ErrClosed = errors.New("the local model is stopped")
+	// ErrCPU: this CPU lacks the instructions the runtime is built for.
+	ErrCPU = errors.New("this computer's processor lacks AVX2, which the built-in model runtime needs: run a model with Ollama or LM Studio instead, or use a hosted provider")
 )
 
 // Options say what to run.
@@ -108,6 +110,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if _, err := os.Stat(opts.Model); err != nil {
 		return nil, fmt.Errorf("the model file: %w", err)
+	}
+	if !cpuCanRun() {
+		return nil, ErrCPU
 	}
 	if opts.Alias == "" {
 		opts.Alias = "local"
