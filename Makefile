@@ -20,7 +20,7 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -115,6 +115,9 @@ LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
 
 $(LLAMA_SERVER): build/llama/build.sh
 	build/llama/build.sh $(LLAMA_DIR)
+
+# make llama builds the runtime for make run's app (the test targets build it too).
+llama: $(LLAMA_SERVER)
 
 test-llama: deps-test $(LLAMA_SERVER)
 	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m ./app/localmodel/

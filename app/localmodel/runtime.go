@@ -48,7 +48,7 @@ func FindRuntime() (string, error) {
 type RuntimeError struct{ Places []string }
 
 func (e *RuntimeError) Error() string {
-	return ErrNoRuntime.Error() + ": reinstall Switchboard, or build it with `make test-llama` (looked in " + strings.Join(e.Places, ", ") + ")"
+	return ErrNoRuntime.Error() + ": reinstall Switchboard, or build it from the source tree with `make llama` (looked in " + strings.Join(e.Places, ", ") + ")"
 }
 
 func (e *RuntimeError) Unwrap() error { return ErrNoRuntime }
