@@ -26,6 +26,7 @@ help:
 	@echo "make run    install missing packages, build and launch Switchboard"
 	@echo "make test   run every test (Go, frontend units, e2e under Xvfb)"
 	@echo "make build  build $(BIN)"
+	@echo "make llama  build the local model runtime (llama-server; ~12 min, once)"
 	@echo "make package  Linux .deb + .tar.gz and the Windows installer in $(PKG_DIR)"
 
 # --- dependencies -----------------------------------------------------------
