@@ -16,22 +16,22 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
 )
 
 // Timeouts and backoff, variables so tests can shorten them.
 var (
 	// LoadTimeout bounds how long a model may take to load.
 	LoadTimeout = 2 * time.Minute
-	// StopGrace is how long the server gets to exit after SIGTERM.
-	StopGrace = 5 * time.Second
 	// RestartBackoff is the first wait before a crashed server is started
 	// again; it doubles up to MaxBackoff and starts over after a run of
 	// a minute.
@@ -233,8 +233,7 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 	if s.opts.QuantizedKV {
 		args = append(args, "--cache-type-k", "q8_0", "--cache-type-v", "q8_0")
 	}
-	cmd := exec.Command(s.opts.Binary, args...)
-	ownGroup(cmd)
+	var logw io.Writer = io.Discard
 	if s.opts.LogPath != "" {
 		lf, err := os.OpenFile(s.opts.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if err != nil {
@@ -242,31 +241,41 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 			return err
 		}
 		defer lf.Close()
-		cmd.Stdout, cmd.Stderr = lf, lf
+		logw = lf
 	}
-	if err := cmd.Start(); err != nil {
+	// Through the servers' process package: its own process group, a
+	// watchdog that kills it should the app die (even by SIGKILL), and a
+	// staged stop. Without the LLAMA_ARG_* variables a user may have set
+	// for their own llama.cpp, which would change what the app asked for.
+	p, err := process.Start(process.Spec{Command: s.opts.Binary, Args: args, Env: process.DropEnv(os.Environ(), []string{"LLAMA_*"})})
+	if err != nil {
 		loaded(err)
 		return err
 	}
-	s.set(func(st *Status) { st.State, st.PID = Starting, cmd.Process.Pid })
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	var copied sync.WaitGroup
+	var logMu sync.Mutex
+	for _, r := range []io.Reader{p.Stdout, p.Stderr} {
+		copied.Go(func() { _, _ = io.Copy(lockedWriter{&logMu, logw}, r) })
+	}
+	defer copied.Wait()
+	stop := func() { _ = p.Abort(context.Background()) }
+	s.set(func(st *Status) { st.State, st.PID = Starting, p.PID() })
 
 	wait := make(chan error, 1)
 	hctx, hcancel := context.WithTimeout(ctx, LoadTimeout)
-	go func() { wait <- s.health(hctx, port, exited) }()
+	go func() { wait <- s.health(hctx, port, p) }()
 	select {
 	case err := <-wait:
 		hcancel()
 		if err != nil {
-			stop(cmd, exited)
+			stop()
 			err = fmt.Errorf("llama-server did not load the model: %w (see %s)", err, logName(s.opts.LogPath))
 			loaded(err)
 			return err
 		}
 	case <-ctx.Done():
 		hcancel()
-		stop(cmd, exited)
+		stop()
 		loaded(ErrClosed)
 		return ErrClosed
 	}
@@ -280,20 +289,33 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 	s.mu.Unlock()
 	loaded(nil)
 	select {
-	case err := <-exited:
+	case <-p.Done():
+		err := p.Err()
 		if err == nil {
 			err = errors.New("llama-server exited")
 		}
 		return fmt.Errorf("llama-server stopped: %w", err)
 	case <-ctx.Done():
-		stop(cmd, exited)
+		stop()
 		return ErrClosed
 	}
 }
 
+// lockedWriter serialises the two pipes' writes to the log.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
 // health polls /health until the model is loaded (200), the process
 // exits, or ctx ends.
-func (s *Server) health(ctx context.Context, port int, exited <-chan error) error {
+func (s *Server) health(ctx context.Context, port int, p *process.Process) error {
 	url := fmt.Sprintf("http://127.0.0.1:%d/health", port)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -307,11 +329,11 @@ func (s *Server) health(ctx context.Context, port int, exited <-chan error) erro
 			}
 		}
 		select {
-		case err := <-exited:
-			if err == nil {
-				err = errors.New("it exited")
+		case <-p.Done():
+			if err := p.Err(); err != nil {
+				return err
 			}
-			return err
+			return errors.New("it exited")
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:

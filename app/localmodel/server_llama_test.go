@@ -214,3 +214,26 @@ type source struct{ cl *client.Client }
 func (s source) Name() string                     { return "notes" }
 func (s source) Client() (registry.Client, error) { return s.cl, nil }
 func (s source) CallTimeout() time.Duration       { return 0 }
+
+// A file llama.cpp cannot load (a broken download, a GGUF of an
+// architecture it does not know) fails the start at once, saying where
+// the log is; it is not restarted for ever.
+func TestRuntimeRefusesABrokenModel(t *testing.T) {
+	bin := os.Getenv("SWITCHBOARD_LLAMA_SERVER")
+	dir := t.TempDir()
+	model := filepath.Join(dir, "broken.gguf")
+	if err := os.WriteFile(model, []byte("GGUF this is not a model"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "llama-server.log")
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	s, err := localmodel.Start(ctx, localmodel.Options{Binary: bin, Model: model, LogPath: log})
+	if err == nil {
+		s.Close(context.Background())
+		t.Fatal("a broken model started")
+	}
+	if ctx.Err() != nil || !strings.Contains(err.Error(), "did not load the model") || !strings.Contains(err.Error(), log) {
+		t.Fatalf("err = %v (context: %v)", err, ctx.Err())
+	}
+}
