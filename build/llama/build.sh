@@ -1,42 +1,79 @@
 #!/bin/sh
 # Builds llama.cpp's llama-server, the runtime of the local model provider
-# (app/localmodel), into DIR (default ~/.cache/switchboard/llama-<version>),
-# once: a second run with the binary in place does nothing.
+# (app/localmodel), and llama-bench, llama.cpp's own benchmark that 'make
+# bench' sets beside it, into DIR (default
+# ~/.cache/switchboard/llama-<version>), once: a second run with both
+# binaries in place does nothing (a cache made before llama-bench was added
+# is built again, once).
 #
 # The source is the llama.cpp release that the node-llama-cpp npm package
 # ships as a git bundle (MIT; pinned below), fetched from the npm registry
 # with npm's own integrity check. It needs cmake and g++ and nothing else:
 # the web UI (whose prebuilt copy would be downloaded at build time), HTTPS
 # (OpenSSL) and curl are off, and it is built for any x86-64 CPU, not the
-# build machine's (GGML_NATIVE=OFF). About 20 minutes on 2 cores.
+# build machine's (GGML_NATIVE=OFF). About 12 minutes on 2 cores (llama-bench
+# shares every library with the server: it adds one file).
 #
-#   build/llama/build.sh [DIR]   → DIR/bin/llama-server, DIR/src (the source, for its vocab files)
+# LLAMA_TARGET=windows-amd64 cross-compiles llama-server.exe for the Windows
+# installer instead, with Debian's mingw-w64 (g++-mingw-w64-x86-64-posix):
+# linked statically (no DLL beside it) and without OpenMP (ggml's own thread
+# pool), into DIR (default ~/.cache/switchboard/llama-<version>-windows-amd64).
+#
+#   build/llama/build.sh [DIR]   → DIR/bin/llama-server, DIR/bin/llama-bench,
+#                                  DIR/src (the source, for its vocab files and licences)
+#   LLAMA_TARGET=windows-amd64 build/llama/build.sh [DIR]   → DIR/bin/llama-server.exe
 set -eu
 NLC_VERSION=3.22.1 # node-llama-cpp; its llama/llama.cpp.info.json names the llama.cpp release
-DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION}
-if [ -x "$DIR/bin/llama-server" ] && [ -f "$DIR/src/models/ggml-vocab-qwen2.gguf" ]; then
+TARGET=${LLAMA_TARGET:-host}
+case $TARGET in
+host)
+  DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION}
+  outputs="llama-server llama-bench"
+  tools="cmake g++ git npm"
+  cross=""
+  ;;
+windows-amd64)
+  DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION-windows-amd64}
+  outputs="llama-server.exe"
+  tools="cmake x86_64-w64-mingw32-gcc-posix x86_64-w64-mingw32-g++-posix git npm"
+  cross="-DCMAKE_SYSTEM_NAME=Windows -DCMAKE_SYSTEM_PROCESSOR=x86_64
+    -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc-posix -DCMAKE_CXX_COMPILER=x86_64-w64-mingw32-g++-posix
+    -DCMAKE_RC_COMPILER=x86_64-w64-mingw32-windres -DGGML_STATIC=ON -DGGML_OPENMP=OFF"
+  ;;
+*)
+  echo "build/llama/build.sh: LLAMA_TARGET=$TARGET is not one it builds (windows-amd64, or unset for this machine)" >&2
+  exit 2
+  ;;
+esac
+cached=yes
+for o in $outputs; do [ -x "$DIR/bin/$o" ] || cached=no; done
+if [ $cached = yes ] && { [ "$TARGET" != host ] || [ -f "$DIR/src/models/ggml-vocab-qwen2.gguf" ]; }; then
   exit 0
 fi
-for tool in cmake g++ git npm; do
-  command -v "$tool" >/dev/null || { echo "build/llama/build.sh: $tool is missing (make deps-test installs it)" >&2; exit 1; }
+for tool in $tools; do
+  command -v "$tool" >/dev/null || { echo "build/llama/build.sh: $tool is missing (make deps-test installs cmake and g++; for Windows, apt install g++-mingw-w64-x86-64-posix)" >&2; exit 1; }
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "llama-server: fetching node-llama-cpp@$NLC_VERSION's llama.cpp source"
+echo "llama-server ($TARGET): fetching node-llama-cpp@$NLC_VERSION's llama.cpp source"
 (cd "$tmp" && npm pack --silent "node-llama-cpp@$NLC_VERSION" >/dev/null && tar xzf "node-llama-cpp-$NLC_VERSION.tgz" package/llama)
 git clone --quiet "$tmp/package/llama/gitRelease.bundle" "$tmp/src" 2>/dev/null
-echo "llama-server: building (about 20 minutes on 2 cores; once)"
-cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF \
+echo "llama-server ($TARGET): building (about 12 minutes on 2 cores; once)"
+# shellcheck disable=SC2086 # $cross is a list of arguments
+cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF $cross \
   -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF \
   -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF >"$tmp/cmake.log" 2>&1 \
   || { cat "$tmp/cmake.log" >&2; exit 1; }
-cmake --build "$tmp/build" --target llama-server -j "$(nproc)" >"$tmp/build.log" 2>&1 || { tail -50 "$tmp/build.log" >&2; exit 1; }
+# shellcheck disable=SC2086 # one build of every output: they share its libraries
+cmake --build "$tmp/build" --target $(echo "$outputs" | sed 's/\.exe//g') -j "$(nproc)" >"$tmp/build.log" 2>&1 || { tail -50 "$tmp/build.log" >&2; exit 1; }
 mkdir -p "$(dirname "$DIR")"
 rm -rf "$DIR.new"
 mkdir -p "$DIR.new/bin"
-cp "$tmp/build/bin/llama-server" "$DIR.new/bin/"
-rm -rf "$tmp/src/.git"
-mv "$tmp/src" "$DIR.new/src"
+for o in $outputs; do cp "$tmp/build/bin/$o" "$DIR.new/bin/"; done
+if [ "$TARGET" = host ]; then
+  rm -rf "$tmp/src/.git"
+  mv "$tmp/src" "$DIR.new/src"
+fi
 rm -rf "$DIR"
 mv "$DIR.new" "$DIR"
-echo "llama-server: $DIR/bin/llama-server"
+echo "llama-server ($TARGET): $DIR/bin/$(echo "$outputs" | cut -d' ' -f1)"
