@@ -10,18 +10,26 @@
 # ships as a git bundle (MIT; pinned below), fetched from the npm registry
 # with npm's own integrity check. It needs cmake and g++ and nothing else:
 # the web UI (whose prebuilt copy would be downloaded at build time), HTTPS
-# (OpenSSL) and curl are off, and it is built for any x86-64 CPU, not the
-# build machine's (GGML_NATIVE=OFF). About 12 minutes on 2 cores (llama-bench
-# shares every library with the server: it adds one file).
+# (OpenSSL) and curl are off, and it is built for x86-64 CPUs in general,
+# not the build machine's (GGML_NATIVE=OFF: ggml's x86-64 baseline then
+# still uses AVX2, FMA and F16C, so CPUs from about 2013 on). About 12
+# minutes on 2 cores (llama-bench shares every library with the server: it
+# adds one file).
 #
 # LLAMA_TARGET=windows-amd64 cross-compiles llama-server.exe for the Windows
 # installer instead, with Debian's mingw-w64 (g++-mingw-w64-x86-64-posix):
 # linked statically (no DLL beside it) and without OpenMP (ggml's own thread
 # pool), into DIR (default ~/.cache/switchboard/llama-<version>-windows-amd64).
+# LLAMA_TARGET=macos-universal (on a Mac, with Xcode's command line tools)
+# builds it for arm64 with Metal (the GPU of Apple silicon, its shaders
+# embedded in the binary) and for x86_64 without (ggml's Metal backend is
+# made for Apple silicon's unified memory; Intel Macs run it on the CPU), and
+# joins the two with lipo, as the universal .app is.
 #
 #   build/llama/build.sh [DIR]   → DIR/bin/llama-server, DIR/bin/llama-bench,
 #                                  DIR/src (the source, for its vocab files and licences)
 #   LLAMA_TARGET=windows-amd64 build/llama/build.sh [DIR]   → DIR/bin/llama-server.exe
+#   LLAMA_TARGET=macos-universal build/llama/build.sh [DIR]  → DIR/bin/llama-server
 set -eu
 NLC_VERSION=3.22.1 # node-llama-cpp; its llama/llama.cpp.info.json names the llama.cpp release
 TARGET=${LLAMA_TARGET:-host}
@@ -40,8 +48,14 @@ windows-amd64)
     -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc-posix -DCMAKE_CXX_COMPILER=x86_64-w64-mingw32-g++-posix
     -DCMAKE_RC_COMPILER=x86_64-w64-mingw32-windres -DGGML_STATIC=ON -DGGML_OPENMP=OFF"
   ;;
+macos-universal)
+  DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION-macos-universal}
+  outputs="llama-server"
+  tools="cmake c++ git npm lipo"
+  cross="-DGGML_OPENMP=OFF -DCMAKE_OSX_DEPLOYMENT_TARGET=11.0"
+  ;;
 *)
-  echo "build/llama/build.sh: LLAMA_TARGET=$TARGET is not one it builds (windows-amd64, or unset for this machine)" >&2
+  echo "build/llama/build.sh: LLAMA_TARGET=$TARGET is not one it builds (windows-amd64, macos-universal, or unset for this machine)" >&2
   exit 2
   ;;
 esac
@@ -59,17 +73,33 @@ echo "llama-server ($TARGET): fetching node-llama-cpp@$NLC_VERSION's llama.cpp s
 (cd "$tmp" && npm pack --silent "node-llama-cpp@$NLC_VERSION" >/dev/null && tar xzf "node-llama-cpp-$NLC_VERSION.tgz" package/llama)
 git clone --quiet "$tmp/package/llama/gitRelease.bundle" "$tmp/src" 2>/dev/null
 echo "llama-server ($TARGET): building (about 12 minutes on 2 cores; once)"
-# shellcheck disable=SC2086 # $cross is a list of arguments
-cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF $cross \
-  -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF \
-  -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF >"$tmp/cmake.log" 2>&1 \
-  || { cat "$tmp/cmake.log" >&2; exit 1; }
-# shellcheck disable=SC2086 # one build of every output: they share its libraries
-cmake --build "$tmp/build" --target $(echo "$outputs" | sed 's/\.exe//g') -j "$(nproc)" >"$tmp/build.log" 2>&1 || { tail -50 "$tmp/build.log" >&2; exit 1; }
+# build NAME ARGS...: one cmake build of every output into $tmp/NAME (they
+# share its libraries).
+build() {
+  name=$1
+  shift
+  cmake -S "$tmp/src" -B "$tmp/$name" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF "$@" \
+    -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF \
+    -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF >"$tmp/cmake-$name.log" 2>&1 \
+    || { cat "$tmp/cmake-$name.log" >&2; exit 1; }
+  # shellcheck disable=SC2046 # the targets are words
+  cmake --build "$tmp/$name" --target $(echo "$outputs" | sed 's/\.exe//g') -j "$(getconf _NPROCESSORS_ONLN)" >"$tmp/build-$name.log" 2>&1 \
+    || { tail -50 "$tmp/build-$name.log" >&2; exit 1; }
+}
 mkdir -p "$(dirname "$DIR")"
 rm -rf "$DIR.new"
 mkdir -p "$DIR.new/bin"
-for o in $outputs; do cp "$tmp/build/bin/$o" "$DIR.new/bin/"; done
+if [ "$TARGET" = macos-universal ]; then
+  # shellcheck disable=SC2086 # $cross is a list of arguments
+  build arm64 -DCMAKE_OSX_ARCHITECTURES=arm64 -DGGML_METAL=ON -DGGML_METAL_EMBED_LIBRARY=ON $cross
+  # shellcheck disable=SC2086
+  build x86_64 -DCMAKE_OSX_ARCHITECTURES=x86_64 -DGGML_METAL=OFF $cross
+  lipo -create -output "$DIR.new/bin/llama-server" "$tmp/arm64/bin/llama-server" "$tmp/x86_64/bin/llama-server"
+else
+  # shellcheck disable=SC2086 # $cross is a list of arguments
+  build build $cross
+  for o in $outputs; do cp "$tmp/build/bin/$o" "$DIR.new/bin/"; done
+fi
 if [ "$TARGET" = host ]; then
   rm -rf "$tmp/src/.git"
   mv "$tmp/src" "$DIR.new/src"
