@@ -85,7 +85,7 @@ func TestBenchTableLlama(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: wrote %s in %s", shape.Name, mb(fi.Size()), time.Since(t0).Round(time.Millisecond))
-		label := fmt.Sprintf("local model, %s shape (Q4_0, %s, random weights), %d threads", shape.Name, mb(fi.Size()), threads)
+		label := fmt.Sprintf("local model, %s shape (Q4_0, %s, random weights), %s", shape.Name, mb(fi.Size()), plural(threads, "thread"))
 
 		// The runtime as the app runs it.
 		log := filepath.Join(t.TempDir(), "llama-server.log")
@@ -107,28 +107,32 @@ func TestBenchTableLlama(t *testing.T) {
 		// model's server must not be reused if this one got its port.
 		client := &http.Client{Transport: &http.Transport{}}
 		warm := chatOnce(ctx, t, client, s, 0, 8) // pages the model in; its prompt size is the measured ones'
+		nPrompt := warm.timings.PromptN
+		// Interleaved, so both sides see the same machine state: each
+		// measured request, then one llama-bench run (its pp and tg tests)
+		// on the same file, threads and KV type while the server idles.
 		var runs []streamed
+		var pps, tgs []float64
+		var lbRSS int64
 		for i := range benchReps {
 			r := chatOnce(ctx, t, client, s, i+1, benchGenTokens)
 			checkAgainstWall(t, shape.Name, r)
 			runs = append(runs, r)
+			lb, rss := runLlamaBench(t, llamaBench, model, nPrompt, threads)
+			pps, tgs, lbRSS = append(pps, lb[0]), append(tgs, lb[1]), max(lbRSS, rss)
 		}
 		hwm := procKB(t, s.Status().PID, "VmHWM")
 		if err := s.Close(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		cancel()
-		nPrompt := warm.timings.PromptN
 		for _, r := range runs {
 			if r.timings.PromptN != nPrompt || r.timings.GenN != benchGenTokens {
 				t.Fatalf("%s: a request evaluated %d prompt tokens (the warm-up %d) and generated %d (asked %d): not the same work", shape.Name, r.timings.PromptN, nPrompt, r.timings.GenN, benchGenTokens)
 			}
 		}
 
-		// llama.cpp's own benchmark on the same file, threads and KV type.
-		lb, lbRSS := runLlamaBench(t, llamaBench, model, nPrompt, threads)
-		pp, tg := lb[0], lb[1]
-
+		pp, tg := medianOf(pps), medianOf(tgs)
 		ttft := median(runs, func(r streamed) float64 { return r.firstToken.Seconds() })
 		ppTime := float64(nPrompt) / pp
 		promptTPS := median(runs, func(r streamed) float64 { return r.timings.PromptTPS })
@@ -150,8 +154,8 @@ func TestBenchTableLlama(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3], r[4])
 	}
-	fmt.Fprintf(&b, "\nlocal model rows: llama.cpp from node-llama-cpp 3.22.1 (build/llama/build.sh, any x86-64), %d measured requests per model after a warm-up (medians), llama-bench -r %d; each request's timings agreed with its wall time; load average at the start %s; %s/%s, %d CPUs, %s\n",
-		benchReps, benchReps, strings.Join(strings.Fields(string(load))[:3], " "), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Fprintf(&b, "\nlocal model rows: llama.cpp from node-llama-cpp 3.22.1 (build/llama/build.sh: x86-64 with AVX2, OpenMP), %d measured requests per model after a warm-up, each followed by one llama-bench run (medians); each request's timings agreed with its wall time; load average at the start %s; %s/%s, %d CPUs, %s\n",
+		benchReps, strings.Join(strings.Fields(string(load))[:3], " "), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Print(b.String())
 	if path := os.Getenv("BENCH_OUT"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -255,11 +259,12 @@ func checkAgainstWall(t *testing.T, name string, r streamed) {
 }
 
 // runLlamaBench runs llama-bench's pp(nPrompt) and tg(benchGenTokens)
-// tests and returns their tokens/s and its peak RSS in KiB.
+// tests once each (after its warm-up) and returns their tokens/s and its
+// peak RSS in KiB.
 func runLlamaBench(t *testing.T, bin, model string, nPrompt, threads int) ([2]float64, int64) {
 	t.Helper()
 	cmd := exec.CommandContext(t.Context(), bin, "-m", model, "-p", strconv.Itoa(nPrompt), "-n", strconv.Itoa(benchGenTokens),
-		"-t", strconv.Itoa(threads), "-r", strconv.Itoa(benchReps), "-o", "json")
+		"-t", strconv.Itoa(threads), "-r", "1", "-o", "json")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -319,8 +324,20 @@ func median(runs []streamed, f func(streamed) float64) float64 {
 	for i, r := range runs {
 		v[i] = f(r)
 	}
+	return medianOf(v)
+}
+
+func medianOf(v []float64) float64 {
+	v = slices.Clone(v)
 	slices.Sort(v)
 	return v[len(v)/2]
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func mb(b int64) string      { return fmt.Sprintf("%.0f MB", float64(b)/(1<<20)) }
