@@ -112,7 +112,8 @@ test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLE
 # it, for make bench), built once into a cache outside the tree
 # (build/llama/build.sh: ~12 minutes on 2 cores), and its tests with a small
 # random-weight model written at test time. The packages carry it: the .deb
-# and .tar.gz as usr/lib/switchboard/llama-server.
+# and .tar.gz as usr/lib/switchboard/llama-server, the Windows installer as
+# llama-server.exe beside switchboard.exe (cross-compiled with mingw-w64).
 LLAMA_DIR    ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/switchboard/llama-node-llama-cpp-3.22.1
 LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
 LLAMA_WIN_DIR    ?= $(LLAMA_DIR)-windows-amd64
@@ -148,7 +149,7 @@ test: vet test-go test-llama conformance test-frontend test-e2e test-package
 # are -trimpath and stripped (wails adds -s -w). macOS is built by
 # .github/workflows/release.yml on a macOS runner.
 PKG_DIR   := build/package
-PKG_PKGS  := debootstrap desktop-file-utils nsis file cmake g++ p7zip-full
+PKG_PKGS  := debootstrap desktop-file-utils nsis file cmake g++ g++-mingw-w64-x86-64-posix p7zip-full
 WIN_SETUP := $(PKG_DIR)/switchboard-windows-amd64-setup.exe
 # The Windows build is redone only when a source it is made of changed.
 WIN_SRC   := $(shell git ls-files '*.go' go.mod go.sum wails.json build/appicon.png 'frontend/src/*' frontend/index.html frontend/package-lock.json build/windows/installer/project.nsi 2>/dev/null)
@@ -164,7 +165,8 @@ package-linux: deps-package build $(LLAMA_SERVER)
 
 package-windows: deps-package $(WIN_SETUP)
 
-$(WIN_SETUP): $(WIN_SRC) | build
+$(WIN_SETUP): $(WIN_SRC) $(LLAMA_WIN_SERVER) | build
+	cp $(LLAMA_WIN_SERVER) build/bin/llama-server.exe  # project.nsi installs it beside switchboard.exe
 	$(WAILS) build -platform windows/amd64 -nsis -trimpath -s -skipbindings -m -nocolour \
 	  -ldflags "$(LDFLAGS)" -o switchboard.exe
 	mkdir -p $(PKG_DIR)
@@ -179,7 +181,7 @@ test-package: package lint-workflows
 	desktop-file-validate build/linux/switchboard.desktop
 	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
 	@kind=$$(file -b $(WIN_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1;; esac
-	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz
+	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz $(WIN_SETUP)
 	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb)
 
 lint-workflows:

@@ -18,8 +18,9 @@
 #
 # LLAMA_TARGET=windows-amd64 cross-compiles llama-server.exe for the Windows
 # installer instead, with Debian's mingw-w64 (g++-mingw-w64-x86-64-posix):
-# linked statically (no DLL beside it) and without OpenMP (ggml's own thread
-# pool), into DIR (default ~/.cache/switchboard/llama-<version>-windows-amd64).
+# linked statically (-static for the executable: GGML_STATIC alone leaves it
+# importing the MinGW runtime DLLs; Windows' own are all it needs) and
+# without OpenMP (ggml's own thread pool), into DIR (default ~/.cache/switchboard/llama-<version>-windows-amd64).
 # LLAMA_TARGET=macos-universal (on a Mac, with Xcode's command line tools)
 # builds it for arm64 with Metal (the GPU of Apple silicon, its shaders
 # embedded in the binary) and for x86_64 without (ggml's Metal backend is
@@ -43,10 +44,11 @@ host)
 windows-amd64)
   DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION-windows-amd64}
   outputs="llama-server.exe"
-  tools="cmake x86_64-w64-mingw32-gcc-posix x86_64-w64-mingw32-g++-posix git npm"
+  tools="cmake x86_64-w64-mingw32-gcc-posix x86_64-w64-mingw32-g++-posix x86_64-w64-mingw32-strip git npm"
   cross="-DCMAKE_SYSTEM_NAME=Windows -DCMAKE_SYSTEM_PROCESSOR=x86_64
     -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc-posix -DCMAKE_CXX_COMPILER=x86_64-w64-mingw32-g++-posix
-    -DCMAKE_RC_COMPILER=x86_64-w64-mingw32-windres -DGGML_STATIC=ON -DGGML_OPENMP=OFF"
+    -DCMAKE_RC_COMPILER=x86_64-w64-mingw32-windres -DGGML_STATIC=ON -DGGML_OPENMP=OFF
+    -DCMAKE_EXE_LINKER_FLAGS=-static"
   ;;
 macos-universal)
   DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION-macos-universal}
@@ -86,6 +88,21 @@ build() {
   cmake --build "$tmp/$name" --target $(echo "$outputs" | sed 's/\.exe//g') -j "$(getconf _NPROCESSORS_ONLN)" >"$tmp/build-$name.log" 2>&1 \
     || { tail -50 "$tmp/build-$name.log" >&2; exit 1; }
 }
+if [ "$TARGET" = windows-amd64 ]; then
+  # ggml asks Windows not to throttle its threads with
+  # THREAD_POWER_THROTTLING_STATE, which mingw-w64 headers before version 11
+  # (Debian 12's) lack: when they do, a header with its documented layout is
+  # included ahead of every C file.
+  printf '#include <windows.h>\nTHREAD_POWER_THROTTLING_STATE t;\n' >"$tmp/probe.c"
+  if ! x86_64-w64-mingw32-gcc-posix -c -o "$tmp/probe.o" "$tmp/probe.c" 2>/dev/null; then
+    cat >"$tmp/throttling.h" <<'H'
+typedef struct _THREAD_POWER_THROTTLING_STATE { unsigned long Version, ControlMask, StateMask; } THREAD_POWER_THROTTLING_STATE;
+#define THREAD_POWER_THROTTLING_CURRENT_VERSION 1
+#define THREAD_POWER_THROTTLING_EXECUTION_SPEED 0x1
+H
+    cross="$cross -DCMAKE_C_FLAGS=-include$tmp/throttling.h"
+  fi
+fi
 mkdir -p "$(dirname "$DIR")"
 rm -rf "$DIR.new"
 mkdir -p "$DIR.new/bin"
@@ -99,6 +116,8 @@ else
   # shellcheck disable=SC2086 # $cross is a list of arguments
   build build $cross
   for o in $outputs; do cp "$tmp/build/bin/$o" "$DIR.new/bin/"; done
+  # The Linux binaries are stripped as they are packaged (install -s).
+  [ "$TARGET" != windows-amd64 ] || x86_64-w64-mingw32-strip "$DIR.new/bin/llama-server.exe"
 fi
 if [ "$TARGET" = host ]; then
   rm -rf "$tmp/src/.git"
