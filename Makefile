@@ -20,7 +20,7 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -103,22 +103,31 @@ run: build
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags llama ./app/localmodel/ ./app/host/ ./app/cli/
+	$(GO) vet -tags llama,bench ./app/localmodel/
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
 test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(GO) test -race -count=1 -timeout 10m ./...
 
-# The local model runtime: llama.cpp's llama-server, built once into a
-# cache outside the tree (build/llama/build.sh: ~20 minutes on 2 cores), and
-# its tests with a small random-weight model written at test time.
+# The local model runtime: llama.cpp's llama-server (and llama-bench beside
+# it, for make bench), built once into a cache outside the tree
+# (build/llama/build.sh: ~12 minutes on 2 cores), and its tests with a small
+# random-weight model written at test time. The packages carry it: the .deb
+# and .tar.gz as usr/lib/switchboard/llama-server, the Windows installer as
+# llama-server.exe beside switchboard.exe (cross-compiled with mingw-w64).
 LLAMA_DIR    ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/switchboard/llama-node-llama-cpp-3.22.1
 LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
+LLAMA_WIN_DIR    ?= $(LLAMA_DIR)-windows-amd64
+LLAMA_WIN_SERVER := $(LLAMA_WIN_DIR)/bin/llama-server.exe
 
 $(LLAMA_SERVER): build/llama/build.sh
 	build/llama/build.sh $(LLAMA_DIR)
 
 # make llama builds the runtime for make run's app (the test targets build it too).
 llama: $(LLAMA_SERVER)
+
+$(LLAMA_WIN_SERVER): build/llama/build.sh
+	LLAMA_TARGET=windows-amd64 build/llama/build.sh $(LLAMA_WIN_DIR)
 
 test-llama: deps-test $(LLAMA_SERVER)
 	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m ./app/localmodel/
@@ -148,10 +157,10 @@ test: vet test-go test-llama conformance test-frontend test-e2e test-package
 # are -trimpath and stripped (wails adds -s -w). macOS is built by
 # .github/workflows/release.yml on a macOS runner.
 PKG_DIR   := build/package
-PKG_PKGS  := debootstrap desktop-file-utils nsis file
+PKG_PKGS  := debootstrap desktop-file-utils nsis file cmake g++ g++-mingw-w64-x86-64-posix p7zip-full
 WIN_SETUP := $(PKG_DIR)/switchboard-windows-amd64-setup.exe
 # The Windows build is redone only when a source it is made of changed.
-WIN_SRC   := $(shell git ls-files '*.go' go.mod go.sum wails.json build/appicon.png 'frontend/src/*' frontend/index.html frontend/package-lock.json 2>/dev/null)
+WIN_SRC   := $(shell git ls-files '*.go' go.mod go.sum wails.json build/appicon.png 'frontend/src/*' frontend/index.html frontend/package-lock.json build/windows/installer/project.nsi 2>/dev/null)
 
 deps-package:
 	$(call apt_install,$(PKG_PKGS))
@@ -159,12 +168,13 @@ deps-package:
 package: package-linux package-windows
 	@echo "packages:"; ls -lh $(PKG_DIR) | awk 'NR > 1 {print "  " $$5 "\t" $$9}'
 
-package-linux: deps-package build
-	build/linux/package.sh $(BIN) $(VERSION) $(PKG_DIR) >/dev/null
+package-linux: deps-package build $(LLAMA_SERVER)
+	build/linux/package.sh $(BIN) $(VERSION) $(PKG_DIR) $(LLAMA_SERVER) >/dev/null
 
 package-windows: deps-package $(WIN_SETUP)
 
-$(WIN_SETUP): $(WIN_SRC) | build
+$(WIN_SETUP): $(WIN_SRC) $(LLAMA_WIN_SERVER) | build
+	cp $(LLAMA_WIN_SERVER) build/bin/llama-server.exe  # project.nsi installs it beside switchboard.exe
 	$(WAILS) build -platform windows/amd64 -nsis -trimpath -s -skipbindings -m -nocolour \
 	  -ldflags "$(LDFLAGS)" -o switchboard.exe
 	mkdir -p $(PKG_DIR)
@@ -172,12 +182,14 @@ $(WIN_SETUP): $(WIN_SRC) | build
 
 # The packages work: the .deb installs with apt into a clean Debian root
 # (debootstrap, cached in ~/.cache/switchboard-debootstrap; a .deb that passed
-# is not tested again), its desktop entry validates, the Windows installer is
-# a Nullsoft PE executable, and the workflows lint clean.
+# is not tested again) where its llama-server runs too, its desktop entry
+# validates, the Windows installer is a Nullsoft PE executable, every package
+# carries the local model runtime and none a model, and the workflows lint clean.
 test-package: package lint-workflows
 	desktop-file-validate build/linux/switchboard.desktop
 	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
 	@kind=$$(file -b $(WIN_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1;; esac
+	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz $(WIN_SETUP)
 	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb)
 
 lint-workflows:
@@ -185,19 +197,30 @@ lint-workflows:
 
 # One table of ratios measured side by side in one run (see BENCHMARKS.md):
 # the product's rows (bench/: calls, serve, concurrency, start-up, memory,
-# the window under Xvfb, import, sizes), then the chat engine's and the
-# content store's. Packages run one at
+# the window under Xvfb, import, sizes), then the chat engine's, the
+# content store's and the local model's. Packages run one at
 # a time (-p 1), so no row shares the CPU with another package's; each
 # appends its table and build/bench/table.sh merges them into one.
 BENCH_OUT := build/bench-latest.md
-bench: deps-test build package $(TEST_SERVERS)/node_modules/.package-lock.json
+# The local model's rows (app/localmodel/bench_llama_test.go, a few
+# minutes): llama-server as the app runs it beside llama.cpp's llama-bench,
+# on Qwen3-0.6B- and 1.7B-shaped models with random Q4_0 weights.
+# BENCH_LLAMA_THREADS=N sets both sides' threads (default: one a CPU).
+BENCH_LLAMA = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src \
+	$(GO) test -tags llama,bench -count=1 -timeout 30m -run TestBenchTableLlama -v ./app/localmodel/ | grep -v '^=== RUN'
+bench: deps-test build package $(TEST_SERVERS)/node_modules/.package-lock.json $(LLAMA_SERVER)
 	rm -f $(BENCH_OUT).parts
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts SWITCHBOARD_BIN=$(CURDIR)/$(BIN) xvfb-run -a -s "-screen 0 1280x900x24" \
 	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./bench/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'
+	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts $(BENCH_LLAMA)
 	build/bench/table.sh $(BENCH_OUT).parts > $(BENCH_OUT)
 	rm -f $(BENCH_OUT).parts
 	@cat $(BENCH_OUT)
 	@echo "table written to $(BENCH_OUT); copy it into BENCHMARKS.md when a figure moves"
+
+# The local model's rows alone, into their own table.
+bench-llama: $(LLAMA_SERVER)
+	$(BENCH_LLAMA)
 
 # Soak (under 10 minutes, loopback only): 10 stdio servers, SOAK_CALLS
 # (default 20000) tool calls from 8 callers while a chaos loop SIGKILLs a

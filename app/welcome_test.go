@@ -165,6 +165,10 @@ func TestAboutAndLogFolder(t *testing.T) {
 	if ab.Version == "" || ab.Licence == "" || ab.DataDir != a.dir.String() || ab.LogDir != a.dir.Logs() {
 		t.Fatalf("about = %+v", ab)
 	}
+	// The local model runtime's licences (llama.cpp first).
+	if len(ab.ThirdParty) < 2 || ab.ThirdParty[0].Name != "llama.cpp" || ab.ThirdParty[0].Licence != "MIT License" {
+		t.Fatalf("about's third-party licences = %+v", ab.ThirdParty)
+	}
 	var opened string
 	old := openFolder
 	openFolder = func(dir string) error { opened = dir; return nil }

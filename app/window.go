@@ -37,12 +37,15 @@ type AboutView struct {
 	LogDir  string `json:"logDir"`
 	Licence string `json:"licence"`
 	Go      string `json:"go"`
+	// ThirdParty are the licences of what ships beside the app: the local
+	// model runtime (llama.cpp and what it vendors).
+	ThirdParty []buildinfo.Notice `json:"thirdParty"`
 }
 
 // About returns what Help → About shows.
 func (a *App) About() (AboutView, error) {
 	return AboutView{Name: "Switchboard", Version: buildinfo.String(), DataDir: a.dir.String(),
-		LogDir: a.dir.Logs(), Licence: buildinfo.Licence, Go: runtime.Version()}, nil
+		LogDir: a.dir.Logs(), Licence: buildinfo.Licence, Go: runtime.Version(), ThirdParty: buildinfo.Runtime}, nil
 }
 
 // openFolder opens a folder in the desktop's file manager; tests replace it.

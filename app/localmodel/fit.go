@@ -142,12 +142,15 @@ func largestFit(budget int64, upper int, cost func(int) int64) int {
 	return best
 }
 
-// fitThreads is the threads generation uses: every CPU on a small
-// machine; on a larger one, half (generation is bound by memory, and the
-// other half are most often a core's second hardware thread).
+// fitThreads is the threads generation uses: one fewer than the CPUs on
+// a small machine (llama.cpp's threads wait for each other at every step,
+// so one descheduled by the app or the browser stalls them all: on 2 busy
+// cores 2 threads generated 0.3–1.7 tokens/s against 14 with one, see
+// BENCHMARKS.md); on a larger one, half (generation is bound by memory,
+// and the other half are most often a core's second hardware thread).
 func fitThreads(cpus int) int {
 	if cpus <= 4 {
-		return max(cpus, 1)
+		return max(cpus-1, 1)
 	}
 	return cpus / 2
 }

@@ -55,13 +55,13 @@ func TestFit(t *testing.T) {
 		wantThreads  int
 		wantWhy      string
 	}{
-		{"plenty of memory: the cap, f16", 16 << 30, 0, 0, 8, 32768, false, 4, "free"},
-		{"some: the f16 context that is long enough", 6 << 30, 0, 0, 2, 16384, false, 2, "free"},
-		{"little: q8 gives twice the f16 context", 3 << 30, 0, 0, 2, 8192, true, 2, "free"},
-		{"very short: the least, q8", 1 << 30, 0, 0, 2, 4096, true, 2, "free"},
-		{"unknown memory", 0, 0, 0, 2, 8192, true, 2, "unknown"},
+		{"plenty of memory: the cap, f16; half of 8 CPUs", 16 << 30, 0, 0, 8, 32768, false, 4, "free"},
+		{"some: the f16 context that is long enough; 4 CPUs, 3 threads", 6 << 30, 0, 0, 4, 16384, false, 3, "free"},
+		{"little: q8 gives twice the f16 context; 2 CPUs, 1 thread", 3 << 30, 0, 0, 2, 8192, true, 1, "free"},
+		{"very short: the least, q8", 1 << 30, 0, 0, 1, 4096, true, 1, "free"},
+		{"unknown memory", 0, 0, 0, 3, 8192, true, 2, "unknown"},
 		{"the user's context and threads kept", 16 << 30, 2048, 1, 8, 2048, false, 1, "Settings"},
-		{"the user's long context on short memory: q8", 2 << 30, 32768, 0, 2, 32768, true, 2, "Settings"},
+		{"the user's long context on short memory: q8", 2 << 30, 32768, 0, 2, 32768, true, 1, "Settings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,10 @@
 #!/bin/bash
-# package.sh BIN VERSION OUTDIR: the Linux packages of Switchboard — a .deb
-# and a .tar.gz of the same files — from a built binary. Run by 'make package'.
+# package.sh BIN VERSION OUTDIR LLAMA_SERVER: the Linux packages of
+# Switchboard — a .deb and a .tar.gz of the same files — from a built binary
+# and the local model runtime (llama.cpp's llama-server, build/llama/build.sh),
+# installed as /usr/lib/switchboard/llama-server, where the app looks for it
+# beside /usr/bin (localmodel.FindRuntime: <dir>/../lib/switchboard). No
+# model is packaged. Run by 'make package'.
 #
 # The .deb's Depends are the Debian packages that own the shared libraries
 # the binary links (WebKitGTK 4.1, GTK 3, ...), found with objdump + dpkg -S on
@@ -9,7 +13,7 @@
 # which is what 'make test-package' keys its cache on.
 set -euo pipefail
 
-bin=$1 version=$2 out=$3
+bin=$1 version=$2 out=$3 llama=${4:?package.sh: the 4th argument is llama-server (make package builds it)}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 arch=$(dpkg --print-architecture)
@@ -24,6 +28,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 root=$stage/root
 install -D -m 0755 "$bin" "$root/usr/bin/switchboard"
+install -D -m 0755 -s "$llama" "$root/usr/lib/switchboard/llama-server"
 install -D -m 0644 "$here/switchboard.desktop" "$root/usr/share/applications/switchboard.desktop"
 install -D -m 0644 "$here/switchboard-mcpb.xml" "$root/usr/share/mime/packages/switchboard.xml"
 install -D -m 0644 "$here/copyright" "$root/usr/share/doc/switchboard/copyright"
@@ -39,13 +44,17 @@ for n in 16 24 32 48 64 128 256 512; do
   install -D -m 0644 "$png" "$root/usr/share/icons/hicolor/${n}x${n}/apps/switchboard.png"
 done
 
-# Depends: the package of every shared library the binary links directly
-# (its NEEDED entries); those packages bring their own dependencies.
-libs=$(ldd "$bin")
-deps=$(objdump -p "$bin" | awk '$1 == "NEEDED" {print $2}' | while read -r so; do
-  lib=$(awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3}' <<<"$libs")
-  [ -n "$lib" ] || { echo "package.sh: $bin needs $so, which does not resolve here" >&2; exit 1; }
-  dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
+# Depends: the package of every shared library the binaries link directly
+# (their NEEDED entries: llama-server adds libgomp1, OpenMP); those packages
+# bring their own dependencies.
+deps=$(for exe in "$bin" "$llama"; do
+  libs=$(ldd "$exe")
+  objdump -p "$exe" | awk '$1 == "NEEDED" {print $2}' | while read -r so; do
+    # "libX.so => /path (…)", or the loader's own line "/path/ld-linux….so.2 (…)"
+    lib=$(awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3} $1 ~ ("/" so "$") {print $1}' <<<"$libs" | head -1)
+    [ -n "$lib" ] || { echo "package.sh: $exe needs $so, which does not resolve here" >&2; exit 1; }
+    dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
+  done || exit 1
 done | cut -d: -f1 | sort -u)
 [ -n "$deps" ] || { echo "package.sh: found no library packages for $bin (is it dynamically linked, and are they installed with apt?)" >&2; exit 1; }
 depends=$(for p in $deps; do
@@ -69,8 +78,10 @@ Homepage: https://github.com/switchboard-app/switchboard
 Description: desktop MCP host: your MCP servers with any model
  Switchboard brings the MCP servers you already use (the mcpServers JSON of
  Claude Desktop, Cursor or VS Code) to any model: OpenAI-compatible,
- Anthropic, or local Ollama / LM Studio. Keys are kept in the Secret Service
- keyring (gnome-keyring or KeePassXC); bubblewrap sandboxes servers.
+ Anthropic, local Ollama / LM Studio, or a model it runs on this computer
+ with llama.cpp (included; models are downloaded on request). Keys are kept
+ in the Secret Service keyring (gnome-keyring or KeePassXC); bubblewrap
+ sandboxes servers.
 CONTROL
 
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>/dev/null || date +%s)}

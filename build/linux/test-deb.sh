@@ -1,7 +1,8 @@
 #!/bin/bash
 # test-deb.sh DEB: installs the .deb with apt into a clean Debian root and
-# checks, inside it, that every shared library of /usr/bin/switchboard
-# resolves and that 'switchboard version' runs. Run by 'make test-package'.
+# checks, inside it, that every shared library of /usr/bin/switchboard and of
+# the local model runtime (/usr/lib/switchboard/llama-server) resolves and
+# that both run. Run by 'make test-package'.
 #
 # The root is made once with debootstrap (minbase, this machine's Debian
 # release and mirror) into $SWITCHBOARD_DEBOOTSTRAP (default
@@ -79,6 +80,13 @@ out=$(in_root switchboard version)
 echo "test-deb: in the root, 'switchboard version' says: $out"
 want=$(dpkg-deb -f "$deb" Version)
 [[ $out == switchboard* ]] || { echo "test-deb: unexpected 'switchboard version' output"; exit 1; }
+# The local model runtime: its libraries (libgomp1 among them) came with the
+# .deb's Depends, and it runs.
+llama=/usr/lib/switchboard/llama-server
+missing=$(in_root ldd "$llama" | grep 'not found' || true)
+[ -z "$missing" ] || { echo "test-deb: shared libraries of $llama do not resolve after installing the .deb:"; echo "$missing"; exit 1; }
+lv=$(in_root "$llama" --version 2>&1) || { echo "test-deb: $llama --version failed: $lv"; exit 1; }
+echo "test-deb: in the root, '$llama --version' says: $(grep -m1 '^version' <<<"$lv")"
 for f in /usr/share/applications/switchboard.desktop /usr/share/mime/packages/switchboard.xml /usr/share/icons/hicolor/512x512/apps/switchboard.png; do
   [ -s "$root$f" ] || { echo "test-deb: $f is missing after install"; exit 1; }
 done

@@ -54,6 +54,7 @@ const (
 const (
 	F32  uint32 = 0
 	F16  uint32 = 1
+	Q4_0 uint32 = 2
 	Q8_0 uint32 = 8
 )
 

@@ -61,6 +61,17 @@ const (
 // Write writes a model of shape s to path, its tokenizer and template
 // from the llama.cpp source tree at src, its weights random from seed.
 func Write(path, src string, s Shape, seed uint64) error {
+	return WriteType(path, src, s, seed, gguf.F16)
+}
+
+// WriteType is Write with the matrices stored as typ: gguf.F16, or
+// gguf.Q4_0 (4.5 bits a weight, so a model of a shape is the size and
+// speed of a 4-bit download of it).
+func WriteType(path, src string, s Shape, seed uint64, typ uint32) error {
+	fileType, ok := fileTypes[typ]
+	if !ok {
+		return fmt.Errorf("testmodel: tensor type %d is not one it writes", typ)
+	}
 	vocab, err := gguf.ReadFile(filepath.Join(src, "models", "ggml-vocab-qwen2.gguf"))
 	if err != nil {
 		return fmt.Errorf("testmodel: the tokenizer: %w", err)
@@ -73,7 +84,7 @@ func Write(path, src string, s Shape, seed uint64) error {
 	u32 := func(k string, v int) { f.Set(k, gguf.TypeUint32, uint32(v)) }
 	f.Set("general.architecture", gguf.TypeString, "qwen3")
 	f.Set("general.name", gguf.TypeString, "switchboard test model "+s.Name)
-	f.Set("general.file_type", gguf.TypeUint32, uint32(1)) // mostly F16
+	f.Set("general.file_type", gguf.TypeUint32, fileType)
 	u32("general.alignment", gguf.DefaultAlignment)
 	u32("qwen3.block_count", s.Layers)
 	u32("qwen3.context_length", s.Context)
@@ -120,6 +131,10 @@ func Write(path, src string, s Shape, seed uint64) error {
 
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	random := func(name string, dims ...int) {
+		if typ == gguf.Q4_0 {
+			f.Tensors = append(f.Tensors, q4Tensor(name, dims, rng))
+			return
+		}
 		f.Tensors = append(f.Tensors, tensor(name, dims, func() float32 { return float32(rng.NormFloat64() * 0.02) }))
 	}
 	ones := func(name string, dims ...int) {

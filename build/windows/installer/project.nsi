@@ -95,6 +95,10 @@ Section
     SetOutPath $INSTDIR
 
     !insertmacro wails.files
+    # The local model runtime (llama.cpp's llama-server, cross-compiled by
+    # build/llama/build.sh; 'make package' puts it in build/bin) beside the
+    # app, where localmodel.FindRuntime looks. No model is installed.
+    File "..\..\bin\llama-server.exe"
 
     CreateShortcut "$SMPROGRAMS\${INFO_PRODUCTNAME}.lnk" "$INSTDIR\${PRODUCT_EXECUTABLE}"
     CreateShortCut "$DESKTOP\${INFO_PRODUCTNAME}.lnk" "$INSTDIR\${PRODUCT_EXECUTABLE}"

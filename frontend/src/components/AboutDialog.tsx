@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { OpenLogFolder, versionLabel } from '../backend';
 import { message } from '../servers';
 import { useWelcome, welcome } from '../welcome';
+import { ThirdPartyLicences } from './ThirdPartyLicences';
 
-/** AboutDialog is Help → About: version, data dir, log folder (opens it), licence. */
+/** AboutDialog is Help → About: version, data dir, log folder (opens it), licences. */
 export function AboutDialog() {
   const about = useWelcome((s) => s.about);
   const [err, setErr] = useState('');
@@ -27,6 +28,7 @@ export function AboutDialog() {
           </dd>
           <dt>Licence</dt><dd>{about.licence}</dd>
         </dl>
+        <ThirdPartyLicences notices={about.thirdParty} />
         {err && <div className="alert" role="alert">{err}</div>}
         <div className="wizard-actions">
           <button type="button" ref={close} onClick={() => welcome.closeAbout()}>Close</button>

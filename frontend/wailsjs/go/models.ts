@@ -7,6 +7,7 @@ export namespace app {
 	    logDir: string;
 	    licence: string;
 	    go: string;
+	    thirdParty: buildinfo.Notice[];
 	}
 	export interface AppCSPView {
 	    connectDomains: string[];
@@ -643,6 +644,17 @@ export namespace apps {
 	    microphone?: boolean;
 	    geolocation?: boolean;
 	    clipboardWrite?: boolean;
+	}
+
+}
+
+export namespace buildinfo {
+	
+	export interface Notice {
+	    name: string;
+	    licence: string;
+	    copyright: string;
+	    url: string;
 	}
 
 }

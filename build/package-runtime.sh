@@ -1,0 +1,39 @@
+#!/bin/bash
+# package-runtime.sh PACKAGE...: each package carries the local model
+# runtime where the app looks for it (localmodel.FindRuntime) and no model:
+# a .deb or .tar.gz usr/lib/switchboard/llama-server (beside usr/bin/switchboard,
+# one directory up), the Windows installer llama-server.exe beside
+# switchboard.exe. Run by 'make test-package'; lists the installer with 7z
+# (p7zip-full), which reads NSIS archives.
+set -euo pipefail
+fail=0
+for pkg in "$@"; do
+  case $pkg in
+  *.deb) files=$(dpkg-deb -c "$pkg" | awk '{print $NF}'); want=./usr/lib/switchboard/llama-server app=./usr/bin/switchboard ;;
+  *.tar.gz) files=$(tar tzf "$pkg"); want=./usr/lib/switchboard/llama-server app=./usr/bin/switchboard ;;
+  *.exe) files=$(7z l -slt "$pkg" | sed -n 's/^Path = //p' | tr '\\' /); want=llama-server.exe app=switchboard.exe ;;
+  *) echo "package-runtime: $pkg: not a package it knows" >&2; exit 2 ;;
+  esac
+  name=$(basename "$pkg")
+  if ! grep -qxF "$app" <<<"$files"; then echo "package-runtime: $name has no $app"; fail=1; fi
+  if grep -qxF "$want" <<<"$files"; then echo "package-runtime: $name carries the local model runtime ($want)"
+  else echo "package-runtime: $name lacks the local model runtime: no $want"; fail=1; fi
+  if [[ $pkg == *.exe ]] && grep -qxF "$want" <<<"$files"; then
+    # Statically linked: it may import Windows' own DLLs only (a MinGW
+    # runtime DLL would be missing on the user's machine).
+    exe=$(mktemp)
+    7z e -so "$pkg" "$want" >"$exe"
+    dlls=$(objdump -p "$exe" 2>/dev/null | sed -n 's/^\s*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u)
+    rm -f "$exe"
+    [ -n "$dlls" ] || { echo "package-runtime: $name: cannot read the DLLs $want imports"; fail=1; }
+    for d in $dlls; do
+      case $d in
+      kernel32.dll | advapi32.dll | ws2_32.dll | msvcrt.dll | user32.dll | shell32.dll | ole32.dll | bcrypt.dll | api-ms-win-*.dll) ;;
+      *) echo "package-runtime: $name: $want imports $d, which Windows does not have"; fail=1 ;;
+      esac
+    done
+    echo "package-runtime: $name: $want imports Windows DLLs only ($(echo $dlls))"
+  fi
+  if grep -qi '\.gguf$' <<<"$files"; then echo "package-runtime: $name carries a model, which must be downloaded on request instead:"; grep -i '\.gguf$' <<<"$files"; fail=1; fi
+done
+exit $fail
