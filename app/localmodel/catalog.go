@@ -1,6 +1,9 @@
 package localmodel
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 )
@@ -81,4 +84,32 @@ func Lookup(name string) (Entry, bool) {
 		return Entry{}, false
 	}
 	return catalog[i], true
+}
+
+// CatalogEnv names a JSON file (a list of Entry, their Go field names as
+// keys) that replaces the pinned catalog. It is for tests: the end-to-end
+// test downloads a small random-weights model whose hash no pin can know.
+// A download URL pointing at a mirror is deliberately not enough to change
+// what is checked — the pins must hold whatever the mirror serves — so the
+// only way to trust another file is to change the catalog itself, which
+// a person does knowingly, outside the app's settings.
+const CatalogEnv = "SWITCHBOARD_MODEL_CATALOG"
+
+// ReadCatalog reads a catalog file (see CatalogEnv): each entry needs a
+// name, a .gguf file, a size and a SHA-256.
+func ReadCatalog(path string) ([]Entry, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("the model catalog %s (%s): %w", path, CatalogEnv, err)
+	}
+	var es []Entry
+	if err := json.Unmarshal(b, &es); err != nil {
+		return nil, fmt.Errorf("the model catalog %s (%s): %w", path, CatalogEnv, err)
+	}
+	for i, e := range es {
+		if e.Name == "" || !strings.HasSuffix(e.File, ".gguf") || e.Size <= 0 || len(e.SHA256) != 64 || strings.ContainsAny(e.File, `/\`) {
+			return nil, fmt.Errorf("the model catalog %s (%s): entry %d needs a Name, a File ending in .gguf (a name, not a path), a Size and a SHA256", path, CatalogEnv, i)
+		}
+	}
+	return es, nil
 }

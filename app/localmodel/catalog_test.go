@@ -2,6 +2,8 @@ package localmodel
 
 import (
 	"encoding/hex"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,5 +45,28 @@ func TestCatalogPins(t *testing.T) {
 	}
 	if _, ok := Lookup("nope"); ok {
 		t.Error("Lookup found a model not in the catalog")
+	}
+}
+
+// A catalog file replaces the pins only with complete entries: one without
+// a hash would download a file nothing checks.
+func TestReadCatalog(t *testing.T) {
+	sum := strings.Repeat("a", 64)
+	for _, tt := range []struct {
+		json string
+		ok   bool
+	}{
+		{`[{"Name":"t","File":"t.gguf","Size":10,"SHA256":"` + sum + `"}]`, true},
+		{`[{"Name":"t","File":"t.gguf","Size":10}]`, false},
+		{`[{"Name":"t","File":"../t.gguf","Size":10,"SHA256":"` + sum + `"}]`, false},
+		{`[{"Name":"t","File":"t.bin","Size":10,"SHA256":"` + sum + `"}]`, false},
+		{`{`, false},
+	} {
+		p := filepath.Join(t.TempDir(), "c.json")
+		os.WriteFile(p, []byte(tt.json), 0o644)
+		es, err := ReadCatalog(p)
+		if (err == nil) != tt.ok || tt.ok && (len(es) != 1 || es[0].SHA256 != sum) {
+			t.Errorf("ReadCatalog(%s) = %+v, %v; want ok=%v", tt.json, es, err, tt.ok)
+		}
 	}
 }
