@@ -42,6 +42,7 @@ var EventList = []EventInfo{
 	{"EventAbout", EventAbout, nil},
 	{"EventToolsChanged", EventToolsChanged, nil},
 	{"EventNotice", EventNotice, Notice{}},
+	{"EventModelDownload", EventModelDownload, ModelDownload{}},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -55,6 +56,9 @@ type EventTypes struct {
 	TerminalData TerminalData `json:"terminalData"`
 	FileOpen     FileOpen     `json:"fileOpen"`
 	Notice       Notice       `json:"notice"`
+
+	// A local model's download (localmodels.go).
+	ModelDownload ModelDownload `json:"modelDownload"`
 }
 
 // EventTypes is bound only for its result type: Wails writes the TypeScript

@@ -15,6 +15,7 @@ export const EventFileOpen = "file:open";
 export const EventAbout = "app:about";
 export const EventToolsChanged = "tools:changed";
 export const EventNotice = "chat:notice";
+export const EventModelDownload = "models:download";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -30,4 +31,5 @@ export interface EventPayloads {
   [EventAbout]: null;
   [EventToolsChanged]: null;
   [EventNotice]: app.Notice;
+  [EventModelDownload]: app.ModelDownload;
 }

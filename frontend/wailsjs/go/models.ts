@@ -223,6 +223,13 @@ export namespace app {
 	    written?: string;
 	    retry?: boolean;
 	}
+	export interface ModelDownload {
+	    name: string;
+	    done: number;
+	    total: number;
+	    state: string;
+	    error: string;
+	}
 	export interface Notice {
 	    id: string;
 	    chatId?: string;
@@ -299,6 +306,7 @@ export namespace app {
 	    terminalData: TerminalData;
 	    fileOpen: FileOpen;
 	    notice: Notice;
+	    modelDownload: ModelDownload;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -363,6 +371,25 @@ export namespace app {
 	    models: string[];
 	    default: string;
 	}
+	export interface LocalModelView {
+	    name: string;
+	    title: string;
+	    file: string;
+	    size: number;
+	    ram: number;
+	    licence: string;
+	    goodFor: string;
+	    default: boolean;
+	    chosen: boolean;
+	    installed: boolean;
+	    path: string;
+	    partial: number;
+	    downloading: boolean;
+	}
+	export interface LocalModelsView {
+	    models: LocalModelView[];
+	    downloadUrl: string;
+	}
 	export interface LogEntryView {
 	    level: string;
 	    logger: string;
@@ -392,6 +419,7 @@ export namespace app {
 	    messages: MessageView[];
 	    hasMore: boolean;
 	}
+	
 	
 	
 	

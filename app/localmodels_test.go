@@ -1,0 +1,110 @@
+package app
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/app/localmodel"
+	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+)
+
+// From the welcome page: the catalog is listed with nothing downloaded;
+// a download reports progress and ends "ready" as events, and the
+// provider "On this computer" is then the default.
+func TestDownloadLocalModelThroughTheWindow(t *testing.T) {
+	var b bytes.Buffer
+	f := &gguf.File{}
+	f.Set("general.name", gguf.TypeString, "tiny")
+	if err := gguf.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	content := append(b.Bytes(), make([]byte, 3<<20)...)
+	sum := sha256.Sum256(content)
+	e := localmodel.Entry{Name: "tiny", Title: "Tiny", File: "Tiny.gguf", Size: int64(len(content)), SHA256: hex.EncodeToString(sum[:]),
+		Licence: "MIT", GoodFor: "tests", RAM: 1 << 30, Default: true}
+	cat, _ := json.Marshal([]localmodel.Entry{e})
+	catPath := filepath.Join(t.TempDir(), "catalog.json")
+	os.WriteFile(catPath, cat, 0o644)
+	t.Setenv(localmodel.CatalogEnv, catPath)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, e.File, time.Time{}, bytes.NewReader(content))
+	}))
+	defer ts.Close()
+
+	a, evs := welcomeApp(t)
+	var mu sync.Mutex
+	a.emitHook = func(name string, data any) { // welcomeApp's hook, under a lock of our own
+		mu.Lock()
+		defer mu.Unlock()
+		*evs = append(*evs, recorded{name, data})
+	}
+	v, err := a.SettingsPage.LocalModels()
+	if err != nil || len(v.Models) != 1 || v.Models[0].Installed || v.Models[0].RAM != 1<<30 || !v.Models[0].Default {
+		t.Fatalf("LocalModels = %+v, %v", v, err)
+	}
+	if err := a.SettingsPage.SetModelDownloadURL(ts.URL); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SettingsPage.DownloadLocalModel("nope"); err == nil || !strings.Contains(err.Error(), "not a model of the catalog") {
+		t.Errorf("DownloadLocalModel(nope) = %v", err)
+	}
+	if err := a.SettingsPage.DownloadLocalModel("tiny"); err != nil {
+		t.Fatal(err)
+	}
+	var downloads []ModelDownload
+	waitFor(t, "the download's end", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		downloads = nil
+		for _, r := range *evs {
+			if r.name == EventModelDownload {
+				downloads = append(downloads, r.data.(ModelDownload))
+			}
+		}
+		return len(downloads) > 0 && downloads[len(downloads)-1].State != DownloadRunning
+	})
+	end := downloads[len(downloads)-1]
+	if end.State != DownloadReady || end.Done != e.Size || end.Total != e.Size {
+		t.Fatalf("last event %+v, want ready with %d bytes", end, e.Size)
+	}
+	// 3 MiB arrive in 12 reports of 256 KiB; the events are throttled.
+	if downloads[0].State != DownloadRunning || len(downloads) > 6 {
+		t.Errorf("events %+v: want a first progress event and few of them", downloads)
+	}
+	v, _ = a.SettingsPage.LocalModels()
+	if !v.Models[0].Installed || v.DownloadURL != ts.URL {
+		t.Errorf("after the download: %+v", v)
+	}
+	cs, _ := a.h.Settings.Chat()
+	if p, err := cs.Provider(""); err != nil || p.Name != host.LocalProviderName || p.Kind != chat.KindLocal || p.DefaultModel != "tiny" {
+		t.Errorf("default provider %+v, %v", p, err)
+	}
+
+	// A chosen file is listed beside the catalog, and Remove forgets it.
+	mine := filepath.Join(t.TempDir(), "Mine.gguf")
+	os.WriteFile(mine, b.Bytes(), 0o644)
+	if mv, err := a.SettingsPage.AddLocalModelFile(mine); err != nil || mv.Name != "Mine" || !mv.Chosen {
+		t.Fatalf("AddLocalModelFile = %+v, %v", mv, err)
+	}
+	if v, _ = a.SettingsPage.LocalModels(); len(v.Models) != 2 || v.Models[1].Name != "Mine" || v.Models[1].File != "Mine.gguf" {
+		t.Errorf("LocalModels with a chosen file = %+v", v.Models)
+	}
+	if err := a.SettingsPage.RemoveLocalModel("Mine"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ = a.SettingsPage.LocalModels(); len(v.Models) != 1 {
+		t.Errorf("after Remove: %+v", v.Models)
+	}
+}
