@@ -14,12 +14,12 @@ import (
 )
 
 // EventModelDownload carries a ModelDownload: how a model's download goes.
-// It is sent at most every progressEvery while bytes arrive, and once
-// when the download ends.
+// It is sent when the percent done moves (or progressEvery passed) while
+// bytes arrive, and once when the download ends.
 const EventModelDownload = "models:download"
 
-// progressEvery spaces the progress events: a download reports every
-// 256 KiB, far more often than a progress bar can show.
+// progressEvery is the longest wait between progress events while bytes
+// arrive (a download reports every 256 KiB).
 const progressEvery = 250 * time.Millisecond
 
 // Download states a ModelDownload reports.
@@ -119,16 +119,35 @@ func (p *SettingsPage) DownloadLocalModel(name string) error {
 	return fmt.Errorf("%q %w", name, host.ErrNotInCatalog)
 }
 
-// download runs one download, sending its progress as events (throttled)
-// and its end.
+// progressGate spaces progress events: one when the whole percent moves
+// or progressEvery passed, so a bar moves smoothly without an event per
+// 256 KiB.
+type progressGate struct {
+	pct int64 // the percent last sent (-1: none yet)
+	at  time.Time
+}
+
+func (g *progressGate) due(done, total int64, now time.Time) bool {
+	pct := int64(0)
+	if total > 0 {
+		pct = done * 100 / total
+	}
+	if pct == g.pct && now.Sub(g.at) < progressEvery {
+		return false
+	}
+	g.pct, g.at = pct, now
+	return true
+}
+
+// download runs one download, sending its progress as events (spaced by
+// progressGate) and its end.
 func (c *core) download(ctx context.Context, name string) {
 	var mu sync.Mutex
-	var last time.Time
+	gate := progressGate{pct: -1}
 	err := c.h.Models.Download(ctx, name, func(done, total int64) {
 		mu.Lock()
 		defer mu.Unlock()
-		if now := time.Now(); now.Sub(last) >= progressEvery {
-			last = now
+		if gate.due(done, total, time.Now()) {
 			c.emitEvent(EventModelDownload, ModelDownload{Name: name, Done: done, Total: total, State: DownloadRunning})
 		}
 	})

@@ -79,9 +79,8 @@ func TestDownloadLocalModelThroughTheWindow(t *testing.T) {
 	if end.State != DownloadReady || end.Done != e.Size || end.Total != e.Size {
 		t.Fatalf("last event %+v, want ready with %d bytes", end, e.Size)
 	}
-	// 3 MiB arrive in 12 reports of 256 KiB; the events are throttled.
-	if downloads[0].State != DownloadRunning || len(downloads) > 6 {
-		t.Errorf("events %+v: want a first progress event and few of them", downloads)
+	if downloads[0].State != DownloadRunning || downloads[0].Total != e.Size {
+		t.Errorf("events %+v: want progress events first", downloads)
 	}
 	v, _ = a.SettingsPage.LocalModels()
 	if !v.Models[0].Installed || v.DownloadURL != ts.URL {
@@ -106,5 +105,29 @@ func TestDownloadLocalModelThroughTheWindow(t *testing.T) {
 	}
 	if v, _ = a.SettingsPage.LocalModels(); len(v.Models) != 1 {
 		t.Errorf("after Remove: %+v", v.Models)
+	}
+}
+
+// Progress events go out when the whole percent moves or progressEvery
+// passed, not for every 256 KiB that arrives.
+func TestProgressGate(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	g := progressGate{pct: -1}
+	for i, step := range []struct {
+		done, total int64
+		at          time.Duration
+		want        bool
+	}{
+		{0, 1000, 0, true},                                   // the first one
+		{5, 1000, time.Millisecond, false},                   // 0% still, just after
+		{10, 1000, 2 * time.Millisecond, true},               // 1%
+		{15, 1000, 3 * time.Millisecond, false},              // 1% still
+		{19, 1000, progressEvery + 3*time.Millisecond, true}, // 1%, but a while later
+		{1000, 1000, progressEvery + 4*time.Millisecond, true},
+		{1000, 0, progressEvery + 5*time.Millisecond, true}, // total unknown: 0%, moved back
+	} {
+		if got := g.due(step.done, step.total, t0.Add(step.at)); got != step.want {
+			t.Errorf("step %d (%d of %d at %v): due = %v, want %v", i, step.done, step.total, step.at, got, step.want)
+		}
 	}
 }
