@@ -39,6 +39,9 @@ type ModelDownload struct {
 	State string `json:"state"`
 	// Error says what went wrong and what to do (failed only).
 	Error string `json:"error"`
+	// Seq orders the events: Wails may deliver them out of order, so the
+	// window drops one older than what it shows.
+	Seq int64 `json:"seq"`
 }
 
 // LocalModelView is a model that runs on this computer: one of the
@@ -148,7 +151,7 @@ func (c *core) download(ctx context.Context, name string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if gate.due(done, total, time.Now()) {
-			c.emitEvent(EventModelDownload, ModelDownload{Name: name, Done: done, Total: total, State: DownloadRunning})
+			c.emitEvent(EventModelDownload, ModelDownload{Name: name, Done: done, Total: total, State: DownloadRunning, Seq: c.seq.Add(1)})
 		}
 	})
 	ev := ModelDownload{Name: name, State: DownloadReady}
@@ -169,6 +172,7 @@ func (c *core) download(ctx context.Context, name string) {
 			}
 		}
 	}
+	ev.Seq = c.seq.Add(1)
 	c.emitEvent(EventModelDownload, ev)
 	if err == nil {
 		c.emitEvent(EventConfigChanged, nil) // the provider "On this computer" may be new

@@ -79,6 +79,11 @@ func TestDownloadLocalModelThroughTheWindow(t *testing.T) {
 	if end.State != DownloadReady || end.Done != e.Size || end.Total != e.Size {
 		t.Fatalf("last event %+v, want ready with %d bytes", end, e.Size)
 	}
+	for i := 1; i < len(downloads); i++ {
+		if downloads[i].Seq <= downloads[i-1].Seq {
+			t.Errorf("event %d: seq %d after %d: the window could not order them", i, downloads[i].Seq, downloads[i-1].Seq)
+		}
+	}
 	if downloads[0].State != DownloadRunning || downloads[0].Total != e.Size {
 		t.Errorf("events %+v: want progress events first", downloads)
 	}

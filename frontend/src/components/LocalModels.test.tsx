@@ -48,8 +48,9 @@ function backend(models: app.LocalModelView[], downloadUrl = '') {
       return () => { listener = undefined; };
     },
   };
+  let seq = 0;
   const emit = (p: Partial<app.ModelDownload> & { name: string; state: string }) =>
-    act(() => listener?.({ done: 0, total: 0, error: '', ...p }));
+    act(() => listener?.({ done: 0, total: 0, error: '', seq: ++seq, ...p }));
   return { state, calls, emit };
 }
 
@@ -74,6 +75,7 @@ describe('LocalModels', () => {
     await waitFor(() => expect(b.calls).toEqual(['download qwen3-0.6b']));
 
     b.emit({ name: 'qwen3-0.6b', state: 'downloading', done: 198_352_736, total: 396_705_472 });
+    b.emit({ name: 'qwen3-0.6b', state: 'downloading', done: 3_967_054, total: 396_705_472, seq: 0 }); // an older event, delivered late
     const bar = screen.getByRole('progressbar', { name: 'Downloading Qwen3 0.6B' });
     expect((bar as HTMLProgressElement).value).toBe(198352736);
     expect(screen.getByText('198 MB of 397 MB (50%)')).toBeTruthy();

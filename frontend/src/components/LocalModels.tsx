@@ -52,7 +52,10 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   useEffect(load, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!hasRuntime()) return undefined;
+    const latest: Record<string, number> = {};
     return on(EventModelDownload, (p) => {
+      if ((latest[p.name] ?? 0) > p.seq) return; // stale: Wails may deliver events out of order
+      latest[p.name] = p.seq;
       setProgress((all) => ({ ...all, [p.name]: p }));
       if (p.state === 'downloading') return;
       if (p.state === 'failed') setFailed((f) => ({ ...f, [p.name]: p.error }));
@@ -72,9 +75,9 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   const start = (m: Model) => {
     setErr('');
     setFailed((f) => ({ ...f, [m.name]: '' }));
-    setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'downloading', error: '' } }));
+    setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'downloading', error: '', seq: 0 } }));
     call(() => DownloadLocalModel(m.name)).catch((e: unknown) => {
-      setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'failed', error: message(e) } }));
+      setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'failed', error: message(e), seq: 0 } }));
       setFailed((f) => ({ ...f, [m.name]: message(e) }));
     });
   };

@@ -229,6 +229,7 @@ export namespace app {
 	    total: number;
 	    state: string;
 	    error: string;
+	    seq: number;
 	}
 	export interface Notice {
 	    id: string;
