@@ -165,7 +165,7 @@ func (m *Models) Download(ctx context.Context, name string, progress func(done, 
 		case ctx.Err() != nil:
 			return fmt.Errorf("download of %s cancelled; the partial file is kept, so downloading again resumes it: %w", e.Title, ctx.Err())
 		case err != nil:
-			return fmt.Errorf("%w; check the network, or the download URL in Settings → Providers, and retry", err)
+			return fmt.Errorf("could not download %s: %w; check the network, or the download URL in Settings → Providers, and retry", e.Title, err)
 		}
 	}
 	return m.addProvider(e.Name)

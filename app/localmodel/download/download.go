@@ -214,7 +214,7 @@ func (d *job) open() (io.ReadCloser, int64, error) {
 func (d *job) openFile(path string) (io.ReadCloser, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, &permanent{fmt.Errorf("download: %w", err)}
+		return nil, 0, &permanent{err}
 	}
 	st, err := f.Stat()
 	if err == nil {
@@ -237,7 +237,7 @@ func (d *job) openHTTP() (io.ReadCloser, int64, error) {
 	}
 	resp, err := Client.Do(req)
 	if err != nil {
-		return nil, 0, fmt.Errorf("download %s: %w", d.src, err)
+		return nil, 0, fmt.Errorf("%s: %w", d.src, err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusPartialContent && d.done > 0 && contentRangeStart(resp.Header.Get("Content-Range")) == d.done:
@@ -252,7 +252,7 @@ func (d *job) openHTTP() (io.ReadCloser, int64, error) {
 		return resp.Body, resp.ContentLength, nil
 	}
 	resp.Body.Close()
-	err = fmt.Errorf("download %s: the server answered %s", d.src, resp.Status)
+	err = fmt.Errorf("%s: the server answered %s", d.src, resp.Status)
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
 		err = &permanent{err}
 	}
@@ -261,7 +261,7 @@ func (d *job) openHTTP() (io.ReadCloser, int64, error) {
 		if rerr := d.restart(); rerr != nil {
 			return nil, 0, rerr
 		}
-		err = fmt.Errorf("download %s: the partial file did not match the server's, starting over", d.src)
+		err = fmt.Errorf("%s: the partial file did not match the server's, starting over", d.src)
 	}
 	return nil, 0, err
 }

@@ -99,8 +99,10 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
           <label key={m.name} className={`local-model${m.name === chosen ? ' selected' : ''}`}>
             <input type="radio" name={group} value={m.name} checked={m.name === chosen} onChange={() => setChosen(m.name)} />
             <span className="local-model-text">
-              <strong>{m.title}</strong>{m.default && <span className="badge">recommended</span>}
-              {m.installed && <span className="badge ok">downloaded</span>}
+              <span className="local-model-head">
+                <strong>{m.title}</strong>{m.default && <span className="badge">recommended</span>}
+                {m.installed && <span className="badge ok">downloaded</span>}
+              </span>
               <span className="small">{formatBytes(m.size)} download · needs about {formatBytes(m.ram)} of memory · {m.licence}</span>
               <span className="small muted">{m.goodFor}</span>
             </span>

@@ -64,12 +64,12 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
           {list.length === 0 && <tr><td colSpan={8} className="muted">No provider yet. Add one to start chatting.</td></tr>}
         </tbody>
       </table>
-      <LocalModels manage onReady={load} />
       {editing ? (
         <ProviderForm initial={editing} onDone={() => { setEditing(null); load(); }} onCancel={() => setEditing(null)} />
       ) : (
         <button type="button" className="primary" onClick={() => setEditing(blank)}>Add provider</button>
       )}
+      <LocalModels manage onReady={load} />
     </div>
   );
 }
