@@ -163,7 +163,7 @@ function ModelActions({ model: m, progress: p, error, manage, onDownload, onChan
     <div className="local-model-actions">
       {error && (
         <div className="alert" role="alert">
-          {error}
+          {error.charAt(0).toUpperCase() + error.slice(1)}
           {!/download URL/.test(error) && ' Check the download URL in Settings → Providers, or your network, and retry.'}
         </div>
       )}
