@@ -13,7 +13,8 @@ import (
 func modelsCmd() *Command {
 	return &Command{
 		Name:    "models",
-		Summary: "the models that run on this computer: the catalog, downloads, GGUF files",
+		Summary: "the models that run on this computer: the catalog, downloads, GGUF files (alone: list)",
+		Run:     modelsList,
 		Subs: []*Command{
 			{Name: "list", Summary: "the catalog and what of it is here, and the GGUF files added", Run: modelsList},
 			{Name: "download", Args: "NAME", Summary: "download a catalog model, checked against its pinned SHA-256 (Ctrl-C keeps the partial file; run again to resume)", Run: modelsDownload},

@@ -68,6 +68,7 @@ func TestModelsCommands(t *testing.T) {
 		stdout, stderr string
 	}{
 		{name: "list before", args: []string{"models", "list"}, stdout: "not downloaded (recommended)"},
+		{name: "models alone lists them", args: []string{"models"}, stdout: "not downloaded (recommended)"},
 		{name: "url refused", args: []string{"models", "url", "ftp://x"}, code: 2, stderr: "use https://"},
 		{name: "url", args: []string{"models", "url", ts.URL}},
 		{name: "url printed", args: []string{"models", "url"}, stdout: ts.URL},
