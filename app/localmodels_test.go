@@ -9,12 +9,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
@@ -134,5 +136,43 @@ func TestProgressGate(t *testing.T) {
 		if got := g.due(step.done, step.total, t0.Add(step.at)); got != step.want {
 			t.Errorf("step %d (%d of %d at %v): due = %v, want %v", i, step.done, step.total, step.at, got, step.want)
 		}
+	}
+}
+
+// Choosing a GGUF file and the download URL are one use case behind both
+// front doors: the same steps give byte-identical config.json, and each
+// door lists what the other did.
+func TestLocalModelFrontDoorsAgree(t *testing.T) {
+	var b bytes.Buffer
+	f := &gguf.File{}
+	f.Set("general.name", gguf.TypeString, "mine")
+	if err := gguf.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(t.TempDir(), "Mine-Q4.gguf")
+	os.WriteFile(model, b.Bytes(), 0o644)
+	mirror := t.TempDir()
+
+	a, wdir := window(t)
+	if _, err := a.SettingsPage.AddLocalModelFile(model); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SettingsPage.SetModelDownloadURL(mirror); err != nil {
+		t.Fatal(err)
+	}
+	cdir := datadir.Dir(t.TempDir())
+	terminal(t, cdir, "", "models", "add", model)
+	terminal(t, cdir, "", "models", "url", mirror)
+	w, _ := os.ReadFile(wdir.Config())
+	c, _ := os.ReadFile(cdir.Config())
+	if !bytes.Equal(w, c) {
+		t.Fatalf("config.json differs:\nwindow:\n%s\ncli:\n%s", w, c)
+	}
+	if out := terminal(t, wdir, "", "models", "list", "--json"); !strings.Contains(out, `"path": "`+model+`"`) {
+		t.Errorf("the CLI does not list the file the window chose:\n%s", out)
+	}
+	terminal(t, wdir, "", "models", "remove", "Mine-Q4")
+	if v, err := a.SettingsPage.LocalModels(); err != nil || slices.ContainsFunc(v.Models, func(m LocalModelView) bool { return m.Chosen }) {
+		t.Errorf("the window still lists the file the CLI removed: %+v, %v", v.Models, err)
 	}
 }
