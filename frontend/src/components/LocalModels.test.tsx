@@ -79,6 +79,7 @@ describe('LocalModels', () => {
     const bar = screen.getByRole('progressbar', { name: 'Downloading Qwen3 0.6B' });
     expect((bar as HTMLProgressElement).value).toBe(198352736);
     expect(screen.getByText('198 MB of 397 MB (50%)')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })); // the clicked button is gone; focus is not lost
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(b.calls).toContain('cancel qwen3-0.6b'));
 

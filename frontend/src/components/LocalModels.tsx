@@ -37,6 +37,9 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   const [progress, setProgress] = useState<Record<string, Progress>>({});
   const [err, setErr] = useState('');
   const [failed, setFailed] = useState<Record<string, string>>({});
+  // acted: the person started a download here, so the button that follows
+  // (Cancel, then Retry or Resume) takes the focus the vanished one had.
+  const [acted, setActed] = useState(false);
   const configVersion = useConfigVersion();
   const group = useId();
   const ready = useRef(onReady);
@@ -73,6 +76,7 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   const sel = catalog.find((m) => m.name === chosen);
 
   const start = (m: Model) => {
+    setActed(true);
     setErr('');
     setFailed((f) => ({ ...f, [m.name]: '' }));
     setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'downloading', error: '', seq: 0 } }));
@@ -110,7 +114,7 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
         ))}
       </fieldset>
       {sel && (
-        <ModelActions model={sel} progress={progress[sel.name]} error={failed[sel.name] ?? ''} manage={manage}
+        <ModelActions model={sel} progress={progress[sel.name]} error={failed[sel.name] ?? ''} manage={manage} focus={acted}
           onDownload={() => start(sel)} onChanged={load} onError={setErr} />
       )}
       {files.length > 0 && (
@@ -134,8 +138,8 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
 }
 
 /** ModelActions is what can be done with the selected catalog model now: download, watch it, cancel, retry, remove. */
-function ModelActions({ model: m, progress: p, error, manage, onDownload, onChanged, onError }: {
-  model: Model; progress?: Progress; error: string; manage: boolean;
+function ModelActions({ model: m, progress: p, error, manage, focus, onDownload, onChanged, onError }: {
+  model: Model; progress?: Progress; error: string; manage: boolean; focus: boolean;
   onDownload: () => void; onChanged: () => void; onError: (e: string) => void;
 }) {
   const running = p ? p.state === 'downloading' : m.downloading;
@@ -154,7 +158,7 @@ function ModelActions({ model: m, progress: p, error, manage, onDownload, onChan
       <div className="local-model-actions">
         <progress value={done} max={total} aria-label={`Downloading ${m.title}`} />
         <span className="small" aria-live="polite">{formatBytes(done)} of {formatBytes(total)} ({Math.floor((done * 100) / total)}%)</span>
-        <button type="button" onClick={() => call(() => CancelLocalModelDownload(m.name)).catch((e: unknown) => onError(message(e)))}>Cancel</button>
+        <button type="button" autoFocus={focus} onClick={() => call(() => CancelLocalModelDownload(m.name)).catch((e: unknown) => onError(message(e)))}>Cancel</button>
       </div>
     );
   }
@@ -167,7 +171,7 @@ function ModelActions({ model: m, progress: p, error, manage, onDownload, onChan
           {!/download URL/.test(error) && ' Check the download URL in Settings → Providers, or your network, and retry.'}
         </div>
       )}
-      <button type="button" className="primary" onClick={onDownload}>
+      <button type="button" className="primary" autoFocus={focus} onClick={onDownload}>
         {error ? 'Retry' : partial > 0 ? `Resume download (${formatBytes(partial)} of ${formatBytes(m.size)} here)` : `Download ${m.title} (${formatBytes(m.size)})`}
       </button>
       {partial > 0 && manage && (
