@@ -42,21 +42,25 @@ var EventList = []EventInfo{
 	{"EventAbout", EventAbout, nil},
 	{"EventToolsChanged", EventToolsChanged, nil},
 	{"EventNotice", EventNotice, Notice{}},
-	{"EventLocalModel", EventLocalModel, LocalModelView{}},
+	{"EventLocalModel", EventLocalModel, LocalRuntimeView{}},
+	{"EventModelDownload", EventModelDownload, ModelDownload{}},
 }
 
 // EventTypes has a field of each type an event carries.
 type EventTypes struct {
-	ServerStatus ServerView     `json:"serverStatus"`
-	ServerLogin  LoginView      `json:"serverLogin"`
-	Chat         ChatEvent      `json:"chat"`
-	Approval     ApprovalView   `json:"approval"`
-	Elicit       ElicitView     `json:"elicit"`
-	RequestDone  RequestDone    `json:"requestDone"`
-	TerminalData TerminalData   `json:"terminalData"`
-	FileOpen     FileOpen       `json:"fileOpen"`
-	Notice       Notice         `json:"notice"`
-	LocalModel   LocalModelView `json:"localModel"`
+	ServerStatus ServerView       `json:"serverStatus"`
+	ServerLogin  LoginView        `json:"serverLogin"`
+	Chat         ChatEvent        `json:"chat"`
+	Approval     ApprovalView     `json:"approval"`
+	Elicit       ElicitView       `json:"elicit"`
+	RequestDone  RequestDone      `json:"requestDone"`
+	TerminalData TerminalData     `json:"terminalData"`
+	FileOpen     FileOpen         `json:"fileOpen"`
+	Notice       Notice           `json:"notice"`
+	LocalModel   LocalRuntimeView `json:"localModel"`
+
+	// A local model's download (localmodels.go).
+	ModelDownload ModelDownload `json:"modelDownload"`
 }
 
 // EventTypes is bound only for its result type: Wails writes the TypeScript

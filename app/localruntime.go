@@ -8,13 +8,13 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
-// EventLocalModel carries a LocalModelView: the model on this computer
+// EventLocalModel carries a LocalRuntimeView: the model on this computer
 // started, became ready, crashed and restarts, or stopped.
 const EventLocalModel = "local:status"
 
-// LocalModelView is what the model on this computer is doing, as Settings
+// LocalRuntimeView is what the model on this computer is doing, as Settings
 // → Providers shows it.
-type LocalModelView struct {
+type LocalRuntimeView struct {
 	// State: stopped, starting, ready, restarting, failed.
 	State    string `json:"state"`
 	Model    string `json:"model"`
@@ -33,17 +33,19 @@ type LocalModelView struct {
 	NoRuntime string `json:"noRuntime"`
 }
 
-func localModelView(s host.LocalStatus) LocalModelView {
-	return LocalModelView{State: s.State, Model: s.Model, Err: s.Err, Restarts: s.Restarts, Context: s.Context,
+func localRuntimeView(s host.LocalStatus) LocalRuntimeView {
+	return LocalRuntimeView{State: s.State, Model: s.Model, Err: s.Err, Restarts: s.Restarts, Context: s.Context,
 		Threads: s.Threads, QuantizedKV: s.QuantizedKV, MemoryMB: s.Memory >> 20, KVMemoryMB: s.KVMemory >> 20,
 		Why: s.Why, LogPath: s.LogPath, NoRuntime: s.NoRuntime}
 }
 
 // onLocal forwards the local model's status to the window.
-func (a *core) onLocal(s host.LocalStatus) { a.emitEvent(EventLocalModel, localModelView(s)) }
+func (a *core) onLocal(s host.LocalStatus) { a.emitEvent(EventLocalModel, localRuntimeView(s)) }
 
 // LocalModelStatus is what the model on this computer is doing now.
-func (a *SettingsPage) LocalModelStatus() LocalModelView { return localModelView(a.h.Local.Status()) }
+func (a *SettingsPage) LocalModelStatus() LocalRuntimeView {
+	return localRuntimeView(a.h.Local.Status())
+}
 
 // StopLocalModel stops the model on this computer, freeing its memory;
 // the next message to it starts it again.

@@ -24,15 +24,19 @@ func TestLocalModelChatFromTheTerminal(t *testing.T) {
 	if err := dir.Ensure(); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(dir.Models(), 0o700); err != nil {
+	model := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := testmodel.Write(model, src, testmodel.Tiny, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := testmodel.Write(filepath.Join(dir.Models(), "tiny.gguf"), src, testmodel.Tiny, 1); err != nil {
-		t.Fatal(err)
+	if code, _, errOut := runModels(t, dir.String(), "models", "add", model); code != 0 {
+		t.Fatalf("models add: %s", errOut)
 	}
-	cfg := `{"mcpServers": {}, "settings": {"chat": {"providers": [{"name": "On this computer", "kind": "local", "defaultModel": "tiny"}], "defaultProvider": "On this computer", "local": {"context": 1024}}}}`
-	if err := os.WriteFile(dir.Config(), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
+	cfg, err := os.ReadFile(dir.Config())
+	if err != nil || !strings.Contains(string(cfg), `"kind": "local"`) {
+		t.Fatalf("config.json after models add: %s %v", cfg, err)
+	}
+	if code, _, errOut := runModels(t, dir.String(), "models", "run", "--context", "1024"); code != 0 {
+		t.Fatalf("models run: %s", errOut)
 	}
 	code, out, errOut := runChat(t, dir.String(), "", "--json", "Say", "hello.")
 	if code != 0 {
@@ -46,4 +50,10 @@ func TestLocalModelChatFromTheTerminal(t *testing.T) {
 	if !strings.Contains(errOut, "Loading tiny on this computer (context 1024 tokens") {
 		t.Fatalf("stderr does not say the model is loading: %q", errOut)
 	}
+}
+
+func runModels(t *testing.T, dataDir string, args ...string) (int, string, string) {
+	t.Helper()
+	code, out, errOut, _ := run(t, append([]string{"--data-dir", dataDir}, args...)...)
+	return code, out, errOut
 }

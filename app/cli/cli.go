@@ -130,7 +130,8 @@ func cell(s string) string {
 	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(termSafe(s))
 }
 
-// Command is one node of the command tree: either it has subcommands or a Run.
+// Command is one node of the command tree: subcommands, a Run, or both (the
+// Run is then what the group does alone: 'switchboard models' lists).
 type Command struct {
 	Name    string
 	Args    string // positional synopsis, e.g. "FILE"
@@ -201,6 +202,9 @@ func dispatch(ctx context.Context, top *Command, args []string, env Env) error {
 		if len(rest) == 0 {
 			if cmd == top {
 				return launchGUI(ctx, env, g)
+			}
+			if cmd.Run != nil { // a group with a default: 'switchboard models' lists them
+				return cmd.Run(ctx, &Invocation{Env: env, Globals: g, Path: path, ctx: ctx}, nil)
 			}
 			return &UsageError{Cmd: path, Msg: "missing subcommand; one of " + subNames(cmd)}
 		}

@@ -20,6 +20,7 @@ func root() *Command {
 			toolsCmd(),
 			secretsCmd(),
 			chatCmd(),
+			modelsCmd(),
 			serveCmd(),
 			builtinCmd(),
 			versionCmd(),

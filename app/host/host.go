@@ -83,6 +83,7 @@ type Host struct {
 	Icons       *Icons       // servers' icons as the window shows them
 	Apps        *Apps        // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
+	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
 
 	// pins are the trusted tool definitions; the registry's gate.
 	pins *pins.Store
@@ -113,6 +114,7 @@ func Open(opts Options) *Host {
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
 	h.Skills = &Skills{h}
+	h.Models = newModels(h)
 	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]map[appKey]string{}}
 	h.Local = &Local{h: h, onStatus: opts.OnLocal}
 	h.pins = openPins(h)

@@ -136,7 +136,7 @@ type planAt struct {
 // Plan is how the model named name would run here now: the settings'
 // context and threads if set, else fitted to the free memory and CPUs.
 func (l *Local) Plan(s chat.Settings, name string) (localmodel.Plan, string, error) {
-	path, err := l.h.modelPath(s, name)
+	path, err := l.h.Models.Path(name)
 	if err != nil {
 		return localmodel.Plan{}, "", err
 	}
@@ -348,14 +348,14 @@ func (p *localProvider) restarting(st localmodel.Status) error {
 // Models lists the models installed to run here, without starting any,
 // each with the context it would run with.
 func (p *localProvider) Models(ctx context.Context) ([]provider.Model, error) {
-	names, err := p.l.h.localModelNames(p.s)
+	installed, err := p.l.h.Models.Installed()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]provider.Model, 0, len(names))
-	for _, n := range names {
-		m := provider.Model{ID: n, Name: n}
-		if plan, _, err := p.l.Plan(p.s, n); err == nil {
+	out := make([]provider.Model, 0, len(installed))
+	for _, im := range installed {
+		m := provider.Model{ID: im.Name, Name: im.Title}
+		if plan, _, err := p.l.Plan(p.s, im.Name); err == nil {
 			m.ContextWindow = plan.Context
 		}
 		out = append(out, m)
@@ -421,4 +421,12 @@ func (l *Local) SetRun(ctx context.Context, contextSize, threads int) error {
 		return err
 	}
 	return l.Stop(ctx)
+}
+
+func statFile(p string) (os.FileInfo, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("the model file: %w", err)
+	}
+	return st, nil
 }

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/localmodel"
@@ -63,13 +62,11 @@ func TestLocalModelRunsChatsAndRestartsAfterACrash(t *testing.T) {
 			h.Close(context.Background())
 		}
 	})
-	if err := os.MkdirAll(dir.Models(), 0o700); err != nil {
+	model := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := testmodel.Write(model, src, testmodel.Tiny, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := testmodel.Write(filepath.Join(dir.Models(), "tiny.gguf"), src, testmodel.Tiny, 1); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Settings.SaveProvider(chat.ProviderSettings{Name: "On this computer", Kind: chat.KindLocal, DefaultModel: "tiny"}, ""); err != nil {
+	if _, err := h.Models.Choose(model); err != nil { // adds the provider "On this computer"
 		t.Fatal(err)
 	}
 	s, err := h.Settings.Chat()

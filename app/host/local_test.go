@@ -14,7 +14,7 @@ import (
 )
 
 // writeModelMeta writes a GGUF with Qwen3-0.6B's attention shape and no
-// weights where downloaded models go: enough for the plan, not to run.
+// weights, chosen as a model file: enough for the plan, not to run.
 func writeModelMeta(t *testing.T, h *Host, name string) string {
 	t.Helper()
 	f := &gguf.File{}
@@ -27,11 +27,11 @@ func writeModelMeta(t *testing.T, h *Host, name string) string {
 	if err := gguf.Write(&b, f); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(h.dir.Models(), 0o700); err != nil {
+	p := filepath.Join(t.TempDir(), name+".gguf")
+	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(h.dir.Models(), name+".gguf")
-	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+	if _, err := h.Models.Choose(p); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -39,10 +39,7 @@ func writeModelMeta(t *testing.T, h *Host, name string) string {
 
 func TestLocalProviderPlansWithoutStarting(t *testing.T) {
 	h := open(t)
-	writeModelMeta(t, h, "small")
-	if err := h.Settings.SaveProvider(chat.ProviderSettings{Name: "On this computer", Kind: chat.KindLocal, DefaultModel: "small"}, ""); err != nil {
-		t.Fatal(err)
-	}
+	writeModelMeta(t, h, "small") // adds the provider "On this computer"
 	// The user's context is what the chat engine is told, and what the
 	// model list says; nothing starts.
 	if err := h.Local.SetRun(t.Context(), 6000, 1); err != nil {
@@ -103,7 +100,7 @@ func TestLocalModelMissingSaysWhatToDo(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {})
-	if !errors.Is(err, ErrNoLocalModel) || !strings.Contains(err.Error(), "Settings → Providers") {
+	if !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Providers") {
 		t.Fatalf("err = %v", err)
 	}
 }

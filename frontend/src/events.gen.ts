@@ -16,6 +16,7 @@ export const EventAbout = "app:about";
 export const EventToolsChanged = "tools:changed";
 export const EventNotice = "chat:notice";
 export const EventLocalModel = "local:status";
+export const EventModelDownload = "models:download";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -31,5 +32,6 @@ export interface EventPayloads {
   [EventAbout]: null;
   [EventToolsChanged]: null;
   [EventNotice]: app.Notice;
-  [EventLocalModel]: app.LocalModelView;
+  [EventLocalModel]: app.LocalRuntimeView;
+  [EventModelDownload]: app.ModelDownload;
 }

@@ -224,7 +224,15 @@ export namespace app {
 	    written?: string;
 	    retry?: boolean;
 	}
-	export interface LocalModelView {
+	export interface ModelDownload {
+	    name: string;
+	    done: number;
+	    total: number;
+	    state: string;
+	    error: string;
+	    seq: number;
+	}
+	export interface LocalRuntimeView {
 	    state: string;
 	    model: string;
 	    err: string;
@@ -314,7 +322,8 @@ export namespace app {
 	    terminalData: TerminalData;
 	    fileOpen: FileOpen;
 	    notice: Notice;
-	    localModel: LocalModelView;
+	    localModel: LocalRuntimeView;
+	    modelDownload: ModelDownload;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -379,12 +388,31 @@ export namespace app {
 	    models: string[];
 	    default: string;
 	}
-	
+	export interface LocalModelView {
+	    name: string;
+	    title: string;
+	    file: string;
+	    size: number;
+	    ram: number;
+	    licence: string;
+	    goodFor: string;
+	    default: boolean;
+	    chosen: boolean;
+	    installed: boolean;
+	    path: string;
+	    partial: number;
+	    downloading: boolean;
+	}
+	export interface LocalModelsView {
+	    models: LocalModelView[];
+	    downloadUrl: string;
+	}
 	export interface LocalRunView {
 	    context: number;
 	    threads: number;
 	    cpus: number;
 	}
+	
 	export interface LogEntryView {
 	    level: string;
 	    logger: string;
@@ -414,6 +442,7 @@ export namespace app {
 	    messages: MessageView[];
 	    hasMore: boolean;
 	}
+	
 	
 	
 	

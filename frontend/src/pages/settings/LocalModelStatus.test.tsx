@@ -5,7 +5,7 @@ import { listenLocalModel, waitingLabel } from '../../localmodel';
 import { EventLocalModel } from '../../backend';
 import type { app } from '../../backend';
 
-const base: app.LocalModelView = {
+const base: app.LocalRuntimeView = {
   state: 'ready', model: 'qwen3-1.7b', err: '', restarts: 0, context: 16384, threads: 2, quantizedKv: false,
   memoryMb: 3200, kvMemoryMb: 1792, why: 'fits 9.6 GB of the 16.0 GB free', logPath: '/data/logs/local-model.log', noRuntime: '',
 };
@@ -15,7 +15,7 @@ describe('LocalModelStatus', () => {
   let stops = 0;
   const runs: [number, number][] = [];
   let off: (() => void) | undefined;
-  function bind(v: app.LocalModelView) {
+  function bind(v: app.LocalRuntimeView) {
     stops = 0;
     window.go = {
       app: {

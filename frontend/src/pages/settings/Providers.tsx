@@ -4,6 +4,7 @@ import type { app } from '../../backend';
 import { message } from '../../servers';
 import { useConfigVersion } from '../../store';
 import { LocalModelStatus } from './LocalModelStatus';
+import { LocalModels } from '../../components/LocalModels';
 
 type ProviderView = app.ProviderView;
 
@@ -12,6 +13,9 @@ const KINDS: { kind: string; label: string; url: string }[] = [
   { kind: 'anthropic', label: 'Anthropic', url: 'https://api.anthropic.com' },
   { kind: 'ollama', label: 'Ollama', url: 'http://127.0.0.1:11434' },
 ];
+
+/** LABELS name the kinds the form does not offer (the local one comes from a downloaded or chosen model). */
+const LABELS: Record<string, string> = { local: 'On this computer' };
 
 /** Providers: the model providers chats use — add, edit, delete, choose the default; keys go to the keyring. */
 export function Providers({ onChanged }: { onChanged?: () => void }) {
@@ -45,14 +49,14 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
           {list.map((p) => (
             <tr key={p.name} aria-label={p.name}>
               <td>{p.name} {p.default && <span className="badge">default</span>}</td>
-              <td>{p.kind === 'local' ? 'On this computer' : KINDS.find((k) => k.kind === p.kind)?.label ?? p.kind}</td>
+              <td>{KINDS.find((k) => k.kind === p.kind)?.label ?? LABELS[p.kind] ?? p.kind}</td>
               <td className="small"><code>{p.baseUrl}</code></td>
               <td>{p.defaultModel || <span className="muted">—</span>}</td>
               <td>{p.hasKey ? 'stored' : <span className="muted">none</span>}</td>
               <td>{imagesLabel(p)}</td>
               <td>{audioLabel(p)}</td>
               <td className="row-actions">
-                {p.kind !== 'local' && <><button type="button" onClick={() => setEditing(p)}>Edit</button>{' '}</>}
+                {p.kind !== 'local' && <button type="button" onClick={() => setEditing(p)}>Edit</button>}{' '}
                 {!p.default && <button type="button" onClick={() => call(() => SetDefaultProvider(p.name)).then(load, (e: unknown) => setErr(message(e)))}>Make default</button>}{' '}
                 <DeleteButton name={p.name} onDone={load} onError={setErr} />
               </td>
@@ -61,12 +65,13 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
           {list.length === 0 && <tr><td colSpan={8} className="muted">No provider yet. Add one to start chatting.</td></tr>}
         </tbody>
       </table>
-      {list.some((p) => p.kind === 'local') && <LocalModelStatus />}
       {editing ? (
         <ProviderForm initial={editing} onDone={() => { setEditing(null); load(); }} onCancel={() => setEditing(null)} />
       ) : (
         <button type="button" className="primary" onClick={() => setEditing(blank)}>Add provider</button>
       )}
+      {list.some((p) => p.kind === 'local') && <LocalModelStatus />}
+      <LocalModels manage onReady={load} />
     </div>
   );
 }

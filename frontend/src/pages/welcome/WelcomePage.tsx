@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { LocalModelChoice } from './LocalModelChoice';
+import { LocalModels } from '../../components/LocalModels';
 import { SaveProvider, SetDefaultProvider } from '../../backend';
 import type { app } from '../../backend';
 import { ImportWizard } from '../../components/ImportWizard';
@@ -94,12 +95,16 @@ export function WelcomePage() {
         <h2 id="welcome-model">2. A model</h2>
         {model ? (
           <p className="notice" role="status">Chats will use {model}.</p>
-        ) : view.local.length > 0 ? (
-          <ul className="welcome-list" aria-label="Models running on this machine">
-            {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void useLocal(m, chosen)} />)}
-          </ul>
         ) : (
-          <HostedKey onSaved={setModel} onError={setErr} />
+          <>
+            {view.local.length > 0 && (
+              <ul className="welcome-list" aria-label="Models running on this machine">
+                {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void useLocal(m, chosen)} />)}
+              </ul>
+            )}
+            <LocalModels onReady={(m) => setModel(`${m.title}, ready on this computer`)} />
+            {view.local.length === 0 && <HostedKey onSaved={setModel} onError={setErr} />}
+          </>
         )}
       </section>
 
@@ -136,7 +141,7 @@ function HostedKey({ onSaved, onError }: { onSaved: (m: string) => void; onError
   };
   return (
     <form aria-label="Hosted provider" className="welcome-hosted" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-      <p className="muted">No Ollama or LM Studio is running on this machine. Use a hosted model with your key (it goes to the keyring):</p>
+      <p className="muted">Or use a hosted model with your key (it goes to the keyring):</p>
       <label>Provider{' '}
         <select value={kind} onChange={(e) => setKind(e.target.value)}>
           {HOSTED.map((h) => <option key={h.kind} value={h.kind}>{h.name}</option>)}

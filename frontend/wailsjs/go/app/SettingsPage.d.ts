@@ -4,13 +4,23 @@ import {app} from '../models';
 import {provider} from '../models';
 import {secrets} from '../models';
 
+export function AddLocalModelFile(arg1:string):Promise<app.LocalModelView>;
+
+export function CancelLocalModelDownload(arg1:string):Promise<void>;
+
 export function ChatSettings():Promise<app.ChatSettingsView>;
+
+export function ChooseLocalModelFile():Promise<app.LocalModelView>;
 
 export function DeleteProvider(arg1:string):Promise<void>;
 
 export function DeleteSecret(arg1:string):Promise<void>;
 
 export function DetectOllama():Promise<boolean>;
+
+export function DiscardLocalModelDownload(arg1:string):Promise<void>;
+
+export function DownloadLocalModel(arg1:string):Promise<void>;
 
 export function DownloadTimeoutSeconds():Promise<number>;
 
@@ -20,9 +30,13 @@ export function LocalModelLog(arg1:number):Promise<Array<string>>;
 
 export function LocalModelRun():Promise<app.LocalRunView>;
 
-export function LocalModelStatus():Promise<app.LocalModelView>;
+export function LocalModelStatus():Promise<app.LocalRuntimeView>;
+
+export function LocalModels():Promise<app.LocalModelsView>;
 
 export function ProviderModels(arg1:string):Promise<Array<provider.Model>>;
+
+export function RemoveLocalModel(arg1:string):Promise<void>;
 
 export function SaveProvider(arg1:app.ProviderInput):Promise<void>;
 
@@ -35,6 +49,8 @@ export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
 export function SetLocalModelRun(arg1:number,arg2:number):Promise<void>;
 
 export function SetLongChats(arg1:number,arg2:number,arg3:Array<string>,arg4:Array<string>):Promise<void>;
+
+export function SetModelDownloadURL(arg1:string):Promise<void>;
 
 export function SetSampling(arg1:string,arg2:number,arg3:number,arg4:boolean):Promise<void>;
 

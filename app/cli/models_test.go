@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/localmodel"
+	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+)
+
+// tinyGGUF is a valid GGUF file (metadata only) padded to size bytes.
+func tinyGGUF(t *testing.T, size int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	f := &gguf.File{}
+	f.Set("general.name", gguf.TypeString, "tiny")
+	if err := gguf.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	return append(b.Bytes(), make([]byte, size-b.Len())...)
+}
+
+// modelsCatalog makes the catalog (localmodel.CatalogEnv) one model whose
+// pinned content is want.
+func modelsCatalog(t *testing.T, want []byte) {
+	t.Helper()
+	sum := sha256.Sum256(want)
+	b, _ := json.Marshal([]localmodel.Entry{{Name: "tiny", Title: "Tiny", File: "Tiny.gguf", Size: int64(len(want)),
+		SHA256: hex.EncodeToString(sum[:]), Licence: "MIT", GoodFor: "tests", RAM: 1 << 30, Default: true}})
+	p := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(localmodel.CatalogEnv, p)
+}
+
+func TestModelsCommands(t *testing.T) {
+	model := tinyGGUF(t, 1<<20)
+	modelsCatalog(t, model)
+	serve := model
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, "Tiny.gguf", time.Time{}, bytes.NewReader(serve))
+	}))
+	defer ts.Close()
+	dd := "--data-dir=" + t.TempDir()
+	mine := filepath.Join(t.TempDir(), "Mine.gguf")
+	os.WriteFile(mine, tinyGGUF(t, 100), 0o644)
+	notModel := filepath.Join(t.TempDir(), "notes.gguf")
+	os.WriteFile(notModel, []byte("not a model"), 0o644)
+
+	steps := []struct {
+		name           string
+		args           []string
+		wrong          bool // the mirror serves another file
+		code           int
+		stdout, stderr string
+	}{
+		{name: "list before", args: []string{"models", "list"}, stdout: "not downloaded (recommended)"},
+		{name: "models alone lists them", args: []string{"models"}, stdout: "not downloaded (recommended)"},
+		{name: "url refused", args: []string{"models", "url", "ftp://x"}, code: 2, stderr: "use https://"},
+		{name: "url", args: []string{"models", "url", ts.URL}},
+		{name: "url printed", args: []string{"models", "url"}, stdout: ts.URL},
+		{name: "unknown model", args: []string{"models", "download", "nope"}, code: 2, stderr: "not a model of the catalog"},
+		{name: "wrong file", args: []string{"models", "download", "tiny"}, wrong: true, code: 2, stderr: "SHA-256"},
+		{name: "download", args: []string{"models", "download", "tiny"}, stdout: "tiny is ready", stderr: "tiny: 1.0 MB of 1.0 MB (100%)"},
+		{name: "list after", args: []string{"models", "list"}, stdout: "downloaded (recommended)"},
+		{name: "add not a model", args: []string{"models", "add", notModel}, code: 2, stderr: "not a model llama.cpp can run"},
+		{name: "add", args: []string{"models", "add", mine}, stdout: "added Mine"},
+		{name: "list json", args: []string{"models", "list", "--json"}, stdout: `"chosen": true`},
+		{name: "remove", args: []string{"models", "remove", "tiny"}},
+		{name: "remove again", args: []string{"models", "remove", "tiny"}, code: 2, stderr: "is not on this computer"},
+		{name: "list removed", args: []string{"models", "list"}, stdout: "not downloaded"},
+	}
+	for _, s := range steps {
+		serve = model
+		if s.wrong {
+			serve = tinyGGUF(t, 1<<20+1)
+		}
+		code, out, errs, _ := run(t, append([]string{dd}, s.args...)...)
+		if code != s.code || !strings.Contains(out, s.stdout) || !strings.Contains(errs, s.stderr) {
+			t.Errorf("%s: exit %d (want %d)\nstdout: %s(want %q)\nstderr: %s(want %q)", s.name, code, s.code, out, s.stdout, errs, s.stderr)
+		}
+	}
+}
+
+// Ctrl-C (the command's context ending) stops a download keeping the
+// partial file, which the list shows and the next download resumes.
+func TestModelsDownloadInterruptedResumes(t *testing.T) {
+	model := tinyGGUF(t, 2<<20)
+	modelsCatalog(t, model)
+	released := make(chan struct{})
+	var first atomic.Bool
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if first.Swap(true) { // later requests: the file, from the Range asked
+			http.ServeContent(w, r, "Tiny.gguf", time.Time{}, bytes.NewReader(model))
+			return
+		}
+		w.Header().Set("Content-Length", "2097152")
+		w.Write(model[:1<<20]) // half, then the connection stalls
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-released:
+		}
+	}))
+	defer ts.Close()
+	defer close(released)
+	data := t.TempDir()
+	dd := "--data-dir=" + data
+	if code, _, errs, _ := run(t, dd, "models", "url", ts.URL); code != 0 {
+		t.Fatal(errs)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	type result struct {
+		code int
+		errs string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := Run(ctx, []string{dd, "models", "download", "tiny"}, Env{Stdout: &out, Stderr: &errb})
+		done <- result{code, errb.String()}
+	}()
+	part := filepath.Join(data, "models", "Tiny.gguf.part")
+	for deadline := time.Now().Add(20 * time.Second); ; { // until bytes arrived
+		if st, err := os.Stat(part); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no bytes arrived")
+		}
+		runtime.Gosched()
+	}
+	cancel() // the user presses Ctrl-C
+	res := <-done
+	if res.code != 1 || !strings.Contains(res.errs, "the partial file is kept") {
+		t.Fatalf("interrupted download: exit %d, stderr %s", res.code, res.errs)
+	}
+	if _, out, _, _ := run(t, dd, "models", "list"); !strings.Contains(out, "partly downloaded (") {
+		t.Errorf("list after the interruption: %s", out)
+	}
+	// The resumed download starts where the first stopped, not at 0.
+	code, out2, errs, _ := run(t, dd, "models", "download", "tiny")
+	line, _, _ := strings.Cut(errs, "\n")
+	if code != 0 || !strings.Contains(out2, "ready") || strings.HasPrefix(line, "tiny: 0 bytes") || !strings.Contains(errs, "tiny: 2.0 MB of 2.0 MB (100%)") {
+		t.Errorf("resumed download: exit %d\n%s%s", code, out2, errs)
+	}
+}

@@ -1,0 +1,423 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/localmodel"
+	"github.com/switchboard-app/switchboard/app/localmodel/download"
+	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+)
+
+// Models are the files of the models that run on this computer: the
+// pinned catalog, downloading its models (verified, resumable, one at a
+// time per model), GGUF files the user chose instead, and the provider
+// "On this computer" that appears once a model is there. The runtime that
+// runs them (Local) asks Path for a model's file.
+type Models struct {
+	h       *Host
+	mu      sync.Mutex
+	running map[string]*modelDownload // by catalog name, lower case
+}
+
+// modelDownload is one download in progress.
+type modelDownload struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// LocalProviderName is the name of the provider of kind chat.KindLocal
+// that a downloaded or chosen model adds.
+const LocalProviderName = "On this computer"
+
+var (
+	// ErrModelNotInstalled: the model is neither downloaded nor chosen.
+	ErrModelNotInstalled = errors.New("is not on this computer: download it (or choose a GGUF file) in Settings → Providers")
+	// ErrDownloadRunning: that model is being downloaded already.
+	ErrDownloadRunning = errors.New("is already being downloaded")
+	// ErrNotInCatalog: no model of the catalog has that name.
+	ErrNotInCatalog = errors.New("is not a model of the catalog")
+)
+
+// CatalogModel is a catalog entry and how much of it is on this computer.
+type CatalogModel struct {
+	localmodel.Entry
+	Installed   bool   // the verified file is in the models directory
+	Path        string // where it is (or will be)
+	Partial     int64  // bytes of an unfinished download (a .part)
+	Downloading bool   // a download runs now
+}
+
+// InstalledModel is a model that can run: a downloaded catalog file or a
+// GGUF file the user chose.
+type InstalledModel struct {
+	Name  string
+	Title string
+	Path  string
+	Size  int64
+	Entry *localmodel.Entry // nil for a chosen file
+}
+
+func newModels(h *Host) *Models { return &Models{h: h, running: map[string]*modelDownload{}} }
+
+// entries is the catalog: the pinned one, or the file localmodel.CatalogEnv
+// names (tests).
+func (m *Models) entries() ([]localmodel.Entry, error) {
+	if p := os.Getenv(localmodel.CatalogEnv); p != "" {
+		return localmodel.ReadCatalog(p)
+	}
+	return localmodel.Catalog(), nil
+}
+
+func (m *Models) entry(name string) (localmodel.Entry, error) {
+	es, err := m.entries()
+	if err != nil {
+		return localmodel.Entry{}, err
+	}
+	i := slices.IndexFunc(es, func(e localmodel.Entry) bool { return strings.EqualFold(e.Name, name) })
+	if i < 0 {
+		names := make([]string, len(es))
+		for i, e := range es {
+			names[i] = e.Name
+		}
+		return localmodel.Entry{}, fmt.Errorf("%q %w: choose one of %s, or choose a GGUF file", name, ErrNotInCatalog, strings.Join(names, ", "))
+	}
+	return es[i], nil
+}
+
+// file is where a catalog entry is downloaded to.
+func (m *Models) file(e localmodel.Entry) string { return filepath.Join(m.h.dir.Models(), e.File) }
+
+// Catalog is the catalog's models and what of each is on this computer.
+func (m *Models) Catalog() ([]CatalogModel, error) {
+	es, err := m.entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CatalogModel, len(es))
+	for i, e := range es {
+		c := CatalogModel{Entry: e, Path: m.file(e)}
+		if st, err := os.Stat(c.Path); err == nil && st.Mode().IsRegular() {
+			c.Installed = true
+		}
+		if st, err := os.Stat(c.Path + download.Part); err == nil {
+			c.Partial = st.Size()
+		}
+		m.mu.Lock()
+		_, c.Downloading = m.running[strings.ToLower(e.Name)]
+		m.mu.Unlock()
+		out[i] = c
+	}
+	return out, nil
+}
+
+// Download fetches a catalog model (from the download URL setting when
+// one is set, else the model's own URL), resuming a partial download,
+// checks it against its pinned size and SHA-256, and then adds the
+// provider "On this computer" if it is missing. progress (may be nil)
+// hears bytes done of total. It returns when the download ends: a
+// cancelled ctx or Cancel keeps the partial file for a later Download.
+func (m *Models) Download(ctx context.Context, name string, progress func(done, total int64)) error {
+	e, err := m.entry(name)
+	if err != nil {
+		return err
+	}
+	cs, err := m.h.Settings.Chat()
+	if err != nil {
+		return err
+	}
+	src, err := downloadSource(cs.Local.DownloadURL, e)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key := strings.ToLower(e.Name)
+	d := &modelDownload{cancel: cancel, done: make(chan struct{})}
+	m.mu.Lock()
+	if _, ok := m.running[key]; ok {
+		m.mu.Unlock()
+		return fmt.Errorf("%s %w", e.Title, ErrDownloadRunning)
+	}
+	m.running[key] = d
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		delete(m.running, key)
+		m.mu.Unlock()
+		close(d.done)
+	}()
+	dest := m.file(e)
+	if _, err := os.Stat(dest); err != nil {
+		err = download.Get(ctx, src, dest, e.SHA256, e.Size, progress)
+		switch {
+		case errors.Is(err, download.ErrChecksum):
+			return err // it says what to do
+		case ctx.Err() != nil:
+			return fmt.Errorf("download of %s cancelled; the partial file is kept, so downloading again resumes it: %w", e.Title, ctx.Err())
+		case err != nil:
+			return fmt.Errorf("could not download %s: %w; check the network, or the download URL in Settings → Providers, and retry", e.Title, err)
+		}
+	}
+	return m.addProvider(e.Name)
+}
+
+// downloadSource is where entry e is downloaded from: base (the download
+// URL setting: a mirror's URL or a directory) joined with its file name,
+// else its own URL.
+func downloadSource(base string, e localmodel.Entry) (string, error) {
+	if base == "" {
+		return e.URL, nil
+	}
+	if err := checkDownloadURL(base); err != nil {
+		return "", err
+	}
+	if u, err := url.Parse(base); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		return strings.TrimSuffix(base, "/") + "/" + url.PathEscape(e.File), nil
+	}
+	return filepath.Join(localPath(base), e.File), nil
+}
+
+// localPath is the directory of a file:// URL or a plain path.
+func localPath(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Scheme == "file" {
+		return filepath.FromSlash(u.Path)
+	}
+	return s
+}
+
+// checkDownloadURL accepts an http(s) URL with a host, or a file:// URL or
+// a path naming an existing directory.
+func checkDownloadURL(s string) error {
+	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		if u.Host == "" {
+			return fmt.Errorf("download URL %q has no host: write it as https://mirror.example/models/", s)
+		}
+		return nil
+	}
+	if u, err := url.Parse(s); err == nil && len(u.Scheme) > 1 && u.Scheme != "file" {
+		return fmt.Errorf("download URL %q: use https://, http://, file:// or a folder on this computer", s)
+	}
+	if st, err := os.Stat(localPath(s)); err != nil || !st.IsDir() {
+		return fmt.Errorf("download URL %q is not a folder on this computer: give an existing folder, or an https:// URL", s)
+	}
+	return nil
+}
+
+// DownloadURL is the download URL setting ("" when models come from their
+// own URLs).
+func (m *Models) DownloadURL() (string, error) {
+	cs, err := m.h.Settings.Chat()
+	return cs.Local.DownloadURL, err
+}
+
+// SetDownloadURL saves where models are downloaded from: an http(s) base
+// URL (a mirror), or a folder (file:// or a path); "" goes back to each
+// model's own URL.
+func (m *Models) SetDownloadURL(u string) error {
+	u = strings.TrimSpace(u)
+	if u != "" {
+		if err := checkDownloadURL(u); err != nil {
+			return err
+		}
+	}
+	return m.h.Settings.EditChat(func(s *chat.Settings) error {
+		s.Local.DownloadURL = u
+		return nil
+	})
+}
+
+// Cancel stops the download of a model (the partial file stays); false
+// when none runs.
+func (m *Models) Cancel(name string) bool {
+	m.mu.Lock()
+	d, ok := m.running[strings.ToLower(name)]
+	m.mu.Unlock()
+	if ok {
+		d.cancel()
+	}
+	return ok
+}
+
+// Discard stops a download and removes its partial file.
+func (m *Models) Discard(name string) error {
+	e, err := m.entry(name)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	d, ok := m.running[strings.ToLower(e.Name)]
+	m.mu.Unlock()
+	if ok { // wait until it stopped writing the file
+		d.cancel()
+		<-d.done
+	}
+	if err := os.Remove(m.file(e) + download.Part); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return nil
+}
+
+// Choose makes a GGUF file the user picked a model that can run: its name
+// is the file's name without .gguf. The file stays where it is.
+func (m *Models) Choose(path string) (InstalledModel, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return InstalledModel{}, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.Mode().IsRegular() {
+		return InstalledModel{}, fmt.Errorf("%s is not a file: choose a .gguf model file", path)
+	}
+	if _, err := gguf.ReadFile(abs); err != nil {
+		return InstalledModel{}, fmt.Errorf("%s is not a model llama.cpp can run (%v): choose a .gguf file (GGUF version 2 or 3)", filepath.Base(abs), err)
+	}
+	base := filepath.Base(abs)
+	name := base[:len(base)-len(filepath.Ext(base))]
+	if _, err := m.entry(name); err == nil {
+		return InstalledModel{}, fmt.Errorf("%q is the name of a model of the catalog: rename the file, or download that model instead", name)
+	}
+	err = m.h.Settings.EditChat(func(s *chat.Settings) error {
+		if s.Local.Files == nil {
+			s.Local.Files = map[string]string{}
+		}
+		for k := range s.Local.Files { // one name, whatever its case
+			if strings.EqualFold(k, name) {
+				delete(s.Local.Files, k)
+			}
+		}
+		s.Local.Files[name] = abs
+		return nil
+	})
+	if err != nil {
+		return InstalledModel{}, err
+	}
+	if err := m.addProvider(name); err != nil {
+		return InstalledModel{}, err
+	}
+	return InstalledModel{Name: name, Title: name, Path: abs, Size: st.Size()}, nil
+}
+
+// addProvider adds the provider "On this computer" with model as its
+// model, or gives the existing one that model when it has none; Put makes
+// it the default provider when there is none.
+func (m *Models) addProvider(model string) error {
+	return m.h.Settings.EditChat(func(s *chat.Settings) error {
+		i := slices.IndexFunc(s.Providers, func(p chat.ProviderSettings) bool { return p.Kind == chat.KindLocal })
+		if i >= 0 {
+			if s.Providers[i].DefaultModel == "" {
+				s.Providers[i].DefaultModel = model
+			}
+			return nil
+		}
+		return s.Put(chat.ProviderSettings{Name: LocalProviderName, Kind: chat.KindLocal, DefaultModel: model})
+	})
+}
+
+// Remove deletes a downloaded model's file, or forgets a chosen one (the
+// file stays where it is); the window confirms first. A local provider
+// whose model it was moves to another installed model.
+func (m *Models) Remove(name string) error {
+	cs, err := m.h.Settings.Chat()
+	if err != nil {
+		return err
+	}
+	chosen := ""
+	for k := range cs.Local.Files {
+		if strings.EqualFold(k, name) {
+			chosen = k
+		}
+	}
+	// The runtime lets go of the file first (Windows cannot delete a file
+	// in use; elsewhere it would keep the memory of a model that is gone).
+	if st := m.h.Local.Status(); strings.EqualFold(st.Model, name) && st.State != "stopped" {
+		if err := m.h.Local.Stop(m.h.ctx); err != nil {
+			return err
+		}
+	}
+	if chosen == "" {
+		e, err := m.entry(name)
+		if err != nil {
+			return fmt.Errorf("%q %w", name, ErrModelNotInstalled)
+		}
+		if err := m.Discard(e.Name); err != nil {
+			return err
+		}
+		if err := os.Remove(m.file(e)); err != nil {
+			if os.IsNotExist(err) {
+				return fmt.Errorf("%s %w", e.Title, ErrModelNotInstalled)
+			}
+			return err
+		}
+	}
+	rest, err := m.Installed()
+	if err != nil {
+		return err
+	}
+	return m.h.Settings.EditChat(func(s *chat.Settings) error {
+		delete(s.Local.Files, chosen)
+		for i, p := range s.Providers {
+			if p.Kind == chat.KindLocal && strings.EqualFold(p.DefaultModel, name) {
+				s.Providers[i].DefaultModel = ""
+				for _, r := range rest {
+					if !strings.EqualFold(r.Name, name) {
+						s.Providers[i].DefaultModel = r.Name
+						break
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// Installed are the models that can run: the catalog's downloaded ones,
+// then the chosen files (by name).
+func (m *Models) Installed() ([]InstalledModel, error) {
+	es, err := m.entries()
+	if err != nil {
+		return nil, err
+	}
+	cs, err := m.h.Settings.Chat()
+	if err != nil {
+		return nil, err
+	}
+	var out []InstalledModel
+	for _, e := range es {
+		if st, err := os.Stat(m.file(e)); err == nil && st.Mode().IsRegular() {
+			out = append(out, InstalledModel{Name: e.Name, Title: e.Title, Path: m.file(e), Size: st.Size(), Entry: &e})
+		}
+	}
+	var chosen []InstalledModel
+	for name, p := range cs.Local.Files {
+		if st, err := os.Stat(p); err == nil {
+			chosen = append(chosen, InstalledModel{Name: name, Title: name, Path: p, Size: st.Size()})
+		}
+	}
+	slices.SortFunc(chosen, func(a, b InstalledModel) int { return cmp.Compare(a.Name, b.Name) })
+	return append(out, chosen...), nil
+}
+
+// Path is the GGUF file of an installed model (downloaded or chosen), or
+// an error wrapping ErrModelNotInstalled that says where to get it.
+func (m *Models) Path(name string) (string, error) {
+	all, err := m.Installed()
+	if err != nil {
+		return "", err
+	}
+	for _, im := range all {
+		if strings.EqualFold(im.Name, name) {
+			return im.Path, nil
+		}
+	}
+	return "", fmt.Errorf("model %q %w", name, ErrModelNotInstalled)
+}

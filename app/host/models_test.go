@@ -1,0 +1,270 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/localmodel"
+	"github.com/switchboard-app/switchboard/app/localmodel/download"
+	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+)
+
+// ggufBytes is a small valid GGUF file (metadata only).
+func ggufBytes(t *testing.T, name string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	f := &gguf.File{}
+	f.Set("general.name", gguf.TypeString, name)
+	if err := gguf.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// testCatalog points the catalog (localmodel.CatalogEnv) at one entry
+// whose file is content, and returns it.
+func testCatalog(t *testing.T, content []byte) localmodel.Entry {
+	t.Helper()
+	sum := sha256.Sum256(content)
+	e := localmodel.Entry{Name: "tiny", Title: "Tiny", File: "Tiny-Q4.gguf", Size: int64(len(content)),
+		SHA256: hex.EncodeToString(sum[:]), URL: "http://127.0.0.1:1/unused/Tiny-Q4.gguf", Licence: "MIT", GoodFor: "tests", Default: true}
+	b, _ := json.Marshal([]localmodel.Entry{e})
+	p := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(localmodel.CatalogEnv, p)
+	return e
+}
+
+// mirror serves content under the entry's file name on 127.0.0.1.
+func mirror(t *testing.T, e localmodel.Entry, content []byte) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/models/"+e.File {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, e.File, time.Time{}, bytes.NewReader(content))
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func TestModelsDownloadAddsTheProvider(t *testing.T) {
+	h := open(t)
+	content := ggufBytes(t, "tiny")
+	e := testCatalog(t, content)
+	ts := mirror(t, e, content)
+
+	if _, err := h.Models.Path("tiny"); !errors.Is(err, ErrModelNotInstalled) {
+		t.Fatalf("Path before download = %v, want ErrModelNotInstalled", err)
+	}
+	if err := h.Models.SetDownloadURL(ts.URL + "/models/"); err != nil {
+		t.Fatal(err)
+	}
+	var last int64
+	if err := h.Models.Download(context.Background(), "TINY", func(done, total int64) { last = done }); err != nil {
+		t.Fatal(err)
+	}
+	if last != e.Size {
+		t.Errorf("last progress %d, want %d", last, e.Size)
+	}
+	p, err := h.Models.Path("tiny")
+	if want := filepath.Join(h.Dir().Models(), e.File); err != nil || p != want {
+		t.Fatalf("Path = %q, %v; want %q", p, err, want)
+	}
+	cat, err := h.Models.Catalog()
+	if err != nil || len(cat) != 1 || !cat[0].Installed || cat[0].Partial != 0 || cat[0].Downloading {
+		t.Fatalf("Catalog = %+v, %v", cat, err)
+	}
+	inst, err := h.Models.Installed()
+	if err != nil || len(inst) != 1 || inst[0].Entry == nil || inst[0].Entry.Name != "tiny" || inst[0].Size != e.Size {
+		t.Fatalf("Installed = %+v, %v", inst, err)
+	}
+	cs, _ := h.Settings.Chat()
+	p0, err := cs.Provider("")
+	if err != nil || p0.Name != LocalProviderName || p0.Kind != chat.KindLocal || p0.DefaultModel != "tiny" {
+		t.Fatalf("default provider = %+v, %v; want %q of kind local running tiny", p0, err, LocalProviderName)
+	}
+
+	// Removing it deletes the file; the provider stays, with no model.
+	if err := h.Models.Remove("tiny"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Errorf("the file is still there after Remove: %v", err)
+	}
+	if _, err := h.Models.Path("tiny"); !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Providers") {
+		t.Errorf("Path after Remove = %v", err)
+	}
+}
+
+// A download whose file is not the pinned one is refused, leaves nothing
+// and adds no provider; a missing file says to check the download URL.
+func TestModelsDownloadRefusesAWrongFile(t *testing.T) {
+	h := open(t)
+	e := testCatalog(t, ggufBytes(t, "tiny"))
+	ts := mirror(t, e, ggufBytes(t, "another"))
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		url     string
+		is      error
+		mention string
+	}{
+		{ts.URL + "/models", download.ErrChecksum, "SHA-256"},
+		{dir, nil, "download URL in Settings → Providers"},
+	} {
+		if err := h.Models.SetDownloadURL(tt.url); err != nil {
+			t.Fatal(err)
+		}
+		err := h.Models.Download(context.Background(), "tiny", nil)
+		if err == nil || tt.is != nil && !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.mention) {
+			t.Errorf("%s: Download = %v, want an error mentioning %q", tt.url, err, tt.mention)
+		}
+		cat, _ := h.Models.Catalog()
+		if cat[0].Installed || cat[0].Partial != 0 {
+			t.Errorf("%s: after a failed download: %+v", tt.url, cat[0])
+		}
+	}
+	if cs, _ := h.Settings.Chat(); len(cs.Providers) != 0 {
+		t.Errorf("a failed download added providers: %+v", cs.Providers)
+	}
+}
+
+// Cancel stops a download keeping its partial file (Catalog shows how
+// much); a second download of the same model meanwhile is refused; Discard
+// removes the partial file.
+func TestModelsCancelAndDiscard(t *testing.T) {
+	h := open(t)
+	content := append(ggufBytes(t, "tiny"), make([]byte, 2<<20)...) // several copy buffers
+	testCatalog(t, content)
+	started, release := make(chan struct{}), make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(content[:1<<20])
+		w.(http.Flusher).Flush()
+		close(started)
+		<-release // hold the rest until the test is done
+	}))
+	defer ts.Close()
+	defer close(release)
+	if err := h.Models.SetDownloadURL(ts.URL); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	got1MiB := make(chan struct{})
+	go func() {
+		once := false
+		errc <- h.Models.Download(context.Background(), "tiny", func(done, _ int64) {
+			if done >= 1<<20 && !once {
+				once = true
+				close(got1MiB)
+			}
+		})
+	}()
+	<-started
+	<-got1MiB
+	if err := h.Models.Download(context.Background(), "tiny", nil); !errors.Is(err, ErrDownloadRunning) {
+		t.Errorf("a second Download = %v, want ErrDownloadRunning", err)
+	}
+	if cat, _ := h.Models.Catalog(); !cat[0].Downloading {
+		t.Errorf("Catalog does not show the download running: %+v", cat[0])
+	}
+	if !h.Models.Cancel("tiny") {
+		t.Fatal("Cancel found no download")
+	}
+	if err := <-errc; !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "kept") {
+		t.Fatalf("Download after Cancel = %v", err)
+	}
+	cat, _ := h.Models.Catalog()
+	if cat[0].Partial != 1<<20 || cat[0].Installed || cat[0].Downloading {
+		t.Fatalf("after Cancel: %+v, want 1 MiB partial", cat[0])
+	}
+	if err := h.Models.Discard("tiny"); err != nil {
+		t.Fatal(err)
+	}
+	if cat, _ := h.Models.Catalog(); cat[0].Partial != 0 {
+		t.Errorf("Discard left %d bytes", cat[0].Partial)
+	}
+}
+
+func TestModelsChoose(t *testing.T) {
+	h := open(t)
+	testCatalog(t, []byte("x"))
+	dir := t.TempDir()
+	good := filepath.Join(dir, "My-Model.Q5.gguf")
+	os.WriteFile(good, ggufBytes(t, "mine"), 0o644)
+	notGGUF := filepath.Join(dir, "notes.gguf")
+	os.WriteFile(notGGUF, []byte("hello, not a model"), 0o644)
+	clash := filepath.Join(dir, "tiny.gguf")
+	os.WriteFile(clash, ggufBytes(t, "tiny"), 0o644)
+
+	for _, tt := range []struct{ path, want string }{
+		{notGGUF, "not a model llama.cpp can run"},
+		{filepath.Join(dir, "missing.gguf"), "is not a file"},
+		{dir, "is not a file"},
+		{clash, "name of a model of the catalog"},
+	} {
+		if _, err := h.Models.Choose(tt.path); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Choose(%s) = %v, want %q", tt.path, err, tt.want)
+		}
+	}
+	im, err := h.Models.Choose(good)
+	if err != nil || im.Name != "My-Model.Q5" || im.Path != good {
+		t.Fatalf("Choose = %+v, %v", im, err)
+	}
+	if p, err := h.Models.Path("my-model.q5"); err != nil || p != good {
+		t.Errorf("Path = %q, %v", p, err)
+	}
+	cs, _ := h.Settings.Chat()
+	if cs.Local.Files["My-Model.Q5"] != good || len(cs.Providers) != 1 || cs.Providers[0].DefaultModel != "My-Model.Q5" {
+		t.Errorf("settings after Choose: %+v, providers %+v", cs.Local, cs.Providers)
+	}
+	if err := h.Models.Remove("My-Model.Q5"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(good); err != nil {
+		t.Errorf("Remove deleted the user's own file: %v", err)
+	}
+	if inst, _ := h.Models.Installed(); len(inst) != 0 {
+		t.Errorf("Installed after Remove = %+v", inst)
+	}
+}
+
+func TestModelsSetDownloadURL(t *testing.T) {
+	h := open(t)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		url string
+		ok  bool
+	}{
+		{"https://mirror.example/models/", true},
+		{"http://127.0.0.1:8080", true},
+		{"file://" + filepath.ToSlash(dir), true},
+		{dir, true},
+		{"", true},
+		{"https://", false},
+		{"ftp://mirror.example/", false},
+		{filepath.Join(dir, "missing"), false},
+	} {
+		err := h.Models.SetDownloadURL(tt.url)
+		if (err == nil) != tt.ok {
+			t.Errorf("SetDownloadURL(%q) = %v, want ok=%v", tt.url, err, tt.ok)
+		}
+		if got, _ := h.Models.DownloadURL(); tt.ok && got != tt.url {
+			t.Errorf("DownloadURL = %q after setting %q", got, tt.url)
+		}
+	}
+}

@@ -1,0 +1,294 @@
+// Package download fetches a model file and checks it against its pinned
+// size and SHA-256 before anything may use it. The file grows as dest+".part"
+// and is renamed to dest only once its hash is right, so a half or a wrong
+// file is never taken for a model. An interrupted download (a cut
+// connection, a cancelled context, the app quitting) keeps its .part, and
+// the next Get resumes it with an HTTP Range request; a server that ignores
+// Range is downloaded again from the start.
+//
+//	err := download.Get(ctx, entry.URL, filepath.Join(dir, entry.File), entry.SHA256, entry.Size, func(done, total int64) { ... })
+//
+// The source may be https://, http://, file:// or a plain path (a mirror,
+// or a file on disk).
+package download
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ErrChecksum says a downloaded file is not the pinned one (its SHA-256 or
+// its size differs); the file has been removed.
+var ErrChecksum = errors.New("the downloaded file is not the expected one (its SHA-256 or size differs), so it was removed; check the download URL in Settings → Providers and try again")
+
+// Part is the suffix of a download in progress.
+const Part = ".part"
+
+// retries is how many times a transfer cut off after making progress is
+// resumed at once, within one Get, before the error is returned (the .part
+// stays for a later Get).
+const retries = 3
+
+// bufSize is the copy buffer: progress is reported once per buffer.
+const bufSize = 256 << 10
+
+// Client is the HTTP client downloads use (no overall timeout: a model is
+// large; the context cancels).
+var Client = &http.Client{}
+
+// Get downloads src to dest, checking that the whole file has size bytes
+// (when size > 0) and the SHA-256 want (hex), and reports progress (may be
+// nil) as bytes done of total. It resumes dest+".part" when one is there.
+// On a wrong hash the file is removed and the error is ErrChecksum; on a
+// cancelled ctx or a transfer error the .part is kept.
+func Get(ctx context.Context, src, dest, want string, size int64, progress func(done, total int64)) error {
+	want = strings.ToLower(strings.TrimSpace(want))
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return fmt.Errorf("download %s: the expected SHA-256 %q is not 64 hex digits", src, want)
+	}
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	part := dest + Part
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	d := &job{ctx: ctx, src: src, f: f, size: size, progress: progress, h: sha256.New()}
+	err = d.run()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if errors.Is(err, ErrChecksum) {
+			os.Remove(part)
+		}
+		return err
+	}
+	if got := hex.EncodeToString(d.h.Sum(nil)); got != want {
+		os.Remove(part)
+		return fmt.Errorf("%s: SHA-256 %s, expected %s: %w", filepath.Base(dest), got, want, ErrChecksum)
+	}
+	return os.Rename(part, dest)
+}
+
+// job is one Get: the .part file, and the hash of what it holds so far.
+type job struct {
+	ctx      context.Context
+	src      string
+	f        *os.File
+	size     int64
+	progress func(done, total int64)
+	h        hash.Hash
+	done     int64 // bytes in f, all of them hashed
+	total    int64 // size, or what the server says
+}
+
+// run hashes what the .part holds, then fetches the rest, resuming at
+// once after a cut that made progress.
+func (d *job) run() error {
+	n, err := io.Copy(d.h, d.f)
+	if err != nil {
+		return err
+	}
+	d.done, d.total = n, d.size
+	if d.size > 0 && n > d.size { // not the file we expect: start over
+		if err := d.restart(); err != nil {
+			return err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		if d.size > 0 && d.done == d.size {
+			d.progress(d.done, d.total)
+			return nil // complete: Get checks the hash
+		}
+		before := d.done
+		err := d.fetch()
+		if err == nil || errors.Is(err, ErrChecksum) || d.ctx.Err() != nil {
+			if d.ctx.Err() != nil {
+				return fmt.Errorf("download of %s cancelled; the partial file is kept to resume: %w", d.src, d.ctx.Err())
+			}
+			return err
+		}
+		var perm *permanent
+		if errors.As(err, &perm) || d.done == before || attempt >= retries {
+			return err
+		}
+	}
+}
+
+// permanent marks an error resuming cannot cure (a 404, a missing file).
+type permanent struct{ err error }
+
+func (p *permanent) Error() string { return p.err.Error() }
+func (p *permanent) Unwrap() error { return p.err }
+
+// restart empties the .part and the hash.
+func (d *job) restart() error {
+	if err := d.f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := d.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	d.h.Reset()
+	d.done = 0
+	return nil
+}
+
+// fetch opens the source at d.done and copies it to the end of the .part.
+func (d *job) fetch() error {
+	body, total, err := d.open()
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	if d.size <= 0 && total > 0 {
+		d.total = total
+	}
+	d.progress(d.done, d.total)
+	r := io.Reader(body)
+	if d.size > 0 {
+		r = io.LimitReader(body, d.size-d.done+1) // one byte more shows a file too long
+	}
+	buf := make([]byte, bufSize)
+	for {
+		if err := d.ctx.Err(); err != nil {
+			return err
+		}
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if _, err := d.f.Write(buf[:n]); err != nil {
+				return err
+			}
+			d.h.Write(buf[:n])
+			d.done += int64(n)
+			d.progress(d.done, d.total)
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return fmt.Errorf("download of %s interrupted at %d bytes: %w", d.src, d.done, rerr)
+		}
+	}
+	if d.size > 0 && d.done != d.size {
+		if d.done > d.size {
+			return fmt.Errorf("%s is longer than the expected %d bytes: %w", d.src, d.size, ErrChecksum)
+		}
+		return fmt.Errorf("download of %s ended at %d of %d bytes: %w", d.src, d.done, d.size, io.ErrUnexpectedEOF)
+	}
+	return nil
+}
+
+// open returns the source from d.done on (restarting the .part when the
+// source cannot resume) and the whole file's size when it is known.
+func (d *job) open() (io.ReadCloser, int64, error) {
+	u, err := url.Parse(d.src)
+	if err != nil || len(u.Scheme) <= 1 { // a plain path (or C:\ on Windows)
+		return d.openFile(d.src)
+	}
+	switch u.Scheme {
+	case "file":
+		return d.openFile(filepath.FromSlash(u.Path))
+	case "http", "https":
+		return d.openHTTP()
+	}
+	return nil, 0, &permanent{fmt.Errorf("download %s: the URL must start with https://, http:// or file://", d.src)}
+}
+
+func (d *job) openFile(path string) (io.ReadCloser, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, &permanent{err}
+	}
+	st, err := f.Stat()
+	if err == nil {
+		_, err = f.Seek(d.done, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
+func (d *job) openHTTP() (io.ReadCloser, int64, error) {
+	req, err := http.NewRequestWithContext(d.ctx, http.MethodGet, d.src, nil)
+	if err != nil {
+		return nil, 0, &permanent{err}
+	}
+	if d.done > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(d.done, 10)+"-")
+	}
+	resp, err := Client.Do(req)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", d.src, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && d.done > 0 && contentRangeStart(resp.Header.Get("Content-Range")) == d.done:
+		return resp.Body, contentRangeTotal(resp.Header.Get("Content-Range")), nil
+	case resp.StatusCode == http.StatusOK:
+		if d.done > 0 { // the server ignored Range: what it sends is the whole file
+			if err := d.restart(); err != nil {
+				resp.Body.Close()
+				return nil, 0, err
+			}
+		}
+		return resp.Body, resp.ContentLength, nil
+	}
+	resp.Body.Close()
+	err = fmt.Errorf("%s: the server answered %s", d.src, resp.Status)
+	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
+		err = &permanent{err}
+	}
+	if d.done > 0 && resp.StatusCode == http.StatusRequestedRangeNotSatisfiable || resp.StatusCode == http.StatusPartialContent {
+		// The .part does not fit the file the server has: start over next time.
+		if rerr := d.restart(); rerr != nil {
+			return nil, 0, rerr
+		}
+		err = fmt.Errorf("%s: the partial file did not match the server's, starting over", d.src)
+	}
+	return nil, 0, err
+}
+
+// contentRangeStart is the first byte of "bytes START-END/TOTAL" (-1: none).
+func contentRangeStart(h string) int64 {
+	s, ok := strings.CutPrefix(h, "bytes ")
+	if !ok {
+		return -1
+	}
+	s, _, _ = strings.Cut(s, "-")
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// contentRangeTotal is the TOTAL of "bytes START-END/TOTAL" (-1: unknown).
+func contentRangeTotal(h string) int64 {
+	_, s, ok := strings.Cut(h, "/")
+	if !ok {
+		return -1
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
+}

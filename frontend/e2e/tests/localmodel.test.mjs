@@ -1,0 +1,179 @@
+// A model on this computer, from the welcome page: the pinned list, a
+// download that fails (the mirror lacks the file) with Retry, then one that
+// stalls half way (progress shows), is cancelled, resumes with a Range
+// request, is checked against its pinned SHA-256, and ends "ready" with the
+// provider "On this computer" configured.
+//
+// The model is a small random-weights Qwen3 GGUF written at test time (Go's
+// testmodel command; no weights can be fetched here) and served by a file
+// server on 127.0.0.1 that is the download URL setting (a mirror). Its hash
+// cannot be a pin of the real catalog, so this app's catalog is replaced
+// through SWITCHBOARD_MODEL_CATALOG (see localmodel.CatalogEnv for why a
+// mirror alone never changes what is checked).
+//
+// The chat step (a chat that runs on this model through llama-server) is
+// appended at the end of the test once the runtime is in: `app`, `page`,
+// `dataDir` and `modelPath` are what it needs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launch, screenshot, startOwnApp } from '../lib.mjs';
+
+const repo = path.resolve(import.meta.dirname, '..', '..', '..');
+const FILE = 'Qwen3-Tiny-Test-Q8.gguf';
+
+let browser, tmp, app, mirror, url, dataDir, model;
+const seen = []; // the Range header of each request the mirror got
+let stall = true; // the first full request stops half way, until cancelled
+
+before(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-localmodel-'));
+  const gguf = path.join(tmp, FILE);
+  execFileSync('go', ['run', './app/localmodel/testmodel/cmd/testmodel', '-o', gguf], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  model = readFileSync(gguf);
+  const sha = createHash('sha256').update(model).digest('hex');
+  const catalog = path.join(tmp, 'catalog.json');
+  writeFileSync(catalog, JSON.stringify([
+    { Name: 'qwen3-tiny', Title: 'Qwen3 tiny (test)', File: FILE, URL: 'https://huggingface.co/none/resolve/main/' + FILE, Size: model.length, SHA256: sha,
+      Licence: 'Apache-2.0', GoodFor: 'Tests: random weights, real speed for its shape', RAM: 300e6, Default: true },
+    { Name: 'qwen3-missing', Title: 'Qwen3 missing (test)', File: 'Missing.gguf', URL: 'https://huggingface.co/none/resolve/main/Missing.gguf', Size: 1000, SHA256: 'a'.repeat(64),
+      Licence: 'Apache-2.0', GoodFor: 'Tests: the mirror does not have it', RAM: 100e6, Default: false },
+  ]));
+
+  // The mirror: the model under its catalog file name, resumable with Range.
+  mirror = createServer((req, res) => {
+    seen.push(req.headers.range ?? '');
+    if (req.url !== '/models/' + FILE) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    if (range) {
+      const from = Number(range[1]);
+      res.writeHead(206, { 'content-length': model.length - from, 'content-range': `bytes ${from}-${model.length - 1}/${model.length}` });
+      res.end(model.subarray(from));
+      return;
+    }
+    res.writeHead(200, { 'content-length': model.length });
+    if (!stall) {
+      res.end(model);
+      return;
+    }
+    res.write(model.subarray(0, model.length / 2)); // then nothing, until the client gives up
+  });
+  await new Promise((r) => mirror.listen(0, '127.0.0.1', r));
+
+  const home = path.join(tmp, 'home');
+  mkdirSync(home);
+  dataDir = path.join(tmp, 'data');
+  mkdirSync(dataDir, { mode: 0o700 });
+  // The download URL is set before the app starts (as a person would in
+  // Settings → Providers; that form is tested below), so the welcome page
+  // downloads from the mirror.
+  writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({
+    mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/` } } },
+  }));
+  app = await startOwnApp({
+    dataDir,
+    env: {
+      HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'),
+      OLLAMA_HOST: '127.0.0.1:9', SWITCHBOARD_MODEL_CATALOG: catalog,
+    },
+  });
+  url = app.url;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  mirror?.closeAllConnections?.();
+  mirror?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function shots(page, name, target) {
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await target?.scrollIntoViewIfNeeded();
+    await screenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('the welcome page downloads a model to run on this computer: progress, cancel, resume, ready', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => { if (!String(e.stack).includes('/wails/ipc.js')) errors.push(e); });
+  await page.goto(url + '/');
+  await page.waitForFunction(() => typeof window.go?.app?.SettingsPage?.LocalModels === 'function');
+  await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor();
+
+  const list = page.getByRole('group', { name: 'Download a model to run on this computer' });
+  const tiny = list.getByRole('radio', { name: /Qwen3 tiny \(test\)/ });
+  await tiny.waitFor();
+  assert.equal(await tiny.isChecked(), true, 'the default is preselected');
+  assert.match(await list.textContent(), /25\.5 MB download · needs about 300 MB of memory · Apache-2\.0/);
+  assert.deepEqual(seen, [], 'nothing is downloaded before a click');
+  await shots(page, 'localmodel-offer', list);
+
+  // A model the mirror lacks: a clear error, and Retry.
+  await list.getByRole('radio', { name: /Qwen3 missing/ }).check();
+  await page.getByRole('button', { name: /^Download Qwen3 missing/ }).click();
+  const alert = page.locator('.local-model-actions').getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /^Could not download Qwen3 missing \(test\): http:\/\/127\.0\.0\.1:\d+\/models\/Missing\.gguf: the server answered 404 Not Found; check the network, or the download URL in Settings → Providers/);
+  await page.getByRole('button', { name: 'Retry' }).waitFor();
+  await shots(page, 'localmodel-error', list);
+
+  // The default model: half arrives, then the mirror stalls.
+  await tiny.check();
+  await page.getByRole('button', { name: /^Download Qwen3 tiny/ }).click();
+  const bar = page.getByRole('progressbar', { name: 'Downloading Qwen3 tiny (test)' });
+  await bar.waitFor();
+  await page.getByText(/^12\.8 MB of 25\.5 MB \(50%\)$/).waitFor().catch(async (err) => {
+    await screenshot(page, 'localmodel-progress-failed');
+    throw new Error(`${err.message}\nthe section says: ${await page.locator('.local-models').textContent()}\nrequests: ${JSON.stringify(seen)}`);
+  });
+  await shots(page, 'localmodel-progress', list);
+
+  // Cancel keeps the partial file; Resume asks the mirror for the rest.
+  stall = false;
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  const resume = page.getByRole('button', { name: /^Resume download \(12\.8 MB of 25\.5 MB here\)$/ });
+  await resume.waitFor();
+  assert.ok(existsSync(path.join(dataDir, 'models', FILE + '.part')), 'the partial file is kept');
+  await resume.click();
+  const ready = page.getByRole('status').getByText('Chats will use Qwen3 tiny (test), ready on this computer.');
+  await ready.waitFor();
+  assert.equal(seen.at(-1), `bytes=${model.length / 2}-`, 'the download resumed where it stopped');
+  const modelPath = path.join(dataDir, 'models', FILE);
+  assert.ok(readFileSync(modelPath).equals(model), 'the file is the one served, verified');
+  assert.ok(!existsSync(modelPath + '.part'));
+  await shots(page, 'localmodel-ready', ready);
+
+  const cfg = JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
+  assert.deepEqual(cfg.settings.chat.providers, [{ name: 'On this computer', kind: 'local', defaultModel: 'qwen3-tiny' }]);
+  assert.equal(cfg.settings.chat.defaultProvider, 'On this computer');
+
+  // Settings → Providers lists it, with the same section to manage models.
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.goto(url + '/#/settings');
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  const row = page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: 'On this computer' });
+  await row.waitFor();
+  assert.match(await row.textContent(), /On this computer.*default.*qwen3-tiny/);
+  await page.getByText('Qwen3 tiny (test) is ready.').waitFor();
+  await page.getByRole('textbox', { name: 'Download URL' }).waitFor();
+  await shots(page, 'localmodel-settings', page.getByRole('group', { name: 'Download a model to run on this computer' }));
+
+  // (The chat step goes here: a new chat with "On this computer" answers,
+  // run by llama-server on modelPath.)
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { formatBytes, LocalModels } from './LocalModels';
+import type { app } from '../backend';
+
+const big: app.LocalModelView = {
+  name: 'qwen3-1.7b', title: 'Qwen3 1.7B', file: 'Qwen3-1.7B-Q4_K_M.gguf', size: 1_107_409_472, ram: 2_361_506_368,
+  licence: 'Apache-2.0', goodFor: 'Everyday chat with tools', default: true, chosen: false, installed: false,
+  path: '/data/models/Qwen3-1.7B-Q4_K_M.gguf', partial: 0, downloading: false,
+};
+const small: app.LocalModelView = {
+  ...big, name: 'qwen3-0.6b', title: 'Qwen3 0.6B', file: 'Qwen3-0.6B-Q4_K_M.gguf', size: 396_705_472, ram: 1_650_802_368,
+  goodFor: 'Small machines', default: false, path: '/data/models/Qwen3-0.6B-Q4_K_M.gguf',
+};
+
+// backend stands in for the Go side: the catalog it lists, the calls it
+// got, and the window's events the test sends.
+function backend(models: app.LocalModelView[], downloadUrl = '') {
+  const state = { models: models.map((m) => ({ ...m })), downloadUrl };
+  const calls: string[] = [];
+  let listener: ((p: app.ModelDownload) => void) | undefined;
+  window.go = {
+    app: {
+      App: { Info: async () => ({}) },
+      SettingsPage: {
+        LocalModels: async () => ({ models: state.models.map((m) => ({ ...m })), downloadUrl: state.downloadUrl }),
+        DownloadLocalModel: async (n: string) => { calls.push(`download ${n}`); },
+        CancelLocalModelDownload: async (n: string) => { calls.push(`cancel ${n}`); },
+        DiscardLocalModelDownload: async (n: string) => { calls.push(`discard ${n}`); },
+        RemoveLocalModel: async (n: string) => { calls.push(`remove ${n}`); state.models = state.models.filter((m) => m.name !== n || !m.chosen).map((m) => (m.name === n ? { ...m, installed: false } : m)); },
+        ChooseLocalModelFile: async () => {
+          calls.push('choose');
+          const m = { ...big, name: 'Mine', title: 'Mine', file: 'Mine.gguf', size: 5000, ram: 0, default: false, chosen: true, installed: true, path: '/home/me/Mine.gguf' };
+          state.models.push(m);
+          return m;
+        },
+        SetModelDownloadURL: async (u: string) => {
+          if (u.startsWith('ftp:')) throw new Error('download URL "ftp://x": use https://, http://, file:// or a folder on this computer');
+          calls.push(`url ${u}`);
+          state.downloadUrl = u;
+        },
+      },
+    },
+  } as unknown as typeof window.go;
+  (window as unknown as { runtime: unknown }).runtime = {
+    EventsOnMultiple: (name: string, fn: (p: app.ModelDownload) => void) => {
+      if (name === 'models:download') listener = fn;
+      return () => { listener = undefined; };
+    },
+  };
+  let seq = 0;
+  const emit = (p: Partial<app.ModelDownload> & { name: string; state: string }) =>
+    act(() => listener?.({ done: 0, total: 0, error: '', seq: ++seq, ...p }));
+  return { state, calls, emit };
+}
+
+afterEach(() => {
+  window.go = undefined as unknown as typeof window.go;
+  (window as unknown as { runtime: unknown }).runtime = undefined;
+});
+
+describe('LocalModels', () => {
+  it('offers the catalog with the default chosen, downloads only on a click, shows progress, and ends ready', async () => {
+    const b = backend([big, small]);
+    const ready = vi.fn();
+    render(<LocalModels onReady={ready} />);
+    const def = await screen.findByRole('radio', { name: /Qwen3 1.7B/ });
+    expect((def as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: /Qwen3 0.6B/ }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByText(/1\.1 GB download · needs about 2\.4 GB of memory · Apache-2\.0/)).toBeTruthy();
+    expect(b.calls).toEqual([]); // nothing downloads by itself
+
+    fireEvent.click(screen.getByRole('radio', { name: /Qwen3 0.6B/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Download Qwen3 0.6B (397 MB)' }));
+    await waitFor(() => expect(b.calls).toEqual(['download qwen3-0.6b']));
+
+    b.emit({ name: 'qwen3-0.6b', state: 'downloading', done: 198_352_736, total: 396_705_472 });
+    b.emit({ name: 'qwen3-0.6b', state: 'downloading', done: 3_967_054, total: 396_705_472, seq: 0 }); // an older event, delivered late
+    const bar = screen.getByRole('progressbar', { name: 'Downloading Qwen3 0.6B' });
+    expect((bar as HTMLProgressElement).value).toBe(198352736);
+    expect(screen.getByText('198 MB of 397 MB (50%)')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })); // the clicked button is gone; focus is not lost
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(b.calls).toContain('cancel qwen3-0.6b'));
+
+    b.state.models[1]!.installed = true;
+    b.emit({ name: 'qwen3-0.6b', state: 'ready', done: 396_705_472, total: 396_705_472 });
+    expect(await screen.findByText('Qwen3 0.6B is ready.')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(ready).toHaveBeenCalledWith(expect.objectContaining({ name: 'qwen3-0.6b', installed: true }));
+  });
+
+  it('says what went wrong and offers Retry; a cancelled download offers to resume', async () => {
+    const b = backend([big]);
+    render(<LocalModels />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Download Qwen3 1.7B/ }));
+    b.emit({ name: 'qwen3-1.7b', state: 'failed', error: 'Qwen3-1.7B-Q4_K_M.gguf: SHA-256 abc, expected b13: the downloaded file is not the expected one (its SHA-256 or size differs), so it was removed; check the download URL in Settings → Providers and try again' });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/SHA-256.*check the download URL in Settings → Providers/);
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(b.calls).toEqual(['download qwen3-1.7b', 'download qwen3-1.7b']));
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    b.state.models[0]!.partial = 300_000_000;
+    b.emit({ name: 'qwen3-1.7b', state: 'cancelled', done: 300_000_000, total: big.size });
+    expect(await screen.findByRole('button', { name: 'Resume download (300 MB of 1.1 GB here)' })).toBeTruthy();
+  });
+
+  it('in Settings: removes after confirming, discards a partial file, chooses a GGUF file and saves the download URL', async () => {
+    const b = backend([{ ...big, installed: true }, { ...small, partial: 1000 }], '');
+    render(<LocalModels manage />);
+    expect(await screen.findByText('Qwen3 1.7B is ready.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Qwen3 1.7B' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove Qwen3 1.7B?' });
+    expect(confirm.textContent).toMatch(/Delete Qwen3 1.7B \(1.1 GB\) from this computer\?/);
+    expect(b.calls).toEqual([]);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('button', { name: /^Download Qwen3 1.7B/ })).toBeTruthy();
+    expect(b.calls).toEqual(['remove qwen3-1.7b']);
+
+    fireEvent.click(screen.getByRole('radio', { name: /Qwen3 0.6B/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Discard the partial download' }));
+    await waitFor(() => expect(b.calls).toContain('discard qwen3-0.6b'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Choose a GGUF file…' }));
+    const files = await screen.findByRole('list', { name: 'GGUF files you chose' });
+    expect(files.textContent).toMatch(/Mine.*\/home\/me\/Mine\.gguf/);
+
+    const url = screen.getByLabelText(/Download URL/);
+    fireEvent.change(url, { target: { value: 'ftp://x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save download URL' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/use https:\/\//);
+    fireEvent.change(url, { target: { value: ' https://mirror.example/models/ ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save download URL' }));
+    await screen.findByText('Saved');
+    expect(b.calls).toContain('url https://mirror.example/models/');
+  });
+
+  it('formats sizes as download sites do', () => {
+    expect([formatBytes(999), formatBytes(1500), formatBytes(396_705_472), formatBytes(1_107_409_472)]).toEqual(['999 bytes', '1.5 KB', '397 MB', '1.1 GB']);
+  });
+});

@@ -1,0 +1,224 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  call, CancelLocalModelDownload, ChooseLocalModelFile, DiscardLocalModelDownload, DownloadLocalModel, EventModelDownload,
+  hasMethod, hasRuntime, LocalModels as LoadLocalModels, on, RemoveLocalModel, SetModelDownloadURL,
+} from '../backend';
+import type { app } from '../backend';
+import { message } from '../servers';
+import { useConfigVersion } from '../store';
+
+type Model = app.LocalModelView;
+type Progress = app.ModelDownload;
+
+/** formatBytes is a size as a person reads it (decimal units, as download sites show them). */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1000;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
+}
+
+/**
+ * LocalModels is "Download a model to run on this computer": the pinned
+ * catalog (the default preselected), one Download button, the download's
+ * progress with Cancel, Ready, a clear error with Retry, and "Choose a GGUF
+ * file…". Nothing downloads until the person clicks. In Settings (manage)
+ * it also offers Remove (confirmed), discarding a partial download, and the
+ * download URL. onReady hears a model that became usable.
+ */
+export function LocalModels({ manage = false, onReady }: { manage?: boolean; onReady?: (m: Model) => void }) {
+  const [view, setView] = useState<app.LocalModelsView | null>(null);
+  const [chosen, setChosen] = useState('');
+  const [progress, setProgress] = useState<Record<string, Progress>>({});
+  const [err, setErr] = useState('');
+  const [failed, setFailed] = useState<Record<string, string>>({});
+  // acted: the person started a download here, so the button that follows
+  // (Cancel, then Retry or Resume) takes the focus the vanished one had.
+  const [acted, setActed] = useState(false);
+  const configVersion = useConfigVersion();
+  const group = useId();
+  const ready = useRef(onReady);
+  ready.current = onReady;
+
+  const load = () => {
+    if (!hasMethod('SettingsPage', 'LocalModels')) return; // no Go side (plain vite), or unit tests of other pages
+    call(LoadLocalModels).then((v) => {
+      setView(v);
+      setChosen((c) => c || (v.models.find((m) => m.default && !m.chosen) ?? v.models[0])?.name || '');
+    }, (e: unknown) => setErr(message(e)));
+  };
+  useEffect(load, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (!hasRuntime()) return undefined;
+    const latest: Record<string, number> = {};
+    return on(EventModelDownload, (p) => {
+      if ((latest[p.name] ?? 0) > p.seq) return; // stale: Wails may deliver events out of order
+      latest[p.name] = p.seq;
+      setProgress((all) => ({ ...all, [p.name]: p }));
+      if (p.state === 'downloading') return;
+      if (p.state === 'failed') setFailed((f) => ({ ...f, [p.name]: p.error }));
+      call(LoadLocalModels).then((v) => {
+        setView(v);
+        const m = v.models.find((x) => x.name === p.name);
+        if (p.state === 'ready' && m) ready.current?.(m);
+      }, (e: unknown) => setErr(message(e)));
+    });
+  }, []);
+
+  if (!view) return err ? <div className="alert" role="alert">{err}</div> : null;
+  const catalog = view.models.filter((m) => !m.chosen);
+  const files = view.models.filter((m) => m.chosen);
+  const sel = catalog.find((m) => m.name === chosen);
+
+  const start = (m: Model) => {
+    setActed(true);
+    setErr('');
+    setFailed((f) => ({ ...f, [m.name]: '' }));
+    setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'downloading', error: '', seq: 0 } }));
+    call(() => DownloadLocalModel(m.name)).catch((e: unknown) => {
+      setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'failed', error: message(e), seq: 0 } }));
+      setFailed((f) => ({ ...f, [m.name]: message(e) }));
+    });
+  };
+  const choose = () => {
+    setErr('');
+    call(ChooseLocalModelFile).then((m) => {
+      if (!m.name) return; // cancelled
+      load();
+      onReady?.(m);
+    }, (e: unknown) => setErr(message(e)));
+  };
+
+  return (
+    <div className="local-models">
+      <fieldset className="local-model-list">
+        <legend>Download a model to run on this computer</legend>
+        <p className="small muted">It runs here: no account, no key, and your chats stay on this machine. Nothing is downloaded until you click Download; the file is checked against its published SHA-256 before use.</p>
+        {catalog.map((m) => (
+          <label key={m.name} className={`local-model${m.name === chosen ? ' selected' : ''}`}>
+            <input type="radio" name={group} value={m.name} checked={m.name === chosen} onChange={() => setChosen(m.name)} />
+            <span className="local-model-text">
+              <span className="local-model-head">
+                <strong>{m.title}</strong>{m.default && <span className="badge">recommended</span>}
+                {m.installed && <span className="badge ok">downloaded</span>}
+              </span>
+              <span className="small">{formatBytes(m.size)} download · needs about {formatBytes(m.ram)} of memory · {m.licence}</span>
+              <span className="small muted">{m.goodFor}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {sel && (
+        <ModelActions model={sel} progress={progress[sel.name]} error={failed[sel.name] ?? ''} manage={manage} focus={acted}
+          onDownload={() => start(sel)} onChanged={load} onError={setErr} />
+      )}
+      {files.length > 0 && (
+        <ul className="local-model-files" aria-label="GGUF files you chose">
+          {files.map((m) => (
+            <li key={m.name}>
+              <span><strong>{m.name}</strong> <code className="small muted" title={m.path}>{m.path}</code> <span className="small">{formatBytes(m.size)}</span></span>
+              {manage && <RemoveButton model={m} onDone={load} onError={setErr} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="row">
+        <button type="button" onClick={choose}>Choose a GGUF file…</button>
+        <span className="small muted">Any llama.cpp model file you already have; it stays where it is.</span>
+      </p>
+      {manage && <DownloadURL initial={view.downloadUrl} onSaved={load} />}
+      {err && <div className="alert" role="alert">{err}</div>}
+    </div>
+  );
+}
+
+/** ModelActions is what can be done with the selected catalog model now: download, watch it, cancel, retry, remove. */
+function ModelActions({ model: m, progress: p, error, manage, focus, onDownload, onChanged, onError }: {
+  model: Model; progress?: Progress; error: string; manage: boolean; focus: boolean;
+  onDownload: () => void; onChanged: () => void; onError: (e: string) => void;
+}) {
+  const running = p ? p.state === 'downloading' : m.downloading;
+  if (m.installed && !running) {
+    return (
+      <div className="local-model-actions" role="status">
+        <span className="notice">{m.title} is ready.</span>
+        {manage && <RemoveButton model={m} onDone={onChanged} onError={onError} />}
+      </div>
+    );
+  }
+  if (running) {
+    const done = p?.done ?? m.partial;
+    const total = p?.total || m.size;
+    return (
+      <div className="local-model-actions">
+        <progress value={done} max={total} aria-label={`Downloading ${m.title}`} />
+        <span className="small" aria-live="polite">{formatBytes(done)} of {formatBytes(total)} ({Math.floor((done * 100) / total)}%)</span>
+        <button type="button" autoFocus={focus} onClick={() => call(() => CancelLocalModelDownload(m.name)).catch((e: unknown) => onError(message(e)))}>Cancel</button>
+      </div>
+    );
+  }
+  const partial = p?.state === 'cancelled' ? p.done : m.partial;
+  return (
+    <div className="local-model-actions">
+      {error && (
+        <div className="alert" role="alert">
+          {error.charAt(0).toUpperCase() + error.slice(1)}
+          {!/download URL/.test(error) && ' Check the download URL in Settings → Providers, or your network, and retry.'}
+        </div>
+      )}
+      <button type="button" className="primary" autoFocus={focus} onClick={onDownload}>
+        {error ? 'Retry' : partial > 0 ? `Resume download (${formatBytes(partial)} of ${formatBytes(m.size)} here)` : `Download ${m.title} (${formatBytes(m.size)})`}
+      </button>
+      {partial > 0 && manage && (
+        <button type="button" onClick={() => call(() => DiscardLocalModelDownload(m.name)).then(onChanged, (e: unknown) => onError(message(e)))}>Discard the partial download</button>
+      )}
+    </div>
+  );
+}
+
+/** RemoveButton deletes a downloaded model (or forgets a chosen file) after a confirmation. */
+function RemoveButton({ model: m, onDone, onError }: { model: Model; onDone: () => void; onError: (e: string) => void }) {
+  const [confirm, setConfirm] = useState(false);
+  if (!confirm) return <button type="button" onClick={() => setConfirm(true)} aria-label={`Remove ${m.title}`}>Remove</button>;
+  const what = m.chosen ? `Forget ${m.title}? The file stays where it is.` : `Delete ${m.title} (${formatBytes(m.size)}) from this computer?`;
+  return (
+    <span role="alertdialog" aria-label={`Remove ${m.title}?`}>
+      {what}{' '}
+      <button type="button" className="danger" autoFocus
+        onClick={() => call(() => RemoveLocalModel(m.name)).then(() => { setConfirm(false); onDone(); }, (e: unknown) => onError(message(e)))}>
+        {m.chosen ? 'Forget' : 'Delete'}
+      </button>{' '}
+      <button type="button" onClick={() => setConfirm(false)}>Cancel</button>
+    </span>
+  );
+}
+
+/** DownloadURL is where models download from: their own URLs, a mirror, or a folder. */
+function DownloadURL({ initial, onSaved }: { initial: string; onSaved: () => void }) {
+  const [url, setURL] = useState(initial);
+  const [state, setState] = useState('');
+  const [err, setErr] = useState('');
+  useEffect(() => setURL(initial), [initial]);
+  const save = (e: React.FormEvent) => {
+    e.preventDefault();
+    setErr('');
+    call(() => SetModelDownloadURL(url.trim())).then(() => { setState('Saved'); onSaved(); }, (x: unknown) => setErr(message(x)));
+  };
+  return (
+    <form className="row" aria-label="Model download URL" onSubmit={save}>
+      <label>Download URL{' '}
+        <input value={url} onChange={(e) => { setURL(e.target.value); setState(''); }} placeholder="each model's own Hugging Face URL"
+          aria-describedby="model-url-help" size={40} />
+      </label>
+      <button type="submit">Save download URL</button>
+      {state && <span className="small" role="status">{state}</span>}
+      <p id="model-url-help" className="small muted">A mirror's https:// address (the model's file name is added to it) or a folder on this computer. The file must still match its pinned SHA-256.</p>
+      {err && <div className="alert" role="alert">{err}</div>}
+    </form>
+  );
+}
