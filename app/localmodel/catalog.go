@@ -21,8 +21,9 @@ type Entry struct {
 	Licence string // SPDX identifier
 	GoodFor string // one line: what it is good for
 	// KVBytesPerToken is what one token of context costs in the KV cache
-	// at f16 (layers × KV heads × head size × 2 (K and V) × 2 bytes): the
-	// runtime fits the context to free memory with it.
+	// at f16 (layers × KV heads × head size × 2 (K and V) × 2 bytes), for
+	// the RAM figure shown before the download; once the file is here, Fit
+	// reads the same from the GGUF's own header.
 	KVBytesPerToken int64
 	// RAM is the memory it needs to run at DefaultContext: the weights,
 	// the KV cache and the compute buffers.
@@ -33,10 +34,6 @@ type Entry struct {
 // DefaultContext is the context size (tokens) the catalog's RAM figures
 // are for.
 const DefaultContext = 8192
-
-// computeBuffers is llama.cpp's scratch memory beside weights and KV cache
-// for these model sizes on the CPU (measured: about 300 MB at 8k context).
-const computeBuffers = 300 << 20
 
 // hf is a Hugging Face file's download URL at the repository's main branch;
 // the pinned SHA-256 is what guards against the branch moving.
@@ -68,7 +65,7 @@ var catalog = func() []Entry {
 		},
 	}
 	for i := range es {
-		es[i].RAM = es[i].Size + es[i].KVBytesPerToken*DefaultContext + computeBuffers
+		es[i].RAM = es[i].Size + es[i].KVBytesPerToken*DefaultContext + computeBytes
 	}
 	return es
 }()

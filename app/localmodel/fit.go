@@ -50,7 +50,9 @@ var (
 	// MemoryShare is the part of the available memory the model may take,
 	// so the rest of the machine (the app, its servers, a browser) goes on.
 	MemoryShare = 0.6
-	// computeBytes is llama.cpp's compute and output buffers, about.
+	// computeBytes is llama.cpp's compute and output buffers beside the
+	// weights and the KV cache, for these model sizes on the CPU (about
+	// 300 MB measured at an 8k context).
 	computeBytes int64 = 300 << 20
 )
 
@@ -100,7 +102,7 @@ func Fit(path string, m Machine, context, threads int) (Plan, error) {
 	case context > 0:
 		p.Context = context
 		p.QuantizedKV = m.Available > 0 && p.ModelBytes+computeBytes+kvAt(context, false) > int64(float64(m.Available)*MemoryShare)
-		p.Why = "set in Settings → Providers"
+		p.Why = "the size you set"
 	case m.Available <= 0 || perToken == 0:
 		p.Context, p.QuantizedKV = min(FallbackContext, upper), true
 		p.Why = "the free memory is unknown"

@@ -60,8 +60,8 @@ func TestFit(t *testing.T) {
 		{"little: q8 gives twice the f16 context; 2 CPUs, 1 thread", 3 << 30, 0, 0, 2, 8192, true, 1, "free"},
 		{"very short: the least, q8", 1 << 30, 0, 0, 1, 4096, true, 1, "free"},
 		{"unknown memory", 0, 0, 0, 3, 8192, true, 2, "unknown"},
-		{"the user's context and threads kept", 16 << 30, 2048, 1, 8, 2048, false, 1, "Settings"},
-		{"the user's long context on short memory: q8", 2 << 30, 32768, 0, 2, 32768, true, 1, "Settings"},
+		{"the user's context and threads kept", 16 << 30, 2048, 1, 8, 2048, false, 1, "you set"},
+		{"the user's long context on short memory: q8", 2 << 30, 32768, 0, 2, 32768, true, 1, "you set"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,9 +11,9 @@
 // through SWITCHBOARD_MODEL_CATALOG (see localmodel.CatalogEnv for why a
 // mirror alone never changes what is checked).
 //
-// The chat step (a chat that runs on this model through llama-server) is
-// appended at the end of the test once the runtime is in: `app`, `page`,
-// `dataDir` and `modelPath` are what it needs.
+// Then a chat runs on it: the app starts llama-server (make test-e2e gives
+// it $SWITCHBOARD_LLAMA_SERVER) on the downloaded file and the answer
+// streams back; Settings → Providers shows it ready.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -76,7 +76,9 @@ before(async () => {
   // Settings → Providers; that form is tested below), so the welcome page
   // downloads from the mirror.
   writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({
-    mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/` } } },
+    // A 1,024-token context keeps the random-weights model's answer short
+    // (an answer stops at half the context).
+    mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/`, context: 1024 } } },
   }));
   app = await startOwnApp({
     dataDir,
@@ -172,8 +174,28 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   await page.getByRole('textbox', { name: 'Download URL' }).waitFor();
   await shots(page, 'localmodel-settings', page.getByRole('group', { name: 'Download a model to run on this computer' }));
 
-  // (The chat step goes here: a new chat with "On this computer" answers,
-  // run by llama-server on modelPath.)
+  // A chat runs on it: llama-server started on the downloaded file, the
+  // answer streamed back (random weights: any text).
+  await page.goto(url + '/#/chat');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Say hello.');
+  await box.press('Enter');
+  const answer = page.getByTestId('message-assistant').last();
+  await answer.and(page.locator('[data-status="complete"]')).waitFor({ timeout: 120_000 }).catch(async (err) => {
+    await screenshot(page, 'localmodel-chat-failed');
+    throw new Error(`${err.message}\nthe answer: ${await answer.textContent().catch(() => '?')}\nlog: ${readFileSync(path.join(dataDir, 'logs', 'local-model.log'), 'utf8').slice(-3000)}`);
+  });
+  assert.ok((await answer.textContent()).trim().length > 0, 'the model answered');
+  assert.match(readFileSync(path.join(dataDir, 'logs', 'local-model.log'), 'utf8'), new RegExp(FILE.replace(/\./g, '\\.')), 'llama-server ran the downloaded file');
+  await shots(page, 'localmodel-chat', answer);
+
+  // Settings → Providers says what runs and what it costs.
+  await page.goto(url + '/#/settings');
+  const status = page.getByRole('region', { name: 'Model on this computer' });
+  await status.getByRole('status').getByText(/Ready · qwen3-tiny/).waitFor();
+  assert.match(await status.textContent(), /Context 1,024 tokens \(the size you set\); KV cache f16, under 1 MB/);
+  await shots(page, 'localmodel-running', status);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -36,8 +36,8 @@ export function LocalModelStatus() {
       </p>
       {s.model && s.context > 0 && (
         <p className="small muted">
-          Context {s.context.toLocaleString()} tokens ({s.why}); KV cache {s.quantizedKv ? 'q8_0 (memory is short)' : 'f16'}, {s.kvMemoryMb.toLocaleString()} MB
-          {' '}· about {(s.memoryMb / 1024).toFixed(1)} GB in all · {s.threads} threads
+          Context {s.context.toLocaleString()} tokens ({s.why}); KV cache {s.quantizedKv ? 'q8_0 (memory is short)' : 'f16'}, {s.kvMemoryMb < 1 ? 'under 1' : s.kvMemoryMb.toLocaleString()} MB
+          {' '}· about {(s.memoryMb / 1024).toFixed(1)} GB in all · {s.threads} {s.threads === 1 ? 'thread' : 'threads'}
         </p>
       )}
       {s.err && (s.state === 'failed' || s.state === 'restarting') && (

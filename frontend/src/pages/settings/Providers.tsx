@@ -44,7 +44,7 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
         </div>
       )}
       <table className="preview" aria-label="Providers">
-        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th>Images</th><th>Audio</th><th /></tr></thead>
+        <thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Default model</th><th>Key</th><th className="wide-only">Images</th><th className="wide-only">Audio</th><th /></tr></thead>
         <tbody>
           {list.map((p) => (
             <tr key={p.name} aria-label={p.name}>
@@ -53,8 +53,8 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
               <td className="small"><code>{p.baseUrl}</code></td>
               <td>{p.defaultModel || <span className="muted">—</span>}</td>
               <td>{p.hasKey ? 'stored' : <span className="muted">none</span>}</td>
-              <td>{imagesLabel(p)}</td>
-              <td>{audioLabel(p)}</td>
+              <td className="wide-only">{imagesLabel(p)}</td>
+              <td className="wide-only">{audioLabel(p)}</td>
               <td className="row-actions">
                 {p.kind !== 'local' && <button type="button" onClick={() => setEditing(p)}>Edit</button>}{' '}
                 {!p.default && <button type="button" onClick={() => call(() => SetDefaultProvider(p.name)).then(load, (e: unknown) => setErr(message(e)))}>Make default</button>}{' '}
