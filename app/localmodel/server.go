@@ -229,6 +229,10 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		// An answer stops at half the context: a small model that loops
 		// would otherwise fill it, for minutes on a CPU.
 		"--n-predict", strconv.Itoa(max(s.opts.Context/2, 256)),
+		// No thinking (Qwen3's <think>, and others' that the template
+		// switches): on a CPU a small model's reasoning costs minutes before
+		// its first word, and the chat does not show it.
+		"--reasoning", "off",
 	}
 	if s.opts.QuantizedKV {
 		args = append(args, "--cache-type-k", "q8_0", "--cache-type-v", "q8_0")

@@ -9,6 +9,8 @@ package localmodel_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +96,24 @@ func TestRuntimeAnswersAStreamedChat(t *testing.T) {
 	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "x", BaseURL: s.BaseURL(), APIKey: "wrong"})
 	if _, err := p.Stream(t.Context(), provider.Request{Model: s.Model(), MaxTokens: 4, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {}); err == nil {
 		t.Fatal("a request with the wrong key was answered")
+	}
+}
+
+// Thinking is off: Qwen3's template then writes an empty think block
+// into the prompt, so the model answers at once.
+func TestRuntimeDoesNotThink(t *testing.T) {
+	s, _ := runtimeFor(t)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, strings.TrimSuffix(s.BaseURL(), "/v1")+"/apply-template",
+		strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Authorization", "Bearer "+s.APIKey())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct{ Prompt string }
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || !strings.Contains(out.Prompt, "<think>\n\n</think>") {
+		t.Fatalf("prompt %q (%v): no empty think block, so the model would think first", out.Prompt, err)
 	}
 }
 
