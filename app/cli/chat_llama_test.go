@@ -38,7 +38,23 @@ func TestLocalModelChatFromTheTerminal(t *testing.T) {
 	if code, _, errOut := runModels(t, dir.String(), "models", "run", "--context", "1024"); code != 0 {
 		t.Fatalf("models run: %s", errOut)
 	}
-	code, out, errOut := runChat(t, dir.String(), "", "--json", "Say", "hello.")
+	// As an agent without servers: random weights write no valid tool
+	// call, and with tools offered llama-server parses the answer for one.
+	var c map[string]any
+	if cfg, err = os.ReadFile(dir.Config()); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	c["settings"].(map[string]any)["chat"].(map[string]any)["agents"] = []any{map[string]any{"id": "plain", "name": "plain", "servers": []any{}}}
+	if cfg, err = json.Marshal(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir.Config(), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runChat(t, dir.String(), "", "--json", "--agent", "plain", "Say", "hello.")
 	if code != 0 {
 		b, _ := os.ReadFile(filepath.Join(dir.Logs(), "local-model.log"))
 		t.Fatalf("exit %d: %s\nllama-server's log (end):\n%s", code, errOut, b[max(0, len(b)-4000):])

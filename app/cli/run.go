@@ -58,7 +58,11 @@ func localSays(w io.Writer) func(host.LocalStatus) {
 		last = st.State
 		switch st.State {
 		case "starting":
-			fmt.Fprintf(w, "Loading %s on this computer (context %d tokens, %d threads)…\n", st.Model, st.Context, st.Threads)
+			threads := "threads"
+			if st.Threads == 1 {
+				threads = "thread"
+			}
+			fmt.Fprintf(w, "Loading %s on this computer (context %d tokens, %d %s)…\n", st.Model, st.Context, st.Threads, threads)
 		case "restarting":
 			fmt.Fprintf(w, "The model on this computer stopped (%s); starting it again. Its log: %s\n", st.Err, st.LogPath)
 		case "failed":

@@ -128,7 +128,8 @@ test('the welcome page imports the servers found and adds the local model, then 
   await page.getByRole('button', { name: 'About Switchboard' }).click();
   const about = page.getByRole('dialog', { name: 'About Switchboard' });
   await about.getByText(path.join(dataDir, 'logs')).waitFor();
-  await about.getByText('MIT License').waitFor();
+  await about.getByText('MIT License', { exact: true }).waitFor(); // the app's own; the runtime's are listed below it
+  await about.getByText('Third-party licences', { exact: false }).first().waitFor();
   await about.getByRole('button', { name: 'Open log folder' }).waitFor();
   await screenshot(page, 'about');
   await page.keyboard.press('Escape');
