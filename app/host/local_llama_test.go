@@ -128,6 +128,15 @@ func TestLocalModelRunsChatsAndRestartsAfterACrash(t *testing.T) {
 		t.Fatalf("restarts = %d", st.Restarts)
 	}
 
+	// A tool call llama.cpp cannot read (a garbled one, as a small model
+	// writes now and then): a clear error saying to retry.
+	_, err = m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, MaxTokens: 1,
+		Tools: []provider.Tool{{Name: "notes__echo", Description: "echo", InputSchema: []byte(`{"type":"object","properties":{"message":{"type":"string"}}}`)}},
+		Messages: []provider.Message{{Role: provider.RoleUser, Text: "Echo hi."}, {Role: provider.RoleAssistant, Text: "<tool_call>\n{\"name\": \"notes__echo\", \"arguments\": {\"message\": "}}}, func(provider.Event) {})
+	if !errors.Is(err, provider.ErrIncomplete) || !strings.Contains(err.Error(), "could not read; Retry") {
+		t.Fatalf("a garbled tool call: %v", err)
+	}
+
 	// The app closing stops it.
 	pid = h.Local.srv.Status().PID
 	if err := h.Close(context.Background()); err != nil {
