@@ -131,7 +131,7 @@ func TestLocalModelRunsChatsAndRestartsAfterACrash(t *testing.T) {
 	// A tool call llama.cpp cannot read (a garbled one, as a small model
 	// writes now and then): a clear error saying to retry.
 	_, err = m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, MaxTokens: 1,
-		Tools: []provider.Tool{{Name: "notes__echo", Description: "echo", InputSchema: []byte(`{"type":"object","properties":{"message":{"type":"string"}}}`)}},
+		Tools:    []provider.Tool{{Name: "notes__echo", Description: "echo", InputSchema: []byte(`{"type":"object","properties":{"message":{"type":"string"}}}`)}},
 		Messages: []provider.Message{{Role: provider.RoleUser, Text: "Echo hi."}, {Role: provider.RoleAssistant, Text: "<tool_call>\n{\"name\": \"notes__echo\", \"arguments\": {\"message\": "}}}, func(provider.Event) {})
 	if !errors.Is(err, provider.ErrIncomplete) || !strings.Contains(err.Error(), "could not read; Retry") {
 		t.Fatalf("a garbled tool call: %v", err)
