@@ -233,16 +233,19 @@ func (a *core) storedChat(id string) (*history.Store, history.Chat, error) {
 
 // SetChatModel switches a chat's provider and model.
 func (a *ChatPage) SetChatModel(id, providerName, model string) error {
-	h, c, err := a.storedChat(id)
+	// Only the model: a read-modify-write of the whole row lost the tools
+	// the chat had just switched off when both were saved at once (the
+	// Model field's blur as the Tools menu opened).
+	h, err := a.historyStore()
 	if err != nil {
 		return err
 	}
-	return h.UpdateChatSettings(a.bg(), id, providerName, model, c.Settings)
+	return h.UpdateChatModel(a.bg(), id, providerName, model)
 }
 
 // SetChatOptions stores which servers and tools a chat uses.
 func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
-	h, c, err := a.storedChat(id)
+	h, err := a.historyStore()
 	if err != nil {
 		return err
 	}
@@ -250,7 +253,7 @@ func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
 	if err != nil {
 		return err
 	}
-	return h.UpdateChatSettings(a.bg(), id, c.Provider, c.Model, raw)
+	return h.UpdateChatOptions(a.bg(), id, raw)
 }
 
 // ChatOptionsOf returns a chat's server and tool choices.

@@ -129,6 +129,23 @@ func (s *Store) UpdateChatSettings(ctx context.Context, id, provider, model stri
 		provider, model, rawOrNull(settings), millis(s.now()), id)
 }
 
+// UpdateChatModel sets a chat's provider and model only: a change of its
+// settings made meanwhile (UpdateChatOptions) is kept.
+func (s *Store) UpdateChatModel(ctx context.Context, id, provider, model string) error {
+	return s.updateChat(ctx, "update chat", id, `UPDATE chats SET provider = ?, model = ?, updated_at = ? WHERE id = ?`,
+		provider, model, millis(s.now()), id)
+}
+
+// UpdateChatOptions sets a chat's settings only: a change of its model
+// made meanwhile (UpdateChatModel) is kept.
+func (s *Store) UpdateChatOptions(ctx context.Context, id string, settings json.RawMessage) error {
+	if len(settings) > 0 && !json.Valid(settings) {
+		return fmt.Errorf("update chat %q: settings are not JSON: %w", id, ErrInvalid)
+	}
+	return s.updateChat(ctx, "update chat", id, `UPDATE chats SET settings = ?, updated_at = ? WHERE id = ?`,
+		rawOrNull(settings), millis(s.now()), id)
+}
+
 // DeleteChat deletes a chat with its messages and tool calls.
 func (s *Store) DeleteChat(ctx context.Context, id string) error {
 	return s.updateChat(ctx, "delete chat", id, `DELETE FROM chats WHERE id = ?`, id)

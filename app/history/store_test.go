@@ -175,6 +175,27 @@ func TestChatCRUDAndOrder(t *testing.T) {
 	if got, _ := s.Chat(ctx, c.ID); got.Settings != nil {
 		t.Errorf("Settings = %s, want nil after clearing", got.Settings)
 	}
+	// The model and the options change apart: neither loses the other
+	// (the window saves both at once when the Model field loses focus to
+	// the Tools menu).
+	if err := s.UpdateChatOptions(ctx, c.ID, json.RawMessage(`{"offServers":["git"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateChatModel(ctx, c.ID, "On this computer", "qwen3-1.7b"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Chat(ctx, c.ID); got.Provider != "On this computer" || got.Model != "qwen3-1.7b" || string(got.Settings) != `{"offServers":["git"]}` {
+		t.Errorf("after UpdateChatOptions then UpdateChatModel: %+v", got)
+	}
+	if err := s.UpdateChatOptions(ctx, c.ID, json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Chat(ctx, c.ID); got.Model != "qwen3-1.7b" || string(got.Settings) != `{}` {
+		t.Errorf("after UpdateChatOptions: %+v", got)
+	}
+	if err := s.UpdateChatOptions(ctx, c.ID, json.RawMessage(`{`)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("invalid options: %v", err)
+	}
 }
 
 func TestNotFoundAndInvalid(t *testing.T) {

@@ -196,6 +196,7 @@ test('the welcome page downloads a model to run on this computer: progress, canc
     throw new Error(`${err.message}\nthe answer: ${await answer.textContent().catch(() => '?')}\nlog: ${readFileSync(path.join(dataDir, 'logs', 'local-model.log'), 'utf8').slice(-3000)}`);
   });
   assert.ok((await answer.textContent()).trim().length > 0, 'the model answered');
+  await page.getByRole('button', { name: /^Tools: 0/ }).waitFor(); // the chat kept its tools off
   assert.match(readFileSync(path.join(dataDir, 'logs', 'local-model.log'), 'utf8'), new RegExp(FILE.replace(/\./g, '\\.')), 'llama-server ran the downloaded file');
   await shots(page, 'localmodel-chat', answer);
 
