@@ -332,11 +332,6 @@ func (p *localProvider) Stream(ctx context.Context, req provider.Request, on fun
 		if st := srv.Status(); st.State != localmodel.Ready || errors.Is(err, provider.ErrUnreachable) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
 			return resp, p.restarting(st)
 		}
-		if strings.Contains(err.Error(), "does not match the expected") {
-			// llama-server could not read a tool call out of what the model
-			// wrote (a small model now and then garbles one).
-			return resp, &provider.Error{Provider: p.name, Op: "chat", Err: fmt.Errorf("%w: the model wrote a tool call llama.cpp could not read; Retry (a small model garbles one now and then), or turn some tools off in the chat's Tools menu", provider.ErrIncomplete)}
-		}
 	}
 	return resp, err
 }

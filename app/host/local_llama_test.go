@@ -133,7 +133,7 @@ func TestLocalModelRunsChatsAndRestartsAfterACrash(t *testing.T) {
 	_, err = m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, MaxTokens: 1,
 		Tools:    []provider.Tool{{Name: "notes__echo", Description: "echo", InputSchema: []byte(`{"type":"object","properties":{"message":{"type":"string"}}}`)}},
 		Messages: []provider.Message{{Role: provider.RoleUser, Text: "Echo hi."}, {Role: provider.RoleAssistant, Text: "<tool_call>\n{\"name\": \"notes__echo\", \"arguments\": {\"message\": "}}}, func(provider.Event) {})
-	if !errors.Is(err, provider.ErrIncomplete) || !strings.Contains(err.Error(), "could not read; Retry") {
+	if !errors.Is(err, provider.ErrIncomplete) || !errors.Is(err, provider.ErrToolCallUnreadable) || !strings.Contains(provider.Explain(err), "could not read; what arrived is kept. Retry") {
 		t.Fatalf("a garbled tool call: %v", err)
 	}
 

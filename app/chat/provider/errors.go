@@ -35,6 +35,11 @@ var (
 	// context window (OpenAI's context_length_exceeded, Anthropic's
 	// "prompt is too long", llama.cpp's and LM Studio's context size).
 	ErrContextLength = errors.New("the request is longer than the model's context window")
+	// ErrToolCallUnreadable is an answer the server broke off because it
+	// could not read a tool call out of the model's text (llama.cpp's
+	// "does not match the expected … format": a small model garbles one
+	// now and then). It comes with ErrIncomplete.
+	ErrToolCallUnreadable = errors.New("the model wrote a tool call the server could not read")
 )
 
 // Error is a failed provider operation. Message is what the provider said
@@ -237,6 +242,9 @@ func rateLimit(name string, se *statusError) *RateLimitError {
 func incomplete(ctx context.Context, name, model string, cause error) error {
 	if ctx.Err() != nil {
 		return &Error{Provider: name, Op: opStream, Model: model, Err: ctx.Err()}
+	}
+	if strings.Contains(cause.Error(), "does not match the expected") {
+		cause = fmt.Errorf("%w: %w", ErrToolCallUnreadable, cause)
 	}
 	return &Error{Provider: name, Op: opStream, Model: model, Err: fmt.Errorf("%w: %w", ErrIncomplete, cause)}
 }

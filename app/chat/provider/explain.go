@@ -48,6 +48,8 @@ func Explain(err error) string {
 		return fmt.Sprintf("The provider %q%s is not reachable. Is it running? Check its base URL in Settings → Providers.", e.Provider, at)
 	case errors.Is(e.Err, ErrContextLength):
 		return fmt.Sprintf("The model %q refused the request as longer than its context window, even after the chat was summarised. Set the model's context window in Settings → Providers, or start a new chat.", e.Model)
+	case errors.Is(e.Err, ErrToolCallUnreadable):
+		return fmt.Sprintf("The model wrote a tool call that %q could not read; what arrived is kept. Retry (a small model garbles one now and then), or turn some tools off in the chat's Tools menu.", e.Provider)
 	case errors.Is(e.Err, ErrIncomplete):
 		return "The answer broke off before it was finished; what arrived is kept. Retry to ask again."
 	case errors.Is(e.Err, ErrConfig):

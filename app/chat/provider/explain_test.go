@@ -1,7 +1,10 @@
 package provider_test
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +57,27 @@ func TestExplain(t *testing.T) {
 		got := provider.Explain(err)
 		if want := `"local" at http://` + addr + ` is not reachable. Is it running?`; !strings.Contains(got, want) || strings.Contains(got, "dial tcp") {
 			t.Fatalf("Explain = %q, want %q (err %v)", got, want, err)
+		}
+	})
+	// llama.cpp's server breaks the stream off with an error event when it
+	// cannot read a tool call out of what the model wrote.
+	t.Run("unreadable tool call", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m1","choices":[{"index":0,"delta":{"content":"<tool_call>"}}]}`+"\n\n")
+			fmt.Fprint(w, `data: {"error":{"code":500,"message":"The model produced output that does not match the expected peg-native format","type":"server_error"}}`+"\n\n")
+		}))
+		t.Cleanup(srv.Close)
+		p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: srv.URL + "/v1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Stream(t.Context(), userTurn("hi"), nil)
+		if !errors.Is(err, provider.ErrIncomplete) || !errors.Is(err, provider.ErrToolCallUnreadable) {
+			t.Fatalf("err = %v, want ErrIncomplete and ErrToolCallUnreadable", err)
+		}
+		if got, want := provider.Explain(err), `The model wrote a tool call that "On this computer" could not read; what arrived is kept. Retry`; !strings.HasPrefix(got, want) {
+			t.Fatalf("Explain = %q, want it to start %q", got, want)
 		}
 	})
 	t.Run("not a provider error", func(t *testing.T) {
