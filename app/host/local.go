@@ -93,16 +93,13 @@ func (l *Local) LogPath() string { return filepath.Join(l.h.dir.Logs(), "local-m
 
 // Status is what the model on this computer is doing now.
 func (l *Local) Status() LocalStatus {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.statusLocked()
-}
-
-func (l *Local) statusLocked() LocalStatus {
-	st := LocalStatus{State: string(localmodel.Stopped), Model: l.name, Err: l.err, LogPath: l.LogPath()}
-	if _, err := localmodel.FindRuntime(); err != nil {
+	st := LocalStatus{State: string(localmodel.Stopped), LogPath: l.LogPath()}
+	if _, err := localmodel.FindRuntime(); err != nil { // files looked at: not under the lock
 		st.NoRuntime = err.Error()
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st.Model, st.Err = l.name, l.err
 	if l.state != "" {
 		st.State = string(l.state)
 	}
@@ -140,29 +137,36 @@ func (l *Local) Plan(s chat.Settings, name string) (localmodel.Plan, string, err
 	if err != nil {
 		return localmodel.Plan{}, "", err
 	}
+	p, err := l.planFor(s, name, path)
+	return p, path, err
+}
+
+// planFor is Plan for the model's file at path: what the server runs with
+// when it runs that model, else Fit's answer, kept until the file changes.
+func (l *Local) planFor(s chat.Settings, name, path string) (localmodel.Plan, error) {
 	l.mu.Lock()
 	if l.srv != nil && l.name == name {
 		p := l.plan
 		l.mu.Unlock()
-		return p, path, nil // what it runs with, not what would fit now
+		return p, nil // what it runs with, not what would fit now
 	}
 	l.mu.Unlock()
-	st, err := statFile(path)
+	st, err := os.Stat(path)
 	if err != nil {
-		return localmodel.Plan{}, "", err
+		return localmodel.Plan{}, fmt.Errorf("the model file: %w", err)
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%d", path, s.Local.Context, s.Local.Threads)
 	if v, ok := l.plans.Load(key); ok {
 		if pa := v.(planAt); pa.mod.Equal(st.ModTime()) && pa.size == st.Size() {
-			return pa.plan, path, nil
+			return pa.plan, nil
 		}
 	}
 	p, err := localmodel.Fit(path, localmodel.ThisMachine(), s.Local.Context, s.Local.Threads)
 	if err != nil {
-		return localmodel.Plan{}, "", err
+		return localmodel.Plan{}, err
 	}
 	l.plans.Store(key, planAt{st.ModTime(), st.Size(), p})
-	return p, path, nil
+	return p, nil
 }
 
 // ensure makes the server run model name, starting (or restarting with
@@ -355,7 +359,7 @@ func (p *localProvider) Models(ctx context.Context) ([]provider.Model, error) {
 	out := make([]provider.Model, 0, len(installed))
 	for _, im := range installed {
 		m := provider.Model{ID: im.Name, Name: im.Title}
-		if plan, _, err := p.l.Plan(p.s, im.Name); err == nil {
+		if plan, err := p.l.planFor(p.s, im.Name, im.Path); err == nil { // the path known: no second lookup
 			m.ContextWindow = plan.Context
 		}
 		out = append(out, m)
@@ -421,12 +425,4 @@ func (l *Local) SetRun(ctx context.Context, contextSize, threads int) error {
 		return err
 	}
 	return l.Stop(ctx)
-}
-
-func statFile(p string) (os.FileInfo, error) {
-	st, err := os.Stat(p)
-	if err != nil {
-		return nil, fmt.Errorf("the model file: %w", err)
-	}
-	return st, nil
 }
