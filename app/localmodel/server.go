@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 )
 
 // Timeouts and backoff, variables so tests can shorten them.
@@ -61,7 +62,8 @@ type Options struct {
 	Threads int
 	// QuantizedKV stores the KV cache as q8_0 (half the memory).
 	QuantizedKV bool
-	// LogPath receives the server's output (appended); "" discards it.
+	// LogPath receives the server's output (appended, rotated to .1 as
+	// the servers' logs are); "" discards it.
 	LogPath string
 	// OnStatus gets every change of Status; it must not block.
 	OnStatus func(Status)
@@ -237,16 +239,14 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 	if s.opts.QuantizedKV {
 		args = append(args, "--cache-type-k", "q8_0", "--cache-type-v", "q8_0")
 	}
-	var logw io.Writer = io.Discard
-	if s.opts.LogPath != "" {
-		lf, err := os.OpenFile(s.opts.LogPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-		if err != nil {
-			loaded(err)
-			return err
-		}
-		defer lf.Close()
-		logw = lf
+	// The servers' log: lines, rotated at its size limit (llama-server
+	// logs every request's timings, for as long as the app runs).
+	lg, err := serverlog.Open(s.opts.LogPath, serverlog.Options{})
+	if err != nil {
+		loaded(err)
+		return err
 	}
+	defer lg.Close()
 	// Through the servers' process package: its own process group, a
 	// watchdog that kills it should the app die (even by SIGKILL), and a
 	// staged stop. Without the LLAMA_ARG_* variables a user may have set
@@ -257,9 +257,8 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		return err
 	}
 	var copied sync.WaitGroup
-	var logMu sync.Mutex
 	for _, r := range []io.Reader{p.Stdout, p.Stderr} {
-		copied.Go(func() { _, _ = io.Copy(lockedWriter{&logMu, logw}, r) })
+		copied.Go(func() { lg.Consume(r) })
 	}
 	defer copied.Wait()
 	stop := func() { _ = p.Abort(context.Background()) }
@@ -303,18 +302,6 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		stop()
 		return ErrClosed
 	}
-}
-
-// lockedWriter serialises the two pipes' writes to the log.
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
 }
 
 // health polls /health until the model is loaded (200), the process
