@@ -75,31 +75,22 @@ type LocalModelsView struct {
 // LocalModels is the catalog, the chosen files and the download URL.
 func (p *SettingsPage) LocalModels() (LocalModelsView, error) {
 	v := LocalModelsView{Models: []LocalModelView{}}
-	cat, err := p.h.Models.Catalog()
+	list, err := p.h.Models.List()
 	if err != nil {
 		return v, err
 	}
-	for _, c := range cat {
-		v.Models = append(v.Models, LocalModelView{Name: c.Name, Title: c.Title, File: c.File, Size: c.Size, RAM: c.RAM,
-			Licence: c.Licence, GoodFor: c.GoodFor, Default: c.Default, Installed: c.Installed, Path: c.Path,
-			Partial: c.Partial, Downloading: c.Downloading})
-	}
-	inst, err := p.h.Models.Installed()
-	if err != nil {
-		return v, err
-	}
-	for _, m := range inst {
-		if m.Entry == nil {
-			v.Models = append(v.Models, chosenView(m))
-		}
+	for _, c := range list {
+		v.Models = append(v.Models, modelView(c))
 	}
 	v.DownloadURL, err = p.h.Models.DownloadURL()
 	return v, err
 }
 
-func chosenView(m host.InstalledModel) LocalModelView {
-	return LocalModelView{Name: m.Name, Title: m.Title, File: m.Path[strings.LastIndexAny(m.Path, `/\`)+1:], Size: m.Size,
-		Chosen: true, Installed: true, Path: m.Path}
+// modelView is a model of the catalog, or a chosen file, as the window shows it.
+func modelView(c host.CatalogModel) LocalModelView {
+	return LocalModelView{Name: c.Name, Title: c.Title, File: c.File, Size: c.Size, RAM: c.RAM,
+		Licence: c.Licence, GoodFor: c.GoodFor, Default: c.Default, Chosen: c.Chosen, Installed: c.Installed, Path: c.Path,
+		Partial: c.Partial, Downloading: c.Downloading}
 }
 
 // DownloadLocalModel starts downloading a catalog model and returns at
@@ -209,7 +200,7 @@ func (p *SettingsPage) AddLocalModelFile(path string) (LocalModelView, error) {
 		return LocalModelView{}, err
 	}
 	p.emitEvent(EventConfigChanged, nil)
-	return chosenView(m), nil
+	return modelView(m.Listed()), nil
 }
 
 // RemoveLocalModel deletes a downloaded model's file, or forgets a chosen

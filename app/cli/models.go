@@ -53,23 +53,14 @@ func modelsList(_ context.Context, inv *Invocation, args []string) error {
 		return err
 	}
 	defer closeServers(h)
-	cat, err := h.Models.Catalog()
-	if err != nil {
-		return validation(err)
-	}
-	inst, err := h.Models.Installed()
+	models, err := h.Models.List()
 	if err != nil {
 		return validation(err)
 	}
 	var list []modelRow
-	for _, c := range cat {
+	for _, c := range models {
 		list = append(list, modelRow{Name: c.Name, Title: c.Title, File: c.File, Size: c.Size, RAM: c.RAM, Licence: c.Licence,
-			GoodFor: c.GoodFor, Default: c.Default, Installed: c.Installed, Partial: c.Partial, Path: c.Path})
-	}
-	for _, m := range inst {
-		if m.Entry == nil {
-			list = append(list, modelRow{Name: m.Name, Title: m.Title, Size: m.Size, Installed: true, Path: m.Path, Chosen: true})
-		}
+			GoodFor: c.GoodFor, Default: c.Default, Installed: c.Installed, Partial: c.Partial, Path: c.Path, Chosen: c.Chosen})
 	}
 	if inv.JSON {
 		return inv.PrintJSON(list)

@@ -55,6 +55,9 @@ type CatalogModel struct {
 	Path        string // where it is (or will be)
 	Partial     int64  // bytes of an unfinished download (a .part)
 	Downloading bool   // a download runs now
+	// Chosen: not of the catalog but a GGUF file the user chose (List);
+	// Entry then has its name, title, file name and size only.
+	Chosen bool
 }
 
 // InstalledModel is a model that can run: a downloaded catalog file or a
@@ -118,6 +121,31 @@ func (m *Models) Catalog() ([]CatalogModel, error) {
 		out[i] = c
 	}
 	return out, nil
+}
+
+// List is what the window and 'models list' show: the catalog (with how
+// much of each is here), then the GGUF files the user chose.
+func (m *Models) List() ([]CatalogModel, error) {
+	list, err := m.Catalog()
+	if err != nil {
+		return nil, err
+	}
+	inst, err := m.Installed()
+	if err != nil {
+		return nil, err
+	}
+	for _, im := range inst {
+		if im.Entry == nil {
+			list = append(list, im.Listed())
+		}
+	}
+	return list, nil
+}
+
+// Listed is a chosen file as List shows it.
+func (im InstalledModel) Listed() CatalogModel {
+	return CatalogModel{Entry: localmodel.Entry{Name: im.Name, Title: im.Title, File: filepath.Base(im.Path), Size: im.Size},
+		Installed: true, Path: im.Path, Chosen: true}
 }
 
 // Download fetches a catalog model (from the download URL setting when
