@@ -58,6 +58,9 @@ type FieldProblemView struct {
 	Message string `json:"message"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
+	// Warning: the entry can be saved as it is, but probably does not
+	// mean what was typed (a ${userHome} config.json gives no value).
+	Warning bool `json:"warning"`
 }
 
 // ServerSaveView is the outcome of a save: the problems (nothing was
@@ -131,7 +134,14 @@ func (a *ServersPage) CheckServerForm(old string, form ServerFormView) ([]FieldP
 	if len(probs) > 0 {
 		return probs, nil
 	}
-	return problemsOf(a.h.Servers.Check(e))
+	probs, err := problemsOf(a.h.Servers.Check(e))
+	if len(probs) > 0 || err != nil {
+		return probs, err
+	}
+	for _, p := range a.h.Servers.Warnings(e) {
+		probs = append(probs, FieldProblemView{Field: p.Path, Message: p.Message, Warning: true})
+	}
+	return probs, nil
 }
 
 // SaveServerForm adds (old "") or replaces a server from the form, restarts

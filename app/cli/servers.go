@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -183,7 +184,8 @@ func serversImportCmd() *Command {
 			defer closeServers(h)
 			// The window's import transaction: secrets to the keyring first,
 			// then config.json planned and saved under its lock.
-			out, err := h.Servers.Import(inv.Context(), host.ImportRequest{Name: args[0], Data: data, Resolutions: res,
+			abs, _ := filepath.Abs(args[0]) // where ${workspaceFolder} is
+			out, err := h.Servers.Import(inv.Context(), host.ImportRequest{Name: args[0], Path: abs, Data: data, Resolutions: res,
 				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun, Sandbox: sandboxed})
 			if err != nil {
 				return validation(err)

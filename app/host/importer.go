@@ -1,8 +1,10 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -11,6 +13,10 @@ import (
 // ImportRequest is one import of another host's config.
 type ImportRequest struct {
 	Name string // the file's name, for messages ("claude.json")
+	// Path is where the file is, when it is a file (a folder's
+	// .vscode/mcp.json gives ${workspaceFolder} its value); "" uses Name
+	// when that is an absolute path.
+	Path string
 	Data []byte
 	// Resolutions say what to do with a name already in use (keep by default).
 	Resolutions map[string]config.Resolution
@@ -50,6 +56,10 @@ func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 	if f == nil {
 		return ImportResult{}, err
 	}
+	// VS Code's and Cursor's variables are written out before anything
+	// else reads the values: config.json has no ${userHome}.
+	home, _ := os.UserHomeDir()
+	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home))
 	f, moves := secrets.ExtractFile(f, req.Plaintext)
 	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
 		if f, err = f.WithInputs(req.Inputs); err != nil {

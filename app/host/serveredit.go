@@ -103,6 +103,14 @@ func (s *Servers) Check(e ServerEdit) error {
 	return nil
 }
 
+// Warnings are what Check lets through but the form should still point at:
+// a ${userHome} or ${workspaceFolder} typed (or pasted) into a field, which
+// config.json gives no value, so the server would get the text as it is.
+// Paths are the entry's own fields ("args[0]", "env.ROOT").
+func (s *Servers) Warnings(e ServerEdit) []config.Problem {
+	return e.Server.UnresolvedVariables()
+}
+
 // checkEntry checks s by reading its JSON back as a file entry is read,
 // so the form and config.json agree; paths are relative to the entry.
 func checkEntry(s config.Server) error {

@@ -41,6 +41,17 @@ describe('groupProblems', () => {
       form: ['sandbox: is ignored'],
     });
   });
+
+  it('says a warning is one (the entry saves as it is)', () => {
+    const got = groupProblems([
+      { field: 'args[0]', message: 'uses ${userHome}, which Switchboard gives no value', line: 0, col: 0, warning: true },
+      { field: 'env.ROOT', message: 'uses ${workspaceFolder}', line: 0, col: 0, warning: true },
+    ]);
+    expect(got).toEqual({
+      args: ['Warning: uses ${userHome}, which Switchboard gives no value'],
+      env: ['ROOT: Warning: uses ${workspaceFolder}'],
+    });
+  });
 });
 
 describe('timeouts', () => {

@@ -159,13 +159,14 @@ export function keyOf(path: string): string {
   return m[1] ?? JSON.parse(`"${m[2]}"`);
 }
 
-/** groupProblems puts each problem under its field; a row's problem names its key. */
+/** groupProblems puts each problem under its field; a row's problem names its key; a warning (saved as it is) says so. */
 export function groupProblems(ps: app.FieldProblemView[]): Problems {
   const out: Problems = {};
   for (const p of ps) {
     const field = fieldOf(p.field);
     const key = field === 'env' || field === 'headers' ? keyOf(p.field) : '';
-    const text = key ? `${key}: ${p.message}` : field === 'form' && p.field ? `${p.field}: ${p.message}` : p.message;
+    const said = p.warning ? `Warning: ${p.message}` : p.message;
+    const text = key ? `${key}: ${said}` : field === 'form' && p.field ? `${p.field}: ${said}` : said;
     (out[field] ??= []).push(text);
   }
   return out;

@@ -330,6 +330,7 @@ export namespace app {
 	    message: string;
 	    line: number;
 	    col: number;
+	    warning: boolean;
 	}
 	
 	export interface SecretMove {
