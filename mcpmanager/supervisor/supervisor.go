@@ -617,7 +617,11 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 			}
 			return fail(fmt.Errorf("%s: %w%s (%s)%s", s.spec.Name, ErrTimeout, via, s.spec.StartTimeout, stalled))
 		case errors.Is(err, ErrExited):
-			return fail(fmt.Errorf("%s: %w during initialize (%s)", s.spec.Name, ErrExited, sess.why()))
+			exited := fmt.Errorf("%w during initialize (%s)", ErrExited, sess.why())
+			if p := missingPath(s.spec.Process); p != "" && s.spec.Remote == nil && s.spec.InProcess == nil {
+				return fail(fmt.Errorf("%s: %w", s.spec.Name, &MissingPathError{Path: p, Err: exited}))
+			}
+			return fail(fmt.Errorf("%s: %w", s.spec.Name, exited))
 		case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):
 			return fail(s.unauthorized())
 		}

@@ -191,6 +191,12 @@ func TestFaults(t *testing.T) {
 		{name: "hang in initialize", mode: "hang-init", mut: func(s *Spec) { s.StartTimeout = 300 * time.Millisecond; s.Restart.Disabled = true },
 			errIs: ErrTimeout, errText: "hanging before initialize"},
 		{name: "crash loop", mode: "exit-init", errIs: ErrExited, errText: "missing API key FAULT_KEY", restarts: 2},
+		{name: "missing path in arguments", mode: "exit-init",
+			mut: func(s *Spec) {
+				s.Process.Args = append(s.Process.Args, "--verbose", "--root=/tmp", "${userHome}/Projects")
+				s.Restart.Disabled = true
+			},
+			errIs: ErrExited, errText: "exit-init: its arguments name ${userHome}/Projects, which does not exist; correct the path"},
 		{name: "command not found", mode: "ok", mut: func(s *Spec) { s.Process.Command = "switchboard-no-such-npx" },
 			errText: "switchboard-no-such-npx was not found: install it, or give its full path as the command in Edit"},
 	}
