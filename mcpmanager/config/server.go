@@ -606,8 +606,16 @@ func (c *checker) rootsMode(path string, n *node) string {
 func (c *checker) roots(path string, n *node) []string {
 	out := c.strList(path, n)
 	for i, e := range n.elems {
-		if e.kind == kindString && !strings.Contains(e.text, "${") && !filepath.IsAbs(e.text) {
+		if e.kind != kindString || strings.Contains(e.text, "${") {
+			continue
+		}
+		switch clean := filepath.Clean(e.text); {
+		case !filepath.IsAbs(e.text):
 			c.add(SeverityError, pathIndex(path, i), e, "%q is not an absolute path; write the folder's full path, e.g. /home/me/project", e.text)
+		case filepath.Dir(clean) == clean:
+			// Refused again at start (the sandbox binds no root whole), but
+			// said here so an import or an edit never saves it.
+			c.add(SeverityError, pathIndex(path, i), e, "%q is the whole disk, which would offer the server every file on it; name the folders it needs, e.g. /home/me/project", e.text)
 		}
 	}
 	return out

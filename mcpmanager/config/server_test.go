@@ -128,6 +128,8 @@ func TestServerValidate(t *testing.T) {
 		{"bad stderr", Server{Name: "m", Command: "x", Stderr: "loud"}, `m.stderr: "loud" is not a stderr mode; use "pipe", "inherit", "ignore" or "overlapped"`},
 		{"roots", Server{Name: "fs", Command: "x", Roots: []string{"/srv/a", "${env:HOME}/b"}}, ""},
 		{"relative root", Server{Name: "fs", Command: "x", Roots: []string{"/srv/a", "src"}}, `fs.roots[1]: "src" is not an absolute path; write the folder's full path, e.g. /home/me/project`},
+		{"whole disk as a root", Server{Name: "fs", Command: "x", Roots: []string{"/srv/a", "/"}}, `fs.roots[1]: "/" is the whole disk, which would offer the server every file on it; name the folders it needs, e.g. /home/me/project`},
+		{"whole disk spelt long", Server{Name: "fs", Command: "x", Roots: []string{"/srv/.."}}, `fs.roots[0]: "/srv/.." is the whole disk, which would offer the server every file on it; name the folders it needs, e.g. /home/me/project`},
 		{"dotted name", Server{Name: "a.b"}, `["a.b"]: needs "command" (stdio) or "url" (http/sse)`},
 		{"transport without url", Server{Name: "s", Transport: SSE}, `s: needs "url": an SSE server is reached over the network`},
 		{"env name with =", Server{Name: "m", Command: "x", Env: map[string]string{"A=B": "1"}}, `m.env["A=B"]: "A=B" is not a valid variable name: it must not contain '='; rename it`},
