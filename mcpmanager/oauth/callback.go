@@ -81,9 +81,21 @@ func (c issuerCheck) check(q url.Values) error {
 const issAdvice = "start the login again, and if it repeats, tell the server's operator"
 
 // listenLoopback listens on 127.0.0.1 (port, or any port when it is 0 or
-// taken and was only a preference) for the redirect carrying state.
-func listenLoopback(port int, state string, iss issuerCheck, server string) (*callback, error) {
+// taken and was only a preference) for the redirect carrying state. A
+// fixed port (the entry's redirectPort) that is taken fails with
+// ErrPortBusy naming what holds it: on another port the authorization
+// server would refuse the redirect URI, after the user logged in.
+func listenLoopback(port int, fixed bool, state string, iss issuerCheck, server string) (*callback, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil && fixed && port != 0 {
+		holder := "another program"
+		if p := portHolder(port); p != "" {
+			holder = p
+		}
+		return nil, &Error{Op: "listen for the login redirect", Err: fmt.Errorf(
+			"%w: port %d (the server's redirectPort) is held by %s; stop it and log in again, or register another redirect port with the authorization server and set it under the server's Details → OAuth client: %w",
+			ErrPortBusy, port, holder, err)}
+	}
 	if err != nil && port != 0 {
 		l, err = net.Listen("tcp", "127.0.0.1:0")
 	}

@@ -51,7 +51,8 @@ func (a *Authorizer) Login(ctx context.Context, show func(authURL string)) error
 	if iss.issuer == "" {
 		iss.issuer = p.issuer
 	}
-	cb, err := listenLoopback(a.callbackPort(p.issuer), state, iss, a.cfg.Server)
+	port, fixed := a.callbackPort(p.issuer)
+	cb, err := listenLoopback(port, fixed, state, iss, a.cfg.Server)
 	if err != nil {
 		return err
 	}
@@ -186,27 +187,27 @@ func (a *Authorizer) selectScopes(ch *Challenge, p *plan, stepUp bool) []string 
 // offlineAccess is the scope that asks for a refresh token (OpenID Connect).
 const offlineAccess = "offline_access"
 
-// callbackPort is the loopback port to try first: the configured one, or
-// the one an earlier dynamic registration with this issuer named (so the
-// registration stays valid). 0 means any.
-func (a *Authorizer) callbackPort(issuer string) int {
+// callbackPort is the loopback port to try first: the configured one
+// (fixed: no other will do), or the one an earlier dynamic registration
+// with this issuer named (so the registration stays valid; another port
+// only means registering again). 0 means any.
+func (a *Authorizer) callbackPort(issuer string) (port int, fixed bool) {
 	if p := a.cfg.Settings.RedirectPort; p > 0 {
-		return p
+		return p, true
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.load()
 	c, ok := a.rec.clientFor(issuer)
 	if !ok || !c.Dynamic {
-		return 0
+		return 0, false
 	}
 	u, err := url.Parse(c.RedirectURI)
 	if err != nil {
-		return 0
+		return 0, false
 	}
-	var port int
 	_, _ = fmt.Sscan(u.Port(), &port)
-	return port
+	return port, false
 }
 
 // identify picks how the app names itself, in the order MCP 2026-07-28

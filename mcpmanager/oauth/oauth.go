@@ -76,6 +76,10 @@ var (
 	// take the token, or a secret of the login, to another origin than the
 	// one it belongs to.
 	ErrOtherOrigin = errors.New("refused to send credentials to another origin")
+	// ErrPortBusy: the redirect port the server's entry fixes
+	// ("oauth.redirectPort") is taken, and no other port would do (the
+	// authorization server knows only that redirect URI).
+	ErrPortBusy = errors.New("the login's redirect port is in use")
 )
 
 // Error is one failed step of a login or token request.
