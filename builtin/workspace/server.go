@@ -165,8 +165,9 @@ var (
 	)
 	executeShellTool = mcp.NewTool("execute_shell",
 		mcp.WithDescription(fmt.Sprintf("Run a command line (or a multi-line script) in a persistent shell (bash, or sh) that starts in the "+
-			"workspace root. The working directory, variables and functions persist between calls of the same session, and the user "+
-			"sees the commands and may type in the same terminal. Returns the output (stdout and stderr together, colours removed, at "+
+			"workspace root. Each call runs in the directory your previous call left off in (the user's own cd in the terminal does not "+
+			"move it); variables and functions persist between calls of the same session, and the user sees the commands and may type "+
+			"in the same terminal. Returns the output (stdout and stderr together, colours removed, at "+
 			"most %d KiB: the start and the end), the exit code and the working directory. A command still running after timeoutMs "+
 			"(default %d s) is stopped together with everything it started. Interactive programs (editors, pagers, prompts) do not work: "+
 			"use non-interactive flags (git --no-pager, -y). Run servers in the background (cmd > log 2>&1 &). The shell is not "+

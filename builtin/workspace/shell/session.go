@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -121,6 +122,11 @@ type Session struct {
 	scroll     []byte
 	subs       map[*subscriber]struct{}
 	capture    *capture
+	// execDir is where Exec's commands run: where the last one left off
+	// ("" before the first, and after the shell was replaced: Options.Dir).
+	// The user's terminal moving about the shared shell never changes it,
+	// and Exec puts the terminal back where the user was.
+	execDir string
 
 	procWG    sync.WaitGroup // reader and watcher goroutines of every shell
 	subWG     sync.WaitGroup // subscriber goroutines
@@ -180,9 +186,13 @@ func Start(name string, opts Options) (*Session, error) {
 func (s *Session) Name() string { return s.name }
 
 // initScript defines the marker function __sb, run for every command
-// typed by Exec: it prints the start marker, sources the command's file in
-// the shell itself (so cd and export persist, and a syntax error ends only
-// that command), then prints the end marker with $? and $PWD.
+// typed by Exec: it moves to the directory the model's last command left
+// off in (the ID.cwd file: that directory, then the workspace as a
+// fallback), prints the start marker, sources the command's file in the
+// shell itself (so cd and export persist, and a syntax error ends only
+// that command), prints the end marker with $? and $PWD, and goes back to
+// the directory the user's terminal was in. The user's cd and the model's
+// cd thus never move each other, while both see every command.
 //
 // A POSIX sh (dash) differs in two ways it works around: a syntax error in
 // a sourced file abandons the whole typed line, so the file is checked
@@ -203,10 +213,14 @@ __sb_dir=%s
 __sb() {
 	__sb_id=$1
 	shift
+	__sb_user=$PWD
+	{ read -r __sb_to; read -r __sb_home; } < "$__sb_dir/$__sb_id.cwd"
+	cd -- "$__sb_to" >/dev/null 2>&1 || cd -- "$__sb_home" >/dev/null 2>&1
 %s	printf '\033]7770;S;%%s\007' "$__sb_id"
 	%s. "$__sb_dir/$__sb_id.sh"
 	__sb_rc=$?
 	printf '\033]7770;E;%%s;%%s;%%s\007' "$__sb_id" "$__sb_rc" "$PWD"
+	cd -- "$__sb_user" >/dev/null 2>&1
 }
 `, ps1, quote(dir), jobs, check)
 }
@@ -425,6 +439,18 @@ func (s *Session) Exec(ctx context.Context, command string, timeout time.Duratio
 		res.ExitCode = -1
 		res.Restarted = s.settle(p)
 	}
+	s.mu.Lock()
+	switch {
+	case res.ShellExited || res.Restarted:
+		s.execDir = "" // a new shell: the next command starts in the workspace, as the result says
+	case res.Cwd != "":
+		s.execDir = res.Cwd
+	case res.TimedOut || ctxErr != nil:
+		// Stopped inside the command, before __sb went back to the user's
+		// directory: the shell is where the command left it ("." stays there).
+		s.execDir = "."
+	}
+	s.mu.Unlock()
 	return res, ctxErr
 }
 
@@ -435,6 +461,13 @@ func (s *Session) Exec(ctx context.Context, command string, timeout time.Duratio
 func (s *Session) begin(p *proc, command string, limit int) (*capture, error) {
 	id := newID()
 	if err := os.WriteFile(filepath.Join(p.dir, id+".sh"), []byte(command+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("shell session %q: write the command file: %w", s.name, err)
+	}
+	s.mu.Lock()
+	dir := cmp.Or(s.execDir, s.opts.Dir)
+	s.mu.Unlock()
+	if err := os.WriteFile(filepath.Join(p.dir, id+".cwd"), []byte(dir+"\n"+s.opts.Dir+"\n"), 0o600); err != nil {
+		os.Remove(filepath.Join(p.dir, id+".sh"))
 		return nil, fmt.Errorf("shell session %q: write the command file: %w", s.name, err)
 	}
 	c := newCapture(p, id, limit)
@@ -457,6 +490,7 @@ func (s *Session) finish(c *capture) {
 	}
 	s.mu.Unlock()
 	os.Remove(filepath.Join(c.p.dir, c.id+".sh"))
+	os.Remove(filepath.Join(c.p.dir, c.id+".cwd"))
 }
 
 // settle brings the shell back to its prompt after a stopped command kept

@@ -209,6 +209,40 @@ func TestUserKeystrokesRunInTheModelsShell(t *testing.T) {
 	}
 }
 
+// The user's cd in the shared terminal does not move the model's commands,
+// and the model's cd does not move the user's prompt: each goes on where
+// it left off, both seeing every command.
+func TestModelAndUserKeepTheirOwnDirectory(t *testing.T) {
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			ch, cancel := s.Subscribe()
+			defer cancel()
+			if err := s.Write([]byte("cd /\r")); err != nil {
+				t.Fatal(err)
+			}
+			if res := run(t, s, "pwd", 10*time.Second); res.Output != dir+"\n" || res.Cwd != dir {
+				t.Fatalf("model's first command after the user's cd / ran in %q (cwd %q), want the workspace %s", res.Output, res.Cwd, dir)
+			}
+			if res := run(t, s, "cd sub", 10*time.Second); res.Cwd != filepath.Join(dir, "sub") {
+				t.Fatalf("cd sub: %+v", res)
+			}
+			if err := s.Write([]byte("echo user-in-$PWD-now\r")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ch, "user-in-/-now")
+			if res := run(t, s, "pwd", 10*time.Second); res.Output != filepath.Join(dir, "sub")+"\n" {
+				t.Fatalf("model's next command ran in %q, want where it left off", res.Output)
+			}
+			// A new shell starts the model in the workspace again.
+			run(t, s, "exit 0", 10*time.Second)
+			if res := run(t, s, "pwd", 10*time.Second); res.Output != dir+"\n" {
+				t.Fatalf("after a new shell the model is in %q, want the workspace", res.Output)
+			}
+		})
+	}
+}
+
 func TestEnvironmentIsMinimal(t *testing.T) {
 	t.Setenv("SECRET_X", "hunter2")
 	s, err := Start("env", Options{Dir: t.TempDir()})

@@ -62,7 +62,7 @@ export function WorkspacePage() {
         <button type="button" onClick={choose}>Choose folder…</button>
         <button type="button" onClick={load}>Refresh</button>
       </div>
-      <p className="muted">The folder the model reads, edits and runs commands in. It cannot reach outside it; commands and changes to your own files ask you first.</p>
+      <p className="muted">The folder the model works in. Its file tools cannot reach outside it. Its shell commands start here but are not confined: a command can reach whatever your account can, so each one asks you first (unless you allowed it), as do changes to your files.</p>
       {err && <div className="alert" role="alert">{err}</div>}
       <div className="workspace-layout">
         <ul className="file-tree" aria-label="Files">
@@ -82,7 +82,7 @@ export function WorkspacePage() {
         </div>
       </div>
       <h2>Terminal</h2>
-      <p className="muted small">The same shell the model's <code>execute_shell</code> calls run in: you see its commands live and can type too.</p>
+      <p className="muted small">The same shell the model's <code>execute_shell</code> calls run in: you see its commands live and can type too. Each of you keeps your own directory: your <code>cd</code> here does not move the model's next command, which runs where its last one left off.</p>
       <Terminal session="default" />
     </section>
   );
