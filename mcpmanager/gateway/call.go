@@ -27,25 +27,20 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] != '{' && string(a) != "null" {
 		return errorResult(fmt.Errorf("tools/call %s: arguments must be a JSON object (name → value), not %s", name, jsonKind(a))), true
 	}
-	srv, tool, ok := g.route(name)
+	t, ok := g.listedTool(name)
 	if !ok {
 		if !g.withheld(name) {
 			return nil, false
 		}
-		t, err := g.reg.Lookup(ctx, name)
-		if err != nil {
+		var err error
+		if t, err = g.reg.Lookup(ctx, name); err != nil {
 			return errorResult(err), true
 		}
 		g.reg.Invalidate(t.Server) // trusted since: Watch republishes it
-		srv, tool = t.Server, t.Tool.Name
 	}
-	upCtx, stop := detach(ctx)
-	defer stop()
-	if r := relayFrom(ctx); r != nil {
-		upCtx = context.WithValue(upCtx, relayKey{}, r) // its server's questions go to the relay
-		g.relays.start(srv, r)
-		defer g.relays.end(srv, r)
-	}
+	srv, tool := t.Server, t.Tool.Name
+	upCtx, done := g.upstream(ctx, srv) // its server's questions go back to this client
+	defer done()
 	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
 	if err != nil {
 		return errorResult(err), true
