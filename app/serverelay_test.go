@@ -93,8 +93,8 @@ func TestServeRelaysInputRequired(t *testing.T) {
 	})
 
 	t.Run("http, a 2025 server's own request", func(t *testing.T) {
-		// The request is not tied to a call on the wire; the one relayed
-		// call running on that server is the one it belongs to.
+		// The request is not tied to a call on the wire; the one call
+		// running on that server is the one it belongs to.
 		dir := parityDataDir(t)
 		terminal(t, dir, "", "servers", "add", "links", "--", parityBuild(t, "../mcpmanager/testdata/urlserver"))
 		u := &partyUser{}

@@ -39,9 +39,10 @@ func serveCmd() *Command {
 			if httpAddr != "" && !gateway.LoopbackAddr(httpAddr) && !anyHost {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
-			// Servers' sampling and elicitation go to the connected client
-			// when it takes them; otherwise they are declined (stdin is the
-			// MCP stream, or nobody's).
+			// Servers' sampling and elicitation go to the client whose call
+			// caused them when it takes them; otherwise they are declined
+			// (stdin is the MCP stream, or nobody's). One the gateway cannot
+			// tie to a single call, or past its cap, fails with its error.
 			// Serve at once: tools appear as their servers become ready.
 			passOn := &gatewayRequests{fallback: newTerminalRequests(inv.Stdin, inv.Stderr, false, false)}
 			h, err := launch(inv, file, inputs, func(h *host.Host) {
@@ -106,8 +107,8 @@ func serveHTTP(ctx context.Context, inv *Invocation, g *gateway.Gateway, addr st
 }
 
 // gatewayRequests answers servers' requests during 'serve': the client
-// connected to the gateway gets them when it declared the capability;
-// otherwise fallback answers (declines).
+// whose call caused them gets them when it declared the capability;
+// when none does (gateway.ErrNoClient), fallback answers (declines).
 type gatewayRequests struct {
 	g        atomic.Pointer[gateway.Gateway]
 	fallback mcpmanager.RequestHandler

@@ -107,10 +107,8 @@ func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
 // may call (_meta.ui.visibility ["app"]) unless the client declared the
 // MCP Apps extension: a client without apps would offer them to its model.
 func appOnlyFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		if _, apps := s.GetClientCapabilities().Extensions[apps.Extension]; apps {
-			return tools
-		}
+	if _, apps := declared(ctx).Extensions[apps.Extension]; apps {
+		return tools
 	}
 	out := tools[:0:0]
 	for _, t := range tools {
@@ -119,4 +117,26 @@ func appOnlyFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		}
 	}
 	return out
+}
+
+// offered reports whether the client behind ctx was offered t in its
+// tools/list: the same filter decides, so a tool left out of a client's
+// list is not run when that client calls it by name.
+func offered(ctx context.Context, t mcp.Tool) bool {
+	return len(appOnlyFilter(ctx, []mcp.Tool{t})) == 1
+}
+
+// declared returns the capabilities the client behind ctx declared: a
+// 2026-07-28 request's own (or its relayed call's), else its session's.
+func declared(ctx context.Context) mcp.ClientCapabilities {
+	if r := relayFrom(ctx); r != nil {
+		return r.caps
+	}
+	if caps, modern := modernCaller(ctx); modern {
+		return caps
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		return s.GetClientCapabilities()
+	}
+	return mcp.ClientCapabilities{}
 }

@@ -14,38 +14,38 @@ import (
 // stdio fast path (fastCall) and the MCP server's handler (HTTP, and what
 // stdio leaves to it) both call it, so a client sees the same result for
 // the same call over either. It routes the exposed name (a withheld tool
-// the user trusted since is called, one still withheld answers why), lets
+// the user trusted since is called, one still withheld answers why),
+// refuses a tool the client's tools/list left out (offered), lets
 // the registry check the arguments, retry after URL elicitations and check
 // the structured output, turns an error into a tool error (the caller's
 // model should read why, not a protocol failure), and rewrites resource
 // links to URIs the gateway serves.
 //
 // It reports false, with nothing done, for a name that is neither
-// published nor withheld: the MCP server answers that one (after the
-// start-up wait, it may be about to be published).
+// published nor withheld, or not offered to this client: the MCP server
+// answers that one (after the start-up wait, it may be about to be
+// published; its tool filter refuses what it did not list).
 func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) (json.RawMessage, bool) {
 	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] != '{' && string(a) != "null" {
 		return errorResult(fmt.Errorf("tools/call %s: arguments must be a JSON object (name → value), not %s", name, jsonKind(a))), true
 	}
-	srv, tool, ok := g.route(name)
+	t, ok := g.listedTool(name)
 	if !ok {
 		if !g.withheld(name) {
 			return nil, false
 		}
-		t, err := g.reg.Lookup(ctx, name)
-		if err != nil {
+		var err error
+		if t, err = g.reg.Lookup(ctx, name); err != nil {
 			return errorResult(err), true
 		}
 		g.reg.Invalidate(t.Server) // trusted since: Watch republishes it
-		srv, tool = t.Server, t.Tool.Name
 	}
-	upCtx, stop := detach(ctx)
-	defer stop()
-	if r := relayFrom(ctx); r != nil {
-		upCtx = context.WithValue(upCtx, relayKey{}, r) // its server's questions go to the relay
-		g.relays.start(srv, r)
-		defer g.relays.end(srv, r)
+	if !offered(ctx, t.Tool) {
+		return nil, false // as for a name never listed: this client was not offered it
 	}
+	srv, tool := t.Server, t.Tool.Name
+	upCtx, done := g.upstream(ctx, srv) // its server's questions go back to this client
+	defer done()
 	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
 	if err != nil {
 		return errorResult(err), true

@@ -196,8 +196,8 @@ func (g *Gateway) publishContent(ctx context.Context) []registry.ServerError {
 // promptHandler routes prompts/get to server's prompt.
 func (g *Gateway) promptHandler(srv, prompt string) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		upCtx, cancel := detach(ctx)
-		defer cancel()
+		upCtx, done := g.upstream(ctx, srv)
+		defer done()
 		res, err := g.reg.GetPrompt(upCtx, srv, prompt, req.Params.Arguments)
 		if err != nil {
 			return nil, err
@@ -225,8 +225,8 @@ func (g *Gateway) resourceHandler() server.ResourceHandlerFunc {
 // the client's own cancellation, see detach) and names each part of the
 // contents as the client knows it (rename).
 func (g *Gateway) readUpstream(ctx context.Context, srv, uri string, rename func(mcp.ResourceContents) mcp.ResourceContents) ([]mcp.ResourceContents, error) {
-	upCtx, cancel := detach(ctx)
-	defer cancel()
+	upCtx, done := g.upstream(ctx, srv)
+	defer done()
 	res, err := g.reg.ReadResource(upCtx, srv, uri)
 	if err != nil {
 		return nil, err

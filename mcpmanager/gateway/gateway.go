@@ -19,7 +19,8 @@
 // ExposedURI); prompts/get and resources/read go back to their server,
 // and a server's prompts or resources list_changed reaches clients.
 // CreateMessage and Elicit pass a server's sampling and elicitation
-// requests on to the connected client that declared them (requests.go).
+// requests on to the client whose call they belong to, or to nobody
+// (origins.go, requests.go).
 //
 // ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
 // a plain tools/call without mcp-go's stdio server's extra goroutine hops
@@ -75,7 +76,7 @@ type Gateway struct {
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
-	clients     sessions        // connected clients, for the servers' requests (requests.go)
+	origins     origins         // clients' requests running upstream, for the servers' questions (origins.go)
 	skills      *skills.Catalog // nil: no skills relayed
 	skillRoutes skillRoutes     // the published skills' servers (skills.go)
 	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
@@ -95,8 +96,6 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 		g.started.Store(true)
 	}
 	hooks := &server.Hooks{}
-	hooks.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) { g.clients.add(s) })
-	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) { g.clients.remove(s) })
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
 	// The skills extension is declared while a server offers it.
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
@@ -272,8 +271,15 @@ func callOptions(meta *mcp.Meta, notify func(params map[string]any)) registry.Ca
 // route maps an exposed tool name to its server and the server's own name
 // for it, as of the last Refresh.
 func (g *Gateway) route(name string) (srv, tool string, ok bool) {
+	t, ok := g.listedTool(name)
+	return t.Server, t.Tool.Name, ok
+}
+
+// listedTool is the tool published under an exposed name at the last
+// Refresh.
+func (g *Gateway) listedTool(name string) (registry.Tool, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	t, ok := g.listed[name]
-	return t.Server, t.Tool.Name, ok
+	return t, ok
 }

@@ -134,7 +134,8 @@ func toolNames(m map[string]any) []string {
 }
 
 // TestAppOnlyToolsNeedTheExtension: a tool only an app may call is not
-// listed to a client that did not declare MCP Apps.
+// listed to a client that did not declare MCP Apps, and calling it by name
+// does not run it either.
 func TestAppOnlyToolsNeedTheExtension(t *testing.T) {
 	g, _, _ := hostileUp(t)
 	for _, c := range []struct {
@@ -150,6 +151,15 @@ func TestAppOnlyToolsNeedTheExtension(t *testing.T) {
 			names := toolNames(answer(t, out, "1"))
 			if slices.Contains(names, "up__panel") != c.panel || !slices.Contains(names, "up__echo") {
 				t.Errorf("capabilities %s: tools %v; want up__panel listed: %v", c.caps, names, c.panel)
+			}
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up__panel","arguments":{}}}`)
+			m := answer(t, out, "2")
+			text, _ := resultText(m)
+			if ran := text == "for the app"; ran != c.panel {
+				t.Errorf("capabilities %s: calling up__panel answered %v; want it run: %v", c.caps, m, c.panel)
+			}
+			if e, _ := m["error"].(map[string]any); !c.panel && (e == nil || !strings.Contains(fmt.Sprint(e["message"]), "not found")) {
+				t.Errorf("capabilities %s: calling up__panel answered %v; want the error for a tool not listed", c.caps, m)
 			}
 		})
 	}

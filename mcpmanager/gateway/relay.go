@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,10 +30,9 @@ import (
 // for the call's result or its next question. A relay the client does not
 // come back to ends after RelayTimeout, cancelling the call.
 //
-// Questions a 2025 server sends as requests of its own are not tied to a
-// call: when exactly one relayed call to that server is running, they go to
-// its client the same way; otherwise to a 2025 client of the gateway, if
-// any (sessions.pick).
+// A server's question reaches the relay of the call it belongs to
+// (origins.go): one asked with the call's context, or a stdio server's
+// own request while that call is the only one running on it.
 
 // RelayTimeout is how long a relayed call waits for the client to answer a
 // question before it is cancelled. A variable so tests can shorten it.
@@ -42,6 +43,14 @@ const relayPrefix = "switchboard-relay-"
 
 // errRelayGone: the requestState names no waiting call.
 var errRelayGone = errors.New("the question this answers has expired or was already answered: call the tool again")
+
+// errRelayTool: the requestState is a call of another tool; the question
+// keeps waiting for the retry of its own.
+var errRelayTool = errors.New("the requestState belongs to a call of another tool: retry that tool with it")
+
+// errNoAnswer: a retry answered none of the questions waiting; they keep
+// waiting for a retry that does.
+var errNoAnswer = errors.New("the retry answers none of the questions waiting: send the same requestState with inputResponses holding an answer under the key of each inputRequest")
 
 // relay is one upstream call of a 2026-07-28 client, and the questions its
 // server asked that wait for the client's answer.
@@ -75,45 +84,10 @@ func relayFrom(ctx context.Context) *relay {
 	return r
 }
 
-// relays are the calls waiting for their client, by token, and the
-// relayed calls running, by server.
+// relays are the calls waiting for their client, by token.
 type relays struct {
-	mu      sync.Mutex
-	m       map[string]*relay
-	running map[string]map[*relay]bool
-}
-
-// start records that r's call runs on server srv; end forgets it.
-func (rs *relays) start(srv string, r *relay) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.running == nil {
-		rs.running = map[string]map[*relay]bool{}
-	}
-	if rs.running[srv] == nil {
-		rs.running[srv] = map[*relay]bool{}
-	}
-	rs.running[srv][r] = true
-}
-
-func (rs *relays) end(srv string, r *relay) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	delete(rs.running[srv], r)
-}
-
-// sole returns the one relayed call running on srv, or nil when there are
-// none or several (a question of srv's own cannot be told apart then).
-func (rs *relays) sole(srv string) *relay {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if len(rs.running[srv]) != 1 {
-		return nil
-	}
-	for r := range rs.running[srv] {
-		return r
-	}
-	return nil
+	mu sync.Mutex
+	m  map[string]*relay
 }
 
 func (rs *relays) add(r *relay) {
@@ -131,6 +105,27 @@ func (rs *relays) take(token string) *relay {
 	r := rs.m[token]
 	delete(rs.m, token)
 	return r
+}
+
+// claim takes the relay a retry of tool names with state, when the retry
+// answers at least one of its waiting questions. A retry of another tool,
+// or one that answers none, leaves the relay waiting (its expiry still
+// armed) and says why at once: the call would otherwise wait for an
+// answer that is not coming, and its client with it.
+func (rs *relays) claim(state, tool string, responses mcp.InputResponses) (*relay, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r := rs.m[state]
+	switch {
+	case r == nil:
+		return nil, errRelayGone
+	case r.tool != tool:
+		return nil, errRelayTool
+	case !r.answers(responses):
+		return nil, fmt.Errorf("%w (waiting: %s)", errNoAnswer, r.keys())
+	}
+	delete(rs.m, state)
+	return r, nil
 }
 
 // ask puts req to the client of r and waits for the answer.
@@ -155,9 +150,9 @@ func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputRespons
 func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses mcp.InputResponses, caps mcp.ClientCapabilities, call func(context.Context) json.RawMessage) json.RawMessage {
 	var r *relay
 	if strings.HasPrefix(state, relayPrefix) {
-		r = g.relays.take(state)
-		if r == nil || r.tool != name {
-			return errorResult(fmt.Errorf("%s: %w", name, errRelayGone))
+		var err error
+		if r, err = g.relays.claim(state, name, responses); err != nil {
+			return errorResult(fmt.Errorf("%s: %w", name, err))
 		}
 		r.expiry.Stop() // the client came back
 		r.answer(responses)
@@ -215,6 +210,26 @@ func (g *Gateway) next(ctx context.Context, r *relay) json.RawMessage {
 	}
 }
 
+// answers reports whether responses answer at least one waiting question.
+func (r *relay) answers(responses mcp.InputResponses) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for key, q := range r.waiting {
+		if resp, ok := responses[key]; ok && resp.DecodeFor(q.req.Method) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// keys lists the keys of the waiting questions, for an error.
+func (r *relay) keys() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keys := slices.Sorted(maps.Keys(r.waiting))
+	return strings.Join(keys, ", ")
+}
+
 // answer hands the client's responses to the questions waiting for them.
 func (r *relay) answer(responses mcp.InputResponses) {
 	r.mu.Lock()
@@ -230,15 +245,6 @@ func (r *relay) answer(responses mcp.InputResponses) {
 		q.answer <- resp
 		delete(r.waiting, key)
 	}
-}
-
-// relayFor is the relay a question of server srv asked under ctx belongs
-// to: the call's own, or the one relayed call running on srv.
-func (g *Gateway) relayFor(ctx context.Context, srv string) *relay {
-	if r := relayFrom(ctx); r != nil {
-		return r
-	}
-	return g.relays.sole(srv)
 }
 
 // relayElicit asks r's client, when it declared the capability; ok is

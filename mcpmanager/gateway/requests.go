@@ -15,104 +15,94 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
-// ErrNoClient means no client connected to the gateway takes the request:
-// none declared the capability (sampling, elicitation, or its URL mode),
-// or it speaks a protocol version without server-initiated requests
-// (2026-07-28 and later). The caller answers the server itself then.
+// ErrNoClient means no client of the gateway takes the request: it came
+// outside any client's call, or the client whose call it belongs to did
+// not declare the capability (sampling, elicitation, or its URL mode). The
+// caller answers the server itself then.
 var ErrNoClient = errors.New("gateway: no connected client takes this request")
 
-// sessions are the gateway's clients, in the order they connected.
-type sessions struct {
-	mu   sync.Mutex
-	list []server.ClientSession
-}
-
-func (s *sessions) add(c server.ClientSession) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.list = append(s.list, c)
-}
-
-func (s *sessions) remove(c server.ClientSession) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, x := range s.list {
-		if x.SessionID() == c.SessionID() {
-			s.list = append(s.list[:i], s.list[i+1:]...)
-			return
-		}
-	}
-}
-
-// pick returns the most recently connected client for which ok holds.
-func (s *sessions) pick(ok func(server.ClientSession, mcp.ClientCapabilities) bool) server.ClientSession {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := len(s.list) - 1; i >= 0; i-- {
-		c := s.list[i]
-		if !c.Initialized() {
-			continue
-		}
-		ci, hasCaps := c.(server.SessionWithClientInfo)
-		if !hasCaps {
-			continue
-		}
-		if v, versioned := c.(interface{ ProtocolVersion() string }); versioned && mcp.IsModernProtocol(v.ProtocolVersion()) {
-			continue // no server-initiated requests in this version
-		}
-		if ok(c, ci.GetClientCapabilities()) {
-			return c
-		}
-	}
-	return nil
-}
-
-// CreateMessage passes a server's sampling request on to the 2026-07-28
-// client whose call it belongs to (relay.go), or to the client
-// connected to the gateway, when it declared sampling (and, for a request
-// offering tools, sampling.tools); otherwise it returns ErrNoClient. Its
-// signature is mcpmanager's RequestHandler's, so 'switchboard serve' can put
-// the gateway in front of its own answer.
+// CreateMessage passes a server's sampling request on to the client whose
+// call it belongs to (origins.go): a 2026-07-28 client as an input_required
+// result of that call (relay.go), an older one as a request of its own on
+// that client's session, when it declared sampling (and, for a request
+// offering tools, sampling.tools). A request tied to no call, or to a
+// client that takes no such request, is ErrNoClient; one that cannot be
+// tied to one call is ErrNotTied. Its signature is mcpmanager's
+// RequestHandler's, so 'switchboard serve' can put the gateway in front of
+// its own answer.
 func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	if res, relayed, err := relaySample(ctx, g.relayFor(ctx, srv), req); relayed {
-		return res, err
+	const what = "asked to use a model (sampling)"
+	c, release, err := g.tie(ctx, srv, what)
+	if err != nil {
+		return nil, err
 	}
-	c := g.clients.pick(func(c server.ClientSession, caps mcp.ClientCapabilities) bool {
-		_, can := c.(server.SessionWithSampling)
-		if len(req.CreateMessageParams.Tools) > 0 && (caps.Sampling == nil || caps.Sampling.Tools == nil) {
-			return false
+	defer release()
+	ctx, cancel := during(ctx, c)
+	defer cancel()
+	if c.relay != nil {
+		if res, relayed, err := relaySample(ctx, c.relay, req); relayed {
+			return res, err
 		}
-		return can && caps.Sampling != nil
-	})
-	if c == nil {
-		return nil, fmt.Errorf("%s asked to use a model (sampling): %w", srv, ErrNoClient)
+	} else if caps, ok := takesRequests(c.session); ok && caps.Sampling != nil && (len(req.CreateMessageParams.Tools) == 0 || caps.Sampling.Tools != nil) {
+		if s, can := c.session.(server.SessionWithSampling); can {
+			return s.RequestSampling(ctx, req)
+		}
 	}
-	return c.(server.SessionWithSampling).RequestSampling(ctx, req)
+	return nil, fmt.Errorf("%s %s: %w", srv, what, ErrNoClient)
 }
 
-// Elicit passes a server's elicitation on to the connected client that
-// declared elicitation (the URL mode needs elicitation.url); otherwise it
-// returns ErrNoClient.
+// Elicit passes a server's elicitation on to the client whose call it
+// belongs to, as CreateMessage does, when that client declared
+// elicitation (the URL mode needs elicitation.url).
 func (g *Gateway) Elicit(ctx context.Context, srv string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	if res, relayed, err := relayElicit(ctx, g.relayFor(ctx, srv), req); relayed {
-		return res, err
+	const what = "asked a question (elicitation)"
+	c, release, err := g.tie(ctx, srv, what)
+	if err != nil {
+		return nil, err
 	}
-	url := req.Params.Mode == mcp.ElicitationModeURL
-	c := g.clients.pick(func(c server.ClientSession, caps mcp.ClientCapabilities) bool {
-		_, can := c.(server.SessionWithElicitation)
-		if !can || caps.Elicitation == nil {
-			return false
+	defer release()
+	ctx, cancel := during(ctx, c)
+	defer cancel()
+	if c.relay != nil {
+		if res, relayed, err := relayElicit(ctx, c.relay, req); relayed {
+			return res, err
 		}
-		if url {
-			return caps.Elicitation.URL != nil
+	} else if caps, ok := takesRequests(c.session); ok && takesElicitation(caps, req.Params.Mode == mcp.ElicitationModeURL) {
+		if s, can := c.session.(server.SessionWithElicitation); can {
+			return s.RequestElicitation(ctx, req)
 		}
-		// An empty elicitation capability means form (2025-06-18 clients).
-		return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
-	})
-	if c == nil {
-		return nil, fmt.Errorf("%s asked a question (elicitation): %w", srv, ErrNoClient)
 	}
-	return c.(server.SessionWithElicitation).RequestElicitation(ctx, req)
+	return nil, fmt.Errorf("%s %s: %w", srv, what, ErrNoClient)
+}
+
+// takesRequests returns the capabilities of a client session that may be
+// sent requests: initialized, and of a revision before 2026-07-28 (which
+// has no server-initiated requests).
+func takesRequests(c server.ClientSession) (mcp.ClientCapabilities, bool) {
+	if c == nil || !c.Initialized() {
+		return mcp.ClientCapabilities{}, false
+	}
+	ci, ok := c.(server.SessionWithClientInfo)
+	if !ok {
+		return mcp.ClientCapabilities{}, false
+	}
+	if v, versioned := c.(interface{ ProtocolVersion() string }); versioned && mcp.IsModernProtocol(v.ProtocolVersion()) {
+		return mcp.ClientCapabilities{}, false
+	}
+	return ci.GetClientCapabilities(), true
+}
+
+// takesElicitation reports whether caps take an elicitation of the URL mode (url)
+// or a form.
+func takesElicitation(caps mcp.ClientCapabilities, url bool) bool {
+	if caps.Elicitation == nil {
+		return false
+	}
+	if url {
+		return caps.Elicitation.URL != nil
+	}
+	// An empty elicitation capability means form (2025-06-18 clients).
+	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
 }
 
 // outgoing are the requests a stdio session sent its client, waiting for

@@ -174,7 +174,9 @@ func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
 		if !ok || !strings.HasSuffix(req.Params.URI, "/SKILL.md") {
 			return fail(mcp.INVALID_PARAMS, "unknown skill: "+req.Params.URI)
 		}
-		sk, err := g.skills.Get(ctx, server, own)
+		upCtx, done := g.upstream(ctx, server)
+		sk, err := g.skills.Get(upCtx, server, own)
+		done()
 		if err != nil {
 			return fail(mcp.INVALID_PARAMS, err.Error())
 		}
@@ -186,7 +188,9 @@ func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
 		if !ok {
 			return nil
 		}
-		raw, err := g.skills.ReadRaw(ctx, server, own)
+		upCtx, done := g.upstream(ctx, server)
+		raw, err := g.skills.ReadRaw(upCtx, server, own)
+		done()
 		if err != nil {
 			var rpc *skills.RPCError
 			if errors.As(err, &rpc) {
