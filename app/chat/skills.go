@@ -68,17 +68,27 @@ func (s Settings) SkillOn(server, name string) bool {
 }
 
 // skillNames gives each skill the name the model calls it by: its own,
-// or "server/name" when two servers have a skill of that name.
+// or "server/name" when two servers have a skill of that name, or
+// "server/path" (its directory without the scheme) when one server has
+// two (a relay such as serve lists skill://A/pdf and skill://B/pdf).
 func skillNames(list []skills.Skill) map[string]skills.Skill {
-	count := map[string]int{}
+	count, perServer := map[string]int{}, map[string]int{}
 	for _, s := range list {
 		count[s.Name]++
+		perServer[SkillKey(s.Server, s.Name)]++
 	}
-	out := map[string]skills.Skill{}
+	out := make(map[string]skills.Skill, len(list))
 	for _, s := range list {
-		if count[s.Name] > 1 {
-			out[SkillKey(s.Server, s.Name)] = s
-		} else {
+		switch key := SkillKey(s.Server, s.Name); {
+		case perServer[key] > 1:
+			_, path, ok := strings.Cut(s.Dir(), "://")
+			if !ok {
+				path = s.Dir()
+			}
+			out[SkillKey(s.Server, path)] = s
+		case count[s.Name] > 1:
+			out[key] = s
+		default:
 			out[s.Name] = s
 		}
 	}

@@ -198,21 +198,26 @@ func TestSkillsOnPerServerAndAgent(t *testing.T) {
 	}
 }
 
-// TestManySkillsFitTheWindow: 20,000 skills (two servers' "haiku" among
-// them) and a model with an 8,000-token window: the chat works. The list
-// takes at most SkillShare of the window: names only, as many as fit and
-// how many more; load_skill's query describes the ones that fit (the two
-// haikus told apart as server/name), and one loads by name. Before, every
+// TestManySkillsFitTheWindow: 20,000 skills (two servers' "haiku" and
+// one server's two among them) and a model with an 8,000-token window:
+// the chat works. The list takes at most SkillShare of the window: names
+// only, as many as fit and how many more; load_skill's query describes
+// the ones that fit (the haikus told apart as server/name, and within one
+// server as server/path), and one loads by name. Before, every
 // skill's name and description went into load_skill's description (about
 // 100,000 tokens) and every request was too long.
 func TestManySkillsFitTheWindow(t *testing.T) {
 	const window = 8000
 	f := newFixture(t, provider.KindOpenAI, nil)
 	set := &fakeSkills{files: map[string]string{"skill://haiku/SKILL.md": "---\nname: haiku\n---\nAnswer in 5-7-5."}}
-	for i := range 20_000 - 2 {
+	for i := range 20_000 - 4 {
 		set.list = append(set.list, skillOf(fmt.Sprintf("srv%d", i%20), fmt.Sprintf("skill-%05d", i), fmt.Sprintf("Does task number %d of the user's many tasks", i)))
 	}
 	set.list = append(set.list, skillOf("docs", "haiku", "Answer in a haiku"), skillOf("poems", "haiku", "Answer in a haiku, the poet's way"))
+	// One server with two skills of one name at two paths (as serve relays them).
+	relayed := skillOf("serve", "haiku", "Answer in a haiku, relayed")
+	relayed.URI = "skill://poets/haiku/SKILL.md"
+	set.list = append(set.list, relayed, skillOf("serve", "haiku", "Answer in a haiku, the other relayed"))
 	f.llm.Enqueue(
 		providertest.Reply{ToolCalls: []providertest.ToolCall{call("q", chat.LoadSkillName, `{"query":"write a haiku"}`)}},
 		providertest.Reply{ToolCalls: []providertest.ToolCall{call("l", chat.LoadSkillName, `{"name":"docs/haiku"}`)}},
@@ -253,7 +258,8 @@ func TestManySkillsFitTheWindow(t *testing.T) {
 		t.Fatalf("%d calls, want 2", len(res.ToolCalls))
 	}
 	found := callResultText(t, res.ToolCalls[0].Result)
-	for _, want := range []string{"- docs/haiku: Answer in a haiku\n", "- poems/haiku: Answer in a haiku, the poet's way\n"} {
+	for _, want := range []string{"- docs/haiku: Answer in a haiku\n", "- poems/haiku: Answer in a haiku, the poet's way\n",
+		"- serve/poets/haiku: Answer in a haiku, relayed\n", "- serve/haiku: Answer in a haiku, the other relayed\n"} {
 		if !strings.Contains(found, want) {
 			t.Errorf("the query's answer lacks %q:\n%s", want, found)
 		}

@@ -312,24 +312,19 @@ func (c *Catalog) fetch(ctx context.Context, server string, s Session) (Listing,
 	}
 }
 
-// keeper tells a listing's duplicates, in one map lookup an entry (a
-// scan of the kept ones for each entry made 100,000 skills take 96 s to
-// list): two entries of one URI, or two skills of one name (the name the
-// model and the settings know a server's skill by), keep the first.
-type keeper struct{ uris, names map[string]bool }
+// keeper tells a listing's duplicates (two entries of one URI keep the
+// first) in one map lookup an entry: a scan of the kept ones for each
+// entry made 100,000 skills take 96 s to list. Two skills of one name at
+// different paths are not duplicates (a relay such as serve lists
+// skill://A/pdf and skill://B/pdf).
+type keeper map[string]bool
 
 // add records sk, or says why it is a duplicate.
-func (k *keeper) add(sk Skill) string {
-	if k.uris == nil {
-		k.uris, k.names = map[string]bool{}, map[string]bool{}
-	}
-	switch {
-	case k.uris[sk.URI]:
+func (k keeper) add(sk Skill) string {
+	if k[sk.URI] {
 		return fmt.Sprintf("%s is listed twice; the first entry is kept", sk.URI)
-	case k.names[sk.Name]:
-		return fmt.Sprintf("%s: another skill is named %q; the first is kept", sk.URI, sk.Name)
 	}
-	k.uris[sk.URI], k.names[sk.Name] = true, true
+	k[sk.URI] = true
 	return ""
 }
 
