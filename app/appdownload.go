@@ -15,8 +15,10 @@ type AppDownloadView struct {
 }
 
 // DescribeDownload reads an app's ui/download-file contents (JSON) and
-// says which files it would save, under which safe names.
-func (a *Apps) DescribeDownload(server, contentsJSON string) ([]AppDownloadView, error) {
+// says which files it would save, under which safe names; a request past
+// the limits of one request or of the app's session (AppView.Session) is
+// refused before the user is asked.
+func (a *Apps) DescribeDownload(session, server, contentsJSON string) ([]AppDownloadView, error) {
 	ah, err := a.appsHost()
 	if err != nil {
 		return nil, err
@@ -25,6 +27,9 @@ func (a *Apps) DescribeDownload(server, contentsJSON string) ([]AppDownloadView,
 	defer cancel()
 	files, err := ah.Download(ctx, server, []byte(contentsJSON))
 	if err != nil {
+		return nil, err
+	}
+	if err := ah.Offer(session, files); err != nil {
 		return nil, err
 	}
 	out := make([]AppDownloadView, len(files))
@@ -37,8 +42,9 @@ func (a *Apps) DescribeDownload(server, contentsJSON string) ([]AppDownloadView,
 // SaveDownload saves file index of an app's ui/download-file once the
 // user agreed: the system's save dialog, in the downloads folder, offers
 // the file's safe name. It returns the path written, or "" when the user
-// cancelled the dialog.
-func (a *Apps) SaveDownload(server, contentsJSON string, index int) (string, error) {
+// cancelled the dialog. The file is taken from what the app's session may
+// still save.
+func (a *Apps) SaveDownload(session, server, contentsJSON string, index int) (string, error) {
 	ah, err := a.appsHost()
 	if err != nil {
 		return "", err
@@ -64,7 +70,7 @@ func (a *Apps) SaveDownload(server, contentsJSON string, index int) (string, err
 		return "", err
 	}
 	// What was read before the dialog is saved: the user may take longer to choose than a read may.
-	if err := ah.SaveDownload(files[index], path); err != nil {
+	if err := ah.SaveDownload(session, files[index], path); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -50,6 +50,9 @@ type AppView struct {
 	Permissions   apps.Permissions `json:"permissions"`
 	Allow         string           `json:"allow"` // the frames' allow attribute
 	PrefersBorder bool             `json:"prefersBorder"`
+	// Session names this opening of the app; its downloads pass it back
+	// (what it may save is counted per session, host.Opened.Session).
+	Session string `json:"session"`
 }
 
 func (a *Apps) ctx() (context.Context, context.CancelFunc) {
@@ -93,7 +96,7 @@ func (a *Apps) OpenApp(server, uri string) (AppView, error) {
 		return AppView{}, fmt.Errorf("the app of %s could not be loaded: %w", server, err)
 	}
 	v := AppView{Server: server, URI: uri, HTML: o.HTML, ProxyURL: o.ProxyURL, Policy: o.Meta.Header(),
-		Permissions: o.Meta.Permissions, Allow: o.Meta.Permissions.Allow()}
+		Permissions: o.Meta.Permissions, Allow: o.Meta.Permissions.Allow(), Session: o.Session}
 	if c := o.Meta.CSP; c != nil {
 		v.CSP = &AppCSPView{ConnectDomains: c.ConnectDomains, ResourceDomains: c.ResourceDomains, FrameDomains: c.FrameDomains, BaseURIDomains: c.BaseURIDomains}
 	}

@@ -21,6 +21,7 @@
 package mcpmanager
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
+	"github.com/switchboard-app/switchboard/mcpmanager/filename"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -793,7 +795,11 @@ func sortedKeys(m map[string]string) []string {
 
 var unsafeFile = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
 
-func logName(server string) string { return unsafeFile.ReplaceAllString(server, "_") + ".log" }
+// logName is server's log file: its name with only letters, digits and
+// ._- kept, and never a Windows device name ("con" is logs/_con.log).
+func logName(server string) string {
+	return cmp.Or(filename.Sanitize(unsafeFile.ReplaceAllString(server, "_")), "_") + ".log"
+}
 
 // source adapts a managed server to the registry.
 type source struct{ m *managed }

@@ -197,3 +197,98 @@ func TestSkillsOnPerServerAndAgent(t *testing.T) {
 		t.Fatalf("an agent with another server's skill: %v", err)
 	}
 }
+
+// TestManySkillsFitTheWindow: 20,000 skills (two servers' "haiku" and
+// one server's two among them) and a model with an 8,000-token window:
+// the chat works. The list takes at most SkillShare of the window: names
+// only, as many as fit and how many more; load_skill's query describes
+// the ones that fit (the haikus told apart as server/name, and within one
+// server as server/path), and one loads by name. Before, every
+// skill's name and description went into load_skill's description (about
+// 100,000 tokens) and every request was too long.
+func TestManySkillsFitTheWindow(t *testing.T) {
+	const window = 8000
+	f := newFixture(t, provider.KindOpenAI, nil)
+	set := &fakeSkills{files: map[string]string{"skill://haiku/SKILL.md": "---\nname: haiku\n---\nAnswer in 5-7-5."}}
+	for i := range 20_000 - 4 {
+		set.list = append(set.list, skillOf(fmt.Sprintf("srv%d", i%20), fmt.Sprintf("skill-%05d", i), fmt.Sprintf("Does task number %d of the user's many tasks", i)))
+	}
+	set.list = append(set.list, skillOf("docs", "haiku", "Answer in a haiku"), skillOf("poems", "haiku", "Answer in a haiku, the poet's way"))
+	// One server with two skills of one name at two paths (as serve relays them).
+	relayed := skillOf("serve", "haiku", "Answer in a haiku, relayed")
+	relayed.URI = "skill://poets/haiku/SKILL.md"
+	set.list = append(set.list, relayed, skillOf("serve", "haiku", "Answer in a haiku, the other relayed"))
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("q", chat.LoadSkillName, `{"query":"write a haiku"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("l", chat.LoadSkillName, `{"name":"docs/haiku"}`)}},
+		providertest.Reply{Text: "Done."},
+	)
+	res, err := f.send(t.Context(), "answer in a haiku", func(tn *chat.Turn) { tn.Skills = set; tn.ContextWindow = window })
+	if err != nil {
+		t.Fatalf("a chat with 20,000 skills: %v", err)
+	}
+	reqs := f.llm.Requests()
+	var tools struct {
+		Tools []struct {
+			Function struct {
+				Name, Description string
+				Parameters        json.RawMessage
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(reqs[0], &tools); err != nil {
+		t.Fatal(err)
+	}
+	var desc string
+	for _, tl := range tools.Tools {
+		if tl.Function.Name == chat.LoadSkillName {
+			desc = tl.Function.Description
+			if size := (len(desc) + len(tl.Function.Parameters)) / 4; size > window*chat.SkillShare/100 {
+				t.Errorf("load_skill takes about %d tokens, more than %d%% of the %d-token window", size, chat.SkillShare, window)
+			}
+		}
+	}
+	if size := len(reqs[0]) / 4; size > window/2 {
+		t.Errorf("the first request is about %d tokens of an %d-token window", size, window)
+	}
+	if !strings.Contains(desc, "There are 20000 skills") || !strings.Contains(desc, "skill-00000, skill-00001") || !strings.Contains(desc, "more (find them with query)") || strings.Contains(desc, "Does task number") {
+		t.Errorf("load_skill's description is not the names that fit and how many more:\n%s", desc)
+	}
+	if len(res.ToolCalls) != 2 {
+		t.Fatalf("%d calls, want 2", len(res.ToolCalls))
+	}
+	found := callResultText(t, res.ToolCalls[0].Result)
+	for _, want := range []string{"- docs/haiku: Answer in a haiku\n", "- poems/haiku: Answer in a haiku, the poet's way\n",
+		"- serve/poets/haiku: Answer in a haiku, relayed\n", "- serve/haiku: Answer in a haiku, the other relayed\n"} {
+		if !strings.Contains(found, want) {
+			t.Errorf("the query's answer lacks %q:\n%s", want, found)
+		}
+	}
+	if res.ToolCalls[1].IsError || !strings.Contains(callResultText(t, res.ToolCalls[1].Result), "Answer in 5-7-5.") {
+		t.Fatalf("loading docs/haiku: %s", res.ToolCalls[1].Result)
+	}
+}
+
+// TestLoadSkillRefusesPathsOutside: a file path with a .. segment or an
+// absolute one is refused before the skill set is asked to read it.
+func TestLoadSkillRefusesPathsOutside(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	set := &fakeSkills{list: []skills.Skill{skillOf("docs", "notes", "Write notes")}}
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a", chat.LoadSkillName, `{"name":"notes","file":"../../etc/passwd"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("b", chat.LoadSkillName, `{"name":"notes","file":"/etc/passwd"}`)}},
+		providertest.Reply{Text: "no"},
+	)
+	res, err := f.send(t.Context(), "read it", func(tn *chat.Turn) { tn.Skills = set })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.ToolCalls {
+		if !c.IsError || !strings.Contains(callResultText(t, c.Result), "not a path within the skill") {
+			t.Errorf("%s: %s", c.Arguments, c.Result)
+		}
+	}
+	if len(set.reads) != 0 {
+		t.Fatalf("read %q", set.reads)
+	}
+}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -28,10 +30,15 @@ func TestAppsDownload(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := h.Apps
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
+	var uri string
 	for {
 		if _, ui, err := a.Tool(ctx, "ext__show"); err == nil && ui.ResourceURI != "" {
+			uri = ui.ResourceURI
 			break
 		}
 		select {
@@ -56,9 +63,13 @@ func TestAppsDownload(t *testing.T) {
 		t.Errorf("linked: %q %q", files[1].Name, files[1].Data)
 	}
 
+	o, err := a.Open(ctx, "ext", uri)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, files[1].Name)
-	if err := a.SaveDownload(files[1], p); err != nil {
+	if err := a.SaveDownload(o.Session, files[1], p); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(p); err != nil || string(b) != "quarter,total\nQ4,42\n" {
@@ -74,5 +85,89 @@ func TestAppsDownload(t *testing.T) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// An app's downloads are bounded per request (files, bytes, linked files
+// counted as they are read) and per app session: a session that has saved
+// apps.MaxSessionFiles files is refused more, before the user is asked
+// (Offer) and at the save; opening the app again starts a new session; a
+// session the host does not know is refused.
+func TestAppsDownloadLimits(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "extapp")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/apps/testdata/extapp").CombinedOutput(); err != nil {
+		t.Fatalf("build extapp: %v\n%s", err, out)
+	}
+	files, bytes := apps.MaxSessionFiles, apps.MaxDownloadBytes
+	apps.MaxSessionFiles, apps.MaxDownloadBytes = 3, 30
+	t.Cleanup(func() { apps.MaxSessionFiles, apps.MaxDownloadBytes = files, bytes })
+	h := open(t)
+	if err := h.Servers.Add(config.Server{Name: "ext", Transport: config.Stdio, Command: bin}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Servers.Load(); err != nil {
+		t.Fatal(err)
+	}
+	a := h.Apps
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var uri string
+	for uri == "" {
+		if _, ui, err := a.Tool(ctx, "ext__show"); err == nil {
+			uri = ui.ResourceURI
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("ext__show never listed")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	// The linked file is 20 bytes: with 11 embedded ones it passes 30.
+	if _, err := a.Download(ctx, "ext", []byte(`[{"type":"resource","resource":{"uri":"file:///a.txt","text":"0123456789a"}},
+		{"type":"resource_link","uri":"test://extapp/report.csv","name":"Linked report","mimeType":"text/csv"}]`)); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("a linked file past the request's bytes: %v, want ErrDownloadLimit", err)
+	}
+
+	o, err := a.Open(ctx, "ext", uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := a.Download(ctx, "ext", []byte(`[{"type":"resource","resource":{"uri":"file:///a.txt","text":"a"}},{"type":"resource","resource":{"uri":"file:///b.txt","text":"b"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := a.Offer(o.Session, two); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range two {
+		if err := a.SaveDownload(o.Session, f, filepath.Join(dir, f.Name)); err != nil {
+			t.Fatalf("file %d: %v", i+1, err)
+		}
+	}
+	if err := a.Offer(o.Session, two); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("two more files in a session with one left: %v, want ErrDownloadLimit", err)
+	}
+	if err := a.SaveDownload(o.Session, two[0], filepath.Join(dir, "c.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SaveDownload(o.Session, two[1], filepath.Join(dir, "d.txt")); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("file 4 of a session: %v, want ErrDownloadLimit", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the refused file was written: %v", err)
+	}
+	again, err := a.Open(ctx, "ext", uri)
+	if err != nil || again.Session == o.Session {
+		t.Fatalf("opened again: %q (was %q), %v", again.Session, o.Session, err)
+	}
+	if err := a.Offer(again.Session, two); err != nil {
+		t.Fatalf("a new session: %v", err)
+	}
+	if err := a.Offer("forged", two); !errors.Is(err, ErrAppClosed) {
+		t.Fatalf("an unknown session: %v, want ErrAppClosed", err)
 	}
 }

@@ -25,8 +25,10 @@ type Apps struct {
 	cache *apps.Cache
 	proxy *apps.Proxy
 
-	mu      sync.Mutex
-	context map[string]map[appKey]string // chat ID → each app's latest ui/update-model-context text (appcontext.go)
+	mu       sync.Mutex
+	context  map[string]map[appKey]string // chat ID → each app's latest ui/update-model-context text (appcontext.go)
+	sessions map[string]*apps.Budget      // by Opened.Session: what each open app may still save (appdownload.go)
+	order    []string                     // sessions, oldest first
 }
 
 // Always is what a chat's user allowed for the rest of the chat ("Allow
@@ -77,6 +79,9 @@ func (a *Apps) Tool(ctx context.Context, name string) (registry.Tool, apps.ToolM
 type Opened struct {
 	apps.Resource
 	ProxyURL string
+	// Session names this opening of the app: its downloads are counted
+	// against one apps.Budget until it is opened again.
+	Session string
 }
 
 // Open reads server's ui:// resource uri and registers a proxy page whose
@@ -87,7 +92,7 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 		return Opened{}, err
 	}
 	slog.Info("mcp app opened", "server", server, "uri", uri, "csp", res.Meta.Header(), "allow", res.Meta.Permissions.Allow())
-	return Opened{Resource: res, ProxyURL: a.proxy.Register(res)}, nil
+	return Opened{Resource: res, ProxyURL: a.proxy.Register(res), Session: a.newSession()}, nil
 }
 
 // Call is an app's tools/call: only to a tool of the app's own server

@@ -103,8 +103,14 @@ type turnSkills struct {
 // its skills.
 func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 	all, _ := t.All(ctx)
+	// A set of the skills switched off: a search of the list for each of
+	// thousands of skills was quadratic.
+	off := make(map[string]bool, len(t.settings.OffSkills))
+	for _, k := range t.settings.OffSkills {
+		off[k] = true
+	}
 	return slices.DeleteFunc(all, func(sk skills.Skill) bool {
-		return !t.settings.SkillOn(sk.Server, sk.Name) || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
+		return off[chat.SkillKey(sk.Server, sk.Name)] || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
 			t.active != nil && !t.active(registry.Tool{Server: sk.Server}) // the chat switched its server off
 	})
 }

@@ -40,7 +40,7 @@ describe('ui/download-file', () => {
   it('is declared, described, confirmed with the user and saved file by file', async () => {
     const files = [{ name: 'Q4 report.csv', mimeType: 'text/csv', size: 4 }];
     const { app, host } = await connect({
-      describe: vi.fn(async () => files), confirm: vi.fn(async () => true), save: vi.fn(async () => '/home/me/Downloads/Q4 report.csv'),
+      gesture: () => true, describe: vi.fn(async () => files), confirm: vi.fn(async () => true), save: vi.fn(async () => '/home/me/Downloads/Q4 report.csv'),
     });
     expect(app.getHostCapabilities()?.downloadFile).toEqual({});
     const r = await app.downloadFile({ contents: [csv] });
@@ -50,17 +50,29 @@ describe('ui/download-file', () => {
     expect(host.save).toHaveBeenCalledWith(JSON.stringify([csv]), 0);
   });
   it('saves nothing and says isError when the user says no', async () => {
-    const { app, host } = await connect({ describe: vi.fn(async () => [{ name: 'x.csv', mimeType: '', size: 1 }]), confirm: vi.fn(async () => false) });
+    const { app, host } = await connect({ gesture: () => true, describe: vi.fn(async () => [{ name: 'x.csv', mimeType: '', size: 1 }]), confirm: vi.fn(async () => false) });
     expect((await app.downloadFile({ contents: [csv] })).isError).toBe(true);
     expect(host.save).not.toHaveBeenCalled();
   });
   it('says isError when the save dialog is cancelled', async () => {
-    const { app } = await connect({ describe: vi.fn(async () => [{ name: 'x.csv', mimeType: '', size: 1 }]), confirm: vi.fn(async () => true), save: vi.fn(async () => '') });
+    const { app } = await connect({ gesture: () => true, describe: vi.fn(async () => [{ name: 'x.csv', mimeType: '', size: 1 }]), confirm: vi.fn(async () => true), save: vi.fn(async () => '') });
     expect((await app.downloadFile({ contents: [csv] })).isError).toBe(true);
   });
   it("passes Go's refusal (a web link) on to the app as an error", async () => {
-    const { app, host } = await connect({ describe: vi.fn(async () => { throw new Error('Q4.pdf links to https://x.example/q4.pdf: Switchboard saves only files the app embeds'); }) });
+    const { app, host } = await connect({ gesture: () => true, describe: vi.fn(async () => { throw new Error('Q4.pdf links to https://x.example/q4.pdf: Switchboard saves only files the app embeds'); }) });
     await expect(app.downloadFile({ contents: [{ type: 'resource_link', uri: 'https://x.example/q4.pdf', name: 'Q4' }] })).rejects.toThrow(/saves only files the app embeds/);
+    expect(host.confirm).not.toHaveBeenCalled();
+  });
+  it('needs a user gesture, as full screen does: without one nothing is described, asked or saved', async () => {
+    const { app, host } = await connect({ gesture: () => false, describe: vi.fn(async () => [{ name: 'x.csv', mimeType: '', size: 1 }]), confirm: vi.fn(async () => true) });
+    await expect(app.downloadFile({ contents: [csv] })).rejects.toThrow(/Saving a file needs a user gesture/);
+    expect(host.describe).not.toHaveBeenCalled();
+    expect(host.confirm).not.toHaveBeenCalled();
+    expect(host.save).not.toHaveBeenCalled();
+  });
+  it("passes Go's refusal of too many files on to the app", async () => {
+    const { app, host } = await connect({ gesture: () => true, describe: vi.fn(async () => { throw new Error('the app asked to save 10000 files at once, more than an app may save: at most 20 a request'); }) });
+    await expect(app.downloadFile({ contents: [csv] })).rejects.toThrow(/at most 20 a request/);
     expect(host.confirm).not.toHaveBeenCalled();
   });
 });

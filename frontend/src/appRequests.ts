@@ -28,7 +28,7 @@ export interface AppHost {
   save(contentsJSON: string, i: number): Promise<string>;
   /** sample sends the app's sampling request through the chat's sampling policy; the result as JSON. */
   sample(paramsJSON: string): Promise<string>;
-  /** gesture says whether the user just clicked or typed inside the app's frame. */
+  /** gesture says whether the user just clicked or typed inside the app's frame (full screen, pip and downloads need one). */
   gesture(): boolean;
   mode(): DisplayMode;
   setMode(m: DisplayMode): void;
@@ -47,6 +47,8 @@ export const hostCapabilities2026 = { downloadFile: {}, sampling: {} };
 /** answerAppRequests wires the answers to bridge. */
 export function answerAppRequests(bridge: AppBridge, h: AppHost): void {
   bridge.ondownloadfile = async ({ contents }) => {
+    // Saving asks the user and then opens a save dialog a file: as full screen, only when the user just acted inside the app.
+    if (!h.gesture()) throw new Error('Saving a file needs a user gesture: ask from a click or key press inside the app.');
     const json = JSON.stringify(contents ?? []);
     const files = await h.describe(json);
     if (!(await h.confirm(files))) return { isError: true };

@@ -12,8 +12,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"unicode"
+	"sync"
 	"unicode/utf8"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/filename"
 )
 
 // An app's ui/download-file (ext-apps 2.x) hands the host files to save:
@@ -25,12 +27,80 @@ import (
 // MaxDownload bounds one file an app may save (the window holds it whole).
 const MaxDownload = 64 << 20
 
+// Limits on what an app may save: in one ui/download-file request (each
+// file is a save dialog once the user agreed to the batch, and every
+// byte is held in memory) and in one app session (from opening the app
+// to closing it), so an app cannot ask for 10,000 files, or for the same
+// large file again and again. Variables, so tests can lower them.
+var (
+	MaxDownloadFiles = 20          // files in one request
+	MaxDownloadBytes = MaxDownload // bytes in one request, all files
+	MaxSessionFiles  = 100         // files saved in one app session
+	MaxSessionBytes  = 256 << 20   // bytes saved in one app session
+)
+
 // MaxNameBytes bounds a sanitised file name, well below every file system's
 // 255, so the save dialog's own suffixes still fit.
 const MaxNameBytes = 120
 
 // ErrDownloadTooBig: an app's file is larger than MaxDownload.
 var ErrDownloadTooBig = fmt.Errorf("the file is larger than %d MB, the most an app may save", MaxDownload>>20)
+
+// ErrDownloadLimit: a request, or the app's session, would pass the limits
+// on files saved (MaxDownloadFiles, MaxDownloadBytes, MaxSessionFiles,
+// MaxSessionBytes); nothing of the request is saved.
+var ErrDownloadLimit = errors.New("more than an app may save")
+
+// TooMany checks a request's files against MaxDownloadFiles and
+// MaxDownloadBytes.
+func TooMany(files int, bytes int64) error {
+	switch {
+	case files > MaxDownloadFiles:
+		return fmt.Errorf("the app asked to save %d files at once, %w: at most %d a request", files, ErrDownloadLimit, MaxDownloadFiles)
+	case bytes > int64(MaxDownloadBytes):
+		return fmt.Errorf("the app asked to save more than %d MB at once, %w: at most %d MB a request", MaxDownloadBytes>>20, ErrDownloadLimit, MaxDownloadBytes>>20)
+	}
+	return nil
+}
+
+// Budget is what one app session may still save (MaxSessionFiles,
+// MaxSessionBytes). It is safe for concurrent use.
+type Budget struct {
+	mu    sync.Mutex
+	files int
+	bytes int64
+}
+
+// Fits says whether files of bytes in all would fit what the session has
+// left, without taking it.
+func (b *Budget) Fits(files int, bytes int64) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fits(files, bytes)
+}
+
+func (b *Budget) fits(files int, bytes int64) error {
+	switch {
+	case b.files+files > MaxSessionFiles:
+		return fmt.Errorf("the app has saved %d files and asks for %d more, %w: at most %d while it is open (close it and open it again for more)", b.files, files, ErrDownloadLimit, MaxSessionFiles)
+	case b.bytes+bytes > int64(MaxSessionBytes):
+		return fmt.Errorf("the app has saved %d MB and asks for more, %w: at most %d MB while it is open (close it and open it again for more)", b.bytes>>20, ErrDownloadLimit, MaxSessionBytes>>20)
+	}
+	return nil
+}
+
+// Take takes one file of bytes from what the session has left, or says
+// why it does not fit.
+func (b *Budget) Take(bytes int64) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := b.fits(1, bytes); err != nil {
+		return err
+	}
+	b.files++
+	b.bytes += bytes
+	return nil
+}
 
 // File is one file of a ui/download-file request, ready to save.
 type File struct {
@@ -70,7 +140,11 @@ func DownloadFiles(contents []byte) ([]File, error) {
 	if len(items) == 0 {
 		return nil, errors.New("the app asked to download nothing")
 	}
+	if err := TooMany(len(items), 0); err != nil {
+		return nil, err
+	}
 	files := make([]File, 0, len(items))
+	var total int64
 	for i, it := range items {
 		switch it.Type {
 		case "resource":
@@ -96,6 +170,9 @@ func DownloadFiles(contents []byte) ([]File, error) {
 			}
 			if len(f.Data) > MaxDownload {
 				return nil, ErrDownloadTooBig
+			}
+			if total += int64(len(f.Data)); total > int64(MaxDownloadBytes) {
+				return nil, TooMany(len(items), total)
 			}
 			f.Name = SafeFileName(uriBase(r.URI), r.MIMEType)
 			files = append(files, f)
@@ -132,39 +209,18 @@ func uriBase(raw string) string {
 	return p
 }
 
-// reserved are the names Windows refuses for a file, whatever the extension.
-var reserved = map[string]bool{"CON": true, "PRN": true, "AUX": true, "NUL": true,
-	"COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true, "COM6": true, "COM7": true, "COM8": true, "COM9": true,
-	"LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true, "LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true}
-
 // SafeFileName turns the name an app gave a file into one the save dialog
 // may offer: only its last path element (no directories, on any system),
-// no control or format characters, none of <>:"/\|?*, no leading dots (no
-// hidden or "..") and no trailing dots or spaces, not a Windows device
-// name, at most MaxNameBytes bytes with the extension kept, and
-// "download" (with an extension from mimeType) when nothing is left.
+// made safe by filename.Sanitize (no control or invisible characters, none
+// of <>:"/\|?*, no trailing dots or spaces, not a Windows device name),
+// no leading dots (no hidden file or ".."), at most MaxNameBytes bytes
+// with the extension kept, and "download" (with an extension from
+// mimeType) when nothing is left.
 func SafeFileName(name, mimeType string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
-	var b strings.Builder
-	space := false
-	for _, r := range name {
-		switch {
-		case r == utf8.RuneError, unicode.IsControl(r), unicode.Is(unicode.Cf, r), strings.ContainsRune(`<>:"/\|?*`, r):
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	name = strings.TrimLeft(b.String(), ". ")
-	name = strings.TrimRight(name, ". ")
+	name = strings.TrimLeft(filename.Sanitize(name), ". ")
 	ext := path.Ext(name)
 	if len(ext) > 16 || ext == name {
 		ext = ""
@@ -176,14 +232,16 @@ func SafeFileName(name, mimeType string) string {
 			ext = extensionOf(mimeType)
 		}
 	}
-	if reserved[strings.ToUpper(strings.SplitN(stem, ".", 2)[0])] {
-		stem = "_" + stem
-	}
 	for len(stem)+len(ext) > MaxNameBytes {
 		_, size := utf8.DecodeLastRuneInString(stem)
 		stem = stem[:len(stem)-size]
 	}
-	return strings.TrimRight(stem, ". ") + ext
+	// Cutting the stem may leave a device name or a trailing dot: once
+	// more through the one check.
+	if out := filename.Sanitize(strings.TrimRight(stem, ". ") + ext); filename.Check(out) == nil && out != "" {
+		return out
+	}
+	return "download" + extensionOf(mimeType)
 }
 
 // extensionOf is the usual extension of a MIME type ("" when unknown).

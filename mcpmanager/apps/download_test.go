@@ -28,6 +28,11 @@ func TestSafeFileName(t *testing.T) {
 		{"trailing dots", "notes...", "", "notes"},
 		{"windows device", "CON.txt", "", "_CON.txt"},
 		{"windows device lower", "nul", "", "_nul"},
+		{"console input", "CONIN$", "", "_CONIN$"},
+		{"console output", "conout$.txt", "", "_conout$.txt"},
+		{"superscript port", "COM¹.txt", "", "_COM¹.txt"},
+		{"superscript printer", "lpt²", "", "_lpt²"},
+		{"device with a space", "aux .log", "", "_aux.log"},
 		{"empty with mime", "", "application/json", "download.json"},
 		{"empty unknown mime", "", "application/x-nothing-known", "download"},
 		{"only an extension", ".csv", "", "csv"},
@@ -127,5 +132,46 @@ func TestDownloadsDir(t *testing.T) {
 	}
 	if got := apps.DownloadsDir(); got != xdg {
 		t.Errorf("with XDG_DOWNLOAD_DIR: %q, want %q", got, xdg)
+	}
+}
+
+// TestDownloadLimits: a request of more than MaxDownloadFiles files, or of
+// more than MaxDownloadBytes in all, is refused whole (10,000 files were
+// accepted, each a save dialog once the user agreed to the batch); an app
+// session's Budget takes files until MaxSessionFiles or MaxSessionBytes.
+func TestDownloadLimits(t *testing.T) {
+	item := `{"type":"resource","resource":{"uri":"file:///a.txt","text":"abc"}}`
+	many := "[" + strings.Repeat(item+",", 10_000-1) + item + "]"
+	if _, err := apps.DownloadFiles([]byte(many)); !errors.Is(err, apps.ErrDownloadLimit) || !strings.Contains(err.Error(), "10000 files") {
+		t.Fatalf("10,000 files: %v, want ErrDownloadLimit", err)
+	}
+	most := "[" + strings.Repeat(item+",", apps.MaxDownloadFiles-1) + item + "]"
+	if files, err := apps.DownloadFiles([]byte(most)); err != nil || len(files) != apps.MaxDownloadFiles {
+		t.Fatalf("%d files: %d, %v", apps.MaxDownloadFiles, len(files), err)
+	}
+	// Each file within MaxDownload, the request past MaxDownloadBytes.
+	big := `{"type":"resource","resource":{"uri":"file:///big.txt","text":"` + strings.Repeat("x", apps.MaxDownload/2+1) + `"}}`
+	if _, err := apps.DownloadFiles([]byte("[" + big + "," + big + "]")); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("two halves of the limit and more: %v, want ErrDownloadLimit", err)
+	}
+
+	var b apps.Budget
+	if err := b.Fits(apps.MaxSessionFiles+1, 0); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("Fits past the session's files: %v", err)
+	}
+	for i := range apps.MaxSessionFiles {
+		if err := b.Take(1); err != nil {
+			t.Fatalf("file %d: %v", i+1, err)
+		}
+	}
+	if err := b.Take(1); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("file %d of a session: %v, want ErrDownloadLimit", apps.MaxSessionFiles+1, err)
+	}
+	var c apps.Budget
+	if err := c.Take(int64(apps.MaxSessionBytes)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Take(1); !errors.Is(err, apps.ErrDownloadLimit) {
+		t.Fatalf("a byte past the session's bytes: %v, want ErrDownloadLimit", err)
 	}
 }

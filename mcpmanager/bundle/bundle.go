@@ -25,6 +25,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/filename"
 )
 
 // Limits of what Open and Unpack accept. Variables so tests can lower them.
@@ -356,10 +358,14 @@ func (m *Manifest) Validate() error {
 		return bad("name", "missing")
 	case !nameRE.MatchString(m.Name):
 		return bad("name", "%q must be letters, digits, '.', '_' or '-' (at most 64), as it names the server", m.Name)
+	case filename.Check(m.Name) != nil: // it names the bundle's folder too
+		return bad("name", "%q cannot name a folder on every system (%v)", m.Name, filename.Check(m.Name))
 	case m.Version == "":
 		return bad("version", "missing")
 	case !semverRE.MatchString(m.Version):
 		return bad("version", "%q is not a semantic version (1.2.3)", m.Version)
+	case filename.Check(m.Version) != nil: // it names the version's folder
+		return bad("version", "%q cannot name a folder on every system (%v)", m.Version, filename.Check(m.Version))
 	case m.Description == "":
 		return bad("description", "missing")
 	case m.Author.Name == "":

@@ -163,6 +163,13 @@ func TestUnpackRefuses(t *testing.T) {
 			f.Write([]byte("/etc/passwd"))
 		}, "is a symbolic link"},
 		{"oversize", func(w *zip.Writer) { f, _ := w.Create("big.bin"); f.Write(make([]byte, 2<<20)) }, "unpacks to more than 1 MB"},
+		// Names another system would misread (filename.Check).
+		{"a device name", func(w *zip.Writer) { f, _ := w.Create("server/CON.js"); f.Write([]byte("x")) }, "device name"},
+		{"a console device", func(w *zip.Writer) { f, _ := w.Create("server/conin$"); f.Write([]byte("x")) }, "device name"},
+		{"a superscript port", func(w *zip.Writer) { f, _ := w.Create("lib/COM¹/x.js"); f.Write([]byte("x")) }, "device name"},
+		{"a trailing dot", func(w *zip.Writer) { f, _ := w.Create("server/index.js."); f.Write([]byte("x")) }, "ends in a dot"},
+		{"a bidi override", func(w *zip.Writer) { f, _ := w.Create("server/run\u202ejs.exe"); f.Write([]byte("x")) }, "invisible"},
+		{"an alternate stream", func(w *zip.Writer) { f, _ := w.Create("server/index.js:evil"); f.Write([]byte("x")) }, "Windows refuses"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,6 +203,8 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"dxt_version 0.2 is read", func(m map[string]any) { delete(m, "manifest_version"); m["dxt_version"] = "0.2" }, ""},
 		{"no name", func(m map[string]any) { delete(m, "name") }, "name: missing"},
 		{"bad version", func(m map[string]any) { m["version"] = "one" }, `version: "one" is not a semantic version`},
+		{"a device name", func(m map[string]any) { m["name"] = "lpt1" }, `name: "lpt1" cannot name a folder on every system`},
+		{"a version ending in a dot", func(m map[string]any) { m["version"] = "1.0.0-rc." }, `version: "1.0.0-rc." cannot name a folder on every system`},
 		{"no author name", func(m map[string]any) { m["author"] = map[string]any{} }, "author.name: missing"},
 		{"server type", func(m map[string]any) { m["server"].(map[string]any)["type"] = "ruby" }, `server.type: "ruby" is not a server type`},
 		{"uv needs 0.4", func(m map[string]any) { m["server"].(map[string]any)["type"] = "uv" }, `server.type: "uv" needs manifest_version 0.4`},

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/filename"
 )
 
 // Dir is where a bundle of name and version is unpacked under root.
@@ -75,15 +77,24 @@ func (b *Bundle) Unpack(root string) (string, error) {
 	return dest, nil
 }
 
-// checkEntry refuses a zip entry name that is absolute or leaves the folder.
+// checkEntry refuses a zip entry name that is absolute, leaves the folder,
+// or has a part no system may write as it is (filename.Check: a Windows
+// device name such as CON or COM¹, a trailing dot or space, a control or
+// invisible character, <>:"|?*).
 func checkEntry(name string) error {
 	n := strings.ReplaceAll(name, `\`, "/")
 	if n == "" || strings.HasPrefix(n, "/") || (len(n) > 1 && n[1] == ':') {
 		return fmt.Errorf("has an absolute path")
 	}
 	for _, part := range strings.Split(n, "/") {
-		if part == ".." {
+		switch {
+		case part == "..":
 			return fmt.Errorf("leaves the bundle's folder")
+		case part == "" || part == ".": // "a//b", "./a", a folder's trailing "/"
+			continue
+		}
+		if err := filename.Check(part); err != nil {
+			return fmt.Errorf("has a name that cannot be written on every system: %w", err)
 		}
 	}
 	return nil

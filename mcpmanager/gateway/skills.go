@@ -124,7 +124,9 @@ func (g *Gateway) routeSkill(ctx context.Context, uri string) (server, own strin
 		g.skillRoutes.mu.Lock()
 		defer g.skillRoutes.mu.Unlock()
 		for dir, r := range g.skillRoutes.dirs {
-			if rest, ok := strings.CutPrefix(uri, dir+"/"); ok && rest != "" {
+			// A path that could leave the skill's directory is never
+			// passed on (skills.CheckPath).
+			if rest, ok := strings.CutPrefix(uri, dir+"/"); ok && skills.CheckPath(rest) == nil {
 				return r.server, r.dir + "/" + rest, true
 			}
 		}

@@ -50,11 +50,19 @@ func (c *Catalog) Read(ctx context.Context, sk Skill, uri string) ([]byte, error
 			want = &sk.Files[i]
 		}
 	}
+	rel, inDir := strings.CutPrefix(uri, sk.Dir()+"/")
 	switch {
 	case want == nil && !sk.Dynamic:
 		return nil, fail("%w: the skill lists no such file (its files: %s)", ErrUnknownSkill, strings.Join(sk.paths(), ", "))
-	case want == nil && uri != sk.URI && !strings.HasPrefix(uri, sk.Dir()+"/"):
+	case want == nil && !inDir:
 		return nil, fail("the file is outside the skill's directory")
+	}
+	if want == nil {
+		// A dynamic skill's file is any path within its directory, but
+		// never one that could leave it ("references/../../secrets").
+		if err := CheckPath(rel); err != nil {
+			return nil, fail("%w", err)
+		}
 	}
 	s, err := c.sessions.Session(sk.Server)
 	if err != nil {

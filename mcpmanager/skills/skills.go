@@ -18,8 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,10 +36,12 @@ const Extension = wire.SkillsExtension
 
 // Limits of the extension: a skill lists at most MaxFiles files of at most
 // MaxSize bytes in all; a listing past them is refused, a read past
-// MaxSize too.
+// MaxSize too. A server offers at most MaxSkills skills: the rest of its
+// listing is left out (and not asked for), said once in Invalid.
 const (
-	MaxFiles = 512
-	MaxSize  = 16 << 20
+	MaxFiles  = 512
+	MaxSize   = 16 << 20
+	MaxSkills = 1000
 )
 
 // Errors a caller may tell apart.
@@ -74,10 +76,15 @@ type File struct {
 	Size   int64  `json:"size"`
 }
 
-// Size is the bytes of all its files (0 for a dynamic skill).
+// Size is the bytes of all its files (0 for a dynamic skill). A listed
+// skill's files take at most MaxSize; the sum of sizes that would pass
+// int64 stops at the largest int64, never wrapping to a negative count.
 func (s Skill) Size() int64 {
 	var n int64
 	for _, f := range s.Files {
+		if f.Size > math.MaxInt64-n {
+			return math.MaxInt64
+		}
 		n += f.Size
 	}
 	return n
@@ -261,6 +268,7 @@ func (c *Catalog) fetch(ctx context.Context, server string, s Session) (Listing,
 	var ttl *int64
 	cursor := ""
 	seen := map[string]bool{}
+	keep := keeper{}
 	for page := 1; ; page++ {
 		params := map[string]any{}
 		if cursor != "" {
@@ -278,13 +286,17 @@ func (c *Catalog) fetch(ctx context.Context, server string, s Session) (Listing,
 			ttl = r.TTLMs
 		}
 		for i, e := range r.Skills {
+			if len(l.Skills) == MaxSkills {
+				l.Invalid = append(l.Invalid, fmt.Sprintf("the server lists more than %d skills; the rest are left out (from entry %d of page %d on)", MaxSkills, i+1, page))
+				return l, ttl, nil
+			}
 			sk, err := entry(server, e)
 			if err != nil {
-				l.Invalid = append(l.Invalid, fmt.Sprintf("entry %d of page %d: %v", i+1, page, err))
+				l.Invalid = append(l.Invalid, Clean(fmt.Sprintf("entry %d of page %d: %v", i+1, page, err), 0))
 				continue
 			}
-			if slices.ContainsFunc(l.Skills, func(o Skill) bool { return o.URI == sk.URI }) {
-				l.Invalid = append(l.Invalid, fmt.Sprintf("%s is listed twice; the first entry is kept", sk.URI))
+			if why := keep.add(sk); why != "" {
+				l.Invalid = append(l.Invalid, why)
 				continue
 			}
 			l.Skills = append(l.Skills, sk)
@@ -298,6 +310,22 @@ func (c *Catalog) fetch(ctx context.Context, server string, s Session) (Listing,
 		seen[r.NextCursor] = true
 		cursor = r.NextCursor
 	}
+}
+
+// keeper tells a listing's duplicates (two entries of one URI keep the
+// first) in one map lookup an entry: a scan of the kept ones for each
+// entry made 100,000 skills take 96 s to list. Two skills of one name at
+// different paths are not duplicates (a relay such as serve lists
+// skill://A/pdf and skill://B/pdf).
+type keeper map[string]bool
+
+// add records sk, or says why it is a duplicate.
+func (k keeper) add(sk Skill) string {
+	if k[sk.URI] {
+		return fmt.Sprintf("%s is listed twice; the first entry is kept", sk.URI)
+	}
+	k[sk.URI] = true
+	return ""
 }
 
 // Get asks server for one skill's entry (skills/get), checked as a
@@ -336,14 +364,24 @@ func entry(server string, raw json.RawMessage) (Skill, error) {
 	if !strings.HasSuffix(e.URI, "/SKILL.md") {
 		return Skill{}, fmt.Errorf("%s does not end in /SKILL.md", e.URI)
 	}
+	if err := checkURI(e.URI); err != nil {
+		return Skill{}, err
+	}
 	name, _ := e.Frontmatter["name"].(string)
 	desc, _ := e.Frontmatter["description"].(string)
 	if name == "" || desc == "" {
 		return Skill{}, fmt.Errorf("%s: its frontmatter has no name or no description", e.URI)
 	}
+	if err := checkName(name); err != nil {
+		return Skill{}, fmt.Errorf("%s: %w", e.URI, err)
+	}
 	dir := strings.TrimSuffix(e.URI, "/SKILL.md")
 	if last := dir[strings.LastIndex(dir, "/")+1:]; last != name {
 		return Skill{}, fmt.Errorf("%s: the last segment of its path (%q) is not its name (%q)", e.URI, last, name)
+	}
+	desc = Clean(desc, MaxDescription)
+	if desc == "" {
+		return Skill{}, fmt.Errorf("%s: its description has no visible text", e.URI)
 	}
 	sk := Skill{Server: server, URI: e.URI, Name: name, Description: desc, Frontmatter: e.Frontmatter}
 	var dynamic string
@@ -360,21 +398,29 @@ func entry(server string, raw json.RawMessage) (Skill, error) {
 	if len(sk.Files) > MaxFiles {
 		return Skill{}, fmt.Errorf("%s: it lists %d files (at most %d)", e.URI, len(sk.Files), MaxFiles)
 	}
-	if sk.Size() > MaxSize {
-		return Skill{}, fmt.Errorf("%s: its files take %d bytes (at most %d)", e.URI, sk.Size(), MaxSize)
-	}
 	seen := map[string]bool{}
+	var total int64
 	for _, f := range sk.Files {
+		rel, inDir := strings.CutPrefix(f.URI, dir+"/")
 		switch {
 		case seen[f.URI]:
 			return Skill{}, fmt.Errorf("%s: it lists %s twice", e.URI, f.URI)
-		case f.URI != e.URI && !strings.HasPrefix(f.URI, dir+"/"):
+		case !inDir:
 			return Skill{}, fmt.Errorf("%s: it lists %s, outside the skill's directory", e.URI, f.URI)
 		case !validDigest(f.Digest):
 			return Skill{}, fmt.Errorf("%s: %s has the digest %q, not sha256:<64 lowercase hex>", e.URI, f.URI, f.Digest)
 		case f.Size < 0:
 			return Skill{}, fmt.Errorf("%s: %s has a negative size", e.URI, f.URI)
 		}
+		if err := CheckPath(rel); err != nil {
+			return Skill{}, fmt.Errorf("%s: it lists %s: %w", e.URI, f.URI, err)
+		}
+		// Each size is checked before it is added: sizes that add past
+		// int64 wrap to a negative sum, which passed a check of the sum.
+		if f.Size > MaxSize-total {
+			return Skill{}, fmt.Errorf("%s: its files take more than %d bytes (at most %d)", e.URI, MaxSize, MaxSize)
+		}
+		total += f.Size
 		seen[f.URI] = true
 	}
 	if !seen[e.URI] {

@@ -196,9 +196,9 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       };
       answerAppRequests(bridge, {
         server: app.server, uri: app.resourceUri, chatId,
-        describe: (json) => goCall(() => DescribeAppDownload(app.server, json)),
+        describe: (json) => goCall(() => DescribeAppDownload(view.session, app.server, json)),
         confirm: (files) => confirm('download', files.map((f) => `${f.name} (${fileSize(f.size)})`).join(', '), files),
-        save: (json, i) => goCall(() => SaveAppDownload(app.server, json, i)),
+        save: (json, i) => goCall(() => SaveAppDownload(view.session, app.server, json, i)),
         sample: (json) => goCall(() => AppSample(chatId, app.server, app.resourceUri, json)),
         gesture: () => gestureIn(frame),
         mode: () => modeRef.current,

@@ -37,6 +37,7 @@ export namespace app {
 	    permissions: apps.Permissions;
 	    allow: string;
 	    prefersBorder: boolean;
+	    session: string;
 	}
 	export interface WarningView {
 	    kind: string;

@@ -6,15 +6,19 @@ export const LOAD_SKILL = 'load_skill';
 
 interface SkillResult { skill: string; server: string; file: string; size: number }
 
-/** skillOf is which skill (and file) a load_skill call loaded, or asked for. */
-export function skillOf(call: Pick<ToolCall, 'args' | 'result'>): { skill: string; server?: string; file?: string } {
+/**
+ * skillOf is which skill (and file) a load_skill call loaded, or asked for;
+ * query is what it looked for instead, when the model had too many skills
+ * to see them described (app/chat/skills.go, SkillShare).
+ */
+export function skillOf(call: Pick<ToolCall, 'args' | 'result'>): { skill: string; server?: string; file?: string; query?: string } {
   try {
     const r = JSON.parse(call.result?.structured || 'null') as SkillResult | null;
     if (r?.skill) return { skill: r.skill, server: r.server, file: r.file };
   } catch { /* not a skill result */ }
   try {
-    const a = JSON.parse(call.args || '{}') as { name?: string; file?: string };
-    return { skill: a.name ?? '', file: a.file };
+    const a = JSON.parse(call.args || '{}') as { name?: string; file?: string; query?: string };
+    return { skill: a.name ?? '', file: a.file, query: a.name ? undefined : a.query };
   } catch {
     return { skill: '' };
   }
@@ -27,7 +31,11 @@ export function skillOf(call: Pick<ToolCall, 'args' | 'result'>): { skill: strin
  */
 export function SkillLoaded({ call }: { call: ToolCall }) {
   if (call.name !== LOAD_SKILL) return null;
-  const { skill, server, file } = skillOf(call);
+  const { skill, server, file, query } = skillOf(call);
+  if (query) {
+    const done = call.status === 'done' ? <>Looked for skills that fit “{query}”</> : <>Looking for skills that fit “{query}”…</>;
+    return <div className="skill-loaded small" data-testid="skill-loaded">{done}</div>;
+  }
   const what = file && file !== 'SKILL.md' ? <>Read <code>{file}</code> of skill <strong>{skill}</strong></> : <>Skill <strong>{skill}</strong></>;
   const from = server ? <> from <strong>{server}</strong></> : null;
   let text;

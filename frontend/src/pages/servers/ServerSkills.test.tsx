@@ -69,6 +69,10 @@ describe('SkillLoaded', () => {
     render(<SkillLoaded call={call({ status: 'error', error: 'The tool call failed: poems: skill haiku: SKILL.md: verification failed: its digest is x (the skill is not loaded: do not use it, and tell the user)' })} />);
     expect(screen.getByTestId('skill-loaded').textContent).toBe('Skill haiku was not loaded: poems: skill haiku: SKILL.md: verification failed: its digest is x');
   });
+  it('says what the model looked for when it searched the skills', () => {
+    render(<SkillLoaded call={call({ args: '{"query":"write a haiku"}' })} />);
+    expect(screen.getByTestId('skill-loaded').textContent).toBe('Looked for skills that fit “write a haiku”');
+  });
   it('is nothing for other tools', () => {
     const { container } = render(<SkillLoaded call={call({ name: 'docs__read' })} />);
     expect(container.textContent).toBe('');

@@ -4,7 +4,7 @@ import {app} from '../models';
 
 export function CallTool(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
-export function DescribeDownload(arg1:string,arg2:string):Promise<Array<app.AppDownloadView>>;
+export function DescribeDownload(arg1:string,arg2:string,arg3:string):Promise<Array<app.AppDownloadView>>;
 
 export function Log(arg1:string,arg2:string,arg3:string):Promise<void>;
 
@@ -16,7 +16,7 @@ export function ReadResource(arg1:string,arg2:string):Promise<string>;
 
 export function Sample(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
 
-export function SaveDownload(arg1:string,arg2:string,arg3:number):Promise<string>;
+export function SaveDownload(arg1:string,arg2:string,arg3:string,arg4:number):Promise<string>;
 
 export function SetModelContext(arg1:string,arg2:string,arg3:string,arg4:string):Promise<void>;
 

@@ -6,8 +6,8 @@ export function CallTool(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Apps']['CallTool'](arg1, arg2, arg3, arg4);
 }
 
-export function DescribeDownload(arg1, arg2) {
-  return window['go']['app']['Apps']['DescribeDownload'](arg1, arg2);
+export function DescribeDownload(arg1, arg2, arg3) {
+  return window['go']['app']['Apps']['DescribeDownload'](arg1, arg2, arg3);
 }
 
 export function Log(arg1, arg2, arg3) {
@@ -30,8 +30,8 @@ export function Sample(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Apps']['Sample'](arg1, arg2, arg3, arg4);
 }
 
-export function SaveDownload(arg1, arg2, arg3) {
-  return window['go']['app']['Apps']['SaveDownload'](arg1, arg2, arg3);
+export function SaveDownload(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Apps']['SaveDownload'](arg1, arg2, arg3, arg4);
 }
 
 export function SetModelContext(arg1, arg2, arg3, arg4) {
