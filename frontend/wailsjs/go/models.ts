@@ -187,6 +187,7 @@ export namespace app {
 	    sampling: chat.SamplingSettings;
 	    compactAt: number;
 	    resultShare: number;
+	    keepMB: number;
 	    resultBudgets: string[];
 	    contextWindows: string[];
 	}
@@ -716,13 +717,11 @@ export namespace chat {
 	    calibrated?: boolean;
 	}
 	export interface Kept {
-	    contentId: string;
-	    storeId: string;
-	    read: string;
-	    search: string;
+	    id: string;
 	    lines: number;
 	    chars: number;
 	    shown?: number;
+	    dropped?: number;
 	}
 	export interface OfferedTool {
 	    name: string;
