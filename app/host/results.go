@@ -4,13 +4,21 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // chatResults keeps capped tool results for the chat they belong to: one
@@ -153,4 +161,42 @@ func (c *chatResults) forget(ctx context.Context, chatID string) error {
 		return fmt.Errorf("delete the chat's kept tool results: %w", err)
 	}
 	return nil
+}
+
+// The store every chat's capped results went to before each chat had its
+// own: in the content store built-in, so every chat's model, every client
+// of 'switchboard serve' and 'switchboard builtin content-store' could
+// read all of them. Its id, and its name and description as the app made
+// it (a store the user made is never taken for it).
+const (
+	legacyResultsID          = "chat-results"
+	legacyResultsName        = "Chat results"
+	legacyResultsDescription = "The whole of tool results that were too long for a chat's model. The model saw their first lines and reads on by contentId."
+)
+
+// dropLegacyResults deletes that store, with the built-in's own
+// deleteStore, once the built-ins run. What it held is in the history
+// too (the tool cards show it); only handles that no longer read pointed
+// to it. A store another process holds is left for the next start.
+func (h *Host) dropLegacyResults(ctx context.Context) {
+	b, err := os.ReadFile(filepath.Join(h.dir.Stores(), legacyResultsID, "store.json"))
+	if err != nil {
+		return
+	}
+	var in struct{ Name, Description string }
+	if json.Unmarshal(b, &in) != nil || in.Name != legacyResultsName || in.Description != legacyResultsDescription {
+		return
+	}
+	res, err := h.registry().Call(ctx, builtin.ContentStore, "deleteStore", map[string]any{"storeId": legacyResultsID}, registry.CallOptions{})
+	if err == nil && res.IsError {
+		err = errors.New("the content store refused to delete it")
+		if len(res.Content) > 0 {
+			if t, ok := res.Content[0].(mcp.TextContent); ok {
+				err = errors.New(t.Text)
+			}
+		}
+	}
+	if err != nil {
+		slog.Warn("content store: the shared store of earlier versions is left for the next start", "store", legacyResultsName, "err", err)
+	}
 }

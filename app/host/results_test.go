@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 )
 
@@ -267,5 +268,32 @@ func TestDeletingAChatDeletesItsKeptResults(t *testing.T) {
 	}
 	if err := lc.h.Chats.Delete(t.Context(), lc.hist, row.ID); err != nil {
 		t.Fatalf("delete a chat without kept results: %v", err)
+	}
+}
+
+// TestSharedResultsStoreOfEarlierVersionsIsDeleted: the "Chat results"
+// store every chat's results went to before is deleted when the built-ins
+// start; a store the user made, even one of that name, stays.
+func TestSharedResultsStoreOfEarlierVersionsIsDeleted(t *testing.T) {
+	h := open(t)
+	s, err := contentstore.Open(contentstore.Options{Root: h.dir.Stores()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(t.Context(), legacyResultsName, legacyResultsDescription, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(t.Context(), "Notes", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h.Servers.StartBuiltins()
+	if _, err := os.Stat(filepath.Join(h.dir.Stores(), "chat-results")); !os.IsNotExist(err) {
+		t.Fatalf("the shared results store is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir.Stores(), "notes", "store.json")); err != nil {
+		t.Fatalf("the user's store went too: %v", err)
 	}
 }
