@@ -198,7 +198,7 @@ lint-workflows:
 # One table of ratios measured side by side in one run (see BENCHMARKS.md):
 # the product's rows (bench/: calls, serve, concurrency, start-up, memory,
 # the window under Xvfb, import, sizes), then the chat engine's, the
-# content store's and the local model's. Packages run one at
+# kept results' (app/host), the content store's and the local model's. Packages run one at
 # a time (-p 1), so no row shares the CPU with another package's; each
 # appends its table and build/bench/table.sh merges them into one.
 BENCH_OUT := build/bench-latest.md
@@ -211,7 +211,7 @@ BENCH_LLAMA = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(L
 bench: deps-test build package $(TEST_SERVERS)/node_modules/.package-lock.json $(LLAMA_SERVER)
 	rm -f $(BENCH_OUT).parts
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts SWITCHBOARD_BIN=$(CURDIR)/$(BIN) xvfb-run -a -s "-screen 0 1280x900x24" \
-	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./bench/ ./app/chat/ ./builtin/contentstore/ | grep -v '^=== RUN'
+	  $(GO) test -tags bench -p 1 -count=1 -timeout 45m -run TestBenchTable -v ./bench/ ./app/chat/ ./app/host/ ./builtin/contentstore/ | grep -v '^=== RUN'
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts $(BENCH_LLAMA)
 	build/bench/table.sh $(BENCH_OUT).parts > $(BENCH_OUT)
 	rm -f $(BENCH_OUT).parts

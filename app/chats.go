@@ -157,7 +157,7 @@ func (a *ChatPage) DeleteChat(id string) error {
 	if a.engine.Running(id) {
 		return chat.ErrBusy
 	}
-	if err := h.DeleteChat(a.bg(), id); err != nil {
+	if err := a.h.Chats.Delete(a.bg(), h, id); err != nil {
 		return err
 	}
 	a.engine.Forget(id)

@@ -71,12 +71,13 @@ type ChatSettingsView struct {
 	// Sampling is what servers' requests to use the model may do, with
 	// its defaults filled in.
 	Sampling chat.SamplingSettings `json:"sampling"`
-	// CompactAt and ResultShare are the long-chat settings with their
-	// defaults filled in; ResultBudgets ("server__tool=chars") and
+	// CompactAt, ResultShare and KeepMB are the long-chat settings with
+	// their defaults filled in; ResultBudgets ("server__tool=chars") and
 	// ContextWindows ("provider/model=tokens") are lines as the form
 	// edits them.
 	CompactAt      int      `json:"compactAt"`
 	ResultShare    int      `json:"resultShare"`
+	KeepMB         int      `json:"keepMB"`
 	ResultBudgets  []string `json:"resultBudgets"`
 	ContextWindows []string `json:"contextWindows"`
 }
@@ -94,6 +95,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	v.Pinned = append([]string{}, s.Pinned...)
 	v.Sampling = s.Sampling.Normal()
 	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, chat.DefaultCompactAt), cmp.Or(s.ResultShare, chat.DefaultResultShare)
+	v.KeepMB = cmp.Or(s.KeepMB, chat.DefaultKeepLimit>>20)
 	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
 	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
 	switch {
@@ -218,11 +220,12 @@ func (a *SettingsPage) SetSampling(mode string, perChat, perMinute int, outsideC
 
 // SetLongChats sets how long chats stay within the model's window: the
 // percent of the window past which earlier messages are summarised, the
-// percent one tool result may take, budgets per tool or server
+// percent one tool result may take, the megabytes of a capped result kept
+// for the model to read on, budgets per tool or server
 // ("server__tool=chars", "server__*=chars") and context windows per model
 // ("provider/model=tokens"), one per line.
-func (a *SettingsPage) SetLongChats(compactAt, resultShare int, budgets, windows []string) error {
-	return a.h.Settings.SetLongChats(compactAt, resultShare, budgets, windows)
+func (a *SettingsPage) SetLongChats(compactAt, resultShare, keepMB int, budgets, windows []string) error {
+	return a.h.Settings.SetLongChats(compactAt, resultShare, keepMB, budgets, windows)
 }
 
 // SetToolSearch sets when the model searches tools instead of seeing them

@@ -159,7 +159,7 @@ func stub(c history.ToolCall, full provider.Message) provider.Message {
 	s.Images, s.Audio = nil, nil
 	n := len([]rune(full.Text))
 	if k, ok := KeptOf(c.Result); ok {
-		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; it is kept: %s with contentId %q reads it]", c.Tool, k.Chars, k.Read, k.ContentID)
+		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; it is kept: %s with id %q reads it]", c.Tool, k.Chars, ReadResultName, k.ID)
 		return s
 	}
 	if n <= stubMin {

@@ -32,7 +32,7 @@ const askPrefix = "ask_"
 
 // synthetic is a tool the engine answers itself.
 type synthetic struct {
-	kind   string // "find", "ask" or "skill"
+	kind   string // "find", "ask", "skill" or "result"
 	server string // for "ask"
 }
 
@@ -206,8 +206,11 @@ func (r *run) searchIndex() (*toolsearch.Index, error) {
 
 // runSynthetic answers find_tools or runs an ask_<server> sub-agent.
 func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthetic, callID string, params map[string]any) (*mcp.CallToolResult, error) {
-	if syn.kind == "skill" {
+	switch syn.kind {
+	case "skill":
 		return r.loadSkill(ctx, params)
+	case "result":
+		return r.readResult(ctx, params)
 	}
 	query, _ := params["query"].(string)
 	if strings.TrimSpace(query) == "" {

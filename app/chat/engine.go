@@ -148,6 +148,10 @@ type Turn struct {
 	// ResultBudgetFor sets a budget in characters per tool
 	// ("server__tool") or server ("server__*"), over the two above.
 	ResultBudgetFor map[string]int
+	// KeepLimit is how many bytes of a capped result are kept for the
+	// model to read on (0: DefaultKeepLimit); the rest is dropped, and the
+	// result's note says so.
+	KeepLimit int
 	// CompactAt is the percent of the context window past which the chat
 	// is summarised (0: DefaultCompactAt); see window.go.
 	CompactAt int
@@ -769,6 +773,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		})
 		done()
 	}
+	stripKept(res) // a server's handle is no handle: the engine writes its own below
 	hc.DurationMs = time.Since(start).Milliseconds()
 	view.DurationMs = hc.DurationMs
 	switch {

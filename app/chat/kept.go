@@ -3,10 +3,11 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -15,38 +16,85 @@ import (
 )
 
 // Capped results. A tool result over its budget reaches the model as its
-// head and a handle; the whole result goes to a ResultStore (the content
-// store's "Chat results" store), where the model reads on or searches it
-// with the content store's own tools. The history keeps the whole result
-// too: the tool card shows all of it and says what the model saw.
+// head and a handle; the whole result (up to the turn's KeepLimit) goes to
+// a ResultStore that keeps it for this chat alone. The model reads on or
+// searches it with read_result, a tool the engine answers itself and binds
+// to the chat: it reaches no other chat's results, no server's tool and
+// nothing a server named. The history keeps the whole result too: the
+// tool card shows all of it and says what the model saw.
+//
+// The handle is the host's own record. A server's result may carry
+// anything in its _meta, MetaKept included: that key is removed from every
+// result a server returns (stripKept) before the engine adds its own, so a
+// handle read back from the history was written by this engine.
 
-// ResultStore keeps whole tool results the model sees only the head of.
-// It must be safe for concurrent use (a step's calls run in parallel).
+// ResultStore keeps whole tool results the model sees only the head of,
+// each chat's apart from every other's. It must be safe for concurrent use
+// (a step's calls run in parallel).
 type ResultStore interface {
 	// Keep stores text, a result of tool in chat chatID, and returns its
-	// handle; an error leaves the result cut with no handle.
+	// handle (ID set); an error leaves the result cut with no handle.
 	Keep(ctx context.Context, chatID, callID, tool, text string) (Kept, error)
+	// Read returns lines from..to (1-based, inclusive; to 0: as many as
+	// one read returns) of chat chatID's kept result id. A result chatID
+	// does not hold is ErrNotKept.
+	Read(ctx context.Context, chatID, id string, from, to int) (KeptLines, error)
+	// Search finds query in chat chatID's kept results (only in result id
+	// when id is set), best first.
+	Search(ctx context.Context, chatID, id, query string) ([]KeptHit, error)
 }
 
-// Kept is the handle of a kept result: what the model calls to read on.
+// ErrNotKept is a kept result the chat does not hold: an id from another
+// chat, a deleted chat or no kept result at all.
+var ErrNotKept = errors.New("this chat holds no kept result with that id")
+
+// KeptLines are lines of a kept result.
+type KeptLines struct {
+	From  int    `json:"fromLine"`
+	To    int    `json:"toLine"`
+	Total int    `json:"totalLines"`
+	Text  string `json:"text"`
+	// More is set when the result goes on after To.
+	More bool `json:"more"`
+}
+
+// KeptHit is one place a search found in a kept result.
+type KeptHit struct {
+	ID      string `json:"id"`
+	From    int    `json:"fromLine"`
+	To      int    `json:"toLine"`
+	Snippet string `json:"snippet"`
+}
+
+// Kept is the handle of a kept result.
 type Kept struct {
-	ContentID string `json:"contentId"`
-	StoreID   string `json:"storeId"`
-	// Read and Search are the exposed names (server__tool) of the tools
-	// that read a range of lines of ContentID and search StoreID.
-	Read   string `json:"read"`
-	Search string `json:"search"`
+	// ID names the result among its chat's kept results: what the model
+	// passes to read_result.
+	ID string `json:"id"`
 	// Lines and Chars are the whole result's size.
 	Lines int `json:"lines"`
 	Chars int `json:"chars"`
 	// Shown is how many of its lines the model saw.
 	Shown int `json:"shown,omitempty"`
+	// Dropped is how many of its characters were not kept: those past the
+	// turn's KeepLimit. read_result reads up to where they start.
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // MetaKept is the _meta key under which a stored result carries its Kept
 // handle, so a reopened chat, the model's later steps and the tool card
-// all know the result was capped and where the rest is.
+// all know the result was capped and where the rest is. Only the engine
+// writes it (see stripKept).
 const MetaKept = "io.switchboard/kept"
+
+// ReadResultName is the tool the model reads and searches its chat's kept
+// results with.
+const ReadResultName = "read_result"
+
+// DefaultKeepLimit is how many bytes of one result are kept by default:
+// enough for any listing or log a model pages through, small enough that
+// keeping and indexing it stays well within memory.
+const DefaultKeepLimit = 4 << 20
 
 // MaxResultSizeHint is the tool _meta key (Claude Code's) by which a
 // server asks hosts to let larger results of the tool through, in
@@ -108,24 +156,32 @@ func sizeHint(t mcp.Tool) int {
 	return 0
 }
 
-// keep caps res for the model when its text is over budget: the whole text
-// goes to the ResultStore and res gets the handle in its _meta. It returns
-// res unchanged when the text fits, there is no store, or the store fails
-// (the model then gets the head with a plain note).
+// keep caps res for the model when its text is over budget: the text
+// (its first KeepLimit bytes), its long lines wrapped so it can be read a
+// page at a time, goes to the ResultStore and res gets the handle in its
+// _meta. It returns res unchanged when the text fits, there is no store,
+// or the store fails (the model then gets the head with a plain note).
 func (r *run) keep(ctx context.Context, callID, tool string, res *mcp.CallToolResult, budget int) {
 	if r.e.opts.Results == nil || res == nil {
 		return
 	}
 	text := resultText(res)
-	if len([]rune(text)) <= budget {
+	if len(text) <= budget { // bytes ≥ runes: it fits
 		return
 	}
-	k, err := r.e.opts.Results.Keep(ctx, r.t.ChatID, callID, tool, text)
-	if err != nil {
+	chars := utf8.RuneCountInString(text)
+	if chars <= budget {
 		return
 	}
-	k.Lines, k.Chars = strings.Count(text, "\n")+1, len([]rune(text))
-	head := truncateHead(text, budget)
+	kept := headBytes(text, r.t.keepLimit())
+	wrapped := wrapLong(kept)
+	k, err := r.e.opts.Results.Keep(ctx, r.t.ChatID, callID, tool, wrapped)
+	if err != nil || k.ID == "" {
+		return
+	}
+	k.Chars, k.Dropped = chars, chars-utf8.RuneCountInString(kept)
+	k.Lines = wrappedLines(text)
+	head, _ := keptHead(text, budget)
 	k.Shown = strings.Count(head, "\n") + 1
 	if res.Meta == nil {
 		res.Meta = &mcp.Meta{}
@@ -136,7 +192,24 @@ func (r *run) keep(ctx context.Context, callID, tool string, res *mcp.CallToolRe
 	res.Meta.AdditionalFields[MetaKept] = k
 }
 
-// keptOf reads the handle a stored result carries.
+// keepLimit is the turn's KeepLimit, else DefaultKeepLimit.
+func (t Turn) keepLimit() int {
+	if t.KeepLimit > 0 {
+		return t.KeepLimit
+	}
+	return DefaultKeepLimit
+}
+
+// stripKept removes MetaKept from a result a server returned: only the
+// engine writes that key. A server's own handle would otherwise be read
+// back as the host's record (KeptOf).
+func stripKept(res *mcp.CallToolResult) {
+	if res != nil && res.Meta != nil {
+		delete(res.Meta.AdditionalFields, MetaKept)
+	}
+}
+
+// KeptOf reads the handle a stored result carries.
 func KeptOf(raw json.RawMessage) (Kept, bool) {
 	var v struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
@@ -145,49 +218,200 @@ func KeptOf(raw json.RawMessage) (Kept, bool) {
 		return Kept{}, false
 	}
 	var k Kept
-	if json.Unmarshal(v.Meta[MetaKept], &k) != nil || k.ContentID == "" {
+	if json.Unmarshal(v.Meta[MetaKept], &k) != nil || k.ID == "" {
 		return Kept{}, false
 	}
 	return k, true
 }
 
+// maxKeptLine is the longest line a kept result holds: longer lines are
+// cut in pieces of this many bytes, so a result that is one huge line
+// (minified JSON, a base64 blob) is read a page at a time like any other
+// and indexed in chunks of normal size.
+const maxKeptLine = 1000
+
+// wrapLong cuts every line of s longer than maxKeptLine bytes into pieces
+// of at most that many (at a rune boundary). It works left to right on
+// each line alone, so the wrapped head of s is the head of wrapped s.
+func wrapLong(s string) string {
+	if !hasLongLine(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/maxKeptLine + 1)
+	for len(s) > 0 {
+		line, rest, found := strings.Cut(s, "\n")
+		for len(line) > maxKeptLine {
+			cut := maxKeptLine
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			b.WriteString(line[:cut])
+			b.WriteByte('\n')
+			line = line[cut:]
+		}
+		b.WriteString(line)
+		if found {
+			b.WriteByte('\n')
+		}
+		s = rest
+	}
+	return b.String()
+}
+
+// wrappedLines is how many lines wrapLong(s) has, without making it.
+func wrappedLines(s string) int {
+	n := 1
+	for len(s) > 0 {
+		line, rest, found := strings.Cut(s, "\n")
+		for len(line) > maxKeptLine {
+			cut := maxKeptLine
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			n++
+			line = line[cut:]
+		}
+		if found {
+			n++
+		}
+		s = rest
+	}
+	return n
+}
+
+func hasLongLine(s string) bool {
+	for len(s) > maxKeptLine {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || i > maxKeptLine {
+			return true
+		}
+		s = s[i+1:]
+	}
+	return false
+}
+
+// headBytes is the first n bytes of s at most, cut at a rune boundary.
+func headBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// keptHead is the head of a kept result the model sees: the head of its
+// wrapped text (wrapping only the part the head can come from), and
+// whether it ends at the end of a line.
+func keptHead(text string, budget int) (head string, whole bool) {
+	w := wrapLong(headBytes(text, budget*utf8.UTFMax+1))
+	head = truncateHead(w, budget)
+	return head, len(head) == len(w) || w[len(head)] == '\n'
+}
+
 // cappedText is a kept result as the model reads it: its head, then where
 // the rest is and how to read it.
 func cappedText(text string, budget int, k Kept) string {
-	head := truncateHead(text, budget)
+	head, whole := keptHead(text, budget)
 	shown := strings.Count(head, "\n") + 1
-	return fmt.Sprintf("%s\n[capped: showing lines 1–%d of %d (%d of %d characters). The whole result is kept: call %s with contentId %q and fromLine %d to read on, or %s with storeId %q and a query to search it.]",
-		head, shown, k.Lines, len([]rune(head)), k.Chars, k.Read, k.ContentID, shown+1, k.Search, k.StoreID)
+	next := shown + 1
+	if !whole {
+		next = shown // the rest of the line the head ends in
+	}
+	note := fmt.Sprintf("%s\n[capped: showing lines 1–%d of %d (%d of %d characters). The result is kept for this chat: call %s with id %q and fromLine %d to read on, or with id %q and a query to search it.",
+		head, shown, k.Lines, utf8.RuneCountInString(head), k.Chars, ReadResultName, k.ID, next, k.ID)
+	if k.Dropped > 0 {
+		note += fmt.Sprintf(" Only its first %d characters are kept; the last %d were dropped (over the limit of what is kept of one result).", k.Chars-k.Dropped, k.Dropped)
+	}
+	return note + "]"
 }
 
-// withKeptTools adds to tools the content store's tools that read the
-// capped results the conversation holds, when the turn does not offer
-// them already (the chat switched them off, or tool search left them
-// out): a handle the model cannot use would be a dead end.
-func (r *run) withKeptTools(tools []provider.Tool) []provider.Tool {
-	need := map[string]bool{}
+// holdsKept reports whether the conversation holds a kept result.
+func (r *run) holdsKept() bool {
 	for _, p := range r.conv.parts {
-		for _, k := range p.kept {
-			need[k.Read], need[k.Search] = true, true
+		if len(p.kept) > 0 {
+			return true
 		}
 	}
-	if len(need) == 0 {
+	return false
+}
+
+// withKeptTools adds read_result to tools when the conversation holds a
+// kept result: a handle the model cannot use would be a dead end. It is the
+// only tool a handle brings, whatever the handle says.
+func (r *run) withKeptTools(tools []provider.Tool) []provider.Tool {
+	if r.e.opts.Results == nil || !r.holdsKept() {
 		return tools
 	}
-	for _, t := range tools {
-		delete(need, t.Name)
+	r.synth[ReadResultName] = synthetic{kind: "result"}
+	r.tools[ReadResultName] = registry.Tool{Name: ReadResultName, Tool: mcp.Tool{Name: ReadResultName}}
+	return append(slices.Clip(tools), provider.Tool{
+		Name: ReadResultName,
+		Description: "Read on in a tool result of this chat that was too long to show whole (its note says \"capped\" and gives its id): " +
+			fmt.Sprintf("pass id and fromLine to read up to %d lines from there, or id and query to find words in it (omit id to search every kept result of this chat).", MaxReadResultLines),
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"the id the capped result's note gives"},` +
+			`"fromLine":{"type":"integer","minimum":1,"description":"first line to read"},"toLine":{"type":"integer","minimum":1,"description":"last line to read"},` +
+			`"query":{"type":"string","description":"words to find instead of reading lines"}}}`),
+	})
+}
+
+// MaxReadResultLines is the most lines one read_result returns.
+const MaxReadResultLines = 200
+
+// readResult answers read_result from the chat's own kept results: lines
+// of one, or the places a query matches.
+func (r *run) readResult(ctx context.Context, params map[string]any) (*mcp.CallToolResult, error) {
+	rs := r.e.opts.Results
+	if rs == nil {
+		return mcp.NewToolResultError("This chat keeps no tool results."), nil
 	}
-	for _, name := range slices.Sorted(maps.Keys(need)) {
-		t, ok := r.every[name]
-		if !ok {
-			continue
-		}
-		schema, err := t.Schema()
+	id, _ := params["id"].(string)
+	if query, _ := params["query"].(string); strings.TrimSpace(query) != "" {
+		hits, err := rs.Search(ctx, r.t.ChatID, id, query)
 		if err != nil {
-			continue
+			return mcp.NewToolResultError(err.Error()), nil
 		}
-		tools = append(tools, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema})
-		r.tools[t.Name] = t
+		if len(hits) == 0 {
+			return mcp.NewToolResultText(fmt.Sprintf("No kept result of this chat matches %q.", query)), nil
+		}
+		var b strings.Builder
+		for _, h := range hits {
+			fmt.Fprintf(&b, "- id %q, lines %d–%d: %s\n", h.ID, h.From, h.To, h.Snippet)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(b.String())}, StructuredContent: map[string]any{"hits": hits}}, nil
 	}
-	return tools
+	if id == "" {
+		return mcp.NewToolResultError(`"id" is required: the id the capped result's note gives (or pass a query to search).`), nil
+	}
+	from, to := intParam(params["fromLine"]), intParam(params["toLine"])
+	if from <= 0 {
+		from = 1
+	}
+	if to <= 0 || to >= from+MaxReadResultLines {
+		to = from + MaxReadResultLines - 1
+	}
+	lines, err := rs.Read(ctx, r.t.ChatID, id, from, to)
+	if errors.Is(err, ErrNotKept) {
+		return mcp.NewToolResultError(fmt.Sprintf("%v: %q. Use an id a capped result of this chat gives.", err, id)), nil
+	}
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	text := lines.Text
+	if lines.More {
+		text += fmt.Sprintf("\n[lines %d–%d of %d; call %s with fromLine %d to read on]", lines.From, lines.To, lines.Total, ReadResultName, lines.To+1)
+	} else {
+		text += fmt.Sprintf("\n[lines %d–%d of %d: the end]", lines.From, lines.To, lines.Total)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}}, nil
+}
+
+// intParam reads a JSON number argument.
+func intParam(v any) int {
+	if f, ok := v.(float64); ok {
+		return int(f)
+	}
+	return 0
 }

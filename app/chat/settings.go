@@ -55,6 +55,9 @@ type Settings struct {
 	// ResultBudgets set that budget in characters per tool
 	// ("server__tool") or server ("server__*").
 	ResultBudgets map[string]int `json:"resultBudgets,omitempty"`
+	// KeepMB is how many megabytes of one capped result are kept for the
+	// model to read on (0: DefaultKeepLimit); the rest is dropped.
+	KeepMB int `json:"keepMB,omitempty"`
 	// Local is the model on this computer (the provider of kind KindLocal).
 	Local LocalSettings `json:"local,omitzero"`
 }

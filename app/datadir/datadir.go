@@ -69,6 +69,12 @@ func (d Dir) History() string { return filepath.Join(string(d), "history.db") }
 // Stores holds one bleve index per content store.
 func (d Dir) Stores() string { return filepath.Join(string(d), "stores") }
 
+// Results holds the capped tool results chats keep for their model to
+// read on, one content store per chat. No built-in server opens it, so
+// 'switchboard serve' and 'switchboard builtin content-store' cannot offer
+// them; only the chat's own read_result reaches a chat's results.
+func (d Dir) Results() string { return filepath.Join(string(d), "results") }
+
 // Logs holds one size-capped stderr log per server.
 func (d Dir) Logs() string { return filepath.Join(string(d), "logs") }
 

@@ -55,6 +55,7 @@ func (s *Servers) StartBuiltins() {
 	ctx, cancel := context.WithTimeout(h.ctx, BuiltinStartTimeout)
 	defer cancel()
 	h.mgr.WaitSettled(ctx)
+	h.dropLegacyResults(ctx)
 }
 
 // BuiltinStartTimeout bounds how long StartBuiltins waits for the built-ins.

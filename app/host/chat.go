@@ -3,6 +3,7 @@ package host
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -24,7 +25,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(re
 	t := chat.Turn{
 		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
 		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, SearchShare: s.ToolSearchShare, Pinned: s.Pinned,
-		CompactAt: s.CompactAt, ResultShare: s.ResultShare, ResultBudgetFor: s.ResultBudgets,
+		CompactAt: s.CompactAt, ResultShare: s.ResultShare, ResultBudgetFor: s.ResultBudgets, KeepLimit: s.KeepMB << 20,
 	}
 	if agent == nil {
 		return t
@@ -168,5 +169,18 @@ func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
 // terminal, or chat.ApproveAll for --yes).
 func (c *Chats) Engine(hist chat.History, approver chat.Approver) *chat.Engine {
 	h := c.h
-	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: &chatResults{h: h}})
+	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: h.results})
+}
+
+// Delete deletes chat id: first the tool results it kept (so none outlive
+// it), then the chat with its messages from hist. Results that cannot be
+// deleted (another Switchboard process holds the chat's store) leave the
+// chat in place, with an error saying so.
+func (c *Chats) Delete(ctx context.Context, hist interface {
+	DeleteChat(ctx context.Context, id string) error
+}, id string) error {
+	if err := c.h.results.forget(ctx, id); err != nil {
+		return fmt.Errorf("%w; close the chat in the other Switchboard window or command and delete it again", err)
+	}
+	return hist.DeleteChat(ctx, id)
 }

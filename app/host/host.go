@@ -93,6 +93,8 @@ type Host struct {
 	builtinsOn bool
 	// running is the configured servers last applied (without built-ins).
 	running []mcpmanager.ServerConfig
+	// results are the capped tool results chats keep, per chat.
+	results *chatResults
 	// calls are the tool calls running outside a chat turn, per server:
 	// a server may ask for the model during them (sampling.go).
 	calls serverCalls
@@ -109,7 +111,7 @@ type Host struct {
 // Open returns the host of opts.Dir. No server starts until StartBuiltins
 // and Load (or Run) are called.
 func Open(opts Options) *Host {
-	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor()}
+	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor(), results: &chatResults{root: opts.Dir.Results()}}
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
@@ -146,7 +148,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = cmp.Or(h.Apps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx)) // the built-ins' release closes the workspace
+		h.closeErr = cmp.Or(h.Apps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.results.close()) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }

@@ -184,7 +184,7 @@ func hasRole(evs []chat.Event, role string) bool {
 }
 
 // TestModelReadsACappedResultOnByItsHandle: the model reads the rest of a
-// capped result from the content store with the handle it was given, and
+// capped result with read_result and the handle it was given, and
 // gets the lines that follow what it saw.
 func TestModelReadsACappedResultOnByItsHandle(t *testing.T) {
 	lc := newLongChat(t)
@@ -216,15 +216,15 @@ func TestModelReadsACappedResultOnByItsHandle(t *testing.T) {
 		t.Fatalf("%v in %q", err, tool[i:])
 	}
 	rest := tool[i:]
-	if _, err := fmt.Sscanf(rest[strings.Index(rest, "call ")+5:], "%s with contentId %q and fromLine %d", &read, &id, &from); err != nil {
+	if _, err := fmt.Sscanf(rest[strings.Index(rest, "call ")+5:], "%s with id %q and fromLine %d", &read, &id, &from); err != nil {
 		t.Fatalf("no handle in %q: %v", rest, err)
 	}
-	if strings.Contains(tool, fmt.Sprintf("line %03d:", shown+1)) || from != shown+1 || read != "content-store__readContent" {
+	if strings.Contains(tool, fmt.Sprintf("line %03d:", shown+1)) || from != shown+1 || read != chat.ReadResultName {
 		t.Fatalf("saw %d of %d lines, told to read %s from %d", shown, total, read, from)
 	}
 
 	lc.llm.Enqueue(
-		providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: read, Arguments: fmt.Sprintf(`{"contentId":%q,"fromLine":%d,"toLine":%d}`, id, from, from+4)}}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: read, Arguments: fmt.Sprintf(`{"id":%q,"fromLine":%d,"toLine":%d}`, id, from, from+4)}}},
 		providertest.Reply{Text: "Now I have the rest."},
 	)
 	res := lc.send(t, "read on")

@@ -10,16 +10,24 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
+// MaxKeepMB is the most of one capped result Settings lets a chat keep:
+// keeping (and indexing) costs memory in proportion (bench: a 10 MB
+// result's row in BENCHMARKS.md).
+const MaxKeepMB = 64
+
 // SetLongChats saves how long chats stay within the model's window
 // (Settings → Chat → Long chats): compactAt percent of the window past
 // which earlier messages are summarised (10–95), resultShare percent one
-// tool result may take (1–50), budgets per tool or server
+// tool result may take (1–50), keepMB megabytes of a capped result kept
+// for the model to read on (1–MaxKeepMB), budgets per tool or server
 // ("server__tool=chars" or "server__*=chars") and context windows per
 // model ("provider/model=tokens"), one per line; blank lines are skipped.
 // A bad line is refused with its number and what to write; nothing is
 // saved then.
-func (st *Settings) SetLongChats(compactAt, resultShare int, budgets, windows []string) error {
+func (st *Settings) SetLongChats(compactAt, resultShare, keepMB int, budgets, windows []string) error {
 	switch {
+	case keepMB < 1 || keepMB > MaxKeepMB:
+		return fmt.Errorf("keep %d MB of a long tool result: choose 1 to %d MB", keepMB, MaxKeepMB)
 	case compactAt < 10 || compactAt > 95:
 		return fmt.Errorf("summarise at %d%%: choose 10 to 95 percent of the context window", compactAt)
 	case resultShare < 1 || resultShare > 50:
@@ -65,6 +73,10 @@ func (st *Settings) SetLongChats(compactAt, resultShare int, budgets, windows []
 		}
 		if resultShare == chat.DefaultResultShare {
 			c.ResultShare = 0
+		}
+		c.KeepMB = keepMB
+		if keepMB == chat.DefaultKeepLimit>>20 {
+			c.KeepMB = 0
 		}
 		c.ResultBudgets = perTool
 		if len(perTool) == 0 {

@@ -2,138 +2,201 @@ package host
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// ResultsStoreName is the content store the whole of capped tool results
-// go to; the model reads them from it by contentId.
-const ResultsStoreName = "Chat results"
-
-// chatResults keeps capped tool results in the built-in content store, by
-// its own MCP tools (the same ones the model then reads them with), so a
-// result is searchable like everything else the store holds.
+// chatResults keeps capped tool results for the chat they belong to: one
+// content store per chat in <data dir>/results, which the host opens itself
+// (the content store's own code, not its MCP server). No built-in server
+// opens that folder, so no model's content-store__* tool, no client of
+// 'switchboard serve' and no 'switchboard builtin content-store' reaches a
+// kept result; the chat's read_result reaches its own chat's only.
 type chatResults struct {
-	h *Host
+	root string
 
-	mu      sync.Mutex
-	storeID string
+	mu     sync.Mutex
+	stores *contentstore.Stores // opened on first use
+	closed bool
 }
 
 var _ chat.ResultStore = (*chatResults)(nil)
 
-// Content store tools, by their MCP names.
-const (
-	csList   = "listStores"
-	csCreate = "createStore"
-	csAdd    = "addContent"
-	csRead   = "readContent"
-	csSearch = "search"
-)
+// ErrResultsClosed is a kept result asked for after the host closed.
+var ErrResultsClosed = errors.New("the chat results are closed (the app is quitting)")
 
-// Keep adds text to the "Chat results" store (made on first use) and
+// open returns the stores, opening them on first use.
+func (c *chatResults) open() (*contentstore.Stores, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, ErrResultsClosed
+	}
+	if c.stores == nil {
+		s, err := contentstore.Open(contentstore.Options{Root: c.root})
+		if err != nil {
+			return nil, fmt.Errorf("chat results: %w", err)
+		}
+		c.stores = s
+	}
+	return c.stores, nil
+}
+
+// close closes the stores; later calls fail with ErrResultsClosed.
+func (c *chatResults) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.stores == nil {
+		return nil
+	}
+	return c.stores.Close()
+}
+
+// storeOf is the id of chat chatID's results store: a hash, so any chat
+// id makes a valid store id and no chat id names another chat's store.
+func storeOf(chatID string) string {
+	sum := sha256.Sum256([]byte(chatID))
+	return "chat-" + hex.EncodeToString(sum[:10])
+}
+
+// Keep adds text to the chat's results store (made on first use) and
 // returns its handle.
 func (c *chatResults) Keep(ctx context.Context, chatID, callID, tool, text string) (chat.Kept, error) {
-	id, err := c.store(ctx)
+	s, err := c.open()
 	if err != nil {
 		return chat.Kept{}, err
 	}
-	var added struct {
-		StoreID  string `json:"storeId"`
-		Contents []struct {
-			ID string `json:"contentId"`
-		} `json:"contents"`
-	}
-	title := fmt.Sprintf("Result of %s (chat %s, call %s)", tool, chatID, callID)
-	add := map[string]any{"storeId": id, "text": text, "title": title, "format": "txt"}
-	if err := c.call(ctx, csAdd, add, &added); err != nil {
-		// The user may have deleted the store: make it again, once.
-		c.mu.Lock()
-		c.storeID = ""
-		c.mu.Unlock()
-		if add["storeId"], err = c.store(ctx); err != nil {
-			return chat.Kept{}, err
+	id := storeOf(chatID)
+	in := contentstore.Input{Text: text, Title: fmt.Sprintf("Result of %s (call %s)", tool, callID)}
+	res, err := s.Add(ctx, id, in)
+	if errors.Is(err, contentstore.ErrUnknownStore) {
+		// The name is the id (a slug of itself): Create makes exactly it.
+		_, cerr := s.Create(ctx, id, "Tool results of chat "+chatID+" kept for its model to read on.", "")
+		if cerr != nil && !errors.Is(cerr, contentstore.ErrStoreExists) { // a parallel call made it
+			return chat.Kept{}, cerr
 		}
-		if err := c.call(ctx, csAdd, add, &added); err != nil {
-			return chat.Kept{}, err
-		}
+		res, err = s.Add(ctx, id, in)
 	}
-	if len(added.Contents) == 0 {
-		return chat.Kept{}, errors.New("the content store added nothing")
-	}
-	return chat.Kept{
-		ContentID: added.Contents[0].ID, StoreID: id,
-		Read:   builtin.ContentStore + registry.Separator + csRead,
-		Search: builtin.ContentStore + registry.Separator + csSearch,
-	}, nil
-}
-
-// store is the results store's id, made when it does not exist.
-func (c *chatResults) store(ctx context.Context) (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.storeID != "" {
-		return c.storeID, nil
-	}
-	var list struct {
-		Stores []struct {
-			ID   string `json:"id"`
-			Name string `json:"name"`
-		} `json:"stores"`
-	}
-	if err := c.call(ctx, csList, map[string]any{}, &list); err != nil {
-		return "", err
-	}
-	for _, s := range list.Stores {
-		if s.Name == ResultsStoreName {
-			c.storeID = s.ID
-			return s.ID, nil
-		}
-	}
-	var made struct {
-		ID string `json:"id"`
-	}
-	if err := c.call(ctx, csCreate, map[string]any{"name": ResultsStoreName,
-		"description": "The whole of tool results that were too long for a chat's model. The model saw their first lines and reads on by contentId."}, &made); err != nil {
-		return "", err
-	}
-	c.storeID = made.ID
-	return made.ID, nil
-}
-
-// call runs one content store tool and decodes its structured result.
-func (c *chatResults) call(ctx context.Context, tool string, args map[string]any, out any) error {
-	res, err := c.h.registry().Call(ctx, builtin.ContentStore, tool, args, registry.CallOptions{})
 	if err != nil {
-		return fmt.Errorf("content store %s: %w", tool, err)
+		return chat.Kept{}, err
 	}
-	if res.IsError {
-		return fmt.Errorf("content store %s: %s", tool, firstText(res))
+	if len(res.Contents) == 0 {
+		return chat.Kept{}, errors.New("the chat's results store added nothing")
 	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil || res.StructuredContent == nil {
-		raw = []byte(firstText(res))
+	return chat.Kept{ID: res.Contents[0].ID}, nil
+}
+
+// Read reads lines of a result kept for chatID; an id of another chat's
+// store is not read, whatever it names.
+func (c *chatResults) Read(ctx context.Context, chatID, id string, from, to int) (chat.KeptLines, error) {
+	if !strings.HasPrefix(id, storeOf(chatID)+":") {
+		return chat.KeptLines{}, chat.ErrNotKept
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("content store %s: unexpected result: %w", tool, err)
+	s, err := c.open()
+	if err != nil {
+		return chat.KeptLines{}, err
+	}
+	ex, err := s.Read(ctx, id, from, to)
+	if errors.Is(err, contentstore.ErrUnknownContent) {
+		return chat.KeptLines{}, chat.ErrNotKept
+	}
+	if err != nil {
+		return chat.KeptLines{}, err
+	}
+	return chat.KeptLines{From: ex.FromLine, To: ex.ToLine, Total: ex.TotalLines, Text: ex.Text, More: ex.More}, nil
+}
+
+// Search searches the results kept for chatID (id alone when set).
+func (c *chatResults) Search(ctx context.Context, chatID, id, query string) ([]chat.KeptHit, error) {
+	sid := storeOf(chatID)
+	q := contentstore.Query{StoreID: sid, Text: query}
+	if id != "" {
+		if !strings.HasPrefix(id, sid+":") {
+			return nil, chat.ErrNotKept
+		}
+		q.Filters = map[string]string{"contentId": id}
+	}
+	s, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Search(ctx, q)
+	if errors.Is(err, contentstore.ErrUnknownStore) {
+		return nil, nil // nothing kept yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]chat.KeptHit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, chat.KeptHit{ID: h.ContentID, From: h.FromLine, To: h.ToLine, Snippet: h.Snippet})
+	}
+	return hits, nil
+}
+
+// forget deletes every result kept for chatID, with the content store's
+// own DeleteStore. A chat that kept none is no error.
+func (c *chatResults) forget(ctx context.Context, chatID string) error {
+	s, err := c.open()
+	if err != nil {
+		return err
+	}
+	if err := s.DeleteStore(ctx, storeOf(chatID)); err != nil && !errors.Is(err, contentstore.ErrUnknownStore) {
+		return fmt.Errorf("delete the chat's kept tool results: %w", err)
 	}
 	return nil
 }
 
-// firstText is the first text content of res.
-func firstText(res *mcp.CallToolResult) string {
-	for _, c := range res.Content {
-		if t, ok := c.(mcp.TextContent); ok {
-			return t.Text
+// The store every chat's capped results went to before each chat had its
+// own: in the content store built-in, so every chat's model, every client
+// of 'switchboard serve' and 'switchboard builtin content-store' could
+// read all of them. Its id, and its name and description as the app made
+// it (a store the user made is never taken for it).
+const (
+	legacyResultsID          = "chat-results"
+	legacyResultsName        = "Chat results"
+	legacyResultsDescription = "The whole of tool results that were too long for a chat's model. The model saw their first lines and reads on by contentId."
+)
+
+// dropLegacyResults deletes that store, with the built-in's own
+// deleteStore, once the built-ins run. What it held is in the history
+// too (the tool cards show it); only handles that no longer read pointed
+// to it. A store another process holds is left for the next start.
+func (h *Host) dropLegacyResults(ctx context.Context) {
+	b, err := os.ReadFile(filepath.Join(h.dir.Stores(), legacyResultsID, "store.json"))
+	if err != nil {
+		return
+	}
+	var in struct{ Name, Description string }
+	if json.Unmarshal(b, &in) != nil || in.Name != legacyResultsName || in.Description != legacyResultsDescription {
+		return
+	}
+	res, err := h.registry().Call(ctx, builtin.ContentStore, "deleteStore", map[string]any{"storeId": legacyResultsID}, registry.CallOptions{})
+	if err == nil && res.IsError {
+		err = errors.New("the content store refused to delete it")
+		if len(res.Content) > 0 {
+			if t, ok := res.Content[0].(mcp.TextContent); ok {
+				err = errors.New(t.Text)
+			}
 		}
 	}
-	return ""
+	if err != nil {
+		slog.Warn("content store: the shared store of earlier versions is left for the next start", "store", legacyResultsName, "err", err)
+	}
 }

@@ -188,6 +188,7 @@ export namespace app {
 	    sampling: chat.SamplingSettings;
 	    compactAt: number;
 	    resultShare: number;
+	    keepMB: number;
 	    resultBudgets: string[];
 	    contextWindows: string[];
 	}
@@ -718,13 +719,11 @@ export namespace chat {
 	    calibrated?: boolean;
 	}
 	export interface Kept {
-	    contentId: string;
-	    storeId: string;
-	    read: string;
-	    search: string;
+	    id: string;
 	    lines: number;
 	    chars: number;
 	    shown?: number;
+	    dropped?: number;
 	}
 	export interface OfferedTool {
 	    name: string;

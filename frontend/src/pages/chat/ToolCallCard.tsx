@@ -43,8 +43,11 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       </button>
       {call.capped && (
         <p className="small muted capped-note" data-testid="capped-note">
-          The model saw lines 1–{call.capped.shown} of {call.capped.lines} ({call.capped.chars.toLocaleString()} characters); the whole result is
-          kept in the content store's "Chat results", where the model can read on or search it. Below is all of it.
+          The model saw lines 1–{call.capped.shown} of {call.capped.lines} ({call.capped.chars.toLocaleString()} characters);{' '}
+          {call.capped.dropped
+            ? <>this chat keeps the first {(call.capped.chars - call.capped.dropped).toLocaleString()} characters for the model to read on or search, and dropped the last {call.capped.dropped.toLocaleString()} (Settings → Chat → Long chats: Keep at most).</>
+            : <>the whole result is kept with this chat, where the model can read on or search it.</>}{' '}
+          Below is all of it.
         </p>
       )}
       <TaskStatus call={call} server={server} />

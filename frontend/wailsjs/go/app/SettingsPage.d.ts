@@ -48,7 +48,7 @@ export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
 
 export function SetLocalModelRun(arg1:number,arg2:number):Promise<void>;
 
-export function SetLongChats(arg1:number,arg2:number,arg3:Array<string>,arg4:Array<string>):Promise<void>;
+export function SetLongChats(arg1:number,arg2:number,arg3:number,arg4:Array<string>,arg5:Array<string>):Promise<void>;
 
 export function SetModelDownloadURL(arg1:string):Promise<void>;
 

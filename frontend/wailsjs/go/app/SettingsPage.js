@@ -90,8 +90,8 @@ export function SetLocalModelRun(arg1, arg2) {
   return window['go']['app']['SettingsPage']['SetLocalModelRun'](arg1, arg2);
 }
 
-export function SetLongChats(arg1, arg2, arg3, arg4) {
-  return window['go']['app']['SettingsPage']['SetLongChats'](arg1, arg2, arg3, arg4);
+export function SetLongChats(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['app']['SettingsPage']['SetLongChats'](arg1, arg2, arg3, arg4, arg5);
 }
 
 export function SetModelDownloadURL(arg1) {
