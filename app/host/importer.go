@@ -201,14 +201,15 @@ func withInputs(s config.Server, values map[string]string, passwords map[string]
 		name := secrets.ServerName(s.ID, "input."+id)
 		fields := strings.Join(inputFields(s, id), ", ")
 		v, ok := values[id]
-		switch {
-		case !ok:
-			moves = append(moves, secrets.MoveOf(s.Name, fields, name, ""))
-			continue
-		case v == "":
+		if ok && v == "" {
 			continue // left empty: nothing to keep
 		}
-		moves = append(moves, secrets.MoveOf(s.Name, fields, name, v))
+		m := secrets.MoveOf(s.Name, fields, name, v)
+		m.Input = id
+		moves = append(moves, m)
+		if !ok {
+			continue // a preview: the value is typed later
+		}
 		vals[id] = "${secret:" + name + "}"
 	}
 	if !substitute {

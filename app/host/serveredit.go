@@ -363,6 +363,6 @@ func detected(s config.Server, values map[string]string, plaintext map[string]bo
 // LooksSecret reports whether a value under that env variable (header:
 // header) name should go to the keyring: the rule an import and
 // 'servers add' follow, for the form to propose it.
-func LooksSecret(name, value string, header bool) bool {
+func (s *Servers) LooksSecret(name, value string, header bool) bool {
 	return secrets.LooksSecret(name, value, header)
 }

@@ -15,7 +15,10 @@ type Move struct {
 	Field  string `json:"field"` // env.GITHUB_TOKEN, headers.Authorization, oauth.clientSecret
 	Name   string `json:"name"`  // keyring name: server.<id>.<field> (see ServerName)
 	Masked string `json:"masked"`
-	value  string
+	// Input is the VS Code password input whose value this is: it always
+	// goes to the keyring (no opt-out), into every field that uses it.
+	Input string `json:"input,omitempty"`
+	value string
 }
 
 // MoveOf is a move of value from server's field to the keyring entry name.
