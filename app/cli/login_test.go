@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 )

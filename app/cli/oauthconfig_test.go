@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-
 )
 
 // A remote server's "oauth" entry (a client registered by hand, for
