@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -291,7 +292,33 @@ func TestWindowFollowsTheCLI(t *testing.T) {
 }
 
 // sameIDs is config.json with its random ids (server ids, the keyring
-// scope) made equal: each data dir makes its own, by design.
-func sameIDs(b []byte) []byte { return randomID.ReplaceAll(b, []byte("ID")) }
+// scope) named by their first appearance, and its lines sorted (the index
+// of secrets is sorted by name, so by id): each data dir makes its own ids,
+// by design, and the rest must be the same.
+func sameIDs(b []byte) []byte {
+	seen := map[string]string{}
+	b = randomID.ReplaceAllFunc(b, func(id []byte) []byte {
+		if _, ok := seen[string(id)]; !ok {
+			seen[string(id)] = fmt.Sprintf("ID%d", len(seen))
+		}
+		return []byte(seen[string(id)])
+	})
+	lines := strings.Split(string(b), "\n")
+	slices.Sort(lines)
+	return []byte(strings.Join(lines, "\n"))
+}
 
 var randomID = regexp.MustCompile(`\b[0-9a-f]{12}\b`)
+
+// keyringIn reads name from the keyring as dir's host does, in its scope.
+func keyringIn(t *testing.T, dir datadir.Dir, name string) string {
+	t.Helper()
+	cfg, err := config.Load(dir.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := secrets.NewStore()
+	st.SetScope(secrets.ScopeOf(cfg.Settings))
+	v, _ := st.Get(name)
+	return v
+}
