@@ -93,13 +93,13 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "one ready again", func() bool { return state(a, "one") == string(supervisor.Ready) })
-	if err := a.ServersPage.RemoveServer("two"); err != nil {
+	if err := a.ServersPage.RemoveServer("two", true); err != nil {
 		t.Fatal(err)
 	}
 	if state(a, "two") != "" {
 		t.Error("removed server still listed")
 	}
-	if err := a.ServersPage.RemoveServer("nope"); err == nil {
+	if err := a.ServersPage.RemoveServer("nope", true); err == nil {
 		t.Error("removing an unknown server should fail")
 	}
 	_ = fmt.Sprint

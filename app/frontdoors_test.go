@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -82,11 +84,47 @@ func TestFrontDoorsAgree(t *testing.T) {
 			terminal(t, cdir, "", "servers", "import", file)
 			w, _ := os.ReadFile(wdir.Config())
 			c, _ := os.ReadFile(cdir.Config())
-			if !bytes.Equal(w, c) {
+			if !bytes.Equal(sameIDs(w), sameIDs(c)) {
 				t.Fatalf("config.json differs:\nwindow:\n%s\ncli:\n%s", w, c)
 			}
 			if bytes.Contains(w, []byte("ghp_0123")) || !bytes.Contains(w, []byte("${secret:")) {
 				t.Fatalf("the token did not move to the keyring:\n%s", w)
+			}
+		}},
+		{"a VS Code password input goes to the keyring through either door", func(t *testing.T) {
+			const token = "docs-password-0123456789"
+			const vscode = `{
+  "inputs": [{"type": "promptString", "id": "docs-token", "description": "Docs token", "password": true}],
+  "servers": {"docs": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer ${input:docs-token}"}}}
+}`
+			file := filepath.Join(t.TempDir(), "mcp.json")
+			if err := os.WriteFile(file, []byte(vscode), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a, wdir := window(t)
+			cdir := datadir.Dir(t.TempDir())
+			// Something before, so each save keeps a previous version as .bak.
+			if err := a.ServersPage.AddServerFromTemplate("filesystem", "files", map[string]string{"path": t.TempDir()}); err != nil {
+				t.Fatal(err)
+			}
+			terminal(t, cdir, "", "servers", "add", "files", "--template", "filesystem", "--param", "path="+t.TempDir())
+			preview, err := a.ServersPage.PreviewImport("mcp.json", vscode, nil)
+			if err != nil || len(preview.Items) != 1 || len(preview.Items[0].Secrets) != 1 || preview.Items[0].Secrets[0].Field != "headers.Authorization" || preview.Items[0].Secrets[0].Input != "docs-token" {
+				t.Fatalf("the preview does not say where the password goes: %+v, %v", preview, err)
+			}
+			if n, err := a.ServersPage.ApplyImport("mcp.json", vscode, nil, map[string]string{"docs-token": token}, nil, false); err != nil || n != 1 {
+				t.Fatalf("window import: %d, %v", n, err)
+			}
+			terminal(t, cdir, token+"\n", "servers", "import", file, "--set", "docs-token=-")
+			for door, dir := range map[string]datadir.Dir{"window": wdir, "cli": cdir} {
+				cur, _ := os.ReadFile(dir.Config())
+				bak, _ := os.ReadFile(dir.Config() + ".bak")
+				if bytes.Contains(cur, []byte(token)) || bytes.Contains(bak, []byte(token)) || !bytes.Contains(cur, []byte(`"Bearer ${secret:server.`)) {
+					t.Fatalf("%s: config.json:\n%s\nconfig.json.bak:\n%s", door, cur, bak)
+				}
+			}
+			if list := terminal(t, wdir, "", "secrets", "list"); !strings.Contains(list, "docs") {
+				t.Fatalf("secrets list does not show the password input:\n%s", list)
 			}
 		}},
 		{"tools call uses the workspace folder chosen in settings", func(t *testing.T) {
@@ -251,4 +289,40 @@ func TestWindowFollowsTheCLI(t *testing.T) {
 	if s, ok := cfg.Lookup("from-cli"); !ok || !s.Disabled {
 		t.Fatalf("the window's edit lost or ignored the CLI's server: %+v", cfg.Servers)
 	}
+}
+
+// sameIDs is config.json with its random ids (server ids, the keyring
+// scope) named by their first appearance, and its lines sorted (the index
+// of secrets is sorted by name, so by id; commas go, as the last of a list
+// has none): each data dir makes its own ids,
+// by design, and the rest must be the same.
+func sameIDs(b []byte) []byte {
+	seen := map[string]string{}
+	b = randomID.ReplaceAllFunc(b, func(id []byte) []byte {
+		if _, ok := seen[string(id)]; !ok {
+			seen[string(id)] = fmt.Sprintf("ID%d", len(seen))
+		}
+		return []byte(seen[string(id)])
+	})
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, ",") // the last of a list has none
+	}
+	slices.Sort(lines)
+	return []byte(strings.Join(lines, "\n"))
+}
+
+var randomID = regexp.MustCompile(`\b[0-9a-f]{12}\b`)
+
+// keyringIn reads name from the keyring as dir's host does, in its scope.
+func keyringIn(t *testing.T, dir datadir.Dir, name string) string {
+	t.Helper()
+	cfg, err := config.Load(dir.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := secrets.NewStore()
+	st.SetScope(secrets.ScopeOf(cfg.Settings))
+	v, _ := st.Get(name)
+	return v
 }

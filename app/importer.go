@@ -38,6 +38,8 @@ type SecretMove struct {
 	Field  string `json:"field"` // env.VAR or headers.Name
 	Name   string `json:"name"`  // keyring name
 	Masked string `json:"masked"`
+	// Input is the VS Code password input whose value this is (no opt-out).
+	Input string `json:"input"`
 }
 
 // InputView is a VS Code ${input:id} the user must fill in.
@@ -123,7 +125,7 @@ func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (Impo
 		v.Secrets = []SecretMove{}
 		for _, m := range res.Moves {
 			if m.Server == it.Name {
-				v.Secrets = append(v.Secrets, SecretMove{Key: m.Key(), Field: m.Field, Name: m.Name, Masked: m.Masked})
+				v.Secrets = append(v.Secrets, SecretMove{Key: m.Key(), Field: m.Field, Name: m.Name, Masked: m.Masked, Input: m.Input})
 			}
 		}
 		// The preview must not show a secret the user kept in plaintext either.

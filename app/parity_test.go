@@ -171,16 +171,14 @@ func parityLogin(t *testing.T) {
 			if err != nil {
 				t.Fatalf("window LoginServer: %v", err)
 			}
-			raw, _ := keyring.Get(secrets.Service, oauth.KeyFor("locked"))
-			return result{v.State, v.ToolCount}, srv, raw
+			return result{v.State, v.ToolCount}, srv, keyringIn(t, dir, oauth.KeyFor("locked"))
 		}
 		out := terminal(t, dir, "", "servers", "login", "locked", "--json")
 		var r result
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("servers login --json: %v\n%s", err, out)
 		}
-		raw, _ := keyring.Get(secrets.Service, oauth.KeyFor("locked"))
-		return r, srv, raw
+		return r, srv, keyringIn(t, dir, oauth.KeyFor("locked"))
 	}
 	w, wsrv, wkept := login("window")
 	c, csrv, ckept := login("cli")

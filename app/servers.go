@@ -340,9 +340,39 @@ func (a *ServersPage) SetServerEnabled(name string, enabled bool) error {
 	return a.h.Servers.SetEnabled(name, enabled)
 }
 
-// RemoveServer deletes a server from the config (the UI confirms first).
-func (a *ServersPage) RemoveServer(name string) error {
-	return a.h.Servers.Remove(name)
+// RemoveServer deletes a server from the config (the UI confirms first);
+// with deleteSecrets its keyring entries go too (ServerSecrets lists them).
+func (a *ServersPage) RemoveServer(name string, deleteSecrets bool) error {
+	return a.h.Servers.RemoveWith(name, deleteSecrets)
+}
+
+// ServerSecrets lists the keyring entries removing the server would
+// delete, for the remove confirmation's checkbox.
+func (a *ServersPage) ServerSecrets(name string) ([]string, error) {
+	names, err := a.h.Servers.SecretsOf(name)
+	if names == nil {
+		names = []string{}
+	}
+	return names, err
+}
+
+// RefusedSecrets lists the ${secret:NAME} references of a server that are
+// refused at start until granted (they came with an import, a registry
+// entry or a bundle and are not its own).
+func (a *ServersPage) RefusedSecrets(name string) ([]string, error) {
+	return a.h.Servers.Refused(name)
+}
+
+// GrantSecret lets a server use a keyring entry that is not its own.
+func (a *ServersPage) GrantSecret(name, server string) error {
+	return a.h.Secrets.Grant(name, server)
+}
+
+// LooksSecret says whether an env variable's (header: a header's) value
+// looks like a credential, by the rule an import follows, so the form can
+// propose the keyring.
+func (a *ServersPage) LooksSecret(name, value string, header bool) bool {
+	return a.h.Servers.LooksSecret(name, value, header)
 }
 
 // ServerLog returns the last lines a server wrote to stderr, for the live

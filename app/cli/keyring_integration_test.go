@@ -11,6 +11,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
@@ -73,11 +74,17 @@ func secretServiceScenario(t *testing.T) {
 			t.Fatalf("config.json holds a secret in plaintext:\n%s", disk)
 		}
 	}
-	if !strings.Contains(string(disk), "${secret:github_GITHUB_PERSONAL_ACCESS_TOKEN}") || !strings.Contains(string(disk), "${secret:remote_Authorization}") {
+	ghName, authName := ownName(t, data, "github", "env.GITHUB_PERSONAL_ACCESS_TOKEN"), ownName(t, data, "remote", "headers.Authorization")
+	if !strings.Contains(string(disk), "${secret:"+ghName+"}") || !strings.Contains(string(disk), "${secret:"+authName+"}") {
 		t.Fatalf("config.json lacks the references:\n%s", disk)
 	}
-	for name, want := range map[string]string{"github_GITHUB_PERSONAL_ACCESS_TOKEN": token, "remote_Authorization": auth} {
-		if got, err := keyring.Get(secrets.Service, name); err != nil || got != want {
+	cfg, err := config.Load(filepath.Join(data, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope := secrets.ScopeOf(cfg.Settings) // the entries are this data dir's own
+	for name, want := range map[string]string{ghName: token, authName: auth} {
+		if got, err := keyring.Get(secrets.Service, scope+"/"+name); err != nil || got != want {
 			t.Fatalf("keyring %s = %q, %v", name, got, err)
 		}
 	}
@@ -102,7 +109,7 @@ func secretServiceScenario(t *testing.T) {
 	if log, _ := os.ReadFile(filepath.Join(data, "logs", "github.log")); !strings.Contains(string(log), "GITHUB_PERSONAL_ACCESS_TOKEN=••••6789") {
 		t.Errorf("log should show the leaked value masked:\n%s", log)
 	}
-	if code, out, _ := runIn(t, data, "secrets", "list"); code != 0 || !strings.Contains(out, "github_GITHUB_PERSONAL_ACCESS_TOKEN  ••••6789  github") {
+	if code, out, _ := runIn(t, data, "secrets", "list"); code != 0 || !strings.Contains(out, ghName+"  ••••6789  github") {
 		t.Errorf("secrets list:\n%s", out)
 	}
 }

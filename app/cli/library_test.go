@@ -71,7 +71,7 @@ func TestServersFromTemplateAndProfiles(t *testing.T) {
 	}
 	cfgPath := datadir.Dir(data).Config()
 	raw, _ := os.ReadFile(cfgPath)
-	if strings.Contains(string(raw), "ghp_secret123") || !strings.Contains(string(raw), "${secret:gh.token}") || !strings.Contains(string(raw), "/srv/docs") {
+	if strings.Contains(string(raw), "ghp_secret123") || !strings.Contains(string(raw), "${secret:"+ownName(t, data, "gh", "token")+"}") || !strings.Contains(string(raw), "/srv/docs") {
 		t.Fatalf("config after templates:\n%s", raw)
 	}
 

@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zalando/go-keyring"
-
-	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 )
@@ -30,7 +27,7 @@ func TestServersLogin(t *testing.T) {
 		t.Errorf("the login link is not offered: %q", errOut)
 	}
 	// The token is in the keyring (the mock keyring of TestMain) ...
-	raw, err := keyring.Get(secrets.Service, oauth.KeyFor("locked"))
+	raw, err := keyringOf(t, data, oauth.KeyFor("locked"))
 	if err != nil || srv.Token() == "" || !strings.Contains(raw, srv.Token()) {
 		t.Fatalf("keyring holds %q (%v), want the token %q", raw, err, srv.Token())
 	}

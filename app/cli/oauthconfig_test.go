@@ -5,10 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/zalando/go-keyring"
-
-	"github.com/switchboard-app/switchboard/app/secrets"
 )
 
 // A remote server's "oauth" entry (a client registered by hand, for
@@ -27,23 +23,24 @@ func TestOAuthEntryRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const entry = `"oauth": {
+	own := ownName(t, data, "linear", "oauth.clientSecret")
+	entry := `"oauth": {
         "clientId": "switchboard-app",
-        "clientSecret": "${secret:linear_OAUTH_CLIENT_SECRET}",
+        "clientSecret": "${secret:` + own + `}",
         "redirectPort": 8765,
         "scopes": [`
 	if strings.Contains(string(disk), secret) || !strings.Contains(string(disk), entry) {
 		t.Fatalf("config.json:\n%s", disk)
 	}
-	if got, err := keyring.Get(secrets.Service, "linear_OAUTH_CLIENT_SECRET"); err != nil || got != secret {
+	if got, err := keyringOf(t, data, own); err != nil || got != secret {
 		t.Fatalf("keyring holds %q, %v", got, err)
 	}
-	if code, out, _ := runIn(t, data, "secrets", "list"); code != 0 || !strings.Contains(out, "linear_OAUTH_CLIENT_SECRET") || !strings.Contains(out, "linear") || strings.Contains(out, secret) {
+	if code, out, _ := runIn(t, data, "secrets", "list"); code != 0 || !strings.Contains(out, own) || !strings.Contains(out, "linear") || strings.Contains(out, secret) {
 		t.Errorf("secrets list:\n%s", out)
 	}
 	code, out, errOut := runIn(t, data, "servers", "export")
 	if code != 0 || strings.Contains(out, secret) ||
-		!strings.Contains(out, `"clientId":"switchboard-app"`) || !strings.Contains(out, `"clientSecret":"${secret:linear_OAUTH_CLIENT_SECRET}"`) || !strings.Contains(out, `"redirectPort":8765`) {
+		!strings.Contains(out, `"clientId":"switchboard-app"`) || !strings.Contains(out, `"clientSecret":"${secret:`+own+`}"`) || !strings.Contains(out, `"redirectPort":8765`) {
 		t.Errorf("export: %d\n%s\n%s", code, out, errOut)
 	}
 	// What was exported imports again as the same entry.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ func secretsCmd() *Command {
 			{Name: "list", Summary: "secret names with masked values and the servers using them", Run: secretsList},
 			{Name: "set", Args: "NAME", Summary: "store a secret read from standard input (never from the command line)", Run: secretsSet},
 			{Name: "delete", Args: "NAME", Summary: "delete a secret from the keyring", Run: secretsDelete},
+			secretsGrantCmd(),
 		},
 	}
 }
@@ -53,15 +55,43 @@ func secretsSet(_ context.Context, inv *Invocation, args []string) error {
 	if len(args) != 1 {
 		return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME; the value is read from standard input"}
 	}
-	if f, ok := inv.Stdin.(*os.File); ok && isTerminal(f) {
-		fmt.Fprintf(inv.Stderr, "value for %s (end with Enter): ", args[0])
-	}
-	line, err := bufio.NewReader(inv.Stdin).ReadString('\n')
-	if err != nil && err != io.EOF {
+	value, err := readSecret(inv, bufio.NewReader(inv.Stdin), args[0])
+	if err != nil {
 		return err
 	}
-	value := strings.TrimRight(line, "\r\n")
 	return edit(inv, func(h *host.Host) error { return h.Secrets.Set(args[0], value) })
+}
+
+// readSecret reads one secret value, a line of standard input (asked for
+// by name on a terminal), so it never sits on the command line or in the
+// shell's history.
+func readSecret(inv *Invocation, in *bufio.Reader, name string) (string, error) {
+	if f, ok := inv.Stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintf(inv.Stderr, "value for %s (end with Enter): ", name)
+	}
+	line, err := in.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func secretsGrantCmd() *Command {
+	var server string
+	return &Command{
+		Name:    "grant",
+		Args:    "NAME --server SERVER",
+		Summary: "let a server use a keyring secret that is not its own (one its imported entry, registry entry or bundle names)",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&server, "server", "", "the server that may use it")
+		},
+		Run: func(_ context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 || server == "" {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME and --server SERVER"}
+			}
+			return edit(inv, func(h *host.Host) error { return h.Secrets.Grant(args[0], server) })
+		},
+	}
 }
 
 func secretsDelete(_ context.Context, inv *Invocation, args []string) error {

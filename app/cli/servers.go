@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,7 +157,7 @@ func serversImportCmd() *Command {
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 			fs.BoolVar(&sandboxed, "sandbox", false, `run the imported local servers in a sandbox ("sandbox": true unless their entry has one)`)
-			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable)")
+			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable); ID=- reads it from standard input (a password input's value goes to the keyring either way)")
 			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename (repeatable)")
 			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR, SERVER.headers.NAME or SERVER.oauth.clientSecret (repeatable)")
 		},
@@ -167,6 +168,14 @@ func serversImportCmd() *Command {
 			data, err := os.ReadFile(args[0])
 			if err != nil {
 				return fmt.Errorf("read %s: %w", args[0], err)
+			}
+			in := bufio.NewReader(inv.Stdin)
+			for _, id := range slices.Sorted(maps.Keys(inputs)) {
+				if inputs[id] == "-" {
+					if inputs[id], err = readSecret(inv, in, "${input:"+id+"}"); err != nil {
+						return err
+					}
+				}
 			}
 			res := map[string]config.Resolution{}
 			for name, r := range resolve {
@@ -274,6 +283,10 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 		}
 	}
 	for _, m := range moves {
+		if m.Input != "" { // a password input: always the keyring
+			fmt.Fprintf(inv.Stdout, "  %s: %s: the password input ${input:%s} goes to the keyring as ${secret:%s}\n", m.Server, m.Field, m.Input, m.Name)
+			continue
+		}
 		fmt.Fprintf(inv.Stdout, "  %s: %s %s moves to the keyring as ${secret:%s} (keep it with --plaintext %s)\n", m.Server, m.Field, m.Masked, m.Name, m.Key())
 	}
 	if dryRun {
@@ -311,13 +324,15 @@ func serversAddCmd() *Command {
 	var url, tmpl string
 	env := kvFlag{}
 	params := kvFlag{}
+	plaintext := listFlag{}
 	return &Command{
 		Name:    "add",
 		Args:    "NAME [--url URL | --template ID | -- COMMAND ARGS...]",
 		Summary: "add one server",
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&url, "url", "", "remote server URL (http/sse)")
-			fs.Var(env, "env", "environment variable KEY=VALUE (repeatable)")
+			fs.Var(env, "env", "environment variable KEY=VALUE (repeatable); a secret-looking value goes to the keyring; KEY=- reads the value from standard input and keeps it in the keyring")
+			fs.Var(plaintext, "plaintext", "keep this secret-looking variable's value in the config instead of the keyring, as VAR (repeatable)")
 			fs.StringVar(&tmpl, "template", "", "add from a template ('switchboard servers templates' lists them)")
 			fs.Var(params, "param", "a template parameter KEY=VALUE (repeatable)")
 		},
@@ -337,6 +352,23 @@ func serversAddCmd() *Command {
 			} else {
 				entry["command"], entry["args"] = args[1], args[2:]
 			}
+			// KEY=- values are read from standard input, one line each in
+			// KEY order, and always kept in the keyring.
+			given := map[string]string{}
+			in := bufio.NewReader(inv.Stdin)
+			for _, k := range slices.Sorted(maps.Keys(env)) {
+				if env[k] != "-" {
+					continue
+				}
+				v, err := readSecret(inv, in, k)
+				if err != nil {
+					return err
+				}
+				if v == "" {
+					return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--env %s=-: standard input gave no value", k)}
+				}
+				given["env."+k], env[k] = v, ""
+			}
 			if len(env) > 0 {
 				entry["env"] = map[string]string(env)
 			}
@@ -345,10 +377,15 @@ func serversAddCmd() *Command {
 			if err != nil {
 				return validation(err)
 			}
+			keepPlain := map[string]bool{}
+			for k := range plaintext {
+				keepPlain["env."+k] = true
+			}
 			// The window's form saves through the same call: the same rules,
-			// the same refusal of a taken or built-in name.
+			// the same refusal of a taken or built-in name; Detect moves
+			// secret-looking values to the keyring as an import does.
 			return edit(inv, func(h *host.Host) error {
-				_, err := h.Servers.Save(inv.Context(), host.ServerEdit{Server: srv})
+				_, err := h.Servers.Save(inv.Context(), host.ServerEdit{Server: srv, Secrets: given, Detect: true, Plaintext: keepPlain})
 				return err
 			})
 		},
@@ -356,15 +393,34 @@ func serversAddCmd() *Command {
 }
 
 func serversRemoveCmd() *Command {
+	var keepSecrets bool
 	return &Command{
 		Name:    "remove",
 		Args:    "NAME",
-		Summary: "remove a server from the app config",
+		Summary: "remove a server from the app config, and its secrets from the keyring",
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&keepSecrets, "keep-secrets", false, "leave the server's secrets in the keyring")
+		},
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
 			}
-			return edit(inv, func(h *host.Host) error { return h.Servers.Remove(args[0]) })
+			return edit(inv, func(h *host.Host) error {
+				var names []string
+				if !keepSecrets {
+					var err error
+					if names, err = h.Servers.SecretsOf(args[0]); err != nil {
+						return err
+					}
+				}
+				if err := h.Servers.RemoveWith(args[0], !keepSecrets); err != nil {
+					return err
+				}
+				if len(names) > 0 && !inv.JSON {
+					fmt.Fprintf(inv.Stdout, "deleted from the keyring: %s\n", strings.Join(names, ", "))
+				}
+				return nil
+			})
 		},
 	}
 }

@@ -170,7 +170,11 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 		return "", &BundleChangedError{Name: m.Name, Changes: in.Changes}
 	}
 	var prev Installed
+	id := secrets.NewID()
 	if s, ok := b.installed(m.Name); ok {
+		if secrets.ValidID(s.ID) {
+			id = s.ID // an update is the same server: its entries stay its own
+		}
 		if how.fresh {
 			return "", fmt.Errorf("%w: %s installs as %q, which is already a server; adding from the registry never replaces one: remove %q first, or update it from its own .mcpb file", ErrNameTaken, how.source, m.Name, m.Name)
 		}
@@ -183,7 +187,7 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 	for k, v := range in.Values {
 		values[k] = v
 	}
-	keep := &secrets.Keeper{Store: b.h.store, Server: m.Name}
+	keep := &secrets.Keeper{Store: b.h.store, ID: id}
 	// A refused install leaves nothing behind: the keyring entries it
 	// made (not the installed copy's) and the files it unpacked (not the
 	// installed copy's).
@@ -267,6 +271,7 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 		return "", err
 	}
 	s.Extra = map[string]json.RawMessage{bundleKey: raw}
+	s.ID = keep.ID
 	// Before the entry changes, so the new command never runs trusted.
 	newCommand := slices.ContainsFunc(in.Changes, func(c BundleChange) bool { return c.What == "command" })
 	if newCommand {

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 )
 
 // Errors of the edits below; front doors map them to their exit codes.
@@ -44,17 +45,36 @@ func (s *Servers) SetEnabled(name string, enabled bool) error {
 	})
 }
 
-// Remove deletes a configured server (front doors confirm first).
-func (s *Servers) Remove(name string) error {
+// Remove deletes a configured server (front doors confirm first) and
+// keeps its keyring entries; RemoveWith can delete them too.
+func (s *Servers) Remove(name string) error { return s.RemoveWith(name, false) }
+
+// RemoveWith deletes a configured server; with forgetSecrets its keyring
+// entries go too (SecretsOf: its own, and those nothing else uses) and its
+// login. Either way the grants it had go, and a new server of the same
+// name gets a new id: it never inherits what this one kept.
+func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 	h := s.h
 	var removed config.Server
+	var drop []string
 	err := h.Edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
 		if err != nil {
 			return err
 		}
 		removed = cfg.Servers[i]
+		if forgetSecrets {
+			drop = secretsOf(cfg, i)
+		}
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+		if err := secrets.Forget(cfg, removed.ID); err != nil {
+			return err
+		}
+		if len(drop) > 0 {
+			if err := secrets.Index(cfg, false, drop...); err != nil {
+				return err
+			}
+		}
 		if in, ok := InstalledOf(removed); ok && len(in.Secrets) > 0 { // a bundle's keyring entries go too
 			return secrets.Index(cfg, false, slices.Collect(maps.Values(in.Secrets))...)
 		}
@@ -63,7 +83,15 @@ func (s *Servers) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	return h.Bundles.forget(removed) // an installed bundle's files and keyring entries
+	var errs []error
+	for _, n := range drop {
+		errs = append(errs, h.store.Delete(n))
+	}
+	if forgetSecrets && removed.URL != "" {
+		errs = append(errs, h.store.Delete(oauth.KeyFor(removed.Name)))
+	}
+	errs = append(errs, h.Bundles.forget(removed)) // an installed bundle's files and keyring entries
+	return errors.Join(errs...)
 }
 
 // Add adds one server.
@@ -119,11 +147,13 @@ func (l *Library) AddFromTemplate(id, name string, values map[string]string) (li
 	for k, v := range values {
 		in[k] = v
 	}
-	keep := &secrets.Keeper{Store: h.store, Server: name}
+	keep := &secrets.Keeper{Store: h.store, ID: secrets.NewID()}
 	s, err := t.Instantiate(name, in, library.Options{Secret: keep.Keep})
 	if err != nil {
 		return t, err
 	}
+	s.ID = keep.ID
+	h.red.Add(keep.Values...)
 	return t, h.Edit(func(cfg *config.Config) error {
 		if err := nameFree(cfg, name, pickAnother); err != nil {
 			return err
@@ -172,6 +202,7 @@ func (sc *Secrets) Set(name, value string) error {
 	if err := h.store.Set(name, value); err != nil {
 		return err
 	}
+	h.red.Add(value)
 	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
 }
 

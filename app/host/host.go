@@ -60,6 +60,9 @@ type Host struct {
 	mgr   *mcpmanager.Manager
 	store *secrets.Store
 	red   *secrets.Redactor
+	// pendingScope is the keyring scope made at Open for a data dir
+	// without config.json yet; the first edit writes it there.
+	pendingScope string
 
 	cfgMu   sync.Mutex
 	servers []config.Server // config.json's servers, as last loaded or saved
@@ -131,6 +134,7 @@ func Open(opts Options) *Host {
 		mo.LogDir = opts.Dir.Logs()
 	}
 	h.mgr = mcpmanager.New(mo)
+	h.openKeyring()
 	return h
 }
 

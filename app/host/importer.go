@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -50,6 +53,13 @@ type ImportResult struct {
 // references a secret that is not there), then config.json is saved
 // atomically and the servers start. A config that cannot be parsed comes
 // back as a *config.ValidationError naming file, line:column and JSON path.
+//
+// Secrets are found after VS Code's ${input:ID} values are put in, and a
+// password input's value always goes to the keyring: the entry holds the
+// ${secret:...} reference in its place, inside the header, argument or
+// variable that used it. Each imported server gets its own id, so its
+// keyring entries are its own; a ${secret:...} the file names itself is
+// another entry's and is refused at start until the user grants it.
 func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
 	h := s.h
 	f, err := config.ParseContext(ctx, req.Name, req.Data)
@@ -60,36 +70,37 @@ func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 	// else reads the values: config.json has no ${userHome}.
 	home, _ := os.UserHomeDir()
 	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home))
-	f, moves := secrets.ExtractFile(f, req.Plaintext)
 	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
-		if f, err = f.WithInputs(req.Inputs); err != nil {
+		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
 			return ImportResult{}, err
 		}
 	}
 	if req.Sandbox {
 		sandboxAll(f)
 	}
-	res := ImportResult{File: f}
 	if req.DryRun {
 		cfg, err := h.Config()
 		if err != nil {
-			return res, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
+			return ImportResult{File: f}, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
 		}
-		res.Plan = config.Plan(cfg, f)
-		res.Moves = secrets.ForPlan(res.Plan, req.Resolutions, moves)
+		res := prepareImport(cfg, f, req)
 		res.Invalid = res.Plan.Counts()[config.Invalid]
 		return res, nil
 	}
+	var res ImportResult
 	err = h.Edit(func(cfg *config.Config) error {
-		res.Plan = config.Plan(cfg, f)
+		res = prepareImport(cfg, f, req)
 		next, err := config.Apply(cfg, res.Plan, req.Resolutions)
 		if err != nil {
 			return err
 		}
-		if res.Moves = secrets.ForPlan(res.Plan, req.Resolutions, moves); len(res.Moves) > 0 {
+		if len(res.Moves) > 0 {
 			names, err := h.store.StoreMoves(res.Moves)
 			if err != nil {
 				return fmt.Errorf("nothing was imported: %w; or keep those values in the file (untick \"move to keyring\", or --plaintext SERVER.FIELD)", err)
+			}
+			for _, m := range res.Moves {
+				h.red.Add(m.Value()) // and config.json.bak must not keep it either
 			}
 			if err := secrets.Index(next, true, names...); err != nil {
 				return err
@@ -98,6 +109,9 @@ func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 		*cfg = *next
 		return nil
 	})
+	if res.File == nil {
+		res.File = f
+	}
 	if err != nil {
 		return res, err
 	}
@@ -108,4 +122,136 @@ func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 		}
 	}
 	return res, nil
+}
+
+// prepareImport plans importing f into cfg: each server gets its id (the
+// entry's it replaces, else the file's own when free, else a new one; a
+// renamed copy always a new one), its inputs and its secrets moved to its
+// own keyring entries. The moves are those of the servers the plan imports.
+func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) ImportResult {
+	used := map[string]bool{}
+	for _, s := range cfg.Servers {
+		used[s.ID] = true
+	}
+	ids := map[string]string{}
+	for _, e := range f.Entries {
+		if _, ok := ids[e.Name]; ok || !e.Valid() {
+			continue
+		}
+		id := ""
+		if cur, ok := cfg.Lookup(e.Name); ok && secrets.ValidID(cur.ID) {
+			id = cur.ID
+		} else if secrets.ValidID(e.Server.ID) && !used[e.Server.ID] {
+			id = e.Server.ID // an exported entry of this data dir, imported back
+		} else {
+			id = secrets.NewID()
+		}
+		used[id] = true
+		ids[e.Name] = id
+	}
+	passwords := map[string]bool{}
+	for _, in := range f.Inputs {
+		passwords[in.ID] = in.Password
+	}
+	substitute := len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun)
+	prep := func(s config.Server, id string) (config.Server, []secrets.Move) {
+		s.ID = id
+		s, moves := withInputs(s, req.Inputs, passwords, substitute)
+		s, more := secrets.Extract(s, req.Plaintext)
+		return s, append(moves, more...)
+	}
+	out := *f
+	out.Servers = make([]config.Server, len(f.Servers))
+	var moves []secrets.Move
+	for i, s := range f.Servers {
+		var m []secrets.Move
+		out.Servers[i], m = prep(s, ids[s.Name])
+		moves = append(moves, m...)
+	}
+	out.Entries = slices.Clone(f.Entries)
+	for i, e := range out.Entries {
+		if id, ok := ids[e.Name]; ok && e.Valid() {
+			out.Entries[i].Server, _ = prep(e.Server, id)
+		}
+	}
+	plan := config.Plan(cfg, &out)
+	for i, it := range plan.Items {
+		if it.Outcome == config.Invalid || it.Resolve(req.Resolutions) != config.Rename {
+			continue
+		}
+		// A renamed copy is a server of its own: not the one it was
+		// compared with, whose id (and keyring entries) it borrowed.
+		j := slices.IndexFunc(f.Servers, func(s config.Server) bool { return s.Name == it.Name })
+		if j < 0 {
+			continue
+		}
+		moves = slices.DeleteFunc(moves, func(m secrets.Move) bool { return m.Server == it.Name })
+		var m []secrets.Move
+		plan.Items[i].Incoming, m = prep(f.Servers[j], secrets.NewID())
+		moves = append(moves, m...)
+	}
+	return ImportResult{File: &out, Plan: plan, Moves: secrets.ForPlan(plan, req.Resolutions, moves)}
+}
+
+// withInputs puts the values of VS Code ${input:ID} placeholders into s
+// (when substitute). A password input's value goes to the server's own
+// keyring entry (input.ID) and the string gets its ${secret:...}
+// reference; its move says which fields use it. A password input without
+// a value yet (a preview) is still listed, with no value to move.
+func withInputs(s config.Server, values map[string]string, passwords map[string]bool, substitute bool) (config.Server, []secrets.Move) {
+	var moves []secrets.Move
+	vals := maps.Clone(values)
+	if vals == nil {
+		vals = map[string]string{}
+	}
+	for _, id := range s.InputIDs() {
+		if !passwords[id] {
+			continue
+		}
+		name := secrets.ServerName(s.ID, "input."+id)
+		fields := strings.Join(inputFields(s, id), ", ")
+		v, ok := values[id]
+		if ok && v == "" {
+			continue // left empty: nothing to keep
+		}
+		m := secrets.MoveOf(s.Name, fields, name, v)
+		m.Input = id
+		moves = append(moves, m)
+		if !ok {
+			continue // a preview: the value is typed later
+		}
+		vals[id] = "${secret:" + name + "}"
+	}
+	if !substitute {
+		return s, slices.DeleteFunc(moves, func(m secrets.Move) bool { return m.Value() != "" })
+	}
+	out, err := s.WithInputs(vals)
+	if err != nil {
+		return s, moves // reported by the file's own WithInputs
+	}
+	return out, moves
+}
+
+// inputFields names the fields of s that use ${input:id}.
+func inputFields(s config.Server, id string) []string {
+	ref := "${input:" + id + "}"
+	var out []string
+	has := func(field, v string) {
+		if strings.Contains(v, ref) {
+			out = append(out, field)
+		}
+	}
+	has("command", s.Command)
+	for i, a := range s.Args {
+		has(fmt.Sprintf("args[%d]", i), a)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		has("env."+k, s.Env[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		has("headers."+k, s.Headers[k])
+	}
+	has("cwd", s.Cwd)
+	has("url", s.URL)
+	return out
 }

@@ -139,7 +139,7 @@ func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, val
 			return "", err
 		}
 	}
-	keep := &secrets.Keeper{Store: c.h.store, Server: entryName}
+	keep := &secrets.Keeper{Store: c.h.store, ID: secrets.NewID()}
 	given, err := answers(s, o, values, keep.Keep)
 	if err != nil {
 		return "", err
@@ -155,6 +155,7 @@ func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, val
 		if err := nameFree(cfg, e.Name, ""); err != nil {
 			return err
 		}
+		e.ID = keep.ID // the values it kept are this entry's own
 		cfg.Servers = append(cfg.Servers, e)
 		if len(keep.Names) > 0 {
 			return secrets.Index(cfg, true, keep.Names...)

@@ -31,7 +31,15 @@ func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
 	h := s.h
 	var ref, kept string
 	if e.Secret != "" {
-		kept = secrets.NameFor(name, "OAUTH_CLIENT_SECRET")
+		cfg, err := h.Config()
+		if err != nil {
+			return err
+		}
+		cur, ok := cfg.Lookup(name)
+		if !ok || !secrets.ValidID(cur.ID) {
+			return fmt.Errorf("no server named %q (built-in servers need no login)", name)
+		}
+		kept = secrets.ServerName(cur.ID, "oauth.clientSecret")
 		if err := h.store.Set(kept, e.Secret); err != nil {
 			return fmt.Errorf("%s: the client secret could not be kept in the keyring: %w", name, err)
 		}

@@ -18,7 +18,9 @@ func TestSetOAuth(t *testing.T) {
 	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
 		t.Fatal(err)
 	}
-	const ref = "${secret:linear_OAUTH_CLIENT_SECRET}"
+	linear, _ := h.Servers.Get("linear")
+	kept := secrets.ServerName(linear.ID, "oauth.clientSecret") // the server's own entry
+	ref := "${secret:" + kept + "}"
 	for _, c := range []struct {
 		name   string
 		server string
@@ -61,11 +63,11 @@ func TestSetOAuth(t *testing.T) {
 			}
 		})
 	}
-	if v, err := h.Secrets.Get("linear_OAUTH_CLIENT_SECRET"); err != nil || v != "s3cret-value" {
+	if v, err := h.Secrets.Get(kept); err != nil || v != "s3cret-value" {
 		t.Errorf("keyring holds %q, %v", v, err)
 	}
 	cfg, err := h.Config()
-	if err != nil || !slices.Contains(secrets.Names(cfg.Settings), "linear_OAUTH_CLIENT_SECRET") {
+	if err != nil || !slices.Contains(secrets.Names(cfg.Settings), kept) {
 		t.Errorf("the secret is not indexed in the settings: %v", err)
 	}
 	var ve *config.ValidationError

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
@@ -141,7 +142,7 @@ func TestRegistryAddNeverExpandsAnotherServersSecret(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _ := h.Servers.Get(name)
-		if s.Headers["Authorization"] != "Bearer ${secret:fine.tok}" {
+		if s.Headers["Authorization"] != "Bearer ${secret:"+secrets.ServerName(s.ID, "tok")+"}" {
 			t.Fatalf("headers %v: want the server's own keyring entry", s.Headers)
 		}
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)

@@ -39,6 +39,12 @@ type ServerEdit struct {
 	// "headers.NAME". The entry gets a ${secret:...} reference in their
 	// place, so config.json never holds them.
 	Secrets map[string]string
+	// Detect also moves the secret-looking env and header values of Server
+	// to the keyring, by the rule an import follows (secrets.Extract):
+	// 'servers add --env TOKEN=...' keeps no token in config.json. Fields
+	// in Plaintext ("env.NAME") stay as they are.
+	Detect    bool
+	Plaintext map[string]bool
 }
 
 // Saved is a server after a save, once it has started (or failed to).
@@ -166,7 +172,8 @@ func entryField(p config.Problem, s config.Server) string {
 }
 
 // withSecretRefs returns s with each secret value replaced by the reference
-// keep returns for it; keep is given the variable or header name and value.
+// keep returns for it; keep is given the field ("env.NAME", "headers.NAME")
+// and the value.
 func withSecretRefs(s config.Server, values map[string]string, keep func(field, value string) (string, error)) (config.Server, error) {
 	s = s.Clone()
 	for _, field := range slices.Sorted(maps.Keys(values)) {
@@ -186,7 +193,7 @@ func withSecretRefs(s config.Server, values map[string]string, keep func(field, 
 				Path: field, Severity: config.SeverityError, Message: "is marked secret but has no value; enter the value, or untick secret",
 			}}}
 		}
-		ref, err := keep(key, values[field])
+		ref, err := keep(field, values[field])
 		if err != nil {
 			return s, err
 		}
@@ -211,7 +218,16 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 		return Saved{}, err
 	}
 	name := e.Server.Name
-	keep := &secrets.Keeper{Store: h.store, Server: name}
+	if e.Detect {
+		e.Secrets = detected(e.Server, e.Secrets, e.Plaintext)
+	}
+	var before config.Server // the entry as it was: its references are not new
+	if e.Old != "" {
+		if cfg, err := h.Config(); err == nil {
+			before, _ = cfg.Lookup(e.Old)
+		}
+	}
+	keep := &secrets.Keeper{Store: h.store, ID: before.ID}
 	srv, err := withSecretRefs(e.Server, e.Secrets, func(field, value string) (string, error) {
 		ref, err := keep.Keep(field, value)
 		if err == nil {
@@ -221,6 +237,18 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 	})
 	if err != nil {
 		return Saved{}, err
+	}
+	if keep.ID == "" {
+		keep.ID = secrets.NewID()
+	}
+	srv.ID = keep.ID // a rename keeps the id, and with it the keyring entries
+	// A reference the user typed here (not one the entry had) is theirs
+	// to give: it is granted, as 'secrets set' + ${secret:NAME} always was.
+	var typed []string
+	for _, n := range secrets.ServerRefs(srv) {
+		if !secrets.OwnedBy(n, srv.ID) && !slices.Contains(secrets.ServerRefs(before), n) {
+			typed = append(typed, n)
+		}
 	}
 	var changed bool
 	err = h.Edit(func(cfg *config.Config) error {
@@ -254,6 +282,11 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 			now, _ := EntryJSON(srv)
 			changed = old != now || name != e.Old
 			cfg.Servers[i] = srv
+		}
+		if len(typed) > 0 {
+			if err := secrets.Grant(cfg, srv.ID, true, typed...); err != nil {
+				return err
+			}
 		}
 		if len(keep.Names) > 0 {
 			return secrets.Index(cfg, true, keep.Names...)
@@ -313,4 +346,31 @@ func (s *Servers) Wait(ctx context.Context, name string) (Saved, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// detected adds to values the secret-looking env and header values of s
+// (the rule of an import, secrets.Extract), but for the plaintext fields.
+func detected(s config.Server, values map[string]string, plaintext map[string]bool) map[string]string {
+	out := maps.Clone(values)
+	if out == nil {
+		out = map[string]string{}
+	}
+	keep := map[string]bool{}
+	for f := range plaintext {
+		keep[s.Name+"."+f] = true
+	}
+	_, moves := secrets.Extract(s, keep)
+	for _, m := range moves {
+		if _, set := out[m.Field]; !set && m.Field != "oauth.clientSecret" {
+			out[m.Field] = m.Value()
+		}
+	}
+	return out
+}
+
+// LooksSecret reports whether a value under that env variable (header:
+// header) name should go to the keyring: the rule an import and
+// 'servers add' follow, for the form to propose it.
+func (s *Servers) LooksSecret(name, value string, header bool) bool {
+	return secrets.LooksSecret(name, value, header)
 }

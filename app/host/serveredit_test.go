@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -57,14 +58,15 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(data), secret) || !strings.Contains(string(data), `"API_TOKEN": "${secret:mem.API_TOKEN}"`) {
+	cur, _ := h.Servers.Get("mem")
+	own := secrets.ServerName(cur.ID, "env.API_TOKEN") // the server's own entry
+	if strings.Contains(string(data), secret) || !strings.Contains(string(data), `"API_TOKEN": "${secret:`+own+`}"`) {
 		t.Fatalf("config.json holds the secret or not its reference:\n%s", data)
 	}
-	if v, err := h.Secrets.Get("mem.API_TOKEN"); err != nil || v != secret {
-		t.Fatalf("keyring mem.API_TOKEN = %q, %v", v, err)
+	if v, err := h.Secrets.Get(own); err != nil || v != secret {
+		t.Fatalf("keyring %s = %q, %v", own, v, err)
 	}
 
-	cur, _ := h.Servers.Get("mem")
 	base, err := EntryJSON(cur)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +88,7 @@ func TestSaveServerAddsEditsAndRestarts(t *testing.T) {
 	}
 	got, _ := cfg.Lookup("mem")
 	if got.Env["MEMORY_FILE_PATH"] != next.Env["MEMORY_FILE_PATH"] || got.StartupTimeout != 20*time.Second ||
-		len(got.Args) != 1 || got.Env["API_TOKEN"] != "${secret:mem.API_TOKEN}" {
+		len(got.Args) != 1 || got.Env["API_TOKEN"] != "${secret:"+own+"}" || got.ID != cur.ID {
 		t.Fatalf("saved entry = %+v", got)
 	}
 	if _, err := os.Stat(h.Dir().Config() + config.BackupSuffix); err != nil {

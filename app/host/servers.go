@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -95,7 +96,15 @@ func (s *Servers) Follow(onReload func(error)) error {
 func (h *Host) Edit(fn func(cfg *config.Config) error) error {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
-	saved, err := config.Edit(h.ctx, h.dir.Config(), fn)
+	saved, err := config.EditBackup(h.ctx, h.dir.Config(), h.keepBackup, func(cfg *config.Config) error {
+		if err := h.editScoped(cfg); err != nil {
+			return err
+		}
+		if err := fn(cfg); err != nil {
+			return err
+		}
+		return ensureIDs(cfg) // an entry fn added without one is the user's
+	})
 	if err != nil {
 		return err
 	}
@@ -146,7 +155,7 @@ func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error 
 	}
 	var keyName string
 	if k := strings.TrimSpace(apiKey); k != "" {
-		keyName = secrets.NameFor("provider_"+ps.Name, "API_KEY")
+		keyName = secrets.ProviderName(ps.Name)
 		if err := h.store.Set(keyName, k); err != nil {
 			return err
 		}
@@ -213,7 +222,7 @@ func (h *Host) apply(cfg *config.Config) {
 		}
 	}
 	run, problems := library.Prepare(cfg.Servers, ap.Profile)
-	specs := h.Servers.Specs(run)
+	specs := h.Servers.specs(run, grantsOf(cfg))
 	withDownloadTimeout(specs, cfg)
 	for i := range specs {
 		if err := problems[specs[i].Name]; err != nil {
@@ -243,22 +252,48 @@ func (s *Servers) Run(servers []config.Server) {
 }
 
 // Specs resolves the secrets of servers into what the manager runs; every
-// resolved secret is masked from then on (Redact).
+// resolved secret is masked from then on (Redact). They are the user's
+// own list (a --config file), so no reference is refused.
 func (s *Servers) Specs(servers []config.Server) []mcpmanager.ServerConfig {
+	return s.specs(servers, nil)
+}
+
+// grantsOf is what config.json lets each server use besides its own
+// secrets (never nil: a nil map turns the check off).
+func grantsOf(cfg *config.Config) map[string][]string {
+	if g := secrets.Grants(cfg.Settings); g != nil {
+		return g
+	}
+	return map[string][]string{}
+}
+
+// specs is Specs where each server of config.json may resolve only its
+// own keyring entries and those granted to it (grants; nil: any).
+func (s *Servers) specs(servers []config.Server, grants map[string][]string) []mcpmanager.ServerConfig {
 	h := s.h
-	return mcpmanager.Specs(servers, func(v string) (string, error) {
-		x, err := secrets.Expand(v, func(kind, name string) (string, error) {
-			val, err := h.store.Lookup(kind, name)
-			if err == nil && kind == "secret" {
-				h.red.Add(val)
+	out := make([]mcpmanager.ServerConfig, 0, len(servers))
+	for _, srv := range servers {
+		out = append(out, mcpmanager.Specs([]config.Server{srv}, func(v string) (string, error) {
+			x, err := secrets.Expand(v, func(kind, name string) (string, error) {
+				if kind == "secret" && !mayUse(srv, grants, name) {
+					return "", notGranted(srv.Name, name)
+				}
+				val, err := h.store.Lookup(kind, name)
+				if err == nil && kind == "secret" {
+					h.red.Add(val)
+				}
+				return val, err
+			})
+			if errors.Is(err, ErrNotGranted) {
+				return v, err
 			}
-			return val, err
-		})
-		if err != nil {
-			return v, fmt.Errorf("%w; set it in Settings → Secrets or with 'switchboard secrets set NAME'", err)
-		}
-		return x, nil
-	})
+			if err != nil {
+				return v, fmt.Errorf("%w; set it in Settings → Secrets or with 'switchboard secrets set NAME'", err)
+			}
+			return x, nil
+		})...)
+	}
+	return out
 }
 
 // Prepared is one server of cfg as it would run now: the active profile
@@ -268,7 +303,7 @@ func (s *Servers) Prepared(cfg *config.Config, srv config.Server) mcpmanager.Ser
 	h := s.h
 	profile, _ := library.ActiveProfile(cfg.Settings) // a malformed section is reported at apply
 	p, err := library.ApplyProfile(srv, profile)
-	specs, _ := withRoots(h.Servers.Specs([]config.Server{p}), []config.Server{p}, workspaceRootIn(h.dir, cfg))
+	specs, _ := withRoots(h.Servers.specs([]config.Server{p}, grantsOf(cfg)), []config.Server{p}, workspaceRootIn(h.dir, cfg))
 	c := specs[0]
 	if err != nil {
 		c.StartError = err.Error()

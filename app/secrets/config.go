@@ -13,16 +13,37 @@ import (
 type Move struct {
 	Server string `json:"server"`
 	Field  string `json:"field"` // env.GITHUB_TOKEN, headers.Authorization, oauth.clientSecret
-	Name   string `json:"name"`  // keyring name: <server>_<VAR>
+	Name   string `json:"name"`  // keyring name: server.<id>.<field> (see ServerName)
 	Masked string `json:"masked"`
-	value  string
+	// Input is the VS Code password input whose value this is: it always
+	// goes to the keyring (no opt-out), into every field that uses it.
+	Input string `json:"input,omitempty"`
+	value string
+}
+
+// MoveOf is a move of value from server's field to the keyring entry name.
+func MoveOf(server, field, name, value string) Move {
+	return Move{Server: server, Field: field, Name: name, Masked: Mask(value), value: value}
+}
+
+// Value is the value that moves (never shown: the redactor learns it).
+func (m Move) Value() string { return m.value }
+
+// nameIn is the keyring name of s's field: one of its own entries once it
+// has an id, else the name Switchboard gave before ids (<server>_<VAR>).
+func nameIn(s config.Server, field, legacy string) string {
+	if s.ID != "" {
+		return ServerName(s.ID, field)
+	}
+	return NameFor(s.Name, legacy)
 }
 
 // Key identifies the value for opting out: "<server>.<field>".
 func (m Move) Key() string { return m.Server + "." + m.Field }
 
 // Extract returns s with its secret-looking env and header values replaced
-// by ${secret:<server>_<VAR>} references, and the values to store. Fields
+// by references to the server's own keyring entries (server.<id>.env.VAR),
+// and the values to store. Fields
 // whose Key is in keep stay in plaintext (the user's choice).
 func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	out := s.Clone()
@@ -30,7 +51,7 @@ func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	visit := func(kind string, m map[string]string, header bool) {
 		for _, k := range slices.Sorted(mapKeys(m)) {
 			v := m[k]
-			mv := Move{Server: s.Name, Field: kind + "." + k, Name: NameFor(s.Name, k), Masked: Mask(v), value: v}
+			mv := Move{Server: s.Name, Field: kind + "." + k, Name: nameIn(s, kind+"."+k, k), Masked: Mask(v), value: v}
 			if !LooksSecret(k, v, header) || keep[mv.Key()] {
 				continue
 			}
@@ -42,7 +63,7 @@ func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	visit("headers", out.Headers, true)
 	if o := out.OAuth; o != nil && o.ClientSecret != "" && config.Reference(o.ClientSecret) != o.ClientSecret {
 		// A client secret is a secret whatever it looks like.
-		mv := Move{Server: s.Name, Field: "oauth.clientSecret", Name: NameFor(s.Name, "OAUTH_CLIENT_SECRET"), Masked: Mask(o.ClientSecret), value: o.ClientSecret}
+		mv := Move{Server: s.Name, Field: "oauth.clientSecret", Name: nameIn(s, "oauth.clientSecret", "OAUTH_CLIENT_SECRET"), Masked: Mask(o.ClientSecret), value: o.ClientSecret}
 		if !keep[mv.Key()] {
 			o.ClientSecret = "${secret:" + mv.Name + "}"
 			moves = append(moves, mv)
@@ -205,5 +226,98 @@ func ForPlan(plan config.ImportPlan, res map[string]config.Resolution, moves []M
 			out = append(out, m)
 		}
 	}
+	return out
+}
+
+// grantsSection is the part of config.json's "settings" that says which
+// keyring entries a server may use besides its own, by server id: the
+// references the user typed or granted ('secrets grant'). An imported
+// entry never brings grants: settings are not imported.
+var grantsSection = config.Section[map[string][]string]{Key: "secretGrants"}
+
+// Grants returns the grants of the config's settings (none when malformed).
+func Grants(raw json.RawMessage) map[string][]string {
+	g, _ := grantsSection.From(raw)
+	return g
+}
+
+// Grant lets the server id use names (add), or takes that back.
+func Grant(cfg *config.Config, id string, add bool, names ...string) error {
+	return grantsSection.Edit(cfg, func(g *map[string][]string) error {
+		if *g == nil {
+			*g = map[string][]string{}
+		}
+		cur := (*g)[id]
+		for _, n := range names {
+			i := slices.Index(cur, n)
+			switch {
+			case add && i < 0:
+				cur = append(cur, n)
+			case !add && i >= 0:
+				cur = slices.Delete(cur, i, i+1)
+			}
+		}
+		slices.Sort(cur)
+		if len(cur) == 0 {
+			delete(*g, id)
+		} else {
+			(*g)[id] = cur
+		}
+		return nil
+	})
+}
+
+// Forget drops every grant of the server id (it was removed).
+func Forget(cfg *config.Config, id string) error {
+	return grantsSection.Edit(cfg, func(g *map[string][]string) error {
+		delete(*g, id)
+		return nil
+	})
+}
+
+// keyringSection holds the data directory's keyring scope (see
+// Store.SetScope); its presence also says the entries of older versions
+// were carried over.
+var keyringSection = config.Section[struct {
+	Scope string `json:"scope"`
+}]{Key: "keyring"}
+
+// ScopeOf returns the scope config.json's settings name ("" when none).
+func ScopeOf(raw json.RawMessage) string {
+	k, _ := keyringSection.From(raw)
+	return k.Scope
+}
+
+// SetScopeIn writes scope into cfg's settings.
+func SetScopeIn(cfg *config.Config, scope string) error {
+	return keyringSection.Edit(cfg, func(k *struct {
+		Scope string `json:"scope"`
+	}) error {
+		k.Scope = scope
+		return nil
+	})
+}
+
+// ServerRefs lists the ${secret:NAME} names s uses, sorted and unique.
+func ServerRefs(s config.Server) []string {
+	vals := slices.Concat(s.Args, []string{s.URL, s.Command, s.Cwd})
+	for _, v := range s.Env {
+		vals = append(vals, v)
+	}
+	for _, v := range s.Headers {
+		vals = append(vals, v)
+	}
+	if s.OAuth != nil {
+		vals = append(vals, s.OAuth.ClientSecret)
+	}
+	var out []string
+	for _, v := range vals {
+		for _, n := range Refs(v) {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/zalando/go-keyring"
 
@@ -46,10 +47,35 @@ var (
 var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
 // Store reads and writes secrets in the OS keyring. Safe for concurrent use.
-type Store struct{ service string }
+type Store struct {
+	service string
+	scope   atomic.Pointer[string]
+}
 
-// NewStore returns the keyring store of service "switchboard".
+// NewStore returns the keyring store of service "switchboard", unscoped
+// until SetScope (the names as Switchboard kept them before scopes).
 func NewStore() *Store { return &Store{service: Service} }
+
+// SetScope makes every name this store reads and writes one of the data
+// directory scope's own: the keyring entry is "<scope>/<name>", so two
+// data directories on one account never overwrite each other's secrets.
+func (s *Store) SetScope(scope string) { s.scope.Store(&scope) }
+
+// Scope is the scope SetScope gave ("" when unscoped).
+func (s *Store) Scope() string {
+	if p := s.scope.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// account is the keyring entry of name in this store's scope.
+func (s *Store) account(name string) string {
+	if sc := s.Scope(); sc != "" {
+		return sc + "/" + name
+	}
+	return name
+}
 
 // classify maps keyring errors to ours.
 func classify(err error) error {
@@ -104,7 +130,7 @@ func (s *Store) Set(name, value string) error {
 	if err := reachable(); err != nil {
 		return fmt.Errorf("store secret %q: %w", name, err)
 	}
-	if err := classify(kset(s.service, name, value)); err != nil {
+	if err := classify(kset(s.service, s.account(name), value)); err != nil {
 		return fmt.Errorf("store secret %q: %w", name, err)
 	}
 	return nil
@@ -115,7 +141,7 @@ func (s *Store) Get(name string) (string, error) {
 	if err := reachable(); err != nil {
 		return "", fmt.Errorf("secret %q: %w", name, err)
 	}
-	v, err := kget(s.service, name)
+	v, err := kget(s.service, s.account(name))
 	if err := classify(err); err != nil {
 		return "", fmt.Errorf("secret %q: %w", name, err)
 	}
@@ -127,7 +153,7 @@ func (s *Store) Delete(name string) error {
 	if err := reachable(); err != nil {
 		return fmt.Errorf("delete secret %q: %w", name, err)
 	}
-	err := classify(kdelete(s.service, name))
+	err := classify(kdelete(s.service, s.account(name)))
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("delete secret %q: %w", name, err)
 	}
@@ -234,23 +260,32 @@ func (r *Redactor) Redact(s string) string {
 	return s
 }
 
-// Keeper keeps the secret parameters of a server added from a template: each
-// value goes to the keyring as "<server>.<param>" and the config gets the
-// ${secret:...} reference instead (library.Options.Secret).
+// Keeper keeps the secret values of one server: each goes to the keyring
+// as one of the server's own entries (ServerName of its ID and the
+// parameter or field) and the config gets the ${secret:...} reference
+// instead (library.Options.Secret, the server form's secret fields).
 type Keeper struct {
-	Store  *Store
-	Server string
+	Store *Store
+	// ID is the server's stable id; the first Keep makes one when "" (the
+	// caller then writes it into the entry).
+	ID string
 	// Names are the secrets kept so far, for Index.
 	Names []string
+	// Values are the values kept so far, for the redactor.
+	Values []string
 }
 
 // Keep stores value and returns the reference to write in its place.
 func (k *Keeper) Keep(param, value string) (string, error) {
-	name := unsafeNameRune.ReplaceAllString(k.Server+"."+param, "_")
+	if k.ID == "" {
+		k.ID = NewID()
+	}
+	name := ServerName(k.ID, param)
 	if err := k.Store.Set(name, value); err != nil {
 		return "", fmt.Errorf("the value could not be kept in the keyring: %w", err)
 	}
 	k.Names = append(k.Names, name)
+	k.Values = append(k.Values, value)
 	return "${secret:" + name + "}", nil
 }
 

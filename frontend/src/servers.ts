@@ -70,9 +70,12 @@ export async function setServerEnabled(name: string, enabled: boolean): Promise<
   await SetServerEnabled(name, enabled);
 }
 
-/** removeServer deletes a server from the config; the list is reloaded. */
-export async function removeServer(name: string): Promise<void> {
-  await RemoveServer(name);
+/**
+ * removeServer deletes a server from the config (with deleteSecrets, its
+ * keyring entries too); the list is reloaded.
+ */
+export async function removeServer(name: string, deleteSecrets: boolean): Promise<void> {
+  await RemoveServer(name, deleteSecrets);
   await refreshServers();
 }
 

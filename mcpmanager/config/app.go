@@ -208,6 +208,15 @@ func LoadContext(ctx context.Context, path string) (*Config, error) {
 // is. Edit waits at most LockTimeout for the lock, and gives up when ctx ends.
 // It returns the config as saved.
 func Edit(ctx context.Context, path string, fn func(cfg *Config) error) (*Config, error) {
+	return EditBackup(ctx, path, nil, fn)
+}
+
+// EditBackup is Edit whose backup is checked first: keep reports whether
+// the current version may become config.json.bak; when it may not (it
+// holds a secret the edit moved to the keyring), the backup is the saved
+// version instead, so no copy of the value stays on disk. A nil keep
+// keeps every previous version.
+func EditBackup(ctx context.Context, path string, keep func(old []byte) bool, fn func(cfg *Config) error) (*Config, error) {
 	unlock, err := lockConfig(ctx, path)
 	if err != nil {
 		return nil, err
@@ -221,7 +230,9 @@ func Edit(ctx context.Context, path string, fn func(cfg *Config) error) (*Config
 	if err := fn(next); err != nil {
 		return nil, err
 	}
-	if err := osFS.save(path, next); err != nil {
+	fs := osFS
+	fs.keepBackup = keep
+	if err := fs.save(path, next); err != nil {
 		return nil, err
 	}
 	return next, nil
@@ -241,6 +252,9 @@ type saver struct {
 	createTemp func(dir, pattern string) (tempFile, error)
 	rename     func(from, to string) error
 	syncDir    func(dir string) error
+	// keepBackup, when set, may refuse the current version as the backup
+	// (see EditBackup).
+	keepBackup func(old []byte) bool
 }
 
 var osFS = saver{
@@ -277,6 +291,9 @@ func (s saver) save(path string, cfg *Config) error {
 	case bytes.Equal(old, data):
 		return os.Chmod(path, 0o600) // nothing new; keep the older .bak
 	default:
+		if s.keepBackup != nil && !s.keepBackup(old) {
+			old = data // the previous version held a secret: back up this one
+		}
 		if err := s.writeAtomic(path+BackupSuffix, old); err != nil {
 			return fmt.Errorf("save config: keep the previous version: %w", err)
 		}

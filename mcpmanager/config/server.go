@@ -66,7 +66,12 @@ type Restart struct {
 // Transport. Keys this package does not know (autoApprove, envFile, timeout,
 // ...) are kept verbatim in Extra and written back on save.
 type Server struct {
-	Name        string
+	Name string
+	// ID is Switchboard's stable id of the entry ("id"): its keyring
+	// entries are named by it, so a rename keeps them and a new server of
+	// the same name does not inherit them. Import compares entries
+	// without it (see Diff).
+	ID          string
 	Transport   Transport
 	Command     string
 	Args        []string
@@ -104,7 +109,7 @@ var knownKeys = map[string]bool{
 	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
-	"oauth": true,
+	"oauth": true, "id": true,
 }
 
 // Clone returns a deep copy.
@@ -157,6 +162,7 @@ func (s Server) MarshalJSON() ([]byte, error) {
 		val any
 	}
 	fields := []field{
+		{"id", s.ID != "", s.ID},
 		{"type", s.Transport != "", s.Transport},
 		{"command", s.Command != "", s.Command},
 		{"args", len(s.Args) > 0, s.Args},
@@ -442,6 +448,8 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			continue // null means "not set" for every known field
 		}
 		switch m.key {
+		case "id":
+			s.ID = c.str(p, v)
 		case "command":
 			commandNode = v
 			s.Command = c.str(p, v)

@@ -26,6 +26,8 @@
 package oauth
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,8 +162,26 @@ var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 
 // KeyFor is the store name of a server's tokens: "oauth.<server>", with
 // characters a keyring name may not hold replaced (app/secrets accepts
-// letters, digits, _ . -).
+// letters, digits, _ . -). When that replaced anything, or the name is
+// too long, a short hash of the name follows, so "my server" and
+// "my_server" keep two logins.
 func KeyFor(server string) string {
+	safe := unsafeKey.ReplaceAllString(server, "_")
+	k := "oauth." + safe
+	if safe == server && len(k) <= 128 {
+		return k
+	}
+	sum := sha256.Sum256([]byte(server))
+	tag := "-" + hex.EncodeToString(sum[:4])
+	if len(k)+len(tag) > 128 {
+		k = k[:128-len(tag)]
+	}
+	return k + tag
+}
+
+// LegacyKeyFor is the name KeyFor gave before it told such names apart,
+// for carrying a login over.
+func LegacyKeyFor(server string) string {
 	k := "oauth." + unsafeKey.ReplaceAllString(server, "_")
 	if len(k) > 128 {
 		k = k[:128]

@@ -185,7 +185,11 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
                 <td>
                   <span className={`outcome outcome-${it.outcome}`}>{OUTCOME_TEXT[it.outcome] ?? it.outcome}</span>
                   {it.changes.map((c) => <div key={c} className="muted small">{c}</div>)}
-                  {it.secrets.map((m) => (
+                  {it.secrets.map((m) => m.input ? (
+                    <span key={m.name} className="secret-move small">
+                      <Icon name="lock" size={14} /> {m.field}: the password you type for {m.input} → keyring
+                    </span>
+                  ) : (
                     <label key={m.key} className="secret-move small">
                       <input type="checkbox" checked onChange={() => setPlaintext([...plaintext, m.key])} aria-label={`Move ${m.field} of ${it.name} to the keyring`} />
                       <Icon name="lock" size={14} /> {m.field} {m.masked} → keyring

@@ -340,6 +340,7 @@ export namespace app {
 	    field: string;
 	    name: string;
 	    masked: string;
+	    input: string;
 	}
 	export interface ProblemView {
 	    path: string;

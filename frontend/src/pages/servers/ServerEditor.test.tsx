@@ -10,6 +10,7 @@ describe('ServerEditor', () => {
     name: '', transport: 'stdio', command: '', args: [], env: [], cwd: '', url: '', headers: [],
     startupTimeoutMs: 0, toolTimeoutMs: 0, enabled: true, json: '{\n  "command": ""\n}', base: '', configPath: '/data/config.json',
   };
+  const asked: unknown[][] = [];
   function bind(save: (old: string, form: Record<string, unknown>) => unknown) {
     window.go = {
       app: {
@@ -18,6 +19,11 @@ describe('ServerEditor', () => {
           Servers: async () => [],
           ServerForm: async (name: string) => (name ? { ...blank, name, command: 'node', base: 'B' } : blank),
           CheckServerForm: async () => [],
+          // The Go side's rule, reduced to the shape the test types.
+          LooksSecret: async (name: string, value: string, header: boolean) => {
+            asked.push([name, value, header]);
+            return value.startsWith('sk-');
+          },
           SaveServerForm: async (old: string, form: Record<string, unknown>) => {
             sent.push({ old, form });
             return save(old, form);
@@ -34,6 +40,37 @@ describe('ServerEditor', () => {
   afterEach(() => {
     window.go = undefined as unknown as typeof window.go;
     sent.length = 0;
+    asked.length = 0;
+  });
+
+  it('proposes the keyring for a secret-looking value and sends it as a secret', async () => {
+    bind((_old, form) => ({ saved: true, tools: 1, problems: [], server: { name: form.name, state: 'ready', error: '' } }));
+    render(<ServerEditor onClose={() => undefined} />);
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'ai' } });
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+    fireEvent.change(screen.getByLabelText('Environment 1 name'), { target: { value: 'OPENAI' } });
+    fireEvent.change(screen.getByLabelText('Environment 1 value'), { target: { value: 'sk-proj-0123456789abcdef' } });
+    const keep = await screen.findByRole('button', { name: 'Keep OPENAI in the keyring' }, { timeout: 5000 });
+    expect(screen.getByRole('note').textContent).toContain('OPENAI looks like a secret');
+    expect(asked).toContainEqual(['OPENAI', 'sk-proj-0123456789abcdef', false]);
+    fireEvent.click(keep);
+    expect((screen.getByLabelText('Environment 1 value') as HTMLInputElement).type).toBe('password');
+    expect(screen.queryByRole('note')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add and start' }));
+    await screen.findByRole('status');
+    expect(sent[0]!.form.env).toEqual([{ key: 'OPENAI', value: 'sk-proj-0123456789abcdef', secret: true, secretRef: '' }]);
+  });
+
+  it('asks about headers as headers and leaves plain values alone', async () => {
+    bind(() => ({}));
+    render(<ServerEditor onClose={() => undefined} />);
+    fireEvent.change(await screen.findByLabelText('Transport'), { target: { value: 'http' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add header' }));
+    fireEvent.change(screen.getByLabelText('Headers 1 name'), { target: { value: 'Accept' } });
+    fireEvent.change(screen.getByLabelText('Headers 1 value'), { target: { value: 'text/plain' } });
+    await waitFor(() => expect(asked).toContainEqual(['Accept', 'text/plain', true]));
+    expect(screen.queryByRole('note')).toBeNull();
   });
 
   it('adds a server: arguments in order, a secret variable, then the result', async () => {

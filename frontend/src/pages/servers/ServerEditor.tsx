@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { call, CheckServerForm, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
+import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { call, CheckServerForm, LooksSecret, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
 import type { app } from '../../backend';
 import { message, refreshServers } from '../../servers';
 import { Icon } from '../../components/Icon';
@@ -138,7 +138,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
               placeholder="npx" onChange={(e) => change({ command: e.target.value })} />}
           </FieldBox>
           <ArgsEditor args={form.args} problems={problems.args} onChange={(args) => change({ args })} />
-          <KeyValues label="Environment" what="variable" rows={form.env} problems={problems.env} onChange={(env) => change({ env })} />
+          <KeyValues label="Environment" what="variable" header={false} rows={form.env} problems={problems.env} onChange={(env) => change({ env })} />
           <FieldBox label="Working directory" problems={problems.cwd} hint="Empty: Switchboard's own.">
             {(id, desc) => <input id={id} aria-describedby={desc} value={form.cwd} className="mono" spellCheck={false}
               onChange={(e) => change({ cwd: e.target.value })} />}
@@ -148,7 +148,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
             {(id, desc) => <input id={id} aria-describedby={desc} type="url" value={form.url} className="mono" spellCheck={false}
               placeholder="https://example.com/mcp" onChange={(e) => change({ url: e.target.value })} />}
           </FieldBox>
-          <KeyValues label="Headers" what="header" rows={form.headers} problems={problems.headers} onChange={(headers) => change({ headers })} />
+          <KeyValues label="Headers" what="header" header rows={form.headers} problems={problems.headers} onChange={(headers) => change({ headers })} />
         </>)}
         <div className="server-editor-pair">
           <FieldBox label="Startup timeout (seconds)" problems={problems.startupTimeout} hint="Empty: the default.">
@@ -224,18 +224,39 @@ function ArgsEditor({ args, problems, onChange }: { args: { id: number; value: s
   );
 }
 
+/**
+ * useSecretHints asks the Go side which plaintext rows look like secrets,
+ * by the rule an import and 'servers add' follow (a token's shape, a name
+ * such as API_KEY or Authorization), so the form can propose the keyring.
+ */
+export function useSecretHints(rows: KeyValue[], header: boolean): Set<number> {
+  const [flagged, setFlagged] = useState<Set<number>>(new Set());
+  useEffect(() => {
+    let live = true;
+    const t = setTimeout(() => {
+      const plain = rows.filter((r) => !r.secret && r.key.trim() !== '' && r.value.trim() !== '');
+      Promise.all(plain.map((r) => call(() => LooksSecret(r.key, r.value, header)).then((yes) => (yes ? r.id : -1), () => -1)))
+        .then((ids) => { if (live) setFlagged(new Set(ids.filter((id) => id >= 0))); }, () => undefined);
+    }, 250);
+    return () => { live = false; clearTimeout(t); };
+  }, [rows, header]);
+  return flagged;
+}
+
 /** KeyValues edits environment variables or headers; a row marked secret goes to the OS keyring. */
-function KeyValues({ label, what, rows, problems, onChange }: {
-  label: string; what: string; rows: KeyValue[]; problems?: string[]; onChange: (r: KeyValue[]) => void;
+function KeyValues({ label, what, header, rows, problems, onChange }: {
+  label: string; what: string; header: boolean; rows: KeyValue[]; problems?: string[]; onChange: (r: KeyValue[]) => void;
 }) {
   const set = (id: number, patch: Partial<KeyValue>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  const hints = useSecretHints(rows, header);
   return (
     <fieldset className={(problems ?? []).length ? 'field field-bad' : 'field'}>
       <legend>{label}</legend>
       {rows.length === 0 && <p className="muted small field-hint">None.</p>}
       <ul className="kv-rows">
         {rows.map((r, i) => (
-          <li key={r.id} className="kv-row">
+          <Fragment key={r.id}>
+          <li className="kv-row">
             <input aria-label={`${label} ${i + 1} name`} className="mono kv-key" value={r.key} placeholder="NAME" spellCheck={false}
               onChange={(e) => set(r.id, { key: e.target.value })} />
             <input aria-label={`${label} ${i + 1} value`} className="mono" value={r.value} spellCheck={false} autoComplete="off"
@@ -248,6 +269,13 @@ function KeyValues({ label, what, rows, problems, onChange }: {
             <button type="button" className="icon-btn" aria-label={`Remove ${what} ${r.key || i + 1}`} title="Remove"
               onClick={() => onChange(rows.filter((x) => x.id !== r.id))}><Icon name="close" size={14} /></button>
           </li>
+          {!r.secret && hints.has(r.id) && (
+            <li className="kv-hint small" role="note">
+              {r.key} looks like a secret: it would be saved in plain text in config.json.{' '}
+              <button type="button" className="small-btn" onClick={() => set(r.id, { secret: true })}>Keep {r.key} in the keyring</button>
+            </li>
+          )}
+          </Fragment>
         ))}
       </ul>
       <button type="button" className="small-btn" onClick={() => onChange([...rows, emptyKeyValue()])}>Add {what}</button>

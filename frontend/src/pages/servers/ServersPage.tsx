@@ -14,7 +14,7 @@ import { StatusBadge } from './StatusBadge';
 import { ServerIcon } from '../../components/Icon';
 import { TemplatePicker } from './TemplatePicker';
 import { useTestConnection } from './TestConnection';
-import { allTags, filterServers, message, refreshServers, removeServer, restartServer, setServerEnabled, useServers, type ServerView } from '../../servers';
+import { allTags, filterServers, message, refreshServers, restartServer, setServerEnabled, useServers, type ServerView } from '../../servers';
 import { ExternalLink } from '../../components/ExternalLink';
 import { InstallProgress } from './InstallProgress';
 import { BundleInstall, BundleLine } from './BundleInstall';
@@ -22,6 +22,7 @@ import { RegistryBrowse } from '../../components/RegistryBrowse';
 import { ServerEditor } from './ServerEditor';
 import { useAction } from '../../components/useAction';
 import { useConfigFile } from './ConfigFile';
+import { RefusedSecretsLine, RemoveConfirm } from './RemoveConfirm';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -132,13 +133,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         </button>
         </>)}
       </div>
-      {confirming && (
-        <div className="confirm" role="alertdialog" aria-label={`Remove ${s.name}?`}>
-          <span>Remove <strong>{s.name}</strong> from your servers? Its config entry is deleted (a backup stays in config.json.bak).</span>
-          <button type="button" className="danger" autoFocus onClick={act('remove', () => removeServer(s.name))}>Remove</button>
-          <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
-        </div>
-      )}
+      {confirming && <RemoveConfirm name={s.name} onCancel={() => setConfirming(false)} onError={setErr} />}
       {busy === 'login' && <LoginWait name={s.name} />}
       <ServerMetaLine server={s} />
       <ServerSafety server={s.name} />
@@ -158,6 +153,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
           <button type="button" aria-label={`Edit ${s.name} to fix this`} onClick={() => setEditingEntry(true)}>Edit</button>
         </div>
       ))}
+      {!builtin && <RefusedSecretsLine name={s.name} error={s.error} />}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />
     </li>

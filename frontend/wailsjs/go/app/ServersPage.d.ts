@@ -13,7 +13,11 @@ export function CheckServerForm(arg1:string,arg2:app.ServerFormView):Promise<Arr
 
 export function DiscoverConfigs():Promise<Array<app.DiscoveredConfig>>;
 
+export function GrantSecret(arg1:string,arg2:string):Promise<void>;
+
 export function LoginServer(arg1:string):Promise<app.ServerView>;
+
+export function LooksSecret(arg1:string,arg2:string,arg3:boolean):Promise<boolean>;
 
 export function OpenConfigFile():Promise<string>;
 
@@ -23,7 +27,9 @@ export function Profiles():Promise<app.ProfilesView>;
 
 export function ReadConfigFile(arg1:string):Promise<string>;
 
-export function RemoveServer(arg1:string):Promise<void>;
+export function RefusedSecrets(arg1:string):Promise<Array<string>>;
+
+export function RemoveServer(arg1:string,arg2:boolean):Promise<void>;
 
 export function RestartServer(arg1:string):Promise<void>;
 
@@ -38,6 +44,8 @@ export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
 export function ServerLogEntries(arg1:string,arg2:string,arg3:number):Promise<Array<app.LogEntryView>>;
 
 export function ServerOAuth(arg1:string):Promise<app.OAuthView>;
+
+export function ServerSecrets(arg1:string):Promise<Array<string>>;
 
 export function ServerProfiles(arg1:string):Promise<Record<string, library.Override>>;
 

@@ -18,8 +18,16 @@ export function DiscoverConfigs() {
   return window['go']['app']['ServersPage']['DiscoverConfigs']();
 }
 
+export function GrantSecret(arg1, arg2) {
+  return window['go']['app']['ServersPage']['GrantSecret'](arg1, arg2);
+}
+
 export function LoginServer(arg1) {
   return window['go']['app']['ServersPage']['LoginServer'](arg1);
+}
+
+export function LooksSecret(arg1, arg2, arg3) {
+  return window['go']['app']['ServersPage']['LooksSecret'](arg1, arg2, arg3);
 }
 
 export function OpenConfigFile() {
@@ -38,8 +46,12 @@ export function ReadConfigFile(arg1) {
   return window['go']['app']['ServersPage']['ReadConfigFile'](arg1);
 }
 
-export function RemoveServer(arg1) {
-  return window['go']['app']['ServersPage']['RemoveServer'](arg1);
+export function RefusedSecrets(arg1) {
+  return window['go']['app']['ServersPage']['RefusedSecrets'](arg1);
+}
+
+export function RemoveServer(arg1, arg2) {
+  return window['go']['app']['ServersPage']['RemoveServer'](arg1, arg2);
 }
 
 export function RestartServer(arg1) {
@@ -68,6 +80,10 @@ export function ServerLogEntries(arg1, arg2, arg3) {
 
 export function ServerOAuth(arg1) {
   return window['go']['app']['ServersPage']['ServerOAuth'](arg1);
+}
+
+export function ServerSecrets(arg1) {
+  return window['go']['app']['ServersPage']['ServerSecrets'](arg1);
 }
 
 export function ServerProfiles(arg1) {

@@ -1,0 +1,75 @@
+import { useEffect, useState } from 'react';
+import { call, GrantSecret, RefusedSecrets, ServerSecrets } from '../../backend';
+import { message, refreshServers, removeServer } from '../../servers';
+
+/**
+ * RemoveConfirm asks before a server is removed. When the server keeps
+ * secrets in the keyring, a checkbox (ticked by default) deletes them too,
+ * so a new server of the same name starts without them.
+ */
+export function RemoveConfirm({ name, onCancel, onError }: { name: string; onCancel: () => void; onError: (e: string) => void }) {
+  const [secrets, setSecrets] = useState<string[]>([]);
+  const [forget, setForget] = useState(true);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    call(() => ServerSecrets(name)).then((s) => setSecrets(s ?? []), () => setSecrets([]));
+  }, [name]);
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await removeServer(name, forget && secrets.length > 0);
+    } catch (e) {
+      onError(message(e));
+      setBusy(false);
+    }
+  };
+  const n = secrets.length;
+  return (
+    <div className="confirm" role="alertdialog" aria-label={`Remove ${name}?`}>
+      <span>Remove <strong>{name}</strong> from your servers? Its config entry is deleted (a backup stays in config.json.bak).</span>
+      {n > 0 && (
+        <label className="confirm-option" title={secrets.join(', ')}>
+          <input type="checkbox" checked={forget} onChange={(e) => setForget(e.target.checked)} />
+          {' '}Also delete its {n === 1 ? 'secret' : `${n} secrets`} from the keyring
+        </label>
+      )}
+      <button type="button" className="danger" autoFocus disabled={busy} onClick={() => void remove()}>Remove</button>
+      <button type="button" onClick={onCancel} disabled={busy}>Cancel</button>
+    </div>
+  );
+}
+
+/**
+ * RefusedSecrets lists the keyring secrets a server names that are not its
+ * own (they came with an import, a registry entry or a bundle), each with
+ * a Grant button: the server may use it only once the user says so.
+ */
+export function RefusedSecretsLine({ name, error }: { name: string; error: string }) {
+  const [refused, setRefused] = useState<string[]>([]);
+  const [err, setErr] = useState('');
+  useEffect(() => {
+    if (!error) { setRefused([]); return; }
+    call(() => RefusedSecrets(name)).then((r) => setRefused(r ?? []), () => setRefused([]));
+  }, [name, error]);
+  if (refused.length === 0) return null;
+  const grant = async (secret: string) => {
+    try {
+      await call(() => GrantSecret(secret, name));
+      setRefused((r) => r.filter((x) => x !== secret));
+      await refreshServers();
+    } catch (e) {
+      setErr(message(e));
+    }
+  };
+  return (
+    <div className="server-grants" role="group" aria-label={`Secrets ${name} may not use yet`}>
+      {refused.map((s) => (
+        <p key={s} className="small">
+          {name} names the keyring secret <code>{s}</code>, which is not its own.{' '}
+          <button type="button" className="small-btn" onClick={() => void grant(s)}>Grant {s} to {name}</button>
+        </p>
+      ))}
+      {err && <p className="field-problem">{err}</p>}
+    </div>
+  );
+}
