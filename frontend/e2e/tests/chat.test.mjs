@@ -140,7 +140,7 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
   const row = table.getByRole('row', { name: 'Anthropic work' });
   await row.getByText('stored').waitFor();
   assert.ok(!(await page.content()).includes(key), 'the key is not in the page');
-  await page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: 'provider_Anthropic_work_API_KEY' }).waitFor();
+  await page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: /provider\.Anthropic_work\.API_KEY/ }).waitFor();
   await screenshot(page, 'settings-providers');
   // Delete asks first.
   await row.getByRole('button', { name: 'Delete' }).click();

@@ -58,7 +58,8 @@ test('add a server through the blank form, then edit it', async () => {
   assert.ok(!cfg.includes(SECRET), 'the secret value is not in config.json');
   const notes = JSON.parse(cfg).mcpServers.notes;
   assert.deepEqual(notes.args, ['--first', '--second']);
-  assert.equal(notes.env.NOTES_TOKEN, '${secret:notes.NOTES_TOKEN}');
+  assert.match(notes.id, /^[0-9a-f]{12}$/, 'the entry has its stable id');
+  assert.equal(notes.env.NOTES_TOKEN, `${'$'}{secret:server.${notes.id}.env.NOTES_TOKEN}`, 'the secret is the server\'s own keyring entry');
   assert.equal(notes.startupTimeout, 45000);
   await form.getByRole('button', { name: 'Close' }).click();
 
@@ -74,7 +75,7 @@ test('add a server through the blank form, then edit it', async () => {
   await edit.getByRole('status').getByText(/^Saved\. notes is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
   const after = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.notes;
   assert.deepEqual(after.args, ['--only']);
-  assert.equal(after.env.NOTES_TOKEN, '${secret:notes.NOTES_TOKEN}');
+  assert.equal(after.env.NOTES_TOKEN, notes.env.NOTES_TOKEN);
   await screenshot(page, 'editserver-edited-1280');
   await edit.getByRole('button', { name: 'Close' }).click();
 

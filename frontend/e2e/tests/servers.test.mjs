@@ -120,7 +120,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   assert.match(await row(page, 'memory').locator('.server-cmd').innerText(), /mcp-server-memory/, 'existing memory kept');
   // The imported token is in the keyring, listed masked in Settings.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-  const secret = page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: 'files_GITHUB_TOKEN' });
+  const secret = page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: /server\.[0-9a-f]{12}\.env\.GITHUB_TOKEN/ });
   await secret.getByText('••••1234').waitFor();
   assert.match(await secret.innerText(), /files/);
   await screenshot(page, 'import-done');

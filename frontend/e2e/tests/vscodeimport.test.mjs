@@ -1,0 +1,81 @@
+// A VS Code mcp.json with a password input and VS Code's own variables,
+// imported in the window: the preview says where the password goes and
+// flags the variable no app gives a value; the typed token lands in the
+// keyring only (not in config.json nor its backup); ${userHome} is written
+// out; and the server whose argument kept an editor-only variable says so
+// in its main sentence.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { env, launch, openApp, screenshot } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
+const TOKEN = 'docs-e2e-token-7f3a9c21';
+
+test('a VS Code mcp.json with a password input and variables imports as it means', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const wizard = page.getByRole('region', { name: 'Import servers' });
+  const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
+  const json = `{
+  // .vscode/mcp.json, as VS Code writes it
+  "inputs": [{"type": "promptString", "id": "docs-token", "description": "Docs API token", "password": true}],
+  "servers": {
+    "vsdocs": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${userHome}"], "env": {"DOCS_AUTH": "Bearer \${input:docs-token}"}},
+    "vsedit": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${selectedText}"]}
+  }
+}`;
+  await wizard.getByLabel('Config JSON').fill(json);
+  const preview = wizard.getByRole('table', { name: 'Import preview' });
+  await preview.waitFor();
+  // Where the password goes, and the variable with no value, before anything is imported.
+  await preview.getByText('env.DOCS_AUTH: the password you type for docs-token → keyring').waitFor();
+  const problems = wizard.getByRole('list', { name: 'Problems' });
+  await problems.getByText(/uses \$\{selectedText\}, which Switchboard gives no value/).waitFor();
+  assert.match(await problems.innerText(), /servers\.vsedit\.args\[0\]/);
+  const field = wizard.getByLabel(/Docs API token/);
+  assert.equal(await field.getAttribute('type'), 'password');
+  await field.fill(TOKEN);
+  for (const width of [720, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await preview.scrollIntoViewIfNeeded();
+    await screenshot(page, `vscode-import-preview-${width}`);
+  }
+
+  await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
+  await wizard.getByRole('status').getByText(/^Imported 2 servers:/).waitFor();
+  const dir = env('E2E_DATA_DIR');
+  const cfgText = readFileSync(path.join(dir, 'config.json'), 'utf8');
+  assert.ok(!cfgText.includes(TOKEN), 'the typed password is not in config.json');
+  const bak = path.join(dir, 'config.json.bak');
+  assert.ok(!existsSync(bak) || !readFileSync(bak, 'utf8').includes(TOKEN), 'nor in its backup');
+  const docs = JSON.parse(cfgText).mcpServers.vsdocs;
+  assert.deepEqual(docs.args, [homedir()], '${userHome} is written out');
+  assert.match(docs.env.DOCS_AUTH, /^Bearer \$\{secret:server\.[0-9a-f]{12}\.input\.docs-token\}$/);
+
+  await wizard.getByRole('button', { name: 'Close' }).click();
+  await row(page, 'vsdocs').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+  const edit = row(page, 'vsedit');
+  await edit.locator('[data-state="error"]').waitFor({ timeout: 60_000 });
+  assert.match(await edit.locator('.server-error .error-sentence').innerText(), /its arguments name \$\{selectedText\}, which does not exist; correct the path/);
+  for (const width of [720, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await edit.scrollIntoViewIfNeeded();
+    await screenshot(page, `vscode-import-servers-${width}`);
+  }
+
+  // Edit shows the imported header as a stored secret.
+  await row(page, 'vsdocs').getByRole('button', { name: 'Edit', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Edit vsdocs' });
+  await form.waitFor();
+  assert.ok(!(await page.content()).includes(TOKEN), 'the token never reaches the window');
+  await form.getByRole('button', { name: 'Close' }).click();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
