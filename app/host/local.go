@@ -306,8 +306,8 @@ func (l *Local) close(ctx context.Context) error {
 
 // localProvider is the provider "On this computer": OpenAI's wire to the
 // llama-server running the model a request names, started on demand.
-// It asks the server's address at each request, since a restart after a
-// crash moves it to another port.
+// It asks the server's address and client at each request, since another
+// model is another server.
 type localProvider struct {
 	l    *Local
 	name string // the provider's name in the settings
@@ -327,7 +327,7 @@ func (p *localProvider) Stream(ctx context.Context, req provider.Request, on fun
 	if st := srv.Status(); st.State != localmodel.Ready {
 		return provider.Response{}, p.restarting(st)
 	}
-	op, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: p.name, BaseURL: srv.BaseURL(), APIKey: srv.APIKey()})
+	op, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: p.name, BaseURL: srv.BaseURL(), APIKey: srv.APIKey(), HTTPClient: srv.HTTPClient()})
 	if err != nil {
 		return provider.Response{}, err
 	}

@@ -103,9 +103,9 @@ func TestBenchTableLlama(t *testing.T) {
 				t.Logf("llama-server's log (end):\n%s", out[max(0, len(out)-4000):])
 			}
 		})
-		// A client of its own: a kept-alive connection to the previous
-		// model's server must not be reused if this one got its port.
-		client := &http.Client{Transport: &http.Transport{}}
+		// The server's own client: it reaches this model's server (a
+		// connection kept alive to the previous one is not reused).
+		client := s.HTTPClient()
 		warm := chatOnce(ctx, t, client, s, 0, 8) // pages the model in; its prompt size is the measured ones'
 		nPrompt := warm.timings.PromptN
 		// Interleaved, so both sides see the same machine state: each

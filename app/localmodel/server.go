@@ -1,13 +1,21 @@
 // Package localmodel runs a model on this computer: llama.cpp's
-// llama-server as a supervised child process on a free loopback port with a
-// random API key, which the chat engine reaches through the OpenAI-compatible
-// provider it already has. Start waits until the model is loaded; a crash is
-// restarted with backoff (Status says so meanwhile); Close stops it in
-// stages.
+// llama-server as a supervised child process with a random API key, which
+// the chat engine reaches through the OpenAI-compatible provider it already
+// has. Start waits until the model is loaded; a crash is restarted with
+// backoff (Status says so meanwhile); Close stops it in stages.
+//
+// Only the app may reach it. The key is handed over in llama-server's
+// environment (LLAMA_API_KEY), which only this user can read, never in its
+// argv, which every local user can (ps, /proc/PID/cmdline). On Unix it
+// listens on a Unix socket in a directory only this user can enter
+// (endpoint_unix.go), so neither another user nor a web page in the
+// browser can connect; on Windows, on a loopback port behind a proxy in the
+// app that refuses what a browser sends (guard.go, endpoint_windows.go).
+// Requests must therefore go through HTTPClient:
 //
 //	s, err := localmodel.Start(ctx, localmodel.Options{Binary: bin, Model: "qwen3-1.7b.gguf", LogPath: log})
 //	defer s.Close(ctx)
-//	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey()})
+//	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey(), HTTPClient: s.HTTPClient()})
 package localmodel
 
 import (
@@ -17,7 +25,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"runtime"
@@ -91,15 +98,16 @@ type Status struct {
 // Server is a running llama-server. Its methods are safe for concurrent
 // use.
 type Server struct {
-	opts Options
-	key  string
+	opts   Options
+	key    string
+	ep     *endpoint // where llama-server listens, and the app's way there
+	client *http.Client
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
 
 	mu     sync.Mutex
-	port   int
 	status Status
 	ready  chan struct{} // closed at the first Ready
 }
@@ -127,11 +135,25 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	s := &Server{opts: opts, key: hex.EncodeToString(b[:]), ready: make(chan struct{}), status: Status{State: Starting}}
+	key := hex.EncodeToString(b[:])
+	ep, err := openEndpoint(key)
+	if err != nil {
+		return nil, fmt.Errorf("prepare the local model's connection: %w", err)
+	}
+	// The app's own transport: it dials the endpoint whatever the URL's
+	// host says, and never through an HTTP proxy from the environment.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.DialContext = ep.dial
+	s := &Server{opts: opts, key: key, ep: ep, client: &http.Client{Transport: tr},
+		ready: make(chan struct{}), status: Status{State: Starting}}
 	rctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	first := make(chan error, 1)
-	s.wg.Go(func() { s.run(rctx, first) })
+	s.wg.Go(func() {
+		defer ep.close() // after the last llama-server exited
+		s.run(rctx, first)
+	})
 	select {
 	case err := <-first:
 		if err != nil {
@@ -145,12 +167,15 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 }
 
-// BaseURL is the server's OpenAI-compatible API root (…/v1).
-func (s *Server) BaseURL() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return fmt.Sprintf("http://127.0.0.1:%d/v1", s.port)
-}
+// BaseURL is the server's OpenAI-compatible API root (…/v1), for requests
+// sent with HTTPClient: on Unix its host is only a name, since the client
+// dials the socket. It stays the same across restarts.
+func (s *Server) BaseURL() string { return s.ep.base() + "/v1" }
+
+// HTTPClient is the client that reaches the server (one for the server's
+// life, so its connections are reused; no overall timeout, as a streamed
+// answer may take minutes).
+func (s *Server) HTTPClient() *http.Client { return s.client }
 
 // APIKey is the random key the server requires.
 func (s *Server) APIKey() string { return s.key }
@@ -215,17 +240,15 @@ func (s *Server) run(ctx context.Context, first chan<- error) {
 // once1 runs the server once: it reports when the model is loaded (or
 // why it is not) through loaded, and returns when the process exits.
 func (s *Server) once1(ctx context.Context, loaded func(error)) error {
-	port, err := freePort()
+	listen, err := s.ep.listen()
 	if err != nil {
 		loaded(err)
 		return err
 	}
-	s.mu.Lock()
-	s.port = port
-	s.mu.Unlock()
-	args := []string{
-		"--model", s.opts.Model, "--alias", s.opts.Alias,
-		"--host", "127.0.0.1", "--port", strconv.Itoa(port), "--api-key", s.key,
+	// Connections kept alive to the run before are dead.
+	defer s.client.CloseIdleConnections()
+	args := append([]string{"--model", s.opts.Model, "--alias", s.opts.Alias}, listen...)
+	args = append(args,
 		"--ctx-size", strconv.Itoa(s.opts.Context), "--threads", strconv.Itoa(s.opts.Threads),
 		"--parallel", "1", "--jinja", "--no-webui",
 		// An answer stops at half the context: a small model that loops
@@ -235,7 +258,7 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		// switches): on a CPU a small model's reasoning costs minutes before
 		// its first word, and the chat does not show it.
 		"--reasoning", "off",
-	}
+	)
 	if s.opts.QuantizedKV {
 		args = append(args, "--cache-type-k", "q8_0", "--cache-type-v", "q8_0")
 	}
@@ -251,7 +274,11 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 	// watchdog that kills it should the app die (even by SIGKILL), and a
 	// staged stop. Without the LLAMA_ARG_* variables a user may have set
 	// for their own llama.cpp, which would change what the app asked for.
-	p, err := process.Start(process.Spec{Command: s.opts.Binary, Args: args, Env: process.DropEnv(os.Environ(), []string{"LLAMA_*"})})
+	// The key goes in the environment (the release reads LLAMA_API_KEY
+	// when --api-key is not given): a process's environment is readable
+	// only by its user, its argv by everyone.
+	env := append(process.DropEnv(os.Environ(), []string{"LLAMA_*"}), "LLAMA_API_KEY="+s.key)
+	p, err := process.Start(process.Spec{Command: s.opts.Binary, Args: args, Env: env})
 	if err != nil {
 		loaded(err)
 		return err
@@ -266,7 +293,7 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 
 	wait := make(chan error, 1)
 	hctx, hcancel := context.WithTimeout(ctx, LoadTimeout)
-	go func() { wait <- s.health(hctx, port, p) }()
+	go func() { wait <- s.health(hctx, p) }()
 	select {
 	case err := <-wait:
 		hcancel()
@@ -306,14 +333,14 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 
 // health polls /health until the model is loaded (200), the process
 // exits, or ctx ends.
-func (s *Server) health(ctx context.Context, port int, p *process.Process) error {
-	url := fmt.Sprintf("http://127.0.0.1:%d/health", port)
+func (s *Server) health(ctx context.Context, p *process.Process) error {
+	url := s.ep.base() + "/health"
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		req.Header.Set("Authorization", "Bearer "+s.key)
-		if res, err := http.DefaultClient.Do(req); err == nil {
+		if res, err := s.client.Do(req); err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
 				return nil
@@ -345,15 +372,6 @@ func (s *Server) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 func logName(p string) string {

@@ -65,7 +65,7 @@ func runtimeFor(t *testing.T) (*localmodel.Server, string) {
 // OpenAI-compatible provider.
 func ask(t *testing.T, s *localmodel.Server) provider.Response {
 	t.Helper()
-	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey()})
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey(), HTTPClient: s.HTTPClient()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,12 +88,12 @@ func ask(t *testing.T, s *localmodel.Server) provider.Response {
 
 func TestRuntimeAnswersAStreamedChat(t *testing.T) {
 	s, _ := runtimeFor(t)
-	if !strings.HasPrefix(s.BaseURL(), "http://127.0.0.1:") || len(s.APIKey()) != 32 {
-		t.Fatalf("base URL %s, key of %d characters", s.BaseURL(), len(s.APIKey()))
+	if len(s.APIKey()) != 32 {
+		t.Fatalf("a key of %d characters", len(s.APIKey()))
 	}
 	ask(t, s)
 	// Without the key the server refuses.
-	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "x", BaseURL: s.BaseURL(), APIKey: "wrong"})
+	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "x", BaseURL: s.BaseURL(), APIKey: "wrong", HTTPClient: s.HTTPClient()})
 	if _, err := p.Stream(t.Context(), provider.Request{Model: s.Model(), MaxTokens: 4, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {}); err == nil {
 		t.Fatal("a request with the wrong key was answered")
 	}
@@ -106,7 +106,7 @@ func TestRuntimeDoesNotThink(t *testing.T) {
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, strings.TrimSuffix(s.BaseURL(), "/v1")+"/apply-template",
 		strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
 	req.Header.Set("Authorization", "Bearer "+s.APIKey())
-	res, err := http.DefaultClient.Do(req)
+	res, err := s.HTTPClient().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestRuntimeToolCallRunsAgainstAnMCPServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey()})
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey(), HTTPClient: s.HTTPClient()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,10 @@
 // Package download fetches a model file and checks it against its pinned
 // size and SHA-256 before anything may use it. The file grows as dest+".part"
 // and is renamed to dest only once its hash is right, so a half or a wrong
-// file is never taken for a model. An interrupted download (a cut
+// file is never taken for a model; and the file renamed to dest is hashed
+// again there, so one that another program (or a second download of the
+// same model) replaced or changed on disk meanwhile is removed, not
+// installed. An interrupted download (a cut
 // connection, a cancelled context, the app quitting) keeps its .part, and
 // the next Get resumes it with an HTTP Range request; a server that ignores
 // Range is downloaded again from the start.
@@ -31,6 +34,20 @@ import (
 // ErrChecksum says a downloaded file is not the pinned one (its SHA-256 or
 // its size differs); the file has been removed.
 var ErrChecksum = errors.New("the downloaded file is not the expected one (its SHA-256 or size differs), so it was removed; check the download URL in Settings → Providers and try again")
+
+// ErrChanged says the file at the download's name was not the one
+// downloaded and checked: the .part was replaced or written to by someone
+// else during the download, or the installed file right after its rename.
+// The file has been removed. It is an ErrChecksum too.
+var ErrChanged error = changedError{}
+
+type changedError struct{}
+
+func (changedError) Error() string {
+	return "the model file was replaced or changed on disk during its download (by another program, or a second download of the same model), so it was removed; download it again"
+}
+
+func (changedError) Unwrap() error { return ErrChecksum }
 
 // Part is the suffix of a download in progress.
 const Part = ".part"
@@ -70,6 +87,9 @@ func Get(ctx context.Context, src, dest, want string, size int64, progress func(
 	}
 	d := &job{ctx: ctx, src: src, f: f, size: size, progress: progress, h: sha256.New()}
 	err = d.run()
+	if err == nil {
+		err = d.same(part)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -83,7 +103,69 @@ func Get(ctx context.Context, src, dest, want string, size int64, progress func(
 		os.Remove(part)
 		return fmt.Errorf("%s: SHA-256 %s, expected %s: %w", filepath.Base(dest), got, want, ErrChecksum)
 	}
-	return os.Rename(part, dest)
+	// The hash above is of the bytes written through f, and the rename
+	// moves whatever file the name .part has by then (f is closed first:
+	// Windows renames no open file). So what dest holds after it is
+	// hashed again: about a second a gigabyte.
+	beforeRename(part)
+	if err := os.Rename(part, dest); err != nil {
+		return err
+	}
+	if err := verify(dest, want, size); err != nil {
+		os.Remove(dest)
+		return err
+	}
+	return nil
+}
+
+// same checks that the name part is still the file written through d.f,
+// before it is renamed into place.
+func (d *job) same(part string) error {
+	written, err := d.f.Stat()
+	if err != nil {
+		return err
+	}
+	now, err := os.Lstat(part)
+	if err != nil {
+		return fmt.Errorf("%s vanished during the download: %w", filepath.Base(part), ErrChanged)
+	}
+	if !os.SameFile(written, now) {
+		return fmt.Errorf("%s was replaced during the download: %w", filepath.Base(part), ErrChanged)
+	}
+	return nil
+}
+
+// beforeRename is called between the check of the bytes written and the
+// rename; a test swaps the .part there.
+var beforeRename = func(part string) {}
+
+// verify hashes the file installed at dest through one open handle, and
+// checks that dest is still that handle's file, a regular one, once
+// hashed: the bytes checked are the bytes installed.
+func verify(dest, want string, size int64) error {
+	f, err := os.Open(dest)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return fmt.Errorf("check the installed %s: %w", filepath.Base(dest), err)
+	}
+	opened, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	now, err := os.Lstat(dest)
+	if err != nil {
+		return err
+	}
+	got := hex.EncodeToString(h.Sum(nil))
+	if !now.Mode().IsRegular() || !os.SameFile(opened, now) || got != want || size > 0 && n != size {
+		return fmt.Errorf("%s: SHA-256 %s (%d bytes), expected %s: %w", filepath.Base(dest), got, n, want, ErrChanged)
+	}
+	return nil
 }
 
 // job is one Get: the .part file, and the hash of what it holds so far.

@@ -243,3 +243,101 @@ func TestGetErrors(t *testing.T) {
 		}
 	}
 }
+
+// swapper serves model, and halfway through replaces the .part the
+// download writes to with another file of the same size: the download
+// goes on writing to the file it opened, whose bytes hash right.
+type swapper struct {
+	part, other string
+}
+
+func (s *swapper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Length", fmt.Sprint(len(model)))
+	w.Write(model[:len(model)/2])
+	w.(http.Flusher).Flush()
+	if err := os.Rename(s.other, s.part); err != nil {
+		panic(err)
+	}
+	w.Write(model[len(model)/2:]) // the download cannot end before this
+}
+
+// A .part replaced during the download is refused, not installed.
+func TestGetRefusesAPartReplacedDuringTheDownload(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "model.gguf")
+	other := filepath.Join(dir, "other")
+	if err := os.WriteFile(other, bytes.Repeat([]byte{7}, len(model)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(&swapper{part: dest + Part, other: other})
+	defer ts.Close()
+	err := Get(context.Background(), ts.URL+"/m", dest, modelSum, int64(len(model)), nil)
+	if !errors.Is(err, ErrChanged) || !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "download it again") {
+		t.Fatalf("Get = %v, want ErrChanged", err)
+	}
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Errorf("the replaced file was installed (%v)", err)
+	}
+	checkPart(t, dest, -1)
+}
+
+// What dest holds after the rename is what is checked: a .part replaced
+// or written to after its bytes were hashed, right before the rename, is
+// removed from dest.
+func TestGetChecksTheFileInstalled(t *testing.T) {
+	wrong := bytes.Repeat([]byte{7}, len(model))
+	for _, tt := range []struct {
+		name string
+		swap func(t *testing.T, part string)
+	}{
+		{"replaced by another file", func(t *testing.T, part string) {
+			other := part + ".other"
+			if err := os.WriteFile(other, wrong, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(other, part); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"written to in place", func(t *testing.T, part string) {
+			f, err := os.OpenFile(part, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteAt([]byte("not the model"), 1000); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"replaced by a link to the right bytes", func(t *testing.T, part string) {
+			// dest would follow a file someone else may change later.
+			target := filepath.Join(t.TempDir(), "model.gguf")
+			if err := os.WriteFile(target, model, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(part); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, part); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := httptest.NewServer(&server{})
+			defer ts.Close()
+			dest := filepath.Join(t.TempDir(), "model.gguf")
+			var swapped bool
+			beforeRename = func(part string) { swapped = true; tt.swap(t, part) }
+			defer func() { beforeRename = func(string) {} }()
+			err := Get(context.Background(), ts.URL+"/m", dest, modelSum, int64(len(model)), nil)
+			if !swapped || !errors.Is(err, ErrChanged) {
+				t.Fatalf("Get = %v (swapped: %v), want ErrChanged", err, swapped)
+			}
+			if _, err := os.Lstat(dest); !os.IsNotExist(err) {
+				t.Errorf("dest left in place (%v)", err)
+			}
+			checkPart(t, dest, -1)
+		})
+	}
+}
