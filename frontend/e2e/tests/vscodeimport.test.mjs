@@ -59,7 +59,7 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   assert.deepEqual(docs.args, [homedir()], '${userHome} is written out');
   assert.match(docs.env.DOCS_AUTH, /^Bearer \$\{secret:server\.[0-9a-f]{12}\.input\.docs-token\}$/);
 
-  await wizard.getByRole('button', { name: 'Close' }).click();
+  await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   await row(page, 'vsdocs').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   const edit = row(page, 'vsedit');
   await edit.locator('[data-state="error"]').waitFor({ timeout: 60_000 });
