@@ -75,7 +75,7 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   const form = page.getByRole('form', { name: 'Edit vsdocs' });
   await form.waitFor();
   assert.ok(!(await page.content()).includes(TOKEN), 'the token never reaches the window');
-  await form.getByRole('button', { name: 'Close' }).click();
+  await form.getByRole('button', { name: 'Cancel' }).click();
   assert.deepEqual(errors, []);
   await page.close();
 });
