@@ -45,9 +45,9 @@ export function ServerLogEntries(arg1:string,arg2:string,arg3:number):Promise<Ar
 
 export function ServerOAuth(arg1:string):Promise<app.OAuthView>;
 
-export function ServerSecrets(arg1:string):Promise<Array<string>>;
-
 export function ServerProfiles(arg1:string):Promise<Record<string, library.Override>>;
+
+export function ServerSecrets(arg1:string):Promise<Array<string>>;
 
 export function ServerSkills(arg1:string):Promise<host.ServerSkills>;
 

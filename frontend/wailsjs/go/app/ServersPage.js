@@ -82,12 +82,12 @@ export function ServerOAuth(arg1) {
   return window['go']['app']['ServersPage']['ServerOAuth'](arg1);
 }
 
-export function ServerSecrets(arg1) {
-  return window['go']['app']['ServersPage']['ServerSecrets'](arg1);
-}
-
 export function ServerProfiles(arg1) {
   return window['go']['app']['ServersPage']['ServerProfiles'](arg1);
+}
+
+export function ServerSecrets(arg1) {
+  return window['go']['app']['ServersPage']['ServerSecrets'](arg1);
 }
 
 export function ServerSkills(arg1) {
