@@ -138,7 +138,7 @@ func (a *ServersPage) CheckServerForm(old string, form ServerFormView) ([]FieldP
 	if len(probs) > 0 || err != nil {
 		return probs, err
 	}
-	for _, p := range a.h.Servers.Warnings(e) {
+	for _, p := range e.Warnings() {
 		probs = append(probs, FieldProblemView{Field: p.Path, Message: p.Message, Warning: true})
 	}
 	return probs, nil

@@ -113,7 +113,7 @@ func (s *Servers) Check(e ServerEdit) error {
 // a ${userHome} or ${workspaceFolder} typed (or pasted) into a field, which
 // config.json gives no value, so the server would get the text as it is.
 // Paths are the entry's own fields ("args[0]", "env.ROOT").
-func (s *Servers) Warnings(e ServerEdit) []config.Problem {
+func (e ServerEdit) Warnings() []config.Problem {
 	return e.Server.UnresolvedVariables()
 }
 

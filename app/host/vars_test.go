@@ -38,7 +38,7 @@ func TestImportExpandsVSCodeVariables(t *testing.T) {
 	if !ok || !slices.Equal(s.Args, want) {
 		t.Errorf("config.json holds args %q, want %q", s.Args, want)
 	}
-	if w := h.Servers.Warnings(ServerEdit{Server: s}); len(w) != 1 || w[0].Path != "args[2]" {
+	if w := (ServerEdit{Server: s}).Warnings(); len(w) != 1 || w[0].Path != "args[2]" {
 		t.Errorf("Edit warnings = %v, want args[2] flagged", w)
 	}
 }
