@@ -198,7 +198,7 @@ func NewPlan(spec process.Spec, p Policy) (Plan, error) {
 	b.writable = writableDirs(p)
 	b.private = cleanAll(p.Private)
 	for _, arg := range spec.Args {
-		for _, cand := range argPaths(arg) {
+		for _, cand := range ArgPaths(arg) {
 			if !filepath.IsAbs(cand) {
 				if spec.Dir == "" {
 					continue // no working directory: a relative path means nothing inside
@@ -567,9 +567,10 @@ func interpreter(prog, path string) string {
 	return ""
 }
 
-// argPaths are the strings in one argument that may name a file: the
-// argument itself, or the value of --flag=VALUE.
-func argPaths(arg string) []string {
+// ArgPaths are the strings in one argument that may name a file: the
+// argument itself, or the value of --flag=VALUE (a URL or an npm package
+// name is none). The supervisor names a missing one when a server exits.
+func ArgPaths(arg string) []string {
 	if strings.Contains(arg, "://") {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 )
 
 // MissingPathError says why a stdio server most likely stopped while it
@@ -34,17 +35,15 @@ func (e *MissingPathError) Plain() (sentence, detail string) { return e.sentence
 
 func (e *MissingPathError) Unwrap() error { return e.Err }
 
-// missingPath returns the first argument of p (or --flag=VALUE's value, or
-// its working directory) that is written as an absolute path, or still
-// holds a ${…} nothing replaced, and does not exist; "" when there is none.
+// missingPath returns the first path an argument of p names
+// (sandbox.ArgPaths: the argument, or --flag=VALUE's value), or its
+// working directory, that is written as an absolute path, or still holds
+// a ${…} nothing replaced, and does not exist; "" when there is none.
 // Relative arguments are left alone: most are not paths.
 func missingPath(p process.Spec) string {
 	candidates := []string{p.Dir}
 	for _, a := range p.Args {
-		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
-			a = v
-		}
-		candidates = append(candidates, a)
+		candidates = append(candidates, sandbox.ArgPaths(a)...)
 	}
 	for _, c := range candidates {
 		if c == "" || !filepath.IsAbs(c) && !strings.Contains(c, "${") {
