@@ -239,29 +239,29 @@ func wrapLong(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/maxKeptLine + 1)
-	for len(s) > 0 {
-		line, rest, found := strings.Cut(s, "\n")
-		for len(line) > maxKeptLine {
-			cut := maxKeptLine
-			for cut > 0 && !utf8.RuneStart(line[cut]) {
-				cut--
-			}
-			b.WriteString(line[:cut])
-			b.WriteByte('\n')
-			line = line[cut:]
-		}
-		b.WriteString(line)
-		if found {
+	eachPiece(s, func(piece string, newline bool) {
+		b.WriteString(piece)
+		if newline {
 			b.WriteByte('\n')
 		}
-		s = rest
-	}
+	})
 	return b.String()
 }
 
 // wrappedLines is how many lines wrapLong(s) has, without making it.
 func wrappedLines(s string) int {
 	n := 1
+	eachPiece(s, func(_ string, newline bool) {
+		if newline {
+			n++
+		}
+	})
+	return n
+}
+
+// eachPiece calls fn with each line wrapLong makes of s, in order, and
+// whether a line break follows it.
+func eachPiece(s string, fn func(piece string, newline bool)) {
 	for len(s) > 0 {
 		line, rest, found := strings.Cut(s, "\n")
 		for len(line) > maxKeptLine {
@@ -269,15 +269,12 @@ func wrappedLines(s string) int {
 			for cut > 0 && !utf8.RuneStart(line[cut]) {
 				cut--
 			}
-			n++
+			fn(line[:cut], true)
 			line = line[cut:]
 		}
-		if found {
-			n++
-		}
+		fn(line, found)
 		s = rest
 	}
-	return n
 }
 
 func hasLongLine(s string) bool {
