@@ -19,7 +19,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
-	"github.com/switchboard-app/switchboard/app"
+	"github.com/switchboard-app/switchboard/app/gui"
 	"github.com/switchboard-app/switchboard/app/cli"
 )
 
@@ -60,17 +60,17 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 	if err != nil {
 		return err
 	}
-	a := app.New(ctx, o.DataDir)
+	a := gui.New(ctx, o.DataDir)
 	width, height := 1200, 800
-	if w, ok := app.WindowGeometry(a); ok {
+	if w, ok := gui.WindowGeometry(a); ok {
 		width, height = w.Width, w.Height
 	}
 	err = wails.Run(&options.App{
 		Title:     "Switchboard",
 		Width:     width,
 		Height:    height,
-		MinWidth:  app.MinWidth,
-		MinHeight: app.MinHeight,
+		MinWidth:  gui.MinWidth,
+		MinHeight: gui.MinHeight,
 		AssetServer: &assetserver.Options{
 			Assets: dist,
 		},
@@ -78,23 +78,23 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		OnStartup: func(wctx context.Context) {
 			a.Startup(wctx)
 			for _, f := range o.Files {
-				app.OpenFile(a, f)
+				gui.OpenFile(a, f)
 			}
 			if js := os.Getenv("SWITCHBOARD_AUTOMATION"); js != "" {
-				app.Automate(a, js) // benchmarks drive the real window
+				gui.Automate(a, js) // benchmarks drive the real window
 			}
 		},
-		OnDomReady:    func(wctx context.Context) { app.RestoreWindow(wctx, a) },
-		OnBeforeClose: func(wctx context.Context) bool { return app.RememberWindow(wctx, a) },
+		OnDomReady:    func(wctx context.Context) { gui.RestoreWindow(wctx, a) },
+		OnBeforeClose: func(wctx context.Context) bool { return gui.RememberWindow(wctx, a) },
 		OnShutdown:    a.Shutdown,
-		Bind:          app.Bindings(a),
+		Bind:          gui.Bindings(a),
 		Menu:          appMenu(a),
 		// One window per user and data dir: a second launch (opening a .mcpb
 		// from the file manager, say) hands its files to this one and exits.
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId: instanceID(o.DataDir.String()),
 			OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
-				app.SecondLaunch(a, cli.GUIFiles(d.Args, d.WorkingDirectory))
+				gui.SecondLaunch(a, cli.GUIFiles(d.Args, d.WorkingDirectory))
 			},
 		},
 		Linux: &linux.Options{

@@ -8,13 +8,13 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/menu"
 	"github.com/wailsapp/wails/v2/pkg/menu/keys"
 
-	"github.com/switchboard-app/switchboard/app"
+	"github.com/switchboard-app/switchboard/app/gui"
 )
 
 // appMenu is the window's menu bar: the platform's usual menus on macOS,
 // and Help → About everywhere (it asks the frontend to show the About
 // dialog, which has the version, the data and log folders and the licence).
-func appMenu(a *app.App) *menu.Menu {
+func appMenu(a *gui.Window) *menu.Menu {
 	m := menu.NewMenu()
 	if runtime.GOOS == "darwin" {
 		m.Append(menu.AppMenu())
@@ -22,10 +22,10 @@ func appMenu(a *app.App) *menu.Menu {
 		m.Append(menu.WindowMenu())
 	} else {
 		file := m.AddSubmenu("File")
-		file.AddText("Quit", keys.CmdOrCtrl("q"), func(*menu.CallbackData) { app.Quit(a) })
+		file.AddText("Quit", keys.CmdOrCtrl("q"), func(*menu.CallbackData) { gui.Quit(a) })
 	}
 	help := m.AddSubmenu("Help")
-	help.AddText("About Switchboard", nil, func(*menu.CallbackData) { app.ShowAbout(a) })
+	help.AddText("About Switchboard", nil, func(*menu.CallbackData) { gui.ShowAbout(a) })
 	return m
 }
 

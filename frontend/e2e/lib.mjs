@@ -38,7 +38,7 @@ export async function openApp(browser, { colorScheme = 'light', hash = '' } = {}
     errors.push(e);
   });
   await page.goto(env('E2E_URL') + '/' + hash);
-  await page.waitForFunction(() => typeof window.go?.app?.App?.Info === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function');
   return { page, errors };
 }
 
@@ -92,8 +92,8 @@ export async function waitForApp(url, { timeoutMs, isDead }) {
         try {
           const page = await b.newPage();
           await page.goto(url);
-          await page.waitForFunction(() => typeof window.go?.app?.App?.Info === 'function', null, { timeout: 60_000 });
-          await page.evaluate(() => window.go.app.App.Info());
+          await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function', null, { timeout: 60_000 });
+          await page.evaluate(() => window.go.gui.Window.Info());
           return;
         } finally {
           await b.close();

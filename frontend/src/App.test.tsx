@@ -84,7 +84,7 @@ describe('version footer', () => {
     const Ready = async () => {
       readyCalls++;
     };
-    window.go = { app: { App: { Info: info, Ready } } };
+    window.go = { gui: { Window: { Info: info, Ready } } };
   }
 
   it('shows the version the Go backend reports', async () => {

@@ -4,7 +4,7 @@
 // its bridge; they are here, apart from the component, so the tests drive
 // them through a real AppBridge and the SDK's own App.
 import type { AppBridge, McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { app } from './backend';
+import type { gui } from './backend';
 
 /** DisplayMode is where an app shows: in its card, over the window, or in a small floating window. */
 export type DisplayMode = McpUiDisplayMode;
@@ -13,7 +13,7 @@ export type DisplayMode = McpUiDisplayMode;
 export const DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 
 /** DownloadFile is one file of an app's download, as Go describes it (safe name, type, size). */
-export type DownloadFile = app.AppDownloadView;
+export type DownloadFile = gui.AppDownloadView;
 
 /** AppHost is what the answers need of the window: the user, Go, and the app's card. */
 export interface AppHost {

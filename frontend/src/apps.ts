@@ -1,10 +1,10 @@
 // MCP Apps (io.modelcontextprotocol/ui): which tools have an app, and the
 // host context an app is given. The app itself runs in AppFrame.
-import { call, hasBackend, ToolApp, type app } from './backend';
+import { call, hasBackend, ToolApp, type gui } from './backend';
 import { isRecord } from './json';
 
 /** ToolAppInfo is what Go says of a tool's app (ToolApp's answer). */
-export type ToolAppInfo = app.AppToolView;
+export type ToolAppInfo = gui.AppToolView;
 
 const known = new Map<string, Promise<ToolAppInfo | null>>();
 /** withApp holds the tools toolApp found an app for, for synchronous checks (hasApp). */
@@ -113,8 +113,8 @@ export function partialArgs(text: string): Record<string, unknown> | null {
   return null;
 }
 
-/** ResultView is what the card has of a tool result: the parts of Go's app.CallResult an app is given. */
-type ResultView = Pick<app.CallResult, 'isError' | 'content' | 'structured'>;
+/** ResultView is what the card has of a tool result: the parts of Go's gui.CallResult an app is given. */
+type ResultView = Pick<gui.CallResult, 'isError' | 'content' | 'structured'>;
 
 /**
  * toolResult turns a card's result view back into the MCP CallToolResult an

@@ -2,24 +2,24 @@
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
 import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
-import type { app, chat, history } from './backend';
+import type { gui, chat, history } from './backend';
 import { tearDownApps } from './appsOnScreen';
 import { Orderer } from './orderer';
 import { message as errorMessage } from './servers';
 import { createStore, useSelect } from './store';
 
-export type Chat = app.ChatView;
-export type Message = app.MessageView;
+export type Chat = gui.ChatView;
+export type Message = gui.MessageView;
 /** ToolCall is a call stored in a message or streaming in; a delegated call holds its sub-agent's steps. */
-export type ToolCall = app.ToolCallView;
-export type CallResult = app.CallResult;
-export type Approval = app.ApprovalView;
-export type Elicit = app.ElicitView;
+export type ToolCall = gui.ToolCallView;
+export type CallResult = gui.CallResult;
+export type Approval = gui.ApprovalView;
+export type Elicit = gui.ElicitView;
 /** Notice is something Switchboard refused or held back for the user (a server's sampling request, an app's text for the model); count says how often it came. */
-export type Notice = app.Notice & { count: number };
+export type Notice = gui.Notice & { count: number };
 export type SearchHit = history.Hit;
-export type ChatEvent = app.ChatEvent;
-export type MessagePage = app.MessagePageView;
+export type ChatEvent = gui.ChatEvent;
+export type MessagePage = gui.MessagePageView;
 
 /** FIRST_PAGE is how many messages a chat opens with: a few screens, so it opens as fast as a short chat. */
 export const FIRST_PAGE = 30;
@@ -176,7 +176,7 @@ function watch() {
 export const MAX_NOTICES = 20;
 
 /** addNotice adds n, or counts it again on the notice that says the same in the same chat (pure, for tests). */
-export function addNotice(list: Notice[], n: app.Notice): Notice[] {
+export function addNotice(list: Notice[], n: gui.Notice): Notice[] {
   const same = list.find((x) => x.chatId === n.chatId && x.kind === n.kind && x.server === n.server && x.text === n.text);
   if (same) return [...list.filter((x) => x !== same), { ...same, count: same.count + 1 }];
   return [...list, { ...n, count: 1 }].slice(-MAX_NOTICES);

@@ -1,7 +1,7 @@
-// What Wails injects into the page: window.go.app.<bound struct>.<method>
-// (App, ServersPage, ChatPage, ...). Only presence is checked here; calls go
+// What Wails injects into the page: window.go.gui.<bound struct>.<method>
+// (Window, ServersPage, ChatPage, ...). Only presence is checked here; calls go
 // through the backend module (backend/), which re-exports the generated,
 // typed bindings of ../wailsjs.
 interface Window {
-  go?: { app?: Record<string, Record<string, ((...args: never[]) => Promise<unknown>) | undefined> | undefined> };
+  go?: { gui?: Record<string, Record<string, ((...args: never[]) => Promise<unknown>) | undefined> | undefined> };
 }

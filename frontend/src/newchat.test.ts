@@ -14,8 +14,8 @@ describe('newChat', () => {
     const sent: string[] = [];
     let newChats = 0;
     window.go = {
-      app: {
-        App: { Info: async () => ({}) },
+      gui: {
+        Window: { Info: async () => ({}) },
         ChatPage: {
           Chats: async () => [],
           ChatMessages: async () => [],

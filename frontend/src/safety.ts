@@ -3,16 +3,16 @@
 // hidden instructions, and the approval rules on arguments. Fetched on
 // demand and again whenever the tools may have changed (tools:changed).
 import { AcceptChange, AddRule, EventConfigChanged, EventToolsChanged, hasBackend, on, ProposeRule, RejectChange, RemoveRule, Rules, Safety } from './backend';
-import type { app } from './backend';
+import type { gui } from './backend';
 import { message } from './servers';
 import { createStore, useSelect } from './store';
 
-export type SafetyView = app.SafetyView;
-export type ToolChange = app.ToolChangeView;
-export type Warning = app.WarningView;
-export type ToolWarnings = app.ToolWarningsView;
-export type RuleView = app.RuleView;
-export type MatchView = app.MatchView;
+export type SafetyView = gui.SafetyView;
+export type ToolChange = gui.ToolChangeView;
+export type Warning = gui.WarningView;
+export type ToolWarnings = gui.ToolWarningsView;
+export type RuleView = gui.RuleView;
+export type MatchView = gui.MatchView;
 
 interface SafetyState {
   view: SafetyView | null;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { app } from './backend';
+import type { gui } from './backend';
 import { fieldOf, fromView, groupProblems, jsonProblemText, keyOf, localProblems, move, parseSeconds, savedText, toView } from './serverform';
 
-const view = (over: Partial<app.ServerFormView> = {}): app.ServerFormView => ({
+const view = (over: Partial<gui.ServerFormView> = {}): gui.ServerFormView => ({
   name: 'gh', transport: 'stdio', command: 'npx', args: ['-y', 'server-github'],
   env: [{ key: 'GITHUB_TOKEN', value: '', secret: true, secretRef: '${secret:gh_GITHUB_TOKEN}' }, { key: 'LOG', value: 'debug', secret: false, secretRef: '' }],
   cwd: '', url: '', headers: [], startupTimeoutMs: 30000, toolTimeoutMs: 0, enabled: true, json: '{}', base: '{"command":"npx"}', configPath: '/c/config.json',
   ...over,
-} as app.ServerFormView);
+} as gui.ServerFormView);
 
 describe('fieldOf and keyOf', () => {
   it.each([
@@ -34,7 +34,7 @@ describe('groupProblems', () => {
       { field: 'command', message: 'needs "command"', line: 0, col: 0 },
       { field: 'env["A=B"]', message: 'is not a valid variable name', line: 0, col: 0 },
       { field: 'sandbox', message: 'is ignored', line: 0, col: 0 },
-    ] as app.FieldProblemView[]);
+    ] as gui.FieldProblemView[]);
     expect(got).toEqual({
       command: ['needs "command"'],
       env: ['A=B: is not a valid variable name'],
@@ -121,12 +121,12 @@ describe('move', () => {
 
 describe('texts', () => {
   it('say line:column in JSON mode', () => {
-    expect(jsonProblemText({ field: 'env.PORT', message: 'must be a string', line: 3, col: 19 } as app.FieldProblemView)).toBe('3:19: env.PORT: must be a string');
-    expect(jsonProblemText({ field: '', message: "expected ',' or '}'", line: 2, col: 5 } as app.FieldProblemView)).toBe("2:5: expected ',' or '}'");
+    expect(jsonProblemText({ field: 'env.PORT', message: 'must be a string', line: 3, col: 19 } as gui.FieldProblemView)).toBe('3:19: env.PORT: must be a string');
+    expect(jsonProblemText({ field: '', message: "expected ',' or '}'", line: 2, col: 5 } as gui.FieldProblemView)).toBe("2:5: expected ',' or '}'");
   });
 
   it('say how the server runs after a save', () => {
-    const saved = (state: string, error = '', tools = 0) => ({ saved: true, tools, problems: [], server: { name: 'mem', state, error } }) as unknown as app.ServerSaveView;
+    const saved = (state: string, error = '', tools = 0) => ({ saved: true, tools, problems: [], server: { name: 'mem', state, error } }) as unknown as gui.ServerSaveView;
     expect(savedText(saved('ready', '', 9))).toBe('Saved. mem is running with 9 tools.');
     expect(savedText(saved('ready', '', 1))).toBe('Saved. mem is running with 1 tool.');
     expect(savedText(saved('error', 'WEATHER_API_KEY is required'))).toBe('Saved, but mem did not start: WEATHER_API_KEY is required');

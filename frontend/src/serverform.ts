@@ -1,7 +1,7 @@
 // The server edit form's state and the rules only the form has (rows,
 // seconds); everything else is checked by the Go side with config.json's
 // own rules (CheckServerForm) and shown under the field a problem names.
-import type { app } from './backend';
+import type { gui } from './backend';
 
 export type Transport = 'stdio' | 'http' | 'sse';
 
@@ -16,7 +16,7 @@ export const TRANSPORTS: { value: Transport; label: string }[] = [
  * (whose secretRef is the ${secret:NAME} of a value stored before, kept
  * while value stays empty) with the id React keys the row by.
  */
-export interface KeyValue extends app.KeyValueView {
+export interface KeyValue extends gui.KeyValueView {
   id: number;
 }
 
@@ -61,8 +61,8 @@ function seconds(ms: number): string {
 }
 
 /** fromView makes the form's state from the Go side's view of an entry. */
-export function fromView(v: app.ServerFormView): FormState {
-  const kv = (rows: app.KeyValueView[] | null | undefined): KeyValue[] =>
+export function fromView(v: gui.ServerFormView): FormState {
+  const kv = (rows: gui.KeyValueView[] | null | undefined): KeyValue[] =>
     (rows ?? []).map((r) => ({ id: newId(), key: r.key, value: r.value, secret: r.secret, secretRef: r.secretRef }));
   return {
     name: v.name,
@@ -102,8 +102,8 @@ export function localProblems(f: FormState): Problems {
 }
 
 /** toView is the form as the Go side takes it back (base: the entry as loaded). */
-export function toView(f: FormState, base: string, configPath = ''): app.ServerFormView {
-  const kv = (rows: KeyValue[]): app.KeyValueView[] =>
+export function toView(f: FormState, base: string, configPath = ''): gui.ServerFormView {
+  const kv = (rows: KeyValue[]): gui.KeyValueView[] =>
     rows.map((r) => ({ key: r.key.trim(), value: r.value, secret: r.secret, secretRef: r.secret ? r.secretRef : '' }));
   return {
     name: f.name.trim(),
@@ -160,7 +160,7 @@ export function keyOf(path: string): string {
 }
 
 /** groupProblems puts each problem under its field; a row's problem names its key; a warning (saved as it is) says so. */
-export function groupProblems(ps: app.FieldProblemView[]): Problems {
+export function groupProblems(ps: gui.FieldProblemView[]): Problems {
   const out: Problems = {};
   for (const p of ps) {
     const field = fieldOf(p.field);
@@ -173,7 +173,7 @@ export function groupProblems(ps: app.FieldProblemView[]): Problems {
 }
 
 /** jsonProblemText renders a JSON-mode problem as "line:col: path: message". */
-export function jsonProblemText(p: app.FieldProblemView): string {
+export function jsonProblemText(p: gui.FieldProblemView): string {
   const at = p.line > 0 ? `${p.line}:${p.col}: ` : '';
   return `${at}${p.field ? `${p.field}: ` : ''}${p.message}`;
 }
@@ -189,7 +189,7 @@ export function move<T>(list: T[], i: number, delta: number): T[] {
 }
 
 /** savedText says how a save went: the server running with its tools, or its error. */
-export function savedText(v: app.ServerSaveView): string {
+export function savedText(v: gui.ServerSaveView): string {
   const s = v.server;
   switch (s.state) {
     case 'ready':

@@ -2,13 +2,13 @@
 // "server:status" event. Components read it through useServers / useTools.
 import { useEffect } from 'react';
 import { CallTool, ConfigError, EventConfigChanged, EventServerStatus, hasBackend, on, RemoveServer, RestartServer, Servers, SetServerEnabled, Tools } from './backend';
-import type { app } from './backend';
+import type { gui } from './backend';
 import { createStore, useSelect } from './store';
 
-export type ServerView = app.ServerView;
-export type ToolView = app.ToolView;
-export type ToolList = app.ToolList;
-export type CallResult = app.CallResult;
+export type ServerView = gui.ServerView;
+export type ToolView = gui.ToolView;
+export type ToolList = gui.ToolList;
+export type CallResult = gui.CallResult;
 
 interface ServersState {
   servers: ServerView[];

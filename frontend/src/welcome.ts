@@ -1,15 +1,15 @@
 // The first-run welcome and Help → About: whether the welcome shows, what
 // it found on this machine, and the About dialog's state.
-import { About, call, FinishWelcome, hasBackend, hasMethod, Welcome, type app } from './backend';
+import { About, call, FinishWelcome, hasBackend, hasMethod, Welcome, type gui } from './backend';
 import { createStore, useSelect } from './store';
 
 export interface WelcomeState {
   /** view is what the welcome page shows; null until asked (or without a backend). */
-  view: app.WelcomeView | null;
+  view: gui.WelcomeView | null;
   /** open says the window shows the welcome page instead of the current page. */
   open: boolean;
   /** about is Help → About's content while the dialog is open. */
-  about: app.AboutView | null;
+  about: gui.AboutView | null;
   /** opened lists files handed to the window (a .mcpb), newest last. */
   opened: string[];
 }

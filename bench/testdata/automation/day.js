@@ -25,7 +25,7 @@
   const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
   try {
     // The configured servers start once the window shows: wait for the echo tool, as a person would wait for the status.
-    for (let t0 = performance.now(); !(await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__echo');) {
+    for (let t0 = performance.now(); !(await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__echo');) {
       if (performance.now() - t0 > 90_000) throw new Error('everything__echo did not come up within 90 s');
       await new Promise((r) => setTimeout(r, 100));
     }

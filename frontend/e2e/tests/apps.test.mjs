@@ -45,7 +45,7 @@ after(async () => {
 /** waitTools waits until the window's registry lists every name. */
 async function waitTools(page, names) {
   await untilInPage(page, async (want) => {
-    const list = await window.go.app.ToolsPage.Tools();
+    const list = await window.go.gui.ToolsPage.Tools();
     const have = new Set(list.tools.map((t) => t.name));
     return want.every((n) => have.has(n));
   }, names, { timeout: 90_000, what: `the tools ${names.join(', ')}` });
@@ -54,8 +54,8 @@ async function waitTools(page, names) {
 /** diag is what the window's registry says now: for a failure's message. */
 async function diag(page) {
   return page.evaluate(async () => {
-    const list = await window.go.app.ToolsPage.Tools();
-    const servers = await window.go.app.ServersPage.Servers();
+    const list = await window.go.gui.ToolsPage.Tools();
+    const servers = await window.go.gui.ServersPage.Servers();
     return JSON.stringify({
       tools: list.tools.length, errors: list.errors,
       servers: servers.map((s) => `${s.name}:${s.state}:pid ${s.pid}:restarts ${s.restarts}:tools ${s.toolCount}:${s.error}`),
@@ -73,7 +73,7 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   await waitTools(page, ['vanilla__get-time', 'react__get-time', 'hostile__show']);
   // get-time asks first (set here, so the test does not depend on the server's annotations).
   await page.evaluate(async () => {
-    for (const t of ['vanilla__get-time', 'react__get-time']) await window.go.app.SettingsPage.SetToolPolicy(t, 'ask');
+    for (const t of ['vanilla__get-time', 'react__get-time']) await window.go.gui.SettingsPage.SetToolPolicy(t, 'ask');
   });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
@@ -137,7 +137,7 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
   await link.waitFor({ state: 'detached' });
   // Its log line (notifications/message) lands in the server's log.
   await view.getByRole('button', { name: 'Send Log' }).click();
-  await untilInPage(page, async () => (await window.go.app.ServersPage.ServerLog('vanilla', 200)).some((l) => l.includes('This is log text.')),
+  await untilInPage(page, async () => (await window.go.gui.ServersPage.ServerLog('vanilla', 200)).some((l) => l.includes('This is log text.')),
     null, { what: "the app's log line in vanilla's log" });
   // A message from the app (ui/message) becomes the user's next message once the user agrees.
   await script({ text: 'Got the message from the app.' });
@@ -162,7 +162,7 @@ test('an MCP App renders in its tool card, calls its server, follows the theme a
 
   // Reopened from history, the app renders again with the stored input and result.
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.ChatPage?.Chats === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.ChatPage?.Chats === 'function');
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'What time is it on the server?' }).click();
   await page.getByText('Here is the clock app.').waitFor();
   const again = app(page.getByTestId('tool-card').first());
@@ -181,11 +181,11 @@ test('in a long, virtualised chat an app card scrolled out of view keeps its app
   const { page, errors } = await openApp(browser, { hash: '#/chat' });
   await waitTools(page, ['vanilla__get-time']);
   // Allowed here (no approval in the way), asked again afterwards as the other tests expect.
-  await page.evaluate(() => window.go.app.SettingsPage.SetToolPolicy('vanilla__get-time', 'allow'));
+  await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('vanilla__get-time', 'allow'));
   try {
     await longChatKeepsApp(page, title);
   } finally {
-    await page.evaluate(() => window.go.app.SettingsPage.SetToolPolicy('vanilla__get-time', 'ask'));
+    await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('vanilla__get-time', 'ask'));
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -251,7 +251,7 @@ test("the Tools page renders a tool's app under its result, and the app's calls 
   await waitTools(page, ['vanilla__get-time']);
   // The page listed the servers when it opened, maybe before the ones this file added had started.
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.ToolsPage?.Tools === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.ToolsPage?.Tools === 'function');
   await page.getByLabel('Server', { exact: true }).selectOption('vanilla')
     .catch(async (e) => { throw new Error(`${e.message}\n${await diag(page)}`); });
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: /get-time|Get Time/ }).first().click();
@@ -319,7 +319,7 @@ test('a hostile app cannot reach the window, navigate, fetch outside its CSP, op
   // Leaving the chat tears the app down, and it is told first (ui/resource-teardown): it notes so on its server.
   await page.getByRole('button', { name: 'New chat' }).click();
   const hits = await untilInPage(page, async () => {
-    const r = JSON.parse((await window.go.app.ToolsPage.CallTool('hostile__hits', '{}')).content[0].text);
+    const r = JSON.parse((await window.go.gui.ToolsPage.CallTool('hostile__hits', '{}')).content[0].text);
     return r.teardowns >= 1 && r;
   }, null, { what: 'the app noting its teardown' });
   // The server saw no /ping and no call of secret.

@@ -71,7 +71,7 @@ async function shots(page, name) {
 test('an ext-apps 2.x app: full screen only after a gesture, pip, a download saved under its safe name, sampling, and closing itself', async () => {
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/chat' });
-  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'ext__show'),
+  await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'ext__show'),
     null, { timeout: 90_000, what: 'the tool ext__show' });
   await page.getByRole('button', { name: 'New chat' }).click();
   await script(
@@ -155,7 +155,7 @@ test('an ext-apps 2.x app: full screen only after a gesture, pip, a download sav
   await ended.waitFor();
   assert.equal(await card.getByTestId('app-frame').count(), 0);
   const hits = await untilInPage(page, async () => {
-    const r = JSON.parse((await window.go.app.ToolsPage.CallTool('ext__hits', '{}')).content[0].text);
+    const r = JSON.parse((await window.go.gui.ToolsPage.CallTool('ext__hits', '{}')).content[0].text);
     return r.teardowns >= 1 && r;
   }, null, { what: 'the app noting its teardown' });
   assert.equal(hits.teardowns, 1);

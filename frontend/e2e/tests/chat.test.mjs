@@ -89,7 +89,7 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
 
   // 6. A reload shows the stored conversation with its tool card.
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.ChatPage?.Chats === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.ChatPage?.Chats === 'function');
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Show me a table' }).click();
   await page.getByText('The echo tool answered.').waitFor();
   assert.equal(await page.getByTestId('tool-card').count(), 3);
@@ -190,7 +190,7 @@ test('a tool set to "ask me" on the Tools page asks in the chat', async () => {
   await policy.selectOption('ask');
 
   await page.goto(`${env('E2E_URL')}/#/chat`);
-  await page.waitForFunction(() => typeof window.go?.app?.ChatPage?.Chats === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.ChatPage?.Chats === 'function');
   await page.getByRole('button', { name: 'New chat' }).click();
   await script(
     { toolCalls: [{ id: 'call_s', name: 'everything__get-sum', arguments: '{"a":2,"b":3}' }] },

@@ -37,7 +37,7 @@ test('Details shows the roots and sets the log level; the log filters by level',
   await page.waitForFunction(() => document.querySelector('[aria-label="Log level of everything"]')?.value === 'debug');
 
   // toggle-simulated-logging sends a message at a random level at once, then one every 5 s.
-  const res = await page.evaluate(() => window.go.app.ToolsPage.CallTool('everything__toggle-simulated-logging', '{}'));
+  const res = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('everything__toggle-simulated-logging', '{}'));
   assert.equal(res.isError, false);
   await everything.getByText(/^Log \(/).click();
   const log = page.getByLabel('Log of everything');
@@ -57,7 +57,7 @@ test('Details shows the roots and sets the log level; the log filters by level',
   assert.ok(texts.length > 0 && texts.every((t) => /^\[(debug|info|notice|warning|error|critical|alert|emergency)\] /.test(t)), `only messages: ${texts}`);
   await screenshot(page, 'servers-roots-loglevel');
   // Stop the simulated messages again.
-  await page.evaluate(() => window.go.app.ToolsPage.CallTool('everything__toggle-simulated-logging', '{}'));
+  await page.evaluate(() => window.go.gui.ToolsPage.CallTool('everything__toggle-simulated-logging', '{}'));
   assert.deepEqual(errors, []);
   await page.close();
 });

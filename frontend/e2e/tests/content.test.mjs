@@ -35,7 +35,7 @@ const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRol
 /** pickTool opens a tool of a server on the Tools page. */
 async function pickTool(page, server, tool) {
   await untilInPage(page, async (name) => {
-    const list = await window.go.app.ToolsPage.Tools();
+    const list = await window.go.gui.ToolsPage.Tools();
     return list.tools.some((t) => t.name === name);
   }, `${server}__${tool}`, { timeout: 90_000, what: `the tool ${server}__${tool}` });
   await page.getByRole('button', { name: 'Refresh' }).click();

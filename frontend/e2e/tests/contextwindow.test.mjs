@@ -30,7 +30,7 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   const { page, errors } = await openApp(browser, { hash: '#/chat' });
 
   // A 6 KB file in the workspace, wherever its root is now.
-  const root = await page.evaluate(() => window.go.app.WorkspacePage.WorkspaceInfo().then((w) => w.root));
+  const root = await page.evaluate(() => window.go.gui.WorkspacePage.WorkspaceInfo().then((w) => w.root));
   let notes = '';
   for (let i = 1; notes.length < 6000; i++) notes += `line ${String(i).padStart(3, '0')}: the quick brown fox jumps over the lazy dog, note ${i}\n`;
   writeFileSync(path.join(root, 'notes.txt'), notes);
@@ -46,8 +46,8 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   // The new chat uses the 8k model (stored as the chat's model, as the header's picker does).
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
   await page.evaluate(async () => {
-    const [c] = await window.go.app.ChatPage.Chats(1, 0);
-    await window.go.app.ChatPage.SetChatModel(c.id, 'Fake', 'small-8k');
+    const [c] = await window.go.gui.ChatPage.Chats(1, 0);
+    await window.go.gui.ChatPage.SetChatModel(c.id, 'Fake', 'small-8k');
   });
   const box = page.getByRole('textbox', { name: 'Message' });
   const answers = page.getByTestId('message-assistant').and(page.locator('[data-status="complete"]'));

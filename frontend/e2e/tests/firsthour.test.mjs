@@ -48,7 +48,7 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
     const shot = (step) => screenshot(page, `firsthour-${width}-${step}`);
     try {
       await page.goto(app.url + '/');
-      await page.waitForFunction(() => typeof window.go?.app?.WelcomePage?.Welcome === 'function');
+      await page.waitForFunction(() => typeof window.go?.gui?.WelcomePage?.Welcome === 'function');
 
       // 1. The welcome page finds the config, broken entry and all.
       await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor();

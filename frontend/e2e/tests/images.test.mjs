@@ -87,8 +87,8 @@ async function askForTool(page, tool, prompt, answer) {
 test('a tool\'s image goes to the model as an image when the provider takes images', async () => {
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/settings' });
-  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__get-tiny-image'), null, { timeout: 60_000, what: 'the tool everything__get-tiny-image' });
-  const direct = await page.evaluate(() => window.go.app.ToolsPage.CallTool('everything__get-tiny-image', '{}'));
+  await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__get-tiny-image'), null, { timeout: 60_000, what: 'the tool everything__get-tiny-image' });
+  const direct = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('everything__get-tiny-image', '{}'));
   const tiny = JSON.stringify(direct).match(/"data":"([A-Za-z0-9+/=]{100,})"/)[1];
 
   await setImages(page, 'Sent as images', 'sent');
@@ -115,9 +115,9 @@ test('a tool\'s image goes to the model as an image when the provider takes imag
 test('a tool\'s audio goes to the model as input_audio when the provider takes audio', async () => {
   await resetModel();
   const { page, errors } = await openApp(browser, { hash: '#/settings' });
-  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'audio__get-tone'), null, { timeout: 60_000, what: 'the tool audio__get-tone' });
-  await page.evaluate(() => window.go.app.SettingsPage.SetToolPolicy('audio__get-tone', 'allow'));
-  const direct = await page.evaluate(() => window.go.app.ToolsPage.CallTool('audio__get-tone', '{}'));
+  await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'audio__get-tone'), null, { timeout: 60_000, what: 'the tool audio__get-tone' });
+  await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('audio__get-tone', 'allow'));
+  const direct = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('audio__get-tone', '{}'));
   const tone = JSON.stringify(direct).match(/"data":"([A-Za-z0-9+/=]{100,})"/)[1];
   assert.ok(tone.startsWith('UklGR'), 'get-tone returns a RIFF/WAVE file');
 
@@ -149,7 +149,7 @@ test('a tool\'s audio goes to the model as input_audio when the provider takes a
   const body = JSON.stringify(msgs);
   assert.ok(!body.includes(tone) && !body.includes('input_audio'), 'a model named fake-model gets no audio automatically');
   assert.match(body, /\[audio audio\/wav, \d+ bytes base64\]/);
-  await page.evaluate(() => window.go.app.SettingsPage.SetToolPolicy('audio__get-tone', ''));
+  await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('audio__get-tone', ''));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -113,7 +113,7 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   const errors = [];
   page.on('pageerror', (e) => { if (!String(e.stack).includes('/wails/ipc.js')) errors.push(e); });
   await page.goto(url + '/');
-  await page.waitForFunction(() => typeof window.go?.app?.SettingsPage?.LocalModels === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.SettingsPage?.LocalModels === 'function');
   await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor();
 
   const list = page.getByRole('group', { name: 'Download a model to run on this computer' });

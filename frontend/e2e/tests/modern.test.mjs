@@ -41,7 +41,7 @@ test('a 2026-07-28 server: its revision on the Servers page, its input_required 
   }
 
   await page.goto(page.url().replace(/#.*$/, '#/chat'));
-  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'bistro__book_table'), null, { timeout: 60_000, what: 'the tool bistro__book_table' });
+  await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'bistro__book_table'), null, { timeout: 60_000, what: 'the tool bistro__book_table' });
   await page.getByRole('button', { name: 'New chat' }).click();
   await script(
     { toolCalls: [{ id: 'call_b1', name: 'bistro__book_table', arguments: '{}' }] },

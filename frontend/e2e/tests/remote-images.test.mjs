@@ -40,7 +40,7 @@ async function watch(page) {
     document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.effectiveDirective} ${e.blockedURI}`));
   });
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.App?.Info === 'function' && typeof window.runtime?.BrowserOpenURL === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function' && typeof window.runtime?.BrowserOpenURL === 'function');
   // Wails would start the system browser (xdg-open); record the URL instead.
   await page.evaluate(() => {
     window.__opened = [];

@@ -24,7 +24,7 @@ after(async () => {
 const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8' });
 const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
 const callTool = (page, name, args) => page.evaluate(
-  ([n, a]) => window.go.app.ToolsPage.CallTool(n, a).then((r) => ({ ok: true, text: JSON.stringify(r) }), (e) => ({ ok: false, text: String(e) })),
+  ([n, a]) => window.go.gui.ToolsPage.CallTool(n, a).then((r) => ({ ok: true, text: JSON.stringify(r) }), (e) => ({ ok: false, text: String(e) })),
   [name, args],
 );
 
@@ -37,7 +37,7 @@ test('a tool changed after it was trusted is withheld until accepted on the Serv
     const rug = row(page, 'rug');
     await rug.waitFor({ timeout: 30_000 });
     // The first call sees the harmless tool (and pins it); then the server changes it.
-    await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'rug__weather'), null, { timeout: 60_000, what: 'the tool rug__weather' });
+    await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'rug__weather'), null, { timeout: 60_000, what: 'the tool rug__weather' });
     const first = await callTool(page, 'rug__weather', '{"city":"Paris"}');
     assert.ok(first.ok && first.text.includes('sunny in Paris'), first.text);
 

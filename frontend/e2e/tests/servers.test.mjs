@@ -134,7 +134,7 @@ test('a missing launcher says what to install, on the row and in Test connection
   // A uvx server whose PATH has no uvx (nor has the app's on this machine).
   const noPath = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-nopath-'));
   const entry = JSON.stringify({ mcpServers: { 'weather-uvx': { command: 'uvx', args: ['weather-mcp'], env: { PATH: noPath } } } });
-  const n = await page.evaluate((text) => window.go.app.ServersPage.ApplyImport('weather.json', text, {}, {}, [], false), entry);
+  const n = await page.evaluate((text) => window.go.gui.ServersPage.ApplyImport('weather.json', text, {}, {}, [], false), entry);
   assert.equal(n, 1);
   const weather = row(page, 'weather-uvx');
   await weather.locator('[data-state="error"]').waitFor({ timeout: 30_000 });

@@ -22,7 +22,7 @@ test('a provider key set in Settings is masked after reload', async () => {
   await row.getByText('••••6789').waitFor();
 
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.SettingsPage?.Secrets === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.SettingsPage?.Secrets === 'function');
   await row.getByText('••••6789').waitFor();
   assert.ok(!(await page.content()).includes(secret), 'the plaintext key is nowhere in the page');
   await screenshot(page, 'settings-secret-masked');
@@ -63,13 +63,13 @@ test('sampling settings are saved and read back', async () => {
   }
 
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.SettingsPage?.ChatSettings === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.SettingsPage?.ChatSettings === 'function');
   await form.getByLabel('Allow some per chat').waitFor();
   await page.waitForFunction(() => document.querySelector('[aria-label="Requests per chat without asking"]')?.value === '3');
   assert.ok(await form.getByLabel('Allow some per chat').isChecked());
   assert.equal(await form.getByLabel('Requests per server per minute').inputValue(), '7');
   assert.ok(await form.getByLabel('Allow sampling outside a tool call').isChecked());
-  const saved = await page.evaluate(() => window.go.app.SettingsPage.ChatSettings());
+  const saved = await page.evaluate(() => window.go.gui.SettingsPage.ChatSettings());
   assert.deepEqual(saved.sampling, { mode: 'allow', perChat: 3, perMinute: 7, outsideCalls: true });
 
   // Back to the defaults for the other tests.

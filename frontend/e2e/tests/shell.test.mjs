@@ -28,7 +28,7 @@ test('every page opens from the navigation and shows its heading', async () => {
 
 test('the version shown comes from the Go backend', async () => {
   const { page } = await openApp(browser);
-  const info = await page.evaluate(() => window.go.app.App.Info());
+  const info = await page.evaluate(() => window.go.gui.Window.Info());
   assert.equal(info.name, 'Switchboard');
   assert.ok(info.dataDir.endsWith('/data'), `isolated data dir, got ${info.dataDir}`);
   await page.getByText(info.version, { exact: false }).first().waitFor();

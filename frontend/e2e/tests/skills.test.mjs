@@ -45,7 +45,7 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
   const haiku = skills.getByRole('switch', { name: 'Skill haiku of handbook' });
   assert.equal(await haiku.isChecked(), true);
   await haiku.click();
-  await untilInPage(page, async () => !(await window.go.app.ServersPage.ServerSkills('handbook')).skills.find((s) => s.name === 'haiku').on,
+  await untilInPage(page, async () => !(await window.go.gui.ServersPage.ServerSkills('handbook')).skills.find((s) => s.name === 'haiku').on,
     null, { what: "handbook's haiku skill switched off" });
   await skills.getByText('· off').waitFor();
   assert.equal(await haiku.isChecked(), false);
@@ -56,16 +56,16 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
   }
 
   await page.goto(page.url().replace(/#.*$/, '#/chat'));
-  await untilInPage(page, async () => (await window.go.app.ServersPage.ServerSkills('shady')).offered, null, { timeout: 60_000, what: "shady's skills" });
+  await untilInPage(page, async () => (await window.go.gui.ServersPage.ServerSkills('shady')).offered, null, { timeout: 60_000, what: "shady's skills" });
   await page.getByRole('button', { name: 'New chat' }).click();
   // Both servers list release-notes (so each is server/name); handbook's
   // haiku is off, so shady's keeps its own name unless another server of
   // this run (modern.test's bistro) has one on too.
   const haikus = await page.evaluate(async () => {
     let n = 0;
-    for (const s of await window.go.app.ServersPage.Servers()) {
+    for (const s of await window.go.gui.ServersPage.Servers()) {
       if (s.state !== 'ready') continue;
-      const l = await window.go.app.ServersPage.ServerSkills(s.name);
+      const l = await window.go.gui.ServersPage.ServerSkills(s.name);
       n += l.skills.filter((k) => k.name === 'haiku' && k.on).length;
     }
     return n;

@@ -35,7 +35,7 @@ async function chatPage() {
     window.__opened = [];
     window.runtime.BrowserOpenURL = (u) => window.__opened.push(u);
   });
-  await untilInPage(page, async () => (await window.go.app.ToolsPage.Tools()).tools.some((t) => t.name === 'links__needs_link'), null, { timeout: 60_000, what: 'the tool links__needs_link' });
+  await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'links__needs_link'), null, { timeout: 60_000, what: 'the tool links__needs_link' });
   await page.getByRole('button', { name: 'New chat' }).click();
   return { page, errors, box: page.getByRole('textbox', { name: 'Message' }) };
 }
@@ -179,7 +179,7 @@ test('a sampling request offering tools lists them, and the model\'s call goes b
 test('a sampling request the settings refuse shows why in the chat, and the server is told', async () => {
   await resetModel();
   const { page, errors, box } = await chatPage();
-  await page.evaluate(() => window.go.app.SettingsPage.SetSampling('deny', 5, 10, false));
+  await page.evaluate(() => window.go.gui.SettingsPage.SetSampling('deny', 5, 10, false));
   try {
     await script(
       { toolCalls: [{ id: 'call_s2', name: 'links__sample_with_tools', arguments: '{}' }] },
@@ -204,7 +204,7 @@ test('a sampling request the settings refuse shows why in the chat, and the serv
     await notice.getByRole('button', { name: 'Dismiss: Sampling request refused' }).click();
     await notice.waitFor({ state: 'detached' });
   } finally {
-    await page.evaluate(() => window.go.app.SettingsPage.SetSampling('ask', 5, 10, false));
+    await page.evaluate(() => window.go.gui.SettingsPage.SetSampling('ask', 5, 10, false));
   }
   assert.deepEqual(errors, []);
   await page.close();

@@ -63,7 +63,7 @@ async function open() {
   const errors = [];
   page.on('pageerror', (e) => { if (!String(e.stack).includes('/wails/ipc.js')) errors.push(e); });
   await page.goto(url + '/');
-  await page.waitForFunction(() => typeof window.go?.app?.WelcomePage?.Welcome === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.WelcomePage?.Welcome === 'function');
   return { page, errors };
 }
 
@@ -118,7 +118,7 @@ test('the welcome page imports the servers found and adds the local model, then 
 
   // It does not come back: not on reload, not after the servers are removed.
   await page.reload();
-  await page.waitForFunction(() => typeof window.go?.app?.WelcomePage?.Welcome === 'function');
+  await page.waitForFunction(() => typeof window.go?.gui?.WelcomePage?.Welcome === 'function');
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   await page.waitForFunction(() => document.querySelector('main h1') !== null);
   assert.equal(await page.getByRole('heading', { name: 'Welcome to Switchboard' }).count(), 0);

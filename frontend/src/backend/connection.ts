@@ -1,18 +1,18 @@
 // Whether the Go side is there, and the calls every page makes of it
 // (info, ready). It imports only the generated code, never the app's own
 // modules: the backend module is the bottom layer, so it can close no cycle.
-import { Info, Ready } from '../../wailsjs/go/app/App';
-import type { app } from '../../wailsjs/go/models';
+import { Info, Ready } from '../../wailsjs/go/gui/Window';
+import type { gui } from '../../wailsjs/go/models';
 
 /** AppInfo is the backend's name, version and data dir. */
-export type AppInfo = app.Info;
+export type AppInfo = gui.Info;
 
 /** DEV_INFO stands in for the backend when the page runs without Wails (plain vite, unit tests). */
 export const DEV_INFO: AppInfo = { name: 'Switchboard', version: 'dev', dataDir: '' };
 
 /** hasBackend is false when the page runs without Wails (unit tests, plain vite). */
 export function hasBackend(): boolean {
-  return typeof window !== 'undefined' && typeof window.go?.app?.App?.Info === 'function';
+  return typeof window !== 'undefined' && typeof window.go?.gui?.Window?.Info === 'function';
 }
 
 /**
@@ -20,7 +20,7 @@ export function hasBackend(): boolean {
  * older Go side, or a unit test binding only some methods, may lack it.
  */
 export function hasMethod(struct: string, method: string): boolean {
-  return typeof window !== 'undefined' && typeof window.go?.app?.[struct]?.[method] === 'function';
+  return typeof window !== 'undefined' && typeof window.go?.gui?.[struct]?.[method] === 'function';
 }
 
 /** hasRuntime is false when the Wails runtime (events) is missing: unit tests that bind only some methods. */

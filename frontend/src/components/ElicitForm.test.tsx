@@ -9,7 +9,7 @@ beforeEach(() => {
   opened = vi.fn();
   answered = vi.fn(() => Promise.resolve());
   (window as unknown as { runtime: unknown }).runtime = { BrowserOpenURL: opened };
-  (window as unknown as { go: unknown }).go = { app: { ChatPage: { AnswerElicitation: answered } } };
+  (window as unknown as { go: unknown }).go = { gui: { ChatPage: { AnswerElicitation: answered } } };
 });
 afterEach(() => {
   delete (window as unknown as { runtime?: unknown }).runtime;

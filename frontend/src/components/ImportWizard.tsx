@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../backend';
-import type { app } from '../backend';
+import type { gui } from '../backend';
 import { message, refreshServers } from '../servers';
 import { Icon } from './Icon';
 
-type Preview = app.ImportPreview;
-type Problem = app.ProblemView;
+type Preview = gui.ImportPreview;
+type Problem = gui.ProblemView;
 
 const OUTCOME_TEXT: Record<string, string> = {
   added: 'new',
@@ -34,7 +34,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [plaintext, setPlaintext] = useState<string[]>([]);
   const [sandbox, setSandbox] = useState(false);
-  const [discovered, setDiscovered] = useState<app.DiscoveredConfig[]>([]);
+  const [discovered, setDiscovered] = useState<gui.DiscoveredConfig[]>([]);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
   const [done, setDone] = useState('');
@@ -111,7 +111,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
 
   const items = preview?.items ?? [];
   const allProblems = [...(preview?.problems ?? []), ...items.flatMap((i) => i.problems)];
-  const effective = (it: app.ImportItemView) => choices[it.name] ?? it.default;
+  const effective = (it: gui.ImportItemView) => choices[it.name] ?? it.default;
   const importable = items.filter((it) => it.outcome !== 'invalid' && it.outcome !== 'unchanged' && effective(it) !== 'keep');
   const missingInputs = (preview?.inputs ?? []).filter((i) => !inputs[i.id]);
 

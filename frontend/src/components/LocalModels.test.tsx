@@ -1,27 +1,27 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { formatBytes, LocalModels } from './LocalModels';
-import type { app } from '../backend';
+import type { gui } from '../backend';
 
-const big: app.LocalModelView = {
+const big: gui.LocalModelView = {
   name: 'qwen3-1.7b', title: 'Qwen3 1.7B', file: 'Qwen3-1.7B-Q4_K_M.gguf', size: 1_107_409_472, ram: 2_361_506_368,
   licence: 'Apache-2.0', goodFor: 'Everyday chat with tools', default: true, chosen: false, installed: false,
   path: '/data/models/Qwen3-1.7B-Q4_K_M.gguf', partial: 0, downloading: false,
 };
-const small: app.LocalModelView = {
+const small: gui.LocalModelView = {
   ...big, name: 'qwen3-0.6b', title: 'Qwen3 0.6B', file: 'Qwen3-0.6B-Q4_K_M.gguf', size: 396_705_472, ram: 1_650_802_368,
   goodFor: 'Small machines', default: false, path: '/data/models/Qwen3-0.6B-Q4_K_M.gguf',
 };
 
 // backend stands in for the Go side: the catalog it lists, the calls it
 // got, and the window's events the test sends.
-function backend(models: app.LocalModelView[], downloadUrl = '') {
+function backend(models: gui.LocalModelView[], downloadUrl = '') {
   const state = { models: models.map((m) => ({ ...m })), downloadUrl };
   const calls: string[] = [];
-  let listener: ((p: app.ModelDownload) => void) | undefined;
+  let listener: ((p: gui.ModelDownload) => void) | undefined;
   window.go = {
-    app: {
-      App: { Info: async () => ({}) },
+    gui: {
+      Window: { Info: async () => ({}) },
       SettingsPage: {
         LocalModels: async () => ({ models: state.models.map((m) => ({ ...m })), downloadUrl: state.downloadUrl }),
         DownloadLocalModel: async (n: string) => { calls.push(`download ${n}`); },
@@ -43,13 +43,13 @@ function backend(models: app.LocalModelView[], downloadUrl = '') {
     },
   } as unknown as typeof window.go;
   (window as unknown as { runtime: unknown }).runtime = {
-    EventsOnMultiple: (name: string, fn: (p: app.ModelDownload) => void) => {
+    EventsOnMultiple: (name: string, fn: (p: gui.ModelDownload) => void) => {
       if (name === 'models:download') listener = fn;
       return () => { listener = undefined; };
     },
   };
   let seq = 0;
-  const emit = (p: Partial<app.ModelDownload> & { name: string; state: string }) =>
+  const emit = (p: Partial<gui.ModelDownload> & { name: string; state: string }) =>
     act(() => listener?.({ done: 0, total: 0, error: '', seq: ++seq, ...p }));
   return { state, calls, emit };
 }

@@ -3,12 +3,12 @@ import {
   call, CancelLocalModelDownload, ChooseLocalModelFile, DiscardLocalModelDownload, DownloadLocalModel, EventModelDownload,
   hasMethod, hasRuntime, LocalModels as LoadLocalModels, on, RemoveLocalModel, SetModelDownloadURL,
 } from '../backend';
-import type { app } from '../backend';
+import type { gui } from '../backend';
 import { message } from '../servers';
 import { useConfigVersion } from '../store';
 
-type Model = app.LocalModelView;
-type Progress = app.ModelDownload;
+type Model = gui.LocalModelView;
+type Progress = gui.ModelDownload;
 
 /** formatBytes is a size as a person reads it (decimal units, as download sites show them). */
 export function formatBytes(n: number): string {
@@ -32,7 +32,7 @@ export function formatBytes(n: number): string {
  * download URL. onReady hears a model that became usable.
  */
 export function LocalModels({ manage = false, onReady }: { manage?: boolean; onReady?: (m: Model) => void }) {
-  const [view, setView] = useState<app.LocalModelsView | null>(null);
+  const [view, setView] = useState<gui.LocalModelsView | null>(null);
   const [chosen, setChosen] = useState('');
   const [progress, setProgress] = useState<Record<string, Progress>>({});
   const [err, setErr] = useState('');

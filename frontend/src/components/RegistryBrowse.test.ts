@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { moreCursor } from './RegistryBrowse';
-import type { app } from '../backend';
+import type { gui } from '../backend';
 
-const page = (nextCursor: string) => ({ servers: [], nextCursor } as unknown as app.RegistryList);
+const page = (nextCursor: string) => ({ servers: [], nextCursor } as unknown as gui.RegistryList);
 
 describe('moreCursor', () => {
   it.each([

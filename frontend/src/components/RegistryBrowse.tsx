@@ -1,18 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } from '../backend';
-import type { app } from '../backend';
+import type { gui } from '../backend';
 import { message, refreshServers } from '../servers';
 import { useConfigVersion } from '../store';
 import { ErrorMessage } from './ErrorMessage';
 
-type Server = app.RegistryServer;
+type Server = gui.RegistryServer;
 
 /**
  * moreCursor is the cursor "More results" follows: none after the last
  * page, and none when the registry names a cursor it gave before (it would
  * list the same pages for ever); repeated says which.
  */
-export function moreCursor(pages: app.RegistryList[]): { cursor: string; repeated: boolean } {
+export function moreCursor(pages: gui.RegistryList[]): { cursor: string; repeated: boolean } {
   const last = pages[pages.length - 1];
   if (!last?.nextCursor) return { cursor: '', repeated: false };
   const repeated = pages.slice(0, -1).some((p) => p.nextCursor === last.nextCursor);
@@ -25,7 +25,7 @@ export function moreCursor(pages: app.RegistryList[]): { cursor: string; repeate
  */
 export function RegistryBrowse() {
   const [query, setQuery] = useState('');
-  const [pages, setPages] = useState<app.RegistryList[]>([]);
+  const [pages, setPages] = useState<gui.RegistryList[]>([]);
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState<Server | null>(null);
@@ -87,7 +87,7 @@ function RegistryDetails({ server: s, onAdded }: { server: Server; onAdded: (nam
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   const o = s.options[option];
-  const [preview, setPreview] = useState<app.RegistryPreview | null>(null);
+  const [preview, setPreview] = useState<gui.RegistryPreview | null>(null);
   useEffect(() => {
     if (!hasBackend() || !o) return;
     let live = true;
@@ -145,7 +145,7 @@ function RegistryDetails({ server: s, onAdded }: { server: Server; onAdded: (nam
 }
 
 /** RunPreview shows what Add would run, before anything is added or started: the command line (or URL), and the names of the environment variables and headers it sets; or why it cannot be added. */
-function RunPreview({ p, entryName }: { p: app.RegistryPreview; entryName: string }) {
+function RunPreview({ p, entryName }: { p: gui.RegistryPreview; entryName: string }) {
   if (p.problem) return <div className="alert" role="alert" data-testid="registry-preview-problem">{p.problem}</div>;
   if (p.missing) return <p className="muted small" data-testid="registry-preview">Fill in the required values (*) to see the exact command it will run.</p>;
   return (

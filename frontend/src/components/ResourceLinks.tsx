@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { ReadResource } from '../backend';
-import type { app } from '../backend';
+import type { gui } from '../backend';
 import { message } from '../servers';
 
-type Content = app.ContentView;
+type Content = gui.ContentView;
 
 /**
  * ResourceLinks shows a result's resource_link blocks as chips; a chip
@@ -33,7 +33,7 @@ export function ResourceLinks({ content, server }: { content: Content[]; server:
 
 /** ResourceViewer reads a resource and shows its text, image or size. */
 function ResourceViewer({ server, link, onClose }: { server: string; link: Content; onClose: () => void }) {
-  const [res, setRes] = useState<app.ResourceReadView | null>(null);
+  const [res, setRes] = useState<gui.ResourceReadView | null>(null);
   const [err, setErr] = useState('');
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {

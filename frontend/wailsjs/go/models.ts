@@ -1,4 +1,77 @@
-export namespace app {
+export namespace apps {
+	
+	export interface Permissions {
+	    camera?: boolean;
+	    microphone?: boolean;
+	    geolocation?: boolean;
+	    clipboardWrite?: boolean;
+	}
+
+}
+
+export namespace buildinfo {
+	
+	export interface Notice {
+	    name: string;
+	    licence: string;
+	    copyright: string;
+	    url: string;
+	}
+
+}
+
+export namespace chat {
+	
+	export interface Agent {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    system?: string;
+	    provider?: string;
+	    model?: string;
+	    servers: string[];
+	    tools?: string[];
+	    skills?: string[];
+	    policies?: Record<string, string>;
+	    delegate?: boolean;
+	}
+	export interface ContextView {
+	    used: number;
+	    window: number;
+	    limit: number;
+	    system: number;
+	    tools: number;
+	    history: number;
+	    results: number;
+	    stubbed?: number;
+	    compacting?: boolean;
+	    calibrated?: boolean;
+	}
+	export interface Kept {
+	    id: string;
+	    lines: number;
+	    chars: number;
+	    shown?: number;
+	    dropped?: number;
+	}
+	export interface OfferedTool {
+	    name: string;
+	    description?: string;
+	}
+	export interface SamplingSettings {
+	    mode?: string;
+	    perChat?: number;
+	    perMinute?: number;
+	    outsideCalls?: boolean;
+	}
+	export interface Usage {
+	    inputTokens: number;
+	    outputTokens: number;
+	}
+
+}
+
+export namespace gui {
 	
 	export interface AboutView {
 	    name: string;
@@ -666,79 +739,6 @@ export namespace app {
 	    root: string;
 	    fresh: boolean;
 	    sessions: string[];
-	}
-
-}
-
-export namespace apps {
-	
-	export interface Permissions {
-	    camera?: boolean;
-	    microphone?: boolean;
-	    geolocation?: boolean;
-	    clipboardWrite?: boolean;
-	}
-
-}
-
-export namespace buildinfo {
-	
-	export interface Notice {
-	    name: string;
-	    licence: string;
-	    copyright: string;
-	    url: string;
-	}
-
-}
-
-export namespace chat {
-	
-	export interface Agent {
-	    id: string;
-	    name: string;
-	    description?: string;
-	    system?: string;
-	    provider?: string;
-	    model?: string;
-	    servers: string[];
-	    tools?: string[];
-	    skills?: string[];
-	    policies?: Record<string, string>;
-	    delegate?: boolean;
-	}
-	export interface ContextView {
-	    used: number;
-	    window: number;
-	    limit: number;
-	    system: number;
-	    tools: number;
-	    history: number;
-	    results: number;
-	    stubbed?: number;
-	    compacting?: boolean;
-	    calibrated?: boolean;
-	}
-	export interface Kept {
-	    id: string;
-	    lines: number;
-	    chars: number;
-	    shown?: number;
-	    dropped?: number;
-	}
-	export interface OfferedTool {
-	    name: string;
-	    description?: string;
-	}
-	export interface SamplingSettings {
-	    mode?: string;
-	    perChat?: number;
-	    perMinute?: number;
-	    outsideCalls?: boolean;
-	}
-	export interface Usage {
-	    inputTokens: number;
-	    outputTokens: number;
 	}
 
 }

@@ -6,7 +6,7 @@ import type { host } from '../../backend';
 describe('AgentSkills', () => {
   afterEach(() => { window.go = undefined as unknown as typeof window.go; });
   function bind(skills: host.Skill[]) {
-    window.go = { app: { ServersPage: { ServerSkills: async () => ({ offered: skills.length > 0, skills }) } } } as unknown as typeof window.go;
+    window.go = { gui: { ServersPage: { ServerSkills: async () => ({ offered: skills.length > 0, skills }) } } } as unknown as typeof window.go;
   }
   const skill = (name: string, on = true): host.Skill => ({ server: 'docs', name, description: '', uri: `skill://${name}/SKILL.md`, files: 1, size: 1, on });
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { call, ChatSettings, hasBackend, Tools } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { deleteAgent, emptyAgent, saveAgent, serverPolicy, useAgents, withServerPolicy, type Agent, type Policy } from '../../agents';
 import { newChat } from '../../chat';
 import { message, useServers } from '../../servers';
@@ -62,7 +62,7 @@ function AgentRow({ agent: a, onEdit }: { agent: Agent; onEdit: () => void }) {
   );
 }
 
-type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
+type ToolItem = Pick<gui.ToolView, 'name' | 'server' | 'tool'>;
 
 /** AgentForm creates or edits an agent. */
 function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { call, Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel, SetChatOptions, Tools, ToolSearchStatus } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { useAgents, type Agent } from '../../agents';
 import { loadChats, useChat } from '../../chat';
 import { message } from '../../servers';
@@ -13,7 +13,7 @@ import { ContextMeter } from './ContextMeter';
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
 export const COMPACT_BELOW = 700;
 
-type ToolItem = Pick<app.ToolView, 'name' | 'server' | 'tool'>;
+type ToolItem = Pick<gui.ToolView, 'name' | 'server' | 'tool'>;
 
 /** ChatHeader: the open chat's model, its active servers/tools, and export. */
 export function ChatHeader({ chatId }: { chatId: string }) {
@@ -22,7 +22,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
   const { agents } = useAgents();
   const agent = agents.find((a) => a.id === agentId);
   const [err, setErr] = useState('');
-  const [settings, setSettings] = useState<app.ChatSettingsView | null>(null);
+  const [settings, setSettings] = useState<gui.ChatSettingsView | null>(null);
   const configVersion = useConfigVersion();
   useEffect(() => {
     call(() => ChatSettings()).then(setSettings, (e: unknown) => setErr(message(e)));
@@ -82,7 +82,7 @@ function MoreMenu({ children }: { children: ReactNode }) {
   );
 }
 
-function ModelPicker({ chatId, settings: s, onError }: { chatId: string; settings: app.ChatSettingsView; onError: (s: string) => void }) {
+function ModelPicker({ chatId, settings: s, onError }: { chatId: string; settings: gui.ChatSettingsView; onError: (s: string) => void }) {
   const providers = s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel }));
   const [prov, setProv] = useState('');
   const [model, setModel] = useState('');
@@ -128,7 +128,7 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
   );
 }
 
-function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onError: (s: string) => void; agent?: Agent; settings: app.ChatSettingsView | null }) {
+function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onError: (s: string) => void; agent?: Agent; settings: gui.ChatSettingsView | null }) {
   const [open, setOpen] = useState(false);
   // Whether the next turn searches its tools, and why: asked again when the
   // chat's tools, model or the settings change (and when the popover opens).

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { AttachResource, call, Prompts, Resources, UsePrompt, UseTemplate } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { CompletingInput } from './CompletingInput';
 import { message } from '../../servers';
 import { ServerIcon } from '../../components/Icon';
 
-export type PromptView = app.PromptView;
-export type ResourceView = app.ResourceView;
+export type PromptView = gui.PromptView;
+export type ResourceView = gui.ResourceView;
 export interface Attachment { server: string; uri: string; name: string; text: string }
 
 /** matchPrompts filters prompts for what follows "/" in the composer ("/arg" finds args-prompt). */

@@ -35,7 +35,7 @@ function backend(messages: Message[], chatId: string) {
     EditMessage: async (id: string, mid: string, text: string) => { calls.edit.push([id, mid, text]); },
   };
   const any = (own: Record<string, unknown> = {}) => new Proxy(own, { get: (o, k) => o[k as string] ?? (async () => null) });
-  window.go = { app: { App: any({ Info: async () => ({}) }), ChatPage: any(chatPage), SettingsPage: any(), ToolsPage: any({ Tools: async () => ({ tools: [] }) }), AgentsPage: any({ Agents: async () => [] }), Content: any() } } as unknown as typeof window.go;
+  window.go = { gui: { Window: any({ Info: async () => ({}) }), ChatPage: any(chatPage), SettingsPage: any(), ToolsPage: any({ Tools: async () => ({ tools: [] }) }), AgentsPage: any({ Agents: async () => [] }), Content: any() } } as unknown as typeof window.go;
   return calls;
 }
 

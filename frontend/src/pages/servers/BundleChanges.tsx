@@ -1,9 +1,9 @@
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
 const label: Record<string, string> = { author: 'Author', signer: 'Signature', command: 'Command' };
 
 /** changesCommand: whether the bundle runs another command than the installed copy (its tools are then reviewed again). */
-export function changesCommand(changes: app.BundleChange[]): boolean {
+export function changesCommand(changes: gui.BundleChange[]): boolean {
   return changes.some((c) => c.what === 'command');
 }
 
@@ -13,7 +13,7 @@ export function changesCommand(changes: app.BundleChange[]): boolean {
  * difference as was → now, and what a new command costs (its tools are
  * withheld until reviewed again).
  */
-export function BundleChanges({ changes }: { changes: app.BundleChange[] }) {
+export function BundleChanges({ changes }: { changes: gui.BundleChange[] }) {
   if (changes.length === 0) return null;
   return (
     <section className="bundle-changes" aria-labelledby="bundle-changes-title">

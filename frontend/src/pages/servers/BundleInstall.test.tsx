@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { confirming, isBundle, problems, startValues } from './BundleInstall';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
-const opt = (o: Partial<app.BundleOption>): app.BundleOption => ({
+const opt = (o: Partial<gui.BundleOption>): gui.BundleOption => ({
   key: 'k', type: 'string', title: 'K', description: '', required: false, multiple: false, sensitive: false,
   hasMin: false, min: 0, hasMax: false, max: 0, values: [], kept: false, ...o,
 });
-const form = (options: app.BundleOption[]) => ({ options } as unknown as app.BundleForm);
+const form = (options: gui.BundleOption[]) => ({ options } as unknown as gui.BundleForm);
 
 describe('isBundle', () => {
   it.each([['a.mcpb', true], ['A.MCPB', true], ['old.dxt', true], ['config.json', false], ['x.mcpb.zip', false]])('%s → %s', (n, want) => {
@@ -39,7 +39,7 @@ describe('problems', () => {
 });
 
 describe('confirming', () => {
-  const f = (signed: string, changes: app.BundleChange[]) => ({ signed, changes } as unknown as app.BundleForm);
+  const f = (signed: string, changes: gui.BundleChange[]) => ({ signed, changes } as unknown as gui.BundleForm);
   const signer = [{ what: 'signer', was: 'Unsigned', now: 'Signed by x' }];
   it.each([
     ['the same bundle', f('unsigned', []), false],

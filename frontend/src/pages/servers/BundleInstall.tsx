@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { call, Choose, InspectFile, InspectPath, Install, InstallChanged } from '../../backend';
 import { BundleChanges } from './BundleChanges';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { message, refreshServers } from '../../servers';
 import { useWelcome } from '../../welcome';
 
-type Form = app.BundleForm;
-type Option = app.BundleOption;
+type Form = gui.BundleForm;
+type Option = gui.BundleOption;
 
 /** isBundle: a file name an MCP Bundle has. */
 export function isBundle(name: string): boolean {
@@ -224,7 +224,7 @@ export function BundleInstall() {
 }
 
 /** BundleLine: what a server's row shows of the bundle it was installed from. */
-export function BundleLine({ bundle: b }: { bundle: app.BundleInfoView }) {
+export function BundleLine({ bundle: b }: { bundle: gui.BundleInfoView }) {
   return (
     <div className="bundle-line small" aria-label="Bundle">
       {b.icon && <img src={b.icon} alt="" width={20} height={20} />}

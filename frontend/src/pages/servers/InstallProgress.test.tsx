@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { InstallProgress, elapsed } from './InstallProgress';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
 describe('elapsed', () => {
   it.each([
@@ -18,7 +18,7 @@ describe('elapsed', () => {
 describe('InstallProgress', () => {
   it('shows the package manager line and the time since installing began', () => {
     const since = new Date(Date.now() - 75_000).toISOString();
-    const s = { name: 'tiny', state: 'installing', since, progress: 'npm http fetch GET 200 http://127.0.0.1/x.tgz 20ms' } as unknown as app.ServerView;
+    const s = { name: 'tiny', state: 'installing', since, progress: 'npm http fetch GET 200 http://127.0.0.1/x.tgz 20ms' } as unknown as gui.ServerView;
     render(<InstallProgress server={s} />);
     const status = screen.getByRole('status', { name: 'Downloading tiny' });
     expect(status.textContent).toContain('npm http fetch GET 200');

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
 /** elapsed formats whole seconds as m:ss. */
 export function elapsed(seconds: number): string {
@@ -11,7 +11,7 @@ export function elapsed(seconds: number): string {
  * InstallProgress: while a server's package is downloaded (state
  * "installing"), how long it has taken and the package manager's last line.
  */
-export function InstallProgress({ server: s }: { server: app.ServerView }) {
+export function InstallProgress({ server: s }: { server: gui.ServerView }) {
   const since = s.since ? Date.parse(s.since) : Date.now();
   const [now, setNow] = useState(Date.now());
   useEffect(() => {

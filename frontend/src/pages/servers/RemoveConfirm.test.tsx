@@ -8,7 +8,7 @@ describe('RemoveConfirm', () => {
   const calls: unknown[][] = [];
   function bind(secrets: string[], refused: string[] = []) {
     window.go = {
-      app: {
+      gui: {
         ServersPage: {
           Servers: async () => [],
           ServerSecrets: async () => secrets,

@@ -13,8 +13,8 @@ describe('ServerEditor', () => {
   const asked: unknown[][] = [];
   function bind(save: (old: string, form: Record<string, unknown>) => unknown) {
     window.go = {
-      app: {
-        App: { Info: async () => ({}), ConfigError: async () => '' },
+      gui: {
+        Window: { Info: async () => ({}), ConfigError: async () => '' },
         ServersPage: {
           Servers: async () => [],
           ServerForm: async (name: string) => (name ? { ...blank, name, command: 'node', base: 'B' } : blank),

@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { call, CheckServerForm, LooksSecret, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { message, refreshServers } from '../../servers';
 import { Icon } from '../../components/Icon';
 import {
@@ -17,12 +17,12 @@ import './ServerEditor.css';
  */
 export function ServerEditor({ name, onClose }: { name?: string; onClose: () => void }) {
   const [old, setOld] = useState(name ?? '');
-  const [view, setView] = useState<app.ServerFormView | null>(null);
+  const [view, setView] = useState<gui.ServerFormView | null>(null);
   const [form, setForm] = useState<FormState | null>(null);
   const [mode, setMode] = useState<'form' | 'json'>('form');
   const [json, setJson] = useState('');
   const [problems, setProblems] = useState<Problems>({});
-  const [jsonProblems, setJsonProblems] = useState<app.FieldProblemView[]>([]);
+  const [jsonProblems, setJsonProblems] = useState<gui.FieldProblemView[]>([]);
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
   const [result, setResult] = useState<{ text: string; ok: boolean } | null>(null);
@@ -61,7 +61,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
     setResult(null);
   };
 
-  const done = async (v: app.ServerSaveView) => {
+  const done = async (v: gui.ServerSaveView) => {
     if (!v.saved) return;
     setResult({ text: savedText(v), ok: v.server.state === 'ready' || v.server.state === 'disabled' });
     setOld(v.server.name);
@@ -286,7 +286,7 @@ function KeyValues({ label, what, header, rows, problems, onChange }: {
 
 /** JsonEditor is "Edit as JSON": the entry's text, its problems as line:column. */
 function JsonEditor({ json, setJson, problems, dirtyForm }: {
-  json: string; setJson: (t: string) => void; problems: app.FieldProblemView[]; dirtyForm: boolean;
+  json: string; setJson: (t: string) => void; problems: gui.FieldProblemView[]; dirtyForm: boolean;
 }) {
   const id = useId();
   const lines = Math.min(24, Math.max(8, json.split('\n').length + 1));

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { call, SetServerMeta } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { message, refreshServers, type ServerView } from '../../servers';
 import { ProfileOverrides } from './ProfileOverrides';
 import { ExternalLink } from '../../components/ExternalLink';
@@ -30,7 +30,7 @@ export function ServerMetaLine({ server: s }: { server: ServerView }) {
 
 /** ServerMetaForm edits what the user says about a server. */
 export function ServerMetaForm({ server: s, onDone }: { server: ServerView; onDone: () => void }) {
-  const m: app.MetaView = s.meta ?? { description: '', tags: [], docsUrl: '', color: '', icon: '', template: '' };
+  const m: gui.MetaView = s.meta ?? { description: '', tags: [], docsUrl: '', color: '', icon: '', template: '' };
   const [description, setDescription] = useState(m.description);
   const [tags, setTags] = useState((m.tags ?? []).join(', '));
   const [docsUrl, setDocsUrl] = useState(m.docsUrl);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ServerOAuthForm, parsePort, scopeList } from './ServerOAuth';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
 describe('parsePort', () => {
   it.each([
@@ -35,10 +35,10 @@ describe('ServerOAuthForm', () => {
     window.go = undefined as unknown as typeof window.go;
     saved.length = 0;
   });
-  function bind(view: Partial<app.OAuthView>, fail = '') {
+  function bind(view: Partial<gui.OAuthView>, fail = '') {
     window.go = {
-      app: {
-        App: { Info: async () => ({}), ConfigError: async () => '' },
+      gui: {
+        Window: { Info: async () => ({}), ConfigError: async () => '' },
         ServersPage: {
           ServerOAuth: async () => ({ clientId: '', clientSecret: '', hasSecret: false, removeSecret: false, redirectPort: 0, scopes: [], remote: true, ...view }),
           SetServerOAuth: async (...a: unknown[]) => {
@@ -51,7 +51,7 @@ describe('ServerOAuthForm', () => {
     } as unknown as typeof window.go;
     (window as unknown as { runtime: unknown }).runtime = { EventsOnMultiple: () => () => undefined };
   }
-  const server = { name: 'linear', transport: 'http' } as app.ServerView;
+  const server = { name: 'linear', transport: 'http' } as gui.ServerView;
 
   it('saves the client with its new secret, port and scopes', async () => {
     bind({});
@@ -97,7 +97,7 @@ describe('ServerOAuthForm', () => {
 
   it('shows nothing for a local server', async () => {
     bind({ remote: false });
-    const { container } = render(<ServerOAuthForm server={{ name: 'fs', transport: 'stdio' } as app.ServerView} />);
+    const { container } = render(<ServerOAuthForm server={{ name: 'fs', transport: 'stdio' } as gui.ServerView} />);
     await waitFor(() => expect(container.textContent).toBe(''));
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { call, hasBackend, ServerOAuth, SetServerOAuth } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { message, refreshServers, type ServerView } from '../../servers';
 import './ServerOAuth.css';
 
@@ -29,7 +29,7 @@ export function scopeList(text: string): string[] {
  */
 export function ServerOAuthForm({ server: s, onSaved }: { server: ServerView; onSaved?: () => void }) {
   const id = useId();
-  const [view, setView] = useState<app.OAuthView | null>(null);
+  const [view, setView] = useState<gui.OAuthView | null>(null);
   const [clientId, setClientId] = useState('');
   const [secret, setSecret] = useState('');
   const [removeSecret, setRemoveSecret] = useState(false);

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ServerProtocol, rootsWhy } from './ServerProtocol';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
-const server = (over: Partial<app.ServerView>) => ({
+const server = (over: Partial<gui.ServerView>) => ({
   name: 'docs', transport: 'stdio', roots: ['/home/me/Documents'], rootsRule: 'configured', rootsMode: 'auto',
   configuredFolders: ['/home/me/Documents'], logging: false, logLevel: '', ...over,
-}) as app.ServerView;
+}) as gui.ServerView;
 
 describe('rootsWhy', () => {
   it.each([
@@ -28,7 +28,7 @@ describe('ServerProtocol', () => {
   });
   function bind() {
     window.go = {
-      app: {
+      gui: {
         ServersPage: {
           SetServerRoots: async (...a: unknown[]) => { calls.push(a); },
           Servers: async () => [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { SandboxBadge, lines } from './ServerSandbox';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
 describe('lines', () => {
   it.each([
@@ -15,9 +15,9 @@ describe('lines', () => {
 
 describe('SandboxBadge', () => {
   it('marks a sandboxed server only', () => {
-    const { rerender } = render(<SandboxBadge server={{ name: 'a', sandboxed: true } as app.ServerView} />);
+    const { rerender } = render(<SandboxBadge server={{ name: 'a', sandboxed: true } as gui.ServerView} />);
     expect(screen.getByText('sandboxed').getAttribute('title')).toMatch(/home folder, keys and the network/);
-    rerender(<SandboxBadge server={{ name: 'a', sandboxed: false } as app.ServerView} />);
+    rerender(<SandboxBadge server={{ name: 'a', sandboxed: false } as gui.ServerView} />);
     expect(screen.queryByText('sandboxed')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { call, hasBackend, ServerSandbox, SetServerSandbox } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { message, refreshServers, type ServerView } from '../../servers';
 
 /** SandboxBadge marks a server row whose server runs in a sandbox. */
@@ -25,7 +25,7 @@ export function lines(text: string): string[] {
  */
 export function ServerSandboxForm({ server: s }: { server: ServerView }) {
   const id = useId();
-  const [view, setView] = useState<app.SandboxView | null>(null);
+  const [view, setView] = useState<gui.SandboxView | null>(null);
   const [enabled, setEnabled] = useState(false);
   const [network, setNetwork] = useState(false);
   const [read, setRead] = useState('');

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ServerSkills, sizeText } from './ServerSkills';
 import { SkillLoaded } from '../chat/SkillLoaded';
-import type { app, host } from '../../backend';
+import type { gui, host } from '../../backend';
 
-const server = { name: 'docs', state: 'ready' } as app.ServerView;
+const server = { name: 'docs', state: 'ready' } as gui.ServerView;
 
 describe('sizeText', () => {
   it.each([
@@ -23,7 +23,7 @@ describe('ServerSkills', () => {
   });
   function bind(list: host.ServerSkills) {
     window.go = {
-      app: {
+      gui: {
         ServersPage: {
           ServerSkills: async () => list,
           SetSkillOn: async (...a: unknown[]) => {
@@ -56,13 +56,13 @@ describe('ServerSkills', () => {
 });
 
 describe('SkillLoaded', () => {
-  const call = (over: Partial<app.ToolCallView>) => ({ id: 'c1', index: 0, name: 'load_skill', args: '{"name":"haiku"}', status: 'done', ...over }) as app.ToolCallView;
+  const call = (over: Partial<gui.ToolCallView>) => ({ id: 'c1', index: 0, name: 'load_skill', args: '{"name":"haiku"}', status: 'done', ...over }) as gui.ToolCallView;
   it('says which skill of which server was loaded', () => {
-    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"haiku","server":"poems","file":"SKILL.md","size":10}' } as unknown as app.ToolCallView['result'] })} />);
+    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"haiku","server":"poems","file":"SKILL.md","size":10}' } as unknown as gui.ToolCallView['result'] })} />);
     expect(screen.getByTestId('skill-loaded').textContent).toBe('Loaded skill haiku from poems');
   });
   it('says which file was read', () => {
-    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"notes","server":"docs","file":"templates/T.md","size":10}' } as unknown as app.ToolCallView['result'] })} />);
+    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"notes","server":"docs","file":"templates/T.md","size":10}' } as unknown as gui.ToolCallView['result'] })} />);
     expect(screen.getByTestId('skill-loaded').textContent).toBe('Read templates/T.md of skill notes from docs');
   });
   it('says why a skill was refused', () => {

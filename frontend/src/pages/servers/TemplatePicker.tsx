@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AddServerFromTemplate, call, Templates } from '../../backend';
-import type { app, library } from '../../backend';
+import type { gui, library } from '../../backend';
 import { message, refreshServers } from '../../servers';
 import { ExternalLink } from '../../components/ExternalLink';
 import { SchemaForm } from '../../components/SchemaForm';
 
 /** TemplatePicker adds a server from a template: pick one, fill in the form generated from its parameters' schema. */
 export function TemplatePicker({ onClose }: { onClose: () => void }) {
-  const [templates, setTemplates] = useState<app.TemplateView[]>([]);
-  const [chosen, setChosen] = useState<app.TemplateView | null>(null);
+  const [templates, setTemplates] = useState<gui.TemplateView[]>([]);
+  const [chosen, setChosen] = useState<gui.TemplateView | null>(null);
   const [err, setErr] = useState('');
   useEffect(() => {
     call(() => Templates()).then(setTemplates, (e: unknown) => setErr(message(e)));
@@ -78,7 +78,7 @@ export function paramValues(data: Record<string, unknown>): { name: string; valu
   return { name: typeof data[nameKey] === 'string' ? data[nameKey] : '', values };
 }
 
-function TemplateForm({ template: t, onBack, onAdded }: { template: app.TemplateView; onBack: () => void; onAdded: () => void }) {
+function TemplateForm({ template: t, onBack, onAdded }: { template: gui.TemplateView; onBack: () => void; onAdded: () => void }) {
   const form = useMemo(() => paramsSchema(t.id, t.params), [t.id, t.params]);
   const [values, setValues] = useState<Record<string, unknown>>(form.start);
   const [err, setErr] = useState('');

@@ -11,8 +11,8 @@ describe('DownloadSettings', () => {
   const saves: number[] = [];
   function bind() {
     window.go = {
-      app: {
-        App: { Info: async () => ({}) },
+      gui: {
+        Window: { Info: async () => ({}) },
         SettingsPage: {
           DownloadTimeoutSeconds: async () => saved,
           SetDownloadTimeoutSeconds: async (s: number) => {

@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { LocalModelStatus } from './LocalModelStatus';
 import { listenLocalModel, waitingLabel } from '../../localmodel';
 import { EventLocalModel } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
-const base: app.LocalRuntimeView = {
+const base: gui.LocalRuntimeView = {
   state: 'ready', model: 'qwen3-1.7b', err: '', restarts: 0, context: 16384, threads: 2, quantizedKv: false,
   memoryMb: 3200, kvMemoryMb: 1792, why: 'fits 9.6 GB of the 16.0 GB free', logPath: '/data/logs/local-model.log', noRuntime: '',
 };
@@ -15,11 +15,11 @@ describe('LocalModelStatus', () => {
   let stops = 0;
   const runs: [number, number][] = [];
   let off: (() => void) | undefined;
-  function bind(v: app.LocalRuntimeView) {
+  function bind(v: gui.LocalRuntimeView) {
     stops = 0;
     window.go = {
-      app: {
-        App: { Info: async () => ({}) },
+      gui: {
+        Window: { Info: async () => ({}) },
         SettingsPage: {
           LocalModelStatus: async () => v,
           StopLocalModel: async () => { stops++; },

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { LocalModelLog, LocalModelRun, SetLocalModelRun, StopLocalModel, call, hasBackend, hasMethod } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { refreshLocalModel, useLocalModel } from '../../localmodel';
 import { message } from '../../servers';
 
@@ -63,7 +63,7 @@ const CONTEXTS = [4096, 8192, 16384, 32768, 65536];
 
 /** RunSettings chooses the context size and threads; Automatic fits them to the machine. */
 function RunSettings({ onError }: { onError: (e: string) => void }) {
-  const [run, setRun] = useState<app.LocalRunView | null>(null);
+  const [run, setRun] = useState<gui.LocalRunView | null>(null);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     if (hasMethod('SettingsPage', 'LocalModelRun')) call(LocalModelRun).then(setRun, (e: unknown) => onError(message(e)));

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { call, ChatSettings, DeleteProvider, DetectOllama, hasBackend, SaveProvider, SetDefaultProvider } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { message } from '../../servers';
 import { useConfigVersion } from '../../store';
 import { LocalModelStatus } from './LocalModelStatus';
 import { LocalModels } from '../../components/LocalModels';
 
-type ProviderView = app.ProviderView;
+type ProviderView = gui.ProviderView;
 
 const KINDS: { kind: string; label: string; url: string }[] = [
   { kind: 'openai', label: 'OpenAI-compatible', url: 'https://api.openai.com/v1' },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 
 /**
  * LocalModelChoice is one model server running on this machine (Ollama, LM
@@ -7,7 +7,7 @@ import type { app } from '../../backend';
  * choose from, a chat model chosen to start with (the Go side skips
  * embedding models) — and Use.
  */
-export function LocalModelChoice({ server: m, onUse }: { server: app.LocalModel; onUse: (model: string) => void }) {
+export function LocalModelChoice({ server: m, onUse }: { server: gui.LocalModel; onUse: (model: string) => void }) {
   const [model, setModel] = useState(m.default || m.models[0] || '');
   const id = `local-model-${m.name.replace(/\W+/g, '-')}`;
   return (

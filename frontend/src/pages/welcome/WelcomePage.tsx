@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { LocalModelChoice } from './LocalModelChoice';
 import { LocalModels } from '../../components/LocalModels';
 import { SaveProvider, SetDefaultProvider } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { ImportWizard } from '../../components/ImportWizard';
 import { message } from '../../servers';
 import { store } from '../../store';
@@ -32,7 +32,7 @@ export function WelcomePage() {
   // must not hide the four that import fine.
   const configs = view.configs.filter((c) => c.servers + c.needsAttention > 0 || c.problem);
 
-  const useLocal = async (m: app.LocalModel, chosen: string) => {
+  const useLocal = async (m: gui.LocalModel, chosen: string) => {
     setErr('');
     try {
       await SaveProvider({ name: m.name, kind: m.kind, baseUrl: m.baseUrl, defaultModel: chosen, apiKey: '' });

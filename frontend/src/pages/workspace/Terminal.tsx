@@ -3,7 +3,7 @@ import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
 import { call, EventTerminalData, hasRuntime, on, TerminalAttach, TerminalInput, TerminalResize } from '../../backend';
-import type { app } from '../../backend';
+import type { gui } from '../../backend';
 import { Orderer } from '../../orderer';
 import { message } from '../../servers';
 
@@ -28,7 +28,7 @@ export function Terminal({ session }: { session: string }) {
     fit.fit();
     let off = () => {};
     let attach = '';
-    const order = new Orderer<app.TerminalData>((d) => d.attach, (d) => term.write(fromBase64(d.data)));
+    const order = new Orderer<gui.TerminalData>((d) => d.attach, (d) => term.write(fromBase64(d.data)));
     call(() => TerminalAttach(session)).then((a) => {
       attach = a.attach;
       if (a.history) term.write(fromBase64(a.history));

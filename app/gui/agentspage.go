@@ -1,0 +1,52 @@
+package gui
+
+import (
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/history"
+)
+
+// AgentsPage is the Agents page.
+type AgentsPage struct{ *core }
+
+// Agents lists the saved agents.
+func (a *AgentsPage) Agents() ([]chat.Agent, error) {
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return nil, err
+	}
+	if s.Agents == nil {
+		return []chat.Agent{}, nil
+	}
+	return s.Agents, nil
+}
+
+// SaveAgent creates an agent (empty ID) or updates one, and returns it.
+func (a *AgentsPage) SaveAgent(ag chat.Agent) (chat.Agent, error) {
+	var saved chat.Agent
+	err := a.h.Settings.EditChat(func(s *chat.Settings) error {
+		var err error
+		saved, err = s.PutAgent(ag)
+		return err
+	})
+	return saved, err
+}
+
+// DeleteAgent deletes an agent (the UI confirms first). Chats started from
+// it keep their messages and go on with the default set-up.
+func (a *AgentsPage) DeleteAgent(id string) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error { return s.RemoveAgent(id) })
+}
+
+// NewAgentChat starts an empty chat from an agent: its provider and model,
+// and (on every message) its prompt, servers, tools, policies and mode.
+func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return ChatView{}, err
+	}
+	ag, err := s.Agent(agentID)
+	if err != nil {
+		return ChatView{}, err
+	}
+	return a.createChat(s, history.Chat{Provider: ag.Provider, Model: ag.Model, Agent: ag.ID, Title: ag.Name})
+}

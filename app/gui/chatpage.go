@@ -1,0 +1,562 @@
+package gui
+
+import (
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// ChatPage is the chat: chats, turns, approvals, prompts and resources.
+type ChatPage struct{ *core }
+
+// PendingRequests lists approvals and forms waiting for an answer.
+func (a *ChatPage) PendingRequests() ([]PendingRequest, error) {
+	var out []PendingRequest
+	for _, q := range a.asker.open() {
+		var p PendingRequest
+		if q.Approval != nil {
+			v := approvalView(*q.Approval)
+			p.Approval = &v
+		}
+		if q.Elicit != nil {
+			v := elicitView(*q.Elicit)
+			p.Elicit = &v
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// AnswerApproval answers an approval request: "once", "always" or "deny".
+func (a *ChatPage) AnswerApproval(id, decision string) error {
+	d := chat.Decision(decision)
+	switch d {
+	case chat.ApproveOnce, chat.ApproveAlways, chat.Deny:
+	default:
+		return errors.New("decision must be once, always or deny")
+	}
+	return a.asker.answer(id, d)
+}
+
+// AnswerElicitation answers a server's form: action accept (with content),
+// decline or cancel.
+func (a *ChatPage) AnswerElicitation(id string, action string, contentJSON string) error {
+	ans := chat.ElicitAnswer{Action: action}
+	switch action {
+	case "accept":
+		if contentJSON != "" {
+			if err := json.Unmarshal([]byte(contentJSON), &ans.Content); err != nil {
+				return errors.New("the form's answer is not a JSON object")
+			}
+		}
+	case "decline", "cancel":
+	default:
+		return errors.New("action must be accept, decline or cancel")
+	}
+	return a.asker.answer(id, ans)
+}
+
+// Chats lists chats, most recent first.
+func (a *ChatPage) Chats(limit, offset int) ([]ChatView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return nil, err
+	}
+	cs, err := h.ListChats(a.bg(), history.ListOptions{Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, err
+	}
+	return chatViews(cs), nil
+}
+
+// SearchChats runs a full-text search over every chat.
+func (a *ChatPage) SearchChats(query string) ([]history.Hit, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return nil, err
+	}
+	return h.Search(a.bg(), query, 50)
+}
+
+// NewChat starts an empty chat with a provider and model ("" = defaults).
+func (a *ChatPage) NewChat(providerName, model string) (ChatView, error) {
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return ChatView{}, err
+	}
+	return a.createChat(s, history.Chat{Provider: providerName, Model: model})
+}
+
+// Chat returns one chat.
+func (a *ChatPage) Chat(id string) (ChatView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return ChatView{}, err
+	}
+	c, err := h.Chat(a.bg(), id)
+	if err != nil {
+		return ChatView{}, err
+	}
+	return chatView(c), nil
+}
+
+// ChatMessages returns a chat's messages with their tool calls.
+func (a *ChatPage) ChatMessages(id string) ([]MessageView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := h.Messages(a.bg(), id)
+	if err != nil {
+		return nil, err
+	}
+	return messageViews(ms), nil
+}
+
+// ChatMessagesPage returns up to limit of a chat's messages before seq
+// before (0 = the last ones), so the window opens a long chat at its end
+// and reads older pages as the user scrolls up.
+func (a *ChatPage) ChatMessagesPage(id string, before, limit int) (MessagePageView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return MessagePageView{}, err
+	}
+	p, err := h.MessagesPage(a.bg(), id, before, min(limit, MaxMessagePage))
+	if err != nil {
+		return MessagePageView{}, err
+	}
+	return MessagePageView{Messages: messageViews(p.Messages), HasMore: p.HasMore}, nil
+}
+
+// RenameChat sets a chat's title.
+func (a *ChatPage) RenameChat(id, title string) error {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return errors.New("the title is empty")
+	}
+	h, err := a.historyStore()
+	if err != nil {
+		return err
+	}
+	return h.RenameChat(a.bg(), id, title)
+}
+
+// DeleteChat deletes a chat and its messages (the UI confirms first).
+func (a *ChatPage) DeleteChat(id string) error {
+	h, err := a.historyStore()
+	if err != nil {
+		return err
+	}
+	if a.engine.Running(id) {
+		return chat.ErrBusy
+	}
+	if err := a.h.Chats.Delete(a.bg(), h, id); err != nil {
+		return err
+	}
+	a.engine.Forget(id)
+	return nil
+}
+
+// ExportChat renders a chat as "markdown" or "json".
+func (a *ChatPage) ExportChat(id, format string) (string, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return "", err
+	}
+	if format == "" {
+		format = "markdown"
+	}
+	f, err := history.ParseFormat(format)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := h.Export(a.bg(), id, f, &b); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// SaveChatExport asks where to save the chat as "markdown" or "json" (the
+// system's save dialog) and writes it there atomically. It returns the path
+// written, or "" when the user cancelled the dialog.
+func (a *ChatPage) SaveChatExport(id, format string) (string, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return "", err
+	}
+	f, err := history.ParseFormat(cmp.Or(format, "markdown"))
+	if err != nil {
+		return "", err
+	}
+	ctx := a.wailsContext()
+	if ctx == nil {
+		return "", errors.New("no window to show the save dialog in: use Copy and paste the export instead")
+	}
+	c, err := h.Chat(a.bg(), id)
+	if err != nil {
+		return "", err
+	}
+	filter := wruntime.FileFilter{DisplayName: "Markdown (*.md)", Pattern: "*.md"}
+	if f == history.FormatJSON {
+		filter = wruntime.FileFilter{DisplayName: "JSON (*.json)", Pattern: "*.json"}
+	}
+	path, err := wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{
+		Title: "Export chat", DefaultFilename: history.ExportFileName(c.Title, f),
+		Filters: []wruntime.FileFilter{filter}, CanCreateDirectories: true,
+	})
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := h.ExportFile(a.bg(), id, f, path); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// SetChatModel switches a chat's provider and model.
+func (a *ChatPage) SetChatModel(id, providerName, model string) error {
+	// Only the model: a read-modify-write of the whole row lost the tools
+	// the chat had just switched off when both were saved at once (the
+	// Model field's blur as the Tools menu opened).
+	h, err := a.historyStore()
+	if err != nil {
+		return err
+	}
+	return h.UpdateChatModel(a.bg(), id, providerName, model)
+}
+
+// SetChatOptions stores which servers and tools a chat uses.
+func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
+	h, err := a.historyStore()
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(opts)
+	if err != nil {
+		return err
+	}
+	return h.UpdateChatOptions(a.bg(), id, raw)
+}
+
+// ChatOptionsOf returns a chat's server and tool choices.
+func (a *ChatPage) ChatOptionsOf(id string) (ChatOptions, error) {
+	c, err := a.Chat(id)
+	if err != nil {
+		return ChatOptions{}, err
+	}
+	return c.Options, nil
+}
+
+// SendMessage sends the user's text to the chat's model and returns at once;
+// the answer streams as chat:event events. It fails at once when the chat is
+// busy, has no model, or no provider is set up.
+func (a *ChatPage) SendMessage(chatID, text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return chat.ErrEmpty
+	}
+	return a.startTurn(chatID, text, "", false)
+}
+
+// RetryAnswer asks the model again for the answer to the chat's last
+// user message: the last answer and its tool calls are deleted (in one
+// write with the rewind) and a new one streams as chat:event events.
+func (a *ChatPage) RetryAnswer(chatID string) error {
+	return a.startTurn(chatID, "", chat.FromLast, false)
+}
+
+// CompactChat summarises the chat's messages now ("Compact now"): the
+// model reads the summary instead of them from then on; they stay in the
+// history. It returns at once; the summary arrives as chat:event events.
+func (a *ChatPage) CompactChat(chatID string) error {
+	return a.startTurn(chatID, "", "", true)
+}
+
+// EditMessage replaces the text of one of the user's messages, deletes
+// every later message of the chat (the window confirms first) and asks
+// the model again; the answer streams as chat:event events.
+func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return chat.ErrEmpty
+	}
+	if messageID == "" || messageID == chat.FromLast {
+		return fmt.Errorf("edit message: no message id: %w", history.ErrInvalid)
+	}
+	return a.startTurn(chatID, text, messageID, false)
+}
+
+// startTurn runs a turn in the background: text appended as a new user
+// message, or (from set) the chat rewound to a user message, see
+// chat.Turn.From; or (compact) the chat summarised.
+func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
+	h, err := a.historyStore()
+	if err != nil {
+		return err
+	}
+	if a.engine.Running(chatID) {
+		return chat.ErrBusy
+	}
+	c, err := h.Chat(a.bg(), chatID)
+	if err != nil {
+		return err
+	}
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return err
+	}
+	m, _, err := a.h.Chats.Model(s, c.Provider, c.Model)
+	if err != nil {
+		return err
+	}
+	if !compact && from == "" && c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
+		_ = h.RenameChat(a.bg(), chatID, host.Title(text))
+	}
+	opts := chatOptions(c.Settings)
+	ctx, cancel := context.WithCancel(a.bg())
+	t := &turn{cancel: cancel}
+	a.turnsMu.Lock()
+	a.turns[chatID] = t
+	a.turnsMu.Unlock()
+	a.turnWG.Add(1)
+	go func() {
+		defer a.turnWG.Done()
+		defer func() {
+			a.turnsMu.Lock()
+			if a.turns[chatID] == t { // the next turn may have started already
+				delete(a.turns, chatID)
+			}
+			a.turnsMu.Unlock()
+			cancel()
+		}()
+		t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Text: text, From: from,
+			Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: c.Provider, Model: m})
+		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
+			t.Context = func() string { return a.apps.ModelContext(chatID) }
+		}
+		t.OnEvent = func(ev chat.Event) { a.emitEvent(EventChat, chatEvent(ev)) }
+		var err error
+		if compact {
+			err = a.engine.Compact(ctx, t)
+		} else {
+			_, err = a.engine.Send(ctx, t)
+		}
+		if err != nil && ctx.Err() == nil {
+			slog.Warn("chat turn", "chat", chatID, "err", err)
+		}
+	}()
+	return nil
+}
+
+// StopChat cancels the chat's model stream and tool calls in flight.
+func (a *ChatPage) StopChat(chatID string) error {
+	a.turnsMu.Lock()
+	t := a.turns[chatID]
+	a.turnsMu.Unlock()
+	if t != nil {
+		t.cancel()
+	}
+	return nil
+}
+
+// CompleteArgument suggests values for an argument of a prompt (prompt set)
+// or a resource template (template set) from the server
+// (completion/complete), for the slash-command form; given are the
+// arguments filled in so far. A server without completions suggests none.
+func (a *ChatPage) CompleteArgument(server, prompt, template, argument, value string, given map[string]string) ([]string, error) {
+	return a.h.Tools.Complete(a.bg(), server, registry.Completion{
+		Prompt: prompt, Template: template, Argument: argument, Value: value, Given: given,
+	})
+}
+
+// Prompts lists every running server's prompts (a server that fails to
+// list them is left out).
+func (a *ChatPage) Prompts() ([]PromptView, error) {
+	out := eachServer(a, func(ctx context.Context, server string) ([]PromptView, error) {
+		ps, err := a.h.Tools.Prompts(ctx, server)
+		var vs []PromptView
+		for _, p := range ps {
+			v := PromptView{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}, Icon: a.iconSrc(p.Icons)}
+			for _, arg := range p.Arguments {
+				v.Arguments = append(v.Arguments, PromptArgument{Name: arg.Name, Description: arg.Description, Required: arg.Required})
+			}
+			vs = append(vs, v)
+		}
+		return append(vs, a.templatePrompts(ctx, server)...), err
+	})
+	if out == nil {
+		out = []PromptView{}
+	}
+	return out, nil
+}
+
+// UsePrompt expands a prompt with its arguments into the text of a message
+// (prompts/get; each message of the result becomes a paragraph).
+func (a *ChatPage) UsePrompt(server, name string, args map[string]string) (string, error) {
+	res, err := a.h.Tools.Prompt(a.bg(), server, name, args)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, m := range res.Messages {
+		parts = append(parts, contentText(m.Content))
+	}
+	return a.h.Redact(strings.Join(parts, "\n\n")), nil
+}
+
+// Resources lists every running server's resources.
+func (a *ChatPage) Resources() ([]ResourceView, error) {
+	out := eachServer(a, func(ctx context.Context, server string) ([]ResourceView, error) {
+		rs, err := a.h.Tools.Resources(ctx, server)
+		var vs []ResourceView
+		for _, r := range rs {
+			vs = append(vs, ResourceView{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType, Icon: a.iconSrc(r.Icons)})
+		}
+		return vs, err
+	})
+	if out == nil {
+		out = []ResourceView{}
+	}
+	return out, nil
+}
+
+// AttachResource reads a resource and returns it as a block to add to the
+// message: the model sees the URI and the text (binary content is named,
+// not inlined).
+func (a *ChatPage) AttachResource(server, uri string) (string, error) {
+	res, err := a.h.Tools.Read(a.bg(), server, uri)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range res.Contents {
+		switch c := c.(type) {
+		case mcp.TextResourceContents:
+			fmt.Fprintf(&b, "<resource uri=%q server=%q>\n%s\n</resource>\n", c.URI, server, c.Text)
+		case mcp.BlobResourceContents:
+			fmt.Fprintf(&b, "<resource uri=%q server=%q mimeType=%q>(binary, %d bytes base64, not included)</resource>\n", c.URI, server, c.MIMEType, len(c.Blob))
+		}
+	}
+	text := b.String()
+	if len(text) > MaxAttachment {
+		return "", fmt.Errorf("resource %s is %d KB of text; attach something under %d KB", uri, len(text)/1024, MaxAttachment/1024)
+	}
+	return a.h.Redact(text), nil
+}
+
+// CancelTask asks a server to cancel a tool call running as an MCP task
+// (tasks/cancel), from the Cancel of its card; the call then ends saying
+// it was cancelled.
+func (a *ChatPage) CancelTask(server, taskID string) error {
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return a.h.Tools.CancelTask(ctx, server, taskID)
+}
+
+// templatePrompts are server's resource templates as slash commands: the
+// template's variables are the arguments, completed like a prompt's.
+func (a *ChatPage) templatePrompts(ctx context.Context, server string) []PromptView {
+	ts, err := a.h.Tools.ResourceTemplates(ctx, server)
+	if err != nil {
+		return nil
+	}
+	var out []PromptView
+	for _, t := range ts {
+		if t.URITemplate == nil || t.URITemplate.Template == nil {
+			continue
+		}
+		v := PromptView{Server: server, Name: t.Name, Title: t.Title, Description: t.Description, Arguments: []PromptArgument{},
+			Template: t.URITemplate.Raw(), Icon: a.iconSrc(t.Icons)}
+		for _, name := range t.URITemplate.Varnames() {
+			v.Arguments = append(v.Arguments, PromptArgument{Name: name, Required: true})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// UseTemplate reads the resource a server's URI template names once its
+// variables are filled in, as text for the message (like AttachResource).
+func (a *ChatPage) UseTemplate(server, uriTemplate string, args map[string]string) (string, error) {
+	t, err := uritemplate.New(uriTemplate)
+	if err != nil {
+		return "", fmt.Errorf("resource template %q: %w", uriTemplate, err)
+	}
+	vals := uritemplate.Values{}
+	for k, v := range args {
+		vals.Set(k, uritemplate.String(v))
+	}
+	uri, err := t.Expand(vals)
+	if err != nil {
+		return "", fmt.Errorf("resource template %q: %w", uriTemplate, err)
+	}
+	return a.AttachResource(server, uri)
+}
+
+// ToolSearchStatus says whether the chat's next turn would give the model
+// find_tools instead of its tools, and why in numbers (for the chat's Tools
+// popover): its active tools (its own choices and its agent's), their
+// estimated tokens and its model's context window, weighed by the Settings
+// rule exactly as the turn will.
+func (a *ChatPage) ToolSearchStatus(chatID string) (toolsearch.Decision, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return toolsearch.Decision{}, err
+	}
+	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
+	defer cancel()
+	c, err := h.Chat(ctx, chatID)
+	if err != nil {
+		return toolsearch.Decision{}, err
+	}
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return toolsearch.Decision{}, err
+	}
+	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", chatOptions(c.Settings).active)
+	_, model := host.DefaultModel(s, c.Provider, c.Model)
+	t.ContextWindow = a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
+	return a.engine.ToolSearch(ctx, t)
+}
+
+// ChatContext is the context meter of the chat's next request: what it
+// would take of the model's window, and of what (for a chat just opened;
+// a running turn's events carry it from then on).
+func (a *ChatPage) ChatContext(chatID string) (chat.ContextView, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return chat.ContextView{}, err
+	}
+	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
+	defer cancel()
+	c, err := h.Chat(ctx, chatID)
+	if err != nil {
+		return chat.ContextView{}, err
+	}
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return chat.ContextView{}, err
+	}
+	m, name, err := a.h.Chats.Model(s, c.Provider, c.Model)
+	if err != nil {
+		return chat.ContextView{}, err
+	}
+	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: chatOptions(c.Settings).active, Provider: name, Model: m})
+	return a.engine.Measure(ctx, t)
+}

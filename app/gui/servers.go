@@ -1,0 +1,239 @@
+package gui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+)
+
+// EventServerStatus carries a ServerView whenever a server changes state.
+const EventServerStatus = "server:status"
+
+// ServerView is one server as the Servers page shows it.
+type ServerView struct {
+	Name       string   `json:"name"`
+	State      string   `json:"state"`
+	Error      string   `json:"error"`
+	PID        int      `json:"pid"`
+	Restarts   int      `json:"restarts"`
+	Transport  string   `json:"transport"`
+	Command    string   `json:"command"`
+	ToolCount  int      `json:"toolCount"`
+	ServerName string   `json:"serverName"`
+	Version    string   `json:"version"`
+	Since      string   `json:"since"`
+	Calls      int64    `json:"calls"`
+	Errors     int64    `json:"errors"`
+	P50Ms      float64  `json:"p50Ms"`
+	StderrTail []string `json:"stderrTail"`
+	// Progress is the package manager's last line while State is
+	// "installing" (npx, uvx, docker downloading before the first start).
+	Progress string `json:"progress"`
+	// Bundle is what the MCP Bundle it was installed from says (nil for others).
+	Bundle *BundleInfoView `json:"bundle"`
+	// Library metadata: what the user wrote (Meta) and what is shown
+	// (Description falls back to what the server said in initialize).
+	Meta         MetaView `json:"meta"`
+	Description  string   `json:"description"`
+	Title        string   `json:"title"`
+	Instructions string   `json:"instructions"`
+	DocsURL      string   `json:"docsUrl"`
+	UsedBy       []string `json:"usedBy"`
+	// Icon is the server's own icon (serverInfo.icons): a data: URL, or an
+	// https: URL to pass to Content.Icon; "" when it has none.
+	Icon string `json:"icon"`
+	// Roots are the folders the server is offered as its MCP roots;
+	// RootsRule says which rule chose them ("configured": the folders its
+	// arguments name; "workspace"; "both"; "list": its entry lists them;
+	// "none"), RootsMode is the entry's choice ("auto" unless set) and
+	// ConfiguredFolders the folders its arguments name.
+	Roots             []string `json:"roots"`
+	RootsRule         string   `json:"rootsRule"`
+	RootsMode         string   `json:"rootsMode"`
+	ConfiguredFolders []string `json:"configuredFolders"`
+	// Logging: it offers MCP logging; LogLevel is the level asked of it
+	// ("" for its own default).
+	Logging  bool   `json:"logging"`
+	LogLevel string `json:"logLevel"`
+	// Protocol is the MCP revision the server speaks ("2026-07-28",
+	// "2025-11-25", ...; "" until it is ready).
+	Protocol string `json:"protocol"`
+	// Sandboxed: a local server whose entry runs it in a sandbox
+	// (Sandbox has its settings).
+	Sandboxed bool `json:"sandboxed"`
+	// Seq orders status updates: a view with a lower Seq than one already
+	// shown for the server is stale.
+	Seq int64 `json:"seq"`
+}
+
+// ToolView is one tool as the Tools page shows it.
+type ToolView struct {
+	Name        string `json:"name"`   // server__tool
+	Server      string `json:"server"` // configured server name
+	Tool        string `json:"tool"`   // the server's own name
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	InputSchema string `json:"inputSchema"` // JSON Schema, as JSON text
+	ReadOnly    bool   `json:"readOnly"`
+	Destructive bool   `json:"destructive"`
+	// DefaultPolicy is what a chat does when no setting names the tool:
+	// "allow" (runs) or "ask".
+	DefaultPolicy string `json:"defaultPolicy"`
+	// Icon is the tool's icon as ServerView.Icon.
+	Icon string `json:"icon"`
+	// Warnings are hidden instructions toolcheck found in the definition.
+	Warnings []WarningView `json:"warnings"`
+	// OutputSchema is the tool's outputSchema as JSON text, "" when none.
+	OutputSchema string `json:"outputSchema"`
+}
+
+// ToolList is every tool plus the servers that could not be listed.
+type ToolList struct {
+	Tools  []ToolView        `json:"tools"`
+	Errors []ServerErrorView `json:"errors"`
+}
+
+// ServerErrorView is a server whose tools could not be listed.
+type ServerErrorView struct {
+	Server string `json:"server"`
+	Error  string `json:"error"`
+}
+
+// ContentView is one content block of a tool result.
+type ContentView struct {
+	Type     string `json:"type"` // text, image, audio, resource, resource_link
+	Text     string `json:"text"`
+	Data     string `json:"data"` // base64 for image/audio/blob
+	MIMEType string `json:"mimeType"`
+	URI      string `json:"uri"`
+	// Name, Title and Description of a resource_link.
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// CallResult is a tool call's outcome for the playground.
+type CallResult struct {
+	IsError    bool          `json:"isError"`
+	Content    []ContentView `json:"content"`
+	Structured string        `json:"structured"` // structuredContent as JSON text, if any
+	// SchemaError says why the structured content does not match the
+	// tool's outputSchema (the registry turned the result into an error).
+	SchemaError string  `json:"schemaError"`
+	DurationMs  float64 `json:"durationMs"`
+}
+
+func (a *core) statusView(st supervisor.Status) ServerView {
+	v := ServerView{
+		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,
+		ServerName: st.ServerInfo.Name, Version: st.ServerInfo.Version, Transport: "stdio",
+		Icon:     a.iconSrc(st.ServerInfo.Icons),
+		Progress: st.Progress,
+	}
+	if !st.Since.IsZero() {
+		v.Since = st.Since.Format(time.RFC3339)
+	}
+	if st.Builtin {
+		v.Transport, v.Command = "built-in", "inside Switchboard"
+	}
+	c, ok := a.h.Servers.Get(st.Name)
+	if ok {
+		v.Bundle = bundleView(c)
+	}
+	if ok && !st.Builtin {
+		c = a.h.Library.AsRun(c) // show what runs: the active profile's URL or arguments
+		v.Transport = string(c.Transport)
+		v.Command = c.Target()
+		v.Sandboxed = c.Sandbox != nil && c.Transport == config.Stdio
+	}
+	if m, ok := a.h.Tools.Metrics()[st.Name]; ok {
+		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000
+	}
+	v.Roots, v.Logging, v.LogLevel, v.Protocol = []string{}, st.Logging, st.LogLevel, st.Protocol
+	v.ConfiguredFolders = []string{}
+	if r, ok := a.h.Servers.Applied().Roots[st.Name]; ok {
+		v.RootsRule, v.RootsMode = r.Rule, r.Mode
+		v.ConfiguredFolders = append(v.ConfiguredFolders, r.Configured...)
+	}
+	v.StderrTail, _ = a.h.Servers.Log(st.Name, 50)
+	v.Roots = append(v.Roots, a.h.Servers.Roots(st.Name)...)
+	if st.State == supervisor.Ready {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if tools, err := a.h.Tools.Of(ctx, st.Name); err == nil {
+			v.ToolCount = len(tools)
+		}
+	}
+	if v.StderrTail == nil {
+		v.StderrTail = []string{}
+	}
+	a.fillMeta(&v, st, c)
+	v.Error, v.Command = a.h.Redact(v.Error), a.h.Redact(v.Command)
+	return v
+}
+
+// EventServerLogin carries a LoginView while a login waits for the browser,
+// so the page can offer the link in case no browser opened.
+const EventServerLogin = "server:login"
+
+// LoginView is a login in progress.
+type LoginView struct {
+	Name string `json:"name"`
+	URL  string `json:"url"` // the authorization URL the browser was sent to
+}
+
+func resultView(res *mcp.CallToolResult, took float64) CallResult {
+	out := CallResult{IsError: res.IsError, DurationMs: took, Content: make([]ContentView, 0, len(res.Content))}
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case mcp.TextContent:
+			out.Content = append(out.Content, ContentView{Type: "text", Text: c.Text})
+		case mcp.ImageContent:
+			out.Content = append(out.Content, ContentView{Type: "image", Data: c.Data, MIMEType: c.MIMEType})
+		case mcp.AudioContent:
+			out.Content = append(out.Content, ContentView{Type: "audio", Data: c.Data, MIMEType: c.MIMEType})
+		case mcp.ResourceLink:
+			out.Content = append(out.Content, ContentView{Type: "resource_link", URI: c.URI, Text: c.Name, MIMEType: c.MIMEType,
+				Name: c.Name, Title: c.Title, Description: c.Description})
+		case mcp.EmbeddedResource:
+			v := ContentView{Type: "resource"}
+			switch r := c.Resource.(type) {
+			case mcp.TextResourceContents:
+				v.URI, v.MIMEType, v.Text = r.URI, r.MIMEType, r.Text
+			case mcp.BlobResourceContents:
+				v.URI, v.MIMEType, v.Data = r.URI, r.MIMEType, r.Blob
+			}
+			out.Content = append(out.Content, v)
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			out.Structured = string(b)
+		}
+	}
+	if res.Meta != nil {
+		out.SchemaError, _ = res.Meta.AdditionalFields[registry.MetaOutputSchemaError].(string)
+	}
+	return out
+}
+
+// outputSchemaText is a tool's outputSchema as JSON text, "" when none.
+func outputSchemaText(t mcp.Tool) string {
+	if len(t.RawOutputSchema) > 0 {
+		return string(t.RawOutputSchema)
+	}
+	if t.OutputSchema.Type == "" {
+		return ""
+	}
+	b, err := json.Marshal(t.OutputSchema)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}

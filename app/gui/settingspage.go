@@ -1,0 +1,378 @@
+package gui
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/host"
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// SettingsPage is providers, secrets and tool search.
+type SettingsPage struct{ *core }
+
+// DownloadTimeoutSeconds is how long an npx, uvx or docker server's package
+// download may take before its first start (Settings → Servers).
+func (a *SettingsPage) DownloadTimeoutSeconds() (int, error) {
+	d, err := a.h.Downloads.Timeout()
+	return int(d / time.Second), err
+}
+
+// SetDownloadTimeoutSeconds saves that limit; the next download uses it.
+func (a *SettingsPage) SetDownloadTimeoutSeconds(seconds int) error {
+	return a.h.Downloads.SetTimeout(time.Duration(seconds) * time.Second)
+}
+
+// LocalModels is the catalog, the chosen files and the download URL.
+func (p *SettingsPage) LocalModels() (LocalModelsView, error) {
+	v := LocalModelsView{Models: []LocalModelView{}}
+	list, err := p.h.Models.List()
+	if err != nil {
+		return v, err
+	}
+	for _, c := range list {
+		v.Models = append(v.Models, modelView(c))
+	}
+	v.DownloadURL, err = p.h.Models.DownloadURL()
+	return v, err
+}
+
+// DownloadLocalModel starts downloading a catalog model and returns at
+// once; EventModelDownload reports its progress and its end. When it ends
+// ready, the provider "On this computer" exists.
+func (p *SettingsPage) DownloadLocalModel(name string) error {
+	cat, err := p.h.Models.Catalog()
+	if err != nil {
+		return err
+	}
+	for _, c := range cat {
+		if strings.EqualFold(c.Name, name) {
+			if c.Downloading {
+				return fmt.Errorf("%s %w", c.Title, host.ErrDownloadRunning)
+			}
+			go p.download(p.life, c.Name)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q %w", name, host.ErrNotInCatalog)
+}
+
+// CancelLocalModelDownload stops a download, keeping what arrived so the
+// next download resumes it.
+func (p *SettingsPage) CancelLocalModelDownload(name string) { p.h.Models.Cancel(name) }
+
+// DiscardLocalModelDownload stops a download and deletes what arrived.
+func (p *SettingsPage) DiscardLocalModelDownload(name string) error { return p.h.Models.Discard(name) }
+
+// ChooseLocalModelFile asks for a GGUF file with the system dialog and
+// adds it as a model; the view is empty when the user cancels.
+func (p *SettingsPage) ChooseLocalModelFile() (LocalModelView, error) {
+	ctx := p.wailsContext()
+	if ctx == nil {
+		return LocalModelView{}, errors.New("no window to show the dialog in: use 'switchboard models add FILE.gguf' instead")
+	}
+	f, err := wruntime.OpenFileDialog(ctx, wruntime.OpenDialogOptions{Title: "Choose a GGUF model file",
+		Filters: []wruntime.FileFilter{{DisplayName: "GGUF models (*.gguf)", Pattern: "*.gguf"}}})
+	if err != nil || f == "" {
+		return LocalModelView{}, err
+	}
+	return p.AddLocalModelFile(f)
+}
+
+// AddLocalModelFile adds a GGUF file (a path) as a model that runs on
+// this computer; the file stays where it is.
+func (p *SettingsPage) AddLocalModelFile(path string) (LocalModelView, error) {
+	m, err := p.h.Models.Choose(path)
+	if err != nil {
+		return LocalModelView{}, err
+	}
+	p.emitEvent(EventConfigChanged, nil)
+	return modelView(m.Listed()), nil
+}
+
+// RemoveLocalModel deletes a downloaded model's file, or forgets a chosen
+// file (which stays on disk); the window asks first.
+func (p *SettingsPage) RemoveLocalModel(name string) error {
+	if err := p.h.Models.Remove(name); err != nil {
+		return err
+	}
+	p.emitEvent(EventConfigChanged, nil)
+	return nil
+}
+
+// SetModelDownloadURL saves where models are downloaded from: a mirror's
+// https:// URL or a folder; "" for each model's own URL.
+func (p *SettingsPage) SetModelDownloadURL(u string) error { return p.h.Models.SetDownloadURL(u) }
+
+// LocalModelStatus is what the model on this computer is doing now.
+func (a *SettingsPage) LocalModelStatus() LocalRuntimeView {
+	return localRuntimeView(a.h.Local.Status())
+}
+
+// StopLocalModel stops the model on this computer, freeing its memory;
+// the next message to it starts it again.
+func (a *SettingsPage) StopLocalModel() error {
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return a.h.Local.Stop(ctx)
+}
+
+// LocalModelLog is the last lines of the local model's log.
+func (a *SettingsPage) LocalModelLog(lines int) ([]string, error) { return a.h.Local.LogTail(lines) }
+
+// LocalModelRun is how the model on this computer is set to run.
+func (a *SettingsPage) LocalModelRun() (LocalRunView, error) {
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return LocalRunView{}, err
+	}
+	return LocalRunView{Context: s.Local.Context, Threads: s.Local.Threads, CPUs: runtime.NumCPU()}, nil
+}
+
+// SetLocalModelRun sets its context size and threads (0: fitted) and
+// stops it, so the next message starts it with them.
+func (a *SettingsPage) SetLocalModelRun(contextSize, threads int) error {
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return a.h.Local.SetRun(ctx, contextSize, threads)
+}
+
+// ChatSettings returns the providers and chat defaults.
+func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return ChatSettingsView{}, err
+	}
+	v := ChatSettingsView{DefaultProvider: s.DefaultProvider, MaxSteps: s.MaxSteps, System: s.System, Policies: map[string]string{}, Providers: []ProviderView{}}
+	if v.MaxSteps == 0 {
+		v.MaxSteps = chat.MaxSteps
+	}
+	v.Pinned = append([]string{}, s.Pinned...)
+	v.Sampling = s.Sampling.Normal()
+	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, chat.DefaultCompactAt), cmp.Or(s.ResultShare, chat.DefaultResultShare)
+	v.KeepMB = cmp.Or(s.KeepMB, chat.DefaultKeepLimit>>20)
+	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
+	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
+	switch {
+	case s.ToolSearchAbove > 0:
+		v.ToolSearchBy, v.ToolSearchAbove = "count", s.ToolSearchAbove
+	case s.ToolSearchAbove < 0:
+		v.ToolSearchBy = "off"
+	}
+	for k, p := range s.Policies {
+		v.Policies[k] = string(p)
+	}
+	for _, p := range s.Providers {
+		pv := ProviderView{Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, DefaultModel: p.DefaultModel,
+			Default: strings.EqualFold(p.Name, s.DefaultProvider)}
+		if refs := secrets.Refs(p.APIKey); len(refs) > 0 {
+			pv.KeyName = refs[0]
+			_, err := a.h.Secrets.Get(refs[0])
+			pv.HasKey = err == nil
+		}
+		if pv.BaseURL == "" {
+			pv.BaseURL = chat.DefaultBaseURL(p.Kind)
+		}
+		pv.ImagesDefault = chat.DefaultImages(p.Kind, p.BaseURL, p.DefaultModel)
+		if p.Images != nil {
+			pv.Images = map[bool]string{true: "on", false: "off"}[*p.Images]
+		}
+		pv.AudioDefault = chat.DefaultAudio(p.Kind, p.BaseURL, p.DefaultModel)
+		if p.Audio != nil && p.Kind == provider.KindOpenAI {
+			pv.Audio = map[bool]string{true: "on", false: "off"}[*p.Audio]
+		}
+		v.Providers = append(v.Providers, pv)
+	}
+	return v, nil
+}
+
+// SaveProvider adds or updates a provider; a new key goes to the keyring.
+func (a *SettingsPage) SaveProvider(in ProviderInput) error {
+	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: provider.Kind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
+	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
+		ps.BaseURL = ""
+	}
+	switch in.Images {
+	case "on", "off":
+		on := in.Images == "on"
+		ps.Images = &on
+	case "":
+	default:
+		return fmt.Errorf("images %q: use on, off or empty for the default", in.Images)
+	}
+	switch in.Audio {
+	case "on", "off":
+		if ps.Kind == provider.KindOpenAI { // the others take no audio
+			on := in.Audio == "on"
+			ps.Audio = &on
+		}
+	case "":
+	default:
+		return fmt.Errorf("audio %q: use on, off or empty for the default", in.Audio)
+	}
+	return a.h.Settings.SaveProvider(ps, in.APIKey)
+}
+
+// DeleteProvider removes a provider (its key stays in the keyring, listed
+// under Secrets, until deleted there).
+func (a *SettingsPage) DeleteProvider(name string) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error { return s.Remove(name) })
+}
+
+// SetDefaultProvider makes name the provider new chats use.
+func (a *SettingsPage) SetDefaultProvider(name string) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
+		p, err := s.Provider(name)
+		if err != nil {
+			return err
+		}
+		s.DefaultProvider = p.Name
+		return nil
+	})
+}
+
+// SetToolPolicy sets the approval policy of a tool or server ("server__*"):
+// ask, allow, deny, or "" to go back to the default.
+func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
+		switch chat.Policy(policy) {
+		case chat.PolicyAsk, chat.PolicyAllow, chat.PolicyDeny:
+			if s.Policies == nil {
+				s.Policies = chat.Policies{}
+			}
+			s.Policies[tool] = chat.Policy(policy)
+		case "":
+			delete(s.Policies, tool)
+		default:
+			return fmt.Errorf("policy %q: use ask, allow or deny", policy)
+		}
+		return nil
+	})
+}
+
+// ProviderModels lists the models the provider offers.
+func (a *SettingsPage) ProviderModels(name string) ([]provider.Model, error) {
+	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
+	defer cancel()
+	return a.h.Chats.Models(ctx, name)
+}
+
+// DetectOllama reports whether an Ollama server answers on this machine.
+func (a *SettingsPage) DetectOllama() (bool, error) {
+	ctx, cancel := context.WithTimeout(a.bg(), 3*time.Second)
+	defer cancel()
+	ok, _ := provider.DetectOllama(ctx, "")
+	return ok, nil
+}
+
+// SetSampling sets what servers' requests to use the model may do: mode
+// ask, allow (up to perChat per chat, then ask) or deny; at most perMinute
+// per server and minute; outsideCalls lets a server ask while none of its
+// tool calls runs.
+func (a *SettingsPage) SetSampling(mode string, perChat, perMinute int, outsideCalls bool) error {
+	return a.h.Settings.SetSampling(chat.SamplingSettings{Mode: mode, PerChat: perChat, PerMinute: perMinute, OutsideCalls: outsideCalls})
+}
+
+// SetLongChats sets how long chats stay within the model's window: the
+// percent of the window past which earlier messages are summarised, the
+// percent one tool result may take, the megabytes of a capped result kept
+// for the model to read on, budgets per tool or server
+// ("server__tool=chars", "server__*=chars") and context windows per model
+// ("provider/model=tokens"), one per line.
+func (a *SettingsPage) SetLongChats(compactAt, resultShare, keepMB int, budgets, windows []string) error {
+	return a.h.Settings.SetLongChats(compactAt, resultShare, keepMB, budgets, windows)
+}
+
+// SetToolSearch sets when the model searches tools instead of seeing them
+// all — by "size" (the definitions take more than share percent of the
+// model's context window), by "count" (more than above active tools) or
+// "off" — and the tools always offered (server__tool).
+func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []string) error {
+	switch {
+	case by != "size" && by != "count" && by != "off":
+		return fmt.Errorf("tool search %q: choose size, count or off", by)
+	case by == "size" && (share < 1 || share > 100):
+		return fmt.Errorf("the share of the context window must be 1 to 100 percent, not %d", share)
+	case by == "count" && above < 1:
+		return fmt.Errorf("the tool count must be 1 or more, not %d", above)
+	}
+	var clean []string
+	for _, p := range pinned {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !strings.Contains(p, registry.Separator) {
+			return fmt.Errorf("pinned tool %q: write it as server__tool, as the Tools page lists it", p)
+		}
+		clean = append(clean, p)
+	}
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
+		switch by {
+		case "off":
+			s.ToolSearchAbove = -1
+		case "count":
+			s.ToolSearchAbove = above
+		default:
+			s.ToolSearchAbove, s.ToolSearchShare = 0, share
+			if share == toolsearch.DefaultShare {
+				s.ToolSearchShare = 0
+			}
+		}
+		s.Pinned = clean
+		return nil
+	})
+}
+
+// KeyringStatus is "" when the OS keyring works, else one sentence on what to do.
+func (a *SettingsPage) KeyringStatus() (string, error) {
+	if err := a.h.Secrets.Available(); err != nil {
+		return err.Error(), nil
+	}
+	return "", nil
+}
+
+// Secrets lists the secret names with masked values and what uses them.
+func (a *SettingsPage) Secrets() ([]secrets.SecretInfo, error) {
+	return a.h.Secrets.InUse()
+}
+
+// SetSecret stores (or replaces) a secret and restarts the servers using it.
+func (a *SettingsPage) SetSecret(name, value string) error {
+	return a.h.Secrets.Set(name, value)
+}
+
+// DeleteSecret removes a secret from the keyring and the index.
+func (a *SettingsPage) DeleteSecret(name string) error {
+	return a.h.Secrets.Delete(name)
+}
+
+// TaskSettings returns the saved task settings.
+func (a *SettingsPage) TaskSettings() (TaskSettingsView, error) {
+	p, err := a.h.Tasks.Policy()
+	return TaskSettingsView{OptionalAsTasks: p.Optional, LimitMinutes: int(p.Limit / time.Minute)}, err
+}
+
+// SetTaskSettings saves them; the next tool call follows them.
+func (a *SettingsPage) SetTaskSettings(v TaskSettingsView) error {
+	return a.h.Tasks.SetPolicy(registry.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
+}
+
+// TaskSettingsView is how tool calls run as MCP tasks (Settings → Tasks).
+type TaskSettingsView struct {
+	// OptionalAsTasks: tools that allow tasks (taskSupport "optional") run
+	// as tasks too; tools that require them always do.
+	OptionalAsTasks bool `json:"optionalAsTasks"`
+	// LimitMinutes bounds one task; the tool timeout does not apply to tasks.
+	LimitMinutes int `json:"limitMinutes"`
+}

@@ -1,0 +1,79 @@
+package gui
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+)
+
+// EventTerminalData carries raw PTY output: {session, data (base64)}.
+const EventTerminalData = "terminal:data"
+
+// WorkspaceView describes the workspace to the Workspace page.
+type WorkspaceView struct {
+	Root     string   `json:"root"`
+	Fresh    bool     `json:"fresh"` // made by Switchboard: file writes need no approval
+	Sessions []string `json:"sessions"`
+}
+
+// TerminalAttachment is a terminal's view of a shell session: its recent
+// output, and the ID its terminal:data events carry.
+type TerminalAttachment struct {
+	History string `json:"history"` // base64 raw output
+	Attach  string `json:"attach"`
+}
+
+// TerminalData is one terminal:data event. Seq numbers an attachment's
+// events 1, 2, 3… so the page can put shuffled deliveries back in order.
+type TerminalData struct {
+	Session string `json:"session"`
+	Attach  string `json:"attach"`
+	Seq     int64  `json:"seq"`
+	Data    string `json:"data"` // base64 raw output
+}
+
+func newAttachID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (a *core) session(name string) (interface {
+	Write([]byte) error
+	Resize(rows, cols uint16) error
+}, error) {
+	w, err := a.h.Workspace.Open()
+	if err != nil {
+		return nil, err
+	}
+	return w.Session(name)
+}
+
+// terminals are the shell sessions whose output is forwarded to the page.
+type terminals struct {
+	mu       sync.Mutex
+	attached map[string]func() // session → stop forwarding its output
+}
+
+// attach records stop as the forwarding of session, ending the one before.
+func (t *terminals) attach(session string, stop func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old := t.attached[session]; old != nil {
+		old()
+	}
+	if t.attached == nil {
+		t.attached = map[string]func(){}
+	}
+	t.attached[session] = stop
+}
+
+// detachAll stops forwarding every session.
+func (t *terminals) detachAll() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, stop := range t.attached {
+		stop()
+	}
+	t.attached = nil
+}

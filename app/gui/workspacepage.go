@@ -1,0 +1,96 @@
+package gui
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// WorkspacePage is the workspace folder and its terminals.
+type WorkspacePage struct{ *core }
+
+// WorkspaceInfo returns the root and its shell sessions.
+func (a *WorkspacePage) WorkspaceInfo() (WorkspaceView, error) {
+	w, err := a.h.Workspace.Open()
+	if err != nil {
+		return WorkspaceView{}, err
+	}
+	v := WorkspaceView{Root: w.Root(), Fresh: w.Fresh(), Sessions: []string{}}
+	for _, s := range w.Sessions() {
+		v.Sessions = append(v.Sessions, s.Name)
+	}
+	return v, nil
+}
+
+// SetWorkspaceRoot makes dir the workspace (created if missing) and saves
+// the choice; the model's file tools and shells move there.
+func (a *WorkspacePage) SetWorkspaceRoot(dir string) (WorkspaceView, error) {
+	a.terminals.detachAll() // the old workspace's shells end
+	if err := a.h.Workspace.SetRoot(dir); err != nil {
+		return WorkspaceView{}, err
+	}
+	return a.WorkspaceInfo()
+}
+
+// ChooseWorkspaceRoot asks for a folder with the system dialog; "" when
+// the user cancels.
+func (a *WorkspacePage) ChooseWorkspaceRoot() (string, error) {
+	ctx := a.wailsContext()
+	if ctx == nil {
+		return "", errors.New("no window to show the folder dialog in")
+	}
+	dir, err := wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: "Choose the workspace folder", CanCreateDirectories: true})
+	if err != nil || dir == "" {
+		return "", err
+	}
+	v, err := a.SetWorkspaceRoot(dir)
+	return v.Root, err
+}
+
+// TerminalAttach connects the page's terminal to a shell session (started
+// if needed) and returns its recent output; new output follows as
+// terminal:data events. Attaching again replaces the earlier attachment.
+func (a *WorkspacePage) TerminalAttach(session string) (TerminalAttachment, error) {
+	w, err := a.h.Workspace.Open()
+	if err != nil {
+		return TerminalAttachment{}, err
+	}
+	s, err := w.Session(session)
+	if err != nil {
+		return TerminalAttachment{}, err
+	}
+	name, id := s.Name(), newAttachID()
+	history, ch, cancel := s.Attach()
+	a.terminals.attach(name, cancel)
+	go func() {
+		var seq int64
+		for b := range ch {
+			seq++
+			a.emitEvent(EventTerminalData, TerminalData{Session: name, Attach: id, Seq: seq, Data: base64.StdEncoding.EncodeToString(b)})
+		}
+	}()
+	return TerminalAttachment{History: base64.StdEncoding.EncodeToString(history), Attach: id}, nil
+}
+
+// TerminalInput sends the user's keystrokes to a session.
+func (a *WorkspacePage) TerminalInput(session, data string) error {
+	s, err := a.session(session)
+	if err != nil {
+		return err
+	}
+	return s.Write([]byte(data))
+}
+
+// TerminalResize tells a session's PTY the terminal's size.
+func (a *WorkspacePage) TerminalResize(session string, rows, cols int) error {
+	if rows <= 0 || cols <= 0 || rows > 1000 || cols > 1000 {
+		return fmt.Errorf("terminal size %dx%d is out of range", cols, rows)
+	}
+	s, err := a.session(session)
+	if err != nil {
+		return err
+	}
+	return s.Resize(uint16(rows), uint16(cols))
+}
