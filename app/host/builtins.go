@@ -11,13 +11,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/builtin/workspace"
 	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
@@ -36,26 +34,6 @@ type Builtin struct {
 var Builtins = []Builtin{
 	{Def: contentstore.Builtin, Root: datadir.Dir.Stores, RootHelp: "<data dir>/stores"},
 	{Def: workspace.Builtin, Root: datadir.Dir.Workspace, RootHelp: "the folder chosen in Settings, else <data dir>/workspace"},
-}
-
-// StartBuiltins makes the built-in servers part of every apply from now on
-// and starts them: the content store in <data dir>/stores, the workspace in
-// settings.workspace.root (default <data dir>/workspace). They run under
-// the supervisor like any server: status, logs and restarts in one place;
-// one that cannot start shows its error as its status. It returns once
-// they are ready or have failed (they start in-process, in milliseconds, so
-// the first page or command finds their tools); call it before Load, Follow
-// or Run.
-func (s *Servers) StartBuiltins() {
-	h := s.h
-	h.cfgMu.Lock()
-	h.builtinsOn = true
-	h.mgr.Apply(h.withBuiltins(WorkspaceRoot(h.dir), h.running))
-	h.cfgMu.Unlock()
-	ctx, cancel := context.WithTimeout(h.ctx, BuiltinStartTimeout)
-	defer cancel()
-	h.mgr.WaitSettled(ctx)
-	h.dropLegacyResults(ctx)
 }
 
 // BuiltinStartTimeout bounds how long StartBuiltins waits for the built-ins.
@@ -83,20 +61,6 @@ func (h *Host) starter(def builtin.Server, root string) func() (*server.MCPServe
 		return h.Workspace.start(root)
 	}
 	return func() (*server.MCPServer, func() error, error) { return def.Start(builtin.Config{Root: root}) }
-}
-
-// DefaultPolicy is what a chat does with a tool no setting names: the
-// workspace's own risk rule for its tools (file writes in a workspace
-// Switchboard made run without asking), MCP annotations for the rest.
-func (t *Tools) DefaultPolicy(tool registry.Tool) chat.Policy {
-	h := t.h
-	if tool.Server == workspace.Builtin.Name {
-		if w, err := h.Workspace.Open(); err == nil && !w.Risky(tool.Tool.Name) {
-			return chat.PolicyAllow
-		}
-		return chat.PolicyAsk
-	}
-	return chat.DefaultPolicy(tool)
 }
 
 // Name is the built-in's server name (its tools are NAME__tool).

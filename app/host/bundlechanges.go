@@ -1,8 +1,6 @@
 package host
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -14,51 +12,12 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// ErrBundleChanged: reinstalling a bundle would change who made it, who
-// signed it or what it runs; the user must see the difference and confirm
-// (InstallChanged).
-var ErrBundleChanged = errors.New("this bundle is not the one installed")
-
 // BundleChange is one difference between the installed copy of a bundle
 // and the one about to replace it.
 type BundleChange struct {
 	What string `json:"what"` // author, signer or command
 	Was  string `json:"was"`
 	Now  string `json:"now"`
-}
-
-// BundleChangedError lists what a reinstall would change.
-type BundleChangedError struct {
-	Name    string
-	Changes []BundleChange
-}
-
-func (e *BundleChangedError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v: reinstalling %s changes", ErrBundleChanged, e.Name)
-	for i, c := range e.Changes {
-		if i > 0 {
-			b.WriteString(";")
-		}
-		fmt.Fprintf(&b, " its %s from %s to %s", c.What, strconv.Quote(c.Was), strconv.Quote(c.Now))
-	}
-	b.WriteString(": nothing was installed; install it only if you expected this (in the window, confirm; 'servers install --accept-changes')")
-	return b.String()
-}
-
-func (e *BundleChangedError) Unwrap() error { return ErrBundleChanged }
-
-// Plain says it in a sentence, then each difference on its lines.
-func (e *BundleChangedError) Plain() (sentence, detail string) {
-	var b strings.Builder
-	for _, c := range e.Changes {
-		fmt.Fprintf(&b, "%s was: %s\n%s now: %s\n", c.What, c.Was, c.What, c.Now)
-	}
-	if slices.ContainsFunc(e.Changes, func(c BundleChange) bool { return c.What == "command" }) {
-		b.WriteString("a new command is another program: its tools will be withheld until you review them again\n")
-	}
-	return fmt.Sprintf("This is not the %s bundle you installed (another %s), so nothing was installed: install it only if you expected this (confirm in the window, or run again with --accept-changes).",
-		e.Name, whats(e.Changes)), strings.TrimSuffix(b.String(), "\n")
 }
 
 // whats names the changes: "author and signer".

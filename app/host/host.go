@@ -1,20 +1,3 @@
-// Package host is the use-case layer under Switchboard's two front doors,
-// and their only door into the engine: the window (package app,
-// Wails-bound) and the terminal (app/cli) both call it, so a feature
-// behaves the same from either. Open makes its parts once; each owns one
-// group of use cases and is the one way to them. The parts: Servers (config.json's servers, running them, editing,
-// testing, logging in), Tools (what running servers offer, calls, the
-// gateway 'serve' holds), Chats (a chat turn's set-up), Settings, Secrets,
-// Library, Workspace, Bundles, MCPRegistry, Pins, Tasks, Downloads, Icons,
-// Apps, Local. The front doors name engine types but call nothing of the engine
-// (layout_test.go checks it). It has no Wails, no flags and prints nothing.
-//
-// The CLI opens a Host the same way and calls Servers.Run with the servers
-// of a --config file instead of Follow; an Edit from the CLI starts
-// nothing. Example opens a data directory and starts its servers;
-// Example_tools goes on to rules, the tool-call decision and a call.
-//
-// A Host is safe for concurrent use.
 package host
 
 import (
@@ -157,23 +140,36 @@ func (h *Host) Close(ctx context.Context) error {
 	return h.closeErr
 }
 
-// Servers are config.json's servers and the ones running: load, follow
-// and edit the configuration, test, log in, restart, status and logs.
-type Servers struct{ h *Host }
+// Config reads config.json.
+func (h *Host) Config() (*config.Config, error) {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	return config.LoadContext(h.ctx, h.dir.Config())
+}
 
-// Tools is what the running servers offer: tools, prompts, resources,
-// completions and calls, through the registry.
-type Tools struct{ h *Host }
-
-// Chats are the use cases of a chat turn: the model, the engine, the
-// turn's settings and title, the context window.
-type Chats struct{ h *Host }
-
-// Settings are config.json's settings sections: chat, providers, rules.
-type Settings struct{ h *Host }
-
-// Secrets is the OS keyring and what in config.json uses each secret.
-type Secrets struct{ h *Host }
-
-// Library is the server library: templates, profiles, metadata.
-type Library struct{ h *Host }
+// Edit changes config.json as one transaction, across processes (see
+// config.Edit): lock, read, fn, save atomically (nothing is written when fn
+// fails), then the running servers follow.
+func (h *Host) Edit(fn func(cfg *config.Config) error) error {
+	h.cfgMu.Lock()
+	defer h.cfgMu.Unlock()
+	saved, err := config.EditBackup(h.ctx, h.dir.Config(), h.keepBackup, func(cfg *config.Config) error {
+		if err := h.editScoped(cfg); err != nil {
+			return err
+		}
+		if err := fn(cfg); err != nil {
+			return err
+		}
+		return ensureIDs(cfg) // an entry fn added without one is the user's
+	})
+	if err != nil {
+		return err
+	}
+	fresh := added(h.servers, saved.Servers)
+	h.servers = saved.Servers
+	if h.live { // a CLI command edits without running anything
+		h.apply(saved)
+		h.Downloads.Prefetch(saved, fresh...) // imported or added: warm before the first start
+	}
+	return nil
+}

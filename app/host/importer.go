@@ -1,11 +1,9 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -45,83 +43,6 @@ type ImportResult struct {
 	Imported int
 	// Invalid counts the servers skipped as invalid.
 	Invalid int
-}
-
-// Import merges the servers of another host's config (Claude Desktop,
-// Cursor, VS Code, legacy) into config.json as one transaction:
-// secret-looking values go to the keyring first (the config never
-// references a secret that is not there), then config.json is saved
-// atomically and the servers start. A config that cannot be parsed comes
-// back as a *config.ValidationError naming file, line:column and JSON path.
-//
-// Secrets are found after VS Code's ${input:ID} values are put in, and a
-// password input's value always goes to the keyring: the entry holds the
-// ${secret:...} reference in its place, inside the header, argument or
-// variable that used it. Each imported server gets its own id, so its
-// keyring entries are its own; a ${secret:...} the file names itself is
-// another entry's and is refused at start until the user grants it.
-func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
-	h := s.h
-	f, err := config.ParseContext(ctx, req.Name, req.Data)
-	if f == nil {
-		return ImportResult{}, err
-	}
-	// VS Code's and Cursor's variables are written out before anything
-	// else reads the values: config.json has no ${userHome}.
-	home, _ := os.UserHomeDir()
-	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home))
-	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
-		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
-			return ImportResult{}, err
-		}
-	}
-	if req.Sandbox {
-		sandboxAll(f)
-	}
-	if req.DryRun {
-		cfg, err := h.Config()
-		if err != nil {
-			return ImportResult{File: f}, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
-		}
-		res := prepareImport(cfg, f, req)
-		res.Invalid = res.Plan.Counts()[config.Invalid]
-		return res, nil
-	}
-	var res ImportResult
-	err = h.Edit(func(cfg *config.Config) error {
-		res = prepareImport(cfg, f, req)
-		next, err := config.Apply(cfg, res.Plan, req.Resolutions)
-		if err != nil {
-			return err
-		}
-		if len(res.Moves) > 0 {
-			names, err := h.store.StoreMoves(res.Moves)
-			if err != nil {
-				return fmt.Errorf("nothing was imported: %w; or keep those values in the file (untick \"move to keyring\", or --plaintext SERVER.FIELD)", err)
-			}
-			for _, m := range res.Moves {
-				h.red.Add(m.Value()) // and config.json.bak must not keep it either
-			}
-			if err := secrets.Index(next, true, names...); err != nil {
-				return err
-			}
-		}
-		*cfg = *next
-		return nil
-	})
-	if res.File == nil {
-		res.File = f
-	}
-	if err != nil {
-		return res, err
-	}
-	res.Invalid = res.Plan.Counts()[config.Invalid]
-	for _, it := range res.Plan.Items {
-		if it.Imports(req.Resolutions) {
-			res.Imported++
-		}
-	}
-	return res, nil
 }
 
 // prepareImport plans importing f into cfg: each server gets its id (the
@@ -254,4 +175,27 @@ func inputFields(s config.Server, id string) []string {
 	has("cwd", s.Cwd)
 	has("url", s.URL)
 	return out
+}
+
+// Discover surveys this machine's MCP configs of other apps (Claude
+// Desktop, Cursor, VS Code, …): what the welcome page, the import wizard
+// and 'servers discover' show, so the three agree on every count. It reads
+// other apps' files only: no Host is needed.
+func Discover(ctx context.Context) []config.Found {
+	return config.Survey(ctx, config.SystemEnv())
+}
+
+// sandboxAll gives every local (stdio) server of f without a "sandbox"
+// entry of its own the default sandbox (an import's "run in a sandbox").
+func sandboxAll(f *config.File) {
+	for i := range f.Servers {
+		if s := &f.Servers[i]; s.Transport == config.Stdio && s.Sandbox == nil {
+			s.Sandbox = &config.Sandbox{}
+		}
+	}
+	for i := range f.Entries {
+		if s := &f.Entries[i].Server; s.Transport == config.Stdio && s.Sandbox == nil {
+			s.Sandbox = &config.Sandbox{}
+		}
+	}
 }

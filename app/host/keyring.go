@@ -6,18 +6,12 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 )
-
-// ErrNotGranted: a server refers to a keyring entry that is neither its
-// own nor given to it. Such a reference comes with an import, a registry
-// entry or a bundle; the user grants it once (Secrets.Grant).
-var ErrNotGranted = errors.New("is not this server's own secret and was not given to it")
 
 // openKeyring scopes the keyring to this data directory (config.json's
 // settings.keyring.scope). A config.json from before scopes is upgraded
@@ -149,60 +143,6 @@ func notGranted(server, name string) error {
 func (h *Host) keepBackup(old []byte) bool {
 	s := string(old)
 	return h.red.Redact(s) == s
-}
-
-// Grant lets server use the keyring entry name although it is not the
-// server's own: a reference that came with an import, a registry entry or
-// a bundle is refused at start until then. The server restarts with it.
-func (sc *Secrets) Grant(name, server string) error {
-	h := sc.h
-	return h.Edit(func(cfg *config.Config) error {
-		i, err := index(cfg, server)
-		if err != nil {
-			return err
-		}
-		s := cfg.Servers[i]
-		if !slices.Contains(secrets.ServerRefs(s), name) {
-			return fmt.Errorf("server %q does not use ${secret:%s}; its secrets are %s", server, name, strings.Join(secrets.ServerRefs(s), ", "))
-		}
-		return secrets.Grant(cfg, s.ID, true, name)
-	})
-}
-
-// Refused lists the references of a server that are refused at start
-// (neither its own nor granted), for the window's Grant button.
-func (s *Servers) Refused(name string) ([]string, error) {
-	cfg, err := s.h.Config()
-	if err != nil {
-		return nil, err
-	}
-	srv, ok := cfg.Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrNoServer, name)
-	}
-	grants := grantsOf(cfg)
-	out := []string{}
-	for _, n := range secrets.ServerRefs(srv) {
-		if !mayUse(srv, grants, n) {
-			out = append(out, n)
-		}
-	}
-	return out, nil
-}
-
-// SecretsOf lists the keyring entries removing server would delete: its
-// own, and the others it uses that nothing else in config.json uses (no
-// other server, no provider).
-func (s *Servers) SecretsOf(name string) ([]string, error) {
-	cfg, err := s.h.Config()
-	if err != nil {
-		return nil, err
-	}
-	i, err := index(cfg, name)
-	if err != nil {
-		return nil, err
-	}
-	return secretsOf(cfg, i), nil
 }
 
 func secretsOf(cfg *config.Config, i int) []string {

@@ -1,13 +1,18 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
+
+// Library is the server library: templates, profiles, metadata.
+type Library struct{ h *Host }
 
 // Templates are the catalogue's server templates and those config.json
 // declares (the catalogue alone when config.json cannot be read).
@@ -19,31 +24,75 @@ func (l *Library) Templates() []library.Template {
 	return library.Templates(servers)
 }
 
-// Meta is what the user wrote about a server (description, tags, docs,
-// colour, icon, the template it came from); zero when it has none. It
-// reads only the entry: a front door needs no open Host for it.
-func Meta(s config.Server) library.Meta {
-	m, _ := library.MetaOf(s)
-	return m
-}
-
-// Describe is the description to show: the user's, else what the server
-// said in initialize.
-func Describe(m library.Meta, info library.Info) string {
-	return library.Describe(m, info)
-}
-
-// SetMeta saves what the user says about a configured server; the
-// template it came from is kept.
-func (l *Library) SetMeta(name string, m library.Meta) error {
-	return l.h.Edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
-		if i < 0 {
-			return fmt.Errorf("no server named %q (built-in servers cannot be edited)", name)
+// AddFromTemplate adds the server template id makes with values; secret
+// parameters go to the keyring as "<server>_<param>" and the config holds
+// a ${secret:...} reference. It returns the template used.
+func (l *Library) AddFromTemplate(id, name string, values map[string]string) (library.Template, error) {
+	h := l.h
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return library.Template{}, errors.New("the server needs a name: it prefixes its tools (name__tool)")
+	}
+	cfg, err := h.Config()
+	if err != nil {
+		return library.Template{}, err
+	}
+	t, err := library.FindIn(cfg.Servers, id)
+	if err != nil {
+		return library.Template{}, err
+	}
+	if err := nameFree(cfg, name, pickAnother); err != nil {
+		return t, err
+	}
+	in := library.Values{}
+	for k, v := range values {
+		in[k] = v
+	}
+	keep := &secrets.Keeper{Store: h.store, ID: secrets.NewID()}
+	s, err := t.Instantiate(name, in, library.Options{Secret: keep.Keep})
+	if err != nil {
+		return t, err
+	}
+	s.ID = keep.ID
+	h.red.Add(keep.Values...)
+	return t, h.Edit(func(cfg *config.Config) error {
+		if err := nameFree(cfg, name, pickAnother); err != nil {
+			return err
 		}
-		old, _ := library.MetaOf(cfg.Servers[i])
-		m.Template = old.Template
-		return library.SetMeta(&cfg.Servers[i], m)
+		cfg.Servers = append(cfg.Servers, s)
+		if len(keep.Names) > 0 {
+			return secrets.Index(cfg, true, keep.Names...)
+		}
+		return nil
+	})
+}
+
+// Profiles returns the active profile and every profile servers declare.
+func (l *Library) Profiles() (active string, names []string, err error) {
+	h := l.h
+	cfg, err := h.Config()
+	if err != nil {
+		return "", nil, err
+	}
+	names = library.Profiles(cfg.Servers)
+	if names == nil {
+		names = []string{}
+	}
+	active, err = library.ActiveProfile(cfg.Settings)
+	return active, names, err
+}
+
+// SetProfile switches every server to a profile ("" for none); servers
+// whose settings change restart with them.
+func (l *Library) SetProfile(name string) error {
+	h := l.h
+	return h.Edit(func(cfg *config.Config) error {
+		raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
+		if err != nil {
+			return err
+		}
+		cfg.Settings = raw
+		return nil
 	})
 }
 
@@ -72,6 +121,20 @@ func (l *Library) ServerProfiles(server string) (map[string]library.Override, er
 	return ps, err
 }
 
+// SetMeta saves what the user says about a configured server; the
+// template it came from is kept.
+func (l *Library) SetMeta(name string, m library.Meta) error {
+	return l.h.Edit(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("no server named %q (built-in servers cannot be edited)", name)
+		}
+		old, _ := library.MetaOf(cfg.Servers[i])
+		m.Template = old.Template
+		return library.SetMeta(&cfg.Servers[i], m)
+	})
+}
+
 // AsRun is a configured server as it runs now: the active profile's URL,
 // arguments and environment applied (s itself when the override is wrong).
 func (l *Library) AsRun(s config.Server) config.Server {
@@ -79,4 +142,18 @@ func (l *Library) AsRun(s config.Server) config.Server {
 		return p
 	}
 	return s
+}
+
+// Meta is what the user wrote about a server (description, tags, docs,
+// colour, icon, the template it came from); zero when it has none. It
+// reads only the entry: a front door needs no open Host for it.
+func Meta(s config.Server) library.Meta {
+	m, _ := library.MetaOf(s)
+	return m
+}
+
+// Describe is the description to show: the user's, else what the server
+// said in initialize.
+func Describe(m library.Meta, info library.Info) string {
+	return library.Describe(m, info)
 }

@@ -58,14 +58,6 @@ var (
 	LocalSearchLimit = 3
 )
 
-// Sentinel errors of the local model.
-var (
-	// ErrLocalRestarting: llama-server exited and is being started again.
-	ErrLocalRestarting = errors.New("the model on this computer stopped and is starting again")
-	// ErrLocalStopped: the app is closing.
-	ErrLocalStopped = errors.New("the model on this computer is stopped: the app is closing")
-)
-
 // LocalStatus is what the model on this computer is doing.
 type LocalStatus struct {
 	State    string // stopped, starting, ready, restarting, failed

@@ -39,15 +39,6 @@ type modelDownload struct {
 // that a downloaded or chosen model adds.
 const LocalProviderName = "On this computer"
 
-var (
-	// ErrModelNotInstalled: the model is neither downloaded nor chosen.
-	ErrModelNotInstalled = errors.New("is not on this computer: download it (or choose a GGUF file) in Settings → Providers")
-	// ErrDownloadRunning: that model is being downloaded already.
-	ErrDownloadRunning = errors.New("is already being downloaded")
-	// ErrNotInCatalog: no model of the catalog has that name.
-	ErrNotInCatalog = errors.New("is not a model of the catalog")
-)
-
 // CatalogModel is a catalog entry and how much of it is on this computer.
 type CatalogModel struct {
 	localmodel.Entry

@@ -37,9 +37,6 @@ type chatResults struct {
 
 var _ chat.ResultStore = (*chatResults)(nil)
 
-// ErrResultsClosed is a kept result asked for after the host closed.
-var ErrResultsClosed = errors.New("the chat results are closed (the app is quitting)")
-
 // open returns the stores, opening them on first use.
 func (c *chatResults) open() (*contentstore.Stores, error) {
 	c.mu.Lock()

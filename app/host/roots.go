@@ -1,8 +1,6 @@
 package host
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,43 +141,4 @@ func withRoots(specs []mcpmanager.ServerConfig, servers []config.Server, workspa
 		decided[specs[i].Name] = r
 	}
 	return specs, decided
-}
-
-// SetRoots saves which folders a server is offered as its roots: a mode
-// (config.RootsModes) or, with mode "list", the folders given. A change of
-// roots alone reaches a running server as notifications/roots/list_changed.
-func (s *Servers) SetRoots(name, mode string, list []string) error {
-	h := s.h
-	if mode != "list" && !slices.Contains(config.RootsModes, mode) {
-		return fmt.Errorf("%q is not a roots choice; choose one of %s or list", mode, strings.Join(config.RootsModes, ", "))
-	}
-	var folders []string
-	for _, f := range list {
-		if f = expandHome(strings.TrimSpace(f)); f != "" {
-			folders = append(folders, f)
-		}
-	}
-	if mode == "list" && len(folders) == 0 {
-		return errors.New("give at least one folder for the list, or choose none")
-	}
-	return h.Edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
-		if i < 0 {
-			return fmt.Errorf("no server named %q (built-in servers choose their own roots)", name)
-		}
-		s := cfg.Servers[i].Clone()
-		s.Roots, s.RootsMode = nil, ""
-		switch mode {
-		case "list":
-			s.Roots = folders
-		case config.RootsAuto:
-		default:
-			s.RootsMode = mode
-		}
-		if err := s.Validate(); err != nil {
-			return err
-		}
-		cfg.Servers[i] = s
-		return nil
-	})
 }

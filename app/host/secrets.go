@@ -1,9 +1,17 @@
 package host
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
+
+// Secrets is the OS keyring and what in config.json uses each secret.
+type Secrets struct{ h *Host }
 
 // SecretsInUse lists the keyring's secrets named in config.json, masked,
 // with what uses each: servers, and model providers ("provider NAME").
@@ -38,3 +46,41 @@ func (sc *Secrets) Get(name string) (string, error) { return sc.h.store.Get(name
 // Lookup resolves a ${secret:NAME} or ${env:NAME} reference (kind is
 // "secret" or "env"), as server entries and providers use them.
 func (sc *Secrets) Lookup(kind, name string) (string, error) { return sc.h.store.Lookup(kind, name) }
+
+// SetSecret stores (or replaces) a secret in the keyring and indexes it in
+// config.json; the servers using it restart.
+func (sc *Secrets) Set(name, value string) error {
+	h := sc.h
+	if err := h.store.Set(name, value); err != nil {
+		return err
+	}
+	h.red.Add(value)
+	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
+}
+
+// DeleteSecret removes a secret from the keyring and the index.
+func (sc *Secrets) Delete(name string) error {
+	h := sc.h
+	if err := h.store.Delete(name); err != nil {
+		return err
+	}
+	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, false, name) })
+}
+
+// Grant lets server use the keyring entry name although it is not the
+// server's own: a reference that came with an import, a registry entry or
+// a bundle is refused at start until then. The server restarts with it.
+func (sc *Secrets) Grant(name, server string) error {
+	h := sc.h
+	return h.Edit(func(cfg *config.Config) error {
+		i, err := index(cfg, server)
+		if err != nil {
+			return err
+		}
+		s := cfg.Servers[i]
+		if !slices.Contains(secrets.ServerRefs(s), name) {
+			return fmt.Errorf("server %q does not use ${secret:%s}; its secrets are %s", server, name, strings.Join(secrets.ServerRefs(s), ", "))
+		}
+		return secrets.Grant(cfg, s.ID, true, name)
+	})
+}

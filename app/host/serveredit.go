@@ -17,13 +17,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// ErrChangedOnDisk: the entry being saved was changed in config.json (by
-// the CLI, an editor or another window) after the form loaded it. The save
-// is refused rather than overwriting that change; other entries changed
-// meanwhile never conflict, since the save edits config.json under its lock
-// and touches only its own entry.
-var ErrChangedOnDisk = errors.New("changed on disk")
-
 // ServerEdit is one save of a server from the window's form (or JSON
 // editor) or the CLI.
 type ServerEdit struct {

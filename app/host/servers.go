@@ -1,18 +1,38 @@
 package host
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
+	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
+
+// Servers are config.json's servers and the ones running: load, follow
+// and edit the configuration, test, log in, restart, status and logs.
+type Servers struct{ h *Host }
+
+// TestTimeout bounds a test connection.
+var TestTimeout = 2 * time.Minute
+
+// LoginSettleTimeout bounds how long Login waits for the server to be
+// ready again once the login succeeded.
+var LoginSettleTimeout = time.Minute
 
 // Applied is what the running servers were started with, read by every
 // server view (so a status event does not read config.json again).
@@ -30,13 +50,6 @@ func (s *Servers) Applied() *Applied {
 		return ap
 	}
 	return &Applied{}
-}
-
-// Config reads config.json.
-func (h *Host) Config() (*config.Config, error) {
-	h.cfgMu.Lock()
-	defer h.cfgMu.Unlock()
-	return config.LoadContext(h.ctx, h.dir.Config())
 }
 
 // Load reads config.json and makes the running servers match it.
@@ -88,98 +101,6 @@ func (s *Servers) Follow(onReload func(error)) error {
 		})
 	}()
 	return err
-}
-
-// Edit changes config.json as one transaction, across processes (see
-// config.Edit): lock, read, fn, save atomically (nothing is written when fn
-// fails), then the running servers follow.
-func (h *Host) Edit(fn func(cfg *config.Config) error) error {
-	h.cfgMu.Lock()
-	defer h.cfgMu.Unlock()
-	saved, err := config.EditBackup(h.ctx, h.dir.Config(), h.keepBackup, func(cfg *config.Config) error {
-		if err := h.editScoped(cfg); err != nil {
-			return err
-		}
-		if err := fn(cfg); err != nil {
-			return err
-		}
-		return ensureIDs(cfg) // an entry fn added without one is the user's
-	})
-	if err != nil {
-		return err
-	}
-	fresh := added(h.servers, saved.Servers)
-	h.servers = saved.Servers
-	if h.live { // a CLI command edits without running anything
-		h.apply(saved)
-		h.Downloads.Prefetch(saved, fresh...) // imported or added: warm before the first start
-	}
-	return nil
-}
-
-// EditSettings changes the chat settings in config.json (see Edit).
-func (st *Settings) EditChat(fn func(s *chat.Settings) error) error {
-	h := st.h
-	return h.Edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
-}
-
-// editChat lets fn change the chat settings inside cfg.
-func editChat(cfg *config.Config, fn func(s *chat.Settings) error) error {
-	s, err := chat.LoadSettings(cfg.Settings)
-	if err != nil {
-		return err
-	}
-	if err := fn(&s); err != nil {
-		return err
-	}
-	raw, err := s.Into(cfg.Settings)
-	if err != nil {
-		return err
-	}
-	cfg.Settings = raw
-	return nil
-}
-
-// SaveProvider adds or updates a model provider. A new key (apiKey not
-// empty) goes to the keyring first and the provider refers to it as
-// ${secret:...}; an empty apiKey keeps the key stored before.
-func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
-	h := st.h
-	if old, err := h.Settings.Chat(); err == nil {
-		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
-			ps.APIKey = p.APIKey
-		}
-	}
-	if err := ps.Validate(); err != nil {
-		return err
-	}
-	var keyName string
-	if k := strings.TrimSpace(apiKey); k != "" {
-		keyName = secrets.ProviderName(ps.Name)
-		if err := h.store.Set(keyName, k); err != nil {
-			return err
-		}
-		h.red.Add(k)
-		ps.APIKey = "${secret:" + keyName + "}"
-	}
-	return h.Edit(func(cfg *config.Config) error {
-		if keyName != "" {
-			if err := secrets.Index(cfg, true, keyName); err != nil {
-				return err
-			}
-		}
-		return editChat(cfg, func(s *chat.Settings) error { return s.Put(ps) })
-	})
-}
-
-// ChatSettings reads the chat settings of config.json.
-func (st *Settings) Chat() (chat.Settings, error) {
-	h := st.h
-	cfg, err := h.Config()
-	if err != nil {
-		return chat.Settings{}, err
-	}
-	return chat.LoadSettings(cfg.Settings)
 }
 
 // Servers returns config.json's servers as last loaded or saved.
@@ -310,4 +231,555 @@ func (s *Servers) Prepared(cfg *config.Config, srv config.Server) mcpmanager.Ser
 	}
 	c.Disabled = false
 	return c
+}
+
+// StartBuiltins makes the built-in servers part of every apply from now on
+// and starts them: the content store in <data dir>/stores, the workspace in
+// settings.workspace.root (default <data dir>/workspace). They run under
+// the supervisor like any server: status, logs and restarts in one place;
+// one that cannot start shows its error as its status. It returns once
+// they are ready or have failed (they start in-process, in milliseconds, so
+// the first page or command finds their tools); call it before Load, Follow
+// or Run.
+func (s *Servers) StartBuiltins() {
+	h := s.h
+	h.cfgMu.Lock()
+	h.builtinsOn = true
+	h.mgr.Apply(h.withBuiltins(WorkspaceRoot(h.dir), h.running))
+	h.cfgMu.Unlock()
+	ctx, cancel := context.WithTimeout(h.ctx, BuiltinStartTimeout)
+	defer cancel()
+	h.mgr.WaitSettled(ctx)
+	h.dropLegacyResults(ctx)
+}
+
+// Runnable are config.json's servers as they run: templates left out, the
+// active profile's overrides applied. A server whose override is wrong is
+// left out too, with its problem in skipped.
+func (s *Servers) Runnable() (servers []config.Server, skipped []error, err error) {
+	cfg, err := s.h.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	profile, err := library.ActiveProfile(cfg.Settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, problems := library.Prepare(cfg.Servers, profile)
+	return withoutProblems(run, problems)
+}
+
+// ReadFile reads the servers of another mcpServers file (a CLI --config)
+// instead of config.json's: inputs fill VS Code's ${input:ID} placeholders.
+// An entry that cannot run is left out, with its problem in skipped; a
+// file that cannot be read or parsed is the error.
+func (s *Servers) ReadFile(ctx context.Context, file string, inputs map[string]string) (servers []config.Server, skipped []error, err error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	f, err := config.ParseContext(ctx, file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range f.Entries {
+		if !e.Valid() {
+			for _, p := range e.Problems {
+				skipped = append(skipped, fmt.Errorf("%s: %s", file, p))
+			}
+		}
+	}
+	if len(f.InputIDs()) > 0 {
+		if f, err = f.WithInputs(inputs); err != nil {
+			return nil, skipped, err
+		}
+	}
+	run, problems := library.Prepare(f.Servers, "")
+	servers, more, _ := withoutProblems(run, problems)
+	return servers, append(skipped, more...), nil
+}
+
+// withoutProblems drops the servers whose profile override is wrong.
+func withoutProblems(servers []config.Server, problems map[string]error) ([]config.Server, []error, error) {
+	var skipped []error
+	out := servers[:0:0]
+	for _, srv := range servers {
+		if err := problems[srv.Name]; err != nil {
+			skipped = append(skipped, err)
+			continue
+		}
+		out = append(out, srv)
+	}
+	return out, skipped, nil
+}
+
+// ReadDiscovered returns the text of a config Discover reports (and only
+// of those), bounded by config.MaxConfigSize.
+func (s *Servers) ReadDiscovered(path string) (string, error) {
+	known := false
+	for _, c := range config.Discover(config.SystemEnv()) {
+		known = known || c.Path == path
+	}
+	if !known {
+		return "", fmt.Errorf("%s is not one of the discovered MCP configs; paste it or choose it with the file picker", path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if fi.Size() > config.MaxConfigSize {
+		return "", fmt.Errorf("%s is %d bytes; an MCP config should be far smaller", path, fi.Size())
+	}
+	b, err := os.ReadFile(path)
+	return string(b), err
+}
+
+// Import merges the servers of another host's config (Claude Desktop,
+// Cursor, VS Code, legacy) into config.json as one transaction:
+// secret-looking values go to the keyring first (the config never
+// references a secret that is not there), then config.json is saved
+// atomically and the servers start. A config that cannot be parsed comes
+// back as a *config.ValidationError naming file, line:column and JSON path.
+//
+// Secrets are found after VS Code's ${input:ID} values are put in, and a
+// password input's value always goes to the keyring: the entry holds the
+// ${secret:...} reference in its place, inside the header, argument or
+// variable that used it. Each imported server gets its own id, so its
+// keyring entries are its own; a ${secret:...} the file names itself is
+// another entry's and is refused at start until the user grants it.
+func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
+	h := s.h
+	f, err := config.ParseContext(ctx, req.Name, req.Data)
+	if f == nil {
+		return ImportResult{}, err
+	}
+	// VS Code's and Cursor's variables are written out before anything
+	// else reads the values: config.json has no ${userHome}.
+	home, _ := os.UserHomeDir()
+	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home))
+	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
+		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
+			return ImportResult{}, err
+		}
+	}
+	if req.Sandbox {
+		sandboxAll(f)
+	}
+	if req.DryRun {
+		cfg, err := h.Config()
+		if err != nil {
+			return ImportResult{File: f}, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
+		}
+		res := prepareImport(cfg, f, req)
+		res.Invalid = res.Plan.Counts()[config.Invalid]
+		return res, nil
+	}
+	var res ImportResult
+	err = h.Edit(func(cfg *config.Config) error {
+		res = prepareImport(cfg, f, req)
+		next, err := config.Apply(cfg, res.Plan, req.Resolutions)
+		if err != nil {
+			return err
+		}
+		if len(res.Moves) > 0 {
+			names, err := h.store.StoreMoves(res.Moves)
+			if err != nil {
+				return fmt.Errorf("nothing was imported: %w; or keep those values in the file (untick \"move to keyring\", or --plaintext SERVER.FIELD)", err)
+			}
+			for _, m := range res.Moves {
+				h.red.Add(m.Value()) // and config.json.bak must not keep it either
+			}
+			if err := secrets.Index(next, true, names...); err != nil {
+				return err
+			}
+		}
+		*cfg = *next
+		return nil
+	})
+	if res.File == nil {
+		res.File = f
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Invalid = res.Plan.Counts()[config.Invalid]
+	for _, it := range res.Plan.Items {
+		if it.Imports(req.Resolutions) {
+			res.Imported++
+		}
+	}
+	return res, nil
+}
+
+// Export is config.json's servers as a shareable mcpServers file: every
+// secret, and every value kept in plaintext by choice, stays a
+// ${secret:NAME} placeholder.
+func (s *Servers) Export() ([]byte, error) {
+	cfg, err := s.h.Config()
+	if err != nil {
+		return nil, err
+	}
+	shared := &config.Config{}
+	for _, srv := range cfg.Servers {
+		clean, _ := secrets.Extract(srv, nil)
+		shared.Servers = append(shared.Servers, clean)
+	}
+	return shared.MarshalJSON()
+}
+
+// Add adds one server.
+func (s *Servers) Add(srv config.Server) error {
+	h := s.h
+	return h.Edit(func(cfg *config.Config) error {
+		if err := nameFree(cfg, srv.Name, pickAnother); err != nil {
+			return err
+		}
+		cfg.Servers = append(cfg.Servers, srv)
+		return nil
+	})
+}
+
+// SetEnabled enables or disables a configured server.
+func (s *Servers) SetEnabled(name string, enabled bool) error {
+	h := s.h
+	return h.Edit(func(cfg *config.Config) error {
+		i, err := index(cfg, name)
+		if err != nil {
+			return err
+		}
+		cfg.Servers[i].Disabled = !enabled
+		return nil
+	})
+}
+
+// Remove deletes a configured server (front doors confirm first) and
+// keeps its keyring entries; RemoveWith can delete them too.
+func (s *Servers) Remove(name string) error { return s.RemoveWith(name, false) }
+
+// RemoveWith deletes a configured server; with forgetSecrets its keyring
+// entries go too (SecretsOf: its own, and those nothing else uses) and its
+// login. Either way the grants it had go, and a new server of the same
+// name gets a new id: it never inherits what this one kept.
+func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
+	h := s.h
+	var removed config.Server
+	var drop []string
+	err := h.Edit(func(cfg *config.Config) error {
+		i, err := index(cfg, name)
+		if err != nil {
+			return err
+		}
+		removed = cfg.Servers[i]
+		if forgetSecrets {
+			drop = secretsOf(cfg, i)
+		}
+		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+		if err := secrets.Forget(cfg, removed.ID); err != nil {
+			return err
+		}
+		if len(drop) > 0 {
+			if err := secrets.Index(cfg, false, drop...); err != nil {
+				return err
+			}
+		}
+		if in, ok := InstalledOf(removed); ok && len(in.Secrets) > 0 { // a bundle's keyring entries go too
+			return secrets.Index(cfg, false, slices.Collect(maps.Values(in.Secrets))...)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, n := range drop {
+		errs = append(errs, h.store.Delete(n))
+	}
+	if forgetSecrets && removed.URL != "" {
+		errs = append(errs, h.store.Delete(oauth.KeyFor(removed.Name)))
+	}
+	errs = append(errs, h.Bundles.forget(removed)) // an installed bundle's files and keyring entries
+	return errors.Join(errs...)
+}
+
+// Refused lists the references of a server that are refused at start
+// (neither its own nor granted), for the window's Grant button.
+func (s *Servers) Refused(name string) ([]string, error) {
+	cfg, err := s.h.Config()
+	if err != nil {
+		return nil, err
+	}
+	srv, ok := cfg.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrNoServer, name)
+	}
+	grants := grantsOf(cfg)
+	out := []string{}
+	for _, n := range secrets.ServerRefs(srv) {
+		if !mayUse(srv, grants, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// SecretsOf lists the keyring entries removing server would delete: its
+// own, and the others it uses that nothing else in config.json uses (no
+// other server, no provider).
+func (s *Servers) SecretsOf(name string) ([]string, error) {
+	cfg, err := s.h.Config()
+	if err != nil {
+		return nil, err
+	}
+	i, err := index(cfg, name)
+	if err != nil {
+		return nil, err
+	}
+	return secretsOf(cfg, i), nil
+}
+
+// OAuthEdit is a change to a remote server's "oauth" entry (the client
+// Switchboard was registered as, for authorization servers that refuse
+// dynamic registration).
+type OAuthEdit struct {
+	// OAuth is the entry as it should be; nil removes it. Its
+	// ClientSecret is ignored: Secret and KeepSecret decide it.
+	OAuth *config.OAuth
+	// Secret, when not "", is a new client secret: it goes to the keyring
+	// and the entry gets its ${secret:...} reference.
+	Secret string
+	// KeepSecret keeps the entry's current clientSecret when Secret is "";
+	// false removes it (a public client).
+	KeepSecret bool
+}
+
+// SetOAuth saves a remote server's "oauth" entry as one locked edit of
+// config.json, checked with the file's own rules (a problem names its JSON
+// path, e.g. oauth.redirectPort). The server then restarts with it, and
+// its login uses the new client.
+func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
+	h := s.h
+	var ref, kept string
+	if e.Secret != "" {
+		cfg, err := h.Config()
+		if err != nil {
+			return err
+		}
+		cur, ok := cfg.Lookup(name)
+		if !ok || !secrets.ValidID(cur.ID) {
+			return fmt.Errorf("no server named %q (built-in servers need no login)", name)
+		}
+		kept = secrets.ServerName(cur.ID, "oauth.clientSecret")
+		if err := h.store.Set(kept, e.Secret); err != nil {
+			return fmt.Errorf("%s: the client secret could not be kept in the keyring: %w", name, err)
+		}
+		h.red.Add(e.Secret)
+		ref = "${secret:" + kept + "}"
+	}
+	return h.Edit(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("no server named %q (built-in servers need no login)", name)
+		}
+		srv := cfg.Servers[i].Clone()
+		if e.OAuth != nil && srv.Transport == config.Stdio {
+			return fmt.Errorf("%s is a local (stdio) server: only a remote (http/sse) server logs in with OAuth; give it its credentials as env values", name)
+		}
+		o := e.OAuth.Clone()
+		if o != nil {
+			o.ClientSecret = ref
+			if ref == "" && e.KeepSecret && srv.OAuth != nil {
+				o.ClientSecret = srv.OAuth.ClientSecret
+			}
+			if srv.OAuth != nil && o.Extra == nil {
+				o.Extra = srv.OAuth.Extra // keys the form does not show stay as they were
+			}
+		}
+		srv.OAuth = o
+		if err := srv.Validate(); err != nil {
+			return err
+		}
+		cfg.Servers[i] = srv
+		if kept != "" {
+			return secrets.Index(cfg, true, kept)
+		}
+		return nil
+	})
+}
+
+// SetRoots saves which folders a server is offered as its roots: a mode
+// (config.RootsModes) or, with mode "list", the folders given. A change of
+// roots alone reaches a running server as notifications/roots/list_changed.
+func (s *Servers) SetRoots(name, mode string, list []string) error {
+	h := s.h
+	if mode != "list" && !slices.Contains(config.RootsModes, mode) {
+		return fmt.Errorf("%q is not a roots choice; choose one of %s or list", mode, strings.Join(config.RootsModes, ", "))
+	}
+	var folders []string
+	for _, f := range list {
+		if f = expandHome(strings.TrimSpace(f)); f != "" {
+			folders = append(folders, f)
+		}
+	}
+	if mode == "list" && len(folders) == 0 {
+		return errors.New("give at least one folder for the list, or choose none")
+	}
+	return h.Edit(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("no server named %q (built-in servers choose their own roots)", name)
+		}
+		s := cfg.Servers[i].Clone()
+		s.Roots, s.RootsMode = nil, ""
+		switch mode {
+		case "list":
+			s.Roots = folders
+		case config.RootsAuto:
+		default:
+			s.RootsMode = mode
+		}
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		cfg.Servers[i] = s
+		return nil
+	})
+}
+
+// SetSandbox turns a configured server's sandbox on with sb's settings, or
+// off when sb is nil, in config.json (see Edit); a running server restarts
+// in (or out of) its sandbox. Only a local (stdio) server can be
+// sandboxed. A setting the config would refuse comes back as a
+// *config.ValidationError naming its JSON path (NAME.sandbox.allowRead[0]).
+func (s *Servers) SetSandbox(name string, sb *config.Sandbox) error {
+	h := s.h
+	return h.Edit(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
+		}
+		s := cfg.Servers[i].Clone()
+		if sb != nil && s.Transport != config.Stdio {
+			return fmt.Errorf("%s is a remote (%s) server: only a local (stdio) server runs in a sandbox", name, s.Transport)
+		}
+		s.Sandbox = sb.Clone()
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		cfg.Servers[i] = s
+		return nil
+	})
+}
+
+// SandboxAvailable says whether this machine can run a server in a
+// sandbox, and what to install when it cannot.
+func (s *Servers) SandboxAvailable(ctx context.Context) error { return sandbox.Available(ctx) }
+
+// Status is every server's state, configured and built-in.
+func (s *Servers) Status() []supervisor.Status { return s.h.mgr.Status() }
+
+// StatusOf is one server's state; false when no such server runs.
+func (s *Servers) StatusOf(name string) (supervisor.Status, bool) {
+	for _, st := range s.h.mgr.Status() {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return supervisor.Status{Name: name}, false
+}
+
+// Restart stops and starts one server.
+func (s *Servers) Restart(ctx context.Context, name string) error { return s.h.mgr.Restart(ctx, name) }
+
+// Settle waits until every server started is ready or has failed, or ctx
+// ends.
+func (s *Servers) Settle(ctx context.Context) { s.h.mgr.WaitSettled(ctx) }
+
+// HandleRequests routes what servers ask of the host (sampling,
+// elicitation) to r: the window's chat, the terminal, or serve's client.
+func (s *Servers) HandleRequests(r mcpmanager.RequestHandler) { s.h.mgr.SetRequestHandler(r) }
+
+// Log is the last lines (at most 1000; 200 when lines is not positive) a
+// running server wrote to stderr.
+func (s *Servers) Log(name string, lines int) ([]string, error) {
+	sup, err := s.h.mgr.Server(name)
+	if err != nil {
+		return nil, err
+	}
+	if lines <= 0 || lines > 1000 {
+		lines = 200
+	}
+	return sup.Log().Tail(lines), nil
+}
+
+// LogEntries is Log with MCP log messages: minLevel (debug … emergency)
+// keeps only those at that level or above, "" keeps everything.
+func (s *Servers) LogEntries(name, minLevel string, lines int) ([]serverlog.Entry, error) {
+	sup, err := s.h.mgr.Server(name)
+	if err != nil {
+		return nil, err
+	}
+	if lines <= 0 || lines > 1000 {
+		lines = 200
+	}
+	return sup.Log().Entries(lines, minLevel), nil
+}
+
+// Roots are the folders a running server is offered as its MCP roots
+// (none when it does not run).
+func (s *Servers) Roots(name string) []string {
+	if sup, err := s.h.mgr.Server(name); err == nil {
+		return sup.Roots()
+	}
+	return nil
+}
+
+// SetLogLevel asks a server that offers MCP logging for messages at level
+// and above.
+func (s *Servers) SetLogLevel(ctx context.Context, name, level string) error {
+	return s.h.mgr.SetLogLevel(ctx, name, level)
+}
+
+// Test starts srv on its own as it would run now (the active profile, its
+// secrets, its roots), runs initialize and tools/list, and reports each
+// step's time and exactly what failed, secrets masked. A disabled server
+// is tested too: that is how a user checks it before enabling it.
+func (s *Servers) Test(ctx context.Context, srv config.Server) (mcpmanager.TestReport, error) {
+	if _, isTemplate := library.TemplateOf(srv); isTemplate {
+		return mcpmanager.TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", srv.Name)
+	}
+	cfg, err := s.h.Config()
+	if err != nil {
+		cfg = &config.Config{} // a --config file's server: no profile, the default workspace
+	}
+	ctx, cancel := context.WithTimeout(ctx, TestTimeout)
+	defer cancel()
+	r := mcpmanager.Report(srv.Name, s.h.mgr.Test(ctx, s.Prepared(cfg, srv)), s.h.Redact)
+	slog.Info("test connection", "server", srv.Name, "ok", r.OK, "failed", r.Failed, "ms", r.TotalMs)
+	return r, nil
+}
+
+// Login logs in to a remote server that needs it: the authorization page
+// goes to show (nil: Options.OnLoginURL), the tokens to the keyring, and
+// it returns the server's state once it has started again with them
+// (waiting at most LoginSettleTimeout); an error when it is not ready.
+func (s *Servers) Login(ctx context.Context, name string, show func(url string)) (supervisor.Status, error) {
+	if err := s.h.store.Available(); err != nil {
+		return supervisor.Status{Name: name}, fmt.Errorf("%s: the tokens could not be kept: %w", name, err)
+	}
+	if err := s.h.mgr.LoginWith(ctx, name, show); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return supervisor.Status{Name: name}, fmt.Errorf("%s: login cancelled", name)
+		}
+		return supervisor.Status{Name: name}, errors.New(s.h.Redact(err.Error()))
+	}
+	wctx, cancel := context.WithTimeout(ctx, LoginSettleTimeout)
+	defer cancel()
+	res, err := s.Wait(wctx, name)
+	if err != nil {
+		return res.Status, fmt.Errorf("%s did not start after the login: %w", name, wctx.Err())
+	}
+	if res.Status.State != supervisor.Ready {
+		return res.Status, fmt.Errorf("logged in, but %s", s.h.Redact(res.Status.Error))
+	}
+	return res.Status, nil
 }

@@ -61,9 +61,6 @@ func (k *Skills) Server(ctx context.Context, server string) (ServerSkills, error
 	return out, nil
 }
 
-// ErrNoSuchSkill: the server lists no skill of that name.
-var ErrNoSuchSkill = errors.New("the server lists no skill of that name")
-
 // SetOn switches server's skill name on or off for every chat (config.json's
 // chat settings, offSkills).
 func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error {

@@ -6,10 +6,17 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/builtin/workspace"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
+
+// Tools is what the running servers offer: tools, prompts, resources,
+// completions and calls, through the registry.
+type Tools struct{ h *Host }
 
 // List is every tool of every ready server as the model sees it
 // (server__tool), and the servers whose tools could not be listed.
@@ -94,6 +101,29 @@ func (t *Tools) Metrics() map[string]registry.Metrics { return t.h.registry().Me
 // Warnings are the hidden instructions found in a tool's definition
 // (description, schema): what the Tools and Safety pages flag.
 func (t *Tools) Warnings(tool mcp.Tool) []toolcheck.Finding { return toolcheck.Check(tool) }
+
+// DefaultPolicy is what a chat does with a tool no setting names: the
+// workspace's own risk rule for its tools (file writes in a workspace
+// Switchboard made run without asking), MCP annotations for the rest.
+func (t *Tools) DefaultPolicy(tool registry.Tool) chat.Policy {
+	h := t.h
+	if tool.Server == workspace.Builtin.Name {
+		if w, err := h.Workspace.Open(); err == nil && !w.Risky(tool.Tool.Name) {
+			return chat.PolicyAllow
+		}
+		return chat.PolicyAsk
+	}
+	return chat.DefaultPolicy(tool)
+}
+
+// Gateway is every running server's tools, prompts and resources as one
+// MCP server ('switchboard serve'): the one place outside the host that
+// holds the registry.
+func (t *Tools) Gateway(opts gateway.Options) *gateway.Gateway {
+	opts.Settled = t.h.mgr.WaitSettled
+	opts.Skills = t.h.mgr.Skills()
+	return gateway.New(t.h.registry(), opts)
+}
 
 // Owners names the servers of list whose tools an exposed name
 // (server__tool) could be: a server's name, sanitized, is its tools'

@@ -5,12 +5,17 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
+
+// Chats are the use cases of a chat turn: the model, the engine, the
+// turn's settings and title, the context window.
+type Chats struct{ h *Host }
 
 // TurnSetup fills the settings part of a chat turn: the system prompt
 // (given, else the agent's, else Settings'), the approval policies (the
@@ -183,4 +188,80 @@ func (c *Chats) Delete(ctx context.Context, hist interface {
 		return fmt.Errorf("%w; close the chat in the other Switchboard window or command and delete it again", err)
 	}
 	return hist.DeleteChat(ctx, id)
+}
+
+// ContextWindow is the context window of model at the provider named
+// providerName ("" for the default), in tokens: what the provider's model
+// list says (OpenRouter, LM Studio, vLLM, Anthropic say it), else what is
+// known of the model's family (provider.KnownContextWindow), else 0 — the
+// caller assumes a conservative window then.
+func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName, model string) int {
+	h := c.h
+	ps, err := s.Provider(providerName)
+	if err != nil {
+		return provider.KnownContextWindow(model)
+	}
+	if model == "" {
+		model = ps.DefaultModel
+	}
+	if w := ps.ContextWindows[model]; w > 0 {
+		return w
+	}
+	if ps.Kind == chat.KindLocal { // the context it runs (or would run) with
+		if plan, _, err := h.Local.Plan(s, model); err == nil {
+			return plan.Context
+		}
+		return 0
+	}
+	key := ps.Name + "\x00" + ps.BaseURL
+	l, _ := modelLists.Load(key)
+	ml, ok := l.(modelList)
+	_, listed := ml.windows[model]
+	if !ok || time.Since(ml.at) > modelListTTL || ml.failed && time.Since(ml.at) > modelListRetry ||
+		!listed && !ml.failed && time.Since(ml.at) > modelListMiss { // a model loaded since (LM Studio, Ollama pull)
+		ml = modelList{at: time.Now(), windows: map[string]int{}}
+		p, err := ps.Open(h.store.Lookup)
+		if err == nil {
+			lctx, cancel := context.WithTimeout(ctx, modelListTimeout)
+			var ms []provider.Model
+			ms, err = p.Models(lctx)
+			cancel()
+			for _, m := range ms {
+				ml.windows[m.ID] = m.ContextWindow
+			}
+		}
+		ml.failed = err != nil
+		modelLists.Store(key, ml)
+	}
+	if w := ml.windows[model]; w > 0 {
+		return w
+	}
+	for id, w := range ml.windows { // "claude-sonnet-4-5" listed as "claude-sonnet-4-5-20250929"
+		if w > 0 && strings.HasPrefix(id, model+"-") {
+			return w
+		}
+	}
+	return provider.KnownContextWindow(model)
+}
+
+// Requests completes q, what answers the servers' requests for a front
+// door, with what the host knows: the user's sampling settings, read from
+// config.json at each request (a change in Settings applies to the next
+// one), and the tool calls running outside a chat turn (the Tools page's,
+// an MCP App's), during which their server may sample too. Both doors call
+// it, so a sampling request is decided the same way in the window and the
+// CLI (chat.DecideSampling).
+func (c *Chats) Requests(q *chat.Requests) *chat.Requests {
+	h := c.h
+	q.Sampling = func() chat.SamplingSettings {
+		s, err := h.Settings.Chat()
+		if err != nil {
+			// A config.json that cannot be read allows nothing more than
+			// the defaults: ask, during the server's own calls.
+			return chat.SamplingSettings{}
+		}
+		return s.Sampling
+	}
+	q.InCall = h.calls.running
+	return q
 }

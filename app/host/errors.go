@@ -1,0 +1,117 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
+)
+
+// The host's sentinel errors: a front door tells them apart with
+// errors.Is (the CLI maps some to its exit codes, the window to what it
+// shows), so each keeps its identity however it is wrapped. The typed
+// errors below them carry what a door shows with the sentence.
+var (
+	// ErrNoServer: no configured server has that name.
+	ErrNoServer = errors.New("no server named")
+
+	// ErrNameTaken: a configured or built-in server already has that name.
+	ErrNameTaken = errors.New("a server with that name already exists")
+
+	// ErrChangedOnDisk: the entry being saved was changed in config.json (by
+	// the CLI, an editor or another window) after the form loaded it. The save
+	// is refused rather than overwriting that change; other entries changed
+	// meanwhile never conflict, since the save edits config.json under its lock
+	// and touches only its own entry.
+	ErrChangedOnDisk = errors.New("changed on disk")
+
+	// ErrNotGranted: a server refers to a keyring entry that is neither its
+	// own nor given to it. Such a reference comes with an import, a registry
+	// entry or a bundle; the user grants it once (Secrets.Grant).
+	ErrNotGranted = errors.New("is not this server's own secret and was not given to it")
+
+	// ErrNoAppTool: a tool an app called is not one of its server's tools.
+	ErrNoAppTool = errors.New("the app's server has no such tool")
+
+	// ErrAppClosed: a download names an app session that is not open (or was
+	// opened so long ago that it was forgotten).
+	ErrAppClosed = errors.New("the app is no longer open: open it again")
+
+	// ErrModelContextTooLong: an app's context for the model is over
+	// MaxModelContext.
+	ErrModelContextTooLong = errors.New("the app's context for the model is too long")
+
+	// ErrBundleChanged: reinstalling a bundle would change who made it, who
+	// signed it or what it runs; the user must see the difference and confirm
+	// (InstallChanged).
+	ErrBundleChanged = errors.New("this bundle is not the one installed")
+
+	// ErrNoSuchSkill: the server lists no skill of that name.
+	ErrNoSuchSkill = errors.New("the server lists no skill of that name")
+
+	// ErrResultsClosed is a kept result asked for after the host closed.
+	ErrResultsClosed = errors.New("the chat results are closed (the app is quitting)")
+
+	// ErrLocalRestarting: llama-server exited and is being started again.
+	ErrLocalRestarting = errors.New("the model on this computer stopped and is starting again")
+
+	// ErrLocalStopped: the app is closing.
+	ErrLocalStopped = errors.New("the model on this computer is stopped: the app is closing")
+
+	// ErrModelNotInstalled: the model is neither downloaded nor chosen.
+	ErrModelNotInstalled = errors.New("is not on this computer: download it (or choose a GGUF file) in Settings → Providers")
+
+	// ErrDownloadRunning: that model is being downloaded already.
+	ErrDownloadRunning = errors.New("is already being downloaded")
+
+	// ErrNotInCatalog: no model of the catalog has that name.
+	ErrNotInCatalog = errors.New("is not a model of the catalog")
+)
+
+// ContextWithheld is the error for an app's context that toolcheck flags:
+// it is kept from the model, and the user is told why.
+type ContextWithheld struct {
+	Server, App string
+	Findings    []toolcheck.Finding
+}
+
+func (e *ContextWithheld) Error() string {
+	return fmt.Sprintf("withheld from the model: what the app %s of %s gave it looks like instructions to the model (%s)", e.App, e.Server, e.Findings[0].Reason)
+}
+
+// BundleChangedError lists what a reinstall would change.
+type BundleChangedError struct {
+	Name    string
+	Changes []BundleChange
+}
+
+func (e *BundleChangedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v: reinstalling %s changes", ErrBundleChanged, e.Name)
+	for i, c := range e.Changes {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " its %s from %s to %s", c.What, strconv.Quote(c.Was), strconv.Quote(c.Now))
+	}
+	b.WriteString(": nothing was installed; install it only if you expected this (in the window, confirm; 'servers install --accept-changes')")
+	return b.String()
+}
+
+func (e *BundleChangedError) Unwrap() error { return ErrBundleChanged }
+
+// Plain says it in a sentence, then each difference on its lines.
+func (e *BundleChangedError) Plain() (sentence, detail string) {
+	var b strings.Builder
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "%s was: %s\n%s now: %s\n", c.What, c.Was, c.What, c.Now)
+	}
+	if slices.ContainsFunc(e.Changes, func(c BundleChange) bool { return c.What == "command" }) {
+		b.WriteString("a new command is another program: its tools will be withheld until you review them again\n")
+	}
+	return fmt.Sprintf("This is not the %s bundle you installed (another %s), so nothing was installed: install it only if you expected this (confirm in the window, or run again with --accept-changes).",
+		e.Name, whats(e.Changes)), strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,198 @@
+package host
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+)
+
+// Settings are config.json's settings sections: chat, providers, rules.
+type Settings struct{ h *Host }
+
+// ChatSettings reads the chat settings of config.json.
+func (st *Settings) Chat() (chat.Settings, error) {
+	h := st.h
+	cfg, err := h.Config()
+	if err != nil {
+		return chat.Settings{}, err
+	}
+	return chat.LoadSettings(cfg.Settings)
+}
+
+// EditSettings changes the chat settings in config.json (see Edit).
+func (st *Settings) EditChat(fn func(s *chat.Settings) error) error {
+	h := st.h
+	return h.Edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
+}
+
+// editChat lets fn change the chat settings inside cfg.
+func editChat(cfg *config.Config, fn func(s *chat.Settings) error) error {
+	s, err := chat.LoadSettings(cfg.Settings)
+	if err != nil {
+		return err
+	}
+	if err := fn(&s); err != nil {
+		return err
+	}
+	raw, err := s.Into(cfg.Settings)
+	if err != nil {
+		return err
+	}
+	cfg.Settings = raw
+	return nil
+}
+
+// SaveProvider adds or updates a model provider. A new key (apiKey not
+// empty) goes to the keyring first and the provider refers to it as
+// ${secret:...}; an empty apiKey keeps the key stored before.
+func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
+	h := st.h
+	if old, err := h.Settings.Chat(); err == nil {
+		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
+			ps.APIKey = p.APIKey
+		}
+	}
+	if err := ps.Validate(); err != nil {
+		return err
+	}
+	var keyName string
+	if k := strings.TrimSpace(apiKey); k != "" {
+		keyName = secrets.ProviderName(ps.Name)
+		if err := h.store.Set(keyName, k); err != nil {
+			return err
+		}
+		h.red.Add(k)
+		ps.APIKey = "${secret:" + keyName + "}"
+	}
+	return h.Edit(func(cfg *config.Config) error {
+		if keyName != "" {
+			if err := secrets.Index(cfg, true, keyName); err != nil {
+				return err
+			}
+		}
+		return editChat(cfg, func(s *chat.Settings) error { return s.Put(ps) })
+	})
+}
+
+// AddRule validates an approval rule, gives it an ID and saves it in the
+// chat settings; the error names the field that is wrong.
+func (st *Settings) AddRule(r chat.Rule) (chat.Rule, error) {
+	h := st.h
+	if err := r.Validate(); err != nil {
+		return chat.Rule{}, err
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	r.ID = hex.EncodeToString(b[:])
+	err := h.Settings.EditChat(func(s *chat.Settings) error {
+		s.Rules = append(s.Rules, r)
+		return nil
+	})
+	return r, err
+}
+
+// RemoveRule deletes the approval rule with id.
+func (st *Settings) RemoveRule(id string) error {
+	h := st.h
+	return h.Settings.EditChat(func(s *chat.Settings) error {
+		n := len(s.Rules)
+		s.Rules = slices.DeleteFunc(s.Rules, func(r chat.Rule) bool { return r.ID == id })
+		if len(s.Rules) == n {
+			return fmt.Errorf("no approval rule %q: it was removed already (reload the Tools page)", id)
+		}
+		return nil
+	})
+}
+
+// SetLongChats saves how long chats stay within the model's window
+// (Settings → Chat → Long chats): compactAt percent of the window past
+// which earlier messages are summarised (10–95), resultShare percent one
+// tool result may take (1–50), keepMB megabytes of a capped result kept
+// for the model to read on (1–MaxKeepMB), budgets per tool or server
+// ("server__tool=chars" or "server__*=chars") and context windows per
+// model ("provider/model=tokens"), one per line; blank lines are skipped.
+// A bad line is refused with its number and what to write; nothing is
+// saved then.
+func (st *Settings) SetLongChats(compactAt, resultShare, keepMB int, budgets, windows []string) error {
+	switch {
+	case keepMB < 1 || keepMB > MaxKeepMB:
+		return fmt.Errorf("keep %d MB of a long tool result: choose 1 to %d MB", keepMB, MaxKeepMB)
+	case compactAt < 10 || compactAt > 95:
+		return fmt.Errorf("summarise at %d%%: choose 10 to 95 percent of the context window", compactAt)
+	case resultShare < 1 || resultShare > 50:
+		return fmt.Errorf("one tool result may take %d%%: choose 1 to 50 percent of the context window", resultShare)
+	}
+	perTool := map[string]int{}
+	for i, l := range budgets {
+		k, n, ok, err := pair(l, 200)
+		if err != nil || ok && !strings.Contains(k, registry.Separator) {
+			return fmt.Errorf("tool result budget, line %d %q: write server__tool=characters or server__*=characters (at least 200)", i+1, strings.TrimSpace(l))
+		}
+		if ok {
+			perTool[k] = n
+		}
+	}
+	s, err := st.Chat()
+	if err != nil {
+		return err
+	}
+	perModel := map[string]map[string]int{}
+	for i, l := range windows {
+		k, n, ok, err := pair(l, 1024)
+		prov, model, cut := strings.Cut(k, "/")
+		if err == nil && ok && cut {
+			if _, perr := s.Provider(prov); perr != nil {
+				return fmt.Errorf("context window, line %d %q: there is no provider %q; use a name from Model providers above", i+1, strings.TrimSpace(l), prov)
+			}
+		}
+		if err != nil || ok && (!cut || model == "") {
+			return fmt.Errorf("context window, line %d %q: write provider/model=tokens (at least 1024), e.g. Ollama/qwen3:8b=32768", i+1, strings.TrimSpace(l))
+		}
+		if ok {
+			if perModel[strings.ToLower(prov)] == nil {
+				perModel[strings.ToLower(prov)] = map[string]int{}
+			}
+			perModel[strings.ToLower(prov)][model] = n
+		}
+	}
+	return st.EditChat(func(c *chat.Settings) error {
+		c.CompactAt, c.ResultShare = compactAt, resultShare
+		if compactAt == chat.DefaultCompactAt {
+			c.CompactAt = 0
+		}
+		if resultShare == chat.DefaultResultShare {
+			c.ResultShare = 0
+		}
+		c.KeepMB = keepMB
+		if keepMB == chat.DefaultKeepLimit>>20 {
+			c.KeepMB = 0
+		}
+		c.ResultBudgets = perTool
+		if len(perTool) == 0 {
+			c.ResultBudgets = nil
+		}
+		for i := range c.Providers {
+			c.Providers[i].ContextWindows = perModel[strings.ToLower(c.Providers[i].Name)]
+		}
+		return nil
+	})
+}
+
+// SetSampling saves the user's sampling settings (Settings → Chat →
+// Sampling) after checking them; the next sampling request follows them.
+func (st *Settings) SetSampling(s chat.SamplingSettings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return st.EditChat(func(c *chat.Settings) error {
+		c.Sampling = s
+		return nil
+	})
+}
