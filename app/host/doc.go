@@ -2,12 +2,9 @@
 // and their only door into the engine: the window (package app,
 // Wails-bound) and the terminal (app/cli) both call it, so a feature
 // behaves the same from either. Open makes its parts once; each owns one
-// group of use cases and is the one way to them. The parts: Servers (config.json's servers, running them, editing,
-// testing, logging in), Tools (what running servers offer, calls, the
-// gateway 'serve' holds), Chats (a chat turn's set-up), Settings, Secrets,
-// Library, Workspace, Bundles, MCPRegistry, Pins, Tasks, Downloads, Icons,
-// Apps, Local. The front doors name engine types but call nothing of the engine
-// (layout_test.go checks it). It has no Wails, no flags and prints nothing.
+// group of use cases and is the one way to them. The front doors name
+// engine types but call nothing of the engine (layout_test.go checks it).
+// It has no Wails, no flags and prints nothing.
 //
 // The CLI opens a Host the same way and calls Servers.Run with the servers
 // of a --config file instead of Follow; an Edit from the CLI starts
@@ -15,4 +12,41 @@
 // Example_tools goes on to rules, the tool-call decision and a call.
 //
 // A Host is safe for concurrent use.
+//
+// # Where to change what
+//
+// Each part is one type, a field of Host, with every exported method in
+// the file named for it; its unexported helpers sit in a few files named
+// after them, and the sentinel and typed errors in errors.go. To change:
+//
+//   - what a server entry holds, how config.json's servers load, run,
+//     import, export, start, restart, test, log in or log, see Servers
+//     (servers.go; an edit form's check, save and wait in serveredit.go)
+//   - what the running servers offer (tools, prompts, resources,
+//     completions, calls, metrics) or serve's gateway, see Tools (tools.go)
+//   - how a chat turn is set up (its model, engine, title, context window,
+//     the requests servers make during it), see Chats (chats.go)
+//   - a setting of config.json (chat, providers, approval rules, long
+//     chats, sampling), see Settings (settings.go)
+//   - the keyring, a server's secrets or a grant of one, see Secrets
+//     (secrets.go)
+//   - templates, profiles or a server's metadata, see Library (library.go)
+//   - the workspace built-in's root, files or shells, see Workspace
+//     (workspace.go)
+//   - installing, inspecting or removing an MCP Bundle, see Bundles
+//     (bundles.go)
+//   - searching the MCP Registry or adding its servers, see MCPRegistry
+//     (mcpregistry.go)
+//   - trusted tool definitions and changes to review, see Pins (pins.go)
+//   - MCP tasks' settings, see Tasks (tasks.go)
+//   - servers' skills (list, switch on and off), see Skills (skills.go)
+//   - package downloads before a server's first start, see Downloads
+//     (downloads.go)
+//   - servers' icons as the window shows them, see Icons (icons.go)
+//   - MCP Apps (their resources, calls, context for the model, downloads),
+//     see Apps (apps.go)
+//   - the model on this computer (llama-server: start, plan, stop, log),
+//     see Local (local.go)
+//   - the local model's files (catalog, downloads, chosen GGUF files), see
+//     Models (models.go)
 package host
