@@ -4,18 +4,149 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// Chats are the use cases of a chat turn: the model, the engine, the
-// turn's settings and title, the context window.
-type Chats struct{ h *Host }
+// Chats are the chat sessions, end to end: the chat history (opened once,
+// closed with the host), a new chat's title and model, the engine and the
+// servers' requests wired to it, a stored chat's model, the turns running,
+// and each turn's settings and context window.
+type Chats struct {
+	h *Host
+
+	histMu  sync.Mutex
+	hist    *history.Store
+	histErr error
+	closed  bool
+
+	// engine is the one Wire made (nil before).
+	engine atomic.Pointer[chat.Engine]
+
+	turnsMu sync.Mutex
+	turns   map[string]*turnRun
+}
+
+// History is the chat history (history.db), opened on first use and
+// closed by Host.Close; an open that failed is the error of every call,
+// so the rest of the host still works.
+func (c *Chats) History() (*history.Store, error) {
+	c.histMu.Lock()
+	defer c.histMu.Unlock()
+	if c.closed {
+		return nil, ErrHistoryClosed
+	}
+	if c.hist == nil && c.histErr == nil {
+		c.hist, c.histErr = history.Open(c.h.ctx, c.h.dir.History())
+		if c.histErr != nil {
+			slog.Error("open history", "err", c.histErr)
+		}
+	}
+	return c.hist, c.histErr
+}
+
+// Wire makes the door's chat engine: over the host's history and tools,
+// asking approver (the window's cards, the terminal, chat.ApproveAll for
+// --yes). q answers the servers' requests (sampling, forms) with that
+// engine under the host's sampling settings; wrap, when not nil, adds the
+// door's own handling (the terminal's forms) before the servers get it.
+func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.Requests) mcpmanager.RequestHandler) *chat.Engine {
+	eng := c.newEngine(storedHistory{c}, approver)
+	c.engine.Store(eng)
+	q.Engine = eng
+	c.requests(q)
+	var r mcpmanager.RequestHandler = q
+	if wrap != nil {
+		r = wrap(q)
+	}
+	c.h.Servers.HandleRequests(r)
+	return eng
+}
+
+// NewChat is what a chat starts with: a provider and model ("": the
+// default provider, its default model), the agent it chats as (nil:
+// none) and, when known, its first message.
+type NewChat struct {
+	Provider, Model string
+	Agent           *chat.Agent
+	Text            string
+}
+
+// Create saves a new chat: its provider and model defaulted by
+// DefaultModel, its title by the one rule of chatTitle. The window and the
+// CLI both create chats here, so a chat reads the same from either.
+func (c *Chats) Create(ctx context.Context, s chat.Settings, n NewChat) (history.Chat, error) {
+	hist, err := c.History()
+	if err != nil {
+		return history.Chat{}, err
+	}
+	ch := history.Chat{Title: chatTitle(history.Chat{}, n.Agent, n.Text)}
+	ch.Provider, ch.Model = DefaultModel(s, n.Provider, n.Model)
+	if n.Agent != nil {
+		ch.Agent = n.Agent.ID
+	}
+	return hist.CreateChat(ctx, ch)
+}
+
+// Begin starts a turn of the stored chat chatID: the chat, the model it
+// runs on (its provider's, opened with the keyring's key), and the chat
+// titled from text when text is its first message (chatTitle). It fails at
+// once with chat.ErrBusy while the chat's turn runs. The turn's context,
+// made from ctx, ends at Stop(chatID); End must be called when it is over.
+func (c *Chats) Begin(ctx context.Context, s chat.Settings, chatID, text string) (Started, error) {
+	hist, err := c.History()
+	if err != nil {
+		return Started{}, err
+	}
+	if eng := c.engine.Load(); eng != nil && eng.Running(chatID) {
+		return Started{}, chat.ErrBusy
+	}
+	ch, err := hist.Chat(ctx, chatID)
+	if err != nil {
+		return Started{}, err
+	}
+	m, _, err := c.Model(s, ch.Provider, ch.Model)
+	if err != nil {
+		return Started{}, err
+	}
+	if ch.MessageCount == 0 && text != "" {
+		if title := chatTitle(ch, nil, text); title != ch.Title {
+			_ = hist.RenameChat(ctx, chatID, title)
+			ch.Title = title
+		}
+	}
+	tctx, end := c.track(ctx, chatID)
+	return Started{Chat: ch, Model: m, Ctx: tctx, End: end}, nil
+}
+
+// Started is a turn Begin started.
+type Started struct {
+	Chat  history.Chat
+	Model chat.Model
+	// Ctx ends at Stop (or with Begin's ctx); End releases the turn.
+	Ctx context.Context
+	End func()
+}
+
+// Stop cancels the running turn of chatID (its model stream and tool calls
+// in flight); nothing when none runs.
+func (c *Chats) Stop(chatID string) {
+	c.turnsMu.Lock()
+	t := c.turns[chatID]
+	c.turnsMu.Unlock()
+	if t != nil {
+		t.cancel()
+	}
+}
 
 // TurnSetup fills the settings part of a chat turn: the system prompt
 // (given, else the agent's, else Settings'), the approval policies (the
@@ -99,18 +230,6 @@ func DefaultModel(s chat.Settings, providerName, model string) (string, string) 
 	return providerName, model
 }
 
-// Title is a chat's title from its first message: the first line, cut at
-// 60 characters.
-func Title(text string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	const max = 60
-	if utf8.RuneCountInString(line) <= max {
-		return line
-	}
-	r := []rune(line)
-	return strings.TrimSpace(string(r[:max])) + "…"
-}
-
 // Model opens a configured provider ("" for the default) with its key from
 // the keyring, and the model to use (given, else the provider's default).
 func (c *Chats) Model(s chat.Settings, providerName, model string) (chat.Model, string, error) {
@@ -169,10 +288,9 @@ func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
 	return m, err
 }
 
-// Engine builds a chat engine over this host's tools, with its default
-// approval policy; approver asks the user (the window's cards, the
-// terminal, or chat.ApproveAll for --yes).
-func (c *Chats) Engine(hist chat.History, approver chat.Approver) *chat.Engine {
+// newEngine builds a chat engine over this host's tools and hist, with its
+// default approval policy; approver asks the user.
+func (c *Chats) newEngine(hist chat.History, approver chat.Approver) *chat.Engine {
 	h := c.h
 	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: h.results})
 }
@@ -244,14 +362,14 @@ func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName
 	return provider.KnownContextWindow(model)
 }
 
-// Requests completes q, what answers the servers' requests for a front
+// requests completes q, what answers the servers' requests for a front
 // door, with what the host knows: the user's sampling settings, read from
 // config.json at each request (a change in Settings applies to the next
 // one), and the tool calls running outside a chat turn (the Tools page's,
-// an MCP App's), during which their server may sample too. Both doors call
-// it, so a sampling request is decided the same way in the window and the
+// an MCP App's), during which their server may sample too. Both doors' Wire
+// calls it, so a sampling request is decided the same way in the window and the
 // CLI (chat.DecideSampling).
-func (c *Chats) Requests(q *chat.Requests) *chat.Requests {
+func (c *Chats) requests(q *chat.Requests) *chat.Requests {
 	h := c.h
 	q.Sampling = func() chat.SamplingSettings {
 		s, err := h.Settings.Chat()

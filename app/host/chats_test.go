@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestTitle(t *testing.T) {
 // an MCP App counts as the server's call while it runs.
 func TestRequestsFollowTheSavedSettings(t *testing.T) {
 	h := open(t)
-	q := h.Chats.Requests(&chat.Requests{})
+	q := h.Chats.requests(&chat.Requests{})
 	if got := q.Sampling(); got != (chat.SamplingSettings{}) {
 		t.Fatalf("defaults: %+v", got)
 	}
@@ -73,5 +74,77 @@ func TestRequestsFollowTheSavedSettings(t *testing.T) {
 	end2()
 	if q.InCall("maps") {
 		t.Fatal("a finished call still counts")
+	}
+}
+
+// TestChatsCreateTitlesAndDefaultsOneWay: a chat created through the host
+// (as both doors create them) gets the default provider's default model
+// and its first message's first line as title; an agent's chat is named
+// after the agent; a chat created empty is titled by its first message
+// when its turn begins, and keeps that title after. The history is the
+// host's own, opened once and closed by Close.
+func TestChatsCreateTitlesAndDefaultsOneWay(t *testing.T) {
+	h := open(t)
+	ctx := t.Context()
+	s := chatSettings(t, `{"chat":{"defaultProvider":"Home","providers":[
+		{"name":"Other","kind":"ollama","baseUrl":"http://127.0.0.1:1","defaultModel":"other-model"},
+		{"name":"Home","kind":"ollama","baseUrl":"http://127.0.0.1:1","defaultModel":"home-model"}],
+		"agents":[{"id":"ag1","name":"Reviewer","provider":"Other"}]}}`)
+
+	c, err := h.Chats.Create(ctx, s, NewChat{Text: "  Plan the trip\nwith details"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Title != "Plan the trip" || c.Provider != "Home" || c.Model != "home-model" {
+		t.Fatalf("created with a first message: %+v", c)
+	}
+
+	ag, err := s.Agent("ag1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := h.Chats.Create(ctx, s, NewChat{Provider: ag.Provider, Agent: &ag, Text: "Review this"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Title != "Reviewer" || a.Agent != "ag1" || a.Provider != "Other" || a.Model != "other-model" {
+		t.Fatalf("an agent's chat: %+v", a)
+	}
+
+	empty, err := h.Chats.Create(ctx, s, NewChat{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty.Title != "" || empty.Model != "home-model" {
+		t.Fatalf("an empty chat: %+v", empty)
+	}
+	st, err := h.Chats.Begin(ctx, s, empty.ID, "Second try\nmore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Chat.Title != "Second try" || st.Model.Name != "home-model" {
+		t.Fatalf("begun: %+v, model %q", st.Chat, st.Model.Name)
+	}
+	if _, err := h.Chats.Begin(ctx, s, empty.ID, "again"); err != nil {
+		t.Fatal(err) // no engine turn runs: Begin only tracks it
+	}
+	h.Chats.Stop(empty.ID)
+	if st.Ctx.Err() != nil {
+		t.Fatal("Stop cancelled the earlier turn, which a later one replaced")
+	}
+	st.End()
+	hist, err := h.Chats.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := hist.Chat(ctx, empty.ID); err != nil || got.Title != "Second try" {
+		t.Fatalf("stored: %+v, %v", got, err)
+	}
+
+	if err := h.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Chats.History(); !errors.Is(err, ErrHistoryClosed) {
+		t.Fatalf("history after Close: %v", err)
 	}
 }

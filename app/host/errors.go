@@ -52,6 +52,9 @@ var (
 	// ErrNoSuchSkill: the server lists no skill of that name.
 	ErrNoSuchSkill = errors.New("the server lists no skill of that name")
 
+	// ErrHistoryClosed: the chat history is asked for after the host closed.
+	ErrHistoryClosed = errors.New("the chat history is closed (the app is quitting)")
+
 	// ErrResultsClosed is a kept result asked for after the host closed.
 	ErrResultsClosed = errors.New("the chat results are closed (the app is quitting)")
 

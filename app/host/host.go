@@ -98,7 +98,7 @@ type Host struct {
 // and Load (or Run) are called.
 func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor(), results: &chatResults{root: opts.Dir.Results()}}
-	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h}, &Settings{h}
+	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h: h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
 	h.Skills = &Skills{h}
@@ -135,7 +135,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = cmp.Or(h.Apps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.results.close()) // the built-ins' release closes the workspace
+		h.closeErr = cmp.Or(h.Apps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.results.close(), h.Chats.close()) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }

@@ -65,7 +65,7 @@ func newLongChat(t *testing.T) *longChat {
 		t.Fatal(err)
 	}
 	lc := &longChat{h: h, hist: hist, llm: llm}
-	lc.eng = h.Chats.Engine(hist, chat.ApproveAll{})
+	lc.eng = h.Chats.newEngine(hist, chat.ApproveAll{})
 	lc.turn = h.Chats.Turn(ctx, s, TurnRequest{ChatID: row.ID, Provider: name, Model: m})
 	if lc.turn.ContextWindow != longWindow {
 		t.Fatalf("context window %d, want %d from the model list", lc.turn.ContextWindow, longWindow)

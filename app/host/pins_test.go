@@ -48,7 +48,7 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := h.Chats.Engine(hist, chat.ApproveAll{})
+	eng := h.Chats.newEngine(hist, chat.ApproveAll{})
 
 	// turn asks the model once; it calls weather with city, then answers.
 	// It returns the call as it ended and the tools the model was offered.

@@ -1,0 +1,136 @@
+package host
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/history"
+)
+
+// untitled is the title the window showed for a chat before its first
+// message; such a chat is still titled by that message.
+const untitled = "New chat"
+
+// chatTitle is the one title rule of a chat, for Create and Begin: an
+// agent's chat is named after the agent; any other chat keeps a title it
+// has, else takes its first message's (Title). ch is the chat so far.
+func chatTitle(ch history.Chat, agent *chat.Agent, first string) string {
+	switch {
+	case agent != nil:
+		return agent.Name
+	case ch.Title != "" && ch.Title != untitled:
+		return ch.Title
+	}
+	return Title(first)
+}
+
+// Title is a chat's title from its first message: the first line, cut at
+// 60 characters.
+func Title(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	const max = 60
+	if utf8.RuneCountInString(line) <= max {
+		return line
+	}
+	r := []rune(line)
+	return strings.TrimSpace(string(r[:max])) + "…"
+}
+
+// turnRun is a turn Begin started; Stop cancels it.
+type turnRun struct{ cancel context.CancelFunc }
+
+// track records chatID's turn, under ctx: a later turn of the same chat
+// replaces it (the earlier one may still be ending).
+func (c *Chats) track(ctx context.Context, chatID string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	t := &turnRun{cancel: cancel}
+	c.turnsMu.Lock()
+	if c.turns == nil {
+		c.turns = map[string]*turnRun{}
+	}
+	c.turns[chatID] = t
+	c.turnsMu.Unlock()
+	return ctx, func() {
+		c.turnsMu.Lock()
+		if c.turns[chatID] == t {
+			delete(c.turns, chatID)
+		}
+		c.turnsMu.Unlock()
+		cancel()
+	}
+}
+
+// close closes the history; a later History is ErrHistoryClosed.
+func (c *Chats) close() error {
+	c.histMu.Lock()
+	defer c.histMu.Unlock()
+	c.closed = true
+	if c.hist == nil {
+		return nil
+	}
+	return c.hist.Close()
+}
+
+// storedHistory is the host's history for the engine, opened when the
+// engine first needs it.
+type storedHistory struct{ c *Chats }
+
+var _ chat.History = storedHistory{}
+
+func (s storedHistory) AppendMessage(ctx context.Context, m history.Message) (history.Message, error) {
+	h, err := s.c.History()
+	if err != nil {
+		return m, err
+	}
+	return h.AppendMessage(ctx, m)
+}
+
+func (s storedHistory) UpdateMessage(ctx context.Context, m history.Message) error {
+	h, err := s.c.History()
+	if err != nil {
+		return err
+	}
+	return h.UpdateMessage(ctx, m)
+}
+
+func (s storedHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
+	h, err := s.c.History()
+	if err != nil {
+		return err
+	}
+	return h.SaveToolCall(ctx, tc)
+}
+
+func (s storedHistory) Messages(ctx context.Context, chatID string) ([]history.Message, error) {
+	h, err := s.c.History()
+	if err != nil {
+		return nil, err
+	}
+	return h.Messages(ctx, chatID)
+}
+
+func (s storedHistory) Rewind(ctx context.Context, chatID, messageID, text string) (history.Message, error) {
+	h, err := s.c.History()
+	if err != nil {
+		return history.Message{}, err
+	}
+	return h.Rewind(ctx, chatID, messageID, text)
+}
+
+func (s storedHistory) Recent(ctx context.Context, chatID string) ([]history.Message, error) {
+	h, err := s.c.History()
+	if err != nil {
+		return nil, err
+	}
+	return h.Recent(ctx, chatID)
+}
+
+func (s storedHistory) MessagesAfter(ctx context.Context, chatID string, seq int) ([]history.Message, error) {
+	h, err := s.c.History()
+	if err != nil {
+		return nil, err
+	}
+	return h.MessagesAfter(ctx, chatID, seq)
+}
