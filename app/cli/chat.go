@@ -85,17 +85,14 @@ func chatCmd() *Command {
 			if agent != nil {
 				only = append([]string{}, agent.Servers...) // never nil: no servers starts none
 			}
-			hist, err := history.Open(ctx, h.Dir().History())
+			// The host keeps the history (closed with it) and titles and
+			// defaults a new chat as the window does.
+			hist, err := h.Chats.History()
 			if err != nil {
 				return err
 			}
-			defer hist.Close()
 			if chatID == "" {
-				c := history.Chat{Title: host.Title(prompt), Provider: pname, Model: model}
-				if agent != nil {
-					c.Agent = agent.ID
-				}
-				c, err := hist.CreateChat(ctx, c)
+				c, err := h.Chats.Create(ctx, settings, host.NewChat{Provider: pname, Model: model, Agent: agent, Text: prompt})
 				if err != nil {
 					return err
 				}
@@ -111,12 +108,12 @@ func chatCmd() *Command {
 			if yes {
 				approver = chat.ApproveAll{}
 			}
-			eng := h.Chats.Engine(hist, approver)
 			// Sampling follows its own settings (the host's), never --yes:
 			// what they ask about is asked on the terminal, and each
 			// refusal is printed.
-			h.Servers.HandleRequests(chatRequests{term: term, Requests: h.Chats.Requests(&chat.Requests{Engine: eng, Approver: term,
-				Fallback: func(context.Context) (chat.Model, error) { return m, nil }, OnRefused: term.refused})})
+			eng := h.Chats.Wire(approver, &chat.Requests{Approver: term,
+				Fallback: func(context.Context) (chat.Model, error) { return m, nil }, OnRefused: term.refused},
+				func(q *chat.Requests) mcpmanager.RequestHandler { return chatRequests{term: term, Requests: q} })
 			servers, err := loadServers(inv, file, inputs)
 			if err != nil {
 				return err

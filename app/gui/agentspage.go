@@ -2,7 +2,7 @@ package gui
 
 import (
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // AgentsPage is the Agents page.
@@ -48,5 +48,5 @@ func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
 	if err != nil {
 		return ChatView{}, err
 	}
-	return a.createChat(s, history.Chat{Provider: ag.Provider, Model: ag.Model, Agent: ag.ID, Title: ag.Name})
+	return a.createChat(s, host.NewChat{Provider: ag.Provider, Model: ag.Model, Agent: &ag})
 }

@@ -99,7 +99,7 @@ func (a *ChatPage) NewChat(providerName, model string) (ChatView, error) {
 	if err != nil {
 		return ChatView{}, err
 	}
-	return a.createChat(s, history.Chat{Provider: providerName, Model: model})
+	return a.createChat(s, host.NewChat{Provider: providerName, Model: model})
 }
 
 // Chat returns one chat.
@@ -306,45 +306,24 @@ func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
 // message, or (from set) the chat rewound to a user message, see
 // chat.Turn.From; or (compact) the chat summarised.
 func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
-	h, err := a.historyStore()
-	if err != nil {
-		return err
-	}
-	if a.engine.Running(chatID) {
-		return chat.ErrBusy
-	}
-	c, err := h.Chat(a.bg(), chatID)
-	if err != nil {
-		return err
-	}
 	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return err
 	}
-	m, _, err := a.h.Chats.Model(s, c.Provider, c.Model)
+	title := text
+	if compact || from != "" {
+		title = "" // only a first message titles a chat
+	}
+	st, err := a.h.Chats.Begin(a.bg(), s, chatID, title)
 	if err != nil {
 		return err
 	}
-	if !compact && from == "" && c.MessageCount == 0 && (c.Title == "" || c.Title == "New chat") {
-		_ = h.RenameChat(a.bg(), chatID, host.Title(text))
-	}
+	c, m, ctx := st.Chat, st.Model, st.Ctx
 	opts := chatOptions(c.Settings)
-	ctx, cancel := context.WithCancel(a.bg())
-	t := &turn{cancel: cancel}
-	a.turnsMu.Lock()
-	a.turns[chatID] = t
-	a.turnsMu.Unlock()
 	a.turnWG.Add(1)
 	go func() {
 		defer a.turnWG.Done()
-		defer func() {
-			a.turnsMu.Lock()
-			if a.turns[chatID] == t { // the next turn may have started already
-				delete(a.turns, chatID)
-			}
-			a.turnsMu.Unlock()
-			cancel()
-		}()
+		defer st.End()
 		t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Text: text, From: from,
 			Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: c.Provider, Model: m})
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
@@ -366,12 +345,7 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 
 // StopChat cancels the chat's model stream and tool calls in flight.
 func (a *ChatPage) StopChat(chatID string) error {
-	a.turnsMu.Lock()
-	t := a.turns[chatID]
-	a.turnsMu.Unlock()
-	if t != nil {
-		t.cancel()
-	}
+	a.h.Chats.Stop(chatID)
 	return nil
 }
 

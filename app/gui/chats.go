@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/switchboard-app/switchboard/app/chat"
@@ -40,14 +39,10 @@ func (o ChatOptions) active(t registry.Tool) bool {
 	return true
 }
 
-// createChat saves a new chat, its provider and model defaulted from s.
-func (a *core) createChat(s chat.Settings, c history.Chat) (ChatView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return ChatView{}, err
-	}
-	c.Provider, c.Model = host.DefaultModel(s, c.Provider, c.Model)
-	c, err = h.CreateChat(a.bg(), c)
+// createChat saves a new chat through the host (its title and default
+// model by the host's rules, as the CLI's).
+func (a *core) createChat(s chat.Settings, n host.NewChat) (ChatView, error) {
+	c, err := a.h.Chats.Create(a.bg(), s, n)
 	if err != nil {
 		return ChatView{}, err
 	}
@@ -66,8 +61,3 @@ func (a *core) storedChat(id string) (*history.Store, history.Chat, error) {
 	c, err := h.Chat(a.bg(), id)
 	return h, c, err
 }
-
-// turn is a running SendMessage; Stop cancels it.
-type turn struct{ cancel context.CancelFunc }
-
-// titleFrom makes a chat title from its first message.

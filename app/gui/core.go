@@ -2,7 +2,6 @@ package gui
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
-	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -35,15 +33,12 @@ type core struct {
 	mu  sync.Mutex
 	ctx context.Context // Wails runtime context, set by Startup
 
-	// Chat: the history store (opened by Startup), the engine, the questions
-	// put to the user, and the turns running (their Stop functions).
-	hist    atomic.Pointer[history.Store]
-	histErr atomic.Pointer[error]
-	engine  *chat.Engine
-	asker   *asker
-	turnsMu sync.Mutex
-	turns   map[string]*turn
-	turnWG  sync.WaitGroup
+	// Chat: the engine the host wired (over its history), the questions
+	// put to the user, and the turns' goroutines (the host tracks the
+	// turns themselves: Chats.Begin, Stop).
+	engine *chat.Engine
+	asker  *asker
+	turnWG sync.WaitGroup
 	// terminals are the shell sessions whose output goes to the page.
 	terminals terminals
 
@@ -94,14 +89,13 @@ type Info struct {
 // the app; a second Quit from here raced it (two gtk_main_quit calls from
 // two goroutines crashed the app on SIGTERM now and then).
 func New(quit context.Context, dir datadir.Dir) *Window {
-	c := &core{dir: dir, quit: quit, started: time.Now(), turns: map[string]*turn{}, shown: make(chan struct{})}
+	c := &core{dir: dir, quit: quit, started: time.Now(), shown: make(chan struct{})}
 	c.life, c.stop = context.WithCancel(context.Background())
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus, OnLocal: c.onLocal})
 	c.asker = newAsker(c.emitEvent)
-	c.engine = c.h.Chats.Engine(chatHistory{c}, c.asker)
-	c.requests = c.h.Chats.Requests(&chat.Requests{Engine: c.engine, Approver: c.asker, Elicitor: c.asker,
-		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused})
-	c.h.Servers.HandleRequests(c.requests)
+	c.requests = &chat.Requests{Approver: c.asker, Elicitor: c.asker,
+		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused}
+	c.engine = c.h.Chats.Wire(c.asker, c.requests, nil)
 	if err := c.h.Apps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {
@@ -159,11 +153,7 @@ func (a *core) close(ctx context.Context) error {
 		a.stop() // Stop every turn; each keeps what arrived.
 		a.turnWG.Wait()
 		a.terminals.detachAll()
-		errs := []error{a.h.Close(ctx)}
-		if h := a.hist.Load(); h != nil {
-			errs = append(errs, h.Close())
-		}
-		a.closeErr = errors.Join(errs...)
+		a.closeErr = a.h.Close(ctx) // the host closes the history too
 	})
 	return a.closeErr
 }

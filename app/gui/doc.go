@@ -12,7 +12,9 @@
 // the pages; Startup and Shutdown are Wails lifecycle hooks (Wails does not
 // expose them to the frontend when they are passed as OnStartup/OnShutdown).
 // The pages share one unexported core (core.go): the host, the questions
-// put to the user (approvals.go), the running turns and terminals.
+// put to the user (approvals.go), the goroutines of running turns (the
+// host opens the chat history, wires the engine and tracks the turns:
+// host.Chats) and terminals.
 //
 // The package is not named "window": Wails exports a Go package as a
 // TypeScript namespace, and one named window would shadow the browser's.

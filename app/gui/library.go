@@ -66,7 +66,7 @@ func (a *core) usedBy(server string) []string {
 	for _, name := range a.h.Servers.Applied().Agents[server] {
 		out = append(out, "agent "+name)
 	}
-	if h := a.hist.Load(); h != nil {
+	if h, err := a.historyStore(); err == nil {
 		a.usageMu.Lock()
 		if time.Since(a.usageAt) > 2*time.Second { // one query per burst of status events
 			if u, err := h.ServerUsage(a.bg()); err == nil {

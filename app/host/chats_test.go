@@ -42,7 +42,7 @@ func TestTitle(t *testing.T) {
 }
 
 // TestRequestsFollowTheSavedSettings: what SetSampling saves is what the
-// next sampling request of either door is decided by (Chats.Requests reads
+// next sampling request of either door is decided by (Chats.requests reads
 // it each time), a bad setting is refused, and a call of the Tools page or
 // an MCP App counts as the server's call while it runs.
 func TestRequestsFollowTheSavedSettings(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package host is the use-case layer under Switchboard's two front doors,
-// and their only door into the engine: the window (package app,
+// and their only door into the engine: the window (app/gui,
 // Wails-bound) and the terminal (app/cli) both call it, so a feature
 // behaves the same from either. Open makes its parts once; each owns one
 // group of use cases and is the one way to them. The front doors name
@@ -24,8 +24,10 @@
 //     (servers.go; an edit form's check, save and wait in serveredit.go)
 //   - what the running servers offer (tools, prompts, resources,
 //     completions, calls, metrics) or serve's gateway, see Tools (tools.go)
-//   - how a chat turn is set up (its model, engine, title, context window,
-//     the requests servers make during it), see Chats (chats.go)
+//   - chat sessions: the history, how a chat is created (its title and
+//     default model), the engine and the requests servers make during a
+//     turn, a turn's model, settings and context window, running turns,
+//     see Chats (chats.go; its helpers in chatsession.go)
 //   - a setting of config.json (chat, providers, approval rules, long
 //     chats, sampling), see Settings (settings.go)
 //   - the keyring, a server's secrets or a grant of one, see Secrets
