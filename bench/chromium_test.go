@@ -4,6 +4,7 @@ package bench_test
 
 import (
 	"bufio"
+	"errors"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // benchBesideChromium: the same frontend, an empty data dir and the same
@@ -132,13 +135,12 @@ func chromiumBeside(t *testing.T, chromium, dev, assets string) (all, renderers 
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not come up within 90 s", what)
+	mcptest.Within(t, 90*time.Second, what+" to come up", func() error {
+		if !ok() {
+			return errors.New("not up")
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // stopGroup ends a process group: SIGTERM, then SIGKILL after 10 s.

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -107,7 +108,7 @@ func whoami(t *testing.T, m *Manager, server string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return callText(t, res), nil
+	return mcptest.Text(res), nil
 }
 
 func toolNames(t *testing.T, m *Manager) []string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -25,10 +26,10 @@ func callJSON[T any](t *testing.T, reg *registry.Registry, server, tool string, 
 		t.Fatal(err)
 	}
 	if res.IsError {
-		t.Fatalf("tool error: %s", callText(t, res))
+		t.Fatalf("tool error: %s", mcptest.Text(res))
 	}
 	var v T
-	if err := json.Unmarshal([]byte(callText(t, res)), &v); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(res)), &v); err != nil {
 		t.Fatal(err)
 	}
 	return v
@@ -95,7 +96,7 @@ func TestContentStoreBuiltin(t *testing.T) {
 		t.Fatal("no progress through the registry")
 	}
 	res, err := reg.Call(ctx, "content-store", "search", map[string]any{"query": ""}, registry.CallOptions{})
-	if err != nil || !res.IsError || !strings.Contains(callText(t, res), "the query is empty") {
+	if err != nil || !res.IsError || !strings.Contains(mcptest.Text(res), "the query is empty") {
 		t.Fatalf("empty query = %+v, %v", res, err)
 	}
 

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -128,7 +129,7 @@ func TestProtocolEras(t *testing.T) {
 			t.Errorf("%s %s: %v", c.server, c.tool, err)
 			continue
 		}
-		if got := callText(t, res); got != c.want || res.IsError {
+		if got := mcptest.Text(res); got != c.want || res.IsError {
 			t.Errorf("%s %s = %q (error %v), want %q", c.server, c.tool, got, res.IsError, c.want)
 		}
 	}
@@ -158,7 +159,7 @@ func TestExtensionTasks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", server, err)
 		}
-		if got := callText(t, res); got != "Report ready: 3 sections, with the appendix." {
+		if got := mcptest.Text(res); got != "Report ready: 3 sections, with the appendix." {
 			t.Errorf("%s: result %q", server, got)
 		}
 		mu.Lock()
@@ -252,7 +253,7 @@ func TestExtensionTaskCancelled(t *testing.T) {
 	}
 	close(u.release)
 	r := <-done
-	if r.err != nil || !r.res.IsError || !strings.Contains(callText(t, r.res), "cancelled") {
+	if r.err != nil || !r.res.IsError || !strings.Contains(mcptest.Text(r.res), "cancelled") {
 		t.Fatalf("call after cancel = %+v, %v; want a tool error saying the task was cancelled", r.res, r.err)
 	}
 }

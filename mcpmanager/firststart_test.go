@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch/fetchtest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -116,7 +117,7 @@ func TestFirstStartDownloadNotCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := callText(t, res); got != "hello from "+fetchtest.Package {
+	if got := mcptest.Text(res); got != "hello from "+fetchtest.Package {
 		t.Errorf("hello = %q", got)
 	}
 }

@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -43,17 +42,6 @@ func npm(t *testing.T, bin string) string {
 		t.Fatalf("%s is not installed: run 'make test' (it runs npm ci in mcpmanager/testdata/npm): %v", bin, err)
 	}
 	return p
-}
-
-func callText(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // TestRealServers runs the pinned npm servers plus a broken one, lists the
@@ -111,11 +99,11 @@ func TestRealServers(t *testing.T) {
 	}
 
 	res, err := m.Registry().Call(ctx, "everything", "echo", map[string]any{"message": "hello switchboard"}, registry.CallOptions{})
-	if err != nil || !strings.Contains(callText(t, res), "hello switchboard") {
+	if err != nil || !strings.Contains(mcptest.Text(res), "hello switchboard") {
 		t.Fatalf("everything__echo = %v, %v", res, err)
 	}
 	res, err = m.Registry().Call(ctx, "filesystem", "read_text_file", map[string]any{"path": filepath.Join(root, "hello.txt")}, registry.CallOptions{})
-	if err != nil || !strings.Contains(callText(t, res), "hello from the filesystem server") {
+	if err != nil || !strings.Contains(mcptest.Text(res), "hello from the filesystem server") {
 		t.Fatalf("filesystem read = %v, %v", res, err)
 	}
 	_, err = m.Registry().Call(ctx, "memory", "create_entities", map[string]any{"entities": []any{
@@ -124,7 +112,7 @@ func TestRealServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = m.Registry().Call(ctx, "memory", "read_graph", nil, registry.CallOptions{})
-	if err != nil || !strings.Contains(callText(t, res), "is an MCP host") {
+	if err != nil || !strings.Contains(mcptest.Text(res), "is an MCP host") {
 		t.Fatalf("memory read_graph = %v, %v", res, err)
 	}
 	// Progress notifications reach the caller that asked for them.
@@ -185,7 +173,7 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 	}
 	for _, name := range []string{"ok", "garbage", "flood"} {
 		res, err := m.Registry().Call(ctx, name, "echo", map[string]any{"text": name}, registry.CallOptions{})
-		if err != nil || callText(t, res) != name {
+		if err != nil || mcptest.Text(res) != name {
 			t.Errorf("%s echo = %v, %v", name, res, err)
 		}
 	}
@@ -209,7 +197,7 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 	if !proctest.Gone(oldPID) {
 		t.Errorf("crashed pid %d still running", oldPID)
 	}
-	if res, err := m.Registry().Call(ctx, "crashy", "echo", map[string]any{"text": "back"}, registry.CallOptions{}); err != nil || callText(t, res) != "back" {
+	if res, err := m.Registry().Call(ctx, "crashy", "echo", map[string]any{"text": "back"}, registry.CallOptions{}); err != nil || mcptest.Text(res) != "back" {
 		t.Errorf("after restart: %v, %v", res, err)
 	}
 }

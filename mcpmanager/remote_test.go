@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -156,14 +157,14 @@ func TestRemoteServers(t *testing.T) {
 	}
 	for _, name := range []string{"http", "sse", "fallback"} {
 		res, err := m.Registry().Call(ctx, name, "echo", map[string]any{"message": "over " + name}, registry.CallOptions{})
-		if err != nil || !strings.Contains(callText(t, res), "over "+name) {
+		if err != nil || !strings.Contains(mcptest.Text(res), "over "+name) {
 			t.Errorf("%s echo = %v, %v", name, res, err)
 		}
 	}
 	if got := seenHeader(); got != "header-ok" {
 		t.Errorf("configured header reached the server as %q", got)
 	}
-	if res, err := m.Registry().Call(ctx, "local", "echo", map[string]any{"text": "still fine"}, registry.CallOptions{}); err != nil || callText(t, res) != "still fine" {
+	if res, err := m.Registry().Call(ctx, "local", "echo", map[string]any{"text": "still fine"}, registry.CallOptions{}); err != nil || mcptest.Text(res) != "still fine" {
 		t.Errorf("local server affected by remote failures: %v %v", res, err)
 	}
 }
@@ -198,7 +199,7 @@ func TestLogin(t *testing.T) {
 	}
 	m.WaitSettled(ctx)
 	res, err := m.Registry().Call(ctx, "locked", "whoami", nil, registry.CallOptions{})
-	if err != nil || callText(t, res) != "you are logged in" {
+	if err != nil || mcptest.Text(res) != "you are logged in" {
 		t.Fatalf("after login: %v %v (status %+v)", res, err, statusOf(m, "locked"))
 	}
 	if raw, err := store.Get(oauth.KeyFor("locked")); err != nil || !strings.Contains(raw, locked.Token()) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
@@ -77,7 +78,7 @@ func TestSandboxRoots(t *testing.T) {
 			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 				r, err := m.Registry().Call(ctx, "s", "read_text_file", map[string]any{"path": filepath.Join(work, "in.txt")}, registry.CallOptions{})
 				if err == nil && !r.IsError {
-					res = callText(t, r)
+					res = mcptest.Text(r)
 					break
 				}
 			}
@@ -163,7 +164,7 @@ func TestServerEnvironment(t *testing.T) {
 				t.Fatalf("environ: %v %+v", err, r)
 			}
 			env := map[string]string{}
-			for _, kv := range strings.Split(callText(t, r), "\n") {
+			for _, kv := range strings.Split(mcptest.Text(r), "\n") {
 				k, v, _ := strings.Cut(kv, "=")
 				env[k] = v
 			}

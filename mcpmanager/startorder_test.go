@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -48,7 +49,7 @@ func TestReadyServerAnswersWhileOthersStart(t *testing.T) {
 		t.Fatalf("listing tools while others start: ok's tools found=%v, ctx err %v", found, ctx.Err())
 	}
 	res, err := m.Registry().Call(ctx, "ok", "echo", map[string]any{"text": "first"}, registry.CallOptions{})
-	if err != nil || callText(t, res) != "first" {
+	if err != nil || mcptest.Text(res) != "first" {
 		t.Fatalf("first call to ok while others start: %v, %v", res, err)
 	}
 	for _, st := range m.Status() {

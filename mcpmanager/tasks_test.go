@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -60,8 +61,8 @@ func TestTasksOfTheRealEverythingServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.IsError || !strings.Contains(callText(t, res), "Research Report: switchboard") {
-			t.Fatalf("result = %q (error %v)", callText(t, res), res.IsError)
+		if res.IsError || !strings.Contains(mcptest.Text(res), "Research Report: switchboard") {
+			t.Fatalf("result = %q (error %v)", mcptest.Text(res), res.IsError)
 		}
 		st := log.statuses()
 		if len(st) < 2 || st[0] != "working" || st[len(st)-1] != "completed" {
@@ -85,8 +86,8 @@ func TestTasksOfTheRealEverythingServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.IsError || !strings.Contains(callText(t, res), "cancelled") {
-			t.Fatalf("result = %q, want a cancelled error", callText(t, res))
+		if !res.IsError || !strings.Contains(mcptest.Text(res), "cancelled") {
+			t.Fatalf("result = %q, want a cancelled error", mcptest.Text(res))
 		}
 		if took := time.Since(start); took > 3500*time.Millisecond {
 			t.Fatalf("a cancelled task took %s, as long as a whole run", took)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -84,7 +85,7 @@ func TestURLElicitationRequired(t *testing.T) {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tc.wantErr)
 				}
-			} else if err != nil || callText(t, res) != tc.want {
+			} else if err != nil || mcptest.Text(res) != tc.want {
 				t.Fatalf("needs_link = %v, %v; want %q", res, err, tc.want)
 			}
 			p := <-u.seen

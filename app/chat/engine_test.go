@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -66,20 +67,7 @@ func testServer(t *testing.T, slowStarted chan<- struct{}) *registry.Registry {
 // addInProcess connects s to reg as the server called name.
 func addInProcess(t *testing.T, reg *registry.Registry, name string, s *server.MCPServer) {
 	t.Helper()
-	cl, err := client.NewInProcessClient(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
-	reg.Add(&source{name: name, cl: cl})
+	reg.Add(&source{name: name, cl: mcptest.Connect(t, s)})
 }
 
 // approver answers approvals from a script and records them.

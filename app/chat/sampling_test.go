@@ -10,12 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -65,12 +64,12 @@ func TestSamplingWithTools(t *testing.T) {
 					Input map[string]any `json:"input"`
 				} `json:"content"`
 			}
-			mustJSON(t, []byte(textOf(res)), &got)
+			mustJSON(t, []byte(mcptest.Text(res)), &got)
 			if got.Role != "assistant" || got.Model != "m1" || got.StopReason != "toolUse" || len(got.Content) != 2 ||
 				got.Content[0].Type != "text" || got.Content[0].Text != "Let me check." ||
 				got.Content[1].Type != "tool_use" || got.Content[1].ID != "w1" || got.Content[1].Name != "get_weather" ||
 				!reflect.DeepEqual(got.Content[1].Input, map[string]any{"city": "Paris"}) {
-				t.Errorf("the server got %s", textOf(res))
+				t.Errorf("the server got %s", mcptest.Text(res))
 			}
 
 			asked := f.appr.asked()
@@ -108,15 +107,4 @@ func compact(t *testing.T, raw json.RawMessage) string {
 
 func containsJSON(raw json.RawMessage, s string) bool {
 	return json.Valid(raw) && strings.Contains(string(raw), s)
-}
-
-// textOf is a tool result's text.
-func textOf(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }

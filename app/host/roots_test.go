@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // allowedDirs asks the real filesystem server for its allowed directories.
@@ -22,30 +22,19 @@ func allowedDirs(t *testing.T, h *Host, server string) string {
 	if err != nil {
 		t.Fatalf("%s: list_allowed_directories: %v", server, err)
 	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
+	return mcptest.Text(res)
 }
 
 // waitAllowed polls the server until its allowed directories mention want:
 // it fetches its roots on its own after notifications/roots/list_changed.
 func waitAllowed(t *testing.T, h *Host, server, want string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		got := allowedDirs(t, h, server)
-		if strings.Contains(got, want) {
-			return
+	mcptest.UntilNil(t, fmt.Sprintf("%s to allow %s", server, want), func() error {
+		if got := allowedDirs(t, h, server); !strings.Contains(got, want) {
+			return fmt.Errorf("allowed directories %q", got)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: allowed directories %q, want %s", server, got, want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // filesystemServer is the pinned @modelcontextprotocol/server-filesystem.

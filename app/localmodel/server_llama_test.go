@@ -28,6 +28,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -186,21 +187,8 @@ func TestRuntimeToolCallRunsAgainstAnMCPServer(t *testing.T) {
 			got.Store(req.GetString("message", ""))
 			return mcp.NewToolResultText("echo: " + req.GetString("message", "")), nil
 		})
-	cl, err := client.NewInProcessClient(srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
 	reg := registry.New(registry.Options{})
-	reg.Add(source{cl})
+	reg.Add(source{mcptest.Connect(t, srv)})
 
 	hist, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "history.db"))
 	if err != nil {

@@ -14,30 +14,20 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // connect serves s over mcp-go's in-process transport.
 func connect(t *testing.T, s *Stores) (*client.Client, <-chan map[string]any) {
 	t.Helper()
-	cl, err := client.NewInProcessClient(NewServer(s))
-	if err != nil {
-		t.Fatal(err)
-	}
 	progress := make(chan map[string]any, 100)
-	cl.OnNotification(func(m mcp.JSONRPCNotification) {
+	cl, res := mcptest.ConnectResult(t, NewServer(s), mcptest.OnNotification(func(m mcp.JSONRPCNotification) {
 		if m.Method == string(mcp.MethodNotificationProgress) {
 			progress <- m.Params.AdditionalFields
 		}
-	})
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	res, err := cl.Initialize(t.Context(), init)
-	if err != nil || res.ServerInfo.Name != "content-store" || !strings.Contains(res.Instructions, "readContent") {
-		t.Fatalf("initialize = %+v, %v", res, err)
+	}))
+	if res.ServerInfo.Name != "content-store" || !strings.Contains(res.Instructions, "readContent") {
+		t.Fatalf("initialize = %+v", res)
 	}
 	return cl, progress
 }
@@ -48,17 +38,7 @@ func call(t *testing.T, cl *client.Client, tool string, args map[string]any, met
 	req.Params.Name = tool
 	req.Params.Arguments = args
 	req.Params.Meta = meta
-	res, err := cl.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("%s: protocol error %v (tools must answer with isError instead)", tool, err)
-	}
-	var text []string
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			text = append(text, tc.Text)
-		}
-	}
-	return res, strings.Join(text, "\n")
+	return mcptest.CallRequest(t, cl, req)
 }
 
 // decode reads a successful result's JSON text into v.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // open opens a workspace on root, closed at the end of the test.
@@ -33,19 +35,9 @@ func open(t *testing.T, opts Options) *Workspace {
 // connect serves w over mcp-go's in-process transport.
 func connect(t *testing.T, w *Workspace) *client.Client {
 	t.Helper()
-	cl, err := client.NewInProcessClient(NewServer(w))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	res, err := cl.Initialize(t.Context(), init)
-	if err != nil || res.ServerInfo.Name != "workspace" || !strings.Contains(res.Instructions, "edit_file") {
-		t.Fatalf("initialize = %+v, %v", res, err)
+	cl, res := mcptest.ConnectResult(t, NewServer(w))
+	if res.ServerInfo.Name != "workspace" || !strings.Contains(res.Instructions, "edit_file") {
+		t.Fatalf("initialize = %+v", res)
 	}
 	return cl
 }
@@ -54,20 +46,7 @@ func connect(t *testing.T, w *Workspace) *client.Client {
 // with isError instead).
 func call(t *testing.T, cl *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := cl.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("%s: protocol error %v", tool, err)
-	}
-	var text []string
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			text = append(text, tc.Text)
-		}
-	}
-	return res, strings.Join(text, "\n")
+	return mcptest.Call(t, cl, tool, args)
 }
 
 // ok calls a tool that must succeed.

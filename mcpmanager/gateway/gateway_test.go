@@ -18,29 +18,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // inProcessUp connects an in-process client to s, as a built-in server is.
 func inProcessUp(t *testing.T, s *server.MCPServer, onNote func(mcp.JSONRPCNotification)) *client.Client {
 	t.Helper()
-	cl, err := client.NewInProcessClient(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if onNote != nil {
-		cl.OnNotification(onNote)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
-	return cl
+	return mcptest.Connect(t, s, mcptest.OnNotification(onNote))
 }
 
 // listener is a session of the gateway's MCP server that only collects

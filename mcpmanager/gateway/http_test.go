@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -27,13 +28,7 @@ func TestHTTPNeedsTokenAndLocalOrigin(t *testing.T) {
 	up.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(r.GetString("text", "")), nil
 	})
-	cl, _ := client.NewInProcessClient(up)
-	cl.Start(t.Context())
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
+	cl := mcptest.Connect(t, up)
 	reg := registry.New(registry.Options{})
 	reg.Add(src{cl})
 	g := New(reg, Options{Version: "test"})
@@ -82,7 +77,7 @@ func TestHTTPNeedsTokenAndLocalOrigin(t *testing.T) {
 	if err := hc.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := hc.Initialize(t.Context(), init); err != nil {
+	if _, err := hc.Initialize(t.Context(), initAt(mcp.LATEST_PROTOCOL_VERSION)); err != nil {
 		t.Fatal(err)
 	}
 	call := mcp.CallToolRequest{}

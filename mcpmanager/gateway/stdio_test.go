@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
@@ -380,18 +381,7 @@ func TestServeStdioSurvivesPanic(t *testing.T) {
 	s.AddTool(mcp.NewTool("echo"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("x"), nil
 	})
-	cl, err := client.NewInProcessClient(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
+	cl := mcptest.Connect(t, s)
 	p := &panicky{src: src{cl}}
 	reg := registry.New(registry.Options{})
 	reg.Add(p)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // EnvFaultServer names an already built faultserver for child test processes.
@@ -52,13 +54,12 @@ func Gone(pid int) bool {
 // WaitGone fails the test unless every pid is gone within 5 seconds.
 func WaitGone(tb testing.TB, pids ...int) {
 	tb.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for !Gone(pid) {
-			if time.Now().After(deadline) {
-				tb.Fatalf("pid %d still running", pid)
+	mcptest.Within(tb, 5*time.Second, fmt.Sprintf("pids %v to be gone", pids), func() error {
+		for _, pid := range pids {
+			if !Gone(pid) {
+				return fmt.Errorf("pid %d still running", pid)
 			}
-			time.Sleep(10 * time.Millisecond)
 		}
-	}
+		return nil
+	})
 }

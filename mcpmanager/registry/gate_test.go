@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // held is a Gate that withholds the tools it names.
@@ -60,14 +62,14 @@ func TestGateWithholds(t *testing.T) {
 	if _, err := r.CallRaw(t.Context(), "alpha", "echo", json.RawMessage(`{"text":"x"}`), CallOptions{}); !errors.Is(err, errHeld) {
 		t.Fatalf("CallRaw of a withheld tool = %v", err)
 	}
-	if res, err := r.Call(t.Context(), "beta", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil || text(res) != "echo:x" {
+	if res, err := r.Call(t.Context(), "beta", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil || mcptest.Text(res) != "echo:x" {
 		t.Fatalf("Call of another server's tool of the same name = %v, %v", res, err)
 	}
 
 	g.mu.Lock()
 	g.names = nil
 	g.mu.Unlock()
-	if res, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "y"}, CallOptions{}); err != nil || text(res) != "echo:y" {
+	if res, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "y"}, CallOptions{}); err != nil || mcptest.Text(res) != "echo:y" {
 		t.Fatalf("Call once let through = %v, %v", res, err)
 	}
 	if _, err := r.Lookup(t.Context(), "alpha__echo"); err != nil {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 // rawHash is the hash Namespace gives a name it had to change.
@@ -104,7 +106,7 @@ func TestExposedNamesUnique(t *testing.T) {
 						t.Errorf("Lookup(%q) = %s/%s, %v; want %s/%s", tl.Name, found.Server, found.Tool.Name, err, tl.Server, tl.Tool.Name)
 					}
 					res, err := r.Call(t.Context(), found.Server, found.Tool.Name, map[string]any{"text": tl.Server}, CallOptions{})
-					if err != nil || text(res) != tl.Tool.Name+":"+tl.Server {
+					if err != nil || mcptest.Text(res) != tl.Tool.Name+":"+tl.Server {
 						t.Errorf("call %s = %v, %v; want %s's %s", tl.Name, res, err, tl.Server, tl.Tool.Name)
 					}
 				}

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
 const sumSchema = `{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`
@@ -38,19 +39,7 @@ func TestCallChecksOutputSchema(t *testing.T) {
 			return res, nil
 		})
 	}
-	cl, err := client.NewInProcessClient(srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
+	cl := mcptest.Connect(t, srv)
 	s := &src{name: "calc"}
 	s.cl.Store(cl)
 	r := New(Options{})

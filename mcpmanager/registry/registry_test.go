@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
@@ -99,24 +100,7 @@ func inProcessVersion(t *testing.T, version string, tools ...string) *client.Cli
 			return mcp.NewToolResultText(req.Params.Name + ":" + req.GetString("text", "")), nil
 		})
 	}
-	cl, err := client.NewInProcessClient(srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = version
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
-	return cl
-}
-
-func text(res *mcp.CallToolResult) string {
-	return res.Content[0].(mcp.TextContent).Text
+	return mcptest.Connect(t, srv, mcptest.Protocol(version))
 }
 
 func TestToolsPartialResults(t *testing.T) {
@@ -148,7 +132,7 @@ func TestCallRoutesAndMeasures(t *testing.T) {
 	r.Add(newSrc(t, "beta", "echo"))
 	for _, c := range []struct{ server, tool, want string }{{"alpha", "echo", "echo:a"}, {"beta", "echo", "echo:a"}} {
 		res, err := r.Call(t.Context(), c.server, c.tool, map[string]any{"text": "a"}, CallOptions{})
-		if err != nil || text(res) != c.want {
+		if err != nil || mcptest.Text(res) != c.want {
 			t.Fatalf("Call(%s, %s) = %v, %v", c.server, c.tool, res, err)
 		}
 	}
@@ -209,16 +193,7 @@ func TestResourcesAndPromptsCached(t *testing.T) {
 	srv.AddPrompt(mcp.NewPrompt("summarize"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return &mcp.GetPromptResult{}, nil
 	})
-	cl, err := client.NewInProcessClient(srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl.Start(t.Context())
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := cl.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
+	cl := mcptest.Connect(t, srv)
 	rich := &src{name: "rich"}
 	rich.cl.Store(cl)
 	r := New(Options{})
@@ -297,8 +272,8 @@ func TestCallRaw(t *testing.T) {
 					if err != nil {
 						t.Fatalf("result %s: %v", out, err)
 					}
-					if text(res) != tc.want || res.IsError != tc.isError {
-						t.Errorf("result = %q (isError %v), want %q (isError %v)", text(res), res.IsError, tc.want, tc.isError)
+					if mcptest.Text(res) != tc.want || res.IsError != tc.isError {
+						t.Errorf("result = %q (isError %v), want %q (isError %v)", mcptest.Text(res), res.IsError, tc.want, tc.isError)
 					}
 					if tc.isError {
 						errs++

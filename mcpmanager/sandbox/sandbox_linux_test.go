@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch/fetchtest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 )
@@ -85,19 +86,8 @@ func start(t *testing.T, spec process.Spec, p *sandbox.Policy) *client.Client {
 
 func call(t *testing.T, cl *client.Client, tool string, args map[string]any) (string, bool) {
 	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = tool, args
-	res, err := cl.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("call %s: %v", tool, err)
-	}
-	var text strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			text.WriteString(tc.Text)
-		}
-	}
-	return text.String(), res.IsError
+	res, text := mcptest.Call(t, cl, tool, args)
+	return text, res.IsError
 }
 
 // TestCanary: unsandboxed, the canary server reads a key in a fake home's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 )
 
@@ -312,14 +314,12 @@ func TestEraRemembered(t *testing.T) {
 // waitRestarts waits until s has restarted at least n times.
 func waitRestarts(t *testing.T, s *Server, n int) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for s.Status().Restarts < n {
-		select {
-		case <-deadline:
-			t.Fatalf("%d restarts after 10s, want %d", s.Status().Restarts, n)
-		case <-time.After(10 * time.Millisecond):
+	mcptest.Within(t, 10*time.Second, fmt.Sprintf("%d restarts", n), func() error {
+		if got := s.Status().Restarts; got < n {
+			return fmt.Errorf("%d so far", got)
 		}
-	}
+		return nil
+	})
 }
 
 func TestApplyDefaults(t *testing.T) {

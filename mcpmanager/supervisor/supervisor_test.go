@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
@@ -61,17 +62,14 @@ func (r *recorder) seen() []State {
 
 func waitState(t *testing.T, s *Server, want State, within time.Duration) Status {
 	t.Helper()
-	deadline := time.After(within)
-	for {
-		if st := s.Status(); st.State == want {
-			return st
+	var st Status
+	mcptest.Within(t, within, fmt.Sprintf("%s to be %s", s.Name(), want), func() error {
+		if st = s.Status(); st.State != want {
+			return fmt.Errorf("state %s (error: %s)", st.State, st.Error)
 		}
-		select {
-		case <-deadline:
-			t.Fatalf("%s: state %s after %v, want %s (error: %s)", s.Name(), s.Status().State, within, want, s.Status().Error)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+		return nil
+	})
+	return st
 }
 
 // start runs a supervised faultserver; wait returns Run's result (once ctx
