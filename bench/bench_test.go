@@ -32,6 +32,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -104,7 +105,7 @@ func median(d []time.Duration) time.Duration { return pct(d, 0.5) }
 
 func TestBenchTable(t *testing.T) {
 	tb := &table{}
-	everything := npm(t, "mcp-server-everything")
+	everything := proctest.NPM(t, "mcp-server-everything")
 	bin := appBinary(t)
 	load := loadAvg()
 	sections := []struct {

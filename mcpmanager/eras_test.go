@@ -102,7 +102,7 @@ func (u *formUser) Elicit(_ context.Context, server string, req mcp.ElicitationR
 func TestProtocolEras(t *testing.T) {
 	u := &formUser{}
 	ctx, m := modernManager(t, u,
-		ServerConfig{Name: "everything", Command: npm(t, "mcp-server-everything")},
+		ServerConfig{Name: "everything", Command: proctest.NPM(t, "mcp-server-everything")},
 		ServerConfig{Name: "old", Remote: &supervisor.Remote{URL: oldSSE(t)}})
 
 	want := map[string]string{"modern": "2026-07-28", "web": "2026-07-28", "everything": "2025-11-25", "old": "2024-11-05"}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -19,7 +20,7 @@ import (
 func TestLogMessagesOfTheRealEverythingServer(t *testing.T) {
 	m := New(Options{LogDir: t.TempDir()})
 	t.Cleanup(func() { m.Close(context.Background()) })
-	m.Apply([]ServerConfig{{Name: "everything", Command: npm(t, "mcp-server-everything")}})
+	m.Apply([]ServerConfig{{Name: "everything", Command: proctest.NPM(t, "mcp-server-everything")}})
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	m.WaitSettled(ctx)

@@ -18,30 +18,13 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
+// faultServer is the misbehaving test server (proctest), built once per run.
 var faultServer string
 
-// npmBin is where make test installs the pinned real servers (testdata/npm).
-var npmBin, _ = filepath.Abs("testdata/npm/node_modules/.bin")
-
 func TestMain(m *testing.M) {
-	var err error
-	if faultServer, err = proctest.BuildFaultServer(); err != nil {
-		panic(err)
-	}
 	process.StopGrace, process.TermGrace = 500*time.Millisecond, 500*time.Millisecond
 	supervisor.DefaultRestartDelay = 20 * time.Millisecond
-	code := m.Run()
-	os.RemoveAll(filepath.Dir(faultServer))
-	os.Exit(code)
-}
-
-func npm(t *testing.T, bin string) string {
-	t.Helper()
-	p := filepath.Join(npmBin, bin)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%s is not installed: run 'make test' (it runs npm ci in mcpmanager/testdata/npm): %v", bin, err)
-	}
-	return p
+	proctest.Main(m, &faultServer)
 }
 
 // TestRealServers runs the pinned npm servers plus a broken one, lists the
@@ -52,9 +35,9 @@ func TestRealServers(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from the filesystem server"), 0o600)
 	m := New(Options{LogDir: t.TempDir()})
 	m.Apply([]ServerConfig{
-		{Name: "everything", Command: npm(t, "mcp-server-everything")},
-		{Name: "memory", Command: npm(t, "mcp-server-memory"), Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}},
-		{Name: "filesystem", Command: npm(t, "mcp-server-filesystem"), Args: []string{root}},
+		{Name: "everything", Command: proctest.NPM(t, "mcp-server-everything")},
+		{Name: "memory", Command: proctest.NPM(t, "mcp-server-memory"), Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}},
+		{Name: "filesystem", Command: proctest.NPM(t, "mcp-server-filesystem"), Args: []string{root}},
 		{Name: "broken", Command: faultServer, Args: []string{"-mode", "exit-init"}, Restart: supervisor.Restart{Disabled: true}},
 		{Name: "off", Command: faultServer, Disabled: true},
 	})

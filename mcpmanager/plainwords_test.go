@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/plain"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -74,7 +75,7 @@ func TestTestConnectionCountsWhatTheRowCounts(t *testing.T) {
 	m := New(Options{})
 	m.SetRequestHandler(refuser{})
 	t.Cleanup(func() { m.Close(context.Background()) })
-	cfg := ServerConfig{Name: "everything", Command: npm(t, "mcp-server-everything"), Roots: []string{t.TempDir()}}
+	cfg := ServerConfig{Name: "everything", Command: proctest.NPM(t, "mcp-server-everything"), Roots: []string{t.TempDir()}}
 	m.Apply([]ServerConfig{cfg})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()

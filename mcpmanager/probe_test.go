@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -22,7 +23,7 @@ func TestTestConnection(t *testing.T) {
 	want := []string{supervisor.StepStart, supervisor.StepInitialize, supervisor.StepTools}
 
 	t.Run("real server", func(t *testing.T) {
-		p := m.Test(t.Context(), ServerConfig{Name: "everything", Command: npm(t, "mcp-server-everything")})
+		p := m.Test(t.Context(), ServerConfig{Name: "everything", Command: proctest.NPM(t, "mcp-server-everything")})
 		if !p.OK || p.Failed != "" || !slices.Equal(steps(p), want) {
 			t.Fatalf("probe %+v", p)
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -37,7 +38,7 @@ func everythingHTTP(t *testing.T, mode string) string {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(npm(t, "mcp-server-everything"), mode)
+	cmd := exec.Command(proctest.NPM(t, "mcp-server-everything"), mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {

@@ -64,7 +64,7 @@ func TestSandboxRoots(t *testing.T) {
 				t.Fatal(err)
 			}
 			script, _ := filepath.Abs("testdata/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
-			npm(t, "mcp-server-filesystem")
+			proctest.NPM(t, "mcp-server-filesystem")
 			m := sandboxed(t, map[string]any{
 				"command": node, "args": []string{script}, "roots": []string{work}, "sandbox": c.sandbox,
 				"env": map[string]string{"HOME": filepath.Join(t.TempDir(), "home")},

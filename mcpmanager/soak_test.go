@@ -355,7 +355,7 @@ func TestSoak(t *testing.T) {
 // which is another test's business).
 func soakServers(t *testing.T, root string) []soakServer {
 	t.Helper()
-	everything, memory, filesystem := npm(t, "mcp-server-everything"), npm(t, "mcp-server-memory"), npm(t, "mcp-server-filesystem")
+	everything, memory, filesystem := proctest.NPM(t, "mcp-server-everything"), proctest.NPM(t, "mcp-server-memory"), proctest.NPM(t, "mcp-server-filesystem")
 	files := filepath.Join(root, "files")
 	if err := os.MkdirAll(files, 0o700); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -48,7 +49,7 @@ func (l *taskLog) statuses() []string {
 func TestTasksOfTheRealEverythingServer(t *testing.T) {
 	m := New(Options{LogDir: t.TempDir()})
 	t.Cleanup(func() { m.Close(context.Background()) })
-	m.Apply([]ServerConfig{{Name: "everything", Command: npm(t, "mcp-server-everything"), CallTimeout: time.Second}})
+	m.Apply([]ServerConfig{{Name: "everything", Command: proctest.NPM(t, "mcp-server-everything"), CallTimeout: time.Second}})
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	m.WaitSettled(ctx)

@@ -3,8 +3,6 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
@@ -23,11 +22,7 @@ import (
 // registry serving it as server "everything".
 func everything(t *testing.T) *registry.Registry {
 	t.Helper()
-	bin, _ := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("server-everything is not installed: run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
-	}
-	return serving(t, "everything", bin)
+	return serving(t, "everything", proctest.NPM(t, "mcp-server-everything"))
 }
 
 // serving runs command as the stdio server name until the test ends and

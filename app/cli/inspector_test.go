@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // The MCP Inspector (a third-party client) runs against the built-in
@@ -42,13 +44,7 @@ func TestInspector(t *testing.T) {
 // of the real server-everything through 'switchboard serve', under the
 // names and URIs the gateway maps them to.
 func testInspectorServe(t *testing.T, bin string) {
-	everything, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(everything); err != nil {
-		t.Fatalf("server-everything is not installed: run 'make test-go' (npm ci in mcpmanager/testdata/npm): %v", err)
-	}
+	everything := proctest.NPM(t, "mcp-server-everything")
 	file := writeFile(t, "mcp.json", `{"mcpServers": {"everything": {"command": `+strconv.Quote(everything)+`}}}`)
 	server := []string{bin, "--data-dir", t.TempDir(), "serve", "--config", file}
 

@@ -2,24 +2,18 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // TestToolsCallPrintsTaskStatus: a tool that runs as an MCP task (the real
 // server-everything's simulate-research-query) prints its status lines on
 // stderr and its result on stdout.
 func TestToolsCallPrintsTaskStatus(t *testing.T) {
-	everything, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(everything); err != nil {
-		t.Fatalf("run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
-	}
+	everything := proctest.NPM(t, "mcp-server-everything")
 	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"everything": {"command": %q}}}`, everything))
 	code, out, errOut := runIn(t, t.TempDir(), "tools", "call", "everything__simulate-research-query", "--args", `{"topic":"cli"}`, "--config", file)
 	if code != 0 || !strings.Contains(out, "Research Report: cli") {

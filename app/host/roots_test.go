@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // allowedDirs asks the real filesystem server for its allowed directories.
@@ -40,14 +41,7 @@ func waitAllowed(t *testing.T, h *Host, server, want string) {
 // filesystemServer is the pinned @modelcontextprotocol/server-filesystem.
 func filesystemServer(t *testing.T) string {
 	t.Helper()
-	bin, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
-	}
-	return bin
+	return proctest.NPM(t, "mcp-server-filesystem")
 }
 
 // runServers opens a host with the built-ins and servers as config.json's

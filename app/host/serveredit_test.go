@@ -11,20 +11,14 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // memoryServer is the pinned @modelcontextprotocol/server-memory.
 func memoryServer(t *testing.T) string {
 	t.Helper()
-	bin, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-memory")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("run 'make test' (npm ci in mcpmanager/testdata/npm): %v", err)
-	}
-	return bin
+	return proctest.NPM(t, "mcp-server-memory")
 }
 
 func saveCtx(t *testing.T) context.Context {

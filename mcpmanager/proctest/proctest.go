@@ -1,8 +1,11 @@
 // Package proctest helps tests that run real child processes: it builds the
-// misbehaving MCP server of mcpmanager/testdata/faultserver and checks that
-// processes are gone.
+// misbehaving MCP server of mcpmanager/testdata/faultserver, finds the
+// pinned npm servers, runs a package's TestMain and checks that processes
+// are gone.
 //
+//	func TestMain(m *testing.M) { proctest.Main(m, &faultServer) } // builds, runs, removes the builds
 //	bin := proctest.FaultServer(t)          // built once per test binary
+//	everything := proctest.NPM(t, "mcp-server-everything")
 //	...
 //	proctest.WaitGone(t, pid)               // fails the test if pid survives
 package proctest

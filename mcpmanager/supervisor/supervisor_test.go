@@ -22,15 +22,9 @@ import (
 var faultServer string
 
 func TestMain(m *testing.M) {
-	var err error
-	if faultServer, err = proctest.BuildFaultServer(); err != nil {
-		panic(err)
-	}
 	process.StopGrace, process.TermGrace, process.KillGrace = 300*time.Millisecond, 300*time.Millisecond, 2*time.Second
 	DefaultRestartDelay = 20 * time.Millisecond
-	code := m.Run()
-	os.RemoveAll(filepath.Dir(faultServer))
-	os.Exit(code)
+	proctest.Main(m, &faultServer)
 }
 
 // recorder collects status changes and lets a test wait for a state.
