@@ -11,7 +11,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// faultServer is the misbehaving test server (mcpmanager/testdata/faultserver),
+// faultServer is the misbehaving test server (mcpmanager/testdata/testserver),
 // built once per run: the slow and broken servers of the start-up and
 // window rows.
 var faultServer string

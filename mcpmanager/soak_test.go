@@ -350,7 +350,7 @@ func TestSoak(t *testing.T) {
 	fmt.Print(summary.String())
 }
 
-// soakServers are the ten servers: the pinned npm ones and faultserver in
+// soakServers are the ten servers: the pinned npm ones and the testserver in
 // the modes that serve (a hang-init or exit-init server never comes back,
 // which is another test's business).
 func soakServers(t *testing.T, root string) []soakServer {

@@ -2,8 +2,6 @@ package chat_test
 
 import (
 	"encoding/json"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,18 +10,15 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// audioServer builds and starts testdata/audioserver (its get-tone returns
+// audioServer starts the testserver in mode audio (its get-tone returns
 // a WAV clip) and returns the registry serving it as server "audio".
 func audioServer(t *testing.T) *registry.Registry {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "audioserver")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/audioserver").CombinedOutput(); err != nil {
-		t.Fatalf("build audioserver: %v\n%s", err, out)
-	}
-	return serving(t, "audio", bin)
+	return serving(t, "audio", proctest.Server(t, "audio"))
 }
 
 // TestToolAudioReachesTheModel: the WAV clip get-tone returns is in the

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,22 +11,20 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
-// question is in the samplerserver's sampling requests, never in the chat's own.
+// question is in the sampler server's sampling requests, never in the chat's own.
 var question = regexp.MustCompile(`question [0-9]`)
 
 // TestChatYesIsNoYesToSampling runs 'switchboard chat --yes' with a server
-// (testdata/samplerserver) whose tool asks for the model eight times in a
+// (the testserver's mode sampler) whose tool asks for the model eight times in a
 // row: --yes approves the tool call, not the sampling. Under the default
 // setting (ask) with no terminal to ask on, no request reaches the model;
 // with "allow" and a cap of 3 a minute, exactly 3 do. Every refusal is a
 // line on stderr, and the server is told why.
 func TestChatYesIsNoYesToSampling(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "samplerserver")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/samplerserver").CombinedOutput(); err != nil {
-		t.Fatalf("build samplerserver: %v\n%s", err, out)
-	}
+	bin := proctest.Server(t, "sampler")
 	servers := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"sampler": {"command": %q}}}`, bin))
 	for _, tc := range []struct {
 		name     string

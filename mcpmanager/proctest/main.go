@@ -9,7 +9,7 @@ import (
 )
 
 // Main is a TestMain for tests that start the test servers proctest builds:
-// when faultServer is not nil it builds the faultserver first and stores its
+// when faultServer is not nil it builds the testserver (FaultServer) first and stores its
 // path there (a package's tests name it in many places), runs m, removes
 // every server this process built and exits with m's code. A build that
 // fails stops the run before any test.
@@ -37,6 +37,7 @@ func Main(m *testing.M, faultServer *string) {
 // parent test process (EnvFaultServer) was not built here and stays.
 func RemoveBuilds() {
 	built.Range(func(_, v any) bool {
+		// A mode's link lies in its program's directory, removed with it.
 		if b := v.(*testBuild); b.path != "" {
 			_ = os.RemoveAll(filepath.Dir(b.path))
 		}

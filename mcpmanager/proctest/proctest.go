@@ -1,5 +1,5 @@
 // Package proctest helps tests that run real child processes: it builds the
-// misbehaving MCP server of mcpmanager/testdata/faultserver, finds the
+// misbehaving MCP servers of mcpmanager/testdata/testserver, finds the
 // pinned npm servers, runs a package's TestMain and checks that processes
 // are gone.
 //
@@ -20,10 +20,11 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 )
 
-// EnvFaultServer names an already built faultserver for child test processes.
+// EnvFaultServer names an already built testserver (FaultServer) for child test processes.
 const EnvFaultServer = "SWITCHBOARD_TEST_FAULTSERVER"
 
-// FaultServer returns the path of the faultserver binary, building it on first use.
+// FaultServer returns the path of mcpmanager/testdata/testserver under its own
+// name: mode ok, or the fault its -mode argument picks. It is built on first use.
 func FaultServer(tb testing.TB) string {
 	tb.Helper()
 	p, err := BuildFaultServer()
@@ -33,14 +34,16 @@ func FaultServer(tb testing.TB) string {
 	return p
 }
 
-// BuildFaultServer builds the faultserver once per process (for TestMain).
+// BuildFaultServer builds FaultServer's program once per process (for TestMain).
 // It lives in its own temp dir; TestMain removes filepath.Dir of the path.
 func BuildFaultServer() (string, error) {
 	// A parent test that re-executes itself hands its build down.
 	if p := os.Getenv(EnvFaultServer); p != "" {
 		return p, nil
 	}
-	return buildTestServer("faultserver")
+	// The testserver under its own name serves mode ok; tests pick the
+	// fault with -mode.
+	return program("testserver")
 }
 
 // Gone reports whether pid no longer runs; a zombie (exited, not yet reaped)

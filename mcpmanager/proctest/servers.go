@@ -19,49 +19,76 @@ type testBuild struct {
 	err  error
 }
 
-// testServer returns the path of the mcpmanager/testdata/NAME binary
-// (buildTestServer), failing tb when it does not build.
-func testServer(tb testing.TB, name string) string {
+// once runs make for key once per test process and remembers its result.
+func once(key string, make func() (string, error)) (string, error) {
+	v, _ := built.LoadOrStore(key, &testBuild{})
+	b := v.(*testBuild)
+	b.once.Do(func() { b.path, b.err = make() })
+	return b.path, b.err
+}
+
+// program builds mcpmanager/testdata/NAME once per test process, into its
+// own directory under the OS temp dir (RemoveBuilds removes it).
+func program(name string) (string, error) {
+	return once(name, func() (string, error) {
+		_, self, _, _ := runtime.Caller(0)
+		src := filepath.Join(filepath.Dir(self), "..", "testdata", name)
+		dir, err := os.MkdirTemp("", "switchboard-"+name+"-")
+		if err != nil {
+			return "", err
+		}
+		bin := filepath.Join(dir, name)
+		if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("build %s: %v\n%s", name, err, out)
+		}
+		return bin, nil
+	})
+}
+
+// Build returns the path of mcpmanager/testdata/testserver under the name
+// of mode: run with no -mode, it serves that mode, so a config's command
+// alone names the server. The program is built once per test process and
+// linked under each mode's name beside it.
+func Build(mode string) (string, error) {
+	bin, err := program("testserver")
+	if err != nil {
+		return "", err
+	}
+	return once("testserver:"+mode, func() (string, error) {
+		link := filepath.Join(filepath.Dir(bin), mode)
+		if err := os.Link(bin, link); err != nil {
+			return "", fmt.Errorf("testserver as %s: %w", mode, err)
+		}
+		return link, nil
+	})
+}
+
+// Server is Build for a test: the testserver serving mode (see its package
+// doc for the modes: rugpull, canary, audio, sampler, huge-line, …); a
+// build that fails fails tb.
+func Server(tb testing.TB, mode string) string {
 	tb.Helper()
-	p, err := buildTestServer(name)
+	p, err := Build(mode)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return p
 }
 
-// buildTestServer builds mcpmanager/testdata/NAME once per test process,
-// into its own directory under the OS temp dir (TestMain removes
-// filepath.Dir of the path).
-func buildTestServer(name string) (string, error) {
-	v, _ := built.LoadOrStore(name, &testBuild{})
-	b := v.(*testBuild)
-	b.once.Do(func() {
-		_, self, _, _ := runtime.Caller(0)
-		src := filepath.Join(filepath.Dir(self), "..", "testdata", name)
-		dir, err := os.MkdirTemp("", "switchboard-"+name+"-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, name)
-		if out, err := exec.Command("go", "build", "-o", b.path, src).CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("build %s: %v\n%s", name, err, out)
-		}
-	})
-	return b.path, b.err
-}
-
-// RugPullServer returns the path of the mcpmanager/testdata/rugpull binary
-// (a server that changes a tool's description after its first call).
+// RugPullServer returns the path of the testserver in mode rugpull (a
+// server that changes a tool's description after its first call).
 func RugPullServer(tb testing.TB) string {
 	tb.Helper()
-	return testServer(tb, "rugpull")
+	return Server(tb, "rugpull")
 }
 
 // ModernServer returns the path of the mcpmanager/testdata/modernserver
 // binary (a server that speaks MCP 2026-07-28 only).
 func ModernServer(tb testing.TB) string {
 	tb.Helper()
-	return testServer(tb, "modernserver")
+	p, err := program("modernserver")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

@@ -21,23 +21,18 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch/fetchtest"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 )
 
 var canaryBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "switchboard-canary-")
-	if err != nil {
+	var err error
+	if canaryBin, err = proctest.Build("canary"); err != nil {
 		panic(err)
 	}
-	canaryBin = filepath.Join(dir, "canary")
-	if out, err := exec.Command("go", "build", "-o", canaryBin, "./testdata/canary").CombinedOutput(); err != nil {
-		panic(fmt.Sprintf("build canary: %v\n%s", err, out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	proctest.Main(m, nil)
 }
 
 // start runs spec (sandboxed under p when p is not nil) and returns an

@@ -3,8 +3,6 @@ package supervisor
 import (
 	"context"
 	"errors"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,16 +13,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
-
-// buildHostile builds testdata/hostile into a temporary directory.
-func buildHostile(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hostile")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/hostile").CombinedOutput(); err != nil {
-		t.Fatalf("build hostile: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // smallLimit makes every message bound 1 MB for one test.
 func smallLimit(t *testing.T) {
@@ -37,7 +25,7 @@ func smallLimit(t *testing.T) {
 // TestHostileStdio: a stdio server cannot make the host buffer an endless
 // message, and a timeout says what the server had sent.
 func TestHostileStdio(t *testing.T) {
-	bin := buildHostile(t)
+	bin := faultServer // the testserver: its -mode picks the attack
 	hostile := func(mode string, bytes int, timeout time.Duration) func(*Spec) {
 		return func(sp *Spec) {
 			sp.Process = process.Spec{Command: bin, Args: []string{"-mode", mode, "-bytes", strconv.Itoa(bytes)}}

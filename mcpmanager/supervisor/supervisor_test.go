@@ -66,7 +66,7 @@ func waitState(t *testing.T, s *Server, want State, within time.Duration) Status
 	return st
 }
 
-// start runs a supervised faultserver; wait returns Run's result (once ctx
+// start runs a supervised testserver in a fault mode; wait returns Run's result (once ctx
 // is cancelled at cleanup, or earlier when Run gives up).
 func start(t *testing.T, mode string, mut func(*Spec)) (s *Server, rec *recorder, wait func(time.Duration) (error, bool)) {
 	t.Helper()

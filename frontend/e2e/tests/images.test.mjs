@@ -3,7 +3,7 @@
 // the image the real server-everything's get-tiny-image returns is in the
 // next model request as an image part after the tool message; back on
 // automatic (a text-only model name) only its description goes. Audio the
-// same way, from get-tone of app/chat/testdata/audioserver (built here and
+// same way, from get-tone of mcpmanager/testdata/testserver (built here and
 // added to config.json: server-everything returns no audio).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,8 +27,9 @@ let tmp;
 before(async () => {
   browser = await launch();
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-audio-e2e-'));
-  const bin = path.join(tmp, 'audioserver');
-  execFileSync('go', ['build', '-o', bin, './app/chat/testdata/audioserver'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (audio).
+  const bin = path.join(tmp, 'audio');
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   editServers((s) => { s.audio = { command: bin }; });
 });
 after(async () => {

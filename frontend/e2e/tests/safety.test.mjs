@@ -30,7 +30,8 @@ const callTool = (page, name, args) => page.evaluate(
 
 test('a tool changed after it was trusted is withheld until accepted on the Servers page', async () => {
   const bin = path.join(tmp, 'rugpull');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/rugpull'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (rugpull).
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   cli('servers', 'add', 'rug', '--', bin);
   const { page, errors } = await openApp(browser, { hash: '#/servers' });
   try {

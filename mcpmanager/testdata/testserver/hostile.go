@@ -1,4 +1,14 @@
-// Command hostile is a stdio MCP server that attacks its host's memory and
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+)
+
+// serveHostile serves the hostile modes (once the program hostile): a stdio MCP server that attacks its host's memory and
 // patience, for the supervisor's hardening tests. -mode picks the attack:
 //
 //	huge-line    before answering anything, writes -bytes of one JSON
@@ -10,21 +20,8 @@
 //	             -bytes of a result and never ends it
 //
 // It exits when stdin closes or a write fails (the host went away).
-package main
-
-import (
-	"bufio"
-	"encoding/json"
-	"flag"
-	"io"
-	"os"
-	"strings"
-)
-
-func main() {
-	mode := flag.String("mode", "huge-line", "attack")
-	size := flag.Int("bytes", 32<<20, "bytes of the oversized or unfinished message")
-	flag.Parse()
+func serveHostile() {
+	size := hostileBytes
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 
 	switch *mode {
@@ -53,9 +50,9 @@ func main() {
 		}
 		switch req.Method {
 		case "initialize":
-			reply(out, req.ID, `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"1"}}`)
+			replyHostile(out, req.ID, `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"1"}}`)
 		case "tools/list":
-			reply(out, req.ID, `{"tools":[{"name":"big","inputSchema":{"type":"object"}}]}`)
+			replyHostile(out, req.ID, `{"tools":[{"name":"big","inputSchema":{"type":"object"}}]}`)
 		case "tools/call":
 			if *mode == "slow-result" {
 				fill(out, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"content":[{"type":"text","text":"`, *size)
@@ -66,7 +63,7 @@ func main() {
 			out.WriteString("\"}]}}\n")
 			out.Flush()
 		default:
-			reply(out, req.ID, `{}`)
+			replyHostile(out, req.ID, `{}`)
 		}
 	}
 }
@@ -82,7 +79,7 @@ func fill(w *bufio.Writer, prefix string, n int) {
 	}
 }
 
-func reply(w *bufio.Writer, id json.RawMessage, result string) {
+func replyHostile(w *bufio.Writer, id json.RawMessage, result string) {
 	w.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + result + "}\n")
 	if w.Flush() != nil {
 		os.Exit(0)

@@ -1,7 +1,3 @@
-// Command canary is an MCP server for the sandbox tests: its one tool,
-// "probe", tries what a sandbox must stop — read $HOME/.ssh/id_canary,
-// write $HOME/.ssh/written, connect to 127.0.0.1:$CANARY_PORT — and says
-// how each went, as JSON. The tool itself always answers.
 package main
 
 import (
@@ -47,7 +43,11 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func main() {
+// serveCanary serves mode canary (once the program canary): an MCP server for the sandbox tests: its one tool,
+// "probe", tries what a sandbox must stop — read $HOME/.ssh/id_canary,
+// write $HOME/.ssh/written, connect to 127.0.0.1:$CANARY_PORT — and says
+// how each went, as JSON. The tool itself always answers.
+func serveCanary() {
 	s := server.NewMCPServer("canary", "1.0.0")
 	s.AddTool(mcp.NewTool("probe", mcp.WithDescription("Tries to read a key, write beside it and connect to a local port.")), probe)
 	if err := server.ServeStdio(s); err != nil {

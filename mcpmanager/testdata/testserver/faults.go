@@ -1,4 +1,22 @@
-// Command faultserver is a stdio MCP server that misbehaves on purpose, for
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// serveFaults serves the fault modes (once the program faultserver): a stdio MCP server that misbehaves on purpose, for
 // the supervisor's and registry's fault tests. -mode picks the fault:
 //
 //	ok            a well-behaved server with echo, sleep and crash tools
@@ -17,30 +35,8 @@
 // mid-call), big {bytes}, progress {} (three progress notifications),
 // getenv {name}, environ {} (the whole environment, one NAME=value a
 // line: a snoop for what a server is given). FAULT_LEAK=VAR in the environment prints VAR to stderr.
-package main
-
-import (
-	"bufio"
-	"context"
-	"encoding/json"
-	"flag"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"strings"
-	"syscall"
-	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-)
-
-func main() {
-	mode := flag.String("mode", "ok", "fault to show")
-	name := flag.String("name", "faultserver", "serverInfo name")
-	file := flag.String("file", "", "with -mode wait-file: the file to wait for")
-	flag.Parse()
+func serveFaults() {
+	name, file := faultName, waitFile
 	// FAULT_LEAK=VAR prints that variable to stderr, like a careless server
 	// logging its config: the app must mask it wherever the log is shown.
 	if v := os.Getenv("FAULT_LEAK"); v != "" {
@@ -81,7 +77,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "fatal: expected initialize, got %q\n", msg.Method)
 			os.Exit(2)
 		}
-		if err := server.NewStdioServer(newServer(*name)).Listen(context.Background(), io.MultiReader(strings.NewReader(first), in), os.Stdout); err != nil {
+		if err := server.NewStdioServer(newFaultServer(*name)).Listen(context.Background(), io.MultiReader(strings.NewReader(first), in), os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -90,18 +86,18 @@ func main() {
 		signal.Ignore(syscall.SIGTERM)
 		go func() {
 			// Serve, then linger after stdin closes.
-			_ = server.ServeStdio(newServer(*name))
+			_ = server.ServeStdio(newFaultServer(*name))
 			select {}
 		}()
 		select {}
 	}
-	if err := server.ServeStdio(newServer(*name)); err != nil {
+	if err := server.ServeStdio(newFaultServer(*name)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func newServer(name string) *server.MCPServer {
+func newFaultServer(name string) *server.MCPServer {
 	s := server.NewMCPServer(name, "1.0.0", server.WithToolCapabilities(true))
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo the text back"),
 		mcp.WithString("text", mcp.Required(), mcp.Description("text to echo"))),

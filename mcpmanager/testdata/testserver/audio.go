@@ -1,8 +1,3 @@
-// Command audioserver is a test MCP server (stdio, mcp-go) with one tool,
-// get-tone, that returns audio: 0.1 s of a 440 Hz sine as a WAV file (8 kHz,
-// mono, 16-bit PCM), built in code so the bytes are the same on every run.
-// server-everything returns no audio; tests of audio reaching the model
-// (app/chat, the window's e2e) start this one instead.
 package main
 
 import (
@@ -18,7 +13,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-func main() {
+// serveAudio serves mode audio (once the program audioserver): a test MCP server (stdio, mcp-go) with one tool,
+// get-tone, that returns audio: 0.1 s of a 440 Hz sine as a WAV file (8 kHz,
+// mono, 16-bit PCM), built in code so the bytes are the same on every run.
+// server-everything returns no audio; tests of audio reaching the model
+// (app/chat, the window's e2e) start this one instead.
+func serveAudio() {
 	s := server.NewMCPServer("audioserver", "1.0.0", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewTool("get-tone", mcp.WithDescription("Returns 0.1 s of a 440 Hz tone as WAV audio.")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

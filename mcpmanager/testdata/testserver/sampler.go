@@ -1,8 +1,3 @@
-// Command samplerserver is a test MCP server (stdio, mcp-go) that asks the
-// client's model again and again: its tool sample_loop {times} sends
-// sampling/createMessage that many times, one after the other, during the
-// call, and returns how many were answered and the first refusal. Tests of
-// the sampling cap (app/cli) count what reaches the fake model.
 package main
 
 import (
@@ -14,7 +9,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-func main() {
+// serveSampler serves mode sampler (once the program samplerserver): a test MCP server (stdio, mcp-go) that asks the
+// client's model again and again: its tool sample_loop {times} sends
+// sampling/createMessage that many times, one after the other, during the
+// call, and returns how many were answered and the first refusal. Tests of
+// the sampling cap (app/cli) count what reaches the fake model.
+func serveSampler() {
 	// Legacy server-initiated requests: the loop asks mid-call, as servers
 	// written before multi round-trip requests (SEP-2322) do.
 	s := server.NewMCPServer("samplerserver", "1.0.0", server.WithToolCapabilities(false), server.WithLegacyServerInitiatedRequests())

@@ -1,0 +1,85 @@
+// Command testserver is every MCP server the tests start that no npm
+// package provides: servers that misbehave on purpose and servers of
+// features the pinned ones lack. One program, so one build serves every
+// test; -mode picks the behaviour, or, without -mode, the name the program
+// runs under does (proctest builds it once and links it under a mode's
+// name, so a config whose "command" is that path alone starts that server,
+// as a real server's command does; any other name is mode ok).
+//
+//	go build -o /tmp/rugpull ./mcpmanager/testdata/testserver   # /tmp/rugpull is mode rugpull
+//	testserver -mode hang-init
+//
+// The modes, what each misbehaves at or offers, and the file that has it:
+//
+//	ok            a well-behaved stdio server: echo, sleep, crash, big,
+//	              progress, getenv and environ tools (faults.go); -name sets
+//	              its serverInfo name
+//	hang-init     never answers initialize (faults.go)
+//	garbage       writes non-JSON lines to stdout, then behaves (faults.go)
+//	stderr-flood  writes megabytes to stderr while serving (faults.go)
+//	exit-init     exits with status 3 before initialize (faults.go)
+//	ignore-stdin  keeps running when stdin closes, ignores SIGTERM (faults.go)
+//	wait-file     answers nothing until the file -file names exists (faults.go)
+//	strict-init   exits with status 2 when its first message is not
+//	              initialize, as a server that dies on server/discover (faults.go)
+//	huge-line     writes -bytes of one JSON line before answering anything,
+//	              then hangs (hostile.go)
+//	huge-result   answers tools/call with one line of -bytes (hostile.go)
+//	partial       writes the first -bytes of a response, never ends it (hostile.go)
+//	slow-result   answers tools/call with a result it never ends (hostile.go)
+//	rugpull       changes its weather tool's description into a poisoned
+//	              one after the first call; -state FILE remembers it (rugpull.go)
+//	canary        probe: tries what a sandbox must stop and says how each
+//	              attempt went (canary.go)
+//	audio         get-tone: a WAV tone as audio content (audio.go)
+//	sampler       sample_loop: asks the client's model again and again
+//	              during a call (sampler.go)
+//
+// Who starts which: mcpmanager/proctest (FaultServer, Server) for the
+// tests of every package, and the e2e tests (frontend/e2e/tests).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The flags of every mode, in one set: the modes that read one are named.
+var (
+	mode         = flag.String("mode", "", "the behaviour (see the package doc); default: the program's name when it is a mode, else ok")
+	faultName    = flag.String("name", "faultserver", "fault modes: the serverInfo name")
+	waitFile     = flag.String("file", "", "wait-file: the file to wait for")
+	hostileBytes = flag.Int("bytes", 32<<20, "huge-line, huge-result, partial, slow-result: bytes of the oversized or unfinished message")
+	rugPullState = flag.String("state", "", "rugpull: file that remembers the change across restarts")
+)
+
+// modes maps each mode to the function that serves it; the fault and
+// hostile functions read *mode again to pick their fault.
+var modes = map[string]func(){
+	"ok": serveFaults, "hang-init": serveFaults, "garbage": serveFaults, "stderr-flood": serveFaults,
+	"exit-init": serveFaults, "ignore-stdin": serveFaults, "wait-file": serveFaults, "strict-init": serveFaults,
+	"huge-line": serveHostile, "huge-result": serveHostile, "partial": serveHostile, "slow-result": serveHostile,
+	"rugpull": serveRugPull,
+	"canary":  serveCanary,
+	"audio":   serveAudio,
+	"sampler": serveSampler,
+}
+
+func main() {
+	flag.Parse()
+	if *mode == "" {
+		*mode = "ok"
+		if name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe"); modes[name] != nil {
+			*mode = name
+		}
+	}
+	serve := modes[*mode]
+	if serve == nil {
+		fmt.Fprintf(os.Stderr, "testserver: no mode %q\n", *mode)
+		os.Exit(2)
+	}
+	serve()
+}
