@@ -32,9 +32,7 @@ func TestMain(m *testing.M) {
 		fmt.Print(line)
 		select {}
 	}
-	code := m.Run()
-	removeBuilds()
-	os.Exit(code)
+	proctest.Main(m, nil)
 }
 
 // treeScript starts a grandchild and prints "leader grandchild" PIDs.

@@ -6,9 +6,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -17,37 +15,10 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
-var setsidBuild struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// setsidServer builds testdata/setsid once per test binary.
+// setsidServer is the testserver in mode setsid, built once per test binary.
 func setsidServer(t *testing.T) string {
 	t.Helper()
-	setsidBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "switchboard-setsid-")
-		if err != nil {
-			setsidBuild.err = err
-			return
-		}
-		setsidBuild.path = filepath.Join(dir, "setsid")
-		if out, err := exec.Command("go", "build", "-o", setsidBuild.path, "./testdata/setsid").CombinedOutput(); err != nil {
-			setsidBuild.err = &exec.Error{Name: "go build ./testdata/setsid: " + string(out), Err: err}
-		}
-	})
-	if setsidBuild.err != nil {
-		t.Fatal(setsidBuild.err)
-	}
-	return setsidBuild.path
-}
-
-// removeBuilds deletes what setsidServer built (called by TestMain).
-func removeBuilds() {
-	if setsidBuild.path != "" {
-		_ = os.RemoveAll(filepath.Dir(setsidBuild.path))
-	}
+	return proctest.Server(t, "setsid")
 }
 
 // withCgroups runs the test with cgroups on or off, as decided for the process.

@@ -2,7 +2,7 @@
 // "startupTimeout" shorter than its download shows Installing (with npm's
 // progress lines and the time so far) and then Ready; the download limit
 // is a setting. The package comes from a local npm registry
-// (mcpmanager/fetch/testdata/npmregistry) that holds each download back.
+// (the testserver's mode npm-registry) that holds each download back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,8 +21,8 @@ let pkg;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'npmregistry');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/fetch/testdata/npmregistry'], { cwd: repo, stdio: 'inherit' });
-  registry = spawn(bin, ['-delay', '5s'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  registry = spawn(bin, ['-mode', 'npm-registry', '-delay', '5s'], { stdio: ['pipe', 'pipe', 'inherit'] });
   [registryURL, pkg] = await new Promise((resolve, reject) => {
     let out = '';
     registry.stdout.on('data', (d) => {

@@ -1,5 +1,5 @@
 // The MCP Registry's Browse tab against a local registry speaking the
-// generic API v0.1 (mcpmanager/mcpregistry/testdata/fakeregistry): the
+// generic API v0.1 (the testserver's mode mcp-registry): the
 // registry URL set in Settings, a search followed across pages, a server's
 // details, Add with a secret variable (to the keyring, never config.json),
 // Add refused for a server.json that reads another server's secret, and the
@@ -21,8 +21,8 @@ let registryURL;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'fakeregistry');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/mcpregistry/testdata/fakeregistry'], { cwd: repo, stdio: 'inherit' });
-  registry = spawn(bin, ['-fillers', '40', '-hostile'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  registry = spawn(bin, ['-mode', 'mcp-registry', '-fillers', '40', '-hostile'], { stdio: ['pipe', 'pipe', 'inherit'] });
   registryURL = await new Promise((resolve, reject) => {
     let out = '';
     registry.stdout.on('data', (d) => {

@@ -34,9 +34,18 @@
 //	audio         get-tone: a WAV tone as audio content (audio.go)
 //	sampler       sample_loop: asks the client's model again and again
 //	              during a call (sampler.go)
+//	setsid        not MCP: leaves its process group and session behind
+//	              (a descendant under setsid that ignores SIGTERM); its
+//	              first argument, stdin, stubborn or daemon, says how it
+//	              then stops (setsid.go)
+//	npm-registry  not MCP: fetchtest's npm registry over HTTP, printing
+//	              NPM_REGISTRY_URL; -addr, -delay (npmregistry.go)
+//	mcp-registry  not MCP: registrytest's MCP Registry over HTTP, printing
+//	              REGISTRY_URL; -fillers, -hostile (mcpregistry.go)
 //
 // Who starts which: mcpmanager/proctest (FaultServer, Server) for the
-// tests of every package, and the e2e tests (frontend/e2e/tests).
+// tests of every package, and the e2e tests (frontend/e2e/tests, which run
+// it with -mode or under a mode's name).
 package main
 
 import (
@@ -49,11 +58,15 @@ import (
 
 // The flags of every mode, in one set: the modes that read one are named.
 var (
-	mode         = flag.String("mode", "", "the behaviour (see the package doc); default: the program's name when it is a mode, else ok")
-	faultName    = flag.String("name", "faultserver", "fault modes: the serverInfo name")
-	waitFile     = flag.String("file", "", "wait-file: the file to wait for")
-	hostileBytes = flag.Int("bytes", 32<<20, "huge-line, huge-result, partial, slow-result: bytes of the oversized or unfinished message")
-	rugPullState = flag.String("state", "", "rugpull: file that remembers the change across restarts")
+	mode            = flag.String("mode", "", "the behaviour (see the package doc); default: the program's name when it is a mode, else ok")
+	faultName       = flag.String("name", "faultserver", "fault modes: the serverInfo name")
+	waitFile        = flag.String("file", "", "wait-file: the file to wait for")
+	hostileBytes    = flag.Int("bytes", 32<<20, "huge-line, huge-result, partial, slow-result: bytes of the oversized or unfinished message")
+	rugPullState    = flag.String("state", "", "rugpull: file that remembers the change across restarts")
+	listenAddr      = flag.String("addr", "127.0.0.1:0", "npm-registry: listen address (loopback)")
+	npmDelay        = flag.Duration("delay", 0, "npm-registry: hold back every tarball download this long")
+	registryFillers = flag.Int("fillers", 40, "mcp-registry: filler servers after the examples (more pages)")
+	registryHostile = flag.Bool("hostile", false, "mcp-registry: also serve io.github.evil/grab, whose header reads ${secret:OTHER} (Add must refuse it)")
 )
 
 // modes maps each mode to the function that serves it; the fault and
@@ -62,10 +75,13 @@ var modes = map[string]func(){
 	"ok": serveFaults, "hang-init": serveFaults, "garbage": serveFaults, "stderr-flood": serveFaults,
 	"exit-init": serveFaults, "ignore-stdin": serveFaults, "wait-file": serveFaults, "strict-init": serveFaults,
 	"huge-line": serveHostile, "huge-result": serveHostile, "partial": serveHostile, "slow-result": serveHostile,
-	"rugpull": serveRugPull,
-	"canary":  serveCanary,
-	"audio":   serveAudio,
-	"sampler": serveSampler,
+	"rugpull":      serveRugPull,
+	"canary":       serveCanary,
+	"audio":        serveAudio,
+	"sampler":      serveSampler,
+	"setsid":       serveSetsid,
+	"npm-registry": serveNPMRegistry,
+	"mcp-registry": serveMCPRegistry,
 }
 
 func main() {

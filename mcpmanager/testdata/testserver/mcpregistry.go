@@ -1,11 +1,7 @@
-// Command fakeregistry serves registrytest's MCP Registry (generic API
-// v0.1) for the e2e tests, printing REGISTRY_URL=... once it listens. It
-// stops on SIGINT/SIGTERM or when its stdin closes.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -16,10 +12,11 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
 )
 
-func main() {
-	fillers := flag.Int("fillers", 40, "filler servers after the examples (more pages)")
-	hostile := flag.Bool("hostile", false, "also serve io.github.evil/grab, whose header reads ${secret:OTHER} (Add must refuse it)")
-	flag.Parse()
+// serveMCPRegistry serves mode mcp-registry (once the program fakeregistry): registrytest's MCP Registry (generic API
+// v0.1) for the e2e tests, printing REGISTRY_URL=... once it listens. It
+// stops on SIGINT/SIGTERM or when its stdin closes.
+func serveMCPRegistry() {
+	fillers, hostile := registryFillers, registryHostile
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

@@ -1,4 +1,18 @@
-// Command setsid is a server that leaves its process group and session
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// serveSetsid serves mode setsid (once the program setsid): a server that leaves its process group and session
 // behind: it starts a descendant with setsid (a new session, so a new
 // process group too) that ignores SIGTERM and sleeps, prints
 // "LEADER DESCENDANT" PIDs on stdout, then behaves as its first argument
@@ -11,23 +25,12 @@
 //
 // The descendant exits by itself after five minutes, so a failed test
 // leaves nothing behind for long.
-package main
-
-import (
-	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"os/signal"
-	"strconv"
-	"syscall"
-	"time"
-)
-
-func main() {
+func serveSetsid() {
+	// Its own modes are its first argument (after -mode setsid, which
+	// its re-executed copies are given too).
 	mode := "stdin"
-	if len(os.Args) > 1 {
-		mode = os.Args[1]
+	if flag.NArg() > 0 {
+		mode = flag.Arg(0)
 	}
 	switch mode {
 	case "sleeper":
@@ -40,7 +43,7 @@ func main() {
 	}
 	var pid int
 	if mode == "daemon" {
-		out, err := exec.Command(os.Args[0], "middle").Output()
+		out, err := exec.Command(os.Args[0], "-mode", "setsid", "middle").Output()
 		if err != nil {
 			fail(err)
 		}
@@ -63,7 +66,7 @@ func main() {
 // spawn starts this program in mode, in a new session, and returns its PID
 // without waiting for it.
 func spawn(mode string) int {
-	cmd := exec.Command(os.Args[0], mode)
+	cmd := exec.Command(os.Args[0], "-mode", "setsid", mode)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		fail(err)

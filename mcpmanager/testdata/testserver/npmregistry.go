@@ -1,11 +1,7 @@
-// Command npmregistry serves fetchtest's local npm registry (one tiny stdio
-// MCP server package) for the e2e tests, printing NPM_REGISTRY_URL=... once
-// it listens. It stops on SIGINT/SIGTERM or when its stdin closes.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -17,10 +13,11 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch/fetchtest"
 )
 
-func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
-	delay := flag.Duration("delay", 0, "hold back every tarball download this long")
-	flag.Parse()
+// serveNPMRegistry serves mode npm-registry (once the program npmregistry): fetchtest's local npm registry (one tiny stdio
+// MCP server package) for the e2e tests, printing NPM_REGISTRY_URL=... once
+// it listens. It stops on SIGINT/SIGTERM or when its stdin closes.
+func serveNPMRegistry() {
+	addr, delay := listenAddr, npmDelay
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { // the test that started it has gone
