@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,16 +11,14 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // An app's ui/download-file: embedded files come with safe names, a linked
 // one is read from the app's own server (never the web), and the file the
 // user saves is written whole where the dialog said (SaveDownload).
 func TestAppsDownload(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "extapp")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/apps/testdata/extapp").CombinedOutput(); err != nil {
-		t.Fatalf("build extapp: %v\n%s", err, out)
-	}
+	bin := proctest.Server(t, "extapp")
 	h := open(t)
 	if err := h.Servers.Add(config.Server{Name: "ext", Transport: config.Stdio, Command: bin}); err != nil {
 		t.Fatal(err)
@@ -94,10 +91,7 @@ func TestAppsDownload(t *testing.T) {
 // (Offer) and at the save; opening the app again starts a new session; a
 // session the host does not know is refused.
 func TestAppsDownloadLimits(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "extapp")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/apps/testdata/extapp").CombinedOutput(); err != nil {
-		t.Fatalf("build extapp: %v\n%s", err, out)
-	}
+	bin := proctest.Server(t, "extapp")
 	files, bytes := apps.MaxSessionFiles, apps.MaxDownloadBytes
 	apps.MaxSessionFiles, apps.MaxDownloadBytes = 3, 30
 	t.Cleanup(func() { apps.MaxSessionFiles, apps.MaxDownloadBytes = files, bytes })

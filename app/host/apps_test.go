@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // answer gives one decision to every approval and counts them.
@@ -40,10 +39,7 @@ func (d *denyAll) Approve(_ context.Context, req chat.ApprovalRequest) (chat.Dec
 // includes "app", under the chat's policy; its resource opens behind a
 // proxy page that carries the CSP.
 func TestAppsCallsAndOpen(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "hostileapp")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/apps/testdata/hostileapp").CombinedOutput(); err != nil {
-		t.Fatalf("build hostileapp: %v\n%s", err, out)
-	}
+	bin := proctest.Server(t, "hostileapp")
 	h := open(t)
 	if err := h.Servers.Add(config.Server{Name: "hostile", Transport: config.Stdio, Command: bin}); err != nil {
 		t.Fatal(err)

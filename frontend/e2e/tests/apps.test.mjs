@@ -2,7 +2,7 @@
 // server-basic-react, pinned under mcpmanager/apps/testdata/npm) render
 // their app on the Tools page under the tool's result, and the app calls a
 // server tool through the host. A hostile app
-// (mcpmanager/apps/testdata/hostileapp) tries to break out of a chat card,
+// (the testserver's mode hostileapp) tries to break out of a chat card,
 // and fails. In a long, virtualised chat an app card scrolled out of view
 // keeps its app (no frame dropped without ui/resource-teardown).
 import { test, before, after } from 'node:test';
@@ -29,7 +29,8 @@ before(async () => {
   browser = await launch();
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-apps-e2e-'));
   const hostile = path.join(tmp, 'hostileapp');
-  execFileSync('go', ['build', '-o', hostile, './mcpmanager/apps/testdata/hostileapp'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (hostileapp).
+  execFileSync('go', ['build', '-o', hostile, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   editServers((s) => {
     s.vanilla = { command: path.join(appsBin, 'mcp-server-basic-vanillajs'), args: ['--stdio'] };
     s.react = { command: path.join(appsBin, 'mcp-server-basic-react'), args: ['--stdio'] };

@@ -1,5 +1,5 @@
 // MCP Apps' 2026 additions (ext-apps 2.x), driven through a real app: the
-// extapp test server (mcpmanager/apps/testdata/extapp), whose page uses the
+// extapp test server (the testserver's mode extapp), whose page uses the
 // SDK's own App class from the pinned @modelcontextprotocol/ext-apps. Full
 // screen is refused until the user acts inside the app, then granted;
 // picture-in-picture floats over the chat; a file the app saves is asked
@@ -39,7 +39,8 @@ before(async () => {
   assert.ok(!existsSync(userDirs()), 'user-dirs.dirs exists already: this test would replace it');
   writeFileSync(userDirs(), `XDG_DOWNLOAD_DIR="${downloads}"\n`);
   const bin = path.join(tmp, 'extapp');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/apps/testdata/extapp'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (extapp).
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   editServers((s) => { s.ext = { command: bin, args: [sdk] }; });
 });
 after(async () => {

@@ -34,6 +34,12 @@
 //	audio         get-tone: a WAV tone as audio content (audio.go)
 //	sampler       sample_loop: asks the client's model again and again
 //	              during a call (sampler.go)
+//	hostileapp    an MCP App that tries to break out of its sandbox: the
+//	              window's bindings, parent and top, fetches outside its
+//	              CSP, file: links, a tool hidden from apps (hostileapp.go)
+//	extapp        an MCP App using ext-apps 2.x's 2026 requests (display
+//	              modes, downloads, sampling, teardown) through the SDK
+//	              bundle its first argument names (extapp.go)
 //	setsid        not MCP: leaves its process group and session behind
 //	              (a descendant under setsid that ignores SIGTERM); its
 //	              first argument, stdin, stubborn or daemon, says how it
@@ -80,6 +86,8 @@ var modes = map[string]func(){
 	"audio":        serveAudio,
 	"sampler":      serveSampler,
 	"setsid":       serveSetsid,
+	"hostileapp":   serveHostileApp,
+	"extapp":       serveExtApp,
 	"npm-registry": serveNPMRegistry,
 	"mcp-registry": serveMCPRegistry,
 }

@@ -1,21 +1,8 @@
-// Command extapp is an MCP server (stdio) whose MCP App uses the 2026
-// additions of ext-apps 2.x through the SDK's own App class (the bundle
-// dist/src/app-with-deps.js of @modelcontextprotocol/ext-apps, whose path
-// is the first argument; the example servers' apps send none of these):
-// on load it asks for full screen without a user gesture; its buttons ask
-// for full screen, picture-in-picture and inline, save a file
-// (ui/download-file, under a name that needs sanitising), save a linked
-// resource of this server, ask the model (sampling/createMessage) and close
-// the app (ui/notifications/request-teardown). It writes each answer into
-// its page, where the e2e test reads it.
-//
-// Tools: show (renders the app), torn_down (app-only: the app calls it when
-// told ui/resource-teardown), hits. Resources: the app, and
-// test://extapp/report.csv (the linked file).
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log"
 	"os"
@@ -32,10 +19,24 @@ const (
 	report = "test://extapp/report.csv"
 )
 
-func main() {
+// serveExtApp serves mode extapp: an MCP server (stdio) whose MCP App uses the 2026
+// additions of ext-apps 2.x through the SDK's own App class (the bundle
+// dist/src/app-with-deps.js of @modelcontextprotocol/ext-apps, whose path
+// is the first argument; the example servers' apps send none of these):
+// on load it asks for full screen without a user gesture; its buttons ask
+// for full screen, picture-in-picture and inline, save a file
+// (ui/download-file, under a name that needs sanitising), save a linked
+// resource of this server, ask the model (sampling/createMessage) and close
+// the app (ui/notifications/request-teardown). It writes each answer into
+// its page, where the e2e test reads it.
+//
+// Tools: show (renders the app), torn_down (app-only: the app calls it when
+// told ui/resource-teardown), hits. Resources: the app, and
+// test://extapp/report.csv (the linked file).
+func serveExtApp() {
 	sdk := "/* no SDK bundle given */"
-	if len(os.Args) > 1 {
-		b, err := os.ReadFile(os.Args[1])
+	if flag.NArg() > 0 {
+		b, err := os.ReadFile(flag.Arg(0))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func main() {
 	s.AddResource(mcp.NewResource(uri, "ext-apps 2.x test app", mcp.WithMIMEType("text/html;profile=mcp-app")),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/html;profile=mcp-app",
-				Text: strings.Replace(page, "__SDK__", sdk, 1)}}, nil
+				Text: strings.Replace(extAppPage, "__SDK__", sdk, 1)}}, nil
 		})
 	s.AddResource(mcp.NewResource(report, "report", mcp.WithMIMEType("text/csv")),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
@@ -101,7 +102,7 @@ func classic(bundle string) string {
 	return "(function(){" + code + ";window.ExtApps={App:" + pick("App") + ",PostMessageTransport:" + pick("PostMessageTransport") + "};})();"
 }
 
-const page = `<!doctype html>
+const extAppPage = `<!doctype html>
 <html><head><meta charset="utf-8"><title>ext-apps 2.x test app</title>
 <style>body{font:13px system-ui;margin:8px;color:var(--color-text-primary,#222)} li{margin:2px 0} button{margin:2px}</style></head>
 <body><h1>Ext-apps 2.x test app</h1>

@@ -1,13 +1,3 @@
-// Command hostileapp is an MCP server (stdio) whose MCP App tries to break
-// out of its sandbox: it reaches for the window's Wails bindings
-// (parent.go, top.go), reads parent.document, navigates top, fetches a
-// loopback URL its CSP does not allow (this server's own /ping, counted),
-// opens a file: link, and calls a tool whose visibility leaves out "app".
-// It writes what happened to each attempt into its own page, where the
-// e2e test reads it; hits says how often /ping and secret were reached.
-//
-// Tools: show (renders the app), secret (visibility ["model"]), app_only
-// (visibility ["app"]: never offered to a model), hits.
 package main
 
 import (
@@ -23,9 +13,19 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-const uri = "ui://hostile/app.html"
+const hostileAppURI = "ui://hostile/app.html"
 
-func main() {
+// serveHostileApp serves mode hostileapp: an MCP server (stdio) whose MCP App tries to break
+// out of its sandbox: it reaches for the window's Wails bindings
+// (parent.go, top.go), reads parent.document, navigates top, fetches a
+// loopback URL its CSP does not allow (this server's own /ping, counted),
+// opens a file: link, and calls a tool whose visibility leaves out "app".
+// It writes what happened to each attempt into its own page, where the
+// e2e test reads it; hits says how often /ping and secret were reached.
+//
+// Tools: show (renders the app), secret (visibility ["model"]), app_only
+// (visibility ["app"]: never offered to a model), hits.
+func serveHostileApp() {
 	var pings, secrets, teardowns atomic.Int64
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,7 +42,7 @@ func main() {
 
 	s := server.NewMCPServer("hostileapp", "1.0.0", server.WithToolCapabilities(false), server.WithResourceCapabilities(false, false))
 	ui := func(vis ...string) *mcp.Meta {
-		m := map[string]any{"resourceUri": uri}
+		m := map[string]any{"resourceUri": hostileAppURI}
 		if vis != nil {
 			m["visibility"] = vis
 		}
@@ -76,17 +76,17 @@ func main() {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(fmt.Sprintf(`{"pings":%d,"secret":%d,"teardowns":%d}`, pings.Load(), secrets.Load(), teardowns.Load())), nil
 		})
-	s.AddResource(mcp.NewResource(uri, "hostile app", mcp.WithMIMEType("text/html;profile=mcp-app")),
+	s.AddResource(mcp.NewResource(hostileAppURI, "hostile app", mcp.WithMIMEType("text/html;profile=mcp-app")),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/html;profile=mcp-app",
-				Text: strings.Replace(page, "__PING__", ping, 1)}}, nil
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: hostileAppURI, MIMEType: "text/html;profile=mcp-app",
+				Text: strings.Replace(hostileAppPage, "__PING__", ping, 1)}}, nil
 		})
 	if err := server.ServeStdio(s); err != nil {
 		log.Fatal(err)
 	}
 }
 
-const page = `<!doctype html>
+const hostileAppPage = `<!doctype html>
 <html><head><meta charset="utf-8"><title>hostile</title>
 <style>body{font:13px system-ui;margin:8px} li{margin:2px 0}</style></head>
 <body><h1>Hostile app</h1><ul id="out"></ul><a id="file" href="file:///etc/passwd">a file: link</a>
