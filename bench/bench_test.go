@@ -482,8 +482,8 @@ func benchMemory(t *testing.T, tb *table, everything, bin string) {
 	idle, parts := treeMem(p.Pid, notServer)
 	t.Logf("serve idle: %s", parts)
 	var one mem
-	for _, pid := range descendants(p.Pid) {
-		if m := memOf(pid); !notServer(cmdline(pid)) && m.rss > one.rss {
+	for _, pid := range proctest.Descendants(p.Pid) {
+		if m := memOf(pid); !notServer(proctest.Cmdline(pid)) && m.rss > one.rss {
 			one = m
 		}
 	}
@@ -750,8 +750,8 @@ func subtract(a, b mem) mem { return mem{a.rss - b.rss, a.pss - b.pss, a.anon - 
 
 // appPID finds the app under dbus-run-session.
 func appPID(root int, bin string) int {
-	for _, pid := range descendants(root) {
-		if strings.HasPrefix(cmdline(pid), bin) {
+	for _, pid := range proctest.Descendants(root) {
+		if strings.HasPrefix(proctest.Cmdline(pid), bin) {
 			return pid
 		}
 	}
@@ -769,8 +769,8 @@ func waitIdle(t *testing.T, pid int, server string, n int) {
 	for time.Now().Before(deadline) {
 		count := 0
 		var cpu time.Duration
-		for _, p := range append(descendants(pid), pid) {
-			if strings.Contains(cmdline(p), server) {
+		for _, p := range append(proctest.Descendants(pid), pid) {
+			if strings.Contains(proctest.Cmdline(p), server) {
 				count++
 			}
 			c, _ := schedstat(p)
@@ -852,43 +852,6 @@ func human(n int) string {
 
 // --- /proc readers ------------------------------------------------------------
 
-// descendants lists every live process under pid.
-func descendants(pid int) []int {
-	children := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) > 1 {
-			pp, _ := strconv.Atoi(f[1])
-			children[pp] = append(children[pp], p)
-		}
-	}
-	var out []int
-	var walk func(int)
-	walk = func(p int) {
-		for _, c := range children[p] {
-			out = append(out, c)
-			walk(c)
-		}
-	}
-	walk(pid)
-	return out
-}
-
-func cmdline(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	return strings.ReplaceAll(string(b), "\x00", " ")
-}
-
 // mem is the memory of a process or a process tree, in kB: resident
 // (VmRSS, what the targets are in), proportional (shared pages split among
 // the processes mapping them) and anonymous (heap and stacks, not file
@@ -922,12 +885,12 @@ func memOf(pid int) mem {
 // processes it counted.
 func treeMem(pid int, keep func(cmdline string) bool) (mem, string) {
 	total := memOf(pid)
-	parts := []string{fmt.Sprintf("%s %s", filepath.Base(strings.Fields(cmdline(pid) + " ?")[0]), total)}
-	for _, p := range descendants(pid) {
-		if keep(cmdline(p)) {
+	parts := []string{fmt.Sprintf("%s %s", filepath.Base(strings.Fields(proctest.Cmdline(pid) + " ?")[0]), total)}
+	for _, p := range proctest.Descendants(pid) {
+		if keep(proctest.Cmdline(p)) {
 			m := memOf(p)
 			total.rss, total.pss, total.anon = total.rss+m.rss, total.pss+m.pss, total.anon+m.anon
-			parts = append(parts, fmt.Sprintf("%s %s", filepath.Base(strings.Fields(cmdline(p) + " ?")[0]), m))
+			parts = append(parts, fmt.Sprintf("%s %s", filepath.Base(strings.Fields(proctest.Cmdline(p) + " ?")[0]), m))
 		}
 	}
 	return total, strings.Join(parts, "; ")

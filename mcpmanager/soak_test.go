@@ -86,7 +86,7 @@ func TestSoak(t *testing.T) {
 	}
 	_ = warm.Stop(ctx)
 	proctest.WaitGone(t, warm.PID())
-	baseGoroutines, baseFDs, baseChildren := runtime.NumGoroutine(), openFDs(t), soakDescendants()
+	baseGoroutines, baseFDs, baseChildren := runtime.NumGoroutine(), openFDs(t), proctest.Descendants(os.Getpid())
 
 	root := t.TempDir()
 	srvs := soakServers(t, root)
@@ -293,7 +293,7 @@ func TestSoak(t *testing.T) {
 	defer tick.Stop()
 	for {
 		goroutines, fds = runtime.NumGoroutine()-baseGoroutines, openFDs(t)-baseFDs
-		extra = slices.DeleteFunc(soakDescendants(), func(pid int) bool { return slices.Contains(baseChildren, pid) })
+		extra = slices.DeleteFunc(proctest.Descendants(os.Getpid()), func(pid int) bool { return slices.Contains(baseChildren, pid) })
 		if (goroutines <= 0 && fds <= 0 && len(extra) == 0) || time.Now().After(deadline) {
 			break
 		}
@@ -309,7 +309,7 @@ func TestSoak(t *testing.T) {
 	if len(extra) > 0 {
 		var what []string
 		for _, pid := range extra {
-			what = append(what, fmt.Sprintf("%d %s", pid, cmdlineOf(pid)))
+			what = append(what, fmt.Sprintf("%d %s", pid, proctest.Cmdline(pid)))
 		}
 		t.Errorf("child processes left: %s", strings.Join(what, "; "))
 	}
@@ -447,42 +447,4 @@ func openFDs(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return len(ents)
-}
-
-// soakDescendants are the live processes under this one (zombies count as
-// gone: they have exited and are only waiting to be reaped).
-func soakDescendants() []int {
-	kids := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) > 1 && f[0] != "Z" {
-			ppid, _ := strconv.Atoi(f[1])
-			kids[ppid] = append(kids[ppid], pid)
-		}
-	}
-	var out []int
-	var walk func(int)
-	walk = func(p int) {
-		for _, c := range kids[p] {
-			out = append(out, c)
-			walk(c)
-		}
-	}
-	walk(os.Getpid())
-	return out
-}
-
-func cmdlineOf(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	return strings.ReplaceAll(string(b), "\x00", " ")
 }

@@ -13,6 +13,7 @@ package proctest
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,4 +69,45 @@ func WaitGone(tb testing.TB, pids ...int) {
 		}
 		return nil
 	})
+}
+
+// Descendants lists the live processes under pid, children before their
+// own children (read from /proc; a zombie counts as gone, as in Gone, and
+// so does whatever it left behind, which now belongs to another parent).
+func Descendants(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) > 1 && f[0] != "Z" {
+			parent, _ := strconv.Atoi(f[1])
+			children[parent] = append(children[parent], p)
+		}
+	}
+	var out []int
+	var walk func(int)
+	walk = func(p int) {
+		for _, c := range children[p] {
+			out = append(out, c)
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+// Cmdline is pid's command line, its arguments a space apart ("" once it
+// is gone).
+func Cmdline(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return strings.ReplaceAll(string(b), "\x00", " ")
 }
