@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // The chat crash test runs this test binary again as a child that chats;
@@ -53,20 +53,7 @@ func TestChatSurvivesKill9(t *testing.T) {
 	}
 	h.Close()
 
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChatSurvivesKill9$", "-test.count=1")
-	cmd.Env = append(os.Environ(), chatCrashDB+"="+path, chatCrashLLM+"="+llm.URL(provider.KindOpenAI), chatCrashChat+"="+c.ID)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
+	cmd, out := proctest.Rerun(t, chatCrashDB+"="+path, chatCrashLLM+"="+llm.URL(provider.KindOpenAI), chatCrashChat+"="+c.ID)
 	var done []string
 	killed := false
 	sc := bufio.NewScanner(out)

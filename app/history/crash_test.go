@@ -5,10 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // The crash test runs this test binary again as a child that writes to the
@@ -40,20 +41,7 @@ func TestCrashDurability(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestCrashDurability$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashEnvDB+"="+path, crashEnvChat+"="+chat.ID)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
+	cmd, out := proctest.Rerun(t, crashEnvDB+"="+path, crashEnvChat+"="+chat.ID)
 
 	var acked []string
 	sc := bufio.NewScanner(out)

@@ -12,7 +12,10 @@ package proctest
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,4 +113,28 @@ func Descendants(pid int) []int {
 func Cmdline(pid int) string {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	return strings.ReplaceAll(string(b), "\x00", " ")
+}
+
+// Rerun starts this test binary again as a child running only the test t
+// runs, with env added to the environment (the child's test reads it and
+// takes its other role), its stderr on ours and its stdout returned; the
+// child is killed and reaped when the test ends. Crash tests kill it at a
+// moment of their choosing.
+func Rerun(t *testing.T, env ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return cmd, out
 }
