@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 // benchBesideChromium: the same frontend, an empty data dir and the same

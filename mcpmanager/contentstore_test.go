@@ -13,7 +13,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )

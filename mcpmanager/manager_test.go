@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"

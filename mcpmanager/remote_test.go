@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"

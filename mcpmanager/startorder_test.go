@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )

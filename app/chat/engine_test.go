@@ -16,7 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 

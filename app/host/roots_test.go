@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 

@@ -28,7 +28,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 

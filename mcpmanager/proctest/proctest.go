@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 // EnvFaultServer names an already built testserver (FaultServer) for child test processes.

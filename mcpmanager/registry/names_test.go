@@ -16,7 +16,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 // rawHash is the hash Namespace gives a name it had to change.

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 // greeter is a server under test: one tool, greet, whose answer comes in two

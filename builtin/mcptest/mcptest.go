@@ -7,8 +7,10 @@
 // one takes the *server.MCPServer the package under test already builds
 // (a built-in's NewServer, a server a test fills with tools) instead of
 // building one from a list of tools, and its waits report what they waited
-// for. Every layer's tests may import it: it imports only mcp-go, never
-// app/.
+// for. Every layer's tests may import it: it imports only mcp-go, and it
+// lives under builtin/, the bottom of the engine (the manager imports the
+// built-ins, never the other way), so the built-ins' own tests use it
+// without reaching into mcpmanager/.
 //
 //	cl := mcptest.Connect(t, workspace.NewServer(w))  // closed when the test ends
 //	res, text := mcptest.Call(t, cl, "list_files", map[string]any{"path": "."})

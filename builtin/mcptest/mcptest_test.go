@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcptest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 // fake is a testing.TB whose Fatalf records its message and ends the
