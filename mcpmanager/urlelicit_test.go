@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,18 +11,15 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// buildURLServer builds testdata/urlserver (URL elicitation, -32042,
-// sampling with tools) and returns its path.
+// buildURLServer is the testserver in mode urlserver (URL elicitation,
+// -32042, sampling with tools).
 func buildURLServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "urlserver")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/urlserver").CombinedOutput(); err != nil {
-		t.Fatalf("build urlserver: %v\n%s", err, out)
-	}
-	return bin
+	return proctest.Server(t, "urlserver")
 }
 
 // urlUser stands in for the user in front of a URL card.

@@ -14,11 +14,11 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// audioServer starts the testserver in mode audio (its get-tone returns
+// audioServer starts the testserver in mode audioserver (its get-tone returns
 // a WAV clip) and returns the registry serving it as server "audio".
 func audioServer(t *testing.T) *registry.Registry {
 	t.Helper()
-	return serving(t, "audio", proctest.Server(t, "audio"))
+	return serving(t, "audio", proctest.Server(t, "audioserver"))
 }
 
 // TestToolAudioReachesTheModel: the WAV clip get-tone returns is in the

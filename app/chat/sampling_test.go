@@ -3,8 +3,6 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,19 +13,17 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
 // TestSamplingWithTools: a server's sampling request offering a tool with
-// toolChoice "required" (mcpmanager/testdata/urlserver) is asked about
+// toolChoice "required" (the testserver in mode urlserver) is asked about
 // with the tools listed, goes to the model with the tool and the choice in
 // each wire format, and the model's call comes back to the server as a
 // tool_use block with stopReason "toolUse".
 func TestSamplingWithTools(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "urlserver")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../mcpmanager/testdata/urlserver").CombinedOutput(); err != nil {
-		t.Fatalf("build urlserver: %v\n%s", err, out)
-	}
+	bin := proctest.Server(t, "urlserver")
 	for _, tc := range []struct {
 		kind       provider.Kind
 		wantChoice string // tool_choice as the wire format writes "required"

@@ -14,17 +14,17 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
-// question is in the sampler server's sampling requests, never in the chat's own.
+// question is in the samplerserver's sampling requests, never in the chat's own.
 var question = regexp.MustCompile(`question [0-9]`)
 
 // TestChatYesIsNoYesToSampling runs 'switchboard chat --yes' with a server
-// (the testserver's mode sampler) whose tool asks for the model eight times in a
+// (the testserver's mode samplerserver) whose tool asks for the model eight times in a
 // row: --yes approves the tool call, not the sampling. Under the default
 // setting (ask) with no terminal to ask on, no request reaches the model;
 // with "allow" and a cap of 3 a minute, exactly 3 do. Every refusal is a
 // line on stderr, and the server is told why.
 func TestChatYesIsNoYesToSampling(t *testing.T) {
-	bin := proctest.Server(t, "sampler")
+	bin := proctest.Server(t, "samplerserver")
 	servers := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {"sampler": {"command": %q}}}`, bin))
 	for _, tc := range []struct {
 		name     string

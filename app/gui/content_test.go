@@ -1,24 +1,20 @@
 package gui
 
 import (
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// contentApp is a Window running testdata/contentserver (icons, a resource
-// link, structured output).
+// contentApp is a Window running the testserver in mode contentserver
+// (icons, a resource link, structured output).
 func contentApp(t *testing.T) *Window {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "contentserver")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/contentserver").CombinedOutput(); err != nil {
-		t.Fatalf("go build contentserver: %v\n%s", err, out)
-	}
+	bin := proctest.Server(t, "contentserver")
 	a := appWith(t, []config.Server{{Name: "content", Transport: config.Stdio, Command: bin}})
 	waitFor(t, "content ready", func() bool { return state(a, "content") == string(supervisor.Ready) })
 	return a

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -35,6 +34,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -56,17 +56,6 @@ func TestParity(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, tt.run)
 	}
-}
-
-// parityBuild builds the Go test server in pkg (a directory relative to
-// this package) into a temp dir and returns its path.
-func parityBuild(t *testing.T, pkg string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", pkg, err, out)
-	}
-	return bin
 }
 
 // parityWindowOn opens the window's front door on dir, prepared beforehand, the
@@ -105,7 +94,7 @@ func parityJSON(t *testing.T, v any) string {
 // 1. Test connection: both doors run host Servers.Test, which offers a
 // server whose arguments name no folder the workspace as its roots.
 func parityTestConnection(t *testing.T) {
-	bin := parityBuild(t, "./testdata/rootsserver")
+	bin := proctest.Server(t, "rootsserver")
 	a, dir := window(t)
 	chosen := filepath.Join(t.TempDir(), "project")
 	if _, err := a.WorkspacePage.SetWorkspaceRoot(chosen); err != nil {
@@ -204,7 +193,7 @@ func parityLogin(t *testing.T) {
 // doors must send the model the same requests (system prompt, tools
 // offered, the tools' results) and end with the same answer.
 func parityChatTurn(t *testing.T) {
-	bin := parityBuild(t, "./testdata/rootsserver")
+	bin := proctest.Server(t, "rootsserver")
 	llm := providertest.NewServer(t)
 	dir := parityDataDir(t)
 	const system = "You are the parity test's assistant. Answer in one sentence."
@@ -399,7 +388,7 @@ func parityRequest(t *testing.T, body json.RawMessage) string {
 // through an MCP client over stdio and over Streamable HTTP; the client
 // answers the URL elicitations (it opens the link, as a browser would).
 func parityServe(t *testing.T) {
-	bin := parityBuild(t, "../../mcpmanager/testdata/urlserver")
+	bin := proctest.Server(t, "urlserver")
 	type outcome struct {
 		Seen    []string // the elicitations the client was shown
 		Results []string // each tool's result

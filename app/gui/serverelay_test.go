@@ -15,6 +15,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/cli"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // partyUser answers a form with a name and records the questions.
@@ -37,7 +38,7 @@ func (u *partyUser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.
 // client's retry carries the answer back to the waiting server, and the
 // call ends with the server's result.
 func TestServeRelaysInputRequired(t *testing.T) {
-	bin := parityBuild(t, "../../mcpmanager/testdata/modernserver")
+	bin := proctest.Server(t, "modernserver")
 	call := func(t *testing.T, cl *client.Client, u *partyUser) {
 		t.Helper()
 		parityWaitTool(t, cl, "bistro__book_table")
@@ -96,7 +97,7 @@ func TestServeRelaysInputRequired(t *testing.T) {
 		// The request is not tied to a call on the wire; the one call
 		// running on that server is the one it belongs to.
 		dir := parityDataDir(t)
-		terminal(t, dir, "", "servers", "add", "links", "--", parityBuild(t, "../../mcpmanager/testdata/urlserver"))
+		terminal(t, dir, "", "servers", "add", "links", "--", proctest.Server(t, "urlserver"))
 		u := &partyUser{}
 		cl := serveHTTPClient(t, dir, u)
 		parityWaitTool(t, cl, "links__open_link")

@@ -64,7 +64,7 @@ func Build(mode string) (string, error) {
 }
 
 // Server is Build for a test: the testserver serving mode (see its package
-// doc for the modes: rugpull, canary, audio, sampler, huge-line, …); a
+// doc for the modes: rugpull, canary, urlserver, huge-line, …); a
 // build that fails fails tb.
 func Server(tb testing.TB, mode string) string {
 	tb.Helper()
@@ -82,13 +82,9 @@ func RugPullServer(tb testing.TB) string {
 	return Server(tb, "rugpull")
 }
 
-// ModernServer returns the path of the mcpmanager/testdata/modernserver
-// binary (a server that speaks MCP 2026-07-28 only).
+// ModernServer returns the path of the testserver in mode modernserver
+// (a server that speaks MCP 2026-07-28 only).
 func ModernServer(tb testing.TB) string {
 	tb.Helper()
-	p, err := program("modernserver")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
+	return Server(tb, "modernserver")
 }

@@ -1,4 +1,4 @@
-// What servers show besides text: icons (app/testdata/contentserver lists
+// What servers show besides text: icons (the testserver in mode contentserver lists
 // data: icons on itself and its tools, plus file: and http: ones that must
 // not be used), resource links as chips that open the resource in a viewer
 // (the real server-everything's get-resource-links, and contentserver's
@@ -21,7 +21,8 @@ before(async () => {
   browser = await launch();
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-content-e2e-'));
   const bin = path.join(tmp, 'contentserver');
-  execFileSync('go', ['build', '-o', bin, './app/testdata/contentserver'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (contentserver).
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   cli('servers', 'add', 'content', '--', bin);
 });
 after(async () => {

@@ -27,8 +27,8 @@ let tmp;
 before(async () => {
   browser = await launch();
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-audio-e2e-'));
-  // The testserver serves the mode it is named after (audio).
-  const bin = path.join(tmp, 'audio');
+  // The testserver serves the mode it is named after (audioserver).
+  const bin = path.join(tmp, 'audioserver');
   execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   editServers((s) => { s.audio = { command: bin }; });
 });

@@ -1,4 +1,4 @@
-// A server that speaks MCP 2026-07-28 only (mcpmanager/testdata/modernserver:
+// A server that speaks MCP 2026-07-28 only (the testserver in mode modernserver:
 // no initialize, input asked for with input_required results) in the
 // window: its row says which revision it speaks, and a tool whose call comes
 // back input_required shows the server's form in the chat; once the user
@@ -18,7 +18,8 @@ let browser;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'modernserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/modernserver'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (modernserver).
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'bistro', '--', bin], { encoding: 'utf8' });
 });
 after(async () => {

@@ -3,7 +3,7 @@
 // size, an on/off switch), and in a chat the model loads one through
 // load_skill: its card says which skill of which server was loaded, and a
 // skill whose SKILL.md is not what the server listed is refused, saying why.
-// mcpmanager/testdata/modernserver serves the skills; -corrupt-skill serves
+// the testserver in mode modernserver serves the skills; -corrupt-skill serves
 // its haiku skill tampered.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,8 @@ let browser;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'modernserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/modernserver'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (modernserver).
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   const sb = env('SWITCHBOARD_BIN');
   execFileSync(sb, ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'handbook', '--', bin], { encoding: 'utf8' });
   execFileSync(sb, ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'shady', '--', bin, '-corrupt-skill'], { encoding: 'utf8' });

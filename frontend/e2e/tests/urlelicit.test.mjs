@@ -1,5 +1,5 @@
 // URL elicitation and sampling with tools in the window, against a test
-// server of ours (mcpmanager/testdata/urlserver): a tool call failing with
+// server of ours (the testserver in mode urlserver): a tool call failing with
 // -32042 shows the server's page (site and full address) in a card; Open
 // hands it to the system browser only on click, and once the server says
 // the user finished (notifications/elicitation/complete) the card goes and
@@ -19,7 +19,8 @@ let browser;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'urlserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/urlserver'], { cwd: repo, stdio: 'inherit' });
+  // The testserver serves the mode it is named after (urlserver).
+  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
   execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'links', '--', bin], { encoding: 'utf8' });
 });
 after(async () => {

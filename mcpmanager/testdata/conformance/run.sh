@@ -13,7 +13,8 @@
 #     3. the server scenarios of 2026-07-28 that a relay can be tested on
 #        (those that need the suite's own test tools cannot), and those of
 #        the skills extension (SEP-2640), with a server serving skills
-#        (mcpmanager/testdata/modernserver) behind the gateway,
+#        (mcpmanager/testdata/testserver, built as modernserver: the mode
+#        it runs) behind the gateway,
 #     4. every client scenario 2026-07-28 requires ('--requirements'); the
 #        extension scenarios it runs too are reported, not scored;
 #     5. the client scenarios of the skills extension (SEP-2640), which no
@@ -36,7 +37,7 @@ GO="${GO:-go}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve && "$GO" build -o "$work/modernserver" ./mcpmanager/testdata/modernserver)
+(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve && "$GO" build -o "$work/modernserver" ./mcpmanager/testdata/testserver)
 
 status=0
 failed=()

@@ -15,8 +15,8 @@ import (
 )
 
 const (
-	uri    = "ui://extapp/app.html"
-	report = "test://extapp/report.csv"
+	uri             = "ui://extapp/app.html"
+	extAppReportURI = "test://extapp/report.csv"
 )
 
 // serveExtApp serves mode extapp: an MCP server (stdio) whose MCP App uses the 2026
@@ -71,9 +71,9 @@ func serveExtApp() {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/html;profile=mcp-app",
 				Text: strings.Replace(extAppPage, "__SDK__", sdk, 1)}}, nil
 		})
-	s.AddResource(mcp.NewResource(report, "report", mcp.WithMIMEType("text/csv")),
+	s.AddResource(mcp.NewResource(extAppReportURI, "report", mcp.WithMIMEType("text/csv")),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: report, MIMEType: "text/csv", Text: "quarter,total\nQ4,42\n"}}, nil
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: extAppReportURI, MIMEType: "text/csv", Text: "quarter,total\nQ4,42\n"}}, nil
 		})
 	if err := server.ServeStdio(s); err != nil {
 		log.Fatal(err)

@@ -31,9 +31,19 @@
 //	              one after the first call; -state FILE remembers it (rugpull.go)
 //	canary        probe: tries what a sandbox must stop and says how each
 //	              attempt went (canary.go)
-//	audio         get-tone: a WAV tone as audio content (audio.go)
-//	sampler       sample_loop: asks the client's model again and again
-//	              during a call (sampler.go)
+//	audioserver   get-tone: a WAV tone as audio content (audioserver.go)
+//	samplerserver sample_loop: asks the client's model again and again
+//	              during a call (samplerserver.go)
+//	urlserver     URL-mode elicitation, the -32042 error and sampling with
+//	              tools, hand-written protocol 2025-11-25 (urlserver.go)
+//	modernserver  speaks revision 2026-07-28 only: no initialize,
+//	              input_required results, tasks, skills; -http ADDR serves
+//	              Streamable HTTP, -corrupt-skill a tampered SKILL.md
+//	              (modernserver.go, modernserver_skills.go, modernserver_tasks.go)
+//	contentserver what servers show besides text: icons, a resource link,
+//	              structured output matching its schema and not (contentserver.go)
+//	rootsserver   says which roots its client offered it, hand-written
+//	              JSON-RPC (rootsserver.go)
 //	hostileapp    an MCP App that tries to break out of its sandbox: the
 //	              window's bindings, parent and top, fetches outside its
 //	              CSP, file: links, a tool hidden from apps (hostileapp.go)
@@ -50,8 +60,9 @@
 //	              REGISTRY_URL; -fillers, -hostile (mcpregistry.go)
 //
 // Who starts which: mcpmanager/proctest (FaultServer, Server) for the
-// tests of every package, and the e2e tests (frontend/e2e/tests, which run
-// it with -mode or under a mode's name).
+// tests of every package, the e2e tests (frontend/e2e/tests, which run it
+// with -mode or under a mode's name) and the conformance script
+// (mcpmanager/testdata/conformance/run.sh: modernserver behind 'serve').
 package main
 
 import (
@@ -72,8 +83,13 @@ var (
 	listenAddr      = flag.String("addr", "127.0.0.1:0", "npm-registry: listen address (loopback)")
 	npmDelay        = flag.Duration("delay", 0, "npm-registry: hold back every tarball download this long")
 	registryFillers = flag.Int("fillers", 40, "mcp-registry: filler servers after the examples (more pages)")
+	modernHTTP      = flag.String("http", "", "modernserver: serve Streamable HTTP on this address instead of stdio")
 	registryHostile = flag.Bool("hostile", false, "mcp-registry: also serve io.github.evil/grab, whose header reads ${secret:OTHER} (Add must refuse it)")
 )
+
+func init() {
+	flag.BoolVar(&corruptSkill, "corrupt-skill", false, "modernserver: serve the haiku skill's SKILL.md with other content than its listing's digest and size")
+}
 
 // modes maps each mode to the function that serves it; the fault and
 // hostile functions read *mode again to pick their fault.
@@ -81,15 +97,19 @@ var modes = map[string]func(){
 	"ok": serveFaults, "hang-init": serveFaults, "garbage": serveFaults, "stderr-flood": serveFaults,
 	"exit-init": serveFaults, "ignore-stdin": serveFaults, "wait-file": serveFaults, "strict-init": serveFaults,
 	"huge-line": serveHostile, "huge-result": serveHostile, "partial": serveHostile, "slow-result": serveHostile,
-	"rugpull":      serveRugPull,
-	"canary":       serveCanary,
-	"audio":        serveAudio,
-	"sampler":      serveSampler,
-	"setsid":       serveSetsid,
-	"hostileapp":   serveHostileApp,
-	"extapp":       serveExtApp,
-	"npm-registry": serveNPMRegistry,
-	"mcp-registry": serveMCPRegistry,
+	"rugpull":       serveRugPull,
+	"canary":        serveCanary,
+	"audioserver":   serveAudio,
+	"samplerserver": serveSampler,
+	"setsid":        serveSetsid,
+	"urlserver":     serveURLServer,
+	"modernserver":  serveModernServer,
+	"contentserver": serveContentServer,
+	"rootsserver":   serveRootsServer,
+	"hostileapp":    serveHostileApp,
+	"extapp":        serveExtApp,
+	"npm-registry":  serveNPMRegistry,
+	"mcp-registry":  serveMCPRegistry,
 }
 
 func main() {

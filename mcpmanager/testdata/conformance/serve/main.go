@@ -3,7 +3,7 @@
 //
 //	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...
 //	serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] -requirements 2026-07-28
-//	serve ... -server skills=/path/to/modernserver sep-2640-skills-enumeration
+//	serve ... -server skills=/path/to/modernserver sep-2640-skills-enumeration   # the testserver built as modernserver
 //
 // -server NAME=COMMAND (repeatable) puts a stdio server in the config
 // 'switchboard serve' relays (none by default): the skills extension's

@@ -1,4 +1,24 @@
-// Command modernserver is a test MCP server that speaks revision 2026-07-28
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// serveModernServer serves mode modernserver: a test MCP server that speaks revision 2026-07-28
 // only, the way servers built on the new SDKs do: no initialize handshake
 // (stdio answers it with -32601, HTTP with 404), server/discover,
 // per-request _meta, and input asked for with input_required results (multi
@@ -28,32 +48,9 @@
 //
 // Test-only; the Go tests, 'switchboard tools call' tests and the e2e tests
 // build it.
-package main
-
-import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
-	"flag"
-	"fmt"
-	"io"
-	"log"
-	"net"
-	"net/http"
-	"os"
-	"strings"
-	"sync"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-)
-
-func main() {
-	addr := flag.String("http", "", "serve Streamable HTTP on this address instead of stdio")
-	flag.BoolVar(&corruptSkill, "corrupt-skill", false, "serve the haiku skill's SKILL.md with other content than its listing's digest and size")
-	flag.Parse()
-	s := newServer()
+func serveModernServer() {
+	addr := modernHTTP
+	s := newModernServer()
 	if *addr != "" {
 		serveHTTP(s, *addr)
 		return
@@ -64,7 +61,7 @@ func main() {
 // tasks is the server's tasks extension (tasks.go).
 var tasks taskServer
 
-func newServer() *server.MCPServer {
+func newModernServer() *server.MCPServer {
 	s := server.NewMCPServer("modern", "1.0.0", server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(false, false),
 		server.WithExtensions(map[string]any{tasksExtension: map[string]any{}, skillsExtension: map[string]any{}}))

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// serveAudio serves mode audio (once the program audioserver): a test MCP server (stdio, mcp-go) with one tool,
+// serveAudio serves mode audioserver: a test MCP server (stdio, mcp-go) with one tool,
 // get-tone, that returns audio: 0.1 s of a 440 Hz sine as a WAV file (8 kHz,
 // mono, 16-bit PCM), built in code so the bytes are the same on every run.
 // server-everything returns no audio; tests of audio reaching the model

@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// serveSampler serves mode sampler (once the program samplerserver): a test MCP server (stdio, mcp-go) that asks the
+// serveSampler serves mode samplerserver: a test MCP server (stdio, mcp-go) that asks the
 // client's model again and again: its tool sample_loop {times} sends
 // sampling/createMessage that many times, one after the other, during the
 // call, and returns how many were answered and the first refusal. Tests of

@@ -1,8 +1,3 @@
-// Command contentserver is an MCP server over stdio for the window's tests
-// of what servers show besides text: icons (data: sources on the server,
-// its tools, a prompt and a resource, plus sources the window must not
-// use), a resource link, and structured output both matching and not
-// matching the tool's outputSchema.
 package main
 
 import (
@@ -24,7 +19,12 @@ const (
 // sumSchema is the outputSchema of both sum tools.
 const sumSchema = `{"type":"object","properties":{"sum":{"type":"number"},"terms":{"type":"array","items":{"type":"number"}}},"required":["sum","terms"]}`
 
-func main() {
+// serveContentServer serves mode contentserver: an MCP server over stdio for the window's tests
+// of what servers show besides text: icons (data: sources on the server,
+// its tools, a prompt and a resource, plus sources the window must not
+// use), a resource link, and structured output both matching and not
+// matching the tool's outputSchema.
+func serveContentServer() {
 	s := server.NewMCPServer("content-test", "1.0.0",
 		server.WithIcons(mcp.Icon{Src: "http://127.0.0.1:1/never.png"}, mcp.Icon{Src: serverIcon, MIMEType: "image/svg+xml"}),
 		server.WithToolCapabilities(false), server.WithResourceCapabilities(false, false), server.WithPromptCapabilities(false))

@@ -1,14 +1,3 @@
-// Command rootsserver is a stdio MCP server (hand-written JSON-RPC, no
-// dependencies, so it builds in a moment) for the front-door parity test:
-// it says which roots its client offered it.
-//
-// After notifications/initialized it asks roots/list (when the client
-// declared roots); tools/list waits for that answer, writes one stderr line
-//
-//	roots: ["file:///a","file:///b"]
-//
-// (or "roots: not offered" when the client declared no roots) and lists
-// one tool, "roots", whose call returns the same JSON list as text.
 package main
 
 import (
@@ -20,16 +9,16 @@ import (
 	"time"
 )
 
-type message struct {
+type rootsMessage struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id,omitempty"`
 	Method  string          `json:"method,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
+	Error   *rootsRPCError  `json:"error,omitempty"`
 }
 
-type rpcError struct {
+type rootsRPCError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 }
@@ -44,12 +33,23 @@ var (
 	got     chan struct{} // closed when the roots/list answer came (or none will)
 )
 
-func main() {
+// serveRootsServer serves mode rootsserver: a stdio MCP server (hand-written JSON-RPC, no
+// dependencies, so it builds in a moment) for the front-door parity test:
+// it says which roots its client offered it.
+//
+// After notifications/initialized it asks roots/list (when the client
+// declared roots); tools/list waits for that answer, writes one stderr line
+//
+//	roots: ["file:///a","file:///b"]
+//
+// (or "roots: not offered" when the client declared no roots) and lists
+// one tool, "roots", whose call returns the same JSON list as text.
+func serveRootsServer() {
 	got = make(chan struct{})
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
 	for in.Scan() {
-		var m message
+		var m rootsMessage
 		if json.Unmarshal(in.Bytes(), &m) != nil {
 			continue
 		}
@@ -72,19 +72,19 @@ func main() {
 			ask := offered
 			mu.Unlock()
 			if ask {
-				write(message{JSONRPC: "2.0", ID: json.RawMessage(`"roots-1"`), Method: "roots/list", Params: json.RawMessage(`{}`)})
+				rootsWrite(rootsMessage{JSONRPC: "2.0", ID: json.RawMessage(`"roots-1"`), Method: "roots/list", Params: json.RawMessage(`{}`)})
 			} else {
 				close(got)
 			}
 		case m.ID != nil:
-			go handle(m)
+			go rootsHandle(m)
 		}
 	}
 }
 
 // list waits (at most 10 s) for the roots/list answer and returns it as
 // JSON, or "not offered".
-func list() string {
+func rootsList() string {
 	select {
 	case <-got:
 	case <-time.After(10 * time.Second):
@@ -99,7 +99,7 @@ func list() string {
 	return string(b)
 }
 
-func handle(m message) {
+func rootsHandle(m rootsMessage) {
 	switch m.Method {
 	case "initialize":
 		var p struct {
@@ -112,36 +112,36 @@ func handle(m message) {
 		mu.Lock()
 		offered = p.Capabilities.Roots != nil
 		mu.Unlock()
-		reply(m.ID, map[string]any{
+		rootsReply(m.ID, map[string]any{
 			"protocolVersion": p.ProtocolVersion,
 			"capabilities":    map[string]any{"tools": map[string]any{}},
 			"serverInfo":      map[string]any{"name": "rootsserver", "version": "1.0.0"},
 		})
 	case "ping":
-		reply(m.ID, map[string]any{})
+		rootsReply(m.ID, map[string]any{})
 	case "tools/list":
-		fmt.Fprintf(os.Stderr, "roots: %s\n", list())
-		reply(m.ID, map[string]any{"tools": []map[string]any{{
+		fmt.Fprintf(os.Stderr, "roots: %s\n", rootsList())
+		rootsReply(m.ID, map[string]any{"tools": []map[string]any{{
 			"name": "roots", "description": "Says which roots the client offered.",
 			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{}},
 			"annotations": map[string]any{"readOnlyHint": true},
 		}}})
 	case "tools/call":
-		reply(m.ID, map[string]any{"content": []map[string]any{{"type": "text", "text": list()}}})
+		rootsReply(m.ID, map[string]any{"content": []map[string]any{{"type": "text", "text": rootsList()}}})
 	default:
-		write(message{JSONRPC: "2.0", ID: m.ID, Error: &rpcError{Code: -32601, Message: "method not found: " + m.Method}})
+		rootsWrite(rootsMessage{JSONRPC: "2.0", ID: m.ID, Error: &rootsRPCError{Code: -32601, Message: "method not found: " + m.Method}})
 	}
 }
 
-func reply(id json.RawMessage, result any) {
+func rootsReply(id json.RawMessage, result any) {
 	raw, err := json.Marshal(result)
 	if err != nil {
 		panic(err)
 	}
-	write(message{JSONRPC: "2.0", ID: id, Result: raw})
+	rootsWrite(rootsMessage{JSONRPC: "2.0", ID: id, Result: raw})
 }
 
-func write(m message) {
+func rootsWrite(m rootsMessage) {
 	raw, _ := json.Marshal(m)
 	wmu.Lock()
 	defer wmu.Unlock()
