@@ -9,25 +9,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 func state(a *Window, name string) string {
 	vs, _ := a.ServersPage.Servers()
@@ -64,8 +53,8 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
-	waitFor(t, "one ready", func() bool { return state(a, "one") == string(supervisor.Ready) })
-	waitFor(t, "two error", func() bool { return state(a, "two") == string(supervisor.Error) })
+	mcptest.Until(t, "one ready", func() bool { return state(a, "one") == string(supervisor.Ready) })
+	mcptest.Until(t, "two error", func() bool { return state(a, "two") == string(supervisor.Error) })
 
 	res, err := a.ToolsPage.CallTool("one__echo", `{"text":"via facade"}`)
 	if err != nil || res.IsError || res.Content[0].Text != "via facade" {
@@ -79,12 +68,12 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 	if err := a.ServersPage.SetServerEnabled("one", false); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "one disabled", func() bool { return state(a, "one") == string(supervisor.Disabled) })
+	mcptest.Until(t, "one disabled", func() bool { return state(a, "one") == string(supervisor.Disabled) })
 	saved, _ := config.Load(dir.Config())
 	if s, _ := saved.Lookup("one"); !s.Disabled {
 		t.Error("disabled state not saved")
 	}
-	waitFor(t, "disabled event", func() bool {
+	mcptest.Until(t, "disabled event", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(events) > 0 && events[len(events)-1] == "one:disabled" || strings.Contains(strings.Join(events, ","), "one:disabled")
@@ -92,7 +81,7 @@ func TestServersLifecycleThroughFacade(t *testing.T) {
 	if err := a.ServersPage.SetServerEnabled("one", true); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "one ready again", func() bool { return state(a, "one") == string(supervisor.Ready) })
+	mcptest.Until(t, "one ready again", func() bool { return state(a, "one") == string(supervisor.Ready) })
 	if err := a.ServersPage.RemoveServer("two", true); err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +125,8 @@ func TestNothingLeaksToTheFrontend(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.close(context.Background()) })
-	waitFor(t, "gh ready", func() bool { return state(a, "gh") == string(supervisor.Ready) })
-	waitFor(t, "stderr line", func() bool {
+	mcptest.Until(t, "gh ready", func() bool { return state(a, "gh") == string(supervisor.Ready) })
+	mcptest.Until(t, "stderr line", func() bool {
 		l, _ := a.ServersPage.ServerLog("gh", 10)
 		return strings.Contains(strings.Join(l, "\n"), "GH_TOKEN=")
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 func (c *chatApp) doneCount(chatID string) int {
@@ -35,7 +36,7 @@ func TestRetryAndEditThroughTheWindow(t *testing.T) {
 		if err := start(); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		waitFor(t, what, func() bool { return a.doneCount(c.ID) > n })
+		mcptest.Until(t, what, func() bool { return a.doneCount(c.ID) > n })
 		msgs, err := a.ChatPage.ChatMessages(c.ID)
 		if err != nil {
 			t.Fatal(err)

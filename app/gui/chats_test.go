@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -111,7 +112,7 @@ func TestSendMessageStreamsAndStores(t *testing.T) {
 	if err := a.ChatPage.SendMessage(c.ID, "Make a table please"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
+	mcptest.Until(t, "turn done", func() bool { return a.done(c.ID) })
 	msgs, err := a.ChatPage.ChatMessages(c.ID)
 	if err != nil || len(msgs) != 2 || msgs[1].Text != "| a | b |\n|---|---|\n| 1 | 2 |" || msgs[1].Status != "complete" {
 		t.Fatalf("messages %+v, %v", msgs, err)
@@ -147,7 +148,7 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	if err := a.ChatPage.SendMessage(c.ID, "run it"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "approval asked", func() bool { return len(a.approvals()) == 1 })
+	mcptest.Until(t, "approval asked", func() bool { return len(a.approvals()) == 1 })
 	req := a.approvals()[0]
 	var args map[string]string
 	if err := json.Unmarshal([]byte(req.Arguments), &args); err != nil || args["command"] != "echo hi-from-model" || req.Tool != "workspace__execute_shell" {
@@ -160,14 +161,14 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	if err := a.ChatPage.AnswerApproval(req.ID, "once"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
+	mcptest.Until(t, "turn done", func() bool { return a.done(c.ID) })
 	msgs, _ := a.ChatPage.ChatMessages(c.ID)
 	call := msgs[1].ToolCalls[0]
 	if call.Status != chat.CallDone || call.Result == nil || !strings.Contains(resultText(call.Result), "hi-from-model") {
 		t.Fatalf("call %+v", call)
 	}
 	// The terminal attached to the same session saw the command's output.
-	waitFor(t, "terminal output", func() bool {
+	mcptest.Until(t, "terminal output", func() bool {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		for _, e := range a.evs {
@@ -231,7 +232,7 @@ func TestStopChatCancelsTheStream(t *testing.T) {
 	if err := a.ChatPage.SendMessage(c.ID, "talk"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "first words", func() bool {
+	mcptest.Until(t, "first words", func() bool {
 		for _, ev := range a.chatEvents() {
 			if ev.Type == string(chat.EventText) {
 				return true
@@ -242,7 +243,7 @@ func TestStopChatCancelsTheStream(t *testing.T) {
 	if err := a.ChatPage.StopChat(c.ID); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
+	mcptest.Until(t, "turn done", func() bool { return a.done(c.ID) })
 	msgs, _ := a.ChatPage.ChatMessages(c.ID)
 	if m := msgs[1]; m.Status != "cancelled" || m.Text == "" || len(m.Text) >= 2000 {
 		t.Fatalf("stopped message %q (%d chars)", m.Status, len(m.Text))

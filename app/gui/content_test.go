@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -16,7 +17,7 @@ func contentApp(t *testing.T) *Window {
 	t.Helper()
 	bin := proctest.Server(t, "contentserver")
 	a := appWith(t, []config.Server{{Name: "content", Transport: config.Stdio, Command: bin}})
-	waitFor(t, "content ready", func() bool { return state(a, "content") == string(supervisor.Ready) })
+	mcptest.Until(t, "content ready", func() bool { return state(a, "content") == string(supervisor.Ready) })
 	return a
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
@@ -275,7 +276,7 @@ func TestWindowFollowsTheCLI(t *testing.T) {
 		vs, _ := a.ServersPage.Servers()
 		return slices.ContainsFunc(vs, func(v ServerView) bool { return v.Name == name })
 	}
-	waitFor(t, "the CLI's server in the window", func() bool { return has("from-cli") })
+	mcptest.Until(t, "the CLI's server in the window", func() bool { return has("from-cli") })
 	if _, ok := a.h.Servers.Get("from-cli"); !ok {
 		t.Fatal("the window's copy of config.json was not reloaded")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
@@ -53,7 +54,7 @@ func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 		}
 		return res.Content[0].Text
 	}
-	waitFor(t, "api at home", func() bool { return where() == "home-srv" })
+	mcptest.Until(t, "api at home", func() bool { return where() == "home-srv" })
 
 	pv, err := a.ServersPage.Profiles()
 	if err != nil || pv.Active != "" || len(pv.Names) != 1 || pv.Names[0] != "work" {
@@ -62,7 +63,7 @@ func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 	if err := a.ServersPage.SetProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "api at work", func() bool { return where() == "work-srv" })
+	mcptest.Until(t, "api at work", func() bool { return where() == "work-srv" })
 	p, err := a.ServersPage.TestServer("api")
 	if err != nil || !p.OK || p.ServerName != "work-srv" || len(p.Steps) != 3 || p.TotalMs <= 0 {
 		t.Fatalf("test connection under work: %+v %v", p, err)
@@ -70,7 +71,7 @@ func TestProfilesSwitchTheURLAServerConnectsTo(t *testing.T) {
 	if err := a.ServersPage.SetProfile(""); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "api back home", func() bool { return where() == "home-srv" })
+	mcptest.Until(t, "api back home", func() bool { return where() == "home-srv" })
 	if err := a.ServersPage.SetProfile("holiday"); err == nil || !strings.Contains(err.Error(), "work") {
 		t.Fatalf("unknown profile: %v", err)
 	}
@@ -109,7 +110,7 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 	if err := c.ServersPage.AddServerFromTemplate("where-tmpl", "where", map[string]string{"url": home}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "where ready", func() bool { return state(c.Window, "where") == string(supervisor.Ready) })
+	mcptest.Until(t, "where ready", func() bool { return state(c.Window, "where") == string(supervisor.Ready) })
 
 	// Metadata: edited by the user, else from initialize.
 	if err := c.ServersPage.SetServerMeta("where", MetaView{Description: "Says where it runs", Tags: []string{"Network", "demo"}, Color: "#0a0"}); err != nil {
@@ -122,7 +123,7 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v ServerView
-	waitFor(t, "metadata", func() bool {
+	mcptest.Until(t, "metadata", func() bool {
 		vs, _ := c.ServersPage.Servers()
 		for _, x := range vs {
 			if x.Name == "where" {
@@ -151,7 +152,7 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 
 func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 	c := newChatApp(t)
-	waitFor(t, "built-ins", func() bool {
+	mcptest.Until(t, "built-ins", func() bool {
 		return state(c.Window, "workspace") == string(supervisor.Ready) && state(c.Window, "content-store") == string(supervisor.Ready)
 	})
 	ag, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "Librarian", System: "You keep the user's files and notes.", Servers: []string{"workspace", "content-store"}, Delegate: true})
@@ -177,7 +178,7 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 	if err := c.ChatPage.SendMessage(ch.ID, "what do I have?"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the turn", func() bool { return c.done(ch.ID) })
+	mcptest.Until(t, "the turn", func() bool { return c.done(ch.ID) })
 	reqs := c.llm.Requests()
 	if len(reqs) != 7 {
 		t.Fatalf("%d requests", len(reqs))

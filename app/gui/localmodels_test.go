@@ -20,6 +20,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 // From the welcome page: the catalog is listed with nothing downloaded;
@@ -66,7 +67,7 @@ func TestDownloadLocalModelThroughTheWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	var downloads []ModelDownload
-	waitFor(t, "the download's end", func() bool {
+	mcptest.Until(t, "the download's end", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		downloads = nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
 func (c *chatApp) notices() []Notice {
@@ -45,7 +46,7 @@ func TestAppContextReachesTheModelMarked(t *testing.T) {
 	if err := a.ChatPage.SendMessage(c.ID, "where?"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "turn done", func() bool { return a.done(c.ID) })
+	mcptest.Until(t, "turn done", func() bool { return a.done(c.ID) })
 	raw := a.llm.Requests()[0]
 	if strings.Contains(string(raw), "evil.example") {
 		t.Fatalf("the withheld text reached the model: %s", raw)

@@ -30,6 +30,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
@@ -232,7 +233,7 @@ func parityChatTurn(t *testing.T) {
 	// The window: a new chat with the default provider, one message, once
 	// the configured server is ready (as the CLI waits for it).
 	a := parityWindowOn(t, dir)
-	waitFor(t, "the roots server in the window", func() bool { return state(a, "roots") == string(supervisor.Ready) })
+	mcptest.Until(t, "the roots server in the window", func() bool { return state(a, "roots") == string(supervisor.Ready) })
 	script()
 	cv, err := a.ChatPage.NewChat("", "")
 	if err != nil {
@@ -242,7 +243,7 @@ func parityChatTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var msgs []MessageView
-	waitFor(t, "the window's turn to end", func() bool {
+	mcptest.Until(t, "the window's turn to end", func() bool {
 		msgs, _ = a.ChatPage.ChatMessages(cv.ID)
 		return len(msgs) > 0 && msgs[len(msgs)-1].Role == "assistant" && msgs[len(msgs)-1].Status != "streaming" &&
 			msgs[len(msgs)-1].Text != "" && !a.engine.Running(cv.ID)
@@ -525,16 +526,16 @@ func startServeHTTP(t *testing.T, dir datadir.Dir, token string) (endpoint strin
 	}
 	t.Cleanup(stop)
 	addrRe := regexp.MustCompile(`Streamable HTTP at (http://127\.0\.0\.1:\d+/mcp)\n`)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if m := addrRe.FindStringSubmatch(errb.String()); m != nil {
-			return m[1], stop
+	var url string
+	mcptest.UntilNil(t, "serve --http to start", func() error {
+		m := addrRe.FindStringSubmatch(errb.String())
+		if m == nil {
+			return fmt.Errorf("its stderr: %s", errb.String())
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve --http did not start: %s", errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		url = m[1]
+		return nil
+	})
+	return url, stop
 }
 
 func parityInitialize(t *testing.T, name string, cl *client.Client) {
@@ -559,22 +560,18 @@ func parityInitialize(t *testing.T, name string, cl *client.Client) {
 // answers initialize).
 func parityWaitTool(t *testing.T, cl *client.Client, name string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	mcptest.UntilNil(t, "tool "+name, func() error {
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
 		res, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
-		cancel()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if slices.ContainsFunc(res.Tools, func(tl mcp.Tool) bool { return tl.Name == name }) {
-			return
+		if !slices.ContainsFunc(res.Tools, func(tl mcp.Tool) bool { return tl.Name == name }) {
+			return fmt.Errorf("tools %+v", res.Tools)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no tool %s in %+v", name, res.Tools)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // parityLinkUser is the person at the MCP client: shown a URL elicitation, they

@@ -2,7 +2,6 @@ package gui
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -12,7 +11,9 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -40,12 +41,9 @@ func appWith(t *testing.T, servers []config.Server) *Window {
 
 func everythingApp(t *testing.T) *Window {
 	t.Helper()
-	bin, err := filepath.Abs("../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-everything")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := proctest.NPM(t, "mcp-server-everything")
 	a := appWith(t, []config.Server{{Name: "everything", Transport: config.Stdio, Command: bin}})
-	waitFor(t, "everything ready (run 'make test-go' to install the npm test servers)", func() bool {
+	mcptest.Until(t, "everything ready", func() bool {
 		return state(a, "everything") == string(supervisor.Ready)
 	})
 	return a
@@ -124,7 +122,7 @@ func TestToolLoopThroughServerEverything(t *testing.T) {
 			if err := a.ChatPage.SendMessage(c.ID, "echo and add"); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "turn done", func() bool { mu.Lock(); defer mu.Unlock(); return done })
+			mcptest.Until(t, "turn done", func() bool { mu.Lock(); defer mu.Unlock(); return done })
 			second := string(llm.Requests()[1])
 			if !strings.Contains(second, "Echo: from the loop") || !strings.Contains(second, "42") {
 				t.Fatalf("the second request lacks the real results: %s", second)
