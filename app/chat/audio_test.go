@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
@@ -33,12 +34,7 @@ func TestToolAudioReachesTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tone mcp.AudioContent
-	for _, c := range direct.Content {
-		if ac, ok := c.(mcp.AudioContent); ok {
-			tone = ac
-		}
-	}
+	tone, _ := mcptest.Content[mcp.AudioContent](direct)
 	if tone.Data == "" || tone.MIMEType != "audio/wav" {
 		t.Fatalf("get-tone returned no WAV: %+v", direct.Content)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -50,12 +51,7 @@ func TestToolImagesReachTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tiny mcp.ImageContent
-	for _, c := range direct.Content {
-		if ic, ok := c.(mcp.ImageContent); ok {
-			tiny = ic
-		}
-	}
+	tiny, _ := mcptest.Content[mcp.ImageContent](direct)
 	if tiny.Data == "" || tiny.MIMEType != "image/png" {
 		t.Fatalf("get-tiny-image returned no PNG: %+v", direct.Content)
 	}

@@ -35,6 +35,21 @@ func TestGreet(t *testing.T) {
 	}
 }
 
+// Content finds a result's first part of a type.
+func ExampleContent() {
+	res := &mcp.CallToolResult{Content: []mcp.Content{
+		mcp.NewTextContent("a tiny image:"),
+		mcp.NewImageContent("iVBORw0KGgo=", "image/png"),
+	}}
+	img, ok := mcptest.Content[mcp.ImageContent](res)
+	fmt.Println(img.MIMEType, ok)
+	_, ok = mcptest.Content[mcp.AudioContent](res)
+	fmt.Println(ok)
+	// Output:
+	// image/png true
+	// false
+}
+
 // Text joins a result's text parts a line apart; the image is left out.
 func ExampleText() {
 	res := &mcp.CallToolResult{Content: []mcp.Content{

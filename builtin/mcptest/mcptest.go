@@ -137,6 +137,21 @@ func Text(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
+// Content is the first part of res of type T (mcp.ImageContent,
+// mcp.AudioContent, mcp.EmbeddedResource, …), and whether there is one.
+func Content[T mcp.Content](res *mcp.CallToolResult) (T, bool) {
+	var zero T
+	if res == nil {
+		return zero, false
+	}
+	for _, c := range res.Content {
+		if v, ok := c.(T); ok {
+			return v, true
+		}
+	}
+	return zero, false
+}
+
 // pollEvery is how often Until looks again. The conditions it polls are
 // state a test cannot subscribe to (a status, a file, a process); a test
 // that can wait on a channel or an event should.
