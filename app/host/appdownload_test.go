@@ -9,41 +9,45 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
-// An app's ui/download-file: embedded files come with safe names, a linked
-// one is read from the app's own server (never the web), and the file the
-// user saves is written whole where the dialog said (SaveDownload).
-func TestAppsDownload(t *testing.T) {
-	bin := proctest.Server(t, "extapp")
+// extApp runs the testserver's extapp as server "ext" on a new host and
+// returns the host's Apps, started, and the ui:// resource ext__show names.
+func extApp(t *testing.T) (*Apps, string) {
+	t.Helper()
 	h := open(t)
-	if err := h.Servers.Add(config.Server{Name: "ext", Transport: config.Stdio, Command: bin}); err != nil {
+	if err := h.Servers.Add(config.Server{Name: "ext", Transport: config.Stdio, Command: proctest.Server(t, "extapp")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	a := h.Apps
-	if err := a.Start(); err != nil {
+	if err := h.Apps.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var uri string
+	mcptest.UntilNil(t, "ext__show with its app", func() error {
+		_, ui, err := h.Apps.Tool(t.Context(), "ext__show")
+		uri = ui.ResourceURI
+		if err == nil && uri == "" {
+			err = errors.New("no ui:// resource")
+		}
+		return err
+	})
+	return h.Apps, uri
+}
+
+// An app's ui/download-file: embedded files come with safe names, a linked
+// one is read from the app's own server (never the web), and the file the
+// user saves is written whole where the dialog said (SaveDownload).
+func TestAppsDownload(t *testing.T) {
+	a, uri := extApp(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	var uri string
-	for {
-		if _, ui, err := a.Tool(ctx, "ext__show"); err == nil && ui.ResourceURI != "" {
-			uri = ui.ResourceURI
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("ext__show never listed")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 
 	contents := []byte(`[
 		{"type":"resource","resource":{"uri":"file:///../../.Q4 report:final.csv","mimeType":"text/csv","text":"a,b\n"}},
@@ -91,34 +95,12 @@ func TestAppsDownload(t *testing.T) {
 // (Offer) and at the save; opening the app again starts a new session; a
 // session the host does not know is refused.
 func TestAppsDownloadLimits(t *testing.T) {
-	bin := proctest.Server(t, "extapp")
 	files, bytes := apps.MaxSessionFiles, apps.MaxDownloadBytes
 	apps.MaxSessionFiles, apps.MaxDownloadBytes = 3, 30
 	t.Cleanup(func() { apps.MaxSessionFiles, apps.MaxDownloadBytes = files, bytes })
-	h := open(t)
-	if err := h.Servers.Add(config.Server{Name: "ext", Transport: config.Stdio, Command: bin}); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Servers.Load(); err != nil {
-		t.Fatal(err)
-	}
-	a := h.Apps
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
+	a, uri := extApp(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	var uri string
-	for uri == "" {
-		if _, ui, err := a.Tool(ctx, "ext__show"); err == nil {
-			uri = ui.ResourceURI
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("ext__show never listed")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 	// The linked file is 20 bytes: with 11 embedded ones it passes 30.
 	if _, err := a.Download(ctx, "ext", []byte(`[{"type":"resource","resource":{"uri":"file:///a.txt","text":"0123456789a"}},
 		{"type":"resource_link","uri":"test://extapp/report.csv","name":"Linked report","mimeType":"text/csv"}]`)); !errors.Is(err, apps.ErrDownloadLimit) {
