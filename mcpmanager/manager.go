@@ -1,23 +1,3 @@
-// Package mcpmanager runs the user's MCP servers and exposes their tools as
-// one registry. It owns the set of supervised servers: starting them in
-// parallel, stopping, restarting, enabling and disabling them, and routing
-// the registry to whichever session is current. Built-in servers (the
-// content store, the workspace) are servers like the others, run in this
-// process (ServerConfig.Builtin): same states, logs and restarts. Their
-// names are reserved (builtin.Reserved): a configured server that takes one
-// is refused, listed apart as "NAME (configured)", and the built-in keeps
-// its name and tools.
-//
-//	m := mcpmanager.New(mcpmanager.Options{LogDir: dir.Logs(), OnStatus: push, Tokens: keyring,
-//		ClientInfo: mcp.Implementation{Name: "switchboard", Version: version}})
-//	m.SetRequestHandler(chatEngine)     // sampling and elicitation from servers
-//	m.Apply(append(builtins, servers...)) // start what is enabled, in parallel
-//	m.WaitSettled(ctx)                  // optional: until each is ready or failed
-//	tools, errs := m.Registry().Tools(ctx)
-//	err := m.Login(ctx, "linear")       // a remote server in state needs-login: browser, then restart
-//	defer m.Close(ctx)                  // every server process tree ends
-//
-// A Manager is safe for concurrent use.
 package mcpmanager
 
 import (

@@ -11,4 +11,115 @@
 //
 // See Example for one turn with a tool call, from the model's request to the
 // stored answer.
+//
+// # Chat and approvals
+//
+// Providers live in `config.json` under `settings.chat.providers` (`name`, `kind`: `openai` |
+// `anthropic` | `ollama` | `local` (the model on this computer, below), `baseUrl`,
+// `defaultModel`, `apiKey` as `${secret:NAME}` only). The
+// model sees every active tool as `server__tool` (sanitized to the 64 characters of
+// `[a-zA-Z0-9_-]` providers accept; a name that had to change gets a short hash). Names are
+// unique across servers. A server whose own name holds `__` always gets a hash on its tool
+// names: server `a__b` with tool `c` is `a__b__c_8a954b`, so it can never take (and rename)
+// `a__b__c`, the name of server `a`'s tool `b__c`, nor move the approval policy set on it.
+// When two tools would still share a name (cut to 64 characters alike) each of them gets `_`
+// and 6 hex digits of a hash of its own server and tool name, so a server added later cannot
+// take over the name another server's tool had, nor the approval policy or pin set on it. Every call goes to the server and tool
+// the model was offered, and that server's and tool's policy decides whether to ask. The
+// model may call several tools at once and the loop runs until it answers or 12 tool steps
+// (`settings.chat.maxSteps`), then says it stopped.
+// Tool schemas per provider. Each tool's input schema is translated, as a request is made,
+// into the JSON Schema its provider accepts, so one tool's schema cannot fail every request of
+// a chat: one object at the top level for every provider (a top-level `anyOf`/`oneOf` of object
+// shapes becomes one object with every shape's properties, requiring what all of them require,
+// its description naming the alternatives; an `allOf` is merged); for Gemini's OpenAI-compatible
+// endpoint (`generativelanguage.googleapis.com`) its OpenAPI subset (`$ref`s inlined, a cycle cut
+// after one round; `nullable` for `["string","null"]`; `const` as a one-value `enum`; other
+// keywords and formats moved into the description); for Ollama the fields its API reads, the
+// rest described; for an OpenAI-compatible server on this machine or the local network
+// (llama.cpp, LM Studio) what llama.cpp can turn into a grammar (no `$ref`, `not`,
+// `if`/`then`/`else`; patterns anchored); OpenAI's arrays get `items`. The model's arguments are
+// then checked against the server's own schema: a mismatch goes back to the model naming the
+// field, without calling the server or asking you. Should a provider still refuse a tool's
+// definition, its error names the tool and its server and says to turn that tool off in the
+// chat's Tools menu. With Anthropic, the tool definitions and
+// the system prompt are marked for prompt caching, so the later steps of a chat read them from
+// the cache (the usage counts the cached tokens).
+// Long chats stay within the model's context window (`app/chat/window.go`):
+//
+//   - Context window. Each model's window comes from the provider's model list (Anthropic,
+//     OpenRouter, vLLM; LM Studio's *loaded* context from its `/api/v0/models`; Ollama's
+//     `/api/show`), else what is known of its family, else from the number in the first
+//     context-length error the provider sends; Settings → Chat → Long chats overrides it per
+//     model (`settings.chat.providers[].contextWindows`, `"model": tokens`).
+//   - Context meter. Before every step the request is estimated (system prompt, tool
+//     definitions, conversation, tool results; ASCII at 4 bytes a token, other characters a
+//     token each, scaled per chat by the input tokens the provider reports). The chat header
+//     shows used / window as a gauge; its popover says what takes the space and offers
+//     Compact now. `switchboard chat` prints a line when it summarises.
+//   - Compaction. Past `settings.chat.compactAt` percent of a known window (80 by default),
+//     old steps' tool results first shrink to one-line stubs, then the chat's own model
+//     summarises the conversation so far (in pieces that fit its window; if it cannot, a plain
+//     list of what you asked stands in) into a summary message: the chat shows it collapsed
+//     where it was written, the model reads it instead of the messages before it, and those
+//     stay in `history.db`, search and exports. A message that would go past the limit is
+//     stored after the summary, so it reaches the model whole. A request over the window is
+//     never sent; a provider's context-length error (OpenAI's `context_length_exceeded`,
+//     Anthropic's "prompt is too long", llama.cpp's context size) summarises and retries once.
+//   - Capped results. A tool result over its budget — `settings.chat.resultShare` percent
+//     of the window (15 by default) or 24,000 characters, whichever is less; per tool or server
+//     in `settings.chat.resultBudgets` (`"server__tool"` / `"server__*"`: characters); a tool's
+//     `_meta["anthropic/maxResultSizeChars"]` raises it up to half the window — reaches the
+//     model as its first lines and a handle: the result is kept for that chat alone (a content
+//     store of its own in `<data dir>/results`), and the model reads on with `read_result` (`id`,
+//     `fromLine`, up to 200 lines a call) or searches it (`id` and `query`); that tool, which the
+//     app answers itself, is offered whenever the conversation holds a handle, and it reaches
+//     that chat's kept results only — not another chat's, not the content store's, and no
+//     server's tool. Lines longer than 1,000 bytes are kept cut in pieces, so a result that is one
+//     huge line (minified JSON, base64) is read a page at a time too. At most
+//     `settings.chat.keepMB` megabytes of one result are kept (Settings → Chat → Long chats →
+//     Keep at most, 4 MB by default, 1–64): the rest is dropped, and the model's note and the
+//     card say how much. Kept results are not offered by `switchboard serve` or `switchboard
+//     builtin content-store` (no built-in server opens that folder) and are deleted with their
+//     chat. A handle is the app's own record: a `_meta["io.switchboard/kept"]` a server puts in
+//     its result is removed, so it can add no tool. The tool card shows the whole result, marked
+//     *capped*, and says which lines the model saw and what was dropped.
+//   - Cost per step. The engine keeps each chat's messages since its last summary, each
+//     converted once for the model; a step neither reads the history again nor converts it
+//     (`make bench`: a step at message 1,000 costs what one at message 10 does). Tool
+//     definitions go in one order (by name), so the request's prefix stays the same from step
+//     to step.
+//
+// Approval policy per tool (`settings.chat.policies`, keys
+// `server__tool` as the model sees it, or `server__*` with the configured server name,
+// values `ask` / `allow` / `deny`): by default read-only tools (MCP `readOnlyHint`) run,
+// everything else asks; the workspace's file writes run without asking only in the fresh
+// workspace Switchboard made itself. These defaults, the workspace folder chosen in Settings and
+// the chat set-up (agent, prompt, step limit, tool search) are the same for the window and for
+// `switchboard chat` / `tools call`: both run the one core (see "Architecture"). A 401 says which key to fix; a
+// 429 is retried after the provider's `Retry-After` (shown in the chat); a stream that breaks
+// keeps what arrived and marks the message incomplete.
+// Retry and edit-and-resend are one operation of the core (`chat.Turn.From`): the chat is taken
+// back to a user message — its text replaced for an edit — and every later message and tool
+// call is deleted in one `history.db` transaction (a crash leaves the chat as it was or rewound,
+// never half-deleted), then the model answers from there. A failed answer's stored error is the
+// plain sentence, a blank line, then the provider's technical detail.
+// An answer never makes the window load or open anything by itself (a model that read a
+// hostile tool result could otherwise send the chat away in an image URL): remote images in
+// its Markdown show as a placeholder whose button opens the image in your browser, links open
+// in your browser on click only, and the window's Content-Security-Policy refuses remote
+// images, scripts, styles, fonts and connections; images and audio from tools arrive as
+// `data:` URLs.
+//
+// # Agents, tool search and delegation
+//
+// Agents live in `settings.chat.agents` (`name`, `system`, `provider`, `model`, `servers`,
+// optional `tools` (`server__tool`) to narrow them, `policies` over the global ones, and
+// `delegate`). When a chat has more than 40 active tools (`settings.chat.toolSearchAbove`;
+// negative turns it off), the model first gets `find_tools`: a bleve index over every tool's
+// name, description and parameters; the tools it finds (plus `settings.chat.pinned`) are
+// attached to its next step. In delegate mode each server is one tool, `ask_<server>`
+// `{query, context}`, that runs a sub-agent with only that server's tools and a system
+// prompt listing them; the sub-agent's calls follow the same approvals and appear nested
+// under the card, and its steps are kept in the call's result.
 package chat

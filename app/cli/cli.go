@@ -1,15 +1,3 @@
-// Package cli owns Switchboard's command line: parsing, dispatch, exit codes
-// and help text. The GUI is one of its outcomes: with no subcommand (only
-// global flags) Run hands over to the GUI launcher it was given.
-//
-//	code := cli.Run(ctx, os.Args[1:], cli.Env{
-//		Stdout: os.Stdout, Stderr: os.Stderr,
-//		GUI: func(ctx context.Context, o cli.GUIOptions) error { return runWindow(o) },
-//	})
-//	os.Exit(code)
-//
-// Exit codes: 0 success, 1 runtime error, 2 usage or validation error. Errors
-// go to stderr as one sentence saying what went wrong and what to do.
 package cli
 
 import (

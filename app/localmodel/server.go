@@ -1,21 +1,3 @@
-// Package localmodel runs a model on this computer: llama.cpp's
-// llama-server as a supervised child process with a random API key, which
-// the chat engine reaches through the OpenAI-compatible provider it already
-// has. Start waits until the model is loaded; a crash is restarted with
-// backoff (Status says so meanwhile); Close stops it in stages.
-//
-// Only the app may reach it. The key is handed over in llama-server's
-// environment (LLAMA_API_KEY), which only this user can read, never in its
-// argv, which every local user can (ps, /proc/PID/cmdline). On Unix it
-// listens on a Unix socket in a directory only this user can enter
-// (endpoint_unix.go), so neither another user nor a web page in the
-// browser can connect; on Windows, on a loopback port behind a proxy in the
-// app that refuses what a browser sends (guard.go, endpoint_windows.go).
-// Requests must therefore go through HTTPClient:
-//
-//	s, err := localmodel.Start(ctx, localmodel.Options{Binary: bin, Model: "qwen3-1.7b.gguf", LogPath: log})
-//	defer s.Close(ctx)
-//	p, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "On this computer", BaseURL: s.BaseURL(), APIKey: s.APIKey(), HTTPClient: s.HTTPClient()})
 package localmodel
 
 import (

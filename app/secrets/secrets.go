@@ -1,17 +1,3 @@
-// Package secrets keeps credentials in the OS keyring (service "switchboard")
-// and out of everything else: it resolves ${secret:NAME} and ${env:NAME}
-// references when a server starts, finds secret-looking values in imported
-// configs so they can move to the keyring, and masks known secret values in
-// any text bound for logs, errors or the UI.
-//
-// A Store sets and looks up secrets in the keyring, Expand resolves the
-// references in a value, and a Redactor masks every resolved value from
-// then on. See Example.
-//
-// There is no plaintext fallback: without a keyring, ${secret:...} values
-// cannot be resolved and say why; ${env:...} values keep working. On Linux
-// and the BSDs a keyring needs a D-Bus session bus; without one the store
-// says there is no keyring and never starts a bus (or a keyring daemon).
 package secrets
 
 import (

@@ -46,4 +46,19 @@
 // Fresh, made by Switchboard for the model, and Risky lets write_file and
 // edit_file run there without asking. The file tools refuse to write,
 // move or delete the marker.
+//
+// # The workspace
+//
+// `workspace__*` tools (`read_file`, `write_file`, `edit_file`, `list_directory`, `tree`,
+// `search_files`, `move_file`, `delete_file`, `execute_shell`, `execute_python`) never reach
+// outside the workspace folder: `..`, absolute paths elsewhere, symbolic links out (even one
+// swapped in during a call), hard-linked files, devices and FIFOs are refused with the rule
+// named. The shell is a real PTY session per name (`session`, default `default`) that keeps
+// its variables and the model's own directory: the Workspace page's terminal shows the model's
+// commands live and you can type there too, but your `cd` in it never moves the model's next
+// command, which runs where its last one left off (the workspace at first, and after the shell
+// restarted), and the model's `cd` leaves your prompt where it was; each call has a timeout (`timeoutMs`, 60 s by default) that
+// kills everything the command started, output for the model is capped at 64 KiB with ANSI
+// colours removed, and it starts from a minimal environment, so the app's own variables
+// (keys) are not inherited. The shell itself is not sandboxed: that is why it always asks.
 package workspace

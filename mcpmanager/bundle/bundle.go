@@ -1,17 +1,3 @@
-// Package bundle reads MCP Bundles (.mcpb, formerly .dxt: a zip archive
-// with a manifest.json, as Claude Desktop installs them; format in the
-// modelcontextprotocol/mcpb repository's MANIFEST.md, manifest versions
-// 0.2 to 0.4) and turns one into a server entry: Open reads and validates
-// the manifest (a signature block split off), Manifest.Compatible checks
-// the platform and runtimes, Unpack extracts it under a root (refusing
-// escapes, links and oversize files), and Manifest.Entry is the
-// config.Server with every ${...} substituted. A ${secret:…} or ${env:…}
-// reference the manifest itself makes is refused (config.ErrForeignReference):
-// only the user's values may reference secrets. See Example.
-//
-// Values of user_config keys marked sensitive are never written by this
-// package: the caller passes a placeholder for them (a ${secret:NAME} the
-// keyring resolves at start), and Entry substitutes it like any value.
 package bundle
 
 import (

@@ -26,4 +26,18 @@
 // ExamplePlan for each step.
 //
 // Discover finds the config files of those hosts on this machine.
+//
+// # Templates, profiles and metadata
+//
+// A server entry may be a template: `{{param}}` placeholders in `command`, `args`, `env`,
+// `cwd`, `url` or `headers`, and a `"parameters"` JSON Schema describing them (`required`,
+// `type`, `enum`, `pattern`, `default`; `"writeOnly": true` or `"format": "password"` marks a
+// secret). Templates are not run; adding a server from one checks every value and says which
+// parameter is wrong and why. An optional parameter left empty drops the argument, variable
+// or header that uses it. `"profiles": {"work": {"url": "…", "args": […], "env": {…},
+// "headers": {…}}}` overrides a server per environment (`url` and `args` replace, `env` and
+// `headers` merge; an empty value removes the key); the active profile is
+// `settings.library.profile`. `"metadata": {"description", "tags", "docsUrl", "color",
+// "icon"}` is what the Servers page shows and edits. Other hosts ignore these keys, so an
+// exported config still works there.
 package config

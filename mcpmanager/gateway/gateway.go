@@ -1,34 +1,3 @@
-// Package gateway re-exposes a registry as one MCP server, so any other MCP
-// host can use every tool Switchboard manages (switchboard serve).
-//
-// See Example: New, Watch to republish whenever the registry changes, and
-// ServeStdio for a host on the other end of a pipe.
-//
-// Tools keep their exposed names (server__tool, unique across the registry),
-// descriptions, schemas and annotations; calls are routed through the
-// registry with its timeouts to the server and tool each name was published
-// for. The gateway answers initialize at once: tools appear as their servers
-// become ready, and clients get notifications/tools/list_changed whenever
-// the published definitions change in any way (a tool added, removed, or
-// its description, schemas or annotations changed). tools/list waits for
-// servers still starting, up to StartupWait, so a client that lists right
-// after initialize sees every server that starts quickly.
-//
-// Prompts are published as server__prompt (unique like tool names) and
-// resources and resource templates as switchboard://SERVER/URI (see
-// ExposedURI); prompts/get and resources/read go back to their server,
-// and a server's prompts or resources list_changed reaches clients.
-// CreateMessage and Elicit pass a server's sampling and elicitation
-// requests on to the client whose call they belong to, or to nobody
-// (origins.go, requests.go).
-//
-// ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
-// a plain tools/call without mcp-go's stdio server's extra goroutine hops
-// and decodes, relaying the result undecoded (see BENCHMARKS.md);
-// HTTPHandler serves Streamable HTTP ('switchboard serve --http'). Both
-// run every tools/call through one function (callTool, call.go): the same
-// argument check, URL-elicitation retry, output-schema check and link
-// rewriting (links.go) whichever transport a call came on.
 package gateway
 
 import (

@@ -1,14 +1,3 @@
-// Package mcpregistry reads an MCP Registry (the official one at
-// https://registry.modelcontextprotocol.io, or any server speaking its
-// generic API v0.1) and turns a server.json into a server entry.
-//
-//	c := mcpregistry.Client{BaseURL: mcpregistry.Official, CacheFile: dir.RegistryCache()}
-//	page, err := c.Search(ctx, "weather", "")   // page.NextCursor for the next one
-//	s, err := c.Get(ctx, "io.github.user/weather") // its latest version
-//	entry, asks, err := mcpregistry.Entry(s.Server, mcpregistry.Choice{Package: 0}, values)
-//
-// The last listing of each search is cached: when the registry cannot be
-// reached, Search returns it with Stale set and the time it was fetched.
 package mcpregistry
 
 import (

@@ -1,28 +1,3 @@
-// Package oauth logs Switchboard in to remote MCP servers the way the MCP
-// authorization spec (2025-06-18 to 2026-07-28) describes, and keeps the
-// tokens fresh: it reads the server's 401/403 challenge, discovers the
-// protected-resource and authorization-server metadata, identifies the app
-// (pre-registered client, client ID metadata document, or dynamic client
-// registration), runs the authorization-code flow with PKCE (S256), state
-// and the RFC 8707 resource parameter through the user's browser and a
-// loopback redirect, and refreshes tokens before and after they expire.
-//
-//	a := oauth.New(oauth.Config{Server: "linear", URL: "https://mcp.linear.app/mcp"}, secrets.NewStore())
-//	hc := &http.Client{Transport: &oauth.Transport{Auth: a, OnNeedsLogin: markNeedsLogin}}
-//	// ... requests carry the bearer token; a 401 ends in OnNeedsLogin ...
-//	err := a.Login(ctx, func(u string) { fmt.Println("log in at", u) }) // opens the browser, waits for the redirect
-//
-// Tokens and the client registrations (one per authorization server, by
-// issuer) are kept in a Store (the OS keyring in the app) under
-// KeyFor(server), never in config files or logs. Revision 2026-07-28's
-// rules: registrations say application_type "native"; the login answer's
-// RFC 9207 "iss" must equal the recorded issuer exactly (and be there when
-// the metadata promises it); a step-up asks for the union of the scopes
-// requested, granted and challenged, at most MaxStepUps times for scopes
-// the authorization server keeps refusing; offline_access only when the
-// authorization server lists it.
-//
-// An Authorizer is safe for concurrent use; one Login runs at a time.
 package oauth
 
 import (

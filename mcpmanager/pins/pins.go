@@ -1,26 +1,3 @@
-// Package pins keeps the tool definitions a user has trusted, so that a
-// server which quietly changes a tool after it was trusted (a "rug pull":
-// a harmless description replaced by one that tells the model to read
-// ~/.ssh) is noticed before the model sees the new text.
-//
-// The first time a tool is seen its definition — name, title, description,
-// input and output schema, annotations, _meta (where an MCP App is
-// attached), execution (whether it runs as a task) and icons, as
-// canonical JSON — is hashed and kept (trust on first use). A later
-// listing with a different hash is withheld: Screen returns a
-// *ChangedError for it, and the new definition is kept beside the trusted
-// one so that a person can review the diff and Accept (Trust) or Reject
-// it. A tool first seen after its server's first listing is marked new
-// until it is accepted — and withheld until then when its text looks like
-// hidden instructions (toolcheck): a trusted server cannot slip a poisoned
-// tool in as a new one instead of changing an old one.
-//
-// Screen says which tools of a listing to offer, Changes lists what waits
-// for review and Trust accepts a new definition. See Example.
-//
-// The store is one JSON file in the data directory, written atomically
-// (temp file, fsync, rename) and read again when another process (the CLI's
-// `tools trust`) changed it. A Store is safe for concurrent use.
 package pins
 
 import (

@@ -1,17 +1,3 @@
-// Package supervisor keeps one MCP server running: it starts the stdio
-// process, opens the remote connection (Streamable HTTP or SSE, with the
-// server's OAuth token) or builds an in-process server (a built-in, through
-// mcp-go's in-process transport), runs the MCP handshake within a time
-// limit, watches the session, and restarts it with exponential backoff when
-// it dies, up to a limit. A remote server that refuses its token stops in
-// NeedsLogin until the user logs in (oauth.Authorizer.Login) and it is
-// started again. Every transport reports the same states and keeps its log
-// the same way.
-//
-// See Example: New with the spec and where to report states, Run until
-// the context ends, and Client for the ready session.
-//
-// A Server is safe for concurrent use. Run must be called once.
 package supervisor
 
 import (

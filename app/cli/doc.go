@@ -1,0 +1,122 @@
+// Package cli owns Switchboard's command line: parsing, dispatch, exit codes
+// and help text. The GUI is one of its outcomes: with no subcommand (only
+// global flags) Run hands over to the GUI launcher it was given.
+//
+//	code := cli.Run(ctx, os.Args[1:], cli.Env{
+//		Stdout: os.Stdout, Stderr: os.Stderr,
+//		GUI: func(ctx context.Context, o cli.GUIOptions) error { return runWindow(o) },
+//	})
+//	os.Exit(code)
+//
+// Exit codes: 0 success, 1 runtime error, 2 usage or validation error. Errors
+// go to stderr as one sentence saying what went wrong and what to do.
+//
+// # Commands in detail
+//
+//	switchboard                                  open the app window
+//	switchboard FILE.mcpb                        open the window (or the running one) with a bundle
+//	switchboard version                          print the version
+//	switchboard servers list [--config FILE]     configured servers (nothing is started), with
+//	                                             each one's SANDBOX ("-", "on", "on,network,write=1")
+//	switchboard servers import FILE [--dry-run] [--set ID=VALUE|ID=-] [--resolve NAME=keep|replace|rename]
+//	                             [--plaintext SERVER.env.VAR] [--sandbox]
+//	                                             merge a Claude Desktop / Cursor / Windsurf / Claude Code /
+//	                                             VS Code / legacy config into the app config; secrets and
+//	                                             password inputs to the keyring (ID=- reads stdin)
+//	switchboard servers discover                 find other apps' MCP configs on this machine, with
+//	                                             how many servers each holds and how many need
+//	                                             attention (the welcome page shows the same)
+//	switchboard servers add NAME [--env K=V|K=- ...] [--plaintext K] -- COMMAND ARGS...   or   --url URL
+//	                                             secret-looking values to the keyring as on import;
+//	                                             K=- reads the value from stdin (always the keyring)
+//	switchboard servers add NAME --template ID [--param KEY=VALUE ...]
+//	                                             add a server from a template (secret parameters go
+//	                                             to the keyring); 'servers templates' lists them
+//	switchboard servers install FILE.mcpb [--set KEY=VALUE ...] [--accept-changes]
+//	                                             install an MCP Bundle as a server named after its
+//	                                             manifest (see "MCP Bundles"); again to update or
+//	                                             reinstall, keeping the values you gave; a bad
+//	                                             signature exits 2 saying why; another author,
+//	                                             signer or command than the installed copy's is
+//	                                             shown and asked on a terminal, else exits 2
+//	switchboard servers test NAME [--config FILE]   start one server alone, connect
+//	                                             (server/discover or initialize) and run tools/list,
+//	                                             print each step's time or what failed, and the
+//	                                             MCP revision it speaks
+//	switchboard servers skills NAME [--on SKILL | --off SKILL] [--config FILE]
+//	                                             start one server and list its skills (name, on or
+//	                                             off, size, description; none is read), or switch
+//	                                             one on or off for every chat
+//	switchboard servers profile [NAME | --none]  list the profiles servers declare, or switch to one
+//	switchboard servers remove NAME [--keep-secrets]   remove a server and its keyring secrets
+//	switchboard servers enable|disable NAME
+//	switchboard servers export [--out FILE]      a shareable config: secrets stay ${secret:NAME}
+//	switchboard registry search [QUERY] [--registry URL] [--all]
+//	                                             search the MCP Registry (default: Settings → Servers →
+//	                                             registry, else https://registry.modelcontextprotocol.io);
+//	                                             unreachable: says so in a sentence, then the last
+//	                                             listing, with its age; --all stops at a repeated
+//	                                             cursor, 100 pages or 2 min (prints what it got,
+//	                                             exit 1 naming the limit)
+//	switchboard registry add NAME [--registry URL] [--set VAR=VALUE ...] [--option N]
+//	                                             add a registry server, version pinned: npm → npx -y
+//	                                             PKG@VER, pypi → uvx PKG==VER, oci → docker run -i --rm
+//	                                             IMAGE:TAG, mcpb → download, fileSha256 check, bundle
+//	                                             install, remote → URL entry; secret values to the keyring
+//	switchboard secrets list                     secret names, masked values, servers using them
+//	switchboard secrets set NAME                 store a secret read from stdin (never from argv)
+//	switchboard secrets delete NAME
+//	switchboard secrets grant NAME --server S    let S use a secret that is not its own (one an
+//	                                             imported entry, registry entry or bundle names)
+//	switchboard models [list]                    the models that run on this computer: the pinned catalog
+//	                                             (size, RAM, licence, downloaded or partly) and added GGUF files
+//	switchboard models download NAME             download a catalog model (progress on stderr), checked against
+//	                                             its pinned size and SHA-256 before use; Ctrl-C keeps the partial
+//	                                             file and the same command resumes it; adds the provider
+//	                                             "On this computer"
+//	switchboard models add FILE.gguf             run a GGUF file of your own (it stays where it is)
+//	switchboard models remove NAME               delete a downloaded model, or forget an added file
+//	switchboard models url [URL]                 print or set where models download from: a mirror's base URL
+//	                                             or a folder ('' for each model's own Hugging Face URL)
+//	switchboard models run [--context N] [--threads N]
+//	                                             print or set the context size and threads the model runs
+//	                                             with (0: fitted to this machine); the next message restarts it
+//	switchboard tools list [--config FILE]       start the servers, list server__tool names + errors
+//	switchboard tools call NAME --args JSON [--config FILE]
+//	switchboard tools trust NAME [--server S]    accept the changed (or new) definition of a withheld
+//	                                             tool: NAME is server__tool, or the tool's own name with --server
+//	switchboard builtin content-store [--root DIR]   the built-in content store over stdio
+//	switchboard builtin workspace [--root DIR]       the built-in workspace (file tools, shell) over stdio, in the
+//	                                             folder chosen in Settings unless --root says otherwise
+//	switchboard servers login NAME               log in to a remote server that uses OAuth
+//	switchboard chat [--agent NAME] [--provider P] [--base-url URL] [--model M] [--chat ID] [--yes] [PROMPT]
+//	                                             ask a model with every server's tools; PROMPT or stdin;
+//	                                             the answer streams to stdout, tool calls to stderr;
+//	                                             without --yes, risky calls are asked on the terminal
+//	                                             (denied when there is none); --yes approves tool calls
+//	                                             and forms, never sampling: a server's request to use
+//	                                             the model follows settings.chat.sampling (ask on the
+//	                                             terminal by default, refused without one), and each
+//	                                             refusal is a line on stderr; saved in history.db;
+//	                                             --json: chatId, text, status, steps and every tool
+//	                                             call of the turn
+//	switchboard serve [--config FILE]            every tool (external and built-in) as one MCP server over stdio
+//	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
+//	                                             --listen-any; prints the bearer token to send, or
+//	                                             takes it from $SWITCHBOARD_SERVE_TOKEN)
+//	switchboard --help                           list commands; 'switchboard help COMMAND' for one
+//
+// Global flags, before or after the command: `--data-dir DIR` (default: the OS config dir +
+// `/switchboard`, or `$SWITCHBOARD_DATA_DIR`) and `--json` for machine-readable output.
+// `--config FILE` uses that mcpServers file instead of the app config, so you can try a file
+// before importing it. Exit codes: 0 success, 1 runtime error, 2 usage or validation error
+// (an import that skipped invalid servers also exits 2, after importing the valid ones);
+// errors go to stderr naming the file, `line:column`, the JSON path and what to do, e.g.
+// `claude.json:7:37: mcpServers.bad.args: must be an array of strings, got a string`.
+// A plain `go build .` gives a CLI-only binary; the window needs the Wails build (`make build`).
+// Text that comes from a server or a model (tool results and descriptions, errors, stderr
+// lines, forms, the chat's answer and tool-call lines) is printed without control characters:
+// escape sequences, other C0/C1 controls and bidi overrides are dropped (newlines and tabs
+// stay), so a server cannot move the cursor, retitle or write to the clipboard through your
+// terminal; `--json` output keeps the exact text, JSON-escaped.
+package cli

@@ -1,0 +1,56 @@
+// Package gateway re-exposes a registry as one MCP server, so any other MCP
+// host can use every tool Switchboard manages (switchboard serve).
+//
+// See Example: New, Watch to republish whenever the registry changes, and
+// ServeStdio for a host on the other end of a pipe.
+//
+// Tools keep their exposed names (server__tool, unique across the registry),
+// descriptions, schemas and annotations; calls are routed through the
+// registry with its timeouts to the server and tool each name was published
+// for. The gateway answers initialize at once: tools appear as their servers
+// become ready, and clients get notifications/tools/list_changed whenever
+// the published definitions change in any way (a tool added, removed, or
+// its description, schemas or annotations changed). tools/list waits for
+// servers still starting, up to StartupWait, so a client that lists right
+// after initialize sees every server that starts quickly.
+//
+// Prompts are published as server__prompt (unique like tool names) and
+// resources and resource templates as switchboard://SERVER/URI (see
+// ExposedURI); prompts/get and resources/read go back to their server,
+// and a server's prompts or resources list_changed reaches clients.
+// CreateMessage and Elicit pass a server's sampling and elicitation
+// requests on to the client whose call they belong to, or to nobody
+// (origins.go, requests.go).
+//
+// ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
+// a plain tools/call without mcp-go's stdio server's extra goroutine hops
+// and decodes, relaying the result undecoded (see BENCHMARKS.md);
+// HTTPHandler serves Streamable HTTP ('switchboard serve --http'). Both
+// run every tools/call through one function (callTool, call.go): the same
+// argument check, URL-elicitation retry, output-schema check and link
+// rewriting (links.go) whichever transport a call came on.
+//
+// # What another host sees
+//
+// To use Switchboard's servers from another host (Claude Desktop, Cursor...), point it at
+// `switchboard serve`:
+//
+//	{"mcpServers": {"switchboard": {"command": "/path/to/switchboard", "args": ["serve"]}}}
+//
+// `serve` answers the host's `initialize` at once and publishes each server's tools as it
+// becomes ready: `tools/list` waits up to 10 s for servers still starting, then answers with
+// the ready ones, and every later change — a server ready, restarted or stopped, or a
+// server's own `tools/list_changed` changing any tool's name, description, schemas or
+// annotations — reaches the host as `notifications/tools/list_changed`. Every server's prompts
+// are offered too, as `server__prompt` (unique like tool names), and its resources and resource
+// templates as `switchboard://SERVER/URI` (the server's own URI after the server's name, so two
+// servers' `file:///README.md` stay apart); `prompts/get` and `resources/read` go back to that
+// server, and a server's prompt or resource list change reaches the host as
+// `notifications/prompts/list_changed` / `notifications/resources/list_changed`. A server's
+// sampling (`sampling/createMessage`) or elicitation request, made while `serve` runs, goes to
+// the host connected to it when that host declared `sampling` (`sampling.tools` for a request
+// offering tools) or `elicitation` (`elicitation.url` for URL mode) in its `initialize`; the
+// host's answer goes back to the server. Without such a host it is declined, as before. A server that hangs
+// never holds up the others; the servers that did not start are listed on stderr once all
+// have settled.
+package gateway
