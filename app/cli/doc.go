@@ -32,6 +32,8 @@
 //	switchboard servers add NAME --template ID [--param KEY=VALUE ...]
 //	                                             add a server from a template (secret parameters go
 //	                                             to the keyring); 'servers templates' lists them
+//	switchboard servers templates                list the server templates (the catalogue and those in
+//	                                             the app config) and their parameters
 //	switchboard servers install FILE.mcpb [--set KEY=VALUE ...] [--accept-changes]
 //	                                             install an MCP Bundle as a server named after its
 //	                                             manifest (see "MCP Bundles"); again to update or
