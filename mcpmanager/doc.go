@@ -40,7 +40,7 @@
 // extension) is followed like an older server's task (below). Tool schemas are kept exactly as
 // the server sent them (JSON Schema 2020-12, `$ref`s unresolved) for validation and for
 // `serve`'s clients; a model is sent the schema translated for its provider (see "Tool schemas
-// per provider" under "Chat and approvals").
+// per provider" under "Chat and approvals" in app/chat).
 //
 // # MCP client features
 //

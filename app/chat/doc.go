@@ -96,7 +96,7 @@
 // everything else asks; the workspace's file writes run without asking only in the fresh
 // workspace Switchboard made itself. These defaults, the workspace folder chosen in Settings and
 // the chat set-up (agent, prompt, step limit, tool search) are the same for the window and for
-// `switchboard chat` / `tools call`: both run the one core (see "Architecture"). A 401 says which key to fix; a
+// `switchboard chat` / `tools call`: both run the one core (see ARCHITECTURE.md). A 401 says which key to fix; a
 // 429 is retried after the provider's `Retry-After` (shown in the chat); a stream that breaks
 // keeps what arrived and marks the message incomplete.
 // Retry and edit-and-resend are one operation of the core (`chat.Turn.From`): the chat is taken

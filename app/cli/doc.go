@@ -36,7 +36,7 @@
 //	                                             the app config) and their parameters
 //	switchboard servers install FILE.mcpb [--set KEY=VALUE ...] [--accept-changes]
 //	                                             install an MCP Bundle as a server named after its
-//	                                             manifest (see "MCP Bundles"); again to update or
+//	                                             manifest (see "MCP Bundles" in mcpmanager/bundle); again to update or
 //	                                             reinstall, keeping the values you gave; a bad
 //	                                             signature exits 2 saying why; another author,
 //	                                             signer or command than the installed copy's is

@@ -42,7 +42,7 @@
 // model's context window the next request takes and of what; near the limit the
 // earlier messages are summarised into a collapsed summary message, and Compact
 // now does it on demand; a tool result too long for the window is marked
-// *capped* and says which lines the model saw — see "Chat and approvals"). Chats
+// *capped* and says which lines the model saw — see "Chat and approvals" in app/chat). Chats
 // are kept in `history.db`, listed and searched (full text) on the left; rename,
 // delete (asks first). A chat opens at its last 30 messages and loads 50 more
 // each time you scroll to the top (the message you were reading stays in place);
@@ -69,11 +69,11 @@
 // each with a description (yours, else what the server says about itself in
 // `initialize`), tags, docs link, colour / icon and what uses it (agents,
 // chats), edited under Details (also its skills — name, description, size and an
-// on/off switch for the chats, see "MCP client features" —, its per-profile URL,
+// on/off switch for the chats, see "MCP client features" in mcpmanager —, its per-profile URL,
 // arguments and environment, and its sandbox: on / off, network, folders it may
 // read and write, its roots; a sandboxed badge marks the row — see "Sandboxed
-// servers"; for a remote server, its OAuth client: client ID, client secret (to
-// the OS keyring), redirect port and scopes — see "Remote servers"); search by
+// servers" in mcpmanager/sandbox; for a remote server, its OAuth client: client ID, client secret (to
+// the OS keyring), redirect port and scopes — see "Remote servers" in mcpmanager/oauth); search by
 // text and filter by tag; Test connection starts the server on its own (offering
 // the same capabilities as its session, so it counts the tools the row counts)
 // and shows how long start, `initialize` and `tools/list` took and its tools
@@ -126,7 +126,7 @@
 // templates — run it, see text / images / resources / errors and the duration; a
 // ⚠ badge on a tool whose description may hide instructions; Approval rules on
 // arguments, listed, added and removed (see "Pinned tools, poisoned
-// descriptions, approval rules")
+// descriptions, approval rules" in mcpmanager/pins)
 //
 // # The Knowledge page
 //
