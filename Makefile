@@ -20,11 +20,12 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
 	@echo "make test   run every test (Go, frontend units, e2e under Xvfb)"
+	@echo "make lint   golangci-lint and ESLint (part of make test)"
 	@echo "make build  build $(BIN)"
 	@echo "make llama  build the local model runtime (llama-server; ~12 min, once)"
 	@echo "make package  Linux .deb + .tar.gz and the Windows installer in $(PKG_DIR)"
@@ -148,7 +149,20 @@ test-e2e: deps-test build $(LLAMA_SERVER) $(TEST_SERVERS)/node_modules/.package-
 	  dbus-run-session -- sh -c 'printf switchboard-e2e | gnome-keyring-daemon --unlock --daemonize --components=secrets >/dev/null && \
 	  exec xvfb-run -a -s "-screen 0 1280x900x24" node e2e/run.mjs'
 
-test: vet test-go test-llama conformance test-frontend test-e2e test-package
+# The house rules a linter states (see .golangci.yml and frontend/eslint.config.js).
+# golangci-lint is a Go tool of its own module file (.golangci.mod), so its
+# dependencies never move the product's; its cache is in ~/.cache/golangci-lint
+# and ESLint's in frontend/node_modules/.cache.
+GOLANGCI := $(GO) tool -modfile=.golangci.mod golangci-lint
+lint: lint-go lint-frontend
+
+lint-go:
+	$(GOLANGCI) run ./...
+
+lint-frontend: frontend/node_modules/.package-lock.json
+	cd frontend && npm run lint
+
+test: vet lint test-go test-llama conformance test-frontend test-e2e test-package
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and

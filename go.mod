@@ -2,6 +2,11 @@ module github.com/switchboard-app/switchboard
 
 go 1.26.8
 
+// npm packages are no part of the module: ESLint's dependency flatted
+// ships a Go package in frontend/node_modules, which ./... would build,
+// vet, test and lint.
+ignore node_modules
+
 require (
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/blevesearch/bleve/v2 v2.6.3

@@ -33,7 +33,7 @@ type Agent struct {
 	Delegate bool     `json:"delegate,omitempty"`
 }
 
-// ErrUnknownAgent: no agent has that ID.
+// ErrUnknownAgent means no agent has that ID.
 var ErrUnknownAgent = errors.New("no agent with that ID: it may have been deleted; pick another in the chat's agent menu")
 
 // Validate checks an agent and says what to fix.

@@ -277,7 +277,7 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 	return res, nil
 }
 
-// ErrURLScheme: a URL elicitation's URL is not a web page.
+// ErrURLScheme means a URL elicitation's URL is not a web page.
 var ErrURLScheme = errors.New("only http and https links are opened")
 
 // Site is how a link's host is shown to a person deciding to open it.

@@ -12,7 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
 )
 
-// ErrBadRule: a rule's tool, effect, path or pattern cannot be used.
+// ErrBadRule means a rule's tool, effect, path or pattern cannot be used.
 var ErrBadRule = errors.New("the approval rule cannot be used")
 
 // Rule allows or denies the calls of a tool whose arguments match: allow

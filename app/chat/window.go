@@ -26,7 +26,7 @@ import (
 // is compacted.
 const DefaultCompactAt = 80
 
-// ErrTooLong: even compacted, the request does not fit the model's window.
+// ErrTooLong means even compacted, the request does not fit the model's window.
 var ErrTooLong = errors.New("the message does not fit the model's context window even with the conversation summarised")
 
 // ContextView is the context meter: what the next request takes of the

@@ -43,7 +43,7 @@ func writeHelp(w io.Writer, path string, cmd *Command) {
 		fmt.Fprintf(&b, "\nRun '%s help COMMAND' for a command's flags.\n", path)
 		b.WriteString("Exit codes: 0 success, 1 runtime error, 2 usage or validation error.\n")
 	}
-	io.WriteString(w, b.String())
+	_, _ = io.WriteString(w, b.String()) // help on a terminal: nothing to do if it fails
 }
 
 // usageLine is the one-line synopsis printed under a usage error.

@@ -10,7 +10,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 )
 
-// ErrNoSuchRequest: the question was already answered or withdrawn.
+// ErrNoSuchRequest means the question was already answered or withdrawn.
 var ErrNoSuchRequest = errors.New("that request was already answered or withdrawn")
 
 // asker puts approvals and elicitations to the UI and waits for the answer

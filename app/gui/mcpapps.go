@@ -79,7 +79,7 @@ func (a *MCPApps) SaveDownload(session, server, contentsJSON string, index int) 
 	return path, nil
 }
 
-// Apps is MCP Apps in the window: a tool card (chat, Tools page) whose
+// MCPApps is MCP Apps in the window: a tool card (chat, Tools page) whose
 // tool names a ui:// resource renders it through these methods, and the
 // app's requests to the host come back through them.
 type MCPApps struct{ *core }

@@ -136,7 +136,7 @@ func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
 	if len(stores) == 0 {
 		return out, nil
 	}
-	var searcher bleve.Index = stores[0].idx
+	searcher := stores[0].idx
 	if len(stores) > 1 {
 		idxs := make([]bleve.Index, len(stores))
 		for i, st := range stores {

@@ -12,7 +12,7 @@ var (
 	ErrEscapes     = errors.New("path escapes the workspace root")
 	ErrNULByte     = errors.New("path contains a NUL byte")
 	ErrTooLong     = errors.New("path is too long")
-	ErrWindowsPath = errors.New("Windows-style path")
+	ErrWindowsPath = errors.New("Windows-style path") //nolint:staticcheck // ST1005: "Windows" is a name, capitalised wherever it stands
 	ErrNotRegular  = errors.New("not a regular file")
 	ErrHardLink    = errors.New("file has more than one hard link")
 	ErrSymlink     = errors.New("path is a symbolic link")

@@ -43,10 +43,10 @@ var (
 // 255, so the save dialog's own suffixes still fit.
 const MaxNameBytes = 120
 
-// ErrDownloadTooBig: an app's file is larger than MaxDownload.
+// ErrDownloadTooBig means an app's file is larger than MaxDownload.
 var ErrDownloadTooBig = fmt.Errorf("the file is larger than %d MB, the most an app may save", MaxDownload>>20)
 
-// ErrDownloadLimit: a request, or the app's session, would pass the limits
+// ErrDownloadLimit means a request, or the app's session, would pass the limits
 // on files saved (MaxDownloadFiles, MaxDownloadBytes, MaxSessionFiles,
 // MaxSessionBytes); nothing of the request is saved.
 var ErrDownloadLimit = errors.New("more than an app may save")

@@ -176,7 +176,7 @@ func verifyPKCS7(content, sig []byte) (Signature, error) {
 	return s, nil
 }
 
-// ErrInvalidSignature: the bundle has a signature block that does not
+// ErrInvalidSignature means the bundle has a signature block that does not
 // verify (changed after signing, or another bundle's block).
 var ErrInvalidSignature = errors.New("the bundle's signature does not match it")
 

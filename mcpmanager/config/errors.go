@@ -40,9 +40,9 @@ var (
 type Severity string
 
 const (
-	// SeverityError: the entry (or the whole file) cannot be used as written.
+	// SeverityError means the entry (or the whole file) cannot be used as written.
 	SeverityError Severity = "error"
-	// SeverityWarning: the value was accepted after a harmless fix-up
+	// SeverityWarning means the value was accepted after a harmless fix-up
 	// (an env number turned into a string, an unknown restart key ignored).
 	SeverityWarning Severity = "warning"
 )

@@ -13,19 +13,19 @@ import (
 type Format string
 
 const (
-	// FormatMCPServers: {"mcpServers": {NAME: {...}}}, written by Claude
+	// FormatMCPServers is {"mcpServers": {NAME: {...}}}, written by Claude
 	// Desktop, Cursor, Windsurf, Claude Code (.mcp.json) and Switchboard itself.
 	FormatMCPServers Format = "mcpServers"
-	// FormatClaudeCode: ~/.claude.json, with user servers in "mcpServers" and
+	// FormatClaudeCode is ~/.claude.json, with user servers in "mcpServers" and
 	// per-project ones in projects.<path>.mcpServers (see File.Projects).
 	FormatClaudeCode Format = "claude-code"
-	// FormatVSCode: .vscode/mcp.json, {"servers": {NAME: {...}}, "inputs": [...]}.
+	// FormatVSCode is .vscode/mcp.json, {"servers": {NAME: {...}}, "inputs": [...]}.
 	FormatVSCode Format = "vscode"
-	// FormatVSCodeSettings: VS Code settings.json, {"mcp": {"servers": {...}, "inputs": [...]}}.
+	// FormatVSCodeSettings is VS Code settings.json, {"mcp": {"servers": {...}, "inputs": [...]}}.
 	FormatVSCodeSettings Format = "vscode-settings"
-	// FormatLegacy: {"servers": [{"name": NAME, ...}]}.
+	// FormatLegacy is {"servers": [{"name": NAME, ...}]}.
 	FormatLegacy Format = "legacy"
-	// FormatServerMap: a bare {NAME: {"command": ...}} object, as pasted from
+	// FormatServerMap is a bare {NAME: {"command": ...}} object, as pasted from
 	// a README without the surrounding "mcpServers".
 	FormatServerMap Format = "server-map"
 )

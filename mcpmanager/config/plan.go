@@ -17,6 +17,7 @@ import (
 // Outcome is what importing one server would do.
 type Outcome string
 
+// The outcomes of importing one server, each said beside it.
 const (
 	Added       Outcome = "added"       // no server of that name yet
 	Changed     Outcome = "changed"     // same name, same program or endpoint, other settings differ

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// ErrForeignReference: a document from outside (a registry's server.json, a
+// ErrForeignReference means a document from outside (a registry's server.json, a
 // bundle's manifest) holds a ${secret:…} or ${env:…} reference. Expanded at
 // start like one the user wrote, it would hand the server another server's
 // secret or this app's environment, so such a document is refused: only

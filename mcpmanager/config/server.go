@@ -17,6 +17,7 @@ import (
 // Transport is how the app talks to a server.
 type Transport string
 
+// The transports a server entry can name, each said beside it.
 const (
 	Stdio     Transport = "stdio"     // a local child process speaking JSON-RPC on stdin/stdout
 	HTTP      Transport = "http"      // MCP streamable HTTP

@@ -7,7 +7,7 @@ import (
 	"reflect"
 )
 
-// ErrSettings: a section of config.json's "settings" does not have the
+// ErrSettings means a section of config.json's "settings" does not have the
 // shape its owner reads (a string where a list belongs, …). The problem's
 // Path names the value ("settings.workspace.root").
 var ErrSettings = errors.New("config.json has a malformed settings section")

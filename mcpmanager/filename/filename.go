@@ -25,7 +25,7 @@ import (
 // MaxBytes bounds a name: 255 bytes is every common file system's limit.
 const MaxBytes = 255
 
-// ErrUnsafe: a name is not safe to write on every system; the error says
+// ErrUnsafe means a name is not safe to write on every system; the error says
 // why.
 var ErrUnsafe = errors.New("not a safe file name")
 

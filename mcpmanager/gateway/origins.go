@@ -23,11 +23,11 @@ import (
 // 2025 clients (asked with a request of the gateway's own, on their
 // session) and 2026-07-28 ones (asked through their call's relay).
 
-// ErrNotTied: a server asked a question while several calls of clients ran
+// ErrNotTied means a server asked a question while several calls of clients ran
 // on it, and nothing in the request says which call it belongs to.
 var ErrNotTied = errors.New("gateway: several clients' calls are running on this server and its request names none of them, so it is not asked of any client; ask during one call at a time, or over a transport that ties a request to its call (Streamable HTTP)")
 
-// ErrTooManyQuestions: the server, or the client's session, already has
+// ErrTooManyQuestions means the server, or the client's session, already has
 // as many questions waiting for an answer as it may.
 var ErrTooManyQuestions = errors.New("gateway: too many questions wait for an answer")
 

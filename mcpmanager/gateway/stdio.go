@@ -17,6 +17,10 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
+// MaxInflight bounds the messages a stdio session handles at once (see
+// ServeStdio). A variable so tests can lower it.
+var MaxInflight = 64
+
 // ServeStdio serves the gateway as one MCP session over newline-delimited
 // JSON-RPC: requests are read from in, responses and notifications written
 // to out. It returns nil when in reaches EOF or ctx ends, after every
@@ -46,10 +50,6 @@ import (
 // When ctx ends while in is blocked in a read that cannot be interrupted
 // (a terminal, a blocking pipe), that one read goroutine lives on until in
 // is closed, as with mcp-go's own stdio server.
-// MaxInflight bounds the messages a stdio session handles at once (see
-// ServeStdio). A variable so tests can lower it.
-var MaxInflight = 64
-
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 256)}
 	if err := g.srv.RegisterSession(ctx, sess); err != nil {

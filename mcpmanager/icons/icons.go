@@ -47,7 +47,7 @@ var (
 // Sentinel errors.
 var (
 	// ErrScheme: the source is neither data: nor https:.
-	ErrScheme = errors.New("icon source is not data: or https:")
+	ErrScheme = errors.New("icon source is not data: or https:") //nolint:staticcheck // ST1005: the colons are the schemes' own
 	// ErrTooLarge: the icon is over MaxBytes.
 	ErrTooLarge = errors.New("icon is too large")
 	// ErrNotImage: the icon's type is not an image type shown here.

@@ -384,9 +384,8 @@ func checkRuntime(registryType string, words []string, at string) error {
 // usersMount reports whether a -v or --mount value mounts a named volume
 // or a folder the user typed (an opaque value), not one of the document's.
 func usersMount(flag, val string) bool {
-	src := val
+	var src string
 	if flag == "--mount" {
-		src = ""
 		for _, kv := range strings.Split(val, ",") {
 			k, v, _ := strings.Cut(kv, "=")
 			switch k {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// ErrLimit: a registry or a download hit one of this package's limits
+// ErrLimit means a registry or a download hit one of this package's limits
 // (a size cap, a timeout, the page limit, a repeated cursor).
 var ErrLimit = errors.New("stopped at a limit")
 

@@ -109,6 +109,7 @@ type MemoryStore struct {
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{m: map[string]string{}} }
 
+// Get returns the value stored under name (an error when there is none).
 func (s *MemoryStore) Get(name string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,6 +120,7 @@ func (s *MemoryStore) Get(name string) (string, error) {
 	return v, nil
 }
 
+// Set stores value under name, replacing what was there.
 func (s *MemoryStore) Set(name, value string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,6 +128,7 @@ func (s *MemoryStore) Set(name, value string) error {
 	return nil
 }
 
+// Delete forgets name.
 func (s *MemoryStore) Delete(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

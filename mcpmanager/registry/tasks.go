@@ -57,7 +57,7 @@ type TaskClient interface {
 	CancelTask(ctx context.Context, req mcp.CancelTaskRequest) (*mcp.CancelTaskResult, error)
 }
 
-// ErrTaskLimit: a task ran longer than TaskPolicy.Limit (it is cancelled).
+// ErrTaskLimit means a task ran longer than TaskPolicy.Limit (it is cancelled).
 var ErrTaskLimit = errors.New("task ran longer than its limit")
 
 // SetTaskPolicy sets which tools run as tasks and their limit.

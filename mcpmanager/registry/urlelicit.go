@@ -26,7 +26,7 @@ const RetryMeta = "io.switchboard/retriesCall"
 // elicitations, so a server that keeps answering -32042 cannot loop.
 var URLRetries = 3
 
-// ErrURLDeclined: the user declined (or cancelled) opening the URL a
+// ErrURLDeclined means the user declined (or cancelled) opening the URL a
 // server needed before it would run the tool.
 var ErrURLDeclined = errors.New("the user did not open the URL the server asked for")
 

@@ -59,7 +59,9 @@ const (
 	// into a shared folder (a git hook, a package script) the unsandboxed
 	// workspace shell may later run, outside any sandbox.
 	ReadOnly Access = iota
+	// ReadWrite lets the server write into the folder.
 	ReadWrite
+	// Hidden keeps the folder out of the server's view.
 	Hidden
 )
 
@@ -103,6 +105,7 @@ var (
 // Kind is what a Mount puts at its path.
 type Kind uint8
 
+// The kinds of mount, each said beside it.
 const (
 	Symlink Kind = iota // Path is a symbolic link to Source
 	Tmpfs               // an empty, private, writable folder

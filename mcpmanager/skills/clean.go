@@ -27,7 +27,7 @@ const (
 	MaxDescription = 1024
 )
 
-// ErrUnsafePath: a skill file's path could leave the skill's directory
+// ErrUnsafePath means a skill file's path could leave the skill's directory
 // (a ".." or "." segment, an absolute path, a backslash, a control
 // character); it is not sent to the server.
 var ErrUnsafePath = errors.New("not a path within the skill")

@@ -27,6 +27,7 @@ import (
 // State is where a server is in its life.
 type State string
 
+// The states a server goes through.
 const (
 	Disabled   State = "disabled"
 	Starting   State = "starting"
@@ -34,9 +35,9 @@ const (
 	Error      State = "error"
 	Restarting State = "restarting"
 	Stopped    State = "stopped"
-	// NeedsLogin: a remote server refused the request and only a login helps.
+	// NeedsLogin means a remote server refused the request and only a login helps.
 	NeedsLogin State = "needs-login"
-	// Installing: the launcher (npx, uvx, docker) is downloading the
+	// Installing means the launcher (npx, uvx, docker) is downloading the
 	// server's package, before the process starts (Spec.Fetch).
 	Installing State = "installing"
 )

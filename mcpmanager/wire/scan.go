@@ -16,10 +16,10 @@ type Message struct {
 	JSONRPC, ID, Method, Params, Result, Error []byte
 }
 
-// IsNotification: a method and no id (or a null one).
+// IsNotification reports a method and no id (or a null one).
 func (m Message) IsNotification() bool { return m.Method != nil && !m.hasID() }
 
-// IsRequest: a method and an id.
+// IsRequest reports a method and an id.
 func (m Message) IsRequest() bool { return m.Method != nil && m.hasID() }
 
 func (m Message) hasID() bool { return m.ID != nil && string(m.ID) != "null" }

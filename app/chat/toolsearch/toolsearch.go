@@ -27,7 +27,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
-// ErrEmptyQuery: Search was given nothing to look for.
+// ErrEmptyQuery means Search was given nothing to look for.
 var ErrEmptyQuery = errors.New("the query is empty: describe what the tool should do, such as \"create a GitHub issue\"")
 
 // Tool is one tool to index.

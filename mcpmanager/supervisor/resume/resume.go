@@ -47,7 +47,7 @@ var (
 	MaxAttempts = 5
 )
 
-// ErrNotResumed: the stream broke and could not be resumed.
+// ErrNotResumed means the stream broke and could not be resumed.
 var ErrNotResumed = errors.New("the event stream was lost and could not be resumed")
 
 // Transport wraps Base; see the package doc.
