@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { Agents, call, DeleteAgent, hasBackend, SaveAgent } from './backend';
 import type { chat } from './backend';
-import { message } from './servers';
+import { message } from './errors';
 import { createStore, useSelect, useConfigVersion } from './store';
 
 export type Agent = chat.Agent;

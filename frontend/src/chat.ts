@@ -3,9 +3,9 @@
 // Components read it with useChat; it changes only through the actions below.
 import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
 import type { gui, chat, history } from './backend';
-import { tearDownApps } from './appsOnScreen';
+import { tearDownApps } from './mcpapps/onScreen';
 import { Orderer } from './orderer';
-import { message as errorMessage } from './servers';
+import { message as errorMessage } from './errors';
 import { createStore, useSelect } from './store';
 
 export type Chat = gui.ChatView;

@@ -4,7 +4,7 @@
 // demand and again whenever the tools may have changed (tools:changed).
 import { AcceptChange, AddRule, EventConfigChanged, EventToolsChanged, hasBackend, on, ProposeRule, RejectChange, RemoveRule, Rules, Safety } from './backend';
 import type { gui } from './backend';
-import { message } from './servers';
+import { message } from './errors';
 import { createStore, useSelect } from './store';
 
 export type SafetyView = gui.SafetyView;

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { CallTool, ConfigError, EventConfigChanged, EventServerStatus, hasBackend, on, RemoveServer, RestartServer, Servers, SetServerEnabled, Tools } from './backend';
 import type { gui } from './backend';
 import { createStore, useSelect } from './store';
+import { message } from './errors';
 
 export type ServerView = gui.ServerView;
 export type ToolView = gui.ToolView;
@@ -86,10 +87,6 @@ export async function listTools(): Promise<ToolList> {
 
 export async function callTool(name: string, args: string): Promise<CallResult> {
   return CallTool(name, args);
-}
-
-export function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** filterServers keeps the servers that have the tag ("" = any) and whose

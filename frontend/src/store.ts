@@ -2,7 +2,7 @@
 // small external store, read by components with useSyncExternalStore and
 // changed only through the module's actions. This file has the helper every
 // store is made with, and the app's own store: the page and the backend's info.
-import { appsOnScreen, tearDownApps } from './appsOnScreen';
+import { appsOnScreen, tearDownApps } from './mcpapps/onScreen';
 import { useSyncExternalStore } from 'react';
 import type { AppInfo } from './backend';
 import { pageFromHash, type PageId } from './pages';

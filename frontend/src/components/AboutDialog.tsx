@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { OpenLogFolder, versionLabel } from '../backend';
-import { message } from '../servers';
+import { message } from '../errors';
 import { useWelcome, welcome } from '../welcome';
 import { ThirdPartyLicences } from './ThirdPartyLicences';
 

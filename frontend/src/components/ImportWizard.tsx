@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../backend';
 import type { gui } from '../backend';
-import { message, refreshServers } from '../servers';
+import { refreshServers } from '../servers';
+import { message } from '../errors';
 import { Icon } from './Icon';
 
 type Preview = gui.ImportPreview;

@@ -4,7 +4,7 @@ import {
   hasMethod, hasRuntime, LocalModels as LoadLocalModels, on, RemoveLocalModel, SetModelDownloadURL,
 } from '../backend';
 import type { gui } from '../backend';
-import { message } from '../servers';
+import { message } from '../errors';
 import { useConfigVersion } from '../store';
 
 type Model = gui.LocalModelView;
@@ -52,7 +52,7 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
       setChosen((c) => c || (v.models.find((m) => m.default && !m.chosen) ?? v.models[0])?.name || '');
     }, (e: unknown) => setErr(message(e)));
   };
-  useEffect(load, [configVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(load, [configVersion]);
   useEffect(() => {
     if (!hasRuntime()) return undefined;
     const latest: Record<string, number> = {};

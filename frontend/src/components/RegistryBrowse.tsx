@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } from '../backend';
 import type { gui } from '../backend';
-import { message, refreshServers } from '../servers';
+import { refreshServers } from '../servers';
+import { message } from '../errors';
 import { useConfigVersion } from '../store';
 import { ErrorMessage } from './ErrorMessage';
 

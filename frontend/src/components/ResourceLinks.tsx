@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ReadResource } from '../backend';
 import type { gui } from '../backend';
-import { message } from '../servers';
+import { message } from '../errors';
 
 type Content = gui.ContentView;
 

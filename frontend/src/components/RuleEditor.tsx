@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { addRule, type MatchView, type RuleView } from '../safety';
-import { message } from '../servers';
+import { message } from '../errors';
 import { Icon } from './Icon';
 
 type Row = { path: string; kind: 'glob' | 'regex'; pattern: string };

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { message } from '../servers';
+import { message } from '../errors';
 
 /**
  * useAction runs a row's or a card's actions one at a time: `busy` names the

@@ -3,7 +3,8 @@ import { call, ChatSettings, hasBackend, Tools } from '../../backend';
 import type { gui } from '../../backend';
 import { deleteAgent, emptyAgent, saveAgent, serverPolicy, useAgents, withServerPolicy, type Agent, type Policy } from '../../agents';
 import { newChat } from '../../chat';
-import { message, useServers } from '../../servers';
+import { useServers } from '../../servers';
+import { message } from '../../errors';
 import { store } from '../../store';
 import { AgentSkills } from './AgentSkills';
 

@@ -3,7 +3,7 @@ import { call, Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, Provide
 import type { gui } from '../../backend';
 import { useAgents, type Agent } from '../../agents';
 import { loadChats, useChat } from '../../chat';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { usePopover, useWidth } from '../../layout';
 import { Icon } from '../../components/Icon';

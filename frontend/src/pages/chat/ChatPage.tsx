@@ -16,9 +16,9 @@ import { Icon } from '../../components/Icon';
 import {
   AttachMenu, expandPrompt, matchPrompts, PromptArgs, SlashMenu, usePrompts, withAttachments, type Attachment, type PromptView,
 } from './ComposerExtras';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { hasBackend } from '../../backend';
-import { hasApp } from '../../apps';
+import { hasApp } from '../../mcpapps/toolApps';
 import { snippetParts } from '../../knowledge';
 import { useNarrow } from '../../layout';
 import { useLocalModel, waitingLabel } from '../../localmodel';

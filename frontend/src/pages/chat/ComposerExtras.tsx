@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { AttachResource, call, Prompts, Resources, UsePrompt, UseTemplate } from '../../backend';
 import type { gui } from '../../backend';
 import { CompletingInput } from './CompletingInput';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { ServerIcon } from '../../components/Icon';
 
 export type PromptView = gui.PromptView;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { call as backend, CancelTask } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import type { ToolCall } from '../../chat';
 
 const TASK_LABEL: Record<string, string> = {

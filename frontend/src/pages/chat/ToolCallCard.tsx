@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
-import { ToolApp } from '../../components/AppFrame';
-import { toolResult } from '../../apps';
+import { ToolApp } from '../../mcpapps/AppFrame';
+import { toolResult } from '../../mcpapps/toolApps';
 import { TaskStatus } from './TaskStatus';
 import { LOAD_SKILL, SkillLoaded } from './SkillLoaded';
 import { ServerIcon } from '../../components/Icon';

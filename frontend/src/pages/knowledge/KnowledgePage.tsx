@@ -4,7 +4,7 @@ import {
   addFile, createStore, deleteStore, listStores, readContent, search, snippetParts,
   type Excerpt, type Hit, type StoreInfo,
 } from '../../knowledge';
-import { message } from '../../servers';
+import { message } from '../../errors';
 
 /** KnowledgePage: content stores the model can search — create, fill, search, read. */
 export function KnowledgePage() {

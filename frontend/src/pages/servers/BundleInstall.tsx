@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { call, Choose, InspectFile, InspectPath, Install, InstallChanged } from '../../backend';
 import { BundleChanges } from './BundleChanges';
 import type { gui } from '../../backend';
-import { message, refreshServers } from '../../servers';
+import { refreshServers } from '../../servers';
+import { message } from '../../errors';
 import { useWelcome } from '../../welcome';
 
 type Form = gui.BundleForm;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { call, OpenConfigFile } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import './ServerEditor.css';
 
 /**

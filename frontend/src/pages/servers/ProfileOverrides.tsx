@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { call, ServerProfiles, SetServerProfile } from '../../backend';
 import type { library } from '../../backend';
-import { message, profilesChanged, refreshServers, type ServerView } from '../../servers';
+import { profilesChanged, refreshServers, type ServerView } from '../../servers';
+import { message } from '../../errors';
 
 interface Draft { url: string; args: string; env: string }
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, GrantSecret, RefusedSecrets, ServerSecrets } from '../../backend';
-import { message, refreshServers, removeServer } from '../../servers';
+import { refreshServers, removeServer } from '../../servers';
+import { message } from '../../errors';
 
 /**
  * RemoveConfirm asks before a server is removed. When the server keeps

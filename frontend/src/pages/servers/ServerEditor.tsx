@@ -1,7 +1,8 @@
 import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { call, CheckServerForm, LooksSecret, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
 import type { gui } from '../../backend';
-import { message, refreshServers } from '../../servers';
+import { refreshServers } from '../../servers';
+import { message } from '../../errors';
 import { Icon } from '../../components/Icon';
 import {
   TRANSPORTS, emptyKeyValue, fromView, groupProblems, jsonProblemText, localProblems, move, newId, savedText, toView,

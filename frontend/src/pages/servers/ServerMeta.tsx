@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { call, SetServerMeta } from '../../backend';
 import type { gui } from '../../backend';
-import { message, refreshServers, type ServerView } from '../../servers';
+import { refreshServers, type ServerView } from '../../servers';
+import { message } from '../../errors';
 import { ProfileOverrides } from './ProfileOverrides';
 import { ExternalLink } from '../../components/ExternalLink';
 

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { call, hasBackend, ServerOAuth, SetServerOAuth } from '../../backend';
 import type { gui } from '../../backend';
-import { message, refreshServers, type ServerView } from '../../servers';
+import { refreshServers, type ServerView } from '../../servers';
+import { message } from '../../errors';
 import './ServerOAuth.css';
 
 /** parsePort reads the redirect port as typed: "" is any free port (0). */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { call, SetServerLogLevel, SetServerRoots } from '../../backend';
-import { message, refreshServers, type ServerView } from '../../servers';
+import { refreshServers, type ServerView } from '../../servers';
+import { message } from '../../errors';
 import { logLevels } from './ServerLogView';
 
 /** ROOTS_CHOICES are the roots a user can choose for a server, in the order shown. */

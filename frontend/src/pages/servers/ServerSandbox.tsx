@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { call, hasBackend, ServerSandbox, SetServerSandbox } from '../../backend';
 import type { gui } from '../../backend';
-import { message, refreshServers, type ServerView } from '../../servers';
+import { refreshServers, type ServerView } from '../../servers';
+import { message } from '../../errors';
 
 /** SandboxBadge marks a server row whose server runs in a sandbox. */
 export function SandboxBadge({ server: s }: { server: ServerView }) {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { call, ServerSkills as listSkills, SetSkillOn, type host } from '../../backend';
-import { message, type ServerView } from '../../servers';
+import { type ServerView } from '../../servers';
+import { message } from '../../errors';
 import './ServerSkills.css';
 
 /** sizeText is a skill's size for people: "350 B in 2 files". */

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AddServerFromTemplate, call, Templates } from '../../backend';
 import type { gui, library } from '../../backend';
-import { message, refreshServers } from '../../servers';
+import { refreshServers } from '../../servers';
+import { message } from '../../errors';
 import { ExternalLink } from '../../components/ExternalLink';
 import { SchemaForm } from '../../components/SchemaForm';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { call, TestServer } from '../../backend';
 import type { mcpmanager } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { ErrorMessage } from '../../components/ErrorMessage';
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { LocalModelLog, LocalModelRun, SetLocalModelRun, StopLocalModel, call, hasBackend, hasMethod } from '../../backend';
 import type { gui } from '../../backend';
 import { refreshLocalModel, useLocalModel } from '../../localmodel';
-import { message } from '../../servers';
+import { message } from '../../errors';
 
 const STATE: Record<string, string> = {
   stopped: 'Not loaded — it starts with the next message to it',

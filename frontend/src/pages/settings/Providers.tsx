@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, ChatSettings, DeleteProvider, DetectOllama, hasBackend, SaveProvider, SetDefaultProvider } from '../../backend';
 import type { gui } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { LocalModelStatus } from './LocalModelStatus';
 import { LocalModels } from '../../components/LocalModels';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, DeleteSecret, hasBackend, KeyringStatus, Secrets, SetSecret } from '../../backend';
 import type { secrets } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { Providers } from './Providers';
 import { ToolSearchSettings } from './ToolSearchSettings';
 import { LongChatSettings } from './LongChatSettings';

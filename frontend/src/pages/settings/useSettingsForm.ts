@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { call, hasBackend } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 
 /**

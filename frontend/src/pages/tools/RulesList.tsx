@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { refreshSafety, removeRule, useRules, type RuleView } from '../../safety';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { RuleEditor } from '../../components/RuleEditor';
 
 /** RulesList is the Tools page's list of approval rules on arguments: each removable, and a form to add one. */

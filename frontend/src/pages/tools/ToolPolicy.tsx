@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { call, ChatSettings, hasBackend, SetToolPolicy } from '../../backend';
-import { message } from '../../servers';
+import { message } from '../../errors';
 
 /** ToolPolicy chooses whether the model may run a tool without asking: the default (read-only tools and writes in a fresh workspace run, others ask), ask, allow or deny. */
 export function ToolPolicy({ name, defaultPolicy }: { name: string; defaultPolicy: string }) {

@@ -3,14 +3,15 @@ import { ElicitForm } from '../../components/ElicitForm';
 import { SchemaForm } from '../../components/SchemaForm';
 import { ToolPolicy } from './ToolPolicy';
 import { ToolResult } from './ToolResult';
-import { ToolApp } from '../../components/AppFrame';
-import { toolResult } from '../../apps';
+import { ToolApp } from '../../mcpapps/AppFrame';
+import { toolResult } from '../../mcpapps/toolApps';
 import { isRecord } from '../../json';
 import { Icon, ServerIcon } from '../../components/Icon';
 import { RulesList } from './RulesList';
 import { WarningBadge, WarningList } from '../../components/ToolSafety';
 import { useChat, watchRequests } from '../../chat';
-import { callTool, listTools, message, type CallResult, type ToolList, type ToolView } from '../../servers';
+import { callTool, listTools, type CallResult, type ToolList, type ToolView } from '../../servers';
+import { message } from '../../errors';
 
 type FormData = Record<string, unknown>;
 

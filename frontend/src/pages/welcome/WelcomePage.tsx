@@ -4,7 +4,7 @@ import { LocalModels } from '../../components/LocalModels';
 import { SaveProvider, SetDefaultProvider } from '../../backend';
 import type { gui } from '../../backend';
 import { ImportWizard } from '../../components/ImportWizard';
-import { message } from '../../servers';
+import { message } from '../../errors';
 import { store } from '../../store';
 import { useWelcome, welcome } from '../../welcome';
 
@@ -32,7 +32,7 @@ export function WelcomePage() {
   // must not hide the four that import fine.
   const configs = view.configs.filter((c) => c.servers + c.needsAttention > 0 || c.problem);
 
-  const useLocal = async (m: gui.LocalModel, chosen: string) => {
+  const chooseLocal = async (m: gui.LocalModel, chosen: string) => {
     setErr('');
     try {
       await SaveProvider({ name: m.name, kind: m.kind, baseUrl: m.baseUrl, defaultModel: chosen, apiKey: '' });
@@ -99,7 +99,7 @@ export function WelcomePage() {
           <>
             {view.local.length > 0 && (
               <ul className="welcome-list" aria-label="Models running on this machine">
-                {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void useLocal(m, chosen)} />)}
+                {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void chooseLocal(m, chosen)} />)}
               </ul>
             )}
             <LocalModels onReady={(m) => setModel(`${m.title}, ready on this computer`)} />

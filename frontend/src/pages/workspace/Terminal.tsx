@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { call, EventTerminalData, hasRuntime, on, TerminalAttach, TerminalInput, TerminalResize } from '../../backend';
 import type { gui } from '../../backend';
 import { Orderer } from '../../orderer';
-import { message } from '../../servers';
+import { message } from '../../errors';
 
 /** fromBase64 decodes the raw PTY bytes the backend sends. */
 function fromBase64(s: string): Uint8Array {

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { call, ChooseWorkspaceRoot, hasBackend, WorkspaceInfo } from '../../backend';
 import { Terminal } from './Terminal';
-import { callTool, message } from '../../servers';
+import { callTool } from '../../servers';
+import { message } from '../../errors';
 
 interface Entry { path: string; dir: boolean; depth: number }
 

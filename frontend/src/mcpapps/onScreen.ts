@@ -1,6 +1,6 @@
 // Which MCP Apps are on screen, so a page switch or a chat change can tell
-// them they go before their frames are removed. Apart from apps.ts (which
-// calls the backend) because the app's store needs it: store.ts must not
+// them they go before their frames are removed. Apart from toolApps.ts (which
+// calls the backend) because the window's store needs it: store.ts must not
 // depend on the backend's tool lookups.
 
 /** onScreen are the teardowns of the apps on screen (see tearDownApps). */

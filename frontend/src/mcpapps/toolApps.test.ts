@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampHeight, partialArgs, toolResult } from './apps';
+import { clampHeight, partialArgs, toolResult } from './toolApps';
 
 describe('partialArgs', () => {
   it.each([

@@ -4,7 +4,7 @@
 // its bridge; they are here, apart from the component, so the tests drive
 // them through a real AppBridge and the SDK's own App.
 import type { AppBridge, McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { gui } from './backend';
+import type { gui } from '../backend';
 
 /** DisplayMode is where an app shows: in its card, over the window, or in a small floating window. */
 export type DisplayMode = McpUiDisplayMode;

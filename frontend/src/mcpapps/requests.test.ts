@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '@modelcontextprotocol/ext-apps';
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
-import { answerAppRequests, fileSize, gestureIn, hostCapabilities2026, type AppHost, type DisplayMode } from './appRequests';
+import { answerAppRequests, fileSize, gestureIn, hostCapabilities2026, type AppHost, type DisplayMode } from './requests';
 
 let open: { app: App; bridge: AppBridge }[] = [];
 afterEach(async () => {

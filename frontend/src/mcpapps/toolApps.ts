@@ -1,7 +1,7 @@
 // MCP Apps (io.modelcontextprotocol/ui): which tools have an app, and the
 // host context an app is given. The app itself runs in AppFrame.
-import { call, hasBackend, ToolApp, type gui } from './backend';
-import { isRecord } from './json';
+import { call, hasBackend, ToolApp, type gui } from '../backend';
+import { isRecord } from '../json';
 
 /** ToolAppInfo is what Go says of a tool's app (ToolApp's answer). */
 export type ToolAppInfo = gui.AppToolView;

@@ -3,10 +3,10 @@ import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { AppLog, AppSample, call, CallAppTool, DescribeAppDownload, OpenApp, OpenAppLink, ReadAppResource, SaveAppDownload, SendMessage, SetModelContext } from '../backend';
 import { useChat, watchRequests } from '../chat';
-import { ApprovalCard } from './ApprovalCard';
-import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from '../apps';
-import { showing } from '../appsOnScreen';
-import { answerAppRequests, DISPLAY_MODES, fileSize, gestureIn, hostCapabilities2026, type DisplayMode, type DownloadFile } from '../appRequests';
+import { ApprovalCard } from '../components/ApprovalCard';
+import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from './toolApps';
+import { showing } from './onScreen';
+import { answerAppRequests, DISPLAY_MODES, fileSize, gestureIn, hostCapabilities2026, type DisplayMode, type DownloadFile } from './requests';
 import { isRecord } from '../json';
 
 /** What a tool call looks like to its app. */
