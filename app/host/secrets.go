@@ -13,7 +13,7 @@ import (
 // Secrets is the OS keyring and what in config.json uses each secret.
 type Secrets struct{ h *Host }
 
-// SecretsInUse lists the keyring's secrets named in config.json, masked,
+// InUse lists the keyring's secrets named in config.json, masked,
 // with what uses each: servers, and model providers ("provider NAME").
 func (sc *Secrets) InUse() ([]secrets.SecretInfo, error) {
 	h := sc.h
@@ -47,7 +47,7 @@ func (sc *Secrets) Get(name string) (string, error) { return sc.h.store.Get(name
 // "secret" or "env"), as server entries and providers use them.
 func (sc *Secrets) Lookup(kind, name string) (string, error) { return sc.h.store.Lookup(kind, name) }
 
-// SetSecret stores (or replaces) a secret in the keyring and indexes it in
+// Set stores (or replaces) a secret in the keyring and indexes it in
 // config.json; the servers using it restart.
 func (sc *Secrets) Set(name, value string) error {
 	h := sc.h
@@ -58,7 +58,7 @@ func (sc *Secrets) Set(name, value string) error {
 	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
 }
 
-// DeleteSecret removes a secret from the keyring and the index.
+// Delete removes a secret from the keyring and the index.
 func (sc *Secrets) Delete(name string) error {
 	h := sc.h
 	if err := h.store.Delete(name); err != nil {

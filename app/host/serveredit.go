@@ -79,7 +79,7 @@ func ParseEntry(name, text string) (config.Server, error) {
 	return s, nil
 }
 
-// CheckServer validates e as SaveServer would, without saving: the same
+// Check validates e as Save would, without saving: the same
 // rules as a parsed config.json, problems by field ("name", "command",
 // "url", "env.NAME", ...) in a *config.ValidationError.
 func (s *Servers) Check(e ServerEdit) error {
@@ -198,11 +198,11 @@ func withSecretRefs(s config.Server, values map[string]string, keep func(field, 
 	return s, nil
 }
 
-// SaveServer adds (e.Old == "") or replaces one server as one locked edit of
+// Save adds (e.Old == "") or replaces one server as one locked edit of
 // config.json: the entry is checked with config.json's own rules, secret
 // values go to the keyring first, then the entry is written in its place
 // (other entries as they are on disk now, whoever changed them). The server
-// then restarts with it, and SaveServer waits until it is ready or in error
+// then restarts with it, and Save waits until it is ready or in error
 // (or ctx ends) and returns how it went. A rename keeps the entry's place;
 // the new name must be free.
 func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
@@ -316,7 +316,7 @@ func settled(s supervisor.State) bool {
 	return true
 }
 
-// WaitServer waits until a server is ready, in error, disabled or waiting
+// Wait waits until a server is ready, in error, disabled or waiting
 // for a login, and returns that status with its tool count (when ready).
 func (s *Servers) Wait(ctx context.Context, name string) (Saved, error) {
 	h := s.h

@@ -103,7 +103,7 @@ func (s *Servers) Follow(onReload func(error)) error {
 	return err
 }
 
-// Servers returns config.json's servers as last loaded or saved.
+// List returns config.json's servers as last loaded or saved.
 func (s *Servers) List() []config.Server {
 	h := s.h
 	h.cfgMu.Lock()
@@ -111,7 +111,7 @@ func (s *Servers) List() []config.Server {
 	return slices.Clone(h.servers)
 }
 
-// Server returns one configured server as last loaded or saved.
+// Get returns one configured server as last loaded or saved.
 func (s *Servers) Get(name string) (config.Server, bool) {
 	h := s.h
 	h.cfgMu.Lock()

@@ -16,7 +16,7 @@ import (
 // Settings are config.json's settings sections: chat, providers, rules.
 type Settings struct{ h *Host }
 
-// ChatSettings reads the chat settings of config.json.
+// Chat reads the chat settings of config.json.
 func (st *Settings) Chat() (chat.Settings, error) {
 	h := st.h
 	cfg, err := h.Config()
@@ -26,7 +26,7 @@ func (st *Settings) Chat() (chat.Settings, error) {
 	return chat.LoadSettings(cfg.Settings)
 }
 
-// EditSettings changes the chat settings in config.json (see Edit).
+// EditChat changes the chat settings in config.json (see Edit).
 func (st *Settings) EditChat(fn func(s *chat.Settings) error) error {
 	h := st.h
 	return h.Edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
