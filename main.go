@@ -19,8 +19,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
-	"github.com/switchboard-app/switchboard/app/gui"
 	"github.com/switchboard-app/switchboard/app/cli"
+	"github.com/switchboard-app/switchboard/app/gui"
 )
 
 //go:embed all:frontend/dist
