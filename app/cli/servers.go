@@ -16,7 +16,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -506,7 +505,7 @@ func firstLine(s string) string {
 	return line
 }
 
-func printReport(inv *Invocation, r mcpmanager.TestReport) error {
+func printReport(inv *Invocation, r host.TestReport) error {
 	if inv.JSON {
 		return inv.PrintJSON(r)
 	}

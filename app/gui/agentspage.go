@@ -9,26 +9,13 @@ import (
 type AgentsPage struct{ *core }
 
 // Agents lists the saved agents.
-func (a *AgentsPage) Agents() ([]chat.Agent, error) {
-	s, err := a.h.Settings.Chat()
-	if err != nil {
-		return nil, err
-	}
-	if s.Agents == nil {
-		return []chat.Agent{}, nil
-	}
-	return s.Agents, nil
+func (a *AgentsPage) Agents() ([]host.Agent, error) {
+	return a.h.Settings.Agents()
 }
 
 // SaveAgent creates an agent (empty ID) or updates one, and returns it.
-func (a *AgentsPage) SaveAgent(ag chat.Agent) (chat.Agent, error) {
-	var saved chat.Agent
-	err := a.h.Settings.EditChat(func(s *chat.Settings) error {
-		var err error
-		saved, err = s.PutAgent(ag)
-		return err
-	})
-	return saved, err
+func (a *AgentsPage) SaveAgent(ag host.Agent) (host.Agent, error) {
+	return a.h.Settings.SaveAgent(ag)
 }
 
 // DeleteAgent deletes an agent (the UI confirms first). Chats started from

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/registry"
@@ -85,12 +84,16 @@ func (a *ChatPage) Chats(limit, offset int) ([]ChatView, error) {
 }
 
 // SearchChats runs a full-text search over every chat.
-func (a *ChatPage) SearchChats(query string) ([]history.Hit, error) {
+func (a *ChatPage) SearchChats(query string) ([]host.ChatHit, error) {
 	h, err := a.historyStore()
 	if err != nil {
 		return nil, err
 	}
-	return h.Search(a.bg(), query, 50)
+	hits, err := h.Search(a.bg(), query, 50)
+	if err != nil {
+		return nil, err
+	}
+	return host.HitsView(hits), nil
 }
 
 // NewChat starts an empty chat with a provider and model ("" = defaults).
@@ -488,49 +491,51 @@ func (a *ChatPage) UseTemplate(server, uriTemplate string, args map[string]strin
 // popover): its active tools (its own choices and its agent's), their
 // estimated tokens and its model's context window, weighed by the Settings
 // rule exactly as the turn will.
-func (a *ChatPage) ToolSearchStatus(chatID string) (toolsearch.Decision, error) {
+func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
 	h, err := a.historyStore()
 	if err != nil {
-		return toolsearch.Decision{}, err
+		return host.ToolSearch{}, err
 	}
 	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
 	defer cancel()
 	c, err := h.Chat(ctx, chatID)
 	if err != nil {
-		return toolsearch.Decision{}, err
+		return host.ToolSearch{}, err
 	}
 	s, err := a.h.Settings.Chat()
 	if err != nil {
-		return toolsearch.Decision{}, err
+		return host.ToolSearch{}, err
 	}
 	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", chatOptions(c.Settings).active)
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
 	t.ContextWindow = a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
-	return a.engine.ToolSearch(ctx, t)
+	d, err := a.engine.ToolSearch(ctx, t)
+	return host.ToolSearchView(d), err
 }
 
 // ChatContext is the context meter of the chat's next request: what it
 // would take of the model's window, and of what (for a chat just opened;
 // a running turn's events carry it from then on).
-func (a *ChatPage) ChatContext(chatID string) (chat.ContextView, error) {
+func (a *ChatPage) ChatContext(chatID string) (host.ChatContext, error) {
 	h, err := a.historyStore()
 	if err != nil {
-		return chat.ContextView{}, err
+		return host.ChatContext{}, err
 	}
 	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
 	defer cancel()
 	c, err := h.Chat(ctx, chatID)
 	if err != nil {
-		return chat.ContextView{}, err
+		return host.ChatContext{}, err
 	}
 	s, err := a.h.Settings.Chat()
 	if err != nil {
-		return chat.ContextView{}, err
+		return host.ChatContext{}, err
 	}
 	m, name, err := a.h.Chats.Model(s, c.Provider, c.Model)
 	if err != nil {
-		return chat.ContextView{}, err
+		return host.ChatContext{}, err
 	}
 	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: chatOptions(c.Settings).active, Provider: name, Model: m})
-	return a.engine.Measure(ctx, t)
+	v, err := a.engine.Measure(ctx, t)
+	return *host.ContextView(&v), err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // The chat's views. Bound methods and events return these, never history or
@@ -82,7 +83,7 @@ type ToolCallView struct {
 	Task *TaskView `json:"task,omitempty"`
 	// Capped is set when the result was over its budget: the model saw
 	// its first Shown lines and reads the rest from the content store.
-	Capped *chat.Kept `json:"capped,omitempty"`
+	Capped *host.KeptResult `json:"capped,omitempty"`
 }
 
 // TaskView is the state of a tool call that runs as an MCP task.
@@ -103,17 +104,17 @@ type ChatEvent struct {
 	// Text is a text delta (text) or the whole text (message, messageEnd).
 	Text string `json:"text,omitempty"`
 	// Call is the call of a toolCall event, or the delta of a toolArgs one.
-	Call         *ToolCallView `json:"call,omitempty"`
-	Status       string        `json:"status,omitempty"` // of a messageEnd
-	Error        string        `json:"error,omitempty"`
-	RetryAfterMs int64         `json:"retryAfterMs,omitempty"`
-	Usage        *chat.Usage   `json:"usage,omitempty"`
+	Call         *ToolCallView    `json:"call,omitempty"`
+	Status       string           `json:"status,omitempty"` // of a messageEnd
+	Error        string           `json:"error,omitempty"`
+	RetryAfterMs int64            `json:"retryAfterMs,omitempty"`
+	Usage        *host.TokenUsage `json:"usage,omitempty"`
 	// Steps is a stepLimit's count, or how many messages a summary replaced.
 	Steps int `json:"steps,omitempty"`
 	// DurationMs is how long a summary took to write.
 	DurationMs int64 `json:"durationMs,omitempty"`
 	// Context is the context meter (a context event).
-	Context *chat.ContextView `json:"context,omitempty"`
+	Context *host.ChatContext `json:"context,omitempty"`
 }
 
 // ApprovalView is a tool call (or a server's sampling request) waiting for
@@ -131,7 +132,7 @@ type ApprovalView struct {
 	// Warnings: hidden instructions found in the tool's definition.
 	Warnings []WarningView `json:"warnings"`
 	// Tools are the tools a sampling request offers the model.
-	Tools []chat.OfferedTool `json:"tools,omitempty"`
+	Tools []host.OfferedTool `json:"tools,omitempty"`
 	// App is the ui:// URI of the server's MCP App when the app asks to
 	// use the model (sampling), not the server.
 	App string `json:"app,omitempty"`
@@ -215,7 +216,7 @@ func storedCallView(index int, c history.ToolCall) ToolCallView {
 	r := resultView(res, float64(c.DurationMs))
 	v.Result = &r
 	if k, ok := chat.KeptOf(c.Result); ok {
-		v.Capped = &k
+		v.Capped = host.KeptView(&k)
 	}
 	if c.IsError {
 		v.Error = resultText(v.Result)
@@ -241,7 +242,7 @@ func storedCallView(index int, c history.ToolCall) ToolCallView {
 // chatEvent is the view of a chat engine event.
 func chatEvent(ev chat.Event) ChatEvent {
 	out := ChatEvent{ChatID: ev.ChatID, Seq: ev.Seq, Type: string(ev.Type), MessageID: ev.MessageID, Role: ev.Role, Text: ev.Text,
-		Status: ev.Status, Error: ev.Error, RetryAfterMs: ev.RetryAfterMs, Usage: ev.Usage, Steps: ev.Steps, DurationMs: ev.DurationMs, Context: ev.Context}
+		Status: ev.Status, Error: ev.Error, RetryAfterMs: ev.RetryAfterMs, Usage: host.UsageView(ev.Usage), Steps: ev.Steps, DurationMs: ev.DurationMs, Context: host.ContextView(ev.Context)}
 	if c := ev.Call; c != nil {
 		v := ToolCallView{ID: c.ID, Index: c.Index, Name: c.Name, Server: c.Server, Tool: c.Tool, Args: c.Args, Status: c.Status,
 			IsError: c.IsError, Error: c.Error, DurationMs: c.DurationMs, ApprovalID: c.ApprovalID, Parent: c.Parent}
@@ -253,7 +254,7 @@ func chatEvent(ev chat.Event) ChatEvent {
 			v.Result = &r
 		}
 		if k, ok := chat.KeptOf(c.Result); ok {
-			v.Capped = &k
+			v.Capped = host.KeptView(&k)
 		}
 		out.Call = &v
 	}
@@ -262,7 +263,7 @@ func chatEvent(ev chat.Event) ChatEvent {
 
 func approvalView(r chat.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
-		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: r.Tools, App: r.App}
+		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App}
 }
 
 func elicitView(r chat.ElicitRequest) ElicitView {

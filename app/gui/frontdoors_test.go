@@ -242,11 +242,11 @@ func TestFrontDoorsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var listed []secrets.SecretInfo
+			var listed []host.SecretRow
 			if err := json.Unmarshal([]byte(terminal(t, dir, "", "secrets", "list", "--json")), &listed); err != nil {
 				t.Fatal(err)
 			}
-			if !slices.EqualFunc(settings, listed, func(x, y secrets.SecretInfo) bool {
+			if !slices.EqualFunc(settings, listed, func(x, y host.SecretRow) bool {
 				return x.Name == y.Name && x.Masked == y.Masked && slices.Equal(x.UsedBy, y.UsedBy)
 			}) {
 				t.Fatalf("Settings %+v\nsecrets list %+v", settings, listed)

@@ -23,15 +23,15 @@ type MetaView struct {
 
 // TemplateView is a template as the "Add from template" form shows it.
 type TemplateView struct {
-	ID          string          `json:"id"`
-	Title       string          `json:"title"`
-	Description string          `json:"description"`
-	Tags        []string        `json:"tags"`
-	DocsURL     string          `json:"docsUrl"`
-	Source      string          `json:"source"` // "catalogue" or "config"
-	Preview     string          `json:"preview"`
-	Params      []library.Param `json:"params"`
-	Error       string          `json:"error"` // a broken config template says why
+	ID          string               `json:"id"`
+	Title       string               `json:"title"`
+	Description string               `json:"description"`
+	Tags        []string             `json:"tags"`
+	DocsURL     string               `json:"docsUrl"`
+	Source      string               `json:"source"` // "catalogue" or "config"
+	Preview     string               `json:"preview"`
+	Params      []host.TemplateParam `json:"params"`
+	Error       string               `json:"error"` // a broken config template says why
 }
 
 // ProfilesView is the profiles servers declare and the active one.

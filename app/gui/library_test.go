@@ -14,6 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -119,7 +120,7 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 	if err := c.ServersPage.SetServerMeta("where", MetaView{Color: "green"}); err == nil || !strings.Contains(err.Error(), "mcpServers.where.metadata.color") {
 		t.Fatalf("bad colour: %v", err)
 	}
-	if _, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "Locator", Servers: []string{"where"}}); err != nil {
+	if _, err := c.AgentsPage.SaveAgent(host.Agent{Name: "Locator", Servers: []string{"where"}}); err != nil {
 		t.Fatal(err)
 	}
 	var v ServerView
@@ -155,11 +156,11 @@ func TestAgentChatDelegatesToBuiltins(t *testing.T) {
 	mcptest.Until(t, "built-ins", func() bool {
 		return state(c.Window, "workspace") == string(supervisor.Ready) && state(c.Window, "content-store") == string(supervisor.Ready)
 	})
-	ag, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "Librarian", System: "You keep the user's files and notes.", Servers: []string{"workspace", "content-store"}, Delegate: true})
+	ag, err := c.AgentsPage.SaveAgent(host.Agent{Name: "Librarian", System: "You keep the user's files and notes.", Servers: []string{"workspace", "content-store"}, Delegate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.AgentsPage.SaveAgent(chat.Agent{Name: "librarian"}); err == nil {
+	if _, err := c.AgentsPage.SaveAgent(host.Agent{Name: "librarian"}); err == nil {
 		t.Fatal("a second agent with the same name was saved")
 	}
 	ch, err := c.AgentsPage.NewAgentChat(ag.ID)

@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 )
 
 // DescribeDownload reads an app's ui/download-file contents (JSON) and
@@ -125,7 +124,7 @@ func (a *MCPApps) OpenApp(server, uri string) (AppView, error) {
 		return AppView{}, fmt.Errorf("the app of %s could not be loaded: %w", server, err)
 	}
 	v := AppView{Server: server, URI: uri, HTML: o.HTML, ProxyURL: o.ProxyURL, Policy: o.Meta.Header(),
-		Permissions: o.Meta.Permissions, Allow: o.Meta.Permissions.Allow(), Session: o.Session}
+		Permissions: host.PermissionsView(o.Meta.Permissions), Allow: o.Meta.Permissions.Allow(), Session: o.Session}
 	if c := o.Meta.CSP; c != nil {
 		v.CSP = &AppCSPView{ConnectDomains: c.ConnectDomains, ResourceDomains: c.ResourceDomains, FrameDomains: c.FrameDomains, BaseURIDomains: c.BaseURIDomains}
 	}
@@ -281,15 +280,15 @@ type AppCSPView struct {
 
 // AppView is an app ready to load in the sandbox proxy.
 type AppView struct {
-	Server        string           `json:"server"`
-	URI           string           `json:"uri"`
-	HTML          string           `json:"html"`
-	ProxyURL      string           `json:"proxyUrl"`
-	CSP           *AppCSPView      `json:"csp,omitempty"`
-	Policy        string           `json:"policy"` // the Content-Security-Policy the app runs under
-	Permissions   apps.Permissions `json:"permissions"`
-	Allow         string           `json:"allow"` // the frames' allow attribute
-	PrefersBorder bool             `json:"prefersBorder"`
+	Server        string              `json:"server"`
+	URI           string              `json:"uri"`
+	HTML          string              `json:"html"`
+	ProxyURL      string              `json:"proxyUrl"`
+	CSP           *AppCSPView         `json:"csp,omitempty"`
+	Policy        string              `json:"policy"` // the Content-Security-Policy the app runs under
+	Permissions   host.AppPermissions `json:"permissions"`
+	Allow         string              `json:"allow"` // the frames' allow attribute
+	PrefersBorder bool                `json:"prefersBorder"`
 	// Session names this opening of the app; its downloads pass it back
 	// (what it may save is counted per session, host.Opened.Session).
 	Session string `json:"session"`

@@ -97,10 +97,10 @@ type RegistryServer struct {
 
 // RegistryOption is a package or remote, and what adding it asks.
 type RegistryOption struct {
-	Index int               `json:"index"`
-	Kind  string            `json:"kind"` // npm, pypi, oci, mcpb, remote
-	Label string            `json:"label"`
-	Asks  []mcpregistry.Ask `json:"asks"`
+	Index int                `json:"index"`
+	Kind  string             `json:"kind"` // npm, pypi, oci, mcpb, remote
+	Label string             `json:"label"`
+	Asks  []host.RegistryAsk `json:"asks"`
 }
 
 // RegistryPreview is what adding a registry server would run, shown

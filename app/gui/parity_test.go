@@ -29,9 +29,9 @@ import (
 	"github.com/switchboard-app/switchboard/app/cli"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
@@ -110,12 +110,12 @@ func parityTestConnection(t *testing.T) {
 	if err != nil {
 		t.Fatalf("window TestServer: %v", err)
 	}
-	var c mcpmanager.TestReport
+	var c host.TestReport
 	out := terminal(t, dir, "", "servers", "test", "roots", "--json")
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("servers test --json: %v\n%s", err, out)
 	}
-	untimed := func(r mcpmanager.TestReport) mcpmanager.TestReport {
+	untimed := func(r host.TestReport) host.TestReport {
 		r.TotalMs = 0
 		r.Steps = slices.Clone(r.Steps)
 		for i := range r.Steps {

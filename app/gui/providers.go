@@ -1,8 +1,6 @@
 package gui
 
-import (
-	"github.com/switchboard-app/switchboard/app/chat"
-)
+import "github.com/switchboard-app/switchboard/app/host"
 
 // ProviderView is a configured provider as Settings shows it; the key is
 // never sent, only whether one is stored.
@@ -59,7 +57,7 @@ type ChatSettingsView struct {
 	Pinned          []string `json:"pinned"`
 	// Sampling is what servers' requests to use the model may do, with
 	// its defaults filled in.
-	Sampling chat.SamplingSettings `json:"sampling"`
+	Sampling host.Sampling `json:"sampling"`
 	// CompactAt, ResultShare and KeepMB are the long-chat settings with
 	// their defaults filled in; ResultBudgets ("server__tool=chars") and
 	// ContextWindows ("provider/model=tokens") are lines as the form

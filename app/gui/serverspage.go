@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
@@ -112,9 +111,9 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 		if err != nil {
 			v.Error = err.Error()
 		}
-		v.Params = ps
+		v.Params = host.ParamsView(ps)
 		if v.Params == nil {
-			v.Params = []library.Param{}
+			v.Params = []host.TemplateParam{}
 		}
 		if v.Tags == nil {
 			v.Tags = []string{}
@@ -156,22 +155,22 @@ func (a *ServersPage) SetProfile(name string) error {
 
 // SetServerProfile stores one server's overrides for a profile (all empty
 // removes them).
-func (a *ServersPage) SetServerProfile(server, profile string, o library.Override) error {
+func (a *ServersPage) SetServerProfile(server, profile string, o host.ProfileOverride) error {
 	return a.h.Library.SetServerProfile(server, profile, o)
 }
 
 // ServerProfiles returns one server's profile overrides.
-func (a *ServersPage) ServerProfiles(server string) (map[string]library.Override, error) {
+func (a *ServersPage) ServerProfiles(server string) (map[string]host.ProfileOverride, error) {
 	return a.h.Library.ServerProfiles(server)
 }
 
 // TestServer starts a configured server on its own (with the active profile,
 // its secrets and its roots), runs initialize and tools/list, and reports
 // each step's time and exactly what failed.
-func (a *ServersPage) TestServer(name string) (mcpmanager.TestReport, error) {
+func (a *ServersPage) TestServer(name string) (host.TestReport, error) {
 	s, ok := a.h.Servers.Get(name)
 	if !ok {
-		return mcpmanager.TestReport{}, fmt.Errorf("no server named %q (built-in servers run inside the app and need no test)", name)
+		return host.TestReport{}, fmt.Errorf("no server named %q (built-in servers run inside the app and need no test)", name)
 	}
 	return a.h.Servers.Test(cmp.Or(a.wailsContext(), context.Background()), s)
 }

@@ -158,7 +158,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 		v.MaxSteps = chat.MaxSteps
 	}
 	v.Pinned = append([]string{}, s.Pinned...)
-	v.Sampling = s.Sampling.Normal()
+	v.Sampling = host.SamplingView(s.Sampling.Normal())
 	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, chat.DefaultCompactAt), cmp.Or(s.ResultShare, chat.DefaultResultShare)
 	v.KeepMB = cmp.Or(s.KeepMB, chat.DefaultKeepLimit>>20)
 	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
@@ -261,7 +261,7 @@ func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
 }
 
 // ProviderModels lists the models the provider offers.
-func (a *SettingsPage) ProviderModels(name string) ([]provider.Model, error) {
+func (a *SettingsPage) ProviderModels(name string) ([]host.ProviderModel, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
 	defer cancel()
 	return a.h.Chats.Models(ctx, name)
@@ -280,7 +280,7 @@ func (a *SettingsPage) DetectOllama() (bool, error) {
 // per server and minute; outsideCalls lets a server ask while none of its
 // tool calls runs.
 func (a *SettingsPage) SetSampling(mode string, perChat, perMinute int, outsideCalls bool) error {
-	return a.h.Settings.SetSampling(chat.SamplingSettings{Mode: mode, PerChat: perChat, PerMinute: perMinute, OutsideCalls: outsideCalls})
+	return a.h.Settings.SetSampling(host.Sampling{Mode: mode, PerChat: perChat, PerMinute: perMinute, OutsideCalls: outsideCalls})
 }
 
 // SetLongChats sets how long chats stay within the model's window: the
@@ -343,7 +343,7 @@ func (a *SettingsPage) KeyringStatus() (string, error) {
 }
 
 // Secrets lists the secret names with masked values and what uses them.
-func (a *SettingsPage) Secrets() ([]secrets.SecretInfo, error) {
+func (a *SettingsPage) Secrets() ([]host.SecretRow, error) {
 	return a.h.Secrets.InUse()
 }
 

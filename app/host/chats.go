@@ -260,7 +260,7 @@ func (c *Chats) open(s chat.Settings, ps chat.ProviderSettings) (provider.Provid
 // Models lists the models of the provider named name ("" for the
 // default); the model on this computer lists those installed, without
 // starting.
-func (c *Chats) Models(ctx context.Context, name string) ([]provider.Model, error) {
+func (c *Chats) Models(ctx context.Context, name string) ([]ProviderModel, error) {
 	s, err := c.h.Settings.Chat()
 	if err != nil {
 		return nil, err
@@ -273,7 +273,11 @@ func (c *Chats) Models(ctx context.Context, name string) ([]provider.Model, erro
 	if err != nil {
 		return nil, err
 	}
-	return p.Models(ctx)
+	ms, err := p.Models(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ModelsView(ms), nil
 }
 
 // FallbackModel is the model servers' sampling requests use when a chat

@@ -51,11 +51,11 @@ func TestRequestsFollowTheSavedSettings(t *testing.T) {
 	if got := q.Sampling(); got != (chat.SamplingSettings{}) {
 		t.Fatalf("defaults: %+v", got)
 	}
-	if err := h.Settings.SetSampling(chat.SamplingSettings{Mode: "sometimes"}); err == nil {
+	if err := h.Settings.SetSampling(Sampling{Mode: "sometimes"}); err == nil {
 		t.Fatal("a bad mode was saved")
 	}
 	want := chat.SamplingSettings{Mode: chat.SamplingAllow, PerChat: 2, PerMinute: 4, OutsideCalls: true}
-	if err := h.Settings.SetSampling(want); err != nil {
+	if err := h.Settings.SetSampling(Sampling(want)); err != nil {
 		t.Fatal(err)
 	}
 	if got := q.Sampling(); got != want {

@@ -98,27 +98,28 @@ func (l *Library) SetProfile(name string) error {
 
 // SetServerProfile stores one server's overrides for a profile (all empty
 // removes them).
-func (l *Library) SetServerProfile(server, profile string, o library.Override) error {
+func (l *Library) SetServerProfile(server, profile string, o ProfileOverride) error {
 	return l.h.Edit(func(cfg *config.Config) error {
 		i, err := index(cfg, server)
 		if err != nil {
 			return err
 		}
-		return library.SetProfile(&cfg.Servers[i], strings.TrimSpace(profile), o)
+		return library.SetProfile(&cfg.Servers[i], strings.TrimSpace(profile), o.engine())
 	})
 }
 
 // ServerProfiles are one configured server's profile overrides.
-func (l *Library) ServerProfiles(server string) (map[string]library.Override, error) {
+func (l *Library) ServerProfiles(server string) (map[string]ProfileOverride, error) {
 	s, ok := l.h.Servers.Get(server)
 	if !ok {
 		return nil, fmt.Errorf("%w %q; see the Servers page or 'switchboard servers list'", ErrNoServer, server)
 	}
 	ps, err := library.ProfilesOf(s)
-	if ps == nil {
-		ps = map[string]library.Override{}
+	out := make(map[string]ProfileOverride, len(ps))
+	for name, o := range ps {
+		out[name] = OverrideView(o)
 	}
-	return ps, err
+	return out, err
 }
 
 // SetMeta saves what the user says about a configured server; the

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
 
 // TestProfilesComeFromTheServers: a profile exists once a server declares
@@ -19,7 +18,7 @@ func TestProfilesComeFromTheServers(t *testing.T) {
 	if err := h.Library.SetProfile("work"); err == nil {
 		t.Fatal("a profile no server declares was made active")
 	}
-	if err := h.Library.SetServerProfile("api", "work", library.Override{URL: "https://work.example.com/mcp"}); err != nil {
+	if err := h.Library.SetServerProfile("api", "work", ProfileOverride{URL: "https://work.example.com/mcp"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Library.SetProfile("work"); err != nil {

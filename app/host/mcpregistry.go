@@ -209,8 +209,8 @@ func (c *MCPRegistry) Options(s mcpregistry.ServerJSON) []mcpregistry.Option {
 
 // Asks are the values option o needs from the user (environment
 // variables, headers, URL variables).
-func (c *MCPRegistry) Asks(s mcpregistry.ServerJSON, o mcpregistry.Option) []mcpregistry.Ask {
-	return mcpregistry.Asks(s, o)
+func (c *MCPRegistry) Asks(s mcpregistry.ServerJSON, o mcpregistry.Option) []RegistryAsk {
+	return AsksView(mcpregistry.Asks(s, o))
 }
 
 // EntryName is the config.json name an Add gives s.

@@ -15,7 +15,7 @@ type Secrets struct{ h *Host }
 
 // InUse lists the keyring's secrets named in config.json, masked,
 // with what uses each: servers, and model providers ("provider NAME").
-func (sc *Secrets) InUse() ([]secrets.SecretInfo, error) {
+func (sc *Secrets) InUse() ([]SecretRow, error) {
 	h := sc.h
 	cfg, err := h.Config()
 	if err != nil {
@@ -33,7 +33,7 @@ func (sc *Secrets) InUse() ([]secrets.SecretInfo, error) {
 			}
 		}
 	}
-	return list, nil
+	return SecretsView(list), nil
 }
 
 // Available says whether the OS keyring can be used, and what to do when

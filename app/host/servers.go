@@ -743,9 +743,9 @@ func (s *Servers) SetLogLevel(ctx context.Context, name, level string) error {
 // secrets, its roots), runs initialize and tools/list, and reports each
 // step's time and exactly what failed, secrets masked. A disabled server
 // is tested too: that is how a user checks it before enabling it.
-func (s *Servers) Test(ctx context.Context, srv config.Server) (mcpmanager.TestReport, error) {
+func (s *Servers) Test(ctx context.Context, srv config.Server) (TestReport, error) {
 	if _, isTemplate := library.TemplateOf(srv); isTemplate {
-		return mcpmanager.TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", srv.Name)
+		return TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", srv.Name)
 	}
 	cfg, err := s.h.Config()
 	if err != nil {
@@ -755,7 +755,7 @@ func (s *Servers) Test(ctx context.Context, srv config.Server) (mcpmanager.TestR
 	defer cancel()
 	r := mcpmanager.Report(srv.Name, s.h.mgr.Test(ctx, s.Prepared(cfg, srv)), s.h.Redact)
 	slog.Info("test connection", "server", srv.Name, "ok", r.OK, "failed", r.Failed, "ms", r.TotalMs)
-	return r, nil
+	return ReportView(r), nil
 }
 
 // Login logs in to a remote server that needs it: the authorization page

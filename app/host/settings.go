@@ -187,7 +187,8 @@ func (st *Settings) SetLongChats(compactAt, resultShare, keepMB int, budgets, wi
 
 // SetSampling saves the user's sampling settings (Settings → Chat →
 // Sampling) after checking them; the next sampling request follows them.
-func (st *Settings) SetSampling(s chat.SamplingSettings) error {
+func (st *Settings) SetSampling(v Sampling) error {
+	s := chat.SamplingSettings(v)
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -195,4 +196,29 @@ func (st *Settings) SetSampling(s chat.SamplingSettings) error {
 		c.Sampling = s
 		return nil
 	})
+}
+
+// Agents lists the saved agents (the Agents page), never nil.
+func (st *Settings) Agents() ([]Agent, error) {
+	s, err := st.Chat()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Agent, len(s.Agents))
+	for i, a := range s.Agents {
+		out[i] = AgentView(a)
+	}
+	return out, nil
+}
+
+// SaveAgent creates an agent (empty ID) or updates one after checking it,
+// and returns it as saved (with its ID).
+func (st *Settings) SaveAgent(a Agent) (Agent, error) {
+	var saved chat.Agent
+	err := st.EditChat(func(s *chat.Settings) error {
+		var err error
+		saved, err = s.PutAgent(a.engine())
+		return err
+	})
+	return AgentView(saved), err
 }

@@ -3,11 +3,11 @@
 // actions below, which reload the list.
 import { useEffect } from 'react';
 import { Agents, call, DeleteAgent, hasBackend, SaveAgent } from './backend';
-import type { chat } from './backend';
+import type { host } from './backend';
 import { message } from './errors';
 import { createStore, useSelect, useConfigVersion } from './store';
 
-export type Agent = chat.Agent;
+export type Agent = host.Agent;
 export type Policy = 'ask' | 'allow' | 'deny';
 
 interface AgentsState { agents: Agent[]; loaded: boolean; error: string }

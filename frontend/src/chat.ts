@@ -2,7 +2,7 @@
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
 import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
-import type { gui, chat, history } from './backend';
+import type { gui, host } from './backend';
 import { tearDownApps } from './mcpapps/onScreen';
 import { Orderer } from './orderer';
 import { message as errorMessage } from './errors';
@@ -17,7 +17,7 @@ export type Approval = gui.ApprovalView;
 export type Elicit = gui.ElicitView;
 /** Notice is something Switchboard refused or held back for the user (a server's sampling request, an app's text for the model); count says how often it came. */
 export type Notice = gui.Notice & { count: number };
-export type SearchHit = history.Hit;
+export type SearchHit = host.ChatHit;
 export type ChatEvent = gui.ChatEvent;
 export type MessagePage = gui.MessagePageView;
 
@@ -44,7 +44,7 @@ export interface ChatState {
   meters: Record<string, ContextMeter>;
 }
 
-export type ContextMeter = chat.ContextView;
+export type ContextMeter = host.ChatContext;
 
 const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '', meters: {} });
 const set = chatStore.set;

@@ -9,4 +9,4 @@ export * from './bindings';
 export { on } from './events';
 export * from '../events.gen';
 export { openURL } from './runtime';
-export type { apps, gui, buildinfo, chat, history, host, library, mcpmanager, mcpregistry, provider, secrets, toolsearch } from '../../wailsjs/go/models';
+export type { buildinfo, gui, host } from '../../wailsjs/go/models';

@@ -1,14 +1,3 @@
-export namespace apps {
-	
-	export interface Permissions {
-	    camera?: boolean;
-	    microphone?: boolean;
-	    geolocation?: boolean;
-	    clipboardWrite?: boolean;
-	}
-
-}
-
 export namespace buildinfo {
 	
 	export interface Notice {
@@ -16,57 +5,6 @@ export namespace buildinfo {
 	    licence: string;
 	    copyright: string;
 	    url: string;
-	}
-
-}
-
-export namespace chat {
-	
-	export interface Agent {
-	    id: string;
-	    name: string;
-	    description?: string;
-	    system?: string;
-	    provider?: string;
-	    model?: string;
-	    servers: string[];
-	    tools?: string[];
-	    skills?: string[];
-	    policies?: Record<string, string>;
-	    delegate?: boolean;
-	}
-	export interface ContextView {
-	    used: number;
-	    window: number;
-	    limit: number;
-	    system: number;
-	    tools: number;
-	    history: number;
-	    results: number;
-	    stubbed?: number;
-	    compacting?: boolean;
-	    calibrated?: boolean;
-	}
-	export interface Kept {
-	    id: string;
-	    lines: number;
-	    chars: number;
-	    shown?: number;
-	    dropped?: number;
-	}
-	export interface OfferedTool {
-	    name: string;
-	    description?: string;
-	}
-	export interface SamplingSettings {
-	    mode?: string;
-	    perChat?: number;
-	    perMinute?: number;
-	    outsideCalls?: boolean;
-	}
-	export interface Usage {
-	    inputTokens: number;
-	    outputTokens: number;
 	}
 
 }
@@ -107,7 +45,7 @@ export namespace gui {
 	    proxyUrl: string;
 	    csp?: AppCSPView;
 	    policy: string;
-	    permissions: apps.Permissions;
+	    permissions: host.AppPermissions;
 	    allow: string;
 	    prefersBorder: boolean;
 	    session: string;
@@ -127,7 +65,7 @@ export namespace gui {
 	    arguments: string;
 	    destructive: boolean;
 	    warnings: WarningView[];
-	    tools?: chat.OfferedTool[];
+	    tools?: host.OfferedTool[];
 	    app?: string;
 	}
 	export interface BundleChange {
@@ -213,7 +151,7 @@ export namespace gui {
 	    parent?: string;
 	    steps?: ToolCallView[];
 	    task?: TaskView;
-	    capped?: chat.Kept;
+	    capped?: host.KeptResult;
 	}
 	export interface ChatEvent {
 	    chatId: string;
@@ -226,10 +164,10 @@ export namespace gui {
 	    status?: string;
 	    error?: string;
 	    retryAfterMs?: number;
-	    usage?: chat.Usage;
+	    usage?: host.TokenUsage;
 	    steps?: number;
 	    durationMs?: number;
-	    context?: chat.ContextView;
+	    context?: host.ChatContext;
 	}
 	export interface ChatOptions {
 	    offServers?: string[];
@@ -258,7 +196,7 @@ export namespace gui {
 	    toolSearchShare: number;
 	    toolSearchAbove: number;
 	    pinned: string[];
-	    sampling: chat.SamplingSettings;
+	    sampling: host.Sampling;
 	    compactAt: number;
 	    resultShare: number;
 	    keepMB: number;
@@ -569,7 +507,7 @@ export namespace gui {
 	    index: number;
 	    kind: string;
 	    label: string;
-	    asks: mcpregistry.Ask[];
+	    asks: host.RegistryAsk[];
 	}
 	export interface RegistryServer {
 	    name: string;
@@ -697,7 +635,7 @@ export namespace gui {
 	    docsUrl: string;
 	    source: string;
 	    preview: string;
-	    params: library.Param[];
+	    params: host.TemplateParam[];
 	    error: string;
 	}
 	export interface TerminalAttachment {
@@ -743,20 +681,88 @@ export namespace gui {
 
 }
 
-export namespace history {
+export namespace host {
 	
-	export interface Hit {
+	export interface Agent {
+	    id: string;
+	    name: string;
+	    description?: string;
+	    system?: string;
+	    provider?: string;
+	    model?: string;
+	    servers: string[];
+	    tools?: string[];
+	    skills?: string[];
+	    policies?: Record<string, string>;
+	    delegate?: boolean;
+	}
+	export interface AppPermissions {
+	    camera?: boolean;
+	    microphone?: boolean;
+	    geolocation?: boolean;
+	    clipboardWrite?: boolean;
+	}
+	export interface ChatContext {
+	    used: number;
+	    window: number;
+	    limit: number;
+	    system: number;
+	    tools: number;
+	    history: number;
+	    results: number;
+	    stubbed?: number;
+	    compacting?: boolean;
+	    calibrated?: boolean;
+	}
+	export interface ChatHit {
 	    chatId: string;
 	    title: string;
 	    messageId: string;
 	    snippet: string;
 	    rank: number;
 	}
-
-}
-
-export namespace host {
-	
+	export interface KeptResult {
+	    id: string;
+	    lines: number;
+	    chars: number;
+	    shown?: number;
+	    dropped?: number;
+	}
+	export interface OfferedTool {
+	    name: string;
+	    description?: string;
+	}
+	export interface ProfileOverride {
+	    url?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    headers?: Record<string, string>;
+	}
+	export interface ProviderModel {
+	    id: string;
+	    name: string;
+	    contextWindow?: number;
+	}
+	export interface RegistryAsk {
+	    key: string;
+	    kind: string;
+	    description: string;
+	    required: boolean;
+	    secret: boolean;
+	    default: string;
+	    choices: string[];
+	}
+	export interface Sampling {
+	    mode?: string;
+	    perChat?: number;
+	    perMinute?: number;
+	    outsideCalls?: boolean;
+	}
+	export interface SecretRow {
+	    name: string;
+	    masked: string;
+	    usedBy: string[];
+	}
 	export interface Skill {
 	    server: string;
 	    name: string;
@@ -772,18 +778,8 @@ export namespace host {
 	    skills: Skill[];
 	    invalid?: string[];
 	}
-
-}
-
-export namespace library {
 	
-	export interface Override {
-	    url?: string;
-	    args?: string[];
-	    env?: Record<string, string>;
-	    headers?: Record<string, string>;
-	}
-	export interface Param {
+	export interface TemplateParam {
 	    name: string;
 	    title: string;
 	    description: string;
@@ -794,12 +790,7 @@ export namespace library {
 	    secret: boolean;
 	    format: string;
 	}
-
-}
-
-export namespace mcpmanager {
-	
-	export interface ReportStep {
+	export interface TestStep {
 	    name: string;
 	    ms: number;
 	    error: string;
@@ -807,7 +798,7 @@ export namespace mcpmanager {
 	export interface TestReport {
 	    server: string;
 	    ok: boolean;
-	    steps: ReportStep[];
+	    steps: TestStep[];
 	    totalMs: number;
 	    transport: string;
 	    serverName: string;
@@ -822,46 +813,12 @@ export namespace mcpmanager {
 	    error: string;
 	    stderr: string[];
 	}
-
-}
-
-export namespace mcpregistry {
 	
-	export interface Ask {
-	    key: string;
-	    kind: string;
-	    description: string;
-	    required: boolean;
-	    secret: boolean;
-	    default: string;
-	    choices: string[];
+	export interface TokenUsage {
+	    inputTokens: number;
+	    outputTokens: number;
 	}
-
-}
-
-export namespace provider {
-	
-	export interface Model {
-	    id: string;
-	    name: string;
-	    contextWindow?: number;
-	}
-
-}
-
-export namespace secrets {
-	
-	export interface SecretInfo {
-	    name: string;
-	    masked: string;
-	    usedBy: string[];
-	}
-
-}
-
-export namespace toolsearch {
-	
-	export interface Decision {
+	export interface ToolSearch {
 	    on: boolean;
 	    by: string;
 	    tools: number;

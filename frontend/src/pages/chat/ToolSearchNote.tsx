@@ -1,6 +1,6 @@
-import type { toolsearch } from '../../backend';
+import type { host } from '../../backend';
 
-export type SearchDecision = Pick<toolsearch.Decision, 'on' | 'by' | 'tools' | 'tokens' | 'window' | 'windowKnown' | 'share' | 'above' | 'reason'>;
+export type SearchDecision = Pick<host.ToolSearch, 'on' | 'by' | 'tools' | 'tokens' | 'window' | 'windowKnown' | 'share' | 'above' | 'reason'>;
 
 /**
  * ToolSearchNote says, in the chat's Tools popover, whether the model gets

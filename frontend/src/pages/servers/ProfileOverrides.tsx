@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'react';
 import { call, ServerProfiles, SetServerProfile } from '../../backend';
-import type { library } from '../../backend';
+import type { host } from '../../backend';
 import { profilesChanged, refreshServers, type ServerView } from '../../servers';
 import { message } from '../../errors';
 
 interface Draft { url: string; args: string; env: string }
 
-const toDraft = (o: library.Override): Draft => ({
+const toDraft = (o: host.ProfileOverride): Draft => ({
   url: o.url ?? '',
   args: (o.args ?? []).join('\n'),
   env: Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`).join('\n'),
 });
 
 /** fromDraft parses the form: one argument per line, KEY=VALUE per line (an empty value removes the variable). */
-export function fromDraft(d: Draft): library.Override {
+export function fromDraft(d: Draft): host.ProfileOverride {
   const args = d.args.split('\n').map((a) => a.trim()).filter(Boolean);
   const env: Record<string, string> = {};
   for (const line of d.env.split('\n')) {

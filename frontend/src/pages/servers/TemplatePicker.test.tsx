@@ -1,11 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { library } from '../../backend';
+import type { host } from '../../backend';
 import { SchemaForm } from '../../components/SchemaForm';
 import { paramsSchema, paramValues } from './TemplatePicker';
 
-const param = (p: Partial<library.Param>): library.Param => ({ name: 'x', title: '', description: '', type: 'string', default: '', enum: [], required: false, secret: false, format: '', ...p });
+const param = (p: Partial<host.TemplateParam>): host.TemplateParam => ({ name: 'x', title: '', description: '', type: 'string', default: '', enum: [], required: false, secret: false, format: '', ...p });
 
 describe('a template form is a SchemaForm', { timeout: 30_000 }, () => {
   it('shows the name and each parameter by kind, and sends text values', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AddServerFromTemplate, call, Templates } from '../../backend';
-import type { gui, library } from '../../backend';
+import type { gui, host } from '../../backend';
 import { refreshServers } from '../../servers';
 import { message } from '../../errors';
 import { ExternalLink } from '../../components/ExternalLink';
@@ -53,7 +53,7 @@ const nameKey = '$server';
  * Schema SchemaForm shows (secret ones as password fields), and the values
  * it starts with.
  */
-export function paramsSchema(id: string, params: library.Param[]): { schema: Record<string, unknown>; uiSchema: Record<string, unknown>; start: Record<string, unknown> } {
+export function paramsSchema(id: string, params: host.TemplateParam[]): { schema: Record<string, unknown>; uiSchema: Record<string, unknown>; start: Record<string, unknown> } {
   const properties: Record<string, unknown> = { [nameKey]: { type: 'string', title: 'Server name', minLength: 1 } };
   const uiSchema: Record<string, unknown> = { [nameKey]: { 'ui:autocomplete': 'off' } };
   const start: Record<string, unknown> = { [nameKey]: id };

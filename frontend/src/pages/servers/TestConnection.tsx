@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { call, TestServer } from '../../backend';
-import type { mcpmanager } from '../../backend';
+import type { host } from '../../backend';
 import { message } from '../../errors';
 import { ErrorMessage } from '../../components/ErrorMessage';
 
@@ -11,7 +11,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
  */
 export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null } {
   const [busy, setBusy] = useState(false);
-  const [probe, setProbe] = useState<mcpmanager.TestReport | null>(null);
+  const [probe, setProbe] = useState<host.TestReport | null>(null);
   const [err, setErr] = useState('');
   const run = async () => {
     setBusy(true);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { call, DeleteSecret, hasBackend, KeyringStatus, Secrets, SetSecret } from '../../backend';
-import type { secrets } from '../../backend';
+import type { host } from '../../backend';
 import { message } from '../../errors';
 import { Providers } from './Providers';
 import { ToolSearchSettings } from './ToolSearchSettings';
@@ -11,7 +11,7 @@ import { RegistrySettings } from '../../components/RegistryBrowse';
 import { TaskSettings } from './TaskSettings';
 import { useConfigVersion } from '../../store';
 
-type SecretInfo = secrets.SecretInfo;
+type SecretInfo = host.SecretRow;
 
 /** SettingsPage: model providers and the secrets in the OS keyring. */
 export function SettingsPage() {

@@ -1,0 +1,345 @@
+package host
+
+import (
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+)
+
+// The types below are what the host's callers see of the engine: the
+// window's bound methods return them (so the generated TypeScript names
+// them host.*) and the CLI prints them with --json (so both doors show
+// one shape). Each has the engine type's fields and JSON names, so
+// converting is a copy; an engine type that grows a field does not reach
+// a door until it is added here. The XxxView functions make them from
+// the engine's values, for a door that still holds one (the window's
+// chat events); the host's own methods return them already.
+
+// AppPermissions are the browser permissions an MCP App's UI resource
+// asks for (apps.Permissions).
+type AppPermissions struct {
+	Camera         bool `json:"camera,omitempty"`
+	Microphone     bool `json:"microphone,omitempty"`
+	Geolocation    bool `json:"geolocation,omitempty"`
+	ClipboardWrite bool `json:"clipboardWrite,omitempty"`
+}
+
+// PermissionsView is p as the doors see it.
+func PermissionsView(p apps.Permissions) AppPermissions { return AppPermissions(p) }
+
+// Agent is a named set-up a chat starts from (chat.Agent): a system
+// prompt, a model, the servers (and optionally only some of their tools
+// and skills) it may use, approval policies over the global ones, and
+// whether each server is an ask_<server> sub-agent.
+type Agent struct {
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	System      string            `json:"system,omitempty"`
+	Provider    string            `json:"provider,omitempty"`
+	Model       string            `json:"model,omitempty"`
+	Servers     []string          `json:"servers"`
+	Tools       []string          `json:"tools,omitempty"`
+	Skills      []string          `json:"skills,omitempty"`
+	Policies    map[string]string `json:"policies,omitempty"` // tool pattern → always, ask or never
+	Delegate    bool              `json:"delegate,omitempty"`
+}
+
+// AgentView is a as the doors see it.
+func AgentView(a chat.Agent) Agent {
+	v := Agent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
+		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate}
+	if a.Policies != nil {
+		v.Policies = make(map[string]string, len(a.Policies))
+		for k, p := range a.Policies {
+			v.Policies[k] = string(p)
+		}
+	}
+	return v
+}
+
+// engine is the chat.Agent a is.
+func (a Agent) engine() chat.Agent {
+	e := chat.Agent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
+		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate}
+	if a.Policies != nil {
+		e.Policies = make(chat.Policies, len(a.Policies))
+		for k, p := range a.Policies {
+			e.Policies[k] = chat.Policy(p)
+		}
+	}
+	return e
+}
+
+// ChatContext is the context meter (chat.ContextView): what the next
+// request takes of the model's window, in estimated tokens, and of what.
+type ChatContext struct {
+	Used       int  `json:"used"`
+	Window     int  `json:"window"` // 0: not known
+	Limit      int  `json:"limit"`  // where compaction starts
+	System     int  `json:"system"`
+	Tools      int  `json:"tools"`
+	History    int  `json:"history"`
+	Results    int  `json:"results"`
+	Stubbed    int  `json:"stubbed,omitempty"`
+	Compacting bool `json:"compacting,omitempty"`
+	Calibrated bool `json:"calibrated,omitempty"`
+}
+
+// ContextView is v as the doors see it (nil stays nil).
+func ContextView(v *chat.ContextView) *ChatContext {
+	if v == nil {
+		return nil
+	}
+	c := ChatContext(*v)
+	return &c
+}
+
+// KeptResult is the handle of a tool result kept whole for the model to
+// read by pages (chat.Kept).
+type KeptResult struct {
+	ID      string `json:"id"`
+	Lines   int    `json:"lines"`
+	Chars   int    `json:"chars"`
+	Shown   int    `json:"shown,omitempty"`
+	Dropped int    `json:"dropped,omitempty"`
+}
+
+// KeptView is k as the doors see it (nil stays nil).
+func KeptView(k *chat.Kept) *KeptResult {
+	if k == nil {
+		return nil
+	}
+	v := KeptResult(*k)
+	return &v
+}
+
+// OfferedTool is a tool a server's sampling request offers the model
+// (chat.OfferedTool).
+type OfferedTool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// OfferedToolsView is ts as the doors see them.
+func OfferedToolsView(ts []chat.OfferedTool) []OfferedTool {
+	if ts == nil {
+		return nil
+	}
+	out := make([]OfferedTool, len(ts))
+	for i, t := range ts {
+		out[i] = OfferedTool(t)
+	}
+	return out
+}
+
+// Sampling is the "sampling" part of the chat settings
+// (chat.SamplingSettings): ask, allow or deny, and the caps.
+type Sampling struct {
+	Mode         string `json:"mode,omitempty"`
+	PerChat      int    `json:"perChat,omitempty"`
+	PerMinute    int    `json:"perMinute,omitempty"`
+	OutsideCalls bool   `json:"outsideCalls,omitempty"`
+}
+
+// SamplingView is s as the doors see it.
+func SamplingView(s chat.SamplingSettings) Sampling { return Sampling(s) }
+
+// TokenUsage is the tokens a message used, when the provider reports
+// them (chat.Usage).
+type TokenUsage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// UsageView is u as the doors see it (nil stays nil).
+func UsageView(u *chat.Usage) *TokenUsage {
+	if u == nil {
+		return nil
+	}
+	v := TokenUsage(*u)
+	return &v
+}
+
+// ChatHit is one match of a search over the saved chats (history.Hit):
+// a message, or a chat by its title (MessageID empty); higher Rank is
+// better.
+type ChatHit struct {
+	ChatID    string  `json:"chatId"`
+	Title     string  `json:"title"`
+	MessageID string  `json:"messageId"`
+	Snippet   string  `json:"snippet"`
+	Rank      float64 `json:"rank"`
+}
+
+// HitsView is hs as the doors see them (never nil).
+func HitsView(hs []history.Hit) []ChatHit {
+	out := make([]ChatHit, len(hs))
+	for i, h := range hs {
+		out[i] = ChatHit(h)
+	}
+	return out
+}
+
+// ProfileOverride is what a profile changes of a server
+// (library.Override); Env and Headers are merged over the server's own.
+type ProfileOverride struct {
+	URL     string            `json:"url,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// OverrideView is o as the doors see it.
+func OverrideView(o library.Override) ProfileOverride { return ProfileOverride(o) }
+
+// engine is the library.Override o is.
+func (o ProfileOverride) engine() library.Override { return library.Override(o) }
+
+// TemplateParam is one parameter of a server template, as a form shows
+// it (library.Param); Secret values go to the keyring.
+type TemplateParam struct {
+	Name        string   `json:"name"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Type        string   `json:"type"` // string, integer, number, boolean
+	Default     string   `json:"default"`
+	Enum        []string `json:"enum"`
+	Required    bool     `json:"required"`
+	Secret      bool     `json:"secret"`
+	Format      string   `json:"format"`
+}
+
+// ParamsView is ps as the doors see them (nil stays nil: the CLI prints
+// a template without parameters as null).
+func ParamsView(ps []library.Param) []TemplateParam {
+	if ps == nil {
+		return nil
+	}
+	out := make([]TemplateParam, len(ps))
+	for i, p := range ps {
+		out[i] = TemplateParam(p)
+	}
+	return out
+}
+
+// TestReport is a test connection of one server (mcpmanager.TestReport),
+// as the Servers page and 'servers test --json' show it: times in
+// milliseconds, every text passed through the redactor.
+type TestReport struct {
+	Server     string     `json:"server"`
+	OK         bool       `json:"ok"`
+	Steps      []TestStep `json:"steps"`
+	TotalMs    float64    `json:"totalMs"`
+	Transport  string     `json:"transport"`
+	ServerName string     `json:"serverName"`
+	Version    string     `json:"version"`
+	Protocol   string     `json:"protocol"`
+	Tools      []string   `json:"tools"`
+	ToolCount  int        `json:"toolCount"`
+	AppOnly    []string   `json:"appOnly"`
+	Duplicates []string   `json:"duplicates"`
+	Summary    string     `json:"summary"`
+	Failed     string     `json:"failed"`
+	Error      string     `json:"error"`
+	Stderr     []string   `json:"stderr"`
+}
+
+// TestStep is one timed step of a TestReport.
+type TestStep struct {
+	Name  string  `json:"name"`
+	Ms    float64 `json:"ms"`
+	Error string  `json:"error"`
+}
+
+// ReportView is r as the doors see it.
+func ReportView(r mcpmanager.TestReport) TestReport {
+	v := TestReport{Server: r.Server, OK: r.OK, TotalMs: r.TotalMs, Transport: r.Transport, ServerName: r.ServerName,
+		Version: r.Version, Protocol: r.Protocol, Tools: r.Tools, ToolCount: r.ToolCount, AppOnly: r.AppOnly,
+		Duplicates: r.Duplicates, Summary: r.Summary, Failed: r.Failed, Error: r.Error, Stderr: r.Stderr}
+	if r.Steps != nil {
+		v.Steps = make([]TestStep, len(r.Steps))
+		for i, s := range r.Steps {
+			v.Steps[i] = TestStep(s)
+		}
+	}
+	return v
+}
+
+// RegistryAsk is a value the user is asked for before a registry server
+// is added (mcpregistry.Ask): an env variable, header or URL variable.
+type RegistryAsk struct {
+	Key         string   `json:"key"`
+	Kind        string   `json:"kind"` // env, header or variable
+	Description string   `json:"description"`
+	Required    bool     `json:"required"`
+	Secret      bool     `json:"secret"`
+	Default     string   `json:"default"`
+	Choices     []string `json:"choices"`
+}
+
+// AsksView is as as the doors see them (never nil).
+func AsksView(as []mcpregistry.Ask) []RegistryAsk {
+	out := make([]RegistryAsk, len(as))
+	for i, a := range as {
+		out[i] = RegistryAsk(a)
+	}
+	return out
+}
+
+// ProviderModel is one model a provider offers (provider.Model);
+// ContextWindow is 0 when the provider does not say.
+type ProviderModel struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	ContextWindow int    `json:"contextWindow,omitempty"`
+}
+
+// ModelsView is ms as the doors see them (never nil).
+func ModelsView(ms []provider.Model) []ProviderModel {
+	out := make([]ProviderModel, len(ms))
+	for i, m := range ms {
+		out[i] = ProviderModel(m)
+	}
+	return out
+}
+
+// SecretRow is one keyring secret the config names (secrets.SecretInfo):
+// its value masked (••••last4, or "(missing)") and who uses it.
+type SecretRow struct {
+	Name   string   `json:"name"`
+	Masked string   `json:"masked"`
+	UsedBy []string `json:"usedBy"`
+}
+
+// SecretsView is ss as the doors see them (never nil).
+func SecretsView(ss []secrets.SecretInfo) []SecretRow {
+	out := make([]SecretRow, len(ss))
+	for i, s := range ss {
+		out[i] = SecretRow(s)
+	}
+	return out
+}
+
+// ToolSearch is whether a chat's turns search its tools instead of
+// sending every definition, and why in numbers (toolsearch.Decision).
+type ToolSearch struct {
+	On          bool   `json:"on"`
+	By          string `json:"by"` // "size", "count" or "off"
+	Tools       int    `json:"tools"`
+	Tokens      int    `json:"tokens"`
+	Window      int    `json:"window"`
+	WindowKnown bool   `json:"windowKnown"`
+	Share       int    `json:"share"`
+	Above       int    `json:"above"`
+	Reason      string `json:"reason"`
+}
+
+// ToolSearchView is d as the doors see it.
+func ToolSearchView(d toolsearch.Decision) ToolSearch { return ToolSearch(d) }
