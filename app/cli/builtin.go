@@ -42,7 +42,7 @@ func builtinServeCmd(b host.Builtin) *Command {
 				}
 				dir = d
 			}
-			return b.ServeStdio(ctx, dir, root, inv.Stdin, inv.Stdout, log.New(inv.Stderr, inv.Path+": ", 0))
+			return b.ServeStdio(ctx, host.Stdio{Dir: dir, Root: root, In: inv.Stdin, Out: inv.Stdout, Log: log.New(inv.Stderr, inv.Path+": ", 0)})
 		},
 	}
 }

@@ -117,7 +117,7 @@ func registryAddCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			name, err := h.MCPRegistry.Add(inv.Context(), url, args[0], option, values)
+			name, err := h.MCPRegistry.Add(inv.Context(), host.RegistryPick{URL: url, Name: args[0], Option: option, Values: values})
 			if errors.Is(err, mcpregistry.ErrMissing) || errors.Is(err, mcpregistry.ErrNotFound) || errors.Is(err, mcpregistry.ErrUnsupported) {
 				return &ValidationError{Err: err}
 			}

@@ -148,7 +148,7 @@ func (a *MCPApps) CallTool(chatID, server, tool, argsJSON string) (string, error
 	}
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
-	res, err := ah.Call(ctx, chatID, server, tool, args, a.asker, a.engine, a.chatAgent(ctx, chatID))
+	res, err := ah.Call(ctx, host.AppCall{ChatID: chatID, Server: server, Tool: tool, Args: args, Ask: a.asker, Always: a.engine, Agent: a.chatAgent(ctx, chatID)})
 	if err != nil {
 		return "", errors.New(a.h.Redact(err.Error()))
 	}
@@ -214,7 +214,7 @@ func (a *MCPApps) SetModelContext(chatID, server, uri, text string) error {
 	if err != nil {
 		return err
 	}
-	if err := ah.SetModelContext(chatID, server, uri, text); err != nil {
+	if err := ah.SetModelContext(host.ModelContext{ChatID: chatID, Server: server, App: uri, Text: text}); err != nil {
 		a.notify(Notice{ChatID: chatID, Server: server, Kind: NoticeAppContext, Text: appContextNotice(server, uri, err)})
 		return err
 	}

@@ -38,12 +38,12 @@ func (a *MCPRegistry) Search(query, cursor string) (RegistryList, error) {
 // Add adds server name with option (its index) and the answers to its
 // asks; it returns the entry's name.
 func (a *MCPRegistry) Add(name string, option int, values map[string]string) (string, error) {
-	return a.h.MCPRegistry.Add(a.life, "", name, option, values)
+	return a.h.MCPRegistry.Add(a.life, host.RegistryPick{Name: name, Option: option, Values: values})
 }
 
 // Preview shows what Add would run with these answers (host.MCPRegistry.Preview).
 func (a *MCPRegistry) Preview(name string, option int, values map[string]string) RegistryPreview {
-	e, err := a.h.MCPRegistry.Preview(a.life, "", name, option, values)
+	e, err := a.h.MCPRegistry.Preview(a.life, host.RegistryPick{Name: name, Option: option, Values: values})
 	if errors.Is(err, mcpregistry.ErrMissing) {
 		return RegistryPreview{Env: []string{}, Headers: []string{}, Missing: true}
 	}

@@ -290,7 +290,7 @@ func (a *SettingsPage) SetSampling(mode string, perChat, perMinute int, outsideC
 // ("server__tool=chars", "server__*=chars") and context windows per model
 // ("provider/model=tokens"), one per line.
 func (a *SettingsPage) SetLongChats(compactAt, resultShare, keepMB int, budgets, windows []string) error {
-	return a.h.Settings.SetLongChats(compactAt, resultShare, keepMB, budgets, windows)
+	return a.h.Settings.SetLongChats(host.LongChats{CompactAt: compactAt, ResultShare: resultShare, KeepMB: keepMB, Budgets: budgets, Windows: windows})
 }
 
 // SetToolSearch sets when the model searches tools instead of seeing them

@@ -42,7 +42,7 @@ func TestAppModelContextIsBoundedCheckedAndMarked(t *testing.T) {
 	h := open(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := h.Apps.SetModelContext(chat, srv, app, tt.text)
+			err := h.Apps.SetModelContext(ModelContext{ChatID: chat, Server: srv, App: app, Text: tt.text})
 			if tt.wantErr == nil && err != nil || tt.wantErr != nil && !tt.wantErr(err) {
 				t.Fatalf("SetModelContext: %v", err)
 			}
@@ -54,8 +54,8 @@ func TestAppModelContextIsBoundedCheckedAndMarked(t *testing.T) {
 	}
 
 	// Each app keeps its own latest text; another chat sees none of it.
-	_ = h.Apps.SetModelContext(chat, "weather", "ui://weather/now", "Sunny in Lisbon.")
-	_ = h.Apps.SetModelContext(chat, srv, app, "Lisbon.")
+	_ = h.Apps.SetModelContext(ModelContext{ChatID: chat, Server: "weather", App: "ui://weather/now", Text: "Sunny in Lisbon."})
+	_ = h.Apps.SetModelContext(ModelContext{ChatID: chat, Server: srv, App: app, Text: "Lisbon."})
 	got := h.Apps.ModelContext(chat)
 	if !strings.Contains(got, "of server maps") || !strings.Contains(got, "of server weather") || strings.Index(got, "maps") > strings.Index(got, "weather") {
 		t.Fatalf("two apps: %q", got)

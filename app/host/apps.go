@@ -104,7 +104,8 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 // agent's policies apply over the global ones, as for the model's calls
 // (agent may be nil); which tools the agent uses does not narrow the app's,
 // whose own helper tools are never the model's.
-func (a *Apps) Call(ctx context.Context, chatID, server, tool string, args map[string]any, ask chat.Approver, always Always, agent *chat.Agent) (*mcp.CallToolResult, error) {
+func (a *Apps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error) {
+	chatID, server, tool, args, ask, always, agent := r.ChatID, r.Server, r.Tool, r.Args, r.Ask, r.Always, r.Agent
 	var t registry.Tool
 	all, _ := a.h.registry().Tools(ctx)
 	for _, x := range all {
@@ -175,7 +176,8 @@ func (a *Apps) Log(server, level, text string) error {
 // (ErrModelContextTooLong) and text toolcheck flags is withheld
 // (*ContextWithheld); either way the app's earlier text goes too, since it
 // no longer says what the app shows.
-func (a *Apps) SetModelContext(chatID, server, app, text string) error {
+func (a *Apps) SetModelContext(r ModelContext) error {
+	chatID, server, app, text := r.ChatID, r.Server, r.App, r.Text
 	var err error
 	if len(text) > MaxModelContext {
 		err = fmt.Errorf("%w: %d KB, and at most %d KB reach the model; send less", ErrModelContextTooLong, (len(text)+1023)/1024, MaxModelContext/1024)

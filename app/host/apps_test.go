@@ -77,7 +77,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 		{"unknown tool", "nope", ErrNoAppTool, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := a.Call(ctx, "chat1", "hostile", tc.tool, nil, nil, nil, nil)
+			res, err := a.Call(ctx, AppCall{ChatID: "chat1", Server: "hostile", Tool: tc.tool})
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tc.wantErr)
@@ -89,7 +89,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 			}
 		})
 	}
-	hits, err := a.Call(ctx, "chat1", "hostile", "hits", nil, nil, nil, nil)
+	hits, err := a.Call(ctx, AppCall{ChatID: "chat1", Server: "hostile", Tool: "hits"})
 	if err != nil || !strings.Contains(hits.Content[0].(mcp.TextContent).Text, `"secret":0`) {
 		t.Fatalf("the refused tool ran: %+v %v", hits, err)
 	}
@@ -103,7 +103,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 	}
 	d := &denyAll{}
 	eng := chat.New(chat.Options{}) // where "allow for this chat" is kept
-	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 1}, d, eng, nil); err == nil || !strings.Contains(err.Error(), "denied") {
+	if _, err := a.Call(ctx, AppCall{ChatID: "chat1", Server: "hostile", Tool: "app_only", Args: map[string]any{"x": 1}, Ask: d, Always: eng}); err == nil || !strings.Contains(err.Error(), "denied") {
 		t.Fatalf("denied call: %v", err)
 	}
 	if len(d.asked) != 1 || d.asked[0].ChatID != "chat1" || d.asked[0].Tool != "hostile__app_only" || string(d.asked[0].Arguments) != `{"x":1}` {
@@ -112,7 +112,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 	// "Allow for this chat" holds for the app's later calls in that chat only.
 	always := &answer{d: chat.ApproveAlways}
 	for _, chatID := range []string{"chat1", "chat1", "chat2"} {
-		if _, err := a.Call(ctx, chatID, "hostile", "app_only", nil, always, eng, nil); err != nil {
+		if _, err := a.Call(ctx, AppCall{ChatID: chatID, Server: "hostile", Tool: "app_only", Ask: always, Always: eng}); err != nil {
 			t.Fatalf("%s: %v", chatID, err)
 		}
 	}
@@ -127,15 +127,15 @@ func TestAppsCallsAndOpen(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 1}, always, eng, nil); err == nil || !strings.Contains(err.Error(), "approval rule denies") {
+	if _, err := a.Call(ctx, AppCall{ChatID: "chat1", Server: "hostile", Tool: "app_only", Args: map[string]any{"x": 1}, Ask: always, Always: eng}); err == nil || !strings.Contains(err.Error(), "approval rule denies") {
 		t.Fatalf("a call a deny rule matches: %v", err)
 	}
-	if _, err := a.Call(ctx, "chat1", "hostile", "app_only", map[string]any{"x": 2}, always, eng, nil); err != nil {
+	if _, err := a.Call(ctx, AppCall{ChatID: "chat1", Server: "hostile", Tool: "app_only", Args: map[string]any{"x": 2}, Ask: always, Always: eng}); err != nil {
 		t.Fatalf("a call the rule does not match: %v", err)
 	}
 	// In an agent's chat the agent's policies win over the global ones.
 	strict := &chat.Agent{ID: "ag", Name: "Strict", Servers: []string{"hostile"}, Policies: chat.Policies{"hostile__app_only": chat.PolicyDeny}}
-	if _, err := a.Call(ctx, "chat3", "hostile", "app_only", map[string]any{"x": 2}, always, eng, strict); err == nil || !strings.Contains(err.Error(), "do not allow") {
+	if _, err := a.Call(ctx, AppCall{ChatID: "chat3", Server: "hostile", Tool: "app_only", Args: map[string]any{"x": 2}, Ask: always, Always: eng, Agent: strict}); err == nil || !strings.Contains(err.Error(), "do not allow") {
 		t.Fatalf("a call the agent's policy denies: %v", err)
 	}
 

@@ -3,8 +3,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"time"
@@ -74,7 +72,8 @@ func (b Builtin) Title() string { return b.Def.Title }
 // does, with its data in root: when root is "", its default in dir (the
 // workspace: the folder chosen in Settings, as in the window). Errors of
 // the stream go to errLog.
-func (b Builtin) ServeStdio(ctx context.Context, dir datadir.Dir, root string, in io.Reader, out io.Writer, errLog *log.Logger) error {
+func (b Builtin) ServeStdio(ctx context.Context, r Stdio) error {
+	dir, root, in, out, errLog := r.Dir, r.Root, r.In, r.Out, r.Log
 	if root == "" {
 		root = b.Root(dir)
 		if b.Def.Name == workspace.Builtin.Name {

@@ -72,7 +72,8 @@ func (c *MCPRegistry) Client(url string) *mcpregistry.Client {
 // package) is previewed by its install dialog once downloaded; here its
 // entry has only the download URL. The error is Add's (a refused
 // reference, an unsafe package, a missing value).
-func (c *MCPRegistry) Preview(ctx context.Context, url, name string, option int, values map[string]string) (config.Server, error) {
+func (c *MCPRegistry) Preview(ctx context.Context, r RegistryPick) (config.Server, error) {
+	url, name, option, values := r.URL, r.Name, r.Option, r.Values
 	s, o, err := c.chosen(ctx, url, name, option)
 	if err != nil {
 		return config.Server{}, err
@@ -125,7 +126,8 @@ func answers(s mcpregistry.ServerJSON, o mcpregistry.Option, values map[string]s
 // Add adds server name of the registry at url ("" for the setting) with
 // values for what it asks (secret ones go to the keyring). option picks
 // among mcpregistry.Options (0: the first). It returns the entry's name.
-func (c *MCPRegistry) Add(ctx context.Context, url, name string, option int, values map[string]string) (string, error) {
+func (c *MCPRegistry) Add(ctx context.Context, r RegistryPick) (string, error) {
+	url, name, option, values := r.URL, r.Name, r.Option, r.Values
 	s, o, err := c.chosen(ctx, url, name, option)
 	if err != nil {
 		return "", err

@@ -88,7 +88,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 				MaxBundleDownload = tc.limit
 				t.Cleanup(func() { MaxBundleDownload = old })
 			}
-			if _, err := c.Add(t.Context(), reg.URL, tc.name, 0, values); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := c.Add(t.Context(), RegistryPick{URL: reg.URL, Name: tc.name, Values: values}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to say %q", err, tc.want)
 			}
 			cfg, err := h.Config()
@@ -102,7 +102,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 		})
 	}
 
-	name, err := c.Add(t.Context(), reg.URL, "io.github.example/echo-bundle", 0, values)
+	name, err := c.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.example/echo-bundle", Values: values})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	// adding never replaces a server.
 	reg.Add(doc("takeover", bundleURL, good))
 	before, _ := os.ReadFile(filepath.Join(h.Dir().String(), "config.json"))
-	if _, err := c.Add(t.Context(), reg.URL, "io.github.example/takeover", 0, values); !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), `installs as "echo-env"`) {
+	if _, err := c.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.example/takeover", Values: values}); !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), `installs as "echo-env"`) {
 		t.Fatalf("takeover: %v", err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(h.Dir().String(), "config.json")); string(after) != string(before) {
@@ -146,7 +146,7 @@ func TestPreviewShowsWhatAddRuns(t *testing.T) {
 		"packages": [{"registryType": "oci", "identifier": "ghcr.io/evil/p", "version": "1.0.0", "transport": {"type": "stdio"},
 		"runtimeArguments": [{"type": "named", "name": "--privileged"}]}]}`)
 	h := open(t)
-	e, err := h.MCPRegistry.Preview(t.Context(), reg.URL, "io.github.ok/w", 0, map[string]string{"API_KEY": "sk-do-not-store"})
+	e, err := h.MCPRegistry.Preview(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.ok/w", Values: map[string]string{"API_KEY": "sk-do-not-store"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestPreviewShowsWhatAddRuns(t *testing.T) {
 	if _, ok := h.Servers.Get("w"); ok {
 		t.Error("a preview added the server")
 	}
-	if _, err := h.MCPRegistry.Preview(t.Context(), reg.URL, "io.github.evil/p", 0, nil); !errors.Is(err, mcpregistry.ErrUnsafePackage) {
+	if _, err := h.MCPRegistry.Preview(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.evil/p"}); !errors.Is(err, mcpregistry.ErrUnsafePackage) {
 		t.Errorf("preview of a --privileged container: %v", err)
 	}
 }

@@ -106,7 +106,7 @@ func TestRegistryAddNeverExpandsAnotherServersSecret(t *testing.T) {
 			}
 			hostileSetup(t, h)
 			rec.reset()
-			_, err := h.MCPRegistry.Add(t.Context(), reg.URL, "io.github.evil/"+tt.name, 0, nil)
+			_, err := h.MCPRegistry.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.evil/" + tt.name})
 			want := "server.json " + tt.field + ": " + tt.ref + " " + config.ErrForeignReference.Error()
 			if err == nil || !errors.Is(err, config.ErrForeignReference) || !strings.Contains(err.Error(), want) {
 				t.Errorf("err = %v\nwant one saying %q", err, want)
@@ -137,7 +137,7 @@ func TestRegistryAddNeverExpandsAnotherServersSecret(t *testing.T) {
 		hostileSetup(t, h)
 		rec.reset()
 		const typed = "tok-TYPED-by-the-user-0003"
-		name, err := h.MCPRegistry.Add(t.Context(), reg.URL, "io.github.evil/fine", 0, map[string]string{"tok": typed})
+		name, err := h.MCPRegistry.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.evil/fine", Values: map[string]string{"tok": typed}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -227,7 +227,7 @@ func TestKeptResultsAreNotServed(t *testing.T) {
 	}
 	cs := Builtins[0]
 	standalone := func(ctx context.Context, in io.Reader, out io.Writer) error {
-		return cs.ServeStdio(ctx, lc.h.dir, "", in, out, log.New(io.Discard, "", 0))
+		return cs.ServeStdio(ctx, Stdio{Dir: lc.h.dir, In: in, Out: out, Log: log.New(io.Discard, "", 0)})
 	}
 	offersNoKept(t, "switchboard builtin content-store", mcpSession(t, standalone), "", id)
 }

@@ -120,7 +120,8 @@ func (st *Settings) RemoveRule(id string) error {
 // model ("provider/model=tokens"), one per line; blank lines are skipped.
 // A bad line is refused with its number and what to write; nothing is
 // saved then.
-func (st *Settings) SetLongChats(compactAt, resultShare, keepMB int, budgets, windows []string) error {
+func (st *Settings) SetLongChats(r LongChats) error {
+	compactAt, resultShare, keepMB, budgets, windows := r.CompactAt, r.ResultShare, r.KeepMB, r.Budgets, r.Windows
 	switch {
 	case keepMB < 1 || keepMB > MaxKeepMB:
 		return fmt.Errorf("keep %d MB of a long tool result: choose 1 to %d MB", keepMB, MaxKeepMB)

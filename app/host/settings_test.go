@@ -110,12 +110,12 @@ func TestSetLongChats(t *testing.T) {
 		{80, 15, 4, nil, []string{"LM Studio/qwen=8192"}, `there is no provider "LM Studio"`},
 		{80, 15, 4, nil, []string{"Ollama/qwen3:8b=lots"}, "write provider/model=tokens"},
 	} {
-		err := h.Settings.SetLongChats(bad.at, bad.share, bad.keep, bad.budgets, bad.models)
+		err := h.Settings.SetLongChats(LongChats{CompactAt: bad.at, ResultShare: bad.share, KeepMB: bad.keep, Budgets: bad.budgets, Windows: bad.models})
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Fatalf("SetLongChats(%v) = %v, want %q", bad, err, bad.want)
 		}
 	}
-	if err := h.Settings.SetLongChats(70, 10, 2, []string{"files__read=6_000", " "}, []string{"ollama/qwen3:8b = 32768"}); err != nil {
+	if err := h.Settings.SetLongChats(LongChats{CompactAt: 70, ResultShare: 10, KeepMB: 2, Budgets: []string{"files__read=6_000", " "}, Windows: []string{"ollama/qwen3:8b = 32768"}}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := h.Settings.Chat()

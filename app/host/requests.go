@@ -1,0 +1,61 @@
+package host
+
+import (
+	"io"
+	"log"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/datadir"
+)
+
+// The request structs of the host's methods that take more than three
+// inputs (TestHostMethodsTakeRequestStructs): each door names every field,
+// so adding one changes no caller.
+
+// AppCall is an MCP App's tools/call (Apps.Call).
+type AppCall struct {
+	ChatID, Server, Tool string
+	Args                 map[string]any
+	// Ask shows the approval card in the chat; Always (may be nil) says
+	// whether the user allowed the tool for the chat.
+	Ask    chat.Approver
+	Always Always
+	// Agent is the chat's agent, whose policies apply over the global
+	// ones (nil: none).
+	Agent *chat.Agent
+}
+
+// ModelContext is what an app (its ui:// URI) of a server asks the model
+// to know in a chat (Apps.SetModelContext); empty Text removes it.
+type ModelContext struct {
+	ChatID, Server, App, Text string
+}
+
+// Stdio is where a built-in served alone runs (Builtin.ServeStdio): its
+// data in Root ("" for its default in Dir), the MCP stream on In and Out,
+// the stream's errors to Log.
+type Stdio struct {
+	Dir  datadir.Dir
+	Root string
+	In   io.Reader
+	Out  io.Writer
+	Log  *log.Logger
+}
+
+// LongChats is Settings → Chat → Long chats (Settings.SetLongChats):
+// where a chat is summarised, how much one tool result may take, how much
+// of a capped result is kept, and the per-tool budgets and per-model
+// context windows, one per line.
+type LongChats struct {
+	CompactAt, ResultShare, KeepMB int
+	Budgets, Windows               []string
+}
+
+// RegistryPick names a server of the MCP Registry at URL ("" for the
+// setting), which of its packages or remotes to use (Option, 0 the
+// first) and the values it asks for (MCPRegistry.Preview and Add).
+type RegistryPick struct {
+	URL, Name string
+	Option    int
+	Values    map[string]string
+}
