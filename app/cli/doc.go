@@ -121,4 +121,10 @@
 // escape sequences, other C0/C1 controls and bidi overrides are dropped (newlines and tabs
 // stay), so a server cannot move the cursor, retitle or write to the clipboard through your
 // terminal; `--json` output keeps the exact text, JSON-escaped.
+//
+// The `--json` output is a stable contract: the golden files under testdata/golden hold
+// what every listing command prints (TestJSONGolden; times, ports, temp paths and ids are
+// replaced by named placeholders), so a renamed or dropped field fails the test. The rows
+// and reports it prints are the host's types (app/host/views.go), the same ones the
+// window's bindings return. Fields changed since the golden files were made: none.
 package cli

@@ -542,10 +542,10 @@ func serversTemplatesCmd() *Command {
 			defer closeServers(h)
 			ts := h.Library.Templates()
 			type view struct {
-				ID          string          `json:"id"`
-				Title       string          `json:"title"`
-				Description string          `json:"description"`
-				Params      []library.Param `json:"params"`
+				ID          string               `json:"id"`
+				Title       string               `json:"title"`
+				Description string               `json:"description"`
+				Params      []host.TemplateParam `json:"params"`
 			}
 			var out []view
 			rows := [][]string{}
@@ -555,7 +555,7 @@ func serversTemplatesCmd() *Command {
 					fmt.Fprintf(inv.Stderr, "%v\n", err)
 					continue
 				}
-				out = append(out, view{t.ID, t.Title, t.Description, ps})
+				out = append(out, view{t.ID, t.Title, t.Description, host.ParamsView(ps)})
 				var names []string
 				for _, p := range ps {
 					n := p.Name
