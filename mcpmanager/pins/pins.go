@@ -74,7 +74,7 @@ type Pin struct {
 	Format int `json:"format,omitempty"`
 }
 
-// format is the Format of pins made now: Canonical's pinnedKeys.
+// format is the Format of pins made now: Hash's pinnedKeys.
 const format = 2
 
 // pinnedKeys are the parts of a tool that are pinned; formatOneKeys those
@@ -144,10 +144,8 @@ func empty() fileData {
 	return fileData{Version: 1, Pins: map[string]map[string]Pin{}, Pending: map[string]map[string]Pending{}}
 }
 
-// Canonical is the JSON of the parts of t that are pinned (pinnedKeys),
-// keys sorted and without insignificant space.
-func Canonical(t mcp.Tool) (json.RawMessage, error) { return canonical(t, pinnedKeys) }
-
+// canonical is the JSON of the parts of t named by keys, keys sorted and
+// without insignificant space.
 func canonical(t mcp.Tool, keys []string) (json.RawMessage, error) {
 	raw, err := json.Marshal(t)
 	if err != nil {
@@ -176,7 +174,8 @@ func canonical(t mcp.Tool, keys []string) (json.RawMessage, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// Hash is the hex SHA-256 of Canonical(t).
+// Hash is the hex SHA-256 of the JSON of the parts of t that are pinned
+// (pinnedKeys), keys sorted and without insignificant space, and that JSON.
 func Hash(t mcp.Tool) (hash string, canonical json.RawMessage, err error) {
 	return hashOf(t, pinnedKeys)
 }
