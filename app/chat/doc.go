@@ -45,7 +45,7 @@
 // chat's Tools menu. With Anthropic, the tool definitions and
 // the system prompt are marked for prompt caching, so the later steps of a chat read them from
 // the cache (the usage counts the cached tokens).
-// Long chats stay within the model's context window (`app/chat/window.go`):
+// Long chats stay within the model's context window (`app/chat/fit.go`):
 //
 //   - Context window. Each model's window comes from the provider's model list (Anthropic,
 //     OpenRouter, vLLM; LM Studio's *loaded* context from its `/api/v0/models`; Ollama's

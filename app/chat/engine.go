@@ -153,7 +153,7 @@ type Turn struct {
 	// result's note says so.
 	KeepLimit int
 	// CompactAt is the percent of the context window past which the chat
-	// is summarised (0: DefaultCompactAt); see window.go.
+	// is summarised (0: DefaultCompactAt); see fit.go.
 	CompactAt int
 	// Delegate offers one ask_<server> tool per server instead of the
 	// servers' own tools; each call runs a sub-agent with only that server's
@@ -370,7 +370,7 @@ func (e *Engine) runFor(t Turn, c *convo) *run {
 		t.ResultBudget = ResultBudget
 	}
 	if t.ContextWindow <= 0 {
-		t.ContextWindow = c.window
+		t.ContextWindow = c.toldSize
 	}
 	return &run{e: e, t: t, conv: c}
 }
@@ -388,7 +388,7 @@ func (e *Engine) convo(chatID string, fresh bool) *convo {
 		}
 		c = &convo{cal: cal}
 		if old := e.convos[chatID]; old != nil {
-			c.window = old.window
+			c.toldSize = old.toldSize
 		}
 		e.convos[chatID] = c
 	}

@@ -108,7 +108,7 @@ const DefaultResultShare = 15
 // resultBudget is how many characters of t's result the model sees: the
 // turn's setting for the tool ("server__tool") or its server
 // ("server__*"), else defaultBudget, which a tool's size hint raises up to
-// half the window.
+// half the context window.
 func (r *run) resultBudget(t registry.Tool) int {
 	for _, k := range []string{t.Server + "__" + t.Tool.Name, t.Server + "__*"} {
 		if n := r.t.ResultBudgetFor[k]; n > 0 {
@@ -117,19 +117,19 @@ func (r *run) resultBudget(t registry.Tool) int {
 	}
 	budget := r.defaultBudget()
 	if hint := sizeHint(t.Tool); hint > budget {
-		budget = max(budget, min(hint, r.t.window()/2*charsPerToken))
+		budget = max(budget, min(hint, r.t.contextSize()/2*charsPerToken))
 	}
 	return budget
 }
 
 // defaultBudget is the smaller of the turn's ResultBudget and its
-// ResultShare of the window.
+// ResultShare of the context window.
 func (r *run) defaultBudget() int {
 	share := r.t.ResultShare
 	if share <= 0 {
 		share = DefaultResultShare
 	}
-	byWindow := r.t.window() * share / 100 * charsPerToken
+	byWindow := r.t.contextSize() * share / 100 * charsPerToken
 	return max(min(r.t.ResultBudget, byWindow), minResultBudget)
 }
 
@@ -138,7 +138,7 @@ func (r *run) defaultBudget() int {
 // estimate (headTokens).
 const charsPerToken = 4
 
-// minResultBudget keeps a result readable on a tiny window.
+// minResultBudget keeps a result readable on a tiny context window.
 const minResultBudget = 800
 
 // sizeHint is the tool's MaxResultSizeHint, 0 when it has none.

@@ -121,7 +121,7 @@ func (r *run) offerSkills(ctx context.Context, tools []provider.Tool) []provider
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	desc, described := skillList(names, byName, r.t.window()*SkillShare/100)
+	desc, described := skillList(names, byName, r.t.contextSize()*SkillShare/100)
 	r.synth[LoadSkillName] = synthetic{kind: "skill"}
 	r.tools[LoadSkillName] = registry.Tool{Name: LoadSkillName, Tool: mcp.Tool{Name: LoadSkillName}}
 	props := map[string]any{
