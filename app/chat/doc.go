@@ -4,7 +4,7 @@
 // hit), approvals, and the routing of server-initiated requests (sampling,
 // elicitation) to the person at the screen.
 //
-// Models are reached through [provider]; tools through the registry
+// Models are reached through [provider]; tools through the router
 // (anything with Tools and Call); every message and tool call is persisted
 // through a History as it completes, so a crash never loses an acknowledged
 // message.

@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Capped results. A tool result over its budget reaches the model as its
@@ -109,7 +109,7 @@ const DefaultResultShare = 15
 // turn's setting for the tool ("server__tool") or its server
 // ("server__*"), else defaultBudget, which a tool's size hint raises up to
 // half the context window.
-func (r *run) resultBudget(t registry.Tool) int {
+func (r *run) resultBudget(t router.Tool) int {
 	for _, k := range []string{t.Server + "__" + t.Tool.Name, t.Server + "__*"} {
 		if n := r.t.ResultBudgetFor[k]; n > 0 {
 			return n
@@ -343,7 +343,7 @@ func (r *run) withKeptTools(tools []provider.Tool) []provider.Tool {
 		return tools
 	}
 	r.synth[ReadResultName] = synthetic{kind: "result"}
-	r.tools[ReadResultName] = registry.Tool{Name: ReadResultName, Tool: mcp.Tool{Name: ReadResultName}}
+	r.tools[ReadResultName] = router.Tool{Name: ReadResultName, Tool: mcp.Tool{Name: ReadResultName}}
 	return append(slices.Clip(tools), provider.Tool{
 		Name: ReadResultName,
 		Description: "Read on in a tool result of this chat that was too long to show whole (its note says \"capped\" and gives its id): " +

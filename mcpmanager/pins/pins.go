@@ -192,7 +192,7 @@ func hashOf(t mcp.Tool, keys []string) (string, json.RawMessage, error) {
 // Screen checks a server's listed tools against the pins: errs[i] is nil
 // when tools[i] may be offered, else a *ChangedError (or the reason its
 // definition could not be read). Tools seen for the first time are pinned;
-// a changed definition is kept for review. It implements registry.Gate.
+// a changed definition is kept for review. It implements router.Gate.
 func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 	errs := make([]error, len(tools))
 	if s.opts.Skip != nil && s.opts.Skip(server) {
@@ -279,7 +279,7 @@ func (s *Store) pendLocked(server, tool, hash string, def json.RawMessage, now t
 // Version moves whenever what Screen answers may change: a trust or a
 // rejection, a new pin, the file rewritten by another process (a stat, no
 // read, when it was not). An unreadable file moves it at every call. It
-// makes the Store a registry.VersionedGate.
+// makes the Store a router.VersionedGate.
 func (s *Store) Version() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
