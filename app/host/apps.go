@@ -226,10 +226,10 @@ func (a *Apps) ModelContext(chatID string) string {
 // names (apps.DownloadFiles); a resource_link is read from the app's own
 // server (resources/read), never fetched from the web: the app's CSP
 // decides what it may reach, and a download is no way around it. A
-// request past apps.MaxDownloadFiles or apps.MaxDownloadBytes (the linked
+// request past apps.MaxSaveFiles or apps.MaxSaveBytes (the linked
 // files counted as they are read) is refused whole.
 func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]apps.File, error) {
-	files, err := apps.DownloadFiles(contents)
+	files, err := apps.FilesToSave(contents)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +254,7 @@ func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]
 		if files[i].MIMEType == "" {
 			files[i].MIMEType = resourceMIME(res)
 		}
-		if total += int64(len(files[i].Data)); total > int64(apps.MaxDownloadBytes) {
+		if total += int64(len(files[i].Data)); total > int64(apps.MaxSaveBytes) {
 			return nil, apps.TooMany(len(files), total)
 		}
 	}
