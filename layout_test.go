@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,29 @@ import (
 // The layout DESIGN.md promises, checked so it cannot drift. Which package
 // may import which is depguard's, in .golangci.yml (make lint); these are
 // the rules an import rule cannot state.
+
+// TestEngineHalvesPointOneWay: the built-in servers (builtin/) import
+// nothing of mcpmanager/, their tests included. The manager runs them (it
+// knows their reserved names and start errors from package builtin), and
+// each is a server that stands alone ('switchboard builtin NAME' serves it
+// to any host), so the arrow between the engine's two halves points one way.
+func TestEngineHalvesPointOneWay(t *testing.T) {
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-deps", "-test", "-f", "{{.ImportPath}}", "./builtin/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const mcpmanager = "github.com/switchboard-app/switchboard/mcpmanager"
+	checked := 0
+	for _, p := range strings.Fields(string(out)) {
+		checked++
+		if p == mcpmanager || strings.HasPrefix(p, mcpmanager+"/") {
+			t.Errorf("builtin/ depends on %s: a built-in server reaching into the manager that runs it", p)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d packages listed: go list missed builtin/", checked)
+	}
+}
 
 // frontDoors are the window's package and the CLI, which reach the engine
 // only through the host (app/host).

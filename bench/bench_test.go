@@ -1,7 +1,7 @@
 //go:build bench
 
 // The benchmark table's rows for the whole product: tool calls through the
-// registry, 'switchboard serve', start-up, memory, the window, import and
+// router, 'switchboard serve', start-up, memory, the window, import and
 // sizes. See doc.go for how to run them.
 package bench_test
 
@@ -33,7 +33,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -263,7 +263,7 @@ func servers(n int, prefix string, cfg mcpmanager.ServerConfig) []mcpmanager.Ser
 	return out
 }
 
-// benchCalls: tools/call through the registry vs a bare mcp-go client on
+// benchCalls: tools/call through the router vs a bare mcp-go client on
 // the same kind of server, interleaved.
 func benchCalls(t *testing.T, tb *table, everything string) {
 	ctx := t.Context()
@@ -280,7 +280,7 @@ func benchCalls(t *testing.T, tb *table, everything string) {
 			}
 			base = append(base, time.Since(t0))
 			t0 = time.Now()
-			if _, err := m.Registry().Call(ctx, "everything", "echo", map[string]any{"message": msg}, registry.CallOptions{}); err != nil {
+			if _, err := m.Router().Call(ctx, "everything", "echo", map[string]any{"message": msg}, router.CallOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			ours = append(ours, time.Since(t0))
@@ -338,7 +338,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 }
 
 // benchConcurrency: 1,000 calls in flight spread over 10 servers, through
-// the registry vs 10 bare clients on 10 servers of their own; rounds
+// the router vs 10 bare clients on 10 servers of their own; rounds
 // alternate, the median round counts.
 func benchConcurrency(t *testing.T, tb *table, everything string) {
 	const calls, nservers, rounds = 1000, 10, 3
@@ -358,7 +358,7 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 	}
 	// The servers' CPU time is what the row is limited by (two cores, ten
 	// Node processes): measured per call on each side, it says whether the
-	// registry makes a server work more per call.
+	// router makes a server work more per call.
 	serversCPU := func(pids []int) (cpu time.Duration) {
 		for _, p := range pids {
 			c, _ := schedstat(p)
@@ -394,7 +394,7 @@ func benchConcurrency(t *testing.T, tb *table, everything string) {
 		base, baseErr, baseCPU = append(base, d), baseErr+e, baseCPU+serversCPU(barePIDs)-c0
 		c0 = serversCPU(oursPIDs)
 		d, e = burst(func(i int) error {
-			_, err := m.Registry().Call(ctx, fmt.Sprintf("c%d", i%nservers), "echo", map[string]any{"message": msg}, registry.CallOptions{})
+			_, err := m.Router().Call(ctx, fmt.Sprintf("c%d", i%nservers), "echo", map[string]any{"message": msg}, router.CallOptions{})
 			return err
 		})
 		ours, oursErr, oursCPU = append(ours, d), oursErr+e, oursCPU+serversCPU(oursPIDs)-c0

@@ -73,7 +73,7 @@ type Config struct {
 
 // Server describes one built-in MCP server.
 type Server struct {
-	// Name is the server's name in the registry: its tools are exposed as
+	// Name is the server's name in the router: its tools are exposed as
 	// Name__tool. It is also the MCP serverInfo name.
 	Name string
 	// Title is the human-readable name ("Content store").

@@ -17,7 +17,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -101,10 +101,10 @@ func settle(t *testing.T, m *Manager) {
 	}
 }
 
-// whoami calls server's whoami through the registry.
+// whoami calls server's whoami through the router.
 func whoami(t *testing.T, m *Manager, server string) (string, error) {
 	t.Helper()
-	res, err := m.Registry().Call(t.Context(), server, "whoami", nil, registry.CallOptions{})
+	res, err := m.Router().Call(t.Context(), server, "whoami", nil, router.CallOptions{})
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +113,7 @@ func whoami(t *testing.T, m *Manager, server string) (string, error) {
 
 func toolNames(t *testing.T, m *Manager) []string {
 	t.Helper()
-	tools, _ := m.Registry().Tools(t.Context())
+	tools, _ := m.Router().Tools(t.Context())
 	var names []string
 	for _, tl := range tools {
 		names = append(names, tl.Name)
@@ -123,7 +123,7 @@ func toolNames(t *testing.T, m *Manager) []string {
 
 // A built-in is supervised like any other server: its states are pushed,
 // it has a log, it introduces itself with Options.ClientInfo, its tools go
-// through the registry with the long in-process call timeout.
+// through the router with the long in-process call timeout.
 func TestBuiltinIsSupervised(t *testing.T) {
 	b := &tinyBuiltin{}
 	var sl statusLog
@@ -221,7 +221,7 @@ func TestBuiltinApplyAndRestart(t *testing.T) {
 }
 
 // A built-in that cannot start shows the error in its status, its log and
-// the registry's listing errors, naming the server once, and is not
+// the router's listing errors, naming the server once, and is not
 // retried.
 func TestBuiltinStartError(t *testing.T) {
 	cause := errors.New("the store is held by another Switchboard; quit it")
@@ -246,7 +246,7 @@ func TestBuiltinStartError(t *testing.T) {
 			if st := m.Status(); len(st) != 1 || st[0].State != supervisor.Error || st[0].Error != tt.want || !st[0].Builtin {
 				t.Fatalf("Status() = %+v, want the error %q", st, tt.want)
 			}
-			if _, errs := m.Registry().Tools(t.Context()); len(errs) != 1 || errs[0].Server != "tiny" || !strings.Contains(errs[0].Err, "held by another") {
+			if _, errs := m.Router().Tools(t.Context()); len(errs) != 1 || errs[0].Server != "tiny" || !strings.Contains(errs[0].Err, "held by another") {
 				t.Errorf("listing errors = %+v", errs)
 			}
 			if data, _ := os.ReadFile(filepath.Join(logs, "tiny.log")); !strings.Contains(string(data), tt.want) {
@@ -263,7 +263,7 @@ func TestBuiltinStartError(t *testing.T) {
 // whether the name is one of the reserved ones or another built-in's, and
 // wherever the built-in stands in Apply's list, the configured one is
 // refused with an error saying to rename it, listed once under
-// "NAME (configured)" (in Status, pushed and in the registry's listing
+// "NAME (configured)" (in Status, pushed and in the router's listing
 // errors, never under the built-in's name), and the built-in keeps running
 // with its tools.
 func TestBuiltinNamesCannotBeTaken(t *testing.T) {
@@ -321,7 +321,7 @@ func TestBuiltinNamesCannotBeTaken(t *testing.T) {
 			if !slices.Equal(states, want) {
 				t.Errorf("Status() =\n%s\nwant\n%s", strings.Join(states, "\n"), strings.Join(want, "\n"))
 			}
-			if _, errs := m.Registry().Tools(t.Context()); len(errs) != 1 || errs[0].Server != listed || errs[0].Err != refused(tt.impostor) {
+			if _, errs := m.Router().Tools(t.Context()); len(errs) != 1 || errs[0].Server != listed || errs[0].Err != refused(tt.impostor) {
 				t.Errorf("listing errors = %+v, want the refusal under %q", errs, listed)
 			}
 			if got := sl.states(listed); !slices.Equal(got, []string{"error"}) {

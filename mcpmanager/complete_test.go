@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // TestCompletionsOfTheRealEverythingServer: server-everything completes its
@@ -22,16 +22,16 @@ func TestCompletionsOfTheRealEverythingServer(t *testing.T) {
 	m.WaitSettled(ctx)
 	tests := []struct {
 		name string
-		c    registry.Completion
+		c    router.Completion
 		want []string
 	}{
-		{"prompt argument", registry.Completion{Prompt: "completable-prompt", Argument: "department", Value: "S"}, []string{"Sales", "Support"}},
-		{"narrowed by another", registry.Completion{Prompt: "completable-prompt", Argument: "name", Value: "", Given: map[string]string{"department": "Engineering"}}, []string{"Alice", "Bob", "Charlie"}},
-		{"nothing matches", registry.Completion{Prompt: "completable-prompt", Argument: "department", Value: "Zz"}, []string{}},
+		{"prompt argument", router.Completion{Prompt: "completable-prompt", Argument: "department", Value: "S"}, []string{"Sales", "Support"}},
+		{"narrowed by another", router.Completion{Prompt: "completable-prompt", Argument: "name", Value: "", Given: map[string]string{"department": "Engineering"}}, []string{"Alice", "Bob", "Charlie"}},
+		{"nothing matches", router.Completion{Prompt: "completable-prompt", Argument: "department", Value: "Zz"}, []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := m.Registry().Complete(ctx, "everything", tt.c)
+			got, err := m.Router().Complete(ctx, "everything", tt.c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,11 +40,11 @@ func TestCompletionsOfTheRealEverythingServer(t *testing.T) {
 			}
 		})
 	}
-	templates, err := m.Registry().ServerResourceTemplates(ctx, "everything")
+	templates, err := m.Router().ServerResourceTemplates(ctx, "everything")
 	if err != nil || len(templates) == 0 {
 		t.Fatalf("templates: %v, %v", templates, err)
 	}
-	got, err := m.Registry().Complete(ctx, "everything", registry.Completion{Template: templates[0].URITemplate.Raw(), Argument: "resourceId", Value: "1"})
+	got, err := m.Router().Complete(ctx, "everything", router.Completion{Template: templates[0].URITemplate.Raw(), Argument: "resourceId", Value: "1"})
 	if err != nil || len(got) == 0 {
 		t.Fatalf("template %s: Complete = %q, %v", templates[0].URITemplate.Raw(), got, err)
 	}

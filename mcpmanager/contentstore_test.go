@@ -14,12 +14,12 @@ import (
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
-// callJSON calls a tool through the registry and decodes its JSON result.
-func callJSON[T any](t *testing.T, reg *registry.Registry, server, tool string, args map[string]any, opts registry.CallOptions) T {
+// callJSON calls a tool through the router and decodes its JSON result.
+func callJSON[T any](t *testing.T, reg *router.Router, server, tool string, args map[string]any, opts router.CallOptions) T {
 	t.Helper()
 	res, err := reg.Call(t.Context(), server, tool, args, opts)
 	if err != nil {
@@ -49,7 +49,7 @@ func contentStore(root string, ev *tinyBuiltin) ServerConfig {
 }
 
 // The content store runs as a ServerConfig.Builtin and is used through the
-// registry like any server: its tools listed and called as
+// router like any server: its tools listed and called as
 // content-store__tool, progress notifications reaching the caller, its
 // status beside a configured server's, and Close ending and releasing it.
 func TestContentStoreBuiltin(t *testing.T) {
@@ -59,7 +59,7 @@ func TestContentStoreBuiltin(t *testing.T) {
 	m.Apply([]ServerConfig{contentStore(t.TempDir(), ev), {Name: "configured", Command: faultServer, Disabled: true}})
 	settle(t, m)
 	ctx := t.Context()
-	tools, errs := m.Registry().Tools(ctx)
+	tools, errs := m.Router().Tools(ctx)
 	var names []string
 	for _, tl := range tools {
 		if tl.Server == "content-store" {
@@ -76,13 +76,13 @@ func TestContentStoreBuiltin(t *testing.T) {
 		t.Fatalf("Status() = %+v", st)
 	}
 
-	reg := m.Registry()
-	store := callJSON[contentstore.Info](t, reg, "content-store", "createStore", map[string]any{"name": "Notes"}, registry.CallOptions{})
-	progress := make(chan registry.Progress, 10)
+	reg := m.Router()
+	store := callJSON[contentstore.Info](t, reg, "content-store", "createStore", map[string]any{"name": "Notes"}, router.CallOptions{})
+	progress := make(chan router.Progress, 10)
 	added := callJSON[contentstore.AddResult](t, reg, "content-store", "addContent",
 		map[string]any{"storeId": store.ID, "title": "Ops", "text": "restart the gateway\nthen rotate the keys"},
-		registry.CallOptions{OnProgress: func(p registry.Progress) { progress <- p }})
-	found := callJSON[contentstore.Results](t, reg, "content-store", "search", map[string]any{"query": "rotate keys"}, registry.CallOptions{})
+		router.CallOptions{OnProgress: func(p router.Progress) { progress <- p }})
+	found := callJSON[contentstore.Results](t, reg, "content-store", "search", map[string]any{"query": "rotate keys"}, router.CallOptions{})
 	if len(found.Hits) != 1 || found.Hits[0].ContentID != added.Contents[0].ID || found.Hits[0].Title != "Ops" ||
 		!slices.Equal(found.Hits[0].MatchLines, []int{2}) || !strings.Contains(found.Hits[0].Snippet, "<mark>rotate</mark> the <mark>keys</mark>") {
 		t.Fatalf("search = %+v", found)
@@ -93,9 +93,9 @@ func TestContentStoreBuiltin(t *testing.T) {
 			t.Fatalf("progress = %+v", p)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("no progress through the registry")
+		t.Fatal("no progress through the router")
 	}
-	res, err := reg.Call(ctx, "content-store", "search", map[string]any{"query": ""}, registry.CallOptions{})
+	res, err := reg.Call(ctx, "content-store", "search", map[string]any{"query": ""}, router.CallOptions{})
 	if err != nil || !res.IsError || !strings.Contains(mcptest.Text(res), "the query is empty") {
 		t.Fatalf("empty query = %+v, %v", res, err)
 	}
@@ -107,7 +107,7 @@ func TestContentStoreBuiltin(t *testing.T) {
 	if slices.Contains(reg.Servers(), "content-store") || !slices.Equal(ev.seen(), []string{"start", "release"}) {
 		t.Fatalf("after Close: registered %v, events %v", reg.Servers(), ev.seen())
 	}
-	if _, err := reg.Call(ctx, "content-store", "listStores", nil, registry.CallOptions{}); !errors.Is(err, registry.ErrUnknownTool) {
+	if _, err := reg.Call(ctx, "content-store", "listStores", nil, router.CallOptions{}); !errors.Is(err, router.ErrUnknownTool) {
 		t.Fatalf("call after Close: %v", err)
 	}
 	// A closed manager starts nothing.
@@ -127,8 +127,8 @@ func TestRemoveBuiltin(t *testing.T) {
 	t.Cleanup(func() { m.Close(context.Background()) })
 	m.Apply([]ServerConfig{contentStore(root, ev)})
 	settle(t, m)
-	reg := m.Registry()
-	callJSON[contentstore.Info](t, reg, "content-store", "createStore", map[string]any{"name": "Notes"}, registry.CallOptions{})
+	reg := m.Router()
+	callJSON[contentstore.Info](t, reg, "content-store", "createStore", map[string]any{"name": "Notes"}, router.CallOptions{})
 
 	m.Apply(nil)
 	if got := toolNames(t, m); len(got) != 0 {
@@ -149,7 +149,7 @@ func TestRemoveBuiltin(t *testing.T) {
 	if got := ev.seen(); !slices.Equal(got, []string{"start", "release", "start"}) {
 		t.Errorf("events = %v: the new copy must start after the old one was released", got)
 	}
-	stores := callJSON[struct{ Stores []contentstore.Info }](t, reg, "content-store", "listStores", nil, registry.CallOptions{}).Stores
+	stores := callJSON[struct{ Stores []contentstore.Info }](t, reg, "content-store", "listStores", nil, router.CallOptions{}).Stores
 	if len(stores) != 1 || stores[0].Name != "Notes" {
 		t.Fatalf("listStores after adding it again = %+v", stores)
 	}

@@ -13,7 +13,7 @@
 //	m.SetRequestHandler(chatEngine)     // sampling and elicitation from servers
 //	m.Apply(append(builtins, servers...)) // start what is enabled, in parallel
 //	m.WaitSettled(ctx)                  // optional: until each is ready or failed
-//	tools, errs := m.Registry().Tools(ctx)
+//	tools, errs := m.Router().Tools(ctx)
 //	err := m.Login(ctx, "linear")       // a remote server in state needs-login: browser, then restart
 //	defer m.Close(ctx)                  // every server process tree ends
 //

@@ -17,7 +17,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -124,7 +124,7 @@ func TestProtocolEras(t *testing.T) {
 		{"everything", "echo", map[string]any{"message": "hi"}, "Echo: hi"},
 		{"old", "greet", map[string]any{"name": "Cy"}, "Hi Cy, from 2024"},
 	} {
-		res, err := m.Registry().Call(ctx, c.server, c.tool, c.args, registry.CallOptions{})
+		res, err := m.Router().Call(ctx, c.server, c.tool, c.args, router.CallOptions{})
 		if err != nil {
 			t.Errorf("%s %s: %v", c.server, c.tool, err)
 			continue
@@ -151,7 +151,7 @@ func TestExtensionTasks(t *testing.T) {
 	for _, server := range []string{"modern", "web"} {
 		var mu sync.Mutex
 		var states []string
-		res, err := m.Registry().Call(ctx, server, "prepare_report", nil, registry.CallOptions{OnTask: func(u registry.TaskUpdate) {
+		res, err := m.Router().Call(ctx, server, "prepare_report", nil, router.CallOptions{OnTask: func(u router.TaskUpdate) {
 			mu.Lock()
 			defer mu.Unlock()
 			states = append(states, u.Status)
@@ -176,20 +176,20 @@ func TestExtensionTasks(t *testing.T) {
 }
 
 // TestModernListenAndRounds: a 2026-07-28 server's list change reaches the
-// registry on its subscriptions/listen stream (no polling, no restart), and
+// router on its subscriptions/listen stream (no polling, no restart), and
 // a server that keeps asking for input is stopped after MaxInputRounds with
 // an error saying so.
 func TestModernListenAndRounds(t *testing.T) {
 	ctx, m := modernManager(t, &formUser{})
 	for _, server := range []string{"modern", "web"} {
-		if _, err := m.Registry().ServerTools(ctx, server); err != nil { // cached now
+		if _, err := m.Router().ServerTools(ctx, server); err != nil { // cached now
 			t.Fatal(err)
 		}
-		if _, err := m.Registry().Call(ctx, server, "grow", nil, registry.CallOptions{}); err != nil {
+		if _, err := m.Router().Call(ctx, server, "grow", nil, router.CallOptions{}); err != nil {
 			t.Fatalf("%s grow: %v", server, err)
 		}
 		for {
-			tools, err := m.Registry().ServerTools(ctx, server)
+			tools, err := m.Router().ServerTools(ctx, server)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestModernListenAndRounds(t *testing.T) {
 			}
 		}
 
-		_, err := m.Registry().Call(ctx, server, "keep_asking", nil, registry.CallOptions{})
+		_, err := m.Router().Call(ctx, server, "keep_asking", nil, router.CallOptions{})
 		if err == nil || !strings.Contains(err.Error(), "asked for input 8 times") {
 			t.Errorf("%s keep_asking: %v, want the rounds bound named", server, err)
 		}
@@ -230,7 +230,7 @@ func (u *heldUser) Elicit(ctx context.Context, _ string, _ mcp.ElicitationReques
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
 }
 
-// TestExtensionTaskCancelled: the task card's Cancel (registry.CancelTask)
+// TestExtensionTaskCancelled: the task card's Cancel (router.CancelTask)
 // reaches a 2026-07-28 server's task with tasks/cancel, and the call ends
 // saying the task was cancelled.
 func TestExtensionTaskCancelled(t *testing.T) {
@@ -243,12 +243,12 @@ func TestExtensionTaskCancelled(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := m.Registry().Call(ctx, "modern", "prepare_report", nil, registry.CallOptions{OnTask: func(u registry.TaskUpdate) { ids <- u.ID }})
+		res, err := m.Router().Call(ctx, "modern", "prepare_report", nil, router.CallOptions{OnTask: func(u router.TaskUpdate) { ids <- u.ID }})
 		done <- result{res, err}
 	}()
 	id := <-ids
 	<-u.asked // the task waits for the user's answer now
-	if err := m.Registry().CancelTask(ctx, "modern", id); err != nil {
+	if err := m.Router().CancelTask(ctx, "modern", id); err != nil {
 		t.Fatalf("cancel: %v", err)
 	}
 	close(u.release)

@@ -11,7 +11,7 @@ import (
 )
 
 // A manager runs built-in and configured servers side by side and lists
-// their tools as one registry. The built-in here is a tiny in-process
+// their tools as one router. The built-in here is a tiny in-process
 // server, so the example needs no program; a configured server that takes
 // a built-in's name is refused and listed apart, as "NAME (configured)", and
 // the built-in keeps the name.
@@ -47,7 +47,7 @@ func Example() {
 		}
 		fmt.Println(line)
 	}
-	tools, _ := m.Registry().Tools(ctx)
+	tools, _ := m.Router().Tools(ctx)
 	for _, t := range tools {
 		fmt.Println(t.Name)
 	}

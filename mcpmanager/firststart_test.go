@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch/fetchtest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -113,7 +113,7 @@ func TestFirstStartDownloadNotCounted(t *testing.T) {
 	if n := reg.Downloads.Load(); n != 1 {
 		t.Errorf("downloaded %d times, want 1", n)
 	}
-	res, err := m.Registry().Call(ctx, "tiny", "hello", nil, registry.CallOptions{})
+	res, err := m.Router().Call(ctx, "tiny", "hello", nil, router.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

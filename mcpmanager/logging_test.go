@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -41,7 +41,7 @@ func TestLogMessagesOfTheRealEverythingServer(t *testing.T) {
 	if st := sup.Status(); !st.Logging || st.LogLevel != "debug" {
 		t.Fatalf("status logging=%v level=%q, want true, debug", st.Logging, st.LogLevel)
 	}
-	if _, err := m.Registry().Call(ctx, "everything", "toggle-simulated-logging", map[string]any{}, registry.CallOptions{}); err != nil {
+	if _, err := m.Router().Call(ctx, "everything", "toggle-simulated-logging", map[string]any{}, router.CallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for {

@@ -23,7 +23,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/filename"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
@@ -52,7 +52,7 @@ type ServerConfig struct {
 	// package before its start (0: fetch.Timeout). A change alone does not
 	// restart a running server.
 	FetchTimeout time.Duration
-	CallTimeout  time.Duration // 0: registry default
+	CallTimeout  time.Duration // 0: router default
 	Restart      supervisor.Restart
 	// Remote, when set, makes this an HTTP server (Command is unused).
 	Remote *supervisor.Remote
@@ -86,7 +86,7 @@ type Builtin struct {
 }
 
 // InProcessCallTimeout is the per-call limit of in-process (built-in)
-// servers without a CallTimeout of their own: longer than the registry
+// servers without a CallTimeout of their own: longer than the router
 // default, since adding a large folder to the content store is one call.
 // Cancelling the caller's context still ends a call at once.
 var InProcessCallTimeout = 30 * time.Minute
@@ -117,7 +117,7 @@ type Options struct {
 	ClientMetadataURL string
 	// Gate screens every tool listing and call (the pins of trusted tool
 	// definitions); nil offers every tool.
-	Gate registry.Gate
+	Gate router.Gate
 }
 
 // RequestHandler answers requests a server sends to the client (sampling,
@@ -131,8 +131,8 @@ type RequestHandler interface {
 // Manager supervises servers.
 type Manager struct {
 	opts Options
-	reg  *registry.Registry
-	// skills are the servers' skills (skills.go), beside the registry's tools.
+	reg  *router.Router
+	// skills are the servers' skills (skills.go), beside the router's tools.
 	skills *skills.Catalog
 
 	ctx    context.Context
@@ -170,7 +170,7 @@ type managed struct {
 // New returns a Manager with no servers.
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: opts, reg: registry.New(registry.Options{Gate: opts.Gate}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
+	m := &Manager{opts: opts, reg: router.New(router.Options{Gate: opts.Gate}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
 	m.skills = skills.New(skillSessions{m}, skills.Options{ClientInfo: opts.ClientInfo})
 	return m
 }
@@ -237,15 +237,15 @@ func (m *Manager) authorizerLocked(c ServerConfig) *oauth.Authorizer {
 	return a
 }
 
-// Registry is the one tool registry over every server.
-func (m *Manager) Registry() *registry.Registry { return m.reg }
+// Router is the one tool router over every server.
+func (m *Manager) Router() *router.Router { return m.reg }
 
 // Apply makes the running set match cfgs: new or changed servers (re)start,
 // removed ones stop, disabled ones stop and show as disabled. Starting is
 // parallel and never blocks the caller. A server without Builtin that takes
 // a built-in's name (builtin.Reserved, or a Builtin's in cfgs) does not run:
 // it is listed as "NAME (configured)" (see refusedName), in error saying to
-// rename it, in Status, OnStatus and the registry's listing errors, so it
+// rename it, in Status, OnStatus and the router's listing errors, so it
 // shows once and never as the built-in, which keeps the name and its tools.
 func (m *Manager) Apply(cfgs []ServerConfig) {
 	m.mu.Lock()
@@ -440,7 +440,7 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 		if !current {
 			return
 		}
-		// Ready, restarted or stopped: a new session, so the registry's
+		// Ready, restarted or stopped: a new session, so the router's
 		// listeners (the gateway behind 'serve') hear the tools may differ.
 		m.reg.Invalidate(c.Name)
 		if m.opts.OnStatus != nil {
@@ -781,7 +781,7 @@ func logName(server string) string {
 	return cmp.Or(filename.Sanitize(unsafeFile.ReplaceAllString(server, "_")), "_") + ".log"
 }
 
-// source adapts a managed server to the registry.
+// source adapts a managed server to the router.
 type source struct{ m *managed }
 
 func (s source) Name() string { return s.m.cfg.Name }
@@ -791,7 +791,7 @@ func (s source) CallTimeout() time.Duration {
 	}
 	return s.m.cfg.CallTimeout
 }
-func (s source) Client() (registry.Client, error) {
+func (s source) Client() (router.Client, error) {
 	if s.m.cfg.StartError != "" {
 		return nil, fmt.Errorf("%s", s.m.cfg.StartError)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -62,7 +62,7 @@ func TestRealServers(t *testing.T) {
 		}
 	}
 
-	tools, errs := m.Registry().Tools(ctx)
+	tools, errs := m.Router().Tools(ctx)
 	var names []string
 	for _, tl := range tools {
 		names = append(names, tl.Name)
@@ -81,28 +81,28 @@ func TestRealServers(t *testing.T) {
 		t.Errorf("listing errors for %v, want [broken off]: %+v", errServers, errs)
 	}
 
-	res, err := m.Registry().Call(ctx, "everything", "echo", map[string]any{"message": "hello switchboard"}, registry.CallOptions{})
+	res, err := m.Router().Call(ctx, "everything", "echo", map[string]any{"message": "hello switchboard"}, router.CallOptions{})
 	if err != nil || !strings.Contains(mcptest.Text(res), "hello switchboard") {
 		t.Fatalf("everything__echo = %v, %v", res, err)
 	}
-	res, err = m.Registry().Call(ctx, "filesystem", "read_text_file", map[string]any{"path": filepath.Join(root, "hello.txt")}, registry.CallOptions{})
+	res, err = m.Router().Call(ctx, "filesystem", "read_text_file", map[string]any{"path": filepath.Join(root, "hello.txt")}, router.CallOptions{})
 	if err != nil || !strings.Contains(mcptest.Text(res), "hello from the filesystem server") {
 		t.Fatalf("filesystem read = %v, %v", res, err)
 	}
-	_, err = m.Registry().Call(ctx, "memory", "create_entities", map[string]any{"entities": []any{
-		map[string]any{"name": "Switchboard", "entityType": "app", "observations": []any{"is an MCP host"}}}}, registry.CallOptions{})
+	_, err = m.Router().Call(ctx, "memory", "create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "Switchboard", "entityType": "app", "observations": []any{"is an MCP host"}}}}, router.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = m.Registry().Call(ctx, "memory", "read_graph", nil, registry.CallOptions{})
+	res, err = m.Router().Call(ctx, "memory", "read_graph", nil, router.CallOptions{})
 	if err != nil || !strings.Contains(mcptest.Text(res), "is an MCP host") {
 		t.Fatalf("memory read_graph = %v, %v", res, err)
 	}
 	// Progress notifications reach the caller that asked for them.
-	var steps []registry.Progress
+	var steps []router.Progress
 	var mu sync.Mutex
-	_, err = m.Registry().Call(ctx, "everything", "trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
-		registry.CallOptions{OnProgress: func(p registry.Progress) { mu.Lock(); steps = append(steps, p); mu.Unlock() }})
+	_, err = m.Router().Call(ctx, "everything", "trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3},
+		router.CallOptions{OnProgress: func(p router.Progress) { mu.Lock(); steps = append(steps, p); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestRealServers(t *testing.T) {
 	for {
 		mu.Lock()
 		n := len(steps)
-		last := registry.Progress{}
+		last := router.Progress{}
 		if n > 0 {
 			last = steps[n-1]
 		}
@@ -124,7 +124,7 @@ func TestRealServers(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got := m.Registry().Metrics()["everything"].Calls; got != 2 {
+	if got := m.Router().Metrics()["everything"].Calls; got != 2 {
 		t.Errorf("everything calls = %d", got)
 	}
 
@@ -155,19 +155,19 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 		t.Errorf("hang: %s %q", st.State, st.Error)
 	}
 	for _, name := range []string{"ok", "garbage", "flood"} {
-		res, err := m.Registry().Call(ctx, name, "echo", map[string]any{"text": name}, registry.CallOptions{})
+		res, err := m.Router().Call(ctx, name, "echo", map[string]any{"text": name}, router.CallOptions{})
 		if err != nil || mcptest.Text(res) != name {
 			t.Errorf("%s echo = %v, %v", name, res, err)
 		}
 	}
 	// A slow tool past its timeout gets an error naming the server.
-	_, err := m.Registry().Call(ctx, "slow", "sleep", map[string]any{"ms": 5000}, registry.CallOptions{})
+	_, err := m.Router().Call(ctx, "slow", "sleep", map[string]any{"ms": 5000}, router.CallOptions{})
 	if err == nil || !strings.Contains(err.Error(), "slow: sleep: tool call timed out") {
 		t.Errorf("slow call err = %v", err)
 	}
 	// A crash mid-call is an error for that call; the server comes back.
 	oldPID := statusOf(m, "crashy").PID
-	if _, err := m.Registry().Call(ctx, "crashy", "crash", nil, registry.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "crashy: crash: ") {
+	if _, err := m.Router().Call(ctx, "crashy", "crash", nil, router.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "crashy: crash: ") {
 		t.Errorf("crash call err = %v", err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -180,7 +180,7 @@ func TestFaultsKeepOthersWorking(t *testing.T) {
 	if !proctest.Gone(oldPID) {
 		t.Errorf("crashed pid %d still running", oldPID)
 	}
-	if res, err := m.Registry().Call(ctx, "crashy", "echo", map[string]any{"text": "back"}, registry.CallOptions{}); err != nil || mcptest.Text(res) != "back" {
+	if res, err := m.Router().Call(ctx, "crashy", "echo", map[string]any{"text": "back"}, router.CallOptions{}); err != nil || mcptest.Text(res) != "back" {
 		t.Errorf("after restart: %v, %v", res, err)
 	}
 }

@@ -80,7 +80,7 @@ func TestTestConnectionCountsWhatTheRowCounts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	m.WaitSettled(ctx)
-	row, err := m.Registry().ServerTools(ctx, "everything")
+	row, err := m.Router().ServerTools(ctx, "everything")
 	if err != nil {
 		t.Fatal(err)
 	}

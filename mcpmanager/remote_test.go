@@ -24,7 +24,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -153,11 +153,11 @@ func TestRemoteServers(t *testing.T) {
 		t.Errorf("silent: %s %q", st.State, st.Error)
 	}
 	// A server that goes away mid-call fails that call, naming itself.
-	if _, err := m.Registry().Call(ctx, "dropper", "echo", map[string]any{"message": "lost"}, registry.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "dropper: echo: ") {
+	if _, err := m.Router().Call(ctx, "dropper", "echo", map[string]any{"message": "lost"}, router.CallOptions{}); err == nil || !strings.HasPrefix(err.Error(), "dropper: echo: ") {
 		t.Errorf("dropped call: %v", err)
 	}
 	for _, name := range []string{"http", "sse", "fallback"} {
-		res, err := m.Registry().Call(ctx, name, "echo", map[string]any{"message": "over " + name}, registry.CallOptions{})
+		res, err := m.Router().Call(ctx, name, "echo", map[string]any{"message": "over " + name}, router.CallOptions{})
 		if err != nil || !strings.Contains(mcptest.Text(res), "over "+name) {
 			t.Errorf("%s echo = %v, %v", name, res, err)
 		}
@@ -165,7 +165,7 @@ func TestRemoteServers(t *testing.T) {
 	if got := seenHeader(); got != "header-ok" {
 		t.Errorf("configured header reached the server as %q", got)
 	}
-	if res, err := m.Registry().Call(ctx, "local", "echo", map[string]any{"text": "still fine"}, registry.CallOptions{}); err != nil || mcptest.Text(res) != "still fine" {
+	if res, err := m.Router().Call(ctx, "local", "echo", map[string]any{"text": "still fine"}, router.CallOptions{}); err != nil || mcptest.Text(res) != "still fine" {
 		t.Errorf("local server affected by remote failures: %v %v", res, err)
 	}
 }
@@ -188,7 +188,7 @@ func TestLogin(t *testing.T) {
 	if st := statusOf(m, "locked"); st.State != supervisor.NeedsLogin || !strings.Contains(st.Error, "switchboard servers login locked") {
 		t.Fatalf("before login: %s %q", st.State, st.Error)
 	}
-	if _, err := m.Registry().Call(ctx, "locked", "whoami", nil, registry.CallOptions{}); err == nil || !strings.Contains(err.Error(), "log in") {
+	if _, err := m.Router().Call(ctx, "locked", "whoami", nil, router.CallOptions{}); err == nil || !strings.Contains(err.Error(), "log in") {
 		t.Errorf("call before login: %v", err)
 	}
 
@@ -199,7 +199,7 @@ func TestLogin(t *testing.T) {
 		t.Errorf("login URL offered: %q", shown)
 	}
 	m.WaitSettled(ctx)
-	res, err := m.Registry().Call(ctx, "locked", "whoami", nil, registry.CallOptions{})
+	res, err := m.Router().Call(ctx, "locked", "whoami", nil, router.CallOptions{})
 	if err != nil || mcptest.Text(res) != "you are logged in" {
 		t.Fatalf("after login: %v %v (status %+v)", res, err, statusOf(m, "locked"))
 	}

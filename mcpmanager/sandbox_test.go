@@ -15,7 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -76,7 +76,7 @@ func TestSandboxRoots(t *testing.T) {
 			var res string
 			// The server asks for its roots after initialize; wait until it has them.
 			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-				r, err := m.Registry().Call(ctx, "s", "read_text_file", map[string]any{"path": filepath.Join(work, "in.txt")}, registry.CallOptions{})
+				r, err := m.Router().Call(ctx, "s", "read_text_file", map[string]any{"path": filepath.Join(work, "in.txt")}, router.CallOptions{})
 				if err == nil && !r.IsError {
 					res = mcptest.Text(r)
 					break
@@ -86,7 +86,7 @@ func TestSandboxRoots(t *testing.T) {
 				t.Fatalf("read inside the root: %q", res)
 			}
 			out := filepath.Join(work, "out.txt")
-			r, err := m.Registry().Call(ctx, "s", "write_file", map[string]any{"path": out, "content": "x"}, registry.CallOptions{})
+			r, err := m.Router().Call(ctx, "s", "write_file", map[string]any{"path": out, "content": "x"}, router.CallOptions{})
 			_, statErr := os.Stat(out)
 			if wrote := err == nil && !r.IsError && statErr == nil; wrote != c.write {
 				t.Errorf("write in the root: wrote %v, want %v (%v, %+v)", wrote, c.write, err, r)
@@ -159,7 +159,7 @@ func TestServerEnvironment(t *testing.T) {
 			if st := m.Status()[0]; st.State != supervisor.Ready {
 				t.Fatalf("status %s: %s", st.State, st.Error)
 			}
-			r, err := m.Registry().Call(t.Context(), "s", "environ", nil, registry.CallOptions{})
+			r, err := m.Router().Call(t.Context(), "s", "environ", nil, router.CallOptions{})
 			if err != nil || r.IsError {
 				t.Fatalf("environ: %v %+v", err, r)
 			}

@@ -3,7 +3,7 @@ package mcpmanager
 import "github.com/switchboard-app/switchboard/mcpmanager/skills"
 
 // Skills is the catalog of the servers' skills (the skills extension):
-// listed from the same sessions as the registry's tools, read on demand.
+// listed from the same sessions as the router's tools, read on demand.
 func (m *Manager) Skills() *skills.Catalog { return m.skills }
 
 // skillSessions gives the catalog the manager's servers and sessions.

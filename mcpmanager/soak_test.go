@@ -2,7 +2,7 @@
 
 // The soak of 'make soak': ten stdio servers (the pinned npm servers and
 // misbehaving Go ones) take SOAK_CALLS tool calls (default 20,000) from 8
-// concurrent callers through the registry while a chaos loop SIGKILLs a
+// concurrent callers through the router while a chaos loop SIGKILLs a
 // random server process every few seconds. Run:
 //
 //	make soak
@@ -35,7 +35,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -212,7 +212,7 @@ func TestSoak(t *testing.T) {
 				s := srvs[r.IntN(len(srvs))]
 				tool, args, want := s.call(r)
 				t0 := time.Now()
-				text, isError, err := soakCall(ctx, m.Registry(), s.name, tool, args, i%2 == 0)
+				text, isError, err := soakCall(ctx, m.Router(), s.name, tool, args, i%2 == 0)
 				took := time.Since(t0)
 				kind := "ok"
 				switch {
@@ -257,7 +257,7 @@ func TestSoak(t *testing.T) {
 		if tool == "crash" {
 			tool, args, want = "echo", map[string]any{"text": "back"}, "back"
 		}
-		text, _, err := soakCall(ctx, m.Registry(), s.name, tool, args, false)
+		text, _, err := soakCall(ctx, m.Router(), s.name, tool, args, false)
 		if err != nil || !strings.Contains(text, want) {
 			t.Errorf("%s after the chaos: %q, %v", s.name, text, err)
 		}
@@ -398,13 +398,13 @@ func soakServers(t *testing.T, root string) []soakServer {
 	}
 }
 
-// soakCall calls through the registry, typed or relayed raw (the gateway's
+// soakCall calls through the router, typed or relayed raw (the gateway's
 // path), and returns the result's text.
-func soakCall(ctx context.Context, reg *registry.Registry, server, tool string, args map[string]any, raw bool) (string, bool, error) {
+func soakCall(ctx context.Context, reg *router.Router, server, tool string, args map[string]any, raw bool) (string, bool, error) {
 	var res *mcp.CallToolResult
 	if raw {
 		b, _ := json.Marshal(args)
-		out, err := reg.CallRaw(ctx, server, tool, b, registry.CallOptions{})
+		out, err := reg.CallRaw(ctx, server, tool, b, router.CallOptions{})
 		if err != nil {
 			return "", false, err
 		}
@@ -413,7 +413,7 @@ func soakCall(ctx context.Context, reg *registry.Registry, server, tool string, 
 		}
 	} else {
 		var err error
-		if res, err = reg.Call(ctx, server, tool, args, registry.CallOptions{}); err != nil {
+		if res, err = reg.Call(ctx, server, tool, args, router.CallOptions{}); err != nil {
 			return "", false, err
 		}
 	}
@@ -429,7 +429,7 @@ func soakCall(ctx context.Context, reg *registry.Registry, server, tool string, 
 // errKind sorts a failed call for the summary.
 func errKind(err error) string {
 	switch {
-	case errors.Is(err, registry.ErrCallTimeout):
+	case errors.Is(err, router.ErrCallTimeout):
 		return "timeout"
 	case errors.Is(err, supervisor.ErrNotReady):
 		return "not ready"

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -40,7 +40,7 @@ func TestReadyServerAnswersWhileOthersStart(t *testing.T) {
 	// Well under the hanging servers' minute: whatever waited for them fails.
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	tools, _ := m.Registry().Tools(ctx)
+	tools, _ := m.Router().Tools(ctx)
 	found := false
 	for _, tl := range tools {
 		found = found || tl.Server == "ok"
@@ -48,7 +48,7 @@ func TestReadyServerAnswersWhileOthersStart(t *testing.T) {
 	if !found || ctx.Err() != nil {
 		t.Fatalf("listing tools while others start: ok's tools found=%v, ctx err %v", found, ctx.Err())
 	}
-	res, err := m.Registry().Call(ctx, "ok", "echo", map[string]any{"text": "first"}, registry.CallOptions{})
+	res, err := m.Router().Call(ctx, "ok", "echo", map[string]any{"text": "first"}, router.CallOptions{})
 	if err != nil || mcptest.Text(res) != "first" {
 		t.Fatalf("first call to ok while others start: %v, %v", res, err)
 	}

@@ -10,19 +10,19 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // taskLog collects a task call's updates.
 type taskLog struct {
 	mu      sync.Mutex
-	updates []registry.TaskUpdate
+	updates []router.TaskUpdate
 	first   chan string // the task id, once
 }
 
 func newTaskLog() *taskLog { return &taskLog{first: make(chan string, 1)} }
 
-func (l *taskLog) add(u registry.TaskUpdate) {
+func (l *taskLog) add(u router.TaskUpdate) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.updates) == 0 {
@@ -53,12 +53,12 @@ func TestTasksOfTheRealEverythingServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	m.WaitSettled(ctx)
-	reg := m.Registry()
+	reg := m.Router()
 	args := map[string]any{"topic": "switchboard"}
 
 	t.Run("completes past the tool timeout", func(t *testing.T) {
 		log := newTaskLog()
-		res, err := reg.Call(ctx, "everything", "simulate-research-query", args, registry.CallOptions{OnTask: log.add})
+		res, err := reg.Call(ctx, "everything", "simulate-research-query", args, router.CallOptions{OnTask: log.add})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestTasksOfTheRealEverythingServer(t *testing.T) {
 			}
 		}()
 		start := time.Now()
-		res, err := reg.Call(ctx, "everything", "simulate-research-query", args, registry.CallOptions{OnTask: log.add})
+		res, err := reg.Call(ctx, "everything", "simulate-research-query", args, router.CallOptions{OnTask: log.add})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,10 +99,10 @@ func TestTasksOfTheRealEverythingServer(t *testing.T) {
 	})
 
 	t.Run("the task limit ends it", func(t *testing.T) {
-		reg.SetTaskPolicy(registry.TaskPolicy{Optional: true, Limit: 1500 * time.Millisecond})
-		t.Cleanup(func() { reg.SetTaskPolicy(registry.DefaultTaskPolicy) })
-		_, err := reg.Call(ctx, "everything", "simulate-research-query", args, registry.CallOptions{})
-		if !errors.Is(err, registry.ErrTaskLimit) {
+		reg.SetTaskPolicy(router.TaskPolicy{Optional: true, Limit: 1500 * time.Millisecond})
+		t.Cleanup(func() { reg.SetTaskPolicy(router.DefaultTaskPolicy) })
+		_, err := reg.Call(ctx, "everything", "simulate-research-query", args, router.CallOptions{})
+		if !errors.Is(err, router.ErrTaskLimit) {
 			t.Fatalf("err = %v, want ErrTaskLimit", err)
 		}
 	})

@@ -12,7 +12,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // buildURLServer is the testserver in mode urlserver (URL elicitation,
@@ -63,7 +63,7 @@ func TestURLElicitationRequired(t *testing.T) {
 	}{
 		{"completed by the server after the visit", urlUser{visit: true}, "linked: visited=true", nil},
 		{"the user's Done", urlUser{answer: "accept"}, "linked: visited=false", nil},
-		{"declined", urlUser{answer: "decline"}, "", registry.ErrURLDeclined},
+		{"declined", urlUser{answer: "decline"}, "", router.ErrURLDeclined},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := tc.user
@@ -75,7 +75,7 @@ func TestURLElicitationRequired(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()
 			m.WaitSettled(ctx)
-			res, err := m.Registry().Call(ctx, "links", "needs_link", nil, registry.CallOptions{})
+			res, err := m.Router().Call(ctx, "links", "needs_link", nil, router.CallOptions{})
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tc.wantErr)
@@ -85,7 +85,7 @@ func TestURLElicitationRequired(t *testing.T) {
 			}
 			p := <-u.seen
 			if p.Mode != mcp.ElicitationModeURL || p.ElicitationID != "err-1" || !strings.HasSuffix(p.URL, "/connect?id=err-1") ||
-				p.Message != "Authorize Example to read your files." || p.Meta == nil || p.Meta.AdditionalFields[registry.RetryMeta] != true {
+				p.Message != "Authorize Example to read your files." || p.Meta == nil || p.Meta.AdditionalFields[router.RetryMeta] != true {
 				t.Errorf("elicitation shown: %+v", p)
 			}
 		})

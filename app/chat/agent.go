@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Agent is a named set-up a chat starts from: a system prompt, a model, the
@@ -47,7 +47,7 @@ func (a Agent) Validate() error {
 		}
 	}
 	for _, t := range a.Tools {
-		server, _, ok := strings.Cut(t, registry.Separator)
+		server, _, ok := strings.Cut(t, router.Separator)
 		if !ok || !slices.Contains(a.Servers, server) {
 			return fmt.Errorf("agent %q: tool %q is not a tool of one of its servers (%s)", a.Name, t, strings.Join(a.Servers, ", "))
 		}
@@ -56,7 +56,7 @@ func (a Agent) Validate() error {
 }
 
 // Allows reports whether the agent may use tool t.
-func (a Agent) Allows(t registry.Tool) bool {
+func (a Agent) Allows(t router.Tool) bool {
 	if !slices.Contains(a.Servers, t.Server) {
 		return false
 	}
@@ -64,7 +64,7 @@ func (a Agent) Allows(t registry.Tool) bool {
 		return true
 	}
 	// Tools narrows only the servers it names tools of.
-	named := slices.ContainsFunc(a.Tools, func(n string) bool { return strings.HasPrefix(n, t.Server+registry.Separator) })
+	named := slices.ContainsFunc(a.Tools, func(n string) bool { return strings.HasPrefix(n, t.Server+router.Separator) })
 	return !named || slices.Contains(a.Tools, t.Name)
 }
 

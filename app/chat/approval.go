@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
@@ -80,7 +80,7 @@ var _ Approver = ApproveAll{}
 // DefaultPolicy is the policy for a tool no setting names: read-only tools
 // (MCP readOnlyHint) run, everything else asks — MCP's own default for an
 // unannotated tool is "may be destructive".
-func DefaultPolicy(t registry.Tool) Policy {
+func DefaultPolicy(t router.Tool) Policy {
 	if h := t.Tool.Annotations.ReadOnlyHint; h != nil && *h {
 		return PolicyAllow
 	}
@@ -93,13 +93,13 @@ func DefaultPolicy(t registry.Tool) Policy {
 type Policies map[string]Policy
 
 // For returns the policy for t, falling back to def. It reads t's own
-// exposed name (unique in the registry) and t's own server, the ones the
+// exposed name (unique in the router) and t's own server, the ones the
 // call will go to.
-func (p Policies) For(t registry.Tool, def func(registry.Tool) Policy) Policy {
+func (p Policies) For(t router.Tool, def func(router.Tool) Policy) Policy {
 	if pol, ok := p[t.Name]; ok && pol != "" {
 		return pol
 	}
-	if pol, ok := p[t.Server+registry.Separator+"*"]; ok && pol != "" {
+	if pol, ok := p[t.Server+router.Separator+"*"]; ok && pol != "" {
 		return pol
 	}
 	if def == nil {
@@ -110,7 +110,7 @@ func (p Policies) For(t registry.Tool, def func(registry.Tool) Policy) Policy {
 
 // destructive reports whether t may change things (MCP's default when the
 // tool says nothing).
-func destructive(t registry.Tool) bool {
+func destructive(t router.Tool) bool {
 	a := t.Tool.Annotations
 	if a.ReadOnlyHint != nil && *a.ReadOnlyHint {
 		return false
@@ -141,7 +141,7 @@ type Ruling struct {
 // runs), then the tool's policy (def for a tool no setting names), where
 // "ask" runs without asking once the user allowed the tool for the rest
 // of the chat (allowedAlways).
-func Decide(t registry.Tool, args map[string]any, rules Rules, policies Policies, def func(registry.Tool) Policy, allowedAlways bool) Ruling {
+func Decide(t router.Tool, args map[string]any, rules Rules, policies Policies, def func(router.Tool) Policy, allowedAlways bool) Ruling {
 	ruled, rule, err := rules.Decide(t, args)
 	pol := policies.For(t, def)
 	switch {
@@ -163,7 +163,7 @@ func Decide(t registry.Tool, args map[string]any, rules Rules, policies Policies
 // (JSON) in chatID: what counts as destructive (MCP's default for a tool
 // that does not say), and the hidden instructions toolcheck finds in its
 // definition.
-func NewApprovalRequest(chatID string, t registry.Tool, args json.RawMessage) ApprovalRequest {
+func NewApprovalRequest(chatID string, t router.Tool, args json.RawMessage) ApprovalRequest {
 	return ApprovalRequest{ID: newID(), ChatID: chatID, Kind: KindTool, Server: t.Server, Tool: t.Name,
 		Arguments: args, Destructive: destructive(t), Warnings: toolcheck.Check(t.Tool)}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // The model is offered each tool's schema translated for its provider
@@ -73,7 +73,7 @@ func depth(raw []byte) int {
 // argsProblem is what is wrong with args for tool t, as a tool error for
 // the model; "" when they match its input schema, or it has none that
 // compiles (the server then judges them).
-func argsProblem(t registry.Tool, args map[string]any) string {
+func argsProblem(t router.Tool, args map[string]any) string {
 	raw, err := t.Schema()
 	if err != nil || len(bytes.TrimSpace(raw)) == 0 {
 		return ""

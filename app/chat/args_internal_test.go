@@ -7,11 +7,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
-func toolWith(schema string) registry.Tool {
-	return registry.Tool{Name: "files__find", Server: "files", Tool: mcp.Tool{Name: "find", RawInputSchema: json.RawMessage(schema)}}
+func toolWith(schema string) router.Tool {
+	return router.Tool{Name: "files__find", Server: "files", Tool: mcp.Tool{Name: "find", RawInputSchema: json.RawMessage(schema)}}
 }
 
 // Arguments are checked against the server's own schema, and what is

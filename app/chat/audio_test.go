@@ -12,12 +12,12 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // audioServer starts the testserver in mode audioserver (its get-tone returns
-// a WAV clip) and returns the registry serving it as server "audio".
-func audioServer(t *testing.T) *registry.Registry {
+// a WAV clip) and returns the router serving it as server "audio".
+func audioServer(t *testing.T) *router.Router {
 	t.Helper()
 	return serving(t, "audio", proctest.Server(t, "audioserver"))
 }
@@ -30,7 +30,7 @@ func audioServer(t *testing.T) *registry.Registry {
 // the description.
 func TestToolAudioReachesTheModel(t *testing.T) {
 	reg := audioServer(t)
-	direct, err := reg.Call(t.Context(), "audio", "get-tone", nil, registry.CallOptions{})
+	direct, err := reg.Call(t.Context(), "audio", "get-tone", nil, router.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,10 +60,10 @@ func TestBenchTableLongChat(t *testing.T) {
 	}
 	eng := chat.New(chat.Options{Tools: testServer(t, nil), History: hist, Approver: chat.ApproveAll{}})
 	long, short := seedLong(t, hist, 1000), seedLong(t, hist, 10)
-	turn := func(chatID string, window int) time.Duration {
+	turn := func(chatID string, contextSize int) time.Duration {
 		llm.Enqueue(providertest.Reply{Text: "Item 7 is on line 7."})
 		start := time.Now()
-		res, err := eng.Send(ctx, chat.Turn{ChatID: chatID, Provider: p, Model: "m1", Text: "And item 7?", ContextWindow: window, OnEvent: func(chat.Event) {}})
+		res, err := eng.Send(ctx, chat.Turn{ChatID: chatID, Provider: p, Model: "m1", Text: "And item 7?", ContextWindow: contextSize, OnEvent: func(chat.Event) {}})
 		took := time.Since(start)
 		if err != nil || res.Steps != 1 {
 			t.Fatalf("turn: %v, %d steps", err, res.Steps)
@@ -73,11 +73,11 @@ func TestBenchTableLongChat(t *testing.T) {
 	// A model of 32k tokens: the long chat is summarised at its first turn
 	// (not counted, like each chat's first read), then its steps send what
 	// fits the window, as the short chat's do.
-	const rounds, window = 60, 32_000
+	const rounds, contextSize = 60, 32_000
 	llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: the user asked about many items; each is on its line of the file."})
 	var atLong, atShort []time.Duration
 	for i := range rounds + 5 {
-		l, s := turn(long, window), turn(short, window)
+		l, s := turn(long, contextSize), turn(short, contextSize)
 		if i >= 5 { // the first turns load each chat once, compact the long one and warm connections
 			atLong, atShort = append(atLong, l), append(atShort, s)
 		}

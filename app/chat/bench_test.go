@@ -34,7 +34,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // benchServers × benchToolsPerServer tools are active in every step.
@@ -44,13 +44,13 @@ const (
 	benchRounds         = 150
 )
 
-// manyTools is a registry of 320 tools shaped like real ones (a sentence or
+// manyTools is a router of 320 tools shaped like real ones (a sentence or
 // two of description, a few typed properties, some required), half of them
 // read-only (allowed) and half asking first. Its gate is the app's: the
 // pin file (every listing and call is screened against it).
-func manyTools(t *testing.T) *registry.Registry {
+func manyTools(t *testing.T) *router.Router {
 	t.Helper()
-	reg := registry.New(registry.Options{Gate: pins.Open(filepath.Join(t.TempDir(), "pins.json"), pins.Options{})})
+	reg := router.New(router.Options{Gate: pins.Open(filepath.Join(t.TempDir(), "pins.json"), pins.Options{})})
 	verbs := []string{"list", "get", "create", "update", "delete", "search", "read", "write", "move", "sync"}
 	nouns := []string{"issue", "file", "page", "record", "message", "branch", "ticket", "event", "note", "image"}
 	for s := range benchServers {

@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // TestCollidingNamesKeepTheirServer: server "a" with tool "b__c" and server
@@ -31,7 +31,7 @@ func TestCollidingNamesKeepTheirServer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := registry.New(registry.Options{})
+			reg := router.New(router.Options{})
 			for _, s := range []struct{ server, tool string }{{"a", "b__c"}, {"a__b", "c"}} {
 				srv := server.NewMCPServer(s.server, "1.0.0")
 				srv.AddTool(mcp.NewTool(s.tool, mcp.WithReadOnlyHintAnnotation(true)), // runs unasked by default

@@ -24,9 +24,9 @@ type convo struct {
 	lastID  string // its ID: another process's rewind shows as a change
 	key     string // the conversion's parameters; another key converts again
 	cal     calibration
-	// window is the context window a provider's error told, for a model
-	// whose window is not known otherwise.
-	window int
+	// toldSize is the context size a provider's error told, for a model
+	// whose context size is not known otherwise.
+	toldSize int
 }
 
 // part is one stored message as the model sees it.
@@ -36,7 +36,7 @@ type part struct {
 	msgs []provider.Message
 	// stubbed is msgs with each tool result replaced by a one-line stub
 	// (nil when the message has no tool results): what the model gets of
-	// an old step when the window is short.
+	// an old step when the context is short.
 	stubbed []provider.Message
 	// tokens and stubTokens are the estimates of msgs and stubbed;
 	// results the share of tokens that are tool results.
@@ -49,7 +49,7 @@ type part struct {
 func (t *Turn) convKey() string {
 	keys := slices.Sorted(maps.Keys(t.ResultBudgetFor))
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d/%d/%d/%v/%v", t.window(), t.ContextWindow, t.ResultShare, t.ResultBudget, t.Images, t.Audio)
+	fmt.Fprintf(&b, "%d/%d/%d/%d/%v/%v", t.contextSize(), t.ContextWindow, t.ResultShare, t.ResultBudget, t.Images, t.Audio)
 	for _, k := range keys {
 		fmt.Fprintf(&b, "/%s=%d", k, t.ResultBudgetFor[k])
 	}

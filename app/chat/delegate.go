@@ -16,7 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ToolSearchThreshold is the tool count Settings offers for the count rule
@@ -114,7 +114,7 @@ func (r *run) offerDelegates() []provider.Tool {
 			name = fmt.Sprintf("%s%s_%d", askPrefix, unsafeName.ReplaceAllString(s, "_"), i)
 		}
 		r.synth[name] = synthetic{kind: "ask", server: s}
-		r.tools[name] = registry.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
+		r.tools[name] = router.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
 		var tools []string
 		for _, pt := range byServer[s] {
 			tools = append(tools, r.tools[pt.Name].Tool.Name)
@@ -138,7 +138,7 @@ func (r *run) offerSearch(ctx context.Context) ([]provider.Tool, error) {
 		list = append(list, fmt.Sprintf("%s (%d)", s, len(byServer[s])))
 	}
 	r.synth[FindToolsName] = synthetic{kind: "find"}
-	r.tools[FindToolsName] = registry.Tool{Name: FindToolsName, Tool: mcp.Tool{Name: FindToolsName}}
+	r.tools[FindToolsName] = router.Tool{Name: FindToolsName, Tool: mcp.Tool{Name: FindToolsName}}
 	out := []provider.Tool{{
 		Name: FindToolsName,
 		Description: fmt.Sprintf("Find the tools you need among %d tools from these servers: %s. You see only the tools found so far: "+
@@ -275,9 +275,9 @@ func firstLine(s string) string {
 
 // subAgent is an ask_<server> call in progress.
 type subAgent struct {
-	parent string                   // the ask_<server> call's ID
-	tools  map[string]registry.Tool // only the server's tools
-	steps  []Step                   // its calls run one at a time, so no lock
+	parent string                 // the ask_<server> call's ID
+	tools  map[string]router.Tool // only the server's tools
+	steps  []Step                 // its calls run one at a time, so no lock
 }
 
 // Step is one tool call a sub-agent made, as kept in the ask_<server>
@@ -306,7 +306,7 @@ func (s *subAgent) record(hc history.ToolCall) {
 
 // delegate runs a sub-agent with only server's tools until it answers.
 func (r *run) delegate(ctx context.Context, msg history.Message, server, parent, query, extra string) (*mcp.CallToolResult, error) {
-	sub := &subAgent{parent: parent, tools: map[string]registry.Tool{}, steps: []Step{}}
+	sub := &subAgent{parent: parent, tools: map[string]router.Tool{}, steps: []Step{}}
 	_, byServer := r.servers()
 	tools := byServer[server]
 	var list strings.Builder

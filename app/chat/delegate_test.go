@@ -14,12 +14,12 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // addServer connects one more in-process server with n tools named
 // tool0..tool<n-1> plus "save", which records what it was given.
-func addServer(t *testing.T, reg *registry.Registry, name string, n int, saved *[]string) {
+func addServer(t *testing.T, reg *router.Router, name string, n int, saved *[]string) {
 	t.Helper()
 	s := server.NewMCPServer(name, "1.0.0")
 	for i := range n {

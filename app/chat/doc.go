@@ -4,7 +4,7 @@
 // hit), approvals, and the routing of server-initiated requests (sampling,
 // elicitation) to the person at the screen.
 //
-// Models are reached through [provider]; tools through the registry
+// Models are reached through [provider]; tools through the router
 // (anything with Tools and Call); every message and tool call is persisted
 // through a History as it completes, so a crash never loses an acknowledged
 // message.
@@ -45,7 +45,7 @@
 // chat's Tools menu. With Anthropic, the tool definitions and
 // the system prompt are marked for prompt caching, so the later steps of a chat read them from
 // the cache (the usage counts the cached tokens).
-// Long chats stay within the model's context window (`app/chat/window.go`):
+// Long chats stay within the model's context window (`app/chat/fit.go`):
 //
 //   - Context window. Each model's window comes from the provider's model list (Anthropic,
 //     OpenRouter, vLLM; LM Studio's *loaded* context from its `/api/v0/models`; Ollama's

@@ -17,7 +17,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // MaxSteps is how many model turns with tool calls one Send may take before
@@ -34,13 +34,13 @@ var (
 	ErrNoModel = errors.New("no model chosen: pick one in the chat's model menu or set a default model in Settings → Providers")
 )
 
-// Tools is the part of the tool registry the engine uses
-// (*registry.Registry). It must be safe for concurrent use. A call goes to
-// the server and tool of the registry.Tool the model was offered, never to
+// Tools is the part of the tool router the engine uses
+// (*router.Router). It must be safe for concurrent use. A call goes to
+// the server and tool of the router.Tool the model was offered, never to
 // a second lookup by name.
 type Tools interface {
-	Tools(ctx context.Context) ([]registry.Tool, []registry.ServerError)
-	Call(ctx context.Context, server, tool string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error)
+	Tools(ctx context.Context) ([]router.Tool, []router.ServerError)
+	Call(ctx context.Context, server, tool string, args map[string]any, opts router.CallOptions) (*mcp.CallToolResult, error)
 }
 
 // History persists the conversation (*history.Store). It must be safe for
@@ -59,7 +59,7 @@ type History interface {
 }
 
 var (
-	_ Tools   = (*registry.Registry)(nil)
+	_ Tools   = (*router.Router)(nil)
 	_ History = (*history.Store)(nil)
 )
 
@@ -71,7 +71,7 @@ type Options struct {
 	Approver Approver
 	// DefaultPolicy is the policy of tools the turn's Policies do not name;
 	// nil means DefaultPolicy.
-	DefaultPolicy func(registry.Tool) Policy
+	DefaultPolicy func(router.Tool) Policy
 	// Results keeps the whole of tool results over their budget, which
 	// the model then reads a page at a time (see kept.go); nil cuts them
 	// with a note.
@@ -130,7 +130,7 @@ type Turn struct {
 	// never into the system prompt, and is not stored in the history.
 	Context func() string
 	// Active selects the tools the model is offered; nil offers all.
-	Active func(registry.Tool) bool
+	Active func(router.Tool) bool
 	// Policies override the default policy per tool or server.
 	Policies Policies
 	// Rules allow or deny calls by their arguments; a deny rule wins over
@@ -153,7 +153,7 @@ type Turn struct {
 	// result's note says so.
 	KeepLimit int
 	// CompactAt is the percent of the context window past which the chat
-	// is summarised (0: DefaultCompactAt); see window.go.
+	// is summarised (0: DefaultCompactAt); see fit.go.
 	CompactAt int
 	// Delegate offers one ask_<server> tool per server instead of the
 	// servers' own tools; each call runs a sub-agent with only that server's
@@ -279,7 +279,7 @@ func (e *Engine) end(chatID string) {
 	delete(e.running, chatID)
 }
 
-// SetTools sets the registry when it is built after the engine (the
+// SetTools sets the router when it is built after the engine (the
 // engine must exist first to answer the servers' requests). Call it before
 // the first Send.
 func (e *Engine) SetTools(t Tools) { e.opts.Tools = t }
@@ -295,7 +295,7 @@ func (e *Engine) Running(chatID string) bool {
 // (the model's calls and its MCP Apps' alike). It is kept by server and
 // tool, not by exposed name: a name can pass to another server's tool when
 // servers come and go.
-func (e *Engine) AllowAlways(chatID string, t registry.Tool) {
+func (e *Engine) AllowAlways(chatID string, t router.Tool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.always[chatID] == nil {
@@ -305,14 +305,14 @@ func (e *Engine) AllowAlways(chatID string, t registry.Tool) {
 }
 
 // AllowedAlways reports whether the user allowed t for the rest of chatID.
-func (e *Engine) AllowedAlways(chatID string, t registry.Tool) bool {
+func (e *Engine) AllowedAlways(chatID string, t router.Tool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.always[chatID][alwaysKey(t)]
 }
 
 // alwaysKey is t's server and tool, which no server or tool name can forge.
-func alwaysKey(t registry.Tool) string { return t.Server + "\x00" + t.Tool.Name }
+func alwaysKey(t router.Tool) string { return t.Server + "\x00" + t.Tool.Name }
 
 // calls records that chatID is calling server until the returned func runs.
 func (e *Engine) calls(server, chatID string, m Model) (done func()) {
@@ -370,7 +370,7 @@ func (e *Engine) runFor(t Turn, c *convo) *run {
 		t.ResultBudget = ResultBudget
 	}
 	if t.ContextWindow <= 0 {
-		t.ContextWindow = c.window
+		t.ContextWindow = c.toldSize
 	}
 	return &run{e: e, t: t, conv: c}
 }
@@ -388,7 +388,7 @@ func (e *Engine) convo(chatID string, fresh bool) *convo {
 		}
 		c = &convo{cal: cal}
 		if old := e.convos[chatID]; old != nil {
-			c.window = old.window
+			c.toldSize = old.toldSize
 		}
 		e.convos[chatID] = c
 	}
@@ -401,16 +401,16 @@ type run struct {
 	t     Turn
 	emitM sync.Mutex
 
-	all   []provider.Tool          // every active tool
-	tools map[string]registry.Tool // by name: active tools and the synthetic ones
-	synth map[string]synthetic     // find_tools and ask_<server>, by name
-	// withheld are tools the registry's gate left out (a definition that
+	all   []provider.Tool        // every active tool
+	tools map[string]router.Tool // by name: active tools and the synthetic ones
+	synth map[string]synthetic   // find_tools and ask_<server>, by name
+	// withheld are tools the router's gate left out (a definition that
 	// changed since the user trusted it), by name: why, for a model that
 	// calls one anyway.
 	withheld map[string]string
 	// every is each tool the model may be given, active or not: the
 	// content store's tools that read a capped result come from it.
-	every map[string]registry.Tool
+	every map[string]router.Tool
 	// conv is the chat's conversation, this turn's while it runs.
 	conv *convo
 }
@@ -479,9 +479,9 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 }
 
 // activeTools lists the active tools for the model.
-func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]registry.Tool, error) {
+func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]router.Tool, error) {
 	if r.e.opts.Tools == nil {
-		return nil, map[string]registry.Tool{}, nil
+		return nil, map[string]router.Tool{}, nil
 	}
 	all, errs := r.e.opts.Tools.Tools(ctx) // a failing server only loses its tools
 	r.withheld = map[string]string{}
@@ -491,8 +491,8 @@ func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]regi
 		}
 	}
 	var out []provider.Tool
-	byName := map[string]registry.Tool{}
-	r.every = map[string]registry.Tool{}
+	byName := map[string]router.Tool{}
+	r.every = map[string]router.Tool{}
 	for _, t := range all {
 		if !apps.ModelVisible(t.Tool) {
 			continue // an MCP App's own tool (visibility ["app"]): never the model's, nor find_tools', agents' or delegates'
@@ -763,9 +763,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		res, err = r.runSynthetic(ctx, msg, syn, c.ID, params)
 	} else {
 		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model, Images: r.t.Images, Audio: r.t.Audio})
-		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, registry.CallOptions{
+		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, router.CallOptions{
 			// A call run as a task: its card shows the status live (and offers Cancel).
-			OnTask: func(u registry.TaskUpdate) {
+			OnTask: func(u router.TaskUpdate) {
 				view.Task = &u
 				hc.Task = &history.Task{ID: u.ID, Status: u.Status, Message: u.Message} // a reopened chat shows how it ended
 				update(CallRunning)

@@ -17,22 +17,22 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
-// source serves an in-process MCP server to the registry.
+// source serves an in-process MCP server to the router.
 type source struct {
 	name string
 	cl   *client.Client
 }
 
-func (s *source) Name() string                     { return s.name }
-func (s *source) Client() (registry.Client, error) { return s.cl, nil }
-func (s *source) CallTimeout() time.Duration       { return 0 }
+func (s *source) Name() string                   { return s.name }
+func (s *source) Client() (router.Client, error) { return s.cl, nil }
+func (s *source) CallTimeout() time.Duration     { return 0 }
 
 // testServer has tools: echo (read-only), write (destructive), slow (blocks
 // until cancelled), big (a large result) and fail (an isError result).
-func testServer(t *testing.T, slowStarted chan<- struct{}) *registry.Registry {
+func testServer(t *testing.T, slowStarted chan<- struct{}) *router.Router {
 	t.Helper()
 	s := server.NewMCPServer("files", "1.0.0")
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("echo text"), mcp.WithString("text"), mcp.WithReadOnlyHintAnnotation(true)),
@@ -59,13 +59,13 @@ func testServer(t *testing.T, slowStarted chan<- struct{}) *registry.Registry {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("disk on fire"), nil
 		})
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	addInProcess(t, reg, "files", s)
 	return reg
 }
 
 // addInProcess connects s to reg as the server called name.
-func addInProcess(t *testing.T, reg *registry.Registry, name string, s *server.MCPServer) {
+func addInProcess(t *testing.T, reg *router.Router, name string, s *server.MCPServer) {
 	t.Helper()
 	reg.Add(&source{name: name, cl: mcptest.Connect(t, s)})
 }

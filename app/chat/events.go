@@ -3,7 +3,7 @@ package chat
 import (
 	"encoding/json"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // EventName is the Wails event every chat Event is emitted under.
@@ -92,5 +92,5 @@ type ToolCallView struct {
 	// belongs to: the UI shows it nested under that card.
 	Parent string `json:"parent,omitempty"`
 	// Task is the state of a call that runs as an MCP task.
-	Task *registry.TaskUpdate `json:"task,omitempty"`
+	Task *router.TaskUpdate `json:"task,omitempty"`
 }

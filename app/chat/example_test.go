@@ -12,20 +12,20 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // notes is a one-tool toolbox. Anything with Tools and Call serves as the
-// engine's tools; the app passes the registry of every running server.
+// engine's tools; the app passes the router of every running server.
 type notes struct{}
 
-func (notes) Tools(context.Context) ([]registry.Tool, []registry.ServerError) {
-	t := registry.Tool{Name: "files__read", Server: "files"}
+func (notes) Tools(context.Context) ([]router.Tool, []router.ServerError) {
+	t := router.Tool{Name: "files__read", Server: "files"}
 	t.Tool = mcp.NewTool("read", mcp.WithDescription("read a note"), mcp.WithReadOnlyHintAnnotation(true), mcp.WithString("path"))
-	return []registry.Tool{t}, nil
+	return []router.Tool{t}, nil
 }
 
-func (notes) Call(_ context.Context, server, tool string, args map[string]any, _ registry.CallOptions) (*mcp.CallToolResult, error) {
+func (notes) Call(_ context.Context, server, tool string, args map[string]any, _ router.CallOptions) (*mcp.CallToolResult, error) {
 	return mcp.NewToolResultText(fmt.Sprintf("%s of %s on %s: buy milk", tool, args["path"], server)), nil
 }
 

@@ -15,20 +15,20 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // everything starts the pinned @modelcontextprotocol/server-everything
 // (mcpmanager/testdata/npm, installed by make test) and returns the
-// registry serving it as server "everything".
-func everything(t *testing.T) *registry.Registry {
+// router serving it as server "everything".
+func everything(t *testing.T) *router.Router {
 	t.Helper()
 	return serving(t, "everything", proctest.NPM(t, "mcp-server-everything"))
 }
 
 // serving runs command as the stdio server name until the test ends and
-// returns the registry serving it, once it has started (or failed).
-func serving(t *testing.T, name, command string) *registry.Registry {
+// returns the router serving it, once it has started (or failed).
+func serving(t *testing.T, name, command string) *router.Router {
 	t.Helper()
 	m := mcpmanager.New(mcpmanager.Options{})
 	m.Apply([]mcpmanager.ServerConfig{{Name: name, Command: command}})
@@ -36,7 +36,7 @@ func serving(t *testing.T, name, command string) *registry.Registry {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	m.WaitSettled(ctx)
-	return m.Registry()
+	return m.Router()
 }
 
 // TestToolImagesReachTheModel: the image server-everything's get-tiny-image
@@ -47,7 +47,7 @@ func serving(t *testing.T, name, command string) *registry.Registry {
 // — and, for a model that takes no images, only its description.
 func TestToolImagesReachTheModel(t *testing.T) {
 	reg := everything(t)
-	direct, err := reg.Call(t.Context(), "everything", "get-tiny-image", nil, registry.CallOptions{})
+	direct, err := reg.Call(t.Context(), "everything", "get-tiny-image", nil, router.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

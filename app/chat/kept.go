@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Capped results. A tool result over its budget reaches the model as its
@@ -108,8 +108,8 @@ const DefaultResultShare = 15
 // resultBudget is how many characters of t's result the model sees: the
 // turn's setting for the tool ("server__tool") or its server
 // ("server__*"), else defaultBudget, which a tool's size hint raises up to
-// half the window.
-func (r *run) resultBudget(t registry.Tool) int {
+// half the context window.
+func (r *run) resultBudget(t router.Tool) int {
 	for _, k := range []string{t.Server + "__" + t.Tool.Name, t.Server + "__*"} {
 		if n := r.t.ResultBudgetFor[k]; n > 0 {
 			return n
@@ -117,19 +117,19 @@ func (r *run) resultBudget(t registry.Tool) int {
 	}
 	budget := r.defaultBudget()
 	if hint := sizeHint(t.Tool); hint > budget {
-		budget = max(budget, min(hint, r.t.window()/2*charsPerToken))
+		budget = max(budget, min(hint, r.t.contextSize()/2*charsPerToken))
 	}
 	return budget
 }
 
 // defaultBudget is the smaller of the turn's ResultBudget and its
-// ResultShare of the window.
+// ResultShare of the context window.
 func (r *run) defaultBudget() int {
 	share := r.t.ResultShare
 	if share <= 0 {
 		share = DefaultResultShare
 	}
-	byWindow := r.t.window() * share / 100 * charsPerToken
+	byWindow := r.t.contextSize() * share / 100 * charsPerToken
 	return max(min(r.t.ResultBudget, byWindow), minResultBudget)
 }
 
@@ -138,7 +138,7 @@ func (r *run) defaultBudget() int {
 // estimate (headTokens).
 const charsPerToken = 4
 
-// minResultBudget keeps a result readable on a tiny window.
+// minResultBudget keeps a result readable on a tiny context window.
 const minResultBudget = 800
 
 // sizeHint is the tool's MaxResultSizeHint, 0 when it has none.
@@ -343,7 +343,7 @@ func (r *run) withKeptTools(tools []provider.Tool) []provider.Tool {
 		return tools
 	}
 	r.synth[ReadResultName] = synthetic{kind: "result"}
-	r.tools[ReadResultName] = registry.Tool{Name: ReadResultName, Tool: mcp.Tool{Name: ReadResultName}}
+	r.tools[ReadResultName] = router.Tool{Name: ReadResultName, Tool: mcp.Tool{Name: ReadResultName}}
 	return append(slices.Clip(tools), provider.Tool{
 		Name: ReadResultName,
 		Description: "Read on in a tool result of this chat that was too long to show whole (its note says \"capped\" and gives its id): " +

@@ -17,7 +17,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // memResults keeps results in memory, per chat, as the host's store does
@@ -101,7 +101,7 @@ func newKeptFixture(t *testing.T) *keptFixture {
 			return mcp.NewToolResultText("ran " + name), nil
 		})
 	}
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	addInProcess(t, reg, "evil", evil)
 	addInProcess(t, reg, "ws", ws)
 	f := kf.fixture
@@ -123,7 +123,7 @@ func newKeptFixture(t *testing.T) *keptFixture {
 
 // evilOnly is a turn limited to the "evil" server, as an agent is.
 func evilOnly(tu *chat.Turn) {
-	tu.Active = func(t registry.Tool) bool { return t.Server == "evil" }
+	tu.Active = func(t router.Tool) bool { return t.Server == "evil" }
 }
 
 // toolNames is the sorted tool names of one request the fake model got.

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ElicitRequest is a server's request for information from the user: a form
@@ -248,7 +248,7 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 		site := SiteOf(u)
 		er.Domain, er.Registrable, er.Written = site.Host, site.Registrable, site.Written
 		if m := req.Params.Meta; m != nil {
-			er.Retry, _ = m.AdditionalFields[registry.RetryMeta].(bool)
+			er.Retry, _ = m.AdditionalFields[router.RetryMeta].(bool)
 		}
 	}
 	if req.Params.RequestedSchema != nil {

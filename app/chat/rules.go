@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ErrBadRule means a rule's tool, effect, path or pattern cannot be used.
@@ -261,8 +261,8 @@ func text(v any) string {
 
 // appliesTo reports whether the rule names t (exactly, or its server's
 // wildcard).
-func (r Rule) appliesTo(t registry.Tool) bool {
-	return r.Tool == t.Name || r.Tool == t.Server+registry.Separator+"*"
+func (r Rule) appliesTo(t router.Tool) bool {
+	return r.Tool == t.Name || r.Tool == t.Server+router.Separator+"*"
 }
 
 // Rules are the approval rules of settings.
@@ -272,7 +272,7 @@ type Rules []Rule
 // a deny rule matches (or a rule naming t cannot be read: a broken rule
 // must not let calls through), PolicyAllow when an allow rule matches and
 // no deny rule does, "" when none applies. rule is the deciding rule.
-func (rs Rules) Decide(t registry.Tool, args map[string]any) (p Policy, rule *Rule, err error) {
+func (rs Rules) Decide(t router.Tool, args map[string]any) (p Policy, rule *Rule, err error) {
 	var allow *Rule
 	for i := range rs {
 		r := &rs[i]

@@ -11,10 +11,10 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
-var shell = registry.Tool{Name: "workspace__execute_shell", Server: "workspace", Tool: mcp.Tool{Name: "execute_shell"}}
+var shell = router.Tool{Name: "workspace__execute_shell", Server: "workspace", Tool: mcp.Tool{Name: "execute_shell"}}
 
 func allowGit() chat.Rule {
 	return chat.Rule{Tool: "workspace__execute_shell", Effect: chat.PolicyAllow, Match: []chat.Match{{Path: "command", Glob: "git status*"}}}

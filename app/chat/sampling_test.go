@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // TestSamplingWithTools: a server's sampling request offering a tool with
@@ -34,7 +34,7 @@ func TestSamplingWithTools(t *testing.T) {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			f := newFixture(t, tc.kind, nil)
 			m := mcpmanager.New(mcpmanager.Options{})
-			// InCall: the test's own registry call below is the server's call.
+			// InCall: the test's own router call below is the server's call.
 			m.SetRequestHandler(&chat.Requests{Engine: f.eng, Approver: f.appr, InCall: func(string) bool { return true },
 				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: f.p, Name: "m1"}, nil }})
 			m.Apply([]mcpmanager.ServerConfig{{Name: "links", Command: bin}})
@@ -44,7 +44,7 @@ func TestSamplingWithTools(t *testing.T) {
 			m.WaitSettled(ctx)
 			f.llm.Enqueue(providertest.Reply{Text: "Let me check.", ToolCalls: []providertest.ToolCall{call("w1", "get_weather", `{"city":"Paris"}`)}})
 
-			res, err := m.Registry().Call(ctx, "links", "sample_with_tools", nil, registry.CallOptions{})
+			res, err := m.Router().Call(ctx, "links", "sample_with_tools", nil, router.CallOptions{})
 			if err != nil || res.IsError {
 				t.Fatalf("sample_with_tools: %+v, %v", res, err)
 			}

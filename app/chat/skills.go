@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
@@ -121,9 +121,9 @@ func (r *run) offerSkills(ctx context.Context, tools []provider.Tool) []provider
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	desc, described := skillList(names, byName, r.t.window()*SkillShare/100)
+	desc, described := skillList(names, byName, r.t.contextSize()*SkillShare/100)
 	r.synth[LoadSkillName] = synthetic{kind: "skill"}
-	r.tools[LoadSkillName] = registry.Tool{Name: LoadSkillName, Tool: mcp.Tool{Name: LoadSkillName}}
+	r.tools[LoadSkillName] = router.Tool{Name: LoadSkillName, Tool: mcp.Tool{Name: LoadSkillName}}
 	props := map[string]any{
 		"name": map[string]any{"type": "string", "description": "the skill to load"},
 		"file": map[string]any{"type": "string", "description": "a file of the skill to read instead of its SKILL.md, by its path within the skill (as the skill names it)"},

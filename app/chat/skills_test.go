@@ -207,7 +207,7 @@ func TestSkillsOnPerServerAndAgent(t *testing.T) {
 // skill's name and description went into load_skill's description (about
 // 100,000 tokens) and every request was too long.
 func TestManySkillsFitTheWindow(t *testing.T) {
-	const window = 8000
+	const contextSize = 8000
 	f := newFixture(t, provider.KindOpenAI, nil)
 	set := &fakeSkills{files: map[string]string{"skill://haiku/SKILL.md": "---\nname: haiku\n---\nAnswer in 5-7-5."}}
 	for i := range 20_000 - 4 {
@@ -223,7 +223,7 @@ func TestManySkillsFitTheWindow(t *testing.T) {
 		providertest.Reply{ToolCalls: []providertest.ToolCall{call("l", chat.LoadSkillName, `{"name":"docs/haiku"}`)}},
 		providertest.Reply{Text: "Done."},
 	)
-	res, err := f.send(t.Context(), "answer in a haiku", func(tn *chat.Turn) { tn.Skills = set; tn.ContextWindow = window })
+	res, err := f.send(t.Context(), "answer in a haiku", func(tn *chat.Turn) { tn.Skills = set; tn.ContextWindow = contextSize })
 	if err != nil {
 		t.Fatalf("a chat with 20,000 skills: %v", err)
 	}
@@ -243,13 +243,13 @@ func TestManySkillsFitTheWindow(t *testing.T) {
 	for _, tl := range tools.Tools {
 		if tl.Function.Name == chat.LoadSkillName {
 			desc = tl.Function.Description
-			if size := (len(desc) + len(tl.Function.Parameters)) / 4; size > window*chat.SkillShare/100 {
-				t.Errorf("load_skill takes about %d tokens, more than %d%% of the %d-token window", size, chat.SkillShare, window)
+			if size := (len(desc) + len(tl.Function.Parameters)) / 4; size > contextSize*chat.SkillShare/100 {
+				t.Errorf("load_skill takes about %d tokens, more than %d%% of the %d-token window", size, chat.SkillShare, contextSize)
 			}
 		}
 	}
-	if size := len(reqs[0]) / 4; size > window/2 {
-		t.Errorf("the first request is about %d tokens of an %d-token window", size, window)
+	if size := len(reqs[0]) / 4; size > contextSize/2 {
+		t.Errorf("the first request is about %d tokens of an %d-token window", size, contextSize)
 	}
 	if !strings.Contains(desc, "There are 20000 skills") || !strings.Contains(desc, "skill-00000, skill-00001") || !strings.Contains(desc, "more (find them with query)") || strings.Contains(desc, "Does task number") {
 		t.Errorf("load_skill's description is not the names that fit and how many more:\n%s", desc)

@@ -6,7 +6,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // TestURLElicitationCard: a URL elicitation reaches the user with its
@@ -34,7 +34,7 @@ func TestURLElicitationCard(t *testing.T) {
 			q := &chat.Requests{Engine: chat.New(chat.Options{}), Elicitor: e}
 			req := mcp.ElicitationRequest{Params: mcp.ElicitationParams{Mode: mcp.ElicitationModeURL, ElicitationID: "e1", URL: tc.url, Message: "Connect"}}
 			if tc.retry {
-				req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{registry.RetryMeta: true}}
+				req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{router.RetryMeta: true}}
 			}
 			res, err := q.Elicit(t.Context(), "links", req)
 			if err != nil {

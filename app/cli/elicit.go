@@ -18,7 +18,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ErrNoSampling is the answer to a server's sampling request on the CLI.
@@ -153,7 +153,7 @@ func (t *terminalRequests) openURL(ctx context.Context, server string, p mcp.Eli
 	if err := openBrowser(ctx, u.String()); err != nil {
 		fmt.Fprintf(t.out, "switchboard: could not open the browser (%v); open the address above yourself\n", err)
 	}
-	if retry, _ := metaBool(p.Meta, registry.RetryMeta); retry {
+	if retry, _ := metaBool(p.Meta, router.RetryMeta); retry {
 		if _, err := t.line(ctx, "Press Enter when you have finished there (or wait for "+server+" to confirm): "); err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 func TestTerminalRequests(t *testing.T) {
@@ -98,7 +98,7 @@ func TestTerminalRequests(t *testing.T) {
 	})
 	t.Run("url of a waiting tool call: Enter is Done, the server's completion ends the wait", func(t *testing.T) {
 		retry := url
-		retry.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{registry.RetryMeta: true}}
+		retry.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{router.RetryMeta: true}}
 		var out bytes.Buffer
 		res, err := newTerminalRequests(strings.NewReader("y\n\n"), &out, false, true).Elicit(t.Context(), "forms", retry)
 		if err != nil || res.Action != "accept" || !strings.Contains(out.String(), "Press Enter when you have finished there") || len(opened) != 1 {
@@ -115,7 +115,7 @@ func TestTerminalRequests(t *testing.T) {
 			done <- err
 		}()
 		<-opened // it waits for Enter now
-		cancel() // what the registry does on notifications/elicitation/complete
+		cancel() // what the router does on notifications/elicitation/complete
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want the wait ended by ctx", err)
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
@@ -49,7 +49,7 @@ func TestJSONGolden(t *testing.T) {
 	old := mcpregistry.PageLimit
 	t.Cleanup(func() { mcpregistry.PageLimit = old })
 	mcpregistry.PageLimit = 3
-	reg, err := registrytest.Start(t.Context(), 5)
+	reg, err := mcpregistrytest.Start(t.Context(), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

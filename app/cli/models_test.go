@@ -18,6 +18,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 )
 
 // tinyGGUF is a valid GGUF file (metadata only) padded to size bytes.
@@ -26,7 +27,7 @@ func tinyGGUF(t *testing.T, size int) []byte {
 	var b bytes.Buffer
 	f := &gguf.File{}
 	f.Set("general.name", gguf.TypeString, "tiny")
-	if err := gguf.Write(&b, f); err != nil {
+	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
 	return append(b.Bytes(), make([]byte, size-b.Len())...)

@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 )
 
 func TestRegistrySearchAndAdd(t *testing.T) {
 	old := mcpregistry.PageLimit
 	t.Cleanup(func() { mcpregistry.PageLimit = old })
 	mcpregistry.PageLimit = 3
-	reg, err := registrytest.Start(t.Context(), 5)
+	reg, err := mcpregistrytest.Start(t.Context(), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

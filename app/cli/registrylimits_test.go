@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 )
 
 // 'registry search --all' against a registry that names the same cursor
@@ -13,7 +13,7 @@ import (
 // non-zero naming why (it looped until the registry stopped answering,
 // then on the cached page for ever).
 func TestRegistrySearchAllStopsOnARepeatedCursor(t *testing.T) {
-	h, err := registrytest.StartHostile(t.Context(), registrytest.RepeatCursor)
+	h, err := mcpregistrytest.StartHostile(t.Context(), mcpregistrytest.RepeatCursor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestRegistrySearchAllStopsAtThePageLimit(t *testing.T) {
 	old := mcpregistry.MaxPages
 	t.Cleanup(func() { mcpregistry.MaxPages = old })
 	mcpregistry.MaxPages = 5
-	h, err := registrytest.StartHostile(t.Context(), registrytest.EndlessPages)
+	h, err := mcpregistrytest.StartHostile(t.Context(), mcpregistrytest.EndlessPages)
 	if err != nil {
 		t.Fatal(err)
 	}

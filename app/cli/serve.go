@@ -58,7 +58,7 @@ func serveCmd() *Command {
 			var bg sync.WaitGroup
 			defer bg.Wait()
 			defer cancel()
-			bg.Go(func() { g.Watch(ctx) }) // republish on every change the registry signals
+			bg.Go(func() { g.Watch(ctx) }) // republish on every change the router signals
 			bg.Go(func() {
 				// Say once which servers did not start, when all have settled.
 				sctx, scancel := context.WithTimeout(ctx, SettleTimeout)

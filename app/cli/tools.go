@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 func toolsCmd() *Command {
@@ -107,7 +107,7 @@ func toolsCallCmd() *Command {
 				return err
 			}
 			owners := host.Owners(args[0], all)
-			if len(owners) == 0 { // a cut or unusual name: start them all and let the registry resolve it
+			if len(owners) == 0 { // a cut or unusual name: start them all and let the router resolve it
 				for _, s := range all {
 					owners = append(owners, s.Name)
 				}
@@ -118,7 +118,7 @@ func toolsCallCmd() *Command {
 			}
 			defer closeServers(h)
 			// A tool that runs as an MCP task says how it is going, on stderr.
-			res, err := h.Tools.CallWith(ctx, args[0], toolArgs, registry.CallOptions{OnTask: func(u registry.TaskUpdate) {
+			res, err := h.Tools.CallWith(ctx, args[0], toolArgs, router.CallOptions{OnTask: func(u router.TaskUpdate) {
 				line := "task " + u.ID + ": " + u.Status
 				if u.Message != "" {
 					line += ": " + u.Message

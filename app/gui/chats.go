@@ -6,7 +6,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ChatOptions are a chat's own choices, kept in its history record.
@@ -25,7 +25,7 @@ func chatOptions(raw json.RawMessage) ChatOptions {
 	return o
 }
 
-func (o ChatOptions) active(t registry.Tool) bool {
+func (o ChatOptions) active(t router.Tool) bool {
 	for _, s := range o.OffServers {
 		if s == t.Server {
 			return false

@@ -20,6 +20,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
@@ -30,7 +31,7 @@ func TestDownloadLocalModelThroughTheWindow(t *testing.T) {
 	var b bytes.Buffer
 	f := &gguf.File{}
 	f.Set("general.name", gguf.TypeString, "tiny")
-	if err := gguf.Write(&b, f); err != nil {
+	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
 	content := append(b.Bytes(), make([]byte, 3<<20)...)
@@ -147,7 +148,7 @@ func TestLocalModelFrontDoorsAgree(t *testing.T) {
 	var b bytes.Buffer
 	f := &gguf.File{}
 	f.Set("general.name", gguf.TypeString, "mine")
-	if err := gguf.Write(&b, f); err != nil {
+	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
 	model := filepath.Join(t.TempDir(), "Mine-Q4.gguf")

@@ -36,7 +36,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -583,7 +583,7 @@ type parityLinkUser struct {
 
 func (u *parityLinkUser) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	p := req.Params
-	retries := p.Meta != nil && p.Meta.AdditionalFields[registry.RetryMeta] == true
+	retries := p.Meta != nil && p.Meta.AdditionalFields[router.RetryMeta] == true
 	path := p.URL
 	if parsed, err := url.Parse(p.URL); err == nil {
 		path = parsed.RequestURI() // the server's port differs from run to run

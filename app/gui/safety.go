@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
@@ -37,7 +37,7 @@ func (a *Safety) Safety() (SafetyView, error) {
 			InputSchema json.RawMessage `json:"inputSchema"`
 		}
 		if json.Unmarshal([]byte(c.New), &def) == nil {
-			t := registry.Tool{Server: c.Server}
+			t := router.Tool{Server: c.Server}
 			t.Tool.Name, t.Tool.Title, t.Tool.Description, t.Tool.RawInputSchema = def.Name, def.Title, def.Description, def.InputSchema
 			v.Warnings = warningViews(a.h.Tools.Warnings(t.Tool))
 		}
@@ -182,7 +182,7 @@ func (v RuleView) rule() chat.Rule {
 // at changed, new and suspicious tools again.
 const EventToolsChanged = "tools:changed"
 
-// watchTools tells the window whenever the registry's tools may have
+// watchTools tells the window whenever the router's tools may have
 // changed, at most every ToolsChangedEvery, until the app closes.
 func (a *core) watchTools() {
 	changes, stop := a.h.Tools.Subscribe()

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -124,7 +124,7 @@ type CallResult struct {
 	Content    []ContentView `json:"content"`
 	Structured string        `json:"structured"` // structuredContent as JSON text, if any
 	// SchemaError says why the structured content does not match the
-	// tool's outputSchema (the registry turned the result into an error).
+	// tool's outputSchema (the router turned the result into an error).
 	SchemaError string  `json:"schemaError"`
 	DurationMs  float64 `json:"durationMs"`
 }
@@ -218,7 +218,7 @@ func resultView(res *mcp.CallToolResult, took float64) CallResult {
 		}
 	}
 	if res.Meta != nil {
-		out.SchemaError, _ = res.Meta.AdditionalFields[registry.MetaOutputSchemaError].(string)
+		out.SchemaError, _ = res.Meta.AdditionalFields[router.MetaOutputSchemaError].(string)
 	}
 	return out
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
@@ -312,7 +312,7 @@ func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []strin
 		if p == "" {
 			continue
 		}
-		if !strings.Contains(p, registry.Separator) {
+		if !strings.Contains(p, router.Separator) {
 			return fmt.Errorf("pinned tool %q: write it as server__tool, as the Tools page lists it", p)
 		}
 		clean = append(clean, p)
@@ -365,7 +365,7 @@ func (a *SettingsPage) TaskSettings() (TaskSettingsView, error) {
 
 // SetTaskSettings saves them; the next tool call follows them.
 func (a *SettingsPage) SetTaskSettings(v TaskSettingsView) error {
-	return a.h.Tasks.SetPolicy(registry.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
+	return a.h.Tasks.SetPolicy(router.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
 }
 
 // TaskSettingsView is how tool calls run as MCP tasks (Settings → Tasks).

@@ -58,8 +58,8 @@ func resourceBytes(res *mcp.ReadResourceResult) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("the server returned contents of an unknown kind")
 	}
-	if len(b) > apps.MaxDownload {
-		return nil, apps.ErrDownloadTooBig
+	if len(b) > apps.MaxSave {
+		return nil, apps.ErrSaveTooBig
 	}
 	return b, nil
 }

@@ -95,15 +95,15 @@ func TestAppsDownload(t *testing.T) {
 // (Offer) and at the save; opening the app again starts a new session; a
 // session the host does not know is refused.
 func TestAppsDownloadLimits(t *testing.T) {
-	files, bytes := apps.MaxSessionFiles, apps.MaxDownloadBytes
-	apps.MaxSessionFiles, apps.MaxDownloadBytes = 3, 30
-	t.Cleanup(func() { apps.MaxSessionFiles, apps.MaxDownloadBytes = files, bytes })
+	files, bytes := apps.MaxSessionFiles, apps.MaxSaveBytes
+	apps.MaxSessionFiles, apps.MaxSaveBytes = 3, 30
+	t.Cleanup(func() { apps.MaxSessionFiles, apps.MaxSaveBytes = files, bytes })
 	a, uri := extApp(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	// The linked file is 20 bytes: with 11 embedded ones it passes 30.
 	if _, err := a.Download(ctx, "ext", []byte(`[{"type":"resource","resource":{"uri":"file:///a.txt","text":"0123456789a"}},
-		{"type":"resource_link","uri":"test://extapp/report.csv","name":"Linked report","mimeType":"text/csv"}]`)); !errors.Is(err, apps.ErrDownloadLimit) {
+		{"type":"resource_link","uri":"test://extapp/report.csv","name":"Linked report","mimeType":"text/csv"}]`)); !errors.Is(err, apps.ErrSaveLimit) {
 		t.Fatalf("a linked file past the request's bytes: %v, want ErrDownloadLimit", err)
 	}
 
@@ -124,13 +124,13 @@ func TestAppsDownloadLimits(t *testing.T) {
 			t.Fatalf("file %d: %v", i+1, err)
 		}
 	}
-	if err := a.Offer(o.Session, two); !errors.Is(err, apps.ErrDownloadLimit) {
+	if err := a.Offer(o.Session, two); !errors.Is(err, apps.ErrSaveLimit) {
 		t.Fatalf("two more files in a session with one left: %v, want ErrDownloadLimit", err)
 	}
 	if err := a.SaveDownload(o.Session, two[0], filepath.Join(dir, "c.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SaveDownload(o.Session, two[1], filepath.Join(dir, "d.txt")); !errors.Is(err, apps.ErrDownloadLimit) {
+	if err := a.SaveDownload(o.Session, two[1], filepath.Join(dir, "d.txt")); !errors.Is(err, apps.ErrSaveLimit) {
 		t.Fatalf("file 4 of a session: %v, want ErrDownloadLimit", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "d.txt")); !os.IsNotExist(err) {

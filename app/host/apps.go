@@ -15,7 +15,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
@@ -39,21 +39,21 @@ type Apps struct {
 // for this chat"), shared by the model's calls and its apps' calls: a
 // *chat.Engine. It must be safe for concurrent use.
 type Always interface {
-	AllowedAlways(chatID string, t registry.Tool) bool
-	AllowAlways(chatID string, t registry.Tool)
+	AllowedAlways(chatID string, t router.Tool) bool
+	AllowAlways(chatID string, t router.Tool)
 }
 
 var _ Always = (*chat.Engine)(nil)
 
-// Start starts the sandbox proxy (on loopback) and follows the registry's
+// Start starts the sandbox proxy (on loopback) and follows the router's
 // changes until the host closes. Call it once, before the other methods.
 func (a *Apps) Start() error {
 	p, err := apps.Listen()
 	if err != nil {
 		return err
 	}
-	a.cache, a.proxy = apps.NewCache(a.h.registry()), p
-	a.h.wg.Go(func() { a.cache.Follow(a.h.ctx, a.h.registry()) })
+	a.cache, a.proxy = apps.NewCache(a.h.router()), p
+	a.h.wg.Go(func() { a.cache.Follow(a.h.ctx, a.h.router()) })
 	return nil
 }
 
@@ -67,10 +67,10 @@ func (a *Apps) close(ctx context.Context) error {
 
 // Tool finds a tool by its exposed name (server__tool) and its _meta.ui;
 // ResourceURI is empty when the tool has no app.
-func (a *Apps) Tool(ctx context.Context, name string) (registry.Tool, apps.ToolMeta, error) {
-	t, err := a.h.registry().Lookup(ctx, name)
+func (a *Apps) Tool(ctx context.Context, name string) (router.Tool, apps.ToolMeta, error) {
+	t, err := a.h.router().Lookup(ctx, name)
 	if err != nil {
-		return registry.Tool{}, apps.ToolMeta{}, err
+		return router.Tool{}, apps.ToolMeta{}, err
 	}
 	return t, apps.ToolUI(t.Tool), nil
 }
@@ -106,8 +106,8 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 // whose own helper tools are never the model's.
 func (a *Apps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error) {
 	chatID, server, tool, args, ask, always, agent := r.ChatID, r.Server, r.Tool, r.Args, r.Ask, r.Always, r.Agent
-	var t registry.Tool
-	all, _ := a.h.registry().Tools(ctx)
+	var t router.Tool
+	all, _ := a.h.router().Tools(ctx)
 	for _, x := range all {
 		if x.Server == server && x.Tool.Name == tool {
 			t = x
@@ -152,12 +152,12 @@ func (a *Apps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error)
 		}
 	}
 	defer a.h.calls.begin(server)()
-	return a.h.registry().Call(ctx, server, tool, args, registry.CallOptions{})
+	return a.h.router().Call(ctx, server, tool, args, router.CallOptions{})
 }
 
 // Read is an app's resources/read, sent to its own server.
 func (a *Apps) Read(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
-	return a.h.registry().ReadResource(ctx, server, uri)
+	return a.h.router().ReadResource(ctx, server, uri)
 }
 
 // Log is an app's notifications/message: a line in its server's log.
@@ -228,10 +228,10 @@ func (a *Apps) ModelContext(chatID string) string {
 // names (apps.DownloadFiles); a resource_link is read from the app's own
 // server (resources/read), never fetched from the web: the app's CSP
 // decides what it may reach, and a download is no way around it. A
-// request past apps.MaxDownloadFiles or apps.MaxDownloadBytes (the linked
+// request past apps.MaxSaveFiles or apps.MaxSaveBytes (the linked
 // files counted as they are read) is refused whole.
 func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]apps.File, error) {
-	files, err := apps.DownloadFiles(contents)
+	files, err := apps.FilesToSave(contents)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]
 		if u, err := url.Parse(f.Link); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
 			return nil, fmt.Errorf("%s links to %s: Switchboard saves only files the app embeds or its server's own resources", f.Name, f.Link)
 		}
-		res, err := a.h.registry().ReadResource(ctx, server, f.Link)
+		res, err := a.h.router().ReadResource(ctx, server, f.Link)
 		if err != nil {
 			return nil, fmt.Errorf("%s could not be read from %s: %w", f.Link, server, err)
 		}
@@ -256,7 +256,7 @@ func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]
 		if files[i].MIMEType == "" {
 			files[i].MIMEType = resourceMIME(res)
 		}
-		if total += int64(len(files[i].Data)); total > int64(apps.MaxDownloadBytes) {
+		if total += int64(len(files[i].Data)); total > int64(apps.MaxSaveBytes) {
 			return nil, apps.TooMany(len(files), total)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // BundleChange is one difference between the installed copy of a bundle
@@ -101,7 +101,7 @@ func (b *Bundles) distrust(server string) error { return b.h.pins.Reset(server) 
 func dropAllow(cfg *config.Config, server string) error {
 	drop := func(p chat.Policies) {
 		for k, v := range p {
-			if v == chat.PolicyAllow && strings.HasPrefix(k, server+registry.Separator) {
+			if v == chat.PolicyAllow && strings.HasPrefix(k, server+router.Separator) {
 				delete(p, k)
 			}
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Chats are the chat sessions, end to end: the chat history (opened once,
@@ -154,9 +154,9 @@ func (c *Chats) Stop(chatID string) {
 // chat switched off; an agent's choice of servers and tools), delegate
 // mode, tool search and the step limit. agent may be nil; system and
 // active may be empty/nil.
-func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(registry.Tool) bool) chat.Turn {
+func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(router.Tool) bool) chat.Turn {
 	if active == nil {
-		active = func(registry.Tool) bool { return true }
+		active = func(router.Tool) bool { return true }
 	}
 	t := chat.Turn{
 		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
@@ -168,7 +168,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(re
 	}
 	ag := *agent
 	t.System = cmp.Or(system, ag.System, s.System)
-	t.Active = func(tool registry.Tool) bool { return ag.Allows(tool) && active(tool) }
+	t.Active = func(tool router.Tool) bool { return ag.Allows(tool) && active(tool) }
 	t.Policies = ag.Merged(s.Policies)
 	t.Delegate = ag.Delegate
 	return t
@@ -187,7 +187,7 @@ type TurnRequest struct {
 	// Agent is the chat's agent (nil: none).
 	Agent *chat.Agent
 	// Active says which tools the chat has on (nil: all).
-	Active func(registry.Tool) bool
+	Active func(router.Tool) bool
 	// Provider names the configured provider Model comes from.
 	Provider string
 	Model    chat.Model
@@ -296,7 +296,7 @@ func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
 // default approval policy; approver asks the user.
 func (c *Chats) newEngine(hist chat.History, approver chat.Approver) *chat.Engine {
 	h := c.h
-	return chat.New(chat.Options{Tools: h.registry(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: h.results})
+	return chat.New(chat.Options{Tools: h.router(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: h.results})
 }
 
 // Delete deletes chat id: first the tool results it kept (so none outlive

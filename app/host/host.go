@@ -15,7 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/icons"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -71,7 +71,7 @@ type Host struct {
 	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
 
-	// pins are the trusted tool definitions; the registry's gate.
+	// pins are the trusted tool definitions; the router's gate.
 	pins *pins.Store
 	// live: Load or Follow ran, so edits apply to the running servers.
 	live bool
@@ -124,8 +124,8 @@ func Open(opts Options) *Host {
 // Dir is the data directory.
 func (h *Host) Dir() datadir.Dir { return h.dir }
 
-// registry is every running server's tools.
-func (h *Host) registry() *registry.Registry { return h.mgr.Registry() }
+// router is every running server's tools.
+func (h *Host) router() *router.Router { return h.mgr.Router() }
 
 // Redact masks every secret value resolved so far in s.
 func (h *Host) Redact(s string) string { return h.red.Redact(s) }

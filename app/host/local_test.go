@@ -11,6 +11,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 )
 
 // writeModelMeta writes a GGUF with Qwen3-0.6B's attention shape and no
@@ -24,7 +25,7 @@ func writeModelMeta(t *testing.T, h *Host, name string) string {
 		f.Set("qwen3."+k, gguf.TypeUint32, v)
 	}
 	var b bytes.Buffer
-	if err := gguf.Write(&b, f); err != nil {
+	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), name+".gguf")

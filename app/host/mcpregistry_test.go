@@ -14,7 +14,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 )
 
 // TestCatalogAddsAnMCPBPackage: a registry entry whose package is an MCP
@@ -37,7 +37,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 		_, _ = w.Write(body)
 	}))
 	t.Cleanup(files.Close)
-	reg, err := registrytest.Start(t.Context(), 0)
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	reg.Add(doc("no-sum", bundleURL, ""))
 	reg.Add(doc("gone", files.URL+"/missing.mcpb", good))
 	reg.Add(doc("elsewhere", "http://files.example.invalid/echo-env-1.2.0.mcpb", good))
-	moved, err := registrytest.StartHostile(t.Context(), registrytest.Redirect)
+	moved, err := mcpregistrytest.StartHostile(t.Context(), mcpregistrytest.Redirect)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 // TestPreviewShowsWhatAddRuns: the preview is the entry Add makes, a
 // secret shown masked and stored nowhere, and a refusal before Add.
 func TestPreviewShowsWhatAddRuns(t *testing.T) {
-	reg, err := registrytest.Start(t.Context(), 0)
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/download"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 )
 
 // ggufBytes is a small valid GGUF file (metadata only).
@@ -27,7 +28,7 @@ func ggufBytes(t *testing.T, name string) []byte {
 	var b bytes.Buffer
 	f := &gguf.File{}
 	f.Set("general.name", gguf.TypeString, name)
-	if err := gguf.Write(&b, f); err != nil {
+	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -3,11 +3,11 @@ package host
 import (
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
-// The pins are the registry's gate, and keep their verdicts by version.
-var _ registry.VersionedGate = (*pins.Store)(nil)
+// The pins are the router's gate, and keep their verdicts by version.
+var _ router.VersionedGate = (*pins.Store)(nil)
 
 // openPins opens the data dir's pins of trusted tool definitions. The
 // built-ins are not pinned: they ship with the app and change with it.
@@ -18,7 +18,7 @@ func openPins(h *Host) *pins.Store {
 		Skip: builtin.Reserved,
 		OnChange: func(server string) {
 			if h.mgr != nil {
-				h.mgr.Registry().Invalidate(server)
+				h.mgr.Router().Invalidate(server)
 			}
 		},
 	})
@@ -40,7 +40,7 @@ func (p *Pins) NewTools(server string) ([]string, error) { return p.h.pins.NewTo
 // the server's own tool name when server is given, else the exposed name
 // (server__tool).
 func (p *Pins) Trust(name, server string) (srv, tool string, err error) {
-	srv, tool, err = p.h.pins.Resolve(name, server, registry.Namespace)
+	srv, tool, err = p.h.pins.Resolve(name, server, router.Namespace)
 	if err != nil {
 		return "", "", err
 	}

@@ -31,7 +31,7 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	h.mgr.WaitSettled(ctx)
-	changes, stop := h.registry().Subscribe()
+	changes, stop := h.router().Subscribe()
 	defer stop()
 
 	hist, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
@@ -94,9 +94,9 @@ func TestRugPullIsWithheldFromChatUntilTrusted(t *testing.T) {
 	if call.Status != chat.CallDone || !strings.Contains(string(call.Result), "sunny in Paris") || !slices.Contains(offered, "rug__weather") {
 		t.Fatalf("first call = %+v, offered %v; want it to run", call, offered)
 	}
-	// The server changed the tool and said so: wait until the registry withholds it.
+	// The server changed the tool and said so: wait until the router withholds it.
 	for withheld := false; !withheld; {
-		_, errs := h.registry().Tools(ctx)
+		_, errs := h.router().Tools(ctx)
 		for _, e := range errs {
 			withheld = withheld || e.Tool == "rug__weather"
 		}

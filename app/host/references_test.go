@@ -20,7 +20,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 )
 
 // The values a hostile document tries to reach: another server's secret in
@@ -76,7 +76,7 @@ func TestRegistryAddNeverExpandsAnotherServersSecret(t *testing.T) {
 	rec := &recorder{}
 	remote := httptest.NewServer(rec)
 	t.Cleanup(remote.Close)
-	reg, err := registrytest.Start(t.Context(), 0)
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

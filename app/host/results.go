@@ -18,7 +18,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/builtin/contentstore"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // chatResults keeps capped tool results for the chat they belong to: one
@@ -184,7 +184,7 @@ func (h *Host) dropLegacyResults(ctx context.Context) {
 	if json.Unmarshal(b, &in) != nil || in.Name != legacyResultsName || in.Description != legacyResultsDescription {
 		return
 	}
-	res, err := h.registry().Call(ctx, builtin.ContentStore, "deleteStore", map[string]any{"storeId": legacyResultsID}, registry.CallOptions{})
+	res, err := h.router().Call(ctx, builtin.ContentStore, "deleteStore", map[string]any{"storeId": legacyResultsID}, router.CallOptions{})
 	if err == nil && res.IsError {
 		err = errors.New("the content store refused to delete it")
 		if len(res.Content) > 0 {

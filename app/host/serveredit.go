@@ -327,7 +327,7 @@ func (s *Servers) Wait(ctx context.Context, name string) (Saved, error) {
 			res := Saved{Status: st}
 			res.Status.Error = h.Redact(st.Error)
 			if st.State == supervisor.Ready {
-				if tools, err := h.registry().ServerTools(ctx, name); err == nil {
+				if tools, err := h.router().ServerTools(ctx, name); err == nil {
 					res.Tools = len(tools)
 				}
 			}

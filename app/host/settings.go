@@ -10,7 +10,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Settings are config.json's settings sections: chat, providers, rules.
@@ -133,7 +133,7 @@ func (st *Settings) SetLongChats(r LongChats) error {
 	perTool := map[string]int{}
 	for i, l := range budgets {
 		k, n, ok, err := pair(l, 200)
-		if err != nil || ok && !strings.Contains(k, registry.Separator) {
+		if err != nil || ok && !strings.Contains(k, router.Separator) {
 			return fmt.Errorf("tool result budget, line %d %q: write server__tool=characters or server__*=characters (at least 200)", i+1, strings.TrimSpace(l))
 		}
 		if ok {

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
@@ -85,7 +85,7 @@ func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error 
 // offers them, less those the user switched off, those of servers the chat
 // switched off (active, the chat's own choice of tools: nil for none) and,
 // with an agent, those the agent does not allow.
-func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent, active func(registry.Tool) bool) chat.SkillSet {
+func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent, active func(router.Tool) bool) chat.SkillSet {
 	return turnSkills{Catalog: k.h.mgr.Skills(), settings: s, agent: agent, active: active}
 }
 
@@ -93,7 +93,7 @@ type turnSkills struct {
 	*skills.Catalog
 	settings chat.Settings
 	agent    *chat.Agent
-	active   func(registry.Tool) bool
+	active   func(router.Tool) bool
 }
 
 // Skills lists the turn's skills; a server that fails to list only loses
@@ -108,6 +108,6 @@ func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 	}
 	return slices.DeleteFunc(all, func(sk skills.Skill) bool {
 		return off[chat.SkillKey(sk.Server, sk.Name)] || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
-			t.active != nil && !t.active(registry.Tool{Server: sk.Server}) // the chat switched its server off
+			t.active != nil && !t.active(router.Tool{Server: sk.Server}) // the chat switched its server off
 	})
 }

@@ -6,20 +6,20 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Tasks are the settings of tool calls that run as MCP tasks (see
-// registry.TaskPolicy): whether tools that merely allow it
+// router.TaskPolicy): whether tools that merely allow it
 // (taskSupport "optional") run as tasks, and how long a task may run.
 type Tasks struct{ h *Host }
 
 // TaskSettings is the "tasks" section of config.json's settings.
 type TaskSettings struct {
 	// OptionalAsTasks: tools with taskSupport "optional" run as tasks too
-	// (nil: yes, registry.DefaultTaskPolicy).
+	// (nil: yes, router.DefaultTaskPolicy).
 	OptionalAsTasks *bool `json:"optionalAsTasks,omitempty"`
-	// LimitMinutes bounds one task (0: registry.DefaultTaskLimit).
+	// LimitMinutes bounds one task (0: router.DefaultTaskLimit).
 	LimitMinutes int `json:"limitMinutes,omitempty"`
 }
 
@@ -29,11 +29,11 @@ const MaxTaskLimit = 24 * time.Hour
 // tasksSection is settings.tasks.
 var tasksSection = config.Section[TaskSettings]{Key: "tasks"}
 
-// taskPolicyIn is what cfg's settings make of registry.DefaultTaskPolicy
+// taskPolicyIn is what cfg's settings make of router.DefaultTaskPolicy
 // (the default itself, with the error, when the section is malformed).
-func taskPolicyIn(cfg *config.Config) (registry.TaskPolicy, error) {
+func taskPolicyIn(cfg *config.Config) (router.TaskPolicy, error) {
 	s, err := tasksSection.Get(cfg)
-	p := registry.DefaultTaskPolicy
+	p := router.DefaultTaskPolicy
 	if err != nil {
 		return p, err
 	}
@@ -47,23 +47,23 @@ func taskPolicyIn(cfg *config.Config) (registry.TaskPolicy, error) {
 }
 
 // Policy is the saved task policy, Limit filled in.
-func (t *Tasks) Policy() (registry.TaskPolicy, error) {
+func (t *Tasks) Policy() (router.TaskPolicy, error) {
 	cfg, err := t.h.Config()
 	if err != nil {
-		return registry.TaskPolicy{}, err
+		return router.TaskPolicy{}, err
 	}
 	p, err := taskPolicyIn(cfg)
 	if err != nil {
 		return p, err
 	}
 	if p.Limit == 0 {
-		p.Limit = registry.DefaultTaskLimit
+		p.Limit = router.DefaultTaskLimit
 	}
 	return p, nil
 }
 
 // SetPolicy saves the task policy; the next call follows it.
-func (t *Tasks) SetPolicy(p registry.TaskPolicy) error {
+func (t *Tasks) SetPolicy(p router.TaskPolicy) error {
 	if p.Limit < time.Minute || p.Limit > MaxTaskLimit {
 		return fmt.Errorf("task time limit %s: choose between 1 minute and %s", p.Limit, MaxTaskLimit)
 	}
@@ -71,17 +71,17 @@ func (t *Tasks) SetPolicy(p registry.TaskPolicy) error {
 		return tasksSection.Put(cfg, TaskSettings{OptionalAsTasks: &p.Optional, LimitMinutes: int(p.Limit / time.Minute)})
 	})
 	if err == nil {
-		t.h.registry().SetTaskPolicy(p) // a CLI edit applies nothing else
+		t.h.router().SetTaskPolicy(p) // a CLI edit applies nothing else
 	}
 	return err
 }
 
-// applyTaskPolicy makes the registry follow cfg's task settings (their
+// applyTaskPolicy makes the router follow cfg's task settings (their
 // defaults when the section is malformed: the Settings page says why).
 func (h *Host) applyTaskPolicy(cfg *config.Config) {
 	p, err := taskPolicyIn(cfg)
 	if err != nil {
 		slog.Warn("settings", "err", err)
 	}
-	h.registry().SetTaskPolicy(p)
+	h.router().SetTaskPolicy(p)
 }

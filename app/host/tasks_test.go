@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 func TestTaskSettings(t *testing.T) {
@@ -15,29 +15,29 @@ func TestTaskSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, err := h.Tasks.Policy()
-	if err != nil || p != (registry.TaskPolicy{Optional: true, Limit: registry.DefaultTaskLimit}) {
+	if err != nil || p != (router.TaskPolicy{Optional: true, Limit: router.DefaultTaskLimit}) {
 		t.Fatalf("default policy = %+v, %v", p, err)
 	}
-	want := registry.TaskPolicy{Optional: false, Limit: 90 * time.Minute}
+	want := router.TaskPolicy{Optional: false, Limit: 90 * time.Minute}
 	if err := h.Tasks.SetPolicy(want); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.registry().TaskPolicy(); got != want {
-		t.Fatalf("registry follows %+v, want %+v", got, want)
+	if got := h.router().TaskPolicy(); got != want {
+		t.Fatalf("router follows %+v, want %+v", got, want)
 	}
 	cfg, err := config.Load(h.Dir().Config())
 	if err != nil || !strings.Contains(string(cfg.Settings), `"tasks":{"optionalAsTasks":false,"limitMinutes":90}`) {
 		t.Fatalf("saved settings %s, %v", cfg.Settings, err)
 	}
-	// Another process's edit (the CLI) reaches the running registry on load.
-	h.registry().SetTaskPolicy(registry.DefaultTaskPolicy)
+	// Another process's edit (the CLI) reaches the running router on load.
+	h.router().SetTaskPolicy(router.DefaultTaskPolicy)
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.registry().TaskPolicy(); got != want {
+	if got := h.router().TaskPolicy(); got != want {
 		t.Fatalf("after load %+v, want %+v", got, want)
 	}
-	if err := h.Tasks.SetPolicy(registry.TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
+	if err := h.Tasks.SetPolicy(router.TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
 		t.Fatalf("a 10 s limit: %v", err)
 	}
 }

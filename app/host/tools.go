@@ -10,93 +10,93 @@ import (
 	"github.com/switchboard-app/switchboard/builtin/workspace"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // Tools is what the running servers offer: tools, prompts, resources,
-// completions and calls, through the registry.
+// completions and calls, through the router.
 type Tools struct{ h *Host }
 
 // List is every tool of every ready server as the model sees it
 // (server__tool), and the servers whose tools could not be listed.
-func (t *Tools) List(ctx context.Context) ([]registry.Tool, []registry.ServerError) {
-	return t.h.registry().Tools(ctx)
+func (t *Tools) List(ctx context.Context) ([]router.Tool, []router.ServerError) {
+	return t.h.router().Tools(ctx)
 }
 
 // Of is one server's own tools, under their own names.
 func (t *Tools) Of(ctx context.Context, server string) ([]mcp.Tool, error) {
-	return t.h.registry().ServerTools(ctx, server)
+	return t.h.router().ServerTools(ctx, server)
 }
 
 // Lookup resolves an exposed name (server__tool) to its server and tool.
-func (t *Tools) Lookup(ctx context.Context, name string) (registry.Tool, error) {
-	return t.h.registry().Lookup(ctx, name)
+func (t *Tools) Lookup(ctx context.Context, name string) (router.Tool, error) {
+	return t.h.router().Lookup(ctx, name)
 }
 
 // Servers names the servers whose tools, prompts and resources are listed.
-func (t *Tools) Servers() []string { return t.h.registry().Servers() }
+func (t *Tools) Servers() []string { return t.h.router().Servers() }
 
 // Call runs the tool the user named as the model sees it (server__tool):
 // the name is resolved once to its (server, tool) pair, and that pair is
 // called.
 func (t *Tools) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	return t.CallWith(ctx, name, args, registry.CallOptions{})
+	return t.CallWith(ctx, name, args, router.CallOptions{})
 }
 
 // CallWith is Call with the caller's options: OnTask hears the status of
 // a tool that runs as an MCP task ('switchboard tools call' prints it).
-func (t *Tools) CallWith(ctx context.Context, name string, args map[string]any, opts registry.CallOptions) (*mcp.CallToolResult, error) {
+func (t *Tools) CallWith(ctx context.Context, name string, args map[string]any, opts router.CallOptions) (*mcp.CallToolResult, error) {
 	tool, err := t.Lookup(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	defer t.h.calls.begin(tool.Server)()
-	return t.h.registry().Call(ctx, tool.Server, tool.Tool.Name, args, opts)
+	return t.h.router().Call(ctx, tool.Server, tool.Tool.Name, args, opts)
 }
 
 // Prompts are one server's prompts.
 func (t *Tools) Prompts(ctx context.Context, server string) ([]mcp.Prompt, error) {
-	return t.h.registry().ServerPrompts(ctx, server)
+	return t.h.router().ServerPrompts(ctx, server)
 }
 
 // Prompt gets one prompt filled with args.
 func (t *Tools) Prompt(ctx context.Context, server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
-	return t.h.registry().GetPrompt(ctx, server, name, args)
+	return t.h.router().GetPrompt(ctx, server, name, args)
 }
 
 // Resources are one server's resources.
 func (t *Tools) Resources(ctx context.Context, server string) ([]mcp.Resource, error) {
-	return t.h.registry().ServerResources(ctx, server)
+	return t.h.router().ServerResources(ctx, server)
 }
 
 // ResourceTemplates are one server's resource templates.
 func (t *Tools) ResourceTemplates(ctx context.Context, server string) ([]mcp.ResourceTemplate, error) {
-	return t.h.registry().ServerResourceTemplates(ctx, server)
+	return t.h.router().ServerResourceTemplates(ctx, server)
 }
 
 // Read reads one resource of server.
 func (t *Tools) Read(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
-	return t.h.registry().ReadResource(ctx, server, uri)
+	return t.h.router().ReadResource(ctx, server, uri)
 }
 
 // Complete asks server to complete a prompt's or a resource template's
 // argument.
-func (t *Tools) Complete(ctx context.Context, server string, c registry.Completion) ([]string, error) {
-	return t.h.registry().Complete(ctx, server, c)
+func (t *Tools) Complete(ctx context.Context, server string, c router.Completion) ([]string, error) {
+	return t.h.router().Complete(ctx, server, c)
 }
 
 // CancelTask cancels a tool call running as an MCP task.
 func (t *Tools) CancelTask(ctx context.Context, server, taskID string) error {
-	return t.h.registry().CancelTask(ctx, server, taskID)
+	return t.h.router().CancelTask(ctx, server, taskID)
 }
 
 // Subscribe hears of every change to the servers' lists (tools, prompts,
 // resources) until stop is called.
-func (t *Tools) Subscribe() (changes <-chan struct{}, stop func()) { return t.h.registry().Subscribe() }
+func (t *Tools) Subscribe() (changes <-chan struct{}, stop func()) { return t.h.router().Subscribe() }
 
 // Metrics are each server's call counts and latency.
-func (t *Tools) Metrics() map[string]registry.Metrics { return t.h.registry().Metrics() }
+func (t *Tools) Metrics() map[string]router.Metrics { return t.h.router().Metrics() }
 
 // Warnings are the hidden instructions found in a tool's definition
 // (description, schema): what the Tools and Safety pages flag.
@@ -105,7 +105,7 @@ func (t *Tools) Warnings(tool mcp.Tool) []toolcheck.Finding { return toolcheck.C
 // DefaultPolicy is what a chat does with a tool no setting names: the
 // workspace's own risk rule for its tools (file writes in a workspace
 // Switchboard made run without asking), MCP annotations for the rest.
-func (t *Tools) DefaultPolicy(tool registry.Tool) chat.Policy {
+func (t *Tools) DefaultPolicy(tool router.Tool) chat.Policy {
 	h := t.h
 	if tool.Server == workspace.Builtin.Name {
 		if w, err := h.Workspace.Open(); err == nil && !w.Risky(tool.Tool.Name) {
@@ -118,11 +118,11 @@ func (t *Tools) DefaultPolicy(tool registry.Tool) chat.Policy {
 
 // Gateway is every running server's tools, prompts and resources as one
 // MCP server ('switchboard serve'): the one place outside the host that
-// holds the registry.
+// holds the router.
 func (t *Tools) Gateway(opts gateway.Options) *gateway.Gateway {
 	opts.Settled = t.h.mgr.WaitSettled
 	opts.Skills = t.h.mgr.Skills()
-	return gateway.New(t.h.registry(), opts)
+	return gateway.New(t.h.router(), opts)
 }
 
 // Owners names the servers of list whose tools an exposed name
@@ -132,7 +132,7 @@ func (t *Tools) Gateway(opts gateway.Options) *gateway.Gateway {
 func Owners(name string, list []config.Server) []string {
 	var out []string
 	for _, s := range list {
-		if strings.HasPrefix(name, registry.Prefix(s.Name)) {
+		if strings.HasPrefix(name, router.Prefix(s.Name)) {
 			out = append(out, s.Name)
 		}
 	}

@@ -74,15 +74,6 @@ var catalog = func() []Entry {
 // change it).
 func Catalog() []Entry { return slices.Clone(catalog) }
 
-// Lookup is the catalog's entry of a model name (case-insensitive).
-func Lookup(name string) (Entry, bool) {
-	i := slices.IndexFunc(catalog, func(e Entry) bool { return strings.EqualFold(e.Name, name) })
-	if i < 0 {
-		return Entry{}, false
-	}
-	return catalog[i], true
-}
-
 // CatalogEnv names a JSON file (a list of Entry, their Go field names as
 // keys) that replaces the pinned catalog. It is for tests: the end-to-end
 // test downloads a small random-weights model whose hash no pin can know.

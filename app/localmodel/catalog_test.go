@@ -32,9 +32,6 @@ func TestCatalogPins(t *testing.T) {
 				t.Errorf("name %q twice", e.Name)
 			}
 			seen[strings.ToLower(e.Name)] = true
-			if got, ok := Lookup(strings.ToUpper(e.Name)); !ok || got.File != e.File {
-				t.Errorf("Lookup(%q) = %v, %v", e.Name, got.File, ok)
-			}
 		})
 		if e.Default {
 			defaults++
@@ -42,9 +39,6 @@ func TestCatalogPins(t *testing.T) {
 	}
 	if defaults != 1 || !Catalog()[0].Default {
 		t.Errorf("%d defaults (want one, listed first)", defaults)
-	}
-	if _, ok := Lookup("nope"); ok {
-		t.Error("Lookup found a model not in the catalog")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 )
 
 // writeMeta writes a GGUF with Qwen3-1.7B's attention shape and no
@@ -26,7 +27,7 @@ func writeMeta(t *testing.T, size int64) string {
 	f.Set("qwen3.attention.key_length", gguf.TypeUint32, uint32(128))
 	f.Set("qwen3.attention.value_length", gguf.TypeUint32, uint32(128))
 	var b bytes.Buffer
-	if err := gguf.Write(&b, f); err != nil {
+	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), "m.gguf")

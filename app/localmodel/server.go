@@ -16,6 +16,8 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor/restart"
 )
 
 // Timeouts and backoff, variables so tests can shorten them.
@@ -58,15 +60,16 @@ type Options struct {
 	OnStatus func(Status)
 }
 
-// State of the server.
-type State string
+// State of the server: the servers' states (supervisor.State), of which
+// the local model goes through these four.
+type State = supervisor.State
 
 // States.
 const (
-	Starting   State = "starting"
-	Ready      State = "ready"
-	Restarting State = "restarting" // it exited; started again after a wait
-	Stopped    State = "stopped"
+	Starting   = supervisor.Starting
+	Ready      = supervisor.Ready
+	Restarting = supervisor.Restarting // it exited; started again after a wait
+	Stopped    = supervisor.Stopped
 )
 
 // Status is what the server is doing.
@@ -182,41 +185,37 @@ func (s *Server) set(f func(*Status)) {
 	}
 }
 
-// run starts the server, and again each time it exits, until ctx ends.
-// first gets the first start's outcome.
+// run starts the server, and again each time it exits, until ctx ends:
+// restart.Loop, the servers' loop. first gets the first start's outcome; a
+// first start that fails is not retried (Start reports it). A run that
+// lasted a minute from its start resets the backoff.
 func (s *Server) run(ctx context.Context, first chan<- error) {
-	backoff := RestartBackoff
-	for n := 0; ; n++ {
-		started := time.Now()
-		err := s.once1(ctx, func(ready error) {
-			if n == 0 {
-				first <- ready
+	n := 0
+	_ = restart.Loop{
+		Delay: RestartBackoff, Max: MaxBackoff, StableAfter: time.Minute,
+		Once: func(ctx context.Context, _ int) (time.Time, error) {
+			started, i := time.Now(), n
+			n++
+			return started, s.once1(ctx, func(ready error) {
+				if i == 0 {
+					first <- ready
+				}
+			})
+		},
+		Failed: func(err error, _ time.Time, _ int) bool {
+			if n == 1 && s.Status().State != Ready {
+				return true // the first start failed: Start reported it
 			}
-		})
-		if ctx.Err() != nil {
-			s.set(func(st *Status) { st.State, st.PID = Stopped, 0 })
-			return
-		}
-		if n == 0 && s.Status().State != Ready {
-			return // the first start failed: Start reported it
-		}
-		if time.Since(started) > time.Minute {
-			backoff = RestartBackoff
-		}
-		s.set(func(st *Status) {
-			st.State, st.PID, st.Restarts = Restarting, 0, st.Restarts+1
-			if err != nil {
-				st.Err = err.Error()
-			}
-		})
-		select {
-		case <-ctx.Done():
-			s.set(func(st *Status) { st.State = Stopped })
-			return
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, MaxBackoff)
-	}
+			s.set(func(st *Status) {
+				st.State, st.PID, st.Restarts = Restarting, 0, st.Restarts+1
+				if err != nil {
+					st.Err = err.Error()
+				}
+			})
+			return false
+		},
+		Stopped: func() { s.set(func(st *Status) { st.State, st.PID = Stopped, 0 }) },
+	}.Run(ctx)
 }
 
 // once1 runs the server once: it reports when the model is loaded (or

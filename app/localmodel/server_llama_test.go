@@ -29,7 +29,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // runtimeFor starts llama-server on a tiny test model.
@@ -187,7 +187,7 @@ func TestRuntimeToolCallRunsAgainstAnMCPServer(t *testing.T) {
 			got.Store(req.GetString("message", ""))
 			return mcp.NewToolResultText("echo: " + req.GetString("message", "")), nil
 		})
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(source{mcptest.Connect(t, srv)})
 
 	hist, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "history.db"))
@@ -219,9 +219,9 @@ func TestRuntimeToolCallRunsAgainstAnMCPServer(t *testing.T) {
 
 type source struct{ cl *client.Client }
 
-func (s source) Name() string                     { return "notes" }
-func (s source) Client() (registry.Client, error) { return s.cl, nil }
-func (s source) CallTimeout() time.Duration       { return 0 }
+func (s source) Name() string                   { return "notes" }
+func (s source) Client() (router.Client, error) { return s.cl, nil }
+func (s source) CallTimeout() time.Duration     { return 0 }
 
 // A file llama.cpp cannot load (a broken download, a GGUF of an
 // architecture it does not know) fails the start at once, saying where

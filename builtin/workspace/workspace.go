@@ -118,7 +118,7 @@ func (w *Workspace) Fresh() bool { return w.fresh }
 // of tool runs: always for execute_shell, execute_python, delete_file and
 // move_file (and any tool it does not know), for write_file and edit_file
 // unless the workspace is fresh, never for the read-only tools. tool may
-// carry the registry's "server__" prefix.
+// carry the router's "server__" prefix.
 func (w *Workspace) Risky(tool string) bool {
 	if i := strings.LastIndex(tool, "__"); i >= 0 {
 		tool = tool[i+2:]

@@ -9,7 +9,7 @@
 // Policy allow list (ResourceMeta), and the loopback HTTP server that serves
 // the sandbox proxy page on an origin that is not the window's (Proxy).
 //
-//	c := apps.NewCache(reg)              // reads through the registry
+//	c := apps.NewCache(reg)              // reads through the router
 //	go c.Follow(ctx, reg)                // dropped on every list change
 //	res, err := c.Read(ctx, "weather", "ui://weather/view.html")
 //	p, _ := apps.Listen()                // 127.0.0.1, random port

@@ -9,12 +9,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Reader reads a server's resource (*registry.Registry).
+// Reader reads a server's resource (*router.Router).
 type Reader interface {
 	ReadResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error)
 }
 
-// Changes tells when servers' lists may have changed (*registry.Registry's
+// Changes tells when servers' lists may have changed (*router.Router's
 // Subscribe: a restart, tools or resources list_changed).
 type Changes interface {
 	Subscribe() (changes <-chan struct{}, stop func())

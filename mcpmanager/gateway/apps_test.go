@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // serve passes MCP Apps through: the real example server
@@ -41,7 +41,7 @@ func TestServePassesAppsThrough(t *testing.T) {
 	if _, err := up.Initialize(t.Context(), init); err != nil {
 		t.Fatal(err)
 	}
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(named{"clock", up})
 	g := New(reg, Options{Version: "test"})
 	ctx, cancel := context.WithCancel(t.Context())

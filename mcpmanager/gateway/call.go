@@ -16,7 +16,7 @@ import (
 // the same call over either. It routes the exposed name (a withheld tool
 // the user trusted since is called, one still withheld answers why),
 // refuses a tool the client's tools/list left out (offered), lets
-// the registry check the arguments, retry after URL elicitations and check
+// the router check the arguments, retry after URL elicitations and check
 // the structured output, turns an error into a tool error (the caller's
 // model should read why, not a protocol failure), and rewrites resource
 // links to URIs the gateway serves.
@@ -53,7 +53,7 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	return relink(srv, res), true
 }
 
-// withheld reports whether name was withheld by the registry's gate at the
+// withheld reports whether name was withheld by the router's gate at the
 // last Refresh (a tool whose definition changed since the user trusted it).
 func (g *Gateway) withheld(name string) bool {
 	g.mu.Lock()

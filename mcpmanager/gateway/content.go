@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/yosida95/uritemplate/v3"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // URIScheme is the scheme of every resource URI the gateway publishes:
@@ -54,20 +54,20 @@ func cutServer(exposed, scheme string) (server, rest string, ok bool) {
 }
 
 // promptNames gives every prompt a name unique across servers:
-// server__prompt (registry.Namespace), and for names two prompts would
+// server__prompt (router.Namespace), and for names two prompts would
 // share, each of them with _ and 6 hex digits of a hash of its own server
 // and prompt name, so a server added later cannot take another's name.
 func promptNames(servers []string, prompts map[string][]mcp.Prompt) map[[2]string]string {
 	base := map[string]int{}
 	for _, s := range servers {
 		for _, p := range prompts[s] {
-			base[registry.Namespace(s, p.Name)]++
+			base[router.Namespace(s, p.Name)]++
 		}
 	}
 	out := map[[2]string]string{}
 	for _, s := range servers {
 		for _, p := range prompts[s] {
-			n := registry.Namespace(s, p.Name)
+			n := router.Namespace(s, p.Name)
 			if base[n] > 1 {
 				sum := sha256.Sum256([]byte(s + "\x00" + p.Name))
 				n += "_" + hex.EncodeToString(sum[:])[:6]
@@ -87,13 +87,13 @@ type serverContent struct {
 
 // listContent lists every server's prompts, resources and resource
 // templates in parallel. A server that fails is left out and reported.
-func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []registry.ServerError) {
+func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []router.ServerError) {
 	servers := g.reg.Servers()
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		out  = map[string]serverContent{}
-		errs []registry.ServerError
+		errs []router.ServerError
 	)
 	for _, s := range servers {
 		wg.Go(func() {
@@ -107,7 +107,7 @@ func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				errs = append(errs, registry.ServerError{Server: s, Err: fmt.Sprintf("%s: prompts and resources left out: %v", s, err)})
+				errs = append(errs, router.ServerError{Server: s, Err: fmt.Sprintf("%s: prompts and resources left out: %v", s, err)})
 				return
 			}
 			out[s] = c
@@ -121,7 +121,7 @@ func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []
 // (g.refreshMu is held). mcp-go sends notifications/prompts/list_changed
 // or notifications/resources/list_changed when a list is set, so each is
 // set only when what it publishes differs.
-func (g *Gateway) publishContent(ctx context.Context) []registry.ServerError {
+func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	content, errs := g.listContent(ctx)
 	if ctx.Err() != nil {
 		return nil // a listing cut short is no reason to unpublish
@@ -164,7 +164,7 @@ func (g *Gateway) publishContent(ctx context.Context) []registry.ServerError {
 			}
 			tmpl, err := uritemplate.New(ExposedURI(s, t.URITemplate.Raw()))
 			if err != nil {
-				errs = append(errs, registry.ServerError{Server: s, Err: fmt.Sprintf("%s: resource template %q left out: %v", s, t.URITemplate.Raw(), err)})
+				errs = append(errs, router.ServerError{Server: s, Err: fmt.Sprintf("%s: resource template %q left out: %v", s, t.URITemplate.Raw(), err)})
 				continue
 			}
 			exposed := t

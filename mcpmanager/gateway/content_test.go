@@ -14,18 +14,18 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
-// named is a registry source with any name.
+// named is a router source with any name.
 type named struct {
 	name string
 	cl   *client.Client
 }
 
-func (s named) Name() string                     { return s.name }
-func (s named) Client() (registry.Client, error) { return s.cl, nil }
-func (s named) CallTimeout() time.Duration       { return 0 }
+func (s named) Name() string                   { return s.name }
+func (s named) Client() (router.Client, error) { return s.cl, nil }
+func (s named) CallTimeout() time.Duration     { return 0 }
 
 // contentServer is an upstream with one prompt, one resource and one
 // template, each answering with its server's name so a test sees where a
@@ -58,7 +58,7 @@ func contentServer(name string) *server.MCPServer {
 // back to the server it came from; a server's list change reaches the
 // gateway's client.
 func TestPromptsAndResources(t *testing.T) {
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	ups := map[string]*server.MCPServer{}
 	for _, n := range []string{"alpha", "beta"} {
 		ups[n] = contentServer(n)

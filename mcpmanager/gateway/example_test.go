@@ -13,18 +13,18 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
-// source is one connected server of the registry.
+// source is one connected server of the router.
 type source struct {
 	name string
 	cl   *client.Client
 }
 
-func (s source) Name() string                     { return s.name }
-func (s source) Client() (registry.Client, error) { return s.cl, nil }
-func (s source) CallTimeout() time.Duration       { return 0 }
+func (s source) Name() string                   { return s.name }
+func (s source) Client() (router.Client, error) { return s.cl, nil }
+func (s source) CallTimeout() time.Duration     { return 0 }
 
 // connect starts an in-process MCP server with an echo tool.
 func connect(ctx context.Context, name string) source {
@@ -48,13 +48,13 @@ func connect(ctx context.Context, name string) source {
 	return source{name, cl}
 }
 
-// A gateway serves a registry as one MCP server over stdio: a host
+// A gateway serves a router as one MCP server over stdio: a host
 // initializes, lists server__tool names and calls them; a server added
 // later reaches it as notifications/tools/list_changed.
 func Example() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(connect(ctx, "memory"))
 
 	g := gateway.New(reg, gateway.Options{Version: "1.0.0"}) // Settled: mgr.WaitSettled with a manager

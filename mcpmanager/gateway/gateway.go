@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
@@ -26,7 +26,7 @@ var StartupWait = 10 * time.Second
 type Options struct {
 	// Version is the gateway's serverInfo.version.
 	Version string
-	// Settled, when set, blocks until every server behind the registry is
+	// Settled, when set, blocks until every server behind the router is
 	// ready or has given up, or ctx ends (mcpmanager.Manager.WaitSettled).
 	// Without it, tools/list answers with what is ready.
 	Settled func(ctx context.Context)
@@ -35,9 +35,9 @@ type Options struct {
 	Skills *skills.Catalog
 }
 
-// Gateway is an MCP server in front of a registry. Safe for concurrent use.
+// Gateway is an MCP server in front of a router. Safe for concurrent use.
 type Gateway struct {
-	reg     *registry.Registry
+	reg     *router.Router
 	srv     *server.MCPServer
 	settled func(ctx context.Context)
 	startBy time.Time   // end of the start-up wait
@@ -51,16 +51,16 @@ type Gateway struct {
 	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
 
 	mu        sync.Mutex
-	published []byte                   // fingerprint of the published definitions and routes
-	listed    map[string]registry.Tool // by exposed name, as published
-	errs      []registry.ServerError
+	published []byte                 // fingerprint of the published definitions and routes
+	listed    map[string]router.Tool // by exposed name, as published
+	errs      []router.ServerError
 	// fingerprints of the published prompts, and resources with templates
 	publishedPrompts, publishedResources []byte
 }
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
-func New(reg *registry.Registry, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, startBy: time.Now().Add(StartupWait), listed: map[string]registry.Tool{}}
+func New(reg *router.Router, opts Options) *Gateway {
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
 	if g.settled == nil {
 		g.started.Store(true)
 	}
@@ -98,7 +98,7 @@ func New(reg *registry.Registry, opts Options) *Gateway {
 
 // Errors returns the servers whose tools could not be listed (or were
 // left out in part) at the last Refresh.
-func (g *Gateway) Errors() []registry.ServerError {
+func (g *Gateway) Errors() []router.ServerError {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.errs
@@ -121,7 +121,7 @@ func (g *Gateway) awaitStartup(ctx context.Context) {
 }
 
 // Watch keeps the published tools current until ctx ends: it publishes
-// once, then again whenever the registry signals a change (a server added,
+// once, then again whenever the router signals a change (a server added,
 // removed, restarted or ready, or a server's list_changed). Refresh sends
 // clients notifications/tools/list_changed only when the definitions
 // differ.
@@ -139,7 +139,7 @@ func (g *Gateway) Watch(ctx context.Context) {
 	}
 }
 
-// Refresh republishes the registry's tools; connected clients get
+// Refresh republishes the router's tools; connected clients get
 // notifications/tools/list_changed when the published definitions change:
 // names, descriptions, input and output schemas, annotations, or the
 // server and tool a name is routed to.
@@ -151,7 +151,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		return // a listing cut short is no reason to unpublish tools
 	}
 	errs = append(errs, g.publishContent(ctx)...)
-	next := make(map[string]registry.Tool, len(tools))
+	next := make(map[string]router.Tool, len(tools))
 	st := make([]server.ServerTool, 0, len(tools))
 	type route struct {
 		Server, Tool string
@@ -163,13 +163,13 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		exposed.Name = t.Name
 		exposed.Meta = exposeToolMeta(t.Server, t.Tool.Meta) // an MCP App's ui:// URI, routed back (apps.go)
 		// A tool its server runs as a task (execution.taskSupport) is run
-		// as one upstream by the registry, and the gateway answers the call
+		// as one upstream by the router, and the gateway answers the call
 		// when the task ends: the gateway takes no task-augmented calls and
 		// declares no tasks capability, so it advertises no task support.
 		exposed.Execution = nil
 		// mcp-go's SetTools panics on a tool it would refuse: leave it out.
 		if err := mcp.ValidateParamHeaderAnnotations(&exposed); err != nil {
-			errs = append(errs, registry.ServerError{Server: t.Server, Err: fmt.Sprintf("%s: tool %q left out: %v", t.Server, t.Tool.Name, err)})
+			errs = append(errs, router.ServerError{Server: t.Server, Err: fmt.Sprintf("%s: tool %q left out: %v", t.Server, t.Tool.Name, err)})
 			continue
 		}
 		next[t.Name] = t
@@ -208,9 +208,9 @@ var hopMeta = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.Me
 
 // callOptions passes the caller's _meta on, and relays the server's
 // progress to notify under the caller's own progress token.
-func callOptions(meta *mcp.Meta, notify func(params map[string]any)) registry.CallOptions {
+func callOptions(meta *mcp.Meta, notify func(params map[string]any)) router.CallOptions {
 	if meta == nil {
-		return registry.CallOptions{}
+		return router.CallOptions{}
 	}
 	fwd := &mcp.Meta{}
 	for k, v := range meta.AdditionalFields {
@@ -221,9 +221,9 @@ func callOptions(meta *mcp.Meta, notify func(params map[string]any)) registry.Ca
 			fwd.AdditionalFields[k] = v
 		}
 	}
-	opts := registry.CallOptions{Meta: fwd}
+	opts := router.CallOptions{Meta: fwd}
 	if token := meta.ProgressToken; token != nil && notify != nil {
-		opts.OnProgress = func(p registry.Progress) {
+		opts.OnProgress = func(p router.Progress) {
 			params := map[string]any{"progressToken": token, "progress": p.Progress}
 			if p.Total > 0 {
 				params["total"] = p.Total
@@ -246,7 +246,7 @@ func (g *Gateway) route(name string) (srv, tool string, ok bool) {
 
 // listedTool is the tool published under an exposed name at the last
 // Refresh.
-func (g *Gateway) listedTool(name string) (registry.Tool, bool) {
+func (g *Gateway) listedTool(name string) (router.Tool, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	t, ok := g.listed[name]

@@ -19,7 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // inProcessUp connects an in-process client to s, as a built-in server is.
@@ -75,7 +75,7 @@ func TestRefreshComparesDefinitions(t *testing.T) {
 	}
 	echo := mcp.NewTool("echo", mcp.WithDescription("Echo"), mcp.WithString("text"))
 	set(echo)
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(src{inProcessUp(t, up, nil)})
 	g := New(reg, Options{Version: "test"})
 	sess := listener(t, g)
@@ -135,7 +135,7 @@ func TestPublishedToolsClaimNoTaskSupport(t *testing.T) {
 	up.AddTool(long, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("done"), nil
 	})
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(src{inProcessUp(t, up, nil)})
 	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())
@@ -154,7 +154,7 @@ func TestWatchFollowsListChanged(t *testing.T) {
 		return mcp.NewToolResultText("ok"), nil
 	}
 	up.AddTool(mcp.NewTool("echo", mcp.WithString("text")), handler)
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	cl := inProcessUp(t, up, func(n mcp.JSONRPCNotification) { reg.HandleNotification("up", n) })
 	reg.Add(src{cl})
 	g := New(reg, Options{Version: "test"})
@@ -204,7 +204,7 @@ type lateSource struct {
 
 func (s *lateSource) Name() string               { return s.name }
 func (s *lateSource) CallTimeout() time.Duration { return 0 }
-func (s *lateSource) Client() (registry.Client, error) {
+func (s *lateSource) Client() (router.Client, error) {
 	if !s.ready.Load() {
 		return nil, errors.New(s.name + ": server is not ready (starting)")
 	}
@@ -235,7 +235,7 @@ func TestStartup(t *testing.T) {
 				})
 				return s
 			}
-			reg := registry.New(registry.Options{})
+			reg := router.New(router.Options{})
 			good := &lateSource{name: "good", cl: inProcessUp(t, tool("good"), nil)}
 			good.ready.Store(true)
 			late := &lateSource{name: "late", cl: inProcessUp(t, tool("late"), nil)}

@@ -18,7 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
@@ -72,7 +72,7 @@ func hostileUp(t *testing.T) (*Gateway, chan string, chan string) {
 	up.AddTool(appOnly, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("for the app"), nil
 	})
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(src{inProcessUp(t, up, nil)})
 	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())

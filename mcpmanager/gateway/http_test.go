@@ -14,14 +14,14 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 type src struct{ cl *client.Client }
 
-func (s src) Name() string                     { return "up" }
-func (s src) Client() (registry.Client, error) { return s.cl, nil }
-func (s src) CallTimeout() time.Duration       { return 0 }
+func (s src) Name() string                   { return "up" }
+func (s src) Client() (router.Client, error) { return s.cl, nil }
+func (s src) CallTimeout() time.Duration     { return 0 }
 
 func TestHTTPNeedsTokenAndLocalOrigin(t *testing.T) {
 	up := server.NewMCPServer("up", "1", server.WithToolCapabilities(true))
@@ -29,7 +29,7 @@ func TestHTTPNeedsTokenAndLocalOrigin(t *testing.T) {
 		return mcp.NewToolResultText(r.GetString("text", "")), nil
 	})
 	cl := mcptest.Connect(t, up)
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(src{cl})
 	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())

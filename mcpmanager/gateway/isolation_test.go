@@ -16,7 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
@@ -169,7 +169,7 @@ func questioner(started, refused chan string, gs *gates) *server.MCPServer {
 func questionerGateway(t *testing.T, over string) (g *Gateway, started, refused chan string, gs *gates) {
 	t.Helper()
 	started, refused, gs = make(chan string, 16), make(chan string, 64), &gates{}
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	g = New(reg, Options{Version: "test"})
 	up := questioner(started, refused, gs)
 	asks := []client.ClientOption{client.WithSamplingHandler(gatewayAsHandler{g}), client.WithElicitationHandler(gatewayAsHandler{g})}

@@ -159,7 +159,7 @@ func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses
 	} else {
 		b := make([]byte, 16)
 		_, _ = rand.Read(b)
-		// The call itself is bounded by the registry (the tool timeout, or
+		// The call itself is bounded by the router (the tool timeout, or
 		// a task's limit); only a client that leaves a question unanswered
 		// ends it here (expiry).
 		upCtx, cancel := context.WithCancel(context.Background())

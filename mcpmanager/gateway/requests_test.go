@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // gatewayAsHandler sends an upstream session's sampling and elicitation
@@ -77,7 +77,7 @@ func askingUpstream() *server.MCPServer {
 // stops at the test's end.
 func askingGateway(t *testing.T) *Gateway {
 	t.Helper()
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	g := New(reg, Options{Version: "test"})
 	upInR, upInW := io.Pipe()
 	upOutR, upOutW := io.Pipe()

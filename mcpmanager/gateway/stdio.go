@@ -34,7 +34,7 @@ var MaxInflight = 64
 // mcp-go reads each line on a fresh goroutine, queues tool calls to a
 // worker pool, and decodes a tools/call up to seven times before the tool
 // runs. Here the goroutine that read a message handles it and hands
-// reading on to another, so a call reaches the registry without a
+// reading on to another, so a call reaches the router without a
 // scheduler hop, and a plain tools/call is decoded once and its result
 // relayed undecoded (fastCall). The call itself is callTool, as for a
 // call over HTTP, so both transports answer a call alike. Everything else
@@ -288,7 +288,7 @@ func parseCall(line []byte) (req callRequest, ok bool) {
 }
 
 // fastCall serves a plain tools/call (and notes notifications/cancelled for
-// the calls it serves) straight into the registry, and reports whether it
+// the calls it serves) straight into the router, and reports whether it
 // did. The general path decodes the same request up to seven times
 // (protocol _meta, tracing _meta, typed params with custom decoders) before
 // reaching the tool, which was most of the proxy's per-call CPU. Anything

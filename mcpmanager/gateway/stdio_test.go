@@ -20,11 +20,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
-// upstream is an in-process MCP server behind a registry, with tools that
+// upstream is an in-process MCP server behind a router, with tools that
 // let a test see what reached it.
 type upstream struct {
 	started   chan struct{} // a "block" call began
@@ -35,7 +35,7 @@ type upstream struct {
 // newStdioGateway serves a gateway over pipes and returns the raw ends:
 // write requests to in, read responses from out. Its one server, "up", is
 // an mcp-go server over stdio pipes whose session runs on protocol version
-// (before 2026-07-28 the registry relays calls raw; from it on, typed). The
+// (before 2026-07-28 the router relays calls raw; from it on, typed). The
 // session ends (and is checked to return nil) at cleanup.
 func newStdioGateway(t *testing.T, version string) (up *upstream, in io.WriteCloser, out *bufio.Reader) {
 	t.Helper()
@@ -84,7 +84,7 @@ func newStdioGateway(t *testing.T, version string) (up *upstream, in io.WriteClo
 		_ = server.NewStdioServer(s).Listen(context.Background(), upInR, upOutW)
 		upOutW.Close()
 	}()
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	cl := client.NewClient(transport.NewIO(upOutR, upInW, nil))
 	cl.OnNotification(func(n mcp.JSONRPCNotification) { reg.HandleNotification("up", n) })
 	if err := cl.Start(t.Context()); err != nil {
@@ -272,7 +272,7 @@ func TestServeStdioConcurrentAndCancel(t *testing.T) {
 			cancel() // the client sends notifications/cancelled
 			select {
 			case <-up.cancelled:
-			case <-time.After(5 * time.Second): // far below the registry's call timeout
+			case <-time.After(5 * time.Second): // far below the router's call timeout
 				t.Fatal("cancelling the caller's request did not cancel the server's call")
 			}
 			if err := <-blocked; !errors.Is(err, context.Canceled) {
@@ -341,7 +341,7 @@ func TestServeStdioEnds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := New(registry.New(registry.Options{}), Options{Version: "test"})
+			g := New(router.New(router.Options{}), Options{Version: "test"})
 			inR, inW := io.Pipe()
 			t.Cleanup(func() { inW.Close() })
 			ctx, cancel := context.WithCancel(t.Context())
@@ -367,7 +367,7 @@ type panicky struct {
 	armed atomic.Bool
 }
 
-func (p *panicky) Client() (registry.Client, error) {
+func (p *panicky) Client() (router.Client, error) {
 	if p.armed.Load() {
 		panic("source broke")
 	}
@@ -383,7 +383,7 @@ func TestServeStdioSurvivesPanic(t *testing.T) {
 	})
 	cl := mcptest.Connect(t, s)
 	p := &panicky{src: src{cl}}
-	reg := registry.New(registry.Options{})
+	reg := router.New(router.Options{})
 	reg.Add(p)
 	g := New(reg, Options{Version: "test"})
 	g.Refresh(t.Context())

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 )
 
 // FuzzEntry maps any server.json through every option it offers with a
@@ -14,7 +14,7 @@ import (
 // no ${secret:…} or ${env:…} reference (only the user's values may bring
 // one, and these bring none). Under plain 'go test' only the seeds run.
 func FuzzEntry(f *testing.F) {
-	for _, d := range registrytest.Documents {
+	for _, d := range mcpregistrytest.Documents {
 		f.Add(d)
 	}
 	f.Add(`{"name": "a/b", "version": "1.0.0", "packages": [{"registryType": "npm", "identifier": "x", "version": "1", "transport": {"type": "stdio"},

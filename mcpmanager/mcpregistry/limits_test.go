@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // hostile starts a hostile registry and a client of it with a cache.
-func hostile(t *testing.T, mode string) (*registrytest.Hostile, *mcpregistry.Client) {
+func hostile(t *testing.T, mode string) (*mcpregistrytest.Hostile, *mcpregistry.Client) {
 	t.Helper()
-	h, err := registrytest.StartHostile(t.Context(), mode)
+	h, err := mcpregistrytest.StartHostile(t.Context(), mode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +41,9 @@ func TestSearchNamesTheLimit(t *testing.T) {
 		says string
 		is   error
 	}{
-		{registrytest.SlowDrip, "the 300ms per-request timeout", mcpregistry.ErrLimit},
-		{registrytest.CutOff, "not a listing: unexpected end of JSON input", nil},
-		{registrytest.Oversize, "the 8 KB listing cap", mcpregistry.ErrLimit},
+		{mcpregistrytest.SlowDrip, "the 300ms per-request timeout", mcpregistry.ErrLimit},
+		{mcpregistrytest.CutOff, "not a listing: unexpected end of JSON input", nil},
+		{mcpregistrytest.Oversize, "the 8 KB listing cap", mcpregistry.ErrLimit},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -102,13 +102,13 @@ func TestAllEnds(t *testing.T) {
 		says  string
 		pages int
 	}{
-		{"repeated cursor", registrytest.RepeatCursor, nil, nil, `the registry repeated the cursor "again"`, 2},
-		{"endless pages", registrytest.EndlessPages, nil, nil, "the 20-page limit", 20},
-		{"deadline", registrytest.EndlessPages, nil, func(t *testing.T) {
+		{"repeated cursor", mcpregistrytest.RepeatCursor, nil, nil, `the registry repeated the cursor "again"`, 2},
+		{"endless pages", mcpregistrytest.EndlessPages, nil, nil, "the 20-page limit", 20},
+		{"deadline", mcpregistrytest.EndlessPages, nil, func(t *testing.T) {
 			set(t, &mcpregistry.MaxPages, 1<<20)
 			set(t, &mcpregistry.Deadline, 200*time.Millisecond)
 		}, "the 200ms listing deadline", -1},
-		{"cancel", registrytest.EndlessPages, func(t *testing.T) context.Context {
+		{"cancel", mcpregistrytest.EndlessPages, func(t *testing.T) context.Context {
 			ctx, cancel := context.WithCancel(t.Context())
 			time.AfterFunc(100*time.Millisecond, cancel)
 			return ctx
@@ -131,7 +131,7 @@ func TestAllEnds(t *testing.T) {
 			if l == nil || len(l.Servers) == 0 || (tt.pages >= 0 && l.Pages != tt.pages) {
 				t.Errorf("listing so far: %+v, want %d pages", l, tt.pages)
 			}
-			if n := h.Requests.Load(); n >= registrytest.MaxRequests {
+			if n := h.Requests.Load(); n >= mcpregistrytest.MaxRequests {
 				t.Errorf("%d requests: it only stopped because the registry did", n)
 			}
 		})
@@ -143,14 +143,14 @@ func TestAllEnds(t *testing.T) {
 // by name.
 func TestDownloadLimits(t *testing.T) {
 	set(t, &mcpregistry.DownloadTimeout, 300*time.Millisecond)
-	other, err := registrytest.Start(t.Context(), 0)
+	other, err := mcpregistrytest.Start(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	redirect, _ := hostile(t, registrytest.Redirect)
+	redirect, _ := hostile(t, mcpregistrytest.Redirect)
 	redirect.Target = other.URL
-	drip, _ := hostile(t, registrytest.SlowDrip)
-	big, _ := hostile(t, registrytest.Oversize)
+	drip, _ := hostile(t, mcpregistrytest.SlowDrip)
+	big, _ := hostile(t, mcpregistrytest.Oversize)
 	ok, _ := start(t)
 	tests := []struct {
 		name, url string

@@ -11,13 +11,13 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
-func start(t *testing.T) (*registrytest.Registry, *mcpregistry.Client) {
+func start(t *testing.T) (*mcpregistrytest.Registry, *mcpregistry.Client) {
 	t.Helper()
-	reg, err := registrytest.Start(t.Context(), 5)
+	reg, err := mcpregistrytest.Start(t.Context(), 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestEntry(t *testing.T) {
 // its address) is said to be offline in plain words, the network's own
 // words kept as the detail, and the last listing comes back with it.
 func TestRefusedConnectionSaysOffline(t *testing.T) {
-	reg, err := registrytest.Start(t.Context(), 0)
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

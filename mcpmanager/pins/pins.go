@@ -74,7 +74,7 @@ type Pin struct {
 	Format int `json:"format,omitempty"`
 }
 
-// format is the Format of pins made now: Canonical's pinnedKeys.
+// format is the Format of pins made now: Hash's pinnedKeys.
 const format = 2
 
 // pinnedKeys are the parts of a tool that are pinned; formatOneKeys those
@@ -144,10 +144,8 @@ func empty() fileData {
 	return fileData{Version: 1, Pins: map[string]map[string]Pin{}, Pending: map[string]map[string]Pending{}}
 }
 
-// Canonical is the JSON of the parts of t that are pinned (pinnedKeys),
-// keys sorted and without insignificant space.
-func Canonical(t mcp.Tool) (json.RawMessage, error) { return canonical(t, pinnedKeys) }
-
+// canonical is the JSON of the parts of t named by keys, keys sorted and
+// without insignificant space.
 func canonical(t mcp.Tool, keys []string) (json.RawMessage, error) {
 	raw, err := json.Marshal(t)
 	if err != nil {
@@ -176,7 +174,8 @@ func canonical(t mcp.Tool, keys []string) (json.RawMessage, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// Hash is the hex SHA-256 of Canonical(t).
+// Hash is the hex SHA-256 of the JSON of the parts of t that are pinned
+// (pinnedKeys), keys sorted and without insignificant space, and that JSON.
 func Hash(t mcp.Tool) (hash string, canonical json.RawMessage, err error) {
 	return hashOf(t, pinnedKeys)
 }
@@ -193,7 +192,7 @@ func hashOf(t mcp.Tool, keys []string) (string, json.RawMessage, error) {
 // Screen checks a server's listed tools against the pins: errs[i] is nil
 // when tools[i] may be offered, else a *ChangedError (or the reason its
 // definition could not be read). Tools seen for the first time are pinned;
-// a changed definition is kept for review. It implements registry.Gate.
+// a changed definition is kept for review. It implements router.Gate.
 func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 	errs := make([]error, len(tools))
 	if s.opts.Skip != nil && s.opts.Skip(server) {
@@ -280,7 +279,7 @@ func (s *Store) pendLocked(server, tool, hash string, def json.RawMessage, now t
 // Version moves whenever what Screen answers may change: a trust or a
 // rejection, a new pin, the file rewritten by another process (a stat, no
 // read, when it was not). An unreadable file moves it at every call. It
-// makes the Store a registry.VersionedGate.
+// makes the Store a router.VersionedGate.
 func (s *Store) Version() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()

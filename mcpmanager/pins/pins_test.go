@@ -186,7 +186,7 @@ func TestCanonicalIgnoresKeyOrder(t *testing.T) {
 
 // TestVersion: the version stands while nothing changes and moves with a
 // new pin, a change waiting for review, a trust, another process's rewrite
-// and an unreadable file, so that a registry keeping verdicts by it never
+// and an unreadable file, so that a router keeping verdicts by it never
 // keeps a stale one.
 func TestVersion(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pins.json")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/builtin/contentstore/extract"
 	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
@@ -69,6 +70,17 @@ func TestAgo(t *testing.T) {
 	} {
 		if got := plain.Ago(d); got != want {
 			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+}
+
+// The built-in servers import nothing of mcpmanager, so the content store
+// formats its limits with its own copy of Bytes' rule: the two must read
+// the same.
+func TestBytesIsTheContentStoresRule(t *testing.T) {
+	for _, n := range []int64{0, 1, 1023, 1024, 1536, 1<<20 - 1, 1 << 20, 20 << 20, 1<<30 - 1, 1 << 30, 5 << 30} {
+		if got, want := plain.Bytes(n), extract.HumanBytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, the content store says %q", n, got, want)
 		}
 	}
 }

@@ -7,7 +7,7 @@
 //
 // Nothing here reads a file before it is asked for: listing reads none,
 // and loading a skill reads its SKILL.md only (the extension forbids a
-// host to fetch a skill's files ahead of need). The registry keeps tools;
+// host to fetch a skill's files ahead of need). The router keeps tools;
 // skills are kept here, beside it, from the same sessions.
 package skills
 
@@ -148,7 +148,7 @@ func New(sessions Sessions, opts Options) *Catalog {
 }
 
 // ZeroTTLRefresh is how long a listing with ttlMs 0 is kept (as the
-// registry's tool lists): long enough that one chat turn lists once.
+// router's tool lists): long enough that one chat turn lists once.
 var ZeroTTLRefresh = 5 * time.Second
 
 // now is the clock of the listings' ttlMs; tests move it.

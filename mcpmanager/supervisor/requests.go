@@ -63,7 +63,7 @@ func (s *Server) capabilities() mcp.ClientCapabilities {
 		c.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
 	}
 	// Tasks (2025-11-25): the client follows task-augmented tools/call
-	// (registry.TaskPolicy); it takes no task-augmented requests itself,
+	// (router.TaskPolicy); it takes no task-augmented requests itself,
 	// so the object lists none.
 	c.Tasks = &mcp.TasksCapability{}
 	// MCP Apps: tools may name a ui:// resource the window renders. Tasks

@@ -23,7 +23,7 @@ type Client struct {
 	schemas *rawSchemas // nil: the transport keeps none (in-process servers)
 }
 
-// ListTools implements registry.Client.
+// ListTools implements router.Client.
 func (c *Client) ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
 	res, err := c.Client.ListTools(ctx, req)
 	if err == nil && c.schemas != nil {
@@ -32,7 +32,7 @@ func (c *Client) ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.
 	return res, err
 }
 
-// CallTool implements registry.Client. A server that keeps answering
+// CallTool implements router.Client. A server that keeps answering
 // input_required past MaxInputRounds gets an error saying so.
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	res, err := c.Client.CallTool(ctx, req)

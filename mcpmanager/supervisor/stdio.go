@@ -110,7 +110,7 @@ func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCR
 }
 
 // SendRaw sends a request whose params are already JSON (the proxy's
-// relayed tools/call; see registry.CallRaw).
+// relayed tools/call; see router.CallRaw).
 func (t *stdioTransport) SendRaw(ctx context.Context, id mcp.RequestId, method string, params []byte) (*transport.JSONRPCResponse, error) {
 	res, err := t.Transport.SendRaw(ctx, id, method, params)
 	return res, t.annotate(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor/restart"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
@@ -276,57 +277,52 @@ func (s *Server) set(mut func(*Status)) {
 
 // Run keeps the server up until ctx ends, then stops it and returns nil. It
 // returns early with the last error once restarts are exhausted (state Error).
+// The restarts and their backoff are restart.Loop's, as the local model's.
 func (s *Server) Run(ctx context.Context) error {
 	defer s.log.Close()
-	attempts := 0
-	delay := s.spec.Restart.Delay
-	for {
-		if attempts == 0 {
-			s.set(func(st *Status) { st.State, st.Error = Starting, "" })
-		}
-		var readyAt time.Time
-		err := s.fetch(ctx)
-		if err == nil {
-			readyAt, err = s.runOnce(ctx)
-		}
-		if ctx.Err() != nil {
+	return restart.Loop{
+		Delay: s.spec.Restart.Delay, Max: MaxRestartDelay, StableAfter: StableAfter,
+		Once: func(ctx context.Context, attempts int) (time.Time, error) {
+			if attempts == 0 {
+				s.set(func(st *Status) { st.State, st.Error = Starting, "" })
+			}
+			if err := s.fetch(ctx); err != nil {
+				return time.Time{}, err
+			}
+			return s.runOnce(ctx)
+		},
+		Failed: s.failed,
+		Stopped: func() {
 			s.set(func(st *Status) { st.State, st.PID, st.Error = Stopped, 0, "" })
-			return nil
-		}
-		if !readyAt.IsZero() && time.Since(readyAt) >= StableAfter {
-			attempts, delay = 0, s.spec.Restart.Delay
-		}
-		msg := plain.Text(err) // the sentence first: the window shows the rest behind a disclosure
-		if s.spec.InProcess != nil {
-			s.log.Add(msg) // no stderr to tell: its log keeps why it failed
-		} else if tail := s.log.TailString(5); tail != "" {
-			msg += "\nlast stderr lines:\n" + tail
-		}
-		if errors.Is(err, ErrNeedsLogin) {
-			// Restarting cannot help: the status waits for a login.
-			s.set(func(st *Status) { st.State, st.PID, st.Error = NeedsLogin, 0, err.Error() })
-			return err
-		}
-		var notFound *process.NotFoundError
-		// A built-in that never came up would fail the same way again (its
-		// data held by another process, a bad root): it waits for a Restart.
-		builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
-		if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.Is(err, fetch.ErrTimeout) || sandboxRefused(err) || builtinFailed {
-			s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
-			return err
-		}
-		attempts++
-		s.set(func(st *Status) { st.State, st.PID, st.Error, st.Restarts = Restarting, 0, msg, st.Restarts+1 })
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			s.set(func(st *Status) { st.State, st.Error = Stopped, "" })
-			return nil
-		case <-t.C:
-		}
-		delay = min(delay*2, MaxRestartDelay)
+		},
+	}.Run(ctx)
+}
+
+// failed shows how a run ended and decides whether to restart: a server
+// that needs a login, one that would fail the same way again, or one out
+// of attempts stays down.
+func (s *Server) failed(err error, readyAt time.Time, attempts int) (giveUp bool) {
+	msg := plain.Text(err) // the sentence first: the window shows the rest behind a disclosure
+	if s.spec.InProcess != nil {
+		s.log.Add(msg) // no stderr to tell: its log keeps why it failed
+	} else if tail := s.log.TailString(5); tail != "" {
+		msg += "\nlast stderr lines:\n" + tail
 	}
+	if errors.Is(err, ErrNeedsLogin) {
+		// Restarting cannot help: the status waits for a login.
+		s.set(func(st *Status) { st.State, st.PID, st.Error = NeedsLogin, 0, err.Error() })
+		return true
+	}
+	var notFound *process.NotFoundError
+	// A built-in that never came up would fail the same way again (its
+	// data held by another process, a bad root): it waits for a Restart.
+	builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
+	if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.Is(err, fetch.ErrTimeout) || sandboxRefused(err) || builtinFailed {
+		s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
+		return true
+	}
+	s.set(func(st *Status) { st.State, st.PID, st.Error, st.Restarts = Restarting, 0, msg, st.Restarts+1 })
+	return false
 }
 
 // fetch downloads the launcher's package (Spec.Fetch) once per Run, in

@@ -30,7 +30,7 @@ import (
 // task's result as the call's; each state reaches wire.TaskUpdates(ctx)
 // (the task card, 'tools call'); the questions go to the same handlers as
 // any other, and a call given up on cancels its task. Tasks of servers
-// before 2026-07-28 are the registry's (registry/tasks.go).
+// before 2026-07-28 are the router's (router/tasks.go).
 
 // TaskCancelTimeout bounds the tasks/cancel sent for a call given up on.
 var TaskCancelTimeout = 5 * time.Second

@@ -23,7 +23,7 @@ type taskUpdatesKey struct{}
 
 // WithTaskUpdates returns a context whose calls tell fn each state of the
 // task a server turns them into. The caller that makes the call (the tool
-// registry) sets it; the layer that follows the task (the supervisor's
+// router) sets it; the layer that follows the task (the supervisor's
 // transport, for the 2026-07-28 extension) calls it. fn must not block.
 func WithTaskUpdates(ctx context.Context, fn func(TaskUpdate)) context.Context {
 	if fn == nil {

@@ -36,10 +36,10 @@ type ollamaProvider struct {
 	hc        *http.Client
 }
 
-// ollamaWindows are the context lengths /api/show told, by server and
+// ollamaContextSizes are the context lengths /api/show told, by server and
 // model, for every provider of the process: a provider is made for each
 // chat step, and a model's length only changes when it is pulled again.
-var ollamaWindows sync.Map // showURL + "\x00" + model → int
+var ollamaContextSizes sync.Map // showURL + "\x00" + model → int
 
 func newOllama(cfg Config, base *url.URL) *ollamaProvider {
 	root := strings.TrimSuffix(base.String(), "/")
@@ -56,12 +56,13 @@ var (
 )
 
 // ollamaCtx is the num_ctx for a request whose body is size bytes and that
-// may answer with out tokens, on a model of window tokens (0: unknown).
+// may answer with out tokens, on a model whose context is contextSize tokens
+// (0: unknown).
 // The body is counted at 3 bytes a token: more than it takes, so the
 // prompt is never cut.
-func ollamaCtx(size, out, window int) int {
+func ollamaCtx(size, out, contextSize int) int {
 	need := size/3 + out
-	limit := window
+	limit := contextSize
 	if limit <= 0 {
 		limit = OllamaMaxCtx
 	}
@@ -76,18 +77,18 @@ func ollamaCtx(size, out, window int) int {
 // the answer.
 const ollamaAnswerReserve = 2048
 
-// window returns model's context length from /api/show (remembered;
+// contextSize returns model's context length from /api/show (remembered;
 // 0 when the server does not say; asked again after a failed request).
-func (p *ollamaProvider) window(ctx context.Context, model string) int {
+func (p *ollamaProvider) contextSize(ctx context.Context, model string) int {
 	key := p.showURL + "\x00" + model
-	if v, ok := ollamaWindows.Load(key); ok {
+	if v, ok := ollamaContextSizes.Load(key); ok {
 		return v.(int)
 	}
 	n, err := ollamaShow(ctx, p.hc, p.showURL, p.key, model)
 	if err != nil {
 		return 0 // not remembered: the server may have been down
 	}
-	ollamaWindows.Store(key, n)
+	ollamaContextSizes.Store(key, n)
 	return n
 }
 
@@ -192,7 +193,7 @@ func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)
 			if b.Options == nil {
 				b.Options = map[string]any{}
 			}
-			b.Options["num_ctx"] = ollamaCtx(len(body), out, p.window(ctx, req.Model))
+			b.Options["num_ctx"] = ollamaCtx(len(body), out, p.contextSize(ctx, req.Model))
 			if body, err = json.Marshal(b); err != nil {
 				return Response{}, err
 			}
@@ -338,7 +339,7 @@ func (p *ollamaProvider) Models(ctx context.Context) ([]Model, error) {
 	}
 	out := make([]Model, 0, len(list))
 	for _, m := range list {
-		out = append(out, Model{ID: m, Name: m, ContextWindow: p.window(ctx, m)})
+		out = append(out, Model{ID: m, Name: m, ContextWindow: p.contextSize(ctx, m)})
 	}
 	sortModels(out)
 	return out, nil

@@ -68,7 +68,7 @@ func realTools(t *testing.T) []toolsearch.Tool {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	m.WaitSettled(ctx)
-	tools, errs := m.Registry().Tools(ctx)
+	tools, errs := m.Router().Tools(ctx)
 	for _, e := range errs {
 		t.Errorf("server %s: %s", e.Server, e.Err)
 	}

@@ -1,4 +1,4 @@
-// Package download fetches a model file and checks it against its pinned
+// Package download downloads a model file and checks it against its pinned
 // size and SHA-256 before anything may use it. The file grows as dest+".part"
 // and is renamed to dest only once its hash is right, so a half or a wrong
 // file is never taken for a model; and the file renamed to dest is hashed
@@ -180,7 +180,7 @@ type job struct {
 	total    int64 // size, or what the server says
 }
 
-// run hashes what the .part holds, then fetches the rest, resuming at
+// run hashes what the .part holds, then downloads the rest, resuming at
 // once after a cut that made progress.
 func (d *job) run() error {
 	n, err := io.Copy(d.h, d.f)
@@ -199,7 +199,7 @@ func (d *job) run() error {
 			return nil // complete: Get checks the hash
 		}
 		before := d.done
-		err := d.fetch()
+		err := d.copyRest()
 		if err == nil || errors.Is(err, ErrChecksum) || d.ctx.Err() != nil {
 			if d.ctx.Err() != nil {
 				return fmt.Errorf("download of %s cancelled; the partial file is kept to resume: %w", d.src, d.ctx.Err())
@@ -232,8 +232,8 @@ func (d *job) restart() error {
 	return nil
 }
 
-// fetch opens the source at d.done and copies it to the end of the .part.
-func (d *job) fetch() error {
+// copyRest opens the source at d.done and copies it to the end of the .part.
+func (d *job) copyRest() error {
 	body, total, err := d.open()
 	if err != nil {
 		return err

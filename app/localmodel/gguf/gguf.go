@@ -1,8 +1,9 @@
-// Package gguf reads and writes GGUF files (version 3), the model format of
+// Package gguf reads GGUF files (version 3), the model format of
 // llama.cpp: its metadata, and its tensors' names, shapes and types. The
 // local model provider reads a downloaded model's metadata (architecture,
-// context length, chat template) with it, and tests write small models
-// with random weights (no weights can be fetched to test with).
+// context length, chat template) with it. Writing one is for tests alone
+// (small models with random weights, since no weights can be fetched to
+// test with): package testmodel's Encode.
 //
 //	f, err := gguf.ReadFile("qwen3-1.7b-q4_k_m.gguf")
 //	ctx := f.Uint("qwen3.context_length") // 40960
@@ -18,14 +19,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 )
 
 // Magic is "GGUF" read as a little-endian uint32.
 const Magic = 0x46554747
 
-// Version is the GGUF version this package writes. It reads version 2
+// Version is the GGUF version testmodel writes. This package reads version 2
 // too (the same layout; 3 only allows big-endian files, which llama.cpp
 // on a laptop does not load), as llama.cpp does.
 const Version = 3
@@ -311,119 +311,4 @@ func (d *decoder) value(t uint32) any {
 		d.err = fmt.Errorf("unknown value type %d", t)
 	}
 	return nil
-}
-
-// Write writes f to w, its tensors' Data laid out in order at the file's
-// alignment (their Offsets are set).
-func Write(w io.Writer, f *File) error {
-	align := uint64(DefaultAlignment)
-	if a := f.Uint("general.alignment"); a > 0 {
-		align = a
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	e := encoder{w: bw}
-	e.put(uint32(Magic))
-	e.put(uint32(Version))
-	e.put(uint64(len(f.Tensors)))
-	e.put(uint64(len(f.KVs)))
-	for _, kv := range f.KVs {
-		e.str(kv.Key)
-		e.put(kv.Type)
-		e.value(kv.Type, kv.Value)
-	}
-	var off uint64
-	for i := range f.Tensors {
-		t := &f.Tensors[i]
-		t.Offset = off
-		e.str(t.Name)
-		e.put(uint32(len(t.Dims)))
-		for _, n := range t.Dims {
-			e.put(n)
-		}
-		e.put(t.Type)
-		e.put(t.Offset)
-		off += pad(uint64(len(t.Data)), align)
-	}
-	e.pad(align)
-	for _, t := range f.Tensors {
-		e.bytes(t.Data)
-		e.pad(align)
-	}
-	if e.err != nil {
-		return e.err
-	}
-	return bw.Flush()
-}
-
-func pad(n, align uint64) uint64 { return (n + align - 1) / align * align }
-
-type encoder struct {
-	w   io.Writer
-	n   uint64
-	err error
-}
-
-func (e *encoder) put(v any) {
-	if e.err == nil {
-		e.err = binary.Write(e.w, binary.LittleEndian, v)
-		e.n += uint64(binary.Size(v))
-	}
-}
-
-func (e *encoder) bytes(b []byte) {
-	if e.err == nil {
-		_, e.err = e.w.Write(b)
-		e.n += uint64(len(b))
-	}
-}
-
-func (e *encoder) str(s string) {
-	e.put(uint64(len(s)))
-	e.bytes([]byte(s))
-}
-
-func (e *encoder) pad(align uint64) {
-	if n := pad(e.n, align) - e.n; n > 0 {
-		e.bytes(make([]byte, n))
-	}
-}
-
-func (e *encoder) value(t uint32, v any) {
-	switch t {
-	case TypeString:
-		s, _ := v.(string)
-		e.str(s)
-	case TypeBool:
-		b, _ := v.(bool)
-		var u uint8
-		if b {
-			u = 1
-		}
-		e.put(u)
-	case TypeArray:
-		a, _ := v.(Array)
-		e.put(a.Type)
-		e.put(uint64(len(a.Items)))
-		for _, it := range a.Items {
-			e.value(a.Type, it)
-		}
-	default:
-		e.put(v)
-	}
-}
-
-// Half is x as IEEE half-precision bits (round to nearest, no subnormals:
-// enough for random weights and norms of 1).
-func Half(x float32) uint16 {
-	b := math.Float32bits(x)
-	sign := uint16(b>>16) & 0x8000
-	exp := int((b>>23)&0xff) - 127 + 15
-	mant := b & 0x7fffff
-	switch {
-	case exp <= 0:
-		return sign
-	case exp >= 31:
-		return sign | 0x7c00
-	}
-	return sign | uint16(exp)<<10 | uint16((mant+0x1000)>>13)
 }

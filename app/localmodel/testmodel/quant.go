@@ -42,7 +42,7 @@ func q4Tensor(name string, dims []int, rng *rand.Rand) gguf.Tensor {
 	}
 	blocks := n / q4Weights
 	data := make([]byte, blocks*q4Bytes)
-	scale := gguf.Half(q4Scale)
+	scale := Half(q4Scale)
 	for b := range blocks {
 		blk := data[b*q4Bytes : (b+1)*q4Bytes]
 		binary.LittleEndian.PutUint16(blk, scale)

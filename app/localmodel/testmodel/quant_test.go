@@ -29,7 +29,7 @@ func TestQ4TensorLayoutAndSpread(t *testing.T) {
 		seen := map[int]bool{}
 		for b := range tc.blocks {
 			blk := x.Data[b*18 : (b+1)*18]
-			if s := binary.LittleEndian.Uint16(blk); s != gguf.Half(q4Scale) {
+			if s := binary.LittleEndian.Uint16(blk); s != Half(q4Scale) {
 				t.Fatalf("block %d: scale %#x", b, s)
 			}
 			for _, by := range blk[2:] {

@@ -160,7 +160,7 @@ func WriteType(path, src string, s Shape, seed uint64, typ uint32) error {
 	if err != nil {
 		return err
 	}
-	if err := gguf.Write(out, f); err != nil {
+	if err := Encode(out, f); err != nil {
 		out.Close()
 		return err
 	}
@@ -185,7 +185,7 @@ func tensor(name string, dims []int, next func() float32) gguf.Tensor {
 	}
 	data := make([]byte, 2*n)
 	for i := range n {
-		binary.LittleEndian.PutUint16(data[2*i:], gguf.Half(next()))
+		binary.LittleEndian.PutUint16(data[2*i:], Half(next()))
 	}
 	return gguf.Tensor{Name: name, Dims: ds, Type: gguf.F16, Data: data}
 }

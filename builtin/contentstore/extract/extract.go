@@ -26,8 +26,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Sentinel errors; a FileError wraps one of them (or an fs error).
@@ -330,5 +328,17 @@ func firstHeading(s string) string {
 	return ""
 }
 
-// HumanBytes formats n as "1.5 MB" (plain.Bytes).
-func HumanBytes(n int64) string { return plain.Bytes(n) }
+// HumanBytes formats n as "1.5 MB". It is mcpmanager/plain.Bytes' rule,
+// written here because the built-in servers import nothing of mcpmanager
+// (the manager runs them, not the reverse: layout_test.go).
+func HumanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

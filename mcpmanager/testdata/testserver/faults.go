@@ -17,7 +17,7 @@ import (
 )
 
 // serveFaults serves the fault modes (once the program faultserver): a stdio MCP server that misbehaves on purpose, for
-// the supervisor's and registry's fault tests. -mode picks the fault:
+// the supervisor's and router's fault tests. -mode picks the fault:
 //
 //	ok            a well-behaved server with echo, sleep and crash tools
 //	hang-init     never answers initialize

@@ -56,7 +56,7 @@
 //	              then stops (setsid.go)
 //	npm-registry  not MCP: fetchtest's npm registry over HTTP, printing
 //	              NPM_REGISTRY_URL; -addr, -delay (npmregistry.go)
-//	mcp-registry  not MCP: registrytest's MCP Registry over HTTP, printing
+//	mcp-registry  not MCP: mcpregistrytest's MCP Registry over HTTP, printing
 //	              REGISTRY_URL; -fillers, -hostile (mcpregistry.go)
 //
 // Who starts which: mcpmanager/proctest (FaultServer, Server) for the

@@ -9,10 +9,10 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/registrytest"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
 )
 
-// serveMCPRegistry serves mode mcp-registry (once the program fakeregistry): registrytest's MCP Registry (generic API
+// serveMCPRegistry serves mode mcp-registry (once the program fakeregistry): mcpregistrytest's MCP Registry (generic API
 // v0.1) for the e2e tests, printing REGISTRY_URL=... once it listens. It
 // stops on SIGINT/SIGTERM or when its stdin closes.
 func serveMCPRegistry() {
@@ -23,7 +23,7 @@ func serveMCPRegistry() {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		stop()
 	}()
-	reg, err := registrytest.Start(ctx, *fillers)
+	reg, err := mcpregistrytest.Start(ctx, *fillers)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -26,7 +26,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -105,7 +105,7 @@ func run(ctx context.Context, scenario, url string) error {
 		// The malformed tools are left out; the valid one still works.
 		return c.call(ctx, "valid_tool", map[string]any{"region": "us-west1"})
 	case "json-schema-2020-12-preservation":
-		// Echo the schema as the registry keeps it: any keyword dropped or
+		// Echo the schema as the router keeps it: any keyword dropped or
 		// $ref resolved on the way shows in the suite's diff.
 		for _, t := range tools {
 			if t.Tool.Name == "json_schema_2020_12_tool" {
@@ -199,15 +199,15 @@ func (s *session) retry(ctx context.Context, fn func() error) error {
 	}
 }
 
-func (s *session) tools(ctx context.Context) ([]registry.Tool, error) {
-	var tools []registry.Tool
+func (s *session) tools(ctx context.Context) ([]router.Tool, error) {
+	var tools []router.Tool
 	err := s.retry(ctx, func() error {
 		// ServerTools says why it failed (a login, say); Tools keeps each
 		// schema as the server sent it.
-		if _, err := s.m.Registry().ServerTools(ctx, server); err != nil {
+		if _, err := s.m.Router().ServerTools(ctx, server); err != nil {
 			return err
 		}
-		tools, _ = s.m.Registry().Tools(ctx)
+		tools, _ = s.m.Router().Tools(ctx)
 		return nil
 	})
 	return tools, err
@@ -215,7 +215,7 @@ func (s *session) tools(ctx context.Context) ([]registry.Tool, error) {
 
 func (s *session) call(ctx context.Context, tool string, args map[string]any) error {
 	return s.retry(ctx, func() error {
-		res, err := s.m.Registry().Call(ctx, server, tool, args, registry.CallOptions{})
+		res, err := s.m.Router().Call(ctx, server, tool, args, router.CallOptions{})
 		if err != nil {
 			return err
 		}

@@ -86,7 +86,7 @@ func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	m.WaitSettled(ctx)
-	tools, errs := m.Registry().Tools(ctx)
+	tools, errs := m.Router().Tools(ctx)
 	for _, e := range errs {
 		fmt.Fprintf(os.Stderr, "server %s: %s\n", e.Server, e.Err)
 	}

@@ -17,20 +17,20 @@ import (
 // Keeping a chat within its model's context window. Before each step the
 // engine estimates the request (system prompt, tool definitions, the
 // conversation and the apps' context); over CompactAt percent of a known
-// window it first shrinks old tool results to stubs, then has the model
+// context size it first shrinks old tool results to stubs, then has the model
 // summarise the conversation so far into a summary message, which the
-// model reads instead of what it replaces. A request over the window is
+// model reads instead of what it replaces. A request over the context is
 // never sent; a provider's context-length error compacts and retries once.
 
 // DefaultCompactAt is the percent of the context window past which a chat
 // is compacted.
 const DefaultCompactAt = 80
 
-// ErrTooLong means even compacted, the request does not fit the model's window.
+// ErrTooLong means even compacted, the request does not fit the model's context.
 var ErrTooLong = errors.New("the message does not fit the model's context window even with the conversation summarised")
 
 // ContextView is the context meter: what the next request takes of the
-// model's window, in estimated tokens, and of what.
+// model's context window, in estimated tokens, and of what.
 type ContextView struct {
 	Used   int `json:"used"`
 	Window int `json:"window"` // 0: not known
@@ -48,17 +48,17 @@ type ContextView struct {
 	Calibrated bool `json:"calibrated,omitempty"`
 }
 
-// window is the model's context window for budgets: the known one, else
+// contextSize is the model's context window for budgets: the known one, else
 // the conservative toolsearch.DefaultWindow.
-func (t *Turn) window() int {
+func (t *Turn) contextSize() int {
 	if t.ContextWindow > 0 {
 		return t.ContextWindow
 	}
 	return toolsearch.DefaultWindow
 }
 
-// limit is the estimate past which the turn compacts; 0 when the window
-// is not known (then only a provider's context-length error compacts).
+// limit is the estimate past which the turn compacts; 0 when the context
+// size is not known (then only a provider's context-length error compacts).
 func (t *Turn) limit() int {
 	if t.ContextWindow <= 0 {
 		return 0
@@ -110,7 +110,7 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 	return q
 }
 
-// fit is the next step's request within the window: stubs first, then a
+// fit is the next step's request within the model's context: stubs first, then a
 // summary (force: compact even if the estimate fits, after the provider
 // said it does not). It sends the meter's event.
 func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool) (request, error) {
@@ -171,7 +171,7 @@ func (r *run) fitsNew(tools []provider.Tool, text string) bool {
 }
 
 // Summaries. The chat's own model writes them; its request must fit the
-// window too, so a long stretch is summarised in pieces, each with the
+// context too, so a long stretch is summarised in pieces, each with the
 // summary so far.
 const summarySystem = "You summarise a conversation between a user and an AI assistant that uses tools, so that the assistant can go on without the original messages. " +
 	"Keep: what the user asked for and still wants (quote their latest request word for word), decisions and preferences, facts and figures found, " +
@@ -203,12 +203,12 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool) error {
 }
 
 // summarise writes the summary of parts: the model's, in pieces that fit
-// its window; if the model fails, a plain list of what the user asked,
+// its context; if the model fails, a plain list of what the user asked,
 // so the chat goes on (a summary is better than a dead chat).
 func (r *run) summarise(ctx context.Context, parts []part) string {
 	// Each piece: the summary so far plus as many messages as fit half
-	// the window (the rest is the instructions and the answer).
-	room := r.t.window()/2 - textTokens(summarySystem) - summaryTokens
+	// the context (the rest is the instructions and the answer).
+	room := r.t.contextSize()/2 - textTokens(summarySystem) - summaryTokens
 	summary := ""
 	var piece strings.Builder
 	flush := func() error {
@@ -295,9 +295,9 @@ func plainSummary(parts []part, err error) string {
 	return b.String()
 }
 
-// step runs one model request within the window: fit, stream, and on a
-// provider's context-length error (the estimate was short, or the window
-// is not known) one compaction and a second try.
+// step runs one model request within the model's context: fit, stream, and
+// on a provider's context-length error (the estimate was short, or the
+// context size is not known) one compaction and a second try.
 func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.Message, provider.Response, error) {
 	q, err := r.fit(ctx, store, tools, false)
 	if err != nil {
@@ -308,11 +308,11 @@ func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.M
 		if r.t.ContextWindow > 0 {
 			r.conv.cal.learn(q.raw, r.t.ContextWindow+1) // it did not fit: count higher from now on
 		} else {
-			// The window was not known: take what the error says of it,
+			// The context size was not known: take what the error says of it,
 			// else a guess below what was refused, for the summary's
 			// requests and the chat's next turns.
-			r.conv.window = windowFrom(err, q.view.Used)
-			r.t.ContextWindow = r.conv.window
+			r.conv.toldSize = contextSizeFrom(err, q.view.Used)
+			r.t.ContextWindow = r.conv.toldSize
 		}
 		r.add(msg)
 		if q, err = r.fit(ctx, store, tools, true); err != nil {
@@ -340,15 +340,15 @@ func (r *run) refuse(store context.Context, cause error) (history.Message, provi
 	return msg, provider.Response{}, cause
 }
 
-// windowNumbers find the window in providers' context-length errors:
+// sizeNumbers find the context size in providers' context-length errors:
 // OpenAI's "maximum context length is 8192 tokens", Anthropic's "> 200000
 // maximum", llama.cpp's "context size (4096 tokens)", Ollama's "num_ctx".
-var windowNumbers = regexp.MustCompile(`(?:maximum context length is|> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
+var sizeNumbers = regexp.MustCompile(`(?:maximum context length is|> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
 
-// windowFrom is the context window a context-length error tells, else
+// contextSizeFrom is the context size a context-length error tells, else
 // three quarters of the refused request's estimate.
-func windowFrom(err error, refused int) int {
-	if m := windowNumbers.FindStringSubmatch(err.Error()); m != nil {
+func contextSizeFrom(err error, refused int) int {
+	if m := sizeNumbers.FindStringSubmatch(err.Error()); m != nil {
 		if n, perr := strconv.Atoi(m[1]); perr == nil && n > 0 && (refused == 0 || n < refused*2) {
 			return n
 		}
@@ -390,7 +390,7 @@ func (e *Engine) Measure(ctx context.Context, t Turn) (ContextView, error) {
 	e.mu.Lock()
 	own := &convo{}
 	if c := e.convos[t.ChatID]; c != nil {
-		own.cal, own.window = c.cal, c.window
+		own.cal, own.toldSize = c.cal, c.toldSize
 	}
 	e.mu.Unlock()
 	r := e.runFor(t, own)

@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -17,7 +17,7 @@ type screenMemo struct {
 // screened is the gate's verdict on each of server's listed tools (nil:
 // no gate, or every one offered). A VersionedGate's verdicts on a cached
 // listing are kept until the listing or the gate's version changes.
-func (r *Registry) screened(server string, tools []mcp.Tool) []error {
+func (r *Router) screened(server string, tools []mcp.Tool) []error {
 	if r.gate == nil || len(tools) == 0 {
 		return nil
 	}
@@ -41,7 +41,7 @@ func (r *Registry) screened(server string, tools []mcp.Tool) []error {
 
 // screenCall asks the gate about the tool a call names, as its server
 // lists it now; a tool the server does not list is the server's to refuse.
-func (r *Registry) screenCall(ctx context.Context, server, tool string) error {
+func (r *Router) screenCall(ctx context.Context, server, tool string) error {
 	if r.gate == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -88,7 +88,7 @@ func CheckOutput(t mcp.Tool, res *mcp.CallToolResult) error {
 }
 
 // outputs checks tools' results against their outputSchema; list gives a
-// server's tools (Registry.ServerTools, cached). Safe for concurrent use.
+// server's tools (Router.ServerTools, cached). Safe for concurrent use.
 type outputs struct {
 	list func(ctx context.Context, server string) ([]mcp.Tool, error)
 }

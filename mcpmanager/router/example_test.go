@@ -1,4 +1,4 @@
-package registry_test
+package router_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/switchboard-app/switchboard/mcpmanager/registry"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // source is one connected server: a name, its session and its call timeout.
@@ -19,9 +19,9 @@ type source struct {
 	cl   *client.Client
 }
 
-func (s source) Name() string                     { return s.name }
-func (s source) Client() (registry.Client, error) { return s.cl, nil }
-func (s source) CallTimeout() time.Duration       { return 0 } // registry.DefaultCallTimeout
+func (s source) Name() string                   { return s.name }
+func (s source) Client() (router.Client, error) { return s.cl, nil }
+func (s source) CallTimeout() time.Duration     { return 0 } // router.DefaultCallTimeout
 
 // connect starts an in-process MCP server whose tools answer with their
 // server's and their own name.
@@ -47,14 +47,14 @@ func connect(ctx context.Context, name string, tools ...string) source {
 	return source{name, cl}
 }
 
-// The registry lists every server's tools under exposed names unique across
+// The router lists every server's tools under exposed names unique across
 // servers, and calls go to the server and tool a listed Tool names. Server
 // "a" with tool "b__c" and server "a__b" with tool "c" would both be
 // a__b__c: the server whose name holds the separator gets a hash, so
 // adding it never renames the other's tool.
 func Example() {
 	ctx := context.Background()
-	r := registry.New(registry.Options{})
+	r := router.New(router.Options{})
 	r.Add(connect(ctx, "memory", "read_graph"))
 	r.Add(connect(ctx, "a", "b__c"))
 	r.Add(connect(ctx, "a__b", "c"))
@@ -67,7 +67,7 @@ func Example() {
 
 	// A Tool in hand: call its server and tool.
 	t := tools[0]
-	res, err := r.Call(ctx, t.Server, t.Tool.Name, map[string]any{"text": "hi"}, registry.CallOptions{})
+	res, err := r.Call(ctx, t.Server, t.Tool.Name, map[string]any{"text": "hi"}, router.CallOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -79,7 +79,7 @@ func Example() {
 		panic(err)
 	}
 	// A relay (the gateway) passes JSON in and out, undecoded.
-	raw, err := r.CallRaw(ctx, found.Server, found.Tool.Name, json.RawMessage(`{"text":"raw"}`), registry.CallOptions{})
+	raw, err := r.CallRaw(ctx, found.Server, found.Tool.Name, json.RawMessage(`{"text":"raw"}`), router.CallOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -100,9 +100,9 @@ func Example() {
 // Subscribe tells a listener (the gateway) when the tool lists may have
 // changed: a server added, removed or invalidated (ready, restarted), or a
 // server's notifications/tools/list_changed. Signals coalesce.
-func ExampleRegistry_Subscribe() {
+func ExampleRouter_Subscribe() {
 	ctx := context.Background()
-	r := registry.New(registry.Options{})
+	r := router.New(router.Options{})
 	changes, stop := r.Subscribe()
 	defer stop()
 

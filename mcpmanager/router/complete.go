@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -28,7 +28,7 @@ type Completion struct {
 
 // Complete asks server for values of c's argument (completion/complete).
 // A server that does not offer completions suggests nothing, without error.
-func (r *Registry) Complete(ctx context.Context, server string, c Completion) ([]string, error) {
+func (r *Router) Complete(ctx context.Context, server string, c Completion) ([]string, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -18,8 +18,8 @@ type ResourceTemplateLister interface {
 // (resources/templates/list, every page); a server without the resources
 // capability, or a session that cannot list them, has none. Unlike tools,
 // prompts and resources they are not cached: only the gateway asks, when
-// the registry signals a change.
-func (r *Registry) ServerResourceTemplates(ctx context.Context, server string) ([]mcp.ResourceTemplate, error) {
+// the router signals a change.
+func (r *Router) ServerResourceTemplates(ctx context.Context, server string) ([]mcp.ResourceTemplate, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err

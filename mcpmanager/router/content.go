@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type ResourceReader interface {
 }
 
 // GetPrompt expands one of server's prompts with args (prompts/get).
-func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+func (r *Router) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[
 }
 
 // ReadResource reads one of server's resources (resources/read).
-func (r *Registry) ReadResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
+func (r *Router) ReadResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, err

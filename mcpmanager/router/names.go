@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ var invalidRune = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 // hash: its tool "c" would otherwise be a__b__c, the name of server "a"'s
 // tool "b__c", and adding that server would rename the other's tool — and
 // move the approval policy set on it. Other collisions of base names (two
-// tools cut to the same 64 characters) are settled by Registry.Tools,
+// tools cut to the same 64 characters) are settled by Router.Tools,
 // which gives every tool of one a suffix of its own (see uniqueNames);
 // only the names it returns are the exposed ones.
 func Namespace(server, tool string) string {

@@ -1,9 +1,9 @@
-// Package registrytest serves the MCP Registry's generic API v0.1 on
+// Package mcpregistrytest serves the MCP Registry's generic API v0.1 on
 // 127.0.0.1 with server.json documents shaped like the registry's
 // published examples (an npm package with a secret variable, a PyPI
 // package, an OCI image, a remote with headers and a URL variable), and
 // more servers after them so that listings take several pages.
-package registrytest
+package mcpregistrytest
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package registrytest
+package mcpregistrytest
 
 import (
 	"context"

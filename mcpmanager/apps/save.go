@@ -24,8 +24,8 @@ import (
 // app's to choose, so it is made safe here before the save dialog offers
 // it: a name, never a path.
 
-// MaxDownload bounds one file an app may save (the window holds it whole).
-const MaxDownload = 64 << 20
+// MaxSave bounds one file an app may save (the window holds it whole).
+const MaxSave = 64 << 20
 
 // Limits on what an app may save: in one ui/download-file request (each
 // file is a save dialog once the user agreed to the batch, and every
@@ -33,32 +33,32 @@ const MaxDownload = 64 << 20
 // to closing it), so an app cannot ask for 10,000 files, or for the same
 // large file again and again. Variables, so tests can lower them.
 var (
-	MaxDownloadFiles = 20          // files in one request
-	MaxDownloadBytes = MaxDownload // bytes in one request, all files
-	MaxSessionFiles  = 100         // files saved in one app session
-	MaxSessionBytes  = 256 << 20   // bytes saved in one app session
+	MaxSaveFiles    = 20        // files in one request
+	MaxSaveBytes    = MaxSave   // bytes in one request, all files
+	MaxSessionFiles = 100       // files saved in one app session
+	MaxSessionBytes = 256 << 20 // bytes saved in one app session
 )
 
 // MaxNameBytes bounds a sanitised file name, well below every file system's
 // 255, so the save dialog's own suffixes still fit.
 const MaxNameBytes = 120
 
-// ErrDownloadTooBig means an app's file is larger than MaxDownload.
-var ErrDownloadTooBig = fmt.Errorf("the file is larger than %d MB, the most an app may save", MaxDownload>>20)
+// ErrSaveTooBig means an app's file is larger than MaxSave.
+var ErrSaveTooBig = fmt.Errorf("the file is larger than %d MB, the most an app may save", MaxSave>>20)
 
-// ErrDownloadLimit means a request, or the app's session, would pass the limits
-// on files saved (MaxDownloadFiles, MaxDownloadBytes, MaxSessionFiles,
+// ErrSaveLimit means a request, or the app's session, would pass the limits
+// on files saved (MaxSaveFiles, MaxSaveBytes, MaxSessionFiles,
 // MaxSessionBytes); nothing of the request is saved.
-var ErrDownloadLimit = errors.New("more than an app may save")
+var ErrSaveLimit = errors.New("more than an app may save")
 
-// TooMany checks a request's files against MaxDownloadFiles and
-// MaxDownloadBytes.
+// TooMany checks a request's files against MaxSaveFiles and
+// MaxSaveBytes.
 func TooMany(files int, bytes int64) error {
 	switch {
-	case files > MaxDownloadFiles:
-		return fmt.Errorf("the app asked to save %d files at once, %w: at most %d a request", files, ErrDownloadLimit, MaxDownloadFiles)
-	case bytes > int64(MaxDownloadBytes):
-		return fmt.Errorf("the app asked to save more than %d MB at once, %w: at most %d MB a request", MaxDownloadBytes>>20, ErrDownloadLimit, MaxDownloadBytes>>20)
+	case files > MaxSaveFiles:
+		return fmt.Errorf("the app asked to save %d files at once, %w: at most %d a request", files, ErrSaveLimit, MaxSaveFiles)
+	case bytes > int64(MaxSaveBytes):
+		return fmt.Errorf("the app asked to save more than %d MB at once, %w: at most %d MB a request", MaxSaveBytes>>20, ErrSaveLimit, MaxSaveBytes>>20)
 	}
 	return nil
 }
@@ -82,9 +82,9 @@ func (b *Budget) Fits(files int, bytes int64) error {
 func (b *Budget) fits(files int, bytes int64) error {
 	switch {
 	case b.files+files > MaxSessionFiles:
-		return fmt.Errorf("the app has saved %d files and asks for %d more, %w: at most %d while it is open (close it and open it again for more)", b.files, files, ErrDownloadLimit, MaxSessionFiles)
+		return fmt.Errorf("the app has saved %d files and asks for %d more, %w: at most %d while it is open (close it and open it again for more)", b.files, files, ErrSaveLimit, MaxSessionFiles)
 	case b.bytes+bytes > int64(MaxSessionBytes):
-		return fmt.Errorf("the app has saved %d MB and asks for more, %w: at most %d MB while it is open (close it and open it again for more)", b.bytes>>20, ErrDownloadLimit, MaxSessionBytes>>20)
+		return fmt.Errorf("the app has saved %d MB and asks for more, %w: at most %d MB while it is open (close it and open it again for more)", b.bytes>>20, ErrSaveLimit, MaxSessionBytes>>20)
 	}
 	return nil
 }
@@ -112,9 +112,9 @@ type File struct {
 	Link string
 }
 
-// downloadItem is one of the request's contents: an EmbeddedResource or a
+// saveItem is one of the request's contents: an EmbeddedResource or a
 // ResourceLink.
-type downloadItem struct {
+type saveItem struct {
 	Type     string `json:"type"`
 	URI      string `json:"uri"`
 	Name     string `json:"name"`
@@ -132,8 +132,8 @@ type downloadItem struct {
 // "contents" array, as JSON) into files with safe names. An embedded
 // resource's bytes come with it; a resource_link is left to the caller to
 // read (File.Link).
-func DownloadFiles(contents []byte) ([]File, error) {
-	var items []downloadItem
+func FilesToSave(contents []byte) ([]File, error) {
+	var items []saveItem
 	if err := json.Unmarshal(contents, &items); err != nil {
 		return nil, fmt.Errorf("the app's download is not a list of resources: %w", err)
 	}
@@ -155,8 +155,8 @@ func DownloadFiles(contents []byte) ([]File, error) {
 			f := File{MIMEType: r.MIMEType}
 			switch {
 			case r.Blob != nil:
-				if base64.StdEncoding.DecodedLen(len(*r.Blob)) > MaxDownload+3 {
-					return nil, ErrDownloadTooBig
+				if base64.StdEncoding.DecodedLen(len(*r.Blob)) > MaxSave+3 {
+					return nil, ErrSaveTooBig
 				}
 				b, err := base64.StdEncoding.DecodeString(*r.Blob)
 				if err != nil {
@@ -168,10 +168,10 @@ func DownloadFiles(contents []byte) ([]File, error) {
 			default:
 				return nil, fmt.Errorf("item %d: an embedded resource with neither text nor blob", i+1)
 			}
-			if len(f.Data) > MaxDownload {
-				return nil, ErrDownloadTooBig
+			if len(f.Data) > MaxSave {
+				return nil, ErrSaveTooBig
 			}
-			if total += int64(len(f.Data)); total > int64(MaxDownloadBytes) {
+			if total += int64(len(f.Data)); total > int64(MaxSaveBytes) {
 				return nil, TooMany(len(items), total)
 			}
 			f.Name = SafeFileName(uriBase(r.URI), r.MIMEType)

@@ -9,11 +9,11 @@
 // client of the gateway) is looked up once with Lookup.
 //
 // See Example for listing, Call, Lookup and CallRaw (the relay's call:
-// JSON in, JSON out), and ExampleRegistry_Subscribe for the signal that
+// JSON in, JSON out), and ExampleRouter_Subscribe for the signal that
 // the tool lists may have changed.
 //
-// A Registry is safe for concurrent use.
-package registry
+// A Router is safe for concurrent use.
+package router
 
 import (
 	"bytes"
@@ -158,14 +158,14 @@ type CallOptions struct {
 	OnTask func(TaskUpdate)
 }
 
-// Options configure a Registry.
+// Options configure a Router.
 type Options struct {
 	// Gate, when set, screens every listing and call.
 	Gate Gate
 }
 
-// Registry routes tool calls to servers.
-type Registry struct {
+// Router routes tool calls to servers.
+type Router struct {
 	gate     Gate
 	mu       sync.Mutex
 	sources  map[string]Source
@@ -225,13 +225,13 @@ func fresh[T any](list []T, until time.Time) bool {
 // now is the clock of the lists' ttlMs; tests move it.
 var now = time.Now
 
-// New returns an empty registry.
-func New(opts Options) *Registry {
-	return &Registry{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
+// New returns an empty router.
+func New(opts Options) *Router {
+	return &Router{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // Add registers (or replaces) a source. Subscribers are told.
-func (r *Registry) Add(s Source) {
+func (r *Router) Add(s Source) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sources[s.Name()] = s
@@ -242,7 +242,7 @@ func (r *Registry) Add(s Source) {
 }
 
 // Remove forgets a source. Subscribers are told.
-func (r *Registry) Remove(name string) {
+func (r *Router) Remove(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.sources, name)
@@ -256,7 +256,7 @@ func (r *Registry) Remove(name string) {
 // owner of the sessions calls it when server's session changes (it became
 // ready, restarted or stopped), so that listeners such as the gateway
 // list again.
-func (r *Registry) Invalidate(server string) {
+func (r *Router) Invalidate(server string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.cache, server)
@@ -266,7 +266,7 @@ func (r *Registry) Invalidate(server string) {
 }
 
 // invalidate drops one cached list of server (on a */list_changed notification).
-func (r *Registry) invalidate(server string, slot func(*cached)) {
+func (r *Router) invalidate(server string, slot func(*cached)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if c, ok := r.cache[server]; ok {
@@ -284,7 +284,7 @@ func (r *Registry) invalidate(server string, slot func(*cached)) {
 // many changes, and a sender never blocks. Listing again and comparing is
 // the reader's job: a signal does not promise a difference. stop ends the
 // subscription; the channel is not closed.
-func (r *Registry) Subscribe() (changes <-chan struct{}, stop func()) {
+func (r *Router) Subscribe() (changes <-chan struct{}, stop func()) {
 	ch := make(chan struct{}, 1)
 	r.mu.Lock()
 	r.subs[ch] = struct{}{}
@@ -297,7 +297,7 @@ func (r *Registry) Subscribe() (changes <-chan struct{}, stop func()) {
 }
 
 // changedLocked signals every subscriber; r.mu is held.
-func (r *Registry) changedLocked() {
+func (r *Router) changedLocked() {
 	for ch := range r.subs {
 		select {
 		case ch <- struct{}{}:
@@ -307,7 +307,7 @@ func (r *Registry) changedLocked() {
 }
 
 // Servers returns the registered source names, sorted.
-func (r *Registry) Servers() []string {
+func (r *Router) Servers() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	names := make([]string, 0, len(r.sources))
@@ -319,7 +319,7 @@ func (r *Registry) Servers() []string {
 }
 
 // session returns a server's source and its current client.
-func (r *Registry) session(server string) (Source, Client, error) {
+func (r *Router) session(server string) (Source, Client, error) {
 	r.mu.Lock()
 	src, ok := r.sources[server]
 	r.mu.Unlock()
@@ -339,7 +339,7 @@ const maxListed = 10000
 
 // listed returns server's cached entry for its current session, filling the
 // missing list with fetch (which pages through the server's cursor).
-func listed[T any](ctx context.Context, r *Registry, server string, slot func(*cached) (*[]T, *time.Time),
+func listed[T any](ctx context.Context, r *Router, server string, slot func(*cached) (*[]T, *time.Time),
 	changes func(mcp.ServerCapabilities) bool,
 	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.PaginatedResult, error)) ([]T, error) {
 	_, cl, err := r.session(server)
@@ -452,13 +452,13 @@ func truncate(s string, n int) string {
 // ServerTools lists one server's tools (cached until the session changes or
 // the server says tools/list_changed). A tool name the server lists twice
 // is kept once, the first; Tools reports it.
-func (r *Registry) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+func (r *Router) ServerTools(ctx context.Context, server string) ([]mcp.Tool, error) {
 	tools, _, err := r.serverTools(ctx, server)
 	return tools, err
 }
 
 // serverTools is ServerTools plus the names the server listed more than once.
-func (r *Registry) serverTools(ctx context.Context, server string) ([]mcp.Tool, []string, error) {
+func (r *Router) serverTools(ctx context.Context, server string) ([]mcp.Tool, []string, error) {
 	tools, err := r.listTools(ctx, server)
 	if err != nil {
 		return nil, nil, err
@@ -491,7 +491,7 @@ func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
 	return out, dups
 }
 
-func (r *Registry) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
 	return listed(ctx, r, server, func(c *cached) (*[]mcp.Tool, *time.Time) { return &c.tools, &c.toolsUntil },
 		func(caps mcp.ServerCapabilities) bool { return caps.Tools != nil && caps.Tools.ListChanged },
 		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.PaginatedResult, error) {
@@ -524,7 +524,7 @@ func encodeSchemas(tools []mcp.Tool) {
 
 // ServerResources lists one server's resources (cached); a server without
 // the resources capability has none.
-func (r *Registry) ServerResources(ctx context.Context, server string) ([]mcp.Resource, error) {
+func (r *Router) ServerResources(ctx context.Context, server string) ([]mcp.Resource, error) {
 	return listed(ctx, r, server, func(c *cached) (*[]mcp.Resource, *time.Time) { return &c.resources, &c.resourcesUntil },
 		func(caps mcp.ServerCapabilities) bool { return caps.Resources != nil && caps.Resources.ListChanged },
 		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Resource, mcp.PaginatedResult, error) {
@@ -543,7 +543,7 @@ func (r *Registry) ServerResources(ctx context.Context, server string) ([]mcp.Re
 
 // ServerPrompts lists one server's prompts (cached); a server without the
 // prompts capability has none.
-func (r *Registry) ServerPrompts(ctx context.Context, server string) ([]mcp.Prompt, error) {
+func (r *Router) ServerPrompts(ctx context.Context, server string) ([]mcp.Prompt, error) {
 	return listed(ctx, r, server, func(c *cached) (*[]mcp.Prompt, *time.Time) { return &c.prompts, &c.promptsUntil },
 		func(caps mcp.ServerCapabilities) bool { return caps.Prompts != nil && caps.Prompts.ListChanged },
 		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Prompt, mcp.PaginatedResult, error) {
@@ -568,7 +568,7 @@ func isMethodNotFound(err error) bool {
 // across the registry (see uniqueNames), sorted by them. Servers that fail
 // are reported in errs, as are tool names a server lists twice (the first
 // is kept); the others' tools are returned.
-func (r *Registry) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
+func (r *Router) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
 	tools, failed := r.tools(ctx)
 	for _, f := range failed {
 		errs = append(errs, ServerError{Server: f.server, Tool: f.tool, Err: f.err.Error()})
@@ -584,7 +584,7 @@ type serverFailure struct {
 	listed bool // the list came, with a fault (a duplicate name)
 }
 
-func (r *Registry) tools(ctx context.Context) (tools []Tool, failed []serverFailure) {
+func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailure) {
 	servers := r.Servers()
 	type result struct {
 		tools    []mcp.Tool
@@ -641,7 +641,7 @@ func (r *Registry) tools(ctx context.Context) (tools []Tool, failed []serverFail
 // Lookup finds the tool an exposed name stands for, as Tools names it. It
 // is for names that come from outside (a command line, a gateway client);
 // code that has a Tool calls with its Server and Tool.Name instead.
-func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
+func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
 	tools, failed := r.tools(ctx)
 	for _, t := range tools {
 		if t.Name == name {
@@ -671,7 +671,7 @@ func (r *Registry) Lookup(ctx context.Context, name string) (Tool, error) {
 // when SetURLElicitor set someone to ask. A result whose structuredContent
 // does not match the tool's outputSchema comes back as an error result
 // saying so (see CheckOutput).
-func (r *Registry) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
+func (r *Router) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	if tc, ok := r.asTask(ctx, server, tool); ok {
 		res, err := r.callTask(ctx, tc, server, tool, args, opts)
 		if err == nil {
@@ -715,7 +715,7 @@ type RawClient interface {
 // newer ones mcp-go adds per-request _meta and may run input round trips,
 // so those calls, and clients that are not RawClients, go through CallTool
 // and their result is encoded again.
-func (r *Registry) CallRaw(ctx context.Context, server, tool string, args json.RawMessage, opts CallOptions) (json.RawMessage, error) {
+func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.RawMessage, opts CallOptions) (json.RawMessage, error) {
 	if err := checkArgs(args); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", server, tool, err)
 	}
@@ -833,7 +833,7 @@ type rawParams struct {
 // before 2026-07-28, including the notifications/cancelled it sends over
 // stdio when ctx ends first. Its ids are strings, apart from the client's
 // numbers.
-func (r *Registry) sendRaw(ctx context.Context, tr transport.Interface, tool string, args json.RawMessage, meta *mcp.Meta) (json.RawMessage, error) {
+func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool string, args json.RawMessage, meta *mcp.Meta) (json.RawMessage, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}") // servers on the TypeScript SDK reject a missing arguments object
 	}
@@ -892,7 +892,7 @@ func cancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
 // (servers may write progress after the result: mcp-go queues notifications
 // separately); without, the caller's token is dropped, as nobody would
 // route the server's progress back.
-func (r *Registry) callMeta(opts CallOptions) (meta *mcp.Meta, release func()) {
+func (r *Router) callMeta(opts CallOptions) (meta *mcp.Meta, release func()) {
 	meta = opts.Meta
 	if opts.OnProgress == nil {
 		if meta != nil && meta.ProgressToken != nil {
@@ -928,7 +928,7 @@ func toolError(raw json.RawMessage) bool {
 // call is what Call and CallRaw share: the session, the server's
 // timeout, our own progress token, the metrics and the error wording. do
 // makes the call and reports whether the result is a tool error.
-func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptions, do func(ctx context.Context, cl Client, meta *mcp.Meta) (isError bool, err error)) error {
+func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions, do func(ctx context.Context, cl Client, meta *mcp.Meta) (isError bool, err error)) error {
 	src, cl, err := r.session(server)
 	if err != nil {
 		return err
@@ -974,7 +974,7 @@ func (r *Registry) call(ctx context.Context, server, tool string, opts CallOptio
 // HandleNotification takes a server's notifications: */list_changed drops
 // the cached list and tells subscribers, progress goes to the call that
 // asked for it.
-func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) {
+func (r *Router) HandleNotification(server string, n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationToolsListChanged):
 		r.invalidate(server, func(c *cached) { c.tools = nil })
@@ -998,7 +998,7 @@ func (r *Registry) HandleNotification(server string, n mcp.JSONRPCNotification) 
 }
 
 // Metrics returns a snapshot per server.
-func (r *Registry) Metrics() map[string]Metrics {
+func (r *Router) Metrics() map[string]Metrics {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make(map[string]Metrics, len(r.metrics))
@@ -1008,7 +1008,7 @@ func (r *Registry) Metrics() map[string]Metrics {
 	return out
 }
 
-func (r *Registry) record(server string, took time.Duration, failed bool) {
+func (r *Router) record(server string, took time.Duration, failed bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m := r.metrics[server]

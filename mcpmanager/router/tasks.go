@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // the task policy says so (TaskPolicy.Optional, on by default: a task is
 // never cut by the tool timeout and can be cancelled, which is what a
 // long-running tool needs, at the price of a few status requests). A task
-// call returns at once with a task id; the registry then polls tasks/get
+// call returns at once with a task id; the router then polls tasks/get
 // (at the server's pollInterval), tells the caller each status
 // (CallOptions.OnTask), fetches the result with tasks/result once the task
 // completed or needs input (the server sends its elicitation requests
@@ -61,10 +61,10 @@ type TaskClient interface {
 var ErrTaskLimit = errors.New("task ran longer than its limit")
 
 // SetTaskPolicy sets which tools run as tasks and their limit.
-func (r *Registry) SetTaskPolicy(p TaskPolicy) { r.tasks.Store(&p) }
+func (r *Router) SetTaskPolicy(p TaskPolicy) { r.tasks.Store(&p) }
 
 // TaskPolicy is the policy in force (DefaultTaskPolicy until one is set).
-func (r *Registry) TaskPolicy() TaskPolicy {
+func (r *Router) TaskPolicy() TaskPolicy {
 	if p := r.tasks.Load(); p != nil {
 		return *p
 	}
@@ -74,7 +74,7 @@ func (r *Registry) TaskPolicy() TaskPolicy {
 // asTask returns the session when server's tool is to be called as a
 // task: the tool asks for it, the server offers task-augmented tools/call,
 // and the session speaks a protocol version whose tools/call carries it.
-func (r *Registry) asTask(ctx context.Context, server, tool string) (TaskClient, bool) {
+func (r *Router) asTask(ctx context.Context, server, tool string) (TaskClient, bool) {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return nil, false
@@ -117,7 +117,7 @@ func extensionTasks(cl Client) bool {
 }
 
 // taskLimit is how long a task may run.
-func (r *Registry) taskLimit() time.Duration {
+func (r *Router) taskLimit() time.Duration {
 	if l := r.TaskPolicy().Limit; l > 0 {
 		return l
 	}
@@ -133,7 +133,7 @@ type taskParams struct {
 }
 
 // callTask runs one tools/call as a task, to its result.
-func (r *Registry) callTask(ctx context.Context, tc TaskClient, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
+func (r *Router) callTask(ctx context.Context, tc TaskClient, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	if err := r.screenCall(ctx, server, tool); err != nil {
 		r.record(server, 0, true)
 		return nil, err
@@ -161,7 +161,7 @@ func (r *Registry) callTask(ctx context.Context, tc TaskClient, server, tool str
 
 // runTask creates the task, follows it and fetches its result; when ctx
 // ends first the task is cancelled on the server.
-func (r *Registry) runTask(ctx context.Context, tc TaskClient, tool string, params taskParams, onTask func(TaskUpdate)) (*mcp.CallToolResult, error) {
+func (r *Router) runTask(ctx context.Context, tc TaskClient, tool string, params taskParams, onTask func(TaskUpdate)) (*mcp.CallToolResult, error) {
 	tell := func(t mcp.Task) {
 		if onTask != nil {
 			onTask(TaskUpdate{ID: t.TaskId, Status: string(t.Status), Message: t.StatusMessage})
@@ -253,7 +253,7 @@ func cancelTask(tc TaskClient, id string) {
 
 // CancelTask asks server to cancel one of its tasks (tasks/cancel): the
 // call following it ends with a result saying it was cancelled.
-func (r *Registry) CancelTask(ctx context.Context, server, taskID string) error {
+func (r *Router) CancelTask(ctx context.Context, server, taskID string) error {
 	_, cl, err := r.session(server)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package registry
+package router
 
 import (
 	"context"
@@ -33,7 +33,7 @@ var ErrURLDeclined = errors.New("the user did not open the URL the server asked 
 // SetURLElicitor makes Call handle -32042: e is asked to show each URL,
 // and the call is retried once the server said the elicitation completed
 // or the user said they were done. nil (the default) returns the error.
-func (r *Registry) SetURLElicitor(e URLElicitor) {
+func (r *Router) SetURLElicitor(e URLElicitor) {
 	r.urls.mu.Lock()
 	defer r.urls.mu.Unlock()
 	r.urls.elicitor = e
@@ -85,7 +85,7 @@ func (u *urlWaits) wait(server, id string) (<-chan struct{}, func()) {
 // retryURL runs call; while it fails with -32042 and an elicitor is set,
 // each elicitation the error carries is put to the user, and the call runs
 // again once every one of them completed.
-func (r *Registry) retryURL(ctx context.Context, server string, call func() error) error {
+func (r *Router) retryURL(ctx context.Context, server string, call func() error) error {
 	for attempt := 0; ; attempt++ {
 		err := call()
 		var need mcp.URLElicitationRequiredError
@@ -107,7 +107,7 @@ func (r *Registry) retryURL(ctx context.Context, server string, call func() erro
 // awaitURLs shows each URL and waits until the server completed it or the
 // user pressed Done. Every wait is registered before the first card shows,
 // so a completion that comes early is not missed.
-func (r *Registry) awaitURLs(ctx context.Context, e URLElicitor, server string, els []mcp.ElicitationParams) error {
+func (r *Router) awaitURLs(ctx context.Context, e URLElicitor, server string, els []mcp.ElicitationParams) error {
 	done := make([]<-chan struct{}, len(els))
 	for i, p := range els {
 		ch, release := r.urls.wait(server, p.ElicitationID)

@@ -53,7 +53,7 @@ func TestSafeFileName(t *testing.T) {
 }
 
 func TestDownloadFiles(t *testing.T) {
-	files, err := apps.DownloadFiles([]byte(`[
+	files, err := apps.FilesToSave([]byte(`[
 		{"type":"resource","resource":{"uri":"file:///exports/..%2F..%2Fsecret%20report.csv","mimeType":"text/csv","text":"a,b\n1,2\n"}},
 		{"type":"resource","resource":{"uri":"file:///image.png","mimeType":"image/png","blob":"iVBORw=="}},
 		{"type":"resource_link","uri":"ui://weather/reports/q4.pdf","name":"Q4 Report","mimeType":"application/pdf"}
@@ -77,13 +77,13 @@ func TestDownloadFiles(t *testing.T) {
 	for _, bad := range []string{`{}`, `[]`, `[{"type":"text","text":"x"}]`, `[{"type":"resource"}]`,
 		`[{"type":"resource","resource":{"uri":"file:///a"}}]`, `[{"type":"resource","resource":{"uri":"file:///a","blob":"%%%"}}]`,
 		`[{"type":"resource_link","name":"x"}]`} {
-		if _, err := apps.DownloadFiles([]byte(bad)); err == nil {
-			t.Errorf("DownloadFiles(%s) = nil error", bad)
+		if _, err := apps.FilesToSave([]byte(bad)); err == nil {
+			t.Errorf("FilesToSave(%s) = nil error", bad)
 		}
 	}
-	big := `[{"type":"resource","resource":{"uri":"file:///big","text":"` + strings.Repeat("x", apps.MaxDownload+1) + `"}}]`
-	if _, err := apps.DownloadFiles([]byte(big)); !errors.Is(err, apps.ErrDownloadTooBig) {
-		t.Errorf("a file past MaxDownload: %v", err)
+	big := `[{"type":"resource","resource":{"uri":"file:///big","text":"` + strings.Repeat("x", apps.MaxSave+1) + `"}}]`
+	if _, err := apps.FilesToSave([]byte(big)); !errors.Is(err, apps.ErrSaveTooBig) {
+		t.Errorf("a file past MaxSave: %v", err)
 	}
 }
 
@@ -135,28 +135,28 @@ func TestDownloadsDir(t *testing.T) {
 	}
 }
 
-// TestDownloadLimits: a request of more than MaxDownloadFiles files, or of
-// more than MaxDownloadBytes in all, is refused whole (10,000 files were
+// TestDownloadLimits: a request of more than MaxSaveFiles files, or of
+// more than MaxSaveBytes in all, is refused whole (10,000 files were
 // accepted, each a save dialog once the user agreed to the batch); an app
 // session's Budget takes files until MaxSessionFiles or MaxSessionBytes.
 func TestDownloadLimits(t *testing.T) {
 	item := `{"type":"resource","resource":{"uri":"file:///a.txt","text":"abc"}}`
 	many := "[" + strings.Repeat(item+",", 10_000-1) + item + "]"
-	if _, err := apps.DownloadFiles([]byte(many)); !errors.Is(err, apps.ErrDownloadLimit) || !strings.Contains(err.Error(), "10000 files") {
-		t.Fatalf("10,000 files: %v, want ErrDownloadLimit", err)
+	if _, err := apps.FilesToSave([]byte(many)); !errors.Is(err, apps.ErrSaveLimit) || !strings.Contains(err.Error(), "10000 files") {
+		t.Fatalf("10,000 files: %v, want ErrSaveLimit", err)
 	}
-	most := "[" + strings.Repeat(item+",", apps.MaxDownloadFiles-1) + item + "]"
-	if files, err := apps.DownloadFiles([]byte(most)); err != nil || len(files) != apps.MaxDownloadFiles {
-		t.Fatalf("%d files: %d, %v", apps.MaxDownloadFiles, len(files), err)
+	most := "[" + strings.Repeat(item+",", apps.MaxSaveFiles-1) + item + "]"
+	if files, err := apps.FilesToSave([]byte(most)); err != nil || len(files) != apps.MaxSaveFiles {
+		t.Fatalf("%d files: %d, %v", apps.MaxSaveFiles, len(files), err)
 	}
-	// Each file within MaxDownload, the request past MaxDownloadBytes.
-	big := `{"type":"resource","resource":{"uri":"file:///big.txt","text":"` + strings.Repeat("x", apps.MaxDownload/2+1) + `"}}`
-	if _, err := apps.DownloadFiles([]byte("[" + big + "," + big + "]")); !errors.Is(err, apps.ErrDownloadLimit) {
-		t.Fatalf("two halves of the limit and more: %v, want ErrDownloadLimit", err)
+	// Each file within MaxSave, the request past MaxSaveBytes.
+	big := `{"type":"resource","resource":{"uri":"file:///big.txt","text":"` + strings.Repeat("x", apps.MaxSave/2+1) + `"}}`
+	if _, err := apps.FilesToSave([]byte("[" + big + "," + big + "]")); !errors.Is(err, apps.ErrSaveLimit) {
+		t.Fatalf("two halves of the limit and more: %v, want ErrSaveLimit", err)
 	}
 
 	var b apps.Budget
-	if err := b.Fits(apps.MaxSessionFiles+1, 0); !errors.Is(err, apps.ErrDownloadLimit) {
+	if err := b.Fits(apps.MaxSessionFiles+1, 0); !errors.Is(err, apps.ErrSaveLimit) {
 		t.Fatalf("Fits past the session's files: %v", err)
 	}
 	for i := range apps.MaxSessionFiles {
@@ -164,14 +164,14 @@ func TestDownloadLimits(t *testing.T) {
 			t.Fatalf("file %d: %v", i+1, err)
 		}
 	}
-	if err := b.Take(1); !errors.Is(err, apps.ErrDownloadLimit) {
-		t.Fatalf("file %d of a session: %v, want ErrDownloadLimit", apps.MaxSessionFiles+1, err)
+	if err := b.Take(1); !errors.Is(err, apps.ErrSaveLimit) {
+		t.Fatalf("file %d of a session: %v, want ErrSaveLimit", apps.MaxSessionFiles+1, err)
 	}
 	var c apps.Budget
 	if err := c.Take(int64(apps.MaxSessionBytes)); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Take(1); !errors.Is(err, apps.ErrDownloadLimit) {
-		t.Fatalf("a byte past the session's bytes: %v, want ErrDownloadLimit", err)
+	if err := c.Take(1); !errors.Is(err, apps.ErrSaveLimit) {
+		t.Fatalf("a byte past the session's bytes: %v, want ErrSaveLimit", err)
 	}
 }
