@@ -128,7 +128,7 @@ type saveItem struct {
 	} `json:"resource"`
 }
 
-// DownloadFiles reads a ui/download-file request's contents (its params'
+// FilesToSave reads a ui/download-file request's contents (its params'
 // "contents" array, as JSON) into files with safe names. An embedded
 // resource's bytes come with it; a resource_link is left to the caller to
 // read (File.Link).
