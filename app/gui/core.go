@@ -66,7 +66,7 @@ type core struct {
 	closeErr  error
 
 	// apps renders MCP Apps (Apps); nil when its proxy could not start.
-	apps *host.Apps
+	apps *host.MCPApps
 
 	// icons fetches and caches servers' https icons (Content.Icon).
 
@@ -96,10 +96,10 @@ func New(quit context.Context, dir datadir.Dir) *Window {
 	c.requests = &chat.Requests{Approver: c.asker, Elicitor: c.asker,
 		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused}
 	c.engine = c.h.Chats.Wire(c.asker, c.requests, nil)
-	if err := c.h.Apps.Start(); err != nil {
+	if err := c.h.MCPApps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {
-		c.apps = c.h.Apps
+		c.apps = c.h.MCPApps
 	}
 	return &Window{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
 		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c},

@@ -87,7 +87,7 @@ func (a *MCPApps) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(cmp.Or(a.wailsContext(), context.Background()), 60*time.Second)
 }
 
-func (a *MCPApps) appsHost() (*host.Apps, error) {
+func (a *MCPApps) appsHost() (*host.MCPApps, error) {
 	if a.apps == nil {
 		return nil, errors.New("MCP Apps are unavailable: the sandbox proxy could not start (see the log)")
 	}

@@ -24,13 +24,13 @@ type SettingsPage struct{ *core }
 // DownloadTimeoutSeconds is how long an npx, uvx or docker server's package
 // download may take before its first start (Settings → Servers).
 func (a *SettingsPage) DownloadTimeoutSeconds() (int, error) {
-	d, err := a.h.Downloads.Timeout()
+	d, err := a.h.Fetch.Timeout()
 	return int(d / time.Second), err
 }
 
 // SetDownloadTimeoutSeconds saves that limit; the next download uses it.
 func (a *SettingsPage) SetDownloadTimeoutSeconds(seconds int) error {
-	return a.h.Downloads.SetTimeout(time.Duration(seconds) * time.Second)
+	return a.h.Fetch.SetTimeout(time.Duration(seconds) * time.Second)
 }
 
 // LocalModels is the catalog, the chosen files and the download URL.

@@ -42,11 +42,11 @@
 //   - trusted tool definitions and changes to review, see Pins (pins.go)
 //   - MCP tasks' settings, see Tasks (tasks.go)
 //   - servers' skills (list, switch on and off), see Skills (skills.go)
-//   - package downloads before a server's first start, see Downloads
-//     (downloads.go)
+//   - packages fetched before a server's first start (npx, uvx, docker),
+//     see Fetch (fetch.go)
 //   - servers' icons as the window shows them, see Icons (icons.go)
-//   - MCP Apps (their resources, calls, context for the model, downloads),
-//     see Apps (apps.go)
+//   - MCP Apps (their resources, calls, context for the model, the files
+//     they save), see MCPApps (mcpapps.go)
 //   - the model on this computer (llama-server: start, plan, stop, log),
 //     see Local (local.go)
 //   - the local model's files (catalog, downloads, chosen GGUF files), see

@@ -65,9 +65,9 @@ type Host struct {
 	Pins        *Pins        // trusted tool definitions and changes to review
 	Tasks       *Tasks       // MCP tasks: settings, cancel
 	Skills      *Skills      // servers' skills (the skills extension): list, switch on and off
-	Downloads   *Downloads   // package downloads before a server's first start
+	Fetch       *Fetch       // packages fetched before a server's first start
 	Icons       *Icons       // servers' icons as the window shows them
-	Apps        *Apps        // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
+	MCPApps     *MCPApps     // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
 
@@ -100,10 +100,10 @@ func Open(opts Options) *Host {
 	h := &Host{dir: opts.Dir, store: secrets.NewStore(), red: secrets.NewRedactor(), results: &chatResults{root: opts.Dir.Results()}}
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h: h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
-	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Downloads = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Downloads{h}
+	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Fetch = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Fetch{h}
 	h.Skills = &Skills{h}
 	h.Models = newModels(h)
-	h.Icons, h.Apps = &Icons{icons.New()}, &Apps{h: h, context: map[string]map[appKey]string{}}
+	h.Icons, h.MCPApps = &Icons{icons.New()}, &MCPApps{h: h, context: map[string]map[appKey]string{}}
 	h.Local = &Local{h: h, onStatus: opts.OnLocal}
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
@@ -135,7 +135,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = cmp.Or(h.Apps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.results.close(), h.Chats.close()) // the built-ins' release closes the workspace
+		h.closeErr = cmp.Or(h.MCPApps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.results.close(), h.Chats.close()) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }
@@ -169,7 +169,7 @@ func (h *Host) Edit(fn func(cfg *config.Config) error) error {
 	h.servers = saved.Servers
 	if h.live { // a CLI command edits without running anything
 		h.apply(saved)
-		h.Downloads.Prefetch(saved, fresh...) // imported or added: warm before the first start
+		h.Fetch.Prefetch(saved, fresh...) // imported or added: warm before the first start
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 // inputs (TestHostMethodsTakeRequestStructs): each door names every field,
 // so adding one changes no caller.
 
-// AppCall is an MCP App's tools/call (Apps.Call).
+// AppCall is an MCP App's tools/call (MCPApps.Call).
 type AppCall struct {
 	ChatID, Server, Tool string
 	Args                 map[string]any
@@ -26,7 +26,7 @@ type AppCall struct {
 }
 
 // ModelContext is what an app (its ui:// URI) of a server asks the model
-// to know in a chat (Apps.SetModelContext); empty Text removes it.
+// to know in a chat (MCPApps.SetModelContext); empty Text removes it.
 type ModelContext struct {
 	ChatID, Server, App, Text string
 }

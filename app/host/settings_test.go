@@ -35,7 +35,7 @@ func TestMalformedSettingsSectionsAreReported(t *testing.T) {
 		path string
 	}{
 		{"tasks", func() error { _, err := h.Tasks.Policy(); return err }, "settings.tasks.limitMinutes"},
-		{"downloads", func() error { _, err := h.Downloads.Timeout(); return err }, "settings.servers.downloadTimeoutSeconds"},
+		{"downloads", func() error { _, err := h.Fetch.Timeout(); return err }, "settings.servers.downloadTimeoutSeconds"},
 		{"chat", func() error { _, err := h.Settings.Chat(); return err }, "settings.chat.maxSteps"},
 		{"profiles", func() error { _, _, err := h.Library.Profiles(); return err }, "settings.library.profile"},
 		{"secrets index", func() error { return h.Secrets.Set("x", "y") }, "settings.secrets"},

@@ -1,26 +1,26 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { App, shortcutPage } from './App';
+import { Shell, shortcutPage } from './Shell';
 import { PAGES, pageFromHash } from './pages';
 import { store } from './store';
 
-describe('App shell', () => {
+describe('Shell', () => {
   it('lists every page in the main navigation', () => {
-    render(<App />);
+    render(<Shell />);
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
     expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Agents', 'Settings']);
   });
 
   it('opens Chat by default and marks it current', () => {
-    render(<App />);
+    render(<Shell />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Chat');
     expect(screen.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
   });
 
   it('clicking a link shows that page and moves aria-current', async () => {
-    render(<App />);
+    render(<Shell />);
     for (const p of PAGES) {
       await userEvent.click(screen.getByRole('link', { name: p.title }));
       expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(p.title);
@@ -32,7 +32,7 @@ describe('App shell', () => {
   }, 30_000); // renders every page: about a second alone, several on a busy CI machine
 
   it('follows hash changes (back/forward)', () => {
-    render(<App />);
+    render(<Shell />);
     act(() => {
       location.hash = '#/knowledge';
       window.dispatchEvent(new HashChangeEvent('hashchange'));
@@ -41,7 +41,7 @@ describe('App shell', () => {
   });
 
   it('Ctrl+3 switches to Tools, Ctrl+9 and plain 3 do nothing', () => {
-    render(<App />);
+    render(<Shell />);
     fireEvent.keyDown(window, { key: '3', ctrlKey: true });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Tools');
     fireEvent.keyDown(window, { key: '9', ctrlKey: true });
@@ -50,7 +50,7 @@ describe('App shell', () => {
   });
 
   it('links are reachable with Tab and activate with Enter', async () => {
-    render(<App />);
+    render(<Shell />);
     const user = userEvent.setup();
     await user.tab();
     await user.tab();
@@ -61,13 +61,13 @@ describe('App shell', () => {
 
   it('opens the page named in the hash at start', () => {
     location.hash = '#/workspace';
-    render(<App />);
+    render(<Shell />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Workspace');
     expect(screen.getByRole('link', { name: 'Workspace' }).getAttribute('aria-current')).toBe('page');
   });
 
   it('gives every page a heading and a description', async () => {
-    render(<App />);
+    render(<Shell />);
     for (const p of PAGES) {
       act(() => store.navigate(p.id));
       const main = screen.getByRole('main');
@@ -89,7 +89,7 @@ describe('version footer', () => {
 
   it('shows the version the Go backend reports', async () => {
     bind(async () => ({ name: 'Switchboard', version: '1.2.3', dataDir: '/home/me/.config/switchboard' }));
-    render(<App />);
+    render(<Shell />);
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('v1.2.3'));
     expect(screen.getByText('v1.2.3').getAttribute('title')).toBe('Data: /home/me/.config/switchboard');
     expect(readyCalls).toBeGreaterThan(0); // the backend hears the first render
@@ -97,18 +97,18 @@ describe('version footer', () => {
 
   it('shows development builds without a "v"', async () => {
     bind(async () => ({ name: 'Switchboard', version: 'devel+abc123', dataDir: '/d' }));
-    render(<App />);
+    render(<Shell />);
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('devel+abc123'));
   });
 
   it('falls back to "dev" without Wails', async () => {
-    render(<App />);
+    render(<Shell />);
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('dev'));
   });
 
   it('says so when the backend fails', async () => {
     bind(() => Promise.reject(new Error('connection refused')));
-    render(<App />);
+    render(<Shell />);
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Backend unreachable'));
     expect(screen.getByText('Backend unreachable').getAttribute('title')).toBe('connection refused');
   });

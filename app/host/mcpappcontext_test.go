@@ -42,11 +42,11 @@ func TestAppModelContextIsBoundedCheckedAndMarked(t *testing.T) {
 	h := open(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := h.Apps.SetModelContext(ModelContext{ChatID: chat, Server: srv, App: app, Text: tt.text})
+			err := h.MCPApps.SetModelContext(ModelContext{ChatID: chat, Server: srv, App: app, Text: tt.text})
 			if tt.wantErr == nil && err != nil || tt.wantErr != nil && !tt.wantErr(err) {
 				t.Fatalf("SetModelContext: %v", err)
 			}
-			got := h.Apps.ModelContext(chat)
+			got := h.MCPApps.ModelContext(chat)
 			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 				t.Fatalf("ModelContext = %q; want it to hold %q", got, tt.want)
 			}
@@ -54,13 +54,13 @@ func TestAppModelContextIsBoundedCheckedAndMarked(t *testing.T) {
 	}
 
 	// Each app keeps its own latest text; another chat sees none of it.
-	_ = h.Apps.SetModelContext(ModelContext{ChatID: chat, Server: "weather", App: "ui://weather/now", Text: "Sunny in Lisbon."})
-	_ = h.Apps.SetModelContext(ModelContext{ChatID: chat, Server: srv, App: app, Text: "Lisbon."})
-	got := h.Apps.ModelContext(chat)
+	_ = h.MCPApps.SetModelContext(ModelContext{ChatID: chat, Server: "weather", App: "ui://weather/now", Text: "Sunny in Lisbon."})
+	_ = h.MCPApps.SetModelContext(ModelContext{ChatID: chat, Server: srv, App: app, Text: "Lisbon."})
+	got := h.MCPApps.ModelContext(chat)
 	if !strings.Contains(got, "of server maps") || !strings.Contains(got, "of server weather") || strings.Index(got, "maps") > strings.Index(got, "weather") {
 		t.Fatalf("two apps: %q", got)
 	}
-	if h.Apps.ModelContext("c2") != "" {
+	if h.MCPApps.ModelContext("c2") != "" {
 		t.Fatal("another chat got the context")
 	}
 }

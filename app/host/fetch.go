@@ -10,11 +10,11 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/fetch"
 )
 
-// Downloads are the use cases of the packages npx, uvx and docker servers
+// Fetch are the use cases of the packages npx, uvx and docker servers
 // download before their first start: the time limit of a download (a
 // setting) and fetching a newly added server's package at once, in the
 // background, so that its first start is warm.
-type Downloads struct{ h *Host }
+type Fetch struct{ h *Host }
 
 // serversSettings is the "servers" section of config.json's settings.
 type serversSettings struct {
@@ -50,7 +50,7 @@ func withDownloadTimeout(specs []mcpmanager.ServerConfig, cfg *config.Config) {
 }
 
 // Timeout is the saved download limit (fetch.Timeout when none is saved).
-func (d *Downloads) Timeout() (time.Duration, error) {
+func (d *Fetch) Timeout() (time.Duration, error) {
 	cfg, err := d.h.Config()
 	if err != nil {
 		return 0, err
@@ -60,7 +60,7 @@ func (d *Downloads) Timeout() (time.Duration, error) {
 
 // SetTimeout saves the download limit; it applies to the next download
 // (running servers do not restart for it).
-func (d *Downloads) SetTimeout(t time.Duration) error {
+func (d *Fetch) SetTimeout(t time.Duration) error {
 	if t < 10*time.Second || t > MaxDownloadTimeout {
 		return fmt.Errorf("download time limit %s: choose between 10 seconds and %s", t, MaxDownloadTimeout)
 	}
@@ -73,7 +73,7 @@ func (d *Downloads) SetTimeout(t time.Duration) error {
 // the background (npx, uvx and docker servers only) and returns at once.
 // A server starting meanwhile shares the download; a failure is left for
 // the server's own start to show.
-func (d *Downloads) Prefetch(cfg *config.Config, names ...string) {
+func (d *Fetch) Prefetch(cfg *config.Config, names ...string) {
 	h := d.h
 	for _, name := range names {
 		s, ok := cfg.Lookup(name)

@@ -19,19 +19,19 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
-// Apps is the window's MCP Apps: which tool has an app, its ui:// resource
+// MCPApps is the window's MCP Apps: which tool has an app, its ui:// resource
 // (read once per server and URI, read again after the server's lists
 // change) behind a sandbox proxy page, and what a running app may ask of
 // the host. Only the window shows apps: it calls Start; the host's Close
 // stops it.
-type Apps struct {
+type MCPApps struct {
 	h     *Host
 	cache *apps.Cache
 	proxy *apps.Proxy
 
 	mu       sync.Mutex
-	context  map[string]map[appKey]string // chat ID → each app's latest ui/update-model-context text (appcontext.go)
-	sessions map[string]*apps.Budget      // by Opened.Session: what each open app may still save (appdownload.go)
+	context  map[string]map[appKey]string // chat ID → each app's latest ui/update-model-context text (mcpappcontext.go)
+	sessions map[string]*apps.Budget      // by Opened.Session: what each open app may still save (mcpappsave.go)
 	order    []string                     // sessions, oldest first
 }
 
@@ -47,7 +47,7 @@ var _ Always = (*chat.Engine)(nil)
 
 // Start starts the sandbox proxy (on loopback) and follows the router's
 // changes until the host closes. Call it once, before the other methods.
-func (a *Apps) Start() error {
+func (a *MCPApps) Start() error {
 	p, err := apps.Listen()
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func (a *Apps) Start() error {
 }
 
 // close stops the proxy, when Start started it.
-func (a *Apps) close(ctx context.Context) error {
+func (a *MCPApps) close(ctx context.Context) error {
 	if a.proxy == nil {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (a *Apps) close(ctx context.Context) error {
 
 // Tool finds a tool by its exposed name (server__tool) and its _meta.ui;
 // ResourceURI is empty when the tool has no app.
-func (a *Apps) Tool(ctx context.Context, name string) (router.Tool, apps.ToolMeta, error) {
+func (a *MCPApps) Tool(ctx context.Context, name string) (router.Tool, apps.ToolMeta, error) {
 	t, err := a.h.router().Lookup(ctx, name)
 	if err != nil {
 		return router.Tool{}, apps.ToolMeta{}, err
@@ -87,7 +87,7 @@ type Opened struct {
 
 // Open reads server's ui:// resource uri and registers a proxy page whose
 // Content-Security-Policy comes from the resource's _meta.ui.csp.
-func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
+func (a *MCPApps) Open(ctx context.Context, server, uri string) (Opened, error) {
 	res, err := a.cache.Read(ctx, server, uri)
 	if err != nil {
 		return Opened{}, err
@@ -104,7 +104,7 @@ func (a *Apps) Open(ctx context.Context, server, uri string) (Opened, error) {
 // agent's policies apply over the global ones, as for the model's calls
 // (agent may be nil); which tools the agent uses does not narrow the app's,
 // whose own helper tools are never the model's.
-func (a *Apps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error) {
+func (a *MCPApps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error) {
 	chatID, server, tool, args, ask, always, agent := r.ChatID, r.Server, r.Tool, r.Args, r.Ask, r.Always, r.Agent
 	var t router.Tool
 	all, _ := a.h.router().Tools(ctx)
@@ -156,12 +156,12 @@ func (a *Apps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error)
 }
 
 // Read is an app's resources/read, sent to its own server.
-func (a *Apps) Read(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
+func (a *MCPApps) Read(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
 	return a.h.router().ReadResource(ctx, server, uri)
 }
 
 // Log is an app's notifications/message: a line in its server's log.
-func (a *Apps) Log(server, level, text string) error {
+func (a *MCPApps) Log(server, level, text string) error {
 	sup, err := a.h.mgr.Server(server)
 	if err != nil {
 		return err
@@ -176,7 +176,7 @@ func (a *Apps) Log(server, level, text string) error {
 // (ErrModelContextTooLong) and text toolcheck flags is withheld
 // (*ContextWithheld); either way the app's earlier text goes too, since it
 // no longer says what the app shows.
-func (a *Apps) SetModelContext(r ModelContext) error {
+func (a *MCPApps) SetModelContext(r ModelContext) error {
 	chatID, server, app, text := r.ChatID, r.Server, r.App, r.Text
 	var err error
 	if len(text) > MaxModelContext {
@@ -206,7 +206,7 @@ func (a *Apps) SetModelContext(r ModelContext) error {
 // is information, not instructions. The chat engine gives it to the model
 // in the user's turn, before the user's text (chat.Turn.Context), never in
 // the system prompt.
-func (a *Apps) ModelContext(chatID string) string {
+func (a *MCPApps) ModelContext(chatID string) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	keys := make([]appKey, 0, len(a.context[chatID]))
@@ -230,7 +230,7 @@ func (a *Apps) ModelContext(chatID string) string {
 // decides what it may reach, and a download is no way around it. A
 // request past apps.MaxSaveFiles or apps.MaxSaveBytes (the linked
 // files counted as they are read) is refused whole.
-func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]apps.File, error) {
+func (a *MCPApps) Download(ctx context.Context, server string, contents []byte) ([]apps.File, error) {
 	files, err := apps.FilesToSave(contents)
 	if err != nil {
 		return nil, err
@@ -266,7 +266,7 @@ func (a *Apps) Download(ctx context.Context, server string, contents []byte) ([]
 // Offer checks that the app session may still save files (all of one
 // request), before the user is asked: a request past what the session
 // has left (apps.MaxSessionFiles, apps.MaxSessionBytes) is refused whole.
-func (a *Apps) Offer(session string, files []apps.File) error {
+func (a *MCPApps) Offer(session string, files []apps.File) error {
 	b, err := a.budget(session)
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func (a *Apps) Offer(session string, files []apps.File) error {
 // SaveDownload writes f where the user chose in the save dialog, whole
 // or not at all (apps.SaveFile), taking it from what the app session may
 // still save.
-func (a *Apps) SaveDownload(session string, f apps.File, path string) error {
+func (a *MCPApps) SaveDownload(session string, f apps.File, path string) error {
 	b, err := a.budget(session)
 	if err != nil {
 		return err
@@ -293,4 +293,4 @@ func (a *Apps) SaveDownload(session string, f apps.File, path string) error {
 }
 
 // DownloadsDir is the folder the save dialog opens in (apps.DownloadsDir).
-func (a *Apps) DownloadsDir() string { return apps.DownloadsDir() }
+func (a *MCPApps) DownloadsDir() string { return apps.DownloadsDir() }

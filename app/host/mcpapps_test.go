@@ -47,7 +47,7 @@ func TestAppsCallsAndOpen(t *testing.T) {
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	a := h.Apps
+	a := h.MCPApps
 	err := a.Start()
 	if err != nil {
 		t.Fatal(err)

@@ -26,11 +26,11 @@ export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' |
 }
 
 /**
- * App is the shell: navigation on the left, the current page on the right.
+ * Shell is the window's frame: navigation on the left, the current page on the right.
  * In a narrow window the navigation (and, on the Chat page, the chat list)
  * is in a drawer a menu button opens.
  */
-export function App() {
+export function Shell() {
   const page = useStore((s) => s.page);
   const welcoming = useWelcome((s) => s.open);
   const chat = useChat((s) => s.current);
@@ -83,7 +83,7 @@ export function App() {
     const off = () => offs.forEach((f) => f());
     welcome.load().catch((err: unknown) => console.warn('welcome', err));
     // Files handed over before this listener existed (opened at start-up).
-    if (hasMethod('App', 'TakeOpenedFiles')) {
+    if (hasMethod('Window', 'TakeOpenedFiles')) {
       TakeOpenedFiles().then((fs) => {
         for (const f of fs) welcome.fileOpened(f);
         if (fs.length > 0) store.navigate('servers');

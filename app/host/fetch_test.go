@@ -19,7 +19,7 @@ import (
 
 func TestDownloadTimeoutSetting(t *testing.T) {
 	h := open(t)
-	d := h.Downloads
+	d := h.Fetch
 	if got, err := d.Timeout(); err != nil || got != fetch.Timeout {
 		t.Fatalf("Timeout() = %s, %v; want the default %s", got, err, fetch.Timeout)
 	}

@@ -16,8 +16,8 @@ import (
 )
 
 // extApp runs the testserver's extapp as server "ext" on a new host and
-// returns the host's Apps, started, and the ui:// resource ext__show names.
-func extApp(t *testing.T) (*Apps, string) {
+// returns the host's MCPApps, started, and the ui:// resource ext__show names.
+func extApp(t *testing.T) (*MCPApps, string) {
 	t.Helper()
 	h := open(t)
 	if err := h.Servers.Add(config.Server{Name: "ext", Transport: config.Stdio, Command: proctest.Server(t, "extapp")}); err != nil {
@@ -26,19 +26,19 @@ func extApp(t *testing.T) (*Apps, string) {
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Apps.Start(); err != nil {
+	if err := h.MCPApps.Start(); err != nil {
 		t.Fatal(err)
 	}
 	var uri string
 	mcptest.UntilNil(t, "ext__show with its app", func() error {
-		_, ui, err := h.Apps.Tool(t.Context(), "ext__show")
+		_, ui, err := h.MCPApps.Tool(t.Context(), "ext__show")
 		uri = ui.ResourceURI
 		if err == nil && uri == "" {
 			err = errors.New("no ui:// resource")
 		}
 		return err
 	})
-	return h.Apps, uri
+	return h.MCPApps, uri
 }
 
 // An app's ui/download-file: embedded files come with safe names, a linked

@@ -13,7 +13,7 @@ import (
 
 // newSession starts an app session's download budget; the oldest of more
 // than apps.MaxPages is forgotten, as the proxy forgets its page.
-func (a *Apps) newSession() string {
+func (a *MCPApps) newSession() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
@@ -31,7 +31,7 @@ func (a *Apps) newSession() string {
 	return id
 }
 
-func (a *Apps) budget(session string) (*apps.Budget, error) {
+func (a *MCPApps) budget(session string) (*apps.Budget, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	b, ok := a.sessions[session]
