@@ -65,7 +65,7 @@ func (s *Store) CreateChat(ctx context.Context, c Chat) (Chat, error) {
 	}
 	c.CreatedAt = fromMillis(millis(c.CreatedAt))
 	c.UpdatedAt, c.MessageCount = c.CreatedAt, 0
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO chats (id, title, provider, model, agent, settings, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			c.ID, c.Title, c.Provider, c.Model, c.Agent, rawOrNull(c.Settings), millis(c.CreatedAt), millis(c.UpdatedAt))
@@ -153,7 +153,7 @@ func (s *Store) DeleteChat(ctx context.Context, id string) error {
 
 // updateChat runs one statement on one chat; ErrNotFound when it touched none.
 func (s *Store) updateChat(ctx context.Context, op, id, query string, args ...any) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx wtx) error {
 		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err

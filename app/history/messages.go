@@ -103,6 +103,30 @@ func checkOneOf(what, v string, allowed []string) error {
 	return fmt.Errorf("%s %q: %w (use one of %s)", what, v, ErrInvalid, strings.Join(allowed, ", "))
 }
 
+// The statements every chat step writes, prepared when the store opens
+// (see wtx).
+const (
+	qChatExists    = `SELECT EXISTS (SELECT 1 FROM chats WHERE id = ?)`
+	qNextSeq       = `SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?`
+	qInsertMessage = `INSERT INTO messages
+			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qUpdateMessage = `UPDATE messages
+			SET text = ?, status = ?, error = ?, model = ?, input_tokens = ?, output_tokens = ?
+			WHERE id = ? RETURNING chat_id`
+	qMessageChat = `SELECT chat_id FROM messages WHERE id = ?`
+	qUpsertCall  = `INSERT INTO tool_calls
+		(message_id, call_id, ord, server, tool, arguments, result, is_error, status, started_at, duration_ms, task)
+		VALUES (?1, ?2, (SELECT coalesce(max(ord), 0) + 1 FROM tool_calls WHERE message_id = ?1), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+		ON CONFLICT (message_id, call_id) DO UPDATE SET
+			server = excluded.server, tool = excluded.tool, arguments = excluded.arguments,
+			result = excluded.result, is_error = excluded.is_error, status = excluded.status,
+			started_at = excluded.started_at, duration_ms = excluded.duration_ms, task = excluded.task`
+	qTouchChat = `UPDATE chats SET updated_at = max(updated_at, ?) WHERE id = ?`
+)
+
+var hotWrites = []string{qChatExists, qNextSeq, qInsertMessage, qUpdateMessage, qMessageChat, qUpsertCall, qTouchChat}
+
 // AppendMessage adds m at the end of its chat and returns it with ID (when
 // empty), Seq and CreatedAt (when zero) filled in. m.ToolCalls are saved with
 // it. The message is on disk when AppendMessage returns.
@@ -128,20 +152,18 @@ func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
 		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
 	}
 	m.ToolCalls = calls
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx wtx) error {
 		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chats WHERE id = ?)`, m.ChatID).Scan(&exists); err != nil {
+		if err := tx.QueryRowContext(ctx, qChatExists, m.ChatID).Scan(&exists); err != nil {
 			return err
 		}
 		if !exists {
 			return ErrNotFound
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?`, m.ChatID).Scan(&m.Seq); err != nil {
+		if err := tx.QueryRowContext(ctx, qNextSeq, m.ChatID).Scan(&m.Seq); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO messages
-			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, qInsertMessage,
 			m.ID, m.ChatID, m.Seq, m.Role, m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, millis(m.CreatedAt)); err != nil {
 			return err
 		}
@@ -173,11 +195,9 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) error {
 	if err != nil {
 		return fmt.Errorf("update message %q: %w", m.ID, err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx wtx) error {
 		var chatID string
-		err := tx.QueryRowContext(ctx, `UPDATE messages
-			SET text = ?, status = ?, error = ?, model = ?, input_tokens = ?, output_tokens = ?
-			WHERE id = ? RETURNING chat_id`,
+		err := tx.QueryRowContext(ctx, qUpdateMessage,
 			m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.ID).Scan(&chatID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
@@ -205,9 +225,9 @@ func (s *Store) SaveToolCall(ctx context.Context, c ToolCall) error {
 	if err != nil {
 		return fmt.Errorf("save tool call %q of message %q: %w", c.ID, c.MessageID, err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx wtx) error {
 		var chatID string
-		err := tx.QueryRowContext(ctx, `SELECT chat_id FROM messages WHERE id = ?`, c.MessageID).Scan(&chatID)
+		err := tx.QueryRowContext(ctx, qMessageChat, c.MessageID).Scan(&chatID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("message %q: %w", c.MessageID, ErrNotFound)
 		}
@@ -259,14 +279,8 @@ func asJSON(r json.RawMessage) json.RawMessage {
 	return b
 }
 
-func upsertCall(ctx context.Context, tx *sql.Tx, c ToolCall) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls
-		(message_id, call_id, ord, server, tool, arguments, result, is_error, status, started_at, duration_ms, task)
-		VALUES (?1, ?2, (SELECT coalesce(max(ord), 0) + 1 FROM tool_calls WHERE message_id = ?1), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-		ON CONFLICT (message_id, call_id) DO UPDATE SET
-			server = excluded.server, tool = excluded.tool, arguments = excluded.arguments,
-			result = excluded.result, is_error = excluded.is_error, status = excluded.status,
-			started_at = excluded.started_at, duration_ms = excluded.duration_ms, task = excluded.task`,
+func upsertCall(ctx context.Context, tx wtx, c ToolCall) error {
+	_, err := tx.ExecContext(ctx, qUpsertCall,
 		c.MessageID, c.ID, c.Server, c.Tool, rawOrNull(c.Arguments), rawOrNull(c.Result), c.IsError, c.Status,
 		millis(c.StartedAt), c.DurationMs, taskOrNull(c.Task))
 	return err
@@ -295,8 +309,8 @@ func taskOf(v sql.NullString) *Task {
 }
 
 // touchChat moves the chat to the top of ListChats.
-func touchChat(ctx context.Context, tx *sql.Tx, chatID string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE chats SET updated_at = max(updated_at, ?) WHERE id = ?`, millis(now), chatID)
+func touchChat(ctx context.Context, tx wtx, chatID string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, qTouchChat, millis(now), chatID)
 	return err
 }
 

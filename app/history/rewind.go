@@ -18,7 +18,7 @@ import (
 // ErrInvalid when the message is not the user's.
 func (s *Store) Rewind(ctx context.Context, chatID, messageID, text string) (Message, error) {
 	var m Message
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx wtx) error {
 		q := `SELECT id, seq, role, text, status, error, model, input_tokens, output_tokens, created_at
 			FROM messages WHERE chat_id = ?1 AND id = ?2`
 		if messageID == "" {
