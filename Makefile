@@ -20,14 +20,14 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
 	@echo "make test   run every test (Go, frontend units, e2e under Xvfb)"
 	@echo "make lint   golangci-lint and ESLint (part of make test)"
 	@echo "make build  build $(BIN)"
-	@echo "make llama  build the local model runtime (llama-server; ~12 min, once)"
+	@echo "make llama  build the local model runtime (llama-server; a few minutes, once; make run does)"
 	@echo "make package  Linux .deb + .tar.gz and the Windows installer in $(PKG_DIR)"
 
 # --- dependencies -----------------------------------------------------------
@@ -96,7 +96,7 @@ build: deps
 	$(WAILS) build -tags $(TAGS) -trimpath -ldflags "$(LDFLAGS)" -o switchboard -m -nocolour
 	@echo "built $(BIN)"
 
-run: build
+run: build llama
 	./$(BIN)
 
 # --- tests ------------------------------------------------------------------
@@ -112,19 +112,33 @@ test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLE
 
 # The local model runtime: llama.cpp's llama-server (and llama-bench beside
 # it, for make bench), built once into a cache outside the tree
-# (build/llama/build.sh: ~12 minutes on 2 cores), and its tests with a small
-# random-weight model written at test time. The packages carry it: the .deb
-# and .tar.gz as usr/lib/switchboard/llama-server, the Windows installer as
-# llama-server.exe beside switchboard.exe (cross-compiled with mingw-w64).
-LLAMA_DIR    ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/switchboard/llama-node-llama-cpp-3.22.1
+# (build/llama/build.sh): on Linux only the two tools are compiled, against
+# the libraries of node-llama-cpp's prebuilt package, ggml's CPU backend
+# among them once per x86-64 generation, which sit beside them (a few
+# minutes on 2 cores); its tests run with a small random-weight model
+# written at test time. The packages carry it: the .deb and .tar.gz in
+# usr/lib/switchboard/ (llama-server and its libraries), the Windows
+# installer as llama-server.exe beside switchboard.exe (cross-compiled from
+# source with mingw-w64, ~16 minutes, only when a package is made). The
+# Linux cache is named after the package whose libraries it holds, so a
+# cache of the older layout (llama-server compiled whole) is not taken for it.
+NLC_VERSION  := 3.22.1
+NLC_PLATFORM := linux-$(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
+LLAMA_CACHE  := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/switchboard
+LLAMA_DIR    ?= $(LLAMA_CACHE)/llama-node-llama-cpp-$(NLC_VERSION)-$(NLC_PLATFORM)
 LLAMA_SERVER := $(LLAMA_DIR)/bin/llama-server
-LLAMA_WIN_DIR    ?= $(LLAMA_DIR)-windows-amd64
+LLAMA_WIN_DIR    ?= $(LLAMA_CACHE)/llama-node-llama-cpp-$(NLC_VERSION)-windows-amd64
 LLAMA_WIN_SERVER := $(LLAMA_WIN_DIR)/bin/llama-server.exe
 
-$(LLAMA_SERVER): build/llama/build.sh
+# What build.sh needs (npm comes with Node, which the frontend needs too).
+LLAMA_PKGS := cmake g++ git
+deps-llama:
+	$(call apt_install,$(LLAMA_PKGS))
+
+$(LLAMA_SERVER): build/llama/build.sh build/llama/prebuilt.cmake | deps-llama
 	build/llama/build.sh $(LLAMA_DIR)
 
-# make llama builds the runtime for make run's app (the test targets build it too).
+# make llama builds the runtime for make run's app (make run and the test targets build it too).
 llama: $(LLAMA_SERVER)
 
 $(LLAMA_WIN_SERVER): build/llama/build.sh

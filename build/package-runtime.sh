@@ -2,7 +2,7 @@
 # package-runtime.sh PACKAGE...: each package carries the local model
 # runtime where the app looks for it (localmodel.FindRuntime) and no model:
 # a .deb or .tar.gz usr/lib/switchboard/llama-server (beside usr/bin/switchboard,
-# one directory up), the Windows installer llama-server.exe beside
+# one directory up) with its libraries beside it, the Windows installer llama-server.exe beside
 # switchboard.exe. Run by 'make test-package'; lists the installer with 7z
 # (p7zip-full), which reads NSIS archives.
 set -euo pipefail
@@ -18,6 +18,14 @@ for pkg in "$@"; do
   if ! grep -qxF "$app" <<<"$files"; then echo "package-runtime: $name has no $app"; fail=1; fi
   if grep -qxF "$want" <<<"$files"; then echo "package-runtime: $name carries the local model runtime ($want)"
   else echo "package-runtime: $name lacks the local model runtime: no $want"; fail=1; fi
+  if [[ $pkg != *.exe ]]; then
+    # The Linux runtime's libraries beside it, ggml's CPU backends among
+    # them: the baseline one (any x86-64 CPU), SSE4.2's and AVX2's.
+    for lib in libggml-base.so libggml-cpu-x64.so libggml-cpu-sse42.so libggml-cpu-haswell.so libllama-common.so; do
+      grep -qxF "$(dirname "$want")/$lib" <<<"$files" || { echo "package-runtime: $name lacks $lib beside $want"; fail=1; }
+    done
+    echo "package-runtime: $name carries $(grep -c "^$(dirname "$want")/libggml-cpu-.*\.so$" <<<"$files") CPU backends of ggml beside it"
+  fi
   if [[ $pkg == *.exe ]] && grep -qxF "$want" <<<"$files"; then
     # Statically linked: it may import Windows' own DLLs only (a MinGW
     # runtime DLL would be missing on the user's machine).

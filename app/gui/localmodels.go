@@ -156,12 +156,15 @@ type LocalRuntimeView struct {
 	LogPath    string `json:"logPath"`
 	// NoRuntime says why llama-server cannot be found ("" when it is).
 	NoRuntime string `json:"noRuntime"`
+	// CPU is the CPU backend the runtime loaded for this processor
+	// ("haswell", "sse42", ...), "" before it ran or when it has one built in.
+	CPU string `json:"cpu"`
 }
 
 func localRuntimeView(s host.LocalStatus) LocalRuntimeView {
 	return LocalRuntimeView{State: s.State, Model: s.Model, Err: s.Err, Restarts: s.Restarts, Context: s.Context,
 		Threads: s.Threads, QuantizedKV: s.QuantizedKV, MemoryMB: s.Memory >> 20, KVMemoryMB: s.KVMemory >> 20,
-		Why: s.Why, LogPath: s.LogPath, NoRuntime: s.NoRuntime}
+		Why: s.Why, LogPath: s.LogPath, NoRuntime: s.NoRuntime, CPU: s.CPU}
 }
 
 // onLocal forwards the local model's status to the window.

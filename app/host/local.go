@@ -41,6 +41,7 @@ type Local struct {
 	plan   localmodel.Plan
 	state  localmodel.State
 	err    string // why the last start failed, or why the server exited
+	cpu    string // the CPU backend the runtime loaded (localmodel.Status.CPU)
 	idle   *time.Timer
 	inUse  int // requests streaming now; the idle stop waits for 0
 	closed bool
@@ -75,6 +76,10 @@ type LocalStatus struct {
 	LogPath          string
 	// NoRuntime says why llama-server cannot be found ("" when it is).
 	NoRuntime string
+	// CPU is the CPU backend the runtime loaded when it last ran
+	// ("haswell", "sse42", ...: ggml's build for this CPU's generation,
+	// localmodel.CPUVariants), "" before it has or when it has one built in.
+	CPU string
 }
 
 // localFailed is LocalStatus.State when the last start failed.
@@ -91,7 +96,7 @@ func (l *Local) Status() LocalStatus {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st.Model, st.Err = l.name, l.err
+	st.Model, st.Err, st.CPU = l.name, l.err, l.cpu
 	if l.state != "" {
 		st.State = string(l.state)
 	}
@@ -202,8 +207,11 @@ func (l *Local) ensure(ctx context.Context, name string) (*localmodel.Server, er
 		Binary: bin, Model: path, Alias: name,
 		Context: plan.Context, Threads: plan.Threads, QuantizedKV: plan.QuantizedKV,
 		LogPath: l.LogPath(),
-		OnStatus: func(localmodel.Status) {
+		OnStatus: func(st localmodel.Status) {
 			l.mu.Lock()
+			if st.CPU != "" {
+				l.cpu = st.CPU
+			}
 			if l.srv != nil && l.name == name {
 				l.state = l.srv.Status().State
 			}

@@ -20,14 +20,21 @@
 // # The model on this computer
 //
 // With no account, no key and neither Ollama nor LM Studio, the app runs a model itself: the
-// provider On this computer (`kind: local`). Its runtime is llama.cpp's `llama-server`,
-// built from the llama.cpp release the `node-llama-cpp` npm package ships (3.22.1, MIT;
-// `build/llama/build.sh`, about 12 minutes on 2 cores, once, cached in
-// `~/.cache/switchboard/llama-node-llama-cpp-3.22.1/`) and shipped in the packages beside
-// the app (`/usr/lib/switchboard/llama-server` in the `.deb`); `$SWITCHBOARD_LLAMA_SERVER`
-// points at another. From the source tree, `make run` does not build it: `make llama` does,
-// once. It is built for x86-64 CPUs with AVX2, FMA and BMI2 (2013 on), not for the build
-// machine's own extensions; on an older CPU the app says so and points to Ollama or LM
+// provider On this computer (`kind: local`). Its runtime is llama.cpp's `llama-server`, of
+// the llama.cpp release the `node-llama-cpp` npm package ships (3.22.1, MIT). On Linux
+// `build/llama/build.sh` compiles only `llama-server` (and `llama-bench`) against the
+// libraries prebuilt in `@node-llama-cpp/linux-x64`, a few minutes on 2 cores, once, cached in
+// `~/.cache/switchboard/llama-node-llama-cpp-3.22.1-linux-x64/bin/` with the libraries beside
+// it, and the packages ship it so (`/usr/lib/switchboard/` in the `.deb`);
+// `$SWITCHBOARD_LLAMA_SERVER` points at another. From the source tree, `make run` builds it
+// (`make llama` alone, once). Among those libraries is ggml's CPU backend once per x86-64
+// generation (`libggml-cpu-x64.so`, `-sse42`, `-sandybridge`, `-haswell`, … `-zen4`), of
+// which `llama-server` loads the best this CPU runs when it starts, so it runs on every
+// x86-64 CPU; its log names the one it loaded (`load_backend: loaded CPU backend from
+// …/libggml-cpu-haswell.so`), and so does Settings → Providers (`CPUVariants`,
+// `Status.CPU`). The Windows runtime is compiled from source, statically, for CPUs with AVX2,
+// FMA and BMI2 (2013 on), as the macOS one is for its CPU family's baseline; on an older
+// CPU the app says so and points to Ollama or LM
 // Studio instead of crashing. Nothing runs until a chat sends it a message: then the app starts
 // `llama-server` as a child process with a random API key, with the
 // model the chat names, waits until it is loaded (the chat says *Loading … on this

@@ -12,6 +12,31 @@ import (
 // directory carries it.
 const RuntimeVersion = "node-llama-cpp-3.22.1"
 
+// RuntimeCacheDir is where build/llama/build.sh builds the runtime by
+// default (the Makefile's LLAMA_DIR): bin/llama-server, and src/, llama.cpp's
+// source. On Linux it is named after the node-llama-cpp package whose
+// prebuilt libraries it holds beside llama-server (so a cache of the
+// older, wholly compiled layout is not taken for one).
+func RuntimeCacheDir() (string, error) {
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(c, "switchboard", runtimeCache()), nil
+}
+
+func runtimeCache() string {
+	if runtime.GOOS == "linux" {
+		switch runtime.GOARCH {
+		case "amd64":
+			return "llama-" + RuntimeVersion + "-linux-x64"
+		case "arm64":
+			return "llama-" + RuntimeVersion + "-linux-arm64"
+		}
+	}
+	return "llama-" + RuntimeVersion
+}
+
 // FindRuntime is the llama-server the app runs, the first that exists of:
 // $SWITCHBOARD_LLAMA_SERVER; beside the executable (the .tar.gz and the
 // Windows installer); ../lib/switchboard/ from it (the .deb); the build
@@ -33,8 +58,8 @@ func FindRuntime() (string, error) {
 		dir := filepath.Dir(exe)
 		places = append(places, filepath.Join(dir, name), filepath.Join(dir, "..", "lib", "switchboard", name))
 	}
-	if c, err := os.UserCacheDir(); err == nil {
-		places = append(places, filepath.Join(c, "switchboard", "llama-"+RuntimeVersion, "bin", name))
+	if c, err := RuntimeCacheDir(); err == nil {
+		places = append(places, filepath.Join(c, "bin", name))
 	}
 	for _, p := range places {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {

@@ -37,8 +37,10 @@ var (
 	ErrNoRuntime = errors.New("the local model runtime (llama-server) is not installed")
 	// ErrClosed: the server was closed.
 	ErrClosed = errors.New("the local model is stopped")
-	// ErrCPU: this CPU lacks the instructions the runtime is built for.
-	ErrCPU = errors.New("this computer's processor lacks AVX2, which the built-in model runtime needs: run a model with Ollama or LM Studio instead, or use a hosted provider")
+	// ErrCPU: this CPU lacks the instructions the runtime is built for
+	// (a runtime with one CPU backend built in, for AVX2; the Linux
+	// runtime has one for every x86-64 CPU, CPUVariants).
+	ErrCPU = errors.New("this computer's processor lacks AVX2, which this build of the model runtime needs: run a model with Ollama or LM Studio instead, or use a hosted provider")
 )
 
 // Options say what to run.
@@ -78,6 +80,9 @@ type Status struct {
 	Err      string // why it last exited, while Restarting
 	Restarts int
 	PID      int
+	// CPU is the CPU backend llama-server loaded ("haswell", "sse42": one
+	// of CPUVariants), once it is Ready; "" for a runtime with one built in.
+	CPU string
 }
 
 // Server is a running llama-server. Its methods are safe for concurrent
@@ -106,7 +111,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if _, err := os.Stat(opts.Model); err != nil {
 		return nil, fmt.Errorf("the model file: %w", err)
 	}
-	if !cpuCanRun() {
+	if !cpuCanRun(opts.Binary) {
 		return nil, ErrCPU
 	}
 	if opts.Alias == "" {
@@ -290,7 +295,13 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		loaded(ErrClosed)
 		return ErrClosed
 	}
-	s.set(func(st *Status) { st.State, st.Err = Ready, "" })
+	// The CPU backend ggml chose for this CPU, which llama-server logs
+	// only at a verbosity that floods the log: the log and Status say it.
+	cpu, file := cpuBackend(p.PID())
+	if cpu != "" {
+		lg.Add(fmt.Sprintf("switchboard: llama-server runs on ggml's CPU backend %s (%s), the best for this processor of the %d beside it", cpu, file, len(CPUVariants(s.opts.Binary))))
+	}
+	s.set(func(st *Status) { st.State, st.Err, st.CPU = Ready, "", cpu })
 	s.mu.Lock()
 	select {
 	case <-s.ready:

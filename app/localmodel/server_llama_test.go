@@ -35,7 +35,13 @@ import (
 // runtimeFor starts llama-server on a tiny test model.
 func runtimeFor(t *testing.T) (*localmodel.Server, string) {
 	t.Helper()
-	bin, src := os.Getenv("SWITCHBOARD_LLAMA_SERVER"), os.Getenv("SWITCHBOARD_LLAMA_SRC")
+	return runtimeAt(t, os.Getenv("SWITCHBOARD_LLAMA_SERVER"))
+}
+
+// runtimeAt starts the llama-server bin on a tiny test model.
+func runtimeAt(t *testing.T, bin string) (*localmodel.Server, string) {
+	t.Helper()
+	src := os.Getenv("SWITCHBOARD_LLAMA_SRC")
 	if bin == "" || src == "" {
 		t.Fatal("SWITCHBOARD_LLAMA_SERVER and SWITCHBOARD_LLAMA_SRC must be set: run 'make test-llama'")
 	}

@@ -3,8 +3,11 @@
 # Switchboard — a .deb and a .tar.gz of the same files — from a built binary
 # and the local model runtime (llama.cpp's llama-server, build/llama/build.sh),
 # installed as /usr/lib/switchboard/llama-server, where the app looks for it
-# beside /usr/bin (localmodel.FindRuntime: <dir>/../lib/switchboard). No
-# model is packaged. Run by 'make package'.
+# beside /usr/bin (localmodel.FindRuntime: <dir>/../lib/switchboard), with
+# the shared libraries beside it in its build (llama.cpp's and ggml's, ggml's
+# CPU backend once per x86-64 generation: it finds them through its RUNPATH
+# $ORIGIN and loads the CPU backend from its own directory). No model is
+# packaged. Run by 'make package'.
 #
 # The .deb's Depends are the Debian packages that own the shared libraries
 # the binary links (WebKitGTK 4.1, GTK 3, ...), found with objdump + dpkg -S on
@@ -29,6 +32,13 @@ trap 'rm -rf "$stage"' EXIT
 root=$stage/root
 install -D -m 0755 "$bin" "$root/usr/bin/switchboard"
 install -D -m 0755 -s "$llama" "$root/usr/lib/switchboard/llama-server"
+shipped=()
+for so in "$(dirname "$llama")"/lib*.so; do
+  [ -e "$so" ] || continue
+  install -m 0644 "$so" "$root/usr/lib/switchboard/"
+  strip --strip-unneeded "$root/usr/lib/switchboard/$(basename "$so")"
+  shipped+=("$so")
+done
 install -D -m 0644 "$here/switchboard.desktop" "$root/usr/share/applications/switchboard.desktop"
 install -D -m 0644 "$here/switchboard-mcpb.xml" "$root/usr/share/mime/packages/switchboard.xml"
 install -D -m 0644 "$here/copyright" "$root/usr/share/doc/switchboard/copyright"
@@ -44,12 +54,13 @@ for n in 16 24 32 48 64 128 256 512; do
   install -D -m 0644 "$png" "$root/usr/share/icons/hicolor/${n}x${n}/apps/switchboard.png"
 done
 
-# Depends: the package of every shared library the binaries link directly
-# (their NEEDED entries: llama-server adds libgomp1, OpenMP); those packages
-# bring their own dependencies.
-deps=$(for exe in "$bin" "$llama"; do
+# Depends: the package of every shared library the binaries and the
+# runtime's libraries link directly (their NEEDED entries, but those
+# shipped beside llama-server); those packages bring their own dependencies.
+deps=$(for exe in "$bin" "$llama" "${shipped[@]}"; do
   libs=$(ldd "$exe")
   objdump -p "$exe" | awk '$1 == "NEEDED" {print $2}' | while read -r so; do
+    [ ! -e "$(dirname "$llama")/$so" ] || continue # shipped beside it
     # "libX.so => /path (…)", or the loader's own line "/path/ld-linux….so.2 (…)"
     lib=$(awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3} $1 ~ ("/" so "$") {print $1}' <<<"$libs" | head -1)
     [ -n "$lib" ] || { echo "package.sh: $exe needs $so, which does not resolve here" >&2; exit 1; }

@@ -1,26 +1,39 @@
 #!/bin/sh
 # Builds llama.cpp's llama-server, the runtime of the local model provider
 # (app/localmodel), and llama-bench, llama.cpp's own benchmark that 'make
-# bench' sets beside it, into DIR (default
-# ~/.cache/switchboard/llama-<version>), once: a second run with both
-# binaries in place does nothing (a cache made before llama-bench was added
-# is built again, once).
+# bench' sets beside it, into DIR, once: a second run with everything in
+# place does nothing.
 #
-# The source is the llama.cpp release that the node-llama-cpp npm package
-# ships as a git bundle (MIT; pinned below), fetched from the npm registry
-# with npm's own integrity check. It needs cmake and g++ and nothing else:
-# the web UI (whose prebuilt copy would be downloaded at build time), HTTPS
-# (OpenSSL) and curl are off, and it is built for x86-64 CPUs in general,
-# not the build machine's (GGML_NATIVE=OFF: ggml's x86-64 baseline then
-# still uses AVX2, FMA and F16C, so CPUs from about 2013 on). About 12
-# minutes on 2 cores (llama-bench shares every library with the server: it
-# adds one file).
+# On Linux (x86-64; arm64 the same way, untested) only the two tools are
+# compiled, against the libraries prebuilt in node-llama-cpp's platform
+# package (@node-llama-cpp/linux-x64, pinned below, MIT, fetched from the
+# npm registry with npm's own integrity check): llama.cpp's libllama and
+# llama-common, ggml's libggml and libggml-base, and ggml's CPU backend
+# once per x86-64 generation (libggml-cpu-x64, -sse42, -sandybridge,
+# -haswell, ..., -zen4), of which ggml loads at start the best this CPU
+# runs (GGML_BACKEND_DL), so the runtime runs on every x86-64 CPU. What the
+# package lacks is compiled (prebuilt.cmake: the server, its multimodal
+# library mtmd, its HTTP library, llama-bench): about 4 minutes on 2 idle
+# cores instead of 12. Everything lands in DIR/bin, the libraries beside
+# the executables (RUNPATH $ORIGIN), and the app's packages carry them so.
+# The source is the llama.cpp release that the node-llama-cpp package
+# ships as a git bundle, the release its platform packages are built from.
+# It needs cmake, g++, git and npm: the web UI (whose prebuilt copy would
+# be downloaded at build time), HTTPS (OpenSSL) and curl are off.
+#
+# Elsewhere (a Mac) the host build compiles all of llama.cpp from that
+# source, statically, for the CPU family's baseline (GGML_NATIVE=OFF: on
+# x86-64 ggml's baseline then uses AVX2, FMA and F16C), as the targets
+# below do.
 #
 # LLAMA_TARGET=windows-amd64 cross-compiles llama-server.exe for the Windows
-# installer instead, with Debian's mingw-w64 (g++-mingw-w64-x86-64-posix):
-# linked statically (-static for the executable: GGML_STATIC alone leaves it
-# importing the MinGW runtime DLLs; Windows' own are all it needs) and
-# without OpenMP (ggml's own thread pool), into DIR (default ~/.cache/switchboard/llama-<version>-windows-amd64).
+# installer instead, with Debian's mingw-w64 (g++-mingw-w64-x86-64-posix),
+# from source (node-llama-cpp's Windows packages stop at an older release
+# and are built with MSVC): linked statically (-static for the executable:
+# GGML_STATIC alone leaves it importing the MinGW runtime DLLs; Windows' own
+# are all it needs) and without OpenMP (ggml's own thread pool), for CPUs
+# with AVX2 (about 16 minutes on 2 cores), into DIR (default
+# ~/.cache/switchboard/llama-node-llama-cpp-<version>-windows-amd64).
 # LLAMA_TARGET=macos-universal (on a Mac, with Xcode's command line tools)
 # builds it for arm64 with Metal (the GPU of Apple silicon, its shaders
 # embedded in the binary) and for x86_64 without (ggml's Metal backend is
@@ -28,7 +41,10 @@
 # joins the two with lipo, as the universal .app is.
 #
 #   build/llama/build.sh [DIR]   → DIR/bin/llama-server, DIR/bin/llama-bench,
+#                                  (Linux) DIR/bin/lib*.so beside them,
 #                                  DIR/src (the source, for its vocab files and licences)
+#       default DIR: ~/.cache/switchboard/llama-node-llama-cpp-<version>-linux-x64
+#       (-linux-arm64; elsewhere ~/.cache/switchboard/llama-node-llama-cpp-<version>)
 #   LLAMA_TARGET=windows-amd64 build/llama/build.sh [DIR]   → DIR/bin/llama-server.exe
 #   LLAMA_TARGET=macos-universal build/llama/build.sh [DIR]  → DIR/bin/llama-server
 set -eu
@@ -36,7 +52,13 @@ NLC_VERSION=3.22.1 # node-llama-cpp; its llama/llama.cpp.info.json names the lla
 TARGET=${LLAMA_TARGET:-host}
 case $TARGET in
 host)
-  DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION}
+  # The platform package of node-llama-cpp whose libraries the tools link.
+  prebuilt=""
+  case "$(uname -s)/$(uname -m)" in
+  Linux/x86_64 | Linux/amd64) prebuilt=linux-x64 ;;
+  Linux/aarch64 | Linux/arm64) prebuilt=linux-arm64 ;;
+  esac
+  DIR=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/llama-node-llama-cpp-$NLC_VERSION${prebuilt:+-$prebuilt}}
   outputs="llama-server llama-bench"
   tools="cmake g++ git npm"
   cross=""
@@ -63,6 +85,9 @@ macos-universal)
 esac
 cached=yes
 for o in $outputs; do [ -x "$DIR/bin/$o" ] || cached=no; done
+# A prebuilt runtime is whole with its libraries (DIR appears whole: it is
+# renamed from DIR.new at the end).
+[ -z "${prebuilt:-}" ] || [ -f "$DIR/bin/libggml-base.so" ] || cached=no
 if [ $cached = yes ] && { [ "$TARGET" != host ] || [ -f "$DIR/src/models/ggml-vocab-qwen2.gguf" ]; }; then
   exit 0
 fi
@@ -74,6 +99,33 @@ trap 'rm -rf "$tmp"' EXIT
 echo "llama-server ($TARGET): fetching node-llama-cpp@$NLC_VERSION's llama.cpp source"
 (cd "$tmp" && npm pack --silent "node-llama-cpp@$NLC_VERSION" >/dev/null && tar xzf "node-llama-cpp-$NLC_VERSION.tgz" package/llama)
 git clone --quiet "$tmp/package/llama/gitRelease.bundle" "$tmp/src" 2>/dev/null
+if [ -n "${prebuilt:-}" ]; then
+  echo "llama-server ($TARGET): fetching @node-llama-cpp/$prebuilt@$NLC_VERSION's prebuilt libraries"
+  mkdir "$tmp/prebuilt"
+  (cd "$tmp/prebuilt" && npm pack --silent "@node-llama-cpp/$prebuilt@$NLC_VERSION" >/dev/null && tar xzf ./*.tgz)
+  bins=$tmp/prebuilt/package/bins/$prebuilt
+  [ -f "$bins/libggml-base.so" ] || { echo "build/llama/build.sh: @node-llama-cpp/$prebuilt@$NLC_VERSION has no bins/$prebuilt/libggml-base.so" >&2; exit 1; }
+  echo "llama-server ($TARGET): building llama-server and llama-bench against them (about 4 minutes on 2 cores; once)"
+  mv "$tmp/src/CMakeLists.txt" "$tmp/src/CMakeLists.llama.txt"
+  cp "$(dirname "$0")/prebuilt.cmake" "$tmp/src/CMakeLists.txt"
+  cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release "-DNLC_BINS=$bins" >"$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log" >&2; exit 1; }
+  cmake --build "$tmp/build" --target llama-server llama-bench -j "$(getconf _NPROCESSORS_ONLN)" >"$tmp/build.log" 2>&1 ||
+    { tail -50 "$tmp/build.log" >&2; exit 1; }
+  mkdir -p "$(dirname "$DIR")"
+  rm -rf "$DIR.new"
+  mkdir -p "$DIR.new/bin"
+  for o in $outputs; do cp "$tmp/build/bin/$o" "$DIR.new/bin/"; done
+  # The libraries, not node-llama-cpp's own addon (llama-addon.node).
+  cp "$bins"/lib*.so "$DIR.new/bin/"
+  mv "$tmp/src/CMakeLists.llama.txt" "$tmp/src/CMakeLists.txt"
+  rm -rf "$tmp/src/.git"
+  mv "$tmp/src" "$DIR.new/src"
+  rm -rf "$DIR"
+  mv "$DIR.new" "$DIR"
+  echo "llama-server ($TARGET): $DIR/bin/llama-server"
+  exit 0
+fi
 echo "llama-server ($TARGET): building (about 12 minutes on 2 cores; once)"
 # build NAME ARGS...: one cmake build of every output into $tmp/NAME (they
 # share its libraries).

@@ -258,6 +258,7 @@ export namespace gui {
 	    why: string;
 	    logPath: string;
 	    noRuntime: string;
+	    cpu: string;
 	}
 	export interface Notice {
 	    id: string;

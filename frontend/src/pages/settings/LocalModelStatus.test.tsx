@@ -8,6 +8,7 @@ import type { gui } from '../../backend';
 const base: gui.LocalRuntimeView = {
   state: 'ready', model: 'qwen3-1.7b', err: '', restarts: 0, context: 16384, threads: 2, quantizedKv: false,
   memoryMb: 3200, kvMemoryMb: 1792, why: 'fits 9.6 GB of the 16.0 GB free', logPath: '/data/logs/local-model.log', noRuntime: '',
+  cpu: 'haswell',
 };
 
 describe('LocalModelStatus', () => {
@@ -43,7 +44,7 @@ describe('LocalModelStatus', () => {
     bind(base);
     render(<LocalModelStatus />);
     expect((await screen.findByRole('status')).textContent).toMatch(/Ready · qwen3-1\.7b/);
-    expect(screen.getByText(/Context 16,384 tokens \(fits 9\.6 GB/).textContent).toMatch(/KV cache f16, 1,792 MB · about 3\.1 GB in all · 2 threads/);
+    expect(screen.getByText(/Context 16,384 tokens \(fits 9\.6 GB/).textContent).toMatch(/KV cache f16, 1,792 MB · about 3\.1 GB in all · 2 threads · CPU backend haswell/);
     fireEvent.click(screen.getByRole('button', { name: 'Stop (free its memory)' }));
     await act(async () => {});
     expect(stops).toBe(1);

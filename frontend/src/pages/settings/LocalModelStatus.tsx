@@ -38,6 +38,7 @@ export function LocalModelStatus() {
         <p className="small muted">
           Context {s.context.toLocaleString()} tokens ({s.why}); KV cache {s.quantizedKv ? 'q8_0 (memory is short)' : 'f16'}, {s.kvMemoryMb < 1 ? 'under 1' : s.kvMemoryMb.toLocaleString()} MB
           {' '}· about {(s.memoryMb / 1024).toFixed(1)} GB in all · {s.threads} {s.threads === 1 ? 'thread' : 'threads'}
+          {s.cpu && <> · CPU backend <code title="ggml's build for this processor's generation, which the runtime chose">{s.cpu}</code></>}
         </p>
       )}
       {s.err && (s.state === 'failed' || s.state === 'restarting') && (

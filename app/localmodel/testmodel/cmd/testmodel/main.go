@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/testmodel"
 )
 
@@ -39,10 +40,6 @@ func main() {
 
 // cachedSrc is where the Makefile's LLAMA_DIR keeps llama.cpp's source.
 func cachedSrc() string {
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	return filepath.Join(cache, "switchboard", "llama-node-llama-cpp-3.22.1", "src")
+	dir, _ := localmodel.RuntimeCacheDir()
+	return filepath.Join(dir, "src")
 }
