@@ -74,6 +74,7 @@ func TestBenchTableLlama(t *testing.T) {
 		threads = n
 	}
 	var rows [][5]string
+	cpu := "" // the CPU backend llama-server loaded (llama-bench, beside it, loads the same)
 	for _, shape := range []testmodel.Shape{testmodel.Qwen3_06B, testmodel.Qwen3_17B} {
 		model := filepath.Join(t.TempDir(), shape.Name+".gguf")
 		t0 := time.Now()
@@ -106,6 +107,7 @@ func TestBenchTableLlama(t *testing.T) {
 		// The server's own client: it reaches this model's server (a
 		// connection kept alive to the previous one is not reused).
 		client := s.HTTPClient()
+		cpu = s.Status().CPU
 		warm := chatOnce(ctx, t, client, s, 0, 8) // pages the model in; its prompt size is the measured ones'
 		nPrompt := warm.timings.PromptN
 		// Interleaved, so both sides see the same machine state: each
@@ -154,8 +156,12 @@ func TestBenchTableLlama(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3], r[4])
 	}
-	fmt.Fprintf(&b, "\nlocal model rows: llama.cpp from node-llama-cpp 3.22.1 (build/llama/build.sh: x86-64 with AVX2, OpenMP), %d measured requests per model after a warm-up, each followed by one llama-bench run (medians); each request's timings agreed with its wall time; load average at the start %s; %s/%s, %d CPUs, %s\n",
-		benchReps, strings.Join(strings.Fields(string(load))[:3], " "), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	backend := "its CPU backend built in"
+	if cpu != "" {
+		backend = "ggml's CPU backend " + cpu + ", of @node-llama-cpp/linux-x64's prebuilt libraries, ggml's own thread pool"
+	}
+	fmt.Fprintf(&b, "\nlocal model rows: llama.cpp from node-llama-cpp 3.22.1 (build/llama/build.sh: %s), %d measured requests per model after a warm-up, each followed by one llama-bench run (medians); each request's timings agreed with its wall time; load average at the start %s; %s/%s, %d CPUs, %s\n",
+		backend, benchReps, strings.Join(strings.Fields(string(load))[:3], " "), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Print(b.String())
 	if path := os.Getenv("BENCH_OUT"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)

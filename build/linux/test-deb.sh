@@ -80,11 +80,14 @@ out=$(in_root switchboard version)
 echo "test-deb: in the root, 'switchboard version' says: $out"
 want=$(dpkg-deb -f "$deb" Version)
 [[ $out == switchboard* ]] || { echo "test-deb: unexpected 'switchboard version' output"; exit 1; }
-# The local model runtime: its libraries (libgomp1 among them) came with the
-# .deb's Depends, and it runs.
+# The local model runtime: its own libraries are beside it (RUNPATH $ORIGIN),
+# theirs came with the .deb's Depends, and it runs.
 llama=/usr/lib/switchboard/llama-server
-missing=$(in_root ldd "$llama" | grep 'not found' || true)
-[ -z "$missing" ] || { echo "test-deb: shared libraries of $llama do not resolve after installing the .deb:"; echo "$missing"; exit 1; }
+for exe in "$llama" $(cd "$root" && ls usr/lib/switchboard/lib*.so | sed 's#^#/#'); do
+  missing=$(in_root ldd "$exe" | grep 'not found' || true)
+  [ -z "$missing" ] || { echo "test-deb: shared libraries of $exe do not resolve after installing the .deb:"; echo "$missing"; exit 1; }
+done
+echo "test-deb: $llama and its $(cd "$root" && ls usr/lib/switchboard/lib*.so | wc -l) libraries resolve"
 lv=$(in_root "$llama" --version 2>&1) || { echo "test-deb: $llama --version failed: $lv"; exit 1; }
 echo "test-deb: in the root, '$llama --version' says: $(grep -m1 '^version' <<<"$lv")"
 for f in /usr/share/applications/switchboard.desktop /usr/share/mime/packages/switchboard.xml /usr/share/icons/hicolor/512x512/apps/switchboard.png; do

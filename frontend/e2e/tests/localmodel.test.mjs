@@ -206,6 +206,10 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   const status = page.getByRole('region', { name: 'Model on this computer' });
   await status.getByRole('status').getByText(/Ready · qwen3-tiny/).waitFor();
   assert.match(await status.textContent(), /Context 1,024 tokens \(the size you set\); KV cache f16, under 1 MB/);
+  // ggml's CPU backend for this processor's generation, which the runtime chose; its log says so too.
+  const cpu = (await status.textContent()).match(/· CPU backend ([a-z0-9_.]+)/)?.[1];
+  assert.ok(cpu, 'Settings names the CPU backend the runtime loaded');
+  assert.match(readFileSync(path.join(dataDir, 'logs', 'local-model.log'), 'utf8'), new RegExp(`runs on ggml's CPU backend ${cpu} \\(.*libggml-cpu-${cpu}\\.so\\)`));
   await shots(page, 'localmodel-running', status);
   assert.deepEqual(errors, []);
   await page.close();
