@@ -24,6 +24,10 @@ type Limits struct {
 	MaxOutputKB int `json:"maxOutputKB,omitempty"`
 }
 
+// SettingsPath is where the limits' settings are, as a LimitError's
+// sentence names them.
+var SettingsPath = "settings.chat.codeMode"
+
 // Defaults of Limits.
 var (
 	DefaultWallSeconds = 120
@@ -80,7 +84,7 @@ func (e *LimitError) Error() string {
 		LimitCalls:  "made more tool calls than",
 		LimitOutput: "returned and printed more than",
 	}[e.Limit]
-	return fmt.Sprintf("The script was stopped: it %s its %s limit of %s (setting codeMode.%s).", what, e.Limit, e.Value, e.Setting)
+	return fmt.Sprintf("The script was stopped: it %s its %s limit of %s (setting %s.%s).", what, e.Limit, e.Value, SettingsPath, e.Setting)
 }
 
 func limitError(limit string, l Limits) *LimitError {

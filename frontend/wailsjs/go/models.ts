@@ -172,6 +172,7 @@ export namespace gui {
 	export interface ChatOptions {
 	    offServers?: string[];
 	    offTools?: string[];
+	    toolMode?: string;
 	}
 	export interface ProviderView {
 	    name: string;
@@ -695,6 +696,7 @@ export namespace host {
 	    skills?: string[];
 	    policies?: Record<string, string>;
 	    delegate?: boolean;
+	    toolMode?: string;
 	}
 	export interface AppPermissions {
 	    camera?: boolean;
