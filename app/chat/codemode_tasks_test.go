@@ -25,11 +25,12 @@ import (
 // task is one multi-step task against real npm servers, done twice by a
 // scripted model: with direct tool calls (direct: the steps, then answer
 // reads the final result out of the last tool result the model got) and
-// with one script (script returns the final result).
+// with one script (script returns the final result). answer reads the
+// direct run's final result out of the tool results the model got.
 type task struct {
 	name   string
 	direct [][]providertest.ToolCall
-	answer func(t *testing.T, last string) any
+	answer func(t *testing.T, calls []history.ToolCall) any
 	script string
 }
 
@@ -114,8 +115,8 @@ for (const r of g.relations) { related.add(r.from); related.add(r.to); }
 				{call("c2", "memory__create_relations", jsonArgs(map[string]any{"relations": rels}))},
 				{call("c3", "memory__read_graph", `{}`)},
 			},
-			answer: func(t *testing.T, last string) any {
-				all, related := graphFrom(t, last)
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				all, related := graphFrom(t, lastText(t, calls[len(calls)-1]))
 				var lonely []string
 				for _, e := range all {
 					if !related[e] {
@@ -132,13 +133,37 @@ return g.entities.map(e => e.name).filter(n => !related.has(n));`, jsonArgs(ents
 		{
 			name:   "read 30 files and total a field",
 			direct: [][]providertest.ToolCall{reads},
-			answer: func(t *testing.T, last string) any { return nil }, // see totalOf
+			answer: totalOf,
 			script: fmt.Sprintf(`let total = 0;
 for (const p of %s) {
   const r = await tools.files.read_text_file({path: p});
   total += JSON.parse(r.content !== undefined ? r.content : r.text).amount;
 }
 return total;`, jsonArgs(names)),
+		},
+		{
+			name:   "list a directory and count its JSON files",
+			direct: [][]providertest.ToolCall{{call("l1", "files__list_directory", jsonArgs(map[string]string{"path": dir}))}},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				return float64(strings.Count(lastText(t, calls[0]), ".json"))
+			},
+			script: fmt.Sprintf(`const r = await tools.files.list_directory({path: %s});
+return (r.content !== undefined ? r.content : r.text).split("\n").filter(l => l.includes(".json")).length;`, jsonArgs(dir)),
+		},
+		{
+			name: "create 20 people and search for those in their thirties",
+			direct: [][]providertest.ToolCall{
+				{call("c1", "memory__create_entities", jsonArgs(map[string]any{"entities": ents}))},
+				{call("c2", "memory__search_nodes", `{"query":"age 3"}`)},
+			},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				found, _ := graphFrom(t, lastText(t, calls[len(calls)-1]))
+				return found
+			},
+			script: fmt.Sprintf(`await tools.memory.create_entities({entities: %s});
+const r = await tools.memory.search_nodes({query: "age 3"});
+const g = r.text !== undefined ? JSON.parse(r.text) : r;
+return g.entities.map(e => e.name).sort();`, jsonArgs(ents)),
 		},
 	}
 }
@@ -184,12 +209,10 @@ func TestTaskSuiteDirectAndCodeModeAgree(t *testing.T) {
 					results[mode] = scriptValue(t, res.ToolCalls[0])
 					continue
 				}
-				if tk.name == "read 30 files and total a field" {
-					results[mode] = totalOf(t, res.ToolCalls)
-					continue
-				}
-				last := res.ToolCalls[len(res.ToolCalls)-1]
-				results[mode] = roundTrip(t, tk.answer(t, lastText(t, last)))
+				results[mode] = roundTrip(t, tk.answer(t, res.ToolCalls))
+			}
+			if got := fmt.Sprint(results[chat.ToolsDirect]); got == "[]" || got == "0" || got == "<nil>" {
+				t.Errorf("the task found nothing: %s", got)
 			}
 			if fmt.Sprint(results[chat.ToolsDirect]) != fmt.Sprint(results[chat.ToolsCode]) {
 				t.Errorf("direct: %v\ncode:   %v", results[chat.ToolsDirect], results[chat.ToolsCode])
@@ -216,6 +239,7 @@ func lastText(t *testing.T, c history.ToolCall) string {
 	return ""
 }
 
+// totalOf adds up the amount of each file the calls read.
 func totalOf(t *testing.T, calls []history.ToolCall) any {
 	total := 0.0
 	for _, c := range calls {
