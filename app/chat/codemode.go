@@ -206,7 +206,9 @@ func describeFunctions(fns []codemode.Function, params map[string]any) *mcp.Call
 type ScriptResult struct {
 	Value json.RawMessage `json:"value,omitempty"`
 	Logs  []string        `json:"logs"`
-	Calls []Step          `json:"calls"`
+	// Calls are kept as "steps", as a delegated call's are: a reopened
+	// chat shows them nested under the script's card.
+	Calls []Step `json:"steps"`
 	// Error is the sentence a limit, a throw or a syntax error ended the script with.
 	Error string `json:"error,omitempty"`
 }

@@ -102,7 +102,7 @@
 //	                                             refusal is a line on stderr; saved in history.db;
 //	                                             --json: chatId, text, status, steps and every tool
 //	                                             call of the turn (a script's calls under its
-//	                                             run_script call's structuredContent.calls);
+//	                                             run_script call's structuredContent.steps);
 //	                                             --tools direct|code|both: each tool as it is, or code
 //	                                             mode (list_functions, describe_function, run_script:
 //	                                             the model writes JavaScript that calls the tools, each

@@ -67,6 +67,7 @@ export namespace gui {
 	    warnings: WarningView[];
 	    tools?: host.OfferedTool[];
 	    app?: string;
+	    script?: string;
 	}
 	export interface BundleChange {
 	    what: string;
