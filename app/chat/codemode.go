@@ -69,10 +69,14 @@ func DefaultToolMode(window int) string {
 	return ToolsDirect
 }
 
+// codeTools answers code mode's three tools for a run.
+type codeTools struct{ r *run }
+
 // functions are the turn's active server tools as a script calls them, by
 // server and tool. Synthetic tools (find_tools, skills, delegates) are
 // not among them: r.all holds only the servers' model-visible tools.
-func (r *run) functions() ([]codemode.Function, map[string]router.Tool) {
+func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
+	r := c.r
 	var fns []codemode.Function
 	byFn := map[string]router.Tool{}
 	for _, pt := range r.all {
@@ -105,9 +109,10 @@ func outputSchema(t mcp.Tool) json.RawMessage {
 	return raw
 }
 
-// offerCode adds code mode's three tools to tools.
-func (r *run) offerCode(tools []provider.Tool) []provider.Tool {
-	fns, _ := r.functions()
+// offer adds code mode's three tools to tools.
+func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
+	r := c.r
+	fns, _ := c.functions()
 	servers := map[string]int{}
 	var order []string
 	for _, f := range fns {
@@ -146,9 +151,9 @@ func (r *run) offerCode(tools []provider.Tool) []provider.Tool {
 		})
 }
 
-// runCode answers one of code mode's three tools.
-func (r *run) runCode(ctx context.Context, msg history.Message, kind, callID string, params map[string]any) (*mcp.CallToolResult, error) {
-	fns, byFn := r.functions()
+// answer answers one of code mode's three tools.
+func (c codeTools) answer(ctx context.Context, msg history.Message, kind, callID string, params map[string]any) (*mcp.CallToolResult, error) {
+	fns, byFn := c.functions()
 	switch kind {
 	case "cm-list":
 		server, _ := params["server"].(string)
@@ -169,7 +174,7 @@ func (r *run) runCode(ctx context.Context, msg history.Message, kind, callID str
 	if strings.TrimSpace(script) == "" {
 		return mcp.NewToolResultError(`"script" is required: the body of an async function that calls the functions and returns the result.`), nil
 	}
-	return r.runScript(ctx, msg, callID, script, fns, byFn)
+	return c.runScript(ctx, msg, callID, script, fns, byFn)
 }
 
 // describeFunctions declares the functions params names.
@@ -216,7 +221,8 @@ type ScriptResult struct {
 // runScript runs one script; each call it makes goes through call, as the
 // model's own calls do (withheld tools, argument checks, rules, policies,
 // approvals), nested under the script's card.
-func (r *run) runScript(ctx context.Context, msg history.Message, callID, script string, fns []codemode.Function, byFn map[string]router.Tool) (*mcp.CallToolResult, error) {
+func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, script string, fns []codemode.Function, byFn map[string]router.Tool) (*mcp.CallToolResult, error) {
+	r := c.r
 	sub := &subAgent{parent: callID, tools: map[string]router.Tool{}, steps: []Step{}, script: script}
 	for _, t := range byFn {
 		sub.tools[t.Name] = t

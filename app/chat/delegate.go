@@ -56,9 +56,9 @@ func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
 	case mode != ToolsDirect && len(r.all) == 0:
 		// No server tools: no functions for a script either.
 	case mode == ToolsCode:
-		return r.offerSkills(ctx, r.offerCode(nil)), nil
+		return r.offerSkills(ctx, codeTools{r}.offer(nil)), nil
 	case mode == ToolsBoth:
-		return r.offerSkills(ctx, r.offerCode(slices.Clone(r.all))), nil
+		return r.offerSkills(ctx, codeTools{r}.offer(slices.Clone(r.all))), nil
 	case r.searchOn():
 		tools, err := r.offerSearch(ctx)
 		return r.offerSkills(ctx, tools), err
@@ -214,7 +214,7 @@ func (r *run) searchIndex() (*toolsearch.Index, error) {
 func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthetic, callID string, params map[string]any) (*mcp.CallToolResult, error) {
 	switch syn.kind {
 	case "cm-list", "cm-describe", "cm-run":
-		return r.runCode(ctx, msg, syn.kind, callID, params)
+		return codeTools{r}.answer(ctx, msg, syn.kind, callID, params)
 	case "skill":
 		return r.loadSkill(ctx, params)
 	case "result":
