@@ -25,7 +25,11 @@ require (
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.8.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
+	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b // indirect
 	github.com/fatih/color v1.18.0 // indirect
+	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
+	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50 // indirect
 	github.com/mattn/go-shellwords v1.0.12 // indirect
 	github.com/rhysd/actionlint v1.7.7 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect

@@ -21,6 +21,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/cli"
 	"github.com/switchboard-app/switchboard/app/gui"
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 )
 
 //go:embed all:frontend/dist
@@ -30,6 +31,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	codemode.MaybeChild() // a script's child process (code mode) runs nothing else
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if bindingsBuild {

@@ -31,6 +31,9 @@ type Agent struct {
 	// Policies override the global policies for this agent's chats.
 	Policies Policies `json:"policies,omitempty"`
 	Delegate bool     `json:"delegate,omitempty"`
+	// ToolMode is how the agent's chats offer its tools: ToolsDirect,
+	// ToolsCode or ToolsBoth; "" leaves it to Settings.Tools.
+	ToolMode string `json:"toolMode,omitempty"`
 }
 
 // ErrUnknownAgent means no agent has that ID.
@@ -40,6 +43,9 @@ var ErrUnknownAgent = errors.New("no agent with that ID: it may have been delete
 func (a Agent) Validate() error {
 	if strings.TrimSpace(a.Name) == "" {
 		return errors.New("the agent has no name: give it one, such as \"Researcher\"")
+	}
+	if err := ValidToolMode(a.ToolMode); err != nil {
+		return fmt.Errorf("agent %q: %w; choose direct, code or both", a.Name, err)
 	}
 	for tool, p := range a.Policies {
 		if p != PolicyAsk && p != PolicyAllow && p != PolicyDeny {

@@ -53,6 +53,10 @@ type ApprovalRequest struct {
 	// App is the ui:// URI of the server's MCP App when the app, not the
 	// server, made the sampling request.
 	App string `json:"app,omitempty"`
+	// Parent is the call (run_script or ask_<server>) this call is part
+	// of, and Script the script that makes it (code mode).
+	Parent string `json:"parent,omitempty"`
+	Script string `json:"script,omitempty"`
 }
 
 // Approver asks the user. Approve blocks until the user answers or ctx is

@@ -50,9 +50,15 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
 // offer is the tool list for the next model step.
 func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
-	switch {
+	switch mode := r.t.ToolMode(); {
 	case r.t.Delegate:
 		return r.offerSkills(ctx, r.offerDelegates()), nil
+	case mode != ToolsDirect && len(r.all) == 0:
+		// No server tools: no functions for a script either.
+	case mode == ToolsCode:
+		return r.offerSkills(ctx, codeTools{r}.offer(nil)), nil
+	case mode == ToolsBoth:
+		return r.offerSkills(ctx, codeTools{r}.offer(slices.Clone(r.all))), nil
 	case r.searchOn():
 		tools, err := r.offerSearch(ctx)
 		return r.offerSkills(ctx, tools), err
@@ -207,6 +213,8 @@ func (r *run) searchIndex() (*toolsearch.Index, error) {
 // runSynthetic answers find_tools or runs an ask_<server> sub-agent.
 func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthetic, callID string, params map[string]any) (*mcp.CallToolResult, error) {
 	switch syn.kind {
+	case "cm-list", "cm-describe", "cm-run":
+		return codeTools{r}.answer(ctx, msg, syn.kind, callID, params)
 	case "skill":
 		return r.loadSkill(ctx, params)
 	case "result":
@@ -273,9 +281,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// subAgent is an ask_<server> call in progress.
+// subAgent is an ask_<server> call or a script (run_script) in progress.
 type subAgent struct {
-	parent string                 // the ask_<server> call's ID
+	parent string                 // the ask_<server> or run_script call's ID
+	script string                 // the script, for run_script
 	tools  map[string]router.Tool // only the server's tools
 	steps  []Step                 // its calls run one at a time, so no lock
 }

@@ -122,4 +122,24 @@
 // `{query, context}`, that runs a sub-agent with only that server's tools and a system
 // prompt listing them; the sub-agent's calls follow the same approvals and appear nested
 // under the card, and its steps are kept in the call's result.
+//
+// # Code mode
+//
+// A turn's tool mode (`Turn.Tools`: `settings.chat.tools`, an agent's `toolMode`, a chat's
+// own choice or the CLI's `--tools`; by default `code` for a model whose context window is
+// at most 32k tokens, else `direct`) decides how the servers' tools reach the model: as
+// themselves (`direct`), as code mode's three tools (`code`), or both. In code mode the
+// model calls `list_functions` (server, tool, one-line purpose), `describe_function` (a
+// TypeScript-style declaration generated from the input and output schemas) and
+// `run_script`: JavaScript, the body of an async function, run by `mcpmanager/codemode` in
+// a child process of the app with limits (`settings.chat.codeMode`: `wallSeconds`,
+// `cpuSeconds`, `memoryMB`, `maxCalls`, `maxOutputKB`). Each call the script makes goes
+// through the same path as the model's direct call (`codemode.go` → `call`): withheld
+// tools, the schema check, the rules, the policy and the approval card (which names the
+// script: `ApprovalRequest.Parent`, `Script`); a refused call throws inside the script,
+// which may catch it. The calls appear nested under the script's card (events with
+// `Parent`), the script's result (`ScriptResult`: value, printed lines, calls) is kept
+// like any capped result when it is long, and the model reads only what the script
+// printed and returned. `find_tools`, skills and delegation are no functions; MCP Apps'
+// own tools are none either.
 package chat

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -155,6 +156,12 @@ type Turn struct {
 	// CompactAt is the percent of the context window past which the chat
 	// is summarised (0: DefaultCompactAt); see fit.go.
 	CompactAt int
+	// Tools is the tool mode: ToolsDirect ("" too), ToolsCode or
+	// ToolsBoth (codemode.go); the host fills in DefaultToolMode.
+	Tools string
+	// CodeLimits bound each script code mode runs (zero fields: the
+	// package codemode's defaults).
+	CodeLimits codemode.Limits
 	// Delegate offers one ask_<server> tool per server instead of the
 	// servers' own tools; each call runs a sub-agent with only that server's
 	// tools (see delegate.go).
@@ -734,6 +741,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	case ruling.Verdict == Ask:
 		req := NewApprovalRequest(r.t.ChatID, t, args)
 		req.Tool = c.Name // the name the model called it by
+		if sub != nil {
+			req.Parent, req.Script = sub.parent, sub.script // a script's (or a specialist's) call: the card names it
+		}
 		view.ApprovalID = req.ID
 		update(CallPending)
 		d := Deny
@@ -782,7 +792,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	case err != nil:
 		return fail(CallError, "The tool call failed: "+err.Error())
 	}
-	if sub == nil && !isSynth {
+	if sub == nil && (!isSynth || syn.kind == "cm-run") { // a script's output is kept as a result is
 		r.keep(ctx, c.ID, c.Name, res, r.resultBudget(t))
 	}
 	raw, err := json.Marshal(res)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/secrets"
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -60,6 +61,12 @@ type Settings struct {
 	KeepMB int `json:"keepMB,omitempty"`
 	// Local is the model on this computer (the provider of kind KindLocal).
 	Local LocalSettings `json:"local,omitzero"`
+	// Tools is how chats offer the servers' tools: ToolsDirect, ToolsCode
+	// or ToolsBoth; "" chooses by the model's context window
+	// (Turn.ToolMode). A chat's or an agent's own choice wins.
+	Tools string `json:"tools,omitempty"`
+	// CodeMode limits each script code mode runs (codemode.Limits).
+	CodeMode codemode.Limits `json:"codeMode,omitzero"`
 }
 
 // KindLocal is the provider "On this computer": a model the app runs
@@ -220,7 +227,23 @@ var settingsSection = config.Section[Settings]{Key: "chat"}
 // LoadSettings reads the chat section of raw settings (a missing section is
 // the zero Settings).
 func LoadSettings(raw json.RawMessage) (Settings, error) {
-	return settingsSection.From(raw)
+	s, err := settingsSection.From(raw)
+	if err != nil {
+		return s, err
+	}
+	bad := func(path string, err error) error {
+		return &config.ValidationError{Kind: config.ErrSettings, Problems: []config.Problem{{Path: path, Severity: config.SeverityError,
+			Message: err.Error() + "; set it to direct, code or both, or remove it to choose by the model's context window"}}}
+	}
+	if err := ValidToolMode(s.Tools); err != nil {
+		return s, bad("settings.chat.tools", err)
+	}
+	for i, a := range s.Agents {
+		if err := ValidToolMode(a.ToolMode); err != nil {
+			return s, bad(fmt.Sprintf("settings.chat.agents[%d].toolMode", i), err)
+		}
+	}
+	return s, nil
 }
 
 // Into returns raw settings with the chat section replaced by s; other

@@ -22,7 +22,7 @@ import (
 )
 
 func chatCmd() *Command {
-	var file, prov, baseURL, model, chatID, system, agentName string
+	var file, prov, baseURL, model, chatID, system, agentName, toolMode string
 	var yes bool
 	var maxSteps int
 	inputs := kvFlag{}
@@ -40,8 +40,12 @@ func chatCmd() *Command {
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
 			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (a server using the model), which follows Settings → Chat → Sampling (settings.chat.sampling in config.json)")
 			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
+			fs.StringVar(&toolMode, "tools", "", "how the model gets the tools: direct (each tool), code (it lists them and runs a script that calls them), or both (default: the agent's, else Settings', else code for a context window up to 32k tokens)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if err := chat.ValidToolMode(toolMode); err != nil {
+				return &UsageError{Cmd: inv.Path, Msg: "--tools: " + err.Error()}
+			}
 			prompt := strings.TrimSpace(strings.Join(args, " "))
 			interactive := isTTY(inv.Stdin)
 			if prompt == "" {
@@ -123,7 +127,7 @@ func chatCmd() *Command {
 
 			// The same set-up as the window's: prompt, policies, agent, model, tool search.
 			turn := h.Chats.Turn(ctx, settings, host.TurnRequest{ChatID: chatID, Text: prompt, System: system,
-				Agent: agent, Provider: pname, Model: m, Adhoc: adhoc})
+				Agent: agent, Provider: pname, Model: m, Adhoc: adhoc, Tools: toolMode})
 			if maxSteps > 0 {
 				turn.MaxSteps = maxSteps
 			}
@@ -218,15 +222,25 @@ func (s *streamPrinter) event(ev chat.Event) {
 		}
 	case chat.EventToolCall:
 		c := ev.Call
+		indent := ""
+		if c.Parent != "" {
+			indent = "    " // a script's (or a specialist's) call, under its card
+		}
 		switch c.Status {
 		case chat.CallRunning:
 			s.newline()
-			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s %s\n", c.Name, excerpt(string(c.Args), MaxShownArgs))))
+			if script, ok := scriptOf(c); ok {
+				fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s\n%s\n", c.Name, indentLines(script, "  │ "))))
+				break
+			}
+			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("%s→ %s %s\n", indent, c.Name, excerpt(string(c.Args), MaxShownArgs))))
 		case chat.CallDone:
-			fmt.Fprintf(s.errOut, "← %s done (%d ms)\n", termSafe(c.Name), c.DurationMs)
+			fmt.Fprintf(s.errOut, "%s← %s done (%d ms)\n", indent, termSafe(c.Name), c.DurationMs)
+			s.scriptEnd(c)
 		case chat.CallError, chat.CallDenied, chat.CallCancelled:
 			s.newline()
-			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("← %s %s: %s\n", c.Name, c.Status, c.Error)))
+			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("%s← %s %s: %s\n", indent, c.Name, c.Status, c.Error)))
+			s.scriptEnd(c)
 		}
 	case chat.EventRetry:
 		s.newline()

@@ -91,7 +91,7 @@
 //	switchboard builtin workspace [--root DIR]       the built-in workspace (file tools, shell) over stdio, in the
 //	                                             folder chosen in Settings unless --root says otherwise
 //	switchboard servers login NAME               log in to a remote server that uses OAuth
-//	switchboard chat [--agent NAME] [--provider P] [--base-url URL] [--model M] [--chat ID] [--yes] [PROMPT]
+//	switchboard chat [--agent NAME] [--provider P] [--base-url URL] [--model M] [--chat ID] [--yes] [--tools MODE] [PROMPT]
 //	                                             ask a model with every server's tools; PROMPT or stdin;
 //	                                             the answer streams to stdout, tool calls to stderr;
 //	                                             without --yes, risky calls are asked on the terminal
@@ -101,7 +101,14 @@
 //	                                             terminal by default, refused without one), and each
 //	                                             refusal is a line on stderr; saved in history.db;
 //	                                             --json: chatId, text, status, steps and every tool
-//	                                             call of the turn
+//	                                             call of the turn (a script's calls under its
+//	                                             run_script call's structuredContent.steps);
+//	                                             --tools direct|code|both: each tool as it is, or code
+//	                                             mode (list_functions, describe_function, run_script:
+//	                                             the model writes JavaScript that calls the tools, each
+//	                                             call decided as a direct one), or both; default: the
+//	                                             agent's, else settings.chat.tools, else code for a
+//	                                             model with a context window up to 32k tokens
 //	switchboard serve [--config FILE]            every tool (external and built-in) as one MCP server over stdio
 //	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
 //	                                             --listen-any; prints the bearer token to send, or

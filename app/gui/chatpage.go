@@ -246,6 +246,9 @@ func (a *ChatPage) SetChatModel(id, providerName, model string) error {
 
 // SetChatOptions stores which servers and tools a chat uses.
 func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
+	if err := chat.ValidToolMode(opts.ToolMode); err != nil {
+		return err
+	}
 	h, err := a.historyStore()
 	if err != nil {
 		return err
@@ -328,7 +331,7 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 		defer a.turnWG.Done()
 		defer st.End()
 		t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Text: text, From: from,
-			Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: c.Provider, Model: m})
+			Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: c.Provider, Model: m, Tools: opts.ToolMode})
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}
@@ -535,7 +538,8 @@ func (a *ChatPage) ChatContext(chatID string) (host.ChatContext, error) {
 	if err != nil {
 		return host.ChatContext{}, err
 	}
-	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: chatOptions(c.Settings).active, Provider: name, Model: m})
+	opts := chatOptions(c.Settings)
+	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: name, Model: m, Tools: opts.ToolMode})
 	v, err := a.engine.Measure(ctx, t)
 	return *host.ContextView(&v), err
 }

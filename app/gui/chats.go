@@ -15,6 +15,10 @@ type ChatOptions struct {
 	// user switched off for this chat; everything else is active.
 	OffServers []string `json:"offServers,omitempty"`
 	OffTools   []string `json:"offTools,omitempty"`
+	// ToolMode is how this chat offers the tools: direct, code or both
+	// (chat.ToolsDirect, …); "" leaves it to the agent, the settings and
+	// the model's context window.
+	ToolMode string `json:"toolMode,omitempty"`
 }
 
 func chatOptions(raw json.RawMessage) ChatOptions {

@@ -136,6 +136,8 @@ type ApprovalView struct {
 	// App is the ui:// URI of the server's MCP App when the app asks to
 	// use the model (sampling), not the server.
 	App string `json:"app,omitempty"`
+	// Script is the script (code mode) that makes this call, when one does.
+	Script string `json:"script,omitempty"`
 }
 
 // ElicitView is a server's form (or link) waiting for the user, emitted as
@@ -263,7 +265,7 @@ func chatEvent(ev chat.Event) ChatEvent {
 
 func approvalView(r chat.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
-		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App}
+		Arguments: argsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App, Script: r.Script}
 }
 
 func elicitView(r chat.ElicitRequest) ElicitView {

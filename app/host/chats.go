@@ -162,6 +162,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(ro
 		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
 		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, SearchShare: s.ToolSearchShare, Pinned: s.Pinned,
 		CompactAt: s.CompactAt, ResultShare: s.ResultShare, ResultBudgetFor: s.ResultBudgets, KeepLimit: s.KeepMB << 20,
+		Tools: s.Tools, CodeLimits: s.CodeMode,
 	}
 	if agent == nil {
 		return t
@@ -171,6 +172,7 @@ func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(ro
 	t.Active = func(tool router.Tool) bool { return ag.Allows(tool) && active(tool) }
 	t.Policies = ag.Merged(s.Policies)
 	t.Delegate = ag.Delegate
+	t.Tools = cmp.Or(ag.ToolMode, t.Tools)
 	return t
 }
 
@@ -194,6 +196,10 @@ type TurnRequest struct {
 	// Adhoc: Model is not a configured provider's, so its context window
 	// comes from what is known of the model's family.
 	Adhoc bool
+	// Tools is the tool mode for this turn (chat.ToolsDirect, ToolsCode,
+	// ToolsBoth): the chat's own or the CLI's --tools; "" leaves it to
+	// the agent, the settings, then the model's context window.
+	Tools string
 }
 
 // Turn sets up one chat turn the same way for the window and the CLI:
@@ -204,12 +210,16 @@ type TurnRequest struct {
 func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.Turn {
 	t := TurnSetup(s, r.Agent, r.System, r.Active)
 	t.ChatID, t.Text, t.From = r.ChatID, r.Text, r.From
+	t.Tools = cmp.Or(r.Tools, t.Tools)
 	t.Skills = c.h.Skills.forTurn(s, r.Agent, r.Active)
 	t.Provider, t.Model, t.Images, t.Audio = r.Model.Provider, r.Model.Name, r.Model.Images, r.Model.Audio
 	if r.Adhoc {
 		t.ContextWindow = provider.KnownContextWindow(r.Model.Name)
 	} else {
 		t.ContextWindow = c.ContextWindow(ctx, s, r.Provider, r.Model.Name)
+	}
+	if t.Tools == "" {
+		t.Tools = chat.DefaultToolMode(t.ContextWindow)
 	}
 	if ps, err := s.Provider(r.Provider); err == nil && ps.Kind == chat.KindLocal && !r.Adhoc {
 		// A small model on a CPU: few tools in front of it at a time,

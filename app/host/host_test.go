@@ -9,10 +9,12 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/secrets/secretstest"
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 )
 
 // TestMain keeps every test of this package away from the user's keyring.
 func TestMain(m *testing.M) {
+	codemode.MaybeChild() // code mode's scripts run in a child process: this test binary
 	secretstest.UseMockKeyring()
 	os.Exit(m.Run())
 }

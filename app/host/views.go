@@ -49,12 +49,13 @@ type Agent struct {
 	Skills      []string          `json:"skills,omitempty"`
 	Policies    map[string]string `json:"policies,omitempty"` // tool pattern → always, ask or never
 	Delegate    bool              `json:"delegate,omitempty"`
+	ToolMode    string            `json:"toolMode,omitempty"` // direct, code, both; "" the settings'
 }
 
 // AgentView is a as the doors see it.
 func AgentView(a chat.Agent) Agent {
 	v := Agent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
-		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate}
+		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate, ToolMode: a.ToolMode}
 	if a.Policies != nil {
 		v.Policies = make(map[string]string, len(a.Policies))
 		for k, p := range a.Policies {
@@ -67,7 +68,7 @@ func AgentView(a chat.Agent) Agent {
 // engine is the chat.Agent a is.
 func (a Agent) engine() chat.Agent {
 	e := chat.Agent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
-		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate}
+		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate, ToolMode: a.ToolMode}
 	if a.Policies != nil {
 		e.Policies = make(chat.Policies, len(a.Policies))
 		for k, p := range a.Policies {

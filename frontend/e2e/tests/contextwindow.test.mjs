@@ -48,6 +48,9 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   await page.evaluate(async () => {
     const [c] = await window.go.gui.ChatPage.Chats(1, 0);
     await window.go.gui.ChatPage.SetChatModel(c.id, 'Fake', 'small-8k');
+    // The model reads the file with the tool itself, not in a script: an 8k window would
+    // choose code mode by default.
+    await window.go.gui.ChatPage.SetChatOptions(c.id, { toolMode: 'direct' });
   });
   const box = page.getByRole('textbox', { name: 'Message' });
   const answers = page.getByTestId('message-assistant').and(page.locator('[data-status="complete"]'));

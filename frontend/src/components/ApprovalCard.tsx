@@ -15,7 +15,9 @@ export function ApprovalCard({ req }: { req: Approval }) {
     ? req.app
       ? <>The app of <strong>{req.server}</strong> (<code>{req.app}</code>) asks to use the model with this request:</>
       : <>Server <strong>{req.server}</strong> asks to use the model with this request:</>
-    : <>The model wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>;
+    : req.script
+      ? <>The model's script wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>
+      : <>The model wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>;
   return (
     <div className="approval-card" role="alertdialog" aria-label={`Approve ${req.tool || 'sampling request'}`} data-testid="approval-card">
       <p>{what}</p>
@@ -28,6 +30,12 @@ export function ApprovalCard({ req }: { req: Approval }) {
             {req.tools!.map((t) => <li key={t.name}><code>{t.name}</code>{t.description && <> — {t.description}</>}</li>)}
           </ul>
         </div>
+      )}
+      {req.script && (
+        <details className="approval-script">
+          <summary className="small muted">The script</summary>
+          <pre className="args" aria-label="The script">{req.script}</pre>
+        </details>
       )}
       <pre className="args">{prettyJSON(req.arguments)}</pre>
       <div className="row">

@@ -67,6 +67,7 @@ export namespace gui {
 	    warnings: WarningView[];
 	    tools?: host.OfferedTool[];
 	    app?: string;
+	    script?: string;
 	}
 	export interface BundleChange {
 	    what: string;
@@ -172,6 +173,7 @@ export namespace gui {
 	export interface ChatOptions {
 	    offServers?: string[];
 	    offTools?: string[];
+	    toolMode?: string;
 	}
 	export interface ProviderView {
 	    name: string;
@@ -696,6 +698,7 @@ export namespace host {
 	    skills?: string[];
 	    policies?: Record<string, string>;
 	    delegate?: boolean;
+	    toolMode?: string;
 	}
 	export interface AppPermissions {
 	    camera?: boolean;

@@ -27,6 +27,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
   const result = call.error || resultText(call.result);
   const steps = call.steps ?? [];
   const delegated = call.name.startsWith('ask_');
+  const script = call.name === RUN_SCRIPT && !call.parent ? scriptOf(call.args) : '';
   // A task the user (or the server) cancelled ended with an error result, but did not fail.
   const cancelledTask = call.status === 'error' && call.task?.status === 'cancelled';
   const chatId = useChat((s) => s.current);
@@ -50,6 +51,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           Below is all of it.
         </p>
       )}
+      {script && <ScriptView call={call} script={script} />}
       <TaskStatus call={call} server={server} />
       <SkillLoaded call={call} />
       {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
@@ -78,6 +80,37 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           )}
         </div>
       )}
+    </div>
+  );
+}
+
+/** RUN_SCRIPT is code mode's tool that runs the model's script (app/chat/codemode.go). */
+const RUN_SCRIPT = 'run_script';
+
+function scriptOf(args: string): string {
+  try {
+    const a = JSON.parse(args || '{}') as { script?: unknown };
+    return typeof a.script === 'string' ? a.script : '';
+  } catch {
+    return '';
+  }
+}
+
+/** ScriptView shows a code-mode script, then what it printed and returned (or why it stopped); its calls are the nested cards. */
+function ScriptView({ call, script }: { call: ToolCall; script: string }) {
+  let out: { value?: unknown; logs?: string[]; error?: string } = {};
+  try {
+    out = JSON.parse(call.result?.structured || '{}') as typeof out;
+  } catch { /* not ended yet, or no script result */ }
+  return (
+    <div className="script-view">
+      <pre className="args script" aria-label="Script">{script}</pre>
+      {(out.logs?.length ?? 0) > 0 && (
+        <pre className="result script-logs" aria-label="Printed">{out.logs!.join('\n')}</pre>
+      )}
+      {out.error
+        ? <p className="small bad" aria-label="Script error">{out.error}</p>
+        : out.value !== undefined && <pre className="result" aria-label="Returned">{JSON.stringify(out.value, null, 2)}</pre>}
     </div>
   );
 }

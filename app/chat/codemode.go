@@ -1,0 +1,297 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+// Tool modes: how a turn offers the servers' tools to the model.
+const (
+	// ToolsDirect offers each tool as it is (with tool search and
+	// delegation as set).
+	ToolsDirect = "direct"
+	// ToolsCode offers code mode's three tools instead: the model lists
+	// the functions, reads one's declaration and runs a script that calls
+	// them (package codemode).
+	ToolsCode = "code"
+	// ToolsBoth offers the tools and code mode's three.
+	ToolsBoth = "both"
+)
+
+// CodeModeWindow is the largest context window (tokens) for which a turn
+// that names no tool mode uses code mode: a small model cannot hold many
+// tool definitions and results, and a script returns only what it needs.
+var CodeModeWindow = 32768
+
+// The code mode tools' names.
+const (
+	ListFunctionsName    = "list_functions"
+	DescribeFunctionName = "describe_function"
+	RunScriptName        = "run_script"
+)
+
+// ValidToolMode says what to do about a tool mode that is none of the
+// three ("" is the default).
+func ValidToolMode(mode string) error {
+	switch mode {
+	case "", ToolsDirect, ToolsCode, ToolsBoth:
+		return nil
+	}
+	return fmt.Errorf("tool mode %q is not one of direct, code or both", mode)
+}
+
+// ToolMode is the turn's tool mode: its own, else ToolsDirect.
+func (t Turn) ToolMode() string {
+	if t.Tools != "" {
+		return t.Tools
+	}
+	return ToolsDirect
+}
+
+// DefaultToolMode is the tool mode for a model with a context window of
+// window tokens when nothing chose one: code mode up to CodeModeWindow,
+// direct above it or when the window is not known.
+func DefaultToolMode(window int) string {
+	if window > 0 && window <= CodeModeWindow {
+		return ToolsCode
+	}
+	return ToolsDirect
+}
+
+// codeTools answers code mode's three tools for a run.
+type codeTools struct{ r *run }
+
+// functions are the turn's active server tools as a script calls them, by
+// server and tool. Synthetic tools (find_tools, skills, delegates) are
+// not among them: r.all holds only the servers' model-visible tools.
+func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
+	r := c.r
+	var fns []codemode.Function
+	byFn := map[string]router.Tool{}
+	for _, pt := range r.all {
+		t, ok := r.tools[pt.Name]
+		if !ok {
+			continue
+		}
+		f := codemode.Function{Server: t.Server, Tool: t.Tool.Name, Description: t.Tool.Description, Input: pt.InputSchema}
+		if out := outputSchema(t.Tool); out != nil {
+			f.Output = out
+		}
+		fns = append(fns, f)
+		byFn[t.Server+"\x00"+t.Tool.Name] = t
+	}
+	return fns, byFn
+}
+
+// outputSchema is t's output schema as JSON, nil when it declares none.
+func outputSchema(t mcp.Tool) json.RawMessage {
+	if len(t.RawOutputSchema) > 0 {
+		return t.RawOutputSchema
+	}
+	if t.OutputSchema.Type == "" {
+		return nil
+	}
+	raw, err := json.Marshal(t.OutputSchema)
+	if err != nil {
+		return nil
+	}
+	return raw
+}
+
+// offer adds code mode's three tools to tools.
+func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
+	r := c.r
+	fns, _ := c.functions()
+	servers := map[string]int{}
+	var order []string
+	for _, f := range fns {
+		if servers[f.Server] == 0 {
+			order = append(order, f.Server)
+		}
+		servers[f.Server]++
+	}
+	var list []string
+	for _, s := range order {
+		list = append(list, fmt.Sprintf("%s (%d)", s, servers[s]))
+	}
+	for name, kind := range map[string]string{ListFunctionsName: "cm-list", DescribeFunctionName: "cm-describe", RunScriptName: "cm-run"} {
+		r.synth[name] = synthetic{kind: kind}
+		r.tools[name] = router.Tool{Name: name, Tool: mcp.Tool{Name: name}}
+	}
+	return append(tools,
+		provider.Tool{
+			Name: ListFunctionsName,
+			Description: fmt.Sprintf("List the %d functions a script can call, from these servers: %s. Each line is the function to call and what it does.",
+				len(fns), strings.Join(list, ", ")),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"only this server's functions"}}}`),
+		},
+		provider.Tool{
+			Name:        DescribeFunctionName,
+			Description: "Show the typed declaration of functions (TypeScript: their arguments, what they return, each field's description) before you call them in a script.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"functions":{"type":"array","items":{"type":"string"},"description":"functions as list_functions names them, such as tools.memory.read_graph"}},"required":["functions"]}`),
+		},
+		provider.Tool{
+			Name: RunScriptName,
+			Description: "Run JavaScript that calls the functions and return only what you need. The script is the body of an async function: " +
+				"await each call (`const g = await tools.memory.read_graph({})`), use tools[\"my-server\"][\"get.item\"](args) for names with dashes or dots, " +
+				"loop and filter in the script, console.log what helps, and `return` the result (JSON). A refused or failed call throws; catch it to go on. " +
+				"There is no file system, network or timer: only the functions.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"script":{"type":"string","description":"the body of an async function; return the result"}},"required":["script"]}`),
+		})
+}
+
+// answer answers one of code mode's three tools.
+func (c codeTools) answer(ctx context.Context, msg history.Message, kind, callID string, params map[string]any) (*mcp.CallToolResult, error) {
+	fns, byFn := c.functions()
+	switch kind {
+	case "cm-list":
+		server, _ := params["server"].(string)
+		var pick []codemode.Function
+		for _, f := range fns {
+			if server == "" || f.Server == server {
+				pick = append(pick, f)
+			}
+		}
+		if len(pick) == 0 {
+			return mcp.NewToolResultError(fmt.Sprintf("No functions from a server called %q. Call list_functions without a server to see them all.", server)), nil
+		}
+		return mcp.NewToolResultText(codemode.List(pick)), nil
+	case "cm-describe":
+		return describeFunctions(fns, params), nil
+	}
+	script, _ := params["script"].(string)
+	if strings.TrimSpace(script) == "" {
+		return mcp.NewToolResultError(`"script" is required: the body of an async function that calls the functions and returns the result.`), nil
+	}
+	return c.runScript(ctx, msg, callID, script, fns, byFn)
+}
+
+// describeFunctions declares the functions params names.
+func describeFunctions(fns []codemode.Function, params map[string]any) *mcp.CallToolResult {
+	names, _ := params["functions"].([]any)
+	if len(names) == 0 {
+		return mcp.NewToolResultError(`"functions" is required: the functions as list_functions names them, such as ["tools.memory.read_graph"].`)
+	}
+	var b strings.Builder
+	var unknown []string
+	for _, n := range names {
+		name, _ := n.(string)
+		found := false
+		for _, f := range fns {
+			if name == f.Path() || name == f.Server+"."+f.Tool || name == f.Server+router.Separator+f.Tool {
+				b.WriteString(codemode.Declare(f) + "\n")
+				found = true
+				break
+			}
+		}
+		if !found {
+			unknown = append(unknown, fmt.Sprintf("%q", name))
+		}
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(&b, "// No function %s: call list_functions to see their names.\n", strings.Join(unknown, ", "))
+	}
+	return mcp.NewToolResultText(b.String())
+}
+
+// ScriptResult is run_script's structured result: what the script
+// returned and printed, and each call it made (the UI nests them under the
+// script's card; the model reads the text).
+type ScriptResult struct {
+	Value json.RawMessage `json:"value,omitempty"`
+	Logs  []string        `json:"logs"`
+	// Calls are kept as "steps", as a delegated call's are: a reopened
+	// chat shows them nested under the script's card.
+	Calls []Step `json:"steps"`
+	// Error is the sentence a limit, a throw or a syntax error ended the script with.
+	Error string `json:"error,omitempty"`
+}
+
+// runScript runs one script; each call it makes goes through call, as the
+// model's own calls do (withheld tools, argument checks, rules, policies,
+// approvals), nested under the script's card.
+func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, script string, fns []codemode.Function, byFn map[string]router.Tool) (*mcp.CallToolResult, error) {
+	r := c.r
+	sub := &subAgent{parent: callID, tools: map[string]router.Tool{}, steps: []Step{}, script: script}
+	for _, t := range byFn {
+		sub.tools[t.Name] = t
+	}
+	// A withheld tool is a function too, whose every call call refuses
+	// with the reason, as it refuses the model's direct call.
+	withheld := map[string]string{}
+	all := slices.Clone(fns)
+	for name := range r.withheld {
+		if server, tool, ok := strings.Cut(name, router.Separator); ok {
+			withheld[server+"\x00"+tool] = name
+			all = append(all, codemode.Function{Server: server, Tool: tool})
+		}
+	}
+	call := func(ctx context.Context, c codemode.Call) (any, error) {
+		t, ok := byFn[c.Server+"\x00"+c.Tool]
+		if name, held := withheld[c.Server+"\x00"+c.Tool]; !ok && held {
+			t = router.Tool{Name: name, Server: c.Server, Tool: mcp.Tool{Name: c.Tool}}
+		} else if !ok {
+			return nil, fmt.Errorf("there is no function tools[%q][%q]; call list_functions to see them", c.Server, c.Tool)
+		}
+		args, err := json.Marshal(c.Args)
+		if err != nil {
+			return nil, err
+		}
+		pc := provider.ToolCall{ID: fmt.Sprintf("%s/%d", callID, c.N), Name: t.Name, Arguments: args}
+		hc := r.call(ctx, context.WithoutCancel(ctx), msg, c.N-1, pc, sub)
+		var res mcp.CallToolResult
+		if err := json.Unmarshal(hc.Result, &res); err != nil {
+			return nil, fmt.Errorf("the result of %s could not be read: %w", t.Name, err)
+		}
+		res.IsError = res.IsError || hc.IsError // a refused call is an error whatever its result says
+		return codemode.Value(&res, outputSchema(t.Tool) != nil)
+	}
+	res, err := codemode.Run(ctx, script, all, r.t.CodeLimits, call, nil)
+	out := ScriptResult{Value: res.Value, Logs: res.Logs, Calls: sub.steps}
+	if out.Logs == nil {
+		out.Logs = []string{}
+	}
+	var le *codemode.LimitError
+	var se *codemode.ScriptError
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.As(err, &le), errors.As(err, &se):
+		out.Error = err.Error()
+	default:
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(scriptText(out))}, StructuredContent: out, IsError: out.Error != ""}, nil
+}
+
+// scriptText is what the model reads of a script's run.
+func scriptText(s ScriptResult) string {
+	var b strings.Builder
+	if len(s.Logs) > 0 {
+		b.WriteString("Printed:\n")
+		for _, l := range s.Logs {
+			b.WriteString(l + "\n")
+		}
+	}
+	if s.Error != "" {
+		b.WriteString(s.Error)
+		return b.String()
+	}
+	if len(s.Logs) > 0 {
+		b.WriteString("Returned:\n")
+	}
+	b.Write(s.Value)
+	return b.String()
+}

@@ -1,0 +1,279 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+// task is one multi-step task against real npm servers, done twice by a
+// scripted model: with direct tool calls (direct: the steps, then answer
+// reads the final result out of the last tool result the model got) and
+// with one script (script returns the final result). answer reads the
+// direct run's final result out of the tool results the model got.
+type task struct {
+	name   string
+	direct [][]providertest.ToolCall
+	answer func(t *testing.T, calls []history.ToolCall) any
+	script string
+}
+
+// npmServers runs the pinned memory (its file in a temp dir) and
+// filesystem (confined to dir) servers.
+func npmServers(t *testing.T, dir string) *router.Router {
+	t.Helper()
+	m := mcpmanager.New(mcpmanager.Options{})
+	m.Apply([]mcpmanager.ServerConfig{
+		{Name: "memory", Command: proctest.NPM(t, "mcp-server-memory"), Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}},
+		{Name: "files", Command: proctest.NPM(t, "mcp-server-filesystem"), Args: []string{dir}},
+	})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	m.WaitSettled(ctx)
+	return m.Router()
+}
+
+func jsonArgs(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// graphFrom reads a memory graph out of a read_graph result as the model saw it.
+func graphFrom(t *testing.T, text string) (entities []string, related map[string]bool) {
+	t.Helper()
+	var g struct {
+		Entities []struct {
+			Name string `json:"name"`
+		} `json:"entities"`
+		Relations []struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		} `json:"relations"`
+	}
+	if err := json.Unmarshal([]byte(text), &g); err != nil {
+		t.Fatalf("read_graph's result is not a graph: %v: %.300s", err, text)
+	}
+	related = map[string]bool{}
+	for _, r := range g.Relations {
+		related[r.From], related[r.To] = true, true
+	}
+	for _, e := range g.Entities {
+		entities = append(entities, e.Name)
+	}
+	return entities, related
+}
+
+func codeModeTasks(t *testing.T, dir string) []task {
+	var ents []map[string]any
+	var rels []map[string]any
+	for i := range 20 {
+		ents = append(ents, map[string]any{"name": fmt.Sprintf("person%02d", i), "entityType": "person", "observations": []string{fmt.Sprintf("age %d", 20+i)}})
+		if i%3 == 0 && i+1 < 20 {
+			rels = append(rels, map[string]any{"from": fmt.Sprintf("person%02d", i), "to": fmt.Sprintf("person%02d", i+1), "relationType": "knows"})
+		}
+	}
+	var names []string
+	for i := range 30 {
+		name := fmt.Sprintf("order%02d.json", i)
+		names = append(names, filepath.Join(dir, name))
+		if err := os.WriteFile(filepath.Join(dir, name), fmt.Appendf(nil, `{"id": %d, "amount": %d, "note": "%s"}`, i, 10+i, strings.Repeat("padding ", 40)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var reads []providertest.ToolCall
+	for i, n := range names {
+		reads = append(reads, call(fmt.Sprintf("r%d", i), "files__read_text_file", jsonArgs(map[string]string{"path": n})))
+	}
+	graph := `
+const text = (r) => r.text !== undefined ? r.text : JSON.stringify(r);
+const g = JSON.parse(text(await tools.memory.read_graph({})));
+const related = new Set();
+for (const r of g.relations) { related.add(r.from); related.add(r.to); }
+`
+	return []task{
+		{
+			name: "20 entities with relations: which have none",
+			direct: [][]providertest.ToolCall{
+				{call("c1", "memory__create_entities", jsonArgs(map[string]any{"entities": ents}))},
+				{call("c2", "memory__create_relations", jsonArgs(map[string]any{"relations": rels}))},
+				{call("c3", "memory__read_graph", `{}`)},
+			},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				all, related := graphFrom(t, lastText(t, calls[len(calls)-1]))
+				var lonely []string
+				for _, e := range all {
+					if !related[e] {
+						lonely = append(lonely, e)
+					}
+				}
+				return lonely
+			},
+			script: fmt.Sprintf(`await tools.memory.create_entities({entities: %s});
+await tools.memory.create_relations({relations: %s});
+%s
+return g.entities.map(e => e.name).filter(n => !related.has(n));`, jsonArgs(ents), jsonArgs(rels), graph),
+		},
+		{
+			name:   "read 30 files and total a field",
+			direct: [][]providertest.ToolCall{reads},
+			answer: totalOf,
+			script: fmt.Sprintf(`let total = 0;
+for (const p of %s) {
+  const r = await tools.files.read_text_file({path: p});
+  total += JSON.parse(r.content !== undefined ? r.content : r.text).amount;
+}
+return total;`, jsonArgs(names)),
+		},
+		{
+			name:   "list a directory and count its JSON files",
+			direct: [][]providertest.ToolCall{{call("l1", "files__list_directory", jsonArgs(map[string]string{"path": dir}))}},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				return float64(strings.Count(lastText(t, calls[0]), ".json"))
+			},
+			script: fmt.Sprintf(`const r = await tools.files.list_directory({path: %s});
+return (r.content !== undefined ? r.content : r.text).split("\n").filter(l => l.includes(".json")).length;`, jsonArgs(dir)),
+		},
+		{
+			name: "create 20 people and search for those in their thirties",
+			direct: [][]providertest.ToolCall{
+				{call("c1", "memory__create_entities", jsonArgs(map[string]any{"entities": ents}))},
+				{call("c2", "memory__search_nodes", `{"query":"age 3"}`)},
+			},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				found, _ := graphFrom(t, lastText(t, calls[len(calls)-1]))
+				return found
+			},
+			script: fmt.Sprintf(`await tools.memory.create_entities({entities: %s});
+const r = await tools.memory.search_nodes({query: "age 3"});
+const g = r.text !== undefined ? JSON.parse(r.text) : r;
+return g.entities.map(e => e.name).sort();`, jsonArgs(ents)),
+		},
+	}
+}
+
+// tokensOf is the size of the requests the model was sent, in tokens
+// (4 bytes each, as the engine estimates).
+func tokensOf(reqs []json.RawMessage) int {
+	n := 0
+	for _, r := range reqs {
+		n += len(r) / 4
+	}
+	return n
+}
+
+// TestTaskSuiteDirectAndCodeModeAgree runs each task in direct mode and in
+// code mode against the real npm servers: the same final result, and code
+// mode sends the model fewer tokens.
+func TestTaskSuiteDirectAndCodeModeAgree(t *testing.T) {
+	for i, tk := range codeModeTasks(t, t.TempDir()) {
+		t.Run(tk.name, func(t *testing.T) {
+			results := map[string]any{}
+			tokens := map[string]int{}
+			for _, mode := range []string{chat.ToolsDirect, chat.ToolsCode} {
+				dir := t.TempDir()
+				tasks := codeModeTasks(t, dir)
+				tk := tasks[i]
+				f := newFixture(t, provider.KindOpenAI, nil)
+				f.eng = chat.New(chat.Options{Tools: npmServers(t, dir), History: f.hist, Approver: chat.ApproveAll{}})
+				if mode == chat.ToolsDirect {
+					for _, step := range tk.direct {
+						f.llm.Enqueue(providertest.Reply{ToolCalls: step})
+					}
+				} else {
+					f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{script("s1", tk.script)}})
+				}
+				f.llm.Enqueue(providertest.Reply{Text: "Done."})
+				res, err := f.send(t.Context(), "do the task", func(tu *chat.Turn) { tu.Tools = mode; tu.MaxSteps = 40 })
+				if err != nil {
+					t.Fatal(err)
+				}
+				tokens[mode] = tokensOf(f.llm.Requests())
+				if mode == chat.ToolsCode {
+					results[mode] = scriptValue(t, res.ToolCalls[0])
+					continue
+				}
+				results[mode] = roundTrip(t, tk.answer(t, res.ToolCalls))
+			}
+			if got := fmt.Sprint(results[chat.ToolsDirect]); got == "[]" || got == "0" || got == "<nil>" {
+				t.Errorf("the task found nothing: %s", got)
+			}
+			if fmt.Sprint(results[chat.ToolsDirect]) != fmt.Sprint(results[chat.ToolsCode]) {
+				t.Errorf("direct: %v\ncode:   %v", results[chat.ToolsDirect], results[chat.ToolsCode])
+			}
+			t.Logf("tokens sent to the model: direct %d, code %d (%.2f×)", tokens[chat.ToolsDirect], tokens[chat.ToolsCode], float64(tokens[chat.ToolsCode])/float64(tokens[chat.ToolsDirect]))
+			if tokens[chat.ToolsCode] >= tokens[chat.ToolsDirect] {
+				t.Errorf("code mode sent %d tokens, direct %d", tokens[chat.ToolsCode], tokens[chat.ToolsDirect])
+			}
+		})
+	}
+}
+
+func lastText(t *testing.T, c history.ToolCall) string {
+	t.Helper()
+	var r mcp.CallToolResult
+	if err := json.Unmarshal(c.Result, &r); err != nil || c.IsError {
+		t.Fatalf("call %s: %s (%v)", c.Tool, c.Result, err)
+	}
+	for _, p := range r.Content {
+		if tc, ok := p.(mcp.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+// totalOf adds up the amount of each file the calls read.
+func totalOf(t *testing.T, calls []history.ToolCall) any {
+	total := 0.0
+	for _, c := range calls {
+		var o struct{ Amount float64 }
+		if err := json.Unmarshal([]byte(lastText(t, c)), &o); err != nil {
+			t.Fatalf("%s: %v", c.Tool, err)
+		}
+		total += o.Amount
+	}
+	return total
+}
+
+func scriptValue(t *testing.T, c history.ToolCall) any {
+	t.Helper()
+	var r struct {
+		StructuredContent chat.ScriptResult `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(c.Result, &r); err != nil || r.StructuredContent.Error != "" || c.IsError {
+		t.Fatalf("the script: %s (%v)", c.Result, err)
+	}
+	var v any
+	if err := json.Unmarshal(r.StructuredContent.Value, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// roundTrip is v as JSON decodes it, to compare with a script's value.
+func roundTrip(t *testing.T, v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	if s, ok := out.([]any); ok {
+		slices.SortFunc(s, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	}
+	return out
+}

@@ -1,0 +1,37 @@
+// Package codemode runs a model's JavaScript against MCP tools: code mode.
+//
+// Instead of one round trip through the model per tool call, the model
+// writes one short script that calls the tools and returns what it needs;
+// only the script, its printed lines and its return value reach the
+// model's context. A script is the body of an async function (it may
+// await at its top level and return its result). Each tool is an async
+// function, tools.server.tool(args), with brackets for names a JavaScript
+// identifier cannot hold: tools["my-server"]["get.item"](args). It resolves
+// to what the caller's CallFunc answers (Value: the tool's structured
+// output when it declares an output schema, else {text, parts}); an error
+// the CallFunc returns (a denied call, a tool error) is thrown in the
+// script, which may catch it. console.log's lines are captured.
+//
+// The engine is goja, pure Go, inside the app's own binary: no Node or
+// Python is needed. A script has the language and nothing else: no file
+// system, network, process or timers. Each script runs in a child process
+// — this binary again, which calls MaybeChild first thing — that talks
+// JSON lines over its stdin and stdout, so its memory limit is the
+// operating system's: setrlimit on Unix (limit_unix.go), a Job Object on
+// Windows (limit_windows.go). Limits bounds wall time, the CPU time the
+// script computes (goja's Interrupt), memory, tool calls, and what it
+// returns and prints; each ends the script with a *LimitError whose one
+// sentence names the limit and its setting. A script that throws or does
+// not compile ends with a *ScriptError naming the line. Stopping the
+// context stops the child in stages (stdin closed, then killed after
+// StopGrace).
+//
+// List and Declare describe the functions to the model: one line each, and
+// a TypeScript-style declaration generated from a tool's input and output
+// schemas, with the schemas' descriptions as comments.
+//
+// The chat engine (app/chat/codemode.go) offers the three tools and
+// decides each call a script makes as it decides a direct call.
+//
+// See Example.
+package codemode
