@@ -26,8 +26,8 @@ func TestTextTokens(t *testing.T) {
 
 func TestCalibration(t *testing.T) {
 	var c calibration
-	if c.apply(1000) != 1000 {
-		t.Fatal("an uncalibrated estimate changed")
+	if c.apply(1000) != 1400 {
+		t.Fatalf("an uncalibrated estimate is %d, want the conservative 1400", c.apply(1000))
 	}
 	c.learn(1000, 0) // a provider that reports nothing
 	if c.scale != 0 {
@@ -37,9 +37,13 @@ func TestCalibration(t *testing.T) {
 	if got := c.apply(1000); got != 1300 {
 		t.Fatalf("after one report: %d, want 1300", got)
 	}
-	c.learn(1000, 1100) // halfway to the new ratio
+	c.learn(1000, 1100) // a lower report: halfway to it
 	if got := c.apply(1000); got != 1200 {
 		t.Fatalf("after two reports: %d, want 1200", got)
+	}
+	c.learn(1000, 1500) // a higher one: at once (an estimate that runs short overfills the window)
+	if got := c.apply(1000); got != 1500 {
+		t.Fatalf("after a higher report: %d, want 1500", got)
 	}
 	c.learn(10, 100_000) // absurd: bounded
 	if c.scale > maxScale {

@@ -236,6 +236,7 @@ func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {
 		out = append(out, Model{ID: m.ID, Name: name, ContextWindow: contextWindow(m.JSON.ExtraFields)})
 	}
 	p.lmStudioWindows(ctx, out)
+	p.llamaCppWindows(ctx, out)
 	sortModels(out)
 	return out, nil
 }
