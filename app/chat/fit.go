@@ -330,13 +330,16 @@ func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.M
 	msg, resp, err := r.stream(ctx, store, q, tools)
 	if errors.Is(err, provider.ErrContextLength) && ctx.Err() == nil {
 		if r.t.ContextWindow > 0 {
-			r.conv.cal.learn(q.raw, r.t.ContextWindow+1) // it did not fit: count higher from now on
+			// It did not fit: count higher from now on, as high as the
+			// error says the request was.
+			r.conv.cal.learn(q.raw, max(refusedTokens(err), r.t.ContextWindow+1))
 		} else {
 			// The context size was not known: take what the error says of it,
 			// else a guess below what was refused, for the summary's
 			// requests and the chat's next turns.
 			r.conv.toldSize = contextSizeFrom(err, q.view.Used)
 			r.t.ContextWindow = r.conv.toldSize
+			r.conv.cal.learn(q.raw, refusedTokens(err))
 		}
 		r.add(msg)
 		if q, err = r.fit(ctx, store, tools, true); err != nil {
@@ -367,6 +370,23 @@ func (r *run) refuse(store context.Context, cause error) (history.Message, provi
 // OpenAI's "maximum context length is 8192 tokens", Anthropic's "> 200000
 // maximum", llama.cpp's "context size (4096 tokens)", Ollama's "num_ctx".
 var sizeNumbers = regexp.MustCompile(`(?:maximum context length is|> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
+
+// refusedNumbers find the size of the refused request in providers'
+// context-length errors: OpenAI's "resulted in 9701 tokens", Anthropic's
+// "prompt is too long: 210000 tokens", Ollama's (this engine's) "about
+// 9701 tokens".
+var refusedNumbers = regexp.MustCompile(`(?:resulted in|too long: ?|request \(about) (\d{2,9}) tokens`)
+
+// refusedTokens is the size of the refused request a context-length error
+// tells, else 0.
+func refusedTokens(err error) int {
+	if m := refusedNumbers.FindStringSubmatch(err.Error()); m != nil {
+		if n, perr := strconv.Atoi(m[1]); perr == nil {
+			return n
+		}
+	}
+	return 0
+}
 
 // contextSizeFrom is the context size a context-length error tells, else
 // three quarters of the refused request's estimate.

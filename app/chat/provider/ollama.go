@@ -196,9 +196,9 @@ func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)
 				b.Options = map[string]any{}
 			}
 			size := p.contextSize(ctx, req.Model)
-			if size > 0 && len(body)/4+out > size {
+			if reserve := min(out, size/4); size > 0 && len(body)/4+reserve > size {
 				// Ollama would cut the prompt, silently: never send it.
-				msg := fmt.Sprintf("the request (about %d tokens, and %d for the answer) does not fit the model's context window of %d tokens", len(body)/4, out, size)
+				msg := fmt.Sprintf("the request (about %d tokens, and %d for the answer) does not fit the model's context window of %d tokens", len(body)/4, reserve, size)
 				return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Message: msg, Err: fmt.Errorf("%w: %s", ErrContextLength, msg)}
 			}
 			b.Options["num_ctx"] = ollamaCtx(len(body), out, size)
