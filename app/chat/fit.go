@@ -97,7 +97,7 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 	v.Tools = toolTokens(tools)
 	for i, p := range r.conv.parts {
 		if i < stubs && p.stubbed != nil {
-			v.History += p.stubTokens - p.results
+			v.History += p.stubTokens // the step's message and its stubs, all of it
 			continue
 		}
 		v.History += p.tokens - p.results

@@ -252,3 +252,39 @@ func TestATurnTooBigAloneIsStubbedAndSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrationIsTheChats: the estimate's calibration, learned from what
+// the provider reported, is kept with the chat's answers: an engine that
+// opens the chat afresh (another CLI run, a restarted window) measures it
+// calibrated, at what the provider counted, not at the conservative
+// scale of a model it has no report of.
+func TestCalibrationIsTheChats(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	set := func(tu *chat.Turn) { tu.ContextWindow = 100_000 }
+	for i := range 2 {
+		f.llm.Enqueue(providertest.Reply{Text: "ok"})
+		if _, err := f.send(t.Context(), fmt.Sprintf("question %d %s", i, strings.Repeat("text ", 200)), set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turn := chat.Turn{ChatID: f.chat.ID, Provider: f.p, Model: "m1", ContextWindow: 100_000}
+	fresh := chat.New(chat.Options{Tools: testServer(t, nil), History: f.hist})
+	v, err := fresh.Measure(t.Context(), turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Calibrated {
+		t.Fatalf("a fresh engine measures the chat uncalibrated: %+v", v)
+	}
+	msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+	last := msgs[len(msgs)-1]
+	if last.EstimatedTokens <= 0 || last.InputTokens <= 0 {
+		t.Fatalf("the answer keeps estimate %d and usage %d", last.EstimatedTokens, last.InputTokens)
+	}
+	// The next request is the last one and the answer: what the fake
+	// counted, and the answer since (an uncalibrated estimate is 40% over).
+	want := float64(last.InputTokens)
+	if got := float64(v.Used); got < want || got > want*1.25 {
+		t.Fatalf("a fresh engine measures %d tokens; the provider counted %d for the request before", v.Used, last.InputTokens)
+	}
+}
