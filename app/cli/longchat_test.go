@@ -10,8 +10,8 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
-	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // longChatCLI runs a 25-turn chat, one 'switchboard chat --chat ID' run a
