@@ -713,6 +713,8 @@ export namespace host {
 	    stubbed?: number;
 	    compacting?: boolean;
 	    calibrated?: boolean;
+	    assumed?: boolean;
+	    turnStubbed?: number;
 	}
 	export interface ChatHit {
 	    chatId: string;
