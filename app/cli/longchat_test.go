@@ -112,3 +112,24 @@ func TestLongChatCLIOllamaNeverCut(t *testing.T) {
 		}
 	}
 }
+
+// TestChatSaysTheWindowWasAssumed: a model nobody tells the window of
+// (the list has none, the family is not known) is kept under an assumed
+// window, and 'switchboard chat' says so and how to set it;
+// --context-window sets it.
+func TestChatSaysTheWindowWasAssumed(t *testing.T) {
+	llm := providertest.NewServer(t)
+	llm.SetModels([]string{"mystery"})
+	dir := t.TempDir()
+	llm.Enqueue(providertest.Reply{Text: "hi"})
+	base := []string{"--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "mystery"}
+	code, _, errOut := runChat(t, dir, "hello\n", base...)
+	if code != 0 || !strings.Contains(errOut, "the model's context window is not known; assuming 32000 tokens (set it with --context-window N)") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	llm.Enqueue(providertest.Reply{Text: "hi"})
+	code, _, errOut = runChat(t, dir, "hello\n", append(base, "--context-window", "8192")...)
+	if code != 0 || strings.Contains(errOut, "not known") {
+		t.Fatalf("with --context-window: exit %d, stderr:\n%s", code, errOut)
+	}
+}
