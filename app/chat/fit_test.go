@@ -131,7 +131,8 @@ func TestCompactionMidTurnKeepsTheTurn(t *testing.T) {
 		name  string
 		known bool
 		size  int // an echo's repeats: its arguments and its result
-	}{{"known window", true, 150}, {"refused", false, 200}} {
+		old   int // an earlier turn's repeats
+	}{{"known window", true, 150, 40}, {"refused", false, 150, 100}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, provider.KindOpenAI, nil)
 			f.llm.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 3000}})
@@ -141,7 +142,7 @@ func TestCompactionMidTurnKeepsTheTurn(t *testing.T) {
 					tu.ContextWindow = 3000
 				}
 			}
-			long := strings.Repeat("words to fill the window ", 40) // ~250 tokens a turn
+			long := strings.Repeat("words to fill the window ", tc.old) // ~250 or ~625 tokens a turn
 			for i := range 3 {
 				f.llm.Enqueue(providertest.Reply{Text: "ok"})
 				if res, err := f.send(t.Context(), fmt.Sprintf("old %d %s", i, long), set); err != nil || res.Message.Status != history.StatusComplete {
@@ -149,7 +150,7 @@ func TestCompactionMidTurnKeepsTheTurn(t *testing.T) {
 				}
 			}
 			echo := func(mark string) string {
-				return fmt.Sprintf(`{"text":%q}`, mark+" "+strings.Repeat("result text ", tc.size)) // ~450 or ~600 tokens, as arguments and as result
+				return fmt.Sprintf(`{"text":%q}`, mark+" "+strings.Repeat("result text ", tc.size)) // ~450 tokens, as arguments and as result
 			}
 			f.llm.Enqueue(
 				providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "files__echo", echo("FIRST-RESULT"))}},

@@ -62,3 +62,20 @@ func TestTruncateHeadCountsTokens(t *testing.T) {
 		t.Fatalf("kept %d ASCII characters, want 4000", n)
 	}
 }
+
+// TestResultBudgetCountsTokens: a result budget of characters holds CJK
+// text to the tokens that many English characters take: 4,000 CJK
+// characters (about 4,000 tokens) are over a 4,000-character budget
+// (about 1,000 tokens), 4,000 ASCII characters are not.
+func TestResultBudgetCountsTokens(t *testing.T) {
+	if fitsBudget(strings.Repeat("漢", 4000), 4000) {
+		t.Fatal("4,000 CJK characters fit a 4,000-character budget")
+	}
+	if !fitsBudget(strings.Repeat("a", 4000), 4000) || fitsBudget(strings.Repeat("a", 4001), 4000) {
+		t.Fatal("ASCII is not counted by its characters")
+	}
+	got := truncate(strings.Repeat("漢字かな\n", 1000), 4000)
+	if n := textTokens(got); n > 1100 {
+		t.Fatalf("truncated CJK text takes %d tokens of a ~1,000-token budget", n)
+	}
+}
