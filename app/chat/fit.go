@@ -56,6 +56,9 @@ type ContextView struct {
 	// conservative default the engine keeps the chat under (set the real
 	// one in Settings → Long chats → Context windows).
 	Assumed bool `json:"assumed,omitempty"`
+	// Exact: Used is the provider's own count of the request (its
+	// tokenizer), not an estimate.
+	Exact bool `json:"exact,omitempty"`
 	// TurnStubbed is how many of this turn's own steps reach the model
 	// with their results as stubs: the turn alone did not fit.
 	TurnStubbed int `json:"turnStubbed,omitempty"`
@@ -138,6 +141,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 	limit := r.t.limit()
 	cur := c.turnStart()
 	q := r.measure(tools, min(c.stubs, cur), 0)
+	r.exact(ctx, &q, tools)
 	if force || q.view.Used > limit {
 		target := limit * 3 / 4
 		for s := q.stubbed + 1; s <= cur && (force || q.view.Used > target); s++ {
@@ -154,11 +158,32 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 		}
 	}
 	c.stubs = q.stubbed
+	if !q.view.Exact {
+		r.exact(ctx, &q, tools) // the request as it now is, when it is near the limit still
+	}
 	r.meter(q.view)
 	if q.view.Used > q.view.Window {
 		return q, fmt.Errorf("%w (about %d of %d tokens): shorten the message or the tools' results, turn some tools off, or pick a model with a larger window", ErrTooLong, q.view.Used, q.view.Window)
 	}
 	return q, nil
+}
+
+// exact replaces the estimate of q by the provider's own count when it
+// has one (provider.Counter: the built-in local model's llama-server) and
+// q is near the limit, where the estimate's error matters: the count
+// calibrates the chat's estimate, and q is measured again with it.
+func (r *run) exact(ctx context.Context, q *request, tools []provider.Tool) {
+	counter, ok := r.t.Provider.(provider.Counter)
+	if !ok || q.view.Used < r.t.limit()*3/4 {
+		return
+	}
+	n, err := counter.CountTokens(ctx, provider.Request{Model: r.t.Model, System: r.t.System, Messages: q.msgs, Tools: tools})
+	if err != nil || n <= 0 {
+		return
+	}
+	r.conv.cal.set(q.raw, n)
+	*q = r.measure(tools, q.stubbed, 0)
+	q.view.Exact = true
 }
 
 // turnStart is the index of the part that starts the turn in progress

@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -288,4 +289,54 @@ func TestCalibrationIsTheChats(t *testing.T) {
 	if got := float64(v.Used); got < want || got > want*1.25 {
 		t.Fatalf("a fresh engine measures %d tokens; the provider counted %d for the request before", v.Used, last.InputTokens)
 	}
+}
+
+// counting is a provider with its own tokenizer: it counts a request at
+// twice its text's characters / 4 (denser than the estimate).
+type counting struct {
+	provider.Provider
+	calls int
+}
+
+func (c *counting) CountTokens(_ context.Context, req provider.Request) (int, error) {
+	c.calls++
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Text) + 20
+	}
+	return n / 2, nil
+}
+
+// TestExactCountNearTheLimit: with a provider that counts tokens itself
+// (the local model's llama-server), a request near the limit is measured
+// by its count, not the estimate: a chat the estimate would let through is
+// compacted.
+func TestExactCountNearTheLimit(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	cp := &counting{Provider: f.p}
+	f.llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: long texts."})
+	set := func(tu *chat.Turn) { tu.ContextWindow, tu.Provider = 4000, cp }
+	long := strings.Repeat("words to fill the window ", 60) // ~375 tokens estimated, ~750 counted
+	for i := range 6 {                                      // ~2,400 tokens estimated: under the 3,200 limit, twice that counted
+		f.llm.Enqueue(providertest.Reply{Text: "ok"})
+		if res, err := f.send(t.Context(), fmt.Sprintf("%d %s", i, long), set); err != nil || res.Message.Status != history.StatusComplete {
+			t.Fatalf("turn %d: %v %s", i, err, res.Message.Error)
+		}
+	}
+	if cp.calls == 0 {
+		t.Fatal("the provider's count was never asked")
+	}
+	msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+	if firstRole(msgs, history.RoleSummary) < 0 {
+		t.Fatal("the chat, over the limit by the provider's count, was not summarised")
+	}
+}
+
+func firstRole(msgs []history.Message, role string) int {
+	for i, m := range msgs {
+		if m.Role == role {
+			return i
+		}
+	}
+	return -1
 }

@@ -108,3 +108,11 @@ func (c *calibration) learn(estimated, reported int) {
 	}
 	c.scale = (c.scale + s) / 2
 }
+
+// set takes an exact count of a request whose estimate was estimated:
+// the scale is that ratio from now on.
+func (c *calibration) set(estimated, exact int) {
+	if estimated > 0 && exact > 0 {
+		c.scale = max(minScale, min(maxScale, float64(exact)/float64(estimated)))
+	}
+}

@@ -93,6 +93,8 @@ type ChatContext struct {
 	// Assumed: the model's window is not known; Window is a
 	// conservative default (set the real one in Settings → Long chats).
 	Assumed bool `json:"assumed,omitempty"`
+	// Exact: Used is the provider's own count (its tokenizer).
+	Exact bool `json:"exact,omitempty"`
 	// TurnStubbed: this turn's own steps whose results the model sees
 	// as stubs (the turn alone did not fit).
 	TurnStubbed int `json:"turnStubbed,omitempty"`

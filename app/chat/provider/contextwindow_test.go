@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -54,5 +55,55 @@ func TestWindowOfALlamaCppServer(t *testing.T) {
 	}
 	if w := provider.WindowOf(t.Context(), p, "qwen3-4b.gguf"); w != 6144 {
 		t.Fatalf("WindowOf = %d, want the 6144 of /props (not the 40960 it was trained on)", w)
+	}
+}
+
+// TestCountTokensOnALlamaCppServer: llama-server renders the request's
+// messages with the model's template (/apply-template) and tokenizes the
+// prompt (/tokenize): the count is its number of tokens. A server
+// without those endpoints is ErrNoCount.
+func TestCountTokensOnALlamaCppServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]json.RawMessage
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		if r.Header.Get("Authorization") != "Bearer k1" {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/apply-template":
+			var msgs []struct{ Role, Content string }
+			_ = json.Unmarshal(body["messages"], &msgs)
+			var b strings.Builder
+			for _, m := range msgs {
+				fmt.Fprintf(&b, "<|im_start|>%s %s<|im_end|> ", m.Role, m.Content)
+			}
+			_ = json.NewEncoder(w).Encode(map[string]string{"prompt": b.String()})
+		case "/tokenize":
+			var content string
+			_ = json.Unmarshal(body["content"], &content)
+			toks := make([]int, len(strings.Fields(content)))
+			_ = json.NewEncoder(w).Encode(map[string]any{"tokens": toks})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "llama", BaseURL: srv.URL + "/v1", APIKey: "k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := provider.Request{Model: "m", System: "be brief", Messages: []provider.Message{{Role: provider.RoleUser, Text: "one two three"}}}
+	n, err := p.(provider.Counter).CountTokens(t.Context(), req)
+	// "<|im_start|>system be brief<|im_end|> <|im_start|>user one two three<|im_end|>": 7 words.
+	if err != nil || n != 7 {
+		t.Fatalf("CountTokens = %d, %v; want the 7 tokens the server counted", n, err)
+	}
+
+	other := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(other.Close)
+	q, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "vllm", BaseURL: other.URL + "/v1"})
+	if _, err := q.(provider.Counter).CountTokens(t.Context(), req); !errors.Is(err, provider.ErrNoCount) {
+		t.Fatalf("a server without /apply-template: %v, want ErrNoCount", err)
 	}
 }
