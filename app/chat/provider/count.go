@@ -20,7 +20,7 @@ type Counter interface {
 	CountTokens(ctx context.Context, req Request) (int, error)
 }
 
-// ErrNoCount: the server cannot count tokens (it is not llama.cpp's).
+// ErrNoCount means the server cannot count tokens (it is not llama.cpp's).
 var ErrNoCount = errors.New("the server does not count tokens")
 
 // noCount are the servers that answered that they cannot count (404 on

@@ -714,6 +714,7 @@ export namespace host {
 	    compacting?: boolean;
 	    calibrated?: boolean;
 	    assumed?: boolean;
+	    exact?: boolean;
 	    turnStubbed?: number;
 	}
 	export interface ChatHit {
