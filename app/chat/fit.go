@@ -141,7 +141,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 	limit := r.t.limit()
 	cur := c.turnStart()
 	q := r.measure(tools, min(c.stubs, cur), 0)
-	r.exact(ctx, &q, tools)
+	exact(ctx, r, &q, tools)
 	if force || q.view.Used > limit {
 		target := limit * 3 / 4
 		for s := q.stubbed + 1; s <= cur && (force || q.view.Used > target); s++ {
@@ -159,7 +159,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 	}
 	c.stubs = q.stubbed
 	if !q.view.Exact {
-		r.exact(ctx, &q, tools) // the request as it now is, when it is near the limit still
+		exact(ctx, r, &q, tools) // the request as it now is, when it is near the limit still
 	}
 	r.meter(q.view)
 	if q.view.Used > q.view.Window {
@@ -172,7 +172,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 // has one (provider.Counter: the built-in local model's llama-server) and
 // q is near the limit, where the estimate's error matters: the count
 // calibrates the chat's estimate, and q is measured again with it.
-func (r *run) exact(ctx context.Context, q *request, tools []provider.Tool) {
+func exact(ctx context.Context, r *run, q *request, tools []provider.Tool) {
 	counter, ok := r.t.Provider.(provider.Counter)
 	if !ok || q.view.Used < r.t.limit()*3/4 {
 		return
