@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -30,7 +29,7 @@ func toolMessage(c history.ToolCall, budget int, md media) provider.Message {
 	}
 	msg.Images, msg.Audio = attach(&res, md)
 	msg.Text = resultText(&res)
-	if k, ok := KeptOf(c.Result); ok && utf8.RuneCountInString(msg.Text) > budget {
+	if k, ok := KeptOf(c.Result); ok && !fitsBudget(msg.Text, budget) {
 		msg.Text = cappedText(msg.Text, budget, k)
 		return msg
 	}

@@ -27,6 +27,11 @@ type convo struct {
 	// toldSize is the context size a provider's error told, for a model
 	// whose context size is not known otherwise.
 	toldSize int
+	// stubs is how many parts from the first the last request sent with
+	// their results stubbed: the next request stubs at least as many, so
+	// the prefix a prompt cache holds stays the same from step to step
+	// (stubs grow in large steps; see fit).
+	stubs int
 }
 
 // part is one stored message as the model sees it.
@@ -80,21 +85,58 @@ func (r *run) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read history: %w", err)
 	}
-	c.parts, c.lastSeq, c.lastID, c.key = nil, 0, "", key
+	if c.cal.scale == 0 && firstSummary(msgs) >= 0 {
+		// A chat opened again after a summary: its calibration is in the
+		// answers before it too.
+		if all, err := r.e.opts.History.Messages(ctx, r.t.ChatID); err == nil {
+			for _, m := range all {
+				if m.Seq >= msgs[0].Seq {
+					break
+				}
+				if m.Role == history.RoleAssistant {
+					c.cal.learn(m.EstimatedTokens, m.InputTokens)
+				}
+			}
+		}
+	}
+	c.parts, c.lastSeq, c.lastID, c.key, c.stubs = nil, 0, "", key, 0
 	for _, m := range msgs {
 		r.add(m)
 	}
 	return nil
 }
 
-// add converts m and appends it to the convo (a summary replaces
-// everything before it).
+// firstSummary is the index of the first summary in msgs, else -1.
+func firstSummary(msgs []history.Message) int {
+	for i, m := range msgs {
+		if m.Role == history.RoleSummary {
+			return i
+		}
+	}
+	return -1
+}
+
+// add converts m and appends it to the convo. A summary goes first and
+// replaces the parts it covers (every part before it, or those up to its
+// Covers: the turn in progress when it was written stays after it). An
+// answer with its request's estimate and the provider's count calibrates
+// the estimate.
 func (r *run) add(m history.Message) {
 	c := r.conv
 	c.lastSeq, c.lastID = m.Seq, m.ID
+	if m.Role == history.RoleAssistant {
+		c.cal.learn(m.EstimatedTokens, m.InputTokens)
+	}
 	p := r.convert(m)
 	if m.Role == history.RoleSummary {
-		c.parts = c.parts[:0]
+		var after []part
+		for _, q := range c.parts {
+			if m.Covers > 0 && q.seq > m.Covers {
+				after = append(after, q)
+			}
+		}
+		c.parts, c.stubs = append([]part{p}, after...), 0
+		return
 	}
 	if len(p.msgs) > 0 {
 		c.parts = append(c.parts, p)

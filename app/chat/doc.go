@@ -48,24 +48,39 @@
 // Long chats stay within the model's context window (`app/chat/fit.go`):
 //
 //   - Context window. Each model's window comes from the provider's model list (Anthropic,
-//     OpenRouter, vLLM; LM Studio's *loaded* context from its `/api/v0/models`; Ollama's
-//     `/api/show`), else what is known of its family, else from the number in the first
-//     context-length error the provider sends; Settings → Chat → Long chats overrides it per
-//     model (`settings.chat.providers[].contextWindows`, `"model": tokens`).
+//     OpenRouter, vLLM; LM Studio's *loaded* context from its `/api/v0/models`; a llama.cpp
+//     server's `n_ctx` from `/props`; Ollama's `/api/show`), for a provider configured in
+//     Settings and one named on the command line alike (`--provider ollama --base-url URL`),
+//     else what is known of its family, else from the number in the first context-length
+//     error the provider sends; Settings → Chat → Long chats overrides it per model
+//     (`settings.chat.providers[].contextWindows`, `"model": tokens`), `switchboard chat
+//     --context-window N` per run. Where none is known the chat is kept under an assumed
+//     32,000 tokens, and the meter and `switchboard chat` say so and where to set it.
 //   - Context meter. Before every step the request is estimated (system prompt, tool
 //     definitions, conversation, tool results; ASCII at 4 bytes a token, other characters a
-//     token each, scaled per chat by the input tokens the provider reports). The chat header
-//     shows used / window as a gauge; its popover says what takes the space and offers
+//     token each), scaled per chat by the input tokens the provider reports: a report above
+//     the scale is taken at once, one below moves it halfway; before the first report the
+//     estimate is taken 1.4 times over. Each answer keeps its request's estimate beside the
+//     reported count (`history.db`, schema v4), so a chat continued by another CLI run or
+//     after a restart is measured as before. Near the limit the built-in local model's
+//     llama-server counts the request exactly (`/apply-template`, `/tokenize`). The chat
+//     header shows used / window as a gauge; its popover says what takes the space and offers
 //     Compact now. `switchboard chat` prints a line when it summarises.
-//   - Compaction. Past `settings.chat.compactAt` percent of a known window (80 by default),
-//     old steps' tool results first shrink to one-line stubs, then the chat's own model
-//     summarises the conversation so far (in pieces that fit its window; if it cannot, a plain
-//     list of what you asked stands in) into a summary message: the chat shows it collapsed
-//     where it was written, the model reads it instead of the messages before it, and those
-//     stay in `history.db`, search and exports. A message that would go past the limit is
+//   - Compaction. Past `settings.chat.compactAt` percent of the window (80 by default),
+//     earlier turns' tool results first shrink to one-line stubs, from the oldest, in one
+//     large step (to three quarters of the limit, kept by later steps, so a prompt cache keeps
+//     its prefix), then the chat's own model summarises the earlier turns (in pieces that fit
+//     its window; if it cannot, a plain list of what you asked stands in) into a summary
+//     message: the chat shows it collapsed where it was written, the model reads it instead of
+//     the messages it covers, and those stay in `history.db`, search and exports. The turn in
+//     progress — your message, its calls and results — stays verbatim after the summary; if it
+//     alone does not fit, its own older results become stubs (capped ones keep their handle)
+//     and the meter and `switchboard chat` say so. A message that would go past the limit is
 //     stored after the summary, so it reaches the model whole. A request over the window is
-//     never sent; a provider's context-length error (OpenAI's `context_length_exceeded`,
-//     Anthropic's "prompt is too long", llama.cpp's context size) summarises and retries once.
+//     never sent (to Ollama, which cuts a long prompt silently, the provider itself refuses
+//     to send one over the model's context); a provider's context-length error (OpenAI's
+//     `context_length_exceeded`, Anthropic's "prompt is too long", llama.cpp's context size)
+//     summarises and retries once, counting as high as the error says from then on.
 //   - Capped results. A tool result over its budget — `settings.chat.resultShare` percent
 //     of the window (15 by default) or 24,000 characters, whichever is less; per tool or server
 //     in `settings.chat.resultBudgets` (`"server__tool"` / `"server__*"`: characters); a tool's

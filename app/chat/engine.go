@@ -247,7 +247,7 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 			return Result{}, err
 		}
 		if tools, err := r.offer(ctx); err == nil && !r.fitsNew(tools, t.Text) {
-			if err := r.compact(ctx, store, tools); err != nil {
+			if err := r.compact(ctx, store, tools, false); err != nil {
 				return Result{}, err
 			}
 		}
@@ -546,7 +546,8 @@ func (r *run) withContext(msgs []provider.Message) []provider.Message {
 }
 
 // stream runs one model request and stores the assistant message.
-func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools []provider.Tool) (history.Message, provider.Response, error) {
+func (r *run) stream(ctx, store context.Context, q request, tools []provider.Tool) (history.Message, provider.Response, error) {
+	msgs := q.msgs
 	// The answer is stored "incomplete" while the model is asked, not
 	// before: the durable write (an fsync) overlaps the request instead of
 	// adding to every step. The message has its ID already, for the events.
@@ -587,7 +588,7 @@ func (r *run) stream(ctx, store context.Context, msgs []provider.Message, tools 
 	}
 	msg = a.msg
 	msg.Text = resp.Text
-	msg.InputTokens, msg.OutputTokens = resp.Usage.InputTokens, resp.Usage.OutputTokens
+	msg.InputTokens, msg.OutputTokens, msg.EstimatedTokens = resp.Usage.InputTokens, resp.Usage.OutputTokens, q.raw
 	switch {
 	case serr == nil:
 		msg.Status = "complete"

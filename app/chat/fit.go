@@ -16,11 +16,17 @@ import (
 
 // Keeping a chat within its model's context window. Before each step the
 // engine estimates the request (system prompt, tool definitions, the
-// conversation and the apps' context); over CompactAt percent of a known
-// context size it first shrinks old tool results to stubs, then has the model
-// summarise the conversation so far into a summary message, which the
-// model reads instead of what it replaces. A request over the context is
-// never sent; a provider's context-length error compacts and retries once.
+// conversation and the apps' context), scaled by what the provider
+// reported for the chat's earlier requests (a conservative scale before
+// the first report). Over CompactAt percent of the context size (the
+// model's, else toolsearch.DefaultWindow, assumed and said so) it first
+// shrinks earlier turns' tool results to stubs, in one large step, then has
+// the model summarise the earlier turns into a summary message, which the
+// model reads instead of them; the turn in progress (the user's message,
+// this turn's calls and results) stays as it is, and only when it alone
+// does not fit are its own results stubbed, and the user told. A request
+// over the context is never sent; a provider's context-length error
+// compacts and retries once.
 
 // DefaultCompactAt is the percent of the context window past which a chat
 // is compacted.
@@ -46,6 +52,16 @@ type ContextView struct {
 	Compacting bool `json:"compacting,omitempty"`
 	// Calibrated: the estimate is scaled by what the provider reported.
 	Calibrated bool `json:"calibrated,omitempty"`
+	// Assumed: the model's window is not known; Window is the
+	// conservative default the engine keeps the chat under (set the real
+	// one in Settings → Long chats → Context windows).
+	Assumed bool `json:"assumed,omitempty"`
+	// Exact: Used is the provider's own count of the request (its
+	// tokenizer), not an estimate.
+	Exact bool `json:"exact,omitempty"`
+	// TurnStubbed is how many of this turn's own steps reach the model
+	// with their results as stubs: the turn alone did not fit.
+	TurnStubbed int `json:"turnStubbed,omitempty"`
 }
 
 // contextSize is the model's context window for budgets: the known one, else
@@ -57,17 +73,14 @@ func (t *Turn) contextSize() int {
 	return toolsearch.DefaultWindow
 }
 
-// limit is the estimate past which the turn compacts; 0 when the context
-// size is not known (then only a provider's context-length error compacts).
+// limit is the estimate past which the turn compacts: CompactAt percent
+// of the context size (an assumed one when the model's is not known).
 func (t *Turn) limit() int {
-	if t.ContextWindow <= 0 {
-		return 0
-	}
 	at := t.CompactAt
 	if at <= 0 || at > 100 {
 		at = DefaultCompactAt
 	}
-	return t.ContextWindow * at / 100
+	return t.contextSize() * at / 100
 }
 
 // request is one step's estimate.
@@ -87,7 +100,7 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 	v.Tools = toolTokens(tools)
 	for i, p := range r.conv.parts {
 		if i < stubs && p.stubbed != nil {
-			v.History += p.stubTokens - p.results
+			v.History += p.stubTokens // the step's message and its stubs, all of it
 			continue
 		}
 		v.History += p.tokens - p.results
@@ -101,52 +114,83 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 	c := r.conv.cal
 	v.System, v.Tools, v.History, v.Results = c.apply(v.System), c.apply(v.Tools), c.apply(v.History), c.apply(v.Results)
 	v.Used = v.System + v.Tools + v.History + v.Results
-	v.Window, v.Limit, v.Calibrated = r.t.ContextWindow, r.t.limit(), c.scale != 0
+	v.Window, v.Limit, v.Calibrated, v.Assumed = r.t.contextSize(), r.t.limit(), c.scale != 0, r.t.ContextWindow <= 0
+	cur := r.conv.turnStart()
 	for i := range stubs {
 		if i < len(r.conv.parts) && r.conv.parts[i].stubbed != nil {
 			v.Stubbed++
+			if i >= cur {
+				v.TurnStubbed++
+			}
 		}
 	}
 	return q
 }
 
-// fit is the next step's request within the model's context: stubs first, then a
-// summary (force: compact even if the estimate fits, after the provider
-// said it does not). It sends the meter's event.
+// fit is the next step's request within the model's context (force:
+// compact even if the estimate fits, after the provider said it does not).
+// It sends the meter's event.
+//
+// Earlier turns' results are stubbed first, from the oldest, in one large
+// step (to three quarters of the limit) that later steps keep, so the
+// requests' prefix, which a prompt cache holds, changes seldom; then the
+// earlier turns are summarised; then, only if the turn in progress alone
+// is over the limit, its own results are stubbed, its oldest first.
 func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool) (request, error) {
-	q := r.measure(tools, 0, 0)
+	c := r.conv
 	limit := r.t.limit()
-	if !force && (limit == 0 || q.view.Used <= limit) {
-		r.meter(q.view)
-		return q, nil
-	}
-	// Old results first: stub them from the oldest until the request
-	// fits, never the last step's (the model is reading those now).
-	last := r.conv.lastResults()
-	for s := 1; s <= last && (force || q.view.Used > limit); s++ {
-		q = r.measure(tools, s, 0)
-	}
-	if force || limit > 0 && q.view.Used > limit {
-		if err := r.compact(ctx, store, tools); err != nil {
-			return q, err
-		}
-		q = r.measure(tools, 0, 0)
-		for s := 1; s <= r.conv.lastResults() && limit > 0 && q.view.Used > limit; s++ {
+	cur := c.turnStart()
+	q := r.measure(tools, min(c.stubs, cur), 0)
+	exact(ctx, r, &q, tools)
+	if force || q.view.Used > limit {
+		target := limit * 3 / 4
+		for s := q.stubbed + 1; s <= cur && (force || q.view.Used > target); s++ {
 			q = r.measure(tools, s, 0)
 		}
 	}
+	if force || q.view.Used > limit {
+		if err := r.compact(ctx, store, tools, true); err != nil {
+			return q, err
+		}
+		q = r.measure(tools, 0, 0)
+		for s := 1; s <= len(c.parts) && q.view.Used > limit; s++ {
+			q = r.measure(tools, s, 0)
+		}
+	}
+	c.stubs = q.stubbed
+	if !q.view.Exact {
+		exact(ctx, r, &q, tools) // the request as it now is, when it is near the limit still
+	}
 	r.meter(q.view)
-	if r.t.ContextWindow > 0 && q.view.Used > r.t.ContextWindow {
-		return q, fmt.Errorf("%w (about %d of %d tokens): shorten the message or the tools' results, turn some tools off, or pick a model with a larger window", ErrTooLong, q.view.Used, r.t.ContextWindow)
+	if q.view.Used > q.view.Window {
+		return q, fmt.Errorf("%w (about %d of %d tokens): shorten the message or the tools' results, turn some tools off, or pick a model with a larger window", ErrTooLong, q.view.Used, q.view.Window)
 	}
 	return q, nil
 }
 
-// lastResults is the index of the last part with tool results: the parts
-// before it may be stubbed.
-func (c *convo) lastResults() int {
+// exact replaces the estimate of q by the provider's own count when it
+// has one (provider.Counter: the built-in local model's llama-server) and
+// q is near the limit, where the estimate's error matters: the count
+// calibrates the chat's estimate, and q is measured again with it.
+func exact(ctx context.Context, r *run, q *request, tools []provider.Tool) {
+	counter, ok := r.t.Provider.(provider.Counter)
+	if !ok || q.view.Used < r.t.limit()*3/4 {
+		return
+	}
+	n, err := counter.CountTokens(ctx, provider.Request{Model: r.t.Model, System: r.t.System, Messages: q.msgs, Tools: tools})
+	if err != nil || n <= 0 {
+		return
+	}
+	r.conv.cal.set(q.raw, n)
+	*q = r.measure(tools, q.stubbed, 0)
+	q.view.Exact = true
+}
+
+// turnStart is the index of the part that starts the turn in progress
+// (the user's last message); what comes before it may be summarised.
+func (c *convo) turnStart() int {
 	for i := len(c.parts) - 1; i >= 0; i-- {
-		if c.parts[i].stubbed != nil {
+		if c.parts[i].role == history.RoleUser {
 			return i
 		}
 	}
@@ -163,10 +207,10 @@ func (r *run) meter(v ContextView) {
 // message when it does not, so the summary comes before it.
 func (r *run) fitsNew(tools []provider.Tool, text string) bool {
 	limit := r.t.limit()
-	if limit == 0 || len(r.conv.parts) == 0 {
+	if len(r.conv.parts) == 0 {
 		return true
 	}
-	q := r.measure(tools, 0, messageTokens(provider.Message{Role: provider.RoleUser, Text: text}))
+	q := r.measure(tools, min(r.conv.stubs, len(r.conv.parts)), messageTokens(provider.Message{Role: provider.RoleUser, Text: text}))
 	return q.view.Used <= limit
 }
 
@@ -181,18 +225,23 @@ const summarySystem = "You summarise a conversation between a user and an AI ass
 // summaryTokens caps a summary's length.
 const summaryTokens = 1_024
 
-// compact summarises the chat's convo, stores the summary and makes it the
-// convo's only part.
-func (r *run) compact(ctx, store context.Context, tools []provider.Tool) error {
+// compact summarises the chat's convo, stores the summary and puts it in
+// place of what it summarised: every part, or (keepTurn) the parts before
+// the turn in progress, which stays verbatim after the summary.
+func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTurn bool) error {
 	parts := r.conv.parts
+	covers := 0
+	if cut := r.conv.turnStart(); keepTurn && cut < len(parts) {
+		parts, covers = parts[:cut], parts[cut].seq-1
+	}
 	if len(parts) == 0 || len(parts) == 1 && parts[0].role == history.RoleSummary {
 		return nil
 	}
-	r.meter(ContextView{Window: r.t.ContextWindow, Limit: r.t.limit(), Compacting: true})
+	r.meter(ContextView{Window: r.t.contextSize(), Limit: r.t.limit(), Assumed: r.t.ContextWindow <= 0, Compacting: true})
 	start := time.Now()
 	text := r.summarise(ctx, parts)
 	sum, err := r.e.opts.History.AppendMessage(store, history.Message{
-		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete,
+		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete, Covers: covers,
 	})
 	if err != nil {
 		return fmt.Errorf("save summary: %w", err)
@@ -303,26 +352,28 @@ func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.M
 	if err != nil {
 		return r.refuse(store, err)
 	}
-	msg, resp, err := r.stream(ctx, store, q.msgs, tools)
+	msg, resp, err := r.stream(ctx, store, q, tools)
 	if errors.Is(err, provider.ErrContextLength) && ctx.Err() == nil {
 		if r.t.ContextWindow > 0 {
-			r.conv.cal.learn(q.raw, r.t.ContextWindow+1) // it did not fit: count higher from now on
+			// It did not fit: count higher from now on, as high as the
+			// error says the request was.
+			r.conv.cal.learn(q.raw, max(refusedTokens(err), r.t.ContextWindow+1))
 		} else {
 			// The context size was not known: take what the error says of it,
 			// else a guess below what was refused, for the summary's
 			// requests and the chat's next turns.
 			r.conv.toldSize = contextSizeFrom(err, q.view.Used)
 			r.t.ContextWindow = r.conv.toldSize
+			r.conv.cal.learn(q.raw, refusedTokens(err))
 		}
 		r.add(msg)
 		if q, err = r.fit(ctx, store, tools, true); err != nil {
 			return r.refuse(store, err)
 		}
-		msg, resp, err = r.stream(ctx, store, q.msgs, tools)
+		msg, resp, err = r.stream(ctx, store, q, tools)
 	}
-	if err == nil {
-		r.conv.cal.learn(q.raw, resp.Usage.InputTokens)
-	}
+	// The answer keeps its request's estimate: add learns from it and the
+	// reported usage, now and when the chat is read again.
 	return msg, resp, err
 }
 
@@ -344,6 +395,23 @@ func (r *run) refuse(store context.Context, cause error) (history.Message, provi
 // OpenAI's "maximum context length is 8192 tokens", Anthropic's "> 200000
 // maximum", llama.cpp's "context size (4096 tokens)", Ollama's "num_ctx".
 var sizeNumbers = regexp.MustCompile(`(?:maximum context length is|> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
+
+// refusedNumbers find the size of the refused request in providers'
+// context-length errors: OpenAI's "resulted in 9701 tokens", Anthropic's
+// "prompt is too long: 210000 tokens", Ollama's (this engine's) "about
+// 9701 tokens".
+var refusedNumbers = regexp.MustCompile(`(?:resulted in|too long: ?|request \(about) (\d{2,9}) tokens`)
+
+// refusedTokens is the size of the refused request a context-length error
+// tells, else 0.
+func refusedTokens(err error) int {
+	if m := refusedNumbers.FindStringSubmatch(err.Error()); m != nil {
+		if n, perr := strconv.Atoi(m[1]); perr == nil {
+			return n
+		}
+	}
+	return 0
+}
 
 // contextSizeFrom is the context size a context-length error tells, else
 // three quarters of the refused request's estimate.
@@ -371,7 +439,7 @@ func (e *Engine) Compact(ctx context.Context, t Turn) error {
 	if err != nil {
 		return err
 	}
-	if err := r.compact(ctx, store, tools); err != nil {
+	if err := r.compact(ctx, store, tools, false); err != nil {
 		return err
 	}
 	r.meter(r.measure(tools, 0, 0).view)

@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -119,4 +120,223 @@ func TestSummaryFailureKeepsTheChatGoing(t *testing.T) {
 		}
 	}
 	t.Fatal("no summary")
+}
+
+// TestCompactionMidTurnKeepsTheTurn: a turn whose tool results take the
+// chat past its limit (known: before the request; unknown: after the
+// provider refused it) is compacted in the middle: the summary replaces
+// the earlier turns only, and the next request still holds the user's
+// question and the result the model just fetched, verbatim.
+func TestCompactionMidTurnKeepsTheTurn(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		known bool
+		size  int // an echo's repeats: its arguments and its result
+		old   int // an earlier turn's repeats
+	}{{"known window", true, 150, 40}, {"refused", false, 150, 100}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, provider.KindOpenAI, nil)
+			f.llm.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 3000}})
+			f.llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: earlier the user pasted long texts."})
+			set := func(tu *chat.Turn) {
+				if tc.known {
+					tu.ContextWindow = 3000
+				}
+			}
+			long := strings.Repeat("words to fill the window ", tc.old) // ~250 or ~625 tokens a turn
+			for i := range 3 {
+				f.llm.Enqueue(providertest.Reply{Text: "ok"})
+				if res, err := f.send(t.Context(), fmt.Sprintf("old %d %s", i, long), set); err != nil || res.Message.Status != history.StatusComplete {
+					t.Fatalf("turn %d: %v %s", i, err, res.Message.Error)
+				}
+			}
+			echo := func(mark string) string {
+				return fmt.Sprintf(`{"text":%q}`, mark+" "+strings.Repeat("result text ", tc.size)) // ~450 tokens, as arguments and as result
+			}
+			f.llm.Enqueue(
+				providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "files__echo", echo("FIRST-RESULT"))}},
+				providertest.Reply{ToolCalls: []providertest.ToolCall{call("c2", "files__echo", echo("LATEST-RESULT"))}},
+				providertest.Reply{Text: "answered"},
+			)
+			const question = "QUESTION: what do the two echoes say?"
+			res, err := f.send(t.Context(), question, set)
+			if err != nil || res.Message.Text != "answered" {
+				t.Fatalf("the turn: %v %q %s", err, res.Message.Text, res.Message.Error)
+			}
+			reqs := f.llm.Requests()
+			sum := -1
+			for i, b := range reqs {
+				if strings.Contains(string(b), "Write the summary now.") {
+					sum = i
+					if strings.Contains(string(b), "QUESTION:") || strings.Contains(string(b), "LATEST-RESULT") {
+						t.Fatalf("the summary was asked to fold in the turn in progress:\n%.600s", b)
+					}
+				}
+			}
+			if sum < 0 || sum+1 >= len(reqs) {
+				t.Fatalf("no compaction in the middle of the turn (%d requests)", len(reqs))
+			}
+			// The turn's latest result before the compaction.
+			latest := ""
+			for _, b := range reqs[:sum] {
+				for _, m := range []string{"FIRST-RESULT", "LATEST-RESULT"} {
+					if strings.Contains(string(b), "echo: "+m) {
+						latest = "echo: " + m
+					}
+				}
+			}
+			after := string(reqs[sum+1])
+			for _, want := range []string{question, latest, "Notes: earlier the user pasted"} {
+				if !strings.Contains(after, want) {
+					t.Fatalf("the request after the compaction lacks %q:\n%.1500s", want, after)
+				}
+			}
+			if strings.Contains(after, "old 0 words") {
+				t.Fatalf("the request after the compaction still holds the earlier turns")
+			}
+			// A run reading the chat afresh (another CLI run) sees the same.
+			msgs, err := f.hist.Recent(t.Context(), f.chat.ID)
+			if err != nil || len(msgs) == 0 || msgs[0].Role != history.RoleUser || msgs[0].Text != question {
+				t.Fatalf("the chat's recent messages start %+v (%v); want the turn's question, kept after its summary", msgs[0], err)
+			}
+			refused := 0
+			for i, b := range reqs {
+				if len(b)/4 > 3000 {
+					refused++
+					if tc.known {
+						t.Fatalf("request %d over the known window: %d tokens", i, len(b)/4)
+					}
+				}
+			}
+			if !tc.known && refused != 1 {
+				t.Fatalf("%d requests refused; want the one that told the window", refused)
+			}
+		})
+	}
+}
+
+// TestATurnTooBigAloneIsStubbedAndSaysSo: when the turn in progress
+// alone is over the limit, its own earlier results reach the model as
+// stubs (with their handles), the latest stays whole, and the meter says
+// so.
+func TestATurnTooBigAloneIsStubbedAndSaysSo(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 3000}})
+	set := func(tu *chat.Turn) { tu.ContextWindow = 3000 }
+	echo := func(mark string) string {
+		return fmt.Sprintf(`{"text":%q}`, mark+" "+strings.Repeat("result text ", 150))
+	}
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "files__echo", echo("R1"))}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c2", "files__echo", echo("R2"))}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c3", "files__echo", echo("R3"))}},
+		providertest.Reply{Text: "answered"},
+	)
+	res, err := f.send(t.Context(), "QUESTION: echo three times", set)
+	if err != nil || res.Message.Text != "answered" {
+		t.Fatalf("%v %q %s", err, res.Message.Text, res.Message.Error)
+	}
+	reqs := f.llm.Requests()
+	last := string(reqs[len(reqs)-1])
+	if !strings.Contains(last, "QUESTION: echo three times") || !strings.Contains(last, "echo: R3 result") || !strings.Contains(last, "left out to save context") {
+		t.Fatalf("the last request:\n%.2000s", last)
+	}
+	told := false
+	for _, ev := range f.events(chat.EventContext) {
+		told = told || ev.Context.TurnStubbed > 0
+	}
+	if !told {
+		t.Fatal("the meter never said this turn's results were stubbed")
+	}
+	for i, b := range reqs {
+		if len(b)/4 > 3000 {
+			t.Fatalf("request %d over the window: %d tokens", i, len(b)/4)
+		}
+	}
+}
+
+// TestCalibrationIsTheChats: the estimate's calibration, learned from what
+// the provider reported, is kept with the chat's answers: an engine that
+// opens the chat afresh (another CLI run, a restarted window) measures it
+// calibrated, at what the provider counted, not at the conservative
+// scale of a model it has no report of.
+func TestCalibrationIsTheChats(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	set := func(tu *chat.Turn) { tu.ContextWindow = 100_000 }
+	for i := range 2 {
+		f.llm.Enqueue(providertest.Reply{Text: "ok"})
+		if _, err := f.send(t.Context(), fmt.Sprintf("question %d %s", i, strings.Repeat("text ", 200)), set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turn := chat.Turn{ChatID: f.chat.ID, Provider: f.p, Model: "m1", ContextWindow: 100_000}
+	fresh := chat.New(chat.Options{Tools: testServer(t, nil), History: f.hist})
+	v, err := fresh.Measure(t.Context(), turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Calibrated {
+		t.Fatalf("a fresh engine measures the chat uncalibrated: %+v", v)
+	}
+	msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+	last := msgs[len(msgs)-1]
+	if last.EstimatedTokens <= 0 || last.InputTokens <= 0 {
+		t.Fatalf("the answer keeps estimate %d and usage %d", last.EstimatedTokens, last.InputTokens)
+	}
+	// The next request is the last one and the answer: what the fake
+	// counted, and the answer since (an uncalibrated estimate is 40% over).
+	want := float64(last.InputTokens)
+	if got := float64(v.Used); got < want || got > want*1.25 {
+		t.Fatalf("a fresh engine measures %d tokens; the provider counted %d for the request before", v.Used, last.InputTokens)
+	}
+}
+
+// counting is a provider with its own tokenizer: it counts a request at
+// twice its text's characters / 4 (denser than the estimate).
+type counting struct {
+	provider.Provider
+	calls int
+}
+
+func (c *counting) CountTokens(_ context.Context, req provider.Request) (int, error) {
+	c.calls++
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Text) + 20
+	}
+	return n / 2, nil
+}
+
+// TestExactCountNearTheLimit: with a provider that counts tokens itself
+// (the local model's llama-server), a request near the limit is measured
+// by its count, not the estimate: a chat the estimate would let through is
+// compacted.
+func TestExactCountNearTheLimit(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	cp := &counting{Provider: f.p}
+	f.llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: long texts."})
+	set := func(tu *chat.Turn) { tu.ContextWindow, tu.Provider = 4000, cp }
+	long := strings.Repeat("words to fill the window ", 60) // ~375 tokens estimated, ~750 counted
+	for i := range 6 {                                      // ~2,400 tokens estimated: under the 3,200 limit, twice that counted
+		f.llm.Enqueue(providertest.Reply{Text: "ok"})
+		if res, err := f.send(t.Context(), fmt.Sprintf("%d %s", i, long), set); err != nil || res.Message.Status != history.StatusComplete {
+			t.Fatalf("turn %d: %v %s", i, err, res.Message.Error)
+		}
+	}
+	if cp.calls == 0 {
+		t.Fatal("the provider's count was never asked")
+	}
+	msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+	if firstRole(msgs, history.RoleSummary) < 0 {
+		t.Fatal("the chat, over the limit by the provider's count, was not summarised")
+	}
+}
+
+func firstRole(msgs []history.Message, role string) int {
+	for i, m := range msgs {
+		if m.Role == role {
+			return i
+		}
+	}
+	return -1
 }

@@ -133,6 +133,20 @@ func (r *run) defaultBudget() int {
 	return max(min(r.t.ResultBudget, byWindow), minResultBudget)
 }
 
+// fitsBudget says whether text is within a result budget of budget
+// characters: as many characters, and as many tokens as that many
+// characters of English take (CJK text, near a token a character, passes
+// the character count four times over).
+func fitsBudget(text string, budget int) bool {
+	if budget <= 0 {
+		return true
+	}
+	if len(text) > budget*utf8.UTFMax { // more characters than the budget, whatever they are
+		return false
+	}
+	return utf8.RuneCountInString(text) <= budget && textTokens(text) <= (budget+3)/charsPerToken
+}
+
 // charsPerToken turns a token budget into characters for English text
 // and JSON; text that takes more tokens a character is cut by its own
 // estimate (headTokens).
@@ -166,13 +180,10 @@ func (r *run) keep(ctx context.Context, callID, tool string, res *mcp.CallToolRe
 		return
 	}
 	text := resultText(res)
-	if len(text) <= budget { // bytes ≥ runes: it fits
+	if fitsBudget(text, budget) {
 		return
 	}
 	chars := utf8.RuneCountInString(text)
-	if chars <= budget {
-		return
-	}
 	kept := headBytes(text, r.t.keepLimit())
 	wrapped := wrapLong(kept)
 	k, err := r.e.opts.Results.Keep(ctx, r.t.ChatID, callID, tool, wrapped)

@@ -59,7 +59,7 @@ func resultText(res *mcp.CallToolResult) string {
 // truncate cuts s to budget characters (runes), at a line break when one is
 // near, and says so to the model.
 func truncate(s string, budget int) string {
-	if budget <= 0 || utf8.RuneCountInString(s) <= budget {
+	if fitsBudget(s, budget) {
 		return s
 	}
 	total := utf8.RuneCountInString(s)

@@ -64,33 +64,55 @@ func toolTokens(tools []provider.Tool) int {
 	return n
 }
 
-// calibration scales a chat's estimates to what its provider reports. It
-// belongs to one run (the engine keeps it per chat between turns).
+// calibration scales a chat's estimates to what its provider reports. The
+// engine keeps it per chat between turns, and rebuilds it from the
+// history when it opens a chat again (each assistant message keeps the
+// estimate of its request and the tokens the provider reported for it), so
+// a chat continued by another run of the CLI, or after the window
+// restarted, counts as it did.
 type calibration struct {
 	scale float64 // reported / estimated; 0 means not calibrated yet
 }
 
-// apply scales an estimate; an uncalibrated one is taken as it is.
+// uncalibrated scales the estimate of a model the chat has no report of
+// yet (a new chat, a new model): tokenizers count JSON, code and tool
+// results denser than prose, up to three characters a token, so the first
+// request of a chat is counted as if they did, and compacted early rather
+// than refused.
+const uncalibrated = 1.4
+
+// apply scales an estimate.
 func (c calibration) apply(n int) int {
-	if c.scale == 0 {
-		return n
+	s := c.scale
+	if s == 0 {
+		s = uncalibrated
 	}
-	return int(float64(n)*c.scale + 0.5)
+	return int(float64(n)*s + 0.5)
 }
 
 // learn takes one request's estimate and the input tokens the provider
-// reported for it. Reports of 0 (providers that report nothing) are
-// ignored; the scale moves halfway each time, so one odd report does not
-// swing it.
+// reported for it (or counted exactly). Reports of 0 (providers that
+// report nothing) are ignored. A report above the scale is taken at once
+// (an estimate that runs short sends requests over the window), one below
+// it moves the scale halfway (one odd report, a cached prompt counted
+// short, does not make the next request too long).
 func (c *calibration) learn(estimated, reported int) {
 	if estimated <= 0 || reported <= 0 {
 		return
 	}
 	s := float64(reported) / float64(estimated)
 	s = max(minScale, min(maxScale, s))
-	if c.scale == 0 {
+	if c.scale == 0 || s > c.scale {
 		c.scale = s
 		return
 	}
 	c.scale = (c.scale + s) / 2
+}
+
+// set takes an exact count of a request whose estimate was estimated:
+// the scale is that ratio from now on.
+func (c *calibration) set(estimated, exact int) {
+	if estimated > 0 && exact > 0 {
+		c.scale = max(minScale, min(maxScale, float64(exact)/float64(estimated)))
+	}
 }

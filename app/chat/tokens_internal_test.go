@@ -26,8 +26,8 @@ func TestTextTokens(t *testing.T) {
 
 func TestCalibration(t *testing.T) {
 	var c calibration
-	if c.apply(1000) != 1000 {
-		t.Fatal("an uncalibrated estimate changed")
+	if c.apply(1000) != 1400 {
+		t.Fatalf("an uncalibrated estimate is %d, want the conservative 1400", c.apply(1000))
 	}
 	c.learn(1000, 0) // a provider that reports nothing
 	if c.scale != 0 {
@@ -37,9 +37,13 @@ func TestCalibration(t *testing.T) {
 	if got := c.apply(1000); got != 1300 {
 		t.Fatalf("after one report: %d, want 1300", got)
 	}
-	c.learn(1000, 1100) // halfway to the new ratio
+	c.learn(1000, 1100) // a lower report: halfway to it
 	if got := c.apply(1000); got != 1200 {
 		t.Fatalf("after two reports: %d, want 1200", got)
+	}
+	c.learn(1000, 1500) // a higher one: at once (an estimate that runs short overfills the window)
+	if got := c.apply(1000); got != 1500 {
+		t.Fatalf("after a higher report: %d, want 1500", got)
 	}
 	c.learn(10, 100_000) // absurd: bounded
 	if c.scale > maxScale {
@@ -56,5 +60,22 @@ func TestTruncateHeadCountsTokens(t *testing.T) {
 	ascii := strings.Repeat("a", 5000)
 	if n := len(truncateHead(ascii, 4000)); n != 4000 {
 		t.Fatalf("kept %d ASCII characters, want 4000", n)
+	}
+}
+
+// TestResultBudgetCountsTokens: a result budget of characters holds CJK
+// text to the tokens that many English characters take: 4,000 CJK
+// characters (about 4,000 tokens) are over a 4,000-character budget
+// (about 1,000 tokens), 4,000 ASCII characters are not.
+func TestResultBudgetCountsTokens(t *testing.T) {
+	if fitsBudget(strings.Repeat("漢", 4000), 4000) {
+		t.Fatal("4,000 CJK characters fit a 4,000-character budget")
+	}
+	if !fitsBudget(strings.Repeat("a", 4000), 4000) || fitsBudget(strings.Repeat("a", 4001), 4000) {
+		t.Fatal("ASCII is not counted by its characters")
+	}
+	got := truncate(strings.Repeat("漢字かな\n", 1000), 4000)
+	if n := textTokens(got); n > 1100 {
+		t.Fatalf("truncated CJK text takes %d tokens of a ~1,000-token budget", n)
 	}
 }

@@ -24,7 +24,7 @@ import (
 func chatCmd() *Command {
 	var file, prov, baseURL, model, chatID, system, agentName, toolMode string
 	var yes bool
-	var maxSteps int
+	var maxSteps, window int
 	inputs := kvFlag{}
 	return &Command{
 		Name:    "chat",
@@ -38,6 +38,7 @@ func chatCmd() *Command {
 			fs.StringVar(&chatID, "chat", "", "continue this chat (ID from the app or an earlier run) instead of starting one")
 			fs.StringVar(&system, "system", "", "system prompt (default: the one in Settings)")
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
+			fs.IntVar(&window, "context-window", 0, "the model's context window in tokens, when the provider does not tell it (default: what the provider or Settings → Long chats say, else 32000 assumed)")
 			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (a server using the model), which follows Settings → Chat → Sampling (settings.chat.sampling in config.json)")
 			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
 			fs.StringVar(&toolMode, "tools", "", "how the model gets the tools: direct (each tool), code (it lists them and runs a script that calls them), or both (default: the agent's, else Settings', else code for a context window up to 32k tokens)")
@@ -131,7 +132,14 @@ func chatCmd() *Command {
 			if maxSteps > 0 {
 				turn.MaxSteps = maxSteps
 			}
-			out := &streamPrinter{out: inv.Stdout, errOut: errOut, quiet: inv.JSON}
+			if window > 0 {
+				turn.ContextWindow = window
+			}
+			setAt := "--context-window N"
+			if !adhoc {
+				setAt += ", or in Settings → Long chats → Context windows (" + pname + "/" + model + "=tokens)"
+			}
+			out := &streamPrinter{out: inv.Stdout, errOut: errOut, quiet: inv.JSON, setWindow: setAt}
 			turn.OnEvent = out.event
 			res, err := eng.Send(ctx, turn)
 			out.finish()
@@ -207,8 +215,13 @@ func isTTY(r io.Reader) bool {
 type streamPrinter struct {
 	out, errOut io.Writer
 	quiet       bool // --json: only the final JSON goes to stdout
-	mu          sync.Mutex
-	midLine     bool
+	// setWindow says where the model's context window is set, for the
+	// note that it was assumed.
+	setWindow string
+	mu        sync.Mutex
+	midLine   bool
+	// toldAssumed, toldStubbed: each note is printed once a run.
+	toldAssumed, toldStubbed bool
 }
 
 func (s *streamPrinter) event(ev chat.Event) {
@@ -246,9 +259,20 @@ func (s *streamPrinter) event(ev chat.Event) {
 		s.newline()
 		fmt.Fprintf(s.errOut, "switchboard: rate-limited, retrying in %d ms\n", ev.RetryAfterMs)
 	case chat.EventContext:
-		if v := ev.Context; v.Compacting {
+		v := ev.Context
+		if v.Compacting {
 			s.newline()
 			fmt.Fprintln(s.errOut, "switchboard: the chat is near the model's context window; summarising the earlier messages…")
+		}
+		if v.Assumed && !s.toldAssumed {
+			s.toldAssumed = true
+			s.newline()
+			fmt.Fprintf(s.errOut, "switchboard: the model's context window is not known; assuming %d tokens (set it with %s)\n", v.Window, s.setWindow)
+		}
+		if v.TurnStubbed > 0 && !s.toldStubbed {
+			s.toldStubbed = true
+			s.newline()
+			fmt.Fprintf(s.errOut, "switchboard: this turn's tool results no longer fit the model's context together; the model sees %d earlier step(s) of it as stubs\n", v.TurnStubbed)
 		}
 	case chat.EventMessage:
 		if ev.Role == history.RoleSummary {

@@ -53,18 +53,26 @@ var (
 // Message is one turn of a chat. Seq numbers a chat's messages 1, 2, 3… in
 // the order they were appended.
 type Message struct {
-	ID           string     `json:"id"`
-	ChatID       string     `json:"chatId"`
-	Seq          int        `json:"seq"`
-	Role         string     `json:"role"`   // RoleUser, RoleAssistant or RoleSystem
-	Text         string     `json:"text"`   // Markdown as the model wrote it
-	Status       string     `json:"status"` // Status*; empty means StatusComplete
-	Error        string     `json:"error"`  // why the status is error/incomplete/cancelled
-	Model        string     `json:"model"`  // the model that wrote an assistant message
-	InputTokens  int        `json:"inputTokens"`
-	OutputTokens int        `json:"outputTokens"`
-	CreatedAt    time.Time  `json:"createdAt"`
-	ToolCalls    []ToolCall `json:"toolCalls"` // in the order first saved
+	ID           string `json:"id"`
+	ChatID       string `json:"chatId"`
+	Seq          int    `json:"seq"`
+	Role         string `json:"role"`   // RoleUser, RoleAssistant or RoleSystem
+	Text         string `json:"text"`   // Markdown as the model wrote it
+	Status       string `json:"status"` // Status*; empty means StatusComplete
+	Error        string `json:"error"`  // why the status is error/incomplete/cancelled
+	Model        string `json:"model"`  // the model that wrote an assistant message
+	InputTokens  int    `json:"inputTokens"`
+	OutputTokens int    `json:"outputTokens"`
+	// EstimatedTokens is the engine's estimate of the request this
+	// assistant message answered, before calibration (with InputTokens it
+	// calibrates the estimate of the chat's later requests).
+	EstimatedTokens int `json:"estimatedTokens,omitempty"`
+	// Covers is, on a summary, the seq of the last message it replaces; 0
+	// means every message before it. The messages after Covers and before
+	// the summary (the turn in progress when it was written) stay as they are.
+	Covers    int        `json:"covers,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	ToolCalls []ToolCall `json:"toolCalls"` // in the order first saved
 }
 
 // ToolCall is one tool call an assistant message made. ID is the model's call
@@ -109,10 +117,10 @@ const (
 	qChatExists    = `SELECT EXISTS (SELECT 1 FROM chats WHERE id = ?)`
 	qNextSeq       = `SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?`
 	qInsertMessage = `INSERT INTO messages
-			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, est_tokens, covers, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qUpdateMessage = `UPDATE messages
-			SET text = ?, status = ?, error = ?, model = ?, input_tokens = ?, output_tokens = ?
+			SET text = ?, status = ?, error = ?, model = ?, input_tokens = ?, output_tokens = ?, est_tokens = ?
 			WHERE id = ? RETURNING chat_id`
 	qMessageChat = `SELECT chat_id FROM messages WHERE id = ?`
 	qUpsertCall  = `INSERT INTO tool_calls
@@ -164,7 +172,7 @@ func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, qInsertMessage,
-			m.ID, m.ChatID, m.Seq, m.Role, m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, millis(m.CreatedAt)); err != nil {
+			m.ID, m.ChatID, m.Seq, m.Role, m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.EstimatedTokens, m.Covers, millis(m.CreatedAt)); err != nil {
 			return err
 		}
 		for _, c := range m.ToolCalls {
@@ -198,7 +206,7 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) error {
 	err = s.write(ctx, func(tx wtx) error {
 		var chatID string
 		err := tx.QueryRowContext(ctx, qUpdateMessage,
-			m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.ID).Scan(&chatID)
+			m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.EstimatedTokens, m.ID).Scan(&chatID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -325,12 +333,14 @@ func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) 
 }
 
 // Recent returns what a model still reads of a chat: its last summary
-// message and every message after it, or all its messages when it has no
-// summary; ErrNotFound when no chat has the id. It reads one snapshot,
-// through the (chat_id, seq) index.
+// message and every message it does not cover (see Message.Covers), in
+// seq order, or all its messages when it has no summary; ErrNotFound when
+// no chat has the id. It reads one snapshot, through the (chat_id, seq)
+// index.
 func (s *Store) Recent(ctx context.Context, chatID string) ([]Message, error) {
-	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq >= coalesce(
-		(SELECT max(seq) FROM messages WHERE chat_id = ?1 AND role = 'summary'), 0)`)
+	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq > coalesce(
+		(SELECT CASE WHEN covers > 0 AND covers < seq THEN covers ELSE seq - 1 END FROM messages
+			WHERE chat_id = ?1 AND role = 'summary' ORDER BY seq DESC LIMIT 1), 0)`)
 	if err != nil {
 		return nil, fmt.Errorf("read recent messages of chat %q: %w", chatID, err)
 	}
@@ -386,7 +396,7 @@ func (s *Store) MessagesPage(ctx context.Context, chatID string, before, limit i
 // ErrNotFound when no chat has the id.
 func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string, args ...any) ([]Message, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT
-			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.created_at,
+			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.est_tokens, m.covers, m.created_at,
 			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms, t.task
 		FROM chats c
 		LEFT JOIN (`+selectMessages+`) m ON m.chat_id = c.id
@@ -405,13 +415,13 @@ func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string,
 		found = true
 		var (
 			mID, role, text, status, errText, model        sql.NullString
-			seq, in, outTok, created                       sql.NullInt64
+			seq, in, outTok, est, covers, created          sql.NullInt64
 			callID, server, tool, args, result, callStatus sql.NullString
 			task                                           sql.NullString
 			isError                                        sql.NullBool
 			started, duration                              sql.NullInt64
 		)
-		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &created,
+		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &est, &covers, &created,
 			&callID, &server, &tool, &args, &result, &isError, &callStatus, &started, &duration, &task); err != nil {
 			return nil, err
 		}
@@ -423,6 +433,7 @@ func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string,
 				ID: mID.String, ChatID: chatID, Seq: int(seq.Int64), Role: role.String, Text: text.String,
 				Status: status.String, Error: errText.String, Model: model.String,
 				InputTokens: int(in.Int64), OutputTokens: int(outTok.Int64), CreatedAt: fromMillis(created.Int64),
+				EstimatedTokens: int(est.Int64), Covers: int(covers.Int64),
 			})
 		}
 		if callID.Valid {

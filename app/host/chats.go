@@ -194,7 +194,8 @@ type TurnRequest struct {
 	Provider string
 	Model    chat.Model
 	// Adhoc: Model is not a configured provider's, so its context window
-	// comes from what is known of the model's family.
+	// comes from what the provider tells (provider.WindowOf), else from
+	// what is known of the model's family.
 	Adhoc bool
 	// Tools is the tool mode for this turn (chat.ToolsDirect, ToolsCode,
 	// ToolsBoth): the chat's own or the CLI's --tools; "" leaves it to
@@ -214,7 +215,12 @@ func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.T
 	t.Skills = c.h.Skills.forTurn(s, r.Agent, r.Active)
 	t.Provider, t.Model, t.Images, t.Audio = r.Model.Provider, r.Model.Name, r.Model.Images, r.Model.Audio
 	if r.Adhoc {
-		t.ContextWindow = provider.KnownContextWindow(r.Model.Name)
+		// Named on the command line: what the provider tells (Ollama's
+		// /api/show, a model list, a llama.cpp server's /props), else what
+		// is known of the model's family.
+		lctx, cancel := context.WithTimeout(ctx, modelListTimeout)
+		t.ContextWindow = cmp.Or(provider.WindowOf(lctx, r.Model.Provider, r.Model.Name), provider.KnownContextWindow(r.Model.Name))
+		cancel()
 	} else {
 		t.ContextWindow = c.ContextWindow(ctx, s, r.Provider, r.Model.Name)
 	}

@@ -168,6 +168,16 @@ func (l *Local) planFor(s chat.Settings, name, path string) (localmodel.Plan, er
 
 // ensure makes the server run model name, starting (or restarting with
 // that model) and waiting until it is loaded.
+// running is the server of model name if it is the one running, else nil.
+func (l *Local) running(name string) *localmodel.Server {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.srv == nil || l.name != name {
+		return nil
+	}
+	return l.srv
+}
+
 func (l *Local) ensure(ctx context.Context, name string) (*localmodel.Server, error) {
 	l.startMu.Lock()
 	defer l.startMu.Unlock()
@@ -338,6 +348,25 @@ func (p *localProvider) Stream(ctx context.Context, req provider.Request, on fun
 		}
 	}
 	return resp, err
+}
+
+// CountTokens counts req's tokens exactly on the running model's server
+// (llama-server's /apply-template and /tokenize); provider.ErrNoCount
+// while it is not running (it is not started to count).
+func (p *localProvider) CountTokens(ctx context.Context, req provider.Request) (int, error) {
+	srv := p.l.running(req.Model)
+	if srv == nil || srv.Status().State != localmodel.Ready {
+		return 0, provider.ErrNoCount
+	}
+	op, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: p.name, BaseURL: srv.BaseURL(), APIKey: srv.APIKey(), HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		return 0, err
+	}
+	c, ok := op.(provider.Counter)
+	if !ok {
+		return 0, provider.ErrNoCount
+	}
+	return c.CountTokens(ctx, req)
 }
 
 // restarting is the error a request gets while the server is down.

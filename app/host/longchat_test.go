@@ -118,7 +118,10 @@ func TestLongChatStaysWithinTheWindow(t *testing.T) {
 	)
 	const turns = 25
 	for i := 1; i <= turns; i++ {
-		res := lc.send(t, fmt.Sprintf("Turn %d: please read notes.txt", i))
+		// A paragraph of the user's own with each question: old results
+		// shrink to stubs, the user's words do not, so the chat is
+		// summarised too.
+		res := lc.send(t, fmt.Sprintf("Turn %d: please read notes.txt. %s", i, strings.Repeat("Some context of mine for this turn. ", 30)))
 		if res.Message.Status != history.StatusComplete || res.Message.Text != "Read it." {
 			t.Fatalf("turn %d ended %s %q: %s", i, res.Message.Status, res.Message.Text, res.Message.Error)
 		}

@@ -82,7 +82,7 @@ func (a Agent) engine() chat.Agent {
 // request takes of the model's window, in estimated tokens, and of what.
 type ChatContext struct {
 	Used       int  `json:"used"`
-	Window     int  `json:"window"` // 0: not known
+	Window     int  `json:"window"` // the model's, else the assumed one (Assumed)
 	Limit      int  `json:"limit"`  // where compaction starts
 	System     int  `json:"system"`
 	Tools      int  `json:"tools"`
@@ -91,6 +91,14 @@ type ChatContext struct {
 	Stubbed    int  `json:"stubbed,omitempty"`
 	Compacting bool `json:"compacting,omitempty"`
 	Calibrated bool `json:"calibrated,omitempty"`
+	// Assumed: the model's window is not known; Window is a
+	// conservative default (set the real one in Settings → Long chats).
+	Assumed bool `json:"assumed,omitempty"`
+	// Exact: Used is the provider's own count (its tokenizer).
+	Exact bool `json:"exact,omitempty"`
+	// TurnStubbed: this turn's own steps whose results the model sees
+	// as stubs (the turn alone did not fit).
+	TurnStubbed int `json:"turnStubbed,omitempty"`
 }
 
 // ContextView is v as the doors see it (nil stays nil).

@@ -27,7 +27,9 @@ var DetectTimeout = 2 * time.Second
 // Ollama runs every request in a context of num_ctx tokens and silently
 // cuts a longer prompt (its default is a few thousand tokens): each request
 // names a num_ctx that covers it (ollamaCtx), up to the model's context
-// length, which /api/show tells (window).
+// length, which /api/show tells (window); a request longer than that
+// (its JSON at 4 bytes a token, and room for the answer) is refused as
+// ErrContextLength without being sent.
 type ollamaProvider struct {
 	name, key string
 	chatURL   string
@@ -193,7 +195,13 @@ func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)
 			if b.Options == nil {
 				b.Options = map[string]any{}
 			}
-			b.Options["num_ctx"] = ollamaCtx(len(body), out, p.contextSize(ctx, req.Model))
+			size := p.contextSize(ctx, req.Model)
+			if reserve := min(out, size/4); size > 0 && len(body)/4+reserve > size {
+				// Ollama would cut the prompt, silently: never send it.
+				msg := fmt.Sprintf("the request (about %d tokens, and %d for the answer) does not fit the model's context window of %d tokens", len(body)/4, reserve, size)
+				return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Message: msg, Err: fmt.Errorf("%w: %s", ErrContextLength, msg)}
+			}
+			b.Options["num_ctx"] = ollamaCtx(len(body), out, size)
 			if body, err = json.Marshal(b); err != nil {
 				return Response{}, err
 			}

@@ -30,11 +30,13 @@ type openAIProvider struct {
 	httpc *http.Client
 	// dialect is the JSON Schema the server accepts in tool definitions.
 	dialect Dialect
+	// key is the API key, for the server's own API beside /v1 (count.go).
+	key string
 }
 
 func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
 	return &openAIProvider{
-		name: cfg.Name, base: base, httpc: cfg.HTTPClient,
+		name: cfg.Name, base: base, httpc: cfg.HTTPClient, key: cfg.APIKey,
 		client: openai.NewClient(
 			option.WithBaseURL(base.String()),
 			// Set even when empty, so OPENAI_API_KEY from the environment
@@ -236,6 +238,7 @@ func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {
 		out = append(out, Model{ID: m.ID, Name: name, ContextWindow: contextWindow(m.JSON.ExtraFields)})
 	}
 	p.lmStudioWindows(ctx, out)
+	p.llamaCppWindows(ctx, out)
 	sortModels(out)
 	return out, nil
 }

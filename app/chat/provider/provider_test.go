@@ -831,8 +831,8 @@ func TestModels(t *testing.T) {
 			}
 			calls := chatCalls(s.Calls())
 			wantPath := map[provider.Kind]string{provider.KindOpenAI: "/v1/models", provider.KindAnthropic: "/v1/models", provider.KindOllama: "/api/tags"}[tc.kind]
-			if tc.kind == provider.KindOpenAI && len(calls) == 2 && calls[1].Path == "/api/v0/models" {
-				calls = calls[:1] // LM Studio's loaded context, asked for the models listed without one
+			if tc.kind == provider.KindOpenAI && len(calls) == 3 && calls[1].Path == "/api/v0/models" && calls[2].Path == "/props" {
+				calls = calls[:1] // LM Studio's loaded context and llama.cpp's n_ctx, asked for the models listed without one
 			}
 			if len(calls) != 1 || calls[0].Path != wantPath {
 				t.Fatalf("calls %+v, want one GET %s", calls, wantPath)

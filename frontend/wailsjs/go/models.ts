@@ -717,6 +717,9 @@ export namespace host {
 	    stubbed?: number;
 	    compacting?: boolean;
 	    calibrated?: boolean;
+	    assumed?: boolean;
+	    exact?: boolean;
+	    turnStubbed?: number;
 	}
 	export interface ChatHit {
 	    chatId: string;

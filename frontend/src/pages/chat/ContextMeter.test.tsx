@@ -31,6 +31,24 @@ describe('ContextMeter', () => {
     expect(screen.getByRole('button', { name: 'Compact now' })).toBeTruthy();
   });
 
+  it('says when the window is assumed, and where to set the real one', () => {
+    setMeter('c1', meter({ used: 4000, window: 32000, limit: 25600, assumed: true }));
+    render(<ContextMeter chatId="c1" />);
+    const button = screen.getByRole('button', { name: 'Context 4.0k of 32k tokens (window assumed)' });
+    expect(button.textContent).toContain('assumed');
+    fireEvent.click(button);
+    const note = screen.getByRole('note');
+    expect(note.textContent).toContain('32k tokens is assumed');
+    expect(note.textContent).toContain('Settings → Long chats → Context windows');
+  });
+
+  it('says when this turn\'s own results are stubbed', () => {
+    setMeter('c1', meter({ used: 6000, turnStubbed: 2 }));
+    render(<ContextMeter chatId="c1" />);
+    fireEvent.click(screen.getByRole('button', { name: /^Context / }));
+    expect(screen.getByRole('dialog', { name: 'Context window' }).textContent).toContain('sees 2 earlier steps of it as stubs');
+  });
+
   it('says when the chat is being summarised', () => {
     setMeter('c1', meter({ compacting: true }));
     render(<ContextMeter chatId="c1" />);

@@ -38,7 +38,9 @@ export function ContextMeter({ chatId }: { chatId: string }) {
   // The open chat's; errors show where the chat's do.
   const compact = () => { void compactNow().then((ok) => { if (ok) setOpen(false); }); };
   const label = meter.compacting ? 'Summarising the earlier messages…'
-    : meter.window ? `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens` : `Context ${kilo(meter.used)} tokens (window not known)`;
+    : !meter.window ? `Context ${kilo(meter.used)} tokens (window not known)`
+      : meter.assumed ? `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens (window assumed)`
+        : `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens`;
   return (
     <div className="context-meter" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
       <button type="button" ref={anchor} className={`meter-button ${lv}`} aria-expanded={open} aria-label={label} title={label} onClick={() => setOpen(!open)}>
@@ -47,7 +49,7 @@ export function ContextMeter({ chatId }: { chatId: string }) {
             <span className="meter-bar" role="meter" aria-valuemin={0} aria-valuemax={meter.window || meter.used} aria-valuenow={meter.used} aria-label="Context used">
               <span className="meter-fill" style={{ width: `${meter.window ? pct : 0}%` }} />
             </span>
-            <span className="small">{meter.window ? `${pct}%` : kilo(meter.used)}</span>
+            <span className="small">{meter.window ? `${pct}%` : kilo(meter.used)}{meter.assumed ? ' · assumed' : ''}</span>
           </>
         )}
       </button>
@@ -67,6 +69,12 @@ export function ContextMeter({ chatId }: { chatId: string }) {
               ? `At ${kilo(meter.limit)} tokens the earlier messages are summarised for the model; they stay here and in exports. Change where in Settings → Chat.`
               : 'The model\'s context window is not known: set it in Settings → Providers so the chat is summarised before the model refuses it.'}
           </p>
+          {meter.assumed && (
+            <p className="small warn" role="note">
+              {`The model's context window is not known: ${kilo(meter.window)} tokens is assumed. Set the real one in Settings → Long chats → Context windows (provider/model=tokens).`}
+            </p>
+          )}
+          {meter.turnStubbed ? <p className="small warn" role="status">{`This turn's results no longer fit the window together: the model sees ${meter.turnStubbed} earlier ${meter.turnStubbed === 1 ? 'step' : 'steps'} of it as stubs, and can read kept results on.`}</p> : null}
           {lv !== 'ok' && meter.window > 0 && <p className="small warn" role="status">This chat is near the model's context window.</p>}
           <div className="row">
             <button type="button" onClick={compact} disabled={running || meter.compacting}>Compact now</button>

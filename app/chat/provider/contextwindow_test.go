@@ -1,0 +1,109 @@
+package provider_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+)
+
+// TestOllamaNeverSendsARequestOverTheModelsContext: Ollama cuts a prompt
+// longer than the model's context silently, so the provider refuses one
+// itself, as a context-length error the engine compacts on, and sends
+// nothing.
+func TestOllamaNeverSendsARequestOverTheModelsContext(t *testing.T) {
+	s, p := newProvider(t, provider.KindOllama)
+	s.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 8192}})
+	if w := provider.WindowOf(t.Context(), p, "m1"); w != 8192 {
+		t.Fatalf("WindowOf = %d, want the 8192 /api/show tells", w)
+	}
+	s.Enqueue(providertest.Reply{Text: "never"})
+	_, err := p.Stream(t.Context(), userTurn(strings.Repeat("lorem ipsum ", 3000)), nil) // ~9,000 tokens at 4 bytes
+	if !errors.Is(err, provider.ErrContextLength) {
+		t.Fatalf("err %v, want ErrContextLength", err)
+	}
+	if n := len(chatCalls(s.Calls())); n != 0 {
+		t.Fatalf("%d chat requests sent; want none", n)
+	}
+}
+
+// TestWindowOfALlamaCppServer: llama-server's /v1/models says nothing of
+// the context it runs; its /props does (n_ctx per slot), and that is the
+// window.
+func TestWindowOfALlamaCppServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/v1/models":
+			fmt.Fprint(w, `{"object":"list","data":[{"id":"qwen3-4b.gguf","object":"model","owned_by":"llamacpp","meta":{"n_ctx_train":40960,"n_vocab":151936}}]}`)
+		case "/props":
+			fmt.Fprint(w, `{"default_generation_settings":{"n_ctx":6144,"params":{}},"total_slots":1,"model_path":"qwen3-4b.gguf"}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "llama", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := provider.WindowOf(t.Context(), p, "qwen3-4b.gguf"); w != 6144 {
+		t.Fatalf("WindowOf = %d, want the 6144 of /props (not the 40960 it was trained on)", w)
+	}
+}
+
+// TestCountTokensOnALlamaCppServer: llama-server renders the request's
+// messages with the model's template (/apply-template) and tokenizes the
+// prompt (/tokenize): the count is its number of tokens. A server
+// without those endpoints is ErrNoCount.
+func TestCountTokensOnALlamaCppServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]json.RawMessage
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		if r.Header.Get("Authorization") != "Bearer k1" {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/apply-template":
+			var msgs []struct{ Role, Content string }
+			_ = json.Unmarshal(body["messages"], &msgs)
+			var b strings.Builder
+			for _, m := range msgs {
+				fmt.Fprintf(&b, "<|im_start|>%s %s<|im_end|> ", m.Role, m.Content)
+			}
+			_ = json.NewEncoder(w).Encode(map[string]string{"prompt": b.String()})
+		case "/tokenize":
+			var content string
+			_ = json.Unmarshal(body["content"], &content)
+			toks := make([]int, len(strings.Fields(content)))
+			_ = json.NewEncoder(w).Encode(map[string]any{"tokens": toks})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "llama", BaseURL: srv.URL + "/v1", APIKey: "k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := provider.Request{Model: "m", System: "be brief", Messages: []provider.Message{{Role: provider.RoleUser, Text: "one two three"}}}
+	n, err := p.(provider.Counter).CountTokens(t.Context(), req)
+	// "<|im_start|>system be brief<|im_end|> <|im_start|>user one two three<|im_end|>": 7 words.
+	if err != nil || n != 7 {
+		t.Fatalf("CountTokens = %d, %v; want the 7 tokens the server counted", n, err)
+	}
+
+	other := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(other.Close)
+	q, _ := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "vllm", BaseURL: other.URL + "/v1"})
+	if _, err := q.(provider.Counter).CountTokens(t.Context(), req); !errors.Is(err, provider.ErrNoCount) {
+		t.Fatalf("a server without /apply-template: %v, want ErrNoCount", err)
+	}
+}

@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Counter is a provider that can count a request's input tokens exactly,
+// with the model's own tokenizer and chat template, before it is sent.
+// The engine asks it near the context limit, where an estimate's error
+// decides whether a request fits.
+type Counter interface {
+	CountTokens(ctx context.Context, req Request) (int, error)
+}
+
+// ErrNoCount means the server cannot count tokens (it is not llama.cpp's).
+var ErrNoCount = errors.New("the server does not count tokens")
+
+// noCount are the servers that answered that they cannot count (404 on
+// /apply-template or /tokenize): not asked again in this process.
+var noCount sync.Map // base URL → true
+
+// CountTokens counts req on a llama.cpp server (llama-server, the
+// built-in local model's runtime): /apply-template renders the messages
+// and tools as the model reads them, /tokenize counts that prompt.
+// ErrNoCount for another server (api.openai.com is never asked).
+func (p *openAIProvider) CountTokens(ctx context.Context, req Request) (int, error) {
+	if p.base == nil || strings.EqualFold(p.base.Hostname(), "api.openai.com") {
+		return 0, ErrNoCount
+	}
+	root := *p.base
+	root.Path = strings.TrimSuffix(strings.TrimSuffix(root.Path, "/"), "/v1")
+	key := root.String()
+	if _, no := noCount.Load(key); no {
+		return 0, ErrNoCount
+	}
+	params, err := json.Marshal(p.params(req, newToolNames(openAINameLimit, req)))
+	if err != nil {
+		return 0, err
+	}
+	var body struct {
+		Messages json.RawMessage `json:"messages"`
+		Tools    json.RawMessage `json:"tools,omitempty"`
+	}
+	if err := json.Unmarshal(params, &body); err != nil {
+		return 0, err
+	}
+	var tmpl struct {
+		Prompt string `json:"prompt"`
+	}
+	if err := p.postJSON(ctx, key, key+"/apply-template", body, &tmpl); err != nil {
+		return 0, err
+	}
+	var toks struct {
+		Tokens []json.RawMessage `json:"tokens"`
+	}
+	if err := p.postJSON(ctx, key, key+"/tokenize", map[string]any{"content": tmpl.Prompt, "add_special": true}, &toks); err != nil {
+		return 0, err
+	}
+	return len(toks.Tokens), nil
+}
+
+// postJSON posts v to url and decodes the answer into out; a 404 marks
+// the server as one that cannot count.
+func (p *openAIProvider) postJSON(ctx context.Context, key, url string, v, out any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if p.key != "" {
+		req.Header.Set("Authorization", "Bearer "+p.key)
+	}
+	c := p.httpc
+	if c == nil {
+		c = http.DefaultClient
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusMethodNotAllowed {
+		noCount.Store(key, true)
+		return ErrNoCount
+	}
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("count tokens: %s answered HTTP %d", url, res.StatusCode)
+	}
+	return json.NewDecoder(io.LimitReader(res.Body, 64<<20)).Decode(out)
+}
