@@ -118,3 +118,7 @@ func (e *BundleChangedError) Plain() (sentence, detail string) {
 	return fmt.Sprintf("This is not the %s bundle you installed (another %s), so nothing was installed: install it only if you expected this (confirm in the window, or run again with --accept-changes).",
 		e.Name, whats(e.Changes)), strings.TrimSuffix(b.String(), "\n")
 }
+
+// ErrSkillAmbiguous: two local skills have that name; the caller names the
+// source (skills@claude, …) to tell them apart.
+var ErrSkillAmbiguous = errors.New("more than one skill on this computer has that name")

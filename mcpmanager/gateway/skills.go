@@ -46,7 +46,7 @@ func (g *Gateway) skillsOffered() bool {
 	if g.skills == nil {
 		return false
 	}
-	for _, s := range g.reg.Servers() {
+	for _, s := range g.skills.Servers() { // the local skills' sources too
 		if g.skills.Offers(s) {
 			return true
 		}

@@ -128,6 +128,7 @@ func (s *Store) scanLocked() (Listing, error) {
 	pl.Folders = append(slices.Clip(pl.Folders), st.Folders...)
 	l := Listing{Sources: pl.Sources()}
 	seen := map[string]int{} // real folder → index in l.Skills
+	bad := map[string]bool{}  // real folders of malformed skills
 	changed := false
 	for _, src := range l.Sources {
 		ents, err := os.ReadDir(src.Dir)
@@ -150,6 +151,9 @@ func (s *Store) scanLocked() (Listing, error) {
 				l.Skills[i].AlsoIn = append(l.Skills[i].AlsoIn, src.Dir)
 				continue
 			}
+			if bad[real] {
+				continue
+			}
 			sk, err := read(real, e.Name(), &s.dg)
 			if err != nil {
 				var m *MalformedError
@@ -158,6 +162,7 @@ func (s *Store) scanLocked() (Listing, error) {
 					reason = m.Reason
 				}
 				l.Invalid = append(l.Invalid, Invalid{Dir: dir, Source: src, Reason: reason})
+				bad[real] = true
 				continue
 			}
 			sk.Source = src
