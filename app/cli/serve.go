@@ -58,7 +58,7 @@ func serveCmd() *Command {
 			var bg sync.WaitGroup
 			defer bg.Wait()
 			defer cancel()
-			bg.Go(func() { g.Watch(ctx) }) // republish on every change the router signals
+			bg.Go(func() { g.Watch(ctx) })                        // republish on every change the router signals
 			if err := h.LocalSkills.Watch(ctx, nil); err != nil { // the skills on this computer, found again as they change
 				fmt.Fprintf(inv.Stderr, "switchboard: the skills folders are not watched (%v); changes are found within a second of a request\n", err)
 			}

@@ -65,7 +65,7 @@ func tree(t *testing.T, dir, tag, outside string) {
 
 type fixture struct {
 	home, workspace, added, own, state, outside string
-	store                                        *localskills.Store
+	store                                       *localskills.Store
 }
 
 func newFixture(t *testing.T, onChange func()) *fixture {

@@ -90,8 +90,8 @@ func (ss *session) SendNotification(context.Context, mcp.JSONRPCNotification) er
 	return nil
 }
 func (ss *session) SetNotificationHandler(func(mcp.JSONRPCNotification)) {}
-func (ss *session) Close() error                                       { return nil }
-func (ss *session) GetSessionId() string                               { return "" }
+func (ss *session) Close() error                                         { return nil }
+func (ss *session) GetSessionId() string                                 { return "" }
 
 // entry is sk as skills/list carries it.
 func entry(sk Skill) map[string]any {

@@ -128,7 +128,7 @@ func (s *Store) scanLocked() (Listing, error) {
 	pl.Folders = append(slices.Clip(pl.Folders), st.Folders...)
 	l := Listing{Sources: pl.Sources()}
 	seen := map[string]int{} // real folder → index in l.Skills
-	bad := map[string]bool{}  // real folders of malformed skills
+	bad := map[string]bool{} // real folders of malformed skills
 	changed := false
 	for _, src := range l.Sources {
 		ents, err := os.ReadDir(src.Dir)
