@@ -183,7 +183,9 @@ func (ss *session) read(uri string) (any, error) {
 		c["mimeType"] = "application/octet-stream"
 		c["blob"] = base64.StdEncoding.EncodeToString(b)
 	}
-	return map[string]any{"contents": []any{c}}, nil
+	// A 2026-07-28 result is cacheable: the file may change on disk, so
+	// it is not kept (ttlMs 0) and is this user's (private).
+	return map[string]any{"contents": []any{c}, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}, nil
 }
 
 // Folder is the folder on this computer of server's skill name, for the
