@@ -33,7 +33,7 @@ func (s *Store) Watch(ctx context.Context) error {
 	}
 	watched := map[string]bool{}
 	rewatch := func(l Listing) {
-		want := watchSet(l, plugins)
+		want := watchSet(l, plugins, filepath.Dir(s.opts.State))
 		for d := range watched {
 			if !want[d] {
 				_ = w.Remove(d)
@@ -61,7 +61,7 @@ func (s *Store) Watch(ctx context.Context) error {
 				if !ok {
 					return
 				}
-				if relevant(l, ev.Name) && settle == nil {
+				if (relevant(l, ev.Name) || ev.Name == s.opts.State) && settle == nil { // skills.json: another process accepted or trusted
 					settle = time.After(Settle)
 				}
 			case <-w.Errors:
@@ -83,8 +83,8 @@ func (s *Store) Watch(ctx context.Context) error {
 
 // watchSet is the folders to watch: every source folder that exists and
 // its sub-folders (skill folders and theirs, real paths, once each), the
-// nearest existing folder above one that does not, and Claude Code's
-// plugins folder (installed_plugins.json).
+// nearest existing folder above one that does not, Claude Code's plugins
+// folder (installed_plugins.json) and the folder of skills.json.
 func watchSet(l Listing, extra ...string) map[string]bool {
 	want := map[string]bool{}
 	for _, src := range l.Sources {
