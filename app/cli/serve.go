@@ -58,7 +58,7 @@ func serveCmd() *Command {
 			var bg sync.WaitGroup
 			defer bg.Wait()
 			defer cancel()
-			bg.Go(func() { g.Watch(ctx) })                        // republish on every change the router signals
+			bg.Go(func() { g.Watch(ctx) }) // republish on every change the router signals
 			skillsChanged := make(chan struct{}, 1)
 			bg.Go(func() { // the skills on this computer republished (their SKILL.md resources) as they change
 				for {
