@@ -62,6 +62,19 @@ func (k *Skills) Server(ctx context.Context, server string) (ServerSkills, error
 	return out, nil
 }
 
+// Every lists the skills of every running server that offers them (the
+// skills on this computer are LocalSkills.List's); a server that fails to
+// list only loses its skills.
+func (k *Skills) Every(ctx context.Context) []Skill {
+	out := []Skill{}
+	for _, server := range k.h.router().Servers() {
+		if l, err := k.Server(ctx, server); err == nil {
+			out = append(out, l.Skills...)
+		}
+	}
+	return out
+}
+
 // SetOn switches server's skill name on or off for every chat (config.json's
 // chat settings, offSkills).
 func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error {

@@ -6,6 +6,7 @@ export const PAGES = [
   { id: 'knowledge', title: 'Knowledge' },
   { id: 'workspace', title: 'Workspace' },
   { id: 'agents', title: 'Agents' },
+  { id: 'skills', title: 'Skills' },
   { id: 'settings', title: 'Settings' },
 ] as const;
 
