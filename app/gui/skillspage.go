@@ -36,8 +36,8 @@ func (a *SkillsPage) LocalSkills() (host.LocalSkillList, error) {
 	return a.h.LocalSkills.List(ctx)
 }
 
-// ServerSkills lists the skills of every running server that offers them.
-func (a *SkillsPage) ServerSkills() ([]host.Skill, error) {
+// AllServerSkills lists the skills of every running server that offers them.
+func (a *SkillsPage) AllServerSkills() ([]host.Skill, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), skillsTimeout)
 	defer cancel()
 	return a.h.Skills.Every(ctx), nil

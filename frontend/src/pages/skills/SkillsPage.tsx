@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   AcceptSkill, AddSkill, call, ChooseSkillFolder, EventSkillsChanged, LocalSkills, on, PreviewSkill, RemoveSkill,
-  ServerSkills, SetLocalSkillOn, TrustSkillFolder, type host,
+  AllServerSkills, SetLocalSkillOn, TrustSkillFolder, type host,
 } from '../../backend';
 import { message } from '../../errors';
 import './SkillsPage.css';
@@ -135,7 +135,7 @@ export function SkillsPage() {
   const [err, setErr] = useState('');
   const load = useCallback(() => {
     call(() => LocalSkills()).then((l) => { setLocal(l); setErr(''); }, (x: unknown) => setErr(message(x)));
-    call(() => ServerSkills()).then(setServers, (x: unknown) => setErr(message(x)));
+    call(() => AllServerSkills()).then(setServers, (x: unknown) => setErr(message(x)));
   }, []);
   useEffect(() => { load(); return on(EventSkillsChanged, load); }, [load]);
   return (

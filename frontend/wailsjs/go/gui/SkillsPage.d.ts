@@ -9,6 +9,8 @@ export function AddSkill(arg1:gui.AddSkillRequest):Promise<host.LocalSkill>;
 
 export function AddSkillFolder(arg1:string,arg2:boolean):Promise<void>;
 
+export function AllServerSkills():Promise<Array<host.Skill>>;
+
 export function ChooseSkillFolder():Promise<string>;
 
 export function LocalSkills():Promise<host.LocalSkillList>;
@@ -16,8 +18,6 @@ export function LocalSkills():Promise<host.LocalSkillList>;
 export function PreviewSkill(arg1:gui.AddSkillRequest):Promise<host.SkillPreview>;
 
 export function RemoveSkill(arg1:string):Promise<void>;
-
-export function ServerSkills():Promise<Array<host.Skill>>;
 
 export function SetLocalSkillOn(arg1:string,arg2:string,arg3:boolean):Promise<host.LocalSkill>;
 

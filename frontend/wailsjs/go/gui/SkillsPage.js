@@ -14,6 +14,10 @@ export function AddSkillFolder(arg1, arg2) {
   return window['go']['gui']['SkillsPage']['AddSkillFolder'](arg1, arg2);
 }
 
+export function AllServerSkills() {
+  return window['go']['gui']['SkillsPage']['AllServerSkills']();
+}
+
 export function ChooseSkillFolder() {
   return window['go']['gui']['SkillsPage']['ChooseSkillFolder']();
 }
@@ -28,10 +32,6 @@ export function PreviewSkill(arg1) {
 
 export function RemoveSkill(arg1) {
   return window['go']['gui']['SkillsPage']['RemoveSkill'](arg1);
-}
-
-export function ServerSkills() {
-  return window['go']['gui']['SkillsPage']['ServerSkills']();
 }
 
 export function SetLocalSkillOn(arg1, arg2, arg3) {
