@@ -6,8 +6,8 @@ export const PAGES = [
   { id: 'knowledge', title: 'Knowledge' },
   { id: 'workspace', title: 'Workspace' },
   { id: 'agents', title: 'Agents' },
-  { id: 'skills', title: 'Skills' },
   { id: 'settings', title: 'Settings' },
+  { id: 'skills', title: 'Skills' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];

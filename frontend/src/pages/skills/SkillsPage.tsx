@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
-  AcceptSkill, AddSkill, call, ChooseSkillFolder, EventSkillsChanged, LocalSkills, on, PreviewSkill, RemoveSkill,
+  AcceptSkill, AddSkill, call, ChooseSkillFolder, EventSkillsChanged, hasBackend, hasRuntime, LocalSkills, on, PreviewSkill, RemoveSkill,
   AllServerSkills, SetLocalSkillOn, TrustSkillFolder, type host,
 } from '../../backend';
 import { message } from '../../errors';
@@ -134,14 +134,18 @@ export function SkillsPage() {
   const [servers, setServers] = useState<host.Skill[]>([]);
   const [err, setErr] = useState('');
   const load = useCallback(() => {
+    if (!hasBackend()) return;
     call(() => LocalSkills()).then((l) => { setLocal(l); setErr(''); }, (x: unknown) => setErr(message(x)));
     call(() => AllServerSkills()).then(setServers, (x: unknown) => setErr(message(x)));
   }, []);
-  useEffect(() => { load(); return on(EventSkillsChanged, load); }, [load]);
+  useEffect(() => {
+    load();
+    return hasRuntime() ? on(EventSkillsChanged, load) : undefined;
+  }, [load]);
   return (
-    <div className="page skills-page">
-      <h2>Skills</h2>
-      <p className="muted">A model loads a skill when a task calls for it; nothing of a skill is read before. Skills are pinned like tools: one that changes on disk is held until you review it.</p>
+    <section className="page skills-page" aria-labelledby="page-title">
+      <div className="page-head"><h1 id="page-title">Skills</h1></div>
+      <p className="muted">Skills are instructions and scripts for a kind of task: the SKILL.md folders of Claude Code, Codex, Copilot, your projects and plugins, and the servers&apos; skills. A model loads one when a task calls for it; nothing is read before. A skill that changes on disk is held until you review it.</p>
       {err && <div className="bad" role="alert">{err}</div>}
       <AddSkillPanel onAdded={load} />
       <section aria-label="Skills on this computer">
@@ -166,6 +170,6 @@ export function SkillsPage() {
           </ul>
         )}
       </section>
-    </div>
+    </section>
   );
 }
