@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 )
 
 // skillsCmd is 'switchboard skills': the SKILL.md folders on this computer
@@ -37,8 +36,8 @@ func skillsHost(inv *Invocation) (*host.Host, error) {
 
 // skillErr makes a wrong name or path a usage error (exit 2).
 func skillErr(err error) error {
-	if errors.Is(err, host.ErrNoSuchSkill) || errors.Is(err, host.ErrSkillAmbiguous) || errors.Is(err, localskills.ErrNotSkill) ||
-		errors.Is(err, localskills.ErrExists) || errors.Is(err, localskills.ErrNotOwn) {
+	if errors.Is(err, host.ErrNoSuchSkill) || errors.Is(err, host.ErrSkillAmbiguous) || errors.Is(err, host.ErrNotSkill) ||
+		errors.Is(err, host.ErrSkillExists) || errors.Is(err, host.ErrNotOwnSkill) {
 		return &ValidationError{Err: err}
 	}
 	return err
@@ -63,7 +62,7 @@ func skillsList(ctx context.Context, inv *Invocation, args []string) error {
 	rows := [][]string{}
 	for _, s := range l.Skills {
 		state := map[bool]string{true: "on", false: "off"}[s.On]
-		if s.State == localskills.Held {
+		if s.State == host.SkillHeld {
 			state = "held: " + strings.Join(s.Changes, ", ")
 			if len(s.Changes) == 0 {
 				state = "held: new, the checks found something"
@@ -75,7 +74,7 @@ func skillsList(ctx context.Context, inv *Invocation, args []string) error {
 		return err
 	}
 	for _, s := range l.Skills {
-		if s.State == localskills.Held {
+		if s.State == host.SkillHeld {
 			fmt.Fprintf(inv.Stderr, "%s/%s is held until you review it: 'switchboard skills accept %s/%s' offers it again\n", s.Server, s.Name, s.Server, s.Name)
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
-// EventSkillsChanged: the skill folders on this computer changed (a skill
-// added, edited, removed); the Skills page lists them again.
+// EventSkillsChanged says the skill folders on this computer changed (a
+// skill added, edited, removed); the Skills page lists them again.
 const EventSkillsChanged = "skills:changed"
 
 // SkillsPage is the Skills page: the skills on this computer (SKILL.md

@@ -406,7 +406,7 @@ type MalformedSkill struct {
 	Reason string `json:"reason"`
 }
 
-// LocalSkills is every skill on this computer, the folders looked in and
+// LocalSkillList is every skill on this computer, the folders looked in and
 // the malformed ones left out.
 type LocalSkillList struct {
 	Skills    []LocalSkill     `json:"skills"`

@@ -24,7 +24,7 @@ import (
 // listed digest and size, so a file changed after the scan is not used.
 // A scan makes new sessions, so the catalog lists again.
 
-// ErrNoSource: no source folder goes by that server name.
+// ErrNoSource means no source folder goes by that server name.
 var ErrNoSource = errors.New("no such local skills folder")
 
 // Servers are the catalog names of the sources that have a skill offered.

@@ -275,7 +275,7 @@ func (s *Store) edit(fn func(*state) error) error {
 	return err
 }
 
-// ErrNoSuchSkill: no listed skill has that folder.
+// ErrNoSuchSkill means no listed skill has that folder.
 var ErrNoSuchSkill = errors.New("no such local skill")
 
 // Accept accepts the skill in dir (its real folder) as it is now: its

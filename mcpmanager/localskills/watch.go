@@ -64,7 +64,10 @@ func (s *Store) Watch(ctx context.Context) error {
 				if (relevant(l, ev.Name) || ev.Name == s.opts.State) && settle == nil { // skills.json: another process accepted or trusted
 					settle = time.After(Settle)
 				}
-			case <-w.Errors:
+			case _, ok := <-w.Errors:
+				if !ok {
+					return
+				}
 				settle = time.After(Settle) // events may be lost: scan anyway
 			case <-settle:
 				settle = nil
