@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -134,6 +135,8 @@ type Manager struct {
 	reg  *router.Router
 	// skills are the servers' skills (skills.go), beside the router's tools.
 	skills *skills.Catalog
+	// localSkills are the skills on this computer's sessions (skills.go).
+	localSkills atomic.Pointer[skills.Sessions]
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -1,17 +1,44 @@
 package mcpmanager
 
-import "github.com/switchboard-app/switchboard/mcpmanager/skills"
+import (
+	"slices"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/skills"
+)
 
 // Skills is the catalog of the servers' skills (the skills extension):
-// listed from the same sessions as the router's tools, read on demand.
+// listed from the same sessions as the router's tools, read on demand,
+// and of the local skills when SetLocalSkills gave them.
 func (m *Manager) Skills() *skills.Catalog { return m.skills }
+
+// SetLocalSkills adds the sessions of the skills on this computer
+// (localskills.Store) to the catalog, beside the servers'.
+func (m *Manager) SetLocalSkills(local skills.Sessions) {
+	m.localSkills.Store(&local)
+}
 
 // skillSessions gives the catalog the manager's servers and sessions.
 type skillSessions struct{ m *Manager }
 
-func (s skillSessions) Servers() []string { return s.m.reg.Servers() }
+func (s skillSessions) local() skills.Sessions {
+	if l := s.m.localSkills.Load(); l != nil {
+		return *l
+	}
+	return nil
+}
+
+func (s skillSessions) Servers() []string {
+	out := s.m.reg.Servers()
+	if l := s.local(); l != nil {
+		out = append(slices.Clip(out), l.Servers()...)
+	}
+	return out
+}
 
 func (s skillSessions) Session(server string) (skills.Session, error) {
+	if l := s.local(); l != nil && slices.Contains(l.Servers(), server) {
+		return l.Session(server)
+	}
 	sup, err := s.m.Server(server)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
@@ -43,6 +44,9 @@ func SkillKey(server, name string) string { return server + "/" + name }
 // name: a skill of one of its servers, and, when the agent lists skills,
 // one of those.
 func (a Agent) AllowsSkill(server, name string) bool {
+	if localskills.IsLocal(server) { // the user's own skills: any agent that names no skills, or names it
+		return len(a.Skills) == 0 || slices.Contains(a.Skills, SkillKey(server, name))
+	}
 	if !slices.Contains(a.Servers, server) {
 		return false
 	}
@@ -54,7 +58,7 @@ func (a Agent) AllowsSkill(server, name string) bool {
 func (a Agent) validateSkills() error {
 	for _, k := range a.Skills {
 		server, name, ok := strings.Cut(k, "/")
-		if !ok || name == "" || !slices.Contains(a.Servers, server) {
+		if !ok || name == "" || !slices.Contains(a.Servers, server) && !localskills.IsLocal(server) {
 			return fmt.Errorf("agent %q: skill %q is not written server/name for one of its servers (%s)", a.Name, k, strings.Join(a.Servers, ", "))
 		}
 	}
@@ -143,7 +147,7 @@ func (r *run) offerSkills(ctx context.Context, tools []provider.Tool) []provider
 // with its description (described true), else the names only, else as
 // many names as fit and how many more there are.
 func skillList(names []string, byName map[string]skills.Skill, budget int) (desc string, described bool) {
-	const intro = "Load a skill: instructions from the user's servers for a kind of task. Before doing a task one of these skills is for, load it and follow it. " +
+	const intro = "Load a skill: instructions from the user's servers or this computer for a kind of task. Before doing a task one of these skills is for, load it and follow it. " +
 		"A loaded skill may name more files of its own; load one with file set to its path."
 	// Tokens are counted line by line as the list grows (estimating the
 	// whole text again at each line made 20,000 skills quadratic).
@@ -227,6 +231,18 @@ func describeSkills(byName map[string]skills.Skill, query string) *mcp.CallToolR
 	return mcp.NewToolResultText(b.String())
 }
 
+// skillFolder is the folder on this computer of a local skill, when the
+// set knows it ("" for a server's skill).
+func skillFolder(set SkillSet, sk skills.Skill) string {
+	if f, ok := set.(interface{ Folder(skills.Skill) string }); ok {
+		return f.Folder(sk)
+	}
+	return ""
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
 // SkillResult is the structured content of a load_skill result: which
 // skill (and file) was loaded, for the tool card.
 type SkillResult struct {
@@ -278,6 +294,10 @@ func (r *run) loadSkill(ctx context.Context, params map[string]any) (*mcp.CallTo
 			}
 		}
 		header := fmt.Sprintf("Skill %q (from the server %q) is loaded; follow it.", sk.Name, sk.Server)
+		if dir := skillFolder(r.t.Skills, sk); dir != "" {
+			header = fmt.Sprintf("Skill %q (on this computer) is loaded; follow it. Its folder is %s: run its scripts there with the workspace's shell tool "+
+				"(for example: cd %s && sh scripts/NAME.sh), which asks the user first.", sk.Name, dir, shellQuote(dir))
+		}
 		if len(others) > 0 {
 			header += " Its other files, which load_skill reads with file set to their path: " + strings.Join(others, ", ") + "."
 		}

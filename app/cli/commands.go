@@ -23,6 +23,7 @@ func root() *Command {
 			modelsCmd(),
 			serveCmd(),
 			builtinCmd(),
+			skillsCmd(),
 			versionCmd(),
 		},
 	}

@@ -113,6 +113,20 @@
 //	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
 //	                                             --listen-any; prints the bearer token to send, or
 //	                                             takes it from $SWITCHBOARD_SERVE_TOKEN)
+//	switchboard skills [list]                    the skills on this computer (SKILL.md folders of Claude Code,
+//	                                             Codex / Agent Skills, Copilot, projects, Claude Code plugins and
+//	                                             Switchboard's own): name, source (skills@claude, …), on, off or
+//	                                             held, size; malformed ones left out, with the reason, on stderr
+//	switchboard skills add PATH [--dry-run] [--yes] [--replace]
+//	                                             preview a skill folder or .zip (files, sizes, what the checks
+//	                                             found) and copy it into Switchboard's skills folder; findings
+//	                                             need --yes
+//	switchboard skills remove NAME               delete a skill from Switchboard's skills folder
+//	switchboard skills on|off NAME               switch a skill on or off for the chats (NAME or
+//	                                             SOURCE/NAME when two share a name)
+//	switchboard skills accept NAME               accept a skill held because its files changed
+//	switchboard skills trust FOLDER [--off]      your own folder: edits to its skills are not held
+//	switchboard skills folder FOLDER [--remove]  look for skills in a project folder too
 //	switchboard --help                           list commands; 'switchboard help COMMAND' for one
 //
 // Global flags, before or after the command: `--data-dir DIR` (default: the OS config dir +

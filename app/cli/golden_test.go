@@ -45,6 +45,10 @@ func TestJSONGolden(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("APPDATA", filepath.Join(home, "AppData"))
 	mustWrite(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers": {"cursor-one": {"command": "uvx", "args": ["mcp-server-time"]}}}`)
+	// A skill on this computer, and a malformed one ('skills list').
+	mustWrite(t, filepath.Join(home, ".claude", "skills", "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Write release notes.\nlicense: MIT\n---\nGroup the changes.\n")
+	mustWrite(t, filepath.Join(home, ".claude", "skills", "release-notes", "templates", "NOTES.md"), "# X.Y.Z\n")
+	mustWrite(t, filepath.Join(home, ".claude", "skills", "Bad", "SKILL.md"), "---\nname: Bad\ndescription: x\n---\n")
 
 	old := mcpregistry.PageLimit
 	t.Cleanup(func() { mcpregistry.PageLimit = old })
@@ -99,6 +103,7 @@ func TestJSONGolden(t *testing.T) {
 		{"secrets-list", []string{"secrets", "list"}, 0},
 		{"registry-search", []string{"registry", "search", "--registry", reg.URL, "--all"}, 0},
 		{"models-list", []string{"models", "list"}, 0},
+		{"skills-list", []string{"skills", "list"}, 0},
 		{"chat", []string{"chat", "--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "m1", "--yes", "say", "golden"}, 0},
 	}
 	repl := []string{

@@ -59,6 +59,26 @@ func serveCmd() *Command {
 			defer bg.Wait()
 			defer cancel()
 			bg.Go(func() { g.Watch(ctx) }) // republish on every change the router signals
+			skillsChanged := make(chan struct{}, 1)
+			bg.Go(func() { // the skills on this computer republished (their SKILL.md resources) as they change
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-skillsChanged:
+						g.Refresh(ctx)
+					}
+				}
+			})
+			onSkills := func() {
+				select {
+				case skillsChanged <- struct{}{}:
+				default:
+				}
+			}
+			if err := h.LocalSkills.Watch(ctx, onSkills); err != nil { // the skills on this computer, found again as they change
+				fmt.Fprintf(inv.Stderr, "switchboard: the skills folders are not watched (%v); changes are found within a second of a request\n", err)
+			}
 			bg.Go(func() {
 				// Say once which servers did not start, when all have settled.
 				sctx, scancel := context.WithTimeout(ctx, SettleTimeout)

@@ -91,3 +91,11 @@ func (d Dir) Workspace() string { return filepath.Join(string(d), "workspace") }
 // UIState is what the window remembers that is not configuration: the
 // first-run welcome done, the window's size and position (see app/uistate).
 func (d Dir) UIState() string { return filepath.Join(string(d), "ui.json") }
+
+// Skills is Switchboard's own skills folder: the skills the user added
+// (see mcpmanager/localskills).
+func (d Dir) Skills() string { return filepath.Join(string(d), "skills") }
+
+// SkillsState holds the local skills' accepted digests, the folders the
+// user trusts and the project folders they added.
+func (d Dir) SkillsState() string { return filepath.Join(string(d), "skills.json") }

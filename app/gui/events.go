@@ -44,6 +44,7 @@ var EventList = []EventInfo{
 	{"EventNotice", EventNotice, Notice{}},
 	{"EventLocalModel", EventLocalModel, LocalRuntimeView{}},
 	{"EventModelDownload", EventModelDownload, ModelDownload{}},
+	{"EventSkillsChanged", EventSkillsChanged, nil},
 }
 
 // EventTypes has a field of each type an event carries.

@@ -189,6 +189,7 @@ type Window struct {
 	Safety        *Safety
 	Bundles       *Bundles
 	MCPRegistry   *MCPRegistry
+	SkillsPage    *SkillsPage
 }
 
 // Startup is Wails' OnStartup hook: it keeps the runtime context for events.
@@ -199,6 +200,7 @@ func (a *Window) Startup(ctx context.Context) {
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
 	go a.watchTools()
+	a.SkillsPage.watchSkills()
 	a.h.Servers.StartBuiltins()
 	// The configured servers start once the window is on screen: starting
 	// them (Node, Python) takes the CPU the web view needs to paint, and

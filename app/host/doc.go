@@ -42,6 +42,9 @@
 //   - trusted tool definitions and changes to review, see Pins (pins.go)
 //   - MCP tasks' settings, see Tasks (tasks.go)
 //   - servers' skills (list, switch on and off), see Skills (skills.go)
+//   - skills on this computer (SKILL.md folders: find, review a change,
+//     trust a folder, add a folder or .zip, remove, switch on and off), see
+//     LocalSkills (localskills.go)
 //   - packages fetched before a server's first start (npx, uvx, docker),
 //     see Fetch (fetch.go)
 //   - servers' icons as the window shows them, see Icons (icons.go)

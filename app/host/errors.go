@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
@@ -118,3 +119,17 @@ func (e *BundleChangedError) Plain() (sentence, detail string) {
 	return fmt.Sprintf("This is not the %s bundle you installed (another %s), so nothing was installed: install it only if you expected this (confirm in the window, or run again with --accept-changes).",
 		e.Name, whats(e.Changes)), strings.TrimSuffix(b.String(), "\n")
 }
+
+// ErrSkillAmbiguous means two local skills have that name; the caller
+// names the source (skills@claude, …) to tell them apart.
+var ErrSkillAmbiguous = errors.New("more than one skill on this computer has that name")
+
+// Errors adding or removing a local skill, the engine's named for the doors.
+var (
+	ErrNotSkill    = localskills.ErrNotSkill // not a skill folder or .zip of one
+	ErrSkillExists = localskills.ErrExists   // Switchboard's skills folder has one of that name
+	ErrNotOwnSkill = localskills.ErrNotOwn   // not in Switchboard's skills folder
+)
+
+// SkillHeld is LocalSkill.State of a skill withheld until accepted.
+const SkillHeld = localskills.Held

@@ -70,6 +70,7 @@ type Host struct {
 	MCPApps     *MCPApps     // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
+	LocalSkills *LocalSkills // skills on this computer (SKILL.md folders): find, pin, add, switch
 
 	// pins are the trusted tool definitions; the router's gate.
 	pins *pins.Store
@@ -117,6 +118,8 @@ func Open(opts Options) *Host {
 		mo.LogDir = opts.Dir.Logs()
 	}
 	h.mgr = mcpmanager.New(mo)
+	h.LocalSkills = newLocalSkills(h)
+	h.mgr.SetLocalSkills(h.LocalSkills.store)
 	h.openKeyring()
 	return h
 }

@@ -59,3 +59,14 @@ type RegistryPick struct {
 	Option    int
 	Values    map[string]string
 }
+
+// AddSkill is a skill to preview or add (LocalSkills.Preview, Add): a
+// folder or .zip at Path, or a .zip's bytes (Zip, named ZipName) as the
+// window hands over a file the user chose. Replace lets Add take the place
+// of a skill of the same name in Switchboard's skills folder.
+type AddSkill struct {
+	Path    string
+	ZipName string
+	Zip     []byte
+	Replace bool
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
@@ -61,6 +62,19 @@ func (k *Skills) Server(ctx context.Context, server string) (ServerSkills, error
 	return out, nil
 }
 
+// Every lists the skills of every running server that offers them (the
+// skills on this computer are LocalSkills.List's); a server that fails to
+// list only loses its skills.
+func (k *Skills) Every(ctx context.Context) []Skill {
+	out := []Skill{}
+	for _, server := range k.h.router().Servers() {
+		if l, err := k.Server(ctx, server); err == nil {
+			out = append(out, l.Skills...)
+		}
+	}
+	return out
+}
+
 // SetOn switches server's skill name on or off for every chat (config.json's
 // chat settings, offSkills).
 func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error {
@@ -86,11 +100,12 @@ func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error 
 // switched off (active, the chat's own choice of tools: nil for none) and,
 // with an agent, those the agent does not allow.
 func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent, active func(router.Tool) bool) chat.SkillSet {
-	return turnSkills{Catalog: k.h.mgr.Skills(), settings: s, agent: agent, active: active}
+	return turnSkills{Catalog: k.h.mgr.Skills(), local: k.h.LocalSkills, settings: s, agent: agent, active: active}
 }
 
 type turnSkills struct {
 	*skills.Catalog
+	local    *LocalSkills
 	settings chat.Settings
 	agent    *chat.Agent
 	active   func(router.Tool) bool
@@ -108,6 +123,10 @@ func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 	}
 	return slices.DeleteFunc(all, func(sk skills.Skill) bool {
 		return off[chat.SkillKey(sk.Server, sk.Name)] || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
-			t.active != nil && !t.active(router.Tool{Server: sk.Server}) // the chat switched its server off
+			t.active != nil && !localskills.IsLocal(sk.Server) && !t.active(router.Tool{Server: sk.Server}) // the chat switched its server off
 	})
 }
+
+// Folder is the folder of a local skill on this computer ("" for a
+// server's), which the model is told so it can run the skill's scripts.
+func (t turnSkills) Folder(sk skills.Skill) string { return t.local.Folder(sk.Server, sk.Name) }

@@ -352,3 +352,88 @@ type ToolSearch struct {
 
 // ToolSearchView is d as the doors see it.
 func ToolSearchView(d toolsearch.Decision) ToolSearch { return ToolSearch(d) }
+
+// LocalSkill is a skill on this computer (a SKILL.md folder) as the
+// window and 'switchboard skills' show it (LocalSkills.List).
+type LocalSkill struct {
+	// Server is the name its folder goes by in the chats, serve and the
+	// settings ("skills@claude"); two skills of one name are told apart by it.
+	Server      string      `json:"server"`
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Folder      string      `json:"folder"` // the skill's own folder (links resolved)
+	Source      string      `json:"source"` // the folder it was found in
+	App         string      `json:"app"`    // whose folder that is
+	Scope       string      `json:"scope"`  // personal, project, plugin or switchboard
+	AlsoIn      []string    `json:"alsoIn,omitempty"`
+	Size        int64       `json:"size"`
+	Files       []SkillFile `json:"files"`
+	// LeftOut are files not offered and why (a link leading out, too big).
+	LeftOut []string `json:"leftOut,omitempty"`
+	// Findings: what in SKILL.md (or, for a held skill, in its changed
+	// files) looks like hidden instructions.
+	Findings []SkillFinding `json:"findings,omitempty"`
+	// State is "accepted" (offered) or "held" (changed since accepted, or
+	// new with findings: withheld until accepted).
+	State    string   `json:"state"`
+	Changes  []string `json:"changes,omitempty"`
+	Previous string   `json:"previous,omitempty"` // the accepted SKILL.md of a held skill
+	Current  string   `json:"current,omitempty"`  // its SKILL.md now, for a held skill
+	On       bool     `json:"on"`
+	Trusted  bool     `json:"trusted"` // in a folder the user marked as their own
+	Own      bool     `json:"own"`     // in Switchboard's skills folder (removable)
+}
+
+// SkillFile is one file of a local skill.
+type SkillFile struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}
+
+// SkillFinding is one reason to distrust a skill's text (toolcheck).
+type SkillFinding struct {
+	Where   string `json:"where"`
+	Reason  string `json:"reason"`
+	Excerpt string `json:"excerpt"`
+}
+
+// SkillFolder is one folder looked in for skills.
+type SkillFolder struct {
+	Server  string `json:"server"`
+	Dir     string `json:"dir"`
+	App     string `json:"app"`
+	Scope   string `json:"scope"`
+	Exists  bool   `json:"exists"`
+	Trusted bool   `json:"trusted"`
+	Added   bool   `json:"added"` // a project folder the user added
+}
+
+// MalformedSkill is a skill folder left out, and why.
+type MalformedSkill struct {
+	Folder string `json:"folder"`
+	Source string `json:"source"`
+	Reason string `json:"reason"`
+}
+
+// LocalSkillList is every skill on this computer, the folders looked in and
+// the malformed ones left out.
+type LocalSkillList struct {
+	Skills    []LocalSkill     `json:"skills"`
+	Malformed []MalformedSkill `json:"malformed"`
+	Folders   []SkillFolder    `json:"folders"`
+}
+
+// SkillPreview is a skill about to be added (LocalSkills.Preview).
+type SkillPreview struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	From        string         `json:"from"`
+	Files       []SkillFile    `json:"files"`
+	Size        int64          `json:"size"`
+	LeftOut     []string       `json:"leftOut,omitempty"`
+	Findings    []SkillFinding `json:"findings,omitempty"`
+	Frontmatter string         `json:"frontmatter"` // as JSON
+	// Exists: Switchboard's skills folder has one of that name (Add
+	// replaces it only when asked).
+	Exists bool `json:"exists"`
+}

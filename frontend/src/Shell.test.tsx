@@ -10,7 +10,7 @@ describe('Shell', () => {
     render(<Shell />);
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
-    expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Agents', 'Settings']);
+    expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Agents', 'Settings', 'Skills']);
   });
 
   it('opens Chat by default and marks it current', () => {
@@ -122,7 +122,8 @@ describe('shortcutPage', () => {
     [{ ...none, metaKey: true, key: '7', code: 'Digit7' }, 'settings'],
     [{ ...none, ctrlKey: true, key: '1', code: 'Numpad1' }, 'chat'],
     [{ ...none, ctrlKey: true, key: '"', code: 'Digit3' }, 'tools'], // AZERTY: digit row without Shift
-    [{ ...none, ctrlKey: true, key: '8', code: 'Digit8' }, undefined],
+    [{ ...none, ctrlKey: true, key: '8', code: 'Digit8' }, 'skills'],
+    [{ ...none, ctrlKey: true, key: '9', code: 'Digit9' }, undefined],
     [{ ...none, ctrlKey: true, key: '0', code: 'Digit0' }, undefined],
     [{ ...none, key: '2', code: 'Digit2' }, undefined],
     [{ ...none, ctrlKey: true, shiftKey: true, key: '2', code: 'Digit2' }, undefined],

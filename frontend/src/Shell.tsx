@@ -15,7 +15,7 @@ import { useChat } from './chat';
 import { Icon } from './components/Icon';
 
 /**
- * shortcutPage maps Ctrl/Cmd+1..7 to a page. It reads the physical key
+ * shortcutPage maps Ctrl/Cmd+1..8 to a page. It reads the physical key
  * (e.code) first, so layouts whose digit row needs Shift (AZERTY) work too.
  */
 export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): PageId | undefined {

@@ -7,6 +7,7 @@ export const PAGES = [
   { id: 'workspace', title: 'Workspace' },
   { id: 'agents', title: 'Agents' },
   { id: 'settings', title: 'Settings' },
+  { id: 'skills', title: 'Skills' },
 ] as const;
 
 export type PageId = (typeof PAGES)[number]['id'];

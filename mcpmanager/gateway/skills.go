@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
@@ -46,7 +49,7 @@ func (g *Gateway) skillsOffered() bool {
 	if g.skills == nil {
 		return false
 	}
-	for _, s := range g.reg.Servers() {
+	for _, s := range g.skills.Servers() { // the local skills' sources too
 		if g.skills.Offers(s) {
 			return true
 		}
@@ -82,6 +85,12 @@ func publish(server, uri string, shared bool) string {
 // listSkills lists every server's skills as entries, recording their routes.
 func (g *Gateway) listSkills(ctx context.Context) []map[string]any {
 	g.awaitStartup(ctx)
+	return g.listSkillsNow(ctx)
+}
+
+// listSkillsNow lists without waiting for the servers to start (a refresh
+// in progress, which startup waits for, lists too).
+func (g *Gateway) listSkillsNow(ctx context.Context) []map[string]any {
 	all, _ := g.skills.All(ctx) // a server that fails to list only loses its skills
 	count := map[string]int{}
 	for _, sk := range all {
@@ -220,4 +229,75 @@ func renameContents(raw json.RawMessage, own, published string) any {
 		}
 	}
 	return res
+}
+
+// skillResources are the SKILL.md files of the skills whose sessions are
+// no router server's (the skills on this computer: a server's own
+// resources/list already lists its skills' files), as resources named and
+// described by their frontmatter, so a client that browses resources finds
+// them. Reading one goes through the skills relay (answerSkills).
+func (g *Gateway) skillResources(ctx context.Context) ([]server.ServerResource, []any) {
+	if g.skills == nil {
+		return nil, nil
+	}
+	servers := g.reg.Servers()
+	var local []string
+	for _, s := range g.skills.Servers() {
+		if !slices.Contains(servers, s) && g.skills.Offers(s) {
+			local = append(local, s)
+		}
+	}
+	if len(local) == 0 {
+		return nil, nil
+	}
+	var rs []server.ServerResource
+	var defs []any
+	for _, e := range g.listSkillsNow(ctx) {
+		uri, _ := e["uri"].(string)
+		fm, _ := e["frontmatter"].(map[string]any)
+		name, _ := fm["name"].(string)
+		desc, _ := fm["description"].(string)
+		if r, _ := g.routeSkillKnown(uri); !slices.Contains(local, r) {
+			continue
+		}
+		res := mcp.NewResource(uri, name, mcp.WithResourceDescription(desc), mcp.WithMIMEType("text/markdown"))
+		rs = append(rs, server.ServerResource{Resource: res, Handler: g.skillFileHandler()})
+		defs = append(defs, res)
+	}
+	return rs, defs
+}
+
+// routeSkillKnown is the server of a published skill URI among the routes
+// recorded by the last listing.
+func (g *Gateway) routeSkillKnown(uri string) (string, bool) {
+	g.skillRoutes.mu.Lock()
+	defer g.skillRoutes.mu.Unlock()
+	r, ok := g.skillRoutes.dirs[strings.TrimSuffix(uri, "/SKILL.md")]
+	return r.server, ok
+}
+
+// skillFileHandler reads a published skill file through the catalog (the
+// relay answers such reads before mcp-go does; this is its fallback).
+func (g *Gateway) skillFileHandler() server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		srv, own, ok := g.routeSkill(ctx, req.Params.URI)
+		if !ok {
+			return nil, fmt.Errorf("gateway: %q is no skill file Switchboard published", req.Params.URI)
+		}
+		raw, err := g.skills.ReadRaw(ctx, srv, own)
+		if err != nil {
+			return nil, err
+		}
+		var res mcp.ReadResourceResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, err
+		}
+		for i, c := range res.Contents {
+			if t, ok := c.(mcp.TextResourceContents); ok {
+				t.URI = req.Params.URI
+				res.Contents[i] = t
+			}
+		}
+		return res.Contents, nil
+	}
 }

@@ -130,6 +130,10 @@ func contents(raw json.RawMessage, uri string) ([]byte, error) {
 	return nil, fmt.Errorf("resources/read answered with no content for %s", uri)
 }
 
+// Frontmatter parses the YAML frontmatter at the head of a SKILL.md (the
+// local skills read their own files with it).
+func Frontmatter(b []byte) (map[string]any, error) { return frontmatter(b) }
+
 // frontmatter parses the YAML frontmatter at the head of a SKILL.md.
 func frontmatter(b []byte) (map[string]any, error) {
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))

@@ -165,6 +165,10 @@ var FailedRetry = 30 * time.Second
 // maxPages bounds a listing against a server whose cursor never ends.
 const maxPages = 100
 
+// Servers are the servers the catalog asks (a relay declares the
+// extension while one of them offers it).
+func (c *Catalog) Servers() []string { return c.sessions.Servers() }
+
 // Offers reports whether server's current session declares the extension.
 func (c *Catalog) Offers(server string) bool {
 	s, err := c.sessions.Session(server)

@@ -12,6 +12,7 @@ export * from '../../wailsjs/go/gui/MCPRegistry';
 export * from '../../wailsjs/go/gui/Safety';
 export * from '../../wailsjs/go/gui/Sandbox';
 export * from '../../wailsjs/go/gui/ServersPage';
+export * from '../../wailsjs/go/gui/SkillsPage';
 export * from '../../wailsjs/go/gui/SettingsPage';
 export * from '../../wailsjs/go/gui/ToolsPage';
 export * from '../../wailsjs/go/gui/WelcomePage';

@@ -8,6 +8,7 @@ const PATHS: Record<PageId, string> = {
   knowledge: 'M5 4h10l4 4v12H5zM15 4v4h4M8 12h8M8 16h6',
   workspace: 'M3 6h7l2 2h9v11H3zM7 13l2 2-2 2M12 17h4',
   agents: 'M12 4a3 3 0 1 0 0 6 3 3 0 0 0 0-6zM6 20a6 6 0 0 1 12 0M4 9a2 2 0 1 0 0 .1M20 9a2 2 0 1 0 0 .1',
+  skills: 'M6 4h9l3 3v13H6zM9 10h6M9 14h6M9 18h3',
   settings: 'M4 7h8M18 7h2M4 17h2M12 17h8M15 5a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM9 15a2 2 0 1 0 0 4 2 2 0 0 0 0-4z',
 };
 

@@ -4,6 +4,7 @@ import { ChatPage } from './chat/ChatPage';
 import { KnowledgePage } from './knowledge/KnowledgePage';
 import { ServersPage } from './servers/ServersPage';
 import { SettingsPage } from './settings/SettingsPage';
+import { SkillsPage } from './skills/SkillsPage';
 import { ToolsPage } from './tools/ToolsPage';
 import { WorkspacePage } from './workspace/WorkspacePage';
 
@@ -14,6 +15,7 @@ const VIEWS: Record<PageId, () => React.JSX.Element> = {
   knowledge: KnowledgePage,
   workspace: WorkspacePage,
   agents: AgentsPage,
+  skills: SkillsPage,
   settings: SettingsPage,
 };
 

@@ -20,6 +20,12 @@ export namespace gui {
 	    go: string;
 	    thirdParty: buildinfo.Notice[];
 	}
+	export interface AddSkillRequest {
+	    path: string;
+	    zipName: string;
+	    zip: string;
+	    replace: boolean;
+	}
 	export interface AppCSPView {
 	    connectDomains: string[];
 	    resourceDomains: string[];
@@ -735,6 +741,56 @@ export namespace host {
 	    shown?: number;
 	    dropped?: number;
 	}
+	export interface SkillFinding {
+	    where: string;
+	    reason: string;
+	    excerpt: string;
+	}
+	export interface SkillFile {
+	    path: string;
+	    size: number;
+	}
+	export interface LocalSkill {
+	    server: string;
+	    name: string;
+	    description: string;
+	    folder: string;
+	    source: string;
+	    app: string;
+	    scope: string;
+	    alsoIn?: string[];
+	    size: number;
+	    files: SkillFile[];
+	    leftOut?: string[];
+	    findings?: SkillFinding[];
+	    state: string;
+	    changes?: string[];
+	    previous?: string;
+	    current?: string;
+	    on: boolean;
+	    trusted: boolean;
+	    own: boolean;
+	}
+	export interface SkillFolder {
+	    server: string;
+	    dir: string;
+	    app: string;
+	    scope: string;
+	    exists: boolean;
+	    trusted: boolean;
+	    added: boolean;
+	}
+	export interface MalformedSkill {
+	    folder: string;
+	    source: string;
+	    reason: string;
+	}
+	export interface LocalSkillList {
+	    skills: LocalSkill[];
+	    malformed: MalformedSkill[];
+	    folders: SkillFolder[];
+	}
+	
 	export interface OfferedTool {
 	    name: string;
 	    description?: string;
@@ -786,6 +842,20 @@ export namespace host {
 	    invalid?: string[];
 	}
 	
+	
+	
+	
+	export interface SkillPreview {
+	    name: string;
+	    description: string;
+	    from: string;
+	    files: SkillFile[];
+	    size: number;
+	    leftOut?: string[];
+	    findings?: SkillFinding[];
+	    frontmatter: string;
+	    exists: boolean;
+	}
 	export interface TemplateParam {
 	    name: string;
 	    title: string;

@@ -14,7 +14,8 @@
 #        (those that need the suite's own test tools cannot), and those of
 #        the skills extension (SEP-2640), with a server serving skills
 #        (mcpmanager/testdata/testserver, built as modernserver: the mode
-#        it runs) behind the gateway,
+#        it runs) behind the gateway, and again with only local skills
+#        (skills/, copied into the data dir's own skills folder) behind it,
 #     4. every client scenario 2026-07-28 requires ('--requirements'); the
 #        extension scenarios it runs too are reported, not scored;
 #     5. the client scenarios of the skills extension (SEP-2640), which no
@@ -51,6 +52,9 @@ serve() {
     input-required-result-validate-input &&
   "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli26" -baseline "$baseline26" \
     -server "skills=$work/modernserver" \
+    sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory &&
+  "$work/serve" -switchboard "$work/switchboard" -node "$node" -conformance "$cli26" -baseline "$baseline26" \
+    -skills "$here/skills" \
     sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory
 }
 # One CI run failed here once with nothing to show why (its log kept only the

@@ -9,6 +9,10 @@
 // 'switchboard serve' relays (none by default): the skills extension's
 // scenarios need one that serves skills.
 //
+// -skills DIR copies a tree of skill folders into the data dir's own skills
+// folder (HOME is the temp dir, so no other skills are found): with no
+// -server, serve offers only those local skills.
+//
 // With -requirements, the suite runs every scenario that revision requires
 // of a server in one go (0.2.0 pre-releases of the suite).
 //
@@ -57,6 +61,7 @@ func main() {
 		servers[name] = map[string]any{"command": command}
 		return nil
 	})
+	skillTree := flag.String("skills", "", "a folder of skill folders to serve as Switchboard's own local skills")
 	flag.Parse()
 	if *bin == "" || *node == "" || *cli == "" || (flag.NArg() == 0) == (*requirements == "") {
 		fmt.Fprintln(os.Stderr, "usage: serve -switchboard BIN -node NODE -conformance CLI [-baseline FILE] scenario...")
@@ -71,18 +76,23 @@ func main() {
 	if *requirements != "" {
 		runs = append(runs, []string{"--requirements", *requirements})
 	}
-	if err := run(ctx, *bin, *node, *cli, *baseline, servers, runs); err != nil {
+	if err := run(ctx, *bin, *node, *cli, *baseline, *skillTree, servers, runs); err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, bin, node, cli, baseline string, servers map[string]any, runs [][]string) error {
+func run(ctx context.Context, bin, node, cli, baseline, skillTree string, servers map[string]any, runs [][]string) error {
 	dir, err := os.MkdirTemp("", "switchboard-conformance-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if skillTree != "" {
+		if err := os.CopyFS(filepath.Join(dir, "data", "skills"), os.DirFS(skillTree)); err != nil {
+			return fmt.Errorf("copy the skills: %w", err)
+		}
+	}
 	cfg := filepath.Join(dir, "servers.json")
 	file, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	if err := os.WriteFile(cfg, file, 0o600); err != nil {
@@ -95,6 +105,9 @@ func run(ctx context.Context, bin, node, cli, baseline string, servers map[strin
 	// The gateway serves the built-in content store's tools.
 	cmd := exec.Command(bin, "--data-dir", filepath.Join(dir, "data"), "serve", "--config", cfg, "--http", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "SWITCHBOARD_SERVE_TOKEN="+token)
+	if skillTree != "" {
+		cmd.Env = append(cmd.Env, "HOME="+dir) // no skills of the user's
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return err

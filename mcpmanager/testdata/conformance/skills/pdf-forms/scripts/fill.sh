@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "filled $1"
