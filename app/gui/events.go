@@ -44,6 +44,7 @@ var EventList = []EventInfo{
 	{"EventNotice", EventNotice, Notice{}},
 	{"EventLocalModel", EventLocalModel, LocalRuntimeView{}},
 	{"EventModelDownload", EventModelDownload, ModelDownload{}},
+	{"EventMenu", EventMenu, MenuCommand{}},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -61,4 +62,7 @@ type EventTypes struct {
 
 	// A local model's download (localmodels.go).
 	ModelDownload ModelDownload `json:"modelDownload"`
+
+	// A native menu item chosen (shortcuts.go).
+	Menu MenuCommand `json:"menu"`
 }

@@ -17,6 +17,7 @@ export const EventToolsChanged = "tools:changed";
 export const EventNotice = "chat:notice";
 export const EventLocalModel = "local:status";
 export const EventModelDownload = "models:download";
+export const EventMenu = "app:menu";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -34,4 +35,5 @@ export interface EventPayloads {
   [EventNotice]: gui.Notice;
   [EventLocalModel]: gui.LocalRuntimeView;
   [EventModelDownload]: gui.ModelDownload;
+  [EventMenu]: gui.MenuCommand;
 }

@@ -237,6 +237,9 @@ export namespace gui {
 	    written?: string;
 	    retry?: boolean;
 	}
+	export interface MenuCommand {
+	    id: string;
+	}
 	export interface ModelDownload {
 	    name: string;
 	    done: number;
@@ -337,6 +340,7 @@ export namespace gui {
 	    notice: Notice;
 	    localModel: LocalRuntimeView;
 	    modelDownload: ModelDownload;
+	    menu: MenuCommand;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -439,6 +443,7 @@ export namespace gui {
 	    glob: string;
 	    regex: string;
 	}
+	
 	export interface MessageView {
 	    id: string;
 	    chatId: string;
