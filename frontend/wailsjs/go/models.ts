@@ -221,6 +221,7 @@ export namespace gui {
 	    scope: string;
 	    servers: number;
 	    needsAttention: number;
+	    imported: number;
 	    problem: string;
 	    summary: string;
 	}
