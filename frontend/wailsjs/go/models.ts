@@ -156,6 +156,7 @@ export namespace gui {
 	export interface ChatEvent {
 	    chatId: string;
 	    seq: number;
+	    from?: number;
 	    type: string;
 	    messageId?: string;
 	    role?: string;
