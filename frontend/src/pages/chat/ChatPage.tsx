@@ -284,7 +284,7 @@ function Messages() {
     if (inner.current) ro.observe(inner.current);
     else for (const c of Array.from(el.children)) ro.observe(c);
     return () => ro.disconnect();
-  }, [virtual, n]);
+  }, [virtual, messages]); // a message re-rendered as stored (after the turn) is a new element to watch
 
   const toEnd = () => {
     const el = scroller.current;
