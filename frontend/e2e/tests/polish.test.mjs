@@ -16,8 +16,8 @@ const WIDTHS = [720, 1280, 1920];
 test('Ctrl+N starts a new chat from any page; Ctrl+I opens the import', async () => {
   const { page, errors } = await openApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
-  const chats = () => page.evaluate(async () => (await window.go.gui.ChatPage.Chats()).length);
-  const untilChats = (n) => untilInPage(page, async (want) => (await window.go.gui.ChatPage.Chats()).length === want, n, { what: `${n} chats` });
+  const chats = () => page.evaluate(async () => (await window.go.gui.ChatPage.Chats(1000, 0)).length);
+  const untilChats = (n) => untilInPage(page, async (want) => (await window.go.gui.ChatPage.Chats(1000, 0)).length === want, n, { what: `${n} chats` });
   const before = await chats();
   await page.keyboard.press('Control+n');
   await page.locator('#page-title', { hasText: 'Chat' }).waitFor({ state: 'attached' });
