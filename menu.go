@@ -11,21 +11,59 @@ import (
 	"github.com/switchboard-app/switchboard/app/gui"
 )
 
-// appMenu is the window's menu bar: the platform's usual menus on macOS,
-// and Help → About everywhere (it asks the frontend to show the About
-// dialog, which has the version, the data and log folders and the licence).
+// appMenu is the window's menu bar, built from the window's one table of
+// shortcuts (gui.Shortcuts): File (New chat, Import servers…, Settings,
+// Quit), Go (a line per page, Ctrl/⌘+1…9) and Help (Keyboard shortcuts,
+// About), with the platform's usual App, Edit and Window menus on macOS.
+// Each item but Quit asks the page to do what its shortcut does.
 func appMenu(a *gui.Window) *menu.Menu {
+	return buildMenu(runtime.GOOS, gui.Shortcuts(), func(id string) {
+		switch id {
+		case "quit":
+			gui.Quit(a)
+		case "about":
+			gui.ShowAbout(a)
+		default:
+			gui.ChooseMenu(a, id)
+		}
+	})
+}
+
+// buildMenu lays out the shortcuts that name a menu, in the table's order,
+// each calling choose with its ID. On macOS the App menu has Quit and About,
+// so the table's are left out.
+func buildMenu(goos string, shortcuts []gui.Shortcut, choose func(id string)) *menu.Menu {
 	m := menu.NewMenu()
-	if runtime.GOOS == "darwin" {
+	mac := goos == "darwin"
+	if mac {
 		m.Append(menu.AppMenu())
-		m.Append(menu.EditMenu())
-		m.Append(menu.WindowMenu())
-	} else {
-		file := m.AddSubmenu("File")
-		file.AddText("Quit", keys.CmdOrCtrl("q"), func(*menu.CallbackData) { gui.Quit(a) })
 	}
-	help := m.AddSubmenu("Help")
-	help.AddText("About Switchboard", nil, func(*menu.CallbackData) { gui.ShowAbout(a) })
+	subs := map[string]*menu.Menu{}
+	for _, s := range shortcuts {
+		if s.Menu == "" || (mac && (s.ID == "quit" || s.ID == "about")) {
+			continue
+		}
+		sub := subs[s.Menu]
+		if sub == nil {
+			if mac && s.Menu == "Go" {
+				m.Append(menu.EditMenu()) // Edit after File, as macOS apps have it
+			}
+			sub = m.AddSubmenu(s.Menu)
+			subs[s.Menu] = sub
+		}
+		var acc *keys.Accelerator
+		if s.Keys != "" {
+			var err error
+			if acc, err = keys.Parse(s.Keys); err != nil {
+				panic("gui.Shortcuts: " + s.ID + ": " + err.Error()) // TestMenuFollowsTheShortcuts parses them all
+			}
+		}
+		id := s.ID
+		sub.AddText(s.Label, acc, func(*menu.CallbackData) { choose(id) })
+	}
+	if mac {
+		m.Append(menu.WindowMenu())
+	}
 	return m
 }
 

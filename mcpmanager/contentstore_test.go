@@ -67,7 +67,7 @@ func TestContentStoreBuiltin(t *testing.T) {
 		}
 	}
 	want := []string{"content-store__addContent", "content-store__createStore", "content-store__deleteContent", "content-store__deleteStore",
-		"content-store__listStores", "content-store__readContent", "content-store__search"}
+		"content-store__listContent", "content-store__listStores", "content-store__readContent", "content-store__reindexContent", "content-store__search"}
 	if !slices.Equal(names, want) || len(errs) != 1 || errs[0].Server != "configured" {
 		t.Fatalf("tools = %v, errs = %v", names, errs)
 	}

@@ -35,7 +35,7 @@ func TestBuiltinContentStoreOverStdio(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listStores", "readContent", "search"}; !slices.Equal(names, want) {
+	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listContent", "listStores", "readContent", "reindexContent", "search"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v", names)
 	}
 	call := func(name string, args map[string]any) map[string]any {

@@ -160,7 +160,7 @@ func testInspectorContentStore(t *testing.T, bin string) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listStores", "readContent", "search"}; !slices.Equal(names, want) {
+	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listContent", "listStores", "readContent", "reindexContent", "search"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 

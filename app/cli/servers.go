@@ -303,6 +303,17 @@ func serversDiscoverCmd() *Command {
 			// host.Discover is what the welcome page and the import
 			// wizard show too, so the three agree on every count.
 			found := host.Discover(ctx)
+			// What is imported already no longer needs attention, as the
+			// window counts it (an unreadable app config counts nothing).
+			if servers, err := loadServers(inv, "", map[string]string{}); err == nil {
+				var have []string
+				for _, s := range servers {
+					have = append(have, s.Name)
+				}
+				for i := range found {
+					found[i] = found[i].MarkImported(have)
+				}
+			}
 			if inv.JSON {
 				return inv.PrintJSON(found)
 			}

@@ -335,7 +335,9 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}
-		t.OnEvent = func(ev chat.Event) { a.emitEvent(EventChat, chatEvent(ev)) }
+		batch := newDeltaBatch(func(ev ChatEvent) { a.emitEvent(EventChat, ev) })
+		defer batch.flush()
+		t.OnEvent = func(ev chat.Event) { batch.push(chatEvent(ev)) }
 		var err error
 		if compact {
 			err = a.engine.Compact(ctx, t)

@@ -96,8 +96,11 @@ type TaskView struct {
 // ChatEvent is one thing that happened in a turn, emitted as EventChat. Seq
 // numbers a chat's events 1, 2, 3… so the page can put them back in order.
 type ChatEvent struct {
-	ChatID    string `json:"chatId"`
-	Seq       int64  `json:"seq"`
+	ChatID string `json:"chatId"`
+	Seq    int64  `json:"seq"`
+	// From, when set, is the first Seq this event stands for: streamed
+	// pieces are sent joined (deltaBatch), so one event covers From…Seq.
+	From      int64  `json:"from,omitempty"`
 	Type      string `json:"type"` // message, text, toolCall, toolArgs, retry, stepLimit, messageEnd, done
 	MessageID string `json:"messageId,omitempty"`
 	Role      string `json:"role,omitempty"`

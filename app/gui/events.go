@@ -45,6 +45,7 @@ var EventList = []EventInfo{
 	{"EventLocalModel", EventLocalModel, LocalRuntimeView{}},
 	{"EventModelDownload", EventModelDownload, ModelDownload{}},
 	{"EventSkillsChanged", EventSkillsChanged, nil},
+	{"EventMenu", EventMenu, MenuCommand{}},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -62,4 +63,7 @@ type EventTypes struct {
 
 	// A local model's download (localmodels.go).
 	ModelDownload ModelDownload `json:"modelDownload"`
+
+	// A native menu item chosen (shortcuts.go).
+	Menu MenuCommand `json:"menu"`
 }

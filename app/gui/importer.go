@@ -67,18 +67,24 @@ type DiscoveredConfig struct {
 	// Servers can be imported as they are; NeedsAttention have an error.
 	Servers        int    `json:"servers"`
 	NeedsAttention int    `json:"needsAttention"`
-	Problem        string `json:"problem"` // why the file cannot be read, or ""
-	Summary        string `json:"summary"` // "4 servers, 1 needs attention"
+	Imported       int    `json:"imported"` // entries already among this Switchboard's servers (by name)
+	Problem        string `json:"problem"`  // why the file cannot be read, or ""
+	Summary        string `json:"summary"`  // "5 servers, 1 needs attention", "5 servers, all imported"
 }
 
 // discoverConfigs surveys this machine's MCP configs (host.Discover, the
 // function 'servers discover' calls too).
 func (a *core) discoverConfigs(ctx context.Context) []DiscoveredConfig {
 	found := host.Discover(ctx)
+	var have []string
+	for _, s := range a.h.Servers.List() {
+		have = append(have, s.Name)
+	}
 	out := make([]DiscoveredConfig, 0, len(found))
 	for _, f := range found {
+		f = f.MarkImported(have) // what was imported (fixed or not) no longer needs attention
 		out = append(out, DiscoveredConfig{App: f.App, Path: f.Path, Scope: f.Scope,
-			Servers: f.Servers, NeedsAttention: f.NeedsAttention, Problem: f.Problem, Summary: f.Summary()})
+			Servers: f.Servers, NeedsAttention: f.NeedsAttention, Imported: f.Imported, Problem: f.Problem, Summary: f.Summary()})
 	}
 	return out
 }

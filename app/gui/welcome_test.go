@@ -75,7 +75,7 @@ func TestWelcomeOffersWhatThisMachineHas(t *testing.T) {
 		t.Fatal("a data dir with no servers and no provider does not show the welcome page")
 	}
 	i := slices.IndexFunc(v.Configs, func(c DiscoveredConfig) bool { return c.App == "Claude Desktop" })
-	if i < 0 || v.Configs[i].Servers != 2 || v.Configs[i].NeedsAttention != 1 || v.Configs[i].Summary != "2 servers, 1 needs attention" {
+	if i < 0 || v.Configs[i].Servers != 2 || v.Configs[i].NeedsAttention != 1 || v.Configs[i].Summary != "3 servers, 1 needs attention" {
 		t.Fatalf("configs = %+v, want Claude Desktop with 2 servers, 1 needing attention", v.Configs)
 	}
 	if len(v.Local) != 1 || v.Local[0].Name != "Ollama" || !slices.Equal(v.Local[0].Models, []string{"llama3.2:1b"}) || v.Local[0].Default != "llama3.2:1b" {
@@ -216,7 +216,7 @@ func TestDiscoveryAgrees(t *testing.T) {
 		t.Fatalf("welcome %q: want the Claude config's 2 valid servers and 1 needing attention", w)
 	}
 	table := terminal(t, a.dir, "", "servers", "discover")
-	if !strings.Contains(table, "2 servers, 1 needs attention") {
+	if !strings.Contains(table, "3 servers, 1 needs attention") { // three entries, one of them broken
 		t.Fatalf("servers discover:\n%s\nwant the counts in words", table)
 	}
 }

@@ -1,7 +1,8 @@
 // Package contentstore is the built-in content store: named full-text
 // stores of the user's documents, each a bleve index on disk, searched with
 // BM25 and served as an MCP server (tools createStore, listStores,
-// addContent, search, readContent, deleteContent, deleteStore).
+// addContent, listContent, search, readContent, reindexContent,
+// deleteContent, deleteStore).
 //
 // Open a root, Create a store, Add text or a folder, Search, Read around
 // a hit; NewServer serves the stores over MCP, and Builtin is the same

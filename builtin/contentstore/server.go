@@ -55,6 +55,8 @@ func NewServer(s *Stores) *server.MCPServer {
 		server.ServerTool{Tool: readContentTool, Handler: h.readContent},
 		server.ServerTool{Tool: deleteContentTool, Handler: h.deleteContent},
 		server.ServerTool{Tool: deleteStoreTool, Handler: h.deleteStore},
+		server.ServerTool{Tool: listContentTool, Handler: h.listContent},
+		server.ServerTool{Tool: reindexContentTool, Handler: h.reindexContent},
 	)
 	return srv
 }
@@ -141,6 +143,23 @@ var (
 		mcp.WithString("contentId", mcp.Required(), mcp.Description("contentId from search or addContent.")),
 		mcp.WithDestructiveHintAnnotation(true),
 		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	listContentTool = mcp.NewTool("listContent",
+		mcp.WithDescription("List the documents of a store, newest first: contentId, title, source path (none for text added as text), "+
+			"size in bytes, lines, chunks and when each was added."),
+		mcp.WithTitleAnnotation("List documents"),
+		mcp.WithString("storeId", mcp.Required(), mcp.Description("Store id from createStore or listStores.")),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	reindexContentTool = mcp.NewTool("reindexContent",
+		mcp.WithDescription("Read a document again and index it anew: from its file when it is still there (an edited file becomes "+
+			"searchable as it is now), else from the text the store kept. The contentId stays the same."),
+		mcp.WithTitleAnnotation("Re-index a document"),
+		mcp.WithString("contentId", mcp.Required(), mcp.Description("contentId from listContent, search or addContent.")),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	deleteStoreTool = mcp.NewTool("deleteStore",
@@ -330,6 +349,36 @@ func (h handlers) deleteContent(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	return result(struct {
 		Deleted Content `json:"deleted"`
+	}{c}), nil
+}
+
+func (h handlers) listContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := builtin.ArgsOf(req, invalid)
+	id := a.Str("storeId", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
+	}
+	docs, err := h.s.Contents(ctx, id)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return result(struct {
+		Documents []Content `json:"documents"`
+	}{docs}), nil
+}
+
+func (h handlers) reindexContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := builtin.ArgsOf(req, invalid)
+	id := a.Str("contentId", true, true)
+	if a.Err != nil {
+		return toolError(a.Err), nil
+	}
+	c, err := h.s.Reindex(ctx, id)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return result(struct {
+		Reindexed Content `json:"reindexed"`
 	}{c}), nil
 }
 

@@ -70,7 +70,7 @@ func TestServerTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listStores", "readContent", "search"}; !slices.Equal(names, want) {
+	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listContent", "listStores", "readContent", "reindexContent", "search"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v", names)
 	}
 	// No "type": [...] arrays: one-type schema dialects (Gemini's) reject them.

@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { Shell, shortcutPage } from './Shell';
+import { Shell } from './Shell';
+import { commandFor, keysLabel } from './shortcuts';
 import { PAGES, pageFromHash } from './pages';
 import { store } from './store';
 
@@ -114,23 +115,44 @@ describe('version footer', () => {
   });
 });
 
-describe('shortcutPage', () => {
+describe('commandFor', () => {
   const none = { ctrlKey: false, metaKey: false, altKey: false, shiftKey: false };
   it.each([
-    [{ ...none, ctrlKey: true, key: '3', code: 'Digit3' }, 'tools'],
-    [{ ...none, metaKey: true, key: '6', code: 'Digit6' }, 'agents'],
-    [{ ...none, metaKey: true, key: '7', code: 'Digit7' }, 'settings'],
-    [{ ...none, ctrlKey: true, key: '1', code: 'Numpad1' }, 'chat'],
-    [{ ...none, ctrlKey: true, key: '"', code: 'Digit3' }, 'tools'], // AZERTY: digit row without Shift
-    [{ ...none, ctrlKey: true, key: '8', code: 'Digit8' }, 'skills'],
+    [{ ...none, ctrlKey: true, key: '3', code: 'Digit3' }, 'page:tools'],
+    [{ ...none, metaKey: true, key: '6', code: 'Digit6' }, 'page:agents'],
+    [{ ...none, metaKey: true, key: '7', code: 'Digit7' }, 'page:settings'],
+    [{ ...none, ctrlKey: true, key: '1', code: 'Numpad1' }, 'page:chat'],
+    [{ ...none, ctrlKey: true, key: '"', code: 'Digit3' }, 'page:tools'], // AZERTY: digit row without Shift
+    [{ ...none, ctrlKey: true, key: '8', code: 'Digit8' }, 'page:skills'],
     [{ ...none, ctrlKey: true, key: '9', code: 'Digit9' }, undefined],
+    [{ ...none, ctrlKey: true, key: 'n', code: 'KeyN' }, 'newChat'],
+    [{ ...none, metaKey: true, key: 'N', code: 'KeyN' }, 'newChat'],
+    [{ ...none, ctrlKey: true, key: 'i', code: 'KeyI' }, 'import'],
+    [{ ...none, ctrlKey: true, key: ',', code: 'Comma' }, 'settings'],
+    [{ ...none, ctrlKey: true, key: '/', code: 'Slash' }, 'shortcuts'],
     [{ ...none, ctrlKey: true, key: '0', code: 'Digit0' }, undefined],
     [{ ...none, key: '2', code: 'Digit2' }, undefined],
+    [{ ...none, key: 'n', code: 'KeyN' }, undefined],
     [{ ...none, ctrlKey: true, shiftKey: true, key: '2', code: 'Digit2' }, undefined],
     [{ ...none, ctrlKey: true, altKey: true, key: '2', code: 'Digit2' }, undefined],
     [{ ...none, ctrlKey: true, key: 'k', code: 'KeyK' }, undefined],
   ])('%o → %s', (e, want) => {
-    expect(shortcutPage(e)).toBe(want);
+    expect(commandFor(e)).toBe(want);
+  });
+});
+
+describe('keysLabel', () => {
+  it.each([
+    ['CmdOrCtrl+N', false, 'Ctrl+N'],
+    ['CmdOrCtrl+N', true, '⌘N'],
+    ['CmdOrCtrl+,', true, '⌘,'],
+    ['CmdOrCtrl+/', false, 'Ctrl+/'],
+    ['Shift+Enter', false, 'Shift+Enter'],
+    ['Shift+Enter', true, '⇧Return'],
+    ['Esc', true, 'Esc'],
+    ['', false, ''],
+  ])('%s (mac %s) → %s', (keys, mac, want) => {
+    expect(keysLabel(keys, mac)).toBe(want);
   });
 });
 

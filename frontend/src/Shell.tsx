@@ -1,28 +1,45 @@
 import { useEffect } from 'react';
-import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, signalReady, TakeOpenedFiles } from './backend';
+import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventMenu, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, signalReady, TakeOpenedFiles } from './backend';
 import { AboutDialog } from './components/AboutDialog';
 import { OpenedFiles } from './components/OpenedFiles';
 import { WelcomePage } from './pages/welcome/WelcomePage';
 import { useWelcome, welcome } from './welcome';
 import { listenLocalModel } from './localmodel';
 import { Nav } from './components/Nav';
-import { PAGES, type PageId } from './pages';
+import { PAGES, isPageId } from './pages';
 import { store, useStore } from './store';
 import { PageView } from './pages/PageView';
 import { useDrawer } from './drawer';
 import { useNarrow } from './layout';
-import { useChat } from './chat';
+import { newChat, useChat } from './chat';
+import { askImport, commandFor, openSheet } from './shortcuts';
+import { ShortcutsSheet } from './components/ShortcutsSheet';
 import { Icon } from './components/Icon';
 
 /**
- * shortcutPage maps Ctrl/Cmd+1..8 to a page. It reads the physical key
- * (e.code) first, so layouts whose digit row needs Shift (AZERTY) work too.
+ * runCommand does what a shortcut or its native menu item does (the table is
+ * app/gui/shortcuts.go): open a page, start a new chat, open the import, the
+ * shortcuts sheet or About. Each leaves the welcome page first.
  */
-export function shortcutPage(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): PageId | undefined {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return undefined;
-  const digit = /^(?:Digit|Numpad)(\d)$/.exec(e.code)?.[1] ?? e.key;
-  if (!/^\d$/.test(digit)) return undefined;
-  return PAGES[Number(digit) - 1]?.id;
+export function runCommand(id: string): void {
+  welcome.leave();
+  openSheet(false);
+  if (id.startsWith('page:')) {
+    const p = id.slice('page:'.length);
+    if (isPageId(p)) store.navigate(p);
+  } else if (id === 'newChat') {
+    store.navigate('chat');
+    void newChat();
+  } else if (id === 'import') {
+    store.navigate('servers');
+    askImport();
+  } else if (id === 'settings') {
+    store.navigate('settings');
+  } else if (id === 'shortcuts') {
+    openSheet(true);
+  } else if (id === 'about') {
+    void welcome.showAbout();
+  }
 }
 
 /**
@@ -44,11 +61,10 @@ export function Shell() {
     store.syncFromHash();
     const onHash = () => store.syncFromHash();
     const onKey = (e: KeyboardEvent) => {
-      const target = shortcutPage(e);
-      if (target) {
+      const id = commandFor(e);
+      if (id && id !== 'quit') {
         e.preventDefault();
-        welcome.leave();
-        store.navigate(target);
+        runCommand(id);
       }
     };
     window.addEventListener('hashchange', onHash);
@@ -71,6 +87,7 @@ export function Shell() {
       ? [
           on(EventConfigChanged, () => store.configChanged()),
           on(EventAbout, () => void welcome.showAbout()),
+          on(EventMenu, (m) => runCommand(m.id)),
           listenLocalModel(),
           // A file opened with Switchboard (a .mcpb bundle): the Servers page
           // is where bundles are installed.
@@ -120,6 +137,7 @@ export function Shell() {
         {welcoming ? <WelcomePage /> : <PageView page={page} />}
       </main>
       <AboutDialog />
+      <ShortcutsSheet />
     </div>
   );
 }

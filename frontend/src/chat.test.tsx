@@ -60,6 +60,13 @@ describe('Orderer', () => {
     expect(got).toEqual(['a1', 'b7', 'a2', 'a3', 'b8', 'a4', 'a5']);
   });
 
+  it('takes a joined event (from…seq) as covering its range, in order or shuffled', () => {
+    const got: string[] = [];
+    const o = new Orderer<ChatEvent>((e) => e.chatId, (e) => got.push(`${e.from ?? e.seq}-${e.seq}`), () => {});
+    for (const e of [ev('a', 1), { ...ev('a', 5), from: 3 }, { ...ev('a', 2) }, ev('a', 6), { ...ev('a', 9), from: 7 }]) o.push(e);
+    expect(got).toEqual(['1-1', '2-2', '3-5', '6-6', '7-9']);
+  });
+
   it('gives up on a gap that never fills', () => {
     const got: number[] = [];
     const timers: (() => void)[] = [];

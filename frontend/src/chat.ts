@@ -134,7 +134,48 @@ function nest(calls: ToolCall[], c: ToolCall): ToolCall[] {
   });
 }
 
+/**
+ * Streamed deltas (text and tool-argument pieces) are folded into the open chat once a frame, not
+ * one render each: a fast model sends hundreds a second, and rendering each (its Markdown again)
+ * kept the window busy long after the model finished, so Stop and Esc waited behind the stream.
+ * Any other event first applies the deltas held before it, so the order stays the events' order.
+ */
+let held: ChatEvent[] = [];
+let frame: (() => void) | null = null;
+
+/** nextFrame runs fn before the next paint (or soon, where there are no frames: a hidden window, tests). */
+function nextFrame(fn: () => void): () => void {
+  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
+    const id = requestAnimationFrame(fn);
+    return () => cancelAnimationFrame(id);
+  }
+  const id = setTimeout(fn, 16);
+  return () => clearTimeout(id);
+}
+
+/** flushDeltas applies the deltas held since the last frame in one change of the store. */
+export function flushDeltas(): void {
+  frame?.();
+  frame = null;
+  const evs = held;
+  held = [];
+  const state = chatStore.get();
+  const mine = evs.filter((e) => e.chatId === state.current);
+  if (mine.length === 0) return;
+  let messages = state.messages;
+  for (const e of mine) messages = applyEvent(messages, e);
+  const patch: Partial<ChatState> = { messages };
+  if (mine.some((e) => e.type === 'text')) patch.notice = '';
+  set(patch);
+}
+
 function onChatEvent(ev: ChatEvent) {
+  if (ev.type === 'text' || ev.type === 'toolArgs') {
+    held.push(ev);
+    frame ??= nextFrame(flushDeltas);
+    return;
+  }
+  flushDeltas();
   if (ev.type === 'done') {
     set({ running: { ...chatStore.get().running, [ev.chatId]: false } });
     void loadChats();

@@ -18,6 +18,7 @@ export const EventNotice = "chat:notice";
 export const EventLocalModel = "local:status";
 export const EventModelDownload = "models:download";
 export const EventSkillsChanged = "skills:changed";
+export const EventMenu = "app:menu";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -36,4 +37,5 @@ export interface EventPayloads {
   [EventLocalModel]: gui.LocalRuntimeView;
   [EventModelDownload]: gui.ModelDownload;
   [EventSkillsChanged]: null;
+  [EventMenu]: gui.MenuCommand;
 }

@@ -146,3 +146,27 @@ export function snippetParts(snippet: string): { text: string; mark: boolean }[]
   if (last < snippet.length) out.push({ text: snippet.slice(last), mark: false });
   return out;
 }
+
+/** Doc is one document of a store, as listContent lists it. */
+export interface Doc {
+  contentId: string;
+  title: string;
+  path: string;
+  format: string;
+  bytes: number;
+  chunks: number;
+  added: string;
+}
+
+/** parseDocs reads listContent's reply ({documents: [...]}); entries without a contentId are left out. */
+export function parseDocs(v: unknown): Doc[] {
+  const list = isRecord(v) ? v.documents : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((d) => (isRecord(d) && isString(d.contentId) && d.contentId
+    ? [{ contentId: d.contentId, title: str(d.title), path: str(d.path), format: str(d.format), bytes: num(d.bytes), chunks: num(d.chunks), added: str(d.added) }]
+    : []));
+}
+
+export const listDocs = async (storeId: string): Promise<Doc[]> => parseDocs(await tool('listContent', { storeId }));
+export const removeDoc = async (contentId: string): Promise<void> => { await tool('deleteContent', { contentId }); };
+export const reindexDoc = async (contentId: string): Promise<void> => { await tool('reindexContent', { contentId }); };

@@ -4,7 +4,7 @@
  * they can arrive shuffled. An event after a gap waits until the gap fills,
  * or GAP_MS passes. */
 export const GAP_MS = 400;
-export class Orderer<T extends { seq: number }> {
+export class Orderer<T extends { seq: number; from?: number }> {
   private last = new Map<string, number>();
   private held = new Map<string, Map<number, T>>();
   constructor(
@@ -17,13 +17,15 @@ export class Orderer<T extends { seq: number }> {
     const k = this.key(ev);
     const last = this.last.get(k);
     if (last !== undefined && ev.seq <= last) return; // a duplicate or a late one already skipped
-    if (last === undefined || ev.seq === last + 1) {
+    // A joined event (streamed pieces sent as one) stands for from…seq.
+    const first = ev.from || ev.seq;
+    if (last === undefined || first === last + 1) {
       this.apply(k, ev);
       this.drain(k);
       return;
     }
     const held = this.held.get(k) ?? new Map<number, T>();
-    held.set(ev.seq, ev);
+    held.set(first, ev);
     this.held.set(k, held);
     this.schedule(() => this.flush(k));
   }
@@ -39,6 +41,7 @@ export class Orderer<T extends { seq: number }> {
       const ev = held.get(next)!;
       held.delete(next);
       this.apply(k, ev);
+      next = ev.seq;
     }
   }
 
@@ -46,10 +49,10 @@ export class Orderer<T extends { seq: number }> {
   private flush(k: string) {
     const held = this.held.get(k);
     if (!held || held.size === 0) return;
-    for (const seq of [...held.keys()].sort((a, b) => a - b)) {
-      const ev = held.get(seq)!;
-      held.delete(seq);
-      if (seq > (this.last.get(k) ?? 0)) this.apply(k, ev);
+    for (const first of [...held.keys()].sort((a, b) => a - b)) {
+      const ev = held.get(first)!;
+      held.delete(first);
+      if (ev.seq > (this.last.get(k) ?? 0)) this.apply(k, ev);
     }
   }
 }

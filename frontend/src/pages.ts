@@ -1,14 +1,8 @@
-// The pages of the app, in navigation order. Ctrl/Cmd+N opens the Nth.
-export const PAGES = [
-  { id: 'chat', title: 'Chat' },
-  { id: 'servers', title: 'Servers' },
-  { id: 'tools', title: 'Tools' },
-  { id: 'knowledge', title: 'Knowledge' },
-  { id: 'workspace', title: 'Workspace' },
-  { id: 'agents', title: 'Agents' },
-  { id: 'settings', title: 'Settings' },
-  { id: 'skills', title: 'Skills' },
-] as const;
+// The pages of the app, in navigation order (the table is app/gui/shortcuts.go,
+// generated into shortcuts.gen.ts). Ctrl/Cmd+N opens the Nth.
+import { PAGES } from './shortcuts.gen';
+
+export { PAGES };
 
 export type PageId = (typeof PAGES)[number]['id'];
 

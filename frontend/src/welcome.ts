@@ -16,13 +16,21 @@ export interface WelcomeState {
 
 const s = createStore<WelcomeState>({ view: null, open: false, about: null, opened: [] });
 
+// decided is set once the user left or finished the welcome page: an answer to load that comes
+// later (Welcome probes this machine, slow on a busy one) must not bring the page back over the
+// page the user went to. loading is the one load in flight (the shell's effect can run twice).
+let decided = false;
+let loading: Promise<void> | null = null;
+
 export const welcome = {
   get: s.get,
-  /** load asks whether to show the welcome page (start-up). */
-  async load(): Promise<void> {
-    if (!hasBackend() || !hasMethod('WelcomePage', 'Welcome')) return;
-    const view = await call(() => Welcome());
-    s.set({ view, open: view.show });
+  /** load asks whether to show the welcome page (start-up); callers share one question. */
+  load(): Promise<void> {
+    if (!hasBackend() || !hasMethod('WelcomePage', 'Welcome')) return Promise.resolve();
+    loading ??= call(() => Welcome()).then((view) => {
+      s.set({ view, open: view.show && !decided });
+    }).finally(() => { loading = null; });
+    return loading;
   },
   /** refresh asks again for what was found (after an import or a provider was added). */
   async refresh(): Promise<void> {
@@ -35,10 +43,12 @@ export const welcome = {
    * nothing is set up.
    */
   leave(): void {
+    decided = true;
     if (s.get().open) s.set({ open: false });
   },
   /** finish closes the welcome page for good (done or skipped). */
   async finish(): Promise<void> {
+    decided = true;
     await call(() => FinishWelcome());
     s.set({ open: false });
   },

@@ -26,12 +26,48 @@ type Found struct {
 	// Problem says, in one sentence with line:column, why the file as a
 	// whole could not be read ("" when it could).
 	Problem string `json:"problem,omitempty"`
+	// Imported counts the entries already among the user's servers (by
+	// name; see MarkImported). An entry that needed attention and was
+	// fixed in the import no longer counts in NeedsAttention.
+	Imported int `json:"imported,omitempty"`
+
+	entries []surveyed
+}
+
+// surveyed is one server entry of the file: its name and whether it
+// imports as it is.
+type surveyed struct {
+	name  string
+	valid bool
 }
 
 // Total is every server entry in the file, valid or not.
 func (f Found) Total() int { return f.Servers + f.NeedsAttention }
 
-// Summary is the counts in words: "4 servers, 1 needs attention".
+// MarkImported counts the entries whose name is among have (the servers
+// the user already has) as Imported; one that needed attention and was
+// fixed on its way in counts with Servers, no longer in NeedsAttention.
+func (f Found) MarkImported(have []string) Found {
+	set := make(map[string]bool, len(have))
+	for _, n := range have {
+		set[n] = true
+	}
+	f.Imported, f.NeedsAttention = 0, 0
+	for _, e := range f.entries {
+		switch {
+		case set[e.name]:
+			f.Imported++
+		case !e.valid:
+			f.NeedsAttention++
+		}
+	}
+	f.Servers = len(f.entries) - f.NeedsAttention
+	return f
+}
+
+// Summary is the counts in words, the total first: "3 servers, 1 needs
+// attention" (three entries, two fine), "3 servers, all imported",
+// "3 servers, 1 imported, 1 needs attention".
 func (f Found) Summary() string {
 	switch {
 	case f.Problem != "":
@@ -39,9 +75,12 @@ func (f Found) Summary() string {
 	case f.Total() == 0:
 		return "no servers"
 	}
-	s := plural(f.Servers, "server")
-	if f.Servers == 0 {
-		s = "no valid servers"
+	s := plural(f.Total(), "server")
+	if f.Imported > 0 && f.Imported >= f.Total() {
+		return s + ", all imported"
+	}
+	if f.Imported > 0 {
+		s += fmt.Sprintf(", %d imported", f.Imported)
 	}
 	if f.NeedsAttention > 0 {
 		verb := "need"
@@ -100,6 +139,7 @@ func survey(ctx context.Context, c Candidate) (Found, bool) {
 			} else {
 				found.NeedsAttention++
 			}
+			found.entries = append(found.entries, surveyed{name: e.Name, valid: e.Valid()})
 		}
 	}
 	// A file-level error with no entries to show for it ("mcpServers" is

@@ -45,7 +45,7 @@ func TestSurvey(t *testing.T) {
 		problem bool
 		summary string
 	}{
-		{"Claude Desktop", 4, 1, false, "4 servers, 1 needs attention"},
+		{"Claude Desktop", 4, 1, false, "5 servers, 1 needs attention"},
 		{"Cursor", 0, 0, true, ""},
 		{"Windsurf", 0, 0, false, "no servers"},
 	}
@@ -64,6 +64,23 @@ func TestSurvey(t *testing.T) {
 	}
 	if f := got["Cursor"]; f.Problem != "" && f.Summary()[:len("cannot be read: line ")] != "cannot be read: line " {
 		t.Errorf("Cursor: a syntax error should name its line: %q", f.Summary())
+	}
+	// Imported, the counts say so; the entry that needed attention, fixed
+	// and imported under its name, needs none any more (#46).
+	claude := got["Claude Desktop"]
+	for _, tt := range []struct {
+		have    []string
+		summary string
+	}{
+		{nil, "5 servers, 1 needs attention"},
+		{[]string{"memory", "fs"}, "5 servers, 2 imported, 1 needs attention"},
+		{[]string{"memory", "fs", "remote", "git", "weather", "other"}, "5 servers, all imported"},
+		{[]string{"weather"}, "5 servers, 1 imported"},
+	} {
+		f := claude.MarkImported(tt.have)
+		if f.Summary() != tt.summary || f.Total() != 5 {
+			t.Errorf("MarkImported(%v): %q (total %d), want %q", tt.have, f.Summary(), f.Total(), tt.summary)
+		}
 	}
 	if _, ok := got["VS Code"]; ok {
 		t.Errorf("a settings.json without MCP servers is listed: %+v", got["VS Code"])

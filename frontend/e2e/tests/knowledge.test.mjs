@@ -20,7 +20,7 @@ test('create a store, add a file, search and read the hit', async () => {
 
   const doc = '# Gardening\n\nTomatoes need sun.\n\n## Watering\n\nWater the zucchini every morning.\nNever at noon.\n';
   await page.getByLabel('Add files').setInputFiles({ name: 'garden.md', mimeType: 'text/markdown', buffer: Buffer.from(doc) });
-  await page.getByText(/1 docs/).waitFor();
+  await page.getByText(/^1 document ·/).first().waitFor();
 
   await page.getByRole('searchbox').fill('zucchini');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -35,7 +35,7 @@ test('create a store, add a file, search and read the hit', async () => {
   // A PDF goes in too: the page sends its bytes, the store extracts the text.
   const pdf = readFileSync(path.resolve(import.meta.dirname, '../../../builtin/contentstore/testdata/pdf/report.pdf'));
   await page.getByLabel('Add files').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
-  await page.getByText(/2 docs/).waitFor();
+  await page.getByText(/^2 documents ·/).first().waitFor();
   await page.getByRole('searchbox').fill('resumable uploads');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await results.locator('mark', { hasText: /resumable/i }).waitFor();

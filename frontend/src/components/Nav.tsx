@@ -4,8 +4,7 @@ import { PAGES } from '../pages';
 import { store, useStore } from '../store';
 import { welcome } from '../welcome';
 import { NavIcon } from './NavIcon';
-
-const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+import { ariaKeys, openSheet, withShortcut } from '../shortcuts';
 
 /** Nav is the left navigation: one link per page, the app's version at the foot. */
 export function Nav() {
@@ -20,13 +19,13 @@ export function Nav() {
         <span>Switchboard</span>
       </div>
       <ul>
-        {PAGES.map((p, i) => (
+        {PAGES.map((p) => (
           <li key={p.id}>
             <a
               href={`#/${p.id}`}
               aria-current={page === p.id ? 'page' : undefined}
-              aria-keyshortcuts={`${isMac ? 'Meta' : 'Control'}+${i + 1}`}
-              title={`${p.title} (${isMac ? '⌘' : 'Ctrl+'}${i + 1})`}
+              aria-keyshortcuts={ariaKeys(`page:${p.id}`)}
+              title={withShortcut(p.title, `page:${p.id}`)}
               onClick={(e) => {
                 e.preventDefault();
                 welcome.leave(); // the navigation works during welcome
@@ -48,7 +47,11 @@ export function Nav() {
           <span title={info.dataDir ? `Data: ${info.dataDir}` : undefined}>{versionLabel(info.version)}</span>
         ) : null}
       </footer>
-      <button type="button" className="nav-about" onClick={() => void welcome.showAbout()}>About Switchboard</button>
+      <div className="nav-help">
+        <button type="button" className="nav-about" onClick={() => void welcome.showAbout()}>About Switchboard</button>
+        <button type="button" className="nav-about" onClick={() => openSheet(true)} title={withShortcut('Keyboard shortcuts', 'shortcuts')}
+          aria-keyshortcuts={ariaKeys('shortcuts')}>Shortcuts</button>
+      </div>
     </nav>
   );
 }

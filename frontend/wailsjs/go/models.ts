@@ -163,6 +163,7 @@ export namespace gui {
 	export interface ChatEvent {
 	    chatId: string;
 	    seq: number;
+	    from?: number;
 	    type: string;
 	    messageId?: string;
 	    role?: string;
@@ -229,6 +230,7 @@ export namespace gui {
 	    scope: string;
 	    servers: number;
 	    needsAttention: number;
+	    imported: number;
 	    problem: string;
 	    summary: string;
 	}
@@ -244,6 +246,9 @@ export namespace gui {
 	    registrable?: string;
 	    written?: string;
 	    retry?: boolean;
+	}
+	export interface MenuCommand {
+	    id: string;
 	}
 	export interface ModelDownload {
 	    name: string;
@@ -346,6 +351,7 @@ export namespace gui {
 	    notice: Notice;
 	    localModel: LocalRuntimeView;
 	    modelDownload: ModelDownload;
+	    menu: MenuCommand;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -448,6 +454,7 @@ export namespace gui {
 	    glob: string;
 	    regex: string;
 	}
+	
 	export interface MessageView {
 	    id: string;
 	    chatId: string;

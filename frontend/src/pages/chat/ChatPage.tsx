@@ -17,6 +17,7 @@ import {
   AttachMenu, expandPrompt, matchPrompts, PromptArgs, SlashMenu, usePrompts, withAttachments, type Attachment, type PromptView,
 } from './ComposerExtras';
 import { message } from '../../errors';
+import { ariaKeys, withShortcut } from '../../shortcuts';
 import { hasBackend } from '../../backend';
 import { hasApp } from '../../mcpapps/toolApps';
 import { snippetParts } from '../../knowledge';
@@ -67,7 +68,8 @@ function ChatList() {
   }, [q]);
   return (
     <nav className="chat-list" aria-label="Chats">
-      <button type="button" className="primary" onClick={() => void newChat()} disabled={!hasBackend()}>New chat</button>
+      <button type="button" className="primary" onClick={() => void newChat()} disabled={!hasBackend()}
+        title={withShortcut('New chat', 'newChat')} aria-keyshortcuts={ariaKeys('newChat')}>New chat</button>
       {agents.length > 0 && (
         <select aria-label="New chat from an agent" value="" onChange={(e) => { if (e.target.value) void newChat(e.target.value); }}>
           <option value="">New chat with an agent…</option>
@@ -162,6 +164,9 @@ function Messages() {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const stuck = useRef(true); // following the end
+  // More came below while the user was scrolled up: the "new ↓" pill shows.
+  const [below, setBelow] = useState(false);
+  const grew = useRef('');
   // The first message, where it was in the content and the scroll offset, as of the last frame.
   const last = useRef({ first: '', firstTop: 0, top: 0 });
   const n = messages.length;
@@ -252,6 +257,12 @@ function Messages() {
     } else if (stuck.current) {
       el.scrollTop = el.scrollHeight;
     }
+    // The end changed (a new message, more text, a tool card) out of view: say so.
+    const end = messages[n - 1];
+    const sign = end ? `${end.id}:${end.text.length}:${end.toolCalls.length}:${end.status}` : '';
+    if (grew.current && sign !== grew.current && !stuck.current && was <= 0) setBelow(true);
+    else if (stuck.current) setBelow(false);
+    grew.current = sign;
     // Tell the virtualizer at once (its scroll event comes later): it keeps rows above the
     // view in place as they are measured only when it knows where the view is.
     if (virtual) v.scrollOffset = el.scrollTop;
@@ -260,22 +271,34 @@ function Messages() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [messages, virtual]);
 
-  // Measured heights change after render (Markdown, images, app cards): keep following the end.
+  // Measured heights change after render (Markdown, images, app cards, a tool card opening), and the
+  // list itself shrinks when an approval card or form appears below it: keep following the end.
+  // Unvirtualised, the list's own box does not grow with its content, so each message is watched.
   useEffect(() => {
     const el = scroller.current;
-    const content = inner.current ?? el;
-    if (!el || !content || typeof ResizeObserver === 'undefined') return;
+    if (!el || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(() => {
       if (stuck.current) el.scrollTop = el.scrollHeight;
     });
-    ro.observe(content);
+    ro.observe(el);
+    if (inner.current) ro.observe(inner.current);
+    else for (const c of Array.from(el.children)) ro.observe(c);
     return () => ro.disconnect();
-  }, [virtual, n === 0]);
+  }, [virtual, messages]); // a message re-rendered as stored (after the turn) is a new element to watch
+
+  const toEnd = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stuck.current = true;
+    el.scrollTop = el.scrollHeight;
+    setBelow(false);
+  };
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (stuck.current) setBelow(false);
     last.current = { first: messages[0]?.id ?? '', firstTop: topOf(0) ?? 0, top: el.scrollTop };
     if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
   };
@@ -308,6 +331,7 @@ function Messages() {
         {older}
         {messages.map((m, i) => <MessageView key={m.id} m={m} last={i === n - 1} />)}
         {notice && <div className="notice" role="status">{notice}</div>}
+        {below && <button type="button" className="new-below" onClick={toEnd} aria-label="New messages below: scroll to the end">New ↓</button>}
       </div>
     );
   }
@@ -325,6 +349,7 @@ function Messages() {
         ))}
       </div>
       {notice && <div className="notice" role="status">{notice}</div>}
+      {below && <button type="button" className="new-below" onClick={toEnd} aria-label="New messages below: scroll to the end">New ↓</button>}
       <div className="visually-hidden" aria-live="polite">{announce}</div>
     </div>
   );

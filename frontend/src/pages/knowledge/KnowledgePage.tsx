@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { hasBackend } from '../../backend';
 import {
-  addFile, createStore, deleteStore, listStores, readContent, search, snippetParts,
-  type Excerpt, type Hit, type StoreInfo,
+  addFile, createStore, deleteStore, listDocs, listStores, readContent, reindexDoc, removeDoc, search, snippetParts,
+  type Doc, type Excerpt, type Hit, type StoreInfo,
 } from '../../knowledge';
 import { message } from '../../errors';
+import { bytes, count } from '../../plural';
 
 /** KnowledgePage: content stores the model can search — create, fill, search, read. */
 export function KnowledgePage() {
@@ -35,7 +36,7 @@ export function KnowledgePage() {
               <li key={s.id}>
                 <button type="button" className={s.id === selected ? 'selected' : ''} aria-pressed={s.id === selected} onClick={() => setSelected(s.id)}>
                   <strong>{s.name}</strong>
-                  <span className="muted small">{s.documents} docs · {(s.bytes / 1024).toFixed(0)} KB</span>
+                  <span className="muted small">{count(s.documents, 'document')} · {bytes(s.bytes)}</span>
                 </button>
               </li>
             ))}
@@ -133,7 +134,8 @@ function StoreView({ store, onChanged, onDeleted, onError }: {
           <button type="button" onClick={() => setConfirm(true)}>Delete store…</button>
         )}
       </div>
-      <p className="muted small">{store.documents} documents · {store.chunks} chunks</p>
+      <p className="muted small">{count(store.documents, 'document')} · {count(store.chunks, 'chunk')}</p>
+      <DocList storeId={store.id} version={`${store.documents}:${store.chunks}`} onChanged={onChanged} onError={onError} />
       <div
         className={`drop ${dragging ? 'drop-active' : ''}`}
         onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
@@ -180,6 +182,84 @@ function StoreView({ store, onChanged, onDeleted, onError }: {
           </pre>
         </section>
       )}
+    </div>
+  );
+}
+
+/** source says where a document came from: its file, a file dropped on this window (not kept), or text. */
+function source(d: Doc): string {
+  if (!d.path) return 'text';
+  if (/[\\/]switchboard-doc-[^\\/]+[\\/][^\\/]+$/.test(d.path)) return 'a file added here';
+  return d.path;
+}
+
+/**
+ * DocList is a store's documents (title, source, size, added) with Re-index (reads the file
+ * again, or the kept text) and Remove (asks first). It reloads when the store's counts change.
+ */
+function DocList({ storeId, version, onChanged, onError }: { storeId: string; version: string; onChanged: () => void; onError: (e: string) => void }) {
+  const [docs, setDocs] = useState<Doc[] | null>(null);
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState('');
+  const [done, setDone] = useState('');
+  const [reload, setReload] = useState(0);
+  useEffect(() => {
+    let live = true;
+    listDocs(storeId).then((d) => live && setDocs(d), (e: unknown) => live && onError(message(e)));
+    return () => { live = false; };
+  }, [storeId, version, reload, onError]);
+  if (docs === null) return null;
+  if (docs.length === 0) return <p className="muted small">No documents yet. Drop files below, or let the model add some with <code>content-store__addContent</code>.</p>;
+  const act = async (id: string, what: () => Promise<void>, said: string) => {
+    setBusy(id);
+    setDone('');
+    try {
+      await what();
+      setDone(said);
+    } catch (e) {
+      onError(message(e));
+    }
+    setBusy('');
+    setConfirm('');
+    setReload((n) => n + 1);
+    onChanged();
+  };
+  return (
+    <div className="doc-list">
+      <table className="data-table" aria-label="Documents">
+        <thead>
+          <tr><th scope="col">Title</th><th scope="col">Source</th><th scope="col">Size</th><th scope="col">Added</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+        </thead>
+        <tbody>
+          {docs.map((d) => (
+            <tr key={d.contentId} aria-label={d.title}>
+              <th scope="row" className="doc-title">{d.title || 'Untitled'}</th>
+              <td className="doc-source" title={d.path || undefined}>{source(d)}</td>
+              <td className="nowrap">{bytes(d.bytes)}</td>
+              <td className="nowrap">{d.added ? new Date(d.added).toLocaleString() : ''}</td>
+              <td className="nowrap">
+                {confirm === d.contentId ? (
+                  <span role="alertdialog" aria-label={`Remove ${d.title}?`}>
+                    Remove from the store?{' '}
+                    <button type="button" className="danger small" autoFocus disabled={busy !== ''}
+                      onClick={() => void act(d.contentId, () => removeDoc(d.contentId), `Removed ${d.title}.`)}>Remove</button>{' '}
+                    <button type="button" className="small" onClick={() => setConfirm('')}>Keep</button>
+                  </span>
+                ) : (
+                  <>
+                    <button type="button" className="small" disabled={busy !== ''} title={d.path ? 'Read the file again' : 'Index the kept text again'}
+                      onClick={() => void act(d.contentId, () => reindexDoc(d.contentId), `Re-indexed ${d.title}.`)}>
+                      {busy === d.contentId ? 'Re-indexing…' : 'Re-index'}
+                    </button>{' '}
+                    <button type="button" className="small" disabled={busy !== ''} onClick={() => setConfirm(d.contentId)}>Remove…</button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {done && <p className="small muted" role="status">{done}</p>}
     </div>
   );
 }

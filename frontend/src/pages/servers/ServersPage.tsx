@@ -24,6 +24,7 @@ import { ServerEditor } from './ServerEditor';
 import { useAction } from '../../components/useAction';
 import { useConfigFile } from './ConfigFile';
 import { RefusedSecretsLine, RemoveConfirm } from './RemoveConfirm';
+import { ariaKeys, takeImport, useRequests, withShortcut } from '../../shortcuts';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -38,6 +39,9 @@ export function ServersPage() {
   const tags = allTags(servers);
   const shown = filterServers(servers, query, tag);
   useEffect(() => { void refreshSafety(); }, []);
+  // File → Import (Ctrl+I) opens the import here.
+  const importAsked = useRequests((r) => r.importAsked);
+  useEffect(() => { if (importAsked) { setImporting(true); takeImport(); } }, [importAsked]);
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="page-head">
@@ -48,7 +52,8 @@ export function ServersPage() {
           {hasBackend() && configFile.button}
           <button type="button" onClick={() => setCreating(true)} disabled={creating || !hasBackend()}>Add server…</button>
           <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
-          <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}>Import…</button>
+          <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}
+            title={withShortcut('Import servers', 'import')} aria-keyshortcuts={ariaKeys('import')}>Import…</button>
         </div>
       </div>
       {configFile.line}

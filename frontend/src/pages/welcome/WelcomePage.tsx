@@ -7,6 +7,7 @@ import { ImportWizard } from '../../components/ImportWizard';
 import { message } from '../../errors';
 import { store } from '../../store';
 import { useWelcome, welcome } from '../../welcome';
+import { count } from '../../plural';
 
 const HOSTED = [
   { kind: 'openai', name: 'OpenAI', model: 'gpt-4.1-mini' },
@@ -70,11 +71,11 @@ export function WelcomePage() {
                   <span className={c.problem || c.needsAttention ? 'warn' : undefined}>{c.summary}</span>{' '}
                   <code className="small muted" title={c.path}>{c.path}</code>
                 </span>
-                {imported.includes(c.path) ? (
+                {imported.includes(c.path) || (c.imported > 0 && c.imported >= c.servers + c.needsAttention) ? (
                   <span className="notice">Imported</span>
                 ) : (
                   <button type="button" onClick={() => setImporting(c.path)}
-                    aria-label={c.problem ? `Open ${c.app}'s config to fix it` : `Import ${c.servers} servers from ${c.app}`}>
+                    aria-label={c.problem ? `Open ${c.app}'s config to fix it` : `Import ${count(c.servers + c.needsAttention, 'server')} from ${c.app}`}>
                     {c.problem ? 'Open…' : 'Import…'}
                   </button>
                 )}
@@ -85,7 +86,11 @@ export function WelcomePage() {
         {importing && (
           <ImportWizard
             initialPath={importing}
-            onImported={() => setImported([...imported, importing])}
+            onImported={() => {
+              setImported([...imported, importing]);
+              // The counts follow: what was imported (fixed or not) no longer needs attention.
+              welcome.refresh().catch((e: unknown) => setErr(message(e)));
+            }}
             onClose={() => setImporting(null)}
           />
         )}
