@@ -70,6 +70,7 @@ type Host struct {
 	MCPApps     *MCPApps     // MCP Apps: their ui:// resources and what they may ask (the window Starts it)
 	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
+	Shared      *Shared      // the servers shared with other apps' 'serve' over a local socket
 
 	// pins are the trusted tool definitions; the router's gate.
 	pins *pins.Store
@@ -102,6 +103,7 @@ func Open(opts Options) *Host {
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Fetch = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Fetch{h}
 	h.Skills = &Skills{h}
+	h.Shared = &Shared{h: h}
 	h.Models = newModels(h)
 	h.Icons, h.MCPApps = &Icons{icons.New()}, &MCPApps{h: h, context: map[string]map[appKey]string{}}
 	h.Local = &Local{h: h, onStatus: opts.OnLocal}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -46,7 +47,11 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	srv, tool := t.Server, t.Tool.Name
 	upCtx, done := g.upstream(ctx, srv) // its server's questions go back to this client
 	defer done()
+	start := time.Now()
 	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
+	if g.onCall != nil {
+		g.onCall(Call{App: AppOf(ctx), Server: srv, Tool: tool, Took: time.Since(start), Failed: err != nil})
+	}
 	if err != nil {
 		return errorResult(err), true
 	}
