@@ -99,8 +99,9 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 		if caps, modern := modernCaller(ctx); modern {
 			// Questions of the server go back to the client as
 			// input_required results (relay.go).
+			app := AppOf(ctx)
 			raw = g.relayedCall(ctx, req.Params.Name, req.Params.RequestState, req.Params.InputResponses, caps, func(upCtx context.Context) json.RawMessage {
-				res, found := g.callTool(upCtx, req.Params.Name, args, req.Params.Meta, notify)
+				res, found := g.callTool(context.WithValue(upCtx, appKey{}, app), req.Params.Name, args, req.Params.Meta, notify)
 				if !found {
 					return errorResult(fmt.Errorf("tool %q: %w", req.Params.Name, server.ErrToolNotFound))
 				}

@@ -34,12 +34,22 @@ func (g *Gateway) ServeApp(ctx context.Context, rw io.ReadWriter, app string) er
 // AppOf names the app whose request ctx carries: the name ServeApp was
 // given, else the client's initialize clientInfo.name; "" when unknown.
 func AppOf(ctx context.Context) string {
+	if app, ok := ctx.Value(appKey{}).(string); ok {
+		return app // a relayed call's, named before it left the request (call.go)
+	}
 	sess := server.ClientSessionFromContext(ctx)
 	if s, ok := sess.(*stdioSession); ok && s.app != "" {
 		return s.app
+	}
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
+		return info.ClientInfo.Name // a 2026-07-28 request says who it is in its _meta
 	}
 	if ci, ok := sess.(server.SessionWithClientInfo); ok {
 		return ci.GetClientInfo().Name
 	}
 	return ""
 }
+
+// appKey carries AppOf into a relayed call's context, which holds none of
+// the request's values.
+type appKey struct{}
