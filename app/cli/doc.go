@@ -106,6 +106,18 @@
 //	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
 //	                                             --listen-any; prints the bearer token to send, or
 //	                                             takes it from $SWITCHBOARD_SERVE_TOKEN)
+//	switchboard serve [--client NAME] [--local]  when Switchboard is running (the window or 'daemon'),
+//	                                             attach to it over its local socket and start no
+//	                                             server: every app shares one process per server;
+//	                                             NAME names the app in its logs and call counts
+//	                                             (default: its clientInfo.name); --local runs the
+//	                                             servers here anyway; if Switchboard quits, serve
+//	                                             starts them itself and the app's session goes on
+//	switchboard daemon                           keep Switchboard running without a window (e.g. at
+//	                                             login): runs config.json's servers once, follows its
+//	                                             changes, and shares them with every app's 'serve';
+//	                                             Ctrl-C or SIGTERM stops it (attached apps then run
+//	                                             their servers themselves)
 //	switchboard --help                           list commands; 'switchboard help COMMAND' for one
 //
 // Global flags, before or after the command: `--data-dir DIR` (default: the OS config dir +
