@@ -203,7 +203,7 @@ func readLine(br *bufio.Reader, v any) error {
 // serverSide runs the listener's half of the handshake on c.
 func serverSide(c net.Conn, token []byte, self Peer) (Hello, error) {
 	_ = c.SetDeadline(time.Now().Add(HandshakeTimeout))
-	defer c.SetDeadline(time.Time{})
+	defer func() { _ = c.SetDeadline(time.Time{}) }()
 	br := bufio.NewReaderSize(c, 4096)
 	enc := json.NewEncoder(c)
 	var ch clientHello

@@ -3,6 +3,7 @@ package bridge
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -58,9 +59,9 @@ func Relay(ctx context.Context, c net.Conn, stdin io.Reader, stdout io.Writer) (
 	case outErr = <-outDone:
 	case <-ctx.Done():
 		c.Close()
-		<-outDone
+		err := <-outDone // ended by the close
 		in.handOver(nil)
-		return nil, ctx.Err()
+		return nil, cmp.Or(ctx.Err(), err)
 	}
 	// c ended. Did the app end first (its stdin at EOF, so we closed our
 	// side and Switchboard closed the session)?
@@ -82,9 +83,12 @@ func Relay(ctx context.Context, c net.Conn, stdin io.Reader, stdout io.Writer) (
 	if replay == nil && initID == nil {
 		// stdin ended while we decided: nothing more to serve.
 		select {
-		case <-stdinDone:
+		case err := <-stdinDone: // the app is gone too
 			pw.Close()
-			return nil, nil
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return nil, err
 		default:
 		}
 	}
