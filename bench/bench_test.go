@@ -114,6 +114,7 @@ func TestBenchTable(t *testing.T) {
 	}{
 		{"calls", func(t *testing.T, tb *table) { benchCalls(t, tb, everything) }},
 		{"serve", func(t *testing.T, tb *table) { benchServe(t, tb, everything, bin) }},
+		{"shared", func(t *testing.T, tb *table) { benchShared(t, tb, everything, bin) }},
 		{"concurrency", func(t *testing.T, tb *table) { benchConcurrency(t, tb, everything) }},
 		{"startup", func(t *testing.T, tb *table) { benchStartup(t, tb, everything) }},
 		{"memory", func(t *testing.T, tb *table) { benchMemory(t, tb, everything, bin) }},

@@ -127,6 +127,18 @@
 //	switchboard skills accept NAME               accept a skill held because its files changed
 //	switchboard skills trust FOLDER [--off]      your own folder: edits to its skills are not held
 //	switchboard skills folder FOLDER [--remove]  look for skills in a project folder too
+//	switchboard serve [--client NAME] [--local]  when Switchboard is running (the window or 'daemon'),
+//	                                             attach to it over its local socket and start no
+//	                                             server: every app shares one process per server;
+//	                                             NAME names the app in its logs and call counts
+//	                                             (default: its clientInfo.name); --local runs the
+//	                                             servers here anyway; if Switchboard quits, serve
+//	                                             starts them itself and the app's session goes on
+//	switchboard daemon                           keep Switchboard running without a window (e.g. at
+//	                                             login): runs config.json's servers once, follows its
+//	                                             changes, and shares them with every app's 'serve';
+//	                                             Ctrl-C or SIGTERM stops it (attached apps then run
+//	                                             their servers themselves)
 //	switchboard --help                           list commands; 'switchboard help COMMAND' for one
 //
 // Global flags, before or after the command: `--data-dir DIR` (default: the OS config dir +

@@ -21,8 +21,8 @@ import (
 )
 
 func serveCmd() *Command {
-	var file, httpAddr string
-	var anyHost bool
+	var file, httpAddr, client string
+	var anyHost, local bool
 	inputs := kvFlag{}
 	return &Command{
 		Name:    "serve",
@@ -31,6 +31,8 @@ func serveCmd() *Command {
 			configFlags(fs, &file, inputs)
 			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio; needs the printed bearer token")
 			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
+			fs.StringVar(&client, "client", "", "the app this serve is for (its name in Switchboard's logs and call counts; default: the app's initialize clientInfo.name)")
+			fs.BoolVar(&local, "local", false, "run the servers in this process even when a running Switchboard shares its own (see 'switchboard daemon')")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
@@ -38,6 +40,16 @@ func serveCmd() *Command {
 			}
 			if httpAddr != "" && !gateway.LoopbackAddr(httpAddr) && !anyHost {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
+			}
+			in, out := inv.Stdin, inv.Stdout
+			if httpAddr == "" && file == "" && len(inputs) == 0 && !local {
+				// A running Switchboard (the window, 'switchboard daemon')
+				// shares its servers: relay to it instead of starting them.
+				var done bool
+				var err error
+				if in, out, done, err = attachRunning(ctx, inv, client); done {
+					return err
+				}
 			}
 			// Servers' sampling and elicitation go to the client whose call
 			// caused them when it takes them; otherwise they are declined
@@ -95,7 +107,7 @@ func serveCmd() *Command {
 			if httpAddr != "" {
 				return serveHTTP(ctx, inv, g, httpAddr)
 			}
-			return g.ServeStdio(ctx, inv.Stdin, inv.Stdout)
+			return g.ServeStdio(ctx, in, out)
 		},
 	}
 }

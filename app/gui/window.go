@@ -201,6 +201,11 @@ func (a *Window) Startup(ctx context.Context) {
 	a.openHistory()
 	go a.watchTools()
 	a.SkillsPage.watchSkills()
+	// Other apps' 'switchboard serve' attach here and share the servers
+	// (before any starts: they offer the apps' forms and sampling).
+	if err := a.h.Shared.Start(a.life); err != nil {
+		slog.Warn("shared servers: not shared with other apps", "err", err)
+	}
 	a.h.Servers.StartBuiltins()
 	// The configured servers start once the window is on screen: starting
 	// them (Node, Python) takes the CPU the web view needs to paint, and

@@ -54,4 +54,7 @@
 //     see Local (local.go)
 //   - the local model's files (catalog, downloads, chosen GGUF files), see
 //     Models (models.go)
+//   - sharing the running servers with other apps' 'switchboard serve'
+//     over a local socket (listen, attach, the apps attached), see Shared
+//     (shared.go)
 package host

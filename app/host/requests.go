@@ -70,3 +70,15 @@ type AddSkill struct {
 	Zip     []byte
 	Replace bool
 }
+
+// AttachRequest is a 'serve' attaching to the running Switchboard
+// (Shared.Attach): the app's stream on In and Out, and the app's name
+// from 'serve --client NAME' ("": its initialize clientInfo.name).
+// OnAttached, when set, is told the running Switchboard's process id once
+// the handshake succeeded.
+type AttachRequest struct {
+	In         io.Reader
+	Out        io.Writer
+	Client     string
+	OnAttached func(pid int)
+}

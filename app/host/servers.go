@@ -696,7 +696,7 @@ func (s *Servers) Settle(ctx context.Context) { s.h.mgr.WaitSettled(ctx) }
 
 // HandleRequests routes what servers ask of the host (sampling,
 // elicitation) to r: the window's chat, the terminal, or serve's client.
-func (s *Servers) HandleRequests(r mcpmanager.RequestHandler) { s.h.mgr.SetRequestHandler(r) }
+func (s *Servers) HandleRequests(r mcpmanager.RequestHandler) { s.h.Shared.handle(r) }
 
 // Log is the last lines (at most 1000; 200 when lines is not positive) a
 // running server wrote to stderr.

@@ -437,3 +437,14 @@ type SkillPreview struct {
 	// replaces it only when asked).
 	Exists bool `json:"exists"`
 }
+
+// SharedApp is an app attached to the running Switchboard's shared
+// servers (Shared.Attached): its name (from 'serve --client', else its
+// clientInfo.name once it made a call; "" before), its 'serve' process,
+// since when (RFC 3339) and the tool calls made under its name.
+type SharedApp struct {
+	Name  string `json:"name"`
+	PID   int    `json:"pid"`
+	Since string `json:"since"`
+	Calls int    `json:"calls"`
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -46,7 +47,11 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	srv, tool := t.Server, t.Tool.Name
 	upCtx, done := g.upstream(ctx, srv) // its server's questions go back to this client
 	defer done()
+	start := time.Now()
 	res, err := g.reg.CallRaw(upCtx, srv, tool, args, callOptions(meta, notify))
+	if g.onCall != nil {
+		g.onCall(Call{App: AppOf(ctx), Server: srv, Tool: tool, Took: time.Since(start), Failed: err != nil})
+	}
 	if err != nil {
 		return errorResult(err), true
 	}
@@ -94,8 +99,9 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 		if caps, modern := modernCaller(ctx); modern {
 			// Questions of the server go back to the client as
 			// input_required results (relay.go).
+			app := AppOf(ctx)
 			raw = g.relayedCall(ctx, req.Params.Name, req.Params.RequestState, req.Params.InputResponses, caps, func(upCtx context.Context) json.RawMessage {
-				res, found := g.callTool(upCtx, req.Params.Name, args, req.Params.Meta, notify)
+				res, found := g.callTool(context.WithValue(upCtx, appKey{}, app), req.Params.Name, args, req.Params.Meta, notify)
 				if !found {
 					return errorResult(fmt.Errorf("tool %q: %w", req.Params.Name, server.ErrToolNotFound))
 				}

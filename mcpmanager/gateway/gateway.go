@@ -33,6 +33,9 @@ type Options struct {
 	// Skills, when set, are the servers' skills the gateway relays
 	// (skills.go).
 	Skills *skills.Catalog
+	// OnCall, when set, is told of every tool call the gateway routes,
+	// naming the app that made it (shared.go).
+	OnCall func(Call)
 }
 
 // Gateway is an MCP server in front of a router. Safe for concurrent use.
@@ -49,6 +52,8 @@ type Gateway struct {
 	skills      *skills.Catalog // nil: no skills relayed
 	skillRoutes skillRoutes     // the published skills' servers (skills.go)
 	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
+	onCall      func(Call)      // Options.OnCall
+	sessions    atomic.Int64    // ServeApp's session ids
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
@@ -60,7 +65,7 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
 	if g.settled == nil {
 		g.started.Store(true)
 	}

@@ -51,7 +51,12 @@ var MaxInflight = 64
 // (a terminal, a blocking pipe), that one read goroutine lives on until in
 // is closed, as with mcp-go's own stdio server.
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 256)}
+	return g.serveStream(ctx, in, out, &stdioSession{id: "stdio", notes: make(chan mcp.JSONRPCNotification, 256)})
+}
+
+// serveStream serves one session over a newline-delimited stream
+// (ServeStdio, ServeApp).
+func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, sess *stdioSession) error {
 	if err := g.srv.RegisterSession(ctx, sess); err != nil {
 		return fmt.Errorf("gateway: register stdio session: %w", err)
 	}
@@ -198,6 +203,8 @@ func (g *Gateway) handle(ctx context.Context, line []byte, w *wire.Writer, calls
 // client info, capabilities and the log level in it; notifications go to
 // notes, which ServeStdio drains.
 type stdioSession struct {
+	id          string // unique among the gateway's sessions
+	app         string // the attached app's name (ServeApp), "" for stdio
 	notes       chan mcp.JSONRPCNotification
 	w           atomic.Value // *wire.Writer, for requests to the client
 	out         outgoing     // those requests, waiting for answers
@@ -213,7 +220,7 @@ var (
 	_ server.SessionWithClientInfo = (*stdioSession)(nil)
 )
 
-func (s *stdioSession) SessionID() string { return "stdio" }
+func (s *stdioSession) SessionID() string { return s.id }
 func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
 	return s.notes
 }

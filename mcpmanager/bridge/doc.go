@@ -1,0 +1,24 @@
+// Package bridge is the local socket a running Switchboard shares its
+// servers on, and the relay a 'switchboard serve' started by another app
+// attaches with.
+//
+// When Switchboard runs (the window, or 'switchboard daemon'), it listens
+// at Default(dataDir): a Unix socket in a directory only the user can
+// enter (0700), or on Windows a named pipe whose access list admits only
+// the user (PipeSDDL). Each side proves it holds the data dir's token
+// (a 0600 file beside the socket) without sending it, so another user's
+// process can neither attach nor pose as Switchboard; on Linux the
+// listener also checks the peer's user id (SO_PEERCRED).
+//
+// A 'switchboard serve' first Dials: when Switchboard answers, serve
+// starts no servers and Relays its stdio to the socket byte for byte, and
+// the running Switchboard serves that stream as one gateway session of
+// its own (one per attached app), so N apps share one process per server,
+// one tool list and one set of OAuth tokens, and a server's questions go
+// to the app whose call caused them (the gateway's rule). When Switchboard
+// goes away mid-session, Relay returns a *Lost: serve starts the servers
+// itself, replays the app's initialize (dropping its second answer,
+// DropAnswer) and serves the rest of the stream, so the app goes on.
+//
+// See Example.
+package bridge
