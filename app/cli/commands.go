@@ -22,6 +22,7 @@ func root() *Command {
 			chatCmd(),
 			modelsCmd(),
 			serveCmd(),
+			clientsCmd(),
 			builtinCmd(),
 			skillsCmd(),
 			versionCmd(),

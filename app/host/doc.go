@@ -54,4 +54,7 @@
 //     see Local (local.go)
 //   - the local model's files (catalog, downloads, chosen GGUF files), see
 //     Models (models.go)
+//   - the other MCP apps on this computer (Claude Code, Cursor, …):
+//     connect, disconnect, move their servers here, the servers each
+//     sees, what serve records of their use, see Clients (clients.go)
 package host

@@ -71,6 +71,7 @@ type Host struct {
 	Local       *Local       // the model on this computer: llama-server, started for the chats that use it
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
 	LocalSkills *LocalSkills // skills on this computer (SKILL.md folders): find, pin, add, switch
+	Clients     *Clients     // other MCP apps: connect, disconnect, move their servers here
 
 	// pins are the trusted tool definitions; the router's gate.
 	pins *pins.Store
@@ -103,6 +104,7 @@ func Open(opts Options) *Host {
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Fetch = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Fetch{h}
 	h.Skills = &Skills{h}
+	h.Clients = &Clients{h}
 	h.Models = newModels(h)
 	h.Icons, h.MCPApps = &Icons{icons.New()}, &MCPApps{h: h, context: map[string]map[appKey]string{}}
 	h.Local = &Local{h: h, onStatus: opts.OnLocal}

@@ -49,6 +49,7 @@ type Gateway struct {
 	skills      *skills.Catalog // nil: no skills relayed
 	skillRoutes skillRoutes     // the published skills' servers (skills.go)
 	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
+	calls       atomic.Int64    // tools/call requests received (Calls)
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
