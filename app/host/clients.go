@@ -193,7 +193,7 @@ func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange,
 		}
 	}
 	created := !doc.HasContainer()
-	out := data
+	var out []byte
 	var moved []MovedServer
 	var backup []byte
 	if req.Move {
@@ -335,15 +335,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	var moved []MovedServer
 	for _, p := range plans {
 		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
-		for _, m := range moves {
-			if m.server != p.s.Name || m.value == "" {
-				continue
-			}
-			ref := "${secret:" + m.name + "}"
-			ms.Text = replaceSecret(ms.Text, m.value, ref)
-			backup = []byte(replaceSecret(string(backup), m.value, ref))
-			ms.Secrets = append(ms.Secrets, m.name)
-		}
+		backup = ms.redact(moves, backup)
 		moved = append(moved, ms)
 		ch.Moved = append(ch.Moved, p.s.Name)
 		nd, err := clients.Read(doc.File, out)
@@ -358,6 +350,22 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 }
 
 type secretMove struct{ server, name, value string }
+
+// redact puts the ${secret:NAME} reference in place of each of the
+// server's secrets that moved to the keyring, in its text and in the
+// file's backup (returned).
+func (ms *MovedServer) redact(moves []secretMove, backup []byte) []byte {
+	for _, m := range moves {
+		if m.server != ms.Name || m.value == "" {
+			continue
+		}
+		ref := "${secret:" + m.name + "}"
+		ms.Text = replaceSecret(ms.Text, m.value, ref)
+		backup = []byte(replaceSecret(string(backup), m.value, ref))
+		ms.Secrets = append(ms.Secrets, m.name)
+	}
+	return backup
+}
 
 // replaceSecret replaces a secret's value in a file's text, written as
 // it is or escaped as JSON writes it.

@@ -22,7 +22,7 @@ type tomlDoc struct {
 	data  []byte
 	value map[string]any
 	spans map[string][][2]int // entry name → its byte spans, in order
-	names []string           // entry names in file order
+	names []string            // entry names in file order
 }
 
 func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {

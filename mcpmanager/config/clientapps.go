@@ -253,19 +253,7 @@ func ClientApps() []ClientApp {
 			files: func(d appDirs) []ClientFile {
 				return []ClientFile{user(join(d.home, ".lmstudio", "mcp.json"), StyleMCPServers, "mcpServers")}
 			}},
-		{Name: "opencode", Title: "opencode", Processes: []string{"opencode"},
-			files: func(d appDirs) []ClientFile {
-				dir := join(d.xdg, "opencode")
-				if d.goos == "windows" || d.goos == "darwin" {
-					dir = join(d.home, ".config", "opencode") // opencode uses ~/.config everywhere
-				}
-				return []ClientFile{
-					user(join(dir, "opencode.json"), StyleOpencode, "mcp"),
-					user(join(dir, "opencode.jsonc"), StyleOpencode, "mcp"),
-					project(join(d.work, "opencode.json"), StyleOpencode, "mcp"),
-					project(join(d.work, "opencode.jsonc"), StyleOpencode, "mcp"),
-				}
-			}},
+		{Name: "opencode", Title: "opencode", Processes: []string{"opencode"}, files: opencodeFiles},
 		{Name: "cline", Title: "Cline", Processes: []string{"code", "Code", "cline"},
 			files: func(d appDirs) []ClientFile {
 				return []ClientFile{
@@ -291,4 +279,19 @@ func ClientAppNamed(name string) (ClientApp, bool) {
 		}
 	}
 	return ClientApp{}, false
+}
+
+// opencodeFiles are opencode's: ~/.config/opencode on every OS (it does
+// not use the platform's own folder), JSON or JSONC.
+func opencodeFiles(d appDirs) []ClientFile {
+	dir := join(d.xdg, "opencode")
+	if d.goos == "windows" || d.goos == "darwin" {
+		dir = join(d.home, ".config", "opencode")
+	}
+	return []ClientFile{
+		user(join(dir, "opencode.json"), StyleOpencode, "mcp"),
+		user(join(dir, "opencode.jsonc"), StyleOpencode, "mcp"),
+		project(join(d.work, "opencode.json"), StyleOpencode, "mcp"),
+		project(join(d.work, "opencode.jsonc"), StyleOpencode, "mcp"),
+	}
 }
