@@ -147,3 +147,27 @@ func TestClientsConnectInvalidFile(t *testing.T) {
 		t.Fatal("a backup was written for a refused change")
 	}
 }
+
+// An entry whose binary is gone shows as broken; connecting again
+// repairs it (points it at this installation).
+func TestClientsBrokenRepair(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	data := t.TempDir()
+	t.Setenv("SWITCHBOARD_COMMAND", filepath.Join(home, "moved-away", "switchboard"))
+	if code, out, errb := runIn(t, data, "clients", "connect", "windsurf"); code != 0 {
+		t.Fatalf("connect: %d %s %s", code, out, errb)
+	}
+	_, out, _ := runIn(t, data, "clients", "--json")
+	if !strings.Contains(out, `"broken": "it runs `+filepath.Join(home, "moved-away", "switchboard")) {
+		t.Fatalf("clients --json does not show the entry broken:\n%s", out)
+	}
+	t.Setenv("SWITCHBOARD_COMMAND", "")
+	if code, out, errb := runIn(t, data, "clients", "connect", "windsurf"); code != 0 || strings.Contains(out, "nothing changed") {
+		t.Fatalf("repair: %d %s %s", code, out, errb)
+	}
+	if _, out, _ = runIn(t, data, "clients", "--json"); strings.Contains(out, `"broken"`) || !strings.Contains(out, `"connected": true`) {
+		t.Fatalf("after repair:\n%s", out)
+	}
+}
