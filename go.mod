@@ -31,6 +31,7 @@ require (
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
 	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50 // indirect
 	github.com/mattn/go-shellwords v1.0.12 // indirect
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	github.com/rhysd/actionlint v1.7.7 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 )

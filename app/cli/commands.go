@@ -23,6 +23,7 @@ func root() *Command {
 			modelsCmd(),
 			serveCmd(),
 			daemonCmd(),
+			clientsCmd(),
 			builtinCmd(),
 			skillsCmd(),
 			versionCmd(),

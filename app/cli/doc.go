@@ -113,6 +113,8 @@
 //	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
 //	                                             --listen-any; prints the bearer token to send, or
 //	                                             takes it from $SWITCHBOARD_SERVE_TOKEN)
+//	switchboard serve --client NAME              ...for one app ('clients connect' writes this): it sees
+//	                                             the servers chosen for it; its use is recorded
 //	switchboard skills [list]                    the skills on this computer (SKILL.md folders of Claude Code,
 //	                                             Codex / Agent Skills, Copilot, projects, Claude Code plugins and
 //	                                             Switchboard's own): name, source (skills@claude, …), on, off or
@@ -139,6 +141,14 @@
 //	                                             changes, and shares them with every app's 'serve';
 //	                                             Ctrl-C or SIGTERM stops it (attached apps then run
 //	                                             their servers themselves)
+//	switchboard clients [list]                   the MCP apps on this computer: their files, connected
+//	                                             or not, how many servers of their own they still run
+//	switchboard clients connect NAME [--move] [--servers A,B] [--project DIR] [--env-differs keep|import] [--dry-run]
+//	                                             add Switchboard's entry to the app's file, byte for byte
+//	                                             otherwise (backup kept); --move moves its servers here
+//	switchboard clients disconnect NAME [--with-secrets] [--project DIR] [--dry-run]
+//	                                             take the entry out, give moved servers back
+//	switchboard clients servers NAME [A,B]       the servers the app sees (no list: all)
 //	switchboard --help                           list commands; 'switchboard help COMMAND' for one
 //
 // Global flags, before or after the command: `--data-dir DIR` (default: the OS config dir +

@@ -31,7 +31,7 @@ func serveCmd() *Command {
 			configFlags(fs, &file, inputs)
 			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio; needs the printed bearer token")
 			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
-			fs.StringVar(&client, "client", "", "the app this serve is for (its name in Switchboard's logs and call counts; default: the app's initialize clientInfo.name)")
+			clientFlag(fs, &client)
 			fs.BoolVar(&local, "local", false, "run the servers in this process even when a running Switchboard shares its own (see 'switchboard daemon')")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
@@ -57,15 +57,22 @@ func serveCmd() *Command {
 			// tie to a single call, or past its cap, fails with its error.
 			// Serve at once: tools appear as their servers become ready.
 			passOn := &gatewayRequests{fallback: newTerminalRequests(inv.Stdin, inv.Stderr, false, false)}
+			only, err := servingClient(inv, client)
+			if err != nil {
+				return err
+			}
 			h, err := launch(inv, file, inputs, func(h *host.Host) {
 				h.Servers.HandleRequests(passOn)
-			})
+			}, only...)
 			if err != nil {
 				return err
 			}
 			defer closeServers(h)
 			g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String()})
 			passOn.g.Store(g)
+			if client != "" {
+				defer func() { _ = h.Clients.AddCalls(client, g.Calls()) }()
+			}
 			ctx, cancel := context.WithCancel(ctx)
 			var bg sync.WaitGroup
 			defer bg.Wait()

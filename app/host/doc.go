@@ -57,4 +57,7 @@
 //   - sharing the running servers with other apps' 'switchboard serve'
 //     over a local socket (listen, attach, the apps attached), see Shared
 //     (shared.go)
+//   - the other MCP apps on this computer (Claude Code, Cursor, …):
+//     connect, disconnect, move their servers here, the servers each
+//     sees, what serve records of their use, see Clients (clients.go)
 package host

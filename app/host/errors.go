@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/clients"
 	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
@@ -133,3 +134,29 @@ var (
 
 // SkillHeld is LocalSkill.State of a skill withheld until accepted.
 const SkillHeld = localskills.Held
+
+// The connected apps' errors (Clients).
+var (
+	// ErrNoClient: no MCP app Switchboard knows has that name.
+	ErrNoClient = errors.New("no MCP app named")
+	// ErrClientEnvDiffers: a server to move is in Switchboard already,
+	// with another environment; the user chooses which to keep.
+	ErrClientEnvDiffers = errors.New("a server to move is already in Switchboard with another environment")
+	// ErrClientFileInvalid: the app's file cannot be parsed (or its servers
+	// are not where the app keeps them); nothing was written.
+	ErrClientFileInvalid = clients.ErrSyntax
+	// ErrClientFileShape: the app's file parses, but not in the app's shape.
+	ErrClientFileShape = clients.ErrShape
+)
+
+// ClientEnvError names the servers to move whose environment differs
+// from the same server's in Switchboard.
+type ClientEnvError struct{ Servers []string }
+
+func (e *ClientEnvError) Error() string {
+	return "these servers are in Switchboard already with another environment: " + strings.Join(e.Servers, ", ") +
+		"; choose --env-differs=keep (use Switchboard's) or --env-differs=import (import the app's as well)"
+}
+
+// Unwrap returns ErrClientEnvDiffers.
+func (e *ClientEnvError) Unwrap() error { return ErrClientEnvDiffers }

@@ -72,6 +72,7 @@ type Host struct {
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
 	LocalSkills *LocalSkills // skills on this computer (SKILL.md folders): find, pin, add, switch
 	Shared      *Shared      // the servers shared with other apps' 'serve' over a local socket
+	Clients     *Clients     // other MCP apps: connect, disconnect, move their servers here
 
 	// pins are the trusted tool definitions; the router's gate.
 	pins *pins.Store
@@ -105,6 +106,7 @@ func Open(opts Options) *Host {
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Fetch = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Fetch{h}
 	h.Skills = &Skills{h}
 	h.Shared = &Shared{h: h}
+	h.Clients = &Clients{h}
 	h.Models = newModels(h)
 	h.Icons, h.MCPApps = &Icons{icons.New()}, &MCPApps{h: h, context: map[string]map[appKey]string{}}
 	h.Local = &Local{h: h, onStatus: opts.OnLocal}

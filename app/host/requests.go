@@ -82,3 +82,30 @@ type AttachRequest struct {
 	Client     string
 	OnAttached func(pid int)
 }
+
+// ClientConnect is one connect of an app to Switchboard (Clients.Connect).
+type ClientConnect struct {
+	Name string // the app's short name: "claude-code"
+	// Project writes the app's file in this folder (.mcp.json,
+	// .vscode/mcp.json) instead of its user file.
+	Project string
+	// Move moves the app's own servers into Switchboard and out of its file.
+	Move bool
+	// Servers are the servers the app sees (nil: leave the choice as it is).
+	Servers []string
+	// EnvDiffers says what to do when a server to move is in Switchboard
+	// with another environment: "keep" Switchboard's, "import" the app's
+	// too; "" refuses with a *ClientEnvError.
+	EnvDiffers string
+	// DryRun computes the change (its Diff) and writes nothing.
+	DryRun bool
+}
+
+// ClientDisconnect is one disconnect (Clients.Disconnect).
+type ClientDisconnect struct {
+	Name    string
+	Project string
+	// WithSecrets writes moved servers' secrets back into the app's file.
+	WithSecrets bool
+	DryRun      bool
+}

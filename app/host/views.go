@@ -448,3 +448,54 @@ type SharedApp struct {
 	Since string `json:"since"`
 	Calls int    `json:"calls"`
 }
+
+// ClientApp is an MCP app on this computer as Clients.List shows it.
+type ClientApp struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	// Found: at least one of its files exists.
+	Found     bool             `json:"found"`
+	Files     []ClientFileView `json:"files"`
+	Connected bool             `json:"connected"`
+	// OwnServers counts the servers it still runs itself.
+	OwnServers int `json:"ownServers"`
+	// Running: the app runs now (a change needs a restart).
+	Running bool `json:"running"`
+	// Broken says why its Switchboard entry cannot start ("" when fine).
+	Broken string `json:"broken,omitempty"`
+	// Servers are the servers it sees (empty: all).
+	Servers []string `json:"servers"`
+	// Moved are the servers connect moved from it.
+	Moved         []string `json:"moved"`
+	LastConnected string   `json:"lastConnected,omitempty"`
+	Calls         int64    `json:"calls"`
+}
+
+// ClientFileView is one of an app's files.
+type ClientFileView struct {
+	Path      string `json:"path"`
+	Scope     string `json:"scope"`
+	ReadOnly  bool   `json:"readOnly,omitempty"`
+	Servers   int    `json:"servers"`
+	Connected bool   `json:"connected"`
+	Broken    string `json:"broken,omitempty"`
+	Problem   string `json:"problem,omitempty"`
+}
+
+// ClientChange is what a connect or disconnect changed, or would change.
+type ClientChange struct {
+	Name    string `json:"name"`
+	Title   string `json:"title"`
+	Path    string `json:"path"`
+	Scope   string `json:"scope"`
+	Command string `json:"command,omitempty"`
+	Changed bool   `json:"changed"`
+	// Diff is the change to the file, line by line.
+	Diff    string   `json:"diff"`
+	Backup  string   `json:"backup,omitempty"`
+	Moved   []string `json:"moved"`
+	Skipped []string `json:"skipped"`
+	// Warnings: restart the app, a project file now names a local path,
+	// allow rules to update.
+	Warnings []string `json:"warnings"`
+}

@@ -11,6 +11,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// Calls is how many tools/call requests the gateway has answered or is
+// answering ('serve --client' records them for the app).
+func (g *Gateway) Calls() int64 { return g.calls.Load() }
+
 // callTool is tools/call, whichever transport the request came on: the
 // stdio fast path (fastCall) and the MCP server's handler (HTTP, and what
 // stdio leaves to it) both call it, so a client sees the same result for
@@ -27,6 +31,7 @@ import (
 // answers that one (after the start-up wait, it may be about to be
 // published; its tool filter refuses what it did not list).
 func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) (json.RawMessage, bool) {
+	g.calls.Add(1)
 	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] != '{' && string(a) != "null" {
 		return errorResult(fmt.Errorf("tools/call %s: arguments must be a JSON object (name → value), not %s", name, jsonKind(a))), true
 	}

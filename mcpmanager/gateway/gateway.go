@@ -54,6 +54,7 @@ type Gateway struct {
 	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
 	onCall      func(Call)      // Options.OnCall
 	sessions    atomic.Int64    // ServeApp's session ids
+	calls       atomic.Int64    // tools/call requests received (Calls)
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes

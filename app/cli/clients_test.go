@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+const desktopConfig = `{
+	"globalShortcut": "",
+	// hand-written
+	"mcpServers": {
+		"github": {
+			"command": "npx",
+			"args": ["-y", "@modelcontextprotocol/server-github"],
+			"env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_0123456789abcdefghijABCDEFGHIJ012345"}
+		},
+		"memory": { "command": "npx", "args": [ "-y", "@modelcontextprotocol/server-memory" ] }
+	}
+}
+`
+
+// Connect with --move takes the app's servers into Switchboard (the
+// token into the keyring, not the backup) and leaves only Switchboard's
+// entry; disconnect gives them back, the token only with --with-secrets.
+func TestClientsConnectMoveDisconnect(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	data := t.TempDir()
+	file := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(desktopConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errb := runIn(t, data, "clients", "--json")
+	if code != 0 {
+		t.Fatalf("clients: %d %s", code, errb)
+	}
+	var apps []struct {
+		Name       string `json:"name"`
+		Connected  bool   `json:"connected"`
+		OwnServers int    `json:"ownServers"`
+	}
+	if err := json.Unmarshal([]byte(out), &apps); err != nil || len(apps) != 1 || apps[0].Name != "claude-desktop" || apps[0].OwnServers != 2 || apps[0].Connected {
+		t.Fatalf("clients --json = %s (%v)", out, err)
+	}
+
+	code, out, errb = runIn(t, data, "clients", "connect", "claude-desktop", "--move", "--dry-run")
+	if code != 0 || !strings.Contains(out, `+ 		"switchboard": {`) || !strings.Contains(out, `- 		"github": {`) {
+		t.Fatalf("dry run: %d\n%s\n%s", code, out, errb)
+	}
+	if b, _ := os.ReadFile(file); string(b) != desktopConfig {
+		t.Fatal("a dry run changed the file")
+	}
+
+	code, out, errb = runIn(t, data, "clients", "connect", "claude-desktop", "--move")
+	if code != 0 {
+		t.Fatalf("connect: %d %s %s", code, out, errb)
+	}
+	b, _ := os.ReadFile(file)
+	got := string(b)
+	if strings.Contains(got, "github") || strings.Contains(got, "memory") || !strings.Contains(got, `"switchboard": {`) ||
+		!strings.Contains(got, "// hand-written") || !strings.Contains(got, `"--client", "claude-desktop"`) || !strings.Contains(got, `"--data-dir", `) {
+		t.Fatalf("connected file:\n%s", got)
+	}
+	backup, _ := os.ReadFile(file + ".switchboard.bak")
+	if strings.Contains(string(backup), "ghp_0123") || !strings.Contains(string(backup), "${secret:") {
+		t.Fatalf("the backup keeps the moved token:\n%s", backup)
+	}
+	cfg, err := config.Load(filepath.Join(data, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh, ok := cfg.Lookup("github")
+	if _, mem := cfg.Lookup("memory"); !ok || !mem || !strings.HasPrefix(gh.Env["GITHUB_PERSONAL_ACCESS_TOKEN"], "${secret:") {
+		t.Fatalf("Switchboard's servers after the move: %+v", cfg.Servers)
+	}
+	if raw, _ := os.ReadFile(filepath.Join(data, "config.json")); strings.Contains(string(raw), "ghp_0123") {
+		t.Fatal("config.json holds the token")
+	}
+
+	// Connecting again changes nothing.
+	if code, out, _ = runIn(t, data, "clients", "connect", "claude-desktop"); code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Fatalf("second connect: %d %s", code, out)
+	}
+
+	code, _, errb = runIn(t, data, "clients", "disconnect", "claude-desktop")
+	if code != 0 || !strings.Contains(errb, "without its secret") {
+		t.Fatalf("disconnect: %d %s", code, errb)
+	}
+	b, _ = os.ReadFile(file)
+	if strings.Contains(string(b), "switchboard") || !strings.Contains(string(b), `"GITHUB_PERSONAL_ACCESS_TOKEN": ""`) || !strings.Contains(string(b), `"memory": { "command": "npx"`) {
+		t.Fatalf("disconnected file:\n%s", b)
+	}
+}
+
+// Disconnect --with-secrets writes the token back: the file reads as it
+// did, its servers at the end of their list.
+func TestClientsDisconnectWithSecrets(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	data := t.TempDir()
+	file := filepath.Join(home, ".cursor", "mcp.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(desktopConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errb := runIn(t, data, "clients", "connect", "cursor", "--move"); code != 0 {
+		t.Fatalf("connect: %d %s %s", code, out, errb)
+	}
+	if code, out, errb := runIn(t, data, "clients", "disconnect", "cursor", "--with-secrets"); code != 0 {
+		t.Fatalf("disconnect: %d %s %s", code, out, errb)
+	}
+	b, _ := os.ReadFile(file)
+	if string(b) != desktopConfig {
+		t.Fatalf("after disconnect --with-secrets:\n%s\nwant\n%s", b, desktopConfig)
+	}
+}
+
+// A file that is not valid is refused with line and column, untouched.
+func TestClientsConnectInvalidFile(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	file := filepath.Join(home, ".cursor", "mcp.json")
+	_ = os.MkdirAll(filepath.Dir(file), 0o700)
+	bad := "{\n  \"mcpServers\": {\n    \"a\": {}\n    \"b\": {}\n  }\n}\n"
+	_ = os.WriteFile(file, []byte(bad), 0o600)
+	code, _, errb := runIn(t, t.TempDir(), "clients", "connect", "cursor")
+	if code != ExitUsage || !strings.Contains(errb, "mcp.json:4:5") {
+		t.Fatalf("connect of an invalid file: %d %s", code, errb)
+	}
+	if b, _ := os.ReadFile(file); string(b) != bad {
+		t.Fatal("the invalid file was changed")
+	}
+	if _, err := os.Stat(file + ".switchboard.bak"); err == nil {
+		t.Fatal("a backup was written for a refused change")
+	}
+}
+
+// An entry whose binary is gone shows as broken; connecting again
+// repairs it (points it at this installation).
+func TestClientsBrokenRepair(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	data := t.TempDir()
+	t.Setenv("SWITCHBOARD_COMMAND", filepath.Join(home, "moved-away", "switchboard"))
+	if code, out, errb := runIn(t, data, "clients", "connect", "windsurf"); code != 0 {
+		t.Fatalf("connect: %d %s %s", code, out, errb)
+	}
+	_, out, _ := runIn(t, data, "clients", "--json")
+	if !strings.Contains(out, `"broken": "it runs `+filepath.Join(home, "moved-away", "switchboard")) {
+		t.Fatalf("clients --json does not show the entry broken:\n%s", out)
+	}
+	t.Setenv("SWITCHBOARD_COMMAND", "")
+	if code, out, errb := runIn(t, data, "clients", "connect", "windsurf"); code != 0 || strings.Contains(out, "nothing changed") {
+		t.Fatalf("repair: %d %s %s", code, out, errb)
+	}
+	if _, out, _ = runIn(t, data, "clients", "--json"); strings.Contains(out, `"broken"`) || !strings.Contains(out, `"connected": true`) {
+		t.Fatalf("after repair:\n%s", out)
+	}
+}

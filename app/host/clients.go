@@ -1,0 +1,723 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/clients"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// Clients are the other MCP apps on this computer (Claude Desktop, Claude
+// Code, Cursor, VS Code, …) and their link to Switchboard: connect one
+// (its file gets an entry running 'switchboard serve --client NAME'),
+// move its own servers here, disconnect it, choose the servers it sees,
+// and what 'serve' records of its use.
+type Clients struct{ h *Host }
+
+// ClientState is what Switchboard keeps of one connected app, in
+// settings.clients of config.json.
+type ClientState struct {
+	Path  string `json:"path,omitempty"`  // the file connected
+	Scope string `json:"scope,omitempty"` // user, local or project
+	// Created: connect added the servers' container itself, so disconnect
+	// takes it out again when it is empty.
+	Created bool `json:"created,omitempty"`
+	// Moved are the app's servers connect moved here.
+	Moved []MovedServer `json:"moved,omitempty"`
+	// Servers are the servers the app sees; empty: all.
+	Servers []string `json:"servers,omitempty"`
+	// LastConnected is when 'serve --client' last started for it (RFC 3339).
+	LastConnected string `json:"lastConnected,omitempty"`
+	Calls         int64  `json:"calls,omitempty"`
+}
+
+// MovedServer is one server moved from an app's file.
+type MovedServer struct {
+	Name string `json:"name"`         // in the app's file
+	As   string `json:"as,omitempty"` // in Switchboard
+	// Text is the entry as the file had it, each secret that went to the
+	// keyring replaced by its ${secret:NAME} reference.
+	Text string `json:"text"`
+	// Secrets are the keyring names Text refers to.
+	Secrets []string `json:"secrets,omitempty"`
+}
+
+var clientsSection = config.Section[map[string]ClientState]{Key: "clients"}
+
+// List is every known app with its files on this computer (project
+// files under workDir, "" for none), whether it is connected, how many
+// servers of its own it runs, and what serve recorded.
+func (c *Clients) List(ctx context.Context, workDir string) ([]ClientApp, error) {
+	states, err := c.states()
+	if err != nil {
+		return nil, err
+	}
+	env := clientEnv(workDir)
+	var out []ClientApp
+	for _, a := range config.ClientApps() {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		v := c.view(a, env, states[a.Name])
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Get is one app as List shows it.
+func (c *Clients) Get(ctx context.Context, name, workDir string) (ClientApp, error) {
+	a, ok := config.ClientAppNamed(name)
+	if !ok {
+		return ClientApp{}, unknownClient(name)
+	}
+	states, err := c.states()
+	if err != nil {
+		return ClientApp{}, err
+	}
+	return c.view(a, clientEnv(workDir), states[name]), ctx.Err()
+}
+
+func (c *Clients) view(a config.ClientApp, env config.Env, st ClientState) ClientApp {
+	v := ClientApp{Name: a.Name, Title: a.Title, Servers: st.Servers, LastConnected: st.LastConnected, Calls: st.Calls}
+	for _, m := range st.Moved {
+		v.Moved = append(v.Moved, m.Name)
+	}
+	for _, f := range a.Files(env) {
+		data, err := clients.ReadFile(f.Path)
+		if data == nil && err == nil {
+			continue
+		}
+		fv := ClientFileView{Path: f.Path, Scope: f.Scope, ReadOnly: f.ReadOnly}
+		if err == nil {
+			var d *clients.Doc
+			d, err = clients.Read(f, data)
+			if err == nil {
+				ss, _ := d.Servers()
+				for _, s := range ss {
+					if s.Name != clients.EntryName {
+						fv.Servers++
+					}
+				}
+				if e, ok := d.Connected(); ok {
+					fv.Connected = true
+					if broken := brokenEntry(e); broken != "" {
+						fv.Broken = broken
+					}
+				}
+			}
+		}
+		if err != nil {
+			fv.Problem = err.Error()
+		}
+		v.Files = append(v.Files, fv)
+		v.Found = true
+		v.OwnServers += fv.Servers
+		if fv.Connected {
+			v.Connected = true
+			v.Broken = cmpString(v.Broken, fv.Broken)
+		}
+	}
+	if v.Found {
+		v.Running = clients.Running(a.Processes)
+	}
+	return v
+}
+
+func cmpString(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// brokenEntry says why Switchboard's entry cannot start ("" when it can).
+func brokenEntry(e clients.Server) string {
+	if e.Command == "" {
+		return ""
+	}
+	if filepath.IsAbs(e.Command) {
+		if _, err := os.Stat(e.Command); err != nil {
+			return fmt.Sprintf("it runs %s, which is not there any more; Repair points it at this installation", e.Command)
+		}
+		return ""
+	}
+	if _, err := exec.LookPath(e.Command); err != nil {
+		return fmt.Sprintf("it runs %s, which is not on PATH; Repair points it at this installation", e.Command)
+	}
+	return ""
+}
+
+// Preview is what Connect would change, written nowhere.
+func (c *Clients) Preview(ctx context.Context, req ClientConnect) (ClientChange, error) {
+	req.DryRun = true
+	return c.Connect(ctx, req)
+}
+
+// Connect adds Switchboard's entry to the app's file (user scope unless
+// req.Project), and with req.Move moves the app's own servers into
+// Switchboard first (as Servers.Import does: secrets to the keyring) and
+// out of its file. The rest of the file stays byte for byte; the write is
+// atomic and keeps a backup without the moved secrets. Connecting again
+// changes nothing (an entry that runs another binary is repaired).
+func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange, error) {
+	a, f, err := clientFile(req.Name, req.Project)
+	if err != nil {
+		return ClientChange{}, err
+	}
+	ch := ClientChange{Name: a.Name, Title: a.Title, Path: f.Path, Scope: f.Scope}
+	data, err := clients.ReadFile(f.Path)
+	if err != nil {
+		return ch, err
+	}
+	doc, err := clients.Read(f, data)
+	if err != nil {
+		return ch, err
+	}
+	entry, err := c.entry(a.Name)
+	if err != nil {
+		return ch, err
+	}
+	ch.Command = strings.Join(append([]string{entry.Command}, entry.Args...), " ")
+	if len(req.Servers) > 0 {
+		if err := c.checkServers(req.Servers); err != nil {
+			return ch, err
+		}
+	}
+	created := !doc.HasContainer()
+	var out []byte
+	var moved []MovedServer
+	var backup []byte
+	if req.Move {
+		out, moved, backup, err = c.move(ctx, doc, req, &ch)
+		if err != nil {
+			return ch, err
+		}
+		if doc, err = clients.Read(f, out); err != nil {
+			return ch, err
+		}
+	}
+	if out, err = doc.Add(entry); err != nil {
+		return ch, err
+	}
+	ch.Diff = lineDiff(string(data), string(out))
+	ch.Changed = !bytes.Equal(out, data)
+	ch.Warnings = clientWarnings(a, f, entry, ch.Changed, len(moved) > 0)
+	if req.DryRun {
+		return ch, nil
+	}
+	if ch.Changed {
+		if backup == nil && data != nil {
+			backup = data
+		}
+		if err := clients.WriteFile(f.Path, out, backup); err != nil {
+			return ch, err
+		}
+		if data != nil {
+			ch.Backup = f.Path + clients.BackupSuffix
+		}
+	}
+	return ch, c.h.Edit(func(cfg *config.Config) error {
+		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
+			if *m == nil {
+				*m = map[string]ClientState{}
+			}
+			st := (*m)[a.Name]
+			if st.Path != f.Path {
+				st.Created = false
+			}
+			st.Path, st.Scope = f.Path, f.Scope
+			st.Created = st.Created || created
+			st.Moved = append(st.Moved, moved...)
+			if req.Servers != nil {
+				st.Servers = req.Servers
+			}
+			(*m)[a.Name] = st
+			return nil
+		})
+	})
+}
+
+// move imports doc's servers (Switchboard's entry aside) and returns
+// the file without them, what moved, and the backup with their secrets
+// taken out.
+func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect, ch *ClientChange) ([]byte, []MovedServer, []byte, error) {
+	h := c.h
+	servers, err := doc.Servers()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cfg, err := h.Config()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	type plan struct {
+		s  clients.Server
+		as string // an existing server it is the same as
+	}
+	var plans []plan
+	var differs []string
+	mcp := map[string]any{}
+	resolutions := map[string]config.Resolution{}
+	for _, s := range servers {
+		if s.Name == clients.EntryName {
+			continue
+		}
+		same := slices.IndexFunc(cfg.Servers, func(x config.Server) bool {
+			return x.Command == s.Command && slices.Equal(x.Args, s.Args) && x.URL == s.URL
+		})
+		if same >= 0 {
+			cur := cfg.Servers[same]
+			if envDiffers(cur.Env, s.Env) {
+				switch req.EnvDiffers {
+				case "keep":
+				case "import":
+					same = -1
+				default:
+					differs = append(differs, fmt.Sprintf("%s (like %s)", s.Name, cur.Name))
+					continue
+				}
+			}
+			if same >= 0 {
+				plans = append(plans, plan{s: s, as: cur.Name})
+				ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: already in Switchboard as %s", s.Name, cur.Name))
+				continue
+			}
+		}
+		plans = append(plans, plan{s: s})
+		entry := map[string]any{}
+		if s.URL != "" {
+			entry["url"] = s.URL
+			if len(s.Headers) > 0 {
+				entry["headers"] = s.Headers
+			}
+		} else {
+			entry["command"], entry["args"] = s.Command, append([]string{}, s.Args...)
+			if len(s.Env) > 0 {
+				entry["env"] = s.Env
+			}
+		}
+		mcp[s.Name] = entry
+		if _, taken := cfg.Lookup(s.Name); taken {
+			resolutions[s.Name] = config.Rename // never over another server
+		}
+	}
+	if len(differs) > 0 {
+		return nil, nil, nil, &ClientEnvError{Servers: differs}
+	}
+	var moves []secretMove
+	renamed := map[string]string{}
+	if len(mcp) > 0 {
+		body, _ := json.Marshal(map[string]any{"mcpServers": mcp})
+		res, err := h.Servers.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: body, Resolutions: resolutions, DryRun: req.DryRun})
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
+		}
+		for _, it := range res.Plan.Items {
+			if it.Resolve(resolutions) == config.Rename {
+				renamed[it.Name] = it.RenameTo
+			}
+		}
+		for _, m := range res.Moves {
+			moves = append(moves, secretMove{server: m.Server, name: m.Name, value: m.Value()})
+		}
+	}
+	out := doc.Data
+	backup := doc.Data
+	var moved []MovedServer
+	for _, p := range plans {
+		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
+		backup = ms.redact(moves, backup)
+		moved = append(moved, ms)
+		ch.Moved = append(ch.Moved, p.s.Name)
+		nd, err := clients.Read(doc.File, out)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if out, err = nd.Remove(p.s.Name, false); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return out, moved, backup, nil
+}
+
+type secretMove struct{ server, name, value string }
+
+// redact puts the ${secret:NAME} reference in place of each of the
+// server's secrets that moved to the keyring, in its text and in the
+// file's backup (returned).
+func (ms *MovedServer) redact(moves []secretMove, backup []byte) []byte {
+	for _, m := range moves {
+		if m.server != ms.Name || m.value == "" {
+			continue
+		}
+		ref := "${secret:" + m.name + "}"
+		ms.Text = replaceSecret(ms.Text, m.value, ref)
+		backup = []byte(replaceSecret(string(backup), m.value, ref))
+		ms.Secrets = append(ms.Secrets, m.name)
+	}
+	return backup
+}
+
+// replaceSecret replaces a secret's value in a file's text, written as
+// it is or escaped as JSON writes it.
+func replaceSecret(text, value, ref string) string {
+	text = strings.ReplaceAll(text, value, ref)
+	if q, _ := json.Marshal(value); len(q) > 2 {
+		text = strings.ReplaceAll(text, string(q[1:len(q)-1]), ref)
+	}
+	return text
+}
+
+func envDiffers(cur, app map[string]string) bool {
+	if len(cur) != len(app) {
+		return true
+	}
+	for k, v := range app {
+		cv, ok := cur[k]
+		if !ok {
+			return true
+		}
+		if cv != v && !strings.HasPrefix(cv, "${secret:") {
+			return true
+		}
+	}
+	return false
+}
+
+// Disconnect takes Switchboard's entry out of the app's file and puts
+// back the servers connect moved (their secrets only withSecrets, since
+// they return to a plain file; else those values are left empty). What
+// the app changed in the file meanwhile stays.
+func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientChange, error) {
+	a, ok := config.ClientAppNamed(req.Name)
+	if !ok {
+		return ClientChange{}, unknownClient(req.Name)
+	}
+	states, err := c.states()
+	if err != nil {
+		return ClientChange{}, err
+	}
+	st := states[a.Name]
+	_, f, err := clientFile(req.Name, req.Project)
+	if err != nil {
+		return ClientChange{}, err
+	}
+	if st.Path != "" && req.Project == "" {
+		for _, cand := range a.Files(clientEnv("")) {
+			if cand.Path == st.Path && cand.Scope == st.Scope {
+				f = cand
+			}
+		}
+	}
+	ch := ClientChange{Name: a.Name, Title: a.Title, Path: f.Path, Scope: f.Scope}
+	data, err := clients.ReadFile(f.Path)
+	if err != nil {
+		return ch, err
+	}
+	doc, err := clients.Read(f, data)
+	if err != nil {
+		return ch, err
+	}
+	out, err := doc.Remove(clients.EntryName, st.Created && len(st.Moved) == 0)
+	if err != nil {
+		return ch, err
+	}
+	for _, m := range st.Moved {
+		nd, err := clients.Read(f, out)
+		if err != nil {
+			return ch, err
+		}
+		if nd.Has(m.Name) {
+			continue // the app has one of that name again: its own wins
+		}
+		text := m.Text
+		for _, name := range m.Secrets {
+			ref := "${secret:" + name + "}"
+			v := ""
+			if req.WithSecrets {
+				if v, err = c.h.store.Get(name); err != nil {
+					return ch, fmt.Errorf("returning %s to %s: %w", m.Name, f.Path, err)
+				}
+			} else {
+				ch.Warnings = append(ch.Warnings, fmt.Sprintf("%s returned without its secret (%s is empty): add --with-secrets to write it back into the file, or fill it in there", m.Name, name))
+			}
+			text = strings.ReplaceAll(text, ref, jsonEscape(v))
+		}
+		if out, err = nd.AddRaw(m.Name, text); err != nil {
+			return ch, err
+		}
+		ch.Moved = append(ch.Moved, m.Name)
+	}
+	ch.Diff = lineDiff(string(data), string(out))
+	ch.Changed = !bytes.Equal(out, data)
+	if ch.Changed && clients.Running(a.Processes) {
+		ch.Warnings = append(ch.Warnings, a.Title+" is running: restart it to see the change")
+	}
+	if req.DryRun {
+		return ch, nil
+	}
+	if ch.Changed {
+		if err := clients.WriteFile(f.Path, out, data); err != nil {
+			return ch, err
+		}
+		ch.Backup = f.Path + clients.BackupSuffix
+	}
+	return ch, c.h.Edit(func(cfg *config.Config) error {
+		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
+			if *m == nil {
+				return nil
+			}
+			st := (*m)[a.Name]
+			st.Path, st.Scope, st.Created, st.Moved = "", "", false, nil
+			(*m)[a.Name] = st
+			return nil
+		})
+	})
+}
+
+// jsonEscape is v as it goes inside a quoted string of JSON, TOML
+// (basic strings) or YAML (double-quoted).
+func jsonEscape(v string) string {
+	q, _ := json.Marshal(v)
+	return string(q[1 : len(q)-1])
+}
+
+// SetServers chooses the servers an app sees (none: all of them).
+func (c *Clients) SetServers(name string, servers []string) error {
+	if _, ok := config.ClientAppNamed(name); !ok {
+		return unknownClient(name)
+	}
+	if err := c.checkServers(servers); err != nil {
+		return err
+	}
+	return c.h.Edit(func(cfg *config.Config) error {
+		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
+			if *m == nil {
+				*m = map[string]ClientState{}
+			}
+			st := (*m)[name]
+			st.Servers = slices.Clone(servers)
+			(*m)[name] = st
+			return nil
+		})
+	})
+}
+
+func (c *Clients) checkServers(names []string) error {
+	cfg, err := c.h.Config()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if _, ok := cfg.Lookup(n); !ok {
+			return fmt.Errorf("%w %q; 'switchboard servers list' shows their names", ErrNoServer, n)
+		}
+	}
+	return nil
+}
+
+// Serving is called by 'serve --client NAME' as it starts: it records
+// the time and returns the servers that app sees (nil: all).
+func (c *Clients) Serving(name string) ([]string, error) {
+	if _, ok := config.ClientAppNamed(name); !ok {
+		return nil, unknownClient(name)
+	}
+	var servers []string
+	err := c.h.Edit(func(cfg *config.Config) error {
+		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
+			if *m == nil {
+				*m = map[string]ClientState{}
+			}
+			st := (*m)[name]
+			st.LastConnected = time.Now().UTC().Format(time.RFC3339)
+			servers = st.Servers
+			(*m)[name] = st
+			return nil
+		})
+	})
+	return servers, err
+}
+
+// AddCalls adds n tool calls to what an app made through 'serve'.
+func (c *Clients) AddCalls(name string, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	return c.h.Edit(func(cfg *config.Config) error {
+		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
+			if *m == nil {
+				*m = map[string]ClientState{}
+			}
+			st := (*m)[name]
+			st.Calls += n
+			(*m)[name] = st
+			return nil
+		})
+	})
+}
+
+func (c *Clients) states() (map[string]ClientState, error) {
+	cfg, err := c.h.Config()
+	if err != nil {
+		return nil, err
+	}
+	m, err := clientsSection.Get(cfg)
+	if m == nil {
+		m = map[string]ClientState{}
+	}
+	return m, err
+}
+
+// entry is the command an app runs: this installation's serve, naming
+// the app, with --data-dir when it is not the default one.
+func (c *Clients) entry(name string) (clients.Entry, error) {
+	exe, err := SelfCommand()
+	if err != nil {
+		return clients.Entry{}, err
+	}
+	args := []string{"serve", "--client", name}
+	if def, err := os.UserConfigDir(); err != nil || filepath.Join(def, "switchboard") != string(c.h.dir) {
+		args = append(args, "--data-dir", string(c.h.dir))
+	}
+	return clients.Entry{Command: exe, Args: args}, nil
+}
+
+// SelfCommand is the path apps run Switchboard by, chosen to survive an
+// upgrade of the package: $APPIMAGE for an AppImage (the file the user
+// keeps, not its temporary mount); else a 'switchboard' on PATH that is
+// this executable (/usr/bin/switchboard, Homebrew's bin link, not the
+// versioned Cellar path it resolves to); else this executable's path.
+// SWITCHBOARD_COMMAND overrides all of them.
+func SelfCommand() (string, error) {
+	if p := os.Getenv("SWITCHBOARD_COMMAND"); p != "" {
+		return p, nil
+	}
+	if p := os.Getenv("APPIMAGE"); p != "" {
+		return p, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding this program's path for the app's entry: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		real = exe
+	}
+	if p, err := exec.LookPath("switchboard"); err == nil && filepath.IsAbs(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil && r == real {
+			return p, nil
+		}
+	}
+	return exe, nil
+}
+
+// clientFile is the file connect writes for the app: its user file, or
+// with project its project file.
+func clientFile(name, project string) (config.ClientApp, config.ClientFile, error) {
+	a, ok := config.ClientAppNamed(name)
+	if !ok {
+		return a, config.ClientFile{}, unknownClient(name)
+	}
+	scope := "user"
+	if project != "" {
+		scope = "project"
+		abs, err := filepath.Abs(project)
+		if err != nil {
+			return a, config.ClientFile{}, err
+		}
+		project = abs
+	}
+	var first *config.ClientFile
+	for _, f := range a.Files(clientEnv(project)) {
+		if f.Scope != scope || f.ReadOnly {
+			continue
+		}
+		if first == nil {
+			first = &f
+		}
+		if _, err := os.Stat(f.Path); err == nil {
+			return a, f, nil
+		}
+	}
+	if first == nil {
+		return a, config.ClientFile{}, fmt.Errorf("%s keeps no servers in a project's folder: connect it without --project", a.Title)
+	}
+	return a, *first, nil
+}
+
+func clientEnv(workDir string) config.Env {
+	env := config.SystemEnv()
+	env.WorkDir = workDir
+	return env
+}
+
+func unknownClient(name string) error {
+	var names []string
+	for _, a := range config.ClientApps() {
+		names = append(names, a.Name)
+	}
+	return fmt.Errorf("%w %q; the apps are: %s", ErrNoClient, name, strings.Join(names, ", "))
+}
+
+// clientWarnings are what the user must know after a change.
+func clientWarnings(a config.ClientApp, f config.ClientFile, e clients.Entry, changed, moved bool) []string {
+	var out []string
+	if changed && clients.Running(a.Processes) {
+		if a.Rewrites {
+			out = append(out, a.Title+" is running and rewrites its file: quit it before connecting, or connect again after it quits")
+		} else {
+			out = append(out, a.Title+" is running: restart it to see the change")
+		}
+	}
+	if f.Scope == "project" {
+		out = append(out, fmt.Sprintf("%s is a project file, often kept in git: it now names %s, a path on this computer only", f.Path, e.Command))
+	}
+	if moved {
+		out = append(out, "rules that allowed the moved servers' tools (mcp__github__… in Claude Code) now need to name Switchboard's entry: mcp__switchboard__github__…")
+	}
+	return out
+}
+
+// lineDiff is a short unified-style diff of two texts: the changed lines
+// with two lines of context.
+func lineDiff(a, b string) string {
+	if a == b {
+		return ""
+	}
+	al, bl := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	p := 0
+	for p < len(al) && p < len(bl) && al[p] == bl[p] {
+		p++
+	}
+	s := 0
+	for s < len(al)-p && s < len(bl)-p && al[len(al)-1-s] == bl[len(bl)-1-s] {
+		s++
+	}
+	var out strings.Builder
+	from := max(p-2, 0)
+	fmt.Fprintf(&out, "@@ line %d @@\n", from+1)
+	for _, l := range al[from:p] {
+		out.WriteString("  " + strings.TrimSuffix(l, "\n") + "\n")
+	}
+	for _, l := range al[p : len(al)-s] {
+		out.WriteString("- " + strings.TrimSuffix(l, "\n") + "\n")
+	}
+	for _, l := range bl[p : len(bl)-s] {
+		out.WriteString("+ " + strings.TrimSuffix(l, "\n") + "\n")
+	}
+	for _, l := range al[len(al)-s : min(len(al)-s+2, len(al))] {
+		if l != "" {
+			out.WriteString("  " + strings.TrimSuffix(l, "\n") + "\n")
+		}
+	}
+	return out.String()
+}

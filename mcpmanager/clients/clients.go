@@ -1,0 +1,178 @@
+package clients
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
+)
+
+// EntryName is the key Switchboard's entry has in an app's file. An app's
+// per-tool allow rules name it (Claude Code's mcp__switchboard__…), so it
+// never changes.
+const EntryName = "switchboard"
+
+// Sentinel errors; every error of this package wraps one.
+var (
+	// ErrSyntax: the app's file cannot be parsed; nothing is written.
+	ErrSyntax = errors.New("the app's config file is not valid")
+	// ErrShape: the file parses, but the servers are not where or how the
+	// app keeps them (a list where an object belongs, a YAML flow map).
+	ErrShape = errors.New("the app's config file has an unexpected shape")
+)
+
+// Entry is the server connect writes: Switchboard's serve command.
+type Entry struct {
+	Command string
+	Args    []string
+}
+
+// Server is one server entry of an app's file.
+type Server struct {
+	Name    string            `json:"name"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// Disabled is the app's own switch (opencode's and Goose's "enabled": false).
+	Disabled bool `json:"disabled,omitempty"`
+	// Text is the entry as written in the file (for JSON and YAML the
+	// value, for TOML its sections), so a moved server returns as it was.
+	Text string `json:"-"`
+}
+
+// Doc is an app's file, parsed with positions so edits splice bytes and
+// leave the rest of the file as it was.
+type Doc struct {
+	File config.ClientFile
+	Data []byte
+	impl doc
+}
+
+// doc is one syntax's reader and splicer.
+type doc interface {
+	servers() ([]Server, error)
+	// add returns the file with one more entry, name: value (value is a
+	// rendered or raw entry in the file's syntax, see render).
+	add(name string, v value) ([]byte, error)
+	// remove returns the file without the named entry, and whether the
+	// servers' container is now empty.
+	remove(name string) ([]byte, bool, error)
+	// removeContainer returns the file without the (empty) container.
+	removeContainer() ([]byte, error)
+	hasContainer() bool
+}
+
+// value is what add writes: an Entry rendered in the app's style, or
+// text taken from a file of the same syntax.
+type value struct {
+	entry *Entry
+	raw   string
+}
+
+// Read parses data, the content of f. An empty or missing file (nil
+// data) is an empty document. A file that cannot be parsed is an error
+// naming the file, line and column (wrapping ErrSyntax).
+func Read(f config.ClientFile, data []byte) (*Doc, error) {
+	d := &Doc{File: f, Data: data}
+	var err error
+	switch f.Style.Syntax() {
+	case "toml":
+		d.impl, err = readTOML(f, data)
+	case "yaml":
+		d.impl, err = readYAML(f, data)
+	default:
+		d.impl, err = readJSON(f, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Servers are the file's server entries, Switchboard's own included.
+func (d *Doc) Servers() ([]Server, error) { return d.impl.servers() }
+
+// Has says whether the file holds an entry named name.
+func (d *Doc) Has(name string) bool {
+	ss, err := d.Servers()
+	return err == nil && slices.ContainsFunc(ss, func(s Server) bool { return s.Name == name })
+}
+
+// Connected returns Switchboard's entry, if the file has one.
+func (d *Doc) Connected() (Server, bool) {
+	ss, _ := d.Servers()
+	i := slices.IndexFunc(ss, func(s Server) bool { return s.Name == EntryName })
+	if i < 0 {
+		return Server{}, false
+	}
+	return ss[i], true
+}
+
+// Add returns the file with Switchboard's entry e added (replaced when
+// the file has one that differs; unchanged when it has the same one).
+func (d *Doc) Add(e Entry) ([]byte, error) {
+	if cur, ok := d.Connected(); ok {
+		if cur.Command == e.Command && slices.Equal(cur.Args, e.Args) {
+			return d.Data, nil
+		}
+		out, _, err := d.impl.remove(EntryName)
+		if err != nil {
+			return nil, err
+		}
+		nd, err := Read(d.File, out)
+		if err != nil {
+			return nil, err
+		}
+		return nd.impl.add(EntryName, value{entry: &e})
+	}
+	return d.impl.add(EntryName, value{entry: &e})
+}
+
+// AddRaw returns the file with an entry name whose text (Server.Text of
+// a file of the same app) is put back as it was.
+func (d *Doc) AddRaw(name, text string) ([]byte, error) {
+	return d.impl.add(name, value{raw: text})
+}
+
+// Remove returns the file without the named entry; dropContainer also
+// takes out the servers' container when that leaves it empty (connect
+// created it). A name that is not there changes nothing.
+func (d *Doc) Remove(name string, dropContainer bool) ([]byte, error) {
+	if !d.Has(name) {
+		return d.Data, nil
+	}
+	out, empty, err := d.impl.remove(name)
+	if err != nil || !empty || !dropContainer {
+		return out, err
+	}
+	nd, err := Read(d.File, out)
+	if err != nil {
+		return nil, err
+	}
+	return nd.impl.removeContainer()
+}
+
+// HasContainer says whether the file already has the object (or list)
+// its servers go in.
+func (d *Doc) HasContainer() bool { return d.impl.hasContainer() }
+
+// shapeError is ErrShape with where and what to do.
+func shapeError(f config.ClientFile, msg string) error {
+	return fmt.Errorf("%s: %s: %w", f.Path, msg, ErrShape)
+}
+
+// keyPath names f's servers container the way its syntax writes it.
+func keyPath(f config.ClientFile) string {
+	parts := make([]string, len(f.Key))
+	for i, k := range f.Key {
+		if strings.ContainsAny(k, `."/ `) {
+			k = fmt.Sprintf("%q", k)
+		}
+		parts[i] = k
+	}
+	return strings.Join(parts, ".")
+}

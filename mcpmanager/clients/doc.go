@@ -1,0 +1,23 @@
+// Package clients edits other MCP apps' config files in place: it adds
+// Switchboard's entry (connect), takes it out again (disconnect) and
+// moves an app's own servers out and back, in each app's own format —
+// JSON and JSONC (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
+// Zed, Gemini CLI, LM Studio, opencode, Cline, Kiro), TOML (Codex) and
+// YAML (Goose, Continue). Which apps there are and where their files live
+// is config.ClientApps, the list 'servers discover' reads too.
+//
+// No file is re-serialised: a parser finds where each entry is, and an
+// edit splices bytes, so comments, order and formatting stay as they
+// were. Connect then disconnect gives back the same bytes; connecting
+// twice changes nothing; a file that cannot be parsed is refused with a
+// *SyntaxError naming line and column, and WriteFile replaces a file
+// atomically, keeping a backup.
+//
+// Example:
+//
+//	d, err := clients.Read(file, data) // file: a config.ClientFile
+//	if err != nil {
+//		return err // *clients.SyntaxError: path:line:col: …
+//	}
+//	out, err := d.Add(clients.Entry{Command: "/usr/bin/switchboard", Args: []string{"serve", "--client", "cursor"}})
+package clients
