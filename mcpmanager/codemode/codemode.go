@@ -322,10 +322,11 @@ func (t *headBuffer) String() string {
 
 // outOfMemory reports whether the child's stderr says its memory ran out:
 // the Go runtime's own words, or a thread the system would not give it
-// memory for (a thread's stack counts against the limit too).
+// memory for (a thread's stack counts against the limit too), or the race
+// detector's shadow memory refused (ENOMEM, in a test build).
 func outOfMemory(stderr string) bool {
 	s := strings.ToLower(stderr)
-	for _, w := range []string{"out of memory", "cannot allocate memory", "pthread_create failed", "errno=1455"} {
+	for _, w := range []string{"out of memory", "cannot allocate memory", "pthread_create failed", "errno=1455", "(errno: 12)"} {
 		if strings.Contains(s, w) {
 			return true
 		}
