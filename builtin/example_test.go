@@ -39,5 +39,5 @@ func ExampleServer_Start() {
 	tools, _ := cl.ListTools(ctx, mcp.ListToolsRequest{})
 	fmt.Println(res.ServerInfo.Name, res.ServerInfo.Version, len(tools.Tools), "tools")
 	// Output:
-	// content-store 1.0.0 7 tools
+	// content-store 1.0.0 9 tools
 }

@@ -180,7 +180,10 @@ func Example_help() {
 	//   chat [PROMPT]  ask a model, with the tools of every server; PROMPT or stdin
 	//   models         the models that run on this computer: the catalog, downloads, GGUF files (alone: list)
 	//   serve          serve every managed tool as one MCP server over stdio (or Streamable HTTP with --http)
+	//   daemon         keep Switchboard running without a window: run the servers once and share them with every app's 'switchboard serve'
+	//   clients        the MCP apps on this computer (Claude Desktop, Claude Code, Cursor, VS Code, …) and whether they use Switchboard
 	//   builtin        run one built-in server over stdio, for Claude Desktop or any other MCP host
+	//   skills         the skills on this computer (SKILL.md folders of Claude Code, Codex, Copilot, projects, plugins and Switchboard's own): list, add, remove, switch on and off
 	//   version        print the version
 	//
 	// Flags:
