@@ -58,9 +58,15 @@ for (const width of WIDTHS) {
     const end = page.getByText('THE LAST LINE OF THE ANSWER');
     await end.waitFor();
     await page.locator('[data-testid="message-assistant"][data-status="complete"]').last().waitFor();
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // The stored message re-renders with its usage line and actions a frame or more after the
+    // stream ends (later on a loaded machine): the list must follow that too.
+    const followed = await page.waitForFunction(() => {
+      const el = document.querySelector('.messages');
+      const last = [...document.querySelectorAll('.messages [data-mid]')].pop();
+      return !!el && !!last && last.getBoundingClientRect().bottom <= el.getBoundingClientRect().bottom + 2;
+    }, null, { timeout: 5_000 }).then(() => true, () => false);
     await screenshot(page, `chatpolish-follow-${width}`);
-    assert.ok(await atEnd(page), 'the end of the answer is on screen without scrolling');
+    assert.ok(followed && await atEnd(page), 'the end of the answer is on screen without scrolling');
     assert.deepEqual(errors, []);
     await page.close();
   });

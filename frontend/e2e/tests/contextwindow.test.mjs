@@ -74,7 +74,10 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   const over = reqs.filter((b) => JSON.stringify(b).length / 4 > WINDOW);
   assert.equal(over.length, 0, `${over.length} requests over the window`);
   assert.equal(await page.locator('[data-testid="message-assistant"][data-status="error"]').count(), 0, 'no answer failed');
-  assert.ok(reqs.some((b) => JSON.stringify(b).includes('Write the summary now.')), 'the chat was summarised');
+  // Kept within the window by summaries or, since results are left out in large steps
+  // (#45: the prefix stays stable for prompt caches), by stubs of earlier results.
+  assert.ok(reqs.some((b) => JSON.stringify(b).includes('Write the summary now.') || JSON.stringify(b).includes('left out to save context')),
+    'the chat was summarised or its earlier results were left out');
 
   // The meter: used / window, with what takes it.
   const meter = page.getByRole('button', { name: /^Context .* of 8\.2k tokens$/ });

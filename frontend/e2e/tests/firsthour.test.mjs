@@ -1,6 +1,6 @@
 // The first hour, as a new user meets it, at the smallest and a large window:
 // a Claude Desktop config with four valid servers and one broken entry is
-// found on the welcome page ("4 servers, 1 needs attention"), imported, a
+// found on the welcome page ("5 servers, 1 needs attention": every entry counts), imported, a
 // model provider added, a chat runs a tool call with approval, the answer is
 // retried, an earlier message edited and resent, and the chat exported to a
 // file. Each size runs on a private copy of the app with a throw-away HOME
@@ -54,7 +54,7 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
       await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor();
       const configs = page.getByRole('list', { name: 'Configs found on this machine' });
       await configs.getByText('Claude Desktop', { exact: true }).waitFor();
-      assert.match(await configs.textContent(), /4 servers, 1 needs attention/);
+      assert.match(await configs.textContent(), /5 servers, 1 needs attention/);
       await noSideScroll(page);
       await shot('1-welcome');
 
