@@ -114,13 +114,20 @@ test('a 1,000-message chat opens at its end, virtualised, and loads older pages 
   // A turn in the long chat: the reply shows at the end; afterwards only the last page is read
   // again and spliced in, so the 1,000 messages loaded before are all still there.
   await resetModel();
-  await scriptModel({ text: 'A reply at the end of a long chat.' });
+  // 1,000 messages are over the fake model's assumed 32k window: the earlier turns are
+  // summarised before the question is sent (#45), so the summary requests get their own answer.
+  await scriptModel(
+    { when: 'Write the summary now.', text: 'Summary: a long chat of numbered messages.' },
+    { when: 'One more question', text: 'A reply at the end of a long chat.' },
+  );
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('One more question');
   await box.press('Enter');
   await articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-status="complete"]')).waitFor();
-  // The stored tail replaced what streamed in: the reply now has its seq.
-  await articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-seq="1002"]')).waitFor();
+  // The stored tail replaced what streamed in: the reply now has its seq, after the question's.
+  const stored = articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-seq]'));
+  await stored.waitFor();
+  assert.ok(Number(await stored.getAttribute('data-seq')) >= 1002, 'the reply is stored after the 1,001st message');
   await untilInPage(page, () => {
     const el = document.querySelector('[aria-label="Messages"]');
     const a = [...el.querySelectorAll('article.message')].find((x) => x.textContent.includes('A reply at the end of a long chat.'));

@@ -27,7 +27,7 @@ test('servers show their live status', async () => {
   // The built-in content store is listed too, without controls that make no sense for it.
   const builtin = row(page, 'content-store');
   await builtin.locator('[data-state="ready"]').waitFor();
-  assert.match(await builtin.innerText(), /built-in\s+7 tools/);
+  assert.match(await builtin.innerText(), /built-in\s+9 tools/);
   assert.equal(await builtin.getByRole('button', { name: 'Restart' }).count(), 0);
   // The live log shows what the server wrote to stderr.
   await row(page, 'everything').getByText(/^Log \(/).click();
