@@ -92,7 +92,8 @@ test('the welcome page imports the servers found and adds the local model, then 
   await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
   await wizard.getByRole('status').getByText(/^Imported 2 servers:/).waitFor();
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
-  await configs.getByText('Imported').waitFor();
+  await configs.getByText('Imported', { exact: true }).waitFor();
+  await configs.getByText('2 servers, all imported').waitFor();
 
   await pick.selectOption('qwen3:4b');
   for (const width of [720, 1280]) {
