@@ -60,7 +60,7 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
 
       // 2. Import: the preview marks the broken entry, four are imported,
       //    the wizard says so and offers Close.
-      await configs.getByRole('button', { name: /^Import 4 servers from Claude Desktop/ }).click();
+      await configs.getByRole('button', { name: /^Import 5 servers from Claude Desktop/ }).click();
       const wizard = page.getByRole('region', { name: 'Import servers' });
       const preview = wizard.getByRole('table', { name: 'Import preview' });
       await preview.locator('tr[data-outcome="invalid"]').getByRole('cell', { name: 'weather', exact: true }).waitFor();
