@@ -2,9 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 )
 
@@ -43,43 +40,13 @@ func WindowOf(ctx context.Context, p Provider, model string) int {
 // refuses a longer request. Other servers answer 404; api.openai.com is
 // not asked.
 func (p *openAIProvider) llamaCppWindows(ctx context.Context, ms []Model) {
-	if p.base == nil || strings.EqualFold(p.base.Hostname(), "api.openai.com") {
-		return
-	}
-	missing := false
-	for _, m := range ms {
-		missing = missing || m.ContextWindow == 0
-	}
-	if !missing {
-		return
-	}
-	u := *p.base
-	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/v1") + "/props"
-	ctx, cancel := context.WithTimeout(ctx, lmStudioTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return
-	}
-	c := p.httpc
-	if c == nil {
-		c = http.DefaultClient
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		return
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return
-	}
 	var props struct {
 		NCtx     int `json:"n_ctx"`
 		Defaults struct {
 			NCtx int `json:"n_ctx"`
 		} `json:"default_generation_settings"`
 	}
-	if json.NewDecoder(io.LimitReader(res.Body, 4<<20)).Decode(&props) != nil {
+	if !p.windowsFrom(ctx, ms, "/props", &props) {
 		return
 	}
 	n := props.Defaults.NCtx
