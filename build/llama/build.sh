@@ -83,6 +83,13 @@ macos-universal)
   exit 2
   ;;
 esac
+# Two builds of one DIR at once (make in two checkouts) would share DIR.new:
+# the second waits for the first, then finds the runtime in place.
+mkdir -p "$(dirname "$DIR")"
+if command -v flock >/dev/null; then
+  exec 9>"$DIR.lock"
+  flock 9
+fi
 cached=yes
 for o in $outputs; do [ -x "$DIR/bin/$o" ] || cached=no; done
 # A prebuilt runtime is whole with its libraries (DIR appears whole: it is
