@@ -164,6 +164,7 @@ function Messages() {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const stuck = useRef(true); // following the end
+  const lastTop = useRef(0); // the scroll offset at the last scroll event
   // More came below while the user was scrolled up: the "new ↓" pill shows.
   const [below, setBelow] = useState(false);
   const grew = useRef('');
@@ -196,6 +197,12 @@ function Messages() {
   if (virtual && stuck.current) v.scrollOffset = Number.MAX_SAFE_INTEGER;
   const items = v.getVirtualItems();
 
+  /** toBottom shows the end, and remembers where that is (the browser clamps the offset). */
+  const toBottom = (el: HTMLDivElement) => {
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
+  };
+
   const unpin = useRef(() => {});
   /** pin keeps message id at y px below the list's top for PIN_FRAMES frames, or until the user scrolls. */
   const pin = (el: HTMLDivElement, id: string, y: number) => {
@@ -217,7 +224,7 @@ function Messages() {
         const dy = a.getBoundingClientRect().top - el.getBoundingClientRect().top - y;
         if (Math.abs(dy) >= 1) {
           el.scrollTop += dy;
-          v.scrollOffset = el.scrollTop;
+          v.scrollOffset = lastTop.current = el.scrollTop; // read back: the browser clamps it
         }
       }
       if (--frames > 0) raf = requestAnimationFrame(step);
@@ -253,9 +260,10 @@ function Messages() {
       // really is, as the rows around it are measured.
       const top = topOf(was);
       if (top !== undefined) el.scrollTop = top - prev.firstTop + prev.top;
+      lastTop.current = el.scrollTop;
       pin(el, prev.first, prev.firstTop - prev.top);
     } else if (stuck.current) {
-      el.scrollTop = el.scrollHeight;
+      toBottom(el);
     }
     // The end changed (a new message, more text, a tool card) out of view: say so.
     const end = messages[n - 1];
@@ -278,7 +286,7 @@ function Messages() {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(() => {
-      if (stuck.current) el.scrollTop = el.scrollHeight;
+      if (stuck.current) toBottom(el);
     });
     ro.observe(el);
     if (inner.current) ro.observe(inner.current);
@@ -290,14 +298,19 @@ function Messages() {
     const el = scroller.current;
     if (!el) return;
     stuck.current = true;
-    el.scrollTop = el.scrollHeight;
+    toBottom(el);
     setBelow(false);
   };
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    // Only the user moving the view up stops the following. Content that grew since the last
+    // frame also leaves the end out of view, and a scroll event dispatched before the layout
+    // effect or the resize observer catches up must not be read as the user scrolling away.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) stuck.current = true;
+    else if (el.scrollTop < lastTop.current - 1) stuck.current = false;
+    lastTop.current = el.scrollTop;
     if (stuck.current) setBelow(false);
     last.current = { first: messages[0]?.id ?? '', firstTop: topOf(0) ?? 0, top: el.scrollTop };
     if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
