@@ -115,6 +115,7 @@ func TestBenchTable(t *testing.T) {
 		{"calls", func(t *testing.T, tb *table) { benchCalls(t, tb, everything) }},
 		{"serve", func(t *testing.T, tb *table) { benchServe(t, tb, everything, bin) }},
 		{"shared", func(t *testing.T, tb *table) { benchShared(t, tb, everything, bin) }},
+		{"bridge", func(t *testing.T, tb *table) { benchBridge(t, tb, everything, bin) }},
 		{"concurrency", func(t *testing.T, tb *table) { benchConcurrency(t, tb, everything) }},
 		{"startup", func(t *testing.T, tb *table) { benchStartup(t, tb, everything) }},
 		{"memory", func(t *testing.T, tb *table) { benchMemory(t, tb, everything, bin) }},
@@ -308,6 +309,14 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	if v != version {
 		t.Fatalf("serve chose protocol %s, the server directly %s: the rows would not compare like with like", v, version)
 	}
+	// A client of the newest revision (2026-07-28, what current clients
+	// such as Claude Code ask for) against the same direct session: the
+	// server speaks the revision it chose, so that is the call the client
+	// would make without serve.
+	modernServe, _, mv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	if mv != mcp.ProtocolVersion20260728 {
+		t.Fatalf("serve chose protocol %s for a %s client", mv, mcp.ProtocolVersion20260728)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -316,13 +325,13 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
 		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 8}[size]
-		var ours, base, floor []time.Duration
+		var ours, modern, base, floor []time.Duration
 		for range n {
 			for _, c := range []struct {
 				cl   *client.Client
 				tool string
 				lat  *[]time.Duration
-			}{{direct, "echo", &base}, {serve, "everything__echo", &ours}, {relayed, "echo", &floor}} {
+			}{{direct, "echo", &base}, {serve, "everything__echo", &ours}, {modernServe, "everything__echo", &modern}, {relayed, "echo", &floor}} {
 				t0 := time.Now()
 				if err := echo(ctx, c.cl, c.tool, msg); err != nil {
 					t.Fatal(err)
@@ -334,6 +343,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 		if size == 100 {
 			tb.dur("tools/call echo 100 B p95: through switchboard serve (stdio) vs direct", pct(ours, .95), pct(base, .95), "")
 		}
+		tb.dur(fmt.Sprintf("tools/call echo %s p50: a %s client through switchboard serve (stdio) vs direct (%s)", human(size), mcp.ProtocolVersion20260728, version), pct(modern, .5), pct(base, .5), "≤ 1.25×")
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: byte-copying stdio relay (no JSON: any proxy's floor) vs direct", human(size)), pct(floor, .5), pct(base, .5), "")
 	}
 }

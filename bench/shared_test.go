@@ -69,9 +69,8 @@ func startDaemon(t *testing.T, bin, dataDir string, servers map[string]any) *os.
 
 // benchShared: Switchboard running (a 'switchboard daemon') shared by
 // three apps, each through its own 'switchboard serve' attached to it,
-// against the same three apps each running the ten servers itself; then
-// one tool call through the bridge (app → serve → socket → Switchboard →
-// server) against a standalone 'serve' and against the server directly.
+// against the same three apps each running the ten servers itself (the
+// call through the bridge is benchBridge's).
 func benchShared(t *testing.T, tb *table, everything, bin string) {
 	const apps, nservers = 3, 10
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
@@ -112,8 +111,13 @@ func benchShared(t *testing.T, tb *table, everything, bin string) {
 		fmt.Sprint(oursProcs), fmt.Sprint(baseProcs), float64(oursProcs)/float64(baseProcs), "each server once")
 	tb.add(fmt.Sprintf("%d apps × %d servers: PSS of every process, through one running Switchboard vs each app running its own", apps, nservers),
 		mb(ours.pss), mb(base.pss), float64(ours.pss)/float64(base.pss), "< 1×")
+}
 
-	// One call: bridge vs standalone serve vs direct, interleaved.
+// benchBridge: one call through a serve attached to a running Switchboard
+// (the bridge: app → serve → socket → Switchboard → server) vs a standalone serve vs direct, interleaved, for a client
+// of each protocol era.
+func benchBridge(t *testing.T, tb *table, everything, bin string) {
+	ctx := t.Context()
 	oneDir := filepath.Join(t.TempDir(), "one")
 	startDaemon(t, bin, oneDir, map[string]any{"everything": map[string]any{"command": everything}})
 	cfg := filepath.Join(t.TempDir(), "mcp.json")
@@ -127,16 +131,20 @@ func benchShared(t *testing.T, tb *table, everything, bin string) {
 	if v1 != version || v2 != version {
 		t.Fatalf("protocols differ (direct %s, bridge %s, serve %s): the rows would not compare like with like", version, v1, v2)
 	}
-	for _, size := range []int{100, 100 << 10} {
+	modern, _, v3 := stdioClientVersion(t, mcp.ProtocolVersion20260728, os.Environ(), bin, "--data-dir", oneDir, "serve", "--client", "bench-modern")
+	if v3 != mcp.ProtocolVersion20260728 {
+		t.Fatalf("the bridge chose protocol %s for a %s client", v3, mcp.ProtocolVersion20260728)
+	}
+	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
-		n := map[int]int{100: 300, 100 << 10: 100}[size]
-		var viaBridge, viaServe, straight []time.Duration
+		n := map[int]int{100: 300, 100 << 10: 100, 5 << 20: 8}[size]
+		var viaBridge, viaModern, viaServe, straight []time.Duration
 		for range n {
 			for _, c := range []struct {
 				cl   *client.Client
 				tool string
 				lat  *[]time.Duration
-			}{{directC, "echo", &straight}, {bridged, "everything__echo", &viaBridge}, {alone, "everything__echo", &viaServe}} {
+			}{{directC, "echo", &straight}, {bridged, "everything__echo", &viaBridge}, {modern, "everything__echo", &viaModern}, {alone, "everything__echo", &viaServe}} {
 				t0 := time.Now()
 				if err := echo(ctx, c.cl, c.tool, msg); err != nil {
 					t.Fatal(err)
@@ -146,6 +154,7 @@ func benchShared(t *testing.T, tb *table, everything, bin string) {
 		}
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: through serve attached to the running Switchboard (bridge) vs direct", human(size)), median(viaBridge), median(straight), "≤ 1.25×")
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: through serve attached (bridge) vs a standalone serve", human(size)), median(viaBridge), median(viaServe), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s p50: a %s client through serve attached (bridge) vs direct (%s)", human(size), mcp.ProtocolVersion20260728, version), median(viaModern), median(straight), "≤ 1.25×")
 	}
 }
 

@@ -63,6 +63,21 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	return relink(srv, res), true
 }
 
+// modernCall is callTool for a 2026-07-28 client (its request's protocol
+// info in ctx): questions of the server go back to the client as
+// input_required results (relay.go). Both transports' calls of a published
+// tool take it: the MCP server's handler and the stdio fast path.
+func (g *Gateway) modernCall(ctx context.Context, name, state string, responses mcp.InputResponses, caps mcp.ClientCapabilities, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) json.RawMessage {
+	app := AppOf(ctx)
+	return g.relayedCall(ctx, name, state, responses, caps, func(upCtx context.Context) json.RawMessage {
+		res, found := g.callTool(context.WithValue(upCtx, appKey{}, app), name, args, meta, notify)
+		if !found {
+			return errorResult(fmt.Errorf("tool %q: %w", name, server.ErrToolNotFound))
+		}
+		return res
+	})
+}
+
 // withheld reports whether name was withheld by the router's gate at the
 // last Refresh (a tool whose definition changed since the user trusted it).
 func (g *Gateway) withheld(name string) bool {
@@ -102,16 +117,7 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 		var raw json.RawMessage
 		ok := true
 		if caps, modern := modernCaller(ctx); modern {
-			// Questions of the server go back to the client as
-			// input_required results (relay.go).
-			app := AppOf(ctx)
-			raw = g.relayedCall(ctx, req.Params.Name, req.Params.RequestState, req.Params.InputResponses, caps, func(upCtx context.Context) json.RawMessage {
-				res, found := g.callTool(context.WithValue(upCtx, appKey{}, app), req.Params.Name, args, req.Params.Meta, notify)
-				if !found {
-					return errorResult(fmt.Errorf("tool %q: %w", req.Params.Name, server.ErrToolNotFound))
-				}
-				return res
-			})
+			raw = g.modernCall(ctx, req.Params.Name, req.Params.RequestState, req.Params.InputResponses, caps, args, req.Params.Meta, notify)
 		} else {
 			raw, ok = g.callTool(ctx, req.Params.Name, args, req.Params.Meta, notify)
 		}

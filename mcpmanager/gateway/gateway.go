@@ -55,6 +55,7 @@ type Gateway struct {
 	onCall      func(Call)      // Options.OnCall
 	sessions    atomic.Int64    // ServeApp's session ids
 	calls       atomic.Int64    // tools/call requests received (Calls)
+	serverInfo  []byte          // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
@@ -67,6 +68,7 @@ type Gateway struct {
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
 	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g.serverInfo, _ = json.Marshal(mcp.Implementation{Name: "switchboard", Version: opts.Version})
 	if g.settled == nil {
 		g.started.Store(true)
 	}

@@ -259,6 +259,9 @@ type callRequest struct {
 		Meta      map[string]any  `json:"_meta"`
 		Task      json.RawMessage `json:"task"`
 		RequestID json.RawMessage `json:"requestId"` // notifications/cancelled
+		// A 2026-07-28 client's retry that answers a question (relay.go).
+		RequestState   json.RawMessage `json:"requestState"`
+		InputResponses json.RawMessage `json:"inputResponses"`
 	} `json:"params"`
 }
 
@@ -289,6 +292,10 @@ func parseCall(line []byte) (req callRequest, ok bool) {
 			req.Params.Task = v
 		case "requestId":
 			req.Params.RequestID = v
+		case "requestState":
+			req.Params.RequestState = v
+		case "inputResponses":
+			req.Params.InputResponses = v
 		}
 	})
 	return req, err == nil && bad == nil
@@ -317,8 +324,10 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
 		return false
 	}
-	if _, _, published := g.route(req.Params.Name); published && modernMeta(req.Params.Meta) {
-		return false // mcp-go's server takes it, for the relay (relay.go)
+	_, _, published := g.route(req.Params.Name)
+	modern := modernMeta(req.Params.Meta)
+	if modern && published && (req.Params.RequestState != nil || req.Params.InputResponses != nil) {
+		return false // a retry with the client's answers: mcp-go's server decodes them for the relay
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -341,11 +350,96 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 		_ = w.WriteJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
 			Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress), Params: mcp.NotificationParams{AdditionalFields: params}}})
 	}
-	res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
-	if ok {
-		_ = w.WriteResult(req.ID, res)
+	if !modern {
+		res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
+		if ok {
+			_ = w.WriteResult(req.ID, res)
+		}
+		return ok
 	}
-	return ok
+	// A 2026-07-28 client: what mcp-go's server would do for it, without
+	// decoding the request again or the result at all.
+	info := &server.RequestProtocolInfo{Modern: true, ProtocolVersion: meta.ProtocolVersion(),
+		ClientInfo: meta.ClientInfo(), ClientCapabilities: meta.ClientCapabilities(), LogLevel: meta.LogLevel()}
+	if info.ClientCapabilities == nil {
+		return false // capabilities of the wrong shape: the general path says so
+	}
+	ctx = server.WithRequestProtocolInfo(ctx, info)
+	adoptProtocolInfo(server.ClientSessionFromContext(ctx), info)
+	var res json.RawMessage
+	if published {
+		res = g.modernCall(ctx, req.Params.Name, "", nil, *info.ClientCapabilities, req.Params.Arguments, meta, notify)
+	} else if res, ok = g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify); !ok {
+		return false
+	}
+	_ = w.WriteResult(req.ID, g.stampModern(res))
+	return true
+}
+
+// adoptProtocolInfo keeps what a 2026-07-28 request says of its client in
+// the session, as mcp-go's server does for every such request (hooks and
+// handlers see the same session in both eras).
+func adoptProtocolInfo(sess server.ClientSession, info *server.RequestProtocolInfo) {
+	if s, ok := sess.(server.SessionWithClientInfo); ok {
+		if info.ClientInfo != nil {
+			s.SetClientInfo(*info.ClientInfo)
+		}
+		s.SetClientCapabilities(*info.ClientCapabilities)
+	}
+	if sess != nil && !sess.Initialized() {
+		sess.Initialize()
+	}
+}
+
+// stampModern gives a result what mcp-go's server stamps on every result
+// it sends a 2026-07-28 client, when the result lacks it: resultType
+// "complete" and the gateway's serverInfo in _meta. Only the result's
+// top-level members are walked (a 5 MB text is skipped, not decoded).
+func (g *Gateway) stampModern(res json.RawMessage) json.RawMessage {
+	var (
+		typed bool
+		meta  json.RawMessage
+	)
+	if err := wire.Walk(res, false, func(key, v []byte) {
+		switch wire.String(key) {
+		case "resultType":
+			typed = true
+		case "_meta":
+			meta = v
+		}
+	}); err != nil {
+		return res // not an object: nothing to stamp it on
+	}
+	var fields map[string]json.RawMessage
+	if meta != nil && json.Unmarshal(meta, &fields) != nil {
+		fields = nil // not an object: replaced, as decoding it would have
+	}
+	if typed && fields != nil && fields[mcp.MetaKeyServerInfo] != nil {
+		return res
+	}
+	if fields == nil {
+		fields = map[string]json.RawMessage{}
+	}
+	if fields[mcp.MetaKeyServerInfo] == nil {
+		fields[mcp.MetaKeyServerInfo] = g.serverInfo
+	}
+	stamped, err := json.Marshal(fields)
+	if err != nil {
+		return res
+	}
+	out := make([]byte, 0, len(res)+len(stamped)+64)
+	out = append(out, `{"_meta":`...)
+	out = append(out, stamped...)
+	if !typed {
+		out = append(out, `,"resultType":"`+string(mcp.ResultTypeComplete)+`"`...)
+	}
+	_ = wire.Walk(res, false, func(key, v []byte) {
+		if wire.String(key) == "_meta" {
+			return
+		}
+		out = append(append(append(append(out, ','), key...), ':'), v...)
+	})
+	return append(out, '}')
 }
 
 // plainMeta reports whether a request's _meta is one the general path would

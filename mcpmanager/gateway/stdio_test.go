@@ -411,3 +411,52 @@ func TestServeStdioSurvivesPanic(t *testing.T) {
 		t.Errorf("ServeStdio = %v", err)
 	}
 }
+
+// TestServeStdioModernCall: a 2026-07-28 client's plain tools/call is
+// answered on the fast path as mcp-go's server would answer it: the
+// result, with resultType and the gateway's serverInfo in _meta.
+func TestServeStdioModernCall(t *testing.T) {
+	for _, version := range upstreamVersions {
+		t.Run(version, func(t *testing.T) {
+			_, in, out := newStdioGateway(t, version)
+			line := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}},"name":"up__echo","arguments":{"text":"über"}}}` + "\n"
+			if _, err := io.WriteString(in, line); err != nil {
+				t.Fatal(err)
+			}
+			answer := answerWithin(t, out, "7")
+			if text, isErr := resultText(answer); isErr || text != "über" {
+				t.Fatalf("answer = %v, want the text über", answer)
+			}
+			res := answer["result"].(map[string]any)
+			meta, _ := res["_meta"].(map[string]any)
+			info, _ := meta[mcp.MetaKeyServerInfo].(map[string]any)
+			if res["resultType"] != "complete" || info["name"] == nil {
+				t.Errorf("result = %v, want resultType complete and a serverInfo in _meta", res)
+			}
+		})
+	}
+}
+
+// TestStampModern: what a 2026-07-28 result lacks is added, what it has is
+// kept, and its other members are passed on as they came.
+func TestStampModern(t *testing.T) {
+	g := &Gateway{serverInfo: []byte(`{"name":"switchboard","version":"t"}`)}
+	cases := []struct{ name, in, want string }{
+		{"bare result", `{"content":[{"type":"text","text":"x"}],"isError":false}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[{"type":"text","text":"x"}],"isError":false}`},
+		{"_meta of its own kept", `{"_meta":{"a":1},"content":[]}`,
+			`{"_meta":{"a":1,"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[]}`},
+		{"input_required kept", `{"resultType":"input_required","requestState":"s"}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"input_required","requestState":"s"}`},
+		{"stamped already: the same bytes", `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"content":[]}`,
+			`{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"content":[]}`},
+		{"not an object", `[1]`, `[1]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(g.stampModern(json.RawMessage(tc.in))); got != tc.want {
+				t.Errorf("stampModern(%s)\n= %s\nwant %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
