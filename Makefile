@@ -232,10 +232,13 @@ lint-workflows:
 BENCH_OUT := build/bench-latest.md
 # The local model's rows (app/localmodel/bench_llama_test.go, a few
 # minutes): llama-server as the app runs it beside llama.cpp's llama-bench,
-# on Qwen3-0.6B- and 1.7B-shaped models with random Q4_0 weights.
+# on Qwen3-0.6B- and 1.7B-shaped models with random Q4_0 weights; then the
+# prompt cache's rows (app/chat/bench_cache_llama_test.go): a 10-turn chat
+# with tools through the engine, the prompt tokens llama-server processed
+# per turn against those the turn added.
 # BENCH_LLAMA_THREADS=N sets both sides' threads (default: one a CPU).
 BENCH_LLAMA = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src \
-	$(GO) test -tags llama,bench -count=1 -timeout 30m -run TestBenchTableLlama -v ./app/localmodel/ | grep -v '^=== RUN'
+	$(GO) test -tags llama,bench -p 1 -count=1 -timeout 30m -run TestBenchTableLlama -v ./app/localmodel/ ./app/chat/ | grep -v '^=== RUN'
 bench: deps-test build package $(TEST_SERVERS)/node_modules/.package-lock.json $(LLAMA_SERVER)
 	rm -f $(BENCH_OUT).parts
 	BENCH_OUT=$(CURDIR)/$(BENCH_OUT).parts SWITCHBOARD_BIN=$(CURDIR)/$(BIN) xvfb-run -a -s "-screen 0 1280x900x24" \

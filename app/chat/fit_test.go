@@ -1,7 +1,9 @@
 package chat_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -339,4 +341,96 @@ func firstRole(msgs []history.Message, role string) int {
 		}
 	}
 	return -1
+}
+
+// TestAnthropicCountsNearTheLimit: for an Anthropic model the engine asks
+// the API's /v1/messages/count_tokens near the limit (the fake speaks its
+// wire format and counts as it reports usage), the meter says the count
+// is exact, and no request goes over the window; a server that refuses
+// the endpoint is asked once and the chat goes on with its estimate.
+func TestAnthropicCountsNearTheLimit(t *testing.T) {
+	for _, refuse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("refused=%v", refuse), func(t *testing.T) {
+			f := newFixture(t, provider.KindAnthropic, nil)
+			f.llm.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 4000}})
+			f.llm.RefuseCountTokens(refuse)
+			f.llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: long texts."})
+			set := func(tu *chat.Turn) { tu.ContextWindow = 4000 }
+			long := strings.Repeat("words to fill the window ", 60)
+			for i := range 8 {
+				f.llm.Enqueue(providertest.Reply{Text: "ok"})
+				if res, err := f.send(t.Context(), fmt.Sprintf("%d %s", i, long), set); err != nil || res.Message.Status != history.StatusComplete {
+					t.Fatalf("turn %d: %v %s", i, err, res.Message.Error)
+				}
+			}
+			counts := 0
+			for _, c := range f.llm.Calls() {
+				if c.Path == "/v1/messages/count_tokens" {
+					counts++
+				}
+			}
+			exact := false
+			for _, ev := range f.events(chat.EventContext) {
+				exact = exact || ev.Context.Exact
+			}
+			switch {
+			case !refuse && (counts == 0 || !exact):
+				t.Fatalf("count_tokens asked %d times, meter exact %v: want the API's count near the limit", counts, exact)
+			case refuse && (counts != 1 || exact):
+				t.Fatalf("refused count_tokens asked %d times (want 1), meter exact %v (want false)", counts, exact)
+			}
+			msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+			if firstRole(msgs, history.RoleSummary) < 0 {
+				t.Fatal("a chat twice its window was never summarised")
+			}
+		})
+	}
+}
+
+// TestRequestsKeepTheirPrefix: a prompt cache (llama-server's, the
+// built-in local model's) reuses only a byte-identical prefix, so each
+// request of a 10-turn chat with tools must begin with the previous
+// request as sent: the same tools, the same system prompt, the same
+// earlier messages byte for byte, only new messages after them.
+func TestRequestsKeepTheirPrefix(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	set := func(tu *chat.Turn) { tu.ContextWindow = 32_768 }
+	for i := range 10 {
+		f.llm.Enqueue(
+			providertest.Reply{ToolCalls: []providertest.ToolCall{call(fmt.Sprintf("c%d", i), "files__echo", fmt.Sprintf(`{"text":"turn %d"}`, i))}},
+			providertest.Reply{Text: fmt.Sprintf("done %d", i)},
+		)
+		if res, err := f.send(t.Context(), fmt.Sprintf("question %d", i), set); err != nil || res.Message.Status != history.StatusComplete {
+			t.Fatalf("turn %d: %v %s", i, err, res.Message.Error)
+		}
+	}
+	reqs := f.llm.Requests()
+	if len(reqs) != 20 {
+		t.Fatalf("%d requests, want 20 (a call and an answer a turn)", len(reqs))
+	}
+	type body struct {
+		Tools    json.RawMessage   `json:"tools"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	var prev body
+	for k, raw := range reqs {
+		var b body
+		if err := json.Unmarshal(raw, &b); err != nil {
+			t.Fatal(err)
+		}
+		if k > 0 {
+			if !bytes.Equal(b.Tools, prev.Tools) {
+				t.Fatalf("request %d: the tools changed:\n%s\nwas\n%s", k+1, b.Tools, prev.Tools)
+			}
+			if len(b.Messages) <= len(prev.Messages) {
+				t.Fatalf("request %d has %d messages, the one before %d", k+1, len(b.Messages), len(prev.Messages))
+			}
+			for j, m := range prev.Messages {
+				if !bytes.Equal(b.Messages[j], m) {
+					t.Fatalf("request %d: message %d changed:\n%s\nwas\n%s", k+1, j, b.Messages[j], m)
+				}
+			}
+		}
+		prev = b
+	}
 }

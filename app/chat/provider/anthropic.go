@@ -17,6 +17,7 @@ const statusOverloaded = 529
 type anthropicProvider struct {
 	name   string
 	key    string
+	base   string // the API's root, the key of noCount
 	client anthropic.Client
 }
 
@@ -34,7 +35,7 @@ func newAnthropic(cfg Config, base *url.URL) *anthropicProvider {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	return &anthropicProvider{name: cfg.Name, key: cfg.APIKey, client: anthropic.NewClient(opts...)}
+	return &anthropicProvider{name: cfg.Name, key: cfg.APIKey, base: base.String(), client: anthropic.NewClient(opts...)}
 }
 
 func (p *anthropicProvider) Stream(ctx context.Context, req Request, on func(Event)) (Response, error) {

@@ -107,3 +107,63 @@ func TestCountTokensOnALlamaCppServer(t *testing.T) {
 		t.Fatalf("a server without /apply-template: %v, want ErrNoCount", err)
 	}
 }
+
+// TestCountTokensOnAnthropic: an Anthropic provider counts a request with
+// the API's /v1/messages/count_tokens — the request the chat sends (system
+// prompt, tools, messages), without the fields the endpoint refuses — and
+// its count is the input the chat request then reports as usage. A server
+// that refuses the endpoint is ErrNoCount and is not asked again.
+func TestCountTokensOnAnthropic(t *testing.T) {
+	s, p := newProvider(t, provider.KindAnthropic)
+	req := provider.Request{
+		Model: "claude-test", System: "be brief",
+		Messages: []provider.Message{
+			{Role: provider.RoleUser, Text: "read the notes " + strings.Repeat("lorem ipsum ", 200)},
+			{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "read_file", Arguments: json.RawMessage(`{"path":"notes.md"}`)}}},
+			{Role: provider.RoleTool, ToolCallID: "c1", Text: strings.Repeat("a note ", 300)},
+		},
+		Tools: []provider.Tool{{Name: "read_file", Description: "reads a file", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}},
+	}
+	n, err := p.(provider.Counter).CountTokens(t.Context(), req)
+	if err != nil || n <= 0 {
+		t.Fatalf("CountTokens = %d, %v; want the server's count", n, err)
+	}
+	calls := s.Calls()
+	if len(calls) != 1 || calls[0].Path != "/v1/messages/count_tokens" {
+		t.Fatalf("calls %+v, want one POST /v1/messages/count_tokens", calls)
+	}
+	if calls[0].Header.Get("x-api-key") != testKey || calls[0].Header.Get("anthropic-version") == "" {
+		t.Fatalf("headers %v: want the key and anthropic-version", calls[0].Header)
+	}
+	var body map[string]json.RawMessage
+	_ = json.Unmarshal(calls[0].Body, &body)
+	for _, k := range []string{"model", "system", "messages", "tools"} {
+		if _, ok := body[k]; !ok {
+			t.Errorf("count_tokens body has no %q: %s", k, calls[0].Body)
+		}
+	}
+	if n != len(calls[0].Body)/4 {
+		t.Fatalf("count %d, want the server's %d", n, len(calls[0].Body)/4)
+	}
+	// The chat request's reported input is the count plus its own
+	// max_tokens and stream fields: a few tokens.
+	s.Enqueue(providertest.Reply{Text: "ok"})
+	res, err := p.Stream(t.Context(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Usage.InputTokens - n; d < 0 || d > 16 {
+		t.Fatalf("usage %d vs count %d: the count is not of the request the chat sends", res.Usage.InputTokens, n)
+	}
+
+	refused, q := newProvider(t, provider.KindAnthropic)
+	refused.RefuseCountTokens(true)
+	for i := range 2 {
+		if _, err := q.(provider.Counter).CountTokens(t.Context(), req); !errors.Is(err, provider.ErrNoCount) {
+			t.Fatalf("count %d on a server that refuses it: %v, want ErrNoCount", i, err)
+		}
+	}
+	if c := refused.Calls(); len(c) != 1 {
+		t.Fatalf("%d calls to a server that refused count_tokens, want 1 (not asked again)", len(c))
+	}
+}

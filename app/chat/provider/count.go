@@ -20,11 +20,13 @@ type Counter interface {
 	CountTokens(ctx context.Context, req Request) (int, error)
 }
 
-// ErrNoCount means the server cannot count tokens (it is not llama.cpp's).
+// ErrNoCount means the server cannot count tokens (it is not llama.cpp's,
+// or it refused Anthropic's count_tokens).
 var ErrNoCount = errors.New("the server does not count tokens")
 
 // noCount are the servers that answered that they cannot count (404 on
-// /apply-template or /tokenize): not asked again in this process.
+// /apply-template or /tokenize, a refused count_tokens): not asked again
+// in this process.
 var noCount sync.Map // base URL → true
 
 // CountTokens counts req on a llama.cpp server (llama-server, the
@@ -99,4 +101,56 @@ func (p *openAIProvider) postJSON(ctx context.Context, key, url string, v, out a
 		return fmt.Errorf("count tokens: %s answered HTTP %d", url, res.StatusCode)
 	}
 	return json.NewDecoder(io.LimitReader(res.Body, 64<<20)).Decode(out)
+}
+
+// countParams are the fields of a Messages request that
+// /v1/messages/count_tokens takes: the API refuses the others (max_tokens,
+// temperature, stream) as extra inputs.
+var countParams = []string{"model", "system", "messages", "tools", "tool_choice", "thinking"}
+
+// CountTokens counts req with Anthropic's /v1/messages/count_tokens: the
+// request the chat would send (system prompt, tools, messages, as
+// params builds them), counted by the API with the model's tokenizer. A
+// round trip, so the engine asks only near the limit. A server that
+// refuses it (a proxy without the endpoint, a key without the
+// permission: any 4xx but a rate limit) is ErrNoCount, and is not asked
+// again in this process; the engine then keeps its estimate.
+func (p *anthropicProvider) CountTokens(ctx context.Context, req Request) (int, error) {
+	if _, no := noCount.Load(p.base); no {
+		return 0, ErrNoCount
+	}
+	full, err := json.Marshal(p.params(req, newToolNames(anthropicNameLimit, req)))
+	if err != nil {
+		return 0, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(full, &fields); err != nil {
+		return 0, err
+	}
+	body := make(map[string]json.RawMessage, len(countParams))
+	for _, k := range countParams {
+		if v, ok := fields[k]; ok {
+			body[k] = v
+		}
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return 0, err
+	}
+	var res struct {
+		InputTokens int `json:"input_tokens"`
+	}
+	err = p.client.Post(ctx, "v1/messages/count_tokens", json.RawMessage(raw), &res)
+	var se *statusError
+	if errors.As(err, &se) && se.status >= 400 && se.status < 500 && se.status != http.StatusTooManyRequests {
+		noCount.Store(p.base, true)
+		return 0, fmt.Errorf("%w: %s", ErrNoCount, se.message)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("count tokens: %w", err)
+	}
+	if res.InputTokens <= 0 {
+		return 0, fmt.Errorf("%w: count_tokens answered no input_tokens", ErrNoCount)
+	}
+	return res.InputTokens, nil
 }

@@ -69,6 +69,9 @@ type Server struct {
 	key    string
 	seq    int
 	cached map[string]bool // Anthropic prompt-cache prefixes seen, by model
+	// noCount makes /v1/messages/count_tokens refuse, as a proxy without
+	// it or a key without the permission does.
+	noCount bool
 }
 
 // New starts a server on addr ("" means 127.0.0.1:0). Close stops it.
@@ -130,6 +133,15 @@ func (s *Server) Reset() {
 	s.queue, s.rules, s.calls, s.key = nil, nil, nil, ""
 	s.cached = map[string]bool{}
 	s.models = []Model{{ID: "fake-model"}}
+	s.noCount = false
+}
+
+// RefuseCountTokens makes Anthropic's /v1/messages/count_tokens answer
+// 404 not_found_error (on), as a proxy without the endpoint does.
+func (s *Server) RefuseCountTokens(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noCount = on
 }
 
 // Requests returns the bodies of the chat requests received (OpenAI chat
@@ -210,6 +222,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && chatPath(r.URL.Path) != "":
 		s.serveChat(w, r, chatPath(r.URL.Path), body)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
+		s.serveCount(w, body)
 	case r.Method == http.MethodGet && (r.URL.Path == "/v1/models" || r.URL.Path == "/models"):
 		s.serveModels(w)
 	case r.Method == http.MethodGet && r.URL.Path == "/api/tags":
@@ -327,6 +341,40 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 		return
 	}
 	a.stream(r.Context(), w, api == apiOpenAI && req.StreamOptions.IncludeUsage)
+}
+
+// serveCount is Anthropic's /v1/messages/count_tokens: model and
+// messages required, the Messages API's other parameters (max_tokens,
+// stream, temperature) refused as extra inputs, as the real endpoint
+// does; {"input_tokens": N}, N counted as the chat's usage is (a quarter
+// of the body: the count of a chat request is its usage less the few
+// tokens of max_tokens and stream).
+func (s *Server) serveCount(w http.ResponseWriter, body []byte) {
+	s.mu.Lock()
+	refuse := s.noCount
+	s.mu.Unlock()
+	if refuse {
+		writeJSON(w, http.StatusNotFound, map[string]any{"type": "error", "error": map[string]any{"type": "not_found_error", "message": "Not found"}})
+		return
+	}
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, apiAnthropic, http.StatusBadRequest, "providertest: the body is not JSON: "+err.Error(), "")
+		return
+	}
+	for _, k := range []string{"model", "messages"} {
+		if _, ok := req[k]; !ok {
+			writeError(w, apiAnthropic, http.StatusBadRequest, k+": Field required", "")
+			return
+		}
+	}
+	for _, k := range []string{"max_tokens", "stream", "temperature", "top_p", "stop_sequences", "metadata"} {
+		if _, ok := req[k]; ok {
+			writeError(w, apiAnthropic, http.StatusBadRequest, k+": Extra inputs are not permitted", "")
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"input_tokens": len(body) / 4})
 }
 
 func (s *Server) serveModels(w http.ResponseWriter) {
