@@ -2,8 +2,11 @@ package host
 
 import (
 	"cmp"
+	"encoding/json"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ToolMode is how a chat's next turn offers the tools (chat.ToolsDirect,
@@ -44,4 +47,26 @@ func ToolModeOf(s chat.Settings, agent *chat.Agent, chatMode string, window int)
 	}
 	m.Mode = cmp.Or(m.Mode, chat.ToolsDirect)
 	return m
+}
+
+// ScriptDecision decides each call a script run by 'serve --code' makes
+// as the chat decides a direct call (chat.Decide: the argument rules, then
+// the tool's policy; no "allowed for the rest of the chat" there): the
+// gateway asks the client about an "ask" and refuses a refusal with its
+// sentence.
+func ScriptDecision(s chat.Settings) gateway.DecideFunc {
+	return func(t router.Tool, raw json.RawMessage) (gateway.Decision, string) {
+		var args map[string]any
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return gateway.Deny, "its arguments are not a JSON object"
+		}
+		switch r := chat.Decide(t, args, s.Rules, s.Policies, nil, false); r.Verdict {
+		case chat.Run:
+			return gateway.Allow, ""
+		case chat.Ask:
+			return gateway.Ask, ""
+		default:
+			return gateway.Deny, r.Why
+		}
+	}
 }

@@ -1,9 +1,14 @@
 package host
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 func TestToolModeOf(t *testing.T) {
@@ -33,5 +38,28 @@ func TestToolModeOf(t *testing.T) {
 				t.Errorf("ToolModeOf = %+v: default, window or code window wrong", m)
 			}
 		})
+	}
+}
+
+// TestScriptDecision: a script's call under 'serve --code' is decided as a
+// direct call in a chat: read-only runs, the rest asks, a policy or a deny
+// rule refuses with its sentence.
+func TestScriptDecision(t *testing.T) {
+	ro := true
+	read := router.Tool{Name: "m__read", Server: "m", Tool: mcp.Tool{Name: "read", Annotations: mcp.ToolAnnotation{ReadOnlyHint: &ro}}}
+	write := router.Tool{Name: "m__write", Server: "m", Tool: mcp.Tool{Name: "write"}}
+	gone := router.Tool{Name: "m__delete", Server: "m", Tool: mcp.Tool{Name: "delete"}}
+	rm := router.Tool{Name: "m__rm", Server: "m", Tool: mcp.Tool{Name: "rm"}}
+	s := chat.Settings{Policies: chat.Policies{"m__delete": chat.PolicyDeny},
+		Rules: chat.Rules{{Tool: "m__rm", Effect: chat.PolicyDeny, Match: []chat.Match{{Path: "path", Glob: "/etc/*"}}}}}
+	decide := ScriptDecision(s)
+	for _, tt := range []struct {
+		tool router.Tool
+		want gateway.Decision
+	}{{read, gateway.Allow}, {write, gateway.Ask}, {gone, gateway.Deny}, {rm, gateway.Deny}} {
+		d, why := decide(tt.tool, json.RawMessage(`{"path":"/etc/passwd"}`))
+		if d != tt.want || (d == gateway.Deny) != (why != "") {
+			t.Errorf("%s: %v %q, want %v", tt.tool.Name, d, why, tt.want)
+		}
 	}
 }
