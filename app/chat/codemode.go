@@ -36,9 +36,9 @@ var CodeModeWindow = 32768
 
 // The code mode tools' names.
 const (
-	ListFunctionsName    = "list_functions"
-	DescribeFunctionName = "describe_function"
-	RunScriptName        = "run_script"
+	ListFunctionsName    = codemode.ListFunctionsName
+	DescribeFunctionName = codemode.DescribeFunctionName
+	RunScriptName        = codemode.RunScriptName
 )
 
 // ValidToolMode says what to do about a tool mode that is none of the
@@ -113,42 +113,14 @@ func outputSchema(t mcp.Tool) json.RawMessage {
 func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
 	r := c.r
 	fns, _ := c.functions()
-	servers := map[string]int{}
-	var order []string
-	for _, f := range fns {
-		if servers[f.Server] == 0 {
-			order = append(order, f.Server)
-		}
-		servers[f.Server]++
-	}
-	var list []string
-	for _, s := range order {
-		list = append(list, fmt.Sprintf("%s (%d)", s, servers[s]))
-	}
 	for name, kind := range map[string]string{ListFunctionsName: "cm-list", DescribeFunctionName: "cm-describe", RunScriptName: "cm-run"} {
 		r.synth[name] = synthetic{kind: kind}
 		r.tools[name] = router.Tool{Name: name, Tool: mcp.Tool{Name: name}}
 	}
-	return append(tools,
-		provider.Tool{
-			Name: ListFunctionsName,
-			Description: fmt.Sprintf("List the %d functions a script can call, from these servers: %s. Each line is the function to call and what it does.",
-				len(fns), strings.Join(list, ", ")),
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"only this server's functions"}}}`),
-		},
-		provider.Tool{
-			Name:        DescribeFunctionName,
-			Description: "Show the typed declaration of functions (TypeScript: their arguments, what they return, each field's description) before you call them in a script.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"functions":{"type":"array","items":{"type":"string"},"description":"functions as list_functions names them, such as tools.memory.read_graph"}},"required":["functions"]}`),
-		},
-		provider.Tool{
-			Name: RunScriptName,
-			Description: "Run JavaScript that calls the functions and return only what you need. The script is the body of an async function: " +
-				"await each call (`const g = await tools.memory.read_graph({})`), use tools[\"my-server\"][\"get.item\"](args) for names with dashes or dots, " +
-				"loop and filter in the script, console.log what helps, and `return` the result (JSON). A refused or failed call throws; catch it to go on. " +
-				"There is no file system, network or timer: only the functions.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"script":{"type":"string","description":"the body of an async function; return the result"}},"required":["script"]}`),
-		})
+	for _, d := range codemode.Tools(fns) {
+		tools = append(tools, provider.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
+	}
+	return tools
 }
 
 // answer answers one of code mode's three tools.
@@ -157,52 +129,29 @@ func (c codeTools) answer(ctx context.Context, msg history.Message, kind, callID
 	switch kind {
 	case "cm-list":
 		server, _ := params["server"].(string)
-		var pick []codemode.Function
-		for _, f := range fns {
-			if server == "" || f.Server == server {
-				pick = append(pick, f)
-			}
-		}
-		if len(pick) == 0 {
-			return mcp.NewToolResultError(fmt.Sprintf("No functions from a server called %q. Call list_functions without a server to see them all.", server)), nil
-		}
-		return mcp.NewToolResultText(codemode.List(pick)), nil
+		return toolText(codemode.ListOf(fns, server)), nil
 	case "cm-describe":
-		return describeFunctions(fns, params), nil
+		var names []string
+		list, _ := params["functions"].([]any)
+		for _, n := range list {
+			name, _ := n.(string)
+			names = append(names, name)
+		}
+		return toolText(codemode.DescribeNamed(fns, names)), nil
 	}
 	script, _ := params["script"].(string)
 	if strings.TrimSpace(script) == "" {
-		return mcp.NewToolResultError(`"script" is required: the body of an async function that calls the functions and returns the result.`), nil
+		return mcp.NewToolResultError(codemode.ErrNoScript), nil
 	}
 	return c.runScript(ctx, msg, callID, script, fns, byFn)
 }
 
-// describeFunctions declares the functions params names.
-func describeFunctions(fns []codemode.Function, params map[string]any) *mcp.CallToolResult {
-	names, _ := params["functions"].([]any)
-	if len(names) == 0 {
-		return mcp.NewToolResultError(`"functions" is required: the functions as list_functions names them, such as ["tools.memory.read_graph"].`)
+// toolText is a text result, an error one unless ok.
+func toolText(text string, ok bool) *mcp.CallToolResult {
+	if !ok {
+		return mcp.NewToolResultError(text)
 	}
-	var b strings.Builder
-	var unknown []string
-	for _, n := range names {
-		name, _ := n.(string)
-		found := false
-		for _, f := range fns {
-			if name == f.Path() || name == f.Server+"."+f.Tool || name == f.Server+router.Separator+f.Tool {
-				b.WriteString(codemode.Declare(f) + "\n")
-				found = true
-				break
-			}
-		}
-		if !found {
-			unknown = append(unknown, fmt.Sprintf("%q", name))
-		}
-	}
-	if len(unknown) > 0 {
-		fmt.Fprintf(&b, "// No function %s: call list_functions to see their names.\n", strings.Join(unknown, ", "))
-	}
-	return mcp.NewToolResultText(b.String())
+	return mcp.NewToolResultText(text)
 }
 
 // ScriptResult is run_script's structured result: what the script
@@ -278,20 +227,5 @@ func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, s
 
 // scriptText is what the model reads of a script's run.
 func scriptText(s ScriptResult) string {
-	var b strings.Builder
-	if len(s.Logs) > 0 {
-		b.WriteString("Printed:\n")
-		for _, l := range s.Logs {
-			b.WriteString(l + "\n")
-		}
-	}
-	if s.Error != "" {
-		b.WriteString(s.Error)
-		return b.String()
-	}
-	if len(s.Logs) > 0 {
-		b.WriteString("Returned:\n")
-	}
-	b.Write(s.Value)
-	return b.String()
+	return codemode.Text(codemode.Result{Value: s.Value, Logs: s.Logs}, s.Error)
 }

@@ -101,6 +101,40 @@ func codeModeTasks(t *testing.T, dir string) []task {
 	for i, n := range names {
 		reads = append(reads, call(fmt.Sprintf("r%d", i), "files__read_text_file", jsonArgs(map[string]string{"path": n})))
 	}
+	for d := range 5 { // a nested tree of 30 files
+		sub := filepath.Join(dir, "tree", fmt.Sprintf("d%d", d), "inner")
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for f := range 6 {
+			at := filepath.Join(filepath.Dir(sub), fmt.Sprintf("f%d.txt", f))
+			if f%2 == 1 {
+				at = filepath.Join(sub, fmt.Sprintf("f%d.txt", f))
+			}
+			if err := os.WriteFile(at, []byte(strings.Repeat("x", 10*(f+1))), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var infos, writes []providertest.ToolCall
+	for i, n := range names {
+		infos = append(infos, call(fmt.Sprintf("i%d", i), "files__get_file_info", jsonArgs(map[string]string{"path": n})))
+	}
+	for i := range 10 {
+		writes = append(writes, call(fmt.Sprintf("w%d", i), "files__write_file", jsonArgs(map[string]string{"path": filepath.Join(dir, "notes", fmt.Sprintf("note%d.txt", i)), "content": fmt.Sprintf("note %d", i)})))
+	}
+	var personNames, everyOther []string
+	var obs []map[string]any
+	for i := range 20 {
+		personNames = append(personNames, fmt.Sprintf("person%02d", i))
+		if i%2 == 0 {
+			everyOther = append(everyOther, fmt.Sprintf("person%02d", i))
+			obs = append(obs, map[string]any{"entityName": fmt.Sprintf("person%02d", i), "contents": []string{"likes tea"}})
+		}
+	}
 	graph := `
 const text = (r) => r.text !== undefined ? r.text : JSON.stringify(r);
 const g = JSON.parse(text(await tools.memory.read_graph({})));
@@ -165,7 +199,157 @@ const r = await tools.memory.search_nodes({query: "age 3"});
 const g = r.text !== undefined ? JSON.parse(r.text) : r;
 return g.entities.map(e => e.name).sort();`, jsonArgs(ents)),
 		},
+		{
+			name:   "read 30 files in one call and find the largest amount",
+			direct: [][]providertest.ToolCall{{call("m1", "files__read_multiple_files", jsonArgs(map[string]any{"paths": names}))}},
+			answer: func(t *testing.T, calls []history.ToolCall) any { return maxAmount(t, lastText(t, calls[0])) },
+			script: fmt.Sprintf(`const r = await tools.files.read_multiple_files({paths: %s});
+let max = 0;
+for (const part of r.content.split("\n---\n")) max = Math.max(max, JSON.parse(part.slice(part.indexOf("\n") + 1)).amount);
+return max;`, jsonArgs(names)),
+		},
+		{
+			name:   "total the sizes of 30 files (one get_file_info each)",
+			direct: [][]providertest.ToolCall{infos},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				total := 0.0
+				for _, c := range calls {
+					total += sizeOf(t, lastText(t, c))
+				}
+				return total
+			},
+			script: fmt.Sprintf(`let total = 0;
+for (const p of %s) {
+  const r = await tools.files.get_file_info({path: p});
+  total += Number(/^size: (\d+)/m.exec(r.content)[1]);
+}
+return total;`, jsonArgs(names)),
+		},
+		{
+			name:   "count the files of a nested directory tree",
+			direct: [][]providertest.ToolCall{{call("t1", "files__directory_tree", jsonArgs(map[string]string{"path": filepath.Join(dir, "tree")}))}},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				var tree []treeNode
+				if err := json.Unmarshal([]byte(lastText(t, calls[0])), &tree); err != nil {
+					t.Fatal(err)
+				}
+				return float64(countFiles(tree))
+			},
+			script: fmt.Sprintf(`const r = await tools.files.directory_tree({path: %s});
+const count = (nodes) => nodes.reduce((n, e) => n + (e.type === "file" ? 1 : count(e.children || [])), 0);
+return count(JSON.parse(r.content));`, jsonArgs(filepath.Join(dir, "tree"))),
+		},
+		{
+			name: "add an observation to every other person and count all observations",
+			direct: [][]providertest.ToolCall{
+				{call("c1", "memory__create_entities", jsonArgs(map[string]any{"entities": ents}))},
+				{call("c2", "memory__add_observations", jsonArgs(map[string]any{"observations": obs}))},
+				{call("c3", "memory__open_nodes", jsonArgs(map[string]any{"names": personNames}))},
+			},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				return float64(observationsIn(t, lastText(t, calls[len(calls)-1])))
+			},
+			script: fmt.Sprintf(`await tools.memory.create_entities({entities: %s});
+await tools.memory.add_observations({observations: %s});
+const r = await tools.memory.open_nodes({names: %s});
+const g = r.text !== undefined ? JSON.parse(r.text) : r;
+return g.entities.reduce((n, e) => n + e.observations.length, 0);`, jsonArgs(ents), jsonArgs(obs), jsonArgs(personNames)),
+		},
+		{
+			name: "delete every other person and list who remains",
+			direct: [][]providertest.ToolCall{
+				{call("c1", "memory__create_entities", jsonArgs(map[string]any{"entities": ents}))},
+				{call("c2", "memory__delete_entities", jsonArgs(map[string]any{"entityNames": everyOther}))},
+				{call("c3", "memory__read_graph", `{}`)},
+			},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				left, _ := graphFrom(t, lastText(t, calls[len(calls)-1]))
+				return left
+			},
+			script: fmt.Sprintf(`await tools.memory.create_entities({entities: %s});
+await tools.memory.delete_entities({entityNames: %s});
+%s
+return g.entities.map(e => e.name).sort();`, jsonArgs(ents), jsonArgs(everyOther), graph),
+		},
+		{
+			name: "write 10 notes, then list the folder and count them",
+			direct: [][]providertest.ToolCall{
+				writes,
+				{call("l1", "files__list_directory", jsonArgs(map[string]string{"path": filepath.Join(dir, "notes")}))},
+			},
+			answer: func(t *testing.T, calls []history.ToolCall) any {
+				return float64(strings.Count(lastText(t, calls[len(calls)-1]), ".txt"))
+			},
+			script: fmt.Sprintf(`for (let i = 0; i < 10; i++) await tools.files.write_file({path: %s + "/note" + i + ".txt", content: "note " + i});
+const r = await tools.files.list_directory({path: %s});
+return r.content.split("\n").filter(l => l.includes(".txt")).length;`, jsonArgs(filepath.Join(dir, "notes")), jsonArgs(filepath.Join(dir, "notes"))),
+		},
 	}
+}
+
+// maxAmount is the largest amount among read_multiple_files' files.
+func maxAmount(t *testing.T, text string) float64 {
+	t.Helper()
+	best := 0.0
+	for part := range strings.SplitSeq(text, "\n---\n") {
+		_, body, _ := strings.Cut(part, "\n")
+		var o struct{ Amount float64 }
+		if err := json.Unmarshal([]byte(body), &o); err != nil {
+			t.Fatalf("%.200s: %v", part, err)
+		}
+		best = max(best, o.Amount)
+	}
+	return best
+}
+
+// sizeOf reads "size: N" out of get_file_info's text.
+func sizeOf(t *testing.T, text string) float64 {
+	t.Helper()
+	for line := range strings.SplitSeq(text, "\n") {
+		if v, ok := strings.CutPrefix(line, "size: "); ok {
+			var n float64
+			if _, err := fmt.Sscan(v, &n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no size in %q", text)
+	return 0
+}
+
+type treeNode struct {
+	Type     string     `json:"type"`
+	Children []treeNode `json:"children"`
+}
+
+func countFiles(nodes []treeNode) int {
+	n := 0
+	for _, e := range nodes {
+		if e.Type == "file" {
+			n++
+		}
+		n += countFiles(e.Children)
+	}
+	return n
+}
+
+// observationsIn counts the observations of the entities in an open_nodes result.
+func observationsIn(t *testing.T, text string) int {
+	t.Helper()
+	var g struct {
+		Entities []struct {
+			Observations []string `json:"observations"`
+		} `json:"entities"`
+	}
+	if err := json.Unmarshal([]byte(text), &g); err != nil {
+		t.Fatalf("%.300s: %v", text, err)
+	}
+	n := 0
+	for _, e := range g.Entities {
+		n += len(e.Observations)
+	}
+	return n
 }
 
 // tokensOf is the size of the requests the model was sent, in tokens
@@ -178,38 +362,49 @@ func tokensOf(reqs []json.RawMessage) int {
 	return n
 }
 
+// runTask runs task i of the suite in mode against fresh npm servers: its
+// final result, the tokens sent to the model and the turn's wall time.
+func runTask(t *testing.T, i int, mode string) (result any, tokens int, took time.Duration) {
+	t.Helper()
+	dir := t.TempDir()
+	tk := codeModeTasks(t, dir)[i]
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.eng = chat.New(chat.Options{Tools: npmServers(t, dir), History: f.hist, Approver: chat.ApproveAll{}})
+	if mode == chat.ToolsDirect {
+		for _, step := range tk.direct {
+			f.llm.Enqueue(providertest.Reply{ToolCalls: step})
+		}
+	} else {
+		f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{script("s1", tk.script)}})
+	}
+	f.llm.Enqueue(providertest.Reply{Text: "Done."})
+	start := time.Now()
+	res, err := f.send(t.Context(), "do the task", func(tu *chat.Turn) { tu.Tools = mode; tu.MaxSteps = 40 })
+	took = time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens = tokensOf(f.llm.Requests())
+	if mode == chat.ToolsCode {
+		return scriptValue(t, res.ToolCalls[0]), tokens, took
+	}
+	return roundTrip(t, tk.answer(t, res.ToolCalls)), tokens, took
+}
+
 // TestTaskSuiteDirectAndCodeModeAgree runs each task in direct mode and in
 // code mode against the real npm servers: the same final result, and code
 // mode sends the model fewer tokens.
 func TestTaskSuiteDirectAndCodeModeAgree(t *testing.T) {
-	for i, tk := range codeModeTasks(t, t.TempDir()) {
+	tasks := codeModeTasks(t, t.TempDir())
+	if len(tasks) < 10 {
+		t.Fatalf("%d tasks, want at least 10", len(tasks))
+	}
+	for i, tk := range tasks {
 		t.Run(tk.name, func(t *testing.T) {
 			results := map[string]any{}
 			tokens := map[string]int{}
 			for _, mode := range []string{chat.ToolsDirect, chat.ToolsCode} {
-				dir := t.TempDir()
-				tasks := codeModeTasks(t, dir)
-				tk := tasks[i]
-				f := newFixture(t, provider.KindOpenAI, nil)
-				f.eng = chat.New(chat.Options{Tools: npmServers(t, dir), History: f.hist, Approver: chat.ApproveAll{}})
-				if mode == chat.ToolsDirect {
-					for _, step := range tk.direct {
-						f.llm.Enqueue(providertest.Reply{ToolCalls: step})
-					}
-				} else {
-					f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{script("s1", tk.script)}})
-				}
-				f.llm.Enqueue(providertest.Reply{Text: "Done."})
-				res, err := f.send(t.Context(), "do the task", func(tu *chat.Turn) { tu.Tools = mode; tu.MaxSteps = 40 })
-				if err != nil {
-					t.Fatal(err)
-				}
-				tokens[mode] = tokensOf(f.llm.Requests())
-				if mode == chat.ToolsCode {
-					results[mode] = scriptValue(t, res.ToolCalls[0])
-					continue
-				}
-				results[mode] = roundTrip(t, tk.answer(t, res.ToolCalls))
+				results[mode], tokens[mode], _ = runTask(t, i, mode)
 			}
 			if got := fmt.Sprint(results[chat.ToolsDirect]); got == "[]" || got == "0" || got == "<nil>" {
 				t.Errorf("the task found nothing: %s", got)

@@ -115,6 +115,11 @@
 //	                                             takes it from $SWITCHBOARD_SERVE_TOKEN)
 //	switchboard serve --client NAME              ...for one app ('clients connect' writes this): it sees
 //	                                             the servers chosen for it; its use is recorded
+//	switchboard serve --code[=both]              code mode for the client: list_functions, describe_function
+//	                                             and run_script instead of the tools (both: besides them);
+//	                                             each call a script makes is decided by the rules and
+//	                                             policies, an "ask" is an elicitation to the client, or
+//	                                             refused when it takes none; runs its own servers
 //	switchboard skills [list]                    the skills on this computer (SKILL.md folders of Claude Code,
 //	                                             Codex / Agent Skills, Copilot, projects, Claude Code plugins and
 //	                                             Switchboard's own): name, source (skills@claude, …), on, off or

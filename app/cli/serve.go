@@ -23,6 +23,7 @@ import (
 func serveCmd() *Command {
 	var file, httpAddr, client string
 	var anyHost, local bool
+	var code codeFlag
 	inputs := kvFlag{}
 	return &Command{
 		Name:    "serve",
@@ -33,6 +34,7 @@ func serveCmd() *Command {
 			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
 			clientFlag(fs, &client)
 			fs.BoolVar(&local, "local", false, "run the servers in this process even when a running Switchboard shares its own (see 'switchboard daemon')")
+			fs.Var(&code, "code", "code mode: offer list_functions, describe_function and run_script instead of the tools (--code=both: besides them); each call a script makes is decided by your approval settings, an \"ask\" goes to the client as an elicitation or is refused")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
@@ -42,7 +44,7 @@ func serveCmd() *Command {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
 			in, out := inv.Stdin, inv.Stdout
-			if httpAddr == "" && file == "" && len(inputs) == 0 && !local {
+			if httpAddr == "" && file == "" && len(inputs) == 0 && !local && code == "" {
 				// A running Switchboard (the window, 'switchboard daemon')
 				// shares its servers: relay to it instead of starting them.
 				var done bool
@@ -68,7 +70,15 @@ func serveCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String()})
+			opts := gateway.Options{Version: buildinfo.String(), Code: string(code)}
+			if code != "" {
+				s, err := h.Settings.Chat()
+				if err != nil {
+					return err
+				}
+				opts.CodeLimits, opts.Decide = s.CodeMode, host.ScriptDecision(s)
+			}
+			g := h.Tools.Gateway(opts)
 			passOn.g.Store(g)
 			if client != "" {
 				defer func() { _ = h.Clients.AddCalls(client, g.Calls()) }()
@@ -171,4 +181,24 @@ func (r *gatewayRequests) Elicit(ctx context.Context, server string, req mcp.Eli
 		}
 	}
 	return r.fallback.Elicit(ctx, server, req)
+}
+
+// codeFlag is serve's --code: "" (off), "code" (--code) or "both"
+// (--code=both).
+type codeFlag string
+
+func (c *codeFlag) String() string   { return string(*c) }
+func (c *codeFlag) IsBoolFlag() bool { return true }
+func (c *codeFlag) Set(v string) error {
+	switch v {
+	case "true", gateway.CodeOnly:
+		*c = gateway.CodeOnly
+	case gateway.CodeBoth:
+		*c = gateway.CodeBoth
+	case "false", "":
+		*c = gateway.CodeOff
+	default:
+		return fmt.Errorf("--code=%s: write --code (code mode instead of the tools) or --code=both (besides them)", v)
+	}
+	return nil
 }

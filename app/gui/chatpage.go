@@ -518,6 +518,29 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
 	return host.ToolSearchView(d), err
 }
 
+// ToolModeStatus is how the chat's next turn offers the tools (direct,
+// code or both), who chose it, and what the model's context window alone
+// would choose (for the chat's Tools menu).
+func (a *ChatPage) ToolModeStatus(chatID string) (host.ToolMode, error) {
+	h, err := a.historyStore()
+	if err != nil {
+		return host.ToolMode{}, err
+	}
+	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
+	defer cancel()
+	c, err := h.Chat(ctx, chatID)
+	if err != nil {
+		return host.ToolMode{}, err
+	}
+	s, err := a.h.Settings.Chat()
+	if err != nil {
+		return host.ToolMode{}, err
+	}
+	_, model := host.DefaultModel(s, c.Provider, c.Model)
+	window := a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
+	return host.ToolModeOf(s, s.ChatAgent(c.Agent), chatOptions(c.Settings).ToolMode, window), nil
+}
+
 // ChatContext is the context meter of the chat's next request: what it
 // would take of the model's window, and of what (for a chat just opened;
 // a running turn's events carry it from then on).

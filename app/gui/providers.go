@@ -67,4 +67,8 @@ type ChatSettingsView struct {
 	KeepMB         int      `json:"keepMB"`
 	ResultBudgets  []string `json:"resultBudgets"`
 	ContextWindows []string `json:"contextWindows"`
+	// Tools is settings.chat.tools: "direct", "code", "both", or "" for
+	// code mode up to CodeModeWindow tokens of context, direct above.
+	Tools          string `json:"tools"`
+	CodeModeWindow int    `json:"codeModeWindow"`
 }

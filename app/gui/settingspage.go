@@ -162,6 +162,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, chat.DefaultCompactAt), cmp.Or(s.ResultShare, chat.DefaultResultShare)
 	v.KeepMB = cmp.Or(s.KeepMB, chat.DefaultKeepLimit>>20)
 	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
+	v.Tools, v.CodeModeWindow = s.Tools, chat.CodeModeWindow
 	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
 	switch {
 	case s.ToolSearchAbove > 0:
@@ -330,6 +331,19 @@ func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []strin
 			}
 		}
 		s.Pinned = clean
+		return nil
+	})
+}
+
+// SetToolMode sets how chats offer the tools when neither the chat nor
+// its agent chose (settings.chat.tools): "direct", "code", "both", or ""
+// for the default by the model's context window.
+func (a *SettingsPage) SetToolMode(mode string) error {
+	if err := chat.ValidToolMode(mode); err != nil {
+		return err
+	}
+	return a.h.Settings.EditChat(func(s *chat.Settings) error {
+		s.Tools = mode
 		return nil
 	})
 }

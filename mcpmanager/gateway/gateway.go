@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
@@ -36,6 +37,14 @@ type Options struct {
 	// OnCall, when set, is told of every tool call the gateway routes,
 	// naming the app that made it (shared.go).
 	OnCall func(Call)
+	// Code offers code mode (CodeOnly, CodeBoth; CodeOff: the tools
+	// only): list_functions, describe_function and run_script over every
+	// tool the gateway would publish (codemode.go). CodeLimits bound each
+	// script (zero: codemode's defaults); Decide, when set, decides each
+	// call a script makes (nil: every call runs, as a direct call does).
+	Code       string
+	CodeLimits codemode.Limits
+	Decide     DecideFunc
 }
 
 // Gateway is an MCP server in front of a router. Safe for concurrent use.
@@ -56,10 +65,15 @@ type Gateway struct {
 	sessions    atomic.Int64    // ServeApp's session ids
 	calls       atomic.Int64    // tools/call requests received (Calls)
 	serverInfo  []byte          // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
+	code        string          // Options.Code
+	codeLimits  codemode.Limits // Options.CodeLimits
+	decideFn    DecideFunc      // Options.Decide
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
 	listed    map[string]router.Tool // by exposed name, as published
+	fns       map[string]router.Tool // code mode: the tools scripts call, by exposed name
+	fnOrder   []string               // their names in the router's order
 	errs      []router.ServerError
 	// fingerprints of the published prompts, and resources with templates
 	publishedPrompts, publishedResources []byte
@@ -67,7 +81,7 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, code: opts.Code, codeLimits: opts.CodeLimits, decideFn: opts.Decide, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
 	g.serverInfo, _ = json.Marshal(mcp.Implementation{Name: "switchboard", Version: opts.Version})
 	if g.settled == nil {
 		g.started.Store(true)
@@ -188,9 +202,30 @@ func (g *Gateway) Refresh(ctx context.Context) {
 	if err != nil {
 		fp = nil // never equal to a published fingerprint: publish
 	}
+	var fns map[string]router.Tool
+	var order []string
+	if g.code != CodeOff {
+		// Scripts call what would be published; the client sees code
+		// mode's three tools instead of (CodeOnly) or besides them.
+		var published []router.Tool
+		fns = make(map[string]router.Tool, len(next))
+		for _, t := range tools {
+			if _, ok := next[t.Name]; ok {
+				published = append(published, t)
+				fns[t.Name] = t
+				order = append(order, t.Name)
+			}
+		}
+		codeTools := g.codeTools(published)
+		if g.code == CodeOnly {
+			st, next = nil, map[string]router.Tool{}
+		}
+		st = append(st, codeTools...)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.errs = errs
+	g.fns, g.fnOrder = fns, order
 	if fp != nil && bytes.Equal(fp, g.published) {
 		return
 	}

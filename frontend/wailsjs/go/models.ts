@@ -211,6 +211,8 @@ export namespace gui {
 	    keepMB: number;
 	    resultBudgets: string[];
 	    contextWindows: string[];
+	    tools: string;
+	    codeModeWindow: number;
 	}
 	export interface ChatView {
 	    id: string;
@@ -901,6 +903,13 @@ export namespace host {
 	export interface TokenUsage {
 	    inputTokens: number;
 	    outputTokens: number;
+	}
+	export interface ToolMode {
+	    mode: string;
+	    by: string;
+	    default: string;
+	    window: number;
+	    codeWindow: number;
 	}
 	export interface ToolSearch {
 	    on: boolean;

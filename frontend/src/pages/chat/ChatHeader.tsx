@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { call, Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel, SetChatOptions, Tools, ToolSearchStatus } from '../../backend';
+import { call, Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel, SetChatOptions, ToolModeStatus, Tools, ToolSearchStatus } from '../../backend';
+import type { host } from '../../backend';
 import type { gui } from '../../backend';
 import { useAgents, type Agent } from '../../agents';
 import { loadChats, useChat } from '../../chat';
@@ -9,6 +10,7 @@ import { usePopover, useWidth } from '../../layout';
 import { Icon } from '../../components/Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 import { ContextMeter } from './ContextMeter';
+import { kTokens, modeLabel, ToolModeChoice } from '../../components/ToolModeChoice';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
 export const COMPACT_BELOW = 700;
@@ -140,11 +142,19 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
   const [tools, setTools] = useState<ToolItem[]>([]);
   const [offServers, setOffServers] = useState<string[]>([]);
   const [offTools, setOffTools] = useState<string[]>([]);
+  // The chat's own tool mode ("" leaves it to the agent, the settings, the
+  // model's window) and the one the next turn uses, with who chose it.
+  const [chatMode, setChatMode] = useState('');
+  const [mode, setMode] = useState<host.ToolMode | null>(null);
+  useEffect(() => {
+    call(() => ToolModeStatus(chatId)).then(setMode, () => setMode(null));
+  }, [chatId, settings, asked, open]);
   useEffect(() => {
     void Promise.all([call(() => Tools()), call(() => ChatOptionsOf(chatId))]).then(([list, o]) => {
       setTools((list.tools ?? []).filter((t) => agentAllows(agent, t)).map((t) => ({ name: t.name, server: t.server, tool: t.tool })));
       setOffServers(o.offServers ?? []);
       setOffTools(o.offTools ?? []);
+      setChatMode(o.toolMode ?? '');
     }, (e: unknown) => onError(message(e)));
   }, [chatId, onError, agent]);
   const groups = useMemo(() => {
@@ -153,10 +163,11 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
     return [...m.entries()];
   }, [tools]);
   const active = tools.filter((t) => !offServers.includes(t.server) && !offTools.includes(t.name)).length;
-  const save = (servers: string[], ts: string[]) => {
+  const save = (servers: string[], ts: string[], toolMode = chatMode) => {
     setOffServers(servers);
     setOffTools(ts);
-    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts })).then(() => setAsked((n) => n + 1), (e: unknown) => onError(message(e)));
+    setChatMode(toolMode);
+    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts, toolMode })).then(() => setAsked((n) => n + 1), (e: unknown) => onError(message(e)));
   };
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   const { anchor, pop } = usePopover(open, tools.length);
@@ -165,6 +176,7 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
     <div className="chat-tools" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
       <button type="button" ref={anchor} aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
+        {mode && mode.mode !== 'direct' && <span className="badge" title={`Tools are offered in ${mode.mode} mode`}>{mode.mode === 'code' ? 'code mode' : 'code + direct'}</span>}
         {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
           : toolSearchBadge(search) && <span className="badge warn" title={search?.reason}>{toolSearchBadge(search)}</span>}
       </button>
@@ -172,6 +184,10 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
         <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat">
           {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
           {!agent?.delegate && <ToolSearchNote decision={search} />}
+          {!agent?.delegate && (
+            <ToolModeChoice name={`tool-mode-${chatId}`} legend="How the model calls tools" value={chatMode}
+              auto={mode ? autoNote(mode, agent) : 'as the settings say'} onChange={(m) => save(offServers, offTools, m)} />
+          )}
           {groups.map(([server, ts]) => {
             const on = !offServers.includes(server);
             return (
@@ -196,6 +212,22 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
       )}
     </div>
   );
+}
+
+/** autoNote says what "Automatic" means for this chat: what the agent or the settings chose, else the default for the model's window. */
+function autoNote(m: host.ToolMode, agent?: Agent): string {
+  const window = m.window > 0 ? `its context window is ${kTokens(m.window)} tokens` : 'its context window is not known';
+  const byModel = `${modeLabel(m.default).toLowerCase()} for this model (${window}; code mode at ${kTokens(m.codeWindow)} or less)`;
+  switch (m.by) {
+    case 'agent':
+      return `${modeLabel(m.mode).toLowerCase()}, as the agent ${agent?.name ?? ''} says`;
+    case 'settings':
+      return `${modeLabel(m.mode).toLowerCase()}, as Settings → Code mode says`;
+    case 'model':
+      return byModel;
+    default:
+      return `the agent's or the settings' choice, else ${byModel}`;
+  }
 }
 
 /** agentAllows mirrors chat.Agent.Allows: the agent's servers, narrowed to its tools where it names some. */

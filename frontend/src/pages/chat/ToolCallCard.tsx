@@ -8,6 +8,7 @@ import { ServerIcon } from '../../components/Icon';
 import { ResourceLinks } from '../../components/ResourceLinks';
 import { StructuredResult } from '../../components/StructuredResult';
 import { useServers } from '../../servers';
+import { ScriptCode } from '../../components/ScriptCode';
 
 const LABEL: Record<string, string> = {
   streaming: 'preparing', pending: 'waiting for approval', running: 'running', done: 'done',
@@ -51,17 +52,21 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           Below is all of it.
         </p>
       )}
-      {script && <ScriptView call={call} script={script} />}
+      {script && <ScriptCode src={script} label="Script" />}
       <TaskStatus call={call} server={server} />
       <SkillLoaded call={call} />
       {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
       {steps.length > 0 && (
-        <ol className="sub-steps" aria-label={`Steps of ${call.name}`}>
-          {steps.map((s) => (
-            <li key={s.id}><ToolCallCard call={s} /></li>
-          ))}
-        </ol>
+        <>
+          {script && <p className="small muted script-calls-head">{callsSummary(steps)}</p>}
+          <ol className="sub-steps" aria-label={script ? 'Calls the script made' : `Steps of ${call.name}`}>
+            {steps.map((s) => (
+              <li key={s.id}><ToolCallCard call={s} /></li>
+            ))}
+          </ol>
+        </>
       )}
+      {script && <ScriptOutput call={call} />}
       {open && (
         <div className="tool-card-body">
           <div className="small muted">Arguments</div>
@@ -96,21 +101,50 @@ function scriptOf(args: string): string {
   }
 }
 
-/** ScriptView shows a code-mode script, then what it printed and returned (or why it stopped); its calls are the nested cards. */
-function ScriptView({ call, script }: { call: ToolCall; script: string }) {
+/** callsSummary says how many calls a script made and how they ended ("3 calls: 2 done, 1 denied"). */
+export function callsSummary(steps: ToolCall[]): string {
+  const by = new Map<string, number>();
+  for (const s of steps) {
+    const label = s.isError && s.status === 'done' ? 'failed' : LABEL[s.status] ?? s.status;
+    by.set(label, (by.get(label) ?? 0) + 1);
+  }
+  const parts = [...by.entries()].map(([k, n]) => `${n} ${k}`);
+  return `${steps.length} ${steps.length === 1 ? 'call' : 'calls'}: ${parts.join(', ')}`;
+}
+
+/** ScriptOutput shows what a code-mode script printed and returned (or why it stopped); its calls are the nested cards above. */
+function ScriptOutput({ call }: { call: ToolCall }) {
   let out: { value?: unknown; logs?: string[]; error?: string } = {};
   try {
     out = JSON.parse(call.result?.structured || '{}') as typeof out;
   } catch { /* not ended yet, or no script result */ }
   return (
     <div className="script-view">
-      <pre className="args script" aria-label="Script">{script}</pre>
-      {(out.logs?.length ?? 0) > 0 && (
-        <pre className="result script-logs" aria-label="Printed">{out.logs!.join('\n')}</pre>
-      )}
+      {(out.logs?.length ?? 0) > 0 && <Folded label="Printed" text={out.logs!.join('\n')} />}
       {out.error
-        ? <p className="small bad" aria-label="Script error">{out.error}</p>
-        : out.value !== undefined && <pre className="result" aria-label="Returned">{JSON.stringify(out.value, null, 2)}</pre>}
+        ? <p className="small bad script-error" aria-label="Script error">{out.error}</p>
+        : out.value !== undefined && <Folded label="Returned" text={typeof out.value === 'string' ? out.value : JSON.stringify(out.value, null, 2)} />}
+    </div>
+  );
+}
+
+/** FOLD_LINES is how many lines of a script's output show before "Show all". */
+const FOLD_LINES = 8;
+
+/** Folded is a labelled block of output, its first FOLD_LINES lines until opened. */
+function Folded({ label, text }: { label: string; text: string }) {
+  const [open, setOpen] = useState(false);
+  const lines = text.split('\n');
+  const long = lines.length > FOLD_LINES;
+  return (
+    <div className="script-out">
+      <div className="small muted">{label}{long && <> · {lines.length} lines</>}</div>
+      <pre className="result" aria-label={label}>{long && !open ? `${lines.slice(0, FOLD_LINES).join('\n')}\n…` : text}</pre>
+      {long && (
+        <button type="button" className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Show less' : `Show all ${lines.length} lines`}
+        </button>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { host } from '../../backend';
 import { message } from '../../errors';
 import { Providers } from './Providers';
 import { ToolSearchSettings } from './ToolSearchSettings';
+import { ToolModeSettings } from './ToolModeSettings';
 import { LongChatSettings } from './LongChatSettings';
 import { SamplingSettings } from './SamplingSettings';
 import { DownloadSettings } from './DownloadSettings';
@@ -34,6 +35,8 @@ export function SettingsPage() {
       <Providers onChanged={load} />
       <h2>Tool search</h2>
       <ToolSearchSettings />
+      <h2>Code mode</h2>
+      <ToolModeSettings />
       <h2>Chat</h2>
       <h3>Long chats</h3>
       <LongChatSettings />

@@ -57,6 +57,8 @@ export function SetChatOptions(arg1:string,arg2:gui.ChatOptions):Promise<void>;
 
 export function StopChat(arg1:string):Promise<void>;
 
+export function ToolModeStatus(arg1:string):Promise<host.ToolMode>;
+
 export function ToolSearchStatus(arg1:string):Promise<host.ToolSearch>;
 
 export function UsePrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<string>;

@@ -110,6 +110,10 @@ export function StopChat(arg1) {
   return window['go']['gui']['ChatPage']['StopChat'](arg1);
 }
 
+export function ToolModeStatus(arg1) {
+  return window['go']['gui']['ChatPage']['ToolModeStatus'](arg1);
+}
+
 export function ToolSearchStatus(arg1) {
   return window['go']['gui']['ChatPage']['ToolSearchStatus'](arg1);
 }

@@ -57,6 +57,8 @@ export function SetSecret(arg1:string,arg2:string):Promise<void>;
 
 export function SetTaskSettings(arg1:gui.TaskSettingsView):Promise<void>;
 
+export function SetToolMode(arg1:string):Promise<void>;
+
 export function SetToolPolicy(arg1:string,arg2:string):Promise<void>;
 
 export function SetToolSearch(arg1:string,arg2:number,arg3:number,arg4:Array<string>):Promise<void>;

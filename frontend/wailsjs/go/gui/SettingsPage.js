@@ -110,6 +110,10 @@ export function SetTaskSettings(arg1) {
   return window['go']['gui']['SettingsPage']['SetTaskSettings'](arg1);
 }
 
+export function SetToolMode(arg1) {
+  return window['go']['gui']['SettingsPage']['SetToolMode'](arg1);
+}
+
 export function SetToolPolicy(arg1, arg2) {
   return window['go']['gui']['SettingsPage']['SetToolPolicy'](arg1, arg2);
 }

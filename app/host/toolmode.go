@@ -1,0 +1,72 @@
+package host
+
+import (
+	"cmp"
+	"encoding/json"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+// ToolMode is how a chat's next turn offers the tools (chat.ToolsDirect,
+// ToolsCode, ToolsBoth) and who chose it, for the chat's Tools menu.
+type ToolMode struct {
+	// Mode is the mode the next turn uses.
+	Mode string `json:"mode"`
+	// By is who chose it: "chat" (the chat's own choice), "agent",
+	// "settings" (settings.chat.tools) or "model" (nothing chose: the
+	// default for the model's context window).
+	By string `json:"by"`
+	// Default is the mode the model's context window alone would choose,
+	// Window that window (0: not known) and CodeWindow the largest window
+	// that chooses code mode.
+	Default    string `json:"default"`
+	Window     int    `json:"window"`
+	CodeWindow int    `json:"codeWindow"`
+}
+
+// ToolModeOf is the tool mode of a turn set up as Chats.Turn does: the
+// chat's own mode, else the agent's, else the settings', else the default
+// for a model with a context window of window tokens.
+func ToolModeOf(s chat.Settings, agent *chat.Agent, chatMode string, window int) ToolMode {
+	m := ToolMode{Default: chat.DefaultToolMode(window), Window: window, CodeWindow: chat.CodeModeWindow}
+	var agentMode string
+	if agent != nil {
+		agentMode = agent.ToolMode
+	}
+	switch {
+	case chatMode != "":
+		m.Mode, m.By = chatMode, "chat"
+	case agentMode != "":
+		m.Mode, m.By = agentMode, "agent"
+	case s.Tools != "":
+		m.Mode, m.By = s.Tools, "settings"
+	default:
+		m.Mode, m.By = m.Default, "model"
+	}
+	m.Mode = cmp.Or(m.Mode, chat.ToolsDirect)
+	return m
+}
+
+// ScriptDecision decides each call a script run by 'serve --code' makes
+// as the chat decides a direct call (chat.Decide: the argument rules, then
+// the tool's policy; no "allowed for the rest of the chat" there): the
+// gateway asks the client about an "ask" and refuses a refusal with its
+// sentence.
+func ScriptDecision(s chat.Settings) gateway.DecideFunc {
+	return func(t router.Tool, raw json.RawMessage) (gateway.Decision, string) {
+		var args map[string]any
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return gateway.Deny, "its arguments are not a JSON object"
+		}
+		switch r := chat.Decide(t, args, s.Rules, s.Policies, nil, false); r.Verdict {
+		case chat.Run:
+			return gateway.Allow, ""
+		case chat.Ask:
+			return gateway.Ask, ""
+		default:
+			return gateway.Deny, r.Why
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package host
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+func TestToolModeOf(t *testing.T) {
+	agent := &chat.Agent{Name: "a", ToolMode: chat.ToolsBoth}
+	tests := []struct {
+		name     string
+		settings string
+		agent    *chat.Agent
+		chat     string
+		window   int
+		mode, by string
+	}{
+		{"small model, nothing chosen", "", nil, "", 8192, chat.ToolsCode, "model"},
+		{"large model, nothing chosen", "", nil, "", 128000, chat.ToolsDirect, "model"},
+		{"unknown window", "", nil, "", 0, chat.ToolsDirect, "model"},
+		{"settings", chat.ToolsDirect, nil, "", 8192, chat.ToolsDirect, "settings"},
+		{"agent over settings", chat.ToolsDirect, agent, "", 8192, chat.ToolsBoth, "agent"},
+		{"chat over all", chat.ToolsDirect, agent, chat.ToolsCode, 128000, chat.ToolsCode, "chat"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := ToolModeOf(chat.Settings{Tools: tt.settings}, tt.agent, tt.chat, tt.window)
+			if m.Mode != tt.mode || m.By != tt.by {
+				t.Errorf("ToolModeOf = %s by %s, want %s by %s", m.Mode, m.By, tt.mode, tt.by)
+			}
+			if m.Default != chat.DefaultToolMode(tt.window) || m.Window != tt.window || m.CodeWindow != chat.CodeModeWindow {
+				t.Errorf("ToolModeOf = %+v: default, window or code window wrong", m)
+			}
+		})
+	}
+}
+
+// TestScriptDecision: a script's call under 'serve --code' is decided as a
+// direct call in a chat: read-only runs, the rest asks, a policy or a deny
+// rule refuses with its sentence.
+func TestScriptDecision(t *testing.T) {
+	ro := true
+	read := router.Tool{Name: "m__read", Server: "m", Tool: mcp.Tool{Name: "read", Annotations: mcp.ToolAnnotation{ReadOnlyHint: &ro}}}
+	write := router.Tool{Name: "m__write", Server: "m", Tool: mcp.Tool{Name: "write"}}
+	gone := router.Tool{Name: "m__delete", Server: "m", Tool: mcp.Tool{Name: "delete"}}
+	rm := router.Tool{Name: "m__rm", Server: "m", Tool: mcp.Tool{Name: "rm"}}
+	s := chat.Settings{Policies: chat.Policies{"m__delete": chat.PolicyDeny},
+		Rules: chat.Rules{{Tool: "m__rm", Effect: chat.PolicyDeny, Match: []chat.Match{{Path: "path", Glob: "/etc/*"}}}}}
+	decide := ScriptDecision(s)
+	for _, tt := range []struct {
+		tool router.Tool
+		want gateway.Decision
+	}{{read, gateway.Allow}, {write, gateway.Ask}, {gone, gateway.Deny}, {rm, gateway.Deny}} {
+		d, why := decide(tt.tool, json.RawMessage(`{"path":"/etc/passwd"}`))
+		if d != tt.want || (d == gateway.Deny) != (why != "") {
+			t.Errorf("%s: %v %q, want %v", tt.tool.Name, d, why, tt.want)
+		}
+	}
+}

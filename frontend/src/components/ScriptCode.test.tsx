@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { render } from '@testing-library/react';
+import { ScriptCode, tokens } from './ScriptCode';
+
+describe('ScriptCode', () => {
+  it('splits a script into coloured runs that join back into it', () => {
+    const src = 'const r = await tools.memory.read_graph({}); // all\nreturn r.entities.length + 1 + "x";';
+    const ts = tokens(src);
+    expect(ts.map((t) => t.text).join('')).toBe(src);
+    const kinds = Object.fromEntries(ts.filter((t) => t.kind).map((t) => [t.text, t.kind]));
+    expect(kinds).toMatchObject({ const: 'kw', await: 'kw', read_graph: 'fn', '// all': 'com', return: 'kw', '1': 'num', '"x"': 'str' });
+  });
+
+  it('numbers the lines and keeps the text', () => {
+    const { getByLabelText } = render(<ScriptCode src={'let a = 1;\nreturn a;'} label="Script" />);
+    const pre = getByLabelText('Script');
+    expect(pre.querySelectorAll('.ln')).toHaveLength(2);
+    expect(pre.textContent).toBe('1let a = 1;\n2return a;');
+  });
+});

@@ -1,0 +1,131 @@
+package codemode
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The code mode tools' names, the same wherever they are offered (a chat,
+// 'switchboard serve --code').
+const (
+	ListFunctionsName    = "list_functions"
+	DescribeFunctionName = "describe_function"
+	RunScriptName        = "run_script"
+)
+
+// ToolDef is one of code mode's three tools as a model or an MCP client
+// sees it.
+type ToolDef struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+}
+
+// Tools are code mode's three tools over fns: list_functions (its
+// description names the servers and how many functions each has),
+// describe_function and run_script.
+func Tools(fns []Function) []ToolDef {
+	servers := map[string]int{}
+	var order []string
+	for _, f := range fns {
+		if servers[f.Server] == 0 {
+			order = append(order, f.Server)
+		}
+		servers[f.Server]++
+	}
+	var list []string
+	for _, s := range order {
+		list = append(list, fmt.Sprintf("%s (%d)", s, servers[s]))
+	}
+	return []ToolDef{
+		{
+			Name: ListFunctionsName,
+			Description: fmt.Sprintf("List the %d functions a script can call, from these servers: %s. Each line is the function to call and what it does.",
+				len(fns), strings.Join(list, ", ")),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"only this server's functions"}}}`),
+		},
+		{
+			Name:        DescribeFunctionName,
+			Description: "Show the typed declaration of functions (TypeScript: their arguments, what they return, each field's description) before you call them in a script.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"functions":{"type":"array","items":{"type":"string"},"description":"functions as list_functions names them, such as tools.memory.read_graph"}},"required":["functions"]}`),
+		},
+		{
+			Name: RunScriptName,
+			Description: "Run JavaScript that calls the functions and return only what you need. The script is the body of an async function: " +
+				"await each call (`const g = await tools.memory.read_graph({})`), use tools[\"my-server\"][\"get.item\"](args) for names with dashes or dots, " +
+				"loop and filter in the script, console.log what helps, and `return` the result (JSON). A refused or failed call throws; catch it to go on. " +
+				"There is no file system, network or timer: only the functions.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"script":{"type":"string","description":"the body of an async function; return the result"}},"required":["script"]}`),
+		},
+	}
+}
+
+// ListOf answers list_functions: the functions of server ("" for all),
+// one a line; ok is false, with the sentence to return as an error, when
+// no function is from that server.
+func ListOf(fns []Function, server string) (text string, ok bool) {
+	var pick []Function
+	for _, f := range fns {
+		if server == "" || f.Server == server {
+			pick = append(pick, f)
+		}
+	}
+	if len(pick) == 0 {
+		return fmt.Sprintf("No functions from a server called %q. Call list_functions without a server to see them all.", server), false
+	}
+	return List(pick), true
+}
+
+// DescribeNamed answers describe_function: the declarations of the
+// functions named (as list_functions names them, or server.tool, or
+// server__tool), with a comment for names it does not know; ok is false,
+// with the sentence to return as an error, when none is named.
+func DescribeNamed(fns []Function, names []string) (text string, ok bool) {
+	if len(names) == 0 {
+		return `"functions" is required: the functions as list_functions names them, such as ["tools.memory.read_graph"].`, false
+	}
+	var b strings.Builder
+	var unknown []string
+	for _, name := range names {
+		found := false
+		for _, f := range fns {
+			if name == f.Path() || name == f.Server+"."+f.Tool || name == f.Server+"__"+f.Tool {
+				b.WriteString(Declare(f) + "\n")
+				found = true
+				break
+			}
+		}
+		if !found {
+			unknown = append(unknown, fmt.Sprintf("%q", name))
+		}
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(&b, "// No function %s: call list_functions to see their names.\n", strings.Join(unknown, ", "))
+	}
+	return b.String(), true
+}
+
+// ErrNoScript is run_script's answer to an empty script.
+const ErrNoScript = `"script" is required: the body of an async function that calls the functions and returns the result.`
+
+// Text is what a model reads of a script's run: what it printed, then
+// what it returned or the sentence it ended with (failure).
+func Text(r Result, failure string) string {
+	var b strings.Builder
+	if len(r.Logs) > 0 {
+		b.WriteString("Printed:\n")
+		for _, l := range r.Logs {
+			b.WriteString(l + "\n")
+		}
+	}
+	if failure != "" {
+		b.WriteString(failure)
+		return b.String()
+	}
+	if len(r.Logs) > 0 {
+		b.WriteString("Returned:\n")
+	}
+	b.Write(r.Value)
+	return b.String()
+}

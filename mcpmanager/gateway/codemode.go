@@ -1,0 +1,229 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/apps"
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+// Code modes: what 'serve' offers its clients (Options.Code).
+const (
+	// CodeOff offers every tool as it is (the default).
+	CodeOff = ""
+	// CodeOnly offers code mode's three tools instead of the tools: the
+	// client's model lists the functions, reads their declarations and
+	// runs a script that calls them (package codemode).
+	CodeOnly = "code"
+	// CodeBoth offers the tools and code mode's three.
+	CodeBoth = "both"
+)
+
+// Decision is what Options.Decide says of one call a script makes.
+type Decision int
+
+// Decisions.
+const (
+	Allow Decision = iota // run it
+	Ask                   // ask the client (an elicitation); refused when it cannot be asked
+	Deny                  // refuse it
+)
+
+// DecideFunc decides a script's call of t with args; reason is the
+// sentence a refusal carries.
+type DecideFunc func(t router.Tool, args json.RawMessage) (d Decision, reason string)
+
+// MaxScriptText is the most of a script's answer (printed lines and the
+// returned value) a client gets; the rest is cut with a note saying so.
+var MaxScriptText = 256 << 10
+
+// codeTools are the code mode tools to publish over tools (the router's,
+// as Refresh lists them).
+func (g *Gateway) codeTools(tools []router.Tool) []server.ServerTool {
+	fns, _ := codeFunctions(tools)
+	var st []server.ServerTool
+	for _, d := range codemode.Tools(fns) {
+		st = append(st, server.ServerTool{
+			Tool:    mcp.NewToolWithRawSchema(d.Name, d.Description, d.InputSchema),
+			Handler: g.codeHandler(d.Name),
+		})
+	}
+	return st
+}
+
+// codeFunctions are tools as a script calls them, keyed server NUL tool.
+func codeFunctions(tools []router.Tool) ([]codemode.Function, map[string]router.Tool) {
+	var fns []codemode.Function
+	byFn := map[string]router.Tool{}
+	for _, t := range tools {
+		if !apps.ModelVisible(t.Tool) {
+			continue // an app-only tool is the app's, not a script's
+		}
+		f := codemode.Function{Server: t.Server, Tool: t.Tool.Name, Description: t.Tool.Description}
+		f.Input, _ = json.Marshal(t.Tool.InputSchema)
+		if len(t.Tool.RawInputSchema) > 0 {
+			f.Input = t.Tool.RawInputSchema
+		}
+		f.Output = outputSchemaOf(t.Tool)
+		fns = append(fns, f)
+		byFn[t.Server+"\x00"+t.Tool.Name] = t
+	}
+	return fns, byFn
+}
+
+// outputSchemaOf is t's output schema as JSON, nil when it declares none.
+func outputSchemaOf(t mcp.Tool) json.RawMessage {
+	if len(t.RawOutputSchema) > 0 {
+		return t.RawOutputSchema
+	}
+	if t.OutputSchema.Type == "" {
+		return nil
+	}
+	raw, err := json.Marshal(t.OutputSchema)
+	if err != nil {
+		return nil
+	}
+	return raw
+}
+
+// functions are the functions scripts call, as of the last Refresh.
+func (g *Gateway) functions() ([]codemode.Function, map[string]router.Tool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	tools := make([]router.Tool, 0, len(g.fns))
+	for _, t := range g.fnOrder {
+		tools = append(tools, g.fns[t])
+	}
+	return codeFunctions(tools)
+}
+
+// codeHandler answers one of code mode's three tools.
+func (g *Gateway) codeHandler(name string) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		g.calls.Add(1)
+		fns, byFn := g.functions()
+		args := req.GetArguments()
+		switch name {
+		case codemode.ListFunctionsName:
+			server, _ := args["server"].(string)
+			return textResult(codemode.ListOf(fns, server)), nil
+		case codemode.DescribeFunctionName:
+			var names []string
+			list, _ := args["functions"].([]any)
+			for _, n := range list {
+				s, _ := n.(string)
+				names = append(names, s)
+			}
+			return textResult(codemode.DescribeNamed(fns, names)), nil
+		}
+		script, _ := args["script"].(string)
+		if strings.TrimSpace(script) == "" {
+			return mcp.NewToolResultError(codemode.ErrNoScript), nil
+		}
+		return g.runScript(ctx, script, fns, byFn), nil
+	}
+}
+
+func textResult(text string, ok bool) *mcp.CallToolResult {
+	if !ok {
+		return mcp.NewToolResultError(text)
+	}
+	return mcp.NewToolResultText(text)
+}
+
+// runScript runs a client's script: each call it makes is decided
+// (Options.Decide; "ask" goes to the client as an elicitation when it
+// takes them, and is refused otherwise), then routed as a direct call is.
+func (g *Gateway) runScript(ctx context.Context, script string, fns []codemode.Function, byFn map[string]router.Tool) *mcp.CallToolResult {
+	session := server.ClientSessionFromContext(ctx)
+	call := func(cctx context.Context, c codemode.Call) (any, error) {
+		t, ok := byFn[c.Server+"\x00"+c.Tool]
+		if !ok {
+			return nil, fmt.Errorf("there is no function tools[%q][%q]; call list_functions to see them", c.Server, c.Tool)
+		}
+		args, err := json.Marshal(c.Args)
+		if err != nil {
+			return nil, err
+		}
+		if err := g.decide(cctx, session, t, args); err != nil {
+			return nil, err
+		}
+		upCtx, done := g.upstream(cctx, t.Server)
+		defer done()
+		raw, err := g.reg.CallRaw(upCtx, t.Server, t.Tool.Name, args, router.CallOptions{})
+		if g.onCall != nil {
+			g.onCall(Call{App: AppOf(ctx), Server: t.Server, Tool: t.Tool.Name, Failed: err != nil})
+		}
+		if err != nil {
+			return nil, err
+		}
+		res, err := mcp.ParseCallToolResult(&raw)
+		if err != nil {
+			return nil, fmt.Errorf("the result of %s could not be read: %w", t.Name, err)
+		}
+		return codemode.Value(res, outputSchemaOf(t.Tool) != nil)
+	}
+	res, err := codemode.Run(ctx, script, fns, g.codeLimits, call, nil)
+	var le *codemode.LimitError
+	var se *codemode.ScriptError
+	failure := ""
+	switch {
+	case err == nil:
+	case errors.As(err, &le), errors.As(err, &se):
+		failure = err.Error()
+	default:
+		return mcp.NewToolResultError(fmt.Sprintf("The script could not run: %v", err))
+	}
+	text := codemode.Text(res, failure)
+	if len(text) > MaxScriptText {
+		text = fmt.Sprintf("%s\n[cut: the script's answer is %d bytes; only the first %d are shown. Return less, or only what you need.]", text[:MaxScriptText], len(text), MaxScriptText)
+	}
+	out := mcp.NewToolResultText(text)
+	out.IsError = failure != ""
+	return out
+}
+
+// decide applies Options.Decide to one call of a script: nil runs it.
+func (g *Gateway) decide(ctx context.Context, session server.ClientSession, t router.Tool, args json.RawMessage) error {
+	if g.decideFn == nil {
+		return nil
+	}
+	d, reason := g.decideFn(t, args)
+	switch d {
+	case Allow:
+		return nil
+	case Deny:
+		return fmt.Errorf("%s was refused: %s", t.Name, reason)
+	}
+	caps, ok := takesRequests(session)
+	es, can := session.(server.SessionWithElicitation)
+	if !ok || !can || !takesElicitation(caps, false) {
+		return fmt.Errorf("%s needs approval and this client cannot be asked (it takes no elicitations): the call was refused; allow the tool in Switchboard (settings.chat.policies) to let scripts call it", t.Name)
+	}
+	res, err := es.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+		Message:         fmt.Sprintf("A script wants to run %s with %s. Allow it?", t.Name, shorten(string(args), 500)),
+		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+	}})
+	if err != nil {
+		return fmt.Errorf("%s needs approval and asking the client failed (%v): the call was refused", t.Name, err)
+	}
+	if res.Action != mcp.ElicitationResponseActionAccept {
+		return fmt.Errorf("%s was not allowed: the user answered %s", t.Name, res.Action)
+	}
+	return nil
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,227 @@
+package gateway
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+func TestMain(m *testing.M) {
+	codemode.MaybeChild() // scripts run in this test binary, re-executed
+	os.Exit(m.Run())
+}
+
+// npmSource is the pinned memory server from npm, over stdio.
+type npmSource struct{ cl *client.Client }
+
+func (s npmSource) Name() string                   { return "memory" }
+func (s npmSource) Client() (router.Client, error) { return s.cl, nil }
+func (s npmSource) CallTimeout() time.Duration     { return 0 }
+
+func memoryServer(t *testing.T) npmSource {
+	t.Helper()
+	cl, err := client.NewStdioMCPClient(proctest.NPM(t, "mcp-server-memory"), []string{"MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	if _, err := cl.Initialize(t.Context(), initAt(mcp.LATEST_PROTOCOL_VERSION)); err != nil {
+		t.Fatal(err)
+	}
+	return npmSource{cl}
+}
+
+// answerer answers the gateway's elicitations with action, and counts them.
+type answerer struct {
+	action mcp.ElicitationResponseAction
+	asked  chan string
+}
+
+func (a answerer) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	a.asked <- req.Params.Message
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: a.action}}, nil
+}
+
+// codeSession serves a gateway in code mode (code) over the memory server
+// to a client on stdio, which answers elicitations when ans is set.
+func codeSession(t *testing.T, code string, decide DecideFunc, lim codemode.Limits, ans *answerer) *client.Client {
+	t.Helper()
+	reg := router.New(router.Options{})
+	reg.Add(memoryServer(t))
+	g := New(reg, Options{Code: code, Decide: decide, CodeLimits: lim})
+	g.Refresh(t.Context())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- g.ServeStdio(ctx, inR, outW)
+		outW.Close()
+	}()
+	var opts []client.ClientOption
+	if ans != nil {
+		opts = append(opts, client.WithElicitationHandler(*ans))
+	}
+	c := client.NewClient(transport.NewIO(bufio.NewReader(outR), inW, nil), opts...)
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := initAt("2025-06-18")
+	if ans != nil {
+		init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{}
+	}
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		inW.Close()
+		cancel()
+		<-served
+	})
+	return c
+}
+
+func runScript(t *testing.T, c *client.Client, script string) (string, bool) {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = codemode.RunScriptName, map[string]any{"script": script}
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range res.Content {
+		if tc, ok := p.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func listedNames(t *testing.T, c *client.Client) []string {
+	t.Helper()
+	list, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// decideLikeChat is a decision as the chat's policies would make it: the
+// read-only tools run, delete_entities is denied, the rest ask.
+func decideLikeChat(t router.Tool, _ json.RawMessage) (Decision, string) {
+	switch {
+	case t.Tool.Name == "delete_entities":
+		return Deny, "a deny rule refuses it"
+	case t.Tool.Annotations.ReadOnlyHint != nil && *t.Tool.Annotations.ReadOnlyHint:
+		return Allow, ""
+	}
+	return Ask, ""
+}
+
+const twoPeople = `
+await tools.memory.create_entities({entities: [
+  {name: "Ada", entityType: "person", observations: ["x"]},
+  {name: "Alan", entityType: "person", observations: ["y"]},
+]});
+`
+
+// TestServeCodeMode: a real MCP client session sees only code mode's three
+// tools (CodeOnly) or them besides the tools (CodeBoth); its script's calls
+// reach the real memory server; a call that would ask becomes one
+// elicitation to the client (accepted: it runs; declined: an exception in
+// the script); a denied call is an exception; a limit ends the script with
+// its sentence and the next script answers.
+func TestServeCodeMode(t *testing.T) {
+	t.Run("code only: three tools, an ask answered yes", func(t *testing.T) {
+		ans := &answerer{action: mcp.ElicitationResponseActionAccept, asked: make(chan string, 10)}
+		c := codeSession(t, CodeOnly, decideLikeChat, codemode.Limits{}, ans)
+		if got := listedNames(t, c); !slices.Equal(got, []string{"describe_function", "list_functions", "run_script"}) {
+			t.Fatalf("tools/list = %v, want code mode's three only", got)
+		}
+		text, isErr := runScript(t, c, twoPeople+`
+const r = await tools.memory.read_graph({});
+const g = r.text !== undefined ? JSON.parse(r.text) : r;
+console.log("people:", g.entities.length);
+let refused = "";
+try { await tools.memory.delete_entities({entityNames: ["Ada"]}); } catch (e) { refused = String(e.message || e); }
+return {names: g.entities.map(e => e.name).sort(), refused};`)
+		if isErr || !strings.Contains(text, "Printed:\npeople: 2") || !strings.Contains(text, `"names":["Ada","Alan"]`) {
+			t.Fatalf("run_script = %v %s", isErr, text)
+		}
+		if !strings.Contains(text, "memory__delete_entities was refused: a deny rule refuses it") {
+			t.Errorf("the denied call did not throw its reason into the script: %s", text)
+		}
+		if len(ans.asked) != 1 {
+			t.Fatalf("the client was asked %d times, want once (create_entities; read_graph is read-only)", len(ans.asked))
+		}
+		if q := <-ans.asked; !strings.Contains(q, "memory__create_entities") || !strings.Contains(q, "Ada") {
+			t.Errorf("the question does not name the call: %s", q)
+		}
+		// A direct call of a server tool is not offered in code-only mode.
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "memory__read_graph"
+		if res, err := c.CallTool(t.Context(), req); err == nil && !res.IsError {
+			t.Errorf("memory__read_graph was callable directly in code-only mode")
+		}
+		// list_functions and describe_function describe the memory server.
+		lreq := mcp.CallToolRequest{}
+		lreq.Params.Name = codemode.ListFunctionsName
+		res, err := c.CallTool(t.Context(), lreq)
+		if err != nil || !strings.Contains(res.Content[0].(mcp.TextContent).Text, "tools.memory.create_entities") {
+			t.Errorf("list_functions = %v %v", res, err)
+		}
+	})
+	t.Run("an ask answered no, and a client that cannot be asked", func(t *testing.T) {
+		for _, ans := range []*answerer{{action: mcp.ElicitationResponseActionDecline, asked: make(chan string, 10)}, nil} {
+			c := codeSession(t, CodeOnly, decideLikeChat, codemode.Limits{}, ans)
+			text, _ := runScript(t, c, `try {`+twoPeople+` return "ran"; } catch (e) { return "caught: " + e.message; }`)
+			want := "was not allowed: the user answered decline"
+			if ans == nil {
+				want = "needs approval and this client cannot be asked"
+			}
+			if !strings.Contains(text, "caught: ") || !strings.Contains(text, want) {
+				t.Errorf("run_script = %s, want the refusal %q caught", text, want)
+			}
+			check, _ := runScript(t, c, `const r = await tools.memory.read_graph({}); return (r.text !== undefined ? JSON.parse(r.text) : r).entities.length;`)
+			if strings.TrimSpace(check) != "0" {
+				t.Errorf("the refused call ran: the graph has %s entities", check)
+			}
+		}
+	})
+	t.Run("both: the tools and the three; a limit, then a script that answers", func(t *testing.T) {
+		c := codeSession(t, CodeBoth, nil, codemode.Limits{CPUSeconds: 1}, nil)
+		names := listedNames(t, c)
+		if !slices.Contains(names, "memory__read_graph") || !slices.Contains(names, "run_script") {
+			t.Fatalf("tools/list = %v, want the tools and code mode's", names)
+		}
+		text, isErr := runScript(t, c, `while (true) {}`)
+		if !isErr || !strings.Contains(text, "CPU time limit of 1 s") {
+			t.Errorf("endless loop: %v %s", isErr, text)
+		}
+		if text, isErr := runScript(t, c, twoPeople+`return "ok";`); isErr || text != `"ok"` {
+			t.Errorf("after the limit: %v %s", isErr, text)
+		}
+	})
+}
