@@ -4,7 +4,6 @@ import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } f
 import type { gui } from '../backend';
 import { refreshServers } from '../servers';
 import { message } from '../errors';
-import { useConfigVersion } from '../store';
 import { ErrorMessage } from './ErrorMessage';
 
 type Server = gui.RegistryServer;
