@@ -46,6 +46,7 @@ var EventList = []EventInfo{
 	{"EventModelDownload", EventModelDownload, ModelDownload{}},
 	{"EventSkillsChanged", EventSkillsChanged, nil},
 	{"EventMenu", EventMenu, MenuCommand{}},
+	{"EventWorkspaceChanged", EventWorkspaceChanged, nil},
 }
 
 // EventTypes has a field of each type an event carries.

@@ -31,8 +31,27 @@ func (a *WorkspacePage) SetWorkspaceRoot(dir string) (WorkspaceView, error) {
 	if err := a.h.Workspace.SetRoot(dir); err != nil {
 		return WorkspaceView{}, err
 	}
+	if err := a.folder.move(dir, a.workspaceChanged); err != nil { // the page is open: follow the new folder
+		return WorkspaceView{}, err
+	}
 	return a.WorkspaceInfo()
 }
+
+// WatchWorkspace sends workspace:changed events whenever files in the
+// workspace folder change, until UnwatchWorkspace (the page calls it when
+// it opens and closes). Watching again is harmless.
+func (a *WorkspacePage) WatchWorkspace() error {
+	w, err := a.h.Workspace.Open()
+	if err != nil {
+		return err
+	}
+	return a.folder.start(w.Root(), a.workspaceChanged)
+}
+
+func (a *WorkspacePage) workspaceChanged() { a.emitEvent(EventWorkspaceChanged, nil) }
+
+// UnwatchWorkspace ends WatchWorkspace's watch.
+func (a *WorkspacePage) UnwatchWorkspace() { a.folder.stop() }
 
 // ChooseWorkspaceRoot asks for a folder with the system dialog; "" when
 // the user cancels.

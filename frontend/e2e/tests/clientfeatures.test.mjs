@@ -119,19 +119,19 @@ test('the task time limit and whether optional tools run as tasks are settings',
   await untilInPage(page, () => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '30', null, { what: 'the saved task limit' });
   await limit.fill('45');
   await form.getByLabel(/Run tools that allow tasks as tasks too/).uncheck();
-  await form.getByRole('button', { name: 'Save task settings' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   const cfg = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8'));
   assert.deepEqual(cfg.settings.tasks, { optionalAsTasks: false, limitMinutes: 45 });
   await limit.fill('0');
-  await form.getByRole('button', { name: 'Save task settings' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('alert').waitFor();
   await form.scrollIntoViewIfNeeded();
   await screenshot(page, 'settings-tasks');
   // Back to the defaults, for the tests after this one.
   await limit.fill('30');
   await form.getByLabel(/Run tools that allow tasks as tasks too/).check();
-  await form.getByRole('button', { name: 'Save task settings' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   assert.deepEqual(errors, []);
   await page.close();

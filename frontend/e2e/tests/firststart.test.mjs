@@ -85,12 +85,12 @@ test('the download time limit is a setting', async () => {
   const limit = form.getByLabel('Download time limit');
   await page.waitForFunction(() => document.querySelector('form[aria-label="Package downloads"] input')?.value === '5');
   await limit.fill('12');
-  await form.getByRole('button', { name: 'Save download limit' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   const cfg = JSON.parse(execFileSync('cat', [path.join(env('E2E_DATA_DIR'), 'config.json')], { encoding: 'utf8' }));
   assert.equal(cfg.settings.servers.downloadTimeoutSeconds, 720);
   await limit.fill('0');
-  await form.getByRole('button', { name: 'Save download limit' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('alert').filter({ hasText: /choose between 10 seconds/ }).waitFor();
   await form.scrollIntoViewIfNeeded();
   await screenshot(page, 'settings-download-limit');

@@ -207,7 +207,7 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   await form.getByRole('radio', { name: 'Search by count' }).check();
   await form.getByLabel('Tool count').fill('5');
   await form.getByLabel(/Always offer these tools/).fill('everything__echo');
-  await form.getByRole('button', { name: 'Save tool search' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').getByText('Saved').waitFor();
 
   await script(
@@ -245,7 +245,7 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   await page.goto(`${env('E2E_URL')}/#/settings`);
   await form.getByRole('radio', { name: 'Search by size' }).check();
   await form.getByLabel(/Always offer these tools/).fill('');
-  await form.getByRole('button', { name: 'Save tool search' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').getByText('Saved').waitFor();
   assert.deepEqual(errors, []);
   await page.close();

@@ -45,7 +45,7 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   const settings = page.getByRole('form', { name: 'MCP Registry' });
   await page.waitForFunction(() => /registry\.modelcontextprotocol\.io/.test(document.querySelector('form[aria-label="MCP Registry"] input')?.value ?? ''));
   await settings.getByLabel('Registry URL').fill(registryURL);
-  await settings.getByRole('button', { name: 'Save registry' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await settings.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
   await page.goto(env('E2E_URL') + '/#/servers');

@@ -52,7 +52,7 @@ test('sampling settings are saved and read back', async () => {
   await form.getByLabel('Requests per chat without asking').fill('3');
   await form.getByLabel('Requests per server per minute').fill('7');
   await form.getByLabel('Allow sampling outside a tool call').check();
-  await form.getByRole('button', { name: 'Save sampling' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').getByText('Saved').waitFor();
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
@@ -76,8 +76,74 @@ test('sampling settings are saved and read back', async () => {
   await form.getByLabel('Ask every time').check();
   await form.getByLabel('Requests per server per minute').fill('10');
   await form.getByLabel('Allow sampling outside a tool call').uncheck();
-  await form.getByRole('button', { name: 'Save sampling' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').getByText('Saved').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Settings you can find: an index of sections you can use with the keyboard,
+// one Save for every settings form (each says Saved beside its fields),
+// Discard, and links to where related settings live.
+test('the settings index, one Save for every form, Discard, and links elsewhere', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  const index = page.getByRole('navigation', { name: 'Settings sections' });
+  for (const name of ['Models', 'Chat', 'Servers', 'Tasks', 'Secrets']) {
+    await index.getByRole('button', { name, exact: true }).waitFor();
+  }
+  // No Save per form: one Save, shown once something changed.
+  assert.equal(await page.getByRole('button', { name: /^Save (sampling|tool search|long chats|download limit|registry|task settings)$/ }).count(), 0, 'no per-form Save buttons');
+  assert.equal(await page.getByRole('region', { name: 'Unsaved changes' }).count(), 0, 'no Save bar before an edit');
+
+  // The index with the keyboard: focus Secrets, Enter, and its heading has focus and is on screen.
+  await index.getByRole('button', { name: 'Secrets', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  const secrets = page.getByRole('heading', { level: 2, name: 'Secrets' });
+  await page.waitForFunction(() => document.activeElement?.id === 'settings-secrets');
+  const box = await secrets.boundingBox();
+  assert.ok(box && box.y >= 0 && box.y < page.viewportSize().height, 'the Secrets heading is on screen');
+
+  // Two forms edited, one Save saves both.
+  const tasks = page.getByRole('form', { name: 'Tasks' });
+  const downloads = page.getByRole('form', { name: 'Package downloads' });
+  await page.waitForFunction(() => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '30');
+  await page.waitForFunction(() => document.querySelector('form[aria-label="Package downloads"] input')?.value === '5');
+  await tasks.getByLabel(/Task time limit/).fill('40');
+  await downloads.getByLabel('Download time limit').fill('7');
+  const bar = page.getByRole('region', { name: 'Unsaved changes' });
+  await bar.getByText(/Tasks/).waitFor();
+  assert.match(await bar.innerText(), /Package downloads/);
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await screenshot(page, `settings-savebar-${width}`);
+  }
+  await bar.getByRole('button', { name: 'Save changes' }).click();
+  await tasks.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  await downloads.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  await bar.waitFor({ state: 'detached' });
+  let saved = await page.evaluate(() => window.go.gui.SettingsPage.TaskSettings());
+  assert.equal(saved.limitMinutes, 40);
+  assert.equal(await page.evaluate(() => window.go.gui.SettingsPage.DownloadTimeoutSeconds()), 420);
+
+  // Discard puts back what is saved.
+  await tasks.getByLabel(/Task time limit/).fill('55');
+  await bar.getByRole('button', { name: 'Discard' }).click();
+  await bar.waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '40');
+
+  // Back to the defaults for the other tests.
+  await tasks.getByLabel(/Task time limit/).fill('30');
+  await downloads.getByLabel('Download time limit').fill('5');
+  await bar.getByRole('button', { name: 'Save changes' }).click();
+  await bar.waitFor({ state: 'detached' });
+  saved = await page.evaluate(() => window.go.gui.SettingsPage.TaskSettings());
+  assert.equal(saved.limitMinutes, 30);
+
+  // Approval rules live on the Tools page: the intro links there.
+  await page.locator('.settings-page > p').first().getByRole('link', { name: 'Tools', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
   assert.deepEqual(errors, []);
   await page.close();
 });

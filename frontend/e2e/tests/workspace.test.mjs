@@ -18,7 +18,7 @@ test('a command typed in the terminal runs in the workspace shell', async () => 
   // The shell expanded it: the output, not the typed line, holds "typed-42".
   await term.locator('.xterm-rows', { hasText: 'typed-42' }).waitFor();
 
-  await page.getByRole('button', { name: 'Refresh' }).click();
+  // The file list follows the folder: no Refresh.
   await page.getByRole('list', { name: 'Files' }).getByRole('button', { name: 'from-terminal.txt' }).click();
   await page.getByLabel('File').getByText('typed-42').waitFor();
 
@@ -36,6 +36,25 @@ test('a command typed in the terminal runs in the workspace shell', async () => 
   for (let i = 0; i < 20 && after <= before; i++) after = await sttyCols(`wide${i}`);
   assert.ok(after > before, `the PTY got wider: ${before} → ${after}`);
   await screenshot(page, 'workspace-terminal');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the file list follows the folder without Refresh', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/workspace' });
+  await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
+  const files = page.getByRole('list', { name: 'Files' });
+  const term = page.getByTestId('terminal');
+  await term.locator('.xterm-rows').waitFor();
+  await term.click();
+  const name = `touched-${Date.now()}`;
+  await page.keyboard.type(`touch ${name}\n`);
+  await files.getByRole('button', { name, exact: true }).waitFor({ timeout: 15000 });
+  // In a folder made by the command too, and gone when it is removed.
+  await page.keyboard.type(`mkdir -p sub-${name} && touch sub-${name}/inner-${name}\n`);
+  await files.getByRole('button', { name: `inner-${name}`, exact: true }).waitFor({ timeout: 15000 });
+  await page.keyboard.type(`rm ${name}\n`);
+  await files.getByRole('button', { name, exact: true }).waitFor({ state: 'detached', timeout: 15000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

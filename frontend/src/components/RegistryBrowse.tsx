@@ -1,9 +1,9 @@
+import { useSettingsForm } from '../pages/settings/useSettingsForm';
 import { useEffect, useState } from 'react';
 import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } from '../backend';
 import type { gui } from '../backend';
 import { refreshServers } from '../servers';
 import { message } from '../errors';
-import { useConfigVersion } from '../store';
 import { ErrorMessage } from './ErrorMessage';
 
 type Server = gui.RegistryServer;
@@ -161,27 +161,12 @@ function RunPreview({ p, entryName }: { p: gui.RegistryPreview; entryName: strin
 /** RegistrySettings: which MCP Registry the Browse tab and 'registry' commands use. */
 export function RegistrySettings() {
   const [url, setURL] = useState('');
-  const [note, setNote] = useState('');
-  const [err, setErr] = useState('');
-  const configVersion = useConfigVersion();
-  useEffect(() => {
-    if (hasBackend()) call(() => RegistryURL()).then(setURL, (e: unknown) => setErr(message(e)));
-  }, [configVersion]);
-  const save = async () => {
-    setErr('');
-    setNote('');
-    try {
-      await call(() => SetRegistryURL(url));
-      setNote('Saved');
-    } catch (e) {
-      setErr(message(e));
-    }
-  };
+  const { note, err, edit, save, formRef, standalone } = useSettingsForm(() => RegistryURL(), setURL);
   return (
-    <form className="registry-settings" aria-label="MCP Registry" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-      <label>Registry URL <input type="url" value={url} placeholder="https://registry.modelcontextprotocol.io" onChange={(e) => setURL(e.target.value)} /></label>
+    <form ref={formRef} className="registry-settings" aria-label="MCP Registry" onSubmit={(e) => { e.preventDefault(); void save(() => SetRegistryURL(url)); }}>
+      <label>Registry URL <input type="url" value={url} placeholder="https://registry.modelcontextprotocol.io" onChange={(e) => { edit(); setURL(e.target.value); }} /></label>
       <div className="row">
-        <button type="submit">Save registry</button>
+        {standalone && <button type="submit">Save registry</button>}
         {note && <span className="small muted" role="status">{note}</span>}
       </div>
       {err && <div className="alert" role="alert">{err}</div>}

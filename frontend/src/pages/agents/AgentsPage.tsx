@@ -7,6 +7,7 @@ import { useServers } from '../../servers';
 import { message } from '../../errors';
 import { store } from '../../store';
 import { AgentSkills } from './AgentSkills';
+import { count } from '../../plural';
 
 /** AgentsPage lists the agents and edits them; a chat starts from one. */
 export function AgentsPage() {
@@ -122,7 +123,7 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
             <div key={s.name} className="agent-server">
               <label className="check">
                 <input type="checkbox" checked={on} onChange={(e) => toggleServer(s.name, e.target.checked)} />
-                {s.name} <span className="muted small">{s.toolCount} tools</span>
+                {s.name} <span className="muted small">{count(s.toolCount, 'tool')}</span>
               </label>
               {on && (
                 <>

@@ -11,6 +11,7 @@ import { Icon } from '../../components/Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 import { ContextMeter } from './ContextMeter';
 import { kTokens, modeLabel, ToolModeChoice } from '../../components/ToolModeChoice';
+import { count } from '../../plural';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
 export const COMPACT_BELOW = 700;
@@ -177,7 +178,7 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
       <button type="button" ref={anchor} aria-expanded={open} onClick={() => setOpen(!open)}>
         Tools: {active}
         {mode && mode.mode !== 'direct' && <span className="badge" title={`Tools are offered in ${mode.mode} mode`}>{mode.mode === 'code' ? 'code mode' : 'code + direct'}</span>}
-        {agent?.delegate ? <span className="muted small"> via {groups.filter(([s]) => !offServers.includes(s)).length} specialists</span>
+        {agent?.delegate ? <span className="muted small"> via {count(groups.filter(([s]) => !offServers.includes(s)).length, 'specialist')}</span>
           : toolSearchBadge(search) && <span className="badge warn" title={search?.reason}>{toolSearchBadge(search)}</span>}
       </button>
       {open && (
@@ -195,7 +196,7 @@ function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onEr
                 <legend>
                   <label>
                     <input type="checkbox" checked={on} onChange={() => save(toggle(offServers, server), offTools)} />
-                    {server} <span className="muted small">({ts.length} tools)</span>
+                    {server} <span className="muted small">({count(ts.length, 'tool')})</span>
                   </label>
                 </legend>
                 {on && ts.map((t) => (

@@ -25,6 +25,7 @@ import { useAction } from '../../components/useAction';
 import { useConfigFile } from './ConfigFile';
 import { RefusedSecretsLine, RemoveConfirm } from './RemoveConfirm';
 import { ariaKeys, takeImport, useRequests, withShortcut } from '../../shortcuts';
+import { count } from '../../plural';
 
 /** ServersPage lists every configured server with its live status; search and tags narrow the list. */
 export function ServersPage() {
@@ -116,7 +117,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         <span className="server-name">{s.name}</span>
         <span className="muted">{s.transport}</span>
         <SandboxBadge server={s} />
-        {s.state === 'ready' && <span className="muted">{s.toolCount} tools</span>}
+        {s.state === 'ready' && <span className="muted">{count(s.toolCount, 'tool')}</span>}
         {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
         <span className="spacer" />
         {(needsLogin || busy === 'login') && (

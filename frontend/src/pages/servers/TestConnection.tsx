@@ -3,6 +3,7 @@ import { call, TestServer } from '../../backend';
 import type { host } from '../../backend';
 import { message } from '../../errors';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { count } from '../../plural';
 
 /**
  * useTestConnection runs a test connection: the server starts on its own,
@@ -41,7 +42,7 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
             <>
               <strong>{probe.ok ? `Connected in ${fmt(probe.totalMs)}` : `Failed at ${probe.failed}`}</strong>
               {probe.ok && <span className="muted small"> {probe.serverName} {probe.version} over {probe.transport}, protocol {probe.protocol}</span>}
-              {probe.ok && <div className="probe-summary">{probe.summary || `${probe.tools.length} tools`}</div>}
+              {probe.ok && <div className="probe-summary">{probe.summary || count(probe.tools.length, 'tool')}</div>}
               <table className="probe-steps">
                 <tbody>
                   {probe.steps.map((s) => (

@@ -14,7 +14,7 @@ export function LongChatSettings() {
   const [keep, setKeep] = useState('4');
   const [budgets, setBudgets] = useState('');
   const [windows, setWindows] = useState('');
-  const { note, err, edit, save } = useSettingsForm(() => ChatSettings(), (s) => {
+  const { note, err, edit, save, formRef, standalone } = useSettingsForm(() => ChatSettings(), (s) => {
     setAt(String(s.compactAt || 80));
     setShare(String(s.resultShare || 15));
     setKeep(String(s.keepMB || 4));
@@ -23,7 +23,7 @@ export function LongChatSettings() {
   });
   const lines = (s: string) => s.split('\n');
   return (
-    <form className="long-chat-settings" aria-label="Long chats"
+    <form ref={formRef} className="long-chat-settings" aria-label="Long chats"
       onSubmit={(e) => { e.preventDefault(); void save(() => SetLongChats(Number(at) || 0, Number(share) || 0, Number(keep) || 0, lines(budgets), lines(windows))); }}>
       <p className="muted small">Each chat header shows how much of the model's context window the next request takes. Past a point the earlier messages are summarised for the model; the chat and its exports keep them all.</p>
       <label className="row">
@@ -48,7 +48,7 @@ export function LongChatSettings() {
         <textarea rows={2} value={windows} placeholder="Ollama/qwen3:8b=32768" onChange={(e) => { edit(); setWindows(e.target.value); }} />
       </label>
       <div className="row">
-        <button type="submit">Save long chats</button>
+        {standalone && <button type="submit">Save long chats</button>}
         {note && <span className="small muted" role="status">{note}</span>}
       </div>
       {err && <div className="alert" role="alert">{err}</div>}

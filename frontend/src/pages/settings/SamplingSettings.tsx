@@ -13,7 +13,7 @@ export function SamplingSettings() {
   const [perChat, setPerChat] = useState('5');
   const [perMinute, setPerMinute] = useState('10');
   const [outside, setOutside] = useState(false);
-  const { note, err, edit, save } = useSettingsForm(() => ChatSettings(), (s) => {
+  const { note, err, edit, save, formRef, standalone } = useSettingsForm(() => ChatSettings(), (s) => {
     setMode(s.sampling?.mode || 'ask');
     setPerChat(String(s.sampling?.perChat || 5));
     setPerMinute(String(s.sampling?.perMinute || 10));
@@ -21,7 +21,7 @@ export function SamplingSettings() {
   });
   const choose = (v: string) => { edit(); setMode(v); };
   return (
-    <form className="sampling-settings" aria-label="Sampling" onSubmit={(e) => { e.preventDefault(); void save(() => SetSampling(mode, Number(perChat) || 0, Number(perMinute) || 0, outside)); }}>
+    <form ref={formRef} className="sampling-settings" aria-label="Sampling" onSubmit={(e) => { e.preventDefault(); void save(() => SetSampling(mode, Number(perChat) || 0, Number(perMinute) || 0, outside)); }}>
       <p className="muted small">A server can ask your model to write something for it (sampling). That spends your tokens on a prompt the server wrote, so it is limited here; <code>switchboard chat --yes</code> follows these settings too. Each refused request shows a line in the chat.</p>
       <fieldset>
         <legend className="small">When a server asks to use the model</legend>
@@ -50,7 +50,7 @@ export function SamplingSettings() {
         <span>Allow sampling outside a tool call <span className="muted">(otherwise a server may ask only while it answers one of its tool calls)</span></span>
       </label>
       <div className="row">
-        <button type="submit">Save sampling</button>
+        {standalone && <button type="submit">Save sampling</button>}
         {note && <span className="small muted" role="status">{note}</span>}
       </div>
       {err && <div className="alert" role="alert">{err}</div>}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { call, DeleteSecret, hasBackend, KeyringStatus, Secrets, SetSecret } from '../../backend';
 import type { host } from '../../backend';
 import { message } from '../../errors';
@@ -11,6 +11,7 @@ import { DownloadSettings } from './DownloadSettings';
 import { RegistrySettings } from '../../components/RegistryBrowse';
 import { TaskSettings } from './TaskSettings';
 import { useConfigVersion } from '../../store';
+import { SaveBarContext } from './saveBar';
 
 type SecretInfo = host.SecretRow;
 
@@ -28,43 +29,122 @@ export function SettingsPage() {
   useEffect(load, [configVersion]);
 
   return (
-    <section className="page" aria-labelledby="page-title">
+    <section className="page settings-page" aria-labelledby="page-title">
       <h1 id="page-title">Settings</h1>
-      <p className="muted">Model providers, API keys and the approval policy for tools. Keys are kept in your OS keyring, never on disk.</p>
-      <h2>Model providers</h2>
-      <Providers onChanged={load} />
-      <h2>Tool search</h2>
-      <ToolSearchSettings />
-      <h2>Code mode</h2>
-      <ToolModeSettings />
-      <h2>Chat</h2>
-      <h3>Long chats</h3>
-      <LongChatSettings />
-      <h3>Sampling</h3>
-      <SamplingSettings />
-      <h2>Servers</h2>
-      <DownloadSettings />
-      <RegistrySettings />
-      <h2>Tasks</h2>
-      <TaskSettings />
-      <h2>Secrets</h2>
-      {keyring && <div className="alert" role="alert">{keyring}</div>}
-      {err && <div className="alert" role="alert">{err}</div>}
-      <table className="preview secrets" aria-label="Secrets">
-        <thead>
-          <tr><th>Name</th><th>Value</th><th>Used by</th><th /></tr>
-        </thead>
-        <tbody>
-          {list.map((s) => (
-            <SecretRow key={s.name} secret={s} onChange={load} onError={setErr} />
-          ))}
-          {list.length === 0 && (
-            <tr><td colSpan={4} className="muted">No secrets yet. Imported API keys and tokens land here.</td></tr>
-          )}
-        </tbody>
-      </table>
-      <AddSecret onAdded={load} onError={setErr} />
+      <p className="muted">Models, chats, servers and secrets. Keys are kept in your OS keyring, never on disk. Approval rules for tools are on the <a href="#/tools">Tools</a> page, each server&apos;s own settings on <a href="#/servers">Servers</a>.</p>
+      <SaveBarProvider>
+        <div className="settings-layout">
+          <SettingsIndex />
+          <div className="settings-sections">
+            <SettingsSection id="models" title="Models" related={<>Which model a chat uses: the chat&apos;s header. Knowledge stores&apos; embedding model: <a href="#/knowledge">Knowledge</a>.</>}>
+              <Providers onChanged={load} />
+            </SettingsSection>
+            <SettingsSection id="chat" title="Chat" related={<>Which tools a chat may use and the approval rules: <a href="#/tools">Tools</a>. Agents&apos; prompts and tools: <a href="#/agents">Agents</a>.</>}>
+              <h3>Tool search</h3>
+              <ToolSearchSettings />
+              <h3>Code mode</h3>
+              <ToolModeSettings />
+              <h3>Long chats</h3>
+              <LongChatSettings />
+              <h3>Sampling</h3>
+              <SamplingSettings />
+            </SettingsSection>
+            <SettingsSection id="servers" title="Servers" related={<>A server&apos;s command, environment, roots and sandbox: <a href="#/servers">Servers</a>. The folder the model works in: <a href="#/workspace">Workspace</a>.</>}>
+              <h3>Package downloads</h3>
+              <DownloadSettings />
+              <h3>MCP Registry</h3>
+              <RegistrySettings />
+            </SettingsSection>
+            <SettingsSection id="tasks" title="Tasks">
+              <TaskSettings />
+            </SettingsSection>
+            <SettingsSection id="secrets" title="Secrets" related={<>A server uses a secret in its config as <code>{'${secret:NAME}'}</code>: <a href="#/servers">Servers</a>.</>}>
+              {keyring && <div className="alert" role="alert">{keyring}</div>}
+              {err && <div className="alert" role="alert">{err}</div>}
+              <table className="preview secrets" aria-label="Secrets">
+                <thead>
+                  <tr><th>Name</th><th>Value</th><th>Used by</th><th /></tr>
+                </thead>
+                <tbody>
+                  {list.map((s) => (
+                    <SecretRow key={s.name} secret={s} onChange={load} onError={setErr} />
+                  ))}
+                  {list.length === 0 && (
+                    <tr><td colSpan={4} className="muted">No secrets yet. Imported API keys and tokens land here.</td></tr>
+                  )}
+                </tbody>
+              </table>
+              <AddSecret onAdded={load} onError={setErr} />
+            </SettingsSection>
+          </div>
+        </div>
+      </SaveBarProvider>
     </section>
+  );
+}
+
+/** SECTIONS are the Settings page's sections, in order, for its index. */
+const SECTIONS = [['models', 'Models'], ['chat', 'Chat'], ['servers', 'Servers'], ['tasks', 'Tasks'], ['secrets', 'Secrets']] as const;
+
+/** SettingsIndex lists the sections; choosing one scrolls to it and moves focus to its heading. */
+function SettingsIndex() {
+  const go = (id: string) => {
+    const h = document.getElementById(`settings-${id}`);
+    h?.scrollIntoView({ block: 'start' });
+    h?.focus({ preventScroll: true });
+  };
+  return (
+    <nav className="settings-index" aria-label="Settings sections">
+      <ul>
+        {SECTIONS.map(([id, title]) => (
+          <li key={id}><button type="button" className="link" onClick={() => go(id)}>{title}</button></li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** SettingsSection is one section: its heading (the index's target), where related settings live, and its forms. */
+function SettingsSection({ id, title, related, children }: { id: string; title: string; related?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section className="settings-section" aria-labelledby={`settings-${id}`}>
+      <h2 id={`settings-${id}`} tabIndex={-1}>{title}</h2>
+      {related && <p className="muted small related">Elsewhere: {related}</p>}
+      {children}
+    </section>
+  );
+}
+
+/**
+ * SaveBarProvider gives the settings forms one Save: a bar at the foot of
+ * the window while any has unsaved edits, naming them, with Save changes
+ * (each form saves and says so beside its fields) and Discard.
+ */
+function SaveBarProvider({ children }: { children: React.ReactNode }) {
+  const [dirty, setDirty] = useState<ReadonlyMap<string, { name: string; submit: () => void }>>(new Map());
+  const [discarded, setDiscarded] = useState(0);
+  const set = useCallback((id: string, name: string, submit: (() => void) | null) => {
+    setDirty((d) => {
+      if (!submit && !d.has(id)) return d;
+      const next = new Map(d);
+      if (submit) next.set(id, { name, submit });
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const bar = useMemo(() => ({ set, discarded }), [set, discarded]);
+  const names = [...new Set([...dirty.values()].map((f) => f.name).filter(Boolean))];
+  return (
+    <SaveBarContext.Provider value={bar}>
+      {children}
+      {dirty.size > 0 && (
+        <div className="save-bar" role="region" aria-label="Unsaved changes">
+          <span>Unsaved changes in {names.join(', ')}</span>
+          <button type="button" className="primary" onClick={() => { for (const f of dirty.values()) f.submit(); }}>Save changes</button>
+          <button type="button" onClick={() => { setDirty(new Map()); setDiscarded((n) => n + 1); }}>Discard</button>
+        </div>
+      )}
+    </SaveBarContext.Provider>
   );
 }
 

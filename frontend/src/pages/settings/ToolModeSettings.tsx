@@ -11,18 +11,18 @@ import { useSettingsForm } from './useSettingsForm';
 export function ToolModeSettings() {
   const [mode, setMode] = useState('');
   const [codeWindow, setCodeWindow] = useState(32768);
-  const { note, err, edit, save } = useSettingsForm(() => ChatSettings(), (s) => {
+  const { note, err, edit, save, formRef, standalone } = useSettingsForm(() => ChatSettings(), (s) => {
     setMode(s.tools ?? '');
     setCodeWindow(s.codeModeWindow || 32768);
   });
   return (
-    <form className="tool-mode-settings" aria-label="Code mode" onSubmit={(e) => { e.preventDefault(); void save(() => SetToolMode(mode)); }}>
+    <form ref={formRef} className="tool-mode-settings" aria-label="Code mode" onSubmit={(e) => { e.preventDefault(); void save(() => SetToolMode(mode)); }}>
       <ToolModeChoice name="settings-tool-mode" legend="How the model calls tools" value={mode}
         auto={<>code mode for models whose context window is {kTokens(codeWindow)} tokens or less, direct for larger ones and when the window is not known (the default).</>}
         onChange={(m) => { edit(); setMode(m); }} />
       <p className="muted small">A chat or an agent can choose its own in the chat's Tools menu. <code>switchboard chat --tools code|direct|both</code> chooses for one run.</p>
       <div className="row">
-        <button type="submit">Save code mode</button>
+        {standalone && <button type="submit">Save code mode</button>}
         {note && <span className="small muted" role="status">{note}</span>}
       </div>
       {err && <div className="alert" role="alert">{err}</div>}

@@ -13,7 +13,7 @@ export function ToolSearchSettings() {
   const [share, setShare] = useState('25');
   const [above, setAbove] = useState('40');
   const [pinned, setPinned] = useState('');
-  const { note, err, edit, save } = useSettingsForm(() => ChatSettings(), (s) => {
+  const { note, err, edit, save, formRef, standalone } = useSettingsForm(() => ChatSettings(), (s) => {
     setBy(s.toolSearchBy || 'size');
     setShare(String(s.toolSearchShare || 25));
     setAbove(String(s.toolSearchAbove || 40));
@@ -21,7 +21,7 @@ export function ToolSearchSettings() {
   });
   const choose = (v: string) => { edit(); setBy(v); };
   return (
-    <form className="tool-search-settings" aria-label="Tool search" onSubmit={(e) => { e.preventDefault(); void save(() => SetToolSearch(by, Number(share) || 0, Number(above) || 0, pinned.split('\n'))); }}>
+    <form ref={formRef} className="tool-search-settings" aria-label="Tool search" onSubmit={(e) => { e.preventDefault(); void save(() => SetToolSearch(by, Number(share) || 0, Number(above) || 0, pinned.split('\n'))); }}>
       <p className="muted small">With many tools, models choose badly and the tool list fills their context. Then the model first gets <code>find_tools</code> and sees only the tools it finds. The chat's Tools menu says whether it is on, and why.</p>
       <fieldset>
         <legend className="small">Search tools</legend>
@@ -46,7 +46,7 @@ export function ToolSearchSettings() {
         <textarea rows={3} value={pinned} placeholder="workspace__read_file" onChange={(e) => { edit(); setPinned(e.target.value); }} />
       </label>
       <div className="row">
-        <button type="submit">Save tool search</button>
+        {standalone && <button type="submit">Save tool search</button>}
         {note && <span className="small muted" role="status">{note}</span>}
       </div>
       {err && <div className="alert" role="alert">{err}</div>}

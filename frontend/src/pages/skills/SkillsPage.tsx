@@ -5,6 +5,7 @@ import {
 } from '../../backend';
 import { message } from '../../errors';
 import './SkillsPage.css';
+import { count } from '../../plural';
 
 /** bytes is a size for people. */
 export function bytes(n: number): string {
@@ -71,7 +72,7 @@ function AddSkillPanel({ onAdded }: { onAdded: () => void }) {
       {preview && (
         <div className="skill-preview" role="region" aria-label={`Preview of ${preview.name}`}>
           <div><strong>{preview.name}</strong> — {preview.description}</div>
-          <div className="muted small">From {preview.from} · {bytes(preview.size)} in {preview.files.length} files</div>
+          <div className="muted small">From {preview.from} · {bytes(preview.size)} in {count(preview.files.length, 'file')}</div>
           <ul className="skill-files" aria-label="Files">
             {preview.files.map((f) => <li key={f.path}><code>{f.path}</code> <span className="muted small">{bytes(f.size)}</span></li>)}
           </ul>
@@ -98,7 +99,7 @@ function LocalSkillRow({ s, reload, fail }: { s: host.LocalSkill; reload: () => 
         onChange={() => act(() => SetLocalSkillOn(s.server, s.name, !s.on))} />
       <div className="local-skill-head">
         <span className="skill-name">{s.name}</span>
-        <span className="muted small"> {s.app} · <code>{s.server}</code> · {bytes(s.size)} in {s.files.length} files{held ? '' : s.on ? '' : ' · off'}</span>
+        <span className="muted small"> {s.app} · <code>{s.server}</code> · {bytes(s.size)} in {count(s.files.length, 'file')}{held ? '' : s.on ? '' : ' · off'}</span>
       </div>
       <div className="skill-desc">{s.description}</div>
       <div className="muted small skill-folder">{s.folder}{s.alsoIn?.length ? ` (also reached through ${s.alsoIn.join(', ')})` : ''}</div>
@@ -150,7 +151,7 @@ export function SkillsPage() {
       <AddSkillPanel onAdded={load} />
       <section aria-label="Skills on this computer">
         <h3>On this computer</h3>
-        {local && local.skills.length === 0 && <div className="muted">No skills found in {local.folders.filter((f) => f.exists).length} folders. Add one above.</div>}
+        {local && local.skills.length === 0 && <div className="muted">No skills found in {count(local.folders.filter((f) => f.exists).length, 'folder')}. Add one above.</div>}
         <ul className="local-skills">
           {local?.skills.map((s) => <LocalSkillRow key={`${s.server}/${s.name}`} s={s} reload={load} fail={setErr} />)}
         </ul>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { call, ChooseWorkspaceRoot, hasBackend, WorkspaceInfo } from '../../backend';
+import { call, ChooseWorkspaceRoot, EventWorkspaceChanged, hasBackend, hasRuntime, on, UnwatchWorkspace, WatchWorkspace, WorkspaceInfo } from '../../backend';
 import { Terminal } from './Terminal';
 import { callTool } from '../../servers';
 import { message } from '../../errors';
@@ -42,12 +42,27 @@ export function WorkspacePage() {
   const [open, setOpen] = useState('');
   const [content, setContent] = useState('');
   const [err, setErr] = useState('');
+  const tree = useCallback(() => {
+    toolText('tree', { path: '.', depth: 4 }).then((t) => setEntries(parseTree(t)), (e: unknown) => setErr(message(e)));
+  }, []);
   const load = useCallback(() => {
     if (!hasBackend()) return;
     call(WorkspaceInfo).then((i) => setRoot(i.root), (e: unknown) => setErr(message(e)));
-    toolText('tree', { path: '.', depth: 4 }).then((t) => setEntries(parseTree(t)), (e: unknown) => setErr(message(e)));
-  }, []);
+    tree();
+  }, [tree]);
   useEffect(load, [load]);
+  // The list follows the folder: a command in the terminal, the model's
+  // tools or another program changing a file lists it again (the Go side
+  // joins a burst of changes into one event).
+  useEffect(() => {
+    if (!hasRuntime()) return undefined;
+    const off = on(EventWorkspaceChanged, tree);
+    call(WatchWorkspace).catch((e: unknown) => setErr(message(e)));
+    return () => {
+      off();
+      void call(UnwatchWorkspace).catch(() => undefined);
+    };
+  }, [tree]);
   const view = (p: string) => {
     setOpen(p);
     toolText('read_file', { path: p }).then(setContent, (e: unknown) => setContent(`(${message(e)})`));
@@ -61,7 +76,7 @@ export function WorkspacePage() {
         <h1 id="page-title">Workspace</h1>
         <span className="muted small" title={root}><code>{root}</code></span>
         <button type="button" onClick={choose}>Choose folder…</button>
-        <button type="button" onClick={load}>Refresh</button>
+        <button type="button" onClick={load} title="The list follows the folder by itself; Refresh reads it again now">Refresh</button>
       </div>
       <p className="muted">The folder the model works in. Its file tools cannot reach outside it. Its shell commands start here but are not confined: a command can reach whatever your account can, so each one asks you first (unless you allowed it), as do changes to your files.</p>
       {err && <div className="alert" role="alert">{err}</div>}

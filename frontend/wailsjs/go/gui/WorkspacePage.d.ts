@@ -12,4 +12,8 @@ export function TerminalInput(arg1:string,arg2:string):Promise<void>;
 
 export function TerminalResize(arg1:string,arg2:number,arg3:number):Promise<void>;
 
+export function UnwatchWorkspace():Promise<void>;
+
+export function WatchWorkspace():Promise<void>;
+
 export function WorkspaceInfo():Promise<gui.WorkspaceView>;

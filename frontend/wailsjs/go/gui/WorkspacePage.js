@@ -22,6 +22,14 @@ export function TerminalResize(arg1, arg2, arg3) {
   return window['go']['gui']['WorkspacePage']['TerminalResize'](arg1, arg2, arg3);
 }
 
+export function UnwatchWorkspace() {
+  return window['go']['gui']['WorkspacePage']['UnwatchWorkspace']();
+}
+
+export function WatchWorkspace() {
+  return window['go']['gui']['WorkspacePage']['WatchWorkspace']();
+}
+
 export function WorkspaceInfo() {
   return window['go']['gui']['WorkspacePage']['WorkspaceInfo']();
 }
