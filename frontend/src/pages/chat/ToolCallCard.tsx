@@ -70,7 +70,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
             <>
               <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
               {call.capped && !call.isError && !delegated
-                ? <CappedResult text={result} shown={call.capped.shown} lines={call.capped.lines} />
+                ? <CappedResult text={result} shown={call.capped.shown ?? 0} lines={call.capped.lines} />
                 : <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>}
             </>
           )}
