@@ -247,7 +247,7 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 			return Result{}, err
 		}
 		if tools, err := r.offer(ctx); err == nil && !r.fitsNew(tools, t.Text) {
-			if err := r.compact(ctx, store, tools, false); err != nil {
+			if err := r.compact(ctx, store, tools, false, false); err != nil {
 				return Result{}, err
 			}
 		}

@@ -149,7 +149,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 		}
 	}
 	if force || q.view.Used > limit {
-		if err := r.compact(ctx, store, tools, true); err != nil {
+		if err := r.compact(ctx, store, tools, true, false); err != nil {
 			return q, err
 		}
 		q = r.measure(tools, 0, 0)
@@ -227,8 +227,9 @@ const summaryTokens = 1_024
 
 // compact summarises the chat's convo, stores the summary and puts it in
 // place of what it summarised: every part, or (keepTurn) the parts before
-// the turn in progress, which stays verbatim after the summary.
-func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTurn bool) error {
+// the turn in progress, which stays verbatim after the summary. asked: the
+// user asked for it (Compact now), stored with it so the chat says so.
+func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTurn, asked bool) error {
 	parts := r.conv.parts
 	covers := 0
 	if cut := r.conv.turnStart(); keepTurn && cut < len(parts) {
@@ -241,7 +242,7 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTur
 	start := time.Now()
 	text := r.summarise(ctx, parts)
 	sum, err := r.e.opts.History.AppendMessage(store, history.Message{
-		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete, Covers: covers,
+		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete, Covers: covers, Asked: asked,
 	})
 	if err != nil {
 		return fmt.Errorf("save summary: %w", err)
@@ -439,7 +440,7 @@ func (e *Engine) Compact(ctx context.Context, t Turn) error {
 	if err != nil {
 		return err
 	}
-	if err := r.compact(ctx, store, tools, false); err != nil {
+	if err := r.compact(ctx, store, tools, false, true); err != nil {
 		return err
 	}
 	r.meter(r.measure(tools, 0, 0).view)

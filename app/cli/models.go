@@ -117,6 +117,10 @@ func modelsDownload(_ context.Context, inv *Invocation, args []string) error {
 	switch {
 	case errors.Is(err, download.ErrChecksum), errors.Is(err, host.ErrNotInCatalog), errors.Is(err, host.ErrDownloadRunning):
 		return &ValidationError{Err: err}
+	case errors.As(err, new(*host.DownloadError)):
+		// The sentence says why; the terminal's ways on are these commands.
+		fmt.Fprintf(inv.Stderr, "Retry with 'switchboard models download %s', download from a mirror ('switchboard models url URL'), or use a GGUF file you have ('switchboard models add FILE').\n", name)
+		return err
 	case err != nil:
 		return err
 	}

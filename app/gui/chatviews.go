@@ -47,6 +47,8 @@ type MessageView struct {
 	OutputTokens int            `json:"outputTokens"`
 	CreatedAt    string         `json:"createdAt"` // RFC 3339
 	ToolCalls    []ToolCallView `json:"toolCalls"`
+	// Asked is, on a summary, true when the user asked for it (Compact now).
+	Asked bool `json:"asked,omitempty"`
 }
 
 // MessagePageView is a run of a chat's messages, oldest first, and whether
@@ -197,7 +199,7 @@ func messageViews(ms []history.Message) []MessageView {
 	for _, m := range ms {
 		v := MessageView{ID: m.ID, ChatID: m.ChatID, Seq: m.Seq, Role: m.Role, Text: m.Text, Status: m.Status, Error: m.Error,
 			Model: m.Model, InputTokens: m.InputTokens, OutputTokens: m.OutputTokens, CreatedAt: rfc3339(m.CreatedAt),
-			ToolCalls: make([]ToolCallView, 0, len(m.ToolCalls))}
+			ToolCalls: make([]ToolCallView, 0, len(m.ToolCalls)), Asked: m.Asked}
 		for i, c := range m.ToolCalls {
 			v.ToolCalls = append(v.ToolCalls, storedCallView(i, c))
 		}

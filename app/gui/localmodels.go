@@ -113,7 +113,7 @@ func (c *core) download(ctx context.Context, name string) {
 	case errors.Is(err, context.Canceled):
 		ev.State = DownloadCancelled
 	case err != nil:
-		ev.State, ev.Error = DownloadFailed, err.Error()
+		ev.State, ev.Error = DownloadFailed, host.Plain(err) // the sentence, then the detail (behind a disclosure)
 	}
 	if cat, cerr := c.h.Models.Catalog(); cerr == nil {
 		for _, m := range cat {

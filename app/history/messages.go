@@ -70,7 +70,10 @@ type Message struct {
 	// Covers is, on a summary, the seq of the last message it replaces; 0
 	// means every message before it. The messages after Covers and before
 	// the summary (the turn in progress when it was written) stay as they are.
-	Covers    int        `json:"covers,omitempty"`
+	Covers int `json:"covers,omitempty"`
+	// Asked is, on a summary, true when the user asked for it (Compact
+	// now), false when the chat neared its model's context window.
+	Asked     bool       `json:"asked,omitempty"`
 	CreatedAt time.Time  `json:"createdAt"`
 	ToolCalls []ToolCall `json:"toolCalls"` // in the order first saved
 }
@@ -117,8 +120,8 @@ const (
 	qChatExists    = `SELECT EXISTS (SELECT 1 FROM chats WHERE id = ?)`
 	qNextSeq       = `SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE chat_id = ?`
 	qInsertMessage = `INSERT INTO messages
-			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, est_tokens, covers, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+			(id, chat_id, seq, role, text, status, error, model, input_tokens, output_tokens, est_tokens, covers, asked, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	qUpdateMessage = `UPDATE messages
 			SET text = ?, status = ?, error = ?, model = ?, input_tokens = ?, output_tokens = ?, est_tokens = ?
 			WHERE id = ? RETURNING chat_id`
@@ -172,7 +175,7 @@ func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, qInsertMessage,
-			m.ID, m.ChatID, m.Seq, m.Role, m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.EstimatedTokens, m.Covers, millis(m.CreatedAt)); err != nil {
+			m.ID, m.ChatID, m.Seq, m.Role, m.Text, m.Status, m.Error, m.Model, m.InputTokens, m.OutputTokens, m.EstimatedTokens, m.Covers, m.Asked, millis(m.CreatedAt)); err != nil {
 			return err
 		}
 		for _, c := range m.ToolCalls {
@@ -358,6 +361,19 @@ func (s *Store) MessagesAfter(ctx context.Context, chatID string, seq int) ([]Me
 	return out, nil
 }
 
+// FirstUserMessage returns a chat's first message from the user (what
+// titled it); ErrNotFound when the chat has none, or no chat has the id.
+func (s *Store) FirstUserMessage(ctx context.Context, chatID string) (Message, error) {
+	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND role = 'user' ORDER BY seq LIMIT 1`)
+	if err == nil && len(out) == 0 {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return Message{}, fmt.Errorf("read the first message of chat %q: %w", chatID, err)
+	}
+	return out[0], nil
+}
+
 // MessagePage is a run of a chat's messages, oldest first, as MessagesPage
 // returns it.
 type MessagePage struct {
@@ -396,7 +412,7 @@ func (s *Store) MessagesPage(ctx context.Context, chatID string, before, limit i
 // ErrNotFound when no chat has the id.
 func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string, args ...any) ([]Message, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT
-			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.est_tokens, m.covers, m.created_at,
+			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.est_tokens, m.covers, m.asked, m.created_at,
 			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms, t.task
 		FROM chats c
 		LEFT JOIN (`+selectMessages+`) m ON m.chat_id = c.id
@@ -418,10 +434,10 @@ func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string,
 			seq, in, outTok, est, covers, created          sql.NullInt64
 			callID, server, tool, args, result, callStatus sql.NullString
 			task                                           sql.NullString
-			isError                                        sql.NullBool
+			isError, asked                                 sql.NullBool
 			started, duration                              sql.NullInt64
 		)
-		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &est, &covers, &created,
+		if err := rows.Scan(&mID, &seq, &role, &text, &status, &errText, &model, &in, &outTok, &est, &covers, &asked, &created,
 			&callID, &server, &tool, &args, &result, &isError, &callStatus, &started, &duration, &task); err != nil {
 			return nil, err
 		}
@@ -433,7 +449,7 @@ func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string,
 				ID: mID.String, ChatID: chatID, Seq: int(seq.Int64), Role: role.String, Text: text.String,
 				Status: status.String, Error: errText.String, Model: model.String,
 				InputTokens: int(in.Int64), OutputTokens: int(outTok.Int64), CreatedAt: fromMillis(created.Int64),
-				EstimatedTokens: int(est.Int64), Covers: int(covers.Int64),
+				EstimatedTokens: int(est.Int64), Covers: int(covers.Int64), Asked: asked.Bool,
 			})
 		}
 		if callID.Valid {

@@ -116,7 +116,31 @@ func (s storedHistory) Rewind(ctx context.Context, chatID, messageID, text strin
 	if err != nil {
 		return history.Message{}, err
 	}
-	return h.Rewind(ctx, chatID, messageID, text)
+	retitle := retitled(ctx, h, chatID, messageID, text)
+	m, err := h.Rewind(ctx, chatID, messageID, text)
+	if err == nil && retitle != "" {
+		err = h.RenameChat(ctx, chatID, retitle)
+	}
+	return m, err
+}
+
+// retitled is the chat's new title when messageID, its first message, is
+// edited to text and the chat's title came from that message (Title of
+// its old text); "" when the title stays (a title the user gave, an
+// agent's name, another message).
+func retitled(ctx context.Context, h *history.Store, chatID, messageID, text string) string {
+	if messageID == "" || strings.TrimSpace(text) == "" {
+		return ""
+	}
+	first, err := h.FirstUserMessage(ctx, chatID)
+	if err != nil || first.ID != messageID {
+		return ""
+	}
+	ch, err := h.Chat(ctx, chatID)
+	if err != nil || ch.Title != Title(first.Text) || Title(text) == ch.Title {
+		return ""
+	}
+	return Title(text)
 }
 
 func (s storedHistory) Recent(ctx context.Context, chatID string) ([]history.Message, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/localmodel"
 	"github.com/switchboard-app/switchboard/app/localmodel/download"
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Models are the files of the models that run on this computer: the
@@ -179,15 +180,47 @@ func (m *Models) Download(ctx context.Context, name string, progress func(done, 
 	if _, err := os.Stat(dest); err != nil {
 		err = download.Get(ctx, src, dest, e.SHA256, e.Size, progress)
 		switch {
-		case errors.Is(err, download.ErrChecksum):
-			return err // it says what to do
 		case ctx.Err() != nil:
 			return fmt.Errorf("download of %s cancelled; the partial file is kept, so downloading again resumes it: %w", e.Title, ctx.Err())
 		case err != nil:
-			return fmt.Errorf("could not download %s: %w; check the network, or the download URL in Settings → Providers, and retry", e.Title, err)
+			return &DownloadError{Model: e.Title, Err: err}
 		}
 	}
 	return m.addProvider(e.Name)
+}
+
+// DownloadError is a model download that failed (not cancelled, not a
+// file that did not match its SHA-256). Its plain sentence says which model
+// and why in a few words ("huggingface.co cannot be found"), without
+// advice: the window offers Retry, the download URL (a mirror) and Choose a
+// GGUF file beside it, the CLI names its commands for them.
+type DownloadError struct {
+	Model string // the catalog title
+	Err   error
+}
+
+func (e *DownloadError) Error() string {
+	return fmt.Sprintf("could not download %s: %v", e.Model, e.Err)
+}
+func (e *DownloadError) Unwrap() error { return e.Err }
+
+// Plain is the sentence ("Could not download Qwen3 1.7B: huggingface.co
+// cannot be found.") and the technical detail.
+func (e *DownloadError) Plain() (sentence, detail string) {
+	why := plain.Cause(e.Err)
+	if errors.Is(e.Err, download.ErrChecksum) {
+		why = "the file that arrived is not the expected one (its SHA-256 or size differs), so it was removed"
+	}
+	if st, ok := errors.AsType[*download.StatusError](e.Err); ok && why == "" {
+		why = "the server answered " + st.Status
+		if u, err := url.Parse(st.URL); err == nil && u.Host != "" {
+			why = u.Host + " answered " + st.Status
+		}
+	}
+	if why == "" {
+		return "Could not download " + e.Model + ".", e.Err.Error()
+	}
+	return "Could not download " + e.Model + ": " + why + ".", e.Err.Error()
 }
 
 // downloadSource is where entry e is downloaded from: base (the download
@@ -298,7 +331,8 @@ func (m *Models) Choose(path string) (InstalledModel, error) {
 		return InstalledModel{}, fmt.Errorf("%s is not a file: choose a .gguf model file", path)
 	}
 	if _, err := gguf.ReadFile(abs); err != nil {
-		return InstalledModel{}, fmt.Errorf("%s is not a model llama.cpp can run (%v): choose a .gguf file (GGUF version 2 or 3)", filepath.Base(abs), err)
+		// The sentence, then the reader's detail (a window shows it behind a disclosure).
+		return InstalledModel{}, fmt.Errorf("%s is not a GGUF model file llama.cpp can run: choose a .gguf file (GGUF version 2 or 3)\n%w", filepath.Base(abs), err)
 	}
 	base := filepath.Base(abs)
 	name := base[:len(base)-len(filepath.Ext(base))]

@@ -121,12 +121,13 @@ func TestModelsDownloadRefusesAWrongFile(t *testing.T) {
 	ts := mirror(t, e, ggufBytes(t, "another"))
 	dir := t.TempDir()
 	for _, tt := range []struct {
-		url     string
-		is      error
-		mention string
+		url      string
+		is       error
+		mention  string
+		sentence string // the first line a person reads: which model, why, no pointer to a page
 	}{
-		{ts.URL + "/models", download.ErrChecksum, "SHA-256"},
-		{dir, nil, "download URL in Settings → Providers"},
+		{ts.URL + "/models", download.ErrChecksum, "SHA-256", "Could not download Tiny: the file that arrived is not the expected one (its SHA-256 or size differs), so it was removed."},
+		{dir, nil, "no such file", "Could not download Tiny."},
 	} {
 		if err := h.Models.SetDownloadURL(tt.url); err != nil {
 			t.Fatal(err)
@@ -134,6 +135,9 @@ func TestModelsDownloadRefusesAWrongFile(t *testing.T) {
 		err := h.Models.Download(context.Background(), "tiny", nil)
 		if err == nil || tt.is != nil && !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.mention) {
 			t.Errorf("%s: Download = %v, want an error mentioning %q", tt.url, err, tt.mention)
+		}
+		if first, _, _ := strings.Cut(Plain(err), "\n"); first != tt.sentence {
+			t.Errorf("%s: the sentence is %q, want %q", tt.url, first, tt.sentence)
 		}
 		cat, _ := h.Models.Catalog()
 		if cat[0].Installed || cat[0].Partial != 0 {
@@ -213,7 +217,7 @@ func TestModelsChoose(t *testing.T) {
 	os.WriteFile(clash, ggufBytes(t, "tiny"), 0o644)
 
 	for _, tt := range []struct{ path, want string }{
-		{notGGUF, "not a model llama.cpp can run"},
+		{notGGUF, "is not a GGUF model file llama.cpp can run: choose a .gguf file"},
 		{filepath.Join(dir, "missing.gguf"), "is not a file"},
 		{dir, "is not a file"},
 		{clash, "name of a model of the catalog"},

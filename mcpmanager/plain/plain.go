@@ -65,6 +65,25 @@ func Text(err error) string {
 
 // network says a network failure in words: which address, and what to try.
 func network(err error) string {
+	cause, advice := failure(err)
+	if cause == "" {
+		return ""
+	}
+	return cause + ": " + advice
+}
+
+// Cause says a network failure in a few words, without advice: which
+// address and what went wrong ("huggingface.co cannot be found"), for a
+// sentence that names what failed and whose screen offers what to do
+// beside it. "" when err is not a network failure.
+func Cause(err error) string {
+	cause, _ := failure(err)
+	return cause
+}
+
+// failure is a network failure's cause and what to try; "" when err is
+// not one.
+func failure(err error) (cause, advice string) {
 	host := ""
 	if ue, ok := errors.AsType[*url.Error](err); ok {
 		if u, perr := url.Parse(ue.URL); perr == nil {
@@ -78,17 +97,17 @@ func network(err error) string {
 	var dns *net.DNSError
 	switch {
 	case errors.As(err, &dns) && dns.IsNotFound:
-		return where + " cannot be found: you may be offline, or the address is misspelt; check your connection and the address, then try again."
+		return where + " cannot be found", "you may be offline, or the address is misspelt; check your connection and the address, then try again."
 	case errors.As(err, &dns):
-		return where + " cannot be looked up (DNS failed): check your internet connection, then try again."
+		return where + " cannot be looked up (DNS failed)", "check your internet connection, then try again."
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return where + " refused the connection: nothing is listening there. Check the address, or start the service, then try again."
+		return where + " refused the connection", "nothing is listening there. Check the address, or start the service, then try again."
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return where + " did not answer in time: check your connection, then try again."
+		return where + " did not answer in time", "check your connection, then try again."
 	case errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH):
-		return where + " cannot be reached: you seem to be offline. Check your connection, then try again."
+		return where + " cannot be reached", "you seem to be offline. Check your connection, then try again."
 	}
-	return ""
+	return "", ""
 }
 
 func isTimeout(err error) bool {

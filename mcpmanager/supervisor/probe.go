@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,11 +136,19 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		p.OK = true
 		return p
 	}
-	texts := make([]string, len(errs))
-	for i, err := range errs {
-		texts[i] = plain.Text(err)
+	// Over HTTP and then SSE the same cause fails both: say it once.
+	// The window shows the first line and the rest behind a disclosure.
+	var sentences, details []string
+	for _, err := range errs {
+		s, d := plain.Explain(err)
+		if !slices.Contains(sentences, s) {
+			sentences = append(sentences, s)
+		}
+		if d != "" && d != s {
+			details = append(details, d)
+		}
 	}
-	p.Error = strings.Join(texts, "\n")
+	p.Error = strings.Join(append(sentences, details...), "\n")
 	for _, st := range p.Steps {
 		if st.Error != "" {
 			p.Failed = st.Name

@@ -33,7 +33,7 @@ import (
 
 // ErrChecksum says a downloaded file is not the pinned one (its SHA-256 or
 // its size differs); the file has been removed.
-var ErrChecksum = errors.New("the downloaded file is not the expected one (its SHA-256 or size differs), so it was removed; check the download URL in Settings → Providers and try again")
+var ErrChecksum = errors.New("the downloaded file is not the expected one (its SHA-256 or size differs), so it was removed; check the download URL and try again")
 
 // ErrChanged says the file at the download's name was not the one
 // downloaded and checked: the .part was replaced or written to by someone
@@ -219,6 +219,15 @@ type permanent struct{ err error }
 func (p *permanent) Error() string { return p.err.Error() }
 func (p *permanent) Unwrap() error { return p.err }
 
+// StatusError is a download the server refused or failed with an HTTP
+// status other than 200 and 206.
+type StatusError struct {
+	URL    string
+	Status string // "404 Not Found"
+}
+
+func (e *StatusError) Error() string { return e.URL + ": the server answered " + e.Status }
+
 // restart empties the .part and the hash.
 func (d *job) restart() error {
 	if err := d.f.Truncate(0); err != nil {
@@ -319,7 +328,7 @@ func (d *job) openHTTP() (io.ReadCloser, int64, error) {
 	}
 	resp, err := Client.Do(req)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", d.src, err)
+		return nil, 0, err // a *url.Error: it names the URL already
 	}
 	switch {
 	case resp.StatusCode == http.StatusPartialContent && d.done > 0 && contentRangeStart(resp.Header.Get("Content-Range")) == d.done:
@@ -334,7 +343,7 @@ func (d *job) openHTTP() (io.ReadCloser, int64, error) {
 		return resp.Body, resp.ContentLength, nil
 	}
 	resp.Body.Close()
-	err = fmt.Errorf("%s: the server answered %s", d.src, resp.Status)
+	err = &StatusError{URL: d.src, Status: resp.Status}
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
 		err = &permanent{err}
 	}

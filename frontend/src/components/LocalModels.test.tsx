@@ -94,9 +94,15 @@ describe('LocalModels', () => {
     const b = backend([big]);
     render(<LocalModels />);
     fireEvent.click(await screen.findByRole('button', { name: /^Download Qwen3 1.7B/ }));
-    b.emit({ name: 'qwen3-1.7b', state: 'failed', error: 'Qwen3-1.7B-Q4_K_M.gguf: SHA-256 abc, expected b13: the downloaded file is not the expected one (its SHA-256 or size differs), so it was removed; check the download URL in Settings → Providers and try again' });
+    // The Go side sends the sentence, then the detail (host.DownloadError through host.Plain).
+    b.emit({ name: 'qwen3-1.7b', state: 'failed', error: 'Could not download Qwen3 1.7B: huggingface.co cannot be found.\ncould not download Qwen3 1.7B: Get "https://huggingface.co/x.gguf": dial tcp: lookup huggingface.co: no such host' });
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/SHA-256.*check the download URL in Settings → Providers/);
+    expect(alert.querySelector('.error-sentence')?.textContent).toBe('Could not download Qwen3 1.7B: huggingface.co cannot be found.');
+    expect(alert.querySelector('details')?.open).toBe(false); // dial tcp… waits behind a disclosure
+    // Beside it, the ways on: Retry, a GGUF file of one's own, a mirror (and no "see Settings").
+    expect(screen.getByRole('button', { name: 'Choose a GGUF file…' })).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Model download URL' })).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/Settings →/);
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(b.calls).toEqual(['download qwen3-1.7b', 'download qwen3-1.7b']));
     expect(screen.queryByRole('alert')).toBeNull();

@@ -5,6 +5,7 @@ import {
 } from '../backend';
 import type { gui } from '../backend';
 import { message } from '../errors';
+import { ErrorMessage } from './ErrorMessage';
 import { useConfigVersion } from '../store';
 
 type Model = gui.LocalModelView;
@@ -36,6 +37,9 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   const [chosen, setChosen] = useState('');
   const [progress, setProgress] = useState<Record<string, Progress>>({});
   const [err, setErr] = useState('');
+  // chooseErr is Choose a GGUF file…'s error ("not a GGUF file"): it shows
+  // beside that button, where the person is looking, not at the section's foot.
+  const [chooseErr, setChooseErr] = useState('');
   const [failed, setFailed] = useState<Record<string, string>>({});
   // acted: the person started a download here, so the button that follows
   // (Cancel, then Retry or Resume) takes the focus the vanished one had.
@@ -86,13 +90,27 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
     });
   };
   const choose = () => {
-    setErr('');
+    setChooseErr('');
     call(ChooseLocalModelFile).then((m) => {
       if (!m.name) return; // cancelled
       load();
       onReady?.(m);
-    }, (e: unknown) => setErr(message(e)));
+    }, (e: unknown) => setChooseErr(message(e)));
   };
+  // A failed download of the selected model: its sentence, then the ways on
+  // (Retry, a GGUF file of one's own, a mirror) in one place beside it.
+  const selProgress = sel ? progress[sel.name] : undefined;
+  const selRunning = sel ? (selProgress ? selProgress.state === 'downloading' : sel.downloading) : false;
+  const failure = sel && !selRunning && !(sel.installed) ? failed[sel.name] ?? '' : '';
+  const chooseRow = (
+    <>
+      <p className="row">
+        <button type="button" onClick={choose}>Choose a GGUF file…</button>
+        <span className="small muted">Any llama.cpp model file you already have; it stays where it is.</span>
+      </p>
+      {chooseErr && <ChooseError error={chooseErr} />}
+    </>
+  );
 
   return (
     <div className="local-models">
@@ -113,8 +131,18 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
           </label>
         ))}
       </fieldset>
-      {sel && (
-        <ModelActions model={sel} progress={progress[sel.name]} error={failed[sel.name] ?? ''} manage={manage} focus={acted}
+      {sel && failure && (
+        <div className="local-model-actions local-model-failed">
+          <ErrorMessage error={failure} />
+          <p className="row">
+            <button type="button" className="primary" autoFocus={acted} onClick={() => start(sel)}>Retry</button>
+          </p>
+          {chooseRow}
+          <DownloadURL initial={view.downloadUrl} onSaved={load} lead="Or download it from a mirror:" />
+        </div>
+      )}
+      {sel && !failure && (
+        <ModelActions model={sel} progress={selProgress} manage={manage} focus={acted}
           onDownload={() => start(sel)} onChanged={load} onError={setErr} />
       )}
       {files.length > 0 && (
@@ -127,19 +155,16 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
           ))}
         </ul>
       )}
-      <p className="row">
-        <button type="button" onClick={choose}>Choose a GGUF file…</button>
-        <span className="small muted">Any llama.cpp model file you already have; it stays where it is.</span>
-      </p>
-      {manage && <DownloadURL initial={view.downloadUrl} onSaved={load} />}
+      {!failure && chooseRow}
+      {manage && !failure && <DownloadURL initial={view.downloadUrl} onSaved={load} />}
       {err && <div className="alert" role="alert">{err}</div>}
     </div>
   );
 }
 
-/** ModelActions is what can be done with the selected catalog model now: download, watch it, cancel, retry, remove. */
-function ModelActions({ model: m, progress: p, error, manage, focus, onDownload, onChanged, onError }: {
-  model: Model; progress?: Progress; error: string; manage: boolean; focus: boolean;
+/** ModelActions is what can be done with the selected catalog model now: download, watch it, cancel, resume, remove (a failed download is LocalModels' own). */
+function ModelActions({ model: m, progress: p, manage, focus, onDownload, onChanged, onError }: {
+  model: Model; progress?: Progress; manage: boolean; focus: boolean;
   onDownload: () => void; onChanged: () => void; onError: (e: string) => void;
 }) {
   const running = p ? p.state === 'downloading' : m.downloading;
@@ -165,20 +190,21 @@ function ModelActions({ model: m, progress: p, error, manage, focus, onDownload,
   const partial = p?.state === 'cancelled' ? p.done : m.partial;
   return (
     <div className="local-model-actions">
-      {error && (
-        <div className="alert" role="alert">
-          {error.charAt(0).toUpperCase() + error.slice(1)}
-          {!/download URL/.test(error) && ' Check the download URL in Settings → Providers, or your network, and retry.'}
-        </div>
-      )}
       <button type="button" className="primary" autoFocus={focus} onClick={onDownload}>
-        {error ? 'Retry' : partial > 0 ? `Resume download (${formatBytes(partial)} of ${formatBytes(m.size)} here)` : `Download ${m.title} (${formatBytes(m.size)})`}
+        {partial > 0 ? `Resume download (${formatBytes(partial)} of ${formatBytes(m.size)} here)` : `Download ${m.title} (${formatBytes(m.size)})`}
       </button>
       {partial > 0 && manage && (
         <button type="button" onClick={() => call(() => DiscardLocalModelDownload(m.name)).then(onChanged, (e: unknown) => onError(message(e)))}>Discard the partial download</button>
       )}
     </div>
   );
+}
+
+/** ChooseError is Choose a GGUF file…'s error, brought into view when it appears. */
+function ChooseError({ error }: { error: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.scrollIntoView?.({ block: 'nearest' }), [error]);
+  return <div ref={ref}><ErrorMessage error={error} label="Choose a GGUF file" /></div>;
 }
 
 /** RemoveButton deletes a downloaded model (or forgets a chosen file) after a confirmation. */
@@ -199,7 +225,7 @@ function RemoveButton({ model: m, onDone, onError }: { model: Model; onDone: () 
 }
 
 /** DownloadURL is where models download from: their own URLs, a mirror, or a folder. */
-function DownloadURL({ initial, onSaved }: { initial: string; onSaved: () => void }) {
+function DownloadURL({ initial, onSaved, lead }: { initial: string; onSaved: () => void; lead?: string }) {
   const [url, setURL] = useState(initial);
   const [state, setState] = useState('');
   const [err, setErr] = useState('');
@@ -211,6 +237,7 @@ function DownloadURL({ initial, onSaved }: { initial: string; onSaved: () => voi
   };
   return (
     <form className="row" aria-label="Model download URL" onSubmit={save}>
+      {lead && <span>{lead}</span>}
       <label>Download URL{' '}
         <input value={url} onChange={(e) => { setURL(e.target.value); setState(''); }} placeholder="each model's own Hugging Face URL"
           aria-describedby="model-url-help" size={40} />

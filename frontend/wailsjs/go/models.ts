@@ -470,6 +470,7 @@ export namespace gui {
 	    outputTokens: number;
 	    createdAt: string;
 	    toolCalls: ToolCallView[];
+	    asked?: boolean;
 	}
 	export interface MessagePageView {
 	    messages: MessageView[];

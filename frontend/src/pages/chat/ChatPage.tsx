@@ -405,7 +405,9 @@ function SummaryBody({ m }: { m: Message }) {
     <details className="summary-message">
       <summary>
         <strong>Earlier messages summarised</strong>{' '}
-        <span className="muted small">The chat neared the model's context window: from here the model reads this summary instead of the messages above, which stay in the chat and its exports.</span>
+        <span className="muted small">
+          {m.asked ? 'You asked to compact the chat (Compact now)' : "The chat neared the model's context window"}: from here the model reads this summary instead of the messages above, which stay in the chat and its exports.
+        </span>
       </summary>
       <Markdown text={m.text} />
     </details>

@@ -115,7 +115,7 @@ export function AttachMenu({ onAttach, onError }: { onAttach: (a: Attachment) =>
               </li>
             ))}
           </ul>
-          {list !== null && shown.length === 0 && <p className="muted small">No resources.</p>}
+          {list !== null && shown.length === 0 && <p className="muted small">{list.length === 0 ? 'No running server offers resources: add or start one on the Servers page.' : 'No resource matches: try other words.'}</p>}
         </div>
       )}
     </div>

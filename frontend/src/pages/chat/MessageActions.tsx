@@ -3,7 +3,7 @@
 // again. The buttons are real buttons with labels, shown on hover or focus
 // (always on the last message), so the keyboard reaches them too.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { cancelEdit, resend, retry, startEdit, useChat, type Message } from '../../chat';
+import { cancelEdit, lastUserMessage, resend, retry, startEdit, useChat, type Message } from '../../chat';
 import { Icon } from '../../components/Icon';
 
 /** COPIED_MS is how long "Copied" shows on the Copy button. */
@@ -41,13 +41,58 @@ export function MessageActions({ m, last }: { m: Message; last: boolean }) {
           <Icon name={copied ? 'check' : 'copy'} /> <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
         </button>
       )}
-      {last && !running && !failed && (
-        <button type="button" className="icon-button" aria-label="Retry: ask the model for a new answer" title="Retry: a new answer replaces this one"
-          onClick={() => void retry()}>
-          <Icon name="retry" /> <span>Retry</span>
-        </button>
-      )}
+      {last && !running && !failed && <RetryButton icon />}
     </div>
+  );
+}
+
+/**
+ * replacedCalls counts the tool calls of the messages from index from on:
+ * what a retry or a resend deletes from the chat (the tools' effects stay).
+ */
+export function replacedCalls(messages: Message[], from: number): number {
+  return messages.slice(Math.max(from, 0)).reduce((n, m) => n + m.toolCalls.length, 0);
+}
+
+/** stayDone is what a retry or resend that deletes n tool cards says about them. */
+export function stayDone(n: number): string {
+  return `Its ${n === 1 ? 'tool card goes' : `${n} tool cards go`} too, but what ${n === 1 ? 'the tool' : 'the tools'} did stays done: a file a tool wrote stays written.`;
+}
+
+/**
+ * RetryButton asks the model for a new answer to the last message. The new
+ * answer replaces the last one with its tool cards; when it had any, it
+ * says so first (the cards go, what the tools did stays), as Edit does.
+ */
+function RetryButton({ icon = false }: { icon?: boolean }) {
+  const messages = useChat((s) => s.messages);
+  const [confirming, setConfirming] = useState(false);
+  const lastUser = messages.indexOf(lastUserMessage(messages)!);
+  const calls = replacedCalls(messages, lastUser + 1);
+  const go = () => {
+    if (calls > 0 && !confirming) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
+    void retry();
+  };
+  return (
+    <>
+      <button type="button" className={icon ? 'icon-button' : undefined} aria-label="Retry: ask the model for a new answer"
+        title="Retry: a new answer replaces this one" onClick={go} aria-expanded={calls > 0 ? confirming : undefined}>
+        <Icon name="retry" /> <span>Retry</span>
+      </button>
+      {confirming && (
+        <div className="confirm-resend" role="alertdialog" aria-label="Replace this answer?">
+          <p>Retrying replaces this answer with a new one. {stayDone(calls)}</p>
+          <div className="row">
+            <button type="button" className="danger" autoFocus onClick={go}>Replace and retry</button>
+            <button type="button" onClick={() => setConfirming(false)}>Keep this answer</button>
+          </div>
+        </div>
+      )}
+    </>
   );
 }
 
@@ -71,11 +116,7 @@ export function AnswerError({ m, last }: { m: Message; last: boolean }) {
           <pre>{detail}</pre>
         </details>
       )}
-      {last && !running && (
-        <button type="button" onClick={() => void retry()} aria-label="Retry: ask the model again">
-          <Icon name="retry" /> Retry
-        </button>
-      )}
+      {last && !running && <RetryButton />}
     </div>
   );
 }
@@ -105,8 +146,10 @@ function MessageEditor({ m }: { m: Message }) {
   }, []);
   const i = messages.findIndex((x) => x.id === m.id);
   const after = i < 0 ? [] : messages.slice(i + 1);
-  // Only the message's own answer follows: resending replaces it, as Retry would, without asking.
-  const mustConfirm = after.some((x) => x.role === 'user');
+  // Only the message's own answer follows: resending replaces it, as Retry would, without asking,
+  // unless it has tool cards (they go; what the tools did stays: say so, as Retry does).
+  const calls = replacedCalls(messages, i + 1);
+  const mustConfirm = after.some((x) => x.role === 'user') || calls > 0;
   const send = async (confirmed: boolean) => {
     if (!text.trim() || busy) return;
     if (mustConfirm && !confirmed) {
@@ -133,7 +176,10 @@ function MessageEditor({ m }: { m: Message }) {
         onChange={(e) => { setText(e.target.value); setConfirming(false); }} onKeyDown={onKey} disabled={busy} />
       {confirming ? (
         <div className="confirm-resend" role="alertdialog" aria-label="Replace the later messages?">
-          <p>Resending replaces the {after.length} later message{after.length === 1 ? '' : 's'} of this chat with a new answer. They are deleted.</p>
+          <p>
+            Resending replaces the {after.length} later message{after.length === 1 ? '' : 's'} of this chat with a new answer. They are deleted.
+            {calls > 0 && <> {stayDone(calls).replace(/^Its/, 'Their')}</>}
+          </p>
           <div className="row">
             <button type="button" className="danger" autoFocus onClick={() => void send(true)} disabled={busy}>Replace and resend</button>
             <button type="button" onClick={() => { setConfirming(false); box.current?.focus(); }}>Keep editing</button>

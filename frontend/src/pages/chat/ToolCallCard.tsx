@@ -49,7 +49,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           {call.capped.dropped
             ? <>this chat keeps the first {(call.capped.chars - call.capped.dropped).toLocaleString()} characters for the model to read on or search, and dropped the last {call.capped.dropped.toLocaleString()} (Settings → Chat → Long chats: Keep at most).</>
             : <>the whole result is kept with this chat, where the model can read on or search it.</>}{' '}
-          Below is all of it.
+          Below is all of it, with a marker where the model's view ended.
         </p>
       )}
       {script && <ScriptCode src={script} label="Script" />}
@@ -74,19 +74,54 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           {result && (
             <>
               <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
-              <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>
+              {call.capped && !call.isError && !delegated
+                ? <CappedResult text={result} shown={call.capped.shown ?? 0} lines={call.capped.lines} />
+                : <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>}
             </>
           )}
           {call.result && !delegated && call.name !== LOAD_SKILL && (
             <>
               <ResourceLinks content={call.result.content} server={server} />
-              <StructuredResult structured={call.result.structured} schemaError={call.result.schemaError} />
+              {/* The result once: a structured copy of the text above is not shown again (a capped 400 KB result was, twice). */}
+              <StructuredResult structured={sameJSON(result, call.result.structured) || (call.capped && result === call.result.structured) ? '' : call.result.structured}
+                schemaError={call.result.schemaError} />
             </>
           )}
         </div>
       )}
     </div>
   );
+}
+
+/** CappedResult is a capped result, whole, with a marker after the last line the model saw. */
+function CappedResult({ text, shown, lines }: { text: string; shown: number; lines: number }) {
+  const all = text.split('\n');
+  const seen = shown > 0 && shown < all.length ? shown : all.length;
+  return (
+    <pre className="result capped">
+      {all.slice(0, seen).join('\n')}
+      {seen < all.length && (
+        <>
+          {'\n'}
+          <span className="capped-marker" role="separator" aria-label="The model's view ended here">
+            ── the model's view ended here, at line {seen} of {lines || all.length} ──
+          </span>
+          {'\n'}
+          {all.slice(seen).join('\n')}
+        </>
+      )}
+    </pre>
+  );
+}
+
+/** sameJSON says whether text and structured are the same JSON value (a server sends both, as the spec asks). */
+function sameJSON(text: string, structured: string): boolean {
+  if (!text || !structured) return false;
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(JSON.parse(structured));
+  } catch {
+    return false;
+  }
 }
 
 /** RUN_SCRIPT is code mode's tool that runs the model's script (app/chat/codemode.go). */

@@ -161,7 +161,7 @@ function StoreView({ store, onChanged, onDeleted, onError }: {
       </form>
       {hits && (
         <ol className="hits" aria-label="Results">
-          {hits.length === 0 && <li className="muted">No matches.</li>}
+          {hits.length === 0 && <li className="muted">No matches in this store. Try other words, or add the documents that hold them below.</li>}
           {hits.map((h) => (
             <li key={`${h.contentId}:${h.fromLine}`}>
               <button type="button" className="link" onClick={() => void open(h)}>{h.title}{h.section ? ` › ${h.section}` : ''}</button>

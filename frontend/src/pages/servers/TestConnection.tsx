@@ -2,15 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import { call, TestServer } from '../../backend';
 import type { host } from '../../backend';
 import { message } from '../../errors';
-import { ErrorMessage } from '../../components/ErrorMessage';
+import { ErrorMessage, splitError } from '../../components/ErrorMessage';
 import { count } from '../../plural';
 
 /**
  * useTestConnection runs a test connection: the server starts on its own,
  * opens the connection (server/discover or initialize) and runs tools/list, and the report shows each step's time or
- * what failed. It returns the button (for the row's head) and the report.
+ * what failed. It returns the button (for the row's head), the report, and
+ * says(error): whether the report shows that error's sentence now (the row
+ * then does not say it a second time). The report says each sentence once:
+ * the failed step's row says "failed", the sentence follows the table.
  */
-export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null } {
+export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null; says: (error: string) => boolean } {
   const [busy, setBusy] = useState(false);
   const [probe, setProbe] = useState<host.TestReport | null>(null);
   const [err, setErr] = useState('');
@@ -49,7 +52,7 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
                     <tr key={s.name} className={s.error ? 'bad' : ''}>
                       <th scope="row">{s.name}</th>
                       <td>{fmt(s.ms)}</td>
-                      <td>{s.error ? s.error.split('\n')[0] : 'ok'}</td>
+                      <td>{s.error ? 'failed' : 'ok'}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -60,7 +63,9 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
           )}
         </div>
   );
-  return { button, report };
+  const shown = probe && !probe.ok ? probe.error : err;
+  const says = (error: string) => !!error && !!shown && shown.split('\n').includes(splitError(error).sentence);
+  return { button, report, says };
 }
 
 function fmt(ms: number): string {
