@@ -68,10 +68,13 @@ func serveCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String()})
+			// The app's calls are counted as the running Switchboard
+			// counts an attached app's: each one routed to a server.
+			var calls atomic.Int64
+			g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: func(gateway.Call) { calls.Add(1) }})
 			passOn.g.Store(g)
 			if client != "" {
-				defer func() { _ = h.Clients.AddCalls(client, g.Calls()) }()
+				defer func() { _ = h.Clients.AddCalls(client, calls.Load()) }()
 			}
 			ctx, cancel := context.WithCancel(ctx)
 			var bg sync.WaitGroup

@@ -46,6 +46,7 @@ var EventList = []EventInfo{
 	{"EventModelDownload", EventModelDownload, ModelDownload{}},
 	{"EventSkillsChanged", EventSkillsChanged, nil},
 	{"EventMenu", EventMenu, MenuCommand{}},
+	{"EventCloseWithApps", EventCloseWithApps, CloseView{}},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -66,4 +67,7 @@ type EventTypes struct {
 
 	// A native menu item chosen (shortcuts.go).
 	Menu MenuCommand `json:"menu"`
+
+	// The window closed while apps use its servers (closing.go).
+	CloseWithApps CloseView `json:"closeWithApps"`
 }

@@ -19,6 +19,7 @@ export const EventLocalModel = "local:status";
 export const EventModelDownload = "models:download";
 export const EventSkillsChanged = "skills:changed";
 export const EventMenu = "app:menu";
+export const EventCloseWithApps = "window:closeWithApps";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -38,4 +39,5 @@ export interface EventPayloads {
   [EventModelDownload]: gui.ModelDownload;
   [EventSkillsChanged]: null;
   [EventMenu]: gui.MenuCommand;
+  [EventCloseWithApps]: gui.CloseView;
 }
