@@ -87,7 +87,7 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 			}
 		},
 		OnDomReady:    func(wctx context.Context) { gui.RestoreWindow(wctx, a) },
-		OnBeforeClose: func(wctx context.Context) bool { return gui.RememberWindow(wctx, a) },
+		OnBeforeClose: func(wctx context.Context) bool { return gui.BeforeClose(wctx, a) },
 		OnShutdown:    a.Shutdown,
 		Bind:          gui.Bindings(a),
 		Menu:          appMenu(a),

@@ -70,7 +70,10 @@ func serveCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			opts := gateway.Options{Version: buildinfo.String(), Code: string(code)}
+			// The app's calls are counted as the running Switchboard
+			// counts an attached app's: each one routed to a server.
+			var calls atomic.Int64
+			opts := gateway.Options{Version: buildinfo.String(), Code: string(code), OnCall: func(gateway.Call) { calls.Add(1) }}
 			if code != "" {
 				s, err := h.Settings.Chat()
 				if err != nil {
@@ -81,7 +84,7 @@ func serveCmd() *Command {
 			g := h.Tools.Gateway(opts)
 			passOn.g.Store(g)
 			if client != "" {
-				defer func() { _ = h.Clients.AddCalls(client, g.Calls()) }()
+				defer func() { _ = h.Clients.AddCalls(client, calls.Load()) }()
 			}
 			ctx, cancel := context.WithCancel(ctx)
 			var bg sync.WaitGroup

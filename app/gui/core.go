@@ -106,13 +106,13 @@ func New(quit context.Context, dir datadir.Dir) *Window {
 	return &Window{core: c, ServersPage: &ServersPage{c}, ToolsPage: &ToolsPage{c}, ChatPage: &ChatPage{c},
 		AgentsPage: &AgentsPage{c}, WorkspacePage: &WorkspacePage{c}, SettingsPage: &SettingsPage{c},
 		WelcomePage: &WelcomePage{c}, Content: &Content{c}, MCPApps: &MCPApps{c}, Sandbox: &Sandbox{c}, Safety: &Safety{c},
-		Bundles: &Bundles{c}, MCPRegistry: &MCPRegistry{c}, SkillsPage: &SkillsPage{c}}
+		Bundles: &Bundles{c}, MCPRegistry: &MCPRegistry{c}, SkillsPage: &SkillsPage{c}, ClientsPage: &ClientsPage{c}}
 }
 
 // Bindings is what Wails binds: the app and each page. (A function, not a
 // method: a method of Window would be bound too.)
 func Bindings(a *Window) []any {
-	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.Content, a.MCPApps, a.Sandbox, a.Safety, a.Bundles, a.MCPRegistry, a.SkillsPage}
+	return []any{a, a.ServersPage, a.ToolsPage, a.ChatPage, a.AgentsPage, a.WorkspacePage, a.SettingsPage, a.WelcomePage, a.Content, a.MCPApps, a.Sandbox, a.Safety, a.Bundles, a.MCPRegistry, a.SkillsPage, a.ClientsPage}
 }
 
 // onStatus forwards a server's status change to the frontend, off the

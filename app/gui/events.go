@@ -47,6 +47,7 @@ var EventList = []EventInfo{
 	{"EventSkillsChanged", EventSkillsChanged, nil},
 	{"EventMenu", EventMenu, MenuCommand{}},
 	{"EventWorkspaceChanged", EventWorkspaceChanged, nil},
+	{"EventCloseWithApps", EventCloseWithApps, CloseView{}},
 }
 
 // EventTypes has a field of each type an event carries.
@@ -67,4 +68,7 @@ type EventTypes struct {
 
 	// A native menu item chosen (shortcuts.go).
 	Menu MenuCommand `json:"menu"`
+
+	// The window closed while apps use its servers (closing.go).
+	CloseWithApps CloseView `json:"closeWithApps"`
 }

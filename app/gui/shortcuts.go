@@ -36,6 +36,7 @@ var Pages = []Page{
 	{"agents", "Agents"},
 	{"settings", "Settings"},
 	{"skills", "Skills"},
+	{"apps", "Connected apps"},
 }
 
 // Shortcut is one keyboard shortcut of the window.

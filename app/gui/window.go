@@ -190,6 +190,9 @@ type Window struct {
 	Bundles       *Bundles
 	MCPRegistry   *MCPRegistry
 	SkillsPage    *SkillsPage
+	ClientsPage   *ClientsPage
+
+	closing closing // what closing the window does while apps use its servers (closing.go)
 }
 
 // Startup is Wails' OnStartup hook: it keeps the runtime context for events.

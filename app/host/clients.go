@@ -62,13 +62,13 @@ func (c *Clients) List(ctx context.Context, workDir string) ([]ClientApp, error)
 		return nil, err
 	}
 	env := clientEnv(workDir)
+	attached := c.h.Shared.Attached()
 	var out []ClientApp
 	for _, a := range config.ClientApps() {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		v := c.view(a, env, states[a.Name])
-		out = append(out, v)
+		out = append(out, c.view(a, env, states[a.Name], attached))
 	}
 	return out, nil
 }
@@ -83,11 +83,20 @@ func (c *Clients) Get(ctx context.Context, name, workDir string) (ClientApp, err
 	if err != nil {
 		return ClientApp{}, err
 	}
-	return c.view(a, clientEnv(workDir), states[name]), ctx.Err()
+	return c.view(a, clientEnv(workDir), states[name], c.h.Shared.Attached()), ctx.Err()
 }
 
-func (c *Clients) view(a config.ClientApp, env config.Env, st ClientState) ClientApp {
+// view is one app: its files as they are now, what Switchboard keeps of
+// it, and its sessions attached to this Switchboard now (their calls
+// are added to the count kept when they detach).
+func (c *Clients) view(a config.ClientApp, env config.Env, st ClientState, attached []SharedApp) ClientApp {
 	v := ClientApp{Name: a.Name, Title: a.Title, Servers: st.Servers, LastConnected: st.LastConnected, Calls: st.Calls}
+	for _, s := range attached {
+		if s.Name == a.Name {
+			v.Attached++
+			v.Calls += int64(s.Calls)
+		}
+	}
 	for _, m := range st.Moved {
 		v.Moved = append(v.Moved, m.Name)
 	}
@@ -214,6 +223,7 @@ func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange,
 	if req.DryRun {
 		return ch, nil
 	}
+	defer c.h.Shared.chosen.forget() // req.Servers, at the app's next request
 	if ch.Changed {
 		if backup == nil && data != nil {
 			backup = data
@@ -499,6 +509,7 @@ func (c *Clients) SetServers(name string, servers []string) error {
 	if err := c.checkServers(servers); err != nil {
 		return err
 	}
+	defer c.h.Shared.chosen.forget() // an attached app sees the new choice at its next request
 	return c.h.Edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/bridge"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 )
 
@@ -36,8 +37,8 @@ type Shared struct {
 	inner    mcpmanager.RequestHandler // the front door's own (HandleRequests)
 	l        *bridge.Listener
 	attached map[*attachedApp]bool
-	calls    map[string]int // tool calls by app name, since Start
 	g        atomic.Pointer[gateway.Gateway]
+	chosen   chosenServers // the servers each app sees (Sees)
 }
 
 // attachedApp is one 'serve' relaying an app's session.
@@ -45,6 +46,7 @@ type attachedApp struct {
 	conn  *bridge.Conn
 	since time.Time
 	name  atomic.Value // string: --client, else its clientInfo.name once it called
+	calls atomic.Int64 // tool calls routed for it (gateway.Options.OnCall)
 }
 
 func (a *attachedApp) app() string {
@@ -69,8 +71,8 @@ func (s *Shared) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.l, s.attached, s.calls = l, map[*attachedApp]bool{}, map[string]int{}
-	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted})
+	s.l, s.attached = l, map[*attachedApp]bool{}
+	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
 	s.g.Store(g)
 	// The servers' questions reach the apps' sessions from now on.
 	h.mgr.SetRequestHandler(&sharedRequests{s})
@@ -106,28 +108,122 @@ func (s *Shared) serve(ctx context.Context, g *gateway.Gateway, c *bridge.Conn) 
 	s.attached[a] = true
 	s.mu.Unlock()
 	slog.Info("shared servers: app attached", "app", cmp.Or(c.Hello.Client, "(by its clientInfo)"), "pid", c.Hello.PID)
+	if known(c.Hello.Client) {
+		if _, err := s.h.Clients.Serving(c.Hello.Client); err != nil { // its "last connected"
+			slog.Warn("shared servers: recording the app's connection", "app", c.Hello.Client, "err", err)
+		}
+	}
 	err := g.ServeApp(ctx, c, c.Hello.Client)
 	_ = c.Close()
 	s.mu.Lock()
 	delete(s.attached, a)
 	s.mu.Unlock()
-	slog.Info("shared servers: app detached", "app", a.app(), "pid", c.Hello.PID, "err", err)
+	// Its calls join the app's count in config.json; nothing of it stays
+	// in memory.
+	if name := a.app(); known(name) {
+		if err := s.h.Clients.AddCalls(name, a.calls.Load()); err != nil {
+			slog.Warn("shared servers: recording the app's calls", "app", name, "err", err)
+		}
+	}
+	slog.Info("shared servers: app detached", "app", a.app(), "pid", c.Hello.PID, "calls", a.calls.Load(), "err", err)
 }
 
-// counted is the gateway's OnCall: the app is named in the log and its
-// calls counted.
+// known reports whether name is one of the apps 'switchboard clients'
+// knows (the names 'serve --client' takes).
+func known(name string) bool {
+	_, ok := config.ClientAppNamed(name)
+	return ok
+}
+
+// counted is the gateway's OnCall: the app is named in the log and the
+// call counted on its attached session (an unnamed one takes the name
+// the call carries). The counts live with the sessions, so memory holds
+// no more of them than apps attached; a session's count goes to
+// config.json when it detaches.
 func (s *Shared) counted(c gateway.Call) {
-	app := cmp.Or(c.App, "unnamed app")
 	s.mu.Lock()
-	s.calls[app]++
+	var to, unnamed *attachedApp
 	for a := range s.attached {
-		if a.app() == "" && c.App != "" {
-			a.name.CompareAndSwap("", c.App) // the first unnamed one; names fill in as apps call
+		switch a.app() {
+		case c.App:
+			to = a
+		case "":
+			unnamed = a
+		}
+		if to != nil {
 			break
 		}
 	}
+	if to == nil && unnamed != nil && c.App != "" {
+		unnamed.name.CompareAndSwap("", c.App) // names fill in as apps call
+		to = unnamed
+	}
 	s.mu.Unlock()
-	slog.Debug("shared servers: call", "app", app, "server", c.Server, "tool", c.Tool, "took", c.Took, "failed", c.Failed)
+	if to != nil {
+		to.calls.Add(1)
+	}
+	slog.Debug("shared servers: call", "app", cmp.Or(c.App, "unnamed app"), "server", c.Server, "tool", c.Tool, "took", c.Took, "failed", c.Failed)
+}
+
+// sees is the gateway's Sees: an app sees the servers chosen for it
+// (settings.clients, 'clients servers NAME A,B' or the window), and the
+// built-ins, as a standalone 'serve --client' does; an app with no
+// choice, or not one 'switchboard clients' knows, sees every server.
+func (s *Shared) sees(app, server string) bool {
+	set := s.chosen.get(s.h)[app]
+	if len(set) == 0 || slices.Contains(set, server) {
+		return true
+	}
+	return slices.ContainsFunc(Builtins, func(b Builtin) bool { return b.Name() == server })
+}
+
+// chosenServers caches the servers each app sees, read again when
+// config.json changed (looked at no more than once a second, since the
+// gateway asks at every call).
+type chosenServers struct {
+	mu     sync.Mutex
+	looked time.Time
+	mod    time.Time
+	size   int64
+	sets   map[string][]string
+}
+
+func (c *chosenServers) get(h *Host) map[string][]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sets != nil && time.Since(c.looked) < time.Second {
+		return c.sets
+	}
+	c.looked = time.Now()
+	fi, err := os.Stat(h.dir.Config())
+	if err == nil && c.sets != nil && fi.ModTime().Equal(c.mod) && fi.Size() == c.size {
+		return c.sets
+	}
+	states, err := h.Clients.states()
+	if err != nil {
+		slog.Warn("shared servers: reading the servers chosen for each app", "err", err)
+		if c.sets == nil {
+			return nil // every app sees every server until config.json reads again
+		}
+		return c.sets
+	}
+	sets := make(map[string][]string, len(states))
+	for name, st := range states {
+		sets[name] = st.Servers
+	}
+	c.sets = sets
+	if fi != nil {
+		c.mod, c.size = fi.ModTime(), fi.Size()
+	}
+	return sets
+}
+
+// forget makes the next get read config.json again (a choice made in
+// this process holds from the next call).
+func (c *chosenServers) forget() {
+	c.mu.Lock()
+	c.sets = nil
+	c.mu.Unlock()
 }
 
 // Attached lists the apps whose 'serve' is attached now, by name.
@@ -137,7 +233,7 @@ func (s *Shared) Attached() []SharedApp {
 	out := make([]SharedApp, 0, len(s.attached))
 	for a := range s.attached {
 		name := a.app()
-		out = append(out, SharedApp{Name: name, PID: a.conn.Hello.PID, Since: a.since.UTC().Format(time.RFC3339), Calls: s.calls[cmp.Or(name, "unnamed app")]})
+		out = append(out, SharedApp{Name: name, PID: a.conn.Hello.PID, Since: a.since.UTC().Format(time.RFC3339), Calls: int(a.calls.Load())})
 	}
 	slices.SortFunc(out, func(x, y SharedApp) int { return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.PID, y.PID)) })
 	return out

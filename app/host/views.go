@@ -468,7 +468,13 @@ type ClientApp struct {
 	// Moved are the servers connect moved from it.
 	Moved         []string `json:"moved"`
 	LastConnected string   `json:"lastConnected,omitempty"`
-	Calls         int64    `json:"calls"`
+	// Calls counts its tool calls through Switchboard: those its serve
+	// made standalone and attached (each one routed to a server; a call
+	// Switchboard refused is not counted).
+	Calls int64 `json:"calls"`
+	// Attached counts its serve processes attached to this running
+	// Switchboard now.
+	Attached int `json:"attached,omitempty"`
 }
 
 // ClientFileView is one of an app's files.

@@ -11,7 +11,7 @@ describe('Shell', () => {
     render(<Shell />);
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
-    expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Agents', 'Settings', 'Skills']);
+    expect(links).toEqual(['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Agents', 'Settings', 'Skills', 'Connected apps']);
   });
 
   it('opens Chat by default and marks it current', () => {
@@ -41,11 +41,11 @@ describe('Shell', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Knowledge');
   });
 
-  it('Ctrl+3 switches to Tools, Ctrl+9 and plain 3 do nothing', () => {
+  it('Ctrl+3 switches to Tools, Ctrl+0 and plain 1 do nothing', () => {
     render(<Shell />);
     fireEvent.keyDown(window, { key: '3', ctrlKey: true });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Tools');
-    fireEvent.keyDown(window, { key: '9', ctrlKey: true });
+    fireEvent.keyDown(window, { key: '0', ctrlKey: true });
     fireEvent.keyDown(window, { key: '1' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Tools');
   });
@@ -124,7 +124,7 @@ describe('commandFor', () => {
     [{ ...none, ctrlKey: true, key: '1', code: 'Numpad1' }, 'page:chat'],
     [{ ...none, ctrlKey: true, key: '"', code: 'Digit3' }, 'page:tools'], // AZERTY: digit row without Shift
     [{ ...none, ctrlKey: true, key: '8', code: 'Digit8' }, 'page:skills'],
-    [{ ...none, ctrlKey: true, key: '9', code: 'Digit9' }, undefined],
+    [{ ...none, ctrlKey: true, key: '9', code: 'Digit9' }, 'page:apps'],
     [{ ...none, ctrlKey: true, key: 'n', code: 'KeyN' }, 'newChat'],
     [{ ...none, metaKey: true, key: 'N', code: 'KeyN' }, 'newChat'],
     [{ ...none, ctrlKey: true, key: 'i', code: 'KeyI' }, 'import'],

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventMenu, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, signalReady, TakeOpenedFiles } from './backend';
 import { AboutDialog } from './components/AboutDialog';
+import { CloseWithAppsDialog } from './components/CloseWithAppsDialog';
 import { OpenedFiles } from './components/OpenedFiles';
 import { WelcomePage } from './pages/welcome/WelcomePage';
 import { useWelcome, welcome } from './welcome';
@@ -137,6 +138,7 @@ export function Shell() {
         {welcoming ? <WelcomePage /> : <PageView page={page} />}
       </main>
       <AboutDialog />
+      <CloseWithAppsDialog />
       <ShortcutsSheet />
     </div>
   );

@@ -20,6 +20,7 @@ export const EventModelDownload = "models:download";
 export const EventSkillsChanged = "skills:changed";
 export const EventMenu = "app:menu";
 export const EventWorkspaceChanged = "workspace:changed";
+export const EventCloseWithApps = "window:closeWithApps";
 
 /** EventPayloads is what each event carries. */
 export interface EventPayloads {
@@ -40,4 +41,5 @@ export interface EventPayloads {
   [EventSkillsChanged]: null;
   [EventMenu]: gui.MenuCommand;
   [EventWorkspaceChanged]: null;
+  [EventCloseWithApps]: gui.CloseView;
 }

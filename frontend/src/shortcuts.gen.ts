@@ -11,6 +11,7 @@ export const PAGES = [
   { id: "agents", title: "Agents" },
   { id: "settings", title: "Settings" },
   { id: "skills", title: "Skills" },
+  { id: "apps", title: "Connected apps" },
 ] as const;
 
 /** SHORTCUTS: id ("page:<id>" or a command), label, keys ("CmdOrCtrl+N", "Esc"; "" for none), and the menu that lists it ("" for a key only the page handles). */
@@ -27,6 +28,7 @@ export const SHORTCUTS = [
   { id: "page:agents", label: "Agents", keys: "CmdOrCtrl+6", menu: "Go" },
   { id: "page:settings", label: "Settings", keys: "CmdOrCtrl+7", menu: "Go" },
   { id: "page:skills", label: "Skills", keys: "CmdOrCtrl+8", menu: "Go" },
+  { id: "page:apps", label: "Connected apps", keys: "CmdOrCtrl+9", menu: "Go" },
   { id: "shortcuts", label: "Keyboard shortcuts", keys: "CmdOrCtrl+/", menu: "Help" },
   { id: "about", label: "About Switchboard", keys: "", menu: "Help" },
   { id: "send", label: "Send the message", keys: "Enter", menu: "" },

@@ -1,7 +1,10 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"maps"
 	"net/url"
 	"sort"
@@ -125,6 +128,51 @@ func appOnlyFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 func offered(ctx context.Context, t mcp.Tool) bool {
 	return len(appOnlyFilter(ctx, []mcp.Tool{t})) == 1
 }
+
+// toolFilter is each tools/list's filter: app-only tools (appOnlyFilter),
+// then the tools of the servers hidden from the app (Options.Sees).
+func (g *Gateway) toolFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	tools = appOnlyFilter(ctx, tools)
+	if g.sees == nil {
+		return tools
+	}
+	app := AppOf(ctx)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := tools[:0:0]
+	for _, t := range tools {
+		if lt, ok := g.listed[t.Name]; !ok || g.sees(app, lt.Server) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// hidden names the app behind ctx and reports whether it sees srv
+// (Options.Sees; true without it).
+func (g *Gateway) hidden(ctx context.Context, srv string) (app string, sees bool) {
+	if g.sees == nil {
+		return "", true
+	}
+	app = AppOf(ctx)
+	return app, g.sees(app, srv)
+}
+
+// HiddenError is a call refused because its server is not among those
+// chosen for the app that called (Options.Sees).
+type HiddenError struct {
+	Tool, Server, App string
+}
+
+func (e *HiddenError) Error() string {
+	app := cmp.Or(e.App, "this app")
+	return fmt.Sprintf("tool %s is not available to %s: its server %s is not among the servers chosen for %s; choose it in Switchboard's Connected apps", e.Tool, app, e.Server, app)
+}
+
+func (e *HiddenError) Is(target error) bool { return target == ErrHidden }
+
+// ErrHidden is what a HiddenError is.
+var ErrHidden = errors.New("gateway: the tool's server is hidden from this app")
 
 // declared returns the capabilities the client behind ctx declared: a
 // 2026-07-28 request's own (or its relayed call's), else its session's.

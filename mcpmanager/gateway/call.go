@@ -11,16 +11,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// Calls is how many tools/call requests the gateway has answered or is
-// answering ('serve --client' records them for the app).
-func (g *Gateway) Calls() int64 { return g.calls.Load() }
-
 // callTool is tools/call, whichever transport the request came on: the
 // stdio fast path (fastCall) and the MCP server's handler (HTTP, and what
 // stdio leaves to it) both call it, so a client sees the same result for
 // the same call over either. It routes the exposed name (a withheld tool
 // the user trusted since is called, one still withheld answers why),
-// refuses a tool the client's tools/list left out (offered), lets
+// refuses a tool the client's tools/list left out (offered) or whose
+// server is hidden from its app (Options.Sees, as a tool error), lets
 // the router check the arguments, retry after URL elicitations and check
 // the structured output, turns an error into a tool error (the caller's
 // model should read why, not a protocol failure), and rewrites resource
@@ -31,7 +28,6 @@ func (g *Gateway) Calls() int64 { return g.calls.Load() }
 // answers that one (after the start-up wait, it may be about to be
 // published; its tool filter refuses what it did not list).
 func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) (json.RawMessage, bool) {
-	g.calls.Add(1)
 	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] != '{' && string(a) != "null" {
 		return errorResult(fmt.Errorf("tools/call %s: arguments must be a JSON object (name → value), not %s", name, jsonKind(a))), true
 	}
@@ -50,6 +46,9 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 		return nil, false // as for a name never listed: this client was not offered it
 	}
 	srv, tool := t.Server, t.Tool.Name
+	if app, ok := g.hidden(ctx, srv); !ok {
+		return errorResult(&HiddenError{Tool: name, Server: srv, App: app}), true
+	}
 	upCtx, done := g.upstream(ctx, srv) // its server's questions go back to this client
 	defer done()
 	start := time.Now()

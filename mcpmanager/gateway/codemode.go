@@ -108,7 +108,6 @@ func (g *Gateway) functions() ([]codemode.Function, map[string]router.Tool) {
 // codeHandler answers one of code mode's three tools.
 func (g *Gateway) codeHandler(name string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		g.calls.Add(1)
 		fns, byFn := g.functions()
 		args := req.GetArguments()
 		switch name {

@@ -34,8 +34,13 @@ type Options struct {
 	// Skills, when set, are the servers' skills the gateway relays
 	// (skills.go).
 	Skills *skills.Catalog
-	// OnCall, when set, is told of every tool call the gateway routes,
-	// naming the app that made it (shared.go).
+	// OnCall, when set, is told of every tool call the gateway routes to
+	// a server, naming the app that made it (shared.go): the one count of
+	// calls ('serve --client' and the running Switchboard's attached apps
+	// both count with it). A call that fails upstream is reported (Failed);
+	// a call the gateway refuses itself — arguments that are not an object,
+	// a tool not published or not offered, a server hidden from the app by
+	// Sees, a tool still withheld — reaches no server and is not.
 	OnCall func(Call)
 	// Code offers code mode (CodeOnly, CodeBoth; CodeOff: the tools
 	// only): list_functions, describe_function and run_script over every
@@ -45,6 +50,13 @@ type Options struct {
 	Code       string
 	CodeLimits codemode.Limits
 	Decide     DecideFunc
+	// Sees, when set, chooses the servers each app sees (the per-app
+	// choice of the Connected apps): the app is the one AppOf names, and
+	// its tools/list leaves out the tools of a server Sees refuses, and a
+	// call of one is refused with a tool error saying so. It is asked at
+	// each list and call, so a new choice holds from the app's next
+	// request. Nil: every app sees every server.
+	Sees func(app, server string) bool
 }
 
 // Gateway is an MCP server in front of a router. Safe for concurrent use.
@@ -57,17 +69,17 @@ type Gateway struct {
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
-	origins     origins         // clients' requests running upstream, for the servers' questions (origins.go)
-	skills      *skills.Catalog // nil: no skills relayed
-	skillRoutes skillRoutes     // the published skills' servers (skills.go)
-	relays      relays          // calls of 2026-07-28 clients waiting for an answer (relay.go)
-	onCall      func(Call)      // Options.OnCall
-	sessions    atomic.Int64    // ServeApp's session ids
-	calls       atomic.Int64    // tools/call requests received (Calls)
-	serverInfo  []byte          // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
-	code        string          // Options.Code
-	codeLimits  codemode.Limits // Options.CodeLimits
-	decideFn    DecideFunc      // Options.Decide
+	origins     origins                       // clients' requests running upstream, for the servers' questions (origins.go)
+	skills      *skills.Catalog               // nil: no skills relayed
+	skillRoutes skillRoutes                   // the published skills' servers (skills.go)
+	relays      relays                        // calls of 2026-07-28 clients waiting for an answer (relay.go)
+	onCall      func(Call)                    // Options.OnCall
+	sees        func(app, server string) bool // Options.Sees
+	sessions    atomic.Int64                  // ServeApp's session ids
+	serverInfo  []byte                        // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
+	code        string                        // Options.Code
+	codeLimits  codemode.Limits               // Options.CodeLimits
+	decideFn    DecideFunc                    // Options.Decide
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
@@ -81,7 +93,7 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, code: opts.Code, codeLimits: opts.CodeLimits, decideFn: opts.Decide, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, code: opts.Code, codeLimits: opts.CodeLimits, decideFn: opts.Decide, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
 	g.serverInfo, _ = json.Marshal(mcp.Implementation{Name: "switchboard", Version: opts.Version})
 	if g.settled == nil {
 		g.started.Store(true)
@@ -112,7 +124,7 @@ func New(reg *router.Router, opts Options) *Gateway {
 		server.WithResourceCapabilities(false, true),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
-		server.WithToolFilter(appOnlyFilter),
+		server.WithToolFilter(g.toolFilter),
 		server.WithInstructions("Switchboard gathers the tools of several MCP servers. Each tool is named server__tool: the part before the double underscore is the server it belongs to."),
 	)
 	return g

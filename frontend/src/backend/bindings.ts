@@ -7,6 +7,7 @@ export * from '../../wailsjs/go/gui/AgentsPage';
 export * from '../../wailsjs/go/gui/Window';
 export * from '../../wailsjs/go/gui/Bundles';
 export * from '../../wailsjs/go/gui/ChatPage';
+export * from '../../wailsjs/go/gui/ClientsPage';
 export * from '../../wailsjs/go/gui/Content';
 export * from '../../wailsjs/go/gui/MCPRegistry';
 export * from '../../wailsjs/go/gui/Safety';

@@ -9,6 +9,7 @@ const PATHS: Record<PageId, string> = {
   workspace: 'M3 6h7l2 2h9v11H3zM7 13l2 2-2 2M12 17h4',
   agents: 'M12 4a3 3 0 1 0 0 6 3 3 0 0 0 0-6zM6 20a6 6 0 0 1 12 0M4 9a2 2 0 1 0 0 .1M20 9a2 2 0 1 0 0 .1',
   skills: 'M6 4h9l3 3v13H6zM9 10h6M9 14h6M9 18h3',
+  apps: 'M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 17h6M17 14v6',
   settings: 'M4 7h8M18 7h2M4 17h2M12 17h8M15 5a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM9 15a2 2 0 1 0 0 4 2 2 0 0 0 0-4z',
 };
 

@@ -1,5 +1,6 @@
 import type { PageId } from '../pages';
 import { AgentsPage } from './agents/AgentsPage';
+import { AppsPage } from './apps/AppsPage';
 import { ChatPage } from './chat/ChatPage';
 import { KnowledgePage } from './knowledge/KnowledgePage';
 import { ServersPage } from './servers/ServersPage';
@@ -17,6 +18,7 @@ const VIEWS: Record<PageId, () => React.JSX.Element> = {
   agents: AgentsPage,
   skills: SkillsPage,
   settings: SettingsPage,
+  apps: AppsPage,
 };
 
 /** PageView renders the page with the given id. */

@@ -225,6 +225,25 @@ export namespace gui {
 	    updatedAt: string;
 	    messageCount: number;
 	}
+	export interface ClientAppsView {
+	    apps: host.ClientApp[];
+	    servers: string[];
+	    builtins: string[];
+	    sharing: boolean;
+	    address?: string;
+	}
+	export interface ClientPreview {
+	    change: host.ClientChange;
+	    envDiffers: string[];
+	}
+	export interface CloseView {
+	    apps: host.SharedApp[];
+	}
+	export interface ConnectRequest {
+	    name: string;
+	    move: boolean;
+	    envDiffers: string;
+	}
 	
 	export interface DiscoveredConfig {
 	    app: string;
@@ -354,6 +373,7 @@ export namespace gui {
 	    localModel: LocalRuntimeView;
 	    modelDownload: ModelDownload;
 	    menu: MenuCommand;
+	    closeWithApps: CloseView;
 	}
 	export interface FieldProblemView {
 	    field: string;
@@ -744,6 +764,44 @@ export namespace host {
 	    snippet: string;
 	    rank: number;
 	}
+	export interface ClientFileView {
+	    path: string;
+	    scope: string;
+	    readOnly?: boolean;
+	    servers: number;
+	    connected: boolean;
+	    broken?: string;
+	    problem?: string;
+	}
+	export interface ClientApp {
+	    name: string;
+	    title: string;
+	    found: boolean;
+	    files: ClientFileView[];
+	    connected: boolean;
+	    ownServers: number;
+	    running: boolean;
+	    broken?: string;
+	    servers: string[];
+	    moved: string[];
+	    lastConnected?: string;
+	    calls: number;
+	    attached?: number;
+	}
+	export interface ClientChange {
+	    name: string;
+	    title: string;
+	    path: string;
+	    scope: string;
+	    command?: string;
+	    changed: boolean;
+	    diff: string;
+	    backup?: string;
+	    moved: string[];
+	    skipped: string[];
+	    warnings: string[];
+	}
+	
 	export interface KeptResult {
 	    id: string;
 	    lines: number;
@@ -850,6 +908,12 @@ export namespace host {
 	    offered: boolean;
 	    skills: Skill[];
 	    invalid?: string[];
+	}
+	export interface SharedApp {
+	    name: string;
+	    pid: number;
+	    since: string;
+	    calls: number;
 	}
 	
 	

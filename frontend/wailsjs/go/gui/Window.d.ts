@@ -11,10 +11,16 @@ export function EventTypes():Promise<gui.EventTypes>;
 
 export function Info():Promise<gui.Info>;
 
+export function KeepRunning():Promise<void>;
+
 export function OpenLogFolder():Promise<void>;
+
+export function QuitAnyway():Promise<void>;
 
 export function Ready():Promise<void>;
 
 export function Startup(arg1:context.Context):Promise<void>;
+
+export function StayOpen():Promise<void>;
 
 export function TakeOpenedFiles():Promise<Array<string>>;

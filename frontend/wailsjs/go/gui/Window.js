@@ -18,8 +18,16 @@ export function Info() {
   return window['go']['gui']['Window']['Info']();
 }
 
+export function KeepRunning() {
+  return window['go']['gui']['Window']['KeepRunning']();
+}
+
 export function OpenLogFolder() {
   return window['go']['gui']['Window']['OpenLogFolder']();
+}
+
+export function QuitAnyway() {
+  return window['go']['gui']['Window']['QuitAnyway']();
 }
 
 export function Ready() {
@@ -28,6 +36,10 @@ export function Ready() {
 
 export function Startup(arg1) {
   return window['go']['gui']['Window']['Startup'](arg1);
+}
+
+export function StayOpen() {
+  return window['go']['gui']['Window']['StayOpen']();
 }
 
 export function TakeOpenedFiles() {

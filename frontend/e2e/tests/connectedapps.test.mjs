@@ -1,0 +1,100 @@
+// Connected apps: a private copy of the app with a throw-away HOME holding
+// Cursor's ~/.cursor/mcp.json (one server of its own). The page lists
+// Cursor as found and not connected (and the apps not installed); Connect…
+// shows the exact change to the file; Connect writes it (the file on disk
+// has the switchboard entry running 'serve --client cursor', the rest byte
+// for byte); Disconnect… asks and puts the file back exactly as it was.
+// Screenshots at 720, 1280 and 1920 px: connectedapps-<width>-<step>.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launch, screenshot, startOwnApp } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const original = `{
+  // Cursor's own servers
+  "mcpServers": {
+    "notes": { "command": "node", "args": ["notes.js"] }
+  }
+}
+`;
+
+for (const [width, height] of [[720, 600], [1280, 800], [1920, 1080]]) {
+  test(`Connected apps at ${width}×${height}: preview, connect, the file on disk, disconnect`, async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), `switchboard-apps-${width}-`));
+    const home = path.join(tmp, 'home');
+    const cursor = path.join(home, '.cursor', 'mcp.json');
+    mkdirSync(path.dirname(cursor), { recursive: true });
+    writeFileSync(cursor, original);
+    const dataDir = path.join(tmp, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    const app = await startOwnApp({
+      dataDir,
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'), SWITCHBOARD_COMMAND: '/usr/bin/switchboard', OLLAMA_HOST: '127.0.0.1:9' },
+    });
+    const page = await browser.newPage({ viewport: { width, height } });
+    const errors = [];
+    page.on('pageerror', (e) => { if (!String(e.stack).includes('/wails/ipc.js')) errors.push(e); });
+    const shot = (step) => screenshot(page, `connectedapps-${width}-${step}`);
+    try {
+      await page.goto(app.url + '/');
+      await page.waitForFunction(() => typeof window.go?.gui?.ClientsPage?.ClientApps === 'function');
+      await page.evaluate(() => window.go.gui.WelcomePage.FinishWelcome());
+      await page.goto(app.url + '/#/apps');
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Connected apps' }).waitFor();
+      const found = page.getByRole('region', { name: 'Apps on this computer' });
+      const row = found.getByRole('listitem', { name: 'Cursor', exact: true });
+      await row.waitFor();
+      assert.match(await row.textContent(), /not connected/);
+      assert.match(await row.textContent(), /1 server of its own/);
+      assert.match(await page.getByRole('region', { name: 'Apps not installed' }).textContent(), /Claude Desktop/);
+      const scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(scroll <= 0, `the page scrolls sideways by ${scroll}px`);
+      await shot('1-list');
+
+      // Preview: the exact change, nothing written yet.
+      await row.getByRole('button', { name: 'Connect…' }).click();
+      const preview = row.getByRole('region', { name: 'Connect Cursor: preview' });
+      await preview.waitFor();
+      const diff = await preview.getByLabel(`Change to ${cursor}`).textContent();
+      assert.match(diff, /\+ .*"switchboard"/);
+      assert.match(diff, /serve.*--client.*cursor/);
+      assert.equal(readFileSync(cursor, 'utf8'), original, 'a preview writes nothing');
+      await shot('2-preview');
+
+      // Connect: the file on disk has the entry; the rest stays.
+      await preview.getByRole('button', { name: 'Connect', exact: true }).click();
+      await row.getByRole('status').waitFor();
+      const connected = readFileSync(cursor, 'utf8');
+      const entry = JSON.parse(connected.replace(/^\s*\/\/.*$/m, '')).mcpServers.switchboard;
+      assert.equal(entry.command, '/usr/bin/switchboard');
+      assert.deepEqual(entry.args.slice(0, 3), ['serve', '--client', 'cursor']);
+      assert.match(connected, /\/\/ Cursor's own servers/, 'the comment stays');
+      assert.match(connected, /"notes": \{ "command": "node", "args": \["notes.js"\] \}/, 'its own server stays as it was');
+      await row.getByText('connected', { exact: true }).waitFor();
+      await row.getByRole('group', { name: 'Servers Cursor sees' }).waitFor().catch(() => {});
+      await shot('3-connected');
+
+      // Disconnect asks first, then the file is as it was, byte for byte.
+      await row.getByRole('button', { name: 'Disconnect…' }).click();
+      const confirm = row.getByRole('region', { name: 'Disconnect Cursor: preview' });
+      await confirm.waitFor();
+      assert.match(await confirm.textContent(), /- .*"switchboard"/);
+      await shot('4-disconnect');
+      await confirm.getByRole('button', { name: 'Disconnect', exact: true }).click();
+      await row.getByText('not connected', { exact: true }).waitFor();
+      assert.equal(readFileSync(cursor, 'utf8'), original, 'disconnect puts the file back byte for byte');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+      await app.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+}
