@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Shell } from './Shell';
@@ -22,13 +22,15 @@ describe('Shell', () => {
 
   it('clicking a link shows that page and moves aria-current', async () => {
     render(<Shell />);
+    // Pages link to each other too (Settings names where related settings live): the main navigation's links.
+    const nav = within(screen.getByRole('navigation', { name: 'Main' }));
     for (const p of PAGES) {
-      await userEvent.click(screen.getByRole('link', { name: p.title }));
+      await userEvent.click(nav.getByRole('link', { name: p.title }));
       expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(p.title);
-      expect(screen.getByRole('link', { name: p.title }).getAttribute('aria-current')).toBe('page');
+      expect(nav.getByRole('link', { name: p.title }).getAttribute('aria-current')).toBe('page');
       expect(location.hash).toBe(`#/${p.id}`);
       const others = PAGES.filter((o) => o.id !== p.id);
-      for (const o of others) expect(screen.getByRole('link', { name: o.title }).getAttribute('aria-current')).toBeNull();
+      for (const o of others) expect(nav.getByRole('link', { name: o.title }).getAttribute('aria-current')).toBeNull();
     }
   }, 30_000); // renders every page: about a second alone, several on a busy CI machine
 

@@ -1,4 +1,4 @@
-import { useSettingsForm } from '../pages/settings/useSettingsForm';
+import { useSettingsForm } from './useSettingsForm';
 import { useEffect, useState } from 'react';
 import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } from '../backend';
 import type { gui } from '../backend';

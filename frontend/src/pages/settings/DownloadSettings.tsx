@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { DownloadTimeoutSeconds, SetDownloadTimeoutSeconds } from '../../backend';
-import { useSettingsForm } from './useSettingsForm';
+import { useSettingsForm } from '../../components/useSettingsForm';
 
 /** DownloadSettings: how long npx, uvx and docker may download a server's package before its first start. */
 export function DownloadSettings() {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChatSettings, SetLongChats } from '../../backend';
-import { useSettingsForm } from './useSettingsForm';
+import { useSettingsForm } from '../../components/useSettingsForm';
 
 /**
  * LongChatSettings: how a chat stays within its model's context window — where the earlier messages are

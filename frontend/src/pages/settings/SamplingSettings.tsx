@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChatSettings, SetSampling } from '../../backend';
-import { useSettingsForm } from './useSettingsForm';
+import { useSettingsForm } from '../../components/useSettingsForm';
 
 /**
  * SamplingSettings: what a server may do when it asks to use the model (sampling) — ask every

@@ -11,7 +11,7 @@ import { DownloadSettings } from './DownloadSettings';
 import { RegistrySettings } from '../../components/RegistryBrowse';
 import { TaskSettings } from './TaskSettings';
 import { useConfigVersion } from '../../store';
-import { SaveBarContext } from './saveBar';
+import { SaveBarContext } from '../../components/saveBar';
 
 type SecretInfo = host.SecretRow;
 

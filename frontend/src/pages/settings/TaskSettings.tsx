@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { SetTaskSettings, TaskSettings as LoadTaskSettings } from '../../backend';
-import { useSettingsForm } from './useSettingsForm';
+import { useSettingsForm } from '../../components/useSettingsForm';
 
 /**
  * TaskSettings: tools that require MCP tasks always run as tasks; this says

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ChatSettings, SetToolMode } from '../../backend';
 import { kTokens, ToolModeChoice } from '../../components/ToolModeChoice';
-import { useSettingsForm } from './useSettingsForm';
+import { useSettingsForm } from '../../components/useSettingsForm';
 
 /**
  * ToolModeSettings: how chats offer the tools when neither the chat nor its

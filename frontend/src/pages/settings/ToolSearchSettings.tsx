@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChatSettings, SetToolSearch } from '../../backend';
-import { useSettingsForm } from './useSettingsForm';
+import { useSettingsForm } from '../../components/useSettingsForm';
 
 /**
  * ToolSearchSettings: when the model first gets find_tools instead of every

@@ -1,7 +1,7 @@
 import { useContext, useEffect, useId, useRef, useState } from 'react';
-import { call, hasBackend } from '../../backend';
-import { message } from '../../errors';
-import { useConfigVersion } from '../../store';
+import { call, hasBackend } from '../backend';
+import { message } from '../errors';
+import { useConfigVersion } from '../store';
 import { SaveBarContext } from './saveBar';
 
 /**
