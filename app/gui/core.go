@@ -42,7 +42,7 @@ type core struct {
 	// terminals are the shell sessions whose output goes to the page.
 	terminals terminals
 	// folder watches the workspace folder while the Workspace page is open.
-	folder folderWatch
+	folder host.FolderWatch
 
 	// requests answers the servers' requests (sampling, forms); an MCP
 	// App's sampling goes through it too, under the same settings and caps.
@@ -155,7 +155,7 @@ func (a *core) close(ctx context.Context) error {
 		a.stop() // Stop every turn; each keeps what arrived.
 		a.turnWG.Wait()
 		a.terminals.detachAll()
-		a.folder.close()
+		a.folder.Close()
 		a.closeErr = a.h.Close(ctx) // the host closes the history too
 	})
 	return a.closeErr

@@ -3,10 +3,7 @@ package gui
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"log/slog"
 	"sync"
-
-	"github.com/switchboard-app/switchboard/builtin/workspace/watch"
 )
 
 // EventTerminalData carries raw PTY output: {session, data (base64)}.
@@ -84,82 +81,4 @@ func (t *terminals) detachAll() {
 		stop()
 	}
 	t.attached = nil
-}
-
-// folderWatch is the watch on the workspace folder while the Workspace
-// page is open: one at a time, moved when the root changes. Watches are
-// counted, so the page's open and close calls (StrictMode makes two of
-// each, and they may arrive out of order) leave it watching exactly while
-// a page is open.
-type folderWatch struct {
-	mu    sync.Mutex
-	users int
-	w     *watch.Watcher
-	root  string
-}
-
-// start counts a user and watches root (moving the watch there), calling
-// changed on each settled burst of changes.
-func (f *folderWatch) start(root string, changed func()) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.users++
-	return f.moveLocked(root, changed)
-}
-
-// move watches root instead while anyone watches.
-func (f *folderWatch) move(root string, changed func()) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.users <= 0 {
-		return nil
-	}
-	return f.moveLocked(root, changed)
-}
-
-func (f *folderWatch) moveLocked(root string, changed func()) error {
-	if f.w != nil && f.root == root {
-		return nil
-	}
-	f.closeLocked()
-	w, err := watch.Open(root, watch.Options{OnChange: changed})
-	if err != nil {
-		return err
-	}
-	f.w, f.root = w, root
-	return nil
-}
-
-// stop counts a user gone; the last one ends the watch.
-func (f *folderWatch) stop() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.users--
-	if f.users <= 0 {
-		f.closeLocked()
-	}
-}
-
-// close ends the watch whoever uses it (the window closes).
-func (f *folderWatch) close() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.users = 0
-	f.closeLocked()
-}
-
-// watching is the root watched, "" for none.
-func (f *folderWatch) watching() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.root
-}
-
-func (f *folderWatch) closeLocked() {
-	if f.w != nil {
-		if err := f.w.Close(); err != nil {
-			slog.Warn("workspace watch", "root", f.root, "err", err)
-		}
-	}
-	f.w, f.root = nil, ""
 }

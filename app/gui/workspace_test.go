@@ -36,7 +36,7 @@ func TestWorkspaceWatchSendsChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := a.folder.watching(); got != root {
+	if got := a.folder.Watching(); got != root {
 		t.Fatalf("watching %q, want %q", got, root)
 	}
 	if err := os.WriteFile(filepath.Join(root, "x"), nil, 0o600); err != nil {
@@ -49,7 +49,7 @@ func TestWorkspaceWatchSendsChanges(t *testing.T) {
 	if _, err := a.WorkspacePage.SetWorkspaceRoot(other); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.folder.watching(); got != other {
+	if got := a.folder.Watching(); got != other {
 		t.Fatalf("after SetWorkspaceRoot watching %q, want %q", got, other)
 	}
 	before := changes()
@@ -59,7 +59,7 @@ func TestWorkspaceWatchSendsChanges(t *testing.T) {
 	mcptest.Until(t, "workspace:changed in the new root", func() bool { return changes() > before })
 
 	a.WorkspacePage.UnwatchWorkspace()
-	if got := a.folder.watching(); got != "" {
+	if got := a.folder.Watching(); got != "" {
 		t.Fatalf("after the page closed, still watching %q", got)
 	}
 }

@@ -31,7 +31,7 @@ func (a *WorkspacePage) SetWorkspaceRoot(dir string) (WorkspaceView, error) {
 	if err := a.h.Workspace.SetRoot(dir); err != nil {
 		return WorkspaceView{}, err
 	}
-	if err := a.folder.move(dir, a.workspaceChanged); err != nil { // the page is open: follow the new folder
+	if err := a.folder.Move(dir, a.workspaceChanged); err != nil { // the page is open: follow the new folder
 		return WorkspaceView{}, err
 	}
 	return a.WorkspaceInfo()
@@ -45,13 +45,13 @@ func (a *WorkspacePage) WatchWorkspace() error {
 	if err != nil {
 		return err
 	}
-	return a.folder.start(w.Root(), a.workspaceChanged)
+	return a.folder.Start(w.Root(), a.workspaceChanged)
 }
 
 func (a *WorkspacePage) workspaceChanged() { a.emitEvent(EventWorkspaceChanged, nil) }
 
 // UnwatchWorkspace ends WatchWorkspace's watch.
-func (a *WorkspacePage) UnwatchWorkspace() { a.folder.stop() }
+func (a *WorkspacePage) UnwatchWorkspace() { a.folder.Stop() }
 
 // ChooseWorkspaceRoot asks for a folder with the system dialog; "" when
 // the user cancels.

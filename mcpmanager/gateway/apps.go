@@ -169,6 +169,7 @@ func (e *HiddenError) Error() string {
 	return fmt.Sprintf("tool %s is not available to %s: its server %s is not among the servers chosen for %s; choose it in Switchboard's Connected apps", e.Tool, app, e.Server, app)
 }
 
+// Is makes errors.Is(err, ErrHidden) hold for a HiddenError.
 func (e *HiddenError) Is(target error) bool { return target == ErrHidden }
 
 // ErrHidden is what a HiddenError is.
