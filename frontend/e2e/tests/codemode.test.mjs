@@ -37,7 +37,7 @@ test('Settings → Code mode saves settings.chat.tools', async () => {
   assert.equal(await group.getByRole('radio', { name: /^Automatic/ }).isChecked(), true, 'automatic is the default');
   assert.match(await group.innerText(), /code mode for models whose context window is 32k tokens or less/);
   await group.getByRole('radio', { name: /^Both/ }).check();
-  await form.getByRole('button', { name: 'Save code mode' }).click();
+  await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
   await form.getByRole('status').getByText('Saved').waitFor();
   assert.equal(config().settings.chat.tools, 'both');
   for (const width of [720, 1280]) {
@@ -46,8 +46,8 @@ test('Settings → Code mode saves settings.chat.tools', async () => {
     await screenshot(page, `codemode-settings-${width}`);
   }
   await group.getByRole('radio', { name: /^Automatic/ }).check();
-  await form.getByRole('button', { name: 'Save code mode' }).click();
-  for (let i = 0; i < 50 && config().settings.chat.tools; i++) await new Promise((r) => setTimeout(r, 100));
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
   assert.equal(config().settings.chat.tools, undefined, 'automatic leaves settings.chat.tools out');
   assert.deepEqual(errors, []);
   await page.close();

@@ -25,6 +25,9 @@ const original = `{
 `;
 
 for (const [width, height] of [[720, 600], [1280, 800], [1920, 1080]]) {
+  // The entry names the binary the tests built (it exists: an entry whose command is gone
+  // needs repair, and the page says so).
+  const command = process.env.SWITCHBOARD_BIN;
   test(`Connected apps at ${width}×${height}: preview, connect, the file on disk, disconnect`, async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), `switchboard-apps-${width}-`));
     const home = path.join(tmp, 'home');
@@ -35,7 +38,7 @@ for (const [width, height] of [[720, 600], [1280, 800], [1920, 1080]]) {
     mkdirSync(dataDir, { mode: 0o700 });
     const app = await startOwnApp({
       dataDir,
-      env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'), SWITCHBOARD_COMMAND: '/usr/bin/switchboard', OLLAMA_HOST: '127.0.0.1:9' },
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'), SWITCHBOARD_COMMAND: command, OLLAMA_HOST: '127.0.0.1:9' },
     });
     const page = await browser.newPage({ viewport: { width, height } });
     const errors = [];
@@ -73,7 +76,7 @@ for (const [width, height] of [[720, 600], [1280, 800], [1920, 1080]]) {
       await row.getByRole('status').waitFor();
       const connected = readFileSync(cursor, 'utf8');
       const entry = JSON.parse(connected.replace(/^\s*\/\/.*$/m, '')).mcpServers.switchboard;
-      assert.equal(entry.command, '/usr/bin/switchboard');
+      assert.equal(entry.command, command);
       assert.deepEqual(entry.args.slice(0, 3), ['serve', '--client', 'cursor']);
       assert.match(connected, /\/\/ Cursor's own servers/, 'the comment stays');
       assert.match(connected, /"notes": \{ "command": "node", "args": \["notes.js"\] \}/, 'its own server stays as it was');

@@ -72,7 +72,7 @@ for (const [width, height] of [[720, 600], [1920, 1080]]) {
       await wizard.getByRole('status').scrollIntoViewIfNeeded();
       await shot('3-imported');
       await wizard.getByRole('button', { name: 'Close', exact: true }).click();
-      await configs.getByText('Imported').waitFor();
+      await configs.getByText('Imported', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Done', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor({ state: 'detached' });
       const cfg = JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
