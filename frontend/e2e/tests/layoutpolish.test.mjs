@@ -27,6 +27,7 @@ function problems(page) {
     for (const el of main.querySelectorAll('*')) {
       const cs = getComputedStyle(el);
       if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+      if (el.closest('.visually-hidden')) continue; // for screen readers only: clipped on purpose
       const name = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
       if (cs.wordBreak === 'break-all') out.push(`${name}: word-break: break-all breaks words mid-word`);
       // Text clipped by its own box: a label, button or heading whose text is wider than it, hidden.

@@ -67,7 +67,7 @@ test('a server that needs login shows Log in, and logging in makes it ready', as
   await tab.close();
 
   await row.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
-  assert.match(await row.innerText(), /1 tools/);
+  assert.match(await row.innerText(), /\b1 tool\b/);
   assert.equal(await row.getByRole('button', { name: 'Log in' }).count(), 0);
   await screenshot(page, 'login-ready');
   assert.deepEqual(errors, []);
