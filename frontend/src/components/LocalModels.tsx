@@ -203,7 +203,7 @@ function ModelActions({ model: m, progress: p, manage, focus, onDownload, onChan
 /** ChooseError is Choose a GGUF file…'s error, brought into view when it appears. */
 function ChooseError({ error }: { error: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.scrollIntoView?.({ block: 'nearest' }), [error]);
+  useEffect(() => { ref.current?.scrollIntoView?.({ block: 'nearest' }); }, [error]); // a block: Chromium's scrollIntoView returns a promise, which an effect must not
   return <div ref={ref}><ErrorMessage error={error} label="Choose a GGUF file" /></div>;
 }
 
@@ -229,7 +229,7 @@ function DownloadURL({ initial, onSaved, lead }: { initial: string; onSaved: () 
   const [url, setURL] = useState(initial);
   const [state, setState] = useState('');
   const [err, setErr] = useState('');
-  useEffect(() => setURL(initial), [initial]);
+  useEffect(() => { setURL(initial); }, [initial]);
   const save = (e: React.FormEvent) => {
     e.preventDefault();
     setErr('');

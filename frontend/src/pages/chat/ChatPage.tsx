@@ -34,7 +34,7 @@ export function ChatPage() {
   // A narrow window has the chat list in the shell's drawer (App), under the navigation.
   const narrow = useNarrow();
   const [slot, setSlot] = useState<HTMLElement | null>(null);
-  useEffect(() => setSlot(document.getElementById('drawer-slot')), []);
+  useEffect(() => { setSlot(document.getElementById('drawer-slot')); }, []);
   return (
     <section className="page chat-page" aria-labelledby="page-title">
       <h1 id="page-title" className="visually-hidden">Chat</h1>

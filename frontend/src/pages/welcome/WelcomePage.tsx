@@ -27,7 +27,7 @@ export function WelcomePage() {
   const [err, setErr] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => { heading.current?.focus(); }, []);
   if (!view) return null;
   // Every config with server entries shows, valid or not: one broken entry
   // must not hide the four that import fine.
