@@ -107,8 +107,13 @@ test('the settings index, one Save for every form, Discard, and links elsewhere'
   // Two forms edited, one Save saves both.
   const tasks = page.getByRole('form', { name: 'Tasks' });
   const downloads = page.getByRole('form', { name: 'Package downloads' });
-  await page.waitForFunction(() => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '30');
-  await page.waitForFunction(() => document.querySelector('form[aria-label="Package downloads"] input')?.value === '5');
+  // The forms hold what is saved (other tests change these settings too): wait for them to load.
+  await page.waitForFunction(() => !!document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value);
+  await page.waitForFunction(() => !!document.querySelector('form[aria-label="Package downloads"] input')?.value);
+  const was = await page.evaluate(async () => ({
+    tasks: (await window.go.gui.SettingsPage.TaskSettings()).limitMinutes,
+    downloads: await window.go.gui.SettingsPage.DownloadTimeoutSeconds(),
+  }));
   await tasks.getByLabel(/Task time limit/).fill('40');
   await downloads.getByLabel('Download time limit').fill('7');
   const bar = page.getByRole('region', { name: 'Unsaved changes' });
@@ -133,13 +138,13 @@ test('the settings index, one Save for every form, Discard, and links elsewhere'
   await bar.waitFor({ state: 'detached' });
   await page.waitForFunction(() => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '40');
 
-  // Back to the defaults for the other tests.
-  await tasks.getByLabel(/Task time limit/).fill('30');
-  await downloads.getByLabel('Download time limit').fill('5');
+  // Back to what they were for the other tests.
+  await tasks.getByLabel(/Task time limit/).fill(String(was.tasks));
+  await downloads.getByLabel('Download time limit').fill(String(was.downloads / 60));
   await bar.getByRole('button', { name: 'Save changes' }).click();
   await bar.waitFor({ state: 'detached' });
   saved = await page.evaluate(() => window.go.gui.SettingsPage.TaskSettings());
-  assert.equal(saved.limitMinutes, 30);
+  assert.equal(saved.limitMinutes, was.tasks);
 
   // Approval rules live on the Tools page: the intro links there.
   await page.locator('.settings-page > p').first().getByRole('link', { name: 'Tools', exact: true }).click();
