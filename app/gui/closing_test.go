@@ -16,16 +16,15 @@ import (
 // open withdraws the question; Quit anyway closes without asking; with no
 // app attached the window closes at once.
 func TestCloseWithAppsAttached(t *testing.T) {
-	a, dir := window(t)
 	var mu sync.Mutex
 	var asked []CloseView
-	a.emitHook = func(name string, data any) {
+	a, dir := window(t, func(name string, data any) {
 		if name == EventCloseWithApps {
 			mu.Lock()
 			asked = append(asked, data.(CloseView))
 			mu.Unlock()
 		}
-	}
+	})
 	if a.holdClose() {
 		t.Fatal("no app attached: the window should close at once")
 	}

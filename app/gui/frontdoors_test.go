@@ -31,7 +31,10 @@ import (
 
 // window opens the window's front door on a fresh data dir, started the way
 // Wails starts it.
-func window(t *testing.T) (*Window, datadir.Dir) {
+//
+// hook, when given, is the window's emitHook, set before Startup starts
+// the goroutines that emit (setting it afterwards races with them).
+func window(t *testing.T, hook ...func(name string, data any)) (*Window, datadir.Dir) {
 	t.Helper()
 	dir := datadir.Dir(t.TempDir())
 	if err := dir.Ensure(); err != nil {
@@ -40,6 +43,9 @@ func window(t *testing.T) (*Window, datadir.Dir) {
 	a := New(context.Background(), dir)
 	a.emit = func(ServerView) {}
 	a.emitHook = func(string, any) {}
+	if len(hook) > 0 {
+		a.emitHook = hook[0]
+	}
 	_ = a.Ready() // no window: start the servers at once
 	a.Startup(context.Background())
 	t.Cleanup(func() { a.close(context.Background()) })
