@@ -10,8 +10,9 @@ import { readFileSync } from 'node:fs';
 import { launch, openApp, screenshot } from '../lib.mjs';
 
 // The pages, from the one table (app/gui/shortcuts.go → shortcuts.gen.ts).
-const PAGES = [...readFileSync(new URL('../../src/shortcuts.gen.ts', import.meta.url), 'utf8')
-  .matchAll(/\{ id: "([a-z]+)", title:/g)].map((m) => m[1]);
+const TITLES = Object.fromEntries([...readFileSync(new URL('../../src/shortcuts.gen.ts', import.meta.url), 'utf8')
+  .matchAll(/\{ id: "([a-z]+)", title: "([^"]+)" \}/g)].map((m) => [m[1], m[2]]));
+const PAGES = Object.keys(TITLES);
 const WIDTHS = [720, 1280, 1920];
 
 let browser;
@@ -59,7 +60,7 @@ function spread(page) {
 
 async function goTo(page, id) {
   await page.evaluate((h) => { location.hash = h; }, `#/${id}`);
-  await page.waitForFunction((t) => document.getElementById('page-title')?.textContent?.toLowerCase() === t, id);
+  await page.waitForFunction((t) => document.getElementById('page-title')?.textContent === t, TITLES[id]);
 }
 
 for (const width of WIDTHS) {
