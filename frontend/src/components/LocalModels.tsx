@@ -82,6 +82,7 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   const start = (m: Model) => {
     setActed(true);
     setErr('');
+    setChooseErr(''); // a new attempt: an older file's error no longer applies
     setFailed((f) => ({ ...f, [m.name]: '' }));
     setProgress((all) => ({ ...all, [m.name]: { name: m.name, done: m.partial, total: m.size, state: 'downloading', error: '', seq: 0 } }));
     call(() => DownloadLocalModel(m.name)).catch((e: unknown) => {
