@@ -85,7 +85,7 @@ func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
 			continue
 		}
 		f := codemode.Function{Server: t.Server, Tool: t.Tool.Name, Description: t.Tool.Description, Input: pt.InputSchema}
-		if out := outputSchema(t.Tool); out != nil {
+		if out := codemode.OutputSchema(t.Tool); out != nil {
 			f.Output = out
 		}
 		fns = append(fns, f)
@@ -94,20 +94,6 @@ func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
 	return fns, byFn
 }
 
-// outputSchema is t's output schema as JSON, nil when it declares none.
-func outputSchema(t mcp.Tool) json.RawMessage {
-	if len(t.RawOutputSchema) > 0 {
-		return t.RawOutputSchema
-	}
-	if t.OutputSchema.Type == "" {
-		return nil
-	}
-	raw, err := json.Marshal(t.OutputSchema)
-	if err != nil {
-		return nil
-	}
-	return raw
-}
 
 // offer adds code mode's three tools to tools.
 func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
@@ -204,7 +190,7 @@ func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, s
 			return nil, fmt.Errorf("the result of %s could not be read: %w", t.Name, err)
 		}
 		res.IsError = res.IsError || hc.IsError // a refused call is an error whatever its result says
-		return codemode.Value(&res, outputSchema(t.Tool) != nil)
+		return codemode.Value(&res, codemode.OutputSchema(t.Tool) != nil)
 	}
 	res, err := codemode.Run(ctx, script, all, r.t.CodeLimits, call, nil)
 	out := ScriptResult{Value: res.Value, Logs: res.Logs, Calls: sub.steps}

@@ -268,3 +268,19 @@ func Value(res *mcp.CallToolResult, declaresOutput bool) (any, error) {
 type toolError string
 
 func (e toolError) Error() string { return string(e) }
+
+// OutputSchema is t's output schema as JSON, nil when it declares none
+// (a script's call then returns the content, not structured output).
+func OutputSchema(t mcp.Tool) json.RawMessage {
+	if len(t.RawOutputSchema) > 0 {
+		return t.RawOutputSchema
+	}
+	if t.OutputSchema.Type == "" {
+		return nil
+	}
+	raw, err := json.Marshal(t.OutputSchema)
+	if err != nil {
+		return nil
+	}
+	return raw
+}

@@ -72,27 +72,13 @@ func codeFunctions(tools []router.Tool) ([]codemode.Function, map[string]router.
 		if len(t.Tool.RawInputSchema) > 0 {
 			f.Input = t.Tool.RawInputSchema
 		}
-		f.Output = outputSchemaOf(t.Tool)
+		f.Output = codemode.OutputSchema(t.Tool)
 		fns = append(fns, f)
 		byFn[t.Server+"\x00"+t.Tool.Name] = t
 	}
 	return fns, byFn
 }
 
-// outputSchemaOf is t's output schema as JSON, nil when it declares none.
-func outputSchemaOf(t mcp.Tool) json.RawMessage {
-	if len(t.RawOutputSchema) > 0 {
-		return t.RawOutputSchema
-	}
-	if t.OutputSchema.Type == "" {
-		return nil
-	}
-	raw, err := json.Marshal(t.OutputSchema)
-	if err != nil {
-		return nil
-	}
-	return raw
-}
 
 // functions are the functions scripts call, as of the last Refresh.
 func (g *Gateway) functions() ([]codemode.Function, map[string]router.Tool) {
@@ -168,7 +154,7 @@ func (g *Gateway) runScript(ctx context.Context, script string, fns []codemode.F
 		if err != nil {
 			return nil, fmt.Errorf("the result of %s could not be read: %w", t.Name, err)
 		}
-		return codemode.Value(res, outputSchemaOf(t.Tool) != nil)
+		return codemode.Value(res, codemode.OutputSchema(t.Tool) != nil)
 	}
 	res, err := codemode.Run(ctx, script, fns, g.codeLimits, call, nil)
 	var le *codemode.LimitError
