@@ -94,7 +94,6 @@ func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
 	return fns, byFn
 }
 
-
 // offer adds code mode's three tools to tools.
 func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
 	r := c.r

@@ -79,7 +79,6 @@ func codeFunctions(tools []router.Tool) ([]codemode.Function, map[string]router.
 	return fns, byFn
 }
 
-
 // functions are the functions scripts call, as of the last Refresh.
 func (g *Gateway) functions() ([]codemode.Function, map[string]router.Tool) {
 	g.mu.Lock()
