@@ -77,7 +77,7 @@ func TestModelsCommands(t *testing.T) {
 		{name: "wrong file", args: []string{"models", "download", "tiny"}, wrong: true, code: 2, stderr: "SHA-256"},
 		{name: "download", args: []string{"models", "download", "tiny"}, stdout: "tiny is ready", stderr: "tiny: 1.0 MB of 1.0 MB (100%)"},
 		{name: "list after", args: []string{"models", "list"}, stdout: "downloaded (recommended)"},
-		{name: "add not a model", args: []string{"models", "add", notModel}, code: 2, stderr: "not a model llama.cpp can run"},
+		{name: "add not a model", args: []string{"models", "add", notModel}, code: 2, stderr: "not a GGUF model file llama.cpp can run"},
 		{name: "add", args: []string{"models", "add", mine}, stdout: "added Mine"},
 		{name: "list json", args: []string{"models", "list", "--json"}, stdout: `"chosen": true`},
 		{name: "remove", args: []string{"models", "remove", "tiny"}},

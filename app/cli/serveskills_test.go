@@ -103,7 +103,7 @@ func TestServeOffersLocalSkills(t *testing.T) {
 		t.Fatalf("serve does not declare the skills extension: %+v", init.Capabilities.Extensions)
 	}
 	uris := func() ([]string, error) {
-		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // a bound, not a wait: the list comes at once when the machine is idle
 		defer cancel()
 		l, err := skills.New(servedSkills{cl}, skills.Options{}).List(ctx, "switchboard")
 		var out []string

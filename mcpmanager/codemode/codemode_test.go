@@ -125,7 +125,7 @@ func TestEachLimitEndsTheScriptWithItsSentence(t *testing.T) {
 		{name: "10,000 tool calls", script: `for (let i = 0; i < 10000; i++) await tools.memory.add({a: i, b: 1}); return "all done";`,
 			call: func(context.Context, codemode.Call) (any, error) { n++; return map[string]any{"sum": n}, nil },
 			want: "The script was stopped: it made more tool calls than its tool calls limit of 1000 calls (setting settings.chat.codeMode.maxCalls)."},
-		{name: "50 MB return value", script: `return "x".repeat(50 << 20);`, lim: codemode.Limits{MemoryMB: 512},
+		{name: "50 MB return value", script: `return "x".repeat(50 << 20);`, lim: codemode.Limits{MemoryMB: 512, CPUSeconds: 60}, // building 50 MB under -race on a busy machine can take 10 s of CPU: the output limit is the one under test
 			want: "The script was stopped: it returned and printed more than its output size limit of 8192 KB (setting settings.chat.codeMode.maxOutputKB)."},
 		{name: "printing too much", script: `for (;;) console.log("y".repeat(1 << 16));`,
 			want: "The script was stopped: it returned and printed more than its output size limit of 8192 KB (setting settings.chat.codeMode.maxOutputKB)."},
