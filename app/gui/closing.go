@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -57,28 +55,4 @@ func (a *Window) holdClose() bool {
 	a.closing.asked.Store(now)
 	a.emitEvent(EventCloseWithApps, CloseView{Apps: apps})
 	return true
-}
-
-// KeepRunning hides the window: Switchboard goes on running the servers
-// the apps use. Opening Switchboard again shows the window.
-func (a *Window) KeepRunning() error {
-	a.closing.asked.Store(0)
-	if ctx := a.wailsContext(); ctx != nil {
-		wruntime.WindowHide(ctx)
-	}
-	return nil
-}
-
-// QuitAnyway quits although apps use the servers: each app's serve
-// notices and starts the servers itself.
-func (a *Window) QuitAnyway() error {
-	a.closing.quit.Store(true)
-	Quit(a)
-	return nil
-}
-
-// StayOpen withdraws the question: the window stays as it is.
-func (a *Window) StayOpen() error {
-	a.closing.asked.Store(0)
-	return nil
 }

@@ -264,3 +264,27 @@ func (a *Window) ConfigError() (string, error) {
 // With it, events.gen.ts can name every payload from models.ts. The
 // frontend never calls it.
 func (a *Window) EventTypes() (EventTypes, error) { return EventTypes{}, nil }
+
+// KeepRunning hides the window: Switchboard goes on running the servers
+// the apps use. Opening Switchboard again shows the window.
+func (a *Window) KeepRunning() error {
+	a.closing.asked.Store(0)
+	if ctx := a.wailsContext(); ctx != nil {
+		wruntime.WindowHide(ctx)
+	}
+	return nil
+}
+
+// QuitAnyway quits although apps use the servers: each app's serve
+// notices and starts the servers itself.
+func (a *Window) QuitAnyway() error {
+	a.closing.quit.Store(true)
+	Quit(a)
+	return nil
+}
+
+// StayOpen withdraws the question: the window stays as it is.
+func (a *Window) StayOpen() error {
+	a.closing.asked.Store(0)
+	return nil
+}

@@ -45,15 +45,20 @@ type DecideFunc func(t router.Tool, args json.RawMessage) (d Decision, reason st
 // returned value) a client gets; the rest is cut with a note saying so.
 var MaxScriptText = 256 << 10
 
-// codeTools are the code mode tools to publish over tools (the router's,
+// scripts is the gateway's code mode: its three tools and the scripts
+// they run (Options.Code, CodeLimits, Decide). A value type over the
+// gateway, which keeps the settings and the functions.
+type scripts struct{ g *Gateway }
+
+// tools are the code mode tools to publish over tools (the router's,
 // as Refresh lists them).
-func (g *Gateway) codeTools(tools []router.Tool) []server.ServerTool {
+func (c scripts) tools(tools []router.Tool) []server.ServerTool {
 	fns, _ := codeFunctions(tools)
 	var st []server.ServerTool
 	for _, d := range codemode.Tools(fns) {
 		st = append(st, server.ServerTool{
 			Tool:    mcp.NewToolWithRawSchema(d.Name, d.Description, d.InputSchema),
-			Handler: g.codeHandler(d.Name),
+			Handler: c.handler(d.Name),
 		})
 	}
 	return st
@@ -80,7 +85,8 @@ func codeFunctions(tools []router.Tool) ([]codemode.Function, map[string]router.
 }
 
 // functions are the functions scripts call, as of the last Refresh.
-func (g *Gateway) functions() ([]codemode.Function, map[string]router.Tool) {
+func (c scripts) functions() ([]codemode.Function, map[string]router.Tool) {
+	g := c.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	tools := make([]router.Tool, 0, len(g.fns))
@@ -90,10 +96,10 @@ func (g *Gateway) functions() ([]codemode.Function, map[string]router.Tool) {
 	return codeFunctions(tools)
 }
 
-// codeHandler answers one of code mode's three tools.
-func (g *Gateway) codeHandler(name string) server.ToolHandlerFunc {
+// handler answers one of code mode's three tools.
+func (c scripts) handler(name string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		fns, byFn := g.functions()
+		fns, byFn := c.functions()
 		args := req.GetArguments()
 		switch name {
 		case codemode.ListFunctionsName:
@@ -112,7 +118,7 @@ func (g *Gateway) codeHandler(name string) server.ToolHandlerFunc {
 		if strings.TrimSpace(script) == "" {
 			return mcp.NewToolResultError(codemode.ErrNoScript), nil
 		}
-		return g.runScript(ctx, script, fns, byFn), nil
+		return c.run(ctx, script, fns, byFn), nil
 	}
 }
 
@@ -123,10 +129,11 @@ func textResult(text string, ok bool) *mcp.CallToolResult {
 	return mcp.NewToolResultText(text)
 }
 
-// runScript runs a client's script: each call it makes is decided
+// run runs a client's script: each call it makes is decided
 // (Options.Decide; "ask" goes to the client as an elicitation when it
 // takes them, and is refused otherwise), then routed as a direct call is.
-func (g *Gateway) runScript(ctx context.Context, script string, fns []codemode.Function, byFn map[string]router.Tool) *mcp.CallToolResult {
+func (c scripts) run(ctx context.Context, script string, fns []codemode.Function, byFn map[string]router.Tool) *mcp.CallToolResult {
+	g, decide := c.g, c.decide // the calls below name their own c
 	session := server.ClientSessionFromContext(ctx)
 	call := func(cctx context.Context, c codemode.Call) (any, error) {
 		t, ok := byFn[c.Server+"\x00"+c.Tool]
@@ -137,7 +144,7 @@ func (g *Gateway) runScript(ctx context.Context, script string, fns []codemode.F
 		if err != nil {
 			return nil, err
 		}
-		if err := g.decide(cctx, session, t, args); err != nil {
+		if err := decide(cctx, session, t, args); err != nil {
 			return nil, err
 		}
 		upCtx, done := g.upstream(cctx, t.Server)
@@ -176,11 +183,11 @@ func (g *Gateway) runScript(ctx context.Context, script string, fns []codemode.F
 }
 
 // decide applies Options.Decide to one call of a script: nil runs it.
-func (g *Gateway) decide(ctx context.Context, session server.ClientSession, t router.Tool, args json.RawMessage) error {
-	if g.decideFn == nil {
+func (c scripts) decide(ctx context.Context, session server.ClientSession, t router.Tool, args json.RawMessage) error {
+	if c.g.decideFn == nil {
 		return nil
 	}
-	d, reason := g.decideFn(t, args)
+	d, reason := c.g.decideFn(t, args)
 	switch d {
 	case Allow:
 		return nil

@@ -228,7 +228,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 				order = append(order, t.Name)
 			}
 		}
-		codeTools := g.codeTools(published)
+		codeTools := scripts{g}.tools(published)
 		if g.code == CodeOnly {
 			st, next = nil, map[string]router.Tool{}
 		}

@@ -372,7 +372,7 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	} else if res, ok = g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify); !ok {
 		return false
 	}
-	_ = w.WriteResult(req.ID, g.stampModern(res))
+	_ = w.WriteResult(req.ID, stampModern(res, g.serverInfo))
 	return true
 }
 
@@ -395,7 +395,7 @@ func adoptProtocolInfo(sess server.ClientSession, info *server.RequestProtocolIn
 // it sends a 2026-07-28 client, when the result lacks it: resultType
 // "complete" and the gateway's serverInfo in _meta. Only the result's
 // top-level members are walked (a 5 MB text is skipped, not decoded).
-func (g *Gateway) stampModern(res json.RawMessage) json.RawMessage {
+func stampModern(res json.RawMessage, serverInfo []byte) json.RawMessage {
 	var (
 		typed bool
 		meta  json.RawMessage
@@ -421,7 +421,7 @@ func (g *Gateway) stampModern(res json.RawMessage) json.RawMessage {
 		fields = map[string]json.RawMessage{}
 	}
 	if fields[mcp.MetaKeyServerInfo] == nil {
-		fields[mcp.MetaKeyServerInfo] = g.serverInfo
+		fields[mcp.MetaKeyServerInfo] = serverInfo
 	}
 	stamped, err := json.Marshal(fields)
 	if err != nil {

@@ -454,7 +454,7 @@ func TestStampModern(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(g.stampModern(json.RawMessage(tc.in))); got != tc.want {
+			if got := string(stampModern(json.RawMessage(tc.in), g.serverInfo)); got != tc.want {
 				t.Errorf("stampModern(%s)\n= %s\nwant %s", tc.in, got, tc.want)
 			}
 		})
