@@ -164,7 +164,7 @@ export function SkillsPage() {
             {servers.map((s) => (
               <li key={`${s.server}/${s.uri}`} className={`local-skill${s.on ? '' : ' off'}`} aria-label={`${s.server}/${s.name}`}>
                 <span />
-                <div className="local-skill-head"><span className="skill-name">{s.name}</span><span className="muted small"> server <code>{s.server}</code> · {bytes(s.size)} in {s.files} files{s.on ? '' : ' · off'}</span></div>
+                <div className="local-skill-head"><span className="skill-name">{s.name}</span><span className="muted small"> server <code>{s.server}</code> · {bytes(s.size)} in {count(s.files, 'file')}{s.on ? '' : ' · off'}</span></div>
                 <div className="skill-desc">{s.description}</div>
               </li>
             ))}
