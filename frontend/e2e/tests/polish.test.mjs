@@ -103,7 +103,7 @@ test('a store lists its documents with Re-index and Remove, counted in words', a
   // Removed means not found any more.
   await page.getByRole('searchbox').fill('heron');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page.getByRole('list', { name: 'Results' }).getByText('No matches.').waitFor();
+  await page.getByRole('list', { name: 'Results' }).getByText(/^No matches in this store\. Try other words/).waitFor();
   assert.deepEqual(errors, []);
   await page.close();
 });
