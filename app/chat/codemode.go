@@ -41,6 +41,9 @@ const (
 	RunScriptName        = codemode.RunScriptName
 )
 
+// codeToolNames are code mode's tools by their synthetic kinds.
+var codeToolNames = map[string]string{"cm-list": ListFunctionsName, "cm-describe": DescribeFunctionName, "cm-run": RunScriptName}
+
 // ValidToolMode says what to do about a tool mode that is none of the
 // three ("" is the default).
 func ValidToolMode(mode string) error {
@@ -98,7 +101,7 @@ func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
 func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
 	r := c.r
 	fns, _ := c.functions()
-	for name, kind := range map[string]string{ListFunctionsName: "cm-list", DescribeFunctionName: "cm-describe", RunScriptName: "cm-run"} {
+	for kind, name := range codeToolNames {
 		r.synth[name] = synthetic{kind: kind}
 		r.tools[name] = router.Tool{Name: name, Tool: mcp.Tool{Name: name}}
 	}
@@ -108,35 +111,14 @@ func (c codeTools) offer(tools []provider.Tool) []provider.Tool {
 	return tools
 }
 
-// answer answers one of code mode's three tools.
+// answer answers one of code mode's three tools (kind: its synthetic kind).
 func (c codeTools) answer(ctx context.Context, msg history.Message, kind, callID string, params map[string]any) (*mcp.CallToolResult, error) {
 	fns, byFn := c.functions()
-	switch kind {
-	case "cm-list":
-		server, _ := params["server"].(string)
-		return toolText(codemode.ListOf(fns, server)), nil
-	case "cm-describe":
-		var names []string
-		list, _ := params["functions"].([]any)
-		for _, n := range list {
-			name, _ := n.(string)
-			names = append(names, name)
-		}
-		return toolText(codemode.DescribeNamed(fns, names)), nil
-	}
-	script, _ := params["script"].(string)
-	if strings.TrimSpace(script) == "" {
-		return mcp.NewToolResultError(codemode.ErrNoScript), nil
+	res, script := codemode.Answer(fns, codeToolNames[kind], params)
+	if res != nil {
+		return res, nil
 	}
 	return c.runScript(ctx, msg, callID, script, fns, byFn)
-}
-
-// toolText is a text result, an error one unless ok.
-func toolText(text string, ok bool) *mcp.CallToolResult {
-	if !ok {
-		return mcp.NewToolResultError(text)
-	}
-	return mcp.NewToolResultText(text)
 }
 
 // ScriptResult is run_script's structured result: what the script

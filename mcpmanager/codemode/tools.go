@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The code mode tools' names, the same wherever they are offered (a chat,
@@ -61,10 +63,44 @@ func Tools(fns []Function) []ToolDef {
 	}
 }
 
-// ListOf answers list_functions: the functions of server ("" for all),
+// Answer answers a call of the code mode tool name with args as the
+// model or client sent them: list_functions and describe_function are
+// answered here (res), and so is a run_script without a script; for a
+// script to run, res is nil and script is it. A chat and 'serve --code'
+// answer alike through it.
+func Answer(fns []Function, name string, args map[string]any) (res *mcp.CallToolResult, script string) {
+	switch name {
+	case ListFunctionsName:
+		server, _ := args["server"].(string)
+		return textResult(listOf(fns, server)), ""
+	case DescribeFunctionName:
+		var names []string
+		list, _ := args["functions"].([]any)
+		for _, n := range list {
+			s, _ := n.(string)
+			names = append(names, s)
+		}
+		return textResult(describeNamed(fns, names)), ""
+	}
+	script, _ = args["script"].(string)
+	if strings.TrimSpace(script) == "" {
+		return mcp.NewToolResultError(errNoScript), ""
+	}
+	return nil, script
+}
+
+// textResult is a text result, an error one unless ok.
+func textResult(text string, ok bool) *mcp.CallToolResult {
+	if !ok {
+		return mcp.NewToolResultError(text)
+	}
+	return mcp.NewToolResultText(text)
+}
+
+// listOf answers list_functions: the functions of server ("" for all),
 // one a line; ok is false, with the sentence to return as an error, when
 // no function is from that server.
-func ListOf(fns []Function, server string) (text string, ok bool) {
+func listOf(fns []Function, server string) (text string, ok bool) {
 	var pick []Function
 	for _, f := range fns {
 		if server == "" || f.Server == server {
@@ -77,11 +113,11 @@ func ListOf(fns []Function, server string) (text string, ok bool) {
 	return List(pick), true
 }
 
-// DescribeNamed answers describe_function: the declarations of the
+// describeNamed answers describe_function: the declarations of the
 // functions named (as list_functions names them, or server.tool, or
 // server__tool), with a comment for names it does not know; ok is false,
 // with the sentence to return as an error, when none is named.
-func DescribeNamed(fns []Function, names []string) (text string, ok bool) {
+func describeNamed(fns []Function, names []string) (text string, ok bool) {
 	if len(names) == 0 {
 		return `"functions" is required: the functions as list_functions names them, such as ["tools.memory.read_graph"].`, false
 	}
@@ -106,8 +142,8 @@ func DescribeNamed(fns []Function, names []string) (text string, ok bool) {
 	return b.String(), true
 }
 
-// ErrNoScript is run_script's answer to an empty script.
-const ErrNoScript = `"script" is required: the body of an async function that calls the functions and returns the result.`
+// errNoScript is run_script's answer to an empty script.
+const errNoScript = `"script" is required: the body of an async function that calls the functions and returns the result.`
 
 // Text is what a model reads of a script's run: what it printed, then
 // what it returned or the sentence it ended with (failure).

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -100,33 +99,12 @@ func (c scripts) functions() ([]codemode.Function, map[string]router.Tool) {
 func (c scripts) handler(name string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		fns, byFn := c.functions()
-		args := req.GetArguments()
-		switch name {
-		case codemode.ListFunctionsName:
-			server, _ := args["server"].(string)
-			return textResult(codemode.ListOf(fns, server)), nil
-		case codemode.DescribeFunctionName:
-			var names []string
-			list, _ := args["functions"].([]any)
-			for _, n := range list {
-				s, _ := n.(string)
-				names = append(names, s)
-			}
-			return textResult(codemode.DescribeNamed(fns, names)), nil
-		}
-		script, _ := args["script"].(string)
-		if strings.TrimSpace(script) == "" {
-			return mcp.NewToolResultError(codemode.ErrNoScript), nil
+		res, script := codemode.Answer(fns, name, req.GetArguments())
+		if res != nil {
+			return res, nil
 		}
 		return c.run(ctx, script, fns, byFn), nil
 	}
-}
-
-func textResult(text string, ok bool) *mcp.CallToolResult {
-	if !ok {
-		return mcp.NewToolResultError(text)
-	}
-	return mcp.NewToolResultText(text)
 }
 
 // run runs a client's script: each call it makes is decided
