@@ -49,10 +49,9 @@ var MaxScriptText = 256 << 10
 // gateway, which keeps the settings and the functions.
 type scripts struct{ g *Gateway }
 
-// tools are the code mode tools to publish over tools (the router's,
-// as Refresh lists them).
-func (c scripts) tools(tools []router.Tool) []server.ServerTool {
-	fns, _ := codeFunctions(tools)
+// tools are the code mode tools to publish over fns (the published
+// tools as scripts call them).
+func (c scripts) tools(fns []codemode.Function) []server.ServerTool {
 	var st []server.ServerTool
 	for _, d := range codemode.Tools(fns) {
 		st = append(st, server.ServerTool{
@@ -83,16 +82,12 @@ func codeFunctions(tools []router.Tool) ([]codemode.Function, map[string]router.
 	return fns, byFn
 }
 
-// functions are the functions scripts call, as of the last Refresh.
+// functions are the functions scripts call and their tools, as of the
+// last Refresh (which made them once; shared, never changed).
 func (c scripts) functions() ([]codemode.Function, map[string]router.Tool) {
-	g := c.g
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	tools := make([]router.Tool, 0, len(g.fns))
-	for _, t := range g.fnOrder {
-		tools = append(tools, g.fns[t])
-	}
-	return codeFunctions(tools)
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	return c.g.fns, c.g.byFn
 }
 
 // handler answers one of code mode's three tools.

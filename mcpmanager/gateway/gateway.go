@@ -84,8 +84,8 @@ type Gateway struct {
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
 	listed    map[string]router.Tool // by exposed name, as published
-	fns       map[string]router.Tool // code mode: the tools scripts call, by exposed name
-	fnOrder   []string               // their names in the router's order
+	fns       []codemode.Function    // code mode: the functions scripts call, in the router's order
+	byFn      map[string]router.Tool // their tools, by server NUL tool
 	errs      []router.ServerError
 	// fingerprints of the published prompts, and resources with templates
 	publishedPrompts, publishedResources []byte
@@ -214,21 +214,19 @@ func (g *Gateway) Refresh(ctx context.Context) {
 	if err != nil {
 		fp = nil // never equal to a published fingerprint: publish
 	}
-	var fns map[string]router.Tool
-	var order []string
+	var fns []codemode.Function
+	var byFn map[string]router.Tool
 	if g.code != CodeOff {
 		// Scripts call what would be published; the client sees code
 		// mode's three tools instead of (CodeOnly) or besides them.
 		var published []router.Tool
-		fns = make(map[string]router.Tool, len(next))
 		for _, t := range tools {
 			if _, ok := next[t.Name]; ok {
 				published = append(published, t)
-				fns[t.Name] = t
-				order = append(order, t.Name)
 			}
 		}
-		codeTools := scripts{g}.tools(published)
+		fns, byFn = codeFunctions(published)
+		codeTools := scripts{g}.tools(fns)
 		if g.code == CodeOnly {
 			st, next = nil, map[string]router.Tool{}
 		}
@@ -237,7 +235,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.errs = errs
-	g.fns, g.fnOrder = fns, order
+	g.fns, g.byFn = fns, byFn
 	if fp != nil && bytes.Equal(fp, g.published) {
 		return
 	}
