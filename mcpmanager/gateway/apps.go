@@ -136,12 +136,17 @@ func (g *Gateway) toolFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	if g.sees == nil {
 		return tools
 	}
-	app := AppOf(ctx)
+	servers := make([]string, len(tools)) // "" for a tool not published
 	g.mu.Lock()
-	defer g.mu.Unlock()
+	for i, t := range tools {
+		servers[i] = g.listed[t.Name].Server
+	}
+	g.mu.Unlock()
+	// Sees may read config.json: asked outside the gateway's lock.
+	app := AppOf(ctx)
 	out := tools[:0:0]
-	for _, t := range tools {
-		if lt, ok := g.listed[t.Name]; !ok || g.sees(app, lt.Server) {
+	for i, t := range tools {
+		if servers[i] == "" || g.sees(app, servers[i]) {
 			out = append(out, t)
 		}
 	}
