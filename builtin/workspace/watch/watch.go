@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -136,14 +137,7 @@ func (w *Watcher) addTree(dir string) {
 	})
 }
 
-func (w *Watcher) skipped(name string) bool {
-	for _, s := range w.opts.Skip {
-		if name == s {
-			return true
-		}
-	}
-	return false
-}
+func (w *Watcher) skipped(name string) bool { return slices.Contains(w.opts.Skip, name) }
 
 // inside reports whether p is root or below it.
 func (w *Watcher) inside(p string) bool {
