@@ -211,7 +211,6 @@ type TurnRequest struct {
 func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.Turn {
 	t := TurnSetup(s, r.Agent, r.System, r.Active)
 	t.ChatID, t.Text, t.From = r.ChatID, r.Text, r.From
-	t.Tools = cmp.Or(r.Tools, t.Tools)
 	t.Skills = c.h.Skills.forTurn(s, r.Agent, r.Active)
 	t.Provider, t.Model, t.Images, t.Audio = r.Model.Provider, r.Model.Name, r.Model.Images, r.Model.Audio
 	if r.Adhoc {
@@ -224,9 +223,9 @@ func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.T
 	} else {
 		t.ContextWindow = c.ContextWindow(ctx, s, r.Provider, r.Model.Name)
 	}
-	if t.Tools == "" {
-		t.Tools = chat.DefaultToolMode(t.ContextWindow)
-	}
+	// The chat's (or --tools'), else the agent's, else the settings', else
+	// the window's: the one precedence the Tools menu shows too.
+	t.Tools = ToolModeOf(s, r.Agent, r.Tools, t.ContextWindow).Mode
 	if ps, err := s.Provider(r.Provider); err == nil && ps.Kind == chat.KindLocal && !r.Adhoc {
 		// A small model on a CPU: few tools in front of it at a time,
 		// unless the user chose when tool search turns on.

@@ -26,9 +26,9 @@ type ToolMode struct {
 	CodeWindow int    `json:"codeWindow"`
 }
 
-// ToolModeOf is the tool mode of a turn set up as Chats.Turn does: the
-// chat's own mode, else the agent's, else the settings', else the default
-// for a model with a context window of window tokens.
+// ToolModeOf is the tool mode of a turn (Chats.Turn takes it from here):
+// the chat's own mode, else the agent's, else the settings', else the
+// default for a model with a context window of window tokens.
 func ToolModeOf(s chat.Settings, agent *chat.Agent, chatMode string, window int) ToolMode {
 	m := ToolMode{Default: chat.DefaultToolMode(window), Window: window, CodeWindow: chat.CodeModeWindow}
 	var agentMode string
