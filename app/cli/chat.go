@@ -92,17 +92,13 @@ func chatCmd() *Command {
 			}
 			// The host keeps the history (closed with it) and titles and
 			// defaults a new chat as the window does.
-			hist, err := h.Chats.History()
-			if err != nil {
-				return err
-			}
 			if chatID == "" {
 				c, err := h.Chats.Create(ctx, settings, host.NewChat{Provider: pname, Model: model, Agent: agent, Text: prompt})
 				if err != nil {
 					return err
 				}
 				chatID = c.ID
-			} else if _, err := hist.Chat(ctx, chatID); err != nil {
+			} else if _, err := h.Chats.Get(ctx, chatID); err != nil {
 				return err
 			}
 

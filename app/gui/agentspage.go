@@ -26,14 +26,14 @@ func (a *AgentsPage) DeleteAgent(id string) error {
 
 // NewAgentChat starts an empty chat from an agent: its provider and model,
 // and (on every message) its prompt, servers, tools, policies and mode.
-func (a *AgentsPage) NewAgentChat(agentID string) (ChatView, error) {
+func (a *AgentsPage) NewAgentChat(agentID string) (host.ChatView, error) {
 	s, err := a.h.Settings.Chat()
 	if err != nil {
-		return ChatView{}, err
+		return host.ChatView{}, err
 	}
 	ag, err := s.Agent(agentID)
 	if err != nil {
-		return ChatView{}, err
+		return host.ChatView{}, err
 	}
 	return a.createChat(s, host.NewChat{Provider: ag.Provider, Model: ag.Model, Agent: &ag})
 }

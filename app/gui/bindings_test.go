@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // boundPackages are the Go packages whose types may cross the binding:
@@ -138,7 +140,7 @@ type plantedView struct {
 	Skip time.Time `json:"-"` // not serialised: allowed
 }
 
-func (*plantedPage) Raw() (json.RawMessage, error)        { return nil, nil }
-func (*plantedPage) View() plantedView                    { return plantedView{} }
-func (*plantedPage) Engine(*testing.T) error              { return nil }
-func (*plantedPage) Fine(string, []int) (ChatView, error) { return ChatView{}, nil }
+func (*plantedPage) Raw() (json.RawMessage, error)             { return nil, nil }
+func (*plantedPage) View() plantedView                         { return plantedView{} }
+func (*plantedPage) Engine(*testing.T) error                   { return nil }
+func (*plantedPage) Fine(string, []int) (host.ChatView, error) { return host.ChatView{}, nil }

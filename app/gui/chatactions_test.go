@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 )
 
@@ -30,7 +31,7 @@ func TestRetryAndEditThroughTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	turn := func(what string, start func() error) []MessageView {
+	turn := func(what string, start func() error) []host.MessageView {
 		t.Helper()
 		n := a.doneCount(c.ID)
 		if err := start(); err != nil {
@@ -68,7 +69,7 @@ func TestRetryAndEditThroughTheWindow(t *testing.T) {
 		t.Fatalf("the edited step sent %s", last)
 	}
 
-	if err := a.ChatPage.EditMessage(c.ID, "", "x"); !errors.Is(err, history.ErrInvalid) {
+	if err := a.ChatPage.EditMessage(c.ID, "", "x"); err == nil || !strings.Contains(err.Error(), "no message id") {
 		t.Fatalf("edit without a message id: %v", err)
 	}
 	if err := a.ChatPage.EditMessage(c.ID, msgs[0].ID, "  "); !errors.Is(err, chat.ErrEmpty) {

@@ -3,7 +3,6 @@ package gui
 import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/yosida95/uritemplate/v3"
@@ -71,139 +69,61 @@ func (a *ChatPage) AnswerElicitation(id string, action string, contentJSON strin
 }
 
 // Chats lists chats, most recent first.
-func (a *ChatPage) Chats(limit, offset int) ([]ChatView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return nil, err
-	}
-	cs, err := h.ListChats(a.bg(), history.ListOptions{Limit: limit, Offset: offset})
-	if err != nil {
-		return nil, err
-	}
-	return chatViews(cs), nil
+func (a *ChatPage) Chats(limit, offset int) ([]host.ChatView, error) {
+	return a.h.Chats.List(a.bg(), limit, offset)
 }
 
 // SearchChats runs a full-text search over every chat.
 func (a *ChatPage) SearchChats(query string) ([]host.ChatHit, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return nil, err
-	}
-	hits, err := h.Search(a.bg(), query, 50)
-	if err != nil {
-		return nil, err
-	}
-	return host.HitsView(hits), nil
+	return a.h.Chats.Search(a.bg(), query, 50)
 }
 
 // NewChat starts an empty chat with a provider and model ("" = defaults).
-func (a *ChatPage) NewChat(providerName, model string) (ChatView, error) {
+func (a *ChatPage) NewChat(providerName, model string) (host.ChatView, error) {
 	s, err := a.h.Settings.Chat()
 	if err != nil {
-		return ChatView{}, err
+		return host.ChatView{}, err
 	}
 	return a.createChat(s, host.NewChat{Provider: providerName, Model: model})
 }
 
 // Chat returns one chat.
-func (a *ChatPage) Chat(id string) (ChatView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return ChatView{}, err
-	}
-	c, err := h.Chat(a.bg(), id)
-	if err != nil {
-		return ChatView{}, err
-	}
-	return chatView(c), nil
+func (a *ChatPage) Chat(id string) (host.ChatView, error) {
+	return a.h.Chats.Get(a.bg(), id)
 }
 
 // ChatMessages returns a chat's messages with their tool calls.
-func (a *ChatPage) ChatMessages(id string) ([]MessageView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return nil, err
-	}
-	ms, err := h.Messages(a.bg(), id)
-	if err != nil {
-		return nil, err
-	}
-	return messageViews(ms), nil
+func (a *ChatPage) ChatMessages(id string) ([]host.MessageView, error) {
+	return a.h.Chats.Messages(a.bg(), id)
 }
 
 // ChatMessagesPage returns up to limit of a chat's messages before seq
 // before (0 = the last ones), so the window opens a long chat at its end
 // and reads older pages as the user scrolls up.
-func (a *ChatPage) ChatMessagesPage(id string, before, limit int) (MessagePageView, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return MessagePageView{}, err
-	}
-	p, err := h.MessagesPage(a.bg(), id, before, min(limit, MaxMessagePage))
-	if err != nil {
-		return MessagePageView{}, err
-	}
-	return MessagePageView{Messages: messageViews(p.Messages), HasMore: p.HasMore}, nil
+func (a *ChatPage) ChatMessagesPage(id string, before, limit int) (host.MessagePageView, error) {
+	return a.h.Chats.MessagesPage(a.bg(), id, before, min(limit, MaxMessagePage))
 }
 
 // RenameChat sets a chat's title.
 func (a *ChatPage) RenameChat(id, title string) error {
-	title = strings.TrimSpace(title)
-	if title == "" {
-		return errors.New("the title is empty")
-	}
-	h, err := a.historyStore()
-	if err != nil {
-		return err
-	}
-	return h.RenameChat(a.bg(), id, title)
+	return a.h.Chats.Rename(a.bg(), id, title)
 }
 
 // DeleteChat deletes a chat and its messages (the UI confirms first).
 func (a *ChatPage) DeleteChat(id string) error {
-	h, err := a.historyStore()
-	if err != nil {
-		return err
-	}
-	if a.engine.Running(id) {
-		return chat.ErrBusy
-	}
-	if err := a.h.Chats.Delete(a.bg(), h, id); err != nil {
-		return err
-	}
-	a.engine.Forget(id)
-	return nil
+	return a.h.Chats.Delete(a.bg(), id)
 }
 
 // ExportChat renders a chat as "markdown" or "json".
 func (a *ChatPage) ExportChat(id, format string) (string, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return "", err
-	}
-	if format == "" {
-		format = "markdown"
-	}
-	f, err := history.ParseFormat(format)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	if err := h.Export(a.bg(), id, f, &b); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	return a.h.Chats.Export(a.bg(), id, format)
 }
 
 // SaveChatExport asks where to save the chat as "markdown" or "json" (the
 // system's save dialog) and writes it there atomically. It returns the path
 // written, or "" when the user cancelled the dialog.
 func (a *ChatPage) SaveChatExport(id, format string) (string, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return "", err
-	}
-	f, err := history.ParseFormat(cmp.Or(format, "markdown"))
+	name, err := a.h.Chats.ExportName(a.bg(), id, format)
 	if err != nil {
 		return "", err
 	}
@@ -211,22 +131,18 @@ func (a *ChatPage) SaveChatExport(id, format string) (string, error) {
 	if ctx == nil {
 		return "", errors.New("no window to show the save dialog in: use Copy and paste the export instead")
 	}
-	c, err := h.Chat(a.bg(), id)
-	if err != nil {
-		return "", err
-	}
 	filter := wruntime.FileFilter{DisplayName: "Markdown (*.md)", Pattern: "*.md"}
-	if f == history.FormatJSON {
+	if strings.HasSuffix(name, ".json") {
 		filter = wruntime.FileFilter{DisplayName: "JSON (*.json)", Pattern: "*.json"}
 	}
 	path, err := wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{
-		Title: "Export chat", DefaultFilename: history.ExportFileName(c.Title, f),
+		Title: "Export chat", DefaultFilename: name,
 		Filters: []wruntime.FileFilter{filter}, CanCreateDirectories: true,
 	})
 	if err != nil || path == "" {
 		return "", err
 	}
-	if err := h.ExportFile(a.bg(), id, f, path); err != nil {
+	if err := a.h.Chats.ExportFile(a.bg(), id, format, path); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -234,37 +150,19 @@ func (a *ChatPage) SaveChatExport(id, format string) (string, error) {
 
 // SetChatModel switches a chat's provider and model.
 func (a *ChatPage) SetChatModel(id, providerName, model string) error {
-	// Only the model: a read-modify-write of the whole row lost the tools
-	// the chat had just switched off when both were saved at once (the
-	// Model field's blur as the Tools menu opened).
-	h, err := a.historyStore()
-	if err != nil {
-		return err
-	}
-	return h.UpdateChatModel(a.bg(), id, providerName, model)
+	return a.h.Chats.SetModel(a.bg(), id, providerName, model)
 }
 
 // SetChatOptions stores which servers and tools a chat uses.
-func (a *ChatPage) SetChatOptions(id string, opts ChatOptions) error {
-	if err := chat.ValidToolMode(opts.ToolMode); err != nil {
-		return err
-	}
-	h, err := a.historyStore()
-	if err != nil {
-		return err
-	}
-	raw, err := json.Marshal(opts)
-	if err != nil {
-		return err
-	}
-	return h.UpdateChatOptions(a.bg(), id, raw)
+func (a *ChatPage) SetChatOptions(id string, opts host.ChatOptions) error {
+	return a.h.Chats.SetOptions(a.bg(), id, opts)
 }
 
 // ChatOptionsOf returns a chat's server and tool choices.
-func (a *ChatPage) ChatOptionsOf(id string) (ChatOptions, error) {
+func (a *ChatPage) ChatOptionsOf(id string) (host.ChatOptions, error) {
 	c, err := a.Chat(id)
 	if err != nil {
-		return ChatOptions{}, err
+		return host.ChatOptions{}, err
 	}
 	return c.Options, nil
 }
@@ -303,7 +201,7 @@ func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
 		return chat.ErrEmpty
 	}
 	if messageID == "" || messageID == chat.FromLast {
-		return fmt.Errorf("edit message: no message id: %w", history.ErrInvalid)
+		return errors.New("edit message: no message id")
 	}
 	return a.startTurn(chatID, text, messageID, false)
 }
@@ -325,13 +223,13 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 		return err
 	}
 	c, m, ctx := st.Chat, st.Model, st.Ctx
-	opts := chatOptions(c.Settings)
+	opts := c.Options
 	a.turnWG.Add(1)
 	go func() {
 		defer a.turnWG.Done()
 		defer st.End()
 		t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Text: text, From: from,
-			Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: c.Provider, Model: m, Tools: opts.ToolMode})
+			Agent: s.ChatAgent(c.Agent), Active: opts.Active, Provider: c.Provider, Model: m, Tools: opts.ToolMode})
 		if a.apps != nil { // what an MCP App in this chat asked the model to know, at each step
 			t.Context = func() string { return a.apps.ModelContext(chatID) }
 		}
@@ -497,13 +395,9 @@ func (a *ChatPage) UseTemplate(server, uriTemplate string, args map[string]strin
 // estimated tokens and its model's context window, weighed by the Settings
 // rule exactly as the turn will.
 func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return host.ToolSearch{}, err
-	}
 	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
 	defer cancel()
-	c, err := h.Chat(ctx, chatID)
+	c, err := a.h.Chats.Get(ctx, chatID)
 	if err != nil {
 		return host.ToolSearch{}, err
 	}
@@ -511,7 +405,7 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
 	if err != nil {
 		return host.ToolSearch{}, err
 	}
-	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", chatOptions(c.Settings).active)
+	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", c.Options.Active)
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
 	t.ContextWindow = a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
 	d, err := a.engine.ToolSearch(ctx, t)
@@ -522,13 +416,9 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
 // code or both), who chose it, and what the model's context window alone
 // would choose (for the chat's Tools menu).
 func (a *ChatPage) ToolModeStatus(chatID string) (host.ToolMode, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return host.ToolMode{}, err
-	}
 	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
 	defer cancel()
-	c, err := h.Chat(ctx, chatID)
+	c, err := a.h.Chats.Get(ctx, chatID)
 	if err != nil {
 		return host.ToolMode{}, err
 	}
@@ -538,20 +428,16 @@ func (a *ChatPage) ToolModeStatus(chatID string) (host.ToolMode, error) {
 	}
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
 	window := a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
-	return host.ToolModeOf(s, s.ChatAgent(c.Agent), chatOptions(c.Settings).ToolMode, window), nil
+	return host.ToolModeOf(s, s.ChatAgent(c.Agent), c.Options.ToolMode, window), nil
 }
 
 // ChatContext is the context meter of the chat's next request: what it
 // would take of the model's window, and of what (for a chat just opened;
 // a running turn's events carry it from then on).
 func (a *ChatPage) ChatContext(chatID string) (host.ChatContext, error) {
-	h, err := a.historyStore()
-	if err != nil {
-		return host.ChatContext{}, err
-	}
 	ctx, cancel := context.WithTimeout(a.bg(), 10*time.Second)
 	defer cancel()
-	c, err := h.Chat(ctx, chatID)
+	c, err := a.h.Chats.Get(ctx, chatID)
 	if err != nil {
 		return host.ChatContext{}, err
 	}
@@ -563,8 +449,8 @@ func (a *ChatPage) ChatContext(chatID string) (host.ChatContext, error) {
 	if err != nil {
 		return host.ChatContext{}, err
 	}
-	opts := chatOptions(c.Settings)
-	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: opts.active, Provider: name, Model: m, Tools: opts.ToolMode})
+	opts := c.Options
+	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: opts.Active, Provider: name, Model: m, Tools: opts.ToolMode})
 	v, err := a.engine.Measure(ctx, t)
 	return *host.ContextView(&v), err
 }

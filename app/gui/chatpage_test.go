@@ -14,10 +14,11 @@ func TestChatMessagesPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := a.historyStore()
+	h, err := history.Open(t.Context(), a.dir.History()) // beside the host's
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	for i := 1; i <= 7; i++ {
 		m := history.Message{ChatID: c.ID, Role: history.RoleUser, Text: fmt.Sprintf("m%d", i)}
 		if i == 6 {

@@ -164,7 +164,7 @@ func TestWorkspaceShellCallAsksFirstAndRunsInTheTerminalSession(t *testing.T) {
 	mcptest.Until(t, "turn done", func() bool { return a.done(c.ID) })
 	msgs, _ := a.ChatPage.ChatMessages(c.ID)
 	call := msgs[1].ToolCalls[0]
-	if call.Status != chat.CallDone || call.Result == nil || !strings.Contains(resultText(call.Result), "hi-from-model") {
+	if call.Status != chat.CallDone || call.Result == nil || !strings.Contains(call.Result.Text(), "hi-from-model") {
 		t.Fatalf("call %+v", call)
 	}
 	// The terminal attached to the same session saw the command's output.

@@ -3,6 +3,8 @@ package gui
 import (
 	"sync"
 	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // deltaEvery is how long streamed pieces are held to be sent as one event.
@@ -79,7 +81,7 @@ func (b *deltaBatch) sendLocked() {
 
 // sameCall says whether two toolArgs pieces belong to the same call (both
 // nil for text).
-func sameCall(a, b *ToolCallView) bool {
+func sameCall(a, b *host.ToolCallView) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

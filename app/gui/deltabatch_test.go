@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // Streamed pieces go out joined, in order, with no gap in Seq as the page
@@ -17,10 +19,10 @@ func TestDeltaBatchJoinsPiecesInOrder(t *testing.T) {
 	for i, s := range []string{"Hel", "lo, ", "world"} {
 		b.push(ChatEvent{Seq: int64(2 + i), Type: "text", MessageID: "a", Text: s})
 	}
-	b.push(ChatEvent{Seq: 5, Type: "toolCall", MessageID: "a", Call: &ToolCallView{Index: 0, ID: "c1"}})
-	b.push(ChatEvent{Seq: 6, Type: "toolArgs", MessageID: "a", Call: &ToolCallView{Index: 0, Args: `{"a"`}})
-	b.push(ChatEvent{Seq: 7, Type: "toolArgs", MessageID: "a", Call: &ToolCallView{Index: 0, Args: `:1}`}})
-	b.push(ChatEvent{Seq: 8, Type: "toolArgs", MessageID: "a", Call: &ToolCallView{Index: 1, Args: `{}`}})
+	b.push(ChatEvent{Seq: 5, Type: "toolCall", MessageID: "a", Call: &host.ToolCallView{Index: 0, ID: "c1"}})
+	b.push(ChatEvent{Seq: 6, Type: "toolArgs", MessageID: "a", Call: &host.ToolCallView{Index: 0, Args: `{"a"`}})
+	b.push(ChatEvent{Seq: 7, Type: "toolArgs", MessageID: "a", Call: &host.ToolCallView{Index: 0, Args: `:1}`}})
+	b.push(ChatEvent{Seq: 8, Type: "toolArgs", MessageID: "a", Call: &host.ToolCallView{Index: 1, Args: `{}`}})
 	b.push(ChatEvent{Seq: 9, Type: "messageEnd", MessageID: "a"})
 	b.flush()
 	type row struct {

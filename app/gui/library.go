@@ -66,21 +66,19 @@ func (a *core) usedBy(server string) []string {
 	for _, name := range a.h.Servers.Applied().Agents[server] {
 		out = append(out, "agent "+name)
 	}
-	if h, err := a.historyStore(); err == nil {
-		a.usageMu.Lock()
-		if time.Since(a.usageAt) > 2*time.Second { // one query per burst of status events
-			if u, err := h.ServerUsage(a.bg()); err == nil {
-				a.usage, a.usageAt = u, time.Now()
-			}
+	a.usageMu.Lock()
+	if time.Since(a.usageAt) > 2*time.Second { // one query per burst of status events
+		if u, err := a.h.Chats.ServerUsage(a.bg()); err == nil {
+			a.usage, a.usageAt = u, time.Now()
 		}
-		n := a.usage[server]
-		a.usageMu.Unlock()
-		switch {
-		case n == 1:
-			out = append(out, "1 chat")
-		case n > 1:
-			out = append(out, fmt.Sprintf("%d chats", n))
-		}
+	}
+	n := a.usage[server]
+	a.usageMu.Unlock()
+	switch {
+	case n == 1:
+		out = append(out, "1 chat")
+	case n > 1:
+		out = append(out, fmt.Sprintf("%d chats", n))
 	}
 	return out
 }

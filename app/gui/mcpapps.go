@@ -165,11 +165,7 @@ func (a *MCPApps) chatAgent(ctx context.Context, chatID string) *chat.Agent {
 	if chatID == "" {
 		return nil
 	}
-	h, err := a.historyStore()
-	if err != nil {
-		return nil
-	}
-	c, err := h.Chat(ctx, chatID)
+	c, err := a.h.Chats.Get(ctx, chatID)
 	if err != nil || c.Agent == "" {
 		return nil
 	}
@@ -304,8 +300,8 @@ type AppDownloadView struct {
 
 // chatModel is the model chatID uses (its provider and model), for an MCP
 // App's sampling in that chat.
-func (c *core) chatModel(_ context.Context, chatID string) (chat.Model, error) {
-	_, ch, err := c.storedChat(chatID)
+func (c *core) chatModel(ctx context.Context, chatID string) (chat.Model, error) {
+	ch, err := c.h.Chats.Get(ctx, chatID)
 	if err != nil {
 		return chat.Model{}, err
 	}

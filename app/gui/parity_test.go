@@ -242,7 +242,7 @@ func parityChatTurn(t *testing.T) {
 	if err := a.ChatPage.SendMessage(cv.ID, prompt); err != nil {
 		t.Fatal(err)
 	}
-	var msgs []MessageView
+	var msgs []host.MessageView
 	mcptest.Until(t, "the window's turn to end", func() bool {
 		msgs, _ = a.ChatPage.ChatMessages(cv.ID)
 		return len(msgs) > 0 && msgs[len(msgs)-1].Role == "assistant" && msgs[len(msgs)-1].Status != "streaming" &&

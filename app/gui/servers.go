@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -105,30 +104,6 @@ type ServerErrorView struct {
 	Error  string `json:"error"`
 }
 
-// ContentView is one content block of a tool result.
-type ContentView struct {
-	Type     string `json:"type"` // text, image, audio, resource, resource_link
-	Text     string `json:"text"`
-	Data     string `json:"data"` // base64 for image/audio/blob
-	MIMEType string `json:"mimeType"`
-	URI      string `json:"uri"`
-	// Name, Title and Description of a resource_link.
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-}
-
-// CallResult is a tool call's outcome for the playground.
-type CallResult struct {
-	IsError    bool          `json:"isError"`
-	Content    []ContentView `json:"content"`
-	Structured string        `json:"structured"` // structuredContent as JSON text, if any
-	// SchemaError says why the structured content does not match the
-	// tool's outputSchema (the router turned the result into an error).
-	SchemaError string  `json:"schemaError"`
-	DurationMs  float64 `json:"durationMs"`
-}
-
 func (a *core) statusView(st supervisor.Status) ServerView {
 	v := ServerView{
 		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,
@@ -186,41 +161,6 @@ const EventServerLogin = "server:login"
 type LoginView struct {
 	Name string `json:"name"`
 	URL  string `json:"url"` // the authorization URL the browser was sent to
-}
-
-func resultView(res *mcp.CallToolResult, took float64) CallResult {
-	out := CallResult{IsError: res.IsError, DurationMs: took, Content: make([]ContentView, 0, len(res.Content))}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case mcp.TextContent:
-			out.Content = append(out.Content, ContentView{Type: "text", Text: c.Text})
-		case mcp.ImageContent:
-			out.Content = append(out.Content, ContentView{Type: "image", Data: c.Data, MIMEType: c.MIMEType})
-		case mcp.AudioContent:
-			out.Content = append(out.Content, ContentView{Type: "audio", Data: c.Data, MIMEType: c.MIMEType})
-		case mcp.ResourceLink:
-			out.Content = append(out.Content, ContentView{Type: "resource_link", URI: c.URI, Text: c.Name, MIMEType: c.MIMEType,
-				Name: c.Name, Title: c.Title, Description: c.Description})
-		case mcp.EmbeddedResource:
-			v := ContentView{Type: "resource"}
-			switch r := c.Resource.(type) {
-			case mcp.TextResourceContents:
-				v.URI, v.MIMEType, v.Text = r.URI, r.MIMEType, r.Text
-			case mcp.BlobResourceContents:
-				v.URI, v.MIMEType, v.Data = r.URI, r.MIMEType, r.Blob
-			}
-			out.Content = append(out.Content, v)
-		}
-	}
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
-			out.Structured = string(b)
-		}
-	}
-	if res.Meta != nil {
-		out.SchemaError, _ = res.Meta.AdditionalFields[router.MetaOutputSchemaError].(string)
-	}
-	return out
 }
 
 // outputSchemaText is a tool's outputSchema as JSON text, "" when none.

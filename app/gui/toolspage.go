@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // ToolsPage is the tool playground (and the Knowledge page's calls).
@@ -20,26 +22,26 @@ type ToolsPage struct{ *core }
 // formats the browser cannot read as text) to a content store: it is
 // written under its own name to a private temporary folder, added by path
 // through the content store's addContent tool, and removed again.
-func (a *ToolsPage) AddDocument(storeID, name, dataBase64 string) (CallResult, error) {
+func (a *ToolsPage) AddDocument(storeID, name, dataBase64 string) (host.CallResult, error) {
 	name = filepath.Base(filepath.Clean("/" + name)) // a name, never a path
 	if name == "/" || name == "." {
-		return CallResult{}, fmt.Errorf("the document has no file name")
+		return host.CallResult{}, fmt.Errorf("the document has no file name")
 	}
 	if base64.StdEncoding.DecodedLen(len(dataBase64)) > MaxDocument {
-		return CallResult{}, fmt.Errorf("%s is larger than %d MB; add it from a folder with the model's addContent path instead", name, MaxDocument>>20)
+		return host.CallResult{}, fmt.Errorf("%s is larger than %d MB; add it from a folder with the model's addContent path instead", name, MaxDocument>>20)
 	}
 	data, err := base64.StdEncoding.DecodeString(dataBase64)
 	if err != nil {
-		return CallResult{}, fmt.Errorf("%s: the page sent unreadable data: %w", name, err)
+		return host.CallResult{}, fmt.Errorf("%s: the page sent unreadable data: %w", name, err)
 	}
 	dir, err := os.MkdirTemp("", "switchboard-doc-")
 	if err != nil {
-		return CallResult{}, err
+		return host.CallResult{}, err
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return CallResult{}, err
+		return host.CallResult{}, err
 	}
 	args, _ := json.Marshal(map[string]string{"storeId": storeID, "path": path})
 	return a.CallTool("content-store__addContent", string(args))
@@ -78,11 +80,11 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 }
 
 // CallTool runs a tool with arguments given as a JSON object.
-func (a *ToolsPage) CallTool(name, argsJSON string) (CallResult, error) {
+func (a *ToolsPage) CallTool(name, argsJSON string) (host.CallResult, error) {
 	var args map[string]any
 	if strings.TrimSpace(argsJSON) != "" {
 		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
-			return CallResult{}, fmt.Errorf("arguments must be a JSON object: %w", err)
+			return host.CallResult{}, fmt.Errorf("arguments must be a JSON object: %w", err)
 		}
 	}
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
@@ -91,9 +93,9 @@ func (a *ToolsPage) CallTool(name, argsJSON string) (CallResult, error) {
 	res, err := a.h.Tools.Call(ctx, name, args)
 	took := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		return CallResult{}, errors.New(a.h.Redact(err.Error()))
+		return host.CallResult{}, errors.New(a.h.Redact(err.Error()))
 	}
-	v := resultView(res, took)
+	v := host.ResultView(res, took)
 	for i := range v.Content { // a tool may echo its environment (everything's get-env does)
 		v.Content[i].Text = a.h.Redact(v.Content[i].Text)
 	}

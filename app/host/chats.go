@@ -36,10 +36,11 @@ type Chats struct {
 	turns   map[string]*turnRun
 }
 
-// History is the chat history (history.db), opened on first use and
-// closed by Host.Close; an open that failed is the error of every call,
-// so the rest of the host still works.
-func (c *Chats) History() (*history.Store, error) {
+// store is the chat history (history.db), opened on first use and closed
+// by Host.Close; an open that failed is the error of every call, so the
+// rest of the host still works. It never leaves the host: the doors see
+// the chats through Chats' methods (chathistory.go).
+func (c *Chats) store() (*history.Store, error) {
 	c.histMu.Lock()
 	defer c.histMu.Unlock()
 	if c.closed {
@@ -84,17 +85,21 @@ type NewChat struct {
 // Create saves a new chat: its provider and model defaulted by
 // DefaultModel, its title by the one rule of chatTitle. The window and the
 // CLI both create chats here, so a chat reads the same from either.
-func (c *Chats) Create(ctx context.Context, s chat.Settings, n NewChat) (history.Chat, error) {
-	hist, err := c.History()
+func (c *Chats) Create(ctx context.Context, s chat.Settings, n NewChat) (ChatView, error) {
+	hist, err := c.store()
 	if err != nil {
-		return history.Chat{}, err
+		return ChatView{}, err
 	}
 	ch := history.Chat{Title: chatTitle(history.Chat{}, n.Agent, n.Text)}
 	ch.Provider, ch.Model = DefaultModel(s, n.Provider, n.Model)
 	if n.Agent != nil {
 		ch.Agent = n.Agent.ID
 	}
-	return hist.CreateChat(ctx, ch)
+	ch, err = hist.CreateChat(ctx, ch)
+	if err != nil {
+		return ChatView{}, err
+	}
+	return chatView(ch), nil
 }
 
 // Begin starts a turn of the stored chat chatID: the chat, the model it
@@ -103,7 +108,7 @@ func (c *Chats) Create(ctx context.Context, s chat.Settings, n NewChat) (history
 // once with chat.ErrBusy while the chat's turn runs. The turn's context,
 // made from ctx, ends at Stop(chatID); End must be called when it is over.
 func (c *Chats) Begin(ctx context.Context, s chat.Settings, chatID, text string) (Started, error) {
-	hist, err := c.History()
+	hist, err := c.store()
 	if err != nil {
 		return Started{}, err
 	}
@@ -125,12 +130,12 @@ func (c *Chats) Begin(ctx context.Context, s chat.Settings, chatID, text string)
 		}
 	}
 	tctx, end := c.track(ctx, chatID)
-	return Started{Chat: ch, Model: m, Ctx: tctx, End: end}, nil
+	return Started{Chat: chatView(ch), Model: m, Ctx: tctx, End: end}, nil
 }
 
 // Started is a turn Begin started.
 type Started struct {
-	Chat  history.Chat
+	Chat  ChatView
 	Model chat.Model
 	// Ctx ends at Stop (or with Begin's ctx); End releases the turn.
 	Ctx context.Context
@@ -315,16 +320,28 @@ func (c *Chats) newEngine(hist chat.History, approver chat.Approver) *chat.Engin
 }
 
 // Delete deletes chat id: first the tool results it kept (so none outlive
-// it), then the chat with its messages from hist. Results that cannot be
-// deleted (another Switchboard process holds the chat's store) leave the
-// chat in place, with an error saying so.
-func (c *Chats) Delete(ctx context.Context, hist interface {
-	DeleteChat(ctx context.Context, id string) error
-}, id string) error {
+// it), then the chat with its messages from the history; chat.ErrBusy
+// while its turn runs. Results that cannot be deleted (another Switchboard
+// process holds the chat's store) leave the chat in place, with an error
+// saying so.
+func (c *Chats) Delete(ctx context.Context, id string) error {
+	hist, err := c.store()
+	if err != nil {
+		return err
+	}
+	if eng := c.engine.Load(); eng != nil && eng.Running(id) {
+		return chat.ErrBusy
+	}
 	if err := c.h.results.forget(ctx, id); err != nil {
 		return fmt.Errorf("%w; close the chat in the other Switchboard window or command and delete it again", err)
 	}
-	return hist.DeleteChat(ctx, id)
+	if err := hist.DeleteChat(ctx, id); err != nil {
+		return err
+	}
+	if eng := c.engine.Load(); eng != nil {
+		eng.Forget(id)
+	}
+	return nil
 }
 
 // ContextWindow is the context window of model at the provider named

@@ -133,18 +133,14 @@ func TestChatsCreateTitlesAndDefaultsOneWay(t *testing.T) {
 		t.Fatal("Stop cancelled the earlier turn, which a later one replaced")
 	}
 	st.End()
-	hist, err := h.Chats.History()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := hist.Chat(ctx, empty.ID); err != nil || got.Title != "Second try" {
+	if got, err := h.Chats.Get(ctx, empty.ID); err != nil || got.Title != "Second try" {
 		t.Fatalf("stored: %+v, %v", got, err)
 	}
 
 	if err := h.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.Chats.History(); !errors.Is(err, ErrHistoryClosed) {
+	if _, err := h.Chats.List(ctx, 10, 0); !errors.Is(err, ErrHistoryClosed) {
 		t.Fatalf("history after Close: %v", err)
 	}
 }

@@ -62,7 +62,7 @@ func (c *Chats) track(ctx context.Context, chatID string) (context.Context, func
 	}
 }
 
-// close closes the history; a later History is ErrHistoryClosed.
+// close closes the history; a later store is ErrHistoryClosed.
 func (c *Chats) close() error {
 	c.histMu.Lock()
 	defer c.histMu.Unlock()
@@ -80,7 +80,7 @@ type storedHistory struct{ c *Chats }
 var _ chat.History = storedHistory{}
 
 func (s storedHistory) AppendMessage(ctx context.Context, m history.Message) (history.Message, error) {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return m, err
 	}
@@ -88,7 +88,7 @@ func (s storedHistory) AppendMessage(ctx context.Context, m history.Message) (hi
 }
 
 func (s storedHistory) UpdateMessage(ctx context.Context, m history.Message) error {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (s storedHistory) UpdateMessage(ctx context.Context, m history.Message) err
 }
 
 func (s storedHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s storedHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) er
 }
 
 func (s storedHistory) Messages(ctx context.Context, chatID string) ([]history.Message, error) {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (s storedHistory) Messages(ctx context.Context, chatID string) ([]history.M
 }
 
 func (s storedHistory) Rewind(ctx context.Context, chatID, messageID, text string) (history.Message, error) {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return history.Message{}, err
 	}
@@ -144,7 +144,7 @@ func retitled(ctx context.Context, h *history.Store, chatID, messageID, text str
 }
 
 func (s storedHistory) Recent(ctx context.Context, chatID string) ([]history.Message, error) {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (s storedHistory) Recent(ctx context.Context, chatID string) ([]history.Mes
 }
 
 func (s storedHistory) MessagesAfter(ctx context.Context, chatID string, seq int) ([]history.Message, error) {
-	h, err := s.c.History()
+	h, err := s.c.store()
 	if err != nil {
 		return nil, err
 	}

@@ -24,10 +24,13 @@
 //     (servers.go; an edit form's check, save and wait in serveredit.go)
 //   - what the running servers offer (tools, prompts, resources,
 //     completions, calls, metrics) or serve's gateway, see Tools (tools.go)
-//   - chat sessions: the history, how a chat is created (its title and
-//     default model), the engine and the requests servers make during a
-//     turn, a turn's model, settings and context window, running turns,
-//     see Chats (chats.go; its helpers in chatsession.go)
+//   - chat sessions: how a chat is created (its title and default
+//     model), the engine and the requests servers make during a turn, a
+//     turn's model, settings and context window, running turns, the
+//     stored chats (list, search, messages, rename, export; the history
+//     never leaves the host), see Chats (chats.go; the stored chats in
+//     chathistory.go, their views in chatviews.go, its helpers in
+//     chatsession.go)
 //   - a setting of config.json (chat, providers, approval rules, long
 //     chats, sampling), see Settings (settings.go)
 //   - the keyring, a server's secrets or a grant of one, see Secrets

@@ -48,11 +48,10 @@ func newLongChat(t *testing.T) *longChat {
 	if err := os.WriteFile(filepath.Join(WorkspaceRoot(h.dir), "notes.txt"), []byte(notes.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hist, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	hist, err := h.Chats.store() // the host's, so Chats.Delete finds its chats
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { hist.Close() })
 	row, err := hist.CreateChat(ctx, history.Chat{Title: "long"})
 	if err != nil {
 		t.Fatal(err)

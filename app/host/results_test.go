@@ -249,7 +249,7 @@ func TestDeletingAChatDeletesItsKeptResults(t *testing.T) {
 			t.Fatalf("no kept results before the delete: %v", err)
 		}
 	}
-	if err := lc.h.Chats.Delete(t.Context(), lc.hist, tb.ChatID); err != nil {
+	if err := lc.h.Chats.Delete(t.Context(), tb.ChatID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(b); !os.IsNotExist(err) {
@@ -266,7 +266,7 @@ func TestDeletingAChatDeletesItsKeptResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := lc.h.Chats.Delete(t.Context(), lc.hist, row.ID); err != nil {
+	if err := lc.h.Chats.Delete(t.Context(), row.ID); err != nil {
 		t.Fatalf("delete a chat without kept results: %v", err)
 	}
 }

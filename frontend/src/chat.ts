@@ -8,18 +8,18 @@ import { Orderer } from './orderer';
 import { message as errorMessage } from './errors';
 import { createStore, useSelect } from './store';
 
-export type Chat = gui.ChatView;
-export type Message = gui.MessageView;
+export type Chat = host.ChatView;
+export type Message = host.MessageView;
 /** ToolCall is a call stored in a message or streaming in; a delegated call holds its sub-agent's steps. */
-export type ToolCall = gui.ToolCallView;
-export type CallResult = gui.CallResult;
+export type ToolCall = host.ToolCallView;
+export type CallResult = host.CallResult;
 export type Approval = gui.ApprovalView;
 export type Elicit = gui.ElicitView;
 /** Notice is something Switchboard refused or held back for the user (a server's sampling request, an app's text for the model); count says how often it came. */
 export type Notice = gui.Notice & { count: number };
 export type SearchHit = host.ChatHit;
 export type ChatEvent = gui.ChatEvent;
-export type MessagePage = gui.MessagePageView;
+export type MessagePage = host.MessagePageView;
 
 /** FIRST_PAGE is how many messages a chat opens with: a few screens, so it opens as fast as a short chat. */
 export const FIRST_PAGE = 30;

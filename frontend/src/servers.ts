@@ -2,14 +2,14 @@
 // "server:status" event. Components read it through useServers / useTools.
 import { useEffect } from 'react';
 import { CallTool, ConfigError, EventConfigChanged, EventServerStatus, hasBackend, on, RemoveServer, RestartServer, Servers, SetServerEnabled, Tools } from './backend';
-import type { gui } from './backend';
+import type { gui, host } from './backend';
 import { createStore, useSelect } from './store';
 import { message } from './errors';
 
 export type ServerView = gui.ServerView;
 export type ToolView = gui.ToolView;
 export type ToolList = gui.ToolList;
-export type CallResult = gui.CallResult;
+export type CallResult = host.CallResult;
 
 interface ServersState {
   servers: ServerView[];

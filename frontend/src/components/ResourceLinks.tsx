@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { ReadResource } from '../backend';
-import type { gui } from '../backend';
+import type { gui, host } from '../backend';
 import { message } from '../errors';
 
-type Content = gui.ContentView;
+type Content = host.ContentView;
 
 /**
  * ResourceLinks shows a result's resource_link blocks as chips; a chip

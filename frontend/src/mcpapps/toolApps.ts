@@ -1,6 +1,6 @@
 // MCP Apps (io.modelcontextprotocol/ui): which tools have an app, and the
 // host context an app is given. The app itself runs in AppFrame.
-import { call, hasBackend, ToolApp, type gui } from '../backend';
+import { call, hasBackend, ToolApp, type gui, type host } from '../backend';
 import { isRecord } from '../json';
 
 /** ToolAppInfo is what Go says of a tool's app (ToolApp's answer). */
@@ -113,8 +113,8 @@ export function partialArgs(text: string): Record<string, unknown> | null {
   return null;
 }
 
-/** ResultView is what the card has of a tool result: the parts of Go's gui.CallResult an app is given. */
-type ResultView = Pick<gui.CallResult, 'isError' | 'content' | 'structured'>;
+/** ResultView is what the card has of a tool result: the parts of Go's host.CallResult an app is given. */
+type ResultView = Pick<host.CallResult, 'isError' | 'content' | 'structured'>;
 
 /**
  * toolResult turns a card's result view back into the MCP CallToolResult an

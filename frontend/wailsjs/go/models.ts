@@ -120,46 +120,6 @@ export namespace gui {
 	    signed: string;
 	}
 	
-	export interface ContentView {
-	    type: string;
-	    text: string;
-	    data: string;
-	    mimeType: string;
-	    uri: string;
-	    name: string;
-	    title: string;
-	    description: string;
-	}
-	export interface CallResult {
-	    isError: boolean;
-	    content: ContentView[];
-	    structured: string;
-	    schemaError: string;
-	    durationMs: number;
-	}
-	export interface TaskView {
-	    id: string;
-	    status: string;
-	    message: string;
-	}
-	export interface ToolCallView {
-	    id: string;
-	    index: number;
-	    name: string;
-	    server: string;
-	    tool: string;
-	    args: string;
-	    status: string;
-	    result?: CallResult;
-	    isError: boolean;
-	    error: string;
-	    durationMs: number;
-	    approvalId: string;
-	    parent?: string;
-	    steps?: ToolCallView[];
-	    task?: TaskView;
-	    capped?: host.KeptResult;
-	}
 	export interface ChatEvent {
 	    chatId: string;
 	    seq: number;
@@ -168,7 +128,7 @@ export namespace gui {
 	    messageId?: string;
 	    role?: string;
 	    text?: string;
-	    call?: ToolCallView;
+	    call?: host.ToolCallView;
 	    status?: string;
 	    error?: string;
 	    retryAfterMs?: number;
@@ -176,11 +136,6 @@ export namespace gui {
 	    steps?: number;
 	    durationMs?: number;
 	    context?: host.ChatContext;
-	}
-	export interface ChatOptions {
-	    offServers?: string[];
-	    offTools?: string[];
-	    toolMode?: string;
 	}
 	export interface ProviderView {
 	    name: string;
@@ -214,17 +169,6 @@ export namespace gui {
 	    tools: string;
 	    codeModeWindow: number;
 	}
-	export interface ChatView {
-	    id: string;
-	    title: string;
-	    provider: string;
-	    model: string;
-	    agent: string;
-	    options: ChatOptions;
-	    createdAt: string;
-	    updatedAt: string;
-	    messageCount: number;
-	}
 	export interface ClientAppsView {
 	    apps: host.ClientApp[];
 	    servers: string[];
@@ -244,7 +188,6 @@ export namespace gui {
 	    move: boolean;
 	    envDiffers: string;
 	}
-	
 	export interface DiscoveredConfig {
 	    app: string;
 	    path: string;
@@ -477,26 +420,6 @@ export namespace gui {
 	    regex: string;
 	}
 	
-	export interface MessageView {
-	    id: string;
-	    chatId: string;
-	    seq: number;
-	    role: string;
-	    text: string;
-	    status: string;
-	    error: string;
-	    model: string;
-	    inputTokens: number;
-	    outputTokens: number;
-	    createdAt: string;
-	    toolCalls: ToolCallView[];
-	    asked?: boolean;
-	}
-	export interface MessagePageView {
-	    messages: MessageView[];
-	    hasMore: boolean;
-	}
-	
 	
 	
 	
@@ -665,7 +588,6 @@ export namespace gui {
 	    optionalAsTasks: boolean;
 	    limitMinutes: number;
 	}
-	
 	export interface TemplateView {
 	    id: string;
 	    title: string;
@@ -681,7 +603,6 @@ export namespace gui {
 	    history: string;
 	    attach: string;
 	}
-	
 	
 	
 	export interface ToolView {
@@ -742,6 +663,23 @@ export namespace host {
 	    geolocation?: boolean;
 	    clipboardWrite?: boolean;
 	}
+	export interface ContentView {
+	    type: string;
+	    text: string;
+	    data: string;
+	    mimeType: string;
+	    uri: string;
+	    name: string;
+	    title: string;
+	    description: string;
+	}
+	export interface CallResult {
+	    isError: boolean;
+	    content: ContentView[];
+	    structured: string;
+	    schemaError: string;
+	    durationMs: number;
+	}
 	export interface ChatContext {
 	    used: number;
 	    window: number;
@@ -763,6 +701,22 @@ export namespace host {
 	    messageId: string;
 	    snippet: string;
 	    rank: number;
+	}
+	export interface ChatOptions {
+	    offServers?: string[];
+	    offTools?: string[];
+	    toolMode?: string;
+	}
+	export interface ChatView {
+	    id: string;
+	    title: string;
+	    provider: string;
+	    model: string;
+	    agent: string;
+	    options: ChatOptions;
+	    createdAt: string;
+	    updatedAt: string;
+	    messageCount: number;
 	}
 	export interface ClientFileView {
 	    path: string;
@@ -801,6 +755,7 @@ export namespace host {
 	    skipped: string[];
 	    warnings: string[];
 	}
+	
 	
 	export interface KeptResult {
 	    id: string;
@@ -857,6 +812,49 @@ export namespace host {
 	    skills: LocalSkill[];
 	    malformed: MalformedSkill[];
 	    folders: SkillFolder[];
+	}
+	
+	export interface TaskView {
+	    id: string;
+	    status: string;
+	    message: string;
+	}
+	export interface ToolCallView {
+	    id: string;
+	    index: number;
+	    name: string;
+	    server: string;
+	    tool: string;
+	    args: string;
+	    status: string;
+	    result?: CallResult;
+	    isError: boolean;
+	    error: string;
+	    durationMs: number;
+	    approvalId: string;
+	    parent?: string;
+	    steps?: ToolCallView[];
+	    task?: TaskView;
+	    capped?: KeptResult;
+	}
+	export interface MessageView {
+	    id: string;
+	    chatId: string;
+	    seq: number;
+	    role: string;
+	    text: string;
+	    status: string;
+	    error: string;
+	    model: string;
+	    inputTokens: number;
+	    outputTokens: number;
+	    createdAt: string;
+	    toolCalls: ToolCallView[];
+	    asked?: boolean;
+	}
+	export interface MessagePageView {
+	    messages: MessageView[];
+	    hasMore: boolean;
 	}
 	
 	export interface OfferedTool {
@@ -930,6 +928,7 @@ export namespace host {
 	    frontmatter: string;
 	    exists: boolean;
 	}
+	
 	export interface TemplateParam {
 	    name: string;
 	    title: string;
@@ -969,6 +968,7 @@ export namespace host {
 	    inputTokens: number;
 	    outputTokens: number;
 	}
+	
 	export interface ToolMode {
 	    mode: string;
 	    by: string;

@@ -56,13 +56,13 @@ describe('ServerSkills', () => {
 });
 
 describe('SkillLoaded', () => {
-  const call = (over: Partial<gui.ToolCallView>) => ({ id: 'c1', index: 0, name: 'load_skill', args: '{"name":"haiku"}', status: 'done', ...over }) as gui.ToolCallView;
+  const call = (over: Partial<host.ToolCallView>) => ({ id: 'c1', index: 0, name: 'load_skill', args: '{"name":"haiku"}', status: 'done', ...over }) as host.ToolCallView;
   it('says which skill of which server was loaded', () => {
-    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"haiku","server":"poems","file":"SKILL.md","size":10}' } as unknown as gui.ToolCallView['result'] })} />);
+    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"haiku","server":"poems","file":"SKILL.md","size":10}' } as unknown as host.ToolCallView['result'] })} />);
     expect(screen.getByTestId('skill-loaded').textContent).toBe('Loaded skill haiku from poems');
   });
   it('says which file was read', () => {
-    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"notes","server":"docs","file":"templates/T.md","size":10}' } as unknown as gui.ToolCallView['result'] })} />);
+    render(<SkillLoaded call={call({ result: { content: [], structured: '{"skill":"notes","server":"docs","file":"templates/T.md","size":10}' } as unknown as host.ToolCallView['result'] })} />);
     expect(screen.getByTestId('skill-loaded').textContent).toBe('Read templates/T.md of skill notes from docs');
   });
   it('says why a skill was refused', () => {

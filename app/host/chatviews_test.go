@@ -1,0 +1,89 @@
+package host
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/switchboard-app/switchboard/app/history"
+)
+
+func TestStoredCallView(t *testing.T) {
+	delegated := `{"content":[{"type":"text","text":"answer"}],"structuredContent":{"answer":"answer","steps":[` +
+		`{"tool":"files__echo","server":"files","arguments":{"text":"x"},"result":"echo: x","durationMs":2},` +
+		`{"tool":"files__fail","server":"files","arguments":{},"result":"no such file","isError":true,"durationMs":1}]}}`
+	for _, tt := range []struct {
+		name string
+		call history.ToolCall
+		want ToolCallView
+	}{
+		{
+			name: "the server's own name, arguments as text, the result typed",
+			call: history.ToolCall{ID: "c", Server: "everything", Tool: "everything__echo", Arguments: json.RawMessage(`{"message":"hi"}`),
+				Result: json.RawMessage(`{"content":[{"type":"text","text":"Echo: hi"}]}`), Status: "done", DurationMs: 3},
+			want: ToolCallView{ID: "c", Name: "everything__echo", Server: "everything", Tool: "echo", Args: `{"message":"hi"}`, Status: "done", DurationMs: 3,
+				Result: &CallResult{Content: []ContentView{{Type: "text", Text: "Echo: hi"}}, DurationMs: 3}},
+		},
+		{
+			name: "arguments that were not JSON come back as the text the model sent",
+			call: history.ToolCall{ID: "c", Server: "s", Tool: "s__t", Arguments: json.RawMessage(`"{\"broken"`), Status: "pending"},
+			want: ToolCallView{ID: "c", Name: "s__t", Server: "s", Tool: "t", Args: `{"broken`, Status: "pending"},
+		},
+		{
+			name: "a failed call's error is its result text",
+			call: history.ToolCall{ID: "c", Server: "s", Tool: "s__t", Arguments: json.RawMessage(`{}`), IsError: true, Status: "error",
+				Result: json.RawMessage(`{"isError":true,"content":[{"type":"text","text":"boom"}]}`)},
+			want: ToolCallView{ID: "c", Name: "s__t", Server: "s", Tool: "t", Args: `{}`, Status: "error", IsError: true, Error: "boom",
+				Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "boom"}}}},
+		},
+		{
+			name: "a call run as an MCP task keeps how its task ended",
+			call: history.ToolCall{ID: "c", Server: "everything", Tool: "everything__research", Arguments: json.RawMessage(`{}`), IsError: true, Status: "error",
+				Result: json.RawMessage(`{"isError":true,"content":[{"type":"text","text":"cancelled"}]}`), Task: &history.Task{ID: "t1", Status: "cancelled", Message: "stopped"}},
+			want: ToolCallView{ID: "c", Name: "everything__research", Server: "everything", Tool: "research", Args: `{}`, Status: "error", IsError: true, Error: "cancelled",
+				Task:   &TaskView{ID: "t1", Status: "cancelled", Message: "stopped"},
+				Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "cancelled"}}}},
+		},
+		{
+			name: "a delegated call's steps come back from its structured result",
+			call: history.ToolCall{ID: "a1", Server: "files", Tool: "ask_files", Arguments: json.RawMessage(`{"query":"q"}`), Status: "done", DurationMs: 9,
+				Result: json.RawMessage(delegated)},
+			want: ToolCallView{ID: "a1", Name: "ask_files", Server: "files", Tool: "ask_files", Args: `{"query":"q"}`, Status: "done", DurationMs: 9,
+				Steps: []ToolCallView{
+					{ID: "a1/0", Index: 0, Name: "files__echo", Server: "files", Tool: "echo", Args: `{"text":"x"}`, Status: "done", DurationMs: 2, Parent: "a1",
+						Result: &CallResult{Content: []ContentView{{Type: "text", Text: "echo: x"}}, DurationMs: 2}},
+					{ID: "a1/1", Index: 1, Name: "files__fail", Server: "files", Tool: "fail", Args: `{}`, Status: "error", IsError: true, Error: "no such file",
+						DurationMs: 1, Parent: "a1", Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "no such file"}}, DurationMs: 1}},
+				}},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := storedCallView(0, tt.call)
+			if tt.want.Steps != nil { // the parent's result is checked by the steps it yields
+				got.Result = nil
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// The stored chats' views carry times as RFC 3339 text and a message's
+// calls as [], never null (TestChatViewsAreTyped in app/gui checks they
+// hold no raw JSON bytes or time.Time).
+func TestChatViewsOfStoredChats(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	c := chatView(history.Chat{ID: "c", Settings: json.RawMessage(`{"offServers":["git"]}`), CreatedAt: at, UpdatedAt: at.Add(time.Second)})
+	if c.CreatedAt != "2026-03-04T05:06:07Z" || c.UpdatedAt != "2026-03-04T05:06:08Z" || !reflect.DeepEqual(c.Options.OffServers, []string{"git"}) {
+		t.Fatalf("chat %+v", c)
+	}
+	m := messageViews([]history.Message{{ID: "m", CreatedAt: at, ToolCalls: []history.ToolCall{{ID: "x"}, {ID: "y"}}}})
+	if m[0].CreatedAt != "2026-03-04T05:06:07Z" || m[0].ToolCalls[1].Index != 1 {
+		t.Fatalf("message %+v", m[0])
+	}
+	if m := messageViews([]history.Message{{ID: "m"}}); m[0].CreatedAt != "" || m[0].ToolCalls == nil {
+		t.Fatalf("a message without calls or time: %+v", m[0]) // toolCalls is [], never null
+	}
+}
