@@ -89,7 +89,7 @@ func loadServers(inv *Invocation, file string, inputs map[string]string) ([]conf
 	if file == "" {
 		servers, skipped, err = h.Servers.Runnable()
 	} else {
-		servers, skipped, err = h.Servers.ReadFile(inv.Context(), file, inputs)
+		servers, skipped, err = h.ServerFiles.Read(inv.Context(), file, inputs)
 	}
 	for _, e := range skipped {
 		fmt.Fprintf(inv.Stderr, "%v (server skipped)\n", e)
@@ -193,7 +193,7 @@ func serversImportCmd() *Command {
 			// The window's import transaction: secrets to the keyring first,
 			// then config.json planned and saved under its lock.
 			abs, _ := filepath.Abs(args[0]) // where ${workspaceFolder} is
-			out, err := h.Servers.Import(inv.Context(), host.ImportRequest{Name: args[0], Path: abs, Data: data, Resolutions: res,
+			out, err := h.ServerFiles.Import(inv.Context(), host.ImportRequest{Name: args[0], Path: abs, Data: data, Resolutions: res,
 				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun, Sandbox: sandboxed})
 			if err != nil {
 				return validation(err)
@@ -834,7 +834,7 @@ func serversExportCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			data, err := h.Servers.Export()
+			data, err := h.ServerFiles.Export()
 			if err != nil {
 				return validation(err)
 			}

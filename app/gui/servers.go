@@ -136,7 +136,7 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 		v.RootsRule, v.RootsMode = r.Rule, r.Mode
 		v.ConfiguredFolders = append(v.ConfiguredFolders, r.Configured...)
 	}
-	v.StderrTail, _ = a.h.Servers.Log(st.Name, 50)
+	v.StderrTail, _ = a.h.ServerLogs.Lines(st.Name, 50)
 	v.Roots = append(v.Roots, a.h.Servers.Roots(st.Name)...)
 	if st.State == supervisor.Ready {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -20,7 +20,7 @@ type ServersPage struct{ *core }
 // PreviewImport shows, per server, what importing text would do. Nothing
 // changes. plaintext lists secret keys (server.env.VAR) the user keeps in the file.
 func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (ImportPreview, error) {
-	res, err := a.h.Servers.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Plaintext: keepSet(plaintext), DryRun: true})
+	res, err := a.h.ServerFiles.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Plaintext: keepSet(plaintext), DryRun: true})
 	if res.File == nil {
 		return ImportPreview{Items: []ImportItemView{}, Inputs: []InputView{}, Problems: parseProblems(err)}, nil
 	}
@@ -78,7 +78,7 @@ func (a *ServersPage) ApplyImport(name, text string, resolutions map[string]stri
 	for k, v := range resolutions {
 		res[k] = config.Resolution(v)
 	}
-	out, err := a.h.Servers.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext), Sandbox: sandbox})
+	out, err := a.h.ServerFiles.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext), Sandbox: sandbox})
 	if out.File == nil && err != nil {
 		return 0, errors.New(parseProblems(err)[0].Text)
 	}
@@ -93,7 +93,7 @@ func (a *ServersPage) DiscoverConfigs() ([]DiscoveredConfig, error) {
 // ReadConfigFile returns the text of a discovered config for the import
 // wizard. Only files DiscoverConfigs reports can be read this way.
 func (a *ServersPage) ReadConfigFile(path string) (string, error) {
-	return a.h.Servers.ReadDiscovered(path)
+	return a.h.ServerFiles.ReadDiscovered(path)
 }
 
 // SetServerMeta saves what the user says about a server: description, tags,
@@ -295,7 +295,7 @@ func (a *ServersPage) OpenConfigFile() (string, error) {
 // (debug … emergency) keeps only MCP log messages at that level or above,
 // "" keeps everything, stderr included.
 func (a *ServersPage) ServerLogEntries(name, minLevel string, lines int) ([]LogEntryView, error) {
-	entries, err := a.h.Servers.LogEntries(name, minLevel, lines)
+	entries, err := a.h.ServerLogs.Entries(name, minLevel, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +311,7 @@ func (a *ServersPage) ServerLogEntries(name, minLevel string, lines int) ([]LogE
 func (a *ServersPage) SetServerLogLevel(name, level string) error {
 	ctx, cancel := context.WithTimeout(a.bg(), 15*time.Second)
 	defer cancel()
-	return a.h.Servers.SetLogLevel(ctx, name, level)
+	return a.h.ServerLogs.SetLevel(ctx, name, level)
 }
 
 // ServerOAuth returns a configured server's OAuth client settings.
@@ -426,7 +426,7 @@ func (a *ServersPage) LooksSecret(name, value string, header bool) bool {
 // ServerLog returns the last lines a server wrote to stderr, for the live
 // log on the Servers page.
 func (a *ServersPage) ServerLog(name string, lines int) ([]string, error) {
-	return a.h.Servers.Log(name, lines)
+	return a.h.ServerLogs.Lines(name, lines)
 }
 
 // SetServerRoots chooses the folders a server is offered as its MCP roots:

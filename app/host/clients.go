@@ -173,7 +173,7 @@ func (c *Clients) Preview(ctx context.Context, req ClientConnect) (ClientChange,
 
 // Connect adds Switchboard's entry to the app's file (user scope unless
 // req.Project), and with req.Move moves the app's own servers into
-// Switchboard first (as Servers.Import does: secrets to the keyring) and
+// Switchboard first (as ServerFiles.Import does: secrets to the keyring) and
 // out of its file. The rest of the file stays byte for byte; the write is
 // atomic and keeps a backup without the moved secrets. Connecting again
 // changes nothing (an entry that runs another binary is repaired).
@@ -327,7 +327,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	renamed := map[string]string{}
 	if len(mcp) > 0 {
 		body, _ := json.Marshal(map[string]any{"mcpServers": mcp})
-		res, err := h.Servers.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: body, Resolutions: resolutions, DryRun: req.DryRun})
+		res, err := h.ServerFiles.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: body, Resolutions: resolutions, DryRun: req.DryRun})
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
 		}

@@ -20,8 +20,12 @@
 // after them, and the sentinel and typed errors in errors.go. To change:
 //
 //   - what a server entry holds, how config.json's servers load, run,
-//     import, export, start, restart, test, log in or log, see Servers
-//     (servers.go; an edit form's check, save and wait in serveredit.go)
+//     start, restart, test or log in, see Servers (servers.go; an edit
+//     form's check, save and wait in serveredit.go)
+//   - reading a --config file or another app's config, importing its
+//     servers, exporting a shareable file, see ServerFiles (serverfiles.go)
+//   - a server's stderr, its MCP log messages and their level, see
+//     ServerLogs (serverlogs.go)
 //   - what the running servers offer (tools, prompts, resources,
 //     completions, calls, metrics) or serve's gateway, see Tools (tools.go)
 //   - chat sessions: how a chat is created (its title and default

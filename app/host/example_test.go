@@ -26,7 +26,7 @@ func Example() {
 		fmt.Println(err)
 	}
 	claude := `{"mcpServers": {"notes": {"command": "/nonexistent/notes-mcp", "disabled": true}}}`
-	res, err := h.Servers.Import(context.Background(), host.ImportRequest{Name: "claude_desktop_config.json", Data: []byte(claude)})
+	res, err := h.ServerFiles.Import(context.Background(), host.ImportRequest{Name: "claude_desktop_config.json", Data: []byte(claude)})
 	if err != nil {
 		fmt.Println(err)
 	}

@@ -54,6 +54,8 @@ type Host struct {
 	// The host's parts, made once in Open: each owns one group of use
 	// cases, and the front doors reach the engine only through them.
 	Servers     *Servers     // config.json's servers: run, edit, test, log in, status
+	ServerFiles *ServerFiles // mcpServers files: read a --config, import, export
+	ServerLogs  *ServerLogs  // the servers' stderr and MCP log messages, their log level
 	Tools       *Tools       // what the running servers offer: tools, prompts, resources, calls
 	Chats       *Chats       // chat turns: model, engine, title, context window
 	Settings    *Settings    // config.json's settings: chat, providers, rules
@@ -105,6 +107,7 @@ func Open(opts Options) *Host {
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Fetch = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Fetch{h}
 	h.Skills = &Skills{h}
+	h.ServerFiles, h.ServerLogs = &ServerFiles{h}, &ServerLogs{h}
 	h.Shared = &Shared{h: h}
 	h.Clients = &Clients{h}
 	h.Models = newModels(h)

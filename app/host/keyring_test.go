@@ -44,7 +44,7 @@ func resolved(t *testing.T, h *Host, name string) (env map[string]string, header
 
 func importText(t *testing.T, h *Host, name, text string, inputs map[string]string) ImportResult {
 	t.Helper()
-	res, err := h.Servers.Import(context.Background(), ImportRequest{Name: name, Data: []byte(text), Inputs: inputs})
+	res, err := h.ServerFiles.Import(context.Background(), ImportRequest{Name: name, Data: []byte(text), Inputs: inputs})
 	if err != nil {
 		t.Fatalf("import %s: %v", name, err)
 	}
@@ -71,7 +71,7 @@ func TestImportKeepsPasswordInputsInTheKeyring(t *testing.T) {
 	if err := h.Servers.Add(config.Server{Name: "before", Transport: config.Stdio, Command: "x"}); err != nil {
 		t.Fatal(err) // so the import's save keeps a previous version as .bak
 	}
-	preview, err := h.Servers.Import(context.Background(), ImportRequest{Name: "mcp.json", Data: []byte(vscodeWithPassword), DryRun: true})
+	preview, err := h.ServerFiles.Import(context.Background(), ImportRequest{Name: "mcp.json", Data: []byte(vscodeWithPassword), DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}

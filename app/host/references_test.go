@@ -278,7 +278,7 @@ func TestBundleDuplicateUserConfigKey(t *testing.T) {
 	if b, _ := os.ReadFile(h.Dir().Config()); strings.Contains(string(b), typed) {
 		t.Errorf("config.json holds the sensitive value:\n%s", b)
 	}
-	if b, err := h.Servers.Export(); err != nil || strings.Contains(string(b), typed) {
+	if b, err := h.ServerFiles.Export(); err != nil || strings.Contains(string(b), typed) {
 		t.Errorf("servers export holds the sensitive value (%v):\n%s", err, b)
 	}
 }

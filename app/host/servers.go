@@ -1,13 +1,11 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -19,7 +17,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
-	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -269,36 +266,6 @@ func (s *Servers) Runnable() (servers []config.Server, skipped []error, err erro
 	return withoutProblems(run, problems)
 }
 
-// ReadFile reads the servers of another mcpServers file (a CLI --config)
-// instead of config.json's: inputs fill VS Code's ${input:ID} placeholders.
-// An entry that cannot run is left out, with its problem in skipped; a
-// file that cannot be read or parsed is the error.
-func (s *Servers) ReadFile(ctx context.Context, file string, inputs map[string]string) (servers []config.Server, skipped []error, err error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", file, err)
-	}
-	f, err := config.ParseContext(ctx, file, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, e := range f.Entries {
-		if !e.Valid() {
-			for _, p := range e.Problems {
-				skipped = append(skipped, fmt.Errorf("%s: %s", file, p))
-			}
-		}
-	}
-	if len(f.InputIDs()) > 0 {
-		if f, err = f.WithInputs(inputs); err != nil {
-			return nil, skipped, err
-		}
-	}
-	run, problems := library.Prepare(f.Servers, "")
-	servers, more, _ := withoutProblems(run, problems)
-	return servers, append(skipped, more...), nil
-}
-
 // withoutProblems drops the servers whose profile override is wrong.
 func withoutProblems(servers []config.Server, problems map[string]error) ([]config.Server, []error, error) {
 	var skipped []error
@@ -311,120 +278,6 @@ func withoutProblems(servers []config.Server, problems map[string]error) ([]conf
 		out = append(out, srv)
 	}
 	return out, skipped, nil
-}
-
-// ReadDiscovered returns the text of a config Discover reports (and only
-// of those), bounded by config.MaxConfigSize.
-func (s *Servers) ReadDiscovered(path string) (string, error) {
-	known := false
-	for _, c := range config.Discover(config.SystemEnv()) {
-		known = known || c.Path == path
-	}
-	if !known {
-		return "", fmt.Errorf("%s is not one of the discovered MCP configs; paste it or choose it with the file picker", path)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if fi.Size() > config.MaxConfigSize {
-		return "", fmt.Errorf("%s is %d bytes; an MCP config should be far smaller", path, fi.Size())
-	}
-	b, err := os.ReadFile(path)
-	return string(b), err
-}
-
-// Import merges the servers of another host's config (Claude Desktop,
-// Cursor, VS Code, legacy) into config.json as one transaction:
-// secret-looking values go to the keyring first (the config never
-// references a secret that is not there), then config.json is saved
-// atomically and the servers start. A config that cannot be parsed comes
-// back as a *config.ValidationError naming file, line:column and JSON path.
-//
-// Secrets are found after VS Code's ${input:ID} values are put in, and a
-// password input's value always goes to the keyring: the entry holds the
-// ${secret:...} reference in its place, inside the header, argument or
-// variable that used it. Each imported server gets its own id, so its
-// keyring entries are its own; a ${secret:...} the file names itself is
-// another entry's and is refused at start until the user grants it.
-func (s *Servers) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
-	h := s.h
-	f, err := config.ParseContext(ctx, req.Name, req.Data)
-	if f == nil {
-		return ImportResult{}, err
-	}
-	// VS Code's and Cursor's variables are written out before anything
-	// else reads the values: config.json has no ${userHome}.
-	home, _ := os.UserHomeDir()
-	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home))
-	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
-		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
-			return ImportResult{}, err
-		}
-	}
-	if req.Sandbox {
-		sandboxAll(f)
-	}
-	if req.DryRun {
-		cfg, err := h.Config()
-		if err != nil {
-			return ImportResult{File: f}, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
-		}
-		res := prepareImport(cfg, f, req)
-		res.Invalid = res.Plan.Counts()[config.Invalid]
-		return res, nil
-	}
-	var res ImportResult
-	err = h.Edit(func(cfg *config.Config) error {
-		res = prepareImport(cfg, f, req)
-		next, err := config.Apply(cfg, res.Plan, req.Resolutions)
-		if err != nil {
-			return err
-		}
-		if len(res.Moves) > 0 {
-			names, err := h.store.StoreMoves(res.Moves)
-			if err != nil {
-				return fmt.Errorf("nothing was imported: %w; or keep those values in the file (untick \"move to keyring\", or --plaintext SERVER.FIELD)", err)
-			}
-			for _, m := range res.Moves {
-				h.red.Add(m.Value()) // and config.json.bak must not keep it either
-			}
-			if err := secrets.Index(next, true, names...); err != nil {
-				return err
-			}
-		}
-		*cfg = *next
-		return nil
-	})
-	if res.File == nil {
-		res.File = f
-	}
-	if err != nil {
-		return res, err
-	}
-	res.Invalid = res.Plan.Counts()[config.Invalid]
-	for _, it := range res.Plan.Items {
-		if it.Imports(req.Resolutions) {
-			res.Imported++
-		}
-	}
-	return res, nil
-}
-
-// Export is config.json's servers as a shareable mcpServers file: every
-// secret, and every value kept in plaintext by choice, stays a
-// ${secret:NAME} placeholder.
-func (s *Servers) Export() ([]byte, error) {
-	cfg, err := s.h.Config()
-	if err != nil {
-		return nil, err
-	}
-	shared := &config.Config{}
-	for _, srv := range cfg.Servers {
-		clean, _ := secrets.Extract(srv, nil)
-		shared.Servers = append(shared.Servers, clean)
-	}
-	return shared.MarshalJSON()
 }
 
 // Add adds one server.
@@ -698,32 +551,6 @@ func (s *Servers) Settle(ctx context.Context) { s.h.mgr.WaitSettled(ctx) }
 // elicitation) to r: the window's chat, the terminal, or serve's client.
 func (s *Servers) HandleRequests(r mcpmanager.RequestHandler) { s.h.Shared.handle(r) }
 
-// Log is the last lines (at most 1000; 200 when lines is not positive) a
-// running server wrote to stderr.
-func (s *Servers) Log(name string, lines int) ([]string, error) {
-	sup, err := s.h.mgr.Server(name)
-	if err != nil {
-		return nil, err
-	}
-	if lines <= 0 || lines > 1000 {
-		lines = 200
-	}
-	return sup.Log().Tail(lines), nil
-}
-
-// LogEntries is Log with MCP log messages: minLevel (debug … emergency)
-// keeps only those at that level or above, "" keeps everything.
-func (s *Servers) LogEntries(name, minLevel string, lines int) ([]serverlog.Entry, error) {
-	sup, err := s.h.mgr.Server(name)
-	if err != nil {
-		return nil, err
-	}
-	if lines <= 0 || lines > 1000 {
-		lines = 200
-	}
-	return sup.Log().Entries(lines, minLevel), nil
-}
-
 // Roots are the folders a running server is offered as its MCP roots
 // (none when it does not run).
 func (s *Servers) Roots(name string) []string {
@@ -731,12 +558,6 @@ func (s *Servers) Roots(name string) []string {
 		return sup.Roots()
 	}
 	return nil
-}
-
-// SetLogLevel asks a server that offers MCP logging for messages at level
-// and above.
-func (s *Servers) SetLogLevel(ctx context.Context, name, level string) error {
-	return s.h.mgr.SetLogLevel(ctx, name, level)
 }
 
 // Test starts srv on its own as it would run now (the active profile, its

@@ -56,7 +56,7 @@ func TestNameTakenSaysWhatCanBeDone(t *testing.T) {
 func TestSetOAuth(t *testing.T) {
 	h := open(t)
 	data := `{"mcpServers": {"fs": {"command": "/bin/true"}, "linear": {"url": "https://example.com/mcp", "oauth": {"clientId": "old", "authorizationUrl": "https://a/authorize"}}}}`
-	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
 		t.Fatal(err)
 	}
 	linear, _ := h.Servers.Get("linear")
@@ -120,7 +120,7 @@ func TestSetOAuth(t *testing.T) {
 func TestSetSandbox(t *testing.T) {
 	h := open(t)
 	data := `{"mcpServers": {"fs": {"command": "/bin/true"}, "remote": {"url": "https://example.com/mcp"}}}`
-	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -162,7 +162,7 @@ func TestSetSandbox(t *testing.T) {
 func TestImportSandboxed(t *testing.T) {
 	h := open(t)
 	data := `{"mcpServers": {"a": {"command": "/bin/true"}, "b": {"command": "/bin/true", "sandbox": {"network": true}}, "r": {"url": "https://example.com/mcp"}}}`
-	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data), Sandbox: true}); err != nil {
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data), Sandbox: true}); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"a": "true", "b": `{"network":true}`, "r": ""} {

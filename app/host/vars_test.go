@@ -19,7 +19,7 @@ func TestImportExpandsVSCodeVariables(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "site", ".vscode", "mcp.json")
 	data := `{"servers": {"fs": {"command": "/bin/true", "args": ["${userHome}/Projects", "${workspaceFolder}", "${selectedText}"]}}}`
-	dry, err := h.Servers.Import(t.Context(), ImportRequest{Name: "mcp.json", Path: path, Data: []byte(data), DryRun: true})
+	dry, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "mcp.json", Path: path, Data: []byte(data), DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestImportExpandsVSCodeVariables(t *testing.T) {
 	if len(warned) != 1 || !strings.Contains(warned[0], "servers.fs.args[2]: uses ${selectedText}, which Switchboard gives no value") {
 		t.Errorf("preview problems = %q, want ${selectedText} flagged", warned)
 	}
-	if _, err := h.Servers.Import(t.Context(), ImportRequest{Name: "mcp.json", Path: path, Data: []byte(data)}); err != nil {
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "mcp.json", Path: path, Data: []byte(data)}); err != nil {
 		t.Fatal(err)
 	}
 	s, ok := h.Servers.Get("fs")
