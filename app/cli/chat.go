@@ -16,7 +16,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 )
@@ -140,14 +139,7 @@ func chatCmd() *Command {
 			res, err := eng.Send(ctx, turn)
 			out.finish()
 			if inv.JSON {
-				if jerr := inv.PrintJSON(struct {
-					ChatID    string             `json:"chatId"`
-					Text      string             `json:"text"`
-					Status    string             `json:"status"`
-					Steps     int                `json:"steps"`
-					StepLimit bool               `json:"stepLimit"`
-					ToolCalls []history.ToolCall `json:"toolCalls"`
-				}{chatID, res.Message.Text, res.Message.Status, res.Steps, res.StepLimit, res.ToolCalls}); jerr != nil {
+				if jerr := inv.PrintJSON(host.TurnReplyView(chatID, res)); jerr != nil {
 					return jerr
 				}
 			}
@@ -271,7 +263,7 @@ func (s *streamPrinter) event(ev chat.Event) {
 			fmt.Fprintf(s.errOut, "switchboard: this turn's tool results no longer fit the model's context together; the model sees %d earlier step(s) of it as stubs\n", v.TurnStubbed)
 		}
 	case chat.EventMessage:
-		if ev.Role == history.RoleSummary {
+		if host.IsSummary(ev) {
 			fmt.Fprintf(s.errOut, "switchboard: summarised %d earlier messages (%d ms); the originals stay in the chat's history and its export\n", ev.Steps, ev.DurationMs)
 		}
 	case chat.EventMessageEnd:

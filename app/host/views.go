@@ -1,6 +1,9 @@
 package host
 
 import (
+	"encoding/json"
+	"time"
+
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
@@ -505,3 +508,52 @@ type ClientChange struct {
 	// allow rules to update.
 	Warnings []string `json:"warnings"`
 }
+
+// TurnReply is a finished chat turn as 'switchboard chat --json' prints
+// it: the chat, the last answer's text and status, how many model
+// requests it took, whether it stopped at the step limit, and every tool
+// call of the turn.
+type TurnReply struct {
+	ChatID    string       `json:"chatId"`
+	Text      string       `json:"text"`
+	Status    string       `json:"status"`
+	Steps     int          `json:"steps"`
+	StepLimit bool         `json:"stepLimit"`
+	ToolCalls []StoredCall `json:"toolCalls"`
+}
+
+// StoredCall is a tool call as the history keeps it (history.ToolCall):
+// arguments and result as their JSON.
+type StoredCall struct {
+	ID         string          `json:"id"`
+	MessageID  string          `json:"messageId"`
+	Server     string          `json:"server"`
+	Tool       string          `json:"tool"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Result     json.RawMessage `json:"result"`
+	IsError    bool            `json:"isError"`
+	Status     string          `json:"status"`
+	StartedAt  time.Time       `json:"startedAt"`
+	DurationMs int64           `json:"durationMs"`
+	Task       *TaskView       `json:"task,omitempty"`
+}
+
+// TurnReplyView is the reply of chat chatID's turn that ended with r.
+func TurnReplyView(chatID string, r chat.Result) TurnReply {
+	out := TurnReply{ChatID: chatID, Text: r.Message.Text, Status: r.Message.Status, Steps: r.Steps, StepLimit: r.StepLimit}
+	if r.ToolCalls != nil {
+		out.ToolCalls = make([]StoredCall, len(r.ToolCalls))
+	}
+	for i, c := range r.ToolCalls {
+		out.ToolCalls[i] = StoredCall{ID: c.ID, MessageID: c.MessageID, Server: c.Server, Tool: c.Tool, Arguments: c.Arguments, Result: c.Result,
+			IsError: c.IsError, Status: c.Status, StartedAt: c.StartedAt, DurationMs: c.DurationMs}
+		if t := c.Task; t != nil {
+			out.ToolCalls[i].Task = &TaskView{ID: t.ID, Status: t.Status, Message: t.Message}
+		}
+	}
+	return out
+}
+
+// IsSummary says whether a chat event's message is a summary of earlier
+// messages (a long chat compacted).
+func IsSummary(ev chat.Event) bool { return ev.Role == history.RoleSummary }
