@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/app/localmodel/download"
 )
 
 func modelsCmd() *Command {
@@ -114,10 +113,11 @@ func modelsDownload(_ context.Context, inv *Invocation, args []string) error {
 			fmt.Fprintf(inv.Stderr, "%s: %s of %s (%.0f%%)\n", name, host.Bytes(done), host.Bytes(total), pct)
 		}
 	})
+	de, failed := errors.AsType[*host.DownloadError](err)
 	switch {
-	case errors.Is(err, download.ErrChecksum), errors.Is(err, host.ErrNotInCatalog), errors.Is(err, host.ErrDownloadRunning):
+	case failed && de.WrongFile(), errors.Is(err, host.ErrNotInCatalog), errors.Is(err, host.ErrDownloadRunning):
 		return &ValidationError{Err: err}
-	case errors.As(err, new(*host.DownloadError)):
+	case failed:
 		// The sentence says why; the terminal's ways on are these commands.
 		fmt.Fprintf(inv.Stderr, "Retry with 'switchboard models download %s', download from a mirror ('switchboard models url URL'), or use a GGUF file you have ('switchboard models add FILE').\n", name)
 		return err

@@ -53,7 +53,7 @@ type ApprovalView struct {
 	Arguments   string `json:"arguments"`
 	Destructive bool   `json:"destructive"`
 	// Warnings: hidden instructions found in the tool's definition.
-	Warnings []WarningView `json:"warnings"`
+	Warnings []host.WarningView `json:"warnings"`
 	// Tools are the tools a sampling request offers the model.
 	Tools []host.OfferedTool `json:"tools,omitempty"`
 	// App is the ui:// URI of the server's MCP App when the app asks to
@@ -104,7 +104,7 @@ func chatEvent(ev chat.Event) ChatEvent {
 
 func approvalView(r chat.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
-		Arguments: host.ArgsText(r.Arguments), Destructive: r.Destructive, Warnings: warningViews(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App, Script: r.Script}
+		Arguments: host.ArgsText(r.Arguments), Destructive: r.Destructive, Warnings: host.WarningsView(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App, Script: r.Script}
 }
 
 func elicitView(r chat.ElicitRequest) ElicitView {

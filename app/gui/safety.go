@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
-	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // Safety is what guards the user against servers: tool definitions
@@ -29,7 +29,7 @@ func (a *Safety) Safety() (SafetyView, error) {
 	}
 	out := SafetyView{Changes: make([]ToolChangeView, 0, len(changes)), Warnings: []ToolWarningsView{}, New: map[string][]string{}}
 	for _, c := range changes {
-		v := ToolChangeView{Server: c.Server, Tool: c.Tool, Old: c.Old, New: c.New, Seen: c.Seen.Format(time.RFC3339), Rejected: c.Rejected, Warnings: []WarningView{}}
+		v := ToolChangeView{Server: c.Server, Tool: c.Tool, Old: c.Old, New: c.New, Seen: c.Seen.Format(time.RFC3339), Rejected: c.Rejected, Warnings: []host.WarningView{}}
 		var def struct {
 			Name        string          `json:"name"`
 			Title       string          `json:"title"`
@@ -39,13 +39,13 @@ func (a *Safety) Safety() (SafetyView, error) {
 		if json.Unmarshal([]byte(c.New), &def) == nil {
 			t := router.Tool{Server: c.Server}
 			t.Tool.Name, t.Tool.Title, t.Tool.Description, t.Tool.RawInputSchema = def.Name, def.Title, def.Description, def.InputSchema
-			v.Warnings = warningViews(a.h.Tools.Warnings(t.Tool))
+			v.Warnings = a.h.Tools.Warnings(t.Tool)
 		}
 		out.Changes = append(out.Changes, v)
 	}
 	for _, t := range tools {
 		if fs := a.h.Tools.Warnings(t.Tool); len(fs) > 0 {
-			out.Warnings = append(out.Warnings, ToolWarningsView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Warnings: warningViews(fs)})
+			out.Warnings = append(out.Warnings, ToolWarningsView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Warnings: fs})
 		}
 		if _, ok := out.New[t.Server]; !ok {
 			n, err := pins.NewTools(t.Server)
@@ -100,41 +100,25 @@ func (a *Safety) AddRule(v RuleView) (RuleView, error) {
 // RemoveRule deletes a rule.
 func (a *Safety) RemoveRule(id string) error { return a.h.Settings.RemoveRule(id) }
 
-// WarningView is one toolcheck finding.
-type WarningView struct {
-	Kind    string `json:"kind"`
-	Reason  string `json:"reason"`
-	Where   string `json:"where"`
-	Excerpt string `json:"excerpt"` // invisible characters escaped
-}
-
-func warningViews(fs []toolcheck.Finding) []WarningView {
-	out := make([]WarningView, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, WarningView(f))
-	}
-	return out
-}
-
 // ToolChangeView is a tool withheld because its definition changed.
 type ToolChangeView struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool"` // the server's own name
 	// Old and New are the trusted and the listed definition, as indented
 	// JSON with sorted keys, for a line diff.
-	Old      string        `json:"old"`
-	New      string        `json:"new"`
-	Seen     string        `json:"seen"` // RFC 3339
-	Rejected bool          `json:"rejected"`
-	Warnings []WarningView `json:"warnings"` // found in the new definition
+	Old      string             `json:"old"`
+	New      string             `json:"new"`
+	Seen     string             `json:"seen"` // RFC 3339
+	Rejected bool               `json:"rejected"`
+	Warnings []host.WarningView `json:"warnings"` // found in the new definition
 }
 
 // ToolWarningsView is one listed tool with findings.
 type ToolWarningsView struct {
-	Name     string        `json:"name"` // server__tool
-	Server   string        `json:"server"`
-	Tool     string        `json:"tool"`
-	Warnings []WarningView `json:"warnings"`
+	Name     string             `json:"name"` // server__tool
+	Server   string             `json:"server"`
+	Tool     string             `json:"tool"`
+	Warnings []host.WarningView `json:"warnings"`
 }
 
 // SafetyView is everything the Servers page marks.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -87,7 +88,7 @@ type ToolView struct {
 	// Icon is the tool's icon as ServerView.Icon.
 	Icon string `json:"icon"`
 	// Warnings are hidden instructions toolcheck found in the definition.
-	Warnings []WarningView `json:"warnings"`
+	Warnings []host.WarningView `json:"warnings"`
 	// OutputSchema is the tool's outputSchema as JSON text, "" when none.
 	OutputSchema string `json:"outputSchema"`
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
@@ -163,13 +162,8 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	v.KeepMB = cmp.Or(s.KeepMB, chat.DefaultKeepLimit>>20)
 	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
 	v.Tools, v.CodeModeWindow = s.Tools, chat.CodeModeWindow
-	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = "size", cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), chat.ToolSearchThreshold
-	switch {
-	case s.ToolSearchAbove > 0:
-		v.ToolSearchBy, v.ToolSearchAbove = "count", s.ToolSearchAbove
-	case s.ToolSearchAbove < 0:
-		v.ToolSearchBy = "off"
-	}
+	ts := host.ToolSearchOf(s)
+	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = ts.By, ts.Share, ts.Above
 	for k, p := range s.Policies {
 		v.Policies[k] = string(p)
 	}
@@ -299,40 +293,7 @@ func (a *SettingsPage) SetLongChats(compactAt, resultShare, keepMB int, budgets,
 // model's context window), by "count" (more than above active tools) or
 // "off" — and the tools always offered (server__tool).
 func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []string) error {
-	switch {
-	case by != "size" && by != "count" && by != "off":
-		return fmt.Errorf("tool search %q: choose size, count or off", by)
-	case by == "size" && (share < 1 || share > 100):
-		return fmt.Errorf("the share of the context window must be 1 to 100 percent, not %d", share)
-	case by == "count" && above < 1:
-		return fmt.Errorf("the tool count must be 1 or more, not %d", above)
-	}
-	var clean []string
-	for _, p := range pinned {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		if !strings.Contains(p, router.Separator) {
-			return fmt.Errorf("pinned tool %q: write it as server__tool, as the Tools page lists it", p)
-		}
-		clean = append(clean, p)
-	}
-	return a.h.Settings.EditChat(func(s *chat.Settings) error {
-		switch by {
-		case "off":
-			s.ToolSearchAbove = -1
-		case "count":
-			s.ToolSearchAbove = above
-		default:
-			s.ToolSearchAbove, s.ToolSearchShare = 0, share
-			if share == toolsearch.DefaultShare {
-				s.ToolSearchShare = 0
-			}
-		}
-		s.Pinned = clean
-		return nil
-	})
+	return a.h.Settings.SetToolSearch(host.ToolSearchSetting{By: by, Share: share, Above: above, Pinned: pinned})
 }
 
 // SetToolMode sets how chats offer the tools when neither the chat nor

@@ -64,7 +64,7 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 		}
 		v := ToolView{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: title,
 			Description: t.Tool.Description, InputSchema: string(schema), DefaultPolicy: string(a.h.Tools.DefaultPolicy(t)),
-			Icon: a.iconSrc(t.Tool.Icons), OutputSchema: outputSchemaText(t.Tool), Warnings: warningViews(a.h.Tools.Warnings(t.Tool))}
+			Icon: a.iconSrc(t.Tool.Icons), OutputSchema: outputSchemaText(t.Tool), Warnings: a.h.Tools.Warnings(t.Tool)}
 		if h := t.Tool.Annotations.ReadOnlyHint; h != nil {
 			v.ReadOnly = *h
 		}

@@ -189,8 +189,8 @@ func (m *Models) Download(ctx context.Context, name string, progress func(done, 
 	return m.addProvider(e.Name)
 }
 
-// DownloadError is a model download that failed (not cancelled, not a
-// file that did not match its SHA-256). Its plain sentence says which model
+// DownloadError is a model download that failed (not cancelled; a file
+// that did not match its pinned SHA-256 or size is one, WrongFile). Its plain sentence says which model
 // and why in a few words ("huggingface.co cannot be found"), without
 // advice: the window offers Retry, the download URL (a mirror) and Choose a
 // GGUF file beside it, the CLI names its commands for them.
@@ -204,11 +204,16 @@ func (e *DownloadError) Error() string {
 }
 func (e *DownloadError) Unwrap() error { return e.Err }
 
+// WrongFile says the file arrived but is not the pinned one (its SHA-256
+// or size differs), so it was removed: a wrong download URL rather than a
+// network failure.
+func (e *DownloadError) WrongFile() bool { return errors.Is(e.Err, download.ErrChecksum) }
+
 // Plain is the sentence ("Could not download Qwen3 1.7B: huggingface.co
 // cannot be found.") and the technical detail.
 func (e *DownloadError) Plain() (sentence, detail string) {
 	why := plain.Cause(e.Err)
-	if errors.Is(e.Err, download.ErrChecksum) {
+	if e.WrongFile() {
 		why = "the file that arrived is not the expected one (its SHA-256 or size differs), so it was removed"
 	}
 	if st, ok := errors.AsType[*download.StatusError](e.Err); ok && why == "" {

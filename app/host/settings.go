@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
@@ -222,4 +224,70 @@ func (st *Settings) SaveAgent(a Agent) (Agent, error) {
 		return err
 	})
 	return AgentView(saved), err
+}
+
+// ToolSearchSetting is when the model searches tools instead of seeing
+// them all: By "size" (the definitions take more than Share percent of
+// the model's context window), "count" (more than Above active tools) or
+// "off"; Pinned are the tools always offered (server__tool).
+type ToolSearchSetting struct {
+	By     string
+	Share  int
+	Above  int
+	Pinned []string
+}
+
+// ToolSearchOf is s's tool search as the Settings form shows it: the
+// share and the count filled with their defaults when s leaves them
+// unset.
+func ToolSearchOf(s chat.Settings) ToolSearchSetting {
+	t := ToolSearchSetting{By: "size", Share: cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), Above: chat.ToolSearchThreshold, Pinned: s.Pinned}
+	switch {
+	case s.ToolSearchAbove > 0:
+		t.By, t.Above = "count", s.ToolSearchAbove
+	case s.ToolSearchAbove < 0:
+		t.By = "off"
+	}
+	return t
+}
+
+// SetToolSearch saves t (settings.chat): its By, Share and Above are
+// checked, its Pinned names written server__tool, and a Share equal to
+// the default is stored as unset.
+func (st *Settings) SetToolSearch(t ToolSearchSetting) error {
+	by, share, above := t.By, t.Share, t.Above
+	switch {
+	case by != "size" && by != "count" && by != "off":
+		return fmt.Errorf("tool search %q: choose size, count or off", by)
+	case by == "size" && (share < 1 || share > 100):
+		return fmt.Errorf("the share of the context window must be 1 to 100 percent, not %d", share)
+	case by == "count" && above < 1:
+		return fmt.Errorf("the tool count must be 1 or more, not %d", above)
+	}
+	var clean []string
+	for _, p := range t.Pinned {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !strings.Contains(p, router.Separator) {
+			return fmt.Errorf("pinned tool %q: write it as server__tool, as the Tools page lists it", p)
+		}
+		clean = append(clean, p)
+	}
+	return st.EditChat(func(s *chat.Settings) error {
+		switch by {
+		case "off":
+			s.ToolSearchAbove = -1
+		case "count":
+			s.ToolSearchAbove = above
+		default:
+			s.ToolSearchAbove, s.ToolSearchShare = 0, share
+			if share == toolsearch.DefaultShare {
+				s.ToolSearchShare = 0
+			}
+		}
+		s.Pinned = clean
+		return nil
+	})
 }

@@ -100,7 +100,7 @@ func (t *Tools) Metrics() map[string]router.Metrics { return t.h.router().Metric
 
 // Warnings are the hidden instructions found in a tool's definition
 // (description, schema): what the Tools and Safety pages flag.
-func (t *Tools) Warnings(tool mcp.Tool) []toolcheck.Finding { return toolcheck.Check(tool) }
+func (t *Tools) Warnings(tool mcp.Tool) []WarningView { return WarningsView(toolcheck.Check(tool)) }
 
 // DefaultPolicy is what a chat does with a tool no setting names: the
 // workspace's own risk rule for its tools (file writes in a workspace

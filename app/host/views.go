@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
+	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
 // The types below are what the host's callers see of the engine: the
@@ -557,3 +558,21 @@ func TurnReplyView(chatID string, r chat.Result) TurnReply {
 // IsSummary says whether a chat event's message is a summary of earlier
 // messages (a long chat compacted).
 func IsSummary(ev chat.Event) bool { return ev.Role == history.RoleSummary }
+
+// WarningView is one toolcheck finding: hidden instructions found in a
+// tool's definition.
+type WarningView struct {
+	Kind    string `json:"kind"`
+	Reason  string `json:"reason"`
+	Where   string `json:"where"`
+	Excerpt string `json:"excerpt"` // invisible characters escaped
+}
+
+// WarningsView is fs as the doors see them (never nil).
+func WarningsView(fs []toolcheck.Finding) []WarningView {
+	out := make([]WarningView, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, WarningView(f))
+	}
+	return out
+}

@@ -3,13 +3,13 @@
 // hidden instructions, and the approval rules on arguments. Fetched on
 // demand and again whenever the tools may have changed (tools:changed).
 import { AcceptChange, AddRule, EventConfigChanged, EventToolsChanged, hasBackend, on, ProposeRule, RejectChange, RemoveRule, Rules, Safety } from './backend';
-import type { gui } from './backend';
+import type { gui, host } from './backend';
 import { message } from './errors';
 import { createStore, useSelect } from './store';
 
 export type SafetyView = gui.SafetyView;
 export type ToolChange = gui.ToolChangeView;
-export type Warning = gui.WarningView;
+export type Warning = host.WarningView;
 export type ToolWarnings = gui.ToolWarningsView;
 export type RuleView = gui.RuleView;
 export type MatchView = gui.MatchView;

@@ -56,12 +56,6 @@ export namespace gui {
 	    prefersBorder: boolean;
 	    session: string;
 	}
-	export interface WarningView {
-	    kind: string;
-	    reason: string;
-	    where: string;
-	    excerpt: string;
-	}
 	export interface ApprovalView {
 	    id: string;
 	    chatId: string;
@@ -70,7 +64,7 @@ export namespace gui {
 	    tool: string;
 	    arguments: string;
 	    destructive: boolean;
-	    warnings: WarningView[];
+	    warnings: host.WarningView[];
 	    tools?: host.OfferedTool[];
 	    app?: string;
 	    script?: string;
@@ -531,7 +525,7 @@ export namespace gui {
 	    name: string;
 	    server: string;
 	    tool: string;
-	    warnings: WarningView[];
+	    warnings: host.WarningView[];
 	}
 	export interface ToolChangeView {
 	    server: string;
@@ -540,7 +534,7 @@ export namespace gui {
 	    new: string;
 	    seen: string;
 	    rejected: boolean;
-	    warnings: WarningView[];
+	    warnings: host.WarningView[];
 	}
 	export interface SafetyView {
 	    changes: ToolChangeView[];
@@ -616,14 +610,13 @@ export namespace gui {
 	    destructive: boolean;
 	    defaultPolicy: string;
 	    icon: string;
-	    warnings: WarningView[];
+	    warnings: host.WarningView[];
 	    outputSchema: string;
 	}
 	export interface ToolList {
 	    tools: ToolView[];
 	    errors: ServerErrorView[];
 	}
-	
 	
 	
 	export interface WelcomeView {
@@ -986,6 +979,12 @@ export namespace host {
 	    share: number;
 	    above: number;
 	    reason: string;
+	}
+	export interface WarningView {
+	    kind: string;
+	    reason: string;
+	    where: string;
+	    excerpt: string;
 	}
 
 }
