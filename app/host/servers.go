@@ -155,6 +155,7 @@ func (h *Host) apply(cfg *config.Config) {
 	h.running, ap.Roots = withRoots(specs, run, root)
 	h.applied.Store(ap)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
+	h.Shared.followCode(cfg, h.Shared.g.Load()) // the attached apps' code mode (settings.serve)
 }
 
 // Run starts exactly these servers (a --config file, or a subset chosen by

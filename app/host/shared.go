@@ -73,6 +73,9 @@ func (s *Shared) Start(ctx context.Context) error {
 	}
 	s.l, s.attached = l, map[*attachedApp]bool{}
 	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
+	if cfg, err := h.Config(); err == nil {
+		s.followCode(cfg, g)
+	}
 	s.g.Store(g)
 	// The servers' questions reach the apps' sessions from now on.
 	h.mgr.SetRequestHandler(&sharedRequests{s})
@@ -98,6 +101,23 @@ func (s *Shared) Start(ctx context.Context) error {
 	})
 	slog.Info("shared servers: listening", "address", l.Address().Socket)
 	return nil
+}
+
+// followCode gives g (the attached apps' gateway) the code mode of cfg's
+// settings.serve (ServeCode); a malformed one leaves it as it was, and
+// says why in the log (the Settings page says it too).
+func (s *Shared) followCode(cfg *config.Config, g *gateway.Gateway) {
+	if g == nil {
+		return
+	}
+	c, err := serveCode(cfg)
+	if err != nil {
+		slog.Warn("shared servers: code mode", "err", err)
+		return
+	}
+	if g.SetCode(c) {
+		s.h.wg.Go(func() { g.Refresh(s.h.ctx) }) // not under the config lock apply holds
+	}
 }
 
 // serve runs one attached app's session until it ends or ctx does.

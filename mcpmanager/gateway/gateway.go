@@ -77,9 +77,7 @@ type Gateway struct {
 	sees        func(app, server string) bool // Options.Sees
 	sessions    atomic.Int64                  // ServeApp's session ids
 	serverInfo  []byte                        // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
-	code        string                        // Options.Code
-	codeLimits  codemode.Limits               // Options.CodeLimits
-	decideFn    DecideFunc                    // Options.Decide
+	code        atomic.Pointer[CodeMode]      // Options.Code, CodeLimits, Decide; SetCode swaps it
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
@@ -93,7 +91,8 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, code: opts.Code, codeLimits: opts.CodeLimits, decideFn: opts.Decide, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g.code.Store(&CodeMode{Mode: opts.Code, Limits: opts.CodeLimits, Decide: opts.Decide})
 	g.serverInfo, _ = json.Marshal(mcp.Implementation{Name: "switchboard", Version: opts.Version})
 	if g.settled == nil {
 		g.started.Store(true)
@@ -210,13 +209,19 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler()})
 		routes = append(routes, route{t.Server, t.Tool.Name, exposed})
 	}
-	fp, err := json.Marshal(routes)
+	// The code mode is part of what is published: a new one publishes
+	// (SetCode) even when the tools are the same.
+	mode := g.code.Load().Mode
+	fp, err := json.Marshal(struct {
+		Routes []route
+		Code   string
+	}{routes, mode})
 	if err != nil {
 		fp = nil // never equal to a published fingerprint: publish
 	}
 	var fns []codemode.Function
 	var byFn map[string]router.Tool
-	if g.code != CodeOff {
+	if mode != CodeOff {
 		// Scripts call what would be published; the client sees code
 		// mode's three tools instead of (CodeOnly) or besides them.
 		var published []router.Tool
@@ -227,7 +232,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		}
 		fns, byFn = codeFunctions(published)
 		codeTools := scripts{g}.tools(fns)
-		if g.code == CodeOnly {
+		if mode == CodeOnly {
 			st, next = nil, map[string]router.Tool{}
 		}
 		st = append(st, codeTools...)

@@ -125,6 +125,26 @@ function LocalSkillRow({ s, reload, fail }: { s: host.LocalSkill; reload: () => 
 }
 
 /**
+ * SkillFolders lists the folders the skills are looked for in, whether
+ * each is there, and which are trusted; open when no skill was found.
+ */
+function SkillFolders({ folders, open }: { folders: host.SkillFolder[]; open: boolean }) {
+  const there = folders.filter((f) => f.exists).length;
+  return (
+    <details className="skill-folders" open={open}>
+      <summary className="small">Looked in {count(folders.length, 'folder')} ({there} there)</summary>
+      <ul className="small">
+        {folders.map((f) => (
+          <li key={f.dir} className={f.exists ? '' : 'muted'}>
+            <code>{f.dir}</code> — {f.app}{f.scope ? ` (${f.scope})` : ''}{f.exists ? '' : ' · not there'}{f.trusted ? ' · trusted' : ''}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/**
  * SkillsPage lists the skills on this computer (the SKILL.md folders of
  * Claude Code, Codex, Copilot, projects, plugins and Switchboard's own) and
  * the servers' skills, adds one from a folder or .zip after a preview, and
@@ -151,11 +171,12 @@ export function SkillsPage() {
       <AddSkillPanel onAdded={load} />
       <section aria-label="Skills on this computer">
         <h3>On this computer</h3>
-        {local && local.skills.length === 0 && <div className="muted">No skills found in {count(local.folders.filter((f) => f.exists).length, 'folder')}. Add one above.</div>}
+        {local && local.skills.length === 0 && <div className="muted">No skills found. Add one above, or put a skill&apos;s folder (with its SKILL.md) in one of the folders below.</div>}
         <ul className="local-skills">
           {local?.skills.map((s) => <LocalSkillRow key={`${s.server}/${s.name}`} s={s} reload={load} fail={setErr} />)}
         </ul>
         {(local?.malformed ?? []).map((m) => <div key={m.folder} className="bad small" role="note">Left out {m.folder}: {m.reason}</div>)}
+        {local && <SkillFolders folders={local.folders} open={local.skills.length === 0} />}
       </section>
       <section aria-label="Skills from servers">
         <h3>From servers</h3>
