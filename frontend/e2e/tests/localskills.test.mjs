@@ -97,6 +97,8 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
   await review.waitFor({ timeout: 30_000 });
   assert.match(await review.innerText(), /Held: SKILL\.md changed since you accepted it/);
   assert.match(await review.innerText(), /⚠ SKILL\.md:/);
+  const found = await review.getByRole('list', { name: 'What the checks found' }).getByRole('listitem').allInnerTexts();
+  assert.deepEqual(found, [...new Set(found)], 'each finding is listed once');
   await review.getByText('SKILL.md before and now').click();
   await shots(page, review, 'localskills-held');
   await script({ text: 'No skill for that.' });

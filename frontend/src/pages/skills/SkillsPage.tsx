@@ -109,7 +109,10 @@ function LocalSkillRow({ s, reload, fail }: { s: host.LocalSkill; reload: () => 
           <Findings list={s.findings} />
           {s.previous && (
             <details><summary>SKILL.md before and now</summary>
-              <div className="skill-diff"><pre aria-label="Accepted SKILL.md">{s.previous}</pre><pre aria-label="SKILL.md now">{s.current}</pre></div>
+              <div className="skill-diff">
+                <div><div className="small muted">Accepted</div><pre aria-label="Accepted SKILL.md">{s.previous}</pre></div>
+                <div><div className="small muted">Now</div><pre aria-label="SKILL.md now">{s.current}</pre></div>
+              </div>
             </details>
           )}
           <div className="skills-add-row">
@@ -136,12 +139,18 @@ function SkillFolders({ folders, open }: { folders: host.SkillFolder[]; open: bo
       <ul className="small">
         {folders.map((f) => (
           <li key={f.dir} className={f.exists ? '' : 'muted'}>
-            <code>{f.dir}</code> — {f.app}{f.scope ? ` (${f.scope})` : ''}{f.exists ? '' : ' · not there'}{f.trusted ? ' · trusted' : ''}
+            <code>{f.dir}</code> — {folderOwner(f)}{f.exists ? '' : ' · not there'}{f.trusted ? ' · trusted' : ''}
           </li>
         ))}
       </ul>
     </details>
   );
+}
+
+/** folderOwner names a skills folder's app and, unless the app's name already says it, its scope ("Claude Code (personal)"). */
+function folderOwner(f: host.SkillFolder): string {
+  const says = f.app.includes('(') || !f.scope || f.scope.toLowerCase() === f.app.toLowerCase();
+  return says ? f.app : `${f.app} (${f.scope})`;
 }
 
 /**
