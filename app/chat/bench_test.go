@@ -87,6 +87,16 @@ func (c *countingHistory) AppendMessage(ctx context.Context, m history.Message) 
 	return c.Store.AppendMessage(ctx, m)
 }
 
+func (c *countingHistory) AppendMessageAfter(ctx context.Context, m history.Message, done []history.ToolCall) (history.Message, error) {
+	c.writes.Add(1)
+	return c.Store.AppendMessageAfter(ctx, m, done)
+}
+
+func (c *countingHistory) SaveToolCalls(ctx context.Context, calls []history.ToolCall) error {
+	c.writes.Add(1)
+	return c.Store.SaveToolCalls(ctx, calls)
+}
+
 func (c *countingHistory) UpdateMessage(ctx context.Context, m history.Message) error {
 	c.writes.Add(1)
 	return c.Store.UpdateMessage(ctx, m)
