@@ -438,15 +438,22 @@ func (r *run) finished(hc history.ToolCall) {
 	r.done = append(r.done, hc)
 }
 
+// takeFinished returns the calls finished since the last write, and
+// forgets them.
+func (r *run) takeFinished() []history.ToolCall {
+	r.doneMu.Lock()
+	defer r.doneMu.Unlock()
+	done := r.done
+	r.done = nil
+	return done
+}
+
 // appendMessage stores m with the results of the calls that finished since
 // the last write, in one transaction: a tool step costs one durable write
 // for its answer and its calls' results, and the write overlaps the next
 // model request (stream). The results stay held when the write fails.
 func (r *run) appendMessage(store context.Context, m history.Message) (history.Message, error) {
-	r.doneMu.Lock()
-	done := r.done
-	r.done = nil
-	r.doneMu.Unlock()
+	done := r.takeFinished()
 	out, err := r.e.opts.History.AppendMessageAfter(store, m, done)
 	if err != nil {
 		r.doneMu.Lock()
@@ -459,10 +466,7 @@ func (r *run) appendMessage(store context.Context, m history.Message) (history.M
 // flush stores the results still held: the turn ends after calls (the
 // step limit, a stop, an error) with no message to carry them.
 func (r *run) flush(store context.Context) error {
-	r.doneMu.Lock()
-	done := r.done
-	r.done = nil
-	r.doneMu.Unlock()
+	done := r.takeFinished()
 	if len(done) == 0 {
 		return nil
 	}
