@@ -537,6 +537,7 @@ func (r *run) loop(ctx, store context.Context) (res Result, err error) {
 			if err := r.e.opts.History.UpdateMessage(store, res.Message); err != nil {
 				return res, fmt.Errorf("save message: %w", err)
 			}
+			r.takeFinished() // stored with the message: its calls are res.Message.ToolCalls
 			r.emit(Event{Type: EventStepLimit, MessageID: msg.ID, Steps: step, Error: note})
 			return res, nil
 		}
