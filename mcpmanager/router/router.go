@@ -632,7 +632,7 @@ func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailur
 		}
 	}
 	uniqueNames(tools) // withheld tools included: the others' names do not depend on a verdict
-	var kept []Tool // nil when no server lists a tool, as before
+	var kept []Tool    // nil when no server lists a tool, as before
 	if len(tools) > 0 {
 		kept = make([]Tool, 0, len(tools))
 	}
