@@ -102,11 +102,6 @@ func (c *countingHistory) UpdateMessage(ctx context.Context, m history.Message) 
 	return c.Store.UpdateMessage(ctx, m)
 }
 
-func (c *countingHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
-	c.writes.Add(1)
-	return c.Store.SaveToolCall(ctx, tc)
-}
-
 var foundTool = regexp.MustCompile(`- (svc\d+__\w+):`)
 
 // firstFound runs find_tools once and returns the first tool it attached:

@@ -52,7 +52,6 @@ type History interface {
 	// messages) in one durable write; SaveToolCalls saves calls in one.
 	AppendMessageAfter(ctx context.Context, m history.Message, done []history.ToolCall) (history.Message, error)
 	UpdateMessage(ctx context.Context, m history.Message) error
-	SaveToolCall(ctx context.Context, c history.ToolCall) error
 	SaveToolCalls(ctx context.Context, calls []history.ToolCall) error
 	Messages(ctx context.Context, chatID string) ([]history.Message, error)
 	// Recent is the chat's last summary and the messages after it (all

@@ -111,14 +111,6 @@ func (s storedHistory) UpdateMessage(ctx context.Context, m history.Message) err
 	return h.UpdateMessage(ctx, m)
 }
 
-func (s storedHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
-	h, err := s.c.History()
-	if err != nil {
-		return err
-	}
-	return h.SaveToolCall(ctx, tc)
-}
-
 func (s storedHistory) Messages(ctx context.Context, chatID string) ([]history.Message, error) {
 	h, err := s.c.History()
 	if err != nil {
