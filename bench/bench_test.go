@@ -186,15 +186,20 @@ func stdioClient(t *testing.T, env []string, command string, args ...string) (*c
 func stdioClientVersion(t *testing.T, version string, env []string, command string, args ...string) (*client.Client, *os.Process, string) {
 	t.Helper()
 	var cmd *exec.Cmd
-	c, err := client.NewStdioMCPClientWithOptions(command, env, args, transport.WithCommandFunc(
+	tr := transport.NewStdioWithOptions(command, env, args, transport.WithCommandFunc(
 		func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 			cmd = exec.CommandContext(ctx, command, args...)
 			cmd.Env = env
 			return cmd, nil
 		}))
-	if err != nil {
+	if err := tr.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// A 2026-07-28 client first probes with server/discover and falls back
+	// to the 2025 handshake when no answer comes within 5 s: on a loaded
+	// machine serve's start-up takes longer, and the rows would then
+	// measure the wrong era (the test fails on that).
+	c := client.NewClient(tr, client.WithDiscoverTimeout(time.Minute))
 	t.Cleanup(func() { c.Close() })
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = version
@@ -305,7 +310,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	// Like with like: the client speaks to serve the protocol version the
 	// server chose for the direct session.
 	direct, _, version := stdioClientVersion(t, mcp.LATEST_PROTOCOL_VERSION, os.Environ(), everything)
-	serve, _, v := stdioClientVersion(t, version, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	serve, serveP, v := stdioClientVersion(t, version, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
 	if v != version {
 		t.Fatalf("serve chose protocol %s, the server directly %s: the rows would not compare like with like", v, version)
 	}
@@ -313,7 +318,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	// such as Claude Code ask for) against the same direct session: the
 	// server speaks the revision it chose, so that is the call the client
 	// would make without serve.
-	modernServe, _, mv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	modernServe, modernP, mv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
 	if mv != mcp.ProtocolVersion20260728 {
 		t.Fatalf("serve chose protocol %s for a %s client", mv, mcp.ProtocolVersion20260728)
 	}
@@ -321,24 +326,46 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relayed, _, _ := stdioClientVersion(t, version, append(os.Environ(), envRelay+"="+everything), self)
+	relayed, relayP, _ := stdioClientVersion(t, version, append(os.Environ(), envRelay+"="+everything), self)
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
 		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 8}[size]
 		var ours, modern, base, floor []time.Duration
+		// Where the time goes, whatever the machine's load: each proxy
+		// process's CPU and run-queue wait (schedstat), and the client's own
+		// CPU (this process's, while its call runs), per call.
+		type cost struct{ proxyCPU, proxyWait, clientCPU time.Duration }
+		costs := map[*[]time.Duration]*cost{&base: {}, &ours: {}, &modern: {}, &floor: {}}
 		for range n {
 			for _, c := range []struct {
 				cl   *client.Client
 				tool string
 				lat  *[]time.Duration
-			}{{direct, "echo", &base}, {serve, "everything__echo", &ours}, {modernServe, "everything__echo", &modern}, {relayed, "echo", &floor}} {
+				p    *os.Process
+			}{{direct, "echo", &base, nil}, {serve, "everything__echo", &ours, serveP}, {modernServe, "everything__echo", &modern, modernP}, {relayed, "echo", &floor, relayP}} {
+				var cpu0, wait0 time.Duration
+				if c.p != nil {
+					cpu0, wait0 = schedstat(c.p.Pid)
+				}
+				self0 := selfCPU()
 				t0 := time.Now()
 				if err := echo(ctx, c.cl, c.tool, msg); err != nil {
 					t.Fatal(err)
 				}
 				*c.lat = append(*c.lat, time.Since(t0))
+				k := costs[c.lat]
+				k.clientCPU += selfCPU() - self0
+				if c.p != nil {
+					cpu, wait := schedstat(c.p.Pid)
+					k.proxyCPU, k.proxyWait = k.proxyCPU+cpu-cpu0, k.proxyWait+wait-wait0
+				}
 			}
 		}
+		per := func(d time.Duration) time.Duration { return d / time.Duration(n) }
+		tb.dur(fmt.Sprintf("tools/call echo %s, the proxy's CPU per call: switchboard serve (%s client) vs the byte-copying relay", human(size), version), per(costs[&ours].proxyCPU), per(costs[&floor].proxyCPU), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s, the proxy's CPU per call: switchboard serve, %s client vs %s client", human(size), mcp.ProtocolVersion20260728, version), per(costs[&modern].proxyCPU), per(costs[&ours].proxyCPU), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s, the proxy's wait for a CPU per call (run queue): switchboard serve (%s client) vs the byte-copying relay", human(size), version), per(costs[&ours].proxyWait), per(costs[&floor].proxyWait), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s, the client's own CPU per call: mcp-go on %s (through serve) vs on %s (direct)", human(size), mcp.ProtocolVersion20260728, version), per(costs[&modern].clientCPU), per(costs[&base].clientCPU), "")
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: through switchboard serve (stdio) vs direct", human(size)), pct(ours, .5), pct(base, .5), "≤ 1.25×")
 		if size == 100 {
 			tb.dur("tools/call echo 100 B p95: through switchboard serve (stdio) vs direct", pct(ours, .95), pct(base, .95), "")
@@ -922,6 +949,15 @@ func schedstat(pid int) (cpu, wait time.Duration) {
 		}
 	}
 	return cpu, wait
+}
+
+// selfCPU is this process's CPU time so far (user and system).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func loadAvg() string {
