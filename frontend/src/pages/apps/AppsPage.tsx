@@ -52,7 +52,7 @@ function ServerChoice({ a, all, builtins, fail, reload }: { a: host.ClientApp; a
           ))}
         </div>
       )}
-      <div className="muted small">The built-in {builtins.join(' and ')} {builtins.length === 1 ? 'is' : 'are'} always there. A change holds from the app’s next request; some apps list tools only when they start.</div>
+      <div className="muted small">The built-in {builtins.join(' and ')} {builtins.length === 1 ? 'is' : 'are'} always there. A change reaches the app at once: Switchboard tells it its tools, prompts and resources changed (some apps list them only when they start).</div>
     </fieldset>
   );
 }
