@@ -221,7 +221,7 @@ func TestHiddenServerHiddenEverywhere(t *testing.T) {
 		{method: "resources/subscribe", never: true, reach: func(cl *client.Client, srv string) (bool, string) {
 			req := mcp.SubscribeRequest{}
 			req.Params.URI = ExposedURI(srv, "file:///note.txt")
-			return errText(cl.Subscribe(ctx, req))
+			return errText(cl.Subscribe(ctx, req)) //nolint:staticcheck // SA1019: resources/subscribe is what a 2025-06-18 app sends
 		}},
 	} {
 		t.Run(c.method, func(t *testing.T) {
