@@ -266,7 +266,11 @@ func (s *Shared) Attached() []SharedApp {
 	out := make([]SharedApp, 0, len(s.attached))
 	for a := range s.attached {
 		name := a.app()
-		out = append(out, SharedApp{Name: name, PID: a.conn.Hello.PID, Since: a.since.UTC().Format(time.RFC3339), Calls: int(a.calls.Load())})
+		title := ""
+		if c, ok := config.ClientAppNamed(name); ok {
+			title = c.Title
+		}
+		out = append(out, SharedApp{Name: name, Title: title, PID: a.conn.Hello.PID, Since: a.since.UTC().Format(time.RFC3339), Calls: int(a.calls.Load())})
 	}
 	slices.SortFunc(out, func(x, y SharedApp) int { return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.PID, y.PID)) })
 	return out
