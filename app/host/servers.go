@@ -94,6 +94,7 @@ func (s *Servers) Follow(onReload func(error)) error {
 				h.servers = cfg.Servers
 				h.apply(cfg)
 				h.cfgMu.Unlock()
+				h.Shared.chose() // a choice of servers made with the CLI reaches the attached apps
 			}
 			if onReload != nil {
 				onReload(err)

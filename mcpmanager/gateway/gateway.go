@@ -52,10 +52,12 @@ type Options struct {
 	Decide     DecideFunc
 	// Sees, when set, chooses the servers each app sees (the per-app
 	// choice of the Connected apps): the app is the one AppOf names, and
-	// its tools/list leaves out the tools of a server Sees refuses, and a
-	// call of one is refused with a tool error saying so. It is asked at
-	// each list and call, so a new choice holds from the app's next
-	// request. Nil: every app sees every server.
+	// its lists leave out the tools, prompts, resources, templates and
+	// skills of a server Sees refuses, and a call, get or read of one is
+	// refused saying so (a tool error for a call; hidden.go). It is asked
+	// at each list and call, so a new choice holds from the app's next
+	// request; ChoiceChanged tells the app's sessions to list again now.
+	// Nil: every app sees every server.
 	Sees func(app, server string) bool
 }
 
@@ -75,6 +77,8 @@ type Gateway struct {
 	relays      relays                        // calls of 2026-07-28 clients waiting for an answer (relay.go)
 	onCall      func(Call)                    // Options.OnCall
 	sees        func(app, server string) bool // Options.Sees
+	prompts     promptRoutes                  // the published prompts' servers, for Sees (hidden.go)
+	apps        appSessions                   // the sessions by app, for a new choice's list_changed (appsessions.go)
 	sessions    atomic.Int64                  // ServeApp's session ids
 	serverInfo  []byte                        // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
 	code        atomic.Pointer[CodeMode]      // Options.Code, CodeLimits, Decide; SetCode swaps it
@@ -112,6 +116,8 @@ func New(reg *router.Router, opts Options) *Gateway {
 	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.awaitStartup(ctx) })
 	hooks.AddBeforeListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest) { g.awaitStartup(ctx) })
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.awaitStartup(ctx) })
+	g.hideContent(hooks)   // a server hidden from an app: its prompts and resources too (hidden.go)
+	g.trackSessions(hooks) // (appsessions.go)
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
 		if _, _, ok := g.route(req.Params.Name); !ok {
 			g.awaitStartup(ctx) // its server may be about to start

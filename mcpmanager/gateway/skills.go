@@ -179,11 +179,22 @@ func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
 	}
 	switch req.Method {
 	case "skills/list":
-		return reply(map[string]any{"skills": g.listSkills(ctx), "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
+		entries := g.listSkills(ctx)
+		if s := g.seer(ctx); s != nil { // a hidden server's skills are left out (hidden.go)
+			entries = slices.DeleteFunc(entries, func(e map[string]any) bool {
+				uri, _ := e["uri"].(string)
+				srv, _ := g.routeSkillKnown(uri)
+				return s.hides(srv)
+			})
+		}
+		return reply(map[string]any{"skills": entries, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
 	case "skills/get":
 		server, own, ok := g.routeSkill(ctx, req.Params.URI)
 		if !ok || !strings.HasSuffix(req.Params.URI, "/SKILL.md") {
 			return fail(mcp.INVALID_PARAMS, "unknown skill: "+req.Params.URI)
+		}
+		if err := g.refuse(ctx, "skill", req.Params.URI, server); err != nil {
+			return fail(mcp.INVALID_PARAMS, err.Error())
 		}
 		upCtx, done := g.upstream(ctx, server)
 		sk, err := g.skills.Get(upCtx, server, own)
@@ -198,6 +209,9 @@ func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
 		server, own, ok := g.routeSkill(ctx, req.Params.URI)
 		if !ok {
 			return nil
+		}
+		if err := g.refuse(ctx, "resource", req.Params.URI, server); err != nil {
+			return fail(mcp.INVALID_PARAMS, err.Error())
 		}
 		upCtx, done := g.upstream(ctx, server)
 		raw, err := g.skills.ReadRaw(upCtx, server, own)
