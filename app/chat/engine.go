@@ -513,7 +513,7 @@ func (r *run) loop(ctx, store context.Context) (res Result, err error) {
 		if err != nil {
 			return res, err
 		}
-		tools = r.withKeptTools(tools)
+		tools = keptOf(r).withKeptTools(tools)
 		msg, resp, err := r.step(ctx, store, tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
@@ -852,7 +852,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallError, "The tool call failed: "+err.Error())
 	}
 	if sub == nil && (!isSynth || syn.kind == "cm-run") { // a script's output is kept as a result is
-		r.keep(ctx, c.ID, c.Name, res, r.resultBudget(t))
+		keptOf(r).keep(ctx, c.ID, c.Name, res, keptOf(r).resultBudget(t))
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {

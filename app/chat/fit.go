@@ -491,5 +491,5 @@ func (r *run) prepare(ctx, store context.Context) ([]provider.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.withKeptTools(tools), nil
+	return keptOf(r).withKeptTools(tools), nil
 }

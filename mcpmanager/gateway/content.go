@@ -177,7 +177,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	}
 	uiRes, uiDefs := g.appResources(ctx) // MCP Apps' ui:// resources (apps.go)
 	rs, rDefs = append(rs, uiRes...), append(rDefs, uiDefs...)
-	skRes, skDefs := g.skillResources(ctx) // the local skills' SKILL.md files (skills.go)
+	skRes, skDefs := skillsOf(g).skillResources(ctx) // the local skills' SKILL.md files (skills.go)
 	rs, rDefs = append(rs, skRes...), append(rDefs, skDefs...)
 	pfp, perr := json.Marshal(pRoutes)
 	rfp, rerr := json.Marshal(rDefs)

@@ -105,10 +105,10 @@ func New(reg *router.Router, opts Options) *Gateway {
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
 	// The skills extension is declared while a server offers it.
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
-		g.withSkills(&res.Capabilities)
+		skillsOf(g).withSkills(&res.Capabilities)
 	})
 	hooks.AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
-		g.withSkills(&res.Capabilities)
+		skillsOf(g).withSkills(&res.Capabilities)
 	})
 	// Prompts and resources wait for the start-up like tools (a no-op after).
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.awaitStartup(ctx) })
