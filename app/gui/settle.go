@@ -2,6 +2,7 @@ package gui
 
 import (
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"time"
 )
@@ -14,7 +15,8 @@ import (
 // 95 MB binary, of which an idle window uses a few MB). Those pages stay in
 // the kernel's page cache and come back on a minor fault when the code runs
 // again. The log line "memory settled" says what was given back; the
-// window's memory benchmarks read after it.
+// window's memory benchmarks read after it, and compare with a window run
+// with SWITCHBOARD_SETTLE=off, which keeps everything.
 
 const (
 	// settleQuiet is the CPU time a second under which the app is quiet (2 %).
@@ -27,6 +29,9 @@ const (
 // settleAfterStart waits for the first render and then for a quiet second,
 // and gives back what start-up needed.
 func (a *Window) settleAfterStart() {
+	if os.Getenv("SWITCHBOARD_SETTLE") == "off" {
+		return
+	}
 	select {
 	case <-a.shown:
 	case <-a.life.Done():
