@@ -66,7 +66,8 @@ function shot(win, file, { root = false } = {}) {
     return file;
   }
   const g = Object.fromEntries(xdo('getwindowgeometry', '--shell', win).split('\n').map((l) => l.split('=')));
-  execFileSync('import', ['-window', 'root', '-silent', '-crop', `${g.WIDTH}x${g.HEIGHT}+${g.X}+${g.Y}`, '+repage', file], { timeout: 10_000 });
+  execFileSync('import', ['-window', 'root', '-silent', file], { timeout: 10_000 });
+  execFileSync('convert', [file, '-crop', `${g.WIDTH}x${g.HEIGHT}+${g.X}+${g.Y}`, '+repage', file], { timeout: 10_000 });
   return file;
 }
 
