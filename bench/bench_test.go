@@ -580,16 +580,23 @@ func benchWindow(t *testing.T, tb *table, everything, bin string) {
 	}
 	noneDir := filepath.Join(dir, "none")
 	var withMany, withNone []time.Duration
-	var idle, none []mem
+	var idle, none, unsettled []mem
 	for range 3 {
 		d, m := launchWindow(t, bin, noneDir, everything, 0)
 		withNone, none = append(withNone, d), append(none, m)
 		d, m = launchWindow(t, bin, many, everything, 20)
 		withMany, idle = append(withMany, d), append(idle, m)
+		_, m, _ = launchWindowRenderer(t, bin, noneDir, everything, 0, "SWITCHBOARD_SETTLE=off")
+		unsettled = append(unsettled, m)
 	}
 	byRSS := func(a, b mem) int { return int(a.rss - b.rss) }
 	slices.SortFunc(idle, byRSS)
 	slices.SortFunc(none, byRSS)
+	byPSS := func(a, b mem) int { return int(a.pss - b.pss) }
+	slices.SortFunc(unsettled, byPSS)
+	nonePSS := slices.SortedFunc(slices.Values(none), byPSS)
+	tb.add("memory: app window PSS (Go + WebKit processes) idle, no servers, no chat, once settled vs the same window that keeps its start-up memory (SWITCHBOARD_SETTLE=off)",
+		nonePSS[1].String(), unsettled[1].String(), float64(nonePSS[1].pss)/float64(unsettled[1].pss), "≤ 250 MB PSS")
 	tb.dur("window start-up, exec to \"frontend ready\" (Xvfb): 30 servers configured (20 server-everything, 5 slow, 5 broken) vs none", median(withMany), median(withNone), "≤ 1.2×")
 	tb.add("memory: app window RSS (Go + WebKit processes) idle with 30 servers vs idle with none", idle[1].String(), none[1].String(),
 		float64(idle[1].rss)/float64(none[1].rss), "< 150 MB")
@@ -608,13 +615,19 @@ func launchWindow(t *testing.T, bin, dataDir, server string, n int) (time.Durati
 }
 
 // launchWindowRenderer is launchWindow that also returns the memory of the
-// web view's renderer (WebKitWebProcess) alone.
-func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int) (time.Duration, mem, mem) {
+// web view's renderer (WebKitWebProcess) alone. env is added to the app's
+// environment. Idle is after the app settled (its "memory settled" log
+// line: it gave back what only start-up needed), unless env turns that off.
+func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int, env ...string) (time.Duration, mem, mem) {
 	t.Helper()
-	w := startWindow(t, bin, dataDir)
+	w := startWindow(t, bin, dataDir, env...)
 	defer w.stop()
 	d := w.readyAfter
 	waitIdle(t, w.app, server, n)
+	if !slices.Contains(env, "SWITCHBOARD_SETTLE=off") {
+		// The tree was idle: read right after the app gave its memory back.
+		w.await("\"memory settled\"", func(l string) bool { return strings.Contains(l, "memory settled") }, 60*time.Second)
+	}
 	m, parts := appMem(w.app, server)
 	t.Logf("window with %d servers: ready after %s; %s", n, d.Round(time.Millisecond), parts)
 	renderer, _ := treeMem(w.app, func(cmdline string) bool { return strings.Contains(cmdline, "WebKitWebProcess") })

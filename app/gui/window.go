@@ -202,6 +202,7 @@ func (a *Window) Startup(ctx context.Context) {
 	a.mu.Unlock()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
+	go a.settleAfterStart()
 	go a.watchTools()
 	a.SkillsPage.watchSkills()
 	// Other apps' 'switchboard serve' attach here and share the servers
