@@ -186,15 +186,20 @@ func stdioClient(t *testing.T, env []string, command string, args ...string) (*c
 func stdioClientVersion(t *testing.T, version string, env []string, command string, args ...string) (*client.Client, *os.Process, string) {
 	t.Helper()
 	var cmd *exec.Cmd
-	c, err := client.NewStdioMCPClientWithOptions(command, env, args, transport.WithCommandFunc(
+	tr := transport.NewStdioWithOptions(command, env, args, transport.WithCommandFunc(
 		func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 			cmd = exec.CommandContext(ctx, command, args...)
 			cmd.Env = env
 			return cmd, nil
 		}))
-	if err != nil {
+	if err := tr.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// A 2026-07-28 client first probes with server/discover and falls back
+	// to the 2025 handshake when no answer comes within 5 s: on a loaded
+	// machine serve's start-up takes longer, and the rows would then
+	// measure the wrong era (the test fails on that).
+	c := client.NewClient(tr, client.WithDiscoverTimeout(time.Minute))
 	t.Cleanup(func() { c.Close() })
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = version
@@ -305,7 +310,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	// Like with like: the client speaks to serve the protocol version the
 	// server chose for the direct session.
 	direct, _, version := stdioClientVersion(t, mcp.LATEST_PROTOCOL_VERSION, os.Environ(), everything)
-	serve, _, v := stdioClientVersion(t, version, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	serve, serveP, v := stdioClientVersion(t, version, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
 	if v != version {
 		t.Fatalf("serve chose protocol %s, the server directly %s: the rows would not compare like with like", v, version)
 	}
@@ -313,7 +318,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	// such as Claude Code ask for) against the same direct session: the
 	// server speaks the revision it chose, so that is the call the client
 	// would make without serve.
-	modernServe, _, mv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
+	modernServe, modernP, mv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
 	if mv != mcp.ProtocolVersion20260728 {
 		t.Fatalf("serve chose protocol %s for a %s client", mv, mcp.ProtocolVersion20260728)
 	}
@@ -321,24 +326,46 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relayed, _, _ := stdioClientVersion(t, version, append(os.Environ(), envRelay+"="+everything), self)
+	relayed, relayP, _ := stdioClientVersion(t, version, append(os.Environ(), envRelay+"="+everything), self)
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
 		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 8}[size]
 		var ours, modern, base, floor []time.Duration
+		// Where the time goes, whatever the machine's load: each proxy
+		// process's CPU and run-queue wait (schedstat), and the client's own
+		// CPU (this process's, while its call runs), per call.
+		type cost struct{ proxyCPU, proxyWait, clientCPU time.Duration }
+		costs := map[*[]time.Duration]*cost{&base: {}, &ours: {}, &modern: {}, &floor: {}}
 		for range n {
 			for _, c := range []struct {
 				cl   *client.Client
 				tool string
 				lat  *[]time.Duration
-			}{{direct, "echo", &base}, {serve, "everything__echo", &ours}, {modernServe, "everything__echo", &modern}, {relayed, "echo", &floor}} {
+				p    *os.Process
+			}{{direct, "echo", &base, nil}, {serve, "everything__echo", &ours, serveP}, {modernServe, "everything__echo", &modern, modernP}, {relayed, "echo", &floor, relayP}} {
+				var cpu0, wait0 time.Duration
+				if c.p != nil {
+					cpu0, wait0 = schedstat(c.p.Pid)
+				}
+				self0 := selfCPU()
 				t0 := time.Now()
 				if err := echo(ctx, c.cl, c.tool, msg); err != nil {
 					t.Fatal(err)
 				}
 				*c.lat = append(*c.lat, time.Since(t0))
+				k := costs[c.lat]
+				k.clientCPU += selfCPU() - self0
+				if c.p != nil {
+					cpu, wait := schedstat(c.p.Pid)
+					k.proxyCPU, k.proxyWait = k.proxyCPU+cpu-cpu0, k.proxyWait+wait-wait0
+				}
 			}
 		}
+		per := func(d time.Duration) time.Duration { return d / time.Duration(n) }
+		tb.dur(fmt.Sprintf("tools/call echo %s, the proxy's CPU per call: switchboard serve (%s client) vs the byte-copying relay", human(size), version), per(costs[&ours].proxyCPU), per(costs[&floor].proxyCPU), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s, the proxy's CPU per call: switchboard serve, %s client vs %s client", human(size), mcp.ProtocolVersion20260728, version), per(costs[&modern].proxyCPU), per(costs[&ours].proxyCPU), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s, the proxy's wait for a CPU per call (run queue): switchboard serve (%s client) vs the byte-copying relay", human(size), version), per(costs[&ours].proxyWait), per(costs[&floor].proxyWait), "")
+		tb.dur(fmt.Sprintf("tools/call echo %s, the client's own CPU per call: mcp-go on %s (through serve) vs on %s (direct)", human(size), mcp.ProtocolVersion20260728, version), per(costs[&modern].clientCPU), per(costs[&base].clientCPU), "")
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: through switchboard serve (stdio) vs direct", human(size)), pct(ours, .5), pct(base, .5), "≤ 1.25×")
 		if size == 100 {
 			tb.dur("tools/call echo 100 B p95: through switchboard serve (stdio) vs direct", pct(ours, .95), pct(base, .95), "")
@@ -553,16 +580,23 @@ func benchWindow(t *testing.T, tb *table, everything, bin string) {
 	}
 	noneDir := filepath.Join(dir, "none")
 	var withMany, withNone []time.Duration
-	var idle, none []mem
+	var idle, none, unsettled []mem
 	for range 3 {
 		d, m := launchWindow(t, bin, noneDir, everything, 0)
 		withNone, none = append(withNone, d), append(none, m)
 		d, m = launchWindow(t, bin, many, everything, 20)
 		withMany, idle = append(withMany, d), append(idle, m)
+		_, m, _ = launchWindowRenderer(t, bin, noneDir, everything, 0, "SWITCHBOARD_SETTLE=off")
+		unsettled = append(unsettled, m)
 	}
 	byRSS := func(a, b mem) int { return int(a.rss - b.rss) }
 	slices.SortFunc(idle, byRSS)
 	slices.SortFunc(none, byRSS)
+	byPSS := func(a, b mem) int { return int(a.pss - b.pss) }
+	slices.SortFunc(unsettled, byPSS)
+	nonePSS := slices.SortedFunc(slices.Values(none), byPSS)
+	tb.add("memory: app window PSS (Go + WebKit processes) idle, no servers, no chat, once settled vs the same window that keeps its start-up memory (SWITCHBOARD_SETTLE=off)",
+		nonePSS[1].String(), unsettled[1].String(), float64(nonePSS[1].pss)/float64(unsettled[1].pss), "≤ 250 MB PSS")
 	tb.dur("window start-up, exec to \"frontend ready\" (Xvfb): 30 servers configured (20 server-everything, 5 slow, 5 broken) vs none", median(withMany), median(withNone), "≤ 1.2×")
 	tb.add("memory: app window RSS (Go + WebKit processes) idle with 30 servers vs idle with none", idle[1].String(), none[1].String(),
 		float64(idle[1].rss)/float64(none[1].rss), "< 150 MB")
@@ -581,13 +615,19 @@ func launchWindow(t *testing.T, bin, dataDir, server string, n int) (time.Durati
 }
 
 // launchWindowRenderer is launchWindow that also returns the memory of the
-// web view's renderer (WebKitWebProcess) alone.
-func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int) (time.Duration, mem, mem) {
+// web view's renderer (WebKitWebProcess) alone. env is added to the app's
+// environment. Idle is after the app settled (its "memory settled" log
+// line: it gave back what only start-up needed), unless env turns that off.
+func launchWindowRenderer(t *testing.T, bin, dataDir, server string, n int, env ...string) (time.Duration, mem, mem) {
 	t.Helper()
-	w := startWindow(t, bin, dataDir)
+	w := startWindow(t, bin, dataDir, env...)
 	defer w.stop()
 	d := w.readyAfter
 	waitIdle(t, w.app, server, n)
+	if !slices.Contains(env, "SWITCHBOARD_SETTLE=off") {
+		// The tree was idle: read right after the app gave its memory back.
+		w.await("\"memory settled\"", func(l string) bool { return strings.Contains(l, "memory settled") }, 60*time.Second)
+	}
 	m, parts := appMem(w.app, server)
 	t.Logf("window with %d servers: ready after %s; %s", n, d.Round(time.Millisecond), parts)
 	renderer, _ := treeMem(w.app, func(cmdline string) bool { return strings.Contains(cmdline, "WebKitWebProcess") })
@@ -922,6 +962,15 @@ func schedstat(pid int) (cpu, wait time.Duration) {
 		}
 	}
 	return cpu, wait
+}
+
+// selfCPU is this process's CPU time so far (user and system).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func loadAvg() string {

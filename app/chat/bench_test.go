@@ -87,14 +87,19 @@ func (c *countingHistory) AppendMessage(ctx context.Context, m history.Message) 
 	return c.Store.AppendMessage(ctx, m)
 }
 
+func (c *countingHistory) AppendMessageAfter(ctx context.Context, m history.Message, done []history.ToolCall) (history.Message, error) {
+	c.writes.Add(1)
+	return c.Store.AppendMessageAfter(ctx, m, done)
+}
+
+func (c *countingHistory) SaveToolCalls(ctx context.Context, calls []history.ToolCall) error {
+	c.writes.Add(1)
+	return c.Store.SaveToolCalls(ctx, calls)
+}
+
 func (c *countingHistory) UpdateMessage(ctx context.Context, m history.Message) error {
 	c.writes.Add(1)
 	return c.Store.UpdateMessage(ctx, m)
-}
-
-func (c *countingHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
-	c.writes.Add(1)
-	return c.Store.SaveToolCall(ctx, tc)
 }
 
 var foundTool = regexp.MustCompile(`- (svc\d+__\w+):`)
@@ -205,7 +210,7 @@ func TestBenchTable(t *testing.T) {
 	h, b := p50(host)/steps, p50(bare)/steps
 	var out strings.Builder
 	fmt.Fprintf(&out, "\n| measure | switchboard | baseline | ratio | target |\n|---|---|---|---|---|\n")
-	fmt.Fprintf(&out, "| chat step p50 with %d active tools (find_tools, an approved call, history writes): engine vs bare openai-go SDK, same requests, same fake model | %s | %s | %.2f× (+%s) | ≤ 1.05× or < 5 ms added |\n",
+	fmt.Fprintf(&out, "| chat step p50 with %d active tools (find_tools, an approved call, history writes): engine vs bare openai-go SDK, same requests, same fake model | %s | %s | %.2f× (+%s) | < 2 ms added |\n",
 		benchServers*benchToolsPerServer, h.Round(time.Microsecond), b.Round(time.Microsecond), float64(h)/float64(b), (h - b).Round(time.Microsecond))
 	fmt.Fprintf(&out, "\nchat step rows: %d turns of %d steps, %.1f durable history writes per step; %s/%s, %d CPUs, %s\n", benchRounds, steps, float64(counted.writes.Load())/float64((benchRounds+5)*steps), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Print(out.String())

@@ -187,9 +187,9 @@ func (r *run) convert(m history.Message) part {
 // tool no longer offered gets the turn's default.
 func (r *run) budgetFor(name string) int {
 	if t, ok := r.tools[name]; ok {
-		return r.resultBudget(t)
+		return keptOf(r).resultBudget(t)
 	}
-	return r.defaultBudget()
+	return keptOf(r).defaultBudget()
 }
 
 // summaryPreamble introduces a summary to the model.

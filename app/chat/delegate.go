@@ -218,7 +218,7 @@ func (r *run) runSynthetic(ctx context.Context, msg history.Message, syn synthet
 	case "skill":
 		return r.loadSkill(ctx, params)
 	case "result":
-		return r.readResult(ctx, params)
+		return keptOf(r).readResult(ctx, params)
 	}
 	query, _ := params["query"].(string)
 	if strings.TrimSpace(query) == "" {

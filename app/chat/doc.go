@@ -5,9 +5,12 @@
 // elicitation) to the person at the screen.
 //
 // Models are reached through [provider]; tools through the router
-// (anything with Tools and Call); every message and tool call is persisted
-// through a History as it completes, so a crash never loses an acknowledged
-// message.
+// (anything with Tools and Call); every message is persisted through a
+// History as it completes, so a crash never loses an acknowledged message.
+// A step's tool calls are stored pending with its answer, before they run;
+// their results go into the next step's message write (one transaction a
+// step, overlapping the model request), or, when the turn ends after them,
+// into one last write.
 //
 // See Example for one turn with a tool call, from the model's request to the
 // stored answer.

@@ -48,8 +48,11 @@ type Tools interface {
 // concurrent use; a method returning nil means the write is durable.
 type History interface {
 	AppendMessage(ctx context.Context, m history.Message) (history.Message, error)
+	// AppendMessageAfter appends m and saves done (calls of earlier
+	// messages) in one durable write; SaveToolCalls saves calls in one.
+	AppendMessageAfter(ctx context.Context, m history.Message, done []history.ToolCall) (history.Message, error)
 	UpdateMessage(ctx context.Context, m history.Message) error
-	SaveToolCall(ctx context.Context, c history.ToolCall) error
+	SaveToolCalls(ctx context.Context, calls []history.ToolCall) error
 	Messages(ctx context.Context, chatID string) ([]history.Message, error)
 	// Recent is the chat's last summary and the messages after it (all
 	// of them without a summary); MessagesAfter those with a higher seq.
@@ -420,6 +423,56 @@ type run struct {
 	every map[string]router.Tool
 	// conv is the chat's conversation, this turn's while it runs.
 	conv *convo
+	// done are the results of the step's calls, not yet stored: the next
+	// step's message carries them in its own write (appendMessage), and the
+	// loop stores what is left when it ends (flush).
+	doneMu sync.Mutex
+	done   []history.ToolCall
+}
+
+// finished keeps a call's final state for the next durable write.
+func (r *run) finished(hc history.ToolCall) {
+	r.doneMu.Lock()
+	defer r.doneMu.Unlock()
+	r.done = append(r.done, hc)
+}
+
+// takeFinished returns the calls finished since the last write, and
+// forgets them.
+func (r *run) takeFinished() []history.ToolCall {
+	r.doneMu.Lock()
+	defer r.doneMu.Unlock()
+	done := r.done
+	r.done = nil
+	return done
+}
+
+// appendMessage stores m with the results of the calls that finished since
+// the last write, in one transaction: a tool step costs one durable write
+// for its answer and its calls' results, and the write overlaps the next
+// model request (stream). The results stay held when the write fails.
+func (r *run) appendMessage(store context.Context, m history.Message) (history.Message, error) {
+	done := r.takeFinished()
+	out, err := r.e.opts.History.AppendMessageAfter(store, m, done)
+	if err != nil {
+		r.doneMu.Lock()
+		r.done = append(done, r.done...)
+		r.doneMu.Unlock()
+	}
+	return out, err
+}
+
+// flush stores the results still held: the turn ends after calls (the
+// step limit, a stop, an error) with no message to carry them.
+func (r *run) flush(store context.Context) error {
+	done := r.takeFinished()
+	if len(done) == 0 {
+		return nil
+	}
+	if err := r.e.opts.History.SaveToolCalls(store, done); err != nil {
+		return fmt.Errorf("save tool calls: %w", err)
+	}
+	return nil
 }
 
 func (r *run) emit(ev Event) {
@@ -446,17 +499,21 @@ func (r *run) tools0(ctx context.Context) error {
 	return nil
 }
 
-func (r *run) loop(ctx, store context.Context) (Result, error) {
+func (r *run) loop(ctx, store context.Context) (res Result, err error) {
+	defer func() {
+		if ferr := r.flush(store); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
 	if err := r.sync(store); err != nil {
 		return Result{}, err
 	}
-	var res Result
 	for step := 1; ; step++ {
 		tools, err := r.offer(ctx)
 		if err != nil {
 			return res, err
 		}
-		tools = r.withKeptTools(tools)
+		tools = keptOf(r).withKeptTools(tools)
 		msg, resp, err := r.step(ctx, store, tools)
 		res.Message, res.Steps = msg, step
 		if err != nil || len(resp.ToolCalls) == 0 {
@@ -479,6 +536,7 @@ func (r *run) loop(ctx, store context.Context) (Result, error) {
 			if err := r.e.opts.History.UpdateMessage(store, res.Message); err != nil {
 				return res, fmt.Errorf("save message: %w", err)
 			}
+			r.takeFinished() // stored with the message: its calls are res.Message.ToolCalls
 			r.emit(Event{Type: EventStepLimit, MessageID: msg.ID, Steps: step, Error: note})
 			return res, nil
 		}
@@ -558,7 +616,7 @@ func (r *run) stream(ctx, store context.Context, q request, tools []provider.Too
 	}
 	stored := make(chan appended, 1)
 	go func() {
-		m, err := r.e.opts.History.AppendMessage(store, msg)
+		m, err := r.appendMessage(store, msg)
 		stored <- appended{m, err}
 	}()
 	// Nothing the model says is shown before the message is durable: a
@@ -699,9 +757,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 			// its message), and a call that never ends is shown interrupted
 			// whether it was waiting or running. The card follows the event.
 		case sub == nil:
-			if err := r.e.opts.History.SaveToolCall(store, hc); err != nil {
-				view.Error = "could not save to history: " + err.Error()
-			}
+			// Stored with the next step's message (appendMessage), or when
+			// the turn ends (flush): one durable write per step, not per call.
+			r.finished(hc)
 		case status != CallPending && status != CallRunning: // the sub-agent's step is over
 			sub.record(hc)
 		}
@@ -794,7 +852,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return fail(CallError, "The tool call failed: "+err.Error())
 	}
 	if sub == nil && (!isSynth || syn.kind == "cm-run") { // a script's output is kept as a result is
-		r.keep(ctx, c.ID, c.Name, res, r.resultBudget(t))
+		keptOf(r).keep(ctx, c.ID, c.Name, res, keptOf(r).resultBudget(t))
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {

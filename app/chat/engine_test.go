@@ -446,3 +446,68 @@ func TestContextReachesTheNextStep(t *testing.T) {
 		t.Errorf("the context was stored: %+v", msgs)
 	}
 }
+
+// A step's call results are stored with the next step's message (one
+// durable write), or when the turn ends after calls: whichever way the
+// turn ends, none is lost.
+func TestToolResultsAreStoredHoweverTheTurnEnds(t *testing.T) {
+	echoes := providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "files__echo", `{"text":"one"}`), call("c2", "files__echo", `{"text":"two"}`)}}
+	cases := []struct {
+		name    string
+		replies []providertest.Reply
+		turn    func(*chat.Turn, context.CancelFunc)
+		wantErr bool
+		want    string // the status of the turn's last message
+	}{
+		{name: "the next step carries them", replies: []providertest.Reply{echoes, {Text: "Both echoed."}}, want: history.StatusComplete},
+		{name: "the step limit", replies: []providertest.Reply{echoes}, turn: func(tu *chat.Turn, _ context.CancelFunc) { tu.MaxSteps = 1 }, want: history.StatusComplete},
+		{
+			// Stopped while the model answers the results: the message that
+			// carried them is stored (cancelled), and so are they.
+			name:    "stopped during the next request",
+			replies: []providertest.Reply{echoes, {Text: "Both echoed, and more and more.", ChunkSize: 4, Delay: time.Second}},
+			turn: func(tu *chat.Turn, cancel context.CancelFunc) {
+				on := tu.OnEvent
+				tu.OnEvent = func(ev chat.Event) {
+					on(ev)
+					if ev.Type == chat.EventText {
+						cancel()
+					}
+				}
+			},
+			wantErr: true, want: "cancelled",
+		},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, provider.KindOpenAI, nil)
+			f.llm.Enqueue(tt.replies...)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			_, err := f.send(ctx, "echo both", func(tu *chat.Turn) {
+				if tt.turn != nil {
+					tt.turn(tu, cancel)
+				}
+			})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Send = %v, want an error: %v", err, tt.wantErr)
+			}
+			msgs, err := f.hist.Messages(t.Context(), f.chat.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := msgs[1].ToolCalls
+			if len(calls) != 2 {
+				t.Fatalf("stored calls %+v", calls)
+			}
+			for i, want := range []string{"echo: one", "echo: two"} {
+				if calls[i].Status != chat.CallDone || !strings.Contains(string(calls[i].Result), want) {
+					t.Errorf("call %d stored as %s %s, want done with %q", i, calls[i].Status, calls[i].Result, want)
+				}
+			}
+			if last := msgs[len(msgs)-1]; last.Status != tt.want {
+				t.Errorf("last message %s, want %s", last.Status, tt.want)
+			}
+		})
+	}
+}

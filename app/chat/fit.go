@@ -241,7 +241,7 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTur
 	r.meter(ContextView{Window: r.t.contextSize(), Limit: r.t.limit(), Assumed: r.t.ContextWindow <= 0, Compacting: true})
 	start := time.Now()
 	text := r.summarise(ctx, parts)
-	sum, err := r.e.opts.History.AppendMessage(store, history.Message{
+	sum, err := r.appendMessage(store, history.Message{
 		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete, Covers: covers, Asked: asked,
 	})
 	if err != nil {
@@ -381,7 +381,7 @@ func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.M
 // refuse stores an assistant message saying why the request was not
 // sent, so the chat shows it where the answer would be.
 func (r *run) refuse(store context.Context, cause error) (history.Message, provider.Response, error) {
-	msg, err := r.e.opts.History.AppendMessage(store, history.Message{
+	msg, err := r.appendMessage(store, history.Message{
 		ChatID: r.t.ChatID, Role: history.RoleAssistant, Model: r.t.Model, Status: history.StatusError, Error: ErrorText(cause),
 	})
 	if err != nil {
@@ -491,5 +491,5 @@ func (r *run) prepare(ctx, store context.Context) ([]provider.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.withKeptTools(tools), nil
+	return keptOf(r).withKeptTools(tools), nil
 }

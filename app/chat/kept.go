@@ -15,6 +15,14 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
+// kept is a run's long results: the share of the context window a result
+// may take, the results kept in the content store beyond it, and the tool
+// that reads them on. A value type over the run, which holds them.
+type kept struct{ r *run }
+
+// keptOf is r's long results.
+func keptOf(r *run) kept { return kept{r} }
+
 // Capped results. A tool result over its budget reaches the model as its
 // head and a handle; the whole result (up to the turn's KeepLimit) goes to
 // a ResultStore that keeps it for this chat alone. The model reads on or
@@ -109,13 +117,14 @@ const DefaultResultShare = 15
 // turn's setting for the tool ("server__tool") or its server
 // ("server__*"), else defaultBudget, which a tool's size hint raises up to
 // half the context window.
-func (r *run) resultBudget(t router.Tool) int {
+func (x kept) resultBudget(t router.Tool) int {
+	r := x.r
 	for _, k := range []string{t.Server + "__" + t.Tool.Name, t.Server + "__*"} {
 		if n := r.t.ResultBudgetFor[k]; n > 0 {
 			return n
 		}
 	}
-	budget := r.defaultBudget()
+	budget := keptOf(r).defaultBudget()
 	if hint := sizeHint(t.Tool); hint > budget {
 		budget = max(budget, min(hint, r.t.contextSize()/2*charsPerToken))
 	}
@@ -124,7 +133,8 @@ func (r *run) resultBudget(t router.Tool) int {
 
 // defaultBudget is the smaller of the turn's ResultBudget and its
 // ResultShare of the context window.
-func (r *run) defaultBudget() int {
+func (x kept) defaultBudget() int {
+	r := x.r
 	share := r.t.ResultShare
 	if share <= 0 {
 		share = DefaultResultShare
@@ -175,7 +185,8 @@ func sizeHint(t mcp.Tool) int {
 // page at a time, goes to the ResultStore and res gets the handle in its
 // _meta. It returns res unchanged when the text fits, there is no store,
 // or the store fails (the model then gets the head with a plain note).
-func (r *run) keep(ctx context.Context, callID, tool string, res *mcp.CallToolResult, budget int) {
+func (x kept) keep(ctx context.Context, callID, tool string, res *mcp.CallToolResult, budget int) {
+	r := x.r
 	if r.e.opts.Results == nil || res == nil {
 		return
 	}
@@ -337,7 +348,8 @@ func cappedText(text string, budget int, k Kept) string {
 }
 
 // holdsKept reports whether the conversation holds a kept result.
-func (r *run) holdsKept() bool {
+func (x kept) holdsKept() bool {
+	r := x.r
 	for _, p := range r.conv.parts {
 		if len(p.kept) > 0 {
 			return true
@@ -349,8 +361,9 @@ func (r *run) holdsKept() bool {
 // withKeptTools adds read_result to tools when the conversation holds a
 // kept result: a handle the model cannot use would be a dead end. It is the
 // only tool a handle brings, whatever the handle says.
-func (r *run) withKeptTools(tools []provider.Tool) []provider.Tool {
-	if r.e.opts.Results == nil || !r.holdsKept() {
+func (x kept) withKeptTools(tools []provider.Tool) []provider.Tool {
+	r := x.r
+	if r.e.opts.Results == nil || !keptOf(r).holdsKept() {
 		return tools
 	}
 	r.synth[ReadResultName] = synthetic{kind: "result"}
@@ -370,7 +383,8 @@ const MaxReadResultLines = 200
 
 // readResult answers read_result from the chat's own kept results: lines
 // of one, or the places a query matches.
-func (r *run) readResult(ctx context.Context, params map[string]any) (*mcp.CallToolResult, error) {
+func (x kept) readResult(ctx context.Context, params map[string]any) (*mcp.CallToolResult, error) {
+	r := x.r
 	rs := r.e.opts.Results
 	if rs == nil {
 		return mcp.NewToolResultError("This chat keeps no tool results."), nil

@@ -119,7 +119,10 @@
 //	                                             and run_script instead of the tools (both: besides them);
 //	                                             each call a script makes is decided by the rules and
 //	                                             policies, an "ask" is an elicitation to the client, or
-//	                                             refused when it takes none; runs its own servers
+//	                                             refused when it takes none; runs its own servers.
+//	                                             Without --code: settings.serve.tools (direct, code,
+//	                                             both), which attached apps follow too; --code=false:
+//	                                             the tools only, whatever it says
 //	switchboard skills [list]                    the skills on this computer (SKILL.md folders of Claude Code,
 //	                                             Codex / Agent Skills, Copilot, projects, Claude Code plugins and
 //	                                             Switchboard's own): name, source (skills@claude, …), on, off or

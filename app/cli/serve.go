@@ -34,7 +34,7 @@ func serveCmd() *Command {
 			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
 			clientFlag(fs, &client)
 			fs.BoolVar(&local, "local", false, "run the servers in this process even when a running Switchboard shares its own (see 'switchboard daemon')")
-			fs.Var(&code, "code", "code mode: offer list_functions, describe_function and run_script instead of the tools (--code=both: besides them); each call a script makes is decided by your approval settings, an \"ask\" goes to the client as an elicitation or is refused")
+			fs.Var(&code, "code", "code mode: offer list_functions, describe_function and run_script instead of the tools (--code=both: besides them; --code=false: the tools only); each call a script makes is decided by your approval settings, an \"ask\" goes to the client as an elicitation or is refused. Without it, settings.serve.tools chooses (Settings → Chat → Code mode), for the running Switchboard's attached apps too; with it, serve runs its own servers")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
@@ -44,9 +44,10 @@ func serveCmd() *Command {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--http %s is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it", httpAddr)}
 			}
 			in, out := inv.Stdin, inv.Stdout
-			if httpAddr == "" && file == "" && len(inputs) == 0 && !local && code == "" {
+			if httpAddr == "" && file == "" && len(inputs) == 0 && !local && !code.set {
 				// A running Switchboard (the window, 'switchboard daemon')
 				// shares its servers: relay to it instead of starting them.
+				// It offers them in the code mode of settings.serve.
 				var done bool
 				var err error
 				if in, out, done, err = attachRunning(ctx, inv, client); done {
@@ -73,14 +74,18 @@ func serveCmd() *Command {
 			// The app's calls are counted as the running Switchboard
 			// counts an attached app's: each one routed to a server.
 			var calls atomic.Int64
-			opts := gateway.Options{Version: buildinfo.String(), Code: string(code), OnCall: func(gateway.Call) { calls.Add(1) }}
-			if code != "" {
-				s, err := h.Settings.Chat()
-				if err != nil {
-					return err
-				}
-				opts.CodeLimits, opts.Decide = s.CodeMode, host.ScriptDecision(s)
+			opts := gateway.Options{Version: buildinfo.String(), OnCall: func(gateway.Call) { calls.Add(1) }}
+			cm, err := h.Settings.ServeCode() // settings.serve.tools, its limits and decisions
+			switch {
+			case err != nil && code.set && code.mode != gateway.CodeOff:
+				return err
+			case err != nil && !code.set:
+				fmt.Fprintf(inv.Stderr, "switchboard serve: %s; serving the tools as they are\n", termSafe(err.Error()))
 			}
+			if code.set {
+				cm.Mode = code.mode
+			}
+			opts.Code, opts.CodeLimits, opts.Decide = cm.Mode, cm.Limits, cm.Decide
 			g := h.Tools.Gateway(opts)
 			passOn.g.Store(g)
 			if client != "" {
@@ -186,22 +191,26 @@ func (r *gatewayRequests) Elicit(ctx context.Context, server string, req mcp.Eli
 	return r.fallback.Elicit(ctx, server, req)
 }
 
-// codeFlag is serve's --code: "" (off), "code" (--code) or "both"
-// (--code=both).
-type codeFlag string
+// codeFlag is serve's --code: set when given, mode gateway.CodeOnly
+// (--code), CodeBoth (--code=both) or CodeOff (--code=false).
+type codeFlag struct {
+	mode string
+	set  bool
+}
 
-func (c *codeFlag) String() string   { return string(*c) }
+func (c *codeFlag) String() string   { return c.mode }
 func (c *codeFlag) IsBoolFlag() bool { return true }
 func (c *codeFlag) Set(v string) error {
 	switch v {
 	case "true", gateway.CodeOnly:
-		*c = gateway.CodeOnly
+		c.mode = gateway.CodeOnly
 	case gateway.CodeBoth:
-		*c = gateway.CodeBoth
-	case "false", "":
-		*c = gateway.CodeOff
+		c.mode = gateway.CodeBoth
+	case "false", "off", "direct":
+		c.mode = gateway.CodeOff
 	default:
-		return fmt.Errorf("--code=%s: write --code (code mode instead of the tools) or --code=both (besides them)", v)
+		return fmt.Errorf("--code=%s: write --code (code mode instead of the tools), --code=both (besides them) or --code=false (the tools only)", v)
 	}
+	c.set = true
 	return nil
 }

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +54,7 @@ func (a *Window) holdClose() bool {
 		return false
 	}
 	a.closing.asked.Store(now)
+	slog.Info("window close held: apps use the servers, asking", "apps", len(apps))
 	a.emitEvent(EventCloseWithApps, CloseView{Apps: apps})
 	return true
 }

@@ -48,8 +48,8 @@ func TestCloseWithAppsAttached(t *testing.T) {
 		t.Fatal("an app is attached: closing should keep the window and ask")
 	}
 	mu.Lock()
-	if len(asked) != 1 || len(asked[0].Apps) != 1 || asked[0].Apps[0].Name != "cursor" {
-		t.Errorf("asked %+v, want one question naming cursor", asked)
+	if len(asked) != 1 || len(asked[0].Apps) != 1 || asked[0].Apps[0].Name != "cursor" || asked[0].Apps[0].Title != "Cursor" {
+		t.Errorf("asked %+v, want one question naming cursor (titled Cursor)", asked)
 	}
 	mu.Unlock()
 	if a.holdClose() {

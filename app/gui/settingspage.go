@@ -309,6 +309,20 @@ func (a *SettingsPage) SetToolMode(mode string) error {
 	})
 }
 
+// ServeTools is how the apps that use Switchboard as their MCP server
+// are offered the tools (settings.serve.tools): "" or "direct", "code",
+// "both".
+func (a *SettingsPage) ServeTools() (string, error) {
+	v, err := a.h.Settings.Serve()
+	return v.Tools, err
+}
+
+// SetServeTools sets it; the running Switchboard's attached apps follow
+// at once.
+func (a *SettingsPage) SetServeTools(mode string) error {
+	return a.h.Settings.SetServe(host.ServeSettings{Tools: mode})
+}
+
 // KeyringStatus is "" when the OS keyring works, else one sentence on what to do.
 func (a *SettingsPage) KeyringStatus() (string, error) {
 	if err := a.h.Secrets.Available(); err != nil {

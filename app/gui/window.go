@@ -202,6 +202,7 @@ func (a *Window) Startup(ctx context.Context) {
 	a.mu.Unlock()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
+	go a.settleAfterStart()
 	go a.watchTools()
 	a.SkillsPage.watchSkills()
 	// Other apps' 'switchboard serve' attach here and share the servers
@@ -268,6 +269,7 @@ func (a *Window) EventTypes() (EventTypes, error) { return EventTypes{}, nil }
 // KeepRunning hides the window: Switchboard goes on running the servers
 // the apps use. Opening Switchboard again shows the window.
 func (a *Window) KeepRunning() error {
+	slog.Info("window close: keep running")
 	a.closing.asked.Store(0)
 	if ctx := a.wailsContext(); ctx != nil {
 		wruntime.WindowHide(ctx)
@@ -278,6 +280,7 @@ func (a *Window) KeepRunning() error {
 // QuitAnyway quits although apps use the servers: each app's serve
 // notices and starts the servers itself.
 func (a *Window) QuitAnyway() error {
+	slog.Info("window close: quit anyway")
 	a.closing.quit.Store(true)
 	Quit(a)
 	return nil
@@ -285,6 +288,7 @@ func (a *Window) QuitAnyway() error {
 
 // StayOpen withdraws the question: the window stays as it is.
 func (a *Window) StayOpen() error {
+	slog.Info("window close: stay open")
 	a.closing.asked.Store(0)
 	return nil
 }

@@ -4,7 +4,9 @@
 // text, tool names and chat titles.
 //
 // Open the database, CreateChat, AppendMessage and UpdateMessage as a turn
-// streams, SaveToolCall for each call, Search and Export. See Example.
+// streams, SaveToolCall for each call (or AppendMessageAfter: the next
+// message and the earlier calls' results in one write), Search and Export.
+// See Example.
 //
 // Durability: the database runs in WAL mode with synchronous=FULL, so a write
 // that returned survives a crash of the process or the machine. Every write

@@ -142,6 +142,15 @@ var hotWrites = []string{qChatExists, qNextSeq, qInsertMessage, qUpdateMessage, 
 // empty), Seq and CreatedAt (when zero) filled in. m.ToolCalls are saved with
 // it. The message is on disk when AppendMessage returns.
 func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
+	return s.AppendMessageAfter(ctx, m, nil)
+}
+
+// AppendMessageAfter is AppendMessage that first saves done, calls of
+// earlier messages of m's chat (as SaveToolCall does, each under its own
+// MessageID), in the same transaction: a chat step stores the results of
+// the previous step's calls with its own message, one durable write
+// instead of one per call. Nothing is saved when any of it fails.
+func (s *Store) AppendMessageAfter(ctx context.Context, m Message, done []ToolCall) (Message, error) {
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}
@@ -163,7 +172,14 @@ func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
 		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
 	}
 	m.ToolCalls = calls
+	earlier, err := normaliseEach(done)
+	if err != nil {
+		return Message{}, fmt.Errorf("append message to chat %q: %w", m.ChatID, err)
+	}
 	err = s.write(ctx, func(tx wtx) error {
+		if err := upsertEach(ctx, tx, m.ChatID, earlier); err != nil {
+			return err
+		}
 		var exists bool
 		if err := tx.QueryRowContext(ctx, qChatExists, m.ChatID).Scan(&exists); err != nil {
 			return err
@@ -252,6 +268,68 @@ func (s *Store) SaveToolCall(ctx context.Context, c ToolCall) error {
 	})
 	if err != nil {
 		return fmt.Errorf("save tool call %q: %w", c.ID, err)
+	}
+	return nil
+}
+
+// SaveToolCalls saves calls (of one chat, each under its own MessageID) as
+// SaveToolCall does, in one transaction.
+func (s *Store) SaveToolCalls(ctx context.Context, calls []ToolCall) error {
+	if len(calls) == 0 {
+		return nil
+	}
+	norm, err := normaliseEach(calls)
+	if err != nil {
+		return fmt.Errorf("save tool calls: %w", err)
+	}
+	err = s.write(ctx, func(tx wtx) error {
+		var chatID string
+		err := tx.QueryRowContext(ctx, qMessageChat, norm[0].MessageID).Scan(&chatID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("message %q: %w", norm[0].MessageID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if err := upsertEach(ctx, tx, chatID, norm); err != nil {
+			return err
+		}
+		return touchChat(ctx, tx, chatID, s.now())
+	})
+	if err != nil {
+		return fmt.Errorf("save tool calls: %w", err)
+	}
+	return nil
+}
+
+// normaliseEach is normaliseCalls for calls that each name their message.
+func normaliseEach(calls []ToolCall) ([]ToolCall, error) {
+	out := make([]ToolCall, 0, len(calls))
+	for _, c := range calls {
+		n, err := normaliseCalls(c.MessageID, []ToolCall{c})
+		if err != nil {
+			return nil, fmt.Errorf("tool call %q: %w", c.ID, err)
+		}
+		out = append(out, n...)
+	}
+	return out, nil
+}
+
+// upsertEach saves calls of earlier messages, each of which must belong to
+// chatID: a call is never moved into another chat.
+func upsertEach(ctx context.Context, tx wtx, chatID string, calls []ToolCall) error {
+	for _, c := range calls {
+		var of string
+		err := tx.QueryRowContext(ctx, qMessageChat, c.MessageID).Scan(&of)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && of != chatID {
+			return fmt.Errorf("tool call %q: message %q of chat %q: %w", c.ID, c.MessageID, chatID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if err := upsertCall(ctx, tx, c); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -545,3 +545,49 @@ func TestCloseTwice(t *testing.T) {
 		t.Errorf("ListChats after Close succeeded")
 	}
 }
+
+// A step's message carries the results of the previous step's calls in its
+// own transaction; a call that is not of the message's chat fails the
+// whole write. SaveToolCalls saves several in one.
+func TestAppendMessageAfterCalls(t *testing.T) {
+	s := openTest(t)
+	ctx := t.Context()
+	chat := mustChat(t, s, Chat{Title: "steps"})
+	other := mustChat(t, s, Chat{Title: "other"})
+	mustAppend(t, s, Message{ChatID: chat.ID, Role: RoleUser, Text: "go"})
+	a := mustAppend(t, s, Message{ChatID: chat.ID, Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Tool: "t"}, {ID: "c2", Tool: "t"}}})
+	foreign := mustAppend(t, s, Message{ChatID: other.ID, Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "x", Tool: "t"}}})
+	done := func(id, msg string) ToolCall {
+		return ToolCall{ID: id, MessageID: msg, Tool: "t", Status: CallDone, Result: json.RawMessage(`{"content":[]}`)}
+	}
+
+	_, err := s.AppendMessageAfter(ctx, Message{ChatID: chat.ID, Role: RoleAssistant, Text: "next"}, []ToolCall{done("c1", a.ID), done("x", foreign.ID)})
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a call of another chat's message: %v, want ErrNotFound", err)
+	}
+	next, err := s.AppendMessageAfter(ctx, Message{ChatID: chat.ID, Role: RoleAssistant, Text: "next"}, []ToolCall{done("c1", a.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveToolCalls(ctx, []ToolCall{done("c2", a.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := s.Messages(ctx, chat.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 3 || msgs[2].ID != next.ID || msgs[2].Seq != 3 {
+		t.Fatalf("messages %+v: want the failed append left out, then next", msgs)
+	}
+	for _, c := range msgs[1].ToolCalls {
+		if c.Status != CallDone || string(c.Result) != `{"content":[]}` {
+			t.Errorf("call %s = %s %s, want done with its result", c.ID, c.Status, c.Result)
+		}
+	}
+	if got, _ := s.Messages(ctx, other.ID); got[0].ToolCalls[0].Status != CallPending {
+		t.Errorf("the other chat's call became %s", got[0].ToolCalls[0].Status)
+	}
+	if err := s.SaveToolCalls(ctx, []ToolCall{done("c1", "nope")}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SaveToolCalls of no message: %v, want ErrNotFound", err)
+	}
+}

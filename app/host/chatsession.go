@@ -87,20 +87,28 @@ func (s storedHistory) AppendMessage(ctx context.Context, m history.Message) (hi
 	return h.AppendMessage(ctx, m)
 }
 
+func (s storedHistory) AppendMessageAfter(ctx context.Context, m history.Message, done []history.ToolCall) (history.Message, error) {
+	h, err := s.c.store()
+	if err != nil {
+		return m, err
+	}
+	return h.AppendMessageAfter(ctx, m, done)
+}
+
+func (s storedHistory) SaveToolCalls(ctx context.Context, calls []history.ToolCall) error {
+	h, err := s.c.store()
+	if err != nil {
+		return err
+	}
+	return h.SaveToolCalls(ctx, calls)
+}
+
 func (s storedHistory) UpdateMessage(ctx context.Context, m history.Message) error {
 	h, err := s.c.store()
 	if err != nil {
 		return err
 	}
 	return h.UpdateMessage(ctx, m)
-}
-
-func (s storedHistory) SaveToolCall(ctx context.Context, tc history.ToolCall) error {
-	h, err := s.c.store()
-	if err != nil {
-		return err
-	}
-	return h.SaveToolCall(ctx, tc)
 }
 
 func (s storedHistory) Messages(ctx context.Context, chatID string) ([]history.Message, error) {

@@ -130,7 +130,13 @@ func (k *LocalSkills) view(en localskills.Entry, s chat.Settings, trusted bool) 
 		On: s.SkillOn(en.Source.Server, en.Name), Trusted: trusted, Own: en.Source.Scope == "switchboard"}
 	fs := en.Findings
 	if en.State == localskills.Held {
-		fs = append(slices.Clip(fs), en.ChangeFindings...)
+		// The change's findings, less those the text as it is now already
+		// shows (a line added is found in both).
+		for _, f := range en.ChangeFindings {
+			if !slices.Contains(fs, f) {
+				fs = append(slices.Clip(fs), f)
+			}
+		}
 		v.Previous = en.Previous
 		if b, err := os.ReadFile(filepath.Join(en.Dir, "SKILL.md")); err == nil && len(b) <= localskills.MaxSkillMD {
 			v.Current = string(b)

@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -290,4 +291,34 @@ func (st *Settings) SetToolSearch(t ToolSearchSetting) error {
 		s.Pinned = clean
 		return nil
 	})
+}
+
+// Serve reads settings.serve of config.json.
+func (st *Settings) Serve() (ServeSettings, error) {
+	cfg, err := st.h.Config()
+	if err != nil {
+		return ServeSettings{}, err
+	}
+	return serveSection.Get(cfg)
+}
+
+// SetServe writes settings.serve (see Edit); a tool mode that is not
+// one of direct, code or both is refused with nothing written.
+func (st *Settings) SetServe(v ServeSettings) error {
+	if err := chat.ValidToolMode(v.Tools); err != nil {
+		return fmt.Errorf("settings.serve.tools: %w", err)
+	}
+	return st.h.Edit(func(cfg *config.Config) error { return serveSection.Put(cfg, v) })
+}
+
+// ServeCode is the code mode 'serve' offers by config.json's settings
+// (a --code flag wins over it): settings.serve.tools, each script
+// bounded by settings.chat.codeMode and each of its calls decided by the
+// chat's rules and policies (ScriptDecision).
+func (st *Settings) ServeCode() (gateway.CodeMode, error) {
+	cfg, err := st.h.Config()
+	if err != nil {
+		return gateway.CodeMode{}, err
+	}
+	return serveCode(cfg)
 }

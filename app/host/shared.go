@@ -38,7 +38,8 @@ type Shared struct {
 	l        *bridge.Listener
 	attached map[*attachedApp]bool
 	g        atomic.Pointer[gateway.Gateway]
-	chosen   chosenServers // the servers each app sees (Sees)
+	chosen   chosenServers       // the servers each app sees (Sees)
+	told     map[string][]string // the choices the attached apps were last told of (chose)
 }
 
 // attachedApp is one 'serve' relaying an app's session.
@@ -73,7 +74,11 @@ func (s *Shared) Start(ctx context.Context) error {
 	}
 	s.l, s.attached = l, map[*attachedApp]bool{}
 	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
+	if cfg, err := h.Config(); err == nil {
+		s.followCode(cfg, g)
+	}
 	s.g.Store(g)
+	s.told = s.chosen.get(h)
 	// The servers' questions reach the apps' sessions from now on.
 	h.mgr.SetRequestHandler(&sharedRequests{s})
 	ctx, cancel := context.WithCancel(ctx)
@@ -98,6 +103,23 @@ func (s *Shared) Start(ctx context.Context) error {
 	})
 	slog.Info("shared servers: listening", "address", l.Address().Socket)
 	return nil
+}
+
+// followCode gives g (the attached apps' gateway) the code mode of cfg's
+// settings.serve (ServeCode); a malformed one leaves it as it was, and
+// says why in the log (the Settings page says it too).
+func (s *Shared) followCode(cfg *config.Config, g *gateway.Gateway) {
+	if g == nil {
+		return
+	}
+	c, err := serveCode(cfg)
+	if err != nil {
+		slog.Warn("shared servers: code mode", "err", err)
+		return
+	}
+	if g.SetCode(c) {
+		s.h.wg.Go(func() { g.Refresh(s.h.ctx) }) // not under the config lock apply holds
+	}
 }
 
 // serve runs one attached app's session until it ends or ctx does.
@@ -218,6 +240,37 @@ func (c *chosenServers) get(h *Host) map[string][]string {
 	return sets
 }
 
+// chose is told that the servers chosen for an app may have changed (in
+// this process, or config.json changed under it): the choice holds from
+// each app's next request, and the attached sessions of each app whose
+// choice differs from the last one seen (only theirs: another app's lists
+// did not change) are sent the list_changed notifications, so the app
+// lists again now.
+func (s *Shared) chose() {
+	s.chosen.forget()
+	sets := s.chosen.get(s.h)
+	s.mu.Lock()
+	old := s.told
+	if sets != nil {
+		s.told = sets
+	}
+	s.mu.Unlock()
+	g := s.g.Load()
+	if g == nil || old == nil || sets == nil {
+		return
+	}
+	for app := range sets {
+		if !slices.Equal(old[app], sets[app]) {
+			g.ChoiceChanged(app)
+		}
+	}
+	for app := range old {
+		if _, ok := sets[app]; !ok && len(old[app]) > 0 {
+			g.ChoiceChanged(app)
+		}
+	}
+}
+
 // forget makes the next get read config.json again (a choice made in
 // this process holds from the next call).
 func (c *chosenServers) forget() {
@@ -233,7 +286,11 @@ func (s *Shared) Attached() []SharedApp {
 	out := make([]SharedApp, 0, len(s.attached))
 	for a := range s.attached {
 		name := a.app()
-		out = append(out, SharedApp{Name: name, PID: a.conn.Hello.PID, Since: a.since.UTC().Format(time.RFC3339), Calls: int(a.calls.Load())})
+		title := ""
+		if c, ok := config.ClientAppNamed(name); ok {
+			title = c.Title
+		}
+		out = append(out, SharedApp{Name: name, Title: title, PID: a.conn.Hello.PID, Since: a.since.UTC().Format(time.RFC3339), Calls: int(a.calls.Load())})
 	}
 	slices.SortFunc(out, func(x, y SharedApp) int { return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.PID, y.PID)) })
 	return out

@@ -3,8 +3,10 @@ package host
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
@@ -69,4 +71,46 @@ func ScriptDecision(s chat.Settings) gateway.DecideFunc {
 			return gateway.Deny, r.Why
 		}
 	}
+}
+
+// ServeSettings is config.json's settings.serve: how Switchboard offers
+// the tools to the apps that use it as their MCP server ('switchboard
+// serve', and the apps attached to a running Switchboard through it).
+type ServeSettings struct {
+	// Tools is how they are offered when 'serve' is run without --code:
+	// chat.ToolsDirect ("" too: every tool as it is), ToolsCode (code
+	// mode's three tools instead) or ToolsBoth. The running Switchboard
+	// offers the same to the apps attached to it, and follows a change at
+	// once (each attached app is sent tools/list_changed).
+	Tools string `json:"tools,omitempty"`
+}
+
+var serveSection = config.Section[ServeSettings]{Key: "serve"}
+
+// serveCode is ServeCode of cfg.
+func serveCode(cfg *config.Config) (gateway.CodeMode, error) {
+	sv, err := serveSection.Get(cfg)
+	if err != nil {
+		return gateway.CodeMode{}, err
+	}
+	if err := chat.ValidToolMode(sv.Tools); err != nil {
+		return gateway.CodeMode{}, fmt.Errorf("config.json settings.serve.tools: %w; choose one in Settings → Chat → Code mode, or remove it", err)
+	}
+	s, err := chat.LoadSettings(cfg.Settings)
+	if err != nil {
+		return gateway.CodeMode{}, err
+	}
+	return gateway.CodeMode{Mode: codeModeOf(sv.Tools), Limits: s.CodeMode, Decide: ScriptDecision(s)}, nil
+}
+
+// codeModeOf is a tool mode (chat.ToolsDirect, ToolsCode, ToolsBoth) as
+// the gateway's code mode.
+func codeModeOf(tools string) string {
+	switch tools {
+	case chat.ToolsCode:
+		return gateway.CodeOnly
+	case chat.ToolsBoth:
+		return gateway.CodeBoth
+	}
+	return gateway.CodeOff
 }

@@ -2,11 +2,14 @@ package host
 
 import (
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
@@ -61,5 +64,44 @@ func TestScriptDecision(t *testing.T) {
 		if d != tt.want || (d == gateway.Deny) != (why != "") {
 			t.Errorf("%s: %v %q, want %v", tt.tool.Name, d, why, tt.want)
 		}
+	}
+}
+
+// TestServeSettings: settings.serve.tools is written only when it is a
+// tool mode, and ServeCode turns it into the gateway's code mode with the
+// chat settings' limits; a malformed section is an error naming its path.
+func TestServeSettings(t *testing.T) {
+	h := open(t)
+	if err := h.Settings.SetServe(ServeSettings{Tools: "scripts"}); err == nil || !strings.Contains(err.Error(), "settings.serve.tools") {
+		t.Fatalf("SetServe(scripts) = %v, want an error naming settings.serve.tools", err)
+	}
+	if b, err := os.ReadFile(h.dir.Config()); err == nil && strings.Contains(string(b), "scripts") {
+		t.Fatalf("a refused tool mode was written: %s", b)
+	}
+	if err := h.Settings.EditChat(func(s *chat.Settings) error { s.CodeMode.MaxCalls = 7; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tools, mode string }{
+		{"", gateway.CodeOff}, {chat.ToolsDirect, gateway.CodeOff}, {chat.ToolsCode, gateway.CodeOnly}, {chat.ToolsBoth, gateway.CodeBoth},
+	} {
+		if err := h.Settings.SetServe(ServeSettings{Tools: c.tools}); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := h.Settings.Serve(); err != nil || got.Tools != c.tools {
+			t.Errorf("Serve() = %+v, %v; want tools %q", got, err, c.tools)
+		}
+		cm, err := h.Settings.ServeCode()
+		if err != nil || cm.Mode != c.mode || cm.Limits.MaxCalls != 7 || cm.Decide == nil {
+			t.Errorf("tools %q: ServeCode() = mode %q, limits %+v, decide set %v, %v; want mode %q, 7 calls", c.tools, cm.Mode, cm.Limits, cm.Decide != nil, err, c.mode)
+		}
+	}
+	if err := h.Edit(func(cfg *config.Config) error {
+		cfg.Settings = json.RawMessage(`{"serve": {"tools": 3}}`)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Settings.ServeCode(); err == nil || !strings.Contains(err.Error(), "settings.serve.tools") {
+		t.Errorf("ServeCode() of a malformed section = %v, want an error naming settings.serve.tools", err)
 	}
 }

@@ -448,6 +448,7 @@ type SkillPreview struct {
 // since when (RFC 3339) and the tool calls made under its name.
 type SharedApp struct {
 	Name  string `json:"name"`
+	Title string `json:"title,omitempty"` // as people know it ("Claude Desktop"), for an app 'switchboard clients' knows
 	PID   int    `json:"pid"`
 	Since string `json:"since"`
 	Calls int    `json:"calls"`

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { Shell } from './Shell';
+import { Shell, windowTitle } from './Shell';
 import { commandFor, keysLabel } from './shortcuts';
 import { PAGES, pageFromHash } from './pages';
 import { store } from './store';
@@ -33,6 +33,18 @@ describe('Shell', () => {
       for (const o of others) expect(nav.getByRole('link', { name: o.title }).getAttribute('aria-current')).toBeNull();
     }
   }, 30_000); // renders every page: about a second alone, several on a busy CI machine
+
+  it('names the window after the page, the open chat or the welcome page', () => {
+    render(<Shell />);
+    for (const p of PAGES.filter((p) => p.id !== 'chat')) {
+      act(() => store.navigate(p.id));
+      expect(document.title).toBe(`${p.title} — Switchboard`);
+    }
+    expect(windowTitle(false, 'chat', undefined)).toBe('Chat — Switchboard');
+    expect(windowTitle(false, 'chat', { title: 'Trip to Lyon' })).toBe('Trip to Lyon — Switchboard');
+    expect(windowTitle(false, 'chat', { title: '' })).toBe('Untitled chat — Switchboard');
+    expect(windowTitle(true, 'servers', undefined)).toBe('Welcome — Switchboard');
+  });
 
   it('follows hash changes (back/forward)', () => {
     render(<Shell />);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventMenu, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, signalReady, TakeOpenedFiles } from './backend';
+import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventMenu, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, setWindowTitle, signalReady, TakeOpenedFiles } from './backend';
 import { AboutDialog } from './components/AboutDialog';
 import { CloseWithAppsDialog } from './components/CloseWithAppsDialog';
 import { OpenedFiles } from './components/OpenedFiles';
@@ -7,7 +7,7 @@ import { WelcomePage } from './pages/welcome/WelcomePage';
 import { useWelcome, welcome } from './welcome';
 import { listenLocalModel } from './localmodel';
 import { Nav } from './components/Nav';
-import { PAGES, isPageId } from './pages';
+import { PAGES, isPageId, type PageId } from './pages';
 import { store, useStore } from './store';
 import { PageView } from './pages/PageView';
 import { useDrawer } from './drawer';
@@ -44,6 +44,18 @@ export function runCommand(id: string): void {
 }
 
 /**
+ * windowTitle is what the window's title bar says: where the user is (the
+ * welcome page, the page, or on the Chat page the open chat's title), then
+ * the app's name, as "Servers — Switchboard".
+ */
+export function windowTitle(welcoming: boolean, page: PageId, chat: { title: string } | undefined): string {
+  let where: string = PAGES.find((p) => p.id === page)?.title ?? '';
+  if (welcoming) where = 'Welcome';
+  else if (page === 'chat' && chat) where = chat.title || 'Untitled chat';
+  return where ? `${where} — Switchboard` : 'Switchboard';
+}
+
+/**
  * Shell is the window's frame: navigation on the left, the current page on the right.
  * In a narrow window the navigation (and, on the Chat page, the chat list)
  * is in a drawer a menu button opens.
@@ -52,11 +64,16 @@ export function Shell() {
   const page = useStore((s) => s.page);
   const welcoming = useWelcome((s) => s.open);
   const chat = useChat((s) => s.current);
+  const chatTitle = useChat((s) => s.chats.find((c) => c.id === s.current)?.title);
   const narrow = useNarrow();
   const drawer = useDrawer(narrow);
   const { close } = drawer;
   // Where the user went from the drawer is on screen now: the drawer goes.
   useEffect(close, [page, chat, welcoming, close]);
+  // The title bar follows the page (and the open chat's title).
+  useEffect(() => {
+    setWindowTitle(windowTitle(welcoming, page, chat ? { title: chatTitle ?? '' } : undefined));
+  }, [welcoming, page, chat, chatTitle]);
 
   useEffect(() => {
     store.syncFromHash();

@@ -99,6 +99,9 @@ func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
 		if !ok {
 			return nil, &apps.Error{Op: "read", URI: req.Params.URI, Err: apps.ErrNotUI}
 		}
+		if err := g.refuse(ctx, "resource", req.Params.URI, srv); err != nil {
+			return nil, err
+		}
 		return g.readUpstream(ctx, srv, uri, func(c mcp.ResourceContents) mcp.ResourceContents {
 			out, _ := rewrite(c, func(u string) string { return UIURI(srv, u) }).(mcp.ResourceContents)
 			return out
@@ -163,22 +166,25 @@ func (g *Gateway) hidden(ctx context.Context, srv string) (app string, sees bool
 	return app, g.sees(app, srv)
 }
 
-// HiddenError is a call refused because its server is not among those
-// chosen for the app that called (Options.Sees).
+// HiddenError is a request refused because its server is not among those
+// chosen for the app that made it (Options.Sees): a tool's call, a
+// prompt's get, a resource's read (hidden.go).
 type HiddenError struct {
-	Tool, Server, App string
+	// Kind is what Name names: "tool" (also when empty), "prompt",
+	// "resource" or "skill"; Name is as the app knows it.
+	Kind, Name, Server, App string
 }
 
 func (e *HiddenError) Error() string {
 	app := cmp.Or(e.App, "this app")
-	return fmt.Sprintf("tool %s is not available to %s: its server %s is not among the servers chosen for %s; choose it in Switchboard's Connected apps", e.Tool, app, e.Server, app)
+	return fmt.Sprintf("%s %s is not available to %s: its server %s is not among the servers chosen for %s; choose it in Switchboard's Connected apps", cmp.Or(e.Kind, "tool"), e.Name, app, e.Server, app)
 }
 
 // Is makes errors.Is(err, ErrHidden) hold for a HiddenError.
 func (e *HiddenError) Is(target error) bool { return target == ErrHidden }
 
 // ErrHidden is what a HiddenError is.
-var ErrHidden = errors.New("gateway: the tool's server is hidden from this app")
+var ErrHidden = errors.New("gateway: the server is hidden from this app")
 
 // declared returns the capabilities the client behind ctx declared: a
 // 2026-07-28 request's own (or its relayed call's), else its session's.

@@ -47,7 +47,7 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 	}
 	srv, tool := t.Server, t.Tool.Name
 	if app, ok := g.hidden(ctx, srv); !ok {
-		return errorResult(&HiddenError{Tool: name, Server: srv, App: app}), true
+		return errorResult(&HiddenError{Name: name, Server: srv, App: app}), true
 	}
 	upCtx, done := g.upstream(ctx, srv) // its server's questions go back to this client
 	defer done()

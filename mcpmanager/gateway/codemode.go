@@ -36,6 +36,26 @@ const (
 	Deny                  // refuse it
 )
 
+// CodeMode is the gateway's code mode: what it offers (Mode: CodeOff,
+// CodeOnly, CodeBoth), the bounds of each script (Limits; zero:
+// codemode's defaults) and who decides each call a script makes (Decide;
+// nil: every call runs, as a direct call does).
+type CodeMode struct {
+	Mode   string
+	Limits codemode.Limits
+	Decide DecideFunc
+}
+
+// SetCode changes the code mode (Options.Code, CodeLimits and Decide) of
+// a running gateway and reports whether what it offers changed (Mode):
+// then the next Refresh publishes again, and every session is sent
+// tools/list_changed and sees code mode's tools (or the tools) at its
+// next list. A script already running keeps the limits it started with;
+// its next call is decided by the new Decide. Safe for concurrent use.
+func (g *Gateway) SetCode(c CodeMode) (changed bool) {
+	return g.code.Swap(&c).Mode != c.Mode
+}
+
 // DecideFunc decides a script's call of t with args; reason is the
 // sentence a refusal carries.
 type DecideFunc func(t router.Tool, args json.RawMessage) (d Decision, reason string)
@@ -135,7 +155,7 @@ func (c scripts) run(ctx context.Context, script string, fns []codemode.Function
 		}
 		return codemode.Value(res, codemode.OutputSchema(t.Tool) != nil)
 	}
-	res, err := codemode.Run(ctx, script, fns, g.codeLimits, call, nil)
+	res, err := codemode.Run(ctx, script, fns, g.code.Load().Limits, call, nil)
 	var le *codemode.LimitError
 	var se *codemode.ScriptError
 	failure := ""
@@ -157,10 +177,11 @@ func (c scripts) run(ctx context.Context, script string, fns []codemode.Function
 
 // decide applies Options.Decide to one call of a script: nil runs it.
 func (c scripts) decide(ctx context.Context, session server.ClientSession, t router.Tool, args json.RawMessage) error {
-	if c.g.decideFn == nil {
+	decide := c.g.code.Load().Decide
+	if decide == nil {
 		return nil
 	}
-	d, reason := c.g.decideFn(t, args)
+	d, reason := decide(t, args)
 	switch d {
 	case Allow:
 		return nil

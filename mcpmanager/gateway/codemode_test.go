@@ -65,6 +65,13 @@ func codeSession(t *testing.T, code string, decide DecideFunc, lim codemode.Limi
 	reg.Add(memoryServer(t))
 	g := New(reg, Options{Code: code, Decide: decide, CodeLimits: lim})
 	g.Refresh(t.Context())
+	return serveTo(t, g, ans)
+}
+
+// serveTo serves g to a client on stdio, which answers elicitations when
+// ans is set.
+func serveTo(t *testing.T, g *Gateway, ans *answerer) *client.Client {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -224,4 +231,48 @@ return {names: g.entities.map(e => e.name).sort(), refused};`)
 			t.Errorf("after the limit: %v %s", isErr, text)
 		}
 	})
+}
+
+// TestSetCode: a running gateway's code mode changes with SetCode: the
+// next Refresh publishes it (a session is sent tools/list_changed and
+// lists code mode's tools), the same mode again changes nothing, and the
+// next call of a script is decided by the new Decide.
+func TestSetCode(t *testing.T) {
+	reg := router.New(router.Options{})
+	reg.Add(memoryServer(t))
+	g := New(reg, Options{})
+	g.Refresh(t.Context())
+	c := serveTo(t, g, nil)
+	changed := make(chan struct{}, 4)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			changed <- struct{}{}
+		}
+	})
+	if names := listedNames(t, c); !slices.Contains(names, "memory__read_graph") || slices.Contains(names, codemode.RunScriptName) {
+		t.Fatalf("before SetCode: %v", names)
+	}
+	if !g.SetCode(CodeMode{Mode: CodeOnly}) {
+		t.Fatal("SetCode(CodeOnly) on a gateway without code mode reported no change")
+	}
+	g.Refresh(t.Context())
+	select {
+	case <-changed:
+	case <-t.Context().Done():
+		t.Fatal("no tools/list_changed after SetCode and Refresh")
+	}
+	want := []string{codemode.DescribeFunctionName, codemode.ListFunctionsName, codemode.RunScriptName}
+	if names := listedNames(t, c); !slices.Equal(names, want) {
+		t.Fatalf("after SetCode(CodeOnly): %v, want %v", names, want)
+	}
+	if text, isErr := runScript(t, c, `return (await tools.memory.read_graph({})).entities.length`); isErr {
+		t.Fatalf("a script with no Decide: %s", text)
+	}
+	deny := func(t router.Tool, _ json.RawMessage) (Decision, string) { return Deny, "the test says no" }
+	if g.SetCode(CodeMode{Mode: CodeOnly, Decide: deny}) {
+		t.Error("SetCode with the same mode reported a change")
+	}
+	if text, _ := runScript(t, c, `try { await tools.memory.read_graph({}); return "ran" } catch (e) { return "refused: " + e.message }`); !strings.Contains(text, "the test says no") {
+		t.Errorf("after SetCode with a Decide that denies: %q, want the refusal", text)
+	}
 }

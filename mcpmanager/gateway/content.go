@@ -144,6 +144,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	}
 	var pRoutes []pRoute
 	var rDefs []any
+	promptServer := map[string]string{} // for the per-app choice (hidden.go)
 	for _, s := range servers {
 		c := content[s]
 		for _, p := range c.prompts {
@@ -151,6 +152,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 			exposed.Name = names[[2]string{s, p.Name}]
 			sp = append(sp, server.ServerPrompt{Prompt: exposed, Handler: g.promptHandler(s, p.Name)})
 			pRoutes = append(pRoutes, pRoute{s, p.Name, exposed})
+			promptServer[exposed.Name] = s
 		}
 		for _, r := range c.resources {
 			exposed := r
@@ -175,7 +177,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	}
 	uiRes, uiDefs := g.appResources(ctx) // MCP Apps' ui:// resources (apps.go)
 	rs, rDefs = append(rs, uiRes...), append(rDefs, uiDefs...)
-	skRes, skDefs := g.skillResources(ctx) // the local skills' SKILL.md files (skills.go)
+	skRes, skDefs := skillsOf(g).skillResources(ctx) // the local skills' SKILL.md files (skills.go)
 	rs, rDefs = append(rs, skRes...), append(rDefs, skDefs...)
 	pfp, perr := json.Marshal(pRoutes)
 	rfp, rerr := json.Marshal(rDefs)
@@ -186,6 +188,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	g.publishedPrompts, g.publishedResources = pfp, rfp
 	g.mu.Unlock()
 	if setPrompts {
+		g.prompts.set(promptServer)
 		g.srv.SetPrompts(sp...)
 	}
 	if setResources {
@@ -198,6 +201,9 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 // promptHandler routes prompts/get to server's prompt.
 func (g *Gateway) promptHandler(srv, prompt string) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if err := g.refuse(ctx, "prompt", req.Params.Name, srv); err != nil {
+			return nil, err
+		}
 		upCtx, done := g.upstream(ctx, srv)
 		defer done()
 		res, err := g.reg.GetPrompt(upCtx, srv, prompt, req.Params.Arguments)
@@ -218,6 +224,9 @@ func (g *Gateway) resourceHandler() server.ResourceHandlerFunc {
 		srv, uri, ok := splitURI(req.Params.URI)
 		if !ok {
 			return nil, fmt.Errorf("gateway: %q is not a resource Switchboard published (%s://SERVER/URI)", req.Params.URI, URIScheme)
+		}
+		if err := g.refuse(ctx, "resource", req.Params.URI, srv); err != nil {
+			return nil, err
 		}
 		return g.readUpstream(ctx, srv, uri, func(c mcp.ResourceContents) mcp.ResourceContents { return exposeContents(srv, c) })
 	}

@@ -22,6 +22,13 @@
 // requests on to the client whose call they belong to, or to nobody
 // (origins.go, requests.go).
 //
+// Options.Sees narrows what each app sees to the servers chosen for it:
+// every list leaves the other servers' tools, prompts, resources,
+// templates and skills out, and a call, get or read of one is refused
+// saying why (hidden.go). ChoiceChanged sends one app's sessions, and no
+// other's, the list_changed notifications when its choice changes
+// (appsessions.go).
+//
 // ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
 // a plain tools/call without mcp-go's stdio server's extra goroutine hops
 // and decodes, relaying the result undecoded (see BENCHMARKS.md);

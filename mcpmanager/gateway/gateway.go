@@ -52,10 +52,12 @@ type Options struct {
 	Decide     DecideFunc
 	// Sees, when set, chooses the servers each app sees (the per-app
 	// choice of the Connected apps): the app is the one AppOf names, and
-	// its tools/list leaves out the tools of a server Sees refuses, and a
-	// call of one is refused with a tool error saying so. It is asked at
-	// each list and call, so a new choice holds from the app's next
-	// request. Nil: every app sees every server.
+	// its lists leave out the tools, prompts, resources, templates and
+	// skills of a server Sees refuses, and a call, get or read of one is
+	// refused saying so (a tool error for a call; hidden.go). It is asked
+	// at each list and call, so a new choice holds from the app's next
+	// request; ChoiceChanged tells the app's sessions to list again now.
+	// Nil: every app sees every server.
 	Sees func(app, server string) bool
 }
 
@@ -75,11 +77,11 @@ type Gateway struct {
 	relays      relays                        // calls of 2026-07-28 clients waiting for an answer (relay.go)
 	onCall      func(Call)                    // Options.OnCall
 	sees        func(app, server string) bool // Options.Sees
+	prompts     promptRoutes                  // the published prompts' servers, for Sees (hidden.go)
+	apps        appSessions                   // the sessions by app, for a new choice's list_changed (appsessions.go)
 	sessions    atomic.Int64                  // ServeApp's session ids
 	serverInfo  []byte                        // the gateway's mcp.Implementation, for 2026-07-28 results (stampModern)
-	code        string                        // Options.Code
-	codeLimits  codemode.Limits               // Options.CodeLimits
-	decideFn    DecideFunc                    // Options.Decide
+	code        atomic.Pointer[CodeMode]      // Options.Code, CodeLimits, Decide; SetCode swaps it
 
 	mu        sync.Mutex
 	published []byte                 // fingerprint of the published definitions and routes
@@ -93,7 +95,8 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, code: opts.Code, codeLimits: opts.CodeLimits, decideFn: opts.Decide, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g.code.Store(&CodeMode{Mode: opts.Code, Limits: opts.CodeLimits, Decide: opts.Decide})
 	g.serverInfo, _ = json.Marshal(mcp.Implementation{Name: "switchboard", Version: opts.Version})
 	if g.settled == nil {
 		g.started.Store(true)
@@ -102,10 +105,10 @@ func New(reg *router.Router, opts Options) *Gateway {
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
 	// The skills extension is declared while a server offers it.
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
-		g.withSkills(&res.Capabilities)
+		skillsOf(g).withSkills(&res.Capabilities)
 	})
 	hooks.AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
-		g.withSkills(&res.Capabilities)
+		skillsOf(g).withSkills(&res.Capabilities)
 	})
 	// Prompts and resources wait for the start-up like tools (a no-op after).
 	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.awaitStartup(ctx) })
@@ -113,6 +116,8 @@ func New(reg *router.Router, opts Options) *Gateway {
 	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.awaitStartup(ctx) })
 	hooks.AddBeforeListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest) { g.awaitStartup(ctx) })
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.awaitStartup(ctx) })
+	g.hideContent(hooks)   // a server hidden from an app: its prompts and resources too (hidden.go)
+	g.trackSessions(hooks) // (appsessions.go)
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
 		if _, _, ok := g.route(req.Params.Name); !ok {
 			g.awaitStartup(ctx) // its server may be about to start
@@ -210,13 +215,19 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		st = append(st, server.ServerTool{Tool: exposed, Handler: g.handler()})
 		routes = append(routes, route{t.Server, t.Tool.Name, exposed})
 	}
-	fp, err := json.Marshal(routes)
+	// The code mode is part of what is published: a new one publishes
+	// (SetCode) even when the tools are the same.
+	mode := g.code.Load().Mode
+	fp, err := json.Marshal(struct {
+		Routes []route
+		Code   string
+	}{routes, mode})
 	if err != nil {
 		fp = nil // never equal to a published fingerprint: publish
 	}
 	var fns []codemode.Function
 	var byFn map[string]router.Tool
-	if g.code != CodeOff {
+	if mode != CodeOff {
 		// Scripts call what would be published; the client sees code
 		// mode's three tools instead of (CodeOnly) or besides them.
 		var published []router.Tool
@@ -227,7 +238,7 @@ func (g *Gateway) Refresh(ctx context.Context) {
 		}
 		fns, byFn = codeFunctions(published)
 		codeTools := scripts{g}.tools(fns)
-		if g.code == CodeOnly {
+		if mode == CodeOnly {
 			st, next = nil, map[string]router.Tool{}
 		}
 		st = append(st, codeTools...)

@@ -60,7 +60,7 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 				http.Error(w, "could not read the request: "+err.Error(), http.StatusBadRequest)
 				return
 			}
-			if resp := g.answerSkills(r.Context(), body); resp != nil {
+			if resp := skillsOf(g).answerSkills(r.Context(), body); resp != nil {
 				w.Header().Set("Content-Type", "application/json")
 				_ = json.NewEncoder(w).Encode(resp)
 				return

@@ -17,6 +17,14 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
+// skillRelay is the gateway's relay of its servers' skills (the skills
+// extension): what it declares, lists and routes. A value type over the
+// gateway, which keeps the catalog and the routes.
+type skillRelay struct{ g *Gateway }
+
+// skillsOf is g's skill relay.
+func skillsOf(g *Gateway) skillRelay { return skillRelay{g} }
+
 // The skills extension (io.modelcontextprotocol/skills) relayed: the
 // gateway declares it while one of its servers does (or may: while servers
 // are still starting, since initialize is answered at once and a 2025
@@ -45,7 +53,8 @@ type skillRoute struct {
 
 // skillsOffered reports whether a server behind the gateway declares the
 // extension.
-func (g *Gateway) skillsOffered() bool {
+func (x skillRelay) skillsOffered() bool {
+	g := x.g
 	if g.skills == nil {
 		return false
 	}
@@ -59,8 +68,9 @@ func (g *Gateway) skillsOffered() bool {
 
 // withSkills adds the extension to capabilities when a server offers it,
 // or may once it has started.
-func (g *Gateway) withSkills(caps *mcp.ServerCapabilities) {
-	if g.skills == nil || g.started.Load() && !g.skillsOffered() {
+func (x skillRelay) withSkills(caps *mcp.ServerCapabilities) {
+	g := x.g
+	if g.skills == nil || g.started.Load() && !skillsOf(g).skillsOffered() {
 		return
 	}
 	ext := make(map[string]any, len(caps.Extensions)+1)
@@ -83,14 +93,16 @@ func publish(server, uri string, shared bool) string {
 }
 
 // listSkills lists every server's skills as entries, recording their routes.
-func (g *Gateway) listSkills(ctx context.Context) []map[string]any {
+func (x skillRelay) listSkills(ctx context.Context) []map[string]any {
+	g := x.g
 	g.awaitStartup(ctx)
-	return g.listSkillsNow(ctx)
+	return skillsOf(g).listSkillsNow(ctx)
 }
 
 // listSkillsNow lists without waiting for the servers to start (a refresh
 // in progress, which startup waits for, lists too).
-func (g *Gateway) listSkillsNow(ctx context.Context) []map[string]any {
+func (x skillRelay) listSkillsNow(ctx context.Context) []map[string]any {
+	g := x.g
 	all, _ := g.skills.All(ctx) // a server that fails to list only loses its skills
 	count := map[string]int{}
 	for _, sk := range all {
@@ -128,7 +140,8 @@ func entry(sk skills.Skill, pub func(string) string) map[string]any {
 // routeSkill finds the server and own URI of a published skill URI (its
 // SKILL.md or a file in its directory), listing the skills once when it is
 // not known yet.
-func (g *Gateway) routeSkill(ctx context.Context, uri string) (server, own string, ok bool) {
+func (x skillRelay) routeSkill(ctx context.Context, uri string) (server, own string, ok bool) {
+	g := x.g
 	find := func() (string, string, bool) {
 		g.skillRoutes.mu.Lock()
 		defer g.skillRoutes.mu.Unlock()
@@ -144,10 +157,10 @@ func (g *Gateway) routeSkill(ctx context.Context, uri string) (server, own strin
 	if s, o, ok := find(); ok {
 		return s, o, true
 	}
-	if !strings.HasPrefix(uri, "skill://") && !strings.HasPrefix(uri, URIScheme+"://") || !g.skillsOffered() {
+	if !strings.HasPrefix(uri, "skill://") && !strings.HasPrefix(uri, URIScheme+"://") || !skillsOf(g).skillsOffered() {
 		return "", "", false
 	}
-	g.listSkills(ctx)
+	skillsOf(g).listSkills(ctx)
 	return find()
 }
 
@@ -163,7 +176,8 @@ type skillRequest struct {
 // answerSkills answers a request of the extension, or a resources/read of
 // a skill's file, and returns the JSON-RPC response; nil when the request
 // is not one (mcp-go's server answers it then).
-func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
+func (x skillRelay) answerSkills(ctx context.Context, body []byte) any {
+	g := x.g
 	if g.skills == nil || !bytes.Contains(body, []byte(`"method"`)) {
 		return nil
 	}
@@ -179,11 +193,22 @@ func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
 	}
 	switch req.Method {
 	case "skills/list":
-		return reply(map[string]any{"skills": g.listSkills(ctx), "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
+		entries := skillsOf(g).listSkills(ctx)
+		if s := g.seer(ctx); s != nil { // a hidden server's skills are left out (hidden.go)
+			entries = slices.DeleteFunc(entries, func(e map[string]any) bool {
+				uri, _ := e["uri"].(string)
+				srv, _ := skillsOf(g).routeSkillKnown(uri)
+				return s.hides(srv)
+			})
+		}
+		return reply(map[string]any{"skills": entries, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
 	case "skills/get":
-		server, own, ok := g.routeSkill(ctx, req.Params.URI)
+		server, own, ok := skillsOf(g).routeSkill(ctx, req.Params.URI)
 		if !ok || !strings.HasSuffix(req.Params.URI, "/SKILL.md") {
 			return fail(mcp.INVALID_PARAMS, "unknown skill: "+req.Params.URI)
+		}
+		if err := g.refuse(ctx, "skill", req.Params.URI, server); err != nil {
+			return fail(mcp.INVALID_PARAMS, err.Error())
 		}
 		upCtx, done := g.upstream(ctx, server)
 		sk, err := g.skills.Get(upCtx, server, own)
@@ -195,9 +220,12 @@ func (g *Gateway) answerSkills(ctx context.Context, body []byte) any {
 		pub := func(u string) string { return pubDir + strings.TrimPrefix(u, sk.Dir()) }
 		return reply(map[string]any{"skill": entry(sk, pub), "resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
 	case string(mcp.MethodResourcesRead):
-		server, own, ok := g.routeSkill(ctx, req.Params.URI)
+		server, own, ok := skillsOf(g).routeSkill(ctx, req.Params.URI)
 		if !ok {
 			return nil
+		}
+		if err := g.refuse(ctx, "resource", req.Params.URI, server); err != nil {
+			return fail(mcp.INVALID_PARAMS, err.Error())
 		}
 		upCtx, done := g.upstream(ctx, server)
 		raw, err := g.skills.ReadRaw(upCtx, server, own)
@@ -236,7 +264,8 @@ func renameContents(raw json.RawMessage, own, published string) any {
 // resources/list already lists its skills' files), as resources named and
 // described by their frontmatter, so a client that browses resources finds
 // them. Reading one goes through the skills relay (answerSkills).
-func (g *Gateway) skillResources(ctx context.Context) ([]server.ServerResource, []any) {
+func (x skillRelay) skillResources(ctx context.Context) ([]server.ServerResource, []any) {
+	g := x.g
 	if g.skills == nil {
 		return nil, nil
 	}
@@ -252,16 +281,16 @@ func (g *Gateway) skillResources(ctx context.Context) ([]server.ServerResource, 
 	}
 	var rs []server.ServerResource
 	var defs []any
-	for _, e := range g.listSkillsNow(ctx) {
+	for _, e := range skillsOf(g).listSkillsNow(ctx) {
 		uri, _ := e["uri"].(string)
 		fm, _ := e["frontmatter"].(map[string]any)
 		name, _ := fm["name"].(string)
 		desc, _ := fm["description"].(string)
-		if r, _ := g.routeSkillKnown(uri); !slices.Contains(local, r) {
+		if r, _ := skillsOf(g).routeSkillKnown(uri); !slices.Contains(local, r) {
 			continue
 		}
 		res := mcp.NewResource(uri, name, mcp.WithResourceDescription(desc), mcp.WithMIMEType("text/markdown"))
-		rs = append(rs, server.ServerResource{Resource: res, Handler: g.skillFileHandler()})
+		rs = append(rs, server.ServerResource{Resource: res, Handler: skillsOf(g).skillFileHandler()})
 		defs = append(defs, res)
 	}
 	return rs, defs
@@ -269,7 +298,8 @@ func (g *Gateway) skillResources(ctx context.Context) ([]server.ServerResource, 
 
 // routeSkillKnown is the server of a published skill URI among the routes
 // recorded by the last listing.
-func (g *Gateway) routeSkillKnown(uri string) (string, bool) {
+func (x skillRelay) routeSkillKnown(uri string) (string, bool) {
+	g := x.g
 	g.skillRoutes.mu.Lock()
 	defer g.skillRoutes.mu.Unlock()
 	r, ok := g.skillRoutes.dirs[strings.TrimSuffix(uri, "/SKILL.md")]
@@ -278,9 +308,10 @@ func (g *Gateway) routeSkillKnown(uri string) (string, bool) {
 
 // skillFileHandler reads a published skill file through the catalog (the
 // relay answers such reads before mcp-go does; this is its fallback).
-func (g *Gateway) skillFileHandler() server.ResourceHandlerFunc {
+func (x skillRelay) skillFileHandler() server.ResourceHandlerFunc {
+	g := x.g
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		srv, own, ok := g.routeSkill(ctx, req.Params.URI)
+		srv, own, ok := skillsOf(g).routeSkill(ctx, req.Params.URI)
 		if !ok {
 			return nil, fmt.Errorf("gateway: %q is no skill file Switchboard published", req.Params.URI)
 		}

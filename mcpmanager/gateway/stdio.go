@@ -190,7 +190,7 @@ func (g *Gateway) handle(ctx context.Context, line []byte, w *wire.Writer, calls
 	if g.fastCall(ctx, line, w, calls) {
 		return
 	}
-	if resp := g.answerSkills(ctx, line); resp != nil {
+	if resp := skillsOf(g).answerSkills(ctx, line); resp != nil {
 		_ = w.WriteJSON(resp)
 		return
 	}

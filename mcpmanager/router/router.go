@@ -604,7 +604,14 @@ func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailur
 		})
 	}
 	wg.Wait()
-	var withheld []error // beside tools
+	n := 0
+	for _, res := range results {
+		n += len(res.tools)
+	}
+	// A Tool is large: grown by appending, 320 of them were copied over
+	// and over at every listing (a chat lists them at every turn).
+	tools = make([]Tool, 0, n)
+	withheld := make([]error, 0, n) // beside tools
 	for i, res := range results {
 		s := servers[i]
 		if res.err != nil {
@@ -625,7 +632,10 @@ func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailur
 		}
 	}
 	uniqueNames(tools) // withheld tools included: the others' names do not depend on a verdict
-	kept := tools[:0:0]
+	var kept []Tool    // nil when no server lists a tool, as before
+	if len(tools) > 0 {
+		kept = make([]Tool, 0, len(tools))
+	}
 	for i, t := range tools {
 		if err := withheld[i]; err != nil {
 			failed = append(failed, serverFailure{server: t.Server, tool: t.Name, err: err, listed: true})

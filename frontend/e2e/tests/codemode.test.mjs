@@ -31,7 +31,7 @@ return { people: people.map((p) => p.name), count: people.length };`;
 
 test('Settings → Code mode saves settings.chat.tools', async () => {
   const { page, errors } = await openApp(browser, { hash: '#/settings' });
-  const form = page.getByRole('form', { name: 'Code mode' });
+  const form = page.getByRole('form', { name: 'Code mode', exact: true });
   await form.scrollIntoViewIfNeeded();
   const group = form.getByRole('radiogroup', { name: 'How the model calls tools' });
   assert.equal(await group.getByRole('radio', { name: /^Automatic/ }).isChecked(), true, 'automatic is the default');
@@ -49,6 +49,30 @@ test('Settings → Code mode saves settings.chat.tools', async () => {
   await page.getByRole('button', { name: 'Save changes' }).click();
   await form.getByRole('status').getByText('Saved').waitFor();
   assert.equal(config().settings.chat.tools, undefined, 'automatic leaves settings.chat.tools out');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Settings → Code mode for connected apps saves settings.serve.tools', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const form = page.getByRole('form', { name: 'Code mode for connected apps' });
+  await form.scrollIntoViewIfNeeded();
+  const group = form.getByRole('radiogroup', { name: 'How connected apps call tools' });
+  assert.equal(await group.getByRole('radio', { name: /^Direct/ }).isChecked(), true, 'direct is the default');
+  await group.getByRole('radio', { name: /^Code/ }).check();
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByText('Code mode for connected apps').waitFor();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
+  assert.equal(config().settings.serve.tools, 'code');
+  for (const width of [720, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, `codemode-serve-settings-${width}`);
+  }
+  await group.getByRole('radio', { name: /^Direct/ }).check();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await form.getByRole('status').getByText('Saved').waitFor();
+  assert.equal(config().settings.serve.tools, 'direct');
   assert.deepEqual(errors, []);
   await page.close();
 });

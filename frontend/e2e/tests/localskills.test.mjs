@@ -65,6 +65,12 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
   const fromServers = page.locator('section[aria-label="Skills from servers"]');
   await fromServers.getByText('release-notes').waitFor({ timeout: 60_000 });
   assert.match(await fromServers.innerText(), /server docs-server/);
+  // Where it looks: closed while skills were found, each folder named.
+  const folders = localList.locator('details.skill-folders');
+  assert.match(await folders.locator('summary').innerText(), /^Looked in \d+ folders \(\d+ there\)$/);
+  assert.equal(await folders.evaluate((d) => d.open), false, 'the folder list is closed while skills were found');
+  await folders.locator('summary').click();
+  assert.ok((await folders.innerText()).includes(own), `the folders listed name Switchboard's own skills folder ${own}`);
   await shots(page, localList, 'localskills-list');
 
   // Add a .zip chosen in the page: its preview first.
@@ -91,6 +97,8 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
   await review.waitFor({ timeout: 30_000 });
   assert.match(await review.innerText(), /Held: SKILL\.md changed since you accepted it/);
   assert.match(await review.innerText(), /⚠ SKILL\.md:/);
+  const found = await review.getByRole('list', { name: 'What the checks found' }).getByRole('listitem').allInnerTexts();
+  assert.deepEqual(found, [...new Set(found)], 'each finding is listed once');
   await review.getByText('SKILL.md before and now').click();
   await shots(page, review, 'localskills-held');
   await script({ text: 'No skill for that.' });

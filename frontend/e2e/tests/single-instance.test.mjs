@@ -22,7 +22,7 @@ async function until(what, timeoutMs, fn) {
 
 function windowIds(pid) {
   try {
-    return execFileSync('xdotool', ['search', '--all', '--onlyvisible', '--pid', String(pid), '--name', '^Switchboard$'], { encoding: 'utf8' })
+    return execFileSync('xdotool', ['search', '--all', '--onlyvisible', '--pid', String(pid), '--name', '(^|— )Switchboard$'], { encoding: 'utf8' })
       .split('\n').filter(Boolean);
   } catch {
     return [];

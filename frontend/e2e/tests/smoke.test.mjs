@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { env } from '../lib.mjs';
 
-// windowIds finds the visible windows of pid titled exactly title (the wails
-// dev app of the other e2e tests shares this display and title).
+// windowIds finds the visible windows of pid titled "title" or "<page> —
+// title" (the title bar follows the page; the wails dev app of the other e2e
+// tests shares this display and title).
 function windowIds(pid, title) {
   try {
-    return execFileSync('xdotool', ['search', '--all', '--onlyvisible', '--pid', String(pid), '--name', `^${title}$`], { encoding: 'utf8' })
+    return execFileSync('xdotool', ['search', '--all', '--onlyvisible', '--pid', String(pid), '--name', `(^|— )${title}$`], { encoding: 'utf8' })
       .split('\n').filter(Boolean);
   } catch {
     return []; // xdotool exits 1 when nothing matches

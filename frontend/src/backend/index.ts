@@ -8,5 +8,5 @@ export { DEV_INFO, appInfo, call, hasBackend, hasMethod, hasRuntime, signalReady
 export * from './bindings';
 export { on } from './events';
 export * from '../events.gen';
-export { openURL } from './runtime';
+export { openURL, setWindowTitle } from './runtime';
 export type { buildinfo, gui, host } from '../../wailsjs/go/models';

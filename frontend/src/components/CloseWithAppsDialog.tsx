@@ -14,11 +14,11 @@ export function CloseWithAppsDialog() {
   useEffect(() => (hasRuntime() ? on(EventCloseWithApps, (v: gui.CloseView) => { setErr(''); setApps(v.apps ?? []); }) : undefined), []);
   useEffect(() => { if (apps) keep.current?.focus(); }, [apps]);
   if (!apps) return null;
-  const names = [...new Set(apps.map((a) => a.name || 'an unnamed app'))];
+  const names = [...new Set(apps.map((a) => a.title || a.name || 'an unnamed app'))];
   const act = (f: () => Promise<void>) => call(f).then(() => setApps(null), (x: unknown) => setErr(message(x)));
   return (
     <div className="modal-backdrop">
-      <div className="card" role="dialog" aria-modal="true" aria-labelledby="close-apps-title"
+      <div className="card close-apps-dialog" role="dialog" aria-modal="true" aria-labelledby="close-apps-title"
         onKeyDown={(e) => { if (e.key === 'Escape') void act(StayOpen); }}>
         <h2 id="close-apps-title">{apps.length} {apps.length === 1 ? 'app uses' : 'apps use'} Switchboard’s servers</h2>
         <p>{names.join(', ')} {names.length === 1 ? 'is' : 'are'} using the servers this window runs. Keep Switchboard running in the background and they go on sharing them; open Switchboard again to bring the window back. If you quit, each app’s connection starts the servers itself.</p>

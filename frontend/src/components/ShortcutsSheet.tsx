@@ -18,7 +18,7 @@ export function ShortcutsSheet() {
   const open = useRequests((r) => r.sheet);
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (open) close.current?.focus();
+    if (open) close.current?.focus({ preventScroll: true }); // the sheet opens at its top
   }, [open]);
   if (!open) return null;
   const [here, there] = isMac ? ['macOS', 'Windows and Linux'] : ['Windows and Linux', 'macOS'];
@@ -27,26 +27,28 @@ export function ShortcutsSheet() {
       <div className="card shortcuts-sheet" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title"
         onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); openSheet(false); } }}>
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        {GROUPS.map((g) => {
-          const rows = SHORTCUTS.filter((s) => s.menu === g.menu && s.keys);
-          if (rows.length === 0) return null;
-          return (
-            <table key={g.title} className="shortcuts-table" aria-label={g.title}>
-              <thead>
-                <tr><th scope="col">{g.title}</th><th scope="col">{here}</th><th scope="col">{there}</th></tr>
-              </thead>
-              <tbody>
-                {rows.map((s) => (
-                  <tr key={s.id}>
-                    <th scope="row">{s.label}</th>
-                    <td><kbd>{keysLabel(s.keys, isMac)}</kbd></td>
-                    <td><kbd>{keysLabel(s.keys, !isMac)}</kbd></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          );
-        })}
+        <div className="shortcuts-groups">
+          {GROUPS.map((g) => {
+            const rows = SHORTCUTS.filter((s) => s.menu === g.menu && s.keys);
+            if (rows.length === 0) return null;
+            return (
+              <table key={g.title} className="shortcuts-table" aria-label={g.title}>
+                <thead>
+                  <tr><th scope="col">{g.title}</th><th scope="col">{here}</th><th scope="col">{there}</th></tr>
+                </thead>
+                <tbody>
+                  {rows.map((s) => (
+                    <tr key={s.id}>
+                      <th scope="row">{s.label}</th>
+                      <td><kbd>{keysLabel(s.keys, isMac)}</kbd></td>
+                      <td><kbd>{keysLabel(s.keys, !isMac)}</kbd></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            );
+          })}
+        </div>
         <div className="wizard-actions">
           <button type="button" ref={close} onClick={() => openSheet(false)}>Close</button>
         </div>

@@ -902,6 +902,7 @@ export namespace host {
 	}
 	export interface SharedApp {
 	    name: string;
+	    title?: string;
 	    pid: number;
 	    since: string;
 	    calls: number;

@@ -52,7 +52,7 @@ function ServerChoice({ a, all, builtins, fail, reload }: { a: host.ClientApp; a
           ))}
         </div>
       )}
-      <div className="muted small">The built-in {builtins.join(' and ')} {builtins.length === 1 ? 'is' : 'are'} always there. A change holds from the app’s next request; some apps list tools only when they start.</div>
+      <div className="muted small">The built-in {builtins.join(' and ')} {builtins.length === 1 ? 'is' : 'are'} always there. A change reaches the app at once: Switchboard tells it its tools, prompts and resources changed (some apps list them only when they start).</div>
     </fieldset>
   );
 }
@@ -92,7 +92,9 @@ function AppRow({ a, view, reload }: { a: host.ClientApp; view: gui.ClientAppsVi
         <span className={`client-status ${cls}`}>{word}</span>
         {a.running && <span className="muted small">running now</span>}
         {a.attached ? <span className="ok small">using Switchboard’s servers now ({a.attached})</span> : null}
-        <span className="muted small">last connected {when(a.lastConnected)} · {a.calls} {a.calls === 1 ? 'call' : 'calls'}</span>
+        {a.lastConnected || a.calls > 0
+          ? <span className="muted small">last connected {when(a.lastConnected)} · {a.calls} {a.calls === 1 ? 'call' : 'calls'}</span>
+          : a.connected && <span className="muted small">{a.title} has not used Switchboard yet</span>}
       </div>
       {a.files.map((f) => (
         <div key={f.path} className="muted small"><code>{f.path}</code> ({f.scope}{f.readOnly ? ', read only' : ''}){f.servers ? ` · ${f.servers} ${f.servers === 1 ? 'server' : 'servers'} of its own` : ''}</div>

@@ -5,6 +5,7 @@ import { message } from '../../errors';
 import { Providers } from './Providers';
 import { ToolSearchSettings } from './ToolSearchSettings';
 import { ToolModeSettings } from './ToolModeSettings';
+import { ServeToolsSettings } from './ServeToolsSettings';
 import { LongChatSettings } from './LongChatSettings';
 import { SamplingSettings } from './SamplingSettings';
 import { DownloadSettings } from './DownloadSettings';
@@ -44,6 +45,7 @@ export function SettingsPage() {
               <ToolSearchSettings />
               <h3>Code mode</h3>
               <ToolModeSettings />
+              <ServeToolsSettings />
               <h3>Long chats</h3>
               <LongChatSettings />
               <h3>Sampling</h3>

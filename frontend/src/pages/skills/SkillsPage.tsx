@@ -109,7 +109,10 @@ function LocalSkillRow({ s, reload, fail }: { s: host.LocalSkill; reload: () => 
           <Findings list={s.findings} />
           {s.previous && (
             <details><summary>SKILL.md before and now</summary>
-              <div className="skill-diff"><pre aria-label="Accepted SKILL.md">{s.previous}</pre><pre aria-label="SKILL.md now">{s.current}</pre></div>
+              <div className="skill-diff">
+                <div><div className="small muted">Accepted</div><pre aria-label="Accepted SKILL.md">{s.previous}</pre></div>
+                <div><div className="small muted">Now</div><pre aria-label="SKILL.md now">{s.current}</pre></div>
+              </div>
             </details>
           )}
           <div className="skills-add-row">
@@ -122,6 +125,32 @@ function LocalSkillRow({ s, reload, fail }: { s: host.LocalSkill; reload: () => 
       {s.own && <button type="button" className="link" onClick={() => act(() => RemoveSkill(s.name))}>Remove</button>}
     </li>
   );
+}
+
+/**
+ * SkillFolders lists the folders the skills are looked for in, whether
+ * each is there, and which are trusted; open when no skill was found.
+ */
+function SkillFolders({ folders, open }: { folders: host.SkillFolder[]; open: boolean }) {
+  const there = folders.filter((f) => f.exists).length;
+  return (
+    <details className="skill-folders" open={open}>
+      <summary className="small">Looked in {count(folders.length, 'folder')} ({there} there)</summary>
+      <ul className="small">
+        {folders.map((f) => (
+          <li key={f.dir} className={f.exists ? '' : 'muted'}>
+            <code>{f.dir}</code> — {folderOwner(f)}{f.exists ? '' : ' · not there'}{f.trusted ? ' · trusted' : ''}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** folderOwner names a skills folder's app and, unless the app's name already says it, its scope ("Claude Code (personal)"). */
+function folderOwner(f: host.SkillFolder): string {
+  const says = f.app.includes('(') || !f.scope || f.scope.toLowerCase() === f.app.toLowerCase();
+  return says ? f.app : `${f.app} (${f.scope})`;
 }
 
 /**
@@ -151,11 +180,12 @@ export function SkillsPage() {
       <AddSkillPanel onAdded={load} />
       <section aria-label="Skills on this computer">
         <h3>On this computer</h3>
-        {local && local.skills.length === 0 && <div className="muted">No skills found in {count(local.folders.filter((f) => f.exists).length, 'folder')}. Add one above.</div>}
+        {local && local.skills.length === 0 && <div className="muted">No skills found. Add one above, or put a skill&apos;s folder (with its SKILL.md) in one of the folders below.</div>}
         <ul className="local-skills">
           {local?.skills.map((s) => <LocalSkillRow key={`${s.server}/${s.name}`} s={s} reload={load} fail={setErr} />)}
         </ul>
         {(local?.malformed ?? []).map((m) => <div key={m.folder} className="bad small" role="note">Left out {m.folder}: {m.reason}</div>)}
+        {local && <SkillFolders folders={local.folders} open={local.skills.length === 0} />}
       </section>
       <section aria-label="Skills from servers">
         <h3>From servers</h3>

@@ -41,6 +41,8 @@ export function SaveProvider(arg1:gui.ProviderInput):Promise<void>;
 
 export function Secrets():Promise<Array<host.SecretRow>>;
 
+export function ServeTools():Promise<string>;
+
 export function SetDefaultProvider(arg1:string):Promise<void>;
 
 export function SetDownloadTimeoutSeconds(arg1:number):Promise<void>;
@@ -54,6 +56,8 @@ export function SetModelDownloadURL(arg1:string):Promise<void>;
 export function SetSampling(arg1:string,arg2:number,arg3:number,arg4:boolean):Promise<void>;
 
 export function SetSecret(arg1:string,arg2:string):Promise<void>;
+
+export function SetServeTools(arg1:string):Promise<void>;
 
 export function SetTaskSettings(arg1:gui.TaskSettingsView):Promise<void>;
 

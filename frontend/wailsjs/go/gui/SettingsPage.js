@@ -78,6 +78,10 @@ export function Secrets() {
   return window['go']['gui']['SettingsPage']['Secrets']();
 }
 
+export function ServeTools() {
+  return window['go']['gui']['SettingsPage']['ServeTools']();
+}
+
 export function SetDefaultProvider(arg1) {
   return window['go']['gui']['SettingsPage']['SetDefaultProvider'](arg1);
 }
@@ -104,6 +108,10 @@ export function SetSampling(arg1, arg2, arg3, arg4) {
 
 export function SetSecret(arg1, arg2) {
   return window['go']['gui']['SettingsPage']['SetSecret'](arg1, arg2);
+}
+
+export function SetServeTools(arg1) {
+  return window['go']['gui']['SettingsPage']['SetServeTools'](arg1);
 }
 
 export function SetTaskSettings(arg1) {
