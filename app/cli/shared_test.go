@@ -253,9 +253,13 @@ func TestSharedServers(t *testing.T) {
 			}
 		}
 	}
-	for name := range marks {
-		if now[name]-before[name] != 1 || under[name] != 1 {
-			t.Errorf("server %s: %d processes more than before the test, %d under the daemon; want exactly 1", name, now[name]-before[name], under[name])
+	for name, m := range marks {
+		// The npm servers' marks are shared with any other test running
+		// them at the same time (go test runs packages in parallel), so
+		// only the test server's own marks are counted machine-wide.
+		mine := strings.HasPrefix(m, "shared-")
+		if under[name] != 1 || (mine && now[name]-before[name] != 1) {
+			t.Errorf("server %s: %d processes more than before the test (counted for this test's own marks only: %v), %d under the daemon; want exactly 1", name, now[name]-before[name], mine, under[name])
 		}
 	}
 	for i, s := range serves {
