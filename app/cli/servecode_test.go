@@ -135,4 +135,6 @@ func TestServeCodeModeSetting(t *testing.T) {
 // mismatch is a listing that is not the one wanted yet.
 type mismatch struct{ got, want []string }
 
-func (m *mismatch) Error() string { return "got " + strings.Join(m.got, ", ") + "; want " + strings.Join(m.want, ", ") }
+func (m *mismatch) Error() string {
+	return "got " + strings.Join(m.got, ", ") + "; want " + strings.Join(m.want, ", ")
+}
