@@ -137,6 +137,11 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
   await r.getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('alertdialog', { name: 'Remove echo-env?' }).getByRole('button', { name: 'Remove' }).click();
   await r.waitFor({ state: 'detached', timeout: 15_000 });
+  // The row goes when config.json changes; the files go after that, before
+  // RemoveServer returns: wait for them, within a bound.
+  for (const deadline = Date.now() + 15_000; existsSync(bundlesDir()) && Date.now() < deadline;) {
+    await new Promise((res) => setTimeout(res, 100));
+  }
   assert.equal(existsSync(bundlesDir()), false, 'bundle files left after remove');
   assert.deepEqual(errors, []);
   await page.close();
