@@ -87,11 +87,14 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
 
   // Compact now: a new summary at the end of the chat (the earlier ones are further up, outside the
   // part of the list that is rendered).
+  // Synced on the new summary itself, the one the user asked for: the chat
+  // holds earlier ones, so "the last summary" is there before Compact now
+  // has done anything.
   await page.getByRole('button', { name: /^Context / }).click();
   await page.getByRole('button', { name: 'Compact now' }).click();
-  const summary = page.locator('article.message.summary').last();
-  await summary.waitFor({ timeout: 30_000 });
-  await page.getByRole('button', { name: /^Context .* of 8\.2k tokens$/ }).waitFor();
+  const summary = page.locator('article.message.summary').filter({ hasText: 'You asked to compact the chat' }).last();
+  await summary.waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: /^Context .* of 8\.2k tokens$/ }).waitFor({ timeout: 60_000 });
 
   // The summary message, collapsed; it opens to what the model reads instead.
   await summary.scrollIntoViewIfNeeded();
