@@ -26,15 +26,7 @@ func TestBuiltinContentStoreOverStdio(t *testing.T) {
 	}
 	ictx, icancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer icancel()
-	tools, err := cl.ListTools(ictx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	slices.Sort(names)
+	names := toolNames(t, cl)
 	if want := []string{"addContent", "createStore", "deleteContent", "deleteStore", "listContent", "listStores", "readContent", "reindexContent", "search"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v", names)
 	}

@@ -39,20 +39,7 @@ func TestServeAnswersWhileAServerHangs(t *testing.T) {
 			changed <- struct{}{}
 		}
 	})
-	names := func() []string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-		defer cancel()
-		res, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, tl := range res.Tools {
-			out = append(out, tl.Name)
-		}
-		return out
-	}
+	names := func() []string { return toolNames(t, cl) }
 	// Listing waits for servers still starting, but only StartupWait.
 	got := names()
 	if !slices.Contains(got, "good__echo") || slices.Contains(got, "late__echo") || slices.Contains(got, "stuck__echo") {
