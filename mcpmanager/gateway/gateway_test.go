@@ -303,20 +303,7 @@ func TestStartup(t *testing.T) {
 			if _, err := c.Initialize(ictx, init); err != nil {
 				t.Fatalf("initialize while a server is starting: %v", err)
 			}
-			names := func() []string {
-				t.Helper()
-				res, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var out []string
-				for _, tl := range res.Tools {
-					out = append(out, tl.Name)
-				}
-				slices.Sort(out)
-				return out
-			}
-			if got := names(); !slices.Equal(got, tc.wantFirst) {
+			if got := listedNames(t, c); !slices.Equal(got, tc.wantFirst) {
 				t.Fatalf("first tools/list = %v, want %v", got, tc.wantFirst)
 			}
 			if tc.readyIn {
@@ -328,7 +315,7 @@ func TestStartup(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("no notifications/tools/list_changed when the late server became ready")
 			}
-			if got, want := names(), []string{"good__echo", "late__echo"}; !slices.Equal(got, want) {
+			if got, want := listedNames(t, c), []string{"good__echo", "late__echo"}; !slices.Equal(got, want) {
 				t.Fatalf("tools/list after list_changed = %v, want %v", got, want)
 			}
 			res, err := c.CallTool(t.Context(), callReq("late__echo", nil))

@@ -254,19 +254,7 @@ func TestChoiceChangedTellsOnlyThatApp(t *testing.T) {
 	c := &choice{set: map[string][]string{}}
 	g := contentGateway(t, c)
 	cursor, cursor2, zed := attachApp(t, g, "cursor"), attachApp(t, g, "cursor"), attachApp(t, g, "zed")
-	tools := func(cl appClient) []string {
-		res, err := cl.ListTools(t.Context(), mcp.ListToolsRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, x := range res.Tools {
-			out = append(out, x.Name)
-		}
-		slices.Sort(out)
-		return out
-	}
-	if got := tools(cursor); !slices.Equal(got, []string{"mail__echo", "notes__echo"}) {
+	if got := listedNames(t, cursor.Client); !slices.Equal(got, []string{"mail__echo", "notes__echo"}) {
 		t.Fatalf("cursor's tools before = %v", got)
 	}
 
@@ -289,7 +277,7 @@ func TestChoiceChangedTellsOnlyThatApp(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("cursor got %v, want %v", got, want)
 		}
-		if got := tools(cl); !slices.Equal(got, []string{"notes__echo"}) {
+		if got := listedNames(t, cl.Client); !slices.Equal(got, []string{"notes__echo"}) {
 			t.Errorf("cursor's tools after the notification = %v, want [notes__echo]", got)
 		}
 	}
@@ -315,7 +303,7 @@ func TestChoiceChangedTellsOnlyThatApp(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("zed got no marker")
 	}
-	if got := tools(zed); !slices.Equal(got, []string{"mail__echo", "notes__echo"}) {
+	if got := listedNames(t, zed.Client); !slices.Equal(got, []string{"mail__echo", "notes__echo"}) {
 		t.Errorf("zed's tools = %v, want both servers'", got)
 	}
 	if n := g.ChoiceChanged("nobody"); n != 0 {

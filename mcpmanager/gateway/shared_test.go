@@ -119,25 +119,13 @@ func TestServeAppSees(t *testing.T) {
 		}
 		return cl
 	}
-	names := func(cl *client.Client) []string {
-		res, err := cl.ListTools(t.Context(), mcp.ListToolsRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, tl := range res.Tools {
-			out = append(out, tl.Name)
-		}
-		slices.Sort(out)
-		return out
-	}
 	// Apps today speak 2025-06-18; a 2026-07-28 app's calls go through
 	// mcp-go's server, whose tool filter refuses a hidden tool as unknown.
 	cursor, zed, modern := attach("cursor", "2025-06-18"), attach("zed", "2025-06-18"), attach("cursor", mcp.LATEST_PROTOCOL_VERSION)
-	if got := names(cursor); !slices.Equal(got, []string{"notes__echo"}) {
+	if got := listedNames(t, cursor); !slices.Equal(got, []string{"notes__echo"}) {
 		t.Errorf("cursor's tools/list = %v, want only notes__echo", got)
 	}
-	if got := names(zed); !slices.Equal(got, []string{"mail__echo", "notes__echo"}) {
+	if got := listedNames(t, zed); !slices.Equal(got, []string{"mail__echo", "notes__echo"}) {
 		t.Errorf("zed's tools/list = %v, want both servers' tools", got)
 	}
 	if res, text := mcptest.Call(t, cursor, "notes__echo", map[string]any{"text": "hi"}); res.IsError || text != "notes: hi" {
@@ -147,7 +135,7 @@ func TestServeAppSees(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "mail") || !strings.Contains(text, "cursor") || !strings.Contains(text, "Connected apps") {
 		t.Errorf("cursor calling hidden mail__echo = %q (error %v), want a tool error naming the server, the app and where to choose", text, res.IsError)
 	}
-	if got := names(modern); !slices.Equal(got, []string{"notes__echo"}) {
+	if got := listedNames(t, modern); !slices.Equal(got, []string{"notes__echo"}) {
 		t.Errorf("the 2026-07-28 cursor's tools/list = %v, want only notes__echo", got)
 	}
 	req := mcp.CallToolRequest{}
