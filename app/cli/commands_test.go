@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -220,7 +221,9 @@ func stdioSessionWithin(t *testing.T, limit time.Duration, args ...string) (*cli
 		case code := <-done:
 			return code
 		case <-time.After(20 * time.Second):
-			t.Fatalf("%v did not stop at end of input", args)
+			var stacks strings.Builder
+			_ = pprof.Lookup("goroutine").WriteTo(&stacks, 1) // where it is stuck, for the next reader of a CI log
+			t.Fatalf("%v did not stop at end of input; its goroutines:\n%s", args, stacks.String())
 			return -1
 		}
 	}

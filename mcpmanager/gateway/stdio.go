@@ -10,6 +10,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -20,6 +21,13 @@ import (
 // MaxInflight bounds the messages a stdio session handles at once (see
 // ServeStdio). A variable so tests can lower it.
 var MaxInflight = 64
+
+// DrainTimeout bounds how long a stdio session, once its input has ended,
+// waits for the answers and notifications it is still writing. A client
+// that closes its end of stdin and then waits for the server to exit
+// without reading stdout (the MCP stdio shutdown) would otherwise hold
+// 'switchboard serve' forever in a write to a full pipe.
+var DrainTimeout = 3 * time.Second
 
 // ServeStdio serves the gateway as one MCP session over newline-delimited
 // JSON-RPC: requests are read from in, responses and notifications written
@@ -79,7 +87,8 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 	})
 
 	// handlers counts messages being handled; once closed is set no new
-	// one starts, so none writes to out after ServeStdio returns.
+	// one starts, so none writes to out after ServeStdio returns, unless
+	// the client stopped reading (see DrainTimeout).
 	var (
 		mu       sync.Mutex
 		closed   bool
@@ -157,8 +166,18 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 	mu.Lock()
 	closed = true
 	mu.Unlock()
-	handlers.Wait()
-	notesDone.Wait()
+	drained := make(chan struct{})
+	go func() {
+		handlers.Wait()
+		notesDone.Wait()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+	case <-time.After(DrainTimeout):
+		// A write the client never reads stays blocked until out is
+		// closed (or the process exits); the session ends regardless.
+	}
 	if errors.Is(err, io.EOF) {
 		return nil
 	}

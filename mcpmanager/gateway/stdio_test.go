@@ -361,6 +361,34 @@ func TestServeStdioEnds(t *testing.T) {
 	}
 }
 
+// TestServeStdioEndsWhenClientStopsReading: a client that closes stdin
+// and no longer reads stdout (waiting for the server to exit, as the MCP
+// stdio shutdown goes) does not hold ServeStdio in a write its pipe will
+// never take: it returns after DrainTimeout.
+func TestServeStdioEndsWhenClientStopsReading(t *testing.T) {
+	old := DrainTimeout
+	DrainTimeout = 50 * time.Millisecond
+	t.Cleanup(func() { DrainTimeout = old })
+	g := New(router.New(router.Options{}), Options{Version: "test"})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe() // never read until the end
+	t.Cleanup(func() { outR.Close() })
+	done := make(chan error, 1)
+	go func() { done <- g.ServeStdio(t.Context(), inR, outW) }()
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeStdio = %v, want nil at the end of input", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio did not return while its answer waited in a pipe nobody reads")
+	}
+}
+
 // panicky is a source whose Client panics once armed.
 type panicky struct {
 	src
