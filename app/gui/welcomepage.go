@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/app/uistate"
 )
 
 // WelcomePage is the first-run page: the configs of other apps found on this
@@ -24,7 +23,7 @@ type WelcomePage struct{ *core }
 // Welcome returns what the welcome page shows, and whether to show it.
 func (p *WelcomePage) Welcome() (WelcomeView, error) {
 	v := WelcomeView{DataDir: p.dir.String(), LogDir: p.dir.Logs(), Configs: []DiscoveredConfig{}, Local: []LocalModel{}}
-	st, err := uistate.Load(p.dir.UIState())
+	done, err := p.h.UIState.WelcomeDone()
 	if err != nil {
 		slog.Warn("ui state", "err", err)
 	}
@@ -32,7 +31,7 @@ func (p *WelcomePage) Welcome() (WelcomeView, error) {
 	if err != nil {
 		return v, err
 	}
-	v.Show = !st.WelcomeDone && len(p.h.Servers.List()) == 0 && len(cs.Providers) == 0
+	v.Show = !done && len(p.h.Servers.List()) == 0 && len(cs.Providers) == 0
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -47,7 +46,7 @@ func (p *WelcomePage) Welcome() (WelcomeView, error) {
 // FinishWelcome records that the welcome page was done or skipped: it is
 // never shown again.
 func (p *WelcomePage) FinishWelcome() error {
-	if err := uistate.Update(p.dir.UIState(), func(s *uistate.State) { s.WelcomeDone = true }); err != nil {
+	if err := p.h.UIState.FinishWelcome(); err != nil {
 		return fmt.Errorf("remember the welcome page as done: %w", err)
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
-	"github.com/switchboard-app/switchboard/app/uistate"
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // The window's own events (not a page's).
@@ -121,13 +121,12 @@ const (
 
 // WindowGeometry returns the window's remembered size and position, or
 // ok false when there is none worth using.
-func WindowGeometry(a *Window) (w uistate.Window, ok bool) {
-	st, err := uistate.Load(a.dir.UIState())
+func WindowGeometry(a *Window) (w host.WindowGeometry, ok bool) {
+	w, ok, err := a.h.UIState.Window(MinWidth, MinHeight)
 	if err != nil {
 		slog.Warn("ui state", "err", err)
-		return w, false
 	}
-	return st.Window, st.Window.Usable(MinWidth, MinHeight)
+	return w, ok
 }
 
 // RestoreWindow moves the window where it was last (Wails' OnDomReady).
@@ -146,7 +145,7 @@ func RestoreWindow(ctx context.Context, a *Window) {
 // RememberWindow saves the window's size and position (Wails'
 // OnBeforeClose); it never stops the window from closing.
 func RememberWindow(ctx context.Context, a *Window) bool {
-	var w uistate.Window
+	var w host.WindowGeometry
 	w.Maximised = wruntime.WindowIsMaximised(ctx)
 	if w.Maximised {
 		if old, ok := WindowGeometry(a); ok {
@@ -156,7 +155,7 @@ func RememberWindow(ctx context.Context, a *Window) bool {
 		w.Width, w.Height = wruntime.WindowGetSize(ctx)
 		w.X, w.Y = wruntime.WindowGetPosition(ctx)
 	}
-	if err := uistate.Update(a.dir.UIState(), func(s *uistate.State) { s.Window = w }); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := a.h.UIState.RememberWindow(w); err != nil && !errors.Is(err, os.ErrNotExist) {
 		slog.Warn("remember the window", "err", err)
 	}
 	return false

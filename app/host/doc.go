@@ -67,4 +67,7 @@
 //   - the other MCP apps on this computer (Claude Code, Cursor, …):
 //     connect, disconnect, move their servers here, the servers each
 //     sees, what serve records of their use, see Clients (clients.go)
+//   - what the window remembers that is not configuration (ui.json: the
+//     welcome page done, the window's size and position), see UIState
+//     (uistate.go)
 package host

@@ -75,6 +75,7 @@ type Host struct {
 	LocalSkills *LocalSkills // skills on this computer (SKILL.md folders): find, pin, add, switch
 	Shared      *Shared      // the servers shared with other apps' 'serve' over a local socket
 	Clients     *Clients     // other MCP apps: connect, disconnect, move their servers here
+	UIState     *UIState     // what the window remembers that is not configuration (ui.json)
 
 	// pins are the trusted tool definitions; the router's gate.
 	pins *pins.Store
@@ -110,6 +111,7 @@ func Open(opts Options) *Host {
 	h.ServerFiles, h.ServerLogs = &ServerFiles{h}, &ServerLogs{h}
 	h.Shared = &Shared{h: h}
 	h.Clients = &Clients{h}
+	h.UIState = &UIState{h}
 	h.Models = newModels(h)
 	h.Icons, h.MCPApps = &Icons{icons.New()}, &MCPApps{h: h, context: map[string]map[appKey]string{}}
 	h.Local = &Local{h: h, onStatus: opts.OnLocal}
