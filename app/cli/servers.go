@@ -15,7 +15,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -217,7 +216,7 @@ func serversImportCmd() *Command {
 	}
 }
 
-func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Resolution, moves []secrets.Move, dryRun bool) error {
+func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Resolution, moves []host.SecretMove, dryRun bool) error {
 	type item struct {
 		Name       string   `json:"name"`
 		Outcome    string   `json:"outcome"`
@@ -243,13 +242,13 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 	}
 	if inv.JSON {
 		if moves == nil {
-			moves = []secrets.Move{}
+			moves = []host.SecretMove{}
 		}
 		return inv.PrintJSON(struct {
-			File    string         `json:"file"`
-			DryRun  bool           `json:"dryRun"`
-			Items   []item         `json:"items"`
-			Secrets []secrets.Move `json:"secrets"`
+			File    string            `json:"file"`
+			DryRun  bool              `json:"dryRun"`
+			Items   []item            `json:"items"`
+			Secrets []host.SecretMove `json:"secrets"`
 		}{plan.File, dryRun, items, moves})
 	}
 	tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)

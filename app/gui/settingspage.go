@@ -12,7 +12,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -170,11 +169,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	for _, p := range s.Providers {
 		pv := ProviderView{Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, DefaultModel: p.DefaultModel,
 			Default: strings.EqualFold(p.Name, s.DefaultProvider)}
-		if refs := secrets.Refs(p.APIKey); len(refs) > 0 {
-			pv.KeyName = refs[0]
-			_, err := a.h.Secrets.Get(refs[0])
-			pv.HasKey = err == nil
-		}
+		pv.KeyName, pv.HasKey = a.h.Secrets.ProviderKey(p)
 		if pv.BaseURL == "" {
 			pv.BaseURL = chat.DefaultBaseURL(p.Kind)
 		}

@@ -336,7 +336,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 				renamed[it.Name] = it.RenameTo
 			}
 		}
-		for _, m := range res.Moves {
+		for _, m := range res.moves {
 			moves = append(moves, secretMove{server: m.Server, name: m.Name, value: m.Value()})
 		}
 	}

@@ -36,13 +36,17 @@ type ImportRequest struct {
 
 // ImportResult is what an import did, or would do for a dry run.
 type ImportResult struct {
-	File  *config.File // parsed, secrets extracted, inputs substituted
-	Plan  config.ImportPlan
-	Moves []secrets.Move // values that move (or would move) to the keyring
+	File *config.File // parsed, secrets extracted, inputs substituted
+	Plan config.ImportPlan
+	// Moves are the values that move (or would move) to the keyring,
+	// masked.
+	Moves []SecretMove
 	// Imported counts the servers added, replaced or renamed in.
 	Imported int
 	// Invalid counts the servers skipped as invalid.
 	Invalid int
+
+	moves []secrets.Move // Moves with their values, for the keyring
 }
 
 // prepareImport plans importing f into cfg: each server gets its id (the
@@ -111,7 +115,8 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 		plan.Items[i].Incoming, m = prep(f.Servers[j], secrets.NewID())
 		moves = append(moves, m...)
 	}
-	return ImportResult{File: &out, Plan: plan, Moves: secrets.ForPlan(plan, req.Resolutions, moves)}
+	moves = secrets.ForPlan(plan, req.Resolutions, moves)
+	return ImportResult{File: &out, Plan: plan, Moves: secretMoves(moves), moves: moves}
 }
 
 // withInputs puts the values of VS Code ${input:ID} placeholders into s

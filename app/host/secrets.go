@@ -36,6 +36,18 @@ func (sc *Secrets) InUse() ([]SecretRow, error) {
 	return SecretsView(list), nil
 }
 
+// ProviderKey is the keyring entry a provider's API key names (the first
+// ${secret:NAME} of it; "" when the key is not in the keyring) and
+// whether the keyring holds a value for it.
+func (sc *Secrets) ProviderKey(p chat.ProviderSettings) (name string, stored bool) {
+	refs := secrets.Refs(p.APIKey)
+	if len(refs) == 0 {
+		return "", false
+	}
+	_, err := sc.h.store.Get(refs[0])
+	return refs[0], err == nil
+}
+
 // Available says whether the OS keyring can be used, and what to do when
 // it cannot.
 func (sc *Secrets) Available() error { return sc.h.store.Available() }

@@ -114,12 +114,12 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 		if err != nil {
 			return err
 		}
-		if len(res.Moves) > 0 {
-			names, err := h.store.StoreMoves(res.Moves)
+		if len(res.moves) > 0 {
+			names, err := h.store.StoreMoves(res.moves)
 			if err != nil {
 				return fmt.Errorf("nothing was imported: %w; or keep those values in the file (untick \"move to keyring\", or --plaintext SERVER.FIELD)", err)
 			}
-			for _, m := range res.Moves {
+			for _, m := range res.moves {
 				h.red.Add(m.Value()) // and config.json.bak must not keep it either
 			}
 			if err := secrets.Index(next, true, names...); err != nil {

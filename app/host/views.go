@@ -323,6 +323,36 @@ func ModelsView(ms []provider.Model) []ProviderModel {
 	return out
 }
 
+// SecretMove is a secret-looking value of an imported server that moves
+// (or, in a preview, would move) to the keyring (secrets.Move): where it
+// is, the keyring entry it goes to and the value masked. 'servers import
+// --json' prints it.
+type SecretMove struct {
+	Server string `json:"server"`
+	Field  string `json:"field"` // env.GITHUB_TOKEN, headers.Authorization, oauth.clientSecret
+	Name   string `json:"name"`  // the keyring entry
+	Masked string `json:"masked"`
+	// Input is the VS Code password input whose value this is: it always
+	// goes to the keyring (no opt-out), into every field that uses it.
+	Input string `json:"input,omitempty"`
+}
+
+// Key identifies the value for opting out of the move (ImportRequest's
+// Plaintext, 'servers import --plaintext'): "<server>.<field>".
+func (m SecretMove) Key() string { return m.Server + "." + m.Field }
+
+// secretMoves are ms as the doors see them (nil stays nil).
+func secretMoves(ms []secrets.Move) []SecretMove {
+	if ms == nil {
+		return nil
+	}
+	out := make([]SecretMove, len(ms))
+	for i, m := range ms {
+		out[i] = SecretMove{Server: m.Server, Field: m.Field, Name: m.Name, Masked: m.Masked, Input: m.Input}
+	}
+	return out
+}
+
 // SecretRow is one keyring secret the config names (secrets.SecretInfo):
 // its value masked (••••last4, or "(missing)") and who uses it.
 type SecretRow struct {
