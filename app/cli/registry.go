@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 )
 
 func registryCmd() *Command {
@@ -41,34 +40,19 @@ func registrySearchCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			c := h.MCPRegistry.Client(url)
-			var servers []mcpregistry.ServerResponse
-			var stale *mcpregistry.List
 			// stop is why --all ended early (a limit, a cancel): printed
 			// after what it listed, and the exit status.
-			var stop error
-			if all {
-				l, err := c.All(inv.Context(), query)
-				if err != nil && len(l.Servers) == 0 {
-					return err
-				}
-				servers, stale, stop = l.Servers, l.Stale, err
-			} else {
-				l, err := c.Search(inv.Context(), query, "")
-				if err != nil {
-					return err
-				}
-				if l.Stale {
-					stale = l
-				}
-				servers = l.Servers
-				if l.NextCursor != "" && !inv.JSON {
-					defer fmt.Fprintf(inv.Stderr, "more servers: run again with --all\n")
-				}
+			l, stop := h.MCPRegistry.Search(inv.Context(), host.RegistrySearch{URL: url, Query: query, All: all})
+			if stop != nil && (!all || len(l.Servers) == 0) {
+				return stop
 			}
-			if stale != nil {
-				why, detail, _ := strings.Cut(stale.Why, "\n")
-				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", termSafe(why), host.Ago(time.Since(stale.FetchedAt)))
+			servers := l.Servers
+			if l.NextCursor != "" && !inv.JSON {
+				defer fmt.Fprintf(inv.Stderr, "more servers: run again with --all\n")
+			}
+			if l.Stale {
+				why, detail, _ := strings.Cut(l.Why, "\n")
+				fmt.Fprintf(inv.Stderr, "%s Showing the listing fetched %s ago.\n", termSafe(why), host.Ago(time.Since(l.FetchedAt)))
 				if detail != "" {
 					fmt.Fprintln(inv.Stderr, "  "+termSafe(detail))
 				}
@@ -82,10 +66,10 @@ func registrySearchCmd() *Command {
 			var rows [][]string
 			for _, s := range servers {
 				var kinds []string
-				for _, o := range h.MCPRegistry.Options(s.Server) {
+				for _, o := range s.Options {
 					kinds = append(kinds, strings.Fields(o.Label)[0])
 				}
-				rows = append(rows, []string{s.Server.Name, s.Server.Version, strings.Join(kinds, ","), s.Server.Description})
+				rows = append(rows, []string{s.Name, s.Version, strings.Join(kinds, ","), s.Description})
 			}
 			if err := inv.Table("no servers match", []string{"NAME", "VERSION", "KINDS", "DESCRIPTION"}, rows); err != nil {
 				return err
@@ -118,7 +102,7 @@ func registryAddCmd() *Command {
 			}
 			defer closeServers(h)
 			name, err := h.MCPRegistry.Add(inv.Context(), host.RegistryPick{URL: url, Name: args[0], Option: option, Values: values})
-			if errors.Is(err, mcpregistry.ErrMissing) || errors.Is(err, mcpregistry.ErrNotFound) || errors.Is(err, mcpregistry.ErrUnsupported) {
+			if errors.Is(err, host.ErrRegistryMissing) || errors.Is(err, host.ErrRegistryNotFound) || errors.Is(err, host.ErrRegistryUnsupported) {
 				return &ValidationError{Err: err}
 			}
 			if err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 )
 
 // MCPRegistry is the Servers page's Browse tab: the MCP Registry searched
@@ -22,15 +21,14 @@ func (a *MCPRegistry) SetRegistryURL(url string) error { return a.h.MCPRegistry.
 
 // Search lists one page of the registry's servers matching query.
 func (a *MCPRegistry) Search(query, cursor string) (RegistryList, error) {
-	c := a.h.MCPRegistry.Client("")
-	l, err := c.Search(a.life, query, cursor)
+	l, err := a.h.MCPRegistry.Search(a.life, host.RegistrySearch{Query: query, Cursor: cursor})
 	if err != nil {
 		return RegistryList{}, errors.New(host.Plain(err)) // the sentence first; the page shows the rest behind a disclosure
 	}
-	v := RegistryList{Servers: []RegistryServer{}, NextCursor: l.NextCursor, Stale: l.Stale, Why: l.Why, Registry: c.BaseURL,
+	v := RegistryList{Servers: []RegistryServer{}, NextCursor: l.NextCursor, Stale: l.Stale, Why: l.Why, Registry: l.Registry,
 		FetchedAt: l.FetchedAt.Format(time.RFC3339), Age: host.Ago(time.Since(l.FetchedAt))}
 	for _, s := range l.Servers {
-		v.Servers = append(v.Servers, a.registryServer(s.Server))
+		v.Servers = append(v.Servers, registryServer(s))
 	}
 	return v, nil
 }
@@ -44,7 +42,7 @@ func (a *MCPRegistry) Add(name string, option int, values map[string]string) (st
 // Preview shows what Add would run with these answers (host.MCPRegistry.Preview).
 func (a *MCPRegistry) Preview(name string, option int, values map[string]string) RegistryPreview {
 	e, err := a.h.MCPRegistry.Preview(a.life, host.RegistryPick{Name: name, Option: option, Values: values})
-	if errors.Is(err, mcpregistry.ErrMissing) {
+	if errors.Is(err, host.ErrRegistryMissing) {
 		return RegistryPreview{Env: []string{}, Headers: []string{}, Missing: true}
 	}
 	if err != nil {
@@ -53,18 +51,12 @@ func (a *MCPRegistry) Preview(name string, option int, values map[string]string)
 	return RegistryPreview{Command: e.Target(), Remote: e.URL != "", Env: append([]string{}, slices.Sorted(maps.Keys(e.Env))...), Headers: append([]string{}, slices.Sorted(maps.Keys(e.Headers))...)}
 }
 
-func (a *MCPRegistry) registryServer(s mcpregistry.ServerJSON) RegistryServer {
+// registryServer is s as the Browse tab shows it.
+func registryServer(s host.RegistryServer) RegistryServer {
 	v := RegistryServer{Name: s.Name, Title: s.Title, Description: s.Description, Version: s.Version, WebsiteURL: s.WebsiteURL,
-		EntryName: a.h.MCPRegistry.EntryName(s), Options: []RegistryOption{}}
-	if s.Repository != nil {
-		v.Repository = s.Repository.URL
-	}
-	for i, o := range a.h.MCPRegistry.Options(s) {
-		kind := "remote"
-		if o.Package != nil {
-			kind = o.Package.RegistryType
-		}
-		v.Options = append(v.Options, RegistryOption{Index: i, Kind: kind, Label: o.Label, Asks: a.h.MCPRegistry.Asks(s, o)})
+		Repository: s.Repository, EntryName: s.EntryName, Options: []RegistryOption{}}
+	for i, o := range s.Options {
+		v.Options = append(v.Options, RegistryOption{Index: i, Kind: o.Kind, Label: o.Label, Asks: o.Asks})
 	}
 	return v
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/clients"
 	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
+	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
 )
 
@@ -74,6 +75,17 @@ var (
 
 	// ErrNotInCatalog: no model of the catalog has that name.
 	ErrNotInCatalog = errors.New("is not a model of the catalog")
+
+	// ErrRegistryMissing: adding a registry server needs a value (an
+	// environment variable, header or URL variable) that was not given.
+	ErrRegistryMissing = mcpregistry.ErrMissing
+
+	// ErrRegistryNotFound: the registry has no server of that name.
+	ErrRegistryNotFound = mcpregistry.ErrNotFound
+
+	// ErrRegistryUnsupported: the registry's server offers nothing this
+	// app can run (no npm, PyPI, OCI or MCPB package, no remote).
+	ErrRegistryUnsupported = mcpregistry.ErrUnsupported
 )
 
 // ContextWithheld is the error for an app's context that toolcheck flags:

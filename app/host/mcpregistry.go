@@ -5,12 +5,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
@@ -56,9 +58,9 @@ func (c *MCPRegistry) SetURL(u string) error {
 	return c.h.Edit(func(cfg *config.Config) error { return registrySection.Put(cfg, registrySettings{URL: u}) })
 }
 
-// Client talks to registry url ("" for the URL setting), its last
+// client talks to registry url ("" for the URL setting), its last
 // listings cached in the data dir.
-func (c *MCPRegistry) Client(url string) *mcpregistry.Client {
+func (c *MCPRegistry) client(url string) *mcpregistry.Client {
 	if url == "" {
 		url = c.URL()
 	}
@@ -88,7 +90,7 @@ func (c *MCPRegistry) Preview(ctx context.Context, r RegistryPick) (config.Serve
 // chosen fetches server name from the registry at url and picks its
 // option (an index into mcpregistry.Options).
 func (c *MCPRegistry) chosen(ctx context.Context, url, name string, option int) (mcpregistry.ServerJSON, mcpregistry.Option, error) {
-	s, err := c.Client(url).Get(ctx, name)
+	s, err := c.client(url).Get(ctx, name)
 	if err != nil {
 		return mcpregistry.ServerJSON{}, mcpregistry.Option{}, err
 	}
@@ -203,17 +205,115 @@ func (c *MCPRegistry) addBundle(ctx context.Context, name string, p *mcpregistry
 	return c.h.Bundles.install(ctx, f.Name(), vals, installHow{fresh: true, source: "the registry's " + name})
 }
 
-// Options are what a registry server offers that this app can run
-// (packages first, then remotes), as its Add offers them.
-func (c *MCPRegistry) Options(s mcpregistry.ServerJSON) []mcpregistry.Option {
-	return mcpregistry.Options(s)
+// RegistrySearch is one search of the MCP Registry.
+type RegistrySearch struct {
+	URL    string // the registry ("" for the URL setting)
+	Query  string // "" lists every server
+	Cursor string // the page after a listing's NextCursor ("" for the first)
+	// All follows NextCursor through every page, as far as the limits
+	// allow (mcpregistry.Client.All).
+	All bool
 }
 
-// Asks are the values option o needs from the user (environment
-// variables, headers, URL variables).
-func (c *MCPRegistry) Asks(s mcpregistry.ServerJSON, o mcpregistry.Option) []RegistryAsk {
-	return AsksView(mcpregistry.Asks(s, o))
+// RegistryList is a search's servers: one page, or with All every page.
+type RegistryList struct {
+	Registry string // the registry's URL
+	// Servers are nil when the registry's answer listed none as null.
+	Servers    []RegistryServer
+	NextCursor string // "" on the last page (and after All)
+	// FetchedAt is when the page was fetched (with All, the first cached
+	// page's; zero when none was cached).
+	FetchedAt time.Time
+	// Stale: the registry could not be reached; this is the cached page
+	// (with All, at least one), because of Why (a sentence, a newline,
+	// the technical detail).
+	Stale bool
+	Why   string
 }
 
-// EntryName is the config.json name an Add gives s.
-func (c *MCPRegistry) EntryName(s mcpregistry.ServerJSON) string { return mcpregistry.Name(s) }
+// RegistryServer is a server of the registry as the doors show it and
+// the ways this app can add it. Its JSON is the registry's own entry
+// (server.json and _meta) as it came: what 'registry search --json'
+// prints.
+type RegistryServer struct {
+	Name        string
+	Title       string
+	Description string
+	Version     string
+	WebsiteURL  string
+	Repository  string // where the source lives ("" when not said)
+	EntryName   string // the config.json name Add gives it
+	// Options are what it offers that this app can run, packages first;
+	// RegistryPick.Option is an index into them.
+	Options []RegistryOption
+
+	entry mcpregistry.ServerResponse
+}
+
+// MarshalJSON is the registry's entry.
+func (s RegistryServer) MarshalJSON() ([]byte, error) { return json.Marshal(s.entry) }
+
+// RegistryOption is one way to add a registry server: a package or a
+// remote, and the values adding it asks for.
+type RegistryOption struct {
+	Kind  string        `json:"kind"`  // npm, pypi, oci, mcpb, remote
+	Label string        `json:"label"` // "npm @scope/pkg 1.2.3", "remote streamable-http https://..."
+	Asks  []RegistryAsk `json:"asks"`
+}
+
+// Search lists the servers of the registry matching r.Query: one page,
+// or every page with r.All. A search that stopped part way (a limit, a
+// cancel) returns what it listed with the error; a registry that cannot
+// be reached gives its last cached listing, Stale.
+func (c *MCPRegistry) Search(ctx context.Context, r RegistrySearch) (RegistryList, error) {
+	cl := c.client(r.URL)
+	out := RegistryList{Registry: cl.BaseURL}
+	var servers []mcpregistry.ServerResponse
+	var stale *mcpregistry.List
+	var err error
+	if r.All {
+		var l *mcpregistry.Listing
+		l, err = cl.All(ctx, r.Query)
+		if l == nil {
+			return out, err
+		}
+		servers, stale = l.Servers, l.Stale
+	} else {
+		var l *mcpregistry.List
+		if l, err = cl.Search(ctx, r.Query, r.Cursor); err != nil {
+			return out, err
+		}
+		servers, out.NextCursor, out.FetchedAt = l.Servers, l.NextCursor, l.FetchedAt
+		if l.Stale {
+			stale = l
+		}
+	}
+	if stale != nil {
+		out.Stale, out.FetchedAt, out.Why = true, stale.FetchedAt, stale.Why
+	}
+	if servers != nil { // as the registry said it: its JSON is "[]", not null
+		out.Servers = make([]RegistryServer, 0, len(servers))
+	}
+	for _, s := range servers {
+		out.Servers = append(out.Servers, registryServer(s))
+	}
+	return out, err
+}
+
+// registryServer is s as the doors see it.
+func registryServer(s mcpregistry.ServerResponse) RegistryServer {
+	j := s.Server
+	v := RegistryServer{Name: j.Name, Title: j.Title, Description: j.Description, Version: j.Version, WebsiteURL: j.WebsiteURL,
+		EntryName: mcpregistry.Name(j), Options: []RegistryOption{}, entry: s}
+	if j.Repository != nil {
+		v.Repository = j.Repository.URL
+	}
+	for _, o := range mcpregistry.Options(j) {
+		kind := "remote"
+		if o.Package != nil {
+			kind = o.Package.RegistryType
+		}
+		v.Options = append(v.Options, RegistryOption{Kind: kind, Label: o.Label, Asks: AsksView(mcpregistry.Asks(j, o))})
+	}
+	return v
+}
