@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +16,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
@@ -720,7 +720,7 @@ func serversLoginCmd() *Command {
 
 // valuesFlag collects repeated KEY=VALUE flags; a key given again adds a
 // value (an option with "multiple").
-type valuesFlag bundle.Values
+type valuesFlag map[string][]string
 
 func (v valuesFlag) String() string { return "" }
 func (v valuesFlag) Set(s string) error {
@@ -761,9 +761,9 @@ func serversInstallCmd() *Command {
 			if accept {
 				install = b.InstallChanged
 			}
-			name, err := install(inv.Context(), args[0], bundle.Values(values))
+			name, err := install(inv.Context(), args[0], values)
 			if ce := (*host.BundleChangedError)(nil); errors.As(err, &ce) && isTTY(inv.Stdin) && askChanges(inv, ce) {
-				name, err = b.InstallChanged(inv.Context(), args[0], bundle.Values(values))
+				name, err = b.InstallChanged(inv.Context(), args[0], values)
 			}
 			if err != nil {
 				return bundleErr(err)
@@ -773,7 +773,7 @@ func serversInstallCmd() *Command {
 			if in.Installed != "" {
 				verb = "reinstalled (was " + in.Installed + ")"
 			}
-			fmt.Fprintf(inv.Stdout, "%s %s %s: %s by %s\n%s\n", verb, name, m.Version, displayName(m), m.Author.Name, in.Bundle.Signature.Summary())
+			fmt.Fprintf(inv.Stdout, "%s %s %s: %s by %s\n%s\n", verb, name, m.Version, cmp.Or(m.DisplayName, m.Name), m.Author.Name, in.Bundle.Signature.Summary())
 			for _, c := range in.Changes {
 				fmt.Fprintf(inv.Stdout, "changed %s: %s (was %s)\n", c.What, termSafe(c.Now), termSafe(c.Was))
 				if c.What == "command" {
@@ -801,18 +801,11 @@ func askChanges(inv *Invocation, ce *host.BundleChangedError) bool {
 	return false
 }
 
-func displayName(m bundle.Manifest) string {
-	if m.DisplayName != "" {
-		return m.DisplayName
-	}
-	return m.Name
-}
-
 // bundleErr makes a bundle the user must fix (or may not install) a
 // validation error (exit 2).
 func bundleErr(err error) error {
-	if errors.Is(err, bundle.ErrManifest) || errors.Is(err, bundle.ErrUnsafe) || errors.Is(err, bundle.ErrIncompatible) || errors.Is(err, bundle.ErrUserConfig) ||
-		errors.Is(err, bundle.ErrInvalidSignature) || errors.Is(err, host.ErrBundleChanged) {
+	if errors.Is(err, host.ErrBundleManifest) || errors.Is(err, host.ErrBundleUnsafe) || errors.Is(err, host.ErrBundleIncompatible) || errors.Is(err, host.ErrBundleUserConfig) ||
+		errors.Is(err, host.ErrBundleInvalidSignature) || errors.Is(err, host.ErrBundleChanged) {
 		return &ValidationError{Err: err}
 	}
 	return validation(err)

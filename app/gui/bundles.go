@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -56,12 +55,12 @@ func (a *Bundles) InstallChanged(token string, values map[string][]string) (stri
 	return a.install(token, values, a.h.Bundles.InstallChanged)
 }
 
-func (a *Bundles) install(token string, values map[string][]string, install func(context.Context, string, bundle.Values) (string, error)) (string, error) {
+func (a *Bundles) install(token string, values map[string][]string, install func(context.Context, string, map[string][]string) (string, error)) (string, error) {
 	path, err := a.path(token)
 	if err != nil {
 		return "", err
 	}
-	v := bundle.Values{}
+	v := map[string][]string{}
 	for k, x := range values {
 		var keep []string
 		for _, s := range x {
@@ -151,7 +150,7 @@ func (a *Bundles) Choose(kind string, multiple bool) ([]string, error) {
 	}
 	opts := wruntime.OpenDialogOptions{Title: "Choose", CanCreateDirectories: true}
 	switch {
-	case kind == bundle.TypeDirectory:
+	case kind == host.BundleDirectory:
 		dir, err := wruntime.OpenDirectoryDialog(ctx, opts)
 		if err != nil || dir == "" {
 			return []string{}, err

@@ -61,6 +61,10 @@ func InstalledOf(s config.Server) (Installed, bool) {
 	return in, true
 }
 
+// BundleDirectory is the type of a user_config option whose value is a
+// folder (bundle.TypeDirectory): the window offers a folder dialog for it.
+const BundleDirectory = bundle.TypeDirectory
+
 // Root is where bundles are unpacked: <data dir>/bundles/<name>/<version>.
 func (b *Bundles) Root() string { return filepath.Join(b.h.dir.String(), "bundles") }
 
@@ -124,11 +128,12 @@ func (b *Bundles) Inspect(ctx context.Context, path string) (*Inspection, error)
 // value not given again; any other server of that name is left alone and
 // the install refused. It returns the server's name.
 //
-// A bundle whose signature does not match it is refused
-// (bundle.ErrInvalidSignature), and so is a reinstall that changes the
+// given are the user's answers to the manifest's user_config, by key (an
+// option with multiple takes several). A bundle whose signature does not
+// match it is refused (ErrBundleInvalidSignature), and so is a reinstall that changes the
 // author, the signer or the command (a *BundleChangedError listing them):
 // the user sees the difference and confirms with InstallChanged.
-func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values) (string, error) {
+func (b *Bundles) Install(ctx context.Context, path string, given map[string][]string) (string, error) {
 	return b.install(ctx, path, given, installHow{})
 }
 
@@ -137,7 +142,7 @@ func (b *Bundles) Install(ctx context.Context, path string, given bundle.Values)
 // command is another program: its tools' pins are reset (each withheld
 // until trusted again) and policies that let them run without asking are
 // dropped.
-func (b *Bundles) InstallChanged(ctx context.Context, path string, given bundle.Values) (string, error) {
+func (b *Bundles) InstallChanged(ctx context.Context, path string, given map[string][]string) (string, error) {
 	return b.install(ctx, path, given, installHow{acceptChanges: true})
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/clients"
 	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
@@ -75,6 +76,24 @@ var (
 
 	// ErrNotInCatalog: no model of the catalog has that name.
 	ErrNotInCatalog = errors.New("is not a model of the catalog")
+
+	// ErrBundleManifest: the bundle's manifest.json is missing or invalid.
+	ErrBundleManifest = bundle.ErrManifest
+
+	// ErrBundleUnsafe: an entry of the bundle's archive would leave its
+	// folder or is a link, or the archive is over the size limits.
+	ErrBundleUnsafe = bundle.ErrUnsafe
+
+	// ErrBundleIncompatible: the bundle does not run on this computer.
+	ErrBundleIncompatible = bundle.ErrIncompatible
+
+	// ErrBundleUserConfig: a value of the bundle's user_config is missing
+	// or out of range.
+	ErrBundleUserConfig = bundle.ErrUserConfig
+
+	// ErrBundleInvalidSignature: the bundle has a signature that does not
+	// verify (changed after signing, or another bundle's signature).
+	ErrBundleInvalidSignature = bundle.ErrInvalidSignature
 
 	// ErrRegistryMissing: adding a registry server needs a value (an
 	// environment variable, header or URL variable) that was not given.
