@@ -17,7 +17,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
 
 // listFlag collects repeated values into a set.
@@ -591,21 +590,22 @@ func serversTemplatesCmd() *Command {
 // addFromTemplate adds the server a template makes; secret parameters go
 // to the keyring.
 func addFromTemplate(inv *Invocation, name, id string, params map[string]string) error {
-	var t library.Template
-	err := edit(inv, func(h *host.Host) (err error) {
-		t, err = h.Library.AddFromTemplate(id, name, params)
+	var from string // the template's ID
+	err := edit(inv, func(h *host.Host) error {
+		t, err := h.Library.AddFromTemplate(id, name, params)
+		from = t.ID
 		return err
 	})
-	var pe *library.ParamError
+	var pe *host.TemplateParamError
 	switch {
-	case errors.As(err, &pe) || errors.Is(err, library.ErrInvalidParam) || errors.Is(err, library.ErrBadTemplate):
+	case errors.As(err, &pe) || errors.Is(err, host.ErrInvalidTemplateParam) || errors.Is(err, host.ErrBadTemplate):
 		return &ValidationError{Err: fmt.Errorf("%w; set it with --param KEY=VALUE", err)}
-	case errors.Is(err, library.ErrUnknownTemplate):
+	case errors.Is(err, host.ErrUnknownTemplate):
 		return &ValidationError{Err: err}
 	case err != nil:
 		return err
 	}
-	_, err = fmt.Fprintf(inv.Stdout, "added %s from template %s\n", name, t.ID)
+	_, err = fmt.Fprintf(inv.Stdout, "added %s from template %s\n", name, from)
 	return err
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -43,8 +42,6 @@ type ProfilesView struct {
 // fillMeta sets a server's metadata (c: its config entry, if it has one),
 // with what its initialize said filling gaps.
 func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
-	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
-		Description: st.ServerInfo.Description, Instructions: st.Instructions}
 	m := host.Meta(c)
 	v.Meta = MetaView{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: m.Template}
 	if v.Meta.Tags == nil {
@@ -53,7 +50,7 @@ func (a *core) fillMeta(v *ServerView, st supervisor.Status, c config.Server) {
 	if st.Builtin && len(v.Meta.Tags) == 0 {
 		v.Meta.Tags = []string{"built-in"}
 	}
-	v.Description = host.Describe(m, info)
+	v.Description = host.Describe(m, st)
 	v.Title = st.ServerInfo.Title
 	v.Instructions = st.Instructions
 	v.DocsURL = cmp.Or(m.DocsURL, st.ServerInfo.WebsiteURL)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/library"
 )
 
 // ServersPage is the Servers page: status, import, library, profiles.
@@ -99,13 +98,17 @@ func (a *ServersPage) ReadConfigFile(path string) (string, error) {
 // SetServerMeta saves what the user says about a server: description, tags,
 // docs URL, colour and icon.
 func (a *ServersPage) SetServerMeta(name string, m MetaView) error {
-	return a.h.Library.SetMeta(name, library.Meta{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon})
+	return a.h.Library.SetMeta(name, host.ServerMeta{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon})
 }
 
 // Templates lists the catalogue and the templates declared in config.json.
 func (a *ServersPage) Templates() ([]TemplateView, error) {
 	var out []TemplateView
-	view := func(t library.Template, source string) TemplateView {
+	for _, t := range a.h.Library.Templates() {
+		source := "catalogue"
+		if t.FromConfig {
+			source = "config"
+		}
 		v := TemplateView{ID: t.ID, Title: t.Title, Description: t.Description, Tags: t.Tags, DocsURL: t.DocsURL, Source: source, Preview: t.Server.Target()}
 		ps, err := t.Params()
 		if err != nil {
@@ -118,14 +121,7 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 		if v.Tags == nil {
 			v.Tags = []string{}
 		}
-		return v
-	}
-	for _, t := range a.h.Library.Templates() {
-		source := "catalogue"
-		if t.FromConfig {
-			source = "config"
-		}
-		out = append(out, view(t, source))
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -135,7 +131,7 @@ func (a *ServersPage) Templates() ([]TemplateView, error) {
 // "<server>.<param>" and the config holds a ${secret:...} reference.
 func (a *ServersPage) AddServerFromTemplate(templateID, name string, values map[string]string) error {
 	_, err := a.h.Library.AddFromTemplate(templateID, name, values)
-	if errors.Is(err, library.ErrUnknownTemplate) {
+	if errors.Is(err, host.ErrUnknownTemplate) {
 		return fmt.Errorf("no template %q: pick one from the list", templateID)
 	}
 	return err

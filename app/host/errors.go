@@ -9,6 +9,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/clients"
+	"github.com/switchboard-app/switchboard/mcpmanager/library"
 	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
@@ -94,6 +95,17 @@ var (
 	// ErrBundleInvalidSignature: the bundle has a signature that does not
 	// verify (changed after signing, or another bundle's signature).
 	ErrBundleInvalidSignature = bundle.ErrInvalidSignature
+
+	// ErrUnknownTemplate: no server template has that ID.
+	ErrUnknownTemplate = library.ErrUnknownTemplate
+
+	// ErrBadTemplate: the template itself is wrong (a placeholder its
+	// schema does not declare, a schema that is not an object schema).
+	ErrBadTemplate = library.ErrBadTemplate
+
+	// ErrInvalidTemplateParam: a template parameter's value does not match
+	// its schema.
+	ErrInvalidTemplateParam = library.ErrInvalidParam
 
 	// ErrRegistryMissing: adding a registry server needs a value (an
 	// environment variable, header or URL variable) that was not given.
@@ -191,3 +203,8 @@ func (e *ClientEnvError) Error() string {
 
 // Unwrap returns ErrClientEnvDiffers.
 func (e *ClientEnvError) Unwrap() error { return ErrClientEnvDiffers }
+
+// TemplateParamError is a problem with one parameter of a template (a
+// value missing, unknown or not matching its schema, or one that could
+// not be kept in the keyring): a door asks for that value again.
+type TemplateParamError = library.ParamError

@@ -9,6 +9,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // Library is the server library: templates, profiles, metadata.
@@ -123,8 +124,9 @@ func (l *Library) ServerProfiles(server string) (map[string]ProfileOverride, err
 }
 
 // SetMeta saves what the user says about a configured server; the
-// template it came from is kept.
-func (l *Library) SetMeta(name string, m library.Meta) error {
+// template it came from is kept (m.Template is ignored).
+func (l *Library) SetMeta(name string, sm ServerMeta) error {
+	m := library.Meta(sm)
 	return l.h.Edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
@@ -148,13 +150,26 @@ func (l *Library) AsRun(s config.Server) config.Server {
 // Meta is what the user wrote about a server (description, tags, docs,
 // colour, icon, the template it came from); zero when it has none. It
 // reads only the entry: a front door needs no open Host for it.
-func Meta(s config.Server) library.Meta {
+func Meta(s config.Server) ServerMeta {
 	m, _ := library.MetaOf(s)
-	return m
+	return ServerMeta(m)
 }
 
-// Describe is the description to show: the user's, else what the server
-// said in initialize.
-func Describe(m library.Meta, info library.Info) string {
-	return library.Describe(m, info)
+// ServerMeta is what the user wrote about a server (library.Meta).
+type ServerMeta struct {
+	Description string   `json:"description,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	DocsURL     string   `json:"docsUrl,omitempty"`
+	Color       string   `json:"color,omitempty"` // #rgb or #rrggbb
+	Icon        string   `json:"icon,omitempty"`  // an emoji or up to two letters
+	Template    string   `json:"template,omitempty"`
+}
+
+// Describe is the description to show of the server whose status is st:
+// the user's (m), else what the server said in initialize (its
+// description, else its title and the first sentence of its instructions).
+func Describe(m ServerMeta, st supervisor.Status) string {
+	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
+		Description: st.ServerInfo.Description, Instructions: st.Instructions}
+	return library.Describe(library.Meta(m), info)
 }
