@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // serversSkillsCmd lists a server's skills (the skills extension), or
@@ -88,7 +87,7 @@ func serversSkillsCmd() *Command {
 
 // serverState is why server is not ready ("" when it is, or unknown).
 func serverState(h *host.Host, server string) string {
-	if st, ok := h.Servers.StatusOf(server); ok && st.State != supervisor.Ready {
+	if st, ok := h.Servers.StatusOf(server); ok && st.State != host.ServerReady {
 		return strings.TrimSpace(fmt.Sprintf("server is %s %s", st.State, firstLine(st.Error)))
 	}
 	return ""

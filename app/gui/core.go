@@ -12,7 +12,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // core is the state every page shares: the host, the chat engine and the
@@ -118,7 +117,7 @@ func Bindings(a *Window) []any {
 // onStatus forwards a server's status change to the frontend, off the
 // caller's goroutine: building the view may list tools, and the manager may
 // hold its lock while reporting.
-func (a *core) onStatus(st supervisor.Status) {
+func (a *core) onStatus(st host.ServerStatus) {
 	seq := a.seq.Add(1) // taken in call order, so the frontend can drop stale events
 	go func() {
 		v := a.statusView(st)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // EventServerStatus carries a ServerView whenever a server changes state.
@@ -105,7 +104,7 @@ type ServerErrorView struct {
 	Error  string `json:"error"`
 }
 
-func (a *core) statusView(st supervisor.Status) ServerView {
+func (a *core) statusView(st host.ServerStatus) ServerView {
 	v := ServerView{
 		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,
 		ServerName: st.ServerInfo.Name, Version: st.ServerInfo.Version, Transport: "stdio",
@@ -139,7 +138,7 @@ func (a *core) statusView(st supervisor.Status) ServerView {
 	}
 	v.StderrTail, _ = a.h.ServerLogs.Lines(st.Name, 50)
 	v.Roots = append(v.Roots, a.h.Servers.Roots(st.Name)...)
-	if st.State == supervisor.Ready {
+	if st.State == host.ServerReady {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if tools, err := a.h.Tools.Of(ctx, st.Name); err == nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/icons"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // Options configure a Host.
@@ -30,7 +29,7 @@ type Options struct {
 	// run on a --config file that must not touch the data dir's logs).
 	NoLogFiles bool
 	// OnStatus gets every server status change; it must not block.
-	OnStatus func(supervisor.Status)
+	OnStatus func(ServerStatus)
 	// OnLoginURL gets an OAuth login's authorization URL before the browser opens.
 	OnLoginURL func(server, url string)
 	// OnLocal gets every change of the local model's status; it must not block.

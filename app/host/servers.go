@@ -529,11 +529,19 @@ func (s *Servers) SetSandbox(name string, sb *config.Sandbox) error {
 // sandbox, and what to install when it cannot.
 func (s *Servers) SandboxAvailable(ctx context.Context) error { return sandbox.Available(ctx) }
 
+// ServerStatus is one server's state as the host reports it (Status,
+// StatusOf, Options.OnStatus): the engine's supervisor.Status, named here
+// so a front door need not import the engine for it.
+type ServerStatus = supervisor.Status
+
+// ServerReady is the State of a server that is connected and serving.
+const ServerReady = supervisor.Ready
+
 // Status is every server's state, configured and built-in.
-func (s *Servers) Status() []supervisor.Status { return s.h.mgr.Status() }
+func (s *Servers) Status() []ServerStatus { return s.h.mgr.Status() }
 
 // StatusOf is one server's state; false when no such server runs.
-func (s *Servers) StatusOf(name string) (supervisor.Status, bool) {
+func (s *Servers) StatusOf(name string) (ServerStatus, bool) {
 	for _, st := range s.h.mgr.Status() {
 		if st.Name == name {
 			return st, true
