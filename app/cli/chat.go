@@ -15,7 +15,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 )
@@ -159,10 +158,10 @@ func chatCmd() *Command {
 // the host, as the window opens it), or an ad-hoc one from a kind and base
 // URL with the key from the environment (adhoc true).
 func chatModel(h *host.Host, s chat.Settings, name, baseURL, model string) (m chat.Model, pname string, adhoc bool, err error) {
-	kind := provider.Kind(name)
+	kind := host.ProviderKind(name)
 	if baseURL != "" || (chat.DefaultBaseURL(kind) != "" && !hasProvider(s, name)) {
 		if kind == "" {
-			kind = provider.KindOpenAI
+			kind = host.ProviderOpenAI
 		}
 		if chat.DefaultBaseURL(kind) == "" {
 			return m, "", true, &ValidationError{Err: fmt.Errorf("--provider %q: with --base-url give a kind: openai, anthropic or ollama", name)}
@@ -171,17 +170,13 @@ func chatModel(h *host.Host, s chat.Settings, name, baseURL, model string) (m ch
 			return m, "", true, &ValidationError{Err: errors.New("--model is required with an ad-hoc provider")}
 		}
 		key := os.Getenv("SWITCHBOARD_API_KEY")
-		if key == "" && kind == provider.KindOpenAI {
+		if key == "" && kind == host.ProviderOpenAI {
 			key = os.Getenv("OPENAI_API_KEY")
 		}
-		if key == "" && kind == provider.KindAnthropic {
+		if key == "" && kind == host.ProviderAnthropic {
 			key = os.Getenv("ANTHROPIC_API_KEY")
 		}
-		if baseURL == "" {
-			baseURL = chat.DefaultBaseURL(kind)
-		}
-		p, err := provider.New(provider.Config{Kind: kind, Name: string(kind), BaseURL: baseURL, APIKey: key})
-		m = chat.Model{Provider: p, Name: model, Images: chat.DefaultImages(kind, baseURL, model), Audio: chat.DefaultAudio(kind, baseURL, model)}
+		m, err = h.Chats.AdHocModel(host.AdHocProvider{Kind: kind, BaseURL: baseURL, Model: model, APIKey: key})
 		return m, string(kind), true, err
 	}
 	m, pname, err = h.Chats.Model(s, name, model)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -178,7 +177,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 			pv.Images = map[bool]string{true: "on", false: "off"}[*p.Images]
 		}
 		pv.AudioDefault = chat.DefaultAudio(p.Kind, p.BaseURL, p.DefaultModel)
-		if p.Audio != nil && p.Kind == provider.KindOpenAI {
+		if p.Audio != nil && p.Kind == host.ProviderOpenAI {
 			pv.Audio = map[bool]string{true: "on", false: "off"}[*p.Audio]
 		}
 		v.Providers = append(v.Providers, pv)
@@ -188,7 +187,7 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 
 // SaveProvider adds or updates a provider; a new key goes to the keyring.
 func (a *SettingsPage) SaveProvider(in ProviderInput) error {
-	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: provider.Kind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
+	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: host.ProviderKind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
 	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
 		ps.BaseURL = ""
 	}
@@ -202,7 +201,7 @@ func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 	}
 	switch in.Audio {
 	case "on", "off":
-		if ps.Kind == provider.KindOpenAI { // the others take no audio
+		if ps.Kind == host.ProviderOpenAI { // the others take no audio
 			on := in.Audio == "on"
 			ps.Audio = &on
 		}
@@ -261,8 +260,7 @@ func (a *SettingsPage) ProviderModels(name string) ([]host.ProviderModel, error)
 func (a *SettingsPage) DetectOllama() (bool, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), 3*time.Second)
 	defer cancel()
-	ok, _ := provider.DetectOllama(ctx, "")
-	return ok, nil
+	return a.h.Settings.DetectOllama(ctx), nil
 }
 
 // SetSampling sets what servers' requests to use the model may do: mode

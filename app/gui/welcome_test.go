@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -43,9 +44,9 @@ func welcomeApp(t *testing.T) (*Window, *[]recorded) {
 	t.Setenv("OLLAMA_HOST", strings.TrimPrefix(ollama.URL, "http://"))
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close() // LM Studio: nothing listens there
-	old := lmStudioURL
-	lmStudioURL = gone.URL + "/v1"
-	t.Cleanup(func() { lmStudioURL = old })
+	old := host.LMStudioURL
+	host.LMStudioURL = gone.URL + "/v1"
+	t.Cleanup(func() { host.LMStudioURL = old })
 
 	dir := datadir.Dir(t.TempDir())
 	if err := dir.Ensure(); err != nil {
@@ -218,24 +219,5 @@ func TestDiscoveryAgrees(t *testing.T) {
 	table := terminal(t, a.dir, "", "servers", "discover")
 	if !strings.Contains(table, "3 servers, 1 needs attention") { // three entries, one of them broken
 		t.Fatalf("servers discover:\n%s\nwant the counts in words", table)
-	}
-}
-
-// The welcome page offers a chat model first, never an embedding model the
-// alphabet puts ahead of it.
-func TestDefaultChatModel(t *testing.T) {
-	for _, c := range []struct {
-		models []string
-		want   string
-	}{
-		{[]string{"all-minilm-embed", "llama3.2:1b", "qwen2.5:7b"}, "llama3.2:1b"},
-		{[]string{"nomic-embed-text:latest", "text-embedding-3-small", "mistral:7b"}, "mistral:7b"},
-		{[]string{"Nomic-Embed-Text"}, "Nomic-Embed-Text"},
-		{[]string{"qwen2.5-7b-instruct"}, "qwen2.5-7b-instruct"},
-		{nil, ""},
-	} {
-		if got := DefaultChatModel(c.models); got != c.want {
-			t.Errorf("%v: %q, want %q", c.models, got, c.want)
-		}
 	}
 }

@@ -268,6 +268,22 @@ func (c *Chats) Model(s chat.Settings, providerName, model string) (chat.Model, 
 	return chat.Model{Provider: p, Name: model, Images: ps.AcceptsImages(model), Audio: ps.AcceptsAudio(model)}, ps.Name, nil
 }
 
+// AdHocProvider is a provider that is not in config.json ('switchboard
+// chat --provider KIND --base-url URL'), with the key the door found.
+type AdHocProvider struct {
+	Kind    ProviderKind
+	BaseURL string // "" for the kind's default (chat.DefaultBaseURL)
+	Model   string
+	APIKey  string
+}
+
+// AdHocModel opens model p.Model of the ad-hoc provider p.
+func (c *Chats) AdHocModel(p AdHocProvider) (chat.Model, error) {
+	base := cmp.Or(p.BaseURL, chat.DefaultBaseURL(p.Kind))
+	pr, err := provider.New(provider.Config{Kind: p.Kind, Name: string(p.Kind), BaseURL: base, APIKey: p.APIKey})
+	return chat.Model{Provider: pr, Name: p.Model, Images: chat.DefaultImages(p.Kind, base, p.Model), Audio: chat.DefaultAudio(p.Kind, base, p.Model)}, err
+}
+
 // open opens a configured provider: the model on this computer through
 // Local, any other with its key from the keyring.
 func (c *Chats) open(s chat.Settings, ps chat.ProviderSettings) (provider.Provider, error) {

@@ -30,13 +30,14 @@
 //     completions, calls, metrics) or serve's gateway, see Tools (tools.go)
 //   - chat sessions: how a chat is created (its title and default
 //     model), the engine and the requests servers make during a turn, a
-//     turn's model, settings and context window, running turns, the
-//     stored chats (list, search, messages, rename, export; the history
-//     never leaves the host), see Chats (chats.go; the stored chats in
+//     turn's model (a configured provider's or an ad-hoc one), settings
+//     and context window, running turns, the stored chats (list, search,
+//     messages, rename, export; the history never leaves the host), see Chats (chats.go; the stored chats in
 //     chathistory.go, their views in chatviews.go, its helpers in
 //     chatsession.go)
 //   - a setting of config.json (chat, providers, approval rules, long
-//     chats, sampling), see Settings (settings.go)
+//     chats, sampling) or the model servers found on this computer (Ollama,
+//     LM Studio) to offer as providers, see Settings (settings.go)
 //   - the keyring, a server's secrets or a grant of one, see Secrets
 //     (secrets.go)
 //   - templates, profiles or a server's metadata, see Library (library.go)

@@ -2,13 +2,20 @@ package host
 
 import (
 	"cmp"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net"
+	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -321,4 +328,127 @@ func (st *Settings) ServeCode() (gateway.CodeMode, error) {
 		return gateway.CodeMode{}, err
 	}
 	return serveCode(cfg)
+}
+
+// ProviderKind is the wire format a model provider speaks (provider.Kind),
+// as chat.ProviderSettings.Kind holds it.
+type ProviderKind = provider.Kind
+
+// The kinds of provider a door offers besides the model on this computer
+// (chat.KindLocal).
+const (
+	ProviderOpenAI    = provider.KindOpenAI    // any OpenAI-compatible server (LM Studio, vLLM, …)
+	ProviderAnthropic = provider.KindAnthropic // the Anthropic Messages API
+	ProviderOllama    = provider.KindOllama    // an Ollama server, in its own API
+)
+
+// LocalServer is a model server answering on this computer (Ollama, LM
+// Studio), offered as a provider in one click.
+type LocalServer struct {
+	Name    string       // "Ollama", "LM Studio"
+	Kind    ProviderKind // the provider kind to save: ollama, openai
+	BaseURL string
+	Models  []string // never nil
+	// Default is the model offered first: a chat model, not an embedding
+	// one (DefaultChatModel).
+	Default string
+}
+
+// Where DetectLocal looks, and for how long. Package vars so tests can
+// point them at fakes; OLLAMA_HOST (Ollama's own variable) moves Ollama
+// too.
+var (
+	LMStudioURL   = "http://127.0.0.1:1234/v1"
+	DetectTimeout = 2 * time.Second
+)
+
+// DetectLocal asks Ollama and LM Studio, at once, for their models: the
+// ones that answer within DetectTimeout (never nil).
+func (st *Settings) DetectLocal(ctx context.Context) []LocalServer {
+	cands := []LocalServer{
+		{Name: "Ollama", Kind: ProviderOllama, BaseURL: ollamaURL()},
+		{Name: "LM Studio", Kind: ProviderOpenAI, BaseURL: LMStudioURL},
+	}
+	found := make([]bool, len(cands))
+	var wg sync.WaitGroup
+	for i := range cands {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, DetectTimeout)
+			defer cancel()
+			c := &cands[i]
+			if c.Kind == ProviderOllama {
+				if ok, _ := provider.DetectOllama(ctx, c.BaseURL); !ok {
+					return
+				}
+			}
+			pr, err := provider.New(provider.Config{Kind: c.Kind, Name: c.Name, BaseURL: c.BaseURL})
+			if err != nil {
+				return
+			}
+			ms, err := pr.Models(ctx)
+			if err != nil {
+				return
+			}
+			for _, m := range ms {
+				c.Models = append(c.Models, m.ID)
+			}
+			found[i] = true
+		})
+	}
+	wg.Wait()
+	out := []LocalServer{}
+	for i, c := range cands {
+		if found[i] {
+			if c.Models == nil {
+				c.Models = []string{}
+			}
+			c.Default = DefaultChatModel(c.Models)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// DetectOllama says whether an Ollama server answers on this computer at
+// its default address.
+func (st *Settings) DetectOllama(ctx context.Context) bool {
+	ok, _ := provider.DetectOllama(ctx, "")
+	return ok
+}
+
+// ollamaURL is where Ollama listens: $OLLAMA_HOST when set (host:port or a
+// URL, as Ollama itself reads it), else the default port on this machine.
+func ollamaURL() string {
+	h := strings.TrimSpace(os.Getenv("OLLAMA_HOST"))
+	if h == "" {
+		return provider.DefaultOllamaURL
+	}
+	if !strings.Contains(h, "://") {
+		h = "http://" + h
+	}
+	u, err := url.Parse(h)
+	if err != nil || u.Host == "" {
+		return provider.DefaultOllamaURL
+	}
+	if host, port, err := net.SplitHostPort(u.Host); err == nil && (host == "0.0.0.0" || host == "") {
+		u.Host = net.JoinHostPort("127.0.0.1", port) // a listen address; connect to this machine
+	}
+	return strings.TrimSuffix(u.String(), "/")
+}
+
+// DefaultChatModel picks the model a local server's chats start with: the
+// first (in the server's order) that can chat — embedding models
+// ("nomic-embed-text", "text-embedding-3-small") answer no chat request,
+// and a person who has one installed beside a chat model did not mean it.
+// It is "" when there are no models, the first when all look like embeddings.
+func DefaultChatModel(models []string) string {
+	for _, m := range models {
+		if !strings.Contains(strings.ToLower(m), "embed") {
+			return m
+		}
+	}
+	if len(models) > 0 {
+		return models[0]
+	}
+	return ""
 }

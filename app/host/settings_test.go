@@ -138,3 +138,22 @@ func TestSetLongChats(t *testing.T) {
 		t.Fatalf("lines %q %q", budgets, windows)
 	}
 }
+
+// The welcome page offers a chat model first, never an embedding model the
+// alphabet puts ahead of it.
+func TestDefaultChatModel(t *testing.T) {
+	for _, c := range []struct {
+		models []string
+		want   string
+	}{
+		{[]string{"all-minilm-embed", "llama3.2:1b", "qwen2.5:7b"}, "llama3.2:1b"},
+		{[]string{"nomic-embed-text:latest", "text-embedding-3-small", "mistral:7b"}, "mistral:7b"},
+		{[]string{"Nomic-Embed-Text"}, "Nomic-Embed-Text"},
+		{[]string{"qwen2.5-7b-instruct"}, "qwen2.5-7b-instruct"},
+		{nil, ""},
+	} {
+		if got := DefaultChatModel(c.models); got != c.want {
+			t.Errorf("%v: %q, want %q", c.models, got, c.want)
+		}
+	}
+}
