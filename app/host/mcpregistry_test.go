@@ -3,12 +3,14 @@ package host
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,5 +163,46 @@ func TestPreviewShowsWhatAddRuns(t *testing.T) {
 	}
 	if _, err := h.MCPRegistry.Preview(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.evil/p"}); !errors.Is(err, mcpregistry.ErrUnsafePackage) {
 		t.Errorf("preview of a --privileged container: %v", err)
+	}
+}
+
+// TestSearchShowsWhatAddOffers: a search's server carries what the doors
+// show (its name, the entry name Add gives it, its options and asks), and
+// its JSON is the registry's own entry.
+func TestSearchShowsWhatAddOffers(t *testing.T) {
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Add(`{"name": "io.github.ok/w", "title": "W", "description": "d", "version": "1.0.0",
+		"repository": {"url": "https://github.com/ok/w", "source": "github"},
+		"packages": [{"registryType": "npm", "identifier": "@ok/w", "version": "1.0.0", "transport": {"type": "stdio"},
+		"environmentVariables": [{"name": "API_KEY", "isSecret": true, "isRequired": true}]}]}`)
+	h := open(t)
+	l, err := h.MCPRegistry.Search(t.Context(), RegistrySearch{URL: reg.URL, Query: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(l.Servers, func(s RegistryServer) bool { return s.Name == "io.github.ok/w" })
+	if l.Registry != reg.URL || l.Stale || i < 0 {
+		t.Fatalf("search: %+v", l)
+	}
+	s := l.Servers[i]
+	if s.Name != "io.github.ok/w" || s.Title != "W" || s.Repository != "https://github.com/ok/w" || s.EntryName != "w" ||
+		len(s.Options) != 1 || s.Options[0].Kind != "npm" || len(s.Options[0].Asks) != 1 || s.Options[0].Asks[0].Key != "API_KEY" {
+		t.Fatalf("server: %+v", s)
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Server struct {
+			Name     string `json:"name"`
+			Packages []any  `json:"packages"`
+		} `json:"server"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || doc.Server.Name != s.Name || len(doc.Server.Packages) != 1 {
+		t.Fatalf("JSON %s is not the registry's entry (%v)", raw, err)
 	}
 }
