@@ -166,12 +166,13 @@ test-e2e: deps-test build $(LLAMA_SERVER) $(TEST_SERVERS)/node_modules/.package-
 # The house rules a linter states (see .golangci.yml and frontend/eslint.config.js).
 # golangci-lint is a Go tool of its own module file (.golangci.mod), so its
 # dependencies never move the product's; its cache is in ~/.cache/golangci-lint
-# and ESLint's in frontend/node_modules/.cache.
+# and ESLint's in frontend/node_modules/.cache. A second run at the same time
+# (another checkout's make test) waits for the first instead of failing.
 GOLANGCI := $(GO) tool -modfile=.golangci.mod golangci-lint
 lint: lint-go lint-frontend
 
 lint-go:
-	$(GOLANGCI) run ./...
+	$(GOLANGCI) run --allow-serial-runners ./...
 
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
