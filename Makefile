@@ -94,6 +94,7 @@ deps: deps-build frontend/node_modules/.package-lock.json
 
 build: deps
 	$(WAILS) build -tags $(TAGS) -trimpath -ldflags "$(LDFLAGS)" -o switchboard -m -nocolour
+	@chmod 644 frontend/wailsjs/runtime/*  # wails writes them executable; git keeps them 644
 	@echo "built $(BIN)"
 
 run: build llama
