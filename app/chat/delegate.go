@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -271,14 +272,7 @@ func (r *run) findTools(query string, params map[string]any) (*mcp.CallToolResul
 }
 
 func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:160]) + "…"
-	}
-	return s
+	return plain.FirstLine(s, 160)
 }
 
 // subAgent is an ask_<server> call or a script (run_script) in progress.

@@ -17,6 +17,16 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
+// slowLists gives skills/list through serve a minute instead of
+// skills.ListTimeout's 10 s: serve answers once its servers (the
+// built-ins at least) have started, which on a loaded machine took longer
+// than the client's bound (a CI run at load 10 failed on it).
+func slowLists(t *testing.T) {
+	old := skills.ListTimeout
+	skills.ListTimeout = time.Minute
+	t.Cleanup(func() { skills.ListTimeout = old })
+}
+
 // servedSkills is the gateway seen as the one server of a skills catalog.
 type servedSkills struct{ cl *client.Client }
 
@@ -33,6 +43,7 @@ func (s servedSkills) Session(string) (skills.Session, error) {
 // refused, since the relay passes on the server's digest and content
 // unchanged.
 func TestServeRelaysSkills(t *testing.T) {
+	slowLists(t)
 	bin := proctest.ModernServer(t)
 	file := writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {
 		"handbook": {"command": %q},
@@ -89,6 +100,7 @@ func TestServeRelaysSkills(t *testing.T) {
 // client loads one and reads its script, and a skill whose SKILL.md changes
 // on disk is no longer offered until the user accepts it.
 func TestServeOffersLocalSkills(t *testing.T) {
+	slowLists(t)
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	data := t.TempDir()

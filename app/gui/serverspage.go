@@ -290,16 +290,8 @@ func (a *ServersPage) OpenConfigFile() (string, error) {
 // ServerLogEntries returns the last lines of a server's log; a minLevel
 // (debug … emergency) keeps only MCP log messages at that level or above,
 // "" keeps everything, stderr included.
-func (a *ServersPage) ServerLogEntries(name, minLevel string, lines int) ([]LogEntryView, error) {
-	entries, err := a.h.ServerLogs.Entries(name, minLevel, lines)
-	if err != nil {
-		return nil, err
-	}
-	out := []LogEntryView{}
-	for _, e := range entries {
-		out = append(out, LogEntryView{Level: e.Level, Logger: e.Logger, Text: e.Text})
-	}
-	return out, nil
+func (a *ServersPage) ServerLogEntries(name, minLevel string, lines int) ([]host.LogEntry, error) {
+	return a.h.ServerLogs.Entries(name, minLevel, lines)
 }
 
 // SetServerLogLevel asks a server for MCP log messages at level and above
@@ -446,14 +438,6 @@ func (a *ServersPage) SetSkillOn(server, skill string, on bool) error {
 	ctx, cancel := context.WithTimeout(a.bg(), skillsTimeout)
 	defer cancel()
 	return a.h.Skills.SetOn(ctx, server, skill, on)
-}
-
-// LogEntryView is one line of a server's log: a stderr line (Level "") or
-// an MCP log message with its level and logger.
-type LogEntryView struct {
-	Level  string `json:"level"`
-	Logger string `json:"logger"`
-	Text   string `json:"text"`
 }
 
 // OAuthView is a remote server's "oauth" entry as the OAuth client form

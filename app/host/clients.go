@@ -223,7 +223,6 @@ func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange,
 	if req.DryRun {
 		return ch, nil
 	}
-	defer c.h.Shared.chose() // req.Servers: its attached sessions list again
 	if ch.Changed {
 		if backup == nil && data != nil {
 			backup = data
@@ -509,7 +508,6 @@ func (c *Clients) SetServers(name string, servers []string) error {
 	if err := c.checkServers(servers); err != nil {
 		return err
 	}
-	defer c.h.Shared.chose() // its attached sessions are told to list again
 	return c.h.Edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {

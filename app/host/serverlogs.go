@@ -2,8 +2,6 @@ package host
 
 import (
 	"context"
-
-	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
 )
 
 // ServerLogs are the servers' logs: the stderr tail, the MCP log
@@ -23,9 +21,18 @@ func (s *ServerLogs) Lines(name string, lines int) ([]string, error) {
 	return sup.Log().Tail(lines), nil
 }
 
+// LogEntry is one line of a server's log: a stderr line (Level "") or
+// an MCP log message with its level and logger.
+type LogEntry struct {
+	Level  string `json:"level"`
+	Logger string `json:"logger"`
+	Text   string `json:"text"`
+}
+
 // Entries is Lines with MCP log messages: minLevel (debug … emergency)
-// keeps only those at that level or above, "" keeps everything.
-func (s *ServerLogs) Entries(name, minLevel string, lines int) ([]serverlog.Entry, error) {
+// keeps only those at that level or above, "" keeps everything. The
+// list is never nil.
+func (s *ServerLogs) Entries(name, minLevel string, lines int) ([]LogEntry, error) {
 	sup, err := s.h.mgr.Server(name)
 	if err != nil {
 		return nil, err
@@ -33,7 +40,12 @@ func (s *ServerLogs) Entries(name, minLevel string, lines int) ([]serverlog.Entr
 	if lines <= 0 || lines > 1000 {
 		lines = 200
 	}
-	return sup.Log().Entries(lines, minLevel), nil
+	es := sup.Log().Entries(lines, minLevel)
+	out := make([]LogEntry, 0, len(es))
+	for _, e := range es {
+		out = append(out, LogEntry(e))
+	}
+	return out, nil
 }
 
 // SetLevel asks a server that offers MCP logging for messages at level

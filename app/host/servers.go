@@ -91,7 +91,6 @@ func (s *Servers) Follow(onReload func(error)) error {
 				h.servers = cfg.Servers
 				h.apply(cfg)
 				h.cfgMu.Unlock()
-				h.Shared.chose() // a choice of servers made with the CLI reaches the attached apps
 			}
 			if onReload != nil {
 				onReload(err)
@@ -153,7 +152,7 @@ func (h *Host) apply(cfg *config.Config) {
 	h.running, ap.Roots = withRoots(specs, run, root)
 	h.applied.Store(ap)
 	h.mgr.Apply(h.withBuiltins(root, h.running))
-	h.Shared.followCode(cfg, h.Shared.g.Load()) // the attached apps' code mode (settings.serve)
+	h.Shared.follow(cfg, h.Shared.g.Load()) // the attached apps' choices of servers and code mode
 }
 
 // Run starts exactly these servers (a --config file, or a subset chosen by

@@ -38,8 +38,9 @@ type Shared struct {
 	l        *bridge.Listener
 	attached map[*attachedApp]bool
 	g        atomic.Pointer[gateway.Gateway]
-	chosen   chosenServers       // the servers each app sees (Sees)
-	told     map[string][]string // the choices the attached apps were last told of (chose)
+	// chosen is the servers each app sees (sees, at every call), as the
+	// config last applied says (follow); nil before the first.
+	chosen atomic.Pointer[map[string][]string]
 }
 
 // attachedApp is one 'serve' relaying an app's session.
@@ -75,10 +76,9 @@ func (s *Shared) Start(ctx context.Context) error {
 	s.l, s.attached = l, map[*attachedApp]bool{}
 	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
 	if cfg, err := h.Config(); err == nil {
-		s.followCode(cfg, g)
+		s.follow(cfg, g)
 	}
 	s.g.Store(g)
-	s.told = s.chosen.get(h)
 	// The servers' questions reach the apps' sessions from now on.
 	h.mgr.SetRequestHandler(&sharedRequests{s})
 	ctx, cancel := context.WithCancel(ctx)
@@ -105,10 +105,30 @@ func (s *Shared) Start(ctx context.Context) error {
 	return nil
 }
 
-// followCode gives g (the attached apps' gateway) the code mode of cfg's
-// settings.serve (ServeCode); a malformed one leaves it as it was, and
+// follow is the one hook by which the attached apps follow a change of
+// config.json, made in this process or another (Host.apply runs it, under
+// the config lock, so it reads nothing more): the servers chosen for each
+// app (settings.clients: 'clients servers NAME A,B', the window) hold from
+// its next call, and the sessions of each app whose choice changed are
+// sent the list_changed notifications (only theirs: another app's lists
+// did not change), so the app lists again now; g (the attached apps'
+// gateway, nil before Start) takes the code mode of settings.serve
+// (ServeCode). A malformed section leaves what it sets as it was, and
 // says why in the log (the Settings page says it too).
-func (s *Shared) followCode(cfg *config.Config, g *gateway.Gateway) {
+func (s *Shared) follow(cfg *config.Config, g *gateway.Gateway) {
+	if states, err := clientsSection.Get(cfg); err != nil {
+		slog.Warn("shared servers: the servers chosen for each app", "err", err)
+	} else {
+		sets := make(map[string][]string, len(states))
+		for name, st := range states {
+			sets[name] = st.Servers
+		}
+		if old := s.chosen.Swap(&sets); old != nil && g != nil {
+			for _, app := range changedChoices(*old, sets) {
+				g.ChoiceChanged(app) // queued, never blocks
+			}
+		}
+	}
 	if g == nil {
 		return
 	}
@@ -120,6 +140,24 @@ func (s *Shared) followCode(cfg *config.Config, g *gateway.Gateway) {
 	if g.SetCode(c) {
 		s.h.wg.Go(func() { g.Refresh(s.h.ctx) }) // not under the config lock apply holds
 	}
+}
+
+// changedChoices names the apps whose chosen servers differ between old
+// and now (an app gone from the section had a choice only if it was not
+// empty).
+func changedChoices(old, now map[string][]string) []string {
+	var out []string
+	for app := range now {
+		if !slices.Equal(old[app], now[app]) {
+			out = append(out, app)
+		}
+	}
+	for app := range old {
+		if _, ok := now[app]; !ok && len(old[app]) > 0 {
+			out = append(out, app)
+		}
+	}
+	return out
 }
 
 // serve runs one attached app's session until it ends or ctx does.
@@ -192,91 +230,14 @@ func (s *Shared) counted(c gateway.Call) {
 // built-ins, as a standalone 'serve --client' does; an app with no
 // choice, or not one 'switchboard clients' knows, sees every server.
 func (s *Shared) sees(app, server string) bool {
-	set := s.chosen.get(s.h)[app]
+	var set []string
+	if m := s.chosen.Load(); m != nil {
+		set = (*m)[app]
+	}
 	if len(set) == 0 || slices.Contains(set, server) {
 		return true
 	}
 	return slices.ContainsFunc(Builtins, func(b Builtin) bool { return b.Name() == server })
-}
-
-// chosenServers caches the servers each app sees, read again when
-// config.json changed (looked at no more than once a second, since the
-// gateway asks at every call).
-type chosenServers struct {
-	mu     sync.Mutex
-	looked time.Time
-	mod    time.Time
-	size   int64
-	sets   map[string][]string
-}
-
-func (c *chosenServers) get(h *Host) map[string][]string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sets != nil && time.Since(c.looked) < time.Second {
-		return c.sets
-	}
-	c.looked = time.Now()
-	fi, err := os.Stat(h.dir.Config())
-	if err == nil && c.sets != nil && fi.ModTime().Equal(c.mod) && fi.Size() == c.size {
-		return c.sets
-	}
-	states, err := h.Clients.states()
-	if err != nil {
-		slog.Warn("shared servers: reading the servers chosen for each app", "err", err)
-		if c.sets == nil {
-			return nil // every app sees every server until config.json reads again
-		}
-		return c.sets
-	}
-	sets := make(map[string][]string, len(states))
-	for name, st := range states {
-		sets[name] = st.Servers
-	}
-	c.sets = sets
-	if fi != nil {
-		c.mod, c.size = fi.ModTime(), fi.Size()
-	}
-	return sets
-}
-
-// chose is told that the servers chosen for an app may have changed (in
-// this process, or config.json changed under it): the choice holds from
-// each app's next request, and the attached sessions of each app whose
-// choice differs from the last one seen (only theirs: another app's lists
-// did not change) are sent the list_changed notifications, so the app
-// lists again now.
-func (s *Shared) chose() {
-	s.chosen.forget()
-	sets := s.chosen.get(s.h)
-	s.mu.Lock()
-	old := s.told
-	if sets != nil {
-		s.told = sets
-	}
-	s.mu.Unlock()
-	g := s.g.Load()
-	if g == nil || old == nil || sets == nil {
-		return
-	}
-	for app := range sets {
-		if !slices.Equal(old[app], sets[app]) {
-			g.ChoiceChanged(app)
-		}
-	}
-	for app := range old {
-		if _, ok := sets[app]; !ok && len(old[app]) > 0 {
-			g.ChoiceChanged(app)
-		}
-	}
-}
-
-// forget makes the next get read config.json again (a choice made in
-// this process holds from the next call).
-func (c *chosenServers) forget() {
-	c.mu.Lock()
-	c.sets = nil
-	c.mu.Unlock()
 }
 
 // Attached lists the apps whose 'serve' is attached now, by name.

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"time"
 
 	"testing"
 
@@ -32,8 +31,7 @@ func TestSharedCountsLiveWithSessions(t *testing.T) {
 // built-ins; one without a choice, or unknown, sees everything.
 func TestSharedSees(t *testing.T) {
 	s := &Shared{}
-	s.chosen.sets = map[string][]string{"cursor": {"notes"}, "zed": nil}
-	s.chosen.looked = time.Now()
+	s.chosen.Store(&map[string][]string{"cursor": {"notes"}, "zed": nil})
 	for _, c := range []struct {
 		app, server string
 		want        bool

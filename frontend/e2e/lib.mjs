@@ -82,7 +82,7 @@ export async function waitForApp(url, { timeoutMs, isDead }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (isDead()) throw new Error('wails dev exited before the app came up');
+    if (isDead()) throw new Error('the app exited before it came up');
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       const body = await res.text();
@@ -142,9 +142,9 @@ export function seedChat(title, n) {
 }
 
 /**
- * startOwnApp runs a private copy of the app 'wails dev' built (found by
- * the shared app's data dir, through /proc/PID/exe since its file in
- * build/bin may be replaced), on a free loopback port with its own data dir
+ * startOwnApp runs a private copy of the shard's app (its development
+ * build, found by the shared app's data dir, through /proc/PID/exe since
+ * its file in build/bin may be replaced), on a free loopback port with its own data dir
  * and environment (a throw-away HOME for discovery, say). It returns its
  * URL and stop(); the caller removes its folders.
  */
@@ -161,7 +161,7 @@ export async function startOwnApp({ dataDir, env: extra = {} }) {
       return false;
     }
   });
-  assert.ok(pid, 'the app wails dev runs is found (run through make test-e2e)');
+  assert.ok(pid, 'the app run.mjs runs is found (run through make test-e2e)');
   const port = await new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

@@ -1,9 +1,16 @@
-// e2e harness: starts `wails dev` (browser mode) with an isolated data dir on a
-// free loopback port, waits until the bound Go methods answer, runs every
-// e2e/tests/*.test.mjs with node's test runner, then stops the whole process
-// group. Run it under xvfb-run and dbus-run-session (see the Makefile's
-// test-e2e): wails dev also opens its native window, and nothing may reach the
-// user's display or keyring.
+// e2e harness: starts the app's development build (E2E_DEV_BIN: built with
+// wails' "dev" tag, as `wails dev` builds it) in browser mode with an
+// isolated data dir on a free loopback port, serving frontend/dist, waits
+// until the bound Go methods answer, runs its share of e2e/tests/*.test.mjs
+// with node's test runner, then stops the whole process group. Run it under
+// xvfb-run and dbus-run-session (see e2e/shards.sh, which the Makefile's
+// test-e2e runs): the app also opens its native window, and nothing may
+// reach the user's display or keyring.
+//
+// E2E_SHARD=K/N runs the K-th of N shares of the files (shards.sh runs the
+// N harnesses side by side, each with its own display, keyring, model and
+// app: the tests mostly wait on the window, so two shares take little more
+// than half the time of one run).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -20,7 +27,12 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
 const dataDir = path.join(tmp, 'data');
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const logPath = path.join(artifacts, 'wails-dev.log');
+// WEIGHTS: seconds per file in a serial run (see share).
+const WEIGHTS = {};
+const [shard, shards] = (process.env.E2E_SHARD ?? '1/1').split('/').map(Number);
+const logPath = path.join(artifacts, `app-${shard}.log`);
+const devBin = process.env.E2E_DEV_BIN;
+if (!devBin) throw new Error("E2E_DEV_BIN is not set: run e2e tests through 'make test-e2e'");
 
 // The app starts with real servers from npm (installed by make test) and one
 // that cannot start, as a user's imported config would have.
@@ -73,26 +85,29 @@ const remote = spawn(path.join(npmBin, 'mcp-server-everything'), ['streamableHtt
   env: { ...process.env, PORT: String(remotePort) }, detached: true, stdio: ['ignore', 'ignore', 'ignore'],
 });
 
-console.log(`e2e: starting wails dev on ${url} (log: ${path.relative(repo, logPath)})`);
-const dev = spawn(
-  'go',
-  ['tool', 'wails', 'dev', '-tags', 'webkit2_41', '-m', '-noreload', '-nogorebuild', '-nocolour',
-    '-loglevel', 'Warning', '-devserver', `127.0.0.1:${port}`, '-appargs', `--data-dir ${dataDir}`],
-  { cwd: repo, env, detached: true, stdio: ['ignore', log, log] },
-);
+console.log(`e2e ${shard}/${shards}: starting the app on ${url} (log: ${path.relative(repo, logPath)})`);
+// What 'wails dev' gives its app, less the Vite server: the built frontend
+// is served from frontend/dist (make build wrote it).
+const dev = spawn(devBin, ['--data-dir', dataDir], {
+  cwd: repo,
+  env: { ...env, devserver: `127.0.0.1:${port}`, assetdir: path.join(frontend, 'dist'), frontenddevserverurl: '', loglevel: 'Warning' },
+  detached: true, stdio: ['ignore', log, log],
+});
 let devExited = false;
 dev.on('exit', () => { devExited = true; });
 
 let code = 1;
 try {
   await waitForApp(url, { timeoutMs: 8 * 60_000, isDead: () => devExited });
-  console.log('e2e: app is up; running tests');
-  const tests = readdirSync(path.join(frontend, 'e2e', 'tests'))
+  const tests = share(readdirSync(path.join(frontend, 'e2e', 'tests'))
     .filter((f) => f.endsWith('.test.mjs'))
     // E2E_ONLY=chat,settings runs just those files (while working on them).
     .filter((f) => !process.env.E2E_ONLY || process.env.E2E_ONLY.split(',').some((n) => f === `${n}.test.mjs`))
+    .sort(), shard, shards)
     .map((f) => path.join('e2e', 'tests', f));
-  code = await new Promise((resolve) => {
+  console.log(`e2e ${shard}/${shards}: app is up; running ${tests.length} files`);
+  // (node --test given no file would look for tests everywhere.)
+  code = tests.length === 0 ? 0 : await new Promise((resolve) => {
     const t = spawn(process.execPath, ['--test', '--test-concurrency=1', ...tests], {
       cwd: frontend,
       stdio: 'inherit',
@@ -102,7 +117,7 @@ try {
   });
 } catch (err) {
   console.error(`e2e: ${err.message}`);
-  console.error('--- last lines of wails dev log ---');
+  console.error('--- last lines of the app log ---');
   console.error(readFileSync(logPath, 'utf8').split('\n').slice(-60).join('\n'));
 } finally {
   await stopGroup(dev);
@@ -111,6 +126,26 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 process.exit(code);
+
+/**
+ * share returns the K-th of N shares of files: each file goes to the share
+ * with the least expected time so far (its weight below, else one minute),
+ * heaviest first, so the shares end at about the same time. The weights
+ * are each file's seconds in a serial run on 2 cores; a file that is not
+ * listed counts as one minute.
+ */
+function share(files, k, n) {
+  if (n <= 1) return files;
+  const weight = (f) => WEIGHTS[f.replace(/\.test\.mjs$/, '')] ?? 60;
+  const load = Array(n).fill(0);
+  const mine = [];
+  for (const f of [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const i = load.indexOf(Math.min(...load));
+    load[i] += weight(f);
+    if (i === k - 1) mine.push(f);
+  }
+  return mine.sort();
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {

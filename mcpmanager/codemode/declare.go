@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
@@ -37,13 +39,7 @@ func List(fns []Function) string {
 }
 
 func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, "\n"); i >= 0 {
-		s = s[:i]
-	}
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:160]) + "…"
-	}
+	s = plain.FirstLine(s, 160)
 	if s == "" {
 		return "(no description)"
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -194,7 +195,7 @@ func (c scripts) decide(ctx context.Context, session server.ClientSession, t rou
 		return fmt.Errorf("%s needs approval and this client cannot be asked (it takes no elicitations): the call was refused; allow the tool in Switchboard (settings.chat.policies) to let scripts call it", t.Name)
 	}
 	res, err := es.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-		Message:         fmt.Sprintf("A script wants to run %s with %s. Allow it?", t.Name, shorten(string(args), 500)),
+		Message:         fmt.Sprintf("A script wants to run %s with %s. Allow it?", t.Name, plain.Clip(string(args), 500)),
 		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 	}})
 	if err != nil {
@@ -204,11 +205,4 @@ func (c scripts) decide(ctx context.Context, session server.ClientSession, t rou
 		return fmt.Errorf("%s was not allowed: the user answered %s", t.Name, res.Action)
 	}
 	return nil
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

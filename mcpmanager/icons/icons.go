@@ -31,6 +31,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Limits; variables so tests can shorten them.
@@ -293,8 +295,5 @@ func parseData(src string) (string, int, error) {
 
 // short cuts a source for an error message (a data: URL may be long).
 func short(src string) string {
-	if len(src) > 60 {
-		return src[:60] + "…"
-	}
-	return src
+	return plain.Clip(src, 60)
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Keys of a server entry this package owns.
@@ -122,9 +123,7 @@ func Describe(m Meta, info Info) string {
 	if i := strings.Index(first, ". "); i >= 0 {
 		first = first[:i+1]
 	}
-	if r := []rune(first); len(r) > 200 {
-		first = string(r[:200]) + "…"
-	}
+	first = plain.Clip(first, 200)
 	switch {
 	case info.Title != "" && first != "":
 		return info.Title + ": " + first

@@ -84,3 +84,27 @@ func TestBytesIsTheContentStoresRule(t *testing.T) {
 		}
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"one more", 7, "one mor…"},
+		{"żółw jest wolny", 4, "żółw…"}, // runes, not bytes: no character is split
+		{"", 3, ""},
+	} {
+		if got := plain.Clip(tc.s, tc.n); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+	if got := plain.FirstLine("  Lists the files.  \nMore detail.", 80); got != "Lists the files." {
+		t.Errorf("FirstLine = %q", got)
+	}
+	if got := plain.FirstLine("ąęść", 2); got != "ąę…" {
+		t.Errorf("FirstLine clipped = %q", got)
+	}
+}

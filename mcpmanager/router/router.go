@@ -32,6 +32,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 	"golang.org/x/sync/singleflight"
 )
@@ -431,7 +432,7 @@ func fetchAll[T any](ctx context.Context, server string, cl Client,
 		}
 		switch {
 		case seen[next]:
-			return nil, nil, fmt.Errorf("%s: %w: it returned the cursor %q a second time; stopped after %d pages (the server has a pagination bug: tell its author)", server, ErrPagination, truncate(string(next), 40), pages)
+			return nil, nil, fmt.Errorf("%s: %w: it returned the cursor %q a second time; stopped after %d pages (the server has a pagination bug: tell its author)", server, ErrPagination, plain.Clip(string(next), 40), pages)
 		case pages >= MaxListPages:
 			return nil, nil, fmt.Errorf("%s: %w: still a nextCursor after %d pages (%d items); stopped listing (the server has a pagination bug: tell its author)", server, ErrPagination, pages, len(items))
 		}
@@ -442,12 +443,6 @@ func fetchAll[T any](ctx context.Context, server string, cl Client,
 }
 
 // truncate cuts s to n bytes for an error message.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
 
 // ServerTools lists one server's tools (cached until the session changes or
 // the server says tools/list_changed). A tool name the server lists twice
@@ -778,7 +773,7 @@ func checkArgs(args json.RawMessage) error {
 	if len(t) == 0 || t[0] == '{' || string(t) == "null" {
 		return nil
 	}
-	return fmt.Errorf("%w, not %s", ErrArguments, truncate(string(t), 40))
+	return fmt.Errorf("%w, not %s", ErrArguments, plain.Clip(string(t), 40))
 }
 
 // argsMap decodes arguments that passed checkArgs, for a typed call.

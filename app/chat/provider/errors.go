@@ -10,7 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
 )
 
 // Sentinel errors. Every error a Provider returns is an *Error or a
@@ -181,10 +182,7 @@ func errorMessage(body []byte, status int, apiKey string) string {
 	if len(apiKey) >= 4 {
 		msg = strings.ReplaceAll(msg, apiKey, "[REDACTED]")
 	}
-	if utf8.RuneCountInString(msg) > 300 {
-		msg = string([]rune(msg)[:300]) + "…"
-	}
-	return msg
+	return plain.Clip(msg, 300)
 }
 
 // classify turns an SDK or transport error into an *Error or

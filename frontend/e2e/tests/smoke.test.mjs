@@ -10,7 +10,7 @@ import path from 'node:path';
 import { env } from '../lib.mjs';
 
 // windowIds finds the visible windows of pid titled "title" or "<page> —
-// title" (the title bar follows the page; the wails dev app of the other e2e
+// title" (the title bar follows the page; the dev app of the other e2e
 // tests shares this display and title).
 function windowIds(pid, title) {
   try {

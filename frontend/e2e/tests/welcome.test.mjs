@@ -2,7 +2,7 @@
 // (HOME and XDG_CONFIG_HOME of a throw-away home) and a fake Ollama on its
 // port. The welcome page offers both, imports the servers through the import
 // preview, adds Ollama as the provider, and never comes back. This test runs
-// its own copy of the dev binary 'wails dev' built (bound methods served on
+// its own copy of the dev binary make test-e2e built (bound methods served on
 // another loopback port), because the shared app's data dir is set up already.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -402,11 +402,6 @@ export namespace gui {
 	    cpus: number;
 	}
 	
-	export interface LogEntryView {
-	    level: string;
-	    logger: string;
-	    text: string;
-	}
 	
 	export interface MatchView {
 	    path: string;
@@ -805,6 +800,11 @@ export namespace host {
 	    skills: LocalSkill[];
 	    malformed: MalformedSkill[];
 	    folders: SkillFolder[];
+	}
+	export interface LogEntry {
+	    level: string;
+	    logger: string;
+	    text: string;
 	}
 	
 	export interface TaskView {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { ServerLogEntries } from '../../backend';
-import type { gui } from '../../backend';
+import type { host } from '../../backend';
 
 /** The MCP log levels (RFC 5424), least severe first, as servers send them. */
 export const logLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** entryText is how a log line reads: stderr as written, MCP messages as "[level] logger: text". */
-export function entryText(e: gui.LogEntryView): string {
+export function entryText(e: host.LogEntry): string {
   if (!e.level) return e.text;
   return `[${e.level}] ${e.logger ? `${e.logger}: ` : ''}${e.text}`;
 }
@@ -20,7 +20,7 @@ export function entryText(e: gui.LogEntryView): string {
 export function LogTail({ name, initial }: { name: string; initial: string[] }) {
   const [open, setOpen] = useState(false);
   const [minLevel, setMinLevel] = useState('');
-  const [entries, setEntries] = useState<gui.LogEntryView[] | null>(null);
+  const [entries, setEntries] = useState<host.LogEntry[] | null>(null);
   useEffect(() => {
     if (!open) return;
     let live = true;

@@ -39,7 +39,7 @@ export function ServerForm(arg1:string):Promise<gui.ServerFormView>;
 
 export function ServerLog(arg1:string,arg2:number):Promise<Array<string>>;
 
-export function ServerLogEntries(arg1:string,arg2:string,arg3:number):Promise<Array<gui.LogEntryView>>;
+export function ServerLogEntries(arg1:string,arg2:string,arg3:number):Promise<Array<host.LogEntry>>;
 
 export function ServerOAuth(arg1:string):Promise<gui.OAuthView>;
 
