@@ -1,7 +1,6 @@
 package host
 
 import (
-
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
