@@ -27,8 +27,18 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
 const dataDir = path.join(tmp, 'data');
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-// WEIGHTS: seconds per file in a serial run (see share).
-const WEIGHTS = {};
+// WEIGHTS: each file's seconds in one serial run on 2 cores (2026-12-02, from
+// its TAP durations; see share). Refresh them when a file grows a lot.
+const WEIGHTS = {
+  accelerators: 8, apps: 35, apps2026: 17, bundles: 30, chat: 28, chatactions: 14, chatpolish: 27,
+  clientfeatures: 26, closewithapps: 10, codemode: 19, connectedapps: 116, content: 17,
+  contextassumed: 6, contextwindow: 15, editserver: 15, firsthour: 31, firststart: 20, follow: 18,
+  forms: 6, images: 15, knowledge: 6, layout: 54, layoutpolish: 23, library: 34, localmodel: 18,
+  localskills: 16, login: 8, longchat: 16, modern: 9, oauthclient: 9, polish: 24, polishmsg: 14,
+  registry: 12, remote: 6, 'remote-images': 12, safety: 14, sandbox: 12, servers: 40, settings: 20,
+  shell: 23, 'single-instance': 4, skills: 16, smoke: 2, urlelicit: 34, vscodeimport: 29,
+  welcome: 11, workspace: 11,
+};
 const [shard, shards] = (process.env.E2E_SHARD ?? '1/1').split('/').map(Number);
 const logPath = path.join(artifacts, `app-${shard}.log`);
 const devBin = process.env.E2E_DEV_BIN;
