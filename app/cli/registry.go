@@ -109,9 +109,6 @@ func registryAddCmd() *Command {
 				return bundleErr(err)
 			}
 			s, _ := h.Servers.Get(name)
-			if cfg, err := h.Config(); err == nil {
-				s, _ = cfg.Lookup(name)
-			}
 			fmt.Fprintf(inv.Stdout, "added %s: %s\n", termSafe(name), termSafe(s.Target()))
 			return nil
 		},

@@ -88,11 +88,8 @@ func TestMetadataTemplatesAndUsedBy(t *testing.T) {
 		t.Fatalf("missing folder: %v", err)
 	}
 	// A template declared in the config is offered and not run.
-	if err := c.h.Edit(func(cfg *config.Config) error {
-		cfg.Servers = append(cfg.Servers, config.Server{Name: "where-tmpl", Transport: config.HTTP, URL: "{{url}}",
-			Extra: map[string]json.RawMessage{library.ParamsKey: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string","pattern":"^http"}},"required":["url"]}`)}})
-		return nil
-	}); err != nil {
+	if err := c.h.Servers.Add(config.Server{Name: "where-tmpl", Transport: config.HTTP, URL: "{{url}}",
+		Extra: map[string]json.RawMessage{library.ParamsKey: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string","pattern":"^http"}},"required":["url"]}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	ts, _ := c.ServersPage.Templates()

@@ -278,11 +278,9 @@ func (a *ServersPage) edit(old string, f ServerFormView) (host.ServerEdit, []Fie
 // OpenConfigFile opens config.json in the desktop's editor for JSON
 // files (created first when missing) and returns its path.
 func (a *ServersPage) OpenConfigFile() (string, error) {
-	path := a.dir.Config()
-	if _, err := a.h.Config(); err == nil { // a broken file is opened as it is, to be fixed
-		if err := a.h.Edit(func(*config.Config) error { return nil }); err != nil {
-			return path, err
-		}
+	path, err := a.h.Servers.ConfigFile()
+	if err != nil {
+		return path, err
 	}
 	return path, openInEditor(path)
 }

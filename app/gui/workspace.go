@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"sync"
+
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // EventTerminalData carries raw PTY output: {session, data (base64)}.
@@ -13,13 +15,6 @@ const EventTerminalData = "terminal:data"
 // command in the terminal, the model's tools, another program): the
 // Workspace page, while it watches (WatchWorkspace), lists them again.
 const EventWorkspaceChanged = "workspace:changed"
-
-// WorkspaceView describes the workspace to the Workspace page.
-type WorkspaceView struct {
-	Root     string   `json:"root"`
-	Fresh    bool     `json:"fresh"` // made by Switchboard: file writes need no approval
-	Sessions []string `json:"sessions"`
-}
 
 // TerminalAttachment is a terminal's view of a shell session: its recent
 // output, and the ID its terminal:data events carry.
@@ -43,15 +38,8 @@ func newAttachID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func (a *core) session(name string) (interface {
-	Write([]byte) error
-	Resize(rows, cols uint16) error
-}, error) {
-	w, err := a.h.Workspace.Open()
-	if err != nil {
-		return nil, err
-	}
-	return w.Session(name)
+func (a *core) session(name string) (host.Shell, error) {
+	return a.h.Workspace.Shell(name)
 }
 
 // terminals are the shell sessions whose output is forwarded to the page.

@@ -6,33 +6,27 @@ import (
 	"fmt"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // WorkspacePage is the workspace folder and its terminals.
 type WorkspacePage struct{ *core }
 
 // WorkspaceInfo returns the root and its shell sessions.
-func (a *WorkspacePage) WorkspaceInfo() (WorkspaceView, error) {
-	w, err := a.h.Workspace.Open()
-	if err != nil {
-		return WorkspaceView{}, err
-	}
-	v := WorkspaceView{Root: w.Root(), Fresh: w.Fresh(), Sessions: []string{}}
-	for _, s := range w.Sessions() {
-		v.Sessions = append(v.Sessions, s.Name)
-	}
-	return v, nil
+func (a *WorkspacePage) WorkspaceInfo() (host.WorkspaceInfo, error) {
+	return a.h.Workspace.Info()
 }
 
 // SetWorkspaceRoot makes dir the workspace (created if missing) and saves
 // the choice; the model's file tools and shells move there.
-func (a *WorkspacePage) SetWorkspaceRoot(dir string) (WorkspaceView, error) {
+func (a *WorkspacePage) SetWorkspaceRoot(dir string) (host.WorkspaceInfo, error) {
 	a.terminals.detachAll() // the old workspace's shells end
 	if err := a.h.Workspace.SetRoot(dir); err != nil {
-		return WorkspaceView{}, err
+		return host.WorkspaceInfo{}, err
 	}
 	if err := a.folder.Move(dir, a.workspaceChanged); err != nil { // the page is open: follow the new folder
-		return WorkspaceView{}, err
+		return host.WorkspaceInfo{}, err
 	}
 	return a.WorkspaceInfo()
 }
@@ -41,11 +35,11 @@ func (a *WorkspacePage) SetWorkspaceRoot(dir string) (WorkspaceView, error) {
 // workspace folder change, until UnwatchWorkspace (the page calls it when
 // it opens and closes). Watching again is harmless.
 func (a *WorkspacePage) WatchWorkspace() error {
-	w, err := a.h.Workspace.Open()
+	w, err := a.h.Workspace.Info()
 	if err != nil {
 		return err
 	}
-	return a.folder.Start(w.Root(), a.workspaceChanged)
+	return a.folder.Start(w.Root, a.workspaceChanged)
 }
 
 func (a *WorkspacePage) workspaceChanged() { a.emitEvent(EventWorkspaceChanged, nil) }
@@ -72,11 +66,7 @@ func (a *WorkspacePage) ChooseWorkspaceRoot() (string, error) {
 // if needed) and returns its recent output; new output follows as
 // terminal:data events. Attaching again replaces the earlier attachment.
 func (a *WorkspacePage) TerminalAttach(session string) (TerminalAttachment, error) {
-	w, err := a.h.Workspace.Open()
-	if err != nil {
-		return TerminalAttachment{}, err
-	}
-	s, err := w.Session(session)
+	s, err := a.h.Workspace.Shell(session)
 	if err != nil {
 		return TerminalAttachment{}, err
 	}

@@ -284,7 +284,7 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 			return "", fmt.Errorf("%s's tools could not be made to ask again, so its new command was not installed: %w", s.Name, err)
 		}
 	}
-	err = b.h.Edit(func(cfg *config.Config) error {
+	err = b.h.edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(x config.Server) bool { return x.Name == s.Name })
 		if i >= 0 && how.fresh {
 			return fmt.Errorf("%w: %s installs as %q, which is already a server; remove it first", ErrNameTaken, how.source, s.Name)
@@ -323,7 +323,7 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 // installed is config.json's entry of name as saved now (the CLI's host
 // has not loaded the servers).
 func (b *Bundles) installed(name string) (config.Server, bool) {
-	cfg, err := b.h.Config()
+	cfg, err := b.h.readConfig()
 	if err != nil {
 		return config.Server{}, false
 	}

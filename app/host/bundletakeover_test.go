@@ -106,7 +106,7 @@ func TestReinstallThatChangesWhoMadeSignedOrRunsItAsks(t *testing.T) {
 				t.Errorf("not reinstalled: %+v", rec)
 			}
 			again := h.pins.Screen("echo-env", []mcp.Tool{tool})[0]
-			cfg, err := h.Config()
+			cfg, err := h.readConfig()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +197,7 @@ func TestInvalidSignatureRefusesTheInstall(t *testing.T) {
 			if !errors.Is(err, bundle.ErrInvalidSignature) || !strings.Contains(err.Error(), "the bundle's digest differs from the signed one") {
 				t.Fatalf("install: %v", err)
 			}
-			if cfg, _ := h.Config(); cfg != nil && len(cfg.Servers) != 0 {
+			if cfg, _ := h.readConfig(); cfg != nil && len(cfg.Servers) != 0 {
 				t.Errorf("installed: %+v", cfg.Servers)
 			}
 			if left, _ := os.ReadDir(h.Bundles.Root()); len(left) != 0 {

@@ -234,7 +234,7 @@ func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange,
 			ch.Backup = f.Path + clients.BackupSuffix
 		}
 	}
-	return ch, c.h.Edit(func(cfg *config.Config) error {
+	return ch, c.h.edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {
 				*m = map[string]ClientState{}
@@ -264,7 +264,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -480,7 +480,7 @@ func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientC
 		}
 		ch.Backup = f.Path + clients.BackupSuffix
 	}
-	return ch, c.h.Edit(func(cfg *config.Config) error {
+	return ch, c.h.edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {
 				return nil
@@ -508,7 +508,7 @@ func (c *Clients) SetServers(name string, servers []string) error {
 	if err := c.checkServers(servers); err != nil {
 		return err
 	}
-	return c.h.Edit(func(cfg *config.Config) error {
+	return c.h.edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {
 				*m = map[string]ClientState{}
@@ -522,7 +522,7 @@ func (c *Clients) SetServers(name string, servers []string) error {
 }
 
 func (c *Clients) checkServers(names []string) error {
-	cfg, err := c.h.Config()
+	cfg, err := c.h.readConfig()
 	if err != nil {
 		return err
 	}
@@ -541,7 +541,7 @@ func (c *Clients) Serving(name string) ([]string, error) {
 		return nil, unknownClient(name)
 	}
 	var servers []string
-	err := c.h.Edit(func(cfg *config.Config) error {
+	err := c.h.edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {
 				*m = map[string]ClientState{}
@@ -561,7 +561,7 @@ func (c *Clients) AddCalls(name string, n int64) error {
 	if n == 0 {
 		return nil
 	}
-	return c.h.Edit(func(cfg *config.Config) error {
+	return c.h.edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {
 				*m = map[string]ClientState{}
@@ -575,7 +575,7 @@ func (c *Clients) AddCalls(name string, n int64) error {
 }
 
 func (c *Clients) states() (map[string]ClientState, error) {
-	cfg, err := c.h.Config()
+	cfg, err := c.h.readConfig()
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@
 // It has no Wails, no flags and prints nothing.
 //
 // The CLI opens a Host the same way and calls Servers.Run with the servers
-// of a --config file instead of Follow; an Edit from the CLI starts
+// of a --config file instead of Follow; a change to config.json from the CLI starts
 // nothing. Example opens a data directory and starts its servers;
 // Example_tools goes on to rules, the tool-call decision and a call.
 //

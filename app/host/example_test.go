@@ -32,8 +32,8 @@ func Example() {
 	}
 	fmt.Println("imported:", res.Imported)
 	fmt.Println("configured:", h.Servers.List()[0].Name, h.Servers.List()[0].Target())
-	w, _ := h.Workspace.Open()
-	fmt.Println("workspace in the data dir:", w.Root() == h.Workspace.Root())
+	w, _ := h.Workspace.Info()
+	fmt.Println("workspace in the data dir:", w.Root == h.Workspace.Root())
 	// Output:
 	// imported: 1
 	// configured: notes /nonexistent/notes-mcp

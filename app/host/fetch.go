@@ -51,7 +51,7 @@ func withDownloadTimeout(specs []mcpmanager.ServerConfig, cfg *config.Config) {
 
 // Timeout is the saved download limit (fetch.Timeout when none is saved).
 func (d *Fetch) Timeout() (time.Duration, error) {
-	cfg, err := d.h.Config()
+	cfg, err := d.h.readConfig()
 	if err != nil {
 		return 0, err
 	}
@@ -64,7 +64,7 @@ func (d *Fetch) SetTimeout(t time.Duration) error {
 	if t < 10*time.Second || t > MaxDownloadTimeout {
 		return fmt.Errorf("download time limit %s: choose between 10 seconds and %s", t, MaxDownloadTimeout)
 	}
-	return d.h.Edit(func(cfg *config.Config) error {
+	return d.h.edit(func(cfg *config.Config) error {
 		return serversSection.Put(cfg, serversSettings{DownloadTimeoutSeconds: int(t / time.Second)})
 	})
 }

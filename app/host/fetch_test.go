@@ -42,7 +42,7 @@ func TestDownloadTimeoutSetting(t *testing.T) {
 			t.Errorf("after SetTimeout(%s): %s, want %s", tt.set, got, tt.want)
 		}
 	}
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,17 +151,17 @@ func (h *Host) Close(ctx context.Context) error {
 	return h.closeErr
 }
 
-// Config reads config.json.
-func (h *Host) Config() (*config.Config, error) {
+// readConfig reads config.json.
+func (h *Host) readConfig() (*config.Config, error) {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	return config.LoadContext(h.ctx, h.dir.Config())
 }
 
-// Edit changes config.json as one transaction, across processes (see
+// edit changes config.json as one transaction, across processes (see
 // config.Edit): lock, read, fn, save atomically (nothing is written when fn
 // fails), then the running servers follow.
-func (h *Host) Edit(fn func(cfg *config.Config) error) error {
+func (h *Host) edit(fn func(cfg *config.Config) error) error {
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
 	saved, err := config.EditBackup(h.ctx, h.dir.Config(), h.keepBackup, func(cfg *config.Config) error {

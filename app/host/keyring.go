@@ -32,7 +32,7 @@ func (h *Host) openKeyring() {
 	if _, err := os.Stat(h.dir.Config()); err != nil {
 		return
 	}
-	if err := h.Edit(func(*config.Config) error { return nil }); err != nil { // editScoped upgrades it
+	if err := h.edit(func(*config.Config) error { return nil }); err != nil { // editScoped upgrades it
 		slog.Warn("keyring: config.json could not be upgraded to scoped keyring names", "err", err)
 	}
 }

@@ -27,7 +27,7 @@ func onDisk(t *testing.T, h *Host) string {
 // resolved is one configured server as it would start now.
 func resolved(t *testing.T, h *Host, name string) (env map[string]string, headers map[string]string, args []string, startErr string) {
 	t.Helper()
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestServersWhoseNamesCollideKeepTwoSecrets(t *testing.T) {
 func TestRenameKeepsTheSecrets(t *testing.T) {
 	h := open(t)
 	importText(t, h, "a.json", `{"mcpServers": {"gh": {"command": "/nonexistent/gh", "env": {"GITHUB_TOKEN": "ghp_renamedkeepsit01234"}}}}`, nil)
-	cfg, _ := h.Config()
+	cfg, _ := h.readConfig()
 	s, _ := cfg.Lookup("gh")
 	s.Name = "github"
 	if _, err := h.Servers.Save(context.Background(), ServerEdit{Old: "gh", Server: s}); err != nil {
@@ -179,7 +179,7 @@ func TestRemovedServersSecretsAreNotInherited(t *testing.T) {
 	const token = "ghp_removedserver0123456789"
 	h := open(t)
 	importText(t, h, "a.json", `{"mcpServers": {"gh": {"command": "/nonexistent/gh", "env": {"GITHUB_TOKEN": "`+token+`"}}}}`, nil)
-	cfg, _ := h.Config()
+	cfg, _ := h.readConfig()
 	old, _ := cfg.Lookup("gh")
 	ref := old.Env["GITHUB_TOKEN"]
 	names, err := h.Servers.SecretsOf("gh")
@@ -199,7 +199,7 @@ func TestRemovedServersSecretsAreNotInherited(t *testing.T) {
 
 	// Kept in the keyring by choice: still not the new server's.
 	importText(t, h, "c.json", `{"mcpServers": {"kept": {"command": "/nonexistent/k", "env": {"GITHUB_TOKEN": "`+token+`"}}}}`, nil)
-	cfg, _ = h.Config()
+	cfg, _ = h.readConfig()
 	k, _ := cfg.Lookup("kept")
 	if err := h.Servers.RemoveWith("kept", false); err != nil {
 		t.Fatal(err)
@@ -239,7 +239,7 @@ func TestOpenCarriesOldEntriesOver(t *testing.T) {
 		}
 		h := Open(Options{Dir: dir})
 		defer h.Close(context.Background())
-		cfg, err := h.Config()
+		cfg, err := h.readConfig()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ type Library struct{ h *Host }
 // declares (the catalogue alone when config.json cannot be read).
 func (l *Library) Templates() []library.Template {
 	var servers []config.Server
-	if cfg, err := l.h.Config(); err == nil {
+	if cfg, err := l.h.readConfig(); err == nil {
 		servers = cfg.Servers
 	}
 	return library.Templates(servers)
@@ -34,7 +34,7 @@ func (l *Library) AddFromTemplate(id, name string, values map[string]string) (li
 	if name == "" {
 		return library.Template{}, errors.New("the server needs a name: it prefixes its tools (name__tool)")
 	}
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		return library.Template{}, err
 	}
@@ -56,7 +56,7 @@ func (l *Library) AddFromTemplate(id, name string, values map[string]string) (li
 	}
 	s.ID = keep.ID
 	h.red.Add(keep.Values...)
-	return t, h.Edit(func(cfg *config.Config) error {
+	return t, h.edit(func(cfg *config.Config) error {
 		if err := nameFree(cfg, name, pickAnother); err != nil {
 			return err
 		}
@@ -71,7 +71,7 @@ func (l *Library) AddFromTemplate(id, name string, values map[string]string) (li
 // Profiles returns the active profile and every profile servers declare.
 func (l *Library) Profiles() (active string, names []string, err error) {
 	h := l.h
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		return "", nil, err
 	}
@@ -87,7 +87,7 @@ func (l *Library) Profiles() (active string, names []string, err error) {
 // whose settings change restart with them.
 func (l *Library) SetProfile(name string) error {
 	h := l.h
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		raw, err := library.WithProfile(cfg.Settings, cfg.Servers, name)
 		if err != nil {
 			return err
@@ -100,7 +100,7 @@ func (l *Library) SetProfile(name string) error {
 // SetServerProfile stores one server's overrides for a profile (all empty
 // removes them).
 func (l *Library) SetServerProfile(server, profile string, o ProfileOverride) error {
-	return l.h.Edit(func(cfg *config.Config) error {
+	return l.h.edit(func(cfg *config.Config) error {
 		i, err := index(cfg, server)
 		if err != nil {
 			return err
@@ -127,7 +127,7 @@ func (l *Library) ServerProfiles(server string) (map[string]ProfileOverride, err
 // template it came from is kept (m.Template is ignored).
 func (l *Library) SetMeta(name string, sm ServerMeta) error {
 	m := library.Meta(sm)
-	return l.h.Edit(func(cfg *config.Config) error {
+	return l.h.edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers cannot be edited)", name)

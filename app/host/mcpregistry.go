@@ -38,7 +38,7 @@ var registrySection = config.Section[registrySettings]{Key: "registry"}
 // when config.json or its section cannot be read: the Settings page shows
 // why).
 func (c *MCPRegistry) URL() string {
-	cfg, err := c.h.Config()
+	cfg, err := c.h.readConfig()
 	if err != nil {
 		return mcpregistry.Official
 	}
@@ -55,7 +55,7 @@ func (c *MCPRegistry) SetURL(u string) error {
 	if u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://127.0.0.1") && !strings.HasPrefix(u, "http://localhost") {
 		return fmt.Errorf("registry URL %q: use an https:// URL (http only for 127.0.0.1 or localhost)", u)
 	}
-	return c.h.Edit(func(cfg *config.Config) error { return registrySection.Put(cfg, registrySettings{URL: u}) })
+	return c.h.edit(func(cfg *config.Config) error { return registrySection.Put(cfg, registrySettings{URL: u}) })
 }
 
 // client talks to registry url ("" for the URL setting), its last
@@ -138,7 +138,7 @@ func (c *MCPRegistry) Add(ctx context.Context, r RegistryPick) (string, error) {
 		return c.addBundle(ctx, s.Name, p, values)
 	}
 	entryName := mcpregistry.Name(s)
-	if cfg, err := c.h.Config(); err == nil {
+	if cfg, err := c.h.readConfig(); err == nil {
 		if err := nameFree(cfg, entryName, ""); err != nil {
 			return "", err
 		}
@@ -155,7 +155,7 @@ func (c *MCPRegistry) Add(ctx context.Context, r RegistryPick) (string, error) {
 		}
 		return "", err
 	}
-	err = c.h.Edit(func(cfg *config.Config) error {
+	err = c.h.edit(func(cfg *config.Config) error {
 		if err := nameFree(cfg, e.Name, ""); err != nil {
 			return err
 		}

@@ -93,7 +93,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 			if _, err := c.Add(t.Context(), RegistryPick{URL: reg.URL, Name: tc.name, Values: values}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to say %q", err, tc.want)
 			}
-			cfg, err := h.Config()
+			cfg, err := h.readConfig()
 			if err != nil {
 				t.Fatal(err)
 			}

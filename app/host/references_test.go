@@ -111,7 +111,7 @@ func TestRegistryAddNeverExpandsAnotherServersSecret(t *testing.T) {
 			if err == nil || !errors.Is(err, config.ErrForeignReference) || !strings.Contains(err.Error(), want) {
 				t.Errorf("err = %v\nwant one saying %q", err, want)
 			}
-			cfg, err := h.Config()
+			cfg, err := h.readConfig()
 			if err != nil {
 				t.Fatal(err)
 			}

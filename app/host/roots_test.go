@@ -50,7 +50,7 @@ func runServers(t *testing.T, servers ...config.Server) *Host {
 	t.Helper()
 	h := open(t)
 	h.Servers.StartBuiltins()
-	if err := h.Edit(func(cfg *config.Config) error { cfg.Servers = servers; return nil }); err != nil {
+	if err := h.edit(func(cfg *config.Config) error { cfg.Servers = servers; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Servers.Load(); err != nil {

@@ -17,7 +17,7 @@ type Secrets struct{ h *Host }
 // with what uses each: servers, and model providers ("provider NAME").
 func (sc *Secrets) InUse() ([]SecretRow, error) {
 	h := sc.h
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (sc *Secrets) Set(name, value string) error {
 		return err
 	}
 	h.red.Add(value)
-	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
+	return h.edit(func(cfg *config.Config) error { return secrets.Index(cfg, true, name) })
 }
 
 // Delete removes a secret from the keyring and the index.
@@ -76,7 +76,7 @@ func (sc *Secrets) Delete(name string) error {
 	if err := h.store.Delete(name); err != nil {
 		return err
 	}
-	return h.Edit(func(cfg *config.Config) error { return secrets.Index(cfg, false, name) })
+	return h.edit(func(cfg *config.Config) error { return secrets.Index(cfg, false, name) })
 }
 
 // Grant lets server use the keyring entry name although it is not the
@@ -84,7 +84,7 @@ func (sc *Secrets) Delete(name string) error {
 // a bundle is refused at start until then. The server restarts with it.
 func (sc *Secrets) Grant(name, server string) error {
 	h := sc.h
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		i, err := index(cfg, server)
 		if err != nil {
 			return err

@@ -216,7 +216,7 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 	}
 	var before config.Server // the entry as it was: its references are not new
 	if e.Old != "" {
-		if cfg, err := h.Config(); err == nil {
+		if cfg, err := h.readConfig(); err == nil {
 			before, _ = cfg.Lookup(e.Old)
 		}
 	}
@@ -244,7 +244,7 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 		}
 	}
 	var changed bool
-	err = h.Edit(func(cfg *config.Config) error {
+	err = h.edit(func(cfg *config.Config) error {
 		i := len(cfg.Servers)
 		if e.Old != "" {
 			j, err := index(cfg, e.Old)

@@ -99,7 +99,7 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 		sandboxAll(f)
 	}
 	if req.DryRun {
-		cfg, err := h.Config()
+		cfg, err := h.readConfig()
 		if err != nil {
 			return ImportResult{File: f}, fmt.Errorf("your config.json cannot be read, so nothing can be imported: %w", err)
 		}
@@ -108,7 +108,7 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 		return res, nil
 	}
 	var res ImportResult
-	err = h.Edit(func(cfg *config.Config) error {
+	err = h.edit(func(cfg *config.Config) error {
 		res = prepareImport(cfg, f, req)
 		next, err := config.Apply(cfg, res.Plan, req.Resolutions)
 		if err != nil {
@@ -148,7 +148,7 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 // secret, and every value kept in plaintext by choice, stays a
 // ${secret:NAME} placeholder.
 func (s *ServerFiles) Export() ([]byte, error) {
-	cfg, err := s.h.Config()
+	cfg, err := s.h.readConfig()
 	if err != nil {
 		return nil, err
 	}

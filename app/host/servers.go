@@ -108,6 +108,18 @@ func (s *Servers) List() []config.Server {
 	return slices.Clone(h.servers)
 }
 
+// ConfigFile returns config.json's path for a person to open in an
+// editor, writing the file first when it is missing (as an edit would:
+// with its scope and the servers' ids). A file that does not parse is
+// left as it is, to be fixed there.
+func (s *Servers) ConfigFile() (string, error) {
+	path := s.h.dir.Config()
+	if _, err := s.h.readConfig(); err != nil {
+		return path, nil //nolint:nilerr // the editor shows what is wrong
+	}
+	return path, s.h.edit(func(*config.Config) error { return nil })
+}
+
 // Get returns one configured server as last loaded or saved.
 func (s *Servers) Get(name string) (config.Server, bool) {
 	h := s.h
@@ -255,7 +267,7 @@ func (s *Servers) StartBuiltins() {
 // active profile's overrides applied. A server whose override is wrong is
 // left out too, with its problem in skipped.
 func (s *Servers) Runnable() (servers []config.Server, skipped []error, err error) {
-	cfg, err := s.h.Config()
+	cfg, err := s.h.readConfig()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -284,7 +296,7 @@ func withoutProblems(servers []config.Server, problems map[string]error) ([]conf
 // Add adds one server.
 func (s *Servers) Add(srv config.Server) error {
 	h := s.h
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		if err := nameFree(cfg, srv.Name, pickAnother); err != nil {
 			return err
 		}
@@ -296,7 +308,7 @@ func (s *Servers) Add(srv config.Server) error {
 // SetEnabled enables or disables a configured server.
 func (s *Servers) SetEnabled(name string, enabled bool) error {
 	h := s.h
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
 		if err != nil {
 			return err
@@ -318,7 +330,7 @@ func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 	h := s.h
 	var removed config.Server
 	var drop []string
-	err := h.Edit(func(cfg *config.Config) error {
+	err := h.edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
 		if err != nil {
 			return err
@@ -358,7 +370,7 @@ func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 // Refused lists the references of a server that are refused at start
 // (neither its own nor granted), for the window's Grant button.
 func (s *Servers) Refused(name string) ([]string, error) {
-	cfg, err := s.h.Config()
+	cfg, err := s.h.readConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +392,7 @@ func (s *Servers) Refused(name string) ([]string, error) {
 // own, and the others it uses that nothing else in config.json uses (no
 // other server, no provider).
 func (s *Servers) SecretsOf(name string) ([]string, error) {
-	cfg, err := s.h.Config()
+	cfg, err := s.h.readConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -414,7 +426,7 @@ func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
 	h := s.h
 	var ref, kept string
 	if e.Secret != "" {
-		cfg, err := h.Config()
+		cfg, err := h.readConfig()
 		if err != nil {
 			return err
 		}
@@ -429,7 +441,7 @@ func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
 		h.red.Add(e.Secret)
 		ref = "${secret:" + kept + "}"
 	}
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers need no login)", name)
@@ -477,7 +489,7 @@ func (s *Servers) SetRoots(name, mode string, list []string) error {
 	if mode == "list" && len(folders) == 0 {
 		return errors.New("give at least one folder for the list, or choose none")
 	}
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers choose their own roots)", name)
@@ -506,7 +518,7 @@ func (s *Servers) SetRoots(name, mode string, list []string) error {
 // *config.ValidationError naming its JSON path (NAME.sandbox.allowRead[0]).
 func (s *Servers) SetSandbox(name string, sb *config.Sandbox) error {
 	h := s.h
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
@@ -577,7 +589,7 @@ func (s *Servers) Test(ctx context.Context, srv config.Server) (TestReport, erro
 	if _, isTemplate := library.TemplateOf(srv); isTemplate {
 		return TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", srv.Name)
 	}
-	cfg, err := s.h.Config()
+	cfg, err := s.h.readConfig()
 	if err != nil {
 		cfg = &config.Config{} // a --config file's server: no profile, the default workspace
 	}

@@ -107,7 +107,7 @@ func TestSetOAuth(t *testing.T) {
 	if v, err := h.Secrets.Get(kept); err != nil || v != "s3cret-value" {
 		t.Errorf("keyring holds %q, %v", v, err)
 	}
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil || !slices.Contains(secrets.Names(cfg.Settings), kept) {
 		t.Errorf("the secret is not indexed in the settings: %v", err)
 	}

@@ -29,7 +29,7 @@ type Settings struct{ h *Host }
 // Chat reads the chat settings of config.json.
 func (st *Settings) Chat() (chat.Settings, error) {
 	h := st.h
-	cfg, err := h.Config()
+	cfg, err := h.readConfig()
 	if err != nil {
 		return chat.Settings{}, err
 	}
@@ -39,7 +39,7 @@ func (st *Settings) Chat() (chat.Settings, error) {
 // EditChat changes the chat settings in config.json (see Edit).
 func (st *Settings) EditChat(fn func(s *chat.Settings) error) error {
 	h := st.h
-	return h.Edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
+	return h.edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
 }
 
 // editChat lets fn change the chat settings inside cfg.
@@ -81,7 +81,7 @@ func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error 
 		h.red.Add(k)
 		ps.APIKey = "${secret:" + keyName + "}"
 	}
-	return h.Edit(func(cfg *config.Config) error {
+	return h.edit(func(cfg *config.Config) error {
 		if keyName != "" {
 			if err := secrets.Index(cfg, true, keyName); err != nil {
 				return err
@@ -302,7 +302,7 @@ func (st *Settings) SetToolSearch(t ToolSearchSetting) error {
 
 // Serve reads settings.serve of config.json.
 func (st *Settings) Serve() (ServeSettings, error) {
-	cfg, err := st.h.Config()
+	cfg, err := st.h.readConfig()
 	if err != nil {
 		return ServeSettings{}, err
 	}
@@ -315,7 +315,7 @@ func (st *Settings) SetServe(v ServeSettings) error {
 	if err := chat.ValidToolMode(v.Tools); err != nil {
 		return fmt.Errorf("settings.serve.tools: %w", err)
 	}
-	return st.h.Edit(func(cfg *config.Config) error { return serveSection.Put(cfg, v) })
+	return st.h.edit(func(cfg *config.Config) error { return serveSection.Put(cfg, v) })
 }
 
 // ServeCode is the code mode 'serve' offers by config.json's settings
@@ -323,7 +323,7 @@ func (st *Settings) SetServe(v ServeSettings) error {
 // bounded by settings.chat.codeMode and each of its calls decided by the
 // chat's rules and policies (ScriptDecision).
 func (st *Settings) ServeCode() (gateway.CodeMode, error) {
-	cfg, err := st.h.Config()
+	cfg, err := st.h.readConfig()
 	if err != nil {
 		return gateway.CodeMode{}, err
 	}

@@ -75,7 +75,7 @@ func (s *Shared) Start(ctx context.Context) error {
 	}
 	s.l, s.attached = l, map[*attachedApp]bool{}
 	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
-	if cfg, err := h.Config(); err == nil {
+	if cfg, err := h.readConfig(); err == nil {
 		s.follow(cfg, g)
 	}
 	s.g.Store(g)

@@ -48,7 +48,7 @@ func taskPolicyIn(cfg *config.Config) (router.TaskPolicy, error) {
 
 // Policy is the saved task policy, Limit filled in.
 func (t *Tasks) Policy() (router.TaskPolicy, error) {
-	cfg, err := t.h.Config()
+	cfg, err := t.h.readConfig()
 	if err != nil {
 		return router.TaskPolicy{}, err
 	}
@@ -67,7 +67,7 @@ func (t *Tasks) SetPolicy(p router.TaskPolicy) error {
 	if p.Limit < time.Minute || p.Limit > MaxTaskLimit {
 		return fmt.Errorf("task time limit %s: choose between 1 minute and %s", p.Limit, MaxTaskLimit)
 	}
-	err := t.h.Edit(func(cfg *config.Config) error {
+	err := t.h.edit(func(cfg *config.Config) error {
 		return tasksSection.Put(cfg, TaskSettings{OptionalAsTasks: &p.Optional, LimitMinutes: int(p.Limit / time.Minute)})
 	})
 	if err == nil {

@@ -95,7 +95,7 @@ func TestServeSettings(t *testing.T) {
 			t.Errorf("tools %q: ServeCode() = mode %q, limits %+v, decide set %v, %v; want mode %q, 7 calls", c.tools, cm.Mode, cm.Limits, cm.Decide != nil, err, c.mode)
 		}
 	}
-	if err := h.Edit(func(cfg *config.Config) error {
+	if err := h.edit(func(cfg *config.Config) error {
 		cfg.Settings = json.RawMessage(`{"serve": {"tools": 3}}`)
 		return nil
 	}); err != nil {

@@ -108,7 +108,7 @@ func (t *Tools) Warnings(tool mcp.Tool) []WarningView { return WarningsView(tool
 func (t *Tools) DefaultPolicy(tool router.Tool) chat.Policy {
 	h := t.h
 	if tool.Server == workspace.Builtin.Name {
-		if w, err := h.Workspace.Open(); err == nil && !w.Risky(tool.Tool.Name) {
+		if w, err := h.Workspace.open(); err == nil && !w.Risky(tool.Tool.Name) {
 			return chat.PolicyAllow
 		}
 		return chat.PolicyAsk

@@ -15,6 +15,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/builtin/workspace"
+	"github.com/switchboard-app/switchboard/builtin/workspace/shell"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -87,7 +88,7 @@ func (w *Workspace) SetRoot(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("workspace folder %s: %w", dir, err)
 	}
-	err := w.h.Edit(func(cfg *config.Config) error { return workspaceSection.Put(cfg, WorkspaceSettings{Root: dir}) })
+	err := w.h.edit(func(cfg *config.Config) error { return workspaceSection.Put(cfg, WorkspaceSettings{Root: dir}) })
 	if err != nil {
 		return err
 	}
@@ -99,8 +100,55 @@ func (w *Workspace) SetRoot(dir string) error {
 	return err
 }
 
-// Open is the open workspace or why there is none.
-func (w *Workspace) Open() (*workspace.Workspace, error) {
+// WorkspaceInfo is the open workspace as the Workspace page shows it.
+type WorkspaceInfo struct {
+	Root     string   `json:"root"`
+	Fresh    bool     `json:"fresh"` // made by Switchboard: file writes need no approval
+	Sessions []string `json:"sessions"`
+}
+
+// Info returns the open workspace's folder and its shell sessions' names,
+// or why no workspace is open.
+func (w *Workspace) Info() (WorkspaceInfo, error) {
+	ws, err := w.open()
+	if err != nil {
+		return WorkspaceInfo{}, err
+	}
+	v := WorkspaceInfo{Root: ws.Root(), Fresh: ws.Fresh(), Sessions: []string{}}
+	for _, s := range ws.Sessions() {
+		v.Sessions = append(v.Sessions, s.Name)
+	}
+	return v, nil
+}
+
+// Shell is one of the workspace's shell sessions, as a terminal uses it.
+// Its methods are safe for concurrent use; output reaches each Attach's
+// channel until its stop is called or the session ends.
+type Shell interface {
+	Name() string
+	Attach() (history []byte, output <-chan []byte, stop func())
+	Write(p []byte) error
+	Resize(rows, cols uint16) error
+}
+
+var _ Shell = (*shell.Session)(nil)
+
+// Shell returns the open workspace's shell session name, started when it
+// is not running.
+func (w *Workspace) Shell(name string) (Shell, error) {
+	ws, err := w.open()
+	if err != nil {
+		return nil, err
+	}
+	s, err := ws.Session(name)
+	if err != nil {
+		return nil, err // not a Shell holding a nil *shell.Session
+	}
+	return s, nil
+}
+
+// open is the open workspace or why there is none.
+func (w *Workspace) open() (*workspace.Workspace, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.ws == nil {

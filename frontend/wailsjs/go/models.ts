@@ -621,11 +621,6 @@ export namespace gui {
 	    dataDir: string;
 	    logDir: string;
 	}
-	export interface WorkspaceView {
-	    root: string;
-	    fresh: boolean;
-	    sessions: string[];
-	}
 
 }
 
@@ -986,6 +981,11 @@ export namespace host {
 	    reason: string;
 	    where: string;
 	    excerpt: string;
+	}
+	export interface WorkspaceInfo {
+	    root: string;
+	    fresh: boolean;
+	    sessions: string[];
 	}
 
 }
