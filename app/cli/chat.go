@@ -110,7 +110,7 @@ func chatCmd() *Command {
 			// Sampling follows its own settings (the host's), never --yes:
 			// what they ask about is asked on the terminal, and each
 			// refusal is printed.
-			eng := h.Chats.Wire(approver, &chat.Requests{Approver: term,
+			h.Chats.Wire(approver, &chat.Requests{Approver: term,
 				Fallback: func(context.Context) (chat.Model, error) { return m, nil }, OnRefused: term.refused},
 				func(q *chat.Requests) mcpmanager.RequestHandler { return chatRequests{term: term, Requests: q} })
 			servers, err := loadServers(inv, file, inputs)
@@ -135,7 +135,7 @@ func chatCmd() *Command {
 			}
 			out := &streamPrinter{out: inv.Stdout, errOut: errOut, quiet: inv.JSON, setWindow: setAt}
 			turn.OnEvent = out.event
-			res, err := eng.Send(ctx, turn)
+			res, err := h.Chats.Send(ctx, turn)
 			out.finish()
 			if inv.JSON {
 				if jerr := inv.PrintJSON(host.TurnReplyView(chatID, res)); jerr != nil {

@@ -238,9 +238,9 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 		t.OnEvent = func(ev chat.Event) { batch.push(chatEvent(ev)) }
 		var err error
 		if compact {
-			err = a.engine.Compact(ctx, t)
+			err = a.h.Chats.Compact(ctx, t)
 		} else {
-			_, err = a.engine.Send(ctx, t)
+			_, err = a.h.Chats.Send(ctx, t)
 		}
 		if err != nil && ctx.Err() == nil {
 			slog.Warn("chat turn", "chat", chatID, "err", err)
@@ -408,7 +408,7 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
 	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", c.Options.Active)
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
 	t.ContextWindow = a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
-	d, err := a.engine.ToolSearch(ctx, t)
+	d, err := a.h.Chats.ToolSearch(ctx, t)
 	return host.ToolSearchView(d), err
 }
 
@@ -451,6 +451,6 @@ func (a *ChatPage) ChatContext(chatID string) (host.ChatContext, error) {
 	}
 	opts := c.Options
 	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: opts.Active, Provider: name, Model: m, Tools: opts.ToolMode})
-	v, err := a.engine.Measure(ctx, t)
+	v, err := a.h.Chats.Measure(ctx, t)
 	return *host.ContextView(&v), err
 }

@@ -32,10 +32,9 @@ type core struct {
 	mu  sync.Mutex
 	ctx context.Context // Wails runtime context, set by Startup
 
-	// Chat: the engine the host wired (over its history), the questions
-	// put to the user, and the turns' goroutines (the host tracks the
-	// turns themselves: Chats.Begin, Stop).
-	engine *chat.Engine
+	// Chat: the questions put to the user, and the turns' goroutines (the
+	// host wires the engine and tracks the turns themselves: Chats.Wire,
+	// Begin, Stop).
 	asker  *asker
 	turnWG sync.WaitGroup
 	// terminals are the shell sessions whose output goes to the page.
@@ -96,7 +95,7 @@ func New(quit context.Context, dir datadir.Dir) *Window {
 	c.asker = newAsker(c.emitEvent)
 	c.requests = &chat.Requests{Approver: c.asker, Elicitor: c.asker,
 		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused}
-	c.engine = c.h.Chats.Wire(c.asker, c.requests, nil)
+	c.h.Chats.Wire(c.asker, c.requests, nil)
 	if err := c.h.MCPApps.Start(); err != nil {
 		slog.Error("mcp apps", "err", err)
 	} else {

@@ -148,7 +148,7 @@ func (a *MCPApps) CallTool(chatID, server, tool, argsJSON string) (string, error
 	}
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
-	res, err := ah.Call(ctx, host.AppCall{ChatID: chatID, Server: server, Tool: tool, Args: args, Ask: a.asker, Always: a.engine, Agent: a.chatAgent(ctx, chatID)})
+	res, err := ah.Call(ctx, host.AppCall{ChatID: chatID, Server: server, Tool: tool, Args: args, Ask: a.asker, Agent: a.chatAgent(ctx, chatID)})
 	if err != nil {
 		return "", errors.New(a.h.Redact(err.Error()))
 	}

@@ -246,7 +246,7 @@ func parityChatTurn(t *testing.T) {
 	mcptest.Until(t, "the window's turn to end", func() bool {
 		msgs, _ = a.ChatPage.ChatMessages(cv.ID)
 		return len(msgs) > 0 && msgs[len(msgs)-1].Role == "assistant" && msgs[len(msgs)-1].Status != "streaming" &&
-			msgs[len(msgs)-1].Text != "" && !a.engine.Running(cv.ID)
+			msgs[len(msgs)-1].Text != "" && !a.h.Chats.Running(cv.ID)
 	})
 	var w chatTurn
 	for _, m := range msgs[1:] {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
+	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
@@ -60,7 +61,7 @@ func (c *Chats) store() (*history.Store, error) {
 // --yes). q answers the servers' requests (sampling, forms) with that
 // engine under the host's sampling settings; wrap, when not nil, adds the
 // door's own handling (the terminal's forms) before the servers get it.
-func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.Requests) mcpmanager.RequestHandler) *chat.Engine {
+func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.Requests) mcpmanager.RequestHandler) {
 	eng := c.newEngine(storedHistory{c}, approver)
 	c.engine.Store(eng)
 	q.Engine = eng
@@ -70,7 +71,62 @@ func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.R
 		r = wrap(q)
 	}
 	c.h.Servers.HandleRequests(r)
-	return eng
+}
+
+// wired is the engine Wire made, or ErrNotWired.
+func (c *Chats) wired() (*chat.Engine, error) {
+	if eng := c.engine.Load(); eng != nil {
+		return eng, nil
+	}
+	return nil, ErrNotWired
+}
+
+// Running says whether chatID has a turn running on the wired engine.
+func (c *Chats) Running(chatID string) bool {
+	eng := c.engine.Load()
+	return eng != nil && eng.Running(chatID)
+}
+
+// Send runs one turn t (see TurnSetup and Turn) on the wired engine: the
+// model's replies, the tool calls it asks for (decided by the approver
+// Wire was given) and the chat's history, to the end of the turn or ctx.
+func (c *Chats) Send(ctx context.Context, t chat.Turn) (chat.Result, error) {
+	eng, err := c.wired()
+	if err != nil {
+		return chat.Result{}, err
+	}
+	return eng.Send(ctx, t)
+}
+
+// Compact summarises the chat of t now ("Compact now"): from then on the
+// model reads the summary instead of the messages before it (see
+// chat.Engine.Compact; ErrBusy while a turn runs).
+func (c *Chats) Compact(ctx context.Context, t chat.Turn) error {
+	eng, err := c.wired()
+	if err != nil {
+		return err
+	}
+	return eng.Compact(ctx, t)
+}
+
+// Measure is the context meter of the chat's next request, without
+// sending it (see chat.Engine.Measure; ErrBusy while a turn runs).
+func (c *Chats) Measure(ctx context.Context, t chat.Turn) (chat.ContextView, error) {
+	eng, err := c.wired()
+	if err != nil {
+		return chat.ContextView{}, err
+	}
+	return eng.Measure(ctx, t)
+}
+
+// ToolSearch says whether turn t would search its tools rather than list
+// them all to the model, and why (see chat.Engine.ToolSearch).
+func (c *Chats) ToolSearch(ctx context.Context, t chat.Turn) (toolsearch.Decision, error) {
+	eng, err := c.wired()
+	if err != nil {
+		return toolsearch.Decision{}, err
+	}
+	return eng.ToolSearch(ctx, t)
 }
 
 // NewChat is what a chat starts with: a provider and model ("": the
@@ -112,7 +168,7 @@ func (c *Chats) Begin(ctx context.Context, s chat.Settings, chatID, text string)
 	if err != nil {
 		return Started{}, err
 	}
-	if eng := c.engine.Load(); eng != nil && eng.Running(chatID) {
+	if c.Running(chatID) {
 		return Started{}, chat.ErrBusy
 	}
 	ch, err := hist.Chat(ctx, chatID)
@@ -345,7 +401,7 @@ func (c *Chats) Delete(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if eng := c.engine.Load(); eng != nil && eng.Running(id) {
+	if c.Running(id) {
 		return chat.ErrBusy
 	}
 	if err := c.h.results.forget(ctx, id); err != nil {

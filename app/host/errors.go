@@ -57,6 +57,11 @@ var (
 	// ErrNoSuchSkill: the server lists no skill of that name.
 	ErrNoSuchSkill = errors.New("the server lists no skill of that name")
 
+	// ErrNotWired: a turn is asked for before the door wired the chat
+	// engine (Chats.Wire, which the window and 'switchboard chat' call at
+	// start).
+	ErrNotWired = errors.New("the chat engine is not ready yet: try again in a moment")
+
 	// ErrHistoryClosed: the chat history is asked for after the host closed.
 	ErrHistoryClosed = errors.New("the chat history is closed (the app is quitting)")
 

@@ -100,12 +100,16 @@ func (a *MCPApps) Open(ctx context.Context, server, uri string) (Opened, error) 
 // (under its original name) whose visibility includes "app", under the
 // same policy and argument rules as the model's calls; a tool that asks
 // shows the approval card in chatID through ask, unless always says the
-// user allowed it for the chat (always may be nil). In an agent's chat the
+// user allowed it for the chat (nil: the engine Chats.Wire made, which
+// the model's calls share, or none before it). In an agent's chat the
 // agent's policies apply over the global ones, as for the model's calls
 // (agent may be nil); which tools the agent uses does not narrow the app's,
 // whose own helper tools are never the model's.
 func (a *MCPApps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, error) {
 	chatID, server, tool, args, ask, always, agent := r.ChatID, r.Server, r.Tool, r.Args, r.Ask, r.Always, r.Agent
+	if eng := a.h.Chats.engine.Load(); always == nil && eng != nil {
+		always = eng
+	}
 	var t router.Tool
 	all, _ := a.h.router().Tools(ctx)
 	for _, x := range all {
