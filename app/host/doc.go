@@ -27,7 +27,10 @@
 //   - a server's stderr, its MCP log messages and their level, see
 //     ServerLogs (serverlogs.go)
 //   - what the running servers offer (tools, prompts, resources,
-//     completions, calls, metrics) or serve's gateway, see Tools (tools.go)
+//     completions, calls, metrics), see Tools (tools.go)
+//   - 'switchboard serve' (the servers as one MCP server for an app, over
+//     stdio or HTTP, in code mode or not; the servers' requests relayed
+//     to it), see Serve (serve.go)
 //   - chat sessions: how a chat is created (its title and default
 //     model), the engine and the requests servers make during a turn, a
 //     turn's model (a configured provider's or an ad-hoc one), settings

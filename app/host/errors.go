@@ -57,6 +57,10 @@ var (
 	// ErrNoSuchSkill: the server lists no skill of that name.
 	ErrNoSuchSkill = errors.New("the server lists no skill of that name")
 
+	// ErrNotLoopback: serve's HTTP address is not a loopback one, and the
+	// request did not say that other machines may reach it.
+	ErrNotLoopback = errors.New("is not a loopback address; use 127.0.0.1:PORT, or add --listen-any if you mean it")
+
 	// ErrNotWired: a turn is asked for before the door wired the chat
 	// engine (Chats.Wire, which the window and 'switchboard chat' call at
 	// start).

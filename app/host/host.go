@@ -73,6 +73,7 @@ type Host struct {
 	Models      *Models      // the local model's files: catalog, downloads, chosen GGUF files
 	LocalSkills *LocalSkills // skills on this computer (SKILL.md folders): find, pin, add, switch
 	Shared      *Shared      // the servers shared with other apps' 'serve' over a local socket
+	Serve       *Serve       // 'switchboard serve': the servers as one MCP server, over stdio or HTTP
 	Clients     *Clients     // other MCP apps: connect, disconnect, move their servers here
 	UIState     *UIState     // what the window remembers that is not configuration (ui.json)
 
@@ -106,7 +107,7 @@ func Open(opts Options) *Host {
 	h.Servers, h.Tools, h.Chats, h.Settings = &Servers{h}, &Tools{h}, &Chats{h: h}, &Settings{h}
 	h.Secrets, h.Library, h.Workspace = &Secrets{h}, &Library{h}, &Workspace{h: h}
 	h.Bundles, h.MCPRegistry, h.Pins, h.Tasks, h.Fetch = &Bundles{h}, &MCPRegistry{h}, &Pins{h}, &Tasks{h}, &Fetch{h}
-	h.Skills = &Skills{h}
+	h.Skills, h.Serve = &Skills{h}, &Serve{h: h}
 	h.ServerFiles, h.ServerLogs = &ServerFiles{h}, &ServerLogs{h}
 	h.Shared = &Shared{h: h}
 	h.Clients = &Clients{h}

@@ -1,0 +1,233 @@
+package host
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/app/buildinfo"
+	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager"
+	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+)
+
+// Serve is 'switchboard serve': every running server's tools, prompts,
+// resources and skills as one MCP server, over stdio (Stdio) or
+// Streamable HTTP on loopback (HTTP), for one MCP client app. The window
+// shares its servers another way (Shared); an app's serve attached to it
+// relays bytes and never comes here.
+type Serve struct {
+	h *Host
+	// relay takes the servers' sampling and elicitation (see Relay).
+	relay serveRelay
+}
+
+// ServeRequest is what one 'switchboard serve' offers, and to whom.
+type ServeRequest struct {
+	// Client names the app served ("" when not known): its calls, each
+	// one routed to a server, are added to that app's count when serving
+	// ends (Clients).
+	Client string
+	// Code is how the tools are offered: chat.ToolsDirect, ToolsCode
+	// (list_functions, describe_function and run_script instead of the
+	// tools) or ToolsBoth; "" takes settings.serve.tools.
+	Code string
+	// Warn receives what the person who runs serve should read, a
+	// sentence at a time: settings that could not be read, a skills
+	// folder not watched, the servers that did not start. nil drops them.
+	Warn func(string)
+	// SettleWait bounds the wait for the servers to start before the one
+	// report of those that did not (0: a minute).
+	SettleWait time.Duration
+
+	// For HTTP only: the address to listen at (loopback unless AnyHost),
+	// the bearer token every request must send, and Listening, when not
+	// nil, told the address once it listens.
+	Addr      string
+	AnyHost   bool
+	Token     string
+	Listening func(net.Addr)
+}
+
+// Relay makes the servers' sampling and elicitation requests go to the
+// client whose call caused them, when it declared the capability, and
+// to fallback otherwise (or before serving starts). Call it before the
+// servers start, so no request finds nobody to answer it.
+func (s *Serve) Relay(fallback mcpmanager.RequestHandler) {
+	s.relay.fallback = fallback
+	s.h.Servers.HandleRequests(&s.relay)
+}
+
+// Stdio serves r's client on in and out until in ends (then, after the
+// answers in flight, at most gateway.DrainTimeout) or ctx does.
+func (s *Serve) Stdio(ctx context.Context, in io.Reader, out io.Writer, r ServeRequest) error {
+	g, stop, err := s.start(ctx, r)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return g.ServeStdio(ctx, in, out)
+}
+
+// HTTP serves Streamable HTTP at r.Addr (http://ADDR/mcp) until ctx
+// ends; every request must send "Authorization: Bearer TOKEN" (r.Token)
+// and come from this computer's own origin. An address that is not
+// loopback is refused with ErrNotLoopback unless r.AnyHost.
+func (s *Serve) HTTP(ctx context.Context, r ServeRequest) error {
+	if err := CheckServeAddr(r.Addr, r.AnyHost); err != nil {
+		return err
+	}
+	if r.Token == "" {
+		return errors.New("serve over HTTP needs a bearer token")
+	}
+	l, err := net.Listen("tcp", r.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", r.Addr, err)
+	}
+	g, stop, err := s.start(ctx, r)
+	if err != nil {
+		_ = l.Close()
+		return err
+	}
+	defer stop()
+	if r.Listening != nil {
+		r.Listening(l.Addr())
+	}
+	srv := &http.Server{Handler: g.HTTPHandler(r.Token), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return nil
+	}
+}
+
+// CheckServeAddr refuses, with ErrNotLoopback, an HTTP address for serve
+// that other machines could reach, unless anyHost says they may.
+func CheckServeAddr(addr string, anyHost bool) error {
+	if !anyHost && !gateway.LoopbackAddr(addr) {
+		return fmt.Errorf("--http %s %w", addr, ErrNotLoopback)
+	}
+	return nil
+}
+
+// NewServeToken returns a random bearer token for HTTP.
+func NewServeToken() string { return gateway.NewToken() }
+
+// start makes the gateway of r and keeps it current: republished on every
+// change the router signals and as the skills on this computer change,
+// with one report of the servers that did not start once all settled.
+// stop ends that work and records the client's calls.
+func (s *Serve) start(ctx context.Context, r ServeRequest) (*gateway.Gateway, func(), error) {
+	warn := func(msg string) {
+		if r.Warn != nil {
+			r.Warn(msg)
+		}
+	}
+	var calls atomic.Int64
+	opts := gateway.Options{Version: buildinfo.String(), OnCall: func(gateway.Call) { calls.Add(1) }}
+	cm, err := s.h.Settings.ServeCode() // settings.serve.tools, its limits and decisions
+	switch {
+	case err != nil && r.Code != "" && r.Code != chat.ToolsDirect:
+		return nil, nil, err // a script needs the limits and the rules
+	case err != nil && r.Code == "":
+		warn(err.Error() + "; serving the tools as they are")
+	}
+	if r.Code != "" {
+		if err := chat.ValidToolMode(r.Code); err != nil {
+			return nil, nil, err
+		}
+		cm.Mode = codeModeOf(r.Code)
+	}
+	opts.Code, opts.CodeLimits, opts.Decide = cm.Mode, cm.Limits, cm.Decide
+	g := s.h.Tools.Gateway(opts)
+	s.relay.g.Store(g)
+
+	ctx, cancel := context.WithCancel(ctx)
+	var bg sync.WaitGroup
+	bg.Go(func() { g.Watch(ctx) })
+	skillsChanged := make(chan struct{}, 1)
+	bg.Go(func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-skillsChanged:
+				g.Refresh(ctx)
+			}
+		}
+	})
+	onSkills := func() {
+		select {
+		case skillsChanged <- struct{}{}:
+		default:
+		}
+	}
+	if err := s.h.LocalSkills.Watch(ctx, onSkills); err != nil {
+		warn(fmt.Sprintf("the skills folders are not watched (%v); changes are found within a second of a request", err))
+	}
+	bg.Go(func() {
+		sctx, scancel := context.WithTimeout(ctx, cmp.Or(r.SettleWait, time.Minute))
+		s.h.Servers.Settle(sctx)
+		scancel()
+		if ctx.Err() != nil {
+			return
+		}
+		g.Refresh(ctx)
+		for _, e := range g.Errors() {
+			warn(e.Err)
+		}
+	})
+	stop := func() {
+		cancel()
+		bg.Wait()
+		if r.Client != "" {
+			_ = s.h.Clients.AddCalls(r.Client, calls.Load())
+		}
+	}
+	return g, stop, nil
+}
+
+// serveRelay answers servers' requests during serve: the gateway's
+// client whose call caused them gets them when it declared the
+// capability; when none does (gateway.ErrNoClient), fallback answers.
+type serveRelay struct {
+	g        atomic.Pointer[gateway.Gateway]
+	fallback mcpmanager.RequestHandler
+}
+
+var _ mcpmanager.RequestHandler = (*serveRelay)(nil)
+
+func (r *serveRelay) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if g := r.g.Load(); g != nil {
+		res, err := g.CreateMessage(ctx, server, req)
+		if !errors.Is(err, gateway.ErrNoClient) {
+			return res, err
+		}
+	}
+	return r.fallback.CreateMessage(ctx, server, req)
+}
+
+func (r *serveRelay) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if g := r.g.Load(); g != nil {
+		res, err := g.Elicit(ctx, server, req)
+		if !errors.Is(err, gateway.ErrNoClient) {
+			return res, err
+		}
+	}
+	return r.fallback.Elicit(ctx, server, req)
+}
