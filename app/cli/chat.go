@@ -16,7 +16,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 )
 
 func chatCmd() *Command {
@@ -112,7 +111,7 @@ func chatCmd() *Command {
 			// refusal is printed.
 			h.Chats.Wire(approver, &chat.Requests{Approver: term,
 				Fallback: func(context.Context) (chat.Model, error) { return m, nil }, OnRefused: term.refused},
-				func(q *chat.Requests) mcpmanager.RequestHandler { return chatRequests{term: term, Requests: q} })
+				func(q *chat.Requests) host.RequestHandler { return chatRequests{term: term, Requests: q} })
 			servers, err := loadServers(inv, file, inputs)
 			if err != nil {
 				return err
@@ -336,12 +335,12 @@ type chatRequests struct {
 	term *terminalRequests
 }
 
-// Elicit implements mcpmanager.RequestHandler.
+// Elicit implements host.RequestHandler.
 func (c chatRequests) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	return c.term.Elicit(ctx, server, req)
 }
 
 var (
-	_ chat.Approver             = (*terminalRequests)(nil)
-	_ mcpmanager.RequestHandler = chatRequests{}
+	_ chat.Approver       = (*terminalRequests)(nil)
+	_ host.RequestHandler = chatRequests{}
 )

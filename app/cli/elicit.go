@@ -17,8 +17,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ErrNoSampling is the answer to a server's sampling request on the CLI.
@@ -38,9 +36,9 @@ type terminalRequests struct {
 	mu          sync.Mutex
 }
 
-// newTerminalRequests is the CLI's mcpmanager.RequestHandler. interactive
+// newTerminalRequests is the CLI's host.RequestHandler. interactive
 // says whether in is a terminal (not a pipe or the MCP stdio of 'serve').
-func newTerminalRequests(in io.Reader, out io.Writer, yes, interactive bool) mcpmanager.RequestHandler {
+func newTerminalRequests(in io.Reader, out io.Writer, yes, interactive bool) host.RequestHandler {
 	return &terminalRequests{in: bufio.NewReader(in), out: out, yes: yes, interactive: interactive}
 }
 
@@ -153,7 +151,7 @@ func (t *terminalRequests) openURL(ctx context.Context, server string, p mcp.Eli
 	if err := openBrowser(ctx, u.String()); err != nil {
 		fmt.Fprintf(t.out, "switchboard: could not open the browser (%v); open the address above yourself\n", err)
 	}
-	if retry, _ := metaBool(p.Meta, router.RetryMeta); retry {
+	if retry, _ := metaBool(p.Meta, host.RetryMeta); retry {
 		if _, err := t.line(ctx, "Press Enter when you have finished there (or wait for "+server+" to confirm): "); err != nil {
 			return nil, err
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 func toolsCmd() *Command {
@@ -118,13 +117,13 @@ func toolsCallCmd() *Command {
 			}
 			defer closeServers(h)
 			// A tool that runs as an MCP task says how it is going, on stderr.
-			res, err := h.Tools.CallWith(ctx, args[0], toolArgs, router.CallOptions{OnTask: func(u router.TaskUpdate) {
+			res, err := h.Tools.CallWith(ctx, args[0], toolArgs, func(u host.TaskUpdate) {
 				line := "task " + u.ID + ": " + u.Status
 				if u.Message != "" {
 					line += ": " + u.Message
 				}
 				fmt.Fprintln(inv.Stderr, termSafe(line))
-			}})
+			})
 			if err != nil {
 				return err
 			}

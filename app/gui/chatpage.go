@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -260,7 +259,7 @@ func (a *ChatPage) StopChat(chatID string) error {
 // (completion/complete), for the slash-command form; given are the
 // arguments filled in so far. A server without completions suggests none.
 func (a *ChatPage) CompleteArgument(server, prompt, template, argument, value string, given map[string]string) ([]string, error) {
-	return a.h.Tools.Complete(a.bg(), server, router.Completion{
+	return a.h.Tools.Complete(a.bg(), server, host.Completion{
 		Prompt: prompt, Template: template, Argument: argument, Value: value, Given: given,
 	})
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Safety is what guards the user against servers: tool definitions
@@ -37,9 +38,8 @@ func (a *Safety) Safety() (SafetyView, error) {
 			InputSchema json.RawMessage `json:"inputSchema"`
 		}
 		if json.Unmarshal([]byte(c.New), &def) == nil {
-			t := router.Tool{Server: c.Server}
-			t.Tool.Name, t.Tool.Title, t.Tool.Description, t.Tool.RawInputSchema = def.Name, def.Title, def.Description, def.InputSchema
-			v.Warnings = a.h.Tools.Warnings(t.Tool)
+			t := mcp.Tool{Name: def.Name, Title: def.Title, Description: def.Description, RawInputSchema: def.InputSchema}
+			v.Warnings = a.h.Tools.Warnings(t)
 		}
 		out.Changes = append(out.Changes, v)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
@@ -347,7 +346,7 @@ func (a *SettingsPage) TaskSettings() (TaskSettingsView, error) {
 
 // SetTaskSettings saves them; the next tool call follows them.
 func (a *SettingsPage) SetTaskSettings(v TaskSettingsView) error {
-	return a.h.Tasks.SetPolicy(router.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
+	return a.h.Tasks.SetPolicy(host.TaskPolicy{Optional: v.OptionalAsTasks, Limit: time.Duration(v.LimitMinutes) * time.Minute})
 }
 
 // TaskSettingsView is how tool calls run as MCP tasks (Settings → Tasks).

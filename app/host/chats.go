@@ -14,7 +14,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -61,12 +60,12 @@ func (c *Chats) store() (*history.Store, error) {
 // --yes). q answers the servers' requests (sampling, forms) with that
 // engine under the host's sampling settings; wrap, when not nil, adds the
 // door's own handling (the terminal's forms) before the servers get it.
-func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.Requests) mcpmanager.RequestHandler) {
+func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.Requests) RequestHandler) {
 	eng := c.newEngine(storedHistory{c}, approver)
 	c.engine.Store(eng)
 	q.Engine = eng
 	c.requests(q)
-	var r mcpmanager.RequestHandler = q
+	var r RequestHandler = q
 	if wrap != nil {
 		r = wrap(q)
 	}

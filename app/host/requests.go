@@ -1,12 +1,30 @@
 package host
 
 import (
+	"context"
 	"io"
 	"log"
+	"net"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
+	"github.com/switchboard-app/switchboard/mcpmanager"
 )
+
+// RequestHandler answers what servers ask of the user during their calls:
+// a completion from the model (sampling) and a form or an address to open
+// (elicitation). Servers ask at any time, several at once: an
+// implementation must be safe for concurrent use. The door gives its own
+// (Servers.HandleRequests, Chats.Wire, Serve.Relay).
+type RequestHandler interface {
+	CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+	Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
+}
+
+var _ mcpmanager.RequestHandler = RequestHandler(nil)
 
 // The request structs of the host's methods that take more than three
 // inputs (TestHostMethodsTakeRequestStructs): each door names every field,
@@ -16,8 +34,8 @@ import (
 type AppCall struct {
 	ChatID, Server, Tool string
 	Args                 map[string]any
-	// Ask shows the approval card in the chat; Always (may be nil) says
-	// whether the user allowed the tool for the chat.
+	// Ask shows the approval card in the chat; Always says whether the
+	// user allowed the tool for the chat (nil: the engine Chats.Wire made).
 	Ask    chat.Approver
 	Always Always
 	// Agent is the chat's agent, whose policies apply over the global
@@ -108,4 +126,31 @@ type ClientDisconnect struct {
 	// WithSecrets writes moved servers' secrets back into the app's file.
 	WithSecrets bool
 	DryRun      bool
+}
+
+// ServeRequest is what one 'switchboard serve' offers, and to whom.
+type ServeRequest struct {
+	// Client names the app served ("" when not known): its calls, each
+	// one routed to a server, are added to that app's count when serving
+	// ends (Clients).
+	Client string
+	// Code is how the tools are offered: chat.ToolsDirect, ToolsCode
+	// (list_functions, describe_function and run_script instead of the
+	// tools) or ToolsBoth; "" takes settings.serve.tools.
+	Code string
+	// Warn receives what the person who runs serve should read, a
+	// sentence at a time: settings that could not be read, a skills
+	// folder not watched, the servers that did not start. nil drops them.
+	Warn func(string)
+	// SettleWait bounds the wait for the servers to start before the one
+	// report of those that did not (0: a minute).
+	SettleWait time.Duration
+
+	// For HTTP only: the address to listen at (loopback unless AnyHost),
+	// the bearer token every request must send, and Listening, when not
+	// nil, told the address once it listens.
+	Addr      string
+	AnyHost   bool
+	Token     string
+	Listening func(net.Addr)
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/chat"
-	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 )
 
@@ -31,38 +30,11 @@ type Serve struct {
 	relay serveRelay
 }
 
-// ServeRequest is what one 'switchboard serve' offers, and to whom.
-type ServeRequest struct {
-	// Client names the app served ("" when not known): its calls, each
-	// one routed to a server, are added to that app's count when serving
-	// ends (Clients).
-	Client string
-	// Code is how the tools are offered: chat.ToolsDirect, ToolsCode
-	// (list_functions, describe_function and run_script instead of the
-	// tools) or ToolsBoth; "" takes settings.serve.tools.
-	Code string
-	// Warn receives what the person who runs serve should read, a
-	// sentence at a time: settings that could not be read, a skills
-	// folder not watched, the servers that did not start. nil drops them.
-	Warn func(string)
-	// SettleWait bounds the wait for the servers to start before the one
-	// report of those that did not (0: a minute).
-	SettleWait time.Duration
-
-	// For HTTP only: the address to listen at (loopback unless AnyHost),
-	// the bearer token every request must send, and Listening, when not
-	// nil, told the address once it listens.
-	Addr      string
-	AnyHost   bool
-	Token     string
-	Listening func(net.Addr)
-}
-
 // Relay makes the servers' sampling and elicitation requests go to the
 // client whose call caused them, when it declared the capability, and
 // to fallback otherwise (or before serving starts). Call it before the
 // servers start, so no request finds nobody to answer it.
-func (s *Serve) Relay(fallback mcpmanager.RequestHandler) {
+func (s *Serve) Relay(fallback RequestHandler) {
 	s.relay.fallback = fallback
 	s.h.Servers.HandleRequests(&s.relay)
 }
@@ -207,10 +179,10 @@ func (s *Serve) start(ctx context.Context, r ServeRequest) (*gateway.Gateway, fu
 // capability; when none does (gateway.ErrNoClient), fallback answers.
 type serveRelay struct {
 	g        atomic.Pointer[gateway.Gateway]
-	fallback mcpmanager.RequestHandler
+	fallback RequestHandler
 }
 
-var _ mcpmanager.RequestHandler = (*serveRelay)(nil)
+var _ RequestHandler = (*serveRelay)(nil)
 
 func (r *serveRelay) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	if g := r.g.Load(); g != nil {

@@ -570,7 +570,7 @@ func (s *Servers) Settle(ctx context.Context) { s.h.mgr.WaitSettled(ctx) }
 
 // HandleRequests routes what servers ask of the host (sampling,
 // elicitation) to r: the window's chat, the terminal, or serve's client.
-func (s *Servers) HandleRequests(r mcpmanager.RequestHandler) { s.h.Shared.handle(r) }
+func (s *Servers) HandleRequests(r RequestHandler) { s.h.Shared.handle(r) }
 
 // Roots are the folders a running server is offered as its MCP roots
 // (none when it does not run).

@@ -11,7 +11,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // A malformed settings section is reported with its JSON path by the use
@@ -53,7 +52,7 @@ func TestMalformedSettingsSectionsAreReported(t *testing.T) {
 		})
 	}
 	// Saving a section from Settings replaces the malformed one.
-	if err := h.Tasks.SetPolicy(router.TaskPolicy{Optional: true, Limit: time.Hour}); err != nil {
+	if err := h.Tasks.SetPolicy(TaskPolicy{Optional: true, Limit: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.Tasks.Policy(); err != nil {

@@ -46,24 +46,32 @@ func taskPolicyIn(cfg *config.Config) (router.TaskPolicy, error) {
 	return p, nil
 }
 
+// TaskPolicy is how tool calls run as MCP tasks: whether a tool that
+// merely allows it (taskSupport "optional") runs as one too, and how long
+// a task may run in all (the server's tool timeout does not apply).
+type TaskPolicy struct {
+	Optional bool
+	Limit    time.Duration
+}
+
 // Policy is the saved task policy, Limit filled in.
-func (t *Tasks) Policy() (router.TaskPolicy, error) {
+func (t *Tasks) Policy() (TaskPolicy, error) {
 	cfg, err := t.h.readConfig()
 	if err != nil {
-		return router.TaskPolicy{}, err
+		return TaskPolicy{}, err
 	}
 	p, err := taskPolicyIn(cfg)
 	if err != nil {
-		return p, err
+		return TaskPolicy(p), err
 	}
 	if p.Limit == 0 {
 		p.Limit = router.DefaultTaskLimit
 	}
-	return p, nil
+	return TaskPolicy(p), nil
 }
 
 // SetPolicy saves the task policy; the next call follows it.
-func (t *Tasks) SetPolicy(p router.TaskPolicy) error {
+func (t *Tasks) SetPolicy(p TaskPolicy) error {
 	if p.Limit < time.Minute || p.Limit > MaxTaskLimit {
 		return fmt.Errorf("task time limit %s: choose between 1 minute and %s", p.Limit, MaxTaskLimit)
 	}
@@ -71,7 +79,7 @@ func (t *Tasks) SetPolicy(p router.TaskPolicy) error {
 		return tasksSection.Put(cfg, TaskSettings{OptionalAsTasks: &p.Optional, LimitMinutes: int(p.Limit / time.Minute)})
 	})
 	if err == nil {
-		t.h.router().SetTaskPolicy(p) // a CLI edit applies nothing else
+		t.h.router().SetTaskPolicy(router.TaskPolicy(p)) // a CLI edit applies nothing else
 	}
 	return err
 }

@@ -15,14 +15,14 @@ func TestTaskSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, err := h.Tasks.Policy()
-	if err != nil || p != (router.TaskPolicy{Optional: true, Limit: router.DefaultTaskLimit}) {
+	if err != nil || p != (TaskPolicy{Optional: true, Limit: router.DefaultTaskLimit}) {
 		t.Fatalf("default policy = %+v, %v", p, err)
 	}
-	want := router.TaskPolicy{Optional: false, Limit: 90 * time.Minute}
+	want := TaskPolicy{Optional: false, Limit: 90 * time.Minute}
 	if err := h.Tasks.SetPolicy(want); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.router().TaskPolicy(); got != want {
+	if got := TaskPolicy(h.router().TaskPolicy()); got != want {
 		t.Fatalf("router follows %+v, want %+v", got, want)
 	}
 	cfg, err := config.Load(h.Dir().Config())
@@ -34,10 +34,10 @@ func TestTaskSettings(t *testing.T) {
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.router().TaskPolicy(); got != want {
+	if got := TaskPolicy(h.router().TaskPolicy()); got != want {
 		t.Fatalf("after load %+v, want %+v", got, want)
 	}
-	if err := h.Tasks.SetPolicy(router.TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
+	if err := h.Tasks.SetPolicy(TaskPolicy{Limit: 10 * time.Second}); err == nil || !strings.Contains(err.Error(), "choose between 1 minute") {
 		t.Fatalf("a 10 s limit: %v", err)
 	}
 }

@@ -41,15 +41,33 @@ func (t *Tools) Servers() []string { return t.h.router().Servers() }
 // the name is resolved once to its (server, tool) pair, and that pair is
 // called.
 func (t *Tools) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	return t.CallWith(ctx, name, args, router.CallOptions{})
+	return t.CallWith(ctx, name, args, nil)
 }
 
-// CallWith is Call with the caller's options: OnTask hears the status of
-// a tool that runs as an MCP task ('switchboard tools call' prints it).
-func (t *Tools) CallWith(ctx context.Context, name string, args map[string]any, opts router.CallOptions) (*mcp.CallToolResult, error) {
+// RetryMeta is the _meta key (true) of an elicitation that stands for a
+// tool call failing with -32042 (URL elicitation required): the call is
+// retried once the server says the elicitation completed or the user says
+// they are done, so a door lets the user say so.
+const RetryMeta = router.RetryMeta
+
+// TaskUpdate is the state of a call running as an MCP task: its id, its
+// status (working, input_required, completed, failed, cancelled) and the
+// server's status message.
+type TaskUpdate struct {
+	ID, Status, Message string
+}
+
+// CallWith is Call for a caller that follows the call: onTask, when not
+// nil, hears the status of a tool that runs as an MCP task, at its start
+// and each change ('switchboard tools call' prints it). It must not block.
+func (t *Tools) CallWith(ctx context.Context, name string, args map[string]any, onTask func(TaskUpdate)) (*mcp.CallToolResult, error) {
 	tool, err := t.Lookup(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	var opts router.CallOptions
+	if onTask != nil {
+		opts.OnTask = func(u router.TaskUpdate) { onTask(TaskUpdate{ID: u.ID, Status: u.Status, Message: u.Message}) }
 	}
 	defer t.h.calls.begin(tool.Server)()
 	return t.h.router().Call(ctx, tool.Server, tool.Tool.Name, args, opts)
@@ -80,10 +98,18 @@ func (t *Tools) Read(ctx context.Context, server, uri string) (*mcp.ReadResource
 	return t.h.router().ReadResource(ctx, server, uri)
 }
 
+// Completion is an argument to complete (completion/complete): of a
+// prompt (Prompt set) or a resource template (Template set), with what
+// is written so far and the arguments already filled in.
+type Completion struct {
+	Prompt, Template, Argument, Value string
+	Given                             map[string]string
+}
+
 // Complete asks server to complete a prompt's or a resource template's
-// argument.
-func (t *Tools) Complete(ctx context.Context, server string, c router.Completion) ([]string, error) {
-	return t.h.router().Complete(ctx, server, c)
+// argument; a server without completions suggests none.
+func (t *Tools) Complete(ctx context.Context, server string, c Completion) ([]string, error) {
+	return t.h.router().Complete(ctx, server, router.Completion(c))
 }
 
 // CancelTask cancels a tool call running as an MCP task.
