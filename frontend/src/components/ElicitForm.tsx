@@ -1,7 +1,7 @@
 import { answerElicit, type Elicit } from '../chat';
 import { useEffect, useRef, useState } from 'react';
 import { externalURL, openExternal } from './ExternalLink';
-import { SchemaForm } from './SchemaForm';
+import { SchemaForm } from './LazySchemaForm';
 
 /** ElicitForm renders a server's elicitation request as a form built from its schema, defaults filled in. */
 export function ElicitForm({ req }: { req: Elicit }) {

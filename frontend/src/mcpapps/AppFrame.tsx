@@ -2,9 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { AppLog, AppSample, call, CallAppTool, DescribeAppDownload, OpenApp, OpenAppLink, ReadAppResource, SaveAppDownload, SendMessage, SetModelContext } from '../backend';
-import { useChat, watchRequests } from '../chat';
-import { ApprovalCard } from '../components/ApprovalCard';
-import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, toolApp, type ToolAppInfo } from './toolApps';
+import { clampHeight, onThemeChange, partialArgs, styleVariables, theme, type ToolAppInfo } from './toolApps';
 import { showing } from './onScreen';
 import { answerAppRequests, DISPLAY_MODES, fileSize, gestureIn, hostCapabilities2026, type DisplayMode, type DownloadFile } from './requests';
 import { isRecord } from '../json';
@@ -272,30 +270,3 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
   );
 }
 
-/**
- * ToolApp shows the app of a tool call when its tool has one (asked once
- * per tool name); otherwise nothing. chatId is where the app's approvals
- * and messages go ("" outside a chat).
- */
-export function ToolApp({ name, call: tc, chatId }: { name: string; call: AppCall; chatId: string }) {
-  const [app, setApp] = useState<ToolAppInfo | null>(null);
-  useEffect(() => {
-    let live = true;
-    void toolApp(name).then((a) => { if (live) setApp(a); });
-    return () => { live = false; };
-  }, [name]);
-  if (!app) return null;
-  return (
-    <>
-      <AppFrame app={app} call={tc} chatId={chatId} />
-      {!chatId && <ChatlessApprovals />}
-    </>
-  );
-}
-
-/** ChatlessApprovals shows approvals of app calls made outside a chat (the Tools page), where no chat shows them. */
-function ChatlessApprovals() {
-  useEffect(watchRequests, []);
-  const mine = useChat((s) => s.approvals).filter((a) => !a.chatId);
-  return <>{mine.map((a) => <ApprovalCard key={a.id} req={a} />)}</>;
-}

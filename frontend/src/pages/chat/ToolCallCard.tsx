@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
-import { ToolApp } from '../../mcpapps/AppFrame';
+import { ToolApp } from '../../mcpapps/ToolApp';
 import { toolResult } from '../../mcpapps/toolApps';
 import { TaskStatus } from './TaskStatus';
 import { LOAD_SKILL, SkillLoaded } from './SkillLoaded';

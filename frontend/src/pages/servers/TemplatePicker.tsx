@@ -4,7 +4,7 @@ import type { gui, host } from '../../backend';
 import { refreshServers } from '../../servers';
 import { message } from '../../errors';
 import { ExternalLink } from '../../components/ExternalLink';
-import { SchemaForm } from '../../components/SchemaForm';
+import { SchemaForm } from '../../components/LazySchemaForm';
 
 /** TemplatePicker adds a server from a template: pick one, fill in the form generated from its parameters' schema. */
 export function TemplatePicker({ onClose }: { onClose: () => void }) {

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ElicitForm } from '../../components/ElicitForm';
-import { SchemaForm } from '../../components/SchemaForm';
+import { SchemaForm } from '../../components/LazySchemaForm';
 import { ToolPolicy } from './ToolPolicy';
 import { ToolResult } from './ToolResult';
-import { ToolApp } from '../../mcpapps/AppFrame';
+import { ToolApp } from '../../mcpapps/ToolApp';
 import { toolResult } from '../../mcpapps/toolApps';
 import { isRecord } from '../../json';
 import { Icon, ServerIcon } from '../../components/Icon';

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { call, ChooseWorkspaceRoot, EventWorkspaceChanged, hasBackend, hasRuntime, on, UnwatchWorkspace, WatchWorkspace, WorkspaceInfo } from '../../backend';
-import { Terminal } from './Terminal';
 import { callTool } from '../../servers';
 import { message } from '../../errors';
+
+// The terminal (xterm.js) is loaded when the page first shows it.
+const Terminal = lazy(() => import('./Terminal').then((m) => ({ default: m.Terminal })));
 
 interface Entry { path: string; dir: boolean; depth: number }
 
@@ -99,7 +101,9 @@ export function WorkspacePage() {
       </div>
       <h2>Terminal</h2>
       <p className="muted small">The same shell the model's <code>execute_shell</code> calls run in: you see its commands live and can type too. Each of you keeps your own directory: your <code>cd</code> here does not move the model's next command, which runs where its last one left off.</p>
-      <Terminal session="default" />
+      <Suspense fallback={<p className="muted small" role="status">Loading the terminal…</p>}>
+        <Terminal session="default" />
+      </Suspense>
     </section>
   );
 }
