@@ -35,10 +35,13 @@ type ClientAppsView struct {
 }
 
 // ClientApps lists the apps on this computer and those not installed.
+// The workspace is the window's project folder: an app's files there
+// (.vscode/mcp.json, .cursor/mcp.json, .mcp.json, …) are listed with its
+// user files, as the CLI lists those of its current directory.
 func (a *ClientsPage) ClientApps() (ClientAppsView, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), clientsTimeout)
 	defer cancel()
-	apps, err := a.h.Clients.List(ctx, "")
+	apps, err := a.h.Clients.List(ctx, a.h.Workspace.Root())
 	if err != nil {
 		return ClientAppsView{}, err
 	}
