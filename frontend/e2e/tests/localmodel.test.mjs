@@ -164,7 +164,11 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   assert.equal(cfg.settings.chat.defaultProvider, 'On this computer');
 
   // Settings → Providers lists it, with the same section to manage models.
+  // Done saves the choice, then moves to the chat: wait for that before
+  // going to Settings, or the move lands after it (as it did under load).
   await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Welcome to Switchboard' }).waitFor({ state: 'detached' });
+  await page.waitForFunction(() => location.hash === '#/chat');
   await page.goto(url + '/#/settings');
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
   const row = page.getByRole('table', { name: 'Providers' }).getByRole('row', { name: 'On this computer' });
