@@ -28,7 +28,8 @@ const dataDir = path.join(tmp, 'data');
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 // WEIGHTS: each file's seconds in one serial run on 2 cores (2026-12-02, from
-// its TAP durations; see share). Refresh them when a file grows a lot.
+// its TAP durations; see share). Refresh them when a file grows a lot:
+// node frontend/e2e/weights.mjs frontend/e2e/artifacts/shard-*.txt
 const WEIGHTS = {
   accelerators: 8, apps: 35, apps2026: 17, bundles: 30, chat: 28, chatactions: 14, chatpolish: 27,
   clientfeatures: 26, closewithapps: 10, codemode: 19, connectedapps: 116, content: 17,
