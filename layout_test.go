@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -36,105 +35,6 @@ func TestEngineHalvesPointOneWay(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d packages listed: go list missed builtin/", checked)
-	}
-}
-
-// frontDoors are the window's package and the CLI, which reach the engine
-// only through the host (app/host).
-var frontDoors = []string{"app/gui", "app/cli"}
-
-// engine are the packages under the host: the front doors may name their
-// types, constants and sentinel errors (Err…) but call nothing of theirs.
-var engine = []string{"mcpmanager", "builtin"}
-
-// TestFrontDoorsOnlyCallTheHost: in the window's and the CLI's non-test
-// files, every use of an engine package is a type, a constant or a
-// sentinel error. What the front doors do goes through the host's parts
-// (h.Servers, h.Tools, h.Chats, …), so a behaviour is written once.
-func TestFrontDoorsOnlyCallTheHost(t *testing.T) {
-	const mod = "github.com/switchboard-app/switchboard/"
-	fset := token.NewFileSet()
-	plain := map[string]map[string]bool{} // package dir → names a front door may use
-	allowed := func(dir string) map[string]bool {
-		if m, ok := plain[dir]; ok {
-			return m
-		}
-		m := map[string]bool{}
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range af.Decls {
-				g, ok := d.(*ast.GenDecl)
-				if !ok {
-					continue
-				}
-				for _, sp := range g.Specs {
-					switch sp := sp.(type) {
-					case *ast.TypeSpec:
-						m[sp.Name.Name] = true
-					case *ast.ValueSpec:
-						for _, n := range sp.Names {
-							if g.Tok == token.CONST || strings.HasPrefix(n.Name, "Err") {
-								m[n.Name] = true
-							}
-						}
-					}
-				}
-			}
-		}
-		plain[dir] = m
-		return m
-	}
-	checked := 0
-	for _, door := range frontDoors {
-		files, _ := filepath.Glob(filepath.Join(door, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			checked++
-			af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pkgs := map[string]string{} // local name → package dir
-			for _, im := range af.Imports {
-				p := strings.Trim(im.Path.Value, `"`)
-				dir, ok := strings.CutPrefix(p, mod)
-				if !ok || !slices.ContainsFunc(engine, func(e string) bool { return dir == e || strings.HasPrefix(dir, e+"/") }) {
-					continue
-				}
-				name := filepath.Base(dir)
-				if im.Name != nil {
-					name = im.Name.Name
-				}
-				pkgs[name] = dir
-			}
-			ast.Inspect(af, func(n ast.Node) bool {
-				se, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				id, ok := se.X.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				if dir, ok := pkgs[id.Name]; ok && !allowed(dir)[se.Sel.Name] {
-					t.Errorf("%s: %s.%s: a front door calls the engine (%s) itself; add the use case to a part of app/host and call that",
-						fset.Position(se.Pos()), id.Name, se.Sel.Name, dir)
-				}
-				return true
-			})
-		}
-	}
-	if checked < 40 {
-		t.Fatalf("only %d front-door files checked: the walk missed them", checked)
 	}
 }
 

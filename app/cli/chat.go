@@ -14,7 +14,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -41,7 +40,7 @@ func chatCmd() *Command {
 			fs.StringVar(&toolMode, "tools", "", "how the model gets the tools: direct (each tool), code (it lists them and runs a script that calls them), or both (default: the agent's, else Settings', else code for a context window up to 32k tokens)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
-			if err := chat.ValidToolMode(toolMode); err != nil {
+			if err := host.ValidToolMode(toolMode); err != nil {
 				return &UsageError{Cmd: inv.Path, Msg: "--tools: " + err.Error()}
 			}
 			prompt := strings.TrimSpace(strings.Join(args, " "))
@@ -69,7 +68,7 @@ func chatCmd() *Command {
 			if err != nil {
 				return err
 			}
-			var agent *chat.Agent
+			var agent *host.ChatAgent
 			if agentName != "" {
 				a, err := settings.FindAgent(agentName)
 				if err != nil {
@@ -102,16 +101,16 @@ func chatCmd() *Command {
 			// Tool lines, questions and refusals come from several goroutines.
 			errOut := &lockedWriter{w: inv.Stderr}
 			term := &terminalRequests{in: bufio.NewReader(inv.Stdin), out: errOut, yes: yes, interactive: interactive}
-			var approver chat.Approver = term
+			var approver host.Approver = term
 			if yes {
-				approver = chat.ApproveAll{}
+				approver = host.ApproveAll{}
 			}
 			// Sampling follows its own settings (the host's), never --yes:
 			// what they ask about is asked on the terminal, and each
 			// refusal is printed.
-			h.Chats.Wire(approver, &chat.Requests{Approver: term,
-				Fallback: func(context.Context) (chat.Model, error) { return m, nil }, OnRefused: term.refused},
-				func(q *chat.Requests) host.RequestHandler { return chatRequests{term: term, Requests: q} })
+			h.Chats.Wire(approver, &host.ChatRequests{Approver: term,
+				Fallback: func(context.Context) (host.ChatModel, error) { return m, nil }, OnRefused: term.refused},
+				func(q *host.ChatRequests) host.RequestHandler { return chatRequests{term: term, ChatRequests: q} })
 			servers, err := loadServers(inv, file, inputs)
 			if err != nil {
 				return err
@@ -156,13 +155,13 @@ func chatCmd() *Command {
 // chatModel picks the model: a configured provider's by name (opened by
 // the host, as the window opens it), or an ad-hoc one from a kind and base
 // URL with the key from the environment (adhoc true).
-func chatModel(h *host.Host, s chat.Settings, name, baseURL, model string) (m chat.Model, pname string, adhoc bool, err error) {
+func chatModel(h *host.Host, s host.ChatSettings, name, baseURL, model string) (m host.ChatModel, pname string, adhoc bool, err error) {
 	kind := host.ProviderKind(name)
-	if baseURL != "" || (chat.DefaultBaseURL(kind) != "" && !hasProvider(s, name)) {
+	if baseURL != "" || (host.DefaultBaseURL(kind) != "" && !hasProvider(s, name)) {
 		if kind == "" {
 			kind = host.ProviderOpenAI
 		}
-		if chat.DefaultBaseURL(kind) == "" {
+		if host.DefaultBaseURL(kind) == "" {
 			return m, "", true, &ValidationError{Err: fmt.Errorf("--provider %q: with --base-url give a kind: openai, anthropic or ollama", name)}
 		}
 		if model == "" {
@@ -182,7 +181,7 @@ func chatModel(h *host.Host, s chat.Settings, name, baseURL, model string) (m ch
 	return m, pname, false, err
 }
 
-func hasProvider(s chat.Settings, name string) bool {
+func hasProvider(s host.ChatSettings, name string) bool {
 	_, err := s.Provider(name)
 	return name != "" && err == nil
 }
@@ -206,41 +205,41 @@ type streamPrinter struct {
 	toldAssumed, toldStubbed bool
 }
 
-func (s *streamPrinter) event(ev chat.Event) {
+func (s *streamPrinter) event(ev host.ChatEvent) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch ev.Type {
-	case chat.EventText:
+	case host.EventText:
 		if !s.quiet {
 			fmt.Fprint(s.out, termSafe(ev.Text))
 			s.midLine = !strings.HasSuffix(ev.Text, "\n")
 		}
-	case chat.EventToolCall:
+	case host.EventToolCall:
 		c := ev.Call
 		indent := ""
 		if c.Parent != "" {
 			indent = "    " // a script's (or a specialist's) call, under its card
 		}
 		switch c.Status {
-		case chat.CallRunning:
+		case host.CallRunning:
 			s.newline()
 			if script, ok := scriptOf(c); ok {
 				fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s\n%s\n", c.Name, indentLines(script, "  │ "))))
 				break
 			}
 			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("%s→ %s %s\n", indent, c.Name, excerpt(string(c.Args), MaxShownArgs))))
-		case chat.CallDone:
+		case host.CallDone:
 			fmt.Fprintf(s.errOut, "%s← %s done (%d ms)\n", indent, termSafe(c.Name), c.DurationMs)
 			s.scriptEnd(c)
-		case chat.CallError, chat.CallDenied, chat.CallCancelled:
+		case host.CallError, host.CallDenied, host.CallCancelled:
 			s.newline()
 			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("%s← %s %s: %s\n", indent, c.Name, c.Status, c.Error)))
 			s.scriptEnd(c)
 		}
-	case chat.EventRetry:
+	case host.EventRetry:
 		s.newline()
 		fmt.Fprintf(s.errOut, "switchboard: rate-limited, retrying in %d ms\n", ev.RetryAfterMs)
-	case chat.EventContext:
+	case host.EventContext:
 		v := ev.Context
 		if v.Compacting {
 			s.newline()
@@ -256,11 +255,11 @@ func (s *streamPrinter) event(ev chat.Event) {
 			s.newline()
 			fmt.Fprintf(s.errOut, "switchboard: this turn's tool results no longer fit the model's context together; the model sees %d earlier step(s) of it as stubs\n", v.TurnStubbed)
 		}
-	case chat.EventMessage:
+	case host.EventMessage:
 		if host.IsSummary(ev) {
 			fmt.Fprintf(s.errOut, "switchboard: summarised %d earlier messages (%d ms); the originals stay in the chat's history and its export\n", ev.Steps, ev.DurationMs)
 		}
-	case chat.EventMessageEnd:
+	case host.EventMessageEnd:
 		if ev.Status != "complete" && ev.Error != "" {
 			s.newline()
 			fmt.Fprintf(s.errOut, "switchboard: answer %s: %s\n", ev.Status, termSafe(ev.Error))
@@ -283,36 +282,36 @@ func (s *streamPrinter) finish() {
 
 // Approve asks on the terminal whether a tool may run (or a server may use
 // the model); without a terminal it denies. It makes terminalRequests a
-// chat.Approver, so 'switchboard chat' asks everything in one place.
-func (t *terminalRequests) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
+// host.Approver, so 'switchboard chat' asks everything in one place.
+func (t *terminalRequests) Approve(ctx context.Context, req host.ApprovalRequest) (host.Decision, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.interactive && req.Kind == chat.KindSampling {
-		return chat.Deny, errors.New("no terminal to ask on (--yes does not cover sampling; Settings → Chat → Sampling can allow it)")
+	if !t.interactive && req.Kind == host.KindSampling {
+		return host.Deny, errors.New("no terminal to ask on (--yes does not cover sampling; Settings → Chat → Sampling can allow it)")
 	}
 	if !t.interactive {
-		return chat.Deny, errors.New("no terminal to ask on; use --yes to allow tool calls")
+		return host.Deny, errors.New("no terminal to ask on; use --yes to allow tool calls")
 	}
 	what := "run " + req.Tool
-	if req.Kind == chat.KindSampling {
+	if req.Kind == host.KindSampling {
 		what = "let " + req.Server + " use the model"
 	}
 	s, err := t.line(ctx, fmt.Sprintf("%s %s\nAllow? [y]es / [a]lways in this chat / [N]o: ", what, excerpt(string(req.Arguments), MaxShownArgs)))
 	if err != nil {
-		return chat.Deny, err
+		return host.Deny, err
 	}
 	switch strings.ToLower(s) {
 	case "y", "yes":
-		return chat.ApproveOnce, nil
+		return host.ApproveOnce, nil
 	case "a", "always":
-		return chat.ApproveAlways, nil
+		return host.ApproveAlways, nil
 	}
-	return chat.Deny, nil
+	return host.Deny, nil
 }
 
 // refused prints a sampling request Switchboard refused, so the user sees
-// what a server tried (chat.Requests.OnRefused).
-func (t *terminalRequests) refused(r chat.Refusal) {
+// what a server tried (host.ChatRequests.OnRefused).
+func (t *terminalRequests) refused(r host.SamplingRefusal) {
 	fmt.Fprint(t.out, termSafe(fmt.Sprintf("switchboard: refused %s's request to use the model: %s\n", r.Server, r.Why)))
 }
 
@@ -331,7 +330,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // chatRequests answers the servers' requests during a chat: sampling goes
 // to the chat's model (after approval), forms are asked on the terminal.
 type chatRequests struct {
-	*chat.Requests
+	*host.ChatRequests
 	term *terminalRequests
 }
 
@@ -341,6 +340,6 @@ func (c chatRequests) Elicit(ctx context.Context, server string, req mcp.Elicita
 }
 
 var (
-	_ chat.Approver       = (*terminalRequests)(nil)
+	_ host.Approver       = (*terminalRequests)(nil)
 	_ host.RequestHandler = chatRequests{}
 )

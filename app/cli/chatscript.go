@@ -3,14 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/switchboard-app/switchboard/app/host"
 	"strings"
-
-	"github.com/switchboard-app/switchboard/app/chat"
 )
 
 // scriptOf is the script of a run_script call (code mode).
-func scriptOf(c *chat.ToolCallView) (string, bool) {
-	if c.Name != chat.RunScriptName || c.Parent != "" {
+func scriptOf(c *host.TurnCall) (string, bool) {
+	if c.Name != host.RunScriptName || c.Parent != "" {
 		return "", false
 	}
 	var args struct {
@@ -24,12 +23,12 @@ func scriptOf(c *chat.ToolCallView) (string, bool) {
 
 // scriptEnd prints what a finished script printed and returned (its calls
 // were printed as they ran), or the sentence that ended it.
-func (s *streamPrinter) scriptEnd(c *chat.ToolCallView) {
+func (s *streamPrinter) scriptEnd(c *host.TurnCall) {
 	if _, ok := scriptOf(c); !ok || len(c.Result) == 0 {
 		return
 	}
 	var res struct {
-		StructuredContent *chat.ScriptResult `json:"structuredContent"`
+		StructuredContent *host.ScriptResult `json:"structuredContent"`
 	}
 	if json.Unmarshal(c.Result, &res) != nil || res.StructuredContent == nil {
 		return

@@ -15,7 +15,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -119,12 +118,12 @@ func (t *terminalRequests) openURL(ctx context.Context, server string, p mcp.Eli
 	answer := func(a mcp.ElicitationResponseAction) *mcp.ElicitationResult {
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: a}}
 	}
-	u, err := chat.CheckURL(p.URL)
+	u, err := host.CheckURL(p.URL)
 	if err != nil {
 		fmt.Fprintf(t.out, "switchboard: %s asked to open %s; declined: %v\n", server, termSafe(p.URL), err)
 		return answer(mcp.ElicitationResponseActionDecline), nil
 	}
-	site := chat.SiteOf(u)
+	site := host.SiteOf(u)
 	shown := site.Host
 	if site.Registrable != site.Host {
 		shown += " (registered domain: " + site.Registrable + ")"

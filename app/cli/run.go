@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // configFlags registers --config FILE and --set ID=VALUE.
@@ -122,9 +121,9 @@ func launch(inv *Invocation, file string, inputs map[string]string, setup func(*
 
 // start runs the built-ins and servers (only those named in only, when it
 // is not nil: a non-nil empty list starts none, an agent without servers).
-func start(h *host.Host, servers []config.Server, only []string) {
+func start(h *host.Host, servers []host.Server, only []string) {
 	if only != nil {
-		servers = slices.DeleteFunc(servers, func(s config.Server) bool { return !slices.Contains(only, s.Name) })
+		servers = slices.DeleteFunc(servers, func(s host.Server) bool { return !slices.Contains(only, s.Name) })
 	}
 	h.Servers.StartBuiltins()
 	h.Servers.Run(servers)

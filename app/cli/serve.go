@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -82,7 +81,7 @@ func serveCmd() *Command {
 }
 
 // codeFlag is serve's --code: "" when not given, else the tool mode it
-// asks for: chat.ToolsCode (--code), ToolsBoth (--code=both) or
+// asks for: host.ToolsCode (--code), ToolsBoth (--code=both) or
 // ToolsDirect (--code=false).
 type codeFlag string
 
@@ -90,12 +89,12 @@ func (c *codeFlag) String() string   { return string(*c) }
 func (c *codeFlag) IsBoolFlag() bool { return true }
 func (c *codeFlag) Set(v string) error {
 	switch v {
-	case "true", chat.ToolsCode:
-		*c = chat.ToolsCode
-	case chat.ToolsBoth:
-		*c = chat.ToolsBoth
-	case "false", "off", chat.ToolsDirect:
-		*c = chat.ToolsDirect
+	case "true", host.ToolsCode:
+		*c = host.ToolsCode
+	case host.ToolsBoth:
+		*c = host.ToolsBoth
+	case "false", "off", host.ToolsDirect:
+		*c = host.ToolsDirect
 	default:
 		return fmt.Errorf("--code=%s: write --code (code mode instead of the tools), --code=both (besides them) or --code=false (the tools only)", v)
 	}

@@ -16,7 +16,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // listFlag collects repeated values into a set.
@@ -56,7 +55,7 @@ func serversCmd() *Command {
 
 // validation marks config problems as exit code 2.
 func validation(err error) error {
-	var ve *config.ValidationError
+	var ve *host.ValidationError
 	if errors.As(err, &ve) || errors.Is(err, host.ErrNoServer) || errors.Is(err, host.ErrNameTaken) {
 		return &ValidationError{Err: err}
 	}
@@ -76,13 +75,13 @@ func edit(inv *Invocation, fn func(h *host.Host) error) error {
 
 // loadServers returns the servers of --config FILE or of the app config,
 // saying on stderr which ones are skipped and why.
-func loadServers(inv *Invocation, file string, inputs map[string]string) ([]config.Server, error) {
+func loadServers(inv *Invocation, file string, inputs map[string]string) ([]host.Server, error) {
 	h, err := readHost(inv)
 	if err != nil {
 		return nil, err
 	}
 	defer closeServers(h)
-	var servers []config.Server
+	var servers []host.Server
 	var skipped []error
 	if file == "" {
 		servers, skipped, err = h.Servers.Runnable()
@@ -122,7 +121,7 @@ func serversListCmd() *Command {
 				Tags        []string `json:"tags"`
 				Description string   `json:"description,omitempty"`
 				// Sandbox is the entry's "sandbox" (true or its object); absent when off.
-				Sandbox *config.Sandbox `json:"sandbox,omitempty"`
+				Sandbox *host.Sandbox `json:"sandbox,omitempty"`
 			}
 			rows := make([]row, 0, len(servers))
 			for _, s := range servers {
@@ -174,11 +173,11 @@ func serversImportCmd() *Command {
 					}
 				}
 			}
-			res := map[string]config.Resolution{}
+			res := map[string]host.Resolution{}
 			for name, r := range resolve {
-				switch config.Resolution(r) {
-				case config.Keep, config.Replace, config.Rename:
-					res[name] = config.Resolution(r)
+				switch host.Resolution(r) {
+				case host.Keep, host.Replace, host.Rename:
+					res[name] = host.Resolution(r)
 				default:
 					return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("--resolve %s=%s: use keep, replace or rename", name, r)}
 				}
@@ -215,7 +214,7 @@ func serversImportCmd() *Command {
 	}
 }
 
-func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Resolution, moves []host.SecretMove, dryRun bool) error {
+func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolution, moves []host.SecretMove, dryRun bool) error {
 	type item struct {
 		Name       string   `json:"name"`
 		Outcome    string   `json:"outcome"`
@@ -228,7 +227,7 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 	for _, it := range plan.Items {
 		r := it.Resolve(res)
 		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r)}
-		if r == config.Rename {
+		if r == host.Rename {
 			x.RenameTo = it.RenameTo
 		}
 		for _, c := range it.Changes {
@@ -255,15 +254,15 @@ func printPlan(inv *Invocation, plan config.ImportPlan, res map[string]config.Re
 	for _, x := range items {
 		action := x.Resolution
 		switch {
-		case x.Outcome == string(config.Invalid):
+		case x.Outcome == string(host.Invalid):
 			action = "skip"
-		case x.Resolution == string(config.Rename):
+		case x.Resolution == string(host.Rename):
 			action = "rename to " + x.RenameTo
-		case x.Resolution == string(config.Keep) && x.Outcome == string(config.Conflicting):
+		case x.Resolution == string(host.Keep) && x.Outcome == string(host.Conflicting):
 			action = "keep existing (use --resolve " + x.Name + "=replace|rename)"
-		case x.Resolution == string(config.Keep):
+		case x.Resolution == string(host.Keep):
 			action = "nothing to do"
-		case x.Outcome == string(config.Added):
+		case x.Outcome == string(host.Added):
 			action = "add"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", x.Name, x.Outcome, action)
@@ -449,7 +448,7 @@ func serversToggleCmd(name string, disabled bool) *Command {
 
 // sandboxCell is the SANDBOX column: "-" when off, else "on" and what the
 // entry adds: "on,network,read=1,write=2,roots=read".
-func sandboxCell(sb *config.Sandbox) string {
+func sandboxCell(sb *host.Sandbox) string {
 	if sb == nil {
 		return "-"
 	}
@@ -485,7 +484,7 @@ func serversTestCmd() *Command {
 			if err != nil {
 				return err
 			}
-			i := slices.IndexFunc(servers, func(s config.Server) bool { return s.Name == args[0] })
+			i := slices.IndexFunc(servers, func(s host.Server) bool { return s.Name == args[0] })
 			if i < 0 {
 				return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", args[0])}
 			}
@@ -680,7 +679,7 @@ func serversLoginCmd() *Command {
 			if err != nil {
 				return err
 			}
-			i := slices.IndexFunc(servers, func(s config.Server) bool { return s.Name == name })
+			i := slices.IndexFunc(servers, func(s host.Server) bool { return s.Name == name })
 			if i < 0 {
 				return &ValidationError{Err: fmt.Errorf("no server named %q; see 'switchboard servers list'", name)}
 			}

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -21,7 +20,7 @@ func (a *AgentsPage) SaveAgent(ag host.Agent) (host.Agent, error) {
 // DeleteAgent deletes an agent (the UI confirms first). Chats started from
 // it keep their messages and go on with the default set-up.
 func (a *AgentsPage) DeleteAgent(id string) error {
-	return a.h.Settings.EditChat(func(s *chat.Settings) error { return s.RemoveAgent(id) })
+	return a.h.Settings.EditChat(func(s *host.ChatSettings) error { return s.RemoveAgent(id) })
 }
 
 // NewAgentChat starts an empty chat from an agent: its provider and model,

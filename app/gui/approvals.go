@@ -3,18 +3,17 @@ package gui
 import (
 	"context"
 	"errors"
+	"github.com/switchboard-app/switchboard/app/host"
 	"sync"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"github.com/switchboard-app/switchboard/app/chat"
 )
 
 // ErrNoSuchRequest means the question was already answered or withdrawn.
 var ErrNoSuchRequest = errors.New("that request was already answered or withdrawn")
 
 // asker puts approvals and elicitations to the UI and waits for the answer
-// bound methods bring back. It implements chat.Approver and chat.Elicitor;
+// bound methods bring back. It implements host.Approver and host.Elicitor;
 // safe for concurrent use.
 type asker struct {
 	emit func(name string, data any)
@@ -25,14 +24,14 @@ type asker struct {
 
 // question is one open request.
 type question struct {
-	Approval *chat.ApprovalRequest `json:"approval,omitempty"`
-	Elicit   *chat.ElicitRequest   `json:"elicit,omitempty"`
+	Approval *host.ApprovalRequest `json:"approval,omitempty"`
+	Elicit   *host.ElicitRequest   `json:"elicit,omitempty"`
 	answer   chan any
 }
 
 var (
-	_ chat.Approver = (*asker)(nil)
-	_ chat.Elicitor = (*asker)(nil)
+	_ host.Approver = (*asker)(nil)
+	_ host.Elicitor = (*asker)(nil)
 )
 
 func newAsker(emit func(string, any)) *asker {
@@ -60,22 +59,22 @@ func (k *asker) ask(ctx context.Context, id, event string, q *question, payload 
 	}
 }
 
-// Approve implements chat.Approver.
-func (k *asker) Approve(ctx context.Context, req chat.ApprovalRequest) (chat.Decision, error) {
+// Approve implements host.Approver.
+func (k *asker) Approve(ctx context.Context, req host.ApprovalRequest) (host.Decision, error) {
 	a, err := k.ask(ctx, req.ID, EventApproval, &question{Approval: &req}, approvalView(req))
 	if err != nil {
-		return chat.Deny, err
+		return host.Deny, err
 	}
-	return a.(chat.Decision), nil
+	return a.(host.Decision), nil
 }
 
-// Elicit implements chat.Elicitor.
-func (k *asker) Elicit(ctx context.Context, req chat.ElicitRequest) (chat.ElicitAnswer, error) {
+// Elicit implements host.Elicitor.
+func (k *asker) Elicit(ctx context.Context, req host.ElicitRequest) (host.ElicitAnswer, error) {
 	a, err := k.ask(ctx, req.ID, EventElicit, &question{Elicit: &req}, elicitView(req))
 	if err != nil {
-		return chat.ElicitAnswer{Action: "cancel"}, err
+		return host.ElicitAnswer{Action: "cancel"}, err
 	}
-	return a.(chat.ElicitAnswer), nil
+	return a.(host.ElicitAnswer), nil
 }
 
 // answer delivers an answer to the open question id.

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // Bundles installs MCP Bundles (.mcpb) from the Servers page: a file
@@ -234,7 +233,7 @@ type BundleInfoView struct {
 }
 
 // bundleView is what a server's row shows of its bundle (nil for others).
-func bundleView(s config.Server) *BundleInfoView {
+func bundleView(s host.Server) *BundleInfoView {
 	in, ok := host.InstalledOf(s)
 	if !ok {
 		return nil

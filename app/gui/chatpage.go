@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -40,9 +39,9 @@ func (a *ChatPage) PendingRequests() ([]PendingRequest, error) {
 
 // AnswerApproval answers an approval request: "once", "always" or "deny".
 func (a *ChatPage) AnswerApproval(id, decision string) error {
-	d := chat.Decision(decision)
+	d := host.Decision(decision)
 	switch d {
-	case chat.ApproveOnce, chat.ApproveAlways, chat.Deny:
+	case host.ApproveOnce, host.ApproveAlways, host.Deny:
 	default:
 		return errors.New("decision must be once, always or deny")
 	}
@@ -52,7 +51,7 @@ func (a *ChatPage) AnswerApproval(id, decision string) error {
 // AnswerElicitation answers a server's form: action accept (with content),
 // decline or cancel.
 func (a *ChatPage) AnswerElicitation(id string, action string, contentJSON string) error {
-	ans := chat.ElicitAnswer{Action: action}
+	ans := host.ElicitAnswer{Action: action}
 	switch action {
 	case "accept":
 		if contentJSON != "" {
@@ -172,7 +171,7 @@ func (a *ChatPage) ChatOptionsOf(id string) (host.ChatOptions, error) {
 func (a *ChatPage) SendMessage(chatID, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return chat.ErrEmpty
+		return host.ErrEmpty
 	}
 	return a.startTurn(chatID, text, "", false)
 }
@@ -181,7 +180,7 @@ func (a *ChatPage) SendMessage(chatID, text string) error {
 // user message: the last answer and its tool calls are deleted (in one
 // write with the rewind) and a new one streams as chat:event events.
 func (a *ChatPage) RetryAnswer(chatID string) error {
-	return a.startTurn(chatID, "", chat.FromLast, false)
+	return a.startTurn(chatID, "", host.FromLast, false)
 }
 
 // CompactChat summarises the chat's messages now ("Compact now"): the
@@ -197,9 +196,9 @@ func (a *ChatPage) CompactChat(chatID string) error {
 func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return chat.ErrEmpty
+		return host.ErrEmpty
 	}
-	if messageID == "" || messageID == chat.FromLast {
+	if messageID == "" || messageID == host.FromLast {
 		return errors.New("edit message: no message id")
 	}
 	return a.startTurn(chatID, text, messageID, false)
@@ -207,7 +206,7 @@ func (a *ChatPage) EditMessage(chatID, messageID, text string) error {
 
 // startTurn runs a turn in the background: text appended as a new user
 // message, or (from set) the chat rewound to a user message, see
-// chat.Turn.From; or (compact) the chat summarised.
+// host.Turn.From; or (compact) the chat summarised.
 func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 	s, err := a.h.Settings.Chat()
 	if err != nil {
@@ -234,7 +233,7 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 		}
 		batch := newDeltaBatch(func(ev ChatEvent) { a.emitEvent(EventChat, ev) })
 		defer batch.flush()
-		t.OnEvent = func(ev chat.Event) { batch.push(chatEvent(ev)) }
+		t.OnEvent = func(ev host.ChatEvent) { batch.push(chatEvent(ev)) }
 		var err error
 		if compact {
 			err = a.h.Chats.Compact(ctx, t)

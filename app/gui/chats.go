@@ -1,13 +1,12 @@
 package gui
 
 import (
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
 // createChat saves a new chat through the host (its title and default
 // model by the host's rules, as the CLI's).
-func (a *core) createChat(s chat.Settings, n host.NewChat) (host.ChatView, error) {
+func (a *core) createChat(s host.ChatSettings, n host.NewChat) (host.ChatView, error) {
 	return a.h.Chats.Create(a.bg(), s, n)
 }
 

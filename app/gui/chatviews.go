@@ -3,7 +3,6 @@ package gui
 import (
 	"encoding/json"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -92,7 +91,7 @@ type RequestDone struct {
 }
 
 // chatEvent is the view of a chat engine event.
-func chatEvent(ev chat.Event) ChatEvent {
+func chatEvent(ev host.ChatEvent) ChatEvent {
 	out := ChatEvent{ChatID: ev.ChatID, Seq: ev.Seq, Type: string(ev.Type), MessageID: ev.MessageID, Role: ev.Role, Text: ev.Text,
 		Status: ev.Status, Error: ev.Error, RetryAfterMs: ev.RetryAfterMs, Usage: host.UsageView(ev.Usage), Steps: ev.Steps, DurationMs: ev.DurationMs, Context: host.ContextView(ev.Context)}
 	if c := ev.Call; c != nil {
@@ -102,12 +101,12 @@ func chatEvent(ev chat.Event) ChatEvent {
 	return out
 }
 
-func approvalView(r chat.ApprovalRequest) ApprovalView {
+func approvalView(r host.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
 		Arguments: host.ArgsText(r.Arguments), Destructive: r.Destructive, Warnings: host.WarningsView(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App, Script: r.Script}
 }
 
-func elicitView(r chat.ElicitRequest) ElicitView {
+func elicitView(r host.ElicitRequest) ElicitView {
 	v := ElicitView{ID: r.ID, ChatID: r.ChatID, Server: r.Server, Mode: r.Mode, Message: r.Message, URL: r.URL, Domain: r.Domain, Registrable: r.Registrable, Written: r.Written, Retry: r.Retry}
 	if len(r.Schema) > 0 {
 		_ = json.Unmarshal(r.Schema, &v.Schema) // not an object: the page shows an empty form

@@ -9,7 +9,6 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/host"
 )
@@ -44,7 +43,7 @@ type core struct {
 
 	// requests answers the servers' requests (sampling, forms); an MCP
 	// App's sampling goes through it too, under the same settings and caps.
-	requests *chat.Requests
+	requests *host.ChatRequests
 
 	// usage caches history's per-server chat counts for "used by".
 	usageMu sync.Mutex
@@ -93,7 +92,7 @@ func New(quit context.Context, dir datadir.Dir) *Window {
 	c.life, c.stop = context.WithCancel(context.Background())
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus, OnLocal: c.onLocal})
 	c.asker = newAsker(c.emitEvent)
-	c.requests = &chat.Requests{Approver: c.asker, Elicitor: c.asker,
+	c.requests = &host.ChatRequests{Approver: c.asker, Elicitor: c.asker,
 		Fallback: c.h.Chats.FallbackModel, ChatModel: c.chatModel, OnRefused: c.samplingRefused}
 	c.h.Chats.Wire(c.asker, c.requests, nil)
 	if err := c.h.MCPApps.Start(); err != nil {

@@ -1,6 +1,6 @@
 package gui
 
-import "github.com/switchboard-app/switchboard/app/chat"
+import "github.com/switchboard-app/switchboard/app/host"
 
 // The chat's events. Every Event* constant of the package (these, and those
 // beside the code that emits them) is the one definition of an event's
@@ -8,7 +8,7 @@ import "github.com/switchboard-app/switchboard/app/chat"
 // it carries, to frontend/src/events.gen.ts.
 const (
 	// EventChat carries a ChatEvent of a running turn.
-	EventChat = chat.EventName
+	EventChat = host.EventName
 	// EventApproval carries an ApprovalView that waits for AnswerApproval.
 	EventApproval = "chat:approval"
 	// EventElicit carries an ElicitView that waits for AnswerElicitation.

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // ProblemView is one config problem, located for the editor.
@@ -89,7 +88,7 @@ func (a *core) discoverConfigs(ctx context.Context) []DiscoveredConfig {
 	return out
 }
 
-func problemViews(ps []config.Problem) []ProblemView {
+func problemViews(ps []host.Problem) []ProblemView {
 	out := make([]ProblemView, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, ProblemView{Path: p.Path, Line: p.Line, Col: p.Col, Severity: string(p.Severity), Message: p.Message, Text: p.String()})
@@ -100,7 +99,7 @@ func problemViews(ps []config.Problem) []ProblemView {
 // parseProblems turns a config that could not be parsed into file-level
 // problems for the wizard.
 func parseProblems(err error) []ProblemView {
-	var ve *config.ValidationError
+	var ve *host.ValidationError
 	if errors.As(err, &ve) {
 		return problemViews(ve.Problems)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // MetaView is a server's library entry as the Servers page shows and edits it.
@@ -40,7 +39,7 @@ type ProfilesView struct {
 
 // fillMeta sets a server's metadata (c: its config entry, if it has one),
 // with what its initialize said filling gaps.
-func (a *core) fillMeta(v *ServerView, st host.ServerStatus, c config.Server) {
+func (a *core) fillMeta(v *ServerView, st host.ServerStatus, c host.Server) {
 	m := host.Meta(c)
 	v.Meta = MetaView{Description: m.Description, Tags: m.Tags, DocsURL: m.DocsURL, Color: m.Color, Icon: m.Icon, Template: m.Template}
 	if v.Meta.Tags == nil {

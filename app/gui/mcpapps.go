@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -161,7 +160,7 @@ func (a *MCPApps) CallTool(chatID, server, tool, argsJSON string) (string, error
 
 // chatAgent is the agent chatID runs (nil: none, no chat, or one deleted
 // since: its chats go on with the defaults, as their turns do).
-func (a *MCPApps) chatAgent(ctx context.Context, chatID string) *chat.Agent {
+func (a *MCPApps) chatAgent(ctx context.Context, chatID string) *host.ChatAgent {
 	if chatID == "" {
 		return nil
 	}
@@ -233,7 +232,7 @@ func (a *MCPApps) OpenLink(link string) error {
 // Sample is an MCP App's sampling/createMessage (paramsJSON: the request's
 // params) from the app uri of server, shown in chatID ("" outside a chat):
 // decided, asked about on the sampling approval card and capped exactly as
-// the server's own requests are (chat.Requests.CreateMessageForApp). It
+// the server's own requests are (host.ChatRequests.CreateMessageForApp). It
 // returns the CreateMessageResult as JSON.
 func (a *MCPApps) Sample(chatID, server, uri, paramsJSON string) (string, error) {
 	if a.requests == nil {
@@ -300,14 +299,14 @@ type AppDownloadView struct {
 
 // chatModel is the model chatID uses (its provider and model), for an MCP
 // App's sampling in that chat.
-func (c *core) chatModel(ctx context.Context, chatID string) (chat.Model, error) {
+func (c *core) chatModel(ctx context.Context, chatID string) (host.ChatModel, error) {
 	ch, err := c.h.Chats.Get(ctx, chatID)
 	if err != nil {
-		return chat.Model{}, err
+		return host.ChatModel{}, err
 	}
 	s, err := c.h.Settings.Chat()
 	if err != nil {
-		return chat.Model{}, err
+		return host.ChatModel{}, err
 	}
 	m, _, err := c.h.Chats.Model(s, ch.Provider, ch.Model)
 	return m, err

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -42,8 +41,8 @@ func (a *core) notify(n Notice) {
 	a.emitEvent(EventNotice, n)
 }
 
-// samplingRefused is chat.Requests.OnRefused for the window.
-func (a *core) samplingRefused(r chat.Refusal) {
+// samplingRefused is host.ChatRequests.OnRefused for the window.
+func (a *core) samplingRefused(r host.SamplingRefusal) {
 	a.notify(Notice{ChatID: r.ChatID, Server: r.Server, Kind: NoticeSampling, Text: "Refused a request from " + r.Server + " to use the model: " + r.Why + "."})
 }
 

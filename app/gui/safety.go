@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -85,7 +84,7 @@ func (a *Safety) Rules() ([]RuleView, error) {
 // ProposeRule is the rule "always allow calls like this" starts from: the
 // exact arguments of the call, to edit before saving.
 func (a *Safety) ProposeRule(tool, argsJSON string) RuleView {
-	return ruleView(chat.ProposeRule(tool, json.RawMessage(argsJSON)))
+	return ruleView(host.ProposeRule(tool, json.RawMessage(argsJSON)))
 }
 
 // AddRule saves a rule; a bad pattern is an error naming its field.
@@ -145,7 +144,7 @@ type RuleView struct {
 	Text   string      `json:"text"` // the rule in one line
 }
 
-func ruleView(r chat.Rule) RuleView {
+func ruleView(r host.Rule) RuleView {
 	v := RuleView{ID: r.ID, Tool: r.Tool, Effect: string(r.Effect), Match: []MatchView{}, Text: r.Describe()}
 	for _, m := range r.Match {
 		v.Match = append(v.Match, MatchView(m))
@@ -153,10 +152,10 @@ func ruleView(r chat.Rule) RuleView {
 	return v
 }
 
-func (v RuleView) rule() chat.Rule {
-	r := chat.Rule{ID: v.ID, Tool: v.Tool, Effect: chat.Policy(v.Effect)}
+func (v RuleView) rule() host.Rule {
+	r := host.Rule{ID: v.ID, Tool: v.Tool, Effect: host.ToolPolicy(v.Effect)}
 	for _, m := range v.Match {
-		r.Match = append(r.Match, chat.Match(m))
+		r.Match = append(r.Match, host.RuleMatch(m))
 	}
 	return r
 }

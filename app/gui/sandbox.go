@@ -3,9 +3,8 @@ package gui
 import (
 	"context"
 	"fmt"
+	"github.com/switchboard-app/switchboard/app/host"
 	"time"
-
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // Sandbox is the sandbox of each local server (the toggle under
@@ -18,7 +17,7 @@ func (p *Sandbox) ServerSandbox(name string) (SandboxView, error) {
 	if !ok {
 		return SandboxView{}, fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
 	}
-	v := SandboxView{AllowRead: []string{}, AllowWrite: []string{}, Roots: "read", Local: s.Transport == config.Stdio}
+	v := SandboxView{AllowRead: []string{}, AllowWrite: []string{}, Roots: "read", Local: s.Transport == host.TransportStdio}
 	if sb := s.Sandbox; sb != nil {
 		v.Enabled, v.Network = true, sb.Network
 		v.AllowRead = append(v.AllowRead, sb.AllowRead...)
@@ -45,7 +44,7 @@ func (p *Sandbox) SetServerSandbox(name string, v SandboxView) error {
 	if roots == "read" {
 		roots = ""
 	}
-	return p.h.Servers.SetSandbox(name, &config.Sandbox{Network: v.Network, AllowRead: nonEmpty(v.AllowRead), AllowWrite: nonEmpty(v.AllowWrite), Roots: roots})
+	return p.h.Servers.SetSandbox(name, &host.Sandbox{Network: v.Network, AllowRead: nonEmpty(v.AllowRead), AllowWrite: nonEmpty(v.AllowWrite), Roots: roots})
 }
 
 // SandboxView is one server's "sandbox" entry as the Details form edits it.

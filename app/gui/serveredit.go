@@ -3,13 +3,12 @@ package gui
 import (
 	"errors"
 	"fmt"
+	"github.com/switchboard-app/switchboard/app/host"
 	"os/exec"
 	"regexp"
 	"runtime"
 	"slices"
 	"time"
-
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // ServerFormView is one server as the edit form shows it (and sends it
@@ -105,7 +104,7 @@ func problemsOf(err error) ([]FieldProblemView, error) {
 	if err == nil {
 		return out, nil
 	}
-	var ve *config.ValidationError
+	var ve *host.ValidationError
 	if !errors.As(err, &ve) {
 		return out, err
 	}

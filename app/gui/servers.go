@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // EventServerStatus carries a ServerView whenever a server changes state.
@@ -125,7 +124,7 @@ func (a *core) statusView(st host.ServerStatus) ServerView {
 		c = a.h.Library.AsRun(c) // show what runs: the active profile's URL or arguments
 		v.Transport = string(c.Transport)
 		v.Command = c.Target()
-		v.Sandboxed = c.Sandbox != nil && c.Transport == config.Stdio
+		v.Sandboxed = c.Sandbox != nil && c.Transport == host.TransportStdio
 	}
 	if m, ok := a.h.Tools.Metrics()[st.Name]; ok {
 		v.Calls, v.Errors, v.P50Ms = m.Calls, m.Errors, float64(m.P50.Microseconds())/1000

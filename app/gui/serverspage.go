@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // ServersPage is the Servers page: status, import, library, profiles.
@@ -73,9 +72,9 @@ func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (Impo
 // starts what was added. It returns how many servers were imported.
 // With sandbox, the imported local servers run in the default sandbox.
 func (a *ServersPage) ApplyImport(name, text string, resolutions map[string]string, inputs map[string]string, plaintext []string, sandbox bool) (int, error) {
-	res := make(map[string]config.Resolution, len(resolutions))
+	res := make(map[string]host.Resolution, len(resolutions))
 	for k, v := range resolutions {
-		res[k] = config.Resolution(v)
+		res[k] = host.Resolution(v)
 	}
 	out, err := a.h.ServerFiles.Import(a.life, host.ImportRequest{Name: name, Data: []byte(text), Resolutions: res, Inputs: inputs, Plaintext: keepSet(plaintext), Sandbox: sandbox})
 	if out.File == nil && err != nil {
@@ -174,7 +173,7 @@ func (a *ServersPage) TestServer(name string) (host.TestReport, error) {
 // ServerForm returns a server's entry for the edit form; "" gives the
 // blank form of a new server.
 func (a *ServersPage) ServerForm(name string) (ServerFormView, error) {
-	v := ServerFormView{Transport: string(config.Stdio), Enabled: true, Args: []string{},
+	v := ServerFormView{Transport: string(host.TransportStdio), Enabled: true, Args: []string{},
 		Env: []KeyValueView{}, Headers: []KeyValueView{}, ConfigPath: a.dir.Config(), JSON: "{\n  \"command\": \"\"\n}"}
 	if name == "" {
 		return v, nil
@@ -254,17 +253,17 @@ func (a *ServersPage) save(e host.ServerEdit) (ServerSaveView, error) {
 // can have (a variable twice) come back at once.
 func (a *ServersPage) edit(old string, f ServerFormView) (host.ServerEdit, []FieldProblemView) {
 	e := host.ServerEdit{Old: old, Base: f.Base, Secrets: map[string]string{}}
-	s := config.Server{}
+	s := host.Server{}
 	if old != "" && f.Base != "" {
 		if loaded, err := host.ParseEntry(old, f.Base); err == nil {
 			s = loaded
 		}
 	}
-	s.Name, s.Transport, s.Disabled = f.Name, config.Transport(f.Transport), !f.Enabled
+	s.Name, s.Transport, s.Disabled = f.Name, host.Transport(f.Transport), !f.Enabled
 	s.StartupTimeout = time.Duration(f.StartupTimeoutMs * float64(time.Millisecond))
 	s.ToolTimeout = time.Duration(f.ToolTimeoutMs * float64(time.Millisecond))
 	var probs []FieldProblemView
-	if s.Transport == config.Stdio {
+	if s.Transport == host.TransportStdio {
 		s.Command, s.Args, s.Cwd, s.URL, s.Headers = f.Command, slices.Clone(f.Args), f.Cwd, "", nil
 		s.Env, probs = rows("env", "variable", f.Env, e.Secrets)
 	} else {
@@ -306,7 +305,7 @@ func (a *ServersPage) ServerOAuth(name string) (OAuthView, error) {
 	if !ok {
 		return OAuthView{}, fmt.Errorf("no server named %q (built-in servers need no login)", name)
 	}
-	v := OAuthView{Scopes: []string{}, Remote: s.Transport != config.Stdio}
+	v := OAuthView{Scopes: []string{}, Remote: s.Transport != host.TransportStdio}
 	if o := s.OAuth; o != nil {
 		v.ClientID, v.HasSecret, v.RedirectPort = o.ClientID, o.ClientSecret != "", o.RedirectPort
 		v.Scopes = append(v.Scopes, o.Scopes...)
@@ -327,7 +326,7 @@ func (a *ServersPage) SetServerOAuth(name string, v OAuthView) error {
 	e := host.OAuthEdit{Secret: v.ClientSecret, KeepSecret: !v.RemoveSecret}
 	keepsSecret := v.ClientSecret != "" || v.HasSecret && !v.RemoveSecret
 	if id := strings.TrimSpace(v.ClientID); id != "" || keepsSecret || v.RedirectPort != 0 || len(scopes) > 0 {
-		e.OAuth = &config.OAuth{ClientID: id, RedirectPort: v.RedirectPort, Scopes: scopes}
+		e.OAuth = &host.OAuth{ClientID: id, RedirectPort: v.RedirectPort, Scopes: scopes}
 	}
 	return a.h.Servers.SetOAuth(name, e)
 }

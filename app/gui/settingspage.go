@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/host"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -151,14 +150,14 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 	}
 	v := ChatSettingsView{DefaultProvider: s.DefaultProvider, MaxSteps: s.MaxSteps, System: s.System, Policies: map[string]string{}, Providers: []ProviderView{}}
 	if v.MaxSteps == 0 {
-		v.MaxSteps = chat.MaxSteps
+		v.MaxSteps = host.DefaultMaxSteps()
 	}
 	v.Pinned = append([]string{}, s.Pinned...)
 	v.Sampling = host.SamplingView(s.Sampling.Normal())
-	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, chat.DefaultCompactAt), cmp.Or(s.ResultShare, chat.DefaultResultShare)
-	v.KeepMB = cmp.Or(s.KeepMB, chat.DefaultKeepLimit>>20)
+	v.CompactAt, v.ResultShare = cmp.Or(s.CompactAt, host.DefaultCompactAt), cmp.Or(s.ResultShare, host.DefaultResultShare)
+	v.KeepMB = cmp.Or(s.KeepMB, host.DefaultKeepLimit>>20)
 	v.ResultBudgets, v.ContextWindows = host.LongChatLines(s)
-	v.Tools, v.CodeModeWindow = s.Tools, chat.CodeModeWindow
+	v.Tools, v.CodeModeWindow = s.Tools, host.CodeModeWindow()
 	ts := host.ToolSearchOf(s)
 	v.ToolSearchBy, v.ToolSearchShare, v.ToolSearchAbove = ts.By, ts.Share, ts.Above
 	for k, p := range s.Policies {
@@ -169,13 +168,13 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 			Default: strings.EqualFold(p.Name, s.DefaultProvider)}
 		pv.KeyName, pv.HasKey = a.h.Secrets.ProviderKey(p)
 		if pv.BaseURL == "" {
-			pv.BaseURL = chat.DefaultBaseURL(p.Kind)
+			pv.BaseURL = host.DefaultBaseURL(p.Kind)
 		}
-		pv.ImagesDefault = chat.DefaultImages(p.Kind, p.BaseURL, p.DefaultModel)
+		pv.ImagesDefault = host.DefaultImages(p.Kind, p.BaseURL, p.DefaultModel)
 		if p.Images != nil {
 			pv.Images = map[bool]string{true: "on", false: "off"}[*p.Images]
 		}
-		pv.AudioDefault = chat.DefaultAudio(p.Kind, p.BaseURL, p.DefaultModel)
+		pv.AudioDefault = host.DefaultAudio(p.Kind, p.BaseURL, p.DefaultModel)
 		if p.Audio != nil && p.Kind == host.ProviderOpenAI {
 			pv.Audio = map[bool]string{true: "on", false: "off"}[*p.Audio]
 		}
@@ -186,8 +185,8 @@ func (a *SettingsPage) ChatSettings() (ChatSettingsView, error) {
 
 // SaveProvider adds or updates a provider; a new key goes to the keyring.
 func (a *SettingsPage) SaveProvider(in ProviderInput) error {
-	ps := chat.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: host.ProviderKind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
-	if ps.BaseURL == chat.DefaultBaseURL(ps.Kind) {
+	ps := host.ProviderSettings{Name: strings.TrimSpace(in.Name), Kind: host.ProviderKind(in.Kind), BaseURL: strings.TrimSpace(in.BaseURL), DefaultModel: strings.TrimSpace(in.DefaultModel)}
+	if ps.BaseURL == host.DefaultBaseURL(ps.Kind) {
 		ps.BaseURL = ""
 	}
 	switch in.Images {
@@ -214,12 +213,12 @@ func (a *SettingsPage) SaveProvider(in ProviderInput) error {
 // DeleteProvider removes a provider (its key stays in the keyring, listed
 // under Secrets, until deleted there).
 func (a *SettingsPage) DeleteProvider(name string) error {
-	return a.h.Settings.EditChat(func(s *chat.Settings) error { return s.Remove(name) })
+	return a.h.Settings.EditChat(func(s *host.ChatSettings) error { return s.Remove(name) })
 }
 
 // SetDefaultProvider makes name the provider new chats use.
 func (a *SettingsPage) SetDefaultProvider(name string) error {
-	return a.h.Settings.EditChat(func(s *chat.Settings) error {
+	return a.h.Settings.EditChat(func(s *host.ChatSettings) error {
 		p, err := s.Provider(name)
 		if err != nil {
 			return err
@@ -232,13 +231,13 @@ func (a *SettingsPage) SetDefaultProvider(name string) error {
 // SetToolPolicy sets the approval policy of a tool or server ("server__*"):
 // ask, allow, deny, or "" to go back to the default.
 func (a *SettingsPage) SetToolPolicy(tool, policy string) error {
-	return a.h.Settings.EditChat(func(s *chat.Settings) error {
-		switch chat.Policy(policy) {
-		case chat.PolicyAsk, chat.PolicyAllow, chat.PolicyDeny:
+	return a.h.Settings.EditChat(func(s *host.ChatSettings) error {
+		switch host.ToolPolicy(policy) {
+		case host.PolicyAsk, host.PolicyAllow, host.PolicyDeny:
 			if s.Policies == nil {
-				s.Policies = chat.Policies{}
+				s.Policies = host.ToolPolicies{}
 			}
-			s.Policies[tool] = chat.Policy(policy)
+			s.Policies[tool] = host.ToolPolicy(policy)
 		case "":
 			delete(s.Policies, tool)
 		default:
@@ -292,10 +291,10 @@ func (a *SettingsPage) SetToolSearch(by string, share, above int, pinned []strin
 // its agent chose (settings.chat.tools): "direct", "code", "both", or ""
 // for the default by the model's context window.
 func (a *SettingsPage) SetToolMode(mode string) error {
-	if err := chat.ValidToolMode(mode); err != nil {
+	if err := host.ValidToolMode(mode); err != nil {
 		return err
 	}
-	return a.h.Settings.EditChat(func(s *chat.Settings) error {
+	return a.h.Settings.EditChat(func(s *host.ChatSettings) error {
 		s.Tools = mode
 		return nil
 	})

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/clients"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
@@ -65,6 +66,10 @@ var (
 	// engine (Chats.Wire, which the window and 'switchboard chat' call at
 	// start).
 	ErrNotWired = errors.New("the chat engine is not ready yet: try again in a moment")
+
+	// ErrEmpty: a message to send is empty (the chat package's own
+	// sentinel, so errors.Is holds on either name).
+	ErrEmpty = chat.ErrEmpty
 
 	// ErrHistoryClosed: the chat history is asked for after the host closed.
 	ErrHistoryClosed = errors.New("the chat history is closed (the app is quitting)")
