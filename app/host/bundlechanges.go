@@ -64,7 +64,7 @@ func signer(summary, fingerprint string) string {
 }
 
 // bundleChanges is what installing bd over prev (its entry s) changes.
-func bundleChanges(prev Installed, s config.Server, bd *bundle.Bundle) []BundleChange {
+func bundleChanges(prev Installed, s Server, bd *bundle.Bundle) []BundleChange {
 	if prev.Name == "" {
 		return nil
 	}
@@ -106,7 +106,7 @@ func dropAllow(cfg *config.Config, server string) error {
 			}
 		}
 	}
-	return editChat(cfg, func(s *chat.Settings) error {
+	return editChat(cfg, func(s *ChatSettings) error {
 		drop(s.Policies)
 		for i := range s.Agents {
 			drop(s.Agents[i].Policies)

@@ -49,7 +49,7 @@ type Installed struct {
 }
 
 // InstalledOf reads what s records of its bundle, if it came from one.
-func InstalledOf(s config.Server) (Installed, bool) {
+func InstalledOf(s Server) (Installed, bool) {
 	raw, ok := s.Extra[bundleKey]
 	if !ok {
 		return Installed{}, false
@@ -285,7 +285,7 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 		}
 	}
 	err = b.h.edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(x config.Server) bool { return x.Name == s.Name })
+		i := slices.IndexFunc(cfg.Servers, func(x Server) bool { return x.Name == s.Name })
 		if i >= 0 && how.fresh {
 			return fmt.Errorf("%w: %s installs as %q, which is already a server; remove it first", ErrNameTaken, how.source, s.Name)
 		}
@@ -322,10 +322,10 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 
 // installed is config.json's entry of name as saved now (the CLI's host
 // has not loaded the servers).
-func (b *Bundles) installed(name string) (config.Server, bool) {
+func (b *Bundles) installed(name string) (Server, bool) {
 	cfg, err := b.h.readConfig()
 	if err != nil {
-		return config.Server{}, false
+		return Server{}, false
 	}
 	return cfg.Lookup(name)
 }
@@ -333,7 +333,7 @@ func (b *Bundles) installed(name string) (config.Server, bool) {
 // forget deletes what an installed bundle left besides its entry: the
 // unpacked files (only inside Root) and the keyring entries of its
 // sensitive values.
-func (b *Bundles) forget(s config.Server) error {
+func (b *Bundles) forget(s Server) error {
 	in, ok := InstalledOf(s)
 	if !ok {
 		return nil

@@ -47,7 +47,7 @@ func (c *Chats) Search(ctx context.Context, query string, limit int) ([]ChatHit,
 	if err != nil {
 		return nil, err
 	}
-	return HitsView(hits), nil
+	return hitsView(hits), nil
 }
 
 // Get is the stored chat id.

@@ -60,7 +60,7 @@ func (c *Chats) store() (*history.Store, error) {
 // --yes). q answers the servers' requests (sampling, forms) with that
 // engine under the host's sampling settings; wrap, when not nil, adds the
 // door's own handling (the terminal's forms) before the servers get it.
-func (c *Chats) Wire(approver chat.Approver, q *chat.Requests, wrap func(*chat.Requests) RequestHandler) {
+func (c *Chats) Wire(approver Approver, q *ChatRequests, wrap func(*ChatRequests) RequestHandler) {
 	eng := c.newEngine(storedHistory{c}, approver)
 	c.engine.Store(eng)
 	q.Engine = eng
@@ -133,14 +133,14 @@ func (c *Chats) ToolSearch(ctx context.Context, t chat.Turn) (toolsearch.Decisio
 // none) and, when known, its first message.
 type NewChat struct {
 	Provider, Model string
-	Agent           *chat.Agent
+	Agent           *ChatAgent
 	Text            string
 }
 
 // Create saves a new chat: its provider and model defaulted by
 // DefaultModel, its title by the one rule of chatTitle. The window and the
 // CLI both create chats here, so a chat reads the same from either.
-func (c *Chats) Create(ctx context.Context, s chat.Settings, n NewChat) (ChatView, error) {
+func (c *Chats) Create(ctx context.Context, s ChatSettings, n NewChat) (ChatView, error) {
 	hist, err := c.store()
 	if err != nil {
 		return ChatView{}, err
@@ -162,7 +162,7 @@ func (c *Chats) Create(ctx context.Context, s chat.Settings, n NewChat) (ChatVie
 // titled from text when text is its first message (chatTitle). It fails at
 // once with chat.ErrBusy while the chat's turn runs. The turn's context,
 // made from ctx, ends at Stop(chatID); End must be called when it is over.
-func (c *Chats) Begin(ctx context.Context, s chat.Settings, chatID, text string) (Started, error) {
+func (c *Chats) Begin(ctx context.Context, s ChatSettings, chatID, text string) (Started, error) {
 	hist, err := c.store()
 	if err != nil {
 		return Started{}, err
@@ -191,7 +191,7 @@ func (c *Chats) Begin(ctx context.Context, s chat.Settings, chatID, text string)
 // Started is a turn Begin started.
 type Started struct {
 	Chat  ChatView
-	Model chat.Model
+	Model ChatModel
 	// Ctx ends at Stop (or with Begin's ctx); End releases the turn.
 	Ctx context.Context
 	End func()
@@ -214,7 +214,7 @@ func (c *Chats) Stop(chatID string) {
 // chat switched off; an agent's choice of servers and tools), delegate
 // mode, tool search and the step limit. agent may be nil; system and
 // active may be empty/nil.
-func TurnSetup(s chat.Settings, agent *chat.Agent, system string, active func(router.Tool) bool) chat.Turn {
+func TurnSetup(s ChatSettings, agent *ChatAgent, system string, active func(router.Tool) bool) chat.Turn {
 	if active == nil {
 		active = func(router.Tool) bool { return true }
 	}
@@ -247,12 +247,12 @@ type TurnRequest struct {
 	// System overrides the system prompt (agent's, else settings').
 	System string
 	// Agent is the chat's agent (nil: none).
-	Agent *chat.Agent
+	Agent *ChatAgent
 	// Active says which tools the chat has on (nil: all).
 	Active func(router.Tool) bool
 	// Provider names the configured provider Model comes from.
 	Provider string
-	Model    chat.Model
+	Model    ChatModel
 	// Adhoc: Model is not a configured provider's, so its context window
 	// comes from what the provider tells (provider.WindowOf), else from
 	// what is known of the model's family.
@@ -268,7 +268,7 @@ type TurnRequest struct {
 // audio), and its context window (which tool search weighs the tools'
 // definitions against; this may ask the provider for its model list,
 // once per provider and ten minutes).
-func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.Turn {
+func (c *Chats) Turn(ctx context.Context, s ChatSettings, r TurnRequest) chat.Turn {
 	t := TurnSetup(s, r.Agent, r.System, r.Active)
 	t.ChatID, t.Text, t.From = r.ChatID, r.Text, r.From
 	t.Skills = c.h.Skills.forTurn(s, r.Agent, r.Active)
@@ -298,7 +298,7 @@ func (c *Chats) Turn(ctx context.Context, s chat.Settings, r TurnRequest) chat.T
 }
 
 // DefaultModel fills in the default provider and its default model.
-func DefaultModel(s chat.Settings, providerName, model string) (string, string) {
+func DefaultModel(s ChatSettings, providerName, model string) (string, string) {
 	if p, err := s.Provider(providerName); err == nil {
 		return p.Name, cmp.Or(model, p.DefaultModel)
 	}
@@ -307,20 +307,20 @@ func DefaultModel(s chat.Settings, providerName, model string) (string, string) 
 
 // Model opens a configured provider ("" for the default) with its key from
 // the keyring, and the model to use (given, else the provider's default).
-func (c *Chats) Model(s chat.Settings, providerName, model string) (chat.Model, string, error) {
+func (c *Chats) Model(s ChatSettings, providerName, model string) (ChatModel, string, error) {
 	ps, err := s.Provider(providerName)
 	if err != nil {
-		return chat.Model{}, "", err
+		return ChatModel{}, "", err
 	}
 	model = cmp.Or(model, ps.DefaultModel)
 	if model == "" {
-		return chat.Model{}, "", chat.ErrNoModel
+		return ChatModel{}, "", chat.ErrNoModel
 	}
 	p, err := c.open(s, ps)
 	if err != nil {
-		return chat.Model{}, "", err
+		return ChatModel{}, "", err
 	}
-	return chat.Model{Provider: p, Name: model, Images: ps.AcceptsImages(model), Audio: ps.AcceptsAudio(model)}, ps.Name, nil
+	return ChatModel{Provider: p, Name: model, Images: ps.AcceptsImages(model), Audio: ps.AcceptsAudio(model)}, ps.Name, nil
 }
 
 // AdHocProvider is a provider that is not in config.json ('switchboard
@@ -333,15 +333,15 @@ type AdHocProvider struct {
 }
 
 // AdHocModel opens model p.Model of the ad-hoc provider p.
-func (c *Chats) AdHocModel(p AdHocProvider) (chat.Model, error) {
+func (c *Chats) AdHocModel(p AdHocProvider) (ChatModel, error) {
 	base := cmp.Or(p.BaseURL, chat.DefaultBaseURL(p.Kind))
 	pr, err := provider.New(provider.Config{Kind: p.Kind, Name: string(p.Kind), BaseURL: base, APIKey: p.APIKey})
-	return chat.Model{Provider: pr, Name: p.Model, Images: chat.DefaultImages(p.Kind, base, p.Model), Audio: chat.DefaultAudio(p.Kind, base, p.Model)}, err
+	return ChatModel{Provider: pr, Name: p.Model, Images: chat.DefaultImages(p.Kind, base, p.Model), Audio: chat.DefaultAudio(p.Kind, base, p.Model)}, err
 }
 
 // open opens a configured provider: the model on this computer through
 // Local, any other with its key from the keyring.
-func (c *Chats) open(s chat.Settings, ps chat.ProviderSettings) (provider.Provider, error) {
+func (c *Chats) open(s ChatSettings, ps ProviderSettings) (provider.Provider, error) {
 	if ps.Kind == chat.KindLocal {
 		return &localProvider{l: c.h.Local, name: ps.Name, s: s}, nil
 	}
@@ -368,16 +368,16 @@ func (c *Chats) Models(ctx context.Context, name string) ([]ProviderModel, error
 	if err != nil {
 		return nil, err
 	}
-	return ModelsView(ms), nil
+	return modelsView(ms), nil
 }
 
 // FallbackModel is the model servers' sampling requests use when a chat
 // does not name one: the default provider's default model.
-func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
+func (c *Chats) FallbackModel(context.Context) (ChatModel, error) {
 	h := c.h
 	s, err := h.Settings.Chat()
 	if err != nil {
-		return chat.Model{}, err
+		return ChatModel{}, err
 	}
 	m, _, err := h.Chats.Model(s, "", "")
 	return m, err
@@ -385,7 +385,7 @@ func (c *Chats) FallbackModel(context.Context) (chat.Model, error) {
 
 // newEngine builds a chat engine over this host's tools and hist, with its
 // default approval policy; approver asks the user.
-func (c *Chats) newEngine(hist chat.History, approver chat.Approver) *chat.Engine {
+func (c *Chats) newEngine(hist chat.History, approver Approver) *chat.Engine {
 	h := c.h
 	return chat.New(chat.Options{Tools: h.router(), History: hist, Approver: approver, DefaultPolicy: h.Tools.DefaultPolicy, Results: h.results})
 }
@@ -420,7 +420,7 @@ func (c *Chats) Delete(ctx context.Context, id string) error {
 // list says (OpenRouter, LM Studio, vLLM, Anthropic say it), else what is
 // known of the model's family (provider.KnownContextWindow), else 0 — the
 // caller assumes a conservative window then.
-func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName, model string) int {
+func (c *Chats) ContextWindow(ctx context.Context, s ChatSettings, providerName, model string) int {
 	h := c.h
 	ps, err := s.Provider(providerName)
 	if err != nil {
@@ -433,7 +433,7 @@ func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName
 		return w
 	}
 	if ps.Kind == chat.KindLocal { // the context it runs (or would run) with
-		if plan, _, err := h.Local.Plan(s, model); err == nil {
+		if plan, _, err := h.Local.planOf(s, model); err == nil {
 			return plan.Context
 		}
 		return 0
@@ -476,7 +476,7 @@ func (c *Chats) ContextWindow(ctx context.Context, s chat.Settings, providerName
 // an MCP App's), during which their server may sample too. Both doors' Wire
 // calls it, so a sampling request is decided the same way in the window and the
 // CLI (chat.DecideSampling).
-func (c *Chats) requests(q *chat.Requests) *chat.Requests {
+func (c *Chats) requests(q *ChatRequests) *ChatRequests {
 	h := c.h
 	q.Sampling = func() chat.SamplingSettings {
 		s, err := h.Settings.Chat()

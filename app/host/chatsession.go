@@ -16,7 +16,7 @@ const untitled = "New chat"
 // chatTitle is the one title rule of a chat, for Create and Begin: an
 // agent's chat is named after the agent; any other chat keeps a title it
 // has, else takes its first message's (Title). ch is the chat so far.
-func chatTitle(ch history.Chat, agent *chat.Agent, first string) string {
+func chatTitle(ch history.Chat, agent *ChatAgent, first string) string {
 	switch {
 	case agent != nil:
 		return agent.Name

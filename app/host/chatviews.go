@@ -206,7 +206,7 @@ func storedCallView(index int, c history.ToolCall) ToolCallView {
 	r := ResultView(res, float64(c.DurationMs))
 	v.Result = &r
 	if k, ok := chat.KeptOf(c.Result); ok {
-		v.Capped = KeptView(&k)
+		v.Capped = keptView(&k)
 	}
 	if c.IsError {
 		v.Error = v.Result.Text()
@@ -328,7 +328,7 @@ func CallView(c chat.ToolCallView) ToolCallView {
 		v.Result = &r
 	}
 	if k, ok := chat.KeptOf(c.Result); ok {
-		v.Capped = KeptView(&k)
+		v.Capped = keptView(&k)
 	}
 	return v
 }

@@ -275,12 +275,12 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	var plans []plan
 	var differs []string
 	mcp := map[string]any{}
-	resolutions := map[string]config.Resolution{}
+	resolutions := map[string]Resolution{}
 	for _, s := range servers {
 		if s.Name == clients.EntryName {
 			continue
 		}
-		same := slices.IndexFunc(cfg.Servers, func(x config.Server) bool {
+		same := slices.IndexFunc(cfg.Servers, func(x Server) bool {
 			return x.Command == s.Command && slices.Equal(x.Args, s.Args) && x.URL == s.URL
 		})
 		if same >= 0 {

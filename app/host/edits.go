@@ -11,7 +11,7 @@ import (
 
 // index finds a configured server by name.
 func index(cfg *config.Config, name string) (int, error) {
-	i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+	i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == name })
 	if i < 0 {
 		return -1, fmt.Errorf("%w %q; see the Servers page or 'switchboard servers list'", ErrNoServer, name)
 	}

@@ -69,18 +69,18 @@ func (d *Fetch) SetTimeout(t time.Duration) error {
 	})
 }
 
-// Prefetch starts downloading the packages of the named servers of cfg in
+// prefetch starts downloading the packages of the named servers of cfg in
 // the background (npx, uvx and docker servers only) and returns at once.
 // A server starting meanwhile shares the download; a failure is left for
 // the server's own start to show.
-func (d *Fetch) Prefetch(cfg *config.Config, names ...string) {
+func (d *Fetch) prefetch(cfg *config.Config, names ...string) {
 	h := d.h
 	for _, name := range names {
 		s, ok := cfg.Lookup(name)
 		if !ok {
 			continue
 		}
-		c := h.Servers.Prepared(cfg, s)
+		c := h.Servers.prepared(cfg, s)
 		c.FetchTimeout, _ = downloadTimeoutIn(cfg) // a malformed section is reported at apply
 		h.wg.Add(1)
 		go func() {
@@ -91,7 +91,7 @@ func (d *Fetch) Prefetch(cfg *config.Config, names ...string) {
 }
 
 // added is the names of after's servers that before lacks.
-func added(before, after []config.Server) []string {
+func added(before, after []Server) []string {
 	had := map[string]bool{}
 	for _, s := range before {
 		had[s.Name] = true

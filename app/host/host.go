@@ -47,7 +47,7 @@ type Host struct {
 	pendingScope string
 
 	cfgMu   sync.Mutex
-	servers []config.Server // config.json's servers, as last loaded or saved
+	servers []Server // config.json's servers, as last loaded or saved
 	applied atomic.Pointer[Applied]
 
 	// The host's parts, made once in Open: each owns one group of use
@@ -181,7 +181,7 @@ func (h *Host) edit(fn func(cfg *config.Config) error) error {
 	h.servers = saved.Servers
 	if h.live { // a CLI command edits without running anything
 		h.apply(saved)
-		h.Fetch.Prefetch(saved, fresh...) // imported or added: warm before the first start
+		h.Fetch.prefetch(saved, fresh...) // imported or added: warm before the first start
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ type ImportRequest struct {
 	Path string
 	Data []byte
 	// Resolutions say what to do with a name already in use (keep by default).
-	Resolutions map[string]config.Resolution
+	Resolutions map[string]Resolution
 	// Inputs are the values of VS Code ${input:ID} placeholders.
 	Inputs map[string]string
 	// Plaintext lists secret-looking values ("server.env.VAR") the user
@@ -37,7 +37,7 @@ type ImportRequest struct {
 // ImportResult is what an import did, or would do for a dry run.
 type ImportResult struct {
 	File *config.File // parsed, secrets extracted, inputs substituted
-	Plan config.ImportPlan
+	Plan ImportPlan
 	// Moves are the values that move (or would move) to the keyring,
 	// masked.
 	Moves []SecretMove
@@ -79,14 +79,14 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 		passwords[in.ID] = in.Password
 	}
 	substitute := len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun)
-	prep := func(s config.Server, id string) (config.Server, []secrets.Move) {
+	prep := func(s Server, id string) (Server, []secrets.Move) {
 		s.ID = id
 		s, moves := withInputs(s, req.Inputs, passwords, substitute)
 		s, more := secrets.Extract(s, req.Plaintext)
 		return s, append(moves, more...)
 	}
 	out := *f
-	out.Servers = make([]config.Server, len(f.Servers))
+	out.Servers = make([]Server, len(f.Servers))
 	var moves []secrets.Move
 	for i, s := range f.Servers {
 		var m []secrets.Move
@@ -106,7 +106,7 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 		}
 		// A renamed copy is a server of its own: not the one it was
 		// compared with, whose id (and keyring entries) it borrowed.
-		j := slices.IndexFunc(f.Servers, func(s config.Server) bool { return s.Name == it.Name })
+		j := slices.IndexFunc(f.Servers, func(s Server) bool { return s.Name == it.Name })
 		if j < 0 {
 			continue
 		}
@@ -124,7 +124,7 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 // keyring entry (input.ID) and the string gets its ${secret:...}
 // reference; its move says which fields use it. A password input without
 // a value yet (a preview) is still listed, with no value to move.
-func withInputs(s config.Server, values map[string]string, passwords map[string]bool, substitute bool) (config.Server, []secrets.Move) {
+func withInputs(s Server, values map[string]string, passwords map[string]bool, substitute bool) (Server, []secrets.Move) {
 	var moves []secrets.Move
 	vals := maps.Clone(values)
 	if vals == nil {
@@ -159,7 +159,7 @@ func withInputs(s config.Server, values map[string]string, passwords map[string]
 }
 
 // inputFields names the fields of s that use ${input:id}.
-func inputFields(s config.Server, id string) []string {
+func inputFields(s Server, id string) []string {
 	ref := "${input:" + id + "}"
 	var out []string
 	has := func(field, v string) {
@@ -195,12 +195,12 @@ func Discover(ctx context.Context) []config.Found {
 func sandboxAll(f *config.File) {
 	for i := range f.Servers {
 		if s := &f.Servers[i]; s.Transport == config.Stdio && s.Sandbox == nil {
-			s.Sandbox = &config.Sandbox{}
+			s.Sandbox = &Sandbox{}
 		}
 	}
 	for i := range f.Entries {
 		if s := &f.Entries[i].Server; s.Transport == config.Stdio && s.Sandbox == nil {
-			s.Sandbox = &config.Sandbox{}
+			s.Sandbox = &Sandbox{}
 		}
 	}
 }

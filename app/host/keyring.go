@@ -129,7 +129,7 @@ func (h *Host) upgrade(cfg *config.Config, scope string) error {
 // mayUse reports whether server s may resolve ${secret:name}: its own
 // entries and the ones granted to it. An entry without an id (a --config
 // file run as it is) is the user's file and is not checked.
-func mayUse(s config.Server, grants map[string][]string, name string) bool {
+func mayUse(s Server, grants map[string][]string, name string) bool {
 	return s.ID == "" || grants == nil || secrets.OwnedBy(name, s.ID) || slices.Contains(grants[s.ID], name)
 }
 

@@ -35,7 +35,7 @@ func resolved(t *testing.T, h *Host, name string) (env map[string]string, header
 	if !ok {
 		t.Fatalf("no server %q in %+v", name, cfg.Servers)
 	}
-	c := h.Servers.Prepared(cfg, s)
+	c := h.Servers.prepared(cfg, s)
 	if c.Remote != nil {
 		headers = c.Remote.Headers
 	}

@@ -18,7 +18,7 @@ type Library struct{ h *Host }
 // Templates are the catalogue's server templates and those config.json
 // declares (the catalogue alone when config.json cannot be read).
 func (l *Library) Templates() []library.Template {
-	var servers []config.Server
+	var servers []Server
 	if cfg, err := l.h.readConfig(); err == nil {
 		servers = cfg.Servers
 	}
@@ -118,7 +118,7 @@ func (l *Library) ServerProfiles(server string) (map[string]ProfileOverride, err
 	ps, err := library.ProfilesOf(s)
 	out := make(map[string]ProfileOverride, len(ps))
 	for name, o := range ps {
-		out[name] = OverrideView(o)
+		out[name] = overrideView(o)
 	}
 	return out, err
 }
@@ -128,7 +128,7 @@ func (l *Library) ServerProfiles(server string) (map[string]ProfileOverride, err
 func (l *Library) SetMeta(name string, sm ServerMeta) error {
 	m := library.Meta(sm)
 	return l.h.edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers cannot be edited)", name)
 		}
@@ -140,7 +140,7 @@ func (l *Library) SetMeta(name string, sm ServerMeta) error {
 
 // AsRun is a configured server as it runs now: the active profile's URL,
 // arguments and environment applied (s itself when the override is wrong).
-func (l *Library) AsRun(s config.Server) config.Server {
+func (l *Library) AsRun(s Server) Server {
 	if p, err := library.ApplyProfile(s, l.h.Servers.Applied().Profile); err == nil {
 		return p
 	}
@@ -150,7 +150,7 @@ func (l *Library) AsRun(s config.Server) config.Server {
 // Meta is what the user wrote about a server (description, tags, docs,
 // colour, icon, the template it came from); zero when it has none. It
 // reads only the entry: a front door needs no open Host for it.
-func Meta(s config.Server) ServerMeta {
+func Meta(s Server) ServerMeta {
 	m, _ := library.MetaOf(s)
 	return ServerMeta(m)
 }

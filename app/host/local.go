@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 )
@@ -127,9 +126,9 @@ type planAt struct {
 	plan localmodel.Plan
 }
 
-// Plan is how the model named name would run here now: the settings'
+// planOf is how the model named name would run here now: the settings'
 // context and threads if set, else fitted to the free memory and CPUs.
-func (l *Local) Plan(s chat.Settings, name string) (localmodel.Plan, string, error) {
+func (l *Local) planOf(s ChatSettings, name string) (localmodel.Plan, string, error) {
 	path, err := l.h.Models.Path(name)
 	if err != nil {
 		return localmodel.Plan{}, "", err
@@ -138,9 +137,9 @@ func (l *Local) Plan(s chat.Settings, name string) (localmodel.Plan, string, err
 	return p, path, err
 }
 
-// planFor is Plan for the model's file at path: what the server runs with
+// planFor is planOf for the model's file at path: what the server runs with
 // when it runs that model, else Fit's answer, kept until the file changes.
-func (l *Local) planFor(s chat.Settings, name, path string) (localmodel.Plan, error) {
+func (l *Local) planFor(s ChatSettings, name, path string) (localmodel.Plan, error) {
 	l.mu.Lock()
 	if l.srv != nil && l.name == name {
 		p := l.plan
@@ -201,7 +200,7 @@ func (l *Local) ensure(ctx context.Context, name string) (*localmodel.Server, er
 	if err != nil {
 		return nil, err
 	}
-	plan, path, err := l.Plan(s, name)
+	plan, path, err := l.planOf(s, name)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +320,7 @@ func (l *Local) close(ctx context.Context) error {
 type localProvider struct {
 	l    *Local
 	name string // the provider's name in the settings
-	s    chat.Settings
+	s    ChatSettings
 }
 
 var _ provider.Provider = (*localProvider)(nil)
@@ -447,7 +446,7 @@ func (l *Local) SetRun(ctx context.Context, contextSize, threads int) error {
 	if threads < 0 || threads > 1024 {
 		return fmt.Errorf("threads %d: choose between 1 and the CPUs this machine has, or 0 to fit them", threads)
 	}
-	if err := l.h.Settings.EditChat(func(s *chat.Settings) error {
+	if err := l.h.Settings.EditChat(func(s *ChatSettings) error {
 		s.Local.Context, s.Local.Threads = contextSize, threads
 		return nil
 	}); err != nil {

@@ -123,7 +123,7 @@ func fileViews(fs []localskills.File) []SkillFile {
 	return out
 }
 
-func (k *LocalSkills) view(en localskills.Entry, s chat.Settings, trusted bool) LocalSkill {
+func (k *LocalSkills) view(en localskills.Entry, s ChatSettings, trusted bool) LocalSkill {
 	v := LocalSkill{Server: en.Source.Server, Name: en.Name, Description: en.Description, Folder: en.Dir,
 		Source: en.Source.Dir, App: en.Source.App, Scope: en.Source.Scope, AlsoIn: en.AlsoIn, Size: en.Size(),
 		Files: fileViews(en.Files), LeftOut: en.LeftOut, State: en.State, Changes: en.Changes,
@@ -184,7 +184,7 @@ func (k *LocalSkills) SetOn(ctx context.Context, name string, on bool) (LocalSki
 		return LocalSkill{}, err
 	}
 	key := chat.SkillKey(sk.Server, sk.Name)
-	err = k.h.Settings.EditChat(func(s *chat.Settings) error {
+	err = k.h.Settings.EditChat(func(s *ChatSettings) error {
 		s.OffSkills = slices.DeleteFunc(s.OffSkills, func(o string) bool { return o == key })
 		if !on {
 			s.OffSkills = append(s.OffSkills, key)

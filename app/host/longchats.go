@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/switchboard-app/switchboard/app/chat"
 )
 
 // MaxKeepMB is the most of one capped result Settings lets a chat keep:
@@ -31,7 +29,7 @@ func pair(line string, min int) (key string, n int, ok bool, err error) {
 
 // LongChatLines are the per-tool budgets and per-model windows of s as
 // the Long chats form edits them, sorted.
-func LongChatLines(s chat.Settings) (budgets, windows []string) {
+func LongChatLines(s ChatSettings) (budgets, windows []string) {
 	budgets, windows = []string{}, []string{}
 	for k, n := range s.ResultBudgets {
 		budgets = append(budgets, fmt.Sprintf("%s=%d", k, n))

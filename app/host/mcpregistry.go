@@ -74,14 +74,14 @@ func (c *MCPRegistry) client(url string) *mcpregistry.Client {
 // package) is previewed by its install dialog once downloaded; here its
 // entry has only the download URL. The error is Add's (a refused
 // reference, an unsafe package, a missing value).
-func (c *MCPRegistry) Preview(ctx context.Context, r RegistryPick) (config.Server, error) {
+func (c *MCPRegistry) Preview(ctx context.Context, r RegistryPick) (Server, error) {
 	url, name, option, values := r.URL, r.Name, r.Option, r.Values
 	s, o, err := c.chosen(ctx, url, name, option)
 	if err != nil {
-		return config.Server{}, err
+		return Server{}, err
 	}
 	if p := o.Package; p != nil && p.RegistryType == "mcpb" {
-		return config.Server{Name: mcpregistry.Name(s), URL: p.Identifier}, nil
+		return Server{Name: mcpregistry.Name(s), URL: p.Identifier}, nil
 	}
 	shown, _ := answers(s, o, values, func(string, string) (string, error) { return "••••••", nil })
 	return mcpregistry.Entry(s, o, shown)
@@ -313,7 +313,7 @@ func registryServer(s mcpregistry.ServerResponse) RegistryServer {
 		if o.Package != nil {
 			kind = o.Package.RegistryType
 		}
-		v.Options = append(v.Options, RegistryOption{Kind: kind, Label: o.Label, Asks: AsksView(mcpregistry.Asks(j, o))})
+		v.Options = append(v.Options, RegistryOption{Kind: kind, Label: o.Label, Asks: asksView(mcpregistry.Asks(j, o))})
 	}
 	return v
 }

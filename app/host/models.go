@@ -287,7 +287,7 @@ func (m *Models) SetDownloadURL(u string) error {
 			return err
 		}
 	}
-	return m.h.Settings.EditChat(func(s *chat.Settings) error {
+	return m.h.Settings.EditChat(func(s *ChatSettings) error {
 		s.Local.DownloadURL = u
 		return nil
 	})
@@ -344,7 +344,7 @@ func (m *Models) Choose(path string) (InstalledModel, error) {
 	if _, err := m.entry(name); err == nil {
 		return InstalledModel{}, fmt.Errorf("%q is the name of a model of the catalog: rename the file, or download that model instead", name)
 	}
-	err = m.h.Settings.EditChat(func(s *chat.Settings) error {
+	err = m.h.Settings.EditChat(func(s *ChatSettings) error {
 		if s.Local.Files == nil {
 			s.Local.Files = map[string]string{}
 		}
@@ -369,15 +369,15 @@ func (m *Models) Choose(path string) (InstalledModel, error) {
 // model, or gives the existing one that model when it has none; Put makes
 // it the default provider when there is none.
 func (m *Models) addProvider(model string) error {
-	return m.h.Settings.EditChat(func(s *chat.Settings) error {
-		i := slices.IndexFunc(s.Providers, func(p chat.ProviderSettings) bool { return p.Kind == chat.KindLocal })
+	return m.h.Settings.EditChat(func(s *ChatSettings) error {
+		i := slices.IndexFunc(s.Providers, func(p ProviderSettings) bool { return p.Kind == chat.KindLocal })
 		if i >= 0 {
 			if s.Providers[i].DefaultModel == "" {
 				s.Providers[i].DefaultModel = model
 			}
 			return nil
 		}
-		return s.Put(chat.ProviderSettings{Name: LocalProviderName, Kind: chat.KindLocal, DefaultModel: model})
+		return s.Put(ProviderSettings{Name: LocalProviderName, Kind: chat.KindLocal, DefaultModel: model})
 	})
 }
 
@@ -421,7 +421,7 @@ func (m *Models) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	return m.h.Settings.EditChat(func(s *chat.Settings) error {
+	return m.h.Settings.EditChat(func(s *ChatSettings) error {
 		delete(s.Local.Files, chosen)
 		for i, p := range s.Providers {
 			if p.Kind == chat.KindLocal && strings.EqualFold(p.DefaultModel, name) {

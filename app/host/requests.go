@@ -9,7 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/mcpmanager"
 )
@@ -36,11 +35,11 @@ type AppCall struct {
 	Args                 map[string]any
 	// Ask shows the approval card in the chat; Always says whether the
 	// user allowed the tool for the chat (nil: the engine Chats.Wire made).
-	Ask    chat.Approver
+	Ask    Approver
 	Always Always
 	// Agent is the chat's agent, whose policies apply over the global
 	// ones (nil: none).
-	Agent *chat.Agent
+	Agent *ChatAgent
 }
 
 // ModelContext is what an app (its ui:// URI) of a server asks the model

@@ -217,7 +217,7 @@ func TestKeptResultsAreNotServed(t *testing.T) {
 	lc := newLongChat(t)
 	_, id := withSecret(t, lc)
 
-	g := lc.h.Tools.Gateway(gateway.Options{Version: "test"})
+	g := lc.h.Tools.gateway(gateway.Options{Version: "test"})
 	g.Refresh(t.Context())
 	offersNoKept(t, "switchboard serve", mcpSession(t, g.ServeStdio), "content-store__", id)
 

@@ -23,12 +23,12 @@ type Roots struct {
 	Configured []string
 }
 
-// RootsOf decides a server's roots. Its meaning comes first: a server set
+// rootsOf decides a server's roots. Its meaning comes first: a server set
 // up with folders keeps them (the real server-filesystem replaces the
 // folders in its arguments with the roots it is offered, so offering the
 // workspace would take them away), one set up without any works in the
 // workspace. The entry's "roots" (a list, or a mode word) overrides that.
-func RootsOf(s mcpmanager.ServerConfig, mode string, workspace string) Roots {
+func rootsOf(s mcpmanager.ServerConfig, mode string, workspace string) Roots {
 	r := Roots{Mode: mode, Configured: ConfiguredFolders(s.Args, s.Dir)}
 	if r.Mode == "" {
 		r.Mode = config.RootsAuto
@@ -125,18 +125,18 @@ func expandHome(p string) string {
 	return filepath.Join(home, p[1:])
 }
 
-// withRoots gives each spec its roots (RootsOf) from its entry in servers
+// withRoots gives each spec its roots (rootsOf) from its entry in servers
 // (the same order and length, as Specs returns them), and returns what was
 // decided per server: switching the workspace then tells each server that
 // uses it (notifications/roots/list_changed).
-func withRoots(specs []mcpmanager.ServerConfig, servers []config.Server, workspaceRoot string) ([]mcpmanager.ServerConfig, map[string]Roots) {
+func withRoots(specs []mcpmanager.ServerConfig, servers []Server, workspaceRoot string) ([]mcpmanager.ServerConfig, map[string]Roots) {
 	decided := make(map[string]Roots, len(specs))
 	for i := range specs {
 		mode := ""
 		if i < len(servers) {
 			mode = servers[i].RootsMode
 		}
-		r := RootsOf(specs[i], mode, workspaceRoot)
+		r := rootsOf(specs[i], mode, workspaceRoot)
 		specs[i].Roots = r.Folders
 		decided[specs[i].Name] = r
 	}

@@ -194,9 +194,9 @@ func TestRootsOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := RootsOf(mcpmanager.ServerConfig{Args: tt.args, Dir: tt.cwd, Roots: tt.roots}, tt.mode, ws)
+			r := rootsOf(mcpmanager.ServerConfig{Args: tt.args, Dir: tt.cwd, Roots: tt.roots}, tt.mode, ws)
 			if !slices.Equal(r.Folders, tt.want) || r.Rule != tt.rule {
-				t.Fatalf("RootsOf = %q (%s), want %q (%s)", r.Folders, r.Rule, tt.want, tt.rule)
+				t.Fatalf("rootsOf = %q (%s), want %q (%s)", r.Folders, r.Rule, tt.want, tt.rule)
 			}
 		})
 	}

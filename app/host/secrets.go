@@ -33,13 +33,13 @@ func (sc *Secrets) InUse() ([]SecretRow, error) {
 			}
 		}
 	}
-	return SecretsView(list), nil
+	return secretsView(list), nil
 }
 
 // ProviderKey is the keyring entry a provider's API key names (the first
 // ${secret:NAME} of it; "" when the key is not in the keyring) and
 // whether the keyring holds a value for it.
-func (sc *Secrets) ProviderKey(p chat.ProviderSettings) (name string, stored bool) {
+func (sc *Secrets) ProviderKey(p ProviderSettings) (name string, stored bool) {
 	refs := secrets.Refs(p.APIKey)
 	if len(refs) == 0 {
 		return "", false

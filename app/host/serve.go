@@ -112,7 +112,7 @@ func (s *Serve) start(ctx context.Context, r ServeRequest) (*gateway.Gateway, fu
 	}
 	var calls atomic.Int64
 	opts := gateway.Options{Version: buildinfo.String(), OnCall: func(gateway.Call) { calls.Add(1) }}
-	cm, err := s.h.Settings.ServeCode() // settings.serve.tools, its limits and decisions
+	cm, err := s.h.Settings.serveCode() // settings.serve.tools, its limits and decisions
 	switch {
 	case err != nil && r.Code != "" && r.Code != chat.ToolsDirect:
 		return nil, nil, err // a script needs the limits and the rules
@@ -126,7 +126,7 @@ func (s *Serve) start(ctx context.Context, r ServeRequest) (*gateway.Gateway, fu
 		cm.Mode = codeModeOf(r.Code)
 	}
 	opts.Code, opts.CodeLimits, opts.Decide = cm.Mode, cm.Limits, cm.Decide
-	g := s.h.Tools.Gateway(opts)
+	g := s.h.Tools.gateway(opts)
 	s.relay.g.Store(g)
 
 	ctx, cancel := context.WithCancel(ctx)

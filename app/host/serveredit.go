@@ -27,7 +27,7 @@ type ServerEdit struct {
 	// check (the CLI, which reads and writes in one step).
 	Base string
 	// Server is the entry as it should be; a Name other than Old renames it.
-	Server config.Server
+	Server Server
 	// Secrets are values to keep in the OS keyring, by field: "env.NAME" or
 	// "headers.NAME". The entry gets a ${secret:...} reference in their
 	// place, so config.json never holds them.
@@ -50,7 +50,7 @@ type Saved struct {
 
 // EntryJSON is a server's entry as config.json holds it (without its
 // name), indented: what "Edit as JSON" shows, and the Base of a ServerEdit.
-func EntryJSON(s config.Server) (string, error) {
+func EntryJSON(s Server) (string, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return "", err
@@ -64,13 +64,13 @@ func EntryJSON(s config.Server) (string, error) {
 
 // ParseEntry reads one entry as "Edit as JSON" holds it (comments and
 // trailing commas allowed, as in config.json). Problems come back as a
-// *config.ValidationError whose paths are the entry's own ("command",
+// *ValidationError whose paths are the entry's own ("command",
 // "env.TOKEN") with line:column in text.
-func ParseEntry(name, text string) (config.Server, error) {
-	s := config.Server{Name: name}
+func ParseEntry(name, text string) (Server, error) {
+	s := Server{Name: name}
 	if err := s.UnmarshalJSON([]byte(text)); err != nil {
 		if errors.Is(err, config.ErrEmpty) {
-			return s, &config.ValidationError{Kind: config.ErrEmpty, Problems: []config.Problem{{Severity: config.SeverityError,
+			return s, &ValidationError{Kind: config.ErrEmpty, Problems: []config.Problem{{Severity: config.SeverityError,
 				Message: `the entry is empty; write an object such as {"command": "npx", "args": ["-y", "some-server"]}`}}}
 		}
 		return s, err
@@ -81,7 +81,7 @@ func ParseEntry(name, text string) (config.Server, error) {
 
 // Check validates e as Save would, without saving: the same
 // rules as a parsed config.json, problems by field ("name", "command",
-// "url", "env.NAME", ...) in a *config.ValidationError.
+// "url", "env.NAME", ...) in a *ValidationError.
 func (s *Servers) Check(e ServerEdit) error {
 	h := s.h
 	srv, err := withSecretRefs(e.Server, e.Secrets, func(field, _ string) (string, error) {
@@ -95,7 +95,7 @@ func (s *Servers) Check(e ServerEdit) error {
 	}
 	if srv.Name != e.Old {
 		if _, taken := h.Servers.Get(srv.Name); taken {
-			return &config.ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{Path: "name", Severity: config.SeverityError,
+			return &ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{Path: "name", Severity: config.SeverityError,
 				Message: fmt.Sprintf("a server named %q already exists; choose another name", srv.Name)}}}
 		}
 	}
@@ -112,7 +112,7 @@ func (e ServerEdit) Warnings() []config.Problem {
 
 // checkEntry checks s by reading its JSON back as a file entry is read,
 // so the form and config.json agree; paths are relative to the entry.
-func checkEntry(s config.Server) error {
+func checkEntry(s Server) error {
 	var probs []config.Problem
 	if msg := nameProblem(s.Name); msg != "" {
 		probs = append(probs, config.Problem{Path: "name", Severity: config.SeverityError, Message: msg})
@@ -121,9 +121,9 @@ func checkEntry(s config.Server) error {
 	if err != nil {
 		return err
 	}
-	var back config.Server
+	var back Server
 	if err := back.UnmarshalJSON(raw); err != nil {
-		var ve *config.ValidationError
+		var ve *ValidationError
 		if !errors.As(err, &ve) {
 			return err
 		}
@@ -134,7 +134,7 @@ func checkEntry(s config.Server) error {
 		}
 	}
 	if len(probs) > 0 {
-		return &config.ValidationError{Kind: config.ErrInvalid, Problems: probs}
+		return &ValidationError{Kind: config.ErrInvalid, Problems: probs}
 	}
 	return nil
 }
@@ -154,7 +154,7 @@ func nameProblem(name string) string {
 
 // entryField puts a problem about the entry as a whole on the field that
 // fixes it (a stdio server without "command": the command field).
-func entryField(p config.Problem, s config.Server) string {
+func entryField(p config.Problem, s Server) string {
 	if p.Path != "" {
 		return p.Path
 	}
@@ -167,7 +167,7 @@ func entryField(p config.Problem, s config.Server) string {
 // withSecretRefs returns s with each secret value replaced by the reference
 // keep returns for it; keep is given the field ("env.NAME", "headers.NAME")
 // and the value.
-func withSecretRefs(s config.Server, values map[string]string, keep func(field, value string) (string, error)) (config.Server, error) {
+func withSecretRefs(s Server, values map[string]string, keep func(field, value string) (string, error)) (Server, error) {
 	s = s.Clone()
 	for _, field := range slices.Sorted(maps.Keys(values)) {
 		kind, key, ok := strings.Cut(field, ".")
@@ -182,7 +182,7 @@ func withSecretRefs(s config.Server, values map[string]string, keep func(field, 
 			return s, fmt.Errorf("secret %q: only env.NAME and headers.NAME can be kept in the keyring", field)
 		}
 		if values[field] == "" {
-			return s, &config.ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{
+			return s, &ValidationError{Kind: config.ErrInvalid, Problems: []config.Problem{{
 				Path: field, Severity: config.SeverityError, Message: "is marked secret but has no value; enter the value, or untick secret",
 			}}}
 		}
@@ -214,7 +214,7 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 	if e.Detect {
 		e.Secrets = detected(e.Server, e.Secrets, e.Plaintext)
 	}
-	var before config.Server // the entry as it was: its references are not new
+	var before Server // the entry as it was: its references are not new
 	if e.Old != "" {
 		if cfg, err := h.readConfig(); err == nil {
 			before, _ = cfg.Lookup(e.Old)
@@ -343,7 +343,7 @@ func (s *Servers) Wait(ctx context.Context, name string) (Saved, error) {
 
 // detected adds to values the secret-looking env and header values of s
 // (the rule of an import, secrets.Extract), but for the plaintext fields.
-func detected(s config.Server, values map[string]string, plaintext map[string]bool) map[string]string {
+func detected(s Server, values map[string]string, plaintext map[string]bool) map[string]string {
 	out := maps.Clone(values)
 	if out == nil {
 		out = map[string]string{}

@@ -20,7 +20,7 @@ type ServerFiles struct{ h *Host }
 // instead of config.json's: inputs fill VS Code's ${input:ID} placeholders.
 // An entry that cannot run is left out, with its problem in skipped; a
 // file that cannot be read or parsed is the error.
-func (s *ServerFiles) Read(ctx context.Context, file string, inputs map[string]string) (servers []config.Server, skipped []error, err error) {
+func (s *ServerFiles) Read(ctx context.Context, file string, inputs map[string]string) (servers []Server, skipped []error, err error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", file, err)
@@ -72,7 +72,7 @@ func (s *ServerFiles) ReadDiscovered(path string) (string, error) {
 // secret-looking values go to the keyring first (the config never
 // references a secret that is not there), then config.json is saved
 // atomically and the servers start. A config that cannot be parsed comes
-// back as a *config.ValidationError naming file, line:column and JSON path.
+// back as a *ValidationError naming file, line:column and JSON path.
 //
 // Secrets are found after VS Code's ${input:ID} values are put in, and a
 // password input's value always goes to the keyring: the entry holds the

@@ -101,7 +101,7 @@ func (s *Servers) Follow(onReload func(error)) error {
 }
 
 // List returns config.json's servers as last loaded or saved.
-func (s *Servers) List() []config.Server {
+func (s *Servers) List() []Server {
 	h := s.h
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
@@ -121,13 +121,13 @@ func (s *Servers) ConfigFile() (string, error) {
 }
 
 // Get returns one configured server as last loaded or saved.
-func (s *Servers) Get(name string) (config.Server, bool) {
+func (s *Servers) Get(name string) (Server, bool) {
 	h := s.h
 	h.cfgMu.Lock()
 	defer h.cfgMu.Unlock()
-	i := slices.IndexFunc(h.servers, func(s config.Server) bool { return s.Name == name })
+	i := slices.IndexFunc(h.servers, func(s Server) bool { return s.Name == name })
 	if i < 0 {
-		return config.Server{}, false
+		return Server{}, false
 	}
 	return h.servers[i], true
 }
@@ -169,7 +169,7 @@ func (h *Host) apply(cfg *config.Config) {
 
 // Run starts exactly these servers (a --config file, or a subset chosen by
 // the caller) with their secrets resolved, instead of config.json's.
-func (s *Servers) Run(servers []config.Server) {
+func (s *Servers) Run(servers []Server) {
 	h := s.h
 	specs := h.Servers.Specs(servers)
 	h.cfgMu.Lock()
@@ -185,7 +185,7 @@ func (s *Servers) Run(servers []config.Server) {
 // Specs resolves the secrets of servers into what the manager runs; every
 // resolved secret is masked from then on (Redact). They are the user's
 // own list (a --config file), so no reference is refused.
-func (s *Servers) Specs(servers []config.Server) []mcpmanager.ServerConfig {
+func (s *Servers) Specs(servers []Server) []mcpmanager.ServerConfig {
 	return s.specs(servers, nil)
 }
 
@@ -200,11 +200,11 @@ func grantsOf(cfg *config.Config) map[string][]string {
 
 // specs is Specs where each server of config.json may resolve only its
 // own keyring entries and those granted to it (grants; nil: any).
-func (s *Servers) specs(servers []config.Server, grants map[string][]string) []mcpmanager.ServerConfig {
+func (s *Servers) specs(servers []Server, grants map[string][]string) []mcpmanager.ServerConfig {
 	h := s.h
 	out := make([]mcpmanager.ServerConfig, 0, len(servers))
 	for _, srv := range servers {
-		out = append(out, mcpmanager.Specs([]config.Server{srv}, func(v string) (string, error) {
+		out = append(out, mcpmanager.Specs([]Server{srv}, func(v string) (string, error) {
 			x, err := secrets.Expand(v, func(kind, name string) (string, error) {
 				if kind == "secret" && !mayUse(srv, grants, name) {
 					return "", notGranted(srv.Name, name)
@@ -227,14 +227,14 @@ func (s *Servers) specs(servers []config.Server, grants map[string][]string) []m
 	return out
 }
 
-// Prepared is one server of cfg as it would run now: the active profile
+// prepared is one server of cfg as it would run now: the active profile
 // applied, secrets resolved. It is never disabled: testing a disabled
 // server is how a user checks it before enabling it.
-func (s *Servers) Prepared(cfg *config.Config, srv config.Server) mcpmanager.ServerConfig {
+func (s *Servers) prepared(cfg *config.Config, srv Server) mcpmanager.ServerConfig {
 	h := s.h
 	profile, _ := library.ActiveProfile(cfg.Settings) // a malformed section is reported at apply
 	p, err := library.ApplyProfile(srv, profile)
-	specs, _ := withRoots(h.Servers.specs([]config.Server{p}, grantsOf(cfg)), []config.Server{p}, workspaceRootIn(h.dir, cfg))
+	specs, _ := withRoots(h.Servers.specs([]Server{p}, grantsOf(cfg)), []Server{p}, workspaceRootIn(h.dir, cfg))
 	c := specs[0]
 	if err != nil {
 		c.StartError = err.Error()
@@ -266,7 +266,7 @@ func (s *Servers) StartBuiltins() {
 // Runnable are config.json's servers as they run: templates left out, the
 // active profile's overrides applied. A server whose override is wrong is
 // left out too, with its problem in skipped.
-func (s *Servers) Runnable() (servers []config.Server, skipped []error, err error) {
+func (s *Servers) Runnable() (servers []Server, skipped []error, err error) {
 	cfg, err := s.h.readConfig()
 	if err != nil {
 		return nil, nil, err
@@ -280,7 +280,7 @@ func (s *Servers) Runnable() (servers []config.Server, skipped []error, err erro
 }
 
 // withoutProblems drops the servers whose profile override is wrong.
-func withoutProblems(servers []config.Server, problems map[string]error) ([]config.Server, []error, error) {
+func withoutProblems(servers []Server, problems map[string]error) ([]Server, []error, error) {
 	var skipped []error
 	out := servers[:0:0]
 	for _, srv := range servers {
@@ -294,7 +294,7 @@ func withoutProblems(servers []config.Server, problems map[string]error) ([]conf
 }
 
 // Add adds one server.
-func (s *Servers) Add(srv config.Server) error {
+func (s *Servers) Add(srv Server) error {
 	h := s.h
 	return h.edit(func(cfg *config.Config) error {
 		if err := nameFree(cfg, srv.Name, pickAnother); err != nil {
@@ -328,7 +328,7 @@ func (s *Servers) Remove(name string) error { return s.RemoveWith(name, false) }
 // name gets a new id: it never inherits what this one kept.
 func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 	h := s.h
-	var removed config.Server
+	var removed Server
 	var drop []string
 	err := h.edit(func(cfg *config.Config) error {
 		i, err := index(cfg, name)
@@ -409,7 +409,7 @@ func (s *Servers) SecretsOf(name string) ([]string, error) {
 type OAuthEdit struct {
 	// OAuth is the entry as it should be; nil removes it. Its
 	// ClientSecret is ignored: Secret and KeepSecret decide it.
-	OAuth *config.OAuth
+	OAuth *OAuth
 	// Secret, when not "", is a new client secret: it goes to the keyring
 	// and the entry gets its ${secret:...} reference.
 	Secret string
@@ -442,7 +442,7 @@ func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
 		ref = "${secret:" + kept + "}"
 	}
 	return h.edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers need no login)", name)
 		}
@@ -490,7 +490,7 @@ func (s *Servers) SetRoots(name, mode string, list []string) error {
 		return errors.New("give at least one folder for the list, or choose none")
 	}
 	return h.edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers choose their own roots)", name)
 		}
@@ -515,11 +515,11 @@ func (s *Servers) SetRoots(name, mode string, list []string) error {
 // off when sb is nil, in config.json (see Edit); a running server restarts
 // in (or out of) its sandbox. Only a local (stdio) server can be
 // sandboxed. A setting the config would refuse comes back as a
-// *config.ValidationError naming its JSON path (NAME.sandbox.allowRead[0]).
-func (s *Servers) SetSandbox(name string, sb *config.Sandbox) error {
+// *ValidationError naming its JSON path (NAME.sandbox.allowRead[0]).
+func (s *Servers) SetSandbox(name string, sb *Sandbox) error {
 	h := s.h
 	return h.edit(func(cfg *config.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
+		i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == name })
 		if i < 0 {
 			return fmt.Errorf("no server named %q (built-in servers run inside Switchboard and cannot be sandboxed)", name)
 		}
@@ -541,7 +541,7 @@ func (s *Servers) SetSandbox(name string, sb *config.Sandbox) error {
 func (s *Servers) SandboxAvailable(ctx context.Context) error { return sandbox.Available(ctx) }
 
 // ServerStatus is one server's state as the host reports it (Status,
-// StatusOf, Options.OnStatus): the engine's supervisor.Status, named here
+// StatusOf, Options.OnStatus): the engine's ServerStatus, named here
 // so a front door need not import the engine for it.
 type ServerStatus = supervisor.Status
 
@@ -558,7 +558,7 @@ func (s *Servers) StatusOf(name string) (ServerStatus, bool) {
 			return st, true
 		}
 	}
-	return supervisor.Status{Name: name}, false
+	return ServerStatus{Name: name}, false
 }
 
 // Restart stops and starts one server.
@@ -585,7 +585,7 @@ func (s *Servers) Roots(name string) []string {
 // secrets, its roots), runs initialize and tools/list, and reports each
 // step's time and exactly what failed, secrets masked. A disabled server
 // is tested too: that is how a user checks it before enabling it.
-func (s *Servers) Test(ctx context.Context, srv config.Server) (TestReport, error) {
+func (s *Servers) Test(ctx context.Context, srv Server) (TestReport, error) {
 	if _, isTemplate := library.TemplateOf(srv); isTemplate {
 		return TestReport{}, fmt.Errorf("%s is a template: add a server from it, then test that", srv.Name)
 	}
@@ -595,24 +595,24 @@ func (s *Servers) Test(ctx context.Context, srv config.Server) (TestReport, erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, TestTimeout)
 	defer cancel()
-	r := mcpmanager.Report(srv.Name, s.h.mgr.Test(ctx, s.Prepared(cfg, srv)), s.h.Redact)
+	r := mcpmanager.Report(srv.Name, s.h.mgr.Test(ctx, s.prepared(cfg, srv)), s.h.Redact)
 	slog.Info("test connection", "server", srv.Name, "ok", r.OK, "failed", r.Failed, "ms", r.TotalMs)
-	return ReportView(r), nil
+	return reportView(r), nil
 }
 
 // Login logs in to a remote server that needs it: the authorization page
 // goes to show (nil: Options.OnLoginURL), the tokens to the keyring, and
 // it returns the server's state once it has started again with them
 // (waiting at most LoginSettleTimeout); an error when it is not ready.
-func (s *Servers) Login(ctx context.Context, name string, show func(url string)) (supervisor.Status, error) {
+func (s *Servers) Login(ctx context.Context, name string, show func(url string)) (ServerStatus, error) {
 	if err := s.h.store.Available(); err != nil {
-		return supervisor.Status{Name: name}, fmt.Errorf("%s: the tokens could not be kept: %w", name, err)
+		return ServerStatus{Name: name}, fmt.Errorf("%s: the tokens could not be kept: %w", name, err)
 	}
 	if err := s.h.mgr.LoginWith(ctx, name, show); err != nil {
 		if errors.Is(err, context.Canceled) {
-			return supervisor.Status{Name: name}, fmt.Errorf("%s: login cancelled", name)
+			return ServerStatus{Name: name}, fmt.Errorf("%s: login cancelled", name)
 		}
-		return supervisor.Status{Name: name}, errors.New(s.h.Redact(err.Error()))
+		return ServerStatus{Name: name}, errors.New(s.h.Redact(err.Error()))
 	}
 	wctx, cancel := context.WithTimeout(ctx, LoginSettleTimeout)
 	defer cancel()

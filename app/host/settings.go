@@ -27,23 +27,23 @@ import (
 type Settings struct{ h *Host }
 
 // Chat reads the chat settings of config.json.
-func (st *Settings) Chat() (chat.Settings, error) {
+func (st *Settings) Chat() (ChatSettings, error) {
 	h := st.h
 	cfg, err := h.readConfig()
 	if err != nil {
-		return chat.Settings{}, err
+		return ChatSettings{}, err
 	}
 	return chat.LoadSettings(cfg.Settings)
 }
 
 // EditChat changes the chat settings in config.json (see Edit).
-func (st *Settings) EditChat(fn func(s *chat.Settings) error) error {
+func (st *Settings) EditChat(fn func(s *ChatSettings) error) error {
 	h := st.h
 	return h.edit(func(cfg *config.Config) error { return editChat(cfg, fn) })
 }
 
 // editChat lets fn change the chat settings inside cfg.
-func editChat(cfg *config.Config, fn func(s *chat.Settings) error) error {
+func editChat(cfg *config.Config, fn func(s *ChatSettings) error) error {
 	s, err := chat.LoadSettings(cfg.Settings)
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func editChat(cfg *config.Config, fn func(s *chat.Settings) error) error {
 // SaveProvider adds or updates a model provider. A new key (apiKey not
 // empty) goes to the keyring first and the provider refers to it as
 // ${secret:...}; an empty apiKey keeps the key stored before.
-func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error {
+func (st *Settings) SaveProvider(ps ProviderSettings, apiKey string) error {
 	h := st.h
 	if old, err := h.Settings.Chat(); err == nil {
 		if p, err := old.Provider(ps.Name); err == nil && strings.EqualFold(p.Name, ps.Name) {
@@ -87,21 +87,21 @@ func (st *Settings) SaveProvider(ps chat.ProviderSettings, apiKey string) error 
 				return err
 			}
 		}
-		return editChat(cfg, func(s *chat.Settings) error { return s.Put(ps) })
+		return editChat(cfg, func(s *ChatSettings) error { return s.Put(ps) })
 	})
 }
 
 // AddRule validates an approval rule, gives it an ID and saves it in the
 // chat settings; the error names the field that is wrong.
-func (st *Settings) AddRule(r chat.Rule) (chat.Rule, error) {
+func (st *Settings) AddRule(r Rule) (Rule, error) {
 	h := st.h
 	if err := r.Validate(); err != nil {
-		return chat.Rule{}, err
+		return Rule{}, err
 	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	r.ID = hex.EncodeToString(b[:])
-	err := h.Settings.EditChat(func(s *chat.Settings) error {
+	err := h.Settings.EditChat(func(s *ChatSettings) error {
 		s.Rules = append(s.Rules, r)
 		return nil
 	})
@@ -111,9 +111,9 @@ func (st *Settings) AddRule(r chat.Rule) (chat.Rule, error) {
 // RemoveRule deletes the approval rule with id.
 func (st *Settings) RemoveRule(id string) error {
 	h := st.h
-	return h.Settings.EditChat(func(s *chat.Settings) error {
+	return h.Settings.EditChat(func(s *ChatSettings) error {
 		n := len(s.Rules)
-		s.Rules = slices.DeleteFunc(s.Rules, func(r chat.Rule) bool { return r.ID == id })
+		s.Rules = slices.DeleteFunc(s.Rules, func(r Rule) bool { return r.ID == id })
 		if len(s.Rules) == n {
 			return fmt.Errorf("no approval rule %q: it was removed already (reload the Tools page)", id)
 		}
@@ -173,7 +173,7 @@ func (st *Settings) SetLongChats(r LongChats) error {
 			perModel[strings.ToLower(prov)][model] = n
 		}
 	}
-	return st.EditChat(func(c *chat.Settings) error {
+	return st.EditChat(func(c *ChatSettings) error {
 		c.CompactAt, c.ResultShare = compactAt, resultShare
 		if compactAt == chat.DefaultCompactAt {
 			c.CompactAt = 0
@@ -203,7 +203,7 @@ func (st *Settings) SetSampling(v Sampling) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	return st.EditChat(func(c *chat.Settings) error {
+	return st.EditChat(func(c *ChatSettings) error {
 		c.Sampling = s
 		return nil
 	})
@@ -225,8 +225,8 @@ func (st *Settings) Agents() ([]Agent, error) {
 // SaveAgent creates an agent (empty ID) or updates one after checking it,
 // and returns it as saved (with its ID).
 func (st *Settings) SaveAgent(a Agent) (Agent, error) {
-	var saved chat.Agent
-	err := st.EditChat(func(s *chat.Settings) error {
+	var saved ChatAgent
+	err := st.EditChat(func(s *ChatSettings) error {
 		var err error
 		saved, err = s.PutAgent(a.engine())
 		return err
@@ -248,7 +248,7 @@ type ToolSearchSetting struct {
 // ToolSearchOf is s's tool search as the Settings form shows it: the
 // share and the count filled with their defaults when s leaves them
 // unset.
-func ToolSearchOf(s chat.Settings) ToolSearchSetting {
+func ToolSearchOf(s ChatSettings) ToolSearchSetting {
 	t := ToolSearchSetting{By: "size", Share: cmp.Or(s.ToolSearchShare, toolsearch.DefaultShare), Above: chat.ToolSearchThreshold, Pinned: s.Pinned}
 	switch {
 	case s.ToolSearchAbove > 0:
@@ -283,7 +283,7 @@ func (st *Settings) SetToolSearch(t ToolSearchSetting) error {
 		}
 		clean = append(clean, p)
 	}
-	return st.EditChat(func(s *chat.Settings) error {
+	return st.EditChat(func(s *ChatSettings) error {
 		switch by {
 		case "off":
 			s.ToolSearchAbove = -1
@@ -318,11 +318,11 @@ func (st *Settings) SetServe(v ServeSettings) error {
 	return st.h.edit(func(cfg *config.Config) error { return serveSection.Put(cfg, v) })
 }
 
-// ServeCode is the code mode 'serve' offers by config.json's settings
+// serveCode is the code mode 'serve' offers by config.json's settings
 // (a --code flag wins over it): settings.serve.tools, each script
 // bounded by settings.chat.codeMode and each of its calls decided by the
-// chat's rules and policies (ScriptDecision).
-func (st *Settings) ServeCode() (gateway.CodeMode, error) {
+// chat's rules and policies (scriptDecision).
+func (st *Settings) serveCode() (gateway.CodeMode, error) {
 	cfg, err := st.h.readConfig()
 	if err != nil {
 		return gateway.CodeMode{}, err
@@ -331,7 +331,7 @@ func (st *Settings) ServeCode() (gateway.CodeMode, error) {
 }
 
 // ProviderKind is the wire format a model provider speaks (provider.Kind),
-// as chat.ProviderSettings.Kind holds it.
+// as ProviderSettings.Kind holds it.
 type ProviderKind = provider.Kind
 
 // The kinds of provider a door offers besides the model on this computer

@@ -74,7 +74,7 @@ func (s *Shared) Start(ctx context.Context) error {
 		return err
 	}
 	s.l, s.attached = l, map[*attachedApp]bool{}
-	g := h.Tools.Gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
+	g := h.Tools.gateway(gateway.Options{Version: buildinfo.String(), OnCall: s.counted, Sees: s.sees})
 	if cfg, err := h.readConfig(); err == nil {
 		s.follow(cfg, g)
 	}
@@ -113,7 +113,7 @@ func (s *Shared) Start(ctx context.Context) error {
 // sent the list_changed notifications (only theirs: another app's lists
 // did not change), so the app lists again now; g (the attached apps'
 // gateway, nil before Start) takes the code mode of settings.serve
-// (ServeCode). A malformed section leaves what it sets as it was, and
+// (serveCode). A malformed section leaves what it sets as it was, and
 // says why in the log (the Settings page says it too).
 func (s *Shared) follow(cfg *config.Config, g *gateway.Gateway) {
 	if states, err := clientsSection.Get(cfg); err != nil {

@@ -85,7 +85,7 @@ func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error 
 		return err
 	}
 	key := chat.SkillKey(server, name)
-	return k.h.Settings.EditChat(func(s *chat.Settings) error {
+	return k.h.Settings.EditChat(func(s *ChatSettings) error {
 		s.OffSkills = slices.DeleteFunc(s.OffSkills, func(o string) bool { return o == key })
 		if !on {
 			s.OffSkills = append(s.OffSkills, key)
@@ -99,15 +99,15 @@ func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error 
 // offers them, less those the user switched off, those of servers the chat
 // switched off (active, the chat's own choice of tools: nil for none) and,
 // with an agent, those the agent does not allow.
-func (k *Skills) forTurn(s chat.Settings, agent *chat.Agent, active func(router.Tool) bool) chat.SkillSet {
+func (k *Skills) forTurn(s ChatSettings, agent *ChatAgent, active func(router.Tool) bool) chat.SkillSet {
 	return turnSkills{Catalog: k.h.mgr.Skills(), local: k.h.LocalSkills, settings: s, agent: agent, active: active}
 }
 
 type turnSkills struct {
 	*skills.Catalog
 	local    *LocalSkills
-	settings chat.Settings
-	agent    *chat.Agent
+	settings ChatSettings
+	agent    *ChatAgent
 	active   func(router.Tool) bool
 }
 

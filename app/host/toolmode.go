@@ -31,7 +31,7 @@ type ToolMode struct {
 // ToolModeOf is the tool mode of a turn (Chats.Turn takes it from here):
 // the chat's own mode, else the agent's, else the settings', else the
 // default for a model with a context window of window tokens.
-func ToolModeOf(s chat.Settings, agent *chat.Agent, chatMode string, window int) ToolMode {
+func ToolModeOf(s ChatSettings, agent *ChatAgent, chatMode string, window int) ToolMode {
 	m := ToolMode{Default: chat.DefaultToolMode(window), Window: window, CodeWindow: chat.CodeModeWindow}
 	var agentMode string
 	if agent != nil {
@@ -51,12 +51,12 @@ func ToolModeOf(s chat.Settings, agent *chat.Agent, chatMode string, window int)
 	return m
 }
 
-// ScriptDecision decides each call a script run by 'serve --code' makes
+// scriptDecision decides each call a script run by 'serve --code' makes
 // as the chat decides a direct call (chat.Decide: the argument rules, then
 // the tool's policy; no "allowed for the rest of the chat" there): the
 // gateway asks the client about an "ask" and refuses a refusal with its
 // sentence.
-func ScriptDecision(s chat.Settings) gateway.DecideFunc {
+func scriptDecision(s ChatSettings) gateway.DecideFunc {
 	return func(t router.Tool, raw json.RawMessage) (gateway.Decision, string) {
 		var args map[string]any
 		if err := json.Unmarshal(raw, &args); err != nil {
@@ -87,7 +87,7 @@ type ServeSettings struct {
 
 var serveSection = config.Section[ServeSettings]{Key: "serve"}
 
-// serveCode is ServeCode of cfg.
+// serveCode is Settings.serveCode of cfg.
 func serveCode(cfg *config.Config) (gateway.CodeMode, error) {
 	sv, err := serveSection.Get(cfg)
 	if err != nil {
@@ -100,7 +100,7 @@ func serveCode(cfg *config.Config) (gateway.CodeMode, error) {
 	if err != nil {
 		return gateway.CodeMode{}, err
 	}
-	return gateway.CodeMode{Mode: codeModeOf(sv.Tools), Limits: s.CodeMode, Decide: ScriptDecision(s)}, nil
+	return gateway.CodeMode{Mode: codeModeOf(sv.Tools), Limits: s.CodeMode, Decide: scriptDecision(s)}, nil
 }
 
 // codeModeOf is a tool mode (chat.ToolsDirect, ToolsCode, ToolsBoth) as

@@ -55,7 +55,7 @@ func TestScriptDecision(t *testing.T) {
 	rm := router.Tool{Name: "m__rm", Server: "m", Tool: mcp.Tool{Name: "rm"}}
 	s := chat.Settings{Policies: chat.Policies{"m__delete": chat.PolicyDeny},
 		Rules: chat.Rules{{Tool: "m__rm", Effect: chat.PolicyDeny, Match: []chat.Match{{Path: "path", Glob: "/etc/*"}}}}}
-	decide := ScriptDecision(s)
+	decide := scriptDecision(s)
 	for _, tt := range []struct {
 		tool router.Tool
 		want gateway.Decision
@@ -68,7 +68,7 @@ func TestScriptDecision(t *testing.T) {
 }
 
 // TestServeSettings: settings.serve.tools is written only when it is a
-// tool mode, and ServeCode turns it into the gateway's code mode with the
+// tool mode, and serveCode turns it into the gateway's code mode with the
 // chat settings' limits; a malformed section is an error naming its path.
 func TestServeSettings(t *testing.T) {
 	h := open(t)
@@ -90,9 +90,9 @@ func TestServeSettings(t *testing.T) {
 		if got, err := h.Settings.Serve(); err != nil || got.Tools != c.tools {
 			t.Errorf("Serve() = %+v, %v; want tools %q", got, err, c.tools)
 		}
-		cm, err := h.Settings.ServeCode()
+		cm, err := h.Settings.serveCode()
 		if err != nil || cm.Mode != c.mode || cm.Limits.MaxCalls != 7 || cm.Decide == nil {
-			t.Errorf("tools %q: ServeCode() = mode %q, limits %+v, decide set %v, %v; want mode %q, 7 calls", c.tools, cm.Mode, cm.Limits, cm.Decide != nil, err, c.mode)
+			t.Errorf("tools %q: serveCode() = mode %q, limits %+v, decide set %v, %v; want mode %q, 7 calls", c.tools, cm.Mode, cm.Limits, cm.Decide != nil, err, c.mode)
 		}
 	}
 	if err := h.edit(func(cfg *config.Config) error {
@@ -101,7 +101,7 @@ func TestServeSettings(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.Settings.ServeCode(); err == nil || !strings.Contains(err.Error(), "settings.serve.tools") {
-		t.Errorf("ServeCode() of a malformed section = %v, want an error naming settings.serve.tools", err)
+	if _, err := h.Settings.serveCode(); err == nil || !strings.Contains(err.Error(), "settings.serve.tools") {
+		t.Errorf("serveCode() of a malformed section = %v, want an error naming settings.serve.tools", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/builtin/workspace"
-	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
@@ -142,10 +141,10 @@ func (t *Tools) DefaultPolicy(tool router.Tool) chat.Policy {
 	return chat.DefaultPolicy(tool)
 }
 
-// Gateway is every running server's tools, prompts and resources as one
+// gateway is every running server's tools, prompts and resources as one
 // MCP server ('switchboard serve'): the one place outside the host that
 // holds the router.
-func (t *Tools) Gateway(opts gateway.Options) *gateway.Gateway {
+func (t *Tools) gateway(opts gateway.Options) *gateway.Gateway {
 	opts.Settled = t.h.mgr.WaitSettled
 	opts.Skills = t.h.mgr.Skills()
 	return gateway.New(t.h.router(), opts)
@@ -155,7 +154,7 @@ func (t *Tools) Gateway(opts gateway.Options) *gateway.Gateway {
 // (server__tool) could be: a server's name, sanitized, is its tools'
 // prefix. It is empty for a cut or unusual name. A pure function: the CLI
 // picks the servers to start with it before any Host runs them.
-func Owners(name string, list []config.Server) []string {
+func Owners(name string, list []Server) []string {
 	var out []string
 	for _, s := range list {
 		if strings.HasPrefix(name, router.Prefix(s.Name)) {

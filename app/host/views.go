@@ -37,7 +37,7 @@ type AppPermissions struct {
 // PermissionsView is p as the doors see it.
 func PermissionsView(p apps.Permissions) AppPermissions { return AppPermissions(p) }
 
-// Agent is a named set-up a chat starts from (chat.Agent): a system
+// Agent is a named set-up a chat starts from (ChatAgent): a system
 // prompt, a model, the servers (and optionally only some of their tools
 // and skills) it may use, approval policies over the global ones, and
 // whether each server is an ask_<server> sub-agent.
@@ -57,7 +57,7 @@ type Agent struct {
 }
 
 // AgentView is a as the doors see it.
-func AgentView(a chat.Agent) Agent {
+func AgentView(a ChatAgent) Agent {
 	v := Agent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
 		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate, ToolMode: a.ToolMode}
 	if a.Policies != nil {
@@ -69,9 +69,9 @@ func AgentView(a chat.Agent) Agent {
 	return v
 }
 
-// engine is the chat.Agent a is.
-func (a Agent) engine() chat.Agent {
-	e := chat.Agent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
+// engine is the ChatAgent a is.
+func (a Agent) engine() ChatAgent {
+	e := ChatAgent{ID: a.ID, Name: a.Name, Description: a.Description, System: a.System, Provider: a.Provider, Model: a.Model,
 		Servers: a.Servers, Tools: a.Tools, Skills: a.Skills, Delegate: a.Delegate, ToolMode: a.ToolMode}
 	if a.Policies != nil {
 		e.Policies = make(chat.Policies, len(a.Policies))
@@ -124,8 +124,8 @@ type KeptResult struct {
 	Dropped int    `json:"dropped,omitempty"`
 }
 
-// KeptView is k as the doors see it (nil stays nil).
-func KeptView(k *chat.Kept) *KeptResult {
+// keptView is k as the doors see it (nil stays nil).
+func keptView(k *chat.Kept) *KeptResult {
 	if k == nil {
 		return nil
 	}
@@ -191,8 +191,8 @@ type ChatHit struct {
 	Rank      float64 `json:"rank"`
 }
 
-// HitsView is hs as the doors see them (never nil).
-func HitsView(hs []history.Hit) []ChatHit {
+// hitsView is hs as the doors see them (never nil).
+func hitsView(hs []history.Hit) []ChatHit {
 	out := make([]ChatHit, len(hs))
 	for i, h := range hs {
 		out[i] = ChatHit(h)
@@ -209,8 +209,8 @@ type ProfileOverride struct {
 	Headers map[string]string `json:"headers,omitempty"`
 }
 
-// OverrideView is o as the doors see it.
-func OverrideView(o library.Override) ProfileOverride { return ProfileOverride(o) }
+// overrideView is o as the doors see it.
+func overrideView(o library.Override) ProfileOverride { return ProfileOverride(o) }
 
 // engine is the library.Override o is.
 func (o ProfileOverride) engine() library.Override { return library.Override(o) }
@@ -271,8 +271,8 @@ type TestStep struct {
 	Error string  `json:"error"`
 }
 
-// ReportView is r as the doors see it.
-func ReportView(r mcpmanager.TestReport) TestReport {
+// reportView is r as the doors see it.
+func reportView(r mcpmanager.TestReport) TestReport {
 	v := TestReport{Server: r.Server, OK: r.OK, TotalMs: r.TotalMs, Transport: r.Transport, ServerName: r.ServerName,
 		Version: r.Version, Protocol: r.Protocol, Tools: r.Tools, ToolCount: r.ToolCount, AppOnly: r.AppOnly,
 		Duplicates: r.Duplicates, Summary: r.Summary, Failed: r.Failed, Error: r.Error, Stderr: r.Stderr}
@@ -297,8 +297,8 @@ type RegistryAsk struct {
 	Choices     []string `json:"choices"`
 }
 
-// AsksView is as as the doors see them (never nil).
-func AsksView(as []mcpregistry.Ask) []RegistryAsk {
+// asksView is as as the doors see them (never nil).
+func asksView(as []mcpregistry.Ask) []RegistryAsk {
 	out := make([]RegistryAsk, len(as))
 	for i, a := range as {
 		out[i] = RegistryAsk(a)
@@ -314,8 +314,8 @@ type ProviderModel struct {
 	ContextWindow int    `json:"contextWindow,omitempty"`
 }
 
-// ModelsView is ms as the doors see them (never nil).
-func ModelsView(ms []provider.Model) []ProviderModel {
+// modelsView is ms as the doors see them (never nil).
+func modelsView(ms []provider.Model) []ProviderModel {
 	out := make([]ProviderModel, len(ms))
 	for i, m := range ms {
 		out[i] = ProviderModel(m)
@@ -361,8 +361,8 @@ type SecretRow struct {
 	UsedBy []string `json:"usedBy"`
 }
 
-// SecretsView is ss as the doors see them (never nil).
-func SecretsView(ss []secrets.SecretInfo) []SecretRow {
+// secretsView is ss as the doors see them (never nil).
+func secretsView(ss []secrets.SecretInfo) []SecretRow {
 	out := make([]SecretRow, len(ss))
 	for i, s := range ss {
 		out[i] = SecretRow(s)
@@ -588,7 +588,7 @@ func TurnReplyView(chatID string, r chat.Result) TurnReply {
 
 // IsSummary says whether a chat event's message is a summary of earlier
 // messages (a long chat compacted).
-func IsSummary(ev chat.Event) bool { return ev.Role == history.RoleSummary }
+func IsSummary(ev ChatEvent) bool { return ev.Role == history.RoleSummary }
 
 // WarningView is one toolcheck finding: hidden instructions found in a
 // tool's definition.
