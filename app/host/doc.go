@@ -2,8 +2,10 @@
 // and their only door into the engine: the window (app/gui,
 // Wails-bound) and the terminal (app/cli) both call it, so a feature
 // behaves the same from either. Open makes its parts once; each owns one
-// group of use cases and is the one way to them. The front doors name
-// engine types but call nothing of the engine (layout_test.go checks it).
+// group of use cases and is the one way to them. The front doors import
+// nothing of the engine (depguard's front-doors rule in .golangci.yml):
+// the engine's words they use (a server's entry, a chat's settings, a
+// turn's events and questions) are named here, in types.go, as aliases.
 // It has no Wails, no flags and prints nothing.
 //
 // The CLI opens a Host the same way and calls Servers.Run with the servers
