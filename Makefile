@@ -102,14 +102,11 @@ run: build llama
 
 # --- tests ------------------------------------------------------------------
 
+# One vet of the whole tree with the llama and bench tags: no file is built
+# only without them, so this pass covers the plain build too.
 vet:
-	$(GO) vet ./...
-	$(GO) vet -tags llama ./app/localmodel/ ./app/host/ ./app/cli/
-	$(GO) vet -tags llama,bench ./app/localmodel/
+	$(GO) vet -tags llama,bench ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
-
-test-go: deps-test $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
-	$(GO) test -race -count=1 -timeout 10m ./...
 
 # The local model runtime: llama.cpp's llama-server (and llama-bench beside
 # it, for make bench), built once into a cache outside the tree
@@ -145,11 +142,17 @@ llama: $(LLAMA_SERVER)
 $(LLAMA_WIN_SERVER): build/llama/build.sh
 	LLAMA_TARGET=windows-amd64 build/llama/build.sh $(LLAMA_WIN_DIR)
 
+# test-go runs the local model's tests too (the llama tag, with the runtime
+# built above): one -race compile of the tree instead of a second one of
+# app/localmodel, app/host and app/cli with the tag.
+LLAMA_ENV = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src
+test-go: deps-test $(LLAMA_SERVER) $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
+	$(LLAMA_ENV) $(GO) test -race -tags llama -count=1 -timeout 10m ./...
+
+# make test-llama runs only the local model's tests (make test runs them in test-go).
 test-llama: deps-test $(LLAMA_SERVER)
-	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m ./app/localmodel/
-	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -race -count=1 -timeout 10m -run LocalModel ./app/host/
-	# The CLI's chat path is raced in test-go; here it only has to reach the runtime.
-	SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src $(GO) test -tags llama -count=1 -timeout 10m -run LocalModel ./app/cli/
+	$(LLAMA_ENV) $(GO) test -tags llama -race -count=1 -timeout 10m ./app/localmodel/
+	$(LLAMA_ENV) $(GO) test -tags llama -race -count=1 -timeout 10m -run LocalModel ./app/host/ ./app/cli/
 
 test-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run typecheck && npm test
@@ -183,7 +186,7 @@ lint-go:
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
 
-test: vet lint test-go test-llama conformance test-frontend test-e2e test-package
+test: vet lint test-go conformance test-frontend test-e2e test-package
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and
