@@ -406,8 +406,7 @@ func (a *ChatPage) ToolSearchStatus(chatID string) (host.ToolSearch, error) {
 	t := host.TurnSetup(s, s.ChatAgent(c.Agent), "", c.Options.Active)
 	_, model := host.DefaultModel(s, c.Provider, c.Model)
 	t.ContextWindow = a.h.Chats.ContextWindow(ctx, s, c.Provider, model)
-	d, err := a.h.Chats.ToolSearch(ctx, t)
-	return host.ToolSearchView(d), err
+	return a.h.Chats.ToolSearch(ctx, t)
 }
 
 // ToolModeStatus is how the chat's next turn offers the tools (direct,
@@ -449,6 +448,5 @@ func (a *ChatPage) ChatContext(chatID string) (host.ChatContext, error) {
 	}
 	opts := c.Options
 	t := a.h.Chats.Turn(ctx, s, host.TurnRequest{ChatID: chatID, Agent: s.ChatAgent(c.Agent), Active: opts.Active, Provider: name, Model: m, Tools: opts.ToolMode})
-	v, err := a.h.Chats.Measure(ctx, t)
-	return *host.ContextView(&v), err
+	return a.h.Chats.Measure(ctx, t)
 }

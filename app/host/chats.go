@@ -12,9 +12,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
-	"github.com/switchboard-app/switchboard/app/chat/toolsearch"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Chats are the chat sessions, end to end: the chat history (opened once,
@@ -89,10 +87,10 @@ func (c *Chats) Running(chatID string) bool {
 // Send runs one turn t (see TurnSetup and Turn) on the wired engine: the
 // model's replies, the tool calls it asks for (decided by the approver
 // Wire was given) and the chat's history, to the end of the turn or ctx.
-func (c *Chats) Send(ctx context.Context, t chat.Turn) (chat.Result, error) {
+func (c *Chats) Send(ctx context.Context, t Turn) (TurnResult, error) {
 	eng, err := c.wired()
 	if err != nil {
-		return chat.Result{}, err
+		return TurnResult{}, err
 	}
 	return eng.Send(ctx, t)
 }
@@ -100,7 +98,7 @@ func (c *Chats) Send(ctx context.Context, t chat.Turn) (chat.Result, error) {
 // Compact summarises the chat of t now ("Compact now"): from then on the
 // model reads the summary instead of the messages before it (see
 // chat.Engine.Compact; ErrBusy while a turn runs).
-func (c *Chats) Compact(ctx context.Context, t chat.Turn) error {
+func (c *Chats) Compact(ctx context.Context, t Turn) error {
 	eng, err := c.wired()
 	if err != nil {
 		return err
@@ -110,22 +108,24 @@ func (c *Chats) Compact(ctx context.Context, t chat.Turn) error {
 
 // Measure is the context meter of the chat's next request, without
 // sending it (see chat.Engine.Measure; ErrBusy while a turn runs).
-func (c *Chats) Measure(ctx context.Context, t chat.Turn) (chat.ContextView, error) {
+func (c *Chats) Measure(ctx context.Context, t Turn) (ChatContext, error) {
 	eng, err := c.wired()
 	if err != nil {
-		return chat.ContextView{}, err
+		return ChatContext{}, err
 	}
-	return eng.Measure(ctx, t)
+	v, err := eng.Measure(ctx, t)
+	return *ContextView(&v), err
 }
 
 // ToolSearch says whether turn t would search its tools rather than list
 // them all to the model, and why (see chat.Engine.ToolSearch).
-func (c *Chats) ToolSearch(ctx context.Context, t chat.Turn) (toolsearch.Decision, error) {
+func (c *Chats) ToolSearch(ctx context.Context, t Turn) (ToolSearch, error) {
 	eng, err := c.wired()
 	if err != nil {
-		return toolsearch.Decision{}, err
+		return ToolSearch{}, err
 	}
-	return eng.ToolSearch(ctx, t)
+	d, err := eng.ToolSearch(ctx, t)
+	return ToolSearchView(d), err
 }
 
 // NewChat is what a chat starts with: a provider and model ("": the
@@ -214,11 +214,11 @@ func (c *Chats) Stop(chatID string) {
 // chat switched off; an agent's choice of servers and tools), delegate
 // mode, tool search and the step limit. agent may be nil; system and
 // active may be empty/nil.
-func TurnSetup(s ChatSettings, agent *ChatAgent, system string, active func(router.Tool) bool) chat.Turn {
+func TurnSetup(s ChatSettings, agent *ChatAgent, system string, active func(Tool) bool) Turn {
 	if active == nil {
-		active = func(router.Tool) bool { return true }
+		active = func(Tool) bool { return true }
 	}
-	t := chat.Turn{
+	t := Turn{
 		System: cmp.Or(system, s.System), Policies: s.Policies, Rules: s.Rules, Active: active,
 		MaxSteps: s.MaxSteps, SearchAbove: s.ToolSearchAbove, SearchShare: s.ToolSearchShare, Pinned: s.Pinned,
 		CompactAt: s.CompactAt, ResultShare: s.ResultShare, ResultBudgetFor: s.ResultBudgets, KeepLimit: s.KeepMB << 20,
@@ -229,7 +229,7 @@ func TurnSetup(s ChatSettings, agent *ChatAgent, system string, active func(rout
 	}
 	ag := *agent
 	t.System = cmp.Or(system, ag.System, s.System)
-	t.Active = func(tool router.Tool) bool { return ag.Allows(tool) && active(tool) }
+	t.Active = func(tool Tool) bool { return ag.Allows(tool) && active(tool) }
 	t.Policies = ag.Merged(s.Policies)
 	t.Delegate = ag.Delegate
 	t.Tools = cmp.Or(ag.ToolMode, t.Tools)
@@ -242,14 +242,14 @@ func TurnSetup(s ChatSettings, agent *ChatAgent, system string, active func(rout
 type TurnRequest struct {
 	ChatID string
 	Text   string
-	// From rewinds the chat to this user message first (see chat.Turn.From).
+	// From rewinds the chat to this user message first (see Turn.From).
 	From string
 	// System overrides the system prompt (agent's, else settings').
 	System string
 	// Agent is the chat's agent (nil: none).
 	Agent *ChatAgent
 	// Active says which tools the chat has on (nil: all).
-	Active func(router.Tool) bool
+	Active func(Tool) bool
 	// Provider names the configured provider Model comes from.
 	Provider string
 	Model    ChatModel
@@ -268,7 +268,7 @@ type TurnRequest struct {
 // audio), and its context window (which tool search weighs the tools'
 // definitions against; this may ask the provider for its model list,
 // once per provider and ten minutes).
-func (c *Chats) Turn(ctx context.Context, s ChatSettings, r TurnRequest) chat.Turn {
+func (c *Chats) Turn(ctx context.Context, s ChatSettings, r TurnRequest) Turn {
 	t := TurnSetup(s, r.Agent, r.System, r.Active)
 	t.ChatID, t.Text, t.From = r.ChatID, r.Text, r.From
 	t.Skills = c.h.Skills.forTurn(s, r.Agent, r.Active)

@@ -118,7 +118,7 @@ func chatOptions(raw json.RawMessage) ChatOptions {
 
 // Active says whether t is on in the chat (neither its server nor itself
 // switched off).
-func (o ChatOptions) Active(t router.Tool) bool {
+func (o ChatOptions) Active(t Tool) bool {
 	for _, s := range o.OffServers {
 		if s == t.Server {
 			return false
@@ -317,7 +317,7 @@ func ownName(server, name string) string {
 }
 
 // CallView is a streamed tool call (a chat event's) as a card shows it.
-func CallView(c chat.ToolCallView) ToolCallView {
+func CallView(c TurnCall) ToolCallView {
 	v := ToolCallView{ID: c.ID, Index: c.Index, Name: c.Name, Server: c.Server, Tool: c.Tool, Args: c.Args, Status: c.Status,
 		IsError: c.IsError, Error: c.Error, DurationMs: c.DurationMs, ApprovalID: c.ApprovalID, Parent: c.Parent}
 	if t := c.Task; t != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/library"
-	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // Library is the server library: templates, profiles, metadata.
@@ -168,7 +167,7 @@ type ServerMeta struct {
 // Describe is the description to show of the server whose status is st:
 // the user's (m), else what the server said in initialize (its
 // description, else its title and the first sentence of its instructions).
-func Describe(m ServerMeta, st supervisor.Status) string {
+func Describe(m ServerMeta, st ServerStatus) string {
 	info := library.Info{Name: st.ServerInfo.Name, Title: st.ServerInfo.Title, Version: st.ServerInfo.Version,
 		Description: st.ServerInfo.Description, Instructions: st.Instructions}
 	return library.Describe(library.Meta(m), info)

@@ -39,8 +39,8 @@ type MCPApps struct {
 // for this chat"), shared by the model's calls and its apps' calls: a
 // *chat.Engine. It must be safe for concurrent use.
 type Always interface {
-	AllowedAlways(chatID string, t router.Tool) bool
-	AllowAlways(chatID string, t router.Tool)
+	AllowedAlways(chatID string, t Tool) bool
+	AllowAlways(chatID string, t Tool)
 }
 
 var _ Always = (*chat.Engine)(nil)
@@ -67,10 +67,10 @@ func (a *MCPApps) close(ctx context.Context) error {
 
 // Tool finds a tool by its exposed name (server__tool) and its _meta.ui;
 // ResourceURI is empty when the tool has no app.
-func (a *MCPApps) Tool(ctx context.Context, name string) (router.Tool, apps.ToolMeta, error) {
+func (a *MCPApps) Tool(ctx context.Context, name string) (Tool, apps.ToolMeta, error) {
 	t, err := a.h.router().Lookup(ctx, name)
 	if err != nil {
-		return router.Tool{}, apps.ToolMeta{}, err
+		return Tool{}, apps.ToolMeta{}, err
 	}
 	return t, apps.ToolUI(t.Tool), nil
 }
@@ -110,7 +110,7 @@ func (a *MCPApps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, err
 	if eng := a.h.Chats.engine.Load(); always == nil && eng != nil {
 		always = eng
 	}
-	var t router.Tool
+	var t Tool
 	all, _ := a.h.router().Tools(ctx)
 	for _, x := range all {
 		if x.Server == server && x.Tool.Name == tool {
@@ -208,7 +208,7 @@ func (a *MCPApps) SetModelContext(r ModelContext) error {
 // ModelContext is what the apps of chatID last asked the model to know
 // ("" when none): one block per app, saying whose text it is and that it
 // is information, not instructions. The chat engine gives it to the model
-// in the user's turn, before the user's text (chat.Turn.Context), never in
+// in the user's turn, before the user's text (Turn.Context), never in
 // the system prompt.
 func (a *MCPApps) ModelContext(chatID string) string {
 	a.mu.Lock()

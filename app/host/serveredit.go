@@ -106,7 +106,7 @@ func (s *Servers) Check(e ServerEdit) error {
 // a ${userHome} or ${workspaceFolder} typed (or pasted) into a field, which
 // config.json gives no value, so the server would get the text as it is.
 // Paths are the entry's own fields ("args[0]", "env.ROOT").
-func (e ServerEdit) Warnings() []config.Problem {
+func (e ServerEdit) Warnings() []Problem {
 	return e.Server.UnresolvedVariables()
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
@@ -99,7 +98,7 @@ func (k *Skills) SetOn(ctx context.Context, server, name string, on bool) error 
 // offers them, less those the user switched off, those of servers the chat
 // switched off (active, the chat's own choice of tools: nil for none) and,
 // with an agent, those the agent does not allow.
-func (k *Skills) forTurn(s ChatSettings, agent *ChatAgent, active func(router.Tool) bool) chat.SkillSet {
+func (k *Skills) forTurn(s ChatSettings, agent *ChatAgent, active func(Tool) bool) chat.SkillSet {
 	return turnSkills{Catalog: k.h.mgr.Skills(), local: k.h.LocalSkills, settings: s, agent: agent, active: active}
 }
 
@@ -108,7 +107,7 @@ type turnSkills struct {
 	local    *LocalSkills
 	settings ChatSettings
 	agent    *ChatAgent
-	active   func(router.Tool) bool
+	active   func(Tool) bool
 }
 
 // Skills lists the turn's skills; a server that fails to list only loses
@@ -123,7 +122,7 @@ func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 	}
 	return slices.DeleteFunc(all, func(sk skills.Skill) bool {
 		return off[chat.SkillKey(sk.Server, sk.Name)] || t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name) ||
-			t.active != nil && !localskills.IsLocal(sk.Server) && !t.active(router.Tool{Server: sk.Server}) // the chat switched its server off
+			t.active != nil && !localskills.IsLocal(sk.Server) && !t.active(Tool{Server: sk.Server}) // the chat switched its server off
 	})
 }
 

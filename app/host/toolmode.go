@@ -8,7 +8,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // ToolMode is how a chat's next turn offers the tools (chat.ToolsDirect,
@@ -57,7 +56,7 @@ func ToolModeOf(s ChatSettings, agent *ChatAgent, chatMode string, window int) T
 // gateway asks the client about an "ask" and refuses a refusal with its
 // sentence.
 func scriptDecision(s ChatSettings) gateway.DecideFunc {
-	return func(t router.Tool, raw json.RawMessage) (gateway.Decision, string) {
+	return func(t Tool, raw json.RawMessage) (gateway.Decision, string) {
 		var args map[string]any
 		if err := json.Unmarshal(raw, &args); err != nil {
 			return gateway.Deny, "its arguments are not a JSON object"

@@ -19,7 +19,7 @@ type Tools struct{ h *Host }
 
 // List is every tool of every ready server as the model sees it
 // (server__tool), and the servers whose tools could not be listed.
-func (t *Tools) List(ctx context.Context) ([]router.Tool, []router.ServerError) {
+func (t *Tools) List(ctx context.Context) ([]Tool, []ServerError) {
 	return t.h.router().Tools(ctx)
 }
 
@@ -29,7 +29,7 @@ func (t *Tools) Of(ctx context.Context, server string) ([]mcp.Tool, error) {
 }
 
 // Lookup resolves an exposed name (server__tool) to its server and tool.
-func (t *Tools) Lookup(ctx context.Context, name string) (router.Tool, error) {
+func (t *Tools) Lookup(ctx context.Context, name string) (Tool, error) {
 	return t.h.router().Lookup(ctx, name)
 }
 
@@ -130,7 +130,7 @@ func (t *Tools) Warnings(tool mcp.Tool) []WarningView { return WarningsView(tool
 // DefaultPolicy is what a chat does with a tool no setting names: the
 // workspace's own risk rule for its tools (file writes in a workspace
 // Switchboard made run without asking), MCP annotations for the rest.
-func (t *Tools) DefaultPolicy(tool router.Tool) chat.Policy {
+func (t *Tools) DefaultPolicy(tool Tool) ToolPolicy {
 	h := t.h
 	if tool.Server == workspace.Builtin.Name {
 		if w, err := h.Workspace.open(); err == nil && !w.Risky(tool.Tool.Name) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // The words the front doors share with the engine. A server's row in
@@ -46,6 +47,15 @@ type (
 	// Outcome is what importing one server would do (Added, Conflicting,
 	// Invalid, …).
 	Outcome = config.Outcome
+)
+
+// What the running servers offer, as Tools lists it.
+type (
+	// Tool is one tool of a running server under its routed name
+	// (server__tool), with its server's name and annotations.
+	Tool = router.Tool
+	// ServerError is a server whose tools could not be listed, and why.
+	ServerError = router.ServerError
 )
 
 // Transports, resolutions and outcomes.
@@ -107,6 +117,8 @@ const (
 type (
 	// Turn is one turn of a chat as Chats.Send runs it.
 	Turn = chat.Turn
+	// TurnResult is how a turn ended: its messages, usage and stop reason.
+	TurnResult = chat.Result
 	// ChatEvent is one event of a running turn (EventName on the
 	// window's event bus), of kind EventText, EventToolCall, ….
 	ChatEvent = chat.Event

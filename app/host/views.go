@@ -76,7 +76,7 @@ func (a Agent) engine() ChatAgent {
 	if a.Policies != nil {
 		e.Policies = make(chat.Policies, len(a.Policies))
 		for k, p := range a.Policies {
-			e.Policies[k] = chat.Policy(p)
+			e.Policies[k] = ToolPolicy(p)
 		}
 	}
 	return e
@@ -571,7 +571,7 @@ type StoredCall struct {
 }
 
 // TurnReplyView is the reply of chat chatID's turn that ended with r.
-func TurnReplyView(chatID string, r chat.Result) TurnReply {
+func TurnReplyView(chatID string, r TurnResult) TurnReply {
 	out := TurnReply{ChatID: chatID, Text: r.Message.Text, Status: r.Message.Status, Steps: r.Steps, StepLimit: r.StepLimit}
 	if r.ToolCalls != nil {
 		out.ToolCalls = make([]StoredCall, len(r.ToolCalls))
