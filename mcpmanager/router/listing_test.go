@@ -62,3 +62,16 @@ func TestSharedToolsKeptUntilAnythingChanges(t *testing.T) {
 	r.Remove("alpha")
 	step("a server removed", "beta__echo,beta__more")
 }
+
+// TestSharedToolsWithoutAGate: with no gate (no verdicts to tell listings
+// apart), a server listing anew as many tools as before is a new listing.
+func TestSharedToolsWithoutAGate(t *testing.T) {
+	r := New(Options{})
+	r.Add(newSrc(t, "alpha", "echo"))
+	before, _, v1 := r.SharedTools(t.Context())
+	r.Add(newSrc(t, "alpha", "other"))
+	after, _, v2 := r.SharedTools(t.Context())
+	if v1 == v2 || names(before) != "alpha__echo" || names(after) != "alpha__other" {
+		t.Fatalf("versions %d, %d; tools %s, then %s", v1, v2, names(before), names(after))
+	}
+}
