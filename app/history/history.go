@@ -13,8 +13,9 @@
 // is one transaction.
 //
 // FULL is kept on purpose, though each commit then waits for an fsync of
-// the WAL (about 0.5 ms on the project's bench machine: most of what the chat engine adds to a
-// step with a fast model, see BENCHMARKS.md). WAL with synchronous=NORMAL
+// the WAL (about 0.5 ms on the project's bench machine: the larger part of
+// what the chat engine adds to a step with a fast model, see
+// BENCHMARKS.md). WAL with synchronous=NORMAL
 // keeps every commit through a crash of the process (the WAL is in the OS's
 // cache) and the file consistent, but syncs the WAL only at checkpoints: a
 // power loss or a kernel crash takes back every commit since the last one,
