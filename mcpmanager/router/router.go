@@ -580,7 +580,7 @@ func (r *Router) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
 // given to two different listings; a listing with a failed server gets a
 // new one each time.
 func (r *Router) SharedTools(ctx context.Context) (tools []Tool, errs []ServerError, version uint64) {
-	tools, failed, version := r.listingOf(ctx)
+	tools, failed, version := listingOf(ctx, r)
 	for _, f := range failed {
 		errs = append(errs, ServerError{Server: f.server, Tool: f.tool, Err: f.err.Error()})
 	}
@@ -595,16 +595,12 @@ type serverFailure struct {
 	listed bool // the list came, with a fault (a duplicate name)
 }
 
-// tools is the merged listing; it is shared (see SharedTools).
-func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailure) {
-	tools, failed, _ = r.listingOf(ctx)
-	return tools, failed
-}
-
 // listingOf lists every server (each from its cache while fresh) and
 // merges the lists, or returns the merge of the last listing when every
 // server's list and verdicts are the very ones it was made of.
-func (r *Router) listingOf(ctx context.Context) (tools []Tool, failed []serverFailure, version uint64) {
+// It is shared (see SharedTools). A function, not a method: the Router
+// has methods enough.
+func listingOf(ctx context.Context, r *Router) (tools []Tool, failed []serverFailure, version uint64) {
 	servers := r.Servers()
 	results := make([]serverListing, len(servers))
 	var wg sync.WaitGroup
@@ -687,7 +683,7 @@ func merge(servers []string, results []serverListing) (tools []Tool, failed []se
 // is for names that come from outside (a command line, a gateway client);
 // code that has a Tool calls with its Server and Tool.Name instead.
 func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
-	tools, failed := r.tools(ctx)
+	tools, failed, _ := listingOf(ctx, r)
 	for _, t := range tools {
 		if t.Name == name {
 			return t, nil
