@@ -45,6 +45,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -105,7 +106,8 @@ type Store struct {
 	now func() time.Time
 	loc *time.Location
 
-	// stmts are hotWrites prepared (see wtx); read-only after Open.
+	// stmts are hotWrites (see wtx) and hotReads prepared, by their SQL;
+	// read-only after Open.
 	stmts map[string]*sql.Stmt
 
 	closeOnce sync.Once
@@ -288,14 +290,14 @@ func (t wtx) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 	return t.Tx.QueryRowContext(ctx, query, args...)
 }
 
-// prepare prepares hotWrites once, when the store opens: preparing on the
+// prepare prepares hotWrites and hotReads once, when the store opens: preparing on the
 // database takes a pooled connection, which a write transaction already
 // holding the pool's last one would wait for. database/sql then keeps a
 // prepared statement per connection, and Tx.StmtContext reuses the one of
 // the transaction's connection. The map is read-only afterwards.
 func (s *Store) prepare(ctx context.Context) error {
-	s.stmts = make(map[string]*sql.Stmt, len(hotWrites))
-	for _, q := range hotWrites {
+	s.stmts = make(map[string]*sql.Stmt, len(hotWrites)+len(hotReads))
+	for _, q := range append(slices.Clip(hotWrites), hotReads...) {
 		st, err := s.db.PrepareContext(ctx, q)
 		if err != nil {
 			return s.openError("open", err)
