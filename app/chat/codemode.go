@@ -83,7 +83,7 @@ func (c codeTools) functions() ([]codemode.Function, map[string]router.Tool) {
 	var fns []codemode.Function
 	byFn := map[string]router.Tool{}
 	for _, pt := range r.all {
-		t, ok := r.tools[pt.Name]
+		t, ok := r.tool(pt.Name)
 		if !ok {
 			continue
 		}

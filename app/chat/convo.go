@@ -186,7 +186,7 @@ func (r *run) convert(m history.Message) part {
 // budgetFor is the result budget of the tool the model called by name; a
 // tool no longer offered gets the turn's default.
 func (r *run) budgetFor(name string) int {
-	if t, ok := r.tools[name]; ok {
+	if t, ok := r.tool(name); ok {
 		return keptOf(r).resultBudget(t)
 	}
 	return keptOf(r).defaultBudget()

@@ -3,8 +3,6 @@ package chat
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -72,11 +70,7 @@ func (r *run) searchOn() bool { return r.searchDecision().On }
 // searchDecision applies the turn's tool search rule to its active tools
 // and its model's context window.
 func (r *run) searchDecision() toolsearch.Decision {
-	tokens := 0
-	for _, pt := range r.all {
-		tokens += toolsearch.Tokens(pt.Name, pt.Description, pt.InputSchema)
-	}
-	return toolsearch.Decide(len(r.all), tokens, r.t.ContextWindow, toolsearch.Rule{Share: r.t.SearchShare, Above: r.t.SearchAbove})
+	return toolsearch.Decide(len(r.all), r.set.tokens, r.t.ContextWindow, toolsearch.Rule{Share: r.t.SearchShare, Above: r.t.SearchAbove})
 }
 
 // ToolSearch says whether turn t would search its tools, and why: the
@@ -84,11 +78,9 @@ func (r *run) searchDecision() toolsearch.Decision {
 // list only loses its tools). Delegate turns never search.
 func (e *Engine) ToolSearch(ctx context.Context, t Turn) (toolsearch.Decision, error) {
 	r := &run{e: e, t: t}
-	all, _, err := r.activeTools(ctx)
-	if err != nil {
+	if err := r.tools0(ctx); err != nil {
 		return toolsearch.Decision{}, err
 	}
-	r.all = all
 	d := r.searchDecision()
 	if t.Delegate {
 		d.On, d.By = false, "delegate"
@@ -97,17 +89,10 @@ func (e *Engine) ToolSearch(ctx context.Context, t Turn) (toolsearch.Decision, e
 	return d, nil
 }
 
-// servers groups the active tools by server, servers in the tools' order.
+// servers groups the active tools by server, servers in the tools' order
+// (the tool set's: read them, never change them).
 func (r *run) servers() (names []string, tools map[string][]provider.Tool) {
-	tools = map[string][]provider.Tool{}
-	for _, pt := range r.all {
-		s := r.tools[pt.Name].Server
-		if tools[s] == nil {
-			names = append(names, s)
-		}
-		tools[s] = append(tools[s], pt)
-	}
-	return names, tools
+	return r.set.servers, r.set.byServer
 }
 
 // offerDelegates makes one ask_<server> tool per server.
@@ -124,7 +109,8 @@ func (r *run) offerDelegates() []provider.Tool {
 		r.tools[name] = router.Tool{Name: name, Server: s, Tool: mcp.Tool{Name: name}}
 		var tools []string
 		for _, pt := range byServer[s] {
-			tools = append(tools, r.tools[pt.Name].Tool.Name)
+			t, _ := r.tool(pt.Name)
+			tools = append(tools, t.Tool.Name)
 		}
 		out = append(out, provider.Tool{
 			Name: name,
@@ -187,20 +173,13 @@ type toolIndex struct {
 // searchIndex returns the index over the run's active tools, built once per
 // distinct tool set.
 func (r *run) searchIndex() (*toolsearch.Index, error) {
-	h := sha256.New()
-	var docs []toolsearch.Tool
-	for _, pt := range r.all {
-		t := r.tools[pt.Name]
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", pt.Name, pt.Description, pt.InputSchema)
-		docs = append(docs, toolsearch.Tool{Name: pt.Name, Server: t.Server, Title: cmp.Or(t.Tool.Title, t.Tool.Annotations.Title), Description: pt.Description, InputSchema: pt.InputSchema})
-	}
-	key := hex.EncodeToString(h.Sum(nil))
+	key := r.set.indexKey
 	r.e.mu.Lock()
 	defer r.e.mu.Unlock()
 	if r.e.index.ix != nil && r.e.index.key == key {
 		return r.e.index.ix, nil
 	}
-	ix, err := toolsearch.New(docs)
+	ix, err := toolsearch.New(r.set.searchDocs())
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +240,7 @@ func (r *run) findTools(query string, params map[string]any) (*mcp.CallToolResul
 	var list []found
 	fmt.Fprintf(&b, "These %d tools are now available; call the one that fits:\n", len(hits))
 	for _, h := range hits {
-		t := r.tools[h.Name]
+		t, _ := r.tool(h.Name)
 		names = append(names, h.Name)
 		desc := firstLine(t.Tool.Description)
 		fmt.Fprintf(&b, "- %s: %s\n", h.Name, desc)
@@ -314,7 +293,7 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 	tools := byServer[server]
 	var list strings.Builder
 	for _, pt := range tools {
-		sub.tools[pt.Name] = r.tools[pt.Name]
+		sub.tools[pt.Name], _ = r.tool(pt.Name)
 		fmt.Fprintf(&list, "- %s: %s\n", pt.Name, firstLine(pt.Description))
 	}
 	system := fmt.Sprintf("You are a specialist working for the user's assistant, with the tools of the MCP server %q and nothing else:\n%s\n"+

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/history"
-	"github.com/switchboard-app/switchboard/mcpmanager/apps"
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
@@ -94,6 +92,7 @@ type Engine struct {
 	seq     map[string]int64           // chat ID → last event number
 	found   map[string][]string        // chat ID → tools find_tools attached
 	index   toolIndex                  // the find_tools index of the last tool set
+	set     *toolSet                   // the last turn's tool set (toolset.go)
 	convos  map[string]*convo          // chat ID → its conversation as the model reads it
 }
 
@@ -411,16 +410,18 @@ type run struct {
 	t     Turn
 	emitM sync.Mutex
 
-	all   []provider.Tool        // every active tool
-	tools map[string]router.Tool // by name: active tools and the synthetic ones
-	synth map[string]synthetic   // find_tools and ask_<server>, by name
+	// set is the turn's tools (toolset.go), shared with other runs: read
+	// it, never change it. all and withheld are its.
+	set *toolSet
+	all []provider.Tool // every active tool
+	// tools are the run's own synthetic tools (find_tools, ask_<server>,
+	// load_skill, ...) by name; tool looks a name up here, then in set.
+	tools map[string]router.Tool
+	synth map[string]synthetic // find_tools and ask_<server>, by name
 	// withheld are tools the router's gate left out (a definition that
 	// changed since the user trusted it), by name: why, for a model that
 	// calls one anyway.
 	withheld map[string]string
-	// every is each tool the model may be given, active or not: the
-	// content store's tools that read a capped result come from it.
-	every map[string]router.Tool
 	// conv is the chat's conversation, this turn's while it runs.
 	conv *convo
 	// done are the results of the step's calls, not yet stored: the next
@@ -491,11 +492,12 @@ func (r *run) emit(ev Event) {
 
 // tools0 lists the turn's active tools, once.
 func (r *run) tools0(ctx context.Context) error {
-	all, byName, err := r.activeTools(ctx)
+	set, err := r.toolSet(ctx)
 	if err != nil {
 		return err
 	}
-	r.all, r.tools, r.synth = all, byName, map[string]synthetic{}
+	r.set, r.all, r.withheld = set, set.all, set.withheld
+	r.tools, r.synth = map[string]router.Tool{}, map[string]synthetic{}
 	return nil
 }
 
@@ -541,45 +543,6 @@ func (r *run) loop(ctx, store context.Context) (res Result, err error) {
 			return res, nil
 		}
 	}
-}
-
-// activeTools lists the active tools for the model.
-func (r *run) activeTools(ctx context.Context) ([]provider.Tool, map[string]router.Tool, error) {
-	if r.e.opts.Tools == nil {
-		return nil, map[string]router.Tool{}, nil
-	}
-	all, errs := r.e.opts.Tools.Tools(ctx) // a failing server only loses its tools
-	r.withheld = map[string]string{}
-	for _, e := range errs {
-		if e.Tool != "" {
-			r.withheld[e.Tool] = e.Err
-		}
-	}
-	var out []provider.Tool
-	byName := map[string]router.Tool{}
-	r.every = map[string]router.Tool{}
-	for _, t := range all {
-		if !apps.ModelVisible(t.Tool) {
-			continue // an MCP App's own tool (visibility ["app"]): never the model's, nor find_tools', agents' or delegates'
-		}
-		if r.t.Policies.For(t, r.e.opts.DefaultPolicy) == PolicyDeny {
-			continue // a denied tool is not offered at all
-		}
-		r.every[t.Name] = t
-		if r.t.Active != nil && !r.t.Active(t) {
-			continue
-		}
-		schema, err := t.Schema()
-		if err != nil {
-			return nil, nil, fmt.Errorf("tool %s: %w", t.Name, err)
-		}
-		out = append(out, provider.Tool{Name: t.Name, Description: t.Tool.Description, InputSchema: schema, Server: t.Server})
-		byName[t.Name] = t
-	}
-	// One order whatever order the servers answered in: the request's
-	// prefix stays the same from step to step, which prompt caches need.
-	slices.SortFunc(out, func(a, b provider.Tool) int { return strings.Compare(a.Name, b.Name) })
-	return out, byName, nil
 }
 
 // withContext puts the turn's Context into the step's messages: before the
@@ -745,9 +708,10 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	}
 	hc := history.ToolCall{ID: c.ID, MessageID: msg.ID, Tool: c.Name, Arguments: args, StartedAt: time.Now()}
 	view := &ToolCallView{ID: c.ID, Index: index, Name: c.Name, Args: string(args)}
-	byName := r.tools
+	lookup := r.tool
 	if sub != nil {
-		view.Parent, byName = sub.parent, sub.tools
+		view.Parent = sub.parent
+		lookup = func(name string) (router.Tool, bool) { t, ok := sub.tools[name]; return t, ok }
 	}
 	update := func(status string) {
 		hc.Status, view.Status = status, status
@@ -774,7 +738,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		return hc
 	}
 
-	t, ok := byName[c.Name]
+	t, ok := lookup(c.Name)
 	if why, held := r.withheld[c.Name]; !ok && held {
 		return fail(CallError, "This tool is withheld and cannot be called: "+why)
 	}

@@ -12,6 +12,19 @@
 // that returned survives a crash of the process or the machine. Every write
 // is one transaction.
 //
+// FULL is kept on purpose, though each commit then waits for an fsync of
+// the WAL (about 0.5 ms on the project's bench machine: the larger part of
+// what the chat engine adds to a step with a fast model, see
+// BENCHMARKS.md). WAL with synchronous=NORMAL
+// keeps every commit through a crash of the process (the WAL is in the OS's
+// cache) and the file consistent, but syncs the WAL only at checkpoints: a
+// power loss or a kernel crash takes back every commit since the last one,
+// which can be many turns, not only the last write. The chat engine stores
+// a step's tool calls before they run so that history never loses a call
+// whose effect (a file written, a message sent) survives; under NORMAL a
+// power loss could keep the effect and drop the call. TestCrashDurability
+// kills a writer with SIGKILL and finds every acknowledged write.
+//
 // Concurrency: a Store is safe for concurrent use. Writes from one process are
 // serialised by a mutex (so they queue instead of polling SQLite's lock);
 // writes from another process (the CLI while the GUI runs) wait up to
@@ -32,6 +45,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,7 +106,8 @@ type Store struct {
 	now func() time.Time
 	loc *time.Location
 
-	// stmts are hotWrites prepared (see wtx); read-only after Open.
+	// stmts are hotWrites (see wtx) and hotReads prepared, by their SQL;
+	// read-only after Open.
 	stmts map[string]*sql.Stmt
 
 	closeOnce sync.Once
@@ -143,6 +158,8 @@ func dsn(path string) string {
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	// FULL, not NORMAL: a write that returned is on disk, through a power
+	// loss too (see the package doc for why the fsync is worth its cost).
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	// Write transactions take the lock when they begin: a deferred one that
@@ -273,14 +290,14 @@ func (t wtx) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 	return t.Tx.QueryRowContext(ctx, query, args...)
 }
 
-// prepare prepares hotWrites once, when the store opens: preparing on the
+// prepare prepares hotWrites and hotReads once, when the store opens: preparing on the
 // database takes a pooled connection, which a write transaction already
 // holding the pool's last one would wait for. database/sql then keeps a
 // prepared statement per connection, and Tx.StmtContext reuses the one of
 // the transaction's connection. The map is read-only afterwards.
 func (s *Store) prepare(ctx context.Context) error {
-	s.stmts = make(map[string]*sql.Stmt, len(hotWrites))
-	for _, q := range hotWrites {
+	s.stmts = make(map[string]*sql.Stmt, len(hotWrites)+len(hotReads))
+	for _, q := range append(slices.Clip(hotWrites), hotReads...) {
 		st, err := s.db.PrepareContext(ctx, q)
 		if err != nil {
 			return s.openError("open", err)

@@ -419,9 +419,7 @@ func (s *Store) Messages(ctx context.Context, chatID string) ([]Message, error) 
 // no chat has the id. It reads one snapshot, through the (chat_id, seq)
 // index.
 func (s *Store) Recent(ctx context.Context, chatID string) ([]Message, error) {
-	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq > coalesce(
-		(SELECT CASE WHEN covers > 0 AND covers < seq THEN covers ELSE seq - 1 END FROM messages
-			WHERE chat_id = ?1 AND role = 'summary' ORDER BY seq DESC LIMIT 1), 0)`)
+	out, err := s.readMessages(ctx, chatID, selectRecent)
 	if err != nil {
 		return nil, fmt.Errorf("read recent messages of chat %q: %w", chatID, err)
 	}
@@ -432,7 +430,7 @@ func (s *Store) Recent(ctx context.Context, chatID string) ([]Message, error) {
 // order, each with its tool calls; ErrNotFound when no chat has the id.
 // A caller that keeps a chat's messages in memory reads only what is new.
 func (s *Store) MessagesAfter(ctx context.Context, chatID string, seq int) ([]Message, error) {
-	out, err := s.readMessages(ctx, chatID, `SELECT * FROM messages WHERE chat_id = ?1 AND seq > ?2`, seq)
+	out, err := s.readMessages(ctx, chatID, selectAfter, seq)
 	if err != nil {
 		return nil, fmt.Errorf("read messages of chat %q: %w", chatID, err)
 	}
@@ -484,19 +482,48 @@ func (s *Store) MessagesPage(ctx context.Context, chatID string, before, limit i
 	return MessagePage{Messages: out}, nil
 }
 
+// selectRecent and selectAfter choose the messages of Recent and
+// MessagesAfter, which a chat engine reads at every turn: their queries
+// are prepared when the store opens (hotReads).
+const (
+	selectRecent = `SELECT * FROM messages WHERE chat_id = ?1 AND seq > coalesce(
+		(SELECT CASE WHEN covers > 0 AND covers < seq THEN covers ELSE seq - 1 END FROM messages
+			WHERE chat_id = ?1 AND role = 'summary' ORDER BY seq DESC LIMIT 1), 0)`
+	selectAfter = `SELECT * FROM messages WHERE chat_id = ?1 AND seq > ?2`
+)
+
+// hotReads are the reads of every chat turn, prepared once (see wtx for
+// the writes): SQLite parsing Recent's query again took more CPU than
+// running it, twice a turn.
+var hotReads = []string{messagesQuery(selectRecent), messagesQuery(selectAfter)}
+
+// messagesQuery reads the messages selectMessages chooses (?1 is the
+// chat's id), each with its tool calls, and finds whether the chat exists.
+func messagesQuery(selectMessages string) string {
+	return `SELECT
+			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.est_tokens, m.covers, m.asked, m.created_at,
+			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms, t.task
+		FROM chats c
+		LEFT JOIN (` + selectMessages + `) m ON m.chat_id = c.id
+		LEFT JOIN tool_calls t ON t.message_id = m.id
+		WHERE c.id = ?1
+		ORDER BY m.seq, t.ord`
+}
+
 // readMessages runs one query joining chat chatID with the messages that
 // selectMessages (a SELECT over messages; ?1 is the chat id, args are ?2…)
 // picks and their tool calls, and returns those messages in seq order;
 // ErrNotFound when no chat has the id.
 func (s *Store) readMessages(ctx context.Context, chatID, selectMessages string, args ...any) ([]Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT
-			m.id, m.seq, m.role, m.text, m.status, m.error, m.model, m.input_tokens, m.output_tokens, m.est_tokens, m.covers, m.asked, m.created_at,
-			t.call_id, t.server, t.tool, t.arguments, t.result, t.is_error, t.status, t.started_at, t.duration_ms, t.task
-		FROM chats c
-		LEFT JOIN (`+selectMessages+`) m ON m.chat_id = c.id
-		LEFT JOIN tool_calls t ON t.message_id = m.id
-		WHERE c.id = ?1
-		ORDER BY m.seq, t.ord`, append([]any{chatID}, args...)...)
+	q := messagesQuery(selectMessages)
+	args = append([]any{chatID}, args...)
+	var rows *sql.Rows
+	var err error
+	if st := s.stmts[q]; st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = s.db.QueryContext(ctx, q, args...)
+	}
 	if err != nil {
 		return nil, err
 	}

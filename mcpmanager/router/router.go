@@ -183,6 +183,10 @@ type Router struct {
 	// under 1,000 calls in flight asked each server 1,000 times).
 	listing singleflight.Group
 	screens map[string]screenMemo // by server: the gate's verdicts on its cached listing
+	// merged is the last merge of every server's listing (listing.go),
+	// and mergeVersion counts merges: a merge's version is its own.
+	merged       *mergedListing
+	mergeVersion uint64
 }
 
 // cached holds one session's lists; a nil slice means "not listed yet".
@@ -564,11 +568,23 @@ func isMethodNotFound(err error) bool {
 // are reported in errs, as are tool names a server lists twice (the first
 // is kept); the others' tools are returned.
 func (r *Router) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
-	tools, failed := r.tools(ctx)
+	tools, errs, _ = r.SharedTools(ctx)
+	return slices.Clone(tools), errs // the caller's own: it may sort or change it
+}
+
+// SharedTools is Tools without the copy, for a caller that lists at every
+// step (the chat engine): while no server's cached list, session or the
+// gate's verdicts change, it returns the same slice and the same version,
+// so what the caller derives from a listing can be kept by its version.
+// The slice is shared: read it, never modify it. A version is never
+// given to two different listings; a listing with a failed server gets a
+// new one each time.
+func (r *Router) SharedTools(ctx context.Context) (tools []Tool, errs []ServerError, version uint64) {
+	tools, failed, version := listingOf(ctx, r)
 	for _, f := range failed {
 		errs = append(errs, ServerError{Server: f.server, Tool: f.tool, Err: f.err.Error()})
 	}
-	return tools, errs
+	return tools, errs, version
 }
 
 // serverFailure is one entry of Tools' errs, with the error itself.
@@ -579,26 +595,46 @@ type serverFailure struct {
 	listed bool // the list came, with a fault (a duplicate name)
 }
 
-func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailure) {
+// listingOf lists every server (each from its cache while fresh) and
+// merges the lists, or returns the merge of the last listing when every
+// server's list and verdicts are the very ones it was made of.
+// It is shared (see SharedTools). A function, not a method: the Router
+// has methods enough.
+func listingOf(ctx context.Context, r *Router) (tools []Tool, failed []serverFailure, version uint64) {
 	servers := r.Servers()
-	type result struct {
-		tools    []mcp.Tool
-		verdicts []error // the gate's, for each of tools
-		dups     []string
-		err      error
-	}
-	results := make([]result, len(servers))
+	results := make([]serverListing, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Go(func() {
 			t, dups, err := r.serverTools(ctx, s)
-			results[i] = result{tools: t, dups: dups, err: err}
+			results[i] = serverListing{tools: t, dups: dups, err: err}
 			if err == nil {
 				results[i].verdicts = r.screened(s, t)
 			}
 		})
 	}
 	wg.Wait()
+	r.mu.Lock()
+	m := r.merged
+	r.mu.Unlock()
+	if m != nil && m.of(servers, results) {
+		return m.tools, m.failed, m.version
+	}
+	tools, failed = merge(servers, results)
+	m = &mergedListing{servers: servers, lists: results, tools: slices.Clip(tools), failed: failed}
+	r.mu.Lock()
+	r.mergeVersion++
+	m.version = r.mergeVersion
+	if m.cacheable() {
+		r.merged = m
+	}
+	r.mu.Unlock()
+	return m.tools, m.failed, m.version
+}
+
+// merge puts the servers' listings together under unique exposed names,
+// sorted by them, leaving out what the gate withheld.
+func merge(servers []string, results []serverListing) (tools []Tool, failed []serverFailure) {
 	n := 0
 	for _, res := range results {
 		n += len(res.tools)
@@ -647,7 +683,7 @@ func (r *Router) tools(ctx context.Context) (tools []Tool, failed []serverFailur
 // is for names that come from outside (a command line, a gateway client);
 // code that has a Tool calls with its Server and Tool.Name instead.
 func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
-	tools, failed := r.tools(ctx)
+	tools, failed, _ := listingOf(ctx, r)
 	for _, t := range tools {
 		if t.Name == name {
 			return t, nil
