@@ -779,6 +779,13 @@ func report(line string) (string, bool) {
 	return m[1], true
 }
 
+// skipLog makes await look only at the lines logged from now on.
+func (w *appWindow) skipLog() {
+	w.mu.Lock()
+	w.next = len(w.lines)
+	w.mu.Unlock()
+}
+
 // log is the app's stderr so far, its last 200 lines.
 func (w *appWindow) log() string {
 	w.mu.Lock()

@@ -50,7 +50,8 @@ const dayReply = "## What the echo said\n\nThe tool answered with **ping**, as a
 // server-everything's echo (its tool card) and then streamed Markdown with
 // a code block. The fake model holds turn 51's and turn N+1's requests
 // while the window's memory is read, so both readings are of a window at
-// rest with the same turn in flight.
+// rest with the same turn in flight, read (as the idle row is) once the app
+// has settled after the turns.
 func benchDay(t *testing.T, tb *table, everything, bin string) {
 	turns := dayTurns(t)
 	fake, err := providertest.New("127.0.0.1:0")
@@ -98,7 +99,13 @@ func benchDay(t *testing.T, tb *table, everything, bin string) {
 		case <-time.After(time.Duration(turn)*2*time.Second + 90*time.Second): // the script gives up on a turn after 60 s
 			t.Fatalf("turn %d was not sent in time:\n%s", turn, w.log())
 		}
+		// Read as the idle row reads the window: once the app, quiet again
+		// after the turns, gave back what they used (its "memory settled").
+		w.skipLog()
 		waitIdle(t, w.app, everything, 1)
+		w.await("\"memory settled\" after the turns", func(l string) bool {
+			return strings.Contains(l, "memory settled") && strings.Contains(l, "after=\"chat turns\"")
+		}, 60*time.Second)
 		m, parts := appMem(w.app, everything)
 		t.Logf("before turn %d: %s", turn, parts)
 		close(g.release[turn])

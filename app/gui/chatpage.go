@@ -223,6 +223,7 @@ func (a *ChatPage) startTurn(chatID, text, from string, compact bool) error {
 	c, m, ctx := st.Chat, st.Model, st.Ctx
 	opts := c.Options
 	a.turnWG.Add(1)
+	a.settler.turnStarted()
 	go func() {
 		defer a.turnWG.Done()
 		defer st.End()

@@ -36,6 +36,8 @@ type core struct {
 	// Begin, Stop).
 	asker  *asker
 	turnWG sync.WaitGroup
+	// settler gives memory back once turns are over (settle.go).
+	settler *settler
 	// terminals are the shell sessions whose output goes to the page.
 	terminals terminals
 	// folder watches the workspace folder while the Workspace page is open.
@@ -90,6 +92,7 @@ type Info struct {
 func New(quit context.Context, dir datadir.Dir) *Window {
 	c := &core{dir: dir, quit: quit, started: time.Now(), shown: make(chan struct{})}
 	c.life, c.stop = context.WithCancel(context.Background())
+	c.settler = newSettler(func() { settleNow("chat turns", c.started) })
 	c.h = host.Open(host.Options{Dir: dir, OnStatus: c.onStatus, OnLocal: c.onLocal})
 	c.asker = newAsker(c.emitEvent)
 	c.requests = &host.ChatRequests{Approver: c.asker, Elicitor: c.asker,

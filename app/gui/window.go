@@ -202,6 +202,7 @@ func (a *Window) Startup(ctx context.Context) {
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
 	go a.settleAfterStart()
+	go a.settleAfterTurns()
 	go a.watchTools()
 	a.SkillsPage.watchSkills()
 	// Other apps' 'switchboard serve' attach here and share the servers

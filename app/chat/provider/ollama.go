@@ -110,7 +110,7 @@ func ollamaShow(ctx context.Context, hc *http.Client, showURL, key, model string
 	if err != nil {
 		return 0, err
 	}
-	defer res.Body.Close()
+	defer drainClose(res.Body)
 	var v struct {
 		ModelInfo map[string]json.RawMessage `json:"model_info"`
 	}
@@ -283,7 +283,7 @@ func (p *ollamaProvider) streamOnce(ctx context.Context, model string, body []by
 	if err != nil {
 		return Response{}, err
 	}
-	defer res.Body.Close()
+	defer drainClose(res.Body)
 	if res.StatusCode >= 400 {
 		msg, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		return Response{}, &statusError{status: res.StatusCode, header: res.Header, message: errorMessage(msg, res.StatusCode, p.key)}
@@ -319,6 +319,15 @@ func (p *ollamaProvider) streamOnce(ctx context.Context, model string, body []by
 	}
 	// Broken off (every call that arrived is whole).
 	return acc.brokenOff(ctx, p.name, model, Usage{}, err)
+}
+
+// drainClose reads what is left of a body (the newline after the last JSON
+// value, a chunked stream's end; a little at most) and closes it: a body
+// closed before its end closes its connection, and the next request (the
+// chat after /api/show, the next turn) would dial again.
+func drainClose(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	_ = body.Close()
 }
 
 // ollamaArgs is a call's arguments as text: the object as sent, or the
@@ -368,7 +377,7 @@ func ollamaTags(ctx context.Context, hc *http.Client, tagsURL, key string) ([]st
 	if err != nil {
 		return nil, err
 	}
-	defer res.Body.Close()
+	defer drainClose(res.Body)
 	if res.StatusCode >= 400 {
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		return nil, &statusError{status: res.StatusCode, header: res.Header, message: errorMessage(body, res.StatusCode, key)}

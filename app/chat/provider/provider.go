@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -333,9 +334,33 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
+// defaultHTTPClient is the client of a provider opened without one. The
+// app opens its provider again for every turn, so the clients share one
+// transport: a turn reuses the connection (and TLS session) the last one
+// left open instead of dialling again, and the idle connections are one
+// pool's, not one left behind per turn (each kept two goroutines and its
+// buffers until its 90 s idle timeout; a day of use in the window counted
+// 500 such goroutines).
 func defaultHTTPClient() *http.Client {
+	return &http.Client{Transport: sharedTransport(ResponseHeaderTimeout)}
+}
+
+var (
+	transportsMu sync.Mutex
+	transports   = map[time.Duration]*http.Transport{} // by ResponseHeaderTimeout (a var tests may change)
+)
+
+// sharedTransport is the one transport of the default clients with this
+// response header timeout.
+func sharedTransport(headerTimeout time.Duration) *http.Transport {
+	transportsMu.Lock()
+	defer transportsMu.Unlock()
+	if t := transports[headerTimeout]; t != nil {
+		return t
+	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = ResponseHeaderTimeout
+	t.ResponseHeaderTimeout = headerTimeout
 	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return &http.Client{Transport: t}
+	transports[headerTimeout] = t
+	return t
 }
