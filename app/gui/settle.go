@@ -146,19 +146,22 @@ func (a *Window) settleAfterTurns() {
 	if os.Getenv("SWITCHBOARD_SETTLE") == "off" || a.settler == nil {
 		return
 	}
+	// The sampler parks on its send while the settler waits for a turn,
+	// so an idle app is not woken each second: a second after each sample
+	// is taken, the next is. The first sample after a turn may be stale,
+	// which untilQuiet takes as where its count starts.
 	cpu := make(chan time.Duration)
 	go func() {
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
 		for {
 			select {
 			case <-a.life.Done():
 				return
-			case <-tick.C:
+			case cpu <- cpuTime():
 			}
 			select {
-			case cpu <- cpuTime():
-			default: // the settler waits for a turn, or settles
+			case <-a.life.Done():
+				return
+			case <-time.After(time.Second):
 			}
 		}
 	}()
