@@ -8,6 +8,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 GO        ?= go
+# Every go command make runs (and those the tests run: they inherit it)
+# builds with -trimpath. Without it, a package's compile and vet results are
+# keyed by the directory it sits in, so a second clone in another directory
+# (CI's, a worktree) recompiles the whole tree, with -race, and vets and lints
+# it again: minutes on 2 cores. With it, they come from the build cache.
+GOFLAGS   := $(strip -trimpath $(filter-out -trimpath,$(GOFLAGS)))
+export GOFLAGS
 TAGS      := webkit2_41
 BIN       := build/bin/switchboard
 WAILS     := $(GO) tool wails
@@ -51,40 +58,44 @@ deps-build:
 deps-test: deps-build
 	$(call apt_install,$(TEST_PKGS))
 
+# After npm ci, package.json.md5 (what wails build compares package.json with
+# before it runs its own "frontend:install") says the install is done, so
+# wails build does not run npm ci a second time (~18 s).
 frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/package.json
 	cd frontend && npm ci --no-audit --no-fund
+	@printf '%s' "$$(md5sum < frontend/package.json | cut -d' ' -f1)" > frontend/package.json.md5
 	@touch $@
 
 # Real MCP servers the Go integration tests run, pinned by the lockfile.
 TEST_SERVERS := mcpmanager/testdata/npm
 $(TEST_SERVERS)/node_modules/.package-lock.json: $(TEST_SERVERS)/package-lock.json $(TEST_SERVERS)/package.json
-	cd $(TEST_SERVERS) && npm ci --no-audit --no-fund
+	build/npmtree.sh $(TEST_SERVERS)
 	@touch $@
 
 # 15 more real servers whose 300+ tools the find_tools test lists (never calls).
 # Browsers are not downloaded: the servers only need to start and list tools.
 TOOLSEARCH_SERVERS := app/chat/toolsearch/testdata/npm
 $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json: $(TOOLSEARCH_SERVERS)/package-lock.json $(TOOLSEARCH_SERVERS)/package.json
-	cd $(TOOLSEARCH_SERVERS) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 build/npmtree.sh $(TOOLSEARCH_SERVERS) --ignore-scripts
 	@touch $@
 
 # MCP Apps example servers (server-basic-vanillajs, server-basic-react) the
 # apps e2e test and the serve pass-through test render and read.
 APPS_SERVERS := mcpmanager/apps/testdata/npm
 $(APPS_SERVERS)/node_modules/.package-lock.json: $(APPS_SERVERS)/package-lock.json $(APPS_SERVERS)/package.json
-	cd $(APPS_SERVERS) && npm ci --no-audit --no-fund
+	build/npmtree.sh $(APPS_SERVERS)
 	@touch $@
 
 # Anthropic's mcpb CLI: the bundle tests pack (and sign) their .mcpb files with it.
 TEST_BUNDLES := mcpmanager/bundle/testdata/npm
 $(TEST_BUNDLES)/node_modules/.package-lock.json: $(TEST_BUNDLES)/package-lock.json $(TEST_BUNDLES)/package.json
-	cd $(TEST_BUNDLES) && npm ci --no-audit --no-fund
+	build/npmtree.sh $(TEST_BUNDLES)
 	@touch $@
 
 # Third-party MCP clients (conformance suite, inspector) and the Node 22 they need.
 TEST_CLIENTS := mcpmanager/testdata/clients
 $(TEST_CLIENTS)/node_modules/.package-lock.json: $(TEST_CLIENTS)/package-lock.json $(TEST_CLIENTS)/package.json
-	cd $(TEST_CLIENTS) && npm ci --no-audit --no-fund
+	build/npmtree.sh $(TEST_CLIENTS)
 	@touch $@
 include mcpmanager/testdata/conformance/conformance.mk
 

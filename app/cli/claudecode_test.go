@@ -28,7 +28,7 @@ func TestClaudeCode(t *testing.T) {
 		t.Fatalf("Claude Code is not installed (%v): run 'npm ci' in mcpmanager/testdata/clients", err)
 	}
 	memory := proctest.NPM(t, "mcp-server-memory")
-	bin := buildSwitchboard(t)
+	bin := proctest.Switchboard(t)
 	home, data := t.TempDir(), t.TempDir()
 	file := filepath.Join(home, ".claude.json")
 	orig := `{

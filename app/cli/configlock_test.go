@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // TestConcurrentServersAdd runs twenty 'switchboard servers add' processes
@@ -18,7 +19,7 @@ import (
 // server must be in config.json afterwards. Without the lock each process
 // read the file, another saved, and the first saved over it.
 func TestConcurrentServersAdd(t *testing.T) {
-	bin := buildSwitchboard(t)
+	bin := proctest.Switchboard(t)
 	data, home := t.TempDir(), t.TempDir()
 	const n = 20
 	type proc struct {

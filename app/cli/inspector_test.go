@@ -34,7 +34,7 @@ var inspectorTimeout = 60 * time.Second
 // built-in server. A new built-in gets its own subtest here.
 func TestInspector(t *testing.T) {
 	inspectorBinDir(t) // fail before building if it is missing
-	bin := buildSwitchboard(t)
+	bin := proctest.Switchboard(t)
 	t.Run("content-store", func(t *testing.T) { testInspectorContentStore(t, bin) })
 	t.Run("workspace", func(t *testing.T) { testInspectorWorkspace(t, bin) })
 	t.Run("serve", func(t *testing.T) { testInspectorServe(t, bin) })
@@ -261,23 +261,6 @@ func testInspectorContentStore(t *testing.T, bin string) {
 			t.Errorf("%s %v: exit %d, result %s; want an isError result with %q", c.tool, c.args, run.Exit, run.Result, c.msg)
 		}
 	}
-}
-
-// buildSwitchboard builds the switchboard binary into a temp dir: a plain
-// 'go build' of the module root, which has the CLI but not the window.
-func buildSwitchboard(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "switchboard")
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // inspectorArgs puts the Inspector's options before the server command

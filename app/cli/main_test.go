@@ -10,9 +10,11 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/secrets/secretstest"
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
-// TestMain keeps every test of this package away from the user's keyring.
+// TestMain keeps every test of this package away from the user's keyring,
+// and removes the binaries its tests built (proctest.Switchboard).
 func TestMain(m *testing.M) {
 	codemode.MaybeChild() // code mode's scripts run in a child process: this test binary
 	if args := os.Getenv(runCLI); args != "" {
@@ -30,5 +32,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(realKeyring) != "1" {
 		secretstest.UseMockKeyring()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	proctest.RemoveBuilds()
+	os.Exit(code)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -61,6 +61,36 @@ func NPM(tb testing.TB, name string) string {
 // npmBin is mcpmanager/testdata/npm/node_modules/.bin, found from this
 // file so that every package's tests reach it alike.
 func npmBin() string {
-	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "testdata", "npm", "node_modules", ".bin")
+	return filepath.Join(Root(), "mcpmanager", "testdata", "npm", "node_modules", ".bin")
 }
+
+// Root is the module's root directory, found by walking up from the working
+// directory (go test runs a package's tests in its own directory) to go.mod.
+// It is not found from this file's compiled path (runtime.Caller): the tests
+// are built with -trimpath, so that a clone in another directory reuses the
+// build cache, and then that path is the import path, not a file.
+func Root() string {
+	rootOnce.Do(func() {
+		dir, err := os.Getwd()
+		if err != nil {
+			panic(err)
+		}
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				root = dir
+				return
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				panic("proctest.Root: no go.mod above the working directory")
+			}
+			dir = parent
+		}
+	})
+	return root
+}
+
+var (
+	rootOnce sync.Once
+	root     string
+)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 )
@@ -30,9 +29,13 @@ func once(key string, make func() (string, error)) (string, error) {
 // program builds mcpmanager/testdata/NAME once per test process, into its
 // own directory under the OS temp dir (RemoveBuilds removes it).
 func program(name string) (string, error) {
+	return buildOnce(name, filepath.Join(Root(), "mcpmanager", "testdata", name))
+}
+
+// buildOnce builds the main package in src as NAME once per test process,
+// into its own directory under the OS temp dir (RemoveBuilds removes it).
+func buildOnce(name, src string) (string, error) {
 	return once(name, func() (string, error) {
-		_, self, _, _ := runtime.Caller(0)
-		src := filepath.Join(filepath.Dir(self), "..", "testdata", name)
 		dir, err := os.MkdirTemp("", "switchboard-"+name+"-")
 		if err != nil {
 			return "", err
@@ -45,10 +48,19 @@ func program(name string) (string, error) {
 	})
 }
 
-// Build returns the path of mcpmanager/testdata/testserver under the name
-// of mode: run with no -mode, it serves that mode, so a config's command
-// alone names the server. The program is built once per test process and
-// linked under each mode's name beside it.
+// Switchboard is the switchboard binary (the module's main package, built
+// as 'make build' would but without the window's tags), built once per test
+// process however many tests run it: each build links the whole app, some
+// 10 s on 2 cores. The package's TestMain calls RemoveBuilds.
+func Switchboard(tb testing.TB) string {
+	tb.Helper()
+	p, err := buildOnce("switchboard", Root())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 func Build(mode string) (string, error) {
 	bin, err := program("testserver")
 	if err != nil {

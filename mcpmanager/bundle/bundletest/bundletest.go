@@ -7,14 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 // Dir is mcpmanager/bundle/testdata.
 func Dir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata")
+	return filepath.Join(proctest.Root(), "mcpmanager", "bundle", "testdata")
 }
 
 // CLI is the pinned mcpb executable.
