@@ -61,6 +61,10 @@ func Switchboard(tb testing.TB) string {
 	return p
 }
 
+// Build returns the path of mcpmanager/testdata/testserver under the name
+// of mode: run with no -mode, it serves that mode, so a config's command
+// alone names the server. The program is built once per test process and
+// linked under each mode's name beside it.
 func Build(mode string) (string, error) {
 	bin, err := program("testserver")
 	if err != nil {
