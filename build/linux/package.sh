@@ -101,8 +101,11 @@ mkdir -p "$out"
 deb=$out/switchboard_${debver}_${arch}.deb
 tgz=$out/switchboard_${debver}_linux_${arch}.tar.gz
 rm -f "$out"/switchboard_*_"$arch".deb "$out"/switchboard_*_linux_"$arch".tar.gz
-dpkg-deb --root-owner-group -Zgzip -z6 --build "$root" "$deb" >/dev/null
+# The two archives are compressed side by side (gzip is single-threaded).
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
-  -C "$root" --exclude=./DEBIAN -cf - . | gzip -n -6 > "$tgz"
+  -C "$root" --exclude=./DEBIAN -cf - . | gzip -n -6 > "$tgz" &
+tarred=$!
+dpkg-deb --root-owner-group -Zgzip -z6 --build "$root" "$deb" >/dev/null
+wait "$tarred" || { echo "package.sh: making $tgz failed" >&2; exit 1; }
 echo "$deb"
 echo "$tgz"
