@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, wr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitForApp } from './lib.mjs';
+import { launchServer, waitForApp } from './lib.mjs';
 
 const frontend = path.resolve(import.meta.dirname, '..');
 const repo = path.resolve(frontend, '..');
@@ -49,9 +49,14 @@ if (!devBin) throw new Error("E2E_DEV_BIN is not set: run e2e tests through 'mak
 // that cannot start, as a user's imported config would have.
 const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
 // A fake model provider speaking the OpenAI and Anthropic wire formats; tests
-// script its replies over HTTP (POST /__fake/enqueue).
-const fakeBin = path.join(tmp, 'fakellm');
-execFileSync('go', ['build', '-o', fakeBin, './app/chat/provider/testdata/fakellm'], { cwd: repo, stdio: 'inherit' });
+// script its replies over HTTP (POST /__fake/enqueue). Built in one go with
+// the testserver (tests copy it under the name of the mode they run, see
+// testServer in lib.mjs) and seedchat (seedChat), so no test file links
+// its own.
+const bin = path.join(tmp, 'bin');
+mkdirSync(bin);
+execFileSync('go', ['build', '-o', bin + '/', './app/chat/provider/testdata/fakellm', './mcpmanager/testdata/testserver', './app/history/testdata/seedchat'], { cwd: repo, stdio: 'inherit' });
+const fakeBin = path.join(bin, 'fakellm');
 const fake = spawn(fakeBin, ['-addr', '127.0.0.1:0'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
 const fakeURL = await new Promise((resolve, reject) => {
   let out = '';
@@ -108,6 +113,8 @@ let devExited = false;
 dev.on('exit', () => { devExited = true; });
 
 let code = 1;
+// One Chromium for the shard, which every test file's launch() connects to.
+const browserServer = await launchServer();
 try {
   await waitForApp(url, { timeoutMs: 8 * 60_000, isDead: () => devExited });
   const tests = share(readdirSync(path.join(frontend, 'e2e', 'tests'))
@@ -122,7 +129,10 @@ try {
     const t = spawn(process.execPath, ['--test', '--test-concurrency=1', ...tests], {
       cwd: frontend,
       stdio: 'inherit',
-      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp`, E2E_FAKELLM_URL: fakeURL },
+      env: {
+        ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp`, E2E_FAKELLM_URL: fakeURL,
+        E2E_TESTSERVER: path.join(bin, 'testserver'), E2E_SEEDCHAT: path.join(bin, 'seedchat'), E2E_BROWSER_WS: browserServer.wsEndpoint(),
+      },
     });
     t.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
   });
@@ -131,6 +141,7 @@ try {
   console.error('--- last lines of the app log ---');
   console.error(readFileSync(logPath, 'utf8').split('\n').slice(-60).join('\n'));
 } finally {
+  await browserServer.close();
   await stopGroup(dev);
   await stopGroup(remote);
   await stopGroup(fake);

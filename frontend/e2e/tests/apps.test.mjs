@@ -7,11 +7,10 @@
 // keeps its app (no frame dropped without ui/resource-teardown).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, seedChat, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, seedChat, testServer, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const appsBin = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '.bin');
@@ -30,7 +29,7 @@ before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-apps-e2e-'));
   const hostile = path.join(tmp, 'hostileapp');
   // The testserver serves the mode it is named after (hostileapp).
-  execFileSync('go', ['build', '-o', hostile, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(hostile);
   editServers((s) => {
     s.vanilla = { command: path.join(appsBin, 'mcp-server-basic-vanillajs'), args: ['--stdio'] };
     s.react = { command: path.join(appsBin, 'mcp-server-basic-react'), args: ['--stdio'] };

@@ -10,9 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8' });
 
 let browser;
@@ -22,7 +21,7 @@ before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-content-e2e-'));
   const bin = path.join(tmp, 'contentserver');
   // The testserver serves the mode it is named after (contentserver).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   cli('servers', 'add', 'content', '--', bin);
 });
 after(async () => {

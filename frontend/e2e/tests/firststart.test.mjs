@@ -9,9 +9,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot, env } from '../lib.mjs';
+import { env, launch, openApp, screenshot, testServer } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-firststart-'));
 let browser;
 let registry;
@@ -21,7 +20,7 @@ let pkg;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'npmregistry');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   registry = spawn(bin, ['-mode', 'npm-registry', '-delay', '5s'], { stdio: ['pipe', 'pipe', 'inherit'] });
   [registryURL, pkg] = await new Promise((resolve, reject) => {
     let out = '';

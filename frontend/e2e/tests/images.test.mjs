@@ -7,13 +7,11 @@
 // added to config.json: server-everything returns no audio).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 // The audio server is added the way a user's editor would: config.json, which the window follows.
 const configPath = () => path.join(env('E2E_DATA_DIR'), 'config.json');
 function editServers(fn) {
@@ -29,7 +27,7 @@ before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-audio-e2e-'));
   // The testserver serves the mode it is named after (audioserver).
   const bin = path.join(tmp, 'audioserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   editServers((s) => { s.audio = { command: bin }; });
 });
 after(async () => {

@@ -80,7 +80,9 @@ before(async () => {
     // (an answer stops at half the context).
     mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/`, context: 1024 } } },
   }));
+  browser = await launch();
   app = await startOwnApp({
+    browser,
     dataDir,
     env: {
       HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'),
@@ -88,7 +90,6 @@ before(async () => {
     },
   });
   url = app.url;
-  browser = await launch();
 });
 
 after(async () => {

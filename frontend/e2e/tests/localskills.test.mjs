@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-localskills-'));
 const own = path.join(env('E2E_DATA_DIR'), 'skills');
 const pdf = path.join(own, 'pdf-forms');
@@ -35,7 +34,7 @@ before(async () => {
   put(path.join(own, 'Bad_Skill', 'SKILL.md'), '---\nname: Bad_Skill\ndescription: x\n---\n');
   // A server that offers skills too, beside the local ones.
   const bin = path.join(tmp, 'modernserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'docs-server', '--', bin], { encoding: 'utf8' });
 });
 after(async () => {

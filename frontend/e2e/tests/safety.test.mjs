@@ -10,9 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-safety-'));
 let browser;
 before(async () => { browser = await launch(); });
@@ -31,7 +30,7 @@ const callTool = (page, name, args) => page.evaluate(
 test('a tool changed after it was trusted is withheld until accepted on the Servers page', async () => {
   const bin = path.join(tmp, 'rugpull');
   // The testserver serves the mode it is named after (rugpull).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   cli('servers', 'add', 'rug', '--', bin);
   const { page, errors } = await openApp(browser, { hash: '#/servers' });
   try {

@@ -11,16 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-skills-'));
 let browser;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'modernserver');
   // The testserver serves the mode it is named after (modernserver).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   const sb = env('SWITCHBOARD_BIN');
   execFileSync(sb, ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'handbook', '--', bin], { encoding: 'utf8' });
   execFileSync(sb, ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'shady', '--', bin, '-corrupt-skill'], { encoding: 'utf8' });
