@@ -51,11 +51,12 @@ const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', 
 // A fake model provider speaking the OpenAI and Anthropic wire formats; tests
 // script its replies over HTTP (POST /__fake/enqueue). Built in one go with
 // the testserver (tests copy it under the name of the mode they run, see
-// testServer in lib.mjs) and seedchat (seedChat), so no test file links
-// its own.
+// testServer in lib.mjs), seedchat (seedChat) and testmodel (the local
+// model test's GGUF), so no test file links its own.
 const bin = path.join(tmp, 'bin');
 mkdirSync(bin);
-execFileSync('go', ['build', '-o', bin + '/', './app/chat/provider/testdata/fakellm', './mcpmanager/testdata/testserver', './app/history/testdata/seedchat'], { cwd: repo, stdio: 'inherit' });
+execFileSync('go', ['build', '-o', bin + '/', './app/chat/provider/testdata/fakellm', './mcpmanager/testdata/testserver', './app/history/testdata/seedchat',
+  './app/localmodel/testmodel/cmd/testmodel'], { cwd: repo, stdio: 'inherit' });
 const fakeBin = path.join(bin, 'fakellm');
 const fake = spawn(fakeBin, ['-addr', '127.0.0.1:0'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
 const fakeURL = await new Promise((resolve, reject) => {
@@ -131,7 +132,7 @@ try {
       stdio: 'inherit',
       env: {
         ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp`, E2E_FAKELLM_URL: fakeURL,
-        E2E_TESTSERVER: path.join(bin, 'testserver'), E2E_SEEDCHAT: path.join(bin, 'seedchat'), E2E_BROWSER_WS: browserServer.wsEndpoint(),
+        E2E_TESTSERVER: path.join(bin, 'testserver'), E2E_SEEDCHAT: path.join(bin, 'seedchat'), E2E_TESTMODEL: path.join(bin, 'testmodel'), E2E_BROWSER_WS: browserServer.wsEndpoint(),
       },
     });
     t.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
