@@ -49,11 +49,54 @@ export async function openApp(browser, { colorScheme = 'light', hash = '' } = {}
       console.log(`ignored wails dev overlay error: ${e.message}`);
       return;
     }
-    errors.push(e);
+    // The shared page's errors go to the test using it now (sharedApp).
+    (shared?.page === page ? shared.errors : errors).push(e);
   });
   await page.goto(env('E2E_URL') + '/' + hash);
   await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function');
   return { page, errors };
+}
+
+let shared = null; // sharedApp's page: { browser, page, errors }
+
+/**
+ * sharedApp is openApp for the tests of a file, which run one after
+ * another: the first call opens a page as openApp does, later ones load the
+ * app afresh in that same page (a new document at the hash, the size and
+ * colour scheme openApp gives) instead of a new browser context and page,
+ * which cost a second or more each on a busy machine. errors holds this
+ * test's page errors only; the page's close() does nothing (the file's
+ * browser.close() ends it). For tests that add no listeners, routes or
+ * init scripts to the page, which would outlive them.
+ */
+export async function sharedApp(browser, { colorScheme = 'light', hash = '' } = {}) {
+  const errors = [];
+  if (!shared || shared.browser !== browser || shared.page.isClosed()) {
+    const { page, errors: first } = await openApp(browser, { colorScheme, hash });
+    shared = { browser, page, errors: first };
+    return { page: keepOpen(page), errors: first };
+  }
+  const { page } = shared;
+  shared.errors = errors;
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await page.emulateMedia({ colorScheme });
+  // The URL is changed without a hashchange (no render of the page it
+  // names in the old document), then the document is loaded anew.
+  await page.evaluate((h) => { history.replaceState(null, '', h); }, '/' + hash);
+  await page.reload();
+  await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function');
+  return { page: keepOpen(page), errors };
+}
+
+/** keepOpen is page with a close() that does nothing. */
+function keepOpen(page) {
+  return new Proxy(page, {
+    get(target, key) {
+      if (key === 'close') return async () => {};
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
 }
 
 /** Save a screenshot under frontend/e2e/artifacts and return its path. */

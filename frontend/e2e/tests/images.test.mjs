@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
 // The audio server is added the way a user's editor would: config.json, which the window follows.
 const configPath = () => path.join(env('E2E_DATA_DIR'), 'config.json');
@@ -85,7 +85,7 @@ async function askForTool(page, tool, prompt, answer) {
 
 test('a tool\'s image goes to the model as an image when the provider takes images', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__get-tiny-image'), null, { timeout: 60_000, what: 'the tool everything__get-tiny-image' });
   const direct = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('everything__get-tiny-image', '{}'));
   const tiny = JSON.stringify(direct).match(/"data":"([A-Za-z0-9+/=]{100,})"/)[1];
@@ -113,7 +113,7 @@ test('a tool\'s image goes to the model as an image when the provider takes imag
 
 test('a tool\'s audio goes to the model as input_audio when the provider takes audio', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'audio__get-tone'), null, { timeout: 60_000, what: 'the tool audio__get-tone' });
   await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('audio__get-tone', 'allow'));
   const direct = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('audio__get-tone', '{}'));

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-localskills-'));
 const own = path.join(env('E2E_DATA_DIR'), 'skills');
@@ -54,7 +54,7 @@ async function shots(page, locator, name) {
 
 test('the Skills page lists local and server skills, adds a .zip after its preview, and holds a changed skill until accepted', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/skills' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/skills' });
   const localList = page.getByRole('region', { name: 'Skills on this computer' }).or(page.locator('section[aria-label="Skills on this computer"]'));
   const row = page.getByRole('listitem', { name: 'skills@switchboard/pdf-forms' });
   await row.waitFor({ timeout: 30_000 });
@@ -123,7 +123,7 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
 
 test('a chat loads a local skill and runs its script after the user allows it', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const real = execFileSync('realpath', [pdf], { encoding: 'utf8' }).trim();
   await script(
