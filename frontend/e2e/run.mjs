@@ -31,14 +31,14 @@ const url = `http://127.0.0.1:${port}`;
 // its TAP durations; see share). Refresh them when a file grows a lot:
 // node frontend/e2e/weights.mjs frontend/e2e/artifacts/shard-*.txt
 const WEIGHTS = {
-  accelerators: 8, apps: 35, apps2026: 17, bundles: 30, chat: 28, chatactions: 14, chatpolish: 27,
-  clientfeatures: 26, closewithapps: 10, codemode: 19, connectedapps: 116, content: 17,
-  contextassumed: 6, contextwindow: 15, editserver: 15, firsthour: 31, firststart: 20, follow: 18,
-  forms: 6, images: 15, knowledge: 6, layout: 54, layoutpolish: 23, library: 34, localmodel: 18,
-  localskills: 16, login: 8, longchat: 16, modern: 9, oauthclient: 9, polish: 24, polishmsg: 14,
-  registry: 12, remote: 6, 'remote-images': 12, safety: 14, sandbox: 12, servers: 40, settings: 20,
-  shell: 23, 'single-instance': 4, skills: 16, smoke: 2, urlelicit: 34, vscodeimport: 29,
-  welcome: 11, workspace: 11,
+  accelerators: 13, apps: 31, apps2026: 21, bundles: 33, chat: 16, chatactions: 9, chatpolish: 12,
+  clientfeatures: 12, closewithapps: 12, codemode: 14, connectedapps: 9, content: 14,
+  contextassumed: 8, contextwindow: 17, editserver: 14, firsthour: 26, firststart: 22, follow: 11,
+  forms: 9, images: 9, knowledge: 7, layout: 60, layoutpolish: 14, library: 21, localmodel: 31,
+  localskills: 15, login: 9, longchat: 22, modern: 10, oauthclient: 9, polish: 10, polishmsg: 13,
+  registry: 12, 'remote-images': 20, remote: 11, safety: 9, sandbox: 13, servers: 25, settings: 12,
+  shell: 16, 'single-instance': 7, skills: 16, smoke: 5, urlelicit: 20, vscodeimport: 11,
+  welcome: 18, workspace: 9,
 };
 const [shard, shards] = (process.env.E2E_SHARD ?? '1/1').split('/').map(Number);
 const logPath = path.join(artifacts, `app-${shard}.log`);
