@@ -167,7 +167,7 @@ export async function waitForApp(url, { timeoutMs, isDead, browser }) {
     } catch (err) {
       last = err.message;
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`app did not come up at ${url} within ${timeoutMs / 1000}s (last: ${last})`);
 }
