@@ -114,9 +114,10 @@ let devExited = false;
 dev.on('exit', () => { devExited = true; });
 
 let code = 1;
-// One Chromium for the shard, which every test file's launch() connects to.
-const browserServer = await launchServer();
+let browserServer;
 try {
+  // One Chromium for the shard, which every test file's launch() connects to.
+  browserServer = await launchServer();
   await waitForApp(url, { timeoutMs: 8 * 60_000, isDead: () => devExited });
   const tests = share(readdirSync(path.join(frontend, 'e2e', 'tests'))
     .filter((f) => f.endsWith('.test.mjs'))
@@ -142,7 +143,7 @@ try {
   console.error('--- last lines of the app log ---');
   console.error(readFileSync(logPath, 'utf8').split('\n').slice(-60).join('\n'));
 } finally {
-  await browserServer.close();
+  await browserServer?.close();
   await stopGroup(dev);
   await stopGroup(remote);
   await stopGroup(fake);
