@@ -27,18 +27,18 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
 const dataDir = path.join(tmp, 'data');
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-// WEIGHTS: each file's seconds in one serial run on 2 cores (2026-12-02, from
-// its TAP durations; see share). Refresh them when a file grows a lot:
+// WEIGHTS: each file's seconds in one serial run on 2 cores (2026-12-03, from
+// its TAP durations, two shards on a machine shared with other runs; see share). Refresh them when a file grows a lot:
 // node frontend/e2e/weights.mjs frontend/e2e/artifacts/shard-*.txt
 const WEIGHTS = {
-  accelerators: 13, apps: 31, apps2026: 21, bundles: 33, chat: 16, chatactions: 9, chatpolish: 12,
-  clientfeatures: 12, closewithapps: 12, codemode: 14, connectedapps: 9, content: 14,
-  contextassumed: 8, contextwindow: 17, editserver: 14, firsthour: 26, firststart: 22, follow: 11,
-  forms: 9, images: 9, knowledge: 7, layout: 60, layoutpolish: 14, library: 21, localmodel: 31,
-  localskills: 15, login: 9, longchat: 22, modern: 10, oauthclient: 9, polish: 10, polishmsg: 13,
-  registry: 12, 'remote-images': 20, remote: 11, safety: 9, sandbox: 13, servers: 25, settings: 12,
-  shell: 16, 'single-instance': 7, skills: 16, smoke: 5, urlelicit: 20, vscodeimport: 11,
-  welcome: 18, workspace: 9,
+  accelerators: 34, apps: 49, apps2026: 36, bundles: 41, chat: 23, chatactions: 18, chatpolish: 19,
+  clientfeatures: 17, closewithapps: 22, codemode: 20, connectedapps: 31, content: 16,
+  contextassumed: 6, contextwindow: 26, editserver: 18, firsthour: 43, firststart: 20, follow: 17,
+  forms: 9, images: 20, knowledge: 6, layout: 115, layoutpolish: 25, library: 32, localmodel: 54,
+  localskills: 23, login: 18, longchat: 28, modern: 15, oauthclient: 17, polish: 19, polishmsg: 20,
+  registry: 20, 'remote-images': 14, remote: 6, safety: 13, sandbox: 20, servers: 34, settings: 19,
+  shell: 18, 'single-instance': 10, skills: 21, smoke: 10, urlelicit: 28, vscodeimport: 17,
+  welcome: 21, workspace: 11,
 };
 const [shard, shards] = (process.env.E2E_SHARD ?? '1/1').split('/').map(Number);
 const logPath = path.join(artifacts, `app-${shard}.log`);
