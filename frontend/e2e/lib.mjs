@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -13,9 +13,23 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Launch headless Chromium; close it with browser.close(). */
+/**
+ * Launch headless Chromium; close it with browser.close(). Under run.mjs it
+ * connects to the shard's Chromium instead (E2E_BROWSER_WS, see
+ * launchServer): each test file is a process of its own, and a connection
+ * takes a fraction of the second or two a launch does on a busy machine.
+ * Closing a connected browser closes the contexts (pages) it made and
+ * disconnects; each page is a context of its own either way.
+ */
 export function launch() {
+  const ws = process.env.E2E_BROWSER_WS;
+  if (ws) return chromium.connect(ws);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** launchServer starts the Chromium that launch connects to (run.mjs; stop it with close()). */
+export function launchServer() {
+  return chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
 export function env(name) {
@@ -35,11 +49,59 @@ export async function openApp(browser, { colorScheme = 'light', hash = '' } = {}
       console.log(`ignored wails dev overlay error: ${e.message}`);
       return;
     }
-    errors.push(e);
+    // The shared page's errors go to the test using it now (sharedApp).
+    (shared?.page === page ? shared.errors : errors).push(e);
   });
   await page.goto(env('E2E_URL') + '/' + hash);
   await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function');
   return { page, errors };
+}
+
+let shared = null; // sharedApp's page: { browser, page, errors }
+
+/**
+ * sharedApp is openApp for the tests of a file, which run one after
+ * another: the first call opens a page as openApp does, later ones load the
+ * app afresh in that same page (a new document at the hash, the size and
+ * colour scheme openApp gives) instead of a new browser context and page,
+ * which cost a second or more each on a busy machine. errors holds this
+ * test's page errors only; the page's close() does nothing (the file's
+ * browser.close() ends it). For tests that add no listeners, routes or
+ * init scripts to the page, which would outlive them.
+ */
+export async function sharedApp(browser, { colorScheme = 'light', hash = '' } = {}) {
+  const errors = [];
+  if (!shared || shared.browser !== browser || shared.page.isClosed()) {
+    const { page, errors: first } = await openApp(browser, { colorScheme, hash });
+    shared = { browser, page, errors: first };
+    return { page: keepOpen(page), errors: first };
+  }
+  const { page } = shared;
+  shared.errors = errors;
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await page.emulateMedia({ colorScheme });
+  const url = env('E2E_URL') + '/' + hash;
+  if (new URL(page.url()).origin !== new URL(url).origin) {
+    await page.goto(url); // the last test left the app
+  } else {
+    // The URL is changed without a hashchange (no render of the page it
+    // names in the old document), then the document is loaded anew.
+    await page.evaluate((h) => { history.replaceState(null, '', h); }, '/' + hash);
+    await page.reload();
+  }
+  await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function');
+  return { page: keepOpen(page), errors };
+}
+
+/** keepOpen is page with a close() that does nothing. */
+function keepOpen(page) {
+  return new Proxy(page, {
+    get(target, key) {
+      if (key === 'close') return async () => {};
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
 }
 
 /** Save a screenshot under frontend/e2e/artifacts and return its path. */
@@ -77,8 +139,10 @@ export async function untilInPage(page, fn, arg, { timeout = 30_000, interval = 
 /**
  * Poll url until it serves the app page, failing early when isDead() says
  * the server process exited. The deadline is a failure, not a sync point.
+ * The bound call is made from a page of browser when given (a test's own,
+ * so no second Chromium is started for it), else of a Chromium of its own.
  */
-export async function waitForApp(url, { timeoutMs, isDead }) {
+export async function waitForApp(url, { timeoutMs, isDead, browser }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -88,22 +152,22 @@ export async function waitForApp(url, { timeoutMs, isDead }) {
       const body = await res.text();
       if (res.ok && body.includes('<div id="root">')) {
         // The page is served; now wait until the Go side answers a bound call.
-        const b = await launch();
+        const b = browser ?? await launch();
+        const page = await b.newPage();
         try {
-          const page = await b.newPage();
           await page.goto(url);
           await page.waitForFunction(() => typeof window.go?.gui?.Window?.Info === 'function', null, { timeout: 60_000 });
           await page.evaluate(() => window.go.gui.Window.Info());
           return;
         } finally {
-          await b.close();
+          await (browser ? page.close() : b.close());
         }
       }
       last = `HTTP ${res.status}`;
     } catch (err) {
       last = err.message;
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`app did not come up at ${url} within ${timeoutMs / 1000}s (last: ${last})`);
 }
@@ -137,8 +201,18 @@ export async function modelRequests() {
 /** seedChat writes a chat of n messages into the running app's history database ("Message i of TITLE:" starts each). */
 export function seedChat(title, n) {
   const db = path.join(env('E2E_DATA_DIR'), 'history.db');
-  const repo = path.resolve(import.meta.dirname, '..', '..');
-  execFileSync('go', ['run', './app/history/testdata/seedchat', '-db', db, '-title', title, '-messages', String(n)], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+  // run.mjs built it (app/history/testdata/seedchat).
+  execFileSync(env('E2E_SEEDCHAT'), ['-db', db, '-title', title, '-messages', String(n)], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+/**
+ * testServer puts the testserver (mcpmanager/testdata/testserver, which
+ * run.mjs built) at file: it serves the mode it is named after (extapp,
+ * modernserver, …).
+ */
+export function testServer(file) {
+  copyFileSync(env('E2E_TESTSERVER'), file);
+  chmodSync(file, 0o755);
 }
 
 /**
@@ -146,9 +220,10 @@ export function seedChat(title, n) {
  * build, found by the shared app's data dir, through /proc/PID/exe since
  * its file in build/bin may be replaced), on a free loopback port with its own data dir
  * and environment (a throw-away HOME for discovery, say). It returns its
- * URL and stop(); the caller removes its folders.
+ * URL and stop(); the caller removes its folders. Give it the test's
+ * browser, if it has one already, to check the app is up with.
  */
-export async function startOwnApp({ dataDir, env: extra = {} }) {
+export async function startOwnApp({ dataDir, env: extra = {}, browser }) {
   const { readdirSync, readFileSync, readlinkSync } = await import('node:fs');
   const { spawn } = await import('node:child_process');
   const { createServer } = await import('node:net');
@@ -178,7 +253,7 @@ export async function startOwnApp({ dataDir, env: extra = {} }) {
     detached: true, stdio: ['ignore', 'ignore', 'inherit'],
   });
   child.on('exit', () => { exited = true; });
-  await waitForApp(url, { timeoutMs: 60_000, isDead: () => exited });
+  await waitForApp(url, { timeoutMs: 60_000, isDead: () => exited, browser });
   return {
     url,
     async stop() {
@@ -204,8 +279,13 @@ export async function chatControls(page, { timeout = 15_000 } = {}) {
   const deadline = Date.now() + timeout;
   while (!(await tools.isVisible())) {
     if (Date.now() > deadline) throw new Error('the chat header shows neither its Tools button nor its ⋯ menu');
-    if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') await more.click();
-    else await page.waitForTimeout(100);
+    if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') {
+      // The header can change form between the look and the click (the ⋯
+      // button goes, the controls show): a click that finds no button within
+      // a second goes round again, to the look above, instead of waiting
+      // the default 30 s for a button that is not coming back.
+      await more.click({ timeout: 1_000 }).catch((err) => { if (err.name !== 'TimeoutError') throw err; });
+    } else await page.waitForTimeout(100);
   }
 }
 

@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, wr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitForApp } from './lib.mjs';
+import { launchServer, waitForApp } from './lib.mjs';
 
 const frontend = path.resolve(import.meta.dirname, '..');
 const repo = path.resolve(frontend, '..');
@@ -27,18 +27,18 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'));
 const dataDir = path.join(tmp, 'data');
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-// WEIGHTS: each file's seconds in one serial run on 2 cores (2026-12-02, from
-// its TAP durations; see share). Refresh them when a file grows a lot:
+// WEIGHTS: each file's seconds in one serial run on 2 cores (2026-12-03, from
+// its TAP durations, two shards on a machine shared with other runs; see share). Refresh them when a file grows a lot:
 // node frontend/e2e/weights.mjs frontend/e2e/artifacts/shard-*.txt
 const WEIGHTS = {
-  accelerators: 8, apps: 35, apps2026: 17, bundles: 30, chat: 28, chatactions: 14, chatpolish: 27,
-  clientfeatures: 26, closewithapps: 10, codemode: 19, connectedapps: 116, content: 17,
-  contextassumed: 6, contextwindow: 15, editserver: 15, firsthour: 31, firststart: 20, follow: 18,
-  forms: 6, images: 15, knowledge: 6, layout: 54, layoutpolish: 23, library: 34, localmodel: 18,
-  localskills: 16, login: 8, longchat: 16, modern: 9, oauthclient: 9, polish: 24, polishmsg: 14,
-  registry: 12, remote: 6, 'remote-images': 12, safety: 14, sandbox: 12, servers: 40, settings: 20,
-  shell: 23, 'single-instance': 4, skills: 16, smoke: 2, urlelicit: 34, vscodeimport: 29,
-  welcome: 11, workspace: 11,
+  accelerators: 34, apps: 49, apps2026: 36, bundles: 41, chat: 23, chatactions: 18, chatpolish: 19,
+  clientfeatures: 17, closewithapps: 22, codemode: 20, connectedapps: 31, content: 16,
+  contextassumed: 6, contextwindow: 26, editserver: 18, firsthour: 43, firststart: 20, follow: 17,
+  forms: 9, images: 20, knowledge: 6, layout: 115, layoutpolish: 25, library: 32, localmodel: 54,
+  localskills: 23, login: 18, longchat: 28, modern: 15, oauthclient: 17, polish: 19, polishmsg: 20,
+  registry: 20, 'remote-images': 14, remote: 6, safety: 13, sandbox: 20, servers: 34, settings: 19,
+  shell: 18, 'single-instance': 10, skills: 21, smoke: 10, urlelicit: 28, vscodeimport: 17,
+  welcome: 21, workspace: 11,
 };
 const [shard, shards] = (process.env.E2E_SHARD ?? '1/1').split('/').map(Number);
 const logPath = path.join(artifacts, `app-${shard}.log`);
@@ -49,9 +49,15 @@ if (!devBin) throw new Error("E2E_DEV_BIN is not set: run e2e tests through 'mak
 // that cannot start, as a user's imported config would have.
 const npmBin = path.join(repo, 'mcpmanager', 'testdata', 'npm', 'node_modules', '.bin');
 // A fake model provider speaking the OpenAI and Anthropic wire formats; tests
-// script its replies over HTTP (POST /__fake/enqueue).
-const fakeBin = path.join(tmp, 'fakellm');
-execFileSync('go', ['build', '-o', fakeBin, './app/chat/provider/testdata/fakellm'], { cwd: repo, stdio: 'inherit' });
+// script its replies over HTTP (POST /__fake/enqueue). Built in one go with
+// the testserver (tests copy it under the name of the mode they run, see
+// testServer in lib.mjs), seedchat (seedChat) and testmodel (the local
+// model test's GGUF), so no test file links its own.
+const bin = path.join(tmp, 'bin');
+mkdirSync(bin);
+execFileSync('go', ['build', '-o', bin + '/', './app/chat/provider/testdata/fakellm', './mcpmanager/testdata/testserver', './app/history/testdata/seedchat',
+  './app/localmodel/testmodel/cmd/testmodel'], { cwd: repo, stdio: 'inherit' });
+const fakeBin = path.join(bin, 'fakellm');
 const fake = spawn(fakeBin, ['-addr', '127.0.0.1:0'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
 const fakeURL = await new Promise((resolve, reject) => {
   let out = '';
@@ -108,7 +114,10 @@ let devExited = false;
 dev.on('exit', () => { devExited = true; });
 
 let code = 1;
+let browserServer;
 try {
+  // One Chromium for the shard, which every test file's launch() connects to.
+  browserServer = await launchServer();
   await waitForApp(url, { timeoutMs: 8 * 60_000, isDead: () => devExited });
   const tests = share(readdirSync(path.join(frontend, 'e2e', 'tests'))
     .filter((f) => f.endsWith('.test.mjs'))
@@ -122,7 +131,10 @@ try {
     const t = spawn(process.execPath, ['--test', '--test-concurrency=1', ...tests], {
       cwd: frontend,
       stdio: 'inherit',
-      env: { ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp`, E2E_FAKELLM_URL: fakeURL },
+      env: {
+        ...env, E2E_URL: url, E2E_DATA_DIR: dataDir, E2E_ARTIFACTS: artifacts, E2E_REMOTE_URL: `http://127.0.0.1:${remotePort}/mcp`, E2E_FAKELLM_URL: fakeURL,
+        E2E_TESTSERVER: path.join(bin, 'testserver'), E2E_SEEDCHAT: path.join(bin, 'seedchat'), E2E_TESTMODEL: path.join(bin, 'testmodel'), E2E_BROWSER_WS: browserServer.wsEndpoint(),
+      },
     });
     t.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
   });
@@ -131,6 +143,7 @@ try {
   console.error('--- last lines of the app log ---');
   console.error(readFileSync(logPath, 'utf8').split('\n').slice(-60).join('\n'));
 } finally {
+  await browserServer?.close();
   await stopGroup(dev);
   await stopGroup(remote);
   await stopGroup(fake);

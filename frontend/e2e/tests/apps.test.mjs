@@ -7,11 +7,10 @@
 // keeps its app (no frame dropped without ui/resource-teardown).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, seedChat, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, seedChat, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const appsBin = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '.bin');
@@ -30,7 +29,7 @@ before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-apps-e2e-'));
   const hostile = path.join(tmp, 'hostileapp');
   // The testserver serves the mode it is named after (hostileapp).
-  execFileSync('go', ['build', '-o', hostile, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(hostile);
   editServers((s) => {
     s.vanilla = { command: path.join(appsBin, 'mcp-server-basic-vanillajs'), args: ['--stdio'] };
     s.react = { command: path.join(appsBin, 'mcp-server-basic-react'), args: ['--stdio'] };
@@ -70,7 +69,7 @@ const app = (card) => card.frameLocator('[data-testid="app-frame"]').frameLocato
 
 test('an MCP App renders in its tool card, calls its server, follows the theme and comes back with the chat', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await waitTools(page, ['vanilla__get-time', 'react__get-time', 'hostile__show']);
   // get-time asks first (set here, so the test does not depend on the server's annotations).
   await page.evaluate(async () => {
@@ -179,7 +178,7 @@ test('in a long, virtualised chat an app card scrolled out of view keeps its app
   await resetModel();
   const title = 'Long chat with an app';
   seedChat(title, 100);
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await waitTools(page, ['vanilla__get-time']);
   // Allowed here (no approval in the way), asked again afterwards as the other tests expect.
   await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('vanilla__get-time', 'allow'));
@@ -248,7 +247,7 @@ async function longChatKeepsApp(page, title) {
 }
 
 test("the Tools page renders a tool's app under its result, and the app's calls ask there", async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await waitTools(page, ['vanilla__get-time']);
   // The page listed the servers when it opened, maybe before the ones this file added had started.
   await page.reload();
@@ -271,7 +270,7 @@ test("the Tools page renders a tool's app under its result, and the app's calls 
 
 test('a hostile app cannot reach the window, navigate, fetch outside its CSP, open files or call a tool hidden from apps', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await waitTools(page, ['hostile__show']);
   const url = page.url();
   await page.getByRole('button', { name: 'New chat' }).click();

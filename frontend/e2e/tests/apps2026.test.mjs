@@ -9,11 +9,10 @@
 // to be closed is torn down (told first) and leaves an end state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { answerSaveDialog, env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { answerSaveDialog, env, launch, openApp, resetModel, screenshot, scriptModel as script, testServer, untilInPage } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const sdk = path.join(repo, 'mcpmanager', 'apps', 'testdata', 'npm', 'node_modules', '@modelcontextprotocol', 'ext-apps', 'dist', 'src', 'app-with-deps.js');
@@ -40,7 +39,7 @@ before(async () => {
   writeFileSync(userDirs(), `XDG_DOWNLOAD_DIR="${downloads}"\n`);
   const bin = path.join(tmp, 'extapp');
   // The testserver serves the mode it is named after (extapp).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   editServers((s) => { s.ext = { command: bin, args: [sdk] }; });
 });
 after(async () => {

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot, env } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const testdata = path.join(repo, 'mcpmanager', 'bundle', 'testdata');
@@ -70,7 +70,7 @@ async function drop(page, file) {
 }
 
 test('a bundle installed from the CLI shows its name, version, author and icon', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   const out = cli('servers', 'install', bundle, '--set', 'api_key=sk-e2e-cli-SECRET-1');
   assert.match(out, /installed echo-env 1\.2\.0: Echo Env by Switchboard Tests/);
@@ -90,7 +90,7 @@ test('a bundle installed from the CLI shows its name, version, author and icon',
 });
 
 test('a bundle dropped on the Servers page installs with its form, reinstalls keeping its key, and uninstalls', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   const key = 'sk-e2e-drop-SECRET-2';
 
@@ -148,7 +148,7 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
 });
 
 test('a reinstall by another signer shows the difference and installs only on "Install anyway"; a foreign signature cannot be installed', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   cli('servers', 'install', bundle, '--set', 'api_key=sk-e2e-signer-SECRET-3');
   const r = row(page, 'echo-env');
@@ -196,7 +196,7 @@ test('a reinstall by another signer shows the difference and installs only on "I
 });
 
 test('a zip-slip bundle dropped on the page is refused', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   const evil = path.join(tmp, 'evil.mcpb');
   execFileSync('python3', ['-c', `

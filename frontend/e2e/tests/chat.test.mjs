@@ -3,7 +3,7 @@
 // its approval card, history search, and a provider added in Settings.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { env, fakeCalls, launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { env, fakeCalls, launch, resetModel, screenshot, scriptModel as script, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -16,7 +16,7 @@ async function lastRequest() {
 
 test('chat streams Markdown, runs an approved tool call and keeps history', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
 
@@ -99,7 +99,7 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
 });
 
 test('a denied tool call is reported to the model and Esc stops a slow answer', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   await script(
@@ -127,7 +127,7 @@ test('a denied tool call is reported to the model and Esc stops a slow answer', 
 
 test('a provider added in Settings keeps its key in the keyring', async () => {
   const key = 'sk-e2e-provider-0123456789abcd';
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   const table = page.getByRole('table', { name: 'Providers' });
   await table.getByRole('row', { name: 'Fake' }).waitFor();
   await page.getByRole('button', { name: 'Add provider' }).click();
@@ -151,7 +151,7 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
 });
 
 test('a slash command expands a server prompt and a resource can be attached', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('/args');
@@ -181,7 +181,7 @@ test('a slash command expands a server prompt and a resource can be attached', a
 });
 
 test('a tool set to "ask me" on the Tools page asks in the chat', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await page.getByLabel('Server', { exact: true }).selectOption('everything');
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'get-sum', exact: true }).click();
   const policy = page.getByLabel('When the model calls it');

@@ -4,7 +4,7 @@
 // Retry, and ↑ in the empty composer to edit the last message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, modelRequests, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -25,7 +25,7 @@ async function shoot(page, name) {
 
 test('retry, edit and resend, copy, and a provider error with Retry', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -123,7 +123,7 @@ test('retry, edit and resend, copy, and a provider error with Retry', async () =
 
 test('Stop is a button beside Send while an answer streams', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   await script({ text: 'slow words '.repeat(60), chunkSize: 4, delay: '150ms' });

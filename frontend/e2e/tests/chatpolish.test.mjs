@@ -7,9 +7,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
 
-let browser;
+let browser, shared;
 before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+after(async () => {
+  await shared?.page.close();
+  await browser?.close();
+});
+
+/** sharedApp is the one page the tests run in, each in a new chat of its own (opening a page costs seconds). */
+async function sharedApp() {
+  shared ??= await openApp(browser, { hash: '#/chat' });
+  return shared;
+}
 
 const WIDTHS = [720, 1280, 1920];
 const para = (n, word) => Array.from({ length: n }, (_, i) => `${word} paragraph ${i + 1}: ${'lorem ipsum dolor sit amet '.repeat(6)}`).join('\n\n');
@@ -37,7 +46,7 @@ async function newChat(page, width) {
 for (const width of WIDTHS) {
   test(`the answer after Allow is on screen at ${width} px`, async () => {
     await resetModel();
-    const { page, errors } = await openApp(browser, { hash: '#/chat' });
+    const { page, errors } = await sharedApp();
     await page.setViewportSize({ width, height: width === 720 ? 600 : 800 });
     const box = await newChat(page, width);
     // A first answer long enough to fill the view.
@@ -70,13 +79,12 @@ for (const width of WIDTHS) {
     await screenshot(page, `chatpolish-follow-${width}`);
     assert.ok(followed, 'the end of the answer is on screen without scrolling');
     assert.deepEqual(errors, []);
-    await page.close();
   });
 }
 
 test('scrolled up, a "new ↓" pill says the answer goes on and takes you down', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp();
   await page.setViewportSize({ width: 720, height: 600 });
   const box = await newChat(page, 720);
   await script({ text: para(8, 'First') });
@@ -104,12 +112,12 @@ test('scrolled up, a "new ↓" pill says the answer goes on and takes you down',
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByText('Stopped.').waitFor();
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('Stop takes effect at once while a fast model streams', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp();
+  await page.setViewportSize({ width: 1200, height: 800 }); // openApp's size (the page is shared)
   const box = await newChat(page, 1200);
   // About 12 000 small deltas over ten seconds or more: each one rendered on its own would keep the
   // page busy long after the model finished, and a Stop clicked meanwhile would come too late.
@@ -128,5 +136,4 @@ test('Stop takes effect at once while a fast model streams', async () => {
   assert.equal(await answer.getByText('END-OF-STREAM').count(), 0, 'the rest was never shown');
   await screenshot(page, 'chatpolish-stopped-1280');
   assert.deepEqual(errors, []);
-  await page.close();
 });

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, scriptModel, screenshot, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel, sharedApp, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -23,7 +23,7 @@ function workspaceRoot() {
 }
 
 test('Details shows the roots and sets the log level; the log filters by level', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   const everything = row(page, 'everything');
   await everything.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   await everything.getByRole('button', { name: 'Details' }).click();
@@ -65,7 +65,7 @@ test('Details shows the roots and sets the log level; the log filters by level',
 
 test('a task-based tool shows its status live and is cancelled from its card', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   // simulate-research-query has execution.taskSupport "required"; ambiguous, it works for 2 s and
@@ -113,7 +113,7 @@ test('a task-based tool shows its status live and is cancelled from its card', a
 });
 
 test('the task time limit and whether optional tools run as tasks are settings', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Tasks' });
   const limit = form.getByLabel(/Task time limit/);
   await untilInPage(page, () => document.querySelector('form[aria-label="Tasks"] input[type="number"]')?.value === '30', null, { what: 'the saved task limit' });
@@ -150,7 +150,7 @@ async function optionsAre(listbox, want) {
 }
 
 test('the slash-command form completes prompt arguments from the server', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('/completable');
@@ -180,7 +180,7 @@ test('the slash-command form completes prompt arguments from the server', async 
 });
 
 test('a resource template is a slash command whose variables complete', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('/Dynamic');

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatControls, env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel } from '../lib.mjs';
+import { chatControls, env, launch, modelRequests, resetModel, screenshot, scriptModel, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -30,7 +30,7 @@ console.log("found", people.length, "people");
 return { people: people.map((p) => p.name), count: people.length };`;
 
 test('Settings → Code mode saves settings.chat.tools', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Code mode', exact: true });
   await form.scrollIntoViewIfNeeded();
   const group = form.getByRole('radiogroup', { name: 'How the model calls tools' });
@@ -54,7 +54,7 @@ test('Settings → Code mode saves settings.chat.tools', async () => {
 });
 
 test('Settings → Code mode for connected apps saves settings.serve.tools', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Code mode for connected apps' });
   await form.scrollIntoViewIfNeeded();
   const group = form.getByRole('radiogroup', { name: 'How connected apps call tools' });
@@ -79,7 +79,7 @@ test('Settings → Code mode for connected apps saves settings.serve.tools', asy
 
 test('a chat in code mode shows the script, its calls with one approval, what it printed and returned', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('button', { name: 'New chat' }).click();
   await page.getByRole('textbox', { name: 'Message' }).waitFor();

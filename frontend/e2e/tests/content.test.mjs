@@ -10,9 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8' });
 
 let browser;
@@ -22,7 +21,7 @@ before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-content-e2e-'));
   const bin = path.join(tmp, 'contentserver');
   // The testserver serves the mode it is named after (contentserver).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   cli('servers', 'add', 'content', '--', bin);
 });
 after(async () => {
@@ -45,7 +44,7 @@ async function pickTool(page, server, tool) {
 }
 
 test('icons show beside the names of servers and tools; only data: and https: sources', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   const content = row(page, 'content');
   await content.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   const icon = content.locator('.server-head [data-testid="server-icon"]');
@@ -66,7 +65,7 @@ test('icons show beside the names of servers and tools; only data: and https: so
 });
 
 test('structured output is a tree; a mismatch with the outputSchema is an error', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await pickTool(page, 'content', 'sum');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const tree = page.getByRole('group', { name: 'Structured output' });
@@ -96,7 +95,7 @@ test('structured output is a tree; a mismatch with the outputSchema is an error'
 
 test('resource links are chips that open the resource in a viewer (Tools page and chat card)', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await pickTool(page, 'everything', 'get-resource-links');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const chips = page.getByRole('list', { name: 'Resource links' });

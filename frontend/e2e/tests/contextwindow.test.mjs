@@ -113,7 +113,7 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
     await page.setViewportSize({ width, height: 900 });
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, `contextwindow-card-${width}`);
-    await chatControls(page).catch(() => {});
+    await chatControls(page);
     await page.keyboard.press('Escape');
     const m = page.getByRole('button', { name: /^Context / });
     await m.click();

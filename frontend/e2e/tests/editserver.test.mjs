@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -18,7 +18,7 @@ const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRol
 const SECRET = 'e2e-notes-token-5150';
 
 test('add a server through the blank form, then edit it', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   await page.getByRole('button', { name: 'Add server…' }).click();
@@ -88,7 +88,7 @@ test('add a server through the blank form, then edit it', async () => {
 });
 
 test('a broken server offers Edit beside its error; fixing the command makes it run; JSON errors say line:column', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.setViewportSize({ width: 720, height: 900 });
   const broken = row(page, 'broken');
   await broken.locator('[data-state="error"]').waitFor({ timeout: 30_000 });

@@ -9,9 +9,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot, env } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, testServer } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-firststart-'));
 let browser;
 let registry;
@@ -21,7 +20,7 @@ let pkg;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'npmregistry');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   registry = spawn(bin, ['-mode', 'npm-registry', '-delay', '5s'], { stdio: ['pipe', 'pipe', 'inherit'] });
   [registryURL, pkg] = await new Promise((resolve, reject) => {
     let out = '';
@@ -43,7 +42,7 @@ const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env
 const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
 
 test('an npx server on an empty cache shows installing, then ready', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
 
   const file = path.join(tmp, 'claude_desktop_config.json');
@@ -80,7 +79,7 @@ test('an npx server on an empty cache shows installing, then ready', async () =>
 });
 
 test('the download time limit is a setting', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Package downloads' });
   const limit = form.getByLabel('Download time limit');
   await page.waitForFunction(() => document.querySelector('form[aria-label="Package downloads"] input')?.value === '5');

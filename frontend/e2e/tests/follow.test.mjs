@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { launch, openApp, screenshot, env } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -15,7 +15,7 @@ const cliIn = (input, ...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-
 const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
 
 test('a server the CLI adds and removes shows up and goes away', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   await row(page, 'content-store').waitFor();
   assert.equal(await row(page, 'from-terminal').count(), 0);
@@ -36,7 +36,7 @@ test('a server the CLI adds and removes shows up and goes away', async () => {
 });
 
 test('a secret the CLI sets shows on the open Settings page', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
   const table = page.getByRole('table', { name: 'Secrets' });
   const secret = table.getByRole('row', { name: 'E2E_FROM_CLI' });

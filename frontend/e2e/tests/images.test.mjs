@@ -7,13 +7,11 @@
 // added to config.json: server-everything returns no audio).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 // The audio server is added the way a user's editor would: config.json, which the window follows.
 const configPath = () => path.join(env('E2E_DATA_DIR'), 'config.json');
 function editServers(fn) {
@@ -29,7 +27,7 @@ before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-audio-e2e-'));
   // The testserver serves the mode it is named after (audioserver).
   const bin = path.join(tmp, 'audioserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   editServers((s) => { s.audio = { command: bin }; });
 });
 after(async () => {
@@ -87,7 +85,7 @@ async function askForTool(page, tool, prompt, answer) {
 
 test('a tool\'s image goes to the model as an image when the provider takes images', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'everything__get-tiny-image'), null, { timeout: 60_000, what: 'the tool everything__get-tiny-image' });
   const direct = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('everything__get-tiny-image', '{}'));
   const tiny = JSON.stringify(direct).match(/"data":"([A-Za-z0-9+/=]{100,})"/)[1];
@@ -115,7 +113,7 @@ test('a tool\'s image goes to the model as an image when the provider takes imag
 
 test('a tool\'s audio goes to the model as input_audio when the provider takes audio', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await untilInPage(page, async () => (await window.go.gui.ToolsPage.Tools()).tools.some((t) => t.name === 'audio__get-tone'), null, { timeout: 60_000, what: 'the tool audio__get-tone' });
   await page.evaluate(() => window.go.gui.SettingsPage.SetToolPolicy('audio__get-tone', 'allow'));
   const direct = await page.evaluate(() => window.go.gui.ToolsPage.CallTool('audio__get-tone', '{}'));

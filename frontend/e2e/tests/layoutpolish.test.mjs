@@ -15,9 +15,18 @@ const TITLES = Object.fromEntries([...readFileSync(new URL('../../src/shortcuts.
 const PAGES = Object.keys(TITLES);
 const WIDTHS = [720, 1280, 1920];
 
-let browser;
+let browser, shared;
 before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+after(async () => {
+  await shared?.page.close();
+  await browser?.close();
+});
+
+/** sharedApp is the one page the tests run in, one after another (opening one costs seconds). */
+async function sharedApp() {
+  shared ??= await openApp(browser, { hash: '#/servers' });
+  return shared;
+}
 
 /** problems lists what a demanding user would flag on the page shown. */
 function problems(page) {
@@ -65,7 +74,7 @@ async function goTo(page, id) {
 
 for (const width of WIDTHS) {
   test(`every page at ${width} px: words whole, labels fit, the width used`, async () => {
-    const { page, errors } = await openApp(browser, { hash: '#/servers' });
+    const { page, errors } = await sharedApp();
     await page.setViewportSize({ width, height: 900 });
     for (const id of PAGES) {
       await goTo(page, id);
@@ -82,14 +91,14 @@ for (const width of WIDTHS) {
       await screenshot(page, `layoutpolish-${id}-${width}`);
     }
     assert.deepEqual(errors, []);
-    await page.close();
   });
 }
 
 // The import preview: server names wrap only between words.
 test('the import preview keeps server names whole', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp();
   await page.setViewportSize({ width: 720, height: 900 });
+  await goTo(page, 'servers');
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   const broken = await page.evaluate(() => {
     // The import preview's shape: the name first, a long explanation beside it, in a narrow table.
@@ -106,5 +115,4 @@ test('the import preview keeps server names whole', async () => {
   });
   assert.equal(broken, 1, '"everything" stays on one line in a narrow preview cell');
   assert.deepEqual(errors, []);
-  await page.close();
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests as requests, openApp, resetModel, scriptModel as script, screenshot, chatControls } from '../lib.mjs';
+import { chatControls, env, launch, modelRequests as requests, resetModel, screenshot, scriptModel as script, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -28,7 +28,7 @@ async function setDetails(page, name, { description, tags }) {
 }
 
 test('servers carry details, filter by tag and search, and test their connection', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await row(page, 'everything').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   await row(page, 'memory').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
 
@@ -69,7 +69,7 @@ test('servers carry details, filter by tag and search, and test their connection
 });
 
 test('a server is added from a template; bad parameters are refused first', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('button', { name: 'Add from template…' }).click();
   const picker = page.getByRole('dialog', { name: 'Add from template' });
   for (const t of ['Filesystem', 'Memory', 'Fetch', 'Git', 'GitHub', 'Everything']) {
@@ -102,7 +102,7 @@ test('a server is added from a template; bad parameters are refused first', asyn
 
 test('an agent with two servers delegates, and its sub-agents\' steps show nested', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/agents' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/agents' });
   await page.getByRole('button', { name: 'New agent' }).click();
   const form = page.getByRole('form', { name: 'New agent' });
   await form.getByLabel('Name').fill('Researcher');
@@ -161,7 +161,7 @@ test('an agent with two servers delegates, and its sub-agents\' steps show neste
 });
 
 test('a profile gives a server another URL, switched for every server in one place', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   // A remote server (server-everything over Streamable HTTP) through the import wizard.
   await page.getByRole('button', { name: 'Import…' }).click();
   const wizard = page.getByRole('region', { name: 'Import servers' });
@@ -202,7 +202,7 @@ test('a profile gives a server another URL, switched for every server in one pla
 
 test('above the tool-search threshold the model first gets find_tools and the pinned tools', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   const form = page.getByRole('form', { name: 'Tool search' });
   await form.getByRole('radio', { name: 'Search by count' }).check();
   await form.getByLabel('Tool count').fill('5');

@@ -22,9 +22,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, screenshot, startOwnApp } from '../lib.mjs';
+import { env, launch, screenshot, startOwnApp } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const FILE = 'Qwen3-Tiny-Test-Q8.gguf';
 
 let browser, tmp, app, mirror, url, dataDir, model;
@@ -34,7 +33,8 @@ let stall = true; // the first full request stops half way, until cancelled
 before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-localmodel-'));
   const gguf = path.join(tmp, FILE);
-  execFileSync('go', ['run', './app/localmodel/testmodel/cmd/testmodel', '-o', gguf], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  // app/localmodel/testmodel/cmd/testmodel, which run.mjs built.
+  execFileSync(env('E2E_TESTMODEL'), ['-o', gguf], { stdio: ['ignore', 'inherit', 'inherit'] });
   model = readFileSync(gguf);
   const sha = createHash('sha256').update(model).digest('hex');
   const catalog = path.join(tmp, 'catalog.json');
@@ -80,7 +80,9 @@ before(async () => {
     // (an answer stops at half the context).
     mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/`, context: 1024 } } },
   }));
+  browser = await launch();
   app = await startOwnApp({
+    browser,
     dataDir,
     env: {
       HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'),
@@ -88,7 +90,6 @@ before(async () => {
     },
   });
   url = app.url;
-  browser = await launch();
 });
 
 after(async () => {

@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-localskills-'));
 const own = path.join(env('E2E_DATA_DIR'), 'skills');
 const pdf = path.join(own, 'pdf-forms');
@@ -35,7 +34,7 @@ before(async () => {
   put(path.join(own, 'Bad_Skill', 'SKILL.md'), '---\nname: Bad_Skill\ndescription: x\n---\n');
   // A server that offers skills too, beside the local ones.
   const bin = path.join(tmp, 'modernserver');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'docs-server', '--', bin], { encoding: 'utf8' });
 });
 after(async () => {
@@ -55,7 +54,7 @@ async function shots(page, locator, name) {
 
 test('the Skills page lists local and server skills, adds a .zip after its preview, and holds a changed skill until accepted', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/skills' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/skills' });
   const localList = page.getByRole('region', { name: 'Skills on this computer' }).or(page.locator('section[aria-label="Skills on this computer"]'));
   const row = page.getByRole('listitem', { name: 'skills@switchboard/pdf-forms' });
   await row.waitFor({ timeout: 30_000 });
@@ -124,7 +123,7 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
 
 test('a chat loads a local skill and runs its script after the user allows it', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const real = execFileSync('realpath', [pdf], { encoding: 'utf8' }).trim();
   await script(

@@ -5,7 +5,7 @@
 // every count is in words ("1 document"). Screenshots at 720, 1280 and 1920 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, screenshot, untilInPage } from '../lib.mjs';
+import { launch, screenshot, sharedApp, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -14,7 +14,7 @@ after(async () => { await browser?.close(); });
 const WIDTHS = [720, 1280, 1920];
 
 test('Ctrl+N starts a new chat from any page; Ctrl+I opens the import', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   const chats = () => page.evaluate(async () => (await window.go.gui.ChatPage.Chats(1000, 0)).length);
   const untilChats = (n) => untilInPage(page, async (want) => (await window.go.gui.ChatPage.Chats(1000, 0)).length === want, n, { what: `${n} chats` });
@@ -38,7 +38,7 @@ test('Ctrl+N starts a new chat from any page; Ctrl+I opens the import', async ()
 
 for (const width of WIDTHS) {
   test(`the shortcuts sheet lists the menus' keys with macOS's at ${width} px`, async () => {
-    const { page, errors } = await openApp(browser, { hash: '#/chat' });
+    const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
     await page.setViewportSize({ width, height: width === 720 ? 600 : 900 });
     await page.locator('#page-title').waitFor({ state: 'attached' });
     await page.keyboard.press('Control+/');
@@ -66,7 +66,7 @@ for (const width of WIDTHS) {
 }
 
 test('a store lists its documents with Re-index and Remove, counted in words', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/knowledge' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/knowledge' });
   await page.getByRole('heading', { level: 1, name: 'Knowledge' }).waitFor();
   const create = page.getByRole('form', { name: 'Create a store' });
   await create.getByLabel('New store').fill('polish-docs');

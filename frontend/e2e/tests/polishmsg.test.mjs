@@ -5,7 +5,7 @@
 // Markdown export keeps a stopped answer's text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { launch, resetModel, screenshot, scriptModel as script, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -21,7 +21,7 @@ async function shots(page, name, target) {
 }
 
 test('Settings: a file that is not a GGUF says so beside Choose; a failed download is one sentence with its ways on', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await page.setViewportSize({ width: 720, height: 600 });
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
   await page.waitForFunction(() => typeof window.go?.gui?.SettingsPage?.AddLocalModelFile === 'function');
@@ -70,7 +70,7 @@ test('Settings: a file that is not a GGUF says so beside Choose; a failed downlo
 
 test('Retry says its tool cards go and what the tools did stays; Compact now says the user asked', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });

@@ -6,13 +6,12 @@
 // cached listing with its age once the registry is down.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot, env } from '../lib.mjs';
+import { env, launch, openApp, screenshot, testServer } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-registry-'));
 let browser;
 let registry;
@@ -21,7 +20,7 @@ let registryURL;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'fakeregistry');
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   registry = spawn(bin, ['-mode', 'mcp-registry', '-fillers', '40', '-hostile'], { stdio: ['pipe', 'pipe', 'inherit'] });
   registryURL = await new Promise((resolve, reject) => {
     let out = '';

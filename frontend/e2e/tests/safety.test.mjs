@@ -10,9 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-safety-'));
 let browser;
 before(async () => { browser = await launch(); });
@@ -31,9 +30,9 @@ const callTool = (page, name, args) => page.evaluate(
 test('a tool changed after it was trusted is withheld until accepted on the Servers page', async () => {
   const bin = path.join(tmp, 'rugpull');
   // The testserver serves the mode it is named after (rugpull).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   cli('servers', 'add', 'rug', '--', bin);
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   try {
     const rug = row(page, 'rug');
     await rug.waitFor({ timeout: 30_000 });
@@ -74,7 +73,7 @@ test('a tool changed after it was trusted is withheld until accepted on the Serv
 
 test('"Always allow calls like this" saves an edited argument rule that the next call uses', async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
 

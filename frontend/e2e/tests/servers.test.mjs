@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, openApp, screenshot, untilInPage } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -15,7 +15,7 @@ after(async () => { await browser?.close(); });
 const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem', { name, exact: true });
 
 test('servers show their live status', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
   for (const name of ['everything', 'memory']) {
     await row(page, name).locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
@@ -40,7 +40,7 @@ test('servers show their live status', async () => {
 });
 
 test('the playground runs everything__echo from a generated form', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
   await page.getByLabel('Server', { exact: true }).selectOption('everything');
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'echo', exact: true }).click();
@@ -63,7 +63,7 @@ test('the playground runs everything__echo from a generated form', async () => {
 });
 
 test('disabling a server changes its badge, enabling brings it back', async () => {
-  const { page } = await openApp(browser, { hash: '#/servers' });
+  const { page } = await sharedApp(browser, { hash: '#/servers' });
   const memory = row(page, 'memory');
   await memory.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   await memory.getByRole('button', { name: 'Disable' }).click();
@@ -85,7 +85,7 @@ test('disabling a server changes its badge, enabling brings it back', async () =
 });
 
 test('the import wizard previews, then imports, and the new server starts', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('button', { name: 'Import…' }).click();
   const wizard = page.getByRole('region', { name: 'Import servers' });
   const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
@@ -129,7 +129,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
 });
 
 test('a missing launcher says what to install, on the row and in Test connection', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.setViewportSize({ width: 720, height: 600 });
   // A uvx server whose PATH has no uvx (nor has the app's on this machine).
   const noPath = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-nopath-'));
@@ -160,7 +160,7 @@ test('a missing launcher says what to install, on the row and in Test connection
 
 test('Test connection counts the tools the row counts, and its report scrolls into view', async () => {
   for (const [width, height] of [[720, 600], [1280, 800]]) {
-    const { page, errors } = await openApp(browser, { hash: '#/servers' });
+    const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
     await page.setViewportSize({ width, height });
     const everything = row(page, 'everything');
     await everything.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });

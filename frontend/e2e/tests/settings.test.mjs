@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { env, launch, openApp, screenshot } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -11,7 +11,7 @@ after(async () => { await browser?.close(); });
 
 test('a provider key set in Settings is masked after reload', async () => {
   const secret = 'sk-e2e-provider-key-0123456789';
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
   assert.equal(await page.getByRole('alert').count(), 0, 'the keyring is reachable');
   const form = page.getByRole('form', { name: 'Add a secret' });
@@ -42,7 +42,7 @@ test('a provider key set in Settings is masked after reload', async () => {
 // Settings → Chat → Sampling: the choices are saved to config.json and
 // read back after a reload.
 test('sampling settings are saved and read back', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
   const form = page.getByRole('form', { name: 'Sampling' });
   assert.ok(await form.getByLabel('Ask every time').isChecked(), 'ask is the default');
@@ -86,7 +86,7 @@ test('sampling settings are saved and read back', async () => {
 // one Save for every settings form (each says Saved beside its fields),
 // Discard, and links to where related settings live.
 test('the settings index, one Save for every form, Discard, and links elsewhere', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/settings' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/settings' });
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
   const index = page.getByRole('navigation', { name: 'Settings sections' });
   for (const name of ['Models', 'Chat', 'Servers', 'Tasks', 'Secrets']) {

@@ -2,7 +2,7 @@
 // shows its heading, and the bound Go methods answer in the browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, screenshot } from '../lib.mjs';
+import { launch, openApp, screenshot, sharedApp } from '../lib.mjs';
 
 const PAGES = ['Chat', 'Servers', 'Tools', 'Knowledge', 'Workspace', 'Settings'];
 
@@ -11,7 +11,7 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 test('every page opens from the navigation and shows its heading', async () => {
-  const { page, errors } = await openApp(browser);
+  const { page, errors } = await sharedApp(browser);
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const name of PAGES) {
     await nav.getByRole('link', { name, exact: true }).click();
@@ -27,7 +27,7 @@ test('every page opens from the navigation and shows its heading', async () => {
 });
 
 test('the version shown comes from the Go backend', async () => {
-  const { page } = await openApp(browser);
+  const { page } = await sharedApp(browser);
   const info = await page.evaluate(() => window.go.gui.Window.Info());
   assert.equal(info.name, 'Switchboard');
   assert.ok(info.dataDir.endsWith('/data'), `isolated data dir, got ${info.dataDir}`);
@@ -36,7 +36,7 @@ test('the version shown comes from the Go backend', async () => {
 });
 
 test('keyboard: Ctrl+number switches pages', async () => {
-  const { page } = await openApp(browser);
+  const { page } = await sharedApp(browser);
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   await page.keyboard.press('Control+4');
   await page.getByRole('heading', { level: 1, name: 'Knowledge', exact: true }).waitFor();
@@ -46,6 +46,7 @@ test('keyboard: Ctrl+number switches pages', async () => {
 });
 
 test('dark theme follows the OS', async () => {
+  // Two pages side by side: not the shared one.
   const light = await openApp(browser, { colorScheme: 'light' });
   const dark = await openApp(browser, { colorScheme: 'dark' });
   const bg = (p) => p.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -11,16 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-skills-'));
 let browser;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'modernserver');
   // The testserver serves the mode it is named after (modernserver).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   const sb = env('SWITCHBOARD_BIN');
   execFileSync(sb, ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'handbook', '--', bin], { encoding: 'utf8' });
   execFileSync(sb, ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'shady', '--', bin, '-corrupt-skill'], { encoding: 'utf8' });
@@ -32,7 +31,7 @@ after(async () => {
 
 test("a server's skills in its Details, switched off there, and loaded by the model in a chat", async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   const row = page.getByRole('listitem', { name: 'handbook' });
   await row.getByText('MCP 2026-07-28').waitFor({ timeout: 60_000 });
   await row.getByRole('button', { name: 'Details' }).click();
@@ -116,7 +115,7 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
 
 test("an agent narrowed to one of its server's skills offers only that one", async () => {
   await resetModel();
-  const { page, errors } = await openApp(browser, { hash: '#/agents' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/agents' });
   await page.getByRole('button', { name: 'New agent' }).click();
   const form = page.getByRole('form', { name: 'New agent' });
   await form.getByLabel('Name').fill('Writer');

@@ -11,16 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel as script, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
 
-const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-url-'));
 let browser;
 before(async () => {
   browser = await launch();
   const bin = path.join(tmp, 'urlserver');
   // The testserver serves the mode it is named after (urlserver).
-  execFileSync('go', ['build', '-o', bin, './mcpmanager/testdata/testserver'], { cwd: repo, stdio: 'inherit' });
+  testServer(bin);
   execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), 'servers', 'add', 'links', '--', bin], { encoding: 'utf8' });
 });
 after(async () => {
@@ -30,7 +29,7 @@ after(async () => {
 
 /** Open the chat page with the system browser replaced by a recorder. */
 async function chatPage() {
-  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.waitForFunction(() => typeof window.runtime?.BrowserOpenURL === 'function');
   await page.evaluate(() => {
     window.__opened = [];
@@ -212,7 +211,7 @@ test('a sampling request the settings refuse shows why in the chat, and the serv
 });
 
 test('a tool run from the Tools page shows the server\'s page card there', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/tools' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Server', { exact: true }).selectOption('links');
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'open_link', exact: true }).click();

@@ -23,12 +23,15 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   await page.getByRole('button', { name: 'Import…' }).click();
   const wizard = page.getByRole('region', { name: 'Import servers' });
   const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
+  // vsedit stops at once (its folder is not there): its Switchboard-only
+  // "restart" makes it give up after one quick retry, not five over 30 s
+  // of backoff, before its row says why.
   const json = `{
   // .vscode/mcp.json, as VS Code writes it
   "inputs": [{"type": "promptString", "id": "docs-token", "description": "Docs API token", "password": true}],
   "servers": {
     "vsdocs": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${userHome}"], "env": {"DOCS_AUTH": "Bearer \${input:docs-token}"}},
-    "vsedit": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${selectedText}"]}
+    "vsedit": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${selectedText}"], "restart": {"enabled": true, "maxAttempts": 1, "delayMs": 100}}
   }
 }`;
   await wizard.getByLabel('Config JSON').fill(json);

@@ -43,12 +43,13 @@ before(async () => {
 
   dataDir = path.join(tmp, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
+  browser = await launch();
   app = await startOwnApp({
+    browser,
     dataDir,
     env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(tmp, 'share'), OLLAMA_HOST: `127.0.0.1:${ollama.address().port}` },
   });
   url = app.url;
-  browser = await launch();
 });
 
 after(async () => {

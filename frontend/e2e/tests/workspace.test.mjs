@@ -2,14 +2,14 @@
 // what the user types runs there, and files it makes show in the tree.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, screenshot } from '../lib.mjs';
+import { launch, screenshot, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 test('a command typed in the terminal runs in the workspace shell', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/workspace' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/workspace' });
   await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
   const term = page.getByTestId('terminal');
   await term.locator('.xterm-rows').waitFor();
@@ -41,7 +41,7 @@ test('a command typed in the terminal runs in the workspace shell', async () => 
 });
 
 test('the file list follows the folder without Refresh', async () => {
-  const { page, errors } = await openApp(browser, { hash: '#/workspace' });
+  const { page, errors } = await sharedApp(browser, { hash: '#/workspace' });
   await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
   const files = page.getByRole('list', { name: 'Files' });
   const term = page.getByTestId('terminal');
