@@ -44,6 +44,10 @@ const dayReply = "## What the echo said\n\nThe tool answered with **ping**, as a
 	"```python\nimport json, sys\n\ndef echo(message: str) -> str:\n    \"\"\"Return the message unchanged.\"\"\"\n    return message\n\nif __name__ == \"__main__\":\n    print(json.dumps({\"echo\": echo(sys.argv[1])}))\n```\n\n" +
 	"That is all there is to it. End of reply."
 
+// webProcessPoll is how often the window's web process checks its memory
+// (webkit.Lean.Poll; the bench has no build tag for the package's cgo).
+const webProcessPoll = 5 * time.Second
+
 // benchDay: a day of use in the real window. The automation script
 // (testdata/automation/day.js) types turns into the composer as a person
 // would, a new chat every 20; the fake model answers each with a call to
@@ -106,6 +110,10 @@ func benchDay(t *testing.T, tb *table, everything, bin string) {
 		w.await("\"memory settled\" after the turns", func(l string) bool {
 			return strings.Contains(l, "memory settled") && strings.Contains(l, "after=\"chat turns\"")
 		}, 60*time.Second)
+		// The web process gives back what the turns made it use on its own
+		// clock: it checks its memory every 5 s (webkit.Lean.Poll), so the
+		// reading waits one check more.
+		time.Sleep(2*webProcessPoll + time.Second)
 		m, parts := appMem(w.app, everything)
 		t.Logf("before turn %d: %s", turn, parts)
 		close(g.release[turn])
