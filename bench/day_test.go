@@ -111,8 +111,9 @@ func benchDay(t *testing.T, tb *table, everything, bin string) {
 			return strings.Contains(l, "memory settled") && strings.Contains(l, "after=\"chat turns\"")
 		}, 60*time.Second)
 		// The web process gives back what the turns made it use on its own
-		// clock: it checks its memory every 5 s (webkit.Lean.Poll), so the
-		// reading waits one check more.
+		// clock: it checks its memory every 5 s (webkit.Lean.Poll), and the
+		// pages its collection frees go back at the check after the one
+		// that collected, so the reading waits two checks more.
 		time.Sleep(2*webProcessPoll + time.Second)
 		m, parts := appMem(w.app, everything)
 		t.Logf("before turn %d: %s", turn, parts)

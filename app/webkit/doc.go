@@ -42,7 +42,7 @@ type Settings struct {
 }
 
 // Lean are the settings KeepWebProcessLean applies.
-var Lean = Settings{LimitMB: 100, Conservative: 0.5, Strict: 0.6, Poll: 5 * time.Second}
+var Lean = Settings{LimitMB: 80, Conservative: 0.55, Strict: 0.6, Poll: 5 * time.Second}
 
 // KeepWebProcessLean applies Lean to the web context the window will use
 // (see the package doc); SWITCHBOARD_WEBKIT_MEMORY=off keeps WebKit's

@@ -76,6 +76,8 @@ static int sb_hook(guint limit_mb, double conservative, double strict, double po
 }
 
 static int sb_applied_count(void) { return sb_applied; }
+
+static int sb_gtk_init(void) { return gtk_init_check(NULL, NULL); }
 */
 import "C"
 
@@ -99,3 +101,10 @@ func install(s Settings) error {
 }
 
 func applied() int { return int(C.sb_applied_count()) }
+
+// gtkInit initialises GTK (a web context needs a display), as Wails does.
+func gtkInit() bool { return C.sb_gtk_init() != 0 }
+
+// defaultContext has WebKit create its default web context, as Wails does
+// when it creates the window's view.
+func defaultContext() { C.webkit_web_context_get_default() }
