@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/app/webkit"
 )
 
 // dayTurns is how many turns the day of use types (BENCH_DAY_TURNS
@@ -43,10 +44,6 @@ const dayReply = "## What the echo said\n\nThe tool answered with **ping**, as a
 	"| step | what happens |\n|---|---|\n| 1 | the host sends `tools/call` |\n| 2 | the server echoes |\n\n" +
 	"```python\nimport json, sys\n\ndef echo(message: str) -> str:\n    \"\"\"Return the message unchanged.\"\"\"\n    return message\n\nif __name__ == \"__main__\":\n    print(json.dumps({\"echo\": echo(sys.argv[1])}))\n```\n\n" +
 	"That is all there is to it. End of reply."
-
-// webProcessPoll is how often the window's web process checks its memory
-// (webkit.Lean.Poll; the bench has no build tag for the package's cgo).
-const webProcessPoll = 5 * time.Second
 
 // benchDay: a day of use in the real window. The automation script
 // (testdata/automation/day.js) types turns into the composer as a person
@@ -111,10 +108,11 @@ func benchDay(t *testing.T, tb *table, everything, bin string) {
 			return strings.Contains(l, "memory settled") && strings.Contains(l, "after=\"chat turns\"")
 		}, 60*time.Second)
 		// The web process gives back what the turns made it use on its own
-		// clock: it checks its memory every 5 s (webkit.Lean.Poll), and the
+		// clock: it checks its memory every webkit.Lean.Poll (15 s), and the
 		// pages its collection frees go back at the check after the one
-		// that collected, so the reading waits two checks more.
-		time.Sleep(2*webProcessPoll + time.Second)
+		// that collected, so the reading waits two checks more (under
+		// the automation script's 60 s for a turn).
+		time.Sleep(2*webkit.Lean.Poll + time.Second)
 		m, parts := appMem(w.app, everything)
 		t.Logf("before turn %d: %s", turn, parts)
 		close(g.release[turn])

@@ -7,5 +7,3 @@ import "errors"
 // Elsewhere (Windows' WebView2, or a Linux build without WebKitGTK 4.1)
 // there is nothing to install.
 func install(Settings) error { return errors.ErrUnsupported }
-
-func applied() int { return 0 }
