@@ -15,10 +15,11 @@
 //
 // The cost is that work while turns run: a check during a burst of turns
 // finds the process above the threshold, and the JIT code it deletes is
-// compiled again. A check every 5 s made late turns of the day bench 1.7×
-// slower; every 15 s (Lean) costs a third of that, and the memory is back
-// within two checks of the app going quiet. An idle window (about 42 MB)
-// stays under the thresholds, so it does no such work.
+// compiled again. With a check every 5 s the day bench's late turns took
+// 347 ms against 185–201 ms without; every 15 s (Lean) 267 ms, in one run
+// on a shared machine (BENCHMARKS.md). The memory is back within about two
+// checks of the app going quiet. An idle window (about 42 MB) stays under
+// the thresholds, so it does no such work.
 //
 // WebKit takes these settings only when the web context is constructed
 // (WebKitWebContext's construct-only "memory-pressure-settings"), and the
