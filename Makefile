@@ -159,6 +159,7 @@ $(LLAMA_WIN_SERVER): build/llama/build.sh
 LLAMA_ENV = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src
 test-go: deps-test $(LLAMA_SERVER) $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(LLAMA_ENV) $(GO) test -race -tags llama -count=1 -timeout 10m ./...
+	xvfb-run -a $(GO) test -race -tags $(TAGS) -count=1 ./app/webkit/  # the web view's settings, against WebKitGTK
 
 # make test-llama runs only the local model's tests (make test runs them in test-go).
 test-llama: deps-test $(LLAMA_SERVER)

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/wailsapp/wails/v2"
@@ -21,6 +23,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/cli"
 	"github.com/switchboard-app/switchboard/app/gui"
+	"github.com/switchboard-app/switchboard/app/webkit"
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 )
 
@@ -61,6 +64,13 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		return err
+	}
+	if guiBuild {
+		// The web view's memory pressure settings go on the web context
+		// before Wails creates it, on the thread that will run GTK: this
+		// goroutine, which wails.Run locks to its thread a little later.
+		runtime.LockOSThread()
+		keepWebProcessLean()
 	}
 	a := gui.New(ctx, o.DataDir)
 	width, height := 1200, 800
@@ -106,4 +116,17 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		},
 	})
 	return err
+}
+
+// keepWebProcessLean has the window's web process give back the memory chat
+// turns made it use (package webkit; Linux only, WebKitGTK 4.1).
+func keepWebProcessLean() {
+	s, err := webkit.KeepWebProcessLean()
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+	case err != nil:
+		slog.Warn("web view: WebKit's memory pressure settings not applied", "err", err)
+	case s.LimitMB > 0:
+		slog.Info("web view: memory pressure settings", "limitMB", s.LimitMB, "conservative", s.Conservative, "strict", s.Strict, "poll", s.Poll)
+	}
 }
