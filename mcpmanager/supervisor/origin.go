@@ -39,6 +39,11 @@ type originGuard struct {
 	server string
 	origin *url.URL
 	base   http.RoundTripper
+	// limit is wire.MaxMessageBytes when the guard was made: the bound of
+	// this connection's reads. Read once here, not at each response, because
+	// the client's listening goroutine may still be reading after the
+	// supervisor has stopped and a test has moved the bound for the next one.
+	limit int
 }
 
 func newOriginGuard(server, raw string) (*originGuard, error) {
@@ -46,7 +51,7 @@ func newOriginGuard(server, raw string) (*originGuard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &originGuard{server: server, origin: u, base: http.DefaultTransport}, nil
+	return &originGuard{server: server, origin: u, base: http.DefaultTransport, limit: wire.MaxMessageBytes}, nil
 }
 
 func (g *originGuard) refuse(target *url.URL) error {
@@ -65,7 +70,7 @@ func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp.Body = limitBody(resp)
+	resp.Body = limitBody(resp, g.limit)
 	return resp, nil
 }
 
@@ -111,11 +116,11 @@ func originOf(u *url.URL) string {
 }
 
 // limitBody bounds a response as jsonl bounds a stdio stream: one event
-// of an event stream, or a whole JSON body, may not exceed
-// wire.MaxMessageBytes; past that, reading fails with a *wire.LimitError.
-func limitBody(resp *http.Response) io.ReadCloser {
+// of an event stream, or a whole JSON body, may not exceed limit
+// (wire.MaxMessageBytes); past that, reading fails with a *wire.LimitError.
+func limitBody(resp *http.Response, limit int) io.ReadCloser {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	return &capped{rc: resp.Body, limit: wire.MaxMessageBytes, events: mt == "text/event-stream"}
+	return &capped{rc: resp.Body, limit: limit, events: mt == "text/event-stream"}
 }
 
 // capped fails once a body (events: one server-sent event, the bytes up to
