@@ -58,11 +58,12 @@ deps-build:
 deps-test: deps-build
 	$(call apt_install,$(TEST_PKGS))
 
-# After npm ci, package.json.md5 (what wails build compares package.json with
-# before it runs its own "frontend:install") says the install is done, so
-# wails build does not run npm ci a second time (~18 s).
+# The frontend's npm ci, kept by lockfile like the test servers' below
+# (build/npmtree.sh). Then package.json.md5 (what wails build compares
+# package.json with before it runs its own "frontend:install") says the
+# install is done, so wails build does not run npm ci a second time (~18 s).
 frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/package.json
-	cd frontend && npm ci --no-audit --no-fund
+	build/npmtree.sh frontend
 	@printf '%s' "$$(md5sum < frontend/package.json | cut -d' ' -f1)" > frontend/package.json.md5
 	@touch $@
 

@@ -4,16 +4,18 @@
 # (~/.cache/switchboard/npm-trees) under a key of DIR's package.json, its
 # lockfile, the Node version and the flags.
 #
-# Why: the test set-up installs five pinned sets of MCP servers and clients
-# (1.9 GB in 130,000 files); 'npm ci' takes ~100 s for them on 2 cores even
-# with npm's own cache filled, and a clean clone (CI's) has to do it every
-# time. The first install fills the kept tree; a checkout then gets a copy
+# Why: the frontend and the test set-up's five pinned sets of MCP servers
+# and clients (2.1 GB in 146,000 files) take ~115 s of 'npm ci' on 2 cores
+# even with npm's own cache filled, and a clean clone (CI's) has to do it
+# every time. The first install fills the kept tree; a checkout then gets a copy
 # made of hard links (cp -al, a few seconds; a plain copy when the cache is
 # on another file system). A changed lockfile makes a new key, and the tree
 # of the old key is removed.
 #
 # The copy's files share their data with the kept tree, so nothing may
-# write into an installed file in place; the tests only run the packages.
+# write into an installed file in place: the tests only run the packages,
+# and the frontend's tools (vite, ESLint) write new files of their own
+# (node_modules/.vite, .cache), which land in the checkout's directories.
 # Two runs at once (two checkouts' make test) each install into a temporary
 # directory and the first to finish keeps its tree.
 set -euo pipefail

@@ -6,8 +6,9 @@
 // DOM is small (the chat list is virtualised) and reloading it gives back
 // little; WebKit gives these pages back when its memory pressure handler
 // says so, and by default that handler acts only at fractions (0.33, 0.5)
-// of a limit in gigabytes. KeepWebProcessLean gives the web process a limit
-// of the app's size: once it has written more than Strict × LimitMB of
+// of a limit in gigabytes. KeepWebProcessLean, when the user asks for it
+// (SWITCHBOARD_WEBKIT_MEMORY=lean: it costs time, below, so it is not the
+// default), gives the web process a limit of the app's size: once it has written more than Strict × LimitMB of
 // anonymous memory, each check (every Poll) collects its garbage, drops its
 // caches and JIT code and returns the allocator's free pages (WebCore's
 // releaseMemory), until it is back under. No kill threshold is set: the web
@@ -17,7 +18,8 @@
 // finds the process above the threshold, and the JIT code it deletes is
 // compiled again. With a check every 5 s the day bench's late turns took
 // 347 ms against 185–201 ms without; every 15 s (Lean) 267 ms, in one run
-// on a shared machine (BENCHMARKS.md). The memory is back within about two
+// on a shared machine, and on a quiet one (one binary, A/B) 181 ms against
+// 136 ms, with 332 against 349 MB PSS after 1,000 turns (BENCHMARKS.md). The memory is back within about two
 // checks of the app going quiet. An idle window (about 42 MB) stays under
 // the thresholds, so it does no such work.
 //
@@ -57,15 +59,20 @@ type Settings struct {
 var Lean = Settings{LimitMB: 80, Conservative: 0.55, Strict: 0.6, Poll: 15 * time.Second}
 
 // KeepWebProcessLean applies Lean to the web context the window will use
-// (see the package doc); SWITCHBOARD_WEBKIT_MEMORY=off keeps WebKit's
-// defaults, and limit=MB,conservative=F,strict=F,poll=S overrides them.
+// (see the package doc) when SWITCHBOARD_WEBKIT_MEMORY asks for it: "lean"
+// applies Lean, and limit=MB,conservative=F,strict=F,poll=S applies Lean
+// with those values changed. Unset (or "off"), it changes nothing and
+// WebKit keeps its defaults: measured on a quiet machine, Lean made late
+// chat turns a third slower (181 against 136 ms) for 17 MB less after
+// 1,000 turns (BENCHMARKS.md), so it is a choice for memory-tight
+// machines, not the default.
 func KeepWebProcessLean() (Settings, error) {
 	s := Lean
 	env := os.Getenv("SWITCHBOARD_WEBKIT_MEMORY")
-	if env == "off" {
+	if env == "" || env == "off" {
 		return Settings{}, nil
 	}
-	if env != "" {
+	if env != "lean" {
 		var err error
 		if s, err = parseSettings(s, env); err != nil {
 			return Settings{}, err

@@ -24,6 +24,10 @@ func TestDefaultContextGetsTheSettings(t *testing.T) {
 	if n := applied(); n != 0 {
 		t.Fatalf("%d contexts had the settings before they were installed", n)
 	}
+	if s, err := KeepWebProcessLean(); err != nil || s != (Settings{}) {
+		t.Fatalf("unset, KeepWebProcessLean installed %+v (%v): WebKit's defaults are the default", s, err)
+	}
+	t.Setenv("SWITCHBOARD_WEBKIT_MEMORY", "lean")
 	s, err := KeepWebProcessLean()
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,11 @@ GO="${GO:-go}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && "$GO" build -o "$work/switchboard" . && "$GO" build -o "$work/client" ./mcpmanager/testdata/conformance/client && "$GO" build -o "$work/serve" ./mcpmanager/testdata/conformance/serve && "$GO" build -o "$work/modernserver" ./mcpmanager/testdata/testserver)
+# One go build of the four programs, so they compile and link side by side;
+# each is named after its directory, and the testserver serves the mode its
+# name says.
+(cd "$root" && "$GO" build -o "$work/" . ./mcpmanager/testdata/conformance/client ./mcpmanager/testdata/conformance/serve ./mcpmanager/testdata/testserver)
+mv "$work/testserver" "$work/modernserver"
 
 status=0
 failed=()
