@@ -70,16 +70,18 @@ describe('Orderer', () => {
   it('gives up on a gap that never fills', () => {
     const got: number[] = [];
     const timers: (() => void)[] = [];
-    const o = new Orderer<ChatEvent>((e) => e.chatId, (e) => got.push(e.seq), (fn) => timers.push(fn));
+    const late: number[] = [];
+    const o = new Orderer<ChatEvent>((e) => e.chatId, (e) => got.push(e.seq), (fn) => timers.push(fn), (e) => late.push(e.seq));
     o.push(ev('a', 1));
     o.push(ev('a', 4));
     o.push(ev('a', 3));
     expect(got).toEqual([1]);
     timers.forEach((t) => t());
     expect(got).toEqual([1, 3, 4]);
-    o.push(ev('a', 2)); // too late: skipped
+    o.push(ev('a', 2)); // too late: not delivered, handed to late
     o.push(ev('a', 5));
     expect(got).toEqual([1, 3, 4, 5]);
+    expect(late).toEqual([2]);
   });
 });
 

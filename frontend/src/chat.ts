@@ -177,15 +177,22 @@ function onChatEvent(ev: ChatEvent) {
   }
   flushDeltas();
   if (ev.type === 'done') {
-    set({ running: { ...chatStore.get().running, [ev.chatId]: false } });
+    meterSeq.set(ev.chatId, ev.seq);
+    const { running, meters } = chatStore.get();
+    // A meter still "Summarising…" when the turn ended is stale (the
+    // summary failed, or its last meter came too late): the meter asks
+    // ChatContext again when it has none.
+    const patch: Partial<ChatState> = { running: { ...running, [ev.chatId]: false } };
+    if (meters[ev.chatId]?.compacting) patch.meters = omit(meters, ev.chatId);
+    set(patch);
     void loadChats();
     // The stored conversation is the truth: it replaces what streamed in.
     if (ev.chatId === chatStore.get().current) void openChat(ev.chatId, true);
     return;
   }
   const state = chatStore.get();
-  if (ev.type === 'context' && ev.context) {
-    set({ meters: { ...state.meters, [ev.chatId]: ev.context } });
+  if (ev.type === 'context') {
+    applyMeter(ev);
     return;
   }
   if (ev.chatId !== state.current) return;
@@ -196,13 +203,37 @@ function onChatEvent(ev: ChatEvent) {
   set(patch);
 }
 
+/** meterSeq is the seq of the event each chat's meter was last set from (a context event, or a turn's end). */
+const meterSeq = new Map<string, number>();
+
+/**
+ * applyMeter shows a context event's meter unless a newer event set it: the meter is "the newest
+ * wins", so a context event the Orderer gave up waiting for still counts when nothing newer came.
+ */
+function applyMeter(ev: ChatEvent) {
+  if (!ev.context || ev.seq <= (meterSeq.get(ev.chatId) ?? 0)) return;
+  meterSeq.set(ev.chatId, ev.seq);
+  set({ meters: { ...chatStore.get().meters, [ev.chatId]: ev.context } });
+}
+
+/** onLateEvent takes what comes after the Orderer gave up on it: only the meter still wants it. */
+function onLateEvent(ev: ChatEvent) {
+  if (ev.type === 'context') applyMeter(ev);
+}
+
+function omit<V>(r: Record<string, V>, key: string): Record<string, V> {
+  const rest = { ...r };
+  delete rest[key];
+  return rest;
+}
+
 let watching = false;
 /** watchRequests follows approvals and forms outside the Chat page (an MCP App on the Tools page). */
 export function watchRequests(): void { watch(); }
 function watch() {
   if (watching || !hasRuntime()) return;
   watching = true;
-  const order = new Orderer<ChatEvent>((e) => e.chatId, onChatEvent);
+  const order = new Orderer<ChatEvent>((e) => e.chatId, onChatEvent, undefined, onLateEvent);
   on(EventChat, (ev) => order.push(ev));
   on(EventApproval, (a) => set({ approvals: [...chatStore.get().approvals.filter((x) => x.id !== a.id), a] }));
   on(EventElicit, (e) => set({ elicits: [...chatStore.get().elicits.filter((x) => x.id !== e.id), e] }));

@@ -2,7 +2,10 @@
 /** Orderer puts events back in seq order per key (a chat, a terminal
  * attachment): Wails' dev server delivers every event on its own goroutine, so
  * they can arrive shuffled. An event after a gap waits until the gap fills,
- * or GAP_MS passes. */
+ * or GAP_MS passes. One that comes after its gap was given up on (or a
+ * duplicate) goes to late, not deliver: a busy machine can hold a goroutine
+ * longer than GAP_MS, and a consumer whose state is "the newest wins" (the
+ * chat's context meter) still wants it. */
 export const GAP_MS = 400;
 export class Orderer<T extends { seq: number; from?: number }> {
   private last = new Map<string, number>();
@@ -11,12 +14,16 @@ export class Orderer<T extends { seq: number; from?: number }> {
     private key: (ev: T) => string,
     private deliver: (ev: T) => void,
     private schedule: (fn: () => void) => unknown = (fn) => setTimeout(fn, GAP_MS),
+    private late: (ev: T) => void = () => {},
   ) {}
 
   push(ev: T): void {
     const k = this.key(ev);
     const last = this.last.get(k);
-    if (last !== undefined && ev.seq <= last) return; // a duplicate or a late one already skipped
+    if (last !== undefined && ev.seq <= last) { // a duplicate or a late one already skipped
+      this.late(ev);
+      return;
+    }
     // A joined event (streamed pieces sent as one) stands for from…seq.
     const first = ev.from || ev.seq;
     if (last === undefined || first === last + 1) {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { ContextMeter, kilo, level } from './ContextMeter';
-import { applyEvent, setMeter, type ContextMeter as Meter } from '../../chat';
+import { applyEvent, setMeter, watchRequests, type ChatEvent, type ContextMeter as Meter } from '../../chat';
+import { GAP_MS } from '../../orderer';
 
 const meter = (m: Partial<Meter>): Meter => ({ used: 0, window: 8192, limit: 6553, system: 0, tools: 0, history: 0, results: 0, ...m });
 
@@ -53,6 +54,65 @@ describe('ContextMeter', () => {
     setMeter('c1', meter({ compacting: true }));
     render(<ContextMeter chatId="c1" />);
     expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+  });
+});
+
+// events stands in for the Go side of a chat's events: the window's chat
+// listener (the store subscribes once, so it is kept across tests), and
+// ChatContext's answer (counted). Each test uses a chat of its own.
+let listener: ((ev: ChatEvent) => void) | undefined;
+function events(chatId: string, answer: Meter) {
+  const asked = { n: 0 };
+  window.go = {
+    gui: {
+      ChatPage: {
+        ChatContext: async () => { asked.n++; return answer; },
+        Chats: async () => [],
+      },
+    },
+  } as unknown as typeof window.go;
+  (window as unknown as { runtime: unknown }).runtime = {
+    EventsOnMultiple: (name: string, fn: (ev: ChatEvent) => void) => {
+      if (name === 'chat:event') listener = fn;
+      return () => { listener = undefined; };
+    },
+  };
+  watchRequests();
+  const send = (ev: Partial<ChatEvent> & { seq: number; type: string }) => act(() => listener?.({ chatId, ...ev }));
+  return { send, asked };
+}
+
+describe('the meter when events come late', () => {
+  afterEach(() => { vi.useRealTimers(); });
+
+  it('takes a context event the orderer gave up waiting for, unless a newer one or the turn\'s end came', async () => {
+    vi.useFakeTimers();
+    const { send, asked } = events('late', meter({ used: 1500 }));
+    setMeter('late', meter({ used: 100 }));
+    render(<ContextMeter chatId="late" />);
+    send({ seq: 1, type: 'context', context: meter({ compacting: true }) });
+    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    // The summary's message comes, its meter (seq 2) does not: the orderer gives up on it.
+    send({ seq: 3, type: 'message', messageId: 's', role: 'summary', text: 'Notes.' });
+    act(() => { vi.advanceTimersByTime(GAP_MS); });
+    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    send({ seq: 2, type: 'context', context: meter({ used: 2100 }) }); // late, and still the newest meter
+    expect(screen.getByRole('button', { name: 'Context 2.1k of 8.2k tokens' })).toBeTruthy();
+    send({ seq: 1, type: 'context', context: meter({ compacting: true }) }); // a duplicate, older: ignored
+    expect(screen.getByRole('button', { name: 'Context 2.1k of 8.2k tokens' })).toBeTruthy();
+    expect(asked.n).toBe(0);
+  });
+
+  it('asks again when a turn ends with the meter still summarising (the summary failed)', async () => {
+    const { send, asked } = events('failed', meter({ used: 1500 }));
+    setMeter('failed', meter({ used: 900 }));
+    render(<ContextMeter chatId="failed" />);
+    send({ seq: 10, type: 'context', context: meter({ compacting: true }) });
+    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    send({ seq: 11, type: 'error', error: 'save summary: disk full' });
+    send({ seq: 12, type: 'done' });
+    expect(await screen.findByRole('button', { name: 'Context 1.5k of 8.2k tokens' })).toBeTruthy();
+    expect(asked.n).toBe(1);
   });
 });
 
