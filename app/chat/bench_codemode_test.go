@@ -18,15 +18,16 @@ import (
 // servers, by a scripted model in direct mode and in code mode — the
 // tokens sent to the model and the turn's wall time, per task and in all.
 func TestBenchTableCodeMode(t *testing.T) {
-	tasks := codeModeTasks(t, t.TempDir())
+	srv := newTaskServers(t)
+	tasks := srv.tasks(t)
 	var out strings.Builder
 	fmt.Fprintf(&out, "\n| code mode task (real npm servers, scripted model) | tokens code / direct | ratio | wall time code / direct | target |\n|---|---|---|---|---|\n")
 	var sumCode, sumDirect int
 	var wallCode, wallDirect time.Duration
 	worst := 0.0
 	for i, tk := range tasks {
-		rd, direct, td := runTask(t, i, chat.ToolsDirect)
-		rc, code, tc := runTask(t, i, chat.ToolsCode)
+		rd, direct, td := runTask(t, srv, i, chat.ToolsDirect)
+		rc, code, tc := runTask(t, srv, i, chat.ToolsCode)
 		if fmt.Sprint(rd) != fmt.Sprint(rc) {
 			t.Errorf("%s: direct %v, code %v", tk.name, rd, rc)
 		}

@@ -3,7 +3,9 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,20 +36,50 @@ type task struct {
 	script string
 }
 
-// npmServers runs the pinned memory (its file in a temp dir) and
-// filesystem (confined to dir) servers.
-func npmServers(t *testing.T, dir string) *router.Router {
+// taskServers are the suite's pinned npm servers, started once for all
+// its runs: memory (its file in a temp dir) and filesystem (confined to
+// dir). Each run empties both and writes the tasks' fixture again (tasks),
+// so every run starts from the same state: server-memory reads its file at
+// each call and server-filesystem reads the folder live. (Two servers
+// started for each of 20 runs were most of the suite's 46 s.)
+type taskServers struct {
+	dir, memory string
+	tools       *router.Router
+}
+
+func newTaskServers(t *testing.T) *taskServers {
 	t.Helper()
+	s := &taskServers{dir: t.TempDir(), memory: filepath.Join(t.TempDir(), "memory.jsonl")}
 	m := mcpmanager.New(mcpmanager.Options{})
 	m.Apply([]mcpmanager.ServerConfig{
-		{Name: "memory", Command: proctest.NPM(t, "mcp-server-memory"), Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}},
-		{Name: "files", Command: proctest.NPM(t, "mcp-server-filesystem"), Args: []string{dir}},
+		{Name: "memory", Command: proctest.NPM(t, "mcp-server-memory"), Env: map[string]string{"MEMORY_FILE_PATH": s.memory}},
+		{Name: "files", Command: proctest.NPM(t, "mcp-server-filesystem"), Args: []string{s.dir}},
 	})
 	t.Cleanup(func() { m.Close(context.Background()) })
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	m.WaitSettled(ctx)
-	return m.Router()
+	s.tools = m.Router()
+	return s
+}
+
+// tasks empties the servers' folder and memory and returns the tasks, their
+// fixture written anew.
+func (s *taskServers) tasks(t *testing.T) []task {
+	t.Helper()
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if err := os.RemoveAll(filepath.Join(s.dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(s.memory); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return codeModeTasks(t, s.dir)
 }
 
 func jsonArgs(v any) string {
@@ -364,12 +396,11 @@ func tokensOf(reqs []json.RawMessage) int {
 
 // runTask runs task i of the suite in mode against fresh npm servers: its
 // final result, the tokens sent to the model and the turn's wall time.
-func runTask(t *testing.T, i int, mode string) (result any, tokens int, took time.Duration) {
+func runTask(t *testing.T, srv *taskServers, i int, mode string) (result any, tokens int, took time.Duration) {
 	t.Helper()
-	dir := t.TempDir()
-	tk := codeModeTasks(t, dir)[i]
+	tk := srv.tasks(t)[i]
 	f := newFixture(t, provider.KindOpenAI, nil)
-	f.eng = chat.New(chat.Options{Tools: npmServers(t, dir), History: f.hist, Approver: chat.ApproveAll{}})
+	f.eng = chat.New(chat.Options{Tools: srv.tools, History: f.hist, Approver: chat.ApproveAll{}})
 	if mode == chat.ToolsDirect {
 		for _, step := range tk.direct {
 			f.llm.Enqueue(providertest.Reply{ToolCalls: step})
@@ -395,7 +426,8 @@ func runTask(t *testing.T, i int, mode string) (result any, tokens int, took tim
 // code mode against the real npm servers: the same final result, and code
 // mode sends the model fewer tokens.
 func TestTaskSuiteDirectAndCodeModeAgree(t *testing.T) {
-	tasks := codeModeTasks(t, t.TempDir())
+	srv := newTaskServers(t)
+	tasks := srv.tasks(t)
 	if len(tasks) < 10 {
 		t.Fatalf("%d tasks, want at least 10", len(tasks))
 	}
@@ -404,7 +436,7 @@ func TestTaskSuiteDirectAndCodeModeAgree(t *testing.T) {
 			results := map[string]any{}
 			tokens := map[string]int{}
 			for _, mode := range []string{chat.ToolsDirect, chat.ToolsCode} {
-				results[mode], tokens[mode], _ = runTask(t, i, mode)
+				results[mode], tokens[mode], _ = runTask(t, srv, i, mode)
 			}
 			if got := fmt.Sprint(results[chat.ToolsDirect]); got == "[]" || got == "0" || got == "<nil>" {
 				t.Errorf("the task found nothing: %s", got)

@@ -126,11 +126,18 @@ type Options struct {
 	ClientInfo mcp.Implementation
 }
 
+// requestIDs numbers the extension's requests for the whole process, not
+// per Catalog: two catalogs over one session (a relay's and the app's,
+// or a test's) must never send the same ID, since a client transport
+// keys its waiting requests by ID, and mcp-go's stdio transport, which
+// forgets an answered ID only after handing the answer over, then
+// forgot the second request's waiter and dropped its answer.
+var requestIDs atomic.Int64
+
 // Catalog lists servers' skills and reads their files.
 type Catalog struct {
 	sessions Sessions
 	opts     Options
-	ids      atomic.Int64
 	mu       sync.Mutex
 	cache    map[string]cached // by server
 }
@@ -473,7 +480,7 @@ func (c *Catalog) send(ctx context.Context, s Session, method string, params map
 		}
 	}
 	res, err := s.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
-		JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(fmt.Sprintf("switchboard-skills-%d", c.ids.Add(1))),
+		JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(fmt.Sprintf("switchboard-skills-%d", requestIDs.Add(1))),
 		Method: method, Params: params, Header: header,
 	})
 	if err != nil {

@@ -27,6 +27,7 @@ type fakeSession struct {
 	failList            bool
 	pageSize            int      // 0: every entry on one page
 	sent                []string // the URIs of resources/read, in order
+	ids                 []string // the request IDs, in order
 }
 
 func (f *fakeSession) GetTransport() transport.Interface { return f }
@@ -40,6 +41,7 @@ func (f *fakeSession) GetServerCapabilities() mcp.ServerCapabilities {
 
 func (f *fakeSession) SendRequest(_ context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	var res any
+	f.ids = append(f.ids, req.ID.String())
 	switch req.Method {
 	case "skills/list":
 		f.lists.Add(1)
@@ -199,6 +201,23 @@ func TestListTTL(t *testing.T) {
 	list(2)
 	if f2.lists.Load() != 1 {
 		t.Fatalf("the new session was not listed")
+	}
+}
+
+// TestCatalogsNeverShareRequestIDs: two catalogs over one session (a
+// relay's and the app's, a test's) send different request IDs, since a
+// client transport keys its waiting requests by ID: with an ID per
+// catalog, mcp-go's stdio transport dropped the second catalog's answer
+// (it forgets an answered ID only after handing the answer over).
+func TestCatalogsNeverShareRequestIDs(t *testing.T) {
+	f := &fakeSession{entries: []any{pdfEntry(skillMD)}}
+	for range 2 {
+		if _, err := New(fakeSessions{"srv": f}, Options{}).List(t.Context(), "srv"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(f.ids) != 2 || f.ids[0] == f.ids[1] {
+		t.Fatalf("request IDs %q: want two different ones", f.ids)
 	}
 }
 
