@@ -443,10 +443,14 @@ function Composer() {
   const [argsFor, setArgsFor] = useState<PromptView | null>(null);
   const [err, setErr] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
+  const wrap = useRef<HTMLDivElement>(null);
   const prompts = usePrompts(text.startsWith('/'));
   const matches = matchPrompts(prompts, text);
   useEffect(() => {
-    if (!editing) box.current?.focus(); // back from an edit, too
+    // A chat opened (or back from an edit) puts the cursor in the message box, unless the
+    // user is already at work in the composer: a chat "New chat" made arrives after the
+    // user typed a slash command and moved into its arguments form.
+    if (!editing && !wrap.current?.contains(document.activeElement)) box.current?.focus();
   }, [current, editing]);
   const submit = async () => {
     if (!text.trim() || running) return;
@@ -492,7 +496,7 @@ function Composer() {
     }
   };
   return (
-    <div className="composer-wrap">
+    <div className="composer-wrap" ref={wrap}>
       {argsFor && (
         <PromptArgs prompt={argsFor} onCancel={() => setArgsFor(null)} onText={(t) => { setText(t); setArgsFor(null); box.current?.focus(); }} />
       )}

@@ -17,6 +17,10 @@ export function CompletingInput({ completion, name, value, given, onChange, ...i
   const [focused, setFocused] = useState(false);
   const [active, setActive] = useState(-1);
   const seq = useRef(0);
+  // The list closes a moment after the field loses focus (a click on a suggestion lands first);
+  // focus back before then keeps it open, and the closing is called off.
+  const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(closing.current), []);
   const filled: Record<string, string> = Object.fromEntries(Object.entries(given).filter(([k, v]) => k !== name && v !== ''));
   // others is the effect's dependency: a new given object with the same values asks nothing again.
   const others = JSON.stringify(filled);
@@ -35,8 +39,8 @@ export function CompletingInput({ completion, name, value, given, onChange, ...i
       <input {...input} value={value} role="combobox" aria-autocomplete="list" aria-expanded={shown} aria-controls={listId}
         aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
         onChange={(e) => onChange(e.target.value)}
-        onFocus={() => setFocused(true)}
-        onBlur={() => setTimeout(() => setFocused(false), 150)}
+        onFocus={() => { clearTimeout(closing.current); setFocused(true); }}
+        onBlur={() => { clearTimeout(closing.current); closing.current = setTimeout(() => setFocused(false), 150); }}
         onKeyDown={(e) => {
           if (!shown) return;
           if (e.key === 'ArrowDown') { e.preventDefault(); setActive((active + 1) % items.length); }
