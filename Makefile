@@ -129,7 +129,7 @@ vet:
 # written at test time. The packages carry it: the .deb and .tar.gz in
 # usr/lib/switchboard/ (llama-server and its libraries), the Windows
 # installer as llama-server.exe beside switchboard.exe (cross-compiled from
-# source with mingw-w64, ~16 minutes, only when a package is made). The
+# source with mingw-w64, 7–16 minutes, only when a package is made). The
 # Linux cache is named after the package whose libraries it holds, so a
 # cache of the older layout (llama-server compiled whole) is not taken for it.
 NLC_VERSION  := 3.22.1

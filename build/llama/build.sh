@@ -32,7 +32,7 @@
 # and are built with MSVC): linked statically (-static for the executable:
 # GGML_STATIC alone leaves it importing the MinGW runtime DLLs; Windows' own
 # are all it needs) and without OpenMP (ggml's own thread pool), for CPUs
-# with AVX2 (about 16 minutes on 2 cores), into DIR (default
+# with AVX2 (7 minutes on 2 idle cores, up to 16 on a busy machine), into DIR (default
 # ~/.cache/switchboard/llama-node-llama-cpp-<version>-windows-amd64).
 # LLAMA_TARGET=macos-universal (on a Mac, with Xcode's command line tools)
 # builds it for arm64 with Metal (the GPU of Apple silicon, its shaders
@@ -133,7 +133,7 @@ if [ -n "${prebuilt:-}" ]; then
   echo "llama-server ($TARGET): $DIR/bin/llama-server"
   exit 0
 fi
-echo "llama-server ($TARGET): building (about 12 minutes on 2 cores; once)"
+echo "llama-server ($TARGET): building (7–16 minutes on 2 cores; once)"
 # build NAME ARGS...: one cmake build of every output into $tmp/NAME (they
 # share its libraries).
 build() {
