@@ -99,6 +99,7 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
 });
 
 test('a denied tool call is reported to the model and Esc stops a slow answer', async () => {
+  await resetModel(); // nothing an earlier test left queued answers this one's turns
   const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
@@ -118,6 +119,9 @@ test('a denied tool call is reported to the model and Esc stops a slow answer', 
   await box.fill('Talk slowly');
   await box.press('Enter');
   await page.getByRole('button', { name: 'Stop' }).waitFor();
+  // Esc once the answer streams: Stop shows as soon as the turn starts, and on a loaded machine an
+  // Esc before the request reached the model left the slow reply queued for the next test's turn.
+  await page.getByTestId('message-assistant').last().getByText(/a b c/).waitFor();
   await box.press('Escape');
   await page.getByText('Stopped.').waitFor();
   await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
@@ -151,6 +155,7 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
 });
 
 test('a slash command expands a server prompt and a resource can be attached', async () => {
+  await resetModel(); // nothing an earlier test left queued answers this one's turns
   const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
   const box = page.getByRole('textbox', { name: 'Message' });
@@ -181,6 +186,7 @@ test('a slash command expands a server prompt and a resource can be attached', a
 });
 
 test('a tool set to "ask me" on the Tools page asks in the chat', async () => {
+  await resetModel(); // nothing an earlier test left queued answers this one's turns
   const { page, errors } = await sharedApp(browser, { hash: '#/tools' });
   await page.getByLabel('Server', { exact: true }).selectOption('everything');
   await page.getByRole('list', { name: 'Tools of the server' }).getByRole('button', { name: 'get-sum', exact: true }).click();
