@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   AcceptSkill, AddSkill, call, ChooseSkillFolder, EventSkillsChanged, hasBackend, hasRuntime, LocalSkills, on, PreviewSkill, RemoveSkill,
   AllServerSkills, SetLocalSkillOn, TrustSkillFolder, type host,
@@ -6,6 +6,7 @@ import {
 import { message } from '../../errors';
 import './SkillsPage.css';
 import { count } from '../../plural';
+import { useServers } from '../../servers';
 
 /** bytes is a size for people. */
 export function bytes(n: number): string {
@@ -153,6 +154,11 @@ function folderOwner(f: host.SkillFolder): string {
   return says ? f.app : `${f.app} (${f.scope})`;
 }
 
+/** readyServers names the ready servers, one key for the set (restarts included: a restart passes through another state). */
+export function readyServers(list: { name: string; state: string }[]): string {
+  return list.filter((s) => s.state === 'ready').map((s) => s.name).sort().join('\n');
+}
+
 /**
  * SkillsPage lists the skills on this computer (the SKILL.md folders of
  * Claude Code, Codex, Copilot, projects, plugins and Switchboard's own) and
@@ -163,15 +169,28 @@ export function SkillsPage() {
   const [local, setLocal] = useState<host.LocalSkillList | null>(null);
   const [servers, setServers] = useState<host.Skill[]>([]);
   const [err, setErr] = useState('');
-  const load = useCallback(() => {
+  // Only the last ask's answer is shown: an earlier one (before a server
+  // was ready) can come back after it.
+  const asked = useRef(0);
+  const loadServers = useCallback(() => {
     if (!hasBackend()) return;
-    call(() => LocalSkills()).then((l) => { setLocal(l); setErr(''); }, (x: unknown) => setErr(message(x)));
-    call(() => AllServerSkills()).then(setServers, (x: unknown) => setErr(message(x)));
+    const n = ++asked.current;
+    call(() => AllServerSkills()).then((l) => { if (n === asked.current) setServers(l); }, (x: unknown) => setErr(message(x)));
   }, []);
+  const loadLocal = useCallback(() => {
+    if (hasBackend()) call(() => LocalSkills()).then((l) => { setLocal(l); setErr(''); }, (x: unknown) => setErr(message(x)));
+  }, []);
+  const load = useCallback(() => { loadLocal(); loadServers(); }, [loadLocal, loadServers]);
   useEffect(() => {
-    load();
+    loadLocal();
     return hasRuntime() ? on(EventSkillsChanged, load) : undefined;
-  }, [load]);
+  }, [load, loadLocal]);
+  // The servers' skills are asked for at the start and again whenever the
+  // set of ready servers changes: a server added, started, restarted or
+  // stopped while the page is open shows its skills, or loses them, without
+  // leaving the page.
+  const ready = readyServers(useServers().servers);
+  useEffect(() => { loadServers(); }, [ready, loadServers]);
   return (
     <section className="page skills-page" aria-labelledby="page-title">
       <div className="page-head"><h1 id="page-title">Skills</h1></div>

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { readyServers, SkillsPage } from './SkillsPage';
+import { EventServerStatus } from '../../backend';
+import type { gui, host } from '../../backend';
+
+describe('readyServers', () => {
+  it.each([
+    [[], ''],
+    [[{ name: 'b', state: 'ready' }, { name: 'a', state: 'ready' }], 'a\nb'],
+    [[{ name: 'a', state: 'starting' }, { name: 'b', state: 'ready' }], 'b'],
+  ])('%j', (list, want) => expect(readyServers(list)).toBe(want));
+});
+
+describe('SkillsPage', () => {
+  const listeners: Record<string, (p: unknown) => void> = {};
+  afterEach(() => {
+    window.go = undefined as unknown as typeof window.go;
+    (window as unknown as { runtime: unknown }).runtime = undefined;
+  });
+
+  it("shows a server's skills once the server gets ready while the page is open", async () => {
+    const notes: host.Skill = { server: 'docs', name: 'release-notes', description: 'Write release notes.', uri: 'skill://release-notes/SKILL.md', files: 1, size: 120, on: true };
+    let docsReady = false;
+    let asked = 0;
+    window.go = {
+      gui: {
+        Window: { Info: async () => ({}), ConfigError: async () => '' },
+        ServersPage: { Servers: async () => [] },
+        SkillsPage: {
+          LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }),
+          AllServerSkills: async () => { asked++; return docsReady ? [notes] : []; },
+        },
+      },
+    } as unknown as typeof window.go;
+    (window as unknown as { runtime: unknown }).runtime = {
+      EventsOnMultiple: (name: string, fn: (p: unknown) => void) => { listeners[name] = fn; return () => delete listeners[name]; },
+    };
+    render(<SkillsPage />);
+    expect(await screen.findByText('No running server offers skills.')).toBeTruthy();
+    const before = asked;
+
+    // docs-server, added from the CLI after the page opened, starts.
+    docsReady = true;
+    act(() => listeners[EventServerStatus]!({ name: 'docs', state: 'starting', seq: 1 } as gui.ServerView));
+    await act(async () => {});
+    expect(asked).toBe(before); // not ready yet: nothing to ask
+    act(() => listeners[EventServerStatus]!({ name: 'docs', state: 'ready', seq: 2 } as gui.ServerView));
+    expect(await screen.findByText('release-notes')).toBeTruthy();
+    expect(screen.getByRole('listitem', { name: 'docs/release-notes' }).textContent).toMatch(/server docs · 120 B in 1 file/);
+  });
+});
