@@ -63,6 +63,19 @@ export function useServers(): ServersState {
   return useSelect(serversStore, (s) => s);
 }
 
+/** readyServers names the ready servers: one key for the set, which a server added, started, stopped or restarted (through another state) changes. */
+export function readyServers(list: { name: string; state: string }[]): string {
+  return list.filter((s) => s.state === 'ready').map((s) => s.name).sort().join('\n');
+}
+
+/** useReadyServers is readyServers of the live list: a component using it renders again only when that set changes, not at each status event. */
+export function useReadyServers(): string {
+  useEffect(() => {
+    void refreshServers();
+  }, []);
+  return useSelect(serversStore, (s) => readyServers(s.servers));
+}
+
 export async function restartServer(name: string): Promise<void> {
   await RestartServer(name);
 }

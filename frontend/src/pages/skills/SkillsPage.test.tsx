@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { readyServers, SkillsPage } from './SkillsPage';
+import { SkillsPage } from './SkillsPage';
+import { readyServers } from '../../servers';
 import { EventServerStatus } from '../../backend';
 import type { gui, host } from '../../backend';
 

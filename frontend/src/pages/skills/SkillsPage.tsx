@@ -6,7 +6,7 @@ import {
 import { message } from '../../errors';
 import './SkillsPage.css';
 import { count } from '../../plural';
-import { useServers } from '../../servers';
+import { useReadyServers } from '../../servers';
 
 /** bytes is a size for people. */
 export function bytes(n: number): string {
@@ -154,11 +154,6 @@ function folderOwner(f: host.SkillFolder): string {
   return says ? f.app : `${f.app} (${f.scope})`;
 }
 
-/** readyServers names the ready servers, one key for the set (restarts included: a restart passes through another state). */
-export function readyServers(list: { name: string; state: string }[]): string {
-  return list.filter((s) => s.state === 'ready').map((s) => s.name).sort().join('\n');
-}
-
 /**
  * SkillsPage lists the skills on this computer (the SKILL.md folders of
  * Claude Code, Codex, Copilot, projects, plugins and Switchboard's own) and
@@ -175,7 +170,7 @@ export function SkillsPage() {
   const loadServers = useCallback(() => {
     if (!hasBackend()) return;
     const n = ++asked.current;
-    call(() => AllServerSkills()).then((l) => { if (n === asked.current) setServers(l); }, (x: unknown) => setErr(message(x)));
+    call(() => AllServerSkills()).then((l) => { if (n === asked.current) setServers(l); }, (x: unknown) => { if (n === asked.current) setErr(message(x)); });
   }, []);
   const loadLocal = useCallback(() => {
     if (hasBackend()) call(() => LocalSkills()).then((l) => { setLocal(l); setErr(''); }, (x: unknown) => setErr(message(x)));
@@ -189,7 +184,7 @@ export function SkillsPage() {
   // set of ready servers changes: a server added, started, restarted or
   // stopped while the page is open shows its skills, or loses them, without
   // leaving the page.
-  const ready = readyServers(useServers().servers);
+  const ready = useReadyServers();
   useEffect(() => { loadServers(); }, [ready, loadServers]);
   return (
     <section className="page skills-page" aria-labelledby="page-title">
