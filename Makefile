@@ -27,7 +27,7 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama prewarm-package deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -199,7 +199,19 @@ lint-go:
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
 
-test: vet lint test-go conformance test-frontend test-e2e test-package
+test: prewarm-package vet lint test-go conformance test-frontend test-e2e test-package
+
+# The packages step's long builds that no earlier step needs (the Windows
+# runtime, ~7 minutes of 2 cores, and the Windows app's Go packages) start
+# first, in the background at idle priority (build/idle.sh: they run on CPU
+# time the tests leave unused while they wait on servers, browsers and the
+# network, and take none from a test), so on a fresh machine the packages
+# step finds them mostly done; on a warm one there is nothing to do.
+# build.sh's lock makes the packages step wait for a runtime build still
+# running instead of starting a second; a part that failed is done again
+# there, in the foreground, with its error.
+prewarm-package: deps-package
+	GO="$(GO)" build/idle.sh build/bin/prewarm-package.log build/prewarm-package.sh $(LLAMA_WIN_DIR)
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and
@@ -237,6 +249,8 @@ $(WIN_SETUP): $(WIN_SRC) $(LLAMA_WIN_SERVER) | build
 # validates, the Windows installer is a Nullsoft PE executable, every package
 # carries the local model runtime and none a model, and the workflows lint clean.
 test-package: package lint-workflows
+	@# What make test's prewarm did, in the background (see prewarm-package).
+	@! [ -f build/bin/prewarm-package.log ] || grep -h '^prewarm:' build/bin/prewarm-package.log || true
 	desktop-file-validate build/linux/switchboard.desktop
 	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
 	@kind=$$(file -b $(WIN_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1;; esac

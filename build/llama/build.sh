@@ -88,7 +88,7 @@ esac
 mkdir -p "$(dirname "$DIR")"
 if command -v flock >/dev/null; then
   exec 9>"$DIR.lock"
-  flock -n 9 || { echo "llama-server ($TARGET): waiting for the build of $DIR that is running (another checkout's make)"; flock 9; }
+  flock -n 9 || { echo "llama-server ($TARGET): waiting for the build of $DIR that is running (make test's prewarm, or another checkout)"; flock 9; }
 fi
 cached=yes
 for o in $outputs; do [ -x "$DIR/bin/$o" ] || cached=no; done
