@@ -71,6 +71,7 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		// goroutine, which wails.Run locks to its thread a little later.
 		runtime.LockOSThread()
 		keepWebProcessLean()
+		limitJIT()
 	}
 	a := gui.New(ctx, o.DataDir)
 	width, height := 1200, 800
@@ -116,6 +117,19 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		},
 	})
 	return err
+}
+
+// limitJIT chooses the JIT tiers of the window's web process (package
+// webkit; Linux only): the baseline JIT unless the user asks otherwise.
+func limitJIT() {
+	tier, err := webkit.LimitJIT()
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+	case err != nil:
+		slog.Warn("web view: JavaScript JIT tiers left as WebKit's", "err", err)
+	default:
+		slog.Info("web view: JavaScript JIT", "tier", tier)
+	}
 }
 
 // keepWebProcessLean has the window's web process give back the memory chat

@@ -31,6 +31,21 @@
 // class's GObject constructor: a context constructed without settings gets
 // the app's. It must run on the thread that runs GTK (the main goroutine,
 // locked, before wails.Run) and before the window is created.
+//
+// The other part of that memory is JavaScriptCore's optimising JIT tiers
+// (DFG and FTL): the code they compile for what runs hot, and the profiles
+// that feed them, stay for the life of the process. LimitJIT, by default,
+// has the web process stop at the baseline JIT: after 1,000 chat turns its
+// web process held 165.6 MB PSS against 214.3 MB with every tier, for turns
+// about a tenth slower (172 against 158 ms, BENCHMARKS.md). Without any JIT
+// (SWITCHBOARD_WEBKIT_JIT=off, the default with SWITCHBOARD_WEBKIT_MEMORY=lean)
+// it held 147.8 MB against 220.5 MB in another A/B, but late turns took
+// 138 against 86 ms.
+//
+//	runtime.LockOSThread() // the thread that will run GTK
+//	webkit.KeepWebProcessLean()
+//	webkit.LimitJIT()
+//	wails.Run(…)
 package webkit
 
 import (

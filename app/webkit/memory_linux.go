@@ -86,6 +86,10 @@ import (
 	"fmt"
 )
 
+// webKitGTK is true: the window is a WebKitGTK web view, whose web process
+// reads JavaScriptCore's options from the environment (LimitJIT).
+const webKitGTK = true
+
 func install(s Settings) error {
 	switch C.sb_hook(C.guint(s.LimitMB), C.double(s.Conservative), C.double(s.Strict), C.double(s.Poll.Seconds())) {
 	case 0:

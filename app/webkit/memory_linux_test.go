@@ -47,3 +47,26 @@ func TestDefaultContextGetsTheSettings(t *testing.T) {
 		t.Fatal("installed twice")
 	}
 }
+
+// LimitJIT puts the tier's JavaScriptCore option in the environment the web
+// process inherits, and leaves the user's own alone.
+func TestLimitJITSetsTheWebProcessEnvironment(t *testing.T) {
+	t.Setenv("SWITCHBOARD_WEBKIT_JIT", "")
+	t.Setenv("SWITCHBOARD_WEBKIT_MEMORY", "")
+	t.Setenv("JSC_useDFGJIT", "")
+	os.Unsetenv("JSC_useDFGJIT") // t.Setenv restores whatever was there
+	tier, err := LimitJIT()
+	if err != nil || tier != JITBaseline {
+		t.Fatalf("LimitJIT = %q, %v; want %q", tier, err, JITBaseline)
+	}
+	if v, ok := os.LookupEnv("JSC_useDFGJIT"); !ok || v != "false" {
+		t.Fatalf("JSC_useDFGJIT = %q (set: %v), want false", v, ok)
+	}
+	t.Setenv("JSC_useDFGJIT", "true") // the user's
+	if tier, err := LimitJIT(); err != nil || tier != "user" {
+		t.Fatalf("with the user's JSC_useDFGJIT, LimitJIT = %q, %v; want user", tier, err)
+	}
+	if v := os.Getenv("JSC_useDFGJIT"); v != "true" {
+		t.Fatalf("the user's JSC_useDFGJIT became %q", v)
+	}
+}

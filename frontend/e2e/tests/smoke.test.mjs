@@ -88,6 +88,17 @@ test('production binary opens its window and quits cleanly', async () => {
     });
     // The frontend calls App.Ready() once it has rendered; the app logs it.
     await until('the frontend to render', 15_000, () => Buffer.concat(stderr).includes('frontend ready'));
+    // The web process runs JavaScript with the baseline JIT only (app/webkit:
+    // the optimising tiers' code and profiles cost ~48 MB over a day of chat).
+    const web = descendants(app.pid).filter((p) => {
+      try { return readFileSync(`/proc/${p}/comm`, 'utf8').trim().startsWith('WebKitWebProces'); } catch { return false; }
+    });
+    assert.ok(web.length >= 1, 'a WebKitWebProcess runs under the app');
+    for (const p of web) {
+      const webEnv = readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
+      assert.ok(webEnv.includes('JSC_useDFGJIT=false'), `web process ${p}'s environment has JSC_useDFGJIT=false: ${webEnv.filter((v) => v.startsWith('JSC_')).join(' ') || 'no JSC_ options'}`);
+    }
+    assert.match(Buffer.concat(stderr).toString(), /JavaScript JIT.*tier=baseline/, 'the app logs the tier it chose');
     execFileSync('import', ['-window', ids[0], '-silent', path.join(env('E2E_ARTIFACTS'), 'smoke-window.png')], { timeout: 10_000 });
 
     const all = [...new Set([...tree, ...descendants(app.pid)])];
