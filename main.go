@@ -70,8 +70,7 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		// before Wails creates it, on the thread that will run GTK: this
 		// goroutine, which wails.Run locks to its thread a little later.
 		runtime.LockOSThread()
-		keepWebProcessLean()
-		limitJIT()
+		tuneWebView()
 	}
 	a := gui.New(ctx, o.DataDir)
 	width, height := 1200, 800
@@ -119,28 +118,25 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 	return err
 }
 
-// limitJIT chooses the JIT tiers of the window's web process (package
-// webkit; Linux only): the baseline JIT unless the user asks otherwise.
-func limitJIT() {
-	tier, err := webkit.LimitJIT()
+// tuneWebView sets what the window's web process is started with (package
+// webkit; Linux only, WebKitGTK 4.1): WebKit's memory pressure settings when
+// the user asks for a lean web process, and the JavaScript JIT tiers it may
+// use (the baseline JIT unless the user asks otherwise).
+func tuneWebView() {
+	s, err := webkit.KeepWebProcessLean()
 	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return // no WebKitGTK here
+	case err != nil:
+		slog.Warn("web view: WebKit's memory pressure settings not applied", "err", err)
+	case s.LimitMB > 0:
+		slog.Info("web view: memory pressure settings", "limitMB", s.LimitMB, "conservative", s.Conservative, "strict", s.Strict, "poll", s.Poll)
+	}
+	switch tier, err := webkit.LimitJIT(); {
 	case errors.Is(err, errors.ErrUnsupported):
 	case err != nil:
 		slog.Warn("web view: JavaScript JIT tiers left as WebKit's", "err", err)
 	default:
 		slog.Info("web view: JavaScript JIT", "tier", tier)
-	}
-}
-
-// keepWebProcessLean has the window's web process give back the memory chat
-// turns made it use (package webkit; Linux only, WebKitGTK 4.1).
-func keepWebProcessLean() {
-	s, err := webkit.KeepWebProcessLean()
-	switch {
-	case errors.Is(err, errors.ErrUnsupported):
-	case err != nil:
-		slog.Warn("web view: WebKit's memory pressure settings not applied", "err", err)
-	case s.LimitMB > 0:
-		slog.Info("web view: memory pressure settings", "limitMB", s.LimitMB, "conservative", s.Conservative, "strict", s.Strict, "poll", s.Poll)
 	}
 }
