@@ -84,7 +84,7 @@ var Lean = Settings{LimitMB: 80, Conservative: 0.55, Strict: 0.6, Poll: 15 * tim
 func KeepWebProcessLean() (Settings, error) {
 	s := Lean
 	env := os.Getenv("SWITCHBOARD_WEBKIT_MEMORY")
-	if env == "" || env == "off" {
+	if !leanAsked(env) {
 		return Settings{}, nil
 	}
 	if env != "lean" {
@@ -95,6 +95,10 @@ func KeepWebProcessLean() (Settings, error) {
 	}
 	return s, install(s)
 }
+
+// leanAsked reports whether SWITCHBOARD_WEBKIT_MEMORY's value asks for a
+// lean web process ("lean" or settings of its own; unset and "off" do not).
+func leanAsked(env string) bool { return env != "" && env != "off" }
 
 func parseSettings(s Settings, env string) (Settings, error) {
 	for _, kv := range strings.Split(env, ",") {

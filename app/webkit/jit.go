@@ -25,13 +25,13 @@ const (
 	JITOff = "off"
 )
 
-// jitEnv is what each tier sets in the environment the web process
-// inherits: JavaScriptCore reads its options from JSC_<name> variables
-// when it starts (release builds included).
-var jitEnv = map[string][]string{
-	JITFull:     nil,
-	JITBaseline: {"JSC_useDFGJIT=false"},
-	JITOff:      {"JSC_useJIT=false"},
+// jitOption is the JavaScriptCore option each tier sets to false in the
+// environment the web process inherits: JavaScriptCore reads its options
+// from JSC_<name> variables when it starts (release builds included).
+// JITFull sets none.
+var jitOption = map[string]string{
+	JITBaseline: "JSC_useDFGJIT",
+	JITOff:      "JSC_useJIT",
 }
 
 // LimitJIT chooses the JIT tiers of the web process WebKit will start for
@@ -52,10 +52,9 @@ func LimitJIT() (string, error) {
 	if err != nil || tier == "user" {
 		return tier, err
 	}
-	for _, kv := range jitEnv[tier] {
-		k, v, _ := strings.Cut(kv, "=")
-		if err := os.Setenv(k, v); err != nil {
-			return "", fmt.Errorf("web view: set %s: %w", k, err)
+	if name, ok := jitOption[tier]; ok {
+		if err := os.Setenv(name, "false"); err != nil {
+			return "", fmt.Errorf("web view: set %s: %w", name, err)
 		}
 	}
 	return tier, nil
@@ -75,7 +74,7 @@ func jitTier(getenv func(string) string, environ []string) (string, error) {
 	default:
 		return "", fmt.Errorf("SWITCHBOARD_WEBKIT_JIT=%q: use %s, %s or %s", t, JITFull, JITBaseline, JITOff)
 	}
-	if m := getenv("SWITCHBOARD_WEBKIT_MEMORY"); m != "" && m != "off" {
+	if leanAsked(getenv("SWITCHBOARD_WEBKIT_MEMORY")) {
 		return JITOff, nil
 	}
 	return JITBaseline, nil
