@@ -97,7 +97,7 @@ type ToolList struct {
 	Errors []ServerErrorView `json:"errors"`
 }
 
-// ServerErrorView is a server whose tools could not be listed.
+// ServerErrorView is a server whose tools (or skills) could not be listed.
 type ServerErrorView struct {
 	Server string `json:"server"`
 	Error  string `json:"error"`

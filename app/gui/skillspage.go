@@ -36,11 +36,25 @@ func (a *SkillsPage) LocalSkills() (host.LocalSkillList, error) {
 	return a.h.LocalSkills.List(ctx)
 }
 
-// AllServerSkills lists the skills of every running server that offers them.
-func (a *SkillsPage) AllServerSkills() ([]host.Skill, error) {
+// ServerSkillList is the servers' skills on the Skills page: every skill
+// of every running server that offers them, and the servers whose listing
+// failed (Error: the sentence, then the server's own text).
+type ServerSkillList struct {
+	Skills []host.Skill      `json:"skills"`
+	Errors []ServerErrorView `json:"errors"`
+}
+
+// AllServerSkills lists the skills of every running server that offers
+// them, and the servers that could not list theirs.
+func (a *SkillsPage) AllServerSkills() (ServerSkillList, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), skillsTimeout)
 	defer cancel()
-	return a.h.Skills.Every(ctx), nil
+	skills, failed := a.h.Skills.Every(ctx)
+	out := ServerSkillList{Skills: skills, Errors: make([]ServerErrorView, 0, len(failed))}
+	for _, e := range failed {
+		out.Errors = append(out.Errors, ServerErrorView{Server: e.Server, Error: e.Err})
+	}
+	return out, nil
 }
 
 // AddSkillRequest is a skill to preview or add: a path (typed, chosen or

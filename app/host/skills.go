@@ -62,16 +62,27 @@ func (k *Skills) Server(ctx context.Context, server string) (ServerSkills, error
 }
 
 // Every lists the skills of every running server that offers them (the
-// skills on this computer are LocalSkills.List's); a server that fails to
-// list only loses its skills.
-func (k *Skills) Every(ctx context.Context) []Skill {
+// skills on this computer are LocalSkills.List's), and the servers whose
+// listing failed, each with what to do: a person looking for a server's
+// skills is told why they are missing instead of finding them left out.
+func (k *Skills) Every(ctx context.Context) ([]Skill, []ServerError) {
 	out := []Skill{}
+	var failed []ServerError
 	for _, server := range k.h.router().Servers() {
-		if l, err := k.Server(ctx, server); err == nil {
-			out = append(out, l.Skills...)
+		l, err := k.Server(ctx, server)
+		if err != nil {
+			failed = append(failed, ServerError{Server: server, Err: skillsFailed(server, err)})
+			continue
 		}
+		out = append(out, l.Skills...)
 	}
-	return out
+	return out, failed
+}
+
+// skillsFailed is what a person reads when server's skills could not be
+// listed: the sentence (what to do), then the server's own error.
+func skillsFailed(server string, err error) string {
+	return fmt.Sprintf("%s could not list its skills; its tools still work. Open the server's log on the Servers page to see why.\n%s", server, Plain(err))
 }
 
 // SetOn switches server's skill name on or off for every chat (config.json's

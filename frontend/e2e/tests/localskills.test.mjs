@@ -72,6 +72,20 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
   assert.ok((await folders.innerText()).includes(own), `the folders listed name Switchboard's own skills folder ${own}`);
   await shots(page, localList, 'localskills-list');
 
+  // A server that offers skills but cannot list them is named, with what
+  // to do and its own error, beside docs-server's; removed, it goes away.
+  const cli = (...args) => execFileSync(env('SWITCHBOARD_BIN'), ['--data-dir', env('E2E_DATA_DIR'), ...args], { encoding: 'utf8' });
+  cli('servers', 'add', 'skills-index', '--', path.join(tmp, 'modernserver'), '-fail-skills');
+  const failed = fromServers.getByRole('status', { name: 'Skills of skills-index' });
+  await failed.waitFor({ timeout: 60_000 });
+  assert.equal(await failed.locator('.error-sentence').innerText(), "skills-index could not list its skills; its tools still work. Open the server's log on the Servers page to see why.");
+  await failed.getByText('Technical details').click();
+  assert.match(await failed.locator('details pre').innerText(), /the skills index is being rebuilt/);
+  assert.match(await fromServers.innerText(), /release-notes/, "docs-server's skills are still listed");
+  await shots(page, fromServers, 'localskills-server-failed');
+  cli('servers', 'remove', 'skills-index');
+  await failed.waitFor({ state: 'detached', timeout: 60_000 });
+
   // Add a .zip chosen in the page: its preview first.
   const zipDir = path.join(tmp, 'zip');
   put(path.join(zipDir, 'meeting-notes', 'SKILL.md'), '---\nname: meeting-notes\ndescription: Keep meeting notes tidy.\n---\nUse templates/NOTES.md.\n');

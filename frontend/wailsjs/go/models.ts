@@ -572,6 +572,10 @@ export namespace gui {
 	    server: ServerView;
 	    tools: number;
 	}
+	export interface ServerSkillList {
+	    skills: host.Skill[];
+	    errors: ServerErrorView[];
+	}
 	
 	export interface TaskSettingsView {
 	    optionalAsTasks: boolean;

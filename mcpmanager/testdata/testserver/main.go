@@ -38,7 +38,8 @@
 //	              tools, hand-written protocol 2025-11-25 (urlserver.go)
 //	modernserver  speaks revision 2026-07-28 only: no initialize,
 //	              input_required results, tasks, skills; -http ADDR serves
-//	              Streamable HTTP, -corrupt-skill a tampered SKILL.md
+//	              Streamable HTTP, -corrupt-skill a tampered SKILL.md,
+//	              -fail-skills an error for every skills/list
 //	              (modernserver.go, modernserver_skills.go, modernserver_tasks.go)
 //	contentserver what servers show besides text: icons, a resource link,
 //	              structured output matching its schema and not (contentserver.go)
@@ -89,6 +90,7 @@ var (
 
 func init() {
 	flag.BoolVar(&corruptSkill, "corrupt-skill", false, "modernserver: serve the haiku skill's SKILL.md with other content than its listing's digest and size")
+	flag.BoolVar(&failSkills, "fail-skills", false, "modernserver: declare the skills extension but answer every skills/list with an error")
 }
 
 // modes maps each mode to the function that serves it; the fault and

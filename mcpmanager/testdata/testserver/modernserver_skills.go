@@ -19,11 +19,16 @@ import (
 // resources/read. Every listing and read of a skill file is written to
 // stderr ("skills: list CURSOR", "skills: read URI"), so a test can tell
 // what its client fetched and when. With -corrupt-skill the haiku skill's SKILL.md is served with
-// other content than its listing's digest and size.
+// other content than its listing's digest and size; with -fail-skills every
+// skills/list is answered with an error.
 const skillsExtension = "io.modelcontextprotocol/skills"
 
 // corruptSkill: serve haiku's SKILL.md tampered (-corrupt-skill).
 var corruptSkill bool
+
+// failSkills: declare the extension, fail every listing (-fail-skills), as
+// a server whose skills index is broken does.
+var failSkills bool
 
 type skillFile struct {
 	uri, text string
@@ -84,6 +89,9 @@ func handleSkills(id json.RawMessage, method string, params json.RawMessage) []b
 	switch method {
 	case "skills/list":
 		fmt.Fprintf(os.Stderr, "skills: list %q\n", p.Cursor)
+		if failSkills {
+			return replyError(id, mcp.INTERNAL_ERROR, "the skills index is being rebuilt")
+		}
 		i := 0
 		if p.Cursor != "" {
 			i = slices.IndexFunc(served, func(s skill) bool { return s.files[0].uri == p.Cursor })

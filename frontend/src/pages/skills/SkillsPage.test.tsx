@@ -30,7 +30,7 @@ describe('SkillsPage', () => {
         ServersPage: { Servers: async () => [] },
         SkillsPage: {
           LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }),
-          AllServerSkills: async () => { asked++; return docsReady ? [notes] : []; },
+          AllServerSkills: async () => { asked++; return { skills: docsReady ? [notes] : [], errors: [] }; },
         },
       },
     } as unknown as typeof window.go;
@@ -49,5 +49,25 @@ describe('SkillsPage', () => {
     act(() => listeners[EventServerStatus]!({ name: 'docs', state: 'ready', seq: 2 } as gui.ServerView));
     expect(await screen.findByText('release-notes')).toBeTruthy();
     expect(screen.getByRole('listitem', { name: 'docs/release-notes' }).textContent).toMatch(/server docs · 120 B in 1 file/);
+  });
+
+  it('names a server whose skills could not be listed, with what to do, beside the skills of the others', async () => {
+    const notes: host.Skill = { server: 'docs', name: 'release-notes', description: 'Write release notes.', uri: 'skill://release-notes/SKILL.md', files: 1, size: 120, on: true };
+    window.go = {
+      gui: {
+        Window: { Info: async () => ({}), ConfigError: async () => '' },
+        ServersPage: { Servers: async () => [] },
+        SkillsPage: {
+          LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }),
+          AllServerSkills: async () => ({ skills: [notes], errors: [{ server: 'index', error: "index could not list its skills; its tools still work. Open the server's log on the Servers page to see why.\nindex: skills/list: the skills index is being rebuilt" }] }),
+        },
+      },
+    } as unknown as typeof window.go;
+    render(<SkillsPage />);
+    const failed = await screen.findByRole('status', { name: 'Skills of index' });
+    expect(failed.querySelector('.error-sentence')?.textContent).toBe("index could not list its skills; its tools still work. Open the server's log on the Servers page to see why.");
+    expect(failed.querySelector('details pre')?.textContent).toBe('index: skills/list: the skills index is being rebuilt');
+    expect(screen.getByRole('listitem', { name: 'docs/release-notes' })).toBeTruthy();
+    expect(screen.queryByText('No running server offers skills.')).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   AcceptSkill, AddSkill, call, ChooseSkillFolder, EventSkillsChanged, hasBackend, hasRuntime, LocalSkills, on, PreviewSkill, RemoveSkill,
-  AllServerSkills, SetLocalSkillOn, TrustSkillFolder, type host,
+  AllServerSkills, SetLocalSkillOn, TrustSkillFolder, type gui, type host,
 } from '../../backend';
+import { ErrorMessage } from '../../components/ErrorMessage';
 import { message } from '../../errors';
 import './SkillsPage.css';
 import { count } from '../../plural';
@@ -162,7 +163,7 @@ function folderOwner(f: host.SkillFolder): string {
  */
 export function SkillsPage() {
   const [local, setLocal] = useState<host.LocalSkillList | null>(null);
-  const [servers, setServers] = useState<host.Skill[]>([]);
+  const [servers, setServers] = useState<gui.ServerSkillList>({ skills: [], errors: [] });
   const [err, setErr] = useState('');
   // Only the last ask's answer is shown: an earlier one (before a server
   // was ready) can come back after it.
@@ -203,9 +204,11 @@ export function SkillsPage() {
       </section>
       <section aria-label="Skills from servers">
         <h3>From servers</h3>
-        {servers.length === 0 ? <div className="muted">No running server offers skills.</div> : (
+        {servers.errors.map((e) => <ErrorMessage key={e.server} error={e.error} role="status" className="alert alert-soft" label={`Skills of ${e.server}`} />)}
+        {servers.skills.length === 0 && servers.errors.length === 0 && <div className="muted">No running server offers skills.</div>}
+        {servers.skills.length > 0 && (
           <ul className="local-skills">
-            {servers.map((s) => (
+            {servers.skills.map((s) => (
               <li key={`${s.server}/${s.uri}`} className={`local-skill${s.on ? '' : ' off'}`} aria-label={`${s.server}/${s.name}`}>
                 <span />
                 <div className="local-skill-head"><span className="skill-name">{s.name}</span><span className="muted small"> server <code>{s.server}</code> · {bytes(s.size)} in {count(s.files, 'file')}{s.on ? '' : ' · off'}</span></div>

@@ -9,7 +9,7 @@ export function AddSkill(arg1:gui.AddSkillRequest):Promise<host.LocalSkill>;
 
 export function AddSkillFolder(arg1:string,arg2:boolean):Promise<void>;
 
-export function AllServerSkills():Promise<Array<host.Skill>>;
+export function AllServerSkills():Promise<gui.ServerSkillList>;
 
 export function ChooseSkillFolder():Promise<string>;
 
