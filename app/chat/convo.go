@@ -32,6 +32,9 @@ type convo struct {
 	// the prefix a prompt cache holds stays the same from step to step
 	// (stubs grow in large steps; see fit).
 	stubs int
+	// used orders the convos by their last use (Engine.convo), for
+	// dropping the oldest (KeptConversations).
+	used uint64
 }
 
 // part is one stored message as the model sees it.

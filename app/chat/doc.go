@@ -104,7 +104,9 @@
 //     *capped*, and says which lines the model saw and what was dropped.
 //   - Cost per step. The engine keeps each chat's messages since its last summary, each
 //     converted once for the model; a step neither reads the history again nor converts it
-//     (`make bench`: a step at message 1,000 costs what one at message 10 does). Tool
+//     (`make bench`: a step at message 1,000 costs what one at message 10 does). It keeps
+//     them for the KeptConversations chats used last; another chat is read again at its next
+//     turn, so a day of chats does not stay in memory until the app closes. Tool
 //     definitions go in one order (by name), so the request's prefix stays the same from step
 //     to step.
 //

@@ -94,7 +94,18 @@ type Engine struct {
 	index   toolIndex                  // the find_tools index of the last tool set
 	set     *toolSet                   // the last turn's tool set (toolset.go)
 	convos  map[string]*convo          // chat ID → its conversation as the model reads it
+	uses    uint64                     // convo calls so far: each convo's used is one
 }
+
+// KeptConversations is how many chats' conversations the engine keeps
+// between turns, as the model reads them (the parsed messages, their token
+// counts and stubs): those of the chats used last. Another chat's is read
+// from the history again at its next turn, as after a restart; what was
+// learnt of its model (the token calibration, a context size a provider's
+// error told) is kept for every chat. Without a bound a day of chats kept
+// every one of them in memory until the app closed. A variable so tests
+// can lower it.
+var KeptConversations = 8
 
 // activeCall is a chat calling a server: where the server's sampling and
 // elicitation requests belong.
@@ -401,7 +412,36 @@ func (e *Engine) convo(chatID string, fresh bool) *convo {
 		}
 		e.convos[chatID] = c
 	}
+	e.uses++
+	c.used = e.uses
+	e.dropOldConvosLocked(chatID)
 	return c
+}
+
+// dropOldConvosLocked keeps the conversations of at most KeptConversations
+// chats: past that, the least recently used one that has no turn running
+// (and is not keep's) keeps only what was learnt of its model. e.mu is
+// held; a running chat's convo belongs to its run and is not read here.
+func (e *Engine) dropOldConvosLocked(keep string) {
+	for {
+		kept, oldest := 0, ""
+		for id, c := range e.convos {
+			switch {
+			case id == keep || e.running[id]:
+				kept++
+			case c.parts != nil:
+				kept++
+				if oldest == "" || c.used < e.convos[oldest].used {
+					oldest = id
+				}
+			}
+		}
+		if kept <= KeptConversations || oldest == "" {
+			return
+		}
+		c := e.convos[oldest]
+		e.convos[oldest] = &convo{cal: c.cal, toldSize: c.toldSize, used: c.used}
+	}
 }
 
 // run is one Send in progress.
