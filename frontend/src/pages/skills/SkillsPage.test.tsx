@@ -15,25 +15,26 @@ describe('readyServers', () => {
 
 describe('SkillsPage', () => {
   const listeners: Record<string, (p: unknown) => void> = {};
+  const notes: host.Skill = { server: 'docs', name: 'release-notes', description: 'Write release notes.', uri: 'skill://release-notes/SKILL.md', files: 1, size: 120, on: true };
+  /** backend is the window's Go side as the page uses it, the servers' skills from all. */
+  const backend = (all: () => Promise<gui.ServerSkillList>) => {
+    window.go = {
+      gui: {
+        Window: { Info: async () => ({}), ConfigError: async () => '' },
+        ServersPage: { Servers: async () => [] },
+        SkillsPage: { LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }), AllServerSkills: all },
+      },
+    } as unknown as typeof window.go;
+  };
   afterEach(() => {
     window.go = undefined as unknown as typeof window.go;
     (window as unknown as { runtime: unknown }).runtime = undefined;
   });
 
   it("shows a server's skills once the server gets ready while the page is open", async () => {
-    const notes: host.Skill = { server: 'docs', name: 'release-notes', description: 'Write release notes.', uri: 'skill://release-notes/SKILL.md', files: 1, size: 120, on: true };
     let docsReady = false;
     let asked = 0;
-    window.go = {
-      gui: {
-        Window: { Info: async () => ({}), ConfigError: async () => '' },
-        ServersPage: { Servers: async () => [] },
-        SkillsPage: {
-          LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }),
-          AllServerSkills: async () => { asked++; return { skills: docsReady ? [notes] : [], errors: [] }; },
-        },
-      },
-    } as unknown as typeof window.go;
+    backend(async () => { asked++; return { skills: docsReady ? [notes] : [], errors: [] }; });
     (window as unknown as { runtime: unknown }).runtime = {
       EventsOnMultiple: (name: string, fn: (p: unknown) => void) => { listeners[name] = fn; return () => delete listeners[name]; },
     };
@@ -52,17 +53,7 @@ describe('SkillsPage', () => {
   });
 
   it('names a server whose skills could not be listed, with what to do, beside the skills of the others', async () => {
-    const notes: host.Skill = { server: 'docs', name: 'release-notes', description: 'Write release notes.', uri: 'skill://release-notes/SKILL.md', files: 1, size: 120, on: true };
-    window.go = {
-      gui: {
-        Window: { Info: async () => ({}), ConfigError: async () => '' },
-        ServersPage: { Servers: async () => [] },
-        SkillsPage: {
-          LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }),
-          AllServerSkills: async () => ({ skills: [notes], errors: [{ server: 'index', error: "index could not list its skills; its tools still work. Open the server's log on the Servers page to see why.\nindex: skills/list: the skills index is being rebuilt" }] }),
-        },
-      },
-    } as unknown as typeof window.go;
+    backend(async () => ({ skills: [notes], errors: [{ server: 'index', error: "index could not list its skills; its tools still work. Open the server's log on the Servers page to see why.\nindex: skills/list: the skills index is being rebuilt" }] }));
     render(<SkillsPage />);
     const failed = await screen.findByRole('status', { name: 'Skills of index' });
     expect(failed.querySelector('.error-sentence')?.textContent).toBe("index could not list its skills; its tools still work. Open the server's log on the Servers page to see why.");
