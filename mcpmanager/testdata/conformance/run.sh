@@ -61,25 +61,13 @@ serve() {
     -skills "$here/skills" \
     sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory
 }
-# One CI run failed here once with nothing to show why (its log kept only the
-# tail); a failure is run again, up to twice, and a pass on a later try is
-# reported as flaky so it stays visible; three failures in a row fail the
-# run. Seen since (2026-12-03, not yet explained): the first request of a
-# scenario that follows one that opened a subscriptions/listen stream in the
-# same 'serve' hangs for the scenario's 30 s or is cut off ("terminated"),
-# just as serve/main.go's proxy logs "read error during body copy: use of
-# closed network connection" for that listen stream (the suite closing it
-# as the next scenario starts). Cases: http-header-validation (after
-# caching) hung on two cold runs; caching's tools/list was cut off in 1 of 8
-# runs of the 2026-07-28 list beside three CPU burners; on a cold run with
-# other work on the machine, the retry's tools-list right after
-# server-stateless was cut off too, so that run failed (one retry then).
-# 0 of 10 more runs with the proxy's keep-alives off, 0 of 6 without the
-# burners, 0 of 15 of http-header-validation alone. Next to look at:
-# whether a request arriving while a listen stream of the same client is
-# being torn down is answered by mcp-go's streamable HTTP server (a product
-# bug a real client reconnecting its listen stream would meet) or lost in
-# this proxy.
+# A failure is run again, up to twice, and a pass on a later try is reported
+# as flaky so it stays visible; three failures in a row fail the run. The
+# flake this was for (2026-12-03: the first request after a scenario that
+# opened a subscriptions/listen stream "terminated" or never answered, about
+# half the runs of the 2026-07-28 list on a quiet machine) was the harness
+# proxy's, not serve's: serve/main.go now relays each request's body read
+# whole (see there), and 10 runs in a row passed.
 try=1
 until serve; do
   if [ "$try" -eq 3 ]; then

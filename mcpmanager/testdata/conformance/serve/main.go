@@ -24,6 +24,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -144,7 +145,24 @@ func run(ctx context.Context, bin, node, cli, baseline, skillTree string, server
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
+	// Each request's body is read whole before it is relayed. Streamed,
+	// the proxy's Transport makes a last read of it for its EOF while
+	// 'serve' may already have answered; the HTTP/1 server closes a
+	// request's body once the response is being written (no full duplex),
+	// so that read fails with "invalid Read on closed Body", the Transport
+	// drops the connection with the answer still on it, and the suite sees
+	// its request "terminated" or never answered (run.sh's flake, traced
+	// 2026-12-03).
+	whole := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		proxy.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: whole, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	defer func() {
