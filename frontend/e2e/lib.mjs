@@ -279,12 +279,15 @@ export async function chatControls(page, { timeout = 15_000 } = {}) {
   const deadline = Date.now() + timeout;
   while (!(await tools.isVisible())) {
     if (Date.now() > deadline) throw new Error('the chat header shows neither its Tools button nor its ⋯ menu');
-    if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') {
-      // The header can change form between the look and the click (the ⋯
-      // button goes, the controls show): a click that finds no button within
-      // a second goes round again, to the look above, instead of waiting
-      // the default 30 s for a button that is not coming back.
-      await more.click({ timeout: 1_000 }).catch((err) => { if (err.name !== 'TimeoutError') throw err; });
+    // The header can change form between the look and the next step (the ⋯
+    // button goes, the controls show): reading its state or clicking it
+    // gives up after a second and goes round again, to the look above,
+    // instead of waiting the default 30 s for a button that is not coming
+    // back (a CI run timed out in getAttribute so).
+    const gone = (err) => { if (err.name !== 'TimeoutError') throw err; return 'gone'; };
+    const expanded = (await more.isVisible()) ? await more.getAttribute('aria-expanded', { timeout: 1_000 }).catch(gone) : 'gone';
+    if (expanded !== 'gone' && expanded !== 'true') {
+      await more.click({ timeout: 1_000 }).catch(gone);
     } else await page.waitForTimeout(100);
   }
 }
