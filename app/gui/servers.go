@@ -103,6 +103,16 @@ type ServerErrorView struct {
 	Error  string `json:"error"`
 }
 
+// errorViews are errs as the window shows them (never nil: an empty list
+// crosses the binding as [], not null).
+func errorViews(errs []host.ServerError) []ServerErrorView {
+	out := make([]ServerErrorView, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, ServerErrorView{Server: e.Server, Error: e.Err})
+	}
+	return out
+}
+
 func (a *core) statusView(st host.ServerStatus) ServerView {
 	v := ServerView{
 		Name: st.Name, State: string(st.State), Error: st.Error, PID: st.PID, Restarts: st.Restarts,

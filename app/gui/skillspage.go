@@ -50,11 +50,7 @@ func (a *SkillsPage) AllServerSkills() (ServerSkillList, error) {
 	ctx, cancel := context.WithTimeout(a.bg(), skillsTimeout)
 	defer cancel()
 	skills, failed := a.h.Skills.Every(ctx)
-	out := ServerSkillList{Skills: skills, Errors: make([]ServerErrorView, 0, len(failed))}
-	for _, e := range failed {
-		out.Errors = append(out.Errors, ServerErrorView{Server: e.Server, Error: e.Err})
-	}
-	return out, nil
+	return ServerSkillList{Skills: skills, Errors: errorViews(failed)}, nil
 }
 
 // AddSkillRequest is a skill to preview or add: a path (typed, chosen or

@@ -52,7 +52,7 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	tools, errs := a.h.Tools.List(ctx)
-	out := ToolList{Tools: make([]ToolView, 0, len(tools)), Errors: make([]ServerErrorView, 0, len(errs))}
+	out := ToolList{Tools: make([]ToolView, 0, len(tools)), Errors: errorViews(errs)}
 	for _, t := range tools {
 		schema, err := t.Schema()
 		if err != nil {
@@ -72,9 +72,6 @@ func (a *ToolsPage) Tools() (ToolList, error) {
 			v.Destructive = *h && !v.ReadOnly
 		}
 		out.Tools = append(out.Tools, v)
-	}
-	for _, e := range errs {
-		out.Errors = append(out.Errors, ServerErrorView{Server: e.Server, Error: e.Err})
 	}
 	return out, nil
 }
