@@ -147,7 +147,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.cancel()
 		h.wg.Wait()
-		h.closeErr = cmp.Or(h.MCPApps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.results.close(), h.Chats.close()) // the built-ins' release closes the workspace
+		h.closeErr = cmp.Or(h.MCPApps.close(ctx), h.Local.close(ctx), h.mgr.Close(ctx), h.pins.Close(), h.results.close(), h.Chats.close()) // the built-ins' release closes the workspace
 	})
 	return h.closeErr
 }

@@ -22,6 +22,11 @@ import (
 // ServeStdio). A variable so tests can lower it.
 var MaxInflight = 64
 
+// PassAfter is how long the worker that read a message handles it before
+// another worker starts reading the messages after it (see ServeStdio). A
+// variable so tests can change it.
+var PassAfter = time.Millisecond
+
 // DrainTimeout bounds how long a stdio session, once its input has ended,
 // waits for the answers and notifications it is still writing. A client
 // that closes its end of stdin and then waits for the server to exit
@@ -49,6 +54,16 @@ var DrainTimeout = 3 * time.Second
 // (initialize, ping, tools/list, cancellation, logging, errors) goes to the
 // MCP server as is, and its notifications (list_changed, progress) are
 // written as they come.
+//
+// The worker that read a message keeps the turn while it handles it, and
+// reads the next one itself, when the handling is quick: passing the turn
+// wakes another goroutine (and, with an idle processor, another thread) for
+// every message, which on a sequential client's call costs more than the
+// rest of the proxy's work. It passes the turn at once when the next
+// message is already read in (a client that sends without waiting), and
+// after PassAfter otherwise, so a call that takes longer (or waits for the
+// client's answer to a server's question) never holds back the messages
+// after it for more than that.
 //
 // At most MaxInflight messages are handled at once: past that, nothing more
 // is read until one is done, so a client that sends without reading the
@@ -107,40 +122,53 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 	r := wire.NewLineReader(in, 0)
 	readDone := make(chan error, 1) // exactly one reader ever reports
 	// Workers take turns reading (leader/followers): the one holding the
-	// turn reads a message, passes the turn on (to an idle worker, or a new
-	// one) and handles the message itself, with no scheduler hop before the
-	// call. Idle workers are kept: a fresh goroutine per message would grow
-	// its stack again for every call.
+	// turn reads a message and handles it itself, with no scheduler hop
+	// before the call, and passes the turn on (to an idle worker, or a new
+	// one) when the next message is waiting or the handling takes longer
+	// than PassAfter; else it reads the next message itself. Idle workers
+	// are kept: a fresh goroutine per message would grow its stack again
+	// for every call.
 	// At MaxInflight workers the reader keeps the turn: it reads its next
 	// message only after handling this one.
 	turn := make(chan struct{})
 	var workers atomic.Int32
 	workers.Store(1)
 	var work func()
+	pass := func() bool {
+		if ctx.Err() != nil {
+			return false // the session is ending: nothing more is read
+		}
+		select {
+		case turn <- struct{}{}:
+			return true
+		default:
+			if workers.Add(1) <= int32(MaxInflight) {
+				go work()
+				return true
+			}
+			workers.Add(-1)
+			return false
+		}
+	}
 	work = func() {
 		defer workers.Add(-1)
 		for {
 			line, err := r.Next()
 			if len(line) > 0 && begin() {
-				passed := false
+				var h *handoff
 				if err == nil {
-					select {
-					case turn <- struct{}{}:
-						passed = true
-					default:
-						if workers.Add(1) <= int32(MaxInflight) {
-							go work()
-							passed = true
-						} else {
-							workers.Add(-1)
-						}
+					h = &handoff{pass: pass}
+					if r.Buffered() > 0 {
+						h.now()
+					} else {
+						h.timer = time.AfterFunc(PassAfter, h.now)
 					}
 				}
 				if !sess.out.answer(line) { // else: the client's answer to our request
 					g.handle(ctx, line, w, calls)
 				}
 				handlers.Done()
-				if err == nil && passed {
+				if h != nil && h.end() {
 					select {
 					case <-turn: // read the next message
 						continue
@@ -182,6 +210,40 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 		return nil
 	}
 	return err
+}
+
+// handoff decides once whether the worker handling a message passes the
+// reading turn on (now, from its timer or at once) or keeps it (end):
+// whichever comes first wins. now may run on the timer's goroutine.
+type handoff struct {
+	pass  func() bool // passes the turn; false when no worker may start
+	timer *time.Timer
+
+	mu      sync.Mutex
+	decided bool
+	passed  bool
+}
+
+// now passes the turn, unless the handling has ended.
+func (h *handoff) now() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.decided {
+		h.decided, h.passed = true, h.pass()
+	}
+}
+
+// end is called when the message is handled: it reports whether the turn
+// was passed meanwhile (the worker then waits for it again); if not, the
+// worker keeps it.
+func (h *handoff) end() bool {
+	if h.timer != nil {
+		h.timer.Stop()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.decided = true
+	return h.passed
 }
 
 // handle answers one message. A panic in a handler must not end the

@@ -282,6 +282,62 @@ func TestServeStdioConcurrentAndCancel(t *testing.T) {
 	}
 }
 
+// TestServeStdioPassesTheTurn: the worker handling a call reads the next
+// message itself only when nothing waits: a message already read in
+// behind a call that blocks is handled at once, however long PassAfter,
+// and one that comes later once PassAfter is over.
+func TestServeStdioPassesTheTurn(t *testing.T) {
+	const (
+		block = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"up__block","arguments":{}}}` + "\n"
+		echo  = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up__echo","arguments":{"text":"meanwhile"}}}` + "\n"
+	)
+	for _, tc := range []struct {
+		name      string
+		passAfter time.Duration
+		together  bool
+	}{
+		{"sent together, PassAfter an hour", time.Hour, true},
+		{"sent after the call began, PassAfter 10 ms", 10 * time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := PassAfter
+			PassAfter = tc.passAfter
+			t.Cleanup(func() { PassAfter = old })
+			up, in, out := newStdioGateway(t, mcp.ProtocolVersion20251125)
+			send := func(s string) {
+				t.Helper()
+				if _, err := io.WriteString(in, s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.together {
+				send(block + echo)
+			} else {
+				send(block)
+				select {
+				case <-up.started:
+				case <-time.After(5 * time.Second):
+					t.Fatal("blocking call never reached the server")
+				}
+				send(echo)
+			}
+			answer := make(chan string, 1)
+			go func() {
+				line, _ := out.ReadString('\n')
+				answer <- line
+			}()
+			select {
+			case line := <-answer:
+				if !strings.Contains(line, `"id":2`) || !strings.Contains(line, "meanwhile") {
+					t.Fatalf("first answer = %s, want the echo's while the other call blocks", line)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the message after a blocked call was not handled")
+			}
+		})
+	}
+}
+
 // TestServeStdioWire checks answers on the wire for messages a client
 // library would not send.
 func TestServeStdioWire(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -127,6 +128,11 @@ type Store struct {
 	data    fileData
 	stamp   fileStamp // of the file as last read or written
 	version uint64    // moves whenever data does (see Version)
+	w       *watch    // of the file's folder, started by the first Version
+	tried   bool      // a watch was started, or failed to since the folder last changed
+	closed  bool      // no watch starts again (Close)
+	// unreadable: Version's last look failed, and it looks again every time
+	unreadable bool
 }
 
 // fileStamp tells whether another process rewrote the file.
@@ -277,16 +283,50 @@ func (s *Store) pendLocked(server, tool, hash string, def json.RawMessage, now t
 }
 
 // Version moves whenever what Screen answers may change: a trust or a
-// rejection, a new pin, the file rewritten by another process (a stat, no
-// read, when it was not). An unreadable file moves it at every call. It
-// makes the Store a router.VersionedGate.
+// rejection, a new pin, the file rewritten by another process. It makes
+// the Store a router.VersionedGate, asked at every call and listing, so it
+// looks at the file only when a watch of its folder saw it change (or
+// there is no watch): a change by another process moves it a moment
+// later, when the watch's event arrives. An unreadable file moves it at
+// every call.
 func (s *Store) Version() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.reloadLocked(); err != nil {
+	if w := s.watchLocked(); w != nil && !s.unreadable && !w.changed() {
+		return s.version
+	}
+	err := s.reloadLocked()
+	if s.unreadable = err != nil; s.unreadable {
 		s.version++ // Screen withholds everything: never keep an earlier verdict
 	}
 	return s.version
+}
+
+// watchLocked returns the watch of the file's folder, starting it the
+// first time; nil when it cannot run (no such folder yet: it is tried
+// again once the file is written or appears).
+func (s *Store) watchLocked() *watch {
+	if s.w == nil && !s.tried && !s.closed {
+		s.tried = true
+		if w, err := startWatch(s.path); err == nil {
+			s.w = w
+			runtime.AddCleanup(s, (*watch).close, w) // a Store nobody closes
+		}
+	}
+	return s.w
+}
+
+// Close stops watching the file. The Store still works: Version then
+// looks at the file every time.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	w := s.w
+	s.w, s.closed = nil, true
+	s.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
+	return nil
 }
 
 // Changes lists the tools waiting for review, by server and tool.
@@ -451,6 +491,9 @@ func (s *Store) reloadLocked() error {
 	if st == s.stamp {
 		return nil
 	}
+	if s.w == nil {
+		s.tried = false // the folder is there now: a watch may start
+	}
 	raw, err := os.ReadFile(s.path)
 	if err != nil {
 		return &StoreError{Op: "read", Path: s.path, Err: err}
@@ -507,6 +550,9 @@ func (s *Store) writeLocked() (err error) {
 	}
 	if fi, serr := os.Stat(s.path); serr == nil {
 		s.stamp = fileStamp{mod: fi.ModTime(), size: fi.Size()}
+	}
+	if s.w == nil {
+		s.tried = false // the folder is there now: a watch may start
 	}
 	s.version++
 	return nil

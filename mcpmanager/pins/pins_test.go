@@ -3,9 +3,12 @@ package pins
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -188,39 +191,68 @@ func TestCanonicalIgnoresKeyOrder(t *testing.T) {
 // new pin, a change waiting for review, a trust, another process's rewrite
 // and an unreadable file, so that a router keeping verdicts by it never
 // keeps a stale one.
+// TestVersion: the version moves with every change of what Screen
+// answers, at once for the store's own, and once the watch of the folder
+// sees it for another process's (or, with no watch, at once).
 func TestVersion(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pins.json")
-	s := Open(path, Options{})
-	v := s.Version()
-	step := func(what string, moves bool, do func()) {
-		t.Helper()
-		do()
-		got := s.Version()
-		if (got != v) != moves {
-			t.Fatalf("%s: version %d → %d, want moved=%v", what, v, got, moves)
-		}
-		v = got
-	}
-	step("nothing", false, func() {})
-	step("first listing pins", true, func() { s.Screen("a", []mcp.Tool{tool("x", "one")}) })
-	step("the same listing", false, func() { s.Screen("a", []mcp.Tool{tool("x", "one")}) })
-	step("a changed definition", true, func() { s.Screen("a", []mcp.Tool{tool("x", "two")}) })
-	step("trusted", true, func() {
-		if err := s.Trust("a", "x"); err != nil {
-			t.Fatal(err)
-		}
-	})
-	other := Open(path, Options{})
-	step("another process rejects", true, func() {
-		other.Screen("a", []mcp.Tool{tool("x", "three!")})
-	})
-	step("unreadable", true, func() {
-		if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if s.Version() == v {
-		t.Fatal("an unreadable file keeps the version still")
+	for _, watched := range []bool{true, false} {
+		t.Run(fmt.Sprintf("watched=%v", watched), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "pins.json")
+			s := Open(path, Options{})
+			if !watched {
+				s.Close()
+			}
+			t.Cleanup(func() { s.Close() })
+			v := s.Version()
+			if running := s.w != nil; running != (watched && runtime.GOOS == "linux") {
+				t.Fatalf("a watch runs: %v, want %v (on %s)", running, !running, runtime.GOOS)
+			}
+			step := func(what string, moves bool, do func()) {
+				t.Helper()
+				do()
+				got := s.Version()
+				if (got != v) != moves {
+					t.Fatalf("%s: version %d → %d, want moved=%v", what, v, got, moves)
+				}
+				v = got
+			}
+			// elsewhere is a change by another process: it moves the
+			// version once the watch sees it, or at once without one.
+			elsewhere := func(what string, do func()) {
+				t.Helper()
+				do()
+				deadline := time.Now().Add(10 * time.Second)
+				for got := s.Version(); got == v; got = s.Version() {
+					if s.w == nil || time.Now().After(deadline) {
+						t.Fatalf("%s: version still %d", what, v)
+					}
+					runtime.Gosched()
+				}
+				v = s.Version()
+			}
+			step("nothing", false, func() {})
+			step("first listing pins", true, func() { s.Screen("a", []mcp.Tool{tool("x", "one")}) })
+			step("the same listing", false, func() { s.Screen("a", []mcp.Tool{tool("x", "one")}) })
+			step("a changed definition", true, func() { s.Screen("a", []mcp.Tool{tool("x", "two")}) })
+			step("trusted", true, func() {
+				if err := s.Trust("a", "x"); err != nil {
+					t.Fatal(err)
+				}
+			})
+			other := Open(path, Options{})
+			elsewhere("another process rejects", func() {
+				other.Screen("a", []mcp.Tool{tool("x", "three!")})
+			})
+			step("nothing since", false, func() {})
+			elsewhere("unreadable", func() {
+				if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if s.Version() == v {
+				t.Fatal("an unreadable file keeps the version still")
+			}
+		})
 	}
 }
 

@@ -132,13 +132,31 @@ func TestVersionedGateKept(t *testing.T) {
 	if _, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "x"}, CallOptions{}); !errors.Is(err, errHeld) {
 		t.Fatalf("call after the gate withheld it = %v", err)
 	}
-	if got := count(); got != 2 {
-		t.Fatalf("screened %d times, want 2", got)
+	// The listing's, then the refused call's: a kept verdict is asked
+	// again before a call is refused.
+	if got := count(); got != 3 {
+		t.Fatalf("screened %d times, want 3", got)
+	}
+
+	// The gate offers the tool again before its version says so (another
+	// process's trust, its event on the way): the listing keeps the
+	// verdict, and a call asks again and goes through.
+	g.mu.Lock()
+	delete(g.names, "alpha/echo")
+	g.mu.Unlock()
+	if _, errs := r.Tools(t.Context()); len(errs) != 1 {
+		t.Fatalf("listing at the same version = %v, want the kept verdict", errs)
+	}
+	if _, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil {
+		t.Fatalf("call once the gate offers it again, its version lagging = %v", err)
+	}
+	if got := count(); got != 4 {
+		t.Fatalf("screened %d times, want 4", got)
 	}
 
 	r.Invalidate("alpha") // a new listing at the same version is screened again
 	r.Tools(t.Context())
-	if got := count(); got != 3 {
-		t.Fatalf("screened %d times after a new listing, want 3", got)
+	if got := count(); got != 5 {
+		t.Fatalf("screened %d times after a new listing, want 5", got)
 	}
 }

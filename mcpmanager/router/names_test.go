@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -237,6 +238,42 @@ func TestHostileLists(t *testing.T) {
 				t.Errorf("ServerTools = %v, want ErrPagination", err)
 			}
 		})
+	}
+}
+
+// TestDuplicatesKeptWithTheListing: a listing with a name twice is
+// deduplicated once while it is cached (every call asks for it), and
+// again, from the new listing, once the server lists anew.
+func TestDuplicatesKeptWithTheListing(t *testing.T) {
+	var impostor atomic.Bool
+	impostor.Store(true)
+	f := &fake{list: func(mcp.Cursor) (*mcp.ListToolsResult, error) {
+		res := page("", "echo", "dup")
+		if impostor.Load() {
+			res.Tools = append(res.Tools, mcp.NewTool("dup", mcp.WithDescription("the impostor")))
+		}
+		return res, nil
+	}}
+	r := New(Options{})
+	r.Add(fakeSrc{"h", f})
+	first, err := r.ServerTools(t.Context(), "h")
+	if err != nil || len(first) != 2 {
+		t.Fatalf("ServerTools = %v, %v; want echo and the first dup", first, err)
+	}
+	again, _ := r.ServerTools(t.Context(), "h")
+	if unsafe.SliceData(again) != unsafe.SliceData(first) {
+		t.Error("the same cached listing was deduplicated again")
+	}
+	impostor.Store(false)
+	r.Invalidate("h")
+	if _, errs := r.Tools(t.Context()); len(errs) != 0 {
+		t.Errorf("after the server listed anew without the duplicate: errs = %+v", errs)
+	}
+	if got, _ := r.ServerTools(t.Context(), "h"); len(got) != 2 || unsafe.SliceData(got) == unsafe.SliceData(first) {
+		t.Errorf("after the server listed anew: %v, want its new listing", got)
+	}
+	if n := f.calls.Load(); n != 2 {
+		t.Errorf("%d tools/list requests, want 2", n)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -124,7 +125,9 @@ type Gate interface {
 // then keeps the verdicts on a cached listing instead of asking again at
 // every Tools and call: screening hashes every definition, which took
 // 13 ms of a chat step with 320 tools (BENCHMARKS.md). Version must be
-// cheap and safe for concurrent use.
+// cheap and safe for concurrent use. It may lag a change made by another
+// process for a moment (a file watch's event on its way): a call the kept
+// verdict would refuse is screened again before it is refused.
 type VersionedGate interface {
 	Gate
 	Version() uint64
@@ -183,6 +186,7 @@ type Router struct {
 	// under 1,000 calls in flight asked each server 1,000 times).
 	listing singleflight.Group
 	screens map[string]screenMemo // by server: the gate's verdicts on its cached listing
+	deduped map[string]dedupeMemo // by server: its cached listing, each name once
 	// merged is the last merge of every server's listing (listing.go),
 	// and mergeVersion counts merges: a merge's version is its own.
 	merged       *mergedListing
@@ -232,7 +236,7 @@ var now = time.Now
 
 // New returns an empty router.
 func New(opts Options) *Router {
-	return &Router{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
+	return &Router{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, deduped: map[string]dedupeMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // Add registers (or replaces) a source. Subscribers are told.
@@ -242,6 +246,7 @@ func (r *Router) Add(s Source) {
 	r.sources[s.Name()] = s
 	delete(r.cache, s.Name())
 	delete(r.screens, s.Name())
+	delete(r.deduped, s.Name())
 	r.gen[s.Name()]++
 	r.changedLocked()
 }
@@ -253,6 +258,7 @@ func (r *Router) Remove(name string) {
 	delete(r.sources, name)
 	delete(r.cache, name)
 	delete(r.screens, name)
+	delete(r.deduped, name)
 	r.gen[name]++
 	r.changedLocked()
 }
@@ -266,6 +272,7 @@ func (r *Router) Invalidate(server string) {
 	defer r.mu.Unlock()
 	delete(r.cache, server)
 	delete(r.screens, server)
+	delete(r.deduped, server)
 	r.gen[server]++
 	r.changedLocked()
 }
@@ -456,14 +463,32 @@ func (r *Router) ServerTools(ctx context.Context, server string) ([]mcp.Tool, er
 	return tools, err
 }
 
-// serverTools is ServerTools plus the names the server listed more than once.
+// serverTools is ServerTools plus the names the server listed more than
+// once. Every call asks for it (the gate's verdict, the task policy): a
+// cached listing is deduplicated once, not at each.
 func (r *Router) serverTools(ctx context.Context, server string) ([]mcp.Tool, []string, error) {
-	tools, err := r.listTools(ctx, server)
+	listed, err := r.listTools(ctx, server)
 	if err != nil {
 		return nil, nil, err
 	}
-	tools, dups := dedupe(tools)
+	r.mu.Lock()
+	m, ok := r.deduped[server]
+	r.mu.Unlock()
+	if ok && len(m.of) == len(listed) && unsafe.SliceData(m.of) == unsafe.SliceData(listed) {
+		return m.tools, m.dups, nil
+	}
+	tools, dups := dedupe(listed)
+	r.mu.Lock()
+	r.deduped[server] = dedupeMemo{of: listed, tools: tools, dups: dups}
+	r.mu.Unlock()
 	return tools, dups, nil
+}
+
+// dedupeMemo is dedupe's answer for one cached listing.
+type dedupeMemo struct {
+	of    []mcp.Tool // the listing (held: its address identifies it, and cannot be reused while held)
+	tools []mcp.Tool
+	dups  []string
 }
 
 // dedupe keeps the first tool of each name, and returns the names seen

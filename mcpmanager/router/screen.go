@@ -51,8 +51,11 @@ func (r *Router) screenCall(ctx context.Context, server, tool string) error {
 	}
 	for i, t := range tools {
 		if t.Name == tool {
-			if v := r.screened(server, tools); v != nil {
-				return v[i]
+			if v := r.screened(server, tools); v != nil && v[i] != nil {
+				// A kept verdict that withholds the tool is asked again: a
+				// VersionedGate's version may lag a change another process
+				// made a moment ago (the trust a user just gave).
+				return r.gate.Screen(server, tools)[i]
 			}
 			return nil
 		}

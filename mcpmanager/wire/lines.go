@@ -59,6 +59,11 @@ func (r *LineReader) Next() ([]byte, error) {
 	}
 }
 
+// Buffered is how many bytes of the stream are read in and not yet
+// returned by Next: more than zero means the next message (or its start)
+// has arrived.
+func (r *LineReader) Buffered() int { return r.br.Buffered() }
+
 // grow appends chunk to a long line's buffer, doubling it but never past
 // the limit (and one read): the line at its longest costs its limit and
 // half of it while the buffer moves, not append's own growth of copies
