@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -97,22 +98,23 @@ func (t *Transport) SetRequestHandler(h transport.RequestHandler) {
 
 // SendRequest sends req and waits for its response.
 func (t *Transport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return t.roundTrip(ctx, req.ID, func() error { return t.lw.WriteJSON(req) })
+	return t.roundTrip(ctx, idKey(req.ID), func() error { return t.lw.WriteJSON(req) })
 }
 
 // SendRaw sends a request whose params are already valid JSON (a part of a
 // message that Parse accepted, say) and waits for its response. params is
 // written as is, after the check that it holds no line break.
 func (t *Transport) SendRaw(ctx context.Context, id mcp.RequestId, method string, params []byte) (*transport.JSONRPCResponse, error) {
-	rawID, err := json.Marshal(id)
+	rawID, err := idJSON(id)
 	if err != nil {
 		return nil, fmt.Errorf("failed to marshal request id: %w", err)
 	}
-	return t.roundTrip(ctx, id, func() error { return t.lw.WriteRequest(rawID, method, params) })
+	return t.roundTrip(ctx, string(rawID), func() error { return t.lw.WriteRequest(rawID, method, params) })
 }
 
-// roundTrip sends a request with write and waits for the response to id.
-func (t *Transport) roundTrip(ctx context.Context, id mcp.RequestId, write func() error) (*transport.JSONRPCResponse, error) {
+// roundTrip sends a request with write and waits for the response whose
+// id has the key (idKey).
+func (t *Transport) roundTrip(ctx context.Context, key string, write func() error) (*transport.JSONRPCResponse, error) {
 	select {
 	case <-t.done:
 		return nil, transport.ErrTransportClosed
@@ -120,7 +122,6 @@ func (t *Transport) roundTrip(ctx context.Context, id mcp.RequestId, write func(
 		return nil, ctx.Err()
 	default:
 	}
-	key := idKey(id)
 	ch := make(chan *transport.JSONRPCResponse, 1)
 	t.mu.Lock()
 	t.pending[key] = ch
@@ -166,11 +167,58 @@ func (t *Transport) SendNotification(ctx context.Context, n mcp.JSONRPCNotificat
 	return nil
 }
 
-// idKey is the canonical form of an id: a server may echo 1 as 1.0, or a
-// string id with escapes.
+// idKey is the canonical form of an id, its JSON as idJSON writes it: a
+// server may echo 1 as 1.0, or a string id with escapes.
 func idKey(id mcp.RequestId) string {
-	b, _ := json.Marshal(id)
+	b, _ := idJSON(id)
 	return string(b)
+}
+
+// idJSON is id's JSON. The ids of this transport's requests are integers
+// (mcp-go's client counts them, so does the router): those are written
+// without encoding/json's reflection, twice a call on the proxy's path.
+func idJSON(id mcp.RequestId) ([]byte, error) {
+	if v, ok := id.Value().(int64); ok {
+		return strconv.AppendInt(nil, v, 10), nil
+	}
+	return json.Marshal(id)
+}
+
+// parseID decodes a response's id (valid JSON: Parse checked it); an
+// integer without RequestId.UnmarshalJSON's tries (a string first, then a
+// float64, which loses the last digits of a large one).
+func parseID(raw []byte) (mcp.RequestId, error) {
+	if v, ok := smallInt(raw); ok {
+		return mcp.NewRequestId(v), nil
+	}
+	if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return mcp.NewRequestId(v), nil
+	}
+	var id mcp.RequestId
+	err := id.UnmarshalJSON(raw)
+	return id, err
+}
+
+// smallInt reads a JSON integer of at most 18 digits (no overflow).
+func smallInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // read handles every line until r ends, then ends the session.
@@ -218,10 +266,14 @@ func (t *Transport) handle(line []byte) {
 		}
 		t.serve(req)
 	default:
-		res := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, Result: m.Result}
-		if m.ID == nil || res.ID.UnmarshalJSON(m.ID) != nil {
+		if m.ID == nil {
 			return
 		}
+		id, err := parseID(m.ID)
+		if err != nil {
+			return
+		}
+		res := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: m.Result}
 		if m.Error != nil {
 			var e mcp.JSONRPCErrorDetails
 			if json.Unmarshal(m.Error, &e) != nil {
