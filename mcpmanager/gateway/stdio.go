@@ -119,71 +119,16 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 		return true
 	}
 	calls := &inflight{cancel: map[string]context.CancelFunc{}}
-	r := wire.NewLineReader(in, 0)
 	readDone := make(chan error, 1) // exactly one reader ever reports
-	// Workers take turns reading (leader/followers): the one holding the
-	// turn reads a message and handles it itself, with no scheduler hop
-	// before the call, and passes the turn on (to an idle worker, or a new
-	// one) when the next message is waiting or the handling takes longer
-	// than PassAfter; else it reads the next message itself. Idle workers
-	// are kept: a fresh goroutine per message would grow its stack again
-	// for every call.
-	// At MaxInflight workers the reader keeps the turn: it reads its next
-	// message only after handling this one.
-	turn := make(chan struct{})
-	var workers atomic.Int32
-	workers.Store(1)
-	var work func()
-	pass := func() bool {
-		if ctx.Err() != nil {
-			return false // the session is ending: nothing more is read
-		}
-		select {
-		case turn <- struct{}{}:
-			return true
-		default:
-			if workers.Add(1) <= int32(MaxInflight) {
-				go work()
-				return true
+	rd := &readers{ctx: ctx, r: wire.NewLineReader(in, 0), turn: make(chan struct{}), done: readDone, begin: begin,
+		handle: func(line []byte) {
+			defer handlers.Done()
+			if !sess.out.answer(line) { // else: the client's answer to our request
+				g.handle(ctx, line, w, calls)
 			}
-			workers.Add(-1)
-			return false
-		}
-	}
-	work = func() {
-		defer workers.Add(-1)
-		for {
-			line, err := r.Next()
-			if len(line) > 0 && begin() {
-				var h *handoff
-				if err == nil {
-					h = &handoff{pass: pass}
-					if r.Buffered() > 0 {
-						h.now()
-					} else {
-						h.timer = time.AfterFunc(PassAfter, h.now)
-					}
-				}
-				if !sess.out.answer(line) { // else: the client's answer to our request
-					g.handle(ctx, line, w, calls)
-				}
-				handlers.Done()
-				if h != nil && h.end() {
-					select {
-					case <-turn: // read the next message
-						continue
-					case <-ctx.Done():
-						return
-					}
-				}
-			}
-			if err != nil || ctx.Err() != nil {
-				readDone <- err
-				return
-			}
-		}
-	}
-	go work()
+		}}
+	rd.workers.Store(1)
+	go rd.work()
 
 	var err error
 	select {
@@ -210,6 +155,75 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 		return nil
 	}
 	return err
+}
+
+// readers read one session's messages, taking turns (leader/followers):
+// the worker holding the turn reads a message and handles it itself, with
+// no scheduler hop before the call, and passes the turn on (to an idle
+// worker, or a new one) when the next message is waiting or the handling
+// takes longer than PassAfter; else it reads the next message itself. Idle
+// workers are kept: a fresh goroutine per message would grow its stack
+// again for every call. At MaxInflight workers the reader keeps the turn:
+// it reads its next message only after handling this one.
+type readers struct {
+	ctx     context.Context // the session's: once it ends no turn is passed
+	r       *wire.LineReader
+	turn    chan struct{}
+	workers atomic.Int32
+	done    chan<- error // the reader that meets the end (or ctx's) reports it
+	begin   func() bool  // counts a message in; false once the session closed
+	handle  func(line []byte)
+}
+
+// pass passes the turn to another worker, and reports whether one took it.
+func (rd *readers) pass() bool {
+	if rd.ctx.Err() != nil {
+		return false // the session is ending: nothing more is read
+	}
+	select {
+	case rd.turn <- struct{}{}:
+		return true
+	default:
+		if rd.workers.Add(1) <= int32(MaxInflight) {
+			go rd.work()
+			return true
+		}
+		rd.workers.Add(-1)
+		return false
+	}
+}
+
+// work is one worker: it reads and handles messages while it holds the
+// turn, and waits for the turn otherwise.
+func (rd *readers) work() {
+	defer rd.workers.Add(-1)
+	for {
+		line, err := rd.r.Next()
+		if len(line) > 0 && rd.begin() {
+			var h *handoff
+			if err == nil {
+				h = &handoff{pass: rd.pass}
+				if rd.r.Buffered() > 0 {
+					h.now()
+				} else {
+					h.timer = time.AfterFunc(PassAfter, h.now)
+				}
+			}
+			rd.handle(line)
+			if h != nil && h.end() {
+				select {
+				case <-rd.turn: // read the next message
+					continue
+				case <-rd.ctx.Done():
+					return
+				}
+			}
+		}
+		if err != nil || rd.ctx.Err() != nil {
+			rd.done <- err
+			return
+		}
+	}
 }
 
 // handoff decides once whether the worker handling a message passes the
