@@ -135,7 +135,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
 	tr.DialContext = ep.dial
-	s := &Server{opts: opts, key: key, ep: ep, client: &http.Client{Transport: tr},
+	s := &Server{opts: opts, key: key, ep: ep, client: &http.Client{Transport: replayable{tr}},
 		ready: make(chan struct{}), status: Status{State: Starting}}
 	rctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
