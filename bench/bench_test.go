@@ -213,9 +213,14 @@ func stdioClientVersion(t *testing.T, version string, env []string, command stri
 }
 
 func echo(ctx context.Context, c *client.Client, tool, msg string) error {
+	return callText(ctx, c, tool, "message", msg)
+}
+
+// callText calls tool with one string argument.
+func callText(ctx context.Context, c *client.Client, tool, arg, msg string) error {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
-	req.Params.Arguments = map[string]any{"message": msg}
+	req.Params.Arguments = map[string]any{arg: msg}
 	res, err := c.CallTool(ctx, req)
 	if err == nil && res.IsError {
 		err = fmt.Errorf("%s: tool error: %v", tool, res.Content)
@@ -327,29 +332,48 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 		t.Fatal(err)
 	}
 	relayed, relayP, _ := stdioClientVersion(t, version, append(os.Environ(), envRelay+"="+everything), self)
+	// Like with like for the newest revision: server-everything speaks only
+	// 2025-11-25, so a 2026-07-28 client's call through serve is also
+	// measured against the same client on a server of that revision (the
+	// project's testserver, whose greet answers "Hello, NAME!"), directly
+	// and through serve.
+	modernBin := proctest.ModernServer(t)
+	modernCfg := filepath.Join(dir, "modern.json")
+	if err := os.WriteFile(modernCfg, fmt.Appendf(nil, `{"mcpServers":{"modern":{"command":%q}}}`, modernBin), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	modernDirect, _, dv := stdioClientVersion(t, mcp.ProtocolVersion20260728, os.Environ(), modernBin)
+	modernBoth, modernBothP, bv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data-modern")), bin, "serve", "--config", modernCfg)
+	if dv != mcp.ProtocolVersion20260728 || bv != mcp.ProtocolVersion20260728 {
+		t.Fatalf("the 2026-07-28 server spoke %s directly and %s through serve", dv, bv)
+	}
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
 		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 8}[size]
-		var ours, modern, base, floor []time.Duration
+		var ours, modern, base, floor, bothDirect, bothServe []time.Duration
 		// Where the time goes, whatever the machine's load: each proxy
 		// process's CPU and run-queue wait (schedstat), and the client's own
 		// CPU (this process's, while its call runs), per call.
 		type cost struct{ proxyCPU, proxyWait, clientCPU time.Duration }
-		costs := map[*[]time.Duration]*cost{&base: {}, &ours: {}, &modern: {}, &floor: {}}
+		costs := map[*[]time.Duration]*cost{&base: {}, &ours: {}, &modern: {}, &floor: {}, &bothDirect: {}, &bothServe: {}}
 		for range n {
 			for _, c := range []struct {
-				cl   *client.Client
-				tool string
-				lat  *[]time.Duration
-				p    *os.Process
-			}{{direct, "echo", &base, nil}, {serve, "everything__echo", &ours, serveP}, {modernServe, "everything__echo", &modern, modernP}, {relayed, "echo", &floor, relayP}} {
+				cl        *client.Client
+				tool, arg string
+				lat       *[]time.Duration
+				p         *os.Process
+			}{
+				{direct, "echo", "message", &base, nil}, {serve, "everything__echo", "message", &ours, serveP},
+				{modernServe, "everything__echo", "message", &modern, modernP}, {relayed, "echo", "message", &floor, relayP},
+				{modernDirect, "greet", "name", &bothDirect, nil}, {modernBoth, "modern__greet", "name", &bothServe, modernBothP},
+			} {
 				var cpu0, wait0 time.Duration
 				if c.p != nil {
 					cpu0, wait0 = schedstat(c.p.Pid)
 				}
 				self0 := selfCPU()
 				t0 := time.Now()
-				if err := echo(ctx, c.cl, c.tool, msg); err != nil {
+				if err := callText(ctx, c.cl, c.tool, c.arg, msg); err != nil {
 					t.Fatal(err)
 				}
 				*c.lat = append(*c.lat, time.Since(t0))
@@ -372,6 +396,8 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 		}
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: a %s client through switchboard serve (stdio) vs direct (%s)", human(size), mcp.ProtocolVersion20260728, version), pct(modern, .5), pct(base, .5), "≤ 1.25×")
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: byte-copying stdio relay (no JSON: any proxy's floor) vs direct", human(size)), pct(floor, .5), pct(base, .5), "")
+		tb.dur(fmt.Sprintf("tools/call greet %s p50: a %s client through switchboard serve (stdio) vs the same client direct, both on a %s server (the testserver)", human(size), mcp.ProtocolVersion20260728, mcp.ProtocolVersion20260728), pct(bothServe, .5), pct(bothDirect, .5), "≤ 1.25×")
+		tb.dur(fmt.Sprintf("tools/call greet %s, the proxy's CPU per call: switchboard serve, %s client and server vs a %s client on server-everything", human(size), mcp.ProtocolVersion20260728, version), per(costs[&bothServe].proxyCPU), per(costs[&ours].proxyCPU), "")
 	}
 }
 
