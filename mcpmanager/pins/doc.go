@@ -20,7 +20,10 @@
 //
 // The store is one JSON file in the data directory, written atomically
 // (temp file, fsync, rename) and read again when another process (the CLI's
-// `tools trust`) changed it. A Store is safe for concurrent use.
+// `tools trust`) changed it: Screen looks at the file every time, Version
+// (asked at every call and listing) only when a watch of the folder saw the
+// file change, on Linux (watch.go). Close stops the watch. A Store is safe
+// for concurrent use.
 //
 // # Pinned tools, poisoned descriptions, approval rules
 //
