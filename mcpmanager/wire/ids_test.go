@@ -23,6 +23,11 @@ func TestResponseIDs(t *testing.T) {
 		{`"7"`, mcp.NewRequestId("7")},
 		{`"a\u0062"`, mcp.NewRequestId("ab")},
 		{`0.5`, mcp.NewRequestId(0.5)},
+		{`"switchboard-call-12"`, mcp.NewRequestId("switchboard-call-12")},
+		{`"a\u003cb"`, mcp.NewRequestId("a<b")},
+		{`"a<b"`, mcp.NewRequestId("a<b")},
+		{`"é"`, mcp.NewRequestId("é")},
+		{`""`, mcp.NewRequestId("")},
 	}
 	keys := map[string]string{}
 	for _, tc := range cases {
@@ -38,5 +43,13 @@ func TestResponseIDs(t *testing.T) {
 	}
 	if keys[idKey(mcp.NewRequestId("7"))] == keys[idKey(mcp.NewRequestId(int64(7)))] {
 		t.Error("the string \"7\" and the number 7 share a key")
+	}
+	// What idJSON writes on the wire is the id's JSON.
+	for _, id := range []mcp.RequestId{mcp.NewRequestId(int64(-3)), mcp.NewRequestId("switchboard-call-1"), mcp.NewRequestId("a<b\"c\\"), mcp.NewRequestId("é\n")} {
+		b, err := idJSON(id)
+		var back mcp.RequestId
+		if err != nil || back.UnmarshalJSON(b) != nil || back.Value() != id.Value() {
+			t.Errorf("idJSON(%v) = %s (%v), which reads back as %v", id.Value(), b, err, back.Value())
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -175,24 +176,50 @@ func idKey(id mcp.RequestId) string {
 }
 
 // idJSON is id's JSON. The ids of this transport's requests are integers
-// (mcp-go's client counts them, so does the router): those are written
-// without encoding/json's reflection, twice a call on the proxy's path.
+// (mcp-go's client counts them) or plain strings (the router's relayed
+// calls, "switchboard-call-N"): those are written without encoding/json's
+// reflection, twice a call on the proxy's path. Both ends of a round trip
+// key the id by this encoding (idKey), so it only has to be one JSON
+// encoding per value.
 func idJSON(id mcp.RequestId) ([]byte, error) {
-	if v, ok := id.Value().(int64); ok {
+	switch v := id.Value().(type) {
+	case int64:
 		return strconv.AppendInt(nil, v, 10), nil
+	case string:
+		if plainID(v) {
+			b := make([]byte, 0, len(v)+2)
+			return append(append(append(b, '"'), v...), '"'), nil
+		}
 	}
 	return json.Marshal(id)
 }
 
+// plainID reports whether s is printable ASCII that JSON takes between quotes
+// as it is (and that encoding/json would not escape either).
+func plainID(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // parseID decodes a response's id (valid JSON: Parse checked it); an
-// integer without RequestId.UnmarshalJSON's tries (a string first, then a
-// float64, which loses the last digits of a large one).
+// integer, or a string without escapes, without RequestId.UnmarshalJSON's
+// tries (a string first, then a float64, which loses the last digits of a
+// large integer).
 func parseID(raw []byte) (mcp.RequestId, error) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return mcp.NewRequestId(string(raw[1 : n-1])), nil
+	}
 	if v, ok := smallInt(raw); ok {
 		return mcp.NewRequestId(v), nil
 	}
-	if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		return mcp.NewRequestId(v), nil
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+			return mcp.NewRequestId(v), nil
+		}
 	}
 	var id mcp.RequestId
 	err := id.UnmarshalJSON(raw)
