@@ -28,7 +28,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -474,7 +473,7 @@ func (r *Router) serverTools(ctx context.Context, server string) ([]mcp.Tool, []
 	r.mu.Lock()
 	m, ok := r.deduped[server]
 	r.mu.Unlock()
-	if ok && len(m.of) == len(listed) && unsafe.SliceData(m.of) == unsafe.SliceData(listed) {
+	if ok && same(m.of, listed) {
 		return m.tools, m.dups, nil
 	}
 	tools, dups := dedupe(listed)

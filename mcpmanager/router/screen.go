@@ -2,7 +2,6 @@ package router
 
 import (
 	"context"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -29,7 +28,7 @@ func (r *Router) screened(server string, tools []mcp.Tool) []error {
 	r.mu.Lock()
 	m, ok := r.screens[server]
 	r.mu.Unlock()
-	if ok && m.version == version && len(m.tools) == len(tools) && unsafe.SliceData(m.tools) == unsafe.SliceData(tools) {
+	if ok && m.version == version && same(m.tools, tools) {
 		return m.verdicts
 	}
 	verdicts := r.gate.Screen(server, tools)
