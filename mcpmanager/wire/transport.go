@@ -213,9 +213,6 @@ func parseID(raw []byte) (mcp.RequestId, error) {
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		return mcp.NewRequestId(string(raw[1 : n-1])), nil
 	}
-	if v, ok := smallInt(raw); ok {
-		return mcp.NewRequestId(v), nil
-	}
 	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
 		if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 			return mcp.NewRequestId(v), nil
@@ -224,28 +221,6 @@ func parseID(raw []byte) (mcp.RequestId, error) {
 	var id mcp.RequestId
 	err := id.UnmarshalJSON(raw)
 	return id, err
-}
-
-// smallInt reads a JSON integer of at most 18 digits (no overflow).
-func smallInt(b []byte) (int64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
 // read handles every line until r ends, then ends the session.
