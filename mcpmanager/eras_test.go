@@ -3,9 +3,11 @@ package mcpmanager
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -255,5 +257,136 @@ func TestExtensionTaskCancelled(t *testing.T) {
 	r := <-done
 	if r.err != nil || !r.res.IsError || !strings.Contains(mcptest.Text(r.res), "cancelled") {
 		t.Fatalf("call after cancel = %+v, %v; want a tool error saying the task was cancelled", r.res, r.err)
+	}
+}
+
+// modelUser is formUser with a model: a sampling request gets "In short."
+type modelUser struct{ formUser }
+
+func (u *modelUser) CreateMessage(context.Context, string, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return &mcp.CreateMessageResult{Model: "m", SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("In short.")}}, nil
+}
+
+// TestModernCallsRelayedRaw: a call the proxy relays (CallRaw) to a
+// 2026-07-28 server over stdio goes out with its arguments as they came
+// and the _meta mcp-go gives its own requests (the same protocol version,
+// client identity and capabilities as a typed call's, the caller's other
+// keys beside them, a caller's own session keys replaced); the input the
+// server asks for on the way (a form, the model, the roots), a task the
+// call becomes and the bound on rounds are dealt with as for a typed call.
+// Over Streamable HTTP the call goes through mcp-go.
+func TestModernCallsRelayedRaw(t *testing.T) {
+	bin := proctest.ModernServer(t)
+	root := t.TempDir()
+	u := &modelUser{}
+	m := New(Options{})
+	m.SetRequestHandler(u)
+	m.Apply([]ServerConfig{
+		{Name: "modern", Command: bin, Roots: []string{root}},
+		{Name: "web", Remote: &supervisor.Remote{URL: modernHTTP(t, bin)}, Roots: []string{root}},
+	})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	t.Cleanup(cancel)
+	m.WaitSettled(ctx)
+	r := m.Router()
+
+	text := func(raw json.RawMessage) string {
+		t.Helper()
+		res, err := mcp.ParseCallToolResult(&raw)
+		if err != nil {
+			t.Fatalf("result %s: %v", raw, err)
+		}
+		return mcptest.Text(res)
+	}
+	type request struct {
+		Meta      map[string]any `json:"meta"`
+		Arguments string         `json:"arguments"`
+	}
+	const args = `{"b":1,"a":1.50}`
+	opts := func() router.CallOptions {
+		return router.CallOptions{Meta: &mcp.Meta{AdditionalFields: map[string]any{
+			"x-trace": "t1", mcp.MetaKeyClientInfo: map[string]any{"name": "downstream", "version": "9"},
+		}}}
+	}
+	for _, server := range []string{"modern", "web"} {
+		r.Invalidate(server)
+		if _, err := r.ServerTools(ctx, server); err != nil { // a request of mcp-go's
+			t.Fatal(err)
+		}
+		typed, err := r.Call(ctx, server, "request", map[string]any{"b": 1, "a": 1.5}, opts())
+		if err != nil {
+			t.Fatalf("%s: %v", server, err)
+		}
+		var want request
+		if err := json.Unmarshal([]byte(mcptest.Text(typed)), &want); err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.CallRaw(ctx, server, "request", json.RawMessage(args), opts())
+		if err != nil {
+			t.Fatalf("%s raw: %v", server, err)
+		}
+		var got request
+		if err := json.Unmarshal([]byte(text(res)), &got); err != nil {
+			t.Fatal(err)
+		}
+		info, _ := got.Meta[mcp.MetaKeyClientInfo].(map[string]any)
+		if got.Meta[mcp.MetaKeyProtocolVersion] != "2026-07-28" || got.Meta[mcp.MetaKeyClientCapabilities] == nil ||
+			info["name"] != supervisor.DefaultClientInfo.Name || got.Meta["x-trace"] != "t1" {
+			t.Errorf("%s: the relayed call's _meta = %v, want the session's and the caller's x-trace", server, got.Meta)
+		}
+		if !reflect.DeepEqual(got.Meta, want.Meta) {
+			t.Errorf("%s: the relayed call's _meta\n%v\nwant the typed call's\n%v", server, got.Meta, want.Meta)
+		}
+		wantArgs := args // as they came
+		if server == "web" {
+			wantArgs = `{"a":1.5,"b":1}` // through mcp-go
+		}
+		if got.Arguments != wantArgs || want.Arguments != `{"a":1.5,"b":1}` {
+			t.Errorf("%s: arguments relayed %s, typed %s; want %s and mcp-go's encoding", server, got.Arguments, want.Arguments, wantArgs)
+		}
+
+		for _, c := range []struct{ tool, want string }{
+			{"book_table", "Booked a table for 2 under Ada."},
+			{"summarize", "In short."},
+			{"list_roots", supervisor.FileURI(root)},
+			{"prepare_report", "Report ready: 3 sections, with the appendix."},
+		} {
+			var states []string
+			var mu sync.Mutex
+			res, err := r.CallRaw(ctx, server, c.tool, json.RawMessage(`{"text":"a long text"}`), router.CallOptions{OnTask: func(u router.TaskUpdate) {
+				mu.Lock()
+				defer mu.Unlock()
+				states = append(states, u.Status)
+			}})
+			if err != nil {
+				t.Errorf("%s %s: %v", server, c.tool, err)
+				continue
+			}
+			if got := text(res); got != c.want {
+				t.Errorf("%s %s = %q, want %q", server, c.tool, got, c.want)
+			}
+			mu.Lock()
+			if c.tool == "prepare_report" && strings.Join(states, ",") != "working,input_required,completed" {
+				t.Errorf("%s: task states %v", server, states)
+			}
+			mu.Unlock()
+		}
+		_, err = r.CallRaw(ctx, server, "keep_asking", nil, router.CallOptions{})
+		if err == nil || !strings.Contains(err.Error(), "asked for input 8 times") {
+			t.Errorf("%s keep_asking: %v, want the rounds bound named", server, err)
+		}
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var want []string
+	for _, server := range []string{"modern", "web"} {
+		want = append(want, server+": Who is the table for?", server+": Include the appendix in the report?")
+		for range supervisor.MaxInputRounds - 1 { // the last round's question is not put
+			want = append(want, server+": One more thing?")
+		}
+	}
+	if !slices.Equal(u.asked, want) {
+		t.Errorf("the user was asked\n%q\nwant\n%q", u.asked, want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // StartupWait bounds how long tools/list (and a call of a tool not yet
@@ -266,11 +267,9 @@ func detach(ctx context.Context) (context.Context, context.CancelFunc) {
 	}
 }
 
-// hopMeta are the _meta keys that describe the caller's own session with
-// us (protocol 2026-07-28); the upstream session has its own.
-var hopMeta = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyLogLevel}
-
-// callOptions passes the caller's _meta on, and relays the server's
+// callOptions passes the caller's _meta on, but for the keys that
+// describe the caller's own session with us (wire.SessionMeta: the
+// upstream session has its own), and relays the server's
 // progress to notify under the caller's own progress token.
 func callOptions(meta *mcp.Meta, notify func(params map[string]any)) router.CallOptions {
 	if meta == nil {
@@ -278,7 +277,7 @@ func callOptions(meta *mcp.Meta, notify func(params map[string]any)) router.Call
 	}
 	fwd := &mcp.Meta{}
 	for k, v := range meta.AdditionalFields {
-		if !slices.Contains(hopMeta, k) {
+		if !slices.Contains(wire.SessionMeta, k) {
 			if fwd.AdditionalFields == nil {
 				fwd.AdditionalFields = map[string]any{}
 			}

@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -776,10 +777,14 @@ type RawClient interface {
 // does not match the tool's outputSchema becomes an error result. Only a
 // tool that declares an outputSchema has its result decoded for that.
 //
-// Only sessions on a protocol version before 2026-07-28 are relayed raw. On
-// newer ones mcp-go adds per-request _meta and may run input round trips,
-// so those calls, and clients that are not RawClients, go through CallTool
-// and their result is encoded again.
+// A session of revision 2026-07-28 or later is relayed raw when its
+// transport is a ModernSender that knows the session's request _meta (the
+// supervisor's stdio transport, once mcp-go has sent a request): there
+// mcp-go's CallTool would encode and decode the arguments three times
+// over for that _meta. Other modern sessions (Streamable HTTP, whose
+// requests also carry headers mcp-go derives from them), and clients that
+// are not RawClients, go through CallTool and their result is encoded
+// again.
 func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.RawMessage, opts CallOptions) (json.RawMessage, error) {
 	if err := checkArgs(args); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", server, tool, err)
@@ -800,7 +805,15 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 	err := r.retryURL(ctx, server, func() error {
 		return r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
 			rc, ok := cl.(RawClient)
-			if !ok || mcp.IsModernProtocol(rc.ProtocolVersion()) {
+			var session []byte // the modern session's _meta members
+			if ok && mcp.IsModernProtocol(rc.ProtocolVersion()) {
+				ms, modern := rc.GetTransport().(ModernSender)
+				if modern {
+					session = ms.SessionMeta()
+				}
+				ok = session != nil
+			}
+			if !ok {
 				m, err := argsMap(args)
 				if err != nil {
 					return false, err
@@ -813,7 +826,7 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 				return res.IsError, err
 			}
 			var err error
-			out, err = r.sendRaw(ctx, rc.GetTransport(), tool, args, meta)
+			out, err = r.sendRaw(ctx, rc.GetTransport(), tool, args, meta, session)
 			return err == nil && toolError(out), err
 		})
 	})
@@ -866,19 +879,57 @@ type RawSender interface {
 	SendRaw(ctx context.Context, id mcp.RequestId, method string, params []byte) (*transport.JSONRPCResponse, error)
 }
 
+// ModernSender is a RawSender for a session of revision 2026-07-28 or
+// later. SessionMeta returns the members of _meta that every request of
+// the session carries (wire.SessionMeta's keys, as mcp-go's client writes
+// them: `"key":value,...`), or nil while they are not known. Given a
+// tools/call whose _meta has them, SendRaw does what mcp-go's CallTool does
+// around the request: it follows a task the call became, answers the
+// server's input_required results with the session's handlers and sends
+// the call again with the answers, and returns the final result. Both
+// methods are safe for concurrent use.
+type ModernSender interface {
+	RawSender
+	SessionMeta() []byte
+}
+
 // rawParamsJSON is rawParams as JSON, args copied as they are: they are
-// valid JSON (the caller parsed the message they came in).
-func rawParamsJSON(meta *mcp.Meta, tool string, args json.RawMessage) ([]byte, error) {
+// valid JSON (the caller parsed the message they came in). session, when
+// not nil, are the _meta members of a modern session (ModernSender); they
+// win over meta's keys of the same names, as mcp-go's do.
+func rawParamsJSON(meta *mcp.Meta, tool string, args json.RawMessage, session []byte) ([]byte, error) {
 	name, err := json.Marshal(tool)
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(args)+len(name)+64)
-	b = append(b, '{')
-	if meta != nil {
-		m, err := json.Marshal(meta)
-		if err != nil {
+	var m []byte
+	if meta != nil && (meta.ProgressToken != nil || len(meta.AdditionalFields) > 0) {
+		if session != nil && slices.ContainsFunc(wire.SessionMeta, func(k string) bool { _, ok := meta.AdditionalFields[k]; return ok }) {
+			c := *meta
+			c.AdditionalFields = maps.Clone(meta.AdditionalFields)
+			for _, k := range wire.SessionMeta {
+				delete(c.AdditionalFields, k)
+			}
+			meta = &c
+		}
+		if m, err = json.Marshal(meta); err != nil {
 			return nil, fmt.Errorf("encode _meta: %w", err)
+		}
+	}
+	b := make([]byte, 0, len(args)+len(name)+len(session)+len(m)+64)
+	b = append(b, '{')
+	switch {
+	case session != nil:
+		b = append(append(b, `"_meta":{`...), session...)
+		if len(m) > 2 { // more than {}
+			b = append(append(b, ','), m[1:]...)
+		} else {
+			b = append(b, '}')
+		}
+		b = append(b, ',')
+	case meta != nil:
+		if m == nil {
+			m = []byte("{}")
 		}
 		b = append(append(append(b, `"_meta":`...), m...), ',')
 	}
@@ -894,11 +945,11 @@ type rawParams struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// sendRaw sends tools/call on tr as mcp-go's client would on a session
-// before 2026-07-28, including the notifications/cancelled it sends over
-// stdio when ctx ends first. Its ids are strings, apart from the client's
-// numbers.
-func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool string, args json.RawMessage, meta *mcp.Meta) (json.RawMessage, error) {
+// sendRaw sends tools/call on tr as mcp-go's client would, including the
+// notifications/cancelled it sends over stdio when ctx ends first. Its ids
+// are strings, apart from the client's numbers. session are the _meta
+// members of a modern session (tr is then a ModernSender), else nil.
+func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool string, args json.RawMessage, meta *mcp.Meta, session []byte) (json.RawMessage, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}") // servers on the TypeScript SDK reject a missing arguments object
 	}
@@ -907,7 +958,7 @@ func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool strin
 	var err error
 	if rs, ok := tr.(RawSender); ok {
 		var params []byte
-		if params, err = rawParamsJSON(meta, tool, args); err != nil {
+		if params, err = rawParamsJSON(meta, tool, args, session); err != nil {
 			return nil, err
 		}
 		res, err = rs.SendRaw(ctx, id, string(mcp.MethodToolsCall), params)
@@ -919,7 +970,7 @@ func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool strin
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			cancelRaw(ctx, tr, id)
+			CancelRaw(ctx, tr, id)
 		}
 		return nil, err
 	}
@@ -933,10 +984,10 @@ func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool strin
 // whose caller gave up. A variable so tests can shorten it.
 var CancelNotifyTimeout = 5 * time.Second
 
-// cancelRaw tells the server to stop a relayed call, off the caller's path
-// and best effort, as mcp-go's client does (not over HTTP, where ending the
-// request is the cancellation).
-func cancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
+// CancelRaw tells the server to stop the relayed request id, whose ctx
+// ended, off the caller's path and best effort, as mcp-go's client does
+// (not over HTTP, where ending the request is the cancellation).
+func CancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
 	if _, http := tr.(transport.HTTPConnection); http {
 		return
 	}

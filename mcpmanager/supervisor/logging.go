@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/serverlog"
@@ -63,6 +64,13 @@ func (s *Server) applyLogLevel(ctx context.Context, cl interface {
 	req.Params.Level = mcp.LoggingLevel(level)
 	if err := cl.SetLevel(ctx, req); err != nil {
 		return fmt.Errorf("%s: logging/setLevel %s: %w", s.spec.Name, level, err)
+	}
+	// On a 2026-07-28 session mcp-go only records the level, for the _meta
+	// of the requests it sends next: the calls relayed raw wait for them.
+	if c, ok := cl.(interface{ GetTransport() transport.Interface }); ok {
+		if t, ok := c.GetTransport().(*stdioTransport); ok {
+			t.session.forget()
+		}
 	}
 	return nil
 }

@@ -56,10 +56,14 @@ type rootLister struct{ s *Server }
 func (r rootLister) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
 	res := &mcp.ListRootsResult{Roots: []mcp.Root{}}
 	for _, p := range r.s.Roots() {
-		res.Roots = append(res.Roots, mcp.Root{URI: FileURI(p), Name: filepath.Base(p)})
+		res.Roots = append(res.Roots, root(p))
 	}
 	return res, nil
 }
+
+// root is the root offered for the folder p, in roots/list answers and
+// in the answers to a 2026-07-28 server's roots input requests alike.
+func root(p string) mcp.Root { return mcp.Root{URI: FileURI(p), Name: filepath.Base(p)} }
 
 // FileURI is the file:// URI of an absolute path.
 func FileURI(path string) string {

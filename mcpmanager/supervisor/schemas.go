@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -37,7 +36,7 @@ func (c *Client) ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	res, err := c.Client.CallTool(ctx, req)
 	if errors.Is(err, client.ErrMaxInputRoundTripsExceeded) {
-		return nil, fmt.Errorf("the server asked for input %d times without finishing the call, so it was stopped (a bug of the server: tell its author): %w", MaxInputRounds, err)
+		return nil, roundsError(err)
 	}
 	return res, err
 }

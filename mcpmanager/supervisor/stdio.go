@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/process"
 	"github.com/switchboard-app/switchboard/mcpmanager/sandbox"
@@ -99,20 +98,15 @@ type stdioTransport struct {
 	out     *wire.Reader
 	schemas rawSchemas
 	tasks   *tasker
+	session sessionMeta // for the calls relayed raw (rawcall.go)
 }
 
 func (t *stdioTransport) keptSchemas() *rawSchemas { return &t.schemas }
 
 // SendRequest implements transport.Interface (see exchange).
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	t.session.note(req.Params)
 	res, err := exchange(ctx, t.Transport.SendRequest, req, &t.schemas, t.tasks, nil)
-	return res, t.annotate(err)
-}
-
-// SendRaw sends a request whose params are already JSON (the proxy's
-// relayed tools/call; see router.CallRaw).
-func (t *stdioTransport) SendRaw(ctx context.Context, id mcp.RequestId, method string, params []byte) (*transport.JSONRPCResponse, error) {
-	res, err := t.Transport.SendRaw(ctx, id, method, params)
 	return res, t.annotate(err)
 }
 

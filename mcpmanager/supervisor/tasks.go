@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -70,7 +71,8 @@ func (s *Server) tasker() *tasker {
 func (k *tasker) follow(ctx context.Context, send sendFunc, req transport.JSONRPCRequest, res *transport.JSONRPCResponse) (*transport.JSONRPCResponse, error) {
 	// A CreateTaskResult is a few hundred bytes: a larger answer is the
 	// call's result, not decoded again here.
-	if k == nil || req.Method != string(mcp.MethodToolsCall) || res == nil || res.Error != nil || len(res.Result) > maxCreateTask {
+	if k == nil || req.Method != string(mcp.MethodToolsCall) || res == nil || res.Error != nil || len(res.Result) > maxCreateTask ||
+		!bytes.Contains(res.Result, []byte(`"task"`)) { // a result's resultType, else no task
 		return res, nil
 	}
 	var t extTask
@@ -179,7 +181,7 @@ func (k *tasker) answer(ctx context.Context, requests mcp.InputRequests) (map[st
 			roots := []mcp.Root{}
 			if k.roots != nil {
 				for _, p := range k.roots() {
-					roots = append(roots, mcp.Root{URI: "file://" + p})
+					roots = append(roots, root(p))
 				}
 			}
 			out[key] = mcp.ListRootsResult{Roots: roots}

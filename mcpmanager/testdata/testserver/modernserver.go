@@ -35,6 +35,8 @@ import (
 //   - summarize {text}: asks the client's model (sampling) and returns its
 //     answer;
 //   - list_roots: asks the client for its roots and returns their URIs;
+//   - request: returns the call's _meta and its arguments as they came
+//     (JSON), which tells a call relayed raw from one mcp-go encoded;
 //   - keep_asking: asks for a form again at every round, never finishing;
 //   - grow: adds a tool named "extra" (its clients hear tools/list_changed
 //     on their subscriptions/listen stream);
@@ -111,8 +113,14 @@ func newModernServer() *server.MCPServer {
 					Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("Summarize: " + req.GetString("text", ""))}},
 				}).ToolResult(), nil
 			}
-			text, _ := res.Content.(mcp.TextContent)
-			return mcp.NewToolResultText(text.Text), nil
+			switch c := res.Content.(type) { // as decoded from the wire, or as built in process
+			case mcp.TextContent:
+				return mcp.NewToolResultText(c.Text), nil
+			case map[string]any:
+				text, _ := c["text"].(string)
+				return mcp.NewToolResultText(text), nil
+			}
+			return mcp.NewToolResultError(fmt.Sprintf("the model's answer is %T, not text", res.Content)), nil
 		})
 	s.AddTool(mcp.NewTool("keep_asking", mcp.WithDescription("Asks again and again")),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -128,6 +136,14 @@ func newModernServer() *server.MCPServer {
 					return mcp.NewToolResultText("extra!"), nil
 				})
 			return mcp.NewToolResultText("added extra"), nil
+		})
+	s.AddTool(mcp.NewTool("request", mcp.WithDescription("Tell what the call carried: its _meta, and its arguments as they came")),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			out, err := json.Marshal(map[string]any{"meta": req.Params.Meta, "arguments": string(req.Params.RawArguments)})
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(out)), nil
 		})
 	s.AddTool(mcp.NewTool("list_roots", mcp.WithDescription("List the client's roots")),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
