@@ -113,7 +113,7 @@ func (g *Gateway) uiHandler() server.ResourceHandlerFunc {
 // may call (_meta.ui.visibility ["app"]) unless the client declared the
 // MCP Apps extension: a client without apps would offer them to its model.
 func appOnlyFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	if _, apps := declared(ctx).Extensions[apps.Extension]; apps {
+	if withApps(ctx) {
 		return tools
 	}
 	out := tools[:0:0]
@@ -129,7 +129,14 @@ func appOnlyFilter(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 // tools/list: the same filter decides, so a tool left out of a client's
 // list is not run when that client calls it by name.
 func offered(ctx context.Context, t mcp.Tool) bool {
-	return len(appOnlyFilter(ctx, []mcp.Tool{t})) == 1
+	return withApps(ctx) || apps.ModelVisible(t)
+}
+
+// withApps reports whether the client behind ctx declared the MCP Apps
+// extension.
+func withApps(ctx context.Context) bool {
+	_, ok := declared(ctx).Extensions[apps.Extension]
+	return ok
 }
 
 // toolFilter is each tools/list's filter: app-only tools (appOnlyFilter),

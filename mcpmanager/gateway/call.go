@@ -65,16 +65,28 @@ func (g *Gateway) callTool(ctx context.Context, name string, args json.RawMessag
 // modernCall is callTool for a 2026-07-28 client (its request's protocol
 // info in ctx): questions of the server go back to the client as
 // input_required results (relay.go). Both transports' calls of a published
-// tool take it: the MCP server's handler and the stdio fast path.
-func (g *Gateway) modernCall(ctx context.Context, name, state string, responses mcp.InputResponses, caps mcp.ClientCapabilities, args json.RawMessage, meta *mcp.Meta, notify func(params map[string]any)) json.RawMessage {
+// tool take it: the MCP server's handler and the stdio fast path, which
+// gives a reply (see relayedCall).
+func (g *Gateway) modernCall(ctx context.Context, c modernRequest) (res json.RawMessage, replied bool) {
 	app := AppOf(ctx)
-	return g.relayedCall(ctx, name, state, responses, caps, func(upCtx context.Context) json.RawMessage {
-		res, found := g.callTool(context.WithValue(upCtx, appKey{}, app), name, args, meta, notify)
+	return g.relayedCall(ctx, c.name, c.state, c.responses, c.caps, c.reply, func(upCtx context.Context) json.RawMessage {
+		res, found := g.callTool(context.WithValue(upCtx, appKey{}, app), c.name, c.args, c.meta, c.notify)
 		if !found {
-			return errorResult(fmt.Errorf("tool %q: %w", name, server.ErrToolNotFound))
+			return errorResult(fmt.Errorf("tool %q: %w", c.name, server.ErrToolNotFound))
 		}
 		return res
 	})
+}
+
+// modernRequest is a tools/call of a 2026-07-28 client.
+type modernRequest struct {
+	name, state string // state and responses: a retry's
+	responses   mcp.InputResponses
+	caps        mcp.ClientCapabilities // what the client declared
+	args        json.RawMessage
+	meta        *mcp.Meta
+	notify      func(params map[string]any)
+	reply       func(json.RawMessage) // nil: the handler's answer is its return
 }
 
 // withheld reports whether name was withheld by the router's gate at the
@@ -116,7 +128,8 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 		var raw json.RawMessage
 		ok := true
 		if caps, modern := modernCaller(ctx); modern {
-			raw = g.modernCall(ctx, req.Params.Name, req.Params.RequestState, req.Params.InputResponses, caps, args, req.Params.Meta, notify)
+			raw, _ = g.modernCall(ctx, modernRequest{name: req.Params.Name, state: req.Params.RequestState, responses: req.Params.InputResponses,
+				caps: caps, args: args, meta: req.Params.Meta, notify: notify})
 		} else {
 			raw, ok = g.callTool(ctx, req.Params.Name, args, req.Params.Meta, notify)
 		}

@@ -55,7 +55,7 @@ var errNoAnswer = errors.New("the retry answers none of the questions waiting: s
 // relay is one upstream call of a 2026-07-28 client, and the questions its
 // server asked that wait for the client's answer.
 type relay struct {
-	token string
+	token string // the requestState naming it; set with its first question
 	tool  string
 	caps  mcp.ClientCapabilities // what the client declared it can answer
 	asks  chan question          // questions from the server, one at a time
@@ -68,6 +68,10 @@ type relay struct {
 	mu      sync.Mutex
 	waiting map[string]question // asked of the client, by input request key
 	n       int
+	// first answers the client's request with the call's first question,
+	// for a call run on the request's own goroutine (relayedCall's reply);
+	// nil once used, and for calls run on a goroutine of their own.
+	first func(question)
 }
 
 // question is one input request waiting for the client.
@@ -131,10 +135,18 @@ func (rs *relays) claim(state, tool string, responses mcp.InputResponses) (*rela
 // ask puts req to the client of r and waits for the answer.
 func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error) {
 	q := question{req: req, answer: make(chan mcp.InputResponse, 1)}
-	select {
-	case r.asks <- q:
-	case <-ctx.Done():
-		return mcp.InputResponse{}, ctx.Err()
+	r.mu.Lock()
+	first := r.first
+	r.first = nil
+	r.mu.Unlock()
+	if first != nil {
+		first(q)
+	} else {
+		select {
+		case r.asks <- q:
+		case <-ctx.Done():
+			return mcp.InputResponse{}, ctx.Err()
+		}
 	}
 	select {
 	case a := <-q.answer:
@@ -147,30 +159,56 @@ func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputRespons
 // relayedCall runs a tools/call of a 2026-07-28 client: a new call, or
 // the retry of one that asked a question (state and responses set).
 // call runs the upstream call with the context it is given.
-func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses mcp.InputResponses, caps mcp.ClientCapabilities, call func(context.Context) json.RawMessage) json.RawMessage {
-	var r *relay
+//
+// With reply, a new call runs on the caller's goroutine, and replied is
+// true when its first question was the answer to the client's request,
+// written with reply while the call went on; the call's result then waits
+// for the client's retry. Without, the call runs on a goroutine of its own
+// while the caller waits for its result or its first question (a handler
+// must return its answer). Most calls ask nothing: on the stdio fast path
+// they cost no goroutine.
+func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses mcp.InputResponses, caps mcp.ClientCapabilities,
+	reply func(json.RawMessage), call func(context.Context) json.RawMessage) (res json.RawMessage, replied bool) {
 	if strings.HasPrefix(state, relayPrefix) {
-		var err error
-		if r, err = g.relays.claim(state, name, responses); err != nil {
-			return errorResult(fmt.Errorf("%s: %w", name, err))
+		r, err := g.relays.claim(state, name, responses)
+		if err != nil {
+			return errorResult(fmt.Errorf("%s: %w", name, err)), false
 		}
 		r.expiry.Stop() // the client came back
 		r.answer(responses)
-	} else {
-		b := make([]byte, 16)
-		_, _ = rand.Read(b)
-		// The call itself is bounded by the router (the tool timeout, or
-		// a task's limit); only a client that leaves a question unanswered
-		// ends it here (expiry).
-		upCtx, cancel := context.WithCancel(context.Background())
-		r = &relay{token: relayPrefix + hex.EncodeToString(b), tool: name, caps: caps,
-			asks: make(chan question), done: make(chan json.RawMessage, 1), stop: cancel, waiting: map[string]question{}}
+		return g.next(ctx, r), false
+	}
+	// The call itself is bounded by the router (the tool timeout, or a
+	// task's limit); only a client that leaves a question unanswered ends
+	// it here (expiry).
+	upCtx, cancel := context.WithCancel(context.Background())
+	r := &relay{tool: name, caps: caps, asks: make(chan question), done: make(chan json.RawMessage, 1), stop: cancel, waiting: map[string]question{}}
+	if reply == nil {
 		go func() {
 			defer cancel()
 			r.done <- call(context.WithValue(upCtx, relayKey{}, r))
 		}()
+		return g.next(ctx, r), false
 	}
-	return g.next(ctx, r)
+	defer cancel()
+	// Until its first question the call is the client's request's: it
+	// ends with it. From then on it waits for the client's retry.
+	unwatch := context.AfterFunc(ctx, cancel)
+	r.first = func(q question) {
+		unwatch()
+		reply(g.put(r, q))
+	}
+	res = call(context.WithValue(upCtx, relayKey{}, r))
+	r.mu.Lock()
+	replied = r.first == nil
+	r.first = nil
+	r.mu.Unlock()
+	if !replied {
+		unwatch()
+		return res, false
+	}
+	r.done <- res
+	return nil, true
 }
 
 // next waits for the call's result, or its next question, which goes to
@@ -181,33 +219,44 @@ func (g *Gateway) next(ctx context.Context, r *relay) json.RawMessage {
 	case res := <-r.done:
 		return res
 	case q := <-r.asks:
-		r.mu.Lock()
-		r.n++
-		key := fmt.Sprintf("q%d", r.n)
-		r.waiting[key] = q
-		r.mu.Unlock()
-		// Armed before the client can see the question, so its retry
-		// always finds the timer to stop.
-		r.expiry = time.AfterFunc(RelayTimeout, func() {
-			if g.relays.take(r.token) == r {
-				r.stop()
-			}
-		})
-		g.relays.add(r)
-		res := mcp.CallToolResult{
-			Result:               mcp.Result{ResultType: mcp.ResultTypeInputRequired},
-			MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: mcp.InputRequests{key: q.req}, RequestState: r.token},
-		}
-		out, err := json.Marshal(res)
-		if err != nil {
-			return errorResult(err)
-		}
-		return out
+		return g.put(r, q)
 	case <-ctx.Done():
 		// The client went away: the call is cancelled with it.
 		r.stop()
 		return errorResult(ctx.Err())
 	}
+}
+
+// put makes q the client's input_required result: it waits under a key of
+// its own in r, which waits for the client's retry (within RelayTimeout).
+func (g *Gateway) put(r *relay, q question) json.RawMessage {
+	r.mu.Lock()
+	if r.token == "" {
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		r.token = relayPrefix + hex.EncodeToString(b)
+	}
+	r.n++
+	key := fmt.Sprintf("q%d", r.n)
+	r.waiting[key] = q
+	r.mu.Unlock()
+	// Armed before the client can see the question, so its retry always
+	// finds the timer to stop.
+	r.expiry = time.AfterFunc(RelayTimeout, func() {
+		if g.relays.take(r.token) == r {
+			r.stop()
+		}
+	})
+	g.relays.add(r)
+	res := mcp.CallToolResult{
+		Result:               mcp.Result{ResultType: mcp.ResultTypeInputRequired},
+		MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: mcp.InputRequests{key: q.req}, RequestState: r.token},
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return errorResult(err)
+	}
+	return out
 }
 
 // answers reports whether responses answer at least one waiting question.

@@ -79,3 +79,43 @@ func TestRelayRetries(t *testing.T) {
 		t.Errorf("the retry answering the question = %q (error %v), want the call's result", text, isErr)
 	}
 }
+
+// TestRelayOnTheFastPath: a 2026-07-28 client's call over stdio runs on
+// the request's own goroutine: its first question answers the request and
+// the call goes on, a question asked meanwhile waits for the retry, and
+// the retry that answers the last one gets the call's result; a call
+// cancelled before it asked anything ends upstream too.
+func TestRelayOnTheFastPath(t *testing.T) {
+	g, started, _, _ := questionerGateway(t, "in-process")
+	send, out, _ := rawSession(t, g)
+
+	send(modernCall(1, "flood", `,"arguments":{"n":2}`)) // the later arguments win
+	state := ""
+	id := 1
+	for _, key := range []string{"q1", "q2"} {
+		m := answerWithin(t, out, fmt.Sprint(id))
+		res, _ := m["result"].(map[string]any)
+		asks, _ := res["inputRequests"].(map[string]any)
+		if res["resultType"] != "input_required" || asks[key] == nil || res["requestState"] == "" {
+			t.Fatalf("answer %d = %v, want the form as input_required under %s", id, m, key)
+		}
+		if state != "" && res["requestState"] != state {
+			t.Errorf("the second question came under requestState %v, want the call's %s", res["requestState"], state)
+		}
+		state, _ = res["requestState"].(string)
+		id++
+		send(modernCall(id, "flood", fmt.Sprintf(`,"requestState":%q,"inputResponses":{%q:{"action":"accept","content":{"pin":"1"}}}`, state, key)))
+	}
+	if text, isErr := resultText(answerWithin(t, out, fmt.Sprint(id))); isErr || text != "2 answered" {
+		t.Errorf("the retry answering the last question = %q (error %v), want the call's result", text, isErr)
+	}
+
+	send(modernCall(10, "hold", `,"arguments":{"gate":"never"}`))
+	if got := within(t, started, "hold call"); got != "never" {
+		t.Fatalf("hold started for %q", got)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10,"reason":"user"}}`)
+	if m := answerWithin(t, out, "10"); m["result"] == nil && m["error"] == nil {
+		t.Errorf("the cancelled call's answer = %v", m)
+	}
+}

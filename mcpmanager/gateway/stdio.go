@@ -351,7 +351,7 @@ type callRequest struct {
 	Params  struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
-		Meta      map[string]any  `json:"_meta"`
+		Meta      json.RawMessage `json:"_meta"` // decoded by metaCache
 		Task      json.RawMessage `json:"task"`
 		RequestID json.RawMessage `json:"requestId"` // notifications/cancelled
 		// A 2026-07-28 client's retry that answers a question (relay.go).
@@ -382,7 +382,9 @@ func parseCall(line []byte) (req callRequest, ok bool) {
 		case "arguments":
 			req.Params.Arguments = v
 		case "_meta":
-			bad = cmp.Or(bad, json.Unmarshal(v, &req.Params.Meta))
+			if string(v) != "null" {
+				req.Params.Meta = v
+			}
 		case "task":
 			req.Params.Task = v
 		case "requestId":
@@ -416,11 +418,15 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 		calls.stop(string(req.Params.RequestID))
 		return false // mcp-go still cancels the calls it serves
 	}
-	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil || !plainMeta(req.Params.Meta) {
+	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || string(req.ID) == "null" || req.Params.Task != nil {
+		return false
+	}
+	fields, info, token, err := calls.metas.decode(req.Params.Meta)
+	if err != nil || !plainMeta(fields) {
 		return false
 	}
 	_, _, published := g.route(req.Params.Name)
-	modern := modernMeta(req.Params.Meta)
+	modern := info != nil
 	if modern && published && (req.Params.RequestState != nil || req.Params.InputResponses != nil) {
 		return false // a retry with the client's answers: mcp-go's server decodes them for the relay
 	}
@@ -436,10 +442,8 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	}
 	defer calls.done(id)
 	var meta *mcp.Meta
-	if m := req.Params.Meta; m != nil {
-		meta = &mcp.Meta{ProgressToken: m["progressToken"]}
-		delete(m, "progressToken")
-		meta.AdditionalFields = m
+	if req.Params.Meta != nil {
+		meta = &mcp.Meta{ProgressToken: token, AdditionalFields: fields}
 	}
 	notify := func(params map[string]any) {
 		_ = w.WriteJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
@@ -454,20 +458,24 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	}
 	// A 2026-07-28 client: what mcp-go's server would do for it, without
 	// decoding the request again or the result at all.
-	info := &server.RequestProtocolInfo{Modern: true, ProtocolVersion: meta.ProtocolVersion(),
-		ClientInfo: meta.ClientInfo(), ClientCapabilities: meta.ClientCapabilities(), LogLevel: meta.LogLevel()}
 	if info.ClientCapabilities == nil {
 		return false // capabilities of the wrong shape: the general path says so
 	}
 	ctx = server.WithRequestProtocolInfo(ctx, info)
 	adoptProtocolInfo(server.ClientSessionFromContext(ctx), info)
-	var res json.RawMessage
-	if published {
-		res = g.modernCall(ctx, req.Params.Name, "", nil, *info.ClientCapabilities, req.Params.Arguments, meta, notify)
-	} else if res, ok = g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify); !ok {
-		return false
+	reply := func(res json.RawMessage) { _ = w.WriteResult(req.ID, stampModern(res, g.serverInfo)) }
+	if !published {
+		res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
+		if ok {
+			reply(res)
+		}
+		return ok
 	}
-	_ = w.WriteResult(req.ID, stampModern(res, g.serverInfo))
+	res, replied := g.modernCall(ctx, modernRequest{name: req.Params.Name, caps: *info.ClientCapabilities,
+		args: req.Params.Arguments, meta: meta, notify: notify, reply: reply})
+	if !replied {
+		reply(res)
+	}
 	return true
 }
 
@@ -492,8 +500,8 @@ func adoptProtocolInfo(sess server.ClientSession, info *server.RequestProtocolIn
 // top-level members are walked (a 5 MB text is skipped, not decoded).
 func stampModern(res json.RawMessage, serverInfo []byte) json.RawMessage {
 	var (
-		typed bool
-		meta  json.RawMessage
+		typed, stamped bool
+		meta           []byte
 	)
 	if err := wire.Walk(res, false, func(key, v []byte) {
 		switch wire.String(key) {
@@ -505,26 +513,27 @@ func stampModern(res json.RawMessage, serverInfo []byte) json.RawMessage {
 	}); err != nil {
 		return res // not an object: nothing to stamp it on
 	}
-	var fields map[string]json.RawMessage
-	if meta != nil && json.Unmarshal(meta, &fields) != nil {
-		fields = nil // not an object: replaced, as decoding it would have
+	members := false // meta is an object with members
+	if meta != nil && wire.Walk(meta, false, func(key, _ []byte) {
+		members = true
+		stamped = stamped || wire.String(key) == mcp.MetaKeyServerInfo
+	}) != nil {
+		meta, members, stamped = nil, false, false // not an object: replaced
 	}
-	if typed && fields != nil && fields[mcp.MetaKeyServerInfo] != nil {
+	if typed && stamped {
 		return res
 	}
-	if fields == nil {
-		fields = map[string]json.RawMessage{}
-	}
-	if fields[mcp.MetaKeyServerInfo] == nil {
-		fields[mcp.MetaKeyServerInfo] = serverInfo
-	}
-	stamped, err := json.Marshal(fields)
-	if err != nil {
-		return res
-	}
-	out := make([]byte, 0, len(res)+len(stamped)+64)
+	out := make([]byte, 0, len(res)+len(serverInfo)+96)
 	out = append(out, `{"_meta":`...)
-	out = append(out, stamped...)
+	switch {
+	case stamped:
+		out = append(out, meta...)
+	case members: // the server's members, then ours
+		open := bytes.TrimRight(meta, " \t\r\n")
+		out = append(append(append(append(out, open[:len(open)-1]...), `,"`+mcp.MetaKeyServerInfo+`":`...), serverInfo...), '}')
+	default:
+		out = append(append(append(out, `{"`+mcp.MetaKeyServerInfo+`":`...), serverInfo...), '}')
+	}
 	if !typed {
 		out = append(out, `,"resultType":"`+string(mcp.ResultTypeComplete)+`"`...)
 	}
@@ -556,6 +565,66 @@ func plainMeta(m map[string]any) bool {
 	return ok && caps != nil
 }
 
+// metaCache keeps the last _meta decoded on a stream, but for its progress
+// token: a client sends the same one with every call (its protocol
+// version, identity and capabilities), which is then decoded once, not at
+// every call. What decode returns is shared between calls: read only.
+type metaCache struct {
+	mu     sync.Mutex
+	key    []byte // the members but progressToken, as they came, as an object
+	fields map[string]any
+	info   *server.RequestProtocolInfo
+}
+
+// decode returns the members of raw (a request's _meta, valid JSON) but
+// the progress token, decoded, the protocol info of a 2026-07-28 _meta
+// (modernMeta; nil for others), and the token. raw nil: no _meta.
+func (c *metaCache) decode(raw []byte) (fields map[string]any, info *server.RequestProtocolInfo, token any, err error) {
+	if raw == nil {
+		return nil, nil, nil, nil
+	}
+	key := make([]byte, 1, len(raw))
+	key[0] = '{'
+	var tok []byte
+	if err := wire.Walk(raw, false, func(k, v []byte) {
+		if wire.String(k) == "progressToken" {
+			tok = v
+			return
+		}
+		if len(key) > 1 {
+			key = append(key, ',')
+		}
+		key = append(append(append(key, k...), ':'), v...)
+	}); err != nil {
+		return nil, nil, nil, err
+	}
+	key = append(key, '}')
+	if tok != nil {
+		if err := json.Unmarshal(tok, &token); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key == nil || !bytes.Equal(key, c.key) {
+		var f map[string]any
+		if err := json.Unmarshal(key, &f); err != nil {
+			return nil, nil, nil, err
+		}
+		c.key, c.fields, c.info = key, f, nil
+		if modernMeta(f) {
+			m := &mcp.Meta{AdditionalFields: f}
+			c.info = &server.RequestProtocolInfo{Modern: true, ProtocolVersion: m.ProtocolVersion(),
+				ClientInfo: m.ClientInfo(), ClientCapabilities: m.ClientCapabilities(), LogLevel: m.LogLevel()}
+		}
+	}
+	if c.info != nil {
+		i := *c.info // the call's own, as mcp-go's server makes one per request
+		info = &i
+	}
+	return c.fields, info, token, nil
+}
+
 // modernMeta reports whether a request's _meta declares revision
 // 2026-07-28 or later: mcp-go's server takes those calls of published
 // tools, whose server may ask the client questions as input_required
@@ -571,6 +640,7 @@ func modernMeta(m map[string]any) bool {
 type inflight struct {
 	mu     sync.Mutex
 	cancel map[string]context.CancelFunc
+	metas  metaCache // the stream's last _meta, which its calls repeat
 }
 
 // start records a call; false when id is already running.

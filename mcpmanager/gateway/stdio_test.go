@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -530,6 +531,14 @@ func TestStampModern(t *testing.T) {
 			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[{"type":"text","text":"x"}],"isError":false}`},
 		{"_meta of its own kept", `{"_meta":{"a":1},"content":[]}`,
 			`{"_meta":{"a":1,"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[]}`},
+		{"nested _meta of its own kept", `{"_meta":{"a":{"b":[1]} } ,"content":[]}`,
+			`{"_meta":{"a":{"b":[1]} ,"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[]}`},
+		{"an empty _meta", `{"_meta":{ },"content":[]}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[]}`},
+		{"a _meta that is no object replaced", `{"_meta":7,"content":[]}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"complete","content":[]}`},
+		{"stamped but untyped", `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"content":[]}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"resultType":"complete","content":[]}`},
 		{"input_required kept", `{"resultType":"input_required","requestState":"s"}`,
 			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"switchboard","version":"t"}},"resultType":"input_required","requestState":"s"}`},
 		{"stamped already: the same bytes", `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"up"}},"content":[]}`,
@@ -538,9 +547,38 @@ func TestStampModern(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(stampModern(json.RawMessage(tc.in), g.serverInfo)); got != tc.want {
+			if got := string(stampModern(json.RawMessage(tc.in), g.serverInfo)); got != tc.want || !json.Valid([]byte(got)) {
 				t.Errorf("stampModern(%s)\n= %s\nwant %s", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestMetaCache: a stream's calls that repeat the same _meta but for the
+// progress token decode it once; another _meta is decoded anew; a
+// 2026-07-28 one carries its protocol info, a call's own copy.
+func TestMetaCache(t *testing.T) {
+	const modern = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}`
+	var c metaCache
+	f1, i1, tok1, err := c.decode([]byte(`{"progressToken":1,` + modern + `}`))
+	if err != nil || tok1 != float64(1) || i1 == nil || i1.ProtocolVersion != "2026-07-28" || i1.ClientInfo.Name != "c" || i1.ClientCapabilities.Elicitation == nil {
+		t.Fatalf("first decode: %v %+v %v %v", f1, i1, tok1, err)
+	}
+	if _, ok := f1["progressToken"]; ok || len(f1) != 3 {
+		t.Errorf("fields %v, want the three but the token", f1)
+	}
+	f2, i2, tok2, err := c.decode([]byte(`{` + modern + `,"progressToken":"b"}`))
+	if err != nil || tok2 != "b" || reflect.ValueOf(f2).UnsafePointer() != reflect.ValueOf(f1).UnsafePointer() || i2 == i1 || *i2 != *i1 {
+		t.Errorf("the same _meta again: fields decoded anew %v, token %v, info %p %p", reflect.ValueOf(f2).UnsafePointer() != reflect.ValueOf(f1).UnsafePointer(), tok2, i1, i2)
+	}
+	f3, i3, tok3, err := c.decode([]byte(`{"io.modelcontextprotocol/protocolVersion":"2025-11-25","x":2}`))
+	if err != nil || i3 != nil || tok3 != nil || f3["x"] != float64(2) {
+		t.Errorf("another _meta: %v %+v %v %v", f3, i3, tok3, err)
+	}
+	if f, i, tok, err := c.decode(nil); f != nil || i != nil || tok != nil || err != nil {
+		t.Errorf("no _meta: %v %v %v %v", f, i, tok, err)
+	}
+	if _, _, _, err := c.decode([]byte(`7`)); err == nil {
+		t.Error("a _meta that is no object decoded")
 	}
 }
