@@ -1,4 +1,4 @@
-// Package registry is the one tool registry: it lists the tools of every
+// Package router is the one tool registry: it lists the tools of every
 // connected server under exposed names unique across the registry
 // (server__tool, see Namespace and Tools), caches the lists, and routes
 // calls with timeouts, cancellation and per-server metrics. A listing with
