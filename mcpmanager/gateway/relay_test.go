@@ -83,15 +83,17 @@ func TestRelayRetries(t *testing.T) {
 // TestRelayOnTheFastPath: a 2026-07-28 client's call over stdio runs on
 // the request's own goroutine: its first question answers the request and
 // the call goes on, a question asked meanwhile waits for the retry, and
-// the retry that answers the last one gets the call's result; a call
-// cancelled before it asked anything ends upstream too.
+// the retry that answers the last one gets the call's result; the id of a
+// request answered with a question is free for the client's next request
+// at once; a call cancelled before it asked anything ends upstream too.
 func TestRelayOnTheFastPath(t *testing.T) {
-	g, started, _, _ := questionerGateway(t, "in-process")
+	g, started, _, gs := questionerGateway(t, "in-process")
+	close(gs.get("open"))
 	send, out, _ := rawSession(t, g)
 
 	send(modernCall(1, "flood", `,"arguments":{"n":2}`)) // the later arguments win
 	state := ""
-	id := 1
+	const id = 1 // every retry under the id of the request it retries
 	for _, key := range []string{"q1", "q2"} {
 		m := answerWithin(t, out, fmt.Sprint(id))
 		res, _ := m["result"].(map[string]any)
@@ -103,7 +105,15 @@ func TestRelayOnTheFastPath(t *testing.T) {
 			t.Errorf("the second question came under requestState %v, want the call's %s", res["requestState"], state)
 		}
 		state, _ = res["requestState"].(string)
-		id++
+		if key == "q1" { // answered: its id is the client's again, while the call waits
+			send(modernCall(id, "hold", `,"arguments":{"gate":"open"}`))
+			if got := within(t, started, "hold call"); got != "open" {
+				t.Fatalf("hold started for %q", got)
+			}
+			if text, isErr := resultText(answerWithin(t, out, fmt.Sprint(id))); isErr || text != "held" {
+				t.Fatalf("a new call under the answered request's id = %q (error %v), want it run", text, isErr)
+			}
+		}
 		send(modernCall(id, "flood", fmt.Sprintf(`,"requestState":%q,"inputResponses":{%q:{"action":"accept","content":{"pin":"1"}}}`, state, key)))
 	}
 	if text, isErr := resultText(answerWithin(t, out, fmt.Sprint(id))); isErr || text != "2 answered" {

@@ -118,7 +118,7 @@ func (g *Gateway) serveStream(ctx context.Context, in io.Reader, out io.Writer, 
 		handlers.Add(1)
 		return true
 	}
-	calls := &inflight{cancel: map[string]context.CancelFunc{}}
+	calls := &inflight{cancel: map[string]*context.CancelFunc{}}
 	readDone := make(chan error, 1) // exactly one reader ever reports
 	rd := &readers{ctx: ctx, r: wire.NewLineReader(in, 0), turn: make(chan struct{}), done: readDone, begin: begin,
 		handle: func(line []byte) {
@@ -433,14 +433,15 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := string(req.ID)
-	if !calls.start(id, cancel) {
+	done, ok := calls.start(id, cancel)
+	if !ok {
 		// A second call under the id of one still running would take its
 		// place: the first could then never be cancelled.
 		_ = w.WriteJSON(mcp.NewJSONRPCError(mcp.NewRequestId(json.RawMessage(req.ID)), mcp.INVALID_REQUEST,
 			fmt.Sprintf("request id %s is in use by a call still running; send each request with a new id", id), nil))
 		return true
 	}
-	defer calls.done(id)
+	defer done()
 	var meta *mcp.Meta
 	if req.Params.Meta != nil {
 		meta = &mcp.Meta{ProgressToken: token, AdditionalFields: fields}
@@ -463,7 +464,10 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	}
 	ctx = server.WithRequestProtocolInfo(ctx, info)
 	adoptProtocolInfo(server.ClientSessionFromContext(ctx), info)
-	reply := func(res json.RawMessage) { _ = w.WriteResult(req.ID, stampModern(res, g.serverInfo)) }
+	reply := func(res json.RawMessage) {
+		done() // the id is the client's again once it has the answer
+		_ = w.WriteResult(req.ID, stampModern(res, g.serverInfo))
+	}
 	if !published {
 		res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
 		if ok {
@@ -639,25 +643,29 @@ func modernMeta(m map[string]any) bool {
 // notifications/cancelled reaches them.
 type inflight struct {
 	mu     sync.Mutex
-	cancel map[string]context.CancelFunc
+	cancel map[string]*context.CancelFunc
 	metas  metaCache // the stream's last _meta, which its calls repeat
 }
 
-// start records a call; false when id is already running.
-func (f *inflight) start(id string, cancel context.CancelFunc) bool {
+// start records a call; false when id is already running. done forgets
+// it, and only it: the id is free again once the call's answer is out
+// (a 2026-07-28 call's first question, say, while the call goes on), and
+// a later call may take it before this one's done runs.
+func (f *inflight) start(id string, cancel context.CancelFunc) (done func(), ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, dup := f.cancel[id]; dup {
-		return false
+		return nil, false
 	}
-	f.cancel[id] = cancel
-	return true
-}
-
-func (f *inflight) done(id string) {
-	f.mu.Lock()
-	delete(f.cancel, id)
-	f.mu.Unlock()
+	own := &cancel
+	f.cancel[id] = own
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.cancel[id] == own {
+			delete(f.cancel, id)
+		}
+	}, true
 }
 
 func (f *inflight) stop(id string) {
@@ -665,6 +673,6 @@ func (f *inflight) stop(id string) {
 	cancel := f.cancel[id]
 	f.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		(*cancel)()
 	}
 }

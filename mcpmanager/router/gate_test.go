@@ -140,23 +140,27 @@ func TestVersionedGateKept(t *testing.T) {
 
 	// The gate offers the tool again before its version says so (another
 	// process's trust, its event on the way): the listing keeps the
-	// verdict, and a call asks again and goes through.
+	// verdict, and a lookup of its name (a gateway client's call) and a
+	// call ask again and go through.
 	g.mu.Lock()
 	delete(g.names, "alpha/echo")
 	g.mu.Unlock()
 	if _, errs := r.Tools(t.Context()); len(errs) != 1 {
 		t.Fatalf("listing at the same version = %v, want the kept verdict", errs)
 	}
+	if tl, err := r.Lookup(t.Context(), "alpha__echo"); err != nil || tl.Server != "alpha" || tl.Tool.Name != "echo" {
+		t.Fatalf("lookup once the gate offers it again, its version lagging = %+v, %v", tl, err)
+	}
 	if _, err := r.Call(t.Context(), "alpha", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil {
 		t.Fatalf("call once the gate offers it again, its version lagging = %v", err)
 	}
-	if got := count(); got != 4 {
-		t.Fatalf("screened %d times, want 4", got)
+	if got := count(); got != 5 {
+		t.Fatalf("screened %d times, want 5", got)
 	}
 
 	r.Invalidate("alpha") // a new listing at the same version is screened again
 	r.Tools(t.Context())
-	if got := count(); got != 5 {
-		t.Fatalf("screened %d times after a new listing, want 5", got)
+	if got := count(); got != 6 {
+		t.Fatalf("screened %d times after a new listing, want 6", got)
 	}
 }

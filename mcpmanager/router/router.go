@@ -616,6 +616,7 @@ func (r *Router) SharedTools(ctx context.Context) (tools []Tool, errs []ServerEr
 type serverFailure struct {
 	server string
 	tool   string // exposed name of a tool the gate withheld
+	def    Tool   // that tool
 	err    error
 	listed bool // the list came, with a fault (a duplicate name)
 }
@@ -694,7 +695,7 @@ func merge(servers []string, results []serverListing) (tools []Tool, failed []se
 	}
 	for i, t := range tools {
 		if err := withheld[i]; err != nil {
-			failed = append(failed, serverFailure{server: t.Server, tool: t.Name, err: err, listed: true})
+			failed = append(failed, serverFailure{server: t.Server, tool: t.Name, def: t, err: err, listed: true})
 			continue
 		}
 		kept = append(kept, t)
@@ -716,6 +717,12 @@ func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
 	}
 	for _, f := range failed {
 		if f.tool == name {
+			// Withheld on a kept verdict: asked again, as a call is
+			// (screenCall), since the gate's version may lag the trust
+			// another process gave a moment ago.
+			if r.screenCall(ctx, f.server, f.def.Tool.Name) == nil {
+				return f.def, nil
+			}
 			return Tool{}, f.err // withheld: say why
 		}
 	}

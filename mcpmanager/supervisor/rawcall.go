@@ -37,6 +37,7 @@ type sessionMeta struct {
 	mu      sync.Mutex
 	last    []byte                 // the _meta last looked at, as mcp-go wrote it
 	members atomic.Pointer[[]byte] // nil: none known
+	modern  atomic.Bool            // a modern _meta was seen: the session is of 2026-07-28 or later
 }
 
 // note looks at the params of a request mcp-go sends: after applying the
@@ -70,6 +71,7 @@ func (m *sessionMeta) note(params any) {
 	})
 	if modern {
 		m.members.Store(&members)
+		m.modern.Store(true)
 	}
 }
 
@@ -108,7 +110,9 @@ func (t *stdioTransport) SendRaw(ctx context.Context, id mcp.RequestId, method s
 	}
 	var res *transport.JSONRPCResponse
 	var err error
-	if method == string(mcp.MethodToolsCall) && t.SessionMeta() != nil {
+	// Once modern, always: a relayed call's rounds are answered even when
+	// the members were dropped after the router took them (forget).
+	if method == string(mcp.MethodToolsCall) && t.session.modern.Load() {
 		res, err = t.tasks.rounds(ctx, id, params, send)
 	} else {
 		res, err = send(ctx, id, params)
