@@ -13,9 +13,10 @@ import (
 // and, on Linux, the pages of its own binary that start-up mapped (every
 // package's initialisation, the built-ins' start, and the kernel's
 // fault-around mapping whole neighbourhoods of them: about 80 MB of a
-// 95 MB binary, of which an idle window uses a few MB). Those pages stay in
-// the kernel's page cache and come back on a minor fault when the code runs
-// again. The log line "memory settled" says what was given back; the
+// 95 MB binary, of which an idle window uses a few MB). Those pages leave
+// the kernel's page cache too where it can (releaseStartupPages says why)
+// and are read back from the file when the code runs again. The log line
+// "memory settled" says what was given back; the
 // window's memory benchmarks read after it, and compare with a window run
 // with SWITCHBOARD_SETTLE=off, which keeps everything.
 //

@@ -1,9 +1,12 @@
 package gui
 
 import (
+	"bytes"
+	"golang.org/x/sys/unix"
 	"os"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 const smapsSample = `00400000-00408000 r--p 00000000 fe:00 99 /opt/switchboard/switchboard
@@ -94,5 +97,55 @@ func TestReleaseStartupPagesKeepsTheProcessRunning(t *testing.T) {
 	}
 	if len(m) == 0 {
 		t.Fatal("no fields")
+	}
+}
+
+// TestReleasePagesOut: release takes a clean file's pages out of the page
+// cache, not only out of the mapping, so what runs again is read back in
+// read-around windows (see releaseStartupPages).
+func TestReleasePagesOut(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "pages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const size = 8 << 20
+	if _, err := f.Write(bytes.Repeat([]byte("switchboard "), size/12+1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Sync(); err != nil { // clean: a dirty page is not paged out
+		t.Fatal(err)
+	}
+	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(b)
+	sum := 0
+	for i := 0; i < size; i += 4096 {
+		sum += int(b[i])
+	}
+	cached := func() int {
+		vec := make([]byte, size/4096)
+		if _, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&b[0])), size, uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+			t.Fatal(errno)
+		}
+		n := 0
+		for _, v := range vec {
+			n += int(v & 1)
+		}
+		return n
+	}
+	before := cached()
+	if err := release(uintptr(unsafe.Pointer(&b[0])), size); err != nil {
+		t.Fatal(err)
+	}
+	after := cached()
+	t.Logf("pages in the page cache: %d before, %d after (of %d; sum %d)", before, after, size/4096, sum)
+	if before < size/4096/2 || after > before/4 {
+		t.Errorf("pages in the page cache: %d before, %d after release; want most of them gone", before, after)
+	}
+	if b[size-1] == 0 { // read back from the file
+		t.Error("the mapping reads zero after release")
 	}
 }

@@ -241,8 +241,11 @@ test('above the tool-search threshold the model first gets find_tools and the pi
   assert.ok(toolsOf(reqs[1]).includes('everything__get-sum'), `after find_tools: ${toolsOf(reqs[1])}`);
   assert.ok(toolsOf(reqs[1]).length <= 7);
 
-  // Back to the default for the other tests.
+  // Back to the default for the other tests, once the saved settings
+  // show (until they load, the form shows the defaults, where checking
+  // "by size" and clearing the list would change nothing).
   await page.goto(`${env('E2E_URL')}/#/settings`);
+  await form.getByRole('radio', { name: 'Search by count', checked: true }).waitFor();
   await form.getByRole('radio', { name: 'Search by size' }).check();
   await form.getByLabel(/Always offer these tools/).fill('');
   await page.getByRole('button', { name: 'Save changes' }).click(); // the Settings page's one Save
