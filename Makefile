@@ -27,7 +27,7 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama prewarm-package deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -129,7 +129,7 @@ vet:
 # written at test time. The packages carry it: the .deb and .tar.gz in
 # usr/lib/switchboard/ (llama-server and its libraries), the Windows
 # installer as llama-server.exe beside switchboard.exe (cross-compiled from
-# source with mingw-w64, 7–16 minutes, only when a package is made). The
+# source with mingw-w64, about 5 minutes, only when a package is made). The
 # Linux cache is named after the package whose libraries it holds, so a
 # cache of the older layout (llama-server compiled whole) is not taken for it.
 NLC_VERSION  := 3.22.1
@@ -157,9 +157,12 @@ $(LLAMA_WIN_SERVER): build/llama/build.sh
 # test-go runs the local model's tests too (the llama tag, with the runtime
 # built above): one -race compile of the tree instead of a second one of
 # app/localmodel, app/host and app/cli with the tag.
+# -vet=off: go test's own vet pass (a subset of go vet's checks, on every
+# test package) repeats what make vet and golangci-lint's govet have checked
+# by then; on a fresh machine it is 80 s of CPU.
 LLAMA_ENV = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src
 test-go: deps-test $(LLAMA_SERVER) $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
-	$(LLAMA_ENV) $(GO) test -race -tags llama -count=1 -timeout 10m ./...
+	$(LLAMA_ENV) $(GO) test -race -vet=off -tags llama -count=1 -timeout 10m ./...
 	xvfb-run -a $(GO) test -race -tags $(TAGS) -count=1 ./app/webkit/  # the web view's settings, against WebKitGTK
 
 # make test-llama runs only the local model's tests (make test runs them in test-go).
@@ -201,24 +204,26 @@ lint-frontend: frontend/node_modules/.package-lock.json
 
 test: prewarm-package vet lint test-go conformance test-frontend test-e2e test-package
 
-# The packages step's long builds that no earlier step needs (the Windows
-# runtime, ~7 minutes of 2 cores, and the Windows app's Go packages) start
-# first, in the background at idle priority (build/idle.sh: they run on CPU
-# time the tests leave unused while they wait on servers, browsers and the
-# network, and take none from a test), so on a fresh machine the packages
-# step finds them mostly done; on a warm one there is nothing to do.
-# build.sh's lock makes the packages step wait for a runtime build still
-# running instead of starting a second; a part that failed is done again
-# there, in the foreground, with its error.
+# What the packages step needs and no earlier step does (the Windows app's
+# Go packages, and the clean Debian root the .deb is installed into) starts
+# first, in the background at idle priority (build/idle.sh: it runs on CPU
+# time the tests leave unused while they wait on servers, browsers, the disk
+# and the network, and takes none from a test), so on a fresh machine the
+# packages step finds it done; on a warm one there is nothing to do. A part
+# that failed is done again there, in the foreground, with its error.
 prewarm-package: deps-package
-	GO="$(GO)" build/idle.sh build/bin/prewarm-package.log build/prewarm-package.sh $(LLAMA_WIN_DIR)
+	GO="$(GO)" SUDO="$(SUDO)" build/idle.sh build/bin/prewarm-package.log build/prewarm-package.sh
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and
 # the Windows GUI cross-compiled here with its NSIS installer (Debian's nsis),
 # which installs WebView2 when missing and registers .mcpb. Production builds
 # are -trimpath and stripped (wails adds -s -w). macOS is built by
-# .github/workflows/release.yml on a macOS runner.
+# .github/workflows/release.yml on a macOS runner. The Windows runtime is
+# built for the installer only when a package is made (make package, make
+# bench): make test builds and checks the Windows installer without it
+# (test-package), which keeps llama.cpp's whole compile (8 minutes of CPU
+# time) off a fresh machine's make test.
 PKG_DIR   := build/package
 PKG_PKGS  := debootstrap desktop-file-utils nsis file cmake g++ g++-mingw-w64-x86-64-posix p7zip-full
 WIN_SETUP := $(PKG_DIR)/switchboard-windows-amd64-setup.exe
@@ -236,26 +241,46 @@ package-linux: deps-package build $(LLAMA_SERVER)
 
 package-windows: deps-package $(WIN_SETUP)
 
-$(WIN_SETUP): $(WIN_SRC) $(LLAMA_WIN_SERVER) | build
-	cp $(LLAMA_WIN_SERVER) build/bin/llama-server.exe  # project.nsi installs it beside switchboard.exe
+# win_installer(RUNTIME, OUT): the Windows app and its installer, with the
+# runtime RUNTIME (none when empty) beside switchboard.exe (project.nsi
+# installs build/bin/llama-server.exe when it is there), copied to OUT.
+define win_installer
+	rm -f build/bin/llama-server.exe
+	$(if $(1),cp $(1) build/bin/llama-server.exe)
 	$(WAILS) build -platform windows/amd64 -nsis -trimpath -s -skipbindings -m -nocolour \
 	  -ldflags "$(LDFLAGS)" -o switchboard.exe
-	mkdir -p $(PKG_DIR)
-	cp build/bin/switchboard-amd64-installer.exe $@
+	mkdir -p $(dir $(2))
+	cp build/bin/switchboard-amd64-installer.exe $(2)
+endef
+
+# A package made never lacks its runtime: checked as it is made.
+$(WIN_SETUP): $(WIN_SRC) $(LLAMA_WIN_SERVER) | build
+	$(call win_installer,$(LLAMA_WIN_SERVER),$@)
+	build/package-runtime.sh $@ || { rm -f $@; exit 1; }
+
+# make test's Windows installer: the same, without the runtime.
+WIN_TEST_SETUP := build/bin/test-package/switchboard-windows-amd64-setup.exe
+$(WIN_TEST_SETUP): $(WIN_SRC) | build
+	$(call win_installer,,$@)
 
 # The packages work: the .deb installs with apt into a clean Debian root
 # (debootstrap, cached in ~/.cache/switchboard-debootstrap; a .deb that passed
 # is not tested again) where its llama-server runs too, its desktop entry
-# validates, the Windows installer is a Nullsoft PE executable, every package
-# carries the local model runtime and none a model, and the workflows lint clean.
-test-package: package lint-workflows
+# validates, the Windows installer is a Nullsoft PE executable with the app
+# in it, the Linux packages carry the local model runtime and no package a
+# model, and the workflows lint clean. (make package checks that the
+# Windows installer it makes carries the runtime too.)
+test-package: package-linux package-windows-test lint-workflows
 	@# What make test's prewarm did, in the background (see prewarm-package).
 	@! [ -f build/bin/prewarm-package.log ] || grep -h '^prewarm:' build/bin/prewarm-package.log || true
 	desktop-file-validate build/linux/switchboard.desktop
 	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
-	@kind=$$(file -b $(WIN_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_SETUP) is not a Nullsoft installer"; exit 1;; esac
-	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz $(WIN_SETUP)
+	@kind=$$(file -b $(WIN_TEST_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_TEST_SETUP) is not a Nullsoft installer"; exit 1;; esac
+	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz
+	build/package-runtime.sh --without-runtime $(WIN_TEST_SETUP)
 	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb)
+
+package-windows-test: deps-package $(WIN_TEST_SETUP)
 
 lint-workflows:
 	$(GO) tool actionlint .github/workflows/*.yml

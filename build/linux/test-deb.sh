@@ -16,14 +16,20 @@
 # 55 s of unpacking ~170 packages becomes 7 s, and the check is
 # the same, since that layer holds exactly what the line asks for.
 # Needs root (debootstrap, mount, chroot): the Makefile runs it with sudo.
+# 'test-deb.sh --base' only makes the clean root (make test's prewarm does,
+# in the background, while the tests run).
 set -euo pipefail
 
-deb=$(readlink -f "$1")
 cache=${SWITCHBOARD_DEBOOTSTRAP_CACHE:-$HOME/.cache/switchboard-debootstrap}
 base=${SWITCHBOARD_DEBOOTSTRAP:-$cache/base}
-sum=$(sha256sum "$deb" | cut -c1-64)
+only_base=no
+[ "${1:-}" != --base ] || only_base=yes
+deb=
+[ $only_base = yes ] || deb=$(readlink -f "${1:?usage: test-deb.sh DEB | --base}")
+sum=
+[ -z "$deb" ] || sum=$(sha256sum "$deb" | cut -c1-64)
 stamp=$cache/tested/$sum
-if [ -e "$stamp" ]; then
+if [ -n "$deb" ] && [ -e "$stamp" ]; then
   echo "test-deb: $(basename "$deb") already passed in a clean Debian root (cached: $stamp)"
   exit 0
 fi
@@ -40,6 +46,11 @@ security=$(sources |
   { grep -oE '[a-z]+://[^[:space:]]+/debian-security/?' || true; } | head -1)
 security=${security:-http://deb.debian.org/debian-security}
 
+# One maker of the root at a time (the prewarm's and the packages step's):
+# the second waits, then finds it made.
+mkdir -p "$cache"
+exec 8>"$cache/base.lock"
+flock -n 8 || { echo "test-deb: waiting for the clean root being made (make test's prewarm)"; flock 8; }
 if [ ! -x "$base/usr/bin/apt-get" ]; then
   echo "test-deb: making a clean Debian $suite root in $base from $mirror (once)"
   rm -rf "$base.tmp"
@@ -48,6 +59,8 @@ if [ ! -x "$base/usr/bin/apt-get" ]; then
     { tail -20 "$cache/debootstrap.log"; exit 1; }
   mv "$base.tmp" "$base"
 fi
+flock -u 8
+[ $only_base = no ] || exit 0
 
 work=$(mktemp -d)
 mounts=()

@@ -96,9 +96,14 @@ Section
 
     !insertmacro wails.files
     # The local model runtime (llama.cpp's llama-server, cross-compiled by
-    # build/llama/build.sh; 'make package' puts it in build/bin) beside the
-    # app, where localmodel.FindRuntime looks. No model is installed.
+    # build/llama/build.sh; 'make package' puts it in build/bin, and checks
+    # that the installer it makes carries it) beside the app, where
+    # localmodel.FindRuntime looks. No model is installed. 'make test'
+    # builds and checks the installer without it: the Windows runtime is
+    # built only for a package.
+    !if /FileExists "..\..\bin\llama-server.exe"
     File "..\..\bin\llama-server.exe"
+    !endif
 
     CreateShortcut "$SMPROGRAMS\${INFO_PRODUCTNAME}.lnk" "$INSTDIR\${PRODUCT_EXECUTABLE}"
     CreateShortCut "$DESKTOP\${INFO_PRODUCTNAME}.lnk" "$INSTDIR\${PRODUCT_EXECUTABLE}"
