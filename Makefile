@@ -205,14 +205,15 @@ lint-frontend: frontend/node_modules/.package-lock.json
 test: prewarm-package vet lint test-go conformance test-frontend test-e2e test-package
 
 # What the packages step needs and no earlier step does (the Windows app's
-# Go packages, and the clean Debian root the .deb is installed into) starts
-# first, in the background at idle priority (build/idle.sh: it runs on CPU
+# Go packages, and the clean Debian root the .deb is installed into), then
+# what the builds step compiles (the Wails CLI, the app's packages with its
+# tags), starts first, in the background at idle priority (build/idle.sh: it runs on CPU
 # time the tests leave unused while they wait on servers, browsers, the disk
 # and the network, and takes none from a test), so on a fresh machine the
 # packages step finds it done; on a warm one there is nothing to do. A part
 # that failed is done again there, in the foreground, with its error.
 prewarm-package: deps-package
-	GO="$(GO)" SUDO="$(SUDO)" build/idle.sh build/bin/prewarm-package.log build/prewarm-package.sh
+	GO="$(GO)" SUDO="$(SUDO)" TAGS="$(TAGS)" build/idle.sh build/bin/prewarm-package.log build/prewarm-package.sh
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and
@@ -258,9 +259,12 @@ $(WIN_SETUP): $(WIN_SRC) $(LLAMA_WIN_SERVER) | build
 	$(call win_installer,$(LLAMA_WIN_SERVER),$@)
 	build/package-runtime.sh $@ || { rm -f $@; exit 1; }
 
-# make test's Windows installer: the same, without the runtime.
+# make test's Windows installer: the same, without the runtime. (After
+# make build, for frontend/dist; test-package's own make call says build
+# has run: WIN_AFTER=.)
 WIN_TEST_SETUP := build/bin/test-package/switchboard-windows-amd64-setup.exe
-$(WIN_TEST_SETUP): $(WIN_SRC) | build
+WIN_AFTER ?= build
+$(WIN_TEST_SETUP): $(WIN_SRC) | $(WIN_AFTER)
 	$(call win_installer,,$@)
 
 # The packages work: the .deb installs with apt into a clean Debian root
@@ -269,16 +273,23 @@ $(WIN_TEST_SETUP): $(WIN_SRC) | build
 # validates, the Windows installer is a Nullsoft PE executable with the app
 # in it, the Linux packages carry the local model runtime and no package a
 # model, and the workflows lint clean. (make package checks that the
-# Windows installer it makes carries the runtime too.)
-test-package: package-linux package-windows-test lint-workflows
+# Windows installer it makes carries the runtime too.) The .deb's test in
+# the Debian root, which waits mostly on the network and the disk (apt),
+# runs while the Windows installer is built, which waits on the CPU; its
+# output follows when both are done.
+TEST_DEB_LOG := build/bin/test-deb.log
+test-package: package-linux lint-workflows
 	@# What make test's prewarm did, in the background (see prewarm-package).
 	@! [ -f build/bin/prewarm-package.log ] || grep -h '^prewarm:' build/bin/prewarm-package.log || true
 	desktop-file-validate build/linux/switchboard.desktop
+	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz
+	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb) > $(TEST_DEB_LOG) 2>&1 & deb=$$!; \
+	  win=0; $(MAKE) --no-print-directory package-windows-test WIN_AFTER= || win=$$?; \
+	  ok=0; wait $$deb || ok=$$?; echo "build/linux/test-deb.sh (beside the Windows build):"; cat $(TEST_DEB_LOG); \
+	  [ $$ok = 0 ] || { echo "the .deb's test in a clean Debian root failed (above)"; exit 1; }; [ $$win = 0 ]
 	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
 	@kind=$$(file -b $(WIN_TEST_SETUP)); echo "$$kind"; case "$$kind" in *PE32*Nullsoft*) ;; *) echo "$(WIN_TEST_SETUP) is not a Nullsoft installer"; exit 1;; esac
-	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz
 	build/package-runtime.sh --without-runtime $(WIN_TEST_SETUP)
-	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb)
 
 package-windows-test: deps-package $(WIN_TEST_SETUP)
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # prewarm-package.sh: does ahead what 'make test-package' needs and no
-# other step of 'make test' does, so that the packages step finds it done:
+# other step of 'make test' does, so that the packages step finds it done
+# (and then what the builds step compiles, see the end):
 # the Windows app's Go packages, and the clean Debian root the .deb is
 # installed into (build/linux/test-deb.sh --base: debootstrap, mostly
 # downloading and unpacking, about 1.5 minutes the first time). The
@@ -11,10 +12,12 @@
 # when cached; a part that fails here is done again by the packages step, in
 # the foreground, where its error shows. SUDO is how make runs root's
 # commands ('sudo', or empty as root); here it must not ask for a password
-# (sudo -n): without one, the packages step makes the root.
+# (sudo -n): without one, the packages step makes the root. TAGS are the
+# Linux build's (the Makefile's).
 set -u
 GO=${GO:-go}
 SUDO=${SUDO:-}
+TAGS=${TAGS:-webkit2_41}
 tags=desktop,production
 start=$(date +%s)
 # The root first: it waits on the network and the disk more than on a CPU.
@@ -29,3 +32,18 @@ pkgs=$(GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" list -e -deps -tags "$tags"
 # shellcheck disable=SC2086 # import paths are words
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" build -tags "$tags" $pkgs || echo "prewarm: the Windows app's packages failed (the packages step builds them again)"
 echo "prewarm: the Windows app's packages after $(($(date +%s) - start)) s"
+# Then, for the builds step (make build, the e2e build), what it compiles
+# that the tests before it do not: the pinned Wails CLI and actionlint ('go
+# tool' keeps their executables in the build cache), and the app's packages
+# with the tags of make build (desktop,production) and of the e2e build
+# (dev), whose cgo parts differ by tag. By then the tests have compiled the
+# rest, so this runs on the CPU the last tests leave idle (about 3 minutes of
+# one core on a fresh machine).
+"$GO" tool wails version >/dev/null || echo "prewarm: the Wails CLI failed (make build builds it again)"
+"$GO" tool actionlint -version >/dev/null || echo "prewarm: actionlint failed (the packages step builds it again)"
+for t in "desktop,production,$TAGS" "dev,$TAGS"; do
+  pkgs=$("$GO" list -e -deps -tags "$t" -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' .)
+  # shellcheck disable=SC2086 # import paths are words
+  "$GO" build -tags "$t" $pkgs || echo "prewarm: the app's packages ($t) failed (the builds step builds them again)"
+done
+echo "prewarm: the builds step's tools and packages after $(($(date +%s) - start)) s"
