@@ -102,7 +102,7 @@ for tool in $tools; do
   command -v "$tool" >/dev/null || { echo "build/llama/build.sh: $tool is missing (make deps-test installs cmake and g++; for Windows, apt install g++-mingw-w64-x86-64-posix)" >&2; exit 1; }
 done
 # Linux and Windows are unity builds: cmake compiles each target's sources
-# in batches, in 40-45 % less CPU time (unity.cmake says why, and which files
+# in batches, in 35-41 % less CPU time (unity.cmake says why, and which files
 # are compiled alone). The Mac builds are not: nobody has tried them there.
 unity=$(cd "$(dirname "$0")" && pwd)/unity.cmake
 case $TARGET/${prebuilt:-} in macos-universal/* | host/) unity="" ;; esac

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatControls, env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel } from '../lib.mjs';
+import { chatControls, env, launch, modelRequests, openApp, resetModel, screenshot, scriptModel, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -41,17 +41,26 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
     { when: 'please read notes.txt', toolCalls: [{ name: 'workspace__read_file', arguments: '{"path":"notes.txt"}' }] },
     { when: 'SUMMARY-MARK', text: 'Read it.' },
   );
+  const newest = () => window.go.gui.ChatPage.Chats(1, 0).then(([c]) => (c ? c.id : ''));
+  const before = await page.evaluate(newest);
   await page.getByRole('button', { name: 'New chat' }).click();
   await page.setViewportSize({ width: 1280, height: 900 });
   // The new chat uses the 8k model (stored as the chat's model, as the header's picker does).
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
-  await page.evaluate(async () => {
-    const [c] = await window.go.gui.ChatPage.Chats(1, 0);
-    await window.go.gui.ChatPage.SetChatModel(c.id, 'Fake', 'small-8k');
+  // "New chat" makes the chat in the background: until it is there, the newest chat is an
+  // earlier test's (a CI run set the model on that one).
+  const chatId = await untilInPage(
+    page,
+    (prev) => window.go.gui.ChatPage.Chats(1, 0).then(([c]) => (c && c.id !== prev ? c.id : '')),
+    before,
+    { what: 'the chat "New chat" makes' },
+  );
+  await page.evaluate(async (id) => {
+    await window.go.gui.ChatPage.SetChatModel(id, 'Fake', 'small-8k');
     // The model reads the file with the tool itself, not in a script: an 8k window would
     // choose code mode by default.
-    await window.go.gui.ChatPage.SetChatOptions(c.id, { toolMode: 'direct' });
-  });
+    await window.go.gui.ChatPage.SetChatOptions(id, { toolMode: 'direct' });
+  }, chatId);
+  await page.getByRole('textbox', { name: 'Message' }).waitFor();
   const box = page.getByRole('textbox', { name: 'Message' });
   const answers = page.getByTestId('message-assistant').and(page.locator('[data-status="complete"]'));
   for (let i = 1; i <= TURNS; i++) {
