@@ -23,11 +23,12 @@ for pkg in "$@"; do
   *) echo "package-runtime: $pkg: not a package it knows" >&2; exit 2 ;;
   esac
   name=$(basename "$pkg")
-  if ! grep -qxF "$app" <<<"$files"; then echo "package-runtime: $name has no $app"; fail=1; fi
-  if [ $runtime = no ]; then
-    ! grep -qxF "$app" <<<"$files" || echo "package-runtime: $name carries $app (and is not asked for the local model runtime: --without-runtime)"
-  elif grep -qxF "$want" <<<"$files"; then echo "package-runtime: $name carries the local model runtime ($want)"
-  else echo "package-runtime: $name lacks the local model runtime: no $want"; fail=1; fi
+  if ! grep -qxF "$app" <<<"$files"; then echo "package-runtime: $name has no $app"; fail=1
+  elif [ $runtime = no ]; then echo "package-runtime: $name carries $app (and is not asked for the local model runtime: --without-runtime)"; fi
+  if [ $runtime = yes ]; then
+    if grep -qxF "$want" <<<"$files"; then echo "package-runtime: $name carries the local model runtime ($want)"
+    else echo "package-runtime: $name lacks the local model runtime: no $want"; fail=1; fi
+  fi
   if [ $runtime = yes ] && [[ $pkg != *.exe ]]; then
     # The Linux runtime's libraries beside it, ggml's CPU backends among
     # them: the baseline one (any x86-64 CPU), SSE4.2's and AVX2's.

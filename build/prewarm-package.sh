@@ -26,11 +26,17 @@ root() {
 }
 root || echo "prewarm: the clean Debian root was not made (the packages step makes it)"
 echo "prewarm: the clean Debian root after $(($(date +%s) - start)) s"
-# Every package the app imports but main, which embeds frontend/dist (made
+# app_packages TAGS [VAR=VALUE...]: compiles every package the app imports
+# with TAGS (in that environment) but main, which embeds frontend/dist (made
 # by a later step).
-pkgs=$(GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" list -e -deps -tags "$tags" -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' .)
-# shellcheck disable=SC2086 # import paths are words
-GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" build -tags "$tags" $pkgs || echo "prewarm: the Windows app's packages failed (the packages step builds them again)"
+app_packages() {
+  t=$1
+  shift
+  pkgs=$(env "$@" "$GO" list -e -deps -tags "$t" -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' .)
+  # shellcheck disable=SC2086 # import paths are words
+  env "$@" "$GO" build -tags "$t" $pkgs
+}
+app_packages "$tags" GOOS=windows GOARCH=amd64 CGO_ENABLED=0 || echo "prewarm: the Windows app's packages failed (the packages step builds them again)"
 echo "prewarm: the Windows app's packages after $(($(date +%s) - start)) s"
 # Then, for the builds step (make build, the e2e build), what it compiles
 # that the tests before it do not: the pinned Wails CLI and actionlint ('go
@@ -42,8 +48,6 @@ echo "prewarm: the Windows app's packages after $(($(date +%s) - start)) s"
 "$GO" tool wails version >/dev/null || echo "prewarm: the Wails CLI failed (make build builds it again)"
 "$GO" tool actionlint -version >/dev/null || echo "prewarm: actionlint failed (the packages step builds it again)"
 for t in "desktop,production,$TAGS" "dev,$TAGS"; do
-  pkgs=$("$GO" list -e -deps -tags "$t" -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' .)
-  # shellcheck disable=SC2086 # import paths are words
-  "$GO" build -tags "$t" $pkgs || echo "prewarm: the app's packages ($t) failed (the builds step builds them again)"
+  app_packages "$t" || echo "prewarm: the app's packages ($t) failed (the builds step builds them again)"
 done
 echo "prewarm: the builds step's tools and packages after $(($(date +%s) - start)) s"
