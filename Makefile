@@ -9,10 +9,10 @@ SHELL := /bin/bash
 
 GO        ?= go
 # Every go command make runs (and those the tests run: they inherit it)
-# builds with -trimpath. Without it, a package's compile and vet results are
-# keyed by the directory it sits in, so a second clone in another directory
-# (CI's, a worktree) recompiles the whole tree, with -race, and vets and lints
-# it again: minutes on 2 cores. With it, they come from the build cache.
+# builds with -trimpath. Without it, a package's compile results are keyed
+# by the directory it sits in, so a second clone in another directory (CI's,
+# a worktree) recompiles the whole tree, with -race, and lints it again:
+# minutes on 2 cores. With it, they come from the build cache.
 # They also leave out DWARF, the debuggers' tables, which nothing make builds
 # uses (the packages are stripped; panics, the race detector's reports and
 # pprof read the symbol and line tables, which stay): 6 % of the CPU of a
@@ -34,12 +34,12 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e vet deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e fmt deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
 	@echo "make test   run every test (Go, frontend units, e2e under Xvfb)"
-	@echo "make lint   golangci-lint and ESLint (part of make test)"
+	@echo "make lint   golangci-lint (go vet's checks among them) and ESLint (part of make test)"
 	@echo "make build  build $(BIN)"
 	@echo "make llama  build the local model runtime (llama-server; a few minutes, once; make run does)"
 	@echo "make package  Linux .deb + .tar.gz and the Windows installer in $(PKG_DIR)"
@@ -121,10 +121,10 @@ run: build llama
 
 # --- tests ------------------------------------------------------------------
 
-# One vet of the whole tree with the llama and bench tags: no file is built
-# only without them, so this pass covers the plain build too.
-vet:
-	$(GO) vet -tags llama,bench ./...
+# gofmt. go vet's analyzers run in make lint: golangci-lint's govet runs
+# go vet's default analyzers on the whole tree with the llama and bench tags
+# (.golangci.yml), so make test runs no go vet of its own.
+fmt:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
 # The local model runtime: llama.cpp's llama-server (and llama-bench beside
@@ -165,8 +165,8 @@ $(LLAMA_WIN_SERVER): build/llama/build.sh
 # built above): one -race compile of the tree instead of a second one of
 # app/localmodel, app/host and app/cli with the tag.
 # -vet=off: go test's own vet pass (a subset of go vet's checks, on every
-# test package) repeats what make vet and golangci-lint's govet have checked
-# by then; on a fresh machine it is 80 s of CPU.
+# test package) repeats what golangci-lint's govet has checked by then; on a
+# fresh machine it is 80 s of CPU.
 LLAMA_ENV = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLAMA_DIR)/src
 test-go: deps-test $(LLAMA_SERVER) $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(LLAMA_ENV) $(GO) test -race -vet=off -tags llama -count=1 -timeout 10m ./...
@@ -209,7 +209,7 @@ lint-go:
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
 
-test: prewarm-package vet lint test-go conformance test-frontend test-e2e test-package
+test: prewarm-package fmt lint test-go conformance test-frontend test-e2e test-package
 
 # What the packages step needs and no earlier step does (the Windows app's
 # Go packages, and the clean Debian root the .deb is installed into), then
