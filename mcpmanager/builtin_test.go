@@ -64,14 +64,57 @@ func (b *tinyBuiltin) seen() []string {
 
 // statusLog records every status pushed to OnStatus.
 type statusLog struct {
-	mu  sync.Mutex
-	all []supervisor.Status
+	mu      sync.Mutex
+	all     []supervisor.Status
+	changed chan struct{} // closed by the next on (until waits on it)
 }
 
 func (l *statusLog) on(st supervisor.Status) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.all = append(l.all, st)
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
+}
+
+// until waits for the first status of name in one of states and returns
+// it. A server's OnStatus runs just after Status shows the new state, so
+// WaitSettled can return before the callback has: read the log after this.
+func (l *statusLog) until(ctx context.Context, name string, states ...supervisor.State) (supervisor.Status, error) {
+	for {
+		l.mu.Lock()
+		for _, st := range l.all {
+			if st.Name == name && slices.Contains(states, st.State) {
+				l.mu.Unlock()
+				return st, nil
+			}
+		}
+		if l.changed == nil {
+			l.changed = make(chan struct{})
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return supervisor.Status{}, fmt.Errorf("%s never reported %v to OnStatus: %w", name, states, ctx.Err())
+		}
+	}
+}
+
+// progress lists the progress lines pushed for name (a download's).
+func (l *statusLog) progress(name string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, st := range l.all {
+		if st.Name == name && st.Progress != "" {
+			out = append(out, st.Progress)
+		}
+	}
+	return out
 }
 
 // states lists the pushed states of name, repeats folded.
@@ -133,6 +176,11 @@ func TestBuiltinIsSupervised(t *testing.T) {
 	m.Apply([]ServerConfig{b.config("tiny", "root-a")})
 	settle(t, m)
 
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := sl.until(ctx, "tiny", supervisor.Ready); err != nil {
+		t.Fatal(err)
+	}
 	if got := sl.states("tiny"); !slices.Equal(got, []string{"starting(built-in)", "ready(built-in)"}) {
 		t.Errorf("pushed states = %v", got)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,46 +16,6 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
-
-// fetchLog keeps every status each server went through.
-type fetchLog struct {
-	mu   sync.Mutex
-	seen map[string][]supervisor.Status
-}
-
-func (l *fetchLog) add(st supervisor.Status) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.seen == nil {
-		l.seen = map[string][]supervisor.Status{}
-	}
-	l.seen[st.Name] = append(l.seen[st.Name], st)
-}
-
-// states is the server's states in order, repeats folded.
-func (l *fetchLog) states(name string) []supervisor.State {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []supervisor.State
-	for _, st := range l.seen[name] {
-		if len(out) == 0 || out[len(out)-1] != st.State {
-			out = append(out, st.State)
-		}
-	}
-	return out
-}
-
-func (l *fetchLog) progress(name string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, st := range l.seen[name] {
-		if st.Progress != "" {
-			out = append(out, st.Progress)
-		}
-	}
-	return out
-}
 
 // entry parses one server as a user writes it in config.json.
 func entry(t *testing.T, name string, v map[string]any) ServerConfig {
@@ -85,8 +44,8 @@ func TestFirstStartDownloadNotCounted(t *testing.T) {
 	reg.SetDelay(startup + time.Second)
 	env := reg.Env(t.TempDir())
 
-	var log fetchLog
-	m := New(Options{LogDir: t.TempDir(), OnStatus: log.add})
+	var log statusLog
+	m := New(Options{LogDir: t.TempDir(), OnStatus: log.on})
 	t.Cleanup(func() { m.Close(context.WithoutCancel(t.Context())) })
 	c := entry(t, "tiny", map[string]any{
 		"command": "npx", "args": []string{"-y", reg.Spec()}, "env": env,
@@ -104,7 +63,10 @@ func TestFirstStartDownloadNotCounted(t *testing.T) {
 	if st.State != supervisor.Ready {
 		t.Fatalf("state %s: %s (states %v)", st.State, st.Error, log.states("tiny"))
 	}
-	if got := log.states("tiny"); !slices.Equal(got, []supervisor.State{supervisor.Starting, supervisor.Installing, supervisor.Starting, supervisor.Ready}) {
+	if _, err := log.until(ctx, "tiny", supervisor.Ready); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.states("tiny"); !slices.Equal(got, []string{"starting", "installing", "starting", "ready"}) {
 		t.Errorf("states = %v, want starting, installing, starting, ready", got)
 	}
 	if p := log.progress("tiny"); !slices.ContainsFunc(p, func(l string) bool { return strings.Contains(l, fetchtest.Package+"-"+fetchtest.Version+".tgz") }) {
@@ -126,17 +88,8 @@ func TestFirstStartDownloadNotCounted(t *testing.T) {
 // not the default, and a healthy server started beside it is ready long
 // before: no server waits for another.
 func TestStartupTimeoutOwnAndIndependent(t *testing.T) {
-	var log fetchLog
-	var mu sync.Mutex
-	readyAt := map[string]time.Time{}
-	m := New(Options{LogDir: t.TempDir(), OnStatus: func(st supervisor.Status) {
-		log.add(st)
-		mu.Lock()
-		if _, ok := readyAt[st.Name]; !ok && (st.State == supervisor.Ready || st.State == supervisor.Error) {
-			readyAt[st.Name] = time.Now()
-		}
-		mu.Unlock()
-	}})
+	var log statusLog
+	m := New(Options{LogDir: t.TempDir(), OnStatus: log.on})
 	t.Cleanup(func() { m.Close(context.WithoutCancel(t.Context())) })
 	const startup = 1500 * time.Millisecond
 	hang := entry(t, "hang", map[string]any{"command": faultServer, "args": []string{"-mode", "hang-init"},
@@ -158,13 +111,20 @@ func TestStartupTimeoutOwnAndIndependent(t *testing.T) {
 	if st := byName["ok"]; st.State != supervisor.Ready {
 		t.Fatalf("ok: %s %q", st.State, st.Error)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if took := readyAt["hang"].Sub(begin); took < startup || took > startup+supervisor.DefaultStartTimeout/2 {
+	// When each got there: the first ready or failed status's Since.
+	failed, err := log.until(ctx, "hang", supervisor.Ready, supervisor.Error)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready, err := log.until(ctx, "ok", supervisor.Ready, supervisor.Error)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := failed.Since.Sub(begin); took < startup || took > startup+supervisor.DefaultStartTimeout/2 {
 		t.Errorf("hang failed after %s, want its own %s", took, startup)
 	}
-	if !readyAt["ok"].Before(readyAt["hang"]) {
-		t.Errorf("ok was ready at %s, after hang failed at %s: it waited", readyAt["ok"].Sub(begin), readyAt["hang"].Sub(begin))
+	if !ready.Since.Before(failed.Since) {
+		t.Errorf("ok was ready at %s, after hang failed at %s: it waited", ready.Since.Sub(begin), failed.Since.Sub(begin))
 	}
 	if p := fetch.For(faultServer, nil); p != nil {
 		t.Errorf("a plain binary got a fetch plan %+v", p)
