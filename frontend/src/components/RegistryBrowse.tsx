@@ -1,5 +1,5 @@
 import { useSettingsForm } from './useSettingsForm';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Add, call, hasBackend, Preview, RegistryURL, Search, SetRegistryURL } from '../backend';
 import type { gui } from '../backend';
 import { refreshServers } from '../servers';
@@ -44,9 +44,11 @@ export function RegistryBrowse() {
       setBusy(false);
     }
   };
-  useEffect(() => {
+  // The first page, once, when the page opens.
+  const searchOnOpen = useEffectEvent(() => {
     if (hasBackend()) void search();
-  }, []);
+  });
+  useEffect(() => searchOnOpen(), []);
   const servers = pages.flatMap((p) => p.servers);
   const more = moreCursor(pages);
   return (

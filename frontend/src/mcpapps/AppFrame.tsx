@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { AppLog, AppSample, call, CallAppTool, DescribeAppDownload, OpenApp, OpenAppLink, ReadAppResource, SaveAppDownload, SendMessage, SetModelContext } from '../backend';
@@ -91,6 +91,10 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
 
   useEffect(flush, [tc.status, tc.result, tc.args]);
 
+  // The tool's definition as the app starts (its toolInfo): a server listing the tool anew
+  // does not restart a running app.
+  const toolJson = useEffectEvent(() => app.toolJson);
+
   useEffect(() => {
     let gone = false;
     let bridge: AppBridge | null = null;
@@ -147,7 +151,7 @@ export function AppFrame({ app, call: tc, chatId }: { app: ToolAppInfo; call: Ap
       await proxyReady;
       if (gone) return;
       let tool: unknown = undefined;
-      try { tool = JSON.parse(app.toolJson); } catch { /* no toolInfo */ }
+      try { tool = JSON.parse(toolJson()); } catch { /* no toolInfo */ }
       const ctx = {
         theme: theme(), displayMode: 'inline', availableDisplayModes: DISPLAY_MODES,
         containerDimensions: { maxHeight: 720 }, locale: navigator.language,

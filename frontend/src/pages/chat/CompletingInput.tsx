@@ -21,11 +21,11 @@ export function CompletingInput({ completion, name, value, given, onChange, ...i
   // focus back before then keeps it open, and the closing is called off.
   const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(closing.current), []);
-  const filled: Record<string, string> = Object.fromEntries(Object.entries(given).filter(([k, v]) => k !== name && v !== ''));
-  // others is the effect's dependency: a new given object with the same values asks nothing again.
-  const others = JSON.stringify(filled);
+  // The other arguments' values, as the effect's dependency: a new given object with the same values asks nothing again.
+  const others = JSON.stringify(Object.fromEntries(Object.entries(given).filter(([k, v]) => k !== name && v !== '')));
   useEffect(() => {
     if (!focused) return;
+    const filled = JSON.parse(others) as Record<string, string>;
     const n = ++seq.current;
     call(() => CompleteArgument(completion.server, completion.prompt ?? '', completion.template ?? '', name, value, filled)).then(
       (vs) => { if (n === seq.current) { setItems((vs ?? []).slice(0, 20)); setActive(-1); } },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { call, Choose, InspectFile, InspectPath, Install, InstallChanged } from '../../backend';
 import { BundleChanges } from './BundleChanges';
 import type { gui } from '../../backend';
@@ -95,6 +95,7 @@ export function BundleInstall() {
   }, [opened]);
 
   // A file dropped anywhere on the page.
+  const dropped = useEffectEvent((file: File) => { void inspectFile(file); });
   useEffect(() => {
     const over = (e: DragEvent) => {
       if (!e.dataTransfer?.types.includes('Files')) return;
@@ -109,7 +110,7 @@ export function BundleInstall() {
       if (!file) return;
       e.preventDefault();
       setDragging(false);
-      void inspectFile(file);
+      dropped(file);
     };
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 import { call, CheckServerForm, LooksSecret, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
 import type { gui } from '../../backend';
 import { refreshServers } from '../../servers';
@@ -42,15 +42,18 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
   }, [name]);
 
   // Check as one types (debounced): the Go side's rules are config.json's.
+  // An edit asks for a check; the check reads the server's name and view as they are then.
   const checkSeq = useRef(0);
+  const check = useEffectEvent((f: FormState, seq: number) => {
+    if (!view) return;
+    call(() => CheckServerForm(old, toView(f, view.base))).then((ps) => {
+      if (seq === checkSeq.current) setProblems({ ...groupProblems(ps ?? []), ...localProblems(f) });
+    }, () => undefined);
+  });
   useEffect(() => {
-    if (!form || !view || !dirty || mode !== 'form') return;
+    if (!form || !dirty || mode !== 'form') return;
     const seq = ++checkSeq.current;
-    const t = setTimeout(() => {
-      call(() => CheckServerForm(old, toView(form, view.base))).then((ps) => {
-        if (seq === checkSeq.current) setProblems({ ...groupProblems(ps ?? []), ...localProblems(form) });
-      }, () => undefined);
-    }, 350);
+    const t = setTimeout(() => check(form, seq), 350);
     return () => clearTimeout(t);
   }, [form, dirty, mode]);
 
