@@ -285,13 +285,18 @@ $(WIN_TEST_SETUP): $(WIN_SRC) | $(WIN_AFTER)
 # runs while the Windows installer is built, which waits on the CPU; its
 # output follows when both are done.
 TEST_DEB_LOG := build/bin/test-deb.log
+# The sub-make is named through SUBMAKE, not $(MAKE): make -n runs a recipe
+# line that names $(MAKE) (so the sub-make can print its own commands), and
+# this line also starts the .deb's test as root; under make -n it is printed
+# only, as every other step is.
+SUBMAKE = $(MAKE)
 test-package: package-linux lint-workflows
 	@# What make test's prewarm did, in the background (see prewarm-package).
 	@! [ -f build/bin/prewarm-package.log ] || grep -h '^prewarm:' build/bin/prewarm-package.log || true
 	desktop-file-validate build/linux/switchboard.desktop
 	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz
 	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb) > $(TEST_DEB_LOG) 2>&1 & deb=$$!; \
-	  win=0; $(MAKE) --no-print-directory package-windows-test WIN_AFTER= || win=$$?; \
+	  win=0; $(SUBMAKE) --no-print-directory package-windows-test WIN_AFTER= || win=$$?; \
 	  ok=0; wait $$deb || ok=$$?; echo "build/linux/test-deb.sh (beside the Windows build):"; cat $(TEST_DEB_LOG); \
 	  [ $$ok = 0 ] || { echo "the .deb's test in a clean Debian root failed (above)"; exit 1; }; [ $$win = 0 ]
 	@# (Not 'tee /dev/stderr': when stderr is a file, opening it again truncates it and the log so far is lost.)
