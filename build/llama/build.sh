@@ -13,8 +13,8 @@
 # -haswell, ..., -zen4), of which ggml loads at start the best this CPU
 # runs (GGML_BACKEND_DL), so the runtime runs on every x86-64 CPU. What the
 # package lacks is compiled (prebuilt.cmake: the server, its multimodal
-# library mtmd, its HTTP library, llama-bench): about 2 minutes on 2 idle
-# cores instead of 12. Everything lands in DIR/bin, the libraries beside
+# library mtmd, its HTTP library, llama-bench), at -O1 (prebuilt.cmake says
+# why): under 2 minutes on 2 idle cores instead of 12. Everything lands in DIR/bin, the libraries beside
 # the executables (RUNPATH $ORIGIN), and the app's packages carry them so.
 # The source is the llama.cpp release that the node-llama-cpp package
 # ships as a git bundle, the release its platform packages are built from.
@@ -117,7 +117,7 @@ if [ -n "${prebuilt:-}" ]; then
   (cd "$tmp/prebuilt" && npm pack --silent "@node-llama-cpp/$prebuilt@$NLC_VERSION" >/dev/null && tar xzf ./*.tgz)
   bins=$tmp/prebuilt/package/bins/$prebuilt
   [ -f "$bins/libggml-base.so" ] || { echo "build/llama/build.sh: @node-llama-cpp/$prebuilt@$NLC_VERSION has no bins/$prebuilt/libggml-base.so" >&2; exit 1; }
-  echo "llama-server ($TARGET): building llama-server and llama-bench against them (about 2 minutes on 2 cores; once)"
+  echo "llama-server ($TARGET): building llama-server and llama-bench against them (under 2 minutes on 2 cores; once)"
   mv "$tmp/src/CMakeLists.txt" "$tmp/src/CMakeLists.llama.txt"
   cp "$(dirname "$0")/prebuilt.cmake" "$tmp/src/CMakeLists.txt"
   cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release "-DNLC_BINS=$bins" \
