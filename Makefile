@@ -34,7 +34,7 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e fmt deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e prewarm-deb-layer fmt deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -209,7 +209,7 @@ lint-go:
 lint-frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint
 
-test: prewarm-package fmt lint test-go conformance test-frontend test-e2e test-package
+test: prewarm-package fmt lint test-go conformance test-frontend prewarm-deb-layer test-e2e test-package
 
 # What the packages step needs and no earlier step does (the Windows app's
 # Go packages, and the clean Debian root the .deb is installed into), then
@@ -221,6 +221,16 @@ test: prewarm-package fmt lint test-go conformance test-frontend test-e2e test-p
 # that failed is done again there, in the foreground, with its error.
 prewarm-package: deps-package
 	GO="$(GO)" SUDO="$(SUDO)" TAGS="$(TAGS)" build/idle.sh build/bin/prewarm-package.log build/prewarm-package.sh
+
+# Once the app is built (the builds step), the packages its .deb will
+# depend on (package.sh --depends) are installed over the clean Debian root
+# in the background at idle priority, as a layer the .deb's test installs
+# over (build/linux/test-deb.sh --layer; made once per Depends line and kept
+# a week), so on a fresh machine the packages step finds it made, or waits
+# for the rest of it: it is mostly downloads and disk writes, which the e2e
+# suite's CPU leaves room for. Where it is made already, it does nothing.
+prewarm-deb-layer: deps-package build $(LLAMA_SERVER)
+	build/idle.sh build/bin/prewarm-deb-layer.log sh -c '$(SUDO) $(if $(SUDO),-n) build/linux/test-deb.sh --layer "$$(build/linux/package.sh --depends $(BIN) $(LLAMA_SERVER))"'
 
 # --- packages ---------------------------------------------------------------
 # make package: build/package/ gets the Linux .deb and .tar.gz (package.sh) and
@@ -293,6 +303,7 @@ SUBMAKE = $(MAKE)
 test-package: package-linux lint-workflows
 	@# What make test's prewarm did, in the background (see prewarm-package).
 	@! [ -f build/bin/prewarm-package.log ] || grep -h '^prewarm:' build/bin/prewarm-package.log || true
+	@! [ -f build/bin/prewarm-deb-layer.log ] || sed 's/^/prewarm: /' build/bin/prewarm-deb-layer.log
 	desktop-file-validate build/linux/switchboard.desktop
 	build/package-runtime.sh $(PKG_DIR)/switchboard_*.deb $(PKG_DIR)/switchboard_*.tar.gz
 	$(SUDO) build/linux/test-deb.sh $$(ls $(PKG_DIR)/switchboard_*.deb) > $(TEST_DEB_LOG) 2>&1 & deb=$$!; \

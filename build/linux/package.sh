@@ -14,7 +14,54 @@
 # the build machine, so they are exactly what it needs. Timestamps are the
 # last commit's (SOURCE_DATE_EPOCH): the same binary gives the same .deb,
 # which is what 'make test-package' keys its cache on.
+#
+# package.sh --depends BIN LLAMA_SERVER prints that Depends line only (make
+# test has the clean Debian root's layer of those packages made with it,
+# build/linux/test-deb.sh --layer, before the .deb is).
 set -euo pipefail
+
+# depends_line BIN LLAMA_SERVER: the package of every shared library the
+# binaries and the runtime's libraries link directly (their NEEDED entries,
+# but those shipped beside llama-server), each at least the version
+# installed here; those packages bring their own dependencies. dpkg -S is
+# asked once for all the libraries: each call reads dpkg's whole file list
+# (half a second of CPU), and the runtime's libraries name the same few
+# system libraries over and over.
+depends_line() {
+  local bin=$1 llama=$2 exe so lib libs owners p v line=
+  local -A want=() # library as dpkg may know it (symlinks resolved) -> as ldd gave it
+  local -a again=()
+  for exe in "$bin" "$llama" "$(dirname "$llama")"/lib*.so; do
+    [ -e "$exe" ] || continue
+    libs=$(ldd "$exe")
+    for so in $(objdump -p "$exe" | awk '$1 == "NEEDED" {print $2}'); do
+      [ ! -e "$(dirname "$llama")/$so" ] || continue # shipped beside it
+      # "libX.so => /path (…)", or the loader's own line "/path/ld-linux….so.2 (…)"
+      lib=$(awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3} $1 ~ ("/" so "$") {print $1}' <<<"$libs" | head -1)
+      [ -n "$lib" ] || { echo "package.sh: $exe needs $so, which does not resolve here" >&2; return 1; }
+      want[$(readlink -f "$lib")]=$lib
+    done
+  done
+  [ ${#want[@]} -gt 0 ] || { echo "package.sh: found no library packages for $bin (is it dynamically linked, and are they installed with apt?)" >&2; return 1; }
+  owners=$(dpkg -S "${!want[@]}" 2>/dev/null || true)
+  # What dpkg knows only by the path ldd gave (a /lib path on a merged /usr).
+  for lib in "${!want[@]}"; do
+    [[ $'\n'$owners$'\n' == *": $lib"$'\n'* ]] || again+=("${want[$lib]}")
+  done
+  if [ ${#again[@]} -gt 0 ]; then
+    owners+=$'\n'$(dpkg -S "${again[@]}") || { echo "package.sh: no Debian package owns ${again[*]} (install the libraries with apt)" >&2; return 1; }
+  fi
+  for p in $(grep -v '^$' <<<"$owners" | cut -d: -f1 | sort -u); do
+    v=$(dpkg-query -W -f='${Version}' "$p" | sed 's/-[^-]*$//') # upstream part: any Debian revision of it will do
+    line+="$p (>= ${v#*:}), "
+  done
+  echo "${line%, }"
+}
+
+if [ "${1:-}" = --depends ]; then
+  depends_line "${2:?usage: package.sh --depends BIN LLAMA_SERVER}" "${3:?usage: package.sh --depends BIN LLAMA_SERVER}"
+  exit
+fi
 
 bin=$1 version=$2 out=$3 llama=${4:?package.sh: the 4th argument is llama-server (make package builds it)}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,12 +79,10 @@ trap 'rm -rf "$stage"' EXIT
 root=$stage/root
 install -D -m 0755 "$bin" "$root/usr/bin/switchboard"
 install -D -m 0755 -s "$llama" "$root/usr/lib/switchboard/llama-server"
-shipped=()
 for so in "$(dirname "$llama")"/lib*.so; do
   [ -e "$so" ] || continue
   install -m 0644 "$so" "$root/usr/lib/switchboard/"
   strip --strip-unneeded "$root/usr/lib/switchboard/$(basename "$so")"
-  shipped+=("$so")
 done
 install -D -m 0644 "$here/switchboard.desktop" "$root/usr/share/applications/switchboard.desktop"
 install -D -m 0644 "$here/switchboard-mcpb.xml" "$root/usr/share/mime/packages/switchboard.xml"
@@ -54,25 +99,7 @@ for n in 16 24 32 48 64 128 256 512; do
   install -D -m 0644 "$png" "$root/usr/share/icons/hicolor/${n}x${n}/apps/switchboard.png"
 done
 
-# Depends: the package of every shared library the binaries and the
-# runtime's libraries link directly (their NEEDED entries, but those
-# shipped beside llama-server); those packages bring their own dependencies.
-deps=$(for exe in "$bin" "$llama" "${shipped[@]}"; do
-  libs=$(ldd "$exe")
-  objdump -p "$exe" | awk '$1 == "NEEDED" {print $2}' | while read -r so; do
-    [ ! -e "$(dirname "$llama")/$so" ] || continue # shipped beside it
-    # "libX.so => /path (…)", or the loader's own line "/path/ld-linux….so.2 (…)"
-    lib=$(awk -v so="$so" '$1 == so && $3 ~ /^\// {print $3} $1 ~ ("/" so "$") {print $1}' <<<"$libs" | head -1)
-    [ -n "$lib" ] || { echo "package.sh: $exe needs $so, which does not resolve here" >&2; exit 1; }
-    dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
-  done || exit 1
-done | cut -d: -f1 | sort -u)
-[ -n "$deps" ] || { echo "package.sh: found no library packages for $bin (is it dynamically linked, and are they installed with apt?)" >&2; exit 1; }
-depends=$(for p in $deps; do
-  v=$(dpkg-query -W -f='${Version}' "$p" | sed 's/-[^-]*$//')  # upstream part: any Debian revision of it will do
-  printf '%s (>= %s), ' "$p" "${v#*:}"
-done)
-depends=${depends%, }
+depends=$(depends_line "$bin" "$llama")
 
 mkdir -p "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL

@@ -17,15 +17,21 @@
 # the same, since that layer holds exactly what the line asks for.
 # Needs root (debootstrap, mount, chroot): the Makefile runs it with sudo.
 # 'test-deb.sh --base' only makes the clean root (make test's prewarm does,
-# in the background, while the tests run).
+# in the background, while the tests run). 'test-deb.sh --layer DEPENDS'
+# makes the root and the layer of a Depends line (make test starts it in the
+# background once the app is built: package.sh --depends), so the packages
+# step finds it made, or waits for it.
 set -euo pipefail
 
 cache=${SWITCHBOARD_DEBOOTSTRAP_CACHE:-$HOME/.cache/switchboard-debootstrap}
 base=${SWITCHBOARD_DEBOOTSTRAP:-$cache/base}
-only_base=no
-[ "${1:-}" != --base ] || only_base=yes
-deb=
-[ $only_base = yes ] || deb=$(readlink -f "${1:?usage: test-deb.sh DEB | --base}")
+usage="usage: test-deb.sh DEB | --base | --layer DEPENDS"
+only_base=no layer_only=no deb= depends=
+case "${1:?$usage}" in
+--base) only_base=yes ;;
+--layer) layer_only=yes depends=${2:?$usage} ;;
+*) deb=$(readlink -f "$1") ;;
+esac
 sum=
 [ -z "$deb" ] || sum=$(sha256sum "$deb" | cut -c1-64)
 stamp=$cache/tested/$sum
@@ -93,9 +99,12 @@ close_root() {
 }
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
-# The Depends layer: made when missing or a week old.
-depends=$(dpkg-deb -f "$deb" Depends)
+# The Depends layer: made when missing or a week old, by one maker at a time
+# (make test's, started once the app is built, and the packages step's).
+[ -n "$depends" ] || depends=$(dpkg-deb -f "$deb" Depends)
 layer=$cache/depends-$(printf '%s\n%s\n' "$suite" "$depends" | sha256sum | cut -c1-16)
+exec 7>"$cache/layer.lock"
+flock -n 7 || { echo "test-deb: waiting for the Depends layer being made (make test's, in the background)"; flock 7; }
 if [ ! -d "$layer" ] || [ -n "$(find "$layer" -maxdepth 0 -mtime +7)" ]; then
   echo "test-deb: installing the .deb's Depends into a layer over the clean root (once per Depends line)"
   open_root "$base" "$work/layer"
@@ -107,6 +116,11 @@ if [ ! -d "$layer" ] || [ -n "$(find "$layer" -maxdepth 0 -mtime +7)" ]; then
   rm -rf "$cache"/depends-*
   mv "$work/layer" "$layer"
   touch "$layer" # its age is the install's
+fi
+flock -u 7
+if [ $layer_only = yes ]; then
+  echo "test-deb: the Depends layer is $layer"
+  exit 0
 fi
 
 echo "test-deb: apt install $(basename "$deb") into a clean $suite root (its Depends from $(basename "$layer"))"
