@@ -21,7 +21,8 @@
 //	switchboard servers import FILE [--dry-run] [--set ID=VALUE|ID=-] [--resolve NAME=keep|replace|rename]
 //	                             [--plaintext SERVER.env.VAR] [--sandbox]
 //	                                             merge a Claude Desktop / Cursor / Windsurf / Claude Code /
-//	                                             VS Code / legacy config into the app config; secrets and
+//	                                             VS Code / Codex (TOML) / Goose / Continue (YAML) / opencode /
+//	                                             Zed / legacy config into the app config; secrets and
 //	                                             password inputs to the keyring (ID=- reads stdin)
 //	switchboard servers discover                 find other apps' MCP configs on this machine, with
 //	                                             how many servers each holds and how many need

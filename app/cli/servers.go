@@ -149,7 +149,7 @@ func serversImportCmd() *Command {
 	return &Command{
 		Name:    "import",
 		Args:    "FILE",
-		Summary: "merge the servers of a Claude / Cursor / VS Code / legacy config into the app config",
+		Summary: "merge the servers of a Claude / Cursor / VS Code / Codex / Goose / Continue / opencode / Zed / legacy config into the app config",
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 			fs.BoolVar(&sandboxed, "sandbox", false, `run the imported local servers in a sandbox ("sandbox": true unless their entry has one)`)

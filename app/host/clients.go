@@ -302,19 +302,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 			}
 		}
 		plans = append(plans, plan{s: s})
-		entry := map[string]any{}
-		if s.URL != "" {
-			entry["url"] = s.URL
-			if len(s.Headers) > 0 {
-				entry["headers"] = s.Headers
-			}
-		} else {
-			entry["command"], entry["args"] = s.Command, append([]string{}, s.Args...)
-			if len(s.Env) > 0 {
-				entry["env"] = s.Env
-			}
-		}
-		mcp[s.Name] = entry
+		mcp[s.Name] = importEntry(s)
 		if _, taken := cfg.Lookup(s.Name); taken {
 			resolutions[s.Name] = config.Rename // never over another server
 		}

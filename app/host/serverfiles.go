@@ -25,7 +25,7 @@ func (s *ServerFiles) Read(ctx context.Context, file string, inputs map[string]s
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", file, err)
 	}
-	f, err := config.ParseContext(ctx, file, data)
+	f, err := parseServers(ctx, file, data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,7 +82,7 @@ func (s *ServerFiles) ReadDiscovered(path string) (string, error) {
 // another entry's and is refused at start until the user grants it.
 func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
 	h := s.h
-	f, err := config.ParseContext(ctx, req.Name, req.Data)
+	f, err := parseServers(ctx, req.Name, req.Data)
 	if f == nil {
 		return ImportResult{}, err
 	}

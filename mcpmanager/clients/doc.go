@@ -11,7 +11,8 @@
 // were. Connect then disconnect gives back the same bytes; connecting
 // twice changes nothing; a file that cannot be parsed is refused with a
 // *SyntaxError naming line and column, and WriteFile replaces a file
-// atomically, keeping a backup.
+// atomically, keeping a backup. Detect names the app of a file given on
+// its own (an import of a Codex config.toml, say), for Read.
 //
 // Example:
 //

@@ -5,6 +5,10 @@ package clients
 type SyntaxError struct {
 	Path string
 	Err  error
+	// Line and Col are where the parser stopped (1-based; 0 when it did
+	// not say), and Reason its message without the path and position.
+	Line, Col int
+	Reason    string
 }
 
 func (e *SyntaxError) Error() string {

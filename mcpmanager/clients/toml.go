@@ -28,12 +28,13 @@ type tomlDoc struct {
 func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {
 	d := &tomlDoc{f: f, data: data, spans: map[string][][2]int{}}
 	if err := toml.Unmarshal(data, &d.value); err != nil {
+		se := &SyntaxError{Path: f.Path, Err: err, Reason: err.Error()}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
-			row, col := de.Position()
-			err = fmt.Errorf("%s:%d:%d: %s", f.Path, row, col, de.Error())
+			se.Line, se.Col = de.Position()
+			se.Err = fmt.Errorf("%s:%d:%d: %s", f.Path, se.Line, se.Col, de.Error())
 		}
-		return nil, &SyntaxError{Path: f.Path, Err: err}
+		return nil, se
 	}
 	key := f.Key[0]
 	if v, ok := d.value[key]; ok {
@@ -132,6 +133,13 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		s.Args = strList(m["args"])
 		s.Env = strMap(m["env"])
 		s.Headers = strMap(m["http_headers"])
+		if v, _ := m["bearer_token_env_var"].(string); v != "" && s.Headers["Authorization"] == "" {
+			// Codex sends "Bearer $VAR"; Switchboard reads ${env:VAR} when the server starts.
+			if s.Headers == nil {
+				s.Headers = map[string]string{}
+			}
+			s.Headers["Authorization"] = "Bearer ${env:" + v + "}"
+		}
 		if en, ok := m["enabled"].(bool); ok && !en {
 			s.Disabled = true
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -39,7 +40,14 @@ func readYAML(f config.ClientFile, data []byte) (*yamlDoc, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &SyntaxError{Path: f.Path, Err: fmt.Errorf("%s: %s", f.Path, strings.TrimPrefix(err.Error(), "yaml: "))}
+		reason := strings.TrimPrefix(err.Error(), "yaml: ")
+		se := &SyntaxError{Path: f.Path, Err: fmt.Errorf("%s: %s", f.Path, reason), Reason: reason}
+		if m := yamlLine.FindStringSubmatch(reason); m != nil { // "line 3: did not find expected key"
+			se.Line, _ = strconv.Atoi(m[1])
+			se.Col = 1 // yaml.v3 names the line only
+			se.Reason = m[2]
+		}
+		return nil, se
 	}
 	if len(doc.Content) == 0 {
 		return d, nil
@@ -165,6 +173,9 @@ func (d *yamlDoc) servers() ([]Server, error) {
 	}
 	return out, nil
 }
+
+// yamlLine is the position yaml.v3 puts in a syntax error's message.
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
 var plainYAML = regexp.MustCompile(`^[A-Za-z0-9_/][A-Za-z0-9_./-]*$`)
 

@@ -82,3 +82,62 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The apps with a format of their own import in the same wizard: a
+// Codex config.toml chosen as a file previews and imports like an
+// mcpServers file (a server Codex had switched off stays off), and a
+// broken one says where and what to do.
+test('a Codex config.toml chosen in the import wizard imports its servers', async () => {
+  const { page, errors } = await openApp(browser, { hash: '#/servers' });
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const wizard = page.getByRole('region', { name: 'Import servers' });
+  const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
+  const toml = `# ~/.codex/config.toml
+model = "o3"
+
+[mcp_servers.codexfs]
+command = ${JSON.stringify(fsBin)}
+args = [${JSON.stringify(homedir())}]
+env = { "FS_MODE" = "ro" }
+
+[mcp_servers.codexoff]
+command = ${JSON.stringify(fsBin)}
+args = ["/"]
+enabled = false
+`;
+  const choose = (text) => wizard.getByLabel('Choose file…').setInputFiles({ name: 'config.toml', mimeType: 'application/toml', buffer: Buffer.from(text) });
+  await choose('model = "o3"\n[mcp_servers.codexfs\ncommand = "x"\n');
+  // The parser's own words and position, a button that puts the cursor there, and what to do.
+  const problems = wizard.getByRole('list', { name: 'Problems' });
+  await problems.getByText(/toml: expected '\]' to close table name \(read as Codex's config\); fix the file and import it again/).waitFor();
+  await problems.getByRole('button', { name: /^line 2:\d+$/ }).waitFor();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, 'codex-import-error-1280');
+
+  await choose(toml);
+  const preview = wizard.getByRole('table', { name: 'Import preview' });
+  await preview.getByText('codexfs', { exact: true }).waitFor();
+  await preview.getByText('codexoff', { exact: true }).waitFor();
+  assert.equal(await problems.getByRole('listitem').count(), 0, 'the broken file\'s problem is gone');
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await preview.scrollIntoViewIfNeeded();
+    await screenshot(page, `codex-import-preview-${width}`);
+  }
+  await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
+  await wizard.getByRole('status').getByText(/^Imported 2 servers:/).waitFor();
+  const cfg = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers;
+  assert.deepEqual([cfg.codexfs.command, cfg.codexfs.args, cfg.codexfs.env], [fsBin, [homedir()], { FS_MODE: 'ro' }]);
+  assert.equal(cfg.codexoff.disabled, true, 'what Codex had off stays off');
+
+  await wizard.getByRole('button', { name: 'Close', exact: true }).click();
+  await row(page, 'codexfs').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
+  await row(page, 'codexoff').locator('[data-state="disabled"]').waitFor();
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await row(page, 'codexoff').scrollIntoViewIfNeeded();
+    await screenshot(page, `codex-import-servers-${width}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -123,12 +123,12 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
         <button type="button" className="icon-button" onClick={onClose} aria-label="Close import"><Icon name="close" /></button>
       </div>
       <p className="muted">
-        Paste the JSON you use in Claude Desktop, Cursor, Windsurf, Claude Code or VS Code, choose the file, or pick one found on this machine. Nothing changes until you press Import.
+        Paste the config you use in Claude Desktop, Cursor, Windsurf, Claude Code or VS Code (JSON), Codex (config.toml), Goose or Continue (YAML), opencode or Zed, choose the file, or pick one found on this machine. Nothing changes until you press Import.
       </p>
       <div className="wizard-sources">
         <label className="file-pick">
           Choose file…
-          <input type="file" accept=".json,.jsonc,application/json" onChange={(e) => e.target.files?.[0] && void loadFile(e.target.files[0])} />
+          <input type="file" accept=".json,.jsonc,.toml,.yaml,.yml,application/json" onChange={(e) => e.target.files?.[0] && void loadFile(e.target.files[0])} />
         </label>
         {discovered.map((d) => (
           <button
@@ -149,7 +149,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
           </button>
         ))}
       </div>
-      <label htmlFor="import-json">Config JSON</label>
+      <label htmlFor="import-json">Config JSON, TOML or YAML</label>
       <textarea
         id="import-json"
         ref={editor}
