@@ -15,6 +15,8 @@ import (
 // Paths are absolute or start with "~/" (the user's home); ${env:...} and
 // ${secret:...} placeholders are expanded at start like every other value.
 // What the sandbox allows is described in package mcpmanager/sandbox.
+// VS Code's own settings ("sandboxEnabled": true and its "sandbox" of
+// "filesystem" and "network") are read into this too: see vscodeSandbox.
 type Sandbox struct {
 	Network    bool
 	AllowRead  []string
@@ -94,6 +96,79 @@ func (c *checker) sandbox(path string, n *node) *Sandbox {
 			}
 		default:
 			c.addAt(SeverityWarning, p, m.off, `unknown sandbox option is ignored; the options are "network", "allowRead", "allowWrite" and "roots"`)
+		}
+	}
+	return s
+}
+
+// isVSCodeSandbox says whether a "sandbox" value is VS Code's settings
+// (Anthropic's sandbox-runtime's: "filesystem" and "network" objects)
+// rather than Switchboard's.
+func isVSCodeSandbox(n *node) bool {
+	if n == nil || n.kind != kindObject {
+		return false
+	}
+	net := n.get("network")
+	return n.get("filesystem") != nil || net != nil && net.kind == kindObject
+}
+
+// vscodeSandbox reads VS Code's sandbox settings, on a server of an
+// mcp.json it wrote:
+//
+//	"sandboxEnabled": true,
+//	"sandbox": {"filesystem": {"allowWrite": ["${workspaceFolder}"], "denyRead": ["~/.ssh"]},
+//	            "network": {"allowedDomains": ["api.example.com"]}}
+//
+// as Switchboard's sandbox, which VS Code's allows less than or about
+// the same: written folders carry over, an allowed domain lets the server
+// onto the network (Switchboard's sandbox has no per-domain filter, which
+// a warning says), and the rest is reported as ignored. Without
+// "sandboxEnabled": true VS Code runs the server unsandboxed, and so does
+// this.
+func (c *checker) vscodeSandbox(path string, on, n *node) *Sandbox {
+	onPath, p := pathKey(path, "sandboxEnabled"), pathKey(path, "sandbox")
+	if on != nil && on.kind != kindBool {
+		c.add(SeverityError, onPath, on, "must be true or false, got %s", on.kind.article())
+		return nil
+	}
+	if on == nil || on.text != "true" {
+		if n != nil {
+			c.add(SeverityWarning, p, n, `is ignored: VS Code's sandbox settings apply only with "sandboxEnabled": true, as in VS Code; add it to run the server in a sandbox`)
+		}
+		return nil
+	}
+	s := &Sandbox{}
+	if n == nil {
+		return s
+	}
+	if n.kind != kindObject {
+		c.add(SeverityError, p, n, `must be an object like {"filesystem": {"allowWrite": [...]}, "network": {"allowedDomains": [...]}} with "sandboxEnabled", got %s`, n.kind.article())
+		return nil
+	}
+	ignored := func(p string, off int, why string) {
+		c.addAt(SeverityWarning, p, off, "is ignored: %s", why)
+	}
+	for _, m := range n.members {
+		mp, v := pathKey(p, m.key), m.val
+		if v.kind != kindObject {
+			c.add(SeverityError, mp, v, "must be an object, got %s", v.kind.article())
+			continue
+		}
+		for _, o := range v.members {
+			op := pathKey(mp, o.key)
+			switch m.key + "." + o.key {
+			case "filesystem.allowWrite":
+				s.AllowWrite = c.sandboxPaths(op, o.val)
+			case "filesystem.denyRead", "filesystem.denyWrite":
+				ignored(op, o.off, "Switchboard's sandbox shows the server nothing of yours but its roots and what allowRead names, and lets it write only where allowWrite says")
+			case "network.allowedDomains":
+				if len(o.val.elems) > 0 {
+					s.Network = true
+					c.addAt(SeverityWarning, op, o.off, "lets the server onto the whole network: Switchboard's sandbox does not filter by domain; remove the domains to keep it off the network")
+				}
+			default:
+				ignored(op, o.off, `Switchboard reads "filesystem.allowWrite" and "network.allowedDomains" of VS Code's sandbox settings`)
+			}
 		}
 	}
 	return s

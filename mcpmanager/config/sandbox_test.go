@@ -42,6 +42,22 @@ func TestSandboxParse(t *testing.T) {
 			[]string{`mcpServers.fs.sandbox: must be true, false or an object like {"network": false, "allowRead": ["~/notes"], "allowWrite": ["/srv/data"]}, got a string`}},
 		{"unknown option", `{"command": "x", "sandbox": {"net": true}}`, &Sandbox{},
 			[]string{`mcpServers.fs.sandbox.net: unknown sandbox option is ignored; the options are "network", "allowRead", "allowWrite" and "roots"`}},
+		// VS Code's sandbox settings, as its mcp.json writes them.
+		{"VS Code, on", `{"command": "x", "sandboxEnabled": true}`, &Sandbox{}, nil},
+		{"VS Code, its settings", `{"command": "x", "sandboxEnabled": true, "sandbox": {"filesystem": {"allowWrite": ["/srv/data", "${workspaceFolder}"], "denyRead": ["~/.ssh"]}, "network": {"allowedDomains": ["api.example.com"], "deniedDomains": ["x.com"]}}}`,
+			&Sandbox{Network: true, AllowWrite: []string{"/srv/data", "${workspaceFolder}"}},
+			[]string{
+				`mcpServers.fs.sandbox.filesystem.denyRead: is ignored: Switchboard's sandbox shows the server nothing of yours but its roots and what allowRead names, and lets it write only where allowWrite says`,
+				`mcpServers.fs.sandbox.network.allowedDomains: lets the server onto the whole network: Switchboard's sandbox does not filter by domain; remove the domains to keep it off the network`,
+				`mcpServers.fs.sandbox.network.deniedDomains: is ignored: Switchboard reads "filesystem.allowWrite" and "network.allowedDomains" of VS Code's sandbox settings`,
+			}},
+		{"VS Code, no domains", `{"command": "x", "sandboxEnabled": true, "sandbox": {"network": {"allowedDomains": []}}}`, &Sandbox{}, nil},
+		{"VS Code, off", `{"command": "x", "sandboxEnabled": false, "sandbox": {"network": {"allowedDomains": ["a.com"]}}}`, nil,
+			[]string{`mcpServers.fs.sandbox: is ignored: VS Code's sandbox settings apply only with "sandboxEnabled": true, as in VS Code; add it to run the server in a sandbox`}},
+		{"VS Code settings without the switch", `{"command": "x", "sandbox": {"filesystem": {"allowWrite": ["/srv"]}}}`, nil,
+			[]string{`mcpServers.fs.sandbox: is ignored: VS Code's sandbox settings apply only with "sandboxEnabled": true, as in VS Code; add it to run the server in a sandbox`}},
+		{"VS Code, bad switch", `{"command": "x", "sandboxEnabled": "yes"}`, nil,
+			[]string{`mcpServers.fs.sandboxEnabled: must be true or false, got a string`}},
 		{"remote", `{"url": "https://example.com/mcp", "sandbox": true}`, &Sandbox{},
 			[]string{`mcpServers.fs.sandbox: is ignored: only a local (stdio) server runs in a sandbox; remove it`}},
 	} {
@@ -74,6 +90,9 @@ func TestSandboxRoundTrip(t *testing.T) {
 		{`{"command":"x","sandbox":{"roots":"write"}}`, `{"type":"stdio","command":"x","sandbox":{"roots":"write"}}`},
 		{`{"command":"x","sandbox":false}`, `{"type":"stdio","command":"x"}`},
 		{`{"command":"x","sandbox":{"allowWrite":["/srv"],"network":true,"roots":"none"}}`, `{"type":"stdio","command":"x","sandbox":{"network":true,"allowWrite":["/srv"],"roots":"none"}}`},
+		// VS Code's settings are written as Switchboard's, its switch not kept.
+		{`{"command":"x","sandboxEnabled":true,"sandbox":{"filesystem":{"allowWrite":["/srv"]},"network":{"allowedDomains":["a.com"]}}}`, `{"type":"stdio","command":"x","sandbox":{"network":true,"allowWrite":["/srv"]}}`},
+		{`{"command":"x","sandboxEnabled":false}`, `{"type":"stdio","command":"x"}`},
 	} {
 		var s Server
 		if err := json.Unmarshal([]byte(c.in), &s); err != nil {

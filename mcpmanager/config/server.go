@@ -110,7 +110,7 @@ var knownKeys = map[string]bool{
 	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
-	"oauth": true, "id": true,
+	"oauth": true, "id": true, "sandboxEnabled": true,
 }
 
 // Clone returns a deep copy.
@@ -438,7 +438,7 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		last[m.key] = i
 	}
 	var typ, transport Transport
-	var typeNode, transportNode, urlNode, commandNode, sandboxNode, oauthNode *node
+	var typeNode, transportNode, urlNode, commandNode, sandboxNode, sandboxOnNode, oauthNode *node
 	urlKeys := 0
 	for i, m := range n.members {
 		if last[m.key] != i {
@@ -472,7 +472,8 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			s.Roots = c.roots(p, v)
 		case "sandbox":
 			sandboxNode = v
-			s.Sandbox = c.sandbox(p, v)
+		case "sandboxEnabled": // VS Code's switch for its "sandbox" settings
+			sandboxOnNode = v
 		case "oauth":
 			oauthNode = v
 			s.OAuth = c.oauth(p, v)
@@ -552,6 +553,12 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	}
 	if hasURL && s.URL != "" && s.Transport != Stdio && s.Transport != "" {
 		c.checkURL(pathKey(path, "url"), urlNode, s.URL, s.Transport)
+	}
+	switch {
+	case sandboxOnNode != nil || isVSCodeSandbox(sandboxNode):
+		s.Sandbox = c.vscodeSandbox(path, sandboxOnNode, sandboxNode)
+	case sandboxNode != nil:
+		s.Sandbox = c.sandbox(pathKey(path, "sandbox"), sandboxNode)
 	}
 	if s.Sandbox != nil && s.Transport != Stdio && s.Transport != "" {
 		c.add(SeverityWarning, pathKey(path, "sandbox"), sandboxNode, "is ignored: only a local (stdio) server runs in a sandbox; remove it")

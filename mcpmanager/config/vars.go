@@ -140,6 +140,14 @@ func (v Variables) expandServer(base string, s *Server) []Problem {
 				"%s is read from the environment when the server starts (written ${env:NAME} here), as Claude Code does",
 				strings.Join(unique(rewritten), ", "))})
 		}
+		if m := bareVariable.FindStringSubmatch(next); m != nil {
+			// Gemini CLI reads "$NAME" from the environment too; nothing
+			// else does, and a value may start with "$", so it is said,
+			// not rewritten.
+			out = append(out, Problem{Path: field, Severity: SeverityWarning, Message: fmt.Sprintf(
+				"is %q as written: if it names a variable of the environment (Gemini CLI reads it so), write ${env:%s}",
+				next, m[1])})
+		}
 	}
 	visit(at("command"), &s.Command)
 	for i := range s.Args {
@@ -162,6 +170,10 @@ func (v Variables) expandServer(base string, s *Server) []Problem {
 	}
 	return out
 }
+
+// bareVariable is a whole value that looks like "$NAME", a variable of
+// the environment written the shell's way.
+var bareVariable = regexp.MustCompile(`^\$([A-Z_][A-Z0-9_]*)$`)
 
 func unique(s []string) []string {
 	slices.Sort(s)

@@ -108,6 +108,31 @@ func TestUnresolvedVariables(t *testing.T) {
 	}
 }
 
+// A whole value written "$NAME" (Gemini CLI's way of naming a variable
+// of the environment) is said, not rewritten: only Gemini CLI reads it so.
+func TestBareVariablesFlagged(t *testing.T) {
+	f, err := ParseContext(t.Context(), "settings.json", []byte(`{"mcpServers": {"db": {"command": "x",
+		"args": ["$HOME", "cost: $5"], "env": {"DATABASE_URL": "$DB_URL", "PRICE": "$5", "MIXED": "a$B", "LOWER": "$path"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.ExpandVariables(VariablesFor("settings.json", "/home/me"))
+	var flagged []string
+	for _, p := range got.Entries[0].Problems {
+		flagged = append(flagged, p.Path+": "+p.Message)
+	}
+	want := []string{
+		`mcpServers.db.args[0]: is "$HOME" as written: if it names a variable of the environment (Gemini CLI reads it so), write ${env:HOME}`,
+		`mcpServers.db.env.DATABASE_URL: is "$DB_URL" as written: if it names a variable of the environment (Gemini CLI reads it so), write ${env:DB_URL}`,
+	}
+	if !slices.Equal(flagged, want) {
+		t.Errorf("problems:\n got %q\nwant %q", flagged, want)
+	}
+	if db := serverNamed(t, got, "db"); db.Env["DATABASE_URL"] != "$DB_URL" || db.Args[0] != "$HOME" {
+		t.Errorf("the values changed: %q %q", db.Env, db.Args)
+	}
+}
+
 func serverNamed(t *testing.T, f *File, name string) Server {
 	t.Helper()
 	for _, s := range f.Servers {

@@ -138,6 +138,26 @@ enabled = false
     await row(page, 'codexoff').scrollIntoViewIfNeeded();
     await screenshot(page, `codex-import-servers-${width}`);
   }
+
+  // VS Code's own sandbox settings become Switchboard's sandbox, and the
+  // preview says what does not carry over (no filter by domain).
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await wizard.getByLabel('Config JSON').fill(JSON.stringify({ servers: { vsbox: {
+    type: 'stdio', command: fsBin, args: ['/srv'], sandboxEnabled: true,
+    sandbox: { filesystem: { allowWrite: ['/srv/data'] }, network: { allowedDomains: ['api.example.com'] } },
+  } } }, null, 2));
+  const problems2 = wizard.getByRole('list', { name: 'Problems' });
+  await problems2.getByText(/lets the server onto the whole network: Switchboard's sandbox does not filter by domain/).waitFor();
+  assert.match(await problems2.innerText(), /servers\.vsbox\.sandbox\.network\.allowedDomains/);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await problems2.scrollIntoViewIfNeeded();
+  await screenshot(page, 'vscode-sandbox-import-1280');
+  await wizard.getByRole('button', { name: 'Import 1 server' }).click();
+  await wizard.getByRole('status').getByText(/^Imported 1 server:/).waitFor();
+  const box = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.vsbox;
+  assert.deepEqual(box.sandbox, { network: true, allowWrite: ['/srv/data'] });
+  assert.equal(box.sandboxEnabled, undefined, 'VS Code\'s switch is not kept beside it');
+  await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   assert.deepEqual(errors, []);
   await page.close();
 });
