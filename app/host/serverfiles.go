@@ -29,6 +29,7 @@ func (s *ServerFiles) Read(ctx context.Context, file string, inputs map[string]s
 	if err != nil {
 		return nil, nil, err
 	}
+	f = f.SplitCommandLines()
 	for _, e := range f.Entries {
 		if !e.Valid() {
 			for _, p := range e.Problems {
@@ -89,7 +90,7 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 	// VS Code's and Cursor's variables are written out before anything
 	// else reads the values: config.json has no ${userHome}.
 	home, _ := os.UserHomeDir()
-	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home))
+	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines()
 	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
 		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
 			return ImportResult{}, err

@@ -28,6 +28,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 )
@@ -279,6 +280,10 @@ func (e *NotFoundError) Plain() (sentence, detail string) {
 	base := baseName(e.Command)
 	if e.Err != nil {
 		detail = fmt.Sprintf("exec %q: %v", e.Command, e.Err)
+	}
+	if fields := strings.Fields(e.Command); len(fields) > 1 && !strings.ContainsAny(fields[0], `/\`) {
+		// "npx -y @scope/server" as the command: the program is its first word.
+		return fmt.Sprintf("%s was not found: the command holds its arguments too; put %q alone as the command and the rest in the arguments (Edit)", e.Command, fields[0]), detail
 	}
 	if hint, ok := installers[base]; ok {
 		return fmt.Sprintf("%s is not installed: %s or change the command in Edit", base, hint), detail

@@ -155,6 +155,8 @@ func TestNotFoundSentences(t *testing.T) {
 		{"python3", "python3 is not installed: install Python 3 (https://www.python.org/downloads/) or change the command in Edit"},
 		{"docker", "docker is not installed: install Docker (https://docs.docker.com/get-docker/), or Podman with the docker alias, or change the command in Edit"},
 		{"./my-server", "./my-server was not found: install it, or give its full path as the command in Edit"},
+		// A whole command line as the command says so, not "install it".
+		{"npx -y @modelcontextprotocol/server-memory", `npx -y @modelcontextprotocol/server-memory was not found: the command holds its arguments too; put "npx" alone as the command and the rest in the arguments (Edit)`},
 	} {
 		err := &NotFoundError{Command: c.command, Err: exec.ErrNotFound}
 		if err.Error() != c.want {

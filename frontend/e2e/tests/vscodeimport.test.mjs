@@ -145,16 +145,20 @@ enabled = false
   await wizard.getByLabel('Config JSON').fill(JSON.stringify({ servers: { vsbox: {
     type: 'stdio', command: fsBin, args: ['/srv'], sandboxEnabled: true,
     sandbox: { filesystem: { allowWrite: ['/srv/data'] }, network: { allowedDomains: ['api.example.com'] } },
-  } } }, null, 2));
+  }, vsline: { command: `${fsBin} /srv`, sandboxEnabled: true } } }, null, 2));
   const problems2 = wizard.getByRole('list', { name: 'Problems' });
   await problems2.getByText(/lets the server onto the whole network: Switchboard's sandbox does not filter by domain/).waitFor();
   assert.match(await problems2.innerText(), /servers\.vsbox\.sandbox\.network\.allowedDomains/);
+  // A whole command line as the command is split, and the preview says so.
+  await problems2.getByText(`held the whole command line: split into the command ${JSON.stringify(fsBin)} and the arguments "/srv"`).waitFor();
   await page.setViewportSize({ width: 1280, height: 900 });
   await problems2.scrollIntoViewIfNeeded();
   await screenshot(page, 'vscode-sandbox-import-1280');
-  await wizard.getByRole('button', { name: 'Import 1 server' }).click();
-  await wizard.getByRole('status').getByText(/^Imported 1 server:/).waitFor();
-  const box = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.vsbox;
+  await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
+  await wizard.getByRole('status').getByText(/^Imported 2 servers:/).waitFor();
+  const imported = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers;
+  assert.deepEqual([imported.vsline.command, imported.vsline.args], [fsBin, ['/srv']]);
+  const box = imported.vsbox;
   assert.deepEqual(box.sandbox, { network: true, allowWrite: ['/srv/data'] });
   assert.equal(box.sandboxEnabled, undefined, 'VS Code\'s switch is not kept beside it');
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
