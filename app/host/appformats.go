@@ -73,22 +73,16 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 			Message:  fmt.Sprintf("read as %s's config: it has no servers under %q to import", clients.Title(cf.Style), cf.Key[0]),
 		}}}
 	}
+	// The body is a well-formed mcpServers document, so f is not nil, and
+	// f.Err()'s problems are f.Problems themselves.
 	f, err = config.ParseContext(ctx, name, body.Bytes())
-	if f != nil {
-		for i := range f.Problems {
-			f.Problems[i].Line, f.Problems[i].Col = 0, 0
-		}
-		for i := range f.Entries {
-			f.Entries[i].Line, f.Entries[i].Col = 0, 0
-			for j := range f.Entries[i].Problems {
-				f.Entries[i].Problems[j].Line, f.Entries[i].Problems[j].Col = 0, 0
-			}
-		}
+	for i := range f.Problems {
+		f.Problems[i].Line, f.Problems[i].Col = 0, 0
 	}
-	var ve *config.ValidationError
-	if errors.As(err, &ve) {
-		for i := range ve.Problems {
-			ve.Problems[i].Line, ve.Problems[i].Col = 0, 0
+	for i := range f.Entries {
+		f.Entries[i].Line, f.Entries[i].Col = 0, 0
+		for j := range f.Entries[i].Problems {
+			f.Entries[i].Problems[j].Line, f.Entries[i].Problems[j].Col = 0, 0
 		}
 	}
 	return f, err

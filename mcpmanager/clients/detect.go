@@ -75,19 +75,13 @@ func isOpencode(mcp *config.JSONValue) bool {
 	return true
 }
 
-// Title names a style's app for messages ("Codex's config.toml").
+// Title names a style's app for messages ("Codex"): its config.ClientApps
+// entry, which has the style's name for every app with a format of its own.
 func Title(style config.ClientStyle) string {
-	switch style {
-	case config.StyleCodex:
-		return "Codex"
-	case config.StyleGoose:
-		return "Goose"
-	case config.StyleContinue:
-		return "Continue"
-	case config.StyleOpencode:
-		return "opencode"
-	case config.StyleZed:
-		return "Zed"
+	for _, a := range config.ClientApps() {
+		if a.Name == string(style) {
+			return a.Title
+		}
 	}
 	return string(style)
 }
