@@ -200,7 +200,7 @@ func Example_help() {
 	// Commands:
 	//   list                                                       list configured servers (without starting them)
 	//   import FILE                                                merge the servers of a Claude / Cursor / VS Code / Codex / Goose / Continue / opencode / Zed / legacy config into the app config
-	//   discover                                                   find the MCP configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code on this machine
+	//   discover                                                   find the MCP configs of Claude Desktop, Claude Code, Cursor, VS Code, Codex and other apps on this machine
 	//   add NAME [--url URL | --template ID | -- COMMAND ARGS...]  add one server
 	//   install FILE.mcpb [--set KEY=VALUE ...]                    install an MCP Bundle (.mcpb) as a server named after its manifest
 	//   remove NAME                                                remove a server from the app config, and its secrets from the keyring

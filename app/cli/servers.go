@@ -154,7 +154,7 @@ func serversImportCmd() *Command {
 			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 			fs.BoolVar(&sandboxed, "sandbox", false, `run the imported local servers in a sandbox ("sandbox": true unless their entry has one)`)
 			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable); ID=- reads it from standard input (a password input's value goes to the keyring either way)")
-			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename (repeatable)")
+			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename; for a new one, NAME=keep skips it (repeatable)")
 			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR, SERVER.headers.NAME or SERVER.oauth.clientSecret (repeatable)")
 		},
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
@@ -258,6 +258,8 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 			action = "skip"
 		case x.Resolution == string(host.Rename):
 			action = "rename to " + x.RenameTo
+		case x.Resolution == string(host.Keep) && x.Outcome == string(host.Added):
+			action = "skip"
 		case x.Resolution == string(host.Keep) && x.Outcome == string(host.Conflicting):
 			action = "keep existing (use --resolve " + x.Name + "=replace|rename)"
 		case x.Resolution == string(host.Keep):
@@ -295,7 +297,7 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 func serversDiscoverCmd() *Command {
 	return &Command{
 		Name:    "discover",
-		Summary: "find the MCP configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code on this machine",
+		Summary: "find the MCP configs of Claude Desktop, Claude Code, Cursor, VS Code, Codex and other apps on this machine",
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			// host.Discover is what the welcome page and the import
 			// wizard show too, so the three agree on every count.

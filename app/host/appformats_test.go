@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // The apps with a format of their own (Codex's TOML, Goose's and
@@ -120,5 +122,110 @@ func TestImportAppFormatErrors(t *testing.T) {
 		if p.Line != 0 || !strings.HasPrefix(p.Path, "mcpServers.a") {
 			t.Errorf("problem %q: line %d, path %q; want no line (the converted document's) and the entry's path", p, p.Line, p.Path)
 		}
+	}
+}
+
+// Claude Code's per-project servers (where 'claude mcp add' writes by
+// default) come with the user ones, each marked with its project; the
+// person can skip one, and a project server's secret goes to the keyring
+// like any other.
+func TestImportClaudeCodeProjects(t *testing.T) {
+	h := open(t)
+	data := []byte(`{
+  "numStartups": 3,
+  "mcpServers": {"memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}},
+  "projects": {
+    "/home/me/web": {"allowedTools": [], "mcpServers": {
+      "playwright": {"type": "stdio", "command": "npx", "args": ["@playwright/mcp@latest"]},
+      "memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}
+    }},
+    "/home/me/api": {"mcpServers": {
+      "db": {"type": "stdio", "command": "uvx", "args": ["mcp-server-postgres"], "env": {"PGPASSWORD": "hunter2-very-secret"}},
+      "memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory", "--api"]}
+    }}
+  }
+}`)
+	dry, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: ".claude.json", Data: data, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, it := range dry.Plan.Items {
+		order = append(order, it.Name)
+		marked := slices.ContainsFunc(it.Problems, func(p config.Problem) bool {
+			return strings.Contains(p.Message, "Claude Code runs it only in the project /home/me/")
+		})
+		if marked != (it.Name != "memory") {
+			t.Errorf("%s: problems %v", it.Name, it.Problems)
+		}
+	}
+	if want := []string{"memory", "playwright", "db", "memory-api"}; !slices.Equal(order, want) {
+		t.Errorf("plan = %q, want %q", order, want)
+	}
+	res, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: ".claude.json", Data: data, Resolutions: map[string]Resolution{"playwright": Keep}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Imported != 3 {
+		t.Errorf("imported %d, want 3", res.Imported)
+	}
+	if _, ok := h.Servers.Get("playwright"); ok {
+		t.Error("the skipped playwright was imported")
+	}
+	if s, ok := h.Servers.Get("memory-api"); !ok || !slices.Contains(s.Args, "--api") {
+		t.Errorf("memory-api = %+v, %v", s, ok)
+	}
+	db, ok := h.Servers.Get("db")
+	if !ok || !strings.HasPrefix(db.Env["PGPASSWORD"], "${secret:") {
+		t.Errorf("db's password in config.json: %q (%v)", db.Env["PGPASSWORD"], ok)
+	}
+	raw, _ := os.ReadFile(h.Dir().Config())
+	if strings.Contains(string(raw), "hunter2") {
+		t.Error("config.json holds the project server's password")
+	}
+}
+
+// Discover lists the apps with a format of their own too, counted the way
+// an import reads them (Claude Code's project servers included), and the
+// wizard may read what it lists.
+func TestDiscoverAppFormats(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	codex, err := os.ReadFile(filepath.Join("testdata", "appformats", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // no project files
+	write := func(rel, body string) string {
+		t.Helper()
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	codexPath := write(".codex/config.toml", string(codex))
+	write(".claude.json", `{"mcpServers": {"a": {"command": "a"}}, "projects": {"/w": {"mcpServers": {"b": {"command": "b"}, "c": {"type": "stdio"}}}}}`)
+	write(".continue/config.yaml", "name: x\nmcpServers:\n  - name: a\n    command: [\n")
+	write(".config/goose/config.yaml", "extensions:\n  developer:\n    type: builtin\n    name: developer\n") // only Goose's own: nothing to import
+	got := map[string]string{}
+	for _, f := range Discover(t.Context()) {
+		got[f.App] = f.Summary()
+	}
+	want := map[string]string{
+		"Codex":       "3 servers",
+		"Claude Code": "3 servers, 1 needs attention",
+		"Continue":    "cannot be read: line 4:1: did not find expected node content (read as Continue's config); fix the file and import it again",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("Discover = %q, want %q", got, want)
+	}
+	h := open(t)
+	if text, err := h.ServerFiles.ReadDiscovered(codexPath); err != nil || text != string(codex) {
+		t.Errorf("ReadDiscovered(%s) = %d bytes, %v", codexPath, len(text), err)
 	}
 }

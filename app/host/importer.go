@@ -187,7 +187,7 @@ func inputFields(s Server, id string) []string {
 // and 'servers discover' show, so the three agree on every count. It reads
 // other apps' files only: no Host is needed.
 func Discover(ctx context.Context) []config.Found {
-	return config.Survey(ctx, config.SystemEnv())
+	return config.Survey(ctx, discoverEnv())
 }
 
 // sandboxAll gives every local (stdio) server of f without a "sandbox"
@@ -203,4 +203,12 @@ func sandboxAll(f *config.File) {
 			s.Sandbox = &Sandbox{}
 		}
 	}
+}
+
+// discoverEnv is the machine as Discover and ReadDiscovered see it: every
+// app's file, read the way an import reads it.
+func discoverEnv() config.Env {
+	env := config.SystemEnv()
+	env.Parse = parseServers
+	return env
 }

@@ -51,7 +51,7 @@ func (s *ServerFiles) Read(ctx context.Context, file string, inputs map[string]s
 // of those), bounded by config.MaxConfigSize.
 func (s *ServerFiles) ReadDiscovered(path string) (string, error) {
 	known := false
-	for _, c := range config.Discover(config.SystemEnv()) {
+	for _, c := range config.Discover(discoverEnv()) {
 		known = known || c.Path == path
 	}
 	if !known {
@@ -90,7 +90,9 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 	// VS Code's and Cursor's variables are written out before anything
 	// else reads the values: config.json has no ${userHome}.
 	home, _ := os.UserHomeDir()
-	f = f.ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines()
+	// Claude Code's per-project servers come too, each marked with its
+	// project, so the person can skip the ones they do not want.
+	f = f.WithProjectServers().ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines()
 	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
 		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
 			return ImportResult{}, err

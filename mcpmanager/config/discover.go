@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"os"
 	"runtime"
 )
@@ -12,6 +13,12 @@ type Env struct {
 	Home    string              // the user's home directory
 	WorkDir string              // a project directory to search too; "" skips project files
 	Getenv  func(string) string // APPDATA, XDG_CONFIG_HOME; nil means none are set
+	// Parse reads a found file for Survey. nil is ParseContext, which
+	// reads the mcpServers family, so Discover lists only those files;
+	// with a Parse that reads the apps with a format of their own
+	// (Codex's TOML, Goose's YAML, …: the clients package's readers, as
+	// an import does), Discover lists every app's file.
+	Parse func(ctx context.Context, name string, data []byte) (*File, error)
 }
 
 // SystemEnv returns the Env of the running process.
@@ -29,7 +36,8 @@ type Candidate struct {
 }
 
 // Discover lists the config files of other MCP apps that exist and that
-// import reads (ClientApps' files holding "mcpServers" or "servers"):
+// import reads (ClientApps' files holding "mcpServers" or "servers", or
+// every app's file when env.Parse is set):
 // every user file in ClientApps' order, then the project files under
 // env.WorkDir. It only checks that they exist: ParseContext says whether
 // they hold servers (a VS Code settings.json often has none).
@@ -39,7 +47,7 @@ func Discover(env Env) []Candidate {
 	for _, scope := range []string{"user", "project"} {
 		for _, a := range ClientApps() {
 			for _, f := range a.Files(env) {
-				if f.Scope != scope || !f.Importable() || seen[f.Path] {
+				if f.Scope != scope || !f.Importable() && env.Parse == nil || seen[f.Path] {
 					continue
 				}
 				if fi, err := os.Stat(f.Path); err == nil && fi.Mode().IsRegular() {

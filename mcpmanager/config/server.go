@@ -47,6 +47,8 @@ var transportNames = map[string]Transport{
 	"streamablehttp":  HTTP,
 	"streamable":      HTTP,
 	"sse":             SSE,
+	"local":           Stdio, // opencode's words, in entries copied from its config
+	"remote":          HTTP,
 	"websocket":       WebSocket,
 	"ws":              WebSocket,
 }

@@ -106,12 +106,16 @@ func plural(n int, word string) string {
 // user learns that a config they expect was found but is broken.
 func Survey(ctx context.Context, env Env) []Found {
 	cands := Discover(env)
+	parse := env.Parse
+	if parse == nil {
+		parse = ParseContext
+	}
 	out := make([]Found, 0, len(cands))
 	for _, c := range cands {
 		if ctx.Err() != nil {
 			break
 		}
-		f, ok := survey(ctx, c)
+		f, ok := survey(ctx, c, parse)
 		if ok {
 			out = append(out, f)
 		}
@@ -120,19 +124,20 @@ func Survey(ctx context.Context, env Env) []Found {
 }
 
 // survey reads one candidate; ok is false when it holds no MCP config.
-func survey(ctx context.Context, c Candidate) (Found, bool) {
+func survey(ctx context.Context, c Candidate, parse func(context.Context, string, []byte) (*File, error)) (Found, bool) {
 	found := Found{Candidate: c}
 	b, err := readCapped(c.Path)
 	if err != nil {
 		found.Problem = err.Error()
 		return found, true
 	}
-	f, err := ParseContext(ctx, c.Path, b)
+	f, err := parse(ctx, c.Path, b)
 	var ve *ValidationError
 	if f == nil && errors.As(err, &ve) && (ve.Kind == ErrUnknownFormat || ve.Kind == ErrEmpty) {
 		return found, false
 	}
 	if f != nil {
+		f = f.WithProjectServers() // as an import takes them
 		for _, e := range f.Entries {
 			if e.Valid() {
 				found.Servers++

@@ -29,6 +29,19 @@ before(async () => {
       everything: { command: path.join(npmBin, 'mcp-server-everything') },
     },
   }, null, 2));
+  // Claude Code's file, whose servers are mostly per project ('claude mcp
+  // add' writes them there), and Codex's TOML: found and counted as an
+  // import reads them.
+  writeFileSync(path.join(home, '.claude.json'), JSON.stringify({
+    numStartups: 4,
+    mcpServers: { notes: { type: 'stdio', command: 'notes-mcp' } },
+    projects: {
+      '/home/me/web': { allowedTools: [], mcpServers: { 'web-tools': { type: 'stdio', command: 'npx', args: ['-y', 'web-tools-mcp'] } } },
+      '/home/me/old': { allowedTools: [] },
+    },
+  }, null, 2));
+  mkdirSync(path.join(home, '.codex'));
+  writeFileSync(path.join(home, '.codex', 'config.toml'), 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-server"\nargs = ["--stdio"]\n');
   // A fake Ollama: its model list, as /api/tags answers it.
   ollama = createServer((req, res) => {
     if (req.url === '/api/tags') {
@@ -95,6 +108,22 @@ test('the welcome page imports the servers found and adds the local model, then 
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   await configs.getByText('Imported', { exact: true }).waitFor();
   await configs.getByText('2 servers, all imported').waitFor();
+
+  // Claude Code's per-project server comes with its user one, marked with
+  // its project in the preview; Codex's TOML is listed like the rest.
+  assert.match(await configs.textContent(), /Claude Code — 2 servers/);
+  assert.match(await configs.textContent(), /Codex — 1 server/);
+  await page.getByRole('button', { name: 'Import 2 servers from Claude Code' }).click();
+  await preview.getByRole('cell', { name: 'notes', exact: true }).waitFor();
+  await preview.getByRole('cell', { name: 'web-tools', exact: true }).waitFor();
+  await wizard.getByText(/Claude Code runs it only in the project \/home\/me\/web; here every chat can use it/).waitFor();
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `welcome-claude-code-projects-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await wizard.getByRole('button', { name: 'Cancel' }).click();
+  await wizard.waitFor({ state: 'detached' });
 
   await pick.selectOption('qwen3:4b');
   for (const width of [720, 1280]) {

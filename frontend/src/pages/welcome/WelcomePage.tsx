@@ -61,7 +61,7 @@ export function WelcomePage() {
       <section aria-labelledby="welcome-servers" className="welcome-step">
         <h2 id="welcome-servers">1. Your MCP servers</h2>
         {configs.length === 0 ? (
-          <p className="muted">No Claude Desktop, Cursor, VS Code, Windsurf or Claude Code config with servers was found on this machine. Add servers later on the Servers page (Add server, Import…, or a template).</p>
+          <p className="muted">No config with servers of Claude Desktop, Claude Code, Cursor, VS Code, Codex or another MCP app was found on this machine. Add servers later on the Servers page (Add server, Import…, or a template).</p>
         ) : (
           <ul className="welcome-list" aria-label="Configs found on this machine">
             {configs.map((c) => (
