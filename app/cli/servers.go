@@ -222,11 +222,12 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 		RenameTo   string   `json:"renameTo,omitempty"`
 		Changes    []string `json:"changes,omitempty"`
 		Problems   []string `json:"problems,omitempty"`
+		Disabled   bool     `json:"disabled,omitempty"`
 	}
 	items := make([]item, 0, len(plan.Items))
 	for _, it := range plan.Items {
 		r := it.Resolve(res)
-		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r)}
+		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r), Disabled: it.Incoming.Disabled}
 		if r == host.Rename {
 			x.RenameTo = it.RenameTo
 		}
@@ -266,6 +267,9 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 			action = "nothing to do"
 		case x.Outcome == string(host.Added):
 			action = "add"
+		}
+		if x.Disabled && x.Outcome != string(host.Invalid) && action != "nothing to do" && action != "skip" && !strings.HasPrefix(action, "keep") {
+			action += ", switched off as it was there"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", x.Name, x.Outcome, action)
 	}

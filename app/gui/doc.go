@@ -193,7 +193,7 @@
 // screens pages and the conversation keep a readable width.
 //
 // The first time, with no servers and no model provider, the window opens on a welcome page:
-// the configs of Claude Desktop, Cursor, VS Code, Windsurf and Claude Code found on this machine
+// the configs of Claude Desktop, Claude Code, Cursor, VS Code, Codex and other apps found on this machine
 // with their server counts ("4 servers, 1 needs attention": a broken entry never hides the rest; a
 // file that cannot be parsed shows with its line:column), each imported in one click through the
 // import preview (which, done, says what it imported and offers Close); Ollama or

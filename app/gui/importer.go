@@ -29,6 +29,9 @@ type ImportItemView struct {
 	Problems    []ProblemView `json:"problems"`
 	NeedsInputs []string      `json:"needsInputs"`
 	Secrets     []SecretMove  `json:"secrets"` // values that will move to the keyring
+	// Disabled says the server arrives switched off: the app it comes
+	// from had it off ("disabled": true, Codex's enabled = false).
+	Disabled bool `json:"disabled"`
 }
 
 // SecretMove is one value an import moves to the keyring (shown masked).

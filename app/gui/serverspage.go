@@ -32,6 +32,7 @@ func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (Impo
 			Name: it.Name, Outcome: string(it.Outcome), Default: string(it.Default), RenameTo: it.RenameTo,
 			Transport: string(it.Incoming.Transport), Target: it.Incoming.Target(),
 			Changes: []string{}, Problems: problemViews(it.Problems), NeedsInputs: it.NeedsInputs,
+			Disabled: it.Incoming.Disabled,
 		}
 		if v.NeedsInputs == nil {
 			v.NeedsInputs = []string{}

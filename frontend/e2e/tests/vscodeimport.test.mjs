@@ -119,6 +119,9 @@ enabled = false
   await preview.getByText('codexfs', { exact: true }).waitFor();
   await preview.getByText('codexoff', { exact: true }).waitFor();
   assert.equal(await problems.getByRole('listitem').count(), 0, 'the broken file\'s problem is gone');
+  // What Codex had off is said to arrive off, and only that one.
+  await preview.getByRole('row', { name: /codexoff/ }).getByText(/^arrives switched off, as it was there/).waitFor();
+  assert.equal(await preview.getByRole('row', { name: /codexfs/ }).getByText(/switched off/).count(), 0);
   for (const width of [720, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });
     await preview.scrollIntoViewIfNeeded();

@@ -175,7 +175,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
         ))}
       </ul>
       {items.length > 0 && (
-        <table className="preview" aria-label="Import preview">
+        <table className="preview import-preview" aria-label="Import preview">
           <thead>
             <tr><th>Server</th><th>What happens</th><th>Action</th><th>Command / URL</th></tr>
           </thead>
@@ -185,6 +185,9 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
                 <td>{it.name}</td>
                 <td>
                   <span className={`outcome outcome-${it.outcome}`}>{OUTCOME_TEXT[it.outcome] ?? it.outcome}</span>
+                  {it.disabled && it.outcome !== 'invalid' && it.outcome !== 'unchanged' && (
+                    <div className="muted small">arrives switched off, as it was there: turn it on on the Servers page</div>
+                  )}
                   {it.changes.map((c) => <div key={c} className="muted small">{c}</div>)}
                   {it.secrets.map((m) => m.input ? (
                     <span key={m.name} className="secret-move small">

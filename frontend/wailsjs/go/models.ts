@@ -346,6 +346,7 @@ export namespace gui {
 	    problems: ProblemView[];
 	    needsInputs: string[];
 	    secrets: SecretMove[];
+	    disabled: boolean;
 	}
 	export interface InputView {
 	    id: string;
