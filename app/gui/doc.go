@@ -109,7 +109,8 @@
 // Code's and Cursor's variables are written out as they import — `${userHome}`,
 // `${workspaceFolder}` and `${workspaceFolderBasename}` for a folder's
 // `.vscode/mcp.json` or `.cursor/mcp.json`, `${pathSeparator}` and `${/}` —,
-// Claude Code's `${VAR}` becomes `${env:VAR}`, read at each start, and any other
+// Claude Code's `${VAR}` and `${VAR:-default}` become `${env:VAR}` and `${env:VAR:-default}`,
+// read at each start, and any other
 // `${…}`, which config.json gives no value, is flagged as a warning under its
 // server in the preview and under its field in Edit); a tool whose definition
 // changed since you trusted it shows under its server with a diff and Accept /

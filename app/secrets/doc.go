@@ -54,7 +54,7 @@
 // `servers remove --keep-secrets`.
 //
 // `${secret:NAME}` and `${env:NAME}` are resolved when a server starts and never written
-// back. Every resolved secret is masked in logs, stderr shown in the app, error messages and
+// back; `${env:NAME:-default}` is the default when NAME is unset or empty, as in a shell. Every resolved secret is masked in logs, stderr shown in the app, error messages and
 // tool results shown in the window. Without a reachable keyring (a headless Linux box) the
 // app says so — install and unlock gnome-keyring, or turn on KeePassXC's Secret Service —
 // and `${env:…}` values keep working; there is no plaintext fallback. On Linux the keyring is

@@ -152,7 +152,13 @@ func (s *Store) Lookup(kind, name string) (string, error) {
 	case "secret":
 		return s.Get(name)
 	case "env":
-		v, ok := os.LookupEnv(name)
+		// ${env:NAME:-default}, Claude Code's ${NAME:-default}: the
+		// default when NAME is unset or empty, as in a shell.
+		key, def, hasDefault := strings.Cut(name, ":-")
+		v, ok := os.LookupEnv(key)
+		if hasDefault && v == "" {
+			return def, nil
+		}
 		if !ok {
 			return "", fmt.Errorf("${env:%s}: %w", name, ErrUnset)
 		}

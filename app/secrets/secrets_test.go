@@ -144,3 +144,31 @@ func TestIndexInSettings(t *testing.T) {
 		t.Fatalf("after remove = %s", raw)
 	}
 }
+
+// ${env:NAME:-default} (Claude Code's ${NAME:-default}) gives the default
+// when NAME is unset or empty, as a shell does; without one an unset NAME
+// is an error that names it.
+func TestLookupEnvDefault(t *testing.T) {
+	t.Setenv("SB_TEST_SET", "value")
+	t.Setenv("SB_TEST_EMPTY", "")
+	s := &Store{}
+	for _, c := range []struct{ name, want string }{
+		{"SB_TEST_SET", "value"},
+		{"SB_TEST_SET:-other", "value"},
+		{"SB_TEST_EMPTY:-fallback", "fallback"},
+		{"SB_TEST_UNSET_X:-postgres://localhost/dev", "postgres://localhost/dev"},
+		{"SB_TEST_UNSET_X:-", ""},
+		{"SB_TEST_EMPTY", ""},
+	} {
+		if got, err := s.Lookup("env", c.name); err != nil || got != c.want {
+			t.Errorf("Lookup(env, %q) = %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+	if _, err := s.Lookup("env", "SB_TEST_UNSET_X"); !errors.Is(err, ErrUnset) || !strings.Contains(err.Error(), "${env:SB_TEST_UNSET_X}") {
+		t.Errorf("unset: %v", err)
+	}
+	got, err := Expand("${env:SB_TEST_UNSET_X:-https://api.example.com}/mcp", s.Lookup)
+	if err != nil || got != "https://api.example.com/mcp" {
+		t.Errorf("Expand = %q, %v", got, err)
+	}
+}

@@ -74,6 +74,11 @@ func (v Variables) expand(s string) (out string, rewritten, unresolved []string)
 			return filepath.Base(v.Workspace)
 		case (name == "pathSeparator" || name == "/") && v.Separator != "":
 			return v.Separator
+		case strings.Contains(name, ":-") && plainEnvName.MatchString(name[:strings.Index(name, ":-")]):
+			// Claude Code's ${VAR:-default}: the default when VAR is unset
+			// or empty; ${env:VAR:-default} here, read the same way.
+			rewritten = append(rewritten, ref)
+			return "${env:" + name + "}"
 		case !scoped && plainEnvName.MatchString(name) && !slices.Contains(vscodeOnly, name) &&
 			name != "userHome" && !strings.HasPrefix(name, "workspaceFolder") && name != "workspaceRoot":
 			// Claude Code reads ${VAR} from the environment; Switchboard

@@ -48,8 +48,8 @@ func TestExpandVariables(t *testing.T) {
 		}
 	}
 	odd := serverNamed(t, got, "odd")
-	if odd.Cwd != "site" || odd.Args[0] != "${file}" {
-		t.Errorf("odd = %+v: want ${workspaceFolderBasename} written out and ${file} kept", odd)
+	if odd.Cwd != "site" || odd.Args[0] != "${file}" || odd.Args[2] != "${env:BASE:-/srv}" {
+		t.Errorf("odd = %+v: want ${workspaceFolderBasename} written out, ${file} kept and Claude Code's ${BASE:-/srv} read from the environment", odd)
 	}
 	var msgs []string
 	for _, e := range got.Entries {
@@ -64,7 +64,7 @@ func TestExpandVariables(t *testing.T) {
 		"servers.fs.env.CC: ${API_KEY} is read from the environment when the server starts",
 		"servers.odd.args[0]: uses ${file}, which Switchboard gives no value",
 		"servers.odd.args[1]: uses ${lineNumber}",
-		"servers.odd.args[2]: uses ${BASE:-/srv}",
+		"servers.odd.args[2]: ${BASE:-/srv} is read from the environment when the server starts",
 	} {
 		if !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, want) }) {
 			t.Errorf("no warning %q in\n%s", want, strings.Join(msgs, "\n"))
