@@ -2,6 +2,7 @@ package mcpmanager
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,6 +70,9 @@ func Specs(servers []config.Server, expand func(string) (string, error)) []Serve
 	out := make([]ServerConfig, 0, len(servers))
 	for _, s := range servers {
 		r, err := expandServer(s, expand)
+		if err == nil {
+			r.Env, err = withEnvFile(r)
+		}
 		c := FromConfig(r)
 		if err != nil { // what is missing says more than the placeholder it left
 			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
@@ -93,7 +97,7 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 		}
 		return r
 	}
-	out.Command, out.Cwd, out.URL = x(s.Command), x(s.Cwd), x(s.URL)
+	out.Command, out.Cwd, out.URL, out.EnvFile = x(s.Command), x(s.Cwd), x(s.URL), x(s.EnvFile)
 	for i, a := range out.Args {
 		out.Args[i] = x(a)
 	}
@@ -126,4 +130,22 @@ func expandServer(s config.Server, expand func(string) (string, error)) (config.
 func sandboxPolicy(s config.Sandbox) *sandbox.Policy {
 	access := map[string]sandbox.Access{"": sandbox.ReadOnly, "write": sandbox.ReadWrite, "read": sandbox.ReadOnly, "none": sandbox.Hidden}[s.Roots]
 	return &sandbox.Policy{Network: s.Network, AllowRead: slices.Clone(s.AllowRead), AllowWrite: slices.Clone(s.AllowWrite), RootsAccess: access}
+}
+
+// withEnvFile is s's environment with its envFile's variables under it:
+// the entry's own "env" wins, as in VS Code. A local server's only: a
+// remote one gets no environment.
+func withEnvFile(s config.Server) (map[string]string, error) {
+	if s.EnvFile == "" || s.Transport != config.Stdio && s.Transport != "" {
+		return s.Env, nil
+	}
+	if !filepath.IsAbs(s.EnvFile) {
+		return s.Env, fmt.Errorf("envFile %q is not an absolute path; write the file's full path", s.EnvFile)
+	}
+	vars, err := config.ReadEnvFile(s.EnvFile)
+	if err != nil {
+		return s.Env, err
+	}
+	maps.Copy(vars, s.Env)
+	return vars, nil
 }

@@ -1,6 +1,9 @@
 package mcpmanager
 
 import (
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,5 +33,33 @@ func TestFromConfigChecksFinalURL(t *testing.T) {
 				t.Errorf("start error %q, want %q", sc.StartError, c.want)
 			}
 		})
+	}
+}
+
+// An envFile that cannot be read, or is not an absolute path, keeps the
+// server from starting with a sentence that says which and what to do;
+// one that can gives its variables under the entry's own.
+func TestSpecsEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, ".env")
+	if err := os.WriteFile(good, []byte("A=from file\nB=from file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	same := func(s string) (string, error) { return s, nil }
+	for _, c := range []struct {
+		envFile, startError string
+		env                 map[string]string
+	}{
+		{good, "", map[string]string{"A": "from file", "B": "own"}},
+		{filepath.Join(dir, "missing.env"), `s: envFile ` + filepath.Join(dir, "missing.env") + `: stat`, nil},
+		{".env", `s: envFile ".env" is not an absolute path; write the file's full path`, nil},
+	} {
+		got := Specs([]config.Server{{Name: "s", Transport: config.Stdio, Command: "x", Env: map[string]string{"B": "own"}, EnvFile: c.envFile}}, same)[0]
+		if !strings.HasPrefix(got.StartError, c.startError) || (c.startError == "") != (got.StartError == "") {
+			t.Errorf("%s: StartError %q, want %q", c.envFile, got.StartError, c.startError)
+		}
+		if c.env != nil && !maps.Equal(got.Env, c.env) {
+			t.Errorf("%s: env %q, want %q", c.envFile, got.Env, c.env)
+		}
 	}
 }

@@ -134,7 +134,12 @@ func TestSandboxRootsChangeRestarts(t *testing.T) {
 // it has what its entry sets and the short sandbox.KeptEnv list (HOME
 // and TMPDIR are its private folders); unsandboxed it inherits the app's environment but never
 // Switchboard's own secrets (AppSecretEnv). Neither sees the serve token.
+// Both get the variables of their "envFile", under the entry's own "env".
 func TestServerEnvironment(t *testing.T) {
+	envFile := filepath.Join(t.TempDir(), ".env")
+	if err := os.WriteFile(envFile, []byte("# the project's\nexport FROM_FILE=\"the file's\"\nOWN=the file's, overridden\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	appSecrets := map[string]string{
 		"SWITCHBOARD_SERVE_TOKEN": "serve-token-value",
 		"SWITCHBOARD_API_KEY":     "switchboard-key-value",
@@ -151,7 +156,7 @@ func TestServerEnvironment(t *testing.T) {
 	t.Setenv("LANG", "C.UTF-8")
 	for _, sandboxOn := range []bool{false, true} {
 		t.Run(map[bool]string{false: "unsandboxed", true: "sandboxed"}[sandboxOn], func(t *testing.T) {
-			entry := map[string]any{"command": proctest.FaultServer(t), "env": map[string]string{"OWN": "the entry's own"}}
+			entry := map[string]any{"command": proctest.FaultServer(t), "env": map[string]string{"OWN": "the entry's own"}, "envFile": envFile}
 			if sandboxOn {
 				entry["sandbox"] = true
 			}
@@ -177,6 +182,9 @@ func TestServerEnvironment(t *testing.T) {
 			}
 			if env["OWN"] != "the entry's own" || env["LANG"] != "C.UTF-8" || env["PATH"] == "" {
 				t.Errorf("the entry's own variable, LANG or PATH is missing: %q", env)
+			}
+			if env["FROM_FILE"] != "the file's" {
+				t.Errorf("FROM_FILE = %q, want the envFile's value", env["FROM_FILE"])
 			}
 			for k, v := range userSecrets {
 				if got := env[k]; sandboxOn && got != "" || !sandboxOn && got != v {

@@ -268,7 +268,7 @@ func (a *ServersPage) edit(old string, f ServerFormView) (host.ServerEdit, []Fie
 		s.Command, s.Args, s.Cwd, s.URL, s.Headers = f.Command, slices.Clone(f.Args), f.Cwd, "", nil
 		s.Env, probs = rows("env", "variable", f.Env, e.Secrets)
 	} else {
-		s.Command, s.Args, s.Cwd, s.Env, s.URL = "", nil, "", nil, f.URL
+		s.Command, s.Args, s.Cwd, s.Env, s.EnvFile, s.URL = "", nil, "", nil, "", f.URL
 		s.Headers, probs = rows("headers", "header", f.Headers, e.Secrets)
 	}
 	e.Server = s

@@ -204,6 +204,7 @@ func (s *Servers) specs(servers []Server, grants map[string][]string) []mcpmanag
 	h := s.h
 	out := make([]mcpmanager.ServerConfig, 0, len(servers))
 	for _, srv := range servers {
+		start := len(out)
 		out = append(out, mcpmanager.Specs([]Server{srv}, func(v string) (string, error) {
 			x, err := secrets.Expand(v, func(kind, name string) (string, error) {
 				if kind == "secret" && !mayUse(srv, grants, name) {
@@ -223,6 +224,14 @@ func (s *Servers) specs(servers []Server, grants map[string][]string) []mcpmanag
 			}
 			return x, nil
 		})...)
+		// An envFile's values stay out of logs and errors too, where they
+		// look like secrets (its file is the user's; config.json never
+		// holds them).
+		for k, v := range out[start].Env {
+			if _, own := srv.Env[k]; !own && secrets.LooksSecret(k, v, false) {
+				h.red.Add(v)
+			}
+		}
 	}
 	return out
 }

@@ -7,7 +7,10 @@
 // accepting JSONC (comments, trailing commas, a BOM). Every problem is
 // reported at once, with its JSON path and line:column, and the valid
 // servers of a partly broken file are still returned. Keys this package does
-// not know are kept in Server.Extra and written back.
+// not know are kept in Server.Extra and written back. A local server's
+// "envFile" (VS Code's and Cursor's) names a KEY=VALUE file whose variables
+// it gets under its own "env" (ReadEnvFile), read each time the config is
+// applied; "${VAR:-default}" (Claude Code's) reads VAR with a default.
 //
 // The app's own config.json is a Config: Load treats a missing file as empty,
 // Save writes atomically and keeps the previous version as config.json.bak,

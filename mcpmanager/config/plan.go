@@ -306,6 +306,7 @@ func Diff(a, b Server) []Change {
 	}
 	out = append(out, diffSecret("env", a.Env, b.Env)...)
 	str("cwd", a.Cwd, b.Cwd)
+	str("envFile", a.EnvFile, b.EnvFile)
 	str("url", a.URL, b.URL)
 	out = append(out, diffSecret("headers", a.Headers, b.Headers)...)
 	if a.Disabled != b.Disabled {

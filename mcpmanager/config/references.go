@@ -67,7 +67,7 @@ func (o *Opaque) Reveal(s string) string {
 
 // RevealServer reveals every value of s that is expanded at start.
 func (o *Opaque) RevealServer(s *Server) {
-	s.Command, s.URL, s.Cwd = o.Reveal(s.Command), o.Reveal(s.URL), o.Reveal(s.Cwd)
+	s.Command, s.URL, s.Cwd, s.EnvFile = o.Reveal(s.Command), o.Reveal(s.URL), o.Reveal(s.Cwd), o.Reveal(s.EnvFile)
 	for i, a := range s.Args {
 		s.Args[i] = o.Reveal(a)
 	}

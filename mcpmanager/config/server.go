@@ -80,6 +80,10 @@ type Server struct {
 	Args        []string
 	Env         map[string]string
 	Cwd         string
+	// EnvFile is a file of KEY=VALUE lines ("envFile", as VS Code and
+	// Cursor write it) whose variables the server gets too, read at each
+	// apply of the config; its "env" wins over the file (see ReadEnvFile).
+	EnvFile     string
 	URL         string
 	Headers     map[string]string
 	Disabled    bool
@@ -112,7 +116,7 @@ var knownKeys = map[string]bool{
 	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
-	"oauth": true, "id": true, "sandboxEnabled": true,
+	"oauth": true, "id": true, "sandboxEnabled": true, "envFile": true,
 }
 
 // Clone returns a deep copy.
@@ -171,6 +175,7 @@ func (s Server) MarshalJSON() ([]byte, error) {
 		{"args", len(s.Args) > 0, s.Args},
 		{"env", len(s.Env) > 0, s.Env},
 		{"cwd", s.Cwd != "", s.Cwd},
+		{"envFile", s.EnvFile != "", s.EnvFile},
 		{"url", s.URL != "", s.URL},
 		{"headers", len(s.Headers) > 0, s.Headers},
 		{"disabled", s.Disabled, true},
@@ -357,6 +362,7 @@ func (s *Server) eachString(fn func(p *string)) {
 		}
 	}
 	fn(&s.Cwd)
+	fn(&s.EnvFile)
 	fn(&s.URL)
 }
 
@@ -440,7 +446,7 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		last[m.key] = i
 	}
 	var typ, transport Transport
-	var typeNode, transportNode, urlNode, commandNode, sandboxNode, sandboxOnNode, oauthNode *node
+	var typeNode, transportNode, urlNode, commandNode, sandboxNode, sandboxOnNode, oauthNode, envFileNode *node
 	urlKeys := 0
 	for i, m := range n.members {
 		if last[m.key] != i {
@@ -464,6 +470,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			s.Headers = c.strMap(p, v, "header")
 		case "cwd":
 			s.Cwd = c.str(p, v)
+		case "envFile":
+			envFileNode = v
+			s.EnvFile = c.str(p, v)
 		case "encoding":
 			s.Encoding = c.str(p, v)
 		case "roots":
@@ -552,6 +561,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	}
 	if hasURL && s.URL == "" && urlNode.kind == kindString {
 		c.add(SeverityError, pathKey(path, "url"), urlNode, "must not be empty; write it like https://example.com/mcp")
+	}
+	if envFileNode != nil && s.Transport != Stdio && s.Transport != "" {
+		c.add(SeverityWarning, pathKey(path, "envFile"), envFileNode, "is ignored: %s server is not started here, so it gets no environment; remove it", s.Transport.article())
 	}
 	if hasURL && s.URL != "" && s.Transport != Stdio && s.Transport != "" {
 		c.checkURL(pathKey(path, "url"), urlNode, s.URL, s.Transport)

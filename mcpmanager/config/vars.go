@@ -169,6 +169,7 @@ func (v Variables) expandServer(base string, s *Server) []Problem {
 		}
 	}
 	visit(at("cwd"), &s.Cwd)
+	visit(at("envFile"), &s.EnvFile)
 	visit(at("url"), &s.URL)
 	for i := range s.Roots {
 		visit(pathIndex(at("roots"), i), &s.Roots[i])

@@ -1,0 +1,70 @@
+package config
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		t.Helper()
+		p := filepath.Join(dir, "x.env")
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, err := ReadEnvFile(write("\ufeff# comment\n\nA=1\nexport B = two words \nC=\"quoted # not a comment\\nnext\"\nD='single $HOME \\n'\nE=value # a comment\nF=\nG=\"a \\\"q\\\"\"\nH=x=y\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"A": "1", "B": "two words", "C": "quoted # not a comment\nnext", "D": `single $HOME \n`, "E": "value", "F": "", "G": `a "q"`, "H": "x=y"}
+	if !maps.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	for _, c := range []struct{ body, want string }{
+		{"A=1\nnot a variable\n", `x.env:2: "not a variable" is not KEY=VALUE`},
+		{"A=1\n1BAD=x\n", `x.env:2: "1BAD=x" is not KEY=VALUE`},
+		{"A=\"open\n", `x.env:1: A: the value's " is not closed`},
+		{"A='open\n", `x.env:1: A: the value's ' is not closed`},
+	} {
+		if _, err := ReadEnvFile(write(c.body)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want %q", c.body, err, c.want)
+		}
+	}
+	if _, err := ReadEnvFile(filepath.Join(dir, "missing.env")); err == nil || !strings.Contains(err.Error(), `create it, or remove "envFile"`) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// "envFile" is kept through a save, compared by an import, and a remote
+// server's is flagged as having no effect.
+func TestEnvFileEntry(t *testing.T) {
+	f, err := ParseContext(t.Context(), "c.json", []byte(`{"mcpServers": {
+  "l": {"command": "node", "envFile": "/srv/app/.env"},
+  "r": {"url": "https://mcp.example.com/mcp", "envFile": "/srv/app/.env"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := serverNamed(t, f, "l")
+	if l.EnvFile != "/srv/app/.env" || l.Extra["envFile"] != nil {
+		t.Errorf("envFile = %q, extra %s", l.EnvFile, l.Extra["envFile"])
+	}
+	raw, err := l.MarshalJSON()
+	if err != nil || !strings.Contains(string(raw), `"envFile":"/srv/app/.env"`) {
+		t.Errorf("saved as %s (%v)", raw, err)
+	}
+	other := l.Clone()
+	other.EnvFile = "/srv/other/.env"
+	if d := Diff(l, other); len(d) != 1 || d[0].Field != "envFile" {
+		t.Errorf("Diff = %v", d)
+	}
+	probs := f.Entries[1].Problems
+	if len(probs) != 1 || probs[0].Severity != SeverityWarning || probs[0].Path != "mcpServers.r.envFile" {
+		t.Errorf("remote entry's problems: %v", probs)
+	}
+}
