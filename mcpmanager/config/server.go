@@ -74,12 +74,12 @@ type Server struct {
 	// entries are named by it, so a rename keeps them and a new server of
 	// the same name does not inherit them. Import compares entries
 	// without it (see Diff).
-	ID          string
-	Transport   Transport
-	Command     string
-	Args        []string
-	Env         map[string]string
-	Cwd         string
+	ID        string
+	Transport Transport
+	Command   string
+	Args      []string
+	Env       map[string]string
+	Cwd       string
 	// EnvFile is a file of KEY=VALUE lines ("envFile", as VS Code and
 	// Cursor write it) whose variables the server gets too, read at each
 	// apply of the config; its "env" wins over the file (see ReadEnvFile).
