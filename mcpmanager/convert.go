@@ -18,6 +18,7 @@ func FromConfig(s config.Server) ServerConfig {
 	c := ServerConfig{
 		Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd,
 		Disabled: s.Disabled, CallTimeout: s.ToolTimeout, Roots: s.Roots,
+		IncludeTools: s.IncludeTools, ExcludeTools: s.ExcludeTools,
 	}
 	for _, r := range s.Roots {
 		if !filepath.IsAbs(r) && c.StartError == "" { // a placeholder expanded to a relative path

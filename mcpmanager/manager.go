@@ -71,6 +71,10 @@ type ServerConfig struct {
 	// Sandbox, when set, runs a stdio server in a sandbox (package
 	// sandbox); Roots are filled in at each start.
 	Sandbox *sandbox.Policy
+	// IncludeTools, when not empty, are the only tools of the server the
+	// router offers; ExcludeTools it never offers (they win). A change
+	// restarts the server, as any other.
+	IncludeTools, ExcludeTools []string
 }
 
 // Builtin is a server that runs inside this process (a built-in: the
@@ -788,6 +792,13 @@ func logName(server string) string {
 type source struct{ m *managed }
 
 func (s source) Name() string { return s.m.cfg.Name }
+
+// Offers says whether the server's entry lets the router offer tool
+// (router.ToolFilter).
+func (s source) Offers(tool string) bool {
+	c := &s.m.cfg
+	return !slices.Contains(c.ExcludeTools, tool) && (len(c.IncludeTools) == 0 || slices.Contains(c.IncludeTools, tool))
+}
 func (s source) CallTimeout() time.Duration {
 	if s.m.cfg.CallTimeout == 0 && s.m.cfg.Builtin != nil {
 		return InProcessCallTimeout

@@ -90,7 +90,8 @@
 // rows where a value ticked Secret goes to the OS keyring and config.json gets
 // `${secret:server.ID.env.NAME}` (a value that looks like a key or token is
 // marked, with Keep NAME in the keyring); working directory, URL, startup and
-// tool timeouts in seconds, enabled), and Edit opens the same form for a server
+// tool timeouts in seconds, the tools offered only and the tools left out,
+// enabled), and Edit opens the same form for a server
 // (also beside a server's error): each field is checked with config.json's own
 // rules as you type, the problem shown under it; Edit as JSON edits the entry
 // itself, problems as line:column; saving is one locked edit of config.json

@@ -27,6 +27,10 @@ type ServerFormView struct {
 	StartupTimeoutMs float64 `json:"startupTimeoutMs"`
 	ToolTimeoutMs    float64 `json:"toolTimeoutMs"`
 	Enabled          bool    `json:"enabled"`
+	// IncludeTools, when not empty, are the only tools offered;
+	// ExcludeTools are never offered ("includeTools", "excludeTools").
+	IncludeTools []string `json:"includeTools"`
+	ExcludeTools []string `json:"excludeTools"`
 	// JSON is the entry as config.json holds it ("Edit as JSON").
 	JSON string `json:"json"`
 	// Base is the entry as loaded, handed back on save: a save refuses to

@@ -175,7 +175,7 @@ func (a *ServersPage) TestServer(name string) (host.TestReport, error) {
 // blank form of a new server.
 func (a *ServersPage) ServerForm(name string) (ServerFormView, error) {
 	v := ServerFormView{Transport: string(host.TransportStdio), Enabled: true, Args: []string{},
-		Env: []KeyValueView{}, Headers: []KeyValueView{}, ConfigPath: a.dir.Config(), JSON: "{\n  \"command\": \"\"\n}"}
+		Env: []KeyValueView{}, Headers: []KeyValueView{}, IncludeTools: []string{}, ExcludeTools: []string{}, ConfigPath: a.dir.Config(), JSON: "{\n  \"command\": \"\"\n}"}
 	if name == "" {
 		return v, nil
 	}
@@ -195,6 +195,7 @@ func (a *ServersPage) ServerForm(name string) (ServerFormView, error) {
 	v.StartupTimeoutMs = float64(s.StartupTimeout) / float64(time.Millisecond)
 	v.ToolTimeoutMs = float64(s.ToolTimeout) / float64(time.Millisecond)
 	v.Enabled, v.JSON, v.Base = !s.Disabled, base, base
+	v.IncludeTools, v.ExcludeTools = append([]string{}, s.IncludeTools...), append([]string{}, s.ExcludeTools...)
 	return v, nil
 }
 
@@ -263,6 +264,7 @@ func (a *ServersPage) edit(old string, f ServerFormView) (host.ServerEdit, []Fie
 	s.Name, s.Transport, s.Disabled = f.Name, host.Transport(f.Transport), !f.Enabled
 	s.StartupTimeout = time.Duration(f.StartupTimeoutMs * float64(time.Millisecond))
 	s.ToolTimeout = time.Duration(f.ToolTimeoutMs * float64(time.Millisecond))
+	s.IncludeTools, s.ExcludeTools = toolNames(f.IncludeTools), toolNames(f.ExcludeTools)
 	var probs []FieldProblemView
 	if s.Transport == host.TransportStdio {
 		s.Command, s.Args, s.Cwd, s.URL, s.Headers = f.Command, slices.Clone(f.Args), f.Cwd, "", nil
@@ -458,3 +460,15 @@ type OAuthView struct {
 
 // skillsTimeout bounds listing a server's skills for its Details.
 const skillsTimeout = 30 * time.Second
+
+// toolNames is a list of tool names as the form gives it: each trimmed,
+// the empty ones dropped, each once; nil when none is left.
+func toolNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -107,5 +107,11 @@ func importEntry(s clients.Server) map[string]any {
 	if s.Disabled {
 		entry["disabled"] = true
 	}
+	if len(s.IncludeTools) > 0 {
+		entry["includeTools"] = s.IncludeTools
+	}
+	if len(s.ExcludeTools) > 0 {
+		entry["excludeTools"] = s.ExcludeTools
+	}
 	return entry
 }

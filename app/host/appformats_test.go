@@ -23,6 +23,8 @@ func TestImportAppFormats(t *testing.T) {
 		url      string
 		headers  map[string]string
 		disabled bool
+		include  []string
+		exclude  []string
 	}
 	for _, c := range []struct {
 		file string
@@ -31,7 +33,8 @@ func TestImportAppFormats(t *testing.T) {
 		order []string
 	}{
 		{"config.toml", map[string]want{
-			"docs":  {command: "docs-server", args: []string{"--port", "4000"}, env: map[string]string{"LOG_LEVEL": "debug"}},
+			"docs": {command: "docs-server", args: []string{"--port", "4000"}, env: map[string]string{"LOG_LEVEL": "debug"},
+				include: []string{"search", "read_page", "delete_page"}, exclude: []string{"delete_page"}},
 			"figma": {url: "https://mcp.figma.com/mcp", headers: map[string]string{"Authorization": "Bearer ${env:FIGMA_OAUTH_TOKEN}"}},
 			"off":   {command: "off-server", disabled: true},
 		}, []string{"docs", "figma", "off"}},
@@ -86,7 +89,8 @@ func TestImportAppFormats(t *testing.T) {
 					continue
 				}
 				if s.Command != w.command || !slices.Equal(s.Args, w.args) || !maps.Equal(s.Env, w.env) ||
-					s.URL != w.url || !maps.Equal(s.Headers, w.headers) || s.Disabled != w.disabled {
+					s.URL != w.url || !maps.Equal(s.Headers, w.headers) || s.Disabled != w.disabled ||
+					!slices.Equal(s.IncludeTools, w.include) || !slices.Equal(s.ExcludeTools, w.exclude) {
 					t.Errorf("%s = command %q args %q env %v url %q headers %v disabled %v, want %+v",
 						name, s.Command, s.Args, s.Env, s.URL, s.Headers, s.Disabled, w)
 				}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { gui } from './backend';
-import { fieldOf, fromView, groupProblems, jsonProblemText, keyOf, localProblems, move, parseSeconds, savedText, toView } from './serverform';
+import { fieldOf, fromView, groupProblems, jsonProblemText, keyOf, localProblems, move, parseSeconds, savedText, toolNames, toView } from './serverform';
 
 const view = (over: Partial<gui.ServerFormView> = {}): gui.ServerFormView => ({
   name: 'gh', transport: 'stdio', command: 'npx', args: ['-y', 'server-github'],
@@ -22,6 +22,8 @@ describe('fieldOf and keyOf', () => {
     ['type', 'transport', ''],
     ['name', 'name', ''],
     ['sandbox.network', 'form', ''],
+    ['excludeTools[0]', 'excludeTools', ''],
+    ['includeTools', 'includeTools', ''],
   ])('%s is shown under %s', (path, field, key) => {
     expect(fieldOf(path)).toBe(field);
     if (field === 'env' || field === 'headers') expect(keyOf(path)).toBe(key);
@@ -102,6 +104,14 @@ describe('fromView and toView', () => {
     const f = fromView(view());
     f.env[0] = { ...f.env[0]!, secret: false, value: 'plain' };
     expect(toView(f, '').env[0]).toEqual({ key: 'GITHUB_TOKEN', value: 'plain', secret: false, secretRef: '' });
+  });
+
+  it('round-trip the tools offered and left out, typed with commas, spaces or lines', () => {
+    const f = fromView(view({ includeTools: ['read', 'list'], excludeTools: [] }));
+    expect([f.includeTools, f.excludeTools]).toEqual(['read, list', '']);
+    const back = toView({ ...f, excludeTools: ' write_file,\ndelete_file  move ' }, '{}');
+    expect([back.includeTools, back.excludeTools]).toEqual([['read', 'list'], ['write_file', 'delete_file', 'move']]);
+    expect(toolNames(' , ')).toEqual([]);
   });
 
   it('reads an unknown transport as stdio', () => {

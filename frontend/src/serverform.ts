@@ -39,10 +39,13 @@ export interface FormState {
   startupTimeout: string;
   toolTimeout: string;
   enabled: boolean;
+  /** The tools offered and left out, as typed: names separated by commas or spaces. */
+  includeTools: string;
+  excludeTools: string;
 }
 
 /** Field is where a problem is shown. */
-export type Field = 'name' | 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers' | 'startupTimeout' | 'toolTimeout' | 'form';
+export type Field = 'name' | 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers' | 'startupTimeout' | 'toolTimeout' | 'includeTools' | 'excludeTools' | 'form';
 
 export type Problems = Partial<Record<Field, string[]>>;
 
@@ -76,7 +79,14 @@ export function fromView(v: gui.ServerFormView): FormState {
     startupTimeout: seconds(v.startupTimeoutMs),
     toolTimeout: seconds(v.toolTimeoutMs),
     enabled: v.enabled,
+    includeTools: (v.includeTools ?? []).join(', '),
+    excludeTools: (v.excludeTools ?? []).join(', '),
   };
+}
+
+/** toolNames reads a list of tool names as typed: separated by commas, spaces or lines. */
+export function toolNames(text: string): string[] {
+  return text.split(/[\s,]+/).filter((n) => n !== '');
 }
 
 /** parseSeconds reads a timeout as typed: "" is the default (0), else a positive number of seconds. */
@@ -117,6 +127,8 @@ export function toView(f: FormState, base: string, configPath = ''): gui.ServerF
     startupTimeoutMs: parseSeconds(f.startupTimeout).ms,
     toolTimeoutMs: parseSeconds(f.toolTimeout).ms,
     enabled: f.enabled,
+    includeTools: toolNames(f.includeTools),
+    excludeTools: toolNames(f.excludeTools),
     json: '',
     base,
     configPath,
@@ -139,6 +151,8 @@ export function fieldOf(path: string): Field {
     case 'url':
     case 'headers':
     case 'startupTimeout':
+    case 'includeTools':
+    case 'excludeTools':
       return head;
     case 'serverUrl':
     case 'httpUrl':

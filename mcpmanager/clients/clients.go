@@ -39,6 +39,10 @@ type Server struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// Disabled is the app's own switch (opencode's and Goose's "enabled": false).
 	Disabled bool `json:"disabled,omitempty"`
+	// IncludeTools and ExcludeTools are the app's tool filter (Codex's
+	// enabled_tools and disabled_tools).
+	IncludeTools []string `json:"includeTools,omitempty"`
+	ExcludeTools []string `json:"excludeTools,omitempty"`
 	// Text is the entry as written in the file (for JSON and YAML the
 	// value, for TOML its sections), so a moved server returns as it was.
 	Text string `json:"-"`

@@ -143,6 +143,7 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		if en, ok := m["enabled"].(bool); ok && !en {
 			s.Disabled = true
 		}
+		s.IncludeTools, s.ExcludeTools = strList(m["enabled_tools"]), strList(m["disabled_tools"])
 		var text strings.Builder
 		for _, sp := range d.spans[name] {
 			text.Write(d.data[sp[0]:sp[1]])

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,34 @@ func TestEnvFileEntry(t *testing.T) {
 	probs := f.Entries[1].Problems
 	if len(probs) != 1 || probs[0].Severity != SeverityWarning || probs[0].Path != "mcpServers.r.envFile" {
 		t.Errorf("remote entry's problems: %v", probs)
+	}
+}
+
+// Gemini CLI's includeTools and excludeTools, and Roo Code's and Kiro's
+// disabledTools (read as excludeTools), are kept, saved under Switchboard's
+// names and compared by an import.
+func TestToolFilterEntry(t *testing.T) {
+	f, err := ParseContext(t.Context(), "c.json", []byte(`{"mcpServers": {
+  "gemini": {"command": "x", "includeTools": ["read", "list"], "excludeTools": ["list"]},
+  "roo": {"command": "x", "disabledTools": ["write_file"]},
+  "bad": {"command": "x", "excludeTools": "write_file"}}}`))
+	if err == nil || !strings.Contains(err.Error(), "mcpServers.bad.excludeTools: must be an array of strings") {
+		t.Fatalf("err = %v", err)
+	}
+	g, r := serverNamed(t, f, "gemini"), serverNamed(t, f, "roo")
+	if !slices.Equal(g.IncludeTools, []string{"read", "list"}) || !slices.Equal(g.ExcludeTools, []string{"list"}) || !slices.Equal(r.ExcludeTools, []string{"write_file"}) {
+		t.Errorf("gemini %q %q, roo %q", g.IncludeTools, g.ExcludeTools, r.ExcludeTools)
+	}
+	raw, _ := r.MarshalJSON()
+	if !strings.Contains(string(raw), `"excludeTools":["write_file"]`) || strings.Contains(string(raw), "disabledTools") {
+		t.Errorf("saved as %s", raw)
+	}
+	other := g.Clone()
+	other.ExcludeTools = nil
+	if d := Diff(g, other); len(d) != 1 || d[0].String() != `excludeTools: removed` {
+		t.Errorf("Diff = %v", d)
+	}
+	if g.ExcludeTools[0] != "list" {
+		t.Error("Clone shares the list")
 	}
 }

@@ -307,6 +307,14 @@ func Diff(a, b Server) []Change {
 	out = append(out, diffSecret("env", a.Env, b.Env)...)
 	str("cwd", a.Cwd, b.Cwd)
 	str("envFile", a.EnvFile, b.EnvFile)
+	for _, l := range []struct {
+		field string
+		a, b  []string
+	}{{"includeTools", a.IncludeTools, b.IncludeTools}, {"excludeTools", a.ExcludeTools, b.ExcludeTools}} {
+		if !slices.Equal(l.a, l.b) {
+			out = append(out, Change{Field: l.field, From: showJSON(l.a), To: showJSON(l.b)})
+		}
+	}
 	str("url", a.URL, b.URL)
 	out = append(out, diffSecret("headers", a.Headers, b.Headers)...)
 	if a.Disabled != b.Disabled {

@@ -105,7 +105,13 @@ type Server struct {
 	Sandbox *Sandbox
 	// OAuth, when set, is a remote server's pre-registered client (see oauth.go).
 	OAuth *OAuth
-	Extra map[string]json.RawMessage
+	// IncludeTools, when not empty, are the only tools of the server
+	// offered anywhere (chats, serve, the Tools page); ExcludeTools are
+	// never offered, and win over IncludeTools. Gemini CLI's
+	// "includeTools" and "excludeTools"; Roo Code's and Kiro's
+	// "disabledTools" is read as "excludeTools".
+	IncludeTools, ExcludeTools []string
+	Extra                      map[string]json.RawMessage
 }
 
 // knownKeys are the server keys this package interprets; everything else
@@ -117,6 +123,7 @@ var knownKeys = map[string]bool{
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
 	"oauth": true, "id": true, "sandboxEnabled": true, "envFile": true,
+	"includeTools": true, "excludeTools": true, "disabledTools": true,
 }
 
 // Clone returns a deep copy.
@@ -125,6 +132,7 @@ func (s Server) Clone() Server {
 	s.Env = maps.Clone(s.Env)
 	s.Headers = maps.Clone(s.Headers)
 	s.Roots = slices.Clone(s.Roots)
+	s.IncludeTools, s.ExcludeTools = slices.Clone(s.IncludeTools), slices.Clone(s.ExcludeTools)
 	s.Sandbox = s.Sandbox.Clone()
 	s.OAuth = s.OAuth.Clone()
 	if s.Restart != nil {
@@ -185,6 +193,8 @@ func (s Server) MarshalJSON() ([]byte, error) {
 		{"roots", len(s.Roots) == 0 && s.RootsMode != "", s.RootsMode},
 		{"sandbox", s.Sandbox != nil, s.Sandbox},
 		{"oauth", s.OAuth != nil, s.OAuth},
+		{"includeTools", len(s.IncludeTools) > 0, s.IncludeTools},
+		{"excludeTools", len(s.ExcludeTools) > 0, s.ExcludeTools},
 	}
 	for _, f := range fields {
 		if f.set {
@@ -473,6 +483,10 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		case "envFile":
 			envFileNode = v
 			s.EnvFile = c.str(p, v)
+		case "includeTools":
+			s.IncludeTools = c.strList(p, v)
+		case "excludeTools", "disabledTools":
+			s.ExcludeTools = append(s.ExcludeTools, c.strList(p, v)...)
 		case "encoding":
 			s.Encoding = c.str(p, v)
 		case "roots":

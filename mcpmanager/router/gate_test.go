@@ -3,6 +3,7 @@ package router
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -162,5 +163,52 @@ func TestVersionedGateKept(t *testing.T) {
 	r.Tools(t.Context())
 	if got := count(); got != 6 {
 		t.Fatalf("screened %d times after a new listing, want 6", got)
+	}
+}
+
+// filtered is a src that offers only the tools its entry lets through.
+type filtered struct {
+	*src
+	include, exclude []string
+}
+
+func (f filtered) Offers(tool string) bool {
+	return !slices.Contains(f.exclude, tool) && (len(f.include) == 0 || slices.Contains(f.include, tool))
+}
+
+var _ ToolFilter = filtered{}
+
+// TestToolFilter: a tool its entry leaves out (includeTools, excludeTools)
+// is in no listing, and Lookup, Call and CallRaw of it are refused as an
+// unknown tool without reaching the server; the rest are untouched.
+func TestToolFilter(t *testing.T) {
+	r := New(Options{})
+	r.Add(filtered{src: newSrc(t, "alpha", "echo", "fail", "slow"), exclude: []string{"slow"}})
+	r.Add(filtered{src: newSrc(t, "beta", "echo", "fail"), include: []string{"echo", "fail"}, exclude: []string{"fail"}})
+	tools, errs := r.Tools(t.Context())
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if got := strings.Join(names, ","); got != "alpha__echo,alpha__fail,beta__echo" || len(errs) != 0 {
+		t.Fatalf("tools = %s, errs %v", got, errs)
+	}
+	if listed, err := r.ServerTools(t.Context(), "beta"); err != nil || len(listed) != 1 || listed[0].Name != "echo" {
+		t.Fatalf("ServerTools(beta) = %v, %v", listed, err)
+	}
+	for _, c := range []struct{ server, tool string }{{"alpha", "slow"}, {"beta", "fail"}} {
+		if _, err := r.Lookup(t.Context(), c.server+"__"+c.tool); !errors.Is(err, ErrUnknownTool) {
+			t.Errorf("Lookup %s/%s = %v", c.server, c.tool, err)
+		}
+		_, err := r.Call(t.Context(), c.server, c.tool, map[string]any{"text": "x"}, CallOptions{})
+		if !errors.Is(err, ErrUnknownTool) || !strings.Contains(err.Error(), "left out by the server's entry") {
+			t.Errorf("Call %s/%s = %v", c.server, c.tool, err)
+		}
+		if _, err := r.CallRaw(t.Context(), c.server, c.tool, json.RawMessage(`{"text":"x"}`), CallOptions{}); !errors.Is(err, ErrUnknownTool) {
+			t.Errorf("CallRaw %s/%s = %v", c.server, c.tool, err)
+		}
+	}
+	if res, err := r.Call(t.Context(), "beta", "echo", map[string]any{"text": "x"}, CallOptions{}); err != nil || mcptest.Text(res) != "echo:x" {
+		t.Fatalf("Call of an offered tool = %v, %v", res, err)
 	}
 }

@@ -84,6 +84,15 @@ type Source interface {
 	CallTimeout() time.Duration
 }
 
+// ToolFilter is a Source that offers only some of its server's tools (its
+// entry's includeTools and excludeTools): a tool it does not offer is left
+// out of every listing and a call to it is refused, as if the server did
+// not have it. Offers must be safe for concurrent use, and its answers
+// must not change while the Source is added.
+type ToolFilter interface {
+	Offers(tool string) bool
+}
+
 // Tool is one exposed tool. Server and Tool.Name say where a call goes;
 // Name is only what a model or client sees.
 type Tool struct {
@@ -473,15 +482,35 @@ func (r *Router) serverTools(ctx context.Context, server string) ([]mcp.Tool, []
 	}
 	r.mu.Lock()
 	m, ok := r.deduped[server]
+	filter, _ := r.sources[server].(ToolFilter)
 	r.mu.Unlock()
 	if ok && same(m.of, listed) {
 		return m.tools, m.dups, nil
 	}
 	tools, dups := dedupe(listed)
+	if filter != nil {
+		tools = offered(tools, filter)
+	}
 	r.mu.Lock()
 	r.deduped[server] = dedupeMemo{of: listed, tools: tools, dups: dups}
 	r.mu.Unlock()
 	return tools, dups, nil
+}
+
+// offered is tools without those filter does not offer; tools itself is
+// not modified (it may be the cached listing).
+func offered(tools []mcp.Tool, filter ToolFilter) []mcp.Tool {
+	i := slices.IndexFunc(tools, func(t mcp.Tool) bool { return !filter.Offers(t.Name) })
+	if i < 0 {
+		return tools
+	}
+	out := slices.Clone(tools[:i])
+	for _, t := range tools[i+1:] {
+		if filter.Offers(t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // dedupeMemo is dedupe's answer for one cached listing.

@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -41,6 +42,12 @@ func (r *Router) screened(server string, tools []mcp.Tool) []error {
 // screenCall asks the gate about the tool a call names, as its server
 // lists it now; a tool the server does not list is the server's to refuse.
 func (r *Router) screenCall(ctx context.Context, server, tool string) error {
+	r.mu.Lock()
+	filter, _ := r.sources[server].(ToolFilter)
+	r.mu.Unlock()
+	if filter != nil && !filter.Offers(tool) {
+		return fmt.Errorf("%w: %s: %q is left out by the server's entry (includeTools / excludeTools); edit the server to offer it", ErrUnknownTool, server, tool)
+	}
 	if r.gate == nil {
 		return nil
 	}

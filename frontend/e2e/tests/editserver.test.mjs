@@ -53,6 +53,7 @@ test('add a server through the blank form, then edit it', async () => {
   await form.getByRole('button', { name: 'Add and start' }).click();
   const status = form.getByRole('status');
   await status.getByText(/^Saved\. notes is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
+  const allTools = Number(/with (\d+) tools/.exec(await status.textContent())[1]);
   await row(page, 'notes').locator('[data-state="ready"]').waitFor();
   const cfg = readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8');
   assert.ok(!cfg.includes(SECRET), 'the secret value is not in config.json');
@@ -71,10 +72,23 @@ test('add a server through the blank form, then edit it', async () => {
   assert.equal(await edit.getByLabel('Environment 2 value', { exact: true }).inputValue(), '', 'a stored secret is never sent to the window');
   await edit.getByRole('button', { name: 'Remove argument 2' }).click();
   await edit.getByLabel('Argument 1', { exact: true }).fill('--only');
+  // Two tools left out: the server runs with two fewer, and no chat or
+  // connected app is offered them.
+  await edit.getByLabel('Leave out these tools').fill('delete_entities, delete_relations');
+  for (const width of [720, 1920, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await edit.getByLabel('Leave out these tools').scrollIntoViewIfNeeded();
+    await screenshot(page, `editserver-leave-out-${width}`);
+  }
   await edit.getByRole('button', { name: 'Save and restart' }).click();
-  await edit.getByRole('status').getByText(/^Saved\. notes is running with \d+ tools\.$/).waitFor({ timeout: 60_000 });
+  await edit.getByRole('status').getByText(`Saved. notes is running with ${allTools - 2} tools.`, { exact: true }).waitFor({ timeout: 60_000 });
   const after = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.notes;
   assert.deepEqual(after.args, ['--only']);
+  assert.deepEqual(after.excludeTools, ['delete_entities', 'delete_relations']);
+  const tools = await page.evaluate(() => window.go.gui.ToolsPage.Tools());
+  const notesTools = tools.tools.filter((t) => t.server === 'notes').map((t) => t.tool);
+  assert.equal(notesTools.length, allTools - 2, `the Tools page lists ${notesTools}`);
+  assert.ok(!notesTools.some((n) => /delete_(entities|relations)/.test(n)), `left out tools listed: ${notesTools}`);
   assert.equal(after.env.NOTES_TOKEN, notes.env.NOTES_TOKEN);
   await screenshot(page, 'editserver-edited-1280');
   await edit.getByRole('button', { name: 'Close' }).click();

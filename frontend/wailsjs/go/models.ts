@@ -563,6 +563,8 @@ export namespace gui {
 	    startupTimeoutMs: number;
 	    toolTimeoutMs: number;
 	    enabled: boolean;
+	    includeTools: string[];
+	    excludeTools: string[];
 	    json: string;
 	    base: string;
 	    configPath: string;

@@ -164,6 +164,16 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
               onChange={(e) => change({ toolTimeout: e.target.value })} />}
           </FieldBox>
         </div>
+        <div className="server-editor-pair">
+          <FieldBox label="Offer only these tools" problems={problems.includeTools} hint="Tool names, separated by commas. Empty: every tool.">
+            {(id, desc) => <input id={id} aria-describedby={desc} value={form.includeTools} className="mono" spellCheck={false} autoComplete="off"
+              placeholder="all" onChange={(e) => change({ includeTools: e.target.value })} />}
+          </FieldBox>
+          <FieldBox label="Leave out these tools" problems={problems.excludeTools} hint="Never offered to chats or connected apps.">
+            {(id, desc) => <input id={id} aria-describedby={desc} value={form.excludeTools} className="mono" spellCheck={false} autoComplete="off"
+              placeholder="none" onChange={(e) => change({ excludeTools: e.target.value })} />}
+          </FieldBox>
+        </div>
         <label className="server-editor-check">
           <input type="checkbox" checked={form.enabled} onChange={(e) => change({ enabled: e.target.checked })} /> Enabled
         </label>
