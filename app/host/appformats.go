@@ -107,6 +107,12 @@ func importEntry(s clients.Server) map[string]any {
 	if s.Disabled {
 		entry["disabled"] = true
 	}
+	if s.StartupTimeout > 0 {
+		entry["startupTimeout"] = s.StartupTimeout.Milliseconds()
+	}
+	if s.ToolTimeout > 0 {
+		entry["defaultToolTimeout"] = s.ToolTimeout.Milliseconds()
+	}
 	if len(s.IncludeTools) > 0 {
 		entry["includeTools"] = s.IncludeTools
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -25,6 +26,8 @@ func TestImportAppFormats(t *testing.T) {
 		disabled bool
 		include  []string
 		exclude  []string
+		startup  time.Duration
+		tool     time.Duration
 	}
 	for _, c := range []struct {
 		file string
@@ -34,7 +37,7 @@ func TestImportAppFormats(t *testing.T) {
 	}{
 		{"config.toml", map[string]want{
 			"docs": {command: "docs-server", args: []string{"--port", "4000"}, env: map[string]string{"LOG_LEVEL": "debug"},
-				include: []string{"search", "read_page", "delete_page"}, exclude: []string{"delete_page"}},
+				include: []string{"search", "read_page", "delete_page"}, exclude: []string{"delete_page"}, startup: 20 * time.Second, tool: 90500 * time.Millisecond},
 			"figma": {url: "https://mcp.figma.com/mcp", headers: map[string]string{"Authorization": "Bearer ${env:FIGMA_OAUTH_TOKEN}"}},
 			"off":   {command: "off-server", disabled: true},
 		}, []string{"docs", "figma", "off"}},
@@ -90,7 +93,8 @@ func TestImportAppFormats(t *testing.T) {
 				}
 				if s.Command != w.command || !slices.Equal(s.Args, w.args) || !maps.Equal(s.Env, w.env) ||
 					s.URL != w.url || !maps.Equal(s.Headers, w.headers) || s.Disabled != w.disabled ||
-					!slices.Equal(s.IncludeTools, w.include) || !slices.Equal(s.ExcludeTools, w.exclude) {
+					!slices.Equal(s.IncludeTools, w.include) || !slices.Equal(s.ExcludeTools, w.exclude) ||
+					s.StartupTimeout != w.startup || s.ToolTimeout != w.tool {
 					t.Errorf("%s = command %q args %q env %v url %q headers %v disabled %v, want %+v",
 						name, s.Command, s.Args, s.Env, s.URL, s.Headers, s.Disabled, w)
 				}

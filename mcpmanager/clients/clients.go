@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -43,6 +44,10 @@ type Server struct {
 	// enabled_tools and disabled_tools).
 	IncludeTools []string `json:"includeTools,omitempty"`
 	ExcludeTools []string `json:"excludeTools,omitempty"`
+	// StartupTimeout and ToolTimeout are the app's limits on a start and
+	// a call (Codex's startup_timeout_sec and tool_timeout_sec); 0: none.
+	StartupTimeout time.Duration `json:"startupTimeout,omitempty"`
+	ToolTimeout    time.Duration `json:"toolTimeout,omitempty"`
 	// Text is the entry as written in the file (for JSON and YAML the
 	// value, for TOML its sections), so a moved server returns as it was.
 	Text string `json:"-"`

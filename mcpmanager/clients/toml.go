@@ -2,11 +2,14 @@ package clients
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -144,6 +147,8 @@ func (d *tomlDoc) servers() ([]Server, error) {
 			s.Disabled = true
 		}
 		s.IncludeTools, s.ExcludeTools = strList(m["enabled_tools"]), strList(m["disabled_tools"])
+		s.StartupTimeout = cmp.Or(seconds(m["startup_timeout_sec"], time.Second), seconds(m["startup_timeout_ms"], time.Millisecond))
+		s.ToolTimeout = seconds(m["tool_timeout_sec"], time.Second)
 		var text strings.Builder
 		for _, sp := range d.spans[name] {
 			text.Write(d.data[sp[0]:sp[1]])
@@ -152,6 +157,21 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// seconds is a TOML number of units as a duration; 0 for anything else.
+func seconds(v any, unit time.Duration) time.Duration {
+	var f float64
+	switch n := v.(type) {
+	case int64:
+		f = float64(n)
+	case float64:
+		f = n
+	}
+	if f <= 0 || f > float64(math.MaxInt64/unit) {
+		return 0
+	}
+	return time.Duration(f * float64(unit))
 }
 
 func strList(v any) []string {

@@ -279,6 +279,9 @@ func TestParseCorpus(t *testing.T) {
 			file:   "windsurf.json",
 			format: FormatMCPServers,
 			valid:  []string{"figma", "gemini-style", "git"},
+			problems: []string{
+				`windsurf.json:4:75: warning: mcpServers.gemini-style.timeout: is read as the tool timeout in milliseconds (Gemini CLI's and Amazon Q's unit): 30s; saved as "defaultToolTimeout"`,
+			},
 		},
 		{
 			file:   "claude_code.json",

@@ -123,7 +123,7 @@ var knownKeys = map[string]bool{
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
 	"oauth": true, "id": true, "sandboxEnabled": true, "envFile": true,
-	"includeTools": true, "excludeTools": true, "disabledTools": true,
+	"includeTools": true, "excludeTools": true, "disabledTools": true, "timeout": true,
 }
 
 // Clone returns a deep copy.
@@ -456,7 +456,7 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		last[m.key] = i
 	}
 	var typ, transport Transport
-	var typeNode, transportNode, urlNode, commandNode, sandboxNode, sandboxOnNode, oauthNode, envFileNode *node
+	var typeNode, transportNode, urlNode, commandNode, sandboxNode, sandboxOnNode, oauthNode, envFileNode, timeoutNode *node
 	urlKeys := 0
 	for i, m := range n.members {
 		if last[m.key] != i {
@@ -527,6 +527,8 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			s.Restart = c.restart(p, v)
 		case "defaultToolTimeout":
 			s.ToolTimeout = c.millis(p, v)
+		case "timeout":
+			timeoutNode = v
 		case "startupTimeout":
 			s.StartupTimeout = c.millis(p, v)
 		case "stderr":
@@ -575,6 +577,9 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	}
 	if hasURL && s.URL == "" && urlNode.kind == kindString {
 		c.add(SeverityError, pathKey(path, "url"), urlNode, "must not be empty; write it like https://example.com/mcp")
+	}
+	if timeoutNode != nil {
+		c.otherTimeout(pathKey(path, "timeout"), timeoutNode, &s)
 	}
 	if envFileNode != nil && s.Transport != Stdio && s.Transport != "" {
 		c.add(SeverityWarning, pathKey(path, "envFile"), envFileNode, "is ignored: %s server is not started here, so it gets no environment; remove it", s.Transport.article())
@@ -790,6 +795,35 @@ func (c *checker) millis(path string, n *node) time.Duration {
 		return 0
 	}
 	return time.Duration(f * float64(time.Millisecond))
+}
+
+// otherTimeout reads another app's "timeout" of a server as its tool
+// timeout: Cline's and Roo Code's seconds (1 to 3600), Gemini CLI's and
+// Amazon Q's milliseconds (their defaults are 600000 and 120000). A value
+// up to 3600 is taken for seconds, a larger one for milliseconds, and the
+// warning says which, so a reading the person did not mean can be fixed.
+// A "defaultToolTimeout" of the entry wins.
+func (c *checker) otherTimeout(path string, n *node, s *Server) {
+	if n.kind != kindNumber { // another app's key: not a reason to skip the server
+		c.add(SeverityWarning, path, n, "is ignored: it must be a number, got %s; set \"defaultToolTimeout\" in milliseconds instead", n.kind.article())
+		return
+	}
+	f, ok := c.number(path, n)
+	switch {
+	case !ok:
+	case f <= 0:
+		c.add(SeverityWarning, path, n, "is ignored: it must be a positive number; set \"defaultToolTimeout\" in milliseconds instead")
+	case s.ToolTimeout > 0:
+		c.add(SeverityWarning, path, n, "is ignored: \"defaultToolTimeout\" is set too and wins; remove one of them")
+	case f <= 3600:
+		s.ToolTimeout = time.Duration(f * float64(time.Second))
+		c.add(SeverityWarning, path, n, "is read as the tool timeout in seconds (Cline's and Roo Code's unit): %s; saved as \"defaultToolTimeout\" in milliseconds", s.ToolTimeout)
+	case f <= maxMillis:
+		s.ToolTimeout = time.Duration(f * float64(time.Millisecond))
+		c.add(SeverityWarning, path, n, "is read as the tool timeout in milliseconds (Gemini CLI's and Amazon Q's unit): %s; saved as \"defaultToolTimeout\"", s.ToolTimeout)
+	default:
+		c.add(SeverityWarning, path, n, "is ignored: it is too large for a timeout; set \"defaultToolTimeout\" in milliseconds instead")
+	}
 }
 
 // checkURL enforces the URL rules (urlProblem) on a URL as written. A
