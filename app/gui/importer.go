@@ -49,6 +49,16 @@ type InputView struct {
 	ID          string `json:"id"`
 	Description string `json:"description"`
 	Password    bool   `json:"password"`
+	// Default is the value the field starts with; Options, when there
+	// are any, are the only values (a pickString: a list to choose from).
+	Default string        `json:"default"`
+	Options []InputOption `json:"options"`
+}
+
+// InputOption is one choice of a pickString input.
+type InputOption struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
 }
 
 // ImportPreview is the dry run of an import.

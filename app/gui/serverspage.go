@@ -56,13 +56,14 @@ func (a *ServersPage) PreviewImport(name, text string, plaintext []string) (Impo
 	}
 	for _, in := range f.Inputs {
 		if used[in.ID] {
-			out.Inputs = append(out.Inputs, InputView{ID: in.ID, Description: in.Description, Password: in.Password})
+			out.Inputs = append(out.Inputs, InputView{ID: in.ID, Description: in.Description, Password: in.Password,
+				Default: in.Default, Options: inputOptions(in.Options)})
 			delete(used, in.ID)
 		}
 	}
 	for _, id := range f.InputIDs() { // referenced but not declared
 		if used[id] {
-			out.Inputs = append(out.Inputs, InputView{ID: id})
+			out.Inputs = append(out.Inputs, InputView{ID: id, Options: []InputOption{}})
 		}
 	}
 	return out, nil
@@ -469,6 +470,14 @@ func toolNames(names []string) []string {
 		if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+func inputOptions(opts []host.InputOption) []InputOption {
+	out := make([]InputOption, 0, len(opts))
+	for _, o := range opts {
+		out = append(out, InputOption{Label: o.Label, Value: o.Value})
 	}
 	return out
 }

@@ -260,3 +260,31 @@ func TestOpenCarriesOldEntriesOver(t *testing.T) {
 		}
 	}
 }
+
+// An input with a "default" (VS Code's) needs no value: the import takes
+// the default, in the preview and on disk; a value given wins.
+func TestImportInputDefaults(t *testing.T) {
+	const file = `{
+  "inputs": [
+    {"type": "promptString", "id": "region", "default": "eu-west-1"},
+    {"type": "pickString", "id": "mode", "options": ["ro", "rw"], "default": "ro"}
+  ],
+  "servers": {"s": {"command": "/nonexistent/s", "args": ["--region=${input:region}", "--mode=${input:mode}"]}}
+}`
+	h := open(t)
+	given := map[string]string{"mode": "rw"}
+	dry, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "mcp.json", Data: []byte(file), DryRun: true, Inputs: given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dry.Plan.Items[0].Incoming.Args; strings.Join(got, " ") != "--region=eu-west-1 --mode=rw" {
+		t.Errorf("preview args %q", got)
+	}
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "mcp.json", Data: []byte(file)}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := h.Servers.Get("s")
+	if strings.Join(s.Args, " ") != "--region=eu-west-1 --mode=ro" {
+		t.Errorf("imported args %q", s.Args)
+	}
+}

@@ -38,7 +38,7 @@ func (s *ServerFiles) Read(ctx context.Context, file string, inputs map[string]s
 		}
 	}
 	if len(f.InputIDs()) > 0 {
-		if f, err = f.WithInputs(inputs); err != nil {
+		if f, err = f.WithInputs(f.InputValues(inputs)); err != nil {
 			return nil, skipped, err
 		}
 	}
@@ -93,6 +93,11 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 	// Claude Code's per-project servers come too, each marked with its
 	// project, so the person can skip the ones they do not want.
 	f = f.WithProjectServers().ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines()
+	if len(req.Inputs) > 0 || !req.DryRun {
+		// VS Code's "default"s, for the inputs not given; a preview
+		// without values leaves every input for the person to fill in.
+		req.Inputs = f.InputValues(req.Inputs)
+	}
 	if len(req.Inputs) > 0 || (len(f.InputIDs()) > 0 && !req.DryRun) {
 		if _, err := f.WithInputs(req.Inputs); err != nil { // every missing value at once
 			return ImportResult{}, err

@@ -38,6 +38,8 @@ type (
 	ValidationError = config.ValidationError
 	// Problem is one field of an entry that does not validate.
 	Problem = config.Problem
+	// InputOption is one choice of a VS Code pickString input.
+	InputOption = config.InputOption
 	// ImportPlan is what importing a file would do, server by server,
 	// before anything is written.
 	ImportPlan = config.ImportPlan

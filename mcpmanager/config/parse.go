@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -61,6 +62,40 @@ type Input struct {
 	Type        string `json:"type,omitempty"` // promptString, pickString, ...
 	Description string `json:"description,omitempty"`
 	Password    bool   `json:"password,omitempty"`
+	// Default is the value when none is given ("default"); Options are a
+	// pickString's choices ("options": strings or {"label", "value"}).
+	Default string        `json:"default,omitempty"`
+	Options []InputOption `json:"options,omitempty"`
+}
+
+// InputOption is one choice of a pickString input: its value, and what
+// is shown for it (the value when the file gives no "label").
+type InputOption struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// InputValues is values with each declared input's default for the ones
+// it does not give, as VS Code prefills them; values itself is not
+// changed.
+func (f *File) InputValues(values map[string]string) map[string]string {
+	var out map[string]string
+	for _, in := range f.Inputs {
+		if _, given := values[in.ID]; given || in.Default == "" {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(values)
+			if out == nil {
+				out = map[string]string{}
+			}
+		}
+		out[in.ID] = in.Default
+	}
+	if out == nil {
+		return values
+	}
+	return out
 }
 
 // Project holds the servers Claude Code keeps for one project directory.
@@ -421,6 +456,10 @@ func (c *checker) inputs(path string, n *node) []Input {
 					c.add(SeverityError, mp, v, "must be true or false, got %s", v.kind.article())
 				}
 				in.Password = v.text == "true"
+			case "default":
+				in.Default = c.str(mp, v)
+			case "options":
+				in.Options = c.inputOptions(mp, v)
 			}
 		}
 		switch {
@@ -435,6 +474,32 @@ func (c *checker) inputs(path string, n *node) []Input {
 		default:
 			seen[in.ID] = true
 			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// inputOptions reads a pickString's "options": each a string, or an object
+// whose "value" is the string (its "label" is only what VS Code shows).
+func (c *checker) inputOptions(path string, n *node) []InputOption {
+	if n.kind != kindArray {
+		c.add(SeverityError, path, n, `must be an array like ["a", "b"], got %s`, n.kind.article())
+		return nil
+	}
+	var out []InputOption
+	for i, e := range n.elems {
+		switch {
+		case e.kind == kindString:
+			out = append(out, InputOption{Label: e.text, Value: e.text})
+		case e.kind == kindObject && e.get("value") != nil:
+			o := InputOption{Value: c.str(pathKey(pathIndex(path, i), "value"), e.get("value"))}
+			if l := e.get("label"); l != nil {
+				o.Label = c.str(pathKey(pathIndex(path, i), "label"), l)
+			}
+			o.Label = cmp.Or(o.Label, o.Value)
+			out = append(out, o)
+		default:
+			c.add(SeverityError, pathIndex(path, i), e, `must be a string or {"label": "…", "value": "…"}, got %s`, e.kind.article())
 		}
 	}
 	return out

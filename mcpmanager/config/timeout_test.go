@@ -1,6 +1,8 @@
 package config
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,5 +40,36 @@ func TestOtherAppsTimeout(t *testing.T) {
 	f, err := ParseContext(t.Context(), "c.json", []byte(`{"mcpServers": {"s": {"command": "x", "timeout": "60"}}}`))
 	if err != nil || !strings.Contains(f.Entries[0].Problems[0].Message, "is ignored: it must be a number, got a string") {
 		t.Errorf("a timeout that is not a number: %v %v", err, f.Entries[0].Problems)
+	}
+}
+
+// VS Code's input "default" fills an input not given, and a pickString's
+// "options" (strings or {label, value}) are kept for the window's list.
+func TestInputDefaultsAndOptions(t *testing.T) {
+	f, err := ParseContext(t.Context(), ".vscode/mcp.json", []byte(`{
+  "inputs": [
+    {"type": "promptString", "id": "region", "description": "Region", "default": "eu-west-1"},
+    {"type": "pickString", "id": "mode", "options": ["ro", {"label": "Read and write", "value": "rw"}], "default": "ro"},
+    {"type": "promptString", "id": "token", "password": true}
+  ],
+  "servers": {"s": {"command": "x", "args": ["${input:region}", "${input:mode}"], "env": {"T": "${input:token}"}}}
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := f.Inputs[1]; in.Default != "ro" || !slices.Equal(in.Options, []InputOption{{"ro", "ro"}, {"Read and write", "rw"}}) {
+		t.Errorf("mode = %+v", in)
+	}
+	given := map[string]string{"token": "t", "mode": "rw"}
+	got := f.InputValues(given)
+	if want := map[string]string{"region": "eu-west-1", "mode": "rw", "token": "t"}; !maps.Equal(got, want) || len(given) != 2 {
+		t.Errorf("InputValues = %v (given now %v)", got, given)
+	}
+	if _, err := f.WithInputs(f.InputValues(nil)); err == nil || !strings.Contains(err.Error(), "token") || strings.Contains(err.Error(), "region") {
+		t.Errorf("without the token: %v", err)
+	}
+	if _, err := ParseContext(t.Context(), "mcp.json", []byte(`{"inputs": [{"id": "m", "type": "pickString", "options": [1]}], "servers": {"s": {"command": "x"}}}`)); err == nil ||
+		!strings.Contains(err.Error(), `inputs[0].options[0]: must be a string or {"label": "…", "value": "…"}, got a number`) {
+		t.Errorf("a bad option: %v", err)
 	}
 }

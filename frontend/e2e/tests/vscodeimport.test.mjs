@@ -28,9 +28,14 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   // of backoff, before its row says why.
   const json = `{
   // .vscode/mcp.json, as VS Code writes it
-  "inputs": [{"type": "promptString", "id": "docs-token", "description": "Docs API token", "password": true}],
+  "inputs": [
+    {"type": "promptString", "id": "docs-token", "description": "Docs API token", "password": true},
+    {"type": "pickString", "id": "docs-mode", "description": "Docs mode", "options": ["read", {"label": "Read and write", "value": "write"}], "default": "read"},
+    {"type": "promptString", "id": "docs-lang", "description": "Docs language", "default": "en"}
+  ],
   "servers": {
-    "vsdocs": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${userHome}"], "env": {"DOCS_AUTH": "Bearer \${input:docs-token}"}},
+    "vsdocs": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${userHome}"],
+      "env": {"DOCS_AUTH": "Bearer \${input:docs-token}", "DOCS_MODE": "\${input:docs-mode}", "DOCS_LANG": "\${input:docs-lang}"}},
     "vsedit": {"type": "stdio", "command": ${JSON.stringify(fsBin)}, "args": ["\${selectedText}"], "restart": {"enabled": true, "maxAttempts": 1, "delayMs": 100}}
   }
 }`;
@@ -45,6 +50,14 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   const field = wizard.getByLabel(/Docs API token/);
   assert.equal(await field.getAttribute('type'), 'password');
   await field.fill(TOKEN);
+  // A pickString is a list to choose from, starting at its default; a
+  // promptString's default is filled in.
+  const mode = wizard.getByLabel(/Docs mode/);
+  assert.equal(await mode.evaluate((el) => el.tagName), 'SELECT');
+  assert.deepEqual(await mode.locator('option').allTextContents(), ['read', 'Read and write']);
+  assert.equal(await mode.inputValue(), 'read');
+  await mode.selectOption('write');
+  assert.equal(await wizard.getByLabel(/Docs language/).inputValue(), 'en');
   for (const width of [720, 1920]) {
     await page.setViewportSize({ width, height: 900 });
     await preview.scrollIntoViewIfNeeded();
@@ -61,6 +74,7 @@ test('a VS Code mcp.json with a password input and variables imports as it means
   const docs = JSON.parse(cfgText).mcpServers.vsdocs;
   assert.deepEqual(docs.args, [homedir()], '${userHome} is written out');
   assert.match(docs.env.DOCS_AUTH, /^Bearer \$\{secret:server\.[0-9a-f]{12}\.input\.docs-token\}$/);
+  assert.deepEqual([docs.env.DOCS_MODE, docs.env.DOCS_LANG], ['write', 'en'], 'the chosen option and the default');
 
   await wizard.getByRole('button', { name: 'Close', exact: true }).click();
   await row(page, 'vsdocs').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });

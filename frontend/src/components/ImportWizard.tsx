@@ -96,7 +96,8 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
     setErr('');
     try {
       const names = importable.map((it) => (effective(it) === 'rename' && it.renameTo ? it.renameTo : it.name));
-      const n = await ApplyImport(name, text, choices, inputs, plaintext, sandbox);
+      const values = Object.fromEntries((preview.inputs ?? []).map((i) => [i.id, inputValue(i)]));
+      const n = await ApplyImport(name, text, choices, values, plaintext, sandbox);
       const skipped = items.length - importable.length;
       setDone(n === 0
         ? 'Nothing was imported: every server was skipped or already there.'
@@ -114,7 +115,9 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
   const allProblems = [...(preview?.problems ?? []), ...items.flatMap((i) => i.problems)];
   const effective = (it: gui.ImportItemView) => choices[it.name] ?? it.default;
   const importable = items.filter((it) => it.outcome !== 'invalid' && it.outcome !== 'unchanged' && effective(it) !== 'keep');
-  const missingInputs = (preview?.inputs ?? []).filter((i) => !inputs[i.id]);
+  // An input starts with its default (VS Code's "default"), and a pickString's with its first option.
+  const inputValue = (i: gui.InputView) => inputs[i.id] ?? (i.default || (i.options?.[0]?.value ?? ''));
+  const missingInputs = (preview?.inputs ?? []).filter((i) => !inputValue(i));
 
   return (
     <section className="wizard" aria-label="Import servers">
@@ -226,7 +229,13 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
       {(preview?.inputs ?? []).map((i) => (
         <label key={i.id} className="input-field">
           {i.description || i.id} <code>{`\${input:${i.id}}`}</code>
-          <input type={i.password ? 'password' : 'text'} value={inputs[i.id] ?? ''} onChange={(e) => setInputs({ ...inputs, [i.id]: e.target.value })} />
+          {(i.options ?? []).length > 0 ? (
+            <select value={inputValue(i)} onChange={(e) => setInputs({ ...inputs, [i.id]: e.target.value })}>
+              {i.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            </select>
+          ) : (
+            <input type={i.password ? 'password' : 'text'} value={inputValue(i)} onChange={(e) => setInputs({ ...inputs, [i.id]: e.target.value })} />
+          )}
         </label>
       ))}
       {items.length > 0 && (

@@ -348,10 +348,16 @@ export namespace gui {
 	    secrets: SecretMove[];
 	    disabled: boolean;
 	}
+	export interface InputOption {
+	    label: string;
+	    value: string;
+	}
 	export interface InputView {
 	    id: string;
 	    description: string;
 	    password: boolean;
+	    default: string;
+	    options: InputOption[];
 	}
 	export interface ImportPreview {
 	    format: string;
@@ -364,6 +370,7 @@ export namespace gui {
 	    version: string;
 	    dataDir: string;
 	}
+	
 	
 	export interface KeyValueView {
 	    key: string;
