@@ -92,7 +92,7 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 	home, _ := os.UserHomeDir()
 	// Claude Code's per-project servers come too, each marked with its
 	// project, so the person can skip the ones they do not want.
-	f = f.WithProjectServers().ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines()
+	f = f.WithProjectServers().ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines().NoteForeignKeys()
 	if len(req.Inputs) > 0 || !req.DryRun {
 		// VS Code's "default"s, for the inputs not given; a preview
 		// without values leaves every input for the person to fill in.

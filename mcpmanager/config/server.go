@@ -123,7 +123,7 @@ var knownKeys = map[string]bool{
 	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
 	"oauth": true, "id": true, "sandboxEnabled": true, "envFile": true,
-	"includeTools": true, "excludeTools": true, "disabledTools": true, "timeout": true,
+	"includeTools": true, "excludeTools": true, "disabledTools": true, "timeout": true, "transportType": true,
 }
 
 // Clone returns a deep copy.
@@ -520,7 +520,7 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 		case "type":
 			typeNode = v
 			typ = c.transport(p, v)
-		case "transport":
+		case "transport", "transportType": // Cline's and Roo Code's "transportType"
 			transportNode = v
 			transport = c.transport(p, v)
 		case "restart":

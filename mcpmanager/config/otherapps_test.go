@@ -73,3 +73,38 @@ func TestInputDefaultsAndOptions(t *testing.T) {
 		t.Errorf("a bad option: %v", err)
 	}
 }
+
+// What another app decided about approvals (Cline's autoApprove, Roo
+// Code's alwaysAllow, Gemini CLI's trust) is said not to carry over, at
+// the import; an empty list or false says nothing. Cline's transportType
+// is the transport.
+func TestForeignKeysNoted(t *testing.T) {
+	f, err := ParseContext(t.Context(), "cline_mcp_settings.json", []byte(`{"mcpServers": {
+  "a": {"command": "x", "autoApprove": ["list_issues"], "alwaysAllow": []},
+  "b": {"command": "x", "trust": true},
+  "c": {"command": "x", "trust": false, "autoApprove": []},
+  "d": {"url": "https://mcp.example.com/sse", "transportType": "sse"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.NoteForeignKeys()
+	var notes []string
+	for _, e := range got.Entries {
+		for _, p := range e.Problems {
+			notes = append(notes, p.Path+": "+p.Message)
+		}
+	}
+	want := []string{
+		`mcpServers.a.autoApprove: is not carried over: the tools ["list_issues"] ran without asking in the app this comes from (Cline, Roo Code, Kiro); here a chat asks first unless you allow them on the Tools page`,
+		`mcpServers.b.trust: is not carried over: Gemini CLI ran this server's tools without asking (true); here a chat asks first unless you allow them on the Tools page`,
+	}
+	if !slices.Equal(notes, want) {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(want, "\n"))
+	}
+	if len(f.Entries[0].Problems) != 0 {
+		t.Error("NoteForeignKeys changed f itself")
+	}
+	if d := serverNamed(t, f, "d"); d.Transport != SSE {
+		t.Errorf("transportType sse → %q", d.Transport)
+	}
+}
