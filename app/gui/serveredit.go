@@ -21,8 +21,11 @@ type ServerFormView struct {
 	Args      []string       `json:"args"`
 	Env       []KeyValueView `json:"env"`
 	Cwd       string         `json:"cwd"`
-	URL       string         `json:"url"`
-	Headers   []KeyValueView `json:"headers"`
+	// EnvFile is a KEY=VALUE file whose variables a local server gets
+	// under Env's ("envFile").
+	EnvFile string         `json:"envFile"`
+	URL     string         `json:"url"`
+	Headers []KeyValueView `json:"headers"`
 	// Timeouts in milliseconds; 0 is the default.
 	StartupTimeoutMs float64 `json:"startupTimeoutMs"`
 	ToolTimeoutMs    float64 `json:"toolTimeoutMs"`

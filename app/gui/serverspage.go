@@ -188,7 +188,7 @@ func (a *ServersPage) ServerForm(name string) (ServerFormView, error) {
 	if err != nil {
 		return v, err
 	}
-	v.Name, v.Transport, v.Command, v.Cwd, v.URL = s.Name, string(s.Transport), s.Command, s.Cwd, s.URL
+	v.Name, v.Transport, v.Command, v.Cwd, v.EnvFile, v.URL = s.Name, string(s.Transport), s.Command, s.Cwd, s.EnvFile, s.URL
 	if s.Args != nil {
 		v.Args = s.Args
 	}
@@ -268,7 +268,7 @@ func (a *ServersPage) edit(old string, f ServerFormView) (host.ServerEdit, []Fie
 	s.IncludeTools, s.ExcludeTools = toolNames(f.IncludeTools), toolNames(f.ExcludeTools)
 	var probs []FieldProblemView
 	if s.Transport == host.TransportStdio {
-		s.Command, s.Args, s.Cwd, s.URL, s.Headers = f.Command, slices.Clone(f.Args), f.Cwd, "", nil
+		s.Command, s.Args, s.Cwd, s.EnvFile, s.URL, s.Headers = f.Command, slices.Clone(f.Args), f.Cwd, f.EnvFile, "", nil
 		s.Env, probs = rows("env", "variable", f.Env, e.Secrets)
 	} else {
 		s.Command, s.Args, s.Cwd, s.Env, s.EnvFile, s.URL = "", nil, "", nil, "", f.URL

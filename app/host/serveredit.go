@@ -104,10 +104,11 @@ func (s *Servers) Check(e ServerEdit) error {
 
 // Warnings are what Check lets through but the form should still point at:
 // a ${userHome} or ${workspaceFolder} typed (or pasted) into a field, which
-// config.json gives no value, so the server would get the text as it is.
+// config.json gives no value, so the server would get the text as it is,
+// and the file's own warnings (an envFile that is not an absolute path).
 // Paths are the entry's own fields ("args[0]", "env.ROOT").
 func (e ServerEdit) Warnings() []Problem {
-	return e.Server.UnresolvedVariables()
+	return append(e.Server.UnresolvedVariables(), e.Server.Warnings()...)
 }
 
 // checkEntry checks s by reading its JSON back as a file entry is read,

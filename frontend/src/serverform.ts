@@ -34,6 +34,7 @@ export interface FormState {
   args: Row[];
   env: KeyValue[];
   cwd: string;
+  envFile: string;
   url: string;
   headers: KeyValue[];
   startupTimeout: string;
@@ -45,7 +46,7 @@ export interface FormState {
 }
 
 /** Field is where a problem is shown. */
-export type Field = 'name' | 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers' | 'startupTimeout' | 'toolTimeout' | 'includeTools' | 'excludeTools' | 'form';
+export type Field = 'name' | 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'envFile' | 'url' | 'headers' | 'startupTimeout' | 'toolTimeout' | 'includeTools' | 'excludeTools' | 'form';
 
 export type Problems = Partial<Record<Field, string[]>>;
 
@@ -74,6 +75,7 @@ export function fromView(v: gui.ServerFormView): FormState {
     args: (v.args ?? []).map((a) => ({ id: newId(), value: a })),
     env: kv(v.env),
     cwd: v.cwd,
+    envFile: v.envFile ?? '',
     url: v.url,
     headers: kv(v.headers),
     startupTimeout: seconds(v.startupTimeoutMs),
@@ -122,6 +124,7 @@ export function toView(f: FormState, base: string, configPath = ''): gui.ServerF
     args: f.args.map((a) => a.value),
     env: kv(f.env),
     cwd: f.cwd.trim(),
+    envFile: f.envFile.trim(),
     url: f.url.trim(),
     headers: kv(f.headers),
     startupTimeoutMs: parseSeconds(f.startupTimeout).ms,
@@ -148,6 +151,7 @@ export function fieldOf(path: string): Field {
     case 'args':
     case 'env':
     case 'cwd':
+    case 'envFile':
     case 'url':
     case 'headers':
     case 'startupTimeout':

@@ -47,7 +47,9 @@ func TestReadEnvFile(t *testing.T) {
 func TestEnvFileEntry(t *testing.T) {
 	f, err := ParseContext(t.Context(), "c.json", []byte(`{"mcpServers": {
   "l": {"command": "node", "envFile": "/srv/app/.env"},
-  "r": {"url": "https://mcp.example.com/mcp", "envFile": "/srv/app/.env"}}}`))
+  "r": {"url": "https://mcp.example.com/mcp", "envFile": "/srv/app/.env"},
+  "rel": {"command": "node", "envFile": ".env"},
+  "var": {"command": "node", "envFile": "${workspaceFolder}/.env"}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +69,12 @@ func TestEnvFileEntry(t *testing.T) {
 	probs := f.Entries[1].Problems
 	if len(probs) != 1 || probs[0].Severity != SeverityWarning || probs[0].Path != "mcpServers.r.envFile" {
 		t.Errorf("remote entry's problems: %v", probs)
+	}
+	if probs := f.Entries[2].Problems; len(probs) != 1 || !strings.Contains(probs[0].Message, "is not an absolute path, so the server will not start") {
+		t.Errorf("a relative envFile: %v", probs)
+	}
+	if probs := f.Entries[3].Problems; len(probs) != 0 {
+		t.Errorf("an envFile with a variable (reported by ExpandVariables): %v", probs)
 	}
 }
 

@@ -330,6 +330,30 @@ func (s *Server) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// Warnings are the warnings the rules of a file give s (an envFile that
+// is not an absolute path, say), without positions: what a form built in
+// code shows under its fields, as an import's preview would.
+func (s Server) Warnings() []Problem {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	d, serr := parseDoc(data)
+	if serr != nil || d.root == nil {
+		return nil
+	}
+	c := &checker{doc: d}
+	c.server("", s.Name, d.root, d.root.off)
+	var out []Problem
+	for _, p := range c.problems {
+		if p.Severity == SeverityWarning {
+			p.Line, p.Col = 0, 0
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Validate checks a server built in code (e.g. by "servers add") with the
 // same rules as a parsed file, including its name, which must not be a
 // built-in server's (see builtin.Reserved).
@@ -581,8 +605,11 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 	if timeoutNode != nil {
 		c.otherTimeout(pathKey(path, "timeout"), timeoutNode, &s)
 	}
-	if envFileNode != nil && s.Transport != Stdio && s.Transport != "" {
+	switch {
+	case envFileNode != nil && s.Transport != Stdio && s.Transport != "":
 		c.add(SeverityWarning, pathKey(path, "envFile"), envFileNode, "is ignored: %s server is not started here, so it gets no environment; remove it", s.Transport.article())
+	case s.EnvFile != "" && !filepath.IsAbs(s.EnvFile) && !strings.Contains(s.EnvFile, "${") && !strings.Contains(s.EnvFile, "{{"):
+		c.add(SeverityWarning, pathKey(path, "envFile"), envFileNode, "is not an absolute path, so the server will not start; write the file's full path")
 	}
 	if hasURL && s.URL != "" && s.Transport != Stdio && s.Transport != "" {
 		c.checkURL(pathKey(path, "url"), urlNode, s.URL, s.Transport)

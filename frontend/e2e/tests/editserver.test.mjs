@@ -5,7 +5,7 @@
 // line:column. The broken server is put back as it was for later tests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { env, launch, screenshot, sharedApp } from '../lib.mjs';
 
@@ -75,6 +75,14 @@ test('add a server through the blank form, then edit it', async () => {
   // Two tools left out: the server runs with two fewer, and no chat or
   // connected app is offered them.
   await edit.getByLabel('Leave out these tools').fill('delete_entities, delete_relations');
+  // An environment file: a relative path is flagged under the field as
+  // typed; the full path of a real file saves.
+  await edit.getByLabel('Environment file').fill('.env');
+  await edit.getByText('Warning: is not an absolute path, so the server will not start; write the file\'s full path').waitFor();
+  const envFile = path.join(env('E2E_DATA_DIR'), 'notes.env');
+  writeFileSync(envFile, 'NOTES_FROM_FILE=1\n');
+  await edit.getByLabel('Environment file').fill(envFile);
+  await edit.getByText(/is not an absolute path/).waitFor({ state: 'detached' });
   for (const width of [720, 1920, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await edit.getByLabel('Leave out these tools').scrollIntoViewIfNeeded();
@@ -85,6 +93,7 @@ test('add a server through the blank form, then edit it', async () => {
   const after = JSON.parse(readFileSync(path.join(env('E2E_DATA_DIR'), 'config.json'), 'utf8')).mcpServers.notes;
   assert.deepEqual(after.args, ['--only']);
   assert.deepEqual(after.excludeTools, ['delete_entities', 'delete_relations']);
+  assert.equal(after.envFile, envFile);
   const tools = await page.evaluate(() => window.go.gui.ToolsPage.Tools());
   const notesTools = tools.tools.filter((t) => t.server === 'notes').map((t) => t.tool);
   assert.equal(notesTools.length, allTools - 2, `the Tools page lists ${notesTools}`);

@@ -565,6 +565,7 @@ export namespace gui {
 	    args: string[];
 	    env: KeyValueView[];
 	    cwd: string;
+	    envFile: string;
 	    url: string;
 	    headers: KeyValueView[];
 	    startupTimeoutMs: number;

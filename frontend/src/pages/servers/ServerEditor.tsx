@@ -147,6 +147,10 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
             {(id, desc) => <input id={id} aria-describedby={desc} value={form.cwd} className="mono" spellCheck={false}
               onChange={(e) => change({ cwd: e.target.value })} />}
           </FieldBox>
+          <FieldBox label="Environment file" problems={problems.envFile} hint="A .env file (NAME=value lines) whose variables the server gets too; the ones above win. Empty: none.">
+            {(id, desc) => <input id={id} aria-describedby={desc} value={form.envFile} className="mono" spellCheck={false} autoComplete="off"
+              placeholder="/path/to/project/.env" onChange={(e) => change({ envFile: e.target.value })} />}
+          </FieldBox>
         </>) : (<>
           <FieldBox label="URL" problems={problems.url} hint="https://…; plain http only to localhost.">
             {(id, desc) => <input id={id} aria-describedby={desc} type="url" value={form.url} className="mono" spellCheck={false}
