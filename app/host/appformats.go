@@ -54,8 +54,11 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 	body.WriteString(`{"mcpServers":{`)
 	n := 0
 	for _, s := range servers {
-		if s.Name == clients.EntryName || cf.Style == config.StyleGoose && s.Command == "" && s.URL == "" {
-			continue // Switchboard's own entry of a connected app; Goose's built-in extensions
+		if s.Name == clients.EntryName || (cf.Style == config.StyleGoose || cf.Style == config.StyleZed) && s.Command == "" && s.URL == "" {
+			// Switchboard's own entry of a connected app; Goose's built-in
+			// extensions and Zed's extension-provided servers ("source":
+			// "extension"), which only that app can start.
+			continue
 		}
 		if n++; n > 1 {
 			body.WriteByte(',')

@@ -50,9 +50,10 @@ func TestImportAppFormats(t *testing.T) {
 		}, []string{"SQLite MCP"}},
 		{"opencode.jsonc", map[string]want{
 			"everything": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-everything"}, env: map[string]string{"MODE": "full"}},
-			"remote":     {url: "https://mcp.example.com/mcp", disabled: true},
+			// opencode's {env:NAME} is Switchboard's ${env:NAME}, not a token for the keyring.
+			"remote": {url: "https://mcp.example.com/mcp", disabled: true, headers: map[string]string{"Authorization": "Bearer ${env:REMOTE_TOKEN}"}},
 		}, []string{"everything", "remote"}},
-		{"zed.json", map[string]want{
+		{"zed.json", map[string]want{ // "from-extension" is one only Zed can start
 			"postgres":  {command: "pg-mcp", args: []string{"--ro"}},
 			"old-style": {command: "/usr/bin/node", args: []string{"server.js"}, env: map[string]string{"A": "b"}},
 		}, []string{"postgres", "old-style"}},

@@ -3,6 +3,7 @@ package clients
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -114,7 +115,30 @@ func jsonServer(style config.ClientStyle, v *config.JSONValue) Server {
 	}
 	s.URL = cmpOr(str(v.Get("url")), str(v.Get("serverUrl")))
 	s.Headers = dict(v.Get("headers"))
+	if style == config.StyleOpencode {
+		opencodeVariables(&s)
+	}
 	return s
+}
+
+// opencodeEnv is opencode's {env:NAME}, the value of an environment variable.
+var opencodeEnv = regexp.MustCompile(`\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// opencodeVariables writes opencode's {env:NAME} as ${env:NAME}, which
+// Switchboard reads from the environment at each start in the same way;
+// otherwise a header "Bearer {env:TOKEN}" would be taken for a token and
+// kept in the keyring as it is written.
+func opencodeVariables(s *Server) {
+	sub := func(v string) string { return opencodeEnv.ReplaceAllString(v, "$${env:$1}") }
+	s.Command, s.URL = sub(s.Command), sub(s.URL)
+	for i, a := range s.Args {
+		s.Args[i] = sub(a)
+	}
+	for _, m := range []map[string]string{s.Env, s.Headers} {
+		for k, v := range m {
+			m[k] = sub(v)
+		}
+	}
 }
 
 func cmpOr(a, b string) string {
