@@ -42,7 +42,9 @@ func TestImportAppFormats(t *testing.T) {
 			"off":   {command: "off-server", disabled: true},
 		}, []string{"docs", "figma", "off"}},
 		{"goose.yaml", map[string]want{ // the built-in "developer" is Goose's own, not a server
-			"github": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-github"}, env: map[string]string{"GITHUB_API_URL": "https://api.github.com"}},
+			"github": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-github"}, tool: 300 * time.Second, // Goose's timeout, in seconds
+				// env_keys: values in Goose's own keyring, read from the environment here
+				env: map[string]string{"GITHUB_API_URL": "https://api.github.com", "GITHUB_PERSONAL_ACCESS_TOKEN": "${env:GITHUB_PERSONAL_ACCESS_TOKEN}"}},
 			"memory": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-memory"}, disabled: true},
 		}, []string{"github", "memory"}},
 		{"continue.yaml", map[string]want{

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -160,12 +161,28 @@ func (d *yamlDoc) servers() ([]Server, error) {
 			Args                   []string
 			Env, Envs, Headers     map[string]string
 			Enabled                *bool
+			EnvKeys                []string `yaml:"env_keys"` // Goose's: values in its own keyring
+			Timeout                float64  // Goose's, in seconds
 		}
 		_ = it.node.Decode(&raw) // a field of another type is left empty
 		s := Server{Name: it.name, Command: cmpOr(raw.Cmd, raw.Command), Args: raw.Args, URL: cmpOr(raw.URL, raw.URI), Headers: raw.Headers}
 		s.Env = raw.Env
 		if d.f.Style == config.StyleGoose {
 			s.Env = raw.Envs
+			// Goose keeps these values in its own keyring, which no other
+			// app reads: the server reads them from the environment here,
+			// and a start without one says which is missing.
+			for _, k := range raw.EnvKeys {
+				if _, ok := s.Env[k]; !ok && k != "" {
+					if s.Env == nil {
+						s.Env = map[string]string{}
+					}
+					s.Env[k] = "${env:" + k + "}"
+				}
+			}
+			if raw.Timeout > 0 && raw.Timeout < 1e9 {
+				s.ToolTimeout = time.Duration(raw.Timeout * float64(time.Second))
+			}
 		}
 		s.Disabled = raw.Enabled != nil && !*raw.Enabled
 		s.Text = string(d.data[it.start:it.end])
