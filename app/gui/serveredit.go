@@ -74,6 +74,9 @@ type ServerSaveView struct {
 	Saved    bool               `json:"saved"`
 	Server   ServerView         `json:"server"`
 	Tools    int                `json:"tools"`
+	// UnknownTools are names the form offers or leaves out that the
+	// running server does not list.
+	UnknownTools []string `json:"unknownTools"`
 }
 
 // SaveWait bounds how long a save waits for the server to start again.

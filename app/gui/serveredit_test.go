@@ -48,6 +48,15 @@ func TestServerFormThroughTheBinding(t *testing.T) {
 	if len(f.Env) != 1 || f.Env[0].Value != "" || !f.Env[0].Secret || !ownRef.MatchString(f.Env[0].SecretRef) || strings.Contains(f.JSON+f.Base, "tok-binding") {
 		t.Fatalf("the form shows a stored secret: %+v", f)
 	}
+	// A tool left out is not counted; a name the server does not list is said.
+	f.ExcludeTools = []string{" getenv ", "no_such_tool", ""}
+	left, err := a.ServersPage.SaveServerForm("fault", f)
+	if err != nil || left.Tools != res.Tools-1 || strings.Join(left.UnknownTools, ",") != "no_such_tool" {
+		t.Fatalf("save leaving out getenv = %d tools (of %d), unknown %q, %v", left.Tools, res.Tools, left.UnknownTools, err)
+	}
+	if f, _ = a.ServersPage.ServerForm("fault"); strings.Join(f.ExcludeTools, ",") != "getenv,no_such_tool" {
+		t.Fatalf("the form's excludeTools = %q", f.ExcludeTools)
+	}
 	f.Command, f.Args = "switchboard-test-no-such-command", []string{"-x", "y"}
 	if res, err := a.ServersPage.SaveServerForm("fault", f); err != nil || res.Server.State != "error" || !strings.Contains(res.Server.Error, "no-such-command") {
 		t.Fatalf("a save that fails to start = %+v, %v", res, err)

@@ -248,7 +248,7 @@ func (a *ServersPage) save(e host.ServerEdit) (ServerSaveView, error) {
 	}
 	v := a.statusView(res.Status)
 	v.Seq = a.seq.Load()
-	return ServerSaveView{Saved: true, Server: v, Tools: res.Tools}, nil
+	return ServerSaveView{Saved: true, Server: v, Tools: res.Tools, UnknownTools: append([]string{}, res.UnknownTools...)}, nil
 }
 
 // edit makes the host's edit of a form: the entry as loaded (Base) with

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -46,6 +48,9 @@ type Saved struct {
 	Tools  int // its tools, when Status is ready
 	// Changed is false when the entry was already so (nothing was written).
 	Changed bool
+	// UnknownTools are names in the entry's includeTools or excludeTools
+	// that the running server does not list (a typo, or a tool it dropped).
+	UnknownTools []string
 }
 
 // EntryJSON is a server's entry as config.json holds it (without its
@@ -305,7 +310,30 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 	}
 	res, err := h.Servers.Wait(ctx, name)
 	res.Changed = changed
+	if err == nil && res.Status.State == supervisor.Ready {
+		res.UnknownTools = s.unknownTools(ctx, name, append(slices.Clone(srv.IncludeTools), srv.ExcludeTools...))
+	}
 	return res, err
+}
+
+// unknownTools are the names the server does not list, of those its
+// entry offers or leaves out: a name typed wrong would silently do
+// nothing.
+func (s *Servers) unknownTools(ctx context.Context, name string, named []string) []string {
+	if len(named) == 0 {
+		return nil
+	}
+	listed, err := s.h.router().ListedTools(ctx, name)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range named {
+		if !slices.ContainsFunc(listed, func(t mcp.Tool) bool { return t.Name == n }) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // settled: the server is no longer on its way to running.

@@ -141,5 +141,7 @@ describe('texts', () => {
     expect(savedText(saved('ready', '', 1))).toBe('Saved. mem is running with 1 tool.');
     expect(savedText(saved('error', 'WEATHER_API_KEY is required'))).toBe('Saved, but mem did not start: WEATHER_API_KEY is required');
     expect(savedText(saved('disabled'))).toMatch(/disabled/);
+    const typo = { ...saved('ready', '', 7), unknownTools: ['delete_entites'] } as gui.ServerSaveView;
+    expect(savedText(typo)).toBe('Saved. mem is running with 7 tools. It has no tool named "delete_entites": check the names under Offer only / Leave out (they are the server\'s own, without mem__).');
   });
 });

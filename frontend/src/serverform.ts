@@ -210,8 +210,12 @@ export function move<T>(list: T[], i: number, delta: number): T[] {
 export function savedText(v: gui.ServerSaveView): string {
   const s = v.server;
   switch (s.state) {
-    case 'ready':
-      return `Saved. ${s.name} is running with ${v.tools} ${v.tools === 1 ? 'tool' : 'tools'}.`;
+    case 'ready': {
+      const unknown = v.unknownTools ?? [];
+      const note = unknown.length === 0 ? ''
+        : ` It has no tool named ${unknown.map((n) => `"${n}"`).join(', ')}: check the names under Offer only / Leave out (they are the server's own, without ${s.name}__).`;
+      return `Saved. ${s.name} is running with ${v.tools} ${v.tools === 1 ? 'tool' : 'tools'}.${note}`;
+    }
     case 'disabled':
       return `Saved. ${s.name} is disabled; enable it to start it.`;
     case 'needs-login':

@@ -472,6 +472,18 @@ func (r *Router) ServerTools(ctx context.Context, server string) ([]mcp.Tool, er
 	return tools, err
 }
 
+// ListedTools is the server's tools as it lists them, each name once,
+// with those its entry leaves out (ToolFilter) still in: what a person
+// choosing which to leave out chooses from.
+func (r *Router) ListedTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+	listed, err := r.listTools(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	tools, _ := dedupe(listed)
+	return tools, nil
+}
+
 // serverTools is ServerTools plus the names the server listed more than
 // once. Every call asks for it (the gate's verdict, the task policy): a
 // cached listing is deduplicated once, not at each.

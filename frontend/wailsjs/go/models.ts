@@ -582,6 +582,7 @@ export namespace gui {
 	    saved: boolean;
 	    server: ServerView;
 	    tools: number;
+	    unknownTools: string[];
 	}
 	export interface ServerSkillList {
 	    skills: host.Skill[];
