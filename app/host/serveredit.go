@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -323,7 +324,7 @@ func (s *Servers) unknownTools(ctx context.Context, name string, named []string)
 	if len(named) == 0 {
 		return nil
 	}
-	listed, err := s.h.router().ListedTools(ctx, name)
+	listed, err := router.ListedTools(ctx, s.h.router(), name)
 	if err != nil {
 		return nil
 	}

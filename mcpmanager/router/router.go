@@ -474,8 +474,9 @@ func (r *Router) ServerTools(ctx context.Context, server string) ([]mcp.Tool, er
 
 // ListedTools is the server's tools as it lists them, each name once,
 // with those its entry leaves out (ToolFilter) still in: what a person
-// choosing which to leave out chooses from.
-func (r *Router) ListedTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+// choosing which to leave out chooses from. A function, not a method,
+// as listingOf: the Router has methods enough.
+func ListedTools(ctx context.Context, r *Router, server string) ([]mcp.Tool, error) {
 	listed, err := r.listTools(ctx, server)
 	if err != nil {
 		return nil, err
