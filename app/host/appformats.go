@@ -98,6 +98,9 @@ func importEntry(s clients.Server) map[string]any {
 	entry := map[string]any{}
 	if s.URL != "" {
 		entry["url"] = s.URL
+		if s.SSE {
+			entry["type"] = "sse"
+		}
 		if len(s.Headers) > 0 {
 			entry["headers"] = s.Headers
 		}

@@ -28,6 +28,7 @@ func TestImportAppFormats(t *testing.T) {
 		exclude  []string
 		startup  time.Duration
 		tool     time.Duration
+		sse      bool // the older HTTP + SSE transport
 	}
 	for _, c := range []struct {
 		file string
@@ -49,7 +50,9 @@ func TestImportAppFormats(t *testing.T) {
 		}, []string{"github", "memory"}},
 		{"continue.yaml", map[string]want{
 			"SQLite MCP": {command: "npx", args: []string{"-y", "mcp-sqlite", "/path/to/your/database.db"}, env: map[string]string{"SQLITE_MODE": "ro"}},
-		}, []string{"SQLite MCP"}},
+			"Old SSE":    {url: "http://localhost:8000/sse", sse: true},
+			"Streamable": {url: "https://mcp.example.com/mcp"},
+		}, []string{"SQLite MCP", "Old SSE", "Streamable"}},
 		{"opencode.jsonc", map[string]want{
 			"everything": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-everything"}, env: map[string]string{"MODE": "full"}},
 			// opencode's {env:NAME} is Switchboard's ${env:NAME}, not a token for the keyring.
@@ -97,7 +100,7 @@ func TestImportAppFormats(t *testing.T) {
 				if s.Command != w.command || !slices.Equal(s.Args, w.args) || !maps.Equal(s.Env, w.env) ||
 					s.URL != w.url || !maps.Equal(s.Headers, w.headers) || s.Disabled != w.disabled ||
 					!slices.Equal(s.IncludeTools, w.include) || !slices.Equal(s.ExcludeTools, w.exclude) ||
-					s.StartupTimeout != w.startup || s.ToolTimeout != w.tool {
+					s.StartupTimeout != w.startup || s.ToolTimeout != w.tool || (s.Transport == config.SSE) != w.sse {
 					t.Errorf("%s = command %q args %q env %v url %q headers %v disabled %v, want %+v",
 						name, s.Command, s.Args, s.Env, s.URL, s.Headers, s.Disabled, w)
 				}

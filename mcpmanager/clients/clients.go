@@ -38,6 +38,10 @@ type Server struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// SSE says a remote server speaks the older HTTP + SSE transport
+	// (Goose's and Continue's "type": "sse"); otherwise a URL is
+	// Streamable HTTP.
+	SSE bool `json:"sse,omitempty"`
 	// Disabled is the app's own switch (opencode's and Goose's "enabled": false).
 	Disabled bool `json:"disabled,omitempty"`
 	// IncludeTools and ExcludeTools are the app's tool filter (Codex's

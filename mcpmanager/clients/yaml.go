@@ -157,12 +157,12 @@ func (d *yamlDoc) servers() ([]Server, error) {
 	var out []Server
 	for _, it := range d.items {
 		var raw struct {
-			Cmd, Command, URL, URI string
-			Args                   []string
-			Env, Envs, Headers     map[string]string
-			Enabled                *bool
-			EnvKeys                []string `yaml:"env_keys"` // Goose's: values in its own keyring
-			Timeout                float64  // Goose's, in seconds
+			Cmd, Command, URL, URI, Type string
+			Args                         []string
+			Env, Envs, Headers           map[string]string
+			Enabled                      *bool
+			EnvKeys                      []string `yaml:"env_keys"` // Goose's: values in its own keyring
+			Timeout                      float64  // Goose's, in seconds
 		}
 		_ = it.node.Decode(&raw) // a field of another type is left empty
 		s := Server{Name: it.name, Command: cmpOr(raw.Cmd, raw.Command), Args: raw.Args, URL: cmpOr(raw.URL, raw.URI), Headers: raw.Headers}
@@ -185,6 +185,7 @@ func (d *yamlDoc) servers() ([]Server, error) {
 			}
 		}
 		s.Disabled = raw.Enabled != nil && !*raw.Enabled
+		s.SSE = s.URL != "" && strings.EqualFold(raw.Type, "sse")
 		s.Text = string(d.data[it.start:it.end])
 		out = append(out, s)
 	}
