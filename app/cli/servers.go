@@ -223,11 +223,12 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 		Changes    []string `json:"changes,omitempty"`
 		Problems   []string `json:"problems,omitempty"`
 		Disabled   bool     `json:"disabled,omitempty"`
+		imports    bool     // Apply brings it in (config.Item.Imports)
 	}
 	items := make([]item, 0, len(plan.Items))
 	for _, it := range plan.Items {
 		r := it.Resolve(res)
-		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r), Disabled: it.Incoming.Disabled}
+		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r), Disabled: it.Incoming.Disabled, imports: it.Imports(res)}
 		if r == host.Rename {
 			x.RenameTo = it.RenameTo
 		}
@@ -268,7 +269,7 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 		case x.Outcome == string(host.Added):
 			action = "add"
 		}
-		if x.Disabled && x.Outcome != string(host.Invalid) && action != "nothing to do" && action != "skip" && !strings.HasPrefix(action, "keep") {
+		if x.Disabled && x.imports {
 			action += ", switched off as it was there"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", x.Name, x.Outcome, action)

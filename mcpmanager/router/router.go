@@ -762,7 +762,7 @@ func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
 			// Withheld on a kept verdict: asked again, as a call is
 			// (screenCall), since the gate's version may lag the trust
 			// another process gave a moment ago.
-			if r.screenCall(ctx, f.server, f.def.Tool.Name) == nil {
+			if r.screenCall(ctx, sourceOf(r, f.server), f.server, f.def.Tool.Name) == nil {
 				return f.def, nil
 			}
 			return Tool{}, f.err // withheld: say why
@@ -1098,7 +1098,7 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 	if err != nil {
 		return err
 	}
-	if err := r.screenCall(ctx, server, tool); err != nil {
+	if err := r.screenCall(ctx, src, server, tool); err != nil {
 		r.record(server, 0, true)
 		return err
 	}

@@ -14,6 +14,14 @@ type screenMemo struct {
 	verdicts []error
 }
 
+// sourceOf is the Source added under server's name, or nil. A function,
+// not a method: the Router has methods enough.
+func sourceOf(r *Router, server string) Source {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sources[server]
+}
+
 // screened is the gate's verdict on each of server's listed tools (nil:
 // no gate, or every one offered). A VersionedGate's verdicts on a cached
 // listing are kept until the listing or the gate's version changes.
@@ -39,13 +47,12 @@ func (r *Router) screened(server string, tools []mcp.Tool) []error {
 	return verdicts
 }
 
-// screenCall asks the gate about the tool a call names, as its server
-// lists it now; a tool the server does not list is the server's to refuse.
-func (r *Router) screenCall(ctx context.Context, server, tool string) error {
-	r.mu.Lock()
-	filter, _ := r.sources[server].(ToolFilter)
-	r.mu.Unlock()
-	if filter != nil && !filter.Offers(tool) {
+// screenCall refuses a call of a tool src's entry leaves out (ToolFilter)
+// and asks the gate about the others, as the server lists them now; a tool
+// the server does not list is the server's to refuse. src is the server's
+// Source, which a call has already looked up.
+func (r *Router) screenCall(ctx context.Context, src Source, server, tool string) error {
+	if filter, ok := src.(ToolFilter); ok && !filter.Offers(tool) {
 		return fmt.Errorf("%w: %s: %q is left out by the server's entry (includeTools / excludeTools); edit the server to offer it", ErrUnknownTool, server, tool)
 	}
 	if r.gate == nil {

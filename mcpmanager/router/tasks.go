@@ -134,7 +134,7 @@ type taskParams struct {
 
 // callTask runs one tools/call as a task, to its result.
 func (r *Router) callTask(ctx context.Context, tc TaskClient, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
-	if err := r.screenCall(ctx, server, tool); err != nil {
+	if err := r.screenCall(ctx, sourceOf(r, server), server, tool); err != nil {
 		r.record(server, 0, true)
 		return nil, err
 	}
