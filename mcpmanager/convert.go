@@ -75,6 +75,7 @@ func Specs(servers []config.Server, expand func(string) (string, error)) []Serve
 			r.Env, err = withEnvFile(r)
 		}
 		c := FromConfig(r)
+		c.ListingKey = listingKey(s)
 		if err != nil { // what is missing says more than the placeholder it left
 			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
 		}

@@ -75,6 +75,10 @@ type ServerConfig struct {
 	// router offers; ExcludeTools it never offers (they win). A change
 	// restarts the server, as any other.
 	IncludeTools, ExcludeTools []string
+	// ListingKey identifies the entry the server came from (Specs sets
+	// it): the key of the tools it listed when it last ran, offered while
+	// it starts (listings.go). "" keeps none.
+	ListingKey string
 }
 
 // Builtin is a server that runs inside this process (a built-in: the
@@ -123,6 +127,10 @@ type Options struct {
 	// Gate screens every tool listing and call (the pins of trusted tool
 	// definitions); nil offers every tool.
 	Gate router.Gate
+	// ListingsDir keeps each server's last tool listing, one file per
+	// server, offered while the server starts the next time
+	// (listings.go); "" keeps none.
+	ListingsDir string
 }
 
 // RequestHandler answers requests a server sends to the client (sampling,
@@ -172,6 +180,7 @@ type managed struct {
 	// settled closes once the server was first ready or gave up.
 	settled     chan struct{}
 	settledOnce sync.Once
+	listing     *listing // its tools from its last run (nil: none kept)
 }
 
 // New returns a Manager with no servers.
@@ -340,6 +349,7 @@ func sameConfig(a, b ServerConfig) bool {
 	}
 	a.Builtin, b.Builtin = nil, nil
 	a.FetchTimeout, b.FetchTimeout = 0, 0
+	a.ListingKey, b.ListingKey = "", "" // what it names changes the fields that restart
 	if a.Sandbox == nil && b.Sandbox == nil {
 		a.Roots, b.Roots = nil, nil // changed without a restart (Apply)
 	}
@@ -431,7 +441,7 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 	if m.opts.LogDir != "" && !c.Disabled && c.StartError == "" {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
-	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{})}
+	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{}), listing: newListing(m.opts.ListingsDir, c)}
 	// A replaced server's last words (its "stopped") must not overwrite the
 	// status of the one that took its name.
 	onStatus := func(st supervisor.Status) {
@@ -639,13 +649,29 @@ func (m *Manager) Server(name string) (*supervisor.Server, error) {
 // handshake, five times its startup timeout and the backoff — would make
 // 'tools list' wait for nothing), or ctx ends. The CLI uses it before
 // listing tools.
-func (m *Manager) WaitSettled(ctx context.Context) {
+func (m *Manager) WaitSettled(ctx context.Context) { m.waitSettled(ctx, false) }
+
+// WaitListed is WaitSettled where a server starting with its tools known
+// from its last run (its Recall) counts as settled: 'serve' answers a
+// client's first tools/list with those instead of waiting for the slowest
+// server (Codex keeps the list it gets a second after starting 'serve').
+func (m *Manager) WaitListed(ctx context.Context) { m.waitSettled(ctx, true) }
+
+func (m *Manager) waitSettled(ctx context.Context, recalled bool) {
 	for {
 		settled := true
-		for _, st := range m.Status() {
-			if st.State == supervisor.Starting || st.State == supervisor.Installing || st.State == supervisor.Stopped ||
-				st.State == supervisor.Restarting && st.Error == "" {
+		m.mu.Lock()
+		servers := make([]*managed, 0, len(m.servers))
+		for _, s := range m.servers {
+			servers = append(servers, s)
+		}
+		m.mu.Unlock()
+		for _, s := range servers {
+			st := s.status()
+			if (st.State == supervisor.Starting || st.State == supervisor.Installing || st.State == supervisor.Stopped ||
+				st.State == supervisor.Restarting && st.Error == "") && !(recalled && (source{s}).Recall() != nil) {
 				settled = false
+				break
 			}
 		}
 		if settled {

@@ -73,3 +73,90 @@ func TestServeAnswersWhileAServerHangs(t *testing.T) {
 		t.Errorf("serve exit %d", code)
 	}
 }
+
+// TestServeOffersAStartingServersToolsFromItsLastRun: a client that lists
+// once, soon after it starts serve (Codex gives a server a second), gets
+// the tools of a server that has not finished starting, as that server
+// listed them when it last ran with the same entry; a call of one waits
+// for the server instead of failing; an entry that runs something else
+// recalls nothing.
+func TestServeOffersAStartingServersToolsFromItsLastRun(t *testing.T) {
+	old := gateway.StartupWait
+	gateway.StartupWait = 2 * time.Second // what a list that waited for "late" would take
+	t.Cleanup(func() { gateway.StartupWait = old })
+	fs := proctest.FaultServer(t)
+	dir, ready := t.TempDir(), filepath.Join(t.TempDir(), "late-may-start")
+	config := func(args string) string {
+		return writeFile(t, "mcp.json", fmt.Sprintf(`{"mcpServers": {
+			"good": {"command": %q},
+			"late": {"command": %q, "args": ["-mode", "wait-file", "-file", %q%s]}}}`, fs, fs, ready, args))
+	}
+	file := config("")
+
+	// Its first run: it starts, its tools are listed and kept.
+	if err := os.WriteFile(ready, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cl, _, stop := stdioSession(t, "--data-dir", dir, "serve", "--config", file)
+	if got := toolNames(t, cl); !slices.Contains(got, "late__echo") {
+		t.Fatalf("tools of a server that started = %v, want late__echo", got)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exit %d", code)
+	}
+	if kept, _ := filepath.Glob(filepath.Join(dir, "listings", "late-*.json")); len(kept) != 1 {
+		t.Fatalf("listings kept for late: %v, want one file", kept)
+	}
+
+	// The next run: it cannot start until the file is back, and its tools
+	// are listed at once all the same.
+	if err := os.Remove(ready); err != nil {
+		t.Fatal(err)
+	}
+	cl, _, stop = stdioSessionWithin(t, 5*time.Second, "--data-dir", dir, "serve", "--config", file)
+	start := time.Now()
+	got := toolNames(t, cl)
+	if !slices.Contains(got, "late__echo") || !slices.Contains(got, "good__echo") {
+		t.Fatalf("tools while late is starting = %v, want late__echo (from its last run) and good__echo", got)
+	}
+	if took := time.Since(start); took >= gateway.StartupWait {
+		t.Errorf("the list took %s: it waited for the server instead of offering its tools from before", took)
+	}
+	called := make(chan error, 1)
+	go func() {
+		call := mcp.CallToolRequest{}
+		call.Params.Name = "late__echo"
+		call.Params.Arguments = map[string]any{"text": "waited for"}
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		res, err := cl.CallTool(ctx, call)
+		if err == nil && (res.IsError || res.Content[0].(mcp.TextContent).Text != "waited for") {
+			err = fmt.Errorf("result %+v", res)
+		}
+		called <- err
+	}()
+	// The server starts only now: a call that did not wait for it has
+	// failed ("server is starting").
+	if err := os.WriteFile(ready, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-called; err != nil {
+		t.Fatalf("call late__echo while it started: %v", err)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exit %d", code)
+	}
+
+	// Another entry under the same name runs something else: nothing of
+	// the old one's is offered.
+	if err := os.Remove(ready); err != nil {
+		t.Fatal(err)
+	}
+	cl, _, stop = stdioSessionWithin(t, 5*time.Second, "--data-dir", dir, "serve", "--config", config(`, "-name", "other"`))
+	if got := toolNames(t, cl); slices.Contains(got, "late__echo") {
+		t.Fatalf("tools of a changed entry still starting = %v, want no late__echo", got)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exit %d", code)
+	}
+}

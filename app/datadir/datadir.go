@@ -78,6 +78,11 @@ func (d Dir) Results() string { return filepath.Join(string(d), "results") }
 // Logs holds one size-capped stderr log per server.
 func (d Dir) Logs() string { return filepath.Join(string(d), "logs") }
 
+// Listings holds the tools each server listed when it last ran, one file
+// per server, so the next process offers them while the server starts
+// (see mcpmanager.Options.ListingsDir).
+func (d Dir) Listings() string { return filepath.Join(string(d), "listings") }
+
 // Models is where the local model's GGUF files are downloaded.
 func (d Dir) Models() string { return filepath.Join(string(d), "models") }
 

@@ -126,6 +126,9 @@ func Open(opts Options) *Host {
 	if !opts.NoLogFiles {
 		mo.LogDir = opts.Dir.Logs()
 	}
+	// Kept whatever the servers' source: a listing is filed under its
+	// entry as written, so a --config file's servers keep their own.
+	mo.ListingsDir = opts.Dir.Listings()
 	h.mgr = mcpmanager.New(mo)
 	h.LocalSkills = newLocalSkills(h)
 	h.mgr.SetLocalSkills(h.LocalSkills.store)

@@ -146,6 +146,9 @@ func (t *Tools) DefaultPolicy(tool Tool) ToolPolicy {
 // holds the router.
 func (t *Tools) gateway(opts gateway.Options) *gateway.Gateway {
 	opts.Settled = t.h.mgr.WaitSettled
+	// A server still starting whose tools are known from its last run does
+	// not hold up a client's first tools/list: it gets them (router.Recaller).
+	opts.ToolsListed = t.h.mgr.WaitListed
 	opts.Skills = t.h.mgr.Skills()
 	return gateway.New(t.h.router(), opts)
 }

@@ -11,8 +11,12 @@
 // become ready, and clients get notifications/tools/list_changed whenever
 // the published definitions change in any way (a tool added, removed, or
 // its description, schemas or annotations changed). tools/list waits for
-// servers still starting, up to StartupWait, so a client that lists right
-// after initialize sees every server that starts quickly.
+// servers still starting (Options.Settled), up to StartupWait, so a client
+// that lists right after initialize sees every server that starts quickly;
+// Options.ToolsListed lets tools/list not wait for a server whose tools are
+// known from its last run ('switchboard serve': mcpmanager.Manager.WaitListed):
+// the router offers those while it starts, and a call of one waits for it
+// (router.Recaller); prompts, resources and skills still wait for it.
 //
 // Prompts are published as server__prompt (unique like tool names) and
 // resources and resource templates as switchboard://SERVER/URI (see
@@ -46,7 +50,8 @@
 //
 // `serve` answers the host's `initialize` at once and publishes each server's tools as it
 // becomes ready: `tools/list` waits up to 10 s for servers still starting, then answers with
-// the ready ones, and every later change — a server ready, restarted or stopped, or a
+// the ready ones — and with those still starting whose tools it knows from their last run with
+// the same entry, without waiting for them (a call of one waits for its server) — and every later change — a server ready, restarted or stopped, or a
 // server's own `tools/list_changed` changing any tool's name, description, schemas or
 // annotations — reaches the host as `notifications/tools/list_changed`. Every server's prompts
 // are offered too, as `server__prompt` (unique like tool names), and its resources and resource

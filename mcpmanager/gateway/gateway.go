@@ -32,6 +32,13 @@ type Options struct {
 	// ready or has given up, or ctx ends (mcpmanager.Manager.WaitSettled).
 	// Without it, tools/list answers with what is ready.
 	Settled func(ctx context.Context)
+	// ToolsListed, when set, is what tools/list waits for instead of
+	// Settled: it may return while servers are still starting, once the
+	// router offers the tools of each of them (those it listed when it
+	// last ran: mcpmanager.Manager.WaitListed). Prompts, resources, skills
+	// and a call of a tool not yet published still wait for Settled: only
+	// tools are known from before.
+	ToolsListed func(ctx context.Context)
 	// Skills, when set, are the servers' skills the gateway relays
 	// (skills.go).
 	Skills *skills.Catalog
@@ -64,11 +71,13 @@ type Options struct {
 
 // Gateway is an MCP server in front of a router. Safe for concurrent use.
 type Gateway struct {
-	reg     *router.Router
-	srv     *server.MCPServer
-	settled func(ctx context.Context)
-	startBy time.Time   // end of the start-up wait
-	started atomic.Bool // the start-up wait is over
+	reg          *router.Router
+	srv          *server.MCPServer
+	settled      func(ctx context.Context)
+	toolsListed  func(ctx context.Context) // Options.ToolsListed, or settled
+	startBy      time.Time                 // end of the start-up wait
+	started      atomic.Bool               // the start-up wait is over
+	toolsStarted atomic.Bool               // tools/list's start-up wait is over
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 
@@ -97,13 +106,18 @@ type Gateway struct {
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
 	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g.toolsListed = opts.ToolsListed
+	if g.toolsListed == nil {
+		g.toolsListed = opts.Settled
+	}
 	g.code.Store(&CodeMode{Mode: opts.Code, Limits: opts.CodeLimits, Decide: opts.Decide})
 	g.serverInfo, _ = json.Marshal(mcp.Implementation{Name: "switchboard", Version: opts.Version})
 	if g.settled == nil {
 		g.started.Store(true)
+		g.toolsStarted.Store(true)
 	}
 	hooks := &server.Hooks{}
-	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitStartup(ctx) })
+	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitTools(ctx) })
 	// The skills extension is declared while a server offers it.
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		skillsOf(g).withSkills(&res.Capabilities)
@@ -147,16 +161,27 @@ func (g *Gateway) Errors() []router.ServerError {
 // awaitStartup waits, the first time(s) it is called within StartupWait
 // of New, for the servers to settle, then publishes what is ready.
 func (g *Gateway) awaitStartup(ctx context.Context) {
-	if g.started.Load() {
+	g.await(ctx, g.settled, &g.started)
+}
+
+// awaitTools is awaitStartup for tools/list: it waits for ToolsListed.
+func (g *Gateway) awaitTools(ctx context.Context) {
+	if !g.started.Load() {
+		g.await(ctx, g.toolsListed, &g.toolsStarted)
+	}
+}
+
+func (g *Gateway) await(ctx context.Context, wait func(context.Context), over *atomic.Bool) {
+	if over.Load() {
 		return
 	}
 	wctx, cancel := context.WithDeadline(ctx, g.startBy)
-	g.settled(wctx)
-	over := ctx.Err() == nil // settled, or the wait ran out: either way it is over
+	wait(wctx)
+	done := ctx.Err() == nil // settled, or the wait ran out: either way it is over
 	cancel()
-	if over {
+	if done {
 		g.Refresh(ctx)
-		g.started.Store(true)
+		over.Store(true)
 	}
 }
 

@@ -17,6 +17,7 @@ package router
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,6 +92,27 @@ type Source interface {
 // must not change while the Source is added.
 type ToolFilter interface {
 	Offers(tool string) bool
+}
+
+// Recaller is a Source that knows its server's tools before the server is
+// up: those it listed the last time it ran with the same entry. While the
+// server starts for the first time, listings offer them and a call of one
+// waits for the server, so a client that lists once, soon after it starts
+// 'switchboard serve' (Codex gives its servers a second), is not left
+// without a slow server's tools. Its methods must be safe for concurrent
+// use.
+type Recaller interface {
+	// Recall is the tools known from before while the server is starting
+	// for the first time, and nil otherwise: ready, failed, stopped, or
+	// nothing known. The same slice each time (a listing is kept by it).
+	Recall() []mcp.Tool
+	// AwaitStart returns once the server's first start has ended, ready
+	// or not, or ctx has.
+	AwaitStart(ctx context.Context)
+	// Remember is given each listing of the server's tools the router
+	// fetches, as the server sent it. It must not modify or keep a
+	// reference into tools' elements' maps beyond the call.
+	Remember(tools []mcp.Tool)
 }
 
 // Tool is one exposed tool. Server and Tool.Name say where a call goes;
@@ -362,8 +384,9 @@ const maxListed = 10000
 // missing list with fetch (which pages through the server's cursor).
 func listed[T any](ctx context.Context, r *Router, server string, slot func(*cached) (*[]T, *time.Time),
 	changes func(mcp.ServerCapabilities) bool,
-	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.PaginatedResult, error)) ([]T, error) {
-	_, cl, err := r.session(server)
+	fetch func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]T, mcp.PaginatedResult, error),
+	fetched func(src Source, items []T)) ([]T, error) {
+	src, cl, err := r.session(server)
 	if err != nil {
 		return nil, err
 	}
@@ -396,6 +419,9 @@ func listed[T any](ctx context.Context, r *Router, server string, slot func(*cac
 		items, ttl, err := fetchAll(context.WithoutCancel(ctx), server, cl, fetch)
 		if err != nil {
 			return nil, err
+		}
+		if fetched != nil {
+			fetched(src, items)
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -557,7 +583,24 @@ func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
 	return out, dups
 }
 
+// listTools is the server's tools as it lists them (cached), or, while it
+// starts for the first time, those it listed when it last ran (Recaller).
 func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+	tools, err := r.fetchTools(ctx, server)
+	if err != nil {
+		r.mu.Lock()
+		rc, ok := r.sources[server].(Recaller)
+		r.mu.Unlock()
+		if ok {
+			if known := rc.Recall(); known != nil {
+				return known, nil
+			}
+		}
+	}
+	return tools, err
+}
+
+func (r *Router) fetchTools(ctx context.Context, server string) ([]mcp.Tool, error) {
 	return listed(ctx, r, server, func(c *cached) (*[]mcp.Tool, *time.Time) { return &c.tools, &c.toolsUntil },
 		func(caps mcp.ServerCapabilities) bool { return caps.Tools != nil && caps.Tools.ListChanged },
 		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.PaginatedResult, error) {
@@ -569,6 +612,11 @@ func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, erro
 			}
 			encodeSchemas(res.Tools)
 			return res.Tools, res.PaginatedResult, nil
+		},
+		func(src Source, tools []mcp.Tool) {
+			if rc, ok := src.(Recaller); ok {
+				rc.Remember(tools)
+			}
 		})
 }
 
@@ -604,7 +652,7 @@ func (r *Router) ServerResources(ctx context.Context, server string) ([]mcp.Reso
 				return nil, mcp.PaginatedResult{}, fmt.Errorf("list resources: %w", err)
 			}
 			return res.Resources, res.PaginatedResult, nil
-		})
+		}, nil)
 }
 
 // ServerPrompts lists one server's prompts (cached); a server without the
@@ -623,7 +671,7 @@ func (r *Router) ServerPrompts(ctx context.Context, server string) ([]mcp.Prompt
 				return nil, mcp.PaginatedResult{}, fmt.Errorf("list prompts: %w", err)
 			}
 			return res.Prompts, res.PaginatedResult, nil
-		})
+		}, nil)
 }
 
 func isMethodNotFound(err error) bool {
@@ -1096,6 +1144,9 @@ func toolError(raw json.RawMessage) bool {
 func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions, do func(ctx context.Context, cl Client, meta *mcp.Meta) (isError bool, err error)) error {
 	src, cl, err := r.session(server)
 	if err != nil {
+		src, cl, err = startedSession(ctx, r, server, err)
+	}
+	if err != nil {
 		return err
 	}
 	if err := r.screenCall(ctx, src, server, tool); err != nil {
@@ -1134,6 +1185,29 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 	}
 	r.record(server, took, err != nil || isError)
 	return err
+}
+
+// startedSession is the session of a server whose tools were offered from
+// before it started (Recaller): a call of one waits for the server's
+// first start to end, at most its call timeout, and then takes its
+// session, or fails as a call of a server without one does. Any other
+// server's err is returned as it is. A function, not a method, as
+// listingOf.
+func startedSession(ctx context.Context, r *Router, server string, err error) (Source, Client, error) {
+	r.mu.Lock()
+	src := r.sources[server]
+	r.mu.Unlock()
+	rc, ok := src.(Recaller)
+	if !ok || rc.Recall() == nil {
+		return nil, nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, cmp.Or(src.CallTimeout(), DefaultCallTimeout))
+	rc.AwaitStart(wctx)
+	cancel()
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	return r.session(server)
 }
 
 // HandleNotification takes a server's notifications: */list_changed drops

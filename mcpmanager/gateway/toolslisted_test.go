@@ -1,0 +1,96 @@
+package gateway
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/builtin/mcptest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+// recalling is a lateSource whose tools are known before it is ready.
+type recalling struct {
+	*lateSource
+	known   []mcp.Tool
+	started chan struct{}
+}
+
+func (s *recalling) Recall() []mcp.Tool {
+	if s.ready.Load() {
+		return nil
+	}
+	return s.known
+}
+func (s *recalling) AwaitStart(ctx context.Context) {
+	select {
+	case <-s.started:
+	case <-ctx.Done():
+	}
+}
+func (s *recalling) Remember([]mcp.Tool) {}
+
+// TestToolsListedWaitsOnlyForTools: with Options.ToolsListed, tools/list
+// answers once the router offers every starting server's tools (those
+// recalled), without waiting for Settled; prompts/list still waits for
+// Settled, since a server's prompts are known only once it is up.
+func TestToolsListedWaitsOnlyForTools(t *testing.T) {
+	old := StartupWait
+	StartupWait = time.Minute // a list that waits for Settled would not come back in the test's time
+	t.Cleanup(func() { StartupWait = old })
+	up := server.NewMCPServer("late", "1", server.WithToolCapabilities(true), server.WithPromptCapabilities(true))
+	up.AddTool(mcp.NewTool("echo"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("late"), nil
+	})
+	up.AddPrompt(mcp.NewPrompt("greet"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return mcp.NewGetPromptResult("hi", nil), nil
+	})
+	late := &recalling{lateSource: &lateSource{name: "late", cl: inProcessUp(t, up, nil)}, known: []mcp.Tool{mcp.NewTool("echo")}, started: make(chan struct{})}
+	reg := router.New(router.Options{})
+	reg.Add(late)
+
+	waiting, settle := make(chan struct{}), make(chan struct{})
+	settled := func(ctx context.Context) {
+		close(waiting) // once: only prompts/list waits for it here
+		select {
+		case <-settle:
+		case <-ctx.Done():
+		}
+	}
+	g := New(reg, Options{Version: "test", Settled: settled, ToolsListed: func(context.Context) {}})
+	cl := mcptest.Connect(t, g.srv)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+
+	tools, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != "late__echo" {
+		t.Fatalf("tools/list while late starts = %+v, %v; want late__echo, recalled, at once", tools, err)
+	}
+	prompts := make(chan []string, 1)
+	go func() {
+		res, err := cl.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		var names []string
+		if err == nil {
+			for _, p := range res.Prompts {
+				names = append(names, p.Name)
+			}
+		}
+		prompts <- names
+	}()
+	select {
+	case <-waiting: // prompts/list is waiting for the servers to settle
+	case <-ctx.Done():
+		t.Fatal("prompts/list did not wait for Settled")
+	}
+	late.ready.Store(true)
+	close(late.started)
+	reg.Invalidate("late")
+	close(settle)
+	if got := <-prompts; !slices.Equal(got, []string{"late__greet"}) {
+		t.Fatalf("prompts/list = %v, want late__greet: it must wait for the server, whose prompts are not recalled", got)
+	}
+}
