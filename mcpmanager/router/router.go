@@ -586,7 +586,7 @@ func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
 // listTools is the server's tools as it lists them (cached), or, while it
 // starts for the first time, those it listed when it last ran (Recaller).
 func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
-	tools, err := r.fetchTools(ctx, server)
+	tools, err := fetchTools(ctx, r, server)
 	if err != nil {
 		r.mu.Lock()
 		rc, ok := r.sources[server].(Recaller)
@@ -600,7 +600,9 @@ func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, erro
 	return tools, err
 }
 
-func (r *Router) fetchTools(ctx context.Context, server string) ([]mcp.Tool, error) {
+// fetchTools is the server's own listing (cached). A function, not a
+// method, as listingOf.
+func fetchTools(ctx context.Context, r *Router, server string) ([]mcp.Tool, error) {
 	return listed(ctx, r, server, func(c *cached) (*[]mcp.Tool, *time.Time) { return &c.tools, &c.toolsUntil },
 		func(caps mcp.ServerCapabilities) bool { return caps.Tools != nil && caps.Tools.ListChanged },
 		func(ctx context.Context, cl Client, cursor mcp.Cursor) ([]mcp.Tool, mcp.PaginatedResult, error) {
