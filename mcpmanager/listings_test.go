@@ -6,12 +6,17 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
 	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // TestListingRecalledAsListed: a real server's listing, kept by one
@@ -95,5 +100,50 @@ func TestListingKey(t *testing.T) {
 		if listingKey(c) == key {
 			t.Errorf("a change of %s kept the key", name)
 		}
+	}
+}
+
+// TestHoldRecalled: a server whose tools are known from its last run waits
+// for the release HoldRecalled gives, offering those tools meanwhile; a
+// server with none known starts at once.
+func TestHoldRecalled(t *testing.T) {
+	dir := t.TempDir()
+	specs := Specs([]config.Server{
+		{Name: "kept", Command: faultServer},
+		{Name: "new", Command: faultServer, Args: []string{"-name", "new"}},
+	}, func(v string) (string, error) { return v, nil })
+	newListing(dir, specs[0]).remember([]mcp.Tool{mcp.NewTool("echo")})
+
+	m := New(Options{ListingsDir: dir})
+	t.Cleanup(func() { _ = m.Close(context.WithoutCancel(t.Context())) })
+	hold := make(chan struct{})
+	m.HoldRecalled(hold)
+	m.Apply(specs)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for statusOf(m, "new").State != supervisor.Ready {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("new: %+v, want it started while kept is held", statusOf(m, "new"))
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if st := statusOf(m, "kept"); st.State != supervisor.Stopped {
+		t.Fatalf("kept while held: %+v, want not started", st)
+	}
+	tools, errs := m.Router().Tools(ctx)
+	if len(errs) != 0 || !slices.ContainsFunc(tools, func(tl router.Tool) bool { return tl.Name == "kept__echo" }) {
+		t.Fatalf("tools while kept is held: %v, %v; want kept__echo as it was kept", tools, errs)
+	}
+	lctx, lcancel := context.WithTimeout(ctx, time.Second)
+	m.WaitListed(lctx) // returns at once: kept's tools are known
+	if lctx.Err() != nil {
+		t.Error("WaitListed waited for a held server whose tools are known")
+	}
+	lcancel()
+	close(hold)
+	m.WaitSettled(ctx)
+	if st := statusOf(m, "kept"); st.State != supervisor.Ready {
+		t.Fatalf("kept after the release: %+v", st)
 	}
 }

@@ -163,6 +163,9 @@ type Manager struct {
 	auth     map[string]*authState // remote servers' logins, by name; outlive restarts
 	// logLevels are the levels set with SetLogLevel, by name; outlive restarts.
 	logLevels map[string]string
+	// hold is HoldRecalled's channel: servers with a kept listing start
+	// once it closes (nil: at once).
+	hold <-chan struct{}
 }
 
 // authState is a remote server's Authorizer and what it was made for.
@@ -313,6 +316,19 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 	}
 }
 
+// HoldRecalled makes the servers that the next Applies start and whose
+// tools are known from their last run (listings.go) start only once
+// release closes; the others start at once. Their tools are offered
+// meanwhile, and a call of one waits. 'serve' holds them until it has
+// answered its client's first tools/list: ten servers starting take both
+// cores of a small machine for seconds, and the client (Codex gives a
+// server one second) must get that answer first.
+func (m *Manager) HoldRecalled(release <-chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.hold = release
+}
+
 // endingLocked is the done channel of the last server stopped under name
 // (by this Apply, an earlier one or Restart), or nil.
 func (m *Manager) endingLocked(name string) <-chan struct{} {
@@ -442,6 +458,9 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
 	}
 	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{}), listing: newListing(m.opts.ListingsDir, c)}
+	if after == nil && m.hold != nil && ms.listing != nil && ms.listing.recall() != nil {
+		after = m.hold // HoldRecalled
+	}
 	// A replaced server's last words (its "stopped") must not overwrite the
 	// status of the one that took its name.
 	onStatus := func(st supervisor.Status) {

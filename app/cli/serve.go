@@ -58,6 +58,7 @@ func serveCmd() *Command {
 			// Serve at once: tools appear as their servers become ready.
 			h, err := launch(inv, file, inputs, func(h *host.Host) {
 				h.Serve.Relay(newTerminalRequests(inv.Stdin, inv.Stderr, false, false))
+				h.Serve.HoldServers()
 			}, only...)
 			if err != nil {
 				return err

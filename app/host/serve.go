@@ -28,6 +28,25 @@ type Serve struct {
 	h *Host
 	// relay takes the servers' sampling and elicitation (see Relay).
 	relay serveRelay
+	// release starts the servers HoldServers held (nil: none held).
+	release func()
+}
+
+// HoldFor bounds how long HoldServers holds servers back when no client
+// lists tools. A variable so tests can change it.
+var HoldFor = time.Second
+
+// HoldServers makes the servers the next Run starts whose tools are known
+// from their last run start only once serve has answered its client's
+// first tools/list (or after HoldFor): the client gets those tools at
+// once, without their processes taking the CPU that answer needs. Call it
+// before the servers start.
+func (s *Serve) HoldServers() {
+	held := make(chan struct{})
+	var once sync.Once
+	s.release = func() { once.Do(func() { close(held) }) }
+	time.AfterFunc(HoldFor, s.release)
+	s.h.mgr.HoldRecalled(held)
 }
 
 // Relay makes the servers' sampling and elicitation requests go to the
@@ -111,7 +130,7 @@ func (s *Serve) start(ctx context.Context, r ServeRequest) (*gateway.Gateway, fu
 		}
 	}
 	var calls atomic.Int64
-	opts := gateway.Options{Version: buildinfo.String(), OnCall: func(gateway.Call) { calls.Add(1) }}
+	opts := gateway.Options{Version: buildinfo.String(), OnCall: func(gateway.Call) { calls.Add(1) }, ToolsAnswered: s.release}
 	cm, err := s.h.Settings.serveCode() // settings.serve.tools, its limits and decisions
 	switch {
 	case err != nil && r.Code != "" && r.Code != chat.ToolsDirect:

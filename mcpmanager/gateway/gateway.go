@@ -39,6 +39,10 @@ type Options struct {
 	// and a call of a tool not yet published still wait for Settled: only
 	// tools are known from before.
 	ToolsListed func(ctx context.Context)
+	// ToolsAnswered, when set, is called once, when the gateway has
+	// answered a tools/list for the first time ('serve' starts the servers
+	// it held back then: mcpmanager.Manager.HoldRecalled).
+	ToolsAnswered func()
 	// Skills, when set, are the servers' skills the gateway relays
 	// (skills.go).
 	Skills *skills.Catalog
@@ -118,6 +122,10 @@ func New(reg *router.Router, opts Options) *Gateway {
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitTools(ctx) })
+	if opts.ToolsAnswered != nil {
+		var once sync.Once
+		hooks.AddAfterListTools(func(context.Context, any, *mcp.ListToolsRequest, *mcp.ListToolsResult) { once.Do(opts.ToolsAnswered) })
+	}
 	// The skills extension is declared while a server offers it.
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		skillsOf(g).withSkills(&res.Capabilities)
