@@ -118,6 +118,7 @@ func TestBenchTable(t *testing.T) {
 		{"bridge", func(t *testing.T, tb *table) { benchBridge(t, tb, everything, bin) }},
 		{"concurrency", func(t *testing.T, tb *table) { benchConcurrency(t, tb, everything) }},
 		{"startup", func(t *testing.T, tb *table) { benchStartup(t, tb, everything) }},
+		{"firstlist", func(t *testing.T, tb *table) { benchFirstList(t, tb, everything, bin) }},
 		{"memory", func(t *testing.T, tb *table) { benchMemory(t, tb, everything, bin) }},
 		{"window", func(t *testing.T, tb *table) { benchWindow(t, tb, everything, bin) }},
 		{"show", func(t *testing.T, tb *table) { benchShow(t, tb, bin) }},
