@@ -125,7 +125,8 @@ test('a 1,000-message chat opens at its end, virtualised, and loads older pages 
   await box.press('Enter');
   await articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-status="complete"]')).waitFor();
   // The stored tail replaced what streamed in: the reply now has its seq, after the question's.
-  const stored = articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-seq]'));
+  // A streamed message has seq 0 until then: wait for the stored one, not for any seq.
+  const stored = articles.filter({ hasText: 'A reply at the end of a long chat.' }).and(page.locator('[data-seq]:not([data-seq="0"])'));
   await stored.waitFor();
   assert.ok(Number(await stored.getAttribute('data-seq')) >= 1002, 'the reply is stored after the 1,001st message');
   await untilInPage(page, () => {
