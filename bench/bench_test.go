@@ -519,19 +519,27 @@ func benchStartup(t *testing.T, tb *table, everything string) {
 	tb.dur("start-up: 10 servers that wait 500 ms before serving, together vs one alone", ten, one, "≤ 1.3×")
 }
 
-// benchMemory: RSS of 'switchboard serve' (the Go process and its watchdog,
-// not the servers it runs) idle with 10 servers, then after 10,000 calls.
-func benchMemory(t *testing.T, tb *table, everything, bin string) {
-	dir := t.TempDir()
+// serveConfig writes dir/mcp.json for serve: n servers running command,
+// named prefix0, prefix1, …
+func serveConfig(t *testing.T, dir, prefix, command string, n int) string {
+	t.Helper()
 	cfg := filepath.Join(dir, "mcp.json")
 	srv := map[string]any{}
-	for i := range 10 {
-		srv[fmt.Sprint("m", i)] = map[string]any{"command": everything}
+	for i := range n {
+		srv[fmt.Sprint(prefix, i)] = map[string]any{"command": command}
 	}
 	data, _ := json.Marshal(map[string]any{"mcpServers": srv})
 	if err := os.WriteFile(cfg, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+// benchMemory: RSS of 'switchboard serve' (the Go process and its watchdog,
+// not the servers it runs) idle with 10 servers, then after 10,000 calls.
+func benchMemory(t *testing.T, tb *table, everything, bin string) {
+	dir := t.TempDir()
+	cfg := serveConfig(t, dir, "m", everything, 10)
 	c, p := stdioClient(t, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data")), bin, "serve", "--config", cfg)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()

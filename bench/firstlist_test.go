@@ -21,15 +21,7 @@ import (
 // alternating, medians of 3.
 func benchFirstList(t *testing.T, tb *table, everything, bin string) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "mcp.json")
-	srv := map[string]any{}
-	for i := range 10 {
-		srv[fmt.Sprint("f", i)] = map[string]any{"command": everything}
-	}
-	data, _ := json.Marshal(map[string]any{"mcpServers": srv})
-	if err := os.WriteFile(cfg, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := serveConfig(t, dir, "f", everything, 10)
 	kept := filepath.Join(dir, "kept")
 	firstList(t, bin, cfg, kept) // keeps the listings
 	var keptInit, keptList, newInit, newList []time.Duration

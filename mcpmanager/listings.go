@@ -74,8 +74,7 @@ func newListing(dir string, c ServerConfig) *listing {
 	sum := sha256.Sum256([]byte(c.Name))
 	// The name, made a file name, for a person looking; the hash keeps two
 	// names that sanitize alike apart.
-	file := logName(c.Name)
-	file = file[:len(file)-len(".log")] + "-" + hex.EncodeToString(sum[:4]) + ".json"
+	file := fileBase(c.Name) + "-" + hex.EncodeToString(sum[:4]) + ".json"
 	return &listing{path: filepath.Join(dir, file), key: c.ListingKey}
 }
 

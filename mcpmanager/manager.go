@@ -827,10 +827,14 @@ func sortedKeys(m map[string]string) []string {
 
 var unsafeFile = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
 
-// logName is server's log file: its name with only letters, digits and
-// ._- kept, and never a Windows device name ("con" is logs/_con.log).
-func logName(server string) string {
-	return cmp.Or(filename.Sanitize(unsafeFile.ReplaceAllString(server, "_")), "_") + ".log"
+// logName is server's log file: fileBase(server) + ".log".
+func logName(server string) string { return fileBase(server) + ".log" }
+
+// fileBase is server's name made a file name for its files (its log, its
+// listing): only letters, digits and ._- kept, and never a Windows device
+// name ("con" is logs/_con.log).
+func fileBase(server string) string {
+	return cmp.Or(filename.Sanitize(unsafeFile.ReplaceAllString(server, "_")), "_")
 }
 
 // source adapts a managed server to the router.
