@@ -10,12 +10,13 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
-// attachRunning relays 'serve' to the Switchboard running for this data
-// dir, when one answers. done is true when the app's session ended
-// there (err says how it ended badly). Otherwise serve runs the servers
-// itself on in and out: the app's own stdio when nothing answered, or,
-// when the running Switchboard went away mid-session, the app's stream
-// resumed (its initialize replayed, its second answer dropped).
+// attachRunning hands the app's stdio to the Switchboard running for
+// this data dir (or relays it there), when one answers. done is true when
+// the app's session ended there (err says how it ended badly).
+// Otherwise serve runs the servers itself on in and out: the app's own
+// stdio when nothing answered, or, when the running Switchboard went away
+// mid-session, the app's stream resumed (its initialize replayed, its
+// second answer dropped).
 func attachRunning(ctx context.Context, inv *Invocation, client string) (in io.Reader, out io.Writer, done bool, err error) {
 	h, err := readHost(inv)
 	if err != nil {

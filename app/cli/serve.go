@@ -39,7 +39,8 @@ func serveCmd() *Command {
 			in, out := inv.Stdin, inv.Stdout
 			if httpAddr == "" && file == "" && len(inputs) == 0 && !local && code == "" {
 				// A running Switchboard (the window, 'switchboard daemon')
-				// shares its servers: relay to it instead of starting them.
+				// shares its servers: it serves this app's stdio instead of
+				// this process starting them.
 				// It offers them in the code mode of settings.serve.
 				var done bool
 				var err error

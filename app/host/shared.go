@@ -167,14 +167,13 @@ func (s *Shared) serve(ctx context.Context, g *gateway.Gateway, c *bridge.Conn) 
 	s.mu.Lock()
 	s.attached[a] = true
 	s.mu.Unlock()
-	slog.Info("shared servers: app attached", "app", cmp.Or(c.Hello.Client, "(by its clientInfo)"), "pid", c.Hello.PID)
+	slog.Info("shared servers: app attached", "app", cmp.Or(c.Hello.Client, "(by its clientInfo)"), "pid", c.Hello.PID, "stdio", map[bool]string{true: "handed over", false: "relayed"}[c.HandedOver()])
 	if known(c.Hello.Client) {
 		if _, err := s.h.Clients.Serving(c.Hello.Client); err != nil { // its "last connected"
 			slog.Warn("shared servers: recording the app's connection", "app", c.Hello.Client, "err", err)
 		}
 	}
-	err := g.ServeApp(ctx, c, c.Hello.Client)
-	_ = c.Close()
+	err := c.Serve(ctx, func(ctx context.Context, rw io.ReadWriter) error { return g.ServeApp(ctx, rw, c.Hello.Client) })
 	s.mu.Lock()
 	delete(s.attached, a)
 	s.mu.Unlock()
@@ -272,13 +271,16 @@ func (s *Shared) Listening() (address string, ok bool) {
 var ErrNotShared = errors.New("no running Switchboard shares its servers for this data dir")
 
 // Attach connects a 'serve' to the Switchboard running for this data dir
-// and relays req.In and req.Out to it byte for byte until either ends.
+// and hands it req.In and req.Out, which it then serves itself, when
+// they are pipes or sockets (on Unix: what an app gives the 'serve' it
+// starts), or else relays them to it byte for byte, until either ends.
 // An error wrapping ErrNotShared means none runs (serve runs the servers
 // itself); a Detached with Lost set means the running one went away
 // mid-session, and Resume holds what to serve locally for the app to go
 // on. It opens no server of its own.
 func (s *Shared) Attach(ctx context.Context, req AttachRequest) (Detached, error) {
-	c, peer, err := bridge.Dial(ctx, bridge.Default(s.h.dir.String()), bridge.Hello{Client: req.Client, PID: os.Getpid()})
+	inF, outF, handOff := bridge.Stdio(req.In, req.Out)
+	c, peer, err := bridge.Dial(ctx, bridge.Default(s.h.dir.String()), bridge.Hello{Client: req.Client, PID: os.Getpid(), Handoff: handOff})
 	if err != nil {
 		if errors.Is(err, bridge.ErrNotRunning) {
 			return Detached{}, fmt.Errorf("%w: %w", ErrNotShared, err)
@@ -288,7 +290,12 @@ func (s *Shared) Attach(ctx context.Context, req AttachRequest) (Detached, error
 	if req.OnAttached != nil {
 		req.OnAttached(peer.PID)
 	}
-	lost, err := bridge.Relay(ctx, c, req.In, req.Out)
+	var lost *bridge.Lost
+	if handOff && peer.Handoff {
+		lost, err = bridge.HandOff(ctx, c, inF, outF)
+	} else {
+		lost, err = bridge.Relay(ctx, c, req.In, req.Out)
+	}
 	if err != nil || lost == nil {
 		return Detached{PID: peer.PID}, err
 	}

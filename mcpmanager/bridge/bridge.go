@@ -53,12 +53,18 @@ type Hello struct {
 	Client string `json:"client,omitempty"`
 	// PID is the attaching process, for logs.
 	PID int `json:"pid,omitempty"`
+	// Handoff offers the app's stdin and stdout themselves (HandOff, after
+	// the handshake) instead of relaying them over the connection.
+	Handoff bool `json:"handoff,omitempty"`
 }
 
 // Peer is what the running Switchboard says about itself.
 type Peer struct {
 	PID     int    `json:"pid"`
 	Version string `json:"version,omitempty"`
+	// Handoff says it takes an app's stdio handed over (Listen sets it
+	// where the system can pass open files: Unix).
+	Handoff bool `json:"handoff,omitempty"`
 }
 
 // Address is where a running Switchboard for one data dir listens.
@@ -242,10 +248,13 @@ type Listener struct {
 }
 
 // Conn is one attached 'serve': the MCP stream flows over it after the
-// handshake.
+// handshake, or, when the serve handed over the app's stdin and stdout,
+// on those (see Serve).
 type Conn struct {
 	net.Conn
 	Hello Hello
+
+	in, out *os.File // the app's stdio, when handed over
 }
 
 // Listen makes a's directory (0700, owned by this user, refused when it
@@ -259,6 +268,7 @@ func Listen(a Address, self Peer) (*Listener, error) {
 	if live(a.Socket) {
 		return nil, &Error{Op: "listen", Path: a.Socket, Err: ErrInUse}
 	}
+	self.Handoff = handoffSupported
 	token := []byte(nonce() + nonce())
 	if err := writeToken(a.Token(), token); err != nil {
 		return nil, err
@@ -291,6 +301,14 @@ func (l *Listener) Accept(refused func(error)) (*Conn, error) {
 			continue
 		}
 		h, err := serverSide(c, l.token, l.self)
+		var in, out *os.File
+		if err == nil && h.Handoff && l.self.Handoff {
+			_ = c.SetDeadline(time.Now().Add(HandshakeTimeout))
+			if in, out, err = receiveFiles(c); err != nil {
+				err = fmt.Errorf("%w: the app's stdio from pid %d: %v", ErrRefused, h.PID, err)
+			}
+			_ = c.SetDeadline(time.Time{})
+		}
 		if err != nil {
 			c.Close()
 			if refused != nil {
@@ -298,7 +316,7 @@ func (l *Listener) Accept(refused func(error)) (*Conn, error) {
 			}
 			continue
 		}
-		return &Conn{Conn: c, Hello: h}, nil
+		return &Conn{Conn: c, Hello: h, in: in, out: out}, nil
 	}
 }
 

@@ -11,12 +11,18 @@
 // listener also checks the peer's user id (SO_PEERCRED).
 //
 // A 'switchboard serve' first Dials: when Switchboard answers, serve
-// starts no servers and Relays its stdio to the socket byte for byte, and
-// the running Switchboard serves that stream as one gateway session of
-// its own (one per attached app), so N apps share one process per server,
-// one tool list and one set of OAuth tokens, and a server's questions go
-// to the app whose call caused them (the gateway's rule). When Switchboard
-// goes away mid-session, Relay returns a *Lost: serve starts the servers
+// starts no servers. On Unix, when its stdin and stdout are pipes or
+// sockets (Stdio: what an app gives the 'serve' it starts), it hands
+// them over the socket (HandOff, SCM_RIGHTS) and waits: the running
+// Switchboard reads the app's messages from the app's own pipe and
+// writes its answers to the other (Conn.Serve), so no process copies the
+// bytes in between. Otherwise (Windows, a terminal) serve Relays its
+// stdio to the socket byte for byte. Either way the running Switchboard
+// serves the stream as one gateway session of its own (one per attached
+// app), so N apps share one process per server, one tool list and one set
+// of OAuth tokens, and a server's questions go to the app whose call
+// caused them (the gateway's rule). When Switchboard goes away
+// mid-session, HandOff and Relay return a *Lost: serve starts the servers
 // itself, replays the app's initialize (dropping its second answer,
 // DropAnswer) and serves the rest of the stream, so the app goes on.
 //

@@ -104,12 +104,10 @@ type input struct {
 	mu          sync.Mutex
 	sink        io.Writer // nil: discard (the relay is over)
 	lostConn    bool
-	atLineStart bool   // the last piece written to the connection ended a line
-	skipping    bool   // dropping the rest of a line the lost connection got part of
-	replay      []byte // initialize and notifications/initialized
-	initID      json.RawMessage
-	lines       int
-	eof         bool
+	atLineStart bool // the last piece written to the connection ended a line
+	skipping    bool // dropping the rest of a line the lost connection got part of
+	kept
+	eof bool
 }
 
 func (in *input) run(c net.Conn) error {
@@ -146,7 +144,7 @@ func (in *input) write(piece []byte) {
 	defer in.mu.Unlock()
 	whole := piece[len(piece)-1] == '\n'
 	if in.lines < 2 && in.atLineStart && whole {
-		in.keep(piece)
+		in.add(piece)
 	}
 	if in.sink == nil {
 		return
@@ -163,29 +161,35 @@ func (in *input) write(piece []byte) {
 	// it, and Relay hands over from the next whole line.
 	_, _ = in.sink.Write(piece)
 	in.atLineStart = whole
-	if whole {
-		in.lines++
-	}
 }
 
-// keep records the app's initialize and notifications/initialized.
-func (in *input) keep(line []byte) {
+// kept is the app's initialize and notifications/initialized, as a Lost
+// replays them: add is given the app's first lines, each whole, in order.
+type kept struct {
+	lines  int
+	replay []byte
+	initID json.RawMessage
+}
+
+func (k *kept) add(line []byte) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
 	if json.Unmarshal(line, &m) != nil {
-		in.lines = 2 // not a handshake we could replay
+		k.lines = 2 // not a handshake we could replay
 		return
 	}
 	switch {
-	case in.lines == 0 && m.Method == "initialize" && len(m.ID) > 0:
-		in.replay = append([]byte{}, line...)
-		in.initID = append(json.RawMessage{}, m.ID...)
-	case in.lines == 1 && in.initID != nil && m.Method == "notifications/initialized":
-		in.replay = append(in.replay, line...)
+	case k.lines == 0 && m.Method == "initialize" && len(m.ID) > 0:
+		k.replay = append([]byte{}, line...)
+		k.initID = append(json.RawMessage{}, m.ID...)
+		k.lines++
+	case k.lines == 1 && k.initID != nil && m.Method == "notifications/initialized":
+		k.replay = append(k.replay, line...)
+		k.lines++
 	default:
-		in.lines = 2
+		k.lines = 2
 	}
 }
 
