@@ -197,20 +197,7 @@ func TestHandOffLost(t *testing.T) {
 	if r.err != nil || r.lost == nil {
 		t.Fatalf("HandOff = %v, %v; want a *Lost", r.lost, r.err)
 	}
-	if string(r.lost.Replay) != initLine+initdLine || string(r.lost.InitID) != `"init-1"` {
-		t.Errorf("replay %q id %s; want the app's initialize and initialized, id \"init-1\"", r.lost.Replay, r.lost.InitID)
-	}
-	go func() {
-		_, _ = io.WriteString(p.appIn, `"}}}`+"\n"+`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n")
-		p.appIn.Close()
-	}()
-	rest, err := io.ReadAll(r.lost.Rest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(rest) != `{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n" {
-		t.Errorf("rest = %q, want the next whole line only", rest)
-	}
+	checkLost(t, r.lost, p.appIn)
 }
 
 // TestHandOffEndsWithContext: serve's ctx ending ends HandOff at once, and

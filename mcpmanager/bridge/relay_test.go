@@ -116,14 +116,23 @@ func TestRelayLost(t *testing.T) {
 	if r.err != nil || r.lost == nil {
 		t.Fatalf("Relay = %v, %v; want a *Lost", r.lost, r.err)
 	}
-	if string(r.lost.Replay) != initLine+initdLine || string(r.lost.InitID) != `"init-1"` {
-		t.Errorf("replay %q id %s; want the app's initialize and initialized, id \"init-1\"", r.lost.Replay, r.lost.InitID)
+	checkLost(t, r.lost, inW)
+}
+
+// checkLost checks what a Lost hands back after the app sent its
+// handshake and a line whose start the running Switchboard read before it
+// went away, and then sends the rest of that line and a ping on appIn:
+// the handshake to replay, and the ping alone from Rest.
+func checkLost(t *testing.T, lost *Lost, appIn io.WriteCloser) {
+	t.Helper()
+	if string(lost.Replay) != initLine+initdLine || string(lost.InitID) != `"init-1"` {
+		t.Errorf("replay %q id %s; want the app's initialize and initialized, id \"init-1\"", lost.Replay, lost.InitID)
 	}
 	go func() {
-		_, _ = io.WriteString(inW, `"}}}`+"\n"+`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n")
-		inW.Close()
+		_, _ = io.WriteString(appIn, `"}}}`+"\n"+`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n")
+		appIn.Close()
 	}()
-	rest, err := io.ReadAll(r.lost.Rest)
+	rest, err := io.ReadAll(lost.Rest)
 	if err != nil {
 		t.Fatal(err)
 	}
