@@ -588,10 +588,7 @@ func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
 func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
 	tools, err := fetchTools(ctx, r, server)
 	if err != nil {
-		r.mu.Lock()
-		rc, ok := r.sources[server].(Recaller)
-		r.mu.Unlock()
-		if ok {
+		if rc, ok := sourceOf(r, server).(Recaller); ok {
 			if known := rc.Recall(); known != nil {
 				return known, nil
 			}
@@ -1196,9 +1193,7 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 // server's err is returned as it is. A function, not a method, as
 // listingOf.
 func startedSession(ctx context.Context, r *Router, server string, err error) (Source, Client, error) {
-	r.mu.Lock()
-	src := r.sources[server]
-	r.mu.Unlock()
+	src := sourceOf(r, server)
 	rc, ok := src.(Recaller)
 	if !ok || rc.Recall() == nil {
 		return nil, nil, err
