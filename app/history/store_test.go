@@ -92,7 +92,7 @@ func TestOpenCreatesPrivateFileAndParents(t *testing.T) {
 			t.Errorf("%s mode = %v, want %v", p, fi.Mode().Perm(), want)
 		}
 	}
-	pragmas := map[string]string{"journal_mode": "wal", "busy_timeout": fmt.Sprint(BusyTimeout.Milliseconds()), "foreign_keys": "1", "synchronous": "2", "user_version": fmt.Sprint(SchemaVersion)}
+	pragmas := map[string]string{"journal_mode": "wal", "busy_timeout": fmt.Sprint(BusyTimeout.Milliseconds()), "foreign_keys": "1", "synchronous": "2", "user_version": fmt.Sprint(SchemaVersion), "cache_size": fmt.Sprint(-CacheKiB)}
 	for name, want := range pragmas {
 		var got string
 		if err := s.db.QueryRowContext(t.Context(), "PRAGMA "+name).Scan(&got); err != nil {
