@@ -345,18 +345,21 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 	}
 	modernDirect, _, dv := stdioClientVersion(t, mcp.ProtocolVersion20260728, os.Environ(), modernBin)
 	modernBoth, modernBothP, bv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), "SWITCHBOARD_DATA_DIR="+filepath.Join(dir, "data-modern")), bin, "serve", "--config", modernCfg)
-	if dv != mcp.ProtocolVersion20260728 || bv != mcp.ProtocolVersion20260728 {
-		t.Fatalf("the 2026-07-28 server spoke %s directly and %s through serve", dv, bv)
+	// The floor of that row: the same client through the byte-copying
+	// relay, on the same server.
+	modernRelayed, modernRelayP, rv := stdioClientVersion(t, mcp.ProtocolVersion20260728, append(os.Environ(), envRelay+"="+modernBin), self)
+	if dv != mcp.ProtocolVersion20260728 || bv != mcp.ProtocolVersion20260728 || rv != mcp.ProtocolVersion20260728 {
+		t.Fatalf("the 2026-07-28 server spoke %s directly, %s through serve and %s through the relay", dv, bv, rv)
 	}
 	for _, size := range []int{100, 100 << 10, 5 << 20} {
 		msg := strings.Repeat("x", size)
 		n := map[int]int{100: 400, 100 << 10: 100, 5 << 20: 8}[size]
-		var ours, modern, base, floor, bothDirect, bothServe []time.Duration
+		var ours, modern, base, floor, bothDirect, bothServe, bothFloor []time.Duration
 		// Where the time goes, whatever the machine's load: each proxy
 		// process's CPU and run-queue wait (schedstat), and the client's own
 		// CPU (this process's, while its call runs), per call.
 		type cost struct{ proxyCPU, proxyWait, clientCPU time.Duration }
-		costs := map[*[]time.Duration]*cost{&base: {}, &ours: {}, &modern: {}, &floor: {}, &bothDirect: {}, &bothServe: {}}
+		costs := map[*[]time.Duration]*cost{&base: {}, &ours: {}, &modern: {}, &floor: {}, &bothDirect: {}, &bothServe: {}, &bothFloor: {}}
 		for range n {
 			for _, c := range []struct {
 				cl        *client.Client
@@ -367,6 +370,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 				{direct, "echo", "message", &base, nil}, {serve, "everything__echo", "message", &ours, serveP},
 				{modernServe, "everything__echo", "message", &modern, modernP}, {relayed, "echo", "message", &floor, relayP},
 				{modernDirect, "greet", "name", &bothDirect, nil}, {modernBoth, "modern__greet", "name", &bothServe, modernBothP},
+				{modernRelayed, "greet", "name", &bothFloor, modernRelayP},
 			} {
 				var cpu0, wait0 time.Duration
 				if c.p != nil {
@@ -398,6 +402,7 @@ func benchServe(t *testing.T, tb *table, everything, bin string) {
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: a %s client through switchboard serve (stdio) vs direct (%s)", human(size), mcp.ProtocolVersion20260728, version), pct(modern, .5), pct(base, .5), "≤ 1.25×")
 		tb.dur(fmt.Sprintf("tools/call echo %s p50: byte-copying stdio relay (no JSON: any proxy's floor) vs direct", human(size)), pct(floor, .5), pct(base, .5), "")
 		tb.dur(fmt.Sprintf("tools/call greet %s p50: a %s client through switchboard serve (stdio) vs the same client direct, both on a %s server (the testserver)", human(size), mcp.ProtocolVersion20260728, mcp.ProtocolVersion20260728), pct(bothServe, .5), pct(bothDirect, .5), "≤ 1.25×")
+		tb.dur(fmt.Sprintf("tools/call greet %s p50: byte-copying stdio relay (no JSON: any proxy's floor) vs direct, a %s client and server (the testserver)", human(size), mcp.ProtocolVersion20260728), pct(bothFloor, .5), pct(bothDirect, .5), "")
 		tb.dur(fmt.Sprintf("tools/call greet %s, the proxy's CPU per call: switchboard serve, %s client and server vs a %s client on server-everything", human(size), mcp.ProtocolVersion20260728, version), per(costs[&bothServe].proxyCPU), per(costs[&ours].proxyCPU), "")
 	}
 }

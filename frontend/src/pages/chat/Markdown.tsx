@@ -1,8 +1,24 @@
-import { useState, type ReactNode } from 'react';
-import ReactMarkdown, { defaultUrlTransform, type UrlTransform } from 'react-markdown';
+import { memo, useState, type ReactNode } from 'react';
+import ReactMarkdown, { defaultUrlTransform, type Components, type UrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { ExternalLink, externalURL, openExternal } from '../../components/ExternalLink';
+
+/**
+ * highlight is rehype-highlight's transform, made once. Its attacher builds a
+ * highlight.js of its own (37 grammars registered, each compiled on first
+ * use), and react-markdown attaches the plugins again on every render: each
+ * render of an answer built them all again, and with detect on compiled every
+ * grammar to guess a block's language. In the window that churn took a third
+ * of each turn's time and kept the web process 15 MB larger after 50 turns
+ * (BENCHMARKS.md). Made on the first answer shown, not when the window starts.
+ */
+let highlight: ReturnType<typeof rehypeHighlight> | undefined;
+function rehypeHighlightOnce() {
+  return (highlight ??= rehypeHighlight({ detect: true }));
+}
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [rehypeHighlightOnce];
 
 /** textOf flattens rendered children back to the code's text (for Copy). */
 function textOf(node: ReactNode): string {
@@ -70,6 +86,12 @@ function ImageOrPlaceholder({ src, alt, title }: { src?: string; alt?: string; t
   );
 }
 
+const components: Components = {
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
+  a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
+  img: ({ src, alt, title }) => <ImageOrPlaceholder src={typeof src === 'string' ? src : undefined} alt={alt} title={title} />,
+};
+
 /**
  * Markdown renders a model's answer: GFM (tables, task lists, strikethrough),
  * highlighted code with Copy. Raw HTML is not rendered; remote images are
@@ -77,21 +99,18 @@ function ImageOrPlaceholder({ src, alt, title }: { src?: string; alt?: string; t
  * ImageOrPlaceholder and ExternalLink): nothing in an answer makes the window
  * load or navigate anywhere by itself.
  */
-export function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  if (!text) return null; // a message that is only tool calls, or not begun
   return (
     <div className="markdown">
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[[rehypeHighlight, { detect: true, ignoreMissing: true }]]}
-        components={{
-          pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
-          a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
-          img: ({ src, alt, title }) => <ImageOrPlaceholder src={typeof src === 'string' ? src : undefined} alt={alt} title={title} />,
-        }}
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        components={components}
         urlTransform={urlTransform}
       >
         {text}
       </ReactMarkdown>
     </div>
   );
-}
+});
