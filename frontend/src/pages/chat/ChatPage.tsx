@@ -377,7 +377,7 @@ function Messages() {
 const MessageView = memo(function MessageView({ m, last }: { m: Message; last: boolean }) {
   return (
     <article className={`message ${m.role}${last ? ' last' : ''}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
-      {m.role === 'user' ? <UserMessageBody m={m} /> : m.role === 'summary' ? <SummaryBody m={m} /> : <Markdown text={m.text} />}
+      {m.role === 'user' ? <UserMessageBody m={m} /> : m.role === 'summary' ? <SummaryBody m={m} /> : <Markdown text={m.text} streaming={m.status === 'streaming'} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
       )}

@@ -40,4 +40,23 @@ describe('Markdown highlighting', () => {
     const { container } = render(<Markdown text="" />);
     expect(container.innerHTML).toBe('');
   });
+
+  it('guesses the language of a block that names none only once the answer is complete', () => {
+    const attached = counts.attached;
+    const unnamed = 'Here:\n\n```\ndef f(x):\n    return x + 1\n```';
+    const { container, rerender } = render(<Markdown text={unnamed} streaming />);
+    const code = () => container.querySelector('pre code');
+    expect(code()?.className ?? '').not.toMatch(/hljs|language-/);
+    rerender(<Markdown text={`${unnamed}\n\nand:\n\n\`\`\`js\nconst a = 1;\n\`\`\``} streaming />);
+    // A block that names its language is highlighted as it streams.
+    expect(container.querySelector('pre code.hljs.language-js .hljs-keyword')?.textContent).toBe('const');
+    expect(code()?.className ?? '').not.toMatch(/hljs/);
+    rerender(<Markdown text={unnamed} />);
+    expect(code()?.className).toMatch(/\bhljs\b.*\blanguage-\w+/);
+    for (let i = 0; i < 3; i++) {
+      rerender(<Markdown text={`${unnamed} ${i}`} streaming />);
+      rerender(<Markdown text={`${unnamed} ${i}`} />);
+    }
+    expect(counts.attached - attached).toBe(1); // the streaming highlighter, made once too
+  });
 });

@@ -5,20 +5,25 @@ import remarkGfm from 'remark-gfm';
 import { ExternalLink, externalURL, openExternal } from '../../components/ExternalLink';
 
 /**
- * highlight is rehype-highlight's transform, made once. Its attacher builds a
- * highlight.js of its own (37 grammars registered, each compiled on first
- * use), and react-markdown attaches the plugins again on every render: each
- * render of an answer built them all again, and with detect on compiled every
- * grammar to guess a block's language. In the window that churn took a third
- * of each turn's time and kept the web process 15 MB larger after 50 turns
- * (BENCHMARKS.md). Made on the first answer shown, not when the window starts.
+ * The highlighter is rehype-highlight's transform, made once. Its attacher
+ * builds a highlight.js of its own (37 grammars registered, each compiled on
+ * first use), and react-markdown attaches the plugins again on every render:
+ * each render of an answer built them all again, and with detect on compiled
+ * every grammar to guess a block's language. In the window that churn took a
+ * third of each turn's time and kept the web process 15 MB larger after 50
+ * turns (BENCHMARKS.md). Made on the first answer shown, not when the window
+ * starts.
+ *
+ * Guessing the language of a block that names none runs every grammar over
+ * it (about 70 ms for 240 lines, where highlighting it as Python takes 2):
+ * while an answer streams, and is parsed again every frame, only blocks that
+ * name their language are highlighted; the guess is made once it is complete.
  */
-let highlight: ReturnType<typeof rehypeHighlight> | undefined;
-function rehypeHighlightOnce() {
-  return (highlight ??= rehypeHighlight({ detect: true }));
-}
+let guessing: ReturnType<typeof rehypeHighlight> | undefined;
+let named: ReturnType<typeof rehypeHighlight> | undefined;
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [rehypeHighlightOnce];
+const rehypePlugins = [() => (guessing ??= rehypeHighlight({ detect: true }))];
+const streamingRehypePlugins = [() => (named ??= rehypeHighlight({ detect: false }))];
 
 /** textOf flattens rendered children back to the code's text (for Copy). */
 function textOf(node: ReactNode): string {
@@ -97,15 +102,16 @@ const components: Components = {
  * highlighted code with Copy. Raw HTML is not rendered; remote images are
  * placeholders and links open in the system browser on click (see
  * ImageOrPlaceholder and ExternalLink): nothing in an answer makes the window
- * load or navigate anywhere by itself.
+ * load or navigate anywhere by itself. streaming: the answer is still coming,
+ * so a code block that names no language stays plain until it is complete.
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   if (!text) return null; // a message that is only tool calls, or not begun
   return (
     <div className="markdown">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
+        rehypePlugins={streaming ? streamingRehypePlugins : rehypePlugins}
         components={components}
         urlTransform={urlTransform}
       >
