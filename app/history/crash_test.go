@@ -105,7 +105,8 @@ func TestCrashDurability(t *testing.T) {
 	if len(msgs) > len(acked)+1 {
 		t.Errorf("%d messages stored but only %d acknowledged", len(msgs), len(acked))
 	}
-	// The last acknowledged message is searchable: the index committed with it.
+	// The last acknowledged message is searchable: its note for the index
+	// committed with it, and Search indexes what is noted.
 	last := have[acked[len(acked)-1]]
 	hits, err := s2.Search(t.Context(), last.Text, 5)
 	if err != nil || len(hits) == 0 || hits[0].MessageID != last.ID {

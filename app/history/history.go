@@ -25,6 +25,13 @@
 // power loss could keep the effect and drop the call. TestCrashDurability
 // kills a writer with SIGKILL and finds every acknowledged write.
 //
+// The search index follows the writes: a write notes its messages in the
+// same transaction, and the store indexes what is noted IndexDelay later in
+// one transaction, at once before a Search, and when it closes (a chat step
+// commits two or three times, and indexing in each commit cost about a
+// fifth of what the engine adds to a step). A crash loses no note; the next
+// Open indexes them.
+//
 // Concurrency: a Store is safe for concurrent use. Writes from one process are
 // serialised by a mutex (so they queue instead of polling SQLite's lock);
 // writes from another process (the CLI while the GUI runs) wait up to
@@ -119,6 +126,12 @@ type Store struct {
 	// read-only after Open.
 	stmts map[string]*sql.Stmt
 
+	// wrote wakes indexLoop after a write (buffered 1); stop and loops
+	// end it (see Open and Close).
+	wrote chan struct{}
+	stop  context.CancelFunc
+	loops sync.WaitGroup
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -155,6 +168,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	loopCtx, stop := context.WithCancel(context.Background())
+	s.wrote, s.stop = make(chan struct{}, 1), stop
+	s.loops.Go(func() { s.indexLoop(loopCtx) })
+	s.noteWrite() // index what an earlier run left noted (a crash, a busy close)
 	return s, nil
 }
 
@@ -242,10 +259,18 @@ func (s *Store) Path() string { return s.path }
 // Close closes the database; later calls return the first call's result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		// Lets SQLite refresh its query-planner statistics, as its docs
-		// recommend before closing; failing it loses nothing.
 		ctx, cancel := context.WithTimeout(context.Background(), BusyTimeout)
 		defer cancel()
+		if s.stop != nil { // opened by Open, so at this build's schema
+			s.stop()
+			s.loops.Wait()
+			// What is left is indexed on the next Open when this fails.
+			if err := s.indexPending(ctx); err != nil {
+				slog.Warn("history: update the search index before close", slog.String("path", s.path), slog.Any("err", err))
+			}
+		}
+		// Lets SQLite refresh its query-planner statistics, as its docs
+		// recommend before closing; failing it loses nothing.
 		if _, err := s.db.ExecContext(ctx, "PRAGMA optimize"); err != nil {
 			slog.Debug("history: optimize before close", slog.Any("err", err))
 		}
@@ -258,8 +283,18 @@ func (s *Store) Close() error {
 }
 
 // write runs fn in one write transaction, serialised with this process's
-// other writes, and commits it.
+// other writes, and commits it; the search index follows shortly (see
+// indexPending).
 func (s *Store) write(ctx context.Context, fn func(tx wtx) error) error {
+	if err := s.commit(ctx, fn); err != nil {
+		return err
+	}
+	s.noteWrite()
+	return nil
+}
+
+// commit is write without waking the indexer.
+func (s *Store) commit(ctx context.Context, fn func(tx wtx) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)

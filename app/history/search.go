@@ -49,6 +49,11 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 		limit = DefaultSearchLimit
 	}
 	limit = min(limit, MaxSearchLimit)
+	// Writes index their messages a moment later (indexPending): do it now,
+	// so a search finds every message stored before it.
+	if err := s.indexPending(ctx); err != nil {
+		return nil, fmt.Errorf("search history for %q: update the index: %w", query, s.writeError(err))
+	}
 	// Chat rows have rowid -chats.pk, message rows messages.pk (see
 	// migrations/0002_search.sql). Weights: title, body, tools.
 	rows, err := s.db.QueryContext(ctx, `SELECT
