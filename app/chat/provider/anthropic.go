@@ -9,6 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
 )
 
 // Anthropic's status for "overloaded"; retried like a rate limit.
@@ -152,29 +153,12 @@ func toolInput(a json.RawMessage) json.RawMessage {
 	return a
 }
 
-// inputSchema splits a JSON Schema into the SDK's fields; keywords it has
-// no field for travel in ExtraFields.
+// inputSchema is the tool's schema as the SDK's field, its JSON kept from
+// earlier steps (ToolSchemaJSON): split into the SDK's fields, the schema
+// map was encoded again at every step and its keywords beside type,
+// properties and required merged in one by one.
 func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
-	m := ToolSchema(raw, DialectAnthropic)
-	s := anthropic.ToolInputSchemaParam{Properties: m["properties"]}
-	if req, ok := m["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				s.Required = append(s.Required, name)
-			}
-		}
-	}
-	for k, v := range m {
-		switch k {
-		case "type", "properties", "required":
-		default:
-			if s.ExtraFields == nil {
-				s.ExtraFields = map[string]any{}
-			}
-			s.ExtraFields[k] = v
-		}
-	}
-	return s
+	return param.Override[anthropic.ToolInputSchemaParam](ToolSchemaJSON(raw, DialectAnthropic))
 }
 
 // streamOnce makes one request. A *statusError comes back unwrapped, for

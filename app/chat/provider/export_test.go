@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -17,3 +18,9 @@ func SetSleep(t testing.TB, f func(context.Context, time.Duration) error) {
 // TranslateSchema is ToolSchema without its cache, for tests that
 // translate twice.
 var TranslateSchema = translate
+
+// OpenAITool is the JSON of a function tool in a step's request, built
+// from the schema's kept JSON.
+func OpenAITool(name, description string, schema json.RawMessage) []byte {
+	return wireTool{name, description, schema}.appendTo(nil)
+}

@@ -161,9 +161,9 @@ type ollamaToolCall struct {
 type ollamaTool struct {
 	Type     string `json:"type"`
 	Function struct {
-		Name        string         `json:"name"`
-		Description string         `json:"description,omitempty"`
-		Parameters  map[string]any `json:"parameters"`
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"` // ToolSchemaJSON, kept from earlier steps
 	} `json:"function"`
 }
 
@@ -250,7 +250,7 @@ func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {
 		for _, t := range req.Tools {
 			var ot ollamaTool
 			ot.Type = "function"
-			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, ToolSchema(t.InputSchema, DialectOllama)
+			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, DialectOllama)
 			body.Tools = append(body.Tools, ot)
 		}
 	}

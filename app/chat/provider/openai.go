@@ -13,6 +13,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/packages/respjson"
 	"github.com/openai/openai-go/v3/shared"
 )
@@ -57,11 +58,56 @@ func (p *openAIProvider) Stream(ctx context.Context, req Request, on func(Event)
 	retryable := func(status int) bool { return status == http.StatusTooManyRequests }
 	return stream(ctx, p.name, req, on, openAINameLimit, retryable,
 		func(names *toolNames, on func(Event)) (Response, error) {
-			return p.streamOnce(ctx, req.Model, p.params(req, names), names, on)
+			body, err := p.body(req, names)
+			if err != nil {
+				return Response{}, fmt.Errorf("%s: write the request: %w", p.name, err)
+			}
+			return p.streamOnce(ctx, req.Model, body, names, on)
 		})
 }
 
+// params is the request as the SDK's params, tools included.
 func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatCompletionNewParams {
+	params, tools := p.request(req, names)
+	for _, t := range tools {
+		fn := param.Override[openai.ChatCompletionFunctionToolParam](json.RawMessage(t.appendTo(nil)))
+		params.Tools = append(params.Tools, openai.ChatCompletionToolUnionParam{OfFunction: &fn})
+	}
+	return params
+}
+
+// body is the request's JSON: the SDK's encoding of everything but the
+// tools, and the tools' JSON after it. The SDK would encode each tool's
+// schema by reflection at every step and then scan the result once more
+// at each level of nesting, the larger part of writing a request when
+// tools are many (BenchmarkRequestBody); a tool's schema is encoded once
+// (ToolSchemaJSON) and each tool written as the SDK writes it
+// (TestToolsAsTheSDKWritesThem).
+func (p *openAIProvider) body(req Request, names *toolNames) ([]byte, error) {
+	params, tools := p.request(req, names)
+	b, err := params.MarshalJSON()
+	if err != nil || len(tools) == 0 {
+		return b, err
+	}
+	size := len(b) + 16
+	for _, t := range tools {
+		size += t.size()
+	}
+	out := make([]byte, 0, size)
+	out = append(out, b[:len(b)-1]...) // an object with "model" at least
+	out = append(out, `,"tools":[`...)
+	for i, t := range tools {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = t.appendTo(out)
+	}
+	return append(out, "]}"...), nil
+}
+
+// request is the request as the SDK's params but for its tools, and the
+// tools as sent.
+func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatCompletionNewParams, []wireTool) {
 	params := openai.ChatCompletionNewParams{
 		Model:         shared.ChatModel(req.Model),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
@@ -131,12 +177,9 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 			}
 		}
 	}
+	tools := make([]wireTool, 0, len(req.Tools))
 	for _, t := range req.Tools {
-		fn := shared.FunctionDefinitionParam{Name: names.toWire(t.Name), Parameters: ToolSchema(t.InputSchema, p.dialect)}
-		if t.Description != "" {
-			fn.Description = openai.String(t.Description)
-		}
-		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
+		tools = append(tools, wireTool{names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, p.dialect)})
 	}
 	if req.ToolChoice != "" && len(req.Tools) > 0 {
 		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(string(req.ToolChoice))}
@@ -151,13 +194,44 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 	if req.Temperature != nil {
 		params.Temperature = openai.Float(*req.Temperature)
 	}
-	return params
+	return params, tools
+}
+
+// wireTool is a function tool as sent: its name on the wire, its
+// description and its schema's kept JSON.
+type wireTool struct {
+	name, description string
+	schema            json.RawMessage
+}
+
+// size is about the bytes appendTo adds (more when the texts need escaping).
+func (t wireTool) size() int { return len(t.name) + len(t.description) + len(t.schema) + 64 }
+
+// appendTo appends the tool's JSON as the SDK writes it.
+func (t wireTool) appendTo(b []byte) []byte {
+	b = append(b, `{"function":{"name":`...)
+	b = appendJSONString(b, t.name)
+	if t.description != "" {
+		b = append(b, `,"description":`...)
+		b = appendJSONString(b, t.description)
+	}
+	b = append(b, `,"parameters":`...)
+	b = append(b, t.schema...)
+	return append(b, `},"type":"function"}`...)
+}
+
+// appendJSONString appends s as a JSON string, escaped as the SDK escapes
+// it.
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := marshalNoEscape(s) // a string always encodes
+	return append(b, q...)
 }
 
 // streamOnce makes one request. A *statusError comes back unwrapped, for
 // withRetries; everything else is final.
-func (p *openAIProvider) streamOnce(ctx context.Context, model string, params openai.ChatCompletionNewParams, names *toolNames, on func(Event)) (Response, error) {
-	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+func (p *openAIProvider) streamOnce(ctx context.Context, model string, body []byte, names *toolNames, on func(Event)) (Response, error) {
+	// Empty params: the SDK sends body in their place (and sets "stream").
+	stream := p.client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body))
 	defer stream.Close()
 	acc := &accumulator{on: on, names: names}
 	slots := map[int64]int{} // the API's tool-call index → ours

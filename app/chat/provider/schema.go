@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -174,28 +175,78 @@ var jsonTypes = set("string", "number", "integer", "boolean", "array", "object",
 // Every step of a chat sends its tools again, so translations are kept:
 // the map returned is shared and must not be changed.
 func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
-	key := string(d) + "\x00" + string(raw)
-	translated.Lock()
-	out, ok := translated.m[key]
-	translated.Unlock()
-	if ok {
-		return out
-	}
-	out = translate(raw, d)
-	translated.Lock()
-	if len(translated.m) >= maxTranslated {
-		translated.m = map[string]map[string]any{} // tools changed a lot: start over
-	}
-	translated.m[key] = out
-	translated.Unlock()
-	return out
+	return kept(raw, d).m
 }
 
-// translated are the translations made, by dialect and schema text.
+// ToolSchemaJSON is ToolSchema's result as JSON (keys sorted, as
+// encoding/json writes a map, and <, > and & not escaped, as the SDKs
+// write request bodies), encoded once per translation: encoding
+// every tool's schema again at every step took about a millisecond of a
+// step with 40 tools of real servers (BenchmarkRequestBody). Shared: do
+// not change it.
+func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
+	k := kept(raw, d)
+	k.encode.Do(func() {
+		b, err := marshalNoEscape(k.m)
+		if err != nil { // translate builds only JSON values; never happens
+			b = []byte(`{"type":"object"}`)
+		}
+		k.json = b
+	})
+	return k.json
+}
+
+// marshalNoEscape is json.Marshal without escaping <, > and &, as the
+// provider SDKs write request bodies.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// keptSchema is one translation, and its JSON once asked for.
+type keptSchema struct {
+	m      map[string]any
+	encode sync.Once
+	json   json.RawMessage
+}
+
+// kept returns raw's translation for d, made once.
+func kept(raw json.RawMessage, d Dialect) *keptSchema {
+	translated.Lock()
+	k, ok := translated.m[d][string(raw)] // indexing by string(raw) copies nothing
+	translated.Unlock()
+	if ok {
+		return k
+	}
+	k = &keptSchema{m: translate(raw, d)}
+	translated.Lock()
+	defer translated.Unlock()
+	if translated.n >= maxTranslated {
+		translated.m, translated.n = map[Dialect]map[string]*keptSchema{}, 0 // tools changed a lot: start over
+	}
+	if translated.m[d] == nil {
+		translated.m[d] = map[string]*keptSchema{}
+	}
+	if had, ok := translated.m[d][string(raw)]; ok { // another step made it meanwhile
+		return had
+	}
+	translated.m[d][string(raw)] = k
+	translated.n++
+	return k
+}
+
+// translated are the translations made, by dialect and schema text; n
+// counts them.
 var translated = struct {
 	sync.Mutex
-	m map[string]map[string]any
-}{m: map[string]map[string]any{}}
+	m map[Dialect]map[string]*keptSchema
+	n int
+}{m: map[Dialect]map[string]*keptSchema{}}
 
 // maxTranslated bounds the translations kept (a few per tool).
 const maxTranslated = 4096
