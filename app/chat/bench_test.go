@@ -13,6 +13,7 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,18 +45,19 @@ const (
 	benchRounds         = 150
 )
 
-// manyTools is a router of 320 tools shaped like real ones (a sentence or
-// two of description, a few typed properties, some required), half of them
-// read-only (allowed) and half asking first. Its gate is the app's: the
-// pin file (every listing and call is screened against it).
-func manyTools(t *testing.T) *router.Router {
+// manyTools is a router of servers × perServer tools shaped like real
+// ones (a sentence or two of description, a few typed properties, some
+// required), half of them read-only (allowed) and half asking first. Its
+// gate is the app's: the pin file (every listing and call is screened
+// against it).
+func manyTools(t *testing.T, servers, perServer int) *router.Router {
 	t.Helper()
 	reg := router.New(router.Options{Gate: pins.Open(filepath.Join(t.TempDir(), "pins.json"), pins.Options{})})
 	verbs := []string{"list", "get", "create", "update", "delete", "search", "read", "write", "move", "sync"}
 	nouns := []string{"issue", "file", "page", "record", "message", "branch", "ticket", "event", "note", "image"}
-	for s := range benchServers {
+	for s := range servers {
 		srv := server.NewMCPServer(fmt.Sprintf("svc%d", s), "1.0.0")
-		for i := range benchToolsPerServer {
+		for i := range perServer {
 			verb, noun := verbs[i%len(verbs)], nouns[(i/2+s)%len(nouns)]
 			name := fmt.Sprintf("%s_%s_%d", verb, noun, i)
 			opts := []mcp.ToolOption{
@@ -125,9 +127,22 @@ func firstFound(t *testing.T, eng *chat.Engine, hist *history.Store, p provider.
 	return string(m[1])
 }
 
-func TestBenchTable(t *testing.T) {
-	ctx := t.Context()
-	hist, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+// stepBench is one row's setup: an engine with the router's tools, the
+// fake model, and the bare SDK on the same model.
+type stepBench struct {
+	hist    *history.Store
+	counted *countingHistory
+	eng     *chat.Engine
+	p       provider.Provider
+	llm     *providertest.Server
+	sdk     openai.Client
+	// searchAbove is each turn's tool search rule (chat.Turn.SearchAbove).
+	searchAbove int
+}
+
+func newStepBench(t *testing.T, reg *router.Router, searchAbove int) *stepBench {
+	t.Helper()
+	hist, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "history.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,37 +152,33 @@ func TestBenchTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := manyTools(t)
-	if all, _ := reg.Tools(ctx); len(all) != benchServers*benchToolsPerServer {
-		t.Fatalf("%d tools active, want %d", len(all), benchServers*benchToolsPerServer)
-	}
 	counted := &countingHistory{Store: hist}
-	eng := chat.New(chat.Options{Tools: reg, History: counted, Approver: &approver{answer: chat.ApproveOnce}})
-	sdk := openai.NewClient(option.WithBaseURL(llm.URL(provider.KindOpenAI)), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
-
-	// One turn is three model steps: find_tools, a tool that asks first
-	// (approved), then the answer. Every step writes history.
-	const steps = 3
-	find := providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: chat.FindToolsName, Arguments: `{"query":"update a ticket"}`}}}
-	target := firstFound(t, eng, hist, p, llm, find)
-	script := func() {
-		llm.Enqueue(
-			find,
-			providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: target, Arguments: `{"id":"T-1","verbose":true}`}}},
-			providertest.Reply{Text: "Ticket T-1 is updated: its title is \"a ticket\" and it belongs to you."},
-		)
+	return &stepBench{
+		hist: hist, counted: counted, p: p, llm: llm, searchAbove: searchAbove,
+		eng: chat.New(chat.Options{Tools: reg, History: counted, Approver: &approver{answer: chat.ApproveOnce}}),
+		sdk: openai.NewClient(option.WithBaseURL(llm.URL(provider.KindOpenAI)), option.WithAPIKey("sk-test"), option.WithMaxRetries(0)),
 	}
-	var host, bare []time.Duration
-	counted.writes.Store(0)
+}
+
+// run times benchRounds turns of steps model steps each (script queues
+// the model's replies), through the engine and then the same requests
+// through the bare SDK; it returns each's p50 per step and the durable
+// writes per step. check looks at the first turn's requests.
+func (b *stepBench) run(t *testing.T, steps int, script func(), check func(reqs []json.RawMessage)) (host, bare time.Duration, writes float64) {
+	t.Helper()
+	ctx := t.Context()
+	var hosts, bares []time.Duration
+	b.counted.writes.Store(0)
 	for round := range benchRounds + 5 {
-		llm.Reset()
+		b.llm.Reset()
 		script()
-		c, err := hist.CreateChat(ctx, history.Chat{Title: "bench"})
+		c, err := b.hist.CreateChat(ctx, history.Chat{Title: "bench"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		res, err := eng.Send(ctx, chat.Turn{ChatID: c.ID, Provider: p, Model: "m1", Text: "Please update ticket T-1 in service 7.", OnEvent: func(chat.Event) {}})
+		res, err := b.eng.Send(ctx, chat.Turn{ChatID: c.ID, Provider: b.p, Model: "m1", SearchAbove: b.searchAbove,
+			Text: "Please update ticket T-1 in service 7.", OnEvent: func(chat.Event) {}})
 		took := time.Since(start)
 		if err != nil {
 			t.Fatal(err)
@@ -175,18 +186,18 @@ func TestBenchTable(t *testing.T) {
 		if res.Steps != steps || len(res.Message.ToolCalls) != 0 && res.Message.Text == "" {
 			t.Fatalf("turn took %d steps (want %d): %+v", res.Steps, steps, res.Message)
 		}
-		// The same three request bodies, sent by the bare SDK.
-		bodies := llm.Requests()
+		// The same request bodies, sent by the bare SDK.
+		bodies := b.llm.Requests()
 		if len(bodies) != steps {
 			t.Fatalf("%d model requests, want %d", len(bodies), steps)
 		}
-		if round == 0 && !strings.Contains(string(bodies[2]), `"name":"`+target+`"`) {
-			t.Fatalf("the third request does not show the call of %s:\n%.3000s", target, bodies[2])
+		if round == 0 {
+			check(bodies)
 		}
 		script()
 		start = time.Now()
-		for _, b := range bodies {
-			stream := sdk.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", []byte(b)))
+		for _, body := range bodies {
+			stream := b.sdk.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", []byte(body)))
 			var acc openai.ChatCompletionAccumulator
 			for stream.Next() {
 				acc.AddChunk(stream.Current())
@@ -198,21 +209,66 @@ func TestBenchTable(t *testing.T) {
 		}
 		direct := time.Since(start)
 		if round >= 5 { // the first rounds warm caches and connections
-			host, bare = append(host, took), append(bare, direct)
+			hosts, bares = append(hosts, took), append(bares, direct)
 		}
 	}
-
 	p50 := func(d []time.Duration) time.Duration {
 		s := slices.Clone(d)
 		slices.Sort(s)
 		return s[len(s)/2]
 	}
-	h, b := p50(host)/steps, p50(bare)/steps
+	return p50(hosts) / time.Duration(steps), p50(bares) / time.Duration(steps), float64(b.counted.writes.Load()) / float64((benchRounds+5)*steps)
+}
+
+func TestBenchTable(t *testing.T) {
+	ctx := t.Context()
 	var out strings.Builder
 	fmt.Fprintf(&out, "\n| measure | switchboard | baseline | ratio | target |\n|---|---|---|---|---|\n")
-	fmt.Fprintf(&out, "| chat step p50 with %d active tools (find_tools, an approved call, history writes): engine vs bare openai-go SDK, same requests, same fake model | %s | %s | %.2f× (+%s) | < 2 ms added |\n",
-		benchServers*benchToolsPerServer, h.Round(time.Microsecond), b.Round(time.Microsecond), float64(h)/float64(b), (h - b).Round(time.Microsecond))
-	fmt.Fprintf(&out, "\nchat step rows: %d turns of %d steps, %.1f durable history writes per step; %s/%s, %d CPUs, %s\n", benchRounds, steps, float64(counted.writes.Load())/float64((benchRounds+5)*steps), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	row := func(what string, h, b time.Duration, target string) {
+		fmt.Fprintf(&out, "| %s | %s | %s | %.2f× (+%s) | %s |\n", what,
+			h.Round(time.Microsecond), b.Round(time.Microsecond), float64(h)/float64(b), (h - b).Round(time.Microsecond), target)
+	}
+
+	// 320 tools: the model searches them. One turn is three model steps:
+	// find_tools, a tool that asks first (approved), then the answer.
+	// Every step writes history.
+	reg := manyTools(t, benchServers, benchToolsPerServer)
+	if all, _ := reg.Tools(ctx); len(all) != benchServers*benchToolsPerServer {
+		t.Fatalf("%d tools active, want %d", len(all), benchServers*benchToolsPerServer)
+	}
+	many := newStepBench(t, reg, 0)
+	find := providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: chat.FindToolsName, Arguments: `{"query":"update a ticket"}`}}}
+	target := firstFound(t, many.eng, many.hist, many.p, many.llm, find)
+	h, b, writes := many.run(t, 3, func() {
+		many.llm.Enqueue(
+			find,
+			providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: target, Arguments: `{"id":"T-1","verbose":true}`}}},
+			providertest.Reply{Text: "Ticket T-1 is updated: its title is \"a ticket\" and it belongs to you."},
+		)
+	}, func(reqs []json.RawMessage) {
+		if !strings.Contains(string(reqs[2]), `"name":"`+target+`"`) {
+			t.Fatalf("the third request does not show the call of %s:\n%.3000s", target, reqs[2])
+		}
+	})
+	row(fmt.Sprintf("chat step p50 with %d active tools (find_tools, an approved call, history writes): engine vs bare openai-go SDK, same requests, same fake model", benchServers*benchToolsPerServer), h, b, "< 2 ms added")
+
+	// 40 tools, the most the count rule sends without a search: every
+	// step sends them all. Two steps: the call (approved), the answer.
+	few := newStepBench(t, manyTools(t, 2, benchToolsPerServer), -1)
+	const call = "svc1__update_event_3" // asks first (odd), see manyTools
+	h40, b40, _ := few.run(t, 2, func() {
+		few.llm.Enqueue(
+			providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: call, Arguments: `{"id":"T-1","verbose":true}`}}},
+			providertest.Reply{Text: "Ticket T-1 is updated."},
+		)
+	}, func(reqs []json.RawMessage) {
+		if n := strings.Count(string(reqs[0]), `"type":"function"`); n != 2*benchToolsPerServer {
+			t.Fatalf("the first request offers %d tools, want %d:\n%.3000s", n, 2*benchToolsPerServer, reqs[0])
+		}
+	})
+	row(fmt.Sprintf("the same with %d active tools, all sent (no tool search; an approved call, history writes)", 2*benchToolsPerServer), h40, b40, "reported")
+
+	fmt.Fprintf(&out, "\nchat step rows: %d turns of 3 steps (320 tools) and of 2 (40), %.1f durable history writes per step; %s/%s, %d CPUs, %s\n", benchRounds, writes, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Print(out.String())
 	if path := os.Getenv("BENCH_OUT"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
