@@ -115,7 +115,7 @@ func TestBenchTableLongChat(t *testing.T) {
 	fmt.Fprintf(&out, "\n| measure | switchboard | baseline | ratio | target |\n|---|---|---|---|---|\n")
 	fmt.Fprintf(&out, "| chat step p50 at message 1,000 vs message 10, 32k-token model (history read once per chat, then kept; the long chat summarised at its first turn) | %s | %s | %.2f× | ≤ 1.2× |\n",
 		l.Round(time.Microsecond), s.Round(time.Microsecond), float64(l)/float64(s))
-	fmt.Fprintf(&out, "| the same step when all 1,000 messages fit the window and are sent (request ~%d KB; the SDK's JSON encoding grows with it) | %s | %s | %.2f× | reported |\n",
+	fmt.Fprintf(&out, "| the same step when all 1,000 messages fit the window and are sent (request ~%d KB, written whole at every step) | %s | %s | %.2f× | reported |\n",
 		grownKB, p50(atGrown).Round(time.Microsecond), s.Round(time.Microsecond), float64(p50(atGrown))/float64(s))
 	fmt.Fprintf(&out, "| compacting a 1,000-message chat for a 32k-token model (%d summary requests to a local fake model), then the next step | %s | %s (step) | – | reported |\n",
 		pieces, compact.Round(time.Millisecond), after.Round(time.Microsecond))

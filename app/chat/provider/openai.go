@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -66,9 +67,12 @@ func (p *openAIProvider) Stream(ctx context.Context, req Request, on func(Event)
 		})
 }
 
-// params is the request as the SDK's params, tools included.
+// params is the request as the SDK's params (for counting its tokens).
 func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatCompletionNewParams {
-	params, tools := p.request(req, names)
+	params, msgs, tools := p.request(req, names)
+	for _, m := range msgs {
+		params.Messages = append(params.Messages, m.param())
+	}
 	for _, t := range tools {
 		fn := param.Override[openai.ChatCompletionFunctionToolParam](json.RawMessage(t.appendTo(nil)))
 		params.Tools = append(params.Tools, openai.ChatCompletionToolUnionParam{OfFunction: &fn})
@@ -76,51 +80,72 @@ func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatComple
 	return params
 }
 
-// body is the request's JSON: the SDK's encoding of everything but the
-// tools, and the tools' JSON after it. The SDK would encode each tool's
-// schema by reflection at every step and then scan the result once more
-// at each level of nesting, the larger part of writing a request when
-// tools are many (BenchmarkRequestBody); a tool's schema is encoded once
-// (ToolSchemaJSON) and each tool written as the SDK writes it
-// (TestToolsAsTheSDKWritesThem).
+// body is the request's JSON as sent: the SDK's encoding of its settings,
+// then the messages and the tools written here. The SDK encodes by
+// reflection, each tool's schema map again at every step, and scans what
+// each level wrote once more at every level above it: with 40 tools of
+// real servers that took longer than the rest of a step
+// (BenchmarkRequestBody), and with a long chat it grew with every message
+// sent. Each message and tool is written as the SDK writes it
+// (TestRequestAsTheSDKWritesIt, TestToolsAsTheSDKWritesThem); the members
+// come in another order, which JSON leaves free.
 func (p *openAIProvider) body(req Request, names *toolNames) ([]byte, error) {
-	params, tools := p.request(req, names)
+	params, msgs, tools := p.request(req, names)
 	b, err := params.MarshalJSON()
-	if err != nil || len(tools) == 0 {
-		return b, err
+	if err != nil {
+		return nil, err
 	}
-	size := len(b) + 16
+	size := len(b) + 32
+	for _, m := range msgs {
+		size += m.size()
+	}
 	for _, t := range tools {
 		size += t.size()
 	}
 	out := make([]byte, 0, size)
 	out = append(out, b[:len(b)-1]...) // an object with "model" at least
-	out = append(out, `,"tools":[`...)
-	for i, t := range tools {
-		if i > 0 {
-			out = append(out, ',')
+	if len(msgs) > 0 {
+		out = append(out, `,"messages":[`...)
+		for i, m := range msgs {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			if out, err = m.appendTo(out); err != nil {
+				return nil, err
+			}
 		}
-		out = t.appendTo(out)
+		out = append(out, ']')
 	}
-	return append(out, "]}"...), nil
+	if len(tools) > 0 {
+		out = append(out, `,"tools":[`...)
+		for i, t := range tools {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = t.appendTo(out)
+		}
+		out = append(out, ']')
+	}
+	return append(out, '}'), nil
 }
 
-// request is the request as the SDK's params but for its tools, and the
-// tools as sent.
-func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatCompletionNewParams, []wireTool) {
+// request is the request's settings as the SDK's params, and its messages
+// and tools as sent.
+func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatCompletionNewParams, []wireMessage, []wireTool) {
 	params := openai.ChatCompletionNewParams{
 		Model:         shared.ChatModel(req.Model),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
+	msgs := make([]wireMessage, 0, len(req.Messages)+1)
 	if req.System != "" {
-		params.Messages = append(params.Messages, openai.SystemMessage(req.System))
+		msgs = append(msgs, wireMessage{role: "system", text: req.System})
 	}
 	var shown []openai.ChatCompletionContentPartUnionParam // images and audio of the step's tool results
 	for i, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
 			if len(m.Images) == 0 && len(m.Audio) == 0 {
-				params.Messages = append(params.Messages, openai.UserMessage(m.Text))
+				msgs = append(msgs, wireMessage{role: "user", text: m.Text})
 				break
 			}
 			var parts []openai.ChatCompletionContentPartUnionParam
@@ -133,30 +158,20 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 			for _, a := range m.Audio {
 				parts = append(parts, audioPart(a))
 			}
-			params.Messages = append(params.Messages, openai.UserMessage(parts))
+			msgs = append(msgs, wireMessage{sdk: openai.UserMessage(parts)})
 		case RoleAssistant:
-			var a openai.ChatCompletionAssistantMessageParam
-			if m.Text != "" || len(m.ToolCalls) == 0 {
-				a.Content.OfString = openai.String(m.Text)
-			}
+			w := wireMessage{role: "assistant", text: m.Text, content: m.Text != "" || len(m.ToolCalls) == 0}
 			for _, c := range m.ToolCalls {
-				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID: c.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-							Name: names.toWire(c.Name), Arguments: argsText(c.Arguments),
-						},
-					},
-				})
+				w.calls = append(w.calls, wireCall{id: c.ID, name: names.toWire(c.Name), args: argsText(c.Arguments)})
 			}
-			params.Messages = append(params.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+			msgs = append(msgs, w)
 		case RoleTool:
 			text := m.Text
 			if m.IsError {
 				// The format has no error flag; say it in words.
 				text = "Error: " + text
 			}
-			params.Messages = append(params.Messages, openai.ToolMessage(text, m.ToolCallID))
+			msgs = append(msgs, wireMessage{role: "tool", text: text, toolCallID: m.ToolCallID})
 			// Tool messages carry text only: the images and audio follow in
 			// a user message right after the step's last tool message.
 			for j, img := range m.Images {
@@ -172,7 +187,7 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 				shown = append(shown, audioPart(a))
 			}
 			if len(shown) > 0 && (i+1 == len(req.Messages) || req.Messages[i+1].Role != RoleTool) {
-				params.Messages = append(params.Messages, openai.UserMessage(shown))
+				msgs = append(msgs, wireMessage{sdk: openai.UserMessage(shown)})
 				shown = nil
 			}
 		}
@@ -194,7 +209,94 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 	if req.Temperature != nil {
 		params.Temperature = openai.Float(*req.Temperature)
 	}
-	return params, tools
+	return params, msgs, tools
+}
+
+// wireMessage is a message as sent: one of text (role "system", "user",
+// "tool" with toolCallID, or "assistant" with content when it has text or
+// no calls, and its calls), or one with parts the SDK writes (sdk, role "").
+type wireMessage struct {
+	role, text, toolCallID string
+	content                bool // assistant: has "content"
+	calls                  []wireCall
+	sdk                    openai.ChatCompletionMessageParamUnion
+}
+
+// wireCall is an assistant's tool call as sent.
+type wireCall struct{ id, name, args string }
+
+// param is the message as the SDK's param.
+func (m wireMessage) param() openai.ChatCompletionMessageParamUnion {
+	switch m.role {
+	case "system":
+		return openai.SystemMessage(m.text)
+	case "user":
+		return openai.UserMessage(m.text)
+	case "tool":
+		return openai.ToolMessage(m.text, m.toolCallID)
+	case "assistant":
+		var a openai.ChatCompletionAssistantMessageParam
+		if m.content {
+			a.Content.OfString = openai.String(m.text)
+		}
+		for _, c := range m.calls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.id,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.name, Arguments: c.args},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	}
+	return m.sdk
+}
+
+// size is about the bytes appendTo adds.
+func (m wireMessage) size() int {
+	n := len(m.text) + len(m.toolCallID) + 48
+	for _, c := range m.calls {
+		n += len(c.id) + len(c.name) + len(c.args) + 64
+	}
+	return n
+}
+
+// appendTo appends the message's JSON as the SDK writes it.
+func (m wireMessage) appendTo(b []byte) ([]byte, error) {
+	if m.role == "" {
+		j, err := m.sdk.MarshalJSON()
+		return append(b, j...), err
+	}
+	b = append(b, '{')
+	if m.role != "assistant" || m.content {
+		b = append(b, `"content":`...)
+		b = appendJSONString(b, m.text)
+		b = append(b, ',')
+	}
+	if m.role == "tool" {
+		b = append(b, `"tool_call_id":`...)
+		b = appendJSONString(b, m.toolCallID)
+		b = append(b, ',')
+	}
+	if len(m.calls) > 0 {
+		b = append(b, `"tool_calls":[`...)
+		for i, c := range m.calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = appendJSONString(b, c.id)
+			b = append(b, `,"function":{"arguments":`...)
+			b = appendJSONString(b, c.args)
+			b = append(b, `,"name":`...)
+			b = appendJSONString(b, c.name)
+			b = append(b, `},"type":"function"}`...)
+		}
+		b = append(b, "],"...)
+	}
+	b = append(b, `"role":`...)
+	b = appendJSONString(b, m.role)
+	return append(b, '}'), nil
 }
 
 // wireTool is a function tool as sent: its name on the wire, its
@@ -220,11 +322,61 @@ func (t wireTool) appendTo(b []byte) []byte {
 	return append(b, `},"type":"function"}`...)
 }
 
-// appendJSONString appends s as a JSON string, escaped as the SDK escapes
-// it.
+// appendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it with SetEscapeHTML(false), which is how the SDK writes
+// request bodies: \" \\ \b \f \n \r \t, other control characters as
+// \u00XX, invalid UTF-8 as \ufffd, and U+2028 and U+2029 escaped
+// (TestAppendJSONString).
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := marshalNoEscape(s) // a string always encodes
-	return append(b, q...)
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // streamOnce makes one request. A *statusError comes back unwrapped, for

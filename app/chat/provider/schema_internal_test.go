@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"net/url"
 	"reflect"
 	"strings"
@@ -40,22 +42,36 @@ func TestOpenAIProviderSendsItsHostsDialect(t *testing.T) {
 	}
 }
 
-// TestBodyIsTheParams checks the body a step sends (the tools' kept JSON
-// after the SDK's encoding of the rest) is the request the SDK would write
-// from the same params, tools included.
-func TestBodyIsTheParams(t *testing.T) {
+// TestRequestAsTheSDKWritesIt checks the body a step sends is the request
+// the SDK writes from the same params: each message byte for byte, and the
+// whole body the same JSON value (its members in another order).
+func TestRequestAsTheSDKWritesIt(t *testing.T) {
 	base, _ := url.Parse("http://127.0.0.1:1/v1")
 	p := newOpenAI(Config{Name: "x"}, base)
 	temp := 0.3
 	schema := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","description":"a <path> & more"}},"required":["path"]}`)
+	odd := "quote \" backslash \\ tab \t nl \n cr \r bs \b ff \f nul \x00 esc \x1b del \x7f <b>&amp; \u2028\u2029 bad \xff\xc3 é 😀"
 	for _, req := range []Request{
+		{Model: "m"},
 		{Model: "m", Messages: []Message{{Role: RoleUser, Text: "hi"}}},
+		{Model: "m", System: odd, Messages: []Message{{Role: RoleUser, Text: odd}, {Role: RoleAssistant, Text: odd}}},
 		{Model: "m", System: "Be brief.", MaxTokens: 100, Temperature: &temp, ToolChoice: ToolChoiceRequired,
 			Tools: []Tool{{Name: "files__read_file", Description: "Read a file.", InputSchema: schema}, {Name: "web.fetch", InputSchema: nil}},
 			Messages: []Message{
 				{Role: RoleUser, Text: "read it", Images: []Image{{MIMEType: "image/png", Data: "iVBORw0KGgo="}}},
-				{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "files__read_file", Arguments: json.RawMessage(`{"path":"a.txt"}`)}}},
-				{Role: RoleTool, ToolCallID: "c1", ToolName: "files__read_file", Text: "contents", IsError: true},
+				{Role: RoleAssistant, ToolCalls: []ToolCall{
+					{ID: "c1", Name: "files__read_file", Arguments: json.RawMessage(`{"path": "a.txt"}`)},
+					{ID: odd, Name: "web.fetch", Arguments: nil},
+					{ID: "c3", Name: "gone__tool", Arguments: json.RawMessage(`not json`)},
+				}},
+				{Role: RoleTool, ToolCallID: "c1", ToolName: "files__read_file", Text: "contents", IsError: true,
+					Images: []Image{{MIMEType: "image/jpeg", Data: "/9j/"}}},
+				{Role: RoleTool, ToolCallID: odd, ToolName: "web.fetch", Text: odd},
+				{Role: RoleTool, ToolCallID: "c3", ToolName: "gone__tool", Text: ""},
+				{Role: RoleAssistant, Text: "done", ToolCalls: []ToolCall{{ID: "c4", Name: "files__read_file", Arguments: json.RawMessage(`{}`)}}},
+				{Role: RoleTool, ToolCallID: "c4", ToolName: "files__read_file", Text: "again"},
+				{Role: RoleAssistant, Text: ""},
+				{Role: RoleUser, Text: "", Audio: []Audio{{Format: "wav", Data: "UklGRg=="}}},
 			}},
 	} {
 		names := newToolNames(openAINameLimit, req)
@@ -67,18 +83,56 @@ func TestBodyIsTheParams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got, want any
+		var got, want struct{ Messages, Tools []json.RawMessage }
 		if err := json.Unmarshal(body, &got); err != nil {
 			t.Fatalf("body %s: %v", body, err)
 		}
 		if err := json.Unmarshal(sdk, &want); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if len(got.Messages) != len(want.Messages) || len(want.Messages) < len(req.Messages) {
+			t.Fatalf("%d messages sent, the SDK's %d:\n%s", len(got.Messages), len(want.Messages), body)
+		}
+		for i := range want.Messages {
+			if !bytes.Equal(got.Messages[i], want.Messages[i]) {
+				t.Errorf("message %d\n got %s\nwant %s", i, got.Messages[i], want.Messages[i])
+			}
+		}
+		var gotAll, wantAll any
+		_ = json.Unmarshal(body, &gotAll)
+		_ = json.Unmarshal(sdk, &wantAll)
+		if !reflect.DeepEqual(gotAll, wantAll) {
 			t.Errorf("body\n %s\nwant the SDK's\n %s", body, sdk)
 		}
 		if len(req.Tools) > 0 && !strings.Contains(string(body), `"tool_choice":"required"`) {
 			t.Errorf("body %s has no tool_choice", body)
+		}
+	}
+}
+
+// TestAppendJSONString checks strings are escaped as encoding/json escapes
+// them without HTML escaping: every byte alone, runes it treats apart,
+// invalid UTF-8, and random bytes.
+func TestAppendJSONString(t *testing.T) {
+	cases := []string{"", "plain", "\u2028", "\u2029", "a\u2028b\u2029c", "é😀", "\xff", "\xc3", "\xe2\x80", "a\xffb\xc3(c", "<>&", "\x7f\x80"}
+	for c := range 256 {
+		cases = append(cases, string([]byte{byte(c)}), "x"+string([]byte{byte(c)})+"y")
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := make([]byte, rnd.IntN(24))
+		for i := range b {
+			b[i] = byte(rnd.IntN(256))
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		want, err := marshalNoEscape(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString([]byte("x"), c); string(got[1:]) != string(want) {
+			t.Errorf("appendJSONString(%q) = %s, want %s", c, got[1:], want)
 		}
 	}
 }
