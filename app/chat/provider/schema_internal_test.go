@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/url"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go"
 )
 
 // An OpenAI-compatible provider at Gemini's endpoint sends Gemini's
@@ -133,6 +136,42 @@ func TestAppendJSONString(t *testing.T) {
 		}
 		if got := appendJSONString([]byte("x"), c); string(got[1:]) != string(want) {
 			t.Errorf("appendJSONString(%q) = %s, want %s", c, got[1:], want)
+		}
+	}
+}
+
+// TestAnthropicInputSchemaIsTheTranslation checks the input_schema an
+// Anthropic request carries (the kept JSON, as the SDK's field) is the
+// translation itself, an object schema, for every real tool's schema.
+func TestAnthropicInputSchemaIsTheTranslation(t *testing.T) {
+	raw, err := os.ReadFile("../../../frontend/src/testdata/tool-schemas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []struct {
+		Name        string          `json:"name"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if err := json.Unmarshal(raw, &tools); err != nil || len(tools) < 300 {
+		t.Fatalf("%d tools: %v", len(tools), err)
+	}
+	for _, tl := range tools {
+		b, err := json.Marshal(anthropic.ToolParam{Name: tl.Name, InputSchema: inputSchema(tl.InputSchema)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			InputSchema map[string]any `json:"input_schema"`
+		}
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := json.Unmarshal(ToolSchemaJSON(tl.InputSchema, DialectAnthropic), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.InputSchema, want) || got.InputSchema["type"] != "object" {
+			t.Fatalf("%s: input_schema %s, want the translation %s", tl.Name, b, ToolSchemaJSON(tl.InputSchema, DialectAnthropic))
 		}
 	}
 }
