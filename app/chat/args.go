@@ -13,7 +13,7 @@ import (
 )
 
 // The model is offered each tool's schema translated for its provider
-// (provider.ToolSchema), which may say less than the server's own: a
+// (provider.ToolSchemaJSON), which may say less than the server's own: a
 // merged top-level anyOf, a keyword moved into a description. So a call's
 // arguments are checked against the tool's own input schema before the
 // server (or the user, for approval) sees them: arguments that do not

@@ -16,7 +16,7 @@ import (
 // Dialect is the variety of JSON Schema a provider accepts in its tool
 // definitions. Tool schemas arrive from MCP servers as they were written
 // (JSON Schema 2020-12 or draft-07, whole); each provider refuses some of
-// it, and one refused tool fails every request of a chat. ToolSchema
+// it, and one refused tool fails every request of a chat. ToolSchemaJSON
 // translates a schema into its dialect at the provider's edge; the server
 // still gets arguments checked against its own schema (package chat).
 type Dialect string
@@ -162,38 +162,55 @@ var typeOnly = map[string]string{
 
 var jsonTypes = set("string", "number", "integer", "boolean", "array", "object", "null")
 
-// ToolSchema is raw (a tool's input schema as its server sent it) in a
-// form the dialect accepts: an object schema at the top level (a top-level
-// oneOf/anyOf/allOf of object schemas merged into one, saying in its
-// description which alternatives exist), local references inlined where
-// the dialect follows none, refused keywords dropped with their meaning
-// kept in the description where it matters. The result accepts at least
-// every argument object raw accepts, except values past a kept limit
+// ToolSchemaJSON is raw (a tool's input schema as its server sent it) in
+// a form the dialect accepts: an object schema at the top level (a
+// top-level oneOf/anyOf/allOf of object schemas merged into one, saying in
+// its description which alternatives exist), local references inlined
+// where the dialect follows none, refused keywords dropped with their
+// meaning kept in the description where it matters. The result accepts at
+// least every argument object raw accepts, except values past a kept limit
 // (maxEnum); the server checks them. It never fails: what cannot be read
 // is the empty object schema.
 //
-// Every step of a chat sends its tools again, so translations are kept:
-// the map returned is shared and must not be changed.
-func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
-	return kept(raw, d).m
+// It is JSON as the SDKs write request bodies (keys sorted, as
+// encoding/json writes a map; <, > and & not escaped). Every step of a
+// chat sends its tools again, so each translation is kept, encoded:
+// encoding every tool's schema again at every step took about a
+// millisecond of a step with 40 tools of real servers
+// (BenchmarkRequestBody). Shared: do not change it.
+func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
+	translated.Lock()
+	b, ok := translated.m[d][string(raw)] // indexing by string(raw) copies nothing
+	translated.Unlock()
+	if ok {
+		return b
+	}
+	b, err := marshalNoEscape(translate(raw, d))
+	if err != nil { // translate builds only JSON values; never happens
+		b = []byte(`{"type":"object"}`)
+	}
+	translated.Lock()
+	defer translated.Unlock()
+	if translated.n >= maxTranslated {
+		translated.m, translated.n = map[Dialect]map[string]json.RawMessage{}, 0 // tools changed a lot: start over
+	}
+	if translated.m[d] == nil {
+		translated.m[d] = map[string]json.RawMessage{}
+	}
+	if had, ok := translated.m[d][string(raw)]; ok { // another step made it meanwhile
+		return had
+	}
+	translated.m[d][string(raw)] = b
+	translated.n++
+	return b
 }
 
-// ToolSchemaJSON is ToolSchema's result as JSON (keys sorted, as
-// encoding/json writes a map, and <, > and & not escaped, as the SDKs
-// write request bodies), encoded once per translation: encoding
-// every tool's schema again at every step took about a millisecond of a
-// step with 40 tools of real servers (BenchmarkRequestBody). Shared: do
-// not change it.
-func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
-	k := kept(raw, d)
-	k.encode.Do(func() {
-		b, err := marshalNoEscape(k.m)
-		if err != nil { // translate builds only JSON values; never happens
-			b = []byte(`{"type":"object"}`)
-		}
-		k.json = b
-	})
-	return k.json
+// ToolSchema is ToolSchemaJSON as a value, for reading it (a copy each
+// call).
+func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(ToolSchemaJSON(raw, d), &m) // an object we encoded
+	return m
 }
 
 // marshalNoEscape is json.Marshal without escaping <, > and &, as the
@@ -208,45 +225,13 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// keptSchema is one translation, and its JSON once asked for.
-type keptSchema struct {
-	m      map[string]any
-	encode sync.Once
-	json   json.RawMessage
-}
-
-// kept returns raw's translation for d, made once.
-func kept(raw json.RawMessage, d Dialect) *keptSchema {
-	translated.Lock()
-	k, ok := translated.m[d][string(raw)] // indexing by string(raw) copies nothing
-	translated.Unlock()
-	if ok {
-		return k
-	}
-	k = &keptSchema{m: translate(raw, d)}
-	translated.Lock()
-	defer translated.Unlock()
-	if translated.n >= maxTranslated {
-		translated.m, translated.n = map[Dialect]map[string]*keptSchema{}, 0 // tools changed a lot: start over
-	}
-	if translated.m[d] == nil {
-		translated.m[d] = map[string]*keptSchema{}
-	}
-	if had, ok := translated.m[d][string(raw)]; ok { // another step made it meanwhile
-		return had
-	}
-	translated.m[d][string(raw)] = k
-	translated.n++
-	return k
-}
-
-// translated are the translations made, by dialect and schema text; n
-// counts them.
+// translated are the translations made, encoded, by dialect and schema
+// text; n counts them.
 var translated = struct {
 	sync.Mutex
-	m map[Dialect]map[string]*keptSchema
+	m map[Dialect]map[string]json.RawMessage
 	n int
-}{m: map[Dialect]map[string]*keptSchema{}}
+}{m: map[Dialect]map[string]json.RawMessage{}}
 
 // maxTranslated bounds the translations kept (a few per tool).
 const maxTranslated = 4096

@@ -388,7 +388,7 @@ func BenchmarkToolSchemaCorpus(b *testing.B) {
 		b.Run(string(d), func(b *testing.B) {
 			for b.Loop() {
 				for _, c := range real {
-					provider.ToolSchema(c.Schema, d)
+					provider.ToolSchemaJSON(c.Schema, d)
 				}
 			}
 		})
