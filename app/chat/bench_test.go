@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/anthropics/anthropic-sdk-go"
+	aoption "github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/openai/openai-go/v3"
@@ -135,12 +137,14 @@ type stepBench struct {
 	eng     *chat.Engine
 	p       provider.Provider
 	llm     *providertest.Server
-	sdk     openai.Client
+	// bare sends a request body as the bare SDK of the provider's wire
+	// does, reading the answer's stream to its end.
+	bare func(ctx context.Context, body []byte) error
 	// searchAbove is each turn's tool search rule (chat.Turn.SearchAbove).
 	searchAbove int
 }
 
-func newStepBench(t *testing.T, reg *router.Router, searchAbove int) *stepBench {
+func newStepBench(t *testing.T, reg *router.Router, searchAbove int, kind provider.Kind) *stepBench {
 	t.Helper()
 	hist, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "history.db"))
 	if err != nil {
@@ -148,15 +152,45 @@ func newStepBench(t *testing.T, reg *router.Router, searchAbove int) *stepBench 
 	}
 	t.Cleanup(func() { hist.Close() })
 	llm := providertest.NewServer(t)
-	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "fake", BaseURL: llm.URL(provider.KindOpenAI), APIKey: "sk-test"})
+	p, err := provider.New(provider.Config{Kind: kind, Name: "fake", BaseURL: llm.URL(kind), APIKey: "sk-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	counted := &countingHistory{Store: hist}
 	return &stepBench{
 		hist: hist, counted: counted, p: p, llm: llm, searchAbove: searchAbove,
-		eng: chat.New(chat.Options{Tools: reg, History: counted, Approver: &approver{answer: chat.ApproveOnce}}),
-		sdk: openai.NewClient(option.WithBaseURL(llm.URL(provider.KindOpenAI)), option.WithAPIKey("sk-test"), option.WithMaxRetries(0)),
+		eng:  chat.New(chat.Options{Tools: reg, History: counted, Approver: &approver{answer: chat.ApproveOnce}}),
+		bare: bareSDK(kind, llm.URL(kind)),
+	}
+}
+
+// bareSDK sends a request body through the kind's SDK, as an app that
+// wrote its own requests would, and reads the answer's stream into the
+// SDK's accumulator.
+func bareSDK(kind provider.Kind, url string) func(ctx context.Context, body []byte) error {
+	if kind == provider.KindAnthropic {
+		c := anthropic.NewClient(aoption.WithBaseURL(url), aoption.WithAPIKey("sk-test"), aoption.WithMaxRetries(0))
+		return func(ctx context.Context, body []byte) error {
+			stream := c.Messages.NewStreaming(ctx, anthropic.MessageNewParams{}, aoption.WithRequestBody("application/json", body))
+			defer stream.Close()
+			var acc anthropic.Message
+			for stream.Next() {
+				if err := acc.Accumulate(stream.Current()); err != nil {
+					return err
+				}
+			}
+			return stream.Err()
+		}
+	}
+	c := openai.NewClient(option.WithBaseURL(url), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	return func(ctx context.Context, body []byte) error {
+		stream := c.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body))
+		defer stream.Close()
+		var acc openai.ChatCompletionAccumulator
+		for stream.Next() {
+			acc.AddChunk(stream.Current())
+		}
+		return stream.Err()
 	}
 }
 
@@ -197,15 +231,9 @@ func (b *stepBench) run(t *testing.T, steps int, script func(), check func(reqs 
 		script()
 		start = time.Now()
 		for _, body := range bodies {
-			stream := b.sdk.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", []byte(body)))
-			var acc openai.ChatCompletionAccumulator
-			for stream.Next() {
-				acc.AddChunk(stream.Current())
-			}
-			if err := stream.Err(); err != nil {
+			if err := b.bare(ctx, body); err != nil {
 				t.Fatal(err)
 			}
-			stream.Close()
 		}
 		direct := time.Since(start)
 		if round >= 5 { // the first rounds warm caches and connections
@@ -236,7 +264,7 @@ func TestBenchTable(t *testing.T) {
 	if all, _ := reg.Tools(ctx); len(all) != benchServers*benchToolsPerServer {
 		t.Fatalf("%d tools active, want %d", len(all), benchServers*benchToolsPerServer)
 	}
-	many := newStepBench(t, reg, 0)
+	many := newStepBench(t, reg, 0, provider.KindOpenAI)
 	find := providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: chat.FindToolsName, Arguments: `{"query":"update a ticket"}`}}}
 	target := firstFound(t, many.eng, many.hist, many.p, many.llm, find)
 	h, b, writes := many.run(t, 3, func() {
@@ -254,21 +282,31 @@ func TestBenchTable(t *testing.T) {
 
 	// 40 tools, the most the count rule sends without a search: every
 	// step sends them all. Two steps: the call (approved), the answer.
-	few := newStepBench(t, manyTools(t, 2, benchToolsPerServer), -1)
+	// Once on each wire: the Anthropic Messages API's request and stream
+	// are written and read by other code than the OpenAI-compatible one's.
 	const call = "svc1__update_event_3" // asks first (odd), see manyTools
-	h40, b40, _ := few.run(t, 2, func() {
-		few.llm.Enqueue(
-			providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: call, Arguments: `{"id":"T-1","verbose":true}`}}},
-			providertest.Reply{Text: "Ticket T-1 is updated."},
-		)
-	}, func(reqs []json.RawMessage) {
-		if n := strings.Count(string(reqs[0]), `"type":"function"`); n != 2*benchToolsPerServer {
-			t.Fatalf("the first request offers %d tools, want %d:\n%.3000s", n, 2*benchToolsPerServer, reqs[0])
-		}
-	})
-	row(fmt.Sprintf("the same with %d active tools, all sent (no tool search; an approved call, history writes)", 2*benchToolsPerServer), h40, b40, "reported")
+	for _, w := range []struct {
+		kind          provider.Kind
+		label, marker string
+	}{
+		{provider.KindOpenAI, "the same with %d active tools, all sent (no tool search; an approved call, history writes)", `"type":"function"`},
+		{provider.KindAnthropic, "the same with %d active tools on the Anthropic Messages wire: engine vs bare anthropic-sdk-go", `"input_schema"`},
+	} {
+		few := newStepBench(t, manyTools(t, 2, benchToolsPerServer), -1, w.kind)
+		h40, b40, _ := few.run(t, 2, func() {
+			few.llm.Enqueue(
+				providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: call, Arguments: `{"id":"T-1","verbose":true}`}}},
+				providertest.Reply{Text: "Ticket T-1 is updated."},
+			)
+		}, func(reqs []json.RawMessage) {
+			if n := strings.Count(string(reqs[0]), w.marker); n != 2*benchToolsPerServer {
+				t.Fatalf("the first request offers %d tools, want %d:\n%.3000s", n, 2*benchToolsPerServer, reqs[0])
+			}
+		})
+		row(fmt.Sprintf(w.label, 2*benchToolsPerServer), h40, b40, "reported")
+	}
 
-	fmt.Fprintf(&out, "\nchat step rows: %d turns of 3 steps (320 tools) and of 2 (40), %.1f durable history writes per step; %s/%s, %d CPUs, %s\n", benchRounds, writes, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Fprintf(&out, "\nchat step rows: %d turns of 3 steps (320 tools) and of 2 (40, each wire), %.1f durable history writes per step; %s/%s, %d CPUs, %s\n", benchRounds, writes, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Print(out.String())
 	if path := os.Getenv("BENCH_OUT"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)

@@ -1,15 +1,16 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
 )
 
 // Anthropic's status for "overloaded"; retried like a rate limit.
@@ -45,11 +46,37 @@ func (p *anthropicProvider) Stream(ctx context.Context, req Request, on func(Eve
 	}
 	return stream(ctx, p.name, req, on, anthropicNameLimit, retryable,
 		func(names *toolNames, on func(Event)) (Response, error) {
-			return p.streamOnce(ctx, req.Model, p.params(req, names), names, on)
+			body, err := p.body(req, names)
+			if err != nil {
+				return Response{}, fmt.Errorf("%s: write the request: %w", p.name, err)
+			}
+			return p.streamOnce(ctx, req.Model, body, names, on)
 		})
 }
 
-func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.MessageNewParams {
+// body is the request's JSON as sent: the SDK's encoding of its settings,
+// then the messages and the tools written here, as openAIProvider.body
+// does and for the same reason: the SDK encodes by reflection and scans
+// what each level wrote again at every level above it, so a step paid for
+// every message and tool again (BenchmarkRequestBody). Each message and
+// tool is the JSON value the SDK writes from the same request
+// (TestAnthropicRequestAsTheSDKWritesIt).
+func (p *anthropicProvider) body(req Request, names *toolNames) ([]byte, error) {
+	params, msgs, tools := p.request(req, names)
+	b, err := params.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return writeBody(b, msgs, tools, func(m anthropicMessage, b []byte) ([]byte, error) { return m.appendTo(b), nil },
+		func(b []byte, i int, t wireTool) []byte {
+			// The last tool ends the cached prefix (see request).
+			return appendAnthropicTool(b, t, i == len(tools)-1)
+		})
+}
+
+// request is the request's settings as the SDK's params, and its messages
+// and tools as sent.
+func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.MessageNewParams, []anthropicMessage, []wireTool) {
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(req.Model),
 		MaxTokens: int64(DefaultMaxTokens),
@@ -59,9 +86,10 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 	}
 	// Prompt caching: the tools and the system prompt are the same at every
 	// step of a chat, so they are marked as the cached prefix (the API
-	// caches tools, then system, up to the last marker); a step then reads
-	// them from the cache instead of paying for them again. A prefix
-	// shorter than the model's minimum is simply not cached.
+	// caches tools, then system, up to the last marker; body writes the
+	// last tool's); a step then reads them from the cache instead of paying
+	// for them again. A prefix shorter than the model's minimum is simply
+	// not cached.
 	if req.System != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
 	}
@@ -71,65 +99,47 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 	// Consecutive messages of one role become one message: the API wants
 	// all results of a turn's calls in one user message, and a user's text
 	// after tool results belongs in it too.
-	push := func(role anthropic.MessageParamRole, blocks ...anthropic.ContentBlockParamUnion) {
+	msgs := make([]anthropicMessage, 0, len(req.Messages))
+	push := func(role string, blocks ...anthropicBlock) {
 		if len(blocks) == 0 {
 			return // the API refuses empty messages
 		}
-		if n := len(params.Messages); n > 0 && params.Messages[n-1].Role == role {
-			params.Messages[n-1].Content = append(params.Messages[n-1].Content, blocks...)
+		if n := len(msgs); n > 0 && msgs[n-1].role == role {
+			msgs[n-1].blocks = append(msgs[n-1].blocks, blocks...)
 			return
 		}
-		params.Messages = append(params.Messages, anthropic.MessageParam{Role: role, Content: blocks})
+		msgs = append(msgs, anthropicMessage{role: role, blocks: blocks})
 	}
 	for _, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
-			var blocks []anthropic.ContentBlockParamUnion
+			var blocks []anthropicBlock
 			if m.Text != "" { // the API refuses empty text blocks
-				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
+				blocks = append(blocks, anthropicBlock{kind: blockText, text: m.Text})
 			}
 			for _, img := range m.Images {
-				blocks = append(blocks, anthropic.NewImageBlockBase64(img.MIMEType, img.Data))
+				blocks = append(blocks, anthropicBlock{kind: blockImage, images: []Image{img}})
 			}
-			push(anthropic.MessageParamRoleUser, blocks...)
+			push("user", blocks...)
 		case RoleAssistant:
-			var blocks []anthropic.ContentBlockParamUnion
+			var blocks []anthropicBlock
 			if m.Text != "" {
-				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
+				blocks = append(blocks, anthropicBlock{kind: blockText, text: m.Text})
 			}
 			for _, c := range m.ToolCalls {
-				blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, toolInput(c.Arguments), names.toWire(c.Name)))
+				blocks = append(blocks, anthropicBlock{kind: blockToolUse, id: c.ID, name: names.toWire(c.Name), input: toolInput(c.Arguments)})
 			}
-			push(anthropic.MessageParamRoleAssistant, blocks...)
+			push("assistant", blocks...)
 		case RoleTool:
-			res := anthropic.ToolResultBlockParam{ToolUseID: m.ToolCallID}
-			if m.Text != "" {
-				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
-			}
 			// m.Audio is left out: the API takes no audio (chat never
-			// attaches it for this kind; the text describes it).
-			for _, img := range m.Images { // the API takes images inside the result
-				res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
-					Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
-						Data: img.Data, MediaType: anthropic.Base64ImageSourceMediaType(img.MIMEType),
-					}},
-				}})
-			}
-			if m.IsError {
-				res.IsError = anthropic.Bool(true)
-			}
-			push(anthropic.MessageParamRoleUser, anthropic.ContentBlockParamUnion{OfToolResult: &res})
+			// attaches it for this kind; the text describes it). The API
+			// takes images inside the result.
+			push("user", anthropicBlock{kind: blockToolResult, id: m.ToolCallID, text: m.Text, images: m.Images, isError: m.IsError})
 		}
 	}
+	tools := make([]wireTool, 0, len(req.Tools))
 	for _, t := range req.Tools {
-		tp := anthropic.ToolParam{Name: names.toWire(t.Name), InputSchema: inputSchema(t.InputSchema)}
-		if t.Description != "" {
-			tp.Description = anthropic.String(t.Description)
-		}
-		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tp})
-	}
-	if n := len(params.Tools); n > 0 {
-		params.Tools[n-1].OfTool.CacheControl = anthropic.NewCacheControlEphemeralParam()
+		tools = append(tools, wireTool{names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, DialectAnthropic)})
 	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice {
@@ -139,32 +149,140 @@ func (p *anthropicProvider) params(req Request, names *toolNames) anthropic.Mess
 			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfNone: &anthropic.ToolChoiceNoneParam{}}
 		}
 	}
-	return params
+	return params, msgs, tools
+}
+
+// anthropicMessage is a message as sent: a role ("user" or "assistant")
+// and its content blocks.
+type anthropicMessage struct {
+	role   string
+	blocks []anthropicBlock
+}
+
+// The kinds of content block a request carries.
+const (
+	blockText       = "text"
+	blockImage      = "image"
+	blockToolUse    = "tool_use"
+	blockToolResult = "tool_result"
+)
+
+// anthropicBlock is a content block as sent: text; an image (images[0]); a
+// tool_use (id, name on the wire, input); or a tool_result (id is the
+// tool_use_id; its text if any, then its images; isError).
+type anthropicBlock struct {
+	kind, text, id, name string
+	input                json.RawMessage
+	images               []Image
+	isError              bool
+}
+
+// size is about the bytes appendTo adds.
+func (m anthropicMessage) size() int {
+	n := 32
+	for _, b := range m.blocks {
+		n += len(b.text) + len(b.id) + len(b.name) + len(b.input) + 64
+		for _, img := range b.images {
+			n += len(img.Data) + len(img.MIMEType) + 64
+		}
+	}
+	return n
+}
+
+// appendTo appends the message's JSON, the value the SDK writes.
+func (m anthropicMessage) appendTo(b []byte) []byte {
+	b = append(b, `{"content":[`...)
+	for i, blk := range m.blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch blk.kind {
+		case blockText:
+			b = appendTextBlock(b, blk.text)
+		case blockImage:
+			b = appendImageBlock(b, blk.images[0])
+		case blockToolUse:
+			b = append(b, `{"id":`...)
+			b = appendJSONString(b, blk.id)
+			b = append(b, `,"input":`...)
+			b = append(b, blk.input...)
+			b = append(b, `,"name":`...)
+			b = appendJSONString(b, blk.name)
+			b = append(b, `,"type":"tool_use"}`...)
+		case blockToolResult:
+			b = append(b, `{"tool_use_id":`...)
+			b = appendJSONString(b, blk.id)
+			if blk.isError {
+				b = append(b, `,"is_error":true`...)
+			}
+			if blk.text != "" || len(blk.images) > 0 {
+				b = append(b, `,"content":[`...)
+				if blk.text != "" {
+					b = appendTextBlock(b, blk.text)
+				}
+				for j, img := range blk.images {
+					if j > 0 || blk.text != "" {
+						b = append(b, ',')
+					}
+					b = appendImageBlock(b, img)
+				}
+				b = append(b, ']')
+			}
+			b = append(b, `,"type":"tool_result"}`...)
+		}
+	}
+	b = append(b, `],"role":`...)
+	b = appendJSONString(b, m.role)
+	return append(b, '}')
+}
+
+func appendTextBlock(b []byte, text string) []byte {
+	b = append(b, `{"text":`...)
+	b = appendJSONString(b, text)
+	return append(b, `,"type":"text"}`...)
+}
+
+func appendImageBlock(b []byte, img Image) []byte {
+	b = append(b, `{"source":{"data":`...)
+	b = appendJSONString(b, img.Data)
+	b = append(b, `,"media_type":`...)
+	b = appendJSONString(b, img.MIMEType)
+	return append(b, `,"type":"base64"},"type":"image"}`...)
+}
+
+// appendAnthropicTool appends a custom tool's JSON, the value the SDK
+// writes; last marks the end of the cached prefix.
+func appendAnthropicTool(b []byte, t wireTool, last bool) []byte {
+	b = append(b, `{"input_schema":`...)
+	b = append(b, t.schema...)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, t.name)
+	if t.description != "" {
+		b = append(b, `,"description":`...)
+		b = appendJSONString(b, t.description)
+	}
+	if last {
+		b = append(b, `,"cache_control":{"type":"ephemeral"}`...)
+	}
+	return append(b, '}')
 }
 
 // toolInput is a past call's arguments as a tool_use input, which must be
 // a JSON object: arguments a model garbled are sent as {} (the tool result
-// after it says what was wrong).
+// after it says what was wrong). Checked without decoding them: a long
+// chat sends every past call's arguments at every step.
 func toolInput(a json.RawMessage) json.RawMessage {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(a, &obj) != nil || obj == nil {
+	if t := bytes.TrimLeft(a, " \t\r\n"); len(t) == 0 || t[0] != '{' || !json.Valid(a) {
 		return json.RawMessage(`{}`)
 	}
 	return a
 }
 
-// inputSchema is the tool's schema as the SDK's field, its JSON kept from
-// earlier steps (ToolSchemaJSON): split into the SDK's fields, the schema
-// map was encoded again at every step and its keywords beside type,
-// properties and required merged in one by one.
-func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
-	return param.Override[anthropic.ToolInputSchemaParam](ToolSchemaJSON(raw, DialectAnthropic))
-}
-
 // streamOnce makes one request. A *statusError comes back unwrapped, for
 // withRetries; everything else is final.
-func (p *anthropicProvider) streamOnce(ctx context.Context, model string, params anthropic.MessageNewParams, names *toolNames, on func(Event)) (Response, error) {
-	stream := p.client.Messages.NewStreaming(ctx, params)
+func (p *anthropicProvider) streamOnce(ctx context.Context, model string, body []byte, names *toolNames, on func(Event)) (Response, error) {
+	// Empty params: the SDK sends body in their place (and sets "stream").
+	stream := p.client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{}, option.WithRequestBody("application/json", body))
 	defer stream.Close()
 	acc := &accumulator{on: on, names: names}
 	blocks := map[int64]int{} // content block index → tool call index

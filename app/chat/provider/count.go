@@ -110,7 +110,7 @@ var countParams = []string{"model", "system", "messages", "tools", "tool_choice"
 
 // CountTokens counts req with Anthropic's /v1/messages/count_tokens: the
 // request the chat would send (system prompt, tools, messages, as
-// params builds them), counted by the API with the model's tokenizer. A
+// body writes them), counted by the API with the model's tokenizer. A
 // round trip, so the engine asks only near the limit. A server that
 // refuses it (a proxy without the endpoint, a key without the
 // permission: any 4xx but a rate limit) is ErrNoCount, and is not asked
@@ -119,7 +119,7 @@ func (p *anthropicProvider) CountTokens(ctx context.Context, req Request) (int, 
 	if _, no := noCount.Load(p.base); no {
 		return 0, ErrNoCount
 	}
-	full, err := json.Marshal(p.params(req, newToolNames(anthropicNameLimit, req)))
+	full, err := p.body(req, newToolNames(anthropicNameLimit, req))
 	if err != nil {
 		return 0, err
 	}

@@ -9,10 +9,10 @@
 // APIs accept (ours look like "server__tool.name"); tool-call arguments
 // streamed as deltas; stop reasons and usage normalised.
 //
-// An OpenAI-compatible request's body is written here, as the SDK would
-// write it (its messages and tools; the SDK writes the rest and reads the
+// A request's body is written here, for both SDKs, as the SDK would write
+// it (its messages and tools; the SDK writes the rest and reads the
 // stream): every step sends the whole conversation and every tool again,
-// and the SDK's reflection cost more than the rest of a step.
+// and the SDKs' reflection cost more than the rest of a step.
 //
 // Errors are normalised too, and say what to do: a rejected key wraps
 // [ErrAuth], an unknown model [ErrModelNotFound], a stream that broke off

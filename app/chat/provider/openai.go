@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -95,38 +94,7 @@ func (p *openAIProvider) body(req Request, names *toolNames) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := len(b) + 32
-	for _, m := range msgs {
-		size += m.size()
-	}
-	for _, t := range tools {
-		size += t.size()
-	}
-	out := make([]byte, 0, size)
-	out = append(out, b[:len(b)-1]...) // an object with "model" at least
-	if len(msgs) > 0 {
-		out = append(out, `,"messages":[`...)
-		for i, m := range msgs {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			if out, err = m.appendTo(out); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, ']')
-	}
-	if len(tools) > 0 {
-		out = append(out, `,"tools":[`...)
-		for i, t := range tools {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = t.appendTo(out)
-		}
-		out = append(out, ']')
-	}
-	return append(out, '}'), nil
+	return writeBody(b, msgs, tools, wireMessage.appendTo, func(b []byte, _ int, t wireTool) []byte { return t.appendTo(b) })
 }
 
 // request is the request's settings as the SDK's params, and its messages
@@ -307,7 +275,7 @@ type wireTool struct {
 }
 
 // size is about the bytes appendTo adds (more when the texts need escaping).
-func (t wireTool) size() int { return len(t.name) + len(t.description) + len(t.schema) + 64 }
+func (t wireTool) size() int { return len(t.name) + len(t.description) + len(t.schema) + 96 }
 
 // appendTo appends the tool's JSON as the SDK writes it.
 func (t wireTool) appendTo(b []byte) []byte {
@@ -320,63 +288,6 @@ func (t wireTool) appendTo(b []byte) []byte {
 	b = append(b, `,"parameters":`...)
 	b = append(b, t.schema...)
 	return append(b, `},"type":"function"}`...)
-}
-
-// appendJSONString appends s as a JSON string, escaped as encoding/json
-// escapes it with SetEscapeHTML(false), which is how the SDK writes
-// request bodies: \" \\ \b \f \n \r \t, other control characters as
-// \u00XX, invalid UTF-8 as \ufffd, and U+2028 and U+2029 escaped
-// (TestAppendJSONString).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // streamOnce makes one request. A *statusError comes back unwrapped, for

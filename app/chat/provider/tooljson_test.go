@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -64,8 +65,11 @@ func TestToolsAsTheSDKWritesThem(t *testing.T) {
 }
 
 // BenchmarkRequestBody times what a step spends building its request with
-// 40 tools of real servers (the count above which tool search starts):
-// the provider's params and the SDK's encoding of them.
+// 40 tools of real servers (the count above which tool search starts) and
+// a chat of 1 or 100 messages (25 rounds of a question, a call, its
+// 600-byte result and an answer), for each wire the SDKs carry: the
+// provider's request, written and sent to a local server that answers
+// one word.
 func BenchmarkRequestBody(b *testing.B) {
 	raw, err := os.ReadFile(realSchemas)
 	if err != nil {
@@ -75,25 +79,55 @@ func BenchmarkRequestBody(b *testing.B) {
 	if err := json.Unmarshal(raw, &tools); err != nil {
 		b.Fatal(err)
 	}
-	req := provider.Request{Model: "m", System: "Be brief.", Tools: tools[:40], Messages: []provider.Message{{Role: provider.RoleUser, Text: "hello"}}}
-	var size atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var buf bytes.Buffer
-		n, _ := buf.ReadFrom(r.Body)
-		size.Store(n)
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, "data: {\"id\":\"1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
-	}))
-	b.Cleanup(srv.Close)
-	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "fake", BaseURL: srv.URL + "/v1", APIKey: "sk-test"})
-	if err != nil {
-		b.Fatal(err)
+	long := []provider.Message{{Role: provider.RoleUser, Text: "hello"}}
+	for i := range 25 {
+		id := fmt.Sprintf("call_%d", i)
+		long = append(long,
+			provider.Message{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: id, Name: tools[i].Name, Arguments: json.RawMessage(`{"path":"notes/today.md","limit":20}`)}}},
+			provider.Message{Role: provider.RoleTool, ToolCallID: id, ToolName: tools[i].Name, Text: strings.Repeat("line of a result <with> \"quotes\"\n", 20)},
+			provider.Message{Role: provider.RoleAssistant, Text: "Here is what the file says, in short: it lists the day's work."},
+			provider.Message{Role: provider.RoleUser, Text: fmt.Sprintf("And the next one, number %d?", i)},
+		)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Stream(b.Context(), req, func(provider.Event) {}); err != nil {
-			b.Fatal(err)
+	long = long[:100]
+	answers := map[provider.Kind]string{
+		provider.KindOpenAI: "data: {\"id\":\"1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+		provider.KindAnthropic: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":0}}}\n\n" +
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"hi\"}}\n\n" +
+			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\n" +
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+	}
+	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic} {
+		for _, msgs := range [][]provider.Message{long[:1], long} {
+			b.Run(fmt.Sprintf("%s/%d-messages", kind, len(msgs)), func(b *testing.B) {
+				req := provider.Request{Model: "m", System: "Be brief.", Tools: tools[:40], Messages: msgs}
+				var size atomic.Int64
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					var buf bytes.Buffer
+					n, _ := buf.ReadFrom(r.Body)
+					size.Store(n)
+					w.Header().Set("Content-Type", "text/event-stream")
+					fmt.Fprint(w, answers[kind])
+				}))
+				b.Cleanup(srv.Close)
+				base := srv.URL + "/v1"
+				if kind == provider.KindAnthropic {
+					base = srv.URL
+				}
+				p, err := provider.New(provider.Config{Kind: kind, Name: "fake", BaseURL: base, APIKey: "sk-test"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if r, err := p.Stream(b.Context(), req, func(provider.Event) {}); err != nil || r.Text != "hi" {
+						b.Fatalf("%+v, %v", r, err)
+					}
+				}
+				b.ReportMetric(float64(size.Load()), "request-bytes")
+			})
 		}
 	}
-	b.ReportMetric(float64(size.Load()), "request-bytes")
 }
