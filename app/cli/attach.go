@@ -15,8 +15,8 @@ import (
 // the app's session ended there (err says how it ended badly).
 // Otherwise serve runs the servers itself on in and out: the app's own
 // stdio when nothing answered, or, when the running Switchboard went away
-// mid-session, the app's stream resumed (its initialize replayed, its
-// second answer dropped).
+// mid-session, the app's stream resumed (its initialize replayed, the
+// replay's answer dropped when the app had one before).
 func attachRunning(ctx context.Context, inv *Invocation, client string) (in io.Reader, out io.Writer, done bool, err error) {
 	h, err := readHost(inv)
 	if err != nil {

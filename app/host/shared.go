@@ -299,15 +299,16 @@ func (s *Shared) Attach(ctx context.Context, req AttachRequest) (Detached, error
 	if err != nil || lost == nil {
 		return Detached{PID: peer.PID}, err
 	}
-	return Detached{PID: peer.PID, Lost: lost.Err, Resume: resumeFrom(lost), Out: bridge.DropAnswer(req.Out, lost.InitID)}, nil
+	return Detached{PID: peer.PID, Lost: lost.Err, Resume: resumeFrom(lost), Out: lost.Out(req.Out)}, nil
 }
 
 // Detached is how a 'serve' attached to the running Switchboard ended
 // (Shared.Attach). Lost is nil when the app ended the session; otherwise
 // the running Switchboard went away (PID), and the caller serves Resume
 // (the app's handshake again, then the rest of its stream) to Out (the
-// app's stdout, without the second answer to initialize) with servers of
-// its own, so the app goes on.
+// app's stdout, without a second answer to initialize: the replay's
+// answer passes only when the running Switchboard went away before
+// answering it) with servers of its own, so the app goes on.
 type Detached struct {
 	PID    int
 	Lost   error

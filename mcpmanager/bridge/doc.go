@@ -23,8 +23,9 @@
 // of OAuth tokens, and a server's questions go to the app whose call
 // caused them (the gateway's rule). When Switchboard goes away
 // mid-session, HandOff and Relay return a *Lost: serve starts the servers
-// itself, replays the app's initialize (dropping its second answer,
-// DropAnswer) and serves the rest of the stream, so the app goes on.
+// itself, replays the app's initialize (dropping its second answer when
+// the app had the first, Lost.Out) and serves the rest of the stream, so
+// the app goes on.
 //
 // See Example.
 package bridge

@@ -27,11 +27,13 @@ func Stdio(in io.Reader, out io.Writer) (inF, outF *os.File, ok bool) {
 
 // note is what the running Switchboard tells a 'serve' that handed it the
 // app's stdio, one JSON line each: the app's first two lines as it reads
-// them (the handshake a Lost replays), and End once the app's stream has
-// ended and every answer to it is written.
+// them (the handshake a Lost replays), Answered once its answer to the
+// app's initialize is written, and End once the app's stream has ended and
+// every answer to it is written.
 type note struct {
-	Line []byte `json:"line,omitempty"`
-	End  bool   `json:"end,omitempty"`
+	Line     []byte `json:"line,omitempty"`
+	Answered bool   `json:"answered,omitempty"`
+	End      bool   `json:"end,omitempty"`
 }
 
 // HandOff passes the app's stdin and stdout (from Stdio) to the running
@@ -59,11 +61,13 @@ func HandOff(ctx context.Context, c net.Conn, stdin, stdout *os.File) (*Lost, er
 				ended <- err
 				return
 			}
-			if n.End {
+			switch {
+			case n.End:
 				ended <- nil
 				return
-			}
-			if k.lines < 2 {
+			case n.Answered:
+				k.answered = true
+			case k.lines < 2:
 				k.add(n.Line)
 			}
 		}
@@ -84,7 +88,7 @@ func HandOff(ctx context.Context, c net.Conn, stdin, stdout *os.File) (*Lost, er
 		return nil, err
 	}
 	return &Lost{Err: fmt.Errorf("the connection to the running Switchboard ended: %w", err),
-		Replay: k.replay, InitID: k.initID, Rest: &wholeLines{r: bufio.NewReaderSize(stdin, 64<<10)}}, nil
+		Replay: k.replay, InitID: k.initID, Answered: k.answered, Rest: &wholeLines{r: bufio.NewReaderSize(stdin, 64<<10)}}, nil
 }
 
 // HandedOver reports whether the attached 'serve' handed over the app's
@@ -112,7 +116,7 @@ func (c *Conn) Serve(ctx context.Context, serve func(ctx context.Context, rw io.
 	err := serve(ctx, struct {
 		io.Reader
 		io.Writer
-	}{rec, c.out})
+	}{rec, answers{w: c.out, rec: rec}})
 	// The app sees its stdout end only once 'serve' has exited too.
 	c.in.Close()
 	c.out.Close()
@@ -124,7 +128,8 @@ func (c *Conn) Serve(ctx context.Context, serve func(ctx context.Context, rw io.
 
 // recorder reads the app's stdin for the running Switchboard and sends
 // 'serve' the first two lines (before they are handled, so a Lost can
-// always replay an answered initialize), and End once the stream ended.
+// always replay an answered initialize), Answered once the answer to the
+// initialize is written (answers), and End once the stream ended.
 type recorder struct {
 	r io.Reader
 	c net.Conn
@@ -132,8 +137,35 @@ type recorder struct {
 	mu      sync.Mutex
 	lines   int
 	partial []byte
+	k       kept // the first two lines, for the initialize's id
 	eof     bool
 	over    bool // End sent, or the connection failed: nothing more goes to c
+}
+
+// answers is the app's stdout as the running Switchboard writes it, one
+// message per Write: once the answer to the app's initialize is written
+// it tells 'serve' (Answered), so that a Lost after it drops the replayed
+// initialize's answer and one before it does not. The app may get two
+// answers to its initialize when the running Switchboard goes away
+// between writing its answer and that note, never none.
+type answers struct {
+	w   io.Writer
+	rec *recorder
+}
+
+func (a answers) Write(p []byte) (int, error) {
+	n, err := a.w.Write(p)
+	if err != nil {
+		return n, err
+	}
+	r := a.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.k.answered && r.k.initID != nil && answerTo(p, r.k.initID) {
+		r.k.answered = true
+		r.send(note{Answered: true})
+	}
+	return n, nil
 }
 
 // maxKept bounds a line the recorder keeps for a replay: an initialize is
@@ -159,6 +191,9 @@ func (r *recorder) Read(p []byte) (int, error) {
 		line := append(r.partial, rest[:i+1]...)
 		r.partial, rest = nil, rest[i+1:]
 		r.lines++
+		if r.k.lines < 2 {
+			r.k.add(line)
+		}
 		r.send(note{Line: line})
 	}
 	return n, err

@@ -257,3 +257,35 @@ func fcntl(fd uintptr, cmd int) (int, error) {
 	}
 	return int(r), nil
 }
+
+// TestHandOffKnowsWhetherTheAppWasAnswered: the running Switchboard tells
+// 'serve' once its answer to the app's initialize is written, so a Lost
+// after it drops the replayed initialize's answer and one before it (gone
+// between reading the initialize and answering it) passes it on.
+func TestHandOffKnowsWhetherTheAppWasAnswered(t *testing.T) {
+	for _, answer := range []bool{false, true} {
+		t.Run(fmt.Sprint("answered=", answer), func(t *testing.T) {
+			p := newPipes(t)
+			s, done := handedOver(t, t.Context(), p)
+			go func() { _, _ = io.WriteString(p.appIn, initLine) }()
+			_ = s.Serve(t.Context(), func(_ context.Context, rw io.ReadWriter) error {
+				if _, err := bufio.NewReader(rw).ReadString('\n'); err != nil {
+					t.Fatal(err)
+				}
+				if answer {
+					_, _ = io.WriteString(rw, `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`+"\n")
+					_, _ = io.WriteString(rw, `{"jsonrpc":"2.0","id":"init-1","result":{}}`+"\n")
+				}
+				return nil // gone
+			})
+			r := waitHandOff(t, done)
+			if r.err != nil || r.lost == nil {
+				t.Fatalf("HandOff = %v, %v; want a *Lost", r.lost, r.err)
+			}
+			if r.lost.Answered != answer || string(r.lost.InitID) != `"init-1"` {
+				t.Errorf("Answered %v, id %s; want %v, \"init-1\"", r.lost.Answered, r.lost.InitID, answer)
+			}
+			checkOut(t, r.lost, answer)
+		})
+	}
+}

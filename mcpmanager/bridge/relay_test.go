@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,15 +84,7 @@ func TestRelayCopiesAndEnds(t *testing.T) {
 func TestRelayLost(t *testing.T) {
 	c, s := attached(t)
 	inR, inW := io.Pipe()
-	type result struct {
-		lost *Lost
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		lost, err := Relay(t.Context(), c.Conn, inR, io.Discard)
-		done <- result{lost, err}
-	}()
+	done := startRelay(t, c.Conn, inR, io.Discard)
 	if _, err := io.WriteString(inW, initLine+initdLine+`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`+"\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +101,29 @@ func TestRelayLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	var r result
+	checkLost(t, waitLost(t, done), inW)
+}
+
+type relayResult struct {
+	lost *Lost
+	err  error
+}
+
+// startRelay runs Relay on c with the app's stdin and stdout.
+func startRelay(t *testing.T, c net.Conn, stdin io.Reader, stdout io.Writer) <-chan relayResult {
+	t.Helper()
+	done := make(chan relayResult, 1)
+	go func() {
+		lost, err := Relay(t.Context(), c, stdin, stdout)
+		done <- relayResult{lost, err}
+	}()
+	return done
+}
+
+// waitLost waits for Relay to hand back a *Lost.
+func waitLost(t *testing.T, done <-chan relayResult) *Lost {
+	t.Helper()
+	var r relayResult
 	select {
 	case r = <-done:
 	case <-time.After(10 * time.Second):
@@ -116,7 +132,7 @@ func TestRelayLost(t *testing.T) {
 	if r.err != nil || r.lost == nil {
 		t.Fatalf("Relay = %v, %v; want a *Lost", r.lost, r.err)
 	}
-	checkLost(t, r.lost, inW)
+	return r.lost
 }
 
 // checkLost checks what a Lost hands back after the app sent its
@@ -127,6 +143,9 @@ func checkLost(t *testing.T, lost *Lost, appIn io.WriteCloser) {
 	t.Helper()
 	if string(lost.Replay) != initLine+initdLine || string(lost.InitID) != `"init-1"` {
 		t.Errorf("replay %q id %s; want the app's initialize and initialized, id \"init-1\"", lost.Replay, lost.InitID)
+	}
+	if lost.Answered {
+		t.Error("Answered, though the running Switchboard answered nothing")
 	}
 	go func() {
 		_, _ = io.WriteString(appIn, `"}}}`+"\n"+`{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n")
@@ -180,5 +199,81 @@ func TestDropAnswer(t *testing.T) {
 	want := `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n" + `{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":"init-1","result":{}}` + "\n"
 	if out.String() != want {
 		t.Errorf("passed %q\nwant %q", out.String(), want)
+	}
+}
+
+// TestRelayKnowsWhetherTheAppWasAnswered: a Lost says whether the app had
+// the running Switchboard's answer to its initialize, so that when it went
+// away between reading the initialize and answering it, the replayed
+// initialize's answer reaches the app (Out passes it) instead of being
+// dropped as a second one.
+func TestRelayKnowsWhetherTheAppWasAnswered(t *testing.T) {
+	for _, c := range []struct {
+		name, wrote string
+		answered    bool
+	}{
+		{"gone before answering", "", false},
+		{"answered", `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2025-06-18"}}` + "\n", true},
+		{"answered with an error, after a notification", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n" + `{"jsonrpc":"2.0","id":"init-1","error":{"code":-32603,"message":"x"}}` + "\n", true},
+		{"another id answered", `{"jsonrpc":"2.0","id":"init-2","result":{}}` + "\n", false},
+		{"half an answer", `{"jsonrpc":"2.0","id":"init-1","result":{`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl, s := attached(t)
+			inR, inW := io.Pipe()
+			var out bytes.Buffer
+			done := startRelay(t, cl.Conn, inR, &out)
+			go func() { _, _ = io.WriteString(inW, initLine) }()
+			if _, err := bufio.NewReader(s).ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.WriteString(s, c.wrote); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			lost := waitLost(t, done)
+			if out.String() != c.wrote {
+				t.Errorf("the app got %q, want %q", out.String(), c.wrote)
+			}
+			if lost.Answered != c.answered {
+				t.Errorf("Answered = %v, want %v", lost.Answered, c.answered)
+			}
+			checkOut(t, lost, c.answered)
+			inW.Close()
+		})
+	}
+}
+
+// checkOut checks the app's stdout after a Lost gets the replayed
+// initialize's answer only when the app had no answer before.
+func checkOut(t *testing.T, lost *Lost, answered bool) {
+	t.Helper()
+	var out bytes.Buffer
+	w := lost.Out(&out)
+	answer := `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2025-06-18"}}` + "\n"
+	if _, err := io.WriteString(w, answer); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String() == answer, !answered; got != want {
+		t.Errorf("after a Lost with Answered %v the replayed initialize's answer passed: %v, want %v", answered, got, want)
+	}
+}
+
+// TestLineWatch: lines split anywhere across reads are seen whole, and a
+// line over maxKept is skipped, not seen in pieces.
+func TestLineWatch(t *testing.T) {
+	long := `{"x":"` + strings.Repeat("y", maxKept) + `"}` + "\n"
+	text := `{"a":1}` + "\n" + long + `{"b":2}` + "\n" + `{"c":3}`
+	for _, size := range []int{1, 3, 7, 4096, len(text)} {
+		var w lineWatch
+		var seen []string
+		for p := []byte(text); len(p) > 0; {
+			n := min(size, len(p))
+			w.feed(p[:n], func(line []byte) { seen = append(seen, string(line)) })
+			p = p[n:]
+		}
+		if want := []string{`{"a":1}` + "\n", `{"b":2}` + "\n"}; !slices.Equal(seen, want) {
+			t.Errorf("pieces of %d: saw %.80q, want %q", size, seen, want)
+		}
 	}
 }
