@@ -60,7 +60,11 @@ func TestBenchTableLongChat(t *testing.T) {
 	}
 	eng := chat.New(chat.Options{Tools: testServer(t, nil), History: hist, Approver: chat.ApproveAll{}})
 	long, short := seedLong(t, hist, 1000), seedLong(t, hist, 10)
-	turn := func(chatID string, contextSize int) time.Duration {
+	anthropic, err := provider.New(provider.Config{Kind: provider.KindAnthropic, Name: "fake", BaseURL: llm.URL(provider.KindAnthropic), APIKey: "sk-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turnOn := func(p provider.Provider, chatID string, contextSize int) time.Duration {
 		llm.Enqueue(providertest.Reply{Text: "Item 7 is on line 7."})
 		start := time.Now()
 		res, err := eng.Send(ctx, chat.Turn{ChatID: chatID, Provider: p, Model: "m1", Text: "And item 7?", ContextWindow: contextSize, OnEvent: func(chat.Event) {}})
@@ -70,6 +74,7 @@ func TestBenchTableLongChat(t *testing.T) {
 		}
 		return took
 	}
+	turn := func(chatID string, contextSize int) time.Duration { return turnOn(p, chatID, contextSize) }
 	// A model of 32k tokens: the long chat is summarised at its first turn
 	// (not counted, like each chat's first read), then its steps send what
 	// fits the window, as the short chat's do.
@@ -93,6 +98,16 @@ func TestBenchTableLongChat(t *testing.T) {
 		}
 	}
 	grownKB := len(llm.Requests()[len(llm.Requests())-1]) >> 10
+	// The same on the Anthropic Messages wire, whose request the provider
+	// writes apart from the OpenAI-compatible one.
+	grownA := seedLong(t, hist, 1000)
+	var atGrownA []time.Duration
+	for i := range 15 {
+		if g := turnOn(anthropic, grownA, 1_000_000); i >= 5 {
+			atGrownA = append(atGrownA, g)
+		}
+	}
+	grownAKB := len(llm.Requests()[len(llm.Requests())-1]) >> 10
 	p50 := func(d []time.Duration) time.Duration {
 		s := slices.Clone(d)
 		slices.Sort(s)
@@ -117,6 +132,8 @@ func TestBenchTableLongChat(t *testing.T) {
 		l.Round(time.Microsecond), s.Round(time.Microsecond), float64(l)/float64(s))
 	fmt.Fprintf(&out, "| the same step when all 1,000 messages fit the window and are sent (request ~%d KB, written whole at every step) | %s | %s | %.2f× | reported |\n",
 		grownKB, p50(atGrown).Round(time.Microsecond), s.Round(time.Microsecond), float64(p50(atGrown))/float64(s))
+	fmt.Fprintf(&out, "| the same on the Anthropic Messages wire (request ~%d KB) | %s | %s | %.2f× | reported |\n",
+		grownAKB, p50(atGrownA).Round(time.Microsecond), s.Round(time.Microsecond), float64(p50(atGrownA))/float64(s))
 	fmt.Fprintf(&out, "| compacting a 1,000-message chat for a 32k-token model (%d summary requests to a local fake model), then the next step | %s | %s (step) | – | reported |\n",
 		pieces, compact.Round(time.Millisecond), after.Round(time.Microsecond))
 	fmt.Fprintf(&out, "\nlong chat rows: %d rounds; %s/%s, %d CPUs, %s\n", rounds, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
