@@ -15,7 +15,15 @@ func SetSleep(t testing.TB, f func(context.Context, time.Duration) error) {
 	t.Cleanup(func() { sleep = old })
 }
 
-// TranslateSchema is ToolSchema without its cache, for tests that
+// ToolSchema is ToolSchemaJSON as a value, for reading it (a copy each
+// call).
+func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(ToolSchemaJSON(raw, d), &m) // an object we encoded
+	return m
+}
+
+// TranslateSchema is ToolSchemaJSON without its cache, as a value, for tests that
 // translate twice.
 var TranslateSchema = translate
 

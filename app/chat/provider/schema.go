@@ -205,14 +205,6 @@ func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
 	return b
 }
 
-// ToolSchema is ToolSchemaJSON as a value, for reading it (a copy each
-// call).
-func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
-	var m map[string]any
-	_ = json.Unmarshal(ToolSchemaJSON(raw, d), &m) // an object we encoded
-	return m
-}
-
 // marshalNoEscape is json.Marshal without escaping <, > and &, as the
 // provider SDKs write request bodies.
 func marshalNoEscape(v any) ([]byte, error) {
