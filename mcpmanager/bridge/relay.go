@@ -326,16 +326,10 @@ type dropAnswer struct {
 
 func (d *dropAnswer) Write(p []byte) (int, error) {
 	d.mu.Lock()
-	if !d.dropped && bytes.Contains(p, []byte(`"result"`)) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(p, &m) == nil && m.Method == "" && bytes.Equal(bytes.TrimSpace(m.ID), bytes.TrimSpace(d.id)) {
-			d.dropped = true
-			d.mu.Unlock()
-			return len(p), nil
-		}
+	if !d.dropped && bytes.Contains(p, []byte(`"result"`)) && answerTo(p, d.id) {
+		d.dropped = true
+		d.mu.Unlock()
+		return len(p), nil
 	}
 	d.mu.Unlock()
 	return d.w.Write(p)
