@@ -191,8 +191,10 @@ func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
 	}
 	translated.Lock()
 	defer translated.Unlock()
-	if translated.n >= maxTranslated {
-		translated.m, translated.n = map[Dialect]map[string]json.RawMessage{}, 0 // tools changed a lot: start over
+	size := len(raw) + len(b) // the key is a copy of raw
+	if translated.n >= maxTranslated || translated.size+size > maxTranslatedBytes {
+		// Tools changed a lot: start over.
+		translated.m, translated.n, translated.size = map[Dialect]map[string]json.RawMessage{}, 0, 0
 	}
 	if translated.m[d] == nil {
 		translated.m[d] = map[string]json.RawMessage{}
@@ -202,6 +204,7 @@ func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
 	}
 	translated.m[d][string(raw)] = b
 	translated.n++
+	translated.size += size
 	return b
 }
 
@@ -218,15 +221,19 @@ func marshalNoEscape(v any) ([]byte, error) {
 }
 
 // translated are the translations made, encoded, by dialect and schema
-// text; n counts them.
+// text; n counts them and size their bytes, keys and JSON.
 var translated = struct {
 	sync.Mutex
-	m map[Dialect]map[string]json.RawMessage
-	n int
+	m       map[Dialect]map[string]json.RawMessage
+	n, size int
 }{m: map[Dialect]map[string]json.RawMessage{}}
 
-// maxTranslated bounds the translations kept (a few per tool).
+// maxTranslated bounds the translations kept (a few per tool), and
+// maxTranslatedBytes their bytes: a server may send large schemas, and
+// new ones at every tools/list_changed.
 const maxTranslated = 4096
+
+var maxTranslatedBytes = 32 << 20 // a var for tests
 
 func translate(raw json.RawMessage, d Dialect) map[string]any {
 	var root any

@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"reflect"
@@ -180,5 +181,30 @@ func requestCases() []Request {
 				{Role: RoleUser, Text: "and now " + odd},
 				{Role: RoleUser, Text: "again"},
 			}},
+	}
+}
+
+// TestTranslationsKeptWithinTheirBytes: the kept translations start over
+// before their keys and JSON pass maxTranslatedBytes, and a schema
+// translated again after that is the same JSON.
+func TestTranslationsKeptWithinTheirBytes(t *testing.T) {
+	old := maxTranslatedBytes
+	maxTranslatedBytes = 64 << 10
+	t.Cleanup(func() { maxTranslatedBytes = old })
+	schema := func(i int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","description":"tool %d %s","properties":{"a":{"type":"string"}}}`, i, strings.Repeat("x", 4<<10)))
+	}
+	first := append(json.RawMessage{}, ToolSchemaJSON(schema(0), DialectOpenAI)...)
+	for i := range 100 {
+		ToolSchemaJSON(schema(i), DialectOpenAI)
+		translated.Lock()
+		size, n := translated.size, translated.n
+		translated.Unlock()
+		if size > maxTranslatedBytes || n > 16 {
+			t.Fatalf("after %d schemas of 4 KB the kept translations hold %d bytes in %d, over the bound of %d", i+1, size, n, maxTranslatedBytes)
+		}
+	}
+	if again := ToolSchemaJSON(schema(0), DialectOpenAI); !bytes.Equal(again, first) {
+		t.Errorf("translated again: %s\nwant %s", again, first)
 	}
 }
