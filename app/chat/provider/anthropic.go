@@ -117,8 +117,8 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 			if m.Text != "" { // the API refuses empty text blocks
 				blocks = append(blocks, anthropicBlock{kind: blockText, text: m.Text})
 			}
-			for _, img := range m.Images {
-				blocks = append(blocks, anthropicBlock{kind: blockImage, images: []Image{img}})
+			for i := range m.Images {
+				blocks = append(blocks, anthropicBlock{kind: blockImage, images: m.Images[i : i+1]})
 			}
 			push("user", blocks...)
 		case RoleAssistant:
