@@ -11,8 +11,9 @@
 //
 // A request's body is written here, for both SDKs, as the SDK would write
 // it (its messages and tools; the SDK writes the rest and reads the
-// stream): every step sends the whole conversation and every tool again,
-// and the SDKs' reflection cost more than the rest of a step.
+// stream), and for Ollama as encoding/json wrote it: every step sends the
+// whole conversation and every tool again, and encoding by reflection cost
+// more than the rest of a step.
 //
 // Errors are normalised too, and say what to do: a rejected key wraps
 // [ErrAuth], an unknown model [ErrModelNotFound], a stream that broke off

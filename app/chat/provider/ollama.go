@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -128,15 +129,6 @@ func ollamaShow(ctx context.Context, hc *http.Client, showURL, key, model string
 	return 0, nil
 }
 
-// ollamaRequest is the body of POST /api/chat.
-type ollamaRequest struct {
-	Model    string          `json:"model"`
-	Messages []ollamaMessage `json:"messages"`
-	Tools    []ollamaTool    `json:"tools,omitempty"`
-	Stream   bool            `json:"stream"`
-	Options  map[string]any  `json:"options,omitempty"`
-}
-
 // ollamaMessage is one message, as sent and as streamed back.
 type ollamaMessage struct {
 	Role    string `json:"role"`
@@ -182,8 +174,8 @@ func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)
 	retryable := func(status int) bool { return status == http.StatusTooManyRequests }
 	return stream(ctx, p.name, req, on, openAINameLimit, retryable,
 		func(names *toolNames, on func(Event)) (Response, error) {
-			b := p.body(req, names)
-			body, err := json.Marshal(b)
+			msgs, tools, options := p.request(req, names)
+			body, err := ollamaBody(req.Model, msgs, tools)
 			if err != nil {
 				return Response{}, err
 			}
@@ -192,27 +184,26 @@ func (p *ollamaProvider) Stream(ctx context.Context, req Request, on func(Event)
 			if out <= 0 {
 				out = ollamaAnswerReserve
 			}
-			if b.Options == nil {
-				b.Options = map[string]any{}
-			}
 			size := p.contextSize(ctx, req.Model)
 			if reserve := min(out, size/4); size > 0 && len(body)/4+reserve > size {
 				// Ollama would cut the prompt, silently: never send it.
 				msg := fmt.Sprintf("the request (about %d tokens, and %d for the answer) does not fit the model's context window of %d tokens", len(body)/4, reserve, size)
 				return Response{}, &Error{Provider: p.name, Op: opStream, Model: req.Model, Message: msg, Err: fmt.Errorf("%w: %s", ErrContextLength, msg)}
 			}
-			b.Options["num_ctx"] = ollamaCtx(len(body), out, size)
-			if body, err = json.Marshal(b); err != nil {
+			options["num_ctx"] = ollamaCtx(len(body), out, size)
+			if body, err = withOptions(body, options); err != nil {
 				return Response{}, err
 			}
 			return p.streamOnce(ctx, req.Model, body, names, on)
 		})
 }
 
-func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {
-	body := ollamaRequest{Model: req.Model, Stream: true, Messages: []ollamaMessage{}}
+// request is the request's messages and tools as sent, and its options
+// (without num_ctx, which depends on the size of the rest).
+func (p *ollamaProvider) request(req Request, names *toolNames) ([]ollamaMessage, []ollamaTool, map[string]any) {
+	msgs := make([]ollamaMessage, 0, len(req.Messages)+1)
 	if req.System != "" {
-		body.Messages = append(body.Messages, ollamaMessage{Role: "system", Content: req.System})
+		msgs = append(msgs, ollamaMessage{Role: "system", Content: req.System})
 	}
 	for _, m := range req.Messages {
 		om := ollamaMessage{Role: string(m.Role), Content: m.Text}
@@ -242,28 +233,132 @@ func (p *ollamaProvider) body(req Request, names *toolNames) ollamaRequest {
 		for _, img := range m.Images {
 			om.Images = append(om.Images, img.Data)
 		}
-		body.Messages = append(body.Messages, om)
+		msgs = append(msgs, om)
 	}
 	// Ollama has no tool_choice: "none" is met by offering no tools, and
 	// "required" cannot be asked for (the model may still answer in text).
+	var tools []ollamaTool
 	if req.ToolChoice != ToolChoiceNone {
+		tools = make([]ollamaTool, 0, len(req.Tools))
 		for _, t := range req.Tools {
 			var ot ollamaTool
 			ot.Type = "function"
 			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, DialectOllama)
-			body.Tools = append(body.Tools, ot)
+			tools = append(tools, ot)
 		}
 	}
-	if req.MaxTokens > 0 || req.Temperature != nil {
-		body.Options = map[string]any{}
-		if req.MaxTokens > 0 {
-			body.Options["num_predict"] = req.MaxTokens
-		}
-		if req.Temperature != nil {
-			body.Options["temperature"] = *req.Temperature
-		}
+	options := map[string]any{}
+	if req.MaxTokens > 0 {
+		options["num_predict"] = req.MaxTokens
 	}
-	return body
+	if req.Temperature != nil {
+		options["temperature"] = *req.Temperature
+	}
+	return msgs, tools, options
+}
+
+// ollamaBody writes a request's body but for its options (withOptions):
+// the messages and tools written here, as the providers of the SDKs' wires
+// write theirs (writeBody), not encoded by reflection at every step, which
+// also checked and compacted every tool's schema again each time.
+func ollamaBody(model string, msgs []ollamaMessage, tools []ollamaTool) ([]byte, error) {
+	settings := appendJSONString([]byte(`{"model":`), model)
+	if len(msgs) == 0 {
+		settings = append(settings, `,"messages":[]`...) // Ollama reads a chat without messages as a request to load the model
+	}
+	settings = append(settings, '}')
+	return writeBody(settings, msgs, tools, ollamaMessage.appendTo, func(b []byte, _ int, t ollamaTool) []byte { return t.appendTo(b) })
+}
+
+// withOptions adds the options member to a body ollamaBody wrote.
+func withOptions(body []byte, options map[string]any) ([]byte, error) {
+	o, err := json.Marshal(options)
+	if err != nil {
+		return nil, err
+	}
+	body = append(body[:len(body)-1], `,"options":`...)
+	body = append(body, o...)
+	return append(body, '}'), nil
+}
+
+// size is about the bytes the message's JSON takes (writeBody's part).
+func (m ollamaMessage) size() int {
+	n := len(m.Content) + len(m.ToolName) + len(m.ToolCallID) + 64
+	for _, img := range m.Images {
+		n += len(img) + 3
+	}
+	for _, c := range m.ToolCalls {
+		n += len(c.ID) + len(c.Function.Name) + len(c.Function.Arguments) + 64
+	}
+	return n
+}
+
+// appendTo appends the message's JSON: the value encoding/json writes for
+// it (a call's arguments as they are, an object toolInput checked).
+func (m ollamaMessage) appendTo(b []byte) ([]byte, error) {
+	b = append(b, `{"role":`...)
+	b = appendJSONString(b, m.Role)
+	b = append(b, `,"content":`...)
+	b = appendJSONString(b, m.Content)
+	if len(m.Images) > 0 {
+		b = append(b, `,"images":[`...)
+		for i, img := range m.Images {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, img)
+		}
+		b = append(b, ']')
+	}
+	if len(m.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, c := range m.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '{')
+			if c.ID != "" {
+				b = append(b, `"id":`...)
+				b = appendJSONString(b, c.ID)
+				b = append(b, ',')
+			}
+			b = append(b, `"function":{"index":`...)
+			b = strconv.AppendInt(b, int64(c.Function.Index), 10)
+			b = append(b, `,"name":`...)
+			b = appendJSONString(b, c.Function.Name)
+			b = append(b, `,"arguments":`...)
+			b = append(b, c.Function.Arguments...)
+			b = append(b, "}}"...)
+		}
+		b = append(b, ']')
+	}
+	if m.ToolName != "" {
+		b = append(b, `,"tool_name":`...)
+		b = appendJSONString(b, m.ToolName)
+	}
+	if m.ToolCallID != "" {
+		b = append(b, `,"tool_call_id":`...)
+		b = appendJSONString(b, m.ToolCallID)
+	}
+	return append(b, '}'), nil
+}
+
+// size is about the bytes the tool's JSON takes (writeBody's part).
+func (t ollamaTool) size() int {
+	return len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters) + 80
+}
+
+// appendTo appends the tool's JSON: its schema is ToolSchemaJSON's, kept.
+func (t ollamaTool) appendTo(b []byte) []byte {
+	b = append(b, `{"type":"function","function":{"name":`...)
+	b = appendJSONString(b, t.Function.Name)
+	if t.Function.Description != "" {
+		b = append(b, `,"description":`...)
+		b = appendJSONString(b, t.Function.Description)
+	}
+	b = append(b, `,"parameters":`...)
+	b = append(b, t.Function.Parameters...)
+	return append(b, "}}"...)
 }
 
 // streamOnce makes one request. A *statusError comes back unwrapped, for

@@ -98,13 +98,18 @@ func BenchmarkRequestBody(b *testing.B) {
 			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
 			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\n" +
 			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+		provider.KindOllama: `{"message":{"role":"assistant","content":"hi"},"done":true,"done_reason":"stop","prompt_eval_count":1,"eval_count":1}` + "\n",
 	}
-	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic} {
+	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic, provider.KindOllama} {
 		for _, msgs := range [][]provider.Message{long[:1], long} {
 			b.Run(fmt.Sprintf("%s/%d-messages", kind, len(msgs)), func(b *testing.B) {
 				req := provider.Request{Model: "m", System: "Be brief.", Tools: tools[:40], Messages: msgs}
 				var size atomic.Int64
 				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Path == "/api/show" { // Ollama's model's context length, asked once
+						fmt.Fprint(w, `{"model_info":{"llama.context_length":131072}}`)
+						return
+					}
 					var buf bytes.Buffer
 					n, _ := buf.ReadFrom(r.Body)
 					size.Store(n)
@@ -113,7 +118,7 @@ func BenchmarkRequestBody(b *testing.B) {
 				}))
 				b.Cleanup(srv.Close)
 				base := srv.URL + "/v1"
-				if kind == provider.KindAnthropic {
+				if kind != provider.KindOpenAI {
 					base = srv.URL
 				}
 				p, err := provider.New(provider.Config{Kind: kind, Name: "fake", BaseURL: base, APIKey: "sk-test"})
