@@ -5,62 +5,16 @@ import (
 	"testing"
 )
 
-// jsonOllamaRequest is how the provider built a request's body before it
-// wrote it itself: the struct encoding/json encoded, kept as the reference
-// the written body must equal as a JSON value.
+// jsonOllamaRequest is the struct encoding/json encoded as a request's
+// body before the provider wrote it itself: the reference the written body
+// must equal as a JSON value. (What goes in it, request's messages, tools
+// and options, is built as it was; the encoding is what changed.)
 type jsonOllamaRequest struct {
 	Model    string          `json:"model"`
 	Messages []ollamaMessage `json:"messages"`
 	Tools    []ollamaTool    `json:"tools,omitempty"`
 	Stream   bool            `json:"stream"`
 	Options  map[string]any  `json:"options,omitempty"`
-}
-
-// jsonOllamaBody is the provider's former builder (its body method), with
-// the options the request ended with.
-func jsonOllamaBody(req Request, names *toolNames, options map[string]any) ([]byte, error) {
-	body := jsonOllamaRequest{Model: req.Model, Stream: true, Messages: []ollamaMessage{}, Options: options}
-	if req.System != "" {
-		body.Messages = append(body.Messages, ollamaMessage{Role: "system", Content: req.System})
-	}
-	for _, m := range req.Messages {
-		om := ollamaMessage{Role: string(m.Role), Content: m.Text}
-		switch m.Role {
-		case RoleAssistant:
-			for i, c := range m.ToolCalls {
-				var tc ollamaToolCall
-				tc.ID, tc.Function.Index, tc.Function.Name = c.ID, i, names.toWire(c.Name)
-				var args map[string]any
-				if json.Unmarshal(c.Arguments, &args) != nil || args == nil {
-					tc.Function.Arguments = json.RawMessage(`{}`)
-				} else {
-					tc.Function.Arguments = c.Arguments
-				}
-				om.ToolCalls = append(om.ToolCalls, tc)
-			}
-		case RoleTool:
-			if m.IsError {
-				om.Content = "Error: " + m.Text
-			}
-			om.ToolCallID = m.ToolCallID
-			if m.ToolName != "" {
-				om.ToolName = names.toWire(m.ToolName)
-			}
-		}
-		for _, img := range m.Images {
-			om.Images = append(om.Images, img.Data)
-		}
-		body.Messages = append(body.Messages, om)
-	}
-	if req.ToolChoice != ToolChoiceNone {
-		for _, t := range req.Tools {
-			var ot ollamaTool
-			ot.Type = "function"
-			ot.Function.Name, ot.Function.Description, ot.Function.Parameters = names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, DialectOllama)
-			body.Tools = append(body.Tools, ot)
-		}
-	}
-	return json.Marshal(body)
 }
 
 // TestOllamaRequestAsEncodingJSONWroteIt: the body the provider writes is,
@@ -80,7 +34,7 @@ func TestOllamaRequestAsEncodingJSONWroteIt(t *testing.T) {
 		if body, err = withOptions(body, options); err != nil {
 			t.Fatal(err)
 		}
-		want, err := jsonOllamaBody(req, names, options)
+		want, err := json.Marshal(jsonOllamaRequest{Model: req.Model, Messages: msgs, Tools: tools, Stream: true, Options: options})
 		if err != nil {
 			t.Fatal(err)
 		}
