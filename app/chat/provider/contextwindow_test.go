@@ -63,6 +63,7 @@ func TestWindowOfALlamaCppServer(t *testing.T) {
 // prompt (/tokenize): the count is its number of tokens. A server
 // without those endpoints is ErrNoCount.
 func TestCountTokensOnALlamaCppServer(t *testing.T) {
+	var templated map[string]json.RawMessage // what /apply-template was given
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body map[string]json.RawMessage
 		_ = json.NewDecoder(r.Body).Decode(&body)
@@ -72,6 +73,7 @@ func TestCountTokensOnALlamaCppServer(t *testing.T) {
 		}
 		switch r.URL.Path {
 		case "/apply-template":
+			templated = body
 			var msgs []struct{ Role, Content string }
 			_ = json.Unmarshal(body["messages"], &msgs)
 			var b strings.Builder
@@ -93,11 +95,25 @@ func TestCountTokensOnALlamaCppServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := provider.Request{Model: "m", System: "be brief", Messages: []provider.Message{{Role: provider.RoleUser, Text: "one two three"}}}
+	req := provider.Request{Model: "m", System: "be brief", Messages: []provider.Message{{Role: provider.RoleUser, Text: "one two three"}},
+		Tools: []provider.Tool{{Name: "files__read_file", Description: "Read a file.", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}}
 	n, err := p.(provider.Counter).CountTokens(t.Context(), req)
 	// "<|im_start|>system be brief<|im_end|> <|im_start|>user one two three<|im_end|>": 7 words.
 	if err != nil || n != 7 {
 		t.Fatalf("CountTokens = %d, %v; want the 7 tokens the server counted", n, err)
+	}
+	// The template renders the tools too (they take the model's context):
+	// the request's, as a step sends them, and nothing else of the request.
+	var tools []struct {
+		Type     string
+		Function struct{ Name, Description string }
+	}
+	if err := json.Unmarshal(templated["tools"], &tools); err != nil || len(tools) != 1 || tools[0].Type != "function" ||
+		tools[0].Function.Name != "files__read_file" || tools[0].Function.Description != "Read a file." {
+		t.Errorf("/apply-template was given the tools %s (%v), want the request's one", templated["tools"], err)
+	}
+	if len(templated) != 2 {
+		t.Errorf("/apply-template was given %d members, want messages and tools", len(templated))
 	}
 
 	other := httptest.NewServer(http.NotFoundHandler())

@@ -43,21 +43,24 @@ func (p *openAIProvider) CountTokens(ctx context.Context, req Request) (int, err
 	if _, no := noCount.Load(key); no {
 		return 0, ErrNoCount
 	}
-	params, err := json.Marshal(p.params(req, newToolNames(openAINameLimit, req)))
+	// The messages and tools as a step sends them (body: written, not
+	// encoded by reflection, which for a long chat near the limit, where
+	// this is asked at every step, cost milliseconds).
+	full, err := p.body(req, newToolNames(openAINameLimit, req))
 	if err != nil {
 		return 0, err
 	}
-	var body struct {
+	var parts struct {
 		Messages json.RawMessage `json:"messages"`
 		Tools    json.RawMessage `json:"tools,omitempty"`
 	}
-	if err := json.Unmarshal(params, &body); err != nil {
+	if err := json.Unmarshal(full, &parts); err != nil {
 		return 0, err
 	}
 	var tmpl struct {
 		Prompt string `json:"prompt"`
 	}
-	if err := p.postJSON(ctx, key, key+"/apply-template", body, &tmpl); err != nil {
+	if err := p.postJSON(ctx, key, key+"/apply-template", parts, &tmpl); err != nil {
 		return 0, err
 	}
 	var toks struct {

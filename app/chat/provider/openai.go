@@ -13,7 +13,6 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/packages/respjson"
 	"github.com/openai/openai-go/v3/shared"
 )
@@ -64,19 +63,6 @@ func (p *openAIProvider) Stream(ctx context.Context, req Request, on func(Event)
 			}
 			return p.streamOnce(ctx, req.Model, body, names, on)
 		})
-}
-
-// params is the request as the SDK's params (for counting its tokens).
-func (p *openAIProvider) params(req Request, names *toolNames) openai.ChatCompletionNewParams {
-	params, msgs, tools := p.request(req, names)
-	for _, m := range msgs {
-		params.Messages = append(params.Messages, m.param())
-	}
-	for _, t := range tools {
-		fn := param.Override[openai.ChatCompletionFunctionToolParam](json.RawMessage(t.appendTo(nil)))
-		params.Tools = append(params.Tools, openai.ChatCompletionToolUnionParam{OfFunction: &fn})
-	}
-	return params
 }
 
 // body is the request's JSON as sent: the SDK's encoding of its settings,
@@ -192,33 +178,6 @@ type wireMessage struct {
 
 // wireCall is an assistant's tool call as sent.
 type wireCall struct{ id, name, args string }
-
-// param is the message as the SDK's param.
-func (m wireMessage) param() openai.ChatCompletionMessageParamUnion {
-	switch m.role {
-	case "system":
-		return openai.SystemMessage(m.text)
-	case "user":
-		return openai.UserMessage(m.text)
-	case "tool":
-		return openai.ToolMessage(m.text, m.toolCallID)
-	case "assistant":
-		var a openai.ChatCompletionAssistantMessageParam
-		if m.content {
-			a.Content.OfString = openai.String(m.text)
-		}
-		for _, c := range m.calls {
-			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-					ID:       c.id,
-					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.name, Arguments: c.args},
-				},
-			})
-		}
-		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
-	}
-	return m.sdk
-}
 
 // size is about the bytes appendTo adds.
 func (m wireMessage) size() int {

@@ -9,6 +9,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 )
 
 // An OpenAI-compatible provider at Gemini's endpoint sends Gemini's
@@ -55,7 +58,7 @@ func TestRequestAsTheSDKWritesIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sdk, err := p.params(req, names).MarshalJSON()
+		sdk, err := sdkParams(p, req, names).MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,4 +210,47 @@ func TestTranslationsKeptWithinTheirBytes(t *testing.T) {
 	if again := ToolSchemaJSON(schema(0), DialectOpenAI); !bytes.Equal(again, first) {
 		t.Errorf("translated again: %s\nwant %s", again, first)
 	}
+}
+
+// sdkParams is the request as the SDK's params, which the provider encoded
+// by reflection before it wrote the messages and tools itself: the
+// reference TestRequestAsTheSDKWritesIt holds the body to.
+func sdkParams(p *openAIProvider, req Request, names *toolNames) openai.ChatCompletionNewParams {
+	params, msgs, tools := p.request(req, names)
+	for _, m := range msgs {
+		params.Messages = append(params.Messages, sdkMessage(m))
+	}
+	for _, t := range tools {
+		fn := param.Override[openai.ChatCompletionFunctionToolParam](json.RawMessage(t.appendTo(nil)))
+		params.Tools = append(params.Tools, openai.ChatCompletionToolUnionParam{OfFunction: &fn})
+	}
+	return params
+}
+
+// sdkMessage is the message as the SDK's param, as the provider built it
+// before it wrote the message itself.
+func sdkMessage(m wireMessage) openai.ChatCompletionMessageParamUnion {
+	switch m.role {
+	case "system":
+		return openai.SystemMessage(m.text)
+	case "user":
+		return openai.UserMessage(m.text)
+	case "tool":
+		return openai.ToolMessage(m.text, m.toolCallID)
+	case "assistant":
+		var a openai.ChatCompletionAssistantMessageParam
+		if m.content {
+			a.Content.OfString = openai.String(m.text)
+		}
+		for _, c := range m.calls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.id,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.name, Arguments: c.args},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	}
+	return m.sdk
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -64,13 +65,11 @@ func TestToolsAsTheSDKWritesThem(t *testing.T) {
 	}
 }
 
-// BenchmarkRequestBody times what a step spends building its request with
-// 40 tools of real servers (the count above which tool search starts) and
-// a chat of 1 or 100 messages (25 rounds of a question, a call, its
-// 600-byte result and an answer), for each wire the SDKs carry: the
-// provider's request, written and sent to a local server that answers
-// one word.
-func BenchmarkRequestBody(b *testing.B) {
+// benchChat is the request of the benchmarks below: 40 tools of real
+// servers (the count above which tool search starts) and a chat of 100
+// messages (25 rounds of a question, a call, its 600-byte result and an
+// answer).
+func benchChat(b *testing.B) ([]provider.Tool, []provider.Message) {
 	raw, err := os.ReadFile(realSchemas)
 	if err != nil {
 		b.Fatal(err)
@@ -89,7 +88,15 @@ func BenchmarkRequestBody(b *testing.B) {
 			provider.Message{Role: provider.RoleUser, Text: fmt.Sprintf("And the next one, number %d?", i)},
 		)
 	}
-	long = long[:100]
+	return tools[:40], long[:100]
+}
+
+// BenchmarkRequestBody times what a step spends building its request
+// (benchChat's, with its first message or all 100) for each wire: the
+// provider's request, written and sent to a local server that answers one
+// word.
+func BenchmarkRequestBody(b *testing.B) {
+	tools, long := benchChat(b)
 	answers := map[provider.Kind]string{
 		provider.KindOpenAI: "data: {\"id\":\"1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
 		provider.KindAnthropic: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":0}}}\n\n" +
@@ -103,7 +110,7 @@ func BenchmarkRequestBody(b *testing.B) {
 	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic, provider.KindOllama} {
 		for _, msgs := range [][]provider.Message{long[:1], long} {
 			b.Run(fmt.Sprintf("%s/%d-messages", kind, len(msgs)), func(b *testing.B) {
-				req := provider.Request{Model: "m", System: "Be brief.", Tools: tools[:40], Messages: msgs}
+				req := provider.Request{Model: "m", System: "Be brief.", Tools: tools, Messages: msgs}
 				var size atomic.Int64
 				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.URL.Path == "/api/show" { // Ollama's model's context length, asked once
@@ -133,6 +140,33 @@ func BenchmarkRequestBody(b *testing.B) {
 				}
 				b.ReportMetric(float64(size.Load()), "request-bytes")
 			})
+		}
+	}
+}
+
+// BenchmarkCountTokens times an exact count on a llama.cpp server near the
+// context limit, where the engine asks at every step (benchChat's request;
+// a local server answering /apply-template and /tokenize at once).
+func BenchmarkCountTokens(b *testing.B) {
+	tools, long := benchChat(b)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if r.URL.Path == "/apply-template" {
+			fmt.Fprint(w, `{"prompt":"a prompt"}`)
+			return
+		}
+		fmt.Fprint(w, `{"tokens":[1,2]}`)
+	}))
+	b.Cleanup(srv.Close)
+	p, err := provider.New(provider.Config{Kind: provider.KindOpenAI, Name: "llama", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := provider.Request{Model: "m", System: "Be brief.", Tools: tools, Messages: long}
+	b.ReportAllocs()
+	for b.Loop() {
+		if n, err := p.(provider.Counter).CountTokens(b.Context(), req); err != nil || n != 2 {
+			b.Fatalf("%d, %v", n, err)
 		}
 	}
 }
