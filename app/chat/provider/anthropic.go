@@ -68,7 +68,7 @@ func (p *anthropicProvider) body(req Request, names *toolNames) ([]byte, error) 
 		return nil, err
 	}
 	return writeBody(b, msgs, tools, func(m anthropicMessage, b []byte) ([]byte, error) { return m.appendTo(b), nil },
-		func(b []byte, i int, t wireTool) []byte {
+		func(t wireTool, b []byte, i int) []byte {
 			// The last tool ends the cached prefix (see request).
 			return appendAnthropicTool(b, t, i == len(tools)-1)
 		})

@@ -10,27 +10,49 @@ type part interface {
 
 // writeBody writes a request's body: "stream":true, the members of the
 // SDK's encoding of the request's settings (an object), then "messages"
-// and "tools", each item written by its function (an empty list is left
-// out). "stream" comes first because the SDK sets it again as it sends
-// (sjson), which finds a member at the start at once but scans the whole
-// body to learn that one is missing.
+// and "tools" (appendParts). "stream" comes first because the SDK sets it
+// again as it sends (sjson), which finds a member at the start at once but
+// scans the whole body to learn that one is missing.
 func writeBody[M, T part](settings []byte, msgs []M, tools []T,
-	message func(m M, b []byte) ([]byte, error), tool func(b []byte, i int, t T) []byte) ([]byte, error) {
-	size := len(settings) + 48
+	message func(m M, b []byte) ([]byte, error), tool func(t T, b []byte, i int) []byte) ([]byte, error) {
+	b := make([]byte, 0, len(settings)+partsSize(msgs, tools)+16)
+	b = append(b, `{"stream":true`...)
+	if len(settings) > 2 {
+		b = append(b, ',')
+		b = append(b, settings[1:len(settings)-1]...)
+	}
+	b, err := appendParts(b, msgs, tools, message, tool)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// partsSize is about the bytes appendParts adds.
+func partsSize[M, T part](msgs []M, tools []T) int {
+	size := 32
 	for _, m := range msgs {
 		size += m.size()
 	}
 	for _, t := range tools {
 		size += t.size()
 	}
-	b := make([]byte, 0, size)
-	b = append(b, `{"stream":true`...)
-	if len(settings) > 2 {
-		b = append(b, ',')
-		b = append(b, settings[1:len(settings)-1]...)
+	return size
+}
+
+// appendParts appends "messages" and "tools" as members of the object b
+// holds open, each item written by its function (an empty list is left
+// out).
+func appendParts[M, T part](b []byte, msgs []M, tools []T,
+	message func(m M, b []byte) ([]byte, error), tool func(t T, b []byte, i int) []byte) ([]byte, error) {
+	member := func(name string) {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, name...)
 	}
 	if len(msgs) > 0 {
-		b = append(b, `,"messages":[`...)
+		member(`"messages":[`)
 		for i, m := range msgs {
 			if i > 0 {
 				b = append(b, ',')
@@ -43,16 +65,16 @@ func writeBody[M, T part](settings []byte, msgs []M, tools []T,
 		b = append(b, ']')
 	}
 	if len(tools) > 0 {
-		b = append(b, `,"tools":[`...)
+		member(`"tools":[`)
 		for i, t := range tools {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = tool(b, i, t)
+			b = tool(t, b, i)
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}'), nil
+	return b, nil
 }
 
 // appendJSONString appends s as a JSON string, escaped as encoding/json

@@ -43,42 +43,36 @@ func (p *openAIProvider) CountTokens(ctx context.Context, req Request) (int, err
 	if _, no := noCount.Load(key); no {
 		return 0, ErrNoCount
 	}
-	// The messages and tools as a step sends them (body: written, not
-	// encoded by reflection, which for a long chat near the limit, where
-	// this is asked at every step, cost milliseconds).
-	full, err := p.body(req, newToolNames(openAINameLimit, req))
+	// The messages and tools as a step sends them, written as its body
+	// writes them (not encoded by reflection: near the limit, where this
+	// is asked at every step, that cost milliseconds for a long chat).
+	_, msgs, tools := p.request(req, newToolNames(openAINameLimit, req))
+	parts, err := appendParts([]byte{'{'}, msgs, tools, wireMessage.appendTo, wireTool.appendItem)
 	if err != nil {
-		return 0, err
-	}
-	var parts struct {
-		Messages json.RawMessage `json:"messages"`
-		Tools    json.RawMessage `json:"tools,omitempty"`
-	}
-	if err := json.Unmarshal(full, &parts); err != nil {
 		return 0, err
 	}
 	var tmpl struct {
 		Prompt string `json:"prompt"`
 	}
-	if err := p.postJSON(ctx, key, key+"/apply-template", parts, &tmpl); err != nil {
+	if err := p.post(ctx, key, key+"/apply-template", append(parts, '}'), &tmpl); err != nil {
 		return 0, err
 	}
 	var toks struct {
 		Tokens []json.RawMessage `json:"tokens"`
 	}
-	if err := p.postJSON(ctx, key, key+"/tokenize", map[string]any{"content": tmpl.Prompt, "add_special": true}, &toks); err != nil {
+	content, err := json.Marshal(map[string]any{"content": tmpl.Prompt, "add_special": true})
+	if err != nil {
+		return 0, err
+	}
+	if err := p.post(ctx, key, key+"/tokenize", content, &toks); err != nil {
 		return 0, err
 	}
 	return len(toks.Tokens), nil
 }
 
-// postJSON posts v to url and decodes the answer into out; a 404 marks
-// the server as one that cannot count.
-func (p *openAIProvider) postJSON(ctx context.Context, key, url string, v, out any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
+// post posts the JSON b to url and decodes the answer into out; a 404
+// marks the server as one that cannot count.
+func (p *openAIProvider) post(ctx context.Context, key, url string, b []byte, out any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
 	if err != nil {
 		return err

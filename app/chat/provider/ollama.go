@@ -267,7 +267,7 @@ func ollamaBody(model string, msgs []ollamaMessage, tools []ollamaTool) ([]byte,
 		settings = append(settings, `,"messages":[]`...) // Ollama reads a chat without messages as a request to load the model
 	}
 	settings = append(settings, '}')
-	return writeBody(settings, msgs, tools, ollamaMessage.appendTo, func(b []byte, _ int, t ollamaTool) []byte { return t.appendTo(b) })
+	return writeBody(settings, msgs, tools, ollamaMessage.appendTo, func(t ollamaTool, b []byte, _ int) []byte { return t.appendTo(b) })
 }
 
 // withOptions adds the options member to a body ollamaBody wrote.

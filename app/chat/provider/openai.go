@@ -80,7 +80,7 @@ func (p *openAIProvider) body(req Request, names *toolNames) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return writeBody(b, msgs, tools, wireMessage.appendTo, func(b []byte, _ int, t wireTool) []byte { return t.appendTo(b) })
+	return writeBody(b, msgs, tools, wireMessage.appendTo, wireTool.appendItem)
 }
 
 // request is the request's settings as the SDK's params, and its messages
@@ -235,6 +235,9 @@ type wireTool struct {
 
 // size is about the bytes appendTo adds (more when the texts need escaping).
 func (t wireTool) size() int { return len(t.name) + len(t.description) + len(t.schema) + 96 }
+
+// appendItem is appendTo as appendParts calls it.
+func (t wireTool) appendItem(b []byte, _ int) []byte { return t.appendTo(b) }
 
 // appendTo appends the tool's JSON as the SDK writes it.
 func (t wireTool) appendTo(b []byte) []byte {
