@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"reflect"
@@ -139,30 +140,41 @@ func TestAnthropicRequestAsTheSDKWritesIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got, want struct{ Messages, Tools []json.RawMessage }
-		if err := json.Unmarshal(body, &got); err != nil {
-			t.Fatalf("case %d: body %s: %v", i, body, err)
-		}
-		if err := json.Unmarshal(sdk, &want); err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Messages) != len(want.Messages) || len(got.Tools) != len(want.Tools) || len(want.Tools) != len(req.Tools) {
-			t.Fatalf("case %d: %d messages and %d tools sent, the SDK's %d and %d:\n%s", i, len(got.Messages), len(got.Tools), len(want.Messages), len(want.Tools), body)
-		}
-		for j := range want.Messages {
-			if !sameJSON(t, got.Messages[j], want.Messages[j]) {
-				t.Errorf("case %d, message %d\n got %s\nwant %s", i, j, got.Messages[j], want.Messages[j])
-			}
-		}
-		for j := range want.Tools {
-			if !sameJSON(t, got.Tools[j], want.Tools[j]) {
-				t.Errorf("case %d, tool %d\n got %s\nwant %s", i, j, got.Tools[j], want.Tools[j])
-			}
+		if n := sameParts(t, fmt.Sprintf("case %d", i), body, sdk); n != len(req.Tools) {
+			t.Fatalf("case %d: the SDK wrote %d tools of the request's %d", i, n, len(req.Tools))
 		}
 		if !sameJSON(t, withoutStream(t, body), sdk) {
 			t.Errorf("case %d: body\n %s\nwant the SDK's\n %s", i, body, sdk)
 		}
 	}
+}
+
+// sameParts checks that body sends the messages and tools of ref (a
+// reference encoding of the same request), each the same JSON value, and
+// returns how many tools ref has; what names the case in the messages.
+func sameParts(t *testing.T, what string, body, ref []byte) int {
+	t.Helper()
+	var got, want struct{ Messages, Tools []json.RawMessage }
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("%s: body %s: %v", what, body, err)
+	}
+	if err := json.Unmarshal(ref, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) != len(want.Messages) || len(got.Tools) != len(want.Tools) {
+		t.Fatalf("%s: %d messages and %d tools sent, the reference's %d and %d:\n%s", what, len(got.Messages), len(got.Tools), len(want.Messages), len(want.Tools), body)
+	}
+	for j := range want.Messages {
+		if !sameJSON(t, got.Messages[j], want.Messages[j]) {
+			t.Errorf("%s, message %d\n got %s\nwant %s", what, j, got.Messages[j], want.Messages[j])
+		}
+	}
+	for j := range want.Tools {
+		if !sameJSON(t, got.Tools[j], want.Tools[j]) {
+			t.Errorf("%s, tool %d\n got %s\nwant %s", what, j, got.Tools[j], want.Tools[j])
+		}
+	}
+	return len(want.Tools)
 }
 
 // sameJSON reports whether a and b are the same JSON value.
