@@ -91,3 +91,85 @@ func TestNoTypeHasTooManyMethods(t *testing.T) {
 		}
 	}
 }
+
+// proctestBuilders are proctest's functions that build a program into a
+// folder of its own under the OS temp dir, which proctest.RemoveBuilds
+// removes (the testserver is some 9 MB a build).
+var proctestBuilders = map[string]bool{
+	"Build": true, "BuildFaultServer": true, "FaultServer": true, "ModernServer": true,
+	"RugPullServer": true, "Server": true, "Switchboard": true,
+}
+
+// TestPackagesRemoveTheTestServersTheyBuild: a package whose tests build
+// test servers through proctest has a TestMain that removes them when its
+// tests end (proctest.Main, or proctest.RemoveBuilds after m.Run);
+// without one, every run of its tests left its builds in the temp dir.
+func TestPackagesRemoveTheTestServersTheyBuild(t *testing.T) {
+	type pkg struct {
+		builds  string // a file and the builder it calls, for the message
+		removes bool
+	}
+	pkgs := map[string]*pkg{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		p := pkgs[filepath.Dir(path)]
+		if p == nil {
+			p = &pkg{}
+			pkgs[filepath.Dir(path)] = p
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "proctest" && proctestBuilders[sel.Sel.Name] && p.builds == "" {
+				p.builds = path + " calls proctest." + sel.Sel.Name
+			}
+			return true
+		})
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Name.Name != "TestMain" || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "proctest" && (sel.Sel.Name == "Main" || sel.Sel.Name == "RemoveBuilds") {
+						p.removes = true
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	building := 0
+	for dir, p := range pkgs {
+		if p.builds == "" {
+			continue
+		}
+		building++
+		if !p.removes {
+			t.Errorf("%s: %s, but no TestMain of %s calls proctest.Main or proctest.RemoveBuilds: each run leaves its builds in the temp dir", dir, p.builds, dir)
+		}
+	}
+	if building < 5 {
+		t.Fatalf("only %d packages build test servers: the walk missed the tree", building)
+	}
+}

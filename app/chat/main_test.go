@@ -1,13 +1,13 @@
 package chat_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
 )
 
 func TestMain(m *testing.M) {
 	codemode.MaybeChild() // code mode's scripts run in a child process: this test binary
-	os.Exit(m.Run())
+	proctest.Main(m, nil) // removes the test servers it built
 }

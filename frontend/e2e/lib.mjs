@@ -2,8 +2,21 @@
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+/**
+ * A new folder under the OS temp dir, named PREFIX plus random letters,
+ * removed with everything in it when this test file's process exits
+ * (each file runs in a process of its own), whether its tests passed or not.
+ * Links inside it are removed, not followed.
+ */
+export function tempDir(prefix) {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -9,14 +9,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, screenshot, sharedApp } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, tempDir } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const testdata = path.join(repo, 'mcpmanager', 'bundle', 'testdata');
-const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-bundles-'));
+const tmp = tempDir('switchboard-bundles-');
 let browser;
 let bundle;
 let signed; // the same bundle, signed with a new self-signed certificate

@@ -6,12 +6,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, screenshot, sharedApp, testServer } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, tempDir, testServer } from '../lib.mjs';
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-firststart-'));
+const tmp = tempDir('switchboard-firststart-');
 let browser;
 let registry;
 let registryURL;

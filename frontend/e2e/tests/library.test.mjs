@@ -5,10 +5,7 @@
 // sub-agents' steps show nested under their cards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chatControls, env, launch, modelRequests as requests, resetModel, screenshot, scriptModel as script, sharedApp } from '../lib.mjs';
+import { chatControls, env, launch, modelRequests as requests, resetModel, screenshot, scriptModel as script, sharedApp, tempDir } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -84,7 +81,7 @@ test('a server is added from a template; bad parameters are refused first', asyn
   await form.getByRole('button', { name: 'Add server' }).click();
   await form.getByRole('alert').getByText(/"relative\/dir"/).waitFor();
   await screenshot(page, 'library-template-error');
-  const dir = mkdtempSync(path.join(tmpdir(), 'sb-docs-'));
+  const dir = tempDir('sb-docs-');
   await form.getByLabel(/^Folder/).fill(dir);
   await form.getByRole('button', { name: 'Add server' }).click();
   await picker.waitFor({ state: 'detached' });

@@ -7,12 +7,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, openApp, screenshot, testServer } from '../lib.mjs';
+import { env, launch, openApp, screenshot, tempDir, testServer } from '../lib.mjs';
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-registry-'));
+const tmp = tempDir('switchboard-registry-');
 let browser;
 let registry;
 let registryURL;

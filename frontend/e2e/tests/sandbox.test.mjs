@@ -5,10 +5,10 @@
 // saved, then turned off), with the real server-filesystem under bubblewrap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot } from '../lib.mjs';
+import { launch, openApp, screenshot, tempDir } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -19,9 +19,9 @@ const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRol
 test('an imported server runs sandboxed, and its sandbox is edited under Details', async () => {
   const { page, errors } = await openApp(browser, { hash: '#/servers' });
   const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
-  const root = mkdtempSync(path.join(tmpdir(), 'e2e-sandbox-'));
+  const root = tempDir('e2e-sandbox-');
   writeFileSync(path.join(root, 'hello.txt'), 'hello');
-  const data = mkdtempSync(path.join(tmpdir(), 'e2e-sandbox-data-'));
+  const data = tempDir('e2e-sandbox-data-');
 
   // The wizard offers the sandbox; ticked, the imported server starts in it.
   await page.getByRole('button', { name: 'Import…' }).click();

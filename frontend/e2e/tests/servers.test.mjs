@@ -3,10 +3,8 @@
 // server changes its badge.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, screenshot, sharedApp, untilInPage } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, tempDir, untilInPage } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -89,7 +87,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   await page.getByRole('button', { name: 'Import…' }).click();
   const wizard = page.getByRole('region', { name: 'Import servers' });
   const fsBin = path.resolve(import.meta.dirname, '../../../mcpmanager/testdata/npm/node_modules/.bin/mcp-server-filesystem');
-  const root = mkdtempSync(path.join(tmpdir(), 'e2e-fs-'));
+  const root = tempDir('e2e-fs-');
   const json = `{
   // pasted from Claude Desktop
   "mcpServers": {
@@ -132,7 +130,7 @@ test('a missing launcher says what to install, on the row and in Test connection
   const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.setViewportSize({ width: 720, height: 600 });
   // A uvx server whose PATH has no uvx (nor has the app's on this machine).
-  const noPath = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-nopath-'));
+  const noPath = tempDir('switchboard-e2e-nopath-');
   const entry = JSON.stringify({ mcpServers: { 'weather-uvx': { command: 'uvx', args: ['weather-mcp'], env: { PATH: noPath } } } });
   const n = await page.evaluate((text) => window.go.gui.ServersPage.ApplyImport('weather.json', text, {}, {}, [], false), entry);
   assert.equal(n, 1);
