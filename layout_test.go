@@ -46,21 +46,7 @@ const maxMethods = 40
 // the module's non-test Go files.
 func TestNoTypeHasTooManyMethods(t *testing.T) {
 	count := map[string]int{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	eachGoFile(t, func(path string) bool { return !strings.HasSuffix(path, "_test.go") }, func(path string, f *ast.File) {
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
@@ -77,11 +63,7 @@ func TestNoTypeHasTooManyMethods(t *testing.T) {
 				count[filepath.Dir(path)+"."+id.Name]++
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(count) < 50 {
 		t.Fatalf("only %d types with methods found: the walk missed the tree", len(count))
 	}
@@ -110,21 +92,7 @@ func TestPackagesRemoveTheTestServersTheyBuild(t *testing.T) {
 		removes bool
 	}
 	pkgs := map[string]*pkg{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	eachGoFile(t, func(path string) bool { return strings.HasSuffix(path, "_test.go") }, func(path string, f *ast.File) {
 		p := pkgs[filepath.Dir(path)]
 		if p == nil {
 			p = &pkg{}
@@ -154,11 +122,7 @@ func TestPackagesRemoveTheTestServersTheyBuild(t *testing.T) {
 				return true
 			})
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	building := 0
 	for dir, p := range pkgs {
 		if p.builds == "" {
@@ -171,5 +135,32 @@ func TestPackagesRemoveTheTestServersTheyBuild(t *testing.T) {
 	}
 	if building < 5 {
 		t.Fatalf("only %d packages build test servers: the walk missed the tree", building)
+	}
+}
+
+// eachGoFile parses every Go file of the module outside node_modules,
+// testdata and dot folders whose path keep accepts, and hands it to each.
+func eachGoFile(t *testing.T, keep func(path string) bool, each func(path string, f *ast.File)) {
+	t.Helper()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || !keep(path) {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		each(path, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -12,9 +12,12 @@
 package chat_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -168,6 +171,9 @@ func newStepBench(t *testing.T, reg *router.Router, searchAbove int, kind provid
 // wrote its own requests would, and reads the answer's stream into the
 // SDK's accumulator.
 func bareSDK(kind provider.Kind, url string) func(ctx context.Context, body []byte) error {
+	if kind == provider.KindOllama {
+		return bareOllama(url)
+	}
 	if kind == provider.KindAnthropic {
 		c := anthropic.NewClient(aoption.WithBaseURL(url), aoption.WithAPIKey("sk-test"), aoption.WithMaxRetries(0))
 		return func(ctx context.Context, body []byte) error {
@@ -192,6 +198,90 @@ func bareSDK(kind provider.Kind, url string) func(ctx context.Context, body []by
 		}
 		return stream.Err()
 	}
+}
+
+// bareOllama sends a request body to Ollama's /api/chat as its Go client
+// (github.com/ollama/ollama/api, v0.17) does once it has encoded the
+// request, and reads the answer as that client's Chat reads it: a line at a
+// time through a bufio.Scanner with an 8 MB buffer, each line decoded once
+// for an error and once into the client's response type (ollamaLine, its
+// fields), whose text and calls an app keeps. Not the module itself: 23 MB
+// to download for one function.
+func bareOllama(url string) func(ctx context.Context, body []byte) error {
+	hc := &http.Client{}
+	return func(ctx context.Context, body []byte) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/api/chat", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/x-ndjson")
+		res, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		scanner := bufio.NewScanner(res.Body)
+		scanner.Buffer(make([]byte, 0, 8<<20), 8<<20)
+		var text strings.Builder
+		var calls []ollamaToolCall
+		for scanner.Scan() {
+			var e struct {
+				Error     string `json:"error,omitempty"`
+				SigninURL string `json:"signin_url,omitempty"`
+			}
+			if err := json.Unmarshal(scanner.Bytes(), &e); err != nil || e.Error != "" || res.StatusCode >= http.StatusBadRequest {
+				return fmt.Errorf("ollama: %d %s %v", res.StatusCode, scanner.Bytes(), err)
+			}
+			var line ollamaLine
+			if err := json.Unmarshal(scanner.Bytes(), &line); err != nil {
+				return err
+			}
+			text.WriteString(line.Message.Content)
+			calls = append(calls, line.Message.ToolCalls...)
+		}
+		if err := scanner.Err(); err != nil {
+			return err
+		}
+		if text.Len() == 0 && len(calls) == 0 {
+			return fmt.Errorf("ollama: an answer with neither text nor calls")
+		}
+		return nil
+	}
+}
+
+// ollamaLine is the fields of ollama/api's ChatResponse.
+type ollamaLine struct {
+	Model       string    `json:"model"`
+	RemoteModel string    `json:"remote_model,omitempty"`
+	RemoteHost  string    `json:"remote_host,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
+	Message     struct {
+		Role       string           `json:"role"`
+		Content    string           `json:"content"`
+		Thinking   string           `json:"thinking,omitempty"`
+		Images     [][]byte         `json:"images,omitempty"`
+		ToolCalls  []ollamaToolCall `json:"tool_calls,omitempty"`
+		ToolName   string           `json:"tool_name,omitempty"`
+		ToolCallID string           `json:"tool_call_id,omitempty"`
+	} `json:"message"`
+	Done               bool          `json:"done"`
+	DoneReason         string        `json:"done_reason,omitempty"`
+	TotalDuration      time.Duration `json:"total_duration,omitempty"`
+	LoadDuration       time.Duration `json:"load_duration,omitempty"`
+	PromptEvalCount    int           `json:"prompt_eval_count,omitempty"`
+	PromptEvalDuration time.Duration `json:"prompt_eval_duration,omitempty"`
+	EvalCount          int           `json:"eval_count,omitempty"`
+	EvalDuration       time.Duration `json:"eval_duration,omitempty"`
+}
+
+type ollamaToolCall struct {
+	ID       string `json:"id,omitempty"`
+	Function struct {
+		Index     int            `json:"index"`
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	} `json:"function"`
 }
 
 // run times benchRounds turns of steps model steps each (script queues
@@ -282,8 +372,9 @@ func TestBenchTable(t *testing.T) {
 
 	// 40 tools, the most the count rule sends without a search: every
 	// step sends them all. Two steps: the call (approved), the answer.
-	// Once on each wire: the Anthropic Messages API's request and stream
-	// are written and read by other code than the OpenAI-compatible one's.
+	// Once on each wire: the Anthropic Messages API's and Ollama's
+	// requests and streams are written and read by other code than the
+	// OpenAI-compatible one's.
 	const call = "svc1__update_event_3" // asks first (odd), see manyTools
 	for _, w := range []struct {
 		kind          provider.Kind
@@ -291,8 +382,12 @@ func TestBenchTable(t *testing.T) {
 	}{
 		{provider.KindOpenAI, "the same with %d active tools, all sent (no tool search; an approved call, history writes)", `"type":"function"`},
 		{provider.KindAnthropic, "the same with %d active tools on the Anthropic Messages wire: engine vs bare anthropic-sdk-go", `"input_schema"`},
+		{provider.KindOllama, "the same with %d active tools on Ollama's /api/chat wire: engine vs a bare request read as Ollama's Go client reads it", `"type":"function"`},
 	} {
 		few := newStepBench(t, manyTools(t, 2, benchToolsPerServer), -1, w.kind)
+		// Ollama's provider sizes each request's context from the model's
+		// length, which /api/show tells once.
+		few.llm.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 131072}})
 		h40, b40, _ := few.run(t, 2, func() {
 			few.llm.Enqueue(
 				providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: call, Arguments: `{"id":"T-1","verbose":true}`}}},

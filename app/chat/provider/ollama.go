@@ -107,11 +107,11 @@ func ollamaShow(ctx context.Context, hc *http.Client, showURL, key, model string
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	res, err := hc.Do(req)
+	res, err := keepConn(req, hc.Do)
 	if err != nil {
 		return 0, err
 	}
-	defer drainClose(res.Body)
+	defer res.Body.Close() // read to its end first, within DrainWait (keepConn)
 	var v struct {
 		ModelInfo map[string]json.RawMessage `json:"model_info"`
 	}
@@ -374,11 +374,11 @@ func (p *ollamaProvider) streamOnce(ctx context.Context, model string, body []by
 		// Ollama ignores it; a reverse proxy in front may want it.
 		hreq.Header.Set("Authorization", "Bearer "+p.key)
 	}
-	res, err := p.hc.Do(hreq)
+	res, err := keepConn(hreq, p.hc.Do)
 	if err != nil {
 		return Response{}, err
 	}
-	defer drainClose(res.Body)
+	defer res.Body.Close() // read to its end first, within DrainWait (keepConn)
 	if res.StatusCode >= 400 {
 		msg, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		return Response{}, &statusError{status: res.StatusCode, header: res.Header, message: errorMessage(msg, res.StatusCode, p.key)}
@@ -414,15 +414,6 @@ func (p *ollamaProvider) streamOnce(ctx context.Context, model string, body []by
 	}
 	// Broken off (every call that arrived is whole).
 	return acc.brokenOff(ctx, p.name, model, Usage{}, err)
-}
-
-// drainClose reads what is left of a body (the newline after the last JSON
-// value, a chunked stream's end; a little at most) and closes it: a body
-// closed before its end closes its connection, and the next request (the
-// chat after /api/show, the next turn) would dial again.
-func drainClose(body io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
-	_ = body.Close()
 }
 
 // ollamaArgs is a call's arguments as text: the object as sent, or the
@@ -468,11 +459,11 @@ func ollamaTags(ctx context.Context, hc *http.Client, tagsURL, key string) ([]st
 		// Ollama ignores it; a reverse proxy in front may want it.
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	res, err := hc.Do(req)
+	res, err := keepConn(req, hc.Do)
 	if err != nil {
 		return nil, err
 	}
-	defer drainClose(res.Body)
+	defer res.Body.Close() // read to its end first, within DrainWait (keepConn)
 	if res.StatusCode >= 400 {
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		return nil, &statusError{status: res.StatusCode, header: res.Header, message: errorMessage(body, res.StatusCode, key)}

@@ -1,10 +1,13 @@
 package provider_test
 
 import (
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,8 +76,101 @@ func TestProvidersOpenedPerTurnLeaveNoConnectionsBehind(t *testing.T) {
 		}
 		if kind != provider.KindOpenAI && dialled != 1 {
 			// (OpenAI's SDK closes the stream at [DONE], before the
-			// body's end has arrived now and then: that connection closes.)
+			// body's end has arrived now and then: that connection closes;
+			// see drain.go for why that is left so.)
 			t.Errorf("%d turns dialled %d connections; want 1, reused", turns, dialled)
 		}
 	})
+}
+
+// A step's stream keeps its connection for the next step: Ollama's answer
+// is read to its end (keepConn), and anthropic-sdk-go reads its stream to
+// the end itself. (openai-go does not: see drain.go.)
+func TestStreamsKeepTheirConnection(t *testing.T) {
+	forEachKind(t, func(t *testing.T, kind provider.Kind) {
+		if kind == provider.KindOpenAI {
+			return
+		}
+		fake, err := providertest.New("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { fake.Close() })
+		fake.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 131072}}) // Ollama's /api/show
+		var dials atomic.Int32
+		ts := httptest.NewUnstartedServer(fake)
+		ts.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				dials.Add(1)
+			}
+		}
+		ts.Start()
+		t.Cleanup(ts.Close)
+		base := ts.URL
+		if kind == provider.KindOpenAI {
+			base += "/v1"
+		}
+		p, err := provider.New(provider.Config{Kind: kind, Name: "fake", BaseURL: base, APIKey: testKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools := []provider.Tool{{Name: "files__read", Description: "Read a file", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+		const steps = 100
+		for i := range steps {
+			fake.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: "files__read", Arguments: `{"path":"a.md"}`}}})
+			resp, err := p.Stream(t.Context(), provider.Request{Model: "m1", Tools: tools, Messages: userTurn("read a.md").Messages}, func(provider.Event) {})
+			if err != nil || len(resp.ToolCalls) != 1 {
+				t.Fatalf("step %d: %+v, %v", i, resp, err)
+			}
+		}
+		if n := dials.Load(); n != 1 {
+			t.Errorf("%d steps dialled %d connections; want 1, kept", steps, n)
+		}
+	})
+}
+
+// Reading a body's end waits at most DrainWait: a server that sends the
+// whole answer (or a line the stream breaks off at) and then neither ends
+// the body nor closes the connection, while it goes on generating, costs
+// a step that long, not the rest of the generation.
+func TestReadingTheEndIsBounded(t *testing.T) {
+	old := provider.DrainWait
+	provider.DrainWait = 10 * time.Millisecond
+	t.Cleanup(func() { provider.DrainWait = old })
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/show" {
+			_, _ = io.WriteString(w, `{"model_info":{"fake.context_length":8192}}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"model":"m1","created_at":"2026-12-05T00:00:00Z","message":{"role":"assistant","content":"hello"},"done":true,"done_reason":"stop"}`+"\n")
+		w.(http.Flusher).Flush()
+		select { // holds the body open
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(release) })
+	p, err := provider.New(provider.Config{Kind: provider.KindOllama, Name: "fake", BaseURL: ts.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		resp provider.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := p.Stream(t.Context(), userTurn("hi"), func(provider.Event) {})
+		done <- result{resp, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || r.resp.Text != "hello" {
+			t.Fatalf("got %q, %v; want the answer", r.resp.Text, r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the step waited for the body's end past DrainWait")
+	}
 }
