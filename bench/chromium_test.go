@@ -83,8 +83,10 @@ func chromiumBeside(t *testing.T, chromium, dev, assets string) (all, renderers 
 	if err := os.Mkdir(run, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	// TMPDIR too: Chromium puts its singleton socket in a folder of the
+	// temp dir, which a stopped Chromium leaves behind.
 	env := append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "share"),
-		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run, "NO_AT_BRIDGE=1")
+		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run, "NO_AT_BRIDGE=1", "TMPDIR="+home)
 	backend := exec.Command("dbus-run-session", "--", dev, "--data-dir", filepath.Join(home, "data"))
 	backend.Env = append(env, "devserver="+addr, "assetdir="+assets, "frontenddevserverurl=", "loglevel=Warning")
 	backend.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
