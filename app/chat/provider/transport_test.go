@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,36 +21,7 @@ import (
 // the last one's connection instead of dialling again.
 func TestProvidersOpenedPerTurnLeaveNoConnectionsBehind(t *testing.T) {
 	forEachKind(t, func(t *testing.T, kind provider.Kind) {
-		fake, err := providertest.New("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { fake.Close() })
-		var mu sync.Mutex
-		conns := map[net.Conn]http.ConnState{}
-		open := func() int {
-			mu.Lock()
-			defer mu.Unlock()
-			n := 0
-			for _, st := range conns {
-				if st != http.StateClosed && st != http.StateHijacked {
-					n++
-				}
-			}
-			return n
-		}
-		ts := httptest.NewUnstartedServer(fake)
-		ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
-			mu.Lock()
-			conns[c] = st
-			mu.Unlock()
-		}
-		ts.Start()
-		t.Cleanup(ts.Close)
-		base := ts.URL
-		if kind == provider.KindOpenAI {
-			base += "/v1"
-		}
+		fake, base, conns := watchedServer(t, kind)
 		const turns = 3
 		for turn := range turns {
 			p, err := provider.New(provider.Config{Kind: kind, Name: "fake", BaseURL: base, APIKey: testKey})
@@ -65,13 +35,11 @@ func TestProvidersOpenedPerTurnLeaveNoConnectionsBehind(t *testing.T) {
 			}
 		}
 		// A connection the client closed reaches the server a moment later.
-		for deadline := time.Now().Add(5 * time.Second); open() > 1 && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(5 * time.Second); conns.open() > 1 && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Millisecond)
 		}
-		mu.Lock()
-		dialled := len(conns)
-		mu.Unlock()
-		if n := open(); n > 1 {
+		dialled := conns.dialled()
+		if n := conns.open(); n > 1 {
 			t.Errorf("%d turns, each with the provider opened anew, dialled %d connections and left %d open; want 1 open", turns, dialled, n)
 		}
 		if kind != provider.KindOpenAI && dialled != 1 {
@@ -83,6 +51,58 @@ func TestProvidersOpenedPerTurnLeaveNoConnectionsBehind(t *testing.T) {
 	})
 }
 
+// connStates are the states of a server's connections, as its ConnState
+// hook sees them.
+type connStates struct {
+	mu    sync.Mutex
+	conns map[net.Conn]http.ConnState
+}
+
+// dialled is how many connections the server accepted.
+func (c *connStates) dialled() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.conns)
+}
+
+// open is how many of them are not closed.
+func (c *connStates) open() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, st := range c.conns {
+		if st != http.StateClosed && st != http.StateHijacked {
+			n++
+		}
+	}
+	return n
+}
+
+// watchedServer serves a fake provider on a server of its own whose
+// connections it watches; base is kind's base URL on it.
+func watchedServer(t *testing.T, kind provider.Kind) (fake *providertest.Server, base string, conns *connStates) {
+	t.Helper()
+	fake, err := providertest.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fake.Close() })
+	conns = &connStates{conns: map[net.Conn]http.ConnState{}}
+	ts := httptest.NewUnstartedServer(fake)
+	ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		conns.mu.Lock()
+		conns.conns[c] = st
+		conns.mu.Unlock()
+	}
+	ts.Start()
+	t.Cleanup(ts.Close)
+	base = ts.URL
+	if kind == provider.KindOpenAI {
+		base += "/v1"
+	}
+	return fake, base, conns
+}
+
 // A step's stream keeps its connection for the next step: Ollama's answer
 // is read to its end (keepConn), and anthropic-sdk-go reads its stream to
 // the end itself. (openai-go does not: see drain.go.)
@@ -91,31 +111,14 @@ func TestStreamsKeepTheirConnection(t *testing.T) {
 		if kind == provider.KindOpenAI {
 			return
 		}
-		fake, err := providertest.New("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { fake.Close() })
+		fake, base, conns := watchedServer(t, kind)
 		fake.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 131072}}) // Ollama's /api/show
-		var dials atomic.Int32
-		ts := httptest.NewUnstartedServer(fake)
-		ts.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-			if st == http.StateNew {
-				dials.Add(1)
-			}
-		}
-		ts.Start()
-		t.Cleanup(ts.Close)
-		base := ts.URL
-		if kind == provider.KindOpenAI {
-			base += "/v1"
-		}
 		p, err := provider.New(provider.Config{Kind: kind, Name: "fake", BaseURL: base, APIKey: testKey})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tools := []provider.Tool{{Name: "files__read", Description: "Read a file", InputSchema: json.RawMessage(`{"type":"object"}`)}}
-		const steps = 100
+		const steps = 300
 		for i := range steps {
 			fake.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: "files__read", Arguments: `{"path":"a.md"}`}}})
 			resp, err := p.Stream(t.Context(), provider.Request{Model: "m1", Tools: tools, Messages: userTurn("read a.md").Messages}, func(provider.Event) {})
@@ -123,7 +126,7 @@ func TestStreamsKeepTheirConnection(t *testing.T) {
 				t.Fatalf("step %d: %+v, %v", i, resp, err)
 			}
 		}
-		if n := dials.Load(); n != 1 {
+		if n := conns.dialled(); n != 1 {
 			t.Errorf("%d steps dialled %d connections; want 1, kept", steps, n)
 		}
 	})
