@@ -83,7 +83,13 @@ func TestCountTokensOnALlamaCppServer(t *testing.T) {
 			_ = json.NewEncoder(w).Encode(map[string]string{"prompt": b.String()})
 		case "/tokenize":
 			var content string
+			var special bool // the template's special tokens counted as such
 			_ = json.Unmarshal(body["content"], &content)
+			_ = json.Unmarshal(body["add_special"], &special)
+			if !special {
+				http.Error(w, "want add_special", http.StatusBadRequest)
+				return
+			}
 			toks := make([]int, len(strings.Fields(content)))
 			_ = json.NewEncoder(w).Encode(map[string]any{"tokens": toks})
 		default:

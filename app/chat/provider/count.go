@@ -60,10 +60,7 @@ func (p *openAIProvider) CountTokens(ctx context.Context, req Request) (int, err
 	var toks struct {
 		Tokens []json.RawMessage `json:"tokens"`
 	}
-	content, err := json.Marshal(map[string]any{"content": tmpl.Prompt, "add_special": true})
-	if err != nil {
-		return 0, err
-	}
+	content := append(appendJSONString([]byte(`{"content":`), tmpl.Prompt), `,"add_special":true}`...)
 	if err := p.post(ctx, key, key+"/tokenize", content, &toks); err != nil {
 		return 0, err
 	}
