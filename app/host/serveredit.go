@@ -384,7 +384,10 @@ func detected(s Server, values map[string]string, plaintext map[string]bool) map
 	}
 	_, moves := secrets.Extract(s, keep)
 	for _, m := range moves {
-		if _, set := out[m.Field]; !set && m.Field != "oauth.clientSecret" {
+		// An import also moves credentials written in args and the URL;
+		// a form's or 'servers add''s values are env and headers only.
+		kind, _, _ := strings.Cut(m.Field, ".")
+		if _, set := out[m.Field]; !set && (kind == "env" || kind == "headers") {
 			out[m.Field] = m.Value()
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -61,6 +62,16 @@ func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	}
 	visit("env", out.Env, false)
 	visit("headers", out.Headers, true)
+	move := func(field, value string) (string, bool) {
+		mv := Move{Server: s.Name, Field: field, Name: nameIn(s, field, strings.ReplaceAll(field, ".", "_")), Masked: Mask(value), value: value}
+		if keep[mv.Key()] {
+			return "", false
+		}
+		moves = append(moves, mv)
+		return "${secret:" + mv.Name + "}", true
+	}
+	out.Args = argSecrets(out.Args, move)
+	out.URL = urlSecrets(out.URL, "url", move)
 	if o := out.OAuth; o != nil && o.ClientSecret != "" && config.Reference(o.ClientSecret) != o.ClientSecret {
 		// A client secret is a secret whatever it looks like.
 		mv := Move{Server: s.Name, Field: "oauth.clientSecret", Name: nameIn(s, "oauth.clientSecret", "OAUTH_CLIENT_SECRET"), Masked: Mask(o.ClientSecret), value: o.ClientSecret}

@@ -17,9 +17,17 @@
 //
 // API keys never stay in `config.json`. On import, values that look secret — env variables
 // named like `*KEY*`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*PAT*`, `*AUTH*`, `*CREDENTIAL*`,
-// `Authorization` / `*-api-key` headers, and values shaped like known tokens (`sk-`, `ghp_`,
-// `xox…-`, `AKIA`, `eyJ`, …) — move to the OS keyring (service `switchboard`) and the config
-// keeps a `${secret:…}` reference in their place. Values are checked after VS Code's
+// `Authorization` headers and headers whose last word is key, token, secret or password
+// (`X-Api-Key`, `CONTEXT7_API_KEY`), values shaped like known tokens (`sk-`, `ghp_`,
+// `xox…-`, `AKIA`, `eyJ`, …) or holding one (a bearer token inside Notion's
+// `OPENAPI_MCP_HEADERS`), and a URL's password — move to the OS keyring (service `switchboard`)
+// and the config keeps a `${secret:…}` reference in their place. A value written `$NAME` is a
+// variable's name, not a secret. An import also moves what is written on the command line and
+// in a remote server's URL, only that part of the string becoming the reference: a secret
+// flag's value (`--api-key VALUE`, `--token=VALUE`, but not a path), docker's `-e TOKEN=VALUE`,
+// mcp-remote's `--header "Authorization: Bearer …"`, a URL's password
+// (`postgresql://app:${secret:…}@localhost/db`) and secret query parameters
+// (`?api_key=${secret:…}`); these fields are named `args.api-key`, `args.3`, `url.api_key`. Values are checked after VS Code's
 // `${input:ID}` values are put in, and the value typed for an input declared `"password": true`
 // always goes to the keyring, the reference sitting where the input was (`"Authorization":
 // "Bearer ${secret:…}"`, `"--token=${secret:…}"`). The dry run and the import wizard show which

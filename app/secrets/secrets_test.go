@@ -3,6 +3,7 @@ package secrets
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,21 @@ func TestLooksSecret(t *testing.T) {
 		{"API_KEY", "${secret:x}", false, false},
 		{"TOKEN_URL", "https://example.com/token", false, false},
 		{"DEBUG", "1", false, false},
+		// Headers are read as words, whatever their separator.
+		{"CONTEXT7_API_KEY", "ctx7sk-abcdef123456", true, true},
+		{"X-Goog-Api-Key", "abcdefgh1234", true, true},
+		{"apikey", "abcdefgh1234", true, true},
+		{"X-Auth-Token", "abcdefgh1234", true, true},
+		{"X-Auth-Method", "basic", true, false},
+		{"X-Key-Id", "production-1", true, false},
+		{"Accept", "application/json", true, false},
+		// A credential inside a longer value, or a URL's password.
+		{"OPENAPI_MCP_HEADERS", `{"Authorization": "Bearer ntn_1234567890abcdef", "Notion-Version": "2022-06-28"}`, false, true},
+		{"DATABASE_URL", "postgresql://app:hunter22@localhost:5432/db", false, true},
+		{"DATABASE_URL", "postgresql://localhost:5432/db", false, false},
+		{"TASK_RUNNER", "task-runner-for-everything", false, false},
+		// "$NAME" names a variable of the environment (Gemini CLI).
+		{"API_KEY", "$MY_API_TOKEN", false, false},
 	}
 	for _, c := range cases {
 		if got := LooksSecret(c.name, c.value, c.header); got != c.want {
@@ -62,6 +78,52 @@ func TestExtractAndOptOut(t *testing.T) {
 	out, moves = Extract(s, map[string]bool{"github.env.GITHUB_PERSONAL_ACCESS_TOKEN": true})
 	if len(moves) != 1 || out.Env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "ghp_abcdefghijklmnop1234" {
 		t.Fatalf("opt-out ignored: %+v %v", moves, out.Env)
+	}
+}
+
+// Credentials written on the command line or in the URL move too, and only
+// their own part of the string becomes the reference.
+func TestExtractArgsAndURL(t *testing.T) {
+	s := config.Server{Name: "x", Transport: config.Stdio, Command: "npx", Args: []string{
+		"-y", "some-server",
+		"--api-key", "sk-abcdefghijklmnop", // a secret flag's value
+		"--token=abcdefghijklmnop", // the same, one argument
+		"--key-file", "/home/me/.key", // a path is not the credential
+		"-e", "GITHUB_TOKEN=ghp_abcdefghijklmnop1234", // docker's KEY=VALUE
+		"--header", "Authorization: Bearer abcdefghijklmnop", // mcp-remote's header
+		"postgresql://app:p%40ss1234@localhost/db", // a URL's password, as written
+		"--verbose", "--log-level", "debug",
+	}}
+	out, moves := Extract(s, nil)
+	want := []string{
+		"-y", "some-server",
+		"--api-key", "${secret:x_args_api-key}",
+		"--token=${secret:x_args_token}",
+		"--key-file", "/home/me/.key",
+		"-e", "GITHUB_TOKEN=${secret:x_args_GITHUB_TOKEN}",
+		"--header", "Authorization: ${secret:x_args_Authorization}",
+		"postgresql://app:${secret:x_args_11}@localhost/db",
+		"--verbose", "--log-level", "debug",
+	}
+	if !slices.Equal(out.Args, want) {
+		t.Fatalf("args =\n%q\nwant\n%q", out.Args, want)
+	}
+	values := map[string]string{}
+	for _, m := range moves {
+		values[m.Field] = m.Value()
+	}
+	if values["args.11"] != "p%40ss1234" || values["args.Authorization"] != "Bearer abcdefghijklmnop" || len(values) != 5 {
+		t.Fatalf("moves = %v", values)
+	}
+	out, moves = Extract(s, map[string]bool{"x.args.api-key": true})
+	if out.Args[3] != "sk-abcdefghijklmnop" || len(moves) != 4 {
+		t.Fatalf("opt-out ignored: %q %d moves", out.Args[3], len(moves))
+	}
+
+	r := config.Server{Name: "r", Transport: config.HTTP, URL: "https://server.example.com/mcp?api_key=abcdef123456&profile=work#x"}
+	out, moves = Extract(r, nil)
+	if out.URL != "https://server.example.com/mcp?api_key=${secret:r_url_api_key}&profile=work#x" || len(moves) != 1 || moves[0].Value() != "abcdef123456" {
+		t.Fatalf("url = %s, moves %+v", out.URL, moves)
 	}
 }
 
