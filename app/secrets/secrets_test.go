@@ -87,7 +87,7 @@ func TestExtractArgsAndURL(t *testing.T) {
 	s := config.Server{Name: "x", Transport: config.Stdio, Command: "npx", Args: []string{
 		"-y", "some-server",
 		"--api-key", "sk-abcdefghijklmnop", // a secret flag's value
-		"--token=abcdefghijklmnop", // the same, one argument
+		"--token=abcdefghijklmnop",    // the same, one argument
 		"--key-file", "/home/me/.key", // a path is not the credential
 		"-e", "GITHUB_TOKEN=ghp_abcdefghijklmnop1234", // docker's KEY=VALUE
 		"--header", "Authorization: Bearer abcdefghijklmnop", // mcp-remote's header
