@@ -171,3 +171,77 @@ func TestClientsBrokenRepair(t *testing.T) {
 		t.Fatalf("after repair:\n%s", out)
 	}
 }
+
+// --move reads the app's file as an import does (every field of its
+// format), and what Switchboard cannot run stays in the app's file
+// instead of leaving both.
+func TestClientsMoveKeepsFieldsAndWhatCannotMove(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	data := t.TempDir()
+	write := func(rel, text string) string {
+		t.Helper()
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gemini := write(".gemini/settings.json", `{
+  "mcpServers": {
+    "remote": {"httpUrl": "http://127.0.0.1:9/mcp"},
+    "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "cwd": "/srv/memory", "excludeTools": ["delete_entities"]}
+  }
+}
+`)
+	goose := write(".config/goose/config.yaml", `extensions:
+  developer:
+    bundled: true
+    enabled: true
+    name: developer
+    timeout: 300
+    type: builtin
+  fetch:
+    cmd: uvx
+    args: [mcp-server-fetch]
+    enabled: true
+    name: fetch
+    type: stdio
+`)
+	if code, out, errb := runIn(t, data, "clients", "connect", "gemini", "--move"); code != 0 {
+		t.Fatalf("connect gemini: %d %s %s", code, out, errb)
+	}
+	code, out, errb := runIn(t, data, "clients", "connect", "goose", "--move")
+	if code != 0 || !strings.Contains(out, "developer: stays in the app's file") {
+		t.Fatalf("connect goose: %d\n%s\n%s", code, out, errb)
+	}
+	cfg, err := config.Load(filepath.Join(data, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote, ok := cfg.Lookup("remote")
+	if !ok || remote.URL != "http://127.0.0.1:9/mcp" {
+		t.Errorf("Gemini's httpUrl server: %+v (found %v)", remote, ok)
+	}
+	memory, _ := cfg.Lookup("memory")
+	if memory.Cwd != "/srv/memory" || len(memory.ExcludeTools) != 1 || memory.ExcludeTools[0] != "delete_entities" {
+		t.Errorf("Gemini's memory server lost its fields: cwd %q, excludeTools %v", memory.Cwd, memory.ExcludeTools)
+	}
+	if _, ok := cfg.Lookup("fetch"); !ok {
+		t.Error("Goose's stdio extension was not moved")
+	}
+	if _, ok := cfg.Lookup("developer"); ok {
+		t.Error("Goose's built-in extension became a server")
+	}
+	b, _ := os.ReadFile(goose)
+	if !strings.Contains(string(b), "developer:") || strings.Contains(string(b), "fetch:") {
+		t.Errorf("Goose's file after the move:\n%s", b)
+	}
+	if b, _ := os.ReadFile(gemini); strings.Contains(string(b), "remote") {
+		t.Errorf("Gemini's file still has the moved server:\n%s", b)
+	}
+}

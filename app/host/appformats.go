@@ -106,6 +106,9 @@ func importEntry(s clients.Server) map[string]any {
 		}
 	} else {
 		entry["command"], entry["args"] = s.Command, append([]string{}, s.Args...)
+		if s.Cwd != "" {
+			entry["cwd"] = s.Cwd
+		}
 		if len(s.Env) > 0 {
 			entry["env"] = s.Env
 		}

@@ -29,6 +29,7 @@ func TestImportAppFormats(t *testing.T) {
 		startup  time.Duration
 		tool     time.Duration
 		sse      bool // the older HTTP + SSE transport
+		cwd      string
 	}
 	for _, c := range []struct {
 		file string
@@ -37,9 +38,11 @@ func TestImportAppFormats(t *testing.T) {
 		order []string
 	}{
 		{"config.toml", map[string]want{
-			"docs": {command: "docs-server", args: []string{"--port", "4000"}, env: map[string]string{"LOG_LEVEL": "debug"},
+			// env_vars: passed on from the environment (a value of its own wins);
+			// env_http_headers: a header's value from the environment.
+			"docs": {command: "docs-server", args: []string{"--port", "4000"}, cwd: "/srv/docs", env: map[string]string{"LOG_LEVEL": "debug", "DOCS_TOKEN": "${env:DOCS_TOKEN}"},
 				include: []string{"search", "read_page", "delete_page"}, exclude: []string{"delete_page"}, startup: 20 * time.Second, tool: 90500 * time.Millisecond},
-			"figma": {url: "https://mcp.figma.com/mcp", headers: map[string]string{"Authorization": "Bearer ${env:FIGMA_OAUTH_TOKEN}"}},
+			"figma": {url: "https://mcp.figma.com/mcp", headers: map[string]string{"Authorization": "Bearer ${env:FIGMA_OAUTH_TOKEN}", "X-Workspace": "${env:FIGMA_WORKSPACE}"}},
 			"off":   {command: "off-server", disabled: true},
 		}, []string{"docs", "figma", "off"}},
 		{"goose.yaml", map[string]want{ // the built-in "developer" is Goose's own, not a server
@@ -100,9 +103,9 @@ func TestImportAppFormats(t *testing.T) {
 				if s.Command != w.command || !slices.Equal(s.Args, w.args) || !maps.Equal(s.Env, w.env) ||
 					s.URL != w.url || !maps.Equal(s.Headers, w.headers) || s.Disabled != w.disabled ||
 					!slices.Equal(s.IncludeTools, w.include) || !slices.Equal(s.ExcludeTools, w.exclude) ||
-					s.StartupTimeout != w.startup || s.ToolTimeout != w.tool || (s.Transport == config.SSE) != w.sse {
-					t.Errorf("%s = command %q args %q env %v url %q headers %v disabled %v, want %+v",
-						name, s.Command, s.Args, s.Env, s.URL, s.Headers, s.Disabled, w)
+					s.StartupTimeout != w.startup || s.ToolTimeout != w.tool || (s.Transport == config.SSE) != w.sse || s.Cwd != w.cwd {
+					t.Errorf("%s = command %q args %q cwd %q env %v url %q headers %v disabled %v, want %+v",
+						name, s.Command, s.Args, s.Cwd, s.Env, s.URL, s.Headers, s.Disabled, w)
 				}
 			}
 		})

@@ -274,7 +274,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	}
 	var plans []plan
 	var differs []string
-	mcp := map[string]any{}
+	var names []string // the servers to import
 	resolutions := map[string]Resolution{}
 	for _, s := range servers {
 		if s.Name == clients.EntryName {
@@ -302,7 +302,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 			}
 		}
 		plans = append(plans, plan{s: s})
-		mcp[s.Name] = importEntry(s)
+		names = append(names, s.Name)
 		if _, taken := cfg.Lookup(s.Name); taken {
 			resolutions[s.Name] = config.Rename // never over another server
 		}
@@ -312,13 +312,20 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	}
 	var moves []secretMove
 	renamed := map[string]string{}
-	if len(mcp) > 0 {
-		body, _ := json.Marshal(map[string]any{"mcpServers": mcp})
-		res, err := h.ServerFiles.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: body, Resolutions: resolutions, DryRun: req.DryRun})
+	imported := map[string]bool{}
+	if len(names) > 0 {
+		// The file itself is read as an import reads it (every field of
+		// the app's format: Gemini's httpUrl, cwd and excludeTools…), only
+		// these servers of it.
+		res, err := h.ServerFiles.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, DryRun: req.DryRun})
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
 		}
 		for _, it := range res.Plan.Items {
+			if it.Outcome == config.Invalid {
+				continue
+			}
+			imported[it.Name] = true
 			if it.Resolve(resolutions) == config.Rename {
 				renamed[it.Name] = it.RenameTo
 			}
@@ -331,6 +338,13 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	backup := doc.Data
 	var moved []MovedServer
 	for _, p := range plans {
+		if p.as == "" && !imported[p.s.Name] {
+			// Not a server Switchboard can run (Goose's built-in
+			// extensions, a Zed extension's settings, an entry in error):
+			// it stays the app's.
+			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: Switchboard cannot run it (see 'switchboard servers import %s')", p.s.Name, doc.File.Path))
+			continue
+		}
 		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
 		backup = ms.redact(moves, backup)
 		moved = append(moved, ms)

@@ -29,6 +29,10 @@ type ImportRequest struct {
 	// DryRun plans the import and changes nothing; inputs are substituted
 	// only when some are given.
 	DryRun bool
+	// Only, when not nil, imports only the file's own servers of these
+	// names, none of its projects' (the servers connect moves out of an
+	// app's file).
+	Only []string
 	// Sandbox runs every imported local (stdio) server without a
 	// "sandbox" entry of its own in the default sandbox ("sandbox": true).
 	Sandbox bool

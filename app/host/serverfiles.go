@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -87,6 +88,9 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 	if f == nil {
 		return ImportResult{}, err
 	}
+	if req.Only != nil {
+		f = only(f, req.Only)
+	}
 	// VS Code's and Cursor's variables are written out before anything
 	// else reads the values: config.json has no ${userHome}.
 	home, _ := os.UserHomeDir()
@@ -166,4 +170,13 @@ func (s *ServerFiles) Export() ([]byte, error) {
 		shared.Servers = append(shared.Servers, clean)
 	}
 	return shared.MarshalJSON()
+}
+
+// only is f with the servers of these names and no projects.
+func only(f *config.File, names []string) *config.File {
+	out := *f
+	out.Projects = nil
+	out.Entries = slices.DeleteFunc(slices.Clone(f.Entries), func(e config.Entry) bool { return !slices.Contains(names, e.Name) })
+	out.Servers = slices.DeleteFunc(slices.Clone(f.Servers), func(s config.Server) bool { return !slices.Contains(names, s.Name) })
+	return &out
 }

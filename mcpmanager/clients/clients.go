@@ -22,6 +22,10 @@ var (
 	// ErrShape: the file parses, but the servers are not where or how the
 	// app keeps them (a list where an object belongs, a YAML flow map).
 	ErrShape = errors.New("the app's config file has an unexpected shape")
+	// ErrReadOnly: the app's file is read-only (its owner may not write
+	// it): someone made it so to keep tools from changing it, so nothing
+	// is written.
+	ErrReadOnly = errors.New("the app's config file is read-only")
 )
 
 // Entry is the server connect writes: Switchboard's serve command.
@@ -35,6 +39,7 @@ type Server struct {
 	Name    string            `json:"name"`
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -215,6 +217,33 @@ func TestConnectEmptyFile(t *testing.T) {
 		golden(t, filepath.Join("new", s.in), out)
 		if _, ok := read(t, s.file(), out).Connected(); !ok {
 			t.Errorf("%s: the new file has no entry:\n%s", s.in, out)
+		}
+	}
+}
+
+// Codex's servers written as one inline table cannot take a section of
+// Switchboard's: connect says how to write them instead of writing a
+// file Codex refuses to load.
+func TestCodexInlineTableRefused(t *testing.T) {
+	f := config.ClientFile{Path: "config.toml", Key: []string{"mcp_servers"}, Style: config.StyleCodex}
+	for _, in := range []string{
+		"model = \"o3\"\nmcp_servers = { memory = { command = \"npx\" } }\n",
+		"mcp_servers = {}\n",
+	} {
+		_, err := read(t, f, []byte(in)).Add(testEntry)
+		if !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "[mcp_servers.NAME] section of its own") {
+			t.Errorf("%q: err = %v, want ErrShape saying what to write", in, err)
+		}
+	}
+	// Sections, and keys of an [mcp_servers] table, still take it.
+	for _, in := range []string{"[mcp_servers]\nmemory = { command = \"npx\" }\n", "[mcp_servers.memory]\ncommand = \"npx\"\n"} {
+		out, err := read(t, f, []byte(in)).Add(testEntry)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		var v map[string]any
+		if err := toml.Unmarshal(out, &v); err != nil {
+			t.Errorf("%q: the file written is not TOML: %v\n%s", in, err, out)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"slices"
@@ -113,7 +114,7 @@ func jsonServer(style config.ClientStyle, v *config.JSONValue) Server {
 		s.Command, s.Args, s.Env = str(cmd), list(v.Get("args")), dict(v.Get("env"))
 		s.Disabled = v.Get("disabled") != nil && v.Get("disabled").Text == "true"
 	}
-	s.URL = cmpOr(str(v.Get("url")), str(v.Get("serverUrl")))
+	s.URL = cmp.Or(str(v.Get("url")), str(v.Get("serverUrl")), str(v.Get("httpUrl"))) // Windsurf's, Gemini CLI's
 	s.Headers = dict(v.Get("headers"))
 	if style == config.StyleOpencode {
 		opencodeVariables(&s)
@@ -139,13 +140,6 @@ func opencodeVariables(s *Server) {
 			m[k] = sub(v)
 		}
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (d *jsonDoc) add(name string, v value) ([]byte, error) {

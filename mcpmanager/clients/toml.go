@@ -26,6 +26,9 @@ type tomlDoc struct {
 	value map[string]any
 	spans map[string][][2]int // entry name → its byte spans, in order
 	names []string            // entry names in file order
+	// inline: the servers are one inline table (mcp_servers = { … }),
+	// which TOML lets no [mcp_servers.NAME] section extend.
+	inline bool
 }
 
 func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {
@@ -100,6 +103,9 @@ func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {
 		if e.table {
 			inTable = len(e.key) >= 2 && e.key[0] == key
 		}
+		if !e.table && len(e.key) == 1 && e.key[0] == key {
+			d.inline = true
+		}
 		if len(e.key) < 2 || e.key[0] != key || (!e.table && inTable) {
 			continue
 		}
@@ -135,7 +141,17 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		s.URL, _ = m["url"].(string)
 		s.Args = strList(m["args"])
 		s.Env = strMap(m["env"])
+		s.Cwd, _ = m["cwd"].(string)
 		s.Headers = strMap(m["http_headers"])
+		// Codex passes these variables of its environment on (env_vars)
+		// and sends these headers from its environment (env_http_headers):
+		// Switchboard reads ${env:NAME} at each start in the same way.
+		for _, name := range strList(m["env_vars"]) {
+			s.Env = withDefault(s.Env, name, "${env:"+name+"}")
+		}
+		for h, name := range strMap(m["env_http_headers"]) {
+			s.Headers = withDefault(s.Headers, h, "${env:"+name+"}")
+		}
 		if v, _ := m["bearer_token_env_var"].(string); v != "" && s.Headers["Authorization"] == "" {
 			// Codex sends "Bearer $VAR"; Switchboard reads ${env:VAR} when the server starts.
 			if s.Headers == nil {
@@ -157,6 +173,17 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// withDefault is m with k set to v unless m sets it already.
+func withDefault(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	if _, ok := m[k]; !ok && k != "" {
+		m[k] = v
+	}
+	return m
 }
 
 // seconds is a TOML number of units as a duration; 0 for anything else.
@@ -197,6 +224,9 @@ func strMap(v any) map[string]string {
 }
 
 func (d *tomlDoc) add(name string, v value) ([]byte, error) {
+	if d.inline {
+		return nil, shapeError(d.f, fmt.Sprintf("%s is written as one inline table (%s = { … }), which TOML lets no [%s.NAME] section extend; write each server as a [%s.NAME] section of its own, then connect again", d.f.Key[0], d.f.Key[0], d.f.Key[0], d.f.Key[0]))
+	}
 	text := v.raw
 	if v.entry != nil {
 		text = fmt.Sprintf("[%s.%s]\ncommand = %s\nargs = %s\n", d.f.Key[0], tomlKey(name), quote(v.entry.Command), quoteList(v.entry.Args))

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,14 +13,24 @@ import (
 const BackupSuffix = ".switchboard.bak"
 
 // WriteFile replaces path with data atomically (a temporary file in the
-// same folder, synced, renamed over it), keeping the file's mode. When
-// backup is not nil it is written first to path+BackupSuffix, private
-// to the user: the file as it was, with any secret that moved to the
-// keyring already taken out by the caller.
+// same folder, synced, renamed over it), keeping the file's mode. A path
+// that is a symbolic link (a dotfiles folder, stow, home-manager) keeps
+// being one: the file it points to is the one replaced. A read-only file
+// is not written (ErrReadOnly). When backup is not nil it is written
+// first to path+BackupSuffix, private to the user: the file as it was,
+// with any secret that moved to the keyring already taken out by the
+// caller.
 func WriteFile(path string, data, backup []byte) error {
+	target := path
 	mode := fs.FileMode(0o600)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
+		if mode&0o200 == 0 {
+			return &FileError{Op: "write", Path: path, Err: fmt.Errorf("%w: make it writable (chmod u+w) to let Switchboard change it, or add Switchboard to it yourself", ErrReadOnly)}
+		}
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return &FileError{Op: "read", Path: path, Err: err}
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return &FileError{Op: "read", Path: path, Err: err}
 	}
@@ -31,7 +42,7 @@ func WriteFile(path string, data, backup []byte) error {
 			return &FileError{Op: "back up", Path: path, Err: err}
 		}
 	}
-	if err := atomicWrite(path, data, mode); err != nil {
+	if err := atomicWrite(target, data, mode); err != nil {
 		return &FileError{Op: "write", Path: path, Err: err}
 	}
 	return nil

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -165,7 +166,7 @@ func (d *yamlDoc) servers() ([]Server, error) {
 			Timeout                      float64  // Goose's, in seconds
 		}
 		_ = it.node.Decode(&raw) // a field of another type is left empty
-		s := Server{Name: it.name, Command: cmpOr(raw.Cmd, raw.Command), Args: raw.Args, URL: cmpOr(raw.URL, raw.URI), Headers: raw.Headers}
+		s := Server{Name: it.name, Command: cmp.Or(raw.Cmd, raw.Command), Args: raw.Args, URL: cmp.Or(raw.URL, raw.URI), Headers: raw.Headers}
 		s.Env = raw.Env
 		if d.f.Style == config.StyleGoose {
 			s.Env = raw.Envs
