@@ -169,7 +169,7 @@ require (
 	golang.org/x/image v0.40.0
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0
-	golang.org/x/term v0.47.0 // indirect
+	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect

@@ -2,10 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -134,4 +139,92 @@ func ownName(t *testing.T, data, server, field string) string {
 		t.Fatalf("no server %q", server)
 	}
 	return secrets.ServerName(s.ID, field)
+}
+
+// lockedBuffer is a bytes.Buffer safe to write from one goroutine while
+// another reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitFor returns once text is in b, failing the test after 30 s.
+func (l *lockedBuffer) waitFor(t *testing.T, text string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(l.String(), text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited for %q; have:\n%s", text, l.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// VS Code's ${input:ID}s without a value are asked for on a terminal, as
+// VS Code asks, a password input's value not shown as it is typed; with
+// no terminal the import fails as a validation error naming --set.
+func TestImportAsksForInputsOnATerminal(t *testing.T) {
+	const token, region = "docs-typed-token-0123456789", "eu-west"
+	file := writeFile(t, "mcp.json", `{
+  "inputs": [
+    {"type": "promptString", "id": "region", "description": "Region"},
+    {"type": "promptString", "id": "docs-token", "description": "Docs API token", "password": true}
+  ],
+  "servers": {
+    "docs": {"type": "http", "url": "https://127.0.0.1:9/mcp?region=${input:region}", "headers": {"Authorization": "Bearer ${input:docs-token}"}},
+    "plain": {"command": "/nonexistent/plain"}
+  }
+}`)
+	data := t.TempDir()
+	code, out, errb := runStdin(t, data, "", "servers", "import", file)
+	if code != 2 || !strings.Contains(errb, "--set docs-token=VALUE --set region=VALUE") {
+		t.Fatalf("without a terminal: exit %d\n%s\n%s", code, out, errb)
+	}
+	if out := mustRun(t, data, "", "servers", "import", file, "--dry-run"); !strings.Contains(out, "docs: needs a value for ${input:docs-token}") {
+		t.Fatalf("the dry run does not say what the import needs:\n%s", out)
+	}
+
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	var echoed lockedBuffer
+	go io.Copy(&echoed, ptmx) //nolint:errcheck // ends when ptmx closes
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(t.Context(), []string{"--data-dir", data, "servers", "import", file}, Env{Stdout: &stdout, Stderr: &stderr, Stdin: tty})
+	}()
+	stderr.waitFor(t, "value for ${input:docs-token} (Docs API token) (not shown")
+	if _, err := ptmx.Write([]byte(token + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	stderr.waitFor(t, "value for ${input:region} (Region): ")
+	if _, err := ptmx.Write([]byte(region + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("on a terminal: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if strings.Contains(echoed.String(), token) {
+		t.Errorf("the password input was shown as typed: %q", echoed.String())
+	}
+	disk := configOnDisk(t, data)
+	if strings.Contains(disk, token) || !strings.Contains(disk, "region="+region) || !strings.Contains(disk, `"Authorization": "Bearer ${secret:server.`) {
+		t.Fatalf("config.json:\n%s", disk)
+	}
 }

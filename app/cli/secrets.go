@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
@@ -63,12 +65,26 @@ func secretsSet(_ context.Context, inv *Invocation, args []string) error {
 }
 
 // readSecret reads one secret value, a line of standard input (asked for
-// by name on a terminal), so it never sits on the command line or in the
-// shell's history.
+// by name on a terminal, where what is typed is not shown), so it never
+// sits on the command line, in the shell's history or on the screen.
 func readSecret(inv *Invocation, in *bufio.Reader, name string) (string, error) {
-	if f, ok := inv.Stdin.(*os.File); ok && isTerminal(f) {
-		fmt.Fprintf(inv.Stderr, "value for %s (end with Enter): ", name)
+	if f, ok := terminal(inv); ok {
+		fmt.Fprintf(inv.Stderr, "value for %s (not shown; end with Enter): ", name)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(inv.Stderr)
+		return string(b), err
 	}
+	return readLine(in)
+}
+
+// terminal is standard input when it is a terminal.
+func terminal(inv *Invocation) (*os.File, bool) {
+	f, ok := inv.Stdin.(*os.File)
+	return f, ok && isTerminal(f)
+}
+
+// readLine is one line of in, without its line break.
+func readLine(in *bufio.Reader) (string, error) {
 	line, err := in.ReadString('\n')
 	if err != nil && err != io.EOF {
 		return "", err

@@ -190,8 +190,18 @@ func serversImportCmd() *Command {
 			// The window's import transaction: secrets to the keyring first,
 			// then config.json planned and saved under its lock.
 			abs, _ := filepath.Abs(args[0]) // where ${workspaceFolder} is
-			out, err := h.ServerFiles.Import(inv.Context(), host.ImportRequest{Name: args[0], Path: abs, Data: data, Resolutions: res,
-				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun, Sandbox: sandboxed})
+			req := host.ImportRequest{Name: args[0], Path: abs, Data: data, Resolutions: res,
+				Inputs: inputs, Plaintext: plaintext, DryRun: dryRun, Sandbox: sandboxed}
+			out, err := h.ServerFiles.Import(inv.Context(), req)
+			var missing *host.MissingInputError
+			if errors.As(err, &missing) {
+				// VS Code's ${input:ID}s without a value: asked for on a
+				// terminal, as VS Code asks; else said how to give them.
+				if err := askInputs(inv, h, req, missing, in); err != nil {
+					return err
+				}
+				out, err = h.ServerFiles.Import(inv.Context(), req)
+			}
 			if err != nil {
 				return validation(err)
 			}
@@ -214,6 +224,49 @@ func serversImportCmd() *Command {
 	}
 }
 
+// askInputs puts in req.Inputs a value for each input missing names,
+// read from the terminal (a password input's not shown); without a
+// terminal it fails saying how to give them.
+func askInputs(inv *Invocation, h *host.Host, req host.ImportRequest, missing *host.MissingInputError, in *bufio.Reader) error {
+	if _, ok := terminal(inv); !ok {
+		sets := make([]string, len(missing.IDs))
+		for i, id := range missing.IDs {
+			sets[i] = "--set " + id + "=VALUE"
+		}
+		return &ValidationError{Err: fmt.Errorf("%w: give each with %s (ID=- reads it from standard input; a password input's value goes to the keyring), or replace the placeholder in the file", missing, strings.Join(sets, " "))}
+	}
+	req.DryRun = true
+	plan, err := h.ServerFiles.Import(inv.Context(), req)
+	if err != nil {
+		return validation(err)
+	}
+	declared := map[string]host.Input{}
+	if plan.File != nil {
+		for _, d := range plan.File.Inputs {
+			declared[d.ID] = d
+		}
+	}
+	for _, id := range missing.IDs {
+		d := declared[id]
+		label := "${input:" + id + "}"
+		if d.Description != "" {
+			label += " (" + d.Description + ")"
+		}
+		var v string
+		if d.Password {
+			v, err = readSecret(inv, in, label)
+		} else {
+			fmt.Fprintf(inv.Stderr, "value for %s: ", label)
+			v, err = readLine(in)
+		}
+		if err != nil {
+			return err
+		}
+		req.Inputs[id] = v
+	}
+	return nil
+}
+
 func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolution, moves []host.SecretMove, dryRun bool) error {
 	type item struct {
 		Name       string   `json:"name"`
@@ -224,11 +277,12 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 		Problems   []string `json:"problems,omitempty"`
 		Disabled   bool     `json:"disabled,omitempty"`
 		imports    bool     // Apply brings it in (config.Item.Imports)
+		needs      []string // its ${input:ID}s without a value
 	}
 	items := make([]item, 0, len(plan.Items))
 	for _, it := range plan.Items {
 		r := it.Resolve(res)
-		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r), Disabled: it.Incoming.Disabled, imports: it.Imports(res)}
+		x := item{Name: it.Name, Outcome: string(it.Outcome), Resolution: string(r), Disabled: it.Incoming.Disabled, imports: it.Imports(res), needs: it.NeedsInputs}
 		if r == host.Rename {
 			x.RenameTo = it.RenameTo
 		}
@@ -283,6 +337,9 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 		}
 		for _, p := range x.Problems {
 			fmt.Fprintf(inv.Stdout, "  %s: %s\n", x.Name, p)
+		}
+		for _, id := range x.needs {
+			fmt.Fprintf(inv.Stdout, "  %s: needs a value for ${input:%s}: asked for on a terminal, or give it with --set %s=VALUE\n", x.Name, id, id)
 		}
 	}
 	for _, m := range moves {

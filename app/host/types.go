@@ -40,6 +40,12 @@ type (
 	Problem = config.Problem
 	// InputOption is one choice of a VS Code pickString input.
 	InputOption = config.InputOption
+	// Input is a VS Code input declaration (${input:ID}): its
+	// description, and whether it is a password.
+	Input = config.Input
+	// MissingInputError is an import of ${input:ID}s that were given no
+	// value; IDs names them.
+	MissingInputError = config.MissingInputError
 	// ImportPlan is what importing a file would do, server by server,
 	// before anything is written.
 	ImportPlan = config.ImportPlan
