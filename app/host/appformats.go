@@ -52,12 +52,15 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 	// it reads; a map would sort the names).
 	var body bytes.Buffer
 	body.WriteString(`{"mcpServers":{`)
-	n := 0
+	n, appOnly := 0, 0
 	for _, s := range servers {
-		if s.Name == clients.EntryName || (cf.Style == config.StyleGoose || cf.Style == config.StyleZed) && s.Command == "" && s.URL == "" {
-			// Switchboard's own entry of a connected app; Goose's built-in
-			// extensions and Zed's extension-provided servers ("source":
-			// "extension"), which only that app can start.
+		if s.Name == clients.EntryName {
+			continue // Switchboard's own entry of a connected app
+		}
+		if (cf.Style == config.StyleGoose || cf.Style == config.StyleZed) && s.Command == "" && s.URL == "" {
+			// Goose's built-in extensions and Zed's extension-provided
+			// servers ("source": "extension"), which only that app can start.
+			appOnly++
 			continue
 		}
 		if n++; n > 1 {
@@ -71,9 +74,12 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 	}
 	body.WriteString("}}")
 	if n == 0 {
+		msg := fmt.Sprintf("read as %s's config: it has no servers under %q to import", clients.Title(cf.Style), cf.Key[0])
+		if appOnly > 0 {
+			msg = fmt.Sprintf("read as %s's config: its %d server(s) under %q are ones only %s can start (its extensions' or built-in ones, with no command or URL), so there is nothing to import", clients.Title(cf.Style), appOnly, cf.Key[0], clients.Title(cf.Style))
+		}
 		return nil, &config.ValidationError{File: name, Kind: config.ErrUnknownFormat, Problems: []config.Problem{{
-			Severity: config.SeverityError,
-			Message:  fmt.Sprintf("read as %s's config: it has no servers under %q to import", clients.Title(cf.Style), cf.Key[0]),
+			Severity: config.SeverityError, Message: msg,
 		}}}
 	}
 	// The body is a well-formed mcpServers document, so f is not nil, and

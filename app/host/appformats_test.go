@@ -64,7 +64,8 @@ func TestImportAppFormats(t *testing.T) {
 		{"zed.json", map[string]want{ // "from-extension" is one only Zed can start
 			"postgres":  {command: "pg-mcp", args: []string{"--ro"}},
 			"old-style": {command: "/usr/bin/node", args: []string{"server.js"}, env: map[string]string{"A": "b"}},
-		}, []string{"postgres", "old-style"}},
+			"off":       {command: "off-server", disabled: true}, // Zed's "enabled": false
+		}, []string{"postgres", "old-style", "off"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			h := open(t)
@@ -121,6 +122,7 @@ func TestImportAppFormatErrors(t *testing.T) {
 		{"config.toml", "model = \"o3\"\n[mcp_servers.a\n", "config.toml:2:15: toml: expected ']' to close table name (read as Codex's config); fix the file and import it again"},
 		{"config.yaml", "extensions:\n  a:\n    cmd: x\n  \targs: [\n", "config.yaml:3:1: found a tab character that violates indentation (read as Goose's config)"},
 		{"config.toml", "model = \"o3\"\n", `read as Codex's config: it has no servers under "mcp_servers" to import`},
+		{"settings.json", `{"context_servers": {"mcp-server-context7": {"source": "extension", "settings": {}}}}`, `read as Zed's config: its 1 server(s) under "context_servers" are ones only Zed can start`},
 	} {
 		_, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: c.name, Data: []byte(c.data), DryRun: true})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -114,6 +114,9 @@ func jsonServer(style config.ClientStyle, v *config.JSONValue) Server {
 		s.Command, s.Args, s.Env = str(cmd), list(v.Get("args")), dict(v.Get("env"))
 		s.Disabled = v.Get("disabled") != nil && v.Get("disabled").Text == "true"
 	}
+	if e := v.Get("enabled"); e != nil && e.Text == "false" {
+		s.Disabled = true // Zed's switch, as opencode's
+	}
 	s.URL = cmp.Or(str(v.Get("url")), str(v.Get("serverUrl")), str(v.Get("httpUrl"))) // Windsurf's, Gemini CLI's
 	s.Headers = dict(v.Get("headers"))
 	if style == config.StyleOpencode {

@@ -176,8 +176,8 @@ func vscodeFamily(dir string) func(d appDirs) []ClientFile {
 // Windsurf, Zed (settings.json "context_servers"), Gemini CLI, Codex
 // ($CODEX_HOME/config.toml), Goose (config.yaml, on Windows
 // %APPDATA%\Block\goose\config), Continue (~/.continue/config.yaml), LM
-// Studio, opencode (~/.config/opencode on every OS), Cline (its VS Code
-// extension storage) and Kiro.
+// Studio, opencode (~/.config/opencode on every OS), Cline and Roo Code
+// (their VS Code extension storage; Roo Code's .roo/mcp.json) and Kiro.
 func ClientApps() []ClientApp {
 	return []ClientApp{
 		{Name: "claude-desktop", Title: "Claude Desktop", Processes: []string{"Claude", "claude-desktop"}, Rewrites: true,
@@ -259,6 +259,13 @@ func ClientApps() []ClientApp {
 				return []ClientFile{
 					user(join(d.appConfig, "Code", "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), StyleMCPServers, "mcpServers"),
 					user(join(d.home, ".cline", "data", "settings", "cline_mcp_settings.json"), StyleMCPServers, "mcpServers"),
+				}
+			}},
+		{Name: "roo", Title: "Roo Code", Processes: []string{"code", "Code"},
+			files: func(d appDirs) []ClientFile {
+				return []ClientFile{
+					user(join(d.appConfig, "Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json"), StyleMCPServers, "mcpServers"),
+					project(join(d.work, ".roo", "mcp.json"), StyleMCPServers, "mcpServers"),
 				}
 			}},
 		{Name: "kiro", Title: "Kiro", Processes: []string{"kiro", "Kiro"},

@@ -24,6 +24,7 @@ func TestClientAppFiles(t *testing.T) {
 			"lmstudio":        {"user home/.lmstudio/mcp.json"},
 			"opencode":        {"user home/.config/opencode/opencode.json", "user home/.config/opencode/opencode.jsonc", "project proj/opencode.json", "project proj/opencode.jsonc"},
 			"cline":           {"user home/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", "user home/.cline/data/settings/cline_mcp_settings.json"},
+			"roo":             {"user home/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json", "project proj/.roo/mcp.json"},
 			"kiro":            {"user home/.kiro/settings/mcp.json", "project proj/.kiro/settings/mcp.json"},
 			"vscodium":        {"user home/.config/VSCodium/User/mcp.json", "user home/.config/VSCodium/User/settings.json", "project proj/.vscode/mcp.json"},
 			"vscode-insiders": {"user home/.config/Code - Insiders/User/mcp.json", "user home/.config/Code - Insiders/User/settings.json", "project proj/.vscode/mcp.json"},

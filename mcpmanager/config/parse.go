@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf16"
 )
 
 // Format is the shape a file was recognized as.
@@ -132,7 +134,7 @@ func readDoc(ctx context.Context, name string, data []byte) (*doc, error) {
 // It gives up when ctx ends (a user pressing Ctrl-C or a SIGTERM while a
 // huge file is read), returning an error wrapping ctx.Err() and no File.
 func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data = bytes.TrimPrefix(fromUTF16(data), utf8BOM)
 	d, err := readDoc(ctx, name, data)
 	if err != nil {
 		return nil, err
@@ -158,6 +160,7 @@ func ParseContext(ctx context.Context, name string, data []byte) (*File, error) 
 		if n := root.get("mcpServers"); n != nil {
 			f.Entries = c.serverMap("mcpServers", n)
 		}
+		geminiAllowed(f.Entries, root.get("mcp"))
 		if format == FormatClaudeCode {
 			f.Projects = c.projects(root.get("projects"))
 		}
@@ -165,6 +168,15 @@ func ParseContext(ctx context.Context, name string, data []byte) (*File, error) 
 		holder := root
 		if format == FormatVSCodeSettings {
 			holder = root.get("mcp")
+			if holder == nil || holder.kind != kindObject {
+				// "mcp.servers" and "mcp.inputs" as flat keys.
+				holder = &node{kind: kindObject, off: root.off}
+				for _, k := range []string{"servers", "inputs"} {
+					if v := root.get("mcp." + k); v != nil {
+						holder.members = append(holder.members, member{key: k, off: v.off, val: v})
+					}
+				}
+			}
 		}
 		if n := holder.get("inputs"); n != nil {
 			f.Inputs = c.inputs(pathKey(base, "inputs"), n)
@@ -189,6 +201,43 @@ func ParseContext(ctx context.Context, name string, data []byte) (*File, error) 
 	sortProblems(c.problems)
 	f.Problems = c.problems
 	return f, f.Err()
+}
+
+// geminiAllowed switches off the entries Gemini CLI's settings keep from
+// starting: those in "mcp": {"excluded": [...]}, and when "mcp.allowed"
+// lists names, those it does not. Each says so in a warning.
+func geminiAllowed(entries []Entry, mcp *node) {
+	names := func(key string) (map[string]bool, bool) {
+		n := mcp.get(key)
+		if n == nil || n.kind != kindArray {
+			return nil, false
+		}
+		out := map[string]bool{}
+		for _, e := range n.elems {
+			if e.kind == kindString {
+				out[e.text] = true
+			}
+		}
+		return out, true
+	}
+	excluded, _ := names("excluded")
+	allowed, hasAllowed := names("allowed")
+	for i, e := range entries {
+		var why string
+		switch {
+		case excluded[e.Name]:
+			why = `is in "mcp.excluded", so Gemini CLI does not start it`
+		case hasAllowed && !allowed[e.Name]:
+			why = `is not in "mcp.allowed", so Gemini CLI does not start it`
+		default:
+			continue
+		}
+		if !e.Server.Disabled {
+			entries[i].Server.Disabled = true
+			entries[i].Problems = append(slices.Clone(e.Problems), Problem{Path: e.Path, Line: e.Line, Col: e.Col, Severity: SeverityWarning,
+				Message: why + ": imported switched off (switch it on when you want it)"})
+		}
+	}
 }
 
 // interrupted wraps the context's error for a parse that was given up.
@@ -271,7 +320,8 @@ func detect(root *node) (Format, string) {
 			return FormatLegacy, ""
 		}
 		return FormatVSCode, ""
-	case root.get("mcp") != nil && root.get("mcp").kind == kindObject:
+	case root.get("mcp") != nil && root.get("mcp").kind == kindObject,
+		root.get("mcp.servers") != nil: // settings.json's flat spelling of "mcp": {"servers"}
 		return FormatVSCodeSettings, "mcp"
 	case hasProjectServers(root):
 		return FormatClaudeCode, ""
@@ -316,7 +366,7 @@ func unknownFormat(name string, d *doc) error {
 		p.Message = "top level is " + d.root.kind.article() +
 			`; expected an object such as {"mcpServers": {...}} (Claude, Cursor, Windsurf) or {"servers": {...}} (VS Code)`
 	} else {
-		p.Message = `no "mcpServers", "servers" or "mcp.servers" key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`
+		p.Message = `no "mcpServers", "servers" or "mcp": {"servers"} key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`
 	}
 	return &ValidationError{File: name, Kind: ErrUnknownFormat, Problems: []Problem{p}}
 }
@@ -527,4 +577,24 @@ func (c *checker) checkInputRefs(f *File) {
 		}
 		sortProblems(f.Entries[i].Problems)
 	}
+}
+
+// fromUTF16 is data decoded to UTF-8 when it starts with a UTF-16 byte
+// order mark (Windows PowerShell 5 writes a redirected file so), else data.
+func fromUTF16(data []byte) []byte {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		order = binary.BigEndian
+	default:
+		return data
+	}
+	data = data[2:]
+	units := make([]uint16, len(data)/2)
+	for i := range units {
+		units[i] = order.Uint16(data[2*i:])
+	}
+	return []byte(string(utf16.Decode(units)))
 }

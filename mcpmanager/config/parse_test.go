@@ -2,13 +2,16 @@ package config
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // renderParse prints everything Parse returned, for golden files.
@@ -252,7 +255,7 @@ func TestParseCorpus(t *testing.T) {
 			file: "unknown_format.json",
 			kind: ErrUnknownFormat,
 			problems: []string{
-				`unknown_format.json:1:1: no "mcpServers", "servers" or "mcp.servers" key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`,
+				`unknown_format.json:1:1: no "mcpServers", "servers" or "mcp": {"servers"} key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`,
 			},
 		},
 		{
@@ -378,5 +381,74 @@ func TestParseCorpus(t *testing.T) {
 				t.Errorf("invalid = %q, want %q", invalid, tt.invalid)
 			}
 		})
+	}
+}
+
+// Gemini CLI's "mcp.excluded" and "mcp.allowed" keep servers from
+// starting there: they come switched off, each saying why.
+func TestGeminiExcludedAndAllowed(t *testing.T) {
+	for _, c := range []struct {
+		doc string
+		off []string
+	}{
+		{`{"mcp": {"excluded": ["b"]}, "mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}}}`, []string{"b"}},
+		{`{"mcp": {"allowed": ["a"]}, "mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}}}`, []string{"b", "c"}},
+		{`{"mcpServers": {"a": {"command": "a"}}}`, nil},
+	} {
+		f, err := ParseContext(t.Context(), "settings.json", []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var off []string
+		for _, e := range f.Entries {
+			if e.Server.Disabled {
+				off = append(off, e.Name)
+				if len(e.Problems) != 1 || !strings.Contains(e.Problems[0].Message, "Gemini CLI does not start it") {
+					t.Errorf("%s: problems %v", e.Name, e.Problems)
+				}
+			}
+		}
+		if !slices.Equal(off, c.off) {
+			t.Errorf("%s: switched off %v, want %v", c.doc, off, c.off)
+		}
+	}
+}
+
+// A file saved as UTF-16 (Windows PowerShell 5's redirect) is read as the
+// text it holds.
+func TestUTF16File(t *testing.T) {
+	text := `{"mcpServers": {"é": {"command": "x"}}}`
+	units := utf16.Encode([]rune(text))
+	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+		data := []byte{0xFF, 0xFE}
+		if order == binary.BigEndian {
+			data = []byte{0xFE, 0xFF}
+		}
+		for _, u := range units {
+			data = order.AppendUint16(data, u)
+		}
+		f, err := ParseContext(t.Context(), "mcp.json", data)
+		if err != nil || len(f.Servers) != 1 || f.Servers[0].Name != "é" {
+			t.Errorf("%v: %+v %v", order, f, err)
+		}
+	}
+}
+
+// VS Code's settings.json may spell "mcp": {"servers": …} as the flat
+// key "mcp.servers", as it spells every other setting.
+func TestVSCodeSettingsFlatKeys(t *testing.T) {
+	f, err := ParseContext(t.Context(), "settings.json", []byte(`{
+  "editor.fontSize": 14,
+  "mcp.inputs": [{"type": "promptString", "id": "tok", "password": true}],
+  "mcp.servers": {"github": {"command": "npx", "env": {"TOKEN": "${input:tok}"}}}
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Format != FormatVSCodeSettings || len(f.Servers) != 1 || f.Servers[0].Name != "github" || len(f.Inputs) != 1 || !f.Inputs[0].Password {
+		t.Fatalf("format %s, servers %+v, inputs %+v", f.Format, f.Servers, f.Inputs)
+	}
+	if f.Entries[0].Path != "mcp.servers.github" {
+		t.Errorf("path = %q", f.Entries[0].Path)
 	}
 }

@@ -120,7 +120,7 @@ type Server struct {
 var knownKeys = map[string]bool{
 	"type": true, "transport": true, "command": true, "args": true, "env": true,
 	"cwd": true, "url": true, "serverUrl": true, "httpUrl": true, "headers": true,
-	"disabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
+	"disabled": true, "enabled": true, "restart": true, "defaultToolTimeout": true, "stderr": true,
 	"encoding": true, "roots": true, "sandbox": true, "startupTimeout": true,
 	"oauth": true, "id": true, "sandboxEnabled": true, "envFile": true,
 	"includeTools": true, "excludeTools": true, "disabledTools": true, "timeout": true, "transportType": true,
@@ -540,7 +540,12 @@ func (c *checker) server(path, name string, n *node, at int) Server {
 			if v.kind != kindBool {
 				c.add(SeverityError, p, v, "must be true or false, got %s", v.kind.article())
 			}
-			s.Disabled = v.text == "true"
+			s.Disabled = s.Disabled || v.text == "true"
+		case "enabled": // Zed's, opencode's, Goose's and others' switch: read as "disabled"
+			if v.kind != kindBool {
+				c.add(SeverityError, p, v, "must be true or false, got %s", v.kind.article())
+			}
+			s.Disabled = s.Disabled || v.text == "false"
 		case "type":
 			typeNode = v
 			typ = c.transport(p, v)

@@ -170,3 +170,25 @@ func TestValidationErrorFormat(t *testing.T) {
 		t.Errorf("Errors() = %v", e.Errors())
 	}
 }
+
+// Another app's "enabled": false is read as "disabled" and saved so: the
+// server stays off, and switching it on here is not undone by the old key.
+func TestEnabledFalseIsDisabled(t *testing.T) {
+	f, err := ParseContext(t.Context(), "mcp.json", []byte(`{"mcpServers": {
+		"off": {"command": "x", "enabled": false},
+		"on": {"command": "y", "enabled": true}
+	}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Servers) != 2 || !f.Servers[0].Disabled || f.Servers[1].Disabled {
+		t.Fatalf("servers = %+v", f.Servers)
+	}
+	out, err := json.Marshal(f.Servers[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "enabled") || !strings.Contains(string(out), `"disabled":true`) {
+		t.Fatalf("saved as %s", out)
+	}
+}
