@@ -82,6 +82,7 @@ func clientsListCmd() *Command {
 func clientsConnectCmd() *Command {
 	var req host.ClientConnect
 	var servers string
+	plaintext := listFlag{}
 	return &Command{
 		Name: "connect",
 		Args: "NAME",
@@ -93,11 +94,13 @@ func clientsConnectCmd() *Command {
 			fs.StringVar(&req.Project, "project", "", "write the app's project file in `DIR` (.mcp.json, .vscode/mcp.json) instead of its user file")
 			fs.StringVar(&req.EnvDiffers, "env-differs", "", "when a server to move is in Switchboard with another environment: keep (Switchboard's) or import (the app's as well)")
 			fs.BoolVar(&req.DryRun, "dry-run", false, "show the change to the file and write nothing")
+			fs.Var(plaintext, "plaintext", "with --move, keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR or SERVER.headers.NAME (repeatable)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME (see 'switchboard clients')"}
 			}
+			req.Plaintext = plaintext
 			if req.EnvDiffers != "" && req.EnvDiffers != "keep" && req.EnvDiffers != "import" {
 				return &UsageError{Cmd: inv.Path, Msg: "--env-differs is keep or import"}
 			}

@@ -245,3 +245,50 @@ func TestClientsMoveKeepsFieldsAndWhatCannotMove(t *testing.T) {
 		t.Errorf("Gemini's file still has the moved server:\n%s", b)
 	}
 }
+
+// The user file and a project file of one app are connected and
+// disconnected each on its own: the servers moved from each go back to
+// it, and to no other.
+func TestClientsUserAndProjectFilesKeptApart(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	data := t.TempDir()
+	proj := t.TempDir()
+	t.Chdir(proj)
+	user := filepath.Join(home, ".claude.json")
+	project := filepath.Join(proj, ".mcp.json")
+	const userText = `{"numStartups": 3, "mcpServers": {"user-memory": {"type": "stdio", "command": "/nonexistent/user-memory", "args": []}}}` + "\n"
+	const projectText = `{"mcpServers": {"proj-memory": {"command": "/nonexistent/proj-memory", "args": []}}}` + "\n"
+	if err := os.WriteFile(user, []byte(userText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(project, []byte(projectText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"clients", "connect", "claude-code", "--move"},
+		{"clients", "connect", "claude-code", "--project", proj, "--move"},
+		{"clients", "disconnect", "claude-code", "--project", proj},
+	} {
+		if code, out, errb := runIn(t, data, args...); code != 0 {
+			t.Fatalf("%v: %d\n%s\n%s", args, code, out, errb)
+		}
+	}
+	p, _ := os.ReadFile(project)
+	if strings.Contains(string(p), "user-memory") || !strings.Contains(string(p), "proj-memory") || strings.Contains(string(p), `"switchboard"`) {
+		t.Fatalf("the project file after its disconnect:\n%s", p)
+	}
+	u, _ := os.ReadFile(user)
+	if !strings.Contains(string(u), `"switchboard"`) || strings.Contains(string(u), "user-memory") {
+		t.Fatalf("the user file is no longer connected:\n%s", u)
+	}
+	if code, out, errb := runIn(t, data, "clients", "disconnect", "claude-code"); code != 0 {
+		t.Fatalf("disconnect: %d\n%s\n%s", code, out, errb)
+	}
+	u, _ = os.ReadFile(user)
+	if !strings.Contains(string(u), "user-memory") || strings.Contains(string(u), `"switchboard"`) {
+		t.Fatalf("the user file after its disconnect:\n%s", u)
+	}
+}

@@ -26,18 +26,64 @@ type Clients struct{ h *Host }
 // ClientState is what Switchboard keeps of one connected app, in
 // settings.clients of config.json.
 type ClientState struct {
-	Path  string `json:"path,omitempty"`  // the file connected
-	Scope string `json:"scope,omitempty"` // user, local or project
-	// Created: connect added the servers' container itself, so disconnect
-	// takes it out again when it is empty.
-	Created bool `json:"created,omitempty"`
-	// Moved are the app's servers connect moved here.
-	Moved []MovedServer `json:"moved,omitempty"`
+	// Files are the app's files Switchboard's entry is in (its user file,
+	// project files), each with what connect did to it.
+	Files []ConnectedFile `json:"files,omitempty"`
+	// Path, Scope, Created and Moved are one connected file as config.json
+	// kept it before Files; read as one of Files, and moved there at the
+	// next change.
+	Path    string        `json:"path,omitempty"`
+	Scope   string        `json:"scope,omitempty"`
+	Created bool          `json:"created,omitempty"`
+	Moved   []MovedServer `json:"moved,omitempty"`
 	// Servers are the servers the app sees; empty: all.
 	Servers []string `json:"servers,omitempty"`
 	// LastConnected is when 'serve --client' last started for it (RFC 3339).
 	LastConnected string `json:"lastConnected,omitempty"`
 	Calls         int64  `json:"calls,omitempty"`
+}
+
+// ConnectedFile is one app file Switchboard's entry is in.
+type ConnectedFile struct {
+	Path  string `json:"path"`
+	Scope string `json:"scope,omitempty"` // user, local or project
+	// Created: connect added the servers' container itself, so disconnect
+	// takes it out again when it is empty.
+	Created bool `json:"created,omitempty"`
+	// Moved are the servers connect moved from this file to Switchboard:
+	// disconnecting this file gives them back to it, and to no other.
+	Moved []MovedServer `json:"moved,omitempty"`
+}
+
+// connected is every file of st, the one kept before Files included.
+func (st ClientState) connected() []ConnectedFile {
+	out := slices.Clone(st.Files)
+	if st.Path != "" && !slices.ContainsFunc(out, func(f ConnectedFile) bool { return f.Path == st.Path }) {
+		out = append(out, ConnectedFile{Path: st.Path, Scope: st.Scope, Created: st.Created, Moved: st.Moved})
+	}
+	return out
+}
+
+// file is st's record of the file at path (only its Path when there is none).
+func (st ClientState) file(path string) ConnectedFile {
+	for _, f := range st.connected() {
+		if f.Path == path {
+			return f
+		}
+	}
+	return ConnectedFile{Path: path}
+}
+
+// withFile is st with f's record in place of the one of its path; keep
+// false drops it (the file was disconnected).
+func (st ClientState) withFile(f ConnectedFile, keep bool) ClientState {
+	files := slices.DeleteFunc(st.connected(), func(c ConnectedFile) bool { return c.Path == f.Path })
+	if keep {
+		files = append(files, f)
+	}
+	st.Files = files
+	st.Path, st.Scope, st.Created, st.Moved = "", "", false, nil
+	return st
 }
 
 // MovedServer is one server moved from an app's file.
@@ -97,8 +143,10 @@ func (c *Clients) view(a config.ClientApp, env config.Env, st ClientState, attac
 			v.Calls += int64(s.Calls)
 		}
 	}
-	for _, m := range st.Moved {
-		v.Moved = append(v.Moved, m.Name)
+	for _, f := range st.connected() {
+		for _, m := range f.Moved {
+			v.Moved = append(v.Moved, m.Name)
+		}
 	}
 	for _, f := range a.Files(env) {
 		data, err := clients.ReadFile(f.Path)
@@ -240,12 +288,11 @@ func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange,
 				*m = map[string]ClientState{}
 			}
 			st := (*m)[a.Name]
-			if st.Path != f.Path {
-				st.Created = false
-			}
-			st.Path, st.Scope = f.Path, f.Scope
-			st.Created = st.Created || created
-			st.Moved = append(st.Moved, moved...)
+			cf := st.file(f.Path)
+			cf.Scope = f.Scope
+			cf.Created = cf.Created || created
+			cf.Moved = append(cf.Moved, moved...)
+			st = st.withFile(cf, true)
 			if req.Servers != nil {
 				st.Servers = req.Servers
 			}
@@ -317,7 +364,7 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 		// The file itself is read as an import reads it (every field of
 		// the app's format: Gemini's httpUrl, cwd and excludeTools…), only
 		// these servers of it.
-		res, err := h.ServerFiles.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, DryRun: req.DryRun})
+		res, err := h.ServerFiles.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, Plaintext: req.Plaintext, DryRun: req.DryRun})
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
 		}
@@ -422,13 +469,17 @@ func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientC
 	if err != nil {
 		return ClientChange{}, err
 	}
-	if st.Path != "" && req.Project == "" {
+	if req.Project == "" {
+		// The user-level file connected (user or local scope), when it is
+		// not the one connect would pick now.
 		for _, cand := range a.Files(clientEnv("")) {
-			if cand.Path == st.Path && cand.Scope == st.Scope {
+			if cand.Scope != "project" && slices.ContainsFunc(st.connected(), func(c ConnectedFile) bool { return c.Path == cand.Path && c.Scope == cand.Scope }) {
 				f = cand
+				break
 			}
 		}
 	}
+	cf := st.file(f.Path)
 	ch := ClientChange{Name: a.Name, Title: a.Title, Path: f.Path, Scope: f.Scope}
 	data, err := clients.ReadFile(f.Path)
 	if err != nil {
@@ -438,11 +489,11 @@ func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientC
 	if err != nil {
 		return ch, err
 	}
-	out, err := doc.Remove(clients.EntryName, st.Created && len(st.Moved) == 0)
+	out, err := doc.Remove(clients.EntryName, cf.Created && len(cf.Moved) == 0)
 	if err != nil {
 		return ch, err
 	}
-	for _, m := range st.Moved {
+	for _, m := range cf.Moved {
 		nd, err := clients.Read(f, out)
 		if err != nil {
 			return ch, err
@@ -487,9 +538,7 @@ func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientC
 			if *m == nil {
 				return nil
 			}
-			st := (*m)[a.Name]
-			st.Path, st.Scope, st.Created, st.Moved = "", "", false, nil
-			(*m)[a.Name] = st
+			(*m)[a.Name] = (*m)[a.Name].withFile(ConnectedFile{Path: f.Path}, false)
 			return nil
 		})
 	})
@@ -692,7 +741,7 @@ func clientWarnings(a config.ClientApp, f config.ClientFile, e clients.Entry, ch
 	if f.Scope == "project" {
 		out = append(out, fmt.Sprintf("%s is a project file, often kept in git: it now names %s, a path on this computer only", f.Path, e.Command))
 	}
-	if moved {
+	if moved && a.Name == "claude-code" { // its permission rules name tools mcp__SERVER__TOOL
 		out = append(out, "rules that allowed the moved servers' tools (mcp__github__… in Claude Code) now need to name Switchboard's entry: mcp__switchboard__github__…")
 	}
 	return out

@@ -114,6 +114,9 @@ type ClientConnect struct {
 	// with another environment: "keep" Switchboard's, "import" the app's
 	// too; "" refuses with a *ClientEnvError.
 	EnvDiffers string
+	// Plaintext lists the moved servers' secret-looking values
+	// ("server.env.VAR") kept in config.json instead of the keyring.
+	Plaintext map[string]bool
 	// DryRun computes the change (its Diff) and writes nothing.
 	DryRun bool
 }
