@@ -244,6 +244,20 @@ func TestClientsMoveKeepsFieldsAndWhatCannotMove(t *testing.T) {
 	if b, _ := os.ReadFile(gemini); strings.Contains(string(b), "remote") {
 		t.Errorf("Gemini's file still has the moved server:\n%s", b)
 	}
+
+	// VS Code's user file: ${workspaceFolder} has a value only in VS Code.
+	vscode := write(".config/Code/User/mcp.json", `{"servers": {
+  "wsfs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}"]},
+  "time": {"command": "/nonexistent/time-server"}
+}}
+`)
+	code, out, errb = runIn(t, data, "clients", "connect", "vscode", "--move")
+	if code != 0 || !strings.Contains(out, "wsfs: stays in the app's file: it uses ${workspaceFolder}, which only the app gives a value") {
+		t.Fatalf("connect vscode: %d\n%s\n%s", code, out, errb)
+	}
+	if b, _ := os.ReadFile(vscode); !strings.Contains(string(b), "wsfs") || strings.Contains(string(b), `"time"`) {
+		t.Errorf("VS Code's file after the move:\n%s", b)
+	}
 }
 
 // The user file and a project file of one app are connected and

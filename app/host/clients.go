@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -360,16 +361,34 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	var moves []secretMove
 	renamed := map[string]string{}
 	imported := map[string]bool{}
+	stays := map[string]string{} // a server that stays in the app's file → why
 	if len(names) > 0 {
 		// The file itself is read as an import reads it (every field of
 		// the app's format: Gemini's httpUrl, cwd and excludeTools…), only
-		// these servers of it.
-		res, err := h.ServerFiles.Import(ctx, ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, Plaintext: req.Plaintext, DryRun: req.DryRun})
+		// these servers of it; first as a preview, to leave out what
+		// Switchboard cannot run as the app does.
+		imp := ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, Plaintext: req.Plaintext, DryRun: true}
+		res, err := h.ServerFiles.Import(ctx, imp)
+		if err == nil {
+			for _, it := range res.Plan.Items {
+				switch unresolved := it.Incoming.UnresolvedVariables(); {
+				case it.Outcome == config.Invalid:
+					stays[it.Name] = fmt.Sprintf("Switchboard cannot run it (see 'switchboard servers import %s')", doc.File.Path)
+				case len(unresolved) > 0:
+					stays[it.Name] = fmt.Sprintf("it uses %s, which only the app gives a value", cmpString(variableRef.FindString(unresolved[0].Message), "a variable"))
+				}
+			}
+			names = slices.DeleteFunc(names, func(n string) bool { return stays[n] != "" })
+			if !req.DryRun && len(names) > 0 {
+				imp.Only, imp.DryRun = names, false
+				res, err = h.ServerFiles.Import(ctx, imp)
+			}
+		}
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
 		}
 		for _, it := range res.Plan.Items {
-			if it.Outcome == config.Invalid {
+			if it.Outcome == config.Invalid || !slices.Contains(names, it.Name) {
 				continue
 			}
 			imported[it.Name] = true
@@ -386,10 +405,10 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	var moved []MovedServer
 	for _, p := range plans {
 		if p.as == "" && !imported[p.s.Name] {
-			// Not a server Switchboard can run (Goose's built-in
-			// extensions, a Zed extension's settings, an entry in error):
-			// it stays the app's.
-			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: Switchboard cannot run it (see 'switchboard servers import %s')", p.s.Name, doc.File.Path))
+			// Not a server Switchboard can run as the app does (Goose's
+			// built-in extensions, a Zed extension's settings, an entry in
+			// error, ${workspaceFolder}): it stays the app's.
+			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: %s", p.s.Name, cmpString(stays[p.s.Name], "Switchboard cannot run it")))
 			continue
 		}
 		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
@@ -406,6 +425,9 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	}
 	return out, moved, backup, nil
 }
+
+// variableRef is a ${…} placeholder in a message.
+var variableRef = regexp.MustCompile(`\$\{[^}]+\}`)
 
 type secretMove struct{ server, name, value string }
 
