@@ -383,7 +383,12 @@ func (c *checker) serverMap(path string, n *node) []Entry {
 		c.add(SeverityError, path, n, `must be an object mapping server names to their definitions, like {"github": {"command": "npx", "args": [...]}}; got %s`, n.kind.article())
 		return nil
 	}
-	first := map[string]int{}
+	// A name given twice is the last one's, as JSON.parse (and so the
+	// app that wrote the file) reads it: the earlier ones are not imported.
+	last := map[string]int{}
+	for _, m := range n.members {
+		last[m.key] = m.off
+	}
 	entries := make([]Entry, 0, len(n.members))
 	for i, m := range n.members {
 		if i%checkEvery == 0 && c.doc.cancelled() {
@@ -393,10 +398,8 @@ func (c *checker) serverMap(path string, n *node) []Entry {
 		start := len(c.problems)
 		if strings.TrimSpace(m.key) == "" {
 			c.addAt(SeverityError, p, m.off, "server name must not be empty; give the server a name")
-		} else if off, dup := first[m.key]; dup {
-			c.addAt(SeverityError, p, m.off, "duplicate server name (first at line %d); rename or remove one of them", c.line(off))
-		} else {
-			first[m.key] = m.off
+		} else if off := last[m.key]; off != m.off {
+			c.addAt(SeverityError, p, m.off, "duplicate server name: the one at line %d is used, as the app reading this file uses the last; remove this one", c.line(off))
 		}
 		s := c.server(p, m.key, m.val, m.off)
 		entries = append(entries, c.entry(m.key, p, m.off, s, start))

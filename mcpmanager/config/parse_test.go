@@ -300,10 +300,10 @@ func TestParseCorpus(t *testing.T) {
 			file:    "duplicate_names.json",
 			format:  FormatMCPServers,
 			kind:    ErrInvalid,
-			valid:   []string{"memory", "Memory"},
+			valid:   []string{"Memory", "memory"}, // the last "memory", as JSON.parse reads it
 			invalid: []string{"memory", "", "my.server"},
 			problems: []string{
-				`duplicate_names.json:5:5: mcpServers.memory: duplicate server name (first at line 3); rename or remove one of them`,
+				`duplicate_names.json:3:5: mcpServers.memory: duplicate server name: the one at line 5 is used, as the app reading this file uses the last; remove this one`,
 				`duplicate_names.json:5:58: warning: mcpServers.memory.command: duplicate key (first at line 5); the last one is used, remove the other`,
 				`duplicate_names.json:6:5: mcpServers[""]: server name must not be empty; give the server a name`,
 				`duplicate_names.json:7:50: mcpServers["my.server"].env.A: must be a string, got null`,
