@@ -619,8 +619,9 @@ func fetchTools(ctx context.Context, r *Router, server string) ([]mcp.Tool, erro
 		})
 }
 
-// encodeSchemas encodes each tool's input schema once, when it is listed,
-// and keeps only the encoding (mcp.Tool marshals RawInputSchema as is):
+// encodeSchemas encodes each tool's input schema once, when it is listed
+// (typed "object" when the server left "type" out), and keeps only the
+// encoding (mcp.Tool marshals RawInputSchema as is):
 // every model step offers every active tool's schema, and encoding 300 of
 // them again per step took most of the step's time (BENCHMARKS.md).
 func encodeSchemas(tools []mcp.Tool) {
@@ -628,6 +629,13 @@ func encodeSchemas(tools []mcp.Tool) {
 		t := &tools[i]
 		if t.RawInputSchema != nil {
 			continue
+		}
+		if t.InputSchema.Type == "" {
+			// MCP requires an object schema, and clients refuse a whole
+			// listing for one tool without "type" (Claude Code: every
+			// server's tools behind serve). Servers built on zod 4 with an
+			// older SDK send {"$schema": …} alone: a tool taking any object.
+			t.InputSchema.Type = "object"
 		}
 		if raw, err := json.Marshal(t.InputSchema); err == nil {
 			t.RawInputSchema, t.InputSchema = raw, mcp.ToolInputSchema{}

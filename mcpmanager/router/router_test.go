@@ -317,3 +317,28 @@ type stallSrc struct {
 }
 
 func (s *stallSrc) Client() (Client, error) { return s.cl, nil }
+
+// A tool whose input schema has no "type" (zod 4 under an older SDK sends
+// {"$schema": …} alone) is offered as taking an object: clients refuse a
+// whole listing for one such tool.
+func TestSchemaWithoutTypeIsAnObject(t *testing.T) {
+	srv := server.NewMCPServer("test", "1.0.0", server.WithToolCapabilities(true))
+	srv.AddTool(mcp.NewToolWithRawSchema("bare", "", json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#"}`)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+	s := &src{name: "old"}
+	s.cl.Store(mcptest.Connect(t, srv))
+	r := New(Options{})
+	r.Add(s)
+	tools, errs := r.Tools(t.Context())
+	if len(errs) != 0 || len(tools) != 1 {
+		t.Fatalf("tools %+v, errs %+v", tools, errs)
+	}
+	raw, err := tools[0].Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil || schema["type"] != "object" {
+		t.Fatalf("schema = %s (%v), want type object", raw, err)
+	}
+}
