@@ -41,6 +41,8 @@ import (
 
 // Defaults and limits; variables so tests can shorten them.
 var (
+	// DefaultCallTimeout is how long a call may go without a result or a
+	// progress report (each report starts it again, up to the task limit).
 	DefaultCallTimeout = 60 * time.Second
 	ListTimeout        = 30 * time.Second
 	// ProgressGrace is how long progress of a finished call is still relayed.
@@ -1170,8 +1172,23 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 		// by the task limit, not the tool timeout, as below 2026-07-28.
 		timeout = max(timeout, r.taskLimit())
 	}
-	cctx, cancel := context.WithTimeoutCause(wire.WithTaskUpdates(ctx, opts.OnTask), timeout, ErrCallTimeout)
-	defer cancel()
+	cctx, cancel := context.WithCancelCause(wire.WithTaskUpdates(ctx, opts.OnTask))
+	defer cancel(nil)
+	deadline := time.AfterFunc(timeout, func() { cancel(ErrCallTimeout) })
+	defer deadline.Stop()
+	if onProgress := opts.OnProgress; onProgress != nil {
+		// A server that reports progress is working: each report gives
+		// the call its timeout again, up to the task limit in all (MCP's
+		// resetTimeoutOnProgress with a maxTotalTimeout). A long build or
+		// test run is not cut off at a minute while it says how far it is.
+		limit := time.Now().Add(max(timeout, r.taskLimit()))
+		opts.OnProgress = func(p Progress) {
+			if rest := time.Until(limit); rest > 0 {
+				deadline.Reset(min(timeout, rest))
+			}
+			onProgress(p)
+		}
+	}
 	meta, release := r.callMeta(opts)
 	defer release()
 	start := time.Now()
@@ -1185,7 +1202,7 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 			if errors.As(err, &se) {
 				why = " (" + se.Detail() + ")"
 			}
-			err = fmt.Errorf("%s: %s: %w after %s%s", server, tool, ErrCallTimeout, timeout, why)
+			err = fmt.Errorf("%s: %s: %w after %s without a result or progress%s", server, tool, ErrCallTimeout, timeout, why)
 		} else {
 			err = fmt.Errorf("%s: %s: %w", server, tool, err)
 		}

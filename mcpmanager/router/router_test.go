@@ -342,3 +342,46 @@ func TestSchemaWithoutTypeIsAnObject(t *testing.T) {
 		t.Fatalf("schema = %s (%v), want type object", raw, err)
 	}
 }
+
+// Progress gives a call its timeout again: a tool that keeps reporting
+// runs past the timeout, one that goes quiet is still cut off.
+func TestProgressResetsTheCallTimeout(t *testing.T) {
+	srv := server.NewMCPServer("test", "1.0.0", server.WithToolCapabilities(true))
+	srv.AddTool(mcp.NewTool("build", mcp.WithNumber("reports")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		token := req.Params.Meta.ProgressToken
+		for i := range int(req.GetFloat("reports", 0)) {
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if token != nil {
+				_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{"progressToken": token, "progress": i + 1})
+			}
+		}
+		select { // then quiet for longer than the timeout
+		case <-time.After(time.Duration(req.GetFloat("quiet", 0)) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return mcp.NewToolResultText("built"), nil
+	})
+	s := &src{name: "ci", timeout: 200 * time.Millisecond}
+	r := New(Options{})
+	s.cl.Store(mcptest.Connect(t, srv, mcptest.OnNotification(func(n mcp.JSONRPCNotification) { r.HandleNotification("ci", n) })))
+	r.Add(s)
+	var reports atomic.Int32
+	opts := CallOptions{OnProgress: func(Progress) { reports.Add(1) }}
+	// 20 reports 50 ms apart: a second in all, five times the timeout.
+	res, err := r.Call(t.Context(), "ci", "build", map[string]any{"reports": 20}, opts)
+	if err != nil || reports.Load() < 10 { // the last may come after the result
+		t.Fatalf("a call reporting progress: %v (%d reports)", err, reports.Load())
+	}
+	if text := res.Content[0].(mcp.TextContent).Text; text != "built" {
+		t.Fatalf("result %q", text)
+	}
+	// Reports, then silence past the timeout: cut off.
+	if _, err := r.Call(t.Context(), "ci", "build", map[string]any{"reports": 4, "quiet": 5000}, opts); !errors.Is(err, ErrCallTimeout) {
+		t.Fatalf("a call gone quiet: %v", err)
+	}
+}
