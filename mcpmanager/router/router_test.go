@@ -324,7 +324,9 @@ func (s *stallSrc) Client() (Client, error) { return s.cl, nil }
 func TestSchemaWithoutTypeIsAnObject(t *testing.T) {
 	srv := server.NewMCPServer("test", "1.0.0", server.WithToolCapabilities(true))
 	srv.AddTool(mcp.NewToolWithRawSchema("bare", "", json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#"}`)),
-		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
 	s := &src{name: "old"}
 	s.cl.Store(mcptest.Connect(t, srv))
 	r := New(Options{})
