@@ -16,7 +16,9 @@
 // Options.ToolsListed lets tools/list not wait for a server whose tools are
 // known from its last run ('switchboard serve': mcpmanager.Manager.WaitListed):
 // the router offers those while it starts, and a call of one waits for it
-// (router.Recaller); prompts, resources and skills still wait for it.
+// (router.Recaller); prompts, resources and skills still wait for it. A
+// call of a tool not published yet waits until it is (its own server is
+// up), or for the same start-up wait, not for the other servers.
 //
 // Prompts are published as server__prompt (unique like tool names) and
 // resources and resource templates as switchboard://SERVER/URI (see

@@ -19,9 +19,9 @@ import (
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
-// StartupWait bounds how long tools/list (and a call of a tool not yet
-// published) waits, counted from New, for servers still starting. A
-// variable so tests can shorten it.
+// StartupWait bounds how long tools/list waits, counted from New, for
+// servers still starting (and a call of a tool not yet published for it
+// to be). A variable so tests can shorten it.
 var StartupWait = 10 * time.Second
 
 // Options configure a Gateway.
@@ -35,9 +35,9 @@ type Options struct {
 	// ToolsListed, when set, is what tools/list waits for instead of
 	// Settled: it may return while servers are still starting, once the
 	// router offers the tools of each of them (those it listed when it
-	// last ran: mcpmanager.Manager.WaitListed). Prompts, resources, skills
-	// and a call of a tool not yet published still wait for Settled: only
-	// tools are known from before.
+	// last ran: mcpmanager.Manager.WaitListed). Prompts, resources and skills
+	// still wait for Settled (a call of a tool not yet published, for it
+	// to be): only tools are known from before.
 	ToolsListed func(ctx context.Context)
 	// ToolsAnswered, when set, is called once, when the gateway has
 	// answered a tools/list for the first time ('serve' starts the servers
@@ -142,9 +142,7 @@ func New(reg *router.Router, opts Options) *Gateway {
 	g.hideContent(hooks)   // a server hidden from an app: its prompts and resources too (hidden.go)
 	g.trackSessions(hooks) // (appsessions.go)
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
-		if _, _, ok := g.route(req.Params.Name); !ok {
-			g.awaitStartup(ctx) // its server may be about to start
-		}
+		g.awaitTool(ctx, req.Params.Name) // its server may be about to start
 	})
 	g.srv = server.NewMCPServer("switchboard", opts.Version,
 		server.WithToolCapabilities(true),
@@ -170,6 +168,44 @@ func (g *Gateway) Errors() []router.ServerError {
 // of New, for the servers to settle, then publishes what is ready.
 func (g *Gateway) awaitStartup(ctx context.Context) {
 	g.await(ctx, g.settled, &g.started)
+}
+
+// awaitTool is awaitStartup for a call of a tool not published yet: it
+// ends as soon as the tool is published (its server came up while others
+// still start), not when every server has settled.
+func (g *Gateway) awaitTool(ctx context.Context, name string) {
+	if g.routes(name) || g.started.Load() {
+		return
+	}
+	changes, stop := g.reg.Subscribe()
+	defer stop()
+	// Ready since the last publication, before this subscription heard of it?
+	if g.Refresh(ctx); g.routes(name) {
+		return
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	settled := make(chan struct{})
+	go func() {
+		defer close(settled)
+		g.awaitStartup(wctx)
+	}()
+	for {
+		select {
+		case <-settled:
+			return
+		case <-changes:
+			if g.Refresh(ctx); g.routes(name) {
+				return
+			}
+		}
+	}
+}
+
+// routes reports whether name is a tool the gateway routes now.
+func (g *Gateway) routes(name string) bool {
+	_, _, ok := g.route(name)
+	return ok
 }
 
 // awaitTools is awaitStartup for tools/list: it waits for ToolsListed.

@@ -94,3 +94,43 @@ func TestToolsListedWaitsOnlyForTools(t *testing.T) {
 		t.Fatalf("prompts/list = %v, want late__greet: it must wait for the server, whose prompts are not recalled", got)
 	}
 }
+
+// A call of a tool not published yet waits for its own server, not for
+// every server to settle: one slow server (an npx download) does not hold
+// up the calls of the others.
+func TestCallWaitsOnlyForItsServer(t *testing.T) {
+	old := StartupWait
+	StartupWait = time.Minute // a call that waits for Settled would not come back in the test's time
+	t.Cleanup(func() { StartupWait = old })
+	up := server.NewMCPServer("quick", "1", server.WithToolCapabilities(true))
+	up.AddTool(mcp.NewTool("echo"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("quick"), nil
+	})
+	quick := &lateSource{name: "quick", cl: inProcessUp(t, up, nil)}
+	slow := &lateSource{name: "slow", cl: inProcessUp(t, server.NewMCPServer("slow", "1", server.WithToolCapabilities(true)), nil)}
+	reg := router.New(router.Options{})
+	reg.Add(quick)
+	reg.Add(slow)
+	settled := func(ctx context.Context) { <-ctx.Done() } // slow never settles
+	g := New(reg, Options{Version: "test", Settled: settled})
+	cl := mcptest.Connect(t, g.srv)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "quick__echo"
+		res, err := cl.CallTool(ctx, req)
+		answered <- answer{res, err}
+	}()
+	quick.ready.Store(true)
+	reg.Invalidate("quick") // what the manager's status hook does
+	a := <-answered
+	if a.err != nil || a.res.IsError || a.res.Content[0].(mcp.TextContent).Text != "quick" {
+		t.Fatalf("quick__echo while slow starts: %+v, %v", a.res, a.err)
+	}
+}
