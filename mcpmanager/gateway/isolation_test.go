@@ -360,7 +360,7 @@ func TestQuestionsReachOnlyTheirCaller(t *testing.T) {
 									t.Errorf("B was asked %q, want %q once", s, k.question)
 								}
 							} else {
-								if !strings.Contains(got, "several clients' calls") {
+								if !strings.Contains(got, "several calls are running on this server") {
 									t.Errorf("B's call = %q, want the question refused as not tied to one call", got)
 								}
 								if s := b.seen(); len(s) != 0 {
@@ -456,29 +456,40 @@ func TestQuestionsAreCapped(t *testing.T) {
 
 // TestUntiedQuestionsReachNobody: a question asked outside any client's
 // call is ErrNoClient (serve declines it); one asked on a stdio-like
-// transport while two calls run is ErrNotTied.
+// transport while calls of two clients run is ErrNotTied. While two calls
+// of one client run (side by side, as Claude Code makes them) it is that
+// client's, whichever call asked.
 func TestUntiedQuestionsReachNobody(t *testing.T) {
 	g, started, _, gs := questionerGateway(t, "stdio")
 	if _, err := g.Elicit(t.Context(), "up", mcp.ElicitationRequest{}); !errors.Is(err, ErrNoClient) {
 		t.Errorf("a question outside any call: %v, want ErrNoClient", err)
 	}
 	url, token := serveHTTP(t, g)
-	p := newParty("A")
-	cl := httpClient(t, url, token, mcp.ProtocolVersion20251125, p)
-	var done []<-chan string
-	for _, gate := range []string{"one", "two"} {
-		done = append(done, background(t, cl, "hold", map[string]any{"gate": gate}))
+	a, b := newParty("A"), newParty("B")
+	ac := httpClient(t, url, token, mcp.ProtocolVersion20251125, a)
+	bc := httpClient(t, url, token, mcp.ProtocolVersion20251125, b)
+	hold := func(cl *client.Client, gate string) <-chan string {
+		d := background(t, cl, "hold", map[string]any{"gate": gate})
 		within(t, started, "hold call")
+		return d
 	}
-	if _, err := g.CreateMessage(t.Context(), "up", mcp.CreateMessageRequest{}); !errors.Is(err, ErrNotTied) {
-		t.Errorf("a question during two calls: %v, want ErrNotTied", err)
+	done := []<-chan string{hold(ac, "one"), hold(ac, "two")}
+	sampling := mcp.CreateMessageRequest{}
+	sampling.Messages = []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("which call?")}}
+	if res, err := g.CreateMessage(t.Context(), "up", sampling); err != nil || res.Model != "A-model" {
+		t.Errorf("a question during two calls of one client: %+v, %v; want it asked of that client", res, err)
 	}
-	close(gs.get("one"))
-	close(gs.get("two"))
+	done = append(done, hold(bc, "three"))
+	if _, err := g.CreateMessage(t.Context(), "up", sampling); !errors.Is(err, ErrNotTied) {
+		t.Errorf("a question during calls of two clients: %v, want ErrNotTied", err)
+	}
+	for _, gate := range []string{"one", "two", "three"} {
+		close(gs.get(gate))
+	}
 	for _, d := range done {
 		within(t, d, "hold result")
 	}
-	if s := p.seen(); len(s) != 0 {
-		t.Errorf("the client was asked %q", s)
+	if s := b.seen(); len(s) != 0 {
+		t.Errorf("B, whose calls did not ask, was asked %q", s)
 	}
 }

@@ -25,7 +25,7 @@ import (
 
 // ErrNotTied means a server asked a question while several calls of clients ran
 // on it, and nothing in the request says which call it belongs to.
-var ErrNotTied = errors.New("gateway: several clients' calls are running on this server and its request names none of them, so it is not asked of any client; ask during one call at a time, or over a transport that ties a request to its call (Streamable HTTP)")
+var ErrNotTied = errors.New("gateway: several calls are running on this server, of different clients or each answered apart (2026-07-28), and its request names none of them, so it is asked of none; ask during one call at a time, or over a transport that ties a request to its call (Streamable HTTP)")
 
 // ErrTooManyQuestions means the server, or the client's session, already has
 // as many questions waiting for an answer as it may.
@@ -133,7 +133,9 @@ func (g *Gateway) tie(ctx context.Context, srv, what string) (c *origin, release
 				c = x
 			}
 		default:
-			return nil, nil, fmt.Errorf("%s %s during %d calls: %w", srv, what, n, ErrNotTied)
+			if c = sameSession(cs.running[srv]); c == nil {
+				return nil, nil, fmt.Errorf("%s %s during %d calls: %w", srv, what, n, ErrNotTied)
+			}
 		}
 	}
 	if cs.byServer[srv] >= MaxQuestionsPerServer {
@@ -158,6 +160,21 @@ func (g *Gateway) tie(ctx context.Context, srv, what string) (c *origin, release
 			delete(cs.bySession, k)
 		}
 	}, nil
+}
+
+// sameSession is one of running when all of them are requests of one 2025
+// client's session (a client running calls side by side, as Claude Code
+// does): whichever call asked, the question goes to that client. nil when
+// they are not.
+func sameSession(running map[*origin]bool) *origin {
+	var one *origin
+	for c := range running {
+		if c.session == nil || one != nil && c.session != one.session {
+			return nil
+		}
+		one = c
+	}
+	return one
 }
 
 // during returns ctx ended also when c's request has: a question outlives

@@ -102,7 +102,10 @@ func failure(err error) (cause, advice string) {
 		return where + " cannot be looked up (DNS failed)", "check your internet connection, then try again."
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return where + " refused the connection", "nothing is listening there. Check the address, or start the service, then try again."
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+	case host != "" && (isTimeout(err) || errors.Is(err, context.DeadlineExceeded)) ||
+		isTimeout(err) && !errors.Is(err, context.DeadlineExceeded):
+		// A request's or a connection's: a context's deadline of anything
+		// else (a local server's start) is not a network failure.
 		return where + " did not answer in time", "check your connection, then try again."
 	case errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH):
 		return where + " cannot be reached", "you seem to be offline. Check your connection, then try again."

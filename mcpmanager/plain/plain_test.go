@@ -58,6 +58,11 @@ func TestExplain(t *testing.T) {
 			}
 		})
 	}
+	// A deadline of no request (a local server's start) is not the network's.
+	local := fmt.Errorf("server did not finish the MCP handshake in time (30s): %w", context.DeadlineExceeded)
+	if s, _ := plain.Explain(local); s != local.Error() {
+		t.Errorf("a local deadline: %q", s)
+	}
 	if plain.Text(errors.New("one line")) != "one line" {
 		t.Error("a one-line error is shown as it is")
 	}

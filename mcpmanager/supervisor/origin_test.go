@@ -261,3 +261,15 @@ func TestCappedBody(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteNotFound: a URL whose path nothing serves says so, instead of
+// mcp-go's guess that the server speaks legacy SSE.
+func TestRemoteNotFound(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	s, wait := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: srv.URL + "/sse"}, Restart: Restart{Disabled: true}, StartTimeout: 5 * time.Second}, Options{})
+	_ = wait()
+	if st := s.Status(); !strings.Contains(st.Error, srv.URL+"/sse answered 404 Not Found over Streamable HTTP and over SSE: check the URL's path") {
+		t.Errorf("status %q", st.Error)
+	}
+}

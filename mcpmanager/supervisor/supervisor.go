@@ -416,6 +416,11 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		s.mu.Lock()
 		s.era = ""
 		s.mu.Unlock()
+		if notFound(errs) {
+			// Not a legacy SSE server, as mcp-go's first error guesses: a
+			// URL whose path nothing serves.
+			return time.Time{}, fmt.Errorf("%s answered 404 Not Found over Streamable HTTP and over SSE: check the URL's path (servers often serve /mcp or /sse): %w", s.spec.Remote.URL, errors.Join(errs...))
+		}
 		return time.Time{}, errors.Join(errs...)
 	}
 	defer sess.close()
@@ -694,4 +699,11 @@ func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, is
 		}
 	}
 	return res, err
+}
+
+// notFound reports whether both transports were tried and the URL was not
+// found: Streamable HTTP's initialize refused with a 4xx, then SSE's
+// stream with 404.
+func notFound(errs []error) bool {
+	return len(errs) == 2 && errors.Is(errs[0], transport.ErrLegacySSEServer) && strings.Contains(errs[1].Error(), "status code: 404")
 }
