@@ -18,8 +18,12 @@ import (
 	"github.com/switchboard-app/switchboard/app/host"
 )
 
-// ErrNoSampling is the answer to a server's sampling request on the CLI.
-var ErrNoSampling = errors.New("the command line has no model to lend to servers (sampling): use 'switchboard chat' or the app")
+// ErrNoSampling is the answer to a server's sampling request on the CLI;
+// ErrServedNoSampling under 'serve', to a request its client did not take.
+var (
+	ErrNoSampling       = errors.New("the command line has no model to lend to servers (sampling): use 'switchboard chat' or the app")
+	ErrServedNoSampling = errors.New("the app connected to 'switchboard serve' does not lend its model to servers (sampling), and serve has none of its own: use this server in Switchboard's window or with 'switchboard chat'")
+)
 
 // terminalRequests answers what servers ask the user, for CLI commands
 // without a model (tools call, tools list): sampling is declined; an
@@ -32,19 +36,28 @@ type terminalRequests struct {
 	out         io.Writer // prompts and notes: stderr, so stdout stays the command's output
 	yes         bool
 	interactive bool // in is a terminal the user types into
+	noSampling  error
 	mu          sync.Mutex
 }
 
 // newTerminalRequests is the CLI's host.RequestHandler. interactive
 // says whether in is a terminal (not a pipe or the MCP stdio of 'serve').
 func newTerminalRequests(in io.Reader, out io.Writer, yes, interactive bool) host.RequestHandler {
-	return &terminalRequests{in: bufio.NewReader(in), out: out, yes: yes, interactive: interactive}
+	return &terminalRequests{in: bufio.NewReader(in), out: out, yes: yes, interactive: interactive, noSampling: ErrNoSampling}
+}
+
+// servedRequests is serve's fallback for what its client does not take:
+// newTerminalRequests on no terminal, saying why sampling is declined.
+func servedRequests(in io.Reader, out io.Writer) host.RequestHandler {
+	t := newTerminalRequests(in, out, false, false).(*terminalRequests)
+	t.noSampling = ErrServedNoSampling
+	return t
 }
 
 // CreateMessage declines: the CLI has no model outside 'switchboard chat'.
 func (t *terminalRequests) CreateMessage(_ context.Context, server string, _ mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	fmt.Fprintf(t.out, "switchboard: %s asked to use a model (sampling); declined: %v\n", server, ErrNoSampling)
-	return nil, ErrNoSampling
+	fmt.Fprintf(t.out, "switchboard: %s asked to use a model (sampling); declined: %v\n", server, t.noSampling)
+	return nil, t.noSampling
 }
 
 // Elicit answers a form, or a URL to open (see openURL).

@@ -126,6 +126,11 @@ func TestTerminalRequests(t *testing.T) {
 		if !errors.Is(err, ErrNoSampling) || !strings.Contains(out.String(), "sampler asked to use a model (sampling); declined") {
 			t.Errorf("%v, saw %q", err, out.String())
 		}
+		out.Reset()
+		// Under serve it is the connected app that did not take it.
+		if _, err := servedRequests(strings.NewReader(""), &out).CreateMessage(t.Context(), "sampler", mcp.CreateMessageRequest{}); !errors.Is(err, ErrServedNoSampling) || !strings.Contains(out.String(), "connected to 'switchboard serve'") {
+			t.Errorf("serve: %v, saw %q", err, out.String())
+		}
 	})
 	t.Run("a cancelled request stops waiting for the user", func(t *testing.T) {
 		r, w := io.Pipe() // nobody types

@@ -58,7 +58,7 @@ func serveCmd() *Command {
 			// tie to a single call, or past its cap, fails with its error.
 			// Serve at once: tools appear as their servers become ready.
 			h, err := launch(inv, file, inputs, func(h *host.Host) {
-				h.Serve.Relay(newTerminalRequests(inv.Stdin, inv.Stderr, false, false))
+				h.Serve.Relay(servedRequests(inv.Stdin, inv.Stderr))
 				h.Serve.HoldServers()
 			}, only...)
 			if err != nil {
