@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -145,15 +146,32 @@ func (d *Doc) Add(e Entry) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nd.impl.add(EntryName, value{entry: &e})
+		return d.lineEnds(nd.impl.add(EntryName, value{entry: &e}))
 	}
-	return d.impl.add(EntryName, value{entry: &e})
+	return d.lineEnds(d.impl.add(EntryName, value{entry: &e}))
 }
 
 // AddRaw returns the file with an entry name whose text (Server.Text of
 // a file of the same app) is put back as it was.
 func (d *Doc) AddRaw(name, text string) ([]byte, error) {
-	return d.impl.add(name, value{raw: text})
+	return d.lineEnds(d.impl.add(name, value{raw: text}))
+}
+
+// lineEnds is out with the lines an edit wrote ending as the file's do:
+// in a file whose every line ends in CRLF (written on Windows), the
+// edit's LF endings become CRLF too.
+func (d *Doc) lineEnds(out []byte, err error) ([]byte, error) {
+	if err != nil || !crlfOnly(d.Data) || crlfOnly(out) {
+		return out, err
+	}
+	out = bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n")), nil
+}
+
+// crlfOnly reports whether data has line breaks and each is CRLF.
+func crlfOnly(data []byte) bool {
+	n := bytes.Count(data, []byte("\n"))
+	return n > 0 && bytes.Count(data, []byte("\r\n")) == n
 }
 
 // Remove returns the file without the named entry; dropContainer also

@@ -1,10 +1,13 @@
 package clients
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // A config kept in a dotfiles folder and linked into place stays linked:
@@ -57,5 +60,32 @@ func TestWriteFileRefusesReadOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(path + BackupSuffix); !os.IsNotExist(err) {
 		t.Errorf("a backup was written for a refused write: %v", err)
+	}
+}
+
+// A file written on Windows (every line ending in CRLF) keeps its line
+// endings in the lines connect adds, in each syntax.
+func TestConnectKeepsCRLF(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		style config.ClientStyle
+		key   string
+		data  string
+	}{
+		{"mcp.json", config.StyleMCPServers, "mcpServers", "{\r\n  \"mcpServers\": {\r\n    \"a\": {\"command\": \"x\"}\r\n  }\r\n}\r\n"},
+		{"config.toml", config.StyleCodex, "mcp_servers", "model = \"o3\"\r\n\r\n[mcp_servers.a]\r\ncommand = \"x\"\r\n"},
+		{"config.yaml", config.StyleGoose, "extensions", "extensions:\r\n  a:\r\n    cmd: x\r\n    enabled: true\r\n    type: stdio\r\n"},
+	} {
+		d, err := Read(config.ClientFile{Path: c.file, Key: []string{c.key}, Style: c.style}, []byte(c.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := d.Add(Entry{Command: "/usr/bin/switchboard", Args: []string{"serve"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(out, []byte("\n")); n == 0 || bytes.Count(out, []byte("\r\n")) != n || !bytes.Contains(out, []byte("switchboard")) {
+			t.Errorf("%s: a line without CR:\n%q", c.file, out)
+		}
 	}
 }
