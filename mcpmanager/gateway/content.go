@@ -145,6 +145,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	var pRoutes []pRoute
 	var rDefs []any
 	promptServer := map[string]string{} // for the per-app choice (hidden.go)
+	promptName := map[string]string{}   // the server's own name, for completion
 	for _, s := range servers {
 		c := content[s]
 		for _, p := range c.prompts {
@@ -153,6 +154,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 			sp = append(sp, server.ServerPrompt{Prompt: exposed, Handler: g.promptHandler(s, p.Name)})
 			pRoutes = append(pRoutes, pRoute{s, p.Name, exposed})
 			promptServer[exposed.Name] = s
+			promptName[exposed.Name] = p.Name
 		}
 		for _, r := range c.resources {
 			exposed := r
@@ -188,7 +190,7 @@ func (g *Gateway) publishContent(ctx context.Context) []router.ServerError {
 	g.publishedPrompts, g.publishedResources = pfp, rfp
 	g.mu.Unlock()
 	if setPrompts {
-		g.prompts.set(promptServer)
+		g.prompts.set(promptServer, promptName)
 		g.srv.SetPrompts(sp...)
 	}
 	if setResources {

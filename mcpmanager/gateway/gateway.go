@@ -151,6 +151,9 @@ func New(reg *router.Router, opts Options) *Gateway {
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithToolFilter(g.toolFilter),
+		server.WithCompletions(), // relayed to the prompt's or template's server (complete.go)
+		server.WithPromptCompletionProvider(completer{g}),
+		server.WithResourceCompletionProvider(completer{g}),
 		server.WithInstructions("Switchboard gathers the tools of several MCP servers. Each tool is named server__tool: the part before the double underscore is the server it belongs to."),
 	)
 	return g

@@ -16,23 +16,33 @@ import (
 // from an earlier list, or built itself) are refused with a HiddenError
 // naming the server, the app and where to choose, as its tools/call of a
 // hidden tool is. Its skills too (skills.go): skills/list leaves them out,
-// skills/get and the read of a skill's file are refused. Completion and
+// skills/get and the read of a skill's file are refused. Completion of a
+// hidden server's prompt or template is refused too (complete.go);
 // resource subscriptions are not offered by the gateway to any app.
 //
 // Only the router's servers are hidden: the skills on this computer are
 // no server an app chooses.
 
 // promptRoutes maps a published prompt name to its server, for the
-// prompt filter.
+// prompt filter, and to the server's own name for it (completion).
 type promptRoutes struct {
 	mu     sync.Mutex
 	server map[string]string
+	prompt map[string]string
 }
 
-func (p *promptRoutes) set(m map[string]string) {
+func (p *promptRoutes) set(server, prompt map[string]string) {
 	p.mu.Lock()
-	p.server = m
+	p.server, p.prompt = server, prompt
 	p.mu.Unlock()
+}
+
+// route is the server of a published prompt and its own name there.
+func (p *promptRoutes) route(name string) (srv, prompt string, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	srv, ok = p.server[name]
+	return srv, p.prompt[name], ok
 }
 
 func (p *promptRoutes) of(name string) (string, bool) {

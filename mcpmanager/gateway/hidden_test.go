@@ -211,7 +211,7 @@ func TestHiddenServerHiddenEverywhere(t *testing.T) {
 			_, err := cl.ReadResource(ctx, req)
 			return errText(err)
 		}},
-		{method: "completion/complete", never: true, reach: func(cl *client.Client, srv string) (bool, string) {
+		{method: "completion/complete", why: true, reach: func(cl *client.Client, srv string) (bool, string) {
 			req := mcp.CompleteRequest{}
 			req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: srv + "__greet"}
 			req.Params.Argument.Name, req.Params.Argument.Value = "x", "a"

@@ -94,6 +94,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
     "files": {"command": ${JSON.stringify(fsBin)}, "args": [${JSON.stringify(root)}], "env": {"GITHUB_TOKEN": "ghp_wizardtoken00001234"}},
     "memory": {"command": "uvx", "args": ["some-other-memory"]},
     "bad": {"command": "npx", "args": "-y oops"},
+    "docs": {"command": "/nonexistent/docs-server", "args": ["--api-key", "sk-wizarddocs5678"]},
   }
 }`;
   await wizard.getByLabel('Config JSON').fill(json);
@@ -106,14 +107,25 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   assert.equal(await outcome('bad'), 'invalid');
   const problems = wizard.getByRole('list', { name: 'Problems' });
   assert.match(await problems.innerText(), /line 6:\d+ mcpServers\.bad\.args must be an array of strings/);
-  // The token is shown masked and will move to the keyring.
+  // The tokens are shown masked and will move to the keyring: one in env,
+  // one written on the command line (only the flag's value moves).
   await preview.getByText('env.GITHUB_TOKEN ••••1234 → keyring').waitFor();
+  await preview.getByText('args.api-key ••••5678 → keyring').waitFor();
+  const docs = preview.locator('tr', { hasText: 'args.api-key' });
+  for (const width of [720, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    await docs.scrollIntoViewIfNeeded();
+    // The command shown is the one saved: the flag's value is a reference.
+    assert.match(await docs.innerText(), /--api-key \$\{secret:server\.[0-9a-f]{12}\.args\.api-key\}/);
+    await screenshot(page, `import-preview-args-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
   // The default for a name in use keeps the existing server.
   assert.equal(await wizard.getByLabel('Action for memory').inputValue(), 'keep');
   await screenshot(page, 'import-preview');
 
-  await wizard.getByRole('button', { name: 'Import 1 server' }).click();
-  await wizard.getByRole('status').getByText(/^Imported 1 server:/).waitFor();
+  await wizard.getByRole('button', { name: 'Import 2 servers' }).click();
+  await wizard.getByRole('status').getByText(/^Imported 2 servers:/).waitFor();
   await row(page, 'files').locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
   assert.match(await row(page, 'memory').locator('.server-cmd').innerText(), /mcp-server-memory/, 'existing memory kept');
   // The imported token is in the keyring, listed masked in Settings.
@@ -121,6 +133,7 @@ test('the import wizard previews, then imports, and the new server starts', asyn
   const secret = page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: /server\.[0-9a-f]{12}\.env\.GITHUB_TOKEN/ });
   await secret.getByText('••••1234').waitFor();
   assert.match(await secret.innerText(), /files/);
+  await page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: /server\.[0-9a-f]{12}\.args\.api-key/ }).getByText('••••5678').waitFor();
   await screenshot(page, 'import-done');
   assert.deepEqual(errors, []);
   await page.close();
