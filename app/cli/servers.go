@@ -153,7 +153,7 @@ func serversImportCmd() *Command {
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 			fs.BoolVar(&sandboxed, "sandbox", false, `run the imported local servers in a sandbox ("sandbox": true unless their entry has one)`)
-			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable); ID=- reads it from standard input (a password input's value goes to the keyring either way)")
+			fs.Var(inputs, "set", "value for a VS Code ${input:ID} placeholder, as ID=VALUE (repeatable); ID=- reads it from standard input; one not given is asked for on a terminal (a password input's value goes to the keyring either way)")
 			fs.Var(resolve, "resolve", "for a name already in use: NAME=keep|replace|rename; for a new one, NAME=keep skips it (repeatable)")
 			fs.Var(plaintext, "plaintext", "keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR, SERVER.headers.NAME or SERVER.oauth.clientSecret (repeatable)")
 		},

@@ -142,7 +142,7 @@ func New(reg *router.Router, opts Options) *Gateway {
 	g.hideContent(hooks)   // a server hidden from an app: its prompts and resources too (hidden.go)
 	g.trackSessions(hooks) // (appsessions.go)
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
-		g.awaitTool(ctx, req.Params.Name) // its server may be about to start
+		awaitTool(ctx, g, req.Params.Name) // its server may be about to start
 	})
 	g.srv = server.NewMCPServer("switchboard", opts.Version,
 		server.WithToolCapabilities(true),
@@ -175,15 +175,17 @@ func (g *Gateway) awaitStartup(ctx context.Context) {
 
 // awaitTool is awaitStartup for a call of a tool not published yet: it
 // ends as soon as the tool is published (its server came up while others
-// still start), not when every server has settled.
-func (g *Gateway) awaitTool(ctx context.Context, name string) {
-	if g.routes(name) || g.started.Load() {
+// still start), not when every server has settled. A function, not a
+// method, as the hooks' other helpers of few callers.
+func awaitTool(ctx context.Context, g *Gateway, name string) {
+	routed := func() bool { _, _, ok := g.route(name); return ok }
+	if routed() || g.started.Load() {
 		return
 	}
 	changes, stop := g.reg.Subscribe()
 	defer stop()
 	// Ready since the last publication, before this subscription heard of it?
-	if g.Refresh(ctx); g.routes(name) {
+	if g.Refresh(ctx); routed() {
 		return
 	}
 	wctx, cancel := context.WithCancel(ctx)
@@ -198,17 +200,11 @@ func (g *Gateway) awaitTool(ctx context.Context, name string) {
 		case <-settled:
 			return
 		case <-changes:
-			if g.Refresh(ctx); g.routes(name) {
+			if g.Refresh(ctx); routed() {
 				return
 			}
 		}
 	}
-}
-
-// routes reports whether name is a tool the gateway routes now.
-func (g *Gateway) routes(name string) bool {
-	_, _, ok := g.route(name)
-	return ok
 }
 
 // awaitTools is awaitStartup for tools/list: it waits for ToolsListed.
