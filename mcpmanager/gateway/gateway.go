@@ -175,8 +175,8 @@ func (g *Gateway) awaitStartup(ctx context.Context) {
 
 // awaitTool is awaitStartup for a call of a tool not published yet: it
 // ends as soon as the tool is published (its server came up while others
-// still start), not when every server has settled. A function, not a
-// method, as the hooks' other helpers of few callers.
+// still start), not when every server has settled. A function: its one
+// caller is the tools/call hook.
 func awaitTool(ctx context.Context, g *Gateway, name string) {
 	routed := func() bool { _, _, ok := g.route(name); return ok }
 	if routed() || g.started.Load() {
