@@ -358,61 +358,23 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 	if len(differs) > 0 {
 		return nil, nil, nil, &ClientEnvError{Servers: differs}
 	}
-	var moves []secretMove
-	renamed := map[string]string{}
-	imported := map[string]bool{}
-	stays := map[string]string{} // a server that stays in the app's file → why
-	if len(names) > 0 {
-		// The file itself is read as an import reads it (every field of
-		// the app's format: Gemini's httpUrl, cwd and excludeTools…), only
-		// these servers of it; first as a preview, to leave out what
-		// Switchboard cannot run as the app does.
-		imp := ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, Plaintext: req.Plaintext, DryRun: true}
-		res, err := h.ServerFiles.Import(ctx, imp)
-		if err == nil {
-			for _, it := range res.Plan.Items {
-				switch unresolved := it.Incoming.UnresolvedVariables(); {
-				case it.Outcome == config.Invalid:
-					stays[it.Name] = fmt.Sprintf("Switchboard cannot run it (see 'switchboard servers import %s')", doc.File.Path)
-				case len(unresolved) > 0:
-					stays[it.Name] = fmt.Sprintf("it uses %s, which only the app gives a value", cmpString(variableRef.FindString(unresolved[0].Message), "a variable"))
-				}
-			}
-			names = slices.DeleteFunc(names, func(n string) bool { return stays[n] != "" })
-			if !req.DryRun && len(names) > 0 {
-				imp.Only, imp.DryRun = names, false
-				res, err = h.ServerFiles.Import(ctx, imp)
-			}
-		}
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
-		}
-		for _, it := range res.Plan.Items {
-			if it.Outcome == config.Invalid || !slices.Contains(names, it.Name) {
-				continue
-			}
-			imported[it.Name] = true
-			if it.Resolve(resolutions) == config.Rename {
-				renamed[it.Name] = it.RenameTo
-			}
-		}
-		for _, m := range res.moves {
-			moves = append(moves, secretMove{server: m.Server, name: m.Name, value: m.Value()})
-		}
+	im, err := c.importMoved(ctx, doc, req, names, resolutions)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	out := doc.Data
 	backup := doc.Data
 	var moved []MovedServer
 	for _, p := range plans {
-		if p.as == "" && !imported[p.s.Name] {
+		if p.as == "" && !im.imported[p.s.Name] {
 			// Not a server Switchboard can run as the app does (Goose's
 			// built-in extensions, a Zed extension's settings, an entry in
 			// error, ${workspaceFolder}): it stays the app's.
-			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: %s", p.s.Name, cmpString(stays[p.s.Name], "Switchboard cannot run it")))
+			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: %s", p.s.Name, cmpString(im.stays[p.s.Name], "Switchboard cannot run it")))
 			continue
 		}
-		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
-		backup = ms.redact(moves, backup)
+		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(im.renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
+		backup = ms.redact(im.moves, backup)
 		moved = append(moved, ms)
 		ch.Moved = append(ch.Moved, p.s.Name)
 		nd, err := clients.Read(doc.File, out)
@@ -424,6 +386,60 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 		}
 	}
 	return out, moved, backup, nil
+}
+
+// movedImport is what importMoved did: the servers imported, the name each
+// renamed one took, why each left out stays in the app's file, and the
+// secrets that went to the keyring.
+type movedImport struct {
+	imported map[string]bool
+	renamed  map[string]string
+	stays    map[string]string
+	moves    []secretMove
+}
+
+// importMoved imports the servers names of the app's file doc, read as an
+// import reads it (every field of the app's format: Gemini's httpUrl, cwd
+// and excludeTools…); first as a preview, to leave out what Switchboard
+// cannot run as the app does.
+func (c *Clients) importMoved(ctx context.Context, doc *clients.Doc, req ClientConnect, names []string, resolutions map[string]Resolution) (movedImport, error) {
+	im := movedImport{imported: map[string]bool{}, renamed: map[string]string{}, stays: map[string]string{}}
+	if len(names) == 0 {
+		return im, nil
+	}
+	imp := ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, Plaintext: req.Plaintext, DryRun: true}
+	res, err := c.h.ServerFiles.Import(ctx, imp)
+	if err == nil {
+		for _, it := range res.Plan.Items {
+			switch unresolved := it.Incoming.UnresolvedVariables(); {
+			case it.Outcome == config.Invalid:
+				im.stays[it.Name] = fmt.Sprintf("Switchboard cannot run it (see 'switchboard servers import %s')", doc.File.Path)
+			case len(unresolved) > 0:
+				im.stays[it.Name] = fmt.Sprintf("it uses %s, which only the app gives a value", cmpString(variableRef.FindString(unresolved[0].Message), "a variable"))
+			}
+		}
+		names = slices.DeleteFunc(names, func(n string) bool { return im.stays[n] != "" })
+		if !req.DryRun && len(names) > 0 {
+			imp.Only, imp.DryRun = names, false
+			res, err = c.h.ServerFiles.Import(ctx, imp)
+		}
+	}
+	if err != nil {
+		return im, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
+	}
+	for _, it := range res.Plan.Items {
+		if it.Outcome == config.Invalid || !slices.Contains(names, it.Name) {
+			continue
+		}
+		im.imported[it.Name] = true
+		if it.Resolve(resolutions) == config.Rename {
+			im.renamed[it.Name] = it.RenameTo
+		}
+	}
+	for _, m := range res.moves {
+		im.moves = append(im.moves, secretMove{server: m.Server, name: m.Name, value: m.Value()})
+	}
+	return im, nil
 }
 
 // variableRef is a ${…} placeholder in a message.
