@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -141,32 +140,13 @@ func ownName(t *testing.T, data, server, field string) string {
 	return secrets.ServerName(s.ID, field)
 }
 
-// lockedBuffer is a bytes.Buffer safe to write from one goroutine while
-// another reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// waitFor returns once text is in b, failing the test after 30 s.
-func (l *lockedBuffer) waitFor(t *testing.T, text string) {
+// waitFor returns once text is in s, failing the test after 30 s.
+func (s *syncBuffer) waitFor(t *testing.T, text string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(l.String(), text) {
+	for !strings.Contains(s.String(), text) {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited for %q; have:\n%s", text, l.String())
+			t.Fatalf("waited for %q; have:\n%s", text, s.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -202,9 +182,9 @@ func TestImportAsksForInputsOnATerminal(t *testing.T) {
 	}
 	defer ptmx.Close()
 	defer tty.Close()
-	var echoed lockedBuffer
+	var echoed syncBuffer
 	go io.Copy(&echoed, ptmx) //nolint:errcheck // ends when ptmx closes
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Run(t.Context(), []string{"--data-dir", data, "servers", "import", file}, Env{Stdout: &stdout, Stderr: &stderr, Stdin: tty})
