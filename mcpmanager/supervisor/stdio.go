@@ -1,9 +1,11 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -50,8 +52,10 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 		}
 		close(dead)
 	}()
+	tr := wire.New(out, p.Stdin)
+	tr.SetStrayHandler(s.logStray)
 	return &session{
-		tr:    &stdioTransport{Transport: wire.New(out, p.Stdin), out: out, tasks: s.tasker()},
+		tr:    &stdioTransport{Transport: tr, out: out, tasks: s.tasker()},
 		pid:   p.PID(),
 		dead:  dead,
 		out:   out,
@@ -118,4 +122,18 @@ func (t *stdioTransport) annotate(err error) error {
 		return fmt.Errorf("%w: %w", err, lerr)
 	}
 	return t.out.Annotate(err)
+}
+
+// maxStrayBytes bounds what the log keeps of one stray stdout line.
+const maxStrayBytes = 300
+
+// logStray keeps in the server's log a line it printed to stdout that is
+// not MCP (a banner, a log line), which MCP clients drop: otherwise the
+// reason a server "says nothing" would be nowhere to read.
+func (s *Server) logStray(line []byte) {
+	text := strings.ToValidUTF8(string(bytes.TrimSpace(line)), "?")
+	if len(text) > maxStrayBytes {
+		text = strings.ToValidUTF8(text[:maxStrayBytes], "") + "…"
+	}
+	s.log.Add("stdout, not MCP (ignored): " + text)
 }

@@ -135,6 +135,10 @@ func TestHealthyServerServes(t *testing.T) {
 					t.Fatalf("echo = %q, %v", got, err)
 				}
 			}
+			// What it printed to stdout besides MCP is in its log.
+			if log := s.Log().TailString(50); mode == "garbage" && !strings.Contains(log, "stdout, not MCP (ignored): this is not json") {
+				t.Errorf("the log does not keep the stray stdout lines:\n%s", log)
+			}
 		})
 	}
 }

@@ -34,10 +34,11 @@ type Transport struct {
 	mu      sync.Mutex
 	pending map[string]chan *transport.JSONRPCResponse
 
-	hmu    sync.RWMutex
-	onNote func(mcp.JSONRPCNotification)
-	onReq  transport.RequestHandler
-	ctx    context.Context // Start's, for server requests
+	hmu     sync.RWMutex
+	onNote  func(mcp.JSONRPCNotification)
+	onStray func(line []byte)
+	onReq   transport.RequestHandler
+	ctx     context.Context // Start's, for server requests
 
 	done      chan struct{}
 	doneOnce  sync.Once
@@ -87,6 +88,15 @@ func (t *Transport) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
 	t.hmu.Lock()
 	defer t.hmu.Unlock()
 	t.onNote = h
+}
+
+// SetStrayHandler sets what is told of a line that is not a JSON-RPC
+// message (a banner or a log line printed to stdout), which is dropped;
+// it is called on the reading goroutine with a line it must not keep.
+func (t *Transport) SetStrayHandler(h func(line []byte)) {
+	t.hmu.Lock()
+	defer t.hmu.Unlock()
+	t.onStray = h
 }
 
 // SetRequestHandler sets the handler of the server's requests (sampling,
@@ -247,6 +257,12 @@ func (t *Transport) handle(line []byte) {
 	m, err := Parse(line)
 	if err != nil {
 		slog.Debug("mcp stdio: dropped a line that is not a JSON-RPC message", "err", err)
+		t.hmu.RLock()
+		h := t.onStray
+		t.hmu.RUnlock()
+		if h != nil && len(bytes.TrimSpace(line)) > 0 {
+			h(line)
+		}
 		return
 	}
 	switch {

@@ -120,6 +120,8 @@ func TestBrokenLinesAndTheEnd(t *testing.T) {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	tr := wire.New(cr, cw)
+	strays := make(chan string, 4)
+	tr.SetStrayHandler(func(line []byte) { strays <- string(line) })
 	if err := tr.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -139,6 +141,7 @@ func TestBrokenLinesAndTheEnd(t *testing.T) {
 	for _, l := range []string{
 		`{"jsonrpc":"2.0","id":1,"result":{"a":tru}}`, // broken: dropped, the request still waits
 		`not json at all`,
+		`   `,                                  // blank: nothing to tell
 		`{"jsonrpc":"2.0","id":2,"result":{}}`, // an id never sent
 		`{"jsonrpc":"2.0","id":1.0,"result":{"ok":true}}`,
 	} {
@@ -148,6 +151,10 @@ func TestBrokenLinesAndTheEnd(t *testing.T) {
 	}
 	if res := <-got; res == nil || string(res.Result) != `{"ok":true}` || <-errs != nil {
 		t.Fatalf("response %+v", res)
+	}
+	// The lines that are no JSON-RPC message are told, to go to the log.
+	if a, b := <-strays, <-strays; !strings.Contains(a, `"a":tru`) || b != "not json at all" || len(strays) != 0 {
+		t.Fatalf("strays %q, %q and %d more", a, b, len(strays))
 	}
 	// The stream ends: a waiting request fails at once.
 	go func() {
