@@ -234,6 +234,10 @@ func TestClientsMoveKeepsFieldsAndWhatCannotMove(t *testing.T) {
 	if _, ok := cfg.Lookup("fetch"); !ok {
 		t.Error("Goose's stdio extension was not moved")
 	}
+	// Choosing an app's servers says the built-ins come with them.
+	if code, out, errb := runIn(t, data, "clients", "servers", "gemini", "memory"); code != 0 || out != "gemini sees memory, and the built-in content-store and workspace\n" {
+		t.Errorf("clients servers: %d %q %s", code, out, errb)
+	}
 	if _, ok := cfg.Lookup("developer"); ok {
 		t.Error("Goose's built-in extension became a server")
 	}
