@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"sync"
@@ -126,5 +127,32 @@ func TestRecallCallGivesUp(t *testing.T) {
 	cancel()
 	if _, err := r.Call(ctx, "late", "echo", nil, CallOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("call with its context ended = %v, want context.Canceled", err)
+	}
+}
+
+// TestRecalledSchemaTyped: a listing remembered from before schemas were
+// typed (its input schema has "type": "" or none) is offered typed
+// "object" too, while the server starts.
+func TestRecalledSchemaTyped(t *testing.T) {
+	s := &starting{name: "old", started: make(chan struct{}), known: []mcp.Tool{
+		{Name: "empty", RawInputSchema: json.RawMessage(`{"type":"","properties":{}}`)},
+		{Name: "none", RawInputSchema: json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#"}`)},
+		{Name: "fine", RawInputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)},
+	}}
+	r := New(Options{})
+	r.Add(s)
+	tools, errs := r.Tools(t.Context())
+	if len(errs) != 0 || len(tools) != 3 {
+		t.Fatalf("tools %+v, errs %+v", tools, errs)
+	}
+	for _, tl := range tools {
+		var schema struct{ Type string }
+		raw, _ := tl.Schema()
+		if err := json.Unmarshal(raw, &schema); err != nil || schema.Type != "object" {
+			t.Errorf("%s: schema %s", tl.Name, raw)
+		}
+	}
+	if string(s.known[0].RawInputSchema) != `{"type":"","properties":{}}` {
+		t.Error("the source's own listing was changed")
 	}
 }

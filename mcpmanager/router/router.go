@@ -592,7 +592,7 @@ func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, erro
 	if err != nil {
 		if rc, ok := sourceOf(r, server).(Recaller); ok {
 			if known := rc.Recall(); known != nil {
-				return known, nil
+				return objectSchemas(known), nil
 			}
 		}
 	}
@@ -643,6 +643,35 @@ func encodeSchemas(tools []mcp.Tool) {
 			t.RawInputSchema, t.InputSchema = raw, mcp.ToolInputSchema{}
 		}
 	}
+}
+
+// objectSchemas is tools with each input schema kept raw given "type":
+// "object" when it has no type (or an empty one): listings remembered from
+// before encodeSchemas typed them.
+func objectSchemas(tools []mcp.Tool) []mcp.Tool {
+	var out []mcp.Tool
+	for i, t := range tools {
+		var top map[string]json.RawMessage
+		if t.RawInputSchema == nil || json.Unmarshal(t.RawInputSchema, &top) != nil {
+			continue
+		}
+		if typ, ok := top["type"]; ok && string(typ) != `""` {
+			continue
+		}
+		top["type"] = json.RawMessage(`"object"`)
+		raw, err := json.Marshal(top)
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(tools) // the source's own slice stays as it is
+		}
+		out[i].RawInputSchema = raw
+	}
+	if out == nil {
+		return tools
+	}
+	return out
 }
 
 // ServerResources lists one server's resources (cached); a server without
