@@ -99,6 +99,12 @@ func TestToolsListedWaitsOnlyForTools(t *testing.T) {
 // every server to settle: one slow server (an npx download) does not hold
 // up the calls of the others.
 func TestCallWaitsOnlyForItsServer(t *testing.T) {
+	for _, version := range []string{mcp.ProtocolVersion20251125, mcp.ProtocolVersion20260728} {
+		t.Run(version, func(t *testing.T) { callWaitsOnlyForItsServer(t, version) })
+	}
+}
+
+func callWaitsOnlyForItsServer(t *testing.T, version string) {
 	old := StartupWait
 	StartupWait = time.Minute // a call that waits for Settled would not come back in the test's time
 	t.Cleanup(func() { StartupWait = old })
@@ -113,7 +119,7 @@ func TestCallWaitsOnlyForItsServer(t *testing.T) {
 	reg.Add(slow)
 	settled := func(ctx context.Context) { <-ctx.Done() } // slow never settles
 	g := New(reg, Options{Version: "test", Settled: settled})
-	cl := mcptest.Connect(t, g.srv)
+	cl := mcptest.Connect(t, g.srv, mcptest.Protocol(version))
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	type answer struct {
