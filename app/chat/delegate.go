@@ -70,7 +70,7 @@ func (r *run) searchOn() bool { return r.searchDecision().On }
 // searchDecision applies the turn's tool search rule to its active tools
 // and its model's context window.
 func (r *run) searchDecision() toolsearch.Decision {
-	return toolsearch.Decide(len(r.all), r.set.tokens, r.t.ContextWindow, toolsearch.Rule{Share: r.t.SearchShare, Above: r.t.SearchAbove})
+	return toolsearch.Decide(len(r.all), r.set.tokens, r.t.ContextWindow, toolsearch.Rule{Share: r.t.SearchShare, Above: r.t.SearchAbove, MaxTools: provider.MaxTools(r.t.Provider)})
 }
 
 // ToolSearch says whether turn t would search its tools, and why: the

@@ -34,6 +34,21 @@ type openAIProvider struct {
 	key string
 }
 
+var _ ToolLimiter = (*openAIProvider)(nil)
+
+// openAIMaxTools is OpenAI's limit on the tools of one request ("Invalid
+// 'tools': array too long. Expected an array with maximum length 128").
+const openAIMaxTools = 128
+
+// MaxTools is OpenAI's limit for a hosted OpenAI-compatible API; a server
+// on this computer (llama-server, LM Studio) has none.
+func (p *openAIProvider) MaxTools() int {
+	if p.dialect == DialectLocal {
+		return 0
+	}
+	return openAIMaxTools
+}
+
 func newOpenAI(cfg Config, base *url.URL) *openAIProvider {
 	return &openAIProvider{
 		name: cfg.Name, base: base, httpc: cfg.HTTPClient, key: cfg.APIKey,

@@ -63,6 +63,21 @@ type Provider interface {
 	Models(ctx context.Context) ([]Model, error)
 }
 
+// ToolLimiter is a Provider whose API takes at most MaxTools tool
+// definitions in one request (0: no limit): past it the request is
+// refused, so the chat offers find_tools instead.
+type ToolLimiter interface {
+	MaxTools() int
+}
+
+// MaxTools is p's limit on the tools of one request, 0 when it has none.
+func MaxTools(p Provider) int {
+	if l, ok := p.(ToolLimiter); ok {
+		return l.MaxTools()
+	}
+	return 0
+}
+
 // Model is one model a provider offers.
 type Model struct {
 	ID   string `json:"id"`

@@ -75,3 +75,27 @@ func TestDialectForProvider(t *testing.T) {
 		}
 	}
 }
+
+// A hosted OpenAI-compatible API takes at most 128 tools a request; a
+// server on this computer and the other wires have no such limit.
+func TestMaxTools(t *testing.T) {
+	for _, c := range []struct {
+		kind provider.Kind
+		url  string
+		want int
+	}{
+		{provider.KindOpenAI, "https://api.openai.com/v1", 128},
+		{provider.KindOpenAI, "https://openrouter.ai/api/v1", 128},
+		{provider.KindOpenAI, "http://127.0.0.1:8080/v1", 0},
+		{provider.KindAnthropic, "https://api.anthropic.com", 0},
+		{provider.KindOllama, "http://127.0.0.1:11434", 0},
+	} {
+		p, err := provider.New(provider.Config{Kind: c.kind, BaseURL: c.url, APIKey: "k"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := provider.MaxTools(p); got != c.want {
+			t.Errorf("MaxTools(%s %s) = %d, want %d", c.kind, c.url, got, c.want)
+		}
+	}
+}

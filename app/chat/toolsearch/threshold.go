@@ -36,12 +36,16 @@ type Rule struct {
 	// Above, when positive, replaces the size rule: search above this many
 	// tools. Below 0: never search.
 	Above int
+	// MaxTools is the provider's limit on the tools of one request (0:
+	// none): above it every rule searches, since the request would be
+	// refused whole.
+	MaxTools int
 }
 
 // Decision is whether a turn searches its tools, and why in numbers.
 type Decision struct {
 	On     bool   `json:"on"`
-	By     string `json:"by"` // "size", "count" or "off"
+	By     string `json:"by"` // "size", "count", "limit" (the provider's) or "off"
 	Tools  int    `json:"tools"`
 	Tokens int    `json:"tokens"` // estimated tokens of the definitions
 	// Window is the model's context window in tokens; WindowKnown is false
@@ -49,7 +53,7 @@ type Decision struct {
 	Window      int  `json:"window"`
 	WindowKnown bool `json:"windowKnown"`
 	Share       int  `json:"share"` // percent, for By "size"
-	Above       int  `json:"above"` // for By "count"
+	Above       int  `json:"above"` // for By "count" and "limit"
 	// Reason says it in one sentence for the person choosing tools.
 	Reason string `json:"reason"`
 }
@@ -71,6 +75,9 @@ func Decide(tools, tokens, window int, r Rule) Decision {
 		d.Share = DefaultShare
 	}
 	switch {
+	case r.MaxTools > 0 && tools > r.MaxTools:
+		d.By, d.Above, d.On = "limit", r.MaxTools, true
+		d.Reason = fmt.Sprintf("Tool search is on: %s, more than the %d this provider takes in one request; the model finds the ones it needs with find_tools.", plural(tools, "tool"), r.MaxTools)
 	case r.Above < 0:
 		d.By = "off"
 		d.Reason = fmt.Sprintf("Tool search is off in Settings: the model sees all %s (≈ %s tokens).", plural(tools, "tool"), kilo(tokens))

@@ -36,6 +36,12 @@ func TestDecide(t *testing.T) {
 		{"off", 900, 200_000, 8_000, toolsearch.Rule{Above: -1}, false, "off", "Tool search is off in Settings: the model sees all 900 tools (≈ 200k tokens)"},
 		{"small counts in words", 1, 850, 0, toolsearch.Rule{}, false, "size", "1 tool ≈ 850 tokens"},
 		{"thousands with a decimal", 12, 7_450, 131_072, toolsearch.Rule{}, false, "size", "12 tools ≈ 7.5k tokens, within a quarter of this model's 131k context"},
+		// The provider's limit on tools a request: past it the request is
+		// refused whole, so every rule searches.
+		{"over the provider's limit", 183, 58_000, 1_000_000, toolsearch.Rule{MaxTools: 128}, true, "limit", "183 tools, more than the 128 this provider takes in one request"},
+		{"the limit over off", 200, 1_000, 1_000_000, toolsearch.Rule{Above: -1, MaxTools: 128}, true, "limit", "more than the 128 this provider takes"},
+		{"the limit over a count", 129, 1_000, 1_000_000, toolsearch.Rule{Above: 500, MaxTools: 128}, true, "limit", "129 tools"},
+		{"within the limit the size rule decides", 128, 1_000, 1_000_000, toolsearch.Rule{MaxTools: 128}, false, "size", "within a quarter"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
