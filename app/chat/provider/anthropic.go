@@ -3,11 +3,14 @@ package provider
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -177,6 +180,21 @@ type anthropicBlock struct {
 	isError              bool
 }
 
+// anthropicIDRune is what a tool_use id may hold: ^[a-zA-Z0-9_-]+$.
+var anthropicIDRune = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// anthropicID is a tool call's id as Anthropic takes it. Another
+// provider's (Kimi K2's "functions.NAME:0", from a chat that switched
+// models) gets its other characters replaced and a short hash of the
+// whole, so a call and its result still match and two ids stay apart.
+func anthropicID(id string) string {
+	if id != "" && !anthropicIDRune.MatchString(id) {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return anthropicIDRune.ReplaceAllString(id, "_") + "_" + hex.EncodeToString(sum[:4])
+}
+
 // size is about the bytes appendTo adds.
 func (m anthropicMessage) size() int {
 	n := 32
@@ -203,7 +221,7 @@ func (m anthropicMessage) appendTo(b []byte) []byte {
 			b = appendImageBlock(b, blk.images[0])
 		case blockToolUse:
 			b = append(b, `{"id":`...)
-			b = appendJSONString(b, blk.id)
+			b = appendJSONString(b, anthropicID(blk.id))
 			b = append(b, `,"input":`...)
 			b = append(b, blk.input...)
 			b = append(b, `,"name":`...)
@@ -211,7 +229,7 @@ func (m anthropicMessage) appendTo(b []byte) []byte {
 			b = append(b, `,"type":"tool_use"}`...)
 		case blockToolResult:
 			b = append(b, `{"tool_use_id":`...)
-			b = appendJSONString(b, blk.id)
+			b = appendJSONString(b, anthropicID(blk.id))
 			if blk.isError {
 				b = append(b, `,"is_error":true`...)
 			}

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -65,11 +67,11 @@ func sdkAnthropicParams(req Request, names *toolNames) anthropic.MessageNewParam
 				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
 			}
 			for _, c := range m.ToolCalls {
-				blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, sdkToolInput(c.Arguments), names.toWire(c.Name)))
+				blocks = append(blocks, anthropic.NewToolUseBlock(anthropicID(c.ID), sdkToolInput(c.Arguments), names.toWire(c.Name)))
 			}
 			push(anthropic.MessageParamRoleAssistant, blocks...)
 		case RoleTool:
-			res := anthropic.ToolResultBlockParam{ToolUseID: m.ToolCallID}
+			res := anthropic.ToolResultBlockParam{ToolUseID: anthropicID(m.ToolCallID)} // ids in the form Anthropic takes (TestAnthropicIDs)
 			if m.Text != "" {
 				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
 			}
@@ -257,5 +259,33 @@ func TestAnthropicInputSchemaIsTheTranslation(t *testing.T) {
 		if (got.CacheControl != nil) != (i == len(tools)-1) {
 			t.Errorf("%s: cache_control %v, want it on the last tool only", tl.Name, got.CacheControl)
 		}
+	}
+}
+
+// A tool call id from another provider (Kimi K2's "functions.NAME:0") goes
+// to Anthropic in the form it takes, the same in the call and its result;
+// one it takes already goes as it is.
+func TestAnthropicIDs(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	kimi, other := anthropicID("functions.memory__read_graph:0"), anthropicID("functions.memory__read_graph:1")
+	if !valid.MatchString(kimi) || !valid.MatchString(other) || kimi == other {
+		t.Errorf("ids %q and %q", kimi, other)
+	}
+	if kimi != anthropicID("functions.memory__read_graph:0") {
+		t.Error("the same id gives another")
+	}
+	if got := anthropicID("toolu_01A09q90qw90lq917835lq9"); got != "toolu_01A09q90qw90lq917835lq9" {
+		t.Errorf("a valid id became %q", got)
+	}
+	if got := anthropicID(""); !valid.MatchString(got) {
+		t.Errorf("an empty id became %q", got)
+	}
+	m := anthropicMessage{blocks: []anthropicBlock{
+		{kind: blockToolUse, id: "functions.x:0", name: "x", input: json.RawMessage(`{}`)},
+		{kind: blockToolResult, id: "functions.x:0", text: "ok"},
+	}}
+	out := string(m.appendTo(nil))
+	if want := anthropicID("functions.x:0"); strings.Count(out, `"`+want+`"`) != 2 || strings.Contains(out, "functions.x:0") {
+		t.Errorf("message %s", out)
 	}
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -131,6 +132,26 @@ func TestLocalHost(t *testing.T) {
 	for host, want := range cases {
 		if got := localHost(host); got != want {
 			t.Errorf("localHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// A call's arguments go back to an OpenAI-compatible server as a JSON
+// object: broken ones (a call cut mid-string) as {}, as the other wires
+// send them, since llama-server refuses the whole request otherwise.
+func TestArgsText(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"count": 2}`:               `{"count": 2}`,
+		` {"a":1} `:                  `{"a":1}`,
+		`{"count": 2, "tag": "x`:     `{}`,
+		`"{\"count\": 2}"`:           `{"count": 2}`, // kept as a string of an object
+		`"{\"count\": 2, \"tag\": "`: `{}`,
+		`[1,2]`:                      `{}`,
+		``:                           `{}`,
+		`null`:                       `{}`,
+	} {
+		if got := argsText(json.RawMessage(in)); got != want {
+			t.Errorf("argsText(%s) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -393,9 +393,21 @@ func checkRequest(req Request) error {
 	return nil
 }
 
-// argsText is a call's arguments as sent back to the model.
+// argsText is a call's arguments as sent back to the model: a JSON
+// object. Arguments a model broke off (a small local model's call cut
+// mid-string) go back as {}, as on the other wires: llama-server parses
+// them again and answers 500 to the whole request ("Failed to parse tool
+// call arguments as JSON"), so the model could never correct itself.
+// Arguments kept as a JSON string of an object are that object.
 func argsText(a json.RawMessage) string {
-	if s := strings.TrimSpace(string(a)); s != "" {
+	s := strings.TrimSpace(string(a))
+	if strings.HasPrefix(s, `"`) {
+		var inner string
+		if json.Unmarshal([]byte(s), &inner) == nil {
+			s = strings.TrimSpace(inner)
+		}
+	}
+	if strings.HasPrefix(s, "{") && json.Valid([]byte(s)) {
 		return s
 	}
 	return "{}"
