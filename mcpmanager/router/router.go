@@ -645,22 +645,14 @@ func encodeSchemas(tools []mcp.Tool) {
 	}
 }
 
-// objectSchemas is tools with each input schema kept raw given "type":
-// "object" when it has no type (or an empty one): listings remembered from
-// before encodeSchemas typed them.
+// objectSchemas is tools with each input schema kept raw typed as MCP
+// requires (wire.ObjectSchema): listings remembered from before the
+// supervisor repaired them.
 func objectSchemas(tools []mcp.Tool) []mcp.Tool {
 	var out []mcp.Tool
 	for i, t := range tools {
-		var top map[string]json.RawMessage
-		if t.RawInputSchema == nil || json.Unmarshal(t.RawInputSchema, &top) != nil {
-			continue
-		}
-		if typ, ok := top["type"]; ok && string(typ) != `""` {
-			continue
-		}
-		top["type"] = json.RawMessage(`"object"`)
-		raw, err := json.Marshal(top)
-		if err != nil {
+		raw, changed := wire.ObjectSchema(t.RawInputSchema)
+		if t.RawInputSchema == nil || !changed {
 			continue
 		}
 		if out == nil {

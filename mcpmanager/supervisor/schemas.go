@@ -9,6 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // Client is a ready server's MCP client. Its ListTools keeps each tool's
@@ -55,7 +57,9 @@ type schemaKeeper interface {
 	keptSchemas() *rawSchemas
 }
 
-// note keeps the schemas of a tools/list answer.
+// note keeps the schemas of a tools/list answer, each input schema typed
+// as MCP requires (wire.ObjectSchema); an answer whose schemas needed that is
+// given mcp-go so repaired, which would otherwise refuse the whole list.
 func (k *rawSchemas) note(req transport.JSONRPCRequest, res *transport.JSONRPCResponse) {
 	if req.Method != string(mcp.MethodToolsList) || res == nil || res.Error != nil {
 		return
@@ -69,6 +73,15 @@ func (k *rawSchemas) note(req transport.JSONRPCRequest, res *transport.JSONRPCRe
 	}
 	if json.Unmarshal(res.Result, &list) != nil {
 		return // mcp-go reports the malformed answer
+	}
+	repaired := map[int]json.RawMessage{}
+	for i, t := range list.Tools {
+		if fixed, ok := wire.ObjectSchema(t.InputSchema); ok {
+			list.Tools[i].InputSchema, repaired[i] = fixed, fixed
+		}
+	}
+	if len(repaired) > 0 {
+		res.Result = withInputSchemas(res.Result, repaired)
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -98,4 +111,29 @@ func (k *rawSchemas) fill(tools []mcp.Tool) {
 			t.RawOutputSchema, t.OutputSchema = raw, mcp.ToolOutputSchema{}
 		}
 	}
+}
+
+// withInputSchemas is a tools/list result with the input schemas of the
+// tools at the given indexes replaced; the rest as it was.
+func withInputSchemas(result json.RawMessage, schemas map[int]json.RawMessage) json.RawMessage {
+	var r map[string]json.RawMessage
+	var tools []map[string]json.RawMessage
+	if json.Unmarshal(result, &r) != nil || json.Unmarshal(r["tools"], &tools) != nil {
+		return result
+	}
+	for i, s := range schemas {
+		if i < len(tools) {
+			tools[i]["inputSchema"] = s
+		}
+	}
+	list, err := json.Marshal(tools)
+	if err != nil {
+		return result
+	}
+	r["tools"] = list
+	out, err := json.Marshal(r)
+	if err != nil {
+		return result
+	}
+	return out
 }
