@@ -251,7 +251,15 @@ func TestServeHTTP(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	t.Setenv("SWITCHBOARD_SERVE_TOKEN", "test-token-123")
+	// A token anyone could guess is refused before anything listens.
+	for _, weak := range []string{" ", "short-token", " test-token-0123456789 "} {
+		t.Setenv("SWITCHBOARD_SERVE_TOKEN", weak)
+		var werr bytes.Buffer
+		if code := Run(t.Context(), []string{"--data-dir", t.TempDir(), "serve", "--config", file, "--http", addr}, Env{Stdout: io.Discard, Stderr: &werr}); code != 2 || !strings.Contains(werr.String(), "SWITCHBOARD_SERVE_TOKEN must be at least 16 characters") {
+			t.Fatalf("token %q: exit %d: %s", weak, code, werr.String())
+		}
+	}
+	t.Setenv("SWITCHBOARD_SERVE_TOKEN", "test-token-0123456789")
 	ctx, cancel := context.WithCancel(t.Context())
 	var errb syncBuffer
 	done := make(chan int, 1)
@@ -259,13 +267,13 @@ func TestServeHTTP(t *testing.T) {
 		done <- Run(ctx, []string{"--data-dir", t.TempDir(), "serve", "--config", file, "--http", addr}, Env{Stdout: io.Discard, Stderr: &errb})
 	}()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(errb.String(), "Authorization: Bearer test-token-123") {
+	for !strings.Contains(errb.String(), "Authorization: Bearer test-token-0123456789") {
 		if time.Now().After(deadline) {
 			t.Fatalf("serve --http did not start: %s", errb.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	hc, err := client.NewStreamableHttpClient("http://"+addr+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer test-token-123"}))
+	hc, err := client.NewStreamableHttpClient("http://"+addr+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer test-token-0123456789"}))
 	if err != nil {
 		t.Fatal(err)
 	}

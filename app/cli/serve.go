@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
 )
@@ -21,7 +22,7 @@ func serveCmd() *Command {
 		Summary: "serve every managed tool as one MCP server over stdio (or Streamable HTTP with --http)",
 		Flags: func(fs *flag.FlagSet) {
 			configFlags(fs, &file, inputs)
-			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio; needs the printed bearer token")
+			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio, with servers of its own (not a running Switchboard's); every request needs the bearer token it prints, or the one in $SWITCHBOARD_SERVE_TOKEN (at least 16 characters), so that an app's entry outlives a restart")
 			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
 			clientFlag(fs, &client)
 			fs.BoolVar(&local, "local", false, "run the servers in this process even when a running Switchboard shares its own (see 'switchboard daemon')")
@@ -74,6 +75,9 @@ func serveCmd() *Command {
 			// and printed once.
 			req.Addr, req.AnyHost = httpAddr, anyHost
 			req.Token = cmp.Or(os.Getenv("SWITCHBOARD_SERVE_TOKEN"), host.NewServeToken())
+			if n := len(strings.TrimSpace(req.Token)); n < MinServeToken || n != len(req.Token) {
+				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("SWITCHBOARD_SERVE_TOKEN must be at least %d characters, with no spaces at its ends (it has %d): anything on this computer that guesses it can call your tools; unset it for a random one", MinServeToken, len(req.Token))}
+			}
 			req.Listening = func(a net.Addr) {
 				fmt.Fprintf(inv.Stderr, "switchboard serve: Streamable HTTP at http://%s/mcp\nswitchboard serve: send  Authorization: Bearer %s\n", a, req.Token)
 			}
@@ -81,6 +85,11 @@ func serveCmd() *Command {
 		},
 	}
 }
+
+// MinServeToken is the shortest SWITCHBOARD_SERVE_TOKEN serve --http
+// takes: the token is all that keeps other programs on this computer from
+// calling the user's tools.
+const MinServeToken = 16
 
 // codeFlag is serve's --code: "" when not given, else the tool mode it
 // asks for: host.ToolsCode (--code), ToolsBoth (--code=both) or
