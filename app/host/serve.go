@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
+	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
 // Serve is 'switchboard serve': every running server's tools, prompts,
@@ -180,6 +181,9 @@ func (s *Serve) start(ctx context.Context, r ServeRequest) (*gateway.Gateway, fu
 		}
 		g.Refresh(ctx)
 		for _, e := range g.Errors() {
+			if st, ok := s.h.Servers.StatusOf(e.Server); ok && st.State == supervisor.Disabled {
+				continue // switched off by the user: nothing to warn of
+			}
 			warn(e.Err)
 		}
 	})
