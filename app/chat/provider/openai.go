@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -39,6 +40,23 @@ var _ ToolLimiter = (*openAIProvider)(nil)
 // openAIMaxTools is OpenAI's limit on the tools of one request ("Invalid
 // 'tools': array too long. Expected an array with maximum length 128").
 const openAIMaxTools = 128
+
+// openAIMaxDescription is OpenAI's limit on a tool's description, in
+// characters ("Invalid 'tools[13].function.description': string too long.
+// Expected a string with maximum length 1024").
+const openAIMaxDescription = 1024
+
+// description is a tool's description as the API takes it: for a hosted
+// OpenAI-compatible API cut to its limit (many MCP servers write 2–4k
+// characters: desktop-commander, sequential-thinking), where the whole
+// request would be refused, one such tool at a time.
+func (p *openAIProvider) description(d string) string {
+	if p.dialect == DialectLocal || utf8.RuneCountInString(d) <= openAIMaxDescription {
+		return d
+	}
+	r := []rune(d)
+	return string(r[:openAIMaxDescription-1]) + "…"
+}
 
 // MaxTools is OpenAI's limit for a hosted OpenAI-compatible API; a server
 // on this computer (llama-server, LM Studio) has none.
@@ -163,7 +181,7 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 	}
 	tools := make([]wireTool, 0, len(req.Tools))
 	for _, t := range req.Tools {
-		tools = append(tools, wireTool{names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, p.dialect)})
+		tools = append(tools, wireTool{names.toWire(t.Name), p.description(t.Description), ToolSchemaJSON(t.InputSchema, p.dialect)})
 	}
 	if req.ToolChoice != "" && len(req.Tools) > 0 {
 		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(string(req.ToolChoice))}
