@@ -18,6 +18,9 @@ func TestToolNamesAreReversibleAndStable(t *testing.T) {
 		long,
 		long + "y", // same prefix: the hash tells them apart
 		"",
+		"1password__read",  // a digit first: Gemini refuses it
+		"1pass.word__x",    // a digit first and a dot
+		"_1password__read", // an original that looks like the first's alias
 	}
 	for _, limit := range []int{openAINameLimit, anthropicNameLimit} {
 		req := Request{}

@@ -6,7 +6,8 @@ import (
 	"strconv"
 )
 
-// Longest tool name each API accepts; both allow only [a-zA-Z0-9_-].
+// Longest tool name each API accepts; all allow only [a-zA-Z0-9_-], and
+// Gemini's no digit first.
 const (
 	openAINameLimit    = 64
 	anthropicNameLimit = 128
@@ -42,7 +43,11 @@ func (n *toolNames) add(name string) {
 		return
 	}
 	alias := name
-	if !validName(name, n.limit) {
+	switch {
+	case validName(name, n.limit):
+	case name != "" && name[0] >= '0' && name[0] <= '9' && validName("_"+name, n.limit):
+		alias = "_" + name // "1password__read": a digit may not start a name for Gemini
+	default:
 		alias = hashedName(name, n.limit)
 	}
 	for i := 2; ; i++ {
@@ -73,8 +78,11 @@ func (n *toolNames) toOurs(alias string) string {
 	return alias
 }
 
+// validName reports whether every API takes s as it is: [a-zA-Z0-9_-]
+// within limit, not starting with a digit (Gemini's "Must start with a
+// letter or an underscore").
 func validName(s string, limit int) bool {
-	if s == "" || len(s) > limit {
+	if s == "" || len(s) > limit || s[0] >= '0' && s[0] <= '9' {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -100,7 +108,11 @@ func hashedName(name string, limit int) string {
 	}
 	sum := sha256.Sum256([]byte(name))
 	suffix := "_" + hex.EncodeToString(sum[:4])
-	return truncate(string(b), limit-len(suffix)) + suffix
+	prefix := ""
+	if len(b) == 0 || b[0] >= '0' && b[0] <= '9' {
+		prefix = "_" // no digit first (Gemini), and never empty
+	}
+	return prefix + truncate(string(b), limit-len(suffix)-len(prefix)) + suffix
 }
 
 func truncate(s string, n int) string {
