@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -53,17 +54,25 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		if r.Method == http.MethodPost && g.skills != nil {
-			// The skills extension's requests are the gateway's own (skills.go).
+		if r.Method == http.MethodPost {
+			// Read here so that a chunked body, which says no length
+			// before it is read, is refused as too large (413) too.
 			body, err := io.ReadAll(r.Body)
+			if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("request body too large: over the %d-byte limit on one message (wire.MaxMessageBytes)", limit), http.StatusRequestEntityTooLarge)
+				return
+			}
 			if err != nil {
 				http.Error(w, "could not read the request: "+err.Error(), http.StatusBadRequest)
 				return
 			}
-			if resp := skillsOf(g).answerSkills(r.Context(), body); resp != nil {
-				w.Header().Set("Content-Type", "application/json")
-				_ = json.NewEncoder(w).Encode(resp)
-				return
+			// The skills extension's requests are the gateway's own (skills.go).
+			if g.skills != nil {
+				if resp := skillsOf(g).answerSkills(r.Context(), body); resp != nil {
+					w.Header().Set("Content-Type", "application/json")
+					_ = json.NewEncoder(w).Encode(resp)
+					return
+				}
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
