@@ -175,12 +175,8 @@ func clientsServersCmd() *Command {
 			}
 			what := "all servers"
 			if len(list) > 0 {
-				var builtins []string
-				for _, b := range host.Builtins {
-					builtins = append(builtins, b.Name())
-				}
 				// The built-ins are no choice of the list: every app has them.
-				what = strings.Join(list, ", ") + ", and the built-in " + strings.Join(builtins, " and ")
+				what = strings.Join(list, ", ") + ", and the built-in " + strings.Join(host.BuiltinNames(), " and ")
 			}
 			_, err = fmt.Fprintf(inv.Stdout, "%s sees %s\n", args[0], what)
 			return err

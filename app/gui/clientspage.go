@@ -45,12 +45,9 @@ func (a *ClientsPage) ClientApps() (ClientAppsView, error) {
 	if err != nil {
 		return ClientAppsView{}, err
 	}
-	v := ClientAppsView{Apps: apps, Servers: []string{}, Builtins: []string{}}
+	v := ClientAppsView{Apps: apps, Servers: []string{}, Builtins: host.BuiltinNames()}
 	for _, s := range a.h.Servers.List() {
 		v.Servers = append(v.Servers, s.Name)
-	}
-	for _, b := range host.Builtins {
-		v.Builtins = append(v.Builtins, b.Name())
 	}
 	v.Address, v.Sharing = a.h.Shared.Listening()
 	return v, nil

@@ -34,6 +34,15 @@ var Builtins = []Builtin{
 	{Def: workspace.Builtin, Root: datadir.Dir.Workspace, RootHelp: "the folder chosen in Settings, else <data dir>/workspace"},
 }
 
+// BuiltinNames are the built-in servers' names, which every app sees.
+func BuiltinNames() []string {
+	names := make([]string, len(Builtins))
+	for i, b := range Builtins {
+		names[i] = b.Name()
+	}
+	return names
+}
+
 // BuiltinStartTimeout bounds how long StartBuiltins waits for the built-ins.
 var BuiltinStartTimeout = 30 * time.Second
 

@@ -49,35 +49,38 @@ func (m Move) Key() string { return m.Server + "." + m.Field }
 func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	out := s.Clone()
 	var moves []Move
-	visit := func(kind string, m map[string]string, header bool) {
-		for _, k := range slices.Sorted(mapKeys(m)) {
-			v := m[k]
-			mv := Move{Server: s.Name, Field: kind + "." + k, Name: nameIn(s, kind+"."+k, k), Masked: Mask(v), value: v}
-			if !LooksSecret(k, v, header) || keep[mv.Key()] {
-				continue
-			}
-			m[k] = "${secret:" + mv.Name + "}"
-			moves = append(moves, mv)
-		}
-	}
-	visit("env", out.Env, false)
-	visit("headers", out.Headers, true)
-	move := func(field, value string) (string, bool) {
-		mv := Move{Server: s.Name, Field: field, Name: nameIn(s, field, strings.ReplaceAll(field, ".", "_")), Masked: Mask(value), value: value}
+	// move records value of field as moving to the keyring and returns the
+	// reference to put in its place; ok is false for a field in keep.
+	// legacy is the name the value had before servers had ids (NameFor).
+	move := func(field, legacy, value string) (ref string, ok bool) {
+		mv := Move{Server: s.Name, Field: field, Name: nameIn(s, field, legacy), Masked: Mask(value), value: value}
 		if keep[mv.Key()] {
 			return "", false
 		}
 		moves = append(moves, mv)
 		return "${secret:" + mv.Name + "}", true
 	}
-	out.Args = argSecrets(out.Args, move)
-	out.URL = urlSecrets(out.URL, "url", move)
+	visit := func(kind string, m map[string]string, header bool) {
+		for _, k := range slices.Sorted(mapKeys(m)) {
+			if !LooksSecret(k, m[k], header) {
+				continue
+			}
+			if ref, ok := move(kind+"."+k, k, m[k]); ok {
+				m[k] = ref
+			}
+		}
+	}
+	visit("env", out.Env, false)
+	visit("headers", out.Headers, true)
+	byField := func(field, value string) (string, bool) {
+		return move(field, strings.ReplaceAll(field, ".", "_"), value)
+	}
+	out.Args = argSecrets(out.Args, byField)
+	out.URL = urlSecrets(out.URL, "url", byField)
 	if o := out.OAuth; o != nil && o.ClientSecret != "" && config.Reference(o.ClientSecret) != o.ClientSecret {
 		// A client secret is a secret whatever it looks like.
-		mv := Move{Server: s.Name, Field: "oauth.clientSecret", Name: nameIn(s, "oauth.clientSecret", "OAUTH_CLIENT_SECRET"), Masked: Mask(o.ClientSecret), value: o.ClientSecret}
-		if !keep[mv.Key()] {
-			o.ClientSecret = "${secret:" + mv.Name + "}"
-			moves = append(moves, mv)
+		if ref, ok := move("oauth.clientSecret", "OAUTH_CLIENT_SECRET", o.ClientSecret); ok {
+			o.ClientSecret = ref
 		}
 	}
 	return out, moves

@@ -45,7 +45,7 @@ func (n *toolNames) add(name string) {
 	alias := name
 	switch {
 	case validName(name, n.limit):
-	case name != "" && name[0] >= '0' && name[0] <= '9' && validName("_"+name, n.limit):
+	case digitFirst(name) && validName("_"+name, n.limit):
 		alias = "_" + name // "1password__read": a digit may not start a name for Gemini
 	default:
 		alias = hashedName(name, n.limit)
@@ -82,7 +82,7 @@ func (n *toolNames) toOurs(alias string) string {
 // within limit, not starting with a digit (Gemini's "Must start with a
 // letter or an underscore").
 func validName(s string, limit int) bool {
-	if s == "" || len(s) > limit || s[0] >= '0' && s[0] <= '9' {
+	if s == "" || len(s) > limit || digitFirst(s) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -92,6 +92,10 @@ func validName(s string, limit int) bool {
 	}
 	return true
 }
+
+// digitFirst reports whether s starts with a digit, which Gemini takes
+// in no tool name.
+func digitFirst(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 func nameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
@@ -109,7 +113,7 @@ func hashedName(name string, limit int) string {
 	sum := sha256.Sum256([]byte(name))
 	suffix := "_" + hex.EncodeToString(sum[:4])
 	prefix := ""
-	if len(b) == 0 || b[0] >= '0' && b[0] <= '9' {
+	if len(b) == 0 || digitFirst(string(b)) {
 		prefix = "_" // no digit first (Gemini), and never empty
 	}
 	return prefix + truncate(string(b), limit-len(suffix)-len(prefix)) + suffix
