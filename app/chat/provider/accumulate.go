@@ -68,7 +68,7 @@ func (a *accumulator) response(complete bool) Response {
 		if args == "" {
 			args = "{}"
 		}
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.id, Name: c.name, Arguments: json.RawMessage(args)})
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.id, Name: c.name, Arguments: a.names.argsToOurs(c.name, json.RawMessage(args))})
 	}
 	return r
 }

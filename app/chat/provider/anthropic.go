@@ -99,6 +99,14 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 	if req.Temperature != nil {
 		params.Temperature = anthropic.Float(*req.Temperature)
 	}
+	// The tools first: their renamed property names (propertyKeys) apply
+	// to past calls too.
+	tools := make([]wireTool, 0, len(req.Tools))
+	for _, t := range req.Tools {
+		tr := toolSchema(t.InputSchema, DialectAnthropic)
+		names.setKeys(t.Name, tr.keys)
+		tools = append(tools, wireTool{names.toWire(t.Name), t.Description, tr.schema})
+	}
 	// Consecutive messages of one role become one message: the API wants
 	// all results of a turn's calls in one user message, and a user's text
 	// after tool results belongs in it too.
@@ -130,7 +138,7 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 				blocks = append(blocks, anthropicBlock{kind: blockText, text: m.Text})
 			}
 			for _, c := range m.ToolCalls {
-				blocks = append(blocks, anthropicBlock{kind: blockToolUse, id: c.ID, name: names.toWire(c.Name), input: toolInput(c.Arguments)})
+				blocks = append(blocks, anthropicBlock{kind: blockToolUse, id: c.ID, name: names.toWire(c.Name), input: names.argsToWire(c.Name, toolInput(c.Arguments))})
 			}
 			push("assistant", blocks...)
 		case RoleTool:
@@ -139,10 +147,6 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 			// takes images inside the result.
 			push("user", anthropicBlock{kind: blockToolResult, id: m.ToolCallID, text: m.Text, images: m.Images, isError: m.IsError})
 		}
-	}
-	tools := make([]wireTool, 0, len(req.Tools))
-	for _, t := range req.Tools {
-		tools = append(tools, wireTool{names.toWire(t.Name), t.Description, ToolSchemaJSON(t.InputSchema, DialectAnthropic)})
 	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice {

@@ -25,7 +25,14 @@ func ToolSchema(raw json.RawMessage, d Dialect) map[string]any {
 
 // TranslateSchema is ToolSchemaJSON without its cache, as a value, for tests that
 // translate twice.
-var TranslateSchema = translate
+func TranslateSchema(raw json.RawMessage, d Dialect) map[string]any {
+	s, _ := translate(raw, d)
+	return s
+}
+
+// SchemaKeys is the property names ToolSchemaJSON renamed for d: sent →
+// the server's.
+func SchemaKeys(raw json.RawMessage, d Dialect) map[string]string { return toolSchema(raw, d).keys }
 
 // OpenAITool is the JSON of a function tool in a step's request, built
 // from the schema's kept JSON.

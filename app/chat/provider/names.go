@@ -3,7 +3,10 @@ package provider
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // Longest tool name each API accepts; all allow only [a-zA-Z0-9_-], and
@@ -22,6 +25,9 @@ type toolNames struct {
 	limit int
 	wire  map[string]string // ours → wire
 	ours  map[string]string // wire → ours
+	// keys are the property names renamed in a tool's schema, by our tool
+	// name: sent → the server's (propertyKeys).
+	keys map[string]map[string]string
 }
 
 func newToolNames(limit int, req Request) *toolNames {
@@ -67,6 +73,60 @@ func (n *toolNames) toWire(name string) string {
 	}
 	n.add(name)
 	return n.wire[name]
+}
+
+// setKeys records the property names renamed in our tool's schema.
+func (n *toolNames) setKeys(tool string, keys map[string]string) {
+	if len(keys) == 0 {
+		return
+	}
+	if n.keys == nil {
+		n.keys = map[string]map[string]string{}
+	}
+	n.keys[tool] = keys
+}
+
+// argsToOurs is a call's arguments, as the model wrote them for our tool,
+// with the server's property names; argsToWire the other way, for a past
+// call sent again. Arguments of a tool with no renames, or that are not
+// an object, come back as they are.
+func (n *toolNames) argsToOurs(tool string, args json.RawMessage) json.RawMessage {
+	return renameArgs(args, n.keys[tool], false)
+}
+
+func (n *toolNames) argsToWire(tool string, args json.RawMessage) json.RawMessage {
+	return renameArgs(args, n.keys[tool], true)
+}
+
+// renameArgs renames the top-level keys of args by keys (sent → the
+// server's), or the other way when toWire.
+func renameArgs(args json.RawMessage, keys map[string]string, toWire bool) json.RawMessage {
+	if len(keys) == 0 {
+		return args
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil || m == nil {
+		return args
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for sent, ours := range keys {
+		from, to := sent, ours
+		if toWire {
+			from, to = ours, sent
+		}
+		if v, ok := m[from]; ok {
+			delete(out, from)
+			out[to] = v
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return args
+	}
+	return b
 }
 
 // toOurs is our name for an alias the model used; a name we never sent (a
@@ -124,4 +184,101 @@ func truncate(s string, n int) string {
 		return s[:n]
 	}
 	return s
+}
+
+// maxKeyLen is the longest property name Anthropic takes.
+const maxKeyLen = 64
+
+// keyByte is a byte a property name may hold: ^[a-zA-Z0-9_.-]{1,64}$.
+func keyByte(c byte) bool { return nameByte(c) || c == '.' }
+
+func validKey(k string) bool {
+	if k == "" || len(k) > maxKeyLen {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if !keyByte(k[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// propertyKeys renames the top-level property names of a translated
+// schema s that the dialect refuses, in its properties and required, and
+// returns the renames (sent → the server's), nil when there were none.
+// A name becomes its runs of other bytes as one "_", trimmed ("$filter"
+// → "filter", "rule_name[]" → "rule_name"), with a hash of the original
+// appended when that is empty, too long or taken; its description says
+// the server's name, which the tool's own description may use.
+func propertyKeys(s map[string]any) map[string]string {
+	props, _ := s["properties"].(map[string]any)
+	var bad []string
+	for k := range props {
+		if !validKey(k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	keys := make(map[string]string, len(bad))
+	for _, k := range bad {
+		w := wireKey(k)
+		if _, taken := props[w]; taken || !validKey(w) {
+			w = hashedKey(k, w)
+		}
+		for i := 2; ; i++ {
+			if _, taken := props[w]; !taken {
+				break
+			}
+			suffix := "_" + strconv.Itoa(i)
+			w = truncate(hashedKey(k, wireKey(k)), maxKeyLen-len(suffix)) + suffix
+		}
+		p := props[k]
+		if m, ok := p.(map[string]any); ok {
+			m = clone(m)
+			m["description"] = joinNote(str(m["description"]), "The tool's name for it: "+strconv.Quote(k)+".")
+			p = m
+		}
+		delete(props, k)
+		props[w] = p
+		keys[w] = k
+	}
+	if req, ok := s["required"].([]any); ok {
+		for i, r := range req {
+			for w, k := range keys {
+				if r == k {
+					req[i] = w
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// wireKey is k with each run of bytes a property name may not hold as
+// one "_", trimmed of "_" at its ends.
+func wireKey(k string) string {
+	b := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case keyByte(c):
+			b = append(b, c)
+		case len(b) > 0 && b[len(b)-1] != '_':
+			b = append(b, '_')
+		}
+	}
+	return strings.Trim(string(b), "_")
+}
+
+// hashedKey is base (or "p") cut to fit, with a hash of k appended.
+func hashedKey(k, base string) string {
+	if base == "" {
+		base = "p"
+	}
+	sum := sha256.Sum256([]byte(k))
+	h := "_" + hex.EncodeToString(sum[:4])
+	return truncate(base, maxKeyLen-len(h)) + h
 }

@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -1099,4 +1101,90 @@ func TestConcurrentStreams(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A top-level property name Anthropic refuses ("$filter", "rule_name[]",
+// one with a space) would fail every request of a chat; it goes under a
+// name the API takes, and the model's call comes back with the server's.
+func TestAnthropicPropertyNames(t *testing.T) {
+	s, p := newProvider(t, provider.KindAnthropic)
+	schema := json.RawMessage(`{"type":"object","required":["$top","rule_name[]"],"properties":{
+		"$filter":{"type":"string","description":"OData filter"},"filter":{"type":"string"},
+		"$top":{"type":"integer"},"rule_name[]":{"type":"array","items":{"type":"string"}},
+		"Account Number":{"type":"string"},"ok.name-1":{"type":"string"}}}`)
+	tools := []provider.Tool{{Name: "graph__list_users", InputSchema: schema}}
+	req := userTurn("list them")
+	req.Tools = tools
+	s.Enqueue(providertest.Reply{Text: "first"})
+	if _, err := p.Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err) // the fake refuses the names the API refuses
+	}
+	var body struct {
+		Tools []struct {
+			InputSchema struct {
+				Required   []string                   `json:"required"`
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"input_schema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(s.Requests()[0], &body); err != nil {
+		t.Fatal(err)
+	}
+	sent := body.Tools[0].InputSchema
+	for _, k := range []string{"filter", "top", "rule_name", "Account_Number", "ok.name-1"} {
+		if _, ok := sent.Properties[k]; !ok {
+			t.Errorf("no property %q among %v", k, sortedKeys(sent.Properties))
+		}
+	}
+	if len(sent.Properties) != 6 {
+		t.Fatalf("properties %v, want 6", sortedKeys(sent.Properties))
+	}
+	var dollarFilter string // "filter" is taken: "$filter" gets a hash
+	for k, v := range sent.Properties {
+		if strings.HasPrefix(k, "filter_") {
+			dollarFilter = k
+			if !strings.Contains(string(v), `OData filter`) || !strings.Contains(string(v), `\"$filter\"`) {
+				t.Errorf("%s: %s, want its description and the tool's name for it", k, v)
+			}
+		}
+	}
+	if dollarFilter == "" || !slices.Equal(sent.Required, []string{"top", "rule_name"}) {
+		t.Fatalf("$filter sent as %q, required %v", dollarFilter, sent.Required)
+	}
+
+	args := `{"` + dollarFilter + `":"x eq 1","filter":"plain","top":5,"rule_name":["a"],"Account_Number":"12"}`
+	s.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{{ID: "toolu_1", Name: "graph__list_users", Arguments: args}}})
+	resp, err := p.Stream(t.Context(), req, nil)
+	if err != nil || len(resp.ToolCalls) != 1 {
+		t.Fatalf("%+v, %v", resp, err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(resp.ToolCalls[0].Arguments, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"$filter": "x eq 1", "filter": "plain", "$top": 5.0, "rule_name[]": []any{"a"}, "Account Number": "12"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("arguments %v, want the server's names %v", got, want)
+	}
+
+	// The call sent again in the history is in the names the model knows.
+	req.Messages = append(req.Messages,
+		provider.Message{Role: provider.RoleAssistant, ToolCalls: resp.ToolCalls},
+		provider.Message{Role: provider.RoleTool, ToolCallID: "toolu_1", Text: "3 users"})
+	s.Enqueue(providertest.Reply{Text: "done"})
+	if _, err := p.Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if last := string(s.Requests()[2]); !strings.Contains(last, `"`+dollarFilter+`":"x eq 1"`) || strings.Contains(last, `"$top"`) {
+		t.Errorf("the past call is not in the sent names: %s", last)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

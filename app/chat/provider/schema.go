@@ -86,6 +86,9 @@ type rules struct {
 	noMixedAny  bool // properties never next to anyOf/oneOf
 	typedBranch bool // every anyOf branch names its type
 	inferType   bool // a schema with properties/items/enum names its type
+	// keyNames: a top-level property name must match
+	// ^[a-zA-Z0-9_.-]{1,64}$; others are renamed (propertyKeys)
+	keyNames bool
 }
 
 func set(words ...string) map[string]bool {
@@ -100,7 +103,11 @@ var dialectRules = map[Dialect]rules{
 	// OpenAI: "array schema missing items" is refused anywhere; the top
 	// level is handled for every dialect.
 	DialectOpenAI:    {arrayItems: true},
-	DialectAnthropic: {},
+	// Anthropic refuses a whole request for one top-level property name
+	// outside ^[a-zA-Z0-9_.-]{1,64}$ ("Property keys should match
+	// pattern"): PHP-style "rule_name[]", OData's "$filter" and "$top"
+	// (Microsoft Graph servers), "Account Number".
+	DialectAnthropic: {keyNames: true},
 	// llama.cpp's json-schema-to-grammar (grammars/README.md): no not,
 	// if/then/else, dependentSchemas, uniqueItems, contains,
 	// patternProperties, $anchor; prefixItems and nested $refs broken;
@@ -179,33 +186,48 @@ var jsonTypes = set("string", "number", "integer", "boolean", "array", "object",
 // millisecond of a step with 40 tools of real servers
 // (BenchmarkRequestBody). Shared: do not change it.
 func ToolSchemaJSON(raw json.RawMessage, d Dialect) json.RawMessage {
+	return toolSchema(raw, d).schema
+}
+
+// translation is a tool's input schema as a dialect takes it: its JSON,
+// and the top-level property names it renamed (sent → the server's; nil
+// when none), by which a call's arguments go back to the server's names.
+type translation struct {
+	schema json.RawMessage
+	keys   map[string]string
+}
+
+// toolSchema is ToolSchemaJSON with the property names it renamed.
+func toolSchema(raw json.RawMessage, d Dialect) translation {
 	translated.Lock()
-	b, ok := translated.m[d][string(raw)] // indexing by string(raw) copies nothing
+	tr, ok := translated.m[d][string(raw)] // indexing by string(raw) copies nothing
 	translated.Unlock()
 	if ok {
-		return b
+		return tr
 	}
-	b, err := marshalNoEscape(translate(raw, d))
+	s, keys := translate(raw, d)
+	b, err := marshalNoEscape(s)
 	if err != nil { // translate builds only JSON values; never happens
-		b = []byte(`{"type":"object"}`)
+		b, keys = []byte(`{"type":"object"}`), nil
 	}
+	tr = translation{b, keys}
 	translated.Lock()
 	defer translated.Unlock()
 	size := len(raw) + len(b) // the key is a copy of raw
 	if translated.n >= maxTranslated || translated.size+size > maxTranslatedBytes {
 		// Tools changed a lot: start over.
-		translated.m, translated.n, translated.size = map[Dialect]map[string]json.RawMessage{}, 0, 0
+		translated.m, translated.n, translated.size = map[Dialect]map[string]translation{}, 0, 0
 	}
 	if translated.m[d] == nil {
-		translated.m[d] = map[string]json.RawMessage{}
+		translated.m[d] = map[string]translation{}
 	}
 	if had, ok := translated.m[d][string(raw)]; ok { // another step made it meanwhile
 		return had
 	}
-	translated.m[d][string(raw)] = b
+	translated.m[d][string(raw)] = tr
 	translated.n++
 	translated.size += size
-	return b
+	return tr
 }
 
 // marshalNoEscape is json.Marshal without escaping <, > and &, as the
@@ -224,9 +246,9 @@ func marshalNoEscape(v any) ([]byte, error) {
 // text; n counts them and size their bytes, keys and JSON.
 var translated = struct {
 	sync.Mutex
-	m       map[Dialect]map[string]json.RawMessage
+	m       map[Dialect]map[string]translation
 	n, size int
-}{m: map[Dialect]map[string]json.RawMessage{}}
+}{m: map[Dialect]map[string]translation{}}
 
 // maxTranslated bounds the translations kept (a few per tool), and
 // maxTranslatedBytes their bytes: a server may send large schemas, and
@@ -235,7 +257,9 @@ const maxTranslated = 4096
 
 var maxTranslatedBytes = 32 << 20 // a var for tests
 
-func translate(raw json.RawMessage, d Dialect) map[string]any {
+// translate is raw in dialect d, and the top-level property names it
+// renamed (sent → the server's), if any.
+func translate(raw json.RawMessage, d Dialect) (map[string]any, map[string]string) {
 	var root any
 	if len(raw) > maxRawSchema || json.Unmarshal(raw, &root) != nil {
 		root = nil
@@ -245,7 +269,11 @@ func translate(raw json.RawMessage, d Dialect) map[string]any {
 		r = dialectRules[DialectOpenAI]
 	}
 	t := &translator{r: r, root: root}
-	return t.top(root)
+	out := t.top(root)
+	if !r.keyNames {
+		return out, nil
+	}
+	return out, propertyKeys(out)
 }
 
 type translator struct {

@@ -288,6 +288,12 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, api string, b
 			return
 		}
 	}
+	if api == apiAnthropic {
+		if msg := req.badPropertyKey(); msg != "" {
+			writeError(w, api, http.StatusBadRequest, msg, req.Model)
+			return
+		}
+	}
 	// A model with a context window refuses a longer request, as the real
 	// APIs do (counted as Usage counts input: a quarter of the body).
 	if window := s.window(req.Model); window > 0 && len(body)/4 > window {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -32,6 +33,31 @@ type chatRequest struct {
 	Options struct {
 		NumCtx int `json:"num_ctx"`
 	} `json:"options"`
+}
+
+// anthropicKey is what the Messages API takes as a top-level property
+// name of a tool's input_schema.
+var anthropicKey = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+
+// badPropertyKey is the Messages API's error for the first tool whose
+// input_schema has a top-level property name it refuses, or "".
+func (r chatRequest) badPropertyKey() string {
+	var tools []struct {
+		InputSchema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"input_schema"`
+	}
+	if json.Unmarshal(r.Tools, &tools) != nil {
+		return ""
+	}
+	for i, t := range tools {
+		for k := range t.InputSchema.Properties {
+			if !anthropicKey.MatchString(k) {
+				return fmt.Sprintf("tools.%d.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'", i)
+			}
+		}
+	}
+	return ""
 }
 
 // OllamaDefaultCtx is the context Ollama runs a request in when it names
