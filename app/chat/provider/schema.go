@@ -102,7 +102,7 @@ func set(words ...string) map[string]bool {
 var dialectRules = map[Dialect]rules{
 	// OpenAI: "array schema missing items" is refused anywhere; the top
 	// level is handled for every dialect.
-	DialectOpenAI:    {arrayItems: true},
+	DialectOpenAI: {arrayItems: true},
 	// Anthropic refuses a whole request for one top-level property name
 	// outside ^[a-zA-Z0-9_.-]{1,64}$ ("Property keys should match
 	// pattern"): PHP-style "rule_name[]", OData's "$filter" and "$top"
