@@ -53,6 +53,36 @@ type origin struct {
 	// relay, for a 2026-07-28 client's tool call, takes its questions back
 	// to the client as input_required results (relay.go).
 	relay *relay
+	// request is the client's request as it came in; its values say where
+	// a question goes back (onStream).
+	request context.Context
+}
+
+// onStream is ctx (its deadline and cancellation) carrying the values of
+// c's incoming request, with which the question is sent to the client: a
+// Streamable HTTP client's goes out on the POST stream of the call that
+// caused it, as the transport's guidance asks, instead of only on a GET
+// stream the client may never open (it would wait for the answer until
+// the call timed out). Only the client's own session reads them.
+func (c *origin) onStream(ctx context.Context) context.Context {
+	if c.request == nil {
+		return ctx
+	}
+	return valuesOf{ctx, c.request}
+}
+
+// valuesOf is a context that ends with its Context and has the values of
+// values first.
+type valuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (v valuesOf) Value(key any) any {
+	if x := v.values.Value(key); x != nil {
+		return x
+	}
+	return v.Context.Value(key)
 }
 
 // key is what the origin's questions count against per session.
@@ -82,7 +112,7 @@ type origins struct {
 // done ends it.
 func (g *Gateway) upstream(ctx context.Context, srv string) (upCtx context.Context, done func()) {
 	upCtx, stop := detach(ctx)
-	c := &origin{srv: srv, ctx: upCtx, relay: relayFrom(ctx)}
+	c := &origin{srv: srv, ctx: upCtx, relay: relayFrom(ctx), request: ctx}
 	if _, modern := modernCaller(ctx); c.relay == nil && !modern {
 		c.session = server.ClientSessionFromContext(ctx)
 	}

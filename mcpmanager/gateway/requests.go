@@ -45,7 +45,7 @@ func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateM
 		}
 	} else if caps, ok := takesRequests(c.session); ok && caps.Sampling != nil && (len(req.CreateMessageParams.Tools) == 0 || caps.Sampling.Tools != nil) {
 		if s, can := c.session.(server.SessionWithSampling); can {
-			return s.RequestSampling(ctx, req)
+			return s.RequestSampling(c.onStream(ctx), req)
 		}
 	}
 	return nil, fmt.Errorf("%s %s: %w", srv, what, ErrNoClient)
@@ -69,7 +69,7 @@ func (g *Gateway) Elicit(ctx context.Context, srv string, req mcp.ElicitationReq
 		}
 	} else if caps, ok := takesRequests(c.session); ok && takesElicitation(caps, req.Params.Mode == mcp.ElicitationModeURL) {
 		if s, can := c.session.(server.SessionWithElicitation); can {
-			return s.RequestElicitation(ctx, req)
+			return s.RequestElicitation(c.onStream(ctx), req)
 		}
 	}
 	return nil, fmt.Errorf("%s %s: %w", srv, what, ErrNoClient)

@@ -201,36 +201,46 @@ func TestServerRequestsReachTheClient(t *testing.T) {
 
 // TestServerRequestsReachAnHTTPClient: the same pass-through for a client
 // on 'serve --http' (Streamable HTTP): the upstream's sampling and
-// elicitation, asked during a call, reach the client that made it.
+// elicitation, asked during a call, reach the client that made it. A
+// question goes out on the call's own POST stream, so a client that opens
+// no GET stream (the transport makes it optional) gets it too; mcp-go
+// sends sampling on the GET stream only.
 func TestServerRequestsReachAnHTTPClient(t *testing.T) {
 	g := askingGateway(t)
-
 	token := NewToken()
 	srv := httptest.NewServer(g.HTTPHandler(token))
 	t.Cleanup(srv.Close)
-	tr, err := transport.NewStreamableHTTP(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}), transport.WithContinuousListening())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr, client.WithSamplingHandler(downstream{}), client.WithElicitationHandler(downstream{}))
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Initialize(t.Context(), initAt(mcp.ProtocolVersion20251125)); err != nil {
-		t.Fatal(err)
-	}
-	for tool, want := range map[string]string{"sample": "the client's model answers: what is 6*7?", "elicit": "accept: Ada (your name?)"} {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "up__" + tool
-		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-		res, err := c.CallTool(ctx, req)
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v", tool, err)
+	for _, listen := range []bool{true, false} {
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})}
+		want := map[string]string{"elicit": "accept: Ada (your name?)", "sample": "x"}
+		if listen {
+			opts = append(opts, transport.WithContinuousListening())
+			want["sample"] = "the client's model answers: what is 6*7?"
 		}
-		if got := res.Content[0].(mcp.TextContent).Text; res.IsError || got != want {
-			t.Errorf("%s = %q (error %v), want %q", tool, got, res.IsError, want)
+		tr, err := transport.NewStreamableHTTP(srv.URL+"/mcp", opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := client.NewClient(tr, client.WithSamplingHandler(downstream{}), client.WithElicitationHandler(downstream{}))
+		if err := c.Start(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if _, err := c.Initialize(t.Context(), initAt(mcp.ProtocolVersion20251125)); err != nil {
+			t.Fatal(err)
+		}
+		for tool, want := range want {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "up__" + tool
+			ctx, cancel := context.WithTimeout(t.Context(), 8*time.Second)
+			res, err := c.CallTool(ctx, req)
+			cancel()
+			if err != nil {
+				t.Fatalf("GET stream %v, %s: %v", listen, tool, err)
+			}
+			if got := res.Content[0].(mcp.TextContent).Text; res.IsError || got != want {
+				t.Errorf("GET stream %v, %s = %q (error %v), want %q", listen, tool, got, res.IsError, want)
+			}
 		}
 	}
 }
