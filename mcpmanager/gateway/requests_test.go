@@ -212,7 +212,7 @@ func TestServerRequestsReachAnHTTPClient(t *testing.T) {
 	t.Cleanup(srv.Close)
 	for _, listen := range []bool{true, false} {
 		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})}
-		want := map[string]string{"elicit": "accept: Ada (your name?)", "sample": "x"}
+		want := map[string]string{"elicit": "accept: Ada (your name?)"}
 		if listen {
 			opts = append(opts, transport.WithContinuousListening())
 			want["sample"] = "the client's model answers: what is 6*7?"
@@ -232,7 +232,7 @@ func TestServerRequestsReachAnHTTPClient(t *testing.T) {
 		for tool, want := range want {
 			req := mcp.CallToolRequest{}
 			req.Params.Name = "up__" + tool
-			ctx, cancel := context.WithTimeout(t.Context(), 8*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			res, err := c.CallTool(ctx, req)
 			cancel()
 			if err != nil {
