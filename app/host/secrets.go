@@ -90,8 +90,8 @@ func (sc *Secrets) Grant(name, server string) error {
 			return err
 		}
 		s := cfg.Servers[i]
-		if !slices.Contains(secrets.ServerRefs(s), name) {
-			return fmt.Errorf("server %q does not use ${secret:%s}; its secrets are %s", server, name, strings.Join(secrets.ServerRefs(s), ", "))
+		if !slices.Contains(secrets.ServerRefs(s), name) && !slices.Contains(secrets.EnvRefs(s), name) {
+			return fmt.Errorf("server %q does not use ${secret:%s} or ${env:%s}; its secrets are %s", server, name, name, strings.Join(secrets.ServerRefs(s), ", "))
 		}
 		return secrets.Grant(cfg, s.ID, true, name)
 	})

@@ -62,3 +62,39 @@ func TestDataDirsKeepTheirOwnSecrets(t *testing.T) {
 		t.Fatalf("a, reopened, reads %q", got)
 	}
 }
+
+// A ${NAME} of a config written for a terminal names a variable an app
+// started from a launcher never has: the keyring's secret NAME stands in
+// for it, as the server's error says, once the server may use it.
+func TestUnsetVariableReadFromTheKeyring(t *testing.T) {
+	const name, value = "SB_TEST_LINEAR_API_KEY", "lin_api_0123456789abcdef"
+	h := open(t)
+	importText(t, h, "cursor.json", `{"mcpServers": {"linear": {"url": "https://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer ${`+name+`}"}}}}`, nil)
+	_, _, _, serr := resolved(t, h, "linear")
+	if !strings.Contains(serr, "environment variable is not set") || !strings.Contains(serr, "Settings → Secrets → Add, or 'switchboard secrets set "+name+"'") {
+		t.Fatalf("start error %q, want it to say where to set %s", serr, name)
+	}
+	if err := h.Secrets.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+	// The import came from another app's file: the keyring's entry is not
+	// the server's own until the user gives it, as for ${secret:NAME}.
+	_, headers, _, serr := resolved(t, h, "linear")
+	if strings.Contains(headers["Authorization"], value) || !strings.Contains(serr, "switchboard secrets grant "+name) {
+		t.Fatalf("before the grant: %v, %q", headers, serr)
+	}
+	if refused, err := h.Servers.Refused("linear"); err != nil || len(refused) != 1 || refused[0] != name {
+		t.Fatalf("Refused = %v, %v", refused, err)
+	}
+	if err := h.Secrets.Grant(name, "linear"); err != nil {
+		t.Fatal(err)
+	}
+	if _, headers, _, serr := resolved(t, h, "linear"); headers["Authorization"] != "Bearer "+value || serr != "" {
+		t.Fatalf("after the grant: %v, %q", headers, serr)
+	}
+	// A variable that is set wins over the keyring.
+	t.Setenv(name, "from-the-environment")
+	if _, headers, _, _ := resolved(t, h, "linear"); headers["Authorization"] != "Bearer from-the-environment" {
+		t.Fatalf("with the variable set: %v", headers)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -189,6 +190,25 @@ func (s *Servers) Specs(servers []Server) []mcpmanager.ServerConfig {
 	return s.specs(servers, nil)
 }
 
+// envFromKeyring is ${env:NAME} when NAME is not in Switchboard's own
+// environment: the keyring's secret NAME, under the same grants as a
+// ${secret:NAME}. An app started from a dock or a launcher has none of the
+// shell's variables, so a config written for a terminal (Claude Code's,
+// Cursor's ${NAME}) names variables it never sees; the keyring is where
+// the window lets a person put them. unset is the lookup's error, given
+// back with what to do when the keyring has no such secret either.
+func (h *Host) envFromKeyring(srv Server, grants map[string][]string, name string, unset error) (string, error) {
+	val, err := h.store.Get(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: set %s in the environment Switchboard starts in, or keep it in the keyring under that name (Settings → Secrets → Add, or 'switchboard secrets set %s')", unset, name, name)
+	}
+	if !mayUse(srv, grants, name) {
+		return "", notGranted(srv.Name, name)
+	}
+	h.red.Add(val)
+	return val, nil
+}
+
 // grantsOf is what config.json lets each server use besides its own
 // secrets (never nil: a nil map turns the check off).
 func grantsOf(cfg *config.Config) map[string][]string {
@@ -211,12 +231,15 @@ func (s *Servers) specs(servers []Server, grants map[string][]string) []mcpmanag
 					return "", notGranted(srv.Name, name)
 				}
 				val, err := h.store.Lookup(kind, name)
+				if kind == "env" && errors.Is(err, secrets.ErrUnset) {
+					return h.envFromKeyring(srv, grants, name, err)
+				}
 				if err == nil && kind == "secret" {
 					h.red.Add(val)
 				}
 				return val, err
 			})
-			if errors.Is(err, ErrNotGranted) {
+			if errors.Is(err, ErrNotGranted) || errors.Is(err, secrets.ErrUnset) {
 				return v, err
 			}
 			if err != nil {
@@ -391,6 +414,16 @@ func (s *Servers) Refused(name string) ([]string, error) {
 	out := []string{}
 	for _, n := range secrets.ServerRefs(srv) {
 		if !mayUse(srv, grants, n) {
+			out = append(out, n)
+		}
+	}
+	// A variable Switchboard's environment lacks, read from the keyring
+	// (envFromKeyring), once the keyring has it.
+	for _, n := range secrets.EnvRefs(srv) {
+		if _, set := os.LookupEnv(n); set || mayUse(srv, grants, n) || slices.Contains(out, n) {
+			continue
+		}
+		if _, err := s.h.store.Get(n); err == nil {
 			out = append(out, n)
 		}
 	}

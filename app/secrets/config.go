@@ -313,7 +313,15 @@ func SetScopeIn(cfg *config.Config, scope string) error {
 }
 
 // ServerRefs lists the ${secret:NAME} names s uses, sorted and unique.
-func ServerRefs(s config.Server) []string {
+func ServerRefs(s config.Server) []string { return serverRefs(s, "secret") }
+
+// EnvRefs lists the ${env:NAME} variables s uses (a default's ":-…" cut
+// off), sorted. One its environment lacks is read from the keyring's
+// secret of that name (package host), under the same grants.
+func EnvRefs(s config.Server) []string { return serverRefs(s, "env") }
+
+// serverRefs lists the names of kind s's values refer to, sorted.
+func serverRefs(s config.Server, kind string) []string {
 	vals := slices.Concat(s.Args, []string{s.URL, s.Command, s.Cwd})
 	for _, v := range s.Env {
 		vals = append(vals, v)
@@ -326,8 +334,9 @@ func ServerRefs(s config.Server) []string {
 	}
 	var out []string
 	for _, v := range vals {
-		for _, n := range Refs(v) {
-			if !slices.Contains(out, n) {
+		for _, m := range ref.FindAllStringSubmatch(v, -1) {
+			n, _, _ := strings.Cut(m[2], ":-")
+			if m[1] == kind && !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
