@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
 // secretName matches variable and header names that usually hold credentials.
@@ -33,8 +35,8 @@ var bareVariable = regexp.MustCompile(`^\$[A-Za-z_][A-Za-z0-9_]*$`)
 // values never do.
 func LooksSecret(name, value string, header bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || strings.Contains(v, "${") || bareVariable.MatchString(v) {
-		return false
+	if v == "" || strings.Contains(v, "${") || bareVariable.MatchString(v) || config.Placeholder(v) {
+		return false // a README's stand-in is no secret: the import warns of it
 	}
 	if tokenShape.MatchString(v) || tokenInside.MatchString(v) || urlPassword(v) != "" {
 		return true
@@ -188,7 +190,7 @@ func credentialArg(v string) bool {
 	if len(v) < 8 || strings.ContainsAny(v[:1], "/~.") || windowsPath.MatchString(v) {
 		return false
 	}
-	return !strings.Contains(v, "${") && !bareVariable.MatchString(v)
+	return !strings.Contains(v, "${") && !bareVariable.MatchString(v) && !config.Placeholder(v)
 }
 
 var windowsPath = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
@@ -226,7 +228,7 @@ func urlSecrets(raw, field string, move func(field, value string) (string, bool)
 		if !ok || err1 != nil || err2 != nil || strings.Contains(v, "${") {
 			continue
 		}
-		if (secretWord(key, val) && len(val) >= 8) || tokenShape.MatchString(val) {
+		if ((secretWord(key, val) && len(val) >= 8) || tokenShape.MatchString(val)) && !config.Placeholder(val) {
 			if ref, ok := move(field+"."+key, val); ok {
 				parts[i] = k + "=" + ref
 			}

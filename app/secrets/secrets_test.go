@@ -25,6 +25,10 @@ func TestLooksSecret(t *testing.T) {
 		{"SLACK_BOT_TOKEN", "xoxb-1-2-3", false, true},
 		{"SOMETHING", "AKIAIOSFODNN7EXAMPLE", false, true}, // shape alone
 		{"JWT", "eyJhbGciOiJIUzI1NiJ9.e30.x", false, true},
+		// A README's stand-ins are not credentials: the import warns of them.
+		{"GITHUB_PERSONAL_ACCESS_TOKEN", "<YOUR_TOKEN>", false, false},
+		{"OPENAI_API_KEY", "sk-xxxxxxxxxxxxxxxx", false, false},
+		{"Authorization", "Bearer YOUR_API_KEY", true, false},
 		{"Authorization", "Bearer abc.def", true, true},
 		{"X-Api-Key", "abc123abc123", true, true},
 		{"Content-Type", "application/json", true, false},

@@ -715,6 +715,9 @@ func (c *checker) strList(path string, n *node) []string {
 			c.add(SeverityError, pathIndex(path, i), e, "must be a string, got %s; put it in quotes", e.kind.article())
 			continue
 		}
+		if Placeholder(e.text) {
+			c.add(SeverityWarning, pathIndex(path, i), e, placeholderNote, e.text)
+		}
 		out = append(out, e.text)
 	}
 	return out
@@ -743,6 +746,9 @@ func (c *checker) strMap(path string, n *node, what string) map[string]string {
 		switch v := m.val; v.kind {
 		case kindString:
 			out[m.key] = v.text
+			if Placeholder(v.text) {
+				c.add(SeverityWarning, p, v, placeholderNote, v.text)
+			}
 		case kindNumber, kindBool:
 			out[m.key] = v.text
 			c.add(SeverityWarning, p, v, "%s %s was converted to the string %q; put it in quotes to silence this warning",
