@@ -99,6 +99,7 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 	if req.Temperature != nil {
 		params.Temperature = anthropic.Float(*req.Temperature)
 	}
+	params.StopSequences = req.Stop
 	// The tools first: their renamed property names (propertyKeys) apply
 	// to past calls too.
 	tools := make([]wireTool, 0, len(req.Tools))

@@ -251,6 +251,9 @@ func (p *ollamaProvider) request(req Request, names *toolNames) ([]ollamaMessage
 	if req.MaxTokens > 0 {
 		options["num_predict"] = req.MaxTokens
 	}
+	if len(req.Stop) > 0 {
+		options["stop"] = req.Stop
+	}
 	if req.Temperature != nil {
 		options["temperature"] = *req.Temperature
 	}

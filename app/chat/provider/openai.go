@@ -196,8 +196,14 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 	if req.Temperature != nil {
 		params.Temperature = openai.Float(*req.Temperature)
 	}
+	if len(req.Stop) > 0 {
+		params.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.Stop[:min(len(req.Stop), maxOpenAIStop)]}
+	}
 	return params, msgs, tools
 }
+
+// maxOpenAIStop is the most stop sequences OpenAI's API takes.
+const maxOpenAIStop = 4
 
 // wireMessage is a message as sent: one of text (role "system", "user",
 // "tool" with toolCallID, or "assistant" with content when it has text or

@@ -97,6 +97,10 @@ type Request struct {
 	// which requires it, gets DefaultMaxTokens).
 	MaxTokens   int
 	Temperature *float64
+	// Stop are sequences that end the answer where the model writes one
+	// (a server's sampling request's stopSequences). OpenAI takes up to
+	// four: more are cut to four there.
+	Stop []string
 	// ToolChoice says whether the model must, may or must not call one of
 	// Tools; "" is ToolChoiceAuto. (Sampling requests from servers set it.)
 	ToolChoice ToolChoice

@@ -1188,3 +1188,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// A sampling request's stop sequences reach each wire in its own field:
+// OpenAI's stop (four at most), Anthropic's stop_sequences, Ollama's
+// options.stop.
+func TestStopSequences(t *testing.T) {
+	stop := []string{"STOP", "END", "###", "\n\n", "fifth"}
+	for kind, want := range map[provider.Kind]string{
+		provider.KindOpenAI:    `"stop":["STOP","END","###","\n\n"]`,
+		provider.KindAnthropic: `"stop_sequences":["STOP","END","###","\n\n","fifth"]`,
+		provider.KindOllama:    `"stop":["STOP","END","###","\n\n","fifth"]`,
+	} {
+		s, p := newProvider(t, kind)
+		s.Enqueue(providertest.Reply{Text: "ok"})
+		req := userTurn("write until STOP")
+		req.Stop = stop
+		if _, err := p.Stream(t.Context(), req, nil); err != nil {
+			t.Fatal(kind, err)
+		}
+		if body := string(s.Requests()[0]); !strings.Contains(body, want) {
+			t.Errorf("%s: no %s in %s", kind, want, body)
+		}
+		s.Enqueue(providertest.Reply{Text: "ok"})
+		if _, err := p.Stream(t.Context(), userTurn("no stops"), nil); err != nil {
+			t.Fatal(kind, err)
+		}
+		if body := string(s.Requests()[1]); strings.Contains(body, `"stop`) {
+			t.Errorf("%s: a request without stop sequences has some: %s", kind, body)
+		}
+	}
+}
