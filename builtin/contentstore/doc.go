@@ -32,5 +32,13 @@
 // holds bolt's file lock: a second process opening it gets ErrStoreLocked
 // after Options.OpenTimeout instead of hanging.
 //
+// Nothing deletes a store's data by itself. An index folder holding no file
+// (a crash in Create) is made anew; one whose index_meta.json is missing
+// gets that file (it only names the index type) written again and opens
+// with its documents. A store whose files cannot be read (store.json, or
+// the index) is ErrStoreDamaged: List shows it with Error saying what to
+// do, a search of every store lists it in Unavailable, and DeleteStore
+// removes it.
+//
 // Stores is safe for concurrent use; searches run while an ingest commits.
 package contentstore

@@ -13,9 +13,14 @@ var (
 	ErrUnknownContent = errors.New("no such content")
 	ErrEmptyQuery     = errors.New("the query is empty")
 	ErrStoreLocked    = errors.New("the store is in use by another process")
-	ErrInvalid        = errors.New("invalid input")
-	ErrClosed         = errors.New("the content stores are closed")
-	ErrNothingAdded   = errors.New("nothing to add")
+	// ErrStoreDamaged is a store whose files cannot be read (store.json, or
+	// its index). It is listed with the reason, searches of every store
+	// report it as unavailable, and DeleteStore removes it; nothing deletes
+	// it by itself.
+	ErrStoreDamaged = errors.New("the store is damaged")
+	ErrInvalid      = errors.New("invalid input")
+	ErrClosed       = errors.New("the content stores are closed")
+	ErrNothingAdded = errors.New("nothing to add")
 )
 
 // OpenError is a store whose index could not be opened.
@@ -29,10 +34,24 @@ func (e *OpenError) Error() string {
 	if errors.Is(e.Err, ErrStoreLocked) {
 		return fmt.Sprintf("store %q is in use by another process (another Switchboard, or 'switchboard builtin content-store'); close it and try again", e.Store)
 	}
+	if errors.Is(e.Err, ErrStoreDamaged) {
+		return fmt.Sprintf("store %q cannot be opened: its index at %s is damaged (%v); its documents cannot be read back, "+
+			"so delete the store with deleteStore and add them again (or restore the folder from a backup)", e.Store, e.Path, e.Err)
+	}
 	return fmt.Sprintf("store %q: open the index at %s: %v", e.Store, e.Path, e.Err)
 }
 
 func (e *OpenError) Unwrap() error { return e.Err }
+
+// damage is what is wrong with a store's files; errors.Is(d,
+// ErrStoreDamaged) holds, and its message is the reason alone.
+type damage struct{ reason string }
+
+func (d *damage) Error() string { return d.reason }
+
+func (d *damage) Is(target error) bool { return target == ErrStoreDamaged }
+
+func damaged(format string, args ...any) error { return &damage{fmt.Sprintf(format, args...)} }
 
 func unknownStore(id string) error {
 	return fmt.Errorf("%w %q; call listStores to see the store ids", ErrUnknownStore, id)

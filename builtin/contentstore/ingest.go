@@ -33,7 +33,9 @@ type Input struct {
 	// Metadata is attached to every chunk; search can filter on it.
 	Metadata map[string]string
 	// Progress, if set, receives this ingest's progress (as well as
-	// Options.OnProgress). It must not block.
+	// Options.OnProgress): once at the start (Files 0), after each
+	// committed batch but the last, once before the last commit with every
+	// file processed, then once with Done set. It must not block.
 	Progress func(Progress)
 }
 
@@ -119,7 +121,7 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		if doc.Title == "" {
 			doc.Title = firstLine(doc.Text)
 		}
-		ing.progress.Total = 1
+		ing.start(1)
 		if err := ing.stage(ctx, contentID(storeID, "text:"+in.Title+"\x00"+in.Text), doc, ""); err != nil {
 			return AddResult{}, err
 		}
@@ -139,13 +141,13 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		if err != nil {
 			return AddResult{}, err
 		}
-		ing.progress.Total = 1
+		ing.start(1)
 		if err := ing.stage(ctx, contentID(storeID, "path:"+path), doc, path); err != nil {
 			return AddResult{}, err
 		}
 		return ing.finish(ctx)
 	}
-	ing.progress.Total = countFiles(ctx, path)
+	ing.start(countFiles(ctx, path))
 	err = walkFiles(ctx, path, func(p string, werr error) error {
 		if werr != nil {
 			ing.skip(p, werr)
@@ -270,9 +272,28 @@ func (ing *ingest) flushIfFull(ctx context.Context) error {
 	return nil
 }
 
-// flush commits the batch (bleve returns once it is persisted) and reports
-// progress.
+// start reports that the ingest of total files begins, so a caller sees
+// progress even when everything goes in one batch.
+func (ing *ingest) start(total int) {
+	ing.progress.Total = total
+	ing.report()
+}
+
+// flush commits the batch and reports progress.
 func (ing *ingest) flush(ctx context.Context) error {
+	reported := len(ing.pending) > 0 || ing.files > 0
+	if err := ing.commit(); err != nil {
+		return err
+	}
+	if reported {
+		ing.report()
+	}
+	return nil
+}
+
+// commit commits the batch (bleve returns once it is persisted) and counts
+// what it held.
+func (ing *ingest) commit() error {
 	if ing.batch.Size() > 0 {
 		if err := ing.st.idx.Batch(ing.batch); err != nil {
 			return fmt.Errorf("store %q: commit: %w", ing.st.info.ID, err)
@@ -292,16 +313,24 @@ func (ing *ingest) flush(ctx context.Context) error {
 	ing.progress.Added, ing.progress.Chunks = ing.res.Added, ing.res.Chunks
 	ing.progress.Files += ing.files
 	ing.progress.Total = max(ing.progress.Total, ing.progress.Files)
-	reported := len(ing.pending) > 0 || ing.files > 0
 	ing.pending, ing.bytes, ing.files = ing.pending[:0], 0, 0
-	if reported {
-		ing.report()
-	}
 	return nil
 }
 
-func (ing *ingest) finish(ctx context.Context) (AddResult, error) {
-	if err := ing.flush(ctx); err != nil {
+// finish commits the last batch and reports twice: before the commit, with
+// every file processed (Added still counting the committed ones), and
+// after it, with Done set. A caller relaying progress to a client drops the
+// last report, which adds no file: its first one then goes out while the
+// commit runs, well ahead of the result, which a report sent just before
+// the result may not be (see awaitNotifications).
+func (ing *ingest) finish(context.Context) (AddResult, error) {
+	if ing.files > 0 {
+		p := ing.progress
+		p.Files += ing.files
+		p.Total = max(p.Total, p.Files)
+		ing.reportAs(p)
+	}
+	if err := ing.commit(); err != nil {
 		return ing.res, err
 	}
 	ing.progress.Done = true
@@ -309,12 +338,14 @@ func (ing *ingest) finish(ctx context.Context) (AddResult, error) {
 	return ing.res, nil
 }
 
-func (ing *ingest) report() {
+func (ing *ingest) report() { ing.reportAs(ing.progress) }
+
+func (ing *ingest) reportAs(p Progress) {
 	if ing.in.Progress != nil {
-		ing.in.Progress(ing.progress)
+		ing.in.Progress(p)
 	}
 	if ing.s.opts.OnProgress != nil {
-		ing.s.opts.OnProgress(ing.progress)
+		ing.s.opts.OnProgress(p)
 	}
 }
 

@@ -1,11 +1,13 @@
 package contentstore
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/simple"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
@@ -25,7 +27,10 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
 	"github.com/blevesearch/bleve/v2/analysis/lang/tr"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/registry"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -35,7 +40,8 @@ const DefaultAnalyzer = en.AnalyzerName
 
 // Analyzers are the text analyzers a store can use, by bleve name: "en"
 // and the other languages stem words, "cjk" indexes Chinese, Japanese and
-// Korean as overlapping bigrams, "standard" only lower-cases and drops
+// Korean as overlapping bigrams (Korean by its Hangul syllables, see
+// cjkAnalyzer), "standard" only lower-cases and drops
 // English stop words, "simple" only lower-cases. Whatever the analyzer, text
 // holding CJK is also indexed with "cjk" (and CJK in a query is matched
 // there), so it is always findable.
@@ -47,6 +53,64 @@ var Analyzers = []string{
 }
 
 func validAnalyzer(name string) bool { return slices.Contains(Analyzers, name) }
+
+// cjkAnalyzer is what "cjk" means in a store's mapping: bleve's cjk
+// analyzer, whose bigram filter splits only ideographic tokens (Han, kana),
+// with Hangul words made ideographic first. Korean words carry their
+// particles ("서울은", "한국의"), so a Hangul word indexed whole is found by
+// nothing but itself; as bigrams of syllables, "서울" finds "서울은".
+// Registered under a name of its own: bleve refuses a second "cjk", and a
+// store's index names its analyzers, so stores made before keep theirs.
+const cjkAnalyzer = "switchboard_cjk"
+
+func init() {
+	if err := registry.RegisterAnalyzer(cjkAnalyzer, newCJKAnalyzer); err != nil {
+		panic(err)
+	}
+}
+
+func newCJKAnalyzer(_ map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+	tokenizer, err := cache.TokenizerNamed(unicodetok.Name)
+	width, werr := cache.TokenFilterNamed(cjk.WidthName)
+	lower, lerr := cache.TokenFilterNamed(lowercase.Name)
+	bigram, berr := cache.TokenFilterNamed(cjk.BigramName)
+	if err := errors.Join(err, werr, lerr, berr); err != nil {
+		return nil, err
+	}
+	return &analysis.DefaultAnalyzer{Tokenizer: tokenizer, TokenFilters: []analysis.TokenFilter{width, lower, hangulFilter{}, bigram}}, nil
+}
+
+// hangulFilter marks tokens written in Hangul as ideographic, so the cjk
+// bigram filter after it splits them into syllable bigrams.
+type hangulFilter struct{}
+
+func (hangulFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	for _, tok := range in {
+		if tok.Type != analysis.Ideographic && isHangul(tok.Term) {
+			tok.Type = analysis.Ideographic
+		}
+	}
+	return in
+}
+
+// isHangul reports whether term is all Hangul.
+func isHangul(term []byte) bool {
+	for _, r := range string(term) {
+		if !unicode.Is(unicode.Hangul, r) {
+			return false
+		}
+	}
+	return len(term) > 0
+}
+
+// mappingAnalyzer is the analyzer a store's mapping names for the store's
+// analyzer: the same, but for "cjk".
+func mappingAnalyzer(analyzer string) string {
+	if analyzer == cjk.AnalyzerName {
+		return cjkAnalyzer
+	}
+	return analyzer
+}
 
 // Document kinds (the "kind" field): a chunk is what search finds, a content
 // record keeps the whole text for readContent.
@@ -99,6 +163,7 @@ var (
 // with the store's analyzer (term vectors for match positions), CJK text
 // also with cjk, keyword fields for filters, content records stored only.
 func newMapping(analyzer string) mapping.IndexMapping {
+	analyzer = mappingAnalyzer(analyzer)
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = index.BM25Scoring
 	im.DefaultAnalyzer = analyzer
@@ -133,7 +198,7 @@ func newMapping(analyzer string) mapping.IndexMapping {
 	chunk.AddFieldMappingsAt("kind", keywordField(false))
 	chunk.AddFieldMappingsAt("contentId", keywordField(true))
 	chunk.AddFieldMappingsAt("text", textField(analyzer, true, true))
-	chunk.AddFieldMappingsAt("cjk", textField(cjk.AnalyzerName, false, true))
+	chunk.AddFieldMappingsAt("cjk", textField(cjkAnalyzer, false, true))
 	chunk.AddFieldMappingsAt("section", textField(analyzer, true, false))
 	chunk.AddFieldMappingsAt("fromLine", storedNumber())
 	chunk.AddFieldMappingsAt("toLine", storedNumber())

@@ -4,15 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/switchboard-app/switchboard/builtin/contentstore/chunk"
 )
@@ -37,8 +39,10 @@ type Query struct {
 	// StoreID limits the search to one store; "" searches every store.
 	StoreID string
 	// Text is matched against chunk text (stemmed with the store's analyzer;
-	// "quoted phrases" must match as phrases, +word must appear, -word must
-	// not) and, less strongly, against the chunk's section headings.
+	// "quoted phrases" must match as phrases, +word or +"phrase" must
+	// appear, -word or -"phrase" must not; words the analyzer drops as stop
+	// words are left out) and, less strongly, against the chunk's section
+	// headings.
 	Text  string
 	Limit int // 0: DefaultLimit; at most MaxLimit
 	// Filters narrow the hits, each exactly: "contentId", "format" (txt, md,
@@ -71,6 +75,9 @@ type Results struct {
 	Hits  []Hit  `json:"hits"`
 	// Unavailable lists stores that could not be searched, with why.
 	Unavailable []string `json:"unavailable,omitempty"`
+	// Note says why nothing could match, when the query itself is the
+	// reason (every word it looks for is a stop word the index leaves out).
+	Note string `json:"note,omitempty"`
 }
 
 // Search finds the chunks that best match q, ranked by BM25.
@@ -80,60 +87,21 @@ func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	text := strings.TrimSpace(q.Text)
-	if text == "" {
-		return Results{}, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)
-	}
-	if len(text) > maxQueryLen {
-		return Results{}, invalid("the query is %d characters; the limit is %d", len(text), maxQueryLen)
-	}
-	limit := q.Limit
-	switch {
-	case limit == 0:
-		limit = DefaultLimit
-	case limit < 0:
-		return Results{}, invalid("limit must be positive")
-	case limit > MaxLimit:
-		limit = MaxLimit
-	}
-	main, err := buildQuery(text)
+	text, limit, t, err := checkQuery(q)
 	if err != nil {
 		return Results{}, err
 	}
-	bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
-	bq.AddFilter(filterQuery(q.Filters))
-
 	out := Results{Query: text, Hits: []Hit{}}
-	var ids []string
-	if q.StoreID != "" {
-		ids = []string{q.StoreID}
-	} else {
-		infos, err := s.infos()
-		if err != nil {
-			return Results{}, err
-		}
-		for _, in := range infos {
-			ids = append(ids, in.ID)
-		}
-	}
-	var stores []*store
+	stores, err := s.acquireAll(q.StoreID, &out)
 	defer func() {
 		for _, st := range stores {
 			st.release()
 		}
 	}()
-	for _, id := range ids {
-		st, err := s.acquire(id)
-		if err != nil {
-			if q.StoreID != "" {
-				return Results{}, err
-			}
-			out.Unavailable = append(out.Unavailable, err.Error())
-			continue
-		}
-		stores = append(stores, st)
+	if err != nil || len(stores) == 0 {
+		return out, err
 	}
-	if len(stores) == 0 {
+	if out.Note = stopWordsOnly(t, stores); out.Note != "" {
 		return out, nil
 	}
 	searcher := stores[0].idx
@@ -144,6 +112,8 @@ func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
 		}
 		searcher = bleve.NewIndexAlias(idxs...)
 	}
+	bq := query.NewBooleanQuery([]query.Query{userQuery{t}}, nil, nil)
+	bq.AddFilter(filterQuery(q.Filters))
 	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
 	req.Fields = chunkFields
 	req.IncludeLocations = true
@@ -158,51 +128,162 @@ func (s *Stores) Search(ctx context.Context, q Query) (Results, error) {
 	return out, nil
 }
 
-var phrase = regexp.MustCompile(`"([^"]+)"`)
+// checkQuery validates q and parses its text.
+func checkQuery(q Query) (text string, limit int, t terms, err error) {
+	text = strings.TrimSpace(q.Text)
+	if text == "" {
+		return "", 0, t, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)
+	}
+	if len(text) > maxQueryLen {
+		return "", 0, t, invalid("the query is %d characters; the limit is %d", len(text), maxQueryLen)
+	}
+	limit = q.Limit
+	switch {
+	case limit == 0:
+		limit = DefaultLimit
+	case limit < 0:
+		return "", 0, t, invalid("limit must be positive")
+	case limit > MaxLimit:
+		limit = MaxLimit
+	}
+	t, err = parseQuery(text)
+	return text, limit, t, err
+}
 
-// buildQuery turns the user's text into: every "quoted phrase" and every
-// +word must match (in the text or, for CJK, the cjk field), no -word may;
-// the other words are matched with OR, scored by BM25, against text, cjk
-// and (boost 0.3) section.
-func buildQuery(text string) (query.Query, error) {
-	var must, mustNot []query.Query
-	for _, m := range phrase.FindAllStringSubmatch(text, -1) {
-		p := strings.TrimSpace(m[1])
-		if p == "" {
+// acquireAll acquires the store id, or every store when id is "" (listing
+// those that cannot be opened in out.Unavailable). The caller releases
+// what it returns, also with an error.
+func (s *Stores) acquireAll(id string, out *Results) ([]*store, error) {
+	if id != "" {
+		st, err := s.acquire(id)
+		if err != nil {
+			return nil, err
+		}
+		return []*store{st}, nil
+	}
+	infos, err := s.infos()
+	if err != nil {
+		return nil, err
+	}
+	var stores []*store
+	for _, in := range infos {
+		st, err := s.acquire(in.ID)
+		if err != nil {
+			out.Unavailable = append(out.Unavailable, err.Error())
 			continue
 		}
-		must = append(must, query.NewDisjunctionQuery(fieldQueries(p, true)))
+		stores = append(stores, st)
 	}
-	var loose []string
-	for _, w := range strings.Fields(strings.ReplaceAll(phrase.ReplaceAllString(text, " "), `"`, " ")) {
+	return stores, nil
+}
+
+// stopWordsOnly explains, when no store searched can match anything of t,
+// that its words are all stop words there; else it returns "".
+func stopWordsOnly(t terms, stores []*store) string {
+	var analyzers []string
+	for _, st := range stores {
+		if _, ok := t.build(st.idx.Mapping()); ok {
+			return ""
+		}
+		if !slices.Contains(analyzers, st.info.Analyzer) {
+			analyzers = append(analyzers, st.info.Analyzer)
+		}
+	}
+	return fmt.Sprintf("nothing can match: every word this query looks for is a stop word of the analyzer %s "+
+		"(words such as \"the\", \"to\" and \"be\"), which the index leaves out; search with a word that carries "+
+		"the meaning, or keep text that must be found by such words in a store created with analyzer \"simple\"",
+		strings.Join(analyzers, ", "))
+}
+
+// clause is one part of a query: a word, or a "phrase" (whose words must
+// follow each other).
+type clause struct {
+	text   string
+	phrase bool
+}
+
+// terms is a query as the user wrote it: "quoted phrases", +word and
+// +"phrase" must match, -word and -"phrase" must not, other words may.
+type terms struct {
+	must, should, mustNot []clause
+}
+
+// parseQuery splits the user's text into terms. An unpaired quote is
+// ignored (-"word is -word); a lone + or - is dropped.
+func parseQuery(text string) (terms, error) {
+	if strings.Count(text, `"`)%2 == 1 {
+		i := strings.LastIndexByte(text, '"')
+		if i > 0 && (text[i-1] == '+' || text[i-1] == '-') {
+			text = text[:i] + text[i+1:]
+		} else {
+			text = text[:i] + " " + text[i+1:]
+		}
+	}
+	var t terms
+	for rest := strings.TrimSpace(text); rest != ""; rest = strings.TrimLeftFunc(rest, unicode.IsSpace) {
+		var op byte
+		if (rest[0] == '+' || rest[0] == '-') && len(rest) > 1 && !unicode.IsSpace(rune(rest[1])) {
+			op, rest = rest[0], rest[1:]
+		}
+		var c clause
+		c, rest = nextClause(rest)
 		switch {
-		case len(w) > 1 && w[0] == '+':
-			must = append(must, query.NewDisjunctionQuery(fieldQueries(w[1:], false)))
-		case len(w) > 1 && w[0] == '-':
-			mustNot = append(mustNot, query.NewDisjunctionQuery(fieldQueries(w[1:], false)))
-		case w != "+" && w != "-":
-			loose = append(loose, w)
+		case c.text == "" || c.text == "+" || c.text == "-":
+		case op == '-':
+			t.mustNot = append(t.mustNot, c)
+		case op == '+' || c.phrase:
+			t.must = append(t.must, c)
+		default:
+			t.should = append(t.should, c)
 		}
 	}
-	rest := strings.Join(loose, " ")
-	var should []query.Query
-	if rest != "" {
-		should = fieldQueries(rest, false)
-		// CJK is left out here as in the text field: most analyzers would
-		// match a heading sharing one character with the query.
-		if latin := strings.TrimSpace(stripCJK(rest)); latin != "" {
-			sec := query.NewMatchQuery(latin)
-			sec.SetField("section")
-			sec.SetBoost(0.3)
-			should = append(should, sec)
-		}
-	}
-	var q query.Query
 	switch {
-	case len(must) == 0 && len(should) == 0 && len(mustNot) > 0:
-		return nil, fmt.Errorf("%w: -word only leaves words out; add a word or \"phrase\" to find", ErrEmptyQuery)
+	case len(t.must) == 0 && len(t.should) == 0 && len(t.mustNot) > 0:
+		return t, fmt.Errorf("%w: -word only leaves words out; add a word or \"phrase\" to find", ErrEmptyQuery)
+	case len(t.must) == 0 && len(t.should) == 0:
+		return t, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)
+	}
+	return t, nil
+}
+
+// nextClause reads the "phrase" (quotes paired) or the word rest starts
+// with; a word ends at a space or a quote.
+func nextClause(rest string) (clause, string) {
+	if rest[0] == '"' {
+		end := strings.IndexByte(rest[1:], '"') + 1
+		return clause{text: strings.TrimSpace(rest[1:end]), phrase: true}, rest[end+1:]
+	}
+	end := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
+	if end < 0 {
+		end = len(rest)
+	}
+	return clause{text: rest[:end]}, rest[end:]
+}
+
+// userQuery is a parsed query that each index it runs on turns into bleve
+// queries with its own analyzers (stores differ): a clause whose words are
+// all stop words there is left out, where bleve would make it match
+// nothing, and so empty the results when it is required.
+type userQuery struct{ terms terms }
+
+// Searcher implements query.Query.
+func (q userQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
+	bq, _ := q.terms.build(m)
+	return bq.Searcher(ctx, i, m, options)
+}
+
+// build makes t a bleve query for an index with mapping m: every must
+// clause and none of the mustNot ones (in the text or, for CJK, the cjk
+// field), the should words matched with OR and scored by BM25 against text,
+// cjk and (boost 0.3) section. ok is false when nothing in t can match in
+// that index (every word it looks for is a stop word there).
+func (t terms) build(m mapping.IndexMapping) (q query.Query, ok bool) {
+	must := required(m, t.must)
+	mustNot := required(m, t.mustNot)
+	should := loose(m, t.should)
+	switch {
 	case len(must) == 0 && len(should) == 0:
-		return nil, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)
+		return query.NewMatchNoneQuery(), false
 	case len(must) == 0:
 		q = query.NewDisjunctionQuery(should)
 	case len(should) == 0:
@@ -213,7 +294,60 @@ func buildQuery(text string) (query.Query, error) {
 	if len(mustNot) > 0 {
 		q = query.NewBooleanQuery([]query.Query{q}, nil, mustNot)
 	}
-	return q, nil
+	return q, true
+}
+
+// required makes one query per clause that has words to look for in m.
+func required(m mapping.IndexMapping, cs []clause) []query.Query {
+	var out []query.Query
+	for _, c := range cs {
+		if qs := analyzable(m, fieldQueries(c.text, c.phrase)); len(qs) > 0 {
+			out = append(out, query.NewDisjunctionQuery(qs))
+		}
+	}
+	return out
+}
+
+// loose matches the optional words together, and against the section
+// headings too.
+func loose(m mapping.IndexMapping, cs []clause) []query.Query {
+	words := make([]string, len(cs))
+	for i, c := range cs {
+		words[i] = c.text
+	}
+	rest := strings.Join(words, " ")
+	if rest == "" {
+		return nil
+	}
+	qs := fieldQueries(rest, false)
+	// CJK is left out here as in the text field: most analyzers would
+	// match a heading sharing one character with the query.
+	if latin := strings.TrimSpace(stripCJK(rest)); latin != "" {
+		sec := query.NewMatchQuery(latin)
+		sec.SetField("section")
+		sec.SetBoost(0.3)
+		qs = append(qs, sec)
+	}
+	return analyzable(m, qs)
+}
+
+// analyzable keeps the match queries whose text leaves at least one token
+// after the analyzer of their field in m.
+func analyzable(m mapping.IndexMapping, qs []query.Query) []query.Query {
+	out := qs[:0:0]
+	for _, q := range qs {
+		var text, field string
+		switch q := q.(type) {
+		case *query.MatchQuery:
+			text, field = q.Match, q.FieldVal
+		case *query.MatchPhraseQuery:
+			text, field = q.MatchPhrase, q.FieldVal
+		}
+		if a := m.AnalyzerNamed(m.AnalyzerNameForPath(field)); a == nil || len(a.Analyze([]byte(text))) > 0 {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // fieldQueries matches text against the chunk text and, for CJK, against

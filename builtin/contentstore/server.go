@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -35,7 +36,7 @@ var identity = builtin.Server{
 	Description: "Full-text search (BM25) over documents the user added: notes, docs, web pages, data files and code.",
 	Version:     "1.0.0",
 	Instructions: `The content store holds documents the user added, in named stores, for full-text search.
-To answer from them: listStores (ids and what each holds), then search (BM25; words are stemmed; "quoted phrases" match exactly; +word must appear, -word must not; omit storeId to search all stores).
+To answer from them: listStores (ids and what each holds), then search (BM25; words are stemmed; "quoted phrases" match exactly; +word or +"phrase" must appear, -word or -"phrase" must not; omit storeId to search all stores).
 Each hit has a contentId and a line range: call readContent with them, widened by some lines, to read the context before answering, and cite the title and lines.
 To add material: createStore once, then addContent with text or with the absolute path of a file or folder.`,
 }
@@ -88,6 +89,8 @@ var (
 			"Call this first to find the storeId to search or add to."),
 		mcp.WithTitleAnnotation("List content stores"),
 		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
+		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	addContentTool = mcp.NewTool("addContent",
@@ -124,6 +127,8 @@ var (
 			"path (a prefix, e.g. a folder), or any metadata key given to addContent. Example: {\"format\": \"md\", \"project\": \"apollo\"}."),
 			mcp.AdditionalProperties(scalar)),
 		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
+		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	readContentTool = mcp.NewTool("readContent",
@@ -135,6 +140,8 @@ var (
 		mcp.WithNumber("fromLine", mcp.Description("First line to read (default 1)."), mcp.Min(1)),
 		mcp.WithNumber("toLine", mcp.Description(fmt.Sprintf("Last line to read (default: fromLine + %d, or the end).", MaxReadLines-1)), mcp.Min(1)),
 		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
+		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	deleteContentTool = mcp.NewTool("deleteContent",
@@ -151,6 +158,8 @@ var (
 		mcp.WithTitleAnnotation("List documents"),
 		mcp.WithString("storeId", mcp.Required(), mcp.Description("Store id from createStore or listStores.")),
 		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
+		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	reindexContentTool = mcp.NewTool("reindexContent",
@@ -271,6 +280,9 @@ func (h handlers) addContent(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	in.Progress = progressNotifier(ctx, req)
 	res, err := h.s.Add(ctx, storeID, in)
+	if in.Progress != nil {
+		awaitNotifications(ctx)
+	}
 	if err != nil {
 		if res.Added > 0 {
 			return mcp.NewToolResultError(fmt.Sprintf("%v\n%s", err, mustJSON(res))), nil
@@ -294,15 +306,56 @@ func progressNotifier(ctx context.Context, req mcp.CallToolRequest) func(Progres
 	last := -1
 	return func(p Progress) {
 		if p.Files <= last {
-			return // progress must increase
+			return // progress must increase; and a Done adding no file would race the result
 		}
 		last = p.Files
 		msg := fmt.Sprintf("%d of %d files: %d added (%d chunks)", p.Files, p.Total, p.Added, p.Chunks)
+		switch {
+		case p.Files == 0:
+			msg = fmt.Sprintf("adding %d files", p.Total)
+		case p.Files == p.Total && !p.Done:
+			msg = fmt.Sprintf("%d of %d files read; saving them", p.Files, p.Total)
+		}
 		// float64, as the numbers would be after JSON: in-process clients
 		// get this map as it is.
 		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
 			"progressToken": token, "progress": float64(p.Files), "total": float64(p.Total), "message": msg,
 		})
+	}
+}
+
+// maxNotificationWait bounds awaitNotifications: a client that stopped
+// reading must not hold a result back for long.
+const maxNotificationWait = 2 * time.Second
+
+// awaitNotifications waits until the session has taken every notification
+// queued for it. mcp-go queues a notification on the session's channel,
+// which a goroutine of the transport drains and writes, while it writes a
+// tool's result directly: a result returned at once would overtake the
+// progress sent just before it, and the client, its call done, would find
+// the progress token unknown. There is no signal for the queue emptying,
+// so it is looked at every millisecond.
+func awaitNotifications(ctx context.Context) {
+	sess := server.ClientSessionFromContext(ctx)
+	if sess == nil {
+		return
+	}
+	queue := sess.NotificationChannel()
+	if len(queue) == 0 {
+		return
+	}
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	limit := time.NewTimer(maxNotificationWait)
+	defer limit.Stop()
+	for len(queue) > 0 {
+		select {
+		case <-tick.C:
+		case <-limit.C:
+			return
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,7 +131,7 @@ func TestServerTools(t *testing.T) {
 			if fmt.Sprint(p["progress"]) != "9" {
 				continue
 			}
-			if fmt.Sprint(p["total"]) != "9" || p["message"] != "9 of 9 files: 7 added (26 chunks)" {
+			if fmt.Sprint(p["total"]) != "9" || p["message"] != "9 of 9 files read; saving them" {
 				t.Fatalf("progress = %+v", p)
 			}
 			return
@@ -194,5 +195,73 @@ func TestBuiltinStartsAndCloses(t *testing.T) {
 	}
 	if _, _, err := Builtin.Start(builtin.Config{}); !errors.Is(err, builtin.ErrNoRoot) {
 		t.Fatalf("start without root: %v", err)
+	}
+}
+
+// TestToolHints checks each tool's annotations: mcp-go makes every tool
+// destructive unless told otherwise, which the read-only ones used to be.
+func TestToolHints(t *testing.T) {
+	cl, _ := connect(t, openStores(t, testOptions(t.TempDir())))
+	tools, err := cl.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// readOnly, destructive, idempotent; no tool reaches beyond this computer.
+	want := map[string][3]bool{
+		"listStores": {true, false, true}, "search": {true, false, true}, "readContent": {true, false, true}, "listContent": {true, false, true},
+		"createStore": {false, false, false}, "addContent": {false, false, true}, "reindexContent": {false, false, true},
+		"deleteContent": {false, true, true}, "deleteStore": {false, true, true},
+	}
+	for _, tl := range tools.Tools {
+		a := tl.Annotations
+		got := [3]bool{deref(a.ReadOnlyHint), deref(a.DestructiveHint), deref(a.IdempotentHint)}
+		if got != want[tl.Name] || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: readOnly, destructive, idempotent = %v, openWorld %v; want %v, false", tl.Name, got, deref(a.OpenWorldHint), want[tl.Name])
+		}
+	}
+}
+
+func deref(b *bool) bool { return b != nil && *b }
+
+// TestProgressBeforeResult checks that every progress notification of an
+// addContent reaches the client before its result, and that even a
+// one-batch ingest reports its start and end: the result used to overtake
+// the last notification (queued by mcp-go, while the result is written
+// directly), so the client got progress for a token it had forgotten.
+func TestProgressBeforeResult(t *testing.T) {
+	s := openStores(t, testOptions(t.TempDir()))
+	var mu sync.Mutex
+	var events []string
+	record := func(e string) { mu.Lock(); events = append(events, e); mu.Unlock() }
+	cl := mcptest.Connect(t, NewServer(s), mcptest.OnNotification(func(m mcp.JSONRPCNotification) {
+		if m.Method == string(mcp.MethodNotificationProgress) {
+			record(fmt.Sprintf("%v of %v", m.Params.AdditionalFields["progress"], m.Params.AdditionalFields["total"]))
+		}
+	}))
+	if _, err := s.Create(t.Context(), "Docs", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"storeId": "docs", "path": corpusDir(t)}, []string{"0 of 9", "9 of 9", "result"}},
+		{map[string]any{"storeId": "docs", "text": "one small note"}, []string{"0 of 1", "1 of 1", "result"}},
+	}
+	for i, c := range cases {
+		mu.Lock()
+		events = nil
+		mu.Unlock()
+		res, text := call(t, cl, "addContent", c.args, &mcp.Meta{ProgressToken: fmt.Sprintf("tok-%d", i)})
+		if res.IsError {
+			t.Fatal(text)
+		}
+		record("result")
+		mu.Lock()
+		got := slices.Clone(events)
+		mu.Unlock()
+		if !slices.Equal(got, c.want) {
+			t.Fatalf("events %q; want %q", got, c.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -46,9 +47,8 @@ type Options struct {
 	BatchBytes int
 	// ChunkSize and ChunkOverlap tune chunking (0: the chunk package defaults).
 	ChunkSize, ChunkOverlap int
-	// OnProgress, if set, receives the progress of every ingest (after each
-	// committed batch, then once with Done set); the app turns it into events.
-	// It must not block.
+	// OnProgress, if set, receives the progress of every ingest (as
+	// Input.Progress does); the app turns it into events. It must not block.
 	OnProgress func(Progress)
 }
 
@@ -103,9 +103,10 @@ type store struct {
 }
 
 const (
-	metaFile  = "store.json"
-	indexDir  = "index"
-	trashName = ".trash-"
+	metaFile      = "store.json"
+	indexDir      = "index"
+	indexMetaFile = "index_meta.json" // bleve's, in indexDir
+	trashName     = ".trash-"
 )
 
 // Open prepares the root directory; stores themselves open on first use.
@@ -242,22 +243,84 @@ func (s *Stores) isClosed() bool {
 }
 
 // openIndex opens the store's index, creating it if a crash came between
-// writing store.json and creating it.
+// writing store.json and creating it. Nothing in an index that holds data
+// is ever deleted here: an index that cannot be opened is an OpenError
+// (ErrStoreDamaged when its files are at fault).
 func (s *Stores) openIndex(st *store) (bleve.Index, error) {
 	path := filepath.Join(st.dir, indexDir)
 	cfg := map[string]any{"bolt_timeout": s.opts.OpenTimeout.String()}
 	idx, err := bleve.OpenUsing(path, cfg)
-	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) || errors.Is(err, bleve.ErrorIndexMetaMissing) {
-		_ = os.RemoveAll(path)
-		idx, err = bleve.NewUsing(path, newMapping(st.info.Analyzer), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)
+	switch {
+	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
+		idx, err = newIndex(path, st.info.Analyzer, cfg)
+	case errors.Is(err, bleve.ErrorIndexMetaMissing), errors.Is(err, bleve.ErrorIndexMetaCorrupt):
+		idx, err = reopenWithoutMeta(path, st.info.Analyzer, cfg)
 	}
 	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			err = ErrStoreLocked
-		}
-		return nil, &OpenError{Store: st.info.ID, Path: path, Err: err}
+		return nil, &OpenError{Store: st.info.ID, Path: path, Err: classify(err)}
 	}
 	return idx, nil
+}
+
+func newIndex(path, analyzer string, cfg map[string]any) (bleve.Index, error) {
+	return bleve.NewUsing(path, newMapping(analyzer), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)
+}
+
+// reopenWithoutMeta opens an index whose index_meta.json is missing or
+// unreadable. That file only names the index type and storage, both this
+// package's defaults, while everything stored (documents, their text, the
+// mapping) is in index/store. A directory holding no file is what a crash
+// during Create leaves: it is made anew. One holding a scorch root
+// (store/root.bolt) gets its meta file written again and is opened with
+// everything in it. Anything else is damage, and is left as it is.
+func reopenWithoutMeta(path, analyzer string, cfg map[string]any) (bleve.Index, error) {
+	if !holdsFiles(path) {
+		if err := os.RemoveAll(path); err != nil {
+			return nil, err
+		}
+		return newIndex(path, analyzer, cfg)
+	}
+	if _, err := os.Stat(filepath.Join(path, "store", "root.bolt")); err != nil {
+		return nil, damaged("%s is missing and there is no index to reopen without it (%v)", indexMetaFile, err)
+	}
+	meta, err := json.Marshal(map[string]string{"storage": bleve.Config.DefaultKVStore, "index_type": bleve.Config.DefaultIndexType})
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(path, indexMetaFile, meta); err != nil {
+		return nil, err
+	}
+	return bleve.OpenUsing(path, cfg)
+}
+
+// holdsFiles reports whether dir (or a folder in it) holds a file.
+func holdsFiles(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// classify tells an index that cannot be opened because another process
+// holds it (ErrStoreLocked) or because the system refused (permissions, no
+// space, too many open files: reported as they are) from one whose files
+// are damaged (ErrStoreDamaged).
+func classify(err error) error {
+	var errno syscall.Errno
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return ErrStoreLocked
+	case errors.Is(err, ErrStoreDamaged), errors.Is(err, fs.ErrPermission), errors.As(err, &errno):
+		return err
+	}
+	// bleve's own messages may go on over lines (the mapping it read).
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	return damaged("%s", strings.TrimSpace(first))
 }
 
 // Create makes a new, empty store and returns its info. name must be unique
@@ -288,7 +351,7 @@ func (s *Stores) Create(ctx context.Context, name, description, analyzer string)
 		return Info{}, err
 	}
 	for _, in := range infos {
-		if strings.EqualFold(in.Name, name) {
+		if in.Error == "" && strings.EqualFold(in.Name, name) {
 			return Info{}, fmt.Errorf("%w: %q (id %s); pick another name or add to that store", ErrStoreExists, name, in.ID)
 		}
 	}
@@ -318,7 +381,7 @@ func (s *Stores) Create(ctx context.Context, name, description, analyzer string)
 
 // List returns every store, sorted by name, with document and chunk counts
 // and its size on disk. A store that cannot be opened (another process has
-// it) is listed with Error set.
+// it, or it is damaged) is listed with Error set, saying what to do.
 func (s *Stores) List(ctx context.Context) ([]Info, error) {
 	if s.isClosed() {
 		return nil, ErrClosed
@@ -332,6 +395,9 @@ func (s *Stores) List(ctx context.Context) ([]Info, error) {
 		wg.Go(func() {
 			in := &infos[i]
 			in.Bytes = dirSize(filepath.Join(s.opts.Root, in.ID))
+			if in.Error != "" {
+				return // its store.json cannot be read
+			}
 			st, err := s.acquire(in.ID)
 			if err != nil {
 				in.Error = err.Error()
@@ -357,24 +423,31 @@ func (st *store) count(ctx context.Context, kind string) (uint64, error) {
 	return res.Total, nil
 }
 
-// DeleteStore deletes a store and everything in it.
+// DeleteStore deletes a store and everything in it, a damaged one too; it
+// refuses only a store another process has open (ErrStoreLocked).
 func (s *Stores) DeleteStore(ctx context.Context, id string) error {
 	st, err := s.acquire(id) // proves no other process has it
-	if err != nil {
+	switch {
+	case err == nil:
+		st.release()
+		s.mu.Lock()
+		if s.open[id] == st {
+			delete(s.open, id)
+		}
+		s.mu.Unlock()
+		if err := st.close(); err != nil {
+			return err
+		}
+	case errors.Is(err, ErrStoreLocked), errors.Is(err, ErrUnknownStore), errors.Is(err, ErrClosed):
 		return err
-	}
-	st.release()
-	s.mu.Lock()
-	if s.open[id] == st {
-		delete(s.open, id)
-	}
-	s.mu.Unlock()
-	if err := st.close(); err != nil {
-		return err
+	default:
+		// It cannot be opened (damaged, or the system refused): nothing of
+		// it is open here, and its files go as they are.
 	}
 	// Rename first: a crash mid-removal leaves trash, not a broken store.
+	dir := filepath.Join(s.opts.Root, id)
 	trash := filepath.Join(s.opts.Root, fmt.Sprintf("%s%s-%d", trashName, id, time.Now().UnixNano()))
-	if err := os.Rename(st.dir, trash); err != nil {
+	if err := os.Rename(dir, trash); err != nil {
 		return fmt.Errorf("delete store %q: %w", id, err)
 	}
 	if err := os.RemoveAll(trash); err != nil {
@@ -395,8 +468,12 @@ func (s *Stores) infos() ([]Info, error) {
 			continue
 		}
 		in, err := readInfo(filepath.Join(s.opts.Root, e.Name()))
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrUnknownStore):
 			continue // not a store (or one whose creation never finished)
+		case err != nil:
+			// Listed, so the user sees it, and why, and can delete it.
+			in = Info{ID: e.Name(), Name: e.Name(), Error: err.Error()}
 		}
 		out = append(out, in)
 	}
@@ -415,7 +492,8 @@ func readInfo(dir string) (Info, error) {
 	}
 	var in Info
 	if err := json.Unmarshal(b, &in); err != nil {
-		return Info{}, fmt.Errorf("store %q: %s is damaged: %w", id, filepath.Join(dir, metaFile), err)
+		return Info{}, fmt.Errorf("store %q: %w", id, damaged("%s cannot be read (%v); delete the store with deleteStore, "+
+			"or restore that file from a backup", filepath.Join(dir, metaFile), err))
 	}
 	in.ID = id
 	if in.Analyzer == "" {
@@ -424,7 +502,7 @@ func readInfo(dir string) (Info, error) {
 	return in, nil
 }
 
-// writeInfo writes store.json atomically (temp file, fsync, rename).
+// writeInfo writes store.json atomically.
 func writeInfo(dir string, in Info) error {
 	b, err := json.MarshalIndent(struct {
 		Name        string    `json:"name"`
@@ -435,24 +513,33 @@ func writeInfo(dir string, in Info) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, metaFile+".*")
-	if err != nil {
+	if err := writeAtomic(dir, metaFile, append(b, '\n')); err != nil {
 		return fmt.Errorf("write store info: %w", err)
 	}
+	return nil
+}
+
+// writeAtomic writes dir/name so that a crash leaves the old file or the
+// new one, never a part: a temp file, fsync, rename, fsync of dir.
+func writeAtomic(dir, name string, data []byte) error {
+	tmp, err := os.CreateTemp(dir, name+".*")
+	if err != nil {
+		return err
+	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write store info: %w", err)
+		return err
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write store info: %w", err)
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write store info: %w", err)
+		return err
 	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, metaFile)); err != nil {
-		return fmt.Errorf("write store info: %w", err)
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return err
 	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()

@@ -34,9 +34,13 @@ var (
 	ErrTooLarge    = errors.New("file is over the size limit")
 	ErrUnsupported = errors.New("unsupported file type")
 	ErrIsDir       = errors.New("is a folder")
-	ErrEmpty       = errors.New("no text")
-	ErrEncrypted   = errors.New("encrypted PDF")
-	ErrUnreadable  = errors.New("unreadable PDF")
+	// ErrNotRegular is a path that is neither a file nor a folder: a named
+	// pipe, a socket or a device, whose reading could block forever or never
+	// end.
+	ErrNotRegular = errors.New("not a regular file")
+	ErrEmpty      = errors.New("no text")
+	ErrEncrypted  = errors.New("encrypted PDF")
+	ErrUnreadable = errors.New("unreadable PDF")
 )
 
 // Format names what kind of text a document is.
@@ -88,7 +92,8 @@ func (e *FileError) Error() string {
 func (e *FileError) Unwrap() error { return e.Err }
 
 // File reads and extracts the file at path, refusing files over maxBytes
-// (0: no limit).
+// (0: no limit) and, without opening them, paths that are not regular files
+// once links are followed (ErrNotRegular).
 func File(path string, maxBytes int64) (Doc, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -99,6 +104,11 @@ func File(path string, maxBytes int64) (Doc, error) {
 	}
 	if fi.IsDir() {
 		return Doc{}, &FileError{Path: path, Err: ErrIsDir}
+	}
+	// Checked before opening: opening a named pipe blocks until a writer
+	// comes, and holds the store's write lock while it waits.
+	if !fi.Mode().IsRegular() {
+		return Doc{}, &FileError{Path: path, Err: ErrNotRegular, Detail: fmt.Sprintf("it is a %s; only files and folders can be added", kindOf(fi.Mode()))}
 	}
 	if maxBytes > 0 && fi.Size() > maxBytes {
 		return Doc{}, &FileError{Path: path, Err: ErrTooLarge, Detail: fmt.Sprintf("%s; the limit is %s", HumanBytes(fi.Size()), HumanBytes(maxBytes))}
@@ -128,6 +138,19 @@ func File(path string, maxBytes int64) (Doc, error) {
 		return Doc{}, err
 	}
 	return doc, nil
+}
+
+// kindOf names what a path that is not a regular file is.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
 
 // Bytes extracts data, choosing the format from name's extension and the
