@@ -36,6 +36,14 @@
 // link in the workspace and is allowed. Symbolic links inside the root
 // are followed for reading; writes refuse a path that is itself a link.
 //
+// write_file and edit_file refuse a read-only file: one whose mode gives
+// its owner no write permission, even when Switchboard runs as root (whom
+// permission bits do not stop; like an editor's "readonly" warning, the
+// mode is taken as the owner's word), and one the system does not let
+// this process open for writing (ACLs, read-only mounts). Replacing it by
+// renaming a new file over it would otherwise succeed with only the
+// directory's permission. The error says to make it writable first.
+//
 // The shell and Python are not confined: they run as the user. They get a
 // minimal environment (shell.MinimalEnv), so the app's secrets are not
 // inherited, and every call of them should be approved (Risky).
@@ -58,7 +66,8 @@
 // commands live and you can type there too, but your `cd` in it never moves the model's next
 // command, which runs where its last one left off (the workspace at first, and after the shell
 // restarted), and the model's `cd` leaves your prompt where it was; each call has a timeout (`timeoutMs`, 60 s by default) that
-// kills everything the command started, output for the model is capped at 64 KiB with ANSI
+// interrupts the shell, so nothing more of the command runs, and kills
+// everything it started, output for the model is capped at 64 KiB with ANSI
 // colours removed, and it starts from a minimal environment, so the app's own variables
 // (keys) are not inherited. The shell itself is not sandboxed: that is why it always asks.
 package workspace

@@ -24,6 +24,7 @@ var (
 	ErrIsDir    = errors.New("is a directory")
 	ErrNotDir   = errors.New("not a directory")
 	ErrNotEmpty = errors.New("directory is not empty")
+	ErrReadOnly = errors.New("file is read-only")
 
 	// Content and input.
 	ErrBinary    = errors.New("not a text file")

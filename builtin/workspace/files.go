@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -169,8 +170,9 @@ func (w *Workspace) readText(rel string) (string, fs.FileInfo, error) {
 }
 
 // checkWritable checks the target of a write: not reserved, not the root,
-// and, if it exists, a regular file with one link, not a symbolic link.
-// It returns the mode to keep and whether the file exists.
+// and, if it exists, a regular file with one link, not a symbolic link,
+// that this process may write (checkCanWrite). It returns the mode to keep
+// and whether the file exists.
 func (w *Workspace) checkWritable(rel string) (fs.FileMode, bool, error) {
 	if err := w.checkReserved(rel); err != nil {
 		return 0, false, err
@@ -192,7 +194,47 @@ func (w *Workspace) checkWritable(rel string) (fs.FileMode, bool, error) {
 	if err := checkLinks(fi); err != nil {
 		return 0, false, err
 	}
+	if err := w.checkCanWrite(rel, fi); err != nil {
+		return 0, false, err
+	}
 	return fi.Mode().Perm(), true, nil
+}
+
+// checkCanWrite refuses to replace a file this process may not write.
+// writeAtomic renames a new file over the old one, which needs only the
+// directory's permission, so without this check a file made read-only
+// would be replaced all the same.
+//
+// A file whose owner has no write permission is refused even when
+// Switchboard runs as root, whom the mode bits do not stop: like editors
+// (vim's "readonly" warning), the mode is taken as the owner's word that
+// the file is not to change. Otherwise the file is opened for writing,
+// without truncating it, so the system itself answers: group and other
+// bits, ACLs, read-only mounts, immutable files.
+func (w *Workspace) checkCanWrite(rel string, fi fs.FileInfo) error {
+	const todo = "if it is meant to change, make it writable first (chmod u+w %s with execute_shell) or ask the user"
+	if fi.Mode().Perm()&0o200 == 0 {
+		return rule(ErrReadOnly, "its mode %04o gives its owner no write permission; "+todo, fi.Mode().Perm(), shellWord(rel))
+	}
+	f, err := w.root.OpenFile(rel, os.O_WRONLY|openFlags, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return rule(ErrReadOnly, "the user running Switchboard may not write it (%v); "+todo, errors.Unwrap(err), shellWord(rel))
+		}
+		return fsError(err)
+	}
+	f.Close()
+	return nil
+}
+
+// shellWord quotes p for a command line in a message, when it needs it.
+func shellWord(p string) string {
+	if strings.ContainsFunc(p, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r))
+	}) {
+		return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+	}
+	return p
 }
 
 func (w *Workspace) checkReserved(rel string) error {

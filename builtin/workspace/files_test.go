@@ -130,6 +130,35 @@ func TestWriteFile(t *testing.T) {
 	noTempFiles(t, root)
 }
 
+// A file made read-only is not replaced, though renaming over it would
+// only need the directory's permission: not even when Switchboard runs as
+// root, which the mode bits do not stop.
+func TestWriteRefusesReadOnlyFiles(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{"ro.txt": "keep me\n", "ro-script.sh": "keep me\n", "group-only.txt": "keep me\n"}
+	writeFiles(t, root, files)
+	modes := map[string]os.FileMode{"ro.txt": 0o444, "ro-script.sh": 0o555, "group-only.txt": 0o464}
+	for name, mode := range modes {
+		if err := os.Chmod(filepath.Join(root, name), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := open(t, Options{Root: root})
+	cl := connect(t, w)
+	for name := range files {
+		text := fails(t, cl, "write_file", map[string]any{"path": name, "content": "lost\n"}, "file is read-only")
+		if !strings.Contains(text, `"`+name+`"`) || !strings.Contains(text, "chmod u+w") {
+			t.Errorf("write_file %s: %q names neither the path nor what to do", name, text)
+		}
+		fails(t, cl, "edit_file", map[string]any{"path": name, "old_string": "keep", "new_string": "lose"}, "file is read-only")
+		fi, err := os.Stat(filepath.Join(root, name))
+		if b, _ := os.ReadFile(filepath.Join(root, name)); string(b) != "keep me\n" || err != nil || fi.Mode().Perm() != modes[name] {
+			t.Errorf("%s changed: %q, %v %v", name, b, fi.Mode(), err)
+		}
+	}
+	noTempFiles(t, root)
+}
+
 // noTempFiles checks no temporary file of an atomic write was left.
 func noTempFiles(t *testing.T, root string) {
 	t.Helper()
@@ -307,6 +336,52 @@ func TestListDirectory(t *testing.T) {
 	t.Cleanup(func() { MaxListEntries = old })
 	if res, _ := w.ListDirectory("."); len(res.Entries) != 2 || !res.More {
 		t.Fatalf("capped listing = %+v", res)
+	}
+}
+
+// Names are shown quoted, control characters escaped, when they hold any,
+// so that a name cannot fake entries or lines of a text listing.
+func TestListingsQuoteControlCharacters(t *testing.T) {
+	root := t.TempDir()
+	evil := "evil\nfake.txt  999 bytes"
+	writeFiles(t, root, map[string]string{evil: "12345", "bel\a.txt": "", `"quoted".txt`: "", "plain name.txt": "", "d\r/x.txt": ""})
+	if err := os.Symlink("to\nthere", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	w := open(t, Options{Root: root})
+	cl := connect(t, w)
+	want := `./ (6 entries)
+"\"quoted\".txt"  0 bytes
+"bel\a.txt"  0 bytes
+"d\r"/
+"evil\nfake.txt  999 bytes"  5 bytes
+link -> "to\nthere"
+plain name.txt  0 bytes
+`
+	if text := ok(t, cl, "list_directory", map[string]any{}); text != want {
+		t.Fatalf("list_directory =\n%s\nwant\n%s", text, want)
+	}
+	want = `./
+  "\"quoted\".txt"
+  "bel\a.txt"
+  "d\r"/
+    x.txt
+  "evil\nfake.txt  999 bytes"
+  link -> "to\nthere"
+  plain name.txt
+`
+	if text := ok(t, cl, "tree", map[string]any{}); text != want {
+		t.Fatalf("tree =\n%s\nwant\n%s", text, want)
+	}
+	if text := ok(t, cl, "search_files", map[string]any{"content": "123"}); text != `"evil\nfake.txt  999 bytes":1: 12345`+"\n" {
+		t.Fatalf("search_files = %q", text)
+	}
+	if text := ok(t, cl, "search_files", map[string]any{"pattern": "x.txt"}); text != `"d\r/x.txt"`+"\n" {
+		t.Fatalf("search_files = %q", text)
+	}
+	// The structured content keeps the names as they are.
+	if res, err := w.ListDirectory("."); err != nil || res.Entries[3].Name != evil {
+		t.Fatalf("entries = %+v, %v", res.Entries, err)
 	}
 }
 

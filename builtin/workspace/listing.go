@@ -1,15 +1,19 @@
 package workspace
 
 import (
-	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/builtin/workspace/gitignore"
 )
@@ -133,6 +137,20 @@ func (w *Workspace) matcherFor(rel string) gitignore.Matcher {
 	return m
 }
 
+// shown is a name or path as text listings show it: as it is, unless it
+// holds a character that is not printable (a newline, a BEL, an escape
+// sequence, a bidi override), bytes that are not UTF-8, or starts with a
+// quote; then quoted and escaped as a Go string. A name thus cannot fake
+// entries or lines of a listing. Structured content keeps names as they
+// are (JSON escapes them).
+func shown(name string) string {
+	if !utf8.ValidString(name) || strings.HasPrefix(name, `"`) ||
+		strings.ContainsFunc(name, func(r rune) bool { return !strconv.IsPrint(r) }) {
+		return strconv.Quote(name)
+	}
+	return name
+}
+
 // TreeResult is an indented listing of a directory tree.
 type TreeResult struct {
 	Path    string `json:"path"`
@@ -172,7 +190,7 @@ func (w *Workspace) Tree(ctx context.Context, p string, depth int) (TreeResult, 
 	}
 	res := TreeResult{Path: rel}
 	var b strings.Builder
-	b.WriteString(rel + "/\n")
+	b.WriteString(shown(rel) + "/\n")
 	var walk func(dir string, ents []fs.DirEntry, m gitignore.Matcher, level int)
 	walk = func(dir string, ents []fs.DirEntry, m gitignore.Matcher, level int) {
 		for _, e := range ents {
@@ -190,7 +208,7 @@ func (w *Workspace) Tree(ctx context.Context, p string, depth int) (TreeResult, 
 			}
 			res.Entries++
 			b.WriteString(strings.Repeat("  ", level))
-			b.WriteString(e.Name())
+			b.WriteString(shown(e.Name()))
 			switch {
 			case e.IsDir():
 				b.WriteString("/\n")
@@ -205,7 +223,7 @@ func (w *Workspace) Tree(ctx context.Context, p string, depth int) (TreeResult, 
 				walk(full, sub, m.With(w.ignoreFile(full)), level+1)
 			case e.Type()&fs.ModeSymlink != 0:
 				target, _ := w.root.Readlink(full)
-				fmt.Fprintf(&b, " -> %s\n", target)
+				fmt.Fprintf(&b, " -> %s\n", shown(target))
 			default:
 				b.WriteString("\n")
 			}
@@ -268,10 +286,11 @@ func (w *Workspace) Search(ctx context.Context, pattern, p, content string) (Sea
 		return SearchResult{}, pathErr(op, p, err)
 	}
 	var res SearchResult
-	var re *regexp.Regexp
+	var g grepper
+	defer g.release()
 	if content != "" {
-		if re, err = regexp.Compile(content); err != nil {
-			re, res.Literal = regexp.MustCompile(regexp.QuoteMeta(content)), true
+		if g.re, err = regexp.Compile(content); err != nil {
+			g.re, res.Literal = regexp.MustCompile(regexp.QuoteMeta(content)), true
 		}
 	}
 	ents, err := w.readDir(rel)
@@ -301,7 +320,7 @@ func (w *Workspace) Search(ctx context.Context, pattern, p, content string) (Sea
 			}
 			matches := pattern == "" || gitignore.Match(pattern, below, isDir)
 			switch {
-			case re == nil && matches:
+			case g.re == nil && matches:
 				if full() {
 					res.Truncated = true
 					return
@@ -311,10 +330,11 @@ func (w *Workspace) Search(ctx context.Context, pattern, p, content string) (Sea
 				} else {
 					res.Files = append(res.Files, name)
 				}
-			case re != nil && matches && e.Type().IsRegular():
-				w.grep(name, re, &res, full)
+			case g.re != nil && matches && e.Type().IsRegular():
+				g.grep(w, dir, e.Name(), &res, full)
 			}
 			if isDir {
+				g.release() // one directory open at a time, however deep the tree
 				if sub, err := w.readDir(name); err == nil {
 					walk(name, sub, m.With(w.ignoreFile(name)))
 				}
@@ -328,35 +348,104 @@ func (w *Workspace) Search(ctx context.Context, pattern, p, content string) (Sea
 	return res, nil
 }
 
-// grep adds the lines of file rel matching re.
-func (w *Workspace) grep(rel string, re *regexp.Regexp, res *SearchResult, full func() bool) {
-	f, fi, err := w.openRegular(rel)
-	if err != nil || fi.Size() > int64(MaxSearchFile) {
+// grepper searches the content of files for one search. Files (at most
+// MaxSearchFile) are read whole into one buffer it keeps, and split into
+// lines in place; they are opened by name in their directory, which it
+// keeps open while the walk stays there (openIn). Searching many small
+// files thus costs an open, a stat and a read each, not buffers allocated
+// and cleared nor each path resolved again from the root.
+type grepper struct {
+	re     *regexp.Regexp
+	buf    []byte
+	dir    *os.File // the directory files are opened in, or nil
+	dirRel string
+}
+
+// release closes the directory g keeps open.
+func (g *grepper) release() {
+	if g.dir != nil {
+		g.dir.Close()
+		g.dir = nil
+	}
+}
+
+// grep adds the lines of file name in directory dir matching g.re.
+func (g *grepper) grep(w *Workspace, dir, name string, res *SearchResult, full func() bool) {
+	rel := path.Join(dir, name)
+	data, err := g.load(w, dir, name)
+	if err != nil || isText(data[:min(len(data), sniffBytes)], len(data) > sniffBytes) != nil {
 		res.Skipped++
 		return
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	head, _ := br.Peek(sniffBytes)
-	if isText(head, len(head) == sniffBytes) != nil {
-		res.Skipped++
-		return
-	}
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64<<10), MaxSearchFile)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if !re.Match(line) {
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data, _ = bytes.Cut(data, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if !g.re.Match(line) {
 			continue
 		}
 		if full() {
 			res.Truncated = true
 			return
 		}
-		text := strings.TrimRight(string(cutUTF8(line, MaxMatchText)), "\r")
+		text := string(cutUTF8(line, MaxMatchText))
 		if len(line) > MaxMatchText {
 			text += "…"
 		}
 		res.Matches = append(res.Matches, Match{Path: rel, Line: n, Text: text})
+	}
+}
+
+// load reads the regular file name of directory dir into g's buffer.
+// Where openIn is not available, the file is opened through the root as
+// read_file opens it.
+func (g *grepper) load(w *Workspace, dir, name string) ([]byte, error) {
+	if g.dir == nil || g.dirRel != dir {
+		g.release()
+		d, err := w.openDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		g.dir, g.dirRel = d, dir
+	}
+	r, size, err := openIn(g.dir, name)
+	if errors.Is(err, errors.ErrUnsupported) {
+		var fi fs.FileInfo
+		if r, fi, err = w.openRegular(path.Join(dir, name)); err == nil {
+			size = fi.Size()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return g.read(r, size)
+}
+
+// errTooBig: a file to search is larger than MaxSearchFile.
+var errTooBig = errors.New("larger than MaxSearchFile")
+
+// read reads f, of about size bytes, into g's buffer, growing it for a
+// file larger than any before (or one growing while it is read).
+func (g *grepper) read(f io.Reader, size int64) ([]byte, error) {
+	if size > int64(MaxSearchFile) {
+		return nil, errTooBig
+	}
+	buf := slices.Grow(g.buf[:0], int(size)+1) // +1: EOF comes without growing
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		g.buf = buf[:0]
+		switch {
+		case len(buf) > MaxSearchFile:
+			return nil, errTooBig
+		case errors.Is(err, io.EOF):
+			return buf, nil
+		case err != nil:
+			return nil, err
+		}
 	}
 }

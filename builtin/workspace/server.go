@@ -185,7 +185,8 @@ var (
 	executePythonTool = mcp.NewTool("execute_python",
 		mcp.WithDescription(fmt.Sprintf("Run a Python 3 program in a new interpreter in the workspace root and return its output "+
 			"(stdout and stderr, at most %d KiB) and exit code. Nothing persists between calls except files: write results to files, "+
-			"or print them. Stopped after timeoutMs (default %d s). Only available when python3 is installed.",
+			"or print them. Processes it starts end with it: start lasting ones (servers) with execute_shell. "+
+			"Stopped after timeoutMs (default %d s). Only available when python3 is installed.",
 			shell.MaxOutput>>10, int(shell.DefaultTimeout/time.Second))),
 		mcp.WithTitleAnnotation("Run Python"),
 		mcp.WithString("code", mcp.Required(), mcp.Description("The Python source to run.")),
@@ -280,17 +281,18 @@ func (h handlers) listDirectory(_ context.Context, req mcp.CallToolRequest) (*mc
 		return toolError(err), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/ (%d entries)\n", res.Path, len(res.Entries))
+	fmt.Fprintf(&b, "%s/ (%d entries)\n", shown(res.Path), len(res.Entries))
 	for _, e := range res.Entries {
+		name := shown(e.Name)
 		switch e.Type {
 		case "dir":
-			b.WriteString(e.Name + "/")
+			b.WriteString(name + "/")
 		case "symlink":
-			b.WriteString(e.Name + " -> " + e.Target)
+			b.WriteString(name + " -> " + shown(e.Target))
 		case "file":
-			fmt.Fprintf(&b, "%s  %d bytes", e.Name, e.Size)
+			fmt.Fprintf(&b, "%s  %d bytes", name, e.Size)
 		default:
-			b.WriteString(e.Name + "  (not a regular file)")
+			b.WriteString(name + "  (not a regular file)")
 		}
 		if e.Ignored {
 			b.WriteString("  (gitignored)")
@@ -345,10 +347,10 @@ func (h handlers) searchFiles(ctx context.Context, req mcp.CallToolRequest) (*mc
 	}
 	var b strings.Builder
 	for _, f := range res.Files {
-		b.WriteString(f + "\n")
+		b.WriteString(shown(f) + "\n")
 	}
 	for _, m := range res.Matches {
-		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+		fmt.Fprintf(&b, "%s:%d: %s\n", shown(m.Path), m.Line, m.Text)
 	}
 	if b.Len() == 0 {
 		b.WriteString("no matches\n")
@@ -433,7 +435,7 @@ func (h handlers) executeShell(ctx context.Context, req mcp.CallToolRequest) (*m
 	case res.ShellExited:
 		fmt.Fprintf(&b, "[exit code %d: the command ended the shell (exit, exec or set -e); the next command starts a new shell in the workspace root]", res.ExitCode)
 	default:
-		fmt.Fprintf(&b, "[exit code %d; working directory %s]", res.ExitCode, res.Cwd)
+		fmt.Fprintf(&b, "[exit code %d; working directory %s]", res.ExitCode, shown(res.Cwd))
 	}
 	r := result(ShellResult{Session: name, Result: res}, b.String())
 	r.IsError = res.TimedOut
@@ -459,10 +461,16 @@ func (h handlers) executePython(ctx context.Context, req mcp.CallToolRequest) (*
 	if !strings.HasSuffix(b.String(), "\n") {
 		b.WriteString("\n")
 	}
-	if res.TimedOut {
+	switch {
+	case res.TimedOut:
 		fmt.Fprintf(&b, "[timed out after %s: Python and every process it started were killed; pass a larger timeoutMs (at most %d)]", timeout, shell.MaxTimeout.Milliseconds())
-	} else {
+	case res.LeftRunning:
+		fmt.Fprintf(&b, "[exit code %d; processes it left running were killed]", res.ExitCode)
+	default:
 		fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
+	}
+	if res.OutputCut {
+		b.WriteString("\n[a process it started in a session of its own kept its output open; what it wrote later is not shown]")
 	}
 	r := result(res, b.String())
 	r.IsError = res.TimedOut

@@ -218,3 +218,17 @@ func TestExecutePythonWithoutPython(t *testing.T) {
 	cl := connect(t, w)
 	fails(t, cl, "execute_python", map[string]any{"code": "print(1)"}, "python3 is not available: python3 is not on the PATH")
 }
+
+// A program that exits leaving a child running gets its output and exit
+// code back, and the child does not outlive the call.
+func TestExecutePythonKillsWhatItLeftRunning(t *testing.T) {
+	w := open(t, Options{Root: t.TempDir()})
+	cl := connect(t, w)
+	text := ok(t, cl, "execute_python", map[string]any{"code": "import subprocess\np = subprocess.Popen(['sleep', '611'])\nprint('pid:%d' % p.pid)\nprint('hello')"})
+	if !strings.Contains(text, "\nhello\n[exit code 0; processes it left running were killed]") {
+		t.Fatalf("text = %q", text)
+	}
+	if pid := pidsIn(t, text, 1)[0]; survives(pid) {
+		t.Fatalf("python's child %d outlived the call", pid)
+	}
+}

@@ -24,22 +24,30 @@
 // environment or the user's rc files are not exposed. Exec writes the
 // command to a file in a private directory and types one short line that
 // sources it between two markers: OSC escape sequences carrying a random
-// id, the exit status and the working directory. Terminals ignore them, so
-// an attached terminal shows the typed line and the output only. Sourcing
+// id and the exit status (the working directory goes back in a file, so
+// any byte of its name survives). Terminals ignore them, so an attached
+// terminal shows the typed line and the output only. Sourcing
 // runs the command in the shell itself (cd and export persist) and keeps
 // the command out of the line editor: tabs, newlines, quotes and heredocs
 // arrive as written, and a syntax error ends only that command.
 //
 // # Timeouts and stopping
 //
-// When a command runs past its timeout, every process it started is
-// killed (on Linux found through /proc: the shell's session and its
-// descendants, minus what ran before the command; elsewhere the
-// terminal's foreground process group), ^C interrupts what runs in the
-// shell itself, and a no-op command checks the shell answers; if it does
-// not within SettleTimeout it is replaced (working directory and variables
-// are lost, which the Result says). Processes that start a session of
-// their own and lose their parent (daemons) escape this tracking.
+// When a command runs past its timeout, or its caller gives up, the shell
+// is interrupted first (SIGINT to the shell and to the terminal's
+// foreground job), so it abandons the command's file and typed line
+// before any further statement runs, builtins included; then every process
+// the command started is killed (on Linux found through /proc: the
+// shell's session and its descendants, minus what ran before the command;
+// elsewhere the terminal's foreground process group). The shell's prompt
+// (it carries a marker too) says it is back; if it does not come within
+// StopWait, a no-op command checks the shell answers, and if it does not
+// within SettleTimeout it is replaced (working directory and variables
+// are lost, which the Result says). Only a command that makes the shell
+// itself ignore or trap SIGINT (trap "" INT) goes on with its next
+// statements once its processes are killed. Processes that start a
+// session of their own and lose their parent (daemons) escape this
+// tracking.
 // Session.Close hangs up and terminates every process of the shell's
 // session, then kills what remains after KillGrace.
 package shell

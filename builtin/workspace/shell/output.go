@@ -3,6 +3,8 @@ package shell
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 )
@@ -75,11 +77,18 @@ func (o *OutputBuffer) Text() (text string, omitted int64) {
 // nothing of them:
 //
 //	ESC ] 7770 ; S ; <id> BEL                    the command starts
-//	ESC ] 7770 ; E ; <id> ; <status> ; <pwd> BEL  it ended
+//	ESC ] 7770 ; E ; <id> ; <status> BEL  it ended (the ID.pwd file holds $PWD)
+//	ESC ] 7770 ; P BEL                    the prompt (PS1) starts
 //
 // The typed line only names <id>; the escape bytes exist only in printf's
-// output, so the terminal's echo of the line never matches.
-const markerPrefix = "\x1b]7770;"
+// output, so the terminal's echo of the line never matches. A prompt
+// between the start and end markers of a command that was interrupted
+// means the shell abandoned it and is back at its prompt (a command could
+// print PS1 itself, so the prompt marker counts only after an interrupt).
+const (
+	markerPrefix = "\x1b]7770;"
+	promptMarker = markerPrefix + "P\x07"
+)
 
 // capture follows the output of one command from its start marker to its
 // end marker.
@@ -92,8 +101,12 @@ type capture struct {
 	pending []byte // unconsumed bytes that may begin a marker
 	out     *OutputBuffer
 	exit    int
-	cwd     string
-	done    chan struct{} // closed when the end marker has been read
+	done    chan struct{} // closed when the end marker (or, once interrupted, a prompt) has been read
+	// interrupted: the shell was sent SIGINT, so a prompt ends the command.
+	interrupted bool
+	old         int // how many bytes of pending were read before the interrupt
+	// abandoned: the shell gave the command up and printed its prompt.
+	abandoned bool
 }
 
 func newCapture(p *proc, id string, limit int) *capture {
@@ -117,7 +130,7 @@ func (c *capture) finished() bool {
 }
 
 // maxMarkerTail bounds how much is held back waiting for the BEL ending an
-// end marker (its status and working directory).
+// end marker (after its status).
 const maxMarkerTail = 8 << 10
 
 // feed reads the next bytes of the terminal's output.
@@ -125,8 +138,8 @@ func (c *capture) feed(b []byte) {
 	if c.finished() {
 		return
 	}
-	data := append(c.pending, b...)
-	c.pending = nil
+	data, old := append(c.pending, b...), c.old
+	c.pending, c.old = nil, 0
 	if !c.started {
 		i := bytes.Index(data, c.start)
 		if i < 0 {
@@ -134,13 +147,16 @@ func (c *capture) feed(b []byte) {
 			return
 		}
 		c.started = true
-		data = data[i+len(c.start):]
+		data, old = data[i+len(c.start):], max(0, old-i-len(c.start))
 	}
 	j := bytes.Index(data, c.end)
+	if c.interrupted && c.abandon(data, old, j) {
+		return
+	}
 	if j < 0 {
 		k := max(0, len(data)-(len(c.end)-1))
 		c.out.Write(data[:k])
-		c.pending = append([]byte(nil), data[k:]...)
+		c.keep(data, k, old)
 		return
 	}
 	c.out.Write(data[:j])
@@ -151,13 +167,50 @@ func (c *capture) feed(b []byte) {
 			c.out.Write(data[j:])
 			return
 		}
-		c.pending = append([]byte(nil), data[j:]...)
+		c.keep(data, j, old)
 		return
 	}
-	status, cwd, _ := bytes.Cut(rest[:bel], []byte(";"))
-	c.exit, _ = strconv.Atoi(string(status))
-	c.cwd = string(cwd)
+	c.exit, _ = strconv.Atoi(string(rest[:bel]))
 	close(c.done)
+}
+
+// pwd is the working directory the command left the shell in, which __sb
+// wrote before the end marker ("" if it could not be read).
+func (c *capture) pwd() string {
+	b, err := os.ReadFile(filepath.Join(c.p.dir, c.id+".pwd"))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// keep holds data[from:] back for the next feed; its first old bytes
+// were read before the interrupt.
+func (c *capture) keep(data []byte, from, old int) {
+	c.pending = append([]byte(nil), data[from:]...)
+	c.old = max(0, old-from)
+}
+
+// interrupt notes that the shell is being interrupted: from now on its
+// prompt means it gave the command up.
+func (c *capture) interrupt() {
+	c.interrupted, c.old = true, len(c.pending)
+}
+
+// abandon ends an interrupted command at the shell's prompt when one
+// comes before the end marker (at end, -1 if none), and after the first
+// old bytes of data, read before the interrupt: the shell gave the command
+// up. It reports whether it did.
+func (c *capture) abandon(data []byte, old, end int) bool {
+	k := bytes.Index(data[old:], []byte(promptMarker))
+	if k < 0 || (end >= 0 && end < old+k) {
+		return false
+	}
+	k += old
+	c.out.Write(data[:k])
+	c.exit, c.abandoned = -1, true
+	close(c.done)
+	return true
 }
 
 // flush passes on what was held back looking for the end marker; for a

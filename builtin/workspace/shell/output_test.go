@@ -79,23 +79,47 @@ func TestCaptureAcrossReads(t *testing.T) {
 	stream := " __sb " + id + " # echo hi\r\n\x1b[?2004l\r" +
 		markerPrefix + "S;" + id + "\x07" +
 		"hi\r\n\x1b[32mthere\x1b[0m\r\n" +
-		markerPrefix + "E;" + id + ";3;/tmp/a;b\x07" +
-		"prompt $ "
+		markerPrefix + "E;" + id + ";3\x07" +
+		promptMarker + "prompt $ "
 	for _, size := range []int{1, 2, 3, 7, 16, 1000} {
 		c := newCapture(nil, id, 1024)
 		for i := 0; i < len(stream); i += size {
 			c.feed([]byte(stream[i:min(i+size, len(stream))]))
 		}
 		text, _ := c.out.Text()
-		if !c.finished() || text != "hi\nthere\n" || c.exit != 3 || c.cwd != "/tmp/a;b" {
-			t.Fatalf("chunks of %d: finished=%v text=%q exit=%d cwd=%q", size, c.finished(), text, c.exit, c.cwd)
+		if !c.finished() || c.abandoned || text != "hi\nthere\n" || c.exit != 3 {
+			t.Fatalf("chunks of %d: finished=%v abandoned=%v text=%q exit=%d", size, c.finished(), c.abandoned, text, c.exit)
+		}
+	}
+}
+
+// Once the shell was interrupted, its prompt ends the command: the shell
+// gave it up. Before, a prompt marker is only output (echo "$PS1").
+func TestCaptureEndsAtThePromptOnceInterrupted(t *testing.T) {
+	id := "0123456789abcdef"
+	for _, size := range []int{1, 2, 5, 1000} {
+		c := newCapture(nil, id, 1024)
+		feed := func(s string) {
+			for i := 0; i < len(s); i += size {
+				c.feed([]byte(s[i:min(i+size, len(s))]))
+			}
+		}
+		feed(markerPrefix + "S;" + id + "\x07" + "ps1:" + promptMarker + "\r\n")
+		if c.finished() {
+			t.Fatalf("chunks of %d: a prompt before the interrupt ended the command", size)
+		}
+		c.interrupt()
+		feed("^C\r\n\x1b[?2004h" + promptMarker + "/tmp # ")
+		text, _ := c.out.Text()
+		if !c.finished() || !c.abandoned || c.exit != -1 || text != "ps1:\n^C\n" {
+			t.Fatalf("chunks of %d: finished=%v abandoned=%v exit=%d text=%q", size, c.finished(), c.abandoned, c.exit, text)
 		}
 	}
 }
 
 func TestCaptureIgnoresOtherIDs(t *testing.T) {
 	c := newCapture(nil, "aaaa", 1024)
-	c.feed([]byte(markerPrefix + "S;bbbb\x07stale\r\n" + markerPrefix + "E;bbbb;0;/\x07"))
+	c.feed([]byte(markerPrefix + "S;bbbb\x07stale\r\n" + markerPrefix + "E;bbbb;0\x07"))
 	c.feed([]byte(markerPrefix + "S;aaaa\x07mine\r\npartial"))
 	if c.finished() {
 		t.Fatal("finished on another command's marker")

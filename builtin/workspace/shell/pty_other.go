@@ -20,6 +20,8 @@ func foreground(master *os.File) (int, error) { return 0, ErrUnsupported }
 
 func signal(pid int, sig syscall.Signal) {}
 
+func interrupt(sid int, master *os.File) {}
+
 var (
 	stopSignals []syscall.Signal
 	killSignal  syscall.Signal

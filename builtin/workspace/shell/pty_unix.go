@@ -80,6 +80,17 @@ func foreground(master *os.File) (int, error) {
 
 func signal(pid int, sig syscall.Signal) { _ = syscall.Kill(pid, sig) }
 
+// interrupt sends SIGINT to the shell sid and to the terminal's foreground
+// job: what ^C does, but also when the job put the terminal in raw mode
+// (where ^C is just a key) and, the shell being signalled itself, whether
+// or not the job dies of it.
+func interrupt(sid int, master *os.File) {
+	signal(sid, syscall.SIGINT)
+	if fg, err := foreground(master); err == nil && fg > 0 && fg != sid {
+		signal(-fg, syscall.SIGINT)
+	}
+}
+
 // Signals of the staged stop: hang up (the shell passes it to its jobs),
 // terminate (what ignores a hangup), continue (so stopped jobs receive
 // them), then kill.

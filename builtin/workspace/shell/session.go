@@ -35,9 +35,10 @@ var (
 	// KillGrace is how long each stage of stopping processes waits: after
 	// the hang-up and terminate signals before killing, and after killing.
 	KillGrace = 2 * time.Second
-	// StopWait is how long a timed-out command's shell has, once the
-	// command's processes were killed, to print its end marker before ^C
-	// is sent.
+	// StopWait is how long a stopped command's shell has, once it was
+	// interrupted and the command's processes were killed, to print its end
+	// marker (only a command that traps SIGINT goes on to it) before it is
+	// checked with a no-op command.
 	StopWait = 500 * time.Millisecond
 	// SettleTimeout is how long a shell has, after a timed-out command was
 	// stopped, to answer again before it is replaced by a new one.
@@ -190,8 +191,11 @@ func (s *Session) Name() string { return s.name }
 // off in (the ID.cwd file: that directory, then the workspace as a
 // fallback), prints the start marker, sources the command's file in the
 // shell itself (so cd and export persist, and a syntax error ends only
-// that command), prints the end marker with $? and $PWD, and goes back to
-// the directory the user's terminal was in. The user's cd and the model's
+// that command), writes $PWD to the ID.pwd file, prints the end marker
+// with $?, and goes back to the directory the user's terminal was in.
+// Directories travel in files, quoted for the shell on the way in and as
+// they are on the way out, so any byte of a name survives: a newline
+// would end a line read with read, a BEL the end marker. The user's cd and the model's
 // cd thus never move each other, while both see every command.
 //
 // A POSIX sh (dash) differs in two ways it works around: a syntax error in
@@ -199,12 +203,11 @@ func (s *Session) Name() string { return s.name }
 // with "sh -n" first; and notices of finished jobs would be printed inside
 // the next command's output, so they are collected before its start marker.
 func initScript(dir, shell string) string {
-	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-	ps1, check, jobs := `$ `, "", "\tjobs >/dev/null 2>&1\n"
+	ps1, check, jobs := promptMarker+`$ `, "", "\tjobs >/dev/null 2>&1\n"
 	if filepath.Base(shell) == "bash" {
-		ps1, jobs = `\w \$ `, ""
+		ps1, jobs = `\[`+promptMarker+`\]\w \$ `, ""
 	} else {
-		check = quote(shell) + ` -n "$__sb_dir/$__sb_id.sh" && `
+		check = shellQuote(shell) + ` -n "$__sb_dir/$__sb_id.sh" && `
 	}
 	return fmt.Sprintf(`unset ENV HISTFILE
 HISTCONTROL=ignorespace
@@ -214,16 +217,21 @@ __sb() {
 	__sb_id=$1
 	shift
 	__sb_user=$PWD
-	{ read -r __sb_to; read -r __sb_home; } < "$__sb_dir/$__sb_id.cwd"
+	. "$__sb_dir/$__sb_id.cwd"
 	cd -- "$__sb_to" >/dev/null 2>&1 || cd -- "$__sb_home" >/dev/null 2>&1
 %s	printf '\033]7770;S;%%s\007' "$__sb_id"
 	%s. "$__sb_dir/$__sb_id.sh"
 	__sb_rc=$?
-	printf '\033]7770;E;%%s;%%s;%%s\007' "$__sb_id" "$__sb_rc" "$PWD"
+	printf '%%s' "$PWD" >| "$__sb_dir/$__sb_id.pwd"
+	printf '\033]7770;E;%%s;%%s\007' "$__sb_id" "$__sb_rc"
 	cd -- "$__sb_user" >/dev/null 2>&1
 }
-`, ps1, quote(dir), jobs, check)
+`, ps1, shellQuote(dir), jobs, check)
 }
+
+// shellQuote quotes s as one word for sh: any byte but NUL stands for
+// itself between single quotes.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // startLocked starts a shell; s.mu is held.
 func (s *Session) startLocked() (*proc, error) {
@@ -371,10 +379,10 @@ func EffectiveTimeout(d time.Duration) time.Duration {
 // Exec runs command in the session's shell as if typed at its prompt
 // (multi-line scripts included) and returns its output once it ends, or
 // once timeout (0: DefaultTimeout; at most MaxTimeout) or ctx ends it.
-// Then every process the command started is killed, ^C interrupts what
-// runs in the shell itself, and the shell is replaced if it still does not
-// answer. The shell's working directory and variables persist between
-// commands. Exec fails with a *BusyError when a program started from the
+// Then the shell is interrupted, so no further statement of the command
+// runs, every process the command started is killed, and the shell is
+// replaced if it still does not answer. The shell's working directory and
+// variables persist between commands. Exec fails with a *BusyError when a program started from the
 // terminal holds its foreground.
 func (s *Session) Exec(ctx context.Context, command string, timeout time.Duration) (Result, error) {
 	if strings.TrimSpace(command) == "" {
@@ -399,46 +407,7 @@ func (s *Session) Exec(ctx context.Context, command string, timeout time.Duratio
 	if err != nil {
 		return Result{}, err
 	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var res Result
-	var ctxErr error
-	select {
-	case <-c.done:
-	case <-p.exited:
-	case <-timer.C:
-		res.TimedOut = true
-	case <-ctx.Done():
-		ctxErr = ctx.Err()
-	}
-	if res.TimedOut || ctxErr != nil {
-		// Killing what the command started usually lets the shell go on to
-		// the end marker (status 137) and its prompt; only if it does not
-		// (the time goes in the shell itself: a loop, read) is settle needed.
-		killNew(p.pid, before, p.master, KillGrace)
-		t := time.NewTimer(StopWait)
-		select {
-		case <-c.done:
-		case <-p.exited:
-		case <-t.C:
-		}
-		t.Stop()
-	}
-	if !c.finished() && closed(p.exited) {
-		<-p.done // the reader has passed on all the shell printed
-	}
-	s.finish(c)
-	c.flush()
-	res.Output, res.OmittedBytes = c.out.Text()
-	switch {
-	case c.finished():
-		res.ExitCode, res.Cwd = c.exit, c.cwd
-	case closed(p.exited):
-		res.ShellExited, res.ExitCode = true, p.status
-	default:
-		res.ExitCode = -1
-		res.Restarted = s.settle(p)
-	}
+	res, ctxErr := s.await(ctx, p, c, before, timeout)
 	s.mu.Lock()
 	switch {
 	case res.ShellExited || res.Restarted:
@@ -454,21 +423,97 @@ func (s *Session) Exec(ctx context.Context, command string, timeout time.Duratio
 	return res, ctxErr
 }
 
+// await waits for the command of c to end, or stops it at timeout or when
+// ctx ends, and collects its result.
+func (s *Session) await(ctx context.Context, p *proc, c *capture, before map[int]bool, timeout time.Duration) (Result, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var res Result
+	var ctxErr error
+	select {
+	case <-c.done:
+	case <-p.exited:
+	case <-timer.C:
+		res.TimedOut = true
+	case <-ctx.Done():
+		ctxErr = ctx.Err()
+	}
+	if (res.TimedOut || ctxErr != nil) && !c.finished() {
+		s.stop(p, c, before)
+	}
+	if !c.finished() && closed(p.exited) {
+		<-p.done // the reader has passed on all the shell printed
+	}
+	if c.finished() && !c.abandoned {
+		res.Cwd = c.pwd()
+	}
+	s.finish(c)
+	c.flush()
+	res.Output, res.OmittedBytes = c.out.Text()
+	if c.abandoned {
+		// The shell starts a new line when interrupted; the command did not print it.
+		res.Output = strings.TrimSuffix(res.Output, "\n")
+	}
+	switch {
+	case c.finished():
+		res.ExitCode = c.exit
+	case closed(p.exited):
+		res.ShellExited, res.ExitCode = true, p.status
+	default:
+		res.ExitCode = -1
+		res.Restarted = s.settle(p)
+	}
+	return res, ctxErr
+}
+
+// stop ends a command that ran past its timeout or whose caller gave up,
+// so that it runs no further statement. The shell is interrupted first
+// (SIGINT to it and to the foreground job, as ^C would, but also when a
+// program put the terminal in raw mode): bash and dash then abandon the
+// whole command file they are sourcing, and the typed line, as soon as the
+// running statement ends. Only then is everything the command started
+// killed, which ends that statement even when a program ignores SIGINT.
+// Killing first would let the shell go on with the rest of the script,
+// builtins, rm and all, before any ^C reached it.
+//
+// An abandoned command prints no end marker, but the shell then prints its
+// prompt, which ends the capture; a command that traps SIGINT itself may
+// still reach its end marker. If neither comes within StopWait, settle
+// checks the shell answers.
+func (s *Session) stop(p *proc, c *capture, before map[int]bool) {
+	s.mu.Lock()
+	c.interrupt()
+	s.mu.Unlock()
+	interrupt(p.pid, p.master)
+	killNew(p.pid, before, p.master, KillGrace)
+	t := time.NewTimer(StopWait)
+	defer t.Stop()
+	select {
+	case <-c.done:
+	case <-p.exited:
+	case <-t.C:
+	}
+}
+
 // begin writes command to a file in the shell's directory and types the
 // line that runs it. The line starts with keys that clear anything typed
 // at the prompt but not entered, and a space, which keeps it out of the
 // history.
 func (s *Session) begin(p *proc, command string, limit int) (*capture, error) {
 	id := newID()
-	if err := os.WriteFile(filepath.Join(p.dir, id+".sh"), []byte(command+"\n"), 0o600); err != nil {
-		return nil, fmt.Errorf("shell session %q: write the command file: %w", s.name, err)
-	}
 	s.mu.Lock()
 	dir := cmp.Or(s.execDir, s.opts.Dir)
 	s.mu.Unlock()
-	if err := os.WriteFile(filepath.Join(p.dir, id+".cwd"), []byte(dir+"\n"+s.opts.Dir+"\n"), 0o600); err != nil {
-		os.Remove(filepath.Join(p.dir, id+".sh"))
-		return nil, fmt.Errorf("shell session %q: write the command file: %w", s.name, err)
+	files := map[string]string{
+		".sh":  command + "\n",
+		".cwd": "__sb_to=" + shellQuote(dir) + "\n__sb_home=" + shellQuote(s.opts.Dir) + "\n",
+		".pwd": "", // made here, so that the command's umask or noclobber cannot stop __sb writing it
+	}
+	for ext, content := range files {
+		if err := os.WriteFile(filepath.Join(p.dir, id+ext), []byte(content), 0o600); err != nil {
+			removeFiles(p.dir, id)
+			return nil, fmt.Errorf("shell session %q: write the command file: %w", s.name, err)
+		}
 	}
 	c := newCapture(p, id, limit)
 	s.mu.Lock()
@@ -481,16 +526,22 @@ func (s *Session) begin(p *proc, command string, limit int) (*capture, error) {
 	return c, nil
 }
 
-// finish stops feeding c and removes its command file (a shell still
-// sourcing it keeps it open).
+// finish stops feeding c and removes its files (a shell still sourcing
+// the command file keeps it open).
 func (s *Session) finish(c *capture) {
 	s.mu.Lock()
 	if s.capture == c {
 		s.capture = nil
 	}
 	s.mu.Unlock()
-	os.Remove(filepath.Join(c.p.dir, c.id+".sh"))
-	os.Remove(filepath.Join(c.p.dir, c.id+".cwd"))
+	removeFiles(c.p.dir, c.id)
+}
+
+// removeFiles removes the files of command id.
+func removeFiles(dir, id string) {
+	for _, ext := range []string{".sh", ".cwd", ".pwd"} {
+		os.Remove(filepath.Join(dir, id+ext))
+	}
 }
 
 // settle brings the shell back to its prompt after a stopped command kept

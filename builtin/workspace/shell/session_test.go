@@ -5,6 +5,8 @@ package shell
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -405,5 +407,79 @@ func TestNoShellOnPath(t *testing.T) {
 	var se *StartError
 	if !errors.Is(err, ErrNoShell) || !errors.As(err, &se) || !strings.Contains(err.Error(), "install one or fix the PATH") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A command stopped by its timeout or by its caller runs no further
+// statement: not the rest of its line, not the next lines of its script,
+// builtins included. The same shell then goes on where the command was
+// stopped, with its variables.
+func TestStoppedCommandRunsNothingMore(t *testing.T) {
+	fastStops(t)
+	scripts := []string{
+		"echo start; sleep 20; echo ran > after.txt",
+		"echo start\nsleep 20\necho ran > after.txt",
+		"echo start; sleep 20; rm -f victim.txt",
+		"echo start; sh -c 'trap \"\" INT; exec sleep 20'; echo ran > after.txt",
+		"echo start; for i in 1 2; do sleep 20; done; echo ran > after.txt",
+		"echo start; while :; do :; done; echo ran > after.txt",
+	}
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			sub := filepath.Join(dir, "sub")
+			run(t, s, "cd sub; KEPT=yes; : > victim.txt", 10*time.Second)
+			for i, script := range scripts {
+				stopped := func() (Result, error) { return s.Exec(t.Context(), script, 300*time.Millisecond) }
+				if i%2 == 1 { // the caller gives up instead
+					stopped = func() (Result, error) {
+						ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+						defer cancel()
+						return s.Exec(ctx, script, time.Minute)
+					}
+				}
+				res, err := stopped()
+				// The output is the command's: not the prompt the shell printed once
+				// it gave the command up.
+				if (err == nil) == (i%2 == 1) || res.ExitCode != -1 || res.Restarted ||
+					!strings.HasPrefix(res.Output, "start\n") || strings.Contains(res.Output, "$ ") || strings.Contains(res.Output, dir) {
+					t.Fatalf("%q: %+v, %v", script, res, err)
+				}
+				// The shell runs one thing at a time: whatever the stopped
+				// script would still do has happened once this ran.
+				res = run(t, s, `ls; echo "$KEPT"; pwd`, 10*time.Second)
+				if want := "victim.txt\nyes\n" + sub + "\n"; res.Output != want {
+					t.Fatalf("after %q: %q, want %q", script, res.Output, want)
+				}
+			}
+		})
+	}
+}
+
+// The model's working directory survives any byte in its name: newlines
+// (the next command's cd), a BEL (ends the markers), quotes, an escape
+// sequence, bytes that are not UTF-8.
+func TestCwdWithAnyByte(t *testing.T) {
+	names := []string{"d1-nl\ndir", "d2-bel\adir", "d3-trailing\n", "d4-'q\"$x`\\ *", "d5-\xff\x1b]7770;E;x;0\a"}
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			for i, name := range names {
+				sub := filepath.Join(dir, name)
+				if err := os.Mkdir(sub, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(sub, "inside.txt"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				run(t, s, "cd "+dir, 10*time.Second)
+				if res := run(t, s, fmt.Sprintf("cd d%d-*", i+1), 10*time.Second); res.Cwd != sub || res.ExitCode != 0 {
+					t.Fatalf("cd into %q: %+v", name, res)
+				}
+				if res := run(t, s, "ls", 10*time.Second); res.Output != "inside.txt\n" || res.Cwd != sub {
+					t.Fatalf("next command after cd into %q: %+v", name, res)
+				}
+			}
+		})
 	}
 }
