@@ -337,13 +337,15 @@ func detach(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // callOptions passes the caller's _meta on, but for the keys that
 // describe the caller's own session with us (wire.SessionMeta: the
-// upstream session has its own), and relays the server's
-// progress to notify under the caller's own progress token.
+// upstream session has its own), its progress token included (the server
+// sees the client's, unless another call on it holds the same: see
+// router.CallOptions), and relays the server's progress to notify under
+// the caller's own progress token.
 func callOptions(meta *mcp.Meta, notify func(params map[string]any)) router.CallOptions {
 	if meta == nil {
 		return router.CallOptions{}
 	}
-	fwd := &mcp.Meta{}
+	fwd := &mcp.Meta{ProgressToken: meta.ProgressToken}
 	for k, v := range meta.AdditionalFields {
 		if !slices.Contains(wire.SessionMeta, k) {
 			if fwd.AdditionalFields == nil {

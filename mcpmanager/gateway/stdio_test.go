@@ -65,6 +65,13 @@ func newStdioGateway(t *testing.T, version string) (up *upstream, in io.WriteClo
 		}
 		return mcp.NewToolResultText("done"), nil
 	})
+	s.AddTool(mcp.NewTool("token"), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var token mcp.ProgressToken
+		if r.Params.Meta != nil {
+			token = r.Params.Meta.ProgressToken
+		}
+		return mcp.NewToolResultText(fmt.Sprint(token)), nil
+	})
 	s.AddTool(mcp.NewTool("block"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		up.started <- struct{}{}
 		select {
@@ -242,6 +249,23 @@ func TestServeStdioProgress(t *testing.T) {
 			defer mu.Unlock()
 			if want := "mine-7:1/3 mine-7:2/3 mine-7:3/3"; strings.Join(got, " ") != want {
 				t.Errorf("progress = %v, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestServeStdioProgressTokenUpstream: the server sees the client's own
+// progress token, as the client sent it, not one of the router's.
+func TestServeStdioProgressTokenUpstream(t *testing.T) {
+	for _, version := range upstreamVersions {
+		t.Run(version, func(t *testing.T) {
+			_, in, out := newStdioGateway(t, version)
+			c := caller(t, in, out)
+			req := callReq("up__token", nil)
+			req.Params.Meta = &mcp.Meta{ProgressToken: "mine-7"}
+			res, err := c.CallTool(t.Context(), req)
+			if err != nil || mcptest.Text(res) != "mine-7" {
+				t.Fatalf("token the server saw = %q, %v; want the client's mine-7", mcptest.Text(res), err)
 			}
 		})
 	}

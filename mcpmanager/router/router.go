@@ -26,6 +26,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -184,8 +185,11 @@ type Progress struct {
 
 // CallOptions tune one call.
 type CallOptions struct {
-	// Meta is passed to the server (minus any progressToken, which the
-	// registry sets itself when OnProgress is given).
+	// Meta is passed to the server. Its progressToken is the one the
+	// server sees, unless another call in flight on the server holds the
+	// same; without one the registry sends its own (see callMeta). Either
+	// way the server's progress reaches OnProgress and gives the call its
+	// timeout again.
 	Meta *mcp.Meta
 	// OnProgress receives the server's progress notifications for this call.
 	// It runs on the session's reader goroutine and must not block.
@@ -210,7 +214,7 @@ type Router struct {
 	gen      map[string]uint64 // per server, counts invalidations: a list fetched across one is not cached
 	metrics  map[string]*metrics
 	subs     map[chan struct{}]struct{} // Subscribe's channels
-	progress sync.Map                   // progress token (string) → func(Progress)
+	progress sync.Map                   // progressKey → *func(Progress)
 	tasks    atomic.Pointer[TaskPolicy] // nil: DefaultTaskPolicy
 	tokens   atomic.Int64
 	rawIDs   atomic.Int64 // ids of relayed calls (CallRaw)
@@ -219,6 +223,9 @@ type Router struct {
 	// under 1,000 calls in flight asked each server 1,000 times).
 	listing singleflight.Group
 	screens map[string]screenMemo // by server: the gate's verdicts on its cached listing
+	// ran is each server's last listing from a session, kept across its
+	// restarts (see restartedTools); a new Source forgets it.
+	ran     map[string][]mcp.Tool
 	deduped map[string]dedupeMemo // by server: its cached listing, each name once
 	// merged is the last merge of every server's listing (listing.go),
 	// and mergeVersion counts merges: a merge's version is its own.
@@ -269,7 +276,7 @@ var now = time.Now
 
 // New returns an empty router.
 func New(opts Options) *Router {
-	return &Router{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, deduped: map[string]dedupeMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
+	return &Router{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, ran: map[string][]mcp.Tool{}, deduped: map[string]dedupeMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // Add registers (or replaces) a source. Subscribers are told.
@@ -278,6 +285,7 @@ func (r *Router) Add(s Source) {
 	defer r.mu.Unlock()
 	r.sources[s.Name()] = s
 	delete(r.cache, s.Name())
+	delete(r.ran, s.Name())
 	delete(r.screens, s.Name())
 	delete(r.deduped, s.Name())
 	r.gen[s.Name()]++
@@ -290,6 +298,7 @@ func (r *Router) Remove(name string) {
 	defer r.mu.Unlock()
 	delete(r.sources, name)
 	delete(r.cache, name)
+	delete(r.ran, name)
 	delete(r.screens, name)
 	delete(r.deduped, name)
 	r.gen[name]++
@@ -586,17 +595,27 @@ func dedupe(tools []mcp.Tool) ([]mcp.Tool, []string) {
 }
 
 // listTools is the server's tools as it lists them (cached), or, while it
-// starts for the first time, those it listed when it last ran (Recaller).
+// starts for the first time, those it listed when it last ran (Recaller),
+// or, while it restarts, those its last session listed (restartedTools).
 func (r *Router) listTools(ctx context.Context, server string) ([]mcp.Tool, error) {
 	tools, err := fetchTools(ctx, r, server)
-	if err != nil {
-		if rc, ok := sourceOf(r, server).(Recaller); ok {
-			if known := rc.Recall(); known != nil {
-				return objectSchemas(known), nil
-			}
+	if err == nil {
+		r.mu.Lock()
+		if _, ok := r.sources[server]; ok {
+			r.ran[server] = tools // for its restarts (restartedTools)
+		}
+		r.mu.Unlock()
+		return tools, nil
+	}
+	if rc, ok := sourceOf(r, server).(Recaller); ok {
+		if known := rc.Recall(); known != nil {
+			return objectSchemas(known), nil
 		}
 	}
-	return tools, err
+	if known := restartedTools(r, server, err); known != nil {
+		return known, nil
+	}
+	return nil, err
 }
 
 // fetchTools is the server's own listing (cached). A function, not a
@@ -876,7 +895,7 @@ func (r *Router) Call(ctx context.Context, server, tool string, args map[string]
 	err := r.retryURL(ctx, server, func() error {
 		return r.call(ctx, server, tool, opts, func(ctx context.Context, cl Client, meta *mcp.Meta) (bool, error) {
 			var err error
-			res, err = callTyped(ctx, cl, tool, args, meta)
+			res, err = typedCall(ctx, r, cl, tool, args, meta)
 			return res != nil && res.IsError, err
 		})
 	})
@@ -953,7 +972,7 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 				return res.IsError, err
 			}
 			var err error
-			out, err = r.sendRaw(ctx, rc.GetTransport(), tool, args, meta, session)
+			out, err = r.sendRaw(ctx, rc.GetTransport(), rc.ProtocolVersion(), tool, args, meta, session)
 			return err == nil && toolError(out), err
 		})
 	})
@@ -1072,11 +1091,12 @@ type rawParams struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// sendRaw sends tools/call on tr as mcp-go's client would, including the
-// notifications/cancelled it sends over stdio when ctx ends first. Its ids
-// are strings, apart from the client's numbers. session are the _meta
-// members of a modern session (tr is then a ModernSender), else nil.
-func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool string, args json.RawMessage, meta *mcp.Meta, session []byte) (json.RawMessage, error) {
+// sendRaw sends tools/call on tr, a session of protocol version, as
+// mcp-go's client would, and a notifications/cancelled when ctx ends
+// first (see cancelRaw). Its ids are strings, apart from the client's
+// numbers. session are the _meta members of a modern session (tr is then
+// a ModernSender), else nil.
+func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, version, tool string, args json.RawMessage, meta *mcp.Meta, session []byte) (json.RawMessage, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}") // servers on the TypeScript SDK reject a missing arguments object
 	}
@@ -1097,7 +1117,7 @@ func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool strin
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			CancelRaw(ctx, tr, id)
+			cancelRaw(ctx, tr, version, id)
 		}
 		return nil, err
 	}
@@ -1112,10 +1132,26 @@ func (r *Router) sendRaw(ctx context.Context, tr transport.Interface, tool strin
 var CancelNotifyTimeout = 5 * time.Second
 
 // CancelRaw tells the server to stop the relayed request id, whose ctx
-// ended, off the caller's path and best effort, as mcp-go's client does
-// (not over HTTP, where ending the request is the cancellation).
+// ended, off the caller's path and best effort: cancelRaw for a session
+// whose protocol version tr tells (a ProtocolVersion method), or else one
+// taken to be before 2026-07-28.
 func CancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
-	if _, http := tr.(transport.HTTPConnection); http {
+	version := ""
+	if v, ok := tr.(interface{ ProtocolVersion() string }); ok {
+		version = v.ProtocolVersion()
+	}
+	cancelRaw(ctx, tr, version, id)
+}
+
+// cancelRaw sends notifications/cancelled for request id on tr, a session
+// of protocol version, unless it is an HTTP session of 2026-07-28 or
+// later, where ending the request's stream is the cancellation. Before
+// that revision the spec has the client send it over HTTP too (a
+// disconnection is not to be taken as one), which mcp-go's client does
+// not: a 2025 server behind Streamable HTTP or SSE kept working on a call
+// nobody waited for.
+func cancelRaw(ctx context.Context, tr transport.Interface, version string, id mcp.RequestId) {
+	if _, http := tr.(transport.HTTPConnection); http && mcp.IsModernProtocol(version) {
 		return
 	}
 	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
@@ -1129,29 +1165,91 @@ func CancelRaw(ctx context.Context, tr transport.Interface, id mcp.RequestId) {
 	}()
 }
 
-// callMeta is the _meta a call sends: with OnProgress, our own progress
-// token (the caller's may clash with another caller's on the same server),
-// routed to OnProgress until release runs and ProgressGrace has passed
-// (servers may write progress after the result: mcp-go queues notifications
-// separately); without, the caller's token is dropped, as nobody would
-// route the server's progress back.
-func (r *Router) callMeta(opts CallOptions) (meta *mcp.Meta, release func()) {
-	meta = opts.Meta
-	if opts.OnProgress == nil {
-		if meta != nil && meta.ProgressToken != nil {
-			m := *meta
-			m.ProgressToken = nil
-			meta = &m
+// legacyHTTP reports whether cl is a session over HTTP (Streamable HTTP
+// or SSE) before 2026-07-28: there mcp-go's client sends no
+// notifications/cancelled for a call whose caller gave up, so a call is
+// sent on the transport by the router (sendRaw), which does.
+func legacyHTTP(cl Client) (RawClient, bool) {
+	rc, ok := cl.(RawClient)
+	if !ok || mcp.IsModernProtocol(rc.ProtocolVersion()) {
+		return nil, false
+	}
+	_, http := rc.GetTransport().(transport.HTTPConnection)
+	return rc, http
+}
+
+// typedCall is callTyped through the router's own sending on a legacy
+// HTTP session (legacyHTTP). A function, not a method: the Router has
+// methods enough.
+func typedCall(ctx context.Context, r *Router, cl Client, tool string, args map[string]any, meta *mcp.Meta) (*mcp.CallToolResult, error) {
+	rc, ok := legacyHTTP(cl)
+	if !ok {
+		return callTyped(ctx, cl, tool, args, meta)
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrArguments, err)
+	}
+	raw, err := r.sendRaw(ctx, rc.GetTransport(), rc.ProtocolVersion(), tool, b, meta, nil)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.ParseCallToolResult(&raw)
+}
+
+// callMeta is the _meta a call sends, always with a progress token: a
+// server following the spec reports progress only under one, and without
+// reports a long tool was cut at its call timeout (chat and 'tools call'
+// gave none). The token is the caller's own (opts.Meta's: the gateway
+// relays its client's, which the server should see as the client sent
+// it), or, when the caller gave none or another call in flight on the
+// same server holds the same one (two clients numbering their tokens
+// alike), one of the router's, unique per call. The server's progress
+// under it goes to onProgress (nil: none) until release runs and
+// ProgressGrace has passed (servers may write progress after the result:
+// mcp-go queues notifications separately).
+func (r *Router) callMeta(server string, opts *mcp.Meta, onProgress func(Progress)) (meta *mcp.Meta, release func()) {
+	if onProgress == nil {
+		onProgress = func(Progress) {}
+	}
+	handler := &onProgress // a pointer: release deletes its own entry only, and funcs do not compare
+	var key string
+	if opts != nil && opts.ProgressToken != nil {
+		key = progressKey(server, opts.ProgressToken)
+		if _, taken := r.progress.LoadOrStore(key, handler); !taken {
+			meta = opts
 		}
-		return meta, func() {}
 	}
-	token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
-	meta = &mcp.Meta{ProgressToken: token}
-	if opts.Meta != nil {
-		meta.AdditionalFields = opts.Meta.AdditionalFields
+	if meta == nil {
+		for {
+			token := fmt.Sprintf("switchboard-%d", r.tokens.Add(1))
+			key = progressKey(server, token)
+			if _, taken := r.progress.LoadOrStore(key, handler); !taken {
+				meta = &mcp.Meta{ProgressToken: token}
+				break
+			}
+		}
+		if opts != nil {
+			meta.AdditionalFields = opts.AdditionalFields
+		}
 	}
-	r.progress.Store(token, opts.OnProgress)
-	return meta, func() { time.AfterFunc(ProgressGrace, func() { r.progress.Delete(token) }) }
+	return meta, func() {
+		time.AfterFunc(ProgressGrace, func() { r.progress.CompareAndDelete(key, handler) })
+	}
+}
+
+// progressKey is where a call's progress handler is kept: by server, as
+// two servers' tokens may be alike, and by the token's JSON type and
+// value, as a notification may carry a number decoded as float64,
+// json.Number or an int (an in-process server's).
+func progressKey(server string, token any) string {
+	switch t := token.(type) {
+	case string:
+		return server + "\x00s" + t
+	case float64, float32, int, int64, json.Number:
+		return server + "\x00n" + strconv.FormatFloat(number(t), 'g', -1, 64)
+	}
+	return server + "\x00?" + fmt.Sprint(token)
 }
 
 // toolError reports whether a raw result is a tool error, for the metrics
@@ -1174,7 +1272,7 @@ func toolError(raw json.RawMessage) bool {
 func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions, do func(ctx context.Context, cl Client, meta *mcp.Meta) (isError bool, err error)) error {
 	src, cl, err := r.session(server)
 	if err != nil {
-		src, cl, err = startedSession(ctx, r, server, err)
+		src, cl, err = startedSession(ctx, r, server, tool, err)
 	}
 	if err != nil {
 		return err
@@ -1197,20 +1295,20 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 	defer cancel(nil)
 	deadline := time.AfterFunc(timeout, func() { cancel(ErrCallTimeout) })
 	defer deadline.Stop()
-	if onProgress := opts.OnProgress; onProgress != nil {
-		// A server that reports progress is working: each report gives
-		// the call its timeout again, up to the task limit in all (MCP's
-		// resetTimeoutOnProgress with a maxTotalTimeout). A long build or
-		// test run is not cut off at a minute while it says how far it is.
-		limit := time.Now().Add(max(timeout, r.taskLimit()))
-		opts.OnProgress = func(p Progress) {
-			if rest := time.Until(limit); rest > 0 {
-				deadline.Reset(min(timeout, rest))
-			}
-			onProgress(p)
+	// A server that reports progress is working: each report gives the
+	// call its timeout again, up to the task limit in all (MCP's
+	// resetTimeoutOnProgress with a maxTotalTimeout). A long build or test
+	// run is not cut off at a minute while it says how far it is, whoever
+	// called.
+	limit := time.Now().Add(max(timeout, r.taskLimit()))
+	meta, release := r.callMeta(server, opts.Meta, func(p Progress) {
+		if rest := time.Until(limit); rest > 0 && cctx.Err() == nil {
+			deadline.Reset(min(timeout, rest))
 		}
-	}
-	meta, release := r.callMeta(opts)
+		if opts.OnProgress != nil {
+			opts.OnProgress(p)
+		}
+	})
 	defer release()
 	start := time.Now()
 	isError, err := do(cctx, cl, meta)
@@ -1232,25 +1330,81 @@ func (r *Router) call(ctx context.Context, server, tool string, opts CallOptions
 	return err
 }
 
-// startedSession is the session of a server whose tools were offered from
-// before it started (Recaller): a call of one waits for the server's
-// first start to end, at most its call timeout, and then takes its
-// session, or fails as a call of a server without one does. Any other
-// server's err is returned as it is. A function, not a method, as
-// listingOf.
-func startedSession(ctx context.Context, r *Router, server string, err error) (Source, Client, error) {
+// startedSession is the session of a server whose tools were offered
+// from before it started (Recaller), or from before it restarted
+// (restartedTools): a call of one waits for the server's first start to
+// end, or for it to be back from its restart, at most its call timeout,
+// and then takes its session, or fails as a call of a server without one
+// does. Any other server's err is returned as it is. A function, not a
+// method, as listingOf.
+func startedSession(ctx context.Context, r *Router, server, tool string, err error) (Source, Client, error) {
 	src := sourceOf(r, server)
-	rc, ok := src.(Recaller)
-	if !ok || rc.Recall() == nil {
+	if src == nil {
 		return nil, nil, err
 	}
-	wctx, cancel := context.WithTimeout(ctx, cmp.Or(src.CallTimeout(), DefaultCallTimeout))
-	rc.AwaitStart(wctx)
-	cancel()
-	if ctx.Err() != nil {
-		return nil, nil, ctx.Err()
+	wait := cmp.Or(src.CallTimeout(), DefaultCallTimeout)
+	if rc, ok := src.(Recaller); ok && rc.Recall() != nil {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		rc.AwaitStart(wctx)
+		cancel()
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return r.session(server)
 	}
-	return r.session(server)
+	known := restartedTools(r, server, err)
+	if !slices.ContainsFunc(known, func(t mcp.Tool) bool { return t.Name == tool }) {
+		return nil, nil, err
+	}
+	// The supervisor brings a crashed server back within a second or two
+	// (its backoff): a call made meanwhile, such as a chat's next step,
+	// waits for it instead of failing with the crash. Each change of the
+	// server's state reaches the router (Invalidate), so the wait wakes
+	// on those, not on a clock.
+	changes, stop := r.Subscribe()
+	defer stop()
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for {
+		src, cl, err := r.session(server)
+		if err == nil || !restarting(err) {
+			return src, cl, err // back, or given up (its error says why)
+		}
+		select {
+		case <-changes:
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			return nil, nil, fmt.Errorf("%s: the server is restarting and was not back within %s; try again once it is ready (its status and log say why it stopped): %w", server, wait, err)
+		}
+	}
+}
+
+// restartedTools is what server's last session listed, while err (from
+// its Source's Client) says the server is restarting: offered meanwhile,
+// so that its tools are not withdrawn from clients (and published again a
+// second later) for a restart, and a call of one waits for it
+// (startedSession). nil when it is not restarting (failed for good,
+// stopped, disabled) or never listed. A function, not a method, as
+// listingOf.
+func restartedTools(r *Router, server string, err error) []mcp.Tool {
+	if !restarting(err) {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ran[server]
+}
+
+// restarting reports whether err, a Source's Client error, says the server
+// is restarting after a run ended (the supervisor's NotReadyError in its
+// state "restarting"; in any other state — starting for the first time,
+// given up in error, stopped, needing a login — it is not expected back
+// by itself).
+func restarting(err error) bool {
+	var r interface{ Restarting() bool }
+	return errors.As(err, &r) && r.Restarting()
 }
 
 // HandleNotification takes a server's notifications: */list_changed drops
@@ -1268,14 +1422,13 @@ func (r *Router) HandleNotification(server string, n mcp.JSONRPCNotification) {
 		r.urls.complete(server, n)
 	case string(mcp.MethodNotificationProgress):
 		f := n.Params.AdditionalFields
-		token := fmt.Sprint(f["progressToken"])
-		fn, ok := r.progress.Load(token)
+		fn, ok := r.progress.Load(progressKey(server, f["progressToken"]))
 		if !ok {
 			return
 		}
 		p := Progress{Progress: number(f["progress"]), Total: number(f["total"])}
 		p.Message, _ = f["message"].(string)
-		fn.(func(Progress))(p)
+		(*fn.(*func(Progress)))(p)
 	}
 }
 

@@ -141,7 +141,7 @@ func (r *Router) callTask(ctx context.Context, tc TaskClient, server, tool strin
 	limit := r.taskLimit()
 	tctx, cancel := context.WithTimeoutCause(ctx, limit, ErrTaskLimit)
 	defer cancel()
-	meta, release := r.callMeta(opts)
+	meta, release := r.callMeta(server, opts.Meta, opts.OnProgress)
 	defer release()
 	if args == nil {
 		args = map[string]any{}
