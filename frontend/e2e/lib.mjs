@@ -371,3 +371,12 @@ export async function answerSaveDialog(title, path) {
   }
   execFileSync('xdotool', ['key', 'Return']);
 }
+
+/**
+ * serverAction presses one of a server card's rarer actions (Details,
+ * Remove…): they are in the card's "⋯" menu, which it opens first.
+ */
+export async function serverAction(row, name) {
+  await row.getByRole('button', { name: /^More actions for / }).click();
+  await row.getByRole('group', { name: /^More actions for / }).getByRole('button', { name }).click();
+}

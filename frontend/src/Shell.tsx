@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { appInfo, DEV_INFO, EventAbout, EventConfigChanged, EventMenu, EventFileOpen, hasBackend, hasMethod, hasRuntime, on, setWindowTitle, signalReady, TakeOpenedFiles } from './backend';
 import { AboutDialog } from './components/AboutDialog';
 import { CloseWithAppsDialog } from './components/CloseWithAppsDialog';
@@ -68,6 +68,13 @@ export function Shell() {
   const narrow = useNarrow();
   const drawer = useDrawer(narrow);
   const { close } = drawer;
+  // Each page opens at its top: the content is one scroll container for
+  // every page. (A deep link to a part of a page, such as a Settings
+  // section, scrolls there in the page's own effect, which runs after this.)
+  const main = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    main.current?.scrollTo?.({ top: 0, left: 0 });
+  }, [page, welcoming]);
   // Where the user went from the drawer is on screen now: the drawer goes.
   useEffect(close, [page, chat, welcoming, close]);
   // The title bar follows the page (and the open chat's title).
@@ -150,7 +157,7 @@ export function Shell() {
         <div id="drawer-slot" className="drawer-slot" />
       </div>
       {drawer.open && <div className="drawer-backdrop" aria-hidden="true" />}
-      <main className="content" id="main" inert={drawer.open}>
+      <main className="content" id="main" ref={main} inert={drawer.open}>
         {!welcoming && page === 'servers' && <OpenedFiles />}
         {welcoming ? <WelcomePage /> : <PageView page={page} />}
       </main>

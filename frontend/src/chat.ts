@@ -5,7 +5,7 @@ import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, CompactChat,
 import type { gui, host } from './backend';
 import { tearDownApps } from './mcpapps/onScreen';
 import { Orderer } from './orderer';
-import { message as errorMessage } from './errors';
+import { message as errorMessage, sentence } from './errors';
 import { createStore, useSelect } from './store';
 
 export type Chat = host.ChatView;
@@ -264,7 +264,7 @@ export function dismissNotice(id: string): void {
   set({ notices: chatStore.get().notices.filter((n) => n.id !== id) });
 }
 
-const fail = (err: unknown) => set({ error: errorMessage(err) });
+const fail = (err: unknown) => set({ error: sentence(errorMessage(err)) });
 
 export async function loadChats(): Promise<void> {
   if (!hasBackend()) return;
@@ -391,6 +391,9 @@ export function newChat(agentId = ''): Promise<string> {
 export async function send(text: string): Promise<boolean> {
   // A chat being made ("New chat" just clicked) is where the message goes.
   let id = creating ? await creating : chatStore.get().current;
+  // A chat made for this message alone goes again when the message could
+  // not be sent (no model provider, say): no empty "Untitled chat" stays.
+  const made = !id;
   if (!id) id = await newChat();
   if (!id) return false;
   try {
@@ -399,6 +402,7 @@ export async function send(text: string): Promise<boolean> {
     return true;
   } catch (err) {
     set({ running: { ...chatStore.get().running, [id]: false } });
+    if (made && chatStore.get().messages.length === 0) await dropEmpty(id);
     fail(err);
     return false;
   }
@@ -456,6 +460,17 @@ export const answerElicit = (id: string, action: 'accept' | 'decline' | 'cancel'
 export async function rename(id: string, title: string): Promise<void> {
   await call(() => RenameChat(id, title)).catch(fail);
   await loadChats();
+}
+
+/** dropEmpty deletes a chat send made whose message was refused (it has none), quietly. */
+async function dropEmpty(id: string): Promise<void> {
+  try {
+    await call(() => DeleteChat(id));
+    if (chatStore.get().current === id) set({ current: '', messages: [], hasMore: false });
+    await loadChats();
+  } catch {
+    // It stays in the list; the user can delete it.
+  }
 }
 
 export async function remove(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 // The model on this computer: what it is doing, as the Go side reports it
-// (EventLocalModel). Settings → Providers shows it in full; a chat waiting
+// (EventLocalModel). Settings → Models shows it in full; a chat waiting
 // for its first answer says the model is loading.
 import { EventLocalModel, LocalModelStatus, call, hasMethod, on } from './backend';
 import type { gui } from './backend';

@@ -103,3 +103,15 @@ export function lineDiff(a: string, b: string): { kind: ' ' | '-' | '+'; text: s
   }
   return out;
 }
+
+/**
+ * effectLabel says what a tool's annotations say about what it does, as
+ * MCP defines them: read-only when readOnlyHint is true; destructive only
+ * when the tool says destructiveHint: true (the Go side's destructive); any
+ * other tool may change things (MCP's default for a tool that does not say).
+ */
+export function effectLabel(t: { readOnly: boolean; destructive: boolean }): string {
+  if (t.readOnly) return 'read-only';
+  if (t.destructive) return 'destructive';
+  return 'may change things';
+}

@@ -114,6 +114,35 @@ export function filterServers(servers: ServerView[], query: string, tag: string)
   });
 }
 
+/** needsAttention is whether the server waits for the user: it failed, or it needs a login. */
+export function needsAttention(s: Pick<ServerView, 'state'>): boolean {
+  return s.state === 'error' || s.state === 'needs-login';
+}
+
+/** attentionFirst puts the servers that need attention first, each group in its own order. */
+export function attentionFirst<T extends Pick<ServerView, 'state'>>(servers: T[]): T[] {
+  return [...servers.filter(needsAttention), ...servers.filter((s) => !needsAttention(s))];
+}
+
+/**
+ * plainLine is a Markdown text (a server's description or instructions) as
+ * one line of plain text: no heading marks, emphasis, code ticks, link
+ * targets, list or quote marks, line breaks as spaces.
+ */
+export function plainLine(md: string): string {
+  return md
+    .replace(/```[^\n]*\n?/g, ' ')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
+    .replace(/\s#{1,6}\s+/g, ' ')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s.,;:!?)]|$)/g, '$1$2')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** allTags lists the tags of the servers, sorted. */
 export function allTags(servers: ServerView[]): string[] {
   return [...new Set(servers.flatMap((s) => s.meta?.tags ?? []))].sort();

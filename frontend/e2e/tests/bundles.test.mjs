@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, screenshot, sharedApp, tempDir } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, tempDir, serverAction } from '../lib.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const testdata = path.join(repo, 'mcpmanager', 'bundle', 'testdata');
@@ -133,7 +133,7 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
   assert.match(shown, new RegExp(key));
 
   // Uninstall from the window.
-  await r.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(r, 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove echo-env?' }).getByRole('button', { name: 'Remove' }).click();
   await r.waitFor({ state: 'detached', timeout: 15_000 });
   // The row goes when config.json changes; the files go after that, before

@@ -92,7 +92,7 @@ test('retry, edit and resend, copy, and a provider error with Retry', async () =
   await box.fill('Hello again');
   await box.press('Enter');
   const alert = answers.last().getByRole('alert');
-  await alert.getByText(/refused the API key\. Check the key in Settings → Providers\./).waitFor();
+  await alert.getByText(/refused the API key\. Check the key in Settings → Models\./).waitFor();
   const details = alert.locator('details');
   assert.equal(await details.evaluate((d) => d.open), false, 'the detail is behind a disclosure');
   await details.locator('summary').click();

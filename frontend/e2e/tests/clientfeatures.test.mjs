@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, modelRequests, resetModel, screenshot, scriptModel, sharedApp, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel, sharedApp, untilInPage, serverAction } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -26,7 +26,7 @@ test('Details shows the roots and sets the log level; the log filters by level',
   const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   const everything = row(page, 'everything');
   await everything.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
-  await everything.getByRole('button', { name: 'Details' }).click();
+  await serverAction(everything, 'Details');
   const roots = page.getByRole('list', { name: 'Roots of everything' });
   await roots.waitFor();
   assert.equal((await roots.innerText()).trim(), workspaceRoot());

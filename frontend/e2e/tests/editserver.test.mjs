@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, screenshot, sharedApp } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, serverAction } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -103,7 +103,7 @@ test('add a server through the blank form, then edit it', async () => {
   await edit.getByRole('button', { name: 'Close' }).click();
 
   // Leave the list as the other tests expect it.
-  await row(page, 'notes').getByRole('button', { name: 'Remove', exact: true }).click();
+  await serverAction(row(page, 'notes'), 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove notes?' }).getByRole('button', { name: 'Remove' }).click();
   await row(page, 'notes').waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);

@@ -1,4 +1,4 @@
-// Images and audio from tools reach the model: Settings → Providers sets
+// Images and audio from tools reach the model: Settings → Models sets
 // whether the Fake provider's models take images (and audio); with it on,
 // the image the real server-everything's get-tiny-image returns is in the
 // next model request as an image part after the tool message; back on

@@ -5,7 +5,7 @@
 // sub-agents' steps show nested under their cards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chatControls, env, launch, modelRequests as requests, resetModel, screenshot, scriptModel as script, sharedApp, tempDir } from '../lib.mjs';
+import { chatControls, env, launch, modelRequests as requests, resetModel, screenshot, scriptModel as script, sharedApp, tempDir, serverAction } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -15,7 +15,7 @@ const row = (page, name) => page.getByRole('list', { name: 'Servers' }).getByRol
 
 async function setDetails(page, name, { description, tags }) {
   const r = row(page, name);
-  await r.getByRole('button', { name: 'Details' }).click();
+  await serverAction(r, 'Details');
   const form = page.getByRole('form', { name: `Details of ${name}` });
   await form.getByLabel('Description').fill(description);
   await form.getByLabel('Tags').fill(tags);
@@ -90,7 +90,7 @@ test('a server is added from a template; bad parameters are refused first', asyn
   assert.match(await docs.innerText(), new RegExp(`npx -y @modelcontextprotocol/server-filesystem ${dir}`));
   assert.match(await docs.innerText(), /files/, 'the template tags the server');
   // Remove it again (with the confirmation) so the other tests see the usual set.
-  await docs.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(docs, 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove docs?' }).getByRole('button', { name: 'Remove' }).click();
   await docs.waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
@@ -170,7 +170,7 @@ test('a profile gives a server another URL, switched for every server in one pla
 
   // Its "work" profile points at another address (nothing listens there).
   const elsewhere = 'http://127.0.0.1:9/mcp';
-  await api.getByRole('button', { name: 'Details' }).click();
+  await serverAction(api, 'Details');
   const profiles = api.getByRole('group', { name: 'Profiles of api' });
   await profiles.getByLabel('New profile name').fill('work');
   await profiles.getByRole('button', { name: 'Add profile' }).click();
@@ -190,7 +190,7 @@ test('a profile gives a server another URL, switched for every server in one pla
   await api.locator('.server-cmd').getByText(env('E2E_REMOTE_URL'), { exact: true }).waitFor();
   await api.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
 
-  await api.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(api, 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove api?' }).getByRole('button', { name: 'Remove' }).click();
   await api.waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);

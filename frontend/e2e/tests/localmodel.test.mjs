@@ -13,7 +13,7 @@
 //
 // Then a chat runs on it: the app starts llama-server (make test-e2e gives
 // it $SWITCHBOARD_LLAMA_SERVER) on the downloaded file and the answer
-// streams back; Settings → Providers shows it ready.
+// streams back; Settings → Models shows it ready.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -73,7 +73,7 @@ before(async () => {
   dataDir = path.join(tmp, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
   // The download URL is set before the app starts (as a person would in
-  // Settings → Providers; that form is tested below), so the welcome page
+  // Settings → Models; that form is tested below), so the welcome page
   // downloads from the mirror.
   writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({
     // A 1,024-token context keeps the random-weights model's answer short
@@ -164,7 +164,7 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   assert.deepEqual(cfg.settings.chat.providers, [{ name: 'On this computer', kind: 'local', defaultModel: 'qwen3-tiny' }]);
   assert.equal(cfg.settings.chat.defaultProvider, 'On this computer');
 
-  // Settings → Providers lists it, with the same section to manage models.
+  // Settings → Models lists it, with the same section to manage models.
   // Done saves the choice, then moves to the chat: wait for that before
   // going to Settings, or the move lands after it (as it did under load).
   await page.getByRole('button', { name: 'Done', exact: true }).click();
@@ -206,7 +206,7 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   assert.match(readFileSync(path.join(dataDir, 'logs', 'local-model.log'), 'utf8'), new RegExp(FILE.replace(/\./g, '\\.')), 'llama-server ran the downloaded file');
   await shots(page, 'localmodel-chat', answer);
 
-  // Settings → Providers says what runs and what it costs.
+  // Settings → Models says what runs and what it costs.
   await page.goto(url + '/#/settings');
   const status = page.getByRole('region', { name: 'Model on this computer' });
   await status.getByRole('status').getByText(/Ready · qwen3-tiny/).waitFor();

@@ -9,7 +9,7 @@
 // the URL, which the test then opens in Playwright's browser as a user would.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, screenshot, standInBrowser } from '../lib.mjs';
+import { launch, openApp, screenshot, standInBrowser, serverAction } from '../lib.mjs';
 import { protectedServer } from '../oauthserver.mjs';
 
 const CLIENT_ID = 'switchboard-e2e-registered';
@@ -52,7 +52,7 @@ test('a server that refuses registration logs in with the client entered under D
 
   // Details → OAuth client: a bad port is refused in the form, then the
   // client is saved; the secret leaves the field.
-  await row.getByRole('button', { name: 'Details' }).click();
+  await serverAction(row, 'Details');
   const form = row.getByRole('form', { name: 'OAuth client of vault' });
   await form.getByLabel('Client ID').fill(CLIENT_ID);
   await form.getByLabel(/Client secret/).fill(SECRET);

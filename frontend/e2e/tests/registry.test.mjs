@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { env, launch, openApp, screenshot, tempDir, testServer } from '../lib.mjs';
+import { env, launch, openApp, screenshot, tempDir, testServer, serverAction } from '../lib.mjs';
 
 const tmp = tempDir('switchboard-registry-');
 let browser;
@@ -130,7 +130,7 @@ test('Browse: search across pages, details, Add; a stale listing says how old it
   await browse.scrollIntoViewIfNeeded();
   await screenshot(page, 'registry-stale');
 
-  await r.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(r, 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove weather?' }).getByRole('button', { name: 'Remove' }).click();
   await r.waitFor({ state: 'detached', timeout: 15_000 });
   assert.deepEqual(errors, []);

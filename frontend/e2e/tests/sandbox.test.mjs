@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { launch, openApp, screenshot, tempDir } from '../lib.mjs';
+import { launch, openApp, screenshot, tempDir, serverAction } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -44,7 +44,7 @@ test('an imported server runs sandboxed, and its sandbox is edited under Details
 
   // Details: the sandbox form shows the entry; a relative folder is refused
   // with its JSON path, a full one is saved and the server restarts in it.
-  await boxed.getByRole('button', { name: 'Details' }).click();
+  await serverAction(boxed, 'Details');
   const form = boxed.getByRole('form', { name: 'Sandbox of boxed' });
   const toggle = form.getByLabel('Run in a sandbox');
   assert.equal(await toggle.isChecked(), true);
@@ -99,7 +99,7 @@ test('an imported server runs sandboxed, and its sandbox is edited under Details
   await badge.waitFor({ state: 'detached' });
   await boxed.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
 
-  await boxed.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(boxed, 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove boxed?' }).getByRole('button', { name: 'Remove' }).click();
   await boxed.waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { env, launch, screenshot, sharedApp, tempDir, untilInPage } from '../lib.mjs';
+import { env, launch, screenshot, sharedApp, tempDir, untilInPage, serverAction } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -75,7 +75,7 @@ test('disabling a server changes its badge, enabling brings it back', async () =
   await memory.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
 
   // Remove asks first; Cancel keeps the server.
-  await memory.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(memory, 'Remove');
   const dialog = page.getByRole('alertdialog', { name: 'Remove memory?' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await row(page, 'memory').count(), 1);
@@ -162,7 +162,7 @@ test('a missing launcher says what to install, on the row and in Test connection
   await page.setViewportSize({ width: 1280, height: 800 });
   await weather.scrollIntoViewIfNeeded();
   await screenshot(page, 'servers-missing-launcher-1280');
-  await weather.getByRole('button', { name: 'Remove' }).click();
+  await serverAction(weather, 'Remove');
   await page.getByRole('alertdialog', { name: 'Remove weather-uvx?' }).getByRole('button', { name: 'Remove' }).click();
   await weather.waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage } from '../lib.mjs';
+import { env, launch, modelRequests, resetModel, screenshot, scriptModel as script, sharedApp, testServer, untilInPage, serverAction } from '../lib.mjs';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-skills-'));
 let browser;
@@ -34,7 +34,7 @@ test("a server's skills in its Details, switched off there, and loaded by the mo
   const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   const row = page.getByRole('listitem', { name: 'handbook' });
   await row.getByText('MCP 2026-07-28').waitFor({ timeout: 60_000 });
-  await row.getByRole('button', { name: 'Details' }).click();
+  await serverAction(row, 'Details');
   const skills = row.getByRole('group', { name: 'Skills of handbook' });
   await skills.waitFor({ timeout: 30_000 });
   const text = await skills.innerText();

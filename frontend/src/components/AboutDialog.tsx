@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useDismiss } from '../dismiss';
 import { OpenLogFolder, versionLabel } from '../backend';
 import { message } from '../errors';
 import { useWelcome, welcome } from '../welcome';
@@ -9,14 +10,13 @@ export function AboutDialog() {
   const about = useWelcome((s) => s.about);
   const [err, setErr] = useState('');
   const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (about) close.current?.focus();
-  }, [about]);
+  const panel = useRef<HTMLDivElement>(null);
+  // Esc closes it; focus returns to what opened it (About Switchboard, or where it was for Help → About).
+  useDismiss(!!about, () => welcome.closeAbout(), { panel, initial: close, modal: true });
   if (!about) return null;
   return (
     <div className="modal-backdrop">
-      <div className="card about" role="dialog" aria-modal="true" aria-labelledby="about-title"
-        onKeyDown={(e) => { if (e.key === 'Escape') welcome.closeAbout(); }}>
+      <div className="card about" role="dialog" aria-modal="true" aria-labelledby="about-title" ref={panel}>
         <h2 id="about-title">About {about.name}</h2>
         <dl>
           <dt>Version</dt><dd>{versionLabel(about.version)} <span className="muted small">({about.go})</span></dd>

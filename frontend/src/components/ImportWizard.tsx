@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useDismiss } from '../dismiss';
 import { ApplyImport, DiscoverConfigs, PreviewImport, ReadConfigFile } from '../backend';
 import type { gui } from '../backend';
 import { refreshServers } from '../servers';
@@ -21,8 +22,12 @@ const OUTCOME_TEXT: Record<string, string> = {
  * server what would happen (nothing changes yet); choose keep / replace /
  * rename for names in use; fill VS Code inputs; import.
  */
-export function ImportWizard({ onClose, initialPath, onImported }: {
+export function ImportWizard({ onClose, initialPath, onImported, opener, onServersPage = false }: {
+  /** onServersPage: the import is on the Servers page, where the new servers show below it (else the text says where they are). */
+  onServersPage?: boolean;
   onClose: () => void;
+  /** opener is the button that opens it: focus returns there when it closes (it can open from a shortcut too). */
+  opener?: RefObject<HTMLElement | null>;
   /** initialPath is a discovered config to load at once (the welcome page's one-click import). */
   initialPath?: string;
   /** onImported is told how many servers were imported. */
@@ -40,6 +45,9 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
   const [err, setErr] = useState('');
   const [done, setDone] = useState('');
   const editor = useRef<HTMLTextAreaElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  // Focus goes to the config box (paste there); Esc closes the import.
+  useDismiss(true, onClose, { panel, opener, initial: editor });
 
   useEffect(() => {
     DiscoverConfigs().then(setDiscovered, () => setDiscovered([]));
@@ -90,6 +98,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
     setText(await f.text());
   };
 
+  const where = onServersPage ? ': see them in the list below' : ' on the Servers page';
   const apply = async () => {
     if (!preview) return;
     setBusy(true);
@@ -101,7 +110,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
       const skipped = items.length - importable.length;
       setDone(n === 0
         ? 'Nothing was imported: every server was skipped or already there.'
-        : `Imported ${n} server${n === 1 ? '' : 's'}: ${names.slice(0, n).join(', ')}. ${n === 1 ? 'It starts' : 'They start'} on the Servers page${skipped ? `; ${skipped} not imported (invalid, unchanged or skipped)` : ''}.`);
+        : `Imported ${n} server${n === 1 ? '' : 's'}: ${names.slice(0, n).join(', ')}. ${n === 1 ? 'It is starting' : 'They are starting'}${where}${skipped ? `; ${skipped} not imported (invalid, unchanged or skipped)` : ''}.`);
       onImported?.(n);
       await refreshServers();
     } catch (e) {
@@ -120,7 +129,7 @@ export function ImportWizard({ onClose, initialPath, onImported }: {
   const missingInputs = (preview?.inputs ?? []).filter((i) => !inputValue(i));
 
   return (
-    <section className="wizard" aria-label="Import servers">
+    <section className="wizard" aria-label="Import servers" ref={panel}>
       <div className="wizard-head">
         <h2>Import servers</h2>
         <button type="button" className="icon-button" onClick={onClose} aria-label="Close import"><Icon name="close" /></button>

@@ -2,13 +2,15 @@ import icon from '../assets/icon.svg';
 import { versionLabel } from '../backend';
 import { PAGES } from '../pages';
 import { store, useStore } from '../store';
-import { welcome } from '../welcome';
+import { useWelcome, welcome } from '../welcome';
 import { NavIcon } from './NavIcon';
 import { ariaKeys, openSheet, withShortcut } from '../shortcuts';
 
 /** Nav is the left navigation: one link per page, the app's version at the foot. */
 export function Nav() {
   const page = useStore((s) => s.page);
+  // While the welcome page shows, no page of the list is the one on screen.
+  const welcoming = useWelcome((s) => s.open);
   const info = useStore((s) => s.info);
   const backendError = useStore((s) => s.backendError);
 
@@ -23,7 +25,7 @@ export function Nav() {
           <li key={p.id}>
             <a
               href={`#/${p.id}`}
-              aria-current={page === p.id ? 'page' : undefined}
+              aria-current={!welcoming && page === p.id ? 'page' : undefined}
               aria-keyshortcuts={ariaKeys(`page:${p.id}`)}
               title={withShortcut(p.title, `page:${p.id}`)}
               onClick={(e) => {

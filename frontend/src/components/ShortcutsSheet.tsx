@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { useDismiss } from '../dismiss';
 import { SHORTCUTS } from '../shortcuts.gen';
 import { isMac, keysLabel, openSheet, useRequests } from '../shortcuts';
 
@@ -17,15 +18,13 @@ const GROUPS: { menu: string; title: string }[] = [
 export function ShortcutsSheet() {
   const open = useRequests((r) => r.sheet);
   const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (open) close.current?.focus({ preventScroll: true }); // the sheet opens at its top
-  }, [open]);
+  const panel = useRef<HTMLDivElement>(null);
+  useDismiss(open, () => openSheet(false), { panel, initial: close, modal: true, preventScroll: true });
   if (!open) return null;
   const [here, there] = isMac ? ['macOS', 'Windows and Linux'] : ['Windows and Linux', 'macOS'];
   return (
     <div className="modal-backdrop" onClick={(e) => { if (e.target === e.currentTarget) openSheet(false); }}>
-      <div className="card shortcuts-sheet" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title"
-        onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); openSheet(false); } }}>
+      <div className="card shortcuts-sheet" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" ref={panel}>
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <div className="shortcuts-groups">
           {GROUPS.map((g) => {

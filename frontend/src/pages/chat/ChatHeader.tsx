@@ -7,6 +7,7 @@ import { loadChats, useChat } from '../../chat';
 import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { usePopover, useWidth } from '../../layout';
+import { useDismiss } from '../../dismiss';
 import { Icon } from '../../components/Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 import { ContextMeter } from './ContextMeter';
@@ -15,6 +16,8 @@ import { count } from '../../plural';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
 export const COMPACT_BELOW = 700;
+/** STACK_BELOW is the header width (px) below which the title has a row of its own above the controls (they and a readable title do not fit one row). */
+export const STACK_BELOW = 1000;
 
 type ToolItem = Pick<gui.ToolView, 'name' | 'server' | 'tool'>;
 
@@ -31,7 +34,9 @@ export function ChatHeader({ chatId }: { chatId: string }) {
     call(() => ChatSettings()).then(setSettings, (e: unknown) => setErr(message(e)));
   }, [chatId, configVersion]);
   const ref = useRef<HTMLElement>(null);
-  const compact = useWidth(ref) < COMPACT_BELOW;
+  const width = useWidth(ref);
+  const compact = width < COMPACT_BELOW;
+  const stacked = !compact && width < STACK_BELOW;
   const controls = (
     <>
       {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} />}
@@ -40,7 +45,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
     </>
   );
   return (
-    <header className={`chat-header${compact ? ' compact' : ''}`} ref={ref}>
+    <header className={`chat-header${compact ? ' compact' : ''}${stacked ? ' stacked' : ''}`} ref={ref}>
       <h2 className="chat-title" title={title || undefined}>{title || 'Untitled chat'}</h2>
       {agent && (
         <span className="badge agent-badge" aria-label={`Agent ${agent.name}`} title={agent.delegate ? 'delegates to one sub-agent per server' : undefined}>
@@ -61,6 +66,8 @@ export function ChatHeader({ chatId }: { chatId: string }) {
 function MoreMenu({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const { anchor, pop } = usePopover(open);
+  // Focus moves into the menu; Esc closes it and focus returns to "⋯".
+  useDismiss(open, () => setOpen(false), { panel: pop, opener: anchor });
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent) => {
@@ -76,8 +83,7 @@ function MoreMenu({ children }: { children: ReactNode }) {
         <Icon name="more" size={18} />
       </button>
       {open && (
-        <div ref={pop} className="popover chat-menu" role="dialog" aria-label="Chat options"
-          onKeyDown={(e) => { if (e.key === 'Escape') { setOpen(false); anchor.current?.focus(); } }}>
+        <div ref={pop} className="popover chat-menu" role="dialog" aria-label="Chat options">
           {children}
         </div>
       )}
@@ -105,12 +111,12 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
     call(() => SetChatModel(chatId, p, m)).catch((e: unknown) => onError(message(e)));
   };
   if (providers.length === 0) {
-    return <a className="small" href="#/settings">Set up a model provider</a>;
+    return <a className="small" href="#/settings/models">Set up a model provider</a>;
   }
   return (
     <div className="model-picker row">
       <label className="small">
-        Provider
+        <span className="picker-label">Provider</span>
         <select value={prov} onChange={(e) => {
           const p = e.target.value;
           const m = providers.find((x) => x.name === p)?.defaultModel ?? '';
@@ -122,7 +128,7 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
         </select>
       </label>
       <label className="small">
-        Model
+        <span className="picker-label">Model</span>
         <input list="chat-models" value={model} placeholder="model name" onChange={(e) => setModel(e.target.value)}
           onBlur={() => save(prov, model)} onKeyDown={(e) => { if (e.key === 'Enter') save(prov, model); }} />
         <datalist id="chat-models">{models.map((m) => <option key={m} value={m} />)}</datalist>

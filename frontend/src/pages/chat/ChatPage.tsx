@@ -22,6 +22,7 @@ import { hasBackend } from '../../backend';
 import { hasApp } from '../../mcpapps/toolApps';
 import { snippetParts } from '../../knowledge';
 import { useNarrow } from '../../layout';
+import { firstClick, useDismiss } from '../../dismiss';
 import { useLocalModel, waitingLabel } from '../../localmodel';
 
 /** ChatPage: the chat list, the open conversation with tool cards and approvals, and the composer. */
@@ -108,6 +109,7 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [title, setTitle] = useState(chat.title);
+  const name = chat.title || 'Untitled chat';
   if (editing) {
     return (
       <li>
@@ -120,22 +122,42 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
   }
   return (
     <li className={selected ? 'selected' : ''}>
-      <button type="button" aria-current={selected} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
-        {chat.title || 'Untitled chat'}
+      <button type="button" aria-current={selected} title={name} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
+        <span className="chat-item-title">{name}</span>
       </button>
-      {selected && (confirm ? (
-        <span className="row small">
-          Delete?
-          <button type="button" className="danger small" onClick={() => void remove(chat.id)}>Delete</button>
-          <button type="button" className="small" onClick={() => setConfirm(false)}>Keep</button>
-        </span>
-      ) : (
-        <span className="row small">
-          <button type="button" className="link small" onClick={() => setEditing(true)}>Rename</button>
-          <button type="button" className="link small" onClick={() => setConfirm(true)}>Delete</button>
-        </span>
-      ))}
+      {selected && <ChatItemActions id={chat.id} name={name} confirm={confirm} setConfirm={setConfirm} onRename={() => setEditing(true)} />}
     </li>
+  );
+}
+
+/**
+ * ChatItemActions are the open chat's Rename and Delete. Delete asks first,
+ * on a line of its own below them with Keep first and focused: a
+ * double-click or Enter-Enter on Delete does not delete; Esc keeps the chat.
+ */
+function ChatItemActions({ id, name, confirm, setConfirm, onRename }: {
+  id: string; name: string; confirm: boolean; setConfirm: (v: boolean) => void; onRename: () => void;
+}) {
+  const ask = useRef<HTMLButtonElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useDismiss(confirm, () => setConfirm(false), { panel: box, opener: ask, initial: keep });
+  return (
+    <>
+      <span className="row small">
+        <button type="button" className="link small" onClick={onRename}>Rename</button>
+        <button type="button" ref={ask} className="link small" onClick={() => setConfirm(true)} aria-expanded={confirm}>Delete</button>
+      </span>
+      {confirm && (
+        <div className="chat-delete-confirm small" role="alertdialog" aria-label={`Delete ${name}?`} ref={box}>
+          <span>Delete this chat and its messages?</span>
+          <span className="row">
+            <button type="button" ref={keep} className="small" onClick={() => setConfirm(false)}>Keep</button>
+            <button type="button" className="danger small" onClick={firstClick(() => void remove(id))}>Delete</button>
+          </span>
+        </div>
+      )}
+    </>
   );
 }
 

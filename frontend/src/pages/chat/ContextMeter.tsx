@@ -67,7 +67,7 @@ export function ContextMeter({ chatId }: { chatId: string }) {
           <p className="small muted">
             {meter.window
               ? `At ${kilo(meter.limit)} tokens the earlier messages are summarised for the model; they stay here and in exports. Change where in Settings → Chat.`
-              : 'The model\'s context window is not known: set it in Settings → Providers so the chat is summarised before the model refuses it.'}
+              : 'The model\'s context window is not known: set it in Settings → Models so the chat is summarised before the model refuses it.'}
           </p>
           {meter.assumed && (
             <p className="small warn" role="note">

@@ -9,8 +9,8 @@ const msg = (m: Partial<Message> & { id: string; role: string }): Message => ({
   chatId: 'c1', seq: 0, text: '', status: 'complete', error: '', model: '', inputTokens: 0, outputTokens: 0, createdAt: '', toolCalls: [], ...m,
 });
 
-const AUTH_ERROR = 'The provider "fake" refused the API key. Check the key in Settings → Providers.\n\n' +
-  'provider "fake" rejected the API key (HTTP 401: Incorrect API key provided); fix the key in Settings → Providers';
+const AUTH_ERROR = 'The provider "fake" refused the API key. Check the key in Settings → Models.\n\n' +
+  'provider "fake" rejected the API key (HTTP 401: Incorrect API key provided); fix the key in Settings → Models';
 
 /** conversation is two exchanges; the last answer is replaced by tail when given. */
 function conversation(tail?: Partial<Message>): Message[] {
@@ -88,7 +88,7 @@ describe('message actions', { timeout: 30_000 }, () => {
   it('shows a provider error in plain words, the detail behind a disclosure, and Retry', async () => {
     const calls = await show(conversation({ text: '', status: 'error', error: AUTH_ERROR }));
     const alert = screen.getByRole('alert');
-    expect(within(alert).getByText('The provider "fake" refused the API key. Check the key in Settings → Providers.')).toBeTruthy();
+    expect(within(alert).getByText('The provider "fake" refused the API key. Check the key in Settings → Models.')).toBeTruthy();
     const details = alert.querySelector('details')!;
     expect(details.open).toBe(false);
     expect(within(details).getByText('Technical details')).toBeTruthy();

@@ -52,7 +52,11 @@ export function ProfileOverrides({ server: s }: { server: ServerView }) {
   return (
     <fieldset className="profiles" aria-label={`Profiles of ${s.name}`}>
       <legend>Profiles</legend>
-      <p className="small muted">What changes when a profile is active (the Profile menu above switches every server at once).</p>
+      {Object.keys(drafts).length === 0 ? (
+        <p className="small muted">A profile (work, home…) changes a server&apos;s arguments, URL or environment while it is active. To create one, type its name below and press Add profile; the Profile menu at the top of the Servers page then switches every server at once.</p>
+      ) : (
+        <p className="small muted">What changes when a profile is active (the Profile menu at the top of the Servers page switches every server at once).</p>
+      )}
       {Object.entries(drafts).map(([p, d]) => (
         <div key={p} className="profile-edit" aria-label={`Profile ${p}`} role="group">
           <strong>{p}</strong>

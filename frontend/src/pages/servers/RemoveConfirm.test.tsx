@@ -25,6 +25,17 @@ describe('RemoveConfirm', () => {
     calls.length = 0;
   });
 
+  it('starts on Cancel, cancels on Escape, and a double-click does not remove', async () => {
+    bind([]);
+    let cancelled = 0;
+    render(<RemoveConfirm name="gh" onCancel={() => { cancelled++; }} onError={() => undefined} />);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }), { detail: 2 });
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(cancelled).toBe(1);
+    expect(calls).toEqual([]);
+  });
+
   it('deletes the server\'s secrets by default', async () => {
     bind(['server.0123456789ab.env.TOKEN']);
     render(<RemoveConfirm name="gh" onCancel={() => undefined} onError={() => undefined} />);

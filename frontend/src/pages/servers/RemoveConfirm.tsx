@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { firstClick, useDismiss } from '../../dismiss';
 import { call, GrantSecret, RefusedSecrets, ServerSecrets } from '../../backend';
 import { refreshServers, removeServer } from '../../servers';
 import { message } from '../../errors';
@@ -8,7 +9,15 @@ import { message } from '../../errors';
  * secrets in the keyring, a checkbox (ticked by default) deletes them too,
  * so a new server of the same name starts without them.
  */
-export function RemoveConfirm({ name, onCancel, onError }: { name: string; onCancel: () => void; onError: (e: string) => void }) {
+export function RemoveConfirm({ name, onCancel, onError, opener }: {
+  name: string; onCancel: () => void; onError: (e: string) => void;
+  /** opener is the control that asked: focus returns there on Cancel or Esc. */
+  opener?: RefObject<HTMLElement | null>;
+}) {
+  // Focus starts on Cancel (Enter-Enter does not remove), Esc cancels.
+  const panel = useRef<HTMLDivElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useDismiss(true, onCancel, { panel, opener, initial: cancel });
   const [secrets, setSecrets] = useState<string[]>([]);
   const [forget, setForget] = useState(true);
   const [busy, setBusy] = useState(false);
@@ -26,7 +35,7 @@ export function RemoveConfirm({ name, onCancel, onError }: { name: string; onCan
   };
   const n = secrets.length;
   return (
-    <div className="confirm" role="alertdialog" aria-label={`Remove ${name}?`}>
+    <div className="confirm" role="alertdialog" aria-label={`Remove ${name}?`} ref={panel}>
       <span>Remove <strong>{name}</strong> from your servers? Its config entry is deleted (a backup stays in config.json.bak).</span>
       {n > 0 && (
         <label className="confirm-option" title={secrets.join(', ')}>
@@ -34,8 +43,8 @@ export function RemoveConfirm({ name, onCancel, onError }: { name: string; onCan
           {' '}Also delete its {n === 1 ? 'secret' : `${n} secrets`} from the keyring
         </label>
       )}
-      <button type="button" className="danger" autoFocus disabled={busy} onClick={() => void remove()}>Remove</button>
-      <button type="button" onClick={onCancel} disabled={busy}>Cancel</button>
+      <button type="button" ref={cancel} onClick={onCancel} disabled={busy}>Cancel</button>
+      <button type="button" className="danger" disabled={busy} onClick={firstClick(() => void remove())}>Remove</button>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { Fragment, useEffect, useEffectEvent, useId, useRef, useState, type Reac
 import { call, CheckServerForm, LooksSecret, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
 import type { gui } from '../../backend';
 import { refreshServers } from '../../servers';
+import { useDismiss } from '../../dismiss';
 import { message } from '../../errors';
 import { Icon } from '../../components/Icon';
 import {
@@ -29,6 +30,11 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
   const [result, setResult] = useState<{ text: string; ok: boolean } | null>(null);
   const [err, setErr] = useState('');
   const titleId = useId();
+  // The editor takes focus as it opens (its Name field once the entry is
+  // in), Esc closes it and focus goes back to the button that opened it.
+  const panel = useRef<HTMLElement | null>(null);
+  const setPanel = (el: HTMLElement | null) => { panel.current = el; };
+  useDismiss(true, onClose, { panel });
 
   const load = async (n: string) => {
     const v = await call(() => ServerForm(n));
@@ -103,7 +109,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
 
   if (!form || !view) {
     return (
-      <div className="server-editor" role="region" aria-label={name ? `Edit ${name}` : 'Add server'}>
+      <div className="server-editor" role="region" aria-label={name ? `Edit ${name}` : 'Add server'} ref={setPanel}>
         {err ? <div className="alert" role="alert">{err}</div> : <p className="muted">Loading…</p>}
         <button type="button" onClick={onClose}>Close</button>
       </div>
@@ -112,9 +118,8 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
   const stdio = form.transport === 'stdio';
   const title = name ? `Edit ${name}` : 'Add server';
   return (
-    <form className="server-editor" aria-labelledby={titleId} noValidate
-      onSubmit={(e) => { e.preventDefault(); void save(); }}
-      onKeyDown={(e) => { if (e.key === 'Escape') onClose(); }}>
+    <form className="server-editor" aria-labelledby={titleId} noValidate ref={setPanel}
+      onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <div className="server-editor-head">
         <h2 id={titleId}>{title}</h2>
         <div className="row" role="group" aria-label="Editor">
@@ -123,7 +128,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
         </div>
       </div>
       <FieldBox label="Name" problems={problems.name} hint="Prefixes its tools (name__tool).">
-        {(id, desc) => <input id={id} aria-describedby={desc} value={form.name} autoFocus={!name} autoComplete="off" spellCheck={false}
+        {(id, desc) => <input id={id} aria-describedby={desc} value={form.name} autoFocus autoComplete="off" spellCheck={false}
           onChange={(e) => change({ name: e.target.value })} />}
       </FieldBox>
       {mode === 'json' ? (

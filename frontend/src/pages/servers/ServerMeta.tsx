@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { call, SetServerMeta } from '../../backend';
 import type { gui } from '../../backend';
-import { refreshServers, type ServerView } from '../../servers';
+import { plainLine, refreshServers, type ServerView } from '../../servers';
 import { message } from '../../errors';
 import { ProfileOverrides } from './ProfileOverrides';
 import { ExternalLink } from '../../components/ExternalLink';
@@ -11,7 +11,8 @@ export function ServerMetaLine({ server: s }: { server: ServerView }) {
   const tags = s.meta?.tags ?? [];
   return (
     <div className="server-meta">
-      {s.description && <p className="small">{s.description}</p>}
+      {/* Plain text on one line (a description can be Markdown); the whole of it in the tooltip. */}
+      {s.description && <p className="small server-desc" title={s.description}>{plainLine(s.description)}</p>}
       <div className="row small">
         {tags.map((t) => <span key={t} className="tag">{t}</span>)}
         {s.docsUrl && <ExternalLink href={s.docsUrl}>Docs</ExternalLink>}

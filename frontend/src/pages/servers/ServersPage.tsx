@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { call, EventServerLogin, hasBackend, LoginServer, on, Profiles, SetProfile } from '../../backend';
 import { ImportWizard } from '../../components/ImportWizard';
@@ -11,10 +11,12 @@ import { ServerOAuthForm } from './ServerOAuth';
 import { ServerSafety } from '../../components/ToolSafety';
 import { refreshSafety } from '../../safety';
 import { StatusBadge } from './StatusBadge';
-import { ServerIcon } from '../../components/Icon';
+import { Icon, ServerIcon } from '../../components/Icon';
 import { TemplatePicker } from './TemplatePicker';
 import { useTestConnection } from './TestConnection';
-import { allTags, filterServers, refreshServers, restartServer, setServerEnabled, useServers, type ServerView } from '../../servers';
+import { allTags, attentionFirst, filterServers, needsAttention, refreshServers, restartServer, setServerEnabled, useServers, type ServerView } from '../../servers';
+import { usePopover } from '../../layout';
+import { useDismiss } from '../../dismiss';
 import { message } from '../../errors';
 import { ExternalLink } from '../../components/ExternalLink';
 import { InstallProgress } from './InstallProgress';
@@ -37,8 +39,12 @@ export function ServersPage() {
   const configFile = useConfigFile();
   const [query, setQuery] = useState('');
   const [tag, setTag] = useState('');
+  const [attentionOnly, setAttentionOnly] = useState(false);
+  const importButton = useRef<HTMLButtonElement>(null);
   const tags = allTags(servers);
-  const shown = filterServers(servers, query, tag);
+  const attention = servers.filter(needsAttention);
+  // Servers in trouble first (and, asked so, only they): at eighteen servers an error is not found by scrolling.
+  const shown = attentionFirst(filterServers(attentionOnly && attention.length > 0 ? attention : servers, query, tag));
   useEffect(() => { void refreshSafety(); }, []);
   // File → Import (Ctrl+I) opens the import here.
   const importAsked = useRequests((r) => r.importAsked);
@@ -53,13 +59,13 @@ export function ServersPage() {
           {hasBackend() && configFile.button}
           <button type="button" onClick={() => setCreating(true)} disabled={creating || !hasBackend()}>Add server…</button>
           <button type="button" onClick={() => setAdding(true)} disabled={adding || !hasBackend()}>Add from template…</button>
-          <button type="button" className="primary" onClick={() => setImporting(true)} disabled={importing}
+          <button type="button" ref={importButton} className="primary" onClick={() => setImporting(true)} disabled={importing}
             title={withShortcut('Import servers', 'import')} aria-keyshortcuts={ariaKeys('import')}>Import…</button>
         </div>
       </div>
       {configFile.line}
       {creating && <ServerEditor onClose={() => setCreating(false)} />}
-      {importing && <ImportWizard onClose={() => setImporting(false)} />}
+      {importing && <ImportWizard onClose={() => setImporting(false)} opener={importButton} onServersPage />}
       {adding && <TemplatePicker onClose={() => setAdding(false)} />}
       {hasBackend() && <BundleInstall />}
       {browsing && <RegistryBrowse />}
@@ -76,6 +82,16 @@ export function ServersPage() {
           )}
           <span className="muted small" aria-live="polite">{shown.length} of {servers.length}</span>
         </div>
+      )}
+      {attention.length > 0 && (
+        <p className="attention-summary row" role="status">
+          <Icon name="warning" size={16} />
+          <span><strong>{attention.length === 1 ? '1 server needs' : `${attention.length} servers need`} attention</strong>{' '}
+            <span className="muted small">(listed first: {attention.map((a) => a.name).join(', ')})</span></span>
+          <button type="button" className="chip" aria-pressed={attentionOnly} onClick={() => setAttentionOnly(!attentionOnly)}>
+            {attentionOnly ? 'Show all servers' : 'Show only these'}
+          </button>
+        </p>
       )}
       {configError && (
         <div className="alert" role="alert">
@@ -94,7 +110,7 @@ export function ServersPage() {
           <ServerRow key={s.name} server={s} />
         ))}
       </ul>
-      {servers.length > 0 && shown.length === 0 && <p className="muted">No server matches. <button type="button" className="link" onClick={() => { setQuery(''); setTag(''); }}>Show all</button></p>}
+      {servers.length > 0 && shown.length === 0 && <p className="muted">No server matches. <button type="button" className="link" onClick={() => { setQuery(''); setTag(''); setAttentionOnly(false); }}>Show all</button></p>}
     </section>
   );
 }
@@ -104,7 +120,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
   const [editingEntry, setEditingEntry] = useState(false);
-  const test = useTestConnection(s.name);
+  const test = useTestConnection(s.name, s.transport === 'stdio' ? s.command : '');
   const disabled = s.state === 'disabled';
   const needsLogin = s.state === 'needs-login';
   const builtin = s.transport === 'built-in';
@@ -118,27 +134,27 @@ function ServerRow({ server: s }: { server: ServerView }) {
         <span className="muted">{s.transport}</span>
         <SandboxBadge server={s} />
         {s.state === 'ready' && <span className="muted">{count(s.toolCount, 'tool')}</span>}
-        {s.restarts > 0 && <span className="muted">{s.restarts} restarts</span>}
+        {s.restarts > 0 && <span className="muted">{count(s.restarts, 'restart')}</span>}
         <span className="spacer" />
         {(needsLogin || busy === 'login') && (
           <button type="button" className="login" onClick={act('login', async () => { await LoginServer(s.name); })} disabled={busy !== ''}>
             {busy === 'login' ? 'Logging in…' : 'Log in'}
           </button>
         )}
-        {!builtin && (<>
-        {test.button}
-        <button type="button" onClick={() => setEditingEntry(true)} disabled={editingEntry}>Edit</button>
-        <button type="button" onClick={() => setEditing(true)} disabled={editing}>Details</button>
-        <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
-          {busy === 'restart' ? 'Restarting…' : 'Restart'}
-        </button>
-        <button type="button" onClick={act('toggle', () => setServerEnabled(s.name, disabled))} disabled={busy !== ''}>
-          {disabled ? 'Enable' : 'Disable'}
-        </button>
-        <button type="button" onClick={() => setConfirming(true)} disabled={busy !== '' || confirming}>
-          Remove
-        </button>
-        </>)}
+        {!builtin && (
+          <div className="server-actions" role="group" aria-label={`Actions for ${s.name}`}>
+            {test.button}
+            <button type="button" className={s.error ? 'primary' : undefined} onClick={() => setEditingEntry(true)} disabled={editingEntry}
+              aria-label={s.error ? `Edit ${s.name} to fix this` : undefined}>Edit</button>
+            <button type="button" onClick={act('restart', () => restartServer(s.name))} disabled={busy !== '' || disabled}>
+              {busy === 'restart' ? 'Restarting…' : 'Restart'}
+            </button>
+            <button type="button" onClick={act('toggle', () => setServerEnabled(s.name, disabled))} disabled={busy !== ''}>
+              {disabled ? 'Enable' : 'Disable'}
+            </button>
+            <MoreActions name={s.name} details={editing} onDetails={() => setEditing(!editing)} onRemove={() => setConfirming(true)} removeDisabled={busy !== '' || confirming} />
+          </div>
+        )}
       </div>
       {confirming && <RemoveConfirm name={s.name} onCancel={() => setConfirming(false)} onError={setErr} />}
       {busy === 'login' && <LoginWait name={s.name} />}
@@ -154,17 +170,51 @@ function ServerRow({ server: s }: { server: ServerView }) {
       <div className="server-cmd"><code>{s.command}</code></div>
       {s.state === 'installing' && <InstallProgress server={s} />}
       {s.bundle && <BundleLine bundle={s.bundle} />}
-      {s.error && (builtin || editingEntry ? <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} /> : (
-        <div className="server-error-line">
-          {/* The test's report just above says the same sentence: once is enough. */}
-          {!test.says(s.error) && <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} />}
-          <button type="button" aria-label={`Edit ${s.name} to fix this`} onClick={() => setEditingEntry(true)}>Edit</button>
-        </div>
-      ))}
+      {/* The test's report just above says the same sentence: once is enough. The head's Edit fixes it. */}
+      {s.error && (builtin || editingEntry || !test.says(s.error)) && (
+        <ErrorMessage error={s.error} role="status" className="server-error" label={`Error of ${s.name}`} />
+      )}
       {!builtin && <RefusedSecretsLine name={s.name} error={s.error} />}
       {err && <div className="alert" role="alert">{err}</div>}
       <LogTail name={s.name} initial={s.stderrTail} />
     </li>
+  );
+}
+
+/**
+ * MoreActions is a server card's "⋯": the rarely used actions (Details,
+ * Remove…), so Remove is not a neighbour of Disable. Esc or a press outside
+ * closes it; focus returns to the button.
+ */
+function MoreActions({ name, details, onDetails, onRemove, removeDisabled }: {
+  name: string; details: boolean; onDetails: () => void; onRemove: () => void; removeDisabled: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const { anchor, pop } = usePopover(open);
+  useDismiss(open, () => setOpen(false), { panel: pop, opener: anchor });
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      const t = e.target as Node;
+      if (!pop.current?.contains(t) && !anchor.current?.contains(t)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open, anchor, pop]);
+  const pick = (f: () => void) => () => { setOpen(false); f(); };
+  return (
+    <span className="server-more">
+      <button type="button" ref={anchor} className="icon-button" aria-label={`More actions for ${name}`} title="More actions"
+        aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+        <Icon name="more" size={18} />
+      </button>
+      {open && (
+        <div ref={pop} className="popover server-menu" role="group" aria-label={`More actions for ${name}`}>
+          <button type="button" aria-pressed={details} onClick={pick(onDetails)}>{details ? 'Hide details' : 'Details'}</button>
+          <button type="button" className="danger-text" onClick={pick(onRemove)} disabled={removeDisabled}>Remove…</button>
+        </div>
+      )}
+    </span>
   );
 }
 

@@ -13,7 +13,7 @@ import { count } from '../../plural';
  * then does not say it a second time). The report says each sentence once:
  * the failed step's row says "failed", the sentence follows the table.
  */
-export function useTestConnection(name: string): { button: React.JSX.Element; report: React.JSX.Element | null; says: (error: string) => boolean } {
+export function useTestConnection(name: string, command = ''): { button: React.JSX.Element; report: React.JSX.Element | null; says: (error: string) => boolean } {
   const [busy, setBusy] = useState(false);
   const [probe, setProbe] = useState<host.TestReport | null>(null);
   const [err, setErr] = useState('');
@@ -39,7 +39,7 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
   const button = <button type="button" onClick={() => void run()} disabled={busy}>{busy ? 'Testing…' : 'Test connection'}</button>;
   const report = !(probe || err || busy) ? null : (
         <div ref={ref} className={`probe ${probe?.ok ? 'ok' : probe ? 'bad' : ''}`} role="status" aria-label={`Test of ${name}`} aria-busy={busy}>
-          {busy && <span className="muted">Starting {name} on its own, then server/discover or initialize, and tools/list… (a first npx or uvx run downloads the package)</span>}
+          {busy && <span className="muted">Starting {name} on its own, then server/discover or initialize, and tools/list…{downloads(command) && ' (a first npx or uvx run downloads the package)'}</span>}
           {err && <ErrorMessage error={err} />}
           {probe && (
             <>
@@ -66,6 +66,13 @@ export function useTestConnection(name: string): { button: React.JSX.Element; re
   const shown = probe && !probe.ok ? probe.error : err;
   const says = (error: string) => !!error && !!shown && shown.split('\n').includes(splitError(error).sentence);
   return { button, report, says };
+}
+
+/** downloads is whether a stdio command is npx or uvx (or bunx, pnpm dlx…), whose first run fetches the package. */
+export function downloads(command: string): boolean {
+  const first = command.trim().split(/\s+/)[0] ?? '';
+  const prog = (first.split(/[\\/]/).pop() ?? '').replace(/\.(cmd|exe)$/i, '').toLowerCase();
+  return prog === 'npx' || prog === 'uvx' || prog === 'bunx' || (prog === 'pnpm' && /\sdlx\s/.test(` ${command} `));
 }
 
 function fmt(ms: number): string {

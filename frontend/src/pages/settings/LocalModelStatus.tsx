@@ -13,7 +13,7 @@ const STATE: Record<string, string> = {
 };
 
 /**
- * LocalModelStatus is the model on this computer as Settings → Providers
+ * LocalModelStatus is the model on this computer as Settings → Models
  * shows it: loaded or not, the context it runs with and what that costs
  * in memory, why it stopped, its log, and Stop to free the memory.
  */

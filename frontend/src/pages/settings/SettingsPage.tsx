@@ -88,13 +88,35 @@ export function SettingsPage() {
 /** SECTIONS are the Settings page's sections, in order, for its index. */
 const SECTIONS = [['models', 'Models'], ['chat', 'Chat'], ['servers', 'Servers'], ['tasks', 'Tasks'], ['secrets', 'Secrets']] as const;
 
-/** SettingsIndex lists the sections; choosing one scrolls to it and moves focus to its heading. */
+/** sectionFromHash is the section a link names after the page (#/settings/secrets), or ''. */
+export function sectionFromHash(hash: string): string {
+  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[1] ?? '';
+  return SECTIONS.some(([s]) => s === id) ? id : '';
+}
+
+/** goToSection scrolls to a section and moves focus to its heading. */
+function goToSection(id: string) {
+  const h = document.getElementById(`settings-${id}`);
+  h?.scrollIntoView?.({ block: 'start' });
+  h?.focus({ preventScroll: true });
+}
+
+/**
+ * SettingsIndex lists the sections; choosing one scrolls to it and moves
+ * focus to its heading. A link to a section (#/settings/secrets) does the
+ * same, on arrival and while the page is open.
+ */
 function SettingsIndex() {
-  const go = (id: string) => {
-    const h = document.getElementById(`settings-${id}`);
-    h?.scrollIntoView({ block: 'start' });
-    h?.focus({ preventScroll: true });
-  };
+  const go = goToSection;
+  useEffect(() => {
+    const follow = () => {
+      const id = sectionFromHash(location.hash);
+      if (id) goToSection(id);
+    };
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
   return (
     <nav className="settings-index" aria-label="Settings sections">
       <ul>

@@ -12,6 +12,7 @@ import { WarningBadge, WarningList } from '../../components/ToolSafety';
 import { useChat, watchRequests } from '../../chat';
 import { callTool, listTools, type CallResult, type ToolList, type ToolView } from '../../servers';
 import { message } from '../../errors';
+import { effectLabel } from '../../safety';
 
 type FormData = Record<string, unknown>;
 
@@ -51,11 +52,7 @@ export function ToolsPage() {
       <p className="muted">Pick a server and one of its tools, fill in the form generated from its schema, and run it.</p>
       {loadErr && <div className="alert" role="alert">{loadErr}</div>}
       <ServerRequests />
-      {list?.errors.map((e) => (
-        <div key={e.server} className="alert alert-soft">
-          {e.error.startsWith(`${e.server}:`) ? e.error.split('\n')[0] : `${e.server}: ${e.error.split('\n')[0]}`}
-        </div>
-      ))}
+      <Unavailable errors={list?.errors ?? []} />
       <div className="tools-layout">
         <div className="tool-picker">
           <label htmlFor="tool-server">Server</label>
@@ -93,6 +90,33 @@ export function ToolsPage() {
       </div>
       <RulesList />
     </section>
+  );
+}
+
+/**
+ * Unavailable says in one line which servers listed no tools (they failed
+ * to start, or still start), with the way to the Servers page, where they
+ * are fixed; each one's error is a click away.
+ */
+function Unavailable({ errors }: { errors: ToolList['errors'] }) {
+  if (errors.length === 0) return null;
+  const line = (e: ToolList['errors'][number]) => {
+    const first = e.error.split('\n')[0] ?? '';
+    return first.startsWith(`${e.server}:`) ? first.slice(e.server.length + 1).trim() : first;
+  };
+  return (
+    <div className="alert alert-soft tools-unavailable" role="status">
+      <p>
+        <strong>{errors.length === 1 ? '1 server unavailable' : `${errors.length} servers unavailable`}</strong>: {errors.length === 1 ? 'its' : 'their'} tools are not listed here.{' '}
+        <a href="#/servers">See Servers</a> to fix {errors.length === 1 ? 'it' : 'them'} (Edit on each one).
+      </p>
+      <details>
+        <summary>Why, server by server</summary>
+        <ul>
+          {errors.map((e) => <li key={e.server}><strong>{e.server}</strong>: {line(e)}</li>)}
+        </ul>
+      </details>
+    </div>
   );
 }
 
@@ -156,7 +180,7 @@ function ToolRunner({ tool }: { tool: ToolView }) {
   return (
     <div>
       <h2><ServerIcon src={tool.icon} size={20} /> {tool.title || tool.tool}</h2>
-      <p className="muted"><code>{tool.name}</code>{tool.readOnly && ' · read-only'}{tool.destructive && ' · destructive'}</p>
+      <p className="muted"><code>{tool.name}</code> · {effectLabel(tool)}</p>
       {tool.description && <p className="tool-desc">{tool.description}</p>}
       {tool.warnings?.length > 0 && <p><WarningBadge warnings={tool.warnings} what="the description may hide instructions" /></p>}
       <WarningList warnings={tool.warnings ?? []} label={`Warnings of ${tool.name}`} />
