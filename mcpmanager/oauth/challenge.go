@@ -11,7 +11,14 @@ import (
 type Challenge struct {
 	Status int               // the HTTP status that carried it (401 or 403)
 	Params map[string]string // every auth-param, keys lower-cased
+	bearer bool              // the response carried a Bearer challenge
 }
+
+// Bearer reports whether the response carried a Bearer challenge (with or
+// without params): OAuth's way of refusing a request. A 401 without one
+// (no WWW-Authenticate, or only Basic or a scheme of the server's own) is
+// no request to log in.
+func (c Challenge) Bearer() bool { return c.bearer }
 
 // ResourceMetadata is the protected-resource metadata URL, if given.
 func (c Challenge) ResourceMetadata() string { return c.Params["resource_metadata"] }
@@ -29,7 +36,7 @@ func ParseChallenge(resp *http.Response) Challenge {
 	for _, h := range resp.Header.Values("WWW-Authenticate") {
 		for _, c := range splitChallenges(h) {
 			if strings.EqualFold(c.scheme, "bearer") {
-				ch.Params = c.params
+				ch.Params, ch.bearer = c.params, true
 				return ch
 			}
 		}

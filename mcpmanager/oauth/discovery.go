@@ -124,6 +124,31 @@ func (a *Authorizer) discover(ctx context.Context, ch *Challenge) (*plan, error)
 	return p, nil
 }
 
+// offersOAuth reports whether the server publishes OAuth metadata: its
+// protected-resource metadata (MCP 2025-06-18 on) or, for a 2025-03-26
+// server, authorization-server metadata at its origin. It is asked only
+// about a 401 without a Bearer challenge, the spec's fallback for finding
+// the metadata; a server without either does not use OAuth.
+func (a *Authorizer) offersOAuth(ctx context.Context) bool {
+	server, err := url.Parse(a.cfg.URL)
+	if err != nil || server.Host == "" {
+		return false
+	}
+	origin := &url.URL{Scheme: server.Scheme, Host: server.Host}
+	for _, u := range append(resourceMetadataURLs(server, ""), serverMetadataURLs(origin)...) {
+		var m struct {
+			AuthorizationServers  []string `json:"authorization_servers"`
+			AuthorizationEndpoint string   `json:"authorization_endpoint"`
+		}
+		// Either document names where to log in; a server that answers
+		// every path with the same JSON names neither.
+		if a.getJSON(ctx, u, &m) == nil && (len(m.AuthorizationServers) > 0 || m.AuthorizationEndpoint != "") {
+			return true
+		}
+	}
+	return false
+}
+
 // check refuses metadata the flow cannot use safely.
 func (p *plan) check(from string) error {
 	m := p.meta

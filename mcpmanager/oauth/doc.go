@@ -35,7 +35,9 @@
 // of the server's `url`: a redirect elsewhere — another host or port, or down from https to
 // http — is refused with an error naming the server and the target (change the `url` if the
 // server moved), and a login's token requests are not replayed to another origin either.
-// Servers that use OAuth show needs login: press Log in on the Servers page or run
+// A 401 without a Bearer challenge from a server that publishes no OAuth metadata is not
+// taken for a login request (such a server wants a header of its own, such as an API key):
+// the Transport hands it back as it came. Servers that use OAuth show needs login: press Log in on the Servers page or run
 // `switchboard servers login NAME`. Your browser opens the provider's page; after you
 // approve, it returns to Switchboard on `127.0.0.1` and the server starts. Tokens are stored
 // in the OS keyring as `oauth.NAME` (in the data directory's scope) and refreshed automatically;

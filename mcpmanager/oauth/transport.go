@@ -57,6 +57,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch resp.StatusCode {
 	case http.StatusUnauthorized:
 		ch := ParseChallenge(resp)
+		if tok == "" && !ch.Bearer() && !t.Auth.offersOAuth(req.Context()) {
+			// Not OAuth's refusal: no Bearer challenge, no metadata, no
+			// token ever held. The server wants a header of its own (an API
+			// key): a login could not help, and its answer says what is
+			// missing, so it goes back as it came.
+			return resp, nil
+		}
 		replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 		if tok != "" && replayable && t.Auth.refresh(req.Context(), tok) == nil {
 			// The token was refused before its time (revoked, or the clocks

@@ -73,6 +73,14 @@
 // only to a client that declared the MCP Apps extension, and calling it by name from
 // another client is refused as a tool not listed. A
 // handshake that times out says how long no complete message came and how many bytes of one
-// were pending. Stderr of each server is kept in memory (last 200 lines) and in
+// were pending; a remote server that accepted the connection and never answered says so,
+// naming its URL, within the same `startupTimeout` (every step of opening counts: the HTTP
+// answer, SSE's endpoint event, the handshake), and is not tried again over SSE. A remote
+// server that refuses with a 403, or with a 401 that offers no OAuth login (no Bearer
+// challenge, no OAuth metadata), shows its status and its own message and which header to add
+// to `headers`; it is not tried over SSE nor restarted. When a Streamable HTTP server forgets
+// the session (a 404 for its `Mcp-Session-Id`: restarted, redeployed), a new session starts at
+// once, counted as no restart, and the request that met the 404 is sent again on it. mcp-go's
+// own log lines go to the server's log (logger `mcp-go`), never to the terminal. Stderr of each server is kept in memory (last 200 lines) and in
 // `logs/<server>.log` (1 MiB, rotated once).
 package supervisor

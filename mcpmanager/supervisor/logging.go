@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -73,4 +75,69 @@ func (s *Server) applyLogLevel(ctx context.Context, cl interface {
 		}
 	}
 	return nil
+}
+
+// mcpgoLogger names mcp-go's lines in a server's log.
+const mcpgoLogger = "mcp-go"
+
+// transportLogger is the logger of a remote server's mcp-go transport: its
+// lines ("listening to server forever", a GET stream the server does not
+// offer, a response that could not be sent after a call was given up) go
+// to the server's own log, at debug (info for mcp-go's warnings and
+// errors), never to the process's stderr — where slog.Default would print
+// them into every 'switchboard tools' and 'chat' run. None of them is an
+// error of the user's: what fails a session or a call comes back as its
+// error.
+func (s *Server) transportLogger() *slog.Logger {
+	return slog.New(&transportLog{log: s.log})
+}
+
+// transportLog is a slog.Handler writing to a serverlog.Log.
+type transportLog struct {
+	log   *serverlog.Log
+	attrs []slog.Attr
+}
+
+func (h *transportLog) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *transportLog) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	add := func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value.Resolve())
+		return true
+	}
+	for _, a := range h.attrs {
+		add(a)
+	}
+	r.Attrs(add)
+	level := "debug"
+	if r.Level >= slog.LevelWarn {
+		level = "info"
+	}
+	h.log.AddMessage(level, mcpgoLogger, b.String())
+	return nil
+}
+
+func (h *transportLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &transportLog{log: h.log, attrs: append(slices.Clone(h.attrs), attrs...)}
+}
+
+// WithGroup keeps the group's attributes unqualified: mcp-go uses none.
+func (h *transportLog) WithGroup(string) slog.Handler { return h }
+
+// stderrTail is the last n lines of the server's log for an error or a
+// test connection, without mcp-go's own lines: they say how the transport
+// went, not what the server said.
+func (s *Server) stderrTail(n int) []string {
+	var out []string
+	for _, e := range s.log.Entries(0, "") {
+		if e.Logger != mcpgoLogger || e.Level == "" {
+			out = append(out, e.String())
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
 }

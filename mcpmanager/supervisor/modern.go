@@ -43,6 +43,9 @@ type streamable struct {
 	schemas *rawSchemas
 	spoiled *atomic.Bool
 	tasks   *tasker
+	// renew, when set, starts over on the next session when the server
+	// ended this one (see renewal).
+	renew *renewal
 }
 
 // errRedial: the connection was made on a spoiled transport; connect again.
@@ -178,7 +181,18 @@ func exchange(ctx context.Context, send sendFunc, req transport.JSONRPCRequest, 
 	}, req, res)
 }
 
-// SendRequest implements transport.Interface (see exchange).
+// SendRequest implements transport.Interface (see exchange). A request
+// the server answers with 404 for the session ends the session, and is
+// sent once more on the next one (renewal).
 func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	res, err := t.send(ctx, req)
+	if err != nil && t.renew != nil && errors.Is(err, transport.ErrSessionTerminated) {
+		return t.renew.retry(ctx, t.StreamableHTTP, req, err)
+	}
+	return res, err
+}
+
+// send is SendRequest on this session only.
+func (t streamable) send(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	return exchange(ctx, t.StreamableHTTP.SendRequest, req, t.schemas, t.tasks, func() { t.spoiled.Store(true) })
 }

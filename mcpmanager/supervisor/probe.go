@@ -3,7 +3,6 @@ package supervisor
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -96,7 +95,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		sess, cl, res, err := s.open(ctx, typ)
 		if err != nil {
 			errs = append(errs, err)
-			if ctx.Err() != nil || errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) {
+			if ctx.Err() != nil || sameOverSSE(err) {
 				break
 			}
 			continue
@@ -131,7 +130,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		case <-time.After(2 * time.Second):
 		}
 	}
-	p.Stderr = s.log.Tail(20)
+	p.Stderr = s.stderrTail(20)
 	if len(errs) == 0 {
 		p.OK = true
 		return p

@@ -1,7 +1,9 @@
 package supervisor
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -30,11 +32,19 @@ type Remote struct {
 	OAuth oauth.Settings
 }
 
+// remoteHooks are what a remote session tells its Server and asks of it.
+type remoteHooks struct {
+	// logger takes mcp-go's own log lines (the server's log, never stderr).
+	logger *slog.Logger
+	// renewed waits for the session after one the server ended (Server.renewed).
+	renewed func(ctx context.Context, old *transport.StreamableHTTP) (streamable, error)
+}
+
 // dialRemote opens the transport; the handshake happens in connect. auth,
 // when set, adds the server's OAuth token to every request. The URL rules
 // are checked again here, on the final URL, at every start; requests never
 // leave its origin (originGuard).
-func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, tasks *tasker) (*session, error) {
+func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, tasks *tasker, hooks remoteHooks) (*session, error) {
 	if err := config.CheckURL(r.URL, config.HTTP); err != nil {
 		return nil, err
 	}
@@ -54,7 +64,9 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 			close(dead)
 		})
 	}
-	var base http.RoundTripper = guard
+	// The watch is under the OAuth transport: it sees a 401 as it came.
+	w := &watch{base: guard}
+	var base http.RoundTripper = w
 	if auth != nil {
 		// A refused token ends the session: the server shows "needs login"
 		// instead of failing call after call.
@@ -65,7 +77,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 	case RemoteSSE:
 		// A legacy SSE session lives and dies with its stream; a lost one is
 		// restarted by the supervisor, with backoff.
-		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(guard.client(base)))
+		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(guard.client(base)), transport.WithSSELogger(hooks.logger))
 		if err != nil {
 			return nil, fmt.Errorf("sse %s: %w", r.URL, err)
 		}
@@ -74,13 +86,20 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 	default:
 		// Streamable HTTP has no standing connection to lose: event streams
 		// resume by themselves (resume.Transport), and the health check's
-		// pings find a server that went away.
+		// pings find a server that went away. A session the server ended
+		// (a 404 for its ID, on any request or the GET stream) ends this
+		// one, and the supervisor starts the next at once.
+		rn := &renewal{next: hooks.renewed}
+		w.expired = func(string) {
+			rn.ended.Store(true)
+			lost(ErrSessionExpired)
+		}
 		hc := guard.client(&resume.Transport{Base: base})
-		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc))
+		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(hooks.logger))
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)
 		}
-		tr = streamable{t, &rawSchemas{}, &atomic.Bool{}, tasks}
+		tr = streamable{t, &rawSchemas{}, &atomic.Bool{}, tasks, rn}
 	}
 	return &session{
 		tr:   tr,
@@ -91,5 +110,6 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 			return cause
 		},
 		close: func() { _ = tr.Close() },
+		watch: w,
 	}, nil
 }

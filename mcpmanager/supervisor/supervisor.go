@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -65,6 +66,11 @@ var (
 	// ListenRetry is how long a modern server's subscriptions/listen stream
 	// waits before it is opened again after it ended.
 	ListenRetry = 5 * time.Second
+	// RenewAfter: a remote session the server ends (ErrSessionExpired) after
+	// it was ready this long is followed by a new one at once; one ended
+	// sooner is restarted with backoff like a crash, so a server that
+	// forgets every session at once is not reconnected in a loop.
+	RenewAfter = time.Second
 )
 
 // Sentinel errors; wrapped with the server's name.
@@ -197,6 +203,10 @@ type Server struct {
 	// downgraded in between).
 	era string
 
+	// changed closes (and is replaced) at every status change: renewed
+	// waits on it for the next session.
+	changed chan struct{}
+
 	// mark, when set (Probe), is told as each step of connect ends.
 	mark func(step string, err error)
 	// logged closes when the last process's stderr has been read to EOF.
@@ -218,7 +228,8 @@ func New(spec Spec, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{spec: spec, opts: opts, log: l, roots: slices.Clone(spec.Roots), logLevel: spec.LogLevel, status: Status{Name: spec.Name, State: Stopped, Since: time.Now(), Builtin: spec.InProcess != nil}}, nil
+	return &Server{spec: spec, opts: opts, log: l, roots: slices.Clone(spec.Roots), logLevel: spec.LogLevel, changed: make(chan struct{}),
+		status: Status{Name: spec.Name, State: Stopped, Since: time.Now(), Builtin: spec.InProcess != nil}}, nil
 }
 
 // Name is the server's configured name.
@@ -258,6 +269,11 @@ func (e *NotReadyError) Error() string {
 	return fmt.Sprintf("%s: server is %s", e.Server, e.State)
 }
 
+// Restarting reports whether the server is being started again after a run
+// ended, and so is expected back by itself (the router keeps its tools
+// offered meanwhile).
+func (e *NotReadyError) Restarting() bool { return e.State == Restarting }
+
 // Is makes errors.Is(err, ErrNotReady) true.
 func (e *NotReadyError) Is(target error) bool { return target == ErrNotReady }
 
@@ -269,6 +285,8 @@ func (s *Server) set(mut func(*Status)) {
 		s.status.Since = time.Now()
 	}
 	st := s.status
+	close(s.changed)
+	s.changed = make(chan struct{})
 	s.mu.Unlock()
 	if s.opts.OnStatus != nil {
 		s.opts.OnStatus(st)
@@ -289,7 +307,21 @@ func (s *Server) Run(ctx context.Context) error {
 			if err := s.fetch(ctx); err != nil {
 				return time.Time{}, err
 			}
-			return s.runOnce(ctx)
+			up, err := s.runOnce(ctx)
+			for !up.IsZero() && time.Since(up) >= RenewAfter && errors.Is(err, ErrSessionExpired) && ctx.Err() == nil {
+				// The server forgot a session that worked (restarted,
+				// redeployed, expired it): the spec has the client start a
+				// new one at once. No crash, so no backoff and no restart
+				// counted, unless the new one fails to start.
+				s.log.Add(err.Error() + "; starting a new session")
+				s.set(func(st *Status) { st.State, st.Error = Starting, "" })
+				next, nerr := s.runOnce(ctx)
+				if next.IsZero() {
+					return up, nerr
+				}
+				up, err = next, nerr
+			}
+			return up, err
 		},
 		Failed: s.failed,
 		Stopped: func() {
@@ -305,8 +337,8 @@ func (s *Server) failed(err error, readyAt time.Time, attempts int) (giveUp bool
 	msg := plain.Text(err) // the sentence first: the window shows the rest behind a disclosure
 	if s.spec.InProcess != nil {
 		s.log.Add(msg) // no stderr to tell: its log keeps why it failed
-	} else if tail := s.log.TailString(5); tail != "" {
-		msg += "\nlast stderr lines:\n" + tail
+	} else if tail := s.stderrTail(5); len(tail) > 0 {
+		msg += "\nlast stderr lines:\n" + strings.Join(tail, "\n")
 	}
 	if errors.Is(err, ErrNeedsLogin) {
 		// Restarting cannot help: the status waits for a login.
@@ -317,7 +349,7 @@ func (s *Server) failed(err error, readyAt time.Time, attempts int) (giveUp bool
 	// A built-in that never came up would fail the same way again (its
 	// data held by another process, a bad root): it waits for a Restart.
 	builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
-	if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.Is(err, fetch.ErrTimeout) || sandboxRefused(err) || builtinFailed {
+	if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrRejected) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.Is(err, fetch.ErrTimeout) || sandboxRefused(err) || builtinFailed {
 		s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 		return true
 	}
@@ -375,12 +407,13 @@ type session struct {
 	out   *wire.Reader    // stdio: its stdout, bounded; nil for remote servers
 	close func()          // ends the session (stops the process tree)
 	abort func()          // close for a session that never became ready; nil: close
+	watch *watch          // remote: what the server's HTTP answers said; nil otherwise
 }
 
 // dial starts the process or opens the remote transport.
 func (s *Server) dial(ctx context.Context, remoteType string) (*session, error) {
 	if r := s.spec.Remote; r != nil {
-		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth, s.tasker())
+		return dialRemote(s.spec.Name, r, remoteType, s.spec.Auth, s.tasker(), remoteHooks{logger: s.transportLogger(), renewed: s.renewed})
 	}
 	return s.dialStdio(ctx)
 }
@@ -408,8 +441,8 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 			return time.Time{}, ctx.Err()
 		}
 		errs = append(errs, err)
-		if errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) {
-			break // SSE would be refused the same way
+		if sameOverSSE(err) {
+			break
 		}
 	}
 	if err != nil {
@@ -537,13 +570,22 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		}
 		cl = client.NewClient(sess.tr, opts...)
 	}
+	// Every step of the opening — the HTTP answer, SSE's endpoint event,
+	// the handshake — counts against one StartTimeout. Start's context
+	// lives as long as the session (mcp-go reads the SSE stream under it),
+	// so a timer, not a deadline, ends a Start that takes too long.
+	deadline := time.Now().Add(s.spec.StartTimeout)
+	live, end := context.WithCancelCause(ctx)
+	timer := time.AfterFunc(s.spec.StartTimeout, func() { end(ErrTimeout) })
 	fail := func(err error) (*session, *client.Client, *mcp.InitializeResult, error) {
+		timer.Stop()
 		cl.Close()
 		if sess.abort != nil {
 			sess.abort()
 		} else {
 			sess.close()
 		}
+		end(nil)
 		return nil, nil, nil, err
 	}
 	name := s.spec.Name
@@ -555,65 +597,33 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 			s.opts.OnNotification(name, n)
 		}
 	})
-	err = cl.Start(ctx)
+	err = cl.Start(live)
+	if timer.Stop(); err == nil && live.Err() != nil {
+		err = context.Cause(live) // it ended just as Start did: the stream is gone
+	}
+	if err != nil { // the step says what the status will: why, and what to do
+		err = s.startFailed(sess, err, remoteType, errors.Is(context.Cause(live), ErrTimeout))
+	}
 	mark(StepStart, err)
 	if err != nil {
-		var oe *OriginError
-		if errors.As(err, &oe) {
-			return fail(oe)
-		}
-		if sess.pid == 0 && sess.cause() != nil {
-			return fail(s.remoteLost(sess.cause()))
-		}
-		if errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) {
-			return fail(s.unauthorized())
-		}
-		return fail(fmt.Errorf("%s: start session: %w", s.spec.Name, err))
+		return fail(err)
 	}
-	initCtx, cancel := context.WithTimeout(ctx, s.spec.StartTimeout)
+	initCtx, cancel := context.WithDeadline(ctx, deadline)
 	s.mu.Lock()
 	era := s.era
 	s.mu.Unlock()
 	res, err := initialize(initCtx, cl, sess.dead, sess.pid != 0, s.clientInfo(), era)
 	cancel()
+	if err != nil {
+		err = s.initFailed(ctx, sess, err, remoteType)
+	}
 	if err == nil && mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		mark(StepDiscover, nil)
 	} else {
 		mark(StepInitialize, err)
 	}
 	if err != nil {
-		via := ""
-		if remoteType != "" {
-			via = " (" + remoteType + ")"
-		}
-		if cause := sess.cause(); cause != nil {
-			if sess.pid == 0 {
-				return fail(s.remoteLost(cause))
-			}
-			return fail(fmt.Errorf("%s: %w", s.spec.Name, cause))
-		}
-		var oe *OriginError
-		switch {
-		case errors.As(err, &oe):
-			return fail(oe)
-		case ctx.Err() != nil:
-			return fail(ctx.Err())
-		case errors.Is(err, context.DeadlineExceeded):
-			stalled := ""
-			if sess.out != nil {
-				stalled = ": " + sess.out.Stall()
-			}
-			return fail(fmt.Errorf("%s: %w%s (%s)%s", s.spec.Name, ErrTimeout, via, s.spec.StartTimeout, stalled))
-		case errors.Is(err, ErrExited):
-			exited := fmt.Errorf("%w during initialize (%s)", ErrExited, sess.why())
-			if p := missingPath(s.spec.Process); p != "" && s.spec.Remote == nil && s.spec.InProcess == nil {
-				return fail(fmt.Errorf("%s: %w", s.spec.Name, &MissingPathError{Path: p, Err: exited}))
-			}
-			return fail(fmt.Errorf("%s: %w", s.spec.Name, exited))
-		case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):
-			return fail(s.unauthorized())
-		}
-		return fail(fmt.Errorf("%s: initialize%s: %w", s.spec.Name, via, err))
+		return fail(err)
 	}
 	if st, ok := sess.tr.(streamable); ok && st.spoiled.Load() && !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		s.mu.Lock()
@@ -621,7 +631,120 @@ func (s *Server) connect(ctx context.Context, remoteType string) (*session, *cli
 		s.mu.Unlock()
 		return fail(errRedial)
 	}
+	closeSession := sess.close
+	sess.close = func() {
+		closeSession()
+		end(nil)
+	}
 	return sess, cl, res, nil
+}
+
+// startFailed says why the transport did not start (cl.Start): for a remote
+// server, the HTTP answer of its first request, or none.
+func (s *Server) startFailed(sess *session, err error, remoteType string, timedOut bool) error {
+	var oe *OriginError
+	switch {
+	case errors.As(err, &oe):
+		return oe
+	case sess.pid == 0 && sess.cause() != nil:
+		return s.remoteLost(sess.cause())
+	}
+	if rej := s.refused(sess, err); rej != nil {
+		return rej
+	}
+	switch {
+	case timedOut:
+		return s.timedOut(sess, remoteType)
+	case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):
+		return s.unauthorized(sess)
+	}
+	return fmt.Errorf("%s: start session: %w", s.spec.Name, err)
+}
+
+// initFailed says why the handshake failed.
+func (s *Server) initFailed(ctx context.Context, sess *session, err error, remoteType string) error {
+	if cause := sess.cause(); cause != nil {
+		if sess.pid == 0 {
+			return s.remoteLost(cause)
+		}
+		return fmt.Errorf("%s: %w", s.spec.Name, cause)
+	}
+	var oe *OriginError
+	switch {
+	case errors.As(err, &oe):
+		return oe
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	if rej := s.refused(sess, err); rej != nil {
+		return rej
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return s.timedOut(sess, remoteType)
+	case errors.Is(err, ErrExited):
+		exited := fmt.Errorf("%w during initialize (%s)", ErrExited, sess.why())
+		if p := missingPath(s.spec.Process); p != "" && s.spec.Remote == nil && s.spec.InProcess == nil {
+			return fmt.Errorf("%s: %w", s.spec.Name, &MissingPathError{Path: p, Err: exited})
+		}
+		return fmt.Errorf("%s: %w", s.spec.Name, exited)
+	case errors.Is(err, transport.ErrAuthorizationRequired), errors.Is(err, transport.ErrOAuthAuthorizationRequired), errors.Is(err, transport.ErrUnauthorized):
+		return s.unauthorized(sess)
+	}
+	return fmt.Errorf("%s: initialize%s: %w", s.spec.Name, via(remoteType), err)
+}
+
+// via names the remote transport in an error: " (http)", " (sse)".
+func via(remoteType string) string {
+	if remoteType == "" {
+		return ""
+	}
+	return " (" + remoteType + ")"
+}
+
+// timedOut is the error of an opening that took longer than StartTimeout:
+// for a remote server that never answered an HTTP request, a silentError
+// (what to check); else ErrTimeout, with how much of a stdio message had
+// come.
+func (s *Server) timedOut(sess *session, remoteType string) error {
+	if w := sess.watch; w != nil && !w.answered.Load() {
+		return &silentError{server: s.spec.Name, url: s.redact(s.spec.Remote.URL), after: s.spec.StartTimeout, connected: w.connected.Load()}
+	}
+	stalled := ""
+	if sess.out != nil {
+		stalled = ": " + sess.out.Stall()
+	}
+	return fmt.Errorf("%s: %w%s (%s)%s", s.spec.Name, ErrTimeout, via(remoteType), s.spec.StartTimeout, stalled)
+}
+
+// refused is the error of a 401 or 403 the server answered while the
+// session opened, which mcp-go's own error hides (a guess at legacy SSE, a
+// bare status code). nil when there was none, or when the OAuth transport
+// already said why (a step-up that cannot help, say).
+func (s *Server) refused(sess *session, err error) error {
+	if sess.watch == nil {
+		return nil
+	}
+	rf := sess.watch.refusal()
+	var oe *oauth.Error
+	if rf == nil || errors.As(err, &oe) {
+		return nil
+	}
+	if rf.status == http.StatusUnauthorized {
+		return s.unauthorized(sess)
+	}
+	return s.rejected(rf)
+}
+
+// sameOverSSE reports whether a failed Streamable HTTP start would fail the
+// same way over legacy SSE, which is then not tried: refused credentials or
+// headers (401, 403), a redirect elsewhere, a bad URL, or a server that
+// never answered. Only answers such as 404, 405 or 400 to the initialize
+// POST suggest a legacy server (the spec's backwards compatibility).
+func sameOverSSE(err error) bool {
+	var silent *silentError
+	return errors.Is(err, ErrNeedsLogin) || errors.Is(err, ErrRefused) || errors.Is(err, ErrRejected) ||
+		errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.As(err, &silent)
 }
 
 // remoteLost names why a remote session ended: a login is needed, or the
@@ -637,16 +760,29 @@ func (s *Server) remoteLost(cause error) error {
 }
 
 // unauthorized is the error for a 401 the OAuth transport did not handle:
-// the user's own Authorization header was refused, or there is no login.
-func (s *Server) unauthorized() error {
+// the user's own Authorization header was refused; or the server asked for
+// a header of its own (no Bearer challenge: no login would help, and its
+// message says what is missing); or there is no login.
+func (s *Server) unauthorized(sess *session) error {
+	var rf *refusal
+	if sess != nil && sess.watch != nil {
+		rf = sess.watch.refusal()
+	}
 	var headers map[string]string
 	if s.spec.Remote != nil {
 		headers = s.spec.Remote.Headers
 	}
 	for k := range headers {
 		if strings.EqualFold(k, "Authorization") {
-			return fmt.Errorf("%s: %w (HTTP 401): update the secret it uses, or remove the header to log in with OAuth instead", s.spec.Name, ErrRefused)
+			said := ""
+			if rf != nil && rf.body != "" {
+				said = fmt.Sprintf("; the server said %q", s.redact(rf.body))
+			}
+			return fmt.Errorf("%s: %w (HTTP 401): update the secret it uses, or remove the header to log in with OAuth instead%s", s.spec.Name, ErrRefused, said)
 		}
+	}
+	if rf != nil && rf.status == http.StatusUnauthorized && !rf.bearer {
+		return s.rejected(rf)
 	}
 	return &LoginError{Server: s.spec.Name, Err: fmt.Errorf("%w (HTTP 401)", ErrNeedsLogin)}
 }

@@ -1,0 +1,298 @@
+package supervisor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/plain"
+)
+
+// What a remote server's HTTP answers tell the supervisor beyond what
+// mcp-go reports: that a session ended (a 404 for a request carrying its
+// Mcp-Session-Id), that the server never answered at all, and what it said
+// when it refused the connection (mcp-go keeps neither the status nor the
+// body of a 401 or 403 at initialize).
+
+// maxRefusalBody is how much of a refusal's body is kept for the error.
+const maxRefusalBody = 2 << 10
+
+// refusal is a remote server's 401 or 403 answer.
+type refusal struct {
+	status int
+	bearer bool   // it carried a Bearer challenge: OAuth's refusal
+	body   string // the server's own message, trimmed
+}
+
+// watch sits in a remote server's HTTP stack under the OAuth transport, so
+// it sees the server's answers as they came.
+type watch struct {
+	base http.RoundTripper
+	// expired, when set (Streamable HTTP), is told that the server no
+	// longer knows the session.
+	expired func(session string)
+
+	connected atomic.Bool // a TCP (or TLS) connection was made
+	answered  atomic.Bool // an HTTP response came back
+
+	mu      sync.Mutex
+	refused *refusal
+	// listened are the sessions whose GET stream opened: a 404 for a later
+	// GET on one means the server forgot it, while a 404 for the first only
+	// means it offers no GET stream.
+	listened map[string]bool
+}
+
+// RoundTrip implements http.RoundTripper.
+func (w *watch) RoundTrip(req *http.Request) (*http.Response, error) {
+	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { w.connected.Store(true) }}
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	resp, err := w.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	w.answered.Store(true)
+	session := req.Header.Get(transport.HeaderKeySessionID)
+	switch {
+	case resp.StatusCode == http.StatusNotFound && session != "" && w.expired != nil:
+		// Streamable HTTP: a 404 for a request with the session's ID
+		// means the session is gone and the client must start a new one.
+		w.mu.Lock()
+		opened := w.listened[session]
+		w.mu.Unlock()
+		if req.Method == http.MethodPost || req.Method == http.MethodGet && opened {
+			w.expired(session)
+		}
+	case resp.StatusCode == http.StatusOK && session != "" && req.Method == http.MethodGet:
+		w.mu.Lock()
+		if w.listened == nil {
+			w.listened = map[string]bool{}
+		}
+		w.listened[session] = true
+		w.mu.Unlock()
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		resp.Body = w.note(resp)
+	}
+	return resp, nil
+}
+
+// note keeps a refusal's status, challenge and first bytes, and returns
+// the body to read on, whole.
+func (w *watch) note(resp *http.Response) io.ReadCloser {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
+	rf := &refusal{status: resp.StatusCode, bearer: oauth.ParseChallenge(resp).Bearer(), body: serverMessage(b)}
+	w.mu.Lock()
+	w.refused = rf
+	w.mu.Unlock()
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
+}
+
+// refusal is the last 401 or 403 the server answered, or nil.
+func (w *watch) refusal() *refusal {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.refused
+}
+
+// serverMessage is the text of an error body: the message of the usual
+// JSON shapes ({"error":"…"}, {"error":{"message":"…"}}, {"message":"…"},
+// OAuth's error_description), else the body itself, on one line.
+func serverMessage(b []byte) string {
+	var j struct {
+		Error       json.RawMessage `json:"error"`
+		Message     string          `json:"message"`
+		Description string          `json:"error_description"`
+	}
+	if json.Unmarshal(b, &j) == nil {
+		var s string
+		var nested struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case j.Description != "":
+			return clean(j.Description)
+		case json.Unmarshal(j.Error, &s) == nil && s != "":
+			return clean(s)
+		case json.Unmarshal(j.Error, &nested) == nil && nested.Message != "":
+			return clean(nested.Message)
+		case j.Message != "":
+			return clean(j.Message)
+		}
+	}
+	return clean(string(b))
+}
+
+func clean(s string) string { return plain.Clip(strings.Join(strings.Fields(s), " "), 300) }
+
+// ErrRejected means a remote server refused the connection with an HTTP status
+// that no login fixes; see HTTPError.
+var ErrRejected = errors.New("the server refused the connection")
+
+// HTTPError says a remote server refused the connection and a login would
+// not help: a 401 without an OAuth challenge or OAuth metadata (the server
+// wants an API key or another header of its own), or a 403. It carries the
+// server's own message and matches ErrRejected.
+type HTTPError struct {
+	Server string
+	URL    string
+	Status int
+	Body   string // the server's message, trimmed, secrets masked
+	// Header is the header the message names ("X-API-Key"), if any.
+	Header string
+	// Configured: the server's entry already sends Header.
+	Configured bool
+}
+
+func (e *HTTPError) Error() string {
+	said := ""
+	if e.Body != "" {
+		said = fmt.Sprintf(": %q", e.Body)
+	}
+	why := "HTTP 403 Forbidden"
+	if e.Status == http.StatusUnauthorized {
+		// Without a challenge or metadata there is nothing to log in to.
+		why = "HTTP 401, and it offers no OAuth login"
+	}
+	var fix string
+	switch {
+	case e.Configured:
+		fix = fmt.Sprintf("check the value of the %s header in \"headers\" of the server's config (update the secret it uses)", e.Header)
+	case e.Header != "":
+		fix = fmt.Sprintf(`add the %s header to "headers" in the server's config, e.g. "headers": {%q: "${secret:NAME}"} (switchboard secrets set NAME)`, e.Header, e.Header)
+	default:
+		fix = `add the header it asks for (an API key, say) to "headers" in the server's config, keeping its value as ${secret:NAME}`
+		if e.Status == http.StatusForbidden {
+			fix += ", or ask the server's operator for access"
+		}
+	}
+	return fmt.Sprintf("%s: the server at %s refused the connection (%s)%s: %s", e.Server, e.URL, why, said, fix)
+}
+
+// Unwrap returns ErrRejected.
+func (e *HTTPError) Unwrap() error { return ErrRejected }
+
+// headerName finds the header a refusal's message asks for: an X- name
+// ("missing or invalid X-API-Key header", "X-Api-Token required"), or a
+// dashed word before "header" ("Api-Key header missing").
+var headerName = regexp.MustCompile(`(?i)\b(x-[a-z0-9-]*[a-z0-9])\b|\b([a-z0-9]+(?:-[a-z0-9]+)+)\s+header\b`)
+
+// rejected is the HTTPError of a refusal.
+func (s *Server) rejected(rf *refusal) error {
+	e := &HTTPError{Server: s.spec.Name, URL: s.redact(s.spec.Remote.URL), Status: rf.status, Body: s.redact(rf.body)}
+	if m := headerName.FindStringSubmatch(rf.body); m != nil {
+		e.Header = m[1] + m[2] // one of the two is empty
+		for k := range s.spec.Remote.Headers {
+			if strings.EqualFold(k, e.Header) {
+				e.Header, e.Configured = k, true
+			}
+		}
+	}
+	return e
+}
+
+func (s *Server) redact(v string) string {
+	if s.spec.Redact == nil {
+		return v
+	}
+	return s.spec.Redact(v)
+}
+
+// silentError says a remote server never answered an HTTP request while
+// the connection opened: a listener that accepts and says nothing, or an
+// address that never accepts. It matches ErrTimeout.
+type silentError struct {
+	server, url string
+	after       time.Duration
+	connected   bool
+}
+
+func (e *silentError) Error() string {
+	if e.connected {
+		return fmt.Sprintf("%s: the server at %s accepted the connection but did not answer in %s, so it did not finish the MCP handshake: check the URL (path /sse or /mcp) and that the server is up", e.server, e.url, e.after)
+	}
+	return fmt.Sprintf("%s: could not connect to the server at %s in %s, so it did not finish the MCP handshake: check the URL and that the server is up and reachable", e.server, e.url, e.after)
+}
+
+func (e *silentError) Unwrap() error { return ErrTimeout }
+
+// ErrSessionExpired means a Streamable HTTP server answered 404 for a request
+// carrying the session's ID: it restarted, was redeployed, or expired the
+// session. The spec has the client start a new session.
+var ErrSessionExpired = errors.New("the server ended the session (HTTP 404 for its Mcp-Session-Id)")
+
+// renewal is how a Streamable HTTP session that the server ended sends the
+// request that found out once more, on the session that follows.
+type renewal struct {
+	// ended: the server answered 404 for this session's ID (watch). mcp-go
+	// says ErrSessionTerminated for any 404, also to a request that carried
+	// no session (server/discover on a URL nothing serves).
+	ended atomic.Bool
+	// next waits for the next session (Server.renewed); nil: no retry.
+	next func(ctx context.Context, old *transport.StreamableHTTP) (streamable, error)
+}
+
+// retry sends req, which failed with ErrSessionTerminated on the old
+// transport, on the next session, when the session did end: the server did
+// not run it, since it answered 404 without knowing the session. A ping is
+// the health check of the old session and is not sent again.
+func (r *renewal) retry(ctx context.Context, old *transport.StreamableHTTP, req transport.JSONRPCRequest, err error) (*transport.JSONRPCResponse, error) {
+	if !r.ended.Load() || r.next == nil || req.Method == string(mcp.MethodPing) || req.Method == string(mcp.MethodInitialize) {
+		return nil, err
+	}
+	next, nerr := r.next(ctx, old)
+	if nerr != nil {
+		return nil, fmt.Errorf("%w, and %w", err, nerr)
+	}
+	// A fresh id: the new session's client numbers its own requests.
+	req.ID = mcp.NewRequestId(fmt.Sprintf("%v-renewed", req.ID.Value()))
+	return next.send(ctx, req)
+}
+
+// renewed waits for the session that follows the one on old, as Run
+// starts it at once (see Run), and returns its transport. It gives up when
+// that start fails, ctx ends, or after StartTimeout and HealthTimeout.
+func (s *Server) renewed(ctx context.Context, old *transport.StreamableHTTP) (streamable, error) {
+	limit := time.NewTimer(s.spec.StartTimeout + HealthTimeout)
+	defer limit.Stop()
+	for {
+		s.mu.Lock()
+		cl, st, changed := s.cl, s.status, s.changed
+		s.mu.Unlock()
+		if cl != nil && st.State == Ready {
+			if t, ok := cl.GetTransport().(streamable); ok && t.StreamableHTTP != old {
+				return t, nil
+			}
+		}
+		if st.State != Ready && st.State != Starting {
+			why := st.Error
+			if why == "" {
+				why = fmt.Sprintf("%s: server is %s", s.spec.Name, st.State)
+			}
+			return streamable{}, fmt.Errorf("no new session could be started: %s", why)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return streamable{}, ctx.Err()
+		case <-limit.C:
+			return streamable{}, fmt.Errorf("%s: no new session was ready after %s", s.spec.Name, s.spec.StartTimeout+HealthTimeout)
+		}
+	}
+}
