@@ -132,7 +132,7 @@
 //     blocks inside the `tool_result`; OpenAI-compatible: the tool message keeps
 //     the text and a user message with the image parts follows it; Ollama
 //     (spoken to in its native `/api/chat`): the tool message's `images` field
-//     (plain base64) — when Settings → Providers → Images from tools says so
+//     (plain base64) — when Settings → Models → Images from tools says so
 //     (automatic: Anthropic, OpenAI's own API and models named like vision
 //     models — `llava`, `-vl`, `gemma3`, `gpt-4o`…; else described in text, as
 //     for any model that takes none). Images larger than 1568 px on their long
@@ -140,7 +140,7 @@
 //     become JPEG); PNG, JPEG, GIF and WebP only. Audio a tool returns (WAV or
 //     MP3, `audio/wav`, `audio/x-wav`, `audio/wave`, `audio/mpeg`, `audio/mp3`,
 //     up to 10 MB) reaches OpenAI-compatible models as `input_audio` parts in
-//     that same user message, after the images, when Settings → Providers →
+//     that same user message, after the images, when Settings → Models →
 //     Audio from tools says so (automatic: models named for audio —
 //     `gpt-4o-audio-preview`, `gpt-audio`, `gemini`, `voxtral`, `omni`; the
 //     setting is offered for OpenAI-compatible providers only: Anthropic's and

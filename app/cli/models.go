@@ -191,7 +191,7 @@ func modelsURL(_ context.Context, inv *Invocation, args []string) error {
 }
 
 // modelsRunCmd prints or sets how the model runs: its context size and
-// threads, 0 fitted to this machine (the window's Settings → Providers).
+// threads, 0 fitted to this machine (the window's Settings → Models).
 func modelsRunCmd() *Command {
 	var ctxSize, threads int
 	return &Command{

@@ -48,7 +48,7 @@ func TestRetryAndEditThroughTheWindow(t *testing.T) {
 	a.llm.Enqueue(providertest.Reply{Status: 401, Error: "Incorrect API key provided"})
 	msgs := turn("send", func() error { return a.ChatPage.SendMessage(c.ID, "hello") })
 	if len(msgs) != 2 || msgs[1].Status != history.StatusError ||
-		!strings.HasPrefix(msgs[1].Error, `The provider "Fake" refused the API key. Check the key in Settings → Providers.`+"\n\n") ||
+		!strings.HasPrefix(msgs[1].Error, `The provider "Fake" refused the API key. Check the key in Settings → Models.`+"\n\n") ||
 		!strings.Contains(msgs[1].Error, "HTTP 401: Incorrect API key provided") {
 		t.Fatalf("after a 401: %+v", msgs)
 	}

@@ -59,7 +59,7 @@
 // message first asks, then deletes everything after it from `history.db` in one
 // transaction (editing your last message just replaces its answer), and Esc
 // cancels the edit. A provider error says in plain words what happened and what
-// to do ("refused the API key; check it in Settings → Providers", rate limited,
+// to do ("refused the API key; check it in Settings → Models", rate limited,
 // not reachable at its URL, no such model…), with the technical detail behind a
 // disclosure, and offers Retry
 //

@@ -62,7 +62,7 @@ type LocalModelView struct {
 }
 
 // LocalModelsView is the section "Download a model to run on this
-// computer" of the welcome page and Settings → Providers.
+// computer" of the welcome page and Settings → Models.
 type LocalModelsView struct {
 	Models []LocalModelView `json:"models"`
 	// DownloadURL is the download URL setting ("": each model's own URL).

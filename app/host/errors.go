@@ -84,7 +84,7 @@ var (
 	ErrLocalStopped = errors.New("the model on this computer is stopped: the app is closing")
 
 	// ErrModelNotInstalled: the model is neither downloaded nor chosen.
-	ErrModelNotInstalled = errors.New("is not on this computer: download it (or choose a GGUF file) in Settings → Providers")
+	ErrModelNotInstalled = errors.New("is not on this computer: download it (or choose a GGUF file) in Settings → Models")
 
 	// ErrDownloadRunning: that model is being downloaded already.
 	ErrDownloadRunning = errors.New("is already being downloaded")

@@ -285,7 +285,7 @@ func (l *Local) stopIdle() {
 	l.changed()
 }
 
-// Stop stops the model (Settings → Providers, or a model removed); the
+// Stop stops the model (Settings → Models, or a model removed); the
 // next request starts it again.
 func (l *Local) Stop(ctx context.Context) error {
 	l.startMu.Lock()

@@ -101,7 +101,7 @@ func TestLocalModelMissingSaysWhatToDo(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {})
-	if !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Providers") {
+	if !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Models") {
 		t.Fatalf("err = %v", err)
 	}
 }

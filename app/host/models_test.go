@@ -108,7 +108,7 @@ func TestModelsDownloadAddsTheProvider(t *testing.T) {
 	if _, err := os.Stat(p); !os.IsNotExist(err) {
 		t.Errorf("the file is still there after Remove: %v", err)
 	}
-	if _, err := h.Models.Path("tiny"); !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Providers") {
+	if _, err := h.Models.Path("tiny"); !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Models") {
 		t.Errorf("Path after Remove = %v", err)
 	}
 }

@@ -31,7 +31,7 @@
 // generation (`libggml-cpu-x64.so`, `-sse42`, `-sandybridge`, `-haswell`, … `-zen4`), of
 // which `llama-server` loads the best this CPU runs when it starts, so it runs on every
 // x86-64 CPU; its log names the one it loaded (`load_backend: loaded CPU backend from
-// …/libggml-cpu-haswell.so`), and so does Settings → Providers (`CPUVariants`,
+// …/libggml-cpu-haswell.so`), and so does Settings → Models (`CPUVariants`,
 // `Status.CPU`). The Windows runtime is compiled from source, statically, for CPUs with AVX2,
 // FMA and BMI2 (2013 on), as the macOS one is for its CPU family's baseline; on an older
 // CPU the app says so and points to Ollama or LM
@@ -56,7 +56,7 @@
 // half the memory) when that gives a longer one and f16 would stay under 16,384. The chat
 // engine is told that context, so the meter, compaction and result budgets work as with any
 // model; tool search turns on above 8 tools and attaches at most 3 per search, since a small
-// model chooses worse among many (your own tool search setting wins). Settings → Providers
+// model chooses worse among many (your own tool search setting wins). Settings → Models
 // shows what it runs, the context it chose and what that costs in memory, its log
 // (`logs/local-model.log`, beside the servers' logs), Stop to free the memory, and sets
 // the context size and threads (`settings.chat.local.context`, `.threads`; 0 fits them). Thinking is off (Qwen3's hidden reasoning would cost minutes on a CPU before the first
@@ -77,7 +77,7 @@
 //   - the search order: beside `switchboard`, `../lib/switchboard/`, the build
 //     cache — what it decides: the binary when the variable is unset — set by:
 //     where the app is installed (`localmodel.FindRuntime`)
-//   - `settings.chat.local.downloadUrl` (Settings → Providers → download URL,
+//   - `settings.chat.local.downloadUrl` (Settings → Models → download URL,
 //     `models url`) — what it decides: where a catalog model is downloaded from
 //     — never which bytes are accepted: each file is held to the SHA-256 pinned
 //     in the app's catalog, checked again on the file installed — set by: you,

@@ -68,19 +68,19 @@ func (e *Error) Error() string {
 	}
 	switch {
 	case errors.Is(e.Err, ErrAuth):
-		return fmt.Sprintf("provider %q rejected the API key%s; fix the key in Settings → Providers", e.Provider, said)
+		return fmt.Sprintf("provider %q rejected the API key%s; fix the key in Settings → Models", e.Provider, said)
 	case errors.Is(e.Err, ErrModelNotFound):
-		return fmt.Sprintf("provider %q has no model %q%s; pick another model, or check the base URL in Settings → Providers", e.Provider, e.Model, said)
+		return fmt.Sprintf("provider %q has no model %q%s; pick another model, or check the base URL in Settings → Models", e.Provider, e.Model, said)
 	case errors.Is(e.Err, ErrIncomplete):
 		return fmt.Sprintf("provider %q: %v; what arrived is kept, send again to retry", e.Provider, e.Err)
 	case errors.Is(e.Err, ErrUnreachable):
-		return fmt.Sprintf("provider %q: %v; check that it is running and its base URL in Settings → Providers", e.Provider, e.Err)
+		return fmt.Sprintf("provider %q: %v; check that it is running and its base URL in Settings → Models", e.Provider, e.Err)
 	case errors.Is(e.Err, ErrConfig):
 		return fmt.Sprintf("provider %q: %v", e.Provider, e.Err)
 	case e.Status >= 500:
 		return fmt.Sprintf("provider %q failed to %s%s; the provider has a problem, try again in a moment", e.Provider, e.Op, said)
 	case e.Status != 0:
-		return fmt.Sprintf("provider %q refused to %s%s; check the model and settings in Settings → Providers", e.Provider, e.Op, said)
+		return fmt.Sprintf("provider %q refused to %s%s; check the model and settings in Settings → Models", e.Provider, e.Op, said)
 	default:
 		return fmt.Sprintf("provider %q: %s: %v", e.Provider, e.Op, e.Err)
 	}

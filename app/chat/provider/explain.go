@@ -34,9 +34,9 @@ func Explain(err error) string {
 	}
 	switch {
 	case errors.Is(e.Err, ErrAuth):
-		return fmt.Sprintf("The provider %q refused the API key. Check the key in Settings → Providers.", e.Provider)
+		return fmt.Sprintf("The provider %q refused the API key. Check the key in Settings → Models.", e.Provider)
 	case errors.Is(e.Err, ErrModelNotFound):
-		return fmt.Sprintf("The provider %q has no model %q. Pick another model for this chat, or check the provider in Settings → Providers.", e.Provider, e.Model)
+		return fmt.Sprintf("The provider %q has no model %q. Pick another model for this chat, or check the provider in Settings → Models.", e.Provider, e.Model)
 	case errors.Is(e.Err, ErrUnreachable):
 		at := ""
 		var ue *url.Error
@@ -45,15 +45,15 @@ func Explain(err error) string {
 				at = " at " + u.Scheme + "://" + u.Host
 			}
 		}
-		return fmt.Sprintf("The provider %q%s is not reachable. Is it running? Check its base URL in Settings → Providers.", e.Provider, at)
+		return fmt.Sprintf("The provider %q%s is not reachable. Is it running? Check its base URL in Settings → Models.", e.Provider, at)
 	case errors.Is(e.Err, ErrContextLength):
-		return fmt.Sprintf("The model %q refused the request as longer than its context window, even after the chat was summarised. Set the model's context window in Settings → Providers, or start a new chat.", e.Model)
+		return fmt.Sprintf("The model %q refused the request as longer than its context window, even after the chat was summarised. Set the model's context window in Settings → Models, or start a new chat.", e.Model)
 	case errors.Is(e.Err, ErrToolCallUnreadable):
 		return fmt.Sprintf("The model wrote a tool call that %q could not read; what arrived is kept. Retry (a small model garbles one now and then), or turn some tools off in the chat's Tools menu.", e.Provider)
 	case errors.Is(e.Err, ErrIncomplete):
 		return "The answer broke off before it was finished; what arrived is kept. Retry to ask again."
 	case errors.Is(e.Err, ErrConfig):
-		return fmt.Sprintf("The provider %q is not set up right. Check it in Settings → Providers.", e.Provider)
+		return fmt.Sprintf("The provider %q is not set up right. Check it in Settings → Models.", e.Provider)
 	case e.Tool != "" && e.Status >= 400 && e.Status < 500:
 		from := ""
 		if e.ToolServer != "" {
@@ -63,7 +63,7 @@ func Explain(err error) string {
 	case e.Status >= 500:
 		return fmt.Sprintf("The provider %q had a problem on its side (HTTP %d). Retry in a moment.", e.Provider, e.Status)
 	case e.Status != 0:
-		return fmt.Sprintf("The provider %q refused the request (HTTP %d). Check the model and the provider's settings in Settings → Providers.", e.Provider, e.Status)
+		return fmt.Sprintf("The provider %q refused the request (HTTP %d). Check the model and the provider's settings in Settings → Models.", e.Provider, e.Status)
 	}
 	return ""
 }

@@ -21,11 +21,11 @@ func TestExplain(t *testing.T) {
 		reply providertest.Reply
 		want  []string // in the explanation
 	}{
-		{"key refused", providertest.Reply{Status: 401, Error: "Incorrect API key provided"}, []string{`"fake" refused the API key`, "Settings → Providers"}},
+		{"key refused", providertest.Reply{Status: 401, Error: "Incorrect API key provided"}, []string{`"fake" refused the API key`, "Settings → Models"}},
 		{"rate limited", providertest.Reply{Status: 429, RetryAfter: fmt.Sprint(int((provider.MaxRetryWait + time.Hour).Seconds()))}, []string{"rate limiting", "Wait 1h", "retry"}},
 		{"unknown model", providertest.Reply{Status: 404, Error: "model gone"}, []string{`has no model "m1"`, "Pick another model"}},
 		{"server error", providertest.Reply{Status: 500, Error: "kaboom"}, []string{"problem on its side (HTTP 500)", "Retry in a moment"}},
-		{"bad request", providertest.Reply{Status: 400, Error: "context too long"}, []string{"refused the request (HTTP 400)", "Settings → Providers"}},
+		{"bad request", providertest.Reply{Status: 400, Error: "context too long"}, []string{"refused the request (HTTP 400)", "Settings → Models"}},
 		{"broke off", providertest.Reply{Text: "one two three four", DropAfter: 2}, []string{"broke off", "Retry"}},
 	}
 	for _, tc := range tests {

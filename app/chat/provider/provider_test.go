@@ -491,7 +491,7 @@ func TestRejectedKey(t *testing.T) {
 			t.Fatalf("err = %v, want ErrAuth", err)
 		}
 		msg := err.Error()
-		for _, want := range []string{`provider "fake" rejected the API key (HTTP 401`, "fix the key in Settings → Providers"} {
+		for _, want := range []string{`provider "fake" rejected the API key (HTTP 401`, "fix the key in Settings → Models"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("message %q lacks %q", msg, want)
 			}
