@@ -94,6 +94,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 			rn.ended.Store(true)
 			lost(ErrSessionExpired)
 		}
+		w.gone = func(err error) { lost(fmt.Errorf("%w: %v", ErrDisconnected, err)) }
 		hc := guard.client(&resume.Transport{Base: base})
 		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(hooks.logger))
 		if err != nil {

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -46,6 +48,10 @@ type watch struct {
 	// longer knows the session.
 	expired func(session string)
 
+	// gone, when set (Streamable HTTP), is told that a request of an
+	// established session found nobody listening at the server's address.
+	gone func(error)
+
 	connected atomic.Bool // a TCP (or TLS) connection was made
 	answered  atomic.Bool // an HTTP response came back
 
@@ -62,11 +68,18 @@ func (w *watch) RoundTrip(req *http.Request) (*http.Response, error) {
 	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { w.connected.Store(true) }}
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 	resp, err := w.base.RoundTrip(req)
+	session := req.Header.Get(transport.HeaderKeySessionID)
 	if err != nil {
+		if session != "" && w.gone != nil && refusedDial(err) {
+			// A session's server no longer takes connections: it went
+			// away (stopped, crashed, its port closed). Without this, calls
+			// failed one by one until the health check's ping, minutes
+			// later, ended the session.
+			w.gone(err)
+		}
 		return nil, err
 	}
 	w.answered.Store(true)
-	session := req.Header.Get(transport.HeaderKeySessionID)
 	switch {
 	case resp.StatusCode == http.StatusNotFound && session != "" && w.expired != nil:
 		// Streamable HTTP: a 404 for a request with the session's ID
@@ -231,6 +244,15 @@ func (e *silentError) Error() string {
 }
 
 func (e *silentError) Unwrap() error { return ErrTimeout }
+
+// refusedDial reports whether err is a connection the server's host
+// refused (nothing listens on the port, or the host is unreachable), not a
+// request that failed or timed out on a connection made.
+func refusedDial(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial" && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) ||
+		errors.Is(err, syscall.ENETUNREACH) || strings.Contains(op.Err.Error(), "refused")) // Windows' WSAECONNREFUSED
+}
 
 // ErrSessionExpired means a Streamable HTTP server answered 404 for a request
 // carrying the session's ID: it restarted, was redeployed, or expired the

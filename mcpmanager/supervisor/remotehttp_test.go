@@ -311,3 +311,49 @@ func TestTransportLogsInServerLog(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestServerGoneEndsTheSession: a call that finds nobody listening at an
+// established session's server ends the session at once (the health
+// check's ping is minutes off), and the server is started again when it
+// is back at its address.
+func TestServerGoneEndsTheSession(t *testing.T) {
+	hi := HealthInterval
+	HealthInterval = time.Hour // only the call can notice
+	t.Cleanup(func() { HealthInterval = hi })
+	rd := &redeployable{}
+	rd.deploy()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	first := &http.Server{Handler: rd}
+	go func() { _ = first.Serve(ln) }()
+	s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: "http://" + addr + "/mcp", Type: RemoteHTTP}, StartTimeout: 5 * time.Second,
+		Restart: Restart{Delay: 50 * time.Millisecond}}, Options{})
+	waitState(t, s, Ready, 10*time.Second)
+	_ = first.Close() // the server went away, its port closed
+
+	if _, _, err := callTool(t.Context(), s, "hello"); err == nil {
+		t.Fatal("a call with the server gone succeeded")
+	}
+	mcptest.Within(t, 5*time.Second, "the session to end", func() error {
+		if st := s.Status(); st.State == Ready {
+			return fmt.Errorf("still %s", st.State)
+		}
+		return nil
+	})
+
+	rd.deploy() // back at the same address
+	ln2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := &http.Server{Handler: rd}
+	go func() { _ = second.Serve(ln2) }()
+	t.Cleanup(func() { _ = second.Close() })
+	waitState(t, s, Ready, 10*time.Second)
+	if text, _, err := callTool(t.Context(), s, "hello"); err != nil || text != "hello" {
+		t.Fatalf("call once the server is back: %q %v", text, err)
+	}
+}
