@@ -58,7 +58,11 @@ func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
 		return r.offerSkills(ctx, codeTools{r}.offer(nil)), nil
 	case mode == ToolsBoth:
 		return r.offerSkills(ctx, codeTools{r}.offer(slices.Clone(r.all))), nil
-	case r.searchOn():
+	case r.searching || r.searchOn():
+		// Once the model has searched, it goes on searching for the rest
+		// of the turn, though tools added or removed since (retool) would
+		// tip the rule the other way: the tools it found stay attached,
+		// and the new ones are in find_tools' index.
 		tools, err := r.offerSearch(ctx)
 		return r.offerSkills(ctx, tools), err
 	}
@@ -130,6 +134,7 @@ func (r *run) offerSearch(ctx context.Context) ([]provider.Tool, error) {
 	for _, s := range names {
 		list = append(list, fmt.Sprintf("%s (%d)", s, len(byServer[s])))
 	}
+	r.searching = true
 	r.synth[FindToolsName] = synthetic{kind: "find"}
 	r.tools[FindToolsName] = router.Tool{Name: FindToolsName, Tool: mcp.Tool{Name: FindToolsName}}
 	out := []provider.Tool{{

@@ -138,7 +138,10 @@
 // `delegate`). When a chat has more than 40 active tools (`settings.chat.toolSearchAbove`;
 // negative turns it off), the model first gets `find_tools`: a bleve index over every tool's
 // name, description and parameters; the tools it finds (plus `settings.chat.pinned`) are
-// attached to its next step. In delegate mode each server is one tool, `ask_<server>`
+// attached to its next step. Tools a server adds while a turn runs (a call that enables a
+// toolset, then `notifications/tools/list_changed`) are offered from the turn's next step,
+// under the turn's policies and tool choice (what is switched off stays off); a turn that
+// searched goes on searching, the new tools in the index. In delegate mode each server is one tool, `ask_<server>`
 // `{query, context}`, that runs a sub-agent with only that server's tools and a system
 // prompt listing them; the sub-agent's calls follow the same approvals and appear nested
 // under the card, and its steps are kept in the call's result.

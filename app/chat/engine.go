@@ -30,7 +30,7 @@ var (
 	// ErrEmpty: nothing to send.
 	ErrEmpty = errors.New("the message is empty")
 	// ErrNoModel: the turn names no model.
-	ErrNoModel = errors.New("no model chosen: pick one in the chat's model menu or set a default model in Settings → Providers")
+	ErrNoModel = errors.New("no model chosen: pick one in the chat's model menu or set a default model in Settings → Models")
 )
 
 // Tools is the part of the tool router the engine uses
@@ -250,6 +250,7 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	store := context.WithoutCancel(ctx)
 	var user history.Message
 	var err error
+	defer r.watchTools()() // before the listing: a change while it runs is heard
 	if err := r.tools0(ctx); err != nil {
 		return Result{}, err
 	}
@@ -462,6 +463,12 @@ type run struct {
 	// changed since the user trusted it), by name: why, for a model that
 	// calls one anyway.
 	withheld map[string]string
+	// changes hears of the router's listing changing during the turn
+	// (watchTools); nil for a Tools that cannot say.
+	changes <-chan struct{}
+	// searching: find_tools was offered in this turn, and stays so (see
+	// offer).
+	searching bool
 	// conv is the chat's conversation, this turn's while it runs.
 	conv *convo
 	// done are the results of the step's calls, not yet stored: the next
@@ -530,7 +537,8 @@ func (r *run) emit(ev Event) {
 	r.t.OnEvent(ev)
 }
 
-// tools0 lists the turn's active tools, once.
+// tools0 lists the turn's active tools at its start; retool takes up the
+// changes of the listing the turn's own calls cause (toolset.go).
 func (r *run) tools0(ctx context.Context) error {
 	set, err := r.toolSet(ctx)
 	if err != nil {
@@ -551,6 +559,9 @@ func (r *run) loop(ctx, store context.Context) (res Result, err error) {
 		return Result{}, err
 	}
 	for step := 1; ; step++ {
+		if err := r.retool(ctx); err != nil {
+			return res, err
+		}
 		tools, err := r.offer(ctx)
 		if err != nil {
 			return res, err

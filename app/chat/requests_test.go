@@ -95,3 +95,40 @@ func TestElicitationIsShownAsAForm(t *testing.T) {
 		t.Fatalf("no elicitor: %v", err)
 	}
 }
+
+// TestSamplingKeepsTheStopSequences: a sampling request's stopSequences
+// reach the model in each wire format (OpenAI's stop, Anthropic's
+// stop_sequences), as the approval card showed them.
+func TestSamplingKeepsTheStopSequences(t *testing.T) {
+	for _, tc := range []struct {
+		kind  provider.Kind
+		field string
+	}{
+		{provider.KindOpenAI, "stop"},
+		{provider.KindAnthropic, "stop_sequences"},
+	} {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			llm := providertest.NewServer(t)
+			p, err := provider.New(provider.Config{Kind: tc.kind, Name: "fake", BaseURL: llm.URL(tc.kind), APIKey: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: &approver{answer: chat.ApproveOnce}, InCall: func(string) bool { return true },
+				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "m1"}, nil }}
+			llm.Enqueue(providertest.Reply{Text: "one, two"})
+			req := samplingRequest("Count to three, then say STOP.")
+			req.StopSequences = []string{"STOP", "\n\n"}
+			if _, err := q.CreateMessage(t.Context(), "everything", req); err != nil {
+				t.Fatal(err)
+			}
+			var body map[string]json.RawMessage
+			if err := json.Unmarshal(llm.Requests()[0], &body); err != nil {
+				t.Fatal(err)
+			}
+			var stop []string
+			if err := json.Unmarshal(body[tc.field], &stop); err != nil || strings.Join(stop, "|") != "STOP|\n\n" {
+				t.Fatalf("the model request's %s is %s, want [\"STOP\",\"\\n\\n\"]", tc.field, body[tc.field])
+			}
+		})
+	}
+}

@@ -33,7 +33,10 @@ func offeredTools(p mcp.CreateMessageParams) []OfferedTool {
 // (their images and audio as such when the model takes them), and toolChoice says
 // whether the model must, may or must not call one.
 func samplingRequest(m Model, p mcp.CreateMessageParams) (provider.Request, error) {
-	pr := provider.Request{Model: m.Name, System: p.SystemPrompt, MaxTokens: p.MaxTokens}
+	// The server's stop sequences are part of what it asked for (the
+	// approval card shows them): a model that runs past one answers what
+	// the server meant to cut off.
+	pr := provider.Request{Model: m.Name, System: p.SystemPrompt, MaxTokens: p.MaxTokens, Stop: p.StopSequences}
 	if p.Temperature != 0 {
 		t := p.Temperature
 		pr.Temperature = &t

@@ -206,8 +206,8 @@ func (s Settings) Images(providerName, model string) bool {
 
 // Sentinel errors.
 var (
-	ErrUnknownProvider = errors.New("no provider with that name: add it in Settings → Providers")
-	ErrNoProvider      = errors.New("no model provider is set up: add one in Settings → Providers (OpenAI, Anthropic, Ollama, or any OpenAI-compatible URL)")
+	ErrUnknownProvider = errors.New("no provider with that name: add it in Settings → Models")
+	ErrNoProvider      = errors.New("no model provider is set up: add one in Settings → Models (OpenAI, Anthropic, Ollama, or any OpenAI-compatible URL)")
 )
 
 // Default base URLs per kind.

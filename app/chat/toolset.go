@@ -24,6 +24,16 @@ type sharedTools interface {
 	SharedTools(ctx context.Context) (tools []router.Tool, errs []router.ServerError, version uint64)
 }
 
+// watchedTools is a Tools that says when its listing may have changed
+// (*router.Router's Subscribe: a server added, removed or restarted, or
+// its notifications/tools/list_changed). A turn listens to it so that a
+// tool a server adds while the turn runs (the model enabled a toolset,
+// then uses it) is offered at the turn's next step, without listing at
+// every step.
+type watchedTools interface {
+	Subscribe() (changes <-chan struct{}, stop func())
+}
+
 // toolSet is what a turn derives from the router's listing and its own
 // choice of tools (policies, Active): the tools as the model is offered
 // them, by name and by server, and what the tool search needs. It is
@@ -107,6 +117,41 @@ func (r *run) toolSet(ctx context.Context) (*toolSet, error) {
 		r.e.mu.Unlock()
 	}
 	return s, nil
+}
+
+// watchTools makes the run hear of changes to the router's listing until
+// the returned stop is called. It is called before the turn first lists,
+// so a change made while that listing runs is not missed (at worst the
+// same listing is taken again, which costs its version comparison).
+func (r *run) watchTools() (stop func()) {
+	w, ok := r.e.opts.Tools.(watchedTools)
+	if !ok {
+		return func() {}
+	}
+	r.changes, stop = w.Subscribe()
+	return stop
+}
+
+// retool takes up, between steps, a listing that changed since the turn's
+// tool set was made: a tool a call of this turn added (enabling a toolset
+// sends notifications/tools/list_changed) is offered at the next step,
+// one it removed is no longer. Nothing is listed when nothing changed: a
+// signal is a channel receive, and a signal that changed nothing (another
+// server's prompts) finds the kept set by the listing's version. The
+// turn's choice (policies, Active) applies to the new tools as to the
+// first ones, so a tool switched off stays off.
+func (r *run) retool(ctx context.Context) error {
+	select {
+	case <-r.changes:
+	default:
+		return nil // nil changes too: a Tools that cannot say keeps its first listing
+	}
+	set, err := r.toolSet(ctx)
+	if err != nil {
+		return err
+	}
+	r.set, r.all, r.withheld = set, set.all, set.withheld
+	return nil
 }
 
 // newToolSet derives a tool set from a listing and the turn's choice.

@@ -3,6 +3,7 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -161,4 +162,117 @@ func TestToolSetsOfConcurrentTurns(t *testing.T) {
 	if count["a__one"] != turns || count["b__two"] != turns || len(count) != 2 {
 		t.Fatalf("requests by the tools they offered: %v", count)
 	}
+}
+
+// toolsetServer is server a with changetools, which enables a toolset the
+// way GitHub's dynamic toolsets do: it adds added_later and added_off,
+// removes the tools named in drop, and tells the router
+// notifications/tools/list_changed, as a server's session does, before it
+// answers. Its other tools are keep.
+func toolsetServer(t *testing.T, reg *router.Router, keep, drop []string) {
+	t.Helper()
+	s := serverOf("a", "a tool", keep...)
+	s.AddTool(mcp.NewTool("changetools", mcp.WithDescription("enable the extra toolset")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for _, name := range []string{"added_later", "added_off"} {
+				s.AddTool(mcp.NewTool(name, mcp.WithDescription("a tool added later"), mcp.WithReadOnlyHintAnnotation(true)),
+					func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+						return mcp.NewToolResultText("ran a/" + name), nil
+					})
+			}
+			s.DeleteTools(drop...)
+			reg.HandleNotification("a", mcp.JSONRPCNotification{Notification: mcp.Notification{Method: string(mcp.MethodNotificationToolsListChanged)}})
+			return mcp.NewToolResultText("toolset enabled"), nil
+		})
+	addInProcess(t, reg, "a", s)
+}
+
+// TestToolsAddedDuringATurnAreOfferedAtItsNextStep: the model enables a
+// toolset (its call makes the server add tools and send
+// notifications/tools/list_changed), then calls a tool of it in the same
+// turn. The tool is offered from the next step and its call runs; a tool
+// the turn's policies deny stays off though it came with the toolset.
+func TestToolsAddedDuringATurnAreOfferedAtItsNextStep(t *testing.T) {
+	f := newFixture(t, "openai", nil)
+	reg := router.New(router.Options{})
+	toolsetServer(t, reg, []string{"one"}, nil)
+	f.eng.SetTools(reg)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "a__changetools", `{}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c2", "a__added_later", `{}`), call("c3", "a__added_off", `{}`)}},
+		providertest.Reply{Text: "done"},
+	)
+	res, err := f.send(t.Context(), "enable the toolset, then use it", func(tn *chat.Turn) {
+		tn.Policies = chat.Policies{"a__added_off": chat.PolicyDeny}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	for i, want := range []string{"a__changetools,a__one", "a__added_later,a__changetools,a__one", "a__added_later,a__changetools,a__one"} {
+		if names, _ := offeredTools(t, reqs[i]); strings.Join(names, ",") != want {
+			t.Errorf("request %d offered %s, want %s", i+1, strings.Join(names, ","), want)
+		}
+	}
+	if len(res.ToolCalls) != 3 || !strings.Contains(string(res.ToolCalls[1].Result), "ran a/added_later") {
+		t.Fatalf("the added tool's call: %s", callResults(res.ToolCalls))
+	}
+	if strings.Contains(string(res.ToolCalls[2].Result), "ran a/") {
+		t.Fatalf("a denied tool of the toolset ran: %s", res.ToolCalls[2].Result)
+	}
+}
+
+// TestToolsAddedDuringASearchingTurnAreFound: in a turn where the model
+// finds its tools with find_tools, tools a call added are in the index at
+// the next step, and the turn goes on searching though the tools left are
+// now few enough to be offered all at once (the model was told to search;
+// what it found stays attached).
+func TestToolsAddedDuringASearchingTurnAreFound(t *testing.T) {
+	f := newFixture(t, "openai", nil)
+	reg := router.New(router.Options{})
+	old := []string{"one", "two", "three"}
+	toolsetServer(t, reg, old, old)
+	f.eng.SetTools(reg)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c1", "a__changetools", `{}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c2", chat.FindToolsName, `{"query":"added later"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c3", "a__added_later", `{}`)}},
+		providertest.Reply{Text: "done"},
+	)
+	res, err := f.send(t.Context(), "enable the toolset, then find and use it", func(tn *chat.Turn) {
+		tn.SearchAbove = 3 // a, changetools and three old ones: searched; changetools and added_later: would not be
+		tn.Pinned = []string{"a__changetools"}
+		tn.Policies = chat.Policies{"a__added_off": chat.PolicyDeny}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.llm.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4", len(reqs))
+	}
+	for i, want := range []string{"a__changetools,find_tools", "a__changetools,find_tools", "a__added_later,a__changetools,find_tools"} {
+		if names, _ := offeredTools(t, reqs[i]); strings.Join(names, ",") != want {
+			t.Errorf("request %d offered %s, want %s", i+1, strings.Join(names, ","), want)
+		}
+	}
+	if len(res.ToolCalls) != 3 || !strings.Contains(string(res.ToolCalls[1].Result), "a__added_later") ||
+		strings.Contains(string(res.ToolCalls[1].Result), "a__added_off") {
+		t.Fatalf("find_tools after the toolset came: %s", callResults(res.ToolCalls))
+	}
+	if !strings.Contains(string(res.ToolCalls[2].Result), "ran a/added_later") {
+		t.Fatalf("the found tool's call: %s", res.ToolCalls[2].Result)
+	}
+}
+
+// callResults is each call's tool and result, to read in a failure.
+func callResults(calls []history.ToolCall) string {
+	var b strings.Builder
+	for _, c := range calls {
+		fmt.Fprintf(&b, "\n%s: %s", c.Tool, c.Result)
+	}
+	return b.String()
 }

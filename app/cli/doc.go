@@ -173,6 +173,11 @@
 // escape sequences, other C0/C1 controls and bidi overrides are dropped (newlines and tabs
 // stay), so a server cannot move the cursor, retitle or write to the clipboard through your
 // terminal; `--json` output keeps the exact text, JSON-escaped.
+// A server's form (elicitation) is asked field by field on a terminal (`app/cli/form.go`):
+// choices numbered with their titles (one, or several separated by commas), each answer
+// checked against its field (range, length, email, uri, date, date-time) and asked again
+// when it does not fit, and sent with the schema's types; without a terminal (a pipe,
+// `/dev/null`) a form is declined, and so is one whose stdin closes before it is answered.
 //
 // The `--json` output is a stable contract: the golden files under testdata/golden hold
 // what every listing command prints (TestJSONGolden; times, ports, temp paths and ids are

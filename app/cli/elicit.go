@@ -3,12 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -79,9 +76,16 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 	}
 
 	fmt.Fprintf(t.out, "%s asks: %s\n", server, termSafe(req.Params.Message))
+	f, err := parseForm(req.Params.RequestedSchema)
+	if err != nil {
+		// Declined, not failed: the server hears the user gave no answer
+		// and may ask otherwise, where an error would fail its tool call.
+		fmt.Fprintf(t.out, "switchboard: declined: %s's form cannot be answered here: %s\n", server, termSafe(err.Error()))
+		return answer(mcp.ElicitationResponseActionDecline, nil), nil
+	}
 	s, err := t.line(ctx, "Answer? [Y]es / [n]o (decline) / [c]ancel: ")
 	if err != nil {
-		return nil, err
+		return t.unanswered(err)
 	}
 	switch strings.ToLower(s) {
 	case "n", "no":
@@ -89,34 +93,54 @@ func (t *terminalRequests) Elicit(ctx context.Context, server string, req mcp.El
 	case "c", "cancel":
 		return answer(mcp.ElicitationResponseActionCancel, nil), nil
 	}
-	f, err := parseForm(req.Params.RequestedSchema)
-	if err != nil {
-		return nil, err
-	}
 	content := map[string]any{}
 	for _, fld := range f {
-		for {
-			s, err := t.line(ctx, fld.prompt())
-			if err != nil {
-				return nil, err
-			}
-			if s == "" {
-				if fld.Required && fld.Default == nil {
-					fmt.Fprintln(t.out, "  this field is required")
-					continue
-				}
-				break // the default (if any) is filled in for an accepted form
-			}
-			v, err := fld.parse(s)
-			if err != nil {
-				fmt.Fprintf(t.out, "  %s\n", termSafe(err.Error()))
-				continue
-			}
+		v, ok, err := t.ask(ctx, fld)
+		if err != nil {
+			return t.unanswered(err)
+		}
+		if ok {
 			content[fld.Name] = v
-			break
 		}
 	}
 	return answer(mcp.ElicitationResponseActionAccept, content), nil
+}
+
+// ask reads one field until its answer fits the field's schema; ok is
+// false for a field left empty (its default, if any, is filled in for an
+// accepted form).
+func (t *terminalRequests) ask(ctx context.Context, fld field) (v any, ok bool, err error) {
+	for {
+		s, err := t.line(ctx, fld.prompt())
+		if err != nil {
+			return nil, false, err
+		}
+		if s == "" {
+			if fld.Required && fld.Default == nil {
+				fmt.Fprintln(t.out, "  this field is required")
+				continue
+			}
+			return nil, false, nil
+		}
+		v, err := fld.parse(s)
+		if err != nil {
+			fmt.Fprintf(t.out, "  %s\n", termSafe(err.Error()))
+			continue
+		}
+		return v, true, nil
+	}
+}
+
+// unanswered is a form's answer when reading the terminal failed: a stdin
+// that closed before the user answered declines, as no terminal does (the
+// server hears no, not an internal error); another failure (ctx ended) is
+// returned.
+func (t *terminalRequests) unanswered(err error) (*mcp.ElicitationResult, error) {
+	if !errors.Is(err, errStdinClosed) {
+		return nil, err
+	}
+	fmt.Fprintf(t.out, "\nswitchboard: %v\n", err)
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
 }
 
 // openBrowser opens a URL in the user's browser; a variable for tests.
@@ -204,112 +228,6 @@ func (t *terminalRequests) line(ctx context.Context, prompt string) (string, err
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
-}
-
-// field is one property of an elicitation form (flat objects of primitives,
-// as the MCP spec allows).
-type field struct {
-	Name        string
-	Type        string // string, number, integer, boolean
-	Title       string
-	Description string
-	Enum        []string
-	Default     any
-	Required    bool
-}
-
-func (f field) prompt() string {
-	label := f.Name
-	if f.Title != "" {
-		label = f.Title
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "  %s", label)
-	if f.Description != "" {
-		fmt.Fprintf(&b, " — %s", f.Description)
-	}
-	kind := f.Type
-	if len(f.Enum) > 0 {
-		kind = strings.Join(f.Enum, "|")
-	}
-	fmt.Fprintf(&b, " (%s", kind)
-	if f.Default != nil {
-		fmt.Fprintf(&b, ", default %v", f.Default)
-	} else if !f.Required {
-		b.WriteString(", optional")
-	}
-	b.WriteString("): ")
-	return b.String()
-}
-
-// parse converts what was typed to the field's JSON type.
-func (f field) parse(s string) (any, error) {
-	if len(f.Enum) > 0 {
-		if slices.Contains(f.Enum, s) {
-			return s, nil
-		}
-		return nil, fmt.Errorf("choose one of %s", strings.Join(f.Enum, ", "))
-	}
-	switch f.Type {
-	case "integer":
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return nil, errors.New("type a whole number")
-		}
-		return n, nil
-	case "number":
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, errors.New("type a number")
-		}
-		return n, nil
-	case "boolean":
-		switch strings.ToLower(s) {
-		case "y", "yes", "true":
-			return true, nil
-		case "n", "no", "false":
-			return false, nil
-		}
-		return nil, errors.New("type yes or no")
-	}
-	return s, nil
-}
-
-// parseForm reads the requested schema's properties, required ones first,
-// each group by name (JSON objects carry no order once decoded).
-func parseForm(schema any) ([]field, error) {
-	var s struct {
-		Properties map[string]struct {
-			Type        string   `json:"type"`
-			Title       string   `json:"title"`
-			Description string   `json:"description"`
-			Enum        []string `json:"enum"`
-			Default     any      `json:"default"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	raw, err := json.Marshal(schema)
-	if err == nil {
-		err = json.Unmarshal(raw, &s)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("the server's form is not a JSON schema object: %w", err)
-	}
-	out := make([]field, 0, len(s.Properties))
-	for name, p := range s.Properties {
-		out = append(out, field{Name: name, Type: p.Type, Title: p.Title, Description: p.Description,
-			Enum: p.Enum, Default: p.Default, Required: slices.Contains(s.Required, name)})
-	}
-	slices.SortFunc(out, func(a, b field) int {
-		if a.Required != b.Required {
-			if a.Required {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	return out, nil
 }
 
 // errStdinClosed is the answer read from a stdin that closed: nobody is

@@ -117,7 +117,19 @@ func secretsDelete(_ context.Context, inv *Invocation, args []string) error {
 	return edit(inv, func(h *host.Host) error { return h.Secrets.Delete(args[0]) })
 }
 
+// isTerminal reports whether f is a terminal someone types into. A
+// character device is not enough: /dev/null is one, and a command run
+// with </dev/null would ask questions nobody can answer (and an
+// elicitation would fail with an error instead of being declined).
+// Through SyscallConn, not Fd: Fd would put the file in blocking mode.
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	if err := rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }); err != nil {
+		return false
+	}
+	return tty
 }
