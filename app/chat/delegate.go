@@ -60,7 +60,7 @@ func (r *run) offer(ctx context.Context) ([]provider.Tool, error) {
 		return r.offerSkills(ctx, codeTools{r}.offer(slices.Clone(r.all))), nil
 	case r.searching || r.searchOn():
 		// Once the model has searched, it goes on searching for the rest
-		// of the turn, though tools added or removed since (retool) would
+		// of the turn, though tools added or removed since (tools0) would
 		// tip the rule the other way: the tools it found stay attached,
 		// and the new ones are in find_tools' index.
 		tools, err := r.offerSearch(ctx)

@@ -250,7 +250,9 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	store := context.WithoutCancel(ctx)
 	var user history.Message
 	var err error
-	defer r.watchTools()() // before the listing: a change while it runs is heard
+	var stopWatching func()
+	r.changes, stopWatching = watchTools(r.e.opts.Tools) // before the listing: a change while it runs is heard
+	defer stopWatching()
 	if err := r.tools0(ctx); err != nil {
 		return Result{}, err
 	}
@@ -537,15 +539,32 @@ func (r *run) emit(ev Event) {
 	r.t.OnEvent(ev)
 }
 
-// tools0 lists the turn's active tools at its start; retool takes up the
-// changes of the listing the turn's own calls cause (toolset.go).
+// tools0 lists the turn's active tools: at its start, and again between
+// steps when the router's listing changed since (r.changes, watchTools): a
+// tool a call of this turn added (enabling a toolset sends
+// notifications/tools/list_changed) is offered at the next step, one it
+// removed is no longer. Nothing is listed when nothing changed: a signal
+// is a channel receive, and one that changed nothing (another server's
+// prompts) finds the kept set by the listing's version. The turn's choice
+// (policies, Active) applies to new tools as to the first ones, so a tool
+// switched off stays off.
 func (r *run) tools0(ctx context.Context) error {
+	first := r.set == nil
+	if !first {
+		select {
+		case <-r.changes:
+		default:
+			return nil // nil changes too: a Tools that cannot say keeps its first listing
+		}
+	}
 	set, err := r.toolSet(ctx)
 	if err != nil {
 		return err
 	}
 	r.set, r.all, r.withheld = set, set.all, set.withheld
-	r.tools, r.synth = map[string]router.Tool{}, map[string]synthetic{}
+	if first {
+		r.tools, r.synth = map[string]router.Tool{}, map[string]synthetic{}
+	}
 	return nil
 }
 
@@ -559,7 +578,7 @@ func (r *run) loop(ctx, store context.Context) (res Result, err error) {
 		return Result{}, err
 	}
 	for step := 1; ; step++ {
-		if err := r.retool(ctx); err != nil {
+		if err := r.tools0(ctx); err != nil {
 			return res, err
 		}
 		tools, err := r.offer(ctx)

@@ -119,39 +119,17 @@ func (r *run) toolSet(ctx context.Context) (*toolSet, error) {
 	return s, nil
 }
 
-// watchTools makes the run hear of changes to the router's listing until
-// the returned stop is called. It is called before the turn first lists,
-// so a change made while that listing runs is not missed (at worst the
-// same listing is taken again, which costs its version comparison).
-func (r *run) watchTools() (stop func()) {
-	w, ok := r.e.opts.Tools.(watchedTools)
+// watchTools returns the signal of changes to tools' listing, until stop
+// is called: nil changes for a Tools that cannot say (it keeps a turn's
+// first listing). A turn calls it before it first lists, so a change made
+// while that listing runs is not missed (at worst the same listing is
+// taken again, which costs its version comparison).
+func watchTools(tools Tools) (changes <-chan struct{}, stop func()) {
+	w, ok := tools.(watchedTools)
 	if !ok {
-		return func() {}
+		return nil, func() {}
 	}
-	r.changes, stop = w.Subscribe()
-	return stop
-}
-
-// retool takes up, between steps, a listing that changed since the turn's
-// tool set was made: a tool a call of this turn added (enabling a toolset
-// sends notifications/tools/list_changed) is offered at the next step,
-// one it removed is no longer. Nothing is listed when nothing changed: a
-// signal is a channel receive, and a signal that changed nothing (another
-// server's prompts) finds the kept set by the listing's version. The
-// turn's choice (policies, Active) applies to the new tools as to the
-// first ones, so a tool switched off stays off.
-func (r *run) retool(ctx context.Context) error {
-	select {
-	case <-r.changes:
-	default:
-		return nil // nil changes too: a Tools that cannot say keeps its first listing
-	}
-	set, err := r.toolSet(ctx)
-	if err != nil {
-		return err
-	}
-	r.set, r.all, r.withheld = set, set.all, set.withheld
-	return nil
+	return w.Subscribe()
 }
 
 // newToolSet derives a tool set from a listing and the turn's choice.
