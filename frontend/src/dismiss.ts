@@ -1,6 +1,7 @@
 // Escape closes, focus returns: the one behaviour every dialog, panel,
 // popover and confirm of the window shares (useDismiss).
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { usePopover } from './layout';
 
 /** FOCUSABLE finds what the keyboard can reach inside a panel. */
 export const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
@@ -87,4 +88,26 @@ export function firstClick(f: () => void): (e: { detail: number }) => void {
     if (e.detail > 1) return;
     f();
   };
+}
+
+/**
+ * useMenu is a "⋯" menu's state: whether it is open, its button (anchor)
+ * and its panel (pop), placed inside the window (usePopover). Focus moves
+ * into it; Escape (useDismiss) or a press outside closes it, and focus
+ * returns to the button.
+ */
+export function useMenu() {
+  const [open, setOpen] = useState(false);
+  const { anchor, pop } = usePopover(open);
+  useDismiss(open, () => setOpen(false), { panel: pop, opener: anchor });
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      const t = e.target as Node;
+      if (!pop.current?.contains(t) && !anchor.current?.contains(t)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open, anchor, pop]);
+  return { open, setOpen, anchor, pop };
 }

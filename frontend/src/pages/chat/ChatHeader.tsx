@@ -7,7 +7,7 @@ import { loadChats, useChat } from '../../chat';
 import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { usePopover, useWidth } from '../../layout';
-import { useDismiss } from '../../dismiss';
+import { useMenu } from '../../dismiss';
 import { Icon } from '../../components/Icon';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 import { ContextMeter } from './ContextMeter';
@@ -64,19 +64,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
  * panel that stays inside the window; Esc or a press outside closes it.
  */
 function MoreMenu({ children }: { children: ReactNode }) {
-  const [open, setOpen] = useState(false);
-  const { anchor, pop } = usePopover(open);
-  // Focus moves into the menu; Esc closes it and focus returns to "⋯".
-  useDismiss(open, () => setOpen(false), { panel: pop, opener: anchor });
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      const t = e.target as Node;
-      if (!pop.current?.contains(t) && !anchor.current?.contains(t)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open, anchor, pop]);
+  const { open, setOpen, anchor, pop } = useMenu();
   return (
     <div className="chat-more">
       <button type="button" ref={anchor} className="icon-button" aria-label="Chat options" aria-expanded={open} onClick={() => setOpen(!open)}>

@@ -15,8 +15,7 @@ import { Icon, ServerIcon } from '../../components/Icon';
 import { TemplatePicker } from './TemplatePicker';
 import { useTestConnection } from './TestConnection';
 import { allTags, attentionFirst, filterServers, needsAttention, refreshServers, restartServer, setServerEnabled, useServers, type ServerView } from '../../servers';
-import { usePopover } from '../../layout';
-import { useDismiss } from '../../dismiss';
+import { useMenu } from '../../dismiss';
 import { message } from '../../errors';
 import { ExternalLink } from '../../components/ExternalLink';
 import { InstallProgress } from './InstallProgress';
@@ -189,18 +188,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
 function MoreActions({ name, details, onDetails, onRemove, removeDisabled }: {
   name: string; details: boolean; onDetails: () => void; onRemove: () => void; removeDisabled: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const { anchor, pop } = usePopover(open);
-  useDismiss(open, () => setOpen(false), { panel: pop, opener: anchor });
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      const t = e.target as Node;
-      if (!pop.current?.contains(t) && !anchor.current?.contains(t)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open, anchor, pop]);
+  const { open, setOpen, anchor, pop } = useMenu();
   const pick = (f: () => void) => () => { setOpen(false); f(); };
   return (
     <span className="server-more">
