@@ -115,11 +115,22 @@ func TestSamplingKeepsTheStopSequences(t *testing.T) {
 			}
 			q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: &approver{answer: chat.ApproveOnce}, InCall: func(string) bool { return true },
 				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "m1"}, nil }}
-			llm.Enqueue(providertest.Reply{Text: "one, two"})
+			reply := providertest.Reply{Text: "one, two"} // OpenAI's finish_reason "stop"
+			if tc.kind == provider.KindAnthropic {
+				reply.Stop = "stop_sequence"
+			}
+			llm.Enqueue(reply)
 			req := samplingRequest("Count to three, then say STOP.")
 			req.StopSequences = []string{"STOP", "\n\n"}
-			if _, err := q.CreateMessage(t.Context(), "everything", req); err != nil {
+			res, err := q.CreateMessage(t.Context(), "everything", req)
+			if err != nil {
 				t.Fatal(err)
+			}
+			// Anthropic says a stop sequence ended the answer; OpenAI's
+			// "stop" cannot tell it from the answer's end.
+			want := map[provider.Kind]string{provider.KindOpenAI: "endTurn", provider.KindAnthropic: "stopSequence"}[tc.kind]
+			if res.StopReason != want {
+				t.Errorf("stopReason %q, want %q", res.StopReason, want)
 			}
 			var body map[string]json.RawMessage
 			if err := json.Unmarshal(llm.Requests()[0], &body); err != nil {

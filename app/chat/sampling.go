@@ -162,8 +162,11 @@ func contentBlocks(c any) ([]any, error) {
 func samplingResult(model string, resp provider.Response) *mcp.CreateMessageResult {
 	res := &mcp.CreateMessageResult{Model: model, StopReason: "endTurn"}
 	res.Role = mcp.RoleAssistant
-	if resp.Stop == provider.StopMaxTokens {
+	switch resp.Stop {
+	case provider.StopMaxTokens:
 		res.StopReason = "maxTokens"
+	case provider.StopSequence:
+		res.StopReason = "stopSequence"
 	}
 	if len(resp.ToolCalls) == 0 {
 		res.Content = mcp.NewTextContent(resp.Text)

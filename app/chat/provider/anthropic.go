@@ -398,6 +398,9 @@ func (p *anthropicProvider) streamOnce(ctx context.Context, model string, body [
 }
 
 func anthropicStop(stop string, calls int) StopReason {
+	if stop == "stop_sequence" && calls == 0 {
+		return StopSequence
+	}
 	return stopOf(stop == "tool_use", stop == "max_tokens" || stop == "model_context_window_exceeded", calls)
 }
 

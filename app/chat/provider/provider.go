@@ -230,6 +230,9 @@ const (
 	StopEnd       StopReason = "end"        // the answer is complete
 	StopToolUse   StopReason = "tool_use"   // the model waits for tool results
 	StopMaxTokens StopReason = "max_tokens" // cut at Request.MaxTokens
+	// StopSequence: the model wrote one of Request.Stop. Only Anthropic
+	// says so; the other wires report it as StopEnd.
+	StopSequence StopReason = "stop_sequence"
 )
 
 // Response is a whole answer.
