@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -86,7 +87,10 @@ type serverContent struct {
 }
 
 // listContent lists every server's prompts, resources and resource
-// templates in parallel. A server that fails is left out and reported.
+// templates in parallel (g.refreshMu is held). A server that fails is left
+// out and reported; one that is restarting keeps what it last listed, as
+// its tools stay listed (router), so a crash does not unpublish them and
+// publish them again, a list_changed each time.
 func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []router.ServerError) {
 	servers := g.reg.Servers()
 	var (
@@ -106,6 +110,9 @@ func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []
 			}
 			mu.Lock()
 			defer mu.Unlock()
+			if last, ok := g.content[s]; ok && restarting(err) {
+				c, err = last, nil
+			}
 			if err != nil {
 				errs = append(errs, router.ServerError{Server: s, Err: fmt.Sprintf("%s: prompts and resources left out: %v", s, err)})
 				return
@@ -114,7 +121,18 @@ func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []
 		})
 	}
 	wg.Wait()
+	if ctx.Err() == nil {
+		g.content = out
+	}
 	return out, errs
+}
+
+// restarting reports whether err says its server is restarting after a run
+// ended, and so is expected back by itself (the supervisor's
+// NotReadyError in its state "restarting").
+func restarting(err error) bool {
+	var r interface{ Restarting() bool }
+	return errors.As(err, &r) && r.Restarting()
 }
 
 // publishContent republishes prompts, resources and resource templates

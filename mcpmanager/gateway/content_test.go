@@ -294,3 +294,52 @@ func TestRelink(t *testing.T) {
 		}
 	}
 }
+
+// restartingErr is the supervisor's NotReadyError as the gateway sees it.
+type restartingErr struct{ restarting bool }
+
+func (e restartingErr) Error() string    { return "alpha: server process exited" }
+func (e restartingErr) Restarting() bool { return e.restarting }
+
+// downable is a source whose server can be down with err.
+type downable struct {
+	named
+	err *error
+}
+
+func (s downable) Client() (router.Client, error) {
+	if *s.err != nil {
+		return nil, *s.err
+	}
+	return s.cl, nil
+}
+
+// TestContentKeptWhileRestarting: a server that is restarting keeps the
+// prompts and resources it last listed, as its tools stay listed, so a
+// crash does not unpublish them (a list_changed) and publish them again;
+// one that is down for good is left out and reported.
+func TestContentKeptWhileRestarting(t *testing.T) {
+	reg := router.New(router.Options{})
+	var down error
+	reg.Add(downable{named{"alpha", inProcessUp(t, contentServer("alpha"), nil)}, &down})
+	g := New(reg, Options{Version: "test"})
+	list := func() (serverContent, []router.ServerError) {
+		g.refreshMu.Lock()
+		defer g.refreshMu.Unlock()
+		content, errs := g.listContent(t.Context())
+		return content["alpha"], errs
+	}
+	if c, errs := list(); len(c.prompts) != 1 || len(c.resources) != 1 || len(errs) != 0 {
+		t.Fatalf("up: %+v, %v", c, errs)
+	}
+	down = restartingErr{restarting: true}
+	reg.Invalidate("alpha")
+	if c, errs := list(); len(c.prompts) != 1 || len(c.resources) != 1 || len(c.templates) != 1 || len(errs) != 0 {
+		t.Fatalf("restarting: %+v, %v; want what it last listed, no error", c, errs)
+	}
+	down = restartingErr{restarting: false}
+	reg.Invalidate("alpha")
+	if c, errs := list(); len(c.prompts) != 0 || len(errs) != 1 {
+		t.Fatalf("down for good: %+v, %v; want it left out and reported", c, errs)
+	}
+}

@@ -84,6 +84,9 @@ type Gateway struct {
 	toolsStarted atomic.Bool               // tools/list's start-up wait is over
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
+	// content is each server's prompts and resources as last listed
+	// (listContent; under refreshMu), offered while the server restarts.
+	content map[string]serverContent
 
 	origins     origins                       // clients' requests running upstream, for the servers' questions (origins.go)
 	skills      *skills.Catalog               // nil: no skills relayed
