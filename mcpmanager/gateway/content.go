@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -110,7 +109,7 @@ func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if last, ok := g.content[s]; ok && restarting(err) {
+			if last, ok := g.content[s]; ok && router.Restarting(err) {
 				c, err = last, nil
 			}
 			if err != nil {
@@ -125,14 +124,6 @@ func (g *Gateway) listContent(ctx context.Context) (map[string]serverContent, []
 		g.content = out
 	}
 	return out, errs
-}
-
-// restarting reports whether err says its server is restarting after a run
-// ended, and so is expected back by itself (the supervisor's
-// NotReadyError in its state "restarting").
-func restarting(err error) bool {
-	var r interface{ Restarting() bool }
-	return errors.As(err, &r) && r.Restarting()
 }
 
 // publishContent republishes prompts, resources and resource templates

@@ -1367,7 +1367,7 @@ func startedSession(ctx context.Context, r *Router, server, tool string, err err
 	defer cancel()
 	for {
 		src, cl, err := r.session(server)
-		if err == nil || !restarting(err) {
+		if err == nil || !Restarting(err) {
 			return src, cl, err // back, or given up (its error says why)
 		}
 		select {
@@ -1389,7 +1389,7 @@ func startedSession(ctx context.Context, r *Router, server, tool string, err err
 // stopped, disabled) or never listed. A function, not a method, as
 // listingOf.
 func restartedTools(r *Router, server string, err error) []mcp.Tool {
-	if !restarting(err) {
+	if !Restarting(err) {
 		return nil
 	}
 	r.mu.Lock()
@@ -1397,12 +1397,13 @@ func restartedTools(r *Router, server string, err error) []mcp.Tool {
 	return r.ran[server]
 }
 
-// restarting reports whether err, a Source's Client error, says the server
-// is restarting after a run ended (the supervisor's NotReadyError in its
-// state "restarting"; in any other state — starting for the first time,
-// given up in error, stopped, needing a login — it is not expected back
-// by itself).
-func restarting(err error) bool {
+// Restarting reports whether err, a Source's Client error, says the
+// server is restarting after a run ended (the supervisor's NotReadyError
+// in its state "restarting", through its Restarting method): expected
+// back by itself, so what it offered stays offered meanwhile. In any other
+// state (starting for the first time, given up in error, stopped, needing
+// a login) it is not.
+func Restarting(err error) bool {
 	var r interface{ Restarting() bool }
 	return errors.As(err, &r) && r.Restarting()
 }

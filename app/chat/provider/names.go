@@ -108,21 +108,19 @@ func renameArgs(args json.RawMessage, keys map[string]string, toWire bool) json.
 	if json.Unmarshal(args, &m) != nil || m == nil {
 		return args
 	}
-	out := make(map[string]json.RawMessage, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
+	// Renamed in place: a sent name is one the API takes and the server's
+	// is one it refuses, so no rename's target is another's source.
 	for sent, ours := range keys {
 		from, to := sent, ours
 		if toWire {
 			from, to = ours, sent
 		}
 		if v, ok := m[from]; ok {
-			delete(out, from)
-			out[to] = v
+			delete(m, from)
+			m[to] = v
 		}
 	}
-	b, err := json.Marshal(out)
+	b, err := json.Marshal(m)
 	if err != nil {
 		return args
 	}
@@ -142,11 +140,16 @@ func (n *toolNames) toOurs(alias string) string {
 // within limit, not starting with a digit (Gemini's "Must start with a
 // letter or an underscore").
 func validName(s string, limit int) bool {
-	if s == "" || len(s) > limit || digitFirst(s) {
+	return !digitFirst(s) && only(s, limit, nameByte)
+}
+
+// only reports whether s is 1 to limit bytes, each one ok takes.
+func only(s string, limit int, ok func(byte) bool) bool {
+	if s == "" || len(s) > limit {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !nameByte(s[i]) {
+		if !ok(s[i]) {
 			return false
 		}
 	}
@@ -192,17 +195,7 @@ const maxKeyLen = 64
 // keyByte is a byte a property name may hold: ^[a-zA-Z0-9_.-]{1,64}$.
 func keyByte(c byte) bool { return nameByte(c) || c == '.' }
 
-func validKey(k string) bool {
-	if k == "" || len(k) > maxKeyLen {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if !keyByte(k[i]) {
-			return false
-		}
-	}
-	return true
-}
+func validKey(k string) bool { return only(k, maxKeyLen, keyByte) }
 
 // propertyKeys renames the top-level property names of a translated
 // schema s that the dialect refuses, in its properties and required, and
@@ -224,17 +217,19 @@ func propertyKeys(s map[string]any) map[string]string {
 	}
 	sort.Strings(bad)
 	keys := make(map[string]string, len(bad))
+	sentFor := make(map[string]string, len(bad)) // the server's name → sent
 	for _, k := range bad {
-		w := wireKey(k)
+		base := wireKey(k)
+		w := base
 		if _, taken := props[w]; taken || !validKey(w) {
-			w = hashedKey(k, w)
+			w = hashedKey(k, base)
 		}
 		for i := 2; ; i++ {
 			if _, taken := props[w]; !taken {
 				break
 			}
 			suffix := "_" + strconv.Itoa(i)
-			w = truncate(hashedKey(k, wireKey(k)), maxKeyLen-len(suffix)) + suffix
+			w = truncate(hashedKey(k, base), maxKeyLen-len(suffix)) + suffix
 		}
 		p := props[k]
 		if m, ok := p.(map[string]any); ok {
@@ -244,14 +239,12 @@ func propertyKeys(s map[string]any) map[string]string {
 		}
 		delete(props, k)
 		props[w] = p
-		keys[w] = k
+		keys[w], sentFor[k] = k, w
 	}
 	if req, ok := s["required"].([]any); ok {
 		for i, r := range req {
-			for w, k := range keys {
-				if r == k {
-					req[i] = w
-				}
+			if w, ok := sentFor[str(r)]; ok {
+				req[i] = w
 			}
 		}
 	}
