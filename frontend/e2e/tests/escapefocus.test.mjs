@@ -7,7 +7,7 @@
 // Screenshots: escapefocus-<what>-<width>-<scheme>.png at 720, 1280 and 1920 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, resetModel, screenshot, scriptModel as script, seedChat, serverAction, sharedApp } from '../lib.mjs';
+import { launch, modelRequests, resetModel, screenshot, scriptModel as script, seedChat, serverAction, sharedApp } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -219,11 +219,19 @@ test('chat: delete asks on Keep, a double-click does not delete; the options men
   await box.fill('Clean the build folder');
   await box.press('Enter');
   const card = page.getByTestId('approval-card');
+  // The card takes the focus, not Allow once: an Enter meant for the message
+  // box approves nothing. Tab reaches the buttons.
+  await focused(card, 'the approval card');
+  // (Had Enter approved, the card would be gone before Tab, and the model
+  // would have been sent the call's result, checked below.)
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
   await focused(card.getByRole('button', { name: 'Allow once' }), 'Allow once');
   await page.keyboard.press('Escape');
   await card.waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
   await focused(box, 'the message box');
+  assert.ok(!(await modelRequests()).some((r) => JSON.stringify(r).includes('"tool_call_id":"call_esc"')), 'the model was sent no result of the call');
   await resetModel();
   assert.deepEqual(errors, []);
 });
