@@ -1,14 +1,17 @@
 package chat
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -22,8 +25,11 @@ import (
 // the turn has on by name and description, in the description of one host
 // tool, load_skill, and loads one when a task calls for it. Loading reads
 // the skill's SKILL.md, verified against the server's listing; its other
-// files are read the same way when the model asks for one by path. Nothing
-// is read before the model asks (the extension forbids prefetching).
+// files are read the same way when the model asks for one by path (a
+// binary one is described, its type and size, not sent as text). Nothing
+// is read before the model asks (the extension forbids prefetching). A
+// skill the set holds back (a local skill held for review, or refused)
+// and a file it left out are said so, with why, not as missing.
 
 // LoadSkillName is the host tool that loads a skill.
 const LoadSkillName = "load_skill"
@@ -231,6 +237,16 @@ func describeSkills(byName map[string]skills.Skill, query string) *mcp.CallToolR
 	return mcp.NewToolResultText(b.String())
 }
 
+// What a skill set may say of what it does not give: the local skills
+// say why a skill is held for review or refused, and why a file is left
+// out (too big, a link leading out of its folder).
+type (
+	unavailableSkills interface{ Unavailable(name string) string }
+	leftOutFiles      interface {
+		LeftOut(sk skills.Skill, path string) string
+	}
+)
+
 // skillFolder is the folder on this computer of a local skill, when the
 // set knows it ("" for a server's skill).
 func skillFolder(set SkillSet, sk skills.Skill) string {
@@ -267,49 +283,123 @@ func (r *run) loadSkill(ctx context.Context, params map[string]any) (*mcp.CallTo
 	}
 	sk, ok := byName[name]
 	if !ok {
+		// A skill on this computer held for review, or refused, is not
+		// offered: say so, rather than suggest another.
+		if u, ok := r.t.Skills.(unavailableSkills); ok {
+			if why := u.Unavailable(name); why != "" {
+				return nil, errors.New(why)
+			}
+		}
 		if found := findSkills(byName, name, maxFound); len(found) > 0 {
 			return nil, fmt.Errorf("there is no skill named %q; skills with a name like it: %s", name, strings.Join(found, ", "))
 		}
 		return nil, fmt.Errorf("there is no skill named %q; call load_skill with query to find one", name)
 	}
 	file = strings.TrimSpace(file)
-	if file != "" && file != "SKILL.md" {
-		// Never a path that could leave the skill's directory, for a
-		// dynamic skill's server to resolve.
-		if err := skills.CheckPath(file); err != nil {
-			return nil, fmt.Errorf("the file could not be read: %w", err)
-		}
-	}
 	var text string
+	var err error
 	if file == "" || file == "SKILL.md" {
-		l, err := r.t.Skills.Load(ctx, sk)
-		if err != nil {
-			return nil, fmt.Errorf("%w (the skill is not loaded: do not use it, and tell the user)", err)
-		}
-		file, text = "SKILL.md", l.Text
-		var others []string
-		for _, f := range sk.Files {
-			if f.URI != sk.URI {
-				others = append(others, sk.Path(f.URI))
-			}
-		}
-		header := fmt.Sprintf("Skill %q (from the server %q) is loaded; follow it.", sk.Name, sk.Server)
-		if dir := skillFolder(r.t.Skills, sk); dir != "" {
-			header = fmt.Sprintf("Skill %q (on this computer) is loaded; follow it. Its folder is %s: run its scripts there with the workspace's shell tool "+
-				"(for example: cd %s && sh scripts/NAME.sh), which asks the user first.", sk.Name, dir, shellQuote(dir))
-		}
-		if len(others) > 0 {
-			header += " Its other files, which load_skill reads with file set to their path: " + strings.Join(others, ", ") + "."
-		}
-		text = header + "\n\n" + text
+		file = "SKILL.md"
+		text, err = skillMD(ctx, r.t.Skills, sk)
 	} else {
-		b, err := r.t.Skills.Read(ctx, sk, sk.Dir()+"/"+file)
-		if err != nil {
-			return nil, fmt.Errorf("the file could not be read: %w", err)
-		}
-		text = string(b)
+		text, err = skillFile(ctx, r.t.Skills, sk, file)
+	}
+	if err != nil {
+		return nil, err
 	}
 	res := mcp.NewToolResultText(text)
 	res.StructuredContent = SkillResult{Skill: sk.Name, Server: sk.Server, File: file, Size: len(text)}
 	return res, nil
+}
+
+// skillMD is sk's SKILL.md as load_skill gives it: a header saying where
+// it is from, its folder (a local skill's) and its other files, then the
+// file.
+func skillMD(ctx context.Context, set SkillSet, sk skills.Skill) (string, error) {
+	l, err := set.Load(ctx, sk)
+	if err != nil {
+		return "", fmt.Errorf("%w (the skill is not loaded: do not use it, and tell the user)", err)
+	}
+	var texts, binaries []string
+	for _, f := range sk.Files {
+		if f.URI == sk.URI {
+			continue
+		}
+		p := sk.Path(f.URI)
+		if kind := binaryKind(p); kind != "" {
+			binaries = append(binaries, fmt.Sprintf("%s (%s, %d bytes)", p, kind, f.Size))
+		} else {
+			texts = append(texts, p)
+		}
+	}
+	header := fmt.Sprintf("Skill %q (from the server %q) is loaded; follow it.", sk.Name, sk.Server)
+	if dir := skillFolder(set, sk); dir != "" {
+		header = fmt.Sprintf("Skill %q (on this computer) is loaded; follow it. Its folder is %s: run its scripts there with the workspace's shell tool "+
+			"(for example: cd %s && sh scripts/NAME.sh), which asks the user first.", sk.Name, dir, shellQuote(dir))
+	}
+	if len(texts) > 0 {
+		header += " Its other files, which load_skill reads with file set to their path: " + strings.Join(texts, ", ") + "."
+	}
+	if len(binaries) > 0 {
+		header += " Its binary files (not text: load_skill gives only their type and size; the skill's scripts use them by path): " + strings.Join(binaries, ", ") + "."
+	}
+	return header + "\n\n" + l.Text, nil
+}
+
+// skillFile is sk's file (its path within the skill) as load_skill gives
+// it: its text, or for a binary file what it is.
+func skillFile(ctx context.Context, set SkillSet, sk skills.Skill, file string) (string, error) {
+	// Never a path that could leave the skill's directory, for a dynamic
+	// skill's server to resolve.
+	if err := skills.CheckPath(file); err != nil {
+		return "", fmt.Errorf("the file could not be read: %w", err)
+	}
+	b, err := set.Read(ctx, sk, sk.Dir()+"/"+file)
+	if err != nil {
+		// A local skill's file left out (too big, a link leading out of
+		// its folder) is listed nowhere: say why instead.
+		if l, ok := set.(leftOutFiles); ok && errors.Is(err, skills.ErrUnknownSkill) {
+			if why := l.LeftOut(sk, file); why != "" {
+				return "", errors.New(why)
+			}
+		}
+		return "", fmt.Errorf("the file could not be read: %w", err)
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		// Bytes that are not text would reach the model as pages of
+		// U+FFFD; what the file is serves it better.
+		kind := cmp.Or(binaryKind(file), "application/octet-stream")
+		note := fmt.Sprintf("%s of skill %q is a binary file (%s, %d bytes), not text, so its bytes are not shown.", file, sk.Name, kind, len(b))
+		if dir := skillFolder(set, sk); dir != "" {
+			note += fmt.Sprintf(" It is %s on this computer, for the skill's scripts to use.", filepath.Join(dir, filepath.FromSlash(file)))
+		}
+		return note, nil
+	}
+	return string(b), nil
+}
+
+// binaryTypes are the media types of the files a skill holds that are not
+// text (fonts, images, documents, archives, media, programs), by
+// extension: a listed file is not read before the model asks for it, so
+// its name is all there is to tell it by.
+var binaryTypes = map[string]string{
+	".ttf": "font/ttf", ".otf": "font/otf", ".woff": "font/woff", ".woff2": "font/woff2", ".eot": "application/vnd.ms-fontobject",
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+	".ico": "image/x-icon", ".bmp": "image/bmp", ".tif": "image/tiff", ".tiff": "image/tiff", ".avif": "image/avif",
+	".pdf": "application/pdf", ".zip": "application/zip", ".gz": "application/gzip", ".tgz": "application/gzip",
+	".tar": "application/x-tar", ".7z": "application/x-7z-compressed", ".jar": "application/java-archive",
+	".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	".doc":  "application/msword", ".xls": "application/vnd.ms-excel", ".ppt": "application/vnd.ms-powerpoint",
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".flac": "audio/flac", ".mp4": "video/mp4",
+	".mov": "video/quicktime", ".webm": "video/webm", ".wasm": "application/wasm", ".exe": "application/vnd.microsoft.portable-executable",
+	".dll": "application/vnd.microsoft.portable-executable", ".so": "application/x-sharedlib", ".class": "application/java-vm",
+	".pyc": "application/x-python-code", ".bin": "application/octet-stream", ".sqlite": "application/vnd.sqlite3", ".db": "application/vnd.sqlite3",
+}
+
+// binaryKind is the media type of a file that is not text, by its name's
+// extension ("" for a text file, or one not known).
+func binaryKind(path string) string {
+	return binaryTypes[strings.ToLower(filepath.Ext(path))]
 }

@@ -292,3 +292,79 @@ func TestLoadSkillRefusesPathsOutside(t *testing.T) {
 		t.Fatalf("read %q", set.reads)
 	}
 }
+
+// localSet is a skill set of skills on this computer: it knows their
+// folder, which skills it holds back and why, and which files it left out.
+type localSet struct {
+	*fakeSkills
+	held    map[string]string // name → why
+	leftOut map[string]string // path → why
+}
+
+func (l *localSet) Folder(skills.Skill) string     { return "/home/me/.claude/skills/pdf" }
+func (l *localSet) Unavailable(name string) string { return l.held[name] }
+func (l *localSet) LeftOut(_ skills.Skill, path string) string {
+	return l.leftOut[path]
+}
+
+func (l *localSet) Read(ctx context.Context, sk skills.Skill, uri string) ([]byte, error) {
+	if _, ok := l.leftOut[sk.Path(uri)]; ok {
+		return nil, fmt.Errorf("%s: skill %s: %s: %w: the skill lists no such file", sk.Server, sk.Name, sk.Path(uri), skills.ErrUnknownSkill)
+	}
+	return l.fakeSkills.Read(ctx, sk, uri)
+}
+
+// TestLoadSkillSaysWhatItCannotGive: a binary file is described (its
+// type and size), not sent as text, and the loaded skill names its binary
+// files apart from the ones load_skill reads; a skill held for review and
+// a file left out are said so, not "no such skill" or "no such file".
+func TestLoadSkillSaysWhatItCannotGive(t *testing.T) {
+	font := "\x00\x01\x00\x00\x00\x10\x01\x00\xff\xfe"
+	sk := skillOf("skills@claude", "pdf", "Fill PDF forms", "references/FORMS.md", "fonts/Sans.ttf", "big.bin")
+	sk.Files[2].Size = int64(len(font))
+	set := &localSet{
+		fakeSkills: &fakeSkills{list: []skills.Skill{sk}, files: map[string]string{
+			"skill://pdf/SKILL.md": "---\nname: pdf\n---\nFill it.", "skill://pdf/references/FORMS.md": "# Fields", "skill://pdf/fonts/Sans.ttf": font,
+		}},
+		held:    map[string]string{"notes": "the skill skills@claude/notes on this computer is held for the user's review: its files changed"},
+		leftOut: map[string]string{"big.bin": "big.bin of the skill skills@claude/pdf is not served: 52428800 bytes, past the 16777216 bytes a skill may hold in all; not read"},
+	}
+	for _, tt := range []struct {
+		args    string
+		isError bool
+		want    []string
+		not     []string
+	}{
+		{`{"name":"pdf"}`, false, []string{"Its other files, which load_skill reads with file set to their path: references/FORMS.md.",
+			"Its binary files (not text: load_skill gives only their type and size; the skill's scripts use them by path): fonts/Sans.ttf (font/ttf, 10 bytes)"}, []string{"references/FORMS.md, fonts"}},
+		{`{"name":"pdf","file":"fonts/Sans.ttf"}`, false, []string{`fonts/Sans.ttf of skill "pdf" is a binary file (font/ttf, 10 bytes), not text`, "/home/me/.claude/skills/pdf/fonts/Sans.ttf"}, []string{"\ufffd"}},
+		{`{"name":"pdf","file":"references/FORMS.md"}`, false, []string{"# Fields"}, nil},
+		{`{"name":"pdf","file":"big.bin"}`, true, []string{"big.bin of the skill skills@claude/pdf is not served: 52428800 bytes"}, []string{"lists no such file"}},
+		{`{"name":"notes"}`, true, []string{"is held for the user's review"}, []string{"there is no skill named"}},
+		{`{"name":"nothing"}`, true, []string{`there is no skill named "nothing"`}, nil},
+	} {
+		t.Run(tt.args, func(t *testing.T) {
+			f := newFixture(t, provider.KindOpenAI, nil)
+			f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{call("l", chat.LoadSkillName, tt.args)}}, providertest.Reply{Text: "ok"})
+			res, err := f.send(t.Context(), "fill it", func(tn *chat.Turn) { tn.Skills = set })
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.ToolCalls[0]
+			text := callResultText(t, c.Result)
+			if c.IsError != tt.isError {
+				t.Errorf("error %v, want %v: %s", c.IsError, tt.isError, text)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("result lacks %q:\n%s", w, text)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(text, n) {
+					t.Errorf("result has %q:\n%s", n, text)
+				}
+			}
+		})
+	}
+}

@@ -135,7 +135,8 @@
 //	switchboard skills remove NAME               delete a skill from Switchboard's skills folder
 //	switchboard skills on|off NAME               switch a skill on or off for the chats (NAME or
 //	                                             SOURCE/NAME when two share a name)
-//	switchboard skills accept NAME               accept a skill held because its files changed
+//	switchboard skills accept NAME [--yes]       accept a skill held because its files changed; one the checks
+//	                                             found something in needs --yes (or y on a terminal)
 //	switchboard skills trust FOLDER [--off]      your own folder: edits to its skills are not held
 //	switchboard skills folder FOLDER [--remove]  look for skills in a project folder too
 //	switchboard serve [--client NAME] [--local]  when Switchboard is running (the window or 'daemon'),

@@ -45,7 +45,7 @@ func TestJSONGolden(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("APPDATA", filepath.Join(home, "AppData"))
 	mustWrite(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers": {"cursor-one": {"command": "uvx", "args": ["mcp-server-time"]}}}`)
-	// A skill on this computer, and a malformed one ('skills list').
+	// A skill on this computer, and one whose name breaks the Agent Skills rules, loaded with a warning ('skills list').
 	mustWrite(t, filepath.Join(home, ".claude", "skills", "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Write release notes.\nlicense: MIT\n---\nGroup the changes.\n")
 	mustWrite(t, filepath.Join(home, ".claude", "skills", "release-notes", "templates", "NOTES.md"), "# X.Y.Z\n")
 	mustWrite(t, filepath.Join(home, ".claude", "skills", "Bad", "SKILL.md"), "---\nname: Bad\ndescription: x\n---\n")

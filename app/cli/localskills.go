@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -18,12 +20,12 @@ func skillsCmd() *Command {
 		Summary: "the skills on this computer (SKILL.md folders of Claude Code, Codex, Copilot, projects, plugins and Switchboard's own): list, add, remove, switch on and off",
 		Run:     skillsList,
 		Subs: []*Command{
-			{Name: "list", Summary: "every skill found (name, source, state, size), the folders looked in and the malformed skills left out", Run: skillsList},
+			{Name: "list", Summary: "every skill found (name, source, state, size), what a held one's checks found, notes on what a skill breaks of the Agent Skills specification (it is loaded as Claude Code loads it), and the malformed skills left out", Run: skillsList},
 			skillsAddCmd(),
 			{Name: "remove", Args: "NAME", Summary: "delete a skill from Switchboard's own skills folder", Run: skillsRemove},
 			{Name: "on", Args: "NAME", Summary: "switch a skill on for the chats (NAME or SOURCE/NAME, e.g. skills@claude/pdf)", Run: skillsSwitch(true)},
 			{Name: "off", Args: "NAME", Summary: "switch a skill off for the chats", Run: skillsSwitch(false)},
-			{Name: "accept", Args: "NAME", Summary: "accept a skill held because its files changed (or it is new and the checks found something), as it is now", Run: skillsAccept},
+			skillsAcceptCmd(),
 			skillsTrustCmd(),
 			skillsFolderCmd(),
 		},
@@ -68,7 +70,7 @@ func skillsList(ctx context.Context, inv *Invocation, args []string) error {
 				state = "held: new, the checks found something"
 			}
 		}
-		rows = append(rows, []string{termSafe(s.Name), s.Server, state, fmt.Sprintf("%s in %d files", bytesText(s.Size), len(s.Files)), termSafe(s.Description)})
+		rows = append(rows, []string{termSafe(s.Name), s.Server, state, fmt.Sprintf("%s in %s", bytesText(s.Size), files(len(s.Files))), oneLine(termSafe(s.Description), maxListDescription)})
 	}
 	if err := inv.Table("no skills found on this computer (see 'switchboard skills add')", []string{"SKILL", "SOURCE", "STATE", "SIZE", "DESCRIPTION"}, rows); err != nil {
 		return err
@@ -76,12 +78,43 @@ func skillsList(ctx context.Context, inv *Invocation, args []string) error {
 	for _, s := range l.Skills {
 		if s.State == host.SkillHeld {
 			fmt.Fprintf(inv.Stderr, "%s/%s is held until you review it: 'switchboard skills accept %s/%s' offers it again\n", s.Server, s.Name, s.Server, s.Name)
+			for _, f := range s.Findings {
+				fmt.Fprintf(inv.Stderr, "  ⚠ %s: %s: %s\n", f.Where, f.Reason, oneLine(termSafe(f.Excerpt), maxListExcerpt))
+			}
+		}
+	}
+	for _, s := range l.Skills {
+		for _, w := range s.Warnings {
+			fmt.Fprintf(inv.Stderr, "note: %s/%s: %s\n", s.Server, s.Name, termSafe(w))
 		}
 	}
 	for _, m := range l.Malformed {
 		fmt.Fprintf(inv.Stderr, "left out %s: %s\n", termSafe(m.Folder), termSafe(m.Reason))
 	}
 	return nil
+}
+
+// What 'skills list' shows of a description and of a finding's excerpt:
+// a table row is one line, the whole is in --json.
+const (
+	maxListDescription = 72
+	maxListExcerpt     = 100
+)
+
+// oneLine is s cut to max characters ("…" ending a cut one).
+func oneLine(s string, max int) string {
+	if r := []rune(s); len(r) > max {
+		return strings.TrimRight(string(r[:max-1]), " ") + "…"
+	}
+	return s
+}
+
+// files is "1 file", "3 files".
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }
 
 func skillsAddCmd() *Command {
@@ -147,18 +180,26 @@ func skillsAddCmd() *Command {
 func printPreview(inv *Invocation, p host.SkillPreview) {
 	w := inv.Stdout
 	fmt.Fprintf(w, "skill %s: %s\n", termSafe(p.Name), termSafe(p.Description))
-	fmt.Fprintf(w, "from %s, %s in %d files:\n", termSafe(p.From), bytesText(p.Size), len(p.Files))
+	fmt.Fprintf(w, "from %s, %s in %s:\n", termSafe(p.From), bytesText(p.Size), files(len(p.Files)))
 	for _, f := range p.Files {
 		fmt.Fprintf(w, "  %-40s %s\n", termSafe(f.Path), bytesText(f.Size))
 	}
 	for _, l := range p.LeftOut {
 		fmt.Fprintf(w, "left out: %s\n", termSafe(l))
 	}
-	for _, f := range p.Findings {
-		fmt.Fprintf(w, "⚠ %s: %s: %s\n", f.Where, f.Reason, termSafe(f.Excerpt))
+	for _, n := range p.Warnings {
+		fmt.Fprintf(w, "note: %s\n", termSafe(n))
 	}
+	printFindings(w, p.Findings)
 	if len(p.Findings) == 0 {
 		fmt.Fprintln(w, "checks: nothing found")
+	}
+}
+
+// printFindings writes what the checks found, one ⚠ line each.
+func printFindings(w io.Writer, fs []host.SkillFinding) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "⚠ %s: %s: %s\n", f.Where, f.Reason, termSafe(f.Excerpt))
 	}
 }
 
@@ -200,24 +241,74 @@ func skillsSwitch(on bool) func(context.Context, *Invocation, []string) error {
 	}
 }
 
-func skillsAccept(ctx context.Context, inv *Invocation, args []string) error {
-	if len(args) != 1 {
-		return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
+func skillsAcceptCmd() *Command {
+	var yes bool
+	return &Command{
+		Name:    "accept",
+		Args:    "NAME",
+		Summary: "accept a skill held because its files changed (or it is new and the checks found something), as it is now; what the checks found is shown first, and needs --yes (or a yes on the terminal)",
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&yes, "yes", false, "accept it even when the checks found what looks like hidden instructions")
+		},
+		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+			if len(args) != 1 {
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME"}
+			}
+			h, err := skillsHost(inv)
+			if err != nil {
+				return err
+			}
+			defer closeServers(h)
+			sk, err := h.LocalSkills.Find(ctx, args[0])
+			if err != nil {
+				return skillErr(err)
+			}
+			if err := confirmAccept(inv, sk, yes); err != nil {
+				return err
+			}
+			sk, err = h.LocalSkills.Accept(ctx, sk.Server+"/"+sk.Name)
+			if err != nil {
+				return skillErr(err)
+			}
+			if inv.JSON {
+				return inv.PrintJSON(sk)
+			}
+			_, err = fmt.Fprintf(inv.Stdout, "accepted %s/%s as it is now (%s); the chats and serve offer it\n", sk.Server, sk.Name, files(len(sk.Files)))
+			return err
+		},
 	}
-	h, err := skillsHost(inv)
-	if err != nil {
-		return err
+}
+
+// confirmAccept shows what accepting the held skill sk lets through (which
+// files changed, what the checks found) and, when the checks found
+// something, asks: --yes, or a yes typed on the terminal. Accepting is
+// trusting: a skill's text reaches the model as instructions.
+func confirmAccept(inv *Invocation, sk host.LocalSkill, yes bool) error {
+	if sk.State != host.SkillHeld {
+		return nil
 	}
-	defer closeServers(h)
-	sk, err := h.LocalSkills.Accept(ctx, args[0])
-	if err != nil {
-		return skillErr(err)
-	}
+	w := inv.Stdout
 	if inv.JSON {
-		return inv.PrintJSON(sk)
+		w = inv.Stderr // stdout is the JSON
 	}
-	_, err = fmt.Fprintf(inv.Stdout, "accepted %s/%s as it is now (%d files); the chats and serve offer it\n", sk.Server, sk.Name, len(sk.Files))
-	return err
+	key := sk.Server + "/" + sk.Name
+	if len(sk.Changes) > 0 {
+		fmt.Fprintf(w, "%s is held: %s since you accepted it (its folder: %s)\n", key, strings.Join(sk.Changes, ", "), termSafe(sk.Folder))
+	} else {
+		fmt.Fprintf(w, "%s is held: it is new, and the checks found something (its folder: %s)\n", key, termSafe(sk.Folder))
+	}
+	printFindings(w, sk.Findings)
+	if len(sk.Findings) == 0 || yes {
+		return nil
+	}
+	if _, ok := terminal(inv); ok && !inv.JSON {
+		fmt.Fprint(inv.Stderr, "The chats would follow this text as instructions. Accept it anyway? [y/N]: ")
+		line, _ := bufio.NewReader(inv.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+			return nil
+		}
+	}
+	return &ValidationError{Err: fmt.Errorf("%s: not accepted: the checks found what looks like hidden instructions (above); read the skill, then accept it with --yes if you trust it", key)}
 }
 
 func skillsTrustCmd() *Command {

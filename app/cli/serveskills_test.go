@@ -151,7 +151,7 @@ func TestServeOffersLocalSkills(t *testing.T) {
 		}
 		return nil
 	})
-	if code, out, errOut := runIn(t, data, "skills", "accept", "tax-forms"); code != 0 {
+	if code, out, errOut := runIn(t, data, "skills", "accept", "--yes", "tax-forms"); code != 0 { // its findings need --yes
 		t.Fatalf("accept: %q %q", out, errOut)
 	}
 	mcptest.UntilNil(t, "the accepted skill offered again", func() error {

@@ -17,9 +17,10 @@ import (
 )
 
 // LocalSkills are the skills on this computer: the SKILL.md folders of
-// Claude Code, the Agent Skills standard (Codex and others), GitHub
-// Copilot, the workspace's and added projects', Claude Code's plugins and
-// Switchboard's own skills folder. They reach the chats and serve through
+// Claude Code, the Agent Skills standard (Codex and others), Codex's own
+// (~/.codex/skills), GitHub Copilot, the workspace's and added projects',
+// Claude Code's plugins and Switchboard's own skills folder. They reach
+// the chats and serve through
 // the skills catalog beside the servers' skills (one catalog server per
 // folder, "skills@claude", …), pinned as tools are.
 type LocalSkills struct {
@@ -126,7 +127,7 @@ func fileViews(fs []localskills.File) []SkillFile {
 func (k *LocalSkills) view(en localskills.Entry, s ChatSettings, trusted bool) LocalSkill {
 	v := LocalSkill{Server: en.Source.Server, Name: en.Name, Description: en.Description, Folder: en.Dir,
 		Source: en.Source.Dir, App: en.Source.App, Scope: en.Source.Scope, AlsoIn: en.AlsoIn, Size: en.Size(),
-		Files: fileViews(en.Files), LeftOut: en.LeftOut, State: en.State, Changes: en.Changes,
+		Files: fileViews(en.Files), LeftOut: en.LeftOut, Warnings: en.Warnings, State: en.State, Changes: en.Changes,
 		On: s.SkillOn(en.Source.Server, en.Name), Trusted: trusted, Own: en.Source.Scope == "switchboard"}
 	fs := en.Findings
 	if en.State == localskills.Held {
@@ -144,6 +145,24 @@ func (k *LocalSkills) view(en localskills.Entry, s ChatSettings, trusted bool) L
 	}
 	v.Findings = findingViews(fs)
 	return v
+}
+
+// noLocalSkillError is ErrNoSuchSkill said of the skills on this computer
+// (ErrNoSuchSkill's own words are of a server's).
+type noLocalSkillError struct{ name string }
+
+func noLocalSkill(name string) error { return &noLocalSkillError{name} }
+
+func (e *noLocalSkillError) Error() string {
+	return fmt.Sprintf("%q: no skill on this computer goes by that name: 'switchboard skills list' lists them", e.name)
+}
+
+func (e *noLocalSkillError) Unwrap() error { return ErrNoSuchSkill }
+
+// Find is the one local skill name names: "name", or "skills@x/name" when
+// two have that name.
+func (k *LocalSkills) Find(ctx context.Context, name string) (LocalSkill, error) {
+	return k.find(ctx, name)
 }
 
 // find is the one local skill name names: "name", or "skills@x/name" when
@@ -167,7 +186,7 @@ func (k *LocalSkills) find(ctx context.Context, name string) (LocalSkill, error)
 	case 1:
 		return found[0], nil
 	case 0:
-		return LocalSkill{}, fmt.Errorf("%q: %w: 'switchboard skills list' lists them", name, ErrNoSuchSkill)
+		return LocalSkill{}, noLocalSkill(name)
 	}
 	var names []string
 	for _, f := range found {
@@ -269,7 +288,7 @@ func (k *LocalSkills) Preview(req AddSkill) (SkillPreview, error) {
 func previewView(p *localskills.Preview) SkillPreview {
 	fm, _ := json.Marshal(p.Frontmatter)
 	return SkillPreview{Name: p.Name, Description: p.Description, From: p.From, Files: fileViews(p.Files), Size: p.Size(),
-		LeftOut: p.LeftOut, Findings: findingViews(p.Findings), Frontmatter: string(fm), Exists: p.Exists}
+		LeftOut: p.LeftOut, Findings: findingViews(p.Findings), Warnings: p.Warnings, Frontmatter: string(fm), Exists: p.Exists}
 }
 
 // Add copies a skill folder or .zip into Switchboard's skills folder,
@@ -292,17 +311,87 @@ func (k *LocalSkills) Add(ctx context.Context, req AddSkill) (LocalSkill, error)
 }
 
 // Remove deletes a skill from Switchboard's skills folder (a skill in
-// another app's folder is that app's: switch it off instead).
+// another app's folder is that app's: switch it off instead), by its
+// folder's name or the name it goes by.
 func (k *LocalSkills) Remove(ctx context.Context, name string) error {
-	bare := name
-	if _, n, ok := strings.Cut(name, "/"); ok {
-		bare = n
+	server, bare, qualified := strings.Cut(name, "/")
+	if !qualified {
+		bare = name
 	}
-	if err := localskills.Remove(k.h.dir.Skills(), bare); err != nil {
+	own := k.h.dir.Skills()
+	ownServer := localskills.ServerPrefix + "switchboard"
+	folder := bare
+	if _, err := os.Stat(filepath.Join(own, bare, "SKILL.md")); err != nil || qualified && server != ownServer {
+		l, err := k.List(ctx)
+		if err != nil {
+			return err
+		}
+		named := func(sk LocalSkill) bool { return sk.Name == bare && (!qualified || sk.Server == server) }
+		i := slices.IndexFunc(l.Skills, func(sk LocalSkill) bool { return named(sk) && sk.Own })
+		switch {
+		case i >= 0:
+			folder = filepath.Base(l.Skills[i].Folder)
+		case slices.ContainsFunc(l.Skills, named):
+			return fmt.Errorf("%s: %w: a skill found in another app's folder is that app's: delete it there, or switch it off", name, ErrNotOwnSkill)
+		default:
+			return noLocalSkill(name)
+		}
+	}
+	if err := localskills.Remove(own, folder); err != nil {
 		return err
 	}
 	_, err := k.store.Rescan()
 	return err
+}
+
+// unavailable says why the chats offer no local skill name ("name" or
+// "skills@x/name") when it is held for review or refused, with what the
+// user can do; "" otherwise.
+func (k *LocalSkills) unavailable(name string) string {
+	l, err := k.store.List()
+	if err != nil {
+		return ""
+	}
+	server, bare, qualified := strings.Cut(name, "/")
+	if !qualified {
+		bare = name
+	}
+	for _, en := range l.Skills {
+		if en.State != localskills.Held || en.Name != bare || qualified && en.Source.Server != server {
+			continue
+		}
+		key := en.Source.Server + "/" + en.Name
+		why := "it is new and the checks found what looks like hidden instructions in it (" + toolcheck.Summary(en.Findings) + ")"
+		if len(en.Changes) > 0 {
+			why = "its files changed since the user accepted it (" + strings.Join(en.Changes, ", ") + ")"
+			if len(en.ChangeFindings) > 0 {
+				why += "; the checks found what looks like hidden instructions (" + toolcheck.Summary(en.ChangeFindings) + ")"
+			}
+		}
+		return fmt.Sprintf("the skill %s on this computer is held for the user's review: %s. It is not loaded; tell the user, who can review and accept it on the Skills page of the Switchboard window, or with 'switchboard skills accept %s'", key, why, key)
+	}
+	for _, in := range l.Invalid {
+		if in.Name == bare && (!qualified || in.Source.Server == server) {
+			return fmt.Sprintf("the skill %s/%s on this computer (%s) cannot be loaded: %s. Tell the user", in.Source.Server, in.Name, in.Dir, in.Reason)
+		}
+	}
+	return ""
+}
+
+// leftOut says why server's local skill name does not serve its file at
+// path (too big, a link leading out of its folder); "" when it is not one
+// of the files left out.
+func (k *LocalSkills) leftOut(server, name, path string) string {
+	en, ok := k.store.Find(server, name)
+	if !ok {
+		return ""
+	}
+	for _, lo := range en.LeftOut {
+		if why, ok := strings.CutPrefix(lo, path+": "); ok {
+			return fmt.Sprintf("%s of the skill %s/%s is not served: %s", path, server, name, why)
+		}
+	}
+	return ""
 }
 
 // Folder is the folder of server's local skill name ("" for a server's

@@ -140,3 +140,14 @@ func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 // Folder is the folder of a local skill on this computer ("" for a
 // server's), which the model is told so it can run the skill's scripts.
 func (t turnSkills) Folder(sk skills.Skill) string { return t.local.Folder(sk.Server, sk.Name) }
+
+// Unavailable says why the turn has no skill named name when it is a local
+// skill held for the user's review or refused, with what the user can do
+// ("" otherwise): the model tells the user instead of looking for another.
+func (t turnSkills) Unavailable(name string) string { return t.local.unavailable(name) }
+
+// LeftOut says why a local skill does not serve its file at path (too big,
+// a link leading out of its folder); "" when that is not why.
+func (t turnSkills) LeftOut(sk skills.Skill, path string) string {
+	return t.local.leftOut(sk.Server, sk.Name, path)
+}

@@ -407,6 +407,9 @@ type LocalSkill struct {
 	// Findings: what in SKILL.md (or, for a held skill, in its changed
 	// files) looks like hidden instructions.
 	Findings []SkillFinding `json:"findings,omitempty"`
+	// Warnings: what breaks the Agent Skills specification but is loaded
+	// anyway, as Claude Code loads it (a name not its folder's, …).
+	Warnings []string `json:"warnings,omitempty"`
 	// State is "accepted" (offered) or "held" (changed since accepted, or
 	// new with findings: withheld until accepted).
 	State    string   `json:"state"`
@@ -466,7 +469,8 @@ type SkillPreview struct {
 	Size        int64          `json:"size"`
 	LeftOut     []string       `json:"leftOut,omitempty"`
 	Findings    []SkillFinding `json:"findings,omitempty"`
-	Frontmatter string         `json:"frontmatter"` // as JSON
+	Warnings    []string       `json:"warnings,omitempty"` // as LocalSkill's
+	Frontmatter string         `json:"frontmatter"`        // as JSON
 	// Exists: Switchboard's skills folder has one of that name (Add
 	// replaces it only when asked).
 	Exists bool `json:"exists"`

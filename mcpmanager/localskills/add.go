@@ -217,8 +217,9 @@ func skillDir(dir string) (string, error) {
 	return "", fmt.Errorf("%w: it holds %d skills; add them one at a time", ErrNotSkill, len(found))
 }
 
-// preview reads the skill in dir; it will be copied under its own name,
-// so its folder's name is checked as that.
+// preview reads the skill in dir; it will be copied under its name, so it
+// goes by that: its frontmatter's name when that is a valid skill name,
+// else its folder's name made one.
 func preview(dir, from, own, tmp string) (*Preview, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -226,8 +227,8 @@ func preview(dir, from, own, tmp string) (*Preview, error) {
 	}
 	folder := filepath.Base(real)
 	if b, err := readFile(real, "SKILL.md", MaxSkillMD); err == nil {
-		if fm, err := skills.Frontmatter(b); err == nil {
-			if n, ok := fm["name"].(string); ok && nameRule.MatchString(n) {
+		if md, err := skills.ParseSkillMD(b); err == nil {
+			if n, ok := md.Frontmatter["name"].(string); ok && nameRule.MatchString(n) && len(n) <= MaxName {
 				folder = n
 			}
 		}
@@ -328,10 +329,12 @@ func copyOne(src, dst *os.Root, rel string) error {
 	return out.Close()
 }
 
-// Remove deletes the skill name from own (Switchboard's skills folder).
+// Remove deletes the skill folder name (its name within own, which may be
+// other than the name the skill goes by) from own, Switchboard's skills
+// folder.
 func Remove(own, name string) error {
-	if !nameRule.MatchString(name) {
-		return &AddError{"remove", name, fmt.Errorf("%w: %q is not a skill name", ErrNotOwn, name)}
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		return &AddError{"remove", name, fmt.Errorf("%w: %q is not a skill's folder name", ErrNotOwn, name)}
 	}
 	dir := filepath.Join(own, name)
 	if _, err := os.Stat(filepath.Join(dir, "SKILL.md")); err != nil {

@@ -9,37 +9,47 @@
 // Places.Sources lists, in order: Switchboard's own skills folder (the
 // data dir's skills/, where 'switchboard skills add' copies one), the
 // personal folders ~/.claude/skills (Claude Code), ~/.agents/skills (Codex
-// and the open Agent Skills standard) and ~/.copilot/skills (GitHub
-// Copilot), the workspace's .claude/skills, .agents/skills and
-// .github/skills, the same in each project folder the user added (and the
-// folder itself), and the skills/ folder of each Claude Code plugin
-// installed (~/.claude/plugins/installed_plugins.json's installPath, or
-// every version under ~/.claude/plugins/cache without it). Each folder is
-// one catalog server named ServerPrefix and a label ("skills@claude",
-// "skills@project-agents", "skills@plugin-pdf-kit"), so two skills of one
-// name are told apart by where they are.
+// and the open Agent Skills standard), ~/.codex/skills (where Codex's
+// skill-installer installs) and ~/.copilot/skills (GitHub Copilot), the
+// workspace's .claude/skills, .agents/skills and .github/skills, the same
+// in each project folder the user added (and the folder itself), and the
+// skills of each Claude Code plugin Claude Code loads (plugins.go:
+// switched on in enabledPlugins, installed for everyone or for one of
+// those projects, its manifest's listed skills or else its skills/). Each
+// folder is one catalog server named ServerPrefix and a label
+// ("skills@claude", "skills@project-agents", "skills@plugin-pdf-kit"), so
+// two skills of one name are told apart by where they are.
 //
 // # What is checked
 //
-// A skill's SKILL.md frontmatter follows the Agent Skills specification:
-// name of 1–64 lowercase letters, digits and single hyphens, its folder's
-// name; description of 1–1024 characters; license text; compatibility of
-// 1–500 characters; metadata of texts; allowed-tools text or a list. A
-// skill that breaks a rule is listed in Listing.Invalid with the reason
-// and left out. The same folder reached twice (~/.agents/skills is often a
-// link to ~/.claude/skills) is listed once, by its real path (AlsoIn says
-// where else). Files are read through an os.Root of the skill's folder, so
-// a link leading out of it is never followed; a file past the extension's
-// limits (16 MiB in all, 512 files) is left out unread (LeftOut), and
-// digests are streamed, so a 50 MB file is never held in memory.
+// A SKILL.md is read as Claude Code reads it, not as strictly as the Agent
+// Skills specification writes it (skills.ParseSkillMD, skills.Listed): a
+// skill goes by its folder's name, as Claude Code names it, made a valid
+// skill name when it is not one ("My_Skill" is offered as my-skill, the
+// name the catalog and serve publish); a frontmatter name that differs, a
+// description past 1,024 characters, metadata values that are lists, a
+// list of licenses, an empty compatibility, YAML that needs its values
+// quoted, no frontmatter at all (the body's first line is the
+// description) are loaded, each said in Skill.Warnings. A skill with no
+// description and no body, or whose SKILL.md cannot be read, is listed in
+// Listing.Invalid with the reason and left out. The same folder reached
+// twice (~/.agents/skills is often a link to ~/.claude/skills) is listed
+// once, by its real path (AlsoIn says where else). Files are read through
+// an os.Root of the skill's folder, so a link is followed only within it
+// (a SKILL.md that links out is refused, a file that does is left out); a
+// file past the extension's limits (16 MiB in all, 512 files) is left out
+// unread (LeftOut), and digests are streamed, so a 50 MB file is never
+// held in memory.
 //
 // # Pinned like tools
 //
 // The first time a skill is seen its files' digests are kept in
-// skills.json (trust on first use), unless its SKILL.md looks like hidden
-// instructions (toolcheck), when it is held. A skill whose files later
-// differ is held: it is not offered until Accept; Entry.Changes says which
-// files changed and ChangeFindings what the checks found in them. A folder
+// skills.json (trust on first use), by its source and name, unless its
+// SKILL.md looks like hidden instructions (toolcheck.CheckSkill), when it
+// is held. A skill whose files later differ is held, a plugin's skill in
+// its new version's folder too: it is not offered until Accept;
+// Entry.Changes says which files changed and ChangeFindings what the
+// checks found in them. A folder
 // the user trusts (Trust) is not held for their own edits. The catalog
 // verifies every read against the listed digest, so a file changed after
 // a scan never reaches the model.

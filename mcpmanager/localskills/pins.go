@@ -13,8 +13,9 @@ import (
 )
 
 // state is skills.json in the data dir: the accepted digests of each
-// skill's files (by the skill's real folder), the folders the user trusts
-// (their own edits are not held) and the project folders the user added.
+// skill's files (by pinKey: its source and name; before, by its real
+// folder, which migrate moves), the folders the user trusts (their own
+// edits are not held) and the project folders the user added.
 type state struct {
 	Pins    map[string]pin `json:"pins"`
 	Trusted []string       `json:"trusted,omitempty"`
@@ -101,6 +102,57 @@ func (st state) trusts(dirs ...string) bool {
 		}
 	}
 	return false
+}
+
+// pinKey is the key of sk's pin: its source's catalog name and its name
+// ("skills@plugin-superpowers/brainstorming"), not its folder, which a
+// plugin's update moves into the new version's: the new version is
+// compared with what was accepted of the old one, and held when it
+// differs. A pin outlives its folder: a skill that comes back changed is
+// held, not trusted anew.
+func pinKey(sk Skill) string { return sk.Source.Server + "/" + sk.Name }
+
+// migrate moves sk's pin from a skills.json of pins by folder to pinKey:
+// the pin of sk's folder, or, for a plugin's skill, the one accepted last
+// of the same skill in another version's folder of the plugin (the pins of
+// the other versions are dropped: the one kept is newer). ok: a pin was
+// found.
+func (st *state) migrate(sk Skill) (pin, bool) {
+	var old []string
+	if _, ok := st.Pins[sk.Dir]; ok {
+		old = []string{sk.Dir}
+	} else if root, rel, ok := pluginVersion(sk.Dir); ok && sk.Source.Scope == "plugin" {
+		for k := range st.Pins {
+			if r, l, ok := pluginVersion(k); ok && filepath.IsAbs(k) && r == root && l == rel {
+				old = append(old, k)
+			}
+		}
+	}
+	if len(old) == 0 {
+		return pin{}, false
+	}
+	p := st.Pins[old[0]]
+	for _, k := range old {
+		if st.Pins[k].Accepted.After(p.Accepted) {
+			p = st.Pins[k]
+		}
+		delete(st.Pins, k)
+	}
+	st.Pins[pinKey(sk)] = p
+	return p, true
+}
+
+// pluginVersion splits a folder in Claude Code's plugin cache
+// (…/plugins/cache/MARKET/PLUGIN/VERSION/REL) into the plugin's folder and
+// REL; ok is false for any other folder.
+func pluginVersion(dir string) (plugin, rel string, ok bool) {
+	parts := strings.Split(filepath.ToSlash(dir), "/")
+	for i := len(parts) - 1; i > 0; i-- {
+		if parts[i] == "cache" && parts[i-1] == "plugins" && i+4 < len(parts) {
+			return strings.Join(parts[:i+3], "/"), strings.Join(parts[i+4:], "/"), true
+		}
+	}
+	return "", "", false
 }
 
 // pinOf is sk's files as a pin.

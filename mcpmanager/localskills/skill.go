@@ -9,11 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 	"github.com/switchboard-app/switchboard/mcpmanager/toolcheck"
@@ -22,16 +22,15 @@ import (
 // Limits of a local skill. A SKILL.md past MaxSkillMD is malformed (it is
 // instructions, not data); a file past what a skill may serve
 // (skills.MaxSize in all, skills.MaxFiles files) is left out of the skill
-// and never read.
+// and never read. MaxName bounds a skill's name as Switchboard offers it.
 const (
-	MaxSkillMD       = 1 << 20
-	MaxName          = 64
-	MaxDescription   = 1024
-	MaxCompatibility = 500
+	MaxSkillMD = 1 << 20
+	MaxName    = 64
 )
 
-// ErrMalformed marks a skill folder whose SKILL.md breaks the Agent Skills
-// specification; it is listed with the reason and left out.
+// ErrMalformed marks a skill folder that cannot be offered (no SKILL.md, one
+// that cannot be read, no description at all); it is listed with the
+// reason and left out.
 var ErrMalformed = errors.New("malformed skill")
 
 // MalformedError says which skill folder is malformed and why.
@@ -55,8 +54,12 @@ type File struct {
 
 // Skill is one skill folder on this computer, read and checked.
 type Skill struct {
+	// Name is the skill's identity: its folder's name, as Claude Code
+	// names a skill, made a valid skill name when it is not one (see
+	// skillName).
 	Name        string
 	Description string
+	// Frontmatter is SKILL.md's as the skill is listed (skills.Listed).
 	Frontmatter map[string]any
 	// Dir is the skill's folder, its real path (links resolved).
 	Dir string
@@ -71,6 +74,11 @@ type Skill struct {
 	LeftOut []string
 	// Findings are what looks like hidden instructions in SKILL.md.
 	Findings []toolcheck.Finding
+	// Warnings are what breaks the Agent Skills specification but is
+	// loaded anyway, as Claude Code loads it (a name that is not the
+	// folder's, metadata that is not text, no frontmatter, …), each with
+	// what was made of it.
+	Warnings []string
 }
 
 // Size is the bytes of the files the skill serves.
@@ -84,74 +92,55 @@ func (s Skill) Size() int64 {
 
 var nameRule = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// checkFrontmatter checks SKILL.md's frontmatter against the Agent Skills
-// specification: name (1–64 lowercase letters, digits and single hyphens,
-// the folder's name), description (1–1024 characters), and, when present,
-// license (text), compatibility (1–500 characters), metadata (text to
-// text) and allowed-tools (text, or a list of texts as Claude Code
-// accepts). Fields the specification does not name are kept (apps add
-// their own).
-func checkFrontmatter(fm map[string]any, folder string) string {
-	name, ok := fm["name"].(string)
-	switch {
-	case fm["name"] == nil:
-		return "its frontmatter has no name; add name: " + folder
+// skillName is the name a skill in folder goes by: the folder's name, as
+// Claude Code names a skill (whatever its frontmatter's name says), made a
+// valid skill name when it is not one (1–64 lowercase letters, digits and
+// single hyphens: the Agent Skills rule, and the name is the last segment
+// of the skill's URI in the catalog and serve). The warnings say what
+// differs. fm is SKILL.md's frontmatter as written.
+func skillName(fm map[string]any, folder string) (string, []string) {
+	name := validName(folder)
+	var warns []string
+	if name != folder {
+		warns = append(warns, fmt.Sprintf("its folder's name %q is not a valid skill name (1–%d lowercase letters, digits and single hyphens); Switchboard offers it as %q", folder, MaxName, name))
+	}
+	v, in := fm["name"]
+	switch n, ok := v.(string); {
+	case !in:
+		warns = append(warns, fmt.Sprintf("its frontmatter has no name; it goes by its folder's name %q, as Claude Code names it", folder))
+	case v == nil || ok && n == "":
+		warns = append(warns, fmt.Sprintf("its name is empty; it goes by its folder's name %q, as Claude Code names it", folder))
 	case !ok:
-		return "its frontmatter's name is not text"
-	case name == "" || len(name) > MaxName:
-		return fmt.Sprintf("its name %q is not 1–%d characters long", name, MaxName)
-	case !nameRule.MatchString(name):
-		return fmt.Sprintf("its name %q may hold only lowercase letters, digits and single hyphens, not at the start or end", name)
-	case name != folder:
-		return fmt.Sprintf("its name %q is not its folder's name %q; rename the folder or the name so they match", name, folder)
+		warns = append(warns, fmt.Sprintf("its name is not text; it goes by its folder's name %q, as Claude Code names it", folder))
+	case n != folder:
+		warns = append(warns, fmt.Sprintf("its name %q is not its folder's name %q; it goes by the folder's name, as Claude Code names it (rename one so they match)", n, folder))
 	}
-	desc, ok := fm["description"].(string)
-	switch {
-	case fm["description"] == nil:
-		return "its frontmatter has no description; add one saying what the skill does and when to use it"
-	case !ok:
-		return "its frontmatter's description is not text"
-	case strings.TrimSpace(desc) == "":
-		return "its description is empty; say what the skill does and when to use it"
-	case utf8.RuneCountInString(desc) > MaxDescription:
-		return fmt.Sprintf("its description is %d characters long (at most %d); shorten it", utf8.RuneCountInString(desc), MaxDescription)
+	return name, warns
+}
+
+// validName makes s a valid skill name: lowercase, every run of other
+// characters a hyphen, no hyphen at either end, at most MaxName long
+// ("My_Skill" is "my-skill"; "skill" when nothing is left).
+func validName(s string) string {
+	if nameRule.MatchString(s) && len(s) <= MaxName {
+		return s
 	}
-	if v, in := fm["license"]; in {
-		if _, ok := v.(string); !ok {
-			return "its license is not text"
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+			b.WriteByte('-')
 		}
 	}
-	if v, in := fm["compatibility"]; in {
-		c, ok := v.(string)
-		if !ok || c == "" || utf8.RuneCountInString(c) > MaxCompatibility {
-			return fmt.Sprintf("its compatibility is not text of 1–%d characters", MaxCompatibility)
-		}
+	name := strings.TrimRight(b.String(), "-")
+	if len(name) > MaxName {
+		name = strings.TrimRight(name[:MaxName], "-")
 	}
-	if v, in := fm["metadata"]; in {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return "its metadata is not a map of names to texts"
-		}
-		for k, mv := range m {
-			if _, ok := mv.(string); !ok {
-				return fmt.Sprintf("its metadata's %q is not text (quote it)", k)
-			}
-		}
+	if name == "" {
+		return "skill"
 	}
-	if v, in := fm["allowed-tools"]; in {
-		switch t := v.(type) {
-		case string:
-		case []any:
-			for _, e := range t {
-				if _, ok := e.(string); !ok {
-					return "its allowed-tools is not text or a list of texts"
-				}
-			}
-		default:
-			return "its allowed-tools is not text or a list of texts"
-		}
-	}
-	return ""
+	return name
 }
 
 // digests remembers the digest of each file by path, size and time of
@@ -194,10 +183,39 @@ func (d *digests) of(root *os.Root, real, rel string, info fs.FileInfo) (string,
 	return sum, nil
 }
 
+// skillMD is the SKILL.md of the skill folder root: a plain file, or a
+// link to one within the folder (os.Root follows no link out of it).
+func skillMD(root *os.Root) (fs.FileInfo, error) {
+	info, err := root.Lstat("SKILL.md")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errors.New("it has no SKILL.md")
+	case err != nil:
+		return nil, fmt.Errorf("SKILL.md cannot be read: %v", err)
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(filepath.Join(root.Name(), "SKILL.md"))
+		info, err = root.Stat("SKILL.md")
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("its SKILL.md is a link to %s, which does not exist", target)
+		case err != nil:
+			return nil, fmt.Errorf("its SKILL.md is a link leading out of the skill's folder (to %s); a link out of the folder could expose any file on this computer to the model, so it is not followed: copy the file into the skill's folder instead", target)
+		}
+	}
+	switch {
+	case !info.Mode().IsRegular():
+		return nil, errors.New("its SKILL.md is not a file (a folder or a device)")
+	case info.Size() > MaxSkillMD:
+		return nil, fmt.Errorf("its SKILL.md is %d bytes (at most %d); move long parts into files it names", info.Size(), MaxSkillMD)
+	}
+	return info, nil
+}
+
 // read reads the skill in real (its folder, links resolved), found as
-// folder: SKILL.md checked, every other file listed and digested. Every
-// file is opened through an os.Root of the folder, so a link leading out of
-// it is never followed; a file past the limits is left out unread.
+// folder: SKILL.md read leniently (skills.ParseSkillMD, skills.Listed),
+// every other file listed and digested. Every file is opened through an
+// os.Root of the folder, so a link is followed only within it; a file past
+// the limits is left out unread.
 func read(real, folder string, dg *digests) (Skill, error) {
 	bad := func(format string, a ...any) error {
 		return &MalformedError{Dir: real, Reason: fmt.Sprintf(format, a...)}
@@ -207,30 +225,26 @@ func read(real, folder string, dg *digests) (Skill, error) {
 		return Skill{}, bad("the folder cannot be opened: %v", err)
 	}
 	defer root.Close()
-	info, err := root.Lstat("SKILL.md")
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return Skill{}, bad("it has no SKILL.md")
-	case err != nil:
-		return Skill{}, bad("SKILL.md cannot be read: %v", err)
-	case !info.Mode().IsRegular():
-		return Skill{}, bad("its SKILL.md is not a plain file (a link or a folder); copy the file in")
-	case info.Size() > MaxSkillMD:
-		return Skill{}, bad("its SKILL.md is %d bytes (at most %d); move long parts into files it names", info.Size(), MaxSkillMD)
+	info, err := skillMD(root)
+	if err != nil {
+		return Skill{}, bad("%s", err)
 	}
 	text, err := root.ReadFile("SKILL.md")
 	if err != nil {
 		return Skill{}, bad("SKILL.md cannot be read: %v", err)
 	}
-	fm, err := skills.Frontmatter(text)
+	md, err := skills.ParseSkillMD(text)
 	if err != nil {
 		return Skill{}, bad("%v", err)
 	}
-	if why := checkFrontmatter(fm, folder); why != "" {
-		return Skill{}, bad("%s", why)
+	name, warns := skillName(md.Frontmatter, folder)
+	fm, more, err := skills.Listed(md, name)
+	if err != nil {
+		return Skill{}, bad("%s", strings.TrimPrefix(err.Error(), skills.ErrNoDescription.Error()+": "))
 	}
-	sk := Skill{Name: fm["name"].(string), Description: skills.Clean(fm["description"].(string), MaxDescription),
-		Frontmatter: fm, Dir: real, Findings: toolcheck.CheckText("SKILL.md", string(text))}
+	sk := Skill{Name: name, Description: skills.Clean(fm["description"].(string), skills.MaxDescription),
+		Frontmatter: fm, Dir: real, Findings: toolcheck.CheckSkill("SKILL.md", string(text)),
+		Warnings: append(append(md.Problems, warns...), more...)}
 	sum, err := dg.of(root, real, "SKILL.md", info)
 	if err != nil {
 		return Skill{}, bad("SKILL.md cannot be read: %v", err)
@@ -254,7 +268,7 @@ func read(real, folder string, dg *digests) (Skill, error) {
 		info, err := root.Stat(p) // follows a link only within the folder
 		switch {
 		case err != nil && d.Type()&fs.ModeSymlink != 0:
-			sk.LeftOut = append(sk.LeftOut, p+": a link leading out of the skill's folder; not followed")
+			sk.LeftOut = append(sk.LeftOut, p+": a link leading out of the skill's folder, not followed: it could expose any file on this computer")
 			return nil
 		case err != nil:
 			sk.LeftOut = append(sk.LeftOut, fmt.Sprintf("%s: cannot be read (%v)", p, err))

@@ -1,12 +1,8 @@
 package localskills
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 )
 
@@ -24,6 +20,10 @@ type Source struct {
 	App string `json:"app"`
 	// Scope is "personal", "project", "plugin" or "switchboard".
 	Scope string `json:"scope"`
+	// Skills, when not nil, are the source's skill folders, instead of
+	// every folder in Dir: a Claude Code plugin whose manifest lists its
+	// skills (Dir is then the plugin's folder).
+	Skills []string `json:"skills,omitempty"`
 }
 
 // ServerPrefix begins the catalog name of every local source; no MCP
@@ -36,7 +36,7 @@ func IsLocal(server string) bool { return strings.HasPrefix(server, ServerPrefix
 // Places are where the sources are looked for.
 type Places struct {
 	// Home is the user's home folder (~/.claude/skills, ~/.agents/skills,
-	// ~/.copilot/skills, ~/.claude/plugins).
+	// ~/.codex/skills, ~/.copilot/skills, ~/.claude/plugins).
 	Home string
 	// Workspace is the workspace folder, a project: its .claude/skills,
 	// .agents/skills and .github/skills.
@@ -65,7 +65,7 @@ var projectDirs = []struct{ rel, label, app string }{
 func (p Places) Sources() []Source {
 	var out []Source
 	used := map[string]bool{}
-	add := func(label, dir, app, scope string) {
+	add := func(label, dir, app, scope string) *Source {
 		label = strings.Trim(sanitize(label), "-")
 		server := ServerPrefix + label
 		for i := 2; used[server]; i++ {
@@ -73,6 +73,7 @@ func (p Places) Sources() []Source {
 		}
 		used[server] = true
 		out = append(out, Source{Server: server, Dir: filepath.Clean(dir), App: app, Scope: scope})
+		return &out[len(out)-1]
 	}
 	if p.Own != "" {
 		add("switchboard", p.Own, "Switchboard", "switchboard")
@@ -80,6 +81,8 @@ func (p Places) Sources() []Source {
 	if p.Home != "" {
 		add("claude", filepath.Join(p.Home, ".claude", "skills"), "Claude Code", "personal")
 		add("agents", filepath.Join(p.Home, ".agents", "skills"), "Agent Skills (Codex and others)", "personal")
+		// Codex's skill-installer installs into $CODEX_HOME/skills.
+		add("codex", filepath.Join(p.Home, ".codex", "skills"), "Codex", "personal")
 		add("copilot", filepath.Join(p.Home, ".copilot", "skills"), "GitHub Copilot", "personal")
 	}
 	project := func(root, prefix string) {
@@ -87,16 +90,23 @@ func (p Places) Sources() []Source {
 			add(prefix+"-"+d.label, filepath.Join(root, d.rel), d.app+" (project "+filepath.Base(root)+")", "project")
 		}
 	}
+	var projects []string
 	if p.Workspace != "" {
 		project(p.Workspace, "project")
+		projects = append(projects, p.Workspace)
 	}
 	for _, f := range p.Folders {
 		project(f, filepath.Base(f))
 		add(filepath.Base(f), f, "Added folder", "project")
+		projects = append(projects, f)
 	}
 	if p.Home != "" {
-		for _, pl := range plugins(filepath.Join(p.Home, ".claude", "plugins")) {
-			add("plugin-"+pl.name, filepath.Join(pl.dir, "skills"), "Claude Code plugin "+pl.name, "plugin")
+		for _, pl := range plugins(filepath.Join(p.Home, ".claude"), projects) {
+			if pl.skills == nil {
+				add("plugin-"+pl.name, filepath.Join(pl.dir, "skills"), "Claude Code plugin "+pl.name, "plugin")
+				continue
+			}
+			add("plugin-"+pl.name, pl.dir, "Claude Code plugin "+pl.name, "plugin").Skills = pl.skills
 		}
 	}
 	return out
@@ -113,58 +123,4 @@ func sanitize(s string) string {
 		}
 	}
 	return b.String()
-}
-
-type plugin struct{ name, dir string }
-
-// plugins are Claude Code's installed plugins: installed_plugins.json's
-// installPath of each ("name@marketplace"), version 1 (a map of entries)
-// or 2 ({"plugins": {name: [entries]}}); without the file, every version
-// folder under cache/<marketplace>/<plugin>/.
-func plugins(dir string) []plugin {
-	var out []plugin
-	if b, err := os.ReadFile(filepath.Join(dir, "installed_plugins.json")); err == nil {
-		var v2 struct {
-			Plugins map[string]json.RawMessage `json:"plugins"`
-		}
-		entries := map[string]json.RawMessage{}
-		if json.Unmarshal(b, &v2) == nil && v2.Plugins != nil {
-			entries = v2.Plugins
-		} else {
-			_ = json.Unmarshal(b, &entries)
-		}
-		names := make([]string, 0, len(entries))
-		for n := range entries {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			var list []struct {
-				InstallPath string `json:"installPath"`
-			}
-			var one struct {
-				InstallPath string `json:"installPath"`
-			}
-			raw := entries[n]
-			if json.Unmarshal(raw, &list) != nil {
-				if json.Unmarshal(raw, &one) != nil {
-					continue
-				}
-				list = append(list, one)
-			}
-			name, _, _ := strings.Cut(n, "@")
-			for _, e := range list {
-				if e.InstallPath != "" && !slices.ContainsFunc(out, func(p plugin) bool { return p.dir == e.InstallPath }) {
-					out = append(out, plugin{name, e.InstallPath})
-				}
-			}
-		}
-		return out
-	}
-	found, _ := filepath.Glob(filepath.Join(dir, "cache", "*", "*", "*", "skills"))
-	for _, f := range found {
-		version := filepath.Dir(f)
-		out = append(out, plugin{filepath.Base(filepath.Dir(version)), version})
-	}
-	return out
 }

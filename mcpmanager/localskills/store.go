@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,9 @@ type Invalid struct {
 	Dir    string
 	Source Source
 	Reason string
+	// Name is the name it would go by (its folder's, made valid), for
+	// telling whoever asks for it why it is missing.
+	Name string
 }
 
 // Listing is what a scan found.
@@ -131,12 +135,8 @@ func (s *Store) scanLocked() (Listing, error) {
 	bad := map[string]bool{} // real folders of malformed skills
 	changed := false
 	for _, src := range l.Sources {
-		ents, err := os.ReadDir(src.Dir)
-		if err != nil {
-			continue // a folder that does not exist (yet) has no skills
-		}
-		for _, e := range ents {
-			dir := filepath.Join(src.Dir, e.Name())
+		names := map[string]bool{} // the names the source's skills go by
+		for _, dir := range skillDirs(src) {
 			real, err := filepath.EvalSymlinks(dir)
 			if err != nil {
 				continue
@@ -154,18 +154,19 @@ func (s *Store) scanLocked() (Listing, error) {
 			if bad[real] {
 				continue
 			}
-			sk, err := read(real, e.Name(), &s.dg)
+			sk, err := read(real, filepath.Base(dir), &s.dg)
 			if err != nil {
 				var m *MalformedError
 				reason := err.Error()
 				if errors.As(err, &m) {
 					reason = m.Reason
 				}
-				l.Invalid = append(l.Invalid, Invalid{Dir: dir, Source: src, Reason: reason})
+				l.Invalid = append(l.Invalid, Invalid{Dir: dir, Source: src, Reason: reason, Name: validName(filepath.Base(dir))})
 				bad[real] = true
 				continue
 			}
 			sk.Source = src
+			unique(&sk, names)
 			seen[real] = len(l.Skills)
 			en, pinned := s.screen(&st, sk)
 			changed = changed || pinned
@@ -183,34 +184,74 @@ func (s *Store) scanLocked() (Listing, error) {
 	return l, nil
 }
 
+// skillDirs are the folders of src that may be skills: the ones its
+// manifest lists, or every folder in it.
+func skillDirs(src Source) []string {
+	if src.Skills != nil {
+		return src.Skills
+	}
+	ents, err := os.ReadDir(src.Dir)
+	if err != nil {
+		return nil // a folder that does not exist (yet) has no skills
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		out = append(out, filepath.Join(src.Dir, e.Name()))
+	}
+	return out
+}
+
+// unique gives sk a name no other skill of its source goes by (two folders
+// may make one valid name: "capsule_crm" and "capsule-crm"), and records it.
+func unique(sk *Skill, names map[string]bool) {
+	name := sk.Name
+	for i := 2; names[name]; i++ {
+		suffix := fmt.Sprintf("-%d", i)
+		name = strings.TrimRight(sk.Name[:min(len(sk.Name), MaxName-len(suffix))], "-") + suffix
+	}
+	if name != sk.Name {
+		sk.Warnings = append(sk.Warnings, fmt.Sprintf("another skill of %s goes by %q; this one goes by %q", sk.Source.Server, sk.Name, name))
+		sk.Name = name
+		sk.Frontmatter["name"] = name
+	}
+	names[name] = true
+}
+
 // screen decides whether sk is offered: a skill seen for the first time is
 // accepted (trust on first use) unless its SKILL.md looks like hidden
 // instructions; a skill whose files differ from the accepted ones is held,
-// unless it is in a folder the user trusts. pinned reports a pin written.
+// unless it is in a folder the user trusts. Pins are by source and name
+// (pinKey), so a plugin's new version, in a new folder, is compared with
+// what was accepted of the old one. pinned reports skills.json changed.
 func (s *Store) screen(st *state, sk Skill) (en Entry, pinned bool) {
 	en = Entry{Skill: sk, State: Accepted}
-	p, known := st.Pins[sk.Dir]
+	key := pinKey(sk)
+	p, known := st.Pins[key]
+	if !known {
+		p, known = st.migrate(sk)
+		pinned = known
+	}
 	trusted := st.trusts(sk.Dir, sk.Source.Dir)
 	switch {
 	case !known && len(sk.Findings) > 0 && !trusted:
 		en.State = Held
 		return en, false
 	case !known:
-		st.Pins[sk.Dir] = pinOf(sk, s.skillMD(sk))
+		st.Pins[key] = pinOf(sk, s.skillMD(sk))
 		return en, true
 	}
 	en.Changes = p.changes(sk)
 	if len(en.Changes) == 0 {
-		return en, false
+		return en, pinned
 	}
 	if trusted {
-		st.Pins[sk.Dir] = pinOf(sk, s.skillMD(sk))
+		st.Pins[key] = pinOf(sk, s.skillMD(sk))
 		en.Changes = nil
 		return en, true
 	}
 	en.State, en.Previous = Held, p.SkillMD
 	en.ChangeFindings = changeFindings(sk, p)
-	return en, false
+	return en, pinned
 }
 
 // skillMD is sk's SKILL.md text as read now ("" when it cannot be).
@@ -234,7 +275,7 @@ func changeFindings(sk Skill, p pin) []toolcheck.Finding {
 		if err != nil {
 			continue
 		}
-		out = append(out, toolcheck.CheckText(f.Path, string(b))...)
+		out = append(out, toolcheck.CheckSkill(f.Path, string(b))...)
 	}
 	return out
 }
@@ -291,7 +332,8 @@ func (s *Store) Accept(dir string) error {
 	}
 	sk := l.Skills[i].Skill
 	return s.edit(func(st *state) error {
-		st.Pins[dir] = pinOf(sk, s.skillMD(sk))
+		delete(st.Pins, dir) // a pin by folder, from before pins were by name
+		st.Pins[pinKey(sk)] = pinOf(sk, s.skillMD(sk))
 		return nil
 	})
 }

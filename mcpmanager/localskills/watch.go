@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,13 +28,13 @@ func (s *Store) Watch(ctx context.Context) error {
 	s.watching, s.dirty = true, true
 	l, _ := s.scanLocked()
 	s.mu.Unlock()
-	plugins := ""
+	var claude []string // Claude Code's settings (enabledPlugins) and plugin lists
 	if home := s.places().Home; home != "" {
-		plugins = filepath.Join(home, ".claude", "plugins")
+		claude = []string{filepath.Join(home, ".claude"), filepath.Join(home, ".claude", "plugins")}
 	}
 	watched := map[string]bool{}
 	rewatch := func(l Listing) {
-		want := watchSet(l, plugins, filepath.Dir(s.opts.State))
+		want := watchSet(l, append(slices.Clip(claude), filepath.Dir(s.opts.State))...)
 		for d := range watched {
 			if !want[d] {
 				_ = w.Remove(d)
@@ -86,11 +87,33 @@ func (s *Store) Watch(ctx context.Context) error {
 
 // watchSet is the folders to watch: every source folder that exists and
 // its sub-folders (skill folders and theirs, real paths, once each), the
-// nearest existing folder above one that does not, Claude Code's plugins
-// folder (installed_plugins.json) and the folder of skills.json.
+// nearest existing folder above one that does not, a plugin's listed skill
+// folders and the folders they are in, and extra: Claude Code's folder
+// (settings.json) and plugins folder (installed_plugins.json), the folder
+// of skills.json.
 func watchSet(l Listing, extra ...string) map[string]bool {
 	want := map[string]bool{}
+	walk := func(real string) {
+		_ = filepath.WalkDir(real, func(p string, de fs.DirEntry, err error) error {
+			if err == nil && de.IsDir() {
+				if de.Name() == ".git" {
+					return fs.SkipDir
+				}
+				want[p] = true
+			}
+			return nil
+		})
+	}
 	for _, src := range l.Sources {
+		if src.Skills != nil { // a plugin's listed skills: each, and the folder it is in
+			for _, dir := range src.Skills {
+				if real, err := filepath.EvalSymlinks(dir); err == nil {
+					walk(real)
+					want[filepath.Dir(dir)] = true
+				}
+			}
+			continue
+		}
 		d := src.Dir
 		for {
 			if info, err := os.Stat(d); err == nil && info.IsDir() {
@@ -114,15 +137,7 @@ func watchSet(l Listing, extra ...string) map[string]bool {
 				continue
 			}
 			if info, err := os.Stat(real); err == nil && info.IsDir() {
-				_ = filepath.WalkDir(real, func(p string, de fs.DirEntry, err error) error {
-					if err == nil && de.IsDir() {
-						if de.Name() == ".git" {
-							return fs.SkipDir
-						}
-						want[p] = true
-					}
-					return nil
-				})
+				walk(real)
 			}
 		}
 	}
@@ -136,9 +151,11 @@ func watchSet(l Listing, extra ...string) map[string]bool {
 
 // relevant reports whether a change at name may change the listing: it is
 // within a source folder or a skill folder, above a source folder (the
-// folder being made), or Claude Code's plugin list.
+// folder being made), or one of Claude Code's plugin lists or settings
+// (which plugins are on).
 func relevant(l Listing, name string) bool {
-	if filepath.Base(name) == "installed_plugins.json" {
+	switch filepath.Base(name) {
+	case "installed_plugins.json", "known_marketplaces.json", "settings.json", "settings.local.json":
 		return true
 	}
 	within := func(dir string) bool {

@@ -1,15 +1,14 @@
 package skills
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Loaded is a skill's SKILL.md, verified, as the model gets it.
@@ -20,19 +19,26 @@ type Loaded struct {
 
 // Load reads sk's SKILL.md (and nothing else), verifies it against the
 // entry (digest and size when listed; its frontmatter field by field
-// always) and returns it. A mismatch is an ErrVerify error naming the
-// server, skill and file, and the content is not returned.
+// always: as written, or as Listed makes it for the listed name, which is
+// how the local skills list one a lenient reader loads) and returns it. A
+// mismatch is an ErrVerify error naming the server, skill and file, and the
+// content is not returned.
 func (c *Catalog) Load(ctx context.Context, sk Skill) (Loaded, error) {
 	b, err := c.Read(ctx, sk, sk.URI)
 	if err != nil {
 		return Loaded{}, err
 	}
-	fm, err := frontmatter(b)
+	md, err := ParseSkillMD(b)
 	if err != nil {
 		return Loaded{}, fmt.Errorf("%s: skill %s: %s: %w: %v", sk.Server, sk.Name, sk.URI, ErrVerify, err)
 	}
-	if field, ok := sameFrontmatter(fm, sk.Frontmatter); !ok {
-		return Loaded{}, fmt.Errorf("%s: skill %s: %s: %w: its frontmatter's %q is not what the server listed; the skill is not loaded", sk.Server, sk.Name, sk.URI, ErrVerify, field)
+	if field, ok := sameFrontmatter(md.Frontmatter, sk.Frontmatter); !ok {
+		if listed, _, err := Listed(md, sk.Name); err == nil {
+			field, ok = sameFrontmatter(listed, sk.Frontmatter)
+		}
+		if !ok {
+			return Loaded{}, fmt.Errorf("%s: skill %s: %s: %w: its frontmatter's %q is not what the server listed; the skill is not loaded", sk.Server, sk.Name, sk.URI, ErrVerify, field)
+		}
 	}
 	return Loaded{Skill: sk, Text: string(b)}, nil
 }
@@ -130,31 +136,6 @@ func contents(raw json.RawMessage, uri string) ([]byte, error) {
 	return nil, fmt.Errorf("resources/read answered with no content for %s", uri)
 }
 
-// Frontmatter parses the YAML frontmatter at the head of a SKILL.md (the
-// local skills read their own files with it).
-func Frontmatter(b []byte) (map[string]any, error) { return frontmatter(b) }
-
-// frontmatter parses the YAML frontmatter at the head of a SKILL.md.
-func frontmatter(b []byte) (map[string]any, error) {
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	rest, ok := bytes.CutPrefix(b, []byte("---\n"))
-	if !ok {
-		rest, ok = bytes.CutPrefix(b, []byte("---\r\n"))
-	}
-	if !ok {
-		return nil, fmt.Errorf("SKILL.md does not start with a --- frontmatter block")
-	}
-	end := bytes.Index(rest, []byte("\n---"))
-	if end < 0 {
-		return nil, fmt.Errorf("SKILL.md's frontmatter block has no closing ---")
-	}
-	var fm map[string]any
-	if err := yaml.Unmarshal(rest[:end], &fm); err != nil {
-		return nil, fmt.Errorf("SKILL.md's frontmatter is not YAML: %w", err)
-	}
-	return fm, nil
-}
-
 // sameFrontmatter compares two frontmatters field by field as JSON values
 // (YAML's integers and JSON's numbers alike); on a difference it names the
 // first field that differs.
@@ -169,12 +150,13 @@ func sameFrontmatter(got, listed map[string]any) (field string, ok bool) {
 		return out
 	}
 	g, l := norm(got), norm(listed)
-	for k, v := range l {
-		if !reflect.DeepEqual(g[k], v) {
+	keys := slices.Sorted(maps.Keys(l)) // the first field that differs, the same each time
+	for _, k := range keys {
+		if !reflect.DeepEqual(g[k], l[k]) {
 			return k, false
 		}
 	}
-	for k := range g {
+	for _, k := range slices.Sorted(maps.Keys(g)) {
 		if _, in := l[k]; !in {
 			return k, false
 		}

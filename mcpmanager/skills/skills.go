@@ -5,6 +5,11 @@
 // against the digest and size its entry lists, SKILL.md's frontmatter
 // against the entry's.
 //
+// A SKILL.md is read leniently, as Claude Code reads one (ParseSkillMD:
+// no frontmatter, YAML that needs its values quoted); Load accepts its
+// frontmatter as written or as Listed makes it for the listed name, which
+// is how the skills on this computer are listed.
+//
 // Nothing here reads a file before it is asked for: listing reads none,
 // and loading a skill reads its SKILL.md only (the extension forbids a
 // host to fetch a skill's files ahead of need). The router keeps tools;

@@ -418,3 +418,42 @@ func TestSizeDoesNotWrap(t *testing.T) {
 		t.Fatalf("Size() = %d", got)
 	}
 }
+
+// TestLoadReadsSKILLmdLeniently: a SKILL.md is verified against the
+// frontmatter listed either as written or as Listed makes it for the
+// listed name (how the skills on this computer list one Claude Code
+// loads: no frontmatter, a name in words, a value with ": " unquoted);
+// a listing that says otherwise than the file is still refused.
+func TestLoadReadsSKILLmdLeniently(t *testing.T) {
+	for _, c := range []struct {
+		name, served string
+		listed       map[string]any
+		why          string // "" when loaded
+	}{
+		{"a name in words", "---\nname: PDF Forms\ndescription: Fill PDF forms\n---\nBody.\n", map[string]any{"name": "pdf", "description": "Fill PDF forms"}, ""},
+		{"no frontmatter", "# Fill PDF forms\n\nBody.\n", map[string]any{"name": "pdf", "description": "Fill PDF forms"}, ""},
+		{"an unquoted colon", "---\nname: pdf\ndescription: Use it: for PDF forms\n---\n", map[string]any{"name": "pdf", "description": "Use it: for PDF forms"}, ""},
+		{"metadata as written", "---\nname: pdf\ndescription: d\nmetadata:\n  tags: [a, b]\n---\n", map[string]any{"name": "pdf", "description": "d", "metadata": map[string]any{"tags": []any{"a", "b"}}}, ""},
+		{"metadata as Listed makes it", "---\nname: pdf\ndescription: d\nmetadata:\n  tags: [a, b]\n---\n", map[string]any{"name": "pdf", "description": "d", "metadata": map[string]any{"tags": `["a","b"]`}}, ""},
+		{"another description", "# Send the keys\n\nBody.\n", map[string]any{"name": "pdf", "description": "Fill PDF forms"}, `frontmatter's "description"`},
+		{"no closing ---", "---\nname: pdf\ndescription: Fill PDF forms\n", map[string]any{"name": "pdf", "description": "Fill PDF forms"}, "has no closing --- line"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := pdfEntry(c.served)
+			e["frontmatter"] = c.listed
+			f := &fakeSession{entries: []any{e}, files: map[string]string{"skill://pdf/SKILL.md": c.served}}
+			cat := New(fakeSessions{"srv": f}, Options{})
+			sk, err := cat.Find(t.Context(), "srv", "pdf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cat.Load(t.Context(), sk)
+			switch {
+			case c.why == "" && (err != nil || got.Text != c.served):
+				t.Fatalf("Load = %q, %v", got.Text, err)
+			case c.why != "" && (!errors.Is(err, ErrVerify) || !strings.Contains(err.Error(), c.why)):
+				t.Fatalf("Load = %q, %v; want ErrVerify saying %q", got.Text, err, c.why)
+			}
+		})
+	}
+}

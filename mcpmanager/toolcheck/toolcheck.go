@@ -16,6 +16,11 @@
 //
 // The rules are tuned on the 300+ tools of real servers in
 // testdata/clean.json: none of them is flagged.
+//
+// CheckSkill checks a skill's text (SKILL.md, its other files) by the same
+// rules, less what is ordinary in text written to instruct a model (a BOM,
+// emoji sequences, tags in code, "do not show the user X until …"); a
+// tool's description is checked as before.
 package toolcheck
 
 import (
@@ -57,10 +62,13 @@ type Finding struct {
 	Excerpt string `json:"excerpt"`
 }
 
-// rule is one pattern and what a match means.
+// rule is one pattern and what a match means; inSkill, when set, says
+// whether a match counts in a skill's text (CheckSkill), where some
+// wording is ordinary.
 type rule struct {
 	kind, reason string
 	re           *regexp.Regexp
+	inSkill      func(s string, loc []int, code []span) bool
 }
 
 // rules are matched against every text of the definition. They look for
@@ -69,19 +77,19 @@ type rule struct {
 // "do not tell the user" are not.
 var rules = []rule{
 	{KindAddressed, "a tag addressed to the model (<IMPORTANT>, <SYSTEM>, <instructions>)",
-		regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|critical|assistant|context|prompt)(\s[^>]*)?>`)},
+		regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|critical|assistant|context|prompt)(\s[^>]*)?>`), outsideCode},
 	{KindAddressed, "tells the model to ignore its other instructions",
-		regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|other|system)\s+(instructions|prompts?|rules|messages)`)},
+		regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|other|system)\s+(instructions|prompts?|rules|messages)`), nil},
 	{KindAddressed, "speaks to the model about how to treat other tools or the conversation",
-		regexp.MustCompile(`(?i)\b(you\s+(must|should|are\s+required\s+to)\s+(first\s+)?(always\s+)?(read|send|include|call|pass|upload|exfiltrate))\b[^.\n]{0,80}\b(file|key|token|secret|password|credential|conversation|history|other tools?)`)},
+		regexp.MustCompile(`(?i)\b(you\s+(must|should|are\s+required\s+to)\s+(first\s+)?(always\s+)?(read|send|include|call|pass|upload|exfiltrate))\b[^.\n]{0,80}\b(file|key|token|secret|password|credential|conversation|history|other tools?)`), nil},
 	{KindSecrecy, "asks to keep something from the user",
-		regexp.MustCompile(`(?i)\b(do\s+not|don'?t|never)\s+(tell|mention|inform|reveal|disclose|notify|show|alert)\b[^.\n]{0,40}\b(the\s+)?users?\b`)},
+		regexp.MustCompile(`(?i)\b(do\s+not|don'?t|never)\s+(tell|mention|inform|reveal|disclose|notify|show|alert)\b[^.\n]{0,40}\b(the\s+)?users?\b`), notSequencing},
 	{KindSecrecy, "asks to keep something from the user",
-		regexp.MustCompile(`(?i)\b(without|before)\s+(telling|informing|notifying|asking|alerting)\s+the\s+user\b|\b(keep|hide)\s+(this|it|that)\b[^.\n]{0,30}\bfrom\s+the\s+user\b|\bthe\s+user\s+(must|should)\s+not\s+(know|see|be\s+told)\b`)},
+		regexp.MustCompile(`(?i)\b(without|before)\s+(telling|informing|notifying|asking|alerting)\s+the\s+user\b|\b(keep|hide)\s+(this|it|that)\b[^.\n]{0,30}\bfrom\s+the\s+user\b|\bthe\s+user\s+(must|should)\s+not\s+(know|see|be\s+told)\b`), notBefore},
 	{KindCredentials, "asks to read a private key or credentials file",
-		regexp.MustCompile(`(?i)\b(read|cat|open|send|include|pass|upload|copy|forward|attach|exfiltrate|collect|contents?\s+of)\b[^.\n]{0,60}?(~/\.ssh|\$HOME/\.ssh|\.ssh/(id_|authorized_keys|config)|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.pgpass\b|\.docker/config\.json|\.kube/config|\.config/gh/hosts)`)},
+		regexp.MustCompile(`(?i)\b(read|cat|open|send|include|pass|upload|copy|forward|attach|exfiltrate|collect|contents?\s+of)\b[^.\n]{0,60}?(~/\.ssh|\$HOME/\.ssh|\.ssh/(id_|authorized_keys|config)|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.netrc\b|\.git-credentials|\.pgpass\b|\.docker/config\.json|\.kube/config|\.config/gh/hosts)`), nil},
 	{KindCredentials, "asks to read or pass on secrets",
-		regexp.MustCompile(`(?i)\b(read|cat|send|include|pass|upload|forward|exfiltrate|collect|append)\b[^.\n]{0,40}?(\.env\b|\b(private\s+keys?|ssh\s+keys?|api\s+keys|secrets|passwords|credentials|access\s+tokens)\b)[^.\n]{0,60}\b(as|into|to)\b`)},
+		regexp.MustCompile(`(?i)\b(read|cat|send|include|pass|upload|forward|exfiltrate|collect|append)\b[^.\n]{0,40}?(\.env\b|\b(private\s+keys?|ssh\s+keys?|api\s+keys|secrets|passwords|credentials|access\s+tokens)\b)[^.\n]{0,60}\b(as|into|to)\b`), nil},
 }
 
 // Check returns what looks like hidden instructions in t: in its title and
@@ -144,26 +152,46 @@ func schemaTexts(v any, path string) []text {
 	return nil
 }
 
-func checkText(tx text) []Finding {
+func checkText(tx text) []Finding { return checkIn(tx, false) }
+
+// checkIn checks tx; skill marks a skill's text (CheckSkill).
+func checkIn(tx text, skill bool) []Finding {
 	if tx.s == "" {
 		return nil
 	}
+	var code []span
+	if skill {
+		code = codeSpans(tx.s)
+	}
 	var out []Finding
 	for _, r := range rules {
-		if loc := r.re.FindStringIndex(tx.s); loc != nil {
-			if slices.ContainsFunc(out, func(f Finding) bool { return f.Reason == r.reason }) {
-				continue
-			}
+		if slices.ContainsFunc(out, func(f Finding) bool { return f.Reason == r.reason }) {
+			continue
+		}
+		if loc := r.match(tx.s, skill, code); loc != nil {
 			out = append(out, Finding{Kind: r.kind, Reason: r.reason, Where: tx.where, Excerpt: excerpt(tx.s, loc[0], loc[1])})
 		}
 	}
-	if i := strings.IndexFunc(tx.s, invisible); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(tx.s[i:])
+	if i, r, n := firstInvisible(tx.s, skill); n > 0 {
 		out = append(out, Finding{Kind: KindInvisible, Where: tx.where,
-			Reason:  fmt.Sprintf("contains %d invisible or direction-changing characters (the first is %s), which can hide text from the user", countInvisible(tx.s), name(r)),
+			Reason:  fmt.Sprintf("contains %d invisible or direction-changing characters (the first is %s), which can hide text from the user", n, name(r)),
 			Excerpt: excerpt(tx.s, i, i+utf8.RuneLen(r))})
 	}
 	return out
+}
+
+// match is where r first matches s (nil: nowhere); in a skill's text, the
+// first match that counts there.
+func (r rule) match(s string, skill bool, code []span) []int {
+	if !skill || r.inSkill == nil {
+		return r.re.FindStringIndex(s)
+	}
+	for _, loc := range r.re.FindAllStringIndex(s, -1) {
+		if r.inSkill(s, loc, code) {
+			return loc
+		}
+	}
+	return nil
 }
 
 // invisible reports characters a person does not see but a model reads:
@@ -175,16 +203,6 @@ func invisible(r rune) bool {
 }
 
 func hidden(s string) bool { return strings.IndexFunc(s, invisible) >= 0 }
-
-func countInvisible(s string) int {
-	n := 0
-	for _, r := range s {
-		if invisible(r) {
-			n++
-		}
-	}
-	return n
-}
 
 func name(r rune) string {
 	switch {

@@ -785,6 +785,7 @@ export namespace host {
 	    files: SkillFile[];
 	    leftOut?: string[];
 	    findings?: SkillFinding[];
+	    warnings?: string[];
 	    state: string;
 	    changes?: string[];
 	    previous?: string;
@@ -930,6 +931,7 @@ export namespace host {
 	    size: number;
 	    leftOut?: string[];
 	    findings?: SkillFinding[];
+	    warnings?: string[];
 	    frontmatter: string;
 	    exists: boolean;
 	}

@@ -17,12 +17,12 @@ describe('SkillsPage', () => {
   const listeners: Record<string, (p: unknown) => void> = {};
   const notes: host.Skill = { server: 'docs', name: 'release-notes', description: 'Write release notes.', uri: 'skill://release-notes/SKILL.md', files: 1, size: 120, on: true };
   /** backend is the window's Go side as the page uses it, the servers' skills from all. */
-  const backend = (all: () => Promise<gui.ServerSkillList>) => {
+  const backend = (all: () => Promise<gui.ServerSkillList>, local: host.LocalSkill[] = []) => {
     window.go = {
       gui: {
         Window: { Info: async () => ({}), ConfigError: async () => '' },
         ServersPage: { Servers: async () => [] },
-        SkillsPage: { LocalSkills: async () => ({ skills: [], malformed: [], folders: [] }), AllServerSkills: all },
+        SkillsPage: { LocalSkills: async () => ({ skills: local, malformed: [], folders: [] }), AllServerSkills: all },
       },
     } as unknown as typeof window.go;
   };
@@ -60,5 +60,17 @@ describe('SkillsPage', () => {
     expect(failed.querySelector('details pre')?.textContent).toBe('index: skills/list: the skills index is being rebuilt');
     expect(screen.getByRole('listitem', { name: 'docs/release-notes' })).toBeTruthy();
     expect(screen.queryByText('No running server offers skills.')).toBeNull();
+  });
+
+  it("shows what a skill on this computer breaks of the specification, loaded as Claude Code loads it", async () => {
+    const apify: host.LocalSkill = {
+      server: 'skills@claude', name: 'apify-automation', description: 'Automate Apify.', folder: '/h/.claude/skills/apify-automation', source: '/h/.claude/skills',
+      app: 'Claude Code', scope: 'personal', size: 10, files: [{ path: 'SKILL.md', size: 10 }], state: 'accepted', on: true, trusted: false, own: false,
+      warnings: ['its name "Apify Automation" is not its folder\'s name "apify-automation"; it goes by the folder\'s name, as Claude Code names it'],
+    };
+    backend(async () => ({ skills: [], errors: [] }), [apify]);
+    render(<SkillsPage />);
+    const row = await screen.findByRole('listitem', { name: 'skills@claude/apify-automation' });
+    expect(row.textContent).toContain('Note: its name "Apify Automation" is not its folder\'s name "apify-automation"');
   });
 });

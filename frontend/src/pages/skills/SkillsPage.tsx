@@ -79,6 +79,7 @@ function AddSkillPanel({ onAdded }: { onAdded: () => void }) {
             {preview.files.map((f) => <li key={f.path}><code>{f.path}</code> <span className="muted small">{bytes(f.size)}</span></li>)}
           </ul>
           {(preview.leftOut ?? []).map((l) => <div key={l} className="muted small">Left out: {l}</div>)}
+          {(preview.warnings ?? []).map((w) => <div key={w} className="muted small">Note: {w}</div>)}
           {preview.findings?.length ? <Findings list={preview.findings} /> : <div className="ok small">Checks: nothing that looks like hidden instructions.</div>}
           {preview.exists && <div className="bad small">Switchboard’s skills folder already has a skill named {preview.name}: adding replaces it.</div>}
           <div className="skills-add-row">
@@ -124,6 +125,7 @@ function LocalSkillRow({ s, reload, fail }: { s: host.LocalSkill; reload: () => 
         </div>
       )}
       {(s.leftOut ?? []).length > 0 && <div className="muted small">Left out: {s.leftOut!.join('; ')}</div>}
+      {(s.warnings ?? []).map((w) => <div key={w} className="muted small">Note: {w}</div>)}
       {s.own && <button type="button" className="link" onClick={() => act(() => RemoveSkill(s.name))}>Remove</button>}
     </li>
   );
