@@ -160,7 +160,7 @@ func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, s
 		} else if !ok {
 			return nil, fmt.Errorf("there is no function tools[%q][%q]; call list_functions to see them", c.Server, c.Tool)
 		}
-		args, err := json.Marshal(c.Args)
+		args, err := codemode.ArgsJSON(c.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -195,4 +195,22 @@ func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, s
 // scriptText is what the model reads of a script's run.
 func scriptText(s ScriptResult) string {
 	return codemode.Text(codemode.Result{Value: s.Value, Logs: s.Logs}, s.Error)
+}
+
+// stopText is what a call whose context ended says: userText for the
+// user's Stop, or the script's limit that cut it off (codemode cancels a
+// script's calls with its wall-time limit as the context's cause).
+func stopText(ctx context.Context, userText string) string {
+	var le *codemode.LimitError
+	if errors.As(context.Cause(ctx), &le) {
+		return le.Error() + " The call was cancelled with it."
+	}
+	return userText
+}
+
+// askUser asks a about req; for a script's call, the time the user takes
+// to answer does not count against the script's wall time.
+func askUser(ctx context.Context, a Approver, req ApprovalRequest) (Decision, error) {
+	defer codemode.PauseWall(ctx)()
+	return a.Approve(ctx, req)
 }

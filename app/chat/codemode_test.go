@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -255,5 +256,96 @@ func TestALargeScriptValueIsKeptWithItsHead(t *testing.T) {
 	}
 	if text := store.kept[f.chat.ID][f.chat.ID+":"+res.ToolCalls[0].ID]; !strings.Contains(text, "row 4999") {
 		t.Errorf("the script's value was not kept whole: %d bytes", len(text))
+	}
+}
+
+// slowApprover answers yes after wait, as a user slower than a script's
+// wall time would.
+type slowApprover struct{ wait time.Duration }
+
+func (a slowApprover) Approve(ctx context.Context, _ chat.ApprovalRequest) (chat.Decision, error) {
+	select {
+	case <-time.After(a.wait):
+		return chat.ApproveOnce, nil
+	case <-ctx.Done():
+		return chat.Deny, ctx.Err()
+	}
+}
+
+// TestAScriptsWallTime: a call the script's wall-time limit cuts off says
+// so (not that the user stopped the chat), and the time the user takes to
+// answer an approval does not count against it.
+func TestAScriptsWallTime(t *testing.T) {
+	// The limit leaves the child's start room (a second under -race on a
+	// busy machine); the user's answer takes longer than all of it.
+	cases := []struct {
+		name, src string
+		wall      int
+		approver  chat.Approver
+		check     func(t *testing.T, f *fixture, res chat.Result)
+	}{
+		{"a call the limit cuts off", `await tools.files.slow({});`, 1, &approver{}, func(t *testing.T, f *fixture, res chat.Result) {
+			want := "The script was stopped: it ran longer than its wall time limit of 1 s (setting settings.chat.codeMode.wallSeconds). The call was cancelled with it."
+			var got []string
+			for _, ev := range f.events(chat.EventToolCall) {
+				if ev.Call.Parent == "s1" && ev.Call.Status == chat.CallCancelled {
+					got = append(got, ev.Call.Error)
+				}
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("the cut call says %q, want %q", got, want)
+			}
+		}},
+		{"an answer slower than the limit", `return (await tools.files.write({path: "a.txt"})).text;`, 3, slowApprover{3500 * time.Millisecond}, func(t *testing.T, f *fixture, res chat.Result) {
+			if v := scriptValue(t, res.ToolCalls[0]); v != "wrote a.txt" {
+				t.Errorf("the script returned %v, want the write's answer", v)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, provider.KindOpenAI, nil)
+			f.eng = chat.New(chat.Options{Tools: testServer(t, nil), History: f.hist, Approver: c.approver})
+			f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{script("s1", c.src)}}, providertest.Reply{Text: "ok"})
+			res, err := f.send(t.Context(), "go", func(tu *chat.Turn) { codeMode(tu); tu.CodeLimits.WallSeconds = c.wall })
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, f, res)
+		})
+	}
+}
+
+// TestAFailedCallSaysWhy: the view of a call whose result is an error
+// carries its text (the CLI prints it after "error:"); a failed script's,
+// the sentence it ended with.
+func TestAFailedCallSaysWhy(t *testing.T) {
+	cases := []struct {
+		name string
+		call providertest.ToolCall
+		mode func(*chat.Turn)
+		tool string
+		want string
+	}{
+		{"a tool error", call("c1", "files__fail", `{}`), func(*chat.Turn) {}, "files__fail", "disk on fire"},
+		{"a script that throws", script("s1", `throw new Error("boom");`), codeMode, chat.RunScriptName, "The script failed at line 1: uncaught Error: boom"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, provider.KindOpenAI, nil)
+			f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{c.call}}, providertest.Reply{Text: "ok"})
+			if _, err := f.send(t.Context(), "go", c.mode); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, ev := range f.events(chat.EventToolCall) {
+				if ev.Call.Name == c.tool && ev.Call.Status == chat.CallError {
+					got = append(got, ev.Call.Error)
+				}
+			}
+			if len(got) != 1 || got[0] != c.want {
+				t.Errorf("the failed call's error = %q, want %q", got, c.want)
+			}
+		})
 	}
 }

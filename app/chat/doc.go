@@ -10,7 +10,12 @@
 // A step's tool calls are stored pending with its answer, before they run;
 // their results go into the next step's message write (one transaction a
 // step, overlapping the model request), or, when the turn ends after them,
-// into one last write.
+// into one last write. A call the app stopped in (a crash, a kill) thus
+// stays without its result, though it may have run: the model is told so,
+// and to check before calling it again. Each call of a step has an id of
+// its own (a model's repeated id is renamed), and each request sends every
+// call's id once (a local server's `call_0` at every step is renamed with
+// its result), as the APIs require.
 //
 // See Example for one turn with a tool call, from the model's request to the
 // stored answer.
@@ -55,10 +60,13 @@
 //     server's `n_ctx` from `/props`; Ollama's `/api/show`), for a provider configured in
 //     Settings and one named on the command line alike (`--provider ollama --base-url URL`),
 //     else what is known of its family, else from the number in the first context-length
-//     error the provider sends; Settings → Chat → Long chats overrides it per model
-//     (`settings.chat.providers[].contextWindows`, `"model": tokens`), `switchboard chat
-//     --context-window N` per run. Where none is known the chat is kept under an assumed
-//     32,000 tokens, and the meter and `switchboard chat` say so and where to set it.
+//     error the provider sends; Settings → Chat → Long chats → Context windows overrides it
+//     per model (`settings.chat.providers[].contextWindows`, `"model": tokens`), `switchboard
+//     chat --context-window N` per run; a context-length error stating a smaller window than
+//     the one in use (one set larger than the model's) wins over both for the rest of the
+//     chat, and the meter's event says so once (`switchboard chat` prints it). Where none is
+//     known the chat is kept under an assumed 32,000 tokens, and the meter and `switchboard
+//     chat` say so and where to set it.
 //   - Context meter. Before every step the request is estimated (system prompt, tool
 //     definitions, conversation, tool results; ASCII at 4 bytes a token, other characters a
 //     token each), scaled per chat by the input tokens the provider reports: a report above
@@ -83,7 +91,11 @@
 //     never sent (to Ollama, which cuts a long prompt silently, the provider itself refuses
 //     to send one over the model's context); a provider's context-length error (OpenAI's
 //     `context_length_exceeded`, Anthropic's "prompt is too long", llama.cpp's context size)
-//     summarises and retries once, counting as high as the error says from then on.
+//     summarises and retries once, counting as high as the error says from then on. The
+//     retry answers into the refused attempt's message, so a refusal it mends is neither
+//     stored nor shown; one it does not is stored once, saying whether the earlier messages
+//     were summarised and where the window is set (Settings → Chat → Long chats → Context
+//     windows, `--context-window N`).
 //   - Capped results. A tool result over its budget — `settings.chat.resultShare` percent
 //     of the window (15 by default) or 24,000 characters, whichever is less; per tool or server
 //     in `settings.chat.resultBudgets` (`"server__tool"` / `"server__*"`: characters); a tool's
@@ -156,7 +168,7 @@
 // TypeScript-style declaration generated from the input and output schemas) and
 // `run_script`: JavaScript, the body of an async function, run by `mcpmanager/codemode` in
 // a child process of the app with limits (`settings.chat.codeMode`: `wallSeconds`,
-// `cpuSeconds`, `memoryMB`, `maxCalls`, `maxOutputKB`). Each call the script makes goes
+// `cpuSeconds`, `memoryMB`, `maxCalls`, `maxArgsKB`, `maxOutputKB`). Each call the script makes goes
 // through the same path as the model's direct call (`codemode.go` → `call`): withheld
 // tools, the schema check, the rules, the policy and the approval card (which names the
 // script: `ApprovalRequest.Parent`, `Script`); a refused call throws inside the script,

@@ -38,7 +38,11 @@ func (s *streamPrinter) scriptEnd(c *host.TurnCall) {
 		fmt.Fprint(s.errOut, termSafe("  printed: "+l+"\n"))
 	}
 	if out.Error != "" {
-		fmt.Fprint(s.errOut, termSafe("  "+out.Error+"\n"))
+		// The call's own line ("← run_script error: …") already says the
+		// sentence the script ended with; say it again only when it differs.
+		if out.Error != c.Error {
+			fmt.Fprint(s.errOut, termSafe("  "+out.Error+"\n"))
+		}
 		return
 	}
 	fmt.Fprint(s.errOut, termSafe("  returned: "+excerpt(string(out.Value), MaxShownArgs)+"\n"))

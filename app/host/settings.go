@@ -327,7 +327,7 @@ func (st *Settings) serveCode() (gateway.CodeMode, error) {
 	if err != nil {
 		return gateway.CodeMode{}, err
 	}
-	return serveCode(cfg)
+	return serveCode(cfg, st.h.Tools.DefaultPolicy)
 }
 
 // ProviderKind is the wire format a model provider speaks (provider.Kind),

@@ -132,7 +132,7 @@ func (s *Shared) follow(cfg *config.Config, g *gateway.Gateway) {
 	if g == nil {
 		return
 	}
-	c, err := serveCode(cfg)
+	c, err := serveCode(cfg, s.h.Tools.DefaultPolicy)
 	if err != nil {
 		slog.Warn("shared servers: code mode", "err", err)
 		return

@@ -52,16 +52,24 @@ func ToolModeOf(s ChatSettings, agent *ChatAgent, chatMode string, window int) T
 
 // scriptDecision decides each call a script run by 'serve --code' makes
 // as the chat decides a direct call (chat.Decide: the argument rules, then
-// the tool's policy; no "allowed for the rest of the chat" there): the
-// gateway asks the client about an "ask" and refuses a refusal with its
-// sentence.
-func scriptDecision(s ChatSettings) gateway.DecideFunc {
+// the tool's policy, else def, the host's default that the chat uses too;
+// no "allowed for the rest of the chat" there): the gateway asks the
+// client about an "ask" and refuses a refusal with its sentence. Asked
+// about no call (nil args), it denies a tool the settings deny, which
+// the gateway then hides from the functions, as the chat hides it.
+func scriptDecision(s ChatSettings, def func(Tool) ToolPolicy) gateway.DecideFunc {
 	return func(t Tool, raw json.RawMessage) (gateway.Decision, string) {
+		if raw == nil {
+			if s.Policies.For(t, def) == chat.PolicyDeny {
+				return gateway.Deny, "The user's settings do not allow this tool."
+			}
+			return gateway.Allow, ""
+		}
 		var args map[string]any
 		if err := json.Unmarshal(raw, &args); err != nil {
 			return gateway.Deny, "its arguments are not a JSON object"
 		}
-		switch r := chat.Decide(t, args, s.Rules, s.Policies, nil, false); r.Verdict {
+		switch r := chat.Decide(t, args, s.Rules, s.Policies, def, false); r.Verdict {
 		case chat.Run:
 			return gateway.Allow, ""
 		case chat.Ask:
@@ -86,8 +94,9 @@ type ServeSettings struct {
 
 var serveSection = config.Section[ServeSettings]{Key: "serve"}
 
-// serveCode is Settings.serveCode of cfg.
-func serveCode(cfg *config.Config) (gateway.CodeMode, error) {
+// serveCode is Settings.serveCode of cfg; def is the policy of a tool no
+// setting names (Tools.DefaultPolicy, as the chat's).
+func serveCode(cfg *config.Config, def func(Tool) ToolPolicy) (gateway.CodeMode, error) {
 	sv, err := serveSection.Get(cfg)
 	if err != nil {
 		return gateway.CodeMode{}, err
@@ -99,7 +108,7 @@ func serveCode(cfg *config.Config) (gateway.CodeMode, error) {
 	if err != nil {
 		return gateway.CodeMode{}, err
 	}
-	return gateway.CodeMode{Mode: codeModeOf(sv.Tools), Limits: s.CodeMode, Decide: scriptDecision(s)}, nil
+	return gateway.CodeMode{Mode: codeModeOf(sv.Tools), Limits: s.CodeMode, Decide: scriptDecision(s, def)}, nil
 }
 
 // codeModeOf is a tool mode (chat.ToolsDirect, ToolsCode, ToolsBoth) as

@@ -46,23 +46,41 @@ func TestToolModeOf(t *testing.T) {
 
 // TestScriptDecision: a script's call under 'serve --code' is decided as a
 // direct call in a chat: read-only runs, the rest asks, a policy or a deny
-// rule refuses with its sentence.
+// rule refuses with its sentence, and a tool no setting names takes the
+// host's default (a workspace's file write runs, as in the chat). Asked
+// about the tool alone (nil args), only a policy's deny denies: the
+// gateway hides that tool from the functions.
 func TestScriptDecision(t *testing.T) {
 	ro := true
 	read := router.Tool{Name: "m__read", Server: "m", Tool: mcp.Tool{Name: "read", Annotations: mcp.ToolAnnotation{ReadOnlyHint: &ro}}}
 	write := router.Tool{Name: "m__write", Server: "m", Tool: mcp.Tool{Name: "write"}}
 	gone := router.Tool{Name: "m__delete", Server: "m", Tool: mcp.Tool{Name: "delete"}}
 	rm := router.Tool{Name: "m__rm", Server: "m", Tool: mcp.Tool{Name: "rm"}}
+	wsWrite := router.Tool{Name: "workspace__write_file", Server: "workspace", Tool: mcp.Tool{Name: "write_file"}}
 	s := chat.Settings{Policies: chat.Policies{"m__delete": chat.PolicyDeny},
 		Rules: chat.Rules{{Tool: "m__rm", Effect: chat.PolicyDeny, Match: []chat.Match{{Path: "path", Glob: "/etc/*"}}}}}
-	decide := scriptDecision(s)
+	// def is the host's default where Switchboard made the workspace: its
+	// file writes run unasked (Tools.DefaultPolicy).
+	def := func(t router.Tool) chat.Policy {
+		if t.Server == "workspace" {
+			return chat.PolicyAllow
+		}
+		return chat.DefaultPolicy(t)
+	}
+	decide := scriptDecision(s, def)
+	call := json.RawMessage(`{"path":"/etc/passwd"}`)
 	for _, tt := range []struct {
 		tool router.Tool
+		args json.RawMessage
 		want gateway.Decision
-	}{{read, gateway.Allow}, {write, gateway.Ask}, {gone, gateway.Deny}, {rm, gateway.Deny}} {
-		d, why := decide(tt.tool, json.RawMessage(`{"path":"/etc/passwd"}`))
+	}{
+		{read, call, gateway.Allow}, {write, call, gateway.Ask}, {gone, call, gateway.Deny}, {rm, call, gateway.Deny},
+		{wsWrite, call, gateway.Allow},
+		{gone, nil, gateway.Deny}, {rm, nil, gateway.Allow}, {write, nil, gateway.Allow},
+	} {
+		d, why := decide(tt.tool, tt.args)
 		if d != tt.want || (d == gateway.Deny) != (why != "") {
-			t.Errorf("%s: %v %q, want %v", tt.tool.Name, d, why, tt.want)
+			t.Errorf("%s %s: %v %q, want %v", tt.tool.Name, tt.args, d, why, tt.want)
 		}
 	}
 }

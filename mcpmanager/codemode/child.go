@@ -2,6 +2,7 @@ package codemode
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,15 +25,36 @@ const memEnv = "SWITCHBOARD_CODEMODE_MEMORY_MB"
 // its budget.
 var cpuTick = 10 * time.Millisecond
 
-// maxStack bounds the script's call depth: deeper recursion throws a
-// RangeError the script may catch.
+// maxStack bounds the script's call depth: deeper recursion ends the
+// script (goja's stack overflow is no exception a script can catch), as a
+// ScriptError naming the line.
 const maxStack = 4000
+
+// cpuGrace is how long past its CPU budget a script may stay inside one
+// built-in operation, which goja does not interrupt (it checks between
+// instructions), before its process ends itself with the CPU limit.
+var cpuGrace = time.Second
 
 // interrupt reasons
 type (
-	cpuSpent struct{}
-	stopped  struct{}
+	cpuSpent  struct{}
+	argsSpent struct{}
+	stopped   struct{}
 )
+
+// ended is the done message of a script that an interrupt stopped, by
+// its reason; ok is false when nothing interrupted it.
+func ended(why any) (m message, ok bool) {
+	switch why.(type) {
+	case cpuSpent:
+		return message{Limit: LimitCPU}, true
+	case argsSpent:
+		return message{Limit: LimitArgs}, true
+	case stopped:
+		return message{Limit: "stopped"}, true
+	}
+	return message{}, false
+}
 
 // serveChild is the child process: it limits its own memory, reads one
 // run message, runs the script, and exits. Its exit code is 0 unless it
@@ -60,9 +82,7 @@ func serveChild(in io.Reader, out io.Writer) int {
 	if m.Limits != nil {
 		lim = *m.Limits
 	}
-	done := c.run(m.Script, m.Functions, lim.withDefaults())
-	done.Type = "done"
-	if err := c.send(done); err != nil {
+	if err := c.end(c.run(m.Script, m.Functions, lim.withDefaults())); err != nil {
 		return 1
 	}
 	return 0
@@ -76,20 +96,39 @@ type childSide struct {
 	gone    chan struct{}
 	vm      *goja.Runtime
 	vmMu    sync.Mutex
+	why     any // the first interrupt's reason
 	clock   clock
+	endOnce sync.Once
+	// argsSent is the bytes of arguments the script's calls sent.
+	argsSent int
 }
 
-func (c *childSide) send(m message) error {
-	b, err := json.Marshal(m)
-	if err != nil {
+// send writes one message line. HTML characters are not escaped: a
+// call's arguments take as many bytes on the line as the script's JSON.
+func (c *childSide) send(m any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
 		return err
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if _, err := c.w.Write(append(b, '\n')); err != nil {
+	if _, err := c.w.Write(b.Bytes()); err != nil {
 		return err
 	}
 	return c.w.Flush()
+}
+
+// end sends the done message, once: the script's end, or the CPU watch's
+// when the script is stuck past its budget (whichever comes first).
+func (c *childSide) end(m message) error {
+	var err error
+	c.endOnce.Do(func() {
+		m.Type = "done"
+		err = c.send(m)
+	})
+	return err
 }
 
 // readLoop hands the run message and call results on; at the end of its
@@ -113,12 +152,24 @@ func (c *childSide) readLoop(in io.Reader, runs chan<- message) {
 	c.interrupt(stopped{})
 }
 
+// interrupt stops the script at its next instruction; the first reason
+// is the one its end names.
 func (c *childSide) interrupt(why any) {
 	c.vmMu.Lock()
 	defer c.vmMu.Unlock()
+	if c.why == nil {
+		c.why = why
+	}
 	if c.vm != nil {
 		c.vm.Interrupt(why)
 	}
+}
+
+// reason is why the script was interrupted, nil when it was not.
+func (c *childSide) reason() any {
+	c.vmMu.Lock()
+	defer c.vmMu.Unlock()
+	return c.why
 }
 
 // run runs the script and says how it ended, as a done message.
@@ -133,15 +184,8 @@ func (c *childSide) run(script string, fns []Function, lim Limits) message {
 		return message{Limit: "stopped"}
 	default:
 	}
-	jsonObj := vm.Get("JSON").ToObject(vm)
-	stringify, _ := goja.AssertFunction(jsonObj.Get("stringify"))
-	parse, _ := goja.AssertFunction(jsonObj.Get("parse"))
-	errorCtor := vm.Get("Error")
-	env := &jsEnv{c: c, vm: vm, stringify: stringify, parse: parse, errorCtor: errorCtor}
-	if err := vm.Set("console", env.console()); err != nil {
-		return message{Error: err.Error()}
-	}
-	if err := vm.Set("tools", env.tools(fns)); err != nil {
+	env, err := newEnv(c, vm, fns, lim)
+	if err != nil {
 		return message{Error: err.Error()}
 	}
 	prog, err := goja.Compile("script.js", "(async function() {"+script+"\n})", false)
@@ -150,16 +194,67 @@ func (c *childSide) run(script string, fns []Function, lim Limits) message {
 	}
 	stopWatch := c.watchCPU(lim.CPU())
 	defer stopWatch()
+	// The clock runs until the script's value (or what it threw) is
+	// written down: a getter or a toJSON that loops while it is serialized
+	// is the script computing too.
 	c.clock.resume()
-	fnv, err := vm.RunProgram(prog)
+	m := env.settle(prog)
+	c.clock.pause()
+	if stop, ok := ended(c.reason()); ok {
+		return stop
+	}
+	return m
+}
+
+// jsEnv is what a script sees besides the language: tools and console,
+// and the built-ins the child uses, taken before the script can replace
+// them.
+type jsEnv struct {
+	c         *childSide
+	vm        *goja.Runtime
+	lim       Limits
+	stringify goja.Callable
+	parse     goja.Callable
+	toString  goja.Callable // String
+	stackOf   goja.Callable // a thrown value's stack, "" when it has none
+	errorCtor goja.Value
+}
+
+func newEnv(c *childSide, vm *goja.Runtime, fns []Function, lim Limits) (*jsEnv, error) {
+	jsonObj := vm.Get("JSON").ToObject(vm)
+	env := &jsEnv{c: c, vm: vm, lim: lim, errorCtor: vm.Get("Error")}
+	env.stringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
+	env.parse, _ = goja.AssertFunction(jsonObj.Get("parse"))
+	env.toString, _ = goja.AssertFunction(vm.Get("String"))
+	stackOf, err := vm.RunString(`(function (v) { try { const s = v.stack; return typeof s === "string" ? s : ""; } catch (e) { return ""; } })`)
+	if err != nil {
+		return nil, err
+	}
+	env.stackOf, _ = goja.AssertFunction(stackOf)
+	// GoError is goja's, not the language's: nothing a script needs.
+	if err := vm.GlobalObject().Delete("GoError"); err != nil {
+		return nil, err
+	}
+	if err := vm.Set("console", env.console()); err != nil {
+		return nil, err
+	}
+	if err := vm.Set("tools", env.tools(fns)); err != nil {
+		return nil, err
+	}
+	return env, nil
+}
+
+// settle runs the script to its end and writes down its value, or what
+// ended it.
+func (e *jsEnv) settle(prog *goja.Program) message {
+	fnv, err := e.vm.RunProgram(prog)
 	var pv goja.Value
 	if err == nil {
 		fn, _ := goja.AssertFunction(fnv)
 		pv, err = fn(goja.Undefined())
 	}
-	c.clock.pause()
 	if err != nil {
-		return env.failure(err)
+		return e.failure(err)
 	}
 	p, ok := pv.Export().(*goja.Promise)
 	if !ok {
@@ -167,31 +262,30 @@ func (c *childSide) run(script string, fns []Function, lim Limits) message {
 	}
 	switch p.State() {
 	case goja.PromiseStateRejected:
-		return env.thrown(p.Result())
+		return e.thrown(p.Result())
 	case goja.PromiseStatePending:
 		return message{Error: "the script is waiting for a promise that nothing will settle; scripts have no timers or events, so await only the tools' calls"}
 	}
-	s, err := stringify(goja.Undefined(), p.Result())
+	s, err := e.stringify(goja.Undefined(), p.Result())
 	if err != nil {
-		return env.failure(err)
+		return e.failure(err)
 	}
 	if goja.IsUndefined(s) {
 		return message{Value: json.RawMessage("null")}
 	}
 	text := s.String()
-	if len(text) > lim.OutputBytes() {
+	if len(text) > e.lim.OutputBytes() {
 		return message{Limit: LimitOutput}
 	}
 	return message{Value: json.RawMessage(text)}
 }
 
-// jsEnv is what a script sees besides the language: tools and console.
-type jsEnv struct {
-	c         *childSide
-	vm        *goja.Runtime
-	stringify goja.Callable
-	parse     goja.Callable
-	errorCtor goja.Value
+// function is a native function named name: its toString shows that
+// name, not the Go function's.
+func (e *jsEnv) function(name string, f func(goja.FunctionCall) goja.Value) goja.Value {
+	fn := e.vm.ToValue(f)
+	_ = fn.(*goja.Object).DefineDataProperty("name", e.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return fn
 }
 
 func (e *jsEnv) console() *goja.Object {
@@ -207,50 +301,91 @@ func (e *jsEnv) console() *goja.Object {
 		return goja.Undefined()
 	}
 	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
-		_ = con.Set(name, print)
+		_ = con.Set(name, e.function(name, print))
 	}
 	return con
 }
 
 // show is how console.log prints a value: strings as they are, the rest
-// as JSON (or as JavaScript would write it when JSON cannot).
+// as JSON (or as JavaScript would write it when JSON cannot). Only
+// built-ins taken before the script ran are called, each of which turns
+// a throw (or the interrupt) into an error, never a panic.
 func (e *jsEnv) show(v goja.Value) string {
-	if s, ok := v.Export().(string); ok {
-		return s
-	}
-	if obj, ok := v.(*goja.Object); ok {
-		if _, isErr := obj.Export().(error); isErr || obj.ClassName() == "Error" {
-			return v.String()
+	obj, isObj := v.(*goja.Object)
+	switch {
+	case !isObj:
+		if s, ok := v.Export().(string); ok {
+			return s
 		}
+	case obj.ClassName() == "Error":
+		return e.text(v)
 	}
 	if s, err := e.stringify(goja.Undefined(), v); err == nil && !goja.IsUndefined(s) {
 		return s.String()
 	}
-	return v.String()
+	return e.text(v)
 }
 
+// text is String(v), or a placeholder when that throws.
+func (e *jsEnv) text(v goja.Value) string {
+	s, err := e.toString(goja.Undefined(), v)
+	if err != nil {
+		return "(a value that cannot be written as text)"
+	}
+	return s.String()
+}
+
+// keptOff are names a tools object answers undefined for, though no
+// function has them: "then" (await takes an object with a then function
+// for a promise) and "toJSON" (JSON.stringify would call it).
+var keptOff = map[string]bool{"then": true, "toJSON": true}
+
 // tools is the tools object: tools[server][tool](args) for each function.
+// Each name is defined as an own property, so a server or tool called
+// __proto__ is one like any other; none is called "then" (see keptOff;
+// List says why). A server's object answers a name it has no function
+// for with a function that throws why, not goja's "no member".
 func (e *jsEnv) tools(fns []Function) *goja.Object {
 	root := e.vm.NewObject()
 	servers := map[string]*goja.Object{}
 	for _, f := range fns {
+		if f.Server == "then" || f.Tool == "then" {
+			continue
+		}
 		s := servers[f.Server]
 		if s == nil {
 			s = e.vm.NewObject()
 			servers[f.Server] = s
-			_ = root.Set(f.Server, s)
+			_ = root.DefineDataProperty(f.Server, e.vm.ToValue(e.vm.NewProxy(s, &goja.ProxyTrapConfig{Get: e.member(f.Server)})), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 		}
-		_ = s.Set(f.Tool, e.tool(f.Server, f.Tool))
+		_ = s.DefineDataProperty(f.Tool, e.function(f.Tool, e.tool(f.Server, f.Tool)), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	return root
 }
 
+// member is the Get trap of server's object.
+func (e *jsEnv) member(server string) func(*goja.Object, string, goja.Value) goja.Value {
+	return func(target *goja.Object, name string, _ goja.Value) goja.Value {
+		if v := target.Get(name); v != nil {
+			return v
+		}
+		if keptOff[name] {
+			return goja.Undefined()
+		}
+		path := Function{Server: server, Tool: name}.Path()
+		return e.function(name, func(goja.FunctionCall) goja.Value {
+			panic(e.vm.NewTypeError(path + " is not a function this script can call: its server has no tool of that name, or the settings deny it; list_functions lists the functions"))
+		})
+	}
+}
+
 // tool is one async tool function: it asks the parent and settles its
-// promise with the answer.
+// promise with the answer. Its arguments count against the arguments
+// limit before they are sent: a call past it ends the script unsent.
 func (e *jsEnv) tool(server, tool string) func(goja.FunctionCall) goja.Value {
-	name := fmt.Sprintf("tools[%q][%q]", server, tool)
+	name := Function{Server: server, Tool: tool}.Path()
 	return func(call goja.FunctionCall) goja.Value {
-		args := map[string]any{}
+		args := "{}"
 		if a := call.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 			obj, ok := a.(*goja.Object)
 			if !ok || obj.ClassName() == "Array" {
@@ -260,13 +395,21 @@ func (e *jsEnv) tool(server, tool string) func(goja.FunctionCall) goja.Value {
 			if err != nil {
 				panic(err)
 			}
-			if err := json.Unmarshal([]byte(s.String()), &args); err != nil {
-				panic(e.vm.NewTypeError(name + ": the arguments cannot be sent as JSON: " + err.Error()))
+			if goja.IsUndefined(s) || !strings.HasPrefix(s.String(), "{") {
+				panic(e.vm.NewTypeError(name + ": the arguments are not an object once written as JSON (a toJSON?)"))
 			}
+			args = s.String()
+		}
+		if e.c.reason() != nil { // the script is ending: send nothing more
+			return goja.Undefined()
+		}
+		if e.c.argsSent += len(args); e.c.argsSent > e.lim.ArgsBytes() {
+			e.c.interrupt(argsSpent{})
+			return goja.Undefined()
 		}
 		p, resolve, reject := e.vm.NewPromise()
 		e.c.clock.pause()
-		reply, ok := e.c.call(Call{Server: server, Tool: tool, Args: args})
+		reply, ok := e.c.call(server, tool, args)
 		e.c.clock.resume()
 		switch {
 		case !ok:
@@ -277,7 +420,7 @@ func (e *jsEnv) tool(server, tool string) func(goja.FunctionCall) goja.Value {
 		default:
 			v, err := e.parse(goja.Undefined(), e.vm.ToValue(string(reply.Value)))
 			if err != nil {
-				_ = reject(err)
+				_ = reject(e.newError("the tool's result could not be read: " + err.Error()))
 			} else {
 				_ = resolve(v)
 			}
@@ -295,10 +438,23 @@ func (e *jsEnv) newError(msg string) *goja.Object {
 	return obj
 }
 
+// callMessage is a call as the child writes it: its arguments are the
+// script's JSON as it is.
+type callMessage struct {
+	Type string `json:"type"` // "call", first: the parent's read knows a call by it
+	Call struct {
+		Server string          `json:"server"`
+		Tool   string          `json:"tool"`
+		Args   json.RawMessage `json:"args"`
+	} `json:"call"`
+}
+
 // call sends one tool call and waits for its answer; false when the parent
 // is gone.
-func (c *childSide) call(call Call) (message, bool) {
-	if err := c.send(message{Type: "call", Call: &call}); err != nil {
+func (c *childSide) call(server, tool, args string) (message, bool) {
+	m := callMessage{Type: "call"}
+	m.Call.Server, m.Call.Tool, m.Call.Args = server, tool, json.RawMessage(args)
+	if err := c.send(m); err != nil {
 		return message{}, false
 	}
 	select {
@@ -314,12 +470,10 @@ func (c *childSide) call(call Call) (message, bool) {
 func (e *jsEnv) failure(err error) message {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		switch ie.Value().(type) {
-		case cpuSpent:
-			return message{Limit: LimitCPU}
-		default:
-			return message{Limit: "stopped"}
+		if m, ok := ended(ie.Value()); ok {
+			return m
 		}
+		return message{Limit: "stopped"}
 	}
 	var so *goja.StackOverflowError
 	if errors.As(err, &so) {
@@ -336,8 +490,8 @@ func (e *jsEnv) failure(err error) message {
 func (e *jsEnv) thrown(v goja.Value) message {
 	text := e.show(v)
 	line := 0
-	if obj, ok := v.(*goja.Object); ok {
-		if st := obj.Get("stack"); st != nil && !goja.IsUndefined(st) {
+	if _, ok := v.(*goja.Object); ok {
+		if st, err := e.stackOf(goja.Undefined(), v); err == nil {
 			line = lineOf(st.String())
 		}
 	}
@@ -370,7 +524,9 @@ func syntaxText(err error) string {
 	return "syntax error: " + s
 }
 
-// watchCPU interrupts the script once its computing time passes budget.
+// watchCPU interrupts the script once its computing time passes budget,
+// and ends this process when it is still computing cpuGrace later (stuck
+// in one built-in operation, which the interrupt does not stop).
 func (c *childSide) watchCPU(budget time.Duration) (stop func()) {
 	done := make(chan struct{})
 	go func() {
@@ -381,9 +537,12 @@ func (c *childSide) watchCPU(budget time.Duration) (stop func()) {
 			case <-done:
 				return
 			case <-t.C:
-				if c.clock.used() > budget {
+				switch used := c.clock.used(); {
+				case used > budget+cpuGrace:
+					_ = c.end(message{Limit: LimitCPU})
+					os.Exit(0)
+				case used > budget:
 					c.interrupt(cpuSpent{})
-					return
 				}
 			}
 		}

@@ -33,6 +33,19 @@ type Call struct {
 	Args   map[string]any `json:"args"`
 }
 
+// ArgsJSON is a call's arguments as JSON, with <, > and & as they are:
+// json.Marshal's escapes would make a script's arguments up to six times
+// the bytes its arguments limit counted, in the history and upstream.
+func ArgsJSON(args map[string]any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(args); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // CallFunc answers a script's tool call with the value the script's
 // await gets (see Value), or an error the script sees thrown (and may
 // catch). It runs on the goroutine of Run, one call at a time.
@@ -104,7 +117,9 @@ func Run(ctx context.Context, script string, fns []Function, lim Limits, call Ca
 	if err != nil {
 		return Result{}, &Error{Op: "start", Err: err}
 	}
-	wctx, cancel := context.WithTimeout(ctx, lim.Wall())
+	// The wall clock's cause names the limit, so a tool call it cuts off
+	// (context.Cause of the call's context) can say why.
+	wctx, cancel := startWall(ctx, lim.Wall(), limitError(LimitWall, lim))
 	defer cancel()
 	cmd := exec.Command(exe)
 	// No secret of this process's environment reaches the script's; no
@@ -207,10 +222,15 @@ func (c *child) send(m message) error {
 	return err
 }
 
-// read is the child's next message; a line longer than the output limit
-// is the output limit.
+// callLine starts the line of a tool call (the child writes the type
+// first).
+var callLine = []byte(`{"type":"call"`)
+
+// read is the child's next message. A line longer than its limit (a
+// call's, the arguments limit; any other's, the output limit) is that
+// limit: the child holds its script to both, so only a broken child gets
+// here, and its line is not read whole into memory.
 func (c *child) read() (message, error) {
-	max := c.lim.OutputBytes() + 64<<10
 	var line []byte
 	for {
 		chunk, isPrefix, err := c.out.ReadLine()
@@ -218,8 +238,12 @@ func (c *child) read() (message, error) {
 			return message{}, errChildGone
 		}
 		line = append(line, chunk...)
+		limit, max := LimitOutput, c.lim.OutputBytes()+64<<10
+		if bytes.HasPrefix(line, callLine) {
+			limit, max = LimitArgs, c.lim.ArgsBytes()+64<<10
+		}
 		if len(line) > max {
-			return message{}, limitError(LimitOutput, c.lim)
+			return message{}, limitError(limit, c.lim)
 		}
 		if !isPrefix {
 			break

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 )
@@ -116,7 +117,7 @@ type limitCase struct {
 }
 
 func TestEachLimitEndsTheScriptWithItsSentence(t *testing.T) {
-	var n int
+	var n, sent int
 	cases := []limitCase{
 		{name: "endless loop", script: `while (true) {}`, lim: codemode.Limits{CPUSeconds: 1},
 			want: "The script was stopped: it computed for longer than its CPU time limit of 1 s (setting settings.chat.codeMode.cpuSeconds)."},
@@ -132,6 +133,23 @@ func TestEachLimitEndsTheScriptWithItsSentence(t *testing.T) {
 		{name: "wall time", script: `await tools.memory.add({a: 1, b: 1});`, lim: codemode.Limits{WallSeconds: 1},
 			call: func(ctx context.Context, _ codemode.Call) (any, error) { <-ctx.Done(); return nil, ctx.Err() },
 			want: "The script was stopped: it ran longer than its wall time limit of 1 s (setting settings.chat.codeMode.wallSeconds)."},
+		{name: "arguments past their limit", script: `const s = "x".repeat(300 << 10); for (let i = 0; i < 20; i++) await tools.memory.add({s, a: i, b: 1}); return "all sent";`,
+			lim:  codemode.Limits{MaxArgsKB: 1024},
+			call: func(context.Context, codemode.Call) (any, error) { sent++; return map[string]any{"sum": sent}, nil },
+			want: "The script was stopped: it sent its tool calls more arguments than its argument size limit of 1024 KB (setting settings.chat.codeMode.maxArgsKB)."},
+		{name: "one argument past the limit", script: `await tools.memory.add({s: "<".repeat(2 << 20)}); return "sent";`, lim: codemode.Limits{MaxArgsKB: 1024},
+			want: "The script was stopped: it sent its tool calls more arguments than its argument size limit of 1024 KB (setting settings.chat.codeMode.maxArgsKB)."},
+		{name: "a getter that loops as the value is written", script: `return {get x() { while (true) {} }};`, lim: codemode.Limits{CPUSeconds: 1, WallSeconds: 15},
+			want: "The script was stopped: it computed for longer than its CPU time limit of 1 s (setting settings.chat.codeMode.cpuSeconds)."},
+		{name: "a thrown value whose getter loops", script: `throw {get x() { while (true) {} }};`, lim: codemode.Limits{CPUSeconds: 1, WallSeconds: 15},
+			want: "The script was stopped: it computed for longer than its CPU time limit of 1 s (setting settings.chat.codeMode.cpuSeconds)."},
+		// goja checks its interrupt between instructions, not inside one
+		// built-in call (stringifying 100,000 levels takes it many seconds).
+		{name: "one built-in operation past the budget", script: `let a = []; for (let i = 0; i < 100000; i++) a = [a]; JSON.stringify(a);`,
+			lim:  codemode.Limits{CPUSeconds: 1, WallSeconds: 15},
+			want: "The script was stopped: it computed for longer than its CPU time limit of 1 s (setting settings.chat.codeMode.cpuSeconds)."},
+		{name: "a thrown value that cannot be written", script: `throw {toString() { throw 1; }, toJSON() { throw 2; }};`,
+			want: "The script failed: uncaught (a value that cannot be written as text)"},
 		{name: "thrown error", script: "const x = 1;\nthrow new TypeError(\"bad input \" + x);",
 			want: "The script failed at line 2: uncaught TypeError: bad input 1"},
 		{name: "uncaught tool error", script: "await tools.memory.fail({});",
@@ -161,6 +179,79 @@ func TestEachLimitEndsTheScriptWithItsSentence(t *testing.T) {
 	}
 	if n != 1000 {
 		t.Errorf("the 10,000-call script got %d calls answered, want 1000 (the limit)", n)
+	}
+	if sent != 3 {
+		t.Errorf("the script sending 300 KB a call got %d calls answered, want 3 (1024 KB in all)", sent)
+	}
+}
+
+// TestWallTimeStopsWhileAPersonAnswers: the time a call waits for a
+// person (PauseWall) does not count against the wall time; the rest does,
+// and a call the limit cuts off has the limit as its context's cause.
+func TestWallTimeStopsWhileAPersonAnswers(t *testing.T) {
+	// The limit leaves the child's start room (a second under -race on a
+	// busy machine); the answer takes longer than all of it.
+	cases := []struct {
+		name  string
+		wall  int
+		pause bool
+		want  string // the error, "" for none
+	}{
+		{"an answer slower than the limit", 3, true, ""},
+		{"a call slower than the limit", 1, false, "The script was stopped: it ran longer than its wall time limit of 1 s (setting settings.chat.codeMode.wallSeconds)."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var cause error
+			call := func(ctx context.Context, _ codemode.Call) (any, error) {
+				if c.pause {
+					resume := codemode.PauseWall(ctx)
+					time.Sleep(time.Duration(c.wall)*time.Second + 500*time.Millisecond)
+					resume()
+					return map[string]any{"sum": 1}, nil
+				}
+				<-ctx.Done()
+				cause = context.Cause(ctx)
+				return nil, cause
+			}
+			res, err := codemode.Run(t.Context(), `await tools.memory.add({}); return "answered";`, fns, codemode.Limits{WallSeconds: c.wall}, call, nil)
+			if c.want == "" {
+				if err != nil || string(res.Value) != `"answered"` {
+					t.Fatalf("%s, %v; want \"answered\"", res.Value, err)
+				}
+				return
+			}
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("error = %v\nwant   %s", err, c.want)
+			}
+			if cause == nil || cause.Error() != c.want {
+				t.Errorf("the call's context's cause = %v, want the limit's sentence", cause)
+			}
+		})
+	}
+}
+
+// TestToolsAreFunctionsAndNothingElse: the tools object holds the
+// functions by their names whatever they are (__proto__), is no promise,
+// shows no Go in a function's text, and a function it lacks says why; the
+// engine's GoError is no global.
+func TestToolsAreFunctionsAndNothingElse(t *testing.T) {
+	odd := []codemode.Function{{Server: "__proto__", Tool: "echo"}, {Server: "odd", Tool: "__proto__"}, {Server: "odd", Tool: "echo"}, {Server: "odd", Tool: "then"}}
+	echo := func(_ context.Context, c codemode.Call) (any, error) {
+		return map[string]any{"at": c.Server + "/" + c.Tool}, nil
+	}
+	cases := []struct{ script, want string }{
+		{`return typeof GoError;`, `"undefined"`},
+		{`return String(tools.odd.echo);`, `"function echo() { [native code] }"`},
+		{`return typeof (await tools.odd);`, `"object"`},
+		{`return [(await tools.__proto__.echo({})).at, (await tools.odd.__proto__({})).at, Object.getPrototypeOf(tools) === Object.prototype];`, `["__proto__/echo","odd/__proto__",true]`},
+		{`try { await tools.odd.nope({}); } catch (e) { return e.message; }`, `"tools.odd.nope is not a function this script can call: its server has no tool of that name, or the settings deny it; list_functions lists the functions"`},
+	}
+	for _, c := range cases {
+		res, err := codemode.Run(t.Context(), c.script, odd, codemode.Limits{}, echo, nil)
+		if err != nil || string(res.Value) != c.want {
+			t.Errorf("%s\n= %s, %v\nwant %s", c.script, res.Value, err, c.want)
+		}
 	}
 }
 

@@ -13,7 +13,13 @@ type Limits struct {
 	// included.
 	WallSeconds int `json:"wallSeconds,omitempty"`
 	// CPUSeconds bounds the time the script itself computes, tool calls
-	// not counted: an endless loop ends here.
+	// not counted: an endless loop ends here. It is measured as elapsed
+	// time while the script computes, not as the processor's time, so a
+	// busy machine spends it sooner. The engine checks it between the
+	// script's instructions; one long built-in operation (a JSON.stringify
+	// of a value nested 100,000 deep, a sort of millions of items) is not
+	// interrupted, so a script still computing a second (cpuGrace) past
+	// its budget has its process end itself, with this limit's error.
 	CPUSeconds int `json:"cpuSeconds,omitempty"`
 	// MemoryMB bounds the script process's memory; the operating system
 	// enforces it (setrlimit on Unix, a Job Object on Windows).
@@ -22,6 +28,10 @@ type Limits struct {
 	MaxCalls int `json:"maxCalls,omitempty"`
 	// MaxOutputKB bounds what the script returns and prints together.
 	MaxOutputKB int `json:"maxOutputKB,omitempty"`
+	// MaxArgsKB bounds the arguments (as JSON) the script sends its tool
+	// calls together: each call is stored in the chat's history, so a
+	// script that sends megabytes in a loop would fill it.
+	MaxArgsKB int `json:"maxArgsKB,omitempty"`
 }
 
 // SettingsPath is where the limits' settings are, as a LimitError's
@@ -35,6 +45,7 @@ var (
 	DefaultMemoryMB    = 256
 	DefaultMaxCalls    = 1000
 	DefaultMaxOutputKB = 8 << 10 // 8 MB
+	DefaultMaxArgsKB   = 8 << 10 // 8 MB
 )
 
 func (l Limits) withDefaults() Limits {
@@ -48,6 +59,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MemoryMB, DefaultMemoryMB)
 	def(&l.MaxCalls, DefaultMaxCalls)
 	def(&l.MaxOutputKB, DefaultMaxOutputKB)
+	def(&l.MaxArgsKB, DefaultMaxArgsKB)
 	return l
 }
 
@@ -60,6 +72,9 @@ func (l Limits) CPU() time.Duration { return time.Duration(l.CPUSeconds) * time.
 // OutputBytes is the output limit in bytes.
 func (l Limits) OutputBytes() int { return l.MaxOutputKB << 10 }
 
+// ArgsBytes is the tool calls' arguments limit in bytes.
+func (l Limits) ArgsBytes() int { return l.MaxArgsKB << 10 }
+
 // The limits, as LimitError.Limit names them.
 const (
 	LimitWall   = "wall time"
@@ -67,6 +82,7 @@ const (
 	LimitMemory = "memory"
 	LimitCalls  = "tool calls"
 	LimitOutput = "output size"
+	LimitArgs   = "argument size"
 )
 
 // LimitError is a script ended by one of its limits.
@@ -83,6 +99,7 @@ func (e *LimitError) Error() string {
 		LimitMemory: "used more memory than",
 		LimitCalls:  "made more tool calls than",
 		LimitOutput: "returned and printed more than",
+		LimitArgs:   "sent its tool calls more arguments than",
 	}[e.Limit]
 	return fmt.Sprintf("The script was stopped: it %s its %s limit of %s (setting %s.%s).", what, e.Limit, e.Value, SettingsPath, e.Setting)
 }
@@ -97,6 +114,8 @@ func limitError(limit string, l Limits) *LimitError {
 		return &LimitError{limit, "memoryMB", fmt.Sprintf("%d MB", l.MemoryMB)}
 	case LimitCalls:
 		return &LimitError{limit, "maxCalls", fmt.Sprintf("%d calls", l.MaxCalls)}
+	case LimitArgs:
+		return &LimitError{limit, "maxArgsKB", fmt.Sprintf("%d KB", l.MaxArgsKB)}
 	}
 	return &LimitError{LimitOutput, "maxOutputKB", fmt.Sprintf("%d KB", l.MaxOutputKB)}
 }

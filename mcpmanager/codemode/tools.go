@@ -75,10 +75,17 @@ func Answer(fns []Function, name string, args map[string]any) (res *mcp.CallTool
 		return textResult(listOf(fns, server)), ""
 	case DescribeFunctionName:
 		var names []string
-		list, _ := args["functions"].([]any)
-		for _, n := range list {
-			s, _ := n.(string)
-			names = append(names, s)
+		switch v := args["functions"].(type) {
+		case string: // one name, not in its array: meant the same
+			names = []string{v}
+		case []any:
+			for _, n := range v {
+				s, _ := n.(string)
+				names = append(names, s)
+			}
+		case nil:
+		default:
+			return textResult(`"functions" must be an array of names, such as ["tools.memory.read_graph"].`, false), ""
 		}
 		return textResult(describeNamed(fns, names)), ""
 	}
@@ -139,7 +146,21 @@ func describeNamed(fns []Function, names []string) (text string, ok bool) {
 	if len(unknown) > 0 {
 		fmt.Fprintf(&b, "// No function %s: call list_functions to see their names.\n", strings.Join(unknown, ", "))
 	}
-	return b.String(), true
+	return capDescribe(b.String()), true
+}
+
+// MaxDescribeBytes bounds describe_function's answer: a schema of
+// thousands of fields would fill a small model's context.
+var MaxDescribeBytes = 16 << 10
+
+// capDescribe cuts text after its last whole line within
+// MaxDescribeBytes, with a note saying so.
+func capDescribe(text string) string {
+	if len(text) <= MaxDescribeBytes {
+		return text
+	}
+	cut := strings.LastIndexByte(text[:MaxDescribeBytes], '\n') + 1
+	return text[:cut] + fmt.Sprintf("// [cut: these declarations are %d bytes; only the first %d are shown. Ask for fewer functions at a time; a function cut short takes more fields than shown.]\n", len(text), cut)
 }
 
 // errNoScript is run_script's answer to an empty script.

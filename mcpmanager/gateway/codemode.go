@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -58,7 +59,9 @@ func (g *Gateway) SetCode(c CodeMode) (changed bool) {
 }
 
 // DecideFunc decides a script's call of t with args; reason is the
-// sentence a refusal carries.
+// sentence a refusal carries. With nil args it says whether t may be
+// called at all: Deny then hides t from the functions scripts see (as a
+// chat hides a tool its settings deny).
 type DecideFunc func(t router.Tool, args json.RawMessage) (d Decision, reason string)
 
 // MaxScriptText is the most of a script's answer (printed lines and the
@@ -104,11 +107,27 @@ func codeFunctions(tools []router.Tool) ([]codemode.Function, map[string]router.
 }
 
 // functions are the functions scripts call and their tools, as of the
-// last Refresh (which made them once; shared, never changed).
+// last Refresh (which made them once; shared, never changed), less those
+// Decide denies outright (asked now: a setting's change holds at once).
 func (c scripts) functions() ([]codemode.Function, map[string]router.Tool) {
 	c.g.mu.Lock()
-	defer c.g.mu.Unlock()
-	return c.g.fns, c.g.byFn
+	fns, byFn := c.g.fns, c.g.byFn
+	c.g.mu.Unlock()
+	decide := c.g.code.Load().Decide
+	if decide == nil {
+		return fns, byFn
+	}
+	var kept []codemode.Function
+	keptBy := make(map[string]router.Tool, len(byFn))
+	for _, f := range fns {
+		t := byFn[f.Server+"\x00"+f.Tool]
+		if d, _ := decide(t, nil); d == Deny {
+			continue
+		}
+		kept = append(kept, f)
+		keptBy[f.Server+"\x00"+f.Tool] = t
+	}
+	return kept, keptBy
 }
 
 // handler answers one of code mode's three tools.
@@ -134,7 +153,7 @@ func (c scripts) run(ctx context.Context, script string, fns []codemode.Function
 		if !ok {
 			return nil, fmt.Errorf("there is no function tools[%q][%q]; call list_functions to see them", c.Server, c.Tool)
 		}
-		args, err := json.Marshal(c.Args)
+		args, err := codemode.ArgsJSON(c.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +188,11 @@ func (c scripts) run(ctx context.Context, script string, fns []codemode.Function
 	}
 	text := codemode.Text(res, failure)
 	if len(text) > MaxScriptText {
-		text = fmt.Sprintf("%s\n[cut: the script's answer is %d bytes; only the first %d are shown. Return less, or only what you need.]", text[:MaxScriptText], len(text), MaxScriptText)
+		cut := MaxScriptText
+		for cut > 0 && !utf8.RuneStart(text[cut]) { // not inside a character
+			cut--
+		}
+		text = fmt.Sprintf("%s\n[cut: the script's answer is %d bytes; only the first %d are shown. Return less, or only what you need.]", text[:cut], len(text), cut)
 	}
 	out := mcp.NewToolResultText(text)
 	out.IsError = failure != ""
@@ -194,10 +217,12 @@ func (c scripts) decide(ctx context.Context, session server.ClientSession, t rou
 	if !ok || !can || !takesElicitation(caps, false) {
 		return fmt.Errorf("%s needs approval and this client cannot be asked (it takes no elicitations): the call was refused; allow the tool in Switchboard (settings.chat.policies) to let scripts call it", t.Name)
 	}
+	resume := codemode.PauseWall(ctx) // the user's time to answer is not the script's
 	res, err := es.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 		Message:         fmt.Sprintf("A script wants to run %s with %s. Allow it?", t.Name, plain.Clip(string(args), 500)),
 		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 	}})
+	resume()
 	if err != nil {
 		return fmt.Errorf("%s needs approval and asking the client failed (%v): the call was refused", t.Name, err)
 	}

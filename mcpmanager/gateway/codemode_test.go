@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -46,14 +47,17 @@ func memoryServer(t *testing.T) npmSource {
 	return npmSource{cl}
 }
 
-// answerer answers the gateway's elicitations with action, and counts them.
+// answerer answers the gateway's elicitations with action (after wait),
+// and counts them.
 type answerer struct {
 	action mcp.ElicitationResponseAction
 	asked  chan string
+	wait   time.Duration
 }
 
 func (a answerer) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	a.asked <- req.Params.Message
+	time.Sleep(a.wait)
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: a.action}}, nil
 }
 
@@ -135,10 +139,16 @@ func listedNames(t *testing.T, c *client.Client) []string {
 	return names
 }
 
-// decideLikeChat is a decision as the chat's policies would make it: the
-// read-only tools run, delete_entities is denied, the rest ask.
-func decideLikeChat(t router.Tool, _ json.RawMessage) (Decision, string) {
+// decideLikeChat is a decision as the chat's settings would make it: the
+// read-only tools run, a policy denies add_observations (the tool: hidden
+// from the functions) and a rule delete_entities (its calls), the rest
+// ask.
+func decideLikeChat(t router.Tool, args json.RawMessage) (Decision, string) {
 	switch {
+	case t.Tool.Name == "add_observations":
+		return Deny, "the settings do not allow it"
+	case args == nil:
+		return Allow, ""
 	case t.Tool.Name == "delete_entities":
 		return Deny, "a deny rule refuses it"
 	case t.Tool.Annotations.ReadOnlyHint != nil && *t.Tool.Annotations.ReadOnlyHint:
@@ -198,6 +208,31 @@ return {names: g.entities.map(e => e.name).sort(), refused};`)
 		res, err := c.CallTool(t.Context(), lreq)
 		if err != nil || !strings.Contains(res.Content[0].(mcp.TextContent).Text, "tools.memory.create_entities") {
 			t.Errorf("list_functions = %v %v", res, err)
+		}
+		// A tool the settings deny is no function, as in a chat.
+		if listed := res.Content[0].(mcp.TextContent).Text; strings.Contains(listed, "add_observations") {
+			t.Errorf("list_functions lists the denied add_observations:\n%s", listed)
+		}
+		if text, _ := runScript(t, c, `try { await tools.memory.add_observations({observations: []}); return "ran"; } catch (e) { return e.message; }`); !strings.Contains(text, "tools.memory.add_observations is not a function this script can call") {
+			t.Errorf("calling the denied add_observations: %s", text)
+		}
+	})
+	t.Run("an answer slower than the wall time", func(t *testing.T) {
+		// The limit leaves the child's start room (a second under -race on
+		// a busy machine); the answer takes longer than all of it.
+		ans := &answerer{action: mcp.ElicitationResponseActionAccept, asked: make(chan string, 10), wait: 3500 * time.Millisecond}
+		c := codeSession(t, CodeOnly, decideLikeChat, codemode.Limits{WallSeconds: 3}, ans)
+		if text, isErr := runScript(t, c, twoPeople+`return "ran";`); isErr || text != `"ran"` {
+			t.Errorf("run_script = %v %s, want the script to run on after the answer", isErr, text)
+		}
+	})
+	t.Run("a cut answer keeps whole characters", func(t *testing.T) {
+		old := MaxScriptText
+		MaxScriptText = 10
+		t.Cleanup(func() { MaxScriptText = old })
+		c := codeSession(t, CodeOnly, nil, codemode.Limits{}, nil)
+		if text, _ := runScript(t, c, `return "éééééééé";`); !utf8.ValidString(text) || !strings.HasPrefix(text, `"éééé`+"\n[cut: ") {
+			t.Errorf("run_script = %q, want 4 whole characters and the note", text)
 		}
 	})
 	t.Run("an ask answered no, and a client that cannot be asked", func(t *testing.T) {
@@ -268,7 +303,12 @@ func TestSetCode(t *testing.T) {
 	if text, isErr := runScript(t, c, `return (await tools.memory.read_graph({})).entities.length`); isErr {
 		t.Fatalf("a script with no Decide: %s", text)
 	}
-	deny := func(t router.Tool, _ json.RawMessage) (Decision, string) { return Deny, "the test says no" }
+	deny := func(t router.Tool, args json.RawMessage) (Decision, string) {
+		if args == nil {
+			return Allow, "" // the tool is one; its calls are refused
+		}
+		return Deny, "the test says no"
+	}
 	if g.SetCode(CodeMode{Mode: CodeOnly, Decide: deny}) {
 		t.Error("SetCode with the same mode reported a change")
 	}
