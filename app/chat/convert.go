@@ -11,6 +11,14 @@ import (
 	"github.com/switchboard-app/switchboard/app/history"
 )
 
+// LostResult is what the model reads of a call stored without its result:
+// the app stopped (a crash, a kill) before the result was written. Results
+// are held until the next step's write (one durable write a step, see the
+// package doc), so the call may well have finished and taken effect — a
+// file written, a message sent — with only its result lost; told that it
+// did not complete, a model would run a side effect again unchecked.
+const LostResult = "The app stopped before this call's result was saved. The call may have run and taken effect (a file written, a message sent); check before calling it again."
+
 // toolMessage is the model's view of one stored tool call. With md.images
 // (the model accepts them), each image of the result goes with the message,
 // scaled down to MaxImageSide / MaxImageBytes, and its line in the text
@@ -20,7 +28,7 @@ func toolMessage(c history.ToolCall, budget int, md media) provider.Message {
 	msg := provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, ToolName: c.Tool, IsError: c.IsError}
 	var res mcp.CallToolResult
 	if len(c.Result) == 0 {
-		msg.Text, msg.IsError = "The call did not complete (the app stopped while it ran).", true
+		msg.Text, msg.IsError = LostResult, true
 		return msg
 	}
 	if err := json.Unmarshal(c.Result, &res); err != nil {

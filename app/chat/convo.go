@@ -25,8 +25,10 @@ type convo struct {
 	key     string // the conversion's parameters; another key converts again
 	cal     calibration
 	// toldSize is the context size a provider's error told, for a model
-	// whose context size is not known otherwise.
-	toldSize int
+	// whose context size is not known otherwise; toldMax the one an error
+	// stated, smaller than the one known (set larger than the model's),
+	// which wins over it.
+	toldSize, toldMax int
 	// stubs is how many parts from the first the last request sent with
 	// their results stubbed: the next request stubs at least as many, so
 	// the prefix a prompt cache holds stays the same from step to step
@@ -126,7 +128,12 @@ func firstSummary(msgs []history.Message) int {
 // the estimate.
 func (r *run) add(m history.Message) {
 	c := r.conv
-	c.lastSeq, c.lastID = m.Seq, m.ID
+	if m.Seq >= c.lastSeq {
+		// An answer asked again after a refusal (step) comes after the
+		// summary written for it, with an older seq: the last message
+		// read stays the summary's.
+		c.lastSeq, c.lastID = m.Seq, m.ID
+	}
 	if m.Role == history.RoleAssistant {
 		c.cal.learn(m.EstimatedTokens, m.InputTokens)
 	}
@@ -156,10 +163,18 @@ func (r *run) convert(m history.Message) part {
 	case history.RoleSummary:
 		p.msgs = []provider.Message{{Role: provider.RoleUser, Text: summaryPreamble + m.Text}}
 	case history.RoleAssistant:
-		if m.Text == "" && len(m.ToolCalls) == 0 {
+		// A reply of whitespace only ("   \n  ", small models write them)
+		// says nothing, and the APIs refuse it (Anthropic: a text block of
+		// whitespace, every later request of the chat with it): it goes as
+		// no text, and an answer of nothing else as no message.
+		text := m.Text
+		if strings.TrimSpace(text) == "" {
+			text = ""
+		}
+		if text == "" && len(m.ToolCalls) == 0 {
 			return p
 		}
-		am := provider.Message{Role: provider.RoleAssistant, Text: m.Text}
+		am := provider.Message{Role: provider.RoleAssistant, Text: text}
 		for _, c := range m.ToolCalls {
 			am.ToolCalls = append(am.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Tool, Arguments: c.Arguments})
 		}

@@ -263,7 +263,7 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 			return Result{}, err
 		}
 		if tools, err := r.offer(ctx); err == nil && !r.fitsNew(tools, t.Text) {
-			if err := r.compact(ctx, store, tools, false, false); err != nil {
+			if _, err := r.compact(ctx, store, tools, false, false); err != nil {
 				return Result{}, err
 			}
 		}
@@ -384,7 +384,8 @@ func (e *Engine) Forget(chatID string) {
 
 // runFor is a run of t on conversation c, with t's defaults filled in:
 // the step limit, the result budget, and the context window a
-// context-length error told, when t knows none.
+// context-length error told: when t knows none, or when it stated one
+// smaller than t's.
 func (e *Engine) runFor(t Turn, c *convo) *run {
 	if t.MaxSteps <= 0 {
 		t.MaxSteps = MaxSteps
@@ -394,6 +395,9 @@ func (e *Engine) runFor(t Turn, c *convo) *run {
 	}
 	if t.ContextWindow <= 0 {
 		t.ContextWindow = c.toldSize
+	}
+	if c.toldMax > 0 && (t.ContextWindow <= 0 || c.toldMax < t.ContextWindow) {
+		t.ContextWindow = c.toldMax
 	}
 	return &run{e: e, t: t, conv: c}
 }
@@ -411,7 +415,7 @@ func (e *Engine) convo(chatID string, fresh bool) *convo {
 		}
 		c = &convo{cal: cal}
 		if old := e.convos[chatID]; old != nil {
-			c.toldSize = old.toldSize
+			c.toldSize, c.toldMax = old.toldSize, old.toldMax
 		}
 		e.convos[chatID] = c
 	}
@@ -443,7 +447,7 @@ func (e *Engine) dropOldConvosLocked(keep string) {
 			return
 		}
 		c := e.convos[oldest]
-		e.convos[oldest] = &convo{cal: c.cal, toldSize: c.toldSize, used: c.used}
+		e.convos[oldest] = &convo{cal: c.cal, toldSize: c.toldSize, toldMax: c.toldMax, used: c.used}
 	}
 }
 
@@ -473,6 +477,9 @@ type run struct {
 	searching bool
 	// conv is the chat's conversation, this turn's while it runs.
 	conv *convo
+	// told is a note for the next meter event: the model's context window
+	// a provider's refusal stated, smaller than the one the turn had.
+	told string
 	// done are the results of the step's calls, not yet stored: the next
 	// step's message carries them in its own write (appendMessage), and the
 	// loop stores what is left when it ends (flush).
@@ -636,28 +643,39 @@ func (r *run) withContext(msgs []provider.Message) []provider.Message {
 	return append(msgs, provider.Message{Role: provider.RoleUser, Text: c})
 }
 
-// stream runs one model request and stores the assistant message.
-func (r *run) stream(ctx, store context.Context, q request, tools []provider.Tool) (history.Message, provider.Response, error) {
+// stream runs one model request and stores the assistant message. into
+// is the message of a request the provider refused as too long (step asks
+// again into it, so only the last outcome is stored and shown); without
+// it the answer is a new message, and a context-length refusal of it is
+// held: returned with the message stored as it started ("incomplete",
+// empty), neither stored as the answer nor shown.
+func (r *run) stream(ctx, store context.Context, q request, tools []provider.Tool, into history.Message) (history.Message, provider.Response, error) {
 	msgs := q.msgs
-	// The answer is stored "incomplete" while the model is asked, not
-	// before: the durable write (an fsync) overlaps the request instead of
-	// adding to every step. The message has its ID already, for the events.
-	msg := history.Message{ID: messageID(), ChatID: r.t.ChatID, Role: "assistant", Status: "incomplete", Model: r.t.Model, CreatedAt: time.Now()}
 	type appended struct {
 		msg history.Message
 		err error
 	}
 	stored := make(chan appended, 1)
-	go func() {
-		m, err := r.appendMessage(store, msg)
-		stored <- appended{m, err}
-	}()
+	msg := into
+	if into.ID != "" {
+		stored <- appended{into, nil} // stored and shown already
+	} else {
+		// The answer is stored "incomplete" while the model is asked, not
+		// before: the durable write (an fsync) overlaps the request instead
+		// of adding to every step. The message has its ID already, for the
+		// events.
+		msg = history.Message{ID: messageID(), ChatID: r.t.ChatID, Role: "assistant", Status: "incomplete", Model: r.t.Model, CreatedAt: time.Now()}
+		go func() {
+			m, err := r.appendMessage(store, msg)
+			stored <- appended{m, err}
+		}()
+		r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
+	}
 	// Nothing the model says is shown before the message is durable: a
 	// crash after the first words keeps the unfinished answer.
 	var a appended
 	var once sync.Once
 	wait := func() { once.Do(func() { a = <-stored }) }
-	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
 	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
 		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
 	}, func(ev provider.Event) {
@@ -678,17 +696,20 @@ func (r *run) stream(ctx, store context.Context, q request, tools []provider.Too
 		return msg, provider.Response{}, fmt.Errorf("save message: %w", a.err)
 	}
 	msg = a.msg
+	if into.ID == "" && errors.Is(serr, provider.ErrContextLength) && ctx.Err() == nil {
+		return msg, provider.Response{}, serr // held for step's retry
+	}
 	msg.Text = resp.Text
 	msg.InputTokens, msg.OutputTokens, msg.EstimatedTokens = resp.Usage.InputTokens, resp.Usage.OutputTokens, q.raw
 	switch {
 	case serr == nil:
-		msg.Status = "complete"
+		msg.Status, msg.Error = "complete", ""
 	case ctx.Err() != nil:
 		msg.Status, msg.Error = "cancelled", "stopped"
 	case errors.Is(serr, provider.ErrIncomplete):
 		msg.Status, msg.Error = "incomplete", ErrorText(serr)
 	default:
-		msg.Status, msg.Error = "error", ErrorText(serr)
+		msg.Status, msg.Error = "error", answerError(serr, q, r.t.Model)
 	}
 	if serr != nil {
 		resp.ToolCalls = nil // never run calls from a broken or stopped stream
@@ -758,13 +779,19 @@ func pendingCalls(messageID string, calls []provider.ToolCall) []history.ToolCal
 	return out
 }
 
-// ensureIDs gives an ID to each call that has none: some providers (Ollama)
-// send none, and history and the UI key calls by ID.
+// ensureIDs gives each call of a step an ID of its own: some providers
+// (Ollama) send none, and a model may give two calls of one step the same
+// one ("dup1" twice). History and the UI key a step's calls by ID (history
+// kept one of the two, the last written), and a request holding two calls
+// of one ID is refused by the APIs. The first call keeps its ID; a repeat
+// gets a new one, which its result then carries.
 func ensureIDs(calls []provider.ToolCall) {
+	seen := make(map[string]bool, len(calls))
 	for i := range calls {
-		if calls[i].ID == "" {
+		if calls[i].ID == "" || seen[calls[i].ID] {
 			calls[i].ID = fmt.Sprintf("call_%d_%s", i, newID())
 		}
+		seen[calls[i].ID] = true
 	}
 }
 
@@ -842,9 +869,9 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		d := Deny
 		if r.e.opts.Approver != nil {
 			var err error
-			if d, err = r.e.opts.Approver.Approve(ctx, req); err != nil {
+			if d, err = askUser(ctx, r.e.opts.Approver, req); err != nil {
 				if ctx.Err() != nil {
-					return fail(CallCancelled, "The user stopped the chat before answering.")
+					return fail(CallCancelled, stopText(ctx, "The user stopped the chat before answering."))
 				}
 				return fail(CallDenied, "The approval could not be asked: "+err.Error())
 			}
@@ -881,7 +908,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	view.DurationMs = hc.DurationMs
 	switch {
 	case ctx.Err() != nil:
-		return fail(CallCancelled, "The user stopped the chat; the call was cancelled.")
+		return fail(CallCancelled, stopText(ctx, "The user stopped the chat; the call was cancelled."))
 	case err != nil:
 		return fail(CallError, "The tool call failed: "+err.Error())
 	}
@@ -894,6 +921,7 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	}
 	hc.Result, view.Result = raw, raw
 	hc.IsError, view.IsError = res.IsError, res.IsError
+	view.Error = resultError(res) // what the CLI prints after "error:"
 	if res.IsError {
 		update(CallError)
 	} else {

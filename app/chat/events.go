@@ -2,6 +2,9 @@ package chat
 
 import (
 	"encoding/json"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
@@ -43,7 +46,9 @@ type Event struct {
 	Call *ToolCallView `json:"call,omitempty"`
 	// Status of EventMessageEnd: complete, incomplete, error, cancelled.
 	Status string `json:"status,omitempty"`
-	// Error explains a non-complete status, a retry or the step limit.
+	// Error explains a non-complete status, a retry or the step limit; on a
+	// context event, the model's window that a refusal stated (below the one
+	// in use, which the chat now uses).
 	Error        string `json:"error,omitempty"`
 	RetryAfterMs int64  `json:"retryAfterMs,omitempty"`
 	Usage        *Usage `json:"usage,omitempty"`
@@ -93,4 +98,27 @@ type ToolCallView struct {
 	Parent string `json:"parent,omitempty"`
 	// Task is the state of a call that runs as an MCP task.
 	Task *router.TaskUpdate `json:"task,omitempty"`
+}
+
+// resultError is a view's Error for a call that ended with res: what a
+// result marked as an error says (a script's, the sentence it ended
+// with; any other's, its text), "" for one that is not. The CLI prints
+// Error after a failed call's name, and a card shows it.
+func resultError(res *mcp.CallToolResult) string {
+	if res == nil || !res.IsError {
+		return ""
+	}
+	if s, ok := res.StructuredContent.(ScriptResult); ok && s.Error != "" {
+		return s.Error
+	}
+	var text []string
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok && strings.TrimSpace(t.Text) != "" {
+			text = append(text, t.Text)
+		}
+	}
+	if len(text) == 0 {
+		return "the tool reported an error without a message"
+	}
+	return strings.Join(text, "\n")
 }

@@ -32,8 +32,9 @@ import (
 // is compacted.
 const DefaultCompactAt = 80
 
-// ErrTooLong means even compacted, the request does not fit the model's context.
-var ErrTooLong = errors.New("the message does not fit the model's context window even with the conversation summarised")
+// ErrTooLong means even compacted, the request does not fit the model's
+// context. Its error says whether there was anything to summarise.
+var ErrTooLong = errors.New("the request does not fit the model's context window")
 
 // ContextView is the context meter: what the next request takes of the
 // model's context window, in estimated tokens, and of what.
@@ -54,7 +55,7 @@ type ContextView struct {
 	Calibrated bool `json:"calibrated,omitempty"`
 	// Assumed: the model's window is not known; Window is the
 	// conservative default the engine keeps the chat under (set the real
-	// one in Settings → Long chats → Context windows).
+	// one in Settings → Chat → Long chats → Context windows).
 	Assumed bool `json:"assumed,omitempty"`
 	// Exact: Used is the provider's own count of the request (its
 	// tokenizer), not an estimate.
@@ -89,6 +90,9 @@ type request struct {
 	view    ContextView
 	raw     int // the estimate before calibration
 	stubbed int
+	// retry: the request is the step's second, after the provider refused
+	// the first as too long; summarised: the chat was summarised for it.
+	retry, summarised bool
 }
 
 // measure assembles the conversation with the first stubs parts stubbed
@@ -149,12 +153,15 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 		}
 	}
 	if force || q.view.Used > limit {
-		if err := r.compact(ctx, store, tools, true, false); err != nil {
+		summarised, err := r.compact(ctx, store, tools, true, false)
+		if err != nil {
 			return q, err
 		}
 		q = r.measure(tools, 0, 0)
+		q.summarised = summarised
 		for s := 1; s <= len(c.parts) && q.view.Used > limit; s++ {
 			q = r.measure(tools, s, 0)
+			q.summarised = summarised
 		}
 	}
 	c.stubs = q.stubbed
@@ -163,7 +170,12 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 	}
 	r.meter(q.view)
 	if q.view.Used > q.view.Window {
-		return q, fmt.Errorf("%w (about %d of %d tokens): shorten the message or the tools' results, turn some tools off, or pick a model with a larger window", ErrTooLong, q.view.Used, q.view.Window)
+		done := "; nothing earlier in the chat was left to summarise"
+		if q.summarised {
+			done = ", with the earlier messages summarised"
+		}
+		return q, fmt.Errorf("%w (about %d of %d tokens%s): shorten the message or the tools' results, turn some tools off, or pick a model with a larger window",
+			ErrTooLong, q.view.Used, q.view.Window, done)
 	}
 	return q, nil
 }
@@ -197,9 +209,12 @@ func (c *convo) turnStart() int {
 	return 0
 }
 
-// meter sends the context meter.
+// meter sends the context meter, with the note on the window (r.told)
+// when there is one to say.
 func (r *run) meter(v ContextView) {
-	r.emit(Event{Type: EventContext, Context: &v})
+	ev := Event{Type: EventContext, Context: &v}
+	ev.Error, r.told = r.told, ""
+	r.emit(ev)
 }
 
 // fitsNew says whether the chat, with text added as a new user message,
@@ -229,14 +244,15 @@ const summaryTokens = 1_024
 // place of what it summarised: every part, or (keepTurn) the parts before
 // the turn in progress, which stays verbatim after the summary. asked: the
 // user asked for it (Compact now), stored with it so the chat says so.
-func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTurn, asked bool) error {
+// It says whether there was anything to summarise.
+func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTurn, asked bool) (bool, error) {
 	parts := r.conv.parts
 	covers := 0
 	if cut := r.conv.turnStart(); keepTurn && cut < len(parts) {
 		parts, covers = parts[:cut], parts[cut].seq-1
 	}
 	if len(parts) == 0 || len(parts) == 1 && parts[0].role == history.RoleSummary {
-		return nil
+		return false, nil
 	}
 	r.meter(ContextView{Window: r.t.contextSize(), Limit: r.t.limit(), Assumed: r.t.ContextWindow <= 0, Compacting: true})
 	start := time.Now()
@@ -245,11 +261,11 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTur
 		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete, Covers: covers, Asked: asked,
 	})
 	if err != nil {
-		return fmt.Errorf("save summary: %w", err)
+		return false, fmt.Errorf("save summary: %w", err)
 	}
 	r.add(sum)
 	r.emit(Event{Type: EventMessage, MessageID: sum.ID, Role: history.RoleSummary, Text: sum.Text, Steps: len(parts), DurationMs: time.Since(start).Milliseconds()})
-	return nil
+	return true, nil
 }
 
 // summarise writes the summary of parts: the model's, in pieces that fit
@@ -347,47 +363,107 @@ func plainSummary(parts []part, err error) string {
 
 // step runs one model request within the model's context: fit, stream, and
 // on a provider's context-length error (the estimate was short, or the
-// context size is not known) one compaction and a second try.
+// context size is not known, or set larger than the model's) one
+// compaction and a second try, answered into the same message: a refusal
+// that the retry recovers from is neither stored nor shown, and one it
+// does not is stored once, saying what was tried.
 func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.Message, provider.Response, error) {
 	q, err := r.fit(ctx, store, tools, false)
 	if err != nil {
-		return r.refuse(store, err)
+		return r.refuse(store, history.Message{}, err)
 	}
-	msg, resp, err := r.stream(ctx, store, q, tools)
-	if errors.Is(err, provider.ErrContextLength) && ctx.Err() == nil {
-		if r.t.ContextWindow > 0 {
-			// It did not fit: count higher from now on, as high as the
-			// error says the request was.
-			r.conv.cal.learn(q.raw, max(refusedTokens(err), r.t.ContextWindow+1))
-		} else {
-			// The context size was not known: take what the error says of it,
-			// else a guess below what was refused, for the summary's
-			// requests and the chat's next turns.
-			r.conv.toldSize = contextSizeFrom(err, q.view.Used)
-			r.t.ContextWindow = r.conv.toldSize
-			r.conv.cal.learn(q.raw, refusedTokens(err))
-		}
-		r.add(msg)
-		if q, err = r.fit(ctx, store, tools, true); err != nil {
-			return r.refuse(store, err)
-		}
-		msg, resp, err = r.stream(ctx, store, q, tools)
+	msg, resp, err := r.stream(ctx, store, q, tools, history.Message{})
+	if !errors.Is(err, provider.ErrContextLength) || ctx.Err() != nil {
+		// The answer keeps its request's estimate: add learns from it and
+		// the reported usage, now and when the chat is read again.
+		return msg, resp, err
 	}
-	// The answer keeps its request's estimate: add learns from it and the
-	// reported usage, now and when the chat is read again.
-	return msg, resp, err
+	r.told = learnRefusal(r, q, err)
+	if q, err = r.fit(ctx, store, tools, true); err != nil {
+		return r.refuse(store, msg, err)
+	}
+	q.retry = true
+	return r.stream(ctx, store, q, tools, msg)
 }
 
-// refuse stores an assistant message saying why the request was not
-// sent, so the chat shows it where the answer would be.
-func (r *run) refuse(store context.Context, cause error) (history.Message, provider.Response, error) {
-	msg, err := r.appendMessage(store, history.Message{
-		ChatID: r.t.ChatID, Role: history.RoleAssistant, Model: r.t.Model, Status: history.StatusError, Error: ErrorText(cause),
-	})
+// learnRefusal takes in what a provider's context-length refusal of q
+// says: the chat counts higher from now on (as high as the error says the
+// request was); and the model's context size, for the retry and the rest
+// of the chat, when it was not known, or when the error states one
+// smaller than the one in use (a --context-window or a setting larger
+// than the model's: with it every request past the model's size would be
+// sent, refused and sent again). Then it returns the note saying so.
+func learnRefusal(r *run, q request, err error) string {
+	c, window, refused := r.conv, r.t.ContextWindow, refusedTokens(err)
+	stated := statedSize(err)
+	switch {
+	case window <= 0:
+		// Not known: take what the error says of it, else a guess below
+		// what was refused, for the summary's requests and the chat's next
+		// turns.
+		c.toldSize = contextSizeFrom(err, q.view.Used)
+		r.t.ContextWindow = c.toldSize
+		c.cal.learn(q.raw, refused)
+	case stated > 0 && stated < window:
+		c.toldMax, r.t.ContextWindow = stated, stated
+		if n := max(refused, stated+1); n > q.view.Used {
+			c.cal.learn(q.raw, n) // the request was at least that long, and the estimate said less
+		}
+		return fmt.Sprintf("The model's context window is %d tokens (its provider said so refusing a longer request), not the %d this chat was given; the chat is kept within %d tokens now. To have it so from the start, set it in %s.",
+			stated, window, stated, setWindowAt(stated))
+	default:
+		// It did not fit: count higher from now on.
+		c.cal.learn(q.raw, max(refused, window+1))
+	}
+	return ""
+}
+
+// setWindowAt is where a model's context window is set (to tokens, when
+// known), in the window and on the command line.
+func setWindowAt(tokens int) string {
+	v, n := "tokens", "N"
+	if tokens > 0 {
+		v, n = strconv.Itoa(tokens), strconv.Itoa(tokens)
+	}
+	return fmt.Sprintf("Settings → Chat → Long chats → Context windows (provider/model=%s), or with switchboard chat --context-window %s", v, n)
+}
+
+// answerError is a failed answer's stored error (ErrorText), but for a
+// context-length refusal of the retry it says what the retry did (the
+// provider cannot know) and where the model's real window is set.
+func answerError(err error, q request, model string) string {
+	if !q.retry || !errors.Is(err, provider.ErrContextLength) {
+		return ErrorText(err)
+	}
+	tried := "after the earlier messages were summarised"
+	if !q.summarised {
+		tried = "(there were no earlier messages to summarise)"
+	}
+	return fmt.Sprintf("The model %q refused the request as longer than its context window, also when asked again %s. Set the model's real context window in %s; or shorten the message, or start a new chat.",
+		model, tried, setWindowAt(0)) + "\n\n" + err.Error()
+}
+
+// refuse stores an assistant message saying why the request was not sent,
+// so the chat shows it where the answer would be: held, when set, is the
+// message of a request refused as too long that could not be asked again,
+// else a new one.
+func (r *run) refuse(store context.Context, held history.Message, cause error) (history.Message, provider.Response, error) {
+	msg := held
+	msg.Status, msg.Error = history.StatusError, ErrorText(cause)
+	var err error
+	if held.ID != "" {
+		err = r.e.opts.History.UpdateMessage(store, msg)
+	} else {
+		msg, err = r.appendMessage(store, history.Message{
+			ChatID: r.t.ChatID, Role: history.RoleAssistant, Model: r.t.Model, Status: history.StatusError, Error: msg.Error,
+		})
+		if err == nil {
+			r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: history.RoleAssistant})
+		}
+	}
 	if err != nil {
 		return msg, provider.Response{}, fmt.Errorf("save message: %w", err)
 	}
-	r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: history.RoleAssistant})
 	r.emit(Event{Type: EventMessageEnd, MessageID: msg.ID, Status: msg.Status, Error: msg.Error})
 	return msg, provider.Response{}, cause
 }
@@ -395,7 +471,7 @@ func (r *run) refuse(store context.Context, cause error) (history.Message, provi
 // sizeNumbers find the context size in providers' context-length errors:
 // OpenAI's "maximum context length is 8192 tokens", Anthropic's "> 200000
 // maximum", llama.cpp's "context size (4096 tokens)", Ollama's "num_ctx".
-var sizeNumbers = regexp.MustCompile(`(?:maximum context length is|> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
+var sizeNumbers = regexp.MustCompile(`(?:maximum context length is |> ?|context size \(|num_ctx |context window of )(\d{3,9})`)
 
 // refusedNumbers find the size of the refused request in providers'
 // context-length errors: OpenAI's "resulted in 9701 tokens", Anthropic's
@@ -414,13 +490,21 @@ func refusedTokens(err error) int {
 	return 0
 }
 
+// statedSize is the context size a context-length error states, else 0.
+func statedSize(err error) int {
+	if m := sizeNumbers.FindStringSubmatch(err.Error()); m != nil {
+		if n, perr := strconv.Atoi(m[1]); perr == nil {
+			return n
+		}
+	}
+	return 0
+}
+
 // contextSizeFrom is the context size a context-length error tells, else
 // three quarters of the refused request's estimate.
 func contextSizeFrom(err error, refused int) int {
-	if m := sizeNumbers.FindStringSubmatch(err.Error()); m != nil {
-		if n, perr := strconv.Atoi(m[1]); perr == nil && n > 0 && (refused == 0 || n < refused*2) {
-			return n
-		}
+	if n := statedSize(err); n > 0 && (refused == 0 || n < refused*2) {
+		return n
 	}
 	return max(refused*3/4, 1024)
 }
@@ -440,7 +524,7 @@ func (e *Engine) Compact(ctx context.Context, t Turn) error {
 	if err != nil {
 		return err
 	}
-	if err := r.compact(ctx, store, tools, false, true); err != nil {
+	if _, err := r.compact(ctx, store, tools, false, true); err != nil {
 		return err
 	}
 	r.meter(r.measure(tools, 0, 0).view)
@@ -459,7 +543,7 @@ func (e *Engine) Measure(ctx context.Context, t Turn) (ContextView, error) {
 	e.mu.Lock()
 	own := &convo{}
 	if c := e.convos[t.ChatID]; c != nil {
-		own.cal, own.toldSize = c.cal, c.toldSize
+		own.cal, own.toldSize, own.toldMax = c.cal, c.toldSize, c.toldMax
 	}
 	e.mu.Unlock()
 	r := e.runFor(t, own)

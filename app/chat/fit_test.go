@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ import (
 // TestContextLengthErrorCompactsAndRetries: a model whose window the app
 // does not know refuses a request as too long; the chat is summarised and
 // the step asked again, once, and the answer arrives. The refused attempt
-// stays in the history as an error the chat shows.
+// is neither stored nor shown: the turn has one answer, no error.
 func TestContextLengthErrorCompactsAndRetries(t *testing.T) {
 	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic, provider.KindOllama} {
 		t.Run(string(kind), func(t *testing.T) {
@@ -38,20 +39,41 @@ func TestContextLengthErrorCompactsAndRetries(t *testing.T) {
 			}
 			msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
 			var refused, summaries int
+			var answers []string // to the last message
 			for _, m := range msgs {
-				if m.Status == history.StatusError && strings.Contains(m.Error, "context window") {
+				if m.Status != history.StatusComplete || m.Error != "" {
 					refused++
 				}
-				if m.Role == history.RoleSummary {
+				switch m.Role {
+				case history.RoleSummary:
 					summaries++
+				case history.RoleUser:
+					answers = nil
+				case history.RoleAssistant:
+					answers = append(answers, m.Text)
 				}
 			}
-			if refused != 1 || summaries != 1 {
-				t.Fatalf("%d refused answers, %d summaries; want 1 and 1", refused, summaries)
+			if refused != 0 || summaries != 1 || len(answers) != 1 || answers[0] != "fits again" {
+				t.Fatalf("%d refused answers, %d summaries, answers %q to the last message; want 0, 1 and one", refused, summaries, answers)
+			}
+			for _, ev := range f.events(chat.EventMessageEnd) {
+				if ev.Error != "" {
+					t.Fatalf("an answer ended with an error shown: %s", ev.Error)
+				}
 			}
 			last := string(f.llm.Requests()[len(f.llm.Requests())-1])
 			if !strings.Contains(last, "Notes: earlier the user chatted") || strings.Contains(last, "0 words to fill") {
 				t.Fatalf("the retry did not read the summary instead of the old turns:\n%.800s", last)
+			}
+			// The next turn reads the chat on from the summary: it holds
+			// the summary once, then the answer asked again.
+			f.llm.Enqueue(providertest.Reply{Text: "and on"})
+			if res, err := f.send(t.Context(), "short"); err != nil || res.Message.Text != "and on" {
+				t.Fatalf("the turn after: %v %q %s", err, res.Message.Text, res.Message.Error)
+			}
+			next := string(f.llm.Requests()[len(f.llm.Requests())-1])
+			if n := strings.Count(next, "Notes: earlier the user chatted"); n != 1 || !strings.Contains(next, "fits again") {
+				t.Fatalf("the turn after holds the summary %d times, want once, and the answer:\n%.2000s", n, next)
 			}
 		})
 	}
@@ -432,5 +454,121 @@ func TestRequestsKeepTheirPrefix(t *testing.T) {
 			}
 		}
 		prev = b
+	}
+}
+
+// TestAWindowSetLargerThanTheModels: the turn's context window (a
+// --context-window, a setting) is larger than the model's, whose refusal
+// states its own. The stated one is taken for the retry and the rest of
+// the chat, and said once; no request is refused again, no refusal is
+// stored or shown, and every turn is answered.
+func TestAWindowSetLargerThanTheModels(t *testing.T) {
+	for _, kind := range []provider.Kind{provider.KindOpenAI, provider.KindAnthropic} {
+		t.Run(string(kind), func(t *testing.T) {
+			f := newFixture(t, kind, nil)
+			f.llm.SetModelList([]providertest.Model{{ID: "m1", ContextWindow: 3000}})
+			f.llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: the user sent long messages."})
+			long := strings.Repeat("words to fill the window ", 100) // ~650 tokens a turn
+			set := func(tu *chat.Turn) { tu.ContextWindow = 12_000 }
+			for i := range 10 {
+				f.llm.Enqueue(providertest.Reply{Text: "ok"})
+				if res, err := f.send(t.Context(), fmt.Sprintf("%d %s", i, long), set); err != nil || res.Message.Status != history.StatusComplete {
+					t.Fatalf("turn %d: %v %s", i, err, res.Message.Error)
+				}
+			}
+			refused := 0
+			for _, b := range f.llm.Requests() {
+				if len(b)/4 > 3000 {
+					refused++
+				}
+			}
+			var notes []string
+			for _, ev := range f.events(chat.EventContext) {
+				if ev.Error != "" {
+					notes = append(notes, ev.Error)
+				}
+			}
+			if refused != 1 || len(notes) != 1 || !strings.Contains(notes[0], "3000 tokens") || !strings.Contains(notes[0], "not the 12000") {
+				t.Fatalf("%d requests refused, notes %q; want 1 and one naming both windows", refused, notes)
+			}
+			meters := f.events(chat.EventContext)
+			if last := meters[len(meters)-1].Context; last.Window != 3000 {
+				t.Fatalf("the meter shows a window of %d, want the model's 3000", last.Window)
+			}
+			msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+			for _, m := range msgs {
+				if m.Status != history.StatusComplete || m.Error != "" {
+					t.Fatalf("message %d stored as %s: %s", m.Seq, m.Status, m.Error)
+				}
+			}
+			for _, ev := range f.events(chat.EventMessageEnd) {
+				if ev.Error != "" {
+					t.Fatalf("an answer ended with an error shown: %s", ev.Error)
+				}
+			}
+		})
+	}
+}
+
+// TestARefusalTheRetryDoesNotMendIsStoredOnce: the model refuses the
+// request as too long, and the retry too. The turn ends with one answer
+// stored and shown as failed, whose error says what was tried — the
+// earlier messages summarised only when there were some — and where the
+// model's real window is set, in the window and on the command line.
+func TestARefusalTheRetryDoesNotMendIsStoredOnce(t *testing.T) {
+	tests := []struct {
+		name    string
+		earlier int
+		want    string
+	}{
+		{"with earlier turns", 2, "also when asked again after the earlier messages were summarised"},
+		{"first turn", 0, "there were no earlier messages to summarise"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, provider.KindAnthropic, nil)
+			f.llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: earlier turns."})
+			set := func(tu *chat.Turn) { tu.ContextWindow = 100_000 }
+			for i := range tc.earlier {
+				f.llm.Enqueue(providertest.Reply{Text: "ok"})
+				if _, err := f.send(t.Context(), fmt.Sprintf("turn %d", i), set); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tooLong := providertest.Reply{Status: 400, Error: "prompt is too long"}
+			f.llm.Enqueue(tooLong, tooLong)
+			res, err := f.send(t.Context(), "the long one", set)
+			if !errors.Is(err, provider.ErrContextLength) {
+				t.Fatalf("err %v, want the context-length refusal", err)
+			}
+			msgs, _ := f.hist.Messages(t.Context(), f.chat.ID)
+			var failed []history.Message
+			for _, m := range msgs {
+				if m.Status != history.StatusComplete {
+					failed = append(failed, m)
+				}
+			}
+			if len(failed) != 1 || failed[0].ID != res.Message.ID || failed[0].Status != history.StatusError {
+				t.Fatalf("failed messages %+v, want the turn's answer alone", failed)
+			}
+			text := failed[0].Error
+			for _, w := range []string{tc.want, "--context-window N", "Settings → Chat → Long chats → Context windows"} {
+				if !strings.Contains(text, w) {
+					t.Errorf("the stored error lacks %q:\n%s", w, text)
+				}
+			}
+			if strings.Contains(text, "even after") || tc.earlier == 0 && strings.Contains(text, "were summarised") {
+				t.Errorf("the stored error says more was tried than was:\n%s", text)
+			}
+			var shown []string
+			for _, ev := range f.events(chat.EventMessageEnd) {
+				if ev.Error != "" {
+					shown = append(shown, ev.Error)
+				}
+			}
+			if len(shown) != 1 || shown[0] != text {
+				t.Fatalf("errors shown %q, want the stored one once", shown)
+			}
+		})
 	}
 }

@@ -34,12 +34,12 @@ func chatCmd() *Command {
 			fs.StringVar(&chatID, "chat", "", "continue this chat (ID from the app or an earlier run) instead of starting one")
 			fs.StringVar(&system, "system", "", "system prompt (default: the one in Settings)")
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
-			fs.IntVar(&window, "context-window", 0, "the model's context window in tokens, when the provider does not tell it (default: what the provider or Settings → Long chats say, else 32000 assumed)")
+			fs.IntVar(&window, "context-window", 0, "the model's context window in tokens, over what the provider and Settings → Chat → Long chats → Context windows say (default: what they say, else 32000 assumed); a smaller one the provider states when it refuses a request as too long wins over it")
 			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (a server using the model), which follows Settings → Chat → Sampling (settings.chat.sampling in config.json)")
 			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
 			fs.StringVar(&toolMode, "tools", "", "how the model gets the tools: direct (each tool), code (it lists them and runs a script that calls them), or both (default: the agent's, else Settings', else code for a context window up to 32k tokens)")
 		},
-		Run: func(ctx context.Context, inv *Invocation, args []string) error {
+		Run: func(ctx context.Context, inv *Invocation, args []string) (err error) {
 			if err := host.ValidToolMode(toolMode); err != nil {
 				return &UsageError{Cmd: inv.Path, Msg: "--tools: " + err.Error()}
 			}
@@ -97,6 +97,9 @@ func chatCmd() *Command {
 			} else if _, err := h.Chats.Get(ctx, chatID); err != nil {
 				return err
 			}
+			// Said however the run ends, before its error: the chat is
+			// saved, a failed turn too, and continued by its id.
+			defer fmt.Fprintf(inv.Stderr, "switchboard: saved as chat %s (continue with --chat %s)\n", chatID, chatID)
 
 			// Tool lines, questions and refusals come from several goroutines.
 			errOut := &lockedWriter{w: inv.Stderr}
@@ -129,7 +132,7 @@ func chatCmd() *Command {
 			}
 			setAt := "--context-window N"
 			if !adhoc {
-				setAt += ", or in Settings → Long chats → Context windows (" + pname + "/" + model + "=tokens)"
+				setAt += ", or in Settings → Chat → Long chats → Context windows (" + pname + "/" + model + "=tokens)"
 			}
 			out := &streamPrinter{out: inv.Stdout, errOut: errOut, quiet: inv.JSON, setWindow: setAt}
 			turn.OnEvent = out.event
@@ -141,15 +144,42 @@ func chatCmd() *Command {
 				}
 			}
 			if err != nil {
-				return err
+				return answerError(res, err)
 			}
 			if res.StepLimit {
 				fmt.Fprintf(inv.Stderr, "switchboard: %s\n", termSafe(res.Message.Error))
 			}
-			fmt.Fprintf(inv.Stderr, "switchboard: saved as chat %s (continue with --chat %s)\n", chatID, chatID)
 			return nil
 		},
 	}
+}
+
+// answerError is a failed turn's error as 'switchboard chat' prints it
+// (once, as the run's error): the failed answer's stored error, which
+// is the sentence the window shows and then the detail, when the turn
+// ended on one; else err itself.
+func answerError(res host.TurnResult, err error) error {
+	m := res.Message
+	if m.Error == "" || (m.Status != "error" && m.Status != "incomplete") {
+		return err
+	}
+	return &turnError{err: err, text: m.Error}
+}
+
+// turnError is a turn's err with the text its answer was stored with
+// (chat.ErrorText: the sentence, a blank line, the detail).
+type turnError struct {
+	err  error
+	text string
+}
+
+func (e *turnError) Error() string { return e.err.Error() }
+func (e *turnError) Unwrap() error { return e.err }
+
+// Plain says the error as the window does (plain.Explainer).
+func (e *turnError) Plain() (sentence, detail string) {
+	sentence, detail, _ = strings.Cut(e.text, "\n\n")
+	return sentence, strings.TrimSpace(detail)
 }
 
 // chatModel picks the model: a configured provider's by name (opened by
@@ -192,7 +222,8 @@ func isTTY(r io.Reader) bool {
 }
 
 // streamPrinter writes the answer to stdout as it streams and tool activity
-// to stderr.
+// to stderr. A failed answer's error is not printed as the answer ends:
+// the turn ends with it, and the run prints it once (answerError).
 type streamPrinter struct {
 	out, errOut io.Writer
 	quiet       bool // --json: only the final JSON goes to stdout
@@ -240,7 +271,14 @@ func (s *streamPrinter) event(ev host.ChatEvent) {
 		s.newline()
 		fmt.Fprintf(s.errOut, "switchboard: rate-limited, retrying in %d ms\n", ev.RetryAfterMs)
 	case host.EventContext:
+		if ev.Error != "" { // what the engine learnt of the model's window, said once
+			s.newline()
+			fmt.Fprintf(s.errOut, "switchboard: %s\n", termSafe(ev.Error))
+		}
 		v := ev.Context
+		if v == nil {
+			break
+		}
 		if v.Compacting {
 			s.newline()
 			fmt.Fprintln(s.errOut, "switchboard: the chat is near the model's context window; summarising the earlier messages…")
@@ -258,11 +296,6 @@ func (s *streamPrinter) event(ev host.ChatEvent) {
 	case host.EventMessage:
 		if host.IsSummary(ev) {
 			fmt.Fprintf(s.errOut, "switchboard: summarised %d earlier messages (%d ms); the originals stay in the chat's history and its export\n", ev.Steps, ev.DurationMs)
-		}
-	case host.EventMessageEnd:
-		if ev.Status != "complete" && ev.Error != "" {
-			s.newline()
-			fmt.Fprintf(s.errOut, "switchboard: answer %s: %s\n", ev.Status, termSafe(ev.Error))
 		}
 	}
 }

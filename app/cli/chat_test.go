@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +12,9 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/history"
+	"github.com/switchboard-app/switchboard/app/host"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
 
@@ -181,5 +184,113 @@ func TestChatSaysWhenItSummarises(t *testing.T) {
 		if len(b)/4 > 8000 {
 			t.Fatalf("request %d over the window: %d tokens", i, len(b)/4)
 		}
+	}
+}
+
+// TestChatFailureSaysTheChatAndTheErrorOnce: a turn that fails still says
+// which chat it saved (before the error, so a run cut short can be
+// continued), and its error is printed once: the sentence the window
+// shows, then the detail.
+func TestChatFailureSaysTheChatAndTheErrorOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply providertest.Reply
+		want  string // the sentence, printed once
+	}{
+		{"provider error", providertest.Reply{Status: 500, Error: "kaboom"}, "had a problem on its side (HTTP 500)"},
+		{"answer broken off", providertest.Reply{Text: "one two three four", DropAfter: 2}, "The answer broke off before it was finished"},
+	} {
+		for _, mode := range []string{"text", "json"} {
+			t.Run(tc.name+"/"+mode, func(t *testing.T) {
+				llm := providertest.NewServer(t)
+				dir := t.TempDir()
+				llm.Enqueue(tc.reply)
+				args := []string{"--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "m1"}
+				if mode == "json" {
+					args = append(args, "--json")
+				}
+				code, _, errOut := runChat(t, dir, "", append(args, "hello")...)
+				if code != ExitRuntime {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				h, err := history.Open(t.Context(), filepath.Join(dir, "history.db"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer h.Close()
+				chats, _ := h.ListChats(t.Context(), history.ListOptions{})
+				if len(chats) != 1 {
+					t.Fatalf("%d chats", len(chats))
+				}
+				saved := fmt.Sprintf("switchboard: saved as chat %s (continue with --chat %s)", chats[0].ID, chats[0].ID)
+				at, sentence := strings.Index(errOut, saved), strings.Index(errOut, tc.want)
+				if at < 0 || sentence < at || strings.Count(errOut, tc.want) != 1 || strings.Contains(errOut, "answer error") || strings.Contains(errOut, "answer incomplete") {
+					t.Fatalf("stderr:\n%s\nwant %q, then %q once", errOut, saved, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// TestChatWindowSetLargerThanTheModels: 'switchboard chat --context-window
+// 12000' with a model of 8,192 tokens, continued turn after turn with
+// --chat, each turn reading a 6,000-character file. The model's refusals
+// state its window: each is mended (summarised, asked again with the
+// stated window) without an error printed, the window it stated is said,
+// and every turn is answered.
+func TestChatWindowSetLargerThanTheModels(t *testing.T) {
+	llm := providertest.NewServer(t)
+	llm.SetModelList([]providertest.Model{{ID: "small", ContextWindow: 8_192}})
+	llm.Enqueue(providertest.Reply{When: "Write the summary now.", Text: "Notes: the user asks each turn to read notes.txt; every read worked."})
+	dir := t.TempDir()
+	root := host.WorkspaceRoot(datadir.Dir(dir))
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte(strings.Repeat("the quick brown fox jumps over the lazy dog\n", 140)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chatID, notes := "", 0
+	for i := 1; i <= 10; i++ {
+		answer := fmt.Sprintf("Turn %d: read it.", i)
+		llm.Enqueue(
+			providertest.Reply{ToolCalls: []providertest.ToolCall{{Name: "workspace__read_file", Arguments: `{"path":"notes.txt"}`}}},
+			providertest.Reply{Text: answer},
+		)
+		args := []string{"--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "small", "--yes", "--context-window", "12000"}
+		if chatID != "" {
+			args = append(args, "--chat", chatID)
+		}
+		code, out, errOut := runChat(t, dir, fmt.Sprintf("Question %d: please read notes.txt\n", i), args...)
+		if code != 0 || strings.TrimSpace(out) != answer || strings.Contains(errOut, "answer error") || strings.Contains(errOut, "refused") {
+			t.Fatalf("turn %d: exit %d, stdout %q, stderr:\n%s", i, code, out, errOut)
+		}
+		notes += strings.Count(errOut, "The model's context window is 8192 tokens")
+		if _, id, ok := strings.Cut(errOut, "continue with --chat "); ok {
+			chatID = strings.TrimSuffix(strings.TrimSpace(id), ")")
+		}
+	}
+	refused := 0
+	for _, b := range llm.Requests() {
+		if len(b)/4 > 8_192 {
+			refused++
+		}
+	}
+	if refused == 0 || notes != refused {
+		t.Fatalf("%d requests refused, the window said %d times; want it said once for each", refused, notes)
+	}
+}
+
+// TestChatHelpSaysTheWindowFlagWins: --context-window is taken over what
+// the provider and Settings say (the help said it applied only when the
+// provider did not tell the window), short of a smaller one a refusal
+// states.
+func TestChatHelpSaysTheWindowFlagWins(t *testing.T) {
+	code, out, _ := runChat(t, t.TempDir(), "", "--help")
+	_, help, _ := strings.Cut(out, "-context-window")
+	help, _, _ = strings.Cut(help, "\n  -")
+	help = strings.Join(strings.Fields(help), " ")
+	if code != 0 || strings.Contains(help, "does not tell") || !strings.Contains(help, "over what the provider and Settings → Chat → Long chats → Context windows say") {
+		t.Fatalf("exit %d, --context-window's help: %q", code, help)
 	}
 }

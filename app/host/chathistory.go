@@ -73,7 +73,7 @@ func (c *Chats) Messages(ctx context.Context, id string) ([]MessageView, error) 
 	if err != nil {
 		return nil, err
 	}
-	return messageViews(ms), nil
+	return messageViews(ms, c.Running(id)), nil
 }
 
 // MessagesPage is up to limit of chat id's messages before seq before (0:
@@ -87,7 +87,7 @@ func (c *Chats) MessagesPage(ctx context.Context, id string, before, limit int) 
 	if err != nil {
 		return MessagePageView{}, err
 	}
-	return MessagePageView{Messages: messageViews(p.Messages), HasMore: p.HasMore}, nil
+	return MessagePageView{Messages: messageViews(p.Messages, c.Running(id)), HasMore: p.HasMore}, nil
 }
 
 // Rename sets chat id's title (trimmed; an empty one is refused).

@@ -177,14 +177,23 @@ func chatViews(cs []history.Chat) []ChatView {
 	return out
 }
 
-func messageViews(ms []history.Message) []MessageView {
+// messageViews are stored messages as the doors show them. running says
+// whether the chat has a turn running here: when it has none, a call
+// stored without its result (pending, running) is one whose result the
+// app lost when it stopped, not one waiting for an answer, and says so as
+// the model is told it (chat.LostResult).
+func messageViews(ms []history.Message, running bool) []MessageView {
 	out := make([]MessageView, 0, len(ms))
 	for _, m := range ms {
 		v := MessageView{ID: m.ID, ChatID: m.ChatID, Seq: m.Seq, Role: m.Role, Text: m.Text, Status: m.Status, Error: m.Error,
 			Model: m.Model, InputTokens: m.InputTokens, OutputTokens: m.OutputTokens, CreatedAt: rfc3339(m.CreatedAt),
 			ToolCalls: make([]ToolCallView, 0, len(m.ToolCalls)), Asked: m.Asked}
 		for i, c := range m.ToolCalls {
-			v.ToolCalls = append(v.ToolCalls, storedCallView(i, c))
+			cv := storedCallView(i, c)
+			if !running && cv.Result == nil && (c.Status == chat.CallPending || c.Status == chat.CallRunning) {
+				cv.Status, cv.IsError, cv.Error = chat.CallError, true, chat.LostResult
+			}
+			v.ToolCalls = append(v.ToolCalls, cv)
 		}
 		out = append(out, v)
 	}

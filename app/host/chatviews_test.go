@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/history"
 )
 
@@ -79,11 +80,41 @@ func TestChatViewsOfStoredChats(t *testing.T) {
 	if c.CreatedAt != "2026-03-04T05:06:07Z" || c.UpdatedAt != "2026-03-04T05:06:08Z" || !reflect.DeepEqual(c.Options.OffServers, []string{"git"}) {
 		t.Fatalf("chat %+v", c)
 	}
-	m := messageViews([]history.Message{{ID: "m", CreatedAt: at, ToolCalls: []history.ToolCall{{ID: "x"}, {ID: "y"}}}})
+	m := messageViews([]history.Message{{ID: "m", CreatedAt: at, ToolCalls: []history.ToolCall{{ID: "x"}, {ID: "y"}}}}, false)
 	if m[0].CreatedAt != "2026-03-04T05:06:07Z" || m[0].ToolCalls[1].Index != 1 {
 		t.Fatalf("message %+v", m[0])
 	}
-	if m := messageViews([]history.Message{{ID: "m"}}); m[0].CreatedAt != "" || m[0].ToolCalls == nil {
+	if m := messageViews([]history.Message{{ID: "m"}}, false); m[0].CreatedAt != "" || m[0].ToolCalls == nil {
 		t.Fatalf("a message without calls or time: %+v", m[0]) // toolCalls is [], never null
+	}
+}
+
+// A call stored without its result is, when no turn of the chat runs, one
+// whose result the app lost as it stopped: the card says so (as the model
+// is told), not "waiting for approval"; while a turn runs it is in flight.
+func TestStoredCallWithoutResult(t *testing.T) {
+	done := json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`)
+	calls := []history.ToolCall{
+		{ID: "a", Tool: "w__write", Status: chat.CallPending},
+		{ID: "b", Tool: "w__write", Status: chat.CallRunning},
+		{ID: "c", Tool: "w__read", Status: chat.CallDone, Result: done},
+	}
+	tests := []struct {
+		running bool
+		want    []string // each call's status
+	}{
+		{running: false, want: []string{chat.CallError, chat.CallError, chat.CallDone}},
+		{running: true, want: []string{chat.CallPending, chat.CallRunning, chat.CallDone}},
+	}
+	for _, tt := range tests {
+		m := messageViews([]history.Message{{ID: "m", ToolCalls: calls}}, tt.running)
+		for i, c := range m[0].ToolCalls {
+			if c.Status != tt.want[i] {
+				t.Errorf("running %v, call %s: status %q, want %q", tt.running, c.ID, c.Status, tt.want[i])
+			}
+			if lost := c.Status == chat.CallError; lost != (c.Error == chat.LostResult) || lost != c.IsError {
+				t.Errorf("running %v, call %s: error %q (isError %v)", tt.running, c.ID, c.Error, c.IsError)
+			}
+		}
 	}
 }

@@ -96,7 +96,7 @@ type ChatContext struct {
 	Compacting bool `json:"compacting,omitempty"`
 	Calibrated bool `json:"calibrated,omitempty"`
 	// Assumed: the model's window is not known; Window is a
-	// conservative default (set the real one in Settings → Long chats).
+	// conservative default (set the real one in Settings → Chat → Long chats → Context windows).
 	Assumed bool `json:"assumed,omitempty"`
 	// Exact: Used is the provider's own count (its tokenizer).
 	Exact bool `json:"exact,omitempty"`

@@ -193,6 +193,9 @@ function onChatEvent(ev: ChatEvent) {
   const state = chatStore.get();
   if (ev.type === 'context') {
     applyMeter(ev);
+    // A refusal that stated the model's real window (below the one in use)
+    // comes with the meter; the chat says so once.
+    if (ev.error && ev.chatId === state.current) set({ notice: ev.error });
     return;
   }
   if (ev.chatId !== state.current) return;

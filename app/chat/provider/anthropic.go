@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -112,6 +114,7 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 	// all results of a turn's calls in one user message, and a user's text
 	// after tool results belongs in it too.
 	msgs := make([]anthropicMessage, 0, len(req.Messages))
+	ids := newCallIDs(anthropicID)
 	push := func(role string, blocks ...anthropicBlock) {
 		if len(blocks) == 0 {
 			return // the API refuses empty messages
@@ -126,27 +129,28 @@ func (p *anthropicProvider) request(req Request, names *toolNames) (anthropic.Me
 		switch m.Role {
 		case RoleUser:
 			var blocks []anthropicBlock
-			if m.Text != "" { // the API refuses empty text blocks
+			if hasText(m.Text) { // the API refuses empty and whitespace-only text blocks
 				blocks = append(blocks, anthropicBlock{kind: blockText, text: m.Text})
 			}
 			for i := range m.Images {
 				blocks = append(blocks, anthropicBlock{kind: blockImage, images: m.Images[i : i+1]})
 			}
-			push("user", blocks...)
+			push("user", blocks...) // none: left out, and the messages around it joined if they are one role's
 		case RoleAssistant:
 			var blocks []anthropicBlock
-			if m.Text != "" {
+			if hasText(m.Text) { // a model's "   \n  " is no answer the API takes back
 				blocks = append(blocks, anthropicBlock{kind: blockText, text: m.Text})
 			}
+			ids.turn()
 			for _, c := range m.ToolCalls {
-				blocks = append(blocks, anthropicBlock{kind: blockToolUse, id: c.ID, name: names.toWire(c.Name), input: names.argsToWire(c.Name, toolInput(c.Arguments))})
+				blocks = append(blocks, anthropicBlock{kind: blockToolUse, id: ids.call(c.ID), name: names.toWire(c.Name), input: names.argsToWire(c.Name, toolInput(c.Arguments))})
 			}
 			push("assistant", blocks...)
 		case RoleTool:
 			// m.Audio is left out: the API takes no audio (chat never
 			// attaches it for this kind; the text describes it). The API
 			// takes images inside the result.
-			push("user", anthropicBlock{kind: blockToolResult, id: m.ToolCallID, text: m.Text, images: m.Images, isError: m.IsError})
+			push("user", anthropicBlock{kind: blockToolResult, id: ids.result(m.ToolCallID), text: m.Text, images: m.Images, isError: m.IsError})
 		}
 	}
 	if len(req.Tools) > 0 {
@@ -200,6 +204,68 @@ func anthropicID(id string) string {
 	return anthropicIDRune.ReplaceAllString(id, "_") + "_" + hex.EncodeToString(sum[:4])
 }
 
+// hasText says whether a text block of s is one the API takes: it
+// refuses text blocks that are empty or whitespace only ("text content
+// blocks must contain non-whitespace text"), with a 400 for the whole
+// request.
+func hasText(s string) bool { return strings.TrimSpace(s) != "" }
+
+// callIDs gives the tool calls of one request ids of their own, as the
+// APIs want them across the whole request: Anthropic refuses a request in
+// which two tool_use blocks share an id, and OpenAI-compatible servers one
+// with a tool_call_id repeated. A model on a local OpenAI-compatible
+// server numbers the calls of each step from 0 ("call_0" at every step),
+// and a chat continued on another provider sends them all. The first call
+// of an id keeps it; a later one gets it with "_2" (or the next number
+// free), and its results follow it: the results after an assistant
+// message take the ids of its calls of that id in order.
+type callIDs struct {
+	form func(string) string // the form the API takes an id in (anthropicID); nil: as it is
+	used map[string]bool
+	// open are the ids the last assistant message's calls went with, by
+	// the call's own id, in order, each until its result takes it.
+	open map[string][]string
+	last map[string]string // the id the last call of each id went with
+}
+
+func newCallIDs(form func(string) string) *callIDs {
+	return &callIDs{form: form, used: map[string]bool{}, open: map[string][]string{}, last: map[string]string{}}
+}
+
+// turn starts an assistant message: the results after it go with its calls.
+func (c *callIDs) turn() { clear(c.open) }
+
+// call is the id a call of id goes with.
+func (c *callIDs) call(id string) string {
+	base := id
+	if c.form != nil {
+		base = c.form(id)
+	}
+	w := base
+	for n := 2; c.used[w]; n++ {
+		w = base + "_" + strconv.Itoa(n)
+	}
+	c.used[w] = true
+	c.open[id] = append(c.open[id], w)
+	c.last[id] = w
+	return w
+}
+
+// result is the id a result of the call id goes with: its call's.
+func (c *callIDs) result(id string) string {
+	if q := c.open[id]; len(q) > 0 {
+		c.open[id] = q[1:]
+		return q[0]
+	}
+	if w, ok := c.last[id]; ok {
+		return w
+	}
+	if c.form != nil {
+		return c.form(id)
+	}
+	return id
+}
+
 // size is about the bytes appendTo adds.
 func (m anthropicMessage) size() int {
 	n := 32
@@ -238,13 +304,13 @@ func (m anthropicMessage) appendTo(b []byte) []byte {
 			if blk.isError {
 				b = append(b, `,"is_error":true`...)
 			}
-			if blk.text != "" || len(blk.images) > 0 {
+			if text := hasText(blk.text); text || len(blk.images) > 0 {
 				b = append(b, `,"content":[`...)
-				if blk.text != "" {
+				if text {
 					b = appendTextBlock(b, blk.text)
 				}
 				for j, img := range blk.images {
-					if j > 0 || blk.text != "" {
+					if j > 0 || text {
 						b = append(b, ',')
 					}
 					b = appendImageBlock(b, img)

@@ -47,7 +47,9 @@ func Explain(err error) string {
 		}
 		return fmt.Sprintf("The provider %q%s is not reachable. Is it running? Check its base URL in Settings → Models.", e.Provider, at)
 	case errors.Is(e.Err, ErrContextLength):
-		return fmt.Sprintf("The model %q refused the request as longer than its context window, even after the chat was summarised. Set the model's context window in Settings → Models, or start a new chat.", e.Model)
+		// Said of this request alone: whether the chat was summarised
+		// before it is the chat's to say (app/chat's answerError).
+		return fmt.Sprintf("The model %q refused the request as longer than its context window. Set the model's real context window in Settings → Chat → Long chats → Context windows (provider/model=tokens), or with switchboard chat --context-window N; or shorten the request.", e.Model)
 	case errors.Is(e.Err, ErrToolCallUnreadable):
 		return fmt.Sprintf("The model wrote a tool call that %q could not read; what arrived is kept. Retry (a small model garbles one now and then), or turn some tools off in the chat's Tools menu.", e.Provider)
 	case errors.Is(e.Err, ErrIncomplete):

@@ -20,13 +20,18 @@ func TestExplain(t *testing.T) {
 		name  string
 		reply providertest.Reply
 		want  []string // in the explanation
+		not   []string // not in it
 	}{
-		{"key refused", providertest.Reply{Status: 401, Error: "Incorrect API key provided"}, []string{`"fake" refused the API key`, "Settings → Models"}},
-		{"rate limited", providertest.Reply{Status: 429, RetryAfter: fmt.Sprint(int((provider.MaxRetryWait + time.Hour).Seconds()))}, []string{"rate limiting", "Wait 1h", "retry"}},
-		{"unknown model", providertest.Reply{Status: 404, Error: "model gone"}, []string{`has no model "m1"`, "Pick another model"}},
-		{"server error", providertest.Reply{Status: 500, Error: "kaboom"}, []string{"problem on its side (HTTP 500)", "Retry in a moment"}},
-		{"bad request", providertest.Reply{Status: 400, Error: "context too long"}, []string{"refused the request (HTTP 400)", "Settings → Models"}},
-		{"broke off", providertest.Reply{Text: "one two three four", DropAfter: 2}, []string{"broke off", "Retry"}},
+		{"key refused", providertest.Reply{Status: 401, Error: "Incorrect API key provided"}, []string{`"fake" refused the API key`, "Settings → Models"}, nil},
+		{"rate limited", providertest.Reply{Status: 429, RetryAfter: fmt.Sprint(int((provider.MaxRetryWait + time.Hour).Seconds()))}, []string{"rate limiting", "Wait 1h", "retry"}, nil},
+		{"unknown model", providertest.Reply{Status: 404, Error: "model gone"}, []string{`has no model "m1"`, "Pick another model"}, nil},
+		{"server error", providertest.Reply{Status: 500, Error: "kaboom"}, []string{"problem on its side (HTTP 500)", "Retry in a moment"}, nil},
+		{"bad request", providertest.Reply{Status: 400, Error: "context too long"}, []string{"refused the request (HTTP 400)", "Settings → Models"}, nil},
+		{"broke off", providertest.Reply{Text: "one two three four", DropAfter: 2}, []string{"broke off", "Retry"}, nil},
+		// Of the request alone: whether the chat was summarised before it
+		// is the chat's to say. Where the window is set, in both doors.
+		{"too long", providertest.Reply{Status: 400, Error: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."},
+			[]string{"longer than its context window", "Settings → Chat → Long chats → Context windows", "--context-window N"}, []string{"summarised", "Settings → Models"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -40,6 +45,11 @@ func TestExplain(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("Explain = %q, want %q in it (err %v)", got, w, err)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("Explain = %q, want no %q in it", got, n)
 				}
 			}
 			if tc.reply.Error != "" && strings.Contains(got, tc.reply.Error) {

@@ -128,6 +128,7 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 		msgs = append(msgs, wireMessage{role: "system", text: req.System})
 	}
 	var shown []openai.ChatCompletionContentPartUnionParam // images and audio of the step's tool results
+	ids := newCallIDs(nil)                                 // a tool_call_id once a request (callIDs)
 	for i, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
@@ -148,8 +149,9 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 			msgs = append(msgs, wireMessage{sdk: openai.UserMessage(parts)})
 		case RoleAssistant:
 			w := wireMessage{role: "assistant", text: m.Text, content: m.Text != "" || len(m.ToolCalls) == 0}
+			ids.turn()
 			for _, c := range m.ToolCalls {
-				w.calls = append(w.calls, wireCall{id: c.ID, name: names.toWire(c.Name), args: argsText(c.Arguments)})
+				w.calls = append(w.calls, wireCall{id: ids.call(c.ID), name: names.toWire(c.Name), args: argsText(c.Arguments)})
 			}
 			msgs = append(msgs, w)
 		case RoleTool:
@@ -158,18 +160,19 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 				// The format has no error flag; say it in words.
 				text = "Error: " + text
 			}
-			msgs = append(msgs, wireMessage{role: "tool", text: text, toolCallID: m.ToolCallID})
+			id := ids.result(m.ToolCallID)
+			msgs = append(msgs, wireMessage{role: "tool", text: text, toolCallID: id})
 			// Tool messages carry text only: the images and audio follow in
 			// a user message right after the step's last tool message.
 			for j, img := range m.Images {
 				if j == 0 {
-					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Image returned by %s (call %s):", m.ToolName, m.ToolCallID)))
+					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Image returned by %s (call %s):", m.ToolName, id)))
 				}
 				shown = append(shown, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: img.dataURL()}))
 			}
 			for j, a := range m.Audio {
 				if j == 0 {
-					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Audio returned by %s (call %s):", m.ToolName, m.ToolCallID)))
+					shown = append(shown, openai.TextContentPart(fmt.Sprintf("Audio returned by %s (call %s):", m.ToolName, id)))
 				}
 				shown = append(shown, audioPart(a))
 			}
@@ -299,6 +302,10 @@ func (p *openAIProvider) streamOnce(ctx context.Context, model string, body []by
 	defer stream.Close()
 	acc := &accumulator{on: on, names: names}
 	slots := map[int64]int{} // the API's tool-call index → ours
+	// A surrogate pair cut between two events, in the text or a call's
+	// arguments (ours: by the call's index), is joined (utf16Join).
+	var text utf16Join
+	args := map[int]*utf16Join{}
 	var finish string
 	var usage Usage
 	received := false
@@ -313,21 +320,25 @@ func (p *openAIProvider) streamOnce(ctx context.Context, model string, body []by
 			if ch.Index != 0 {
 				continue // we never ask for n > 1
 			}
-			acc.addText(ch.Delta.Content)
+			acc.addText(text.next(ch.Delta.JSON.Content.Raw(), ch.Delta.Content))
 			for _, tc := range ch.Delta.ToolCalls {
 				i, ok := slots[tc.Index]
 				// Some servers (older Ollama) give every parallel call
 				// index 0; a new ID means a new call all the same.
 				if !ok || tc.ID != "" && acc.calls[i].id != "" && tc.ID != acc.calls[i].id {
 					i = acc.startCall(tc.ID, tc.Function.Name)
-					slots[tc.Index] = i
+					slots[tc.Index], args[i] = i, &utf16Join{}
 				}
-				acc.addArgs(i, tc.Function.Arguments)
+				acc.addArgs(i, args[i].next(tc.Function.JSON.Arguments.Raw(), tc.Function.Arguments))
 			}
 			if ch.FinishReason != "" {
 				finish = ch.FinishReason
 			}
 		}
+	}
+	acc.addText(text.end())
+	for i, j := range args {
+		acc.addArgs(i, j.end())
 	}
 	err := stream.Err()
 	var se *statusError
@@ -353,6 +364,72 @@ func (p *openAIProvider) streamOnce(ctx context.Context, model string, body []by
 		}
 	}
 	return acc.brokenOff(ctx, p.name, model, usage, err)
+}
+
+// utf16Join joins a UTF-16 surrogate pair a server cut between two
+// stream events: JSON escapes a character outside the BMP as a pair
+// ("\ud83d\ude00"), and a server that streams escaped text a few
+// characters at a time may send its halves in two events, each of which
+// the SDK decodes on its own, a half to U+FFFD. A high surrogate that
+// ends an event's string waits for the next event's.
+type utf16Join struct {
+	high string // the waiting high surrogate's escape; "": none
+}
+
+// next is the piece of an event (raw: its JSON string as sent, piece: as
+// the SDK decoded it) with a waiting high surrogate joined to its start,
+// and without a high surrogate that ends it, which waits for the next
+// piece. The pieces with no half at their ends are the SDK's as they are.
+func (j *utf16Join) next(raw, piece string) string {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return piece // null, or no string
+	}
+	s := raw[1 : len(raw)-1]
+	body, held := s, ""
+	if hi := escapedAt(s, len(s)-6); hi >= 0xD800 && hi < 0xDC00 && escapes(s, len(s)-6) {
+		body, held = s[:len(s)-6], s[len(s)-6:]
+	}
+	if j.high == "" && held == "" {
+		return piece
+	}
+	var out string
+	if json.Unmarshal([]byte(`"`+j.high+body+`"`), &out) != nil {
+		return piece
+	}
+	j.high = held
+	return out
+}
+
+// end is what is left when the stream ends: a high surrogate no low one
+// followed, replaced.
+func (j *utf16Join) end() string {
+	if j.high == "" {
+		return ""
+	}
+	j.high = ""
+	return "\uFFFD"
+}
+
+// escapedAt is the code unit of the \uXXXX escape at s[i:], else -1.
+func escapedAt(s string, i int) rune {
+	if i < 0 || i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+		return -1
+	}
+	n, err := strconv.ParseUint(s[i+2:i+6], 16, 16)
+	if err != nil {
+		return -1
+	}
+	return rune(n)
+}
+
+// escapes says whether the backslash at s[i] starts an escape: it is not
+// itself escaped, by an odd number of backslashes before it.
+func escapes(s string, i int) bool {
+	n := 0
+	for i--; i >= 0 && s[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 0
 }
 
 func openAIStop(finish string, calls int) StopReason {

@@ -1,6 +1,6 @@
 // A model whose context window nobody tells (the fake's model list gives none, and the family is not
 // known): the chat is still kept under a window, a conservative one, and the header's meter says it was
-// assumed and where to set the real one (Settings → Long chats → Context windows).
+// assumed and where to set the real one (Settings → Chat → Long chats → Context windows).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openApp, resetModel, screenshot, scriptModel } from '../lib.mjs';
@@ -29,7 +29,7 @@ test('the meter says the window is assumed and where to set it', async () => {
     const pop = page.getByRole('dialog', { name: 'Context window' });
     const note = pop.getByRole('note');
     await note.waitFor();
-    assert.match(await note.textContent(), /32k tokens is assumed\. Set the real one in Settings → Long chats → Context windows/);
+    assert.match(await note.textContent(), /32k tokens is assumed\. Set the real one in Settings → Chat → Long chats → Context windows/);
     const b = await pop.boundingBox();
     assert.ok(b && b.x >= 0 && b.x + b.width <= width, `the meter's popover is on screen at ${width} px`);
     const m = await meter.boundingBox();

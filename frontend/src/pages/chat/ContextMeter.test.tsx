@@ -40,7 +40,7 @@ describe('ContextMeter', () => {
     fireEvent.click(button);
     const note = screen.getByRole('note');
     expect(note.textContent).toContain('32k tokens is assumed');
-    expect(note.textContent).toContain('Settings → Long chats → Context windows');
+    expect(note.textContent).toContain('Settings → Chat → Long chats → Context windows');
   });
 
   it('says when this turn\'s own results are stubbed', () => {

@@ -67,11 +67,11 @@ export function ContextMeter({ chatId }: { chatId: string }) {
           <p className="small muted">
             {meter.window
               ? `At ${kilo(meter.limit)} tokens the earlier messages are summarised for the model; they stay here and in exports. Change where in Settings → Chat.`
-              : 'The model\'s context window is not known: set it in Settings → Models so the chat is summarised before the model refuses it.'}
+              : 'The model\'s context window is not known: set it in Settings → Chat → Long chats → Context windows (provider/model=tokens) so the chat is summarised before the model refuses it.'}
           </p>
           {meter.assumed && (
             <p className="small warn" role="note">
-              {`The model's context window is not known: ${kilo(meter.window)} tokens is assumed. Set the real one in Settings → Long chats → Context windows (provider/model=tokens).`}
+              {`The model's context window is not known: ${kilo(meter.window)} tokens is assumed. Set the real one in Settings → Chat → Long chats → Context windows (provider/model=tokens).`}
             </p>
           )}
           {meter.turnStubbed ? <p className="small warn" role="status">{`This turn's results no longer fit the window together: the model sees ${meter.turnStubbed} earlier ${meter.turnStubbed === 1 ? 'step' : 'steps'} of it as stubs, and can read kept results on.`}</p> : null}

@@ -44,7 +44,7 @@ export function LongChatSettings() {
       <label>Result budgets per tool or server (server__tool=characters or server__*=characters, one per line)
         <textarea rows={2} value={budgets} placeholder="workspace__read_file=20000" onChange={(e) => { edit(); setBudgets(e.target.value); }} />
       </label>
-      <label>Context windows the provider does not tell (provider/model=tokens, one per line)
+      <label>Context windows, over what the provider tells (provider/model=tokens, one per line)
         <textarea rows={2} value={windows} placeholder="Ollama/qwen3:8b=32768" onChange={(e) => { edit(); setWindows(e.target.value); }} />
       </label>
       <div className="row">
