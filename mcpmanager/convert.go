@@ -60,7 +60,10 @@ func oauthSettings(o *config.OAuth) oauth.Settings {
 	if o == nil {
 		return oauth.Settings{}
 	}
-	return oauth.Settings{ClientID: o.ClientID, ClientSecret: o.ClientSecret, Scopes: slices.Clone(o.Scopes), RedirectPort: o.RedirectPort}
+	return oauth.Settings{
+		ClientID: o.ClientID, ClientSecret: o.ClientSecret, Scopes: slices.Clone(o.Scopes), RedirectPort: o.RedirectPort,
+		RedirectURI: o.RedirectURI, NoResource: o.NoResource, ClientMetadataURL: o.ClientMetadataURL,
+	}
 }
 
 // Specs turns config servers into what the manager runs. expand replaces

@@ -173,6 +173,10 @@ type authState struct {
 	url      string
 	settings oauth.Settings
 	a        *oauth.Authorizer
+	watching bool // awaitLogin looks at the keyring for a login (under Manager.mu)
+	// logins are the cancels of the logins under way (CancelLogin; under
+	// Manager.mu).
+	logins map[*context.CancelFunc]bool
 }
 
 type managed struct {
@@ -219,11 +223,23 @@ func (m *Manager) Login(ctx context.Context, name string) error {
 // LoginWith is Login that hands the authorization URL to show (nil:
 // Options.OnLoginURL), for a caller that offers the link itself.
 func (m *Manager) LoginWith(ctx context.Context, name string, show func(url string)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	m.mu.Lock()
 	s, ok := m.servers[name]
 	var a *oauth.Authorizer
 	if ok && s.cfg.Remote != nil {
 		a = m.authorizerLocked(s.cfg)
+		st := m.auth[name]
+		if st.logins == nil {
+			st.logins = map[*context.CancelFunc]bool{}
+		}
+		st.logins[&cancel] = true
+		defer func() {
+			m.mu.Lock()
+			delete(st.logins, &cancel)
+			m.mu.Unlock()
+		}()
 	}
 	m.mu.Unlock()
 	if !ok {
@@ -241,6 +257,22 @@ func (m *Manager) LoginWith(ctx context.Context, name string, show func(url stri
 	return m.Restart(ctx, name)
 }
 
+// CancelLogin ends the logins of server name under way (the window's
+// Cancel while it waits for the browser): their Login returns
+// context.Canceled. It reports whether there was one.
+func (m *Manager) CancelLogin(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.auth[name]
+	if !ok {
+		return false
+	}
+	for cancel := range st.logins {
+		(*cancel)()
+	}
+	return len(st.logins) > 0
+}
+
 // authorizerLocked returns the Authorizer of a remote server, kept across
 // restarts and Apply calls while its URL and OAuth settings stay the same.
 func (m *Manager) authorizerLocked(c ServerConfig) *oauth.Authorizer {
@@ -254,6 +286,54 @@ func (m *Manager) authorizerLocked(c ServerConfig) *oauth.Authorizer {
 	}, m.opts.Tokens)
 	m.auth[c.Name] = &authState{url: c.Remote.URL, settings: c.Remote.OAuth, a: a}
 	return a
+}
+
+// LoginRecheck is how often a remote server that needs a login looks at
+// the keyring for one another process stored (the CLI's 'servers login'
+// beside a running window or daemon); it reads the keyring only while the
+// server needs the login.
+var LoginRecheck = 3 * time.Second
+
+// awaitLogin starts the server ms again once another process stored a
+// login for it (oauth.Authorizer.Reload), looking every LoginRecheck while
+// ms is the server of that name and still needs the login. One look-out
+// per server at a time.
+func (m *Manager) awaitLogin(name string, ms *managed) {
+	m.mu.Lock()
+	st, ok := m.auth[name]
+	if !ok || st.watching || m.servers[name] != ms || m.closed {
+		m.mu.Unlock()
+		return
+	}
+	st.watching = true
+	m.mu.Unlock()
+	go func() {
+		defer func() {
+			m.mu.Lock()
+			st.watching = false
+			m.mu.Unlock()
+		}()
+		tick := time.NewTicker(LoginRecheck)
+		defer tick.Stop()
+		for {
+			select {
+			case <-m.ctx.Done():
+				return
+			case <-tick.C:
+			}
+			m.mu.Lock()
+			current := m.servers[name] == ms
+			m.mu.Unlock()
+			if !current || ms.sup.Status().State != supervisor.NeedsLogin {
+				return
+			}
+			if st.a.Reload() {
+				slog.Info("a login for the server was stored by another process; starting it again", "server", name)
+				_ = m.Restart(m.ctx, name)
+				return
+			}
+		}
+	}()
 }
 
 // Router is the one tool router over every server.
@@ -475,6 +555,9 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 		m.mu.Unlock()
 		if !current {
 			return
+		}
+		if st.State == supervisor.NeedsLogin && c.Remote != nil {
+			m.awaitLogin(c.Name, ms) // a login from the CLI reaches it
 		}
 		// Ready, restarted or stopped: a new session, so the router's
 		// listeners (the gateway behind 'serve') hear the tools may differ.

@@ -226,6 +226,40 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// A login another process stored (the CLI's 'servers login' while the
+// window or daemon runs) reaches a server that needs one: it starts
+// again by itself, with no Log in pressed here.
+func TestLoginFromAnotherProcess(t *testing.T) {
+	oauthtest.FollowRedirects(t)
+	prev := LoginRecheck
+	LoginRecheck = 50 * time.Millisecond
+	t.Cleanup(func() { LoginRecheck = prev })
+	store := oauth.NewMemoryStore()
+	locked := oauthtest.New(t)
+	m := New(Options{Tokens: store})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{{Name: "locked", Remote: &supervisor.Remote{URL: locked.URL}}})
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	if st := statusOf(m, "locked"); st.State != supervisor.NeedsLogin {
+		t.Fatalf("before login: %s %q", st.State, st.Error)
+	}
+	cli := oauth.New(oauth.Config{Server: "locked", URL: locked.URL}, store) // the other process
+	if err := cli.Login(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	mcptest.Within(t, 10*time.Second, "the server to start with the stored login", func() error {
+		if st := statusOf(m, "locked"); st.State != supervisor.Ready {
+			return fmt.Errorf("%s %q", st.State, st.Error)
+		}
+		return nil
+	})
+	if res, err := m.Router().Call(ctx, "locked", "whoami", nil, router.CallOptions{}); err != nil || mcptest.Text(res) != "you are logged in" {
+		t.Errorf("call after the other process's login: %v %v", res, err)
+	}
+}
+
 func TestFromConfigOAuth(t *testing.T) {
 	secrets := map[string]string{"${secret:remote_OAUTH_CLIENT_SECRET}": "s3cret"}
 	expand := func(v string) (string, error) {
@@ -243,8 +277,10 @@ func TestFromConfigOAuth(t *testing.T) {
 		{"no oauth object", `{"url": "https://x.example/mcp"}`, oauth.Settings{}, ""},
 		{"pre-registered client, its secret from the keyring", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "${secret:remote_OAUTH_CLIENT_SECRET}", "scopes": ["a", "b"], "redirectPort": 8765}}`,
 			oauth.Settings{ClientID: "id", ClientSecret: "s3cret", Scopes: []string{"a", "b"}, RedirectPort: 8765}, ""},
-		{"Claude Code's callbackPort", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "callbackPort": 8765}}`,
-			oauth.Settings{ClientID: "id", RedirectPort: 8765}, ""},
+		{"Claude Code's callbackPort: the localhost URI it sends", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "callbackPort": 8765}}`,
+			oauth.Settings{ClientID: "id", RedirectPort: 8765, RedirectURI: "http://localhost:8765/callback"}, ""},
+		{"the login's other options", `{"url": "https://x.example/mcp", "oauth": {"redirectUri": "http://127.0.0.1:9/cb", "resource": false, "clientMetadataUrl": "https://sb.example/c.json"}}`,
+			oauth.Settings{RedirectPort: 9, RedirectURI: "http://127.0.0.1:9/cb", NoResource: true, ClientMetadataURL: "https://sb.example/c.json"}, ""},
 		{"secret missing from the keyring", `{"url": "https://x.example/mcp", "oauth": {"clientId": "id", "clientSecret": "${secret:gone}"}}`,
 			oauth.Settings{ClientID: "id", ClientSecret: "${secret:gone}"}, "is not in the keyring"},
 	}

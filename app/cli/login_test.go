@@ -62,4 +62,36 @@ func TestServersLogin(t *testing.T) {
 			}
 		})
 	}
+
+	// The login is one of the keyring's entries: listed (masked), and
+	// named among what removing the server deletes.
+	code, out, _ = runIn(t, data, "secrets", "list")
+	if code != ExitOK || !strings.Contains(out, oauth.KeyFor("locked")) || !strings.Contains(out, "OAuth login of locked") || strings.Contains(out, srv.Token()) {
+		t.Errorf("secrets list: %d\n%s", code, out)
+	}
+	code, out, _ = runIn(t, data, "servers", "remove", "locked")
+	if code != ExitOK || !strings.Contains(out, "deleted from the keyring: "+oauth.KeyFor("locked")) {
+		t.Errorf("servers remove: %d\n%s", code, out)
+	}
+	if _, err := keyringOf(t, data, oauth.KeyFor("locked")); err == nil {
+		t.Error("the login outlived the server")
+	}
+}
+
+// Without dynamic registration, the login says how to register by hand
+// and where the entry to change is.
+func TestServersLoginWithoutRegistration(t *testing.T) {
+	oauthtest.FollowRedirects(t)
+	srv := oauthtest.New(t)
+	srv.NoRegistration()
+	data := t.TempDir()
+	if code, _, e := runIn(t, data, "servers", "import", writeFile(t, "s.json", `{"mcpServers": {"locked": {"url": "`+srv.URL+`"}}}`)); code != ExitOK {
+		t.Fatalf("import: %d %s", code, e)
+	}
+	code, _, errOut := runIn(t, data, "servers", "login", "locked")
+	for _, want := range []string{"offers no dynamic client registration", `"redirectPort": PORT`, `"clientId"`, "mcpServers.locked in " + filepath.Join(data, "config.json")} {
+		if code == ExitOK || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr %q\nlacks %q", code, errOut, want)
+		}
+	}
 }

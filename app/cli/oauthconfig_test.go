@@ -10,7 +10,8 @@ import (
 // A remote server's "oauth" entry (a client registered by hand, for
 // servers that refuse dynamic registration) survives import, list and
 // export; its client secret goes to the keyring, never to config.json or
-// the exported file.
+// the exported file. Claude Code's callbackPort becomes the redirect URI
+// Claude Code sends, on localhost.
 func TestOAuthEntryRoundTrip(t *testing.T) {
 	const secret = "oauth-client-SECRET-4321"
 	data := t.TempDir()
@@ -27,7 +28,7 @@ func TestOAuthEntryRoundTrip(t *testing.T) {
 	entry := `"oauth": {
         "clientId": "switchboard-app",
         "clientSecret": "${secret:` + own + `}",
-        "redirectPort": 8765,
+        "redirectUri": "http://localhost:8765/callback",
         "scopes": [`
 	if strings.Contains(string(disk), secret) || !strings.Contains(string(disk), entry) {
 		t.Fatalf("config.json:\n%s", disk)
@@ -40,7 +41,7 @@ func TestOAuthEntryRoundTrip(t *testing.T) {
 	}
 	code, out, errOut := runIn(t, data, "servers", "export")
 	if code != 0 || strings.Contains(out, secret) ||
-		!strings.Contains(out, `"clientId":"switchboard-app"`) || !strings.Contains(out, `"clientSecret":"${secret:`+own+`}"`) || !strings.Contains(out, `"redirectPort":8765`) {
+		!strings.Contains(out, `"clientId":"switchboard-app"`) || !strings.Contains(out, `"clientSecret":"${secret:`+own+`}"`) || !strings.Contains(out, `"redirectUri":"http://localhost:8765/callback"`) {
 		t.Errorf("export: %d\n%s\n%s", code, out, errOut)
 	}
 	// What was exported imports again as the same entry.

@@ -43,6 +43,11 @@ func secretsList(_ context.Context, inv *Invocation, args []string) error {
 	if err != nil {
 		return validation(err)
 	}
+	logins, err := h.Servers.Logins() // remote servers' OAuth logins (oauth.NAME) are kept there too
+	if err != nil {
+		return validation(err)
+	}
+	list = append(list, logins...)
 	if inv.JSON {
 		return inv.PrintJSON(list)
 	}

@@ -761,6 +761,13 @@ func serversLoginCmd() *Command {
 				fmt.Fprintf(inv.Stderr, "Opening your browser to log in to %s. If it does not open, visit:\n  %s\n", name, termSafe(u))
 			}
 			st, err := h.Servers.Login(ctx, name, show)
+			if errors.Is(err, host.ErrNoOAuthClient) {
+				path := file
+				if path == "" {
+					path = dir.Config()
+				}
+				return fmt.Errorf("%w; the entry is mcpServers.%s in %s", err, name, path)
+			}
 			if err != nil {
 				return err
 			}

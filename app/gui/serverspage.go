@@ -372,6 +372,11 @@ func (a *ServersPage) LoginServer(name string) (ServerView, error) {
 	return v, err
 }
 
+// CancelLogin ends the login of a server that waits for the browser (the
+// Cancel beside "Logging in…"): LoginServer then fails with "login
+// cancelled". It reports whether one was under way.
+func (a *ServersPage) CancelLogin(name string) bool { return a.h.Servers.CancelLogin(name) }
+
 // SetServerEnabled enables or disables a server and saves the choice.
 func (a *ServersPage) SetServerEnabled(name string, enabled bool) error {
 	return a.h.Servers.SetEnabled(name, enabled)

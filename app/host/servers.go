@@ -1,13 +1,17 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"net"
+	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -442,7 +446,33 @@ func (s *Servers) SecretsOf(name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return secretsOf(cfg, i), nil
+	out := secretsOf(cfg, i)
+	if srv := cfg.Servers[i]; srv.URL != "" {
+		if _, err := s.h.store.Get(oauth.KeyFor(srv.Name)); err == nil {
+			out = append(out, oauth.KeyFor(srv.Name)) // its OAuth login goes too
+		}
+	}
+	return out, nil
+}
+
+// Logins lists the OAuth logins the keyring holds for the configured
+// remote servers (oauth.NAME), as secret rows: the value masked, used by
+// the server's login. 'secrets list' shows them beside the secrets.
+func (s *Servers) Logins() ([]SecretRow, error) {
+	cfg, err := s.h.readConfig()
+	if err != nil {
+		return nil, err
+	}
+	out := []SecretRow{}
+	for _, srv := range cfg.Servers {
+		if srv.URL == "" {
+			continue
+		}
+		if _, err := s.h.store.Get(oauth.KeyFor(srv.Name)); err == nil {
+			out = append(out, SecretRow{Name: oauth.KeyFor(srv.Name), Masked: "••••", UsedBy: []string{"OAuth login of " + srv.Name}})
+		}
+	}
+	return out, nil
 }
 
 // OAuthEdit is a change to a remote server's "oauth" entry (the client
@@ -502,7 +532,7 @@ func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
 				o.Extra = srv.OAuth.Extra // keys the form does not show stay as they were
 			}
 		}
-		srv.OAuth = o
+		srv.OAuth = keepHidden(o, srv.OAuth)
 		if err := srv.Validate(); err != nil {
 			return err
 		}
@@ -512,6 +542,28 @@ func (s *Servers) SetOAuth(name string, e OAuthEdit) error {
 		}
 		return nil
 	})
+}
+
+// keepHidden keeps the options of old the window's OAuth form does not
+// show in o, the entry the form saves: "resource" and "clientMetadataUrl"
+// (also when the form was emptied), and the redirect URI, whose port
+// follows the form's (none: any port, so no URI).
+func keepHidden(o, old *OAuth) *OAuth {
+	if old == nil || o == nil && !old.NoResource && old.ClientMetadataURL == "" {
+		return o
+	}
+	if o == nil {
+		o = &OAuth{Extra: old.Extra}
+	}
+	o.NoResource = o.NoResource || old.NoResource
+	o.ClientMetadataURL = cmp.Or(o.ClientMetadataURL, old.ClientMetadataURL)
+	if o.RedirectURI == "" && old.RedirectURI != "" && o.RedirectPort != 0 {
+		if u, err := url.Parse(old.RedirectURI); err == nil {
+			u.Host = net.JoinHostPort(u.Hostname(), strconv.Itoa(o.RedirectPort))
+			o.RedirectURI = u.String()
+		}
+	}
+	return o
 }
 
 // SetRoots saves which folders a server is offered as its roots: a mode
@@ -642,6 +694,16 @@ func (s *Servers) Test(ctx context.Context, srv Server) (TestReport, error) {
 	return reportView(r), nil
 }
 
+// ErrNoOAuthClient is oauth.ErrNoClient: a remote server's authorization
+// server offers no dynamic registration, and Login's error says how to
+// register Switchboard by hand (a door adds where the entry is).
+var ErrNoOAuthClient = oauth.ErrNoClient
+
+// CancelLogin ends the login of server name that waits for the browser
+// (the window's Cancel): its Login returns "login cancelled". It reports
+// whether one was under way.
+func (s *Servers) CancelLogin(name string) bool { return s.h.mgr.CancelLogin(name) }
+
 // Login logs in to a remote server that needs it: the authorization page
 // goes to show (nil: Options.OnLoginURL), the tokens to the keyring, and
 // it returns the server's state once it has started again with them
@@ -654,7 +716,7 @@ func (s *Servers) Login(ctx context.Context, name string, show func(url string))
 		if errors.Is(err, context.Canceled) {
 			return ServerStatus{Name: name}, fmt.Errorf("%s: login cancelled", name)
 		}
-		return ServerStatus{Name: name}, errors.New(s.h.Redact(err.Error()))
+		return ServerStatus{Name: name}, &redacted{msg: s.h.Redact(err.Error()), err: err}
 	}
 	wctx, cancel := context.WithTimeout(ctx, LoginSettleTimeout)
 	defer cancel()
@@ -667,3 +729,13 @@ func (s *Servers) Login(ctx context.Context, name string, show func(url string))
 	}
 	return res.Status, nil
 }
+
+// redacted is err with its secrets masked in its text; errors.Is and As
+// still see err (a CLI adds what to do to oauth.ErrNoClient).
+type redacted struct {
+	msg string
+	err error
+}
+
+func (e *redacted) Error() string { return e.msg }
+func (e *redacted) Unwrap() error { return e.err }

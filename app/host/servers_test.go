@@ -1,13 +1,17 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 )
 
 func TestSpecsResolveSecretsAtStart(t *testing.T) {
@@ -117,6 +121,38 @@ func TestSetOAuth(t *testing.T) {
 	}
 }
 
+// The OAuth form shows the client, port and scopes only: a save keeps the
+// entry's redirect URI (Claude Code's callbackPort, on localhost), moved
+// to the form's port, and its "resource" and "clientMetadataUrl".
+func TestSetOAuthKeepsWhatTheFormDoesNotShow(t *testing.T) {
+	h := open(t)
+	data := `{"mcpServers": {"slack": {"url": "https://example.com/mcp", "oauth": {"clientId": "a", "callbackPort": 3118, "resource": false, "clientMetadataUrl": "https://sb.example/c.json"}}}}`
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(data)}); err != nil {
+		t.Fatal(err)
+	}
+	const hidden = `"resource":false,"clientMetadataUrl":"https://sb.example/c.json"`
+	for _, c := range []struct {
+		name string
+		edit *config.OAuth
+		want string
+	}{
+		{"saved as shown", &config.OAuth{ClientID: "a", RedirectPort: 3118}, `{"clientId":"a","redirectUri":"http://localhost:3118/callback",` + hidden + `}`},
+		{"another port", &config.OAuth{ClientID: "b", RedirectPort: 3119}, `{"clientId":"b","redirectUri":"http://localhost:3119/callback",` + hidden + `}`},
+		{"no port", &config.OAuth{ClientID: "b"}, `{"clientId":"b",` + hidden + `}`},
+		{"the form emptied", nil, `{` + hidden + `}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := h.Servers.SetOAuth("slack", OAuthEdit{OAuth: c.edit}); err != nil {
+				t.Fatal(err)
+			}
+			s, _ := h.Servers.Get("slack")
+			if b, _ := s.OAuth.MarshalJSON(); string(b) != c.want {
+				t.Errorf("config.json holds %s, want %s", b, c.want)
+			}
+		})
+	}
+}
+
 func TestSetSandbox(t *testing.T) {
 	h := open(t)
 	data := `{"mcpServers": {"fs": {"command": "/bin/true"}, "remote": {"url": "https://example.com/mcp"}}}`
@@ -179,4 +215,47 @@ func showSandbox(s *config.Sandbox) string {
 	}
 	b, _ := s.MarshalJSON()
 	return string(b)
+}
+
+// The window's Cancel ends a login that waits for the browser at once,
+// and says so; with none under way it does nothing.
+func TestCancelLogin(t *testing.T) {
+	srv := oauthtest.New(t)
+	prev := oauth.OpenBrowser
+	oauth.OpenBrowser = func(context.Context, string) error { return nil } // nobody comes back
+	t.Cleanup(func() { oauth.OpenBrowser = prev })
+	h := open(t)
+	if _, err := h.ServerFiles.Import(t.Context(), ImportRequest{Name: "c.json", Data: []byte(`{"mcpServers": {"locked": {"url": "` + srv.URL + `"}}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	servers, _, err := h.Servers.Runnable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Servers.Run(servers)
+	if h.Servers.CancelLogin("locked") {
+		t.Error("a login was cancelled before any began")
+	}
+	shown := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Servers.Login(context.Background(), "locked", func(string) { close(shown) })
+		done <- err
+	}()
+	select {
+	case <-shown:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the login never showed its page")
+	}
+	if !h.Servers.CancelLogin("locked") {
+		t.Error("CancelLogin found no login under way")
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "locked: login cancelled") {
+			t.Errorf("Login = %v, want it cancelled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled login went on")
+	}
 }

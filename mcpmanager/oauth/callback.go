@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,11 +48,42 @@ type callback struct {
 	wg          sync.WaitGroup
 	result      chan callbackResult
 	once        sync.Once
+	// finished closes when the login ended (finish); outcome is then how.
+	finished   chan struct{}
+	outcome    error
+	finishOnce sync.Once
 }
 
 type callbackResult struct {
 	code string
 	err  error
+}
+
+// redirect is a loopback redirect URI: http://HOST:PORT/PATH.
+type redirect struct {
+	host string // as sent: 127.0.0.1, localhost or [::1]
+	port int    // 0: any free port
+	path string
+	// fixed names the entry's setting that fixed the URI ("redirectPort",
+	// "redirectUri"): the authorization server knows only that URI, so no
+	// other port will do. "": a preference.
+	fixed string
+}
+
+// parseRedirect reads the entry's redirectUri: http, a loopback host
+// (localhost, 127.0.0.1 or [::1]), an explicit port, any path.
+func parseRedirect(raw string) (redirect, error) {
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme == "http" && loopback(u.Hostname()) && u.RawQuery == "" && u.Fragment == "" {
+		if port, perr := strconv.Atoi(u.Port()); perr == nil && port > 0 && port < 1<<16 {
+			host := u.Hostname()
+			if strings.Contains(host, ":") {
+				host = "[" + host + "]"
+			}
+			return redirect{host: host, port: port, path: cmp.Or(u.EscapedPath(), "/"), fixed: "redirectUri"}, nil
+		}
+	}
+	return redirect{}, &Error{Op: "listen for the login redirect", Err: fmt.Errorf(`the server's redirectUri %q is not http://localhost:PORT/PATH, http://127.0.0.1:PORT/PATH or http://[::1]:PORT/PATH; correct "oauth.redirectUri" in its entry`, raw)}
 }
 
 // issuerCheck is what RFC 9207 asks of an authorization response: its
@@ -80,66 +112,153 @@ func (c issuerCheck) check(q url.Values) error {
 
 const issAdvice = "start the login again, and if it repeats, tell the server's operator"
 
-// listenLoopback listens on 127.0.0.1 (port, or any port when it is 0 or
-// taken and was only a preference) for the redirect carrying state. A
-// fixed port (the entry's redirectPort) that is taken fails with
-// ErrPortBusy naming what holds it: on another port the authorization
-// server would refuse the redirect URI, after the user logged in.
-func listenLoopback(port int, fixed bool, state string, iss issuerCheck, server string) (*callback, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-	if err != nil && fixed && port != 0 {
+// listenLoopback listens for the redirect carrying state: on 127.0.0.1
+// (on [::1] for that host; for localhost on both, as the browser may try
+// either), on rd's port, or any port when it is 0 or taken and was only a
+// preference. A fixed port (the entry's redirectPort or redirectUri)
+// that is taken fails with ErrPortBusy naming what holds it: on another
+// port the authorization server would refuse the redirect URI, after the
+// user logged in.
+func listenLoopback(rd redirect, state string, iss issuerCheck, server string) (*callback, error) {
+	ip := "127.0.0.1"
+	if rd.host == "[::1]" {
+		ip = "[::1]"
+	}
+	l, err := net.Listen("tcp", ip+":"+strconv.Itoa(rd.port))
+	if err != nil && rd.fixed != "" {
 		holder := "another program"
-		if p := portHolder(port); p != "" {
+		if p := portHolder(rd.port); p != "" {
 			holder = p
 		}
 		return nil, &Error{Op: "listen for the login redirect", Err: fmt.Errorf(
-			"%w: port %d (the server's redirectPort) is held by %s; stop it and log in again, or register another redirect port with the authorization server and set it under the server's Details → OAuth client: %w",
-			ErrPortBusy, port, holder, err)}
+			"%w: port %d (the server's %s) is held by %s; stop it and log in again, or register another redirect port with the authorization server and set it under the server's Details → OAuth client: %w",
+			ErrPortBusy, rd.port, rd.fixed, holder, err)}
 	}
-	if err != nil && port != 0 {
-		l, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil && rd.port != 0 {
+		l, err = net.Listen("tcp", ip+":0")
 	}
 	if err != nil {
 		return nil, &Error{Op: "listen for the login redirect", Err: err}
 	}
+	port := l.Addr().(*net.TCPAddr).Port
 	c := &callback{
-		redirectURI: fmt.Sprintf("http://127.0.0.1:%d/callback", l.Addr().(*net.TCPAddr).Port),
+		redirectURI: fmt.Sprintf("http://%s:%d%s", rd.host, port, rd.path),
 		result:      make(chan callbackResult, 1),
+		finished:    make(chan struct{}),
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		var res callbackResult
-		switch issErr := iss.check(q); {
-		case q.Get("state") != state:
-			res.err = &Error{Op: "authorize", Err: ErrStateMismatch}
-		case issErr != nil:
-			// RFC 9207: the answer came from another authorization server
-			// (a mix-up attack): its code goes nowhere, its error is not shown.
-			res.err = &Error{Op: "authorize", Err: issErr}
-		case q.Get("error") != "":
-			res.err = &Error{Op: "authorize", Err: fmt.Errorf("%w: %s %s", ErrDenied, q.Get("error"), q.Get("error_description"))}
-		case q.Get("code") == "":
-			res.err = &Error{Op: "authorize", Err: fmt.Errorf("%w: the redirect carries no code", ErrDenied)}
-		default:
-			res.code = q.Get("code")
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.EscapedPath() != rd.path {
+			http.NotFound(w, r)
+			return
 		}
-		page := donePage{Server: server, OK: res.err == nil}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if res.err != nil {
-			page.Err = res.err.Error()
-			w.WriteHeader(http.StatusBadRequest)
-		}
-		_ = pageTmpl.Execute(w, page)
-		c.once.Do(func() { c.result <- res }) // the first answer decides
+		c.answer(w, r, check(r.URL.Query(), state, iss), server)
 	})
 	c.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		_ = c.srv.Serve(l)
-	}()
+	listeners := []net.Listener{l}
+	if rd.host == "localhost" {
+		// Also on ::1, best effort: a browser may try it first for
+		// localhost (most fall back to 127.0.0.1 when nothing listens).
+		if l6, err := net.Listen("tcp", "[::1]:"+strconv.Itoa(port)); err == nil {
+			listeners = append(listeners, l6)
+		}
+	}
+	for _, l := range listeners {
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			_ = c.srv.Serve(l)
+		}()
+	}
 	return c, nil
+}
+
+// check reads the redirect's query: the code, or why there is none.
+func check(q url.Values, state string, iss issuerCheck) callbackResult {
+	var res callbackResult
+	switch issErr := iss.check(q); {
+	case !q.Has("state") && q.Get("error") != "" && issErr == nil:
+		// An error answer without the state (servers leave it out): it
+		// carries no code to misuse, so say what it is.
+		res.err = &Error{Op: "authorize", Err: &DeniedError{Code: q.Get("error"), Description: q.Get("error_description")}}
+	case q.Get("state") != state:
+		res.err = &Error{Op: "authorize", Err: ErrStateMismatch}
+	case issErr != nil:
+		// RFC 9207: the answer came from another authorization server
+		// (a mix-up attack): its code goes nowhere, its error is not shown.
+		res.err = &Error{Op: "authorize", Err: issErr}
+	case q.Get("error") != "":
+		res.err = &Error{Op: "authorize", Err: &DeniedError{Code: q.Get("error"), Description: q.Get("error_description")}}
+	case q.Get("code") == "":
+		res.err = &Error{Op: "authorize", Err: fmt.Errorf("%w: the redirect carries no code", ErrDenied)}
+	default:
+		res.code = q.Get("code")
+	}
+	return res
+}
+
+// DeniedError is the authorization server's error answer to the login
+// (RFC 6749 §4.1.2.1), as the redirect carried it. It matches ErrDenied.
+type DeniedError struct {
+	Code        string // access_denied, invalid_scope, ...
+	Description string
+}
+
+func (e *DeniedError) Error() string {
+	msg := ErrDenied.Error() + ": " + e.Code
+	if e.Description != "" {
+		msg += ": " + e.Description
+	}
+	return msg
+}
+
+// Unwrap returns ErrDenied.
+func (e *DeniedError) Unwrap() error { return ErrDenied }
+
+// answer hands the first redirect's result to the login and shows the
+// browser how the login ended: a refused redirect at once, a code once it
+// was exchanged and the tokens kept (or not), so the tab never says
+// "Logged in" for a login that then failed.
+func (c *callback) answer(w http.ResponseWriter, r *http.Request, res callbackResult, server string) {
+	first := false
+	c.once.Do(func() {
+		first = true
+		c.result <- res // the first answer decides
+	})
+	err, pending := res.err, false
+	if !first || res.err == nil {
+		err, pending = c.await(r.Context())
+	}
+	page := donePage{Server: server, OK: err == nil && !pending, Pending: pending}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err != nil {
+		page.Err = err.Error()
+		w.WriteHeader(http.StatusBadRequest)
+	}
+	_ = pageTmpl.Execute(w, page)
+}
+
+// await waits for the login's outcome, at most as long as a token request
+// may take and a little more: past that the page says the login is being
+// finished in Switchboard, which then shows the result.
+func (c *callback) await(ctx context.Context) (err error, pending bool) {
+	t := time.NewTimer(RequestTimeout + 5*time.Second)
+	defer t.Stop()
+	select {
+	case <-c.finished:
+		return c.outcome, false
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return nil, true
+}
+
+// finish records how the login ended, for the browser's page.
+func (c *callback) finish(err error) {
+	c.finishOnce.Do(func() {
+		c.outcome = err
+		close(c.finished)
+	})
 }
 
 // wait returns the code, or why there is none.
@@ -166,14 +285,16 @@ func (c *callback) close() {
 }
 
 type donePage struct {
-	Server string
-	OK     bool
-	Err    string
+	Server  string
+	OK      bool
+	Pending bool // the code came, the login is still being finished
+	Err     string
 }
 
 var pageTmpl = template.Must(template.New("done").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Switchboard login</title>
 <style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style></head>
 <body>{{if .OK}}<h1>Logged in to {{.Server}}</h1><p>You can close this tab and go back to Switchboard.</p>
+{{else if .Pending}}<h1>Finishing the login to {{.Server}} in Switchboard…</h1><p>Switchboard shows whether it worked. You can close this tab.</p>
 {{else}}<h1>Login to {{.Server}} failed</h1><p>{{.Err}}</p><p>Close this tab and start the login again from Switchboard.</p>{{end}}
 </body></html>`))

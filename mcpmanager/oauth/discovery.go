@@ -93,6 +93,7 @@ func (a *Authorizer) discover(ctx context.Context, ch *Challenge) (*plan, error)
 	}
 	issuer, _ := url.Parse(p.issuer)
 	var errs []error
+	var noS256 []string // documents found that list no S256
 	for _, u := range serverMetadataURLs(issuer) {
 		var m serverMetadata
 		if err := a.getJSON(ctx, u, &m); err != nil {
@@ -104,10 +105,19 @@ func (a *Authorizer) discover(ctx context.Context, ch *Challenge) (*plan, error)
 			return nil, &Error{Op: "discover", Path: u, Err: fmt.Errorf("%w: it names issuer %q, not %q", ErrMetadata, m.Issuer, p.issuer)}
 		}
 		p.meta = m
-		if err := p.check(u); err != nil {
+		if err := p.check(u); errors.Is(err, ErrNoPKCE) {
+			// Some servers list S256 in their OpenID configuration only
+			// (the MCP C# SDK reads on too): try the next document.
+			noS256 = append(noS256, u)
+			continue
+		} else if err != nil {
 			return nil, err
 		}
 		return p, nil
+	}
+	if len(noS256) > 0 {
+		// MCP requires S256: no document offering it, no login.
+		return nil, &Error{Op: "discover", Path: p.issuer, Err: fmt.Errorf("%w (%s lists no S256 in code_challenge_methods_supported)", ErrNoPKCE, strings.Join(noS256, " and "))}
 	}
 	if prm != nil {
 		return nil, &Error{Op: "discover", Path: p.issuer, Err: fmt.Errorf("%w: %w", ErrMetadata, errors.Join(errs...))}

@@ -5,7 +5,8 @@
 // (pre-registered client, client ID metadata document, or dynamic client
 // registration), runs the authorization-code flow with PKCE (S256), state
 // and the RFC 8707 resource parameter through the user's browser and a
-// loopback redirect, and refreshes tokens before and after they expire.
+// loopback redirect, and refreshes tokens before and after they expire (a
+// minute ahead, or a quarter of a shorter token's lifetime).
 //
 //	a := oauth.New(oauth.Config{Server: "linear", URL: "https://mcp.linear.app/mcp"}, secrets.NewStore())
 //	hc := &http.Client{Transport: &oauth.Transport{Auth: a, OnNeedsLogin: markNeedsLogin}}
@@ -14,7 +15,13 @@
 //
 // Tokens and the client registrations (one per authorization server, by
 // issuer) are kept in a Store (the OS keyring in the app) under
-// KeyFor(server), never in config files or logs. Revision 2026-07-28's
+// KeyFor(server), never in config files or logs. Every process of the app
+// (the window, the daemon, a CLI command) reads that one record: before a
+// refresh and after a refused one it is read again, and a refresh never
+// writes over a record another process wrote since (with rotating refresh
+// tokens the second refresh would fail and log everyone out); a request
+// refused with 401 or 403 first tries the token another process stored.
+// Revision 2026-07-28's
 // rules: registrations say application_type "native"; the login answer's
 // RFC 9207 "iss" must equal the recorded issuer exactly (and be there when
 // the metadata promises it); a step-up asks for the union of the scopes
@@ -39,7 +46,10 @@
 // taken for a login request (such a server wants a header of its own, such as an API key):
 // the Transport hands it back as it came. Servers that use OAuth show needs login: press Log in on the Servers page or run
 // `switchboard servers login NAME`. Your browser opens the provider's page; after you
-// approve, it returns to Switchboard on `127.0.0.1` and the server starts. Tokens are stored
+// approve, it returns to Switchboard on `127.0.0.1` (or the entry's `redirectUri`), its tab
+// says whether the login worked, and the server starts. A login made with the CLI while the
+// window or `switchboard daemon` runs reaches them: a server there that needs the login
+// starts with it within seconds. Tokens are stored
 // in the OS keyring as `oauth.NAME` (in the data directory's scope) and refreshed automatically;
 // they are never written to `config.json` or logs (remove them with `switchboard secrets delete
 // oauth.NAME`, or remove the server with its secrets). Event
@@ -50,22 +60,31 @@
 //
 // OAuth login follows the MCP authorization spec up to revision 2026-07-28. Switchboard
 // identifies itself to the server's authorization server, in this order, with: the client
-// in the entry's `oauth` (below); a client ID metadata document, when the authorization
-// server supports them; else it registers itself (dynamic registration, as a `native`
-// application, redirected to `http://127.0.0.1:PORT/callback`). A registration belongs to
+// in the entry's `oauth` (below); the client ID metadata document the entry's
+// `clientMetadataUrl` names (one you host that describes Switchboard), when the
+// authorization server supports them; else it registers itself (dynamic registration, as a
+// `native` application, redirected to `http://127.0.0.1:PORT/callback`). A registration the
+// authorization server forgot (it answers `invalid_client`) is dropped and made again, at
+// once when the server says so, else at the next login. A registration belongs to
 // the authorization server that made it: when a server moves to another one, Switchboard
 // registers again there and never shows the old client ID to the new one (a client from
 // `oauth` is not sent to it either: the login fails saying so — put the new client ID in
 // the entry, or `switchboard secrets delete oauth.NAME` if the same ID is valid there). The
 // login answer must come from the authorization server it was sent to (RFC 9207 `iss`,
-// compared exactly), else it is refused before its code is used. When a server asks for more
-// permissions (a 403 `insufficient_scope`), Log in asks for what was granted plus what
-// is missing; after two such logins that do not obtain it, the server's error says to ask
-// its operator for access instead of offering another login. `offline_access` (a refresh
-// token) is asked for only when the authorization server lists it.
+// compared exactly), else it is refused before its code is used. When a server refuses one
+// request for want of permissions (a 403 `insufficient_scope`), that request fails saying
+// to run `switchboard servers login NAME`; the server and its other tools stay. That login
+// asks for what was granted plus what is missing, whichever process runs it (the scopes
+// are kept with the stored login); after two such logins that do not obtain it, the error says to ask the server's
+// operator for access instead of offering another login. `offline_access` (a refresh
+// token) is asked for only when the authorization server lists it. A server whose RFC 8414
+// metadata omits S256 is read on in its OpenID configuration; with S256 in neither, the
+// login is refused (MCP requires it).
 //
 // For an authorization server that refuses dynamic registration, register Switchboard with
-// it yourself (redirect URI `http://127.0.0.1:PORT/callback`) and add to the entry:
+// it yourself: pick a free port and register the redirect URI
+// `http://127.0.0.1:PORT/callback`, then add to the entry (its login error says the same,
+// and the CLI names the config file):
 //
 //	"oauth": {
 //	  "clientId": "the client ID it gave you",
@@ -77,12 +96,17 @@
 // Every key is optional. `clientSecret` is only for a confidential client; keep it in the
 // keyring (`switchboard secrets set NAME`) — a plaintext one is moved there on import
 // (`--plaintext SERVER.oauth.clientSecret` keeps it) and never appears in `servers
-// export`. `redirectPort` (Claude Code writes `callbackPort`, which is read the same) is the
-// port of the redirect URI you registered; without it a free port is used. When that port is
+// export`. `redirectPort` is the port of the redirect URI you registered on `127.0.0.1`;
+// without it a free port is used. An authorization server that wants another URI (they
+// compare it exactly) gets `"redirectUri": "http://localhost:8765/callback"`, sent as written
+// (http, `localhost`, `127.0.0.1` or `[::1]`, a port, any path). Claude Code's `callbackPort`
+// is read as that `redirectUri` on `localhost`, the one Claude Code sends. When the port is
 // taken the login stops before the browser opens and says by what (*port 8765 (the server's
 // redirectPort) is held by node (PID 4242); stop it and log in again, …*) — another port would
-// only fail at the provider after you logged in. `scopes` are
-// asked for when the server names none. The entry is checked with the file: a mistake is
+// only fail at the provider after you logged in. `scopes` are asked for besides those the
+// server names (alone when it names none). `"resource": false` leaves out the RFC 8707
+// resource parameter, for authorization servers that refuse it (Microsoft Entra ID:
+// AADSTS9010010; the login error says so). `clientMetadataUrl` is above. The entry is checked with the file: a mistake is
 // reported with its path, e.g. `mcpServers.linear.oauth.redirectPort: 70000 is not a port
 // number`. In the window, Details → OAuth client edits it (the secret you type goes to the
 // keyring and is never shown again), as does Edit → Edit as JSON.

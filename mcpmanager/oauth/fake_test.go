@@ -1,6 +1,7 @@
 package oauth_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -34,8 +35,23 @@ type fake struct {
 	state     string         // if set, the redirect carries this state instead of the request's
 	iss       string         // if set, the redirect carries this RFC 9207 issuer
 	tokenFail string         // if set, the token endpoint answers this OAuth error
+	tokenDesc string         // ... with this error_description
 	grant     *string        // if set, the scope granted whatever was asked
 	refuse    map[string]bool
+	expiresIn any  // expires_in of the tokens issued (3600 when nil)
+	rotate    bool // a refresh token works once (rotation)
+	// tokenBody, if set, writes the token endpoint's success answer.
+	tokenBody func(w http.ResponseWriter, at, rt, scope string)
+	// forget: the authorization server forgets its registrations after
+	// each code exchange (servers that purge them); a client it does not
+	// know gets invalid_client at the token endpoint and, at the
+	// authorization endpoint, a page of its own (no redirect) or, with
+	// unknownRedirect, a redirect with error=invalid_client.
+	forget          bool
+	unknownRedirect bool
+	lenient         bool            // ... but its authorization endpoint takes any client
+	clients         map[string]bool // the registrations it knows (when forget is used)
+	deny            string          // if set, the redirect carries this error and no state
 	// records
 	gets       []string
 	authorizeQ []url.Values
@@ -133,6 +149,24 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		bq := back.Query()
+		if f.clients != nil && !f.clients[q.Get("client_id")] && !f.lenient {
+			if !f.unknownRedirect {
+				http.Error(w, "unknown client "+q.Get("client_id"), http.StatusBadRequest)
+				return
+			}
+			bq.Set("error", "invalid_client")
+			bq.Set("state", q.Get("state"))
+			back.RawQuery = bq.Encode()
+			http.Redirect(w, r, back.String(), http.StatusFound)
+			return
+		}
+		if f.deny != "" {
+			bq.Set("error", f.deny)
+			bq.Set("error_description", "The user denied the request")
+			back.RawQuery = bq.Encode()
+			http.Redirect(w, r, back.String(), http.StatusFound)
+			return
+		}
 		bq.Set("code", "code-1")
 		bq.Set("state", q.Get("state"))
 		if f.state != "" {
@@ -150,7 +184,11 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.tokenReqs = append(f.tokenReqs, tr)
 		f.tokenPaths = append(f.tokenPaths, path)
 		if f.tokenFail != "" {
-			writeJSON(http.StatusBadRequest, map[string]string{"error": f.tokenFail})
+			writeJSON(http.StatusBadRequest, map[string]string{"error": f.tokenFail, "error_description": f.tokenDesc})
+			return
+		}
+		if id := cmp.Or(form.Get("client_id"), tr.user); f.clients != nil && !f.clients[id] {
+			writeJSON(http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": "unknown client " + id})
 			return
 		}
 		var scope string
@@ -168,6 +206,9 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 				writeJSON(http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 				return
 			}
+			if f.rotate {
+				delete(f.refresh, form.Get("refresh_token"))
+			}
 			scope = s
 		default:
 			writeJSON(http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
@@ -179,14 +220,27 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.n++
 		at, rt := fmt.Sprintf("access-%d-secretvalue", f.n), fmt.Sprintf("refresh-%d-secretvalue", f.n)
 		f.issued[at], f.refresh[rt] = scope, scope
-		writeJSON(http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": 3600, "refresh_token": rt, "scope": scope})
+		if f.forget && form.Get("grant_type") == "authorization_code" {
+			clear(f.clients)
+		}
+		if f.tokenBody != nil {
+			f.tokenBody(w, at, rt, scope)
+			return
+		}
+		writeJSON(http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": cmp.Or[any](f.expiresIn, 3600), "refresh_token": rt, "scope": scope})
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/register"):
 		var reg map[string]any
 		_ = json.Unmarshal(body, &reg)
 		f.regs = append(f.regs, reg)
 		f.regPaths = append(f.regPaths, path)
-		// Each authorization server (path prefix) hands out its own client ID.
-		writeJSON(http.StatusCreated, map[string]any{"client_id": "dynamic-client" + strings.TrimSuffix(path, "/register"), "client_secret": "dynamic-secret-value", "token_endpoint_auth_method": reg["token_endpoint_auth_method"]})
+		// Each authorization server (path prefix) hands out its own client
+		// ID; one that forgets them hands out a new one each time.
+		id := "dynamic-client" + strings.TrimSuffix(path, "/register")
+		if f.clients != nil {
+			id = fmt.Sprintf("%s-%d", id, len(f.regs))
+			f.clients[id] = true
+		}
+		writeJSON(http.StatusCreated, map[string]any{"client_id": id, "client_secret": "dynamic-secret-value", "token_endpoint_auth_method": reg["token_endpoint_auth_method"]})
 	case r.Method == http.MethodGet:
 		f.gets = append(f.gets, path)
 		if doc, ok := f.docs[path]; ok {
@@ -224,36 +278,60 @@ func subset(want, have []string) bool {
 
 // browserLog is what the stand-in browser did.
 type browserLog struct {
+	mu    sync.Mutex
+	wg    sync.WaitGroup
 	opens int
-	page  string // the loopback callback's page
+	page  string // the loopback callback's last page
+}
+
+// Opens is how often the browser was opened.
+func (b *browserLog) Opens() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.opens
+}
+
+// Page is the last callback page, once the browser has read it.
+func (b *browserLog) Page() string {
+	b.wg.Wait()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.page
 }
 
 // browser replaces oauth.OpenBrowser with one that follows the authorization
 // server's redirect over HTTP, as a browser would, and logs what it did.
+// Like a real browser it goes on after OpenBrowser returned: the callback's
+// page comes once the login has ended.
 func browser(t *testing.T) *browserLog {
 	t.Helper()
 	log := &browserLog{}
 	prev := oauth.OpenBrowser
 	t.Cleanup(func() { oauth.OpenBrowser = prev })
-	oauth.OpenBrowser = func(ctx context.Context, authURL string) error {
+	oauth.OpenBrowser = func(_ context.Context, authURL string) error {
+		log.mu.Lock()
 		log.opens++
+		log.mu.Unlock()
+		log.wg.Add(1)
+		defer log.wg.Done()
 		hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		get := func(u string) (*http.Response, error) {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-			return hc.Do(req)
-		}
-		resp, err := get(authURL)
+		resp, err := hc.Get(authURL)
 		if err != nil {
 			return err
 		}
 		resp.Body.Close()
-		resp, err = get(resp.Header.Get("Location"))
+		if resp.Header.Get("Location") == "" {
+			return nil // the authorization server showed a page of its own
+		}
+		resp, err = hc.Get(resp.Header.Get("Location"))
 		if err != nil {
 			return err
 		}
 		defer resp.Body.Close()
 		b, err := io.ReadAll(resp.Body)
+		log.mu.Lock()
 		log.page = string(b)
+		log.mu.Unlock()
 		return err
 	}
 	return log

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -12,9 +13,11 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,7 +27,8 @@ import (
 // without one it asks the server for it. show, when not nil, gets the
 // authorization URL before the browser opens, so the caller can offer it as
 // a link in case no browser does. Login returns when the browser came back to
-// the loopback redirect, ctx ends, or LoginTimeout passes.
+// the loopback redirect and the code was exchanged, ctx ends, or
+// LoginTimeout passes.
 func (a *Authorizer) Login(ctx context.Context, show func(authURL string)) error {
 	a.loginMu.Lock()
 	defer a.loginMu.Unlock()
@@ -39,6 +43,36 @@ func (a *Authorizer) Login(ctx context.Context, show func(authURL string)) error
 	if err != nil {
 		return err
 	}
+	err = a.attempt(ctx, ch, p, show)
+	var stale *staleClient
+	if errors.As(err, &stale) {
+		// The authorization server no longer knows the registration that
+		// was reused (it purges them): it was forgotten, so this attempt
+		// registers again; once, as the MCP SDKs do.
+		slog.Info("oauth: the authorization server refused the stored registration; registering again", "server", a.cfg.Server, slog.Any("err", stale.err))
+		err = a.attempt(ctx, ch, p, show)
+	}
+	if errors.As(err, &stale) {
+		err = stale.err
+	}
+	return a.explain(err)
+}
+
+// staleClient: the authorization server refused a dynamic registration
+// that was reused (invalid_client, unauthorized_client). It has been
+// forgotten; a login with a new registration may work.
+type staleClient struct{ err error }
+
+func (e *staleClient) Error() string {
+	return e.err.Error() + "; Switchboard registers itself again and opens the login page once more"
+}
+
+func (e *staleClient) Unwrap() error { return e.err }
+
+// attempt is one pass of the authorization-code flow with p's
+// authorization server: the browser, the redirect back, the code's
+// exchange, the tokens kept. The browser's tab shows how it ended.
+func (a *Authorizer) attempt(ctx context.Context, ch *Challenge, p *plan, show func(string)) (err error) {
 	a.mu.Lock()
 	stepUp := a.stepUp
 	a.mu.Unlock()
@@ -51,58 +85,139 @@ func (a *Authorizer) Login(ctx context.Context, show func(authURL string)) error
 	if iss.issuer == "" {
 		iss.issuer = p.issuer
 	}
-	port, fixed := a.callbackPort(p.issuer)
-	cb, err := listenLoopback(port, fixed, state, iss, a.cfg.Server)
+	rd, err := a.redirect(p.issuer)
 	if err != nil {
 		return err
 	}
-	defer cb.close()
-	cl, err := a.identify(ctx, p, cb.redirectURI)
+	cb, err := listenLoopback(rd, state, iss, a.cfg.Server)
 	if err != nil {
 		return err
 	}
-
-	q := url.Values{
+	defer func() {
+		cb.finish(err) // before close: the tab waits for the outcome
+		cb.close()
+	}()
+	cl, reused, err := a.identify(ctx, p, cb.redirectURI)
+	if err != nil {
+		return err
+	}
+	if reused {
+		defer func() {
+			if err != nil {
+				// A reused registration the server may have forgotten
+				// (its page then says the client is unknown and never
+				// comes back): the next login registers again.
+				a.forgetClient(p.issuer, cl.ID)
+				err = staleIf(err)
+			}
+		}()
+	}
+	authURL, err := withQuery(p.meta.AuthorizationEndpoint, a.addParams(url.Values{
 		"response_type":         {"code"},
 		"client_id":             {cl.ID},
 		"redirect_uri":          {cb.redirectURI},
 		"state":                 {state},
 		"code_challenge":        {challengeS256(verifier)},
 		"code_challenge_method": {"S256"},
-		"resource":              {p.resource},
-	}
-	if len(scopes) > 0 {
-		q.Set("scope", strings.Join(scopes, " "))
-	}
-	authURL, err := withQuery(p.meta.AuthorizationEndpoint, q)
+	}, p.resource, scopes))
 	if err != nil {
 		return &Error{Op: "authorize", Path: p.meta.AuthorizationEndpoint, Err: err}
 	}
 	if show != nil {
 		show(authURL)
 	}
-	if err := OpenBrowser(ctx, authURL); err != nil {
-		// Not fatal: show has offered the link.
-		slog.Warn("oauth: could not open a browser", "server", a.cfg.Server, slog.Any("err", err))
-	}
+	open := OpenBrowser // read now: a test may put the real one back once Login returned
+	go func() {
+		// The opener returns at once; one that stands in for a browser
+		// (tests, the conformance client) follows the redirect, whose page
+		// waits for this login's outcome.
+		if err := open(ctx, authURL); err != nil {
+			// Not fatal: show has offered the link.
+			slog.Warn("oauth: could not open a browser", "server", a.cfg.Server, slog.Any("err", err))
+		}
+	}()
 	code, err := cb.wait(ctx)
 	if err != nil {
 		return err
 	}
-
-	tok, err := a.tokenRequest(ctx, "token", p.meta.TokenEndpoint, cl, url.Values{
+	tok, err := a.tokenRequest(ctx, "token", p.meta.TokenEndpoint, cl, a.addParams(url.Values{
 		"grant_type":    {"authorization_code"},
 		"code":          {code},
 		"redirect_uri":  {cb.redirectURI},
 		"code_verifier": {verifier},
-		"resource":      {p.resource},
-	})
+	}, p.resource, nil))
 	if err != nil {
 		return err
 	}
+	return a.keep(ch, p, cl, scopes, stepUp, tok)
+}
+
+// staleIf marks the failure of a login with a reused registration: a
+// refusal of the client itself (the authorization server forgot it) is
+// tried again with a new one; a login the browser never finished says
+// that the next one registers again.
+func staleIf(err error) error {
+	var oe *OAuthError
+	var de *DeniedError
+	switch {
+	case errors.As(err, &oe) && (oe.Code == "invalid_client" || oe.Code == "unauthorized_client"),
+		errors.As(err, &de) && (de.Code == "invalid_client" || de.Code == "unauthorized_client"):
+		return &staleClient{err: err}
+	case errors.Is(err, ErrTimeout):
+		return fmt.Errorf("%w; if the login page said the client is unknown, log in again: Switchboard then registers itself anew", err)
+	}
+	return err
+}
+
+// addParams adds the RFC 8707 resource parameter (unless the entry
+// turned it off, "resource": false) and the scope parameter (when there
+// are scopes) to q.
+func (a *Authorizer) addParams(q url.Values, resource string, scopes []string) url.Values {
+	if resource != "" && !a.cfg.Settings.NoResource {
+		q.Set("resource", resource)
+	}
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	return q
+}
+
+// explain adds what to do to a login error that has a known fix the
+// authorization server's words do not give.
+func (a *Authorizer) explain(err error) error {
+	var oe *OAuthError
+	var de *DeniedError
+	var code, desc string
+	switch {
+	case errors.As(err, &oe):
+		code, desc = oe.Code, oe.Description
+	case errors.As(err, &de):
+		code, desc = de.Code, de.Description
+	default:
+		return err
+	}
+	if !a.cfg.Settings.NoResource && refusesResource(code, desc) {
+		return fmt.Errorf(`%w; this authorization server refuses the resource parameter (Microsoft Entra ID does): add "resource": false to the server's "oauth" entry and log in again`, err)
+	}
+	return err
+}
+
+// refusesResource reports whether an authorization server's error is its
+// refusal of the RFC 8707 resource parameter: RFC 8707's invalid_target,
+// or Microsoft Entra ID v2's AADSTS9010010 (resource and scopes disagree)
+// and AADSTS901002 (resource not supported).
+func refusesResource(code, desc string) bool {
+	return code == "invalid_target" || strings.Contains(desc, "AADSTS9010010") || strings.Contains(desc, "AADSTS901002")
+}
+
+// keep stores the tokens of a finished login, with the registrations the
+// stored record holds for other authorization servers (read again: another
+// process may have added one), and settles the step-up bookkeeping. A
+// login replaces whatever is stored: it is the newest.
+func (a *Authorizer) keep(ch *Challenge, p *plan, cl client, scopes []string, stepUp bool, tok *tokenResponse) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.load()
+	a.sync()
 	rec := &record{
 		ServerURL: a.cfg.URL, Resource: p.resource, Issuer: p.issuer, TokenEndpoint: p.meta.TokenEndpoint,
 		Client: cl, Clients: map[string]client{}, Requested: strings.Join(scopes, " "),
@@ -155,24 +270,28 @@ func (a *Authorizer) probe(ctx context.Context) *Challenge {
 	return &ch
 }
 
-// selectScopes follows the spec's strategy: the challenge's scope, else the
-// configured scopes, else everything the resource supports, else none (the
-// parameter is omitted). A step-up keeps the scopes asked for and granted
-// before (their union with the challenge's). offline_access, which brings
-// a refresh token, is asked for exactly when the authorization server
-// lists it in its scopes_supported (MCP 2026-07-28, SEP-2207).
+// selectScopes follows the spec's strategy: the challenge's scope, else
+// everything the resource supports, else none (the parameter is omitted).
+// The entry's own "scopes" are added to the challenge's (the spec's order
+// is for what a client finds out by itself; what the user configured is
+// asked for too), and stand in for the resource's list. A step-up keeps
+// the scopes asked for and granted before (their union with the
+// challenge's), and asks for those a 403 named, also one another process
+// got (record.StepUp). offline_access, which brings a refresh token, is
+// asked for exactly when the authorization server lists it in its
+// scopes_supported (MCP 2026-07-28, SEP-2207).
 func (a *Authorizer) selectScopes(ch *Challenge, p *plan, stepUp bool) []string {
 	var s []string
+	configured := a.cfg.Settings.Scopes
 	switch {
 	case ch != nil && len(ch.Scopes()) > 0:
 		s = ch.Scopes()
-	case len(a.cfg.Settings.Scopes) > 0:
-		s = a.cfg.Settings.Scopes
-	default:
+	case len(configured) == 0:
 		s = p.prmScopes
 	}
-	if stepUp {
-		s = union(a.heldScopes(), s)
+	s = union(s, configured)
+	if pending := a.pendingStepUp(); stepUp || len(pending) > 0 {
+		s = union(a.heldScopes(), s, pending)
 	}
 	offered := slices.Contains(p.meta.ScopesSupported, offlineAccess)
 	s = slices.DeleteFunc(slices.Clone(s), func(v string) bool { return v == offlineAccess && !offered })
@@ -187,38 +306,41 @@ func (a *Authorizer) selectScopes(ch *Challenge, p *plan, stepUp bool) []string 
 // offlineAccess is the scope that asks for a refresh token (OpenID Connect).
 const offlineAccess = "offline_access"
 
-// callbackPort is the loopback port to try first: the configured one
-// (fixed: no other will do), or the one an earlier dynamic registration
-// with this issuer named (so the registration stays valid; another port
-// only means registering again). 0 means any.
-func (a *Authorizer) callbackPort(issuer string) (port int, fixed bool) {
-	if p := a.cfg.Settings.RedirectPort; p > 0 {
-		return p, true
+// redirect is where the browser comes back to: the entry's redirectUri
+// (sent as written; fixed), its redirectPort (on 127.0.0.1; fixed), or the
+// port an earlier dynamic registration with this issuer named (so the
+// registration stays valid; another port only means registering again),
+// else any free port.
+func (a *Authorizer) redirect(issuer string) (redirect, error) {
+	s := a.cfg.Settings
+	switch {
+	case s.RedirectURI != "":
+		return parseRedirect(s.RedirectURI)
+	case s.RedirectPort > 0:
+		return redirect{host: "127.0.0.1", port: s.RedirectPort, path: "/callback", fixed: "redirectPort"}, nil
 	}
+	rd := redirect{host: "127.0.0.1", path: "/callback"}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.load()
-	c, ok := a.rec.clientFor(issuer)
-	if !ok || !c.Dynamic {
-		return 0, false
+	if c, ok := a.rec.clientFor(issuer); ok && c.Dynamic {
+		if u, err := url.Parse(c.RedirectURI); err == nil {
+			rd.port, _ = strconv.Atoi(u.Port())
+		}
 	}
-	u, err := url.Parse(c.RedirectURI)
-	if err != nil {
-		return 0, false
-	}
-	_, _ = fmt.Sscan(u.Port(), &port)
-	return port, false
+	return rd, nil
 }
 
 // identify picks how the app names itself, in the order MCP 2026-07-28
 // gives: the configured (pre-registered) client, a client ID metadata
-// document when the authorization server supports them, then dynamic
-// registration: the earlier one with this issuer and redirect URI, else a
-// new one. A registration with another issuer is never reused.
-func (a *Authorizer) identify(ctx context.Context, p *plan, redirectURI string) (client, error) {
+// document when one is configured and the authorization server supports
+// them, then dynamic registration: the earlier one with this issuer and
+// redirect URI (reused), else a new one. A registration with another
+// issuer is never reused.
+func (a *Authorizer) identify(ctx context.Context, p *plan, redirectURI string) (cl client, reused bool, err error) {
 	supported := p.meta.TokenEndpointAuthMethodsSupported
 	a.mu.Lock()
-	a.load()
+	a.sync() // a registration another process made is reused too
 	prev, known := a.rec.clientFor(p.issuer)
 	var moved string // the issuer the configured client was used with, if another
 	if a.rec != nil {
@@ -233,20 +355,32 @@ func (a *Authorizer) identify(ctx context.Context, p *plan, redirectURI string) 
 		if moved != "" && !(known && prev.Configured && prev.ID == s.ClientID) {
 			// Pre-registered credentials belong to one authorization
 			// server: say so rather than send them to another.
-			return client{}, &Error{Op: "register", Path: p.issuer, Err: fmt.Errorf(`%w (%s, no longer %s): register Switchboard with %s and enter the client it gives you under the server's Details → OAuth client (its "oauth" entry); if this client ID is valid there too, forget the old login with 'switchboard secrets delete %s' and log in again`, ErrIssuerChanged, p.issuer, moved, p.issuer, KeyFor(a.cfg.Server))}
+			return client{}, false, &Error{Op: "register", Path: p.issuer, Err: fmt.Errorf(`%w (%s, no longer %s): register Switchboard with %s and enter the client it gives you under the server's Details → OAuth client (its "oauth" entry); if this client ID is valid there too, forget the old login with 'switchboard secrets delete %s' and log in again`, ErrIssuerChanged, p.issuer, moved, p.issuer, KeyFor(a.cfg.Server))}
 		}
-		return client{ID: s.ClientID, AuthMethod: authMethod(supported, s.ClientSecret != ""), RedirectURI: redirectURI, Issuer: p.issuer, Configured: true}, nil
+		return client{ID: s.ClientID, AuthMethod: authMethod(supported, s.ClientSecret != ""), RedirectURI: redirectURI, Issuer: p.issuer, Configured: true}, false, nil
 	}
-	if p.meta.ClientIDMetadataDocumentSupported && a.cfg.ClientMetadataURL != "" {
-		return client{ID: a.cfg.ClientMetadataURL, AuthMethod: "none", RedirectURI: redirectURI, Issuer: p.issuer}, nil
+	if doc := cmp.Or(a.cfg.Settings.ClientMetadataURL, a.cfg.ClientMetadataURL); p.meta.ClientIDMetadataDocumentSupported && doc != "" {
+		return client{ID: doc, AuthMethod: "none", RedirectURI: redirectURI, Issuer: p.issuer}, false, nil
 	}
 	if known && prev.Dynamic && prev.RedirectURI == redirectURI {
-		return prev, nil
+		return prev, true, nil
 	}
 	if p.meta.RegistrationEndpoint == "" {
-		return client{}, &Error{Op: "register", Path: p.issuer, Err: ErrNoClient}
+		return client{}, false, &Error{Op: "register", Path: p.issuer, Err: a.noClient(redirectURI)}
 	}
-	return a.register(ctx, p, redirectURI)
+	cl, err = a.register(ctx, p, redirectURI)
+	return cl, false, err
+}
+
+// noClient says how to register Switchboard by hand with an authorization
+// server that offers no dynamic registration: which redirect URI, and
+// where the client it issues goes.
+func (a *Authorizer) noClient(redirectURI string) error {
+	const entry = `then enter the client it issues under the server's Details → OAuth client, or add to its entry "oauth": {"clientId": "…"%s} (and "clientSecret": "${secret:NAME}" if it issues a secret, stored with 'switchboard secrets set NAME')`
+	if s := a.cfg.Settings; s.RedirectURI != "" || s.RedirectPort > 0 {
+		return fmt.Errorf("%w: register Switchboard with it yourself, with the redirect URI %s, "+entry, ErrNoClient, redirectURI, "")
+	}
+	return fmt.Errorf(`%w: register Switchboard with it yourself: pick a free port (8765, say) and register the redirect URI http://127.0.0.1:PORT/callback with that port ("redirectUri": "http://localhost:PORT/callback" in the entry instead, if it insists on localhost), `+entry, ErrNoClient, `, "redirectPort": PORT`)
 }
 
 // authMethod picks the token endpoint authentication for a configured
@@ -325,13 +459,75 @@ func applicationType(redirectURI string) string {
 	return "web"
 }
 
-// tokenResponse is a token endpoint's success answer.
+// tokenResponse is a token endpoint's answer: the token, or (GitHub
+// answers errors with HTTP 200) an error.
 type tokenResponse struct {
-	AccessToken  string `json:"access_token"`
-	TokenType    string `json:"token_type"`
-	ExpiresIn    int64  `json:"expires_in"`
-	RefreshToken string `json:"refresh_token"`
-	Scope        string `json:"scope"`
+	AccessToken  string  `json:"access_token"`
+	TokenType    string  `json:"token_type"`
+	ExpiresIn    seconds `json:"expires_in"`
+	RefreshToken string  `json:"refresh_token"`
+	Scope        string  `json:"scope"`
+	Error        string  `json:"error"`
+	Description  string  `json:"error_description"`
+}
+
+// seconds is expires_in: a number, or a number in a string as Microsoft
+// Entra ID and SAP send it ("5250"), as the MCP TypeScript SDK accepts.
+type seconds int64
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *seconds) UnmarshalJSON(b []byte) error {
+	v := strings.TrimSpace(string(b))
+	if v == "null" {
+		return nil
+	}
+	return s.parse(strings.Trim(v, `"`))
+}
+
+// parse reads a count of seconds; an empty one is none.
+func (s *seconds) parse(v string) error {
+	if v == "" {
+		return nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 {
+		return fmt.Errorf("its expires_in %q is not a number of seconds", v)
+	}
+	*s = seconds(f)
+	return nil
+}
+
+// decodeToken reads a token endpoint's body: JSON, or a form
+// (application/x-www-form-urlencoded, what GitHub sends a client that
+// does not ask for JSON). The error says what could not be read, never
+// the body (it may hold a token).
+func decodeToken(contentType string, body []byte) (tokenResponse, error) {
+	var t tokenResponse
+	mt, _, _ := mime.ParseMediaType(contentType)
+	trimmed := bytes.TrimSpace(body)
+	if mt == "application/x-www-form-urlencoded" || mt == "text/plain" && len(trimmed) > 0 && trimmed[0] != '{' {
+		v, err := url.ParseQuery(string(trimmed))
+		if err != nil {
+			return t, fmt.Errorf("the token answer (%s) could not be read as a form: %w", mt, err)
+		}
+		t = tokenResponse{
+			AccessToken: v.Get("access_token"), TokenType: v.Get("token_type"), RefreshToken: v.Get("refresh_token"),
+			Scope: v.Get("scope"), Error: v.Get("error"), Description: v.Get("error_description"),
+		}
+		return t, t.ExpiresIn.parse(v.Get("expires_in"))
+	}
+	err := json.Unmarshal(body, &t)
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return t, nil
+	case errors.As(err, &syntax):
+		return t, fmt.Errorf("the token answer is not JSON (Content-Type %q)", contentType)
+	case errors.As(err, &typ):
+		return t, fmt.Errorf("the token answer could not be read: its %s is a JSON %s, not a %s", typ.Field, typ.Value, typ.Type)
+	}
+	return t, fmt.Errorf("the token answer could not be read: %w", err)
 }
 
 // apply copies the token into r; requested scopes stand in for an omitted
@@ -345,7 +541,7 @@ func (t *tokenResponse) apply(r *record, requested []string) {
 	if r.Scope == "" {
 		r.Scope = strings.Join(requested, " ")
 	}
-	r.ExpiresAt = time.Time{}
+	r.ExpiresAt, r.Lifetime = time.Time{}, int64(t.ExpiresIn)
 	if t.ExpiresIn > 0 {
 		r.ExpiresAt = time.Now().Add(time.Duration(t.ExpiresIn) * time.Second)
 	}
@@ -382,14 +578,20 @@ func (a *Authorizer) tokenRequest(ctx context.Context, op, endpoint string, cl c
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
-	if resp.StatusCode != http.StatusOK {
-		return nil, &Error{Op: op, Path: endpoint, Err: oauthError(resp.StatusCode, raw)}
-	}
-	var t tokenResponse
-	if err := json.Unmarshal(raw, &t); err != nil || t.AccessToken == "" {
-		return nil, &Error{Op: op, Path: endpoint, Err: errors.New("the answer holds no access_token")}
-	}
-	if !strings.EqualFold(t.TokenType, "bearer") {
+	t, err := decodeToken(resp.Header.Get("Content-Type"), raw)
+	switch {
+	case resp.StatusCode != http.StatusOK, t.Error != "":
+		// An error answered with HTTP 200 (GitHub) is one all the same.
+		return nil, &Error{Op: op, Path: endpoint, Err: &OAuthError{Status: resp.StatusCode, Code: t.Error, Description: t.Description}}
+	case err != nil:
+		return nil, &Error{Op: op, Path: endpoint, Err: err}
+	case t.AccessToken == "":
+		return nil, &Error{Op: op, Path: endpoint, Err: fmt.Errorf("the answer holds no access_token (HTTP %d, Content-Type %q)", resp.StatusCode, resp.Header.Get("Content-Type"))}
+	case t.TokenType == "":
+		// RFC 6749 requires it, but servers omit it; a token for an MCP
+		// server is a bearer token (the MCP Python SDK assumes so too).
+		t.TokenType = "Bearer"
+	case !strings.EqualFold(t.TokenType, "bearer"):
 		return nil, &Error{Op: op, Path: endpoint, Err: fmt.Errorf("token type %q is not supported (only Bearer)", t.TokenType)}
 	}
 	return &t, nil
@@ -397,13 +599,16 @@ func (a *Authorizer) tokenRequest(ctx context.Context, op, endpoint string, cl c
 
 // OAuthError is an authorization server's error answer (RFC 6749 §5.2).
 type OAuthError struct {
-	Status      int
+	Status      int    // 200 for an error a server answered with success
 	Code        string // invalid_grant, invalid_client, ...
 	Description string
 }
 
 func (e *OAuthError) Error() string {
 	msg := fmt.Sprintf("HTTP %d", e.Status)
+	if e.Status == http.StatusOK {
+		msg = "the server answered an error"
+	}
 	if e.Code != "" {
 		msg += ": " + e.Code
 	}
@@ -422,8 +627,8 @@ func oauthError(status int, body []byte) error {
 	return &OAuthError{Status: status, Code: r.Error, Description: r.Description}
 }
 
-// accessToken returns the token to send, refreshed first when it expires
-// within RefreshBefore. "" means there is none.
+// accessToken returns the token to send, refreshed first when it is about
+// to expire (record.fresh). "" means there is none.
 func (a *Authorizer) accessToken(ctx context.Context) string {
 	a.mu.Lock()
 	a.load()
@@ -432,8 +637,7 @@ func (a *Authorizer) accessToken(ctx context.Context) string {
 	if r == nil {
 		return ""
 	}
-	fresh := r.ExpiresAt.IsZero() || time.Until(r.ExpiresAt) > RefreshBefore
-	if r.AccessToken != "" && fresh || r.RefreshToken == "" {
+	if r.AccessToken != "" && r.fresh() || r.RefreshToken == "" {
 		return r.AccessToken
 	}
 	if err := a.refresh(ctx, r.AccessToken); err != nil {
@@ -442,49 +646,75 @@ func (a *Authorizer) accessToken(ctx context.Context) string {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.rec == nil {
+		return ""
+	}
 	return a.rec.AccessToken
 }
 
-// refresh trades the refresh token for a new access token, unless another
-// request did so since stale was read. A refused refresh token is dropped:
-// only a new login helps then.
+// refresh makes sure the token is newer than stale: it takes the one
+// another request or process stored since (a refresh that rotated the
+// refresh token, a login in the CLI), else trades the refresh token for a
+// new one. The store is read again before the refresh and after a refusal,
+// and the result is only written over the record it was made from
+// (saveIf): the window and a CLI command each hold a copy, and the one
+// that refreshed second must not log both out. A refresh token refused for
+// good is dropped: only a new login helps then.
 func (a *Authorizer) refresh(ctx context.Context, stale string) error {
 	a.refreshMu.Lock() // one refresh at a time; the others then see the new token
 	defer a.refreshMu.Unlock()
 	a.mu.Lock()
-	a.load()
+	a.sync()
+	if a.rec != nil && a.rec.AccessToken != "" && a.rec.AccessToken != stale {
+		a.mu.Unlock()
+		return nil // newer than the one refused: use it
+	}
 	if a.rec == nil || a.rec.RefreshToken == "" {
 		a.mu.Unlock()
 		return &Error{Op: "refresh", Err: ErrNeedsLogin}
 	}
-	if a.rec.AccessToken != stale {
-		a.mu.Unlock()
-		return nil
-	}
-	r := *a.rec
+	r, base := *a.rec, a.raw
 	a.mu.Unlock()
+	from := r // the pair being refreshed
 
 	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {r.RefreshToken}}
-	if r.Resource != "" {
-		form.Set("resource", r.Resource)
-	}
-	tok, err := a.tokenRequest(ctx, "refresh", r.TokenEndpoint, r.Client, form)
+	tok, err := a.tokenRequest(ctx, "refresh", r.TokenEndpoint, r.Client, a.addParams(form, r.Resource, nil))
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.rec == nil || a.rec.AccessToken != stale {
-		return nil // a login replaced the tokens meanwhile; keep its
+	if a.rec == nil || !samePair(a.rec, &from) {
+		return nil // a login or refresh replaced the tokens meanwhile; keep its
 	}
-	if err != nil {
-		var oe *OAuthError
-		if errors.As(err, &oe) && (oe.Code == "invalid_grant" || oe.Code == "invalid_client") {
-			r.AccessToken, r.RefreshToken = "", ""
-			_ = a.save(&r)
-			return fmt.Errorf("%w: %w", ErrNeedsLogin, err)
-		}
+	if err == nil {
+		tok.apply(&r, strings.Fields(r.Scope))
+		return a.saveIf(base, &from, &r)
+	}
+	var oe *OAuthError
+	if !errors.As(err, &oe) || oe.Code != "invalid_grant" && oe.Code != "invalid_client" {
 		return err
 	}
-	tok.apply(&r, strings.Fields(r.Scope))
-	return a.save(&r)
+	if a.sync() && a.rec.usable() && !samePair(a.rec, &from) {
+		// Another process refreshed first and the server rotated the
+		// refresh token this one sent: its new pair is the one to use.
+		return nil
+	}
+	if a.rec != nil {
+		r = *a.rec // the newest details (a step-up noted meanwhile)
+	}
+	r.AccessToken, r.RefreshToken = "", ""
+	if oe.Code == "invalid_client" {
+		// The registration itself is gone: the next login registers again.
+		if c, ok := r.Clients[r.Issuer]; ok && c.Dynamic && c.ID == r.Client.ID {
+			r.Clients = maps.Clone(r.Clients)
+			delete(r.Clients, r.Issuer)
+		}
+	}
+	_ = a.saveIf(a.raw, &from, &r)
+	return fmt.Errorf("%w: %w", ErrNeedsLogin, err)
+}
+
+// samePair reports whether a and b hold the same access and refresh token.
+func samePair(a, b *record) bool {
+	return a.AccessToken == b.AccessToken && a.RefreshToken == b.RefreshToken
 }
 
 // withQuery adds q to an endpoint that may carry a query of its own.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/url"
@@ -27,10 +28,15 @@ var (
 	ErrNoPKCE = errors.New("the authorization server does not support PKCE with S256, which MCP requires; ask the server's operator to enable it")
 	// ErrDenied: the authorization server answered the redirect with an error.
 	ErrDenied = errors.New("the authorization server refused the login")
-	// ErrNoClient: there is no way to identify Switchboard to the authorization server.
-	ErrNoClient = errors.New(`the authorization server offers no dynamic client registration; register Switchboard with it (redirect URI http://127.0.0.1:PORT/callback), then enter the client it gives you under the server's Details → OAuth client, or add "oauth": {"clientId": "...", "clientSecret": "${secret:NAME}"} to its entry`)
+	// ErrNoClient: there is no way to identify Switchboard to the
+	// authorization server; the error wrapping it says how to register.
+	ErrNoClient = errors.New("the authorization server offers no dynamic client registration")
 	// ErrResourceMismatch: the protected-resource metadata describes another server.
 	ErrResourceMismatch = errors.New("the server's protected-resource metadata names another resource; the server may be misconfigured or impersonated")
+	// ErrStepUp: the server refused one request for want of scopes the
+	// token lacks (a 403 insufficient_scope); a login asking for them
+	// fixes it. Errors wrapping it wrap ErrNeedsLogin too.
+	ErrStepUp = errors.New("it asks for more permissions than the login granted")
 	// ErrInsufficientScope: the server refuses a token that already carries the scopes it asks for.
 	ErrInsufficientScope = errors.New("the server refuses the token although it carries the scopes it asks for; logging in again will not help, ask the server's operator")
 	// ErrScopeNotGranted: step-up logins asked for a scope MaxStepUps times
@@ -81,7 +87,10 @@ var (
 	LoginTimeout = 5 * time.Minute
 	// RequestTimeout bounds one metadata, registration or token request.
 	RequestTimeout = 30 * time.Second
-	// RefreshBefore is how long before expiry a token is refreshed.
+	// RefreshBefore is how long before expiry a token is refreshed at
+	// most: a token living less than four times as long is refreshed a
+	// quarter of its lifetime before it expires, so a 45 s token is not
+	// refreshed before every request.
 	RefreshBefore = time.Minute
 	// MaxStepUps bounds the step-up logins for one scope set that the
 	// authorization server does not grant (MCP: clients should limit
@@ -168,13 +177,28 @@ func LegacyKeyFor(server string) string {
 }
 
 // Settings are the per-server OAuth choices from the server's config entry
-// ("oauth": {"clientId", "clientSecret", "scopes", "redirectPort"}). All
-// optional: without them the app registers itself dynamically.
+// ("oauth": {"clientId", "clientSecret", "scopes", "redirectPort",
+// "redirectUri", "resource", "clientMetadataUrl"}). All optional: without
+// them the app registers itself dynamically.
 type Settings struct {
 	ClientID     string   // pre-registered client
 	ClientSecret string   // its secret, if it is a confidential client
-	Scopes       []string // scopes to ask for when the server's challenge names none
+	Scopes       []string // asked for besides the scopes the server's challenge names
 	RedirectPort int      // fixed loopback port, for servers that registered one redirect URI
+	// RedirectURI is the whole loopback redirect URI registered for the
+	// client, sent as written (authorization servers compare it exactly):
+	// "redirectUri", or Claude Code's "callbackPort" P as
+	// http://localhost:P/callback, the URI Claude Code sends. It wins over
+	// RedirectPort.
+	RedirectURI string
+	// NoResource leaves the RFC 8707 resource parameter out ("resource":
+	// false), for authorization servers that refuse it (Microsoft Entra ID
+	// v2: AADSTS9010010).
+	NoResource bool
+	// ClientMetadataURL is the https URL of a client ID metadata document
+	// describing Switchboard ("clientMetadataUrl"); it wins over
+	// Config.ClientMetadataURL.
+	ClientMetadataURL string
 }
 
 // Config describes one server to log in to.
@@ -203,9 +227,14 @@ type Authorizer struct {
 	loginMu   sync.Mutex // one Login at a time
 	refreshMu sync.Mutex // one refresh at a time
 
-	mu        sync.Mutex
-	loaded    bool
-	rec       *record    // nil: never logged in
+	mu     sync.Mutex
+	loaded bool
+	rec    *record // nil: never logged in
+	// raw is the stored JSON rec was read from or saved as: other
+	// processes (the CLI beside a running window) share the record, and
+	// comparing it with what the store holds now tells whether one of
+	// them wrote since (sync, saveIf).
+	raw       string
 	challenge *Challenge // the last 401/403 challenge, for the next Login
 	stepUp    bool       // the challenge asks for scopes beyond the token's
 	// denied counts, by challenged scope set (scopeKey), the step-up
@@ -270,6 +299,28 @@ type record struct {
 	Scope         string            `json:"scope,omitempty"`     // granted
 	Requested     string            `json:"requested,omitempty"` // asked for at the last login
 	ExpiresAt     time.Time         `json:"expires_at,omitzero"`
+	Lifetime      int64             `json:"lifetime,omitempty"` // seconds, as issued (expires_in)
+	// StepUp are the scopes a 403 asked for that the token lacks: the
+	// next login asks for them, whichever process runs it.
+	StepUp string `json:"step_up,omitempty"`
+}
+
+// usable reports whether r holds a token or a refresh token.
+func (r *record) usable() bool {
+	return r != nil && (r.AccessToken != "" || r.RefreshToken != "")
+}
+
+// fresh reports whether r's access token is far enough from its expiry
+// to be sent as it is (see RefreshBefore).
+func (r *record) fresh() bool {
+	if r.ExpiresAt.IsZero() {
+		return true
+	}
+	ahead := RefreshBefore
+	if r.Lifetime > 0 {
+		ahead = min(ahead, time.Duration(r.Lifetime)*time.Second/4)
+	}
+	return time.Until(r.ExpiresAt) > ahead
 }
 
 // clientFor is the client identity used with issuer before, if any.
@@ -292,26 +343,47 @@ type client struct {
 	Configured  bool   `json:"configured,omitempty"` // the entry's "oauth.clientId"
 }
 
-// load reads the record once; a record for another URL is dropped, so a
-// token never goes to a server it was not issued for. Callers hold a.mu.
+// load reads the record once; callers hold a.mu.
 func (a *Authorizer) load() {
 	if a.loaded {
 		return
 	}
 	a.loaded = true
+	a.raw, a.rec = a.read()
+}
+
+// read returns what the store holds now, as stored and as a record; a
+// record for another URL is no record, so a token never goes to a server
+// it was not issued for. A store that cannot be read yields "".
+func (a *Authorizer) read() (string, *record) {
 	raw, err := a.store.Get(KeyFor(a.cfg.Server))
 	if err != nil || raw == "" {
-		return
+		return "", nil
 	}
 	var r record
 	if json.Unmarshal([]byte(raw), &r) != nil || r.ServerURL != a.cfg.URL {
-		return
+		return raw, nil
 	}
 	if r.Clients == nil && r.Client.ID != "" && r.Client.Issuer != "" {
 		// Written before clients were kept by issuer.
 		r.Clients = map[string]client{r.Client.Issuer: r.Client}
 	}
-	a.rec = &r
+	return raw, &r
+}
+
+// sync reads the store again and takes its record when another process
+// wrote one since this one was read or saved (a login, a refresh that
+// rotated the refresh token); it reports whether it did. A store that
+// cannot be read, or no longer holds the record, changes nothing: a
+// passing keyring failure must not log the app out. Callers hold a.mu.
+func (a *Authorizer) sync() bool {
+	a.load()
+	raw, r := a.read()
+	if raw == "" || raw == a.raw {
+		return false
+	}
+	a.raw, a.rec = raw, r
+	return true
 }
 
 // save writes r (and keeps it); callers hold a.mu.
@@ -323,8 +395,51 @@ func (a *Authorizer) save(r *record) error {
 	if err := a.store.Set(KeyFor(a.cfg.Server), string(b)); err != nil {
 		return &Error{Op: "save tokens", Err: err}
 	}
-	a.rec, a.loaded = r, true
+	a.rec, a.raw, a.loaded = r, string(b), true
 	return nil
+}
+
+// saveIf saves r, the tokens refreshed from the pair in from, unless the
+// store no longer holds base (what r was made from) and another process
+// stored other tokens meanwhile (it refreshed or logged in): those are
+// newer, so they are kept (and taken) instead, and an older or emptied
+// pair never replaces them. A change that kept from's pair (a step-up
+// noted) is kept in r. Only a record without any token gives way to r.
+// (The keyring has no compare-and-swap: between the read and the write
+// another writer could still slip in; the window is one keyring call.)
+// Callers hold a.mu.
+func (a *Authorizer) saveIf(base string, from, r *record) error {
+	if raw, cur := a.read(); raw != "" && raw != base && cur.usable() {
+		if !samePair(cur, from) {
+			a.raw, a.rec = raw, cur
+			return nil
+		}
+		r.StepUp, r.Clients = cur.StepUp, cur.Clients
+	}
+	return a.save(r)
+}
+
+// update changes the stored record with change, on the newest one the
+// store holds; nothing happens without a record. Callers hold a.mu.
+func (a *Authorizer) update(change func(r *record)) error {
+	a.sync()
+	if a.rec == nil {
+		return nil
+	}
+	r := *a.rec
+	r.Clients = maps.Clone(a.rec.Clients)
+	change(&r)
+	return a.save(&r)
+}
+
+// Reload reads the stored login again and reports whether another
+// process stored a new one since it was read (the CLI's 'servers login'
+// beside a running window or daemon) that holds a token: the server can
+// start again with it.
+func (a *Authorizer) Reload() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sync() && a.rec.usable()
 }
 
 // LoggedIn reports whether a token (possibly expired but refreshable) is stored.
@@ -332,14 +447,14 @@ func (a *Authorizer) LoggedIn() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.load()
-	return a.rec != nil && (a.rec.AccessToken != "" || a.rec.RefreshToken != "")
+	return a.rec.usable()
 }
 
 // Logout forgets the tokens (the registration too) in memory and in the store.
 func (a *Authorizer) Logout() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.rec, a.loaded, a.denied = nil, true, nil
+	a.rec, a.raw, a.loaded, a.denied = nil, "", true, nil
 	if err := a.store.Delete(KeyFor(a.cfg.Server)); err != nil {
 		return &Error{Op: "delete tokens", Err: err}
 	}
@@ -374,6 +489,61 @@ func (a *Authorizer) grantedScopes() []string {
 		return nil
 	}
 	return strings.Fields(a.rec.Scope)
+}
+
+// newer returns the stored access token when it is not tok: another
+// process (or request) stored a newer login since tok was sent. "" when
+// there is none.
+func (a *Authorizer) newer(tok string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sync()
+	if a.rec == nil || a.rec.AccessToken == tok {
+		return ""
+	}
+	return a.rec.AccessToken
+}
+
+// pendingStepUp are the scopes a 403 asked for that no login has granted
+// yet, whichever process got the 403 (see noteStepUp).
+func (a *Authorizer) pendingStepUp() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sync()
+	if a.rec == nil {
+		return nil
+	}
+	return strings.Fields(a.rec.StepUp)
+}
+
+// noteStepUp keeps the scopes a 403 asked for with the stored login, so
+// the next login asks for them even when another process runs it (the
+// CLI's 'servers login' for a server the window runs).
+func (a *Authorizer) noteStepUp(scopes []string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	err := a.update(func(r *record) { r.StepUp = strings.Join(union(strings.Fields(r.StepUp), scopes), " ") })
+	if err != nil {
+		slog.Info("oauth: the scopes a server asked for could not be kept", "server", a.cfg.Server, slog.Any("err", err))
+	}
+}
+
+// forgetClient drops the dynamic registration kept for issuer when it is
+// still client id: the authorization server no longer knows it (or a
+// login with it did not finish), so the next login registers again
+// instead of reusing it forever. The token's own client stays, for the
+// refreshes of a token that still works.
+func (a *Authorizer) forgetClient(issuer, id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	err := a.update(func(r *record) {
+		if c, ok := r.Clients[issuer]; ok && c.Dynamic && c.ID == id {
+			delete(r.Clients, issuer)
+		}
+	})
+	if err != nil {
+		slog.Info("oauth: a stale registration could not be forgotten", "server", a.cfg.Server, slog.Any("err", err))
+	}
 }
 
 // deniedStepUps is how many step-up logins for scopes ended without them.

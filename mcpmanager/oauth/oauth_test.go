@@ -132,8 +132,8 @@ func TestLoginUsesPKCEStateAndResource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.opens != 1 || !strings.Contains(b.page, "Logged in to srv") || !strings.Contains(b.page, "You can close this tab") {
-		t.Errorf("browser opened %d times, callback page:\n%s", b.opens, b.page)
+	if b.Opens() != 1 || !strings.Contains(b.Page(), "Logged in to srv") || !strings.Contains(b.Page(), "You can close this tab") {
+		t.Errorf("browser opened %d times, callback page:\n%s", b.Opens(), b.Page())
 	}
 	f.set(func(f *fake) {
 		q := f.authorizeQ[0]
@@ -218,11 +218,11 @@ func TestLoginRefusals(t *testing.T) {
 			} else if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
-			if b.opens != c.opens {
-				t.Errorf("browser opened %d times, want %d", b.opens, c.opens)
+			if b.Opens() != c.opens {
+				t.Errorf("browser opened %d times, want %d", b.Opens(), c.opens)
 			}
-			if c.want == oauth.ErrStateMismatch && !strings.Contains(b.page, "start the login again") {
-				t.Errorf("callback page does not say what to do:\n%s", b.page)
+			if c.want == oauth.ErrStateMismatch && !strings.Contains(b.Page(), "start the login again") {
+				t.Errorf("callback page does not say what to do:\n%s", b.Page())
 			}
 			if a.LoggedIn() {
 				t.Error("a token was stored")
@@ -310,10 +310,10 @@ func TestScopeSelection(t *testing.T) {
 		setup func(f *fake)
 		want  string // scope parameter; "-" for none
 	}{
-		{"challenge's scope first", oauth.Config{Settings: oauth.Settings{Scopes: []string{"cfg"}}}, func(f *fake) {
+		{"challenge's scope first, the configured ones added", oauth.Config{Settings: oauth.Settings{Scopes: []string{"cfg", "from:header"}}}, func(f *fake) {
 			f.wwwAuth += `, scope="from:header"`
 			f.docs[prmPath].(map[string]any)["scopes_supported"] = []string{"a", "b"}
-		}, "from:header"},
+		}, "from:header cfg"},
 		{"configured scopes next", oauth.Config{Settings: oauth.Settings{Scopes: []string{"cfg1", "cfg2"}}}, func(f *fake) {
 			f.docs[prmPath].(map[string]any)["scopes_supported"] = []string{"a", "b"}
 		}, "cfg1 cfg2"},
@@ -392,13 +392,12 @@ func TestRefresh(t *testing.T) {
 	t.Run("before expiry", func(t *testing.T) {
 		f := newFake(t)
 		browser(t)
-		a, err := login(t, f, oauth.Config{}, nil)
-		if err != nil {
+		store := oauth.NewMemoryStore()
+		if _, err := login(t, f, oauth.Config{}, store); err != nil {
 			t.Fatal(err)
 		}
-		prev := oauth.RefreshBefore
-		oauth.RefreshBefore = 2 * time.Hour // the 1 h token is about to expire
-		t.Cleanup(func() { oauth.RefreshBefore = prev })
+		restamp(t, store, time.Hour, 30*time.Second) // the 1 h token is about to expire
+		a := oauth.New(oauth.Config{Server: "srv", URL: f.URL + "/mcp"}, store)
 		if resp, err := f.call(t, &oauth.Transport{Auth: a}, `{}`); err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("%v %v", resp, err)
 		}

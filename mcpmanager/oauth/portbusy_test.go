@@ -20,7 +20,7 @@ func TestRedirectPortBusy(t *testing.T) {
 	defer hold.Close()
 	port := hold.Addr().(*net.TCPAddr).Port
 
-	_, err = listenLoopback(port, true, "s", issuerCheck{}, "notes")
+	_, err = listenLoopback(redirect{host: "127.0.0.1", port: port, path: "/callback", fixed: "redirectPort"}, "s", issuerCheck{}, "notes")
 	if !errors.Is(err, ErrPortBusy) {
 		t.Fatalf("fixed port taken: err = %v, want ErrPortBusy", err)
 	}
@@ -31,7 +31,7 @@ func TestRedirectPortBusy(t *testing.T) {
 		t.Errorf("err = %v, want it to name this process %s", err, me)
 	}
 
-	cb, err := listenLoopback(port, false, "s", issuerCheck{}, "notes")
+	cb, err := listenLoopback(redirect{host: "127.0.0.1", port: port, path: "/callback"}, "s", issuerCheck{}, "notes")
 	if err != nil {
 		t.Fatalf("remembered port taken: %v, want another port", err)
 	}

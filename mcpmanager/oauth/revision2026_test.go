@@ -53,8 +53,8 @@ func TestIssuerValidation(t *testing.T) {
 			if !errors.Is(err, oauth.ErrIssuerMismatch) || !strings.Contains(err.Error(), "start the login again") {
 				t.Fatalf("err = %v, want ErrIssuerMismatch saying what to do", err)
 			}
-			if a.LoggedIn() || !strings.Contains(b.page, "did not come from the authorization server") {
-				t.Errorf("logged in %v; callback page:\n%s", a.LoggedIn(), b.page)
+			if a.LoggedIn() || !strings.Contains(b.Page(), "did not come from the authorization server") {
+				t.Errorf("logged in %v; callback page:\n%s", a.LoggedIn(), b.Page())
 			}
 			f.set(func(f *fake) {
 				if len(f.tokenReqs) != 0 {

@@ -29,6 +29,11 @@ type Transport struct {
 	// a refreshable token, or a 403 asking for more scopes. err wraps
 	// ErrNeedsLogin and says why.
 	OnNeedsLogin func(err error)
+	// OnStepUp, when set, is called instead of OnNeedsLogin for a 403
+	// asking for scopes the token lacks (err wraps ErrStepUp and
+	// ErrNeedsLogin): MCP makes that a refusal of the one operation, so a
+	// caller may keep the session for the others.
+	OnStepUp func(err error)
 }
 
 func (t *Transport) base() http.RoundTripper {
@@ -56,61 +61,99 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	switch resp.StatusCode {
 	case http.StatusUnauthorized:
-		ch := ParseChallenge(resp)
-		if tok == "" && !ch.Bearer() && !t.Auth.offersOAuth(req.Context()) {
-			// Not OAuth's refusal: no Bearer challenge, no metadata, no
-			// token ever held. The server wants a header of its own (an API
-			// key): a login could not help, and its answer says what is
-			// missing, so it goes back as it came.
-			return resp, nil
-		}
-		replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
-		if tok != "" && replayable && t.Auth.refresh(req.Context(), tok) == nil {
-			// The token was refused before its time (revoked, or the clocks
-			// differ): retry once with the refreshed one.
-			if fresh := t.Auth.accessToken(req.Context()); fresh != tok {
-				body, err := rewind(req)
-				if err != nil {
-					return resp, nil
-				}
-				discard(resp)
-				if resp, err = t.send(req, body, fresh); err != nil {
-					return nil, err
-				}
-				if resp.StatusCode != http.StatusUnauthorized {
-					return resp, nil
-				}
-				ch = ParseChallenge(resp)
-			}
-		}
-		t.Auth.remember(ch, false)
-		discard(resp)
-		err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (HTTP 401)", ErrNeedsLogin)}
-		t.needsLogin(err)
-		return nil, err // callers see why, not a bare 401
+		return t.unauthorized(req, resp, tok)
 	case http.StatusForbidden:
-		ch := ParseChallenge(resp)
-		if ch.Error() != "insufficient_scope" {
-			return resp, nil
-		}
-		discard(resp)
-		granted := t.Auth.grantedScopes()
-		want := ch.Scopes()
-		if tok != "" && len(want) > 0 && subset(want, granted) {
-			// Logging in again would ask for the same scopes: a loop, not a fix.
-			return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q)", ErrInsufficientScope, strings.Join(want, " "))}
-		}
-		if n := t.Auth.deniedStepUps(want); n >= MaxStepUps {
-			// The retry limit: the authorization server did not grant
-			// these scopes at the last logins; another one will not either.
-			return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q, %d logins)", ErrScopeNotGranted, strings.Join(want, " "), n)}
-		}
-		t.Auth.remember(ch, true)
-		err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w: it asks for more permissions (scope %q)", ErrNeedsLogin, strings.Join(union(t.Auth.heldScopes(), want), " "))}
-		t.needsLogin(err)
-		return nil, err
+		return t.forbidden(req, resp, tok)
 	}
 	return resp, nil
+}
+
+// unauthorized answers a 401: retried once with a newer token (refreshed,
+// or stored by another process since: a login in the CLI reaches the
+// running window this way), else the challenge is kept for the next Login
+// and the login is asked for.
+func (t *Transport) unauthorized(req *http.Request, resp *http.Response, tok string) (*http.Response, error) {
+	ch := ParseChallenge(resp)
+	if tok == "" && !ch.Bearer() && !t.Auth.offersOAuth(req.Context()) {
+		// Not OAuth's refusal: no Bearer challenge, no metadata, no
+		// token ever held. The server wants a header of its own (an API
+		// key): a login could not help, and its answer says what is
+		// missing, so it goes back as it came.
+		return resp, nil
+	}
+	if replayable(req) && t.Auth.refresh(req.Context(), tok) == nil {
+		// The token was refused before its time (revoked, or the clocks
+		// differ), or there was none: retry once with the new one.
+		if fresh := t.Auth.accessToken(req.Context()); fresh != "" && fresh != tok {
+			body, err := rewind(req)
+			if err != nil {
+				return resp, nil
+			}
+			discard(resp)
+			if resp, err = t.send(req, body, fresh); err != nil {
+				return nil, err
+			}
+			if resp.StatusCode != http.StatusUnauthorized {
+				return resp, nil
+			}
+			ch = ParseChallenge(resp)
+		}
+	}
+	t.Auth.remember(ch, false)
+	discard(resp)
+	err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (HTTP 401)", ErrNeedsLogin)}
+	t.needsLogin(err)
+	return nil, err // callers see why, not a bare 401
+}
+
+// forbidden answers a 403: one asking for scopes the token lacks
+// (insufficient_scope) is retried once with a newer token another
+// process stored, else it asks for a step-up login, the scopes kept with
+// the stored login so that a login anywhere asks for them. Any other 403
+// goes back as it came.
+func (t *Transport) forbidden(req *http.Request, resp *http.Response, tok string) (*http.Response, error) {
+	ch := ParseChallenge(resp)
+	if ch.Error() != "insufficient_scope" {
+		return resp, nil
+	}
+	if fresh := t.Auth.newer(tok); fresh != "" && replayable(req) {
+		if body, err := rewind(req); err == nil {
+			discard(resp)
+			if resp, err = t.send(req, body, fresh); err != nil {
+				return nil, err
+			}
+			if ch = ParseChallenge(resp); resp.StatusCode != http.StatusForbidden || ch.Error() != "insufficient_scope" {
+				return resp, nil
+			}
+			tok = fresh
+		}
+	}
+	discard(resp)
+	granted := t.Auth.grantedScopes()
+	want := ch.Scopes()
+	if tok != "" && len(want) > 0 && subset(want, granted) {
+		// Logging in again would ask for the same scopes: a loop, not a fix.
+		return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q)", ErrInsufficientScope, strings.Join(want, " "))}
+	}
+	if n := t.Auth.deniedStepUps(want); n >= MaxStepUps {
+		// The retry limit: the authorization server did not grant
+		// these scopes at the last logins; another one will not either.
+		return nil, &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w (scope %q, %d logins)", ErrScopeNotGranted, strings.Join(want, " "), n)}
+	}
+	t.Auth.remember(ch, true)
+	t.Auth.noteStepUp(want)
+	err := &Error{Op: "authorize", Path: req.URL.Redacted(), Err: fmt.Errorf("%w: %w (scope %q)", ErrNeedsLogin, ErrStepUp, strings.Join(union(t.Auth.heldScopes(), want), " "))}
+	if t.OnStepUp != nil {
+		t.OnStepUp(err)
+	} else {
+		t.needsLogin(err)
+	}
+	return nil, err
+}
+
+// replayable reports whether req's body can be sent again.
+func replayable(req *http.Request) bool {
+	return req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 }
 
 func (t *Transport) needsLogin(err error) {

@@ -2,13 +2,17 @@ package supervisor
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
@@ -69,8 +73,10 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 	var base http.RoundTripper = w
 	if auth != nil {
 		// A refused token ends the session: the server shows "needs login"
-		// instead of failing call after call.
-		base = &oauth.Transport{Base: base, Auth: auth, OnNeedsLogin: lost}
+		// instead of failing call after call. A request refused for want
+		// of scopes fails alone (stepUp decides).
+		base = &oauth.Transport{Base: base, Auth: auth, OnNeedsLogin: lost, OnStepUp: func(error) {}}
+		base = stepUp{base: base, server: name, lost: lost}
 	}
 	var tr transport.Interface
 	switch typ {
@@ -113,4 +119,65 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 		close: func() { _ = tr.Close() },
 		watch: w,
 	}, nil
+}
+
+// stepUp sits above the OAuth transport. A 403 asking for scopes the login
+// did not grant (oauth.ErrStepUp) refuses one operation (MCP's step-up
+// authorization): that request fails, saying which login fixes it, and
+// the session, with the server's other tools, stays. Refused at the start
+// (initialize, server/discover), nothing works without the login: the
+// session ends and the server needs one.
+type stepUp struct {
+	base   http.RoundTripper
+	server string
+	lost   func(error)
+}
+
+// RoundTrip implements http.RoundTripper.
+func (s stepUp) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := s.base.RoundTrip(req)
+	if err == nil || !errors.Is(err, oauth.ErrStepUp) {
+		return resp, err
+	}
+	if m := rpcMethod(req); m == string(mcp.MethodInitialize) || m == string(mcp.MethodServerDiscover) {
+		s.lost(err)
+		return nil, err
+	}
+	return nil, &StepUpError{Server: s.server, Err: err}
+}
+
+// StepUpError says a remote server refused one request for want of
+// permissions its login did not grant, and which login fixes it. It
+// matches oauth.ErrStepUp and ErrNeedsLogin.
+type StepUpError struct {
+	Server string
+	Err    error // wraps oauth.ErrStepUp
+}
+
+func (e *StepUpError) Error() string {
+	why := e.Err.Error()
+	var oe *oauth.Error
+	if errors.As(e.Err, &oe) {
+		why = oe.Err.Error() // the step and URL add nothing for the user
+	}
+	return fmt.Sprintf("%s: %s: log in again asking for them with 'switchboard servers login %s'", e.Server, why, e.Server)
+}
+
+func (e *StepUpError) Unwrap() error { return e.Err }
+
+// rpcMethod is the method of the JSON-RPC request req posts, if any.
+func rpcMethod(req *http.Request) string {
+	if req.Method != http.MethodPost || req.GetBody == nil {
+		return ""
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return ""
+	}
+	defer body.Close()
+	var m struct {
+		Method string `json:"method"`
+	}
+	_ = json.NewDecoder(io.LimitReader(body, 1<<20)).Decode(&m)
+	return m.Method
 }

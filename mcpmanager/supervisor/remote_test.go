@@ -21,6 +21,7 @@ import (
 
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
+	"github.com/switchboard-app/switchboard/mcpmanager/oauth/oauthtest"
 )
 
 // remoteServer is a Streamable HTTP MCP server with an "ask" tool
@@ -413,5 +414,47 @@ func TestStrictLegacyServer(t *testing.T) {
 	}
 	if tail := strings.Join(s.Log().Tail(20), "\n"); !strings.Contains(tail, `expected initialize, got "server/discover"`) {
 		t.Errorf("the probe did not reach the server first; its log:\n%s", tail)
+	}
+}
+
+// A 403 insufficient_scope on one tool call fails that call alone, saying
+// which login fixes it; the session, its other tools and the server's
+// state stay. A login's token without the scope reaches the start
+// (initialize) fine, so only the call needs it.
+func TestStepUpFailsOnlyTheCall(t *testing.T) {
+	oauthtest.FollowRedirects(t)
+	srv := oauthtest.New(t)
+	srv.StepUp("admin", "write")
+	a := oauth.New(oauth.Config{Server: "remote", URL: srv.URL}, nil)
+	if err := a.Login(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: srv.URL, Type: RemoteHTTP}, Auth: a, StartTimeout: 5 * time.Second}, Options{})
+	waitState(t, s, Ready, 10*time.Second)
+	cases := []struct {
+		tool, err string // err: substring of the call's error; "" for none
+	}{
+		{"admin", `remote: the server needs you to log in: it asks for more permissions than the login granted (scope "write"): log in again asking for them with 'switchboard servers login remote'`},
+		{"whoami", ""},
+		{"admin", "switchboard servers login remote"}, // again: the session is still there
+	}
+	for _, c := range cases {
+		text, _, err := callTool(t.Context(), s, c.tool)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.tool, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !errors.Is(err, oauth.ErrStepUp) || !errors.Is(err, ErrNeedsLogin)):
+			t.Errorf("%s: %q, %v; want an error containing %q (matching oauth.ErrStepUp and ErrNeedsLogin)", c.tool, text, err, c.err)
+		}
+	}
+	if st := s.Status(); st.State != Ready || st.Restarts != 0 {
+		t.Errorf("status %s %q (%d restarts), want ready", st.State, st.Error, st.Restarts)
+	}
+	// The step-up login asks for the scope, and the call then works.
+	if err := a.Login(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if text, _, err := callTool(t.Context(), s, "admin"); err != nil || text != "admin done" {
+		t.Errorf("admin after the step-up login: %q, %v", text, err)
 	}
 }

@@ -11,18 +11,25 @@
 //	m.Apply([]mcpmanager.ServerConfig{{Name: "locked", Remote: &supervisor.Remote{URL: srv.URL}}})
 //	err := m.Login(ctx, "locked")
 //
+// StepUp adds a tool that needs a scope the first login does not ask for:
+// a call with a token without it is refused with 403 insufficient_scope.
+//
 // A Server is safe for concurrent use.
 package oauthtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -38,11 +45,16 @@ type Server struct {
 
 	base string
 	mcp  http.Handler
+	srv  *server.MCPServer
 
 	mu        sync.Mutex
 	challenge string
+	scope     string // asked for by the login in progress
 	token     string
+	granted   string // the token's scope
 	logins    int
+	needs     map[string]string // tool → the scope its calls need
+	noDCR     bool              // its metadata offers no dynamic registration
 }
 
 // New starts a Server; it stops, with its client connections, when t ends.
@@ -52,7 +64,7 @@ func New(t testing.TB) *Server {
 	m.AddTool(mcp.NewTool("whoami", mcp.WithDescription("Says whether the caller logged in")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("you are logged in"), nil
 	})
-	s := &Server{mcp: server.NewStreamableHTTPServer(m)}
+	s := &Server{mcp: server.NewStreamableHTTPServer(m), srv: m, needs: map[string]string{}}
 	hs := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(func() {
 		hs.CloseClientConnections() // a client's open event stream must not hold Close up
@@ -70,6 +82,25 @@ func (s *Server) Token() string {
 	return s.token
 }
 
+// StepUp adds tool, whose calls need scope: a token without it is refused
+// with 403 insufficient_scope naming it. Call it before a client connects.
+func (s *Server) StepUp(tool, scope string) {
+	s.mu.Lock()
+	s.needs[tool] = scope
+	s.mu.Unlock()
+	s.srv.AddTool(mcp.NewTool(tool, mcp.WithDescription("Needs the "+scope+" scope")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(tool + " done"), nil
+	})
+}
+
+// NoRegistration makes the authorization server one that offers no
+// dynamic client registration.
+func (s *Server) NoRegistration() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noDCR = true
+}
+
 // Logins counts the tokens issued.
 func (s *Server) Logins() int {
 	s.mu.Lock()
@@ -81,10 +112,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/mcp" {
 		s.mu.Lock()
 		ok := s.token != "" && r.Header.Get("Authorization") == "Bearer "+s.token
+		granted := s.granted
 		s.mu.Unlock()
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+s.base+`/.well-known/oauth-protected-resource/mcp"`)
 			http.Error(w, "log in first", http.StatusUnauthorized)
+			return
+		}
+		if need := s.needed(r); need != "" && !slices.Contains(strings.Fields(granted), need) {
+			w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+need+`", resource_metadata="`+s.base+`/.well-known/oauth-protected-resource/mcp"`)
+			http.Error(w, "needs "+need, http.StatusForbidden)
 			return
 		}
 		s.mcp.ServeHTTP(w, r)
@@ -101,16 +138,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case "/.well-known/oauth-protected-resource/mcp":
 		writeJSON(http.StatusOK, map[string]any{"resource": s.URL, "authorization_servers": []string{s.base}})
 	case "/.well-known/oauth-authorization-server":
-		writeJSON(http.StatusOK, map[string]any{
+		meta := map[string]any{
 			"issuer": s.base, "authorization_endpoint": s.base + "/authorize", "token_endpoint": s.base + "/token",
 			"registration_endpoint": s.base + "/register", "response_types_supported": []string{"code"},
 			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
-		})
+		}
+		if s.noDCR {
+			delete(meta, "registration_endpoint")
+		}
+		writeJSON(http.StatusOK, meta)
 	case "/register":
 		writeJSON(http.StatusCreated, map[string]any{"client_id": "oauthtest-client"})
 	case "/authorize":
 		q := r.URL.Query()
-		s.challenge = q.Get("code_challenge")
+		s.challenge, s.scope = q.Get("code_challenge"), q.Get("scope")
 		back, err := url.Parse(q.Get("redirect_uri"))
 		if err != nil {
 			http.Error(w, "bad redirect_uri", http.StatusBadRequest)
@@ -127,11 +168,30 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.logins++
-		s.token = fmt.Sprintf("oauthtest-token-%d", s.logins)
+		s.token, s.granted = fmt.Sprintf("oauthtest-token-%d", s.logins), s.scope
 		writeJSON(http.StatusOK, map[string]any{"access_token": s.token, "token_type": "Bearer", "expires_in": 3600})
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// needed is the scope a tools/call request needs (StepUp), if any; the
+// body stays for the MCP server to read.
+func (s *Server) needed(r *http.Request) string {
+	b, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(b, &m) != nil || m.Method != string(mcp.MethodToolsCall) {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.needs[m.Params.Name]
 }
 
 // FollowRedirects replaces oauth.OpenBrowser until t ends with a stand-in

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { call, EventServerLogin, hasBackend, LoginServer, on, Profiles, SetProfile } from '../../backend';
+import { call, CancelLogin, EventServerLogin, hasBackend, LoginServer, on, Profiles, SetProfile } from '../../backend';
 import { ImportWizard } from '../../components/ImportWizard';
 import { ServerMetaForm, ServerMetaLine } from './ServerMeta';
 import { LogTail } from './ServerLogView';
@@ -120,6 +120,16 @@ function ServerRow({ server: s }: { server: ServerView }) {
   const [editing, setEditing] = useState(false);
   const [editingEntry, setEditingEntry] = useState(false);
   const test = useTestConnection(s.name, s.transport === 'stdio' ? s.command : '');
+  // A login the user cancelled ends without an error of its own.
+  const cancelled = useRef(false);
+  const login = act('login', async () => {
+    cancelled.current = false;
+    try {
+      await LoginServer(s.name);
+    } catch (e) {
+      if (!cancelled.current) throw e;
+    }
+  });
   const disabled = s.state === 'disabled';
   const needsLogin = s.state === 'needs-login';
   const builtin = s.transport === 'built-in';
@@ -136,7 +146,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         {s.restarts > 0 && <span className="muted">{count(s.restarts, 'restart')}</span>}
         <span className="spacer" />
         {(needsLogin || busy === 'login') && (
-          <button type="button" className="login" onClick={act('login', async () => { await LoginServer(s.name); })} disabled={busy !== ''}>
+          <button type="button" className="login" onClick={login} disabled={busy !== ''}>
             {busy === 'login' ? 'Logging in…' : 'Log in'}
           </button>
         )}
@@ -156,7 +166,7 @@ function ServerRow({ server: s }: { server: ServerView }) {
         )}
       </div>
       {confirming && <RemoveConfirm name={s.name} onCancel={() => setConfirming(false)} onError={setErr} />}
-      {busy === 'login' && <LoginWait name={s.name} />}
+      {busy === 'login' && <LoginWait name={s.name} onCancel={() => { cancelled.current = true; }} />}
       <ServerMetaLine server={s} />
       <ServerSafety server={s.name} />
       {editingEntry && <ServerEditor name={s.name} onClose={() => setEditingEntry(false)} />}
@@ -232,11 +242,13 @@ function ProfileSwitch() {
 }
 
 /**
- * LoginWait says a login is waiting for the browser, and offers the login
- * page as a link (from the "server:login" event) in case no browser opened.
+ * LoginWait says a login is waiting for the browser, offers the login
+ * page as a link (from the "server:login" event) in case no browser opened,
+ * and Cancel, which ends the login (the row's Log in then comes back).
  */
-function LoginWait({ name }: { name: string }) {
+function LoginWait({ name, onCancel }: { name: string; onCancel: () => void }) {
   const [url, setUrl] = useState('');
+  const [cancelling, setCancelling] = useState(false);
   useEffect(
     () =>
       on(EventServerLogin, (v) => {
@@ -244,6 +256,11 @@ function LoginWait({ name }: { name: string }) {
       }),
     [name],
   );
+  const cancel = () => {
+    setCancelling(true);
+    onCancel();
+    call(() => CancelLogin(name)).catch(() => setCancelling(false));
+  };
   return (
     <div className="alert alert-soft" role="status" aria-label={`Login to ${name}`}>
       Finish the login in your browser; Switchboard continues by itself once it is done.
@@ -252,6 +269,8 @@ function LoginWait({ name }: { name: string }) {
           {' '}No browser opened? <ExternalLink href={url}>Open the login page</ExternalLink>.
         </>
       )}
+      {' '}
+      <button type="button" onClick={cancel} disabled={cancelling} aria-label={`Cancel the login to ${name}`}>Cancel</button>
     </div>
   );
 }

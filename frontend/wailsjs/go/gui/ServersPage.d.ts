@@ -7,6 +7,8 @@ export function AddServerFromTemplate(arg1:string,arg2:string,arg3:Record<string
 
 export function ApplyImport(arg1:string,arg2:string,arg3:Record<string, string>,arg4:Record<string, string>,arg5:Array<string>,arg6:boolean):Promise<number>;
 
+export function CancelLogin(arg1:string):Promise<boolean>;
+
 export function CheckServerForm(arg1:string,arg2:gui.ServerFormView):Promise<Array<gui.FieldProblemView>>;
 
 export function DiscoverConfigs():Promise<Array<gui.DiscoveredConfig>>;

@@ -10,6 +10,10 @@ export function ApplyImport(arg1, arg2, arg3, arg4, arg5, arg6) {
   return window['go']['gui']['ServersPage']['ApplyImport'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
+export function CancelLogin(arg1) {
+  return window['go']['gui']['ServersPage']['CancelLogin'](arg1);
+}
+
 export function CheckServerForm(arg1, arg2) {
   return window['go']['gui']['ServersPage']['CheckServerForm'](arg1, arg2);
 }
