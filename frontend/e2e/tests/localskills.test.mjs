@@ -1,6 +1,7 @@
 // Skills on this computer (SKILL.md folders) in the window: the Skills page
-// lists them beside the servers' skills, a malformed one with why it is
-// left out; a .zip chosen in the page is previewed (its files, sizes, what
+// lists them beside the servers' skills, one that breaks the Agent Skills
+// rules loaded anyway with a note (as Claude Code loads it), one that cannot
+// be read with why it is left out; a .zip chosen in the page is previewed (its files, sizes, what
 // the checks found) and added; a skill whose SKILL.md changes on disk is
 // held (not offered to the model) until accepted; and in a chat the model
 // loads a local skill, is told its folder, and runs its script with the
@@ -32,6 +33,7 @@ before(async () => {
   put(path.join(pdf, 'references', 'forms', 'FIELDS.md'), 'name, date\n');
   put(path.join(pdf, 'scripts', 'fill.sh'), '#!/bin/sh\necho "filled $1 by the pdf-forms skill"\n', 0o755);
   put(path.join(own, 'Bad_Skill', 'SKILL.md'), '---\nname: Bad_Skill\ndescription: x\n---\n');
+  put(path.join(own, 'unclosed', 'SKILL.md'), '---\nname: unclosed\ndescription: x\n');
   // A server that offers skills too, beside the local ones.
   const bin = path.join(tmp, 'modernserver');
   testServer(bin);
@@ -60,7 +62,10 @@ test('the Skills page lists local and server skills, adds a .zip after its previ
   await row.waitFor({ timeout: 30_000 });
   assert.match(await row.innerText(), /Fill in PDF forms; use it when asked to fill a form\./);
   assert.match(await row.innerText(), /Switchboard · skills@switchboard · .* in 3 files/);
-  await page.getByText(/Left out .*Bad_Skill: its name "Bad_Skill" may hold only lowercase letters/).waitFor();
+  const bad = page.getByRole('listitem', { name: 'skills@switchboard/bad-skill' });
+  await bad.waitFor();
+  assert.match(await bad.innerText(), /Note: its folder's name "Bad_Skill" is not a valid skill name .*Switchboard offers it as "bad-skill"/);
+  await page.getByText(/Left out .*unclosed: .*has no closing --- line/).waitFor();
   const fromServers = page.locator('section[aria-label="Skills from servers"]');
   await fromServers.getByText('release-notes').waitFor({ timeout: 60_000 });
   assert.match(await fromServers.innerText(), /server docs-server/);
