@@ -3,9 +3,12 @@ package gateway
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -203,19 +206,22 @@ func TestServerRequestsReachTheClient(t *testing.T) {
 // on 'serve --http' (Streamable HTTP): the upstream's sampling and
 // elicitation, asked during a call, reach the client that made it. A
 // question goes out on the call's own POST stream, so a client that opens
-// no GET stream (the transport makes it optional) gets it too; mcp-go
-// sends sampling on the GET stream only.
+// no GET stream (the transport makes it optional) gets it too: elicitation
+// always did, sampling since mcp-go 1.6 (before, mcp-go sent sampling on
+// the GET stream only, and such a client never saw it).
 func TestServerRequestsReachAnHTTPClient(t *testing.T) {
 	g := askingGateway(t)
 	token := NewToken()
 	srv := httptest.NewServer(g.HTTPHandler(token))
 	t.Cleanup(srv.Close)
+	want := map[string]string{
+		"elicit": "accept: Ada (your name?)",
+		"sample": "the client's model answers: what is 6*7?",
+	}
 	for _, listen := range []bool{true, false} {
 		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})}
-		want := map[string]string{"elicit": "accept: Ada (your name?)"}
 		if listen {
 			opts = append(opts, transport.WithContinuousListening())
-			want["sample"] = "the client's model answers: what is 6*7?"
 		}
 		tr, err := transport.NewStreamableHTTP(srv.URL+"/mcp", opts...)
 		if err != nil {
@@ -242,5 +248,79 @@ func TestServerRequestsReachAnHTTPClient(t *testing.T) {
 				t.Errorf("GET stream %v, %s = %q (error %v), want %q", listen, tool, got, res.IsError, want)
 			}
 		}
+	}
+}
+
+// TestModernHTTPRequestStream: a 2026-07-28 client on 'serve --http' gets
+// an upstream's sampling and elicitation as the input_required result of
+// its call, and its call's stream carries that result alone: no request
+// of the server's own (that revision has none; mcp-go's server sends them
+// on the call's stream since 1.6, for older clients), and no log message,
+// since the call set no logLevel. The conformance suite checks these
+// rules only with test tools of its own, which a gateway does not list
+// (baseline-2026.yml), so they are checked here.
+func TestModernHTTPRequestStream(t *testing.T) {
+	for _, tc := range []struct{ tool, method string }{
+		{"sample", string(mcp.MethodSamplingCreateMessage)},
+		{"elicit", string(mcp.MethodElicitationCreate)},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			g := askingGateway(t)
+			token := NewToken()
+			srv := httptest.NewServer(g.HTTPHandler(token))
+			t.Cleanup(srv.Close)
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{` +
+				`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},` +
+				`"io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{}}}},"name":"up__` + tc.tool + `","arguments":{}}}`
+			// A request of the server's own on the stream would hold it open
+			// until someone answered it.
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range map[string]string{
+				"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Authorization": "Bearer " + token,
+				"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "up__" + tc.tool,
+			} {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			raw, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatalf("reading the call's stream: %v; it held:\n%s", err, raw)
+			}
+			msgs := []string{string(raw)}
+			if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+				msgs = nil
+				for line := range strings.Lines(string(raw)) {
+					if data, ok := strings.CutPrefix(strings.TrimSpace(line), "data:"); ok {
+						msgs = append(msgs, data)
+					}
+				}
+			}
+			if resp.StatusCode != http.StatusOK || len(msgs) != 1 {
+				t.Fatalf("HTTP %d, %d messages on the call's stream, want 200 and the call's result alone:\n%s", resp.StatusCode, len(msgs), raw)
+			}
+			var m struct {
+				Method string `json:"method"`
+				Result struct {
+					ResultType    string                     `json:"resultType"`
+					InputRequests map[string]json.RawMessage `json:"inputRequests"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(msgs[0]), &m); err != nil {
+				t.Fatalf("%v: %s", err, msgs[0])
+			}
+			asked := m.Result.InputRequests["q1"]
+			if m.Method != "" || m.Result.ResultType != "input_required" || !strings.Contains(string(asked), `"method":"`+tc.method+`"`) {
+				t.Errorf("the call's stream = %s, want the result input_required asking %s under q1", msgs[0], tc.method)
+			}
+		})
 	}
 }

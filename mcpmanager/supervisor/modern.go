@@ -121,6 +121,14 @@ func listenFilter(caps mcp.ServerCapabilities) mcp.SubscriptionFilter {
 //     is not a modern answer: servers that answer every unknown method with
 //     an empty result do that. It becomes a method-not-found error, so
 //     mcp-go falls back to the initialize handshake; notModern is told.
+//   - A server/discover refusal as of an unsupported protocol version
+//     (-32022) that lists only versions before 2026-07-28 comes from a
+//     server that speaks both eras but was set to serve the older ones
+//     (mcp-go's WithStreamableHTTPProtocolVersions does that). It becomes a
+//     method-not-found error too: mcp-go (since 1.6) takes any -32022 with
+//     a list as the answer of a modern server and gives up rather than
+//     falling back, where the handshake would have served. An error opens
+//     no readiness gate, so notModern is not told.
 //   - A refusal as of an unsupported protocol version (-32022) that lists
 //     the very version the request declared among those the server
 //     supports is sent once more, under a new id: the refusal contradicts
@@ -145,7 +153,14 @@ func sendVersioned(ctx context.Context, send sendFunc, req transport.JSONRPCRequ
 		return res, nil
 	}
 	var unsupported mcp.UnsupportedProtocolVersionError
-	if !errors.As(res.Error.AsError(), &unsupported) || unsupported.Version == "" || !slices.Contains(unsupported.Supported, unsupported.Version) {
+	if !errors.As(res.Error.AsError(), &unsupported) {
+		return res, nil
+	}
+	if req.Method == string(mcp.MethodServerDiscover) && len(unsupported.Supported) > 0 && !slices.ContainsFunc(unsupported.Supported, mcp.IsModernProtocol) {
+		res.Error = &mcp.JSONRPCErrorDetails{Code: mcp.METHOD_NOT_FOUND, Message: fmt.Sprintf("server/discover refused: the server supports only %v, before 2026-07-28", unsupported.Supported)}
+		return res, nil
+	}
+	if unsupported.Version == "" || !slices.Contains(unsupported.Supported, unsupported.Version) {
 		return res, nil
 	}
 	req.ID = mcp.NewRequestId(fmt.Sprintf("%v-again", req.ID.Value()))
@@ -184,9 +199,18 @@ func exchange(ctx context.Context, send sendFunc, req transport.JSONRPCRequest, 
 // SendRequest implements transport.Interface (see exchange). A request
 // the server answers with 404 for the session ends the session, and is
 // sent once more on the next one (renewal).
+//
+// The watch ends the session as soon as it sees the 404, so the transport
+// may be closed before mcp-go returns, and mcp-go (since 1.6) then says
+// ErrTransportClosed instead of ErrSessionTerminated; so may a request
+// that reached this transport only after it closed. What the watch saw of
+// this request (sendOutcome) tells those two, which the server did not
+// run, from a request that Close cut off while the server had it.
 func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	ctx, seen := withSendOutcome(ctx)
 	res, err := t.send(ctx, req)
-	if err != nil && t.renew != nil && errors.Is(err, transport.ErrSessionTerminated) {
+	if err != nil && t.renew != nil && (errors.Is(err, transport.ErrSessionTerminated) ||
+		errors.Is(err, transport.ErrTransportClosed) && (seen.notFound.Load() || !seen.sent.Load())) {
 		return t.renew.retry(ctx, t.StreamableHTTP, req, err)
 	}
 	return res, err

@@ -63,8 +63,27 @@ type watch struct {
 	listened map[string]bool
 }
 
+// sendOutcome is what the watch saw of the HTTP requests of one JSON-RPC
+// request (streamable.SendRequest), which carries it in its context.
+type sendOutcome struct {
+	sent     atomic.Bool // one reached the server's HTTP stack
+	notFound atomic.Bool // the server answered a POST 404 for its session
+}
+
+type sendOutcomeKey struct{}
+
+// withSendOutcome returns ctx carrying a new sendOutcome, and that outcome.
+func withSendOutcome(ctx context.Context) (context.Context, *sendOutcome) {
+	o := &sendOutcome{}
+	return context.WithValue(ctx, sendOutcomeKey{}, o), o
+}
+
 // RoundTrip implements http.RoundTripper.
 func (w *watch) RoundTrip(req *http.Request) (*http.Response, error) {
+	seen, _ := req.Context().Value(sendOutcomeKey{}).(*sendOutcome)
+	if seen != nil {
+		seen.sent.Store(true)
+	}
 	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { w.connected.Store(true) }}
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 	resp, err := w.base.RoundTrip(req)
@@ -87,6 +106,9 @@ func (w *watch) RoundTrip(req *http.Request) (*http.Response, error) {
 		w.mu.Lock()
 		opened := w.listened[session]
 		w.mu.Unlock()
+		if req.Method == http.MethodPost && seen != nil {
+			seen.notFound.Store(true) // before expired, which closes the transport
+		}
 		if req.Method == http.MethodPost || req.Method == http.MethodGet && opened {
 			w.expired(session)
 		}
