@@ -260,35 +260,46 @@ func TestStdioBackpressure(t *testing.T) {
 	<-done
 }
 
-// TestHTTPBodyLimit: a POST longer than one message may be is refused with 413 —
-// at once when it says so, while it is read when it does not — and never
-// held whole.
+// TestHTTPBodyLimit: a POST longer than one message may be
+// (wire.MaxMessageBytes) is refused with 413 — at once when it says so,
+// while it is read when it does not — and never held whole; one within it
+// is served, also past mcp-go's own default bound (4 MiB since 1.6).
 func TestHTTPBodyLimit(t *testing.T) {
 	old := wire.MaxMessageBytes
-	wire.MaxMessageBytes = 1 << 20
 	t.Cleanup(func() { wire.MaxMessageBytes = old })
-	g, _, _ := hostileUp(t)
-	token := NewToken()
-	srv := httptest.NewServer(g.HTTPHandler(token))
-	t.Cleanup(srv.Close)
-	body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<20) + `"}}`
-	for _, chunked := range []bool{false, true} {
-		var r io.Reader = strings.NewReader(body)
-		if chunked {
-			r = io.MultiReader(r) // no length known: sent chunked
-		}
-		req, _ := http.NewRequest("POST", srv.URL+"/mcp", r)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		msg, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(msg), "1048576-byte limit") {
-			t.Errorf("chunked %v: %d %s", chunked, res.StatusCode, msg)
+	for _, tc := range []struct {
+		name       string
+		limit, pad int
+		want       int
+	}{
+		{"over the limit", 1 << 20, 2 << 20, http.StatusRequestEntityTooLarge},
+		{"within it, past mcp-go's default", 8 << 20, 5 << 20, http.StatusOK},
+	} {
+		wire.MaxMessageBytes = tc.limit
+		g, _, _ := hostileUp(t)
+		token := NewToken()
+		srv := httptest.NewServer(g.HTTPHandler(token))
+		t.Cleanup(srv.Close)
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},` +
+			`"clientInfo":{"name":"pad","version":"1"},"pad":"` + strings.Repeat("x", tc.pad) + `"}}`
+		for _, chunked := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(body)
+			if chunked {
+				r = io.MultiReader(r) // no length known: sent chunked
+			}
+			req, _ := http.NewRequest("POST", srv.URL+"/mcp", r)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+token)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tc.want || tc.want != http.StatusOK && !strings.Contains(string(msg), fmt.Sprintf("%d-byte limit", tc.limit)) {
+				t.Errorf("%s, chunked %v: %d %.300s", tc.name, chunked, res.StatusCode, msg)
+			}
 		}
 	}
 }

@@ -31,7 +31,10 @@ func NewToken() string {
 // is not this machine are refused (DNS rebinding), so a web page the user
 // visits cannot drive the tools.
 func (g *Gateway) HTTPHandler(token string) http.Handler {
-	mcpHandler := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"))
+	// The handler bounds a body itself, at wire.MaxMessageBytes as on
+	// stdio (below); mcp-go's own bound (4 MiB by default since 1.6) would
+	// refuse what stdio takes, so it is off.
+	mcpHandler := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"), server.WithMaxRequestBodyBytes(0))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
 			http.Error(w, "forbidden: Host must be localhost, 127.0.0.1 or [::1]", http.StatusForbidden)

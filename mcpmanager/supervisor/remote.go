@@ -83,7 +83,8 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 	case RemoteSSE:
 		// A legacy SSE session lives and dies with its stream; a lost one is
 		// restarted by the supervisor, with backoff.
-		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(guard.client(base)), transport.WithSSELogger(hooks.logger))
+		t, err := transport.NewSSE(r.URL, transport.WithHeaders(r.Headers), transport.WithHTTPClient(guard.client(base)), transport.WithSSELogger(hooks.logger),
+			transport.WithMaxMessageBytes(0)) // the guard bounds what is read (see originGuard)
 		if err != nil {
 			return nil, fmt.Errorf("sse %s: %w", r.URL, err)
 		}
@@ -102,7 +103,11 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 		}
 		w.gone = func(err error) { lost(fmt.Errorf("%w: %v", ErrDisconnected, err)) }
 		hc := guard.client(&resume.Transport{Base: base})
-		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(hooks.logger))
+		// The guard bounds what is read, at wire.MaxMessageBytes as on
+		// stdio, and names that bound when it fails (see originGuard);
+		// mcp-go's own (32 MiB by default since 1.6) is off.
+		t, err := transport.NewStreamableHTTP(r.URL, transport.WithHTTPHeaders(r.Headers), transport.WithContinuousListening(), transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(hooks.logger),
+			transport.WithHTTPMaxMessageBytes(0))
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)
 		}
