@@ -63,6 +63,8 @@ func TestChatSurvivesKill9(t *testing.T) {
 			done = append(done, id)
 		}
 		if strings.HasPrefix(line, "streaming ") && len(done) == chatCrashDone && !killed {
+			// The words shown are written as they stream: kill once they are.
+			partialStored(t, path, c.ID)
 			if err := cmd.Process.Kill(); err != nil {
 				t.Fatal(err)
 			}
@@ -96,8 +98,34 @@ func TestChatSurvivesKill9(t *testing.T) {
 	if len(msgs) != 2*chatCrashDone+2 || msgs[2*chatCrashDone].Text != "question 3" {
 		t.Fatalf("%d messages after the crash: %+v", len(msgs), msgs)
 	}
-	if last := msgs[len(msgs)-1]; last.Role != "assistant" || last.Status == "complete" {
-		t.Fatalf("the answer cut by the kill is stored as %+v", last)
+	if last := msgs[len(msgs)-1]; last.Role != "assistant" || last.Status == "complete" || !strings.HasPrefix(last.Text, "partial") {
+		t.Fatalf("the answer cut by the kill is stored as %+v (want its first words, incomplete)", last)
+	}
+}
+
+// partialStored waits until the child's answer in flight has text in the
+// history (another process's writes: the history is read as the CLI reads
+// the window's).
+func partialStored(t *testing.T, path, chatID string) {
+	t.Helper()
+	h, err := history.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		msgs, err := h.Messages(t.Context(), chatID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last := msgs[len(msgs)-1]; last.Role == "assistant" && last.Text != "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the streamed words were not written within 30 s: %+v", msgs[len(msgs)-1])
+		}
+		time.Sleep(20 * time.Millisecond) // polling another process's writes
 	}
 }
 

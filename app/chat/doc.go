@@ -6,7 +6,9 @@
 //
 // Models are reached through [provider]; tools through the router
 // (anything with Tools and Call); every message is persisted through a
-// History as it completes, so a crash never loses an acknowledged message.
+// History as it completes, so a crash never loses an acknowledged message;
+// an answer that streams longer than a second has its words so far written
+// each second, so a crash mid-answer keeps what the user saw.
 // A step's tool calls are stored pending with its answer, before they run;
 // their results go into the next step's message write (one transaction a
 // step, overlapping the model request), or, when the turn ends after them,

@@ -672,16 +672,25 @@ func (r *run) stream(ctx, store context.Context, q request, tools []provider.Too
 		r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: "assistant"})
 	}
 	// Nothing the model says is shown before the message is durable: a
-	// crash after the first words keeps the unfinished answer.
+	// crash after the first words keeps the unfinished answer, and the
+	// words shown are written as they stream (partialText).
 	var a appended
 	var once sync.Once
 	wait := func() { once.Do(func() { a = <-stored }) }
+	partial := &partialText{save: func(text string) {
+		m := a.msg
+		m.Text, m.Status, m.ToolCalls = text, "incomplete", nil
+		_ = r.e.opts.History.UpdateMessage(store, m)
+	}}
 	resp, serr := r.t.Provider.Stream(ctx, provider.Request{
 		Model: r.t.Model, System: r.t.System, Messages: msgs, Tools: tools,
 	}, func(ev provider.Event) {
 		wait()
 		switch ev.Kind {
 		case provider.EventText:
+			if a.err == nil {
+				partial.add(ev.Text)
+			}
 			r.emit(Event{Type: EventText, MessageID: msg.ID, Text: ev.Text})
 		case provider.EventToolCallStart:
 			r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: &ToolCallView{ID: ev.ID, Index: ev.Index, Name: ev.Name, Status: CallStreaming}})
@@ -692,6 +701,7 @@ func (r *run) stream(ctx, store context.Context, q request, tools []provider.Too
 		}
 	})
 	wait()
+	partial.stop()
 	if a.err != nil {
 		return msg, provider.Response{}, fmt.Errorf("save message: %w", a.err)
 	}
