@@ -152,6 +152,9 @@ type Manager struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
+	// bg counts the manager's own goroutines (awaitLogin, notifyRoots),
+	// added under mu while not closed; Close waits for them.
+	bg sync.WaitGroup
 
 	mu       sync.Mutex
 	onClose  []func() error      // run after every server has stopped
@@ -306,8 +309,10 @@ func (m *Manager) awaitLogin(name string, ms *managed) {
 		return
 	}
 	st.watching = true
+	m.bg.Add(1)
 	m.mu.Unlock()
 	go func() {
+		defer m.bg.Done()
 		defer func() {
 			m.mu.Lock()
 			st.watching = false
@@ -384,7 +389,11 @@ func (m *Manager) Apply(cfgs []ServerConfig) {
 		if s, running := m.servers[c.Name]; running {
 			s.cfg.Roots = c.Roots
 			if s.sup.SetRoots(c.Roots) {
-				go m.notifyRoots(s.sup)
+				m.bg.Add(1)
+				go func() {
+					defer m.bg.Done()
+					m.notifyRoots(s.sup)
+				}()
 			}
 			continue
 		}
@@ -811,9 +820,11 @@ func (m *Manager) Close(ctx context.Context) error {
 	all := m.stopping // with those Apply and Restart stopped, still ending
 	m.cancel()
 	m.mu.Unlock()
-	for _, s := range all {
+	bg := make(chan struct{})
+	go func() { m.bg.Wait(); close(bg) }()
+	for _, done := range append(doneChans(all), bg) {
 		select {
-		case <-s.done:
+		case <-done:
 		case <-ctx.Done():
 			return fmt.Errorf("close servers: %w", ctx.Err())
 		}
@@ -827,6 +838,14 @@ func (m *Manager) Close(ctx context.Context) error {
 		errs = append(errs, fn())
 	}
 	return errors.Join(errs...)
+}
+
+func doneChans(ms []*managed) []<-chan struct{} {
+	out := make([]<-chan struct{}, 0, len(ms)+1)
+	for _, s := range ms {
+		out = append(out, s.done)
+	}
+	return out
 }
 
 // SetLogLevel asks the server name for MCP log messages at level and above

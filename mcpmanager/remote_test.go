@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -257,6 +258,39 @@ func TestLoginFromAnotherProcess(t *testing.T) {
 	})
 	if res, err := m.Router().Call(ctx, "locked", "whoami", nil, router.CallOptions{}); err != nil || mcptest.Text(res) != "you are logged in" {
 		t.Errorf("call after the other process's login: %v %v", res, err)
+	}
+}
+
+// TestCloseWaitsForTheLoginLookout: Close returns only after the goroutine
+// that watches the keyring for another process's login has ended, so no
+// keyring read follows Close.
+func TestCloseWaitsForTheLoginLookout(t *testing.T) {
+	oauthtest.FollowRedirects(t)
+	prev := LoginRecheck
+	LoginRecheck = time.Hour // the look-out waits on its ticker when Close comes
+	t.Cleanup(func() { LoginRecheck = prev })
+	locked := oauthtest.New(t)
+	m := New(Options{Tokens: oauth.NewMemoryStore()})
+	m.Apply([]ServerConfig{{Name: "locked", Remote: &supervisor.Remote{URL: locked.URL}}})
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	watching := func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.auth["locked"].watching
+	}
+	mcptest.Within(t, 10*time.Second, "the look-out to start", func() error {
+		if !watching() {
+			return errors.New("not watching")
+		}
+		return nil
+	})
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if watching() {
+		t.Error("Close returned while the login look-out still ran")
 	}
 }
 
