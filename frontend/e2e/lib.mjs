@@ -339,6 +339,10 @@ export function standInBrowser() {
       }
       throw new Error(`the app did not open a browser within ${timeoutMs / 1000}s`);
     },
+    /** forget drops the URLs recorded so far: recordedURL waits for the next. */
+    forget() {
+      rmSync(urlsFile, { force: true });
+    },
     uninstall() {
       rmSync(mimeapps, { force: true });
     },

@@ -80,6 +80,25 @@ test('a server that refuses registration logs in with the client entered under D
   await page.setViewportSize({ width: 1200, height: 800 });
   assert.ok(!(await page.content()).includes(SECRET), 'the secret is not in the window');
 
+  // A login under way says where it waits and can be cancelled; the row's
+  // Log in comes back and the server still needs its login.
+  await row.getByRole('button', { name: 'Log in' }).click();
+  await standIn.recordedURL(30_000);
+  const wait = row.getByRole('status', { name: 'Login to vault' });
+  await wait.getByText(/Finish the login in your browser/).waitFor();
+  await wait.getByRole('link', { name: 'Open the login page' }).waitFor();
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await wait.scrollIntoViewIfNeeded();
+    await screenshot(page, `oauthclient-login-wait-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await wait.getByRole('button', { name: 'Cancel the login to vault' }).click();
+  await wait.waitFor({ state: 'detached' });
+  await row.getByRole('button', { name: 'Log in' }).waitFor();
+  await row.locator('[data-state="needs-login"]').waitFor();
+  standIn.forget();
+
   // The next login uses the configured client.
   await row.getByRole('button', { name: 'Log in' }).click();
   const authURL = new URL(await standIn.recordedURL(30_000));
