@@ -28,11 +28,12 @@ func builtinServeCmd(b host.Builtin) *Command {
 		Name:    b.Name(),
 		Summary: fmt.Sprintf("serve the %s over stdio (tools %s__*)", strings.ToLower(b.Title()), b.Name()),
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&root, "root", "", "keep the server's data in `DIR` (default: "+b.RootHelp+")")
+			// flag shows the back-quoted word as the value's name: --root DIR.
+			fs.StringVar(&root, "root", "", strings.Replace(b.RootUsage, "DIR", "`DIR`", 1)+" (default: "+b.RootHelp+")")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) > 0 {
-				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("takes no arguments, got %q (use --root DIR for the data directory)", args[0])}
+				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("takes no arguments, got %q (use --root DIR for the folder it serves)", args[0])}
 			}
 			var dir datadir.Dir
 			if root == "" {

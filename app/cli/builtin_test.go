@@ -86,6 +86,7 @@ func TestBuiltinCommandLine(t *testing.T) {
 	}{
 		{"help lists the built-ins", []string{"builtin", "--help"}, 0, "content-store  serve the content store over stdio (tools content-store__*)", ""},
 		{"command help names the root", []string{"help", "builtin", "content-store"}, 0, "keep the server's data in DIR (default: <data dir>/stores)", ""},
+		{"the workspace's root is the workspace", []string{"help", "builtin", "workspace"}, 0, "serve the folder DIR as the workspace: the file tools reach nothing outside it", ""},
 		{"unknown built-in", []string{"builtin", "nope"}, ExitUsage, "", `unknown command "nope"; one of content-store`},
 		{"missing name", []string{"builtin"}, ExitUsage, "", "missing subcommand; one of content-store"},
 		{"extra argument", []string{"builtin", "content-store", "extra"}, ExitUsage, "", `takes no arguments, got "extra" (use --root DIR`},

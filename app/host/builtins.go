@@ -26,12 +26,17 @@ type Builtin struct {
 	Root func(datadir.Dir) string
 	// RootHelp says where that is, for --help.
 	RootHelp string
+	// RootUsage says what the root is to the server, for --help's --root
+	// DIR ("DIR" names the flag's value).
+	RootUsage string
 }
 
 // Builtins are the built-in servers.
 var Builtins = []Builtin{
-	{Def: contentstore.Builtin, Root: datadir.Dir.Stores, RootHelp: "<data dir>/stores"},
-	{Def: workspace.Builtin, Root: datadir.Dir.Workspace, RootHelp: "the folder chosen in Settings, else <data dir>/workspace"},
+	{Def: contentstore.Builtin, Root: datadir.Dir.Stores, RootHelp: "<data dir>/stores",
+		RootUsage: "keep the server's data in DIR"},
+	{Def: workspace.Builtin, Root: datadir.Dir.Workspace, RootHelp: "the folder chosen in Settings, else <data dir>/workspace",
+		RootUsage: "serve the folder DIR as the workspace: the file tools reach nothing outside it, and shells start there"},
 }
 
 // BuiltinNames are the built-in servers' names, which every app sees.

@@ -50,10 +50,31 @@
 //
 // # Fresh workspaces
 //
-// Open writes MarkerName into a root it finds empty; such a workspace is
-// Fresh, made by Switchboard for the model, and Risky lets write_file and
-// edit_file run there without asking. The file tools refuse to write,
-// move or delete the marker.
+// Open writes MarkerName into a root it finds empty; while the marker is
+// there the workspace is Fresh, made by Switchboard for the model, and
+// Risky lets write_file and edit_file run there without asking. Each
+// decision looks for the marker again (one lstat), so deleting it brings
+// the approvals back at once, without a restart. The file tools refuse to
+// write, move or delete the marker.
+//
+// # Listings
+//
+// list_directory and tree give a model text and the Workspace page
+// structured content (Listing, TreeResult; both tools declare it as their
+// outputSchema, as does read_file): every entry's name as it is, its type
+// (file, dir, symlink, fifo, socket, device), a file's size, a link's
+// target and what that leads to inside the workspace. In the text, a name
+// that could be misread (white space at either end, control characters,
+// " -> ", two spaces in a row, a leading quote or "[") is quoted with Go
+// escapes, special files and links the file tools cannot follow say so,
+// and tree marks a directory it did not open (the depth limit) as
+// unlisted in its structured content.
+//
+// write_file writes a temporary file beside its target and renames it
+// over the target; the temporary file is made, and removed on failure,
+// through a handle on the directory opened once, so none stays behind
+// when the path to it changes meanwhile, while the rename goes by path
+// through the root like everything else.
 //
 // # The workspace
 //
@@ -67,7 +88,11 @@
 // command, which runs where its last one left off (the workspace at first, and after the shell
 // restarted), and the model's `cd` leaves your prompt where it was; each call has a timeout (`timeoutMs`, 60 s by default) that
 // interrupts the shell, so nothing more of the command runs, and kills
-// everything it started, output for the model is capped at 64 KiB with ANSI
+// everything it started (a command that made the shell ignore interrupts,
+// `trap "" INT`, gets a new shell instead, before it can go on; one that
+// traps them with a handler of its own goes on to its end, and the result
+// says so; one that replaces the shell with another, `exec bash`, gets a new
+// shell at once), output for the model is capped at 64 KiB with ANSI
 // colours removed, and it starts from a minimal environment, so the app's own variables
 // (keys) are not inherited. The shell itself is not sandboxed: that is why it always asks.
 package workspace

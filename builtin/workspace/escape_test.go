@@ -3,6 +3,7 @@
 package workspace
 
 import (
+	"errors"
 	"io/fs"
 	"net"
 	"os"
@@ -279,6 +280,61 @@ func TestSymlinkSwapRace(t *testing.T) {
 		t.Fatalf("the race was not exercised: %d flips, %d calls refused as escaping, %d succeeded", flips, escaped, succeeded)
 	}
 	t.Logf("%d flips, %d refused, %d succeeded", flips, escaped, succeeded)
+}
+
+// A directory swapped for a link while write_file runs: the write is
+// refused (or misses), nothing lands outside, and no temporary file stays
+// behind, neither in the directory moved away nor anywhere else.
+func TestWriteCleansUpAfterADirectorySwap(t *testing.T) {
+	cases := []struct {
+		name string
+		swap func(t *testing.T, root, outside string) string // returns where sub's directory went
+		want error
+	}{
+		{"moved outside, link to it", func(t *testing.T, root, outside string) string {
+			moved := filepath.Join(filepath.Dir(outside), "moved") // beside the canary's folder: its snapshot stays the same
+			mustDo(t, os.Rename(filepath.Join(root, "sub"), moved), os.Symlink(moved, filepath.Join(root, "sub")))
+			return moved
+		}, ErrEscapes},
+		{"kept inside, link outside", func(t *testing.T, root, outside string) string {
+			kept := filepath.Join(root, "sub.real")
+			mustDo(t, os.Rename(filepath.Join(root, "sub"), kept), os.Symlink(outside, filepath.Join(root, "sub")))
+			return kept
+		}, ErrEscapes},
+		{"kept inside, link to another directory inside", func(t *testing.T, root, _ string) string {
+			kept := filepath.Join(root, "sub.real")
+			mustDo(t, os.Rename(filepath.Join(root, "sub"), kept), os.Mkdir(filepath.Join(root, "other"), 0o755),
+				os.Symlink("other", filepath.Join(root, "sub")))
+			return kept
+		}, ErrNotFound},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root, outside := escapeFixture(t)
+			before := snapshot(t, outside)
+			w := open(t, Options{Root: root})
+			var moved string
+			beforeRename = func() { moved = c.swap(t, root, outside) }
+			t.Cleanup(func() { beforeRename = nil })
+			_, err := w.WriteFile("sub/new.txt", "new\n")
+			if !errors.Is(err, c.want) {
+				t.Fatalf("write_file: %v, want %v", err, c.want)
+			}
+			noTempFiles(t, root)
+			noTempFiles(t, moved)
+			if _, err := os.Lstat(filepath.Join(moved, "new.txt")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the file was written after all: %v", err)
+			}
+			sameSnapshot(t, before, snapshot(t, outside))
+		})
+	}
+}
+
+func mustDo(t *testing.T, errs ...error) {
+	t.Helper()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type fakeInfo struct{ mode fs.FileMode }

@@ -26,6 +26,10 @@ var (
 	MaxFileBytes = 10 << 20
 )
 
+// readBufBytes is the buffer read_file reads lines with; longer lines
+// arrive in pieces.
+const readBufBytes = 64 << 10
+
 // sniffBytes is how much of a file is checked for being text: git's
 // heuristic, a NUL byte in the first 8000 bytes means binary.
 const sniffBytes = 8000
@@ -49,15 +53,15 @@ func isText(head []byte, cut bool) error {
 
 // ReadResult is a range of lines of a text file.
 type ReadResult struct {
-	Path       string `json:"path"`
-	Content    string `json:"content"`
-	FromLine   int    `json:"fromLine"`
-	ToLine     int    `json:"toLine"`
-	TotalLines int    `json:"totalLines"`
+	Path       string `json:"path" jsonschema:"the file, relative to the workspace root"`
+	Content    string `json:"content" jsonschema:"the lines read, with their line endings as in the file"`
+	FromLine   int    `json:"fromLine" jsonschema:"the first line read (0 for an empty file)"`
+	ToLine     int    `json:"toLine" jsonschema:"the last line read whole, or the line cut at the size limit"`
+	TotalLines int    `json:"totalLines" jsonschema:"how many lines the file has"`
 	// Truncated: MaxReadBytes was reached before toLine (and, if the first
 	// line alone was longer, it was cut).
-	Truncated bool  `json:"truncated,omitempty"`
-	Size      int64 `json:"size"`
+	Truncated bool  `json:"truncated,omitempty" jsonschema:"the size limit of one read was reached before the range's end (a first line longer than it is cut)"`
+	Size      int64 `json:"size" jsonschema:"the file's size in bytes"`
 }
 
 // ReadFile returns lines from..to (1-based, inclusive; 0 means the first
@@ -84,7 +88,7 @@ func (w *Workspace) ReadFile(p string, from, to int) (ReadResult, error) {
 	if to == 0 {
 		to = from + MaxReadLines - 1
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(f, readBufBytes)
 	head, _ := br.Peek(sniffBytes)
 	if err := isText(head, len(head) == sniffBytes); err != nil {
 		return ReadResult{}, pathErr(op, p, err)
@@ -92,17 +96,19 @@ func (w *Workspace) ReadFile(p string, from, to int) (ReadResult, error) {
 	res := ReadResult{Path: rel, FromLine: from, Size: fi.Size()}
 	var out strings.Builder
 	line, lineStart := 0, 0 // lines read; out.Len() when the current line began
+	inLine := false         // some of the current line was read
 	for {
 		chunk, err := br.ReadSlice('\n')
 		full := errors.Is(err, bufio.ErrBufferFull) // a long line arrives in pieces
-		ends := len(chunk) > 0 && !full             // this piece ends a line (newline or EOF)
-		if n := line + 1; len(chunk) > 0 && n >= from && n <= to && !res.Truncated {
+		inLine = inLine || len(chunk) > 0
+		// This piece ends a line: at its newline, or at the end of the file
+		// after some of the line, which may have come in earlier pieces (a
+		// last line without a newline ending exactly at the buffer's end).
+		ends := inLine && !full
+		if n := line + 1; n >= from && n <= to && !res.Truncated {
 			switch {
 			case out.Len()+len(chunk) <= MaxReadBytes:
 				out.Write(chunk)
-				if ends {
-					res.ToLine = n
-				}
 			case lineStart == 0: // the first line alone is too long: give its start
 				res.Truncated, res.ToLine = true, n
 				out.Write(cutUTF8(chunk, MaxReadBytes-out.Len()))
@@ -112,10 +118,13 @@ func (w *Workspace) ReadFile(p string, from, to int) (ReadResult, error) {
 				out.Reset()
 				out.WriteString(kept)
 			}
+			if ends && !res.Truncated {
+				res.ToLine = n
+			}
 		}
 		if ends {
 			line++
-			lineStart = out.Len()
+			lineStart, inLine = out.Len(), false
 		}
 		if err != nil && !full {
 			if !errors.Is(err, io.EOF) {
@@ -247,19 +256,35 @@ func (w *Workspace) checkReserved(rel string) error {
 	return nil
 }
 
+// beforeRename, when set (by tests), runs between writing a temporary file
+// and renaming it over its target.
+var beforeRename func()
+
 // writeAtomic replaces rel with data: a temporary file in the same
 // directory, synced, then renamed over rel, so readers see the old or the
 // new content, never a mix, and a crash leaves no half-written file.
 // Renaming replaces the directory entry: it never writes through a link.
+//
+// The temporary file is made, and removed on failure, through a handle on
+// the directory opened once (inside the root), so it goes even when the
+// path to the directory changes meanwhile (a directory swapped for a link
+// leading out). The rename goes by path through the root, so it is
+// confined like every other operation: if the path no longer leads to
+// that directory, it fails and the temporary file is removed.
 func (w *Workspace) writeAtomic(rel string, data []byte, perm fs.FileMode) error {
 	dir := path.Dir(rel)
 	if err := w.root.MkdirAll(dir, 0o755); err != nil {
 		return fsError(err)
 	}
+	d, err := w.root.OpenRoot(dir)
+	if err != nil {
+		return fsError(err)
+	}
+	defer d.Close()
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	tmp := path.Join(dir, ".sb-"+hex.EncodeToString(rnd[:])+".tmp")
-	f, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	tmp := ".sb-" + hex.EncodeToString(rnd[:]) + ".tmp"
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return fsError(err)
 	}
@@ -274,15 +299,18 @@ func (w *Workspace) writeAtomic(rel string, data []byte, perm fs.FileMode) error
 		err = cerr
 	}
 	if err == nil {
-		err = w.root.Rename(tmp, rel)
+		if beforeRename != nil {
+			beforeRename()
+		}
+		err = w.root.Rename(path.Join(dir, tmp), rel)
 	}
 	if err != nil {
-		_ = w.root.Remove(tmp)
+		_ = d.Remove(tmp)
 		return fsError(err)
 	}
-	if d, err := w.root.OpenFile(dir, os.O_RDONLY|openFlags, 0); err == nil {
-		_ = d.Sync() // make the rename itself durable
-		d.Close()
+	if df, err := d.OpenFile(".", os.O_RDONLY|openFlags, 0); err == nil {
+		_ = df.Sync() // make the rename itself durable
+		df.Close()
 	}
 	return nil
 }
@@ -423,7 +451,7 @@ func (w *Workspace) Move(p, destination string) (MoveResult, error) {
 // DeleteResult reports a deletion.
 type DeleteResult struct {
 	Path string `json:"path"`
-	Type string `json:"type"` // file, dir, symlink, other
+	Type string `json:"type"` // see entryType
 }
 
 // Delete removes a file, a symbolic link (not what it points to) or an
@@ -457,6 +485,8 @@ func (w *Workspace) Delete(p string) (DeleteResult, error) {
 	return DeleteResult{Path: rel, Type: entryType(fi.Mode())}, nil
 }
 
+// entryType names a file's type as listings and results give it: file,
+// dir, symlink, fifo, socket, device or other.
 func entryType(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
@@ -465,6 +495,12 @@ func entryType(m fs.FileMode) string {
 		return "dir"
 	case m&fs.ModeSymlink != 0:
 		return "symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
 	}
 	return "other"
 }

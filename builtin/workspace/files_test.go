@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -98,6 +99,71 @@ func TestReadFileSizeCap(t *testing.T) {
 	cl := connect(t, w)
 	if text := ok(t, cl, "read_file", map[string]any{"path": "ten.txt"}); !strings.HasSuffix(text, "[lines 1-2 of 10; stopped at the 0 KiB limit; call read_file with fromLine=3 to read on]") {
 		t.Fatalf("text = %q", text)
+	}
+}
+
+// Every line ends where it should, wherever it falls against the read
+// buffer's pieces: a last line without a newline ending exactly at a
+// multiple of the buffer once read as an empty file, or lost its line.
+func TestReadFileLineBoundaries(t *testing.T) {
+	y := func(n int) string { return strings.Repeat("y", n) }
+	var contents []string
+	for _, n := range []int{readBufBytes, 2 * readBufBytes, 3 * readBufBytes, MaxReadBytes, 1 << 20} {
+		for _, m := range []int{n - 2, n - 1, n, n + 1} {
+			contents = append(contents,
+				y(m), y(m)+"\n", y(m-1)+"\r\n", "head\n"+y(m), "head\n"+y(m)+"\n",
+				y(m)+"\nz", "head\r\n"+y(m-1)+"\r\nz\r\n")
+		}
+	}
+	root := t.TempDir()
+	w := open(t, Options{Root: root})
+	for i, content := range contents {
+		name := fmt.Sprintf("f%d.txt", i)
+		writeFiles(t, root, map[string]string{name: content})
+		lines := strings.SplitAfter(content, "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		desc := fmt.Sprintf("%s (%d bytes, %d lines, ends %q)", name, len(content), len(lines), content[max(0, len(content)-2):])
+		res, err := w.ReadFile(name, 0, 0)
+		if err != nil || res.TotalLines != len(lines) {
+			t.Fatalf("%s: %d lines, %v", desc, res.TotalLines, err)
+		}
+		switch {
+		case len(content) <= MaxReadBytes:
+			if res.Content != content || res.ToLine != len(lines) || res.Truncated {
+				t.Fatalf("%s: whole read got %d bytes to line %d, truncated %v", desc, len(res.Content), res.ToLine, res.Truncated)
+			}
+		case len(lines[0]) > MaxReadBytes:
+			if res.Content != content[:MaxReadBytes] || res.ToLine != 1 || !res.Truncated {
+				t.Fatalf("%s: long first line got %d bytes to line %d, truncated %v", desc, len(res.Content), res.ToLine, res.Truncated)
+			}
+		default:
+			if res.Content != lines[0] || res.ToLine != 1 || !res.Truncated {
+				t.Fatalf("%s: got %d bytes to line %d, truncated %v", desc, len(res.Content), res.ToLine, res.Truncated)
+			}
+		}
+		for n, want := range lines {
+			res, err := w.ReadFile(name, n+1, n+1)
+			if len(want) > MaxReadBytes {
+				want = want[:MaxReadBytes]
+			}
+			if err != nil || res.Content != want || res.ToLine != n+1 || res.TotalLines != len(lines) {
+				t.Fatalf("%s: line %d got %d bytes to line %d of %d, %v; want %d bytes", desc, n+1, len(res.Content), res.ToLine, res.TotalLines, err, len(want))
+			}
+		}
+		if _, err := w.ReadFile(name, len(lines)+1, 0); !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%s: reading past the end: %v", desc, err)
+		}
+	}
+	// The tool's text: the file's one line, not "[... is empty]".
+	writeFiles(t, root, map[string]string{"y64k.txt": y(readBufBytes), "two.txt": "head\n" + y(readBufBytes)})
+	cl := connect(t, w)
+	if got := ok(t, cl, "read_file", map[string]any{"path": "y64k.txt"}); got != y(readBufBytes) {
+		t.Fatalf("y64k.txt: %d bytes: %.40q", len(got), got)
+	}
+	if got := ok(t, cl, "read_file", map[string]any{"path": "two.txt", "fromLine": 1, "toLine": 1}); got != "head\n[lines 1-1 of 2; call read_file with fromLine=2 to read on]" {
+		t.Fatalf("two.txt line 1: %q", got)
 	}
 }
 
@@ -355,7 +421,7 @@ func TestListingsQuoteControlCharacters(t *testing.T) {
 "bel\a.txt"  0 bytes
 "d\r"/
 "evil\nfake.txt  999 bytes"  5 bytes
-link -> "to\nthere"
+link -> "to\nthere"  (not followed: it leads outside the workspace, nowhere, or in a loop)
 plain name.txt  0 bytes
 `
 	if text := ok(t, cl, "list_directory", map[string]any{}); text != want {
@@ -367,7 +433,7 @@ plain name.txt  0 bytes
   "d\r"/
     x.txt
   "evil\nfake.txt  999 bytes"
-  link -> "to\nthere"
+  link -> "to\nthere"  (not followed: it leads outside the workspace, nowhere, or in a loop)
   plain name.txt
 `
 	if text := ok(t, cl, "tree", map[string]any{}); text != want {
@@ -382,6 +448,97 @@ plain name.txt  0 bytes
 	// The structured content keeps the names as they are.
 	if res, err := w.ListDirectory("."); err != nil || res.Entries[3].Name != evil {
 		t.Fatalf("entries = %+v, %v", res.Entries, err)
+	}
+}
+
+// Names a text listing could misread are quoted: white space at either
+// end, a link's arrow, two spaces in a row, a leading "[". Special files
+// and links that cannot be followed say what they are, and the structured
+// content gives every entry's path, type and link target as they are, so
+// the Workspace page lists them without reading the text.
+func TestListingsAreUnambiguous(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	writeFiles(t, root, map[string]string{
+		" lead.txt": "", "trail.txt ": "", "a -> b.txt": "", "[note].txt": "", "two  spaces.txt": "", "plain.txt": "p\n",
+		"d1/d2/f.txt": "",
+	})
+	links := map[string]string{"loop": "loop", "in": "plain.txt", "out": "../..", "dirlink": "d1", "gone": "nothing"}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := open(t, Options{Root: root})
+	cl := connect(t, w)
+	const notFollowed = "  (not followed: it leads outside the workspace, nowhere, or in a loop)"
+	want := `./
+  " lead.txt"
+  "[note].txt"
+  "a -> b.txt"
+  d1/
+    d2/
+  dirlink -> d1
+  gone -> nothing` + notFollowed + `
+  in -> plain.txt
+  loop -> loop` + notFollowed + `
+  out -> ../..` + notFollowed + `
+  pipe  (named pipe)
+  plain.txt
+  "trail.txt "
+  "two  spaces.txt"
+[deeper levels not shown: call tree on a subdirectory or with a larger depth]`
+	res, text := call(t, cl, "tree", map[string]any{"depth": 2})
+	if text != want {
+		t.Fatalf("tree =\n%s\nwant\n%s", text, want)
+	}
+	checkOutput(t, cl, "tree", res)
+	tree := structured[TreeResult](t, res)
+	got := map[string]TreeEntry{}
+	for _, e := range tree.Entries {
+		got[e.Path] = e
+	}
+	wantEntries := map[string]TreeEntry{
+		" lead.txt":  {Entry: Entry{Name: " lead.txt", Type: "file"}, Path: " lead.txt", Depth: 1},
+		"a -> b.txt": {Entry: Entry{Name: "a -> b.txt", Type: "file"}, Path: "a -> b.txt", Depth: 1},
+		"d1/d2":      {Entry: Entry{Name: "d2", Type: "dir"}, Path: "d1/d2", Depth: 2, Unlisted: true},
+		"dirlink":    {Entry: Entry{Name: "dirlink", Type: "symlink", Target: "d1", TargetType: "dir"}, Path: "dirlink", Depth: 1},
+		"in":         {Entry: Entry{Name: "in", Type: "symlink", Target: "plain.txt", TargetType: "file"}, Path: "in", Depth: 1},
+		"loop":       {Entry: Entry{Name: "loop", Type: "symlink", Target: "loop"}, Path: "loop", Depth: 1},
+		"out":        {Entry: Entry{Name: "out", Type: "symlink", Target: "../.."}, Path: "out", Depth: 1},
+		"pipe":       {Entry: Entry{Name: "pipe", Type: "fifo"}, Path: "pipe", Depth: 1},
+		"plain.txt":  {Entry: Entry{Name: "plain.txt", Type: "file", Size: 2}, Path: "plain.txt", Depth: 1},
+		"trail.txt ": {Entry: Entry{Name: "trail.txt ", Type: "file"}, Path: "trail.txt ", Depth: 1},
+	}
+	for p, e := range wantEntries {
+		if got[p] != e {
+			t.Errorf("tree entry %q = %+v, want %+v", p, got[p], e)
+		}
+	}
+	if len(tree.Entries) != 14 || !tree.DepthLimited || tree.Entries[0].Path != " lead.txt" || tree.Entries[4].Path != "d1/d2" {
+		t.Errorf("tree = %+v", tree)
+	}
+	// The page opens the folder left unlisted with list_directory.
+	res, text = call(t, cl, "list_directory", map[string]any{"path": "d1/d2"})
+	if text != "d1/d2/ (1 entries)\nf.txt  0 bytes\n" {
+		t.Fatalf("list_directory d1/d2 = %q", text)
+	}
+	checkOutput(t, cl, "list_directory", res)
+	if l := structured[Listing](t, res); len(l.Entries) != 1 || l.Entries[0] != (Entry{Name: "f.txt", Type: "file"}) {
+		t.Fatalf("listing = %+v", l)
+	}
+	text = ok(t, cl, "list_directory", map[string]any{})
+	for _, line := range []string{`" lead.txt"  0 bytes`, `"a -> b.txt"  0 bytes`, "pipe  (named pipe)", "loop -> loop" + notFollowed, "in -> plain.txt\n"} {
+		if !strings.Contains(text, "\n"+line) {
+			t.Errorf("list_directory has no line %q:\n%s", line, text)
+		}
+	}
+	// The names read back as they are.
+	if got := ok(t, cl, "read_file", map[string]any{"path": "in"}); got != "p\n" {
+		t.Fatalf("read through the link: %q", got)
 	}
 }
 
@@ -425,7 +582,7 @@ func TestTreeHonoursGitignore(t *testing.T) {
 	old := MaxTreeEntries
 	MaxTreeEntries = 3
 	t.Cleanup(func() { MaxTreeEntries = old })
-	if res, _ := w.Tree(t.Context(), ".", 0); !res.Truncated || res.Entries != 3 {
+	if res, _ := w.Tree(t.Context(), ".", 0); !res.Truncated || len(res.Entries) != 3 {
 		t.Fatalf("capped tree = %+v", res)
 	}
 	fails(t, cl, "tree", map[string]any{"path": "README.md"}, "not a directory")

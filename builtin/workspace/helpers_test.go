@@ -2,12 +2,15 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -49,7 +52,8 @@ func call(t *testing.T, cl *client.Client, tool string, args map[string]any) (*m
 	return mcptest.Call(t, cl, tool, args)
 }
 
-// ok calls a tool that must succeed.
+// ok calls a tool that must succeed, and checks its structuredContent
+// against the tool's outputSchema, as the app's router does.
 func ok(t *testing.T, cl *client.Client, tool string, args map[string]any) string {
 	t.Helper()
 	res, text := call(t, cl, tool, args)
@@ -59,7 +63,58 @@ func ok(t *testing.T, cl *client.Client, tool string, args map[string]any) strin
 	if res.StructuredContent == nil {
 		t.Fatalf("%s: no structuredContent", tool)
 	}
+	checkOutput(t, cl, tool, res)
 	return text
+}
+
+// checkOutput validates res's structuredContent, as JSON, against the
+// outputSchema tool declares (if it declares one).
+func checkOutput(t *testing.T, cl *client.Client, tool string, res *mcp.CallToolResult) {
+	t.Helper()
+	list, err := cl.ListTools(t.Context(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(list.Tools, func(tl mcp.Tool) bool { return tl.Name == tool })
+	if i < 0 || list.Tools[i].OutputSchema.Type == "" {
+		return
+	}
+	var schema jsonschema.Schema
+	var v any
+	raw, err := json.Marshal(list.Tools[i].OutputSchema)
+	if err == nil {
+		err = json.Unmarshal(raw, &schema)
+	}
+	if err == nil {
+		raw, err = json.Marshal(res.StructuredContent)
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("%s: outputSchema: %v", tool, err)
+	}
+	if err := rs.Validate(v); err != nil {
+		t.Fatalf("%s: structuredContent %s does not match its outputSchema: %v", tool, raw, err)
+	}
+}
+
+// structured decodes a result's structuredContent, as a client gets it.
+func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
+	t.Helper()
+	var v T
+	raw, err := json.Marshal(res.StructuredContent)
+	if err == nil {
+		err = json.Unmarshal(raw, &v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // fails calls a tool that must fail with a message containing want.

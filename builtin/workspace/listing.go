@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -37,22 +36,27 @@ var DefaultIgnores = []string{".git/", ".hg/", ".svn/", "node_modules/", "__pyca
 
 // Entry is one directory entry.
 type Entry struct {
-	Name string `json:"name"`
-	Type string `json:"type"` // file, dir, symlink, other
-	Size int64  `json:"size,omitempty"`
+	Name string `json:"name" jsonschema:"the entry's name, as it is (any byte but / and NUL)"`
+	Type string `json:"type" jsonschema:"file, dir, symlink, fifo (a named pipe), socket, device or other; only files are read and written"`
+	Size int64  `json:"size,omitempty" jsonschema:"a file's size in bytes"`
 	// Target is what a symbolic link points to.
-	Target string `json:"target,omitempty"`
+	Target string `json:"target,omitempty" jsonschema:"what a symbolic link points to, as written in it"`
+	// TargetType is what a symbolic link leads to when followed inside the
+	// workspace, as read_file and list_directory follow it (the Type of
+	// that entry); "" when it cannot be: it leads outside the workspace,
+	// nowhere, or round in a loop.
+	TargetType string `json:"targetType,omitempty" jsonschema:"for a symbolic link: the type of what it leads to inside the workspace; absent when it leads outside the workspace, nowhere or in a loop, so the file tools cannot follow it"`
 	// Ignored: .gitignore (or DefaultIgnores) excludes it; tree and
 	// search_files skip it.
-	Ignored bool `json:"ignored,omitempty"`
+	Ignored bool `json:"ignored,omitempty" jsonschema:"excluded by .gitignore (or skipped like .git and node_modules): tree and search_files leave it out"`
 }
 
 // Listing is a directory's entries.
 type Listing struct {
-	Path    string  `json:"path"`
-	Entries []Entry `json:"entries"`
+	Path    string  `json:"path" jsonschema:"the directory, relative to the workspace root"`
+	Entries []Entry `json:"entries" jsonschema:"its entries, sorted by name"`
 	// More: the directory has more than MaxListEntries entries.
-	More bool `json:"more,omitempty"`
+	More bool `json:"more,omitempty" jsonschema:"the directory has more entries than were listed"`
 }
 
 // ListDirectory lists the entries of directory p, sorted by name.
@@ -76,18 +80,50 @@ func (w *Workspace) ListDirectory(p string) (Listing, error) {
 	}
 	for _, e := range ents {
 		full := path.Join(rel, e.Name())
-		en := Entry{Name: e.Name(), Type: entryType(e.Type()), Ignored: m.Ignored(full, e.IsDir())}
-		if e.Type().IsRegular() {
-			if fi, err := e.Info(); err == nil {
-				en.Size = fi.Size()
-			}
-		}
-		if en.Type == "symlink" {
-			en.Target, _ = w.root.Readlink(full)
-		}
+		en := w.entry(full, e)
+		en.Ignored = m.Ignored(full, e.IsDir())
 		res.Entries = append(res.Entries, en)
 	}
 	return res, nil
+}
+
+// entry describes e, found at full: its size if it is a file, its target
+// and what that leads to if it is a symbolic link.
+func (w *Workspace) entry(full string, e fs.DirEntry) Entry {
+	en := Entry{Name: e.Name(), Type: entryType(e.Type())}
+	switch en.Type {
+	case "file":
+		if fi, err := e.Info(); err == nil {
+			en.Size = fi.Size()
+		}
+	case "symlink":
+		en.Target, _ = w.root.Readlink(full)
+		if fi, err := w.root.Stat(full); err == nil { // followed as the file tools follow it: inside only
+			en.TargetType = entryType(fi.Mode())
+		}
+	}
+	return en
+}
+
+// kindNote says, in a text listing, what an entry that the file tools do
+// not read is: a special file, or a link they cannot follow ("" for files,
+// directories and links they follow).
+func kindNote(e Entry) string {
+	switch e.Type {
+	case "fifo":
+		return "(named pipe)"
+	case "socket":
+		return "(socket)"
+	case "device":
+		return "(device file)"
+	case "other":
+		return "(not a regular file)"
+	case "symlink":
+		if e.TargetType == "" {
+			return "(not followed: it leads outside the workspace, nowhere, or in a loop)"
+		}
+	}
+	return ""
 }
 
 // readDir reads a directory's entries sorted by name.
@@ -138,30 +174,50 @@ func (w *Workspace) matcherFor(rel string) gitignore.Matcher {
 }
 
 // shown is a name or path as text listings show it: as it is, unless it
-// holds a character that is not printable (a newline, a BEL, an escape
-// sequence, a bidi override), bytes that are not UTF-8, or starts with a
-// quote; then quoted and escaped as a Go string. A name thus cannot fake
-// entries or lines of a listing. Structured content keeps names as they
-// are (JSON escapes them).
+// could be misread there: it holds a character that is not printable (a
+// newline, a BEL, an escape sequence, a bidi override) or bytes that are
+// not UTF-8, starts or ends with white space (which would read as
+// indentation, or not be seen), holds " -> " (a link's arrow) or two
+// spaces in a row (what separates a listing's notes), or starts with a
+// quote or "[" (a listing's own notes). Then it is quoted and escaped as
+// a Go string. A name thus cannot fake entries, links or lines of a
+// listing. Structured content keeps names as they are (JSON escapes them).
 func shown(name string) string {
-	if !utf8.ValidString(name) || strings.HasPrefix(name, `"`) ||
+	if !utf8.ValidString(name) || strings.HasPrefix(name, `"`) || strings.HasPrefix(name, "[") ||
+		strings.Contains(name, " -> ") || strings.Contains(name, "  ") ||
+		strings.TrimSpace(name) != name ||
 		strings.ContainsFunc(name, func(r rune) bool { return !strconv.IsPrint(r) }) {
 		return strconv.Quote(name)
 	}
 	return name
 }
 
-// TreeResult is an indented listing of a directory tree.
+// TreeEntry is one entry of a tree.
+type TreeEntry struct {
+	Entry
+	// Path is the entry's path from the workspace root.
+	Path string `json:"path" jsonschema:"the entry's path from the workspace root, for the other tools"`
+	// Depth is its level below the directory listed, from 1.
+	Depth int `json:"depth" jsonschema:"its level below the directory listed: 1 for that directory's own entries"`
+	// Unlisted: a directory whose entries are not in the tree (it is at
+	// the depth limit, or could not be read); list it to see them.
+	Unlisted bool `json:"unlisted,omitempty" jsonschema:"a directory whose entries are not listed here (depth limit, or unreadable): list it with list_directory or tree"`
+}
+
+// TreeResult is a directory tree: its entries in the order of an indented
+// listing (each directory followed by what it holds), and that listing as
+// text.
 type TreeResult struct {
-	Path    string `json:"path"`
-	Text    string `json:"text"`
-	Entries int    `json:"entries"`
+	Path    string      `json:"path" jsonschema:"the directory listed, relative to the workspace root"`
+	Entries []TreeEntry `json:"entries" jsonschema:"the entries, depth first, sorted by name within each directory; ignored ones left out"`
+	// Text is the indented listing given to a model.
+	Text string `json:"-"`
 	// Ignored counts entries left out by .gitignore and DefaultIgnores.
-	Ignored int `json:"ignored"`
+	Ignored int `json:"ignored,omitempty" jsonschema:"how many entries .gitignore files (or the default ignores, .git, node_modules and such) left out"`
 	// DepthLimited: some directories at the depth limit were not opened.
-	DepthLimited bool `json:"depthLimited,omitempty"`
+	DepthLimited bool `json:"depthLimited,omitempty" jsonschema:"some directories were not opened at the depth limit (their entries are marked unlisted)"`
 	// Truncated: MaxTreeEntries was reached.
-	Truncated bool `json:"truncated,omitempty"`
+	Truncated bool `json:"truncated,omitempty" jsonschema:"the entry limit was reached: more entries exist than are listed"`
 }
 
 // Tree lists directory p down to depth levels (0: DefaultTreeDepth; at
@@ -188,7 +244,7 @@ func (w *Workspace) Tree(ctx context.Context, p string, depth int) (TreeResult, 
 	if err != nil {
 		return TreeResult{}, pathErr(op, p, err)
 	}
-	res := TreeResult{Path: rel}
+	res := TreeResult{Path: rel, Entries: []TreeEntry{}}
 	var b strings.Builder
 	b.WriteString(shown(rel) + "/\n")
 	var walk func(dir string, ents []fs.DirEntry, m gitignore.Matcher, level int)
@@ -202,30 +258,36 @@ func (w *Workspace) Tree(ctx context.Context, p string, depth int) (TreeResult, 
 				res.Ignored++
 				continue
 			}
-			if res.Entries == MaxTreeEntries {
+			if len(res.Entries) == MaxTreeEntries {
 				res.Truncated = true
 				return
 			}
-			res.Entries++
+			te := TreeEntry{Entry: w.entry(full, e), Path: full, Depth: level}
+			res.Entries = append(res.Entries, te)
+			i := len(res.Entries) - 1
 			b.WriteString(strings.Repeat("  ", level))
 			b.WriteString(shown(e.Name()))
+			var sub []fs.DirEntry
+			var err error
 			switch {
+			case e.IsDir() && level >= depth:
+				res.DepthLimited, res.Entries[i].Unlisted = true, true
+				b.WriteString("/")
 			case e.IsDir():
-				b.WriteString("/\n")
-				if level >= depth {
-					res.DepthLimited = true
-					continue
+				b.WriteString("/")
+				if sub, err = w.readDir(full); err != nil {
+					res.Entries[i].Unlisted = true
+					b.WriteString("  (could not be read)")
 				}
-				sub, err := w.readDir(full)
-				if err != nil {
-					continue
-				}
+			case te.Type == "symlink":
+				b.WriteString(" -> " + shown(te.Target))
+			}
+			if note := kindNote(te.Entry); note != "" {
+				b.WriteString("  " + note)
+			}
+			b.WriteString("\n")
+			if sub != nil {
 				walk(full, sub, m.With(w.ignoreFile(full)), level+1)
-			case e.Type()&fs.ModeSymlink != 0:
-				target, _ := w.root.Readlink(full)
-				fmt.Fprintf(&b, " -> %s\n", shown(target))
-			default:
-				b.WriteString("\n")
 			}
 		}
 	}

@@ -70,6 +70,43 @@ func NewServer(w *Workspace) *server.MCPServer {
 	return srv
 }
 
+// outputSchema is mcp.WithOutputSchema[T] with each ["null", X] type made
+// X: the results always send their lists (empty, never null), and a
+// single type is what clients that map schemas onto one-type dialects
+// (Gemini's OpenAPI subset) accept.
+func outputSchema[T any]() mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		mcp.WithOutputSchema[T]()(t)
+		for _, v := range t.OutputSchema.Properties {
+			notNull(v)
+		}
+		for _, v := range t.OutputSchema.Defs {
+			notNull(v)
+		}
+	}
+}
+
+// notNull rewrites, in place, every "type": ["null", X] in schema v to "type": X.
+func notNull(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if ts, ok := v["type"].([]any); ok && len(ts) == 2 {
+			for i, t := range ts {
+				if t == "null" {
+					v["type"] = ts[1-i]
+				}
+			}
+		}
+		for _, c := range v {
+			notNull(c)
+		}
+	case []any:
+		for _, c := range v {
+			notNull(c)
+		}
+	}
+}
+
 const pathHelp = "Path relative to the workspace root, with forward slashes (e.g. src/main.go)."
 
 var (
@@ -79,6 +116,7 @@ var (
 			"total number of lines and the next line to read. At most %d KiB per call. Binary files, devices, pipes and files with several "+
 			"hard links are refused.", MaxReadLines, MaxReadBytes>>10)),
 		mcp.WithTitleAnnotation("Read file"),
+		outputSchema[ReadResult](),
 		mcp.WithString("path", mcp.Required(), mcp.Description(pathHelp)),
 		mcp.WithNumber("fromLine", mcp.Description("First line to read (default 1)."), mcp.Min(1)),
 		mcp.WithNumber("toLine", mcp.Description(fmt.Sprintf("Last line to read (default fromLine+%d).", MaxReadLines-1)), mcp.Min(1)),
@@ -111,10 +149,13 @@ var (
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	listDirectoryTool = mcp.NewTool("list_directory",
-		mcp.WithDescription(fmt.Sprintf("List one directory of the workspace: each entry with its type (file, dir/, symlink -> target) and size; "+
-			"entries excluded by .gitignore are marked (gitignored). At most %d entries. Use tree for several levels at once.", MaxListEntries)),
+		mcp.WithDescription(fmt.Sprintf("List one directory of the workspace: each entry with its type (file, dir/, symlink -> target, "+
+			"special files named) and size; entries excluded by .gitignore are marked (gitignored). Names that could be misread "+
+			"(spaces at either end, control characters, \" -> \") are shown quoted, with Go escapes. At most %d entries. "+
+			"Use tree for several levels at once.", MaxListEntries)),
 		mcp.WithTitleAnnotation("List directory"),
 		mcp.WithString("path", mcp.Description("Directory relative to the workspace root (default: the root).")),
+		outputSchema[Listing](),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
 		mcp.WithOpenWorldHintAnnotation(false),
@@ -122,8 +163,10 @@ var (
 	treeTool = mcp.NewTool("tree",
 		mcp.WithDescription(fmt.Sprintf("Show the directory tree under a path, indented, down to a depth (default %d, at most %d). "+
 			"Skips what .gitignore files exclude (nested ones too), .git, node_modules and similar; symbolic links are shown, not followed. "+
-			"At most %d entries. A good first look at a project.", DefaultTreeDepth, MaxTreeDepth, MaxTreeEntries)),
+			"Names that could be misread are quoted, as by list_directory. At most %d entries. A good first look at a project.",
+			DefaultTreeDepth, MaxTreeDepth, MaxTreeEntries)),
 		mcp.WithTitleAnnotation("Directory tree"),
+		outputSchema[TreeResult](),
 		mcp.WithString("path", mcp.Description("Directory relative to the workspace root (default: the root).")),
 		mcp.WithNumber("depth", mcp.Description(fmt.Sprintf("Levels to show (default %d).", DefaultTreeDepth)), mcp.Min(1), mcp.Max(float64(MaxTreeDepth))),
 		mcp.WithReadOnlyHintAnnotation(true),
@@ -207,11 +250,17 @@ func result(v any, text string) *mcp.CallToolResult {
 
 func toolError(err error) *mcp.CallToolResult { return mcp.NewToolResultError(err.Error()) }
 
+// argsError is a tool's arguments refused, named by the tool as its other
+// errors are.
+func argsError(tool string, err error) *mcp.CallToolResult {
+	return toolError(fmt.Errorf("%s: %w", tool, err))
+}
+
 func (h handlers) readFile(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := builtin.ArgsOf(req, invalid)
 	p, from, to := a.Str("path", true, true), a.Count("fromLine"), a.Count("toLine")
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("read_file", a.Err), nil
 	}
 	res, err := h.w.ReadFile(p, from, to)
 	if err != nil {
@@ -241,7 +290,7 @@ func (h handlers) writeFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	a := builtin.ArgsOf(req, invalid)
 	p, content := a.Str("path", true, true), a.Str("content", true, false)
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("write_file", a.Err), nil
 	}
 	res, err := h.w.WriteFile(p, content)
 	if err != nil {
@@ -258,7 +307,7 @@ func (h handlers) editFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	a := builtin.ArgsOf(req, invalid)
 	p, old, repl := a.Str("path", true, true), a.Str("old_string", true, false), a.Str("new_string", true, false)
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("edit_file", a.Err), nil
 	}
 	res, err := h.w.EditFile(p, old, repl)
 	if err != nil {
@@ -271,7 +320,7 @@ func (h handlers) listDirectory(_ context.Context, req mcp.CallToolRequest) (*mc
 	a := builtin.ArgsOf(req, invalid)
 	p := a.Str("path", false, false)
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("list_directory", a.Err), nil
 	}
 	if p == "" {
 		p = "."
@@ -292,7 +341,10 @@ func (h handlers) listDirectory(_ context.Context, req mcp.CallToolRequest) (*mc
 		case "file":
 			fmt.Fprintf(&b, "%s  %d bytes", name, e.Size)
 		default:
-			b.WriteString(name + "  (not a regular file)")
+			b.WriteString(name)
+		}
+		if note := kindNote(e); note != "" {
+			b.WriteString("  " + note)
 		}
 		if e.Ignored {
 			b.WriteString("  (gitignored)")
@@ -309,7 +361,7 @@ func (h handlers) tree(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallT
 	a := builtin.ArgsOf(req, invalid)
 	p, depth := a.Str("path", false, false), a.Count("depth")
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("tree", a.Err), nil
 	}
 	if p == "" {
 		p = "."
@@ -339,7 +391,7 @@ func (h handlers) searchFiles(ctx context.Context, req mcp.CallToolRequest) (*mc
 	a := builtin.ArgsOf(req, invalid)
 	pattern, p, content := a.Str("pattern", false, false), a.Str("path", false, false), a.Str("content", false, false)
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("search_files", a.Err), nil
 	}
 	res, err := h.w.Search(ctx, pattern, p, content)
 	if err != nil {
@@ -371,7 +423,7 @@ func (h handlers) moveFile(_ context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	a := builtin.ArgsOf(req, invalid)
 	p, dst := a.Str("path", true, true), a.Str("destination", true, true)
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("move_file", a.Err), nil
 	}
 	res, err := h.w.Move(p, dst)
 	if err != nil {
@@ -384,7 +436,7 @@ func (h handlers) deleteFile(_ context.Context, req mcp.CallToolRequest) (*mcp.C
 	a := builtin.ArgsOf(req, invalid)
 	p := a.Str("path", true, true)
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("delete_file", a.Err), nil
 	}
 	res, err := h.w.Delete(p)
 	if err != nil {
@@ -403,7 +455,7 @@ func (h handlers) executeShell(ctx context.Context, req mcp.CallToolRequest) (*m
 	a := builtin.ArgsOf(req, invalid)
 	command, name, ms := a.Str("command", true, true), a.Str("session", false, false), a.Count("timeoutMs")
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("execute_shell", a.Err), nil
 	}
 	if name == "" {
 		name = shell.DefaultSession
@@ -425,9 +477,24 @@ func (h handlers) executeShell(ctx context.Context, req mcp.CallToolRequest) (*m
 	if !strings.HasSuffix(b.String(), "\n") {
 		b.WriteString("\n")
 	}
+	reset := fmt.Sprintf("session %q was restarted: its working directory and variables were reset to the workspace root", name)
 	switch {
+	case res.Replaced != "" && res.Restarted && !res.TimedOut:
+		fmt.Fprintf(&b, "[the command replaced the shell with another shell (%s), which cannot run commands for you, so %s. "+
+			"To run a command in another shell, call it with the command instead (bash -c '…')]", shown(res.Replaced), reset)
+	case res.Replaced != "" && res.Restarted:
+		fmt.Fprintf(&b, "[timed out after %s; the command had replaced the shell with another program (%s), so %s]", timeout, shown(res.Replaced), reset)
+	case res.IgnoredInterrupt:
+		fmt.Fprintf(&b, "[timed out after %s; the command had made the shell ignore interrupts (trap '' INT), so the shell was stopped "+
+			"before it ran anything more, and %s]", timeout, reset)
 	case res.Restarted:
-		fmt.Fprintf(&b, "[timed out after %s and the shell did not recover, so session %q was restarted: its working directory and variables were reset to the workspace root]", timeout, name)
+		fmt.Fprintf(&b, "[timed out after %s and the shell did not recover, so %s]", timeout, reset)
+	case res.TimedOut && res.ExitCode != -1:
+		// The end came after the interrupt: the command handles SIGINT
+		// itself (trap '…' INT) and went on, or was just ending.
+		fmt.Fprintf(&b, "[timed out after %s and interrupted, but the command did not stop there: it handles interrupts itself (a trap on INT) "+
+			"or was just ending, and ran on to its end (exit code %d). Pass a larger timeoutMs (at most %d)]",
+			timeout, res.ExitCode, shell.MaxTimeout.Milliseconds())
 	case res.TimedOut:
 		fmt.Fprintf(&b, "[timed out after %s: the command and every process it started were stopped (exit code %d); the shell keeps its working directory and variables. "+
 			"Pass a larger timeoutMs (at most %d), or run long commands in the background (cmd > log 2>&1 &) and check the log]",
@@ -438,7 +505,7 @@ func (h handlers) executeShell(ctx context.Context, req mcp.CallToolRequest) (*m
 		fmt.Fprintf(&b, "[exit code %d; working directory %s]", res.ExitCode, shown(res.Cwd))
 	}
 	r := result(ShellResult{Session: name, Result: res}, b.String())
-	r.IsError = res.TimedOut
+	r.IsError = res.TimedOut || res.Restarted
 	return r, nil
 }
 
@@ -446,7 +513,7 @@ func (h handlers) executePython(ctx context.Context, req mcp.CallToolRequest) (*
 	a := builtin.ArgsOf(req, invalid)
 	code, ms := a.Str("code", true, true), a.Count("timeoutMs")
 	if a.Err != nil {
-		return toolError(a.Err), nil
+		return argsError("execute_python", a.Err), nil
 	}
 	timeout := shell.EffectiveTimeout(time.Duration(ms) * time.Millisecond)
 	res, err := h.w.RunPython(ctx, code, timeout)

@@ -2,10 +2,12 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +40,11 @@ func TestToolsAndAnnotations(t *testing.T) {
 		// Risky agrees with the annotations in a workspace that is not fresh... or is.
 		if w.Risky(tl.Name) == ro && !(w.Fresh() && (tl.Name == "write_file" || tl.Name == "edit_file")) {
 			t.Errorf("Risky(%s) = %v", tl.Name, w.Risky(tl.Name))
+		}
+		// One type per schema: ["null","array"] is refused by clients that map
+		// schemas onto one-type dialects (Gemini), and strict inspectors warn.
+		if out, _ := json.Marshal(tl.OutputSchema); strings.Contains(string(out), `"type":[`) {
+			t.Errorf("%s: outputSchema has a type array: %s", tl.Name, out)
 		}
 	}
 	slices.Sort(names)
@@ -76,6 +83,28 @@ func TestFreshWorkspace(t *testing.T) {
 	fails(t, cl, "move_file", map[string]any{"path": MarkerName, "destination": "x"}, "reserved by Switchboard")
 	ok(t, cl, "write_file", map[string]any{"path": "x.txt", "content": "x"})
 	fails(t, cl, "move_file", map[string]any{"path": "x.txt", "destination": MarkerName}, "reserved by Switchboard")
+
+	// Deleting the marker brings the approvals back at once, without a
+	// restart; putting it back lifts them again.
+	if err := os.Remove(filepath.Join(dir, MarkerName)); err != nil {
+		t.Fatal(err)
+	}
+	if w.Fresh() || !w.Risky("write_file") || !w.Risky("workspace__edit_file") || w.Risky("read_file") {
+		t.Fatalf("marker deleted: fresh=%v, Risky(write_file)=%v", w.Fresh(), w.Risky("write_file"))
+	}
+	if err := os.Mkdir(filepath.Join(dir, MarkerName), 0o755); err != nil { // not a file: no marker
+		t.Fatal(err)
+	}
+	if w.Fresh() {
+		t.Fatal("a directory named like the marker made the workspace fresh")
+	}
+	if err := os.Remove(filepath.Join(dir, MarkerName)); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{MarkerName: markerText})
+	if !w.Fresh() || w.Risky("write_file") {
+		t.Fatal("marker back: the workspace is not fresh again")
+	}
 
 	// Reopened with files in it, it is still fresh: the marker says so.
 	if w2 := open(t, Options{Root: dir}); !w2.Fresh() {
@@ -145,12 +174,13 @@ func TestBadArguments(t *testing.T) {
 		args map[string]any
 		msg  string
 	}{
-		{"write_file", map[string]any{"path": "", "content": "x"}, "path must not be empty"},
+		{"read_file", map[string]any{"path": ""}, "read_file: invalid input: path must not be empty"},
+		{"write_file", map[string]any{"path": "", "content": "x"}, "write_file: invalid input: path must not be empty"},
 		{"edit_file", map[string]any{"path": "x", "old_string": "a"}, "new_string is required"},
 		{"tree", map[string]any{"depth": -1}, "depth must be a positive whole number"},
 		{"tree", map[string]any{"depth": "deep"}, "depth must be a number"},
 		{"move_file", map[string]any{"path": "a"}, "destination is required"},
-		{"execute_shell", map[string]any{}, "command is required"},
+		{"execute_shell", map[string]any{}, "execute_shell: invalid input: command is required"},
 		{"execute_shell", map[string]any{"command": "  "}, "command must not be empty"},
 		{"execute_shell", map[string]any{"command": "true", "session": "../x"}, "invalid session name"},
 		{"execute_shell", map[string]any{"command": "true", "timeoutMs": 0.5}, "timeoutMs must be a positive whole number"},
@@ -159,7 +189,10 @@ func TestBadArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.tool+" "+c.msg, func(t *testing.T) {
-			fails(t, cl, c.tool, c.args, c.msg)
+			// Every error names its tool first, as the file tools' own do.
+			if text := fails(t, cl, c.tool, c.args, c.msg); !strings.HasPrefix(text, c.tool+": ") {
+				t.Fatalf("%q does not start with the tool's name", text)
+			}
 		})
 	}
 }

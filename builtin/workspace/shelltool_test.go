@@ -232,3 +232,38 @@ func TestExecutePythonKillsWhatItLeftRunning(t *testing.T) {
 		t.Fatalf("python's child %d outlived the call", pid)
 	}
 }
+
+// When the shell had to be replaced, or a stopped command went on, the
+// text says why, so the model knows what ran and what was reset.
+func TestExecuteShellSaysWhatHappenedToTheShell(t *testing.T) {
+	fastShellStops(t)
+	w := open(t, Options{Root: t.TempDir()})
+	cl := connect(t, w)
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"command": "trap '' INT; sleep 20; echo trapped", "timeoutMs": 300},
+			"\n[timed out after 300ms; the command had made the shell ignore interrupts (trap '' INT), so the shell was stopped before it ran anything more, and session \"default\" was restarted: its working directory and variables were reset to the workspace root]"},
+		{map[string]any{"command": "trap 'echo caught' INT; sleep 20; echo after; trap - INT", "timeoutMs": 300},
+			"caught\nafter\n[timed out after 300ms and interrupted, but the command did not stop there: it handles interrupts itself (a trap on INT) or was just ending, and ran on to its end (exit code 0)."},
+		{map[string]any{"command": "exec bash --norc"},
+			"\n[the command replaced the shell with another shell (bash --norc), which cannot run commands for you, so session \"default\" was restarted"},
+		{map[string]any{"command": "exec sleep 1000", "timeoutMs": 300},
+			"\n[timed out after 300ms; the command had replaced the shell with another program (sleep 1000), so session \"default\" was restarted"},
+	}
+	for _, c := range cases {
+		res, text := call(t, cl, "execute_shell", c.args)
+		if !res.IsError || !strings.Contains(text, c.want) {
+			t.Errorf("%v: isError=%v\n%q\nwant an error with\n%q", c.args["command"], res.IsError, text, c.want)
+		}
+	}
+}
+
+func TestExecuteShellWithoutAShell(t *testing.T) {
+	dir := t.TempDir()
+	w := open(t, Options{Root: t.TempDir(), Path: dir}) // a PATH with nothing on it
+	cl := connect(t, w)
+	fails(t, cl, "execute_shell", map[string]any{"command": "true"},
+		"execute_shell: no shell found: neither bash nor sh is on the PATH ("+dir+"); install one or fix the PATH")
+}

@@ -14,10 +14,12 @@ import (
 )
 
 // MarkerName is the file Open writes into a root it found empty (or
-// created): the workspace is then "fresh", made by Switchboard for the
-// model, and writing files in it needs no approval. The file tools refuse
-// to write, move or delete it, so a model cannot mark a user's folder
-// fresh; the shell could, but every shell command needs approval.
+// created): while it is there, the workspace is "fresh", made by
+// Switchboard for the model, and writing files in it needs no approval.
+// Each decision looks for it again, so deleting it brings the approvals
+// back at once (and putting it back lifts them again). The file tools
+// refuse to write, move or delete it, so a model cannot mark a user's
+// folder fresh; the shell could, but every shell command needs approval.
 const MarkerName = ".switchboard-workspace"
 
 const markerText = `This folder was created by Switchboard as a workspace for AI models.
@@ -41,7 +43,6 @@ type Workspace struct {
 	root   *os.Root
 	dir    string   // absolute root, as configured
 	bases  []string // "dir/" and its symlink-free form: absolute paths accepted as inside
-	fresh  bool
 	env    []string
 	shells *shell.Pool
 
@@ -66,8 +67,7 @@ func Open(opts Options) (*Workspace, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the workspace root %s: %w; choose a folder you can write to", dir, err)
 	}
-	fresh, err := markFresh(dir)
-	if err != nil {
+	if err := markFresh(dir); err != nil {
 		return nil, err
 	}
 	root, err := os.OpenRoot(dir)
@@ -82,43 +82,48 @@ func Open(opts Options) (*Workspace, error) {
 	}
 	env := shell.MinimalEnv(opts.Path)
 	w := &Workspace{
-		root: root, dir: dir, bases: bases, fresh: fresh, env: env,
+		root: root, dir: dir, bases: bases, env: env,
 		shells: shell.NewPool(shell.Options{Dir: dir, Env: env, Shell: opts.Shell}),
 	}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	return w, nil
 }
 
-// markFresh writes the marker into an empty root and reports whether the
-// root carries it.
-func markFresh(dir string) (bool, error) {
+// markFresh writes the marker into an empty root.
+func markFresh(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return false, fmt.Errorf("read the workspace root %s: %w", dir, err)
+		return fmt.Errorf("read the workspace root %s: %w", dir, err)
 	}
-	marker := filepath.Join(dir, MarkerName)
 	if len(ents) == 0 {
-		if err := os.WriteFile(marker, []byte(markerText), 0o644); err != nil {
-			return false, fmt.Errorf("mark the new workspace %s: %w", dir, err)
+		if err := os.WriteFile(filepath.Join(dir, MarkerName), []byte(markerText), 0o644); err != nil {
+			return fmt.Errorf("mark the new workspace %s: %w", dir, err)
 		}
-		return true, nil
 	}
-	st, err := os.Lstat(marker)
-	return err == nil && st.Mode().IsRegular(), nil
+	return nil
 }
 
 // Root is the workspace's absolute root directory.
 func (w *Workspace) Root() string { return w.dir }
 
-// Fresh reports whether the root carries MarkerName: Switchboard created
-// it for the model, so file writes there need no approval.
-func (w *Workspace) Fresh() bool { return w.fresh }
+// Fresh reports whether the root carries MarkerName now (a regular file,
+// not a link): Switchboard created it for the model, so file writes there
+// need no approval. It costs one lstat, so every decision asks again and
+// follows the marker's removal (or return) without a restart. A closed
+// workspace is not fresh.
+func (w *Workspace) Fresh() bool {
+	if w.closed.Load() {
+		return false
+	}
+	fi, err := w.root.Lstat(MarkerName)
+	return err == nil && fi.Mode().IsRegular()
+}
 
 // Risky reports whether the chat engine should ask the user before a call
 // of tool runs: always for execute_shell, execute_python, delete_file and
 // move_file (and any tool it does not know), for write_file and edit_file
-// unless the workspace is fresh, never for the read-only tools. tool may
-// carry the router's "server__" prefix.
+// unless the workspace is Fresh at the time of asking, never for the
+// read-only tools. tool may carry the router's "server__" prefix.
 func (w *Workspace) Risky(tool string) bool {
 	if i := strings.LastIndex(tool, "__"); i >= 0 {
 		tool = tool[i+2:]
@@ -127,7 +132,7 @@ func (w *Workspace) Risky(tool string) bool {
 	case "read_file", "list_directory", "tree", "search_files":
 		return false
 	case "write_file", "edit_file":
-		return !w.fresh
+		return !w.Fresh()
 	}
 	return true
 }

@@ -26,7 +26,11 @@
 // sources it between two markers: OSC escape sequences carrying a random
 // id and the exit status (the working directory goes back in a file, so
 // any byte of its name survives). Terminals ignore them, so an attached
-// terminal shows the typed line and the output only. Sourcing
+// terminal shows the typed line and the output only; the typed line reads
+// "(model) " and the command's first line there, not the marker function
+// and its id, and the shell's messages name no private file ("bash: line
+// 1: …", as for a typed line), for the model either. Keys typed into a
+// shell that was just started wait for its first prompt. Sourcing
 // runs the command in the shell itself (cd and export persist) and keeps
 // the command out of the line editor: tabs, newlines, quotes and heredocs
 // arrive as written, and a syntax error ends only that command.
@@ -43,11 +47,17 @@
 // (it carries a marker too) says it is back; if it does not come within
 // StopWait, a no-op command checks the shell answers, and if it does not
 // within SettleTimeout it is replaced (working directory and variables
-// are lost, which the Result says). Only a command that makes the shell
-// itself ignore or trap SIGINT (trap "" INT) goes on with its next
-// statements once its processes are killed. Processes that start a
-// session of their own and lose their parent (daemons) escape this
-// tracking.
+// are lost, which the Result says). A command that made the shell itself
+// ignore SIGINT (trap "" INT; told from /proc on Linux) would go on with
+// its next statements once its processes are killed, so the shell is
+// killed first and replaced instead (Result.IgnoredInterrupt). Only a
+// command that traps SIGINT with a handler of its own goes on to its end;
+// its Result has TimedOut and its exit code. A command that replaces the
+// shell (exec) can no longer print the end marker: replaced by another
+// shell, which would wait for input for ever, the session starts a new
+// shell at once; by another program, at the timeout (Result.Replaced;
+// checked every ExecPoll on Linux). Processes that start a session of
+// their own and lose their parent (daemons) escape this tracking.
 // Session.Close hangs up and terminates every process of the shell's
 // session, then kills what remains after KillGrace.
 package shell

@@ -25,7 +25,13 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	return fmt.Sprintf("shell %s %s: %v", e.Op, e.Path, e.Err)
+	switch e.Op {
+	case "find shell":
+		return e.Err.Error() // it names the PATH searched
+	case "prepare":
+		return fmt.Sprintf("prepare the shell's files in %s: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("start the shell %s: %v", e.Path, e.Err)
 }
 
 func (e *StartError) Unwrap() error { return e.Err }

@@ -107,6 +107,13 @@ type capture struct {
 	old         int // how many bytes of pending were read before the interrupt
 	// abandoned: the shell gave the command up and printed its prompt.
 	abandoned bool
+	// typed is the line typed to run the command, until the terminal's
+	// echo of it was seen; shown is what a person's terminal shows instead
+	// (display).
+	typed, shown []byte
+	// fileRef is how the shell names the command's file in its messages
+	// ("PATH: "), left out of what the model and the terminal get.
+	fileRef []byte
 }
 
 func newCapture(p *proc, id string, limit int) *capture {

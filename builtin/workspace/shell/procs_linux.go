@@ -137,6 +137,35 @@ func terminate(sid int, _ *os.File, grace time.Duration) {
 	}
 }
 
+// canTellExec: commandLine tells when a shell was replaced (exec).
+const canTellExec = true
+
+// commandLine is the command line pid runs, its arguments a space apart
+// ("" if it cannot be read, or pid is a zombie).
+func commandLine(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	return strings.ReplaceAll(strings.TrimRight(string(b), "\x00"), "\x00", " ")
+}
+
+// ignoresInterrupt reports whether pid ignores SIGINT (trap ” INT): its
+// SigIgn mask in /proc.
+func ignoresInterrupt(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return err == nil && mask&(1<<(syscall.SIGINT-1)) != 0
+		}
+	}
+	return false
+}
+
 // procName is the program pid runs, for messages.
 func procName(pid int) string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")

@@ -46,3 +46,12 @@ func terminate(sid int, master *os.File, grace time.Duration) {
 }
 
 func procName(pid int) string { return "" }
+
+// Without /proc a shell replaced by exec, or ignoring SIGINT, is not told
+// apart: such a command times out and the shell is replaced if it does
+// not answer.
+const canTellExec = false
+
+func commandLine(int) string { return "" }
+
+func ignoresInterrupt(int) bool { return false }

@@ -31,3 +31,8 @@ func snapshot(sid int) map[int]bool                                             
 func killNew(sid int, before map[int]bool, master *os.File, wait time.Duration) {}
 func terminate(sid int, master *os.File, grace time.Duration)                   {}
 func procName(pid int) string                                                   { return "" }
+
+const canTellExec = false
+
+func commandLine(int) string    { return "" }
+func ignoresInterrupt(int) bool { return false }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +45,13 @@ var (
 	// SettleTimeout is how long a shell has, after a timed-out command was
 	// stopped, to answer again before it is replaced by a new one.
 	SettleTimeout = 3 * time.Second
+	// PromptWait bounds how long keystrokes and commands for a shell that
+	// was just started wait for its first prompt, so they are shown after
+	// it rather than before.
+	PromptWait = 3 * time.Second
+	// ExecPoll is how often a running command is checked for having
+	// replaced the shell (exec), where that can be told (Linux).
+	ExecPoll = 250 * time.Millisecond
 )
 
 // The size a shell starts with, until a terminal attached to it resizes it.
@@ -94,9 +103,20 @@ type Result struct {
 	// ShellExited: the command ended the shell (exit, exec, set -e); the
 	// next command starts a new shell.
 	ShellExited bool `json:"shellExited,omitempty"`
-	// Restarted: after a timeout the shell did not answer, so it was
-	// replaced; its working directory and variables were lost.
+	// Restarted: the shell was replaced by a new one, its working
+	// directory and variables lost: after a timeout it did not answer, it
+	// ignored the interrupt (IgnoredInterrupt), or the command replaced it
+	// (Replaced).
 	Restarted bool `json:"restarted,omitempty"`
+	// IgnoredInterrupt: the command had made the shell ignore SIGINT
+	// (trap '' INT), so the shell was replaced to stop it instead of
+	// letting it go on with its next statements.
+	IgnoredInterrupt bool `json:"ignoredInterrupt,omitempty"`
+	// Replaced is the command line of the program the command replaced
+	// the shell with (exec), which cannot report the command's end. When
+	// that program is itself a shell, which would wait for input for ever,
+	// the session is restarted at once.
+	Replaced string `json:"replaced,omitempty"`
 }
 
 // Session is one named, long-lived shell in a pseudo-terminal, shared by
@@ -144,7 +164,14 @@ type proc struct {
 	status int           // exit status, once exited
 	state  string        // "exit status 1", "signal: killed"
 	done   chan struct{} // closed once everything of the shell is released
+	ready  chan struct{} // closed at the shell's first prompt (or once PromptWait passed waiting for it)
+	scan   []byte        // output's last bytes before the first prompt (a marker split between reads)
+	once   sync.Once     // closes ready
 }
+
+// markReady notes that the shell showed its first prompt, or will not be
+// waited for any longer.
+func (p *proc) markReady() { p.once.Do(func() { close(p.ready) }) }
 
 // Start starts a session's first shell.
 func Start(name string, opts Options) (*Session, error) {
@@ -158,7 +185,7 @@ func Start(name string, opts Options) (*Session, error) {
 		if sh, err = LookPath("bash", pathList); err != nil {
 			if sh, err = LookPath("sh", pathList); err != nil {
 				return nil, &StartError{Op: "find shell", Path: pathList,
-					Err: fmt.Errorf("%w: neither bash nor sh is on the PATH; install one or fix the PATH", ErrNoShell)}
+					Err: fmt.Errorf("%w: neither bash nor sh is on the PATH (%s); install one or fix the PATH", ErrNoShell, pathList)}
 			}
 		}
 	}
@@ -202,12 +229,16 @@ func (s *Session) Name() string { return s.name }
 // a sourced file abandons the whole typed line, so the file is checked
 // with "sh -n" first; and notices of finished jobs would be printed inside
 // the next command's output, so they are collected before its start marker.
+//
+// The shell names the sourced file in its messages ("bash: /tmp/…/ID.sh:
+// line 1: …"); the session leaves that private path out of what the model
+// and the terminal get (display), so they read as for a typed line.
 func initScript(dir, shell string) string {
 	ps1, check, jobs := promptMarker+`$ `, "", "\tjobs >/dev/null 2>&1\n"
 	if filepath.Base(shell) == "bash" {
 		ps1, jobs = `\[`+promptMarker+`\]\w \$ `, ""
 	} else {
-		check = shellQuote(shell) + ` -n "$__sb_dir/$__sb_id.sh" && `
+		check = shellQuote(shell) + ` -n < "$__sb_dir/$__sb_id.sh" && ` // on stdin: its messages name no file
 	}
 	return fmt.Sprintf(`unset ENV HISTFILE
 HISTCONTROL=ignorespace
@@ -272,7 +303,7 @@ func (s *Session) startLocked() (*proc, error) {
 		return nil, &StartError{Op: "start", Path: s.shell, Err: err}
 	}
 	p := &proc{cmd: cmd, master: master, pid: cmd.Process.Pid, dir: dir,
-		exited: make(chan struct{}), done: make(chan struct{})}
+		exited: make(chan struct{}), done: make(chan struct{}), ready: make(chan struct{})}
 	readerDone := make(chan struct{})
 	s.procWG.Add(2)
 	go s.read(p, readerDone)
@@ -351,9 +382,58 @@ func (s *Session) watch(p *proc, readerDone <-chan struct{}) {
 func (s *Session) output(p *proc, b []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.broadcastLocked(b)
-	if c := s.capture; c != nil && c.p == p {
+	if !closed(p.ready) {
+		p.scan = append(p.scan, b...)
+		if bytes.Contains(p.scan, []byte(promptMarker)) {
+			p.markReady()
+			p.scan = nil
+		} else {
+			p.scan = p.scan[max(0, len(p.scan)-(len(promptMarker)-1)):]
+		}
+	}
+	c := s.capture
+	if c != nil && c.p == p {
 		c.feed(b)
+	}
+	s.broadcastLocked(display(c, p, b))
+}
+
+// display is output b of shell p as a person's terminal shows it, while
+// Exec's capture c runs: the line Exec typed (" __sb ID # preview") reads
+// "(model) preview", padded to the same width so the shell's idea of the
+// cursor stays true, and the private path of the command's file is left
+// out of the shell's messages. Both are done within one read; what a read
+// splits (rare: the line arrives whole) is shown as it came.
+func display(c *capture, p *proc, b []byte) []byte {
+	if c == nil || c.p != p {
+		return b
+	}
+	if c.typed != nil {
+		if i := bytes.Index(b, c.typed); i >= 0 {
+			b = slices.Concat(b[:i], c.shown, b[i+len(c.typed):])
+			c.typed = nil
+		}
+	}
+	if bytes.Contains(b, c.fileRef) {
+		b = bytes.ReplaceAll(b, c.fileRef, nil)
+	}
+	return b
+}
+
+// awaitPrompt waits, for at most PromptWait, until shell p printed its
+// first prompt (or exited). A shell that shows none in that time is not
+// waited for again.
+func awaitPrompt(p *proc) {
+	if closed(p.ready) {
+		return
+	}
+	t := time.NewTimer(PromptWait)
+	defer t.Stop()
+	select {
+	case <-p.ready:
+	case <-p.exited:
+	case <-t.C:
+		p.markReady()
 	}
 }
 
@@ -381,9 +461,14 @@ func EffectiveTimeout(d time.Duration) time.Duration {
 // once timeout (0: DefaultTimeout; at most MaxTimeout) or ctx ends it.
 // Then the shell is interrupted, so no further statement of the command
 // runs, every process the command started is killed, and the shell is
-// replaced if it still does not answer. The shell's working directory and
-// variables persist between commands. Exec fails with a *BusyError when a program started from the
-// terminal holds its foreground.
+// replaced if it still does not answer. A shell the command made ignore
+// SIGINT is replaced at once instead, before it could go on; a command
+// that traps SIGINT with a handler of its own goes on to its end (its
+// Result then has TimedOut and an exit code other than -1). A command that
+// replaces the shell with another shell (exec bash) gets a new session at
+// once. The shell's working directory and variables persist between
+// commands. Exec fails with a *BusyError when a program started from the
+// terminal holds its foreground, or replaced the shell there.
 func (s *Session) Exec(ctx context.Context, command string, timeout time.Duration) (Result, error) {
 	if strings.TrimSpace(command) == "" {
 		return Result{}, fmt.Errorf("%w: pass the command line to run", ErrEmptyCommand)
@@ -399,8 +484,12 @@ func (s *Session) Exec(ctx context.Context, command string, timeout time.Duratio
 	if err != nil {
 		return Result{}, err
 	}
+	awaitPrompt(p)
 	if fg, err := foreground(p.master); err == nil && fg > 0 && fg != p.pid {
 		return Result{}, &BusyError{Session: s.name, PID: fg, Program: procName(fg)}
+	}
+	if prog := replacedBy(p); prog != "" { // typed in the terminal: exec bash, exec python3
+		return Result{}, &BusyError{Session: s.name, PID: p.pid, Program: prog + ", which replaced the shell (exec),"}
 	}
 	before := snapshot(p.pid)
 	c, err := s.begin(p, command, MaxOutput)
@@ -426,19 +515,20 @@ func (s *Session) Exec(ctx context.Context, command string, timeout time.Duratio
 // await waits for the command of c to end, or stops it at timeout or when
 // ctx ends, and collects its result.
 func (s *Session) await(ctx context.Context, p *proc, c *capture, before map[int]bool, timeout time.Duration) (Result, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	var res Result
-	var ctxErr error
-	select {
-	case <-c.done:
-	case <-p.exited:
-	case <-timer.C:
-		res.TimedOut = true
-	case <-ctx.Done():
-		ctxErr = ctx.Err()
-	}
-	if (res.TimedOut || ctxErr != nil) && !c.finished() {
+	ctxErr := s.wait(ctx, p, c, timeout, &res)
+	switch {
+	case c.finished() || closed(p.exited):
+	case res.Replaced != "":
+		// What replaced the shell cannot end the command: a new shell.
+		s.replace(p)
+		res.Restarted = true
+	case (res.TimedOut || ctxErr != nil) && ignoresInterrupt(p.pid):
+		// trap '' INT: an interrupt would not stop the shell going on with
+		// the command's next statements once its processes are killed.
+		s.replace(p)
+		res.Restarted, res.IgnoredInterrupt = true, true
+	case res.TimedOut || ctxErr != nil:
 		s.stop(p, c, before)
 	}
 	if !c.finished() && closed(p.exited) {
@@ -450,6 +540,7 @@ func (s *Session) await(ctx context.Context, p *proc, c *capture, before map[int
 	s.finish(c)
 	c.flush()
 	res.Output, res.OmittedBytes = c.out.Text()
+	res.Output = strings.ReplaceAll(res.Output, string(c.fileRef), "")
 	if c.abandoned {
 		// The shell starts a new line when interrupted; the command did not print it.
 		res.Output = strings.TrimSuffix(res.Output, "\n")
@@ -457,6 +548,8 @@ func (s *Session) await(ctx context.Context, p *proc, c *capture, before map[int
 	switch {
 	case c.finished():
 		res.ExitCode = c.exit
+	case res.Restarted:
+		res.ExitCode = -1
 	case closed(p.exited):
 		res.ShellExited, res.ExitCode = true, p.status
 	default:
@@ -464,6 +557,64 @@ func (s *Session) await(ctx context.Context, p *proc, c *capture, before map[int
 		res.Restarted = s.settle(p)
 	}
 	return res, ctxErr
+}
+
+// wait waits until the command of c ends, the shell exits, timeout passes
+// (res.TimedOut) or ctx ends (its error), checking now and then whether
+// the command replaced the shell (res.Replaced): by another shell, it
+// returns at once, since that one would wait for input for ever.
+func (s *Session) wait(ctx context.Context, p *proc, c *capture, timeout time.Duration, res *Result) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var tick <-chan time.Time
+	if canTellExec {
+		t := time.NewTicker(ExecPoll)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-c.done:
+			return nil
+		case <-p.exited:
+			return nil
+		case <-timer.C:
+			res.TimedOut = true
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick:
+			if prog := replacedBy(p); prog != "" {
+				res.Replaced, tick = prog, nil
+				if isShell(prog) {
+					return nil
+				}
+			}
+		}
+	}
+}
+
+// replacedBy is the command line of the program shell p was replaced with
+// (exec), "" while it is still the shell started (or cannot be told).
+func replacedBy(p *proc) string {
+	if !closed(p.ready) || closed(p.exited) {
+		return "" // before its first prompt the shell may not have started yet
+	}
+	cl := commandLine(p.pid)
+	if cl == "" || cl == strings.Join(p.cmd.Args, " ") {
+		return ""
+	}
+	return cl
+}
+
+// isShell reports whether the command line runs an interactive shell.
+func isShell(cmdline string) bool {
+	prog, _, _ := strings.Cut(cmdline, " ")
+	switch strings.TrimPrefix(filepath.Base(prog), "-") { // a login shell's name starts with "-"
+	case "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "tcsh", "csh", "nu", "pwsh", "elvish", "xonsh":
+		return true
+	}
+	return false
 }
 
 // stop ends a command that ran past its timeout or whose caller gave up,
@@ -515,11 +666,14 @@ func (s *Session) begin(p *proc, command string, limit int) (*capture, error) {
 			return nil, fmt.Errorf("shell session %q: write the command file: %w", s.name, err)
 		}
 	}
+	typed := " __sb " + id + preview(command)
 	c := newCapture(p, id, limit)
+	c.typed, c.shown = []byte(typed), []byte(shownAs(typed, command))
+	c.fileRef = []byte(filepath.Join(p.dir, id+".sh") + ": ") // as __sb sources it: "$__sb_dir/$__sb_id.sh"
 	s.mu.Lock()
 	s.capture = c
 	s.mu.Unlock()
-	if _, err := p.master.Write([]byte(s.clearLine + " __sb " + id + preview(command) + "\r")); err != nil {
+	if _, err := p.master.Write([]byte(s.clearLine + typed + "\r")); err != nil {
 		s.finish(c)
 		return nil, fmt.Errorf("shell session %q: type the command: %w", s.name, err)
 	}
@@ -554,14 +708,21 @@ func (s *Session) settle(p *proc) bool {
 			return false
 		}
 	}
-	terminate(p.pid, p.master, KillGrace)
+	s.replace(p)
+	return true
+}
+
+// replace kills shell p first, so it runs nothing more, then everything
+// else of its session (the shell's watch does that), and starts a new
+// shell in its place.
+func (s *Session) replace(p *proc) {
+	signal(p.pid, killSignal)
 	<-p.done
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.proc == p {
 		_, _ = s.startLocked() // on failure the next command tries again
 	}
-	return true
 }
 
 // answers runs a no-op command and reports whether it ended within d.
@@ -616,13 +777,24 @@ func preview(command string) string {
 	return " # " + text
 }
 
+// shownAs is what a terminal shows for the line typed to run command:
+// "(model)" and the preview, padded to the typed line's width.
+func shownAs(typed, command string) string {
+	shown := " (model)"
+	if p := preview(command); p != "" {
+		shown += " " + strings.TrimPrefix(p, " # ")
+	}
+	return shown + strings.Repeat(" ", max(0, len(typed)-len(shown)))
+}
+
 // Write types p into the terminal, as the user's keystrokes. A shell that
-// exited is restarted first.
+// exited is restarted first, and p typed once it shows its prompt.
 func (s *Session) Write(p []byte) error {
 	pr, err := s.current()
 	if err != nil {
 		return err
 	}
+	awaitPrompt(pr) // a shell just started: the keys show after its prompt, not before
 	if _, err := pr.master.Write(p); err != nil {
 		return fmt.Errorf("shell session %q: write to the terminal: %w", s.name, err)
 	}

@@ -184,9 +184,39 @@ func TestSubscribersSeeRawOutputOfModelCommands(t *testing.T) {
 		t.Fatalf("model output = %q", res.Output)
 	}
 	raw := waitFor(t, ch, "\x1b[1;31mred\x1b[0m plain")
-	// The typed line shows the command to a person watching.
-	if !strings.Contains(raw, "# printf") {
-		t.Fatalf("terminal did not show the command: %q", raw)
+	// The typed line shows the command to a person watching, without the
+	// marker function and id it is typed with.
+	if !strings.Contains(raw, "(model) printf") || strings.Contains(raw, "__sb") {
+		t.Fatalf("terminal did not show the command as the model's: %q", raw)
+	}
+	if history := string(s.Scrollback()); !strings.Contains(history, "(model) printf") || strings.Contains(history, "__sb") {
+		t.Fatalf("scrollback: %q", history)
+	}
+}
+
+// A command's errors read as for a line typed at the prompt: the private
+// file the shell sources it from is named neither to the model nor in the
+// terminal.
+func TestErrorsNameNoPrivateFile(t *testing.T) {
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, _ := start(t, sh)
+			ch, cancel := s.Subscribe()
+			defer cancel()
+			for _, c := range []struct{ command, want string }{
+				{"nosuchcmd_x", "nosuchcmd_x"},
+				{"echo (", "yntax error"},
+			} {
+				res := run(t, s, c.command, 10*time.Second)
+				if !strings.Contains(res.Output, c.want) || strings.Contains(res.Output, "switchboard-shell-") || strings.Contains(res.Output, ".sh:") {
+					t.Fatalf("%q: %q", c.command, res.Output)
+				}
+			}
+			run(t, s, "echo end-$((1+1))", 10*time.Second)
+			if raw := waitFor(t, ch, "end-2"); strings.Contains(raw, "switchboard-shell-") {
+				t.Fatalf("terminal: %q", raw)
+			}
+		})
 	}
 }
 
@@ -403,10 +433,116 @@ func TestEmptyCommand(t *testing.T) {
 }
 
 func TestNoShellOnPath(t *testing.T) {
-	_, err := Start("x", Options{Dir: t.TempDir(), Env: []string{"PATH=" + t.TempDir()}})
+	dir := t.TempDir()
+	_, err := Start("x", Options{Dir: t.TempDir(), Env: []string{"PATH=" + dir}})
 	var se *StartError
-	if !errors.Is(err, ErrNoShell) || !errors.As(err, &se) || !strings.Contains(err.Error(), "install one or fix the PATH") {
+	if want := "no shell found: neither bash nor sh is on the PATH (" + dir + "); install one or fix the PATH"; !errors.Is(err, ErrNoShell) || !errors.As(err, &se) || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
+// A command that makes the shell ignore SIGINT cannot go on once it is
+// stopped: the shell is replaced before it runs another statement.
+func TestShellIgnoringInterruptIsReplaced(t *testing.T) {
+	fastStops(t)
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			old := s.PID()
+			res := run(t, s, "cd sub; trap '' INT; echo start; sleep 20; echo trapped > after.txt; echo trapped", 300*time.Millisecond)
+			if !res.TimedOut || !res.Restarted || !res.IgnoredInterrupt || res.ExitCode != -1 || res.Output != "start\n" {
+				t.Fatalf("result %+v", res)
+			}
+			if !gone(old) {
+				t.Fatalf("old shell %d still runs", old)
+			}
+			// The new shell starts in the workspace; the old one wrote nothing more.
+			if res := run(t, s, "pwd; ls sub", 10*time.Second); res.Output != dir+"\n" {
+				t.Fatalf("after: %q", res.Output)
+			}
+		})
+	}
+}
+
+// A command that traps SIGINT with a handler of its own goes on to its
+// end when interrupted; its result says so with its exit code (not -1).
+func TestShellTrappingInterruptRunsOn(t *testing.T) {
+	fastStops(t)
+	s, _ := start(t, "bash")
+	res := run(t, s, "trap 'echo caught' INT; echo start; sleep 20; echo after; trap - INT", 300*time.Millisecond)
+	if !res.TimedOut || res.Restarted || res.ExitCode != 0 || !strings.Contains(res.Output, "after\n") {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+// A command that replaces the shell with another shell would leave the
+// model waiting for its timeout: the session starts a new shell at once.
+// Replaced by another program, it runs until the timeout, then the same.
+func TestExecReplacingTheShell(t *testing.T) {
+	fastStops(t)
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, dir := start(t, sh)
+			old := s.PID()
+			res := run(t, s, "cd sub; exec bash --norc", time.Minute)
+			if res.TimedOut || !res.Restarted || res.Replaced != "bash --norc" || res.ExitCode != -1 {
+				t.Fatalf("exec bash: %+v", res)
+			}
+			if !gone(old) || s.PID() == old {
+				t.Fatalf("old shell %d still runs (now %d)", old, s.PID())
+			}
+			if res := run(t, s, "pwd", 10*time.Second); res.Output != dir+"\n" {
+				t.Fatalf("after: %+v", res)
+			}
+			res = run(t, s, "exec sleep 1000", 300*time.Millisecond)
+			if !res.TimedOut || !res.Restarted || res.Replaced != "sleep 1000" {
+				t.Fatalf("exec sleep: %+v", res)
+			}
+			if res := run(t, s, "echo back", 10*time.Second); res.Output != "back\n" {
+				t.Fatalf("after: %+v", res)
+			}
+		})
+	}
+}
+
+// A shell the user replaced in the terminal (exec bash) is not typed into
+// by the model: Exec says what runs there instead.
+func TestExecRefusesAShellReplacedInTheTerminal(t *testing.T) {
+	s, _ := start(t, "bash")
+	ch, cancel := s.Subscribe()
+	defer cancel()
+	if err := s.Write([]byte("exec sh -c 'echo $((40+2))-replaced; exec cat'\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ch, "42-replaced")
+	_, err := s.Exec(t.Context(), "echo hi", 10*time.Second)
+	var busy *BusyError
+	if !errors.As(err, &busy) || !strings.Contains(err.Error(), ", which replaced the shell (exec), (pid") || !strings.Contains(err.Error(), "cat") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Keys typed after the shell exited start a new one and show after its
+// prompt, not before it.
+func TestKeysAfterExitFollowTheNewPrompt(t *testing.T) {
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			s, _ := start(t, sh)
+			ch, cancel := s.Subscribe()
+			defer cancel()
+			if err := s.Write([]byte("exit\r")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ch, "a command or a key starts a new one]")
+			if err := s.Write([]byte("echo $((6*7))-typed\r")); err != nil {
+				t.Fatal(err)
+			}
+			raw := waitFor(t, ch, "42-typed")
+			prompt, typed := strings.Index(raw, promptMarker), strings.Index(raw, "echo $((6*7))")
+			if prompt < 0 || typed < prompt {
+				t.Fatalf("the typed line came before the prompt: %q", raw)
+			}
+		})
 	}
 }
 

@@ -15,6 +15,35 @@ function fromBase64(s: string): Uint8Array {
   return out;
 }
 
+/** TerminalInputGate is what terminalInput returns: replay writes history, dispose stops forwarding. */
+export interface TerminalInputGate {
+  replay(history: Uint8Array): void;
+  dispose(): void;
+}
+
+/**
+ * terminalInput forwards to send what the terminal emits: the user's keys,
+ * and its answers to programs' queries in the output (device attributes for
+ * \e[c, the cursor position, colours). History written with replay is
+ * parsed like live output, so the queries in it (asked long ago, by vim or
+ * a printf) would be answered again and the answers typed at the shell's
+ * prompt: while a replay is being parsed (until xterm's write callback),
+ * nothing is forwarded.
+ */
+export function terminalInput(term: XTerm, send: (data: string) => void): TerminalInputGate {
+  let replaying = 0;
+  const sub = term.onData((d) => {
+    if (replaying === 0) send(d);
+  });
+  return {
+    replay(history) {
+      replaying++;
+      term.write(history, () => { replaying--; });
+    },
+    dispose: () => sub.dispose(),
+  };
+}
+
 /** Terminal attaches xterm.js to a workspace shell session: output live, keystrokes and resizes back. */
 export function Terminal({ session }: { session: string }) {
   const host = useRef<HTMLDivElement>(null);
@@ -29,14 +58,6 @@ export function Terminal({ session }: { session: string }) {
     let off = () => {};
     let attach = '';
     const order = new Orderer<gui.TerminalData>((d) => d.attach, (d) => term.write(fromBase64(d.data)));
-    call(() => TerminalAttach(session)).then((a) => {
-      attach = a.attach;
-      if (a.history) term.write(fromBase64(a.history));
-      off = on(EventTerminalData, (d) => {
-        if (d.session === session && d.attach === attach) order.push(d);
-      });
-      void call(() => TerminalResize(session, term.rows, term.cols));
-    }, (e: unknown) => setErr(message(e)));
     // Keystrokes go one call at a time, in order: concurrent binding calls
     // may be handled out of order, and a shell must see them as typed.
     let pending = '';
@@ -51,10 +72,18 @@ export function Terminal({ session }: { session: string }) {
       }
       sending = false;
     };
-    const input = term.onData((d) => {
+    const input = terminalInput(term, (d) => {
       pending += d;
       void flush();
     });
+    call(() => TerminalAttach(session)).then((a) => {
+      attach = a.attach;
+      if (a.history) input.replay(fromBase64(a.history));
+      off = on(EventTerminalData, (d) => {
+        if (d.session === session && d.attach === attach) order.push(d);
+      });
+      void call(() => TerminalResize(session, term.rows, term.cols));
+    }, (e: unknown) => setErr(message(e)));
     const resized = term.onResize(({ rows, cols }) => void call(() => TerminalResize(session, rows, cols)));
     const obs = new ResizeObserver(() => fit.fit());
     obs.observe(host.current);
