@@ -227,7 +227,9 @@ func testInspectorContentStore(t *testing.T, bin string) {
 		Text       string
 		TotalLines int
 	}
-	inspectorTool(t, server, "readContent", map[string]any{"contentId": h.ContentID, "fromLine": 10, "toLine": 10}).decode(t, &excerpt)
+	// readContent sends the text once, in the text a model reads; its
+	// structuredContent is the rest (the range).
+	inspectorTool(t, server, "readContent", map[string]any{"contentId": h.ContentID, "fromLine": 10, "toLine": 10}).decodeWithout(t, &excerpt, "text")
 	if excerpt.Text != `If the node reports "module verification failed", reinstall the signed modules.` || excerpt.TotalLines != 10 {
 		t.Fatalf("readContent = %+v", excerpt)
 	}
@@ -386,6 +388,26 @@ func (r toolResult) decode(t *testing.T, v any) {
 	decodeInto(t, r.StructuredContent, &fromStructured)
 	if a, b := marshalArgs(t, fromText), marshalArgs(t, fromStructured); a != b {
 		t.Fatalf("text and structuredContent differ:\n%s\n%s", a, b)
+	}
+}
+
+// decodeWithout is decode for a tool whose structuredContent is its text
+// without the member key (sent once, in the text): v is read from the text.
+func (r toolResult) decodeWithout(t *testing.T, v any, key string) {
+	t.Helper()
+	if r.IsError {
+		t.Fatalf("tool error: %s", r.text())
+	}
+	decodeInto(t, json.RawMessage(r.text()), v)
+	var fromText, fromStructured map[string]any
+	decodeInto(t, json.RawMessage(r.text()), &fromText)
+	decodeInto(t, r.StructuredContent, &fromStructured)
+	if _, ok := fromStructured[key]; ok {
+		t.Fatalf("structuredContent has %q too: %s", key, r.StructuredContent)
+	}
+	delete(fromText, key)
+	if a, b := marshalArgs(t, fromText), marshalArgs(t, fromStructured); a != b {
+		t.Fatalf("text without %q and structuredContent differ:\n%s\n%s", key, a, b)
 	}
 }
 

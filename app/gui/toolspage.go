@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -18,33 +18,66 @@ import (
 // ToolsPage is the tool playground (and the Knowledge page's calls).
 type ToolsPage struct{ *core }
 
-// AddDocument adds a file the page read as bytes (PDFs and other binary
-// formats the browser cannot read as text) to a content store: it is
-// written under its own name to a private temporary folder, added by path
-// through the content store's addContent tool, and removed again.
-func (a *ToolsPage) AddDocument(storeID, name, dataBase64 string) (host.CallResult, error) {
+// AddDocument adds a file the page read as bytes to a content store: the
+// bytes go, base64 as the page sent them, to the content store's addContent
+// tool as data with the file's name, so the store reads them as it reads a
+// file by path (its format, its encoding: Latin-1 and UTF-16 too, PDF), its
+// size limit applies, its errors name the file as the user knows it, and
+// the same name added again replaces that document. id names the add for
+// CancelDocument ("" when it cannot be cancelled).
+func (a *ToolsPage) AddDocument(storeID, name, dataBase64, id string) (host.CallResult, error) {
 	name = filepath.Base(filepath.Clean("/" + name)) // a name, never a path
 	if name == "/" || name == "." {
 		return host.CallResult{}, fmt.Errorf("the document has no file name")
 	}
 	if base64.StdEncoding.DecodedLen(len(dataBase64)) > MaxDocument {
-		return host.CallResult{}, fmt.Errorf("%s is larger than %d MB; add it from a folder with the model's addContent path instead", name, MaxDocument>>20)
+		return host.CallResult{}, fmt.Errorf("%s is larger than %d MB; split it into smaller files and add those", name, MaxDocument>>20)
 	}
-	data, err := base64.StdEncoding.DecodeString(dataBase64)
-	if err != nil {
-		return host.CallResult{}, fmt.Errorf("%s: the page sent unreadable data: %w", name, err)
+	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
+	defer cancel()
+	if id != "" {
+		defer documentAdds.hold(id, cancel)()
 	}
-	dir, err := os.MkdirTemp("", "switchboard-doc-")
-	if err != nil {
-		return host.CallResult{}, err
+	res, err := a.callTool(ctx, "content-store__addContent", map[string]any{"storeId": storeID, "fileName": name, "data": dataBase64})
+	if err != nil && ctx.Err() != nil {
+		return host.CallResult{}, fmt.Errorf("adding %s was cancelled", name)
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return host.CallResult{}, err
+	return res, err
+}
+
+// CancelDocument stops the AddDocument named id: its file is not added (a
+// document whose last step, the commit, has begun is added all the same).
+// It reports whether such an add was running.
+func (a *ToolsPage) CancelDocument(id string) bool { return documentAdds.cancel(id) }
+
+// documentAdds are the AddDocument calls running, by the page's id.
+var documentAdds = adds{m: map[string]context.CancelFunc{}}
+
+type adds struct {
+	mu sync.Mutex
+	m  map[string]context.CancelFunc
+}
+
+// hold records cancel under id until the returned func is called.
+func (d *adds) hold(id string, cancel context.CancelFunc) func() {
+	d.mu.Lock()
+	d.m[id] = cancel
+	d.mu.Unlock()
+	return func() {
+		d.mu.Lock()
+		delete(d.m, id)
+		d.mu.Unlock()
 	}
-	args, _ := json.Marshal(map[string]string{"storeId": storeID, "path": path})
-	return a.CallTool("content-store__addContent", string(args))
+}
+
+func (d *adds) cancel(id string) bool {
+	d.mu.Lock()
+	cancel, ok := d.m[id]
+	d.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
 }
 
 // Tools lists every tool of every ready server.
@@ -86,6 +119,11 @@ func (a *ToolsPage) CallTool(name, argsJSON string) (host.CallResult, error) {
 	}
 	ctx, cancel := context.WithCancel(cmp.Or(a.wailsContext(), context.Background()))
 	defer cancel()
+	return a.callTool(ctx, name, args)
+}
+
+// callTool runs a tool and returns its result as the page shows it.
+func (a *ToolsPage) callTool(ctx context.Context, name string, args map[string]any) (host.CallResult, error) {
 	start := time.Now()
 	res, err := a.h.Tools.Call(ctx, name, args)
 	took := float64(time.Since(start).Microseconds()) / 1000
@@ -100,5 +138,7 @@ func (a *ToolsPage) CallTool(name, argsJSON string) (host.CallResult, error) {
 	return v, nil
 }
 
-// MaxDocument bounds a document the Knowledge page sends as bytes.
+// MaxDocument bounds what the Knowledge page may send as one document's
+// bytes; the content store's own limit (listStores' maxFileBytes, 10 MB)
+// is smaller, and the page checks it first.
 const MaxDocument = 64 << 20

@@ -367,7 +367,7 @@ func (f *ftsIndex) ingest(ctx context.Context, root string) (docs, chunks int, e
 		if err != nil || d.IsDir() {
 			return err
 		}
-		doc, err := extract.File(p, DefaultMaxFileBytes)
+		doc, err := extract.File(ctx, p, DefaultMaxFileBytes)
 		if err != nil {
 			return err
 		}

@@ -72,10 +72,10 @@ func TestIndexMetaMissingWithoutIndexIsDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openStores(t, testOptions(root))
-	if docs, err := s.Contents(t.Context(), filepath.Base(empty)); err != nil || len(docs) != 0 {
+	if docs, err := s.Contents(t.Context(), filepath.Base(empty), 0, 0); err != nil || len(docs.Documents) != 0 {
 		t.Fatalf("empty index: %v, %v", docs, err)
 	}
-	_, err := s.Contents(t.Context(), filepath.Base(odd))
+	_, err := s.Contents(t.Context(), filepath.Base(odd), 0, 0)
 	var oe *OpenError
 	if !errors.Is(err, ErrStoreDamaged) || !errors.As(err, &oe) || !strings.Contains(err.Error(), "index_meta.json is missing") {
 		t.Fatalf("index without root: %v", err)

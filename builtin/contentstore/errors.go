@@ -28,11 +28,19 @@ type OpenError struct {
 	Store string
 	Path  string
 	Err   error
+	// Holder names the process that has the store (ErrStoreLocked), when
+	// it said so: "process 4242 (switchboard daemon, since 14:02:05)".
+	Holder string
 }
 
 func (e *OpenError) Error() string {
 	if errors.Is(e.Err, ErrStoreLocked) {
-		return fmt.Sprintf("store %q is in use by another process (another Switchboard, or 'switchboard builtin content-store'); close it and try again", e.Store)
+		who := "another process (another Switchboard, or 'switchboard builtin content-store')"
+		if e.Holder != "" {
+			who = e.Holder
+		}
+		return fmt.Sprintf("store %q is in use by %s; a Switchboard lets go of a store a second after its last use, "+
+			"so try again in a moment (if it is adding files, once that is done; or close that process)", e.Store, who)
 	}
 	if errors.Is(e.Err, ErrStoreDamaged) {
 		return fmt.Sprintf("store %q cannot be opened: its index at %s is damaged (%v); its documents cannot be read back, "+

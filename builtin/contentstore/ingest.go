@@ -23,13 +23,23 @@ import (
 // maxListed bounds the contents and skipped files an AddResult lists.
 const maxListed = 100
 
-// Input is what to add: Text (with an optional Title and Format) or Path, a
-// file or a folder (added recursively, streamed in batches).
+// Input is what to add: Text (with an optional Title and Format), the
+// bytes of a file (Data, with its Name), or Path, a file or a folder (added
+// recursively, streamed in batches).
 type Input struct {
 	Text   string
 	Title  string
 	Format extract.Format // of Text; "" is plain text
-	Path   string
+	// Data are the bytes of a file named Name (a name, not a path), read
+	// as the file would be (format from the name and the bytes, text in
+	// any encoding File reads). Adding the same Name again replaces the
+	// document: the window sends files this way, and a file added again
+	// after an edit is one document, not two. A Name with no Data is an
+	// empty file.
+	Data []byte
+	Name string
+	// Path is a file or folder; a leading ~ is the home folder.
+	Path string
 	// Metadata is attached to every chunk; search can filter on it.
 	Metadata map[string]string
 	// Progress, if set, receives this ingest's progress (as well as
@@ -53,16 +63,22 @@ type Progress struct {
 
 // Content describes one stored document.
 type Content struct {
-	ID       string            `json:"contentId"`
-	StoreID  string            `json:"storeId"`
-	Title    string            `json:"title"`
-	Path     string            `json:"path,omitempty"`
+	ID      string `json:"contentId"`
+	StoreID string `json:"storeId"`
+	Title   string `json:"title"`
+	Path    string `json:"path,omitempty"`
+	// File is the name of a file whose bytes were added (Input.Data); such
+	// a document has no Path (in stores made before schema 2, not kept).
+	File     string            `json:"file,omitempty"`
 	Format   string            `json:"format"`
 	Lines    int               `json:"lines"`
 	Bytes    int               `json:"bytes"`
 	Chunks   int               `json:"chunks"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 	Added    time.Time         `json:"added"`
+	// Replaced is set (by an add) when the document replaced an earlier
+	// version with the same id: the same path, file name, or title and text.
+	Replaced bool `json:"replaced,omitempty"`
 }
 
 // Skipped is a file of a folder that was not added.
@@ -82,24 +98,18 @@ type AddResult struct {
 	SkippedCount int       `json:"skippedCount,omitempty"`
 }
 
-// Add adds text or files to a store. Adding the same path (or the same
-// title and text) again replaces the earlier version. Add returns once
-// everything it reports is committed to disk. A single file that cannot be
-// read is an error; in a folder, such files are skipped and listed. If ctx
-// ends during a folder, what was committed so far is returned with the error.
-// A folder none of whose files can be added is ErrNothingAdded.
+// Add adds text, a file's bytes or files to a store. Adding the same path
+// (or file name, or title and text) again replaces the earlier version.
+// Add returns once everything it reports is committed to disk. A single
+// file that cannot be read is an error; in a folder, such files are
+// skipped and listed. If ctx ends during a folder (or the store is
+// deleted, or the Stores close), what was committed so far is returned
+// with the error. A folder none of whose files can be added is
+// ErrNothingAdded. Text and files over Options.MaxFileBytes are refused.
 func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, error) {
-	hasText, hasPath := in.Text != "", strings.TrimSpace(in.Path) != ""
-	switch {
-	case hasText && hasPath:
-		return AddResult{}, invalid("pass either text or path, not both")
-	case !hasText && !hasPath:
-		return AddResult{}, invalid("pass the text to add, or the path of a file or folder")
-	}
-	for k := range in.Metadata {
-		if k == "" || strings.ContainsAny(k, ".") {
-			return AddResult{}, invalid("metadata key %q: keys must be non-empty and without dots", k)
-		}
+	path, err := s.checkInput(&in)
+	if err != nil {
+		return AddResult{}, err
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -108,12 +118,17 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		return AddResult{}, err
 	}
 	defer st.release()
-	st.write.Lock()
-	defer st.write.Unlock()
+	ctx, cancelStore := st.boundTo(ctx)
+	defer cancelStore()
+	if err := st.lockWrite(ctx); err != nil {
+		return AddResult{}, err
+	}
+	defer st.unlockWrite()
 
 	ing := &ingest{s: s, st: st, in: in, res: AddResult{StoreID: storeID, Contents: []Content{}}, batch: st.idx.NewBatch()}
 	ing.progress.StoreID = storeID
-	if hasText {
+	switch {
+	case in.Text != "":
 		doc, err := extract.FromText(in.Format, in.Title, in.Text)
 		if err != nil {
 			return AddResult{}, fmt.Errorf("%w: %w", ErrInvalid, err)
@@ -126,35 +141,100 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 			return AddResult{}, err
 		}
 		return ing.finish(ctx)
-	}
-	path, err := filepath.Abs(strings.TrimSpace(in.Path))
-	if err != nil {
-		return AddResult{}, invalid("path %q: %v", in.Path, err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		_, err = extract.File(path, s.opts.MaxFileBytes) // the same clear error as for a file
-		return AddResult{}, err
-	}
-	if !fi.IsDir() {
-		doc, err := extract.File(path, s.opts.MaxFileBytes)
+	case in.Name != "":
+		doc, err := extract.Bytes(in.Name, in.Data)
 		if err != nil {
 			return AddResult{}, err
 		}
 		ing.start(1)
-		if err := ing.stage(ctx, contentID(storeID, "path:"+path), doc, path); err != nil {
+		ing.begin(in.Name, false)
+		ing.file = in.Name
+		return ing.one(ctx, contentID(storeID, "file:"+in.Name), doc, "")
+	}
+	return ing.addPath(ctx, path)
+}
+
+// checkInput validates in and returns the absolute path to add ("" for
+// text and bytes), with in.Name reduced to a file name.
+func (s *Stores) checkInput(in *Input) (string, error) {
+	n := 0
+	for _, set := range []bool{in.Text != "", in.Name != "" || in.Data != nil, strings.TrimSpace(in.Path) != ""} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return "", invalid("pass one of text, a file's bytes (data with fileName) or path, not several")
+	case n == 0:
+		return "", invalid("pass the text to add, a file's bytes (data with fileName), or the path of a file or folder")
+	}
+	for k := range in.Metadata {
+		if k == "" || strings.ContainsAny(k, ".") {
+			return "", invalid("metadata key %q: keys must be non-empty and without dots", k)
+		}
+	}
+	limit := s.opts.MaxFileBytes
+	switch {
+	case int64(len(in.Text)) > limit:
+		return "", fmt.Errorf("%w: %w: the text is %s; split it into parts and add each as its own text (or save it to a file under the limit)",
+			ErrInvalid, extract.ErrTooLarge, extract.SizeOver(int64(len(in.Text)), limit))
+	case in.Name != "" || in.Data != nil:
+		name := filepath.Base(filepath.Clean("/" + filepath.ToSlash(in.Name)))
+		if name == "/" || name == "." || name == "" {
+			return "", invalid("fileName must name the file whose bytes are sent, e.g. \"notes.md\"")
+		}
+		in.Name = name
+		if int64(len(in.Data)) > limit {
+			return "", &extract.FileError{Path: name, Err: extract.ErrTooLarge, Detail: extract.SizeOver(int64(len(in.Data)), limit) +
+				"; split it into smaller files and add those"}
+		}
+		return "", nil
+	case in.Text != "":
+		return "", nil
+	}
+	path, err := filepath.Abs(expandHome(strings.TrimSpace(in.Path)))
+	if err != nil {
+		return "", invalid("path %q: %v", in.Path, err)
+	}
+	if place := credentialPlace(path, true); place != "" {
+		return "", errCredentials(path, place)
+	}
+	return path, nil
+}
+
+// addPath adds a file, or a folder's files in batches.
+func (ing *ingest) addPath(ctx context.Context, path string) (AddResult, error) {
+	s, storeID := ing.s, ing.st.info.ID
+	fi, err := os.Stat(path)
+	if err != nil {
+		_, err = extract.File(ctx, path, s.opts.MaxFileBytes) // the same clear error as for a file
+		return AddResult{}, err
+	}
+	if !fi.IsDir() {
+		doc, err := extract.File(ctx, path, s.opts.MaxFileBytes)
+		if err != nil {
 			return AddResult{}, err
 		}
-		return ing.finish(ctx)
+		ing.start(1)
+		ing.begin(path, false)
+		return ing.one(ctx, contentID(storeID, "path:"+path), doc, path)
+	}
+	if name := extract.PseudoFS(path); name != "" {
+		return AddResult{}, &extract.FileError{Path: path, Err: extract.ErrPseudoFile, Detail: extract.PseudoDetail(name)}
 	}
 	ing.start(countFiles(ctx, path))
+	ing.begin(path, true)
 	err = walkFiles(ctx, path, func(p string, werr error) error {
 		if werr != nil {
 			ing.skip(p, werr)
-			return nil
+			return ing.flushIfFull(ctx)
 		}
-		doc, err := extract.File(p, s.opts.MaxFileBytes)
+		doc, err := extract.File(ctx, p, s.opts.MaxFileBytes)
 		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			ing.skip(p, err)
 			return ing.flushIfFull(ctx)
 		}
@@ -164,7 +244,9 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		return ing.flushIfFull(ctx)
 	})
 	if err != nil {
-		if ferr := ing.flush(ctx); ferr != nil {
+		ferr := ing.flush(ctx)
+		ing.end(false)
+		if ferr != nil {
 			return ing.res, errors.Join(err, ferr)
 		}
 		return ing.res, fmt.Errorf("stopped after %d of %d files (those %d are searchable): %w", ing.progress.Files, ing.progress.Total, ing.res.Added, err)
@@ -174,6 +256,15 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		return res, nothingAdded(path, res)
 	}
 	return res, err
+}
+
+// one stages and commits a single document, ending the ingest's journal.
+func (ing *ingest) one(ctx context.Context, id string, doc extract.Doc, path string) (AddResult, error) {
+	if err := ing.stage(ctx, id, doc, path); err != nil {
+		ing.end(false)
+		return AddResult{}, err
+	}
+	return ing.finish(ctx)
 }
 
 // nothingAdded explains a folder none of whose files could be added.
@@ -205,6 +296,9 @@ type ingest struct {
 	pending []Content // staged, not yet committed
 	bytes   int
 	files   int // processed, not yet reported
+
+	file    string   // the name of a file whose bytes are added
+	journal *journal // of an add of files (nil for text)
 }
 
 func (ing *ingest) skip(path string, err error) {
@@ -232,14 +326,15 @@ func (ing *ingest) stage(ctx context.Context, id string, doc extract.Doc, path s
 	chunks := chunk.Split(doc.Text, styleOf(doc.Format), chunk.Options{Size: ing.s.opts.ChunkSize, Overlap: ing.s.opts.ChunkOverlap})
 	meta, _ := json.Marshal(ing.in.Metadata)
 	c := Content{
-		ID: id, StoreID: st.info.ID, Title: doc.Title, Path: path, Format: string(doc.Format),
+		ID: id, StoreID: st.info.ID, Title: doc.Title, Path: path, File: ing.file, Format: string(doc.Format),
 		Lines: len(chunk.Lines(doc.Text)), Bytes: len(doc.Text), Chunks: len(chunks),
-		Metadata: ing.in.Metadata, Added: time.Now().UTC().Truncate(time.Second),
+		Metadata: ing.in.Metadata, Added: ing.s.now().UTC().Truncate(time.Second), Replaced: old != nil,
 	}
 	b := ing.batch
 	if err := b.Index(id, contentDoc{
-		Kind: kindContent, ContentID: id, Body: doc.Text, Title: c.Title, Path: path, Format: c.Format,
+		Kind: kindContent, ContentID: id, Body: doc.Text, Title: c.Title, Path: path, File: c.File, Format: c.Format,
 		Lines: c.Lines, Bytes: c.Bytes, Chunks: c.Chunks, Metadata: string(meta), Added: c.Added.Format(time.RFC3339),
+		SortAdded: c.Added.Format(time.RFC3339), SortTitle: sortTitle(c.Title),
 	}); err != nil {
 		return fmt.Errorf("index %s: %w", id, err)
 	}
@@ -279,13 +374,15 @@ func (ing *ingest) start(total int) {
 	ing.report()
 }
 
-// flush commits the batch and reports progress.
+// flush commits the batch, brings the journal up to date and reports
+// progress.
 func (ing *ingest) flush(ctx context.Context) error {
 	reported := len(ing.pending) > 0 || ing.files > 0
 	if err := ing.commit(); err != nil {
 		return err
 	}
 	if reported {
+		ing.saveJournal()
 		ing.report()
 	}
 	return nil
@@ -331,8 +428,10 @@ func (ing *ingest) finish(context.Context) (AddResult, error) {
 		ing.reportAs(p)
 	}
 	if err := ing.commit(); err != nil {
+		ing.end(false)
 		return ing.res, err
 	}
+	ing.end(true)
 	ing.progress.Done = true
 	ing.report()
 	return ing.res, nil
@@ -362,7 +461,7 @@ func (st *store) content(ctx context.Context, id string) (*contentRecord, error)
 	}
 	f := res.Hits[0].Fields
 	r := &contentRecord{Content: Content{
-		ID: id, StoreID: st.info.ID, Title: str(f["title"]), Path: str(f["path"]), Format: str(f["format"]),
+		ID: id, StoreID: st.info.ID, Title: str(f["title"]), Path: str(f["path"]), File: str(f["file"]), Format: str(f["format"]),
 		Lines: num(f["lines"]), Bytes: num(f["bytes"]), Chunks: num(f["chunks"]),
 	}, Body: str(f["body"])}
 	if m := str(f["metadata"]); m != "" && m != "null" {
@@ -428,10 +527,25 @@ func firstLine(s string) string {
 // skipDirs are folders a folder ingest never enters (besides hidden ones).
 var skipDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true}
 
+// skipped is why a folder walk passes over an entry it lists.
+type skipped string
+
+func (r skipped) Error() string { return string(r) }
+
 // walkFiles calls fn for every file under root that a folder ingest
 // considers, in lexical order, without reading the tree into memory.
-// Hidden files and folders, skipDirs and known binary types are passed over.
+// Hidden files and folders and skipDirs are passed over silently. Known
+// binary and office formats, special files (pipes, sockets, devices),
+// links whose target is missing, links to folders (not followed: they can
+// loop), places of credentials and mount points of other filesystems (a
+// walk stays on the filesystem it starts on, so "/" does not walk into
+// /proc, /sys or a network drive) are given to fn with the reason.
 func walkFiles(ctx context.Context, root string, fn func(path string, err error) error) error {
+	var rootDev uint64
+	haveDev := false
+	if fi, err := os.Stat(root); err == nil {
+		rootDev, haveDev = deviceOf(fi)
+	}
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
@@ -447,28 +561,64 @@ func walkFiles(ctx context.Context, root string, fn func(path string, err error)
 			return fn(p, err)
 		}
 		name := d.Name()
-		if p != root && strings.HasPrefix(name, ".") {
+		if p == root {
+			return nil
+		}
+		if strings.HasPrefix(name, ".") || d.IsDir() && skipDirs[name] {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if d.IsDir() {
-			if p != root && skipDirs[name] {
+		if place := credentialPlace(p, d.Type()&fs.ModeSymlink != 0); place != "" {
+			err := fn(p, skipped(fmt.Sprintf("in %s, where keys, tokens and passwords are kept: not added", place)))
+			if d.IsDir() {
 				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			if fi, err := d.Info(); err == nil && haveDev {
+				if dev, ok := deviceOf(fi); ok && dev != rootDev {
+					_ = fn(p, skipped(mountSkip(p)))
+					return fs.SkipDir
+				}
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
-			if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-				return nil // a link to a folder or a device: not followed
+			if reason := special(p, d); reason != "" {
+				return fn(p, skipped(reason))
 			}
 		}
-		if extract.Skippable(name) {
-			return fn(p, &extract.FileError{Path: p, Err: extract.ErrBinary, Detail: "skipped by its extension"})
+		if err := extract.Refused(p); err != nil {
+			return fn(p, err)
 		}
 		return fn(p, nil)
 	})
+}
+
+// special says why a walk does not add p, an entry that is not a regular
+// file, or "" for a link to a regular file (added as the file).
+func special(p string, d fs.DirEntry) string {
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil && d.Type()&fs.ModeSymlink != 0:
+		return "a link whose target is missing"
+	case err != nil:
+		return err.Error()
+	case fi.IsDir():
+		return "a link to a folder: links to folders are not followed (they can loop); add that folder by its own path"
+	case fi.Mode().IsRegular():
+		return ""
+	case fi.Mode()&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO), not a file: not read"
+	case fi.Mode()&fs.ModeSocket != 0:
+		return "a socket, not a file: not read"
+	case fi.Mode()&fs.ModeDevice != 0:
+		return "a device, not a file: not read"
+	}
+	return "a special file, not a regular file: not read"
 }
 
 // countFiles counts what walkFiles would visit (names only).

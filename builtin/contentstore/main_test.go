@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,13 @@ const (
 
 	childIngest = "ingest" // add documents forever, printing "ack <i> <contentId>" after each
 	childOpen   = "open"   // try to search a store, printing the error
+	// childFolder adds the folder envFolder a file per batch, printing
+	// "files <n>" as each is committed, and stops (to be killed) after
+	// envStopAt files.
+	childFolder = "folder"
+
+	envFolder = "SWITCHBOARD_CONTENTSTORE_FOLDER"
+	envStopAt = "SWITCHBOARD_CONTENTSTORE_STOP_AT"
 )
 
 func TestMain(m *testing.M) {
@@ -52,6 +60,17 @@ func runChild(role, root, storeID string) int {
 			// Printed only once Add has returned: the document is acknowledged.
 			fmt.Printf("ack %d %s\n", i, res.Contents[0].ID)
 		}
+	case childFolder:
+		s.opts.BatchBytes = 1
+		stopAt, _ := strconv.Atoi(os.Getenv(envStopAt))
+		_, err := s.Add(ctx, storeID, Input{Path: os.Getenv(envFolder), Progress: func(p Progress) {
+			fmt.Printf("files %d\n", p.Files)
+			if p.Files == stopAt {
+				select {} // the parent kills the process here, mid-add
+			}
+		}})
+		fmt.Println("add:", err)
+		return 1
 	case childOpen:
 		start := time.Now()
 		_, err := s.Search(ctx, Query{StoreID: storeID, Text: "anything"})

@@ -1,16 +1,19 @@
 package contentstore
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/simple"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/lang/da"
@@ -67,7 +70,33 @@ func init() {
 	if err := registry.RegisterAnalyzer(cjkAnalyzer, newCJKAnalyzer); err != nil {
 		panic(err)
 	}
+	for _, name := range Analyzers {
+		base := mappingAnalyzer(name)
+		err := registry.RegisterAnalyzer(schema2Analyzer(name), func(_ map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+			a, err := cache.AnalyzerNamed(base)
+			if err != nil {
+				return nil, err
+			}
+			return identifierAnalyzer{a}, nil
+		})
+		if err != nil {
+			panic(err)
+		}
+	}
 }
+
+// currentSchema is the index layout of the stores Create makes now
+// (Info.Schema). Schema 2 analyzes text with identifierAnalyzer and keeps
+// sort keys for listing documents; a store's index names its analyzers
+// and fields, so stores made with schema 1 keep theirs and work as before.
+const currentSchema = 2
+
+// oldSchemaNote is what List says of a store made with schema 1.
+const oldSchemaNote = "made by an earlier version: code identifiers (timeout_ms, parseConfig) are found only whole, and accented words " +
+	"only as written; to find them by their parts and without accents, create a new store and add the documents again"
+
+// schema2Analyzer is the name schema 2 mappings give the store analyzer name.
+func schema2Analyzer(name string) string { return "switchboard2_" + name }
 
 func newCJKAnalyzer(_ map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
 	tokenizer, err := cache.TokenizerNamed(unicodetok.Name)
@@ -112,6 +141,120 @@ func mappingAnalyzer(analyzer string) string {
 	return analyzer
 }
 
+// identifierAnalyzer is a store analyzer (schema 2) that also finds code
+// identifiers by their parts and folds accents. A token written as an
+// identifier — dotted (config.settings.timeout_ms), snake_case
+// (parse_config_file) or camelCase (parseConfigFile) — is indexed whole
+// and, at consecutive positions from its own, as its parts, each analyzed
+// by the base analyzer (so "settings" is stemmed as the word is): "timeout"
+// and "settings" find config.settings.timeout_ms, and a phrase of the parts
+// ("parse config") finds it too. Every term is then folded to ASCII where
+// a letter has an ASCII form, so "naive" finds "naïve" and "zurich"
+// "Zürich"; folding the terms, not the text, keeps every token's offsets
+// on the original text for highlighting.
+type identifierAnalyzer struct{ base analysis.Analyzer }
+
+// maxTermBytes bounds a term identifierAnalyzer keeps: a longer "word" (a
+// base64 blob, a line of one character repeated) is nobody's search, and one
+// term of megabytes made every first search of the store's text, after each
+// open, take seconds (bleve loads the field's dictionary whole).
+const maxTermBytes = 256
+
+// Analyze implements analysis.Analyzer.
+func (a identifierAnalyzer) Analyze(text []byte) analysis.TokenStream {
+	// The base analyzer's filters change its tokens' bytes in place, and
+	// those are the text's own (lower-casing would erase camelCase).
+	text = bytes.Clone(text)
+	toks := a.base.Analyze(bytes.Clone(text))
+	out := make(analysis.TokenStream, 0, len(toks))
+	shift := 0
+	for _, tok := range toks {
+		if len(tok.Term) > maxTermBytes {
+			continue
+		}
+		tok.Position += shift
+		tok.Term = fold(tok.Term)
+		out = append(out, tok)
+		if tok.Start < 0 || tok.End > len(text) || tok.Start >= tok.End {
+			continue
+		}
+		parts := identifierParts(text[tok.Start:tok.End])
+		if len(parts) < 2 {
+			continue
+		}
+		n := 0
+		for _, p := range parts {
+			sub := a.base.Analyze(text[tok.Start+p.start : tok.Start+p.end])
+			for _, st := range sub {
+				st.Start += tok.Start + p.start
+				st.End += tok.Start + p.start
+				st.Position = tok.Position + n
+				st.Term = fold(st.Term)
+				if len(st.Term) <= maxTermBytes && (st.Position != tok.Position || !bytes.Equal(st.Term, tok.Term)) {
+					out = append(out, st)
+				}
+			}
+			if len(sub) > 0 {
+				n++
+			}
+		}
+		shift += max(n-1, 0)
+	}
+	return out
+}
+
+var asciiFolder = asciifolding.New()
+
+// fold writes term's letters without their accents (ü → u, ß → ss).
+func fold(term []byte) []byte {
+	for _, c := range term {
+		if c >= utf8.RuneSelf {
+			return asciiFolder.Filter(term)
+		}
+	}
+	return term
+}
+
+// identifierParts splits a token written as a code identifier into its
+// parts (byte spans): at dots, underscores and colons, and where camelCase
+// starts a word (parseConfig → parse, Config; HTTPServer → HTTP, Server).
+// A token of one part, or without letters, gives none.
+func identifierParts(raw []byte) []span {
+	if !bytes.ContainsFunc(raw, unicode.IsLetter) {
+		return nil
+	}
+	rs := []rune(string(raw))
+	offs := make([]int, len(rs)+1)
+	for i, r := range rs {
+		offs[i+1] = offs[i] + utf8.RuneLen(r)
+	}
+	var parts []span
+	start := -1
+	for i, r := range rs {
+		switch {
+		case r == '.' || r == '_' || r == ':':
+			if start >= 0 {
+				parts = append(parts, span{offs[start], offs[i]})
+			}
+			start = -1
+		case start < 0:
+			start = i
+		case (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])) && unicode.IsUpper(r),
+			// HTTPServer: the S that a lower-case letter follows starts a word.
+			unicode.IsUpper(rs[i-1]) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			parts = append(parts, span{offs[start], offs[i]})
+			start = i
+		}
+	}
+	if start >= 0 {
+		parts = append(parts, span{offs[start], offs[len(rs)]})
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
+
 // Document kinds (the "kind" field): a chunk is what search finds, a content
 // record keeps the whole text for readContent.
 const (
@@ -149,6 +292,13 @@ type contentDoc struct {
 	Chunks    int    `json:"chunks"`
 	Metadata  string `json:"metadata"` // JSON object
 	Added     string `json:"added"`    // RFC 3339
+	// File is the name of a file whose bytes were sent (the window's
+	// adds), which has no path; stored in schema 2 only.
+	File string `json:"file"`
+	// Sort keys of listContent (schema 2; indexed, not stored): the time
+	// added, and the title with its numbers padded so they sort by value.
+	SortAdded string `json:"sortAdded"`
+	SortTitle string `json:"sortTitle"`
 }
 
 func (contentDoc) BleveType() string { return kindContent }
@@ -156,14 +306,19 @@ func (contentDoc) BleveType() string { return kindContent }
 // Stored fields read back.
 var (
 	chunkFields   = []string{"contentId", "text", "section", "fromLine", "toLine", "title", "path", "format"}
-	contentFields = []string{"contentId", "body", "title", "path", "format", "lines", "bytes", "chunks", "metadata", "added"}
+	contentFields = []string{"contentId", "body", "title", "path", "format", "lines", "bytes", "chunks", "metadata", "added", "file"}
 )
 
 // newMapping is a store's index mapping: BM25 scoring, chunk text analyzed
 // with the store's analyzer (term vectors for match positions), CJK text
-// also with cjk, keyword fields for filters, content records stored only.
-func newMapping(analyzer string) mapping.IndexMapping {
-	analyzer = mappingAnalyzer(analyzer)
+// also with cjk, keyword fields for filters, content records stored only
+// but (schema 2) for their sort keys.
+func newMapping(analyzer string, schema int) mapping.IndexMapping {
+	if schema >= 2 {
+		analyzer = schema2Analyzer(analyzer)
+	} else {
+		analyzer = mappingAnalyzer(analyzer)
+	}
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = index.BM25Scoring
 	im.DefaultAnalyzer = analyzer
@@ -219,8 +374,41 @@ func newMapping(analyzer string) mapping.IndexMapping {
 	for _, f := range []string{"lines", "bytes", "chunks"} {
 		content.AddFieldMappingsAt(f, storedNumber())
 	}
+	if schema >= 2 {
+		content.AddFieldMappingsAt("file", storedText())
+		for _, f := range []string{"sortAdded", "sortTitle"} {
+			k := keywordField(false)
+			k.DocValues = true // what bleve sorts by
+			content.AddFieldMappingsAt(f, k)
+		}
+	}
 	im.AddDocumentMapping(kindContent, content)
 	return im
+}
+
+// sortTitle is title as a sort key: folded, lower case, each run of
+// digits padded to 20, so "Part 10" sorts after "part 9".
+func sortTitle(title string) string {
+	t := strings.ToLower(string(fold([]byte(title))))
+	var b strings.Builder
+	for i := 0; i < len(t) && b.Len() < 400; {
+		if t[i] < '0' || t[i] > '9' {
+			b.WriteByte(t[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+			j++
+		}
+		digits := strings.TrimLeft(t[i:j], "0")
+		if len(digits) < 20 {
+			b.WriteString(strings.Repeat("0", 20-len(digits)))
+		}
+		b.WriteString(digits)
+		i = j
+	}
+	return b.String()
 }
 
 func isCJK(r rune) bool {

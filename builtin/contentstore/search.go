@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,7 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/switchboard-app/switchboard/builtin/contentstore/chunk"
+	"github.com/switchboard-app/switchboard/builtin/contentstore/extract"
 )
 
 // Search limits.
@@ -24,6 +25,10 @@ const (
 	DefaultLimit = 10
 	MaxLimit     = 50
 	MaxReadLines = 500
+	// MaxReadBytes bounds the text one read returns (a line longer than
+	// this is read in parts), so a reply stays well inside what MCP
+	// clients accept in one message.
+	MaxReadBytes = 256 << 10
 	snippetBytes = 320
 	maxQueryLen  = 1000
 )
@@ -134,8 +139,8 @@ func checkQuery(q Query) (text string, limit int, t terms, err error) {
 	if text == "" {
 		return "", 0, t, fmt.Errorf("%w: pass the words to search for", ErrEmptyQuery)
 	}
-	if len(text) > maxQueryLen {
-		return "", 0, t, invalid("the query is %d characters; the limit is %d", len(text), maxQueryLen)
+	if n := utf8.RuneCountInString(text); n > maxQueryLen {
+		return "", 0, t, invalid("the query is %d characters; the limit is %d: search with fewer words", n, maxQueryLen)
 	}
 	limit = q.Limit
 	switch {
@@ -165,20 +170,29 @@ func (s *Stores) acquireAll(id string, out *Results) ([]*store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// All at once: a store another process holds costs one OpenTimeout,
+	// not one each.
+	got := make([]*store, len(infos))
+	errs := make([]error, len(infos))
+	var wg sync.WaitGroup
+	for i, in := range infos {
+		wg.Go(func() { got[i], errs[i] = s.acquire(in.ID) })
+	}
+	wg.Wait()
 	var stores []*store
-	for _, in := range infos {
-		st, err := s.acquire(in.ID)
-		if err != nil {
-			out.Unavailable = append(out.Unavailable, err.Error())
+	for i := range infos {
+		if errs[i] != nil {
+			out.Unavailable = append(out.Unavailable, errs[i].Error())
 			continue
 		}
-		stores = append(stores, st)
+		stores = append(stores, got[i])
 	}
 	return stores, nil
 }
 
 // stopWordsOnly explains, when no store searched can match anything of t,
-// that its words are all stop words there; else it returns "".
+// why: it has no words at all (only symbols, which no analyzer keeps), or
+// its words are all stop words there; else it returns "".
 func stopWordsOnly(t terms, stores []*store) string {
 	var analyzers []string
 	for _, st := range stores {
@@ -188,6 +202,10 @@ func stopWordsOnly(t terms, stores []*store) string {
 		if !slices.Contains(analyzers, st.info.Analyzer) {
 			analyzers = append(analyzers, st.info.Analyzer)
 		}
+	}
+	if !t.hasWords() {
+		return "nothing can match: the query has no words to search for, only symbols or emoji, which the index does not keep; " +
+			"search with words (or numbers) from the text"
 	}
 	return fmt.Sprintf("nothing can match: every word this query looks for is a stop word of the analyzer %s "+
 		"(words such as \"the\", \"to\" and \"be\"), which the index leaves out; search with a word that carries "+
@@ -206,6 +224,18 @@ type clause struct {
 // +"phrase" must match, -word and -"phrase" must not, other words may.
 type terms struct {
 	must, should, mustNot []clause
+}
+
+// hasWords reports whether any clause of t holds a letter or a digit.
+func (t terms) hasWords() bool {
+	for _, cs := range [][]clause{t.must, t.should, t.mustNot} {
+		for _, c := range cs {
+			if strings.IndexFunc(c.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parseQuery splits the user's text into terms. An unpaired quote is
@@ -301,25 +331,41 @@ func (t terms) build(m mapping.IndexMapping) (q query.Query, ok bool) {
 func required(m mapping.IndexMapping, cs []clause) []query.Query {
 	var out []query.Query
 	for _, c := range cs {
-		if qs := analyzable(m, fieldQueries(c.text, c.phrase)); len(qs) > 0 {
+		if qs := analyzable(m, fieldQueries(c.text, c.phrase || isIdentifier(c.text))); len(qs) > 0 {
 			out = append(out, query.NewDisjunctionQuery(qs))
 		}
 	}
 	return out
 }
 
+// isIdentifier reports whether a query word is written as a code
+// identifier (timeout_ms, parseConfig): it is matched as a phrase, so it
+// finds the identifier whole or its parts in a row, and not any text
+// holding one of its parts.
+func isIdentifier(word string) bool {
+	return !hasCJK(word) && identifierParts([]byte(word)) != nil
+}
+
 // loose matches the optional words together, and against the section
 // headings too.
 func loose(m mapping.IndexMapping, cs []clause) []query.Query {
-	words := make([]string, len(cs))
-	for i, c := range cs {
-		words[i] = c.text
+	var words, plain []string
+	var qs []query.Query
+	for _, c := range cs {
+		words = append(words, c.text)
+		if isIdentifier(c.text) {
+			qs = append(qs, fieldQueries(c.text, true)...)
+		} else {
+			plain = append(plain, c.text)
+		}
 	}
 	rest := strings.Join(words, " ")
 	if rest == "" {
 		return nil
 	}
-	qs := fieldQueries(rest, false)
+	if len(plain) > 0 {
+		qs = append(qs, fieldQueries(strings.Join(plain, " "), false)...)
+	}
 	// CJK is left out here as in the text field: most analyzers would
 	// match a heading sharing one character with the query.
 	if latin := strings.TrimSpace(stripCJK(rest)); latin != "" {
@@ -517,55 +563,153 @@ func snippet(text string, spans []span) string {
 
 // Excerpt is a line range of a stored document.
 type Excerpt struct {
-	ContentID  string `json:"contentId"`
-	StoreID    string `json:"storeId"`
-	Title      string `json:"title"`
-	Path       string `json:"path,omitempty"`
-	FromLine   int    `json:"fromLine"`
+	ContentID string `json:"contentId"`
+	StoreID   string `json:"storeId"`
+	Title     string `json:"title"`
+	Path      string `json:"path,omitempty"`
+	FromLine  int    `json:"fromLine"`
+	// FromChar is the character of FromLine the text starts at when the
+	// read started inside the line (1-based; unset: at its start).
+	FromChar   int    `json:"fromChar,omitempty"`
 	ToLine     int    `json:"toLine"`
 	TotalLines int    `json:"totalLines"`
 	Text       string `json:"text"`
-	// More is set when the document goes on after ToLine.
-	More bool `json:"more"`
+	// More is set when the document goes on after the text: Next says
+	// where to read on.
+	More bool      `json:"more"`
+	Next *Position `json:"next,omitempty"`
+	// Note says why the text stops before the lines asked for: at most
+	// MaxReadLines lines and MaxReadBytes bytes come back at once, and a
+	// longer line is cut (at a character) with the rest read from FromChar.
+	Note string `json:"note,omitempty"`
+}
+
+// Position is a place in a document: a line, and a character of it
+// (1-based; unset: the line's start).
+type Position struct {
+	FromLine int `json:"fromLine"`
+	FromChar int `json:"fromChar,omitempty"`
+}
+
+// Range is what ReadRange reads: lines FromLine..ToLine (1-based,
+// inclusive; ToLine 0: MaxReadLines lines), the first from its character
+// FromChar (0 or 1: from its start).
+type Range struct {
+	ContentID        string
+	FromLine, ToLine int
+	FromChar         int
 }
 
 // Read returns lines from..to (1-based, inclusive) of a stored document;
-// to == 0 reads up to MaxReadLines lines, and at most MaxReadLines are read.
+// to == 0 reads up to MaxReadLines lines, and at most MaxReadLines lines
+// and MaxReadBytes bytes are read (see ReadRange).
 func (s *Stores) Read(ctx context.Context, contentID string, from, to int) (Excerpt, error) {
-	if _, ok := storeOf(contentID); !ok { // a malformed id is reported before bad line numbers
-		return Excerpt{}, unknownContent(contentID)
+	return s.ReadRange(ctx, Range{ContentID: contentID, FromLine: from, ToLine: to})
+}
+
+// ReadRange returns a range of a stored document's lines, at most
+// MaxReadLines lines and MaxReadBytes bytes of text: the whole lines that
+// fit, or, when the first line alone is longer, its first MaxReadBytes
+// (cut at a character), with Next pointing at the rest. Only the lines
+// read are split out of the document's text.
+func (s *Stores) ReadRange(ctx context.Context, r Range) (Excerpt, error) {
+	if _, ok := storeOf(r.ContentID); !ok { // a malformed id is reported before bad line numbers
+		return Excerpt{}, unknownContent(r.ContentID)
 	}
+	from, to := r.FromLine, r.ToLine
 	if from == 0 {
 		from = 1
 	}
-	if from < 0 || to < 0 {
+	switch {
+	case from < 0 || to < 0:
 		return Excerpt{}, invalid("line numbers start at 1")
-	}
-	if to != 0 && to < from {
+	case r.FromChar < 0:
+		return Excerpt{}, invalid("fromChar starts at 1")
+	case to != 0 && to < from:
 		return Excerpt{}, invalid("toLine %d is before fromLine %d", to, from)
 	}
-	st, err := s.acquireContent(contentID)
+	st, err := s.acquireContent(r.ContentID)
 	if err != nil {
 		return Excerpt{}, err
 	}
 	defer st.release()
-	rec, err := st.content(ctx, contentID)
+	rec, err := st.content(ctx, r.ContentID)
 	if err != nil {
 		return Excerpt{}, err
 	}
-	lines := chunk.Lines(rec.Body)
-	if from > len(lines) {
-		return Excerpt{}, invalid("fromLine %d is past the end: %q has %d lines", from, rec.Title, len(lines))
+	body := strings.TrimSuffix(rec.Body, "\n")
+	total := 0
+	if body != "" {
+		total = strings.Count(body, "\n") + 1
 	}
-	if to == 0 || to > len(lines) {
-		to = len(lines)
+	if from > total {
+		return Excerpt{}, invalid("fromLine %d is past the end: %q has %d lines", from, rec.Title, total)
+	}
+	if to == 0 || to > total {
+		to = total
 	}
 	to = min(to, from+MaxReadLines-1)
-	return Excerpt{
-		ContentID: contentID, StoreID: rec.StoreID, Title: rec.Title, Path: rec.Path,
-		FromLine: from, ToLine: to, TotalLines: len(lines),
-		Text: strings.Join(lines[from-1:to], "\n"), More: to < len(lines),
-	}, nil
+	ex := Excerpt{ContentID: r.ContentID, StoreID: rec.StoreID, Title: rec.Title, Path: rec.Path, FromLine: from, TotalLines: total}
+	if err := ex.cut(body, r.FromChar, to); err != nil {
+		return Excerpt{}, err
+	}
+	return ex, nil
+}
+
+// cut fills in the text of lines ex.FromLine..to of body (from character
+// fromChar of the first), within MaxReadBytes, and where to read on.
+func (ex *Excerpt) cut(body string, fromChar, to int) error {
+	lineEnd := func(at int) int {
+		if j := strings.IndexByte(body[at:], '\n'); j >= 0 {
+			return at + j
+		}
+		return len(body)
+	}
+	start := 0
+	for range ex.FromLine - 1 {
+		start = lineEnd(start) + 1
+	}
+	if fromChar > 1 {
+		line := body[start:lineEnd(start)]
+		n := utf8.RuneCountInString(line)
+		if fromChar > n {
+			return invalid("fromChar %d is past the end of line %d, which has %d characters", fromChar, ex.FromLine, n)
+		}
+		for range fromChar - 1 {
+			_, size := utf8.DecodeRuneInString(body[start:])
+			start += size
+		}
+		ex.FromChar = fromChar
+	}
+	end, last := start, ex.FromLine-1
+	for line, at := ex.FromLine, start; line <= to; line++ {
+		le := lineEnd(at)
+		if le-start > MaxReadBytes {
+			if line == ex.FromLine { // one line longer than a read: its first part
+				end = start + MaxReadBytes
+				for end > start && !utf8.RuneStart(body[end]) {
+					end--
+				}
+				next := max(fromChar, 1) + utf8.RuneCountInString(body[start:end])
+				ex.Text, ex.ToLine, ex.More = body[start:end], line, true
+				ex.Next = &Position{FromLine: line, FromChar: next}
+				ex.Note = fmt.Sprintf("line %d goes on: a read returns at most %s; call readContent with fromLine=%d and fromChar=%d to read on",
+					line, extract.HumanBytes(MaxReadBytes), line, next)
+				return nil
+			}
+			ex.Note = fmt.Sprintf("a read returns at most %s; call readContent with fromLine=%d to read on", extract.HumanBytes(MaxReadBytes), line)
+			break
+		}
+		end, last, at = le, line, le+1
+	}
+	ex.Text, ex.ToLine = body[start:end], last
+	if ex.More = last < ex.TotalLines; ex.More {
+		ex.Next = &Position{FromLine: last + 1}
+		if ex.Note == "" && last == ex.FromLine+MaxReadLines-1 {
+			ex.Note = fmt.Sprintf("a read returns at most %d lines; call readContent with fromLine=%d to read on", MaxReadLines, last+1)
+		}
+	}
+	return nil
 }
 
 // acquireContent acquires the store holding contentID; an id that is not
@@ -590,8 +734,10 @@ func (s *Stores) DeleteContent(ctx context.Context, contentID string) (Content, 
 		return Content{}, err
 	}
 	defer st.release()
-	st.write.Lock()
-	defer st.write.Unlock()
+	if err := st.lockWrite(ctx); err != nil {
+		return Content{}, err
+	}
+	defer st.unlockWrite()
 	rec, err := st.content(ctx, contentID)
 	if err != nil {
 		return Content{}, err

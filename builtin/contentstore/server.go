@@ -2,6 +2,7 @@ package contentstore
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -85,7 +86,9 @@ var (
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	listStoresTool = mcp.NewTool("listStores",
-		mcp.WithDescription("List the content stores: id, name, description, analyzer, number of documents and chunks, size on disk. "+
+		mcp.WithDescription("List the content stores: id, name, description, analyzer, number of documents and chunks, size on disk "+
+			"(a store another program is using has inUse and an error saying who; an add cut short by a crash is under interrupted, "+
+			"with the files it left out), and maxFileBytes, the largest file or text addContent takes. "+
 			"Call this first to find the storeId to search or add to."),
 		mcp.WithTitleAnnotation("List content stores"),
 		mcp.WithReadOnlyHintAnnotation(true),
@@ -94,20 +97,29 @@ var (
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	addContentTool = mcp.NewTool("addContent",
-		mcp.WithDescription("Add a document to a store so it can be searched. Pass either `text` (with a `title`), or `path`: "+
-			"the absolute path of a file or a folder on this computer. Folders are added recursively; hidden files, binaries "+
-			"and files over 10 MB are skipped and listed. Supported: plain text, Markdown, HTML (tags are removed), JSON, CSV, "+
-			"source code and PDF (its text layer; scanned or password-protected PDFs are reported). "+
-			"Adding the same path (or the same title and text) again replaces the earlier version. "+
+		mcp.WithDescription("Add a document to a store so it can be searched. Pass one of `text` (with a `title`), `path`: "+
+			"the absolute path (or ~/…) of a file or a folder on this computer, or a file's bytes as base64 `data` with its `fileName`. "+
+			"Folders are added recursively, staying on the filesystem they start on; hidden files, binaries, links to folders, "+
+			"special files and files over 10 MB are skipped and listed. Text over 10 MB is refused too: split it. "+
+			"Supported: plain text (UTF-8, UTF-16 with a byte order mark, Latin-1), Markdown, HTML (tags are removed), JSON, CSV, "+
+			"source code and PDF (its text layer; scanned or password-protected PDFs are reported); office documents are not: save them as PDF or text. "+
+			"Files in the places where keys and passwords are kept (~/.ssh, ~/.gnupg, ~/.aws, ~/.config/gcloud, ~/.kube, ~/.docker, "+
+			"~/.netrc, ~/.git-credentials, ~/.password-store) are refused, and /proc and /sys are not documents. "+
+			"Adding the same path (or fileName, or title and text) again replaces the earlier version (\"replaced\": true). "+
 			"Returns the contentIds; everything reported is searchable at once."),
 		mcp.WithTitleAnnotation("Add content"),
 		mcp.WithString("storeId", mcp.Required(), mcp.Description("Store id from createStore or listStores.")),
 		mcp.WithString("text", mcp.Description("The text to add (instead of path).")),
 		mcp.WithString("title", mcp.Description("Title of the text; shown in search hits. Files use their name or first heading.")),
 		mcp.WithString("format", mcp.Description("Format of `text`: txt (default), md, html, json, csv or code."), mcp.Enum(formatNames()...)),
-		mcp.WithString("path", mcp.Description("Absolute path of a file or folder to add (instead of text).")),
+		mcp.WithString("path", mcp.Description("Absolute path of a file or folder to add (instead of text); a leading ~ is the home folder.")),
+		mcp.WithString("data", mcp.Description("A file's bytes, base64-encoded (instead of text or path), read as the file would be; needs fileName.")),
+		mcp.WithString("fileName", mcp.Description("The name of the file whose bytes `data` holds, e.g. \"notes.md\": it decides the format, "+
+			"and adding the same fileName again replaces that document.")),
 		mcp.WithObject("metadata", mcp.Description("Optional key/value labels (string values, keys without dots), e.g. {\"project\": \"apollo\"}; "+
 			"search can filter on them."), mcp.AdditionalProperties(scalar)),
+		// Not read-only: it writes to a store (and reads any file it is given).
+		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(false),
@@ -116,7 +128,9 @@ var (
 		mcp.WithDescription("Full-text search over the stores, ranked by BM25. Returns the best chunks, each with its score, "+
 			"a snippet where the matched words are wrapped in <mark>…</mark>, the document's title and contentId, the section "+
 			"(headings) it is under, and its line range fromLine–toLine plus matchLines. Words are matched after stemming "+
-			"(\"running\" finds \"run\"); put \"exact phrases\" in double quotes; +word must appear and -word must not; "+
+			"(\"running\" finds \"run\") and without accents (\"zurich\" finds \"Zürich\"); code identifiers are found by their parts "+
+			"(\"timeout\" finds config.settings.timeout_ms, \"parse\" finds parseConfigFile; stores made by earlier versions say in "+
+			"listStores that they find identifiers only whole); put \"exact phrases\" in double quotes; +word must appear and -word must not; "+
 			"otherwise any word may match and more matching words rank higher. "+
 			"Follow up with readContent to read around a hit."),
 		mcp.WithTitleAnnotation("Search content"),
@@ -133,11 +147,13 @@ var (
 	)
 	readContentTool = mcp.NewTool("readContent",
 		mcp.WithDescription(fmt.Sprintf("Read lines of a stored document, e.g. around a search hit's fromLine–toLine. "+
-			"Lines are 1-based and inclusive; at most %d lines per call (\"more\": true means the document goes on). "+
-			"For HTML, lines are those of the text with the tags removed.", MaxReadLines)),
+			"Lines are 1-based and inclusive; at most %d lines and %s of text per call (\"more\": true means the document goes on, "+
+			"and \"next\" says where to read on: a line longer than that is cut at a character, and the rest is read with fromChar). "+
+			"For HTML, lines are those of the text with the tags removed.", MaxReadLines, extract.HumanBytes(MaxReadBytes))),
 		mcp.WithTitleAnnotation("Read content"),
 		mcp.WithString("contentId", mcp.Required(), mcp.Description("contentId from search or addContent.")),
 		mcp.WithNumber("fromLine", mcp.Description("First line to read (default 1)."), mcp.Min(1)),
+		mcp.WithNumber("fromChar", mcp.Description("Character of fromLine to start at (default 1), to read on in a long line as \"next\" says."), mcp.Min(1)),
 		mcp.WithNumber("toLine", mcp.Description(fmt.Sprintf("Last line to read (default: fromLine + %d, or the end).", MaxReadLines-1)), mcp.Min(1)),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
@@ -153,10 +169,15 @@ var (
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
 	listContentTool = mcp.NewTool("listContent",
-		mcp.WithDescription("List the documents of a store, newest first: contentId, title, source path (none for text added as text), "+
-			"size in bytes, lines, chunks and when each was added."),
+		mcp.WithDescription(fmt.Sprintf("List the documents of a store, newest first, a page at a time: contentId, title, source path "+
+			"(none for text, and for a file added as bytes, which has its fileName instead), size in bytes, lines, chunks and when each was added; "+
+			"with total (every document of the store) and, when more follow, \"more\": true and nextOffset to pass as offset. "+
+			"Pages hold %d documents unless limit says otherwise (at most %d).", DefaultPageSize, MaxPageSize)),
 		mcp.WithTitleAnnotation("List documents"),
 		mcp.WithString("storeId", mcp.Required(), mcp.Description("Store id from createStore or listStores.")),
+		mcp.WithNumber("offset", mcp.Description("How many documents to pass over (default 0): the nextOffset of the page before."), mcp.Min(0)),
+		mcp.WithNumber("limit", mcp.Description(fmt.Sprintf("Most documents to list (default %d, at most %d).", DefaultPageSize, MaxPageSize)),
+			mcp.Min(1), mcp.Max(MaxPageSize)),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false), // mcp-go defaults it to true
 		mcp.WithIdempotentHintAnnotation(true),
@@ -164,7 +185,8 @@ var (
 	)
 	reindexContentTool = mcp.NewTool("reindexContent",
 		mcp.WithDescription("Read a document again and index it anew: from its file when it is still there (an edited file becomes "+
-			"searchable as it is now), else from the text the store kept. The contentId stays the same."),
+			"searchable as it is now), else from the text the store kept, which the result's note says (the file is gone, or the "+
+			"document was text or a file's bytes). The contentId stays the same."),
 		mcp.WithTitleAnnotation("Re-index a document"),
 		mcp.WithString("contentId", mcp.Required(), mcp.Description("contentId from listContent, search or addContent.")),
 		mcp.WithIdempotentHintAnnotation(true),
@@ -264,17 +286,27 @@ func (h handlers) listStores(ctx context.Context, _ mcp.CallToolRequest) (*mcp.C
 		infos = []Info{}
 	}
 	return result(struct {
-		Stores []Info `json:"stores"`
-	}{infos}), nil
+		Stores       []Info `json:"stores"`
+		MaxFileBytes int64  `json:"maxFileBytes"`
+	}{infos, h.s.MaxFileBytes()}), nil
 }
 
 func (h handlers) addContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := builtin.ArgsOf(req, invalid)
 	in := Input{
 		Text: a.Str("text", false, false), Title: a.Str("title", false, false), Format: extract.Format(a.Str("format", false, false)),
-		Path: a.Str("path", false, false), Metadata: labels(a, "metadata"),
+		Path: a.Str("path", false, false), Name: a.Str("fileName", false, false), Metadata: labels(a, "metadata"),
 	}
 	storeID := a.Str("storeId", true, true)
+	switch data, hasData := a.M["data"]; {
+	case hasData && data != nil:
+		in.Data = fileBytes(a)
+		if in.Name == "" {
+			a.Fail("data needs fileName: the name of the file its bytes are, e.g. \"notes.md\"")
+		}
+	case in.Name != "":
+		a.Fail("fileName goes with data, the file's bytes; for a file on this computer pass its path instead")
+	}
 	if a.Err != nil {
 		return toolError(a.Err), nil
 	}
@@ -290,6 +322,21 @@ func (h handlers) addContent(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		return toolError(err), nil
 	}
 	return result(res), nil
+}
+
+// fileBytes decodes the data argument (base64, padded or not); a file
+// of no bytes is an empty slice, not nil, so it is told apart from none.
+func fileBytes(a *builtin.Args) []byte {
+	text := strings.TrimRight(a.Str("data", false, false), "=")
+	b, err := base64.RawStdEncoding.DecodeString(text)
+	if err != nil {
+		a.Fail("data must be the file's bytes in base64: %v", err)
+		return nil
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b
 }
 
 // progressNotifier sends notifications/progress for the caller's
@@ -379,15 +426,39 @@ func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 
 func (h handlers) readContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := builtin.ArgsOf(req, invalid)
-	id, from, to := a.Str("contentId", true, true), a.Int("fromLine"), a.Int("toLine")
+	r := Range{ContentID: a.Str("contentId", true, true), FromLine: a.Int("fromLine"), ToLine: a.Int("toLine"), FromChar: a.Int("fromChar")}
 	if a.Err != nil {
 		return toolError(a.Err), nil
 	}
-	ex, err := h.s.Read(ctx, id, from, to)
+	ex, err := h.s.ReadRange(ctx, r)
 	if err != nil {
 		return toolError(err), nil
 	}
-	return result(ex), nil
+	text, err := indentJSON(ex)
+	if err != nil {
+		return toolError(err), nil
+	}
+	// The text goes once, in the content a model reads; structuredContent
+	// carries the range without it (a read may be 256 KB, and a client
+	// refusing messages over a size would get it twice).
+	ex.Text = ""
+	return mcp.NewToolResultStructured(excerptRange(ex), text), nil
+}
+
+// excerptRange is an Excerpt without its text, for structuredContent.
+type excerptRange struct {
+	ContentID  string    `json:"contentId"`
+	StoreID    string    `json:"storeId"`
+	Title      string    `json:"title"`
+	Path       string    `json:"path,omitempty"`
+	FromLine   int       `json:"fromLine"`
+	FromChar   int       `json:"fromChar,omitempty"`
+	ToLine     int       `json:"toLine"`
+	TotalLines int       `json:"totalLines"`
+	Text       string    `json:"-"`
+	More       bool      `json:"more"`
+	Next       *Position `json:"next,omitempty"`
+	Note       string    `json:"note,omitempty"`
 }
 
 func (h handlers) deleteContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -407,17 +478,15 @@ func (h handlers) deleteContent(ctx context.Context, req mcp.CallToolRequest) (*
 
 func (h handlers) listContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := builtin.ArgsOf(req, invalid)
-	id := a.Str("storeId", true, true)
+	id, offset, limit := a.Str("storeId", true, true), a.Count("offset"), a.Count("limit")
 	if a.Err != nil {
 		return toolError(a.Err), nil
 	}
-	docs, err := h.s.Contents(ctx, id)
+	page, err := h.s.Contents(ctx, id, offset, limit)
 	if err != nil {
 		return toolError(err), nil
 	}
-	return result(struct {
-		Documents []Content `json:"documents"`
-	}{docs}), nil
+	return result(page), nil
 }
 
 func (h handlers) reindexContent(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -426,13 +495,11 @@ func (h handlers) reindexContent(ctx context.Context, req mcp.CallToolRequest) (
 	if a.Err != nil {
 		return toolError(a.Err), nil
 	}
-	c, err := h.s.Reindex(ctx, id)
+	res, err := h.s.Reindex(ctx, id)
 	if err != nil {
 		return toolError(err), nil
 	}
-	return result(struct {
-		Reindexed Content `json:"reindexed"`
-	}{c}), nil
+	return result(res), nil
 }
 
 func (h handlers) deleteStore(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -158,7 +158,13 @@ func TestServerBadInputIsToolError(t *testing.T) {
 		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "big.log")}, "over the size limit"},
 		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "nope.md")}, "file does not exist"},
 		{"addContent", map[string]any{"storeId": "docs", "path": filepath.Join(dir, "..", "pdf", "encrypted.pdf")}, "encrypted PDF (it needs a password to open"},
-		{"addContent", map[string]any{"storeId": "docs"}, "pass the text to add, or the path"},
+		{"addContent", map[string]any{"storeId": "docs"}, "pass the text to add, a file's bytes (data with fileName), or the path"},
+		{"addContent", map[string]any{"storeId": "docs", "data": "aGk="}, "data needs fileName"},
+		{"addContent", map[string]any{"storeId": "docs", "fileName": "a.txt"}, "fileName goes with data"},
+		{"addContent", map[string]any{"storeId": "docs", "data": "!!", "fileName": "a.txt"}, "data must be the file's bytes in base64"},
+		{"addContent", map[string]any{"storeId": "docs", "data": "", "fileName": "empty.txt"}, "empty.txt: no text (the file is empty)"},
+		{"listContent", map[string]any{"storeId": "docs", "offset": -1}, "offset must be a positive whole number"},
+		{"readContent", map[string]any{"contentId": "docs:0000000000000000", "fromChar": 1.5}, "fromChar must be a whole number"},
 		{"addContent", map[string]any{"storeId": "docs", "path": t.TempDir()}, "nothing to add: the folder"},
 		{"addContent", map[string]any{"text": "x"}, "storeId is required"},
 		{"addContent", map[string]any{"storeId": "docs", "text": 42}, "text must be a string"},
@@ -263,5 +269,60 @@ func TestProgressBeforeResult(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Fatalf("events %q; want %q", got, c.want)
 		}
+	}
+}
+
+// TestServerFileBytesPagesAndNotes: the tools take a file's bytes
+// (base64 data with its fileName, which replaces on a second add), list
+// documents a page at a time, say the largest file they take, and say
+// when a re-index came from the kept text.
+func TestServerFileBytesPagesAndNotes(t *testing.T) {
+	s := openStores(t, testOptions(t.TempDir()))
+	cl, _ := connect(t, s)
+	var info Info
+	res, text := call(t, cl, "createStore", map[string]any{"name": "Sent"}, nil)
+	decode(t, res, text, &info)
+	var added AddResult
+	for i, data := range []string{"Y2Fm6SBjcuhtZQo=", "Y2Fm6SBub2lyCg=="} { // Latin-1 "café crème", then "café noir"
+		res, text = call(t, cl, "addContent", map[string]any{"storeId": info.ID, "data": data, "fileName": "menu.txt"}, nil)
+		decode(t, res, text, &added)
+		if c := added.Contents[0]; c.File != "menu.txt" || c.Replaced != (i == 1) || c.Title != "menu.txt" {
+			t.Fatalf("add %d = %s", i, text)
+		}
+	}
+	for i := range 3 {
+		call(t, cl, "addContent", map[string]any{"storeId": info.ID, "text": fmt.Sprintf("note %d", i), "title": fmt.Sprintf("note %d", i)}, nil)
+	}
+	var page Page
+	res, text = call(t, cl, "listContent", map[string]any{"storeId": info.ID, "limit": 3}, nil)
+	decode(t, res, text, &page)
+	if page.Total != 4 || len(page.Documents) != 3 || !page.More || page.NextOffset != 3 {
+		t.Fatalf("first page = %s", text)
+	}
+	res, text = call(t, cl, "listContent", map[string]any{"storeId": info.ID, "offset": 3, "limit": 3}, nil)
+	decode(t, res, text, &page)
+	if page.Total != 4 || len(page.Documents) != 1 || page.More {
+		t.Fatalf("second page = %s", text)
+	}
+	var ex Excerpt
+	res, text = call(t, cl, "readContent", map[string]any{"contentId": added.Contents[0].ID}, nil)
+	decode(t, res, text, &ex)
+	if ex.Text != "café noir" {
+		t.Fatalf("read = %s", text)
+	}
+	var reindexed Reindexed
+	res, text = call(t, cl, "reindexContent", map[string]any{"contentId": added.Contents[0].ID}, nil)
+	decode(t, res, text, &reindexed)
+	if !strings.Contains(reindexed.Note, "menu.txt was added as bytes, not by its path") {
+		t.Fatalf("reindex = %s", text)
+	}
+	var list struct {
+		Stores       []Info
+		MaxFileBytes int64
+	}
+	res, text = call(t, cl, "listStores", nil, nil)
+	decode(t, res, text, &list)
+	if list.MaxFileBytes != 8<<10 || list.Stores[0].Documents != 4 || list.Stores[0].Schema != currentSchema {
+		t.Fatalf("listStores = %s", text)
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +26,7 @@ import (
 const (
 	DefaultMaxFileBytes = 10 << 20
 	DefaultOpenTimeout  = 2 * time.Second
+	DefaultIdleClose    = time.Second
 	DefaultBatchBytes   = 4 << 20
 )
 
@@ -37,11 +40,18 @@ const (
 type Options struct {
 	// Root holds one directory per store (the app passes <data dir>/stores).
 	Root string
-	// MaxFileBytes is the largest file addContent accepts (default 10 MiB).
+	// MaxFileBytes is the largest file, or text, addContent accepts
+	// (default 10 MiB).
 	MaxFileBytes int64
 	// OpenTimeout is how long opening a store waits for another process to
 	// let go of it before failing with ErrStoreLocked (default 2 s).
 	OpenTimeout time.Duration
+	// IdleClose is how long a store stays open after its last use (default
+	// 1 s; negative: until Close). Closing it lets go of its file lock, so
+	// the window, the daemon, the CLI and 'switchboard builtin
+	// content-store' use the same stores in turn; opening one again takes
+	// milliseconds.
+	IdleClose time.Duration
 	// BatchBytes is how much text one ingest batch holds before it is
 	// committed (default 4 MiB).
 	BatchBytes int
@@ -59,18 +69,33 @@ type Info struct {
 	Description string    `json:"description"`
 	Analyzer    string    `json:"analyzer"`
 	Created     time.Time `json:"created"`
+	// Schema is the version of the store's index layout: 2 for stores made
+	// by this version (code identifiers are found by their parts, accents
+	// are folded, documents are listed newest first in pages), 1 (or 0,
+	// unset) for stores made before, which keep working as they were.
+	Schema int `json:"schema,omitempty"`
 	// Counts, filled in by List.
 	Documents uint64 `json:"documents"`
 	Chunks    uint64 `json:"chunks"`
 	Bytes     int64  `json:"bytes"` // on disk
 	// Error says why a listed store cannot be used right now.
 	Error string `json:"error,omitempty"`
+	// InUse is set with Error when another process holds the store (it
+	// lets go once it is done with it); the counts are then those the
+	// store had when it was last closed.
+	InUse bool `json:"inUse,omitempty"`
+	// Interrupted is an add that stopped before its end because the
+	// process adding it ended (a crash, a kill), with what it left out.
+	Interrupted *Interrupted `json:"interrupted,omitempty"`
+	// Note says what a store made by an earlier version lacks.
+	Note string `json:"note,omitempty"`
 }
 
 // Stores is the set of content stores under one root directory. Each store
-// is a bleve index, opened on first use and held (with its file lock) until
-// Close or DeleteStore. Stores is safe for concurrent use: searches run
-// while an ingest commits its batches.
+// is a bleve index, opened on first use and closed again once it has been
+// idle for Options.IdleClose (or at Close or DeleteStore), so other
+// processes can use it in between. Stores is safe for concurrent use:
+// searches run while an ingest commits its batches.
 type Stores struct {
 	opts Options
 
@@ -81,25 +106,47 @@ type Stores struct {
 	done     context.Context
 	shutdown context.CancelFunc
 
-	mu     sync.Mutex
-	open   map[string]*store
-	closed bool
+	mu   sync.Mutex
+	open map[string]*store
+	// closing are stores being closed after their idle time: an acquire
+	// waits for the close to end, then opens the store again.
+	closing map[string]chan struct{}
+	// deleting are stores DeleteStore is deleting: they are refused.
+	deleting map[string]bool
+	closed   bool
+
+	// now is the clock of the time a document is added (tests set it).
+	now func() time.Time
 }
 
 // store is one open (or opening) store.
 type store struct {
+	s     *Stores
 	info  Info
 	dir   string
 	ready chan struct{} // closed when idx/err are set
 	idx   bleve.Index
 	err   error
 
+	// ctx ends when the store is deleted or the Stores close: its ingests
+	// stop at their next file.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// users counts acquisitions not yet released, and idle closes the
+	// store once it has had none for IdleClose; both guarded by Stores.mu.
+	users int
+	idle  *time.Timer
+
 	// life is held shared by every operation and exclusively by close, so a
 	// store is never closed under a running search or ingest.
 	life sync.RWMutex
 	gone bool
-	// write serializes ingests and deletions within the store.
-	write sync.Mutex
+	// write serializes ingests and deletions within the store: a channel,
+	// so waiting for it ends with the waiter's context. waiting counts
+	// those waiting for it.
+	write   chan struct{}
+	waiting atomic.Int32
 }
 
 const (
@@ -120,6 +167,9 @@ func Open(opts Options) (*Stores, error) {
 	if opts.OpenTimeout <= 0 {
 		opts.OpenTimeout = DefaultOpenTimeout
 	}
+	if opts.IdleClose == 0 {
+		opts.IdleClose = DefaultIdleClose
+	}
 	if opts.BatchBytes <= 0 {
 		opts.BatchBytes = DefaultBatchBytes
 	}
@@ -135,8 +185,12 @@ func Open(opts Options) (*Stores, error) {
 		}
 	}
 	done, shutdown := context.WithCancel(context.Background())
-	return &Stores{opts: opts, open: map[string]*store{}, done: done, shutdown: shutdown}, nil
+	return &Stores{opts: opts, open: map[string]*store{}, closing: map[string]chan struct{}{}, deleting: map[string]bool{},
+		done: done, shutdown: shutdown, now: time.Now}, nil
 }
+
+// MaxFileBytes is the largest file or text an add accepts.
+func (s *Stores) MaxFileBytes() int64 { return s.opts.MaxFileBytes }
 
 // Close closes every open store. Running ingests stop at their next file
 // (what they committed stays) and running searches are cancelled.
@@ -150,19 +204,35 @@ func (s *Stores) Close() error {
 	s.shutdown()
 	all := make([]*store, 0, len(s.open))
 	for _, st := range s.open {
+		if st.idle != nil {
+			st.idle.Stop()
+		}
 		all = append(all, st)
 	}
 	s.open = map[string]*store{}
+	closing := make([]chan struct{}, 0, len(s.closing))
+	for _, ch := range s.closing {
+		closing = append(closing, ch)
+	}
 	s.mu.Unlock()
 	var errs []error
 	for _, st := range all {
-		errs = append(errs, st.close())
+		errs = append(errs, st.close(true))
+	}
+	for _, ch := range closing {
+		<-ch
 	}
 	return errors.Join(errs...)
 }
 
-func (st *store) close() error {
+// close closes the store's index once no operation holds it; keep writes
+// its counts beside it for List and removes its lock file (false: the
+// store is being deleted).
+func (st *store) close(keep bool) error {
 	<-st.ready
+	if st.cancel != nil {
+		st.cancel()
+	}
 	st.life.Lock()
 	defer st.life.Unlock()
 	if st.gone || st.idx == nil {
@@ -170,69 +240,184 @@ func (st *store) close() error {
 		return nil
 	}
 	st.gone = true
+	var c counts
+	if keep {
+		c.Documents, _ = st.count(context.Background(), kindContent)
+		c.Chunks, _ = st.count(context.Background(), kindChunk)
+	}
 	if err := st.idx.Close(); err != nil {
 		return fmt.Errorf("close store %q: %w", st.info.ID, err)
 	}
+	if keep {
+		writeCounts(st.dir, c)
+	}
+	removeLockInfo(st.dir)
 	return nil
+}
+
+// errDeleting is an operation on a store DeleteStore is deleting.
+func errDeleting(id string) error {
+	return fmt.Errorf("%w: store %q is being deleted", ErrUnknownStore, id)
 }
 
 // acquire returns the open store id, holding it against close; the caller
 // must call release.
-func (s *Stores) acquire(id string) (*store, error) {
+func (s *Stores) acquire(id string) (*store, error) { return s.acquireFor(id, false) }
+
+// acquireFor is acquire; deleting lets DeleteStore open the store it is
+// deleting, which everyone else is refused.
+func (s *Stores) acquireFor(id string, deleting bool) (*store, error) {
 	if !validID(id) {
 		return nil, unknownStore(id)
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, ErrClosed
-	}
-	st, ok := s.open[id]
-	if !ok {
-		dir := filepath.Join(s.opts.Root, id)
-		info, err := readInfo(dir)
-		if err != nil {
+	for {
+		s.mu.Lock()
+		switch {
+		case s.closed:
 			s.mu.Unlock()
-			return nil, err
+			return nil, ErrClosed
+		case s.deleting[id] && !deleting:
+			s.mu.Unlock()
+			return nil, errDeleting(id)
 		}
-		st = &store{info: info, dir: dir, ready: make(chan struct{})}
-		s.open[id] = st
-		s.mu.Unlock()
-		st.idx, st.err = s.openIndex(st)
-		close(st.ready)
-		if st.err != nil {
-			// Forget the failure so the next call tries again (the other
-			// process may have let go by then).
-			s.mu.Lock()
-			if s.open[id] == st {
-				delete(s.open, id)
+		if ch := s.closing[id]; ch != nil {
+			s.mu.Unlock()
+			<-ch // closed after its idle time: open it again
+			continue
+		}
+		st, ok := s.open[id]
+		if !ok {
+			var err error
+			if st, err = s.openStore(id); err != nil {
+				return nil, err
+			}
+		} else {
+			st.users++
+			if st.idle != nil {
+				st.idle.Stop()
+				st.idle = nil
 			}
 			s.mu.Unlock()
 		}
-	} else {
-		s.mu.Unlock()
-	}
-	<-st.ready
-	if st.err != nil {
-		return nil, st.err
-	}
-	st.life.RLock()
-	if st.gone {
-		st.life.RUnlock()
-		if s.isClosed() {
-			return nil, ErrClosed
+		<-st.ready
+		if st.err != nil {
+			s.unuse(st)
+			return nil, st.err
 		}
-		return nil, unknownStore(id)
+		st.life.RLock()
+		if st.gone {
+			st.life.RUnlock()
+			s.unuse(st)
+			s.mu.Lock()
+			closed, del := s.closed, s.deleting[id]
+			s.mu.Unlock()
+			switch {
+			case closed:
+				return nil, ErrClosed
+			case del && !deleting:
+				return nil, errDeleting(id)
+			}
+			return nil, unknownStore(id)
+		}
+		return st, nil
+	}
+}
+
+// openStore registers store id as opening and opens its index; it is
+// called with s.mu held and returns with it released, the store used once.
+func (s *Stores) openStore(id string) (*store, error) {
+	dir := filepath.Join(s.opts.Root, id)
+	info, err := readInfo(dir)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	st := &store{s: s, info: info, dir: dir, ready: make(chan struct{}), users: 1, write: make(chan struct{}, 1)}
+	st.ctx, st.cancel = context.WithCancel(s.done)
+	s.open[id] = st
+	s.mu.Unlock()
+	st.idx, st.err = s.openIndex(st)
+	if st.err == nil {
+		writeLockInfo(dir)
+	}
+	close(st.ready)
+	if st.err != nil {
+		st.cancel()
+		// Forget the failure so the next call tries again (the other
+		// process may have let go by then).
+		s.mu.Lock()
+		if s.open[id] == st {
+			delete(s.open, id)
+		}
+		s.mu.Unlock()
 	}
 	return st, nil
 }
 
-func (st *store) release() { st.life.RUnlock() }
+// release lets go of a store acquire returned.
+func (st *store) release() {
+	st.life.RUnlock()
+	st.s.unuse(st)
+}
+
+// unuse ends one use of st; the last starts its idle time.
+func (s *Stores) unuse(st *store) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.users--
+	if st.users > 0 || s.open[st.info.ID] != st || s.closed || s.deleting[st.info.ID] || s.opts.IdleClose < 0 {
+		return
+	}
+	st.idle = time.AfterFunc(s.opts.IdleClose, func() { s.closeIdle(st) })
+}
+
+// closeIdle closes st if it is still unused, so other processes can open
+// it; the next use here opens it again.
+func (s *Stores) closeIdle(st *store) {
+	s.mu.Lock()
+	id := st.info.ID
+	if st.users > 0 || s.open[id] != st || s.closed || s.deleting[id] {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.open, id)
+	done := make(chan struct{})
+	s.closing[id] = done
+	s.mu.Unlock()
+	if err := st.close(true); err != nil {
+		slog.Warn("content store: close an idle store", "store", id, "err", err)
+	}
+	s.mu.Lock()
+	delete(s.closing, id)
+	close(done)
+	s.mu.Unlock()
+}
+
+// lockWrite takes the store's write lock, or fails when ctx ends first.
+func (st *store) lockWrite(ctx context.Context) error {
+	st.waiting.Add(1)
+	defer st.waiting.Add(-1)
+	select {
+	case st.write <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (st *store) unlockWrite() { <-st.write }
 
 // bound returns ctx, also cancelled when s closes.
 func (s *Stores) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.done, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// boundTo returns ctx, also cancelled when st is deleted or s closes.
+func (st *store) boundTo(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(st.ctx, cancel)
 	return ctx, func() { stop(); cancel() }
 }
 
@@ -252,18 +437,22 @@ func (s *Stores) openIndex(st *store) (bleve.Index, error) {
 	idx, err := bleve.OpenUsing(path, cfg)
 	switch {
 	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
-		idx, err = newIndex(path, st.info.Analyzer, cfg)
+		idx, err = newIndex(path, st.info, cfg)
 	case errors.Is(err, bleve.ErrorIndexMetaMissing), errors.Is(err, bleve.ErrorIndexMetaCorrupt):
-		idx, err = reopenWithoutMeta(path, st.info.Analyzer, cfg)
+		idx, err = reopenWithoutMeta(path, st.info, cfg)
 	}
 	if err != nil {
-		return nil, &OpenError{Store: st.info.ID, Path: path, Err: classify(err)}
+		oe := &OpenError{Store: st.info.ID, Path: path, Err: classify(err)}
+		if errors.Is(oe.Err, ErrStoreLocked) {
+			oe.Holder = readLockInfo(st.dir).describe()
+		}
+		return nil, oe
 	}
 	return idx, nil
 }
 
-func newIndex(path, analyzer string, cfg map[string]any) (bleve.Index, error) {
-	return bleve.NewUsing(path, newMapping(analyzer), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)
+func newIndex(path string, info Info, cfg map[string]any) (bleve.Index, error) {
+	return bleve.NewUsing(path, newMapping(info.Analyzer, info.Schema), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)
 }
 
 // reopenWithoutMeta opens an index whose index_meta.json is missing or
@@ -273,12 +462,12 @@ func newIndex(path, analyzer string, cfg map[string]any) (bleve.Index, error) {
 // during Create leaves: it is made anew. One holding a scorch root
 // (store/root.bolt) gets its meta file written again and is opened with
 // everything in it. Anything else is damage, and is left as it is.
-func reopenWithoutMeta(path, analyzer string, cfg map[string]any) (bleve.Index, error) {
+func reopenWithoutMeta(path string, info Info, cfg map[string]any) (bleve.Index, error) {
 	if !holdsFiles(path) {
 		if err := os.RemoveAll(path); err != nil {
 			return nil, err
 		}
-		return newIndex(path, analyzer, cfg)
+		return newIndex(path, info, cfg)
 	}
 	if _, err := os.Stat(filepath.Join(path, "store", "root.bolt")); err != nil {
 		return nil, damaged("%s is missing and there is no index to reopen without it (%v)", indexMetaFile, err)
@@ -362,7 +551,7 @@ func (s *Stores) Create(ctx context.Context, name, description, analyzer string)
 		}
 		id = fmt.Sprintf("%s-%d", slug(name), n)
 	}
-	info := Info{ID: id, Name: name, Description: description, Analyzer: analyzer, Created: time.Now().UTC().Truncate(time.Second)}
+	info := Info{ID: id, Name: name, Description: description, Analyzer: analyzer, Created: time.Now().UTC().Truncate(time.Second), Schema: currentSchema}
 	dir := filepath.Join(s.opts.Root, id)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return Info{}, fmt.Errorf("create store %q: %w", name, err)
@@ -382,6 +571,12 @@ func (s *Stores) Create(ctx context.Context, name, description, analyzer string)
 // List returns every store, sorted by name, with document and chunk counts
 // and its size on disk. A store that cannot be opened (another process has
 // it, or it is damaged) is listed with Error set, saying what to do.
+//
+// A store open here is counted from its index. One that is not is counted
+// from the counts its last close wrote beside it, as long as its index has
+// not changed since, so listing neither waits for nor takes a store
+// another process uses; only a store without valid counts is opened, all
+// of them at once.
 func (s *Stores) List(ctx context.Context) ([]Info, error) {
 	if s.isClosed() {
 		return nil, ErrClosed
@@ -392,24 +587,64 @@ func (s *Stores) List(ctx context.Context) ([]Info, error) {
 	}
 	var wg sync.WaitGroup
 	for i := range infos {
-		wg.Go(func() {
-			in := &infos[i]
-			in.Bytes = dirSize(filepath.Join(s.opts.Root, in.ID))
-			if in.Error != "" {
-				return // its store.json cannot be read
-			}
-			st, err := s.acquire(in.ID)
-			if err != nil {
-				in.Error = err.Error()
-				return
-			}
-			defer st.release()
-			in.Documents, _ = st.count(ctx, kindContent)
-			in.Chunks, _ = st.count(ctx, kindChunk)
-		})
+		wg.Go(func() { s.describe(ctx, &infos[i]) })
 	}
 	wg.Wait()
 	return infos, nil
+}
+
+// describe fills in a listed store's counts, size, note and interrupted add.
+func (s *Stores) describe(ctx context.Context, in *Info) {
+	dir := filepath.Join(s.opts.Root, in.ID)
+	in.Bytes = dirSize(dir)
+	if in.Error != "" {
+		return // its store.json cannot be read
+	}
+	if in.Schema < currentSchema {
+		in.Note = oldSchemaNote
+	}
+	in.Interrupted = s.interrupted(in.ID, dir)
+	if !s.isOpen(in.ID) {
+		held := readLockInfo(dir)
+		if held != nil && held.PID == os.Getpid() {
+			held = nil // a lock file this process left: it holds nothing now
+		}
+		if c, ok := readCounts(dir); ok && held == nil {
+			in.Documents, in.Chunks = c.Documents, c.Chunks
+			return
+		}
+		if held != nil { // in use elsewhere: said at once, not after OpenTimeout
+			s.inUse(in, &OpenError{Store: in.ID, Path: filepath.Join(dir, indexDir), Err: ErrStoreLocked, Holder: held.describe()})
+			return
+		}
+	}
+	st, err := s.acquire(in.ID)
+	if err != nil {
+		in.Error = err.Error()
+		if errors.Is(err, ErrStoreLocked) {
+			s.inUse(in, err)
+		}
+		return
+	}
+	defer st.release()
+	in.Documents, _ = st.count(ctx, kindContent)
+	in.Chunks, _ = st.count(ctx, kindChunk)
+}
+
+// inUse marks a listed store as held by another process, with the counts
+// it had when last closed.
+func (s *Stores) inUse(in *Info, err error) {
+	in.Error, in.InUse = err.Error(), true
+	c, _ := readCountsAnyway(filepath.Join(s.opts.Root, in.ID))
+	in.Documents, in.Chunks = c.Documents, c.Chunks
+}
+
+// isOpen reports whether store id is open (or opening) in this process.
+func (s *Stores) isOpen(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.open[id]
+	return ok
 }
 
 func (st *store) count(ctx context.Context, kind string) (uint64, error) {
@@ -424,9 +659,34 @@ func (st *store) count(ctx context.Context, kind string) (uint64, error) {
 }
 
 // DeleteStore deletes a store and everything in it, a damaged one too; it
-// refuses only a store another process has open (ErrStoreLocked).
+// refuses only a store another process has open (ErrStoreLocked). An
+// ingest running into the store here is stopped (what it committed goes
+// with the store), and until the store is gone every other call on it is
+// told it is being deleted.
 func (s *Stores) DeleteStore(ctx context.Context, id string) error {
-	st, err := s.acquire(id) // proves no other process has it
+	if !validID(id) {
+		return unknownStore(id)
+	}
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return ErrClosed
+	case s.deleting[id]:
+		s.mu.Unlock()
+		return errDeleting(id)
+	}
+	s.deleting[id] = true
+	if st := s.open[id]; st != nil && st.cancel != nil {
+		st.cancel() // its ingests stop at their next file
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.deleting, id)
+		s.mu.Unlock()
+	}()
+	st, err := s.acquireFor(id, true) // proves no other process has it
 	switch {
 	case err == nil:
 		st.release()
@@ -434,8 +694,11 @@ func (s *Stores) DeleteStore(ctx context.Context, id string) error {
 		if s.open[id] == st {
 			delete(s.open, id)
 		}
+		if st.idle != nil {
+			st.idle.Stop()
+		}
 		s.mu.Unlock()
-		if err := st.close(); err != nil {
+		if err := st.close(false); err != nil {
 			return err
 		}
 	case errors.Is(err, ErrStoreLocked), errors.Is(err, ErrUnknownStore), errors.Is(err, ErrClosed):
@@ -456,7 +719,7 @@ func (s *Stores) DeleteStore(ctx context.Context, id string) error {
 	return nil
 }
 
-// infos reads every store's store.json, sorted by name.
+// infos reads every store's store.json, sorted by name (naturally).
 func (s *Stores) infos() ([]Info, error) {
 	ents, err := os.ReadDir(s.opts.Root)
 	if err != nil {
@@ -477,7 +740,8 @@ func (s *Stores) infos() ([]Info, error) {
 		}
 		out = append(out, in)
 	}
-	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	// By name as people read it: case and accents aside, numbers by value.
+	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(sortTitle(a.Name), sortTitle(b.Name)) })
 	return out, nil
 }
 
@@ -509,7 +773,8 @@ func writeInfo(dir string, in Info) error {
 		Description string    `json:"description"`
 		Analyzer    string    `json:"analyzer"`
 		Created     time.Time `json:"created"`
-	}{in.Name, in.Description, in.Analyzer, in.Created}, "", "  ")
+		Schema      int       `json:"schema,omitempty"`
+	}{in.Name, in.Description, in.Analyzer, in.Created, in.Schema}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func TestIngestCorpus(t *testing.T) {
 		t.Fatalf("added %d (%d chunks):\n%s\nwant\n%s", res.Added, res.Chunks, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// The hidden file is passed over silently; binary and oversize files are reported.
-	if res.SkippedCount != 2 || filepath.Base(res.Skipped[0].Path) != "big.log" || !strings.Contains(res.Skipped[0].Reason, "over the size limit (12.6 KB; the limit is 8.0 KB)") ||
+	if res.SkippedCount != 2 || filepath.Base(res.Skipped[0].Path) != "big.log" || !strings.Contains(res.Skipped[0].Reason, "over the size limit (12.6 KB; the limit is 8.0 KB; split it into smaller files and add those)") ||
 		filepath.Base(res.Skipped[1].Path) != "photo.png" || !strings.Contains(res.Skipped[1].Reason, "binary") {
 		t.Fatalf("skipped = %+v", res.Skipped)
 	}
@@ -315,7 +315,7 @@ func TestBadInput(t *testing.T) {
 			return err
 		}, ErrNothingAdded, "none of the 2 files in "},
 		{"neither text nor path", func() error { _, err := s.Add(ctx, info.ID, Input{}); return err }, ErrInvalid, "pass the text to add"},
-		{"both text and path", func() error { _, err := s.Add(ctx, info.ID, Input{Text: "a", Path: dir}); return err }, ErrInvalid, "not both"},
+		{"both text and path", func() error { _, err := s.Add(ctx, info.ID, Input{Text: "a", Path: dir}); return err }, ErrInvalid, "not several"},
 		{"blank text", func() error { _, err := s.Add(ctx, info.ID, Input{Text: " \n "}); return err }, extract.ErrEmpty, "invalid input: no text: the text is blank"},
 		{"bad format", func() error { _, err := s.Add(ctx, info.ID, Input{Text: "a", Format: "pdf"}); return err }, extract.ErrUnsupported, "use one of txt"},
 		{"dotted metadata key", func() error {

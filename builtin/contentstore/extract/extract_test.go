@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,7 +36,7 @@ func TestFileCorpus(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			doc, err := File(filepath.Join(corpus, c.file), 8<<10)
+			doc, err := File(t.Context(), filepath.Join(corpus, c.file), 8<<10)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,8 +66,16 @@ func TestFileErrors(t *testing.T) {
 	os.WriteFile(pdf, []byte("%PDF-1.7\n..."), 0o600)
 	nul := filepath.Join(dir, "blob.txt")
 	os.WriteFile(nul, []byte("text\x00more"), 0o600)
-	empty := filepath.Join(dir, "empty.md")
-	os.WriteFile(empty, []byte("\n \n"), 0o600)
+	blank := filepath.Join(dir, "blank.md")
+	os.WriteFile(blank, []byte("\n \n"), 0o600)
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, nil, 0o600)
+	markup := filepath.Join(dir, "markup.html")
+	os.WriteFile(markup, []byte("<html><script>x()</script></html>"), 0o600)
+	docx := filepath.Join(dir, "report.docx")
+	os.WriteFile(docx, []byte("PK\x03\x04 word/document.xml"), 0o600)
+	justOver := filepath.Join(dir, "just-over.txt")
+	os.WriteFile(justOver, bytes.Repeat([]byte("a\n"), 4<<10+7), 0o600)
 	cases := []struct {
 		path   string
 		want   error
@@ -77,11 +87,16 @@ func TestFileErrors(t *testing.T) {
 		{dir, ErrIsDir, ""},
 		{pdf, ErrUnreadable, "the file may be damaged or cut short; convert it to text first, e.g. with pdftotext"},
 		{nul, ErrBinary, ""},
-		{empty, ErrEmpty, ""},
+		{blank, ErrEmpty, "no text (it holds only spaces and blank lines)"},
+		{empty, ErrEmpty, "no text (the file is empty)"},
+		{markup, ErrEmpty, "it holds only markup, no text"},
+		{docx, ErrUnsupported, "Word documents (.docx) are not supported; save it as PDF or plain text"},
+		// Rounded, both sizes read 8.0 KB: the exact counts are given.
+		{justOver, ErrTooLarge, "8,206 bytes; the limit is 8,192 bytes (8.0 KB); split it into smaller files"},
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			_, err := File(c.path, 8<<10)
+			_, err := File(t.Context(), c.path, 8<<10)
 			var fe *FileError
 			if !errors.Is(err, c.want) || !errors.As(err, &fe) || fe.Path != c.path {
 				t.Fatalf("err = %v, want a FileError for %s wrapping %v", err, c.path, c.want)
@@ -101,11 +116,35 @@ func TestBytesDecoding(t *testing.T) {
 		{"bom.txt", "\xef\xbb\xbfhello", "hello"},
 		{"latin1.txt", "caf\xe9 cr\xe8me", "café crème"},
 		{"short.json", `{"a": 1}`, `{"a": 1}`},
+		{"utf16le.txt", "\xff\xfeZ\x00\xfc\x00r\x00i\x00c\x00h\x00\r\x00\n\x00<\xd8\x89\xdf", "Zürich\n🎉"},
+		{"utf16be.txt", "\xfe\xff\x00Z\x00\xfc\x00r\x00i\x00c\x00h", "Zürich"},
+		{"utf32le.txt", "\xff\xfe\x00\x00n\x00\x00\x00\xef\x00\x00\x00", "nï"},
+		{"utf32be.txt", "\x00\x00\xfe\xff\x00\x00\x00n\x00\x00\x00\xef", "nï"},
 	}
 	for _, c := range cases {
 		doc, err := Bytes(c.name, []byte(c.data))
 		if err != nil || doc.Text != c.want {
 			t.Errorf("Bytes(%q) = %q, %v; want %q", c.name, doc.Text, err, c.want)
+		}
+	}
+	// UTF-16 whose characters include NUL is binary, as NUL is in UTF-8.
+	if _, err := Bytes("nul16.txt", []byte("\xff\xfea\x00\x00\x00b\x00")); !errors.Is(err, ErrBinary) {
+		t.Errorf("UTF-16 with a NUL: %v, want ErrBinary", err)
+	}
+}
+
+func TestSizeOver(t *testing.T) {
+	cases := []struct {
+		size, limit int64
+		want        string
+	}{
+		{10485774, 10 << 20, "10,485,774 bytes; the limit is 10,485,760 bytes (10.0 MB)"},
+		{12 << 20, 10 << 20, "12.0 MB; the limit is 10.0 MB"},
+		{1001, 1000, "1001 bytes; the limit is 1000 bytes"},
+	}
+	for _, c := range cases {
+		if got := SizeOver(c.size, c.limit); got != c.want {
+			t.Errorf("SizeOver(%d, %d) = %q, want %q", c.size, c.limit, got, c.want)
 		}
 	}
 }
@@ -139,14 +178,14 @@ func TestFormatOf(t *testing.T) {
 }
 
 func ExampleFile() {
-	doc, err := File("../testdata/corpus/page.html", 10<<20)
+	doc, err := File(context.Background(), "../testdata/corpus/page.html", 10<<20)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(doc.Format, doc.Title)
 	fmt.Print(strings.SplitAfter(doc.Text, "\n")[0])
-	_, err = File("../testdata/corpus/photo.png", 10<<20)
+	_, err = File(context.Background(), "../testdata/corpus/photo.png", 10<<20)
 	fmt.Println(errors.Is(err, ErrBinary))
 	// Output:
 	// html Sourdough Basics

@@ -27,7 +27,7 @@ func TestFileRefusesNamedPipe(t *testing.T) {
 	}
 	for _, path := range []string{fifo, link} {
 		done := make(chan error, 1)
-		go func() { _, err := File(path, 0); done <- err }()
+		go func() { _, err := File(t.Context(), path, 0); done <- err }()
 		var err error
 		select {
 		case err = <-done:

@@ -64,7 +64,7 @@ func extractPDF(name string, data []byte) (doc Doc, err error) {
 		if bytes.Contains(data, []byte("/Encrypt")) {
 			return fail(ErrEncrypted, pdfDetail(ErrEncrypted))
 		}
-		return fail(ErrUnreadable, fmt.Sprintf("%v; the file may be damaged or cut short; %s", err, pdfHint))
+		return fail(ErrUnreadable, fmt.Sprintf("%s; the file may be damaged or cut short; %s", readerError(err), pdfHint))
 	}
 	w := newPDFText()
 	var pageErr error
@@ -93,6 +93,12 @@ func extractPDF(name string, data []byte) (doc Doc, err error) {
 		title = ""
 	}
 	return Doc{Format: PDF, Title: title, Text: text + "\n"}, nil
+}
+
+// readerError is the PDF reader's error as a sentence: it writes "%%EOF"
+// where it means the marker %EOF (a format verb escaped twice).
+func readerError(err error) string {
+	return strings.ReplaceAll(err.Error(), "%%EOF", "%EOF")
 }
 
 func pdfDetail(err error) string {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -75,7 +76,7 @@ Café owners in Zürich reported naïve façade errors.
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			doc, err := File(filepath.Join(pdfDir, c.file), 10<<20)
+			doc, err := File(t.Context(), filepath.Join(pdfDir, c.file), 10<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,6 +198,8 @@ func TestPDFErrors(t *testing.T) {
 		{"encrypted", filepath.Join(pdfDir, "encrypted.pdf"), nil, ErrEncrypted, "needs a password to open; save an unprotected copy (e.g. qpdf --decrypt in.pdf out.pdf)"},
 		{"not a PDF", write("notes.pdf", []byte("just some text\n")), nil, ErrUnreadable, "not a PDF file: invalid header; the file may be damaged or cut short; convert it to text first, e.g. with pdftotext"},
 		{"cut short", write("half.pdf", report[:len(report)/2]), nil, ErrUnreadable, "the file may be damaged or cut short"},
+		// The reader's own message names the end marker once, not as "%%EOF".
+		{"no end marker", write("noeof.pdf", append([]byte("%PDF-1.4\n"), make([]byte, 300)...)), nil, ErrUnreadable, "missing %EOF; the file"},
 		{"too slow", filepath.Join(pdfDir, "report.pdf"), func(t *testing.T) { setVar(t, &PDFTimeout, -time.Second) }, ErrUnreadable, "reading it took over -1s"},
 		{"too much text", filepath.Join(pdfDir, "report.pdf"), func(t *testing.T) { setVar(t, &MaxPDFText, 100) }, ErrTooLarge, "its text is over 100 bytes; split the PDF"},
 		{"no text layer", write("scan.pdf", onePage("%PDF-1.4", "0 0 m 100 100 l S", "", "")), nil, ErrEmpty, "run OCR on it first"},
@@ -206,7 +209,7 @@ func TestPDFErrors(t *testing.T) {
 			if c.setup != nil {
 				c.setup(t)
 			}
-			_, err := File(c.path, 10<<20)
+			_, err := File(t.Context(), c.path, 10<<20)
 			var fe *FileError
 			if !errors.Is(err, c.want) || !errors.As(err, &fe) || fe.Path != c.path {
 				t.Fatalf("err = %v, want a FileError for %s wrapping %v", err, c.path, c.want)
@@ -279,14 +282,14 @@ func TestPDFDamagedNeverPanics(t *testing.T) {
 }
 
 func ExampleFile_pdf() {
-	doc, err := File("../testdata/pdf/report.pdf", 10<<20)
+	doc, err := File(context.Background(), "../testdata/pdf/report.pdf", 10<<20)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(doc.Format, doc.Title)
 	fmt.Println(strings.Split(doc.Text, "\n")[11]) // line 12
-	_, err = File("../testdata/pdf/encrypted.pdf", 10<<20)
+	_, err = File(context.Background(), "../testdata/pdf/encrypted.pdf", 10<<20)
 	fmt.Println(errors.Is(err, ErrEncrypted))
 	// Output:
 	// pdf Harbor Operations Report

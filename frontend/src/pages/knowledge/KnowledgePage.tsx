@@ -1,52 +1,56 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasBackend } from '../../backend';
 import {
-  addFile, createStore, deleteStore, listDocs, listStores, readContent, reindexDoc, removeDoc, search, snippetParts,
-  type Doc, type Excerpt, type Hit, type StoreInfo,
+  DEFAULT_MAX_FILE_BYTES, PAGE_SIZE, addFile, addSummary, cancelAdd, createStore, deleteStore, listDocs, listStores, pageLabel, readContent,
+  reindexDoc, removeDoc, search, snippetParts, source, storeLine, takeFiles, tooLarge,
+  type DocPage, type Excerpt, type Hit, type SearchResult, type StoreInfo,
 } from '../../knowledge';
-import { message } from '../../errors';
+import { message, sentence } from '../../errors';
 import { bytes, count } from '../../plural';
 
 /** KnowledgePage: content stores the model can search — create, fill, search, read. */
 export function KnowledgePage() {
   const [stores, setStores] = useState<StoreInfo[]>([]);
+  const [maxFileBytes, setMaxFileBytes] = useState(DEFAULT_MAX_FILE_BYTES);
   const [err, setErr] = useState('');
   const [selected, setSelected] = useState('');
-  const load = () => {
+  const load = useCallback(() => {
     if (!hasBackend()) return;
     listStores().then(
-      (s) => {
-        setStores(s);
-        setSelected((cur) => cur || s[0]?.id || '');
+      (list) => {
+        setStores(list.stores);
+        setMaxFileBytes(list.maxFileBytes);
+        setSelected((cur) => cur || list.stores[0]?.id || '');
       },
       (e: unknown) => setErr(message(e)),
     );
-  };
-  useEffect(load, []);
+  }, []);
+  useEffect(load, [load]);
 
   return (
     <section className="page" aria-labelledby="page-title">
       <h1 id="page-title">Knowledge</h1>
       <p className="muted">Full-text content stores: add documents, search them, and let the model search and read them too (tools <code>content-store__*</code>).</p>
-      {err && <div className="alert" role="alert">{err}</div>}
+      {err && <div className="alert" role="alert">{sentence(err)}</div>}
       <div className="knowledge-layout">
         <div>
           <ul className="store-list" aria-label="Stores">
             {stores.map((s) => (
               <li key={s.id}>
-                <button type="button" className={s.id === selected ? 'selected' : ''} aria-pressed={s.id === selected} onClick={() => setSelected(s.id)}>
+                <button type="button" className={s.id === selected ? 'selected' : ''} aria-pressed={s.id === selected} onClick={() => { setErr(''); setSelected(s.id); }}>
                   <strong>{s.name}</strong>
-                  <span className="muted small">{count(s.documents, 'document')} · {bytes(s.bytes)}</span>
+                  <span className="muted small">{storeLine(s)}</span>
                 </button>
               </li>
             ))}
             {stores.length === 0 && <li className="muted small">No stores yet. Name one below and press Create, then drop files into it.</li>}
           </ul>
-          <CreateStore onCreated={(id) => { setSelected(id); load(); }} onError={setErr} />
+          <CreateStore onCreated={(id) => { setErr(''); setSelected(id); load(); }} onError={setErr} />
         </div>
         <div className="tool-detail">
           {selected ? (
-            <StoreView key={selected} store={stores.find((s) => s.id === selected)} onChanged={load} onDeleted={() => { setSelected(''); load(); }} onError={setErr} />
+            <StoreView key={selected} store={stores.find((s) => s.id === selected)} maxFileBytes={maxFileBytes}
+              onChanged={load} onDeleted={() => { setSelected(''); load(); }} onError={setErr} />
           ) : (
             <p className="muted">Create a store to add documents.</p>
           )}
@@ -76,39 +80,97 @@ function CreateStore({ onCreated, onError }: { onCreated: (id: string) => void; 
   );
 }
 
-function StoreView({ store, onChanged, onDeleted, onError }: {
-  store?: StoreInfo; onChanged: () => void; onDeleted: () => void; onError: (e: string) => void;
+/** Adding is the state of adding files: which file of how many, the bytes so far, and since when. */
+interface Adding {
+  index: number;
+  files: number;
+  name: string;
+  size: number;
+  bytesDone: number;
+  bytesTotal: number;
+  started: number;
+}
+
+function StoreView({ store, maxFileBytes, onChanged, onDeleted, onError }: {
+  store?: StoreInfo; maxFileBytes: number; onChanged: () => void; onDeleted: () => void; onError: (e: string) => void;
 }) {
-  const [progress, setProgress] = useState<{ done: number; total: number; current: string } | null>(null);
+  const [adding, setAdding] = useState<Adding | null>(null);
   const [failed, setFailed] = useState<string[]>([]);
+  const [summary, setSummary] = useState('');
   const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<Hit[] | null>(null);
+  const [results, setResults] = useState<SearchResult | null>(null);
   const [doc, setDoc] = useState<{ excerpt: Excerpt; marks: number[] } | null>(null);
   const [confirm, setConfirm] = useState(false);
   const [dragging, setDragging] = useState(false);
+  const [, setTick] = useState(0);
+  const cancelled = useRef(false);
+  const current = useRef('');
+  const running = useRef(false);
+  useEffect(() => {
+    if (!adding) return undefined;
+    const t = setInterval(() => setTick((n) => n + 1), 1000);
+    return () => clearInterval(t);
+  }, [adding]);
   if (!store) return null;
 
   const addFiles = async (files: File[]) => {
-    setFailed([]);
-    const bad: string[] = [];
-    for (let i = 0; i < files.length; i++) {
-      const f = files[i]!;
-      setProgress({ done: i, total: files.length, current: f.name });
-      try {
-        await addFile(store.id, f);
-      } catch (e) {
-        bad.push(message(e));
-      }
+    if (files.length === 0) return;
+    if (running.current) { // one add at a time
+      onError(`Files are being added; add ${files.map((f) => f.name).join(', ')} again once that is done.`);
+      return;
     }
-    setProgress(null);
+    running.current = true;
+    onError('');
+    setFailed([]);
+    setSummary('');
+    cancelled.current = false;
+    const bad: string[] = [];
+    const replaced: string[] = [];
+    let added = 0;
+    let done = 0;
+    let bytesDone = 0;
+    const bytesTotal = files.reduce((n, f) => n + f.size, 0);
+    for (const [i, f] of files.entries()) {
+      if (cancelled.current) break;
+      done++;
+      // Refused before its bytes are read: the page would otherwise send a file the store refuses.
+      const refused = tooLarge(f.name, f.size, maxFileBytes);
+      if (refused) {
+        bad.push(refused);
+        bytesDone += f.size;
+        continue;
+      }
+      const id = `add-${Date.now()}-${i}`;
+      current.current = id;
+      setAdding({ index: i, files: files.length, name: f.name, size: f.size, bytesDone, bytesTotal, started: Date.now() });
+      try {
+        const a = await addFile(store.id, f, maxFileBytes, id);
+        added++;
+        if (a.replaced) replaced.push(f.name);
+      } catch (e) {
+        if (cancelled.current) done--;
+        else bad.push(message(e));
+      }
+      bytesDone += f.size;
+    }
+    current.current = '';
+    running.current = false;
+    setAdding(null);
     setFailed(bad);
+    setSummary(addSummary(added, replaced, cancelled.current ? files.length - done : 0));
     onChanged();
+  };
+  const cancel = () => {
+    cancelled.current = true;
+    if (current.current) void cancelAdd(current.current);
   };
   const runSearch = async (e: React.FormEvent) => {
     e.preventDefault();
+    onError(''); // an error of an earlier search or add is no longer news
     try {
-      setHits(await search(query, store.id));
+      setResults(await search(query, store.id));
     } catch (err) {
+      setResults(null);
       onError(message(err));
     }
   };
@@ -134,8 +196,17 @@ function StoreView({ store, onChanged, onDeleted, onError }: {
           <button type="button" onClick={() => setConfirm(true)}>Delete store…</button>
         )}
       </div>
-      <p className="muted small">{count(store.documents, 'document')} · {count(store.chunks, 'chunk')}</p>
-      <DocList storeId={store.id} version={`${store.documents}:${store.chunks}`} onChanged={onChanged} onError={onError} />
+      {store.error ? (
+        <div className={`alert ${store.inUse ? 'alert-soft' : ''}`} role="status" aria-label="Store state">
+          {store.inUse ? <p><strong>In use by another program.</strong> {sentence(store.error)}</p> : <p>{sentence(store.error)}</p>}
+          {store.inUse && store.documents > 0 && <p className="small muted">When it was last closed it held {count(store.documents, 'document')}.</p>}
+          <button type="button" className="small" onClick={onChanged}>Try again</button>
+        </div>
+      ) : (
+        <p className="muted small">{count(store.documents, 'document')} · {count(store.chunks, 'chunk')}</p>
+      )}
+      {store.interrupted && <div className="alert" role="status" aria-label="Interrupted add">{sentence(store.interrupted)}</div>}
+      {store.note && <p className="muted small">This store was {store.note}.</p>}
       <div
         className={`drop ${dragging ? 'drop-active' : ''}`}
         onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
@@ -145,24 +216,24 @@ function StoreView({ store, onChanged, onDeleted, onError }: {
         Drop files here, or{' '}
         <label className="file-pick">
           choose files…
-          <input type="file" multiple aria-label="Add files" onChange={(e) => e.target.files && void addFiles(Array.from(e.target.files))} />
+          <input type="file" multiple aria-label="Add files" disabled={adding !== null} onChange={(e) => void addFiles(takeFiles(e.target))} />
         </label>
+        <div className="small">Text, Markdown, HTML, JSON, CSV, source code and PDF, up to {bytes(maxFileBytes)} each.</div>
       </div>
-      {progress && (
-        <div role="status" aria-label="Adding files">
-          <progress max={progress.total} value={progress.done} /> {progress.done + 1} of {progress.total}: {progress.current}
-        </div>
-      )}
-      {failed.map((f) => <div key={f} className="alert" role="alert">{f}</div>)}
+      {adding && <AddProgress adding={adding} onCancel={cancel} />}
+      {failed.map((f) => <div key={f} className="alert" role="alert">{sentence(f)}</div>)}
+      {summary && <p className="small muted" role="status" aria-label="Added">{summary}</p>}
       <form className="search-form" role="search" onSubmit={(e) => void runSearch(e)}>
         <label htmlFor="kq">Search</label>
         <input id="kq" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="words to find" />
         <button type="submit" className="primary" disabled={!query.trim()}>Search</button>
       </form>
-      {hits && (
+      {results && (
         <ol className="hits" aria-label="Results">
-          {hits.length === 0 && <li className="muted">No matches in this store. Try other words, or add the documents that hold them below.</li>}
-          {hits.map((h) => (
+          {results.hits.length === 0 && (
+            <li className="muted">{results.note ? sentence(results.note) : 'No matches in this store. Try other words, or add the documents that hold them above.'}</li>
+          )}
+          {results.hits.map((h) => (
             <li key={`${h.contentId}:${h.fromLine}`}>
               <button type="button" className="link" onClick={() => void open(h)}>{h.title}{h.section ? ` › ${h.section}` : ''}</button>
               <span className="muted small"> lines {h.fromLine}–{h.toLine} · score {h.score.toFixed(2)}</span>
@@ -180,42 +251,63 @@ function StoreView({ store, onChanged, onDeleted, onError }: {
               return <div key={n} className={doc.marks.includes(n) ? 'hit-line' : ''}><span className="ln">{n}</span>{line}</div>;
             })}
           </pre>
+          {doc.excerpt.note && <p className="small muted">{sentence(doc.excerpt.note)}</p>}
         </section>
       )}
+      <DocList storeId={store.id} version={`${store.documents}:${store.chunks}:${summary}`} onChanged={onChanged} onError={onError} />
     </div>
   );
 }
 
-/** source says where a document came from: its file, a file dropped on this window (not kept), or text. */
-function source(d: Doc): string {
-  if (!d.path) return 'text';
-  if (/[\\/]switchboard-doc-[^\\/]+[\\/][^\\/]+$/.test(d.path)) return 'a file added here';
-  return d.path;
+/**
+ * AddProgress shows an add under way: which file of how many, the bytes done of all, the time it
+ * has taken, and Cancel. While one file is read and indexed (a single call, which reports nothing
+ * until it ends) the bar moves without a value.
+ */
+function AddProgress({ adding, onCancel }: { adding: Adding; onCancel: () => void }) {
+  const seconds = Math.floor((Date.now() - adding.started) / 1000);
+  return (
+    <div role="status" aria-label="Adding files" className="add-progress">
+      {adding.bytesDone > 0 ? <progress max={adding.bytesTotal} value={adding.bytesDone} /> : <progress />}
+      <span>
+        {adding.files > 1 && `${adding.index + 1} of ${adding.files}: `}reading and indexing {adding.name} ({bytes(adding.size)})
+        {adding.files > 1 && ` · ${bytes(adding.bytesDone)} of ${bytes(adding.bytesTotal)} done`}
+        {seconds > 0 && ` · ${seconds} s`}
+      </span>
+      <button type="button" className="small" onClick={onCancel}>Cancel</button>
+    </div>
+  );
 }
 
 /**
- * DocList is a store's documents (title, source, size, added) with Re-index (reads the file
- * again, or the kept text) and Remove (asks first). It reloads when the store's counts change.
+ * DocList is a store's documents, newest first, a page at a time (title, source, size, added) with
+ * Re-index (reads the file again, or the kept text) and Remove (asks first). It reloads when the
+ * store's counts change.
  */
 function DocList({ storeId, version, onChanged, onError }: { storeId: string; version: string; onChanged: () => void; onError: (e: string) => void }) {
-  const [docs, setDocs] = useState<Doc[] | null>(null);
+  const [page, setPage] = useState<DocPage | null>(null);
+  const [offset, setOffset] = useState(0);
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState('');
   const [done, setDone] = useState('');
   const [reload, setReload] = useState(0);
   useEffect(() => {
     let live = true;
-    listDocs(storeId).then((d) => live && setDocs(d), (e: unknown) => live && onError(message(e)));
+    listDocs(storeId, offset).then((p) => {
+      if (!live) return;
+      // A page past the end (documents went since) shows the last one instead.
+      if (p.docs.length === 0 && offset > 0 && p.total > 0) setOffset(Math.floor((p.total - 1) / PAGE_SIZE) * PAGE_SIZE);
+      else setPage(p);
+    }, (e: unknown) => live && onError(message(e)));
     return () => { live = false; };
-  }, [storeId, version, reload, onError]);
-  if (docs === null) return null;
-  if (docs.length === 0) return <p className="muted small">No documents yet. Drop files below, or let the model add some with <code>content-store__addContent</code>.</p>;
-  const act = async (id: string, what: () => Promise<void>, said: string) => {
+  }, [storeId, offset, version, reload, onError]);
+  if (page === null) return null;
+  if (page.total === 0) return <p className="muted small">No documents yet. Drop files above, or let the model add some with <code>content-store__addContent</code>.</p>;
+  const act = async (id: string, what: () => Promise<string>) => {
     setBusy(id);
     setDone('');
     try {
-      await what();
-      setDone(said);
+      setDone(await what());
     } catch (e) {
       onError(message(e));
     }
@@ -224,14 +316,26 @@ function DocList({ storeId, version, onChanged, onError }: { storeId: string; ve
     setReload((n) => n + 1);
     onChanged();
   };
+  const pager = (
+    <div className="pager" role="navigation" aria-label="Document pages">
+      <span className="small muted">{pageLabel(page)}</span>
+      {(page.offset > 0 || page.more) && (
+        <>
+          <button type="button" className="small" disabled={page.offset === 0} onClick={() => setOffset(Math.max(0, page.offset - PAGE_SIZE))}>Previous</button>
+          <button type="button" className="small" disabled={!page.more} onClick={() => setOffset(page.offset + page.docs.length)}>Next</button>
+        </>
+      )}
+    </div>
+  );
   return (
     <div className="doc-list">
+      {pager}
       <table className="data-table" aria-label="Documents">
         <thead>
           <tr><th scope="col">Title</th><th scope="col">Source</th><th scope="col">Size</th><th scope="col">Added</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
         </thead>
         <tbody>
-          {docs.map((d) => (
+          {page.docs.map((d) => (
             <tr key={d.contentId} aria-label={d.title}>
               <th scope="row" className="doc-title">{d.title || 'Untitled'}</th>
               <td className="doc-source" title={d.path || undefined}>{source(d)}</td>
@@ -242,13 +346,16 @@ function DocList({ storeId, version, onChanged, onError }: { storeId: string; ve
                   <span role="alertdialog" aria-label={`Remove ${d.title}?`}>
                     Remove from the store?{' '}
                     <button type="button" className="danger small" autoFocus disabled={busy !== ''}
-                      onClick={() => void act(d.contentId, () => removeDoc(d.contentId), `Removed ${d.title}.`)}>Remove</button>{' '}
+                      onClick={() => void act(d.contentId, async () => { await removeDoc(d.contentId); return `Removed ${d.title}.`; })}>Remove</button>{' '}
                     <button type="button" className="small" onClick={() => setConfirm('')}>Keep</button>
                   </span>
                 ) : (
                   <>
                     <button type="button" className="small" disabled={busy !== ''} title={d.path ? 'Read the file again' : 'Index the kept text again'}
-                      onClick={() => void act(d.contentId, () => reindexDoc(d.contentId), `Re-indexed ${d.title}.`)}>
+                      onClick={() => void act(d.contentId, async () => {
+                        const note = await reindexDoc(d.contentId);
+                        return note ? `Re-indexed ${d.title}: ${note}.` : `Re-indexed ${d.title}.`;
+                      })}>
                       {busy === d.contentId ? 'Re-indexing…' : 'Re-index'}
                     </button>{' '}
                     <button type="button" className="small" disabled={busy !== ''} onClick={() => setConfirm(d.contentId)}>Remove…</button>

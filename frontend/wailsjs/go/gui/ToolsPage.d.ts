@@ -3,8 +3,10 @@
 import {host} from '../models';
 import {gui} from '../models';
 
-export function AddDocument(arg1:string,arg2:string,arg3:string):Promise<host.CallResult>;
+export function AddDocument(arg1:string,arg2:string,arg3:string,arg4:string):Promise<host.CallResult>;
 
 export function CallTool(arg1:string,arg2:string):Promise<host.CallResult>;
+
+export function CancelDocument(arg1:string):Promise<boolean>;
 
 export function Tools():Promise<gui.ToolList>;
