@@ -57,6 +57,10 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		return errNoGUI
 	}
 	if !bindingsBuild {
+		// GTK panics without a display: say so in a sentence instead.
+		if err := cli.CheckDisplay(os.Getenv, runtime.GOOS, o.Files); err != nil {
+			return err
+		}
 		if err := o.DataDir.Ensure(); err != nil {
 			return err
 		}

@@ -3,9 +3,14 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -39,26 +44,119 @@ type Agent struct {
 // ErrUnknownAgent means no agent has that ID.
 var ErrUnknownAgent = errors.New("no agent with that ID: it may have been deleted; pick another in the chat's agent menu")
 
-// Validate checks an agent and says what to fix.
-func (a Agent) Validate() error {
-	if strings.TrimSpace(a.Name) == "" {
+// MaxAgentName is the longest agent name, in characters: a name is shown
+// on one line in the agent list, the chat header and the CLI's tables.
+const MaxAgentName = 64
+
+// ValidAgentName checks an agent's name (trimmed) and says what to fix: not
+// empty, at most MaxAgentName characters, and no control, bidirectional or
+// invisible formatting characters, which would make one name look like
+// another (U+202E turns "Researcher" around) or hide part of it.
+func ValidAgentName(name string) error {
+	name = strings.TrimSpace(name)
+	if err := validNameChars(name); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(name); n > MaxAgentName {
+		return fmt.Errorf("the name is %d characters long: shorten it to %d or fewer (the description can say more)", n, MaxAgentName)
+	}
+	return nil
+}
+
+// validNameChars is ValidAgentName without the length: what a name
+// loaded from config.json must pass (a longer name saved before the limit
+// still loads, and is shortened at its next save).
+func validNameChars(name string) error {
+	if strings.TrimSpace(name) == "" {
 		return errors.New("the agent has no name: give it one, such as \"Researcher\"")
 	}
-	if err := ValidToolMode(a.ToolMode); err != nil {
-		return fmt.Errorf("agent %q: %w; choose direct, code or both", a.Name, err)
+	for _, r := range name {
+		// U+200D joins emoji (👩‍💻): the one format character a name keeps.
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) && r != '\u200d' {
+			return fmt.Errorf("the name has the invisible character U+%04X: remove it (names may not hold control, bidirectional or zero-width characters)", r)
+		}
 	}
-	for tool, p := range a.Policies {
-		if p != PolicyAsk && p != PolicyAllow && p != PolicyDeny {
-			return fmt.Errorf("agent %q: policy %q for %s is not ask, allow or deny", a.Name, p, tool)
+	return nil
+}
+
+// agentProblem is one thing wrong with an agent: the field (its JSON
+// name) and what to fix.
+type agentProblem struct {
+	field, msg string
+}
+
+// problems lists what is wrong with a, field by field; the name's length
+// only when long is set (see validNameChars).
+func (a Agent) problems(long bool) []agentProblem {
+	var out []agentProblem
+	nameErr := validNameChars(a.Name)
+	if nameErr == nil && long {
+		nameErr = ValidAgentName(a.Name)
+	}
+	if nameErr != nil {
+		out = append(out, agentProblem{"name", nameErr.Error()})
+	}
+	if err := ValidToolMode(a.ToolMode); err != nil {
+		out = append(out, agentProblem{"toolMode", err.Error() + "; set it to direct, code or both, or remove it to choose by the model's context window"})
+	}
+	for _, tool := range slices.Sorted(maps.Keys(a.Policies)) {
+		if p := a.Policies[tool]; p != PolicyAsk && p != PolicyAllow && p != PolicyDeny {
+			out = append(out, agentProblem{"policies", fmt.Sprintf("policy %q for %s is not ask, allow or deny", p, tool)})
 		}
 	}
 	for _, t := range a.Tools {
 		server, _, ok := strings.Cut(t, router.Separator)
 		if !ok || !slices.Contains(a.Servers, server) {
-			return fmt.Errorf("agent %q: tool %q is not a tool of one of its servers (%s)", a.Name, t, strings.Join(a.Servers, ", "))
+			out = append(out, agentProblem{"tools", fmt.Sprintf("tool %q is not a tool of one of its servers (%s): add its server to servers, or remove the tool", t, strings.Join(a.Servers, ", "))})
 		}
 	}
-	return a.validateSkills()
+	if err := a.validateSkills(); err != nil {
+		out = append(out, agentProblem{"skills", err.Error()})
+	}
+	return out
+}
+
+// Validate checks an agent and says what to fix.
+func (a Agent) Validate() error {
+	if p := a.problems(true); len(p) > 0 {
+		if p[0].field == "name" {
+			if strings.TrimSpace(a.Name) == "" {
+				return errors.New(p[0].msg)
+			}
+			return fmt.Errorf("agent name %q: %s", a.Name, p[0].msg)
+		}
+		return fmt.Errorf("agent %q: %s", a.Name, p[0].msg)
+	}
+	return nil
+}
+
+// agentProblems checks the agents as config.json holds them: each one
+// (Agent.problems, without the name's length), and that no two share an
+// ID or a name (in any case): a chat, --agent and an edit find an agent by
+// them, and two of one would make an edit of one replace the other.
+// Paths are the agents' JSON paths under settings.chat.
+func agentProblems(agents []Agent) []config.Problem {
+	var out []config.Problem
+	add := func(i int, field, msg string) {
+		out = append(out, config.Problem{Path: fmt.Sprintf("settings.chat.agents[%d].%s", i, field), Severity: config.SeverityError, Message: msg + " (in config.json)"})
+	}
+	for i, a := range agents {
+		for _, p := range a.problems(false) {
+			add(i, p.field, p.msg)
+		}
+		if strings.TrimSpace(a.ID) == "" {
+			add(i, "id", "the agent has no id: give it one unique among the agents (any text, such as \"agent-"+strconv.Itoa(i+1)+"\")")
+		}
+		for j, o := range agents[:i] {
+			if a.ID != "" && o.ID == a.ID {
+				add(i, "id", fmt.Sprintf("agents[%d] (%q) has the id %q too: give this one another id (any text unique among the agents)", j, o.Name, a.ID))
+			}
+			if n := strings.TrimSpace(a.Name); n != "" && strings.EqualFold(strings.TrimSpace(o.Name), n) {
+				add(i, "name", fmt.Sprintf("agents[%d] is named %q too (names are compared in any case): rename one of them", j, o.Name))
+			}
+		}
+	}
+	return out
 }
 
 // Allows reports whether the agent may use tool t.
@@ -109,11 +207,14 @@ func (s Settings) ChatAgent(id string) *Agent {
 	return &ag
 }
 
-// FindAgent returns the agent with the given ID or name (any case), for
-// the CLI's --agent.
+// FindAgent returns the agent with the given ID, else the one with that
+// name (any case), for the CLI's --agent.
 func (s Settings) FindAgent(nameOrID string) (Agent, error) {
+	if a, err := s.Agent(nameOrID); err == nil {
+		return a, nil
+	}
 	for _, a := range s.Agents {
-		if a.ID == nameOrID || strings.EqualFold(a.Name, nameOrID) {
+		if strings.EqualFold(strings.TrimSpace(a.Name), strings.TrimSpace(nameOrID)) {
 			return a, nil
 		}
 	}
@@ -122,13 +223,14 @@ func (s Settings) FindAgent(nameOrID string) (Agent, error) {
 		names = append(names, a.Name)
 	}
 	if len(names) == 0 {
-		return Agent{}, fmt.Errorf("no agent %q: there are none yet; make one on the app's Agents page", nameOrID)
+		return Agent{}, fmt.Errorf("no agent %q: there are none yet; make one on the app's Agents page or with 'switchboard agents add'", nameOrID)
 	}
 	return Agent{}, fmt.Errorf("no agent %q; the agents are: %s", nameOrID, strings.Join(names, ", "))
 }
 
-// PutAgent adds a (a.ID == "" gets a new ID) or replaces the agent with its
-// ID; names must be unique.
+// PutAgent adds a (a.ID == "" gets a new ID) or replaces the one agent
+// with its ID; names must be unique, in any case. It never replaces
+// another agent: an ID no agent has, or more than one has, is refused.
 func (s *Settings) PutAgent(a Agent) (Agent, error) {
 	a.Name = strings.TrimSpace(a.Name)
 	if err := a.Validate(); err != nil {
@@ -138,8 +240,8 @@ func (s *Settings) PutAgent(a Agent) (Agent, error) {
 		a.Servers = []string{}
 	}
 	for _, o := range s.Agents {
-		if o.ID != a.ID && strings.EqualFold(o.Name, a.Name) {
-			return a, fmt.Errorf("an agent named %q already exists: choose another name", a.Name)
+		if o.ID != a.ID && strings.EqualFold(strings.TrimSpace(o.Name), a.Name) {
+			return a, fmt.Errorf("an agent named %q already exists: choose another name", o.Name)
 		}
 	}
 	if a.ID == "" {
@@ -147,12 +249,20 @@ func (s *Settings) PutAgent(a Agent) (Agent, error) {
 		s.Agents = append(s.Agents, a)
 		return a, nil
 	}
-	i := slices.IndexFunc(s.Agents, func(o Agent) bool { return o.ID == a.ID })
-	if i < 0 {
-		return a, fmt.Errorf("%q: %w", a.ID, ErrUnknownAgent)
+	var at []int
+	for i, o := range s.Agents {
+		if o.ID == a.ID {
+			at = append(at, i)
+		}
 	}
-	s.Agents[i] = a
-	return a, nil
+	switch len(at) {
+	case 0:
+		return a, fmt.Errorf("%q: %w", a.ID, ErrUnknownAgent)
+	case 1:
+		s.Agents[at[0]] = a
+		return a, nil
+	}
+	return a, fmt.Errorf("%d agents have the id %q: give each its own id in config.json (settings.chat.agents), then save again", len(at), a.ID)
 }
 
 // RemoveAgent deletes an agent.

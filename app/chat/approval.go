@@ -57,6 +57,9 @@ type ApprovalRequest struct {
 	// of, and Script the script that makes it (code mode).
 	Parent string `json:"parent,omitempty"`
 	Script string `json:"script,omitempty"`
+	// Specialist is the server whose specialist (ask_<server>) makes this
+	// call, so the card says who asks: not the model the user talks to.
+	Specialist string `json:"specialist,omitempty"`
 }
 
 // Approver asks the user. Approve blocks until the user answers or ctx is

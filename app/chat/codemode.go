@@ -183,13 +183,25 @@ func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, s
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return sub.scriptSoFar(out), ctx.Err() // the calls that ran are kept, and told
 	case errors.As(err, &le), errors.As(err, &se):
 		out.Error = err.Error()
 	default:
-		return nil, err
+		return sub.scriptSoFar(out), err
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(scriptText(out))}, StructuredContent: out, IsError: out.Error != ""}, nil
+}
+
+// endedWith is s ended early with text (partial).
+func (s ScriptResult) endedWith(text string) any {
+	s.Error = text
+	return s
+}
+
+// scriptSoFar is what a script stopped from outside (Stop, a failure of
+// its runner) did until then: its calls, which may have changed something.
+func (s *subAgent) scriptSoFar(out ScriptResult) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(s.callsSoFar("the script"))}, StructuredContent: out}
 }
 
 // scriptText is what the model reads of a script's run.

@@ -349,3 +349,50 @@ func TestAFailedCallSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// A script stopped by the user keeps the calls it made so far, as a
+// delegation does: the stored result lists them, and the one that ran is
+// marked done (it may have changed something).
+func TestAStoppedScriptKeepsItsCalls(t *testing.T) {
+	started := make(chan struct{}, 1)
+	f := newFixture(t, provider.KindOpenAI, started)
+	f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{script("s1", `await tools.files.echo({text: "SIDE"}); await tools.files.slow({});`)}})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() { <-started; cancel() }()
+	_, _ = f.send(ctx, "go", codeMode)
+
+	msgs, err := f.hist.Messages(t.Context(), f.chat.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			if c.Tool != chat.RunScriptName {
+				continue
+			}
+			var r struct {
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				StructuredContent chat.ScriptResult `json:"structuredContent"`
+			}
+			if err := json.Unmarshal(c.Result, &r); err != nil {
+				t.Fatal(err)
+			}
+			if c.Status != chat.CallCancelled || len(r.Content) != 1 {
+				t.Fatalf("run_script stored %s: %s", c.Status, c.Result)
+			}
+			for _, want := range []string{"The user stopped the chat", "the script made 2 tool calls", `files__echo {"text":"SIDE"}: done`, "files__slow {}: cancelled"} {
+				if !strings.Contains(r.Content[0].Text, want) {
+					t.Errorf("result text lacks %q:\n%s", want, r.Content[0].Text)
+				}
+			}
+			if s := r.StructuredContent; len(s.Calls) != 2 || s.Calls[0].Status != chat.CallDone || s.Error == "" {
+				t.Errorf("stored script result %+v", s)
+			}
+			return
+		}
+	}
+	t.Fatal("no run_script call stored")
+}

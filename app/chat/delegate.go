@@ -263,6 +263,7 @@ func firstLine(s string) string {
 type subAgent struct {
 	parent string                 // the ask_<server> or run_script call's ID
 	script string                 // the script, for run_script
+	server string                 // the specialist's server, for ask_<server>
 	tools  map[string]router.Tool // only the server's tools
 	steps  []Step                 // its calls run one at a time, so no lock
 }
@@ -276,6 +277,35 @@ type Step struct {
 	Result     string          `json:"result"`
 	IsError    bool            `json:"isError,omitempty"`
 	DurationMs int64           `json:"durationMs"`
+	// Status is how the call ended (CallDone, CallError, CallDenied,
+	// CallCancelled); "" in results stored before it was kept: done, or
+	// error when IsError.
+	Status string `json:"status,omitempty"`
+}
+
+// Delegation is an ask_<server> call's structured result: the
+// specialist's answer and every call it made. A delegation that ended
+// early (Stop, the specialist's model failing) keeps the calls made so far,
+// with Error saying how it ended: the calls that ran may have changed
+// something, and the parent model and the user must see which.
+type Delegation struct {
+	Answer string `json:"answer,omitempty"`
+	Server string `json:"server"`
+	Steps  []Step `json:"steps"`
+	Error  string `json:"error,omitempty"`
+}
+
+// endedWith is d ended early with text (partial).
+func (d Delegation) endedWith(text string) any {
+	d.Error = text
+	return d
+}
+
+// partial is the structured result of a synthetic call that can end
+// early with the work done so far: the call's stored result keeps it,
+// with the sentence it ended with (engine.go's call).
+type partial interface {
+	endedWith(text string) any
 }
 
 // stepResultBudget caps what a step keeps of its result for the UI.
@@ -288,12 +318,55 @@ func (s *subAgent) record(hc history.ToolCall) {
 	if json.Unmarshal(hc.Result, &res) == nil {
 		text = resultText(&res)
 	}
-	s.steps = append(s.steps, Step{Tool: hc.Tool, Server: hc.Server, Arguments: hc.Arguments, Result: truncate(text, stepResultBudget), IsError: hc.IsError, DurationMs: hc.DurationMs})
+	s.steps = append(s.steps, Step{Tool: hc.Tool, Server: hc.Server, Arguments: hc.Arguments, Result: truncate(text, stepResultBudget), IsError: hc.IsError,
+		DurationMs: hc.DurationMs, Status: hc.Status})
+}
+
+// stepArgsBudget caps the arguments a summary line quotes of a step.
+const stepArgsBudget = 200
+
+// sofar is a delegation that ended early with err, as a result keeping the
+// specialist's calls so far: its text lists them for the parent model,
+// which would otherwise take the whole delegation for undone and may do
+// again what already ran. The engine puts how it ended first (call).
+func (s *subAgent) sofar(server string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(s.callsSoFar("the " + server + " specialist"))}, StructuredContent: Delegation{Server: server, Steps: s.steps}}
+}
+
+// callsSoFar tells the parent model which calls who (a specialist, the
+// script) made before it ended early, and that those done may have changed
+// something.
+func (s *subAgent) callsSoFar(who string) string {
+	var b strings.Builder
+	if len(s.steps) == 0 {
+		fmt.Fprintf(&b, "%s had made no tool calls yet.", upperFirst(who))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Before that, %s made %d tool %s:\n", who, len(s.steps), plural(len(s.steps), "call", "calls"))
+	for _, st := range s.steps {
+		fmt.Fprintf(&b, "- %s %s: %s\n", st.Tool, truncate(string(st.Arguments), stepArgsBudget), cmp.Or(st.Status, CallDone))
+	}
+	b.WriteString("A call marked done ran and may have changed something: check its effect before doing it again.")
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // delegate runs a sub-agent with only server's tools until it answers.
 func (r *run) delegate(ctx context.Context, msg history.Message, server, parent, query, extra string) (*mcp.CallToolResult, error) {
-	sub := &subAgent{parent: parent, tools: map[string]router.Tool{}, steps: []Step{}}
+	sub := &subAgent{parent: parent, server: server, tools: map[string]router.Tool{}, steps: []Step{}}
 	_, byServer := r.servers()
 	tools := byServer[server]
 	var list strings.Builder
@@ -304,6 +377,14 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 	system := fmt.Sprintf("You are a specialist working for the user's assistant, with the tools of the MCP server %q and nothing else:\n%s\n"+
 		"Do what the request asks using these tools, then answer with what you found or did: complete, short, in plain text. "+
 		"The assistant reads your answer, not the user. If the tools cannot do it, say so.", server, list.String())
+	if inst := strings.TrimSpace(r.t.System); inst != "" {
+		// The agent's prompt is the user's word on how the work is done
+		// (what to avoid, which language, house rules): the specialist
+		// does the work, so it gets it too, marked as the assistant's.
+		system += "\n\nThe assistant you work for follows these instructions from the user. Follow those that bear on your task " +
+			"(how to work, what to avoid, the language to answer in); leave aside those about delegating or talking to the user:\n<instructions>\n" +
+			inst + "\n</instructions>"
+	}
 	text := query
 	if strings.TrimSpace(extra) != "" {
 		text += "\n\nContext:\n" + extra
@@ -313,7 +394,8 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 	for step := 1; ; step++ {
 		resp, err := r.t.Provider.Stream(ctx, provider.Request{Model: r.t.Model, System: system, Messages: msgs, Tools: tools}, func(provider.Event) {})
 		if err != nil {
-			return nil, fmt.Errorf("the %s specialist's model request failed: %w", server, err)
+			// The calls made so far are kept (call stores them with how it ended).
+			return sub.sofar(server), fmt.Errorf("the %s specialist's model request failed: %w", server, err)
 		}
 		if len(resp.ToolCalls) == 0 || step > limit {
 			answer := strings.TrimSpace(resp.Text)
@@ -323,7 +405,7 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 			if answer == "" {
 				answer = fmt.Sprintf("The %s specialist gave no answer.", server)
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(answer)}, StructuredContent: map[string]any{"answer": answer, "server": server, "steps": sub.steps}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(answer)}, StructuredContent: Delegation{Answer: answer, Server: server, Steps: sub.steps}}, nil
 		}
 		ensureIDs(resp.ToolCalls)
 		am := provider.Message{Role: provider.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls}
@@ -337,7 +419,7 @@ func (r *run) delegate(ctx context.Context, msg history.Message, server, parent,
 			msgs = append(msgs, toolMessage(hc, r.budgetFor(hc.Tool), media{images: r.t.Images, audio: r.t.Audio}))
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return sub.sofar(server), ctx.Err()
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -14,6 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/app/history"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
@@ -273,5 +275,177 @@ func TestDelegatedStepKeepsAFailedResult(t *testing.T) {
 	}
 	if s := r.StructuredContent.Steps; len(s) != 1 || !s[0].IsError || s[0].Result != "disk on fire" || s[0].Server != "files" {
 		t.Fatalf("steps %+v", s)
+	}
+}
+
+// storedDelegation is the ask_<server> call the chat stored, its result's
+// text and its structured delegation.
+func storedDelegation(t *testing.T, f *fixture) (history.ToolCall, string, chat.Delegation) {
+	t.Helper()
+	msgs, err := f.hist.Messages(t.Context(), f.chat.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			if !strings.HasPrefix(c.Tool, "ask_") {
+				continue
+			}
+			var r struct {
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				StructuredContent chat.Delegation `json:"structuredContent"`
+			}
+			if err := json.Unmarshal(c.Result, &r); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Content) != 1 {
+				t.Fatalf("result content %+v", r.Content)
+			}
+			return c, r.Content[0].Text, r.StructuredContent
+		}
+	}
+	t.Fatal("no ask_ call stored")
+	return history.ToolCall{}, "", chat.Delegation{}
+}
+
+// A delegation that ends early keeps the specialist's calls so far: Stop
+// while one runs, or the specialist's model failing after one ran. The
+// parent model is told which calls ran, so it does not do them again.
+func TestDelegationEndedEarlyKeepsItsSteps(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		stop       bool // Stop while files__slow runs; else the model fails after files__echo
+		status     string
+		text       []string
+		stepStatus []string
+	}{
+		{name: "stop", stop: true, status: chat.CallCancelled,
+			text:       []string{"The user stopped the chat", "made 2 tool calls", `files__echo {"text":"SIDE"}: done`, "files__slow {}: cancelled"},
+			stepStatus: []string{chat.CallDone, chat.CallCancelled}},
+		{name: "model error", status: chat.CallError,
+			text:       []string{"the files specialist's model request failed", "made 1 tool call:", `files__echo {"text":"SIDE"}: done`, "check its effect"},
+			stepStatus: []string{chat.CallDone}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			started := make(chan struct{}, 1)
+			f := newFixture(t, provider.KindOpenAI, started)
+			sub := []providertest.ToolCall{call("s1", "files__echo", `{"text":"SIDE"}`)}
+			if tt.stop {
+				sub = append(sub, call("s2", "files__slow", `{}`))
+			}
+			f.llm.Enqueue(
+				providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"echo SIDE"}`)}},
+				providertest.Reply{ToolCalls: sub},
+				providertest.Reply{Status: 400, Error: "bad request from provider"}, // the specialist's next step
+				providertest.Reply{Text: "The specialist failed."},                  // the parent goes on after an error
+			)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			if tt.stop {
+				go func() { <-started; cancel() }()
+			}
+			_, _ = f.send(ctx, "echo SIDE", func(tn *chat.Turn) { tn.Delegate = true })
+
+			c, text, d := storedDelegation(t, f)
+			if c.Status != tt.status || !c.IsError {
+				t.Fatalf("ask_files stored %s (error %v), want %s", c.Status, c.IsError, tt.status)
+			}
+			for _, want := range tt.text {
+				if !strings.Contains(text, want) {
+					t.Errorf("result text lacks %q:\n%s", want, text)
+				}
+			}
+			var got []string
+			for _, s := range d.Steps {
+				got = append(got, s.Status)
+			}
+			if !slices.Equal(got, tt.stepStatus) || d.Steps[0].Result != "echo: SIDE" || d.Server != "files" || d.Error == "" {
+				t.Fatalf("stored delegation %+v", d)
+			}
+			if !tt.stop {
+				// The parent model read the same text.
+				reqs := f.llm.Requests()
+				if last := string(reqs[len(reqs)-1]); !strings.Contains(last, `files__echo {\"text\":\"SIDE\"}: done`) {
+					t.Fatalf("the parent model was not told what ran: %s", last)
+				}
+			}
+		})
+	}
+}
+
+// A specialist gets the agent's prompt, marked as the assistant's
+// instructions from the user: it does the work those instructions are
+// about.
+func TestSpecialistGetsTheAgentsInstructions(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"echo hi"}`)}},
+		providertest.Reply{Text: "done"},
+		providertest.Reply{Text: "ok"},
+	)
+	if _, err := f.send(t.Context(), "hi", func(tn *chat.Turn) { tn.Delegate, tn.System = true, "Never write outside /tmp. Answer in French." }); err != nil {
+		t.Fatal(err)
+	}
+	_, system := offered(t, f.llm.Requests()[1])
+	if !strings.Contains(system, "<instructions>\nNever write outside /tmp. Answer in French.\n</instructions>") || !strings.Contains(system, `"files"`) {
+		t.Fatalf("specialist's system prompt: %s", system)
+	}
+}
+
+// approverWaiting answers after a while, as a person does.
+type approverWaiting struct{ wait time.Duration }
+
+func (a approverWaiting) Approve(ctx context.Context, _ chat.ApprovalRequest) (chat.Decision, error) {
+	select {
+	case <-time.After(a.wait): // the user's time to answer, not a synchronisation
+		return chat.ApproveOnce, nil
+	case <-ctx.Done():
+		return chat.Deny, ctx.Err()
+	}
+}
+
+// An ask_<server> call's duration is the specialist's work: the time its
+// calls waited for the user's approval is left out.
+func TestDelegationDurationLeavesOutApprovals(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	const wait = 700 * time.Millisecond
+	f.eng = chat.New(chat.Options{Tools: testServer(t, nil), History: f.hist, Approver: approverWaiting{wait}})
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"write x"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("s1", "files__write", `{"path":"x"}`)}}, // destructive: asks
+		providertest.Reply{Text: "wrote x"},
+		providertest.Reply{Text: "done"},
+	)
+	start := time.Now()
+	if _, err := f.send(t.Context(), "write x", func(tn *chat.Turn) { tn.Delegate = true }); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) < wait {
+		t.Fatal("the approval was not asked")
+	}
+	c, _, _ := storedDelegation(t, f)
+	if c.DurationMs >= wait.Milliseconds() {
+		t.Fatalf("ask_files took %d ms, counting the %v the approval waited", c.DurationMs, wait)
+	}
+}
+
+// A specialist's call that needs the user's approval says whose it is: the
+// card names the specialist's server, not the model the user talks to.
+func TestASpecialistsApprovalNamesTheSpecialist(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("a1", "ask_files", `{"query":"write x"}`)}},
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("s1", "files__write", `{"path":"x"}`)}}, // destructive: asks
+		providertest.Reply{Text: "wrote x"},
+		providertest.Reply{Text: "done"},
+	)
+	if _, err := f.send(t.Context(), "write x", func(tn *chat.Turn) { tn.Delegate = true }); err != nil {
+		t.Fatal(err)
+	}
+	asked := f.appr.asked()
+	if len(asked) != 1 || asked[0].Tool != "files__write" || asked[0].Specialist != "files" || asked[0].Parent != "a1" || asked[0].Script != "" {
+		t.Fatalf("approvals %+v", asked)
 	}
 }

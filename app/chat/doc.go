@@ -147,9 +147,12 @@
 //
 // # Agents, tool search and delegation
 //
-// Agents live in `settings.chat.agents` (`name`, `system`, `provider`, `model`, `servers`,
-// optional `tools` (`server__tool`) to narrow them, `policies` over the global ones, and
-// `delegate`). When a chat has more than 40 active tools (`settings.chat.toolSearchAbove`;
+// Agents live in `settings.chat.agents` (`id`, `name`, `system`, `provider`, `model`, `servers`,
+// optional `tools` (`server__tool`) to narrow them, `policies` over the global ones, `toolMode`
+// and `delegate`). LoadSettings checks them all (agent.go): two agents sharing an id or a name
+// (in any case), one without either, a tool outside its servers, a bad policy or tool mode, a
+// name with control or bidirectional characters are refused at their JSON path, so PutAgent
+// never replaces another agent; a name is at most MaxAgentName characters when saved. When a chat has more than 40 active tools (`settings.chat.toolSearchAbove`;
 // negative turns it off), the model first gets `find_tools`: a bleve index over every tool's
 // name, description and parameters; the tools it finds (plus `settings.chat.pinned`) are
 // attached to its next step. Tools a server adds while a turn runs (a call that enables a
@@ -157,8 +160,13 @@
 // under the turn's policies and tool choice (what is switched off stays off); a turn that
 // searched goes on searching, the new tools in the index. In delegate mode each server is one tool, `ask_<server>`
 // `{query, context}`, that runs a sub-agent with only that server's tools and a system
-// prompt listing them; the sub-agent's calls follow the same approvals and appear nested
-// under the card, and its steps are kept in the call's result.
+// prompt listing them, followed by the turn's system prompt (the agent's) marked as the
+// instructions the assistant follows, since the specialist does the work they are about; the
+// sub-agent's calls follow the same approvals and appear nested under the card, and its steps
+// are kept in the call's result (`Delegation`). A delegation that ends early — Stop, or the
+// specialist's model failing — keeps the steps made so far, each with how it ended, and the
+// result's text lists them for the parent model, so it does not take the whole delegation for
+// undone and repeat what ran. Its duration leaves out the time its calls waited for approval.
 //
 // # Code mode
 //

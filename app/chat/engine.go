@@ -485,6 +485,38 @@ type run struct {
 	// loop stores what is left when it ends (flush).
 	doneMu sync.Mutex
 	done   []history.ToolCall
+	// waits is, per ask_<server> or run_script call, the time its nested
+	// calls waited for the user's approval: its duration leaves it out.
+	waits approvalWaits
+}
+
+// approvalWaits is the time calls nested under a parent call waited for
+// the user, by parent call ID. Safe for concurrent use.
+type approvalWaits struct {
+	mu sync.Mutex
+	by map[string]time.Duration
+}
+
+// add adds d, time a call nested under parent (an ask_<server> or
+// run_script call) waited for the user's approval, to what parent's
+// duration leaves out.
+func (w *approvalWaits) add(parent string, d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.by == nil {
+		w.by = map[string]time.Duration{}
+	}
+	w.by[parent] += d
+}
+
+// take is the time the calls nested under call id waited for the user,
+// and forgets it.
+func (w *approvalWaits) take(id string) time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.by[id]
+	delete(w.by, id)
+	return d
 }
 
 // finished keeps a call's final state for the next durable write.
@@ -837,9 +869,12 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		v := *view // the UI may hold it while the call goes on
 		r.emit(Event{Type: EventToolCall, MessageID: msg.ID, Call: &v})
 	}
+	// sofar is what a synthetic call (ask_<server>) did before it ended
+	// early: its result keeps it after the sentence it ended with.
+	var sofar *mcp.CallToolResult
 	fail := func(status, text string) history.ToolCall {
 		hc.IsError, view.IsError = true, true
-		hc.Result = errorResult(text)
+		hc.Result = errorResult(text, sofar)
 		view.Result, view.Error = hc.Result, text
 		update(status)
 		return hc
@@ -872,14 +907,19 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		req := NewApprovalRequest(r.t.ChatID, t, args)
 		req.Tool = c.Name // the name the model called it by
 		if sub != nil {
-			req.Parent, req.Script = sub.parent, sub.script // a script's (or a specialist's) call: the card names it
+			req.Parent, req.Script, req.Specialist = sub.parent, sub.script, sub.server // a script's (or a specialist's) call: the card names it
 		}
 		view.ApprovalID = req.ID
 		update(CallPending)
 		d := Deny
 		if r.e.opts.Approver != nil {
 			var err error
-			if d, err = askUser(ctx, r.e.opts.Approver, req); err != nil {
+			asked := time.Now()
+			d, err = askUser(ctx, r.e.opts.Approver, req)
+			if sub != nil { // the specialist's (or script's) time is its work, not the user's answer
+				r.waits.add(sub.parent, time.Since(asked))
+			}
+			if err != nil {
 				if ctx.Err() != nil {
 					return fail(CallCancelled, stopText(ctx, "The user stopped the chat before answering."))
 				}
@@ -914,8 +954,11 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		done()
 	}
 	stripKept(res) // a server's handle is no handle: the engine writes its own below
-	hc.DurationMs = time.Since(start).Milliseconds()
+	hc.DurationMs = (time.Since(start) - r.waits.take(c.ID)).Milliseconds()
 	view.DurationMs = hc.DurationMs
+	if isSynth && res != nil && (err != nil || ctx.Err() != nil) {
+		sofar = res
+	}
 	switch {
 	case ctx.Err() != nil:
 		return fail(CallCancelled, stopText(ctx, "The user stopped the chat; the call was cancelled."))
@@ -940,9 +983,20 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	return hc
 }
 
-// errorResult is a CallToolResult JSON with one error text.
-func errorResult(text string) json.RawMessage {
-	raw, _ := json.Marshal(mcp.NewToolResultError(text))
+// errorResult is a CallToolResult JSON with one error text, followed by
+// what sofar (a synthetic call ended early, nil for none) did until then,
+// and sofar's structured result saying how it ended.
+func errorResult(text string, sofar *mcp.CallToolResult) json.RawMessage {
+	res := mcp.NewToolResultError(text)
+	if sofar != nil {
+		if more := resultText(sofar); more != "" {
+			res.Content = []mcp.Content{mcp.NewTextContent(text + "\n\n" + more)}
+		}
+		if p, ok := sofar.StructuredContent.(partial); ok {
+			res.StructuredContent = p.endedWith(text)
+		}
+	}
+	raw, _ := json.Marshal(res)
 	return raw
 }
 

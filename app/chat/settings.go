@@ -231,17 +231,15 @@ func LoadSettings(raw json.RawMessage) (Settings, error) {
 	if err != nil {
 		return s, err
 	}
-	bad := func(path string, err error) error {
-		return &config.ValidationError{Kind: config.ErrSettings, Problems: []config.Problem{{Path: path, Severity: config.SeverityError,
-			Message: err.Error() + "; set it to direct, code or both, or remove it to choose by the model's context window"}}}
-	}
+	var problems []config.Problem
 	if err := ValidToolMode(s.Tools); err != nil {
-		return s, bad("settings.chat.tools", err)
+		problems = append(problems, config.Problem{Path: "settings.chat.tools", Severity: config.SeverityError,
+			Message: err.Error() + "; set it to direct, code or both, or remove it to choose by the model's context window"})
 	}
-	for i, a := range s.Agents {
-		if err := ValidToolMode(a.ToolMode); err != nil {
-			return s, bad(fmt.Sprintf("settings.chat.agents[%d].toolMode", i), err)
-		}
+	// Every agent's problem at once, each at its JSON path (agent.go).
+	problems = append(problems, agentProblems(s.Agents)...)
+	if len(problems) > 0 {
+		return s, &config.ValidationError{Kind: config.ErrSettings, Problems: problems}
 	}
 	return s, nil
 }

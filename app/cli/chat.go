@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ func chatCmd() *Command {
 			fs.IntVar(&maxSteps, "max-steps", 0, "stop after this many model steps with tool calls")
 			fs.IntVar(&window, "context-window", 0, "the model's context window in tokens, over what the provider and Settings → Chat → Long chats → Context windows say (default: what they say, else 32000 assumed); a smaller one the provider states when it refuses a request as too long wins over it")
 			fs.BoolVar(&yes, "yes", false, "run every tool call without asking, and accept server forms with their defaults; not sampling (a server using the model), which follows Settings → Chat → Sampling (settings.chat.sampling in config.json)")
-			fs.StringVar(&agentName, "agent", "", "chat as this agent (name or ID): its prompt, model, servers, policies and delegate mode")
+			fs.StringVar(&agentName, "agent", "", "chat as this agent (ID or name): its prompt, provider and model (a --provider of your own uses that provider's default model unless --model), servers, policies and delegate mode; a --chat goes on with its own agent ('switchboard agents' lists them)")
 			fs.StringVar(&toolMode, "tools", "", "how the model gets the tools: direct (each tool), code (it lists them and runs a script that calls them), or both (default: the agent's, else Settings', else code for a context window up to 32k tokens)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) (err error) {
@@ -75,11 +76,23 @@ func chatCmd() *Command {
 					return &ValidationError{Err: err}
 				}
 				agent = &a
-				prov, model = cmp.Or(prov, a.Provider), cmp.Or(model, a.Model)
+				if prov == "" && baseURL == "" {
+					// The agent's model goes with its provider: a --provider
+					// of one's own comes with that provider's default model.
+					prov, model = a.Provider, cmp.Or(model, a.Model)
+				}
+			} else if chatID != "" {
+				// A chat goes on with the agent it started from, as in the window.
+				if agent, err = chatAgent(ctx, inv, h, settings, chatID); err != nil {
+					return err
+				}
+			}
+			if agent != nil {
+				agentNotes(inv, h, agent, toolMode)
 			}
 			m, pname, adhoc, err := chatModel(h, settings, prov, baseURL, model)
 			if err != nil {
-				return err
+				return host.ForAgent(agent, prov, err)
 			}
 			model = m.Name
 			var only []string
@@ -151,6 +164,35 @@ func chatCmd() *Command {
 			}
 			return nil
 		},
+	}
+}
+
+// chatAgent is the agent the stored chat chatID started from (nil for
+// none), saying on stderr when it was deleted since: the chat then goes on
+// with the default set-up, every server included.
+func chatAgent(ctx context.Context, inv *Invocation, h *host.Host, s host.ChatSettings, chatID string) (*host.ChatAgent, error) {
+	c, err := h.Chats.Get(ctx, chatID)
+	if err != nil || c.Agent == "" {
+		return nil, err
+	}
+	a := s.ChatAgent(c.Agent)
+	if a == nil {
+		fmt.Fprintln(inv.Stderr, "switchboard: this chat's agent was deleted: it goes on with the default set-up (every server, the prompt and policies of Settings); --agent NAME chats as another")
+	}
+	return a, nil
+}
+
+// agentNotes says on stderr what of agent will not apply to this run: the
+// servers it names that are not set up, and a tool mode (--tools, its
+// own) that a delegating agent does not use.
+func agentNotes(inv *Invocation, h *host.Host, agent *host.ChatAgent, toolMode string) {
+	if v, err := h.Agents.Get(agent.ID); err == nil && len(v.Missing) > 0 {
+		fmt.Fprintf(inv.Stderr, "switchboard: agent %s names servers that are not set up: %s; it chats without them (add them with 'switchboard servers add', or take them out with 'switchboard agents edit %s --servers …')\n",
+			termSafe(agent.Name), termSafe(strings.Join(v.Missing, ", ")), termSafe(agent.Name))
+	}
+	if agent.Delegate && cmp.Or(toolMode, agent.ToolMode) != "" {
+		fmt.Fprintf(inv.Stderr, "switchboard: agent %s delegates (one ask_<server> specialist per server), so tool mode %q does not apply: its specialists call their server's tools directly\n",
+			termSafe(agent.Name), cmp.Or(toolMode, agent.ToolMode))
 	}
 }
 
@@ -255,7 +297,8 @@ func (s *streamPrinter) event(ev host.ChatEvent) {
 		case host.CallRunning:
 			s.newline()
 			if script, ok := scriptOf(c); ok {
-				fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s\n%s\n", c.Name, indentLines(script, "  │ "))))
+				// Whole, written out as the window's card shows it.
+				fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("→ %s\n%s\n", c.Name, indentLines(host.Show(script, math.MaxInt).Text, "  │ "))))
 				break
 			}
 			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("%s→ %s %s\n", indent, c.Name, excerpt(string(c.Args), MaxShownArgs))))
@@ -326,10 +369,18 @@ func (t *terminalRequests) Approve(ctx context.Context, req host.ApprovalRequest
 		return host.Deny, errors.New("no terminal to ask on; use --yes to allow tool calls")
 	}
 	what := "run " + req.Tool
-	if req.Kind == host.KindSampling {
+	switch {
+	case req.Kind == host.KindSampling:
 		what = "let " + req.Server + " use the model"
+	case req.Specialist != "": // not the model the user talks to: say whose call it is
+		what = "(the " + req.Specialist + " specialist) run " + req.Tool
 	}
-	s, err := t.line(ctx, fmt.Sprintf("%s %s\nAllow? [y]es / [a]lways in this chat / [N]o: ", what, excerpt(string(req.Arguments), MaxShownArgs)))
+	args := host.Show(string(req.Arguments), MaxShownArgs)
+	what += " " + args.Text
+	if note := args.Note(); note != "" { // the part not shown is approved too: say so
+		what += "\n" + note
+	}
+	s, err := t.line(ctx, what+"\nAllow? [y]es / [a]lways in this chat / [N]o: ")
 	if err != nil {
 		return host.Deny, err
 	}

@@ -207,7 +207,7 @@ func dispatch(ctx context.Context, top *Command, args []string, env Env) error {
 		}
 		i := slices.IndexFunc(cmd.Subs, func(c *Command) bool { return c.Name == name })
 		if i < 0 {
-			return &UsageError{Cmd: path, Msg: fmt.Sprintf("unknown command %q; one of %s", name, subNames(cmd))}
+			return &UsageError{Cmd: path, Msg: fmt.Sprintf("unknown command %q; one of %s%s", name, subNames(cmd), didYouMean(path, cmd, name))}
 		}
 		cmd, path, args = cmd.Subs[i], path+" "+name, rest[1:]
 	}
@@ -304,6 +304,17 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		pos, args = append(pos, args[0]), args[1:]
 	}
+}
+
+// didYouMean names the command one level down that is called name
+// ('switchboard install' is 'switchboard servers install'), or "".
+func didYouMean(path string, cmd *Command, name string) string {
+	for _, g := range cmd.Subs {
+		if slices.ContainsFunc(g.Subs, func(c *Command) bool { return c.Name == name }) {
+			return fmt.Sprintf("; did you mean '%s %s %s'?", path, g.Name, name)
+		}
+	}
+	return ""
 }
 
 func subNames(cmd *Command) string {

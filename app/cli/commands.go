@@ -20,6 +20,7 @@ func root() *Command {
 			toolsCmd(),
 			secretsCmd(),
 			chatCmd(),
+			agentsCmd(),
 			modelsCmd(),
 			serveCmd(),
 			daemonCmd(),

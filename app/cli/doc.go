@@ -38,10 +38,18 @@
 //	switchboard servers install FILE.mcpb [--set KEY=VALUE ...] [--accept-changes]
 //	                                             install an MCP Bundle as a server named after its
 //	                                             manifest (see "MCP Bundles" in mcpmanager/bundle); again to update or
-//	                                             reinstall, keeping the values you gave; a bad
-//	                                             signature exits 2 saying why; another author,
-//	                                             signer or command than the installed copy's is
-//	                                             shown and asked on a terminal, else exits 2
+//	                                             reinstall, keeping the values you gave (a new
+//	                                             version's defaults apply where you gave none); a
+//	                                             relative file or folder is taken from the current
+//	                                             directory; a bad signature, a file that is not a
+//	                                             bundle or an unsafe one exits 2 saying why; an older
+//	                                             version, or another author, signer or command than
+//	                                             the installed copy's is shown and asked on a
+//	                                             terminal, else exits 2 (--accept-changes installs it);
+//	                                             a program the server needs that is not installed
+//	                                             (uv, node, python) is warned of. There is no top-level
+//	                                             'switchboard install': 'switchboard FILE.mcpb' opens
+//	                                             the window with it
 //	switchboard servers test NAME [--config FILE]   start one server alone, connect
 //	                                             (server/discover or initialize) and run tools/list,
 //	                                             print each step's time or what failed, and the
@@ -56,16 +64,24 @@
 //	switchboard servers export [--out FILE]      a shareable config: secrets stay ${secret:NAME}
 //	switchboard registry search [QUERY] [--registry URL] [--all]
 //	                                             search the MCP Registry (default: Settings → Servers →
-//	                                             registry, else https://registry.modelcontextprotocol.io);
-//	                                             unreachable: says so in a sentence, then the last
-//	                                             listing, with its age; --all stops at a repeated
-//	                                             cursor, 100 pages or 2 min (prints what it got,
-//	                                             exit 1 naming the limit)
-//	switchboard registry add NAME [--registry URL] [--set VAR=VALUE ...] [--option N]
+//	                                             registry, else https://registry.modelcontextprotocol.io;
+//	                                             API v0.1, else v0); one version per server, a deprecated
+//	                                             or deleted one marked so; unreachable: says so in a
+//	                                             sentence, then the last listing, with its age; --all
+//	                                             stops at a repeated cursor, 100 pages or 2 min (prints
+//	                                             what it got, exit 1 naming the limit); an address that
+//	                                             is not https (nor http to this computer) or not a
+//	                                             registry: exit 2, saying so
+//	switchboard registry add NAME [--registry URL] [--set KEY=VALUE ...] [--option N] [--name ENTRY]
 //	                                             add a registry server, version pinned: npm → npx -y
 //	                                             PKG@VER, pypi → uvx PKG==VER, oci → docker run -i --rm
 //	                                             IMAGE:TAG, mcpb → download, fileSha256 check, bundle
-//	                                             install, remote → URL entry; secret values to the keyring
+//	                                             install, remote → URL entry; secret values to the keyring;
+//	                                             --set takes every input, optional ones and defaults too
+//	                                             (an unknown key is refused); --name when the name is
+//	                                             taken; a deprecated server warns, a deleted one, an
+//	                                             unsafe or unsupported one, a missing value, a bad
+//	                                             fileSha256 are refused (exit 2)
 //	switchboard secrets list                     secret names, masked values, servers using them
 //	switchboard secrets set NAME                 store a secret read from stdin (never from argv)
 //	switchboard secrets delete NAME
@@ -75,15 +91,25 @@
 //	                                             (size, RAM, licence, downloaded or partly) and added GGUF files
 //	switchboard models download NAME             download a catalog model (progress on stderr), checked against
 //	                                             its pinned size and SHA-256 before use; Ctrl-C keeps the partial
-//	                                             file and the same command resumes it; adds the provider
-//	                                             "On this computer"
-//	switchboard models add FILE.gguf             run a GGUF file of your own (it stays where it is)
+//	                                             file and the same command resumes it (a server that stops
+//	                                             sending for a minute is resumed too); a download of the same
+//	                                             model already running (the window, another terminal) is
+//	                                             followed, not repeated; adds the provider "On this computer"
+//	switchboard models add [FILE.gguf]           run a GGUF file of your own (it stays where it is), checked
+//	                                             first as llama.cpp loads it (a split model's first part with
+//	                                             its parts beside it, a file not cut short); an Ollama blob is
+//	                                             named as Ollama names it; alone: as 'models found'
+//	switchboard models found                     the GGUF models Ollama (~/.ollama/models) and LM Studio
+//	                                             (~/.lmstudio/models) keep here, and which are added
 //	switchboard models remove NAME               delete a downloaded model, or forget an added file
 //	switchboard models url [URL]                 print or set where models download from: a mirror's base URL
 //	                                             or a folder ('' for each model's own Hugging Face URL)
 //	switchboard models run [--context N] [--threads N]
 //	                                             print or set the context size and threads the model runs
 //	                                             with (0: fitted to this machine); the next message restarts it
+//	switchboard models status [NAME]             the runtime (llama-server's path, its CPU backends, the one it
+//	                                             last loaded) and how NAME (default: the default model) runs
+//	                                             here: context, KV cache, memory, threads; or why it cannot
 //	switchboard tools list [--config FILE]       start the servers, list server__tool names + errors
 //	switchboard tools call NAME --args JSON [--config FILE]
 //	switchboard tools trust NAME [--server S]    accept the changed (or new) definition of a withheld
@@ -109,7 +135,21 @@
 //	                                             the model writes JavaScript that calls the tools, each
 //	                                             call decided as a direct one), or both; default: the
 //	                                             agent's, else settings.chat.tools, else code for a
-//	                                             model with a context window up to 32k tokens
+//	                                             model with a context window up to 32k tokens (a delegating
+//	                                             agent uses none, and says so); --agent with a --provider of
+//	                                             your own uses that provider's default model; --chat goes on
+//	                                             with the chat's agent (its deletion is said on stderr)
+//	switchboard agents [list|show NAME]          the agents: model, servers (those not set up marked), mode
+//	switchboard agents add NAME [--file F] [--system TEXT | --system-file F] [--provider P] [--model M]
+//	                        [--servers A,B] [--tools S__T,...] [--policy PATTERN=ask|allow|deny] [--delegate] [--tool-mode M]
+//	switchboard agents edit NAME [same flags, --name NEW]   only the fields whose flags are given
+//	switchboard agents duplicate|remove NAME     a copy named "NAME copy"; remove leaves its chats (default set-up)
+//	switchboard agents import [PATH...] [--dry-run]
+//	                                             Claude Code's subagent files (default ~/.claude/agents and
+//	                                             ./.claude/agents): name, description, prompt, tools
+//	                                             (mcp__S__T → S__T; Read/Write/Edit/Glob/Grep/LS/Bash → the
+//	                                             workspace's), with a note for what has no match; a taken
+//	                                             name is skipped
 //	switchboard serve [--config FILE]            every tool (external and built-in) as one MCP server over stdio
 //	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
 //	                                             --listen-any; prints the bearer token to send, or
@@ -173,7 +213,13 @@
 // lines, forms, the chat's answer and tool-call lines) is printed without control characters:
 // escape sequences, other C0/C1 controls and bidi overrides are dropped (newlines and tabs
 // stay), so a server cannot move the cursor, retitle or write to the clipboard through your
-// terminal; `--json` output keeps the exact text, JSON-escaped.
+// terminal; `--json` output keeps the exact text, JSON-escaped. A tool call's arguments, on
+// its line and in the approval question, are written out as serve's question to its client
+// and the window's approval card write them (host.Show, `mcpmanager/plain`): zero-width,
+// bidirectional and other invisible characters as their codes (`\u2067`), more than 32
+// spaces as `[600 spaces]`, and arguments longer than 2,000 characters as their head and tail
+// with `[… N characters not shown …]` between them and a line saying that allowing the call
+// allows the part not shown too.
 // A server's form (elicitation) is asked field by field on a terminal (`app/cli/form.go`):
 // choices numbered with their titles (one, or several separated by commas), each answer
 // checked against its field (range, length, email, uri, date, date-time) and asked again

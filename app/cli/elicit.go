@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -235,18 +234,11 @@ func (t *terminalRequests) line(ctx context.Context, prompt string) (string, err
 var errStdinClosed = errors.New("declined: stdin is not a terminal (it closed before an answer)")
 
 // MaxShownArgs bounds the arguments shown on a tool-call line or in a
-// question: a 20 MB argument is shown as its start and its size.
+// question: a 20 MB argument is shown as its head and its tail, with the
+// middle counted.
 var MaxShownArgs = 2000
 
-// excerpt is s cut to about max bytes (on a character boundary), with its
-// whole size said when it was cut.
-func excerpt(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%s in all)", s[:cut], host.Bytes(int64(len(s))))
-}
+// excerpt is s as a person reads it before deciding (host.Show): invisible
+// and reordering characters written out, long blank runs counted, and
+// about max characters of it, its tail always among them.
+func excerpt(s string, max int) string { return host.Show(s, max).Text }

@@ -144,16 +144,50 @@ func TestTerminalRequests(t *testing.T) {
 }
 
 // TestClosedStdinDeclines: an answer read from a stdin that closed is a
-// no, said as such; a 20 MB argument is shown as its start and its size.
+// no, said as such; a 20 MB argument is shown as its head and tail, and
+// the question says how much of it is not shown.
 func TestClosedStdinDeclines(t *testing.T) {
 	var out strings.Builder
 	term := &terminalRequests{in: bufio.NewReader(strings.NewReader("")), out: &out, interactive: true}
-	big := `{"text":"` + strings.Repeat("x", 20<<20) + `"}`
+	big := `{"text":"` + strings.Repeat("x", 20<<20) + `; touch PWNED"}`
 	d, err := term.Approve(t.Context(), chat.ApprovalRequest{Tool: "fs__write", Arguments: json.RawMessage(big)})
 	if d != chat.Deny || err == nil || !strings.Contains(err.Error(), "declined: stdin is not a terminal") {
 		t.Fatalf("Approve on a closed stdin = %v, %v", d, err)
 	}
-	if n := out.Len(); n > MaxShownArgs+200 || !strings.Contains(out.String(), "(20.0 MB in all)") {
-		t.Fatalf("the question showed %d bytes of a 20 MB argument: %.300s", n, out.String())
+	if n := out.Len(); n > MaxShownArgs+300 || !strings.Contains(out.String(), `; touch PWNED"}`) || !strings.Contains(out.String(), "(of 20.0 MB in all) are not shown here; allowing it allows them too.\nAllow?") {
+		t.Fatalf("the question showed %d bytes of a 20 MB argument: %.300s … %s", n, out.String(), out.String()[max(0, n-300):])
+	}
+}
+
+// TestApproveShowsArguments: the terminal's question writes the arguments
+// out as serve's and the window's do: a padded tail in sight, invisible
+// and reordering characters as their codes (not dropped, which would show
+// ec\u200bho as echo), terminal controls harmless.
+func TestApproveShowsArguments(t *testing.T) {
+	cases := []struct {
+		name, args, want string
+		specialist       string
+	}{
+		{name: "a specialist's call", args: `{"command":"ls"}`, specialist: "workspace", want: `(the workspace specialist) run workspace__execute_shell {"command":"ls"}`},
+		{"padding", `{"command":"echo harmless` + strings.Repeat(" ", 600) + `; touch PWNED"}`, `run workspace__execute_shell {"command":"echo harmless[600 spaces]; touch PWNED"}` + "\nAllow? ", ""},
+		{"isolates", "{\"command\":\"ls \u2067;touch PWNED_T3\u2069 # list files\"}", `{"command":"ls \u2067;touch PWNED_T3\u2069 # list files"}`, ""},
+		{"override", "{\"command\":\"echo safe # \u202e; touch PWNED_BIDI \u202c done\"}", `# \u202E; touch PWNED_BIDI \u202C done`, ""},
+		{"zero-width", "{\"command\":\"ec\u200bho hi\"}", `ec\u200Bho hi`, ""},
+		{"controls", "{\"command\":\"a\rb\x1b]0;title\x07c\"}", `a\rb\u001B]0;title\u0007c`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out strings.Builder
+			term := &terminalRequests{in: bufio.NewReader(strings.NewReader("n\n")), out: &out, interactive: true}
+			if d, err := term.Approve(t.Context(), chat.ApprovalRequest{Tool: "workspace__execute_shell", Arguments: json.RawMessage(c.args), Specialist: c.specialist}); d != chat.Deny || err != nil {
+				t.Fatalf("Approve answered n = %v, %v", d, err)
+			}
+			if !strings.Contains(out.String(), c.want) {
+				t.Errorf("the question = %q\nwant it to hold %q", out.String(), c.want)
+			}
+			if strings.Contains(out.String(), "not shown") {
+				t.Errorf("the question left part of short arguments out: %q", out.String())
+			}
+		})
 	}
 }

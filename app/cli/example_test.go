@@ -31,13 +31,17 @@ func switchboard(dir, line string) {
 	// A server's id is random (config.json's "id", the middle of its
 	// keyring names); the transcript shows where it goes.
 	text = serverID.ReplaceAllString(text, "server.<id>.")
+	text = agentID.ReplaceAllString(text, "(id <id>)")
 	fmt.Print(text)
 	if code != 0 {
 		fmt.Printf("(exit %d)\n", code)
 	}
 }
 
-var serverID = regexp.MustCompile(`server\.[0-9a-f]{12}\.`)
+var (
+	serverID = regexp.MustCompile(`server\.[0-9a-f]{12}\.`)
+	agentID  = regexp.MustCompile(`\(id [0-9a-f]{16}\)`)
+)
 
 // tempDir is a fresh folder for one example, holding the given files.
 func tempDir(files map[string]string) (string, func()) {
@@ -135,11 +139,11 @@ func Example_toolsList() {
 	switchboard(dir, "tools list")
 	// Output:
 	// $ switchboard tools list
-	// content-store__addContent      Add a document to a store so it can be searched. Pass either `text` (with a `...
+	// content-store__addContent      Add a document to a store so it can be searched. Pass one of `text` (with a `...
 	// content-store__createStore     Create a new, empty content store: a named collection of documents for full-t...
 	// content-store__deleteContent   Remove one document from its store; it is no longer found by search. Cannot b...
 	// content-store__deleteStore     Delete a whole store with every document in it. Cannot be undone; ask the use...
-	// content-store__listContent     List the documents of a store, newest first: contentId, title, source path (n...
+	// content-store__listContent     List the documents of a store, newest first, a page at a time: contentId, tit...
 	// content-store__listStores      List the content stores: id, name, description, analyzer, number of documents...
 	// content-store__readContent     Read lines of a stored document, e.g. around a search hit's fromLine–toLine...
 	// content-store__reindexContent  Read a document again and index it anew: from its file when it is still there...
@@ -154,6 +158,40 @@ func Example_toolsList() {
 	// workspace__search_files        Find files by name and/or find text in files, under a directory of the worksp...
 	// workspace__tree                Show the directory tree under a path, indented, down to a depth (default 3, a...
 	// workspace__write_file          Create a file, or replace a file's whole content, in the workspace. Missing p...
+}
+
+// claudeAgent is a Claude Code subagent file, as ~/.claude/agents holds them.
+const claudeAgent = `---
+name: code-reviewer
+description: Reviews recent changes for bugs, risky patterns and unclear names.
+tools: Read, Grep, Glob, Bash, WebFetch
+model: sonnet
+---
+
+You are a careful code reviewer. Name the most serious problem first.
+`
+
+// Claude Code's agents imported (what does not carry over is said), one
+// made from flags, and the list.
+func Example_agents() {
+	dir, done := tempDir(map[string]string{"code-reviewer.md": claudeAgent})
+	defer done()
+	switchboard(dir, "agents import code-reviewer.md")
+	switchboard(dir, "agents add Librarian --servers content-store,notes --delegate")
+	switchboard(dir, "agents")
+	// Output:
+	// $ switchboard agents import code-reviewer.md
+	// FILE              AGENT          OUTCOME
+	// code-reviewer.md  code-reviewer  imported
+	//   note: code-reviewer: WebFetch is Claude Code's own, with no match here: left out
+	//   note: code-reviewer: model "sonnet" is Claude Code's choice of model: the agent uses the default model; choose one in its form
+	// $ switchboard agents add Librarian --servers content-store,notes --delegate
+	// saved agent Librarian (id <id>)
+	// switchboard: agent Librarian names servers that are not set up: notes; its chats run without them until you add them ('switchboard servers add')
+	// $ switchboard agents
+	// NAME           MODEL    SERVERS                            MODE
+	// code-reviewer  default  workspace                          as in Settings
+	// Librarian      default  content-store, notes (not set up)  delegate
 }
 
 // The commands, as --help lists them.
@@ -178,6 +216,7 @@ func Example_help() {
 	//   tools          list and call the tools of every server
 	//   secrets        list, set and delete the secrets kept in the OS keyring
 	//   chat [PROMPT]  ask a model, with the tools of every server; PROMPT or stdin
+	//   agents         the agents chats start from (a prompt, a model, servers, policies): add, edit, remove, import Claude Code's (alone: list)
 	//   models         the models that run on this computer: the catalog, downloads, GGUF files (alone: list)
 	//   serve          serve every managed tool as one MCP server over stdio (or Streamable HTTP with --http)
 	//   daemon         keep Switchboard running without a window: run the servers once and share them with every app's 'switchboard serve'
@@ -203,7 +242,7 @@ func Example_help() {
 	//   discover                                                   find the MCP configs of Claude Desktop, Claude Code, Cursor, VS Code, Codex and other apps on this machine
 	//   add NAME [--url URL | --template ID | -- COMMAND ARGS...]  add one server
 	//   install FILE.mcpb [--set KEY=VALUE ...]                    install an MCP Bundle (.mcpb) as a server named after its manifest
-	//   remove NAME                                                remove a server from the app config, and its secrets from the keyring
+	//   remove NAME                                                remove a server from the app config, and its secrets from the keyring; the agents that used it no longer do
 	//   export                                                     write a shareable mcpServers config: secrets stay ${secret:NAME} placeholders
 	//   enable NAME                                                enable a server
 	//   disable NAME                                               disable a server

@@ -67,14 +67,15 @@ func TestJSONGolden(t *testing.T) {
 	data := t.TempDir()
 	// The app config: a local server with metadata and a profile, a
 	// second one offering skills, a disabled sandboxed one and a disabled
-	// remote one.
+	// remote one; an agent naming a server and a provider not set up.
 	mustWrite(t, filepath.Join(data, "config.json"), fmt.Sprintf(`{"mcpServers": {
   "fault": {"command": %q, "metadata": {"description": "the test server", "tags": ["Test", "local"]},
     "profiles": {"work": {"args": ["--work"]}}},
   "modern": {"command": %q},
   "boxed": {"command": "boxed-server", "sandbox": {"network": true, "allowRead": ["/srv/a"]}, "disabled": true},
   "remote": {"url": "https://mcp.example.com/mcp", "disabled": true}
-}}`, fault, modern))
+}, "settings": {"chat": {"agents": [{"id": "a1", "name": "Reviewer", "system": "Review the diff.", "servers": ["fault", "gone"],
+  "tools": ["fault__echo"], "policies": {"fault__*": "allow"}, "delegate": true, "provider": "Removed"}]}}}`, fault, modern))
 	importFile := filepath.Join(t.TempDir(), "claude_desktop_config.json")
 	mustWrite(t, importFile, `{"mcpServers": {
   "fault": {"command": "other"},
@@ -104,6 +105,7 @@ func TestJSONGolden(t *testing.T) {
 		{"registry-search", []string{"registry", "search", "--registry", reg.URL, "--all"}, 0},
 		{"models-list", []string{"models", "list"}, 0},
 		{"skills-list", []string{"skills", "list"}, 0},
+		{"agents-list", []string{"agents", "list"}, 0},
 		{"chat", []string{"chat", "--provider", "openai", "--base-url", llm.URL(provider.KindOpenAI), "--model", "m1", "--yes", "say", "golden"}, 0},
 	}
 	repl := []string{

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -43,6 +42,9 @@ func registrySearchCmd() *Command {
 			// stop is why --all ended early (a limit, a cancel): printed
 			// after what it listed, and the exit status.
 			l, stop := h.MCPRegistry.Search(inv.Context(), host.RegistrySearch{URL: url, Query: query, All: all})
+			if host.RegistryRefused(stop) {
+				return &ValidationError{Err: stop} // the registry address: the user's to change
+			}
 			if stop != nil && (!all || len(l.Servers) == 0) {
 				return stop
 			}
@@ -69,7 +71,11 @@ func registrySearchCmd() *Command {
 				for _, o := range s.Options {
 					kinds = append(kinds, strings.Fields(o.Label)[0])
 				}
-				rows = append(rows, []string{s.Name, s.Version, strings.Join(kinds, ","), s.Description})
+				version := s.Version
+				if s.Status == "deprecated" || s.Status == "deleted" {
+					version += " (" + s.Status + ")" // deprecated: added with a warning; deleted: refused
+				}
+				rows = append(rows, []string{s.Name, version, strings.Join(kinds, ","), s.Description})
 			}
 			if err := inv.Table("no servers match", []string{"NAME", "VERSION", "KINDS", "DESCRIPTION"}, rows); err != nil {
 				return err
@@ -80,17 +86,18 @@ func registrySearchCmd() *Command {
 }
 
 func registryAddCmd() *Command {
-	var url string
+	var url, name string
 	var option int
 	values := kvFlag{}
 	return &Command{
 		Name:    "add",
-		Args:    "NAME [--registry URL] [--set VAR=VALUE ...] [--option N]",
+		Args:    "NAME [--registry URL] [--set KEY=VALUE ...] [--option N] [--name ENTRY]",
 		Summary: "add a registry server as an entry (versions pinned; secret values to the keyring)",
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&url, "registry", "", "registry URL (default: Settings → registry, else the official MCP Registry)")
-			fs.Var(values, "set", "a value it asks for: environment variable, header or URL variable VAR=VALUE (repeatable)")
+			fs.Var(values, "set", "a value it takes, required or optional: environment variable, header, argument (its valueHint, or its name without dashes) or {variable} KEY=VALUE; an mcpb package's user_config key (repeatable)")
 			fs.IntVar(&option, "option", 0, "which package or remote to use when it offers several (0 is the first)")
+			fs.StringVar(&name, "name", "", "the name to add it under (default: the last part of NAME; an mcpb package takes its bundle's name)")
 		},
 		Run: func(_ context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
@@ -101,15 +108,25 @@ func registryAddCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			name, err := h.MCPRegistry.Add(inv.Context(), host.RegistryPick{URL: url, Name: args[0], Option: option, Values: values})
-			if errors.Is(err, host.ErrRegistryMissing) || errors.Is(err, host.ErrRegistryNotFound) || errors.Is(err, host.ErrRegistryUnsupported) {
+			added, err := h.MCPRegistry.Add(inv.Context(), host.RegistryPick{URL: url, Name: args[0], Option: option, Values: values, EntryName: name})
+			if missing := host.RegistryMissing(err); missing != nil {
+				var how []string
+				for _, m := range missing {
+					how = append(how, "--set "+m.Key+"=VALUE")
+				}
+				return &ValidationError{Err: fmt.Errorf("%w; give it with %s", err, strings.Join(how, " "))}
+			}
+			if host.RegistryRefused(err) {
 				return &ValidationError{Err: err}
 			}
 			if err != nil {
 				return bundleErr(err)
 			}
-			s, _ := h.Servers.Get(name)
-			fmt.Fprintf(inv.Stdout, "added %s: %s\n", termSafe(name), termSafe(s.Target()))
+			if added.Warning != "" {
+				fmt.Fprintf(inv.Stderr, "warning: %s\n", termSafe(added.Warning))
+			}
+			s, _ := h.Servers.Get(added.Name)
+			fmt.Fprintf(inv.Stdout, "added %s: %s\n", termSafe(added.Name), termSafe(s.Target()))
 			return nil
 		},
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -468,7 +467,7 @@ func serversRemoveCmd() *Command {
 	return &Command{
 		Name:    "remove",
 		Args:    "NAME",
-		Summary: "remove a server from the app config, and its secrets from the keyring",
+		Summary: "remove a server from the app config, and its secrets from the keyring; the agents that used it no longer do",
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&keepSecrets, "keep-secrets", false, "leave the server's secrets in the keyring")
 		},
@@ -484,11 +483,15 @@ func serversRemoveCmd() *Command {
 						return err
 					}
 				}
+				agents, _ := h.Agents.Using(args[0]) // the remove takes it out of them
 				if err := h.Servers.RemoveWith(args[0], !keepSecrets); err != nil {
 					return err
 				}
 				if len(names) > 0 && !inv.JSON {
 					fmt.Fprintf(inv.Stdout, "deleted from the keyring: %s\n", strings.Join(names, ", "))
+				}
+				if len(agents) > 0 && !inv.JSON {
+					fmt.Fprintf(inv.Stdout, "removed from the agents that used it: %s (a server added again under this name is in none of them)\n", termSafe(strings.Join(agents, ", ")))
 				}
 				return nil
 			})
@@ -786,99 +789,6 @@ func serversLoginCmd() *Command {
 			return err
 		},
 	}
-}
-
-// valuesFlag collects repeated KEY=VALUE flags; a key given again adds a
-// value (an option with "multiple").
-type valuesFlag map[string][]string
-
-func (v valuesFlag) String() string { return "" }
-func (v valuesFlag) Set(s string) error {
-	key, val, ok := strings.Cut(s, "=")
-	if !ok || key == "" {
-		return fmt.Errorf("want KEY=VALUE, got %q", s)
-	}
-	v[key] = append(v[key], val)
-	return nil
-}
-
-func serversInstallCmd() *Command {
-	values := valuesFlag{}
-	var accept bool
-	return &Command{
-		Name:    "install",
-		Args:    "FILE.mcpb [--set KEY=VALUE ...]",
-		Summary: "install an MCP Bundle (.mcpb) as a server named after its manifest",
-		Flags: func(fs *flag.FlagSet) {
-			fs.Var(values, "set", "a value of the bundle's user_config KEY=VALUE (repeatable; again for several values)")
-			fs.BoolVar(&accept, "accept-changes", false, "reinstall even though the author, signer or command differs from the installed copy (its tools are reviewed again)")
-		},
-		Run: func(ctx context.Context, inv *Invocation, args []string) error {
-			if len(args) != 1 {
-				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one FILE.mcpb"}
-			}
-			h, err := openHost(inv, "")
-			if err != nil {
-				return err
-			}
-			defer closeServers(h)
-			b := h.Bundles
-			in, err := b.Inspect(inv.Context(), args[0])
-			if err != nil {
-				return bundleErr(err)
-			}
-			install := b.Install
-			if accept {
-				install = b.InstallChanged
-			}
-			name, err := install(inv.Context(), args[0], values)
-			if ce := (*host.BundleChangedError)(nil); errors.As(err, &ce) && isTTY(inv.Stdin) && askChanges(inv, ce) {
-				name, err = b.InstallChanged(inv.Context(), args[0], values)
-			}
-			if err != nil {
-				return bundleErr(err)
-			}
-			m := in.Bundle.Manifest
-			verb := "installed"
-			if in.Installed != "" {
-				verb = "reinstalled (was " + in.Installed + ")"
-			}
-			fmt.Fprintf(inv.Stdout, "%s %s %s: %s by %s\n%s\n", verb, name, m.Version, cmp.Or(m.DisplayName, m.Name), m.Author.Name, in.Bundle.Signature.Summary())
-			for _, c := range in.Changes {
-				fmt.Fprintf(inv.Stdout, "changed %s: %s (was %s)\n", c.What, termSafe(c.Now), termSafe(c.Was))
-				if c.What == "command" {
-					fmt.Fprintf(inv.Stdout, "its tools are withheld until you review them: 'switchboard tools list', then 'switchboard tools trust'\n")
-				}
-			}
-			return nil
-		},
-	}
-}
-
-// askChanges shows how the bundle differs from the installed copy and
-// asks on the terminal whether to install it anyway.
-func askChanges(inv *Invocation, ce *host.BundleChangedError) bool {
-	fmt.Fprintf(inv.Stderr, "This is not the %s bundle you installed:\n", ce.Name)
-	for _, c := range ce.Changes {
-		fmt.Fprintf(inv.Stderr, "  %s was: %s\n  %s now: %s\n", c.What, termSafe(c.Was), c.What, termSafe(c.Now))
-	}
-	fmt.Fprint(inv.Stderr, "Install it anyway? [y/N]: ")
-	line, _ := bufio.NewReader(inv.Stdin).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true
-	}
-	return false
-}
-
-// bundleErr makes a bundle the user must fix (or may not install) a
-// validation error (exit 2).
-func bundleErr(err error) error {
-	if errors.Is(err, host.ErrBundleManifest) || errors.Is(err, host.ErrBundleUnsafe) || errors.Is(err, host.ErrBundleIncompatible) || errors.Is(err, host.ErrBundleUserConfig) ||
-		errors.Is(err, host.ErrBundleInvalidSignature) || errors.Is(err, host.ErrBundleChanged) {
-		return &ValidationError{Err: err}
-	}
-	return validation(err)
 }
 
 func serversExportCmd() *Command {

@@ -60,6 +60,9 @@ type ApprovalView struct {
 	App string `json:"app,omitempty"`
 	// Script is the script (code mode) that makes this call, when one does.
 	Script string `json:"script,omitempty"`
+	// Specialist is the server whose specialist (an agent's ask_<server>)
+	// makes this call, when one does.
+	Specialist string `json:"specialist,omitempty"`
 }
 
 // ElicitView is a server's form (or link) waiting for the user, emitted as
@@ -103,7 +106,7 @@ func chatEvent(ev host.ChatEvent) ChatEvent {
 
 func approvalView(r host.ApprovalRequest) ApprovalView {
 	return ApprovalView{ID: r.ID, ChatID: r.ChatID, Kind: r.Kind, Server: r.Server, Tool: r.Tool,
-		Arguments: host.ArgsText(r.Arguments), Destructive: r.Destructive, Warnings: host.WarningsView(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App, Script: r.Script}
+		Arguments: host.ArgsText(r.Arguments), Destructive: r.Destructive, Warnings: host.WarningsView(r.Warnings), Tools: host.OfferedToolsView(r.Tools), App: r.App, Script: r.Script, Specialist: r.Specialist}
 }
 
 func elicitView(r host.ElicitRequest) ElicitView {

@@ -133,9 +133,15 @@
 // # The Knowledge page
 //
 // Full-text content stores (the built-in `content-store` server, bleve BM25):
-// create / delete (asks first) stores, add files by picker or drag and drop with
-// a progress bar, search with highlighted hits, open a document at the matching
-// lines
+// create / delete (asks first) stores, add files by picker or drag and drop
+// (their bytes go to the store, which reads them as it reads a file by path:
+// Latin-1, UTF-16, PDF; a file over the store's limit is refused before it is
+// read; the same file added again replaces its document) with a progress bar
+// and Cancel (ToolsPage.AddDocument, CancelDocument), search with highlighted
+// hits (and the store's note when a query can match nothing), open a document
+// at the matching lines, and a store's documents newest first, a page of 100 at
+// a time. A store another program has open is shown as in use, naming it; an
+// add a crash cut short says what it left out
 //
 // # The Agents page
 //
@@ -144,7 +150,16 @@
 // the approval per server, and delegate mode, where each server becomes one
 // `ask_<server>` specialist: the model sees a tool per server instead of
 // hundreds, and each specialist's own tool calls show nested under its card.
-// Start chat (or the chat list's agent menu) opens a chat with the agent
+// Start chat (or the chat list's agent menu) opens a chat with the agent;
+// the chat list shows each chat's agent under its title. Its row and form
+// mark a server it names that is not set up (the form lists it so it can be
+// unticked) and a provider that is gone ("NAME (not set up)"); the form also
+// sets its tool mode (greyed out with delegate, which uses none). Duplicate
+// saves a copy ("NAME copy"); Import… lists Claude Code's agent files
+// (~/.claude/agents, the workspace folder's .claude/agents) as agents, with
+// notes on what does not carry over, and imports the ones ticked. A chat
+// says in its header when its agent was deleted (it goes on with the
+// default set-up) or names servers that are not set up.
 //
 // # The Workspace page
 //
@@ -179,10 +194,18 @@
 // Download resumes it, with an HTTP Range request), checks the file against its
 // pinned size and SHA-256 before use (a wrong file is removed, and the error
 // says to check the download URL, with Retry) and hashes it again once it is in
-// place, so a partial file that another program or a second download replaced or
-// changed meanwhile is removed, not installed (the error says so, with Retry),
+// place, so a partial file that another program replaced or changed meanwhile
+// is removed, not installed (the error says so, with Retry; a second download of
+// the same model, from another window or the CLI, follows the first instead),
 // then adds the provider On this computer (the default when there is none);
-// Choose a GGUF file… adds a model file you already have (it stays where it is);
+// every download running shows its bar and Cancel whichever model is selected,
+// and on the welcome page a second one stays in view once the first made the
+// choice; Choose a GGUF file… adds a model file you already have (it stays where
+// it is; one that cannot run — a split model's later part, a first part without
+// its parts, a file cut short — is refused saying what to do), and "Found on
+// this computer" offers the GGUF models Ollama and LM Studio keep, each added in
+// one click (an Ollama model under Ollama's name, qwen3:0.6b); sizes are decimal
+// (as download sites show them, and as the CLI says them);
 // Remove deletes a downloaded model or forgets a chosen file, after asking; the
 // download URL may name a mirror (its base URL) or a folder, and the pins still
 // apply; secrets kept in the OS keyring, listed by name and masked, with add /

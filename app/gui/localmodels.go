@@ -69,6 +69,17 @@ type LocalModelsView struct {
 	DownloadURL string `json:"downloadUrl"`
 }
 
+// FoundModelView is a GGUF model another app keeps on this computer
+// (Ollama, LM Studio), which AddLocalModelFile runs as it is.
+type FoundModelView struct {
+	Name string `json:"name"` // what it is added as ("qwen3:0.6b")
+	App  string `json:"app"`  // "Ollama", "LM Studio"
+	Path string `json:"path"`
+	Size int64  `json:"size"` // bytes, every part
+	// Added is the name it is added under already ("": it is not).
+	Added string `json:"added"`
+}
+
 // modelView is a model of the catalog, or a chosen file, as the window shows it.
 func modelView(c host.CatalogModel) LocalModelView {
 	return LocalModelView{Name: c.Name, Title: c.Title, File: c.File, Size: c.Size, RAM: c.RAM,

@@ -84,6 +84,17 @@ func (p *SettingsPage) ChooseLocalModelFile() (LocalModelView, error) {
 	return p.AddLocalModelFile(f)
 }
 
+// FoundLocalModels is the GGUF models Ollama and LM Studio keep on this
+// computer, each of which AddLocalModelFile can run as it is.
+func (p *SettingsPage) FoundLocalModels() ([]FoundModelView, error) {
+	found, err := p.h.Models.Found()
+	out := make([]FoundModelView, 0, len(found))
+	for _, f := range found {
+		out = append(out, FoundModelView{Name: f.Name, App: f.App, Path: f.Path, Size: f.Size, Added: f.Added})
+	}
+	return out, err
+}
+
 // AddLocalModelFile adds a GGUF file (a path) as a model that runs on
 // this computer; the file stays where it is.
 func (p *SettingsPage) AddLocalModelFile(path string) (LocalModelView, error) {

@@ -201,6 +201,7 @@ func (a *Window) Startup(ctx context.Context) {
 	a.mu.Unlock()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
+	a.Bundles.clearIncoming() // dropped bundles an earlier run left
 	go a.settleAfterStart()
 	go a.settleAfterTurns()
 	go a.watchTools()
@@ -235,6 +236,7 @@ func (a *Window) Startup(ctx context.Context) {
 
 // Shutdown is Wails' OnShutdown hook: it closes everything the app opened.
 func (a *Window) Shutdown(ctx context.Context) {
+	a.Bundles.clearIncoming() // dropped bundles nobody installed
 	if err := a.close(ctx); err != nil {
 		slog.Error("shutdown", "err", err)
 	}

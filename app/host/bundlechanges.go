@@ -15,7 +15,7 @@ import (
 // BundleChange is one difference between the installed copy of a bundle
 // and the one about to replace it.
 type BundleChange struct {
-	What string `json:"what"` // author, signer or command
+	What string `json:"what"` // version (an older one), author, signer or command
 	Was  string `json:"was"`
 	Now  string `json:"now"`
 }
@@ -70,6 +70,9 @@ func bundleChanges(prev Installed, s Server, bd *bundle.Bundle) []BundleChange {
 	}
 	m := bd.Manifest
 	var out []BundleChange
+	if bundle.CompareVersions(m.Version, prev.Version) < 0 {
+		out = append(out, BundleChange{What: "version", Was: prev.Version, Now: m.Version}) // older: going back is a choice
+	}
 	if prev.Author != m.Author.Name {
 		out = append(out, BundleChange{What: "author", Was: prev.Author, Now: m.Author.Name})
 	}

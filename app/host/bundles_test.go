@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
 
@@ -185,11 +186,16 @@ func TestBundleRefused(t *testing.T) {
 		says string
 	}{
 		{"zip-slip", write("slip.mcpb", base(), "../../../evil.js"), bundle.ErrUnsafe, `entry "../../../evil.js" leaves the bundle's folder`},
-		{"another platform", write("os.mcpb", wrongOS, ""), bundle.ErrIncompatible, "and this computer is " + bundle.Platform()},
+		{"another platform", write("os.mcpb", wrongOS, "i.js"), bundle.ErrIncompatible, "and this computer is " + bundle.Platform()},
 		{"bad manifest", write("bad.mcpb", other, ""), bundle.ErrManifest, `compatibility.platforms[0]: "beos-never" is not a platform`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// An unsafe archive is refused as soon as it is looked at.
+			if in, err := b.Inspect(t.Context(), tt.path); err == nil && errors.Is(tt.want, bundle.ErrUnsafe) &&
+				(!errors.Is(in.Refused, bundle.ErrUnsafe) || !strings.Contains(in.Refused.Error(), tt.says)) {
+				t.Errorf("Inspect: Refused = %v", in.Refused)
+			}
 			_, err := b.Install(t.Context(), tt.path, nil)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.says) {
 				t.Fatalf("err = %v, want %v saying %q", err, tt.want, tt.says)
@@ -201,5 +207,272 @@ func TestBundleRefused(t *testing.T) {
 				t.Errorf("files left: %v", ents)
 			}
 		})
+	}
+}
+
+// upBundle is echo-env at version, with the options uc and the environment
+// env (each ${user_config.KEY} its value).
+func upBundle(t *testing.T, version string, uc map[string]any, env map[string]any) string {
+	t.Helper()
+	return writeBundle(t, func(m map[string]any) {
+		m["version"] = version
+		m["user_config"] = uc
+		mcp := m["server"].(map[string]any)["mcp_config"].(map[string]any)
+		mcp["args"] = []any{"${__dirname}/server/index.js"}
+		mcp["env"] = env
+	})
+}
+
+// entryOf is config.json's entry of name as saved, and what it records.
+func entryOf(t *testing.T, h *Host, name string) (Server, Installed) {
+	t.Helper()
+	s, ok := h.Bundles.installed(name)
+	if !ok {
+		t.Fatalf("%s is not in config.json", name)
+	}
+	rec, _ := InstalledOf(s)
+	return s, rec
+}
+
+// An update that marks an option sensitive moves its value from
+// config.json to the keyring (the CLI's --accept-changes and a plain
+// reinstall after it keep it there), and the keyring entry of an option it
+// dropped goes, from the keyring and from the index of secrets.
+func TestBundleUpdateMakesAnOptionSensitive(t *testing.T) {
+	h := quietHost(t)
+	b := h.Bundles
+	v1 := upBundle(t, "1.0.0", map[string]any{
+		"key":  map[string]any{"type": "string", "title": "Key", "sensitive": true, "required": true},
+		"tok":  map[string]any{"type": "string", "title": "Token"},
+		"mode": map[string]any{"type": "string", "title": "Mode", "default": "a"},
+	}, map[string]any{"B_KEY": "${user_config.key}", "B_TOK": "${user_config.tok}", "B_MODE": "${user_config.mode}"})
+	v2 := upBundle(t, "2.0.0", map[string]any{
+		"tok":  map[string]any{"type": "string", "title": "Token", "sensitive": true},
+		"mode": map[string]any{"type": "string", "title": "Mode", "default": "b"},
+	}, map[string]any{"B_TOK": "${user_config.tok}", "B_MODE": "${user_config.mode}"})
+	if _, err := b.Install(t.Context(), v1, bundle.Values{"key": {"KEY-111"}, "tok": {"PLAINTOK-222"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, rec1 := entryOf(t, h, "echo-env")
+	keyName := rec1.Secrets["key"]
+	if keyName == "" || !slices.Equal(rec1.Values["tok"], []string{"PLAINTOK-222"}) {
+		t.Fatalf("v1 recorded %+v", rec1)
+	}
+
+	in, err := b.Inspect(t.Context(), v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, shown := in.Values["tok"]; shown || !slices.Equal(in.Kept, []string{"tok"}) {
+		t.Fatalf("v2's form would show the token in plaintext: values %v kept %v", in.Values, in.Kept)
+	}
+	cfgPath := filepath.Join(h.Dir().String(), "config.json")
+	for i, install := range []func(context.Context, string, map[string][]string) (string, error){b.InstallChanged, b.Install} {
+		if _, err := install(t.Context(), v2, nil); err != nil { // --accept-changes, then a plain reinstall
+			t.Fatalf("install %d: %v", i, err)
+		}
+		s, rec := entryOf(t, h, "echo-env")
+		if raw, _ := os.ReadFile(cfgPath); strings.Contains(string(raw), "PLAINTOK-222") {
+			t.Fatalf("install %d: config.json holds the now sensitive value:\n%s", i, raw)
+		}
+		name := rec.Secrets["tok"]
+		if s.Env["B_TOK"] != "${secret:"+name+"}" || name == "" {
+			t.Fatalf("install %d: B_TOK = %q, secrets %v", i, s.Env["B_TOK"], rec.Secrets)
+		}
+		if v, err := h.Secrets.Get(name); err != nil || v != "PLAINTOK-222" {
+			t.Fatalf("install %d: the keyring has %q, %v", i, v, err)
+		}
+		if s.Env["B_MODE"] != "b" {
+			t.Errorf("install %d: B_MODE = %q: v1's default stuck", i, s.Env["B_MODE"])
+		}
+	}
+	if _, err := h.Secrets.Get(keyName); !errors.Is(err, secrets.ErrNotFound) {
+		t.Errorf("the keyring entry of the dropped option is left: %v", err)
+	}
+	cfg, err := h.readConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(secrets.Names(cfg.Settings), keyName) {
+		t.Errorf("the dropped option's entry is still indexed: %v", secrets.Names(cfg.Settings))
+	}
+}
+
+// Only the answers the user gave are recorded: a new version's default
+// applies where the user took the old one's (also from a record an older
+// Switchboard wrote, with the defaults in it), and an answer stays.
+func TestBundleNewDefaultApplies(t *testing.T) {
+	uc := func(def string) map[string]any {
+		return map[string]any{
+			"mode":  map[string]any{"type": "string", "title": "Mode", "default": def},
+			"level": map[string]any{"type": "string", "title": "Level", "default": "low"},
+		}
+	}
+	env := map[string]any{"B_MODE": "${user_config.mode}", "B_LEVEL": "${user_config.level}"}
+	tests := []struct {
+		name      string
+		given     bundle.Values
+		oldRecord bool // the record keeps v1's defaults as answers
+		mode      string
+	}{
+		{"the default taken", nil, false, "b"},
+		{"an older record", nil, true, "b"},
+		{"an answer given", bundle.Values{"mode": {"mine"}}, false, "mine"},
+		{"the default typed in the form", bundle.Values{"mode": {"a"}, "level": {"low"}}, false, "b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := quietHost(t)
+			if _, err := h.Bundles.Install(t.Context(), upBundle(t, "1.0.0", uc("a"), env), tt.given); err != nil {
+				t.Fatal(err)
+			}
+			if tt.oldRecord {
+				editRecord(t, h, "echo-env", func(in *Installed) { in.Values = bundle.Values{"mode": {"a"}, "level": {"low"}} })
+			}
+			if _, err := h.Bundles.Install(t.Context(), upBundle(t, "2.0.0", uc("b"), env), nil); err != nil {
+				t.Fatal(err)
+			}
+			s, rec := entryOf(t, h, "echo-env")
+			if s.Env["B_MODE"] != tt.mode || s.Env["B_LEVEL"] != "low" {
+				t.Errorf("B_MODE %q B_LEVEL %q, want %q low", s.Env["B_MODE"], s.Env["B_LEVEL"], tt.mode)
+			}
+			if _, ok := rec.Values["level"]; ok {
+				t.Errorf("a default recorded as an answer: %v", rec.Values)
+			}
+		})
+	}
+}
+
+// editRecord changes what name's entry records of its bundle.
+func editRecord(t *testing.T, h *Host, name string, edit func(in *Installed)) {
+	t.Helper()
+	err := h.edit(func(cfg *config.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s Server) bool { return s.Name == name })
+		in, _ := InstalledOf(cfg.Servers[i])
+		edit(&in)
+		raw, err := json.Marshal(in)
+		cfg.Servers[i].Extra[bundleKey] = raw
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An older version than the installed one is a change to confirm.
+func TestBundleDowngradeAsks(t *testing.T) {
+	h := quietHost(t)
+	b := h.Bundles
+	v := func(version string) string {
+		return writeBundle(t, func(m map[string]any) { m["version"] = version })
+	}
+	if _, err := b.Install(t.Context(), v("2.0.0"), echoKey); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Install(t.Context(), v("2.1.0"), nil); err != nil {
+		t.Fatalf("an update asks: %v", err)
+	}
+	old := v("1.0.0")
+	_, err := b.Install(t.Context(), old, nil)
+	var ce *BundleChangedError
+	if !errors.As(err, &ce) || len(ce.Changes) != 1 || ce.Changes[0] != (BundleChange{What: "version", Was: "2.1.0", Now: "1.0.0"}) {
+		t.Fatalf("a downgrade: %v", err)
+	}
+	if sentence, _ := ce.Plain(); !strings.Contains(sentence, "This is an older version of echo-env (1.0.0) than the one installed (2.1.0)") {
+		t.Errorf("Plain = %q", sentence)
+	}
+	if _, rec := entryOf(t, h, "echo-env"); rec.Version != "2.1.0" {
+		t.Fatalf("installed %s after the refusal", rec.Version)
+	}
+	if _, err := b.InstallChanged(t.Context(), old, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, rec := entryOf(t, h, "echo-env"); rec.Version != "1.0.0" {
+		t.Fatalf("installed %s", rec.Version)
+	}
+}
+
+// A display-style name (MANIFEST.md's "My MCP Extension") installs as a
+// server name made from it, in a folder of that name, and updates as
+// itself; the row shows the name as written.
+func TestBundleDisplayStyleName(t *testing.T) {
+	h := quietHost(t)
+	p := writeBundle(t, func(m map[string]any) { m["name"] = "My MCP Extension"; delete(m, "display_name") })
+	name, err := h.Bundles.Install(t.Context(), p, echoKey)
+	if err != nil || name != "my-mcp-extension" {
+		t.Fatalf("installed as %q: %v", name, err)
+	}
+	_, rec := entryOf(t, h, "my-mcp-extension")
+	if rec.Name != "My MCP Extension" || filepath.Base(filepath.Dir(rec.Dir)) != "my-mcp-extension" {
+		t.Errorf("recorded %+v", rec)
+	}
+	in, err := h.Bundles.Inspect(t.Context(), p)
+	if err != nil || in.Installed != "1.2.0" {
+		t.Fatalf("inspection: %+v %v", in, err)
+	}
+}
+
+// What Install would run, before anything is written: the folder it will
+// have, the values given, sensitive ones masked; a required one missing
+// is the error.
+func TestBundlePreview(t *testing.T) {
+	h := quietHost(t)
+	b := h.Bundles
+	in, err := b.Inspect(t.Context(), writeBundle(t, func(map[string]any) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Preview(in, nil); !errors.Is(err, ErrBundleUserConfig) || !errors.Is(err, ErrBundleRequired) || !strings.Contains(err.Error(), "is required") {
+		t.Fatalf("without the key: %v", err)
+	}
+	run, err := b.Preview(in, bundle.Values{"api_key": {"sk-preview-SECRET"}, "greeting": {"hi there"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(b.Root(), "echo-env", "1.2.0")
+	want := "node " + filepath.Join(dir, "server", "index.js") + ` --greeting "hi there" ` + os.Getenv("HOME")
+	if run.Command != want || strings.Contains(run.Command, "SECRET") {
+		t.Errorf("command %q, want %q", run.Command, want)
+	}
+	if !slices.Equal(run.Env, []string{"ECHO_API_KEY", "ECHO_HOME", "ECHO_LIMIT", "ECHO_VERBOSE"}) {
+		t.Errorf("env %v", run.Env)
+	}
+	if ents, _ := os.ReadDir(b.Root()); len(ents) != 0 {
+		t.Errorf("a preview wrote %v", ents)
+	}
+}
+
+// A dropped bundle waits in Incoming until Discard, or ClearIncoming;
+// Discard takes a token only, never a path.
+func TestBundleIncoming(t *testing.T) {
+	h := quietHost(t)
+	b := h.Bundles
+	a, err := b.Receive("a.mcpb", []byte("zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := b.Receive("c.mcpb", []byte("zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Discard(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Discard(a); err != nil {
+		t.Fatalf("discarding again: %v", err)
+	}
+	for _, bad := range []string{"../config.json", filepath.Join(b.Incoming(), c), "", ".mcpb"} {
+		if err := b.Discard(bad); err == nil {
+			t.Errorf("Discard(%q) took it", bad)
+		}
+	}
+	if ents, _ := os.ReadDir(b.Incoming()); len(ents) != 1 || ents[0].Name() != c {
+		t.Fatalf("incoming: %v", ents)
+	}
+	if err := b.ClearIncoming(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(b.Incoming()); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("incoming left: %v", err)
 	}
 }

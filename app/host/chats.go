@@ -145,7 +145,7 @@ func (c *Chats) Create(ctx context.Context, s ChatSettings, n NewChat) (ChatView
 	if err != nil {
 		return ChatView{}, err
 	}
-	ch := history.Chat{Title: chatTitle(history.Chat{}, n.Agent, n.Text)}
+	ch := history.Chat{Title: chatTitle(history.Chat{}, n.Text)}
 	ch.Provider, ch.Model = DefaultModel(s, n.Provider, n.Model)
 	if n.Agent != nil {
 		ch.Agent = n.Agent.ID
@@ -176,10 +176,10 @@ func (c *Chats) Begin(ctx context.Context, s ChatSettings, chatID, text string) 
 	}
 	m, _, err := c.Model(s, ch.Provider, ch.Model)
 	if err != nil {
-		return Started{}, err
+		return Started{}, ForAgent(s.ChatAgent(ch.Agent), ch.Provider, err)
 	}
 	if ch.MessageCount == 0 && text != "" {
-		if title := chatTitle(ch, nil, text); title != ch.Title {
+		if title := chatTitle(ch, text); title != ch.Title {
 			_ = hist.RenameChat(ctx, chatID, title)
 			ch.Title = title
 		}
@@ -433,10 +433,7 @@ func (c *Chats) ContextWindow(ctx context.Context, s ChatSettings, providerName,
 		return w
 	}
 	if ps.Kind == chat.KindLocal { // the context it runs (or would run) with
-		if plan, _, err := h.Local.planOf(s, model); err == nil {
-			return plan.Context
-		}
-		return 0
+		return h.Local.window(s, model)
 	}
 	key := ps.Name + "\x00" + ps.BaseURL
 	l, _ := modelLists.Load(key)

@@ -79,8 +79,9 @@ func TestRequestsFollowTheSavedSettings(t *testing.T) {
 
 // TestChatsCreateTitlesAndDefaultsOneWay: a chat created through the host
 // (as both doors create them) gets the default provider's default model
-// and its first message's first line as title; an agent's chat is named
-// after the agent; a chat created empty is titled by its first message
+// and its first message's first line as title, an agent's chat too (the
+// list shows its agent beside it: named after the agent, all its chats
+// had one title); a chat created empty is titled by its first message
 // when its turn begins, and keeps that title after. The history is the
 // host's own, opened once and closed by Close.
 func TestChatsCreateTitlesAndDefaultsOneWay(t *testing.T) {
@@ -107,8 +108,17 @@ func TestChatsCreateTitlesAndDefaultsOneWay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Title != "Reviewer" || a.Agent != "ag1" || a.Provider != "Other" || a.Model != "other-model" {
+	if a.Title != "Review this" || a.Agent != "ag1" || a.Provider != "Other" || a.Model != "other-model" {
 		t.Fatalf("an agent's chat: %+v", a)
+	}
+	emptyAgent, err := h.Chats.Create(ctx, s, NewChat{Provider: ag.Provider, Agent: &ag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := h.Chats.Begin(ctx, s, emptyAgent.ID, "Look at the diff"); err != nil || st.Chat.Title != "Look at the diff" {
+		t.Fatalf("an agent's chat begun: %+v, %v", st.Chat, err)
+	} else {
+		st.End()
 	}
 
 	empty, err := h.Chats.Create(ctx, s, NewChat{})
@@ -142,5 +152,32 @@ func TestChatsCreateTitlesAndDefaultsOneWay(t *testing.T) {
 	}
 	if _, err := h.Chats.List(ctx, 10, 0); !errors.Is(err, ErrHistoryClosed) {
 		t.Fatalf("history after Close: %v", err)
+	}
+}
+
+// A chat whose agent names a provider that is gone fails to begin with an
+// error naming the agent and where to fix it; a chat that chose another
+// provider since is not blamed on the agent.
+func TestBeginNamesTheAgentOfAMissingProvider(t *testing.T) {
+	h := open(t)
+	ctx := t.Context()
+	s := chatSettings(t, `{"chat":{"providers":[{"name":"Home","kind":"ollama","baseUrl":"http://127.0.0.1:1","defaultModel":"m"}],
+		"agents":[{"id":"g1","name":"Ghost","provider":"Removed","model":"gone"}]}}`)
+	ag, err := s.Agent("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Chats.Create(ctx, s, NewChat{Provider: ag.Provider, Model: ag.Model, Agent: &ag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Chats.Begin(ctx, s, c.ID, "hi")
+	var ape *AgentProviderError
+	if !errors.As(err, &ape) || !errors.Is(err, chat.ErrUnknownProvider) || !strings.Contains(err.Error(), `agent "Ghost" uses the provider "Removed"`) ||
+		!strings.Contains(err.Error(), "agents edit Ghost --provider") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := ForAgent(&ag, "Other", chat.ErrUnknownProvider); errors.As(err, &ape) {
+		t.Fatalf("another provider's error was blamed on the agent: %v", err)
 	}
 }

@@ -13,14 +13,13 @@ import (
 // message; such a chat is still titled by that message.
 const untitled = "New chat"
 
-// chatTitle is the one title rule of a chat, for Create and Begin: an
-// agent's chat is named after the agent; any other chat keeps a title it
-// has, else takes its first message's (Title). ch is the chat so far.
-func chatTitle(ch history.Chat, agent *ChatAgent, first string) string {
-	switch {
-	case agent != nil:
-		return agent.Name
-	case ch.Title != "" && ch.Title != untitled:
+// chatTitle is the one title rule of a chat, for Create and Begin: a chat
+// keeps a title it has, else takes its first message's (Title). ch is the
+// chat so far. An agent's chat too: named after the agent, every chat
+// of it had the same title in the list, which shows the agent beside the
+// title instead.
+func chatTitle(ch history.Chat, first string) string {
+	if ch.Title != "" && ch.Title != untitled {
 		return ch.Title
 	}
 	return Title(first)
@@ -134,8 +133,8 @@ func (s storedHistory) Rewind(ctx context.Context, chatID, messageID, text strin
 
 // retitled is the chat's new title when messageID, its first message, is
 // edited to text and the chat's title came from that message (Title of
-// its old text); "" when the title stays (a title the user gave, an
-// agent's name, another message).
+// its old text); "" when the title stays (a title the user gave,
+// another message).
 func retitled(ctx context.Context, h *history.Store, chatID, messageID, text string) string {
 	if messageID == "" || strings.TrimSpace(text) == "" {
 		return ""

@@ -233,6 +233,9 @@ func storedCallView(index int, c history.ToolCall) ToolCallView {
 		if st.IsError {
 			step.Status, step.Error = chat.CallError, st.Result
 		}
+		if st.Status != "" { // denied, cancelled: as the card showed it live
+			step.Status = st.Status
+		}
 		v.Steps = append(v.Steps, step)
 	}
 	return v

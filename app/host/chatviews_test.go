@@ -58,6 +58,20 @@ func TestStoredCallView(t *testing.T) {
 						DurationMs: 1, Parent: "a1", Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "no such file"}}, DurationMs: 1}},
 				}},
 		},
+		{
+			name: "a delegation stopped midway keeps its steps, each as it ended",
+			call: history.ToolCall{ID: "a1", Server: "files", Tool: "ask_files", Arguments: json.RawMessage(`{}`), Status: "cancelled", IsError: true,
+				Result: json.RawMessage(`{"isError":true,"content":[{"type":"text","text":"stopped"}],"structuredContent":{"server":"files","error":"stopped","steps":[` +
+					`{"tool":"files__echo","server":"files","arguments":{},"result":"ok","durationMs":2,"status":"done"},` +
+					`{"tool":"files__slow","server":"files","arguments":{},"result":"stopped","isError":true,"durationMs":5,"status":"cancelled"}]}}`)},
+			want: ToolCallView{ID: "a1", Name: "ask_files", Server: "files", Tool: "ask_files", Args: `{}`, Status: "cancelled", IsError: true, Error: "stopped",
+				Steps: []ToolCallView{
+					{ID: "a1/0", Index: 0, Name: "files__echo", Server: "files", Tool: "echo", Args: `{}`, Status: "done", DurationMs: 2, Parent: "a1",
+						Result: &CallResult{Content: []ContentView{{Type: "text", Text: "ok"}}, DurationMs: 2}},
+					{ID: "a1/1", Index: 1, Name: "files__slow", Server: "files", Tool: "slow", Args: `{}`, Status: "cancelled", IsError: true, Error: "stopped",
+						DurationMs: 5, Parent: "a1", Result: &CallResult{IsError: true, Content: []ContentView{{Type: "text", Text: "stopped"}}, DurationMs: 5}},
+				}},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := storedCallView(0, tt.call)

@@ -43,6 +43,10 @@
 //   - a setting of config.json (chat, providers, approval rules, long
 //     chats, sampling) or the model servers found on this computer (Ollama,
 //     LM Studio) to offer as providers, see Settings (settings.go)
+//   - agents (list them with the servers and provider they name that are
+//     not set up, save, duplicate, remove) and Claude Code's agent files
+//     found and imported, see Agents (agents.go; the files read in
+//     agentfiles.go)
 //   - the keyring, a server's secrets or a grant of one, see Secrets
 //     (secrets.go)
 //   - templates, profiles or a server's metadata, see Library (library.go)
@@ -65,8 +69,8 @@
 //     they save), see MCPApps (mcpapps.go)
 //   - the model on this computer (llama-server: start, plan, stop, log),
 //     see Local (local.go)
-//   - the local model's files (catalog, downloads, chosen GGUF files), see
-//     Models (models.go)
+//   - the local model's files (catalog, downloads, chosen GGUF files, those
+//     Ollama and LM Studio keep), see Models (models.go, modelsfound.go)
 //   - sharing the running servers with other apps' 'switchboard serve'
 //     over a local socket (listen, attach, the apps attached), see Shared
 //     (shared.go)

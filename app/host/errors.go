@@ -83,8 +83,9 @@ var (
 	// ErrLocalStopped: the app is closing.
 	ErrLocalStopped = errors.New("the model on this computer is stopped: the app is closing")
 
-	// ErrModelNotInstalled: the model is neither downloaded nor chosen.
-	ErrModelNotInstalled = errors.New("is not on this computer: download it (or choose a GGUF file) in Settings → Models")
+	// ErrModelNotInstalled: the model is neither downloaded nor chosen
+	// (a *ModelMissingError says what to do).
+	ErrModelNotInstalled = errors.New("is not on this computer")
 
 	// ErrDownloadRunning: that model is being downloaded already.
 	ErrDownloadRunning = errors.New("is already being downloaded")
@@ -105,6 +106,13 @@ var (
 	// ErrBundleUserConfig: a value of the bundle's user_config is missing
 	// or out of range.
 	ErrBundleUserConfig = bundle.ErrUserConfig
+
+	// ErrBundleRequired: a required value of the bundle's user_config is
+	// not given (with ErrBundleUserConfig): the form is not filled in yet.
+	ErrBundleRequired = bundle.ErrRequired
+
+	// ErrBundleNotBundle: the file is not an MCP Bundle (not a zip archive).
+	ErrBundleNotBundle = bundle.ErrNotBundle
 
 	// ErrBundleInvalidSignature: the bundle has a signature that does not
 	// verify (changed after signing, or another bundle's signature).
@@ -157,6 +165,10 @@ func (e *BundleChangedError) Error() string {
 		if i > 0 {
 			b.WriteString(";")
 		}
+		if c.What == "version" {
+			fmt.Fprintf(&b, " its version from %s to the older %s", strconv.Quote(c.Was), strconv.Quote(c.Now))
+			continue
+		}
 		fmt.Fprintf(&b, " its %s from %s to %s", c.What, strconv.Quote(c.Was), strconv.Quote(c.Now))
 	}
 	b.WriteString(": nothing was installed; install it only if you expected this (in the window, confirm; 'servers install --accept-changes')")
@@ -173,6 +185,10 @@ func (e *BundleChangedError) Plain() (sentence, detail string) {
 	}
 	if slices.ContainsFunc(e.Changes, func(c BundleChange) bool { return c.What == "command" }) {
 		b.WriteString("a new command is another program: its tools will be withheld until you review them again\n")
+	}
+	if len(e.Changes) == 1 && e.Changes[0].What == "version" {
+		return fmt.Sprintf("This is an older version of %s (%s) than the one installed (%s), so nothing was installed: install it only if you mean to go back (confirm in the window, or run again with --accept-changes).",
+			e.Name, e.Changes[0].Now, e.Changes[0].Was), strings.TrimSuffix(b.String(), "\n")
 	}
 	return fmt.Sprintf("This is not the %s bundle you installed (another %s), so nothing was installed: install it only if you expected this (confirm in the window, or run again with --accept-changes).",
 		e.Name, whats(e.Changes)), strings.TrimSuffix(b.String(), "\n")
@@ -222,3 +238,29 @@ func (e *ClientEnvError) Unwrap() error { return ErrClientEnvDiffers }
 // value missing, unknown or not matching its schema, or one that could
 // not be kept in the keyring): a door asks for that value again.
 type TemplateParamError = library.ParamError
+
+// AgentProviderError is a chat's model that cannot be opened because its
+// agent names a provider that is not set up (removed, or renamed, since):
+// it names the agent and where to fix it. It unwraps to Err
+// (chat.ErrUnknownProvider).
+type AgentProviderError struct {
+	Agent, Provider string
+	Err             error
+}
+
+func (e *AgentProviderError) Error() string {
+	return fmt.Sprintf("agent %q uses the provider %q, which is not set up: choose another provider in the agent's form (the Agents page, or 'switchboard agents edit %s --provider NAME') or in this chat's model menu, or add %q in Settings → Models",
+		e.Agent, e.Provider, e.Agent, e.Provider)
+}
+
+func (e *AgentProviderError) Unwrap() error { return e.Err }
+
+// ForAgent is err, an error opening provider for a chat, as an
+// *AgentProviderError when it is agent's own provider that is not set up;
+// else err itself (agent nil: the chat has none).
+func ForAgent(agent *ChatAgent, provider string, err error) error {
+	if agent == nil || err == nil || !errors.Is(err, chat.ErrUnknownProvider) || !strings.EqualFold(agent.Provider, provider) {
+		return err
+	}
+	return &AgentProviderError{Agent: agent.Name, Provider: agent.Provider, Err: err}
+}

@@ -58,6 +58,7 @@ type Host struct {
 	Tools       *Tools       // what the running servers offer: tools, prompts, resources, calls
 	Chats       *Chats       // chat turns: model, engine, title, context window
 	Settings    *Settings    // config.json's settings: chat, providers, rules
+	Agents      *Agents      // config.json's agents, and Claude Code's agent files imported
 	Secrets     *Secrets     // the keyring and what uses it
 	Library     *Library     // templates, profiles, server metadata
 	Workspace   *Workspace   // the workspace built-in: root, files, shells
@@ -111,6 +112,7 @@ func Open(opts Options) *Host {
 	h.ServerFiles, h.ServerLogs = &ServerFiles{h}, &ServerLogs{h}
 	h.Shared = &Shared{h: h}
 	h.Clients = &Clients{h}
+	h.Agents = &Agents{h}
 	h.UIState = &UIState{h}
 	h.Models = newModels(h)
 	h.Icons, h.MCPApps = &Icons{icons.New()}, &MCPApps{h: h, context: map[string]map[appKey]string{}}

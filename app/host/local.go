@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/localmodel"
 )
@@ -36,7 +37,8 @@ type Local struct {
 
 	mu     sync.Mutex
 	srv    *localmodel.Server
-	name   string // the model srv runs
+	name   string // the model srv runs (or last ran)
+	path   string // its file
 	plan   localmodel.Plan
 	state  localmodel.State
 	err    string // why the last start failed, or why the server exited
@@ -47,6 +49,10 @@ type Local struct {
 
 	plans sync.Map // model path → planAt: Fit's answer, until the file changes
 }
+
+// LocalRuntimeVersion names the llama.cpp release the runtime is built
+// from (node-llama-cpp's pinned copy).
+const LocalRuntimeVersion = localmodel.RuntimeVersion
 
 // LocalIdle is how long the model stays loaded without a request.
 var LocalIdle = 15 * time.Minute
@@ -79,6 +85,10 @@ type LocalStatus struct {
 	// ("haswell", "sse42", ...: ggml's build for this CPU's generation,
 	// localmodel.CPUVariants), "" before it has or when it has one built in.
 	CPU string
+	// Runtime is llama-server's path ("" when it is not installed: see
+	// NoRuntime), and CPUVariants the CPU backends beside it (Preview).
+	Runtime     string
+	CPUVariants []string
 }
 
 // localFailed is LocalStatus.State when the last start failed.
@@ -95,6 +105,11 @@ func (l *Local) Status() LocalStatus {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.srv == nil && l.path != "" {
+		if _, err := os.Stat(l.path); errors.Is(err, os.ErrNotExist) {
+			l.forgetLocked() // its file is gone: not the model that starts next
+		}
+	}
 	st.Model, st.Err, st.CPU = l.name, l.err, l.cpu
 	if l.state != "" {
 		st.State = string(l.state)
@@ -111,6 +126,75 @@ func (l *Local) Status() LocalStatus {
 		st.Memory, st.KVMemory, st.Why = l.plan.Total, l.plan.KVBytes, l.plan.Why
 	}
 	return st
+}
+
+// forget drops what Status says of model name when it is not running
+// (its file was removed): the next message starts whatever it names.
+func (l *Local) forget(name string) {
+	l.mu.Lock()
+	if l.srv == nil && strings.EqualFold(l.name, name) {
+		l.forgetLocked()
+	}
+	l.mu.Unlock()
+	l.changed()
+}
+
+func (l *Local) forgetLocked() {
+	l.name, l.path, l.plan, l.err, l.state = "", "", localmodel.Plan{}, "", localmodel.Stopped
+}
+
+// Preview is Status with what a process that does not run the model
+// itself can say ('switchboard models status'): the runtime's path and
+// CPU backends, the backend it last loaded (from its log, which the
+// window's runtime writes too), and, when model (else the default model
+// of "On this computer") is not the one running, the plan it would run
+// with here now. An error says why that model cannot run (not here, not
+// a GGUF file); the status is filled in as far as it goes.
+func (l *Local) Preview(model string) (LocalStatus, error) {
+	st := l.Status()
+	if bin, err := localmodel.FindRuntime(); err == nil {
+		st.Runtime, st.CPUVariants = bin, localmodel.CPUVariants(bin)
+	}
+	if st.CPU == "" {
+		st.CPU = l.lastCPU()
+	}
+	s, err := l.h.Settings.Chat()
+	if err != nil {
+		return st, err
+	}
+	if model == "" {
+		for _, p := range s.Providers {
+			if p.Kind == chat.KindLocal {
+				model = p.DefaultModel
+			}
+		}
+	}
+	if model == "" || st.State != string(localmodel.Stopped) && strings.EqualFold(st.Model, model) {
+		return st, nil
+	}
+	plan, _, err := l.planOf(s, model)
+	st.Model = model
+	if err != nil {
+		return st, err
+	}
+	st.Context, st.Threads, st.QuantizedKV = plan.Context, plan.Threads, plan.QuantizedKV
+	st.Memory, st.KVMemory, st.Why = plan.Total, plan.KVBytes, plan.Why
+	return st, nil
+}
+
+// lastCPU is the CPU backend the runtime last said it loaded, in its log.
+func (l *Local) lastCPU() string {
+	lines, err := l.LogTail(4000)
+	if err != nil {
+		return ""
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		if _, after, ok := strings.Cut(lines[i], "runs on ggml's CPU backend "); ok {
+			cpu, _, _ := strings.Cut(after, " ")
+			return cpu
+		}
+	}
+	return ""
 }
 
 // changed tells onStatus.
@@ -135,6 +219,21 @@ func (l *Local) planOf(s ChatSettings, name string) (localmodel.Plan, string, er
 	}
 	p, err := l.planFor(s, name, path)
 	return p, path, err
+}
+
+// window is the context window model runs (or would run) with here, for
+// the chat engine. A model that is not here gets the least any runs
+// with: its turn fails as it starts, saying so (ModelMissingError), and a
+// window of 0 would have the chat say first that it assumed one.
+func (l *Local) window(s ChatSettings, model string) int {
+	plan, _, err := l.planOf(s, model)
+	switch {
+	case err == nil:
+		return plan.Context
+	case errors.Is(err, ErrModelNotInstalled):
+		return localmodel.MinContext
+	}
+	return 0
 }
 
 // planFor is planOf for the model's file at path: what the server runs with
@@ -209,7 +308,7 @@ func (l *Local) ensure(ctx context.Context, name string) (*localmodel.Server, er
 		return nil, err
 	}
 	l.mu.Lock()
-	l.name, l.plan, l.state, l.err = name, plan, localmodel.Starting, ""
+	l.name, l.path, l.plan, l.state, l.err = name, path, plan, localmodel.Starting, ""
 	l.mu.Unlock()
 	l.changed()
 	srv, err := localmodel.Start(ctx, localmodel.Options{
@@ -230,10 +329,11 @@ func (l *Local) ensure(ctx context.Context, name string) (*localmodel.Server, er
 	})
 	l.mu.Lock()
 	if err != nil {
-		l.state, l.err = localFailed, err.Error()
+		// What Settings shows beside the log's path: without it.
+		l.state, l.err = localFailed, localmodel.Reason(err)
 		l.mu.Unlock()
 		l.changed()
-		return nil, fmt.Errorf("start the model on this computer (%s): %w", name, err)
+		return nil, &LocalStartError{Model: name, Log: l.LogPath(), Err: err}
 	}
 	if l.closed {
 		l.mu.Unlock()
@@ -325,13 +425,21 @@ type localProvider struct {
 
 var _ provider.Provider = (*localProvider)(nil)
 
-// Stream starts the model if needed and streams req to it.
+// Stream starts the model if needed and streams req to it. A model that
+// is not here, or does not start, is said as such (ModelMissingError,
+// LocalStartError: their sentences are what the chat shows); a request
+// that breaks off because llama-server went down (killed, out of memory)
+// gets ErrLocalRestarting, decided by asking the process (Server.Down),
+// not by when its exit is noticed.
 func (p *localProvider) Stream(ctx context.Context, req provider.Request, on func(provider.Event)) (provider.Response, error) {
 	p.l.begin()
 	defer p.l.end()
 	srv, err := p.l.ensure(ctx, req.Model)
 	if err != nil {
-		return provider.Response{}, &provider.Error{Provider: p.name, Op: "start", Err: err}
+		if ctx.Err() != nil {
+			return provider.Response{}, &provider.Error{Provider: p.name, Op: "start", Err: ctx.Err()}
+		}
+		return provider.Response{}, err
 	}
 	if st := srv.Status(); st.State != localmodel.Ready {
 		return provider.Response{}, p.restarting(st)
@@ -340,14 +448,43 @@ func (p *localProvider) Stream(ctx context.Context, req provider.Request, on fun
 	if err != nil {
 		return provider.Response{}, err
 	}
+	run := srv.Exited()
 	resp, err := op.Stream(ctx, req, on)
-	if err != nil && ctx.Err() == nil {
-		if st := srv.Status(); st.State != localmodel.Ready || errors.Is(err, provider.ErrUnreachable) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
-			return resp, p.restarting(st)
-		}
+	if err != nil && ctx.Err() == nil && brokeOff(err) && srv.Down(ctx, run) {
+		re := p.restarting(srv.Status())
+		// An answer cut short stays one: what arrived is kept as such.
+		re.incomplete = errors.Is(err, provider.ErrIncomplete)
+		return resp, re
 	}
 	return resp, err
 }
+
+// brokeOff says whether a request's error is its connection failing
+// (refused, reset, an answer cut short), which a server that went down
+// causes; an error the server answered with is not.
+func brokeOff(err error) bool {
+	if errors.Is(err, provider.ErrToolCallUnreadable) || errors.Is(err, provider.ErrContextLength) {
+		return false // llama-server's own answer
+	}
+	return errors.Is(err, provider.ErrIncomplete) || errors.Is(err, provider.ErrUnreachable) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+}
+
+// LocalStartError is a model on this computer that did not start: its
+// sentence says why in words (from llama-server's log where it says) and
+// where the log is, once.
+type LocalStartError struct {
+	Model string
+	Log   string // the runtime's log
+	Err   error
+}
+
+func (e *LocalStartError) Error() string {
+	return fmt.Sprintf("The model on this computer (%s) could not start: %s. Its log: %s", e.Model, localmodel.Reason(e.Err), e.Log)
+}
+
+func (e *LocalStartError) Unwrap() error { return e.Err }
 
 // CountTokens counts req's tokens exactly on the running model's server
 // (llama-server's /apply-template and /tokenize); provider.ErrNoCount
@@ -369,12 +506,31 @@ func (p *localProvider) CountTokens(ctx context.Context, req provider.Request) (
 }
 
 // restarting is the error a request gets while the server is down.
-func (p *localProvider) restarting(st localmodel.Status) error {
+func (p *localProvider) restarting(st localmodel.Status) *localRestartingError {
 	why := st.Err
 	if why == "" {
 		why = "it exited"
 	}
-	return &provider.Error{Provider: p.name, Op: "chat", Err: fmt.Errorf("%w (%s): send your message again in a moment; if it keeps stopping, see its log %s", ErrLocalRestarting, why, p.l.LogPath())}
+	return &localRestartingError{why: why, log: p.l.LogPath()}
+}
+
+// localRestartingError is a request made while llama-server is down
+// (it exited, and is being started again): its sentence is what the
+// chat shows, in both front doors.
+type localRestartingError struct {
+	why, log   string
+	incomplete bool // an answer that broke off: it is provider.ErrIncomplete too
+}
+
+func (e *localRestartingError) Error() string {
+	return fmt.Sprintf("The model on this computer stopped and is starting again (%s): send your message again in a moment; if it keeps stopping, see its log %s", e.why, e.log)
+}
+
+func (e *localRestartingError) Unwrap() []error {
+	if e.incomplete {
+		return []error{ErrLocalRestarting, provider.ErrIncomplete}
+	}
+	return []error{ErrLocalRestarting}
 }
 
 // Models lists the models installed to run here, without starting any,

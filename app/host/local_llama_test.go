@@ -169,3 +169,51 @@ func TestLocalModelRunsChatsAndRestartsAfterACrash(t *testing.T) {
 		t.Fatalf("a message after close: %v", err)
 	}
 }
+
+// llama-server killed in the middle of an answer (kill -9, the
+// out-of-memory killer): the request breaks off a moment before the exit
+// reaches the supervisor, and the chat is told the model stopped and is
+// starting again — what arrived kept, as an answer that broke off — not
+// merely that the answer broke off.
+func TestLocalModelKilledMidAnswerSaysItRestarts(t *testing.T) {
+	src := os.Getenv("SWITCHBOARD_LLAMA_SRC")
+	if src == "" || os.Getenv("SWITCHBOARD_LLAMA_SERVER") == "" {
+		t.Fatal("SWITCHBOARD_LLAMA_SERVER and SWITCHBOARD_LLAMA_SRC must be set: run 'make test-llama'")
+	}
+	h := open(t)
+	model := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := testmodel.Write(model, src, testmodel.Tiny, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Models.Choose(model); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := h.Settings.Chat()
+	m, _, err := h.Chats.Model(s, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Random weights may end an answer at its first token: ask until one
+	// streams long enough to be killed in the middle.
+	for attempt := 1; ; attempt++ {
+		killed := false
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		_, err = m.Provider.Stream(ctx, provider.Request{Model: m.Name, MaxTokens: 1000,
+			Messages: []provider.Message{{Role: provider.RoleUser, Text: "Count from one to a thousand."}}}, func(ev provider.Event) {
+			if ev.Kind == provider.EventText && !killed {
+				killed = true
+				if err := syscall.Kill(h.Local.srv.Status().PID, syscall.SIGKILL); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		cancel()
+		if !killed && attempt < 10 {
+			continue
+		}
+		break
+	}
+	if !errors.Is(err, ErrLocalRestarting) || !errors.Is(err, provider.ErrIncomplete) || !strings.Contains(err.Error(), "The model on this computer stopped and is starting again") {
+		t.Fatalf("an answer whose runtime was killed: %v", err)
+	}
+}

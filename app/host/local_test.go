@@ -90,9 +90,27 @@ func TestLocalRunIsChecked(t *testing.T) {
 	}
 }
 
+// A chat whose model is not here (removed since, or never downloaded)
+// says what to do in words for both front doors, without a raw provider
+// error, and its context window is not "assumed"; Settings no longer shows
+// a removed model as the one that starts next, nor its numbers.
 func TestLocalModelMissingSaysWhatToDo(t *testing.T) {
 	h := open(t)
-	if err := h.Settings.SaveProvider(chat.ProviderSettings{Name: "On this computer", Kind: chat.KindLocal, DefaultModel: "gone"}, ""); err != nil {
+	e := testCatalog(t, ggufBytes(t, "tiny"))
+	// A runtime that refuses the model as llama.cpp does a file cut short.
+	bin := filepath.Join(t.TempDir(), "llama-server")
+	script := "#!/bin/sh\necho \"0.00.651.650 E llama_model_load: error loading model: tensor 'w' data is not within the file bounds, model is corrupted or incomplete\" >&2\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SWITCHBOARD_LLAMA_SERVER", bin)
+	if err := os.MkdirAll(h.dir.Models(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.dir.Models(), e.File), ggufBytes(t, "tiny"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Settings.SaveProvider(chat.ProviderSettings{Name: "On this computer", Kind: chat.KindLocal, DefaultModel: "tiny"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := h.Settings.Chat()
@@ -100,8 +118,34 @@ func TestLocalModelMissingSaysWhatToDo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {})
-	if !errors.Is(err, ErrModelNotInstalled) || !strings.Contains(err.Error(), "Settings → Models") {
+	ask := func() error {
+		_, err := m.Provider.Stream(t.Context(), provider.Request{Model: m.Name, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}}, func(provider.Event) {})
+		return err
+	}
+
+	// It does not start: why, in words, and the log's path once.
+	err = ask()
+	if se, ok := errors.AsType[*LocalStartError](err); !ok || !strings.Contains(err.Error(), "The model on this computer (tiny) could not start: llama-server did not load the model: the model file is cut short") ||
+		strings.Count(err.Error(), h.Local.LogPath()) != 1 || strings.Contains(err.Error(), "exit status") || strings.Contains(err.Error(), `provider "`) {
+		t.Fatalf("a model that does not start: %v (%T %v)", err, err, se)
+	}
+	if st := h.Local.Status(); st.State != "failed" || st.Model != "tiny" || strings.Contains(st.Err, st.LogPath) || !strings.Contains(st.Err, "cut short") {
+		t.Fatalf("status after the failed start: %+v; want failed, saying why without the log's path (Settings shows it beside)", st)
+	}
+
+	// Removed: the status forgets it, and a chat asking for it says what to do.
+	if err := h.Models.Remove("tiny"); err != nil {
+		t.Fatal(err)
+	}
+	if st := h.Local.Status(); st.State != "stopped" || st.Model != "" || st.Context != 0 || st.Err != "" {
+		t.Fatalf("status after the model was removed: %+v", st)
+	}
+	err = ask()
+	if !errors.Is(err, ErrModelNotInstalled) || strings.Contains(err.Error(), `provider "`) ||
+		!strings.Contains(err.Error(), "Tiny (tiny) is not on this computer: download it in Settings → Models or with 'switchboard models download tiny'") {
 		t.Fatalf("err = %v", err)
+	}
+	if w := h.Chats.ContextWindow(t.Context(), s, "", "tiny"); w == 0 {
+		t.Fatal("the missing model's window is 0: the chat would say it assumed one before saying the model is missing")
 	}
 }

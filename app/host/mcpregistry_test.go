@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
@@ -68,7 +69,9 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	c := h.MCPRegistry
 	noDownloadLeft := func(t *testing.T) {
 		t.Helper()
-		if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*")); len(left) > 0 {
+		left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "download-*"))
+		kept, _ := filepath.Glob(filepath.Join(h.Dir().String(), "registry-downloads", "*"))
+		if left = append(left, kept...); len(left) > 0 {
 			t.Fatalf("the download was left behind: %v", left)
 		}
 	}
@@ -104,12 +107,12 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 		})
 	}
 
-	name, err := c.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.example/echo-bundle", Values: values})
+	added, err := c.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.example/echo-bundle", Values: values})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name != "echo-env" {
-		t.Fatalf("named %q, want the bundle manifest's name", name)
+	if added.Name != "echo-env" {
+		t.Fatalf("named %q, want the bundle manifest's name", added.Name)
 	}
 	s, ok := h.Servers.Get("echo-env")
 	if rec, installed := InstalledOf(s); !ok || !installed || rec.Version != "1.2.0" {
@@ -204,5 +207,160 @@ func TestSearchShowsWhatAddOffers(t *testing.T) {
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil || doc.Server.Name != s.Name || len(doc.Server.Packages) != 1 {
 		t.Fatalf("JSON %s is not the registry's entry (%v)", raw, err)
+	}
+}
+
+// examplesRegistry serves mcpregistrytest.Examples and two servers whose
+// names end alike (alice/notes, bob/notes).
+func examplesRegistry(t *testing.T) *mcpregistrytest.Registry {
+	t.Helper()
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range mcpregistrytest.Examples {
+		reg.AddMeta(e.Doc, e.Meta)
+	}
+	for _, owner := range []string{"alice", "bob"} {
+		reg.Add(fmt.Sprintf(`{"name": "io.github.%s/notes", "description": "%s's notes", "version": "1.0.0",
+			"packages": [{"registryType": "npm", "identifier": "@%s/notes-mcp", "version": "1.0.0", "transport": {"type": "stdio"}}]}`, owner, owner, owner))
+	}
+	return reg
+}
+
+// TestRegistryAddTakesEveryInput: Add takes a value for every input, the
+// optional ones and those with a default included, and refuses a key the
+// server does not take; a name clash is solved with EntryName; a
+// deprecated server is added with a warning, a deleted one refused.
+func TestRegistryAddTakesEveryInput(t *testing.T) {
+	reg := examplesRegistry(t)
+	h := open(t)
+	add := func(name string, values map[string]string, entryName string) (RegistryAdded, error) {
+		return h.MCPRegistry.Add(t.Context(), RegistryPick{URL: reg.URL, Name: name, Values: values, EntryName: entryName})
+	}
+	target := func(name string) string {
+		s, _ := h.Servers.Get(name)
+		return s.Target()
+	}
+
+	if _, err := add("io.github.modelcontextprotocol/filesystem", map[string]string{"target_dir": "/home/me/proj"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := target("filesystem"); got != "npx -y @modelcontextprotocol/server-filesystem@1.0.2 /home/me/proj" {
+		t.Errorf("a value over a default: %s", got)
+	}
+	db := map[string]string{"DB_USERNAME": "u", "DB_PASSWORD": "pw-SECRET", "database_name": "mydb", "db_type": "postgres", "port": "5432"}
+	if _, err := add("io.github.example/database-manager", db, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := target("database-manager"); !strings.HasSuffix(got, "example/database-manager-mcp:3.1.0 --host localhost --port 5432 mydb") {
+		t.Errorf("an optional value given: %s", got)
+	}
+	if _, err := add("io.github.example/flags", map[string]string{"dir": "/p", "verbose": "1"}, ""); !errors.Is(err, mcpregistry.ErrInvalidValue) || !strings.Contains(err.Error(), `"verbose" is not a value io.github.example/flags takes`) {
+		t.Errorf("an unknown key: %v", err)
+	}
+
+	if _, err := add("io.github.alice/notes", nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := add("io.github.bob/notes", nil, ""); !errors.Is(err, ErrNameTaken) || !strings.Contains(err.Error(), "--name") {
+		t.Errorf("a name clash: %v", err)
+	}
+	if a, err := add("io.github.bob/notes", nil, "bob-notes"); err != nil || a.Name != "bob-notes" || target("bob-notes") != "npx -y @bob/notes-mcp@1.0.0" {
+		t.Errorf("added under another name: %+v %v", a, err)
+	}
+
+	a, err := add("io.github.example/old-forecast", nil, "")
+	if err != nil || a.Name != "old-forecast" || !strings.Contains(a.Warning, "io.github.example/old-forecast is deprecated in the registry") || !strings.Contains(a.Warning, "Use forecast-v2 instead") {
+		t.Errorf("deprecated: %+v %v", a, err)
+	}
+	if _, err := add("io.github.example/malware", nil, ""); !errors.Is(err, mcpregistry.ErrDeleted) {
+		t.Errorf("deleted: %v", err)
+	}
+	if _, ok := h.Servers.Get("malware"); ok {
+		t.Error("a deleted server was added")
+	}
+	if _, err := h.MCPRegistry.Preview(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.example/malware"}); !errors.Is(err, mcpregistry.ErrDeleted) {
+		t.Errorf("preview of a deleted server: %v", err)
+	}
+	_, err = add("io.github.example/http-pkg", nil, "")
+	if !errors.Is(err, ErrRegistryUnsupported) || !strings.Contains(err.Error(), "serves streamable-http itself") {
+		t.Errorf("a package serving HTTP: %v", err)
+	}
+	for _, err := range []error{err} {
+		if !RegistryRefused(err) {
+			t.Errorf("not a refusal: %v", err)
+		}
+	}
+}
+
+// TestRegistryURLSetting: the setting takes https and plain http to this
+// computer only; a name that only starts like localhost is refused.
+func TestRegistryURLSetting(t *testing.T) {
+	h := open(t)
+	for u, ok := range map[string]bool{
+		"https://registry.example.com": true, "http://127.0.0.1:9000": true, "http://localhost:8080/": true, "http://[::1]:8080": true, "": true,
+		"http://localhost.evil.example": false, "http://127.0.0.1.nip.io": false, "http://registry.example.com": false, "ftp://x": false,
+	} {
+		err := h.MCPRegistry.SetURL(u)
+		if (err == nil) != ok {
+			t.Errorf("SetURL(%q): %v", u, err)
+		}
+	}
+}
+
+// TestRegistryBundleForm: the window downloads an mcpb package once to
+// show its form, then Add installs that download with the form's answers
+// (several for a multiple option) under the manifest's name; a --name is
+// refused (a bundle names itself).
+func TestRegistryBundleForm(t *testing.T) {
+	packed := bundletest.Pack(t, "echo-env")
+	body, err := os.ReadFile(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	var downloads atomic.Int64
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		downloads.Add(1)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(files.Close)
+	reg, err := mcpregistrytest.Start(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Add(fmt.Sprintf(`{"name": "io.github.example/echo-full", "description": "d", "version": "1.2.0",
+		"packages": [{"registryType": "mcpb", "identifier": %q, "fileSha256": %q, "version": "1.2.0", "transport": {"type": "stdio"}}]}`, files.URL+"/echo-full.mcpb", hex.EncodeToString(sum[:])))
+	h := liveHost(t)
+	pick := RegistryPick{URL: reg.URL, Name: "io.github.example/echo-full"}
+	path, err := h.MCPRegistry.FetchBundle(t.Context(), pick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := h.Bundles.Inspect(t.Context(), path)
+	if err != nil || in.Bundle.Manifest.Name != "echo-env" {
+		t.Fatalf("inspect: %v", err)
+	}
+	pick.EntryName = "echo-full"
+	if _, err := h.MCPRegistry.Add(t.Context(), pick); !errors.Is(err, mcpregistry.ErrInvalidValue) || !strings.Contains(err.Error(), "installs under the name its bundle's manifest gives") {
+		t.Fatalf("another name: %v", err)
+	}
+	pick.EntryName = ""
+	n := downloads.Load()
+	pick.Bundle = map[string][]string{"api_key": {"sk-FORM-1"}, "folders": {"/a", "/b"}}
+	added, err := h.MCPRegistry.Add(t.Context(), pick)
+	if err != nil || added.Name != "echo-env" {
+		t.Fatalf("add: %+v %v", added, err)
+	}
+	if got := downloads.Load(); got != n {
+		t.Errorf("Add downloaded again (%d downloads, %d before)", got, n)
+	}
+	env, args := shown(t, h)
+	if env["ECHO_API_KEY"] != "sk-FORM-1" || !strings.Contains(strings.Join(args, " "), "/a /b") {
+		t.Errorf("the form's answers: env %v args %v", env, args)
+	}
+	if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "registry-downloads", "*")); len(left) > 0 {
+		t.Errorf("the download was kept after Add: %v", left)
 	}
 }

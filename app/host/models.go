@@ -5,12 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/localmodel"
@@ -28,6 +32,14 @@ type Models struct {
 	h       *Host
 	mu      sync.Mutex
 	running map[string]*modelDownload // by catalog name, lower case
+	ram     sync.Map                  // a chosen file's path → ramAt: its RAM estimate until the file changes
+}
+
+// ramAt is a chosen file's RAM estimate and the file it is of.
+type ramAt struct {
+	mod  time.Time
+	size int64
+	ram  int64
 }
 
 // modelDownload is one download in progress.
@@ -35,6 +47,11 @@ type modelDownload struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 }
+
+// ModelBytes is a model's size (a file, a download, the memory it needs)
+// as both front doors say it: decimal units, as download sites show them
+// (localmodel.Size; the window's formatBytes follows the same rule).
+func ModelBytes(n int64) string { return localmodel.Size(n) }
 
 // LocalProviderName is the name of the provider of kind chat.KindLocal
 // that a downloaded or chosen model adds.
@@ -128,16 +145,40 @@ func (m *Models) List() ([]CatalogModel, error) {
 	}
 	for _, im := range inst {
 		if im.Entry == nil {
-			list = append(list, im.Listed())
+			c := im.Listed()
+			c.RAM = m.ramOf(im.Path)
+			list = append(list, c)
 		}
 	}
 	return list, nil
 }
 
-// Listed is a chosen file as List shows it.
+// Listed is a chosen file as List shows it (without its RAM: see
+// Models.List).
 func (im InstalledModel) Listed() CatalogModel {
 	return CatalogModel{Entry: localmodel.Entry{Name: im.Name, Title: im.Title, File: filepath.Base(im.Path), Size: im.Size},
 		Installed: true, Path: im.Path, Chosen: true}
+}
+
+// ramOf is the memory a chosen file needs at the catalog's context
+// (localmodel.RAM), read from its header once per version of the file; 0
+// when it cannot be read.
+func (m *Models) ramOf(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	if v, ok := m.ram.Load(path); ok {
+		if r := v.(ramAt); r.mod.Equal(st.ModTime()) && r.size == st.Size() {
+			return r.ram
+		}
+	}
+	ram, err := localmodel.RAM(path)
+	if err != nil {
+		return 0
+	}
+	m.ram.Store(path, ramAt{st.ModTime(), st.Size(), ram})
+	return ram
 }
 
 // Download fetches a catalog model (from the download URL setting when
@@ -210,22 +251,42 @@ func (e *DownloadError) Unwrap() error { return e.Err }
 func (e *DownloadError) WrongFile() bool { return errors.Is(e.Err, download.ErrChecksum) }
 
 // Plain is the sentence ("Could not download Qwen3 1.7B: huggingface.co
-// cannot be found.") and the technical detail.
+// cannot be found.") and the technical detail. The sentence always says
+// why, in a few words: the technical text when nothing better is known.
 func (e *DownloadError) Plain() (sentence, detail string) {
-	why := plain.Cause(e.Err)
-	if e.WrongFile() {
-		why = "the file that arrived is not the expected one (its SHA-256 or size differs), so it was removed"
-	}
-	if st, ok := errors.AsType[*download.StatusError](e.Err); ok && why == "" {
-		why = "the server answered " + st.Status
-		if u, err := url.Parse(st.URL); err == nil && u.Host != "" {
-			why = u.Host + " answered " + st.Status
-		}
-	}
-	if why == "" {
-		return "Could not download " + e.Model + ".", e.Err.Error()
-	}
+	why := e.why()
 	return "Could not download " + e.Model + ": " + why + ".", e.Err.Error()
+}
+
+// why is the download's failure in a few words.
+func (e *DownloadError) why() string {
+	if why := plain.Cause(e.Err); why != "" {
+		return why
+	}
+	var pe *fs.PathError
+	switch {
+	case errors.Is(e.Err, download.ErrChanged):
+		return "the file was changed on disk during the download (by another program), so it was removed; download it again"
+	case e.WrongFile():
+		return "the file that arrived is not the expected one (its SHA-256 or size differs), so it was removed"
+	case errors.Is(e.Err, download.ErrStalled):
+		return "the server stopped sending; what arrived is kept, so downloading again resumes it"
+	case errors.Is(e.Err, io.ErrUnexpectedEOF), errors.Is(e.Err, syscall.ECONNRESET), errors.Is(e.Err, syscall.EPIPE):
+		return "the connection broke off; what arrived is kept, so downloading again resumes it"
+	case errors.As(e.Err, &pe) && errors.Is(pe.Err, fs.ErrNotExist):
+		return "there is no file " + pe.Path + " in the download folder"
+	}
+	if st, ok := errors.AsType[*download.StatusError](e.Err); ok {
+		if u, err := url.Parse(st.URL); err == nil && u.Host != "" {
+			return u.Host + " answered " + st.Status
+		}
+		return "the server answered " + st.Status
+	}
+	inner := e.Err
+	for u := errors.Unwrap(inner); u != nil; u = errors.Unwrap(inner) {
+		inner = u
+	}
+	return plain.FirstLine(inner.Error(), 160)
 }
 
 // downloadSource is where entry e is downloaded from: base (the download
@@ -324,8 +385,15 @@ func (m *Models) Discard(name string) error {
 	return nil
 }
 
-// Choose makes a GGUF file the user picked a model that can run: its name
-// is the file's name without .gguf. The file stays where it is.
+// Choose makes a GGUF file the user picked a model that can run. It is
+// checked first as llama.cpp will load it (localmodel.CheckModel: a split
+// model's first part with its parts beside it, a file not cut short), so
+// one that cannot run is refused now, saying what to do. Its name is the
+// file's name without .gguf; an Ollama blob's (sha256-…) is the name
+// Ollama gives it (qwen3:0.6b), else the model's own general.name. A
+// name another file has already gets a number (NAME-2), so a file is
+// never replaced by another of the same name; a file added before keeps
+// its name. The file stays where it is.
 func (m *Models) Choose(path string) (InstalledModel, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -335,12 +403,15 @@ func (m *Models) Choose(path string) (InstalledModel, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return InstalledModel{}, fmt.Errorf("%s is not a file: choose a .gguf model file", path)
 	}
-	if _, err := gguf.ReadFile(abs); err != nil {
+	meta, err := localmodel.CheckModel(abs)
+	if mf, ok := errors.AsType[*localmodel.ModelFileError](err); ok {
+		return InstalledModel{}, mf // "X.gguf cannot run: it is …: do this"
+	}
+	if err != nil {
 		// The sentence, then the reader's detail (a window shows it behind a disclosure).
 		return InstalledModel{}, fmt.Errorf("%s is not a GGUF model file llama.cpp can run: choose a .gguf file (GGUF version 2 or 3)\n%w", filepath.Base(abs), err)
 	}
-	base := filepath.Base(abs)
-	name := base[:len(base)-len(filepath.Ext(base))]
+	name := modelName(abs, meta)
 	if _, err := m.entry(name); err == nil {
 		return InstalledModel{}, fmt.Errorf("%q is the name of a model of the catalog: rename the file, or download that model instead", name)
 	}
@@ -348,11 +419,7 @@ func (m *Models) Choose(path string) (InstalledModel, error) {
 		if s.Local.Files == nil {
 			s.Local.Files = map[string]string{}
 		}
-		for k := range s.Local.Files { // one name, whatever its case
-			if strings.EqualFold(k, name) {
-				delete(s.Local.Files, k)
-			}
-		}
+		name = freeName(s.Local.Files, name, abs)
 		s.Local.Files[name] = abs
 		return nil
 	})
@@ -362,7 +429,58 @@ func (m *Models) Choose(path string) (InstalledModel, error) {
 	if err := m.addProvider(name); err != nil {
 		return InstalledModel{}, err
 	}
-	return InstalledModel{Name: name, Title: name, Path: abs, Size: st.Size()}, nil
+	size, err := localmodel.ModelSize(abs)
+	if err != nil {
+		size = st.Size()
+	}
+	return InstalledModel{Name: name, Title: name, Path: abs, Size: size}, nil
+}
+
+// freeName is the name a chosen file at path is added under: the name it
+// has already when it was added before, else name, or name-2, -3, … when
+// another file that is still there has that name (whatever its case).
+func freeName(files map[string]string, name, path string) string {
+	for k, p := range files {
+		if p == path {
+			return k
+		}
+	}
+	for k, p := range files { // a name whose file is gone is free again (the file moved)
+		if _, err := os.Stat(p); strings.EqualFold(k, name) && errors.Is(err, os.ErrNotExist) {
+			delete(files, k)
+		}
+	}
+	taken := func(n string) bool {
+		for k := range files {
+			if strings.EqualFold(k, n) {
+				return true
+			}
+		}
+		return false
+	}
+	free := name
+	for i := 2; taken(free); i++ {
+		free = fmt.Sprintf("%s-%d", name, i)
+	}
+	return free
+}
+
+// modelName is the name a chosen file runs under: its file name without
+// .gguf, or for an Ollama blob (a name of sha256-… that says nothing), the
+// name Ollama knows it by, else its metadata's general.name.
+func modelName(path string, meta *gguf.File) string {
+	base := filepath.Base(path)
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if !ollamaBlob.MatchString(base) {
+		return name
+	}
+	if n := ollamaName(path); n != "" {
+		return n
+	}
+	if n := strings.TrimSpace(meta.String("general.name")); n != "" {
+		return n
+	}
+	return name
 }
 
 // addProvider adds the provider "On this computer" with model as its
@@ -416,7 +534,9 @@ func (m *Models) Remove(name string) error {
 			}
 			return err
 		}
+		_ = os.Remove(m.file(e) + download.Lock)
 	}
+	m.h.Local.forget(name) // Settings no longer shows it as the model that runs
 	rest, err := m.Installed()
 	if err != nil {
 		return err
@@ -457,8 +577,8 @@ func (m *Models) Installed() ([]InstalledModel, error) {
 	}
 	var chosen []InstalledModel
 	for name, p := range cs.Local.Files {
-		if st, err := os.Stat(p); err == nil {
-			chosen = append(chosen, InstalledModel{Name: name, Title: name, Path: p, Size: st.Size()})
+		if size, err := localmodel.ModelSize(p); err == nil { // every part of a split model
+			chosen = append(chosen, InstalledModel{Name: name, Title: name, Path: p, Size: size})
 		}
 	}
 	slices.SortFunc(chosen, func(a, b InstalledModel) int { return cmp.Compare(a.Name, b.Name) })
@@ -477,5 +597,40 @@ func (m *Models) Path(name string) (string, error) {
 			return im.Path, nil
 		}
 	}
-	return "", fmt.Errorf("model %q %w", name, ErrModelNotInstalled)
+	miss := &ModelMissingError{Name: name}
+	if e, err := m.entry(name); err == nil {
+		miss.Name, miss.Title, miss.Catalog = e.Name, e.Title, true
+	}
+	if cs, err := m.h.Settings.Chat(); err == nil {
+		for k, p := range cs.Local.Files {
+			if strings.EqualFold(k, name) {
+				miss.Name, miss.File = k, p
+			}
+		}
+	}
+	return "", miss
 }
+
+// ModelMissingError is a model a chat (or a command) asks for that is not
+// on this computer: a catalog model not downloaded (or removed since), a
+// chosen file that is gone, or a name neither knows. Its sentence says
+// what to do in both front doors' words (it is stored with the chat's
+// answer, which either may show).
+type ModelMissingError struct {
+	Name    string
+	Title   string // the catalog's title (Catalog)
+	Catalog bool   // a model of the catalog
+	File    string // the chosen file that is gone ("" for none)
+}
+
+func (e *ModelMissingError) Error() string {
+	switch {
+	case e.Catalog:
+		return fmt.Sprintf("%s (%s) is not on this computer: download it in Settings → Models or with 'switchboard models download %s', or choose another model for this chat", e.Title, e.Name, e.Name)
+	case e.File != "":
+		return fmt.Sprintf("the model %s is not on this computer any more (its file %s is gone): add the file again in Settings → Models (Choose a GGUF file…) or with 'switchboard models add FILE', or choose another model for this chat", e.Name, e.File)
+	}
+	return fmt.Sprintf("the model %q is not on this computer: download one or add a GGUF file in Settings → Models, or with 'switchboard models download NAME' or 'switchboard models add FILE'", e.Name)
+}
+
+func (e *ModelMissingError) Unwrap() error { return ErrModelNotInstalled }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -127,7 +128,8 @@ func TestModelsDownloadRefusesAWrongFile(t *testing.T) {
 		sentence string // the first line a person reads: which model, why, no pointer to a page
 	}{
 		{ts.URL + "/models", download.ErrChecksum, "SHA-256", "Could not download Tiny: the file that arrived is not the expected one (its SHA-256 or size differs), so it was removed."},
-		{dir, nil, "no such file", "Could not download Tiny."},
+		// A file the mirror folder lacks: the sentence says so, not only the detail.
+		{dir, nil, "no such file", "Could not download Tiny: there is no file " + filepath.Join(dir, e.File) + " in the download folder."},
 	} {
 		if err := h.Models.SetDownloadURL(tt.url); err != nil {
 			t.Fatal(err)
@@ -271,5 +273,154 @@ func TestModelsSetDownloadURL(t *testing.T) {
 		if got, _ := h.Models.DownloadURL(); tt.ok && got != tt.url {
 			t.Errorf("DownloadURL = %q after setting %q", got, tt.url)
 		}
+	}
+}
+
+// writeGGUF writes a GGUF at path holding one f32 tensor of n values,
+// with the metadata set adds (split keys), and returns its bytes' length.
+func writeGGUF(t *testing.T, path string, n int, set func(*gguf.File)) int64 {
+	t.Helper()
+	f := &gguf.File{Tensors: []gguf.Tensor{{Name: "w", Dims: []uint64{uint64(n)}, Type: gguf.F32, Data: make([]byte, 4*n)}}}
+	f.Set("general.architecture", gguf.TypeString, "qwen3")
+	if set != nil {
+		set(f)
+	}
+	var b bytes.Buffer
+	if err := testmodel.Encode(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return int64(b.Len())
+}
+
+func splitPart(no, count uint16) func(*gguf.File) {
+	return func(f *gguf.File) {
+		f.Set("split.no", gguf.TypeUint16, no)
+		f.Set("split.count", gguf.TypeUint16, count)
+	}
+}
+
+// A file llama.cpp would refuse is refused when it is chosen, saying what
+// to do: a split model's later part, a first part without its parts, a
+// file cut short. A split model's first part with its parts is taken, and
+// weighs all of them.
+func TestModelsChooseRefusesFilesThatCannotRun(t *testing.T) {
+	h := open(t)
+	testCatalog(t, []byte("x"))
+	dir := t.TempDir()
+	var whole int64
+	for i := range uint16(3) {
+		whole += writeGGUF(t, filepath.Join(dir, "big", fmt.Sprintf("big-%05d-of-00003.gguf", i+1)), 1000, splitPart(i, 3))
+	}
+	writeGGUF(t, filepath.Join(dir, "lone", "lone-00001-of-00002.gguf"), 1000, splitPart(0, 2))
+	cut := filepath.Join(dir, "cut.gguf")
+	n := writeGGUF(t, cut, 100_000, nil)
+	if err := os.Truncate(cut, n/2); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ file, want string }{
+		{"big/big-00002-of-00003.gguf", "is part 2 of 3 of a model split in parts: choose its first part, big-00001-of-00003.gguf"},
+		{"lone/lone-00001-of-00002.gguf", "part 2, lone-00002-of-00002.gguf, is not beside it: put every part in the same folder"},
+		{"cut.gguf", "cut.gguf cannot run: it is cut short"},
+	} {
+		_, err := h.Models.Choose(filepath.Join(dir, tt.file))
+		if !errors.Is(err, localmodel.ErrModelFile) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "cannot run") {
+			t.Errorf("Choose(%s) = %v, want it refused saying %q", tt.file, err, tt.want)
+		}
+	}
+	if inst, _ := h.Models.Installed(); len(inst) != 0 {
+		t.Fatalf("refused files were added: %+v", inst)
+	}
+	im, err := h.Models.Choose(filepath.Join(dir, "big", "big-00001-of-00003.gguf"))
+	if err != nil || im.Name != "big-00001-of-00003" || im.Size != whole {
+		t.Fatalf("Choose(the first part) = %+v, %v; want it, weighing the three parts' %d bytes", im, err, whole)
+	}
+	list, _ := h.Models.List()
+	if c := list[len(list)-1]; c.Size != whole || c.RAM <= whole {
+		t.Fatalf("List shows %+v: want %d bytes, and the memory it needs", c, whole)
+	}
+}
+
+// Two files of one name (the same GGUF from two LM Studio publishers) are
+// both kept, the second under a number; adding a file again keeps its name.
+func TestModelsChooseKeepsFilesOfOneName(t *testing.T) {
+	h := open(t)
+	testCatalog(t, []byte("x"))
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "pub-a", "Qwen3-4B-Q4_K_M.gguf"), filepath.Join(dir, "pub-b", "Qwen3-4B-Q4_K_M.gguf")
+	writeGGUF(t, a, 64, nil)
+	writeGGUF(t, b, 64, nil)
+	for _, tt := range []struct{ path, want string }{{a, "Qwen3-4B-Q4_K_M"}, {b, "Qwen3-4B-Q4_K_M-2"}, {a, "Qwen3-4B-Q4_K_M"}} {
+		if im, err := h.Models.Choose(tt.path); err != nil || im.Name != tt.want {
+			t.Fatalf("Choose(%s) = %+v, %v; want the name %s", tt.path, im, err, tt.want)
+		}
+	}
+	cs, _ := h.Settings.Chat()
+	if len(cs.Local.Files) != 2 || cs.Local.Files["Qwen3-4B-Q4_K_M"] != a || cs.Local.Files["Qwen3-4B-Q4_K_M-2"] != b {
+		t.Fatalf("files: %+v", cs.Local.Files)
+	}
+}
+
+// Ollama's and LM Studio's models are found in their folders, each once,
+// an Ollama blob named as Ollama names it; adding one uses that name.
+func TestModelsFoundOnThisComputer(t *testing.T) {
+	h := open(t)
+	testCatalog(t, []byte("x"))
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("OLLAMA_MODELS", "")
+	// LM Studio: PUBLISHER/REPOSITORY/FILE.gguf, in today's folder and the older one.
+	lms := filepath.Join(home, ".lmstudio", "models")
+	writeGGUF(t, filepath.Join(lms, "lmstudio-community", "Qwen3-4B-GGUF", "Qwen3-4B-Q4_K_M.gguf"), 64, nil)
+	writeGGUF(t, filepath.Join(lms, "lmstudio-community", "Qwen3-4B-GGUF", "mmproj-Qwen3-4B-F16.gguf"), 64, nil)
+	writeGGUF(t, filepath.Join(lms, "unsloth", "Big-GGUF", "Big-00001-of-00002.gguf"), 64, splitPart(0, 2))
+	writeGGUF(t, filepath.Join(lms, "unsloth", "Big-GGUF", "Big-00002-of-00002.gguf"), 64, splitPart(1, 2))
+	writeGGUF(t, filepath.Join(home, ".cache", "lm-studio", "models", "old", "Repo", "Phi-2.Q4.gguf"), 64, nil)
+	// Ollama: a manifest per name and tag, pointing at the model's blob.
+	ollama := filepath.Join(home, ".ollama", "models")
+	hex := strings.Repeat("ab", 32)
+	blob := filepath.Join(ollama, "blobs", "sha256-"+hex)
+	writeGGUF(t, blob, 64, func(f *gguf.File) { f.Set("general.name", gguf.TypeString, "Qwen3 0.6B") })
+	manifest := fmt.Sprintf(`{"schemaVersion":2,"layers":[{"mediaType":"application/vnd.ollama.image.template","digest":"sha256:%s"},{"mediaType":"application/vnd.ollama.image.model","digest":"sha256:%s"}]}`, strings.Repeat("cd", 32), hex)
+	for _, tag := range []string{"latest", "0.6b"} {
+		p := filepath.Join(ollama, "manifests", "registry.ollama.ai", "library", "qwen3", tag)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, err := h.Models.Found()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range found {
+		got = append(got, f.App+" "+f.Name)
+	}
+	want := []string{"LM Studio Big-00001-of-00002", "LM Studio Phi-2.Q4", "LM Studio Qwen3-4B-Q4_K_M", "Ollama qwen3:0.6b"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("found %q, want %q", got, want)
+	}
+	im, err := h.Models.Choose(blob)
+	if err != nil || im.Name != "qwen3:0.6b" {
+		t.Fatalf("Choose(the blob) = %+v, %v; want it named qwen3:0.6b", im, err)
+	}
+	if found, _ = h.Models.Found(); found[3].Added != "qwen3:0.6b" {
+		t.Fatalf("after adding it: %+v", found[3])
+	}
+	// A blob no manifest names: the model's own name.
+	for _, p := range []string{filepath.Join(ollama, "manifests", "registry.ollama.ai", "library", "qwen3", "latest"), filepath.Join(ollama, "manifests", "registry.ollama.ai", "library", "qwen3", "0.6b")} {
+		os.Remove(p)
+	}
+	other := filepath.Join(ollama, "blobs", "sha256-"+strings.Repeat("ef", 32))
+	writeGGUF(t, other, 64, func(f *gguf.File) { f.Set("general.name", gguf.TypeString, "Mystery 1B") })
+	if im, err := h.Models.Choose(other); err != nil || im.Name != "Mystery 1B" {
+		t.Fatalf("Choose(an unnamed blob) = %+v, %v; want its general.name", im, err)
 	}
 }

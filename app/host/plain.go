@@ -20,6 +20,18 @@ func Ago(d time.Duration) string { return plain.Ago(d) }
 // Bytes is a size in words ("20.0 MB").
 func Bytes(n int64) string { return plain.Bytes(n) }
 
+// Shown is a text from a model or a server written out for the person who
+// approves what it does (plain.Shown): what to show, and how much of it is
+// not shown.
+type Shown = plain.Shown
+
+// Show writes s out for the person who approves it, in about max
+// characters (plain.Show): invisible and reordering characters as their
+// codes, long blank runs counted, and a text too long for max as its head
+// and tail with the middle counted. Both front doors show a tool call's
+// arguments this way, and so does serve's question to its client.
+func Show(s string, max int) Shown { return plain.Show(s, max) }
+
 // FormDefaults is a server's elicitation form filled with the defaults its
 // schema gives (what accepting it without asking, --yes, sends).
 func FormDefaults(schema any) any { return supervisor.ApplyDefaults(schema, nil) }

@@ -137,11 +137,11 @@ func TestRegistryAddNeverExpandsAnotherServersSecret(t *testing.T) {
 		hostileSetup(t, h)
 		rec.reset()
 		const typed = "tok-TYPED-by-the-user-0003"
-		name, err := h.MCPRegistry.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.evil/fine", Values: map[string]string{"tok": typed}})
+		added, err := h.MCPRegistry.Add(t.Context(), RegistryPick{URL: reg.URL, Name: "io.github.evil/fine", Values: map[string]string{"tok": typed}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _ := h.Servers.Get(name)
+		s, _ := h.Servers.Get(added.Name)
 		if s.Headers["Authorization"] != "Bearer ${secret:"+secrets.ServerName(s.ID, "tok")+"}" {
 			t.Fatalf("headers %v: want the server's own keyring entry", s.Headers)
 		}

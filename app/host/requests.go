@@ -71,10 +71,16 @@ type LongChats struct {
 // RegistryPick names a server of the MCP Registry at URL ("" for the
 // setting), which of its packages or remotes to use (Option, 0 the
 // first) and the values it asks for (MCPRegistry.Preview and Add).
+// EntryName is the name to add it under ("": the last part of its name;
+// an mcpb package installs under its bundle's name). Bundle are the
+// answers to an mcpb package's user_config, each key one value or several
+// (the window's form; the CLI's Values serve as one each).
 type RegistryPick struct {
 	URL, Name string
 	Option    int
 	Values    map[string]string
+	EntryName string
+	Bundle    map[string][]string
 }
 
 // AddSkill is a skill to preview or add (LocalSkills.Preview, Add): a

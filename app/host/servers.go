@@ -360,8 +360,10 @@ func (s *Servers) Remove(name string) error { return s.RemoveWith(name, false) }
 
 // RemoveWith deletes a configured server; with forgetSecrets its keyring
 // entries go too (SecretsOf: its own, and those nothing else uses) and its
-// login. Either way the grants it had go, and a new server of the same
-// name gets a new id: it never inherits what this one kept.
+// login. Either way the grants it had go, it leaves every agent that
+// named it (its servers, tools, skills and policies there; Agents.Using
+// names them first), and a new server of the same name gets a new id: it
+// never inherits what this one kept.
 func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 	h := s.h
 	var removed Server
@@ -376,6 +378,7 @@ func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 			drop = secretsOf(cfg, i)
 		}
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
+		dropServerFromAgents(cfg, removed.Name) // a new server of this name is in no agent
 		if err := secrets.Forget(cfg, removed.ID); err != nil {
 			return err
 		}

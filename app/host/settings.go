@@ -209,31 +209,6 @@ func (st *Settings) SetSampling(v Sampling) error {
 	})
 }
 
-// Agents lists the saved agents (the Agents page), never nil.
-func (st *Settings) Agents() ([]Agent, error) {
-	s, err := st.Chat()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Agent, len(s.Agents))
-	for i, a := range s.Agents {
-		out[i] = AgentView(a)
-	}
-	return out, nil
-}
-
-// SaveAgent creates an agent (empty ID) or updates one after checking it,
-// and returns it as saved (with its ID).
-func (st *Settings) SaveAgent(a Agent) (Agent, error) {
-	var saved ChatAgent
-	err := st.EditChat(func(s *ChatSettings) error {
-		var err error
-		saved, err = s.PutAgent(a.engine())
-		return err
-	})
-	return AgentView(saved), err
-}
-
 // ToolSearchSetting is when the model searches tools instead of seeing
 // them all: By "size" (the definitions take more than Share percent of
 // the model's context window), "count" (more than Above active tools) or

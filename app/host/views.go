@@ -54,6 +54,29 @@ type Agent struct {
 	Policies    map[string]string `json:"policies,omitempty"` // tool pattern → always, ask or never
 	Delegate    bool              `json:"delegate,omitempty"`
 	ToolMode    string            `json:"toolMode,omitempty"` // direct, code, both; "" the settings'
+	// Missing are the servers it names that are not set up (none built
+	// in or in config.json): its chats run without them (Agents.List).
+	Missing []string `json:"missing,omitempty"`
+	// ProviderMissing: Provider names no provider set up (Settings →
+	// Models); its chats fail until it is changed.
+	ProviderMissing bool `json:"providerMissing,omitempty"`
+}
+
+// AgentFile is an agent file another app keeps (a Claude Code subagent,
+// Agents.Find) and the agent an import makes of it.
+type AgentFile struct {
+	Path   string `json:"path"`
+	Source string `json:"source"` // "Claude Code (personal)", "Claude Code (project)" or "file"
+	Agent  Agent  `json:"agent"`
+	// Notes say what does not carry over (tools with no match here, its
+	// model, fields Switchboard does not use), never nil.
+	Notes []string `json:"notes"`
+	// Problem says why it cannot be imported ("" when it can).
+	Problem string `json:"problem,omitempty"`
+	// Exists: an agent of its name is set up already; an import skips it.
+	Exists bool `json:"exists,omitempty"`
+	// Imported is the ID of the agent an import saved ("" when skipped).
+	Imported string `json:"imported,omitempty"`
 }
 
 // AgentView is a as the doors see it.

@@ -52,20 +52,34 @@
 // the machine (`app/localmodel/fit.go`): threads from the CPUs (one fewer than the cores on 4 or fewer, since llama.cpp's threads
 // wait for each other on a busy core; else half),
 // and the longest context — a power of two from 4,096 up to 32,768 and the model's own limit —
-// whose KV cache fits in 60 % of the free memory (on macOS, of half the memory) beside the weights, in f16, or in q8_0 (about
-// half the memory) when that gives a longer one and f16 would stay under 16,384. The chat
+// whose KV cache fits in 60 % of the free memory (on macOS, of half the memory) beside the weights (every part
+// of a model split in parts), in f16, or in q8_0 (about
+// half the memory) when that gives a longer one and f16 would stay under 16,384 — q8_0 only for a model whose
+// attention heads are whole blocks of 32 values, since llama.cpp refuses it for others (Phi-2's heads of 80) and
+// the model would never start; such a model keeps f16, at a shorter context when memory is short. The chat
 // engine is told that context, so the meter, compaction and result budgets work as with any
 // model; tool search turns on above 8 tools and attaches at most 3 per search, since a small
 // model chooses worse among many (your own tool search setting wins). Settings → Models
 // shows what it runs, the context it chose and what that costs in memory, its log
 // (`logs/local-model.log`, beside the servers' logs), Stop to free the memory, and sets
-// the context size and threads (`settings.chat.local.context`, `.threads`; 0 fits them). Thinking is off (Qwen3's hidden reasoning would cost minutes on a CPU before the first
+// the context size and threads (`settings.chat.local.context`, `.threads`; 0 fits them);
+// `switchboard models status` says the same from the terminal, with the runtime's path and CPU
+// backends. A model that does not load (llama-server exits with status 1, which says nothing)
+// is said in words from the lines it logged (LoadError: a file cut short, a split model's later
+// part or a missing part, an unknown architecture, memory; else the line itself quoted), and the
+// log's path once. A GGUF file you add (Settings → Models → Choose a GGUF file…, `models add`) is
+// checked first as llama.cpp loads it (CheckModel: a split model's first part, its parts beside it
+// each saying its place, every tensor's data inside its file), so one that cannot run is refused
+// saying what to do; those Ollama and LM Studio keep are offered as found, an Ollama blob named as
+// Ollama names it. Thinking is off (Qwen3's hidden reasoning would cost minutes on a CPU before the first
 // word) and an answer stops at half the context (a small model that loops would fill it). A tool call
 // llama.cpp cannot read out of the model's text (a small model garbles one now and then) is kept
 // as an incomplete answer that says so and offers Retry. A
-// crash is restarted with backoff; a message sent meanwhile gets *the model on this computer
-// stopped and is starting again: send your message again in a moment*. It stops 15 minutes
-// after its last request and with the app.
+// crash is restarted with backoff; a message sent meanwhile, or one whose answer was cut off by
+// the crash (the process is asked, Server.Down: its exit reaches the supervisor a moment after the
+// broken answer), gets *the model on this computer stopped and is starting again: send your message
+// again in a moment*. It stops 15 minutes after its last request and with the app. An app killed
+// outright (SIGKILL) leaves its socket's directory; the next start removes those of apps that are gone.
 //
 // # What decides what runs
 //

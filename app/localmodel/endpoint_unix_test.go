@@ -8,11 +8,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // llama-server is told a socket in a directory of this user's alone, and
@@ -89,5 +92,55 @@ func TestEndpointWithALongTMPDIR(t *testing.T) {
 	defer e.close()
 	if filepath.Dir(e.dir) != "/tmp" || len(e.sock) > sockMax {
 		t.Fatalf("socket %s", e.sock)
+	}
+}
+
+// The directory of an app that was killed (SIGKILL: its watchdog stops
+// llama-server, nothing removes the directory) is removed at the next
+// start; one whose app still runs, or that is being made, is kept.
+func TestEndpointRemovesTheDirectoriesOfAppsThatAreGone(t *testing.T) {
+	parent := t.TempDir()
+	t.Setenv("TMPDIR", parent)
+	// A process that has exited: its PID is free.
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(name, owner string, age time.Duration) string {
+		t.Helper()
+		dir := filepath.Join(parent, dirPattern+name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "llama.sock"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if owner != "" {
+			if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		at := time.Now().Add(-age)
+		if err := os.Chtimes(dir, at, at); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	stale := mk("stale", strconv.Itoa(gone.Process.Pid), 0)
+	running := mk("running", strconv.Itoa(os.Getppid()), 0)
+	making := mk("making", "", 0)
+	older := mk("older", "", 2*time.Hour) // an older app's, nothing listening
+	e, err := openEndpoint("k3y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.close()
+	for dir, want := range map[string]bool{stale: false, running: true, making: true, older: false, e.dir: true} {
+		if _, err := os.Stat(dir); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(dir), err == nil, want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(e.dir, ownerFile)); err != nil || string(b) != strconv.Itoa(os.Getpid()) {
+		t.Fatalf("the new directory names its owner: %q, %v", b, err)
 	}
 }

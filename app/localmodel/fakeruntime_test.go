@@ -19,6 +19,10 @@ import (
 // (-tags llama) check the same things of llama-server itself.
 const fakeRuntimeEnv = "LOCALMODEL_TEST_FAKE_RUNTIME"
 
+// fakeFailEnv, set, makes the stand-in write its value to stderr and
+// exit 1 before it listens: a model llama.cpp refused, as it logs one.
+const fakeFailEnv = "LOCALMODEL_TEST_FAKE_FAIL"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeRuntimeEnv) == "1" {
 		os.Exit(fakeRuntime(os.Args[1:]))
@@ -27,6 +31,10 @@ func TestMain(m *testing.M) {
 }
 
 func fakeRuntime(args []string) int {
+	if lines := os.Getenv(fakeFailEnv); lines != "" {
+		fmt.Fprint(os.Stderr, lines)
+		return 1
+	}
 	host, port, key := "127.0.0.1", "8080", os.Getenv("LLAMA_API_KEY")
 	for i := 0; i+1 < len(args); i++ {
 		switch args[i] {

@@ -2,7 +2,6 @@ package localmodel
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 
 	"github.com/switchboard-app/switchboard/app/localmodel/gguf"
@@ -56,10 +55,17 @@ var (
 	computeBytes int64 = 300 << 20
 )
 
+// kvBlock is the values per block of the q8_0 KV cache: llama.cpp
+// refuses a quantized cache for a model whose attention heads are not
+// a whole number of blocks ("K cache type q8_0 with block size 32 does
+// not divide n_embd_head_k=16"), and the model then never starts.
+const kvBlock = 32
+
 // Fit chooses how to run the GGUF model at path on m. context and threads,
-// when positive, are the user's and kept (the memory is still said).
+// when positive, are the user's and kept (the memory is still said). The
+// weights are every part of a split model (ModelSize).
 func Fit(path string, m Machine, context, threads int) (Plan, error) {
-	st, err := os.Stat(path)
+	size, err := ModelSize(path)
 	if err != nil {
 		return Plan{}, fmt.Errorf("the model file: %w", err)
 	}
@@ -81,7 +87,7 @@ func Fit(path string, m Machine, context, threads int) (Plan, error) {
 	if valLen == 0 {
 		valLen = keyLen
 	}
-	p := Plan{ModelBytes: st.Size(), TrainedContext: int(f.Uint(arch + ".context_length")), Threads: threads}
+	p := Plan{ModelBytes: size, TrainedContext: int(f.Uint(arch + ".context_length")), Threads: threads}
 	if p.Threads <= 0 {
 		p.Threads = fitThreads(m.CPUs)
 	}
@@ -94,6 +100,10 @@ func Fit(path string, m Machine, context, threads int) (Plan, error) {
 		}
 		return b
 	}
+	// A q8_0 cache only for heads of whole blocks (Phi-2's 80 values, a
+	// tiny test model's 16, are not): else f16, at a shorter context when
+	// memory is short.
+	q8ok := keyLen > 0 && keyLen%kvBlock == 0 && valLen%kvBlock == 0
 	upper := MaxContext
 	if p.TrainedContext > 0 {
 		upper = min(upper, p.TrainedContext)
@@ -101,10 +111,13 @@ func Fit(path string, m Machine, context, threads int) (Plan, error) {
 	switch {
 	case context > 0:
 		p.Context = context
-		p.QuantizedKV = m.Available > 0 && p.ModelBytes+computeBytes+kvAt(context, false) > int64(float64(m.Available)*MemoryShare)
+		p.QuantizedKV = q8ok && m.Available > 0 && p.ModelBytes+computeBytes+kvAt(context, false) > int64(float64(m.Available)*MemoryShare)
 		p.Why = "the size you set"
 	case m.Available <= 0 || perToken == 0:
-		p.Context, p.QuantizedKV = min(FallbackContext, upper), true
+		p.Context, p.QuantizedKV = min(FallbackContext, upper), q8ok
+		if !q8ok { // f16 in about the memory q8 would take at FallbackContext
+			p.Context = min(max(FallbackContext/2, MinContext), upper)
+		}
 		p.Why = "the free memory is unknown"
 	default:
 		budget := int64(float64(m.Available)*MemoryShare) - p.ModelBytes - computeBytes
@@ -112,16 +125,19 @@ func Fit(path string, m Machine, context, threads int) (Plan, error) {
 		// GoodContext or q8 would not be longer, else q8 (half the memory,
 		// about the same answers); MinContext with q8 when nothing fits.
 		f16 := largestFit(budget, upper, func(n int) int64 { return kvAt(n, false) })
-		q8 := largestFit(budget, upper, func(n int) int64 { return kvAt(n, true) })
+		q8 := 0
+		if q8ok {
+			q8 = largestFit(budget, upper, func(n int) int64 { return kvAt(n, true) })
+		}
 		switch {
 		case f16 > 0 && (f16 >= q8 || f16 >= GoodContext):
 			p.Context, p.QuantizedKV = f16, false
 		case q8 > 0:
 			p.Context, p.QuantizedKV = q8, true
 		default:
-			p.Context, p.QuantizedKV = MinContext, true
+			p.Context, p.QuantizedKV = MinContext, q8ok
 		}
-		p.Why = fmt.Sprintf("fits %s of the %s free", human(int64(float64(m.Available)*MemoryShare)), human(m.Available))
+		p.Why = fmt.Sprintf("fits %s of the %s free", Size(int64(float64(m.Available)*MemoryShare)), Size(m.Available))
 	}
 	p.KVBytes = kvAt(p.Context, p.QuantizedKV)
 	p.Total = p.ModelBytes + p.KVBytes + computeBytes
@@ -157,10 +173,13 @@ func fitThreads(cpus int) int {
 	return cpus / 2
 }
 
-// human is bytes in GB or MB, as the window says them.
-func human(b int64) string {
-	if b >= 1<<30 {
-		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
+// RAM is the memory the GGUF model at path needs to run at DefaultContext
+// with an f16 KV cache: its weights, the cache and the compute buffers,
+// as the catalog's RAM figures are for its models.
+func RAM(path string) (int64, error) {
+	p, err := Fit(path, Machine{CPUs: 1}, DefaultContext, 1)
+	if err != nil {
+		return 0, err
 	}
-	return fmt.Sprintf("%d MB", b>>20)
+	return p.Total, nil
 }

@@ -17,6 +17,13 @@ import (
 // tensors, padded to size bytes (Fit reads the metadata and the size).
 func writeMeta(t *testing.T, size int64) string {
 	t.Helper()
+	return writeMetaAt(t, filepath.Join(t.TempDir(), "m.gguf"), size, 128, nil)
+}
+
+// writeMetaAt writes that GGUF at path with heads of headLen values and
+// the extra metadata set, padded to size bytes.
+func writeMetaAt(t *testing.T, p string, size int64, headLen uint32, set func(*gguf.File)) string {
+	t.Helper()
 	f := &gguf.File{}
 	f.Set("general.architecture", gguf.TypeString, "qwen3")
 	f.Set("qwen3.block_count", gguf.TypeUint32, uint32(28))
@@ -24,13 +31,15 @@ func writeMeta(t *testing.T, size int64) string {
 	f.Set("qwen3.embedding_length", gguf.TypeUint32, uint32(2048))
 	f.Set("qwen3.attention.head_count", gguf.TypeUint32, uint32(16))
 	f.Set("qwen3.attention.head_count_kv", gguf.TypeUint32, uint32(8))
-	f.Set("qwen3.attention.key_length", gguf.TypeUint32, uint32(128))
-	f.Set("qwen3.attention.value_length", gguf.TypeUint32, uint32(128))
+	f.Set("qwen3.attention.key_length", gguf.TypeUint32, headLen)
+	f.Set("qwen3.attention.value_length", gguf.TypeUint32, headLen)
+	if set != nil {
+		set(f)
+	}
 	var b bytes.Buffer
 	if err := testmodel.Encode(&b, f); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "m.gguf")
 	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +93,56 @@ func TestFit(t *testing.T) {
 				t.Fatalf("trained %d, why %q (want it to say %q)", p.TrainedContext, p.Why, tt.wantWhy)
 			}
 		})
+	}
+}
+
+// A model whose attention heads are not whole q8_0 blocks (32 values)
+// cannot run with a q8_0 KV cache (llama.cpp refuses to start it): its
+// cache stays f16, however short the memory.
+func TestFitKeepsF16ForHeadsQ8CannotHold(t *testing.T) {
+	const model = 1 << 30
+	for _, head := range []uint32{16, 80} { // a tiny test model's, Phi-2's
+		path := writeMetaAt(t, filepath.Join(t.TempDir(), "m.gguf"), model, head, nil)
+		for _, tt := range []struct {
+			name    string
+			avail   int64
+			ctx     int
+			wantCtx int
+		}{
+			{"memory short of everything", 1 << 30, 0, 4096},
+			{"little memory", 3 << 30, 0, 4096},
+			{"unknown memory", 0, 0, 4096},
+			{"the user's long context on short memory", 2 << 30, 32768, 32768},
+		} {
+			p, err := localmodel.Fit(path, localmodel.Machine{Available: tt.avail, CPUs: 2}, tt.ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.QuantizedKV || p.Context < tt.wantCtx {
+				t.Errorf("heads of %d, %s: context %d, q8 %v; want f16 and at least %d", head, tt.name, p.Context, p.QuantizedKV, tt.wantCtx)
+			}
+		}
+	}
+}
+
+// A model split in parts weighs all of them, not its first part's size.
+func TestFitWeighsEveryPartOfASplitModel(t *testing.T) {
+	dir := t.TempDir()
+	split := func(no uint16) func(*gguf.File) {
+		return func(f *gguf.File) {
+			f.Set("split.no", gguf.TypeUint16, no)
+			f.Set("split.count", gguf.TypeUint16, uint16(3))
+		}
+	}
+	first := writeMetaAt(t, filepath.Join(dir, "big-00001-of-00003.gguf"), 10_000, 128, split(0))
+	writeMetaAt(t, filepath.Join(dir, "big-00002-of-00003.gguf"), 20_000, 128, split(1))
+	writeMetaAt(t, filepath.Join(dir, "big-00003-of-00003.gguf"), 30_000, 128, split(2))
+	p, err := localmodel.Fit(first, localmodel.Machine{Available: 8 << 30, CPUs: 2}, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := localmodel.ModelSize(first); p.ModelBytes != 60_000 || n != 60_000 || err != nil {
+		t.Fatalf("plan weighs %d, ModelSize %d, %v; want the three parts' 60000", p.ModelBytes, n, err)
 	}
 }
 

@@ -99,7 +99,8 @@ type Server struct {
 
 	mu     sync.Mutex
 	status Status
-	ready  chan struct{} // closed at the first Ready
+	ready  chan struct{}   // closed at the first Ready
+	exited <-chan struct{} // closed when the process that is (or was last) Ready exits
 }
 
 // Start starts the server and waits until its model is loaded (or ctx
@@ -269,9 +270,12 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		loaded(err)
 		return err
 	}
+	// Its output goes to the log, and its last lines are kept here too:
+	// a load that fails says why only there.
 	var copied sync.WaitGroup
+	last := &lastLines{}
 	for _, r := range []io.Reader{p.Stdout, p.Stderr} {
-		copied.Go(func() { lg.Consume(r) })
+		copied.Go(func() { lg.Consume(io.TeeReader(r, last)) })
 	}
 	defer copied.Wait()
 	stop := func() { _ = p.Abort(context.Background()) }
@@ -285,7 +289,12 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 		hcancel()
 		if err != nil {
 			stop()
-			err = fmt.Errorf("llama-server did not load the model: %w (see %s)", err, logName(s.opts.LogPath))
+			copied.Wait() // all it wrote is in last
+			why, line := explainLoad(last.all())
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				why, line = fmt.Sprintf("it took longer than %s to load it (a model too large for this computer, or a slow disk): choose a smaller model", LoadTimeout), ""
+			}
+			err = &LoadError{Why: why, Line: line, Log: s.opts.LogPath, Err: err}
 			loaded(err)
 			return err
 		}
@@ -301,6 +310,9 @@ func (s *Server) once1(ctx context.Context, loaded func(error)) error {
 	if cpu != "" {
 		lg.Add(fmt.Sprintf("switchboard: llama-server runs on ggml's CPU backend %s (%s), the best for this processor of the %d beside it", cpu, file, len(CPUVariants(s.opts.Binary))))
 	}
+	s.mu.Lock()
+	s.exited = p.Done()
+	s.mu.Unlock()
 	s.set(func(st *Status) { st.State, st.Err, st.CPU = Ready, "", cpu })
 	s.mu.Lock()
 	select {
@@ -349,6 +361,64 @@ func (s *Server) health(ctx context.Context, p *process.Process) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// DownWait bounds how long Down waits for the server's answer.
+var DownWait = 2 * time.Second
+
+// Exited is closed when the llama-server process that serves now exits
+// (nil before it is first Ready): a request takes it before it is sent,
+// for Down.
+func (s *Server) Exited() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exited
+}
+
+// Down says whether the process that served a request that broke off
+// (run: Exited when it was sent) is down: it exited, the server is not
+// Ready, or it does not answer /health within DownWait. A llama-server
+// killed mid-answer (kill -9, the out-of-memory killer) breaks the
+// connection a moment before its exit reaches the supervisor, and Status
+// says Ready until then, so the process itself is asked: the answer does
+// not depend on which came first, nor on a restart that is Ready again.
+func (s *Server) Down(ctx context.Context, run <-chan struct{}) bool {
+	if run == nil {
+		return true
+	}
+	select {
+	case <-run:
+		return true
+	default:
+	}
+	if s.Status().State != Ready {
+		return true
+	}
+	hctx, cancel := context.WithTimeout(ctx, DownWait)
+	defer cancel()
+	alive := make(chan bool, 1)
+	go func() { alive <- s.healthy(hctx) }()
+	select {
+	case <-run:
+		return true
+	case ok := <-alive:
+		return !ok
+	}
+}
+
+// healthy asks /health once: true when it answers 200.
+func (s *Server) healthy(ctx context.Context) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.ep.base()+"/health", nil)
+	if err != nil {
+		return false
+	}
+	req.Header.Set("Authorization", "Bearer "+s.key)
+	res, err := s.client.Do(req)
+	if err != nil {
+		return false
+	}
+	res.Body.Close()
+	return res.StatusCode == http.StatusOK
 }
 
 // Close stops the server; safe to call more than once.

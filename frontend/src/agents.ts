@@ -2,13 +2,17 @@
 // mode) that chats start from. Loaded on demand; changed only through the
 // actions below, which reload the list.
 import { useEffect } from 'react';
-import { Agents, call, DeleteAgent, hasBackend, SaveAgent } from './backend';
+import { Agents, call, DeleteAgent, DuplicateAgent, FindAgentFiles, hasBackend, ImportAgentFiles, SaveAgent } from './backend';
 import type { host } from './backend';
 import { message } from './errors';
 import { createStore, useSelect, useConfigVersion } from './store';
 
 export type Agent = host.Agent;
 export type Policy = 'ask' | 'allow' | 'deny';
+export type AgentFile = host.AgentFile;
+
+/** MAX_AGENT_NAME is the longest agent name, in characters (chat.MaxAgentName). */
+export const MAX_AGENT_NAME = 64;
 
 interface AgentsState { agents: Agent[]; loaded: boolean; error: string }
 
@@ -50,6 +54,37 @@ export async function saveAgent(a: Agent): Promise<Agent> {
 export async function deleteAgent(id: string): Promise<void> {
   await call(() => DeleteAgent(id));
   await loadAgents();
+}
+
+/** duplicateAgent saves a copy of an agent ("NAME copy") and returns it. */
+export async function duplicateAgent(id: string): Promise<Agent> {
+  const copy = await call(() => DuplicateAgent(id));
+  await loadAgents();
+  return copy;
+}
+
+/** findAgentFiles lists Claude Code's agent files as an import would make them. */
+export async function findAgentFiles(): Promise<AgentFile[]> {
+  return (await call(() => FindAgentFiles())) ?? [];
+}
+
+/** importAgentFiles imports the files at paths and says what became of each. */
+export async function importAgentFiles(paths: string[]): Promise<AgentFile[]> {
+  const done = (await call(() => ImportAgentFiles(paths))) ?? [];
+  await loadAgents();
+  return done;
+}
+
+/** nameProblem says what is wrong with an agent name as typed ("" when nothing), as the backend would (chat.ValidAgentName). */
+export function nameProblem(name: string): string {
+  const n = name.trim();
+  if (!n) return '';
+  // Control, bidirectional and zero-width characters (U+200D, which joins emoji, is allowed).
+  const bad = [...n].find((c) => /[\p{Cc}\p{Cf}]/u.test(c) && c !== '\u200d');
+  if (bad) return `The name has the invisible character U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}: remove it.`;
+  const len = [...n].length;
+  if (len > MAX_AGENT_NAME) return `The name is ${len} characters long: shorten it to ${MAX_AGENT_NAME} or fewer (the description can say more).`;
+  return '';
 }
 
 /** serverPolicy is the agent's policy for a whole server ("" = the global one). */

@@ -34,7 +34,24 @@ var (
 	ErrIncompatible = errors.New("bundle is not compatible with this computer")
 	// ErrUserConfig: a user_config value is missing or out of range.
 	ErrUserConfig = errors.New("invalid bundle setting")
+	// ErrRequired: a required user_config value is missing (with
+	// ErrUserConfig; a *RequiredError).
+	ErrRequired = errors.New("a required bundle setting has no value")
+	// ErrNotBundle: the file is not a zip archive at all.
+	ErrNotBundle = errors.New("not an MCP Bundle")
 )
+
+// NotBundleError says that a file is not an MCP Bundle.
+type NotBundleError struct {
+	Name string // the file as the user knows it
+	Err  error  // what the zip reader said
+}
+
+func (e *NotBundleError) Error() string {
+	return fmt.Sprintf("%s is not an MCP Bundle (a .mcpb is a zip archive with a manifest.json; this file is not a zip archive: %v): get the bundle again from its publisher", e.Name, e.Err)
+}
+
+func (e *NotBundleError) Unwrap() []error { return []error{ErrNotBundle, e.Err} }
 
 // ManifestError names the manifest field that is wrong.
 type ManifestError struct {
@@ -66,8 +83,11 @@ func (e *UnsafeError) Error() string {
 
 func (e *UnsafeError) Unwrap() error { return ErrUnsafe }
 
-// Versions are the manifest versions this package reads.
-var Versions = []string{"0.2", "0.3", "0.4"}
+// Versions are the manifest versions this package reads. 0.1 is 0.2
+// without privacy_policies (mcpb's schemas), which this package does not
+// read either; 0.3 adds icons, localization and _meta, 0.4 the uv server
+// type.
+var Versions = []string{"0.1", "0.2", "0.3", "0.4"}
 
 // Manifest is manifest.json, the fields Switchboard uses.
 type Manifest struct {
@@ -214,7 +234,11 @@ type Bundle struct {
 
 // Open reads path, splits off a signature block, and reads and validates
 // its manifest.json.
-func Open(path string) (*Bundle, error) {
+func Open(path string) (*Bundle, error) { return OpenNamed(path, path) }
+
+// OpenNamed is Open for a file the user knows by another name (a dropped
+// file kept under a random one): messages name it name.
+func OpenNamed(path, name string) (*Bundle, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open bundle: %w", err)
@@ -231,7 +255,12 @@ func Open(path string) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read bundle: %w", err)
 	}
-	return Read(path, data)
+	b, err := Read(name, data)
+	if err != nil {
+		return nil, err
+	}
+	b.Path = path
+	return b, nil
 }
 
 // Read is Open on the bundle's bytes; path names it in messages.
@@ -242,7 +271,7 @@ func Read(path string, data []byte) (*Bundle, error) {
 	content, sig := splitSignature(data)
 	zr, err := zip.NewReader(bytes.NewReader(content), int64(len(content)))
 	if err != nil {
-		return nil, fmt.Errorf("%s is not an MCP Bundle (a zip archive): %w", path, err)
+		return nil, &NotBundleError{Name: path, Err: err}
 	}
 	b := &Bundle{Path: path, zip: zr, size: int64(len(content))}
 	b.Signature = verify(content, sig)
@@ -284,8 +313,10 @@ func Read(path string, data []byte) (*Bundle, error) {
 	return b, nil
 }
 
-// ParseManifest parses and validates manifest.json.
+// ParseManifest parses and validates manifest.json (a UTF-8 byte order
+// mark first, as Windows editors write, is skipped).
 func ParseManifest(raw []byte) (*Manifest, error) {
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	var m Manifest
 	if err := json.Unmarshal(raw, &m); err != nil {
 		var me *ManifestError
@@ -324,6 +355,25 @@ var semverRE = regexp.MustCompile(`^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]*)?$`)
 // nameRE is what a server name may be: it prefixes tool names (name__tool).
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
+// notNameRE is a run of what a server name may not have.
+var notNameRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// ServerName is the name the bundle's server gets, and its folder: the
+// manifest's name when it is one already (letters, digits, '.', '_', '-',
+// at most 64), else made one from it, as a display-style name such as
+// MANIFEST.md's own "My MCP Extension" becomes my-mcp-extension: lower
+// case, each run of other characters a '-'. "" when nothing is left.
+func (m *Manifest) ServerName() string {
+	if nameRE.MatchString(m.Name) {
+		return m.Name
+	}
+	n := strings.Trim(notNameRE.ReplaceAllString(strings.ToLower(m.Name), "-"), "-._")
+	if len(n) > 64 {
+		n = strings.TrimRight(n[:64], "-._")
+	}
+	return n
+}
+
 // Validate checks the fields Switchboard relies on; the error names the
 // first wrong field.
 func (m *Manifest) Validate() error {
@@ -342,10 +392,10 @@ func (m *Manifest) Validate() error {
 		return bad(field, "%q is not a version this reader understands (%s)", v, strings.Join(Versions, ", "))
 	case m.Name == "":
 		return bad("name", "missing")
-	case !nameRE.MatchString(m.Name):
-		return bad("name", "%q must be letters, digits, '.', '_' or '-' (at most 64), as it names the server", m.Name)
-	case filename.Check(m.Name) != nil: // it names the bundle's folder too
-		return bad("name", "%q cannot name a folder on every system (%v)", m.Name, filename.Check(m.Name))
+	case m.ServerName() == "":
+		return bad("name", "%q has no letters or digits (a-z, 0-9) to name the server by", m.Name)
+	case filename.Check(m.ServerName()) != nil: // it names the bundle's folder too
+		return bad("name", "%q cannot name a folder on every system (%v)", m.Name, filename.Check(m.ServerName()))
 	case m.Version == "":
 		return bad("version", "missing")
 	case !semverRE.MatchString(m.Version):
@@ -394,7 +444,7 @@ func (m *Manifest) Validate() error {
 			}
 		}
 		for rt, want := range c.Runtimes {
-			if _, err := parseConstraint(want); err != nil {
+			if _, err := parseRange(want); err != nil {
 				return bad("compatibility.runtimes."+rt, "%v", err)
 			}
 		}

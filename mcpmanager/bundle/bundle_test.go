@@ -199,8 +199,21 @@ func TestValidateNamesTheField(t *testing.T) {
 		edit func(m map[string]any)
 		says string
 	}{
-		{"unknown version", func(m map[string]any) { m["manifest_version"] = "0.9" }, `manifest_version: "0.9" is not a version this reader understands (0.2, 0.3, 0.4)`},
+		{"unknown version", func(m map[string]any) { m["manifest_version"] = "0.9" }, `manifest_version: "0.9" is not a version this reader understands (0.1, 0.2, 0.3, 0.4)`},
 		{"dxt_version 0.2 is read", func(m map[string]any) { delete(m, "manifest_version"); m["dxt_version"] = "0.2" }, ""},
+		// Three of mcpb's five examples declare 0.1 (0.2 without privacy_policies).
+		{"manifest_version 0.1 is read", func(m map[string]any) { m["manifest_version"] = "0.1" }, ""},
+		{"dxt_version 0.1 is read", func(m map[string]any) { delete(m, "manifest_version"); m["dxt_version"] = "0.1" }, ""},
+		{"uv needs 0.4, not 0.1", func(m map[string]any) { m["manifest_version"] = "0.1"; m["server"].(map[string]any)["type"] = "uv" }, `server.type: "uv" needs manifest_version 0.4`},
+		// MANIFEST.md's own example name; ServerName makes it one.
+		{"a display-style name", func(m map[string]any) { m["name"] = "My MCP Extension" }, ""},
+		{"a name with nothing to keep", func(m map[string]any) { m["name"] = "★ ☆" }, `name: "★ ☆" has no letters or digits`},
+		{"a node range with ||", func(m map[string]any) {
+			m["compatibility"] = map[string]any{"runtimes": map[string]string{"node": "^18 || >=20"}}
+		}, ""},
+		{"not a range", func(m map[string]any) {
+			m["compatibility"] = map[string]any{"runtimes": map[string]string{"node": "lts"}}
+		}, `compatibility.runtimes.node: "lts" is not a version range`},
 		{"no name", func(m map[string]any) { delete(m, "name") }, "name: missing"},
 		{"bad version", func(m map[string]any) { m["version"] = "one" }, `version: "one" is not a semantic version`},
 		{"a device name", func(m map[string]any) { m["name"] = "lpt1" }, `name: "lpt1" cannot name a folder on every system`},
@@ -252,7 +265,9 @@ func TestCompatible(t *testing.T) {
 		{"this platform", map[string]any{"platforms": []string{"linux", "darwin"}}, ""},
 		{"another platform", map[string]any{"platforms": []string{"darwin", "win32"}}, "it runs on darwin, win32 only, and this computer is linux"},
 		{"node new enough", map[string]any{"runtimes": map[string]string{"node": ">=16.0.0"}}, ""},
-		{"node too old", map[string]any{"runtimes": map[string]string{"node": ">=22"}}, "it needs node >=22, and 20.11.1 is installed: update node"},
+		{"node too old", map[string]any{"runtimes": map[string]string{"node": ">=22"}}, "it needs node >=22; you have 20.11.1: update node"},
+		{"node too new", map[string]any{"runtimes": map[string]string{"node": "18.x"}}, "it needs node 18.x; you have 20.11.1, which is newer: install a node in that range as well"},
+		{"node 20", map[string]any{"runtimes": map[string]string{"node": "20"}}, ""},
 		{"node range", map[string]any{"runtimes": map[string]string{"node": ">=18 <21"}}, ""},
 		{"no python", map[string]any{"runtimes": map[string]string{"python": ">=3.8,<4.0"}}, "it needs python >=3.8,<4.0, which is not installed"},
 	}
@@ -343,6 +358,241 @@ func TestDuplicateEntriesRefused(t *testing.T) {
 			_, err := bundle.Read("twice.mcpb", data)
 			if !errors.Is(err, bundle.ErrUnsafe) || !strings.Contains(err.Error(), `entry "`+c.second+`" is in the bundle twice`) {
 				t.Fatalf("Read = %v; want ErrUnsafe naming %s twice", err, c.second)
+			}
+		})
+	}
+}
+
+// TestServerName: a manifest name that cannot name a server (MANIFEST.md's
+// "My MCP Extension") names it as a server name can.
+func TestServerName(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"echo-env", "echo-env"},
+		{"Filesystem", "Filesystem"}, // a name already: kept as it is
+		{"My MCP Extension", "my-mcp-extension"},
+		{"  Weather: Forecasts (beta) ", "weather-forecasts-beta"},
+		{"Café au lait", "caf-au-lait"},
+		{strings.Repeat("Long name ", 10), strings.TrimRight(strings.Repeat("long-name-", 7)[:64], "-")},
+	} {
+		m := bundle.Manifest{Name: c.name}
+		if got := m.ServerName(); got != c.want {
+			t.Errorf("ServerName(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// The entry and the folder are named so.
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	mf, _ := w.Create("manifest.json")
+	mf.Write(manifest(t, func(m map[string]any) { m["name"] = "My MCP X" }))
+	f, _ := w.Create("server/index.js")
+	f.Write([]byte("x"))
+	w.Close()
+	b, err := bundle.Read("x.mcpb", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := b.Unpack(t.TempDir())
+	if err != nil || filepath.Base(filepath.Dir(dir)) != "my-mcp-x" {
+		t.Fatalf("unpacked to %s: %v", dir, err)
+	}
+	s, err := b.Manifest.Entry(bundle.Vars{Dirname: dir}, nil)
+	if err != nil || s.Name != "my-mcp-x" {
+		t.Fatalf("entry %q: %v", s.Name, err)
+	}
+}
+
+// A manifest saved with a UTF-8 byte order mark (Windows editors) reads.
+func TestManifestWithBOM(t *testing.T) {
+	m, err := bundle.ParseManifest(append([]byte("\xef\xbb\xbf"), manifest(t, nil)...))
+	if err != nil || m.Name != "x" {
+		t.Fatalf("ParseManifest = %v, %v", m, err)
+	}
+}
+
+// A file that is not a zip archive is named as the user knows it, with
+// ErrNotBundle.
+func TestNotABundle(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "0123abcd.mcpb")
+	if err := os.WriteFile(p, []byte("hello, I am not a zip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := bundle.OpenNamed(p, "weather.mcpb")
+	if !errors.Is(err, bundle.ErrNotBundle) || !strings.HasPrefix(err.Error(), "weather.mcpb is not an MCP Bundle") || strings.Contains(err.Error(), "0123abcd") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// A default outside the option's own range is the bundle's mistake: the
+// error names its author and says how to give a value instead; a value
+// given in range installs.
+func TestWrongDefaultBlamesTheAuthor(t *testing.T) {
+	m, err := bundle.ParseManifest(manifest(t, func(m map[string]any) {
+		m["author"] = map[string]any{"name": "Probe Author"}
+		m["user_config"] = map[string]any{
+			"n": map[string]any{"type": "number", "title": "N", "default": 500, "min": 1, "max": 100},
+			"b": map[string]any{"type": "boolean", "title": "B", "default": "yes"},
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Check(bundle.Values{"b": {"true"}}, bundle.Vars{})
+	if !errors.Is(err, bundle.ErrUserConfig) || !strings.Contains(err.Error(), "N (n): the bundle's own default is wrong: 500 is outside 1–100") ||
+		!strings.Contains(err.Error(), "--set n=VALUE") || !strings.Contains(err.Error(), "the bundle's author (Probe Author)") {
+		t.Fatalf("err = %v", err)
+	}
+	// The default as Inspect and the window's form send it back.
+	if _, err = m.Check(bundle.Values{"n": {"500"}, "b": {"true"}}, bundle.Vars{}); err == nil || !strings.Contains(err.Error(), "the bundle's author (Probe Author)") {
+		t.Fatalf("the default sent back: %v", err)
+	}
+	if _, err := m.Check(bundle.Values{"n": {"50"}}, bundle.Vars{}); err == nil || !strings.Contains(err.Error(), `B (b): the bundle's own default is wrong: "yes" must be true or false`) {
+		t.Fatalf("a wrong boolean default: %v", err)
+	}
+	if _, err := m.Check(bundle.Values{"n": {"50"}, "b": {"false"}}, bundle.Vars{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Check(bundle.Values{"n": {"101"}, "b": {"false"}}, bundle.Vars{}); err == nil || strings.Contains(err.Error(), "author") || !strings.Contains(err.Error(), "N (n): 101 is outside 1–100") {
+		t.Fatalf("the user's own value out of range: %v", err)
+	}
+}
+
+// An optional value left empty that is a whole argument stays, empty, in
+// its place: a flag before it never takes the next argument as its value.
+func TestUnsetArgumentKeepsItsPlace(t *testing.T) {
+	m, err := bundle.ParseManifest(manifest(t, func(m map[string]any) {
+		m["server"].(map[string]any)["mcp_config"] = map[string]any{"command": "node",
+			"args": []string{"${__dirname}/server/index.js", "--cfg", "${user_config.cfg}", "${user_config.files}", "sep=${/}", "--name=${user_config.cfg}"}}
+		m["user_config"] = map[string]any{
+			"cfg":   map[string]any{"type": "file", "title": "Config"},
+			"files": map[string]any{"type": "file", "title": "Files", "multiple": true},
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sep := string(filepath.Separator)
+	tests := []struct {
+		name   string
+		values bundle.Values
+		want   []string
+	}{
+		{"both unset", bundle.Values{}, []string{"/b/server/index.js", "--cfg", "", "", "sep=" + sep, "--name="}},
+		{"both set", bundle.Values{"cfg": {"/c.json"}, "files": {"/f1", "/f2"}}, []string{"/b/server/index.js", "--cfg", "/c.json", "/f1", "/f2", "sep=" + sep, "--name=/c.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checked, err := m.Check(tt.values, bundle.Vars{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := m.Entry(bundle.Vars{Dirname: "/b", Platform: "linux"}, checked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s.Args, tt.want) {
+				t.Errorf("args = %q, want %q", s.Args, tt.want)
+			}
+		})
+	}
+}
+
+// An entry point the archive lacks is refused before anything is written
+// when the command line runs it (it could never start); a command line
+// that does not name it (npx, as mcpb's npx example) needs none.
+func TestEntryPointInArchive(t *testing.T) {
+	index := func(w *zip.Writer) { f, _ := w.Create("server/index.js"); f.Write([]byte("x")) }
+	none := func(*zip.Writer) {}
+	server := func(s map[string]any) func(m map[string]any) { return func(m map[string]any) { m["server"] = s } }
+	cfg := func(cmd string, args ...string) map[string]any { return map[string]any{"command": cmd, "args": args} }
+	tests := []struct {
+		name    string
+		edit    func(m map[string]any)
+		entries func(w *zip.Writer)
+		refused bool
+	}{
+		{"node, present", nil, index, false},
+		{"node, missing", nil, none, true},
+		{"a folder of that name is no file", nil, func(w *zip.Writer) { w.Create("server/index.js/") }, true},
+		{"python, relative argument", server(map[string]any{"type": "python", "entry_point": "server/main.py", "mcp_config": cfg("python3", "server/main.py")}), none, true},
+		{"separators as placeholders", server(map[string]any{"type": "python", "entry_point": "server/main.py", "mcp_config": cfg("python3", "${__dirname}${/}server${pathSeparator}main.py")}), none, true},
+		{"in a longer argument", server(map[string]any{"type": "node", "entry_point": "server/index.js", "mcp_config": cfg("node", "--script=${__dirname}/server/index.js")}), none, true},
+		{"a longer file is another one", server(map[string]any{"type": "node", "entry_point": "server/index.js", "mcp_config": cfg("node", "${__dirname}/server/index.js.map")}), none, false},
+		{"binary, relative command", server(map[string]any{"type": "binary", "entry_point": "server/my-server", "mcp_config": cfg("server/my-server")}), none, true},
+		{"npx, not named", server(map[string]any{"type": "node", "entry_point": "dist/index.js", "mcp_config": cfg("npx", "-y", "--package=example-npx-mcp", "example-npx-mcp")}), none, false},
+		{"uv runs it", func(m map[string]any) {
+			m["manifest_version"] = "0.4"
+			m["server"] = map[string]any{"type": "uv", "entry_point": "src/server.py"}
+		}, none, true},
+		{"uv, present", func(m map[string]any) {
+			m["manifest_version"] = "0.4"
+			m["server"] = map[string]any{"type": "uv", "entry_point": "src/server.py"}
+		}, func(w *zip.Writer) { f, _ := w.Create("src/server.py"); f.Write([]byte("x")) }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w := zip.NewWriter(&buf)
+			mf, _ := w.Create("manifest.json")
+			mf.Write(manifest(t, tt.edit))
+			tt.entries(w)
+			w.Close()
+			b, err := bundle.Read("e.mcpb", buf.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = b.CheckArchive()
+			if !tt.refused {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, bundle.ErrManifest) || !strings.Contains(err.Error(), "server.entry_point:") || !strings.Contains(err.Error(), "is not in the bundle") {
+				t.Fatalf("CheckArchive = %v", err)
+			}
+			root := t.TempDir()
+			if _, err := b.Unpack(root); err == nil {
+				t.Fatal("unpacked")
+			}
+			if left, _ := os.ReadDir(root); len(left) != 0 {
+				t.Errorf("left behind: %v", left)
+			}
+		})
+	}
+}
+
+// The program a server's command line starts, when not installed, is
+// named with where to get it; a file of the bundle is not looked for.
+func TestMissingCommand(t *testing.T) {
+	old := bundle.CommandFound
+	t.Cleanup(func() { bundle.CommandFound = old })
+	bundle.CommandFound = func(c string) bool { return c == "node" }
+	tests := []struct {
+		name string
+		edit func(m map[string]any)
+		says string
+	}{
+		{"node is there", nil, ""},
+		{"uv is not", func(m map[string]any) {
+			m["manifest_version"] = "0.4"
+			m["server"] = map[string]any{"type": "uv", "entry_point": "src/server.py"}
+		}, `x runs "uv", which is not installed here (not on your PATH): install uv (https://docs.astral.sh/uv/), or its server will not start`},
+		{"python is not", func(m map[string]any) {
+			m["server"] = map[string]any{"type": "python", "entry_point": "s.py", "mcp_config": map[string]any{"command": "python", "args": []string{"${__dirname}/s.py"}}}
+		}, `install Python (https://www.python.org)`},
+		{"the bundle's own binary", func(m map[string]any) {
+			m["server"] = map[string]any{"type": "binary", "entry_point": "bin/s", "mcp_config": map[string]any{"command": "${__dirname}/bin/s"}}
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := bundle.ParseManifest(manifest(t, tt.edit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := m.MissingCommand("linux")
+			if tt.says == "" && got != "" || !strings.Contains(got, tt.says) {
+				t.Fatalf("MissingCommand = %q, want %q", got, tt.says)
 			}
 		})
 	}

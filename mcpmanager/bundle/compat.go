@@ -3,12 +3,14 @@ package bundle
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/process"
 )
 
 // RuntimeVersion finds the version of an installed runtime ("node",
@@ -70,103 +72,65 @@ func (m *Manifest) Compatible(ctx context.Context, platform string) error {
 		if have == "" {
 			return &IncompatibleError{Bundle: m.Name, Why: fmt.Sprintf("it needs %s %s, which is not installed: install it, then try again", rt, want)}
 		}
-		cons, _ := parseConstraint(want)
-		if !cons.allows(have) {
-			return &IncompatibleError{Bundle: m.Name, Why: fmt.Sprintf("it needs %s %s, and %s is installed: update %s, then try again", rt, want, have, rt)}
+		r, _ := parseRange(want) // Validate read it
+		v, ok := parseSemver(padVersion(have))
+		if ok && r.allows(v) {
+			continue
 		}
+		why := fmt.Sprintf("it needs %s %s; you have %s", rt, want, have)
+		switch {
+		case !ok:
+			why += fmt.Sprintf(", a version this app cannot read: install a %s in that range, then try again", rt)
+		case r.outside(v) == belowRange:
+			why += fmt.Sprintf(": update %s to a version in that range, then try again", rt)
+		case r.outside(v) == aboveRange:
+			why += fmt.Sprintf(", which is newer: install a %s in that range as well (%s keeps both) and put it first on your PATH, then try again", rt, versionManagers[rt])
+		default:
+			why += fmt.Sprintf(": install a %s in that range (%s keeps several), then try again", rt, versionManagers[rt])
+		}
+		return &IncompatibleError{Bundle: m.Name, Why: why}
 	}
 	return nil
 }
 
-// constraint is a set of comparisons that must all hold (">=3.8,<4.0",
-// ">=16.0.0", "^1.2", "~1.2.3", "1.2.3").
-type constraint []cmp
+// versionManagers keep several versions of a runtime side by side.
+var versionManagers = map[string]string{"node": "nvm or fnm", "python": "pyenv or 'uv python install'"}
 
-type cmp struct {
-	op string
-	v  [3]int
+// padVersion makes an installed runtime's "3.12" a full version, 3.12.0.
+func padVersion(v string) string {
+	for strings.Count(v, ".") < 2 {
+		v += ".0"
+	}
+	return v
 }
 
-func parseConstraint(s string) (constraint, error) {
-	var out constraint
-	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		op := strings.TrimRightFunc(part, func(r rune) bool { return r >= '0' && r <= '9' || r == '.' || r == 'x' || r == '*' })
-		ver := part[len(op):]
-		switch op {
-		case ">=", ">", "<=", "<", "=", "==", "", "^", "~", "~=":
-		default:
-			return nil, fmt.Errorf("%q is not a version constraint (use >=1.2.3, <2, ^1.2, ~1.2.3)", s)
-		}
-		v, err := parseVersion(ver)
-		if err != nil {
-			return nil, fmt.Errorf("%q: %v", s, err)
-		}
-		out = append(out, cmp{op, v})
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%q is not a version constraint", s)
-	}
-	return out, nil
+// CommandFound reports whether command is on the PATH a server gets (the
+// login shell's, then this process's). A variable so tests can pretend.
+var CommandFound = func(command string) bool {
+	_, err := process.LookPath(command, process.MergePATH(process.LoginPATH(), os.Getenv("PATH")))
+	return err == nil
 }
 
-func parseVersion(s string) ([3]int, error) {
-	var v [3]int
-	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
-	if len(parts) > 3 || s == "" {
-		return v, fmt.Errorf("%q is not a version", s)
-	}
-	for i, p := range parts {
-		if p == "x" || p == "*" {
-			break
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil {
-			return v, fmt.Errorf("%q is not a version", s)
-		}
-		v[i] = n
-	}
-	return v, nil
+// getIt says where a runtime's command comes from.
+var getIt = map[string]string{
+	"uv": "uv (https://docs.astral.sh/uv/)", "uvx": "uv (https://docs.astral.sh/uv/)",
+	"node": "Node.js (https://nodejs.org)", "npx": "Node.js (https://nodejs.org)",
+	"python": "Python (https://www.python.org)", "python3": "Python (https://www.python.org)",
 }
 
-func compare(a, b [3]int) int {
-	for i := range a {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
+// MissingCommand is a warning when the program the server's command line
+// starts on platform ("" for this computer's) is not installed, which
+// compatibility.runtimes need not say (a uv bundle never does): the
+// bundle installs, and its server will not start until it is. "" when the
+// program is found, or is a file of the bundle.
+func (m *Manifest) MissingCommand(platform string) string {
+	cmd := m.Config(platform).Command
+	if cmd == "" || strings.ContainsAny(cmd, `/\$`) || CommandFound(cmd) {
+		return ""
 	}
-	return 0
-}
-
-func (c constraint) allows(version string) bool {
-	have, err := parseVersion(version)
-	if err != nil {
-		return false
+	what := "it"
+	if g, ok := getIt[strings.TrimSuffix(strings.ToLower(cmd), ".exe")]; ok {
+		what = g
 	}
-	for _, x := range c {
-		d := compare(have, x.v)
-		ok := true
-		switch x.op {
-		case ">=":
-			ok = d >= 0
-		case ">":
-			ok = d > 0
-		case "<=":
-			ok = d <= 0
-		case "<":
-			ok = d < 0
-		case "=", "==", "":
-			ok = d == 0
-		case "^":
-			ok = d >= 0 && have[0] == x.v[0]
-		case "~", "~=":
-			ok = d >= 0 && have[0] == x.v[0] && have[1] == x.v[1]
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+	return fmt.Sprintf("%s runs %q, which is not installed here (not on your PATH): install %s, or its server will not start", m.Name, cmd, what)
 }

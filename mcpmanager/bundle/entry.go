@@ -76,7 +76,9 @@ type Values map[string][]string
 
 // Check fills in defaults, and refuses a missing required value, a number
 // out of range, a boolean that is not true/false, several values for a
-// single option, and a key the manifest does not have.
+// single option, and a key the manifest does not have. A default that is
+// wrong (out of its own range) is the bundle's mistake, and the error says
+// so, naming its author, and how to give a value instead.
 func (m *Manifest) Check(in Values, vars Vars) (Values, error) {
 	out := Values{}
 	for k, v := range in {
@@ -87,12 +89,14 @@ func (m *Manifest) Check(in Values, vars Vars) (Values, error) {
 	}
 	for _, o := range m.UserConfig {
 		v := out[o.Key]
+		// The default, filled in here or sent back as the form showed it.
+		byDefault := m.IsDefault(o.Key, v, vars)
 		if len(v) == 0 || len(v) == 1 && v[0] == "" {
-			v = o.Defaults(vars)
+			v, byDefault = o.Defaults(vars), true
 		}
 		if len(v) == 0 {
 			if o.Required {
-				return nil, fmt.Errorf("%w: %s (%s) is required: enter it in the form, or pass --set %s=VALUE", ErrUserConfig, o.Title, o.Key, o.Key)
+				return nil, &RequiredError{Key: o.Key, Title: o.Title}
 			}
 			continue
 		}
@@ -100,25 +104,48 @@ func (m *Manifest) Check(in Values, vars Vars) (Values, error) {
 			return nil, fmt.Errorf("%w: %s (%s) takes one value, got %d", ErrUserConfig, o.Title, o.Key, len(v))
 		}
 		for _, x := range v {
-			switch o.Type {
-			case TypeNumber:
-				f, err := strconv.ParseFloat(x, 64)
-				if err != nil {
-					return nil, fmt.Errorf("%w: %s (%s): %q is not a number", ErrUserConfig, o.Title, o.Key, x)
+			if err := o.checkValue(x); err != nil {
+				if byDefault {
+					return nil, fmt.Errorf("%w: %s (%s): the bundle's own default is wrong: %v; give a value (--set %s=VALUE, or in the form), and tell the bundle's author (%s)",
+						ErrUserConfig, o.Title, o.Key, err, o.Key, m.Author.Name)
 				}
-				if o.Min != nil && f < *o.Min || o.Max != nil && f > *o.Max {
-					return nil, fmt.Errorf("%w: %s (%s): %v is outside %s", ErrUserConfig, o.Title, o.Key, x, rangeText(o))
-				}
-			case TypeBoolean:
-				if x != "true" && x != "false" {
-					return nil, fmt.Errorf("%w: %s (%s): %q must be true or false", ErrUserConfig, o.Title, o.Key, x)
-				}
+				return nil, fmt.Errorf("%w: %s (%s): %v", ErrUserConfig, o.Title, o.Key, err)
 			}
 		}
 		out[o.Key] = v
 	}
 	return out, nil
 }
+
+// checkValue refuses a value o does not take: a number that is not one or
+// out of range, a boolean other than true/false.
+func (o Option) checkValue(x string) error {
+	switch o.Type {
+	case TypeNumber:
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", x)
+		}
+		if o.Min != nil && f < *o.Min || o.Max != nil && f > *o.Max {
+			return fmt.Errorf("%v is outside %s", x, rangeText(o))
+		}
+	case TypeBoolean:
+		if x != "true" && x != "false" {
+			return fmt.Errorf("%q must be true or false", x)
+		}
+	}
+	return nil
+}
+
+// RequiredError is a required user_config value without one (nor a
+// default): the form is not filled in yet.
+type RequiredError struct{ Key, Title string }
+
+func (e *RequiredError) Error() string {
+	return fmt.Sprintf("%v: %s (%s) is required: enter it in the form, or pass --set %s=VALUE", ErrUserConfig, e.Title, e.Key, e.Key)
+}
+
+func (e *RequiredError) Unwrap() []error { return []error{ErrUserConfig, ErrRequired} }
 
 func rangeText(o Option) string {
 	switch {
@@ -180,7 +207,15 @@ func (m *Manifest) Config(platform string) MCPConfig {
 // with the checked values: every placeholder substituted, an argument that
 // is exactly one ${user_config.KEY} of several values expanded into one
 // argument each, a relative binary command made absolute. It is named
-// after the manifest.
+// ServerName.
+//
+// An argument that is exactly one ${user_config.KEY} without a value (an
+// optional setting left empty) stays, empty, in its place: dropping it
+// would shift the arguments after it, and a flag before it ("--cfg",
+// "${user_config.cfg}") would take the next argument as its value. The
+// mcpb reference implementation keeps such an argument too (it leaves the
+// placeholder's text); a value inside a longer argument is empty, as
+// Claude Desktop does.
 //
 // The manifest is not the user's: a ${secret:…} or ${env:…} reference it
 // puts in the entry (Validate refuses the ones it spells out; here also
@@ -197,7 +232,7 @@ func (m *Manifest) Entry(vars Vars, values Values) (config.Server, error) {
 	opaque := config.NewOpaque()
 	given := Values{}
 	for k, v := range values {
-		if o, ok := m.UserConfig.Lookup(k); ok && m.isDefault(o, v, vars) {
+		if m.IsDefault(k, v, vars) {
 			given[k] = v
 			continue
 		}
@@ -222,7 +257,7 @@ func (m *Manifest) Entry(vars Vars, values Values) (config.Server, error) {
 		return v
 	}
 	fields := m.fields(vars.Platform)
-	s := config.Server{Name: m.Name, Transport: config.Stdio, Env: map[string]string{}}
+	s := config.Server{Name: m.ServerName(), Transport: config.Stdio, Env: map[string]string{}}
 	s.Command = checked(vars.substitute(c.Command, user), fields.command, c.Command)
 	if m.Server.Type == Binary && !filepath.IsAbs(s.Command) && strings.ContainsAny(s.Command, `/\`) {
 		s.Command = filepath.Join(vars.Dirname, filepath.FromSlash(s.Command))
@@ -232,6 +267,9 @@ func (m *Manifest) Entry(vars Vars, values Values) (config.Server, error) {
 	}
 	for i, a := range c.Args {
 		if key, ok := soleUserConfig(a); ok {
+			if len(given[key]) == 0 {
+				s.Args = append(s.Args, "") // kept in its place, empty
+			}
 			for _, v := range given[key] {
 				s.Args = append(s.Args, checked(v, fields.args(i), a))
 			}
@@ -250,13 +288,17 @@ func (m *Manifest) Entry(vars Vars, values Values) (config.Server, error) {
 	return s, nil
 }
 
-// isDefault reports whether v is o's default: substituted with vars, or
-// with no bundle folder yet, as Inspect and Check see it before unpacking
-// (and the window's form sends it back).
-func (m *Manifest) isDefault(o Option, v []string, vars Vars) bool {
+// IsDefault reports whether v is the default of the option key:
+// substituted with vars, or with no bundle folder yet, as Inspect and
+// Check see it before unpacking (and the window's form sends it back).
+func (m *Manifest) IsDefault(key string, v []string, vars Vars) bool {
+	o, ok := m.UserConfig.Lookup(key)
+	if !ok || len(o.Default) == 0 {
+		return false
+	}
 	before := vars
 	before.Dirname = ""
-	return len(o.Default) > 0 && (slices.Equal(v, o.Defaults(vars)) || slices.Equal(v, o.Defaults(before)))
+	return slices.Equal(v, o.Defaults(vars)) || slices.Equal(v, o.Defaults(before))
 }
 
 // blame is the field a reference in an entry's value came from: a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -13,35 +14,94 @@ import (
 // Dir is where a bundle of name and version is unpacked under root.
 func Dir(root, name, version string) string { return filepath.Join(root, name, version) }
 
-// Unpack writes the bundle's files to Dir(root, name, version), replacing
-// an earlier copy of the same version, and returns that folder. Every entry
-// is checked before anything is written: a path that is absolute or leaves
-// the folder (zip-slip), a symbolic link or other non-regular file, more
-// than MaxFiles entries or more than MaxUnpackedBytes in all refuse the
-// whole bundle. Files are written under a temporary name and renamed into
-// place, so a failed unpack leaves no half folder.
-func (b *Bundle) Unpack(root string) (string, error) {
+// CheckArchive refuses a bundle that cannot be installed as it is, before
+// anything is written, so that a form can say so at once: an entry whose
+// path is absolute or leaves the folder (zip-slip), a symbolic link or
+// other non-regular file, more than MaxFiles entries or more than
+// MaxUnpackedBytes in all (*UnsafeError); and an entry point missing from
+// the archive while the server's command line runs it (a *ManifestError:
+// the server could never start). A command line that does not name the
+// entry point (a node bundle that runs "npx -y PACKAGE", as mcpb's npx
+// example does) needs none.
+func (b *Bundle) CheckArchive() error {
 	if len(b.zip.File) > MaxFiles {
-		return "", &UnsafeError{Why: fmt.Sprintf("has %d files, over the limit of %d", len(b.zip.File), MaxFiles)}
+		return &UnsafeError{Why: fmt.Sprintf("has %d files, over the limit of %d", len(b.zip.File), MaxFiles)}
 	}
 	var total uint64
 	for _, f := range b.zip.File {
 		if err := checkEntry(f.Name); err != nil {
-			return "", &UnsafeError{Path: f.Name, Why: err.Error()}
+			return &UnsafeError{Path: f.Name, Why: err.Error()}
 		}
 		mode := f.Mode()
 		if mode&os.ModeSymlink != 0 {
-			return "", &UnsafeError{Path: f.Name, Why: "is a symbolic link"}
+			return &UnsafeError{Path: f.Name, Why: "is a symbolic link"}
 		}
 		if !mode.IsRegular() && !mode.IsDir() {
-			return "", &UnsafeError{Path: f.Name, Why: "is not a regular file"}
+			return &UnsafeError{Path: f.Name, Why: "is not a regular file"}
 		}
 		total += f.UncompressedSize64
 		if total > uint64(MaxUnpackedBytes) {
-			return "", &UnsafeError{Why: fmt.Sprintf("unpacks to more than %d MB", MaxUnpackedBytes>>20)}
+			return &UnsafeError{Why: fmt.Sprintf("unpacks to more than %d MB", MaxUnpackedBytes>>20)}
 		}
 	}
-	dest := Dir(root, b.Manifest.Name, b.Manifest.Version)
+	m := &b.Manifest
+	if m.runsEntryPoint("") && !b.hasFile(m.Server.EntryPoint) {
+		return &ManifestError{Field: "server.entry_point", Err: fmt.Errorf("%q is not in the bundle, and the server's command line runs it, so it could never start", m.Server.EntryPoint)}
+	}
+	return nil
+}
+
+// hasFile reports whether the archive holds name as a file.
+func (b *Bundle) hasFile(name string) bool {
+	want := path.Clean(strings.ReplaceAll(name, `\`, "/"))
+	for _, f := range b.zip.File {
+		if path.Clean(strings.ReplaceAll(f.Name, `\`, "/")) == want && !f.Mode().IsDir() && !strings.HasSuffix(f.Name, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// runsEntryPoint reports whether the command line on platform ("" for
+// this computer's) names the entry point: as ${__dirname}/ENTRY in the
+// command or an argument (uv's own command line does), or as the whole
+// command or argument relative to the bundle's folder, the server's
+// working directory.
+func (m *Manifest) runsEntryPoint(platform string) bool {
+	entry := path.Clean(strings.ReplaceAll(m.Server.EntryPoint, `\`, "/"))
+	const dir = "\x00"
+	norm := strings.NewReplacer("${__dirname}", dir, "${pathSeparator}", "/", "${/}", "/", `\`, "/")
+	c := m.Config(platform)
+	for _, a := range append([]string{c.Command}, c.Args...) {
+		a = norm.Replace(a)
+		if a == entry || a == "./"+entry {
+			return true
+		}
+		for rest := a; ; {
+			i := strings.Index(rest, dir+"/")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(dir)+1:]
+			p := strings.TrimPrefix(rest, "./")
+			if after, ok := strings.CutPrefix(p, entry); ok && (after == "" || strings.ContainsRune(" \t\"',;:=", rune(after[0]))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Unpack writes the bundle's files to Dir(root, ServerName, version),
+// replacing an earlier copy of the same version, and returns that folder.
+// CheckArchive runs first: what it refuses refuses the whole bundle before
+// anything is written. Files are written under a temporary name and
+// renamed into place, so a failed unpack leaves no half folder.
+func (b *Bundle) Unpack(root string) (string, error) {
+	if err := b.CheckArchive(); err != nil {
+		return "", err
+	}
+	dest := Dir(root, b.Manifest.ServerName(), b.Manifest.Version)
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
 		return "", fmt.Errorf("unpack bundle: %w", err)
 	}

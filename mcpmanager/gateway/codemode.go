@@ -199,6 +199,25 @@ func (c scripts) run(ctx context.Context, script string, fns []codemode.Function
 	return out
 }
 
+// MaxShownArgs bounds the arguments shown in the question a script's call
+// asks the client (plain.Show: longer ones show their head and tail, and
+// the question says how much is not shown).
+var MaxShownArgs = 2000
+
+// approvalQuestion is the elicitation a script's call of tool with args asks: the
+// arguments as plain.Show writes them out (every invisible or reordering
+// character as its code, long blank runs counted), so what the person
+// reads is what runs, its tail included. Arguments too long to show whole
+// are not refused — a large file to write is ordinary — but the question
+// says plainly that the approval covers the part not shown.
+func approvalQuestion(tool string, args json.RawMessage) string {
+	shown := plain.Show(string(args), MaxShownArgs)
+	if note := shown.Note(); note != "" {
+		return fmt.Sprintf("A script wants to run %s with %s\n%s Allow it?", tool, shown.Text, note)
+	}
+	return fmt.Sprintf("A script wants to run %s with %s\nAllow it?", tool, shown.Text)
+}
+
 // decide applies Options.Decide to one call of a script: nil runs it.
 func (c scripts) decide(ctx context.Context, session server.ClientSession, t router.Tool, args json.RawMessage) error {
 	decide := c.g.code.Load().Decide
@@ -219,7 +238,7 @@ func (c scripts) decide(ctx context.Context, session server.ClientSession, t rou
 	}
 	resume := codemode.PauseWall(ctx) // the user's time to answer is not the script's
 	res, err := es.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-		Message:         fmt.Sprintf("A script wants to run %s with %s. Allow it?", t.Name, plain.Clip(string(args), 500)),
+		Message:         approvalQuestion(t.Name, args),
 		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 	}})
 	resume()

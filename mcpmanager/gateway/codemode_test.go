@@ -217,6 +217,23 @@ return {names: g.entities.map(e => e.name).sort(), refused};`)
 			t.Errorf("calling the denied add_observations: %s", text)
 		}
 	})
+	t.Run("the question shows the whole arguments, written out", func(t *testing.T) {
+		// A name padded out of sight with a tail after it, a bidi isolate
+		// and a zero-width space: the client is asked with all of it
+		// visible.
+		ans := &answerer{action: mcp.ElicitationResponseActionDecline, asked: make(chan string, 10)}
+		c := codeSession(t, CodeOnly, decideLikeChat, codemode.Limits{}, ans)
+		runScript(t, c, `try { await tools.memory.create_entities({entities: [{name: "harmless" + " ".repeat(600) + "; touch PWNED_SERVE \u2067x\u2069 ec\u200bho", entityType: "t", observations: []}]}); } catch (e) {} return 1;`)
+		q := <-ans.asked
+		for _, want := range []string{`harmless[600 spaces]; touch PWNED_SERVE \u2067x\u2069 ec\u200Bho`, "memory__create_entities", "Allow it?"} {
+			if !strings.Contains(q, want) {
+				t.Errorf("the question lacks %q:\n%s", want, q)
+			}
+		}
+		if strings.ContainsAny(q, "\u2067\u2069\u200b") {
+			t.Errorf("the question holds raw invisible characters: %q", q)
+		}
+	})
 	t.Run("an answer slower than the wall time", func(t *testing.T) {
 		// The limit leaves the child's start room (a second under -race on
 		// a busy machine); the answer takes longer than all of it.
@@ -314,5 +331,42 @@ func TestSetCode(t *testing.T) {
 	}
 	if text, _ := runScript(t, c, `try { await tools.memory.read_graph({}); return "ran" } catch (e) { return "refused: " + e.message }`); !strings.Contains(text, "the test says no") {
 		t.Errorf("after SetCode with a Decide that denies: %q, want the refusal", text)
+	}
+}
+
+// TestApprovalQuestion: the elicitation a script's call asks shows the
+// arguments written out (plain.Show) — a padded tail in sight, invisible
+// and reordering characters as their codes — and when they are too long
+// to show whole, their head and tail with a plain note that the approval
+// covers the part not shown.
+func TestApprovalQuestion(t *testing.T) {
+	long := `{"text":"` + strings.Repeat("a", 3000) + `; touch PWNED"}`
+	cases := []struct {
+		name, args string
+		want       []string
+		not        []string
+	}{
+		{"short", `{"command":"ls"}`, []string{"A script wants to run workspace__execute_shell with {\"command\":\"ls\"}\nAllow it?"}, []string{"not shown"}},
+		{"a padded command", `{"command":"echo harmless` + strings.Repeat(" ", 600) + `; touch PWNED_SERVE"}`,
+			[]string{`{"command":"echo harmless[600 spaces]; touch PWNED_SERVE"}`}, []string{"not shown", "  "}},
+		{"bidi and zero-width", "{\"command\":\"ls \u2067;touch PWNED_T3\u2069 # list files ec\u200bho \u202e \x1b[2J\r\"}",
+			[]string{`ls \u2067;touch PWNED_T3\u2069 # list files ec\u200Bho \u202E \u001B[2J\r`}, []string{"\u2067", "\u200b", "\u202e", "\x1b", "\r"}},
+		{"too long to show whole", long,
+			[]string{`{"text":"aaa`, `aaa; touch PWNED"}`, "[… 1,024 characters not shown …]", "1,024 characters in the middle (of 3.0 KB in all) are not shown here; allowing it allows them too. Allow it?"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q := approvalQuestion("workspace__execute_shell", json.RawMessage(c.args))
+			for _, w := range c.want {
+				if !strings.Contains(q, w) {
+					t.Errorf("the question lacks %q:\n%s", w, q)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(q, n) {
+					t.Errorf("the question holds %q:\n%q", n, q)
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package mcpregistry
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -18,23 +19,19 @@ type Option struct {
 }
 
 // Options are what s offers that this app can run, packages first.
+// Unsupported says why the others were left out.
 func Options(s ServerJSON) []Option {
 	var out []Option
 	for i := range s.Packages {
 		p := &s.Packages[i]
-		switch p.RegistryType {
-		case "npm", "pypi", "oci", "mcpb":
-		default:
+		if packageWhy(*p) != "" {
 			continue
-		}
-		if p.Transport.Type != "" && p.Transport.Type != "stdio" {
-			continue // a package that serves HTTP itself: not started here
 		}
 		out = append(out, Option{Label: strings.TrimSpace(p.RegistryType + " " + p.Identifier + " " + p.Version), Package: p})
 	}
 	for i := range s.Remotes {
 		r := &s.Remotes[i]
-		if r.Type != "streamable-http" && r.Type != "sse" {
+		if remoteWhy(*r) != "" {
 			continue
 		}
 		out = append(out, Option{Label: "remote " + r.Type + " " + r.URL, Remote: r})
@@ -42,10 +39,56 @@ func Options(s ServerJSON) []Option {
 	return out
 }
 
-// Ask is a value the user is asked for before the server is added.
+// packageWhy says why this app cannot run p ("" when it can).
+func packageWhy(p Package) string {
+	switch p.RegistryType {
+	case "npm", "pypi", "oci", "mcpb":
+	default:
+		return fmt.Sprintf("its %s package %s is of a kind Switchboard does not install (it installs npm, PyPI, OCI and MCPB packages)", cmp.Or(p.RegistryType, "untyped"), p.Identifier)
+	}
+	if t := p.Transport.Type; t != "" && t != "stdio" {
+		// A package that serves HTTP itself: something must start it and
+		// keep it running on its port, which an entry does not do.
+		return fmt.Sprintf("its %s package %s serves %s itself (at %s) instead of speaking stdio, and Switchboard starts only stdio packages: start it yourself, then add its URL as a server", p.RegistryType, p.Identifier, t, cmp.Or(p.Transport.URL, "a URL of its own"))
+	}
+	return ""
+}
+
+// remoteWhy says why this app cannot connect to r ("" when it can).
+func remoteWhy(r Remote) string {
+	if r.Type != "streamable-http" && r.Type != "sse" {
+		return fmt.Sprintf("its remote %s is a %q remote, and Switchboard connects to streamable-http and sse ones", r.URL, r.Type)
+	}
+	return ""
+}
+
+// Unsupported says why s offers nothing this app can run, naming each
+// package and remote it left out and why ("" when Options has one).
+func Unsupported(s ServerJSON) string {
+	if len(Options(s)) > 0 {
+		return ""
+	}
+	var why []string
+	for _, p := range s.Packages {
+		why = append(why, packageWhy(p))
+	}
+	for _, r := range s.Remotes {
+		why = append(why, remoteWhy(r))
+	}
+	if len(why) == 0 {
+		return "it lists no package and no remote"
+	}
+	return strings.Join(why, "; ")
+}
+
+// Ask is a value the user may give before the server is added: every
+// input of the server.json without a fixed value (an environment
+// variable, a header, a runtime or package argument), and every
+// {variable} of a fixed value, required or optional, with or without a
+// default.
 type Ask struct {
-	Key         string   `json:"key"`  // the variable, environment variable or header name
-	Kind        string   `json:"kind"` // env, header or variable
+	Key         string   `json:"key"`  // the variable, environment variable or header name; an argument's valueHint, else its name without dashes
+	Kind        string   `json:"kind"` // env, header, argument or variable
 	Description string   `json:"description"`
 	Required    bool     `json:"required"`
 	Secret      bool     `json:"secret"`
@@ -55,8 +98,10 @@ type Ask struct {
 
 var braceRE = regexp.MustCompile(`\{([A-Za-z0-9_.-]+)\}`)
 
-// Asks lists what option o of s needs from the user, in order, each key
-// once; none is an empty list, not nil (the window maps over it).
+// Asks lists what option o of s lets the user set, in order, each key
+// once; none is an empty list, not nil (the window maps over it). A
+// {name} in a fixed value with no variable of that name is not asked: the
+// server.json spec leaves it as it is.
 func Asks(s ServerJSON, o Option) []Ask {
 	out := []Ask{}
 	seen := map[string]bool{}
@@ -65,48 +110,58 @@ func Asks(s ServerJSON, o Option) []Ask {
 			return
 		}
 		seen[a.Key] = true
-		if a.Choices == nil {
-			a.Choices = []string{}
-		}
 		out = append(out, a)
 	}
-	vars := func(in Input) {
-		for _, m := range braceRE.FindAllStringSubmatch(in.Value, -1) {
-			v := in.Variables[m[1]]
-			add(Ask{Key: m[1], Kind: "variable", Description: v.Description, Required: v.IsRequired || !hasDefault(v), Secret: v.IsSecret, Default: v.Default, Choices: v.Choices})
+	vars := func(value string, variables map[string]Input) {
+		for _, m := range braceRE.FindAllStringSubmatch(value, -1) {
+			v, ok := variables[m[1]]
+			if !ok {
+				continue
+			}
+			// A variable with no default is needed: its {name} would
+			// otherwise stay in the value as it is.
+			add(Ask{Key: m[1], Kind: "variable", Description: v.Description, Required: v.IsRequired || !hasDefault(v), Secret: v.IsSecret, Default: v.Default, Choices: choices(v)})
 		}
+	}
+	// input asks for in under key, or for its variables when its value is
+	// fixed (a fixed value is not the user's to change).
+	input := func(key, kind string, in Input) {
+		if in.Value != "" {
+			vars(in.Value, in.Variables)
+			return
+		}
+		add(Ask{Key: key, Kind: kind, Description: in.Description, Required: in.IsRequired, Secret: in.IsSecret, Default: in.Default, Choices: choices(in)})
 	}
 	if p := o.Package; p != nil {
 		for _, a := range append(slices.Clone(p.RuntimeArguments), p.PackageArguments...) {
-			if a.Value == "" && a.IsRequired && a.Default == "" {
-				add(Ask{Key: argKey(a), Kind: "variable", Description: a.Description, Required: true, Secret: a.IsSecret, Choices: a.Choices})
-			}
-			vars(a.Input)
+			input(argKey(a), "argument", a.Input)
 		}
 		for _, e := range p.EnvironmentVariables {
-			add(Ask{Key: e.Name, Kind: "env", Description: e.Description, Required: e.IsRequired, Secret: e.IsSecret, Default: e.Default, Choices: e.Choices})
-			vars(e.Input)
+			input(e.Name, "env", e.Input)
 		}
 		for _, h := range p.Transport.Headers {
-			vars(h.Input)
+			vars(h.Value, h.Variables)
 		}
 	}
 	if r := o.Remote; r != nil {
-		for _, m := range braceRE.FindAllStringSubmatch(r.URL, -1) {
-			v := r.Variables[m[1]]
-			add(Ask{Key: m[1], Kind: "variable", Description: v.Description, Required: v.IsRequired || !hasDefault(v), Secret: v.IsSecret, Default: v.Default, Choices: v.Choices})
-		}
+		vars(r.URL, r.Variables)
 		for _, h := range r.Headers {
-			if h.Value != "" && braceRE.MatchString(h.Value) {
-				vars(h.Input)
-				continue
-			}
-			if h.Value == "" {
-				add(Ask{Key: h.Name, Kind: "header", Description: h.Description, Required: h.IsRequired, Secret: h.IsSecret, Default: h.Default, Choices: h.Choices})
-			}
+			input(h.Name, "header", h.Input)
 		}
 	}
 	return out
+}
+
+// choices are what in may be: its choices, or true and false for a
+// boolean (never nil).
+func choices(in Input) []string {
+	switch {
+	case len(in.Choices) > 0:
+		return slices.Clone(in.Choices)
+	case in.Format == "boolean":
+		return []string{"true", "false"}
+	}
+	return []string{}
 }
 
 func hasDefault(in Input) bool { return in.Default != "" }
@@ -137,6 +192,11 @@ func Name(s ServerJSON) string {
 // entry with its headers. An mcpb package is not an entry: the caller
 // downloads and installs the bundle (package bundle).
 //
+// Every Ask may be given, the optional ones and those with a default
+// included; a key no Ask has is refused (*ValueError), and so is a value
+// outside an Ask's choices; a required Ask without a default and without
+// a value is missing (*MissingError, naming each).
+//
 // The document is not the user's: a ${secret:…} or ${env:…} reference in
 // what it puts in the entry (a value, a default, a choice, the URL, an
 // argument, or pieces of them joined) would be expanded at start and hand
@@ -147,10 +207,8 @@ func Name(s ServerJSON) string {
 // those back, and they are the document's text.
 func Entry(s ServerJSON, o Option, values map[string]string) (config.Server, error) {
 	asks := Asks(s, o)
-	for _, a := range asks {
-		if a.Required && values[a.Key] == "" && a.Default == "" {
-			return config.Server{}, fmt.Errorf("%w: %s (%s %s); give it with --set %s=VALUE", ErrMissing, a.Key, a.Kind, a.Description, a.Key)
-		}
+	if err := checkValues(s.Name, asks, values); err != nil {
+		return config.Server{}, err
 	}
 	// The user's values go in as opaque stand-ins, so that every reference
 	// left in the entry came from the document; they are put back at the end.
@@ -175,6 +233,80 @@ func Entry(s ServerJSON, o Option, values map[string]string) (config.Server, err
 	opaque.RevealServer(&e)
 	return e, nil
 }
+
+// checkValues refuses values asks does not take (a key none has, a value
+// outside the choices), then names the required ones missing.
+func checkValues(server string, asks []Ask, values map[string]string) error {
+	keys := make([]string, len(asks))
+	for i, a := range asks {
+		keys[i] = a.Key
+	}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if !slices.Contains(keys, k) {
+			return &ValueError{Server: server, Key: k, Keys: keys}
+		}
+	}
+	var missing []Ask
+	for _, a := range asks {
+		v := values[a.Key]
+		switch {
+		case v == "" && a.Required && a.Default == "":
+			missing = append(missing, a)
+		case v != "" && !a.Secret && len(a.Choices) > 0 && !slices.Contains(a.Choices, v):
+			// A secret's value is its keyring reference by now.
+			return &ValueError{Server: server, Key: a.Key, Value: v, Choices: a.Choices}
+		}
+	}
+	if len(missing) > 0 {
+		return &MissingError{Asks: missing}
+	}
+	return nil
+}
+
+// MissingError is the required values not given (each an Ask without a
+// default); it matches ErrMissing. Its text gives no advice: each door
+// says how to give them (the CLI's --set, the window's fields).
+type MissingError struct{ Asks []Ask }
+
+func (e *MissingError) Error() string {
+	var parts []string
+	for _, a := range e.Asks {
+		parts = append(parts, a.Field())
+	}
+	return fmt.Sprintf("%v: %s", ErrMissing, strings.Join(parts, ", "))
+}
+
+func (e *MissingError) Unwrap() error { return ErrMissing }
+
+// Field names a as a person reads it: its key, kind and description
+// ("db_type (variable: Type of database)").
+func (a Ask) Field() string {
+	if a.Description == "" {
+		return fmt.Sprintf("%s (%s)", a.Key, a.Kind)
+	}
+	return fmt.Sprintf("%s (%s: %s)", a.Key, a.Kind, a.Description)
+}
+
+// ValueError is a value the server.json does not take: a key none of its
+// asks has (Keys lists those it has), or a value outside an ask's
+// Choices. It matches ErrInvalidValue.
+type ValueError struct {
+	Server, Key, Value string
+	Keys               []string // the keys it takes, when Key is none of them
+	Choices            []string // the choices, when Value is none of them
+}
+
+func (e *ValueError) Error() string {
+	if e.Choices != nil {
+		return fmt.Sprintf("%s=%s: %q is not one of its choices (%s)", e.Key, e.Value, e.Value, strings.Join(e.Choices, ", "))
+	}
+	if len(e.Keys) == 0 {
+		return fmt.Sprintf("%q is not a value %s takes (it takes none)", e.Key, e.Server)
+	}
+	return fmt.Sprintf("%q is not a value %s takes (it takes %s)", e.Key, e.Server, strings.Join(e.Keys, ", "))
+}
+
+func (e *ValueError) Unwrap() error { return ErrInvalidValue }
 
 // ReferenceError is a ${secret:…} or ${env:…} reference in a server.json
 // field; it matches config.ErrForeignReference.
@@ -209,11 +341,15 @@ func (b *builder) checked(v, field string) string {
 func (b *builder) fill(text string, vars map[string]Input, field, owner string) string {
 	out := braceRE.ReplaceAllStringFunc(text, func(m string) string {
 		k := m[1 : len(m)-1]
-		if v, ok := b.values[k]; ok && v != "" {
+		in, declared := vars[k]
+		if !declared {
+			return m // the spec: a {name} with no variable stays as it is
+		}
+		if v := b.values[k]; v != "" {
 			return v
 		}
-		if d := vars[k].Default; d != "" {
-			return d
+		if in.Default != "" {
+			return in.Default
 		}
 		return m
 	})
@@ -260,28 +396,37 @@ func (b *builder) args(list []Argument, at string) []string {
 }
 
 // arg is one argument as it goes on the command line; at is its path.
+// Its value is the fixed one, else the one given, else its default. Per
+// server.json a named argument is "--flag value": one with no value is
+// left out, never a bare flag that would take the next argument as its
+// value. Only a named argument whose format is boolean is a bare flag:
+// there when its value is "true", left out otherwise.
 func (b *builder) arg(a Argument, at string) []string {
-	var out []string
-	{
-		v, field := a.Value, at+".value"
-		if v == "" {
-			v, field = b.given(argKey(a), a.Default, at)
-		}
-		if v == "" {
-			v, field = a.Default, at+".default"
-		}
-		v = b.fill(v, a.Variables, field, at)
-		name := b.checked(a.Name, at+".name")
-		switch {
-		case a.Type == "named" && v != "":
-			out = append(out, name, v)
-		case a.Type == "named":
-			out = append(out, name)
-		case v != "":
-			out = append(out, v)
-		}
+	v, field := a.Value, at+".value"
+	if v == "" {
+		v, field = b.given(argKey(a), a.Default, at)
 	}
-	return out
+	if v == "" {
+		v, field = a.Default, at+".default"
+	}
+	v = b.fill(v, a.Variables, field, at)
+	if a.Type != "named" {
+		if v == "" {
+			return nil
+		}
+		return []string{v}
+	}
+	name := b.checked(a.Name, at+".name")
+	switch {
+	case a.Format == "boolean":
+		if strings.EqualFold(v, "true") {
+			return []string{name}
+		}
+		return nil
+	case v == "":
+		return nil
+	}
+	return []string{name, v}
 }
 
 // UnsafeError is a server.json field that would make the entry run more
@@ -449,7 +594,11 @@ func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
 	for i, a := range p.RuntimeArguments {
 		at := fmt.Sprintf("%s.runtimeArguments[%d]", at, i)
 		arg := b.arg(a, at)
-		if err := checkRuntime(p.RegistryType, arg, at); err != nil {
+		words := arg
+		if len(arg) == 0 && a.Name != "" {
+			words = []string{a.Name} // left out, but a document asking for it is refused all the same
+		}
+		if err := checkRuntime(p.RegistryType, words, at); err != nil {
 			return config.Server{}, err
 		}
 		runtime = append(runtime, arg...)

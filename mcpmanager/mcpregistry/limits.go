@@ -2,12 +2,15 @@ package mcpregistry
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 )
@@ -73,6 +76,8 @@ func (c *Client) All(ctx context.Context, query string) (*Listing, error) {
 	dctx, cancel := context.WithTimeoutCause(ctx, Deadline, errDeadline)
 	defer cancel()
 	out := &Listing{Servers: []ServerResponse{}}
+	// A server a later page lists again (another version) is listed once.
+	defer func() { out.Servers = Latest(out.Servers) }()
 	seen := map[string]bool{"": true}
 	for cursor := ""; ; {
 		if out.Pages >= MaxPages {
@@ -134,6 +139,50 @@ func loopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// DownloadFile downloads raw to path (created, 0600) as Download does, at
+// most max bytes, and checks it against sha256 (hex): a file that does not
+// match is removed and the error is a *ChecksumError; so is an empty
+// sha256, refused before anything is fetched (an mcpb package must name
+// its fileSha256).
+func DownloadFile(ctx context.Context, raw, sha256Hex string, max int64, path string) (err error) {
+	if sha256Hex == "" {
+		return &ChecksumError{URL: raw}
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(path)
+		}
+	}()
+	sum := sha256.New()
+	if _, err := Download(ctx, raw, max, io.MultiWriter(f, sum)); err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); !strings.EqualFold(got, sha256Hex) {
+		return &ChecksumError{URL: raw, Got: got, Want: sha256Hex}
+	}
+	return nil
+}
+
+// ChecksumError is a download that does not match its registry's
+// fileSha256 (or has none to check it by); it matches ErrChecksum.
+type ChecksumError struct{ URL, Got, Want string }
+
+func (e *ChecksumError) Error() string {
+	if e.Want == "" {
+		return fmt.Sprintf("the mcpb package %s has no fileSha256 to check it by; it was not downloaded", e.URL)
+	}
+	return fmt.Sprintf("download %s: its SHA-256 is %s, not the registry's %s; it was not installed", e.URL, e.Got, e.Want)
+}
+
+func (e *ChecksumError) Unwrap() error { return ErrChecksum }
 
 func origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
 

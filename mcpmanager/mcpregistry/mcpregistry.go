@@ -49,6 +49,21 @@ var (
 	// package (an option where the name goes, a container widened to this
 	// computer); see UnsafeError.
 	ErrUnsafePackage = errors.New("the server.json would run more than its package")
+	// ErrInvalidValue: a value given that the server.json does not take
+	// (a key it does not ask for, a value outside its choices); see
+	// ValueError.
+	ErrInvalidValue = errors.New("a value the server does not take")
+	// ErrDeleted: the registry marks the server deleted; see StatusError.
+	ErrDeleted = errors.New("the registry deleted this server")
+	// ErrNotRegistry: the address answers, but not as an MCP Registry
+	// (neither API version's listing is there).
+	ErrNotRegistry = errors.New("not an MCP Registry")
+	// ErrBadURL: a registry address this app does not use (not https, or
+	// plain http to another computer).
+	ErrBadURL = errors.New("not a registry address Switchboard uses")
+	// ErrChecksum: an mcpb package's download has no fileSha256 to check
+	// it by, or does not match it.
+	ErrChecksum = errors.New("the download does not match the registry's fileSha256")
 )
 
 // UnreachableError is a registry that did not answer: offline, a wrong
@@ -74,18 +89,21 @@ func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.E
 func (e *UnreachableError) Plain() (sentence, detail string) {
 	var le *LimitError
 	if errors.As(e.Err, &le) {
-		return fmt.Sprintf("The MCP Registry at %s did not answer within %s: try again later, or use another registry under Browse registry.", e.URL, le.Limit), e.Error()
+		return fmt.Sprintf("The MCP Registry at %s did not answer within %s: try again later, or use another registry (Settings → Servers → MCP Registry).", e.URL, le.Limit), e.Error()
 	}
 	if e.Status != 0 {
 		return fmt.Sprintf("The MCP Registry at %s is not working right now (it answered HTTP %d): try again later.", e.URL, e.Status), e.Error()
 	}
-	return fmt.Sprintf("The MCP Registry at %s is offline or cannot be reached: check your internet connection (or the registry address under Browse registry), then search again.", e.URL), e.Error()
+	return fmt.Sprintf("The MCP Registry at %s is offline or cannot be reached: check your internet connection (or the registry address in Settings → Servers → MCP Registry), then search again.", e.URL), e.Error()
 }
 
 // ServerJSON is a server.json document (schema 2025-09-29).
 type ServerJSON struct {
-	Schema      string      `json:"$schema,omitempty"`
-	Name        string      `json:"name"`
+	Schema string `json:"$schema,omitempty"`
+	Name   string `json:"name"`
+	// Status is the status a server.json of the draft schemas carried
+	// itself; the registry's _meta says it now (ServerResponse.Official).
+	Status      string      `json:"status,omitempty"`
 	Title       string      `json:"title,omitempty"`
 	Description string      `json:"description"`
 	Version     string      `json:"version"`
@@ -165,6 +183,93 @@ type ServerResponse struct {
 	Meta   map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
+// MetaKey is the _meta key under which a registry speaking the generic
+// API says what it knows of a server (OfficialMeta).
+const MetaKey = "io.modelcontextprotocol.registry/official"
+
+// The statuses a registry gives a server (OfficialMeta.Status).
+const (
+	StatusActive     = "active"
+	StatusDeprecated = "deprecated" // still there, its publisher moved on
+	StatusDeleted    = "deleted"    // taken down (malicious, broken, withdrawn)
+)
+
+// OfficialMeta is the registry's own metadata of one server version.
+type OfficialMeta struct {
+	Status      string `json:"status,omitempty"` // active, deprecated or deleted ("" when not said)
+	PublishedAt string `json:"publishedAt,omitempty"`
+	UpdatedAt   string `json:"updatedAt,omitempty"`
+	// IsLatest: this is the server's latest version (nil when not said).
+	IsLatest *bool `json:"isLatest,omitempty"`
+}
+
+// Official is what the registry says of r under MetaKey; a status
+// only the server.json gives (the draft schemas') stands in for one the
+// registry does not give.
+func (r ServerResponse) Official() OfficialMeta {
+	var o OfficialMeta
+	if raw, ok := r.Meta[MetaKey]; ok {
+		_ = json.Unmarshal(raw, &o) // a registry's odd metadata is as good as none
+	}
+	if o.Status == "" {
+		o.Status = r.Server.Status
+	}
+	o.Status = strings.ToLower(o.Status)
+	return o
+}
+
+// Addable refuses a server the registry deleted, saying why; a
+// deprecated one may be added (the doors warn).
+func (r ServerResponse) Addable(registry string) error {
+	if r.Official().Status == StatusDeleted {
+		return &StatusError{Name: r.Server.Name, Registry: registry}
+	}
+	return nil
+}
+
+// StatusError is a server the registry marks deleted; it matches
+// ErrDeleted.
+type StatusError struct{ Name, Registry string }
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("%s is marked deleted in the registry at %s, so Switchboard does not add it: a registry deletes a server that was found malicious or broken, or that its publisher withdrew; look for another in 'switchboard registry search' or Browse registry", e.Name, e.Registry)
+}
+
+func (e *StatusError) Unwrap() error { return ErrDeleted }
+
+// Latest keeps one version of each server, in listing order: a version
+// the registry says is not the latest goes, and of several left of one
+// name the one published last stays (the first, when none says). A
+// registry that ignores version=latest lists every version.
+func Latest(in []ServerResponse) []ServerResponse {
+	out := make([]ServerResponse, 0, len(in))
+	at := map[string]int{}
+	for _, s := range in {
+		o := s.Official()
+		if o.IsLatest != nil && !*o.IsLatest {
+			continue
+		}
+		i, seen := at[s.Server.Name]
+		if !seen {
+			at[s.Server.Name] = len(out)
+			out = append(out, s)
+			continue
+		}
+		if later(o, out[i].Official()) {
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// later reports whether a was published after b (false when either does
+// not say).
+func later(a, b OfficialMeta) bool {
+	ta, erra := time.Parse(time.RFC3339, a.PublishedAt)
+	tb, errb := time.Parse(time.RFC3339, b.PublishedAt)
+	return erra == nil && errb == nil && ta.After(tb)
+}
+
 // List is one page of a search.
 type List struct {
 	Servers    []ServerResponse `json:"servers"`
@@ -203,7 +308,62 @@ func (c *Client) base() string {
 	return b
 }
 
+// apiVersions are the generic API's path prefixes, newest first: a
+// registry that answers only v0 (one not updated since) is read through
+// it, with the same documents.
+var apiVersions = []string{"/v0.1", "/v0"}
+
+// CheckRegistryURL refuses, before any connection, a registry address this
+// app does not use: the rule of CheckDownloadURL, https only, plain http
+// only to this computer (localhost, 127.0.0.1, ::1: a test registry, a
+// local mirror), never to a name that only starts like one
+// (localhost.example.com). The error matches ErrBadURL.
+func CheckRegistryURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "" || u.Scheme != "https" && u.Scheme != "http":
+		return &URLError{URL: raw}
+	case u.Scheme == "http" && !loopback(u.Hostname()):
+		return &URLError{URL: raw, Host: u.Hostname()}
+	}
+	return nil
+}
+
+// URLError is a registry address this app does not use; it matches
+// ErrBadURL.
+type URLError struct {
+	URL  string
+	Host string // the other computer plain http would reach ("" for any other refusal)
+}
+
+func (e *URLError) Error() string {
+	if e.Host != "" {
+		return fmt.Sprintf("registry URL %q: plain http to %s is refused (anyone on the way could change what it lists): use its https:// URL; plain http is only for this computer (localhost, 127.0.0.1, ::1)", e.URL, e.Host)
+	}
+	return fmt.Sprintf("registry URL %q: the registry's address must be an https:// URL (plain http only for this computer: localhost, 127.0.0.1, ::1)", e.URL)
+}
+
+func (e *URLError) Unwrap() error { return ErrBadURL }
+
+// NotRegistryError is an address that answers, but neither API version's
+// listing is there; it matches ErrNotRegistry.
+type NotRegistryError struct{ URL string }
+
+func (e *NotRegistryError) Error() string {
+	return fmt.Sprintf("%v: %s has neither %s/servers nor %s/servers (HTTP 404)", ErrNotRegistry, e.URL, apiVersions[0], apiVersions[1])
+}
+
+func (e *NotRegistryError) Unwrap() error { return ErrNotRegistry }
+
+// Plain says what to do.
+func (e *NotRegistryError) Plain() (sentence, detail string) {
+	return fmt.Sprintf("%s answers, but not as an MCP Registry: check the registry address (Settings → Servers → MCP Registry, or --registry).", e.URL), e.Error()
+}
+
 func (c *Client) get(ctx context.Context, path string, q url.Values, into any) error {
+	if err := CheckRegistryURL(c.base()); err != nil {
+		return err
+	}
 	u := c.base() + path
 	if len(q) > 0 {
 		u += "?" + q.Encode()
@@ -268,9 +428,12 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, into any) e
 }
 
 // Search lists the servers matching query (all for ""), one page from
-// cursor ("" for the first). Only the latest version of each server is
-// listed. When the registry cannot be reached, the cached page is returned
-// with Stale set; without one, the error.
+// cursor ("" for the first), from the API v0.1, else (a 404) v0; neither
+// is a *NotRegistryError. Only the latest version of each server is
+// listed: it asks for version=latest, and of a registry that lists every
+// version anyway keeps one per name (Latest). When the registry cannot be
+// reached, the cached page is returned with Stale set; without one, the
+// error.
 func (c *Client) Search(ctx context.Context, query, cursor string) (*List, error) {
 	q := url.Values{"limit": {fmt.Sprint(PageLimit)}, "version": {"latest"}}
 	if query != "" {
@@ -280,7 +443,10 @@ func (c *Client) Search(ctx context.Context, query, cursor string) (*List, error
 		q.Set("cursor", cursor)
 	}
 	var lr listResponse
-	err := c.get(ctx, "/v0.1/servers", q, &lr)
+	err := c.newest(func(api string) error { return c.get(ctx, api+"/servers", q, &lr) })
+	if errors.Is(err, ErrNotFound) {
+		err = &NotRegistryError{URL: c.base()}
+	}
 	key := c.base() + "\x00" + query + "\x00" + cursor
 	if err != nil {
 		if errors.Is(err, ErrUnreachable) {
@@ -291,19 +457,38 @@ func (c *Client) Search(ctx context.Context, query, cursor string) (*List, error
 		}
 		return nil, err
 	}
-	l := &List{Servers: lr.Servers, NextCursor: lr.Metadata.NextCursor, FetchedAt: time.Now().UTC()}
-	if l.Servers == nil {
-		l.Servers = []ServerResponse{}
-	}
+	l := &List{Servers: Latest(lr.Servers), NextCursor: lr.Metadata.NextCursor, FetchedAt: time.Now().UTC()}
 	c.store(key, l)
 	return l, nil
 }
 
-// Get returns the latest version of the server named name.
+// newest calls fn with each API version's prefix, newest first, until one
+// answers something other than 404.
+func (c *Client) newest(fn func(api string) error) error {
+	var err error
+	for _, api := range apiVersions {
+		if err = fn(api); !errors.Is(err, ErrNotFound) {
+			return err
+		}
+	}
+	return err
+}
+
+// Get returns the latest version of the server named name, from the API
+// v0.1, else v0. A name neither knows is ErrNotFound, unless neither
+// listing is there either: a *NotRegistryError.
 func (c *Client) Get(ctx context.Context, name string) (*ServerResponse, error) {
 	var s ServerResponse
-	err := c.get(ctx, "/v0.1/servers/"+url.PathEscape(name)+"/versions/latest", nil, &s)
+	err := c.newest(func(api string) error {
+		return c.get(ctx, api+"/servers/"+url.PathEscape(name)+"/versions/latest", nil, &s)
+	})
 	if errors.Is(err, ErrNotFound) {
+		// Not there, or no registry there at all: its listing says which.
+		var lr listResponse
+		q := url.Values{"limit": {"1"}}
+		if c.newest(func(api string) error { return c.get(ctx, api+"/servers", q, &lr) }) != nil {
+			return nil, &NotRegistryError{URL: c.base()}
+		}
 		return nil, fmt.Errorf("%w: %q at %s; 'switchboard registry search' lists them", ErrNotFound, name, c.base())
 	}
 	if err != nil {

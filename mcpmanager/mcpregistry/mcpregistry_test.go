@@ -171,7 +171,7 @@ func TestRefusedConnectionSaysOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	sentence, detail, _ := strings.Cut(l.Why, "\n")
-	want := "The MCP Registry at " + srv.URL + " is offline or cannot be reached: check your internet connection (or the registry address under Browse registry), then search again."
+	want := "The MCP Registry at " + srv.URL + " is offline or cannot be reached: check your internet connection (or the registry address in Settings → Servers → MCP Registry), then search again."
 	if !l.Stale || sentence != want || !strings.Contains(detail, "connection refused") || len(l.Servers) != len(fresh.Servers) || !l.FetchedAt.Equal(fresh.FetchedAt) {
 		t.Fatalf("stale listing: stale %v, %d servers\nsentence %q\nwant     %q\ndetail %q", l.Stale, len(l.Servers), sentence, want, detail)
 	}

@@ -11,6 +11,13 @@
 //
 //	sentence, detail := plain.Explain(err)
 //	fmt.Fprintln(os.Stderr, plain.Text(err)) // the sentence, then the detail
+//
+// It also quotes text from elsewhere for a person: Clip and FirstLine in
+// messages, and Show for what a person approves (a tool call's arguments
+// in the terminal's question and in serve's question to its client, by
+// the rules the window's approval card follows too), where every invisible
+// or reordering character is written out and a long text keeps its tail in
+// sight.
 package plain
 
 import (

@@ -5,9 +5,13 @@
 // again there, so one that another program (or a second download of the
 // same model) replaced or changed on disk meanwhile is removed, not
 // installed. An interrupted download (a cut
-// connection, a cancelled context, the app quitting) keeps its .part, and
-// the next Get resumes it with an HTTP Range request; a server that ignores
-// Range is downloaded again from the start.
+// connection, a server that stops sending for IdleTimeout, a cancelled
+// context, the app quitting) keeps its .part, and the next Get resumes it
+// with an HTTP Range request (an attempt that made progress is resumed at
+// once, a few times); a server that ignores Range is downloaded again
+// from the start. One download of a file runs at a time, across
+// processes too (a lock on dest+".lock"): another waits for it, reporting
+// its progress, and takes its file.
 //
 //	err := download.Get(ctx, entry.URL, filepath.Join(dir, entry.File), entry.SHA256, entry.Size, func(done, total int64) { ... })
 //
@@ -29,6 +33,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // ErrChecksum says a downloaded file is not the pinned one (its SHA-256 or
@@ -61,14 +67,31 @@ const retries = 3
 const bufSize = 256 << 10
 
 // Client is the HTTP client downloads use (no overall timeout: a model is
-// large; the context cancels).
+// large; the context cancels, and IdleTimeout ends a stalled attempt).
 var Client = &http.Client{}
+
+// IdleTimeout is how long an attempt waits for the server's answer or
+// its next bytes before it gives up (ErrStalled): a server that stops
+// sending would otherwise hang the download without a word. An attempt
+// that made progress is resumed at once, as after a cut connection; a
+// variable so tests can shorten it.
+var IdleTimeout = time.Minute
+
+// ErrStalled says the server stopped sending: nothing arrived for
+// IdleTimeout. What arrived is kept, so the next download resumes it.
+var ErrStalled = errors.New("the server stopped sending")
 
 // Get downloads src to dest, checking that the whole file has size bytes
 // (when size > 0) and the SHA-256 want (hex), and reports progress (may be
 // nil) as bytes done of total. It resumes dest+".part" when one is there.
 // On a wrong hash the file is removed and the error is ErrChecksum; on a
-// cancelled ctx or a transfer error the .part is kept.
+// cancelled ctx or a transfer error the .part is kept (an empty one is
+// removed: nothing arrived).
+//
+// One download of dest runs at a time across processes (a lock on
+// dest+".lock", removed when it ends): a second Get, from another window or terminal, follows
+// the first's progress and returns when it is done — nil when dest is then
+// there and right, else it carries on from the .part itself.
 func Get(ctx context.Context, src, dest, want string, size int64, progress func(done, total int64)) error {
 	want = strings.ToLower(strings.TrimSpace(want))
 	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
@@ -79,6 +102,20 @@ func Get(ctx context.Context, src, dest, want string, size int64, progress func(
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return err
+	}
+	unlock, err := lockDownload(ctx, dest, size, progress)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Lstat(dest); err == nil {
+		// Another process downloaded it while this one waited.
+		if err := verify(dest, want, size); err != nil {
+			os.Remove(dest)
+			return err
+		}
+		progress(size, size)
+		return nil
 	}
 	part := dest + Part
 	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
@@ -94,8 +131,8 @@ func Get(ctx context.Context, src, dest, want string, size int64, progress func(
 		err = cerr
 	}
 	if err != nil {
-		if errors.Is(err, ErrChecksum) {
-			os.Remove(part)
+		if errors.Is(err, ErrChecksum) || d.done == 0 && !errors.Is(err, ErrChanged) {
+			os.Remove(part) // wrong, or nothing arrived: nothing to resume
 		}
 		return err
 	}
@@ -116,6 +153,64 @@ func Get(ctx context.Context, src, dest, want string, size int64, progress func(
 		return err
 	}
 	return nil
+}
+
+// Lock is the suffix of the file whose lock a download holds.
+const Lock = ".lock"
+
+// BusyPoll is how often a Get waiting for another process's download of
+// the same file looks whether it is done (and reports the .part's size
+// as its progress); a variable so tests can shorten it.
+var BusyPoll = 500 * time.Millisecond
+
+// lockDownload takes the lock on dest's download, waiting (until ctx
+// ends) while another process holds it, and returns its release, which
+// removes the lock file: the lock is on the file the name has when it is
+// taken (a waiter that locked a file removed meanwhile opens the new one).
+func lockDownload(ctx context.Context, dest string, size int64, progress func(done, total int64)) (func(), error) {
+	name := dest + Lock
+	for {
+		lf, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := tryLock(lf)
+		if err != nil {
+			lf.Close()
+			return nil, fmt.Errorf("lock %s: %w", filepath.Base(name), err)
+		}
+		if ok && isNamed(lf, name) {
+			return func() {
+				_ = os.Remove(name) // before the unlock: a waiter then locks a file no longer named so, and opens it again
+				unlockFile(lf)
+				lf.Close()
+			}, nil
+		}
+		if ok { // the holder removed it as this process locked it: lock the one named so now
+			unlockFile(lf)
+			lf.Close()
+			continue
+		}
+		lf.Close()
+		if st, err := os.Stat(dest + Part); err == nil {
+			progress(st.Size(), size) // the other download's
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%s: waited for another download of it (another Switchboard window or command), then cancelled: %w", filepath.Base(dest), ctx.Err())
+		case <-time.After(BusyPoll):
+		}
+	}
+}
+
+// isNamed says whether f is the file name names.
+func isNamed(f *os.File, name string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(name)
+	return err == nil && os.SameFile(a, b)
 }
 
 // same checks that the name part is still the file written through d.f,
@@ -241,13 +336,31 @@ func (d *job) restart() error {
 	return nil
 }
 
-// copyRest opens the source at d.done and copies it to the end of the .part.
+// copyRest opens the source at d.done and copies it to the end of the
+// .part, giving up (ErrStalled) when nothing arrives for IdleTimeout.
 func (d *job) copyRest() error {
-	body, total, err := d.open()
+	actx, cancel := context.WithCancel(d.ctx)
+	defer cancel()
+	var stalled atomic.Bool
+	idle := time.AfterFunc(IdleTimeout, func() { stalled.Store(true); cancel() })
+	defer idle.Stop()
+	err := d.copyFrom(actx, idle)
+	if err != nil && stalled.Load() && d.ctx.Err() == nil {
+		return fmt.Errorf("download of %s: %w (nothing arrived for %s, at %d bytes)", d.src, ErrStalled, IdleTimeout, d.done)
+	}
+	return err
+}
+
+// copyFrom is copyRest's transfer, in the attempt's context actx; each
+// read that brings bytes resets idle.
+func (d *job) copyFrom(actx context.Context, idle *time.Timer) error {
+	body, total, err := d.open(actx)
 	if err != nil {
 		return err
 	}
 	defer body.Close()
+	stop := context.AfterFunc(actx, func() { body.Close() }) // a file's read is not cancelled by the context
+	defer stop()
 	if d.size <= 0 && total > 0 {
 		d.total = total
 	}
@@ -263,6 +376,7 @@ func (d *job) copyRest() error {
 		}
 		n, rerr := r.Read(buf)
 		if n > 0 {
+			idle.Reset(IdleTimeout)
 			if _, err := d.f.Write(buf[:n]); err != nil {
 				return err
 			}
@@ -288,7 +402,7 @@ func (d *job) copyRest() error {
 
 // open returns the source from d.done on (restarting the .part when the
 // source cannot resume) and the whole file's size when it is known.
-func (d *job) open() (io.ReadCloser, int64, error) {
+func (d *job) open(ctx context.Context) (io.ReadCloser, int64, error) {
 	u, err := url.Parse(d.src)
 	if err != nil || len(u.Scheme) <= 1 { // a plain path (or C:\ on Windows)
 		return d.openFile(d.src)
@@ -297,7 +411,7 @@ func (d *job) open() (io.ReadCloser, int64, error) {
 	case "file":
 		return d.openFile(filepath.FromSlash(u.Path))
 	case "http", "https":
-		return d.openHTTP()
+		return d.openHTTP(ctx)
 	}
 	return nil, 0, &permanent{fmt.Errorf("download %s: the URL must start with https://, http:// or file://", d.src)}
 }
@@ -318,8 +432,8 @@ func (d *job) openFile(path string) (io.ReadCloser, int64, error) {
 	return f, st.Size(), nil
 }
 
-func (d *job) openHTTP() (io.ReadCloser, int64, error) {
-	req, err := http.NewRequestWithContext(d.ctx, http.MethodGet, d.src, nil)
+func (d *job) openHTTP(ctx context.Context) (io.ReadCloser, int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.src, nil)
 	if err != nil {
 		return nil, 0, &permanent{err}
 	}

@@ -341,3 +341,131 @@ func TestGetChecksTheFileInstalled(t *testing.T) {
 		})
 	}
 }
+
+// staller sends the first half of model and then nothing (until the test
+// ends) for its first `stalls` requests; later ones are served whole.
+type staller struct {
+	stalls int
+	server
+	done chan struct{}
+}
+
+func (s *staller) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	stall := s.stalls > 0
+	s.stalls--
+	s.mu.Unlock()
+	if !stall {
+		s.server.ServeHTTP(w, r)
+		return
+	}
+	s.mu.Lock()
+	s.ranges = append(s.ranges, r.Header.Get("Range"))
+	s.mu.Unlock()
+	w.Header().Set("Content-Length", fmt.Sprint(len(model)))
+	w.Write(model[:len(model)/2])
+	w.(http.Flusher).Flush()
+	select {
+	case <-s.done:
+	case <-r.Context().Done():
+	}
+}
+
+// A server that stops sending does not hang the download: the attempt
+// ends after IdleTimeout without bytes, and resumes where it stopped; one
+// that sends nothing at all fails saying so, keeping no empty .part.
+func TestGetGivesUpOnAStalledServerAndResumes(t *testing.T) {
+	old := IdleTimeout
+	IdleTimeout = 200 * time.Millisecond
+	t.Cleanup(func() { IdleTimeout = old })
+	half := int64(len(model) / 2)
+
+	s := &staller{stalls: 1, done: make(chan struct{})}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	defer close(s.done)
+	dest := filepath.Join(t.TempDir(), "model.gguf")
+	if err := Get(t.Context(), ts.URL+"/m", dest, modelSum, int64(len(model)), nil); err != nil {
+		t.Fatalf("Get = %v, want it resumed after the stall", err)
+	}
+	if got := s.seen(); fmt.Sprint(got) != fmt.Sprint([]string{"", fmt.Sprintf("bytes=%d-", half)}) {
+		t.Fatalf("requests %q: want the whole file, then a resume at %d", got, half)
+	}
+
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer silent.Close()
+	dest = filepath.Join(t.TempDir(), "model.gguf")
+	err := Get(t.Context(), silent.URL+"/m", dest, modelSum, int64(len(model)), nil)
+	if !errors.Is(err, ErrStalled) || !strings.Contains(err.Error(), "nothing arrived for 200ms") {
+		t.Fatalf("Get = %v, want ErrStalled", err)
+	}
+	checkPart(t, dest, -1)
+}
+
+// A download the server refuses (a 404) leaves no empty .part behind.
+func TestGetLeavesNoEmptyPart(t *testing.T) {
+	ts := httptest.NewServer(http.NotFoundHandler())
+	defer ts.Close()
+	dest := filepath.Join(t.TempDir(), "model.gguf")
+	if err := Get(t.Context(), ts.URL+"/m", dest, modelSum, int64(len(model)), nil); err == nil {
+		t.Fatal("a 404 downloaded")
+	}
+	checkPart(t, dest, -1)
+	if _, err := os.Stat(dest + Lock); !os.IsNotExist(err) {
+		t.Fatalf("a lock file is left: %v", err)
+	}
+}
+
+// Two downloads of one file (two windows, two terminals: flock excludes
+// two opens in one process too) do not write one .part together: the
+// second follows the first's progress and ends with its file.
+func TestGetWaitsForAnotherDownloadOfTheSameFile(t *testing.T) {
+	oldPoll := BusyPoll
+	BusyPoll = 20 * time.Millisecond
+	t.Cleanup(func() { BusyPoll = oldPoll })
+	gate := make(chan struct{})
+	var requests sync.WaitGroup
+	var mu sync.Mutex
+	count := 0
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		count++
+		mu.Unlock()
+		requests.Done()
+		w.Header().Set("Content-Length", fmt.Sprint(len(model)))
+		w.Write(model[:len(model)/2])
+		w.(http.Flusher).Flush()
+		<-gate
+		w.Write(model[len(model)/2:])
+	}))
+	defer ts.Close()
+	dest := filepath.Join(t.TempDir(), "model.gguf")
+	requests.Add(1)
+	first := make(chan error, 1)
+	go func() { first <- Get(t.Context(), ts.URL+"/m", dest, modelSum, int64(len(model)), nil) }()
+	requests.Wait() // the first holds the lock and is half way
+	second := make(chan error, 1)
+	followed := make(chan struct{})
+	var once sync.Once
+	go func() {
+		second <- Get(t.Context(), ts.URL+"/m", dest, modelSum, int64(len(model)), func(done, _ int64) {
+			if done >= int64(len(model)/2) {
+				once.Do(func() { close(followed) }) // the second reports the first's .part
+			}
+		})
+	}()
+	<-followed
+	close(gate)
+	if err := <-first; err != nil {
+		t.Fatalf("first: %v", err)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("second: %v, want the first's file", err)
+	}
+	if got, _ := os.ReadFile(dest); !bytes.Equal(got, model) || count != 1 {
+		t.Fatalf("dest %d bytes after %d requests; want the model from one", len(got), count)
+	}
+	if _, err := os.Stat(dest + Lock); !os.IsNotExist(err) {
+		t.Fatalf("the lock file outlived the downloads: %v", err)
+	}
+}

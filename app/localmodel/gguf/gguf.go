@@ -50,7 +50,8 @@ const (
 	TypeFloat64 uint32 = 12
 )
 
-// Tensor types (ggml_type) this package can size.
+// Tensor types (ggml_type) package testmodel writes; File.DataEnd sizes
+// every type llama.cpp loads (typeSizes).
 const (
 	F32  uint32 = 0
 	F16  uint32 = 1
@@ -98,6 +99,69 @@ type Tensor struct {
 type File struct {
 	KVs     []KV
 	Tensors []Tensor
+	// DataOffset is where the tensor data starts in the file (the end of
+	// the tensor infos, padded to the alignment); set by Read, and a
+	// tensor's data is at DataOffset + its Offset.
+	DataOffset int64
+}
+
+// Alignment is the file's data alignment (general.alignment, else
+// DefaultAlignment).
+func (f *File) Alignment() int64 {
+	if a := f.Uint("general.alignment"); a > 0 && a <= 1<<20 {
+		return int64(a)
+	}
+	return DefaultAlignment
+}
+
+// DataEnd is where the last tensor's data ends in the file: a file
+// shorter than that is cut short (llama.cpp refuses it: "data is not
+// within the file bounds"). ok is false when a tensor's type is one this
+// package cannot size (a type newer than it), so the end is not known.
+func (f *File) DataEnd() (end int64, ok bool) {
+	end = f.DataOffset
+	for _, t := range f.Tensors {
+		n, ok := t.Bytes()
+		if !ok {
+			return 0, false
+		}
+		end = max(end, f.DataOffset+int64(t.Offset)+n)
+	}
+	return end, true
+}
+
+// Bytes is the size of the tensor's data (ggml_nbytes); ok is false for
+// a type this package cannot size, or dimensions that do not fit it.
+func (t Tensor) Bytes() (int64, bool) {
+	bs, ok := typeSizes[t.Type]
+	if !ok || len(t.Dims) == 0 {
+		return 0, false
+	}
+	n := int64(1)
+	for i, d := range t.Dims {
+		if d > 1<<40 || (i == 0 && d%uint64(bs.block) != 0) {
+			return 0, false
+		}
+		if i == 0 {
+			d = d / uint64(bs.block) * uint64(bs.size)
+		}
+		if d != 0 && n > (1<<62)/int64(d) {
+			return 0, false
+		}
+		n *= int64(d)
+	}
+	return n, true
+}
+
+// typeSizes are ggml's block size (values per block) and type size (bytes
+// per block) of each tensor type a GGUF file may hold, as llama.cpp's
+// ggml (ggml_blck_size, ggml_type_size) of the pinned release says them.
+var typeSizes = map[uint32]struct{ block, size int64 }{
+	0: {1, 4}, 1: {1, 2}, 2: {32, 18}, 3: {32, 20}, 6: {32, 22}, 7: {32, 24}, 8: {32, 34}, 9: {32, 36},
+	10: {256, 84}, 11: {256, 110}, 12: {256, 144}, 13: {256, 176}, 14: {256, 210}, 15: {256, 292},
+	16: {256, 66}, 17: {256, 74}, 18: {256, 98}, 19: {256, 50}, 20: {32, 18}, 21: {256, 110}, 22: {256, 82},
+	23: {256, 136}, 24: {1, 1}, 25: {1, 2}, 26: {1, 4}, 27: {1, 8}, 28: {1, 8}, 29: {256, 56}, 30: {1, 2},
+	34: {256, 54}, 35: {256, 66}, 39: {32, 17}, 40: {64, 36}, 41: {128, 18}, 42: {64, 18},
 }
 
 // Get returns the value of key.
@@ -166,9 +230,10 @@ func ReadFile(path string) (*File, error) {
 	return f, nil
 }
 
-// Read reads the metadata and tensor infos from r.
+// Read reads the metadata and tensor infos from r, which starts at the
+// file's first byte (DataOffset counts from there).
 func Read(r io.Reader) (*File, error) {
-	d := decoder{r: r}
+	d := decoder{r: &counter{r: r}}
 	if d.u32() != Magic {
 		return nil, d.fail(ErrFormat)
 	}
@@ -204,11 +269,25 @@ func Read(r io.Reader) (*File, error) {
 		}
 		f.Tensors = append(f.Tensors, t)
 	}
+	a := f.Alignment()
+	f.DataOffset = (d.r.n + a - 1) / a * a
 	return f, nil
 }
 
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 type decoder struct {
-	r   io.Reader
+	r   *counter
 	err error
 }
 

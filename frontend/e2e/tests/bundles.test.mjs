@@ -5,7 +5,10 @@
 // reinstall keeps it; removing the server deletes the bundle's files; a
 // reinstall by another signer shows the difference and needs an explicit
 // "Install anyway"; a bundle with another bundle's signature cannot be
-// installed; a zip-slip bundle is refused.
+// installed; a zip-slip or symlink bundle is refused as soon as its form
+// shows; the form shows the tools the bundle declares and the command it
+// will run, its path fields fill its width, and a dropped file that is not
+// installed does not stay in the data dir.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -97,6 +100,9 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
   const form = page.getByRole('form', { name: 'Install Echo Env' });
   await form.waitFor();
   assert.match(await form.getByRole('note', { name: 'Signature' }).innerText(), /Unsigned: nobody vouches/);
+  // The tools it declares, and what it will run with the form's values.
+  assert.match(await form.getByRole('region', { name: 'Declared tools' }).innerText(), /show — Shows the environment and arguments/);
+  await form.getByTestId('bundle-preview').filter({ hasText: 'Fill in the required values' }).waitFor();
   assert.equal(await form.getByLabel('Greeting').inputValue(), 'hello'); // the default
   assert.equal(await form.getByLabel('Limit').inputValue(), '10');
   assert.equal(await form.getByLabel('API key').getAttribute('type'), 'password');
@@ -106,6 +112,20 @@ test('a bundle dropped on the Servers page installs with its form, reinstalls ke
   await form.getByLabel('Limit').fill('7');
   await form.getByRole('button', { name: 'Add another' }).click();
   await form.getByRole('textbox', { name: 'Folders 2' }).fill('/tmp/e2e-second');
+  const run = form.getByLabel('What it will run');
+  await run.filter({ hasText: '/tmp/e2e-second' }).waitFor();
+  const ran = await run.innerText();
+  assert.match(ran, /Will run node \S*\/bundles\/echo-env\/1\.2\.0\/server\/index\.js --greeting hello \S+ \/tmp\/e2e-second as echo-env/);
+  assert.match(ran, /Environment: ECHO_API_KEY ECHO_HOME ECHO_LIMIT ECHO_VERBOSE/);
+  assert.ok(!ran.includes(key), 'the preview shows the sensitive value');
+  // A folder's path fills the form's width, at every window width.
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    const field = await form.getByRole('textbox', { name: 'Folders 2' }).boundingBox();
+    const whole = await form.boundingBox();
+    assert.ok(field && whole && field.width >= whole.width * 0.5, `the folder field is ${field?.width} px of a ${whole?.width} px form at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
   await form.scrollIntoViewIfNeeded();
   await screenshot(page, 'bundles-drop-form');
   await form.getByRole('button', { name: 'Install' }).click();
@@ -194,25 +214,59 @@ test('a reinstall by another signer shows the difference and installs only on "I
   await page.close();
 });
 
-test('a zip-slip bundle dropped on the page is refused', async () => {
+const incoming = () => {
+  const dir = path.join(env('E2E_DATA_DIR'), 'bundles', '.incoming');
+  return existsSync(dir) ? readdirSync(dir) : [];
+};
+
+test('a zip-slip or symlink bundle dropped on the page is refused at once; a file that is not a bundle is named as dropped; no dropped file stays', async () => {
   const { page, errors } = await sharedApp(browser, { hash: '#/servers' });
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
-  const evil = path.join(tmp, 'evil.mcpb');
-  execFileSync('python3', ['-c', `
-import json, sys, zipfile
+  const evil = (name, entry) => {
+    const p = path.join(tmp, `${name}.mcpb`);
+    execFileSync('python3', ['-c', `
+import json, stat, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1], 'w')
-z.writestr('manifest.json', json.dumps({"manifest_version": "0.3", "name": "evil", "version": "1.0.0", "description": "d",
+z.writestr('manifest.json', json.dumps({"manifest_version": "0.3", "name": sys.argv[2], "version": "1.0.0", "description": "d",
   "author": {"name": "x"}, "server": {"type": "node", "entry_point": "i.js", "mcp_config": {"command": "node", "args": ["i.js"]}}}))
-z.writestr('../../escaped.js', 'x')
-z.close()`, evil]);
-  await drop(page, evil);
-  const form = page.getByRole('form', { name: 'Install evil' });
+z.writestr('i.js', 'x')
+if sys.argv[3] == 'slip':
+    z.writestr('../../escaped.js', 'x')
+else:
+    zi = zipfile.ZipInfo('link'); zi.create_system = 3; zi.external_attr = (stat.S_IFLNK | 0o777) << 16
+    z.writestr(zi, '/etc/passwd')
+z.close()`, p, name, entry]);
+    return p;
+  };
+  for (const [name, says] of [['slip', /entry "..\/..\/escaped.js" leaves the bundle's folder; nothing was installed/], ['link', /entry "link" is a symbolic link; nothing was installed/]]) {
+    await drop(page, evil(name, name));
+    const form = page.getByRole('form', { name: `Install ${name}` });
+    await form.waitFor();
+    // Said as the form shows, with nothing to press.
+    await form.getByRole('alert').filter({ hasText: says }).waitFor();
+    assert.ok(await form.locator('button[type=submit]').isDisabled(), `${name}: Install is enabled`);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, `bundles-${name}-refused`);
+    assert.deepEqual(incoming(), [], `${name}: the refused file stays in the data dir`);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await row(page, name).count(), 0);
+  }
+  const notZip = path.join(tmp, 'not-a-bundle.mcpb');
+  writeFileSync(notZip, 'hello, I am not a zip');
+  await drop(page, notZip);
+  const alert = page.getByRole('alert').filter({ hasText: 'not-a-bundle.mcpb is not an MCP Bundle' });
+  await alert.waitFor();
+  assert.ok(!(await alert.innerText()).includes('.incoming'), 'the message shows the data dir\'s copy');
+  // A form closed without installing lets its file go.
+  await drop(page, bundle);
+  const form = page.getByRole('form', { name: 'Install Echo Env' });
   await form.waitFor();
-  await form.getByRole('button', { name: 'Install' }).click();
-  await form.getByRole('alert').filter({ hasText: /entry "..\/..\/escaped.js" leaves the bundle's folder; nothing was installed/ }).waitFor();
-  await form.scrollIntoViewIfNeeded();
-  await screenshot(page, 'bundles-zip-slip-refused');
-  assert.equal(await row(page, 'evil').count(), 0);
+  assert.equal(incoming().length, 1);
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  for (const deadline = Date.now() + 5_000; incoming().length > 0 && Date.now() < deadline;) {
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.deepEqual(incoming(), [], 'a cancelled form\'s file stays in the data dir');
   assert.deepEqual(errors, []);
   await page.close();
 });

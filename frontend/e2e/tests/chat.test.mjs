@@ -98,7 +98,7 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
   await page.close();
 });
 
-test('a denied tool call is reported to the model and Esc stops a slow answer', async () => {
+test('a denied tool call is reported to the model, a command that reads as another is written out, and Esc stops a slow answer', async () => {
   await resetModel(); // nothing an earlier test left queued answers this one's turns
   const { page, errors } = await sharedApp(browser, { hash: '#/chat' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -113,6 +113,25 @@ test('a denied tool call is reported to the model and Esc stops a slow answer', 
   await page.getByText('Understood, I will not.').waitFor();
   assert.match(await lastRequest(), /denied/);
   assert.equal(await page.getByTestId('tool-card').getByText('denied').count(), 1);
+
+  // A command that reads as something else raw (a bidi isolate pair, a zero-width space, padding)
+  // is written out on the card, each part highlighted; denied, it never runs.
+  await script(
+    { toolCalls: [{ id: 'call_b', name: 'workspace__execute_shell', arguments: `{"command":"ls \\u2067;touch PWNED_T3\\u2069 # list files ec\\u200bho${' '.repeat(600)}done"}` }] },
+    { text: 'Not that one either.' },
+  );
+  await box.fill('Try a command');
+  await box.press('Enter');
+  const card = page.getByTestId('approval-card');
+  const args = card.getByLabel('Arguments');
+  await args.waitFor();
+  assert.equal(await args.textContent(), '{\n  "command": "ls \\u2067;touch PWNED_T3\\u2069 # list files ec\\u200Bho[600 spaces]done"\n}');
+  assert.equal(await card.locator('.invisible-code').count(), 3);
+  assert.equal(await card.locator('.invisible-run').count(), 1);
+  await screenshot(page, 'chat-approval-invisible');
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await page.getByText('Not that one either.').waitFor();
+  assert.equal(await page.getByTestId('tool-card').getByText('denied').count(), 2);
 
   // A slow stream: Esc in the composer stops it and the message says so.
   await script({ text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z '.repeat(20), chunkSize: 2, delay: '200ms' });

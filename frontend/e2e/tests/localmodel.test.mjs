@@ -11,9 +11,16 @@
 // through SWITCHBOARD_MODEL_CATALOG (see localmodel.CatalogEnv for why a
 // mirror alone never changes what is checked).
 //
+// A second download started meanwhile (one the mirror serves half of,
+// then stalls) keeps its progress and Cancel in view on the welcome page
+// after the first made the choice.
+//
 // Then a chat runs on it: the app starts llama-server (make test-e2e gives
 // it $SWITCHBOARD_LLAMA_SERVER) on the downloaded file and the answer
-// streams back; Settings → Models shows it ready.
+// streams back; Settings → Models shows it ready, a GGUF file added under a
+// long unbreakable name (an Ollama blob's) keeps its Remove button in view
+// at 720 px, and a GGUF file LM Studio keeps is offered ("Found on this
+// computer") and added.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -25,10 +32,14 @@ import path from 'node:path';
 import { env, launch, screenshot, startOwnApp } from '../lib.mjs';
 
 const FILE = 'Qwen3-Tiny-Test-Q8.gguf';
+const SLOW = 'Qwen3-Slow-Test.gguf'; // served half, then stalled until the test ends
+// A GGUF file added under an Ollama blob's name: one word of 71 characters.
+const BLOB = 'sha256-7260d7' + 'a'.repeat(58);
 
 let browser, tmp, app, mirror, url, dataDir, model;
 const seen = []; // the Range header of each request the mirror got
 let stall = true; // the first full request stops half way, until cancelled
+const stalled = []; // the slow model's responses, ended when the test ends
 
 before(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'switchboard-localmodel-'));
@@ -43,10 +54,18 @@ before(async () => {
       Licence: 'Apache-2.0', GoodFor: 'Tests: random weights, real speed for its shape', RAM: 300e6, Default: true },
     { Name: 'qwen3-missing', Title: 'Qwen3 missing (test)', File: 'Missing.gguf', URL: 'https://huggingface.co/none/resolve/main/Missing.gguf', Size: 1000, SHA256: 'a'.repeat(64),
       Licence: 'Apache-2.0', GoodFor: 'Tests: the mirror does not have it', RAM: 100e6, Default: false },
+    { Name: 'qwen3-slow', Title: 'Qwen3 slow (test)', File: SLOW, URL: 'https://huggingface.co/none/resolve/main/' + SLOW, Size: 2_000_000, SHA256: 'b'.repeat(64),
+      Licence: 'Apache-2.0', GoodFor: 'Tests: the mirror sends half, then stalls', RAM: 100e6, Default: false },
   ]));
 
   // The mirror: the model under its catalog file name, resumable with Range.
   mirror = createServer((req, res) => {
+    if (req.url === '/models/' + SLOW) {
+      res.writeHead(200, { 'content-length': 2_000_000 });
+      res.write(Buffer.alloc(1_000_000)); // then nothing: the download runs on
+      stalled.push(res);
+      return;
+    }
     seen.push(req.headers.range ?? '');
     if (req.url !== '/models/' + FILE) {
       res.writeHead(404).end('not found');
@@ -70,6 +89,14 @@ before(async () => {
 
   const home = path.join(tmp, 'home');
   mkdirSync(home);
+  // A model LM Studio keeps (PUBLISHER/REPOSITORY/FILE.gguf): offered as found.
+  const lmstudio = path.join(home, '.lmstudio', 'models', 'lmstudio-community', 'Tiny-GGUF');
+  mkdirSync(lmstudio, { recursive: true });
+  writeFileSync(path.join(lmstudio, 'Tiny-LMStudio-Q8.gguf'), model);
+  // A file added before under a blob's name (as 'models add' of an Ollama blob did).
+  const blob = path.join(tmp, 'blobs', BLOB);
+  mkdirSync(path.dirname(blob));
+  writeFileSync(blob, model);
   dataDir = path.join(tmp, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
   // The download URL is set before the app starts (as a person would in
@@ -78,7 +105,7 @@ before(async () => {
   writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({
     // A 1,024-token context keeps the random-weights model's answer short
     // (an answer stops at half the context).
-    mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/`, context: 1024 } } },
+    mcpServers: {}, settings: { chat: { local: { downloadUrl: `http://127.0.0.1:${mirror.address().port}/models/`, context: 1024, files: { [BLOB]: blob } } } },
   }));
   browser = await launch();
   app = await startOwnApp({
@@ -93,6 +120,7 @@ before(async () => {
 });
 
 after(async () => {
+  for (const res of stalled) res.destroy();
   await browser?.close();
   await app?.stop();
   mirror?.closeAllConnections?.();
@@ -147,13 +175,28 @@ test('the welcome page downloads a model to run on this computer: progress, canc
 
   // Cancel keeps the partial file; Resume asks the mirror for the rest.
   stall = false;
-  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.getByRole('button', { name: 'Cancel the download of Qwen3 tiny (test)' }).click();
   const resume = page.getByRole('button', { name: /^Resume download \(12\.8 MB of 25\.5 MB here\)$/ });
   await resume.waitFor();
   assert.ok(existsSync(path.join(dataDir, 'models', FILE + '.part')), 'the partial file is kept');
+
+  // A second model's download, which runs on (half arrives, then nothing).
+  await list.getByRole('radio', { name: /Qwen3 slow/ }).check();
+  await page.getByRole('button', { name: /^Download Qwen3 slow/ }).click();
+  await page.getByText(/^1\.0 MB of 2\.0 MB \(50%\)$/).waitFor();
+  await tiny.check();
+  // Selecting another model does not hide it: its progress and Cancel stay.
+  const others = page.getByRole('list', { name: 'Other downloads' });
+  await others.getByRole('progressbar', { name: 'Downloading Qwen3 slow (test)' }).waitFor();
   await resume.click();
   const ready = page.getByRole('status').getByText('Chats will use Qwen3 tiny (test), ready on this computer.');
   await ready.waitFor();
+  // The choice is made, and the slow download is still in view, with its Cancel.
+  const downloads = page.getByRole('list', { name: 'Model downloads' });
+  await downloads.getByRole('progressbar', { name: 'Downloading Qwen3 slow (test)' }).waitFor();
+  await shots(page, 'localmodel-second-download', downloads);
+  await downloads.getByRole('button', { name: 'Cancel the download of Qwen3 slow (test)' }).click();
+  await downloads.getByText(/^Qwen3 slow \(test\): download cancelled; 1\.0 MB kept/).waitFor();
   assert.equal(seen.at(-1), `bytes=${model.length / 2}-`, 'the download resumed where it stopped');
   const modelPath = path.join(dataDir, 'models', FILE);
   assert.ok(readFileSync(modelPath).equals(model), 'the file is the one served, verified');
@@ -178,6 +221,27 @@ test('the welcome page downloads a model to run on this computer: progress, canc
   await page.getByText('Qwen3 tiny (test) is ready.').waitFor();
   await page.getByRole('textbox', { name: 'Download URL' }).waitFor();
   await shots(page, 'localmodel-settings', page.getByRole('group', { name: 'Download a model to run on this computer' }));
+
+  // A file added under one long unbreakable name: at 720 px its name wraps
+  // and its Remove button stays in view, inside its row.
+  const files = page.getByRole('list', { name: 'GGUF files you chose' });
+  const remove = files.getByRole('button', { name: `Remove ${BLOB}` });
+  await page.setViewportSize({ width: 720, height: 900 });
+  await remove.scrollIntoViewIfNeeded();
+  const removeBox = await remove.boundingBox();
+  const fileRow = await files.getByRole('listitem').filter({ hasText: BLOB }).boundingBox();
+  const width = await page.evaluate(() => document.documentElement.clientWidth);
+  assert.ok(removeBox && fileRow && removeBox.x + removeBox.width <= Math.min(width, fileRow.x + fileRow.width) + 0.5 && removeBox.x >= fileRow.x,
+    `Remove (${JSON.stringify(removeBox)}) is inside its row (${JSON.stringify(fileRow)}) and the ${width}px window`);
+  await screenshot(page, 'localmodel-long-file-name-720');
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // A model LM Studio keeps is offered, and Add runs it as it is.
+  const found = page.getByRole('list', { name: 'Models found on this computer' });
+  await found.getByRole('button', { name: 'Add Tiny-LMStudio-Q8 from LM Studio' }).click();
+  await found.getByText('added as').waitFor();
+  await files.getByRole('listitem').filter({ hasText: 'Tiny-LMStudio-Q8' }).waitFor();
+  await shots(page, 'localmodel-found', found);
 
   // A chat runs on it: llama-server started on the downloaded file, the
   // answer streamed back (random weights: any text).

@@ -3,9 +3,14 @@ import { answerApproval, chatState, prettyJSON, stop, type Approval } from '../c
 import { useDismiss } from '../dismiss';
 import { proposeRule, type RuleView } from '../safety';
 import { RuleEditor } from './RuleEditor';
+import { Visible } from './Visible';
 import { WarningBadge, WarningList } from './ToolSafety';
 
-/** ApprovalCard asks the user before a tool runs (or a server uses the model), showing the exact arguments. */
+/**
+ * ApprovalCard asks the user before a tool runs (or a server uses the model), showing the exact
+ * arguments: what a model or a server wrote is shown through Visible, so a bidi control or a
+ * zero-width space is written out (\u2067) rather than making the text read as something else.
+ */
 export function ApprovalCard({ req }: { req: Approval }) {
   const card = useRef<HTMLDivElement>(null);
   const [rule, setRule] = useState<RuleView | null>(null);
@@ -22,6 +27,8 @@ export function ApprovalCard({ req }: { req: Approval }) {
     ? req.app
       ? <>The app of <strong>{req.server}</strong> (<code>{req.app}</code>) asks to use the model with this request:</>
       : <>Server <strong>{req.server}</strong> asks to use the model with this request:</>
+    : req.specialist
+      ? <>The <strong>{req.specialist}</strong> specialist (asked by the model) wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>
     : req.script
       ? <>The model's script wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>
       : <>The model wants to run <code>{req.tool}</code>{req.destructive && <span className="badge warn">may change things</span>}</>;
@@ -34,17 +41,17 @@ export function ApprovalCard({ req }: { req: Approval }) {
         <div className="offered-tools">
           <p>It offers the model {req.tools!.length === 1 ? 'this tool' : `these ${req.tools!.length} tools`}; the model's calls go back to the server, which runs them:</p>
           <ul aria-label="Tools offered to the model">
-            {req.tools!.map((t) => <li key={t.name}><code>{t.name}</code>{t.description && <> — {t.description}</>}</li>)}
+            {req.tools!.map((t) => <li key={t.name}><code><Visible text={t.name} /></code>{t.description && <> — <Visible text={t.description} /></>}</li>)}
           </ul>
         </div>
       )}
       {req.script && (
         <details className="approval-script">
           <summary className="small muted">The script</summary>
-          <pre className="args" aria-label="The script">{req.script}</pre>
+          <pre className="args" aria-label="The script"><Visible text={req.script} /></pre>
         </details>
       )}
-      <pre className="args">{prettyJSON(req.arguments)}</pre>
+      <pre className="args" aria-label="Arguments"><Visible text={prettyJSON(req.arguments)} /></pre>
       <div className="row">
         <button type="button" className="primary" onClick={() => void answerApproval(req.id, 'once')}>Allow once</button>
         {req.kind === 'tool' && <button type="button" onClick={() => void answerApproval(req.id, 'always')}>Allow for this chat</button>}

@@ -51,6 +51,12 @@ describe('URL elicitation card', { timeout: 30_000 }, () => { // the first rende
     await waitFor(() => expect(answered).toHaveBeenCalledWith('e1', 'accept', ''));
   });
 
+  it('writes out what does not show as itself in the message and the address', () => {
+    render(<ElicitForm req={req({ message: 'Log in to \u2067knab\u2069 ex\u200bample.', url: 'https://auth.example.com/\u202ex' })} />);
+    expect(screen.getByRole('dialog').textContent).toContain(String.raw`asks you to open a page: Log in to \u2067knab\u2069 ex\u200Bample.`);
+    expect(screen.getByTestId('elicit-url-full').textContent).toBe(String.raw`https://auth.example.com/\u202Ex`);
+  });
+
   it('declines and cancels without opening', async () => {
     render(<ElicitForm req={req({})} />);
     fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
@@ -58,5 +64,12 @@ describe('URL elicitation card', { timeout: 30_000 }, () => { // the first rende
     await waitFor(() => expect(answered).toHaveBeenCalledTimes(2));
     expect(answered.mock.calls.map((c) => c[1])).toEqual(['decline', 'cancel']);
     expect(opened).not.toHaveBeenCalled();
+  });
+});
+
+describe('form elicitation card', { timeout: 30_000 }, () => {
+  it('writes out what does not show as itself in the question', () => {
+    render(<ElicitForm req={{ id: 'e2', server: 'forms', mode: 'form', message: 'Delete \u202eelif.txt\u202c? ok\u200b', schema: { type: 'object' } }} />);
+    expect(screen.getByTestId('elicit-form').querySelector('p')!.textContent).toBe(String.raw`forms asks: Delete \u202Eelif.txt\u202C? ok\u200B`);
   });
 });

@@ -2,13 +2,14 @@ import { answerElicit, type Elicit } from '../chat';
 import { useEffect, useRef, useState } from 'react';
 import { externalURL, openExternal } from './ExternalLink';
 import { SchemaForm } from './LazySchemaForm';
+import { Visible } from './Visible';
 
-/** ElicitForm renders a server's elicitation request as a form built from its schema, defaults filled in. */
+/** ElicitForm renders a server's elicitation request as a form built from its schema, defaults filled in; the server's text is shown through Visible. */
 export function ElicitForm({ req }: { req: Elicit }) {
   if (req.mode === 'url') return <URLCard req={req} />;
   return (
     <div className="approval-card elicit" role="dialog" aria-label={`Request from ${req.server}`} data-testid="elicit-form">
-      <p><strong>{req.server}</strong> asks: {req.message}</p>
+      <p><strong>{req.server}</strong> asks: <Visible text={req.message} /></p>
       <SchemaForm
         schema={req.schema ?? { type: 'object' }}
         label={`Answer to ${req.server}`}
@@ -57,7 +58,7 @@ function URLCard({ req }: { req: Elicit }) {
   };
   return (
     <div className="approval-card elicit" role="dialog" aria-label={`Link from ${req.server}`} data-testid="elicit-url">
-      <p><strong>{req.server}</strong> asks you to open a page: {req.message}</p>
+      <p><strong>{req.server}</strong> asks you to open a page: <Visible text={req.message} /></p>
       <dl className="url-target">
         <dt>Site</dt>
         <dd>
@@ -66,7 +67,7 @@ function URLCard({ req }: { req: Elicit }) {
           {req.written && <p className="small warn" data-testid="elicit-written">Written as <code>{req.written}</code>: letters from another alphabet, which can look like a name you know. The site is the one above.</p>}
         </dd>
         <dt>Full address</dt>
-        <dd><code className="url-full" data-testid="elicit-url-full">{url}</code></dd>
+        <dd><code className="url-full" data-testid="elicit-url-full"><Visible text={url} /></code></dd>
       </dl>
       {req.retry && !opened && <p className="small muted">The tool call waits for this page: it runs again when the server confirms you finished, or when you press Done.</p>}
       {opened && <p role="status">Opened in your browser. Waiting for {req.server}… press Done when you have finished there.</p>}

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { formatBytes, LocalModels } from './LocalModels';
@@ -15,8 +17,8 @@ const small: gui.LocalModelView = {
 
 // backend stands in for the Go side: the catalog it lists, the calls it
 // got, and the window's events the test sends.
-function backend(models: gui.LocalModelView[], downloadUrl = '') {
-  const state = { models: models.map((m) => ({ ...m })), downloadUrl };
+function backend(models: gui.LocalModelView[], downloadUrl = '', found: gui.FoundModelView[] = []) {
+  const state = { models: models.map((m) => ({ ...m })), downloadUrl, found };
   const calls: string[] = [];
   let listener: ((p: gui.ModelDownload) => void) | undefined;
   window.go = {
@@ -28,6 +30,15 @@ function backend(models: gui.LocalModelView[], downloadUrl = '') {
         CancelLocalModelDownload: async (n: string) => { calls.push(`cancel ${n}`); },
         DiscardLocalModelDownload: async (n: string) => { calls.push(`discard ${n}`); },
         RemoveLocalModel: async (n: string) => { calls.push(`remove ${n}`); state.models = state.models.filter((m) => m.name !== n || !m.chosen).map((m) => (m.name === n ? { ...m, installed: false } : m)); },
+        FoundLocalModels: async () => state.found.map((f) => ({ ...f })),
+        AddLocalModelFile: async (path: string) => {
+          calls.push(`add ${path}`);
+          const f = state.found.find((x) => x.path === path)!;
+          const m = { ...big, name: f.name, title: f.name, file: 'blob', size: f.size, ram: 0, default: false, chosen: true, installed: true, path };
+          state.models.push(m);
+          f.added = f.name;
+          return m;
+        },
         ChooseLocalModelFile: async () => {
           calls.push('choose');
           const m = { ...big, name: 'Mine', title: 'Mine', file: 'Mine.gguf', size: 5000, ram: 0, default: false, chosen: true, installed: true, path: '/home/me/Mine.gguf' };
@@ -79,8 +90,8 @@ describe('LocalModels', () => {
     const bar = screen.getByRole('progressbar', { name: 'Downloading Qwen3 0.6B' });
     expect((bar as HTMLProgressElement).value).toBe(198352736);
     expect(screen.getByText('198 MB of 397 MB (50%)')).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })); // the clicked button is gone; focus is not lost
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel the download of Qwen3 0.6B' })); // the clicked button is gone; focus is not lost
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel the download of Qwen3 0.6B' }));
     await waitFor(() => expect(b.calls).toContain('cancel qwen3-0.6b'));
 
     b.state.models[1]!.installed = true;
@@ -142,7 +153,57 @@ describe('LocalModels', () => {
     expect(b.calls).toContain('url https://mirror.example/models/');
   });
 
-  it('formats sizes as download sites do', () => {
-    expect([formatBytes(999), formatBytes(1500), formatBytes(396_705_472), formatBytes(1_107_409_472)]).toEqual(['999 bytes', '1.5 KB', '397 MB', '1.1 GB']);
+  it('formats sizes as download sites do, by the CLI\'s rule (app/localmodel/testdata/sizes.json)', () => {
+    const table = JSON.parse(readFileSync(resolve(__dirname, '../../../app/localmodel/testdata/sizes.json'), 'utf8')) as [number, string][];
+    expect(table.length).toBeGreaterThan(10);
+    expect(table.map(([n]) => formatBytes(n))).toEqual(table.map(([, want]) => want));
+  });
+
+  it('keeps every running download in view with its Cancel, whichever model is selected', async () => {
+    const b = backend([big, small]);
+    render(<LocalModels />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Download Qwen3 1.7B/ }));
+    b.emit({ name: 'qwen3-1.7b', state: 'downloading', done: 110_000_000, total: big.size });
+    fireEvent.click(screen.getByRole('radio', { name: /Qwen3 0.6B/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^Download Qwen3 0.6B/ }));
+    b.emit({ name: 'qwen3-0.6b', state: 'downloading', done: 39_700_000, total: small.size });
+    // The selected model's download, and the other one, each with its bar and Cancel.
+    expect(screen.getByRole('progressbar', { name: 'Downloading Qwen3 0.6B' })).toBeTruthy();
+    const other = screen.getByRole('list', { name: 'Other downloads' });
+    expect(within(other).getByRole('progressbar', { name: 'Downloading Qwen3 1.7B' })).toBeTruthy();
+    expect(other.textContent).toMatch(/110 MB of 1\.1 GB \(9%\)/);
+    fireEvent.click(within(other).getByRole('button', { name: 'Cancel the download of Qwen3 1.7B' }));
+    await waitFor(() => expect(b.calls).toContain('cancel qwen3-1.7b'));
+  });
+
+  it('with downloadsOnly (a model already chosen) shows the downloads alone, one still running with its Cancel', async () => {
+    const b = backend([{ ...big, installed: true }, { ...small, downloading: true, partial: 1000 }]);
+    render(<LocalModels downloadsOnly />);
+    const list = await screen.findByRole('list', { name: 'Model downloads' });
+    expect(within(list).getByRole('progressbar', { name: 'Downloading Qwen3 0.6B' })).toBeTruthy();
+    expect(screen.queryByRole('radio')).toBeNull();
+    b.emit({ name: 'qwen3-0.6b', state: 'downloading', done: 198_352_736, total: small.size });
+    expect(list.textContent).toMatch(/198 MB of 397 MB/);
+    b.state.models[1]!.installed = true;
+    b.emit({ name: 'qwen3-0.6b', state: 'ready', done: small.size, total: small.size });
+    expect(await within(list).findByText('Qwen3 0.6B is ready.')).toBeTruthy();
+  });
+
+  it('offers the models Ollama and LM Studio keep here, and adds one as it is', async () => {
+    const blob = '/home/me/.ollama/models/blobs/sha256-7260d7';
+    const b = backend([big], '', [
+      { name: 'qwen3:0.6b', app: 'Ollama', path: blob, size: 522_000_000, added: '' },
+      { name: 'Phi-2.Q4', app: 'LM Studio', path: '/home/me/.lmstudio/models/a/b/Phi-2.Q4.gguf', size: 1_600_000_000, added: 'Phi-2.Q4' },
+    ]);
+    const ready = vi.fn();
+    render(<LocalModels onReady={ready} />);
+    const found = await screen.findByRole('list', { name: 'Models found on this computer' });
+    expect(found.textContent).toMatch(/qwen3:0\.6b.*Ollama.*522 MB/);
+    expect(found.textContent).toMatch(/Phi-2\.Q4.*added as Phi-2\.Q4/);
+    fireEvent.click(within(found).getByRole('button', { name: 'Add qwen3:0.6b from Ollama' }));
+    await waitFor(() => expect(b.calls).toEqual([`add ${blob}`]));
+    await waitFor(() => expect(found.textContent).toMatch(/added as qwen3:0\.6b/));
+    await waitFor(() => expect(ready).toHaveBeenCalledWith(expect.objectContaining({ name: 'qwen3:0.6b', chosen: true })));
+    expect(await screen.findByRole('list', { name: 'GGUF files you chose' })).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import {
-  call, CancelLocalModelDownload, ChooseLocalModelFile, DiscardLocalModelDownload, DownloadLocalModel, EventModelDownload,
-  hasMethod, hasRuntime, LocalModels as LoadLocalModels, on, RemoveLocalModel, SetModelDownloadURL,
+  AddLocalModelFile, call, CancelLocalModelDownload, ChooseLocalModelFile, DiscardLocalModelDownload, DownloadLocalModel, EventModelDownload,
+  FoundLocalModels, hasMethod, hasRuntime, LocalModels as LoadLocalModels, on, RemoveLocalModel, SetModelDownloadURL,
 } from '../backend';
 import type { gui } from '../backend';
 import { message } from '../errors';
@@ -11,28 +11,47 @@ import { useConfigVersion } from '../store';
 type Model = gui.LocalModelView;
 type Progress = gui.ModelDownload;
 
-/** formatBytes is a size as a person reads it (decimal units, as download sites show them). */
+/**
+ * formatBytes is a model's size as a person reads it, in decimal units as
+ * download sites show them: one decimal under 100 of a unit, none from 100
+ * on, rounded half up. It is the CLI's rule (Go's localmodel.Size); both
+ * are held to app/localmodel/testdata/sizes.json, so the two doors say the
+ * same size.
+ */
 export function formatBytes(n: number): string {
   if (n < 1000) return `${n} bytes`;
   const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1000;
   let i = 0;
-  while (v >= 1000 && i < units.length - 1) {
-    v /= 1000;
+  let u = 1000;
+  while (i < units.length - 1 && n >= u * 1000) {
     i++;
+    u *= 1000;
   }
-  return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
+  for (;;) {
+    if (n < 100 * u) {
+      const tenths = Math.floor((n * 10 + u / 2) / u);
+      if (tenths < 1000) return `${Math.floor(tenths / 10)}.${tenths % 10} ${units[i]}`;
+    }
+    const whole = Math.floor((n + u / 2) / u);
+    if (whole < 1000 || i === units.length - 1) return `${whole} ${units[i]}`;
+    i++;
+    u *= 1000;
+  }
 }
 
 /**
  * LocalModels is "Download a model to run on this computer": the pinned
  * catalog (the default preselected), one Download button, the download's
- * progress with Cancel, Ready, a clear error with Retry, and "Choose a GGUF
- * file…". Nothing downloads until the person clicks. In Settings (manage)
+ * progress with Cancel, Ready, a clear error with Retry, "Choose a GGUF
+ * file…" and the GGUF models Ollama and LM Studio keep here. Nothing
+ * downloads until the person clicks. Every download running shows its
+ * progress and Cancel, whichever model is selected. In Settings (manage)
  * it also offers Remove (confirmed), discarding a partial download, and the
- * download URL. onReady hears a model that became usable.
+ * download URL. onReady hears a model that became usable. With
+ * downloadsOnly (the welcome page once a model is chosen) it shows the
+ * downloads alone: one still running stays in view, with its Cancel.
  */
-export function LocalModels({ manage = false, onReady }: { manage?: boolean; onReady?: (m: Model) => void }) {
+export function LocalModels({ manage = false, downloadsOnly = false, onReady }: { manage?: boolean; downloadsOnly?: boolean; onReady?: (m: Model) => void }) {
   const [view, setView] = useState<gui.LocalModelsView | null>(null);
   const [chosen, setChosen] = useState('');
   const [progress, setProgress] = useState<Record<string, Progress>>({});
@@ -44,6 +63,8 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   // acted: the person started a download here, so the button that follows
   // (Cancel, then Retry or Resume) takes the focus the vanished one had.
   const [acted, setActed] = useState(false);
+  // tracked: the downloads downloadsOnly shows (those running since it was set).
+  const tracked = useRef(new Set<string>());
   const configVersion = useConfigVersion();
   const group = useId();
   const ready = useRef(onReady);
@@ -78,6 +99,27 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   const catalog = view.models.filter((m) => !m.chosen);
   const files = view.models.filter((m) => m.chosen);
   const sel = catalog.find((m) => m.name === chosen);
+  const running = catalog.filter((m) => (progress[m.name] ? progress[m.name]!.state === 'downloading' : m.downloading));
+  const cancel = (m: Model) => call(() => CancelLocalModelDownload(m.name)).catch((e: unknown) => setErr(message(e)));
+
+  if (downloadsOnly) {
+    // The downloads running since the choice was made, and how each ended
+    // (not the one that made it, nor an older failure).
+    for (const m of running) tracked.current.add(m.name);
+    const shown = catalog.filter((m) => tracked.current.has(m.name));
+    if (shown.length === 0) return null;
+    return (
+      <ul className="local-model-downloads" aria-label="Model downloads">
+        {shown.map((m) => {
+          const p = progress[m.name];
+          if (!p || p.state === 'downloading') return <li key={m.name}><DownloadProgress model={m} progress={p} onCancel={() => cancel(m)} /></li>;
+          if (p.state === 'ready') return <li key={m.name} className="notice" role="status">{m.title} is ready.</li>;
+          if (p.state === 'failed') return <li key={m.name}><ErrorMessage error={p.error} /></li>;
+          return <li key={m.name} className="small muted">{m.title}: download cancelled; {formatBytes(p.done)} kept, to resume in Settings → Models.</li>;
+        })}
+      </ul>
+    );
+  }
 
   const start = (m: Model) => {
     setActed(true);
@@ -110,8 +152,11 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
         <span className="small muted">Any llama.cpp model file you already have; it stays where it is.</span>
       </p>
       {chooseErr && <ChooseError error={chooseErr} />}
+      <FoundModels version={configVersion} onAdded={(m) => { load(); onReady?.(m); }} onError={setChooseErr} />
     </>
   );
+  // Downloads running besides the selected model's (whose own actions show it).
+  const others = running.filter((m) => m !== sel);
 
   return (
     <div className="local-models">
@@ -144,13 +189,21 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
       )}
       {sel && !failure && (
         <ModelActions model={sel} progress={selProgress} manage={manage} focus={acted}
-          onDownload={() => start(sel)} onChanged={load} onError={setErr} />
+          onDownload={() => start(sel)} onCancel={() => cancel(sel)} onChanged={load} onError={setErr} />
+      )}
+      {others.length > 0 && (
+        <ul className="local-model-downloads" aria-label="Other downloads">
+          {others.map((m) => <li key={m.name}><DownloadProgress model={m} progress={progress[m.name]} onCancel={() => cancel(m)} /></li>)}
+        </ul>
       )}
       {files.length > 0 && (
         <ul className="local-model-files" aria-label="GGUF files you chose">
           {files.map((m) => (
             <li key={m.name}>
-              <span><strong>{m.name}</strong> <code className="small muted" title={m.path}>{m.path}</code> <span className="small">{formatBytes(m.size)}</span></span>
+              <span>
+                <strong>{m.name}</strong> <code className="small muted" title={m.path}>{m.path}</code>{' '}
+                <span className="small">{formatBytes(m.size)}{m.ram > 0 && ` · needs about ${formatBytes(m.ram)} of memory`}</span>
+              </span>
               {manage && <RemoveButton model={m} onDone={load} onError={setErr} />}
             </li>
           ))}
@@ -163,10 +216,23 @@ export function LocalModels({ manage = false, onReady }: { manage?: boolean; onR
   );
 }
 
+/** DownloadProgress is a running download: its bar, how much arrived, and Cancel. */
+function DownloadProgress({ model: m, progress: p, focus = false, onCancel }: { model: Model; progress?: Progress; focus?: boolean; onCancel: () => void }) {
+  const done = p?.done ?? m.partial;
+  const total = p?.total || m.size;
+  return (
+    <div className="local-model-actions">
+      <progress value={done} max={total} aria-label={`Downloading ${m.title}`} />
+      <span className="small" aria-live="polite">{formatBytes(done)} of {formatBytes(total)} ({Math.floor((done * 100) / total)}%)</span>
+      <button type="button" autoFocus={focus} onClick={onCancel} aria-label={`Cancel the download of ${m.title}`}>Cancel</button>
+    </div>
+  );
+}
+
 /** ModelActions is what can be done with the selected catalog model now: download, watch it, cancel, resume, remove (a failed download is LocalModels' own). */
-function ModelActions({ model: m, progress: p, manage, focus, onDownload, onChanged, onError }: {
+function ModelActions({ model: m, progress: p, manage, focus, onDownload, onCancel, onChanged, onError }: {
   model: Model; progress?: Progress; manage: boolean; focus: boolean;
-  onDownload: () => void; onChanged: () => void; onError: (e: string) => void;
+  onDownload: () => void; onCancel: () => void; onChanged: () => void; onError: (e: string) => void;
 }) {
   const running = p ? p.state === 'downloading' : m.downloading;
   if (m.installed && !running) {
@@ -177,17 +243,7 @@ function ModelActions({ model: m, progress: p, manage, focus, onDownload, onChan
       </div>
     );
   }
-  if (running) {
-    const done = p?.done ?? m.partial;
-    const total = p?.total || m.size;
-    return (
-      <div className="local-model-actions">
-        <progress value={done} max={total} aria-label={`Downloading ${m.title}`} />
-        <span className="small" aria-live="polite">{formatBytes(done)} of {formatBytes(total)} ({Math.floor((done * 100) / total)}%)</span>
-        <button type="button" autoFocus={focus} onClick={() => call(() => CancelLocalModelDownload(m.name)).catch((e: unknown) => onError(message(e)))}>Cancel</button>
-      </div>
-    );
-  }
+  if (running) return <DownloadProgress model={m} progress={p} focus={focus} onCancel={onCancel} />;
   const partial = p?.state === 'cancelled' ? p.done : m.partial;
   return (
     <div className="local-model-actions">
@@ -198,6 +254,47 @@ function ModelActions({ model: m, progress: p, manage, focus, onDownload, onChan
         <button type="button" onClick={() => call(() => DiscardLocalModelDownload(m.name)).then(onChanged, (e: unknown) => onError(message(e)))}>Discard the partial download</button>
       )}
     </div>
+  );
+}
+
+/**
+ * FoundModels is "Found on this computer": the GGUF models Ollama and LM
+ * Studio keep here, each with Add (it runs as it is; nothing is copied).
+ * Those added already say under which name.
+ */
+function FoundModels({ version, onAdded, onError }: { version: number; onAdded: (m: Model) => void; onError: (e: string) => void }) {
+  const [found, setFound] = useState<gui.FoundModelView[]>([]);
+  const [adding, setAdding] = useState('');
+  useEffect(() => {
+    if (!hasMethod('SettingsPage', 'FoundLocalModels')) return;
+    call(FoundLocalModels).then(setFound, () => setFound([])); // nothing found is nothing to offer
+  }, [version]);
+  if (found.length === 0) return null;
+  const add = (f: gui.FoundModelView) => {
+    setAdding(f.path);
+    onError('');
+    call(() => AddLocalModelFile(f.path)).then((m) => {
+      setFound((all) => all.map((x) => (x.path === f.path ? { ...x, added: m.name } : x)));
+      onAdded(m);
+    }, (e: unknown) => onError(message(e))).finally(() => setAdding(''));
+  };
+  return (
+    <section className="local-model-found" aria-labelledby="local-model-found">
+      <h4 id="local-model-found">Found on this computer</h4>
+      <ul className="local-model-files" aria-label="Models found on this computer">
+        {found.map((f) => (
+          <li key={f.path}>
+            <span>
+              <strong>{f.name}</strong> <span className="small muted">{f.app}</span>{' '}
+              <code className="small muted" title={f.path}>{f.path}</code> <span className="small">{formatBytes(f.size)}</span>
+            </span>
+            {f.added
+              ? <span className="small">added as <strong>{f.added}</strong></span>
+              : <button type="button" disabled={adding === f.path} onClick={() => add(f)} aria-label={`Add ${f.name} from ${f.app}`}>Add</button>}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

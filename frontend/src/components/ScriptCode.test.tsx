@@ -17,4 +17,9 @@ describe('ScriptCode', () => {
     expect(pre.querySelectorAll('.ln')).toHaveLength(2);
     expect(pre.textContent).toBe('1let a = 1;\n2return a;');
   });
+
+  it('writes out what does not show as itself', () => {
+    const { getByLabelText } = render(<ScriptCode src={'const c = "ls \u2067;rm x\u2069";\nec\u200bho();'} label="Script" />);
+    expect(getByLabelText('Script').textContent).toBe(String.raw`1const c = "ls \u2067;rm x\u2069";` + '\n' + String.raw`2ec\u200Bho();`);
+  });
 });

@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { Visible } from './Visible';
 
 /** Token kinds a script is coloured by. */
 type Kind = 'kw' | 'str' | 'num' | 'com' | 'fn' | '';
@@ -32,7 +33,7 @@ export function tokens(src: string): { text: string; kind: Kind }[] {
   return out;
 }
 
-/** ScriptCode shows a script in monospace with line numbers and its keywords, strings, numbers and comments coloured. */
+/** ScriptCode shows a script in monospace with line numbers and its keywords, strings, numbers and comments coloured; what does not show as itself is written out (Visible). */
 export function ScriptCode({ src, label }: { src: string; label: string }) {
   const lines: { text: string; kind: Kind }[][] = [[]];
   for (const t of tokens(src)) {
@@ -47,7 +48,7 @@ export function ScriptCode({ src, label }: { src: string; label: string }) {
         {lines.map((l, i) => (
           <Fragment key={i}>
             <span className="ln" aria-hidden="true">{i + 1}</span>
-            {l.map((t, j) => (t.kind ? <span key={j} className={`tok-${t.kind}`}>{t.text}</span> : t.text))}
+            {l.map((t, j) => (t.kind ? <span key={j} className={`tok-${t.kind}`}><Visible text={t.text} /></span> : <Visible key={j} text={t.text} />))}
             {i < lines.length - 1 && '\n'}
           </Fragment>
         ))}

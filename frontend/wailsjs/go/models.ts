@@ -68,6 +68,7 @@ export namespace gui {
 	    tools?: host.OfferedTool[];
 	    app?: string;
 	    script?: string;
+	    specialist?: string;
 	}
 	export interface BundleChange {
 	    what: string;
@@ -89,6 +90,10 @@ export namespace gui {
 	    values: string[];
 	    kept: boolean;
 	}
+	export interface BundleTool {
+	    name: string;
+	    description: string;
+	}
 	export interface BundleForm {
 	    token: string;
 	    name: string;
@@ -100,9 +105,12 @@ export namespace gui {
 	    signature: string;
 	    signed: string;
 	    incompatible: string;
+	    refused: string;
+	    warnings: string[];
 	    installed: string;
 	    options: BundleOption[];
 	    tools: string[];
+	    toolInfo: BundleTool[];
 	    changes: BundleChange[];
 	}
 	export interface BundleInfoView {
@@ -112,6 +120,12 @@ export namespace gui {
 	    icon: string;
 	    signature: string;
 	    signed: string;
+	}
+	export interface BundlePreview {
+	    command: string;
+	    env: string[];
+	    missing: boolean;
+	    problem: string;
 	}
 	
 	export interface ChatEvent {
@@ -319,6 +333,13 @@ export namespace gui {
 	    col: number;
 	    warning: boolean;
 	}
+	export interface FoundModelView {
+	    name: string;
+	    app: string;
+	    path: string;
+	    size: number;
+	    added: string;
+	}
 	
 	export interface SecretMove {
 	    key: string;
@@ -462,6 +483,10 @@ export namespace gui {
 	    audio?: string;
 	}
 	
+	export interface RegistryAdded {
+	    name: string;
+	    warning: string;
+	}
 	export interface RegistryOption {
 	    index: number;
 	    kind: string;
@@ -476,7 +501,9 @@ export namespace gui {
 	    websiteUrl: string;
 	    repository: string;
 	    entryName: string;
+	    status: string;
 	    options: RegistryOption[];
+	    unsupported: string;
 	}
 	export interface RegistryList {
 	    servers: RegistryServer[];
@@ -488,13 +515,23 @@ export namespace gui {
 	    registry: string;
 	}
 	
+	export interface RegistryPick {
+	    name: string;
+	    option: number;
+	    values: Record<string, string>;
+	    bundle: Record<string, string[]>;
+	    entryName: string;
+	}
 	export interface RegistryPreview {
 	    command: string;
+	    name: string;
 	    remote: boolean;
+	    bundle: boolean;
 	    env: string[];
 	    headers: string[];
 	    problem: string;
 	    missing: boolean;
+	    fill: string[];
 	}
 	
 	
@@ -655,6 +692,17 @@ export namespace host {
 	    policies?: Record<string, string>;
 	    delegate?: boolean;
 	    toolMode?: string;
+	    missing?: string[];
+	    providerMissing?: boolean;
+	}
+	export interface AgentFile {
+	    path: string;
+	    source: string;
+	    agent: Agent;
+	    notes: string[];
+	    problem?: string;
+	    exists?: boolean;
+	    imported?: string;
 	}
 	export interface AppPermissions {
 	    camera?: boolean;

@@ -6,6 +6,7 @@
 package mcpregistrytest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -92,21 +93,42 @@ type Registry struct {
 	URL      string
 	Down     atomic.Bool // answer 503 to everything
 	Requests atomic.Int64
+	// V0Only serves the API v0 only (404 under /v0.1), as a registry not
+	// updated since; by default both are served.
+	V0Only atomic.Bool
+	// EveryVersion ignores version=latest: listings hold every version,
+	// as a registry that does not filter them.
+	EveryVersion atomic.Bool
 
 	mu   sync.Mutex
-	docs []json.RawMessage
+	docs []served
 }
 
-// Add serves doc (a server.json) too, after the others. It is safe to call
-// while the registry serves.
-func (r *Registry) Add(doc string) {
+// Meta is what the registry says of a document beside it, in its _meta.
+type Meta struct {
+	Status      string // active ("" too), deprecated or deleted
+	NotLatest   bool   // an older version of its server
+	PublishedAt string // RFC 3339; "" is 2025-10-01
+}
+
+type served struct {
+	doc  json.RawMessage
+	meta Meta
+}
+
+// Add serves doc (a server.json) too, after the others, as its server's
+// latest active version. It is safe to call while the registry serves.
+func (r *Registry) Add(doc string) { r.AddMeta(doc, Meta{}) }
+
+// AddMeta serves doc with the metadata m.
+func (r *Registry) AddMeta(doc string, m Meta) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.docs = append(r.docs, json.RawMessage(doc))
+	r.docs = append(r.docs, served{json.RawMessage(doc), m})
 }
 
 // documents is what the registry serves now.
-func (r *Registry) documents() []json.RawMessage {
+func (r *Registry) documents() []served {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.docs
@@ -117,11 +139,11 @@ func (r *Registry) documents() []json.RawMessage {
 func Start(ctx context.Context, fillers int) (*Registry, error) {
 	r := &Registry{}
 	for _, d := range Documents {
-		r.docs = append(r.docs, json.RawMessage(d))
+		r.docs = append(r.docs, served{doc: json.RawMessage(d)})
 	}
 	for i := 1; i <= fillers; i++ {
-		r.docs = append(r.docs, json.RawMessage(fmt.Sprintf(`{"name": "io.github.example/filler-%d", "description": "Filler server %d", "version": "1.0.%d",
-			"packages": [{"registryType": "npm", "identifier": "@example/filler-%d", "version": "1.0.%d", "transport": {"type": "stdio"}}]}`, i, i, i, i, i)))
+		r.docs = append(r.docs, served{doc: json.RawMessage(fmt.Sprintf(`{"name": "io.github.example/filler-%d", "description": "Filler server %d", "version": "1.0.%d",
+			"packages": [{"registryType": "npm", "identifier": "@example/filler-%d", "version": "1.0.%d", "transport": {"type": "stdio"}}]}`, i, i, i, i, i))})
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -144,19 +166,30 @@ func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	path := req.URL.EscapedPath()
-	if path == "/v0.1/servers" {
+	path, ok := strings.CutPrefix(req.URL.EscapedPath(), "/v0")
+	if !r.V0Only.Load() {
+		path = strings.TrimPrefix(path, ".1")
+	}
+	if !ok || !strings.HasPrefix(path, "/servers") {
+		http.Error(w, `{"title":"Not Found","status":404}`, http.StatusNotFound)
+		return
+	}
+	if path == "/servers" {
 		r.list(w, req.URL.Query())
 		return
 	}
-	if rest, ok := strings.CutPrefix(path, "/v0.1/servers/"); ok {
+	if rest, ok := strings.CutPrefix(path, "/servers/"); ok {
 		name, ok := strings.CutSuffix(rest, "/versions/latest")
 		if n, err := url.PathUnescape(name); ok && err == nil {
+			var found *served
 			for _, d := range r.documents() {
-				if docName(d) == n {
-					_ = json.NewEncoder(w).Encode(map[string]any{"server": d, "_meta": official()})
-					return
+				if docName(d.doc) == n && (found == nil || !d.meta.NotLatest) {
+					found = &d
 				}
+			}
+			if found != nil {
+				_ = json.NewEncoder(w).Encode(map[string]any{"server": found.doc, "_meta": official(found.meta)})
+				return
 			}
 		}
 	}
@@ -169,16 +202,20 @@ func (r *Registry) list(w http.ResponseWriter, q url.Values) {
 		limit = 30
 	}
 	search := strings.ToLower(q.Get("search"))
-	var match []json.RawMessage
+	latest := q.Get("version") == "latest" && !r.EveryVersion.Load()
+	var match []served
 	for _, d := range r.documents() {
-		if search == "" || strings.Contains(strings.ToLower(docName(d)), search) || strings.Contains(strings.ToLower(string(d)), search) {
+		if latest && d.meta.NotLatest {
+			continue
+		}
+		if search == "" || strings.Contains(strings.ToLower(docName(d.doc)), search) || strings.Contains(strings.ToLower(string(d.doc)), search) {
 			match = append(match, d)
 		}
 	}
 	start := 0
 	if c := q.Get("cursor"); c != "" {
 		for i, d := range match {
-			if docName(d) == c {
+			if cursor(d) == c {
 				start = i + 1
 			}
 		}
@@ -186,13 +223,26 @@ func (r *Registry) list(w http.ResponseWriter, q url.Values) {
 	end := min(start+limit, len(match))
 	servers := []map[string]any{}
 	for _, d := range match[start:end] {
-		servers = append(servers, map[string]any{"server": d, "_meta": official()})
+		servers = append(servers, map[string]any{"server": d.doc, "_meta": official(d.meta)})
 	}
 	meta := map[string]any{"count": len(servers)}
 	if end < len(match) && end > 0 {
-		meta["nextCursor"] = docName(match[end-1])
+		meta["nextCursor"] = cursor(match[end-1])
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{"servers": servers, "metadata": meta})
+}
+
+// cursor names d in a listing: its server's name, and the version of one
+// that is not the latest.
+func cursor(d served) string {
+	if d.meta.NotLatest {
+		var v struct {
+			Version string `json:"version"`
+		}
+		_ = json.Unmarshal(d.doc, &v)
+		return docName(d.doc) + ":" + v.Version
+	}
+	return docName(d.doc)
 }
 
 func docName(d json.RawMessage) string {
@@ -203,6 +253,8 @@ func docName(d json.RawMessage) string {
 	return v.Name
 }
 
-func official() map[string]any {
-	return map[string]any{"io.modelcontextprotocol.registry/official": map[string]any{"status": "active", "isLatest": true, "publishedAt": "2025-10-01T00:00:00Z"}}
+func official(m Meta) map[string]any {
+	return map[string]any{"io.modelcontextprotocol.registry/official": map[string]any{
+		"status": cmp.Or(m.Status, "active"), "isLatest": !m.NotLatest, "publishedAt": cmp.Or(m.PublishedAt, "2025-10-01T00:00:00Z"),
+	}}
 }

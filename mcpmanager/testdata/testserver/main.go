@@ -58,7 +58,7 @@
 //	npm-registry  not MCP: fetchtest's npm registry over HTTP, printing
 //	              NPM_REGISTRY_URL; -addr, -delay (npmregistry.go)
 //	mcp-registry  not MCP: mcpregistrytest's MCP Registry over HTTP, printing
-//	              REGISTRY_URL; -fillers, -hostile (mcpregistry.go)
+//	              REGISTRY_URL; -fillers, -hostile, -examples (mcpregistry.go)
 //
 // Who starts which: mcpmanager/proctest (FaultServer, Server) for the
 // tests of every package, the e2e tests (frontend/e2e/tests, which run it

@@ -25,8 +25,11 @@ type ToolItem = Pick<gui.ToolView, 'name' | 'server' | 'tool'>;
 export function ChatHeader({ chatId }: { chatId: string }) {
   const title = useChat((s) => s.chats.find((c) => c.id === chatId)?.title ?? '');
   const agentId = useChat((s) => s.chats.find((c) => c.id === chatId)?.agent ?? '');
-  const { agents } = useAgents();
+  const { agents, loaded: agentsLoaded } = useAgents();
   const agent = agents.find((a) => a.id === agentId);
+  // A chat whose agent was deleted goes on with the default set-up (every server): it says so.
+  const agentGone = !!agentId && agentsLoaded && !agent;
+  const missing = agent?.missing ?? [];
   const [err, setErr] = useState('');
   const [settings, setSettings] = useState<gui.ChatSettingsView | null>(null);
   const configVersion = useConfigVersion();
@@ -48,12 +51,24 @@ export function ChatHeader({ chatId }: { chatId: string }) {
     <header className={`chat-header${compact ? ' compact' : ''}${stacked ? ' stacked' : ''}`} ref={ref}>
       <h2 className="chat-title" title={title || undefined}>{title || 'Untitled chat'}</h2>
       {agent && (
-        <span className="badge agent-badge" aria-label={`Agent ${agent.name}`} title={agent.delegate ? 'delegates to one sub-agent per server' : undefined}>
+        <span className="badge agent-badge" aria-label={`Agent ${agent.name}`} title={`${agent.name}${agent.delegate ? ': delegates to one sub-agent per server' : ''}`}>
           {agent.name}{agent.delegate ? ' · delegate' : ''}
         </span>
       )}
       <ContextMeter chatId={chatId} />
       {compact ? <MoreMenu>{controls}</MoreMenu> : controls}
+      {agentGone && (
+        <p className="agent-note small" role="note" aria-label="Agent deleted">
+          This chat's agent was deleted: it goes on with the default set-up — every server, and the prompt and approval policies of Settings.
+          Start a chat from another agent on the <a href="#/agents">Agents</a> page to keep a narrower one.
+        </p>
+      )}
+      {missing.length > 0 && (
+        <p className="agent-note small warn" role="note" aria-label="Agent servers not set up">
+          {agent?.name}'s {missing.length === 1 ? 'server' : 'servers'} {missing.join(', ')} {missing.length === 1 ? 'is' : 'are'} not set up: this chat runs without {missing.length === 1 ? 'it' : 'them'}.
+          Add {missing.length === 1 ? 'it' : 'them'} on the <a href="#/servers">Servers</a> page, or take {missing.length === 1 ? 'it' : 'them'} out of the agent on the <a href="#/agents">Agents</a> page.
+        </p>
+      )}
       {err && <div className="alert small" role="alert">{err}</div>}
     </header>
   );
@@ -113,6 +128,8 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
           save(p, m);
         }}>
           {providers.map((p) => <option key={p.name} value={p.name}>{p.name}</option>)}
+          {/* The chat's own provider when it is gone (its agent's was removed): shown as such, not as the first one. */}
+          {prov && !providers.some((p) => p.name === prov) && <option value={prov}>{prov} (not set up)</option>}
         </select>
       </label>
       <label className="small">

@@ -92,7 +92,7 @@ function ChatList() {
         </ul>
       ) : (
         <ul>
-          {chats.map((c) => <ChatItem key={c.id} chat={c} selected={c.id === current} />)}
+          {chats.map((c) => <ChatItem key={c.id} chat={c} selected={c.id === current} agent={agents.find((a) => a.id === c.agent)?.name} />)}
           {chats.length === 0 && <li className="muted small">No chats yet. Type a message to start one, or press New chat.</li>}
         </ul>
       )}
@@ -105,7 +105,8 @@ function snippetNodes(s: string) {
   return snippetParts(s).map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>));
 }
 
-function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
+/** ChatItem is one chat in the list: its title, and the agent it started from (chats of one agent are told apart by their titles). */
+function ChatItem({ chat, selected, agent }: { chat: Chat; selected: boolean; agent?: string }) {
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [title, setTitle] = useState(chat.title);
@@ -124,6 +125,7 @@ function ChatItem({ chat, selected }: { chat: Chat; selected: boolean }) {
     <li className={selected ? 'selected' : ''}>
       <button type="button" aria-current={selected} title={name} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
         <span className="chat-item-title">{name}</span>
+        {agent && <span className="chat-item-agent small muted" title={`Started from the agent ${agent}`}>{agent}</span>}
       </button>
       {selected && <ChatItemActions id={chat.id} name={name} confirm={confirm} setConfirm={setConfirm} onRename={() => setEditing(true)} />}
     </li>

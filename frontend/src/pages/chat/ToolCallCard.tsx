@@ -9,6 +9,7 @@ import { ResourceLinks } from '../../components/ResourceLinks';
 import { StructuredResult } from '../../components/StructuredResult';
 import { useServers } from '../../servers';
 import { ScriptCode } from '../../components/ScriptCode';
+import { Visible } from '../../components/Visible';
 
 const LABEL: Record<string, string> = {
   streaming: 'preparing', pending: 'waiting for approval', running: 'running', done: 'done',
@@ -22,8 +23,10 @@ const LABEL: Record<string, string> = {
  */
 export function ToolCallCard({ call }: { call: ToolCall }) {
   const [open, setOpen] = useState(false);
-  // find_tools belongs to no server: Switchboard answers it itself.
-  const server = call.server || (call.name.includes('__') ? (call.name.split('__')[0] ?? 'switchboard') : 'switchboard');
+  // find_tools belongs to no server: Switchboard answers it itself. A call still streaming is named
+  // by its name's server; one that ended without a server never reached one (a tool the model was not
+  // given: Switchboard refused it), so it is not drawn as that server's.
+  const server = call.server || (call.status === 'streaming' && call.name.includes('__') ? (call.name.split('__')[0] ?? 'switchboard') : 'switchboard');
   const tool = call.tool || call.name.split('__').slice(1).join('__') || call.name;
   const result = call.error || resultText(call.result);
   const steps = call.steps ?? [];
@@ -40,7 +43,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         <code>{tool}</code>
         <span className={`tool-status ${call.isError && !cancelledTask ? 'bad' : ''}`}>{cancelledTask ? 'cancelled' : LABEL[call.status] ?? call.status}</span>
         {delegated && <span className="muted small">{steps.length} {steps.length === 1 ? 'step' : 'steps'}</span>}
-        {call.durationMs > 0 && <span className="muted small">{call.durationMs} ms</span>}
+        {call.durationMs > 0 && <span className="muted small" title={`${call.durationMs.toLocaleString('en')} ms${delegated || script ? ', without the time approvals waited for you' : ''}`}>{duration(call.durationMs)}</span>}
         {call.capped && <span className="badge warn small" title="The result was longer than its share of the model's context window">capped</span>}
       </button>
       {call.capped && (
@@ -70,7 +73,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       {open && (
         <div className="tool-card-body">
           <div className="small muted">Arguments</div>
-          <pre className="args">{prettyJSON(call.args || '{}')}</pre>
+          <pre className="args"><Visible text={prettyJSON(call.args || '{}')} /></pre>
           {result && (
             <>
               <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
@@ -91,6 +94,17 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       )}
     </div>
   );
+}
+
+/** duration writes a call's time as people read it: "850 ms", "2.4 s", "14 s", "2 min 30 s", "1 h 5 min". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+  const min = Math.round(s / 60);
+  return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
 }
 
 /** CappedResult is a capped result, whole, with a marker after the last line the model saw. */

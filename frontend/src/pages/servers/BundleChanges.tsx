@@ -1,6 +1,6 @@
 import type { gui } from '../../backend';
 
-const label: Record<string, string> = { author: 'Author', signer: 'Signature', command: 'Command' };
+const label: Record<string, string> = { version: 'Version (older)', author: 'Author', signer: 'Signature', command: 'Command' };
 
 /** changesCommand: whether the bundle runs another command than the installed copy (its tools are then reviewed again). */
 export function changesCommand(changes: gui.BundleChange[]): boolean {
@@ -8,8 +8,9 @@ export function changesCommand(changes: gui.BundleChange[]): boolean {
 }
 
 /**
- * BundleChanges shows how a bundle differs from the installed copy in who
- * made, signed or runs it, before the user confirms a reinstall: each
+ * BundleChanges shows how a bundle differs from the installed copy (an
+ * older version, who made, signed or runs it) before the user confirms a
+ * reinstall: each
  * difference as was → now, and what a new command costs (its tools are
  * withheld until reviewed again).
  */
@@ -19,7 +20,7 @@ export function BundleChanges({ changes }: { changes: gui.BundleChange[] }) {
     <section className="bundle-changes" aria-labelledby="bundle-changes-title">
       <h3 id="bundle-changes-title">Not the bundle you installed</h3>
       <p className="small">
-        This copy differs from the installed one in who made, signed or runs it. Install it only if you expected this change.
+        This copy differs from the installed one: an older version, or another author, signer or command. Install it only if you expected this change.
         {changesCommand(changes) && ' It runs another command: its tools are withheld until you review them again, and “always allow” for them is dropped.'}
       </p>
       <dl>

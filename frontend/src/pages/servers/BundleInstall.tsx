@@ -1,47 +1,15 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { call, Choose, InspectFile, InspectPath, Install, InstallChanged } from '../../backend';
+import { call, Choose, DiscardBundle, hasMethod, InspectFile, InspectPath, Install, InstallChanged, PreviewBundle } from '../../backend';
 import { BundleChanges } from './BundleChanges';
 import type { gui } from '../../backend';
 import { refreshServers } from '../../servers';
 import { message } from '../../errors';
 import { useWelcome } from '../../welcome';
 
+import { confirming, installable, isBundle, problems, startValues } from '../../bundles';
+
 type Form = gui.BundleForm;
 type Option = gui.BundleOption;
-
-/** isBundle: a file name an MCP Bundle has. */
-export function isBundle(name: string): boolean {
-  return /\.(mcpb|dxt)$/i.test(name);
-}
-
-/** startValues: the form's first values, one empty field for a multiple option without any. */
-export function startValues(f: Form): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const o of f.options) out[o.key] = o.values.length > 0 ? [...o.values] : [''];
-  return out;
-}
-
-/** confirming: the form lists differences from the installed copy, so its button confirms them ("Install anyway"). */
-export function confirming(f: Form): boolean {
-  return f.signed !== 'invalid' && f.changes.length > 0;
-}
-
-/** problems: what the form would refuse before asking the Go side (required, min/max). */
-export function problems(f: Form, values: Record<string, string[]>): string[] {
-  const out: string[] = [];
-  for (const o of f.options) {
-    const v = (values[o.key] ?? []).filter((x) => x !== '');
-    if (o.required && v.length === 0 && !o.kept) out.push(`${o.title} is required`);
-    if (o.type === 'number') {
-      for (const x of v) {
-        const n = Number(x);
-        if (Number.isNaN(n)) out.push(`${o.title}: ${x} is not a number`);
-        else if ((o.hasMin && n < o.min) || (o.hasMax && n > o.max)) out.push(`${o.title}: ${x} is outside ${o.hasMin ? o.min : '…'}–${o.hasMax ? o.max : '…'}`);
-      }
-    }
-  }
-  return out;
-}
 
 async function readBase64(file: File): Promise<string> {
   const buf = new Uint8Array(await file.arrayBuffer());
@@ -50,11 +18,19 @@ async function readBase64(file: File): Promise<string> {
   return btoa(s);
 }
 
+/** discard tells the Go side a form's bundle will not be installed (a dropped file is removed). */
+function discard(token: string) {
+  if (token && hasMethod('Bundles', 'DiscardBundle')) void call(() => DiscardBundle(token)).catch(() => undefined);
+}
+
 /**
  * BundleInstall installs MCP Bundles (.mcpb) on the Servers page: dropped
  * on the page, chosen with "Install bundle…", or opened with Switchboard.
- * It shows who made and signed the bundle and a form made from its
- * user_config.
+ * It shows who made and signed the bundle, the tools it declares, a form
+ * made from its user_config and the command it will run with the form's
+ * values; a bundle that cannot be installed says why at once. A form that
+ * is closed, replaced by another or left (the page changes) lets its
+ * dropped file go.
  */
 export function BundleInstall() {
   const [form, setForm] = useState<Form | null>(null);
@@ -66,13 +42,23 @@ export function BundleInstall() {
   const input = useRef<HTMLInputElement>(null);
   const opened = useWelcome((s) => s.opened);
   const taken = useRef(0);
+  const shown = useRef(''); // the token of the form on screen
 
+  const close = () => {
+    discard(shown.current);
+    shown.current = '';
+    setForm(null);
+  };
   const show = (f: Form) => {
+    if (shown.current !== f.token) discard(shown.current);
+    shown.current = f.token;
     setForm(f);
     setValues(startValues(f));
     setErr('');
     setDone('');
   };
+  // Leaving the page lets the form's dropped file go.
+  useEffect(() => () => discard(shown.current), []);
   const inspectFile = async (file: File) => {
     if (!isBundle(file.name)) {
       setErr(`${file.name} is not an MCP Bundle (.mcpb)`);
@@ -81,7 +67,7 @@ export function BundleInstall() {
     try {
       show(await call(async () => InspectFile(file.name, await readBase64(file))));
     } catch (e) {
-      setForm(null);
+      close();
       setErr(message(e));
     }
   };
@@ -149,6 +135,7 @@ export function BundleInstall() {
       // A form listing changes was confirmed by its own button.
       const name = await (confirming(form) ? InstallChanged : Install)(form.token, values);
       setDone(`Installed ${name} ${form.version}`);
+      shown.current = ''; // installed: the Go side let its file go
       setForm(null);
       await refreshServers();
     } catch (e) {
@@ -179,8 +166,11 @@ export function BundleInstall() {
           </div>
           <p>{form.description}</p>
           <p className={`bundle-signature signed-${form.signed}`} role="note" aria-label="Signature">{form.signature}</p>
+          {form.refused && <div className="alert" role="alert">Switchboard does not install this bundle: {form.refused}</div>}
           {form.signed === 'invalid' && <div className="alert" role="alert">Switchboard does not install a bundle whose signature does not match it: get it again from its publisher.</div>}
           {form.incompatible && <div className="alert" role="alert">{form.incompatible}</div>}
+          {form.warnings.map((w) => <p key={w} className="notice small" role="note">{w}</p>)}
+          <BundleTools tools={form.toolInfo} />
           {form.signed !== 'invalid' && <BundleChanges changes={form.changes} />}
           {form.options.map((o) => (
             <fieldset key={o.key} className="bundle-option">
@@ -212,15 +202,51 @@ export function BundleInstall() {
               </div>
             </fieldset>
           ))}
+          {installable(form) && <BundleRun form={form} values={values} />}
           {err && <div className="alert" role="alert">{err}</div>}
           <div className="row">
-            <button type="submit" className={confirming(form) ? 'danger' : 'primary'} disabled={busy || form.incompatible !== '' || form.signed === 'invalid'}>
+            <button type="submit" className={confirming(form) ? 'danger' : 'primary'} disabled={busy || !installable(form)}>
               {busy ? 'Installing…' : confirming(form) ? 'Install anyway' : form.installed ? 'Reinstall' : 'Install'}
             </button>
-            <button type="button" onClick={() => { setForm(null); setErr(''); }}>Cancel</button>
+            <button type="button" onClick={() => { close(); setErr(''); }}>Cancel</button>
           </div>
         </form>
       )}
+    </div>
+  );
+}
+
+/** BundleTools lists the tools a bundle's manifest declares (what the server says it offers, before it runs). */
+export function BundleTools({ tools }: { tools: gui.BundleTool[] }) {
+  if (tools.length === 0) return null;
+  return (
+    <section className="bundle-tools small" aria-label="Declared tools">
+      <h3>Tools it declares ({tools.length})</h3>
+      <ul>
+        {tools.map((t) => <li key={t.name}><code>{t.name}</code>{t.description && <span className="muted"> — {t.description}</span>}</li>)}
+      </ul>
+    </section>
+  );
+}
+
+/** BundleRun shows what Install would run with the form's values, asked again after typing pauses: the command line and the environment variables it sets, or what is missing or wrong. */
+function BundleRun({ form, values }: { form: Form; values: Record<string, string[]> }) {
+  const [preview, setPreview] = useState<gui.BundlePreview | null>(null);
+  useEffect(() => {
+    if (!hasMethod('Bundles', 'PreviewBundle')) return;
+    let live = true;
+    const t = setTimeout(() => {
+      call(() => PreviewBundle(form.token, values)).then((p) => { if (live) setPreview(p); }, () => { if (live) setPreview(null); });
+    }, 250); // after typing pauses
+    return () => { live = false; clearTimeout(t); };
+  }, [form.token, values]);
+  if (!preview) return null;
+  if (preview.problem) return <p className="muted small" data-testid="bundle-preview">{preview.problem}</p>;
+  if (preview.missing) return <p className="muted small" data-testid="bundle-preview">Fill in the required values (*) to see the exact command it will run.</p>;
+  return (
+    <div className="bundle-preview small" data-testid="bundle-preview" aria-label="What it will run">
+      <p>Will run <code className="url-full">{preview.command}</code> as <code>{form.name}</code></p>
+      {preview.env.length > 0 && <p>Environment: {preview.env.map((n) => <code key={n}>{n} </code>)}</p>}
     </div>
   );
 }

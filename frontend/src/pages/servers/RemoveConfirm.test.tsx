@@ -53,6 +53,15 @@ describe('RemoveConfirm', () => {
     await waitFor(() => expect(calls).toEqual([['remove', 'gh', false]]));
   });
 
+  it('names the agents the server is taken out of', async () => {
+    bind([]);
+    const go = window.go as unknown as { gui: Record<string, unknown> };
+    go.gui.Window = { Info: async () => ({ name: 'Switchboard', version: 'dev', dataDir: '' }) };
+    go.gui.AgentsPage = { Agents: async () => [{ id: 'd1', name: 'Deleg', servers: ['alpha', 'gh'] }, { id: 'r1', name: 'Researcher', servers: ['alpha'] }] };
+    render(<RemoveConfirm name="gh" onCancel={() => undefined} onError={() => undefined} />);
+    expect((await screen.findByRole('note')).textContent).toBe('It is taken out of the agent Deleg too.');
+  });
+
   it('offers no box for a server without secrets', async () => {
     bind([]);
     render(<RemoveConfirm name="gh" onCancel={() => undefined} onError={() => undefined} />);

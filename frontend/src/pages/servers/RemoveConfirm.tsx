@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { firstClick, useDismiss } from '../../dismiss';
 import { call, GrantSecret, RefusedSecrets, ServerSecrets } from '../../backend';
 import { refreshServers, removeServer } from '../../servers';
+import { loadAgents, useAgents } from '../../agents';
 import { message } from '../../errors';
 
 /**
@@ -24,10 +25,13 @@ export function RemoveConfirm({ name, onCancel, onError, opener }: {
   useEffect(() => {
     call(() => ServerSecrets(name)).then((s) => setSecrets(s ?? []), () => setSecrets([]));
   }, [name]);
+  // The agents that name it: the remove takes it out of them (a server added later under this name gets none of their grants).
+  const users = useAgents().agents.filter((a) => a.servers.includes(name)).map((a) => a.name);
   const remove = async () => {
     setBusy(true);
     try {
       await removeServer(name, forget && secrets.length > 0);
+      void loadAgents();
     } catch (e) {
       onError(message(e));
       setBusy(false);
@@ -37,6 +41,7 @@ export function RemoveConfirm({ name, onCancel, onError, opener }: {
   return (
     <div className="confirm" role="alertdialog" aria-label={`Remove ${name}?`} ref={panel}>
       <span>Remove <strong>{name}</strong> from your servers? Its config entry is deleted (a backup stays in config.json.bak).</span>
+      {users.length > 0 && <span className="small" role="note">It is taken out of the {users.length === 1 ? 'agent' : 'agents'} {users.join(', ')} too.</span>}
       {n > 0 && (
         <label className="confirm-option" title={secrets.join(', ')}>
           <input type="checkbox" checked={forget} onChange={(e) => setForget(e.target.checked)} />

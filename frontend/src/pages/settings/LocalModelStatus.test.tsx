@@ -44,7 +44,7 @@ describe('LocalModelStatus', () => {
     bind(base);
     render(<LocalModelStatus />);
     expect((await screen.findByRole('status')).textContent).toMatch(/Ready · qwen3-1\.7b/);
-    expect(screen.getByText(/Context 16,384 tokens \(fits 9\.6 GB/).textContent).toMatch(/KV cache f16, 1,792 MB · about 3\.1 GB in all · 2 threads · CPU backend haswell/);
+    expect(screen.getByText(/Context 16,384 tokens \(fits 9\.6 GB/).textContent).toMatch(/KV cache f16, 1\.9 GB · about 3\.4 GB in all · 2 threads · CPU backend haswell/); // decimal, as the models' sizes
     fireEvent.click(screen.getByRole('button', { name: 'Stop (free its memory)' }));
     await act(async () => {});
     expect(stops).toBe(1);

@@ -3,6 +3,10 @@ import { LocalModelLog, LocalModelRun, SetLocalModelRun, StopLocalModel, call, h
 import type { gui } from '../../backend';
 import { refreshLocalModel, useLocalModel } from '../../localmodel';
 import { message } from '../../errors';
+import { formatBytes } from '../../components/LocalModels';
+
+/** MiB: the view's memory figures are whole mebibytes; they are shown as the models' sizes are (formatBytes). */
+const MiB = 1 << 20;
 
 const STATE: Record<string, string> = {
   stopped: 'Not loaded — it starts with the next message to it',
@@ -36,8 +40,8 @@ export function LocalModelStatus() {
       </p>
       {s.model && s.context > 0 && (
         <p className="small muted">
-          Context {s.context.toLocaleString()} tokens ({s.why}); KV cache {s.quantizedKv ? 'q8_0 (memory is short)' : 'f16'}, {s.kvMemoryMb < 1 ? 'under 1' : s.kvMemoryMb.toLocaleString()} MB
-          {' '}· about {(s.memoryMb / 1024).toFixed(1)} GB in all · {s.threads} {s.threads === 1 ? 'thread' : 'threads'}
+          Context {s.context.toLocaleString()} tokens ({s.why}); KV cache {s.quantizedKv ? 'q8_0 (memory is short)' : 'f16'}, {s.kvMemoryMb < 1 ? 'under 1 MB' : formatBytes(s.kvMemoryMb * MiB)}
+          {' '}· about {formatBytes(s.memoryMb * MiB)} in all · {s.threads} {s.threads === 1 ? 'thread' : 'threads'}
           {s.cpu && <> · CPU backend <code title="ggml's build for this processor's generation, which the runtime chose">{s.cpu}</code></>}
         </p>
       )}

@@ -20,7 +20,7 @@ export function ToolModeSettings() {
       <ToolModeChoice name="settings-tool-mode" legend="How the model calls tools" value={mode}
         auto={<>code mode for models whose context window is {kTokens(codeWindow)} tokens or less, direct for larger ones and when the window is not known (the default).</>}
         onChange={(m) => { edit(); setMode(m); }} />
-      <p className="muted small">A chat or an agent can choose its own in the chat's Tools menu. <code>switchboard chat --tools code|direct|both</code> chooses for one run.</p>
+      <p className="muted small">A chat chooses its own in its Tools menu, an agent in its form on the Agents page (Tool mode; a delegating agent uses none). <code>switchboard chat --tools code|direct|both</code> chooses for one run.</p>
       <div className="row">
         {standalone && <button type="submit">Save code mode</button>}
         {note && <span className="small muted" role="status">{note}</span>}

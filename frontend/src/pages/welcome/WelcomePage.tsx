@@ -98,19 +98,15 @@ export function WelcomePage() {
 
       <section aria-labelledby="welcome-model" className="welcome-step">
         <h2 id="welcome-model">2. A model</h2>
-        {model ? (
-          <p className="notice" role="status">Chats will use {model}.</p>
-        ) : (
-          <>
-            {view.local.length > 0 && (
-              <ul className="welcome-list" aria-label="Models running on this machine">
-                {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void chooseLocal(m, chosen)} />)}
-              </ul>
-            )}
-            <LocalModels onReady={(m) => setModel(`${m.title}, ready on this computer`)} />
-            {view.local.length === 0 && <HostedKey onSaved={setModel} onError={setErr} />}
-          </>
+        {model && <p className="notice" role="status">Chats will use {model}.</p>}
+        {!model && view.local.length > 0 && (
+          <ul className="welcome-list" aria-label="Models running on this machine">
+            {view.local.map((m) => <LocalModelChoice key={m.name} server={m} onUse={(chosen) => void chooseLocal(m, chosen)} />)}
+          </ul>
         )}
+        {/* One element in one place, chosen or not: a second download still running once the first made the choice keeps its progress and Cancel in view. */}
+        <LocalModels downloadsOnly={!!model} onReady={(m) => setModel((cur) => cur || `${m.title}, ready on this computer`)} />
+        {!model && view.local.length === 0 && <HostedKey onSaved={setModel} onError={setErr} />}
       </section>
 
       <section aria-labelledby="welcome-data" className="welcome-step">

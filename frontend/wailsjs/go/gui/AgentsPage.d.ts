@@ -6,6 +6,12 @@ export function Agents():Promise<Array<host.Agent>>;
 
 export function DeleteAgent(arg1:string):Promise<void>;
 
+export function DuplicateAgent(arg1:string):Promise<host.Agent>;
+
+export function FindAgentFiles():Promise<Array<host.AgentFile>>;
+
+export function ImportAgentFiles(arg1:Array<string>):Promise<Array<host.AgentFile>>;
+
 export function NewAgentChat(arg1:string):Promise<host.ChatView>;
 
 export function SaveAgent(arg1:host.Agent):Promise<host.Agent>;

@@ -10,6 +10,18 @@ export function DeleteAgent(arg1) {
   return window['go']['gui']['AgentsPage']['DeleteAgent'](arg1);
 }
 
+export function DuplicateAgent(arg1) {
+  return window['go']['gui']['AgentsPage']['DuplicateAgent'](arg1);
+}
+
+export function FindAgentFiles() {
+  return window['go']['gui']['AgentsPage']['FindAgentFiles']();
+}
+
+export function ImportAgentFiles(arg1) {
+  return window['go']['gui']['AgentsPage']['ImportAgentFiles'](arg1);
+}
+
 export function NewAgentChat(arg1) {
   return window['go']['gui']['AgentsPage']['NewAgentChat'](arg1);
 }

@@ -4,6 +4,8 @@ import {gui} from '../models';
 
 export function Choose(arg1:string,arg2:boolean):Promise<Array<string>>;
 
+export function DiscardBundle(arg1:string):Promise<void>;
+
 export function InspectFile(arg1:string,arg2:string):Promise<gui.BundleForm>;
 
 export function InspectPath(arg1:string):Promise<gui.BundleForm>;
@@ -11,3 +13,5 @@ export function InspectPath(arg1:string):Promise<gui.BundleForm>;
 export function Install(arg1:string,arg2:Record<string, Array<string>>):Promise<string>;
 
 export function InstallChanged(arg1:string,arg2:Record<string, Array<string>>):Promise<string>;
+
+export function PreviewBundle(arg1:string,arg2:Record<string, Array<string>>):Promise<gui.BundlePreview>;

@@ -6,6 +6,10 @@ export function Choose(arg1, arg2) {
   return window['go']['gui']['Bundles']['Choose'](arg1, arg2);
 }
 
+export function DiscardBundle(arg1) {
+  return window['go']['gui']['Bundles']['DiscardBundle'](arg1);
+}
+
 export function InspectFile(arg1, arg2) {
   return window['go']['gui']['Bundles']['InspectFile'](arg1, arg2);
 }
@@ -20,4 +24,8 @@ export function Install(arg1, arg2) {
 
 export function InstallChanged(arg1, arg2) {
   return window['go']['gui']['Bundles']['InstallChanged'](arg1, arg2);
+}
+
+export function PreviewBundle(arg1, arg2) {
+  return window['go']['gui']['Bundles']['PreviewBundle'](arg1, arg2);
 }

@@ -23,6 +23,8 @@ export function DownloadLocalModel(arg1:string):Promise<void>;
 
 export function DownloadTimeoutSeconds():Promise<number>;
 
+export function FoundLocalModels():Promise<Array<gui.FoundModelView>>;
+
 export function KeyringStatus():Promise<string>;
 
 export function LocalModelLog(arg1:number):Promise<Array<string>>;

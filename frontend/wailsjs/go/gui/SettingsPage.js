@@ -42,6 +42,10 @@ export function DownloadTimeoutSeconds() {
   return window['go']['gui']['SettingsPage']['DownloadTimeoutSeconds']();
 }
 
+export function FoundLocalModels() {
+  return window['go']['gui']['SettingsPage']['FoundLocalModels']();
+}
+
 export function KeyringStatus() {
   return window['go']['gui']['SettingsPage']['KeyringStatus']();
 }

@@ -1,0 +1,26 @@
+//go:build unix
+
+package download
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// tryLock takes an exclusive flock on f without waiting. flock locks
+// belong to the open file, so two opens in one process exclude each
+// other too.
+func tryLock(f *os.File) (bool, error) {
+	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, unix.EWOULDBLOCK), errors.Is(err, unix.EINTR):
+		return false, nil
+	}
+	return false, err
+}
+
+func unlockFile(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }

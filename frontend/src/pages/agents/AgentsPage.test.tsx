@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { AgentsPage } from './AgentsPage';
+import { importable, outcome } from './AgentImport';
+import { nameProblem } from '../../agents';
+import type { host } from '../../backend';
+
+const agent = (a: Partial<host.Agent>): host.Agent => ({ id: 'x', name: 'X', servers: [], ...a });
+
+/** bind stands in for the Go side the Agents page calls, recording what it was asked. */
+function bind(agents: host.Agent[], files: host.AgentFile[] = []) {
+  const calls: { method: string; args: unknown[] }[] = [];
+  const rec = <T,>(method: string, answer: (...args: unknown[]) => T) => async (...args: unknown[]) => {
+    calls.push({ method, args });
+    return answer(...args);
+  };
+  window.go = {
+    gui: {
+      Window: { Info: async () => ({ name: 'Switchboard', version: 'dev', dataDir: '' }) },
+      AgentsPage: {
+        Agents: rec('Agents', () => agents),
+        SaveAgent: rec('SaveAgent', (a) => a),
+        DuplicateAgent: rec('DuplicateAgent', (id) => ({ ...agents.find((a) => a.id === id)!, id: 'copy', name: `${agents.find((a) => a.id === id)!.name} copy` })),
+        FindAgentFiles: rec('FindAgentFiles', () => files),
+        ImportAgentFiles: rec('ImportAgentFiles', (paths) => files.map((f) => ((paths as string[]).includes(f.path) ? { ...f, imported: 'new-id' } : f))),
+        DeleteAgent: rec('DeleteAgent', () => undefined),
+      },
+      SettingsPage: { ChatSettings: async () => ({ providers: [{ name: 'Fake', defaultModel: 'fake-1' }], defaultProvider: 'Fake' }) },
+      ToolsPage: { Tools: async () => ({ tools: [] }) },
+      ServersPage: {
+        Servers: async () => [{ name: 'alpha', toolCount: 2, state: 'ready' }],
+        ConfigError: async () => '',
+        ServerSkills: async () => ({ offered: false, skills: [] }),
+      },
+    },
+  } as unknown as typeof window.go;
+  (window as unknown as { runtime: unknown }).runtime = { EventsOnMultiple: () => () => {} };
+  return calls;
+}
+
+describe('AgentsPage', () => {
+  afterEach(() => {
+    cleanup();
+    window.go = undefined as unknown as typeof window.go;
+    (window as unknown as { runtime: unknown }).runtime = undefined;
+  });
+
+  it('marks a server that is not set up, and a provider that is gone', async () => {
+    bind([agent({ id: 'd1', name: 'Deleg', servers: ['alpha', 'beta'], missing: ['beta'], delegate: true }),
+      agent({ id: 'g1', name: 'Ghost', provider: 'Removed', model: 'gone', providerMissing: true })]);
+    render(<AgentsPage />);
+    const tags = await screen.findByLabelText('Servers of Deleg');
+    expect(tags.textContent).toBe('alphabeta (not set up)');
+    expect(within(tags).getByText('beta (not set up)').className).toContain('missing');
+    expect(screen.getByRole('listitem', { name: 'Ghost' }).textContent).toContain('provider Removed not set up');
+  });
+
+  it('lists a missing server in the form, where it can be unticked, and shows a gone provider as such', async () => {
+    const calls = bind([agent({ id: 'g1', name: 'Ghost', servers: ['alpha', 'beta'], missing: ['beta'], provider: 'Removed', model: 'gone', providerMissing: true,
+      policies: { 'beta__*': 'allow', 'alpha__*': 'ask' } })]);
+    render(<AgentsPage />);
+    fireEvent.click(within(await screen.findByRole('listitem', { name: 'Ghost' })).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Ghost' });
+    const provider = within(form).getByLabelText('Provider') as HTMLSelectElement;
+    await waitFor(() => expect(provider.selectedOptions[0]?.textContent).toBe('Removed (not set up)'));
+    expect(form.textContent).toContain('The provider Removed is not set up');
+    const beta = within(form).getByRole('checkbox', { name: /^beta not set up/ }) as HTMLInputElement;
+    expect(beta.checked).toBe(true);
+    fireEvent.click(beta);
+    fireEvent.change(provider, { target: { value: 'Fake' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'SaveAgent')).toBe(true));
+    const saved = calls.find((c) => c.method === 'SaveAgent')!.args[0] as host.Agent;
+    expect(saved.servers).toEqual(['alpha']);
+    expect(saved.policies).toEqual({ 'alpha__*': 'ask' }); // the removed server's policy goes with it
+    expect([saved.provider, saved.model]).toEqual(['Fake', '']);
+  });
+
+  it('sets the tool mode, greyed out for a delegating agent', async () => {
+    bind([agent({ id: 'c1', name: 'Coder', servers: ['alpha'], toolMode: 'code' })]);
+    render(<AgentsPage />);
+    fireEvent.click(within(await screen.findByRole('listitem', { name: 'Coder' })).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Coder' });
+    const mode = within(form).getByLabelText('Tool mode') as HTMLSelectElement;
+    expect(mode.value).toBe('code');
+    expect(mode.disabled).toBe(false);
+    fireEvent.click(within(form).getByRole('checkbox', { name: /^Delegate/ }));
+    expect(mode.disabled).toBe(true);
+    expect(form.textContent).toContain('the tool mode does not apply');
+  });
+
+  it('refuses a name with a bidi override or over 64 characters before saving', async () => {
+    expect(nameProblem('Research\u202eer')).toContain('U+202E');
+    expect(nameProblem('x'.repeat(65))).toContain('shorten it to 64');
+    expect(nameProblem('👩\u200d💻 Coder')).toBe('');
+    bind([]);
+    render(<AgentsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'New agent' }));
+    const form = screen.getByRole('form', { name: 'New agent' });
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'y'.repeat(300) } });
+    expect((within(form).getByRole('button', { name: 'Save agent' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(form.textContent).toContain('The name is 300 characters long');
+  });
+
+  it('duplicates an agent and opens the copy', async () => {
+    const calls = bind([agent({ id: 'r1', name: 'Researcher', servers: ['alpha'] })]);
+    render(<AgentsPage />);
+    fireEvent.click(within(await screen.findByRole('listitem', { name: 'Researcher' })).getByRole('button', { name: 'Duplicate' }));
+    await screen.findByRole('form', { name: 'Edit Researcher copy' });
+    expect(calls.find((c) => c.method === 'DuplicateAgent')?.args).toEqual(['r1']);
+  });
+
+  it('imports the Claude Code agents found, with their notes; a file that cannot be is not offered', async () => {
+    const file = (f: Partial<host.AgentFile>): host.AgentFile => ({ path: '', source: 'Claude Code (personal)', agent: agent({}), notes: [], ...f });
+    const files = [
+      file({ path: '/h/.claude/agents/code-reviewer.md', agent: agent({ name: 'code-reviewer', servers: ['workspace', 'context7'], missing: ['context7'] }),
+        notes: ['WebFetch is Claude Code\'s own, with no match here: left out'] }),
+      file({ path: '/h/.claude/agents/planner.md', agent: agent({ name: 'planner' }), exists: true }),
+      file({ path: '/h/.claude/agents/README.md', agent: agent({ name: '' }), problem: 'it has no frontmatter' }),
+    ];
+    expect(files.map(importable)).toEqual([true, false, false]);
+    expect(outcome(files[1]!, false)).toContain('an agent of this name exists');
+    const calls = bind([], files);
+    render(<AgentsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Import…' }));
+    const list = await screen.findByRole('list', { name: 'Agent files' });
+    expect(within(list).getByLabelText('Notes on code-reviewer').textContent).toContain('WebFetch');
+    expect(within(list).getByText('context7 (not set up)')).toBeTruthy();
+    expect((within(list).getByRole('checkbox', { name: /planner/ }) as HTMLInputElement).disabled).toBe(true);
+    expect(list.textContent).toContain('Skipped: it has no frontmatter');
+    fireEvent.click(screen.getByRole('button', { name: 'Import 1 agent' }));
+    await screen.findByText('Imported 1 agent.');
+    expect(calls.find((c) => c.method === 'ImportAgentFiles')?.args).toEqual([['/h/.claude/agents/code-reviewer.md']]);
+  });
+});

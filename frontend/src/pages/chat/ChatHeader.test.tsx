@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { ChatHeader } from './ChatHeader';
+import { loadChats } from '../../chat';
+import { loadAgents } from '../../agents';
+import type { host } from '../../backend';
+
+/** bind stands in for the Go side a chat's header reads: one chat (its agent and provider) and the agents there are. */
+function bind(chat: Partial<host.ChatView>, agents: host.Agent[]) {
+  const c = { id: 'c1', title: 'Look at the diff', provider: 'Fake', model: 'm', agent: '', createdAt: '', updatedAt: '', ...chat };
+  window.go = {
+    gui: {
+      Window: { Info: async () => ({ name: 'Switchboard', version: 'dev', dataDir: '' }) },
+      AgentsPage: { Agents: async () => agents },
+      ChatPage: {
+        Chats: async () => [c], PendingRequests: async () => [], Chat: async () => c,
+        ChatOptionsOf: async () => ({ offServers: [], offTools: [], toolMode: '' }),
+        ToolModeStatus: async () => ({ mode: 'direct', by: 'model', default: 'direct', window: 0, codeWindow: 32768 }),
+        ToolSearchStatus: async () => ({ on: false, by: 'size', reason: '' }),
+      },
+      SettingsPage: { ChatSettings: async () => ({ providers: [{ name: 'Fake', defaultModel: 'm' }], defaultProvider: 'Fake' }), ProviderModels: async () => [] },
+      ToolsPage: { Tools: async () => ({ tools: [] }) },
+    },
+  } as unknown as typeof window.go;
+  (window as unknown as { runtime: unknown }).runtime = { EventsOnMultiple: () => () => {} };
+}
+
+describe('ChatHeader', () => {
+  afterEach(() => {
+    cleanup();
+    window.go = undefined as unknown as typeof window.go;
+    (window as unknown as { runtime: unknown }).runtime = undefined;
+  });
+
+  it('says when the chat\'s agent was deleted, and that it runs with the default set-up', async () => {
+    bind({ agent: 'gone1' }, []);
+    await loadChats();
+    await loadAgents();
+    render(<ChatHeader chatId="c1" />);
+    const note = await screen.findByRole('note', { name: 'Agent deleted' });
+    expect(note.textContent).toContain('goes on with the default set-up — every server');
+  });
+
+  it('names the agent\'s servers that are not set up', async () => {
+    bind({ agent: 'd1' }, [{ id: 'd1', name: 'Deleg', servers: ['alpha', 'beta'], missing: ['beta'], delegate: true }]);
+    await loadChats();
+    await loadAgents();
+    render(<ChatHeader chatId="c1" />);
+    const note = await screen.findByRole('note', { name: 'Agent servers not set up' });
+    expect(note.textContent).toContain("Deleg's server beta is not set up: this chat runs without it.");
+    expect(screen.queryByRole('note', { name: 'Agent deleted' })).toBeNull();
+    expect(screen.getByLabelText('Agent Deleg').getAttribute('title')).toContain('Deleg');
+  });
+
+  it('shows a provider that is gone as such, not as the first one set up', async () => {
+    bind({ provider: 'Removed', model: 'gone' }, []);
+    await loadChats();
+    render(<ChatHeader chatId="c1" />);
+    const select = await screen.findByLabelText('Provider') as HTMLSelectElement;
+    await waitFor(() => expect(select.selectedOptions[0]?.textContent).toBe('Removed (not set up)'));
+  });
+});
