@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/filelock"
 )
 
 // Lock timing. Variables so tests can shorten them.
@@ -55,14 +57,14 @@ func lockConfig(ctx context.Context, path string) (unlock func(), err error) {
 	deadline := time.Now().Add(LockTimeout)
 	pause := time.Millisecond
 	for {
-		ok, err := tryLock(f)
+		ok, err := filelock.TryLock(f)
 		if err != nil {
 			f.Close()
 			return nil, &LockError{Op: "lock", Path: lockPath, Err: err}
 		}
 		if ok {
 			return func() {
-				unlockFile(f)
+				filelock.Unlock(f)
 				f.Close()
 			}, nil
 		}
@@ -89,12 +91,12 @@ func tryLockConfig(path string) (unlock func(), ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	if ok, err := tryLock(f); !ok || err != nil {
+	if ok, err := filelock.TryLock(f); !ok || err != nil {
 		f.Close()
 		return nil, false
 	}
 	return func() {
-		unlockFile(f)
+		filelock.Unlock(f)
 		f.Close()
 	}, true
 }

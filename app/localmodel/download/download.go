@@ -35,6 +35,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/filelock"
 )
 
 // ErrChecksum says a downloaded file is not the pinned one (its SHA-256 or
@@ -174,7 +176,7 @@ func lockDownload(ctx context.Context, dest string, size int64, progress func(do
 		if err != nil {
 			return nil, err
 		}
-		ok, err := tryLock(lf)
+		ok, err := filelock.TryLock(lf)
 		if err != nil {
 			lf.Close()
 			return nil, fmt.Errorf("lock %s: %w", filepath.Base(name), err)
@@ -182,12 +184,12 @@ func lockDownload(ctx context.Context, dest string, size int64, progress func(do
 		if ok && isNamed(lf, name) {
 			return func() {
 				_ = os.Remove(name) // before the unlock: a waiter then locks a file no longer named so, and opens it again
-				unlockFile(lf)
+				filelock.Unlock(lf)
 				lf.Close()
 			}, nil
 		}
 		if ok { // the holder removed it as this process locked it: lock the one named so now
-			unlockFile(lf)
+			filelock.Unlock(lf)
 			lf.Close()
 			continue
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package config
+package filelock
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// tryLock takes an exclusive flock on f without waiting. flock locks belong
+// TryLock takes an exclusive flock on f without waiting. flock locks belong
 // to the open file, so two opens in one process exclude each other too.
-func tryLock(f *os.File) (bool, error) {
+func TryLock(f *os.File) (bool, error) {
 	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 	switch {
 	case err == nil:
@@ -22,4 +22,5 @@ func tryLock(f *os.File) (bool, error) {
 	return false, err
 }
 
-func unlockFile(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+// Unlock lets the lock TryLock took on f go.
+func Unlock(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package download
+package filelock
 
 import (
 	"errors"
@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// tryLock takes an exclusive LockFileEx lock on the first byte of f
-// without waiting. Such locks belong to the handle, so two opens in one
-// process exclude each other too.
-func tryLock(f *os.File) (bool, error) {
+// TryLock takes an exclusive LockFileEx lock on the first byte of f without
+// waiting. Such locks belong to the handle, so two opens in one process
+// exclude each other too.
+func TryLock(f *os.File) (bool, error) {
 	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, new(windows.Overlapped))
 	switch {
 	case err == nil:
@@ -23,6 +23,7 @@ func tryLock(f *os.File) (bool, error) {
 	return false, err
 }
 
-func unlockFile(f *os.File) {
+// Unlock lets the lock TryLock took on f go.
+func Unlock(f *os.File) {
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }
