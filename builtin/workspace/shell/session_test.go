@@ -515,7 +515,19 @@ func TestExecRefusesAShellReplacedInTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ch, "42-replaced")
-	_, err := s.Exec(t.Context(), "echo hi", 10*time.Second)
+	// The line is printed before sh's own exec: wait for cat to be the
+	// program, as a user's next look at the terminal would find it.
+	p, err := s.current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.HasPrefix(commandLine(p.pid), "cat"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the shell's process runs %q, not cat", commandLine(p.pid))
+		}
+		time.Sleep(10 * time.Millisecond) // polling /proc: there is no event for an exec
+	}
+	_, err = s.Exec(t.Context(), "echo hi", 10*time.Second)
 	var busy *BusyError
 	if !errors.As(err, &busy) || !strings.Contains(err.Error(), ", which replaced the shell (exec), (pid") || !strings.Contains(err.Error(), "cat") {
 		t.Fatalf("err = %v", err)
