@@ -146,6 +146,9 @@ func (s *Stores) Add(ctx context.Context, storeID string, in Input) (AddResult, 
 		if err != nil {
 			return AddResult{}, err
 		}
+		if doc.Format != extract.PDF {
+			doc.Title = in.Name // the file the user picked goes by its name, as it did when the window sent its text; a PDF by its own title
+		}
 		ing.start(1)
 		ing.begin(in.Name, false)
 		ing.file = in.Name

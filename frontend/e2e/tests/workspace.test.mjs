@@ -129,7 +129,10 @@ test('opening the page again types no terminal answers into the shell', async ()
   await rows().waitFor();
   // ESC [ c asks the terminal who it is; xterm.js answers "ESC [?1;2c".
   // Printed once, it is in the history every new page replays.
-  await typeIn(page, "printf 'Q\\033[cQ-$((3+4))\\n'\n");
+  // The sum is outside the quotes, so only the output reads QQ-7; read
+  // takes the live page's own answer (up to its final c), as a program
+  // asking would, so only a replay's answers could reach the prompt.
+  await typeIn(page, "printf 'Q\\033[cQ-%d\\n' $((3+4)); read -rs -t 2 -d c _\n");
   await rows().filter({ hasText: 'QQ-7' }).waitFor();
   for (let i = 0; i < 2; i++) {
     await page.reload();

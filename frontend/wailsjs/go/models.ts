@@ -75,6 +75,10 @@ export namespace gui {
 	    was: string;
 	    now: string;
 	}
+	export interface BundleTool {
+	    name: string;
+	    description: string;
+	}
 	export interface BundleOption {
 	    key: string;
 	    type: string;
@@ -89,10 +93,6 @@ export namespace gui {
 	    max: number;
 	    values: string[];
 	    kept: boolean;
-	}
-	export interface BundleTool {
-	    name: string;
-	    description: string;
 	}
 	export interface BundleForm {
 	    token: string;
@@ -121,6 +121,7 @@ export namespace gui {
 	    signature: string;
 	    signed: string;
 	}
+	
 	export interface BundlePreview {
 	    command: string;
 	    env: string[];
@@ -333,6 +334,7 @@ export namespace gui {
 	    col: number;
 	    warning: boolean;
 	}
+	
 	export interface FoundModelView {
 	    name: string;
 	    app: string;
@@ -340,7 +342,6 @@ export namespace gui {
 	    size: number;
 	    added: string;
 	}
-	
 	export interface SecretMove {
 	    key: string;
 	    field: string;
@@ -519,7 +520,7 @@ export namespace gui {
 	    name: string;
 	    option: number;
 	    values: Record<string, string>;
-	    bundle: Record<string, string[]>;
+	    bundle: Record<string, Array<string>>;
 	    entryName: string;
 	}
 	export interface RegistryPreview {
