@@ -56,7 +56,12 @@
 //     answers a server), allow (the first `perChat`, default 5, of a chat go
 //     without asking, later ones ask) or deny; only while one of the server's
 //     tool calls is running (the chat's, the Tools page's or an MCP App's)
-//     unless Allow sampling outside a tool call (`outsideCalls`) is on; at most
+//     unless Allow sampling outside a tool call (`outsideCalls`) is on, and
+//     only by the caller whose call asked (a chat in that chat, an app through
+//     `serve` in that app): a stdio server's request names no call, so it is
+//     refused while calls of two callers run on the server, or for 10 s after
+//     another caller's call there ended (forms alike; the server gets an
+//     error saying so, and no chat is shown it); at most
 //     `perMinute` (default 10) requests per server and minute, asked or not;
 //     `maxTokens` is cut to the model's known output limit (4096 when unknown),
 //     and the card shows the cut value. A refused request gets an error naming
@@ -128,13 +133,16 @@
 //     `stopReason: "toolUse"` (the server runs them and asks again) — CLI /
 //     serve: `chat`: decided like any sampling request
 //   - images and audio from tools to the model — where you see it (window): an
-//     image a tool returns reaches the model as an image — Anthropic: image
+//     image a tool returns (also as an embedded `image/*` blob resource; a blob
+//     resource of a text type — `text/*`, JSON, XML, YAML — reaches every model
+//     as its text) reaches the model as an image — Anthropic: image
 //     blocks inside the `tool_result`; OpenAI-compatible: the tool message keeps
 //     the text and a user message with the image parts follows it; Ollama
 //     (spoken to in its native `/api/chat`): the tool message's `images` field
 //     (plain base64) — when Settings → Models → Images from tools says so
-//     (automatic: Anthropic, OpenAI's own API and models named like vision
-//     models — `llava`, `-vl`, `gemma3`, `gpt-4o`…; else described in text, as
+//     (automatic: Anthropic, OpenAI's and Gemini's own APIs but for their
+//     text-only models, and models named like vision models — `llava`, `-vl`,
+//     `gemma3`, `gemini`, `pixtral`, `gpt-4o`…; else described in text, as
 //     for any model that takes none). Images larger than 1568 px on their long
 //     side or 3 MB are scaled down (aspect ratio kept; PNG/GIF stay PNG, others
 //     become JPEG); PNG, JPEG, GIF and WebP only. Audio a tool returns (WAV or

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -25,7 +27,11 @@ import (
 // once, a second after it starts 'switchboard serve' (Codex), gets every
 // tool even when a server takes longer than that to start. A call of one
 // waits for its server. A different entry under the same name — another
-// program, other arguments or variables — recalls nothing.
+// program, other arguments or variables — recalls nothing. What is kept is
+// the listing as the router masked it (Options.Redact): no secret the
+// server was started with reaches the file, and a file kept before that
+// is masked when read and written again at the server's next listing.
+// Removing the server deletes its file (ForgetListing).
 
 // listingKey identifies the program a config entry runs: the fields that
 // choose it and what it is given, as written, placeholders unexpanded (so
@@ -56,6 +62,7 @@ type keptListing struct {
 // when the server lists tools that differ from it.
 type listing struct {
 	path, key string
+	redact    router.Redactor // nil: none
 
 	once  sync.Once
 	tools []mcp.Tool // what the file held for key; nil: nothing known
@@ -67,15 +74,33 @@ type listing struct {
 // newListing is the listing of c in dir, or nil when there is none to
 // keep: no folder, no key (a built-in, an entry from code), or a server
 // that does not run.
-func newListing(dir string, c ServerConfig) *listing {
+func newListing(dir string, c ServerConfig, redact router.Redactor) *listing {
 	if dir == "" || c.ListingKey == "" || c.Builtin != nil || c.Disabled || c.StartError != "" {
 		return nil
 	}
-	sum := sha256.Sum256([]byte(c.Name))
+	return &listing{path: listingPath(dir, c.Name), key: c.ListingKey, redact: redact}
+}
+
+// listingPath is the file of server name's listing in dir.
+func listingPath(dir, name string) string {
+	sum := sha256.Sum256([]byte(name))
 	// The name, made a file name, for a person looking; the hash keeps two
 	// names that sanitize alike apart.
-	file := fileBase(c.Name) + "-" + hex.EncodeToString(sum[:4]) + ".json"
-	return &listing{path: filepath.Join(dir, file), key: c.ListingKey}
+	return filepath.Join(dir, fileBase(name)+"-"+hex.EncodeToString(sum[:4])+".json")
+}
+
+// ForgetListing deletes the listing kept in dir for the server named
+// name (a removed server's: its descriptions stay out of the data
+// directory, and a new server of its name recalls nothing). None kept is
+// no error.
+func ForgetListing(dir, name string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.Remove(listingPath(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("delete the kept tool listing of %s: %w", name, err)
+	}
+	return nil
 }
 
 // recall is the kept tools for l's key, read once; nil when none.
@@ -111,7 +136,9 @@ func (l *listing) recall() []mcp.Tool {
 		l.mu.Lock()
 		l.saved, _ = json.Marshal(k.Tools) // as remember encodes the server's listing
 		l.mu.Unlock()
-		l.tools = k.Tools
+		// A file kept before listings were masked: its secrets reach no one
+		// (the saved encoding is the file's, so the next listing rewrites it).
+		l.tools = router.RedactTools(l.redact, k.Tools)
 	})
 	return l.tools
 }

@@ -41,7 +41,7 @@ func TestListingRecalledAsListed(t *testing.T) {
 		if err != nil || len(live) == 0 {
 			t.Fatalf("%s: tools %v, %v", c.Name, live, err)
 		}
-		got := newListing(dir, c).recall()
+		got := newListing(dir, c, nil).recall()
 		if len(got) != len(live) {
 			t.Fatalf("%s: recalled %d tools, listed %d", c.Name, len(got), len(live))
 		}
@@ -112,7 +112,7 @@ func TestHoldRecalled(t *testing.T) {
 		{Name: "kept", Command: faultServer},
 		{Name: "new", Command: faultServer, Args: []string{"-name", "new"}},
 	}, func(v string) (string, error) { return v, nil })
-	newListing(dir, specs[0]).remember([]mcp.Tool{mcp.NewTool("echo")})
+	newListing(dir, specs[0], nil).remember([]mcp.Tool{mcp.NewTool("echo")})
 
 	m := New(Options{ListingsDir: dir})
 	t.Cleanup(func() { _ = m.Close(context.WithoutCancel(t.Context())) })

@@ -114,7 +114,12 @@ type Options struct {
 	// Private are the app's own folders (its data folder): no sandboxed
 	// server's folders may be one of them or hold one.
 	Private []string
-	Redact  func(string) string
+	// Redact, when set, masks secrets (the values resolved for the
+	// servers' configs) wherever a server's words leave the manager: its
+	// listings before they are pinned or kept (ListingsDir), call results
+	// and errors (see router.Redactor), its status's error and
+	// instructions, and its log.
+	Redact router.Redactor
 	// Tokens keeps remote servers' OAuth tokens (the OS keyring in the app);
 	// nil keeps them in memory until the manager is gone.
 	Tokens oauth.Store
@@ -196,17 +201,22 @@ type managed struct {
 // New returns a Manager with no servers.
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: opts, reg: router.New(router.Options{Gate: opts.Gate}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
+	m := &Manager{opts: opts, reg: router.New(router.Options{Gate: opts.Gate, Redact: opts.Redact, OwnData: builtin.Reserved}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
 	m.skills = skills.New(skillSessions{m}, skills.Options{ClientInfo: opts.ClientInfo})
 	return m
 }
 
 // SetRequestHandler routes the servers' sampling and elicitation requests to
 // h. Call it before Apply: a server offers the capabilities from its next
-// start. nil declines them (they are not offered).
+// start. nil declines them (they are not offered). Each request reaches h
+// tied to the caller whose call asked it (router.TiedTo), or is refused
+// when that cannot be told (router.Tying): one rule for every door.
 func (m *Manager) SetRequestHandler(h RequestHandler) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if h != nil {
+		h = router.Tying(m.reg, h)
+	}
 	m.requests = h
 	if h == nil {
 		m.reg.SetURLElicitor(nil) // a typed nil would be called
@@ -481,7 +491,7 @@ func (m *Manager) specLocked(c ServerConfig) supervisor.Spec {
 		Remote:       c.Remote,
 		StartTimeout: c.StartTimeout,
 		Restart:      c.Restart,
-		Redact:       m.opts.Redact,
+		Redact:       redactFunc(m.opts.Redact),
 		Roots:        c.Roots,
 		LogLevel:     m.logLevels[c.Name],
 	}
@@ -544,9 +554,9 @@ func builtinStart(start supervisor.InProcess, name string) supervisor.InProcess 
 func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 	spec := m.specLocked(c)
 	if m.opts.LogDir != "" && !c.Disabled && c.StartError == "" {
-		spec.LogPath = filepath.Join(m.opts.LogDir, logName(c.Name))
+		spec.LogPath = filepath.Join(m.opts.LogDir, m.logNameLocked(c.Name))
 	}
-	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{}), listing: newListing(m.opts.ListingsDir, c)}
+	ms := &managed{cfg: c, done: make(chan struct{}), settled: make(chan struct{}), listing: newListing(m.opts.ListingsDir, c, m.opts.Redact)}
 	if after == nil && m.hold != nil && ms.listing != nil && ms.listing.recall() != nil {
 		after = m.hold // HoldRecalled
 	}
@@ -572,7 +582,7 @@ func (m *Manager) startLocked(c ServerConfig, after <-chan struct{}) *managed {
 		// listeners (the gateway behind 'serve') hear the tools may differ.
 		m.reg.Invalidate(c.Name)
 		if m.opts.OnStatus != nil {
-			m.opts.OnStatus(st)
+			m.opts.OnStatus(redactStatus(m.opts.Redact, st))
 		}
 	}
 	sopts := supervisor.Options{ClientInfo: m.opts.ClientInfo, OnStatus: onStatus, OnNotification: m.onNotification}
@@ -727,9 +737,30 @@ func (m *Manager) Status() []supervisor.Status {
 			continue
 		}
 		seen[name] = true
-		out = append(out, s.status())
+		out = append(out, redactStatus(m.opts.Redact, s.status()))
 	}
 	return out
+}
+
+// redactStatus is st with what the server said masked (Options.Redact):
+// its error (a stderr line, an exit message), its instructions, its
+// description and the launcher's progress.
+func redactStatus(rd router.Redactor, st supervisor.Status) supervisor.Status {
+	if rd == nil || rd.Empty() {
+		return st
+	}
+	st.Error, st.Instructions, st.Progress = rd.Redact(st.Error), rd.Redact(st.Instructions), rd.Redact(st.Progress)
+	st.ServerInfo.Title, st.ServerInfo.Description = rd.Redact(st.ServerInfo.Title), rd.Redact(st.ServerInfo.Description)
+	return st
+}
+
+// redactFunc is rd's Redact, nil without one (the supervisor's and the
+// log's hook).
+func redactFunc(rd router.Redactor) func(string) string {
+	if rd == nil {
+		return nil
+	}
+	return rd.Redact
 }
 
 func (s *managed) status() supervisor.Status {
@@ -929,12 +960,10 @@ func sortedKeys(m map[string]string) []string {
 
 var unsafeFile = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
 
-// logName is server's log file: fileBase(server) + ".log".
-func logName(server string) string { return fileBase(server) + ".log" }
-
 // fileBase is server's name made a file name for its files (its log, its
-// listing): only letters, digits and ._- kept, and never a Windows device
-// name ("con" is logs/_con.log).
+// listing; each adds a hash of the name where this changed it, see logName
+// and listingPath): only letters, digits and ._- kept, and never a Windows
+// device name ("con" is _con).
 func fileBase(server string) string {
 	return cmp.Or(filename.Sanitize(unsafeFile.ReplaceAllString(server, "_")), "_")
 }

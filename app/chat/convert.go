@@ -45,9 +45,10 @@ func toolMessage(c history.ToolCall, budget int, md media) provider.Message {
 	return msg
 }
 
-// attach returns the images (with md.images) and audio (with md.audio) of
-// res that can go to the model and replaces each of them in res.Content by
-// a line saying it was attached.
+// attach returns the images (with md.images: image content, and embedded
+// blob resources of an image type) and audio (with md.audio) of res that
+// can go to the model and replaces each of them in res.Content by a line
+// saying it was attached.
 func attach(res *mcp.CallToolResult, md media) ([]provider.Image, []provider.Audio) {
 	if !md.images && !md.audio {
 		return nil, nil
@@ -56,6 +57,13 @@ func attach(res *mcp.CallToolResult, md media) ([]provider.Image, []provider.Aud
 	var clips []provider.Audio
 	res.Content = slices.Clone(res.Content) // the caller's slice stays as it was
 	for i, c := range res.Content {
+		if ic, uri, ok := resourceImage(c); ok && md.images {
+			if img, err := modelImage(ic); err == nil {
+				imgs = append(imgs, img)
+				res.Content[i] = mcp.NewTextContent(fmt.Sprintf("[resource %s: image %d: %s, attached]", uri, len(imgs), img.MIMEType))
+			}
+			continue // else described in text, as without images
+		}
 		switch c := c.(type) {
 		case mcp.ImageContent:
 			if !md.images {

@@ -28,7 +28,9 @@
 // `anthropic` | `ollama` | `local` (the model on this computer, below), `baseUrl`,
 // `defaultModel`, `apiKey` as `${secret:NAME}` only). The
 // model sees every active tool as `server__tool` (sanitized to the 64 characters of
-// `[a-zA-Z0-9_-]` providers accept; a name that had to change gets a short hash). Names are
+// `[a-zA-Z0-9_-]` providers accept; a name that had to change gets a short hash; one over 64
+// characters is cut in its server's part first, so the tool's name stays; a server's name with
+// nothing left of it, "サーバー", is `server_` and a hash of it, a tool's such name the hash). Names are
 // unique across servers. A server whose own name holds `__` always gets a hash on its tool
 // names: server `a__b` with tool `c` is `a__b__c_8a954b`, so it can never take (and rename)
 // `a__b__c`, the name of server `a`'s tool `b__c`, nor move the approval policy set on it.
@@ -37,7 +39,12 @@
 // take over the name another server's tool had, nor the approval policy or pin set on it. Every call goes to the server and tool
 // the model was offered, and that server's and tool's policy decides whether to ask. The
 // model may call several tools at once and the loop runs until it answers or 12 tool steps
-// (`settings.chat.maxSteps`), then says it stopped.
+// (`settings.chat.maxSteps`), then says it stopped. A server's progress notifications for a
+// running call (each call carries a progressToken) come out as progress events
+// (`EventProgress`: progress, total, message), at most four a second per call and none after
+// the call returned: the window's card draws a bar (or the message and count), `switchboard
+// chat` a status line on stderr (one line written over on a terminal, else a line every
+// few seconds).
 // Tool schemas per provider. Each tool's input schema is translated, as a request is made,
 // into the JSON Schema its provider accepts, so one tool's schema cannot fail every request of
 // a chat: one object at the top level for every provider (a top-level `anyOf`/`oneOf` of object
@@ -108,14 +115,18 @@
 //     app answers itself, is offered whenever the conversation holds a handle, and it reaches
 //     that chat's kept results only — not another chat's, not the content store's, and no
 //     server's tool. Lines longer than 1,000 bytes are kept cut in pieces, so a result that is one
-//     huge line (minified JSON, base64) is read a page at a time too. At most
+//     huge line (minified JSON, base64) is read a page at a time too; the first lines the model
+//     sees are the result's own text (no break added), its note says that read_result returns
+//     long lines in pieces whose breaks are not part of the result, and a read_result page is
+//     the whole lines that fit the result budget, so its note always says where to read on. At most
 //     `settings.chat.keepMB` megabytes of one result are kept (Settings → Chat → Long chats →
 //     Keep at most, 4 MB by default, 1–64): the rest is dropped, and the model's note and the
 //     card say how much. Kept results are not offered by `switchboard serve` or `switchboard
 //     builtin content-store` (no built-in server opens that folder) and are deleted with their
 //     chat. A handle is the app's own record: a `_meta["io.switchboard/kept"]` a server puts in
-//     its result is removed, so it can add no tool. The tool card shows the whole result, marked
-//     *capped*, and says which lines the model saw and what was dropped.
+//     its result is removed, so it can add no tool. The tool card shows the result, marked
+//     *capped*, a window of 50,000 characters at a time (Show more), says which lines the model
+//     saw and what was dropped, and marks the character where the model's view ended.
 //   - Cost per step. The engine keeps each chat's messages since its last summary, each
 //     converted once for the model; a step neither reads the history again nor converts it
 //     (`make bench`: a step at message 1,000 costs what one at message 10 does). It keeps

@@ -107,8 +107,8 @@ type Engine struct {
 // can lower it.
 var KeptConversations = 8
 
-// activeCall is a chat calling a server: where the server's sampling and
-// elicitation requests belong.
+// activeCall is a chat calling a server: the model its server's sampling
+// requests go to when the router ties them to the chat.
 type activeCall struct {
 	chatID string
 	model  Model
@@ -360,16 +360,21 @@ func (e *Engine) calls(server, chatID string, m Model) (done func()) {
 	}
 }
 
-// active returns the chat most recently calling server.
-func (e *Engine) active(server string) (chatID string, m Model, ok bool) {
+// callModel returns the model of chatID's turn calling server, ok false
+// when no turn of that chat is calling it. Whose call a server's question
+// is, the router tells (router.TiedTo); this is only what to ask with.
+func (e *Engine) callModel(server, chatID string) (m Model, ok bool) {
+	if chatID == "" {
+		return Model{}, false
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	cs := e.calling[server]
-	if len(cs) == 0 {
-		return "", Model{}, false
+	for _, c := range e.calling[server] {
+		if c.chatID == chatID {
+			return c.model, true
+		}
 	}
-	c := cs[len(cs)-1]
-	return c.chatID, c.model, true
+	return Model{}, false
 }
 
 // Forget drops what the engine remembers about a chat (after it is deleted).
@@ -943,14 +948,18 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 		res, err = r.runSynthetic(ctx, msg, syn, c.ID, params)
 	} else {
 		done := r.e.calls(t.Server, r.t.ChatID, Model{Provider: r.t.Provider, Name: r.t.Model, Images: r.t.Images, Audio: r.t.Audio})
-		res, err = r.e.opts.Tools.Call(ctx, t.Server, t.Tool.Name, params, router.CallOptions{
+		progress := progressOf(r.emit, msg.ID, view) // the server's progress reports, on the card and the CLI (progress.go)
+		// The chat's own call: its server's questions come to this chat and no other (router.Tie).
+		res, err = r.e.opts.Tools.Call(router.WithParty(ctx, Party(r.t.ChatID)), t.Server, t.Tool.Name, params, router.CallOptions{
 			// A call run as a task: its card shows the status live (and offers Cancel).
 			OnTask: func(u router.TaskUpdate) {
 				view.Task = &u
 				hc.Task = &history.Task{ID: u.ID, Status: u.Status, Message: u.Message} // a reopened chat shows how it ended
 				update(CallRunning)
 			},
+			OnProgress: progress.report,
 		})
+		progress.stop()
 		done()
 	}
 	stripKept(res) // a server's handle is no handle: the engine writes its own below

@@ -25,6 +25,7 @@ const (
 	EventStepLimit  EventType = "stepLimit"  // the loop stopped at its step limit
 	EventMessageEnd EventType = "messageEnd" // an assistant message is complete (or not)
 	EventContext    EventType = "context"    // the context meter before a step (Context), or a summary being written
+	EventProgress   EventType = "progress"   // a running call's server said how far it is (Progress; Call names the call)
 	EventDone       EventType = "done"       // the turn is over
 )
 
@@ -59,6 +60,10 @@ type Event struct {
 	DurationMs int64 `json:"durationMs,omitempty"`
 	// Context is the context meter (EventContext).
 	Context *ContextView `json:"context,omitempty"`
+	// Progress is how far a running call is (EventProgress), as its server
+	// reported it; Call names the call (its ID, Index, Name, Server, Tool
+	// and Parent, status running).
+	Progress *Progress `json:"progress,omitempty"`
 }
 
 // Usage is the tokens a message used, when the provider reports them.

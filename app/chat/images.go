@@ -78,6 +78,22 @@ func modelImage(c mcp.ImageContent) (provider.Image, error) {
 	return provider.Image{}, fmt.Errorf("%w: larger than %d bytes even scaled down", errImage, MaxImageBytes)
 }
 
+// resourceImage is an embedded blob resource of an image type as image
+// content (a screenshot a server returns as a resource rather than an
+// image), so it reaches a model that takes images as one; ok is false for
+// any other content.
+func resourceImage(c mcp.Content) (img mcp.ImageContent, uri string, ok bool) {
+	e, isRes := c.(mcp.EmbeddedResource)
+	if !isRes {
+		return mcp.ImageContent{}, "", false
+	}
+	r, isBlob := e.Resource.(mcp.BlobResourceContents)
+	if !isBlob || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.MIMEType)), "image/") {
+		return mcp.ImageContent{}, "", false
+	}
+	return mcp.ImageContent{Type: "image", MIMEType: r.MIMEType, Data: r.Blob}, r.URI, true
+}
+
 // scaled fits src in side×side and encodes it: PNG when the original was
 // PNG or GIF (sharp edges, transparency), else JPEG.
 func scaled(src image.Image, side int, mime string) ([]byte, string, error) {

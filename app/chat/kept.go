@@ -84,6 +84,11 @@ type Kept struct {
 	Chars int `json:"chars"`
 	// Shown is how many of its lines the model saw.
 	Shown int `json:"shown,omitempty"`
+	// Seen is how many of its characters, from the start, the model saw:
+	// where the card draws its marker (a result that is one long line
+	// has one line but many pieces). 0 in handles stored before it was
+	// recorded.
+	Seen int `json:"seen,omitempty"`
 	// Dropped is how many of its characters were not kept: those past the
 	// turn's KeepLimit. read_result reads up to where they start.
 	Dropped int `json:"dropped,omitempty"`
@@ -205,6 +210,7 @@ func (x kept) keep(ctx context.Context, callID, tool string, res *mcp.CallToolRe
 	k.Lines = wrappedLines(text)
 	head, _ := keptHead(text, budget)
 	k.Shown = strings.Count(head, "\n") + 1
+	k.Seen = utf8.RuneCountInString(text[:unwrappedLen(text, head)])
 	if res.Meta == nil {
 		res.Meta = &mcp.Meta{}
 	}
@@ -291,6 +297,9 @@ func eachPiece(s string, fn func(piece string, newline bool)) {
 			for cut > 0 && !utf8.RuneStart(line[cut]) {
 				cut--
 			}
+			if cut == 0 { // no rune starts there (not UTF-8): cut by bytes, or it would never end
+				cut = maxKeptLine
+			}
 			fn(line[:cut], true)
 			line = line[cut:]
 		}
@@ -330,17 +339,44 @@ func keptHead(text string, budget int) (head string, whole bool) {
 	return head, len(head) == len(w) || w[len(head)] == '\n'
 }
 
+// unwrappedLen is how long w, a head of wrapLong(s), is in s: w without
+// the line breaks wrapLong added. A break it added is never followed by
+// one of s's own (it cuts a line that goes on), so the two are told apart
+// byte by byte.
+func unwrappedLen(s, w string) int {
+	i := 0
+	for j := 0; j < len(w) && i < len(s); j++ {
+		if w[j] == s[i] {
+			i++
+		} // else w[j] is a break wrapLong added
+	}
+	return i
+}
+
 // cappedText is a kept result as the model reads it: its head, then where
-// the rest is and how to read it.
+// the rest is and how to read it. The head is the result's own text: its
+// lines longer than maxKeptLine are counted in pieces, as read_result
+// reads them, but the head carries none of the breaks between pieces, and
+// the note says read_result's do not belong to the result: a model that
+// copies a token, a URL or base64 out of it must not copy breaks into it.
 func cappedText(text string, budget int, k Kept) string {
-	head, whole := keptHead(text, budget)
-	shown := strings.Count(head, "\n") + 1
+	wrapped, whole := keptHead(text, budget)
+	shown := strings.Count(wrapped, "\n") + 1
 	next := shown + 1
 	if !whole {
 		next = shown // the rest of the line the head ends in
 	}
-	note := fmt.Sprintf("%s\n[capped: showing lines 1–%d of %d (%d of %d characters). The result is kept for this chat: call %s with id %q and fromLine %d to read on, or with id %q and a query to search it.",
-		head, shown, k.Lines, utf8.RuneCountInString(head), k.Chars, ReadResultName, k.ID, next, k.ID)
+	head := text[:unwrappedLen(text, wrapped)]
+	var note string
+	if !hasLongLine(text) {
+		note = fmt.Sprintf("%s\n[capped: showing lines 1–%d of %d (%d of %d characters).", head, shown, k.Lines, utf8.RuneCountInString(head), k.Chars)
+	} else {
+		note = fmt.Sprintf("%s\n[capped: showing the first %d of %d characters (lines 1–%d of %d as %s counts them: it returns each line longer than %d bytes in pieces, one a line; "+
+			"those line breaks are not part of the result, so join the pieces without them).",
+			head, utf8.RuneCountInString(head), k.Chars, shown, k.Lines, ReadResultName, maxKeptLine)
+	}
+	note += fmt.Sprintf(" The result is kept for this chat: call %s with id %q and fromLine %d to read on, or with id %q and a query to search it.",
+		ReadResultName, k.ID, next, k.ID)
 	if k.Dropped > 0 {
 		note += fmt.Sprintf(" Only its first %d characters are kept; the last %d were dropped (over the limit of what is kept of one result).", k.Chars-k.Dropped, k.Dropped)
 	}
@@ -421,13 +457,53 @@ func (x kept) readResult(ctx context.Context, params map[string]any) (*mcp.CallT
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
+	lines = fitPage(lines, r.budgetFor(ReadResultName)-pageNoteRoom)
 	text := lines.Text
 	if lines.More {
-		text += fmt.Sprintf("\n[lines %d–%d of %d; call %s with fromLine %d to read on]", lines.From, lines.To, lines.Total, ReadResultName, lines.To+1)
+		text += fmt.Sprintf("\n[lines %d–%d of %d; call %s with fromLine %d to read on", lines.From, lines.To, lines.Total, ReadResultName, lines.To+1)
 	} else {
-		text += fmt.Sprintf("\n[lines %d–%d of %d: the end]", lines.From, lines.To, lines.Total)
+		text += fmt.Sprintf("\n[lines %d–%d of %d: the end", lines.From, lines.To, lines.Total)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}}, nil
+	if holdsPiece(lines.Text) {
+		text += fmt.Sprintf(". Lines longer than %d bytes are returned in pieces, one a line: the break after a piece is not part of the result", maxKeptLine)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text + "]")}}, nil
+}
+
+// pageNoteRoom is the part of read_result's budget kept for its note.
+const pageNoteRoom = 300
+
+// fitPage cuts a read to the whole lines that fit budget characters (at
+// least one), so the model gets the note saying where to read on instead
+// of a page cut off by its result budget: 200 pieces of a long line are
+// 200,000 characters.
+func fitPage(l KeptLines, budget int) KeptLines {
+	if fitsBudget(l.Text, budget) {
+		return l
+	}
+	head := truncateHead(l.Text, max(budget, 1))
+	if len(head) < len(l.Text) && l.Text[len(head)] != '\n' {
+		if nl := strings.LastIndexByte(head, '\n'); nl >= 0 {
+			head = head[:nl]
+		} else {
+			head, _, _ = strings.Cut(l.Text, "\n") // one line over the budget: the model's budget cuts it
+		}
+	}
+	l.Text = head
+	l.To = l.From + strings.Count(head, "\n")
+	l.More = true
+	return l
+}
+
+// holdsPiece says whether text (lines of a kept result) may hold a piece
+// of a longer line: a line as long as wrapLong's pieces are.
+func holdsPiece(text string) bool {
+	for line := range strings.Lines(text) {
+		if len(strings.TrimSuffix(line, "\n")) > maxKeptLine-utf8.UTFMax {
+			return true
+		}
+	}
+	return false
 }
 
 // intParam reads a JSON number argument.

@@ -207,13 +207,18 @@ func TestKeptResultIsCappedAndReadOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	k, ok := chat.KeptOf(msgs[1].ToolCalls[0].Result)
-	if !ok || k.Chars != 50_000 || k.Dropped != 40_000 || k.Lines != 50 || k.Shown != 2 {
-		t.Fatalf("handle %+v (%v); want 50,000 characters in 50 lines, 2 shown, 40,000 dropped", k, ok)
+	if !ok || k.Chars != 50_000 || k.Dropped != 40_000 || k.Lines != 50 || k.Shown != 2 || k.Seen != 1_999 {
+		t.Fatalf("handle %+v (%v); want 50,000 characters in 50 lines, 2 shown, 1,999 characters seen, 40,000 dropped", k, ok)
 	}
 	body := string(kf.llm.Requests()[1])
-	for _, want := range []string{"showing lines 1–2 of 50", "Only its first 10000 characters are kept; the last 40000 were dropped", `call read_result with id \"` + k.ID + `\" and fromLine 2`} {
+	for _, want := range []string{
+		// The head is the result's own text: no line break it does not have.
+		`"` + line[:1_999] + `\n[capped: showing the first 1999 of 50000 characters (lines 1–2 of 50 as read_result counts them`,
+		"those line breaks are not part of the result, so join the pieces without them",
+		"Only its first 10000 characters are kept; the last 40000 were dropped", `call read_result with id \"` + k.ID + `\" and fromLine 2`,
+	} {
 		if !strings.Contains(body, want) {
-			t.Fatalf("the model was not told %q:\n%.1500s", want, body)
+			t.Fatalf("the model was not told %.200q:\n%.2500s", want, body)
 		}
 	}
 	if got := toolNames(t, kf.llm.Requests()[1]); !slices.Equal(got, []string{"evil__run", chat.ReadResultName}) {
@@ -232,5 +237,22 @@ func TestKeptResultIsCappedAndReadOn(t *testing.T) {
 	got := string(res.ToolCalls[0].Result)
 	if res.ToolCalls[0].IsError || !strings.Contains(got, strings.Repeat("0123456789", 100)) || !strings.Contains(got, "lines 3–3 of 10") {
 		t.Fatalf("read on: %.400s", got)
+	}
+
+	// Read on without toLine: a page is what fits the model's budget, and
+	// says where to go on and that the pieces' breaks are not the result's.
+	kf.llm.Enqueue(
+		providertest.Reply{ToolCalls: []providertest.ToolCall{call("c3", chat.ReadResultName, fmt.Sprintf(`{"id":%q,"fromLine":4}`, k.ID))}},
+		providertest.Reply{Text: "read"},
+	)
+	if _, err := kf.send(t.Context(), "read on", evilOnly, func(tu *chat.Turn) { tu.ResultBudget = 2_000 }); err != nil {
+		t.Fatal(err)
+	}
+	reqs := kf.llm.Requests()
+	body = string(reqs[len(reqs)-1])
+	for _, want := range []string{"[lines 4–4 of 10; call read_result with fromLine 5 to read on. Lines longer than 1000 bytes are returned in pieces, one a line: the break after a piece is not part of the result]"} {
+		if !strings.Contains(body, want) || strings.Contains(body, "[truncated") {
+			t.Fatalf("a page of a long line: the model was not told %q (or it was truncated):\n%.800s", want, body[max(0, len(body)-2500):])
+		}
 	}
 }

@@ -69,12 +69,16 @@ type Model struct {
 func (m Model) media() media { return media{images: m.Images, audio: m.Audio} }
 
 // Requests answers requests that servers send to the app (it implements
-// mcpmanager.RequestHandler). A sampling request is decided by the user's
-// sampling settings (DecideSampling); when it may go on it goes to the model
-// of the chat whose tool call is running on that server (else to
-// Fallback's), with its maxTokens clamped (ClampMaxTokens), after the user
-// approved the exact request when the settings ask. An elicitation is shown
-// as a form.
+// mcpmanager.RequestHandler). Whose call a request came from, the router
+// says (router.TiedTo: the manager ties each one before it gets here, and
+// refuses those it cannot tie): a chat's call (Party) is that chat's, and
+// another caller's (the Tools page, 'tools call') is outside any chat. A
+// sampling request is decided by the user's sampling settings
+// (DecideSampling); when it may go on it goes to the model of the chat
+// whose call it came from (its turn's, else ChatModel's), or to
+// Fallback's outside a chat, with its maxTokens clamped (ClampMaxTokens),
+// after the user approved the exact request when the settings ask. An
+// elicitation is shown as a form, in that chat.
 type Requests struct {
 	Engine *Engine
 	// Approver asks about sampling requests the settings say to ask
@@ -82,17 +86,16 @@ type Requests struct {
 	// everything (the CLI's --yes): nil refuses them.
 	Approver Approver
 	Elicitor Elicitor
-	// Fallback picks the model when no chat is calling the server.
+	// Fallback picks the model for a request that came from no chat's call.
 	Fallback func(ctx context.Context) (Model, error)
-	// ChatModel is the model a chat uses (its provider and model), for an
-	// MCP App's sampling in that chat; nil (or no chat): Fallback's.
+	// ChatModel is the model a chat uses (its provider and model), for a
+	// request of the chat's that no turn of it is making (an MCP App's
+	// call, or its own sampling, in that chat); nil (or no chat):
+	// Fallback's.
 	ChatModel func(ctx context.Context, chatID string) (Model, error)
 	// Sampling reads the user's sampling settings, once per request (nil:
 	// the defaults: ask, only during the server's own calls).
 	Sampling func() SamplingSettings
-	// InCall reports whether the server has a tool call running that is
-	// not the engine's (the Tools page's, an MCP App's); nil: none.
-	InCall func(server string) bool
 	// OnRefused hears every sampling request refused without the user's
 	// own "Deny" (settings, the cap, no way to ask), so the front door
 	// shows it: the window in the chat, the CLI on stderr.
@@ -118,10 +121,32 @@ var (
 	ErrNoElicitor      = errors.New("this client cannot show forms")
 )
 
+// Party is what chat chatID's calls name as their caller
+// (router.WithParty): a server's question the router ties to it is shown
+// in that chat, and sampled with its model. An MCP App's calls in the chat
+// name it too.
+func Party(chatID string) any { return chatParty{chatID} }
+
+// chatParty is a chat as the router's party: an attended one (its
+// questions are the person's at this window or terminal).
+type chatParty struct{ chatID string }
+
+// Attended marks a chat as router.Attended.
+func (chatParty) Attended() {}
+
+// caller is the chat a question of server, asked under ctx, came from (""
+// for none), and whether it came from anyone's call at all: what the tie
+// in ctx says (router.TiedTo). A question with none is outside any call.
+func caller(ctx context.Context, server string) (chatID string, inCall bool) {
+	party, _ := router.TiedTo(ctx, server)
+	p, _ := party.(chatParty)
+	return p.chatID, party != nil
+}
+
 // CreateMessage implements sampling/createMessage.
 func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	chatID, m, engineCall := q.Engine.active(server)
-	inCall := engineCall || q.InCall != nil && q.InCall(server)
+	chatID, inCall := caller(ctx, server)
+	m, engineCall := q.Engine.callModel(server, chatID)
 	return q.createMessage(ctx, server, "", chatID, m, engineCall, inCall, req)
 }
 
@@ -134,16 +159,13 @@ func (q *Requests) CreateMessage(ctx context.Context, server string, req mcp.Cre
 // call; the model is the one a chat's turn is using with the server, else
 // the chat's own (ChatModel), else Fallback's.
 func (q *Requests) CreateMessageForApp(ctx context.Context, chatID, server, appURI string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	active, m, engineCall := q.Engine.active(server)
-	if active != chatID {
-		engineCall = false
-	}
+	m, engineCall := q.Engine.callModel(server, chatID)
 	return q.createMessage(ctx, server, appURI, chatID, m, engineCall, true, req)
 }
 
 // createMessage decides, asks, and sends a sampling request; m is the
-// model when engineCall (a chat's turn is calling the server), else
-// Fallback picks it.
+// model when engineCall (chatID's turn is calling the server), else the
+// chat's (ChatModel), or outside a chat Fallback's.
 func (q *Requests) createMessage(ctx context.Context, server, appURI, chatID string, m Model, engineCall, inCall bool, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	var s SamplingSettings
 	if q.Sampling != nil {
@@ -155,7 +177,7 @@ func (q *Requests) createMessage(ctx context.Context, server, appURI, chatID str
 	}
 	if !engineCall {
 		pick := q.Fallback
-		if appURI != "" && chatID != "" && q.ChatModel != nil {
+		if chatID != "" && q.ChatModel != nil {
 			pick = func(ctx context.Context) (Model, error) { return q.ChatModel(ctx, chatID) }
 		}
 		if pick == nil {
@@ -234,7 +256,7 @@ func (q *Requests) Elicit(ctx context.Context, server string, req mcp.Elicitatio
 	if q.Elicitor == nil {
 		return nil, ErrNoElicitor
 	}
-	chatID, _, _ := q.Engine.active(server)
+	chatID, _ := caller(ctx, server)
 	er := ElicitRequest{ID: newID(), ChatID: chatID, Server: server, Mode: req.Params.Mode, Message: req.Params.Message, URL: req.Params.URL}
 	if er.Mode == "" {
 		er.Mode = "form"

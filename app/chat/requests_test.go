@@ -12,6 +12,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // elicitor answers forms from a script and records them.
@@ -40,12 +41,13 @@ func TestSamplingGoesToTheModelAfterApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	appr := &approver{answer: chat.ApproveOnce}
-	// InCall: one of the server's calls is running (the test stands in for it).
-	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr, InCall: func(string) bool { return true },
+	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr,
 		Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "claude-test"}, nil }}
+	// During a call outside any chat (the Tools page's), as the router tied it.
+	ctx := router.WithTie(t.Context(), "everything", "the Tools page")
 
 	llm.Enqueue(providertest.Reply{Text: "Lisbon"})
-	res, err := q.CreateMessage(t.Context(), "everything", samplingRequest("Capital of Portugal?"))
+	res, err := q.CreateMessage(ctx, "everything", samplingRequest("Capital of Portugal?"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestSamplingGoesToTheModelAfterApproval(t *testing.T) {
 	}
 
 	appr.answer = chat.Deny
-	if _, err := q.CreateMessage(t.Context(), "everything", samplingRequest("again")); !errors.Is(err, chat.ErrSamplingDenied) {
+	if _, err := q.CreateMessage(ctx, "everything", samplingRequest("again")); !errors.Is(err, chat.ErrSamplingDenied) {
 		t.Fatalf("denied: %v", err)
 	}
 	if len(llm.Requests()) != 1 {
@@ -113,7 +115,7 @@ func TestSamplingKeepsTheStopSequences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: &approver{answer: chat.ApproveOnce}, InCall: func(string) bool { return true },
+			q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: &approver{answer: chat.ApproveOnce},
 				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "m1"}, nil }}
 			reply := providertest.Reply{Text: "one, two"} // OpenAI's finish_reason "stop"
 			if tc.kind == provider.KindAnthropic {
@@ -122,7 +124,7 @@ func TestSamplingKeepsTheStopSequences(t *testing.T) {
 			llm.Enqueue(reply)
 			req := samplingRequest("Count to three, then say STOP.")
 			req.StopSequences = []string{"STOP", "\n\n"}
-			res, err := q.CreateMessage(t.Context(), "everything", req)
+			res, err := q.CreateMessage(router.WithTie(t.Context(), "everything", "the Tools page"), "everything", req)
 			if err != nil {
 				t.Fatal(err)
 			}

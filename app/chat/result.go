@@ -1,8 +1,11 @@
 package chat
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"strings"
 	"unicode/utf8"
 
@@ -38,7 +41,11 @@ func resultText(res *mcp.CallToolResult) string {
 			case mcp.TextResourceContents:
 				fmt.Fprintf(&b, "[resource %s]\n%s", r.URI, r.Text)
 			case mcp.BlobResourceContents:
-				fmt.Fprintf(&b, "[resource %s, %s, binary]", r.URI, r.MIMEType)
+				if text, ok := blobText(r); ok {
+					fmt.Fprintf(&b, "[resource %s]\n%s", r.URI, text)
+				} else {
+					fmt.Fprintf(&b, "[resource %s, %s, binary]", r.URI, r.MIMEType)
+				}
 			}
 		case mcp.ResourceLink:
 			fmt.Fprintf(&b, "[resource link %s: %s]", c.URI, c.Name)
@@ -54,6 +61,54 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// blobText is an embedded blob resource's content as text, when it is
+// text a server sent base64-encoded (server-everything's text/plain blobs,
+// a file server's Markdown): its MIME type is text-like (textMIME), or it
+// has none and its bytes hold no NUL; and they are valid UTF-8 (a leading
+// byte-order mark dropped). The text then counts against the result's
+// budget, and is capped and kept like any text result.
+func blobText(r mcp.BlobResourceContents) (string, bool) {
+	typed := strings.TrimSpace(r.MIMEType) != ""
+	if typed && !textMIME(r.MIMEType) {
+		return "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(r.Blob)
+	if err != nil {
+		// Some servers leave out the padding.
+		if raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(r.Blob, "=")); err != nil {
+			return "", false
+		}
+	}
+	if !utf8.Valid(raw) || !typed && bytes.IndexByte(raw, 0) >= 0 {
+		return "", false
+	}
+	return strings.TrimPrefix(string(raw), "\uFEFF"), true
+}
+
+// textMIME says whether a MIME type is text a person reads: text/*, JSON,
+// XML, YAML (also as a +json, +xml or +yaml suffix: application/ld+json,
+// image/svg+xml), and the scripting and data types servers send files as.
+func textMIME(mimeType string) bool {
+	t, _, err := mime.ParseMediaType(mimeType)
+	if err != nil {
+		t, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(mimeType)), ";")
+	}
+	if strings.HasPrefix(t, "text/") {
+		return true
+	}
+	for _, suffix := range []string{"+json", "+xml", "+yaml"} {
+		if strings.HasSuffix(t, suffix) {
+			return true
+		}
+	}
+	switch strings.TrimPrefix(t, "application/") {
+	case "json", "xml", "yaml", "x-yaml", "toml", "x-toml", "javascript", "x-javascript", "ecmascript", "typescript",
+		"x-sh", "x-shellscript", "sql", "graphql", "x-ndjson", "jsonl", "x-jsonlines", "csv", "x-httpd-php", "x-python":
+		return strings.HasPrefix(t, "application/")
+	}
+	return false
 }
 
 // truncate cuts s to budget characters (runes), at a line break when one is

@@ -34,8 +34,8 @@ func TestSamplingWithTools(t *testing.T) {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			f := newFixture(t, tc.kind, nil)
 			m := mcpmanager.New(mcpmanager.Options{})
-			// InCall: the test's own router call below is the server's call.
-			m.SetRequestHandler(&chat.Requests{Engine: f.eng, Approver: f.appr, InCall: func(string) bool { return true },
+			// The test's own router call below is the server's call: the manager ties the request to it.
+			m.SetRequestHandler(&chat.Requests{Engine: f.eng, Approver: f.appr,
 				Fallback: func(context.Context) (chat.Model, error) { return chat.Model{Provider: f.p, Name: "m1"}, nil }})
 			m.Apply([]mcpmanager.ServerConfig{{Name: "links", Command: bin}})
 			t.Cleanup(func() { m.Close(context.Background()) })

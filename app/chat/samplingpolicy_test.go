@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
 	"github.com/switchboard-app/switchboard/app/chat/provider/providertest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 func TestDecideSampling(t *testing.T) {
@@ -106,19 +107,19 @@ func TestSamplingFollowsItsSettings(t *testing.T) {
 	appr := &approver{answer: chat.ApproveOnce}
 	var mu sync.Mutex
 	settings := chat.SamplingSettings{Mode: chat.SamplingAllow, PerChat: 2}
-	inCall := true
 	var refused []chat.Refusal
 	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr,
 		Fallback:  func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "local-model"}, nil },
 		Sampling:  func() chat.SamplingSettings { mu.Lock(); defer mu.Unlock(); return settings },
-		InCall:    func(string) bool { mu.Lock(); defer mu.Unlock(); return inCall },
 		OnRefused: func(r chat.Refusal) { mu.Lock(); defer mu.Unlock(); refused = append(refused, r) },
 	}
+	// The requests come during a call of the Tools page (as the router tied them), but one.
+	during := router.WithTie(t.Context(), "srv", "the Tools page")
 	big := samplingRequest("hi")
 	big.MaxTokens = 1_000_000
 	for i := range 3 {
 		llm.Enqueue(providertest.Reply{Text: "ok"})
-		if _, err := q.CreateMessage(t.Context(), "srv", big); err != nil {
+		if _, err := q.CreateMessage(during, "srv", big); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
 	}
@@ -137,16 +138,13 @@ func TestSamplingFollowsItsSettings(t *testing.T) {
 		t.Fatalf("the card shows another limit than the model gets: %s", asked[0].Arguments)
 	}
 
-	mu.Lock()
-	inCall = false
-	mu.Unlock()
-	if _, err := q.CreateMessage(t.Context(), "srv", big); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "none of its tool calls") {
+	if _, err := q.CreateMessage(router.WithTie(t.Context(), "srv", nil), "srv", big); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "none of its tool calls") {
 		t.Fatalf("outside a call: %v", err)
 	}
 	mu.Lock()
-	inCall, settings = true, chat.SamplingSettings{Mode: chat.SamplingDeny}
+	settings = chat.SamplingSettings{Mode: chat.SamplingDeny}
 	mu.Unlock()
-	if _, err := q.CreateMessage(t.Context(), "srv", big); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "turned off") {
+	if _, err := q.CreateMessage(during, "srv", big); !errors.Is(err, chat.ErrSamplingRefused) || !strings.Contains(err.Error(), "turned off") {
 		t.Fatalf("deny: %v", err)
 	}
 	// The user's own "Deny" on the card is no refusal to report.
@@ -154,7 +152,7 @@ func TestSamplingFollowsItsSettings(t *testing.T) {
 	settings = chat.SamplingSettings{}
 	mu.Unlock()
 	appr.answer = chat.Deny
-	if _, err := q.CreateMessage(t.Context(), "srv", big); !errors.Is(err, chat.ErrSamplingDenied) {
+	if _, err := q.CreateMessage(during, "srv", big); !errors.Is(err, chat.ErrSamplingDenied) {
 		t.Fatalf("declined: %v", err)
 	}
 	if len(llm.Requests()) != 3 {
@@ -195,12 +193,11 @@ func TestAppSamplingSharesTheServersPolicy(t *testing.T) {
 	q := &chat.Requests{Engine: chat.New(chat.Options{}), Approver: appr,
 		Fallback:  func(context.Context) (chat.Model, error) { return chat.Model{Provider: p, Name: "local-model"}, nil },
 		Sampling:  func() chat.SamplingSettings { mu.Lock(); defer mu.Unlock(); return settings },
-		InCall:    func(string) bool { return true },
 		OnRefused: func(r chat.Refusal) { mu.Lock(); defer mu.Unlock(); refused = append(refused, r) },
 	}
 	// The server's own request uses the chat's one unasked request (outside a chat: chat ""), so the app's asks.
 	llm.Enqueue(providertest.Reply{Text: "from the server"})
-	if _, err := q.CreateMessage(t.Context(), "srv", samplingRequest("hi")); err != nil {
+	if _, err := q.CreateMessage(router.WithTie(t.Context(), "srv", "the Tools page"), "srv", samplingRequest("hi")); err != nil {
 		t.Fatal(err)
 	}
 	llm.Enqueue(providertest.Reply{Text: "Q4 was fine."})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -121,27 +122,51 @@ func (p ProviderSettings) AcceptsImages(model string) bool {
 }
 
 // DefaultImages is the default of ProviderSettings.Images: Anthropic's
-// models and OpenAI's own take images; on other OpenAI-compatible servers
-// and Ollama, only models whose name says vision (llava, -vl, vision,
-// gemma3, …) are sent them, since a text-only model refuses the request.
+// models, OpenAI's own and Gemini's (generativelanguage.googleapis.com)
+// take images, but for the text-only models among them (textOnlyModel); on
+// other OpenAI-compatible servers and Ollama, only models whose name says
+// vision (visionModel: llava, -vl, gemma3, gemini, …) are sent them, since
+// a text-only model refuses the request.
 func DefaultImages(kind provider.Kind, baseURL, model string) bool {
-	switch kind {
-	case provider.KindAnthropic:
+	m := strings.ToLower(strings.TrimSpace(model))
+	if textOnlyModel.MatchString(m) {
+		return false
+	}
+	if kind == provider.KindAnthropic || kind == provider.KindOpenAI && visionHost(baseURL) {
 		return true
-	case provider.KindOpenAI:
-		if u, err := url.Parse(baseURL); baseURL == "" || err == nil && strings.EqualFold(u.Hostname(), "api.openai.com") {
-			m := strings.ToLower(model)
-			return !strings.HasPrefix(m, "gpt-3.5") && !strings.HasPrefix(m, "o1-mini") && !strings.HasPrefix(m, "o3-mini")
-		}
 	}
-	m := strings.ToLower(model)
-	for _, k := range []string{"llava", "vision", "-vl", "vl:", "gemma3", "minicpm-v", "moondream", "pixtral", "llama4", "gpt-4o", "gpt-4.1", "gpt-5", "claude"} {
-		if strings.Contains(m, k) {
-			return true
-		}
-	}
-	return false
+	return visionModel.MatchString(m)
 }
+
+// visionHost says whether an OpenAI-compatible base URL is OpenAI's own
+// API (also when none is given) or Gemini's, whose models take images.
+func visionHost(baseURL string) bool {
+	if baseURL == "" || provider.DialectFor(provider.KindOpenAI, baseURL) == provider.DialectGemini {
+		return true
+	}
+	u, err := url.Parse(baseURL)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+// visionModel matches the names (lower case) of models that take images,
+// as APIs, routers and Ollama's library write them ("qwen2.5vl:7b",
+// "Qwen/Qwen2.5-VL-7B-Instruct", "google/gemma-3-12b-it",
+// "openai/o4-mini"): LLaVA and Qwen-VL-like families, InternVL, QVQ,
+// MiniCPM-V, Moondream, Pixtral, Molmo, Idefics, Gemma 3, Llama 4 and
+// 3.2 Vision, Granite Vision, Phi-4 multimodal, Mistral Small 3.1/3.2 and
+// Medium 3, GLM-4.xV, GPT-4o/4.1/4-turbo/5, o1/o3/o4, Claude, Gemini, Grok 4
+// and Grok's vision models.
+var visionModel = regexp.MustCompile(`llava|vision|-vl|vl:|vl$|vlm|internvl|qvq|minicpm-v|moondream|pixtral|molmo|idefics|` +
+	`gemma-?3|llama-?4|multimodal|mistral-small-?3\.[12]|mistral-small-(2503|2506|latest)|mistral-medium-(3|2505|2508|latest)|` +
+	`glm-4(\.\d+)?v|gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-5|(^|/)o[134]\b|claude|gemini|grok-4`)
+
+// textOnlyModel matches the names of text-only models of families that
+// otherwise take images, or that a vision provider serves: Gemma 3's 1B
+// and 270M and Gemma 3n (Ollama and the Gemini API take text from it),
+// GPT-3.5, GPT-4 (not Turbo), o1-mini, o1-preview, o3-mini, the audio and
+// search previews, Claude 2 and Instant.
+var textOnlyModel = regexp.MustCompile(`gemma-?3n|gemma-?3[:-](1b|270m)|(^|/)(gpt-3\.5|o1-mini|o1-preview|o3-mini)|` +
+	`(^|/)gpt-4(-0314|-0613|-32k[\w-]*)?(:|$)|-(audio|search)-preview|(^|/)claude-(2|instant)`)
 
 // AcceptsAudio says whether model (of this provider) is sent audio: never
 // unless the provider speaks OpenAI's wire (Anthropic's and Ollama's APIs

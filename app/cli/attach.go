@@ -32,6 +32,14 @@ func attachRunning(ctx context.Context, inv *Invocation, client string) (in io.R
 	}})
 	switch {
 	case errors.Is(err, host.ErrNotShared):
+		// Said, so that a user who runs Switchboard (the window, the
+		// daemon) learns why this app starts servers of its own: most
+		// often another data dir (--data-dir, SWITCHBOARD_DATA_DIR).
+		why := ""
+		if refused := host.AddressRefused(err); refused != "" {
+			why = " (" + refused + ")"
+		}
+		fmt.Fprintf(inv.Stderr, "switchboard serve: no running Switchboard for %s; starting the servers here%s\n", termSafe(h.Dir().String()), termSafe(why))
 		return inv.Stdin, inv.Stdout, false, nil
 	case err != nil && d.PID == 0:
 		fmt.Fprintf(inv.Stderr, "switchboard serve: not using the running Switchboard (%s); starting the servers here\n", termSafe(err.Error()))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
 )
@@ -34,7 +35,12 @@ func TestServersInstallBundle(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tools call: exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{key, `/tmp/a`, `/tmp/b`, `"ECHO_LIMIT":"10"`} {
+	// The key shows masked (only the real value is masked so): results are
+	// masked at the source like anything else a server says.
+	if strings.Contains(out, key) {
+		t.Errorf("the result shows the key in full: %s", out)
+	}
+	for _, want := range []string{secrets.Mask(key), `/tmp/a`, `/tmp/b`, `"ECHO_LIMIT":"10"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the server did not get %s: %s", want, out)
 		}

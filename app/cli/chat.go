@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -148,6 +149,7 @@ func chatCmd() *Command {
 				setAt += ", or in Settings → Chat → Long chats → Context windows (" + pname + "/" + model + "=tokens)"
 			}
 			out := &streamPrinter{out: inv.Stdout, errOut: errOut, quiet: inv.JSON, setWindow: setAt}
+			out.status, out.width = terminalStatus(inv.Stderr, errOut)
 			turn.OnEvent = out.event
 			res, err := h.Chats.Send(ctx, turn)
 			out.finish()
@@ -276,6 +278,14 @@ type streamPrinter struct {
 	midLine   bool
 	// toldAssumed, toldStubbed: each note is printed once a run.
 	toldAssumed, toldStubbed bool
+	// status draws the calls' progress as one line on a terminal (nil
+	// without one: progress lines, at most one a call every
+	// progressLineEvery, progressAt saying when each call's last went
+	// out); width is the terminal's. now is time.Now but in tests.
+	status     statusShower
+	width      int
+	progressAt map[string]time.Time
+	now        func() time.Time
 }
 
 func (s *streamPrinter) event(ev host.ChatEvent) {
@@ -284,6 +294,7 @@ func (s *streamPrinter) event(ev host.ChatEvent) {
 	switch ev.Type {
 	case host.EventText:
 		if !s.quiet {
+			s.clearStatus()
 			fmt.Fprint(s.out, termSafe(ev.Text))
 			s.midLine = !strings.HasSuffix(ev.Text, "\n")
 		}
@@ -310,6 +321,8 @@ func (s *streamPrinter) event(ev host.ChatEvent) {
 			fmt.Fprint(s.errOut, termSafe(fmt.Sprintf("%s← %s %s: %s\n", indent, c.Name, c.Status, c.Error)))
 			s.scriptEnd(c)
 		}
+	case host.EventProgress:
+		s.progress(ev)
 	case host.EventRetry:
 		s.newline()
 		fmt.Fprintf(s.errOut, "switchboard: rate-limited, retrying in %d ms\n", ev.RetryAfterMs)
@@ -353,6 +366,7 @@ func (s *streamPrinter) newline() {
 func (s *streamPrinter) finish() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.clearStatus()
 	s.newline()
 }
 
@@ -399,15 +413,23 @@ func (t *terminalRequests) refused(r host.SamplingRefusal) {
 	fmt.Fprint(t.out, termSafe(fmt.Sprintf("switchboard: refused %s's request to use the model: %s\n", r.Server, r.Why)))
 }
 
-// lockedWriter serialises writes to w.
+// lockedWriter serialises writes to w. On a terminal it also keeps a
+// status line (Status, chatprogress.go), erased before each write.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	// status: a status line is drawn (no newline after it); open: the
+	// last write did not end its line (a question waits there).
+	status, open bool
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.clearLocked()
+	if len(p) > 0 {
+		l.open = p[len(p)-1] != '\n'
+	}
 	return l.w.Write(p)
 }
 

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/switchboard-app/switchboard/app/datadir"
 	"github.com/switchboard-app/switchboard/app/host"
@@ -99,16 +98,14 @@ func (inv *Invocation) Table(empty string, header []string, rows [][]string) err
 		_, err := fmt.Fprintln(inv.Stdout, empty)
 		return err
 	}
-	tw := tabwriter.NewWriter(inv.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = cell(c)
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = make([]string, len(r))
+		for j, c := range r {
+			cells[i][j] = cell(c)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	return tw.Flush()
+	return writeTable(inv.Stdout, header, cells)
 }
 
 // cell is a table cell as printed: terminal-safe (names and descriptions

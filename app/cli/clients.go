@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -83,6 +86,7 @@ func clientsConnectCmd() *Command {
 	var req host.ClientConnect
 	var servers string
 	plaintext := listFlag{}
+	inputs := kvFlag{}
 	return &Command{
 		Name: "connect",
 		Args: "NAME",
@@ -95,6 +99,7 @@ func clientsConnectCmd() *Command {
 			fs.StringVar(&req.EnvDiffers, "env-differs", "", "when a server to move is in Switchboard with another environment: keep (Switchboard's) or import (the app's as well)")
 			fs.BoolVar(&req.DryRun, "dry-run", false, "show the change to the file and write nothing")
 			fs.Var(plaintext, "plaintext", "with --move, keep this secret-looking value in the config instead of the keyring, as SERVER.env.VAR or SERVER.headers.NAME (repeatable)")
+			fs.Var(inputs, "set", "with --move, the value of a VS Code ${input:ID} placeholder of the servers moved, as ID=VALUE (repeatable); ID=- reads it from standard input; one not given is asked for on a terminal (a password input's value goes to the keyring either way)")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
@@ -104,38 +109,100 @@ func clientsConnectCmd() *Command {
 			if req.EnvDiffers != "" && req.EnvDiffers != "keep" && req.EnvDiffers != "import" {
 				return &UsageError{Cmd: inv.Path, Msg: "--env-differs is keep or import"}
 			}
+			if len(inputs) > 0 && !req.Move {
+				return &UsageError{Cmd: inv.Path, Msg: "--set gives the values of the servers --move moves: add --move"}
+			}
 			req.Name = args[0]
 			if servers != "" {
 				req.Servers = strings.Split(servers, ",")
 			}
+			in := bufio.NewReader(inv.Stdin)
+			if err := readDashInputs(inv, in, inputs); err != nil {
+				return err
+			}
+			req.Inputs = inputs
 			h, err := openHost(inv, "")
 			if err != nil {
 				return err
 			}
 			defer closeServers(h)
 			ch, err := h.Clients.Connect(ctx, req)
+			if missing, ok := errors.AsType[*host.MissingInputError](err); ok {
+				// VS Code's ${input:ID}s without a value: asked for on a
+				// terminal, as VS Code asks; else said how to give them.
+				data, rerr := os.ReadFile(ch.Path)
+				if rerr != nil {
+					return rerr
+				}
+				imp := host.ImportRequest{Name: ch.Path, Path: ch.Path, Data: data, Inputs: req.Inputs}
+				if err := askInputs(inv, h, imp, missing, in); err != nil {
+					return fmt.Errorf("moving %s's servers: %w", ch.Path, err)
+				}
+				ch, err = h.Clients.Connect(ctx, req)
+			}
 			if err != nil {
 				return clientErr(err)
 			}
-			return printChange(inv, ch, "connected to Switchboard", req.DryRun)
+			return printChange(inv, ch, "connected to Switchboard", "moved", req.DryRun)
 		},
 	}
 }
 
+// readDashInputs reads each input given as ID=- from standard input.
+func readDashInputs(inv *Invocation, in *bufio.Reader, inputs kvFlag) error {
+	for _, id := range slices.Sorted(maps.Keys(inputs)) {
+		if inputs[id] == "-" {
+			v, err := readSecret(inv, in, "${input:"+id+"}")
+			if err != nil {
+				return err
+			}
+			inputs[id] = v
+		}
+	}
+	return nil
+}
+
+// inputsError is a *host.MissingInputError said with what the command at
+// hand can do about it (and nothing it cannot).
+type inputsError struct {
+	missing *host.MissingInputError
+	todo    string
+}
+
+func (e *inputsError) Error() string {
+	ids := make([]string, len(e.missing.IDs))
+	for i, id := range e.missing.IDs {
+		ids[i] = "${input:" + id + "}"
+	}
+	who := "the config needs"
+	if e.missing.Server != "" {
+		who = fmt.Sprintf("server %q needs", e.missing.Server)
+	}
+	return fmt.Sprintf("%s a value for %s: %s", who, strings.Join(ids, ", "), e.todo)
+}
+
+// Unwrap returns the *host.MissingInputError.
+func (e *inputsError) Unwrap() error { return e.missing }
+
 func clientsDisconnectCmd() *Command {
 	var req host.ClientDisconnect
+	var without bool
 	return &Command{
 		Name:    "disconnect",
 		Args:    "NAME",
-		Summary: "take Switchboard out of the app's config file and give back the servers moved from it",
+		Summary: "take Switchboard out of the app's config file and give back the servers moved from it, each where it was, with its secrets from the keyring",
 		Flags: func(fs *flag.FlagSet) {
-			fs.BoolVar(&req.WithSecrets, "with-secrets", false, "write the moved servers' secrets back into the app's file (in plain text)")
+			fs.BoolVar(&req.WithSecrets, "with-secrets", true, "write the moved servers' secrets back from the keyring into the app's file they came from, as the app had them (the default)")
+			fs.BoolVar(&without, "without-secrets", false, "leave the moved servers' secrets empty in the app's file (the keyring keeps them)")
 			fs.StringVar(&req.Project, "project", "", "the app's project file in `DIR`")
 			fs.BoolVar(&req.DryRun, "dry-run", false, "show the change to the file and write nothing")
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
 				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one NAME (see 'switchboard clients')"}
+			}
+			if without {
+				req.WithSecrets = false
 			}
 			req.Name = args[0]
 			h, err := openHost(inv, "")
@@ -147,7 +214,7 @@ func clientsDisconnectCmd() *Command {
 			if err != nil {
 				return clientErr(err)
 			}
-			return printChange(inv, ch, "disconnected from Switchboard", req.DryRun)
+			return printChange(inv, ch, "disconnected from Switchboard", "returned", req.DryRun)
 		},
 	}
 }
@@ -192,10 +259,17 @@ func clientErr(err error) error {
 	if errors.Is(err, host.ErrClientFileInvalid) {
 		return &ValidationError{Err: err}
 	}
+	if ie, ok := errors.AsType[*host.ClientInputError](err); ok {
+		// The window's advice is for the window: here --set gives them.
+		return &ValidationError{Err: fmt.Errorf("%s: give each with --set ID=VALUE (ID=- reads it from standard input), or replace the placeholder in the file", ie.Needs())}
+	}
 	return err
 }
 
-func printChange(inv *Invocation, ch host.ClientChange, done string, dry bool) error {
+// printChange says what a connect or disconnect changed; moved is what
+// the servers it lists (ch.Moved) went through: "moved" out of the app's
+// file, "returned" to it.
+func printChange(inv *Invocation, ch host.ClientChange, done, moved string, dry bool) error {
 	if inv.JSON {
 		return inv.PrintJSON(ch)
 	}
@@ -212,10 +286,10 @@ func printChange(inv *Invocation, ch host.ClientChange, done string, dry bool) e
 		}
 	}
 	for _, m := range ch.Moved {
-		fmt.Fprintf(w, "moved: %s\n", termSafe(m))
+		fmt.Fprintf(w, "%s: %s\n", moved, termSafe(m))
 	}
 	for _, s := range ch.Skipped {
-		fmt.Fprintf(w, "not added twice: %s\n", termSafe(s))
+		fmt.Fprintf(w, "not moved: %s\n", termSafe(s))
 	}
 	for _, s := range ch.Warnings {
 		fmt.Fprintf(inv.Stderr, "note: %s\n", s)

@@ -25,8 +25,8 @@ const desktopConfig = `{
 `
 
 // Connect with --move takes the app's servers into Switchboard (the
-// token into the keyring, not the backup) and leaves only Switchboard's
-// entry; disconnect gives them back, the token only with --with-secrets.
+// token into the keyring, not the backups) and leaves only Switchboard's
+// entry; disconnect gives them back where they were, with the token.
 func TestClientsConnectMoveDisconnect(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -92,19 +92,30 @@ func TestClientsConnectMoveDisconnect(t *testing.T) {
 		t.Fatalf("second connect: %d %s", code, out)
 	}
 
-	code, _, errb = runIn(t, data, "clients", "disconnect", "claude-desktop")
-	if code != 0 || !strings.Contains(errb, "without its secret") {
-		t.Fatalf("disconnect: %d %s", code, errb)
+	// The first backup is the file before Switchboard changed it, the
+	// moved token taken out: it stays through every later change.
+	orig, err := os.ReadFile(file + ".switchboard.orig")
+	if err != nil || strings.Contains(string(orig), "ghp_0123") || !strings.Contains(string(orig), `"memory": { "command": "npx"`) || !strings.Contains(string(orig), "${secret:") {
+		t.Fatalf("the original's copy (%v):\n%s", err, orig)
 	}
-	b, _ = os.ReadFile(file)
-	if strings.Contains(string(b), "switchboard") || !strings.Contains(string(b), `"GITHUB_PERSONAL_ACCESS_TOKEN": ""`) || !strings.Contains(string(b), `"memory": { "command": "npx"`) {
-		t.Fatalf("disconnected file:\n%s", b)
+
+	// Disconnect returns the servers where they were, the token back from
+	// the keyring: the very file the user had.
+	code, out, errb = runIn(t, data, "clients", "disconnect", "claude-desktop")
+	if code != 0 || errb != "" || !strings.Contains(out, "returned: github\nreturned: memory\n") {
+		t.Fatalf("disconnect: %d\n%s\n%s", code, out, errb)
+	}
+	if b, _ = os.ReadFile(file); string(b) != desktopConfig {
+		t.Fatalf("disconnected file:\n%s\nwant\n%s", b, desktopConfig)
+	}
+	if again, _ := os.ReadFile(file + ".switchboard.orig"); string(again) != string(orig) {
+		t.Fatalf("the original's copy changed:\n%s", again)
 	}
 }
 
-// Disconnect --with-secrets writes the token back: the file reads as it
-// did, its servers at the end of their list.
-func TestClientsDisconnectWithSecrets(t *testing.T) {
+// Disconnect --without-secrets leaves the moved token empty, and says so;
+// the rest of the file is as it was.
+func TestClientsDisconnectWithoutSecrets(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
@@ -119,12 +130,13 @@ func TestClientsDisconnectWithSecrets(t *testing.T) {
 	if code, out, errb := runIn(t, data, "clients", "connect", "cursor", "--move"); code != 0 {
 		t.Fatalf("connect: %d %s %s", code, out, errb)
 	}
-	if code, out, errb := runIn(t, data, "clients", "disconnect", "cursor", "--with-secrets"); code != 0 {
+	code, out, errb := runIn(t, data, "clients", "disconnect", "cursor", "--without-secrets")
+	if code != 0 || !strings.Contains(errb, "github returned without its secret") {
 		t.Fatalf("disconnect: %d %s %s", code, out, errb)
 	}
 	b, _ := os.ReadFile(file)
-	if string(b) != desktopConfig {
-		t.Fatalf("after disconnect --with-secrets:\n%s\nwant\n%s", b, desktopConfig)
+	if want := strings.Replace(desktopConfig, "ghp_0123456789abcdefghijABCDEFGHIJ012345", "", 1); string(b) != want {
+		t.Fatalf("after disconnect --without-secrets:\n%s\nwant\n%s", b, want)
 	}
 }
 
@@ -308,5 +320,55 @@ func TestClientsUserAndProjectFilesKeptApart(t *testing.T) {
 	u, _ = os.ReadFile(user)
 	if !strings.Contains(string(u), "user-memory") || strings.Contains(string(u), `"switchboard"`) {
 		t.Fatalf("the user file after its disconnect:\n%s", u)
+	}
+}
+
+// Moving VS Code servers that use ${input:ID}: without a terminal the
+// error says how this command takes the value (--set), once; with --set
+// (ID=- from standard input) they move, the value to the keyring, and
+// disconnect gives the file back as it was.
+func TestClientsConnectMoveSetsInputs(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	data := t.TempDir()
+	text, err := os.ReadFile("../../mcpmanager/clients/testdata/real/vscode.json") // a real .vscode/mcp.json (sources in its README)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(home, ".config", "Code", "User", "mcp.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, text, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errb := runIn(t, data, "clients", "connect", "vscode", "--move")
+	if code != ExitUsage || !strings.Contains(errb, `server "stdio-mcp" needs a value for ${input:youtube_api_key}: give each with --set youtube_api_key=VALUE`) ||
+		strings.Contains(errb, "when asked") || strings.Count(errb, "replace the placeholder") != 1 {
+		t.Fatalf("connect --move without the value: %d\n%s", code, errb)
+	}
+	if code, _, errb := runIn(t, data, "servers", "import", file); code != ExitUsage || !strings.Contains(errb, "give each with --set youtube_api_key=VALUE") || strings.Contains(errb, "when asked") || strings.Count(errb, "replace the placeholder") != 1 {
+		t.Fatalf("servers import without the value: %d\n%s", code, errb)
+	}
+	if code, _, errb := runIn(t, data, "clients", "connect", "vscode", "--set", "youtube_api_key=x"); code != ExitUsage || !strings.Contains(errb, "add --move") {
+		t.Fatalf("--set without --move: %d %s", code, errb)
+	}
+	code, out, errb := runStdin(t, data, "AIzaFAKE-youtube-key-0000\n", "clients", "connect", "vscode", "--move", "--set", "youtube_api_key=-")
+	if code != 0 || !strings.Contains(out, "moved: stdio-mcp") {
+		t.Fatalf("connect --move --set: %d\n%s\n%s", code, out, errb)
+	}
+	cfg, err := config.Load(filepath.Join(data, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := cfg.Lookup("stdio-mcp"); !ok || !strings.HasPrefix(s.Env["YOUTUBE_API_KEY"], "${secret:") {
+		t.Fatalf("the moved server: %+v", s)
+	}
+	if code, out, errb := runIn(t, data, "clients", "disconnect", "vscode"); code != 0 || !strings.Contains(out, "returned: remote-mcp\nreturned: stdio-mcp\n") {
+		t.Fatalf("disconnect: %d\n%s\n%s", code, out, errb)
+	}
+	if b, _ := os.ReadFile(file); string(b) != string(text) {
+		t.Fatalf("after disconnect:\n%s", b)
 	}
 }

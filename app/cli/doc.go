@@ -120,7 +120,9 @@
 //	switchboard servers login NAME               log in to a remote server that uses OAuth
 //	switchboard chat [--agent NAME] [--provider P] [--base-url URL] [--model M] [--chat ID] [--yes] [--tools MODE] [PROMPT]
 //	                                             ask a model with every server's tools; PROMPT or stdin;
-//	                                             the answer streams to stdout, tool calls to stderr;
+//	                                             the answer streams to stdout, tool calls to stderr
+//	                                             (with their servers' progress: one line written over
+//	                                             on a terminal, else a line every few seconds);
 //	                                             without --yes, risky calls are asked on the terminal
 //	                                             (denied when there is none); --yes approves tool calls
 //	                                             and forms, never sampling: a server's request to use
@@ -150,10 +152,13 @@
 //	                                             (mcp__S__T → S__T; Read/Write/Edit/Glob/Grep/LS/Bash → the
 //	                                             workspace's), with a note for what has no match; a taken
 //	                                             name is skipped
-//	switchboard serve [--config FILE]            every tool (external and built-in) as one MCP server over stdio
+//	switchboard serve [--config FILE]            every tool (external and built-in) as one MCP server over stdio;
+//	                                             config.json's servers follow its changes
 //	switchboard serve --http 127.0.0.1:PORT      ...or over Streamable HTTP (loopback only unless
 //	                                             --listen-any; prints the bearer token to send, or
-//	                                             takes it from $SWITCHBOARD_SERVE_TOKEN)
+//	                                             takes it from $SWITCHBOARD_SERVE_TOKEN; keeps the URL
+//	                                             and token in DATADIR/run/serve-http-PORT.json, 0600,
+//	                                             while it runs)
 //	switchboard serve --client NAME              ...for one app ('clients connect' writes this): it sees
 //	                                             the servers chosen for it; its use is recorded
 //	switchboard serve --code[=both]              code mode for the client: list_functions, describe_function
@@ -180,8 +185,9 @@
 //	switchboard skills trust FOLDER [--off]      your own folder: edits to its skills are not held
 //	switchboard skills folder FOLDER [--remove]  look for skills in a project folder too
 //	switchboard serve [--client NAME] [--local]  when Switchboard is running (the window or 'daemon'),
-//	                                             attach to it over its local socket and start no
-//	                                             server: every app shares one process per server;
+//	                                             attach to it over its local socket (found from the
+//	                                             data dir alone) and start no server (when none runs
+//	                                             it says so): every app shares one process per server;
 //	                                             NAME names the app in its logs and call counts
 //	                                             (default: its clientInfo.name); --local runs the
 //	                                             servers here anyway; if Switchboard quits, serve
@@ -193,11 +199,13 @@
 //	                                             their servers themselves)
 //	switchboard clients [list]                   the MCP apps on this computer: their files, connected
 //	                                             or not, how many servers of their own they still run
-//	switchboard clients connect NAME [--move] [--servers A,B] [--project DIR] [--env-differs keep|import] [--dry-run]
+//	switchboard clients connect NAME [--move [--set ID=VALUE]] [--servers A,B] [--project DIR] [--env-differs keep|import] [--dry-run]
 //	                                             add Switchboard's entry to the app's file, byte for byte
-//	                                             otherwise (backup kept); --move moves its servers here
-//	switchboard clients disconnect NAME [--with-secrets] [--project DIR] [--dry-run]
-//	                                             take the entry out, give moved servers back
+//	                                             otherwise (backups kept); --move moves its servers here
+//	                                             (--set: VS Code's ${input:ID}s, else asked on a terminal)
+//	switchboard clients disconnect NAME [--without-secrets] [--project DIR] [--dry-run]
+//	                                             take the entry out, give moved servers back where they
+//	                                             were, their secrets from the keyring (--without-secrets: empty)
 //	switchboard clients servers NAME [A,B]       the servers the app sees (no list: all)
 //	switchboard --help                           list commands; 'switchboard help COMMAND' for one
 //

@@ -83,7 +83,7 @@ func Example_serversImport() {
 	// SERVER  OUTCOME  ACTION
 	// github  added    add
 	// notes   added    add
-	//   github: env.GITHUB_PERSONAL_ACCESS_TOKEN ••••1234 moves to the keyring as ${secret:server.<id>.env.GITHUB_PERSONAL_ACCESS_TOKEN} (keep it with --plaintext github.env.GITHUB_PERSONAL_ACCESS_TOKEN)
+	//   github: env.GITHUB_PERSONAL_ACCESS_TOKEN ••••1234 moves to the keyring as ${secret:server.<new id>.env.GITHUB_PERSONAL_ACCESS_TOKEN} (keep it with --plaintext github.env.GITHUB_PERSONAL_ACCESS_TOKEN)
 	// dry run: nothing was changed
 	// $ switchboard servers import claude_desktop_config.json
 	// SERVER  OUTCOME  ACTION

@@ -88,9 +88,11 @@ func secretServiceScenario(t *testing.T) {
 			t.Fatalf("keyring %s = %q, %v", name, got, err)
 		}
 	}
-	// The server process receives the real value in its environment.
+	// The server process receives the real value in its environment; the
+	// result that echoes it is masked at the source like anything else a
+	// server says (only the real value is masked as ••••6789).
 	code, out, errOut = runIn(t, data, "tools", "call", "github__getenv", "--args", `{"name":"GITHUB_PERSONAL_ACCESS_TOKEN"}`)
-	if code != 0 || strings.TrimSpace(out) != token {
+	if code != 0 || strings.TrimSpace(out) != secrets.Mask(token) {
 		t.Fatalf("server env: %d %q %s", code, out, errOut)
 	}
 	// The server printed the token to stderr; the log on disk must hold it masked.

@@ -3,10 +3,13 @@ package cli
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
@@ -22,7 +25,7 @@ func serveCmd() *Command {
 		Summary: "serve every managed tool as one MCP server over stdio (or Streamable HTTP with --http)",
 		Flags: func(fs *flag.FlagSet) {
 			configFlags(fs, &file, inputs)
-			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio, with servers of its own (not a running Switchboard's); every request needs the bearer token it prints, or the one in $SWITCHBOARD_SERVE_TOKEN (at least 16 characters), so that an app's entry outlives a restart")
+			fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8765) instead of stdio, with servers of its own (not a running Switchboard's); every request needs the bearer token it prints, or the one in $SWITCHBOARD_SERVE_TOKEN (at least 16 characters), so that an app's entry outlives a restart; while it runs, the URL and token are also in DATADIR/run/serve-http-PORT.json, readable by you only")
 			fs.BoolVar(&anyHost, "listen-any", false, "with --http: allow an address that is not loopback (other machines could reach it)")
 			clientFlag(fs, &client)
 			fs.BoolVar(&local, "local", false, "run the servers in this process even when a running Switchboard shares its own (see 'switchboard daemon')")
@@ -66,8 +69,13 @@ func serveCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			req := host.ServeRequest{Client: client, Code: string(code), SettleWait: SettleTimeout,
-				Warn: func(msg string) { fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", termSafe(msg)) }}
+			warn := func(msg string) { fmt.Fprintf(inv.Stderr, "switchboard serve: %s\n", termSafe(msg)) }
+			if file == "" {
+				// config.json's servers follow it, as in the window: a
+				// server switched off there stops here too.
+				h.Serve.Follow(client, func(err error) { warn("config.json: " + err.Error()) })
+			}
+			req := host.ServeRequest{Client: client, Code: string(code), SettleWait: SettleTimeout, Warn: warn}
 			if httpAddr == "" {
 				return h.Serve.Stdio(ctx, in, out, req)
 			}
@@ -78,12 +86,63 @@ func serveCmd() *Command {
 			if n := len(strings.TrimSpace(req.Token)); n < MinServeToken || n != len(req.Token) {
 				return &UsageError{Cmd: inv.Path, Msg: fmt.Sprintf("SWITCHBOARD_SERVE_TOKEN must be at least %d characters, with no spaces at its ends (it has %d): anything on this computer that guesses it can call your tools; unset it for a random one", MinServeToken, len(req.Token))}
 			}
+			var forget func()
 			req.Listening = func(a net.Addr) {
 				fmt.Fprintf(inv.Stderr, "switchboard serve: Streamable HTTP at http://%s/mcp\nswitchboard serve: send  Authorization: Bearer %s\n", a, req.Token)
+				// Kept for later: started from a launcher, nobody saw that.
+				kept, rm, kerr := keepHTTPAddress(h.Dir().String(), a, req.Token)
+				if kerr != nil {
+					warn(fmt.Sprintf("the URL and token are not kept for later: %v", kerr))
+					return
+				}
+				forget = rm
+				fmt.Fprintf(inv.Stderr, "switchboard serve: both are in %s (readable by you only) while this runs\n", termSafe(kept))
 			}
-			return h.Serve.HTTP(ctx, req)
+			err = h.Serve.HTTP(ctx, req)
+			if forget != nil {
+				forget()
+			}
+			return err
 		},
 	}
+}
+
+// keepHTTPAddress writes where 'serve --http' listens and its token to
+// DATADIR/run/serve-http-PORT.json (0600, in the 0700 directory the
+// running Switchboard keeps its own token in), so that a person who did
+// not see serve's stderr (started from a launcher, a service) can read
+// them; forget removes the file when serve ends.
+func keepHTTPAddress(dataDir string, addr net.Addr, token string) (file string, forget func(), err error) {
+	dir := filepath.Join(dataDir, "run")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", nil, err
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		return "", nil, fmt.Errorf("%s is not a directory only you can enter; remove it", dir)
+	}
+	port := "0"
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		port = strconv.Itoa(ta.Port)
+	}
+	file = filepath.Join(dir, "serve-http-"+port+".json")
+	body, _ := json.MarshalIndent(map[string]any{"url": "http://" + addr.String() + "/mcp", "token": token,
+		"header": "Authorization: Bearer " + token, "pid": os.Getpid()}, "", "  ")
+	tmp, err := os.CreateTemp(dir, ".serve-http-*")
+	if err != nil {
+		return "", nil, err
+	}
+	_, err = tmp.Write(append(body, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file) // CreateTemp made it 0600
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return "", nil, err
+	}
+	return file, func() { _ = os.Remove(file) }, nil
 }
 
 // MinServeToken is the shortest SWITCHBOARD_SERVE_TOKEN serve --http

@@ -134,8 +134,16 @@ func serversListCmd() *Command {
 			for _, r := range rows {
 				cells = append(cells, []string{r.Name, r.Transport, fmt.Sprint(r.Enabled), sandboxCell(r.Sandbox), strings.Join(r.Tags, ","), r.Target})
 			}
-			return inv.Table("no servers; add some with 'switchboard servers import FILE'",
-				[]string{"NAME", "TRANSPORT", "ENABLED", "SANDBOX", "TAGS", "COMMAND / URL"}, cells)
+			if err := inv.Table("no servers; add some with 'switchboard servers import FILE'",
+				[]string{"NAME", "TRANSPORT", "ENABLED", "SANDBOX", "TAGS", "COMMAND / URL"}, cells); err != nil {
+				return err
+			}
+			for _, s := range servers {
+				if f := host.CommandLineSecrets(s); len(f) > 0 {
+					fmt.Fprintf(inv.Stdout, "note: %s: %s: keyring secrets %s\n", termSafe(s.Name), strings.Join(f, ", "), host.CommandLineNote)
+				}
+			}
+			return nil
 		},
 	}
 }
@@ -232,7 +240,7 @@ func askInputs(inv *Invocation, h *host.Host, req host.ImportRequest, missing *h
 		for i, id := range missing.IDs {
 			sets[i] = "--set " + id + "=VALUE"
 		}
-		return &ValidationError{Err: fmt.Errorf("%w: give each with %s (ID=- reads it from standard input; a password input's value goes to the keyring), or replace the placeholder in the file", missing, strings.Join(sets, " "))}
+		return &ValidationError{Err: &inputsError{missing, fmt.Sprintf("give each with %s (ID=- reads it from standard input; a password input's value goes to the keyring), or replace the placeholder in the file", strings.Join(sets, " "))}}
 	}
 	req.DryRun = true
 	plan, err := h.ServerFiles.Import(inv.Context(), req)
@@ -348,11 +356,31 @@ func printPlan(inv *Invocation, plan host.ImportPlan, res map[string]host.Resolu
 		}
 		fmt.Fprintf(inv.Stdout, "  %s: %s %s moves to the keyring as ${secret:%s} (keep it with --plaintext %s)\n", m.Server, m.Field, m.Masked, m.Name, m.Key())
 	}
+	sayCommandLine(inv, moves)
 	if dryRun {
 		_, err := fmt.Fprintln(inv.Stdout, "dry run: nothing was changed")
 		return err
 	}
 	return nil
+}
+
+// sayCommandLine notes, per server, the moved values that go back on its
+// command line when it starts.
+func sayCommandLine(inv *Invocation, moves []host.SecretMove) {
+	var servers []string
+	fields := map[string][]string{}
+	for _, m := range moves {
+		if !m.OnCommandLine() {
+			continue
+		}
+		if fields[m.Server] == nil {
+			servers = append(servers, m.Server)
+		}
+		fields[m.Server] = append(fields[m.Server], m.Field)
+	}
+	for _, srv := range servers {
+		fmt.Fprintf(inv.Stdout, "  %s: %s: %s\n", srv, strings.Join(fields[srv], ", "), host.CommandLineNote)
+	}
 }
 
 func serversDiscoverCmd() *Command {
@@ -455,10 +483,38 @@ func serversAddCmd() *Command {
 			// the same refusal of a taken or built-in name; Detect moves
 			// secret-looking values to the keyring as an import does.
 			return edit(inv, func(h *host.Host) error {
-				_, err := h.Servers.Save(inv.Context(), host.ServerEdit{Server: srv, Secrets: given, Detect: true, Plaintext: keepPlain})
-				return err
+				if _, err := h.Servers.Save(inv.Context(), host.ServerEdit{Server: srv, Secrets: given, Detect: true, Plaintext: keepPlain}); err != nil {
+					return err
+				}
+				if saved, ok := h.Servers.Get(srv.Name); ok && !inv.JSON {
+					sayWhereValuesWent(inv, srv, saved, plaintext)
+				}
+				return nil
 			})
 		},
+	}
+}
+
+// sayWhereValuesWent tells, for each --env of 'servers add', where its
+// value is kept: in the keyring (and under which name) or in config.json
+// in plain text, and why; and which keyring secrets go on the command
+// line.
+func sayWhereValuesWent(inv *Invocation, typed, saved host.Server, plaintext listFlag) {
+	for _, k := range slices.Sorted(maps.Keys(typed.Env)) {
+		v := saved.Env[k]
+		switch {
+		case v != typed.Env[k] && strings.HasPrefix(v, "${secret:"):
+			fmt.Fprintf(inv.Stdout, "env.%s: kept in the keyring as %s\n", k, v)
+		case strings.Contains(v, "${"):
+			fmt.Fprintf(inv.Stdout, "env.%s: a reference, resolved when the server starts\n", k)
+		case plaintext[k]:
+			fmt.Fprintf(inv.Stdout, "env.%s: kept in config.json in plain text (--plaintext)\n", k)
+		default:
+			fmt.Fprintf(inv.Stdout, "env.%s: kept in config.json in plain text (it does not look secret; --env %s=- keeps a value in the keyring)\n", k, k)
+		}
+	}
+	if f := host.CommandLineSecrets(saved); len(f) > 0 {
+		fmt.Fprintf(inv.Stdout, "%s: keyring secrets %s\n", strings.Join(f, ", "), host.CommandLineNote)
 	}
 }
 
@@ -809,6 +865,13 @@ func serversExportCmd() *Command {
 			data, err := h.ServerFiles.Export()
 			if err != nil {
 				return validation(err)
+			}
+			plain, err := h.ServerFiles.PlainSecrets()
+			if err != nil {
+				return validation(err)
+			}
+			for _, p := range plain {
+				fmt.Fprintf(inv.Stderr, "note: %s: config.json keeps this secret-looking value in plain text; the export has a ${secret:…} placeholder there instead (to keep it in the keyring: tick Secret in the server's form, or 'switchboard secrets set NAME' and write ${secret:NAME} in config.json)\n", p)
 			}
 			if out == "" {
 				_, err = inv.Stdout.Write(data)

@@ -77,10 +77,16 @@ func (a *ChatPage) SearchChats(query string) ([]host.ChatHit, error) {
 }
 
 // NewChat starts an empty chat with a provider and model ("" = defaults).
+// The window passes the model in use (the open chat's, else the last
+// chat's), so a new chat goes on with it; a provider removed since then
+// gives way to the default provider and its default model.
 func (a *ChatPage) NewChat(providerName, model string) (host.ChatView, error) {
 	s, err := a.h.Settings.Chat()
 	if err != nil {
 		return host.ChatView{}, err
+	}
+	if _, err := s.Provider(providerName); providerName != "" && err != nil {
+		providerName, model = "", ""
 	}
 	return a.createChat(s, host.NewChat{Provider: providerName, Model: model})
 }
@@ -92,14 +98,26 @@ func (a *ChatPage) Chat(id string) (host.ChatView, error) {
 
 // ChatMessages returns a chat's messages with their tool calls.
 func (a *ChatPage) ChatMessages(id string) ([]host.MessageView, error) {
-	return a.h.Chats.Messages(a.bg(), id)
+	ms, err := a.h.Chats.Messages(a.bg(), id)
+	return lightMessages(ms), err
 }
 
 // ChatMessagesPage returns up to limit of a chat's messages before seq
 // before (0 = the last ones), so the window opens a long chat at its end
 // and reads older pages as the user scrolls up.
 func (a *ChatPage) ChatMessagesPage(id string, before, limit int) (host.MessagePageView, error) {
-	return a.h.Chats.MessagesPage(a.bg(), id, before, min(limit, MaxMessagePage))
+	p, err := a.h.Chats.MessagesPage(a.bg(), id, before, min(limit, MaxMessagePage))
+	p.Messages = lightMessages(p.Messages)
+	return p, err
+}
+
+// ChatMessagesAround returns up to limit of a chat's messages around
+// message messageID (a search hit), and whether older and newer ones
+// remain, so the window opens a chat at the hit.
+func (a *ChatPage) ChatMessagesAround(id, messageID string, limit int) (host.MessagePageView, error) {
+	p, err := a.h.Chats.MessagesAround(a.bg(), id, messageID, min(limit, MaxMessagePage))
+	p.Messages = lightMessages(p.Messages)
+	return p, err
 }
 
 // RenameChat sets a chat's title.
@@ -296,7 +314,7 @@ func (a *ChatPage) UsePrompt(server, name string, args map[string]string) (strin
 	for _, m := range res.Messages {
 		parts = append(parts, contentText(m.Content))
 	}
-	return a.h.Redact(strings.Join(parts, "\n\n")), nil
+	return strings.Join(parts, "\n\n"), nil
 }
 
 // Resources lists every running server's resources.
@@ -336,7 +354,7 @@ func (a *ChatPage) AttachResource(server, uri string) (string, error) {
 	if len(text) > MaxAttachment {
 		return "", fmt.Errorf("resource %s is %d KB of text; attach something under %d KB", uri, len(text)/1024, MaxAttachment/1024)
 	}
-	return a.h.Redact(text), nil
+	return text, nil
 }
 
 // CancelTask asks a server to cancel a tool call running as an MCP task

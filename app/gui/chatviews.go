@@ -2,6 +2,7 @@ package gui
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/switchboard-app/switchboard/app/host"
 )
@@ -37,6 +38,17 @@ type ChatEvent struct {
 	DurationMs int64 `json:"durationMs,omitempty"`
 	// Context is the context meter (a context event).
 	Context *host.ChatContext `json:"context,omitempty"`
+	// Progress is how far a running call is (a progress event; Call
+	// names the call).
+	Progress *ProgressView `json:"progress,omitempty"`
+}
+
+// ProgressView is how far a running tool call is, as its server reported
+// it (notifications/progress).
+type ProgressView struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"` // 0 when the server did not say
+	Message  string  `json:"message,omitempty"`
 }
 
 // ApprovalView is a tool call (or a server's sampling request) waiting for
@@ -99,9 +111,64 @@ func chatEvent(ev host.ChatEvent) ChatEvent {
 		Status: ev.Status, Error: ev.Error, RetryAfterMs: ev.RetryAfterMs, Usage: host.UsageView(ev.Usage), Steps: ev.Steps, DurationMs: ev.DurationMs, Context: host.ContextView(ev.Context)}
 	if c := ev.Call; c != nil {
 		v := host.CallView(*c)
+		lightCall(&v)
 		out.Call = &v
 	}
+	if p := ev.Progress; p != nil {
+		out.Progress = &ProgressView{Progress: p.Progress, Total: p.Total, Message: p.Message}
+	}
 	return out
+}
+
+// MaxCardMedia is how many bytes of base64 data (images, audio, binary
+// resources) one tool card is sent, its result's blocks in order: a few
+// screenshots. A block past it is sent without its data, its size in its
+// place, so a chat of screenshots neither crosses the binding whole each
+// time it opens nor stays whole in the window's memory.
+var MaxCardMedia = 4 << 20
+
+// lightCall leaves out of v the media data past MaxCardMedia (see
+// ContentView.Size), in its steps too.
+func lightCall(v *host.ToolCallView) {
+	if r := v.Result; r != nil {
+		budget := MaxCardMedia
+		for i, c := range r.Content {
+			if c.Data == "" {
+				continue
+			}
+			if len(c.Data) <= budget {
+				budget -= len(c.Data)
+				continue
+			}
+			r.Content[i].Size = decodedLen(c.Data)
+			r.Content[i].Data = ""
+		}
+	}
+	for i := range v.Steps {
+		lightCall(&v.Steps[i])
+	}
+}
+
+// decodedLen is how many bytes base64 text holds.
+func decodedLen(b64 string) int {
+	n := len(b64) / 4 * 3
+	if len(b64)%4 == 0 {
+		n -= len(b64) - len(strings.TrimRight(b64, "="))
+	} else {
+		n += len(b64) % 4 * 3 / 4
+	}
+	return n
+}
+
+// lightMessages is ms with each tool card's media past MaxCardMedia left
+// out (lightCall).
+func lightMessages(ms []host.MessageView) []host.MessageView {
+	for i := range ms {
+		for j := range ms[i].ToolCalls {
+			lightCall(&ms[i].ToolCalls[j])
+		}
+	}
+	return ms
 }
 
 func approvalView(r host.ApprovalRequest) ApprovalView {

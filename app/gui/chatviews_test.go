@@ -75,3 +75,50 @@ func TestQuestionViews(t *testing.T) {
 		t.Fatalf("elicit JSON %s", b)
 	}
 }
+
+// TestChatEventProgress: a progress event reaches the window with the call
+// it names and how far that call is.
+func TestChatEventProgress(t *testing.T) {
+	ev := chatEvent(chat.Event{ChatID: "c", Seq: 7, Type: chat.EventProgress, MessageID: "m",
+		Call:     &chat.ToolCallView{ID: "x", Index: 2, Name: "s__slow", Server: "s", Tool: "slow", Status: chat.CallRunning},
+		Progress: &chat.Progress{Progress: 7, Total: 20, Message: "step 7"}})
+	if ev.Type != "progress" || ev.Call == nil || ev.Call.ID != "x" || ev.Call.Index != 2 || ev.Call.Status != chat.CallRunning ||
+		ev.Progress == nil || *ev.Progress != (ProgressView{Progress: 7, Total: 20, Message: "step 7"}) {
+		t.Fatalf("progress event %+v (progress %+v)", ev, ev.Progress)
+	}
+}
+
+// TestCardMediaIsBounded: a tool card is sent its result's images, audio
+// and blobs up to MaxCardMedia, in order; past it a block comes without
+// its data, its size in its place, whether the card streams in (an event)
+// or is read back (a chat's messages).
+func TestCardMediaIsBounded(t *testing.T) {
+	big := strings.Repeat("A", MaxCardMedia/2+4) // 3/4 as many bytes
+	small := "aGVsbG8="                          // "hello"
+	result := `{"content":[{"type":"text","text":"shots"},{"type":"image","mimeType":"image/png","data":"` + big + `"},` +
+		`{"type":"image","mimeType":"image/png","data":"` + big + `"},{"type":"audio","mimeType":"audio/wav","data":"` + small + `"},` +
+		`{"type":"resource","resource":{"uri":"file:///b.bin","mimeType":"application/octet-stream","blob":"` + big + `"}}]}`
+	ev := chatEvent(chat.Event{Type: chat.EventToolCall, Call: &chat.ToolCallView{ID: "x", Name: "s__shot", Status: chat.CallDone, Result: json.RawMessage(result)}})
+	stored := lightMessages([]host.MessageView{{ToolCalls: []host.ToolCallView{*ev.Call}}})
+	for name, c := range map[string]*host.ToolCallView{"event": ev.Call, "stored": &stored[0].ToolCalls[0]} {
+		var got []string
+		for _, b := range c.Result.Content {
+			got = append(got, b.Type+":"+map[bool]string{true: "data", false: "left out"}[b.Data != ""]+":"+strings.Repeat("sized", min(b.Size, 1)))
+		}
+		want := []string{"text:left out:", "image:data:", "image:left out:sized", "audio:data:", "resource:left out:sized"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: blocks %v, want %v", name, got, want)
+		}
+		if s := c.Result.Content[2].Size; s != len(big)/4*3 {
+			t.Errorf("%s: the image left out says %d bytes, want %d", name, s, len(big)/4*3)
+		}
+	}
+	for _, tc := range []struct {
+		b64  string
+		want int
+	}{{"", 0}, {"aA==", 1}, {"aGk=", 2}, {"aGVsbG8=", 5}, {"aGVsbG8", 5}, {"aGVsbA", 4}} {
+		if got := decodedLen(tc.b64); got != tc.want {
+			t.Errorf("decodedLen(%q) = %d, want %d", tc.b64, got, tc.want)
+		}
+	}
+}

@@ -33,7 +33,7 @@ func (a *Content) ReadResource(server, uri string) (ResourceReadView, error) {
 	for _, c := range res.Contents {
 		switch c := c.(type) {
 		case mcp.TextResourceContents:
-			out.Contents = append(out.Contents, ResourceContentsView{URI: c.URI, MIMEType: c.MIMEType, Text: a.h.Redact(c.Text)})
+			out.Contents = append(out.Contents, ResourceContentsView{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text})
 		case mcp.BlobResourceContents:
 			out.Contents = append(out.Contents, ResourceContentsView{URI: c.URI, MIMEType: c.MIMEType, Blob: c.Blob})
 		}

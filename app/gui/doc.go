@@ -25,7 +25,12 @@
 //
 // Chat with any model, using the tools of your MCP servers: answers stream in as
 // Markdown (tables, highlighted code with Copy); each tool call is a card with
-// its server, arguments, result and duration; calls that may change things ask
+// its server, arguments, result and duration — the result's text, then its
+// images (thumbnails that open larger), audio (a player) and embedded
+// resources (URI and text, or type and size), "(no text; 1 image)" when it has
+// no text; a card is sent up to 4 MB of such data (MaxCardMedia), past that a
+// line saying its size — and, while it runs, how far its server says it is (a
+// bar, or the message and count); calls that may change things ask
 // first in an approval card showing the exact arguments (allow once / for this
 // chat / deny); servers' forms (elicitation) appear as forms with their
 // defaults, and their sampling requests (a server asking your model something)
@@ -44,7 +49,13 @@
 // now does it on demand; a tool result too long for the window is marked
 // *capped* and says which lines the model saw — see "Chat and approvals" in app/chat). Chats
 // are kept in `history.db`, listed and searched (full text) on the left; rename,
-// delete (asks first). A chat opens at its last 30 messages and loads 50 more
+// delete (asks first); a chat answering, or waiting for your answer, is marked in
+// the list. A search hit opens its chat at the message (marked for a moment; the
+// later messages load as you scroll down), and a round ↓ goes back to the end
+// whenever you are more than a screen from it. New chat goes on with the open
+// chat's provider and model (else the last chat's); on a chat that has no message
+// yet it makes no other, and an untitled chat left without a message is deleted
+// and never listed. A rate limit's wait counts down to the retry. A chat opens at its last 30 messages and loads 50 more
 // each time you scroll to the top (the message you were reading stays in place);
 // a long chat keeps only the messages near the view in the page (and those whose
 // tool cards show an MCP App, so an app is never dropped while you scroll), so a
@@ -93,8 +104,12 @@
 // tool timeouts in seconds, the tools offered only and the tools left out,
 // enabled), and Edit opens the same form for a server
 // (also beside a server's error): each field is checked with config.json's own
-// rules as you type, the problem shown under it; Edit as JSON edits the entry
-// itself, problems as line:column; saving is one locked edit of config.json
+// rules as you type, the problem shown under it (its hint stays); a save that
+// finds problems moves focus to the first such field, marked invalid, and says
+// beside the button how many and which; Edit as JSON edits the entry itself
+// (with what was typed in the form, a new secret value excepted), problems in
+// words with their place ("Line 3, column 3: a comma (,) is missing before
+// "args""); saving is one locked edit of config.json
 // (other entries stay as they are on disk, whoever changed them; if this very
 // entry was changed on disk since the form opened, nothing is saved and the form
 // says so), then the server restarts and the form says it is running with N
@@ -185,7 +200,9 @@
 // offered when one runs on this machine; Ollama, which silently cuts a prompt
 // longer than its context, is told for each request a `num_ctx` that holds it —
 // a power of two from 4,096 up to the model's context length from `/api/show`):
-// add / edit / delete / make default, keys go to the keyring; Download a model
+// add / edit / delete / make default, keys go to the keyring; a provider saved is
+// asked for its models ("Connected to NAME: N models", or why not in the form),
+// and one that does not answer does not take the default from another; Download a model
 // to run on this computer (also the welcome page's model step; nothing downloads
 // without a click): a short pinned list — Qwen3 1.7B Q4_K_M (1.1 GB, Apache-2.0,
 // recommended) and Qwen3 0.6B Q4_K_M (397 MB, for small machines) — with size,
@@ -213,17 +230,19 @@
 //
 // Keyboard: Ctrl+1 … Ctrl+7 (⌘ on macOS) switch pages. The theme follows the OS.
 // The window works from 720×600 to 4K: below 1000 px wide the navigation (and on the Chat page the
-// chat list) moves into a drawer behind the menu button at the top left (Esc or a click outside
-// closes it), a narrow chat header keeps provider, model, tools and export under ⋯, and on wide
+// chat list, first, with the page links a row of icons under it) moves into a drawer behind the menu
+// button at the top left (Esc, a click outside or a dialog opened from it closes it; Esc in that
+// dialog closes the dialog); a page switch puts focus on the page's heading; a narrow chat header keeps provider, model, tools and export under ⋯, and on wide
 // screens pages and the conversation keep a readable width.
 //
 // The first time, with no servers and no model provider, the window opens on a welcome page:
 // the configs of Claude Desktop, Claude Code, Cursor, VS Code, Codex and other apps found on this machine
 // with their server counts ("4 servers, 1 needs attention": a broken entry never hides the rest; a
 // file that cannot be parsed shows with its line:column), each imported in one click through the
-// import preview (which, done, says what it imported and offers Close); Ollama or
+// import preview (which, done, lists what became of each server and offers Close); Ollama or
 // LM Studio when one runs on this machine (Ollama at `$OLLAMA_HOST` if set), added as the
-// provider in one click with the model you pick from its list (a chat model is chosen to start with, not an embedding model), otherwise a hosted provider's key; and where the data dir is. Done or
+// provider in one click with the model you pick from its list (a chat model is chosen to start with, not an embedding model), otherwise a hosted provider's key or an OpenAI-compatible server's base URL (LM Studio's
+// http://localhost:1234/v1 filled in), used once it lists its models; and where the data dir is. Done or
 // skipped, it is not shown again; going to another page from the navigation leaves it for now (it
 // shows again at the next start while nothing is set up). The window's size and position are remembered. Help → About
 // (or About Switchboard under the navigation) shows the version, the data and log folders

@@ -149,13 +149,13 @@ func (a *MCPApps) CallTool(chatID, server, tool, argsJSON string) (string, error
 	defer cancel()
 	res, err := ah.Call(ctx, host.AppCall{ChatID: chatID, Server: server, Tool: tool, Args: args, Ask: a.asker, Agent: a.chatAgent(ctx, chatID)})
 	if err != nil {
-		return "", errors.New(a.h.Redact(err.Error()))
+		return "", err // secrets masked at the source, as the result (router.Redactor)
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		return "", err
 	}
-	return a.h.Redact(string(b)), nil
+	return string(b), nil
 }
 
 // chatAgent is the agent chatID runs (nil: none, no chat, or one deleted

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -128,14 +127,9 @@ func (a *ToolsPage) callTool(ctx context.Context, name string, args map[string]a
 	res, err := a.h.Tools.Call(ctx, name, args)
 	took := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		return host.CallResult{}, errors.New(a.h.Redact(err.Error()))
+		return host.CallResult{}, err // secrets masked at the source, as the result (router.Redactor)
 	}
-	v := host.ResultView(res, took)
-	for i := range v.Content { // a tool may echo its environment (everything's get-env does)
-		v.Content[i].Text = a.h.Redact(v.Content[i].Text)
-	}
-	v.Structured = a.h.Redact(v.Structured)
-	return v, nil
+	return host.ResultView(res, took), nil
 }
 
 // MaxDocument bounds what the Knowledge page may send as one document's

@@ -456,6 +456,10 @@ type MessagePage struct {
 	Messages []Message
 	// HasMore is true when the chat has messages before Messages[0].
 	HasMore bool
+	// HasNewer is true when the chat has messages from seq before on: a
+	// page read from the middle of a chat (a search hit) does not reach
+	// its end.
+	HasNewer bool
 }
 
 // MessagesPage returns up to limit of a chat's messages just before seq
@@ -476,10 +480,32 @@ func (s *Store) MessagesPage(ctx context.Context, chatID string, before, limit i
 	if err != nil {
 		return MessagePage{}, fmt.Errorf("read messages of chat %q: %w", chatID, err)
 	}
+	p := MessagePage{Messages: out}
 	if len(out) > limit {
-		return MessagePage{Messages: out[len(out)-limit:], HasMore: true}, nil
+		p = MessagePage{Messages: out[len(out)-limit:], HasMore: true}
 	}
-	return MessagePage{Messages: out}, nil
+	if before < math.MaxInt64 {
+		err = s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages WHERE chat_id = ? AND seq >= ?)`, chatID, before).Scan(&p.HasNewer)
+		if err != nil {
+			return MessagePage{}, fmt.Errorf("read messages of chat %q: %w", chatID, err)
+		}
+	}
+	return p, nil
+}
+
+// MessageSeq returns the seq of message messageID in chat chatID, where a
+// search hit (Hit.MessageID) is in its chat; ErrNotFound when the chat has
+// no such message.
+func (s *Store) MessageSeq(ctx context.Context, chatID, messageID string) (int, error) {
+	var seq int
+	err := s.db.QueryRowContext(ctx, `SELECT seq FROM messages WHERE chat_id = ? AND id = ?`, chatID, messageID).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("find message %q of chat %q: %w", messageID, chatID, err)
+	}
+	return seq, nil
 }
 
 // selectRecent and selectAfter choose the messages of Recent and

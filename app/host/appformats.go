@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/clients"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
@@ -52,15 +53,17 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 	// it reads; a map would sort the names).
 	var body bytes.Buffer
 	body.WriteString(`{"mcpServers":{`)
-	n, appOnly := 0, 0
+	n := 0
+	var appOnly []config.Problem
 	for _, s := range servers {
 		if s.Name == clients.EntryName {
 			continue // Switchboard's own entry of a connected app
 		}
-		if (cf.Style == config.StyleGoose || cf.Style == config.StyleZed) && s.Command == "" && s.URL == "" {
+		if s.AppOnly != "" {
 			// Goose's built-in extensions and Zed's extension-provided
 			// servers ("source": "extension"), which only that app can start.
-			appOnly++
+			appOnly = append(appOnly, config.Problem{Path: cf.Key[0] + "." + s.Name, Severity: config.SeverityWarning,
+				Message: "is left out: it is " + s.AppOnly})
 			continue
 		}
 		if n++; n > 1 {
@@ -75,8 +78,8 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 	body.WriteString("}}")
 	if n == 0 {
 		msg := fmt.Sprintf("read as %s's config: it has no servers under %q to import", clients.Title(cf.Style), cf.Key[0])
-		if appOnly > 0 {
-			msg = fmt.Sprintf("read as %s's config: its %d server(s) under %q are ones only %s can start (its extensions' or built-in ones, with no command or URL), so there is nothing to import", clients.Title(cf.Style), appOnly, cf.Key[0], clients.Title(cf.Style))
+		if len(appOnly) > 0 {
+			msg = fmt.Sprintf("read as %s's config: its %d server(s) under %q are ones only %s can start (its extensions' or built-in ones, with no command or URL), so there is nothing to import", clients.Title(cf.Style), len(appOnly), cf.Key[0], clients.Title(cf.Style))
 		}
 		return nil, &config.ValidationError{File: name, Kind: config.ErrUnknownFormat, Problems: []config.Problem{{
 			Severity: config.SeverityError, Message: msg,
@@ -93,8 +96,31 @@ func parseServers(ctx context.Context, name string, data []byte) (*config.File, 
 		for j := range f.Entries[i].Problems {
 			f.Entries[i].Problems[j].Line, f.Entries[i].Problems[j].Col = 0, 0
 		}
+		f.Entries[i].Problems = append(f.Entries[i].Problems, notCarried(cf, f.Entries[i], servers)...)
+	}
+	// Said on the first server too, as the file's other notes: the
+	// file's own warnings are not shown where the servers are.
+	f.Problems = append(f.Problems, appOnly...)
+	if len(f.Entries) > 0 && len(appOnly) > 0 {
+		f.Entries[0].Problems = append(f.Entries[0].Problems, appOnly...)
 	}
 	return f, err
+}
+
+// notCarried are warnings for the keys of e's entry in the app's file
+// that change what the server does there and that Switchboard does not
+// read (clients.Server.Unmapped), so the preview says what is left behind.
+func notCarried(cf config.ClientFile, e config.Entry, servers []clients.Server) []config.Problem {
+	i := slices.IndexFunc(servers, func(s clients.Server) bool { return s.Name == e.Name })
+	if i < 0 {
+		return nil
+	}
+	var out []config.Problem
+	for _, k := range servers[i].Unmapped {
+		out = append(out, config.Problem{Path: e.Path + "." + k, Severity: config.SeverityWarning,
+			Message: fmt.Sprintf("is not carried over: Switchboard has no such setting (%s's %q); the server runs without it", clients.Title(cf.Style), k)})
+	}
+	return out
 }
 
 // importEntry is an app's server as an mcpServers entry: what import and

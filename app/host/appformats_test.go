@@ -36,6 +36,8 @@ func TestImportAppFormats(t *testing.T) {
 		want map[string]want
 		// order is the servers' order in the plan: the file's.
 		order []string
+		// leftOut are the entries only the app can start, each said so.
+		leftOut []string
 	}{
 		{"config.toml", map[string]want{
 			// env_vars: passed on from the environment (a value of its own wins);
@@ -44,28 +46,28 @@ func TestImportAppFormats(t *testing.T) {
 				include: []string{"search", "read_page", "delete_page"}, exclude: []string{"delete_page"}, startup: 20 * time.Second, tool: 90500 * time.Millisecond},
 			"figma": {url: "https://mcp.figma.com/mcp", headers: map[string]string{"Authorization": "Bearer ${env:FIGMA_OAUTH_TOKEN}", "X-Workspace": "${env:FIGMA_WORKSPACE}"}},
 			"off":   {command: "off-server", disabled: true},
-		}, []string{"docs", "figma", "off"}},
+		}, []string{"docs", "figma", "off"}, nil},
 		{"goose.yaml", map[string]want{ // the built-in "developer" is Goose's own, not a server
 			"github": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-github"}, tool: 300 * time.Second, // Goose's timeout, in seconds
 				// env_keys: values in Goose's own keyring, read from the environment here
 				env: map[string]string{"GITHUB_API_URL": "https://api.github.com", "GITHUB_PERSONAL_ACCESS_TOKEN": "${env:GITHUB_PERSONAL_ACCESS_TOKEN}"}},
 			"memory": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-memory"}, disabled: true},
-		}, []string{"github", "memory"}},
+		}, []string{"github", "memory"}, []string{"extensions.developer"}},
 		{"continue.yaml", map[string]want{
 			"SQLite MCP": {command: "npx", args: []string{"-y", "mcp-sqlite", "/path/to/your/database.db"}, env: map[string]string{"SQLITE_MODE": "ro"}},
 			"Old SSE":    {url: "http://localhost:8000/sse", sse: true},
 			"Streamable": {url: "https://mcp.example.com/mcp"},
-		}, []string{"SQLite MCP", "Old SSE", "Streamable"}},
+		}, []string{"SQLite MCP", "Old SSE", "Streamable"}, nil},
 		{"opencode.jsonc", map[string]want{
 			"everything": {command: "npx", args: []string{"-y", "@modelcontextprotocol/server-everything"}, env: map[string]string{"MODE": "full"}},
 			// opencode's {env:NAME} is Switchboard's ${env:NAME}, not a token for the keyring.
 			"remote": {url: "https://mcp.example.com/mcp", disabled: true, headers: map[string]string{"Authorization": "Bearer ${env:REMOTE_TOKEN}"}},
-		}, []string{"everything", "remote"}},
+		}, []string{"everything", "remote"}, nil},
 		{"zed.json", map[string]want{ // "from-extension" is one only Zed can start
 			"postgres":  {command: "pg-mcp", args: []string{"--ro"}},
 			"old-style": {command: "/usr/bin/node", args: []string{"server.js"}, env: map[string]string{"A": "b"}},
 			"off":       {command: "off-server", disabled: true}, // Zed's "enabled": false
-		}, []string{"postgres", "old-style", "off"}},
+		}, []string{"postgres", "old-style", "off"}, []string{"context_servers.from-extension"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			h := open(t)
@@ -78,12 +80,19 @@ func TestImportAppFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var order []string
+			var order, leftOut []string
 			for _, it := range dry.Plan.Items {
 				order = append(order, it.Name)
-				if len(it.Problems) > 0 {
-					t.Errorf("%s: problems %v", it.Name, it.Problems)
+				for _, p := range it.Problems {
+					if strings.HasPrefix(p.Message, "is left out: ") && it.Name == c.order[0] {
+						leftOut = append(leftOut, p.Path) // said with the first server
+						continue
+					}
+					t.Errorf("%s: problem %v", it.Name, p)
 				}
+			}
+			if !slices.Equal(leftOut, c.leftOut) {
+				t.Errorf("entries said to be left out: %q, want %q", leftOut, c.leftOut)
 			}
 			if !slices.Equal(order, c.order) {
 				t.Errorf("plan = %q, want %q", order, c.order)

@@ -39,6 +39,8 @@ func liveHost(t *testing.T) *Host {
 }
 
 // shown calls echo-env's show tool: the ECHO_* environment and arguments.
+// A keyring value the server was given shows masked (secrets.Mask), as in
+// any result: only the real value is masked so.
 func shown(t *testing.T, h *Host) (env map[string]string, args []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -103,7 +105,7 @@ func TestBundleInstallReinstallRemove(t *testing.T) {
 		t.Fatalf("named %q, want the manifest's name", name)
 	}
 	env, args := shown(t, h)
-	if env["ECHO_API_KEY"] != key || env["ECHO_LIMIT"] != "42" || env["ECHO_VERBOSE"] != "false" {
+	if env["ECHO_API_KEY"] != secrets.Mask(key) || env["ECHO_LIMIT"] != "42" || env["ECHO_VERBOSE"] != "false" {
 		t.Errorf("env = %v: want the key from the keyring, limit 42 and the default false", env)
 	}
 	if !slices.Contains(args, "hello") { // greeting's default
@@ -134,7 +136,7 @@ func TestBundleInstallReinstallRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, args = shown(t, h)
-	if env["ECHO_API_KEY"] != key || env["ECHO_LIMIT"] != "42" || !slices.Contains(args, "hi") {
+	if env["ECHO_API_KEY"] != secrets.Mask(key) || env["ECHO_LIMIT"] != "42" || !slices.Contains(args, "hi") {
 		t.Errorf("after reinstall: env %v args %q", env, args)
 	}
 

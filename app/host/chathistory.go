@@ -87,7 +87,25 @@ func (c *Chats) MessagesPage(ctx context.Context, id string, before, limit int) 
 	if err != nil {
 		return MessagePageView{}, err
 	}
-	return MessagePageView{Messages: messageViews(p.Messages, c.Running(id)), HasMore: p.HasMore}, nil
+	return MessagePageView{Messages: messageViews(p.Messages, c.Running(id)), HasMore: p.HasMore, HasNewer: p.HasNewer}, nil
+}
+
+// MessagesAround is up to limit of chat id's messages around message
+// messageID (a search hit), about half of them after it, and whether older
+// and newer ones remain: the window opens a chat at a hit and pages from
+// there both ways. A chat's seqs run 1, 2, 3… without gaps (messages are
+// appended, and only a chat's last ones are ever deleted), so the page
+// ending limit/2 messages after the hit is MessagesPage's.
+func (c *Chats) MessagesAround(ctx context.Context, id, messageID string, limit int) (MessagePageView, error) {
+	h, err := c.store()
+	if err != nil {
+		return MessagePageView{}, err
+	}
+	seq, err := h.MessageSeq(ctx, id, messageID)
+	if err != nil {
+		return MessagePageView{}, err
+	}
+	return c.MessagesPage(ctx, id, seq+max(limit, 1)/2+1, limit)
 }
 
 // Rename sets chat id's title (trimmed; an empty one is refused).

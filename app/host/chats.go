@@ -469,10 +469,10 @@ func (c *Chats) ContextWindow(ctx context.Context, s ChatSettings, providerName,
 // requests completes q, what answers the servers' requests for a front
 // door, with what the host knows: the user's sampling settings, read from
 // config.json at each request (a change in Settings applies to the next
-// one), and the tool calls running outside a chat turn (the Tools page's,
-// an MCP App's), during which their server may sample too. Both doors' Wire
-// calls it, so a sampling request is decided the same way in the window and the
-// CLI (chat.DecideSampling).
+// one). Whose call a request came from (a chat's, or the Tools page's or an
+// MCP App's, during which their server may sample too) the router says
+// (sampling.go). Both doors' Wire calls it, so a sampling request is
+// decided the same way in the window and the CLI (chat.DecideSampling).
 func (c *Chats) requests(q *ChatRequests) *ChatRequests {
 	h := c.h
 	q.Sampling = func() chat.SamplingSettings {
@@ -484,6 +484,5 @@ func (c *Chats) requests(q *ChatRequests) *ChatRequests {
 		}
 		return s.Sampling
 	}
-	q.InCall = h.calls.running
 	return q
 }

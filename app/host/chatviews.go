@@ -53,10 +53,12 @@ type MessageView struct {
 }
 
 // MessagePageView is a run of a chat's messages, oldest first, and whether
-// the chat has older ones.
+// the chat has older ones (HasMore) and newer ones (HasNewer: a page read
+// around a search hit does not reach the chat's end).
 type MessagePageView struct {
 	Messages []MessageView `json:"messages"`
 	HasMore  bool          `json:"hasMore"`
+	HasNewer bool          `json:"hasNewer,omitempty"`
 }
 
 // ToolCallView is a tool call as a chat card shows it, stored (in a
@@ -143,6 +145,9 @@ type ContentView struct {
 	Name        string `json:"name"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
+	// Size is, for image, audio or blob data a view left out (Data
+	// empty: too large to send to the window), its size in bytes.
+	Size int `json:"size,omitempty"`
 }
 
 // CallResult is a tool call's outcome for the playground.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/clients"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -51,6 +53,10 @@ type ConnectedFile struct {
 	// Created: connect added the servers' container itself, so disconnect
 	// takes it out again when it is empty.
 	Created bool `json:"created,omitempty"`
+	// Excluded: connect took Switchboard's entry out of the app's list of
+	// the servers it never starts (Gemini CLI's "mcp.excluded"), so
+	// disconnect puts it back.
+	Excluded bool `json:"excluded,omitempty"`
 	// Moved are the servers connect moved from this file to Switchboard:
 	// disconnecting this file gives them back to it, and to no other.
 	Moved []MovedServer `json:"moved,omitempty"`
@@ -96,6 +102,9 @@ type MovedServer struct {
 	Text string `json:"text"`
 	// Secrets are the keyring names Text refers to.
 	Secrets []string `json:"secrets,omitempty"`
+	// Slot is where it was in the file, so disconnect puts it back there
+	// (none for one moved by an older version: it goes at the end).
+	Slot clients.Slot `json:"slot,omitzero"`
 }
 
 var clientsSection = config.Section[map[string]ClientState]{Key: "clients"}
@@ -223,9 +232,12 @@ func (c *Clients) Preview(ctx context.Context, req ClientConnect) (ClientChange,
 // Connect adds Switchboard's entry to the app's file (user scope unless
 // req.Project), and with req.Move moves the app's own servers into
 // Switchboard first (as ServerFiles.Import does: secrets to the keyring) and
-// out of its file. The rest of the file stays byte for byte; the write is
-// atomic and keeps a backup without the moved secrets. Connecting again
-// changes nothing (an entry that runs another binary is repaired).
+// out of its file. The rest of the file stays byte for byte (an app's list
+// of the servers it may start, Gemini CLI's "mcp.allowed", gets
+// Switchboard's entry too); the write is atomic and keeps a backup without
+// the moved secrets, and the file as it was before Switchboard first
+// changed it (clients.OriginalSuffix). Connecting again changes nothing
+// (an entry that runs another binary is repaired).
 func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange, error) {
 	a, f, err := clientFile(req.Name, req.Project)
 	if err != nil {
@@ -250,82 +262,114 @@ func (c *Clients) Connect(ctx context.Context, req ClientConnect) (ClientChange,
 			return ch, err
 		}
 	}
-	created := !doc.HasContainer()
-	var out []byte
-	var moved []MovedServer
-	var backup []byte
+	created, excluded := !doc.HasContainer(), doc.Excluded(clients.EntryName)
+	mv := moveResult{out: data, backup: data}
 	if req.Move {
-		out, moved, backup, err = c.move(ctx, doc, req, &ch)
-		if err != nil {
+		if mv, err = c.move(ctx, doc, req, &ch); err != nil {
 			return ch, err
 		}
-		if doc, err = clients.Read(f, out); err != nil {
+		if doc, err = clients.Read(f, mv.out); err != nil {
 			return ch, err
 		}
 	}
-	if out, err = doc.Add(entry); err != nil {
+	out, err := doc.Add(entry)
+	if err != nil {
 		return ch, err
 	}
 	ch.Diff = lineDiff(string(data), string(out))
 	ch.Changed = !bytes.Equal(out, data)
-	ch.Warnings = clientWarnings(a, f, entry, ch.Changed, len(moved) > 0)
+	ch.Warnings = clientWarnings(a, f, entry, ch.Changed, len(mv.moved) > 0)
 	if req.DryRun {
 		return ch, nil
 	}
 	if ch.Changed {
-		if backup == nil && data != nil {
-			backup = data
-		}
-		if err := clients.WriteFile(f.Path, out, backup); err != nil {
+		if err := clients.WriteFile(f.Path, out, mv.backup); err != nil {
 			return ch, err
 		}
 		if data != nil {
 			ch.Backup = f.Path + clients.BackupSuffix
 		}
+		// A copy kept by an earlier connect still has the secrets that
+		// moved now: they leave it too.
+		if err := clients.ScrubOriginal(f.Path, mv.scrub); err != nil {
+			return ch, err
+		}
 	}
-	return ch, c.h.edit(func(cfg *config.Config) error {
+	return ch, c.record(a.Name, req.Servers, ConnectedFile{Path: f.Path, Scope: f.Scope, Created: created, Excluded: excluded, Moved: mv.moved})
+}
+
+// record adds what a connect did to f's file to config.json.
+func (c *Clients) record(app string, servers []string, f ConnectedFile) error {
+	return c.h.edit(func(cfg *config.Config) error {
 		return clientsSection.Edit(cfg, func(m *map[string]ClientState) error {
 			if *m == nil {
 				*m = map[string]ClientState{}
 			}
-			st := (*m)[a.Name]
+			st := (*m)[app]
 			cf := st.file(f.Path)
 			cf.Scope = f.Scope
-			cf.Created = cf.Created || created
-			cf.Moved = append(cf.Moved, moved...)
+			cf.Created = cf.Created || f.Created
+			cf.Excluded = cf.Excluded || f.Excluded
+			cf.Moved = append(cf.Moved, f.Moved...)
 			st = st.withFile(cf, true)
-			if req.Servers != nil {
-				st.Servers = req.Servers
+			if servers != nil {
+				st.Servers = servers
 			}
-			(*m)[a.Name] = st
+			(*m)[app] = st
 			return nil
 		})
 	})
 }
 
-// move imports doc's servers (Switchboard's entry aside) and returns
-// the file without them, what moved, and the backup with their secrets
-// taken out.
-func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect, ch *ClientChange) ([]byte, []MovedServer, []byte, error) {
-	h := c.h
+// moveResult is what move did: the file without the moved servers, what
+// moved (each with where it was), and the file as it was with the moved
+// secrets taken out, for the backups.
+type moveResult struct {
+	out, backup []byte
+	moved       []MovedServer
+	secrets     []secretMove
+}
+
+// scrub takes the moved secrets out of a copy of the file.
+func (mv moveResult) scrub(data []byte) []byte {
+	text := string(data)
+	for _, m := range mv.secrets {
+		if m.value != "" {
+			text = replaceSecret(text, m.value, "${secret:"+m.name+"}")
+		}
+	}
+	return []byte(text)
+}
+
+// movePlan is one of the app's servers to move: the server it is the
+// same as in Switchboard already ("" for none).
+type movePlan struct {
+	s  clients.Server
+	as string
+}
+
+// move imports doc's servers (Switchboard's entry aside) and returns the
+// file without them, what moved, and the backup with their secrets taken
+// out. What only the app can start (Goose's built-in extensions, a Zed
+// extension's server) stays in its file and is not imported.
+func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect, ch *ClientChange) (moveResult, error) {
 	servers, err := doc.Servers()
 	if err != nil {
-		return nil, nil, nil, err
+		return moveResult{}, err
 	}
-	cfg, err := h.readConfig()
+	cfg, err := c.h.readConfig()
 	if err != nil {
-		return nil, nil, nil, err
+		return moveResult{}, err
 	}
-	type plan struct {
-		s  clients.Server
-		as string // an existing server it is the same as
-	}
-	var plans []plan
+	var plans []movePlan
 	var differs []string
 	var names []string // the servers to import
-	resolutions := map[string]Resolution{}
 	for _, s := range servers {
 		if s.Name == clients.EntryName {
+			continue
+		}
+		if s.AppOnly != "" {
+			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: %s", s.Name, s.AppOnly))
 			continue
 		}
 		same := slices.IndexFunc(cfg.Servers, func(x Server) bool {
@@ -344,48 +388,50 @@ func (c *Clients) move(ctx context.Context, doc *clients.Doc, req ClientConnect,
 				}
 			}
 			if same >= 0 {
-				plans = append(plans, plan{s: s, as: cur.Name})
+				plans = append(plans, movePlan{s: s, as: cur.Name})
 				ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: already in Switchboard as %s", s.Name, cur.Name))
 				continue
 			}
 		}
-		plans = append(plans, plan{s: s})
+		plans = append(plans, movePlan{s: s})
 		names = append(names, s.Name)
-		if _, taken := cfg.Lookup(s.Name); taken {
-			resolutions[s.Name] = config.Rename // never over another server
-		}
 	}
 	if len(differs) > 0 {
-		return nil, nil, nil, &ClientEnvError{Servers: differs}
+		return moveResult{}, &ClientEnvError{Servers: differs}
 	}
-	im, err := c.importMoved(ctx, doc, req, names, resolutions)
+	im, err := c.importMoved(ctx, doc, req, names, cfg)
 	if err != nil {
-		return nil, nil, nil, err
+		return moveResult{}, err
 	}
-	out := doc.Data
-	backup := doc.Data
-	var moved []MovedServer
+	return takeMoved(doc, plans, im, ch)
+}
+
+// takeMoved takes the servers that moved out of doc's file, each with
+// where it was, so a disconnect puts it back there.
+func takeMoved(doc *clients.Doc, plans []movePlan, im movedImport, ch *ClientChange) (moveResult, error) {
+	mv := moveResult{out: doc.Data, backup: doc.Data, secrets: im.moves}
 	for _, p := range plans {
 		if p.as == "" && !im.imported[p.s.Name] {
-			// Not a server Switchboard can run as the app does (Goose's
-			// built-in extensions, a Zed extension's settings, an entry in
-			// error, ${workspaceFolder}): it stays the app's.
+			// Not a server Switchboard can run as the app does (an entry
+			// in error, ${workspaceFolder}): it stays the app's.
 			ch.Skipped = append(ch.Skipped, fmt.Sprintf("%s: stays in the app's file: %s", p.s.Name, cmpString(im.stays[p.s.Name], "Switchboard cannot run it")))
 			continue
 		}
-		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(im.renamed[p.s.Name], p.s.Name)), Text: p.s.Text}
-		backup = ms.redact(im.moves, backup)
-		moved = append(moved, ms)
-		ch.Moved = append(ch.Moved, p.s.Name)
-		nd, err := clients.Read(doc.File, out)
+		nd, err := clients.Read(doc.File, mv.out)
 		if err != nil {
-			return nil, nil, nil, err
+			return moveResult{}, err
 		}
-		if out, err = nd.Remove(p.s.Name, false); err != nil {
-			return nil, nil, nil, err
+		out, slot, err := nd.Take(p.s.Name)
+		if err != nil {
+			return moveResult{}, err
 		}
+		ms := MovedServer{Name: p.s.Name, As: cmpString(p.as, cmpString(im.renamed[p.s.Name], p.s.Name)), Text: p.s.Text, Slot: slot}
+		mv.backup = ms.redact(im.moves, mv.backup)
+		mv.moved = append(mv.moved, ms)
+		mv.out = out
+		ch.Moved = append(ch.Moved, p.s.Name)
 	}
-	return out, moved, backup, nil
+	return mv, nil
 }
 
 // movedImport is what importMoved did: the servers imported, the name each
@@ -401,16 +447,19 @@ type movedImport struct {
 // importMoved imports the servers names of the app's file doc, read as an
 // import reads it (every field of the app's format: Gemini's httpUrl, cwd
 // and excludeTools…); first as a preview, to leave out what Switchboard
-// cannot run as the app does.
-func (c *Clients) importMoved(ctx context.Context, doc *clients.Doc, req ClientConnect, names []string, resolutions map[string]Resolution) (movedImport, error) {
+// cannot run as the app does. A name already in use in cfg is imported
+// under a new one, never over another server.
+func (c *Clients) importMoved(ctx context.Context, doc *clients.Doc, req ClientConnect, names []string, cfg *config.Config) (movedImport, error) {
 	im := movedImport{imported: map[string]bool{}, renamed: map[string]string{}, stays: map[string]string{}}
 	if len(names) == 0 {
 		return im, nil
 	}
-	imp := ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Resolutions: resolutions, Plaintext: req.Plaintext, DryRun: true}
+	imp := ImportRequest{Name: doc.File.Path, Path: doc.File.Path, Data: doc.Data, Only: names, Inputs: req.Inputs, Plaintext: req.Plaintext, DryRun: true}
 	res, err := c.h.ServerFiles.Import(ctx, imp)
 	if err == nil {
+		inPlan := map[string]bool{}
 		for _, it := range res.Plan.Items {
+			inPlan[it.Name] = true
 			switch unresolved := it.Incoming.UnresolvedVariables(); {
 			case it.Outcome == config.Invalid:
 				im.stays[it.Name] = fmt.Sprintf("Switchboard cannot run it (see 'switchboard servers import %s')", doc.File.Path)
@@ -418,11 +467,22 @@ func (c *Clients) importMoved(ctx context.Context, doc *clients.Doc, req ClientC
 				im.stays[it.Name] = fmt.Sprintf("it uses %s, which only the app gives a value", cmpString(variableRef.FindString(unresolved[0].Message), "a variable"))
 			}
 		}
-		names = slices.DeleteFunc(names, func(n string) bool { return im.stays[n] != "" })
+		// Only what the real import takes has a resolution: one for a
+		// server left out would name no server of its plan.
+		names = slices.DeleteFunc(names, func(n string) bool { return im.stays[n] != "" || !inPlan[n] })
+		imp.Resolutions = map[string]Resolution{}
+		for _, n := range names {
+			if _, taken := cfg.Lookup(n); taken {
+				imp.Resolutions[n] = config.Rename
+			}
+		}
 		if !req.DryRun && len(names) > 0 {
 			imp.Only, imp.DryRun = names, false
 			res, err = c.h.ServerFiles.Import(ctx, imp)
 		}
+	}
+	if missing, ok := errors.AsType[*MissingInputError](err); ok {
+		return im, &ClientInputError{Path: doc.File.Path, App: clients.Title(doc.File.Style), Missing: missing}
 	}
 	if err != nil {
 		return im, fmt.Errorf("moving %s's servers: %w", doc.File.Path, err)
@@ -432,7 +492,7 @@ func (c *Clients) importMoved(ctx context.Context, doc *clients.Doc, req ClientC
 			continue
 		}
 		im.imported[it.Name] = true
-		if it.Resolve(resolutions) == config.Rename {
+		if it.Resolve(imp.Resolutions) == config.Rename {
 			im.renamed[it.Name] = it.RenameTo
 		}
 	}
@@ -442,14 +502,44 @@ func (c *Clients) importMoved(ctx context.Context, doc *clients.Doc, req ClientC
 	return im, nil
 }
 
-// variableRef is a ${…} placeholder in a message.
-var variableRef = regexp.MustCompile(`\$\{[^}]+\}`)
+// ClientInputError is a move of servers that use VS Code's ${input:ID}
+// placeholders with no value given: VS Code asks for each when it starts
+// the server, Switchboard needs it once (Inputs). Nothing was moved.
+type ClientInputError struct {
+	Path    string
+	App     string // the app's title
+	Missing *MissingInputError
+}
+
+// Needs says which values are missing, without what to do about it.
+func (e *ClientInputError) Needs() string {
+	ids := make([]string, len(e.Missing.IDs))
+	for i, id := range e.Missing.IDs {
+		ids[i] = "${input:" + id + "}"
+	}
+	who := "its servers need"
+	if e.Missing.Server != "" {
+		who = fmt.Sprintf("server %q needs", e.Missing.Server)
+	}
+	return fmt.Sprintf("moving %s's servers: %s a value for %s", e.Path, who, strings.Join(ids, ", "))
+}
+
+func (e *ClientInputError) Error() string {
+	return e.Needs() + ": replace the placeholder in the file with its value, then move them again (or connect without moving them)"
+}
+
+// Unwrap returns the *MissingInputError (ErrMissingInput).
+func (e *ClientInputError) Unwrap() error { return e.Missing }
+
+// variableRef is a ${…} placeholder in a message; Continue's and GitHub
+// Actions' ${{ secrets.NAME }} whole.
+var variableRef = regexp.MustCompile(`\$\{\{[^}]*\}\}|\$\{[^}]+\}`)
 
 type secretMove struct{ server, name, value string }
 
 // redact puts the ${secret:NAME} reference in place of each of the
-// server's secrets that moved to the keyring, in its text and in the
-// file's backup (returned).
+// server's secrets that moved to the keyring, in its text (and in the
+// comment on its last line) and in the file's backup (returned).
 func (ms *MovedServer) redact(moves []secretMove, backup []byte) []byte {
 	for _, m := range moves {
 		if m.server != ms.Name || m.value == "" {
@@ -457,6 +547,7 @@ func (ms *MovedServer) redact(moves []secretMove, backup []byte) []byte {
 		}
 		ref := "${secret:" + m.name + "}"
 		ms.Text = replaceSecret(ms.Text, m.value, ref)
+		ms.Slot.Trail = replaceSecret(ms.Slot.Trail, m.value, ref)
 		backup = []byte(replaceSecret(string(backup), m.value, ref))
 		ms.Secrets = append(ms.Secrets, m.name)
 	}
@@ -490,9 +581,12 @@ func envDiffers(cur, app map[string]string) bool {
 }
 
 // Disconnect takes Switchboard's entry out of the app's file and puts
-// back the servers connect moved (their secrets only withSecrets, since
-// they return to a plain file; else those values are left empty). What
-// the app changed in the file meanwhile stays.
+// back the servers connect moved, each where it was (so a file nobody
+// changed meanwhile is the very bytes it was before connect), with their
+// secrets read back from the keyring when req.WithSecrets (both front
+// doors ask for that by default: they return to the user's own file they
+// came from, as the app had them); else those values are left empty (the
+// keyring keeps them). What the app changed in the file meanwhile stays.
 func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientChange, error) {
 	a, ok := config.ClientAppNamed(req.Name)
 	if !ok {
@@ -528,34 +622,14 @@ func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientC
 		return ch, err
 	}
 	out, err := doc.Remove(clients.EntryName, cf.Created && len(cf.Moved) == 0)
+	if err == nil && cf.Excluded {
+		out, err = reread(f, out, func(d *clients.Doc) ([]byte, error) { return d.Exclude(clients.EntryName) })
+	}
+	if err == nil {
+		out, err = c.putBack(f, out, cf.Moved, req, &ch)
+	}
 	if err != nil {
 		return ch, err
-	}
-	for _, m := range cf.Moved {
-		nd, err := clients.Read(f, out)
-		if err != nil {
-			return ch, err
-		}
-		if nd.Has(m.Name) {
-			continue // the app has one of that name again: its own wins
-		}
-		text := m.Text
-		for _, name := range m.Secrets {
-			ref := "${secret:" + name + "}"
-			v := ""
-			if req.WithSecrets {
-				if v, err = c.h.store.Get(name); err != nil {
-					return ch, fmt.Errorf("returning %s to %s: %w", m.Name, f.Path, err)
-				}
-			} else {
-				ch.Warnings = append(ch.Warnings, fmt.Sprintf("%s returned without its secret (%s is empty): add --with-secrets to write it back into the file, or fill it in there", m.Name, name))
-			}
-			text = strings.ReplaceAll(text, ref, jsonEscape(v))
-		}
-		if out, err = nd.AddRaw(m.Name, text); err != nil {
-			return ch, err
-		}
-		ch.Moved = append(ch.Moved, m.Name)
 	}
 	ch.Diff = lineDiff(string(data), string(out))
 	ch.Changed = !bytes.Equal(out, data)
@@ -580,6 +654,88 @@ func (c *Clients) Disconnect(ctx context.Context, req ClientDisconnect) (ClientC
 			return nil
 		})
 	})
+}
+
+// reread applies edit to the document out is.
+func reread(f config.ClientFile, out []byte, edit func(d *clients.Doc) ([]byte, error)) ([]byte, error) {
+	d, err := clients.Read(f, out)
+	if err != nil {
+		return nil, err
+	}
+	return edit(d)
+}
+
+// putBack returns the moved servers to the file out: the last moved
+// first, each before the entry that followed it then, so every one finds
+// its neighbour; one moved by an older version (no slot) goes at the end,
+// in the order they moved. ch.Moved names them in that order too.
+func (c *Clients) putBack(f config.ClientFile, out []byte, moved []MovedServer, req ClientDisconnect, ch *ClientChange) ([]byte, error) {
+	order := make([]MovedServer, 0, len(moved))
+	for i := len(moved) - 1; i >= 0; i-- {
+		if moved[i].Slot.Taken {
+			order = append(order, moved[i])
+		}
+	}
+	for _, m := range moved {
+		if !m.Slot.Taken {
+			order = append(order, m)
+		}
+	}
+	returned := map[string]bool{}
+	for _, m := range order {
+		nd, err := clients.Read(f, out)
+		if err != nil {
+			return nil, err
+		}
+		if nd.Has(m.Name) {
+			continue // the app has one of that name again: its own wins
+		}
+		text, trail, err := c.withSecrets(m, f.Path, req, ch)
+		if err != nil {
+			return nil, err
+		}
+		slot := m.Slot
+		slot.Trail = trail
+		if out, err = nd.Put(m.Name, text, slot); err != nil {
+			return nil, err
+		}
+		returned[m.Name] = true
+	}
+	for _, m := range moved {
+		if returned[m.Name] {
+			ch.Moved = append(ch.Moved, m.Name)
+		}
+	}
+	return out, nil
+}
+
+// withSecrets is a moved server's text (and last line's comment) with
+// each ${secret:NAME} it moved with written back as its value from the
+// keyring; empty when req says so, or when the keyring no longer has it
+// (with a warning saying which).
+func (c *Clients) withSecrets(m MovedServer, path string, req ClientDisconnect, ch *ClientChange) (string, string, error) {
+	text, trail := m.Text, m.Slot.Trail
+	for _, name := range m.Secrets {
+		ref := "${secret:" + name + "}"
+		v := ""
+		switch {
+		case !req.WithSecrets:
+			ch.Warnings = append(ch.Warnings, fmt.Sprintf("%s returned without its secret (%s is left empty; the keyring keeps it): fill it in in the file", m.Name, name))
+		default:
+			var err error
+			v, err = c.h.store.Get(name)
+			if errors.Is(err, secrets.ErrNotFound) {
+				ch.Warnings = append(ch.Warnings, fmt.Sprintf("%s returned without its secret (%s is no longer in the keyring): fill it in in the file", m.Name, name))
+				break
+			}
+			if err != nil {
+				return "", "", fmt.Errorf("returning %s to %s: %w; or disconnect without writing the secrets back (their values left empty)", m.Name, path, err)
+			}
+		}
+		text = strings.ReplaceAll(text, ref, jsonEscape(v))
+		trail = strings.ReplaceAll(trail, ref, v)
+	}
+	return text, trail, nil
 }
 
 // jsonEscape is v as it goes inside a quoted string of JSON, TOML

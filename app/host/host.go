@@ -88,9 +88,6 @@ type Host struct {
 	running []mcpmanager.ServerConfig
 	// results are the capped tool results chats keep, per chat.
 	results *chatResults
-	// calls are the tool calls running outside a chat turn, per server:
-	// a server may ask for the model during them (sampling.go).
-	calls serverCalls
 
 	// ctx ends at Close; background work (Follow) runs under it, in wg.
 	ctx    context.Context
@@ -120,7 +117,9 @@ func Open(opts Options) *Host {
 	h.pins = openPins(h)
 	h.ctx, h.cancel = context.WithCancel(cmp.Or(opts.Context, context.Background()))
 	mo := mcpmanager.Options{
-		OnStatus: opts.OnStatus, Redact: h.red.Redact, Tokens: h.store, OnLoginURL: opts.OnLoginURL,
+		// Every secret resolved for a server is masked at the source: what
+		// the servers list, return and fail with, for every door.
+		OnStatus: opts.OnStatus, Redact: h.red, Tokens: h.store, OnLoginURL: opts.OnLoginURL,
 		ClientInfo: mcp.Implementation{Name: "switchboard", Version: buildinfo.String()},
 		Gate:       h.pins,
 		Private:    []string{opts.Dir.String()},

@@ -63,6 +63,7 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 		used[s.ID] = true
 	}
 	ids := map[string]string{}
+	fresh := map[string]bool{} // ids made here: a dry run cannot name them yet
 	for _, e := range f.Entries {
 		if _, ok := ids[e.Name]; ok || !e.Valid() {
 			continue
@@ -74,6 +75,7 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 			id = e.Server.ID // an exported entry of this data dir, imported back
 		} else {
 			id = secrets.NewID()
+			fresh[id] = true
 		}
 		used[id] = true
 		ids[e.Name] = id
@@ -86,7 +88,9 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 	prep := func(s Server, id string) (Server, []secrets.Move) {
 		s.ID = id
 		s, moves := withInputs(s, req.Inputs, passwords, substitute)
-		s, more := secrets.Extract(s, req.Plaintext)
+		// docker's -e NAME=secret leaves the command line for the
+		// environment first, where the keyring rules take it.
+		s, more := secrets.Extract(secrets.DockerEnv(s), req.Plaintext)
 		return s, append(moves, more...)
 	}
 	out := *f
@@ -116,11 +120,35 @@ func prepareImport(cfg *config.Config, f *config.File, req ImportRequest) Import
 		}
 		moves = slices.DeleteFunc(moves, func(m secrets.Move) bool { return m.Server == it.Name })
 		var m []secrets.Move
-		plan.Items[i].Incoming, m = prep(f.Servers[j], secrets.NewID())
+		id := secrets.NewID()
+		fresh[id] = true
+		plan.Items[i].Incoming, m = prep(f.Servers[j], id)
 		moves = append(moves, m...)
 	}
 	moves = secrets.ForPlan(plan, req.Resolutions, moves)
-	return ImportResult{File: &out, Plan: plan, Moves: secretMoves(moves), moves: moves}
+	shown := secretMoves(moves)
+	if req.DryRun {
+		shown = withNewIDs(shown, fresh)
+	}
+	return ImportResult{File: &out, Plan: plan, Moves: shown, moves: moves}
+}
+
+// NewIDLabel stands in a dry run's keyring names for the id the import
+// gives a new server: each import makes its own (server.<new id>.env.X).
+const NewIDLabel = "<new id>"
+
+// withNewIDs is ms with the ids made for a dry run written NewIDLabel:
+// the real import makes others, so naming these would name entries that
+// never exist.
+func withNewIDs(ms []SecretMove, fresh map[string]bool) []SecretMove {
+	for i, m := range ms {
+		rest, own := strings.CutPrefix(m.Name, "server.")
+		id, field, ok := strings.Cut(rest, ".")
+		if own && ok && fresh[id] {
+			ms[i].Name = "server." + NewIDLabel + "." + field
+		}
+	}
+	return ms
 }
 
 // withInputs puts the values of VS Code ${input:ID} placeholders into s
@@ -216,3 +244,60 @@ func discoverEnv() config.Env {
 	env.Parse = parseServers
 	return env
 }
+
+// noServers is the refusal of an import of a file without a single server
+// entry ({"mcpServers": {}}, Claude Code's ~/.claude.json before any
+// server is added): there is nothing to import, so nothing is written,
+// and the person is told so instead of shown an empty plan that "saved".
+// A move out of an app's file (req.Only) is not refused: that app's
+// servers may all have stayed.
+func noServers(f *config.File, req ImportRequest) error {
+	if len(f.Entries) > 0 || req.Only != nil {
+		return nil
+	}
+	where := map[config.Format]string{config.FormatVSCode: `"servers"`, config.FormatVSCodeSettings: `"mcp.servers"`,
+		config.FormatLegacy: `"servers"`, config.FormatServerMap: "the file"}[f.Format]
+	if where == "" {
+		where = `"mcpServers"`
+	}
+	return &config.ValidationError{Kind: config.ErrEmpty, Problems: []config.Problem{{Severity: config.SeverityError,
+		Message: fmt.Sprintf("no servers in %s: %s is empty, so there is nothing to import (nothing was written)", req.Name, where)}}}
+}
+
+// changedPaths are the JSON paths under base of the values clean holds
+// otherwise than srv: env, headers, args, url and the OAuth client secret.
+func changedPaths(base string, srv, clean Server) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(srv.Env)) {
+		if clean.Env[k] != srv.Env[k] {
+			out = append(out, base+".env."+k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(srv.Headers)) {
+		if clean.Headers[k] != srv.Headers[k] {
+			out = append(out, base+".headers."+k)
+		}
+	}
+	for i, a := range srv.Args {
+		if i < len(clean.Args) && clean.Args[i] != a {
+			out = append(out, fmt.Sprintf("%s.args[%d]", base, i))
+		}
+	}
+	if clean.URL != srv.URL {
+		out = append(out, base+".url")
+	}
+	if srv.OAuth != nil && clean.OAuth != nil && clean.OAuth.ClientSecret != srv.OAuth.ClientSecret {
+		out = append(out, base+".oauth.clientSecret")
+	}
+	return out
+}
+
+// CommandLineNote says what becomes of a keyring secret written in a
+// server's arguments (secrets.CommandLineNote): the doors print it beside
+// each such value.
+const CommandLineNote = secrets.CommandLineNote
+
+// OnCommandLine reports whether the value moves out of the server's
+// command line, where it goes back when the server starts (see
+// CommandLineNote).
+func (m SecretMove) OnCommandLine() bool { return secrets.OnCommandLine(m.Field) }

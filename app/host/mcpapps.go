@@ -155,8 +155,8 @@ func (a *MCPApps) Call(ctx context.Context, r AppCall) (*mcp.CallToolResult, err
 			return nil, fmt.Errorf("%s: the user denied this call", t.Name)
 		}
 	}
-	defer a.h.calls.begin(server)()
-	return a.h.router().Call(ctx, server, tool, args, router.CallOptions{})
+	// Its server's questions are asked in the app's chat (sampling.go).
+	return a.h.router().Call(asCaller(ctx, chatID), server, tool, args, router.CallOptions{})
 }
 
 // Read is an app's resources/read, sent to its own server.

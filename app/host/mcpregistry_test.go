@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/switchboard-app/switchboard/app/secrets"
 	"github.com/switchboard-app/switchboard/mcpmanager/bundle/bundletest"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry"
 	"github.com/switchboard-app/switchboard/mcpmanager/mcpregistry/mcpregistrytest"
@@ -118,7 +119,7 @@ func TestCatalogAddsAnMCPBPackage(t *testing.T) {
 	if rec, installed := InstalledOf(s); !ok || !installed || rec.Version != "1.2.0" {
 		t.Fatalf("not installed as a bundle: %+v", s)
 	}
-	if env, _ := shown(t, h); env["ECHO_API_KEY"] != values["api_key"] {
+	if env, _ := shown(t, h); env["ECHO_API_KEY"] != secrets.Mask(values["api_key"]) {
 		t.Fatalf("the server runs without the key given: %v", env)
 	}
 	noDownloadLeft(t)
@@ -357,7 +358,7 @@ func TestRegistryBundleForm(t *testing.T) {
 		t.Errorf("Add downloaded again (%d downloads, %d before)", got, n)
 	}
 	env, args := shown(t, h)
-	if env["ECHO_API_KEY"] != "sk-FORM-1" || !strings.Contains(strings.Join(args, " "), "/a /b") {
+	if env["ECHO_API_KEY"] != secrets.Mask("sk-FORM-1") || !strings.Contains(strings.Join(args, " "), "/a /b") {
 		t.Errorf("the form's answers: env %v args %v", env, args)
 	}
 	if left, _ := filepath.Glob(filepath.Join(h.Dir().String(), "registry-downloads", "*")); len(left) > 0 {

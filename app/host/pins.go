@@ -1,7 +1,10 @@
 package host
 
 import (
+	"errors"
+
 	"github.com/switchboard-app/switchboard/builtin"
+	"github.com/switchboard-app/switchboard/mcpmanager"
 	"github.com/switchboard-app/switchboard/mcpmanager/pins"
 	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
@@ -12,10 +15,13 @@ var _ router.VersionedGate = (*pins.Store)(nil)
 // openPins opens the data dir's pins of trusted tool definitions. The
 // built-ins are not pinned: they ship with the app and change with it.
 // Accepting or rejecting a change lists the server's tools again, so the
-// chat, the gateway and the pages see the verdict at once.
+// chat, the gateway and the pages see the verdict at once. The listings
+// it screens are masked (secrets never reach pins.json); a pin taken
+// before that is taken over masked.
 func openPins(h *Host) *pins.Store {
 	return pins.Open(h.dir.Pins(), pins.Options{
-		Skip: builtin.Reserved,
+		Skip:   builtin.Reserved,
+		Redact: h.red.Redact,
 		OnChange: func(server string) {
 			if h.mgr != nil {
 				h.mgr.Router().Invalidate(server)
@@ -49,3 +55,11 @@ func (p *Pins) Trust(name, server string) (srv, tool string, err error) {
 
 // Reject keeps the trusted definition; the tool stays withheld.
 func (p *Pins) Reject(server, tool string) error { return p.h.pins.Reject(server, tool) }
+
+// forgetTools deletes what the data directory kept of a removed server's
+// tools: its pins and changes waiting for review (pins.json) and its last
+// listing (listings/). Both hold its descriptions, and a new server of
+// its name must start afresh.
+func (h *Host) forgetTools(server string) error {
+	return errors.Join(h.pins.Forget(server), mcpmanager.ForgetListing(h.dir.Listings(), server))
+}

@@ -123,6 +123,9 @@ type ClientConnect struct {
 	// Plaintext lists the moved servers' secret-looking values
 	// ("server.env.VAR") kept in config.json instead of the keyring.
 	Plaintext map[string]bool
+	// Inputs are the values of the VS Code ${input:ID} placeholders of the
+	// servers to move; one missing is a *ClientInputError.
+	Inputs map[string]string
 	// DryRun computes the change (its Diff) and writes nothing.
 	DryRun bool
 }
@@ -131,7 +134,9 @@ type ClientConnect struct {
 type ClientDisconnect struct {
 	Name    string
 	Project string
-	// WithSecrets writes moved servers' secrets back into the app's file.
+	// WithSecrets writes the moved servers' secrets back from the keyring
+	// into the app's file they came from, as the app had them (what both
+	// front doors do unless told not to); false leaves them empty.
 	WithSecrets bool
 	DryRun      bool
 }

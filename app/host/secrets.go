@@ -96,3 +96,16 @@ func (sc *Secrets) Grant(name, server string) error {
 		return secrets.Grant(cfg, s.ID, true, name)
 	})
 }
+
+// CommandLineSecrets are the arguments of s ("args[3]") that hold a
+// ${secret:…}: its value is put on the command line when s starts, where
+// every user of the computer can read it (see CommandLineNote).
+func CommandLineSecrets(s Server) []string {
+	var out []string
+	for i, a := range s.Args {
+		if len(secrets.Refs(a)) > 0 {
+			out = append(out, fmt.Sprintf("args[%d]", i))
+		}
+	}
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/switchboard-app/switchboard/app/buildinfo"
 	"github.com/switchboard-app/switchboard/app/chat"
+	"github.com/switchboard-app/switchboard/mcpmanager/bridge"
+	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/gateway"
 	"github.com/switchboard-app/switchboard/mcpmanager/supervisor"
 )
@@ -48,6 +51,90 @@ func (s *Serve) HoldServers() {
 	s.release = func() { once.Do(func() { close(held) }) }
 	time.AfterFunc(HoldFor, s.release)
 	s.h.mgr.HoldRecalled(held)
+}
+
+// Follow keeps the servers serve runs as config.json says, as the window
+// and the daemon do (Servers.Follow): whenever another process changes it
+// ('switchboard servers disable', the window, an editor), the servers it
+// adds, removes, switches off or changes are started, stopped or
+// restarted, the others left running, and serve's client hears of it as
+// tools (prompts, resources) list_changed. client, when not "", is the app
+// served ('serve --client'): only the servers chosen for it run, as at the
+// start. warn hears of a file that does not load (the servers keep running
+// as they were) and of a server left out. Call it once the servers run
+// (launched from config.json, not a --config file); following ends at
+// Close.
+func (s *Serve) Follow(client string, warn func(error)) {
+	h := s.h
+	said := map[string]bool{} // a server left out is told once, not at every change
+	since, err := config.StampOf(h.dir.Config())
+	if err == nil {
+		// What changed since the servers were read for the start; what
+		// was left out then was told then.
+		var skipped []error
+		skipped, err = s.follow(client)
+		for _, e := range skipped {
+			said[e.Error()] = true
+		}
+	}
+	if err != nil {
+		warn(err)
+	}
+	h.wg.Go(func() {
+		config.Watch(h.ctx, h.dir.Config(), since, func(_ *config.Config, err error) {
+			var skipped []error
+			if err == nil {
+				skipped, err = s.follow(client)
+			}
+			for _, e := range skipped {
+				if !said[e.Error()] {
+					said[e.Error()] = true
+					warn(e)
+				}
+			}
+			if err != nil {
+				warn(err)
+			}
+		})
+	})
+}
+
+// follow runs config.json's servers as serve starts them: the runnable
+// ones (skipped: those left out, and why), only those chosen for client
+// when a choice was made for it. The choice is read without recording a
+// connection (Clients.Serving writes config.json, which would be seen as
+// a change again).
+func (s *Serve) follow(client string) (skipped []error, err error) {
+	servers, skipped, err := s.h.Servers.Runnable()
+	if err != nil {
+		return nil, err
+	}
+	if client != "" {
+		cfg, err := s.h.readConfig()
+		if err != nil {
+			return skipped, err
+		}
+		states, err := clientsSection.Get(cfg)
+		if err != nil {
+			return skipped, err
+		}
+		if only := states[client].Servers; len(only) > 0 {
+			servers = slices.DeleteFunc(servers, func(srv Server) bool { return !slices.Contains(only, srv.Name) })
+		}
+	}
+	s.h.Servers.Run(servers)
+	return skipped, nil
+}
+
+// AddressRefused is, for an Attach error, why the address file the
+// running Switchboard leaves in the data dir was not followed (another
+// user's, a link, others may write to it: see bridge.Dial), or "" when
+// it was not refused. 'serve' says it when it runs the servers itself.
+func AddressRefused(err error) string {
+	if refused := (*bridge.Error)(nil); errors.As(err, &refused) && refused.Op == "check" {
+		return refused.Error()
+	}
+	return ""
 }
 
 // Relay makes the servers' sampling and elicitation requests go to the
@@ -94,7 +181,9 @@ func (s *Serve) HTTP(ctx context.Context, r ServeRequest) error {
 	if r.Listening != nil {
 		r.Listening(l.Addr())
 	}
-	srv := &http.Server{Handler: g.HTTPHandler(r.Token), ReadHeaderTimeout: 10 * time.Second}
+	// ConnContext: a 2026-07-28 client's calls on one connection are one
+	// caller's, whose servers' questions are its own (gateway.ConnContext).
+	srv := &http.Server{Handler: g.HTTPHandler(r.Token), ReadHeaderTimeout: 10 * time.Second, ConnContext: gateway.ConnContext}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	select {

@@ -97,6 +97,9 @@ func (s *ServerFiles) Import(ctx context.Context, req ImportRequest) (ImportResu
 	// Claude Code's per-project servers come too, each marked with its
 	// project, so the person can skip the ones they do not want.
 	f = f.WithProjectServers().ExpandVariables(config.VariablesFor(cmp.Or(req.Path, req.Name), home)).SplitCommandLines().NoteForeignKeys()
+	if err := noServers(f, req); err != nil {
+		return ImportResult{File: f}, err
+	}
 	if len(req.Inputs) > 0 || !req.DryRun {
 		// VS Code's "default"s, for the inputs not given; a preview
 		// without values leaves every input for the person to fill in.
@@ -170,6 +173,26 @@ func (s *ServerFiles) Export() ([]byte, error) {
 		shared.Servers = append(shared.Servers, clean)
 	}
 	return shared.MarshalJSON()
+}
+
+// PlainSecrets are the JSON paths of an export (mcpServers.NAME.env.VAR,
+// mcpServers.NAME.args[3], …) whose values config.json keeps in plain
+// text although they look secret (secrets.Extract would move them): Export
+// writes a ${secret:…} placeholder in their place, so whoever gets the
+// file sets their own, and config.json still holds them.
+func (s *ServerFiles) PlainSecrets() ([]string, error) {
+	cfg, err := s.h.readConfig()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, srv := range cfg.Servers {
+		clean, moves := secrets.Extract(srv, nil)
+		if len(moves) > 0 {
+			out = append(out, changedPaths("mcpServers."+srv.Name, srv, clean)...)
+		}
+	}
+	return out, nil
 }
 
 // only is f with the servers of these names and no projects.

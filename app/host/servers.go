@@ -246,8 +246,11 @@ func (s *Servers) specs(servers []Server, grants map[string][]string) []mcpmanag
 			if errors.Is(err, ErrNotGranted) || errors.Is(err, secrets.ErrUnset) {
 				return v, err
 			}
-			if err != nil {
+			if errors.Is(err, secrets.ErrNotFound) { // a locked or missing keyring has its own advice
 				return v, fmt.Errorf("%w; set it in Settings → Secrets or with 'switchboard secrets set NAME'", err)
+			}
+			if err != nil {
+				return v, err
 			}
 			return x, nil
 		})...)
@@ -360,7 +363,9 @@ func (s *Servers) Remove(name string) error { return s.RemoveWith(name, false) }
 
 // RemoveWith deletes a configured server; with forgetSecrets its keyring
 // entries go too (SecretsOf: its own, and those nothing else uses) and its
-// login. Either way the grants it had go, it leaves every agent that
+// login, before the entry: when the keyring cannot delete them (locked),
+// nothing is removed and the error says so. Either way the grants it had
+// go, its tools' pins and kept listing go (they hold its descriptions), it leaves every agent that
 // named it (its servers, tools, skills and policies there; Agents.Using
 // names them first), and a new server of the same name gets a new id: it
 // never inherits what this one kept.
@@ -376,6 +381,12 @@ func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 		removed = cfg.Servers[i]
 		if forgetSecrets {
 			drop = secretsOf(cfg, i)
+			// The keyring first: when it cannot delete them (locked,
+			// away), the entry stays, and with it the names that list
+			// them, so no secret is left where nothing shows it.
+			if err := h.forgetSecrets(removed, drop); err != nil {
+				return fmt.Errorf("%s was not removed: %w; or remove it and leave its secrets in the keyring ('servers remove --keep-secrets', or untick the box)", name, err)
+			}
 		}
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
 		dropServerFromAgents(cfg, removed.Name) // a new server of this name is in no agent
@@ -396,14 +407,30 @@ func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 		return err
 	}
 	var errs []error
-	for _, n := range drop {
-		errs = append(errs, h.store.Delete(n))
-	}
-	if forgetSecrets && removed.URL != "" {
-		errs = append(errs, h.store.Delete(oauth.KeyFor(removed.Name)))
-	}
 	errs = append(errs, h.Bundles.forget(removed)) // an installed bundle's files and keyring entries
+	// Its pins and kept listing hold its descriptions.
+	errs = append(errs, h.forgetTools(removed.Name))
 	return errors.Join(errs...)
+}
+
+// forgetSecrets deletes srv's keyring entries names and its OAuth login,
+// stopping at the first that fails. A login that cannot be looked for
+// because there is no keyring at all is not one (logins need a keyring);
+// a locked keyring is a failure.
+func (h *Host) forgetSecrets(srv Server, names []string) error {
+	for _, n := range names {
+		if err := h.store.Delete(n); err != nil {
+			return err
+		}
+	}
+	if srv.URL == "" {
+		return nil
+	}
+	err := h.store.Delete(oauth.KeyFor(srv.Name))
+	if errors.Is(err, secrets.ErrUnavailable) && !errors.Is(err, secrets.ErrLocked) {
+		return nil
+	}
+	return err
 }
 
 // Refused lists the references of a server that are refused at start

@@ -317,20 +317,32 @@ type Detached struct {
 }
 
 // sharedRequests answers the servers' sampling and elicitation while
-// Shared runs: the attached app whose call caused it takes it; a request
-// no app's call caused goes to the front door's own handler (the window's
-// chat), or is declined when there is none.
+// Shared runs. The manager tied each to the caller whose call asked it
+// (router.Tie), or refused it when that cannot be told: one the router
+// ties to an attached app's call goes to that app; one of the window's
+// (a chat's, the Tools page's), of nobody's call, or of an app that takes
+// no such question goes to the front door's own handler (the window's
+// chat: a chat's in that chat, any other outside a chat), or is declined
+// when there is none ('switchboard daemon'), saying which it was: a
+// sampling request during the call of an app that lends no model
+// (gateway.ErrNotTaken) in the words a standalone 'serve' uses, one
+// outside any app's call as that. An app is never asked about a chat's
+// call, nor a chat about another's.
 type sharedRequests struct{ s *Shared }
 
 func (r *sharedRequests) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	var err error // why no app took it: gateway.ErrNotTaken (its app lends no model), else outside any app's call
 	if g := r.s.g.Load(); g != nil {
-		res, err := g.CreateMessage(ctx, server, req)
-		if !errors.Is(err, gateway.ErrNoClient) {
+		var res *mcp.CreateMessageResult
+		if res, err = g.CreateMessage(ctx, server, req); !errors.Is(err, gateway.ErrNoClient) {
 			return res, err
 		}
 	}
 	if in := r.s.handler(); in != nil {
 		return in.CreateMessage(ctx, server, req)
+	}
+	if errors.Is(err, gateway.ErrNotTaken) {
+		return nil, fmt.Errorf("%s asked to use a model (sampling) during a call of the app connected to 'switchboard serve', which does not lend its model to servers (sampling), and this Switchboard has no window to ask in: declined; use this server in Switchboard's window or with 'switchboard chat'", server)
 	}
 	return nil, fmt.Errorf("%s asked to use a model (sampling) outside any app's call, and this Switchboard has no window to ask in: declined", server)
 }

@@ -68,8 +68,8 @@ func (t *Tools) CallWith(ctx context.Context, name string, args map[string]any, 
 	if onTask != nil {
 		opts.OnTask = func(u router.TaskUpdate) { onTask(TaskUpdate{ID: u.ID, Status: u.Status, Message: u.Message}) }
 	}
-	defer t.h.calls.begin(tool.Server)()
-	return t.h.router().Call(ctx, tool.Server, tool.Tool.Name, args, opts)
+	// Its server's questions are asked outside any chat (sampling.go).
+	return t.h.router().Call(asCaller(ctx, ""), tool.Server, tool.Tool.Name, args, opts)
 }
 
 // Prompts are one server's prompts.

@@ -132,6 +132,8 @@ type (
 	ChatEvent = chat.Event
 	// TurnCall is a tool call as a turn's events show it.
 	TurnCall = chat.ToolCallView
+	// TurnProgress is how far a running tool call is (an EventProgress's).
+	TurnProgress = chat.Progress
 	// ScriptResult is the structured result of a code-mode script.
 	ScriptResult = chat.ScriptResult
 	// ChatModel is a model a request goes to: its provider and name.
@@ -172,6 +174,7 @@ const (
 	EventMessageEnd = chat.EventMessageEnd
 	EventContext    = chat.EventContext
 	EventRetry      = chat.EventRetry
+	EventProgress   = chat.EventProgress
 
 	CallRunning   = chat.CallRunning
 	CallDone      = chat.CallDone

@@ -144,6 +144,7 @@ type KeptResult struct {
 	Lines   int    `json:"lines"`
 	Chars   int    `json:"chars"`
 	Shown   int    `json:"shown,omitempty"`
+	Seen    int    `json:"seen,omitempty"` // characters the model saw, from the start
 	Dropped int    `json:"dropped,omitempty"`
 }
 

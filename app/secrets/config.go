@@ -60,9 +60,14 @@ func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 		moves = append(moves, mv)
 		return "${secret:" + mv.Name + "}", true
 	}
+	byField := func(field, value string) (string, bool) {
+		return move(field, strings.ReplaceAll(field, ".", "_"), value)
+	}
 	visit := func(kind string, m map[string]string, header bool) {
 		for _, k := range slices.Sorted(mapKeys(m)) {
 			if !LooksSecret(k, m[k], header) {
+				// A URL's own secrets (TAVILY_URL=https://…?tavilyApiKey=…).
+				m[k], _ = urlSecretsAt(m[k], kind+"."+k, kind+"."+k, byField)
 				continue
 			}
 			if ref, ok := move(kind+"."+k, k, m[k]); ok {
@@ -72,10 +77,7 @@ func Extract(s config.Server, keep map[string]bool) (config.Server, []Move) {
 	}
 	visit("env", out.Env, false)
 	visit("headers", out.Headers, true)
-	byField := func(field, value string) (string, bool) {
-		return move(field, strings.ReplaceAll(field, ".", "_"), value)
-	}
-	out.Args = argSecrets(out.Args, byField)
+	out.Args = argSecrets(passwordArgs(out.Command, out.Args, byField), byField)
 	out.URL = urlSecrets(out.URL, "url", byField)
 	if o := out.OAuth; o != nil && o.ClientSecret != "" && config.Reference(o.ClientSecret) != o.ClientSecret {
 		// A client secret is a secret whatever it looks like.
@@ -290,23 +292,16 @@ func Forget(cfg *config.Config, id string) error {
 }
 
 // keyringSection holds the data directory's keyring scope (see
-// Store.SetScope); its presence also says the entries of older versions
-// were carried over.
-var keyringSection = config.Section[struct {
-	Scope string `json:"scope"`
-}]{Key: "keyring"}
+// Store.SetScope and Keyring); its presence also says the entries of
+// older versions were carried over.
+var keyringSection = config.Section[Keyring]{Key: "keyring"}
 
 // ScopeOf returns the scope config.json's settings name ("" when none).
-func ScopeOf(raw json.RawMessage) string {
-	k, _ := keyringSection.From(raw)
-	return k.Scope
-}
+func ScopeOf(raw json.RawMessage) string { return KeyringOf(raw).Scope }
 
 // SetScopeIn writes scope into cfg's settings.
 func SetScopeIn(cfg *config.Config, scope string) error {
-	return keyringSection.Edit(cfg, func(k *struct {
-		Scope string `json:"scope"`
-	}) error {
+	return keyringSection.Edit(cfg, func(k *Keyring) error {
 		k.Scope = scope
 		return nil
 	})

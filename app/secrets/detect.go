@@ -13,15 +13,16 @@ import (
 // secretName matches variable and header names that usually hold credentials.
 var secretName = regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PAT|AUTH|CREDENTIAL|BEARER|COOKIE|SESSION)`)
 
-// tokenShape matches values shaped like well-known credentials.
-var tokenShape = regexp.MustCompile(`^(sk-|sk_live_|sk_test_|rk_live_|pk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|eyJ|AIza|ya29\.|npm_|hf_|pplx-|gsk_|dop_v1_|shpat_|ntn_|secret_|lin_api_|Bearer\s)`)
+// tokenShape matches values shaped like well-known credentials (and
+// knownTokens, whose prefixes need their tails).
+var tokenShape = regexp.MustCompile(`^(sk-|sk_live_|sk_test_|rk_live_|pk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA|ASIA|eyJ|AIza|ya29\.|npm_|hf_|pplx-|gsk_|dop_v1_|shpat_|ntn_|secret_|lin_api_|Bearer\s|` + knownTokens + `)`)
 
 // tokenInside matches a credential inside a longer value: a bearer token or
 // a token of a well-known shape as a word of its own, such as the
 // Authorization header inside Notion's OPENAPI_MCP_HEADERS JSON, or a
 // token in a URL's query. Only prefixes specific enough not to start an
 // ordinary word are listed.
-var tokenInside = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:Bearer\s+[A-Za-z0-9._~+/=-]{8,}|(?:ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|ntn_|sk-ant-|sk-proj-|sk_live_|sk_test_|hf_|npm_|lin_api_|shpat_|dop_v1_|gsk_|pplx-)[A-Za-z0-9_-]{8,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{10,}\.eyJ)`)
+var tokenInside = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:Bearer\s+[A-Za-z0-9._~+/=-]{8,}|(?:ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|ntn_|sk-ant-|sk-proj-|sk_live_|sk_test_|hf_|npm_|lin_api_|shpat_|dop_v1_|gsk_|pplx-)[A-Za-z0-9_-]{8,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{10,}\.eyJ|` + knownTokens + `)`)
 
 // notSecretName excludes names that match secretName but hold no secret.
 var notSecretName = regexp.MustCompile(`(?i)(PATH|_URL$|_URI$|_HOST$|_PORT$|KEYBOARD|AUTHOR|_FILE$|_DIR$|_MODE$)`)
@@ -32,7 +33,10 @@ var bareVariable = regexp.MustCompile(`^\$[A-Za-z_][A-Za-z0-9_]*$`)
 
 // LooksSecret reports whether the value of env variable or header name
 // should move to the keyring. Placeholders ("${…}", "$NAME") and empty
-// values never do.
+// values never do. A name that says password or secret (DB_PASS,
+// MYSQL_PWD, PGPASSWORD, CLIENT_SECRET: see passwordName) takes any
+// value but a switch, and a connection string holding a password
+// (Server=…;Password=…) moves whatever its name.
 func LooksSecret(name, value string, header bool) bool {
 	v := strings.TrimSpace(value)
 	if v == "" || strings.Contains(v, "${") || bareVariable.MatchString(v) || config.Placeholder(v) {
@@ -41,28 +45,38 @@ func LooksSecret(name, value string, header bool) bool {
 	if tokenShape.MatchString(v) || tokenInside.MatchString(v) || urlPassword(v) != "" {
 		return true
 	}
+	if _, _, ok := connPassword(v); ok {
+		return true
+	}
 	if header {
 		return secretWord(name, v)
+	}
+	if passwordName(name) {
+		return passwordValue(name, v)
 	}
 	if notSecretName.MatchString(name) && !strings.HasSuffix(strings.ToUpper(name), "TOKEN") && !strings.HasSuffix(strings.ToUpper(name), "KEY") {
 		return false
 	}
 	// Short flags such as "true" or "1" are not credentials even under a secret name.
-	return secretName.MatchString(name) && len(v) >= 8
+	if !secretName.MatchString(name) || len(v) < 8 {
+		return false
+	}
+	return !weakName(name) || sessionValue(v)
 }
 
-// secretWord reports whether a header or command-line flag named name,
-// read as words ("X-Api-Key", "CONTEXT7_API_KEY", "--access-token"),
-// holds a credential: the standard credential headers, or a name whose
-// last word says so. A name ending in a word that describes the secret
-// (KEY_FILE, TOKEN_URL) does not.
+// secretWord reports whether a header, command-line flag or URL
+// parameter named name, read as words ("X-Api-Key", "CONTEXT7_API_KEY",
+// "--access-token", "tavilyApiKey": see nameWords), holds a credential:
+// the standard credential headers, or a name whose last word says so
+// (or ends so: "accesstoken", see secretSuffix). A name ending in a word
+// that describes the secret (KEY_FILE, TOKEN_URL) does not.
 func secretWord(name, value string) bool {
 	n := strings.ToLower(strings.TrimLeft(name, "-"))
 	switch n {
 	case "authorization", "proxy-authorization", "cookie", "apikey", "api-key", "x-api-key":
 		return true
 	}
-	words := strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' })
+	words := nameWords(name)
 	if len(words) == 0 {
 		return false
 	}
@@ -72,7 +86,7 @@ func secretWord(name, value string) bool {
 	case "auth", "authorization", "bearer":
 		return len(value) >= 8
 	}
-	return false
+	return secretSuffix(words[len(words)-1], value)
 }
 
 // urlPassword is the password of a URL's user information as written
@@ -123,10 +137,12 @@ func NameFor(server, variable string) string {
 // replaced by the reference move returns for them (move's ok false keeps
 // one as it is): a secret flag's value (--api-key VALUE, --api-key=VALUE),
 // a secret KEY=VALUE pair (docker's -e), a header given as an argument
-// ("Authorization: Bearer …", mcp-remote's --header), a URL's password
-// and a token-shaped argument. Each is named by its flag, variable or
-// header ("args.api-key"), or by its index when that name is taken or it
-// has none.
+// ("Authorization: Bearer …", mcp-remote's --header), the secrets of a
+// URL (mcp-remote's https://…?api_key=…, also after --url=, NAME= or in a
+// header: see urlSecretsAt) and a token-shaped argument. Each is named by
+// its flag, variable or header ("args.api-key"), or by its index when
+// that name is taken or it has none; a URL's by its argument's index
+// ("args.3", "args.3.tavilyApiKey", "args.3.path").
 func argSecrets(args []string, move func(field, value string) (string, bool)) []string {
 	args = slices.Clone(args)
 	used := map[string]bool{}
@@ -150,6 +166,8 @@ func argSecrets(args []string, move func(field, value string) (string, bool)) []
 		case strings.HasPrefix(a, "-") && eq:
 			if secretWord(flag, val) && credentialArg(val) {
 				put(i, flag, flag+"=", val)
+			} else if urlWithHost(val) {
+				args[i], _ = urlArg(flag+"=", val, "args."+strconv.Itoa(i), move)
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1 && i+1 < len(args):
 			next := args[i+1]
@@ -160,15 +178,17 @@ func argSecrets(args []string, move func(field, value string) (string, bool)) []
 		case eq && envName.MatchString(flag):
 			if LooksSecret(flag, val, false) {
 				put(i, flag, flag+"=", val)
+			} else if urlWithHost(val) {
+				args[i], _ = urlArg(flag+"=", val, "args."+strconv.Itoa(i), move)
 			}
-		case urlPassword(a) != "":
-			if ref, ok := move("args."+strconv.Itoa(i), urlPassword(a)); ok {
-				args[i] = withURLPassword(a, ref)
-			}
+		case urlWithHost(a) || urlPassword(a) != "":
+			args[i], _ = urlArg("", a, "args."+strconv.Itoa(i), move)
 		case headerArg.MatchString(a):
 			m := headerArg.FindStringSubmatch(a)
 			if LooksSecret(m[1], m[3], true) {
 				put(i, m[1], m[1]+":"+m[2], m[3])
+			} else if urlWithHost(m[3]) {
+				args[i], _ = urlArg(m[1]+":"+m[2], m[3], "args."+strconv.Itoa(i), move)
 			}
 		case tokenShape.MatchString(a):
 			put(i, strconv.Itoa(i), "", a)
@@ -200,43 +220,4 @@ func withURLPassword(raw, password string) string {
 	head, info, rest := userInfo(raw)
 	user, _, _ := strings.Cut(info, ":")
 	return head + user + ":" + password + rest
-}
-
-// urlSecrets returns raw (a server's URL) with its password and the values
-// of its secret query parameters (?api_key=…, ?token=…) replaced by the
-// reference move returns for them, named field.password and
-// field.PARAM; the rest is kept as written.
-func urlSecrets(raw, field string, move func(field, value string) (string, bool)) string {
-	if raw == "" || strings.Contains(raw, "${") {
-		return raw
-	}
-	if p := urlPassword(raw); p != "" {
-		if ref, ok := move(field+".password", p); ok {
-			raw = withURLPassword(raw, ref)
-		}
-	}
-	base, query, ok := strings.Cut(raw, "?")
-	if !ok {
-		return raw
-	}
-	query, frag, hasFrag := strings.Cut(query, "#")
-	parts := strings.Split(query, "&")
-	for i, part := range parts {
-		k, v, ok := strings.Cut(part, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if !ok || err1 != nil || err2 != nil || strings.Contains(v, "${") {
-			continue
-		}
-		if ((secretWord(key, val) && len(val) >= 8) || tokenShape.MatchString(val)) && !config.Placeholder(val) {
-			if ref, ok := move(field+"."+key, val); ok {
-				parts[i] = k + "=" + ref
-			}
-		}
-	}
-	raw = base + "?" + strings.Join(parts, "&")
-	if hasFrag {
-		raw += "#" + frag
-	}
-	return raw
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +21,11 @@ const Service = "switchboard"
 var (
 	// ErrUnavailable: no Secret Service / keychain could be reached.
 	ErrUnavailable = errors.New("no keyring is reachable: install and unlock gnome-keyring (or turn on KeePassXC's Secret Service integration) and restart Switchboard; ${env:NAME} values keep working meanwhile")
+	// ErrLocked: the keyring is there but locked, and unlocking it was
+	// declined or could not be asked for (no prompt on a headless
+	// session). errors.Is(err, ErrUnavailable) holds for it too: nothing
+	// can be read or written meanwhile.
+	ErrLocked = errors.New("the keyring is locked: unlock your keyring (the login keyring) and try again")
 	// ErrNotFound: the keyring has no secret of that name.
 	ErrNotFound = errors.New("secret not found in the keyring")
 	// ErrBadName: a secret name must be 1-128 characters of letters, digits, _ . -
@@ -44,7 +48,9 @@ func NewStore() *Store { return &Store{service: Service} }
 
 // SetScope makes every name this store reads and writes one of the data
 // directory scope's own: the keyring entry is "<scope>/<name>", so two
-// data directories on one account never overwrite each other's secrets.
+// data directories on one account never overwrite each other's secrets
+// (a config.json copied to another one gets a scope of its own when it is
+// opened there: see Keyring).
 func (s *Store) SetScope(scope string) { s.scope.Store(&scope) }
 
 // Scope is the scope SetScope gave ("" when unscoped).
@@ -70,9 +76,40 @@ func classify(err error) error {
 		return nil
 	case errors.Is(err, keyring.ErrNotFound):
 		return ErrNotFound
+	case locked(err):
+		return &lockedError{cause: err}
 	default:
 		return fmt.Errorf("%w (%v)", ErrUnavailable, err)
 	}
+}
+
+// lockedMarks are how a locked keyring answers: go-keyring's Secret
+// Service client when the unlock prompt was dismissed or could not be
+// shown, the Secret Service's own IsLocked error, and macOS's keychain
+// when it may not ask.
+var lockedMarks = []string{"failed to unlock", "org.freedesktop.Secret.Error.IsLocked", "is locked", "interaction is not allowed"}
+
+// locked reports whether err says the keyring is locked (it is reachable:
+// installing anything or setting the secret again would not help).
+func locked(err error) bool {
+	msg := err.Error()
+	for _, m := range lockedMarks {
+		if strings.Contains(strings.ToLower(msg), strings.ToLower(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockedError is ErrLocked with the keyring's own words; it is
+// ErrUnavailable too, for the callers that only ask whether the keyring
+// can be used.
+type lockedError struct{ cause error }
+
+func (e *lockedError) Error() string { return fmt.Sprintf("%v (%v)", ErrLocked, e.cause) }
+func (e *lockedError) Unwrap() error { return ErrLocked }
+func (e *lockedError) Is(target error) bool {
+	return target == ErrUnavailable //nolint:errorlint // a sentinel compared as errors.Is does
 }
 
 // BusCheck says why no session bus is reachable (nil: one is). It runs
@@ -207,49 +244,6 @@ func Mask(v string) string {
 		return "••••"
 	}
 	return "••••" + string(r[len(r)-4:])
-}
-
-// Redactor masks every known secret value in text. Safe for concurrent use.
-type Redactor struct {
-	mu     sync.RWMutex
-	values []string // longest first, so a value containing another is masked whole
-}
-
-// NewRedactor returns an empty redactor.
-func NewRedactor() *Redactor { return &Redactor{} }
-
-// minRedact is the shortest value masked: shorter ones would mask ordinary words.
-const minRedact = 6
-
-// Add registers values to mask.
-func (r *Redactor) Add(values ...string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, v := range values {
-		if len(v) < minRedact {
-			continue
-		}
-		dup := false
-		for _, have := range r.values {
-			dup = dup || have == v
-		}
-		if !dup {
-			r.values = append(r.values, v)
-		}
-	}
-	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
-}
-
-// Redact returns s with every registered value masked.
-func (r *Redactor) Redact(s string) string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, v := range r.values {
-		if strings.Contains(s, v) {
-			s = strings.ReplaceAll(s, v, Mask(v))
-		}
-	}
-	return s
 }
 
 // Keeper keeps the secret values of one server: each goes to the keyring

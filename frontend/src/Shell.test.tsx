@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Shell, windowTitle } from './Shell';
 import { commandFor, keysLabel } from './shortcuts';
 import { PAGES, pageFromHash } from './pages';
@@ -89,6 +89,44 @@ describe('Shell', () => {
       expect(main.querySelector('h1')?.textContent).toBe(p.title);
       expect(main.querySelector('p')?.textContent?.length ?? 0).toBeGreaterThan(30);
     }
+  });
+
+  // A screen reader hears where a shortcut or a link went: focus is on the
+  // new page's heading, which stays out of the Tab order.
+  it('moves focus to the page heading on a page switch', async () => {
+    render(<Shell />);
+    fireEvent.keyDown(window, { key: '2', ctrlKey: true });
+    const h1 = screen.getByRole('heading', { level: 1 });
+    expect(h1.textContent).toBe('Servers');
+    expect(document.activeElement).toBe(h1);
+    expect(h1.getAttribute('tabindex')).toBe('-1');
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Agents' }));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Agents' }));
+  });
+});
+
+describe('Shell in a narrow window', () => {
+  const media = window.matchMedia;
+  beforeEach(() => {
+    window.matchMedia = ((query: string) => ({
+      matches: true, media: query, addEventListener: () => undefined, removeEventListener: () => undefined,
+    })) as unknown as typeof window.matchMedia;
+  });
+  afterEach(() => {
+    window.matchMedia = media;
+  });
+
+  // At 720 px the chat list is what one comes to the drawer for on the Chat
+  // page: it comes first, the page links after it (a compact row).
+  it('puts the chat list first in the drawer on the Chat page only', () => {
+    render(<Shell />);
+    act(() => store.navigate('chat'));
+    const drawer = document.getElementById('drawer')!;
+    expect(drawer.className).toContain('drawer-chat');
+    expect(drawer.firstElementChild?.id).toBe('drawer-slot');
+    act(() => store.navigate('knowledge')); // a page that listens to no Go event (the runtime is not stubbed)
+    expect(drawer.className).not.toContain('drawer-chat');
+    expect(drawer.firstElementChild?.tagName).toBe('NAV');
   });
 });
 

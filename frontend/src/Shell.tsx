@@ -56,9 +56,24 @@ export function windowTitle(welcoming: boolean, page: PageId, chat: { title: str
 }
 
 /**
+ * focusHeading moves focus to the page's heading after a page switch, so a
+ * screen reader says where the user is now (the h1 takes focus without
+ * entering the Tab order). A page that already put focus inside itself
+ * (the chat's composer) keeps it.
+ */
+export function focusHeading(main: HTMLElement | null): void {
+  const a = document.activeElement;
+  if (!main || (a && a !== document.body && main.contains(a))) return;
+  const h = main.querySelector<HTMLElement>('h1');
+  if (!h) return;
+  if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
+  h.focus({ preventScroll: true });
+}
+
+/**
  * Shell is the window's frame: navigation on the left, the current page on the right.
- * In a narrow window the navigation (and, on the Chat page, the chat list)
- * is in a drawer a menu button opens.
+ * In a narrow window the navigation (and, on the Chat page, the chat list
+ * above it) is in a drawer a menu button opens.
  */
 export function Shell() {
   const page = useStore((s) => s.page);
@@ -67,6 +82,9 @@ export function Shell() {
   const chatTitle = useChat((s) => s.chats.find((c) => c.id === s.current)?.title);
   const narrow = useNarrow();
   const drawer = useDrawer(narrow);
+  const chatFirst = narrow && page === 'chat' && !welcoming;
+  const nav = <Nav key="nav" />;
+  const slot = <div key="slot" id="drawer-slot" className="drawer-slot" />;
   const { close } = drawer;
   // Each page opens at its top: the content is one scroll container for
   // every page. (A deep link to a part of a page, such as a Settings
@@ -77,6 +95,17 @@ export function Shell() {
   }, [page, welcoming]);
   // Where the user went from the drawer is on screen now: the drawer goes.
   useEffect(close, [page, chat, welcoming, close]);
+  // A page switch moves focus to the new page's heading, once the drawer
+  // is closed (the page is inert while it is open). The page the window
+  // opens on is left alone.
+  const shown = useRef({ page, welcoming, pending: false });
+  useEffect(() => {
+    const s = shown.current;
+    if (s.page !== page || s.welcoming !== welcoming) shown.current = { page, welcoming, pending: true };
+    if (!shown.current.pending || drawer.open) return;
+    shown.current.pending = false;
+    focusHeading(main.current);
+  }, [page, welcoming, drawer.open]);
   // The title bar follows the page (and the open chat's title).
   useEffect(() => {
     setWindowTitle(windowTitle(welcoming, page, chat ? { title: chatTitle ?? '' } : undefined));
@@ -84,6 +113,7 @@ export function Shell() {
 
   useEffect(() => {
     store.syncFromHash();
+    shown.current.page = store.get().page; // the page the window opens on, not a switch
     const onHash = () => store.syncFromHash();
     const onKey = (e: KeyboardEvent) => {
       const id = commandFor(e);
@@ -152,9 +182,11 @@ export function Shell() {
           <span className="topbar-title">{welcoming ? 'Welcome' : PAGES.find((p) => p.id === page)?.title}</span>
         </header>
       )}
-      <div className="drawer" id="drawer" ref={drawer.panel} aria-label={narrow ? 'Menu' : undefined} role={narrow ? 'dialog' : undefined} aria-modal={narrow && drawer.open ? true : undefined}>
-        <Nav />
-        <div id="drawer-slot" className="drawer-slot" />
+      <div className={`drawer${chatFirst ? ' drawer-chat' : ''}`} id="drawer" ref={drawer.panel} aria-label={narrow ? 'Menu' : undefined} role={narrow ? 'dialog' : undefined} aria-modal={narrow && drawer.open ? true : undefined}>
+        {/* On the Chat page the chat list comes first and the page links
+            are a compact row at the drawer's foot (keys keep both elements
+            as they move: the list is portalled into the slot). */}
+        {chatFirst ? [slot, nav] : [nav, slot]}
       </div>
       {drawer.open && <div className="drawer-backdrop" aria-hidden="true" />}
       <main className="content" id="main" ref={main} inert={drawer.open}>

@@ -40,6 +40,21 @@ describe('applyEvent', () => {
     expect(a.toolCalls[0]).toMatchObject({ args: '{"path":1}', status: 'done', server: 'files', durationMs: 12 });
   });
 
+  it('puts a progress event on its running call (nested too), leaving its state to its own events', () => {
+    let msgs: Message[] = [];
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 1, type: 'message', messageId: 'a1', role: 'assistant' });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 2, type: 'toolCall', messageId: 'a1', call: call({ id: 'x', index: 0, name: 'odd__slow', server: 'odd', args: '{"seconds":20}', status: 'running' }) });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 3, type: 'toolCall', messageId: 'a1', call: call({ id: 'y', index: 1, name: 'ask_odd', status: 'running' }) });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 4, type: 'toolCall', messageId: 'a1', call: call({ id: 'y/1', index: 0, parent: 'y', name: 'odd__slow', status: 'running' }) });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 5, type: 'progress', messageId: 'a1', call: call({ id: 'x', index: 0, name: 'odd__slow', status: 'running' }), progress: { progress: 7, total: 20, message: 'step 7' } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 6, type: 'progress', messageId: 'a1', call: call({ id: 'y/1', index: 0, parent: 'y', name: 'odd__slow', status: 'running' }), progress: { progress: 2 } });
+    const [x, y] = msgs[0]!.toolCalls as ToolCall[];
+    expect(x).toMatchObject({ args: '{"seconds":20}', server: 'odd', status: 'running', progress: { progress: 7, total: 20, message: 'step 7' } });
+    expect(y!.steps?.[0]).toMatchObject({ status: 'running', progress: { progress: 2 } });
+    msgs = applyEvent(msgs, { chatId: 'c', seq: 7, type: 'toolCall', messageId: 'a1', call: call({ id: 'x', index: 0, name: 'odd__slow', status: 'done' }) });
+    expect(msgs[0]!.toolCalls[0]!.status).toBe('done');
+  });
+
   // Stored messages come from Go already in this shape (app/chatviews_test.go).
   it('joins text results, or shows structured content', () => {
     const text = (t: string) => ({ type: 'text', text: t, data: '', mimeType: '', uri: '', name: '', title: '', description: '' });

@@ -1,7 +1,7 @@
 // Chat state: the chat list, the open chat's messages (live from "chat:event"),
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
-import { AnswerApproval, AnswerElicitation, call, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
+import { AnswerApproval, AnswerElicitation, call, Chat as GetChat, ChatMessagesAround, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
 import type { gui, host } from './backend';
 import { tearDownApps } from './mcpapps/onScreen';
 import { Orderer } from './orderer';
@@ -10,8 +10,10 @@ import { createStore, useSelect } from './store';
 
 export type Chat = host.ChatView;
 export type Message = host.MessageView;
-/** ToolCall is a call stored in a message or streaming in; a delegated call holds its sub-agent's steps. */
-export type ToolCall = host.ToolCallView;
+/** CallProgress is how far a running call is, as its server last reported it (a progress event). */
+export type CallProgress = gui.ProgressView;
+/** ToolCall is a call stored in a message or streaming in; a delegated call holds its sub-agent's steps; a running one, its progress. */
+export type ToolCall = host.ToolCallView & { progress?: CallProgress };
 export type CallResult = host.CallResult;
 export type Approval = gui.ApprovalView;
 export type Elicit = gui.ElicitView;
@@ -32,8 +34,17 @@ export interface ChatState {
   messages: Message[];
   hasMore: boolean; // the open chat has messages older than messages[0]
   loadingOlder: boolean;
+  /** hasNewer: the open chat has messages after the last one shown (it was opened at a search hit). */
+  hasNewer: boolean;
+  loadingNewer: boolean;
+  /** jump is the message the view brings into sight and marks (a search hit), '' when none. */
+  jump: string;
+  /** focus asks the composer to take the focus when it changes (New chat on a chat still empty). */
+  focus: number;
   running: Record<string, boolean>;
-  notice: string; // retry or step-limit notice of the open chat
+  notice: string; // step-limit or context notice of the open chat
+  /** retry is the open chat's wait after a rate limit: when (Date.now() ms) the provider is asked again, and how long it said (s); null when not waiting. */
+  retry: RetryWait | null;
   approvals: Approval[];
   elicits: Elicit[];
   notices: Notice[];
@@ -45,8 +56,12 @@ export interface ChatState {
 }
 
 export type ContextMeter = host.ChatContext;
+export interface RetryWait { until: number; seconds: number }
 
-const chatStore = createStore<ChatState>({ chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, running: {}, notice: '', approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '', meters: {} });
+const chatStore = createStore<ChatState>({
+  chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, hasNewer: false, loadingNewer: false, jump: '', focus: 0,
+  running: {}, notice: '', retry: null, approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '', meters: {},
+});
 const set = chatStore.set;
 
 export function useChat<T>(select: (s: ChatState) => T): T {
@@ -102,15 +117,20 @@ export function applyEvent(messages: Message[], ev: ChatEvent): Message[] {
       return patch(ev.messageId, (m) => ({ ...m, text: m.text + (ev.text ?? '') }));
     case 'toolCall':
     case 'toolArgs':
-      if (ev.call?.parent) return patch(ev.messageId, (m) => ({ ...m, toolCalls: nest(m.toolCalls, ev.call!) }));
+    case 'progress': {
+      if (!ev.call) return messages;
+      // A progress event names its call and brings how far it is; the call's state comes from its own events.
+      const call: ToolCall = ev.type === 'progress' ? { ...ev.call, status: '', progress: ev.progress } : ev.call;
+      if (call.parent) return patch(ev.messageId, (m) => ({ ...m, toolCalls: nest(m.toolCalls, call) }));
       return patch(ev.messageId, (m) => {
-        const c = ev.call!;
+        const c = call;
         const i = m.toolCalls.findIndex((t) => t.index === c.index);
         const base = m.toolCalls[i] ?? blank(c.id, c.index, 'streaming');
         const next = ev.type === 'toolArgs' ? { ...base, args: base.args + c.args } : merge(base, c);
         const calls = i >= 0 ? m.toolCalls.map((t, j) => (j === i ? next : t)) : [...m.toolCalls, next];
         return { ...m, toolCalls: calls };
       });
+    }
     case 'messageEnd':
       return patch(ev.messageId, (m) => ({
         ...m, text: ev.text ?? m.text, status: ev.status ?? 'complete', error: ev.error ?? '',
@@ -160,12 +180,13 @@ export function flushDeltas(): void {
   const evs = held;
   held = [];
   const state = chatStore.get();
-  const mine = evs.filter((e) => e.chatId === state.current);
+  // A chat opened at a search hit shows no end for the deltas to go to: they are read with the newer pages.
+  const mine = state.hasNewer ? [] : evs.filter((e) => e.chatId === state.current);
   if (mine.length === 0) return;
   let messages = state.messages;
   for (const e of mine) messages = applyEvent(messages, e);
   const patch: Partial<ChatState> = { messages };
-  if (mine.some((e) => e.type === 'text')) patch.notice = '';
+  if (mine.some((e) => e.type === 'text')) Object.assign(patch, { notice: '', retry: null });
   set(patch);
 }
 
@@ -183,11 +204,12 @@ function onChatEvent(ev: ChatEvent) {
     // summary failed, or its last meter came too late): the meter asks
     // ChatContext again when it has none.
     const patch: Partial<ChatState> = { running: { ...running, [ev.chatId]: false } };
+    if (ev.chatId === chatStore.get().current) patch.retry = null;
     if (meters[ev.chatId]?.compacting) patch.meters = omit(meters, ev.chatId);
     set(patch);
     void loadChats();
     // The stored conversation is the truth: it replaces what streamed in.
-    if (ev.chatId === chatStore.get().current) void openChat(ev.chatId, true);
+    if (ev.chatId === chatStore.get().current) void refreshChat(ev.chatId);
     return;
   }
   const state = chatStore.get();
@@ -199,9 +221,12 @@ function onChatEvent(ev: ChatEvent) {
     return;
   }
   if (ev.chatId !== state.current) return;
-  const patch: Partial<ChatState> = { messages: applyEvent(state.messages, ev) };
-  if (ev.type === 'retry') patch.notice = `The provider is rate-limited; retrying in ${Math.ceil((ev.retryAfterMs ?? 0) / 1000)} s…`;
-  if (ev.type === 'text' || ev.type === 'messageEnd') patch.notice = '';
+  // The turn's messages go after the chat's end, which a chat opened at a search hit does not show yet.
+  const patch: Partial<ChatState> = { messages: state.hasNewer ? state.messages : applyEvent(state.messages, ev) };
+  // The wait is kept as its deadline: the notice counts down to it.
+  if (ev.type === 'retry') patch.retry = { until: Date.now() + (ev.retryAfterMs ?? 0), seconds: Math.ceil((ev.retryAfterMs ?? 0) / 1000) };
+  if (ev.type === 'text' || ev.type === 'messageEnd') Object.assign(patch, { notice: '', retry: null });
+  if (ev.type === 'toolCall') patch.retry = null;
   if (ev.type === 'stepLimit') patch.notice = ev.error ?? '';
   set(patch);
 }
@@ -324,22 +349,87 @@ export function oldestSeq(messages: Message[]): number {
   return messages.find((m) => m.seq > 0)?.seq ?? 0;
 }
 
+/** appendPage puts a newer page after the open chat's messages (pure, for tests): only what is past the last one shown. */
+export function appendPage(messages: Message[], page: MessagePage): { messages: Message[]; hasNewer: boolean } {
+  const last = newestSeq(messages);
+  return { messages: [...messages, ...(page.messages ?? []).filter((m) => m.seq > last)], hasNewer: !!page.hasNewer };
+}
+
+/** newestSeq is the seq of the newest stored message shown (0 when none is stored yet). */
+export function newestSeq(messages: Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.seq > 0) return messages[i]!.seq;
+  return 0;
+}
+
 /**
- * openChat shows a chat from its last page; refresh reloads only that last page and
- * splices it in, so a reply in a long chat does not re-read the whole chat.
+ * openChat shows a chat from its last page, or, with at (a search hit's message), from the page
+ * around that message, which the view brings into sight and marks; newer pages then load as the
+ * user scrolls down.
  */
-export async function openChat(id: string, refresh = false): Promise<void> {
-  if (!refresh) await leaveFor(id);
+export async function openChat(id: string, { at = '' }: { at?: string } = {}): Promise<void> {
+  await leaveFor(id);
   if (!id) return;
   try {
-    const page = await call(() => ChatMessagesPage(id, 0, refresh ? PAGE : FIRST_PAGE));
-    const s = chatStore.get();
-    if (s.current !== id) return;
-    set(refresh ? spliceTail(s.messages, s.hasMore, page) : { messages: page.messages ?? [], hasMore: page.hasMore });
+    const page = at ? await call(() => ChatMessagesAround(id, at, PAGE)).catch(() => null) : null;
+    // A hit whose message is gone since (the chat was edited) opens the chat at its end.
+    const shown = page ?? await call(() => ChatMessagesPage(id, 0, FIRST_PAGE));
+    if (chatStore.get().current !== id) return;
+    set({ messages: shown.messages ?? [], hasMore: shown.hasMore, hasNewer: !!page && !!shown.hasNewer, jump: page ? at : '' });
   } catch (err) {
     fail(err);
   }
 }
+
+/**
+ * refreshChat reloads only the open chat's last page and splices it in, so a reply in a long chat
+ * does not re-read the whole chat. A chat opened at a search hit shows no end to splice it to: the
+ * newer pages bring it.
+ */
+async function refreshChat(id: string): Promise<void> {
+  try {
+    if (chatStore.get().hasNewer) return;
+    const page = await call(() => ChatMessagesPage(id, 0, PAGE));
+    const s = chatStore.get();
+    if (s.current !== id || s.hasNewer) return;
+    set(spliceTail(s.messages, s.hasMore, page));
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** loadNewer adds the page after the newest message shown, when the chat was opened at a search hit. */
+export async function loadNewer(): Promise<void> {
+  const { current: id, hasNewer, loadingNewer, messages } = chatStore.get();
+  const after = newestSeq(messages);
+  if (!id || !hasNewer || loadingNewer) return;
+  set({ loadingNewer: true });
+  try {
+    // Seqs run without gaps: the page before after+PAGE+1 is the PAGE messages after the newest shown.
+    const page = await call(() => ChatMessagesPage(id, after + PAGE + 1, PAGE));
+    const s = chatStore.get();
+    if (s.current === id && newestSeq(s.messages) === after) set(appendPage(s.messages, page));
+  } catch (err) {
+    fail(err);
+  } finally {
+    set({ loadingNewer: false });
+  }
+}
+
+/** toLatest shows the open chat's end again (its last page), when it was opened at a search hit. */
+export async function toLatest(): Promise<void> {
+  const { current: id, hasNewer } = chatStore.get();
+  if (!id || !hasNewer) return;
+  try {
+    const page = await call(() => ChatMessagesPage(id, 0, FIRST_PAGE));
+    if (chatStore.get().current !== id) return;
+    set({ messages: page.messages ?? [], hasMore: page.hasMore, hasNewer: false, jump: '' });
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** jumped says the view has brought the search hit into sight. */
+export const jumped = (): void => set({ jump: '' });
 
 /** loadOlder adds the page before the oldest message shown, when there is one. */
 export async function loadOlder(): Promise<void> {
@@ -361,7 +451,43 @@ export async function loadOlder(): Promise<void> {
 /** leaveFor takes the chat shown off the view, its apps told first while their frames are there, and makes id current. */
 async function leaveFor(id: string): Promise<void> {
   await tearDownApps();
-  set({ current: id, messages: [], hasMore: false, loadingOlder: false, notice: '', error: '', editing: '' });
+  const left = chatStore.get().current;
+  const draft = left !== id && isDraft(chatStore.get(), left);
+  set({ current: id, messages: [], hasMore: false, loadingOlder: false, hasNewer: false, loadingNewer: false, jump: '', notice: '', retry: null, error: '', editing: '' });
+  if (draft) void dropEmpty(left, true);
+}
+
+/** Drafts is what isDraft reads of the chat state (of the open chat's messages, only how many are shown). */
+export type Drafts = Pick<ChatState, 'chats' | 'current' | 'running' | 'approvals' | 'elicits'> & { messages: { length: number } };
+
+/**
+ * isDraft says chat id is a chat never used (pure, for tests): untitled, with no message stored
+ * (the list says so) or shown, no turn running and nothing asked in it. New chat reuses the open
+ * one instead of making another; one left for another chat is deleted, and the list shows none
+ * but the open one (listed). The CLI makes a chat only with its first message (titled by it), so
+ * no chat of its is a draft.
+ */
+export function isDraft(s: Drafts, id: string): boolean {
+  const c = s.chats.find((x) => x.id === id);
+  if (!c || c.title || c.messageCount > 0 || s.running[id]) return false;
+  if (s.approvals.some((a) => a.chatId === id) || s.elicits.some((e) => e.chatId === id)) return false;
+  return id !== s.current || s.messages.length === 0;
+}
+
+/** listed is the chats the list shows: every chat but drafts, the open one and one answering excepted (pure, for tests). */
+export function listed(s: Drafts): Chat[] {
+  return s.chats.filter((c) => c.id === s.current || !isDraft(s, c.id));
+}
+
+/** modelInUse is the provider and model a new chat goes on with: the open chat's, else the last chat used's (pure, for tests). */
+export function modelInUse(s: Pick<ChatState, 'chats' | 'current'>): { provider: string; model: string } {
+  const c = s.chats.find((x) => x.id === s.current) ?? s.chats.find((x) => x.messageCount > 0);
+  return { provider: c?.provider ?? '', model: c?.model ?? '' };
+}
+
+/** modelChanged notes that the header switched chat id's provider and model (New chat goes on with them). */
+export function modelChanged(id: string, provider: string, model: string): void {
+  set({ chats: chatStore.get().chats.map((c) => (c.id === id ? { ...c, provider, model } : c)) });
 }
 
 /**
@@ -370,12 +496,23 @@ async function leaveFor(id: string): Promise<void> {
  */
 let creating: Promise<string> | null = null;
 
-/** newChat makes a chat and opens it; the chat shown before leaves the view at once. */
+/**
+ * newChat makes a chat, with the model in use, and opens it; the chat shown before leaves the
+ * view at once. On a chat never used (of the same agent) it makes none: the composer takes the
+ * focus, so New chat pressed again adds no "Untitled chat".
+ */
 export function newChat(agentId = ''): Promise<string> {
+  const s = chatStore.get();
+  const open = s.chats.find((c) => c.id === s.current);
+  if (!creating && open && (open.agent ?? '') === agentId && isDraft(s, s.current)) {
+    set({ focus: s.focus + 1 });
+    return Promise.resolve(s.current);
+  }
+  const { provider, model } = modelInUse(s);
   const made = (async () => {
     await leaveFor('');
     try {
-      const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat('', ''));
+      const c = agentId ? await call(() => NewAgentChat(agentId)) : await call(() => NewChat(provider, model));
       await loadChats();
       await openChat(c.id);
       return c.id;
@@ -394,6 +531,8 @@ export function newChat(agentId = ''): Promise<string> {
 export async function send(text: string): Promise<boolean> {
   // A chat being made ("New chat" just clicked) is where the message goes.
   let id = creating ? await creating : chatStore.get().current;
+  // The turn goes after the chat's end: a chat opened at a search hit shows it first.
+  await toLatest();
   // A chat made for this message alone goes again when the message could
   // not be sent (no model provider, say): no empty "Untitled chat" stays.
   const made = !id;
@@ -430,6 +569,7 @@ export const cancelEdit = (): void => set({ editing: '' });
 async function startTurn(run: (id: string) => Promise<void>): Promise<boolean> {
   const id = chatStore.get().current;
   if (!id || chatStore.get().running[id]) return false;
+  await toLatest();
   try {
     set({ error: '', notice: '', running: { ...chatStore.get().running, [id]: true } });
     await call(() => run(id));
@@ -465,9 +605,13 @@ export async function rename(id: string, title: string): Promise<void> {
   await loadChats();
 }
 
-/** dropEmpty deletes a chat send made whose message was refused (it has none), quietly. */
-async function dropEmpty(id: string): Promise<void> {
+/**
+ * dropEmpty deletes, quietly, a chat send made whose message was refused (it has none), or a
+ * draft left for another chat: checked again first, as a turn may have begun in it meanwhile.
+ */
+async function dropEmpty(id: string, check = false): Promise<void> {
   try {
+    if (check && ((await call(() => GetChat(id))).messageCount > 0 || chatStore.get().running[id])) return;
     await call(() => DeleteChat(id));
     if (chatStore.get().current === id) set({ current: '', messages: [], hasMore: false });
     await loadChats();

@@ -6,6 +6,7 @@ import { usePopover } from './layout';
 /** FOCUSABLE finds what the keyboard can reach inside a panel. */
 export const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
+/** Layer is one open panel; opener is where focus returns (it changes when the panel it was in closes first). */
 interface Layer { panel: RefObject<HTMLElement | null>; opener: HTMLElement | null; modal: boolean; close: () => void }
 
 /** now is what ref points to at this moment (a panel that closes may have changed since it opened). */
@@ -67,6 +68,9 @@ export function useDismiss(open: boolean, onClose: () => void, opts: DismissOpti
       document.removeEventListener('keydown', onKey);
       const i = layers.indexOf(layer);
       if (i >= 0) layers.splice(i, 1);
+      // A layer opened from inside this one (About from the drawer) and
+      // still open returns focus where this one would: its opener is gone.
+      for (const m of layers) if (m.opener && now(panel)?.contains(m.opener)) m.opener = layer.opener ?? now(opener);
       // Back where the user was, unless they went somewhere else meanwhile.
       const a = document.activeElement;
       const lost = !a || a === document.body || !a.isConnected || (now(panel)?.contains(a) ?? false);

@@ -1,8 +1,6 @@
 // The drawer a narrow window keeps the navigation (and the chat list) in.
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-
-/** FOCUSABLE finds what the keyboard can reach inside the drawer. */
-const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { FOCUSABLE, useDismiss } from './dismiss';
 
 export interface Drawer {
   open: boolean;
@@ -17,26 +15,33 @@ export interface Drawer {
 /**
  * useDrawer is the drawer's behaviour: it opens only while the window is
  * narrow (and closes when it widens), focus moves into it when it opens and
- * back to its button when it closes, and Esc or a press outside it closes it.
+ * back to its button when it closes. It is a layer of useDismiss, so Esc
+ * closes it only when nothing opened above it (a dialog opened from it
+ * closes first). A press outside it closes it, and so does focus going
+ * elsewhere than its button: a dialog it opened (About, Shortcuts) is then
+ * the one thing on screen, and Esc there closes that dialog.
  */
 export function useDrawer(narrow: boolean): Drawer {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const isOpen = useRef(false);
-  isOpen.current = open;
-  const close = useCallback(() => {
-    if (!isOpen.current) return;
-    isOpen.current = false;
-    setOpen(false);
-    // Back to the button, unless the user already went somewhere else.
-    const a = document.activeElement;
-    if (!a || a === document.body || panel.current?.contains(a)) button.current?.focus();
-  }, []);
+  const close = useCallback(() => setOpen(false), []);
   const toggle = useCallback(() => {
     if (open) close();
     else if (narrow) setOpen(true);
   }, [open, narrow, close]);
+  // Focus goes to what comes first of the current page's link (it says
+  // where the user is) and the page's part of the drawer (the chat list,
+  // which the Chat page puts above the links).
+  const initial = useMemo<RefObject<HTMLElement | null>>(() => ({
+    get current() {
+      const here = panel.current?.querySelector<HTMLElement>('[aria-current="page"]') ?? null;
+      const slot = panel.current?.querySelector('.drawer-slot')?.querySelector<HTMLElement>(FOCUSABLE) ?? null;
+      if (here && slot) return here.compareDocumentPosition(slot) & Node.DOCUMENT_POSITION_PRECEDING ? slot : here;
+      return here ?? slot;
+    },
+  }), []);
+  useDismiss(open, close, { panel, opener: button, initial, modal: true });
 
   useEffect(() => {
     if (!narrow) setOpen(false);
@@ -44,24 +49,18 @@ export function useDrawer(narrow: boolean): Drawer {
 
   useEffect(() => {
     if (!open) return;
-    // The current page's link first: it says where the user is.
-    const p = panel.current;
-    (p?.querySelector<HTMLElement>('[aria-current="page"]') ?? p?.querySelector<HTMLElement>(FOCUSABLE))?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      close();
-    };
+    const outside = (t: EventTarget | null) => !(t instanceof Node && (panel.current?.contains(t) || button.current?.contains(t)));
     const onDown = (e: MouseEvent) => {
-      const t = e.target as Node | null;
-      if (t && (panel.current?.contains(t) || button.current?.contains(t))) return;
-      close();
+      if (outside(e.target)) close();
     };
-    document.addEventListener('keydown', onKey);
+    const onFocus = (e: FocusEvent) => {
+      if (outside(e.target)) close();
+    };
     document.addEventListener('mousedown', onDown);
+    document.addEventListener('focusin', onFocus);
     return () => {
-      document.removeEventListener('keydown', onKey);
       document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('focusin', onFocus);
     };
   }, [open, close]);
 

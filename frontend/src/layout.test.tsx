@@ -1,6 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { useRef, useState } from 'react';
+import { useDismiss } from './dismiss';
 import { useDrawer } from './drawer';
 import { GAP, placePopover } from './layout';
 
@@ -32,19 +34,33 @@ describe('placePopover', () => {
   });
 });
 
-function Harness({ narrow }: { narrow: boolean }) {
+function Harness({ narrow, slotFirst = false }: { narrow: boolean; slotFirst?: boolean }) {
   const d = useDrawer(narrow);
+  const [about, setAbout] = useState(false);
+  const slot = <div key="slot" className="drawer-slot"><button type="button">New chat</button></div>;
+  const nav = (
+    <div key="nav">
+      <a href="#/chat">Chat</a>
+      <a href="#/servers" aria-current="page">Servers</a>
+      <button type="button" onClick={d.close}>Go</button>
+      <button type="button" onClick={() => setAbout(true)}>About</button>
+    </div>
+  );
   return (
     <div>
       <button type="button" ref={d.button} aria-expanded={d.open} onClick={d.toggle}>Menu</button>
-      <div ref={d.panel} data-testid="panel" hidden={!d.open}>
-        <a href="#/chat">Chat</a>
-        <a href="#/servers" aria-current="page">Servers</a>
-        <button type="button" onClick={d.close}>Go</button>
-      </div>
+      <div ref={d.panel} data-testid="panel" hidden={!d.open}>{slotFirst ? [slot, nav] : [nav, slot]}</div>
       <p data-testid="outside">Page</p>
+      {about && <Dialog onClose={() => setAbout(false)} />}
     </div>
   );
+}
+
+/** Dialog is a modal the drawer opens, outside it in the page (as About is). */
+function Dialog({ onClose }: { onClose: () => void }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useDismiss(true, onClose, { panel, modal: true });
+  return <div role="dialog" aria-label="About" ref={panel}><button type="button" onClick={onClose}>Close</button></div>;
 }
 
 // userEvent is slow on a busy machine: the timeout is for that, not for a wait.
@@ -80,6 +96,54 @@ describe('useDrawer', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Go' }));
     expect(menu.getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(menu);
+  });
+
+  // At 720 px, About from the drawer: Escape closes About (not the drawer
+  // hidden under it), and focus goes back to the menu button.
+  it('closes as a dialog it opens takes focus; Escape then closes the dialog, focus back on its button', async () => {
+    render(<Harness narrow />);
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(menu);
+    await userEvent.click(screen.getByRole('button', { name: 'About' }));
+    const dialog = screen.getByRole('dialog', { name: 'About' });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'About' })).toBeNull();
+    expect(document.activeElement).toBe(menu);
+  });
+
+  it('is an Escape layer: a dialog opened over it closes first', async () => {
+    function Both() {
+      const d = useDrawer(true);
+      const [dialog, setDialog] = useState(false);
+      return (
+        <div>
+          <button type="button" ref={d.button} aria-expanded={d.open} onClick={d.toggle}>Menu</button>
+          <div ref={d.panel} hidden={!d.open}>
+            <button type="button" onClick={() => setDialog(true)}>Open</button>
+            {/* A dialog inside the drawer keeps focus in it: the drawer stays open under it. */}
+            {dialog && <Dialog onClose={() => setDialog(false)} />}
+          </div>
+        </div>
+      );
+    }
+    render(<Both />);
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(menu);
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'About' })).toBeNull();
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    await userEvent.keyboard('{Escape}');
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menu);
+  });
+
+  it('moves focus to what comes first: the chat list when the page puts it above the links', async () => {
+    render(<Harness narrow slotFirst />);
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New chat' }));
   });
 
   it('does not open in a wide window, and closes when the window widens', async () => {

@@ -131,8 +131,8 @@ describe('move', () => {
 
 describe('texts', () => {
   it('say line:column in JSON mode', () => {
-    expect(jsonProblemText({ field: 'env.PORT', message: 'must be a string', line: 3, col: 19 } as gui.FieldProblemView)).toBe('3:19: env.PORT: must be a string');
-    expect(jsonProblemText({ field: '', message: "expected ',' or '}'", line: 2, col: 5 } as gui.FieldProblemView)).toBe("2:5: expected ',' or '}'");
+    expect(jsonProblemText({ field: 'env.PORT', message: 'must be a string', line: 3, col: 19 } as gui.FieldProblemView)).toBe('Line 3, column 19: env.PORT: must be a string');
+    expect(jsonProblemText({ field: '', message: "expected ',' or '}'", line: 2, col: 5 } as gui.FieldProblemView)).toBe("Line 2, column 5: expected ',' or '}'");
   });
 
   it('say how the server runs after a save', () => {

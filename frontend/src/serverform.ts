@@ -190,9 +190,9 @@ export function groupProblems(ps: gui.FieldProblemView[]): Problems {
   return out;
 }
 
-/** jsonProblemText renders a JSON-mode problem as "line:col: path: message". */
+/** jsonProblemText renders a JSON-mode problem as "Line 3, column 19: path: message". */
 export function jsonProblemText(p: gui.FieldProblemView): string {
-  const at = p.line > 0 ? `${p.line}:${p.col}: ` : '';
+  const at = p.line > 0 ? `Line ${p.line}, column ${p.col}: ` : '';
   return `${at}${p.field ? `${p.field}: ` : ''}${p.message}`;
 }
 

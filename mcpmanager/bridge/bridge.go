@@ -74,6 +74,10 @@ type Address struct {
 	Socket string
 	// Dir holds the socket (Unix) and the token file; 0700.
 	Dir string
+	// Pointer is the file in DATADIR/run in which the listening
+	// Switchboard names Socket, for a Dial whose environment gives another
+	// address (see For); "" on Windows.
+	Pointer string
 }
 
 // Token is the token file's path: 0600, read by both sides, never sent
@@ -133,6 +137,26 @@ func readToken(path string) ([]byte, error) {
 // and what the running Switchboard said about itself. ErrNotRunning when
 // nothing answers; ErrRefused (wrapped) when the handshake fails.
 func Dial(ctx context.Context, a Address, h Hello) (net.Conn, Peer, error) {
+	c, peer, err := dialAt(ctx, a, h)
+	if err == nil || !errors.Is(err, ErrNotRunning) || a.Pointer == "" {
+		return c, peer, err
+	}
+	// Not where this process's environment says: where the running
+	// Switchboard said, in the data dir.
+	b, perr := readPointer(a)
+	switch {
+	case errors.Is(perr, os.ErrNotExist):
+		return nil, Peer{}, err
+	case perr != nil:
+		return nil, Peer{}, fmt.Errorf("%w; %w", err, perr)
+	case b.Socket == a.Socket:
+		return nil, Peer{}, err
+	}
+	return dialAt(ctx, b, h)
+}
+
+// dialAt is Dial at a's own socket.
+func dialAt(ctx context.Context, a Address, h Hello) (net.Conn, Peer, error) {
 	token, err := readToken(a.Token())
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -268,6 +292,11 @@ func Listen(a Address, self Peer) (*Listener, error) {
 	if live(a.Socket) {
 		return nil, &Error{Op: "listen", Path: a.Socket, Err: ErrInUse}
 	}
+	// One started in another environment (another XDG_RUNTIME_DIR) for
+	// the same data dir.
+	if b, err := readPointer(a); err == nil && b.Socket != a.Socket && live(b.Socket) {
+		return nil, &Error{Op: "listen", Path: b.Socket, Err: ErrInUse}
+	}
 	self.Handoff = handoffSupported
 	token := []byte(nonce() + nonce())
 	if err := writeToken(a.Token(), token); err != nil {
@@ -277,6 +306,9 @@ func Listen(a Address, self Peer) (*Listener, error) {
 	if err != nil {
 		return nil, &Error{Op: "listen", Path: a.Socket, Err: err}
 	}
+	// Best effort: without it only a 'serve' whose environment gives the
+	// same address finds this one, as before there was one.
+	_ = writePointer(a)
 	return &Listener{l: l, addr: a, token: token, self: self}, nil
 }
 
@@ -327,6 +359,7 @@ func (l *Listener) Address() Address { return l.addr }
 // attaches; attached ones keep their connections until those are closed.
 func (l *Listener) Close() error {
 	err := l.l.Close()
+	removePointer(l.addr)
 	_ = os.Remove(l.addr.Token())
 	cleanup(l.addr.Socket)
 	return err

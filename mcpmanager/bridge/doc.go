@@ -10,6 +10,12 @@
 // process can neither attach nor pose as Switchboard; on Linux the
 // listener also checks the peer's user id (SO_PEERCRED).
 //
+// It names that socket in DATADIR/run/address too, so a 'serve' whose
+// environment gives another address (another $XDG_RUNTIME_DIR, or none:
+// ssh, cron, sudo -u, a container) finds it from the data dir alone; the
+// file, and the directory it names, are refused unless they are the
+// user's own and private.
+//
 // A 'switchboard serve' first Dials: when Switchboard answers, serve
 // starts no servers. On Unix, when its stdin and stdout are pipes or
 // sockets (Stdio: what an app gives the 'serve' it starts), it hands

@@ -8,11 +8,19 @@
 //
 // No file is re-serialised: a parser finds where each entry is, and an
 // edit splices bytes, so comments, order and formatting stay as they
-// were. Connect then disconnect gives back the same bytes; connecting
-// twice changes nothing; a file that cannot be parsed is refused with a
-// *SyntaxError naming line and column, and WriteFile replaces a file
-// atomically, keeping a backup. Detect names the app of a file given on
-// its own (an import of a Codex config.toml, say), for Read.
+// were; an added entry is laid out like its neighbours (one line in a
+// file written on one line). Connect then disconnect gives back the same
+// bytes; connecting twice changes nothing. Take cuts one entry out (its
+// comma and the comment on its last line with it, never a comment line
+// of its own) and returns its Slot, from which Put puts it back in the
+// same place and bytes. Gemini CLI's list of the servers it may start
+// ("mcp.allowed") gets Switchboard's entry with it. A file that cannot
+// be parsed is refused with a *SyntaxError naming line and column, and
+// WriteFile replaces a file atomically, keeping a backup of the previous
+// version and, once, of the first. Server says what an entry sets that
+// an import carries over, which keys it does not (Unmapped) and whether
+// only the app can start it (AppOnly). Detect names the app of a file
+// given on its own (an import of a Codex config.toml, say), for Read.
 //
 // Example:
 //

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 )
@@ -119,10 +121,72 @@ func jsonServer(style config.ClientStyle, v *config.JSONValue) Server {
 	}
 	s.URL = cmp.Or(str(v.Get("url")), str(v.Get("serverUrl")), str(v.Get("httpUrl"))) // Windsurf's, Gemini CLI's
 	s.Headers = dict(v.Get("headers"))
-	if style == config.StyleOpencode {
+	switch style {
+	case config.StyleOpencode:
 		opencodeVariables(&s)
+		opencodeTimeouts(&s, v.Get("timeout"))
+		s.Cwd = str(v.Get("cwd"))
+		if d := v.Get("disabled"); d != nil && d.Text == "true" {
+			s.Disabled = true
+		}
+	case config.StyleZed:
+		if str(v.Get("source")) == "extension" || s.Command == "" && s.URL == "" {
+			s.AppOnly = `a Zed extension's server ("source": "extension"), which only Zed can start`
+		}
+	}
+	if known, ok := jsonKnown[style]; ok {
+		for _, m := range v.Members {
+			if !slices.Contains(known, m.Key) && !jsonEmpty(m.Value) {
+				s.Unmapped = append(s.Unmapped, m.Key)
+			}
+		}
 	}
 	return s
+}
+
+// jsonKnown are the keys read above, and those that change nothing a
+// server does, of the JSON apps whose files an import reads through this
+// package; any other key of theirs is one an import says it leaves out.
+var jsonKnown = map[config.ClientStyle][]string{
+	config.StyleZed:      {"source", "command", "args", "env", "url", "headers", "enabled"},
+	config.StyleOpencode: {"type", "command", "environment", "enabled", "disabled", "url", "headers", "timeout", "cwd"},
+}
+
+// jsonEmpty says whether v sets nothing: null, false, "", {} or [].
+func jsonEmpty(v *config.JSONValue) bool {
+	switch v.Kind {
+	case "null":
+		return true
+	case "bool":
+		return v.Text == "false"
+	case "string":
+		return v.Text == ""
+	case "object":
+		return len(v.Members) == 0
+	case "array":
+		return len(v.Elems) == 0
+	}
+	return false
+}
+
+// opencodeTimeouts reads opencode's "timeout": milliseconds to connect and
+// list the tools (a number), or {"startup", "request"} in milliseconds.
+func opencodeTimeouts(s *Server, t *config.JSONValue) {
+	ms := func(v *config.JSONValue) time.Duration {
+		if v == nil || v.Kind != "number" {
+			return 0
+		}
+		n, err := strconv.ParseFloat(v.Text, 64)
+		if err != nil || n <= 0 || n > 1e12 {
+			return 0
+		}
+		return time.Duration(n * float64(time.Millisecond))
+	}
+	if t != nil && t.Kind == "object" {
+		s.StartupTimeout, s.ToolTimeout = ms(t.Get("startup")), ms(t.Get("request"))
+		return
+	}
+	s.StartupTimeout = ms(t)
 }
 
 // opencodeEnv is opencode's {env:NAME}, the value of an environment variable.
@@ -155,7 +219,7 @@ func (d *jsonDoc) add(name string, v value) ([]byte, error) {
 			b.WriteString(ind + quote(k) + ": {\n")
 			ind += "  "
 		}
-		b.WriteString(ind + quote(name) + ": " + d.render(v, ind, "  ") + "\n")
+		b.WriteString(ind + quote(name) + ": " + d.render(v, jsonLayout{ind: ind, step: "  ", sep: ": "}) + "\n")
 		for range d.f.Key {
 			ind = ind[2:]
 			b.WriteString(ind + "}\n")
@@ -168,18 +232,27 @@ func (d *jsonDoc) add(name string, v value) ([]byte, error) {
 		return nil, err
 	}
 	if c != nil {
-		return d.insertMember(c, name, func(ind, step string) string { return d.render(v, ind, step) }), nil
+		return d.appendMember(c, name, func(lay jsonLayout) string { return d.render(v, lay) }), nil
 	}
 	// Create the missing objects on the way, with the entry inside.
 	missing := d.f.Key[depth:]
-	return d.insertMember(deepest, missing[0], func(ind, step string) string {
+	return d.appendMember(deepest, missing[0], func(lay jsonLayout) string {
+		if lay.inline {
+			text := "{" + quote(name) + lay.sep + d.render(v, lay) + "}"
+			for i := len(missing) - 1; i > 0; i-- {
+				text = "{" + quote(missing[i]) + lay.sep + text + "}"
+			}
+			return text
+		}
 		var b strings.Builder
-		in := ind
+		in, step := lay.ind, lay.step
 		for _, k := range missing[1:] {
-			b.WriteString("{\n" + in + step + quote(k) + ": ")
+			b.WriteString("{\n" + in + step + quote(k) + lay.sep)
 			in += step
 		}
-		b.WriteString("{\n" + in + step + quote(name) + ": " + d.render(v, in+step, step) + "\n" + in + "}")
+		inner := lay
+		inner.ind = in + step
+		b.WriteString("{\n" + in + step + quote(name) + lay.sep + d.render(v, inner) + "\n" + in + "}")
 		for range missing[1:] {
 			in = in[:len(in)-len(step)]
 			b.WriteString("\n" + in + "}")
@@ -188,62 +261,106 @@ func (d *jsonDoc) add(name string, v value) ([]byte, error) {
 	}), nil
 }
 
-// insertMember adds "key": value as obj's last member, indented like its
-// siblings.
-func (d *jsonDoc) insertMember(obj *config.JSONValue, key string, val func(ind, step string) string) []byte {
-	objInd := lineIndent(d.data, obj.Off)
-	step := d.step()
-	var at int
-	var text string
-	if n := len(obj.Members); n > 0 {
-		last := obj.Members[n-1]
-		ind, own := indentBefore(d.data, last.KeyOff)
-		if !own {
-			at, text = last.Value.End, ", "+quote(key)+": "+val(objInd, step)
-		} else {
-			if strings.HasPrefix(ind, objInd) && len(ind) > len(objInd) {
-				step = ind[len(objInd):]
-			}
-			at, text = last.Value.End, ",\n"+ind+quote(key)+": "+val(ind, step)
-		}
-		return splice(d.data, at, at, text)
-	}
-	inner := d.data[obj.Off+1 : obj.End-1]
-	member := objInd + step + quote(key) + ": " + val(objInd+step, step)
-	if len(bytes.TrimSpace(inner)) == 0 {
-		return splice(d.data, obj.Off+1, obj.End-1, "\n"+member+"\n"+objInd)
-	}
-	return splice(d.data, obj.Off+1, obj.Off+1, "\n"+member) // keep the comment inside
+// jsonLayout is how a file lays out the members of one object, guessed
+// from the ones it has, for a member connect adds: on a line of its own
+// at indentation ind (its own members a step deeper), or inline.
+type jsonLayout struct {
+	inline    bool
+	ind, step string
+	sep       string // between a key and its value: ": " or ":"
+	lead      string // before the member's key
+	close     string // before the closing brace of an empty object
+	comma     bool   // the last member has a comma of its own (JSONC)
 }
 
-func (d *jsonDoc) remove(name string) ([]byte, bool, error) {
+// layout is how obj's members are laid out.
+func (d *jsonDoc) layout(l jsonList, obj *config.JSONValue) jsonLayout {
+	objInd := lineIndent(d.data, obj.Off)
+	lay := jsonLayout{sep: d.sep(), step: d.step()}
+	n := len(l.items)
+	if n == 0 {
+		if oneLine(d.data) {
+			return jsonLayout{inline: true, sep: lay.sep, ind: objInd}
+		}
+		lay.ind = objInd + lay.step
+		lay.lead, lay.close = "\n"+lay.ind, "\n"+objInd
+		return lay
+	}
+	last := l.items[n-1]
+	if sep := d.data[keyEnd(d.data, last.key):last.val]; len(bytes.Trim(sep, " \t")) == 1 && sep[len(sep)-1] != '\n' {
+		lay.sep = string(sep)
+	}
+	lay.comma = l.comma(n-1) >= 0
+	ls := l.lead(n - 1)
+	if bytes.IndexByte(d.data[ls:last.key], '\n') < 0 {
+		lay.inline, lay.ind = true, objInd
+		lay.lead = string(d.data[ls:last.key])
+		if n == 1 { // after the brace: the space after a comma is the sep's
+			lay.lead = strings.TrimPrefix(lay.sep, ":")
+		}
+		return lay
+	}
+	lay.ind = lineIndent(d.data, last.key)
+	lay.lead = "\n" + lay.ind
+	if st := childStep(d.data, obj.Members[n-1].Value, lay.ind); st != "" {
+		lay.step = st
+	} else if strings.HasPrefix(lay.ind, objInd) && len(lay.ind) > len(objInd) {
+		lay.step = lay.ind[len(objInd):]
+	}
+	return lay
+}
+
+// childStep is how much deeper than ind v's first member is indented,
+// "" when it is not on a line of its own.
+func childStep(data []byte, v *config.JSONValue, ind string) string {
+	if v == nil || v.Kind != "object" || len(v.Members) == 0 {
+		return ""
+	}
+	in, own := indentBefore(data, v.Members[0].KeyOff)
+	if !own || !strings.HasPrefix(in, ind) || len(in) == len(ind) {
+		return ""
+	}
+	return in[len(ind):]
+}
+
+// appendMember adds "key": value as obj's last member, laid out like its
+// siblings (one line stays one line).
+func (d *jsonDoc) appendMember(obj *config.JSONValue, key string, val func(lay jsonLayout) string) []byte {
+	l := objectList(d.data, obj)
+	lay := d.layout(l, obj)
+	s := Slot{Lead: lay.lead, Key: quote(key) + lay.sep, Gap: -1, Close: lay.close, Comma: lay.comma}
+	return l.put(val(lay), s, -1)
+}
+
+func (d *jsonDoc) take(name string) ([]byte, Slot, bool, error) {
 	c, _, _, err := d.container()
 	if err != nil || c == nil {
-		return d.data, false, err
+		return d.data, Slot{}, false, err
 	}
 	i := c.Member(name)
 	if i < 0 {
-		return d.data, false, nil
+		return d.data, Slot{}, false, nil
 	}
-	return removeMember(d.data, c, i), len(c.Members) == 1, nil
+	out, s := objectList(d.data, c).cut(i)
+	if i+1 < len(c.Members) {
+		s.Before = c.Members[i+1].Key
+	}
+	return out, s, len(c.Members) == 1, nil
 }
 
-// removeMember cuts obj's i-th member and the comma that joined it, the
-// inverse of insertMember.
-func removeMember(data []byte, obj *config.JSONValue, i int) []byte {
-	m := obj.Members[i]
-	switch n := len(obj.Members); {
-	case n == 1:
-		rest := data[m.Value.End : obj.End-1]
-		if len(bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(rest), []byte(",")))) == 0 {
-			return splice(data, obj.Off+1, obj.End-1, "")
-		}
-		return splice(data, obj.Off+1, m.Value.End, "")
-	case i == n-1:
-		return splice(data, obj.Members[i-1].Value.End, m.Value.End, "")
-	default:
-		return splice(data, m.KeyOff, obj.Members[i+1].KeyOff, "")
+func (d *jsonDoc) put(name, text string, s Slot) ([]byte, error) {
+	c, _, _, err := d.container()
+	if err != nil {
+		return nil, err
 	}
+	if c == nil || s.Key == "" {
+		return d.add(name, value{raw: text})
+	}
+	at := -1
+	if s.Before != "" {
+		at = c.Member(s.Before)
+	}
+	return objectList(d.data, c).put(text, s, at), nil
 }
 
 func (d *jsonDoc) removeContainer() ([]byte, error) {
@@ -258,7 +375,8 @@ func (d *jsonDoc) removeContainer() ([]byte, error) {
 	if i < 0 || len(parent.Members[i].Value.Members) > 0 {
 		return d.data, nil
 	}
-	return removeMember(d.data, parent, i), nil
+	out, _ := objectList(d.data, parent).cut(i)
+	return out, nil
 }
 
 // step is the file's indentation unit: the first indented line's
@@ -273,32 +391,71 @@ func (d *jsonDoc) step() string {
 	return "  "
 }
 
-// render writes v as a JSON value whose first line continues a member at
-// indentation ind.
-func (d *jsonDoc) render(v value, ind, step string) string {
+// sep is what the file writes between a key and its value: that of its
+// first member, else ": ".
+func (d *jsonDoc) sep() string {
+	if d.root != nil && len(d.root.Members) > 0 {
+		m := d.root.Members[0]
+		if sep := d.data[keyEnd(d.data, m.KeyOff):m.Value.Off]; len(bytes.Trim(sep, " \t")) == 1 {
+			return string(sep)
+		}
+	}
+	return ": "
+}
+
+// oneLine says whether data is written on one line.
+func oneLine(data []byte) bool {
+	return bytes.IndexByte(bytes.TrimRight(data, " \t\r\n"), '\n') < 0
+}
+
+// render writes v as a JSON value laid out as lay says: its first line
+// continues a member at indentation lay.ind.
+func (d *jsonDoc) render(v value, lay jsonLayout) string {
 	if v.entry == nil {
 		return v.raw
 	}
 	e := v.entry
+	comma := ", " // between the items of a list, and inline between members
+	if lay.sep == ":" {
+		comma = "," // a file written without spaces
+	}
+	list := func(ss []string) string {
+		parts := make([]string, len(ss))
+		for i, s := range ss {
+			parts[i] = quote(s)
+		}
+		return "[" + strings.Join(parts, comma) + "]"
+	}
 	var fields [][2]string
 	switch d.f.Style {
 	case config.StyleOpencode:
-		fields = [][2]string{{"type", quote("local")}, {"command", quoteList(append([]string{e.Command}, e.Args...))}, {"enabled", "true"}}
+		fields = [][2]string{{"type", quote("local")}, {"command", list(append([]string{e.Command}, e.Args...))}, {"enabled", "true"}}
 	case config.StyleTyped:
-		fields = [][2]string{{"type", quote("stdio")}, {"command", quote(e.Command)}, {"args", quoteList(e.Args)}}
+		fields = [][2]string{{"type", quote("stdio")}, {"command", quote(e.Command)}, {"args", list(e.Args)}}
 	default:
-		fields = [][2]string{{"command", quote(e.Command)}, {"args", quoteList(e.Args)}}
+		fields = [][2]string{{"command", quote(e.Command)}, {"args", list(e.Args)}}
 	}
 	var b strings.Builder
+	if lay.inline {
+		b.WriteString("{")
+		for i, f := range fields {
+			if i > 0 {
+				b.WriteString(comma)
+			}
+			b.WriteString(quote(f[0]) + lay.sep + f[1])
+		}
+		b.WriteString("}")
+		return b.String()
+	}
 	b.WriteString("{\n")
 	for i, f := range fields {
-		b.WriteString(ind + step + quote(f[0]) + ": " + f[1])
+		b.WriteString(lay.ind + lay.step + quote(f[0]) + lay.sep + f[1])
 		if i < len(fields)-1 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString(ind + "}")
+	b.WriteString(lay.ind + "}")
 	return b.String()
 }
 

@@ -5,9 +5,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,16 +19,25 @@ import (
 
 // tomlDoc is a TOML file (Codex's config.toml): the parser finds where
 // each [mcp_servers.NAME] section or mcp_servers key is, and edits cut or
-// append whole lines.
+// insert whole lines.
 type tomlDoc struct {
 	f     config.ClientFile
 	data  []byte
 	value map[string]any
-	spans map[string][][2]int // entry name → its byte spans, in order
+	exprs []tomlExpr
+	spans map[string][][2]int // entry name → its byte spans (whole lines), in order
 	names []string            // entry names in file order
 	// inline: the servers are one inline table (mcp_servers = { … }),
 	// which TOML lets no [mcp_servers.NAME] section extend.
 	inline bool
+}
+
+// tomlExpr is one table header or key of the file, as whole lines.
+type tomlExpr struct {
+	table      bool
+	path       string // its key, dotted (a key's with its table's)
+	start, end int
+	server     string // the entry it is part of, "" for none
 }
 
 func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {
@@ -48,15 +57,36 @@ func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {
 			return nil, shapeError(f, key+" is not a table of servers; fix it in the file")
 		}
 	}
-	var p unstable.Parser
-	p.Reset(data)
-	type expr struct {
-		table      bool
-		key        []string
-		start, end int
+	if err := d.parseExprs(); err != nil {
+		return nil, err
 	}
-	var exprs []expr
+	// An entry's span is a run of its expressions, with the comments and
+	// blank lines between them: a table runs to its last key.
+	for i := 0; i < len(d.exprs); i++ {
+		name := d.exprs[i].server
+		if name == "" {
+			continue
+		}
+		j := i
+		for j+1 < len(d.exprs) && d.exprs[j+1].server == name {
+			j++
+		}
+		if _, ok := d.spans[name]; !ok {
+			d.names = append(d.names, name)
+		}
+		d.spans[name] = append(d.spans[name], [2]int{d.exprs[i].start, d.exprs[j].end})
+		i = j
+	}
+	return d, nil
+}
+
+// parseExprs reads where each expression is, and the entry it belongs to.
+func (d *tomlDoc) parseExprs() error {
+	key := d.f.Key[0]
+	var p unstable.Parser
+	p.Reset(d.data)
 	var table []string
+	owner := "" // the entry of the current [mcp_servers.NAME] section
 	for p.NextExpression() {
 		e := p.Expression()
 		var parts []string
@@ -72,50 +102,32 @@ func readTOML(f config.ClientFile, data []byte) (*tomlDoc, error) {
 		if first < 0 {
 			continue
 		}
-		start := bytes.LastIndexByte(data[:first], '\n') + 1
+		x := tomlExpr{start: bytes.LastIndexByte(d.data[:first], '\n') + 1}
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			table = parts
-			exprs = append(exprs, expr{table: true, key: parts, start: start})
+			table, owner = parts, ""
+			if len(parts) >= 2 && parts[0] == key {
+				owner = parts[1]
+			}
+			x.table, x.path, x.end, x.server = true, strings.Join(parts, "."), lineEnd(d.data, first), owner
 		case unstable.KeyValue:
-			end := lineEnd(data, int(e.Raw.Offset+e.Raw.Length))
-			exprs = append(exprs, expr{key: append(slices.Clone(table), parts...), start: start, end: end})
+			full := append(slices.Clone(table), parts...)
+			x.path, x.end, x.server = strings.Join(full, "."), lineEnd(d.data, int(e.Raw.Offset+e.Raw.Length)), owner
+			if owner == "" && len(full) >= 2 && full[0] == key {
+				x.server = full[1]
+			}
+			if len(full) == 1 && full[0] == key {
+				d.inline = true
+			}
+		default:
+			continue
 		}
+		d.exprs = append(d.exprs, x)
 	}
 	if err := p.Error(); err != nil {
-		return nil, &SyntaxError{Path: f.Path, Err: fmt.Errorf("%s: %w", f.Path, err)}
+		return &SyntaxError{Path: d.f.Path, Err: fmt.Errorf("%s: %w", d.f.Path, err)}
 	}
-	// A table's span runs to the next table's header.
-	for i := range exprs {
-		if !exprs[i].table {
-			continue
-		}
-		exprs[i].end = len(data)
-		for _, n := range exprs[i+1:] {
-			if n.table {
-				exprs[i].end = n.start
-				break
-			}
-		}
-	}
-	inTable := false // inside a [mcp_servers.NAME] section, whose keys it covers
-	for _, e := range exprs {
-		if e.table {
-			inTable = len(e.key) >= 2 && e.key[0] == key
-		}
-		if !e.table && len(e.key) == 1 && e.key[0] == key {
-			d.inline = true
-		}
-		if len(e.key) < 2 || e.key[0] != key || (!e.table && inTable) {
-			continue
-		}
-		name := e.key[1]
-		if _, ok := d.spans[name]; !ok {
-			d.names = append(d.names, name)
-		}
-		d.spans[name] = append(d.spans[name], [2]int{e.start, e.end})
-	}
-	return d, nil
+	return nil
 }
 
 // lineEnd is the offset just past the newline ending off's line.
@@ -165,6 +177,11 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		s.IncludeTools, s.ExcludeTools = strList(m["enabled_tools"]), strList(m["disabled_tools"])
 		s.StartupTimeout = cmp.Or(seconds(m["startup_timeout_sec"], time.Second), seconds(m["startup_timeout_ms"], time.Millisecond))
 		s.ToolTimeout = seconds(m["tool_timeout_sec"], time.Second)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !slices.Contains(codexKnown, k) && !tomlEmpty(m[k]) {
+				s.Unmapped = append(s.Unmapped, k)
+			}
+		}
 		var text strings.Builder
 		for _, sp := range d.spans[name] {
 			text.Write(d.data[sp[0]:sp[1]])
@@ -173,6 +190,26 @@ func (d *tomlDoc) servers() ([]Server, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// codexKnown are the keys of a Codex server read above; an import says
+// it leaves out any other.
+var codexKnown = []string{"command", "args", "env", "env_vars", "cwd", "url", "http_headers", "env_http_headers",
+	"bearer_token_env_var", "enabled", "enabled_tools", "disabled_tools", "startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec"}
+
+// tomlEmpty says whether v sets nothing: false, "", an empty array or table.
+func tomlEmpty(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return !x
+	case string:
+		return x == ""
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
 }
 
 // withDefault is m with k set to v unless m sets it already.
@@ -242,22 +279,90 @@ func (d *tomlDoc) add(name string, v value) ([]byte, error) {
 	return append(append(out, '\n'), text...), nil
 }
 
-func (d *tomlDoc) remove(name string) ([]byte, bool, error) {
+func (d *tomlDoc) take(name string) ([]byte, Slot, bool, error) {
 	spans := d.spans[name]
+	if len(spans) == 0 {
+		return d.data, Slot{}, false, nil
+	}
+	var s Slot
 	out := d.data
 	// From the last span back, so earlier offsets stay right.
-	sort.Slice(spans, func(i, j int) bool { return spans[i][0] > spans[j][0] })
-	for _, sp := range spans {
-		from := sp[0]
-		if sp[1] == len(out) && bytes.HasSuffix(out[:from], []byte("\n\n")) {
-			from-- // the blank line that set the last section apart
-			if !bytes.HasSuffix(out, []byte("\n")) {
-				from-- // and the line break add put after a file without one
-			}
+	for k := len(spans) - 1; k >= 0; k-- {
+		from, end := blankAbove(out, spans[k][0]), spans[k][1]
+		if k == 0 {
+			s.Lead = string(out[from:spans[k][0]])
+			s.Before, s.Gap = d.after(name, end)
 		}
-		out = splice(out, from, sp[1], "")
+		if end == len(out) && !bytes.HasSuffix(out, []byte("\n")) && from > 0 {
+			from-- // the line break before it: the file keeps ending without one
+		}
+		out = splice(out, from, end, "")
 	}
-	return out, len(d.names) == 1, nil
+	return out, s, len(d.names) == 1, nil
+}
+
+// after is the expression that follows offset end and is not the entry
+// name's (its dotted path; "" at the end of the file), and how many
+// lines of comments and blank lines are between.
+func (d *tomlDoc) after(name string, end int) (string, int) {
+	next, path := len(d.data), ""
+	for _, x := range d.exprs {
+		if x.start >= end && x.server != name {
+			next, path = x.start, x.path
+			break
+		}
+	}
+	return path, bytes.Count(d.data[end:next], []byte("\n"))
+}
+
+func (d *tomlDoc) put(name, text string, s Slot) ([]byte, error) {
+	if d.inline {
+		return d.add(name, value{raw: text})
+	}
+	at := len(d.data)
+	if s.Before != "" {
+		i := slices.IndexFunc(d.exprs, func(x tomlExpr) bool { return x.path == s.Before })
+		if i < 0 {
+			return d.add(name, value{raw: text}) // what followed it is gone: at the end
+		}
+		at = d.exprs[i].start
+	}
+	at = linesAbove(d.data, at, s.Gap)
+	if at < len(d.data) && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if at == len(d.data) && len(d.data) > 0 && !bytes.HasSuffix(d.data, []byte("\n")) {
+		text = "\n" + s.Lead + text // the last line ends, then the entry follows
+		return splice(d.data, at, at, text), nil
+	}
+	return splice(d.data, at, at, s.Lead+text), nil
+}
+
+// blankAbove is the start of the blank lines right above the line at off
+// (off when there are none).
+func blankAbove(data []byte, off int) int {
+	for off > 0 {
+		prev := bytes.LastIndexByte(data[:off-1], '\n') + 1
+		if len(bytes.TrimSpace(data[prev:off])) != 0 {
+			break
+		}
+		off = prev
+	}
+	return off
+}
+
+// linesAbove is the start of the line n lines above the line at off, going
+// up only over blank lines and comments.
+func linesAbove(data []byte, off, n int) int {
+	for ; n > 0 && off > 0; n-- {
+		prev := bytes.LastIndexByte(data[:off-1], '\n') + 1
+		line := bytes.TrimSpace(data[prev:off])
+		if len(line) != 0 && line[0] != '#' {
+			break
+		}
+		off = prev
+	}
+	return off
 }
 
 func (d *tomlDoc) removeContainer() ([]byte, error) { return d.data, nil }

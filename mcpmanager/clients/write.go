@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,17 +10,23 @@ import (
 )
 
 // BackupSuffix is added to an app's file name for the copy kept before
-// Switchboard changes it ("claude_desktop_config.json.switchboard.bak").
+// Switchboard changes it ("claude_desktop_config.json.switchboard.bak"):
+// the file as it was before the latest change.
 const BackupSuffix = ".switchboard.bak"
+
+// OriginalSuffix is added to an app's file name for the copy kept before
+// Switchboard first changed it: written once, never replaced, so the
+// file as the user had it can be had back after any number of changes.
+const OriginalSuffix = ".switchboard.orig"
 
 // WriteFile replaces path with data atomically (a temporary file in the
 // same folder, synced, renamed over it), keeping the file's mode. A path
 // that is a symbolic link (a dotfiles folder, stow, home-manager) keeps
 // being one: the file it points to is the one replaced. A read-only file
 // is not written (ErrReadOnly). When backup is not nil it is written
-// first to path+BackupSuffix, private to the user: the file as it was,
-// with any secret that moved to the keyring already taken out by the
-// caller.
+// first to path+BackupSuffix, and to path+OriginalSuffix when there is
+// none yet, both private to the user (0600): the file as it was, with any
+// secret that moved to the keyring already taken out by the caller.
 func WriteFile(path string, data, backup []byte) error {
 	target := path
 	mode := fs.FileMode(0o600)
@@ -38,12 +45,66 @@ func WriteFile(path string, data, backup []byte) error {
 		return &FileError{Op: "write", Path: path, Err: err}
 	}
 	if backup != nil {
+		if err := keepOriginal(path+OriginalSuffix, backup); err != nil {
+			return &FileError{Op: "back up", Path: path, Err: err}
+		}
 		if err := atomicWrite(path+BackupSuffix, backup, 0o600); err != nil {
 			return &FileError{Op: "back up", Path: path, Err: err}
 		}
 	}
 	if err := atomicWrite(target, data, mode); err != nil {
 		return &FileError{Op: "write", Path: path, Err: err}
+	}
+	return nil
+}
+
+// keepOriginal writes data to path unless a file is there already: a
+// complete temporary file linked into place, so a crash leaves either no
+// copy or the whole of it, and a copy made meanwhile is never replaced.
+func keepOriginal(path string, data []byte) error {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return err // kept already (nil), or it cannot be told
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o600)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// ScrubOriginal rewrites path's original copy (OriginalSuffix), when
+// there is one, with scrub applied: the secrets that moved to the keyring
+// after the copy was kept leave it too, each replaced by its reference.
+func ScrubOriginal(path string, scrub func([]byte) []byte) error {
+	orig := path + OriginalSuffix
+	data, err := os.ReadFile(orig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &FileError{Op: "back up", Path: path, Err: err}
+	}
+	if out := scrub(data); !bytes.Equal(out, data) {
+		if err := atomicWrite(orig, out, 0o600); err != nil {
+			return &FileError{Op: "back up", Path: path, Err: err}
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -157,40 +158,122 @@ func (d *yamlDoc) hasContainer() bool { return d.val != nil }
 func (d *yamlDoc) servers() ([]Server, error) {
 	var out []Server
 	for _, it := range d.items {
-		var raw struct {
-			Cmd, Command, URL, URI, Type string
-			Args                         []string
-			Env, Envs, Headers           map[string]string
-			Enabled                      *bool
-			EnvKeys                      []string `yaml:"env_keys"` // Goose's: values in its own keyring
-			Timeout                      float64  // Goose's, in seconds
+		var s Server
+		if d.f.Style == config.StyleContinue {
+			s = continueServer(it.node)
+		} else {
+			s = gooseServer(it.node)
 		}
-		_ = it.node.Decode(&raw) // a field of another type is left empty
-		s := Server{Name: it.name, Command: cmp.Or(raw.Cmd, raw.Command), Args: raw.Args, URL: cmp.Or(raw.URL, raw.URI), Headers: raw.Headers}
-		s.Env = raw.Env
-		if d.f.Style == config.StyleGoose {
-			s.Env = raw.Envs
-			// Goose keeps these values in its own keyring, which no other
-			// app reads: the server reads them from the environment here,
-			// and a start without one says which is missing.
-			for _, k := range raw.EnvKeys {
-				if _, ok := s.Env[k]; !ok && k != "" {
-					if s.Env == nil {
-						s.Env = map[string]string{}
-					}
-					s.Env[k] = "${env:" + k + "}"
-				}
-			}
-			if raw.Timeout > 0 && raw.Timeout < 1e9 {
-				s.ToolTimeout = time.Duration(raw.Timeout * float64(time.Second))
-			}
-		}
-		s.Disabled = raw.Enabled != nil && !*raw.Enabled
-		s.SSE = s.URL != "" && strings.EqualFold(raw.Type, "sse")
+		s.Name = it.name
 		s.Text = string(d.data[it.start:it.end])
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// yamlEntry is the keys of a Goose or Continue entry this package reads.
+type yamlEntry struct {
+	Cmd, Command, URL, URI, Type, Cwd string
+	Args                              []string
+	Env, Envs, Headers                map[string]string
+	Enabled                           *bool
+	EnvKeys                           []string `yaml:"env_keys"`        // Goose's: values in its own keyring
+	Timeout                           float64  `yaml:"timeout"`         // Goose's, in seconds
+	AvailableTools                    []string `yaml:"available_tools"` // Goose's tool allow-list
+	ConnectionTimeout                 float64  `yaml:"connectionTimeout"`
+	RequestOptions                    struct {
+		Headers map[string]string
+	} `yaml:"requestOptions"`
+}
+
+// gooseKnown and continueKnown are the keys read below, and those that
+// change nothing a server does (a name, a description); an import says it
+// leaves out any other.
+var (
+	gooseKnown = []string{"name", "type", "cmd", "args", "envs", "env_keys", "timeout", "enabled", "bundled",
+		"description", "display_name", "uri", "headers", "available_tools"}
+	continueKnown = []string{"name", "serverName", "faviconUrl", "sourceFile", "type", "command", "args", "env",
+		"cwd", "url", "connectionTimeout", "requestOptions"}
+)
+
+// gooseAppOnly are Goose's extension types that run inside Goose.
+var gooseAppOnly = []string{"builtin", "platform", "frontend", "inline_python"}
+
+func gooseServer(n *yaml.Node) Server {
+	var raw yamlEntry
+	_ = n.Decode(&raw) // a field of another type is left empty
+	s := Server{Command: cmp.Or(raw.Cmd, raw.Command), Args: raw.Args, URL: cmp.Or(raw.URI, raw.URL), Headers: raw.Headers, Env: raw.Envs}
+	// Goose keeps these values in its own keyring, which no other app
+	// reads: the server reads them from the environment here, and a start
+	// without one says which is missing.
+	for _, k := range raw.EnvKeys {
+		if _, ok := s.Env[k]; !ok && k != "" {
+			if s.Env == nil {
+				s.Env = map[string]string{}
+			}
+			s.Env[k] = "${env:" + k + "}"
+		}
+	}
+	if raw.Timeout > 0 && raw.Timeout < 1e9 {
+		s.ToolTimeout = time.Duration(raw.Timeout * float64(time.Second))
+	}
+	s.IncludeTools = raw.AvailableTools
+	s.Disabled = raw.Enabled != nil && !*raw.Enabled
+	s.SSE = s.URL != "" && strings.EqualFold(raw.Type, "sse")
+	if slices.Contains(gooseAppOnly, raw.Type) || s.Command == "" && s.URL == "" {
+		s.AppOnly = fmt.Sprintf("one of Goose's own extensions (type %s), which only Goose can start", cmp.Or(raw.Type, "unset"))
+	}
+	s.Unmapped = yamlUnmapped(n, gooseKnown, "")
+	return s
+}
+
+func continueServer(n *yaml.Node) Server {
+	var raw yamlEntry
+	_ = n.Decode(&raw)
+	s := Server{Command: cmp.Or(raw.Command, raw.Cmd), Args: raw.Args, URL: cmp.Or(raw.URL, raw.URI), Env: raw.Env, Cwd: raw.Cwd,
+		Headers: raw.RequestOptions.Headers, Disabled: raw.Enabled != nil && !*raw.Enabled}
+	if s.Headers == nil {
+		s.Headers = raw.Headers
+	}
+	if raw.ConnectionTimeout > 0 && raw.ConnectionTimeout < 1e12 { // milliseconds to connect and list the tools
+		s.StartupTimeout = time.Duration(raw.ConnectionTimeout * float64(time.Millisecond))
+	}
+	s.SSE = s.URL != "" && strings.EqualFold(raw.Type, "sse")
+	s.Unmapped = yamlUnmapped(n, continueKnown, "")
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "requestOptions" {
+			s.Unmapped = append(s.Unmapped, yamlUnmapped(n.Content[i+1], []string{"headers"}, "requestOptions.")...)
+		}
+	}
+	return s
+}
+
+// yamlUnmapped are the keys of the mapping n that are not in known and
+// set something (prefixed with prefix).
+func yamlUnmapped(n *yaml.Node, known []string, prefix string) []string {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		if slices.Contains(known, k) || yamlEmpty(v) {
+			continue
+		}
+		out = append(out, prefix+k)
+	}
+	return out
+}
+
+// yamlEmpty says whether v sets nothing: null, false, "", {} or [].
+func yamlEmpty(v *yaml.Node) bool {
+	switch v.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		return len(v.Content) == 0
+	case yaml.ScalarNode:
+		return v.Tag == "!!null" || v.Value == "" || v.Tag == "!!bool" && strings.EqualFold(v.Value, "false")
+	}
+	return false
 }
 
 // yamlLine is the position yaml.v3 puts in a syntax error's message.
@@ -239,7 +322,7 @@ func (d *yamlDoc) add(name string, v value) ([]byte, error) {
 		last := d.items[n-1]
 		t := text(strings.Repeat(" ", last.indent))
 		if last.end == len(d.data) && !bytes.HasSuffix(d.data, []byte("\n")) {
-			t = "\n" + t
+			t = "\n" + strings.TrimSuffix(t, "\n") // and the file keeps ending without a line break
 		}
 		return splice(d.data, last.end, last.end, t), nil
 	}
@@ -286,17 +369,25 @@ func (d *yamlDoc) colon() int {
 	return d.lines[d.key.Line-1] + strings.Index(d.lineText(d.key.Line), ":") + 1
 }
 
-func (d *yamlDoc) remove(name string) ([]byte, bool, error) {
+func (d *yamlDoc) take(name string) ([]byte, Slot, bool, error) {
 	for i, it := range d.items {
 		if it.name != name {
 			continue
 		}
+		var s Slot
 		if len(d.items) > 1 {
-			start := it.start
-			if it.end == len(d.data) && i > 0 && start == d.items[i-1].end && !bytes.HasSuffix(d.data, []byte("\n")) {
-				start-- // the line break add put before it
+			from := blankAbove(d.data, it.start)
+			s.Lead = string(d.data[from:it.start])
+			if i+1 < len(d.items) {
+				s.Before = d.items[i+1].name
+				s.Gap = bytes.Count(d.data[it.end:d.items[i+1].start], []byte("\n"))
+			} else {
+				s.Gap = bytes.Count(d.data[it.end:d.contentAfter(it.end)], []byte("\n"))
 			}
-			return splice(d.data, start, it.end, ""), false, nil
+			if it.end == len(d.data) && !bytes.HasSuffix(d.data, []byte("\n")) && from > 0 {
+				from-- // the line break before it: the file keeps ending without one
+			}
+			return splice(d.data, from, it.end, ""), s, false, nil
 		}
 		// The only entry: the container becomes empty again.
 		empty := " {}"
@@ -305,9 +396,49 @@ func (d *yamlDoc) remove(name string) ([]byte, bool, error) {
 		}
 		out := splice(d.data, it.start, it.end, "")
 		colon := d.colon()
-		return splice(out, colon, colon, empty), true, nil
+		return splice(out, colon, colon, empty), s, true, nil
 	}
-	return d.data, false, nil
+	return d.data, Slot{}, false, nil
+}
+
+// contentAfter is the start of the first line from off on that is
+// neither blank nor a comment (the end of the file when there is none).
+func (d *yamlDoc) contentAfter(off int) int {
+	for off < len(d.data) {
+		e := lineEnd(d.data, off)
+		if !blank(string(d.data[off:e])) {
+			break
+		}
+		off = e
+	}
+	return off
+}
+
+func (d *yamlDoc) put(name, text string, s Slot) ([]byte, error) {
+	if len(d.items) == 0 {
+		return d.add(name, value{raw: text})
+	}
+	at := -1
+	for _, it := range d.items {
+		if s.Before != "" && it.name == s.Before {
+			at = it.start
+			break
+		}
+	}
+	if at < 0 && s.Before != "" {
+		return d.add(name, value{raw: text}) // what followed it is gone: at the end
+	}
+	if at < 0 {
+		at = d.contentAfter(d.items[len(d.items)-1].end)
+	}
+	at = linesAbove(d.data, at, s.Gap)
+	if at == len(d.data) && len(d.data) > 0 && !bytes.HasSuffix(d.data, []byte("\n")) {
+		return splice(d.data, at, at, "\n"+s.Lead+strings.TrimSuffix(text, "\n")), nil
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return splice(d.data, at, at, s.Lead+text), nil
 }
 
 func (d *yamlDoc) removeContainer() ([]byte, error) {

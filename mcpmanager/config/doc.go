@@ -5,12 +5,21 @@
 // settings.json, with ${input:id} placeholders) and the legacy
 // {"servers": [...]} array — detecting the format from the content and
 // accepting JSONC (comments, trailing commas, a BOM). Every problem is
-// reported at once, with its JSON path and line:column, and the valid
+// reported at once, with its JSON path and line:column (a syntax error in
+// words: "a value is missing after "B":", not encoding/json's), and the valid
 // servers of a partly broken file are still returned. Keys this package does
 // not know are kept in Server.Extra and written back. A local server's
 // "envFile" (VS Code's and Cursor's) names a KEY=VALUE file whose variables
 // it gets under its own "env" (ReadEnvFile), read each time the config is
 // applied; "${VAR:-default}" (Claude Code's) reads VAR with a default.
+// A README block pasted with its Markdown fence (```json … ```) is read
+// from inside the fence, with a warning; text that is not JSON at all
+// (Markdown, a path that a symbolic link left, HTML, YAML, TOML) is
+// refused saying what it is, and JSON without servers lists the keys of
+// every app in ClientApps. Another app's "timeout" is its tool timeout:
+// milliseconds in a file that is Gemini CLI's (by its path, "mcp.allowed"
+// or a key only Gemini CLI writes), else seconds up to 3600 (Cline's and
+// Roo Code's) and milliseconds above.
 //
 // The app's own config.json is a Config: Load treats a missing file as empty,
 // Save writes atomically and keeps the previous version as config.json.bak,

@@ -11,7 +11,8 @@ import (
 // Sentinel errors. Errors returned by this package wrap one of them, so callers
 // can branch with errors.Is while showing the wrapped message to the user.
 var (
-	// ErrEmpty: the file holds nothing but whitespace or comments.
+	// ErrEmpty: the file holds nothing but whitespace or comments (or, to
+	// an import, no server at all: {"mcpServers": {}}).
 	ErrEmpty = errors.New("config file is empty")
 	// ErrSyntax: the file is not JSON (or JSONC) at all; the problem has line:column.
 	ErrSyntax = errors.New("config file is not valid JSON")

@@ -205,8 +205,9 @@ func parseDocContext(ctx context.Context, data []byte) (*doc, *syntaxError) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return &doc{text: data, src: src, ctx: ctx}, nil
 	}
-	// encoding/json does the validating, so messages are the familiar ones;
-	// the tree builder below then only ever sees valid JSON.
+	// encoding/json does the validating, so the tree builder below only
+	// ever sees valid JSON; its messages are put in plain words
+	// (syntaxSentence).
 	if err := json.Unmarshal(src, new(json.RawMessage)); err != nil {
 		var se *json.SyntaxError
 		if !errors.As(err, &se) {
@@ -216,7 +217,8 @@ func parseDocContext(ctx context.Context, data []byte) (*doc, *syntaxError) {
 			return nil, &syntaxError{len(src), "unexpected end of file; a closing } or ] or a value is missing"}
 		}
 		// Offset counts the offending byte itself.
-		return nil, &syntaxError{max(int(se.Offset)-1, 0), se.Error()}
+		off, msg := syntaxSentence(src, max(int(se.Offset)-1, 0), se.Error())
+		return nil, &syntaxError{off, msg}
 	}
 	b := &treeBuilder{src: src, ctx: ctx}
 	return &doc{text: data, src: src, root: b.value(), ctx: ctx}, nil

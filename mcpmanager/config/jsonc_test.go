@@ -51,11 +51,11 @@ func TestSyntaxErrorPosition(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"brace where a value belongs", "{\n  \"mcpServers\": {\n   \"github\": }\n  }\n}", "config.json:3:14: invalid character '}' looking for beginning of value"},
-		{"multibyte key", `{"é": x}`, "config.json:1:7: invalid character 'x' looking for beginning of value"},
-		{"multibyte comment", "{/* ééé */ x}", "config.json:1:12: invalid character 'x' looking for beginning of object key string"},
-		{"BOM is not a column", "\xef\xbb\xbf{x}", "config.json:1:2: invalid character 'x' looking for beginning of object key string"},
-		{"CRLF lines", "{\r\n\"a\": 1\r\n\"b\": 2}", "config.json:3:1: invalid character '\"' after object key:value pair"},
+		{"brace where a value belongs", "{\n  \"mcpServers\": {\n   \"github\": }\n  }\n}", `config.json:3:14: a value is missing after "github":`},
+		{"multibyte key", `{"é": x}`, `config.json:1:7: x is not a JSON value: put text in double quotes ("x"); true, false and null are written in lower case`},
+		{"multibyte comment", "{/* ééé */ x}", `config.json:1:12: the name x needs double quotes: "x"`},
+		{"BOM is not a column", "\xef\xbb\xbf{x}", `config.json:1:2: the name x needs double quotes: "x"`},
+		{"CRLF lines", "{\r\n\"a\": 1\r\n\"b\": 2}", `config.json:3:1: a comma (,) is missing before "b": put one after the value before it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

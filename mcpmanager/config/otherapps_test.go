@@ -108,3 +108,43 @@ func TestForeignKeysNoted(t *testing.T) {
 		t.Errorf("transportType sse → %q", d.Transport)
 	}
 }
+
+// Gemini CLI's "timeout" is in milliseconds: in a file that is Gemini
+// CLI's, by its path or by keys only Gemini CLI writes, 1500 is 1.5s
+// (not 25 minutes), and the warning says why; elsewhere the seconds
+// reading stays.
+func TestGeminiTimeoutIsMilliseconds(t *testing.T) {
+	const timeout = `"timeout": 1500`
+	for _, c := range []struct {
+		name, file, doc string
+		want            time.Duration
+		why             string
+	}{
+		{"the user's settings", "/home/me/.gemini/settings.json", `{"mcpServers": {"s": {"command": "x", ` + timeout + `}}}`, 1500 * time.Millisecond, "its path ends in .gemini/settings.json"},
+		{"a project's, on Windows", `C:\work\app\.gemini\settings.json`, `{"mcpServers": {"s": {"command": "x", ` + timeout + `}}}`, 1500 * time.Millisecond, "its path ends in .gemini/settings.json"},
+		{"httpUrl", "pasted", `{"mcpServers": {"s": {"command": "x", ` + timeout + `}, "r": {"httpUrl": "https://example.com/mcp"}}}`, 1500 * time.Millisecond, `its server "r" has "httpUrl"`},
+		{"trust", "pasted", `{"mcpServers": {"s": {"command": "x", "trust": true, ` + timeout + `}}}`, 1500 * time.Millisecond, `its server "s" has "trust"`},
+		{"includeTools", "pasted", `{"mcpServers": {"s": {"command": "x", "includeTools": ["a"], ` + timeout + `}}}`, 1500 * time.Millisecond, `its server "s" has "includeTools"`},
+		{"mcp.allowed", "pasted", `{"mcp": {"allowed": ["s"]}, "mcpServers": {"s": {"command": "x", ` + timeout + `}}}`, 1500 * time.Millisecond, `it has "mcp.allowed"`},
+		{"mcp.excluded", "pasted", `{"mcp": {"excluded": []}, "mcpServers": {"s": {"command": "x", ` + timeout + `}}}`, 1500 * time.Millisecond, `it has "mcp.excluded"`},
+		{"a bare entry", "pasted", `{"s": {"httpUrl": "https://example.com/mcp", ` + timeout + `}}`, 1500 * time.Millisecond, `its server "s" has "httpUrl"`},
+		{"Cline's file", "/home/me/cline_mcp_settings.json", `{"mcpServers": {"s": {"command": "x", "autoApprove": [], ` + timeout + `}}}`, 25 * time.Minute, "in seconds (Cline's and Roo Code's unit)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := ParseContext(t.Context(), c.file, []byte(c.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := serverNamed(t, f, "s")
+			var msgs []string
+			for _, e := range f.Entries {
+				for _, p := range e.Problems {
+					msgs = append(msgs, p.Message)
+				}
+			}
+			if s.ToolTimeout != c.want || len(msgs) != 1 || !strings.Contains(msgs[0], c.why) {
+				t.Errorf("timeout %v, warnings %q; want %v and %q", s.ToolTimeout, msgs, c.want, c.why)
+			}
+		})
+	}
+}

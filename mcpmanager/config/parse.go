@@ -135,9 +135,10 @@ func readDoc(ctx context.Context, name string, data []byte) (*doc, error) {
 // huge file is read), returning an error wrapping ctx.Err() and no File.
 func ParseContext(ctx context.Context, name string, data []byte) (*File, error) {
 	data = bytes.TrimPrefix(fromUTF16(data), utf8BOM)
+	data, fenced := unfence(data) // a README's block pasted with its fence
 	d, err := readDoc(ctx, name, data)
 	if err != nil {
-		return nil, err
+		return nil, whatInstead(err, data, fenced)
 	}
 	if d.root == nil {
 		return nil, &ValidationError{File: name, Kind: ErrEmpty, Problems: []Problem{{
@@ -157,6 +158,7 @@ func ParseContext(ctx context.Context, name string, data []byte) (*File, error) 
 		if root.get("servers") != nil && root.get("mcpServers") != nil {
 			c.add(SeverityWarning, "servers", root.get("servers"), `is ignored because "mcpServers" is present; move these servers into "mcpServers"`)
 		}
+		c.gemini = geminiFile(name, root, root.get("mcpServers"))
 		if n := root.get("mcpServers"); n != nil {
 			f.Entries = c.serverMap("mcpServers", n)
 		}
@@ -188,6 +190,7 @@ func ParseContext(ctx context.Context, name string, data []byte) (*File, error) 
 	case FormatLegacy:
 		f.Entries = c.serverList("servers", root.get("servers"))
 	case FormatServerMap:
+		c.gemini = geminiFile(name, root, root)
 		f.Entries = c.serverMap("", root)
 	}
 	if err := ctx.Err(); err != nil {
@@ -196,6 +199,15 @@ func ParseContext(ctx context.Context, name string, data []byte) (*File, error) 
 	for _, e := range f.Entries {
 		if e.Valid() {
 			f.Servers = append(f.Servers, e.Server)
+		}
+	}
+	if fenced > 0 {
+		// Said on the first server too: the file's own warnings are not
+		// shown where the servers are.
+		note := fencedNote(fenced)
+		c.problems = append(c.problems, note)
+		if len(f.Entries) > 0 {
+			f.Entries[0].Problems = append([]Problem{note}, f.Entries[0].Problems...)
 		}
 	}
 	sortProblems(c.problems)
@@ -359,14 +371,18 @@ func isServerMap(root *node) bool {
 	return true
 }
 
+// unknownFormat says that a JSON document holds no servers where any app
+// Switchboard reads keeps them, listing those keys and apps (serverKeys)
+// and what the document has instead.
 func unknownFormat(name string, d *doc) error {
 	p := Problem{Severity: SeverityError}
 	p.Line, p.Col = d.position(d.root.off)
 	if d.root.kind != kindObject {
 		p.Message = "top level is " + d.root.kind.article() +
-			`; expected an object such as {"mcpServers": {...}} (Claude, Cursor, Windsurf) or {"servers": {...}} (VS Code)`
+			`; expected an object with the servers under one of the keys the apps Switchboard reads use: ` + serverKeys()
 	} else {
-		p.Message = `no "mcpServers", "servers" or "mcp": {"servers"} key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`
+		p.Message = "this does not look like an MCP config: no servers under any of the keys the apps Switchboard reads keep them under, " +
+			serverKeys() + "; " + topKeys(d.root)
 	}
 	return &ValidationError{File: name, Kind: ErrUnknownFormat, Problems: []Problem{p}}
 }

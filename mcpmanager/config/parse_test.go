@@ -90,6 +90,12 @@ func TestParseGolden(t *testing.T) {
 	}
 }
 
+// appKeys is where the apps Switchboard reads keep their servers, as
+// the messages of a file without servers list them (from ClientApps).
+const appKeys = `"mcpServers" (Claude Desktop, Claude Code, Cursor, Windsurf, Gemini CLI, Continue, LM Studio, Cline, Roo Code, Kiro), ` +
+	`"projects.*.mcpServers" (Claude Code), "servers" or "mcp.servers" (VS Code, VS Code Insiders, VSCodium), "context_servers" (Zed), ` +
+	`"mcp_servers" (Codex), "extensions" (Goose), "mcp" (opencode)`
+
 // TestParseCorpus pins the outcome per server and the exact problems of the
 // corpus; the golden files above hold the full detail.
 func TestParseCorpus(t *testing.T) {
@@ -248,25 +254,57 @@ func TestParseCorpus(t *testing.T) {
 			file: "top_level_array.json",
 			kind: ErrUnknownFormat,
 			problems: []string{
-				`top_level_array.json:1:1: top level is an array; expected an object such as {"mcpServers": {...}} (Claude, Cursor, Windsurf) or {"servers": {...}} (VS Code)`,
+				`top_level_array.json:1:1: top level is an array; expected an object with the servers under one of the keys the apps Switchboard reads use: ` + appKeys,
 			},
 		},
 		{
 			file: "unknown_format.json",
 			kind: ErrUnknownFormat,
 			problems: []string{
-				`unknown_format.json:1:1: no "mcpServers", "servers" or "mcp": {"servers"} key found; this does not look like an MCP config of Claude Desktop, Claude Code, Cursor, Windsurf or VS Code`,
+				`unknown_format.json:1:1: this does not look like an MCP config: no servers under any of the keys the apps Switchboard reads keep them under, ` + appKeys + `; its top-level keys are "editor.fontSize", "mcp"`,
+			},
+		},
+		// Files people committed or pasted that are not an MCP config as
+		// it is (from public repositories and READMEs): each says what it
+		// is instead and what to do.
+		{
+			file: "not_mcp_tools.json", // a .cursor/mcp.json of a tool list
+			kind: ErrUnknownFormat,
+			problems: []string{
+				`not_mcp_tools.json:1:1: this does not look like an MCP config: no servers under any of the keys the apps Switchboard reads keep them under, ` + appKeys + `; its top-level keys are "tools"`,
+			},
+		},
+		{
+			file: "symlink_stub.json", // a symbolic link git checked out as a file
+			kind: ErrSyntax,
+			problems: []string{
+				`symlink_stub.json:1:1: the file holds only the path "/Users/someone/Library/Application Support/Claude/claude_desktop_config.json", not JSON: it is likely a symbolic link that git checked out as a plain file (or a note of where the config is); import the file that path names`,
+			},
+		},
+		{
+			file: "markdown_prose.json", // a README's text and block
+			kind: ErrSyntax,
+			problems: []string{
+				"markdown_prose.json:1:1: this looks like Markdown (a ``` line at line 3): paste or import only what is between the ``` lines",
+			},
+		},
+		{
+			file:   "markdown_fenced.json", // a README's block with its fence
+			format: FormatMCPServers,
+			valid:  []string{"memory"},
+			problems: []string{
+				"markdown_fenced.json:1:1: warning: the text is a Markdown code block: only what is between its ``` lines was read",
 			},
 		},
 		{
 			file:     "syntax_error.json",
 			kind:     ErrSyntax,
-			problems: []string{`syntax_error.json:5:1: invalid character '}' after top-level value`},
+			problems: []string{`syntax_error.json:5:1: there is more text after the end of the JSON, starting with '}': remove it, or look for a } or ] that closes too early`},
 		},
 		{
 			file:     "syntax_missing_comma.json",
 			kind:     ErrSyntax,
-			problems: []string{`syntax_missing_comma.json:5:7: invalid character '"' after object key:value pair`},
+			problems: []string{`syntax_missing_comma.json:5:7: a comma (,) is missing before "args": put one after the value before it`},
 		},
 		{
 			file:     "truncated.json",
@@ -283,7 +321,7 @@ func TestParseCorpus(t *testing.T) {
 			format: FormatMCPServers,
 			valid:  []string{"figma", "gemini-style", "git"},
 			problems: []string{
-				`windsurf.json:4:75: warning: mcpServers.gemini-style.timeout: is read as the tool timeout in milliseconds (Gemini CLI's and Amazon Q's unit): 30s; saved as "defaultToolTimeout"`,
+				`windsurf.json:4:75: warning: mcpServers.gemini-style.timeout: is read as the tool timeout in milliseconds, Gemini CLI's unit, as this looks like Gemini CLI's settings (its server "gemini-style" has "httpUrl"): 30s; saved as "defaultToolTimeout"`,
 			},
 		},
 		{

@@ -440,6 +440,9 @@ type checker struct {
 	doc         *doc
 	problems    []Problem
 	noPositions bool // the doc is generated, so line:col would mean nothing
+	// gemini says why the file is Gemini CLI's (see geminiFile), or is
+	// "": its "timeout" is then in milliseconds.
+	gemini string
 }
 
 // add records a problem located at n (or at off when n is nil and off >= 0).
@@ -837,10 +840,12 @@ func (c *checker) millis(path string, n *node) time.Duration {
 
 // otherTimeout reads another app's "timeout" of a server as its tool
 // timeout: Cline's and Roo Code's seconds (1 to 3600), Gemini CLI's and
-// Amazon Q's milliseconds (their defaults are 600000 and 120000). A value
-// up to 3600 is taken for seconds, a larger one for milliseconds, and the
-// warning says which, so a reading the person did not mean can be fixed.
-// A "defaultToolTimeout" of the entry wins.
+// Amazon Q's milliseconds (their defaults are 600000 and 120000). In a
+// file known to be Gemini CLI's (c.gemini) it is milliseconds; elsewhere
+// a value up to 3600 is taken for seconds, a larger one for
+// milliseconds. The warning says which unit and why, so a reading the
+// person did not mean can be fixed. A "defaultToolTimeout" of the entry
+// wins.
 func (c *checker) otherTimeout(path string, n *node, s *Server) {
 	if n.kind != kindNumber { // another app's key: not a reason to skip the server
 		c.add(SeverityWarning, path, n, "is ignored: it must be a number, got %s; set \"defaultToolTimeout\" in milliseconds instead", n.kind.article())
@@ -853,6 +858,9 @@ func (c *checker) otherTimeout(path string, n *node, s *Server) {
 		c.add(SeverityWarning, path, n, "is ignored: it must be a positive number; set \"defaultToolTimeout\" in milliseconds instead")
 	case s.ToolTimeout > 0:
 		c.add(SeverityWarning, path, n, "is ignored: \"defaultToolTimeout\" is set too and wins; remove one of them")
+	case c.gemini != "" && f <= maxMillis:
+		s.ToolTimeout = time.Duration(f * float64(time.Millisecond))
+		c.add(SeverityWarning, path, n, "is read as the tool timeout in milliseconds, Gemini CLI's unit, as this looks like Gemini CLI's settings (%s): %s; saved as \"defaultToolTimeout\"", c.gemini, s.ToolTimeout)
 	case f <= 3600:
 		s.ToolTimeout = time.Duration(f * float64(time.Second))
 		c.add(SeverityWarning, path, n, "is read as the tool timeout in seconds (Cline's and Roo Code's unit): %s; saved as \"defaultToolTimeout\" in milliseconds", s.ToolTimeout)

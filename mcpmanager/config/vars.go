@@ -43,8 +43,9 @@ func VariablesFor(path, home string) Variables {
 	return v
 }
 
-// variableRef is any ${…} in a config string.
-var variableRef = regexp.MustCompile(`\$\{([^}]*)\}`)
+// variableRef is any ${…} in a config string; Continue's (and GitHub
+// Actions') ${{ secrets.NAME }} whole, so a message quotes it as written.
+var variableRef = regexp.MustCompile(`\$\{\{[^}]*\}\}|\$\{[^}]*\}`)
 
 // plainEnvName is Claude Code's ${VAR} (an environment variable without
 // the "env:" VS Code and Switchboard write).

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/wire"
 )
 
 // callTool is tools/call, whichever transport the request came on: the
@@ -112,12 +114,7 @@ func errorResult(err error) json.RawMessage {
 // callTool with the request as mcp-go decoded it.
 func (g *Gateway) handler() server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var notify func(params map[string]any)
-		if out := server.ServerFromContext(ctx); out != nil {
-			notify = func(params map[string]any) {
-				_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-			}
-		}
+		notify := progressTo(ctx)
 		args := req.Params.RawArguments // the bytes that came, when they came over a wire
 		if args == nil {
 			var err error
@@ -141,6 +138,28 @@ func (g *Gateway) handler() server.ToolHandlerFunc {
 			return mcp.NewToolResultError(fmt.Sprintf("gateway: the server's result: %v", err)), nil
 		}
 		return res, nil
+	}
+}
+
+// progressTo is how a call the MCP server's handler runs reports progress
+// to its client: on a stdio session, written at once, as the fast path
+// does (stdio.go), so that every report is out before the result, which
+// is written when the handler returns; the session's notification queue,
+// drained by another goroutine, could let the last one come after it, and
+// a client drops progress that follows its result. Elsewhere (HTTP), the
+// MCP server sends it on the request's stream. nil: no client to tell.
+func progressTo(ctx context.Context) func(params map[string]any) {
+	if s, ok := server.ClientSessionFromContext(ctx).(*stdioSession); ok {
+		if w, ok := s.w.Load().(*wire.Writer); ok {
+			return progressWriter(w)
+		}
+	}
+	out := server.ServerFromContext(ctx)
+	if out == nil {
+		return nil
+	}
+	return func(params map[string]any) {
+		_ = out.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,7 +23,7 @@ import (
 
 func TestMain(m *testing.M) {
 	codemode.MaybeChild() // scripts run in this test binary, re-executed
-	os.Exit(m.Run())
+	proctest.Main(m, nil) // removes the test servers it built
 }
 
 // npmSource is the pinned memory server from npm, over stdio.

@@ -16,8 +16,12 @@
 // Options.ToolsListed lets tools/list not wait for a server whose tools are
 // known from its last run ('switchboard serve': mcpmanager.Manager.WaitListed):
 // the router offers those while it starts, and a call of one waits for it
-// (router.Recaller); prompts, resources and skills still wait for it. A
-// call of a tool not published yet waits until it is (its own server is
+// (router.Recaller); skills still wait for it. The lists of prompts,
+// resources and templates wait for it too, but ContentWait (a second) at
+// most once a tools/list has been answered, and what comes later reaches
+// clients as list_changed: clients ask them with tools/list and count the
+// gateway connected only once all are answered.
+// A call of a tool not published yet waits until it is (its own server is
 // up), or for the same start-up wait, not for the other servers.
 //
 // Prompts are published as server__prompt (unique like tool names) and
@@ -26,7 +30,9 @@
 // and a server's prompts or resources list_changed reaches clients.
 // CreateMessage and Elicit pass a server's sampling and elicitation
 // requests on to the client whose call they belong to, or to nobody
-// (origins.go, requests.go).
+// (origins.go, requests.go); whose call that is, the router decides
+// (router.Tie), by one rule for the gateway's clients and the window's
+// chats alike.
 //
 // Options.Sees narrows what each app sees to the servers chosen for it:
 // every list leaves the other servers' tools, prompts, resources,
@@ -38,7 +44,13 @@
 // ServeStdio is the stdio transport ('switchboard serve' runs it): it serves
 // a plain tools/call without mcp-go's stdio server's extra goroutine hops
 // and decodes, relaying the result undecoded (see BENCHMARKS.md);
-// HTTPHandler serves Streamable HTTP ('switchboard serve --http'). Both
+// HTTPHandler serves Streamable HTTP ('switchboard serve --http'); a
+// notification of a 2026-07-28 client that names no protocol version in
+// its _meta (the Go SDK's notifications/cancelled) takes its
+// MCP-Protocol-Version header's, and OAuth's discovery and registration
+// paths answer 404: the gateway takes a bearer token, no OAuth login. On
+// stdio, a call's progress is written before its result on either path.
+// Both
 // run every tools/call through one function (callTool, call.go): the same
 // argument check, URL-elicitation retry, output-schema check and link
 // rewriting (links.go) whichever transport a call came on.
@@ -58,13 +70,23 @@
 // annotations — reaches the host as `notifications/tools/list_changed`. Every server's prompts
 // are offered too, as `server__prompt` (unique like tool names), and its resources and resource
 // templates as `switchboard://SERVER/URI` (the server's own URI after the server's name, so two
-// servers' `file:///README.md` stay apart); `prompts/get` and `resources/read` go back to that
+// servers' `file:///README.md` stay apart) — their lists wait for servers still starting as
+// `tools/list` does, but a second at most once `tools/list` is answered, and the rest arrives as
+// list_changed; `prompts/get` and `resources/read` go back to that
 // server, and a server's prompt or resource list change reaches the host as
 // `notifications/prompts/list_changed` / `notifications/resources/list_changed`. A server's
 // sampling (`sampling/createMessage`) or elicitation request, made while `serve` runs, goes to
-// the host connected to it when that host declared `sampling` (`sampling.tools` for a request
+// the host whose call it came from when that host declared `sampling` (`sampling.tools` for a request
 // offering tools) or `elicitation` (`elicitation.url` for URL mode) in its `initialize`; the
-// host's answer goes back to the server. Without such a host it is declined, as before. A server that hangs
+// host's answer goes back to the server. Without such a host it is declined, as before. A stdio
+// server's request names no call: it goes to the one host calling that server (however many of
+// its calls run there; a 2026-07-28 host gets it as the input_required result of its oldest
+// call still running), and is declined while several hosts call it, or for 10 s after another
+// host's call on it ended (a server that asks after its call returned would otherwise ask the
+// next host about the last one's), with words that say to call the tool again when nothing else
+// uses the server. A 2026-07-28 host over HTTP keeps no session: its calls are one host's while
+// they come on one connection, so its calls side by side (a connection each) count as several
+// hosts. A server that hangs
 // never holds up the others; the servers that did not start are listed on stderr once all
 // have settled.
 package gateway

@@ -24,6 +24,19 @@ import (
 // to be). A variable so tests can shorten it.
 var StartupWait = 10 * time.Second
 
+// ContentWait bounds how long prompts/list, resources/list and
+// resources/templates/list wait for servers still starting once a
+// tools/list has been answered (before, they wait for every server, up to
+// StartupWait, as a client that asks only for them needs): what is ready
+// then is listed (the lists after it answer at once), and the rest
+// reaches the client as prompts and resources list_changed when its
+// server is up. Clients (Claude Code) ask the three lists with tools/list,
+// which a server's tools from its last run answer at once (ToolsListed),
+// and count the gateway connected only once all four are answered, so a
+// server that takes long to start must not hold them. A variable so
+// tests can change it.
+var ContentWait = time.Second
+
 // Options configure a Gateway.
 type Options struct {
 	// Version is the gateway's serverInfo.version.
@@ -35,9 +48,10 @@ type Options struct {
 	// ToolsListed, when set, is what tools/list waits for instead of
 	// Settled: it may return while servers are still starting, once the
 	// router offers the tools of each of them (those it listed when it
-	// last ran: mcpmanager.Manager.WaitListed). Prompts, resources and skills
-	// still wait for Settled (a call of a tool not yet published, for it
-	// to be): only tools are known from before.
+	// last ran: mcpmanager.Manager.WaitListed). Skills still wait for
+	// Settled (a call of a tool not yet published, for it to be): only
+	// tools are known from before. The lists of prompts and resources
+	// wait for Settled, ContentWait at most once tools/list is answered.
 	ToolsListed func(ctx context.Context)
 	// ToolsAnswered, when set, is called once, when the gateway has
 	// answered a tools/list for the first time ('serve' starts the servers
@@ -75,13 +89,15 @@ type Options struct {
 
 // Gateway is an MCP server in front of a router. Safe for concurrent use.
 type Gateway struct {
-	reg          *router.Router
-	srv          *server.MCPServer
-	settled      func(ctx context.Context)
-	toolsListed  func(ctx context.Context) // Options.ToolsListed, or settled
-	startBy      time.Time                 // end of the start-up wait
-	started      atomic.Bool               // the start-up wait is over
-	toolsStarted atomic.Bool               // tools/list's start-up wait is over
+	reg           *router.Router
+	srv           *server.MCPServer
+	settled       func(ctx context.Context)
+	toolsListed   func(ctx context.Context) // Options.ToolsListed, or settled
+	startBy       time.Time                 // end of the start-up wait
+	started       atomic.Bool               // the start-up wait is over
+	toolsStarted  atomic.Bool               // tools/list's start-up wait is over
+	listsStarted  atomic.Bool               // the prompts' and resources' lists' start-up wait is over
+	toolsAnswered chan struct{}             // closed once a tools/list has been answered
 
 	refreshMu sync.Mutex // one Refresh at a time, so an older list never replaces a newer one
 	// content is each server's prompts and resources as last listed
@@ -112,7 +128,8 @@ type Gateway struct {
 
 // New builds the gateway server; Refresh or Watch publishes the tools.
 func New(reg *router.Router, opts Options) *Gateway {
-	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{}}
+	g := &Gateway{reg: reg, settled: opts.Settled, skills: opts.Skills, onCall: opts.OnCall, sees: opts.Sees, startBy: time.Now().Add(StartupWait), listed: map[string]router.Tool{},
+		toolsAnswered: make(chan struct{})}
 	g.toolsListed = opts.ToolsListed
 	if g.toolsListed == nil {
 		g.toolsListed = opts.Settled
@@ -122,13 +139,19 @@ func New(reg *router.Router, opts Options) *Gateway {
 	if g.settled == nil {
 		g.started.Store(true)
 		g.toolsStarted.Store(true)
+		g.listsStarted.Store(true)
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) { g.awaitTools(ctx) })
-	if opts.ToolsAnswered != nil {
-		var once sync.Once
-		hooks.AddAfterListTools(func(context.Context, any, *mcp.ListToolsRequest, *mcp.ListToolsResult) { once.Do(opts.ToolsAnswered) })
-	}
+	var answered sync.Once
+	hooks.AddAfterListTools(func(context.Context, any, *mcp.ListToolsRequest, *mcp.ListToolsResult) {
+		answered.Do(func() {
+			close(g.toolsAnswered)
+			if opts.ToolsAnswered != nil {
+				opts.ToolsAnswered()
+			}
+		})
+	})
 	// The skills extension is declared while a server offers it.
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		skillsOf(g).withSkills(&res.Capabilities)
@@ -136,11 +159,18 @@ func New(reg *router.Router, opts Options) *Gateway {
 	hooks.AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
 		skillsOf(g).withSkills(&res.Capabilities)
 	})
-	// Prompts and resources wait for the start-up like tools (a no-op after).
-	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { g.awaitStartup(ctx) })
-	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcp.GetPromptRequest) { g.awaitStartup(ctx) })
-	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { g.awaitStartup(ctx) })
-	hooks.AddBeforeListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest) { g.awaitStartup(ctx) })
+	// The lists of prompts and resources wait for the start-up, but
+	// ContentWait at most once tools/list is answered (a no-op after); a
+	// get of a prompt not published yet, and a read, wait for the
+	// start-up, as a call of a tool not published yet does.
+	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest) { awaitLists(ctx, g) })
+	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, req *mcp.GetPromptRequest) {
+		if _, ok := g.prompts.of(req.Params.Name); !ok {
+			g.awaitStartup(ctx)
+		}
+	})
+	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest) { awaitLists(ctx, g) })
+	hooks.AddBeforeListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest) { awaitLists(ctx, g) })
 	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcp.ReadResourceRequest) { g.awaitStartup(ctx) })
 	g.hideContent(hooks)   // a server hidden from an app: its prompts and resources too (hidden.go)
 	g.trackSessions(hooks) // (appsessions.go)
@@ -215,6 +245,37 @@ func (g *Gateway) awaitTools(ctx context.Context) {
 	if !g.started.Load() {
 		g.await(ctx, g.toolsListed, &g.toolsStarted)
 	}
+}
+
+// awaitLists is awaitStartup for the lists of prompts, resources and
+// templates: it waits for the servers to settle, as before StartupWait
+// ends, but ContentWait at most once a tools/list has been answered (the
+// client has its tools). A function: its callers are the hooks of those
+// lists.
+func awaitLists(ctx context.Context, g *Gateway) {
+	if g.started.Load() || g.listsStarted.Load() {
+		return
+	}
+	wait := func(wctx context.Context) {
+		wctx, cancel := context.WithCancel(wctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-g.toolsAnswered:
+			case <-wctx.Done():
+				return
+			}
+			t := time.NewTimer(ContentWait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancel()
+			case <-wctx.Done():
+			}
+		}()
+		g.settled(wctx)
+	}
+	g.await(ctx, wait, &g.listsStarted)
 }
 
 func (g *Gateway) await(ctx context.Context, wait func(context.Context), over *atomic.Bool) {

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/switchboard-app/switchboard/mcpmanager/wire"
@@ -42,6 +43,13 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 		}
 		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
 			http.Error(w, "forbidden: cross-origin requests are not allowed", http.StatusForbidden)
+			return
+		}
+		if oauthPath(r.URL.Path) {
+			// Not an OAuth server: a 401 here sends a client (Claude Code)
+			// down its OAuth discovery and dynamic registration, and its
+			// message then speaks of that instead of the token.
+			http.Error(w, "not found: Switchboard takes no OAuth login; send the token 'switchboard serve' printed as Authorization: Bearer <token> to /mcp", http.StatusNotFound)
 			return
 		}
 		if !bearer(r.Header.Get("Authorization"), token) {
@@ -77,10 +85,70 @@ func (g *Gateway) HTTPHandler(token string) http.Handler {
 					return
 				}
 			}
+			body = withHeaderVersion(body, r.Header.Get(mcp.HeaderProtocolVersion))
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
 		}
 		mcpHandler.ServeHTTP(w, r)
 	})
+}
+
+// oauthPath reports the paths of OAuth's discovery, registration and
+// authorization endpoints (RFC 8414, RFC 9728, RFC 7591, OpenID discovery):
+// a client asks them before it asks anything else when /mcp answers 401.
+func oauthPath(path string) bool {
+	switch path {
+	case "/register", "/authorize", "/token":
+		return true
+	}
+	return strings.HasPrefix(path, "/.well-known/")
+}
+
+// withHeaderVersion gives a notification of a 2026-07-28 client the
+// protocol version its MCP-Protocol-Version header states, in _meta, when
+// it has none there. The revision asks for the _meta version on requests;
+// a notification's _meta is open (NotificationMetaObject), and the Go SDK
+// sends notifications/cancelled without one. mcp-go checks every message
+// of a modern client alike and answers such a notification 400, on which
+// the Go SDK closes its whole session: a client's every timeout or cancel
+// would end its connection. A request, or a notification whose _meta
+// names a version (the same or another: mcp-go says which is wrong), is
+// left as it came.
+func withHeaderVersion(body []byte, header string) []byte {
+	if !mcp.IsModernProtocol(header) {
+		return body
+	}
+	m, err := wire.Parse(body)
+	if err != nil || !m.IsNotification() {
+		return body
+	}
+	params := map[string]json.RawMessage{}
+	if len(m.Params) > 0 && string(m.Params) != "null" {
+		if json.Unmarshal(m.Params, &params) != nil {
+			return body // not an object: mcp-go says so
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := params["_meta"]; ok && string(raw) != "null" {
+		if json.Unmarshal(raw, &meta) != nil {
+			return body
+		}
+	}
+	if _, ok := meta[mcp.MetaKeyProtocolVersion]; ok {
+		return body
+	}
+	meta[mcp.MetaKeyProtocolVersion], _ = json.Marshal(header)
+	params["_meta"], _ = json.Marshal(meta)
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil {
+		return body
+	}
+	msg["params"], _ = json.Marshal(params)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // bearer reports whether an Authorization header carries token. The

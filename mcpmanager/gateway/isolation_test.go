@@ -211,11 +211,14 @@ func questionerGateway(t *testing.T, over string) (g *Gateway, started, refused 
 }
 
 // serveHTTP serves g over Streamable HTTP on 127.0.0.1, as 'serve --http'
-// does; the server stops with the test.
+// does (its requests name their connection: ConnContext); the server
+// stops with the test.
 func serveHTTP(t *testing.T, g *Gateway) (url, token string) {
 	t.Helper()
 	token = NewToken()
-	srv := httptest.NewServer(g.HTTPHandler(token))
+	srv := httptest.NewUnstartedServer(g.HTTPHandler(token))
+	srv.Config.ConnContext = ConnContext
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL + "/mcp", token
 }
@@ -313,8 +316,10 @@ func within[T any](t *testing.T, ch <-chan T, what string) T {
 // running). A server on a transport that carries the call's context
 // (in-process) asks B even while the other call runs; a stdio server's
 // request, which names no call, reaches B when B's call is the only one
-// running there and nobody otherwise.
+// running there and nobody otherwise. (Each case's clients are new: the
+// grace after another's call ended is TestLateQuestionsReachNobody's.)
 func TestQuestionsReachOnlyTheirCaller(t *testing.T) {
+	noGrace(t)
 	kinds := []struct {
 		tool, question, answer string
 	}{
@@ -360,7 +365,7 @@ func TestQuestionsReachOnlyTheirCaller(t *testing.T) {
 									t.Errorf("B was asked %q, want %q once", s, k.question)
 								}
 							} else {
-								if !strings.Contains(got, "several calls are running on this server") {
+								if !strings.Contains(got, "while calls from more than one app or chat were running on it") {
 									t.Errorf("B's call = %q, want the question refused as not tied to one call", got)
 								}
 								if s := b.seen(); len(s) != 0 {

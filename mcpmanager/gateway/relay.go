@@ -32,7 +32,13 @@ import (
 //
 // A server's question reaches the relay of the call it belongs to
 // (origins.go): one asked with the call's context, or a stdio server's
-// own request while that call is the only one running on it.
+// own request while only that client's calls run on the server and no
+// other caller's call there ended moments ago (router.Tie); with several
+// of its calls running, the oldest call's relay that still takes
+// questions. A relay takes questions until its call's result goes to the
+// client (or the client gives up on it): a question it had not put to
+// the client by then is errRelayOver, and is put on another of the
+// client's calls.
 
 // RelayTimeout is how long a relayed call waits for the client to answer a
 // question before it is cancelled. A variable so tests can shorten it.
@@ -52,14 +58,27 @@ var errRelayTool = errors.New("the requestState belongs to a call of another too
 // waiting for a retry that does.
 var errNoAnswer = errors.New("the retry answers none of the questions waiting: send the same requestState with inputResponses holding an answer under the key of each inputRequest")
 
+// errRelayOver: the call's result went to the client (or the client gave
+// up on the call) before the question was put to it; another call of the
+// client's may carry it (requests.go).
+var errRelayOver = errors.New("the call it was to be asked on ended first")
+
+// errRelayEnded: the call's result went to the client (or the client gave
+// up on the call) while the question put to it was still unanswered.
+var errRelayEnded = errors.New("the client did not answer it before the call it was asked on ended")
+
 // relay is one upstream call of a 2026-07-28 client, and the questions its
 // server asked that wait for the client's answer.
 type relay struct {
 	token string // the requestState naming it; set with its first question
 	tool  string
 	caps  mcp.ClientCapabilities // what the client declared it can answer
-	asks  chan question          // questions from the server, one at a time
-	done  chan json.RawMessage   // the call's result
+	// party is the client whose call it is (clientOf: its stdio session,
+	// its HTTP connection), so its calls count as one caller's; nil when
+	// none outlives the request (the relay is its own then).
+	party any
+	asks  chan question        // questions from the server, one at a time
+	done  chan json.RawMessage // the call's result
 	stop  context.CancelFunc
 	// expiry stops the call when the client does not come back to the
 	// question it was last asked within RelayTimeout.
@@ -72,6 +91,27 @@ type relay struct {
 	// for a call run on the request's own goroutine (relayedCall's reply);
 	// nil once used, and for calls run on a goroutine of their own.
 	first func(question)
+
+	// over is closed once the relay takes no more questions (end).
+	over     chan struct{}
+	overOnce sync.Once
+}
+
+// end makes r take no more questions: its call's result went to the
+// client, or the client gave up on it. A question waiting to be put
+// (ask) goes to another call of the client's.
+func (r *relay) end() {
+	r.overOnce.Do(func() { close(r.over) })
+}
+
+// isOver reports whether r takes no more questions.
+func (r *relay) isOver() bool {
+	select {
+	case <-r.over:
+		return true
+	default:
+		return false
+	}
 }
 
 // question is one input request waiting for the client.
@@ -132,7 +172,8 @@ func (rs *relays) claim(state, tool string, responses mcp.InputResponses) (*rela
 	return r, nil
 }
 
-// ask puts req to the client of r and waits for the answer.
+// ask puts req to the client of r and waits for the answer. It is
+// errRelayOver when r's call ended before req was put to the client.
 func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error) {
 	q := question{req: req, answer: make(chan mcp.InputResponse, 1)}
 	r.mu.Lock()
@@ -144,6 +185,8 @@ func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputRespons
 	} else {
 		select {
 		case r.asks <- q:
+		case <-r.over:
+			return mcp.InputResponse{}, errRelayOver
 		case <-ctx.Done():
 			return mcp.InputResponse{}, ctx.Err()
 		}
@@ -151,6 +194,13 @@ func (r *relay) ask(ctx context.Context, req mcp.InputRequest) (mcp.InputRespons
 	select {
 	case a := <-q.answer:
 		return a, nil
+	case <-r.over:
+		select {
+		case a := <-q.answer: // the retry that ended the relay answered it
+			return a, nil
+		default:
+			return mcp.InputResponse{}, errRelayEnded
+		}
 	case <-ctx.Done():
 		return mcp.InputResponse{}, ctx.Err()
 	}
@@ -182,7 +232,8 @@ func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses
 	// task's limit); only a client that leaves a question unanswered ends
 	// it here (expiry).
 	upCtx, cancel := context.WithCancel(context.Background())
-	r := &relay{tool: name, caps: caps, asks: make(chan question), done: make(chan json.RawMessage, 1), stop: cancel, waiting: map[string]question{}}
+	r := &relay{tool: name, caps: caps, party: clientOf(ctx), asks: make(chan question), done: make(chan json.RawMessage, 1), stop: cancel,
+		waiting: map[string]question{}, over: make(chan struct{})}
 	if reply == nil {
 		go func() {
 			defer cancel()
@@ -205,6 +256,7 @@ func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses
 	r.mu.Unlock()
 	if !replied {
 		unwatch()
+		r.end()
 		return res, false
 	}
 	r.done <- res
@@ -217,12 +269,14 @@ func (g *Gateway) relayedCall(ctx context.Context, name, state string, responses
 func (g *Gateway) next(ctx context.Context, r *relay) json.RawMessage {
 	select {
 	case res := <-r.done:
+		r.end()
 		return res
 	case q := <-r.asks:
 		return g.put(r, q)
 	case <-ctx.Done():
 		// The client went away: the call is cancelled with it.
 		r.stop()
+		r.end()
 		return errorResult(ctx.Err())
 	}
 }
@@ -245,6 +299,7 @@ func (g *Gateway) put(r *relay, q question) json.RawMessage {
 	r.expiry = time.AfterFunc(RelayTimeout, func() {
 		if g.relays.take(r.token) == r {
 			r.stop()
+			r.end()
 		}
 	})
 	g.relays.add(r)

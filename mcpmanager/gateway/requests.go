@@ -17,62 +17,118 @@ import (
 
 // ErrNoClient means no client of the gateway takes the request: it came
 // outside any client's call, or the client whose call it belongs to did
-// not declare the capability (sampling, elicitation, or its URL mode). The
-// caller answers the server itself then.
+// not declare the capability (sampling, elicitation, or its URL mode:
+// ErrNotTaken, which wraps it). The caller answers the server itself
+// then.
 var ErrNoClient = errors.New("gateway: no connected client takes this request")
+
+// ErrNotTaken means the request came during a call of a client that did
+// not declare the capability it needs (sampling, sampling.tools,
+// elicitation, or its URL mode): the client is there, it takes no such
+// request. It wraps ErrNoClient, so a caller that answers the server
+// itself for either still does; one that words its refusal tells the
+// two apart.
+var ErrNotTaken = fmt.Errorf("the client whose call it came during does not take it: %w", ErrNoClient)
 
 // CreateMessage passes a server's sampling request on to the client whose
 // call it belongs to (origins.go): a 2026-07-28 client as an input_required
 // result of that call (relay.go), an older one as a request of its own on
 // that client's session, when it declared sampling (and, for a request
-// offering tools, sampling.tools). A request tied to no call, or to a
-// client that takes no such request, is ErrNoClient; one that cannot be
-// tied to one call is ErrNotTied. Its signature is mcpmanager's
-// RequestHandler's, so 'switchboard serve' can put the gateway in front of
-// its own answer.
+// offering tools, sampling.tools). A request tied to no call is
+// ErrNoClient, to a client that takes no such request ErrNotTaken; one
+// that cannot be tied to one caller is ErrNotTied. Its signature is
+// mcpmanager's RequestHandler's, so 'switchboard serve' can put the
+// gateway in front of its own answer.
 func (g *Gateway) CreateMessage(ctx context.Context, srv string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	const what = "asked to use a model (sampling)"
-	c, release, err := g.tie(ctx, srv, what)
-	if err != nil {
-		return nil, err
+	takes := func(caps mcp.ClientCapabilities) bool {
+		return caps.Sampling != nil && (len(req.CreateMessageParams.Tools) == 0 || caps.Sampling.Tools != nil)
 	}
-	defer release()
-	ctx, cancel := during(ctx, c)
-	defer cancel()
-	if c.relay != nil {
-		if res, relayed, err := relaySample(ctx, c.relay, req); relayed {
-			return res, err
+	return ask(ctx, g, srv, "asked to use a model (sampling)", takes, func(ctx context.Context, c *origin) (*mcp.CreateMessageResult, bool, error) {
+		if c.relay != nil {
+			return relaySample(ctx, c.relay, req)
 		}
-	} else if caps, ok := takesRequests(c.session); ok && caps.Sampling != nil && (len(req.CreateMessageParams.Tools) == 0 || caps.Sampling.Tools != nil) {
 		if s, can := c.session.(server.SessionWithSampling); can {
-			return s.RequestSampling(c.onStream(ctx), req)
+			res, err := s.RequestSampling(c.onStream(ctx), req)
+			return res, true, err
 		}
-	}
-	return nil, fmt.Errorf("%s %s: %w", srv, what, ErrNoClient)
+		return nil, false, nil
+	})
 }
 
 // Elicit passes a server's elicitation on to the client whose call it
 // belongs to, as CreateMessage does, when that client declared
 // elicitation (the URL mode needs elicitation.url).
 func (g *Gateway) Elicit(ctx context.Context, srv string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	const what = "asked a question (elicitation)"
-	c, release, err := g.tie(ctx, srv, what)
-	if err != nil {
-		return nil, err
+	takes := func(caps mcp.ClientCapabilities) bool {
+		return takesElicitation(caps, req.Params.Mode == mcp.ElicitationModeURL)
 	}
-	defer release()
-	ctx, cancel := during(ctx, c)
-	defer cancel()
-	if c.relay != nil {
-		if res, relayed, err := relayElicit(ctx, c.relay, req); relayed {
-			return res, err
+	return ask(ctx, g, srv, "asked a question (elicitation)", takes, func(ctx context.Context, c *origin) (*mcp.ElicitationResult, bool, error) {
+		if c.relay != nil {
+			return relayElicit(ctx, c.relay, req)
 		}
-	} else if caps, ok := takesRequests(c.session); ok && takesElicitation(caps, req.Params.Mode == mcp.ElicitationModeURL) {
 		if s, can := c.session.(server.SessionWithElicitation); can {
-			return s.RequestElicitation(c.onStream(ctx), req)
+			res, err := s.RequestElicitation(c.onStream(ctx), req)
+			return res, true, err
 		}
+		return nil, false, nil
+	})
+}
+
+// ask puts a question of server srv, asked under ctx, to the client it
+// is tied to (g.tie), on the origin put (CreateMessage's, Elicit's) can
+// ask it on: put reports whether it asked. takes says whether a client's
+// capabilities take the question; what names it for the errors. A
+// question the origin's relay ended before putting (errRelayOver: its
+// call's result went out first) goes to the client's next oldest call.
+func ask[T any](ctx context.Context, g *Gateway, srv, what string, takes func(mcp.ClientCapabilities) bool, put func(context.Context, *origin) (T, bool, error)) (T, error) {
+	var none T
+	canTake := func(c *origin) bool {
+		caps, ok := c.caps()
+		return ok && takes(caps)
 	}
-	return nil, fmt.Errorf("%s %s: %w", srv, what, ErrNoClient)
+	tried := map[*origin]bool{}
+	for {
+		c, within, release, err := g.tie(ctx, srv, what, canTake)
+		if err != nil {
+			return none, err
+		}
+		if tried[c] { // put before, and its relay ended: none of the client's takes it now
+			release()
+			return none, fmt.Errorf("%s %s, but the calls of its client there ended before it could be put to it: call the tool again", srv, what)
+		}
+		tried[c] = true
+		res, asked, err := putWithin(ctx, within, c, put, canTake)
+		release()
+		switch {
+		case errors.Is(err, errRelayOver) && ctx.Err() == nil:
+			continue
+		case asked && err != nil:
+			return none, fmt.Errorf("%s %s: %w", srv, what, err)
+		case asked:
+			return res, nil
+		case err != nil:
+			return none, fmt.Errorf("%s %s: %w", srv, what, err)
+		}
+		if _, can := c.caps(); can {
+			return none, fmt.Errorf("%s %s: %w", srv, what, ErrNotTaken)
+		}
+		return none, fmt.Errorf("%s %s during a request of its client's that carries no question: %w", srv, what, ErrNoClient)
+	}
+}
+
+// putWithin runs put on c when c's client takes the question, with ctx
+// ended also when within does (during).
+func putWithin[T any](ctx, within context.Context, c *origin, put func(context.Context, *origin) (T, bool, error), takes func(*origin) bool) (T, bool, error) {
+	var none T
+	if c.relay != nil && c.relay.isOver() {
+		return none, false, errRelayOver
+	}
+	if !takes(c) {
+		return none, false, nil
+	}
+	ctx, cancel := during(ctx, within)
+	defer cancel()
+	return put(ctx, c)
 }
 
 // takesRequests returns the capabilities of a client session that may be

@@ -208,8 +208,10 @@ func TestServerRequestsReachTheClient(t *testing.T) {
 // question goes out on the call's own POST stream, so a client that opens
 // no GET stream (the transport makes it optional) gets it too: elicitation
 // always did, sampling since mcp-go 1.6 (before, mcp-go sent sampling on
-// the GET stream only, and such a client never saw it).
+// the GET stream only, and such a client never saw it). (Its two clients
+// call one after the other: noGrace.)
 func TestServerRequestsReachAnHTTPClient(t *testing.T) {
+	noGrace(t)
 	g := askingGateway(t)
 	token := NewToken()
 	srv := httptest.NewServer(g.HTTPHandler(token))

@@ -446,10 +446,7 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 	if req.Params.Meta != nil {
 		meta = &mcp.Meta{ProgressToken: token, AdditionalFields: fields}
 	}
-	notify := func(params map[string]any) {
-		_ = w.WriteJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
-			Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress), Params: mcp.NotificationParams{AdditionalFields: params}}})
-	}
+	notify := progressWriter(w)
 	if !modern {
 		res, ok := g.callTool(ctx, req.Params.Name, req.Params.Arguments, meta, notify)
 		if ok {
@@ -481,6 +478,15 @@ func (g *Gateway) fastCall(ctx context.Context, line []byte, w *wire.Writer, cal
 		reply(res)
 	}
 	return true
+}
+
+// progressWriter writes a call's progress to w at once, before the call's
+// result can be (see progressTo).
+func progressWriter(w *wire.Writer) func(params map[string]any) {
+	return func(params map[string]any) {
+		_ = w.WriteJSON(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
+			Notification: mcp.Notification{Method: string(mcp.MethodNotificationProgress), Params: mcp.NotificationParams{AdditionalFields: params}}})
+	}
 }
 
 // adoptProtocolInfo keeps what a 2026-07-28 request says of its client in

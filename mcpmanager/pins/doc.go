@@ -25,6 +25,13 @@
 // file change, on Linux (watch.go). Close stops the watch. A Store is safe
 // for concurrent use.
 //
+// What is pinned is the listing as the router hands it out: secrets the
+// server was started with are masked first (router.Redactor), the same way
+// in every process, so the file never holds one and a pin stays trusted
+// across restarts; a pin taken before masking whose masked definition is
+// the one listed now is taken over (Options.Redact). Forget drops a
+// removed server's pins.
+//
 // # Pinned tools, poisoned descriptions, approval rules
 //
 // Pinned tool definitions. The first time Switchboard sees a tool of a server you

@@ -117,6 +117,13 @@ type Options struct {
 	// OnChange is told after Trust or Reject changed what server may offer,
 	// so that listings are screened again. It must not block.
 	OnChange func(server string)
+	// Redact, when set, is the mask the listings Screen gets were given
+	// (the router masks secrets before the gate screens: see
+	// router.Redactor). A pin taken before masking, whose definition
+	// masked is the one listed now, is taken over masked rather than
+	// withheld as changed: the tool keeps its trust and the file loses
+	// the secret.
+	Redact func(string) string
 }
 
 // Store is the pin file of one data directory.
@@ -169,13 +176,22 @@ func canonical(t mcp.Tool, keys []string) (json.RawMessage, error) {
 			kept[k] = v
 		}
 	}
-	// Maps encode with sorted keys, all the way down; <, > and & stay as
-	// they are so that the diff a person reads shows the text as sent.
+	c, err := encodeCanonical(kept)
+	if err != nil {
+		return nil, fmt.Errorf("encode tool %q: %w", t.Name, err)
+	}
+	return c, nil
+}
+
+// encodeCanonical is v as canonical JSON: maps encode with sorted keys,
+// all the way down; <, > and & stay as they are so that the diff a
+// person reads shows the text as sent.
+func encodeCanonical(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(kept); err != nil {
-		return nil, fmt.Errorf("encode tool %q: %w", t.Name, err)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
@@ -248,6 +264,10 @@ func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 			}
 			pins[t.Name] = Pin{Hash: hash, Definition: def, Trusted: now, New: known, Format: format}
 			dirty = true
+		case p.Hash != hash && s.remasked(p, hash):
+			pins[t.Name] = Pin{Hash: hash, Definition: def, Trusted: p.Trusted, New: p.New, Format: format}
+			dirty = true
+			delete(s.data.Pending[server], t.Name) // its unmasked listing, if one waits
 		case p.Hash == hash:
 			if _, waiting := s.data.Pending[server][t.Name]; waiting {
 				delete(s.data.Pending[server], t.Name) // it changed back
@@ -265,6 +285,54 @@ func (s *Store) Screen(server string, tools []mcp.Tool) []error {
 		}
 	}
 	return errs
+}
+
+// remasked reports whether pin p, taken of a definition that held a
+// secret before listings were masked, is the definition listed now
+// (hash) once masked (Options.Redact).
+func (s *Store) remasked(p Pin, hash string) bool {
+	if s.opts.Redact == nil || p.Format != format || len(p.Definition) == 0 {
+		return false
+	}
+	// The definition as hashed (the file holds it indented), its strings
+	// masked as the router masks a listing's.
+	dec := json.NewDecoder(bytes.NewReader(p.Definition))
+	dec.UseNumber()
+	var def any
+	if dec.Decode(&def) != nil {
+		return false
+	}
+	changed := false
+	c, err := encodeCanonical(maskStrings(def, s.opts.Redact, &changed))
+	if err != nil || !changed {
+		return false
+	}
+	sum := sha256.Sum256(c)
+	return hex.EncodeToString(sum[:]) == hash
+}
+
+// maskStrings is decoded JSON v with redact applied to every string and
+// key; changed is set when one changed.
+func maskStrings(v any, redact func(string) string, changed *bool) any {
+	switch v := v.(type) {
+	case string:
+		m := redact(v)
+		*changed = *changed || m != v
+		return m
+	case []any:
+		for i := range v {
+			v[i] = maskStrings(v[i], redact, changed)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			mk := redact(k)
+			*changed = *changed || mk != k
+			out[mk] = maskStrings(e, redact, changed)
+		}
+		return out
+	}
+	return v
 }
 
 // pendLocked keeps a listed definition for review, and reports whether

@@ -15,3 +15,22 @@ func (s *Store) Reset(server string) error {
 		return nil
 	})
 }
+
+// Forget drops every pin and pending change of server: it was removed,
+// its definitions have no business in the file any more, and a new server
+// of its name is trusted on first use like any new one.
+func (s *Store) Forget(server string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.reloadLocked(); err != nil {
+		return err
+	}
+	_, pinned := s.data.Pins[server]
+	_, pending := s.data.Pending[server]
+	if !pinned && !pending {
+		return nil
+	}
+	delete(s.data.Pins, server)
+	delete(s.data.Pending, server)
+	return s.writeLocked()
+}

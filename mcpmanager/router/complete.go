@@ -37,6 +37,8 @@ func (r *Router) Complete(ctx context.Context, server string, c Completion) ([]s
 	if !ok || cp.GetServerCapabilities().Completions == nil {
 		return []string{}, nil
 	}
+	ctx, done := begin(ctx, r, server, false) // its server's questions are its caller's (parties.go)
+	defer done()
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
 	req := mcp.CompleteRequest{}

@@ -29,15 +29,17 @@ func (r *Router) GetPrompt(ctx context.Context, server, name string, args map[st
 	if !ok {
 		return nil, fmt.Errorf("%s: get prompt: %w", server, ErrUnsupported)
 	}
+	ctx, done := begin(ctx, r, server, false) // its server's questions are its caller's (parties.go)
+	defer done()
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
 	req := mcp.GetPromptRequest{}
 	req.Params.Name, req.Params.Arguments = name, args
 	res, err := pg.GetPrompt(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: prompt %s: %w", server, name, err)
+		return nil, redactErr(r.redact, fmt.Errorf("%s: prompt %s: %w", server, name, err))
 	}
-	return res, nil
+	return redactPrompt(r.redact, res), nil
 }
 
 // ReadResource reads one of server's resources (resources/read).
@@ -50,13 +52,15 @@ func (r *Router) ReadResource(ctx context.Context, server, uri string) (*mcp.Rea
 	if !ok {
 		return nil, fmt.Errorf("%s: read resource: %w", server, ErrUnsupported)
 	}
+	ctx, done := begin(ctx, r, server, false) // its server's questions are its caller's (parties.go)
+	defer done()
 	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
 	defer cancel()
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
 	res, err := rr.ReadResource(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: read %s: %w", server, uri, err)
+		return nil, redactErr(r.redact, fmt.Errorf("%s: read %s: %w", server, uri, err))
 	}
-	return res, nil
+	return redactRead(r.redact, res), nil
 }

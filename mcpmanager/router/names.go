@@ -19,9 +19,19 @@ const maxName = 64
 var invalidRune = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 
 // Namespace returns the base exposed name of tool on server: server__tool,
-// sanitized to ^[a-zA-Z0-9_-]{1,64}$. Names that had to be changed (or cut to
-// 64) carry a short hash of the original so two different tools do not end
-// up with the same name.
+// sanitized to ^[a-zA-Z0-9_-]{1,64}$. A name that is valid as it is and
+// fits keeps it. Names that had to be changed (or cut to 64) carry a
+// short hash of the original, so two different tools do not end up with
+// the same name.
+//
+// A name over 64 characters loses characters from its server part first
+// (down to minServer), then from the end of its tool part, so the model
+// still reads which tool it is: an 80-letter server's tool echo is
+// lll…(51)__echo_<hash>. A part of which sanitizing leaves nothing (a
+// name in another script: "サーバー", "名前を取得") is server_<hash of the
+// server's name> for a server, so its tools read as one server's, and
+// nothing but the hash for a tool: server_3f2a1b__echo_<hash>,
+// odd__<hash>. Names that fit with their hash read as they always did.
 //
 // A server whose own name holds the separator ("a__b") always gets the
 // hash: its tool "c" would otherwise be a__b__c, the name of server "a"'s
@@ -32,12 +42,49 @@ var invalidRune = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 // only the names it returns are the exposed ones.
 func Namespace(server, tool string) string {
 	raw := server + Separator + tool
-	clean := sanitize(server) + Separator + sanitize(tool)
-	if clean == raw && len(clean) <= maxName && !strings.Contains(server, Separator) {
-		return clean
+	s, t := sanitize(server), sanitize(tool)
+	clean := s + Separator + t
+	valid := clean == raw && len(raw) <= maxName
+	if valid && !strings.Contains(server, Separator) {
+		return raw
 	}
-	sum := sha256.Sum256([]byte(raw))
-	return withSuffix(clean, hex.EncodeToString(sum[:])[:6])
+	hash := shortHash(raw)
+	if valid || s != "" && t != "" && len(clean)+1+len(hash) <= maxName {
+		// As such names always were: approval rules, pins and
+		// policies are keyed by them.
+		return withSuffix(clean, hash)
+	}
+	if s == "" {
+		s = "server_" + shortHash(server)
+	}
+	return fitParts(s, t, hash)
+}
+
+// minServer is the least of a server's part a name over 64 characters
+// keeps before its tool's part is cut.
+const minServer = 20
+
+// fitParts joins server part s, tool part t (none: "") and hash as
+// s__t_hash (s__hash), cutting s first, down to minServer characters,
+// then t from its end, to fit maxName. Parts are sanitized (ASCII).
+func fitParts(s, t, hash string) string {
+	tail := "_" + hash
+	if t == "" {
+		tail = hash
+	}
+	room := maxName - len(Separator) - len(tail) // for s and t
+	if over := len(s) + len(t) - room; over > 0 {
+		fromServer := min(over, max(len(s)-minServer, 0))
+		fromTool := min(over-fromServer, len(t))
+		s, t = s[:len(s)-fromServer], t[:len(t)-fromTool]
+	}
+	return s + Separator + t + tail
+}
+
+// shortHash is 6 hex digits of the SHA-256 of s.
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:6]
 }
 
 // withSuffix appends _suffix to name, cutting name so the whole fits maxName.
@@ -49,17 +96,20 @@ func withSuffix(name, suffix string) string {
 	return name + suffix
 }
 
+// sanitize is s with every run of characters outside [a-zA-Z0-9_-] one
+// _, and no _ at either end: "" when nothing is left.
 func sanitize(s string) string {
-	s = invalidRune.ReplaceAllString(s, "_")
-	s = strings.Trim(s, "_")
-	if s == "" {
-		return "x"
-	}
-	return s
+	return strings.Trim(invalidRune.ReplaceAllString(s, "_"), "_")
 }
 
 // Prefix is how the base name of every tool of server begins (server__).
-func Prefix(server string) string { return sanitize(server) + Separator }
+func Prefix(server string) string {
+	s := sanitize(server)
+	if s == "" {
+		s = "server_" + shortHash(server)
+	}
+	return s + Separator
+}
 
 // uniqueNames sets the exposed Name of each tool, unique across tools.
 // A tool whose base name (Namespace) no other tool has keeps it. When two or

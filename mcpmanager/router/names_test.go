@@ -419,3 +419,46 @@ func TestColdListingJoined(t *testing.T) {
 		t.Errorf("tools/list asked %d times, want 1", got)
 	}
 }
+
+// TestNamespaceKeepsTheToolsName: a name over 64 characters is cut in its
+// server's part first, so the tool's name and the hash stay; a part that
+// sanitizes to nothing reads as server_<hash> (a server, the same for all
+// its tools) or as the hash (a tool), not "x"; and every name that fits —
+// valid as it is, or with its hash — is exactly what it always was, since
+// approval rules, pins and policies are keyed by it.
+func TestNamespaceKeepsTheToolsName(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	rep := strings.Repeat
+	long76 := rep("get_the_thing_", 5) + "andsix" // 76
+	for _, c := range []struct{ server, tool, want string }{
+		// Unchanged.
+		{"github", "create_issue", "github__create_issue"},
+		{"a.b", "c", "a_b__c_" + rawHash("a.b__c")},
+		{"a__b", "c", "a__b__c_" + rawHash("a__b__c")},
+		{"odd server", "get.user", "odd_server__get_user_" + rawHash("odd server__get.user")},
+		{rep("s", 30), rep("t", 32), rep("s", 30) + "__" + rep("t", 32)},
+		{"odd-a", long76, "odd-a__" + long76[:50] + "_" + rawHash("odd-a__"+long76)},
+		{rep("a", 20), long76, rep("a", 20) + "__" + long76[:35] + "_" + rawHash(rep("a", 20)+"__"+long76)},
+		{rep("a", 26) + "__b", rep("t", 32), (rep("a", 26) + "__b__" + rep("t", 32))[:57] + "_" + rawHash(rep("a", 26)+"__b__"+rep("t", 32))},
+		// Over 64: the server's part gives way first.
+		{rep("l", 80), "echo", rep("l", 51) + "__echo_" + rawHash(rep("l", 80)+"__echo")},
+		{rep("s", 40), rep("t", 60), rep("s", 20) + "__" + rep("t", 35) + "_" + rawHash(rep("s", 40)+"__"+rep("t", 60))},
+		{"my server " + rep("x", 60), "search_issues", "my_server_" + rep("x", 32) + "__search_issues_" + rawHash("my server "+rep("x", 60)+"__search_issues")},
+		// Nothing left of a part.
+		{"サーバー", "echo", "server_" + rawHash("サーバー") + "__echo_" + rawHash("サーバー__echo")},
+		{"odd-a", "名前を取得", "odd-a__" + rawHash("odd-a__名前を取得")},
+		{"データ", "名前", "server_" + rawHash("データ") + "__" + rawHash("データ__名前")},
+		{rep("l", 80), "名前", rep("l", 56) + "__" + rawHash(rep("l", 80)+"__名前")},
+	} {
+		got := Namespace(c.server, c.tool)
+		if got != c.want {
+			t.Errorf("Namespace(%q, %q) = %q, want %q", c.server, c.tool, got, c.want)
+		}
+		if !valid.MatchString(got) {
+			t.Errorf("Namespace(%q, %q) = %q: not a name every provider takes", c.server, c.tool, got)
+		}
+		if p := Prefix(c.server); len(c.server) <= minServer && !strings.HasPrefix(got, p) {
+			t.Errorf("Namespace(%q, %q) = %q does not begin with Prefix %q", c.server, c.tool, got, p)
+		}
+	}
+}

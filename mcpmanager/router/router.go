@@ -12,6 +12,14 @@
 // JSON in, JSON out), and ExampleRouter_Subscribe for the signal that
 // the tool lists may have changed.
 //
+// Every request it runs on a server is counted for its caller (the party
+// its context names, WithParty): a server's question (sampling,
+// elicitation) is that party's, or nobody's when it cannot be told (Tie,
+// Tying; parties.go).
+//
+// With Options.Redact, secrets are masked in everything a server says
+// before the router hands it out (see Redactor).
+//
 // A Router is safe for concurrent use.
 package router
 
@@ -203,11 +211,22 @@ type CallOptions struct {
 type Options struct {
 	// Gate, when set, screens every listing and call.
 	Gate Gate
+	// Redact, when set, masks secrets in everything the servers send
+	// (see Redactor); the Gate screens the masked listing.
+	Redact Redactor
+	// OwnData reports the servers whose call results are the user's own
+	// data, which Redact leaves as they are (their errors and listings are
+	// still masked): the built-ins, whose results are the user's files and
+	// stores. A model that read a file with a masked key in it and wrote
+	// the file back would write the mask over the user's key.
+	OwnData func(server string) bool
 }
 
 // Router routes tool calls to servers.
 type Router struct {
 	gate     Gate
+	redact   Redactor // nil: nothing is masked
+	ownData  func(server string) bool
 	mu       sync.Mutex
 	sources  map[string]Source
 	cache    map[string]cached
@@ -231,6 +250,9 @@ type Router struct {
 	// and mergeVersion counts merges: a merge's version is its own.
 	merged       *mergedListing
 	mergeVersion uint64
+	// parties are the requests running on each server, by whom they are
+	// for: whose a server's question is (parties.go).
+	parties parties
 }
 
 // cached holds one session's lists; a nil slice means "not listed yet".
@@ -276,7 +298,7 @@ var now = time.Now
 
 // New returns an empty router.
 func New(opts Options) *Router {
-	return &Router{gate: opts.Gate, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, ran: map[string][]mcp.Tool{}, deduped: map[string]dedupeMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
+	return &Router{gate: opts.Gate, redact: opts.Redact, ownData: opts.OwnData, sources: map[string]Source{}, cache: map[string]cached{}, gen: map[string]uint64{}, screens: map[string]screenMemo{}, ran: map[string][]mcp.Tool{}, deduped: map[string]dedupeMemo{}, metrics: map[string]*metrics{}, subs: map[chan struct{}]struct{}{}}
 }
 
 // Add registers (or replaces) a source. Subscribers are told.
@@ -399,7 +421,7 @@ func listed[T any](ctx context.Context, r *Router, server string, slot func(*cac
 	fetched func(src Source, items []T)) ([]T, error) {
 	src, cl, err := r.session(server)
 	if err != nil {
-		return nil, err
+		return nil, redactErr(r.redact, err) // a server's exit may quote what it was started with
 	}
 	r.mu.Lock()
 	c := r.cache[server]
@@ -429,8 +451,9 @@ func listed[T any](ctx context.Context, r *Router, server string, slot func(*cac
 		r.mu.Unlock()
 		items, ttl, err := fetchAll(context.WithoutCancel(ctx), server, cl, fetch)
 		if err != nil {
-			return nil, err
+			return nil, redactErr(r.redact, err)
 		}
+		items = redactList(r.redact, items) // before it is cached, kept (fetched) or screened
 		if fetched != nil {
 			fetched(src, items)
 		}
@@ -746,7 +769,7 @@ func (r *Router) Tools(ctx context.Context) (tools []Tool, errs []ServerError) {
 func (r *Router) SharedTools(ctx context.Context) (tools []Tool, errs []ServerError, version uint64) {
 	tools, failed, version := listingOf(ctx, r)
 	for _, f := range failed {
-		errs = append(errs, ServerError{Server: f.server, Tool: f.tool, Err: f.err.Error()})
+		errs = append(errs, ServerError{Server: f.server, Tool: f.tool, Err: redactText(r.redact, f.err.Error())})
 	}
 	return tools, errs, version
 }
@@ -862,14 +885,14 @@ func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
 			if r.screenCall(ctx, sourceOf(r, f.server), f.server, f.def.Tool.Name) == nil {
 				return f.def, nil
 			}
-			return Tool{}, f.err // withheld: say why
+			return Tool{}, redactErr(r.redact, f.err) // withheld: say why
 		}
 	}
 	for _, f := range failed {
 		// "unknown tool" would hide the real reason: a server the name
 		// may belong to is not running.
 		if !f.listed && strings.HasPrefix(name, Prefix(f.server)) {
-			return Tool{}, f.err
+			return Tool{}, redactErr(r.redact, f.err)
 		}
 	}
 	return Tool{}, fmt.Errorf("%w %q: run 'switchboard tools list' to see the available names", ErrUnknownTool, name)
@@ -884,12 +907,14 @@ func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
 // does not match the tool's outputSchema comes back as an error result
 // saying so (see CheckOutput).
 func (r *Router) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
+	ctx, done := begin(ctx, r, server, true) // its server's questions are its caller's (parties.go)
+	defer done()
 	if tc, ok := r.asTask(ctx, server, tool); ok {
 		res, err := r.callTask(ctx, tc, server, tool, args, opts)
 		if err == nil {
 			outputs{r.ServerTools}.check(ctx, server, tool, res)
 		}
-		return res, err
+		return redactResult(resultRedactor(r, server), res), redactErr(r.redact, err)
 	}
 	var res *mcp.CallToolResult
 	err := r.retryURL(ctx, server, func() error {
@@ -902,7 +927,7 @@ func (r *Router) Call(ctx context.Context, server, tool string, args map[string]
 	if err == nil {
 		outputs{r.ServerTools}.check(ctx, server, tool, res)
 	}
-	return res, err
+	return redactResult(resultRedactor(r, server), res), redactErr(r.redact, err)
 }
 
 // RawClient is a Client that can carry a tools/call without decoding it:
@@ -935,6 +960,8 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 	if err := checkArgs(args); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", server, tool, err)
 	}
+	ctx, done := begin(ctx, r, server, true) // its server's questions are its caller's (parties.go)
+	defer done()
 	if tc, ok := r.asTask(ctx, server, tool); ok {
 		m, err := argsMap(args)
 		if err != nil {
@@ -942,10 +969,10 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 		}
 		res, err := r.callTask(ctx, tc, server, tool, m, opts)
 		if err != nil {
-			return nil, err
+			return nil, redactErr(r.redact, err)
 		}
 		outputs{r.ServerTools}.check(ctx, server, tool, res)
-		return json.Marshal(res)
+		return json.Marshal(redactResult(resultRedactor(r, server), res))
 	}
 	var out json.RawMessage
 	err := r.retryURL(ctx, server, func() error {
@@ -977,9 +1004,9 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 		})
 	})
 	if err != nil {
-		return nil, err
+		return nil, redactErr(r.redact, err)
 	}
-	return outputs{r.ServerTools}.checkRaw(ctx, server, tool, out), nil
+	return redactJSON(resultRedactor(r, server), outputs{r.ServerTools}.checkRaw(ctx, server, tool, out)), nil
 }
 
 // checkArgs refuses arguments that are not a JSON object (absent and null
@@ -1429,6 +1456,7 @@ func (r *Router) HandleNotification(server string, n mcp.JSONRPCNotification) {
 		}
 		p := Progress{Progress: number(f["progress"]), Total: number(f["total"])}
 		p.Message, _ = f["message"].(string)
+		p.Message = redactText(r.redact, p.Message)
 		(*fn.(*func(Progress)))(p)
 	}
 }

@@ -35,7 +35,7 @@ func (r *Router) ServerResourceTemplates(ctx context.Context, server string) ([]
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: list resource templates: %w", server, err)
+		return nil, redactErr(r.redact, fmt.Errorf("%s: list resource templates: %w", server, err))
 	}
-	return res.ResourceTemplates, nil
+	return redactList(r.redact, res.ResourceTemplates), nil
 }

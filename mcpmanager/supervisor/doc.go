@@ -52,12 +52,18 @@
 // gets to shut down) while the restarts go on behind. Ready servers are pinged every few
 // minutes and restarted if they stop answering.
 // A stdio server that exits while it starts and whose arguments (or working directory) name an
-// absolute path that does not exist says so first: *its arguments name /home/me/${userHome}/Projects,
+// absolute path that surely is wrong says so first: *its arguments name /home/me/${userHome}/Projects,
 // which does not exist; correct the path in the server's settings (Edit)*, the exit status and
-// stderr behind it. A `"roots"` entry that is the whole disk (`"/"`) is refused when the config
+// stderr behind it. Surely wrong is a path that holds a `${…}` nothing replaced, whose folder is
+// missing too, or that the server's stderr says is missing (ENOENT, "No such file"); a file that is
+// not there yet in a folder that is (a SQLite database, a memory file the server would create) is
+// not blamed, and the error is the exit and stderr's last lines, as for any crash. A `"roots"` entry that is the whole disk (`"/"`) is refused when the config
 // is read (import, Edit, config.json), not only when the server starts.
 // Tool calls time out after `defaultToolTimeout` (60 s by default) with an error naming
-// the server. A tool name a server lists twice is used once (the first), with a warning
+// the server. A call whose stdio server stops before it answers says so, how and what
+// follows (StoppedError): *everything stopped during the call (killed by signal 9);
+// Switchboard is restarting it — call again*, or that it is not restarted, or that
+// Switchboard stopped it — in the chat, `tools call` and to the apps of `switchboard serve`. A tool name a server lists twice is used once (the first), with a warning
 // naming it among the server's errors (Tools page, `tools list`); a tool list that never
 // ends — a cursor that comes back, or more than 100 pages — stops with an error naming the
 // server. One message from a server — a line on a stdio server's stdout, an event or a

@@ -117,7 +117,7 @@ func (t *stdioTransport) SendRaw(ctx context.Context, id mcp.RequestId, method s
 	} else {
 		res, err = send(ctx, id, params)
 	}
-	return res, t.annotate(err)
+	return res, t.annotate(ctx, err)
 }
 
 // sendRaw is exchange's send for SendRaw: raw params as they are, the

@@ -34,11 +34,16 @@ func (c *Client) ListTools(ctx context.Context, req mcp.ListToolsRequest) (*mcp.
 }
 
 // CallTool implements router.Client. A server that keeps answering
-// input_required past MaxInputRounds gets an error saying so.
+// input_required past MaxInputRounds gets an error saying so; one that
+// stopped during the call, the StoppedError alone (mcp-go's "transport
+// error" before it adds nothing for the person reading it).
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	res, err := c.Client.CallTool(ctx, req)
 	if errors.Is(err, client.ErrMaxInputRoundTripsExceeded) {
 		return nil, roundsError(err)
+	}
+	if stopped := (*StoppedError)(nil); errors.As(err, &stopped) {
+		return nil, stopped
 	}
 	return res, err
 }

@@ -54,8 +54,10 @@ func (s *Server) dialStdio(ctx context.Context) (*session, error) {
 	}()
 	tr := wire.New(out, p.Stdin)
 	tr.SetStrayHandler(s.logStray)
+	pid := p.PID()
+	lost := func(rctx context.Context) error { return lostCall(rctx, s, ctx, pid, p.Done(), p.Err) }
 	return &session{
-		tr:    &stdioTransport{Transport: tr, out: out, tasks: s.tasker()},
+		tr:    &stdioTransport{Transport: tr, out: out, tasks: s.tasker(), lost: lost},
 		pid:   p.PID(),
 		dead:  dead,
 		out:   out,
@@ -103,6 +105,9 @@ type stdioTransport struct {
 	schemas rawSchemas
 	tasks   *tasker
 	session sessionMeta // for the calls relayed raw (rawcall.go)
+	// lost says why a request got no answer when the session ended
+	// (lostCall); nil when it cannot tell.
+	lost func(ctx context.Context) error
 }
 
 func (t *stdioTransport) keptSchemas() *rawSchemas { return &t.schemas }
@@ -111,15 +116,23 @@ func (t *stdioTransport) keptSchemas() *rawSchemas { return &t.schemas }
 func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	t.session.note(req.Params)
 	res, err := exchange(ctx, t.Transport.SendRequest, req, &t.schemas, t.tasks, nil)
-	return res, t.annotate(err)
+	return res, t.annotate(ctx, err)
 }
 
-func (t *stdioTransport) annotate(err error) error {
+// annotate says more of a request's error than the transport can: the
+// message over the limit that ended the session, the process that ended
+// during the request (StoppedError), what a stalled stream was doing.
+func (t *stdioTransport) annotate(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
 	if lerr := t.out.Err(); lerr != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%w: %w", err, lerr)
+	}
+	if errors.Is(err, transport.ErrTransportClosed) && t.lost != nil {
+		if why := t.lost(ctx); why != nil {
+			return why
+		}
 	}
 	return t.out.Annotate(err)
 }

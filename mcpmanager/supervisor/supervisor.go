@@ -684,7 +684,7 @@ func (s *Server) initFailed(ctx context.Context, sess *session, err error, remot
 		return s.timedOut(sess, remoteType)
 	case errors.Is(err, ErrExited):
 		exited := fmt.Errorf("%w during initialize (%s)", ErrExited, sess.why())
-		if p := missingPath(s.spec.Process); p != "" && s.spec.Remote == nil && s.spec.InProcess == nil {
+		if p := missingPath(s.spec.Process, lastWords(s)); p != "" && s.spec.Remote == nil && s.spec.InProcess == nil {
 			return fmt.Errorf("%s: %w", s.spec.Name, &MissingPathError{Path: p, Err: exited})
 		}
 		return fmt.Errorf("%s: %w", s.spec.Name, exited)

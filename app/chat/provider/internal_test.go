@@ -158,20 +158,3 @@ func TestArgsText(t *testing.T) {
 		}
 	}
 }
-
-// A hosted OpenAI-compatible API gets tool descriptions within its 1,024
-// characters; a server on this computer gets them whole.
-func TestOpenAIDescriptionLimit(t *testing.T) {
-	long := strings.Repeat("é", 3000)
-	hosted := &openAIProvider{dialect: DialectOpenAI}
-	got := hosted.description(long)
-	if n := len([]rune(got)); n != 1024 || !strings.HasSuffix(got, "…") {
-		t.Errorf("hosted: %d characters, ends %q", n, got[len(got)-4:])
-	}
-	if hosted.description("short") != "short" {
-		t.Error("a short description was changed")
-	}
-	if local := (&openAIProvider{dialect: DialectLocal}).description(long); local != long {
-		t.Error("a local server's description was cut")
-	}
-}

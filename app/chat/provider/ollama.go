@@ -218,8 +218,7 @@ func (p *ollamaProvider) request(req Request, names *toolNames) ([]ollamaMessage
 			}
 		case RoleTool:
 			if m.IsError {
-				// The format has no error flag; say it in words.
-				om.Content = "Error: " + m.Text
+				om.Content = errorText(m.Text)
 			}
 			om.ToolCallID = m.ToolCallID
 			if m.ToolName != "" {

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
@@ -41,21 +44,73 @@ var _ ToolLimiter = (*openAIProvider)(nil)
 // 'tools': array too long. Expected an array with maximum length 128").
 const openAIMaxTools = 128
 
-// openAIMaxDescription is OpenAI's limit on a tool's description, in
-// characters ("Invalid 'tools[13].function.description': string too long.
-// Expected a string with maximum length 1024").
-const openAIMaxDescription = 1024
+// Tool descriptions go whole: OpenAI's API refused one over 1,024
+// characters until spring 2025 and takes them whole since (found by
+// run-llama/llama_index#18784, which dropped its own check), and many MCP servers put
+// their usage rules there (desktop-commander, circleci: 2–4k characters).
+// An endpoint that still refuses one (a gateway in front of OpenAI, an
+// older deployment: "Invalid 'tools[3].function.description': string too
+// long. Expected a string with maximum length 1024") has the request sent
+// again at once with every description cut to the limit it stated, marked
+// as shortened, and keeps that limit for the rest of the app's run (the
+// app opens its provider again for every turn).
+var (
+	// descriptionTooLong is that refusal; its group is the limit.
+	descriptionTooLong = regexp.MustCompile(`(?i)\.description'?:? string too long\. expected a string with maximum length (\d+)`)
+	// descriptionLimits are the limits endpoints stated: base URL →
+	// characters.
+	descriptionLimits sync.Map
+)
 
-// description is a tool's description as the API takes it: for a hosted
-// OpenAI-compatible API cut to its limit (many MCP servers write 2–4k
-// characters: desktop-commander, sequential-thinking), where the whole
-// request would be refused, one such tool at a time.
+// shortenedMark ends a description cut to an endpoint's limit, so the
+// model knows the rules it reads may go on.
+const shortenedMark = " … [description shortened]"
+
+// description is a tool's description as the API takes it: whole, unless
+// the endpoint refused one as too long (learnDescriptionLimit), then cut to
+// its limit with shortenedMark.
 func (p *openAIProvider) description(d string) string {
-	if p.dialect == DialectLocal || utf8.RuneCountInString(d) <= openAIMaxDescription {
+	v, ok := descriptionLimits.Load(p.endpoint())
+	limit, _ := v.(int)
+	if !ok || utf8.RuneCountInString(d) <= limit {
 		return d
 	}
-	r := []rune(d)
-	return string(r[:openAIMaxDescription-1]) + "…"
+	r, mark := []rune(d), utf8.RuneCountInString(shortenedMark)
+	if limit <= mark {
+		return string(r[:limit])
+	}
+	return strings.TrimRightFunc(string(r[:limit-mark]), unicode.IsSpace) + shortenedMark
+}
+
+// learnDescriptionLimit keeps the limit a refusal of a too long tool
+// description states, and says whether the request should go again: the
+// limit is new, or lower than the one that was kept.
+func (p *openAIProvider) learnDescriptionLimit(err error) bool {
+	var se *statusError
+	if !errors.As(err, &se) {
+		return false
+	}
+	m := descriptionTooLong.FindStringSubmatch(se.message)
+	if m == nil {
+		return false
+	}
+	limit, aerr := strconv.Atoi(m[1])
+	if aerr != nil || limit <= 0 {
+		return false
+	}
+	if v, ok := descriptionLimits.Load(p.endpoint()); ok && v.(int) <= limit {
+		return false // cut to it already: something else is too long
+	}
+	descriptionLimits.Store(p.endpoint(), limit)
+	return true
+}
+
+// endpoint keys what is learnt about the server: its base URL.
+func (p *openAIProvider) endpoint() string {
+	if p.base == nil {
+		return ""
+	}
+	return p.base.String()
 }
 
 // MaxTools is OpenAI's limit for a hosted OpenAI-compatible API; a server
@@ -90,12 +145,22 @@ func (p *openAIProvider) Stream(ctx context.Context, req Request, on func(Event)
 	retryable := func(status int) bool { return status == http.StatusTooManyRequests }
 	return stream(ctx, p.name, req, on, openAINameLimit, retryable,
 		func(names *toolNames, on func(Event)) (Response, error) {
-			body, err := p.body(req, names)
-			if err != nil {
-				return Response{}, fmt.Errorf("%s: write the request: %w", p.name, err)
+			resp, err := p.send(ctx, req, names, on)
+			if p.learnDescriptionLimit(err) {
+				// Refused before any answer: again, descriptions cut.
+				resp, err = p.send(ctx, req, names, on)
 			}
-			return p.streamOnce(ctx, req.Model, body, names, on)
+			return resp, err
 		})
+}
+
+// send writes the request and streams its answer.
+func (p *openAIProvider) send(ctx context.Context, req Request, names *toolNames, on func(Event)) (Response, error) {
+	body, err := p.body(req, names)
+	if err != nil {
+		return Response{}, fmt.Errorf("%s: write the request: %w", p.name, err)
+	}
+	return p.streamOnce(ctx, req.Model, body, names, on)
 }
 
 // body is the request's JSON as sent: the SDK's encoding of its settings,
@@ -157,8 +222,7 @@ func (p *openAIProvider) request(req Request, names *toolNames) (openai.ChatComp
 		case RoleTool:
 			text := m.Text
 			if m.IsError {
-				// The format has no error flag; say it in words.
-				text = "Error: " + text
+				text = errorText(text)
 			}
 			id := ids.result(m.ToolCallID)
 			msgs = append(msgs, wireMessage{role: "tool", text: text, toolCallID: id})
@@ -492,6 +556,18 @@ func checkRequest(req Request) error {
 		}
 	}
 	return nil
+}
+
+// errorText is a failed tool result as text, for the formats with no error
+// flag (OpenAI's, Ollama's), which say it in words: "Error: " before the
+// text, unless the text already begins with "error" in some case (many
+// servers write "Error: not found", "ERROR 404"), where a second one would
+// only be noise.
+func errorText(text string) string {
+	if t := strings.TrimSpace(text); len(t) >= len("error") && strings.EqualFold(t[:len("error")], "error") {
+		return text
+	}
+	return "Error: " + text
 }
 
 // argsText is a call's arguments as sent back to the model: a JSON

@@ -1204,14 +1204,20 @@ func summary(v any) string {
 }
 
 // joinNote adds note to a description: in brackets after it, or as its
-// first sentence.
+// first sentence. The note's own closing periods are dropped — brackets
+// need none, a sentence gets exactly one — so whatever a caller passes, a
+// description never ends in ".." or ".)".
 func joinNote(desc, note string) string {
+	note = strings.TrimRight(strings.TrimSpace(note), ".")
 	if note == "" {
 		return desc
 	}
 	desc = strings.TrimSpace(desc)
 	if desc == "" {
-		return strings.ToUpper(note[:1]) + note[1:] + "."
+		if !strings.HasSuffix(note, "?") && !strings.HasSuffix(note, "!") && !strings.HasSuffix(note, "…") {
+			note += "."
+		}
+		return strings.ToUpper(note[:1]) + note[1:]
 	}
 	return desc + " (" + note + ")"
 }

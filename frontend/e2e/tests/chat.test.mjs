@@ -44,6 +44,27 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
   await tool.getByText('Echo: hello from e2e').waitFor();
   assert.match(await lastRequest(), /Echo: hello from e2e/, 'the result went back to the model');
 
+  // 2b. A tool's image shows on its card, under its text, as a thumbnail that opens larger.
+  await script(
+    { toolCalls: [{ id: 'call_img', name: 'everything__get-tiny-image', arguments: '{}' }] },
+    { text: 'That is the MCP logo.' },
+  );
+  await box.fill('Show me the logo');
+  await box.press('Enter');
+  await page.getByText('That is the MCP logo.').waitFor();
+  const imageCard = page.getByTestId('tool-card').last();
+  await imageCard.getByText('done').waitFor();
+  await imageCard.getByRole('button').first().click();
+  const thumb = imageCard.getByRole('img', { name: 'Image from get-tiny-image' });
+  await thumb.waitFor();
+  assert.match(await thumb.getAttribute('src'), /^data:image\/png;base64,iVBOR/);
+  assert.ok(await thumb.evaluate((img) => img.complete && img.naturalWidth > 0), 'the image loads (the window allows data: images)');
+  await imageCard.getByRole('button', { name: 'Image from get-tiny-image' }).click();
+  const viewer = page.getByRole('dialog', { name: 'Image from get-tiny-image' });
+  await viewer.waitFor();
+  await page.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+
   // 3. The model's shell command asks first, with the exact command, and runs
   //    in the same terminal session the Workspace page shows.
   await script(
@@ -92,7 +113,7 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
   await page.waitForFunction(() => typeof window.go?.gui?.ChatPage?.Chats === 'function');
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Show me a table' }).click();
   await page.getByText('The echo tool answered.').waitFor();
-  assert.equal(await page.getByTestId('tool-card').count(), 3);
+  assert.equal(await page.getByTestId('tool-card').count(), 4);
   await screenshot(page, 'chat-history');
   assert.deepEqual(errors, []);
   await page.close();
@@ -162,6 +183,9 @@ test('a provider added in Settings keeps its key in the keyring', async () => {
   await form.getByRole('button', { name: 'Save provider' }).click();
   const row = table.getByRole('row', { name: 'Anthropic work' });
   await row.getByText('stored').waitFor();
+  // Saved, then asked for its models: a made-up key does not work, and the form says so.
+  await form.getByRole('alert').filter({ hasText: /^Saved, but it does not work yet: / }).waitFor({ timeout: 30_000 });
+  await form.getByRole('button', { name: 'Cancel' }).click();
   assert.ok(!(await page.content()).includes(key), 'the key is not in the page');
   await page.getByRole('table', { name: 'Secrets' }).getByRole('row', { name: /provider\.Anthropic_work\.API_KEY/ }).waitFor();
   await screenshot(page, 'settings-providers');

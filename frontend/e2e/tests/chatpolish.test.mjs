@@ -5,7 +5,7 @@
 // Screenshots: chatpolish-*-<width>.png at 720, 1280 and 1920 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, resetModel, scriptModel as script, screenshot } from '../lib.mjs';
+import { launch, modelRequests, openApp, resetModel, scriptModel as script, screenshot, seedChat, untilInPage } from '../lib.mjs';
 
 let browser, shared;
 before(async () => { browser = await launch(); });
@@ -135,5 +135,85 @@ test('Stop takes effect at once while a fast model streams', async () => {
   assert.equal(stored, 'cancelled', 'the answer stopped before the stream ended');
   assert.equal(await answer.getByText('END-OF-STREAM').count(), 0, 'the rest was never shown');
   await screenshot(page, 'chatpolish-stopped-1280');
+  assert.deepEqual(errors, []);
+});
+
+/** inView says whether the message holding text is inside the message list's viewport (and, with mark, marked as a search hit). */
+function inView(page, text, mark = false) {
+  return page.evaluate(({ text, mark }) => {
+    const el = document.querySelector('[aria-label="Messages"]');
+    const a = el && [...el.querySelectorAll('article.message')].find((x) => x.textContent.includes(text));
+    if (!a || (mark && !a.classList.contains('found'))) return false;
+    const r = a.getBoundingClientRect(), box = el.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.top < box.bottom;
+  }, { text, mark });
+}
+
+test('a search hit opens its chat at the message, marked; ↓ goes back to the end', async () => {
+  seedChat('Searchable chat', 200);
+  const { page, errors } = await openApp(browser, { hash: '#/chat' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByLabel('Search chats').fill('Message 57 of Searchable chat');
+  const hits = page.getByRole('list', { name: 'Search results' });
+  await hits.getByRole('button', { name: /Searchable chat/ }).first().click();
+  // The hit is in view and marked for a moment; the chat's end is not what shows.
+  await page.waitForFunction(({ text }) => {
+    const el = document.querySelector('[aria-label="Messages"]');
+    const a = el && [...el.querySelectorAll('article.message.found')].find((x) => x.textContent.includes(text));
+    if (!a) return false;
+    const r = a.getBoundingClientRect(), box = el.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.top < box.bottom;
+  }, { text: 'Message 57 of Searchable chat:' }, { polling: 'raf', timeout: 10_000 });
+  await screenshot(page, 'chatpolish-search-jump-1280');
+  assert.equal(await inView(page, 'Message 200 of Searchable chat:'), false, 'opened at the hit, not at the end');
+  // Settled (the rows around it measured), it is still in view.
+  await page.waitForFunction(() => !document.querySelector('[aria-label="Messages"]')?.dataset.pinned);
+  assert.ok(await inView(page, 'Message 57 of Searchable chat:'), 'the hit stays in view');
+  // More than a screen from the end: the round ↓ takes the user there.
+  await page.getByRole('button', { name: 'Jump to the latest message' }).click();
+  await untilInPage(page, () => {
+    const el = document.querySelector('[aria-label="Messages"]');
+    const a = el && [...el.querySelectorAll('article.message')].find((x) => x.textContent.includes('Message 200 of Searchable chat:'));
+    const r = a?.getBoundingClientRect(), box = el?.getBoundingClientRect();
+    return !!a && r.bottom <= box.bottom + 2 && r.bottom > box.top;
+  }, null, { what: 'the last message in view' });
+  await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('New chat goes on with the model in use; on a chat still empty it makes no other', async () => {
+  await resetModel();
+  const { page, errors } = await sharedApp();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const box = await newChat(page, 1280);
+  await script({ text: 'A first answer.' });
+  await box.fill('Hello');
+  await box.press('Enter');
+  await page.getByTestId('message-assistant').and(page.locator('[data-status="complete"]')).waitFor();
+  // The model in use changes in the header…
+  const model = page.getByRole('combobox', { name: 'Model' });
+  await model.fill('picked-model');
+  await model.press('Enter');
+  const count = () => page.evaluate(async () => (await window.go.gui.ChatPage.Chats(1000, 0)).length);
+  const before = await count();
+  // …and the next chat has it, not the default provider's model.
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await untilInPage(page, (n) => window.go.gui.ChatPage.Chats(1000, 0).then((c) => c.length === n), before + 1, { what: 'the new chat' });
+  await page.locator('nav[aria-label="Chats"] button[aria-current="true"]', { hasText: /^Untitled chat$/ }).waitFor();
+  await untilInPage(page, () => document.querySelector('input[list="chat-models"]')?.value === 'picked-model', null, { what: 'the new chat on picked-model' });
+  // New chat again on this empty chat: no other "Untitled chat", the cursor in its message box.
+  await page.getByLabel('Search chats').focus();
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
+  assert.equal(await count(), before + 1);
+  assert.equal(await page.locator('nav[aria-label="Chats"] li > button', { hasText: /^Untitled chat$/ }).count(), 1);
+  // The new chat's turn goes to the model picked.
+  await resetModel();
+  await script({ text: 'From the picked model.' });
+  await box.fill('Which model?');
+  await box.press('Enter');
+  await page.getByText('From the picked model.').waitFor();
+  assert.equal((await modelRequests()).at(-1).model, 'picked-model');
   assert.deepEqual(errors, []);
 });

@@ -19,7 +19,7 @@ test('the meter says the window is assumed and where to set it', async () => {
   await box.press('Enter');
   await page.getByTestId('message-assistant').getByText('Hello, I am here.').waitFor();
 
-  const meter = page.getByRole('button', { name: /^Context .* of 32k tokens \(window assumed\)$/ });
+  const meter = page.getByRole('button', { name: /^\d+% · assumed — context .* of 32k tokens \(window assumed\)$/ });
   await meter.waitFor();
   assert.match(await meter.textContent(), /assumed/, 'the gauge itself says assumed');
   for (const width of [720, 1280, 1920]) {

@@ -89,7 +89,7 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
     'the chat was summarised or its earlier results were left out');
 
   // The meter: used / window, with what takes it.
-  const meter = page.getByRole('button', { name: /^Context .* of 8\.2k tokens$/ });
+  const meter = page.getByRole('button', { name: /^\d+% — context .* of 8\.2k tokens$/ });
   await meter.waitFor();
   const used = Number(await page.getByRole('meter', { name: 'Context used' }).getAttribute('aria-valuenow'));
   assert.ok(used > 0 && used <= WINDOW, `meter shows ${used} tokens`);
@@ -99,11 +99,11 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
   // Synced on the new summary itself, the one the user asked for: the chat
   // holds earlier ones, so "the last summary" is there before Compact now
   // has done anything.
-  await page.getByRole('button', { name: /^Context / }).click();
+  await page.getByRole('button', { name: /— context / }).click();
   await page.getByRole('button', { name: 'Compact now' }).click();
   const summary = page.locator('article.message.summary').filter({ hasText: 'You asked to compact the chat' }).last();
   await summary.waitFor({ timeout: 60_000 });
-  await page.getByRole('button', { name: /^Context .* of 8\.2k tokens$/ }).waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: /^\d+% — context .* of 8\.2k tokens$/ }).waitFor({ timeout: 60_000 });
 
   // The summary message, collapsed; it opens to what the model reads instead.
   await summary.scrollIntoViewIfNeeded();
@@ -124,7 +124,7 @@ test('a long chat stays within an 8,192-token window: meter, capped results, sum
     await screenshot(page, `contextwindow-card-${width}`);
     await chatControls(page);
     await page.keyboard.press('Escape');
-    const m = page.getByRole('button', { name: /^Context / });
+    const m = page.getByRole('button', { name: /— context / });
     await m.click();
     const pop = page.getByRole('dialog', { name: 'Context window' });
     await pop.getByText('Tool results').waitFor();

@@ -86,6 +86,9 @@ test('the first hour at 720×600 and 1920×1080: welcome, import, provider, chat
     await wizard.getByRole('button', { name: 'Import 4 servers' }).click();
     await wizard.getByRole('status').getByText(/^Imported 4 servers: memory, everything, filesystem, remote\./).waitFor();
     assert.equal(await wizard.getByRole('button', { name: /^Import \d/ }).count(), 0, 'no second Import after importing');
+    // The preview (its "new" and add/skip) gives way to what became of each server.
+    assert.equal(await preview.count(), 0, 'the preview is gone after the import');
+    assert.match(await wizard.getByRole('list', { name: 'Import result' }).innerText(), /memory: imported[\s\S]*weather: not imported/);
     await shot('3-imported', { target: wizard.getByRole('status') });
     await wizard.getByRole('button', { name: 'Close', exact: true }).click();
     await configs.getByText('Imported', { exact: true }).waitFor();

@@ -151,6 +151,18 @@ for (const [width, height] of SIZES) {
       await nav.getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
       await page.waitForFunction(() => !document.querySelector('.shell.drawer-open'));
+      // The page's heading has the focus: a screen reader says where the link went.
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'focus on the new page\'s heading');
+      // About from the drawer: the drawer goes as About opens, Escape closes
+      // About (not a drawer hidden under it), focus is back on the menu button.
+      await menuButton.click();
+      await nav.getByRole('button', { name: 'About Switchboard' }).click();
+      const about = page.getByRole('dialog', { name: /^About / });
+      await about.waitFor();
+      await page.waitForFunction(() => !document.querySelector('.shell.drawer-open'));
+      await page.keyboard.press('Escape');
+      await about.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.closest('.topbar') !== null), true, 'focus went back to the menu button after About');
     }
 
     // Dialogs: the import wizard with a preview, Test connection's report, About.

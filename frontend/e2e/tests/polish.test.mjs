@@ -1,5 +1,5 @@
 // Menus and shortcuts, and documents you can manage (#46): Ctrl+N starts a
-// new chat from any page, Ctrl+I opens the import, Ctrl+/ the shortcuts sheet
+// new chat from any page (one: on a chat still empty it makes no other), Ctrl+I opens the import, Ctrl+/ the shortcuts sheet
 // (with the macOS keys beside), the shortcuts are in tooltips; a store lists
 // its documents (title, source, size, added) with Re-index and Remove, and
 // every count is in words ("1 document"). Screenshots at 720, 1280 and 1920 px.
@@ -23,10 +23,16 @@ test('Ctrl+N starts a new chat from any page; Ctrl+I opens the import', async ()
   await page.locator('#page-title', { hasText: 'Chat' }).waitFor({ state: 'attached' });
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
   await untilChats(before + 1);
-  // Again from inside the message box: the shortcut works where the user types.
+  // Again from inside the message box: the shortcut works where the user types, and on a chat
+  // still empty it makes no other "Untitled chat" (the cursor stays in its message box).
   await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
   await page.keyboard.press('Control+n');
-  await untilChats(before + 2);
+  await page.keyboard.press('Control+2'); // and from another page
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
+  await page.keyboard.press('Control+n');
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
+  assert.equal(await chats(), before + 1, 'New chat on an empty chat reuses it');
+  assert.equal(await page.getByRole('navigation', { name: 'Chats' }).locator('li > button', { hasText: /^Untitled chat$/ }).count(), 1);
 
   await page.keyboard.press('Control+i');
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();

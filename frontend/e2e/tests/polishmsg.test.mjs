@@ -98,7 +98,7 @@ test('Retry says its tool cards go and what the tools did stays; Compact now say
 
   // Compact now says the user asked.
   await script({ when: 'Write the summary now.', text: '## Asked\nEcho something.' });
-  await page.getByRole('button', { name: /^Context / }).click();
+  await page.getByRole('button', { name: /— context / }).click();
   await page.getByRole('button', { name: 'Compact now' }).click();
   const summary = page.locator('article.message.summary').last();
   await summary.waitFor({ timeout: 30_000 });

@@ -18,6 +18,40 @@ const OUTCOME_TEXT: Record<string, string> = {
 };
 
 /**
+ * configFiles names the file of each config found on this machine by the
+ * last parts of its path that tell it apart from the others of the same
+ * app and scope (VS Code keeps servers in User/mcp.json and in
+ * User/settings.json): at least its file name, more folders only where
+ * two would read the same.
+ */
+export function configFiles(found: Pick<gui.DiscoveredConfig, 'app' | 'scope' | 'path'>[]): string[] {
+  const parts = found.map((d) => d.path.split(/[\\/]/).filter(Boolean));
+  const depth = found.map(() => 1);
+  const file = (i: number) => (parts[i] ?? []).slice(-(depth[i] ?? 1)).join('/');
+  for (let grew = true; grew;) {
+    grew = false;
+    const keys = found.map((d, i) => `${d.app}\u0000${d.scope}\u0000${file(i)}`);
+    keys.forEach((k, i) => {
+      const d = depth[i] ?? 1;
+      if (keys.some((o, j) => j !== i && o === k) && d < (parts[i]?.length ?? 0)) {
+        depth[i] = d + 1;
+        grew = true;
+      }
+    });
+  }
+  return found.map((_, i) => file(i));
+}
+
+/** outcomeAfter says what became of a server of the preview once Import ran with the action chosen for it. */
+export function outcomeAfter(it: Pick<gui.ImportItemView, 'name' | 'outcome' | 'renameTo'>, action: string): { name: string; what: string; ok: boolean } {
+  if (it.outcome === 'invalid') return { name: it.name, what: 'not imported: it has problems (listed above)', ok: false };
+  if (it.outcome === 'unchanged') return { name: it.name, what: 'already there, unchanged', ok: false };
+  if (action === 'keep') return { name: it.name, what: it.outcome === 'added' ? 'skipped' : 'not imported: the existing one is kept', ok: false };
+  if (action === 'rename' && it.renameTo) return { name: it.name, what: `imported as ${it.renameTo}`, ok: true };
+  return { name: it.name, what: it.outcome === 'added' ? 'imported' : 'imported, replacing the existing one', ok: true };
+}
+
+/**
  * ImportWizard: paste JSON, pick a file or a discovered config; see per
  * server what would happen (nothing changes yet); choose keep / replace /
  * rename for names in use; fill VS Code inputs; import.
@@ -44,6 +78,9 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
   const [done, setDone] = useState('');
+  // What became of each server once imported: the preview's "new" and its
+  // add/skip choices no longer hold, so this list replaces it.
+  const [result, setResult] = useState<{ name: string; what: string; ok: boolean }[]>([]);
   const editor = useRef<HTMLTextAreaElement>(null);
   const panel = useRef<HTMLElement>(null);
   // Focus goes to the config box (paste there); Esc closes the import.
@@ -107,6 +144,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
       const names = importable.map((it) => (effective(it) === 'rename' && it.renameTo ? it.renameTo : it.name));
       const values = Object.fromEntries((preview.inputs ?? []).map((i) => [i.id, inputValue(i)]));
       const n = await ApplyImport(name, text, choices, values, plaintext, sandbox);
+      setResult(items.map((it) => outcomeAfter(it, effective(it))));
       const skipped = items.length - importable.length;
       setDone(n === 0
         ? 'Nothing was imported: every server was skipped or already there.'
@@ -127,6 +165,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
   // An input starts with its default (VS Code's "default"), and a pickString's with its first option.
   const inputValue = (i: gui.InputView) => inputs[i.id] ?? (i.default || (i.options?.[0]?.value ?? ''));
   const missingInputs = (preview?.inputs ?? []).filter((i) => !inputValue(i));
+  const files = configFiles(discovered);
 
   return (
     <section className="wizard" aria-label="Import servers" ref={panel}>
@@ -142,7 +181,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
           Choose file…
           <input type="file" accept=".json,.jsonc,.toml,.yaml,.yml,application/json" onChange={(e) => e.target.files?.[0] && void loadFile(e.target.files[0])} />
         </label>
-        {discovered.map((d) => (
+        {discovered.map((d, i) => (
           <button
             key={d.path}
             type="button"
@@ -157,7 +196,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
               );
             }}
           >
-            {d.app}{d.scope === 'project' ? ' (project)' : ''} · <span className={d.problem || d.needsAttention ? 'warn' : 'muted'}>{d.summary}</span>
+            {d.app}{d.scope === 'project' ? ' (project)' : ''} · <code>{files[i]}</code> · <span className={d.problem || d.needsAttention ? 'warn' : 'muted'}>{d.summary}</span>
           </button>
         ))}
       </div>
@@ -172,6 +211,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
         onChange={(e) => {
           setText(e.target.value);
           setDone('');
+          setResult([]);
         }}
         aria-invalid={allProblems.some((p) => p.severity === 'error')}
         aria-describedby="import-problems"
@@ -186,7 +226,14 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
           </li>
         ))}
       </ul>
-      {items.length > 0 && (
+      {done && result.length > 0 && (
+        <ul className="import-result" aria-label="Import result">
+          {result.map((r) => (
+            <li key={r.name}><code>{r.name}</code>: <span className={r.ok ? 'outcome outcome-added' : 'muted'}>{r.what}</span></li>
+          ))}
+        </ul>
+      )}
+      {!done && items.length > 0 && (
         <table className="preview import-preview" aria-label="Import preview">
           <thead>
             <tr><th>Server</th><th>What happens</th><th>Action</th><th>Command / URL</th></tr>
@@ -235,7 +282,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
           </tbody>
         </table>
       )}
-      {(preview?.inputs ?? []).map((i) => (
+      {!done && (preview?.inputs ?? []).map((i) => (
         <label key={i.id} className="input-field">
           {i.description || i.id} <code>{`\${input:${i.id}}`}</code>
           {(i.options ?? []).length > 0 ? (
@@ -247,7 +294,7 @@ export function ImportWizard({ onClose, initialPath, onImported, opener, onServe
           )}
         </label>
       ))}
-      {items.length > 0 && (
+      {!done && items.length > 0 && (
         <label className="import-sandbox">
           <input type="checkbox" checked={sandbox} onChange={(e) => setSandbox(e.target.checked)} />
           Run the imported local servers in a sandbox: no access to your home folder, keys or the network (change it per server under Details)

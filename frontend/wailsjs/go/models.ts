@@ -129,6 +129,11 @@ export namespace gui {
 	    problem: string;
 	}
 	
+	export interface ProgressView {
+	    progress: number;
+	    total?: number;
+	    message?: string;
+	}
 	export interface ChatEvent {
 	    chatId: string;
 	    seq: number;
@@ -145,6 +150,7 @@ export namespace gui {
 	    steps?: number;
 	    durationMs?: number;
 	    context?: host.ChatContext;
+	    progress?: ProgressView;
 	}
 	export interface ProviderView {
 	    name: string;
@@ -460,6 +466,7 @@ export namespace gui {
 	    active: string;
 	    names: string[];
 	}
+	
 	export interface PromptArgument {
 	    name: string;
 	    description: string;
@@ -720,6 +727,7 @@ export namespace host {
 	    name: string;
 	    title: string;
 	    description: string;
+	    size?: number;
 	}
 	export interface CallResult {
 	    isError: boolean;
@@ -810,6 +818,7 @@ export namespace host {
 	    lines: number;
 	    chars: number;
 	    shown?: number;
+	    seen?: number;
 	    dropped?: number;
 	}
 	export interface SkillFinding {
@@ -909,6 +918,7 @@ export namespace host {
 	export interface MessagePageView {
 	    messages: MessageView[];
 	    hasMore: boolean;
+	    hasNewer?: boolean;
 	}
 	
 	export interface OfferedTool {

@@ -34,6 +34,11 @@
 //	audioserver   get-tone: a WAV tone as audio content (audioserver.go)
 //	samplerserver sample_loop: asks the client's model again and again
 //	              during a call (samplerserver.go)
+//	askserver     asks a question during its call, or after it returned,
+//	              with files as gates (askserver.go)
+//	envsrv        says every SEKRIT value of its environment, and its
+//	              arguments, in its stderr, instructions, descriptions,
+//	              results, an error, a 5 MB result and a log (envsrv.go)
 //	urlserver     URL-mode elicitation, the -32042 error and sampling with
 //	              tools, hand-written protocol 2025-11-25 (urlserver.go)
 //	modernserver  speaks revision 2026-07-28 only: no initialize,
@@ -103,7 +108,9 @@ var modes = map[string]func(){
 	"canary":        serveCanary,
 	"audioserver":   serveAudio,
 	"samplerserver": serveSampler,
+	"askserver":     serveAskServer,
 	"setsid":        serveSetsid,
+	"envsrv":        serveEnvSrv,
 	"urlserver":     serveURLServer,
 	"modernserver":  serveModernServer,
 	"contentserver": serveContentServer,

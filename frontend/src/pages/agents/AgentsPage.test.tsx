@@ -98,8 +98,47 @@ describe('AgentsPage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'New agent' }));
     const form = screen.getByRole('form', { name: 'New agent' });
     fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'y'.repeat(300) } });
-    expect((within(form).getByRole('button', { name: 'Save agent' }) as HTMLButtonElement).disabled).toBe(true);
     expect(form.textContent).toContain('The name is 300 characters long');
+    expect(within(form).getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
+    expect(await within(form).findByText('1 problem: Name.')).toBeTruthy();
+  });
+
+  // The form says what is wrong the way the server editor does: under the
+  // field, focus on it, a count by the button; never the browser's bubble.
+  it('says an empty name under the field and focuses it', async () => {
+    const calls = bind([]);
+    render(<AgentsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'New agent' }));
+    const form = screen.getByRole('form', { name: 'New agent' }) as HTMLFormElement;
+    expect(form.noValidate).toBe(true);
+    (within(form).getByRole('button', { name: 'Cancel' }) as HTMLElement).focus();
+    fireEvent.submit(form);
+    const name = within(form).getByLabelText('Name');
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!)!.textContent).toBe('Give the agent a name: the chat list and the New chat menu show it.');
+    expect(within(form).getByText('1 problem: Name.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'SaveAgent')).toBe(false);
+  });
+
+  it('shows a server that failed as such, not as "0 tools", with the way to Servers', async () => {
+    bind([]);
+    const gui = (window.go as unknown as { gui: Record<string, Record<string, unknown>> }).gui;
+    gui.ServersPage!.Servers = async () => [
+      { name: 'alpha', toolCount: 2, state: 'ready', error: '' },
+      { name: 'broken', toolCount: 0, state: 'error', error: 'nonexistent-binary was not found: install it, or give its full path as the command in Edit' },
+    ];
+    gui.Window!.ConfigError = async () => '';
+    render(<AgentsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'New agent' }));
+    const form = screen.getByRole('form', { name: 'New agent' });
+    const broken = (await within(form).findByRole('checkbox', { name: /broken/ })).closest('.agent-server') as HTMLElement;
+    expect(broken.textContent).not.toContain('0 tools');
+    expect(broken.textContent).toContain('Error');
+    expect(broken.textContent).toContain('nonexistent-binary was not found');
+    expect(within(broken).getByRole('link', { name: 'Open Servers' }).getAttribute('href')).toBe('#/servers');
+    expect(within(form).getByRole('checkbox', { name: /alpha/ }).closest('.agent-server')!.textContent).toContain('2 tools');
   });
 
   it('duplicates an agent and opens the copy', async () => {

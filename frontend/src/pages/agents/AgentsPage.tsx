@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call, ChatSettings, hasBackend, Tools } from '../../backend';
 import type { gui } from '../../backend';
 import { deleteAgent, duplicateAgent, emptyAgent, nameProblem, saveAgent, serverPolicy, useAgents, withServerPolicy, type Agent, type Policy } from '../../agents';
@@ -10,6 +10,8 @@ import { AgentSkills } from './AgentSkills';
 import { AgentImport } from './AgentImport';
 import { TOOL_MODES } from '../../components/ToolModeChoice';
 import { count } from '../../plural';
+import { FieldBox, ProblemCount, useSubmitProblems } from '../../components/FormField';
+import { StatusBadge } from '../../components/StatusBadge';
 
 /** AgentsPage lists the agents and edits them; a chat starts from one. */
 export function AgentsPage() {
@@ -97,11 +99,19 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
     ? !providerList.some((p) => p.name.toLowerCase() === a.provider!.toLowerCase())
     : !!initial.providerMissing && a.provider === initial.provider);
   const badName = nameProblem(a.name);
+  // Set by a submit: an empty name is a problem once the user tried to save.
+  const [emptyName, setEmptyName] = useState(false);
+  const nameProblems = [...(emptyName && !a.name.trim() ? ['Give the agent a name: the chat list and the New chat menu show it.'] : []), ...(badName ? [badName] : [])];
+  const form = useRef<HTMLFormElement>(null);
+  const submitted = useSubmitProblems(form);
   useEffect(() => {
     call(() => ChatSettings()).then((s) => setProviders(s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel }))), () => undefined);
     call(() => Tools()).then((l) => setTools(l.tools.map((t) => ({ name: t.name, server: t.server, tool: t.tool }))), () => undefined);
   }, []);
-  const patch = (p: Partial<Agent>) => setA((cur) => ({ ...cur, ...p }));
+  const patch = (p: Partial<Agent>) => {
+    setA((cur) => ({ ...cur, ...p }));
+    submitted.clear();
+  };
   const toggleServer = (name: string, on: boolean) => {
     const next = on ? [...a.servers, name] : a.servers.filter((s) => s !== name);
     // A server taken out leaves no tools, skills or policies behind for one added later under its name.
@@ -117,6 +127,11 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
   };
   const submit = async () => {
     setErr('');
+    if (!a.name.trim() || badName) {
+      setEmptyName(true);
+      submitted.failed(['Name']);
+      return;
+    }
     try {
       await saveAgent(a);
       onDone();
@@ -125,11 +140,11 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
     }
   };
   return (
-    <form className="card agent-form" aria-label={initial.id ? `Edit ${initial.name}` : 'New agent'} onSubmit={(e) => { e.preventDefault(); void submit(); }}
+    <form className="card agent-form" aria-label={initial.id ? `Edit ${initial.name}` : 'New agent'} noValidate ref={form} onSubmit={(e) => { e.preventDefault(); void submit(); }}
       onKeyDown={(e) => { if (e.key === 'Escape') onDone(); }}>
-      <label>Name <input value={a.name} autoFocus required aria-invalid={!!badName} aria-describedby={badName ? 'agent-name-problem' : undefined}
-        onChange={(e) => patch({ name: e.target.value })} /></label>
-      {badName && <p id="agent-name-problem" className="small bad" role="status">{badName}</p>}
+      <FieldBox label="Name" problems={nameProblems}>
+        {(f) => <input {...f} value={a.name} autoFocus onChange={(e) => patch({ name: e.target.value })} />}
+      </FieldBox>
       <label>Description <input value={a.description ?? ''} onChange={(e) => patch({ description: e.target.value })} /></label>
       <label>System prompt <textarea rows={4} value={a.system ?? ''} onChange={(e) => patch({ system: e.target.value })} /></label>
       <div className="row">
@@ -162,8 +177,9 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
             <div key={s.name} className="agent-server">
               <label className="check">
                 <input type="checkbox" checked={on} onChange={(e) => toggleServer(s.name, e.target.checked)} />
-                {s.name} <span className="muted small">{count(s.toolCount, 'tool')}</span>
+                {s.name} {s.state === 'ready' ? <span className="muted small">{count(s.toolCount, 'tool')}</span> : <StatusBadge state={s.state} />}
               </label>
+              {s.state !== 'ready' && <ServerNote server={s} />}
               {on && (
                 <>
                   <label className="small">Approval
@@ -209,9 +225,25 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
       </p>
       {err && <div className="alert" role="alert">{err}</div>}
       <div className="row">
-        <button type="submit" className="primary" disabled={!!badName}>Save agent</button>
+        <button type="submit" className="primary">Save agent</button>
         <button type="button" onClick={onDone}>Cancel</button>
+        <ProblemCount summary={submitted.summary} />
       </div>
     </form>
+  );
+}
+
+/**
+ * ServerNote says why a server the agent may use offers no tools now (it
+ * failed to start, is stopped or waits for a login), in the Servers page's
+ * words, with the way there.
+ */
+function ServerNote({ server: s }: { server: { name: string; state: string; error: string } }) {
+  const why = s.error ? s.error.split('\n')[0] : s.state === 'disabled' ? 'Disabled: its chats run without it until it is enabled.' : '';
+  return (
+    <p className="small agent-server-note">
+      {why && <span className={s.state === 'error' ? 'bad' : 'muted'}>{why} </span>}
+      <a href="#/servers" onClick={(e) => { e.preventDefault(); store.navigate('servers'); }}>Open Servers</a>
+    </p>
   );
 }

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   call, ClientApps, ConnectClient, DisconnectClient, EventConfigChanged, hasBackend, hasRuntime, on,
   PreviewConnect, PreviewDisconnect, SetClientServers, type gui, type host,
 } from '../../backend';
 import { message } from '../../errors';
+import { useDismiss } from '../../dismiss';
 import './AppsPage.css';
 
 /** Diff shows a change to an app's file, line by line. */
@@ -63,6 +64,15 @@ function AppRow({ a, view, reload }: { a: host.ClientApp; view: gui.ClientAppsVi
   const [err, setErr] = useState('');
   const [done, setDone] = useState('');
   const [word, cls] = status(a);
+  // The preview is a panel of its own: focus moves to it, Escape cancels,
+  // and focus returns to the button that opened it (Connect…, Move…,
+  // Disconnect…), rendered again in its place.
+  const panel = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const [openedBy, setOpenedBy] = useState('');
+  useDismiss(pending !== null, () => setPending(null), { panel, opener, initial: panel });
+  const said = useRef<HTMLDivElement>(null);
+  useEffect(() => { if (done) said.current?.focus(); }, [done]);
   const fail = (e: string) => { setErr(e); setDone(''); };
   const preview = (move: boolean, envDiffers = '') => {
     setErr(''); setDone('');
@@ -103,13 +113,16 @@ function AppRow({ a, view, reload }: { a: host.ClientApp; view: gui.ClientAppsVi
       {a.broken && <div className="bad small">Its Switchboard entry is broken: {a.broken}.</div>}
       {!problem && !pending && (
         <div className="client-app-row">
-          {(!a.connected || a.broken) && <button type="button" className="primary" onClick={() => preview(false)}>{a.broken ? 'Repair…' : 'Connect…'}</button>}
-          {a.ownServers > 0 && <button type="button" onClick={() => preview(true)}>{a.connected ? 'Move its servers here…' : 'Connect and move its servers here…'}</button>}
-          {a.connected && <button type="button" onClick={() => previewDisconnect(false)}>Disconnect…</button>}
+          {(!a.connected || a.broken) && <button type="button" className="primary" ref={openedBy === 'connect' ? opener : undefined}
+            onClick={() => { setOpenedBy('connect'); preview(false); }}>{a.broken ? 'Repair…' : 'Connect…'}</button>}
+          {a.ownServers > 0 && <button type="button" ref={openedBy === 'move' ? opener : undefined}
+            onClick={() => { setOpenedBy('move'); preview(true); }}>{a.connected ? 'Move its servers here…' : 'Connect and move its servers here…'}</button>}
+          {a.connected && <button type="button" ref={openedBy === 'disconnect' ? opener : undefined}
+            onClick={() => { setOpenedBy('disconnect'); previewDisconnect(true); }}>Disconnect…</button>}
         </div>
       )}
       {pending && ch && (
-        <div className="skill-preview" role="region" aria-label={`${pending.kind === 'connect' ? 'Connect' : 'Disconnect'} ${a.title}: preview`}>
+        <div className="skill-preview" role="region" aria-label={`${pending.kind === 'connect' ? 'Connect' : 'Disconnect'} ${a.title}: preview`} ref={panel} tabIndex={-1}>
           {pending.kind === 'connect' && pending.p.envDiffers?.length ? (
             <>
               <div className="bad small">Switchboard already has {pending.p.envDiffers.join(', ')} with another environment. Use Switchboard’s, or import {a.title}’s as well?</div>
@@ -132,7 +145,7 @@ function AppRow({ a, view, reload }: { a: host.ClientApp; view: gui.ClientAppsVi
               )}
               {pending.kind === 'disconnect' && (a.moved ?? []).length > 0 && (
                 <label className="small"><input type="checkbox" checked={pending.withSecrets}
-                  onChange={() => previewDisconnect(!pending.withSecrets)} /> Write the moved servers’ secrets back into the file (plain text)</label>
+                  onChange={() => previewDisconnect(!pending.withSecrets)} /> Write the moved servers’ secrets back from the keyring into the file, as {a.title} had them (unticked: left empty, the keyring keeps them)</label>
               )}
               <div className="client-app-row">
                 <button type="button" className="primary" disabled={!ch.changed} onClick={apply}>{pending.kind === 'connect' ? (a.broken ? 'Repair' : 'Connect') : 'Disconnect'}</button>
@@ -143,7 +156,7 @@ function AppRow({ a, view, reload }: { a: host.ClientApp; view: gui.ClientAppsVi
         </div>
       )}
       {err && <div className="bad" role="alert">{err}</div>}
-      {done && <div className="ok small" role="status">{done}</div>}
+      {done && <div className="ok small" role="status" tabIndex={-1} ref={said}>{done}</div>}
       {a.connected && !a.broken && <ServerChoice a={a} all={view.servers} builtins={view.builtins} fail={fail} reload={reload} />}
     </li>
   );

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { ChatHeader } from './ChatHeader';
-import { loadChats } from '../../chat';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ChatHeader, modelWidth } from './ChatHeader';
+import { chatState, loadChats } from '../../chat';
 import { loadAgents } from '../../agents';
 import type { host } from '../../backend';
 
@@ -13,7 +13,7 @@ function bind(chat: Partial<host.ChatView>, agents: host.Agent[]) {
       Window: { Info: async () => ({ name: 'Switchboard', version: 'dev', dataDir: '' }) },
       AgentsPage: { Agents: async () => agents },
       ChatPage: {
-        Chats: async () => [c], PendingRequests: async () => [], Chat: async () => c,
+        Chats: async () => [c], PendingRequests: async () => [], Chat: async () => c, SetChatModel: async () => {},
         ChatOptionsOf: async () => ({ offServers: [], offTools: [], toolMode: '' }),
         ToolModeStatus: async () => ({ mode: 'direct', by: 'model', default: 'direct', window: 0, codeWindow: 32768 }),
         ToolSearchStatus: async () => ({ on: false, by: 'size', reason: '' }),
@@ -50,6 +50,37 @@ describe('ChatHeader', () => {
     expect(note.textContent).toContain("Deleg's server beta is not set up: this chat runs without it.");
     expect(screen.queryByRole('note', { name: 'Agent deleted' })).toBeNull();
     expect(screen.getByLabelText('Agent Deleg').getAttribute('title')).toContain('Deleg');
+  });
+
+  it('shows a long model name whole: its tooltip, and a field that grows with it', async () => {
+    const long = 'fake-model-with-a-very-long-name-2025-preview-instruct-q4';
+    bind({ model: long }, []);
+    await loadChats();
+    render(<ChatHeader chatId="c1" />);
+    const field = await screen.findByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+    await waitFor(() => expect(field.value).toBe(long));
+    expect(field.title).toBe(long);
+  });
+
+  it('tells the chat list the model picked, so New chat goes on with it', async () => {
+    bind({ model: 'm' }, []);
+    await loadChats();
+    render(<ChatHeader chatId="c1" />);
+    const field = await screen.findByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+    await waitFor(() => expect(field.value).toBe('m'));
+    fireEvent.change(field, { target: { value: 'picked-model' } });
+    fireEvent.blur(field);
+    await waitFor(() => expect(chatState().chats.find((c) => c.id === 'c1')?.model).toBe('picked-model'));
+  });
+
+  it.each([
+    { name: 'a short name keeps the usual width', model: 'gpt-4o', room: 1200, want: 'clamp(150px, 9ch, 400px)' },
+    { name: 'a long one grows, up to a third of the header', model: 'x'.repeat(57), room: 1200, want: 'clamp(150px, 60ch, 400px)' },
+    { name: 'a narrow header still gives the usual width', model: 'x'.repeat(57), room: 300, want: 'clamp(150px, 60ch, 150px)' },
+    { name: 'in the ⋯ menu the style sheet decides', model: 'x'.repeat(57), room: 0, want: '' },
+    { name: 'no width known yet', model: 'm', room: Number.POSITIVE_INFINITY, want: '' },
+  ])('sizes the model field: $name', ({ model, room, want }) => {
+    expect(modelWidth(model, room)).toBe(want);
   });
 
   it('shows a provider that is gone as such, not as the first one set up', async () => {

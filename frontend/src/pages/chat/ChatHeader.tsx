@@ -1,25 +1,20 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { call, Chat as GetChat, ChatOptionsOf, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel, SetChatOptions, ToolModeStatus, Tools, ToolSearchStatus } from '../../backend';
-import type { host } from '../../backend';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { call, Chat as GetChat, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel } from '../../backend';
 import type { gui } from '../../backend';
-import { useAgents, type Agent } from '../../agents';
-import { loadChats, useChat } from '../../chat';
+import { useAgents } from '../../agents';
+import { loadChats, modelChanged, useChat } from '../../chat';
 import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { usePopover, useWidth } from '../../layout';
 import { useMenu } from '../../dismiss';
 import { Icon } from '../../components/Icon';
-import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 import { ContextMeter } from './ContextMeter';
-import { kTokens, modeLabel, ToolModeChoice } from '../../components/ToolModeChoice';
-import { count } from '../../plural';
+import { ToolPicker } from './ToolPicker';
 
 /** COMPACT_BELOW is the header width (px) below which provider, model, tools and export go into the "⋯" menu. */
 export const COMPACT_BELOW = 700;
 /** STACK_BELOW is the header width (px) below which the title has a row of its own above the controls (they and a readable title do not fit one row). */
 export const STACK_BELOW = 1000;
-
-type ToolItem = Pick<gui.ToolView, 'name' | 'server' | 'tool'>;
 
 /** ChatHeader: the open chat's model, its active servers/tools, and export. */
 export function ChatHeader({ chatId }: { chatId: string }) {
@@ -42,7 +37,7 @@ export function ChatHeader({ chatId }: { chatId: string }) {
   const stacked = !compact && width < STACK_BELOW;
   const controls = (
     <>
-      {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} />}
+      {settings && <ModelPicker chatId={chatId} settings={settings} onError={setErr} room={compact ? 0 : width} />}
       <ToolPicker chatId={chatId} onError={setErr} agent={agent} settings={settings} />
       <ExportMenu chatId={chatId} onError={setErr} />
     </>
@@ -94,7 +89,22 @@ function MoreMenu({ children }: { children: ReactNode }) {
   );
 }
 
-function ModelPicker({ chatId, settings: s, onError }: { chatId: string; settings: gui.ChatSettingsView; onError: (s: string) => void }) {
+/**
+ * modelWidth is the model field's CSS width in the header: as wide as the model's name (so a long
+ * one is not cut to "fake-model-with-a"), from the usual 150 px up to a third of the header's
+ * width; '' leaves it to the style sheet (the "⋯" menu, or no width known).
+ */
+export function modelWidth(model: string, room: number): string {
+  if (!(room > 0 && Number.isFinite(room))) return '';
+  return `clamp(150px, ${model.length + 3}ch, ${Math.max(150, Math.round(room / 3))}px)`;
+}
+
+/**
+ * ModelPicker is the chat's provider and model. room is the header's width (0 in the "⋯" menu):
+ * the model field grows into it; the whole name is its tooltip. A change goes to the chat list too,
+ * so New chat goes on with it.
+ */
+function ModelPicker({ chatId, settings: s, onError, room }: { chatId: string; settings: gui.ChatSettingsView; onError: (s: string) => void; room: number }) {
   const providers = s.providers.map((p) => ({ name: p.name, defaultModel: p.defaultModel }));
   const [prov, setProv] = useState('');
   const [model, setModel] = useState('');
@@ -111,6 +121,7 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
     call(() => ProviderModels(prov)).then((ms) => setModels((ms ?? []).map((m) => m.id)), () => setModels([]));
   }, [prov]);
   const save = (p: string, m: string) => {
+    modelChanged(chatId, p, m); // at once: a New chat pressed right after goes on with it
     call(() => SetChatModel(chatId, p, m)).catch((e: unknown) => onError(message(e)));
   };
   if (providers.length === 0) {
@@ -134,120 +145,13 @@ function ModelPicker({ chatId, settings: s, onError }: { chatId: string; setting
       </label>
       <label className="small">
         <span className="picker-label">Model</span>
-        <input list="chat-models" value={model} placeholder="model name" onChange={(e) => setModel(e.target.value)}
+        <input list="chat-models" value={model} placeholder="model name" title={model || undefined} style={{ width: modelWidth(model, room) || undefined }}
+          onChange={(e) => setModel(e.target.value)}
           onBlur={() => save(prov, model)} onKeyDown={(e) => { if (e.key === 'Enter') save(prov, model); }} />
         <datalist id="chat-models">{models.map((m) => <option key={m} value={m} />)}</datalist>
       </label>
     </div>
   );
-}
-
-function ToolPicker({ chatId, onError, agent, settings }: { chatId: string; onError: (s: string) => void; agent?: Agent; settings: gui.ChatSettingsView | null }) {
-  const [open, setOpen] = useState(false);
-  // Whether the next turn searches its tools, and why: asked again when the
-  // chat's tools, model or the settings change (and when the popover opens).
-  const [search, setSearch] = useState<SearchDecision | null>(null);
-  const [asked, setAsked] = useState(0);
-  useEffect(() => {
-    call(() => ToolSearchStatus(chatId)).then(setSearch, () => setSearch(null));
-  }, [chatId, settings, asked, open]);
-  const [tools, setTools] = useState<ToolItem[]>([]);
-  const [offServers, setOffServers] = useState<string[]>([]);
-  const [offTools, setOffTools] = useState<string[]>([]);
-  // The chat's own tool mode ("" leaves it to the agent, the settings, the
-  // model's window) and the one the next turn uses, with who chose it.
-  const [chatMode, setChatMode] = useState('');
-  const [mode, setMode] = useState<host.ToolMode | null>(null);
-  useEffect(() => {
-    call(() => ToolModeStatus(chatId)).then(setMode, () => setMode(null));
-  }, [chatId, settings, asked, open]);
-  useEffect(() => {
-    void Promise.all([call(() => Tools()), call(() => ChatOptionsOf(chatId))]).then(([list, o]) => {
-      setTools((list.tools ?? []).filter((t) => agentAllows(agent, t)).map((t) => ({ name: t.name, server: t.server, tool: t.tool })));
-      setOffServers(o.offServers ?? []);
-      setOffTools(o.offTools ?? []);
-      setChatMode(o.toolMode ?? '');
-    }, (e: unknown) => onError(message(e)));
-  }, [chatId, onError, agent]);
-  const groups = useMemo(() => {
-    const m = new Map<string, ToolItem[]>();
-    for (const t of tools) m.set(t.server, [...(m.get(t.server) ?? []), t]);
-    return [...m.entries()];
-  }, [tools]);
-  const active = tools.filter((t) => !offServers.includes(t.server) && !offTools.includes(t.name)).length;
-  const save = (servers: string[], ts: string[], toolMode = chatMode) => {
-    setOffServers(servers);
-    setOffTools(ts);
-    setChatMode(toolMode);
-    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts, toolMode })).then(() => setAsked((n) => n + 1), (e: unknown) => onError(message(e)));
-  };
-  const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
-  const { anchor, pop } = usePopover(open, tools.length);
-  return (
-    // Esc closes the popover from its button too (focus stays there after a click).
-    <div className="chat-tools" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
-      <button type="button" ref={anchor} aria-expanded={open} onClick={() => setOpen(!open)}>
-        Tools: {active}
-        {mode && mode.mode !== 'direct' && <span className="badge" title={`Tools are offered in ${mode.mode} mode`}>{mode.mode === 'code' ? 'code mode' : 'code + direct'}</span>}
-        {agent?.delegate ? <span className="muted small"> via {count(groups.filter(([s]) => !offServers.includes(s)).length, 'specialist')}</span>
-          : toolSearchBadge(search) && <span className="badge warn" title={search?.reason}>{toolSearchBadge(search)}</span>}
-      </button>
-      {open && (
-        <div className="popover tools-popover" ref={pop} role="dialog" aria-label="Tools for this chat">
-          {agent && <p className="small muted">The agent {agent.name} uses these servers{agent.delegate ? ': the model asks one specialist (ask_<server>) per server, each with only its own tools' : ''}.</p>}
-          {!agent?.delegate && <ToolSearchNote decision={search} />}
-          {!agent?.delegate && (
-            <ToolModeChoice name={`tool-mode-${chatId}`} legend="How the model calls tools" value={chatMode}
-              auto={mode ? autoNote(mode, agent) : 'as the settings say'} onChange={(m) => save(offServers, offTools, m)} />
-          )}
-          {groups.map(([server, ts]) => {
-            const on = !offServers.includes(server);
-            return (
-              <fieldset key={server}>
-                <legend>
-                  <label>
-                    <input type="checkbox" checked={on} onChange={() => save(toggle(offServers, server), offTools)} />
-                    {server} <span className="muted small">({count(ts.length, 'tool')})</span>
-                  </label>
-                </legend>
-                {on && ts.map((t) => (
-                  <label key={t.name} className="small tool-toggle">
-                    <input type="checkbox" checked={!offTools.includes(t.name)} onChange={() => save(offServers, toggle(offTools, t.name))} />
-                    {t.tool}
-                  </label>
-                ))}
-              </fieldset>
-            );
-          })}
-          {groups.length === 0 && <p className="muted small">No server has tools running. Add or start servers on the <a href="#/servers">Servers</a> page.</p>}
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** autoNote says what "Automatic" means for this chat: what the agent or the settings chose, else the default for the model's window. */
-function autoNote(m: host.ToolMode, agent?: Agent): string {
-  const window = m.window > 0 ? `its context window is ${kTokens(m.window)} tokens` : 'its context window is not known';
-  const byModel = `${modeLabel(m.default).toLowerCase()} for this model (${window}; code mode at ${kTokens(m.codeWindow)} or less)`;
-  switch (m.by) {
-    case 'agent':
-      return `${modeLabel(m.mode).toLowerCase()}, as the agent ${agent?.name ?? ''} says`;
-    case 'settings':
-      return `${modeLabel(m.mode).toLowerCase()}, as Settings → Code mode says`;
-    case 'model':
-      return byModel;
-    default:
-      return `the agent's or the settings' choice, else ${byModel}`;
-  }
-}
-
-/** agentAllows mirrors chat.Agent.Allows: the agent's servers, narrowed to its tools where it names some. */
-function agentAllows(agent: Agent | undefined, t: { name: string; server: string }): boolean {
-  if (!agent) return true;
-  if (!agent.servers.includes(t.server)) return false;
-  const named = (agent.tools ?? []).filter((n) => n.startsWith(`${t.server}__`));
-  return named.length === 0 || named.includes(t.name);
 }
 
 function ExportMenu({ chatId, onError }: { chatId: string; onError: (s: string) => void }) {

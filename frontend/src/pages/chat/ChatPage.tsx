@@ -1,8 +1,9 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import {
-  chatState, clearError, lastUserMessage, loadChats, loadOlder, newChat, openChat, remove, rename, searchChats, send, startEdit, stop, useChat, type Chat, type Message,
+  chatState, clearError, jumped, lastUserMessage, listed, loadChats, loadNewer, loadOlder, newChat, openChat, remove, rename, searchChats, send, startEdit, stop, toLatest, useChat,
+  type Chat, type Message,
 } from '../../chat';
 import { useAgents } from '../../agents';
 import { ApprovalCard } from '../../components/ApprovalCard';
@@ -58,8 +59,14 @@ export function ChatPage() {
 }
 
 function ChatList() {
-  const chats = useChat((s) => s.chats);
+  const all = useChat((s) => s.chats);
   const current = useChat((s) => s.current);
+  const shown = useChat((s) => s.messages.length);
+  const running = useChat((s) => s.running);
+  const approvals = useChat((s) => s.approvals);
+  const elicits = useChat((s) => s.elicits);
+  // Chats never used are not listed, the open one excepted (see isDraft).
+  const chats = useMemo(() => listed({ chats: all, current, running, approvals, elicits, messages: { length: shown } }), [all, current, running, approvals, elicits, shown]);
   const hits = useChat((s) => s.hits);
   const { agents } = useAgents();
   const [q, setQ] = useState('');
@@ -82,7 +89,7 @@ function ChatList() {
         <ul aria-label="Search results">
           {hits.map((h) => (
             <li key={h.chatId + h.messageId}>
-              <button type="button" onClick={() => void openChat(h.chatId)}>
+              <button type="button" onClick={() => void openChat(h.chatId, { at: h.messageId })}>
                 <strong>{h.title}</strong>
                 <span className="small muted snippet">{snippetNodes(h.snippet)}</span>
               </button>
@@ -107,6 +114,8 @@ function snippetNodes(s: string) {
 
 /** ChatItem is one chat in the list: its title, and the agent it started from (chats of one agent are told apart by their titles). */
 function ChatItem({ chat, selected, agent }: { chat: Chat; selected: boolean; agent?: string }) {
+  const answering = useChat((s) => !!s.running[chat.id]);
+  const asking = useChat((s) => s.approvals.some((a) => a.chatId === chat.id) || s.elicits.some((e) => e.chatId === chat.id));
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [title, setTitle] = useState(chat.title);
@@ -124,11 +133,30 @@ function ChatItem({ chat, selected, agent }: { chat: Chat; selected: boolean; ag
   return (
     <li className={selected ? 'selected' : ''}>
       <button type="button" aria-current={selected} title={name} onClick={() => void openChat(chat.id)} onDoubleClick={() => setEditing(true)}>
-        <span className="chat-item-title">{name}</span>
+        <span className="chat-item-head">
+          <span className="chat-item-title">{name}</span>
+          <ChatMark answering={answering} asking={asking} />
+        </span>
         {agent && <span className="chat-item-agent small muted" title={`Started from the agent ${agent}`}>{agent}</span>}
       </button>
       {selected && <ChatItemActions id={chat.id} name={name} confirm={confirm} setConfirm={setConfirm} onRename={() => setEditing(true)} />}
     </li>
+  );
+}
+
+/**
+ * ChatMark marks a chat of the list that is at work out of view: a pulsing dot while it answers,
+ * a "?" while it waits for the user (an approval or a server's form). What it means is part of
+ * the item's name ("Plan the trip, answering"), so a screen reader hears it.
+ */
+function ChatMark({ answering, asking }: { answering: boolean; asking: boolean }) {
+  if (!asking && !answering) return null;
+  return (
+    <>
+      {asking ? <span className="chat-state asking" aria-hidden="true" title="Waiting for your answer">?</span>
+        : <span className="chat-state answering" aria-hidden="true" title="Answering…" />}
+      <span className="visually-hidden">{asking ? ', waiting for your answer' : ', answering'}</span>
+    </>
   );
 }
 
@@ -173,25 +201,36 @@ const NEAR_TOP = 400;
 /** PIN_FRAMES is for how many frames the message that was on top is held in place after an older page came in. */
 const PIN_FRAMES = 12;
 
+/** MARK_MS is how long a search hit's message stays marked after the chat opened at it. */
+export const MARK_MS = 2500;
+
 /**
- * Messages shows the open chat from its end. Older pages load as the user scrolls up, the
- * message that was on top staying where it was; a long chat has only the messages near the
- * viewport in the DOM (see VIRTUAL_FROM). It follows the end while a reply streams unless the
- * user scrolled away.
+ * Messages shows the open chat from its end, or from a search hit (marked for a moment). Older
+ * pages load as the user scrolls up, the message that was on top staying where it was, and,
+ * opened at a hit, newer ones as the user scrolls down; a long chat has only the messages near
+ * the viewport in the DOM (see VIRTUAL_FROM). It follows the end while a reply streams unless the
+ * user scrolled away; more than a screen from the end, a round ↓ button goes back to it.
  */
 function Messages() {
   const current = useChat((s) => s.current);
   const messages = useChat((s) => s.messages);
-  const notice = useChat((s) => s.notice);
   const hasMore = useChat((s) => s.hasMore);
   const loadingOlder = useChat((s) => s.loadingOlder);
+  const hasNewer = useChat((s) => s.hasNewer);
+  const loadingNewer = useChat((s) => s.loadingNewer);
+  const jump = useChat((s) => s.jump);
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const stuck = useRef(true); // following the end
+  const endAsked = useRef(false); // ↓ pressed on a chat opened at a hit: follow the end once it is loaded
   const lastTop = useRef(0); // the scroll offset at the last scroll event
   // More came below while the user was scrolled up: the "new ↓" pill shows.
   const [below, setBelow] = useState(false);
+  // The view is more than a screen from the end: the ↓ button shows.
+  const [far, setFar] = useState(false);
+  const [marked, setMarked] = useState('');
   const grew = useRef('');
+  const hadNewer = useRef(false); // the end grew from a newer page, not from a reply: no pill
   // The first message, where it was in the content and the scroll offset, as of the last frame.
   const last = useRef({ first: '', firstTop: 0, top: 0 });
   const n = messages.length;
@@ -199,6 +238,10 @@ function Messages() {
   const lastMsg = messages[n - 1];
   const seen = useRef({ chat: '', lastId: '' });
   if (seen.current.chat !== current || (lastMsg && lastMsg.id !== seen.current.lastId && lastMsg.role === 'user')) stuck.current = true;
+  // Opened at a search hit: the hit is shown, not the end (which is not loaded yet).
+  if (jump || hasNewer) stuck.current = false;
+  else if (endAsked.current) stuck.current = true;
+  if (!hasNewer) endAsked.current = false;
   seen.current = { chat: current, lastId: lastMsg?.id ?? '' };
   const virtual = hasMore || n >= VIRTUAL_FROM;
   const v = useVirtualizer({
@@ -272,12 +315,39 @@ function Messages() {
     return (el.querySelector(`[data-mid="${CSS.escape(messages[i]?.id ?? '')}"]`) as HTMLElement | null)?.offsetTop;
   };
 
+  /** gap is how far (px) the view is from the end. */
+  const gap = (el: HTMLDivElement) => el.scrollHeight - el.scrollTop - el.clientHeight;
+
+  // A chat opened at a search hit: bring the hit into sight (before the effect below reads the
+  // offset) and mark it for a moment.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const i = jump ? messages.findIndex((m) => m.id === jump) : -1;
+    if (!el || i < 0) return;
+    // A third down the view, where one reads; held there while the rows around it are measured.
+    const y = Math.round(el.clientHeight / 3);
+    const top = topOf(i);
+    if (top !== undefined) el.scrollTop = Math.max(0, top - y);
+    lastTop.current = el.scrollTop;
+    if (virtual) v.scrollOffset = el.scrollTop;
+    pin(el, jump, y);
+    setMarked(jump);
+    jumped();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [jump, messages, virtual]);
+  useEffect(() => {
+    if (!marked) return;
+    const t = setTimeout(() => setMarked(''), MARK_MS);
+    return () => clearTimeout(t);
+  }, [marked]);
+
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const first = messages[0]?.id ?? '';
     const prev = last.current;
-    const was = prev.first && first !== prev.first ? messages.findIndex((m) => m.id === prev.first) : -1;
+    // (Not when the chat opened at a search hit: the hit is where the view goes.)
+    const was = !jump && prev.first && first !== prev.first ? messages.findIndex((m) => m.id === prev.first) : -1;
     if (was > 0) {
       // Older messages were put before: keep the one that was first where it was — at once from
       // the laid-out (or, virtualised, estimated) offsets, then for a few frames from where it
@@ -292,16 +362,19 @@ function Messages() {
     // The end changed (a new message, more text, a tool card) out of view: say so.
     const end = messages[n - 1];
     const sign = end ? `${end.id}:${end.text.length}:${end.toolCalls.length}:${end.status}` : '';
-    if (grew.current && sign !== grew.current && !stuck.current && was <= 0) setBelow(true);
+    if (grew.current && sign !== grew.current && !stuck.current && was <= 0 && !hadNewer.current) setBelow(true);
     else if (stuck.current) setBelow(false);
     grew.current = sign;
+    hadNewer.current = hasNewer;
+    setFar(hasNewer || gap(el) > el.clientHeight);
     // Tell the virtualizer at once (its scroll event comes later): it keeps rows above the
     // view in place as they are measured only when it knows where the view is.
     if (virtual) v.scrollOffset = el.scrollTop;
     last.current = { first, firstTop: topOf(0) ?? 0, top: el.scrollTop };
     if (hasMore && el.scrollTop < NEAR_TOP && !stuck.current) void loadOlder();
+    if (hasNewer && gap(el) < NEAR_TOP && !jump) void loadNewer();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [messages, virtual]);
+  }, [messages, virtual, hasNewer]);
 
   // Measured heights change after render (Markdown, images, app cards, a tool card opening), and the
   // list itself shrinks when an approval card or form appears below it: keep following the end.
@@ -321,9 +394,16 @@ function Messages() {
   const toEnd = () => {
     const el = scroller.current;
     if (!el) return;
+    if (hasNewer) {
+      // The end is not loaded: load it, then follow it.
+      endAsked.current = true;
+      void toLatest();
+      return;
+    }
     stuck.current = true;
     toBottom(el);
     setBelow(false);
+    setFar(false);
   };
 
   const onScroll = () => {
@@ -332,12 +412,14 @@ function Messages() {
     // Only the user moving the view up stops the following. Content that grew since the last
     // frame also leaves the end out of view, and a scroll event dispatched before the layout
     // effect or the resize observer catches up must not be read as the user scrolling away.
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) stuck.current = true;
+    if (gap(el) < 40 && !hasNewer) stuck.current = true;
     else if (el.scrollTop < lastTop.current - 1) stuck.current = false;
     lastTop.current = el.scrollTop;
     if (stuck.current) setBelow(false);
+    setFar(hasNewer || gap(el) > el.clientHeight);
     last.current = { first: messages[0]?.id ?? '', firstTop: topOf(0) ?? 0, top: el.scrollTop };
     if (hasMore && el.scrollTop < NEAR_TOP) void loadOlder();
+    if (hasNewer && gap(el) < NEAR_TOP) void loadNewer();
   };
 
   // Home and End jump at once: a smooth scroll across rows measured on the way would stop short.
@@ -362,13 +444,26 @@ function Messages() {
       {loadingOlder ? 'Loading earlier messages…' : <button type="button" className="link small" onClick={() => void loadOlder()}>Load earlier messages</button>}
     </div>
   );
+  const newer = hasNewer && (
+    <div className="older small muted" role="status">
+      {loadingNewer ? 'Loading later messages…' : <button type="button" className="link small" onClick={() => void loadNewer()}>Load later messages</button>}
+    </div>
+  );
+  // The chat's last message, when it is shown (Retry, Edit and the rest act on it).
+  const isLast = (i: number) => i === n - 1 && !hasNewer;
+  const down = below ? (
+    <button type="button" className="new-below" onClick={toEnd} aria-label="New messages below: scroll to the end">New ↓</button>
+  ) : far && (
+    <button type="button" className="new-below latest" onClick={toEnd} aria-label="Jump to the latest message" title="Jump to the latest message">↓</button>
+  );
   if (!virtual) {
     return (
-      <div className="messages" ref={scroller} onScroll={onScroll} aria-live="polite" aria-label="Messages" aria-busy={loadingOlder}>
+      <div className="messages" ref={scroller} onScroll={onScroll} aria-live="polite" aria-label="Messages" aria-busy={loadingOlder || loadingNewer}>
         {older}
-        {messages.map((m, i) => <MessageView key={m.id} m={m} last={i === n - 1} />)}
-        {notice && <div className="notice" role="status">{notice}</div>}
-        {below && <button type="button" className="new-below" onClick={toEnd} aria-label="New messages below: scroll to the end">New ↓</button>}
+        {messages.map((m, i) => <MessageView key={m.id} m={m} last={isLast(i)} marked={m.id === marked} />)}
+        {newer}
+        <TurnNotice />
+        {down}
       </div>
     );
   }
@@ -376,17 +471,18 @@ function Messages() {
   // (seq 0 until the chat is reloaded) is announced instead.
   const announce = lastMsg && lastMsg.seq === 0 && lastMsg.role === 'assistant' && lastMsg.status !== 'streaming' ? lastMsg.text.slice(0, 300) : '';
   return (
-    <div className="messages virtual" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} aria-label="Messages" aria-busy={loadingOlder} tabIndex={0}>
+    <div className="messages virtual" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} aria-label="Messages" aria-busy={loadingOlder || loadingNewer} tabIndex={0}>
       {older}
       <div ref={inner} className="virtual-list" style={{ height: v.getTotalSize() }}>
         {items.map((it) => (
           <div key={it.key} data-index={it.index} ref={v.measureElement} className="virtual-row" style={{ transform: `translateY(${it.start}px)` }}>
-            <MessageView m={messages[it.index]!} last={it.index === n - 1} />
+            <MessageView m={messages[it.index]!} last={isLast(it.index)} marked={messages[it.index]!.id === marked} />
           </div>
         ))}
       </div>
-      {notice && <div className="notice" role="status">{notice}</div>}
-      {below && <button type="button" className="new-below" onClick={toEnd} aria-label="New messages below: scroll to the end">New ↓</button>}
+      {newer}
+      <TurnNotice />
+      {down}
       <div className="visually-hidden" aria-live="polite">{announce}</div>
     </div>
   );
@@ -398,9 +494,9 @@ function Messages() {
  * messages, their Markdown and highlighted code, are not rendered again on
  * every delta; without it each turn cost more the longer the chat was.
  */
-const MessageView = memo(function MessageView({ m, last }: { m: Message; last: boolean }) {
+const MessageView = memo(function MessageView({ m, last, marked = false }: { m: Message; last: boolean; marked?: boolean }) {
   return (
-    <article className={`message ${m.role}${last ? ' last' : ''}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
+    <article className={`message ${m.role}${last ? ' last' : ''}${marked ? ' found' : ''}`} data-testid={`message-${m.role}`} data-status={m.status} data-mid={m.id} data-seq={m.seq}>
       {m.role === 'user' ? <UserMessageBody m={m} /> : m.role === 'summary' ? <SummaryBody m={m} /> : <Markdown text={m.text} streaming={m.status === 'streaming'} />}
       {m.toolCalls.length > 0 && (
         <div className="tool-cards">{m.toolCalls.map((c) => <ToolCallCard key={c.index} call={c} />)}</div>
@@ -416,6 +512,35 @@ const MessageView = memo(function MessageView({ m, last }: { m: Message; last: b
     </article>
   );
 });
+
+/**
+ * TurnNotice is the open chat's notice under its messages: a rate limit's wait, counting down to
+ * the provider being asked again (in the warning colour: nothing is wrong yet, but the answer
+ * waits), or a step-limit or context note. The countdown is not read out each second: a screen
+ * reader hears the wait once.
+ */
+export function TurnNotice() {
+  const notice = useChat((s) => s.notice);
+  const retry = useChat((s) => s.retry);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!retry) return;
+    const tick = () => setNow(Date.now());
+    const t = setInterval(tick, 250);
+    tick();
+    return () => clearInterval(t);
+  }, [retry]);
+  if (retry) {
+    const left = Math.max(0, Math.ceil((retry.until - now) / 1000));
+    return (
+      <div className="notice-card small retry-wait" role="status">
+        <span aria-hidden="true">{left > 0 ? `The provider is rate-limited; retrying in ${left} s…` : 'The provider is rate-limited; retrying now…'}</span>
+        <span className="visually-hidden">{`The provider is rate-limited; retrying in ${retry.seconds} seconds.`}</span>
+      </div>
+    );
+  }
+  return notice ? <div className="notice" role="status">{notice}</div> : null;
+}
 
 /** SummaryBody is a compaction's summary: collapsed, it says what happened; open, what the model reads instead of the messages above. */
 /** Waiting is an answer not begun: "…", or that the model on this computer is loading. */
@@ -461,6 +586,7 @@ function Composer() {
   const current = useChat((s) => s.current);
   const running = useChat((s) => !!s.running[s.current]);
   const editing = useChat((s) => s.editing);
+  const focus = useChat((s) => s.focus);
   const [text, setText] = useState('');
   const [atts, setAtts] = useState<Attachment[]>([]);
   const [sel, setSel] = useState(0);
@@ -476,6 +602,10 @@ function Composer() {
     // user typed a slash command and moved into its arguments form.
     if (!editing && !wrap.current?.contains(document.activeElement)) box.current?.focus();
   }, [current, editing]);
+  // New chat on a chat still empty makes no other: it puts the cursor here.
+  useEffect(() => {
+    if (focus) box.current?.focus();
+  }, [focus]);
   const submit = async () => {
     if (!text.trim() || running) return;
     const t = text;
@@ -511,7 +641,7 @@ function Composer() {
     } else if (e.key === 'Escape' && running) {
       e.preventDefault();
       void stop();
-    } else if (e.key === 'ArrowUp' && !text && !running) {
+    } else if (e.key === 'ArrowUp' && !text && !running && !chatState().hasNewer) {
       const u = lastUserMessage(chatState().messages);
       if (u) {
         e.preventDefault();

@@ -22,7 +22,7 @@ describe('ContextMeter', () => {
   it('shows used / window and, opened, what takes it and Compact now', () => {
     setMeter('c1', meter({ used: 5200, history: 1200, results: 3000, tools: 900, system: 100, stubbed: 2, calibrated: true }));
     render(<ContextMeter chatId="c1" />);
-    const button = screen.getByRole('button', { name: 'Context 5.2k of 8.2k tokens' });
+    const button = screen.getByRole('button', { name: '63% — context 5.2k of 8.2k tokens' });
     expect(screen.getByRole('meter', { name: 'Context used' }).getAttribute('aria-valuenow')).toBe('5200');
     expect(button.className).toContain('near');
     fireEvent.click(button);
@@ -35,7 +35,7 @@ describe('ContextMeter', () => {
   it('says when the window is assumed, and where to set the real one', () => {
     setMeter('c1', meter({ used: 4000, window: 32000, limit: 25600, assumed: true }));
     render(<ContextMeter chatId="c1" />);
-    const button = screen.getByRole('button', { name: 'Context 4.0k of 32k tokens (window assumed)' });
+    const button = screen.getByRole('button', { name: '13% · assumed — context 4.0k of 32k tokens (window assumed)' });
     expect(button.textContent).toContain('assumed');
     fireEvent.click(button);
     const note = screen.getByRole('note');
@@ -46,14 +46,29 @@ describe('ContextMeter', () => {
   it('says when this turn\'s own results are stubbed', () => {
     setMeter('c1', meter({ used: 6000, turnStubbed: 2 }));
     render(<ContextMeter chatId="c1" />);
-    fireEvent.click(screen.getByRole('button', { name: /^Context / }));
+    fireEvent.click(screen.getByRole('button', { name: /— context / }));
     expect(screen.getByRole('dialog', { name: 'Context window' }).textContent).toContain('sees 2 earlier steps of it as stubs');
+  });
+
+  // A voice-control user says what they see ("click 34 percent"): the name starts with it (WCAG 2.5.3).
+  it.each([
+    { name: 'a known window', m: meter({ used: 2800, window: 8192 }) },
+    { name: 'an assumed window', m: meter({ used: 11_000, window: 32_768, assumed: true }) },
+    { name: 'an unknown window', m: meter({ used: 3412, window: 0, limit: 0 }) },
+    { name: 'summarising', m: meter({ compacting: true }) },
+  ])('names the button with its visible text first: $name', ({ m }) => {
+    setMeter('c1', m);
+    render(<ContextMeter chatId="c1" />);
+    const button = screen.getByRole('button', { expanded: false });
+    const visible = button.textContent ?? '';
+    expect(visible).not.toBe('');
+    expect(button.getAttribute('aria-label')?.startsWith(visible)).toBe(true);
   });
 
   it('says when the chat is being summarised', () => {
     setMeter('c1', meter({ compacting: true }));
     render(<ContextMeter chatId="c1" />);
-    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Summarising… the earlier messages' })).toBeTruthy();
   });
 });
 
@@ -91,15 +106,15 @@ describe('the meter when events come late', () => {
     setMeter('late', meter({ used: 100 }));
     render(<ContextMeter chatId="late" />);
     send({ seq: 1, type: 'context', context: meter({ compacting: true }) });
-    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Summarising… the earlier messages' })).toBeTruthy();
     // The summary's message comes, its meter (seq 2) does not: the orderer gives up on it.
     send({ seq: 3, type: 'message', messageId: 's', role: 'summary', text: 'Notes.' });
     act(() => { vi.advanceTimersByTime(GAP_MS); });
-    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Summarising… the earlier messages' })).toBeTruthy();
     send({ seq: 2, type: 'context', context: meter({ used: 2100 }) }); // late, and still the newest meter
-    expect(screen.getByRole('button', { name: 'Context 2.1k of 8.2k tokens' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /— context 2\.1k of 8\.2k tokens$/ })).toBeTruthy();
     send({ seq: 1, type: 'context', context: meter({ compacting: true }) }); // a duplicate, older: ignored
-    expect(screen.getByRole('button', { name: 'Context 2.1k of 8.2k tokens' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /— context 2\.1k of 8\.2k tokens$/ })).toBeTruthy();
     expect(asked.n).toBe(0);
   });
 
@@ -108,10 +123,10 @@ describe('the meter when events come late', () => {
     setMeter('failed', meter({ used: 900 }));
     render(<ContextMeter chatId="failed" />);
     send({ seq: 10, type: 'context', context: meter({ compacting: true }) });
-    expect(screen.getByRole('button', { name: 'Summarising the earlier messages…' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Summarising… the earlier messages' })).toBeTruthy();
     send({ seq: 11, type: 'error', error: 'save summary: disk full' });
     send({ seq: 12, type: 'done' });
-    expect(await screen.findByRole('button', { name: 'Context 1.5k of 8.2k tokens' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /— context 1\.5k of 8\.2k tokens$/ })).toBeTruthy();
     expect(asked.n).toBe(1);
   });
 });

@@ -19,6 +19,14 @@ export function level(m: Meter): 'ok' | 'near' | 'full' {
 }
 
 /**
+ * meterName is the meter button's accessible name: its visible text first (what a voice-control
+ * user says to press it: "34% · assumed"), then what it measures.
+ */
+export function meterName(shown: string, label: string): string {
+  return `${shown} — ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+}
+
+/**
  * ContextMeter is the chat header's gauge of the model's context window: used / window, what takes the
  * space (tools, system prompt, conversation, tool results), where the chat will be summarised, and
  * "Compact now". It follows the chat's context events; a chat just opened asks ChatContext once.
@@ -41,15 +49,16 @@ export function ContextMeter({ chatId }: { chatId: string }) {
     : !meter.window ? `Context ${kilo(meter.used)} tokens (window not known)`
       : meter.assumed ? `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens (window assumed)`
         : `Context ${kilo(meter.used)} of ${kilo(meter.window)} tokens`;
+  const shown = meter.compacting ? 'Summarising…' : `${meter.window ? `${pct}%` : kilo(meter.used)}${meter.assumed ? ' · assumed' : ''}`;
   return (
     <div className="context-meter" onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); setOpen(false); anchor.current?.focus(); } }}>
-      <button type="button" ref={anchor} className={`meter-button ${lv}`} aria-expanded={open} aria-label={label} title={label} onClick={() => setOpen(!open)}>
-        {meter.compacting ? <span className="small">Summarising…</span> : (
+      <button type="button" ref={anchor} className={`meter-button ${lv}`} aria-expanded={open} aria-label={meter.compacting ? 'Summarising… the earlier messages' : meterName(shown, label)} title={label} onClick={() => setOpen(!open)}>
+        {meter.compacting ? <span className="small">{shown}</span> : (
           <>
             <span className="meter-bar" role="meter" aria-valuemin={0} aria-valuemax={meter.window || meter.used} aria-valuenow={meter.used} aria-label="Context used">
               <span className="meter-fill" style={{ width: `${meter.window ? pct : 0}%` }} />
             </span>
-            <span className="small">{meter.window ? `${pct}%` : kilo(meter.used)}{meter.assumed ? ' · assumed' : ''}</span>
+            <span className="small">{shown}</span>
           </>
         )}
       </button>

@@ -59,6 +59,27 @@ describe('Markdown images', () => {
   });
 });
 
+describe('Markdown code blocks', () => {
+  it.each([
+    { name: 'a named language', text: '```python\nprint("a very long line that scrolls sideways")\n```', lang: 'python', region: 'Code, python' },
+    { name: 'none: highlight.js\'s guess is not shown', text: '```\nSELECT id, name FROM users WHERE id = 1;\n```', lang: '', region: 'Code' },
+    { name: 'none yet (streaming)', text: '```\nplain text\n```', streaming: true, lang: '', region: 'Code' },
+  ])('have a bar with the language and Copy above the code, and scroll by keyboard: $name', ({ text, streaming, lang, region }) => {
+    const { container } = render(<Markdown text={text} streaming={streaming} />);
+    const block = container.querySelector('.code-block')!;
+    const [head, pre] = Array.from(block.children);
+    // Copy is in the bar above the code, not laid over its first line.
+    expect(head?.className).toBe('code-head');
+    expect(head?.querySelector('.code-lang')?.textContent).toBe(lang);
+    expect(head?.querySelector('button')?.getAttribute('aria-label')).toBe('Copy code');
+    expect(pre?.tagName).toBe('PRE');
+    expect(pre?.querySelector('button')).toBeNull();
+    // A long line scrolls sideways: the code is a focusable, named region (axe scrollable-region-focusable).
+    expect(screen.getByRole('region', { name: region })).toBe(pre);
+    expect(pre?.getAttribute('tabindex')).toBe('0');
+  });
+});
+
 describe('Markdown links', () => {
   it('open in the system browser on click; the window does not navigate', () => {
     render(<Markdown text={'See [the docs](https://example.com/docs?q=1).'} />);

@@ -22,8 +22,27 @@ import { ExternalLink, externalURL, openExternal } from '../../components/Extern
 let guessing: ReturnType<typeof rehypeHighlight> | undefined;
 let named: ReturnType<typeof rehypeHighlight> | undefined;
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [() => (guessing ??= rehypeHighlight({ detect: true }))];
-const streamingRehypePlugins = [() => (named ??= rehypeHighlight({ detect: false }))];
+
+/** HastNode is the little of a hast node namedLanguage reads. */
+interface HastNode { type: string; tagName?: string; properties?: Record<string, unknown>; children?: HastNode[] }
+
+/** markNamed puts the language a fence names on its code as data-lang (highlight.js adds its guess to the class). */
+function markNamed(node: HastNode): void {
+  if (node.type === 'element' && node.tagName === 'code') {
+    const cls = node.properties?.className;
+    const lang = Array.isArray(cls) ? cls.map(String).find((c) => c.startsWith('language-'))?.slice('language-'.length) : undefined;
+    if (lang) node.properties = { ...node.properties, dataLang: lang };
+  }
+  node.children?.forEach(markNamed);
+}
+
+/**
+ * namedLanguage runs before the highlighter: a code block's bar shows the language its fence
+ * names, never highlight.js's guess (which takes SQL for bash).
+ */
+const namedLanguage = () => markNamed;
+const rehypePlugins = [namedLanguage, () => (guessing ??= rehypeHighlight({ detect: true }))];
+const streamingRehypePlugins = [namedLanguage, () => (named ??= rehypeHighlight({ detect: false }))];
 
 /** textOf flattens rendered children back to the code's text (for Copy). */
 function textOf(node: ReactNode): string {
@@ -35,6 +54,18 @@ function textOf(node: ReactNode): string {
   return '';
 }
 
+/** languageOf is the language a fenced block names (its code's data-lang, see namedLanguage); '' when none. */
+export function languageOf(node: ReactNode): string {
+  const code = Array.isArray(node) ? node.find((n) => n && typeof n === 'object') : node;
+  const lang = code && typeof code === 'object' && 'props' in code ? (code.props as Record<string, unknown>)['data-lang'] : '';
+  return typeof lang === 'string' ? lang : '';
+}
+
+/**
+ * CodeBlock is a fenced block: a bar with its language and Copy above the code (not over its
+ * first line). The code is a labelled region that takes the focus, so a keyboard can scroll a
+ * long line sideways.
+ */
 function CodeBlock({ children }: { children?: ReactNode }) {
   const [copied, setCopied] = useState(false);
   const copy = () => {
@@ -43,10 +74,14 @@ function CodeBlock({ children }: { children?: ReactNode }) {
       setTimeout(() => setCopied(false), 1500);
     });
   };
+  const lang = languageOf(children);
   return (
     <div className="code-block">
-      <button type="button" className="copy small" onClick={copy} aria-label="Copy code">{copied ? 'Copied' : 'Copy'}</button>
-      <pre>{children}</pre>
+      <div className="code-head">
+        <span className="code-lang">{lang}</span>
+        <button type="button" className="copy small" onClick={copy} aria-label="Copy code">{copied ? 'Copied' : 'Copy'}</button>
+      </div>
+      <pre tabIndex={0} role="region" aria-label={lang ? `Code, ${lang}` : 'Code'}>{children}</pre>
     </div>
   );
 }

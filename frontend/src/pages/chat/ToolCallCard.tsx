@@ -1,15 +1,18 @@
-import { useState } from 'react';
-import { prettyJSON, resultText, useChat, type ToolCall } from '../../chat';
+import { useMemo, useState } from 'react';
+import { prettyJSON, resultText, useChat, type CallProgress, type ToolCall } from '../../chat';
 import { ToolApp } from '../../mcpapps/ToolApp';
 import { toolResult } from '../../mcpapps/toolApps';
 import { TaskStatus } from './TaskStatus';
 import { LOAD_SKILL, SkillLoaded } from './SkillLoaded';
 import { ServerIcon } from '../../components/Icon';
+import { blocksSummary, ContentBlocks } from '../../components/ContentBlocks';
 import { ResourceLinks } from '../../components/ResourceLinks';
 import { StructuredResult } from '../../components/StructuredResult';
 import { useServers } from '../../servers';
 import { ScriptCode } from '../../components/ScriptCode';
 import { Visible } from '../../components/Visible';
+import { count } from '../../plural';
+import './ToolCallCard.css';
 
 const LABEL: Record<string, string> = {
   streaming: 'preparing', pending: 'waiting for approval', running: 'running', done: 'done',
@@ -36,6 +39,9 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
   const cancelledTask = call.status === 'error' && call.task?.status === 'cancelled';
   const chatId = useChat((s) => s.current);
   const icon = useServers().servers.find((s) => s.name === server)?.icon;
+  // Images, audio and resources show under the text (a delegation's answer and a loaded skill are text).
+  const blocks = call.result && !delegated && call.name !== LOAD_SKILL ? call.result.content : [];
+  const others = blocksSummary(blocks.filter((c) => c.type !== 'text'));
   return (
     <div className={`tool-card status-${call.status}${call.parent ? ' sub' : ''}`} data-testid={call.parent ? 'sub-step' : 'tool-card'}>
       <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -46,13 +52,16 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         {call.durationMs > 0 && <span className="muted small" title={`${call.durationMs.toLocaleString('en')} ms${delegated || script ? ', without the time approvals waited for you' : ''}`}>{duration(call.durationMs)}</span>}
         {call.capped && <span className="badge warn small" title="The result was longer than its share of the model's context window">capped</span>}
       </button>
+      {call.status === 'running' && call.progress && <ProgressLine progress={call.progress} tool={tool} />}
       {call.capped && (
         <p className="small muted capped-note" data-testid="capped-note">
-          The model saw lines 1–{call.capped.shown} of {call.capped.lines} ({call.capped.chars.toLocaleString()} characters);{' '}
+          The model saw lines 1–{call.capped.shown} of {call.capped.lines} ({call.capped.seen && call.capped.seen < call.capped.chars
+            ? <>its first {call.capped.seen.toLocaleString()} of {call.capped.chars.toLocaleString()} characters; lines over 1,000 bytes count as several</>
+            : <>{call.capped.chars.toLocaleString()} characters</>});{' '}
           {call.capped.dropped
             ? <>this chat keeps the first {(call.capped.chars - call.capped.dropped).toLocaleString()} characters for the model to read on or search, and dropped the last {call.capped.dropped.toLocaleString()} (Settings → Chat → Long chats: Keep at most).</>
             : <>the whole result is kept with this chat, where the model can read on or search it.</>}{' '}
-          Below is all of it, with a marker where the model's view ended.
+          Below is all of it ({SHOWN_CHARS.toLocaleString('en')} characters at a time), with a marker where the model's view ended.
         </p>
       )}
       {script && <ScriptCode src={script} label="Script" />}
@@ -74,14 +83,15 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
         <div className="tool-card-body">
           <div className="small muted">Arguments</div>
           <pre className="args"><Visible text={prettyJSON(call.args || '{}')} /></pre>
-          {result && (
-            <>
-              <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
-              {call.capped && !call.isError && !delegated
-                ? <CappedResult text={result} shown={call.capped.shown ?? 0} lines={call.capped.lines} />
-                : <pre className={call.isError ? 'result bad' : 'result'}>{delegated && !call.isError ? answerOf(call) : result}</pre>}
-            </>
+          {(result || call.result) && (
+            <div className="small muted">{call.isError ? 'Error' : delegated ? 'Answer' : 'Result'}</div>
           )}
+          {result
+            ? call.capped && !call.isError && !delegated
+              ? <CappedResult text={result} capped={call.capped} />
+              : <LongText className={call.isError ? 'result bad' : 'result'} text={delegated && !call.isError ? answerOf(call) : result} />
+            : call.result && <p className="small muted no-text">{others ? `(no text; ${others})` : '(no content)'}</p>}
+          {blocks.length > 0 && <ContentBlocks content={blocks} tool={tool} text={false} />}
           {call.result && !delegated && call.name !== LOAD_SKILL && (
             <>
               <ResourceLinks content={call.result.content} server={server} />
@@ -107,24 +117,126 @@ export function duration(ms: number): string {
   return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
 }
 
-/** CappedResult is a capped result, whole, with a marker after the last line the model saw. */
-function CappedResult({ text, shown, lines }: { text: string; shown: number; lines: number }) {
-  const all = text.split('\n');
-  const seen = shown > 0 && shown < all.length ? shown : all.length;
+/** SHOWN_CHARS is how much of a long result is drawn at first, and how much more each "Show more" adds: a 2 MB result drawn whole kept the window busy. */
+export const SHOWN_CHARS = 50_000;
+
+/** LongText is a result's text, its first SHOWN_CHARS characters until the user asks for more. */
+function LongText({ text, className }: { text: string; className: string }) {
+  const [limit, setLimit] = useState(SHOWN_CHARS);
   return (
-    <pre className="result capped">
-      {all.slice(0, seen).join('\n')}
-      {seen < all.length && (
-        <>
-          {'\n'}
-          <span className="capped-marker" role="separator" aria-label="The model's view ended here">
-            ── the model's view ended here, at line {seen} of {lines || all.length} ──
-          </span>
-          {'\n'}
-          {all.slice(seen).join('\n')}
-        </>
-      )}
-    </pre>
+    <>
+      <pre className={className}>{head(text, limit)}</pre>
+      <ShowMore total={text.length} limit={limit} onMore={() => setLimit(limit + SHOWN_CHARS)} />
+    </>
+  );
+}
+
+/** head is text's first n UTF-16 units, one fewer rather than half a surrogate pair. */
+function head(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const c = text.charCodeAt(n - 1);
+  return text.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
+function ShowMore({ total, limit, onMore }: { total: number; limit: number; onMore: () => void }) {
+  if (total <= limit) return null;
+  return (
+    <button type="button" className="link small show-more" onClick={onMore}>
+      Show more ({count(total - limit, 'more character')}; {limit.toLocaleString('en')} shown)
+    </button>
+  );
+}
+
+type Capped = NonNullable<ToolCall['capped']>;
+
+/**
+ * CappedResult is a capped result, its first SHOWN_CHARS characters until the user asks for more,
+ * with a marker where the model's view ended: after capped.seen characters, or (a result stored
+ * before those were counted) after line capped.shown, counting a line longer than 1,000 bytes as
+ * pieces, as the model was shown it then.
+ */
+function CappedResult({ text, capped }: { text: string; capped: Capped }) {
+  const [limit, setLimit] = useState(SHOWN_CHARS);
+  const end = useMemo(() => (capped.seen ? charIndex(text, capped.seen) : pieceEnd(text, capped.shown ?? 0)), [text, capped.seen, capped.shown]);
+  const upTo = head(text, limit).length;
+  const marked = end > 0 && end < upTo;
+  const where = capped.seen
+    ? `after ${capped.seen.toLocaleString('en')} of ${capped.chars.toLocaleString('en')} characters`
+    : `at line ${capped.shown ?? 0} of ${capped.lines}`;
+  return (
+    <>
+      <pre className="result capped">
+        {text.slice(0, marked ? end : upTo)}
+        {marked && (
+          <>
+            {'\n'}
+            <span className="capped-marker" role="separator" aria-label="The model's view ended here">
+              ── the model's view ended here, {where} ──
+            </span>
+            {'\n'}
+            {text.slice(end, upTo)}
+          </>
+        )}
+      </pre>
+      <ShowMore total={text.length} limit={limit} onMore={() => setLimit(limit + SHOWN_CHARS)} />
+    </>
+  );
+}
+
+/** charIndex is where in text (UTF-16) its first chars characters (code points, as Go counts runes) end. */
+export function charIndex(text: string, chars: number): number {
+  let i = 0;
+  for (let n = 0; n < chars && i < text.length; n++) i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+  return i;
+}
+
+/** KEPT_LINE is the most UTF-8 bytes of a line a kept result holds (app/chat/kept.go maxKeptLine). */
+const KEPT_LINE = 1000;
+
+/**
+ * pieceEnd is where line `line` of text ends when each line longer than KEPT_LINE bytes counts as
+ * pieces of at most that many, as the model's line count had it (app/chat/kept.go wrapLong);
+ * text.length when text has fewer.
+ */
+export function pieceEnd(text: string, line: number): number {
+  let n = 0;
+  let size = 0;
+  for (let i = 0; i < text.length;) {
+    const cp = text.codePointAt(i) ?? 0;
+    const w = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (cp === 10 || size + w > KEPT_LINE) {
+      if (++n === line) return i;
+      size = 0;
+      if (cp === 10) {
+        i++;
+        continue;
+      }
+    }
+    size += w;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return text.length;
+}
+
+/**
+ * ProgressLine is how far a running call is, as its server reports it: a bar when the server says of
+ * how much, else its message and the count so far.
+ */
+function ProgressLine({ progress: p, tool }: { progress: CallProgress; tool: string }) {
+  const total = p.total ?? 0;
+  const known = total > 0;
+  const n = (v: number) => v.toLocaleString('en', { maximumFractionDigits: 2 });
+  const amount = known
+    ? Number.isInteger(total) && total > 1 ? `${n(p.progress)} of ${n(total)}` : `${Math.round(Math.min(1, p.progress / total) * 100)}%`
+    : `${n(p.progress)} so far`;
+  const text = p.message ? `${p.message} (${amount})` : amount;
+  return (
+    <div className="call-progress small" data-testid="call-progress" role="progressbar" aria-label={`Progress of ${tool}`}
+      aria-valuemin={known ? 0 : undefined} aria-valuemax={known ? total : undefined}
+      aria-valuenow={known ? Math.max(0, Math.min(p.progress, total)) : undefined} aria-valuetext={text}>
+      {known && <span className="call-progress-bar"><span style={{ width: `${Math.max(0, Math.min(1, p.progress / total)) * 100}%` }} /></span>}
+      <span className="muted">{text}</span>
+    </div>
   );
 }
 

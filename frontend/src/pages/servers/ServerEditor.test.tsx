@@ -102,13 +102,13 @@ describe('ServerEditor', () => {
     const timeout = await screen.findByLabelText('Tool timeout (seconds)');
     fireEvent.change(timeout, { target: { value: 'soon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save and restart' }));
-    await screen.findByText('must be a positive number of seconds, or empty for the default');
+    await screen.findByText('Must be a positive number of seconds, or empty for the default.');
     expect(sent).toHaveLength(0);
     expect(timeout.getAttribute('aria-describedby')).toBeTruthy();
 
     fireEvent.change(timeout, { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save and restart' }));
-    const problem = await screen.findByText('must not be empty');
+    const problem = await screen.findByText('Must not be empty.');
     expect(document.getElementById(screen.getByLabelText('Command').getAttribute('aria-describedby')!)!.contains(problem)).toBe(true);
     expect(sent[0]).toMatchObject({ old: 'svc', form: { base: 'B', name: 'svc' } });
   });
@@ -118,6 +118,70 @@ describe('ServerEditor', () => {
     render(<ServerEditor name="svc" onClose={() => undefined} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit as JSON' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save and restart' }));
-    await waitFor(() => expect(screen.getByText("3:3: expected ',' or '}' after a value")).toBeTruthy());
+    await waitFor(() => expect(screen.getByText("Line 3, column 3: expected ',' or '}' after a value.")).toBeTruthy());
+    expect(document.activeElement).toBe(screen.getByLabelText(/Entry \(JSON/));
+  });
+
+  // At 720 px the problem may be far above the button: focus goes to the
+  // field, which says what is wrong, and the button's row says how many.
+  it('focuses the first field with a problem, marks it invalid, keeps its hint and counts the problems', async () => {
+    bind(() => ({ saved: false, tools: 0, server: {}, problems: [
+      { field: 'command', message: 'needs "command": a stdio server is started as a local program', line: 0, col: 0 },
+      { field: 'name', message: 'a server named "everything" already exists; choose another name', line: 0, col: 0 },
+    ] }));
+    render(<ServerEditor onClose={() => undefined} />);
+    const name = await screen.findByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'everything' } });
+    const add = screen.getByRole('button', { name: 'Add and start' });
+    add.focus();
+    fireEvent.click(add);
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Command').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Working directory').getAttribute('aria-invalid')).toBeNull();
+    const desc = document.getElementById(name.getAttribute('aria-describedby')!)!;
+    expect(desc.textContent).toBe('Prefixes its tools (name__tool).A server named "everything" already exists; choose another name.');
+    expect(screen.getByRole('alert').textContent).toBe('2 problems: Name, Command.');
+    fireEvent.change(name, { target: { value: 'everything-2' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says where a new server will be saved until it is', async () => {
+    bind((_old, form) => ({ saved: true, tools: 1, problems: [], server: { name: form.name, state: 'ready', error: '' } }));
+    render(<ServerEditor onClose={() => undefined} />);
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'mem' } });
+    expect(screen.getByText('Will be saved to /data/config.json')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add and start' }));
+    await screen.findByRole('status');
+    expect(screen.getByText('Saved in /data/config.json')).toBeTruthy();
+  });
+
+  it('shows what was typed in the form in "Edit as JSON"', async () => {
+    bind(() => ({}));
+    render(<ServerEditor onClose={() => undefined} />);
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'x' } });
+    fireEvent.change(screen.getByLabelText('Command'), { target: { value: 'npx' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add argument' }));
+    fireEvent.change(screen.getByLabelText('Argument 1'), { target: { value: '-y' } });
+    fireEvent.change(screen.getByLabelText('Tool timeout (seconds)'), { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit as JSON' }));
+    const text = (screen.getByLabelText(/Entry \(JSON/) as HTMLTextAreaElement).value;
+    expect(JSON.parse(text)).toEqual({ command: 'npx', args: ['-y'], defaultToolTimeout: 30000 });
+  });
+
+  it('leaves a new secret value out of "Edit as JSON" and says so', async () => {
+    bind(() => ({}));
+    render(<ServerEditor onClose={() => undefined} />);
+    fireEvent.change(await screen.findByLabelText('Command'), { target: { value: 'npx' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+    fireEvent.change(screen.getByLabelText('Environment 1 name'), { target: { value: 'TOKEN' } });
+    fireEvent.change(screen.getByLabelText('Environment 1 value'), { target: { value: 's3cret' } });
+    fireEvent.click(within(screen.getByRole('group', { name: 'Environment' })).getByLabelText(/Secret/));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit as JSON' }));
+    const text = (screen.getByLabelText(/Entry \(JSON/) as HTMLTextAreaElement).value;
+    expect(text).not.toContain('s3cret');
+    expect(text).toBe('{\n  "command": ""\n}');
+    expect(screen.getByText(/a secret typed in the form goes to the keyring only from the form/)).toBeTruthy();
   });
 });

@@ -1,15 +1,30 @@
-import { Fragment, useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { call, CheckServerForm, LooksSecret, SaveServerForm, SaveServerJSON, ServerForm } from '../../backend';
 import type { gui } from '../../backend';
 import { refreshServers } from '../../servers';
 import { useDismiss } from '../../dismiss';
 import { message } from '../../errors';
 import { Icon } from '../../components/Icon';
+import { FieldBox, ProblemCount, sentence, useSubmitProblems } from '../../components/FormField';
 import {
   TRANSPORTS, emptyKeyValue, fromView, groupProblems, jsonProblemText, localProblems, move, newId, savedText, toView,
-  type FormState, type KeyValue, type Problems, type Transport,
+  type Field, type FormState, type KeyValue, type Problems, type Transport,
 } from '../../serverform';
+import { formJSON } from './entryJson';
 import './ServerEditor.css';
+
+/** FIELD_LABELS name the fields as the form labels them, for the count of problems beside the submit button. */
+const FIELD_LABELS: Record<Field, string> = {
+  name: 'Name', transport: 'Transport', command: 'Command', args: 'Arguments', env: 'Environment', cwd: 'Working directory',
+  envFile: 'Environment file', url: 'URL', headers: 'Headers', startupTimeout: 'Startup timeout', toolTimeout: 'Tool timeout',
+  includeTools: 'Offer only these tools', excludeTools: 'Leave out these tools', form: 'Entry',
+};
+const FIELD_ORDER = Object.keys(FIELD_LABELS) as Field[];
+
+/** labelsOf names the fields with a problem (a warning, saved as it is, is none), in the form's order. */
+function labelsOf(ps: Problems): string[] {
+  return FIELD_ORDER.filter((f) => (ps[f] ?? []).some((p) => !p.startsWith('Warning: '))).map((f) => FIELD_LABELS[f]);
+}
 
 /**
  * ServerEditor edits one server's entry (name given) or adds a new one
@@ -26,6 +41,8 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
   const [problems, setProblems] = useState<Problems>({});
   const [jsonProblems, setJsonProblems] = useState<gui.FieldProblemView[]>([]);
   const [dirty, setDirty] = useState(false);
+  // The form changed since "Edit as JSON" last showed it: the JSON is rebuilt from the form.
+  const [formEdited, setFormEdited] = useState(false);
   const [saving, setSaving] = useState(false);
   const [result, setResult] = useState<{ text: string; ok: boolean } | null>(null);
   const [err, setErr] = useState('');
@@ -35,6 +52,8 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
   const panel = useRef<HTMLElement | null>(null);
   const setPanel = (el: HTMLElement | null) => { panel.current = el; };
   useDismiss(true, onClose, { panel });
+  // A submit that found problems: focus on the first, a count by the button.
+  const submit = useSubmitProblems(panel);
 
   const load = async (n: string) => {
     const v = await call(() => ServerForm(n));
@@ -42,6 +61,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
     setForm(fromView(v));
     setJson(v.json);
     setDirty(false);
+    setFormEdited(false);
   };
   useEffect(() => {
     load(name ?? '').catch((e: unknown) => setErr(message(e)));
@@ -68,11 +88,33 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
     // An edited field's old problem goes at once; the check after typing says if it still holds.
     setProblems((p) => Object.fromEntries(Object.entries(p).filter(([k]) => !(k in patch))) as Problems);
     setDirty(true);
+    setFormEdited(true);
     setResult(null);
+    submit.clear();
+  };
+
+  // "Edit as JSON" shows what the form holds: the entry as loaded with the
+  // fields typed over it (a new secret value excepted: it never goes into
+  // config.json's text, so the JSON then stays the saved entry).
+  const [jsonNote, setJsonNote] = useState('');
+  const toJSON = () => {
+    setMode('json');
+    if (!form || !view || !formEdited) return;
+    const text = formJSON(form, view.base);
+    if (text === null) {
+      setJsonNote('This is the entry as saved: a secret typed in the form goes to the keyring only from the form, so the form\'s changes are not in it.');
+      return;
+    }
+    setJson(text);
+    setJsonNote('');
+    setFormEdited(false);
   };
 
   const done = async (v: gui.ServerSaveView) => {
-    if (!v.saved) return;
+    if (!v.saved) {
+      submit.failed(mode === 'json' ? ['Entry'] : labelsOf(groupProblems(v.problems ?? [])));
+      return;
+    }
     setResult({ text: savedText(v), ok: v.server.state === 'ready' || v.server.state === 'disabled' });
     setOld(v.server.name);
     await refreshServers();
@@ -81,6 +123,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
 
   const save = async () => {
     if (!form || !view) return;
+    submit.clear();
     setErr('');
     setResult(null);
     setSaving(true);
@@ -95,6 +138,7 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
       const local = localProblems(form);
       if (Object.keys(local).length > 0) {
         setProblems(local);
+        submit.failed(labelsOf(local));
         return;
       }
       const v = await call(() => SaveServerForm(old, toView(form, view.base)));
@@ -117,6 +161,8 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
   }
   const stdio = form.transport === 'stdio';
   const title = name ? `Edit ${name}` : 'Add server';
+  // Until the entry is in config.json, the path is where it will go.
+  const unsaved = dirty || (!name && !old);
   return (
     <form className="server-editor" aria-labelledby={titleId} noValidate ref={setPanel}
       onSubmit={(e) => { e.preventDefault(); void save(); }}>
@@ -124,98 +170,83 @@ export function ServerEditor({ name, onClose }: { name?: string; onClose: () => 
         <h2 id={titleId}>{title}</h2>
         <div className="row" role="group" aria-label="Editor">
           <button type="button" className="chip" aria-pressed={mode === 'form'} onClick={() => setMode('form')}>Form</button>
-          <button type="button" className="chip" aria-pressed={mode === 'json'} onClick={() => setMode('json')}>Edit as JSON</button>
+          <button type="button" className="chip" aria-pressed={mode === 'json'} onClick={toJSON}>Edit as JSON</button>
         </div>
       </div>
       <FieldBox label="Name" problems={problems.name} hint="Prefixes its tools (name__tool).">
-        {(id, desc) => <input id={id} aria-describedby={desc} value={form.name} autoFocus autoComplete="off" spellCheck={false}
+        {(f) => <input {...f} value={form.name} autoFocus autoComplete="off" spellCheck={false}
           onChange={(e) => change({ name: e.target.value })} />}
       </FieldBox>
       {mode === 'json' ? (
-        <JsonEditor json={json} setJson={(t) => { setJson(t); setResult(null); }} problems={jsonProblems} dirtyForm={dirty} />
+        <JsonEditor json={json} setJson={(t) => { setJson(t); setResult(null); }} problems={jsonProblems} note={jsonNote} />
       ) : (<>
         <FieldBox label="Transport" problems={problems.transport}>
-          {(id, desc) => (
-            <select id={id} aria-describedby={desc} value={form.transport} onChange={(e) => change({ transport: e.target.value as Transport })}>
+          {(f) => (
+            <select {...f} value={form.transport} onChange={(e) => change({ transport: e.target.value as Transport })}>
               {TRANSPORTS.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
             </select>
           )}
         </FieldBox>
         {stdio ? (<>
           <FieldBox label="Command" problems={problems.command} hint="The program to run, e.g. npx, uvx, docker or a full path.">
-            {(id, desc) => <input id={id} aria-describedby={desc} value={form.command} className="mono" spellCheck={false} autoComplete="off"
+            {(f) => <input {...f} value={form.command} className="mono" spellCheck={false} autoComplete="off"
               placeholder="npx" onChange={(e) => change({ command: e.target.value })} />}
           </FieldBox>
           <ArgsEditor args={form.args} problems={problems.args} onChange={(args) => change({ args })} />
           <KeyValues label="Environment" what="variable" header={false} rows={form.env} problems={problems.env} onChange={(env) => change({ env })} />
           <FieldBox label="Working directory" problems={problems.cwd} hint="Empty: Switchboard's own.">
-            {(id, desc) => <input id={id} aria-describedby={desc} value={form.cwd} className="mono" spellCheck={false}
+            {(f) => <input {...f} value={form.cwd} className="mono" spellCheck={false}
               onChange={(e) => change({ cwd: e.target.value })} />}
           </FieldBox>
           <FieldBox label="Environment file" problems={problems.envFile} hint="A .env file (NAME=value lines) whose variables the server gets too; the ones above win. Empty: none.">
-            {(id, desc) => <input id={id} aria-describedby={desc} value={form.envFile} className="mono" spellCheck={false} autoComplete="off"
+            {(f) => <input {...f} value={form.envFile} className="mono" spellCheck={false} autoComplete="off"
               placeholder="/path/to/project/.env" onChange={(e) => change({ envFile: e.target.value })} />}
           </FieldBox>
         </>) : (<>
           <FieldBox label="URL" problems={problems.url} hint="https://…; plain http only to localhost.">
-            {(id, desc) => <input id={id} aria-describedby={desc} type="url" value={form.url} className="mono" spellCheck={false}
+            {(f) => <input {...f} type="url" value={form.url} className="mono" spellCheck={false}
               placeholder="https://example.com/mcp" onChange={(e) => change({ url: e.target.value })} />}
           </FieldBox>
           <KeyValues label="Headers" what="header" header rows={form.headers} problems={problems.headers} onChange={(headers) => change({ headers })} />
         </>)}
         <div className="server-editor-pair">
           <FieldBox label="Startup timeout (seconds)" problems={problems.startupTimeout} hint="Empty: the default.">
-            {(id, desc) => <input id={id} aria-describedby={desc} inputMode="decimal" value={form.startupTimeout}
+            {(f) => <input {...f} inputMode="decimal" value={form.startupTimeout}
               onChange={(e) => change({ startupTimeout: e.target.value })} />}
           </FieldBox>
           <FieldBox label="Tool timeout (seconds)" problems={problems.toolTimeout} hint="Empty: the default.">
-            {(id, desc) => <input id={id} aria-describedby={desc} inputMode="decimal" value={form.toolTimeout}
+            {(f) => <input {...f} inputMode="decimal" value={form.toolTimeout}
               onChange={(e) => change({ toolTimeout: e.target.value })} />}
           </FieldBox>
         </div>
         <div className="server-editor-pair">
           <FieldBox label="Offer only these tools" problems={problems.includeTools} hint="Tool names, separated by commas. Empty: every tool.">
-            {(id, desc) => <input id={id} aria-describedby={desc} value={form.includeTools} className="mono" spellCheck={false} autoComplete="off"
+            {(f) => <input {...f} value={form.includeTools} className="mono" spellCheck={false} autoComplete="off"
               placeholder="all" onChange={(e) => change({ includeTools: e.target.value })} />}
           </FieldBox>
           <FieldBox label="Leave out these tools" problems={problems.excludeTools} hint="Never offered to chats or connected apps.">
-            {(id, desc) => <input id={id} aria-describedby={desc} value={form.excludeTools} className="mono" spellCheck={false} autoComplete="off"
+            {(f) => <input {...f} value={form.excludeTools} className="mono" spellCheck={false} autoComplete="off"
               placeholder="none" onChange={(e) => change({ excludeTools: e.target.value })} />}
           </FieldBox>
         </div>
         <label className="server-editor-check">
           <input type="checkbox" checked={form.enabled} onChange={(e) => change({ enabled: e.target.checked })} /> Enabled
         </label>
-        {(problems.form ?? []).map((p) => <p key={p} className="field-problem" role="alert">{p}</p>)}
+        {(problems.form ?? []).length > 0 && (
+          <div className="field field-bad">{(problems.form ?? []).map((p) => <p key={p} className="field-problem">{sentence(p)}</p>)}</div>
+        )}
       </>)}
       {err && <div className="alert" role="alert">{err}</div>}
       {result && <div className={result.ok ? 'alert alert-soft server-saved' : 'alert server-saved'} role="status">{result.text}</div>}
       <div className="row server-editor-actions">
         <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving and starting…' : name || old ? 'Save and restart' : 'Add and start'}</button>
         <button type="button" onClick={onClose}>{result ? 'Close' : 'Cancel'}</button>
-        <span className="muted small server-editor-path" title={view.configPath}>Saved to {view.configPath}</span>
+        <ProblemCount summary={submit.summary} />
+        <span className="muted small server-editor-path" title={view.configPath}>{unsaved ? 'Will be saved to' : 'Saved in'} {view.configPath}</span>
       </div>
     </form>
   );
 }
-
-/** FieldBox is one labelled field with its hint and its problems under it. */
-function FieldBox({ label, problems, hint, children }: {
-  label: string; problems?: string[]; hint?: string; children: (id: string, describedBy: string) => ReactNode;
-}) {
-  const id = useId();
-  const bad = (problems ?? []).length > 0;
-  return (
-    <div className={bad ? 'field field-bad' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      {children(id, `${id}-desc`)}
-      <div id={`${id}-desc`}>
-        {bad ? problems!.map((p) => <p key={p} className="field-problem">{p}</p>) : hint && <p className="muted small field-hint">{hint}</p>}
-      </div>
-    </div>
-  );
-}
-
 
 /** ArgsEditor edits the arguments, one per row: add, remove, move. */
 function ArgsEditor({ args, problems, onChange }: { args: { id: number; value: string }[]; problems?: string[]; onChange: (a: { id: number; value: string }[]) => void }) {
@@ -242,7 +273,7 @@ function ArgsEditor({ args, problems, onChange }: { args: { id: number; value: s
         ))}
       </ol>
       <button type="button" className="small-btn" onClick={() => { onChange([...args, { id: newId(), value: '' }]); setFocusLast(true); }}>Add argument</button>
-      {(problems ?? []).map((p) => <p key={p} className="field-problem">{p}</p>)}
+      {(problems ?? []).map((p) => <p key={p} className="field-problem">{sentence(p)}</p>)}
     </fieldset>
   );
 }
@@ -302,25 +333,25 @@ function KeyValues({ label, what, header, rows, problems, onChange }: {
         ))}
       </ul>
       <button type="button" className="small-btn" onClick={() => onChange([...rows, emptyKeyValue()])}>Add {what}</button>
-      {(problems ?? []).map((p) => <p key={p} className="field-problem">{p}</p>)}
+      {(problems ?? []).map((p) => <p key={p} className="field-problem">{sentence(p)}</p>)}
     </fieldset>
   );
 }
 
 /** JsonEditor is "Edit as JSON": the entry's text, its problems as line:column. */
-function JsonEditor({ json, setJson, problems, dirtyForm }: {
-  json: string; setJson: (t: string) => void; problems: gui.FieldProblemView[]; dirtyForm: boolean;
+function JsonEditor({ json, setJson, problems, note }: {
+  json: string; setJson: (t: string) => void; problems: gui.FieldProblemView[]; note: string;
 }) {
   const id = useId();
   const lines = Math.min(24, Math.max(8, json.split('\n').length + 1));
   return (
     <div className={problems.length ? 'field field-bad' : 'field'}>
       <label htmlFor={id}>Entry (JSON, as in config.json's mcpServers)</label>
-      {dirtyForm && <p className="muted small field-hint">This is the entry as saved; changes made in the form are not in it.</p>}
+      {note && <p className="muted small field-hint">{note}</p>}
       <textarea id={id} rows={lines} value={json} spellCheck={false} aria-describedby={`${id}-desc`}
         aria-invalid={problems.length > 0} onChange={(e) => setJson(e.target.value)} />
       <div id={`${id}-desc`} role={problems.length ? 'alert' : undefined}>
-        {problems.map((p) => <p key={jsonProblemText(p)} className="field-problem">{jsonProblemText(p)}</p>)}
+        {problems.map((p) => <p key={jsonProblemText(p)} className="field-problem">{sentence(jsonProblemText(p))}</p>)}
       </div>
     </div>
   );

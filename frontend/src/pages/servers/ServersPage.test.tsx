@@ -52,3 +52,29 @@ describe('ServersPage login', () => {
     expect(within(row).queryByRole('alert')).toBeNull();
   });
 });
+
+// At 720 px the "needs attention" line wraps: its icon stays with its title
+// (one element that wraps inside), never alone on the first line.
+describe('ServersPage attention summary', () => {
+  afterEach(() => {
+    window.go = undefined as unknown as typeof window.go;
+  });
+
+  it('keeps the icon inside the text that wraps', async () => {
+    const server = { name: 'broken-one-with-a-really-long-server-name-that-should-truncate', transport: 'stdio', state: 'error', error: 'not found', seq: 1, stderrTail: [], restarts: 0, toolCount: 0 } as unknown as gui.ServerView;
+    const any = (own: Record<string, unknown> = {}) => new Proxy(own, { get: (o, k) => o[k as string] ?? (async () => null) });
+    window.go = {
+      gui: new Proxy({
+        Window: any({ Info: async () => ({}), ConfigError: async () => '' }),
+        ServersPage: any({ Servers: async () => [server], Profiles: async () => ({ active: '', names: [] }), ServerSecrets: async () => [], RefusedSecrets: async () => [], ServerLog: async () => [] }),
+      }, { get: (o: Record<string, unknown>, k) => o[k as string] ?? any() }),
+    } as unknown as typeof window.go;
+    (window as unknown as { runtime: unknown }).runtime = { EventsOnMultiple: () => () => undefined };
+    render(<ServersPage />);
+    const summary = await screen.findByText('1 server needs attention');
+    const text = summary.parentElement!;
+    expect(text.className).toBe('attention-text');
+    expect(text.querySelector('svg')).not.toBeNull();
+    expect(text.parentElement!.firstElementChild).toBe(text);
+  });
+});

@@ -10,7 +10,7 @@ import { SandboxBadge, ServerSandboxForm } from './ServerSandbox';
 import { ServerOAuthForm } from './ServerOAuth';
 import { ServerSafety } from '../../components/ToolSafety';
 import { refreshSafety } from '../../safety';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../components/StatusBadge';
 import { Icon, ServerIcon } from '../../components/Icon';
 import { TemplatePicker } from './TemplatePicker';
 import { useTestConnection } from './TestConnection';
@@ -84,8 +84,8 @@ export function ServersPage() {
       )}
       {attention.length > 0 && (
         <p className="attention-summary row" role="status">
-          <Icon name="warning" size={16} />
-          <span><strong>{attention.length === 1 ? '1 server needs' : `${attention.length} servers need`} attention</strong>{' '}
+          {/* The icon is part of the text, which wraps: never a line of its own at 720 px. */}
+          <span className="attention-text"><Icon name="warning" size={16} /><strong>{attention.length === 1 ? '1 server needs' : `${attention.length} servers need`} attention</strong>{' '}
             <span className="muted small">(listed first: {attention.map((a) => a.name).join(', ')})</span></span>
           <button type="button" className="chip" aria-pressed={attentionOnly} onClick={() => setAttentionOnly(!attentionOnly)}>
             {attentionOnly ? 'Show all servers' : 'Show only these'}

@@ -1,10 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call, ChatSettings, DeleteProvider, DetectOllama, hasBackend, SaveProvider, SetDefaultProvider } from '../../backend';
 import type { gui } from '../../backend';
 import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { LocalModelStatus } from './LocalModelStatus';
 import { LocalModels } from '../../components/LocalModels';
+import { FieldBox, ProblemCount, useSubmitProblems } from '../../components/FormField';
+import { count } from '../../plural';
+import { checkProvider, providerProblems, type Checked, type ProviderProblems } from '../../providercheck';
 
 type ProviderView = gui.ProviderView;
 
@@ -23,6 +26,8 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
   const [err, setErr] = useState('');
   const [editing, setEditing] = useState<ProviderView | null>(null);
   const [ollama, setOllama] = useState(false);
+  // How the provider saved last answered (the form shows a provider that did not).
+  const [checked, setChecked] = useState<Checked | null>(null);
   const load = () => {
     if (!hasBackend()) return;
     call(ChatSettings).then((s) => setList(s.providers ?? []), (e: unknown) => setErr(message(e)));
@@ -37,6 +42,15 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
   return (
     <div className="providers">
       {err && <div className="alert" role="alert">{err}</div>}
+      <div role="status">
+        {checked?.ok && (
+          <p className="notice">
+            Connected to {checked.name}: {count(checked.models.length, 'model')}.
+            {!list.find((q) => q.name === checked.name)?.default && <> Chats start with the default provider; <button type="button" className="link"
+              onClick={() => call(() => SetDefaultProvider(checked.name)).then(load, (e: unknown) => setErr(message(e)))}>make {checked.name} the default</button>.</>}
+          </p>
+        )}
+      </div>
       {ollama && !list.some((p) => p.kind === 'ollama') && (
         <div className="notice" role="status">
           Ollama is running on this machine.{' '}
@@ -66,9 +80,9 @@ export function Providers({ onChanged }: { onChanged?: () => void }) {
         </tbody>
       </table>
       {editing ? (
-        <ProviderForm initial={editing} onDone={() => { setEditing(null); load(); }} onCancel={() => setEditing(null)} />
+        <ProviderForm initial={editing} before={list} onSaved={load} onDone={(c) => { setEditing(null); setChecked(c); load(); }} onCancel={() => { setEditing(null); load(); }} />
       ) : (
-        <button type="button" className="primary" onClick={() => setEditing(blank)}>Add provider</button>
+        <button type="button" className="primary" onClick={() => { setChecked(null); setEditing(blank); }}>Add provider</button>
       )}
       {list.some((p) => p.kind === 'local') && <LocalModelStatus />}
       <LocalModels manage onReady={load} />
@@ -88,38 +102,71 @@ function DeleteButton({ name, onDone, onError }: { name: string; onDone: () => v
   );
 }
 
-function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; onDone: () => void; onCancel: () => void }) {
+function ProviderForm({ initial, before, onSaved, onDone, onCancel }: {
+  initial: ProviderView; before: ProviderView[]; onSaved: () => void; onDone: (c: Checked) => void; onCancel: () => void;
+}) {
   const [p, setP] = useState(initial);
+  // The providers as they were when the form opened: which one was the default before this save.
+  const [was] = useState(before);
   const [key, setKey] = useState('');
   const [err, setErr] = useState('');
+  const [problems, setProblems] = useState<ProviderProblems>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const submit = useSubmitProblems(form);
   const kind = KINDS.find((k) => k.kind === p.kind) ?? { kind: 'openai', label: 'OpenAI-compatible', url: 'https://api.openai.com/v1' };
+  const edit = (patch: Partial<ProviderView>) => {
+    setP((cur) => ({ ...cur, ...patch }));
+    setProblems((cur) => Object.fromEntries(Object.entries(cur).filter(([k]) => !(k in patch))));
+    submit.clear();
+  };
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
+    const found = providerProblems(p);
+    setProblems(found);
+    if (Object.keys(found).length > 0) {
+      submit.failed((['name', 'baseUrl'] as const).filter((f) => found[f]).map((f) => (f === 'name' ? 'Name' : 'Base URL')));
+      return;
+    }
+    submit.clear();
+    setErr('');
+    setBusy(true);
     try {
-      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key, images: p.images, audio: p.kind === 'openai' ? p.audio : '' });
-      onDone();
+      await call(() => SaveProvider({ name: p.name, kind: p.kind, baseUrl: p.baseUrl, defaultModel: p.defaultModel, apiKey: key, images: p.images, audio: p.kind === 'openai' ? p.audio : '' }));
     } catch (x) {
       setErr(message(x));
+      setBusy(false);
+      return;
     }
+    onSaved();
+    // Saved; whether it answers decides what the user hears next.
+    const checked = await checkProvider(p.name.trim(), was);
+    setBusy(false);
+    if (checked.ok) onDone(checked);
+    else setErr(`Saved, but it does not work yet: ${checked.error} Fix the base URL or the key and save again.`);
   };
   return (
-    <form className="provider-form" aria-label="Provider" onSubmit={(e) => void save(e)} onKeyDown={(e) => { if (e.key === 'Escape') onCancel(); }}>
+    <form className="provider-form" aria-label="Provider" noValidate ref={form} onSubmit={(e) => void save(e)} onKeyDown={(e) => { if (e.key === 'Escape') onCancel(); }}>
       {err && <div className="alert" role="alert">{err}</div>}
-      <label>Name <input value={p.name} autoFocus onChange={(e) => setP({ ...p, name: e.target.value })} placeholder="OpenAI" /></label>
+      <FieldBox label="Name" problems={problems.name}>
+        {(f) => <input {...f} value={p.name} autoFocus onChange={(e) => edit({ name: e.target.value })} placeholder="OpenAI" />}
+      </FieldBox>
       <label>Kind
-        <select value={p.kind} onChange={(e) => setP({ ...p, kind: e.target.value, baseUrl: '' })}>
+        <select value={p.kind} onChange={(e) => edit({ kind: e.target.value, baseUrl: '' })}>
           {KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
         </select>
       </label>
-      <label>Base URL <input value={p.baseUrl} placeholder={kind.url} onChange={(e) => setP({ ...p, baseUrl: e.target.value })} /></label>
-      <label>Default model <input value={p.defaultModel} placeholder={p.kind === 'anthropic' ? 'claude-sonnet-4-5' : p.kind === 'ollama' ? 'llama3.2' : 'gpt-4.1-mini'} onChange={(e) => setP({ ...p, defaultModel: e.target.value })} /></label>
+      <FieldBox label="Base URL" problems={problems.baseUrl} hint={p.kind === 'openai' ? 'LM Studio: http://localhost:1234/v1; Ollama: http://localhost:11434/v1.' : undefined}>
+        {(f) => <input {...f} value={p.baseUrl} placeholder={kind.url} onChange={(e) => edit({ baseUrl: e.target.value })} />}
+      </FieldBox>
+      <label>Default model <input value={p.defaultModel} placeholder={p.kind === 'anthropic' ? 'claude-sonnet-4-5' : p.kind === 'ollama' ? 'llama3.2' : 'gpt-4.1-mini'} onChange={(e) => edit({ defaultModel: e.target.value })} /></label>
       {p.kind !== 'ollama' && (
         <label>API key <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)}
           placeholder={p.hasKey ? 'stored — leave empty to keep' : 'sk-…'} /></label>
       )}
       <div className="field">
         <label>Images from tools
-          <select value={p.images} onChange={(e) => setP({ ...p, images: e.target.value })}
+          <select value={p.images} onChange={(e) => edit({ images: e.target.value })}
             aria-describedby="images-help">
             <option value="">Automatic (by kind and model)</option>
             <option value="on">Sent as images</option>
@@ -131,7 +178,7 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
       {p.kind === 'openai' && (
         <div className="field">
           <label>Audio from tools
-            <select value={p.audio} onChange={(e) => setP({ ...p, audio: e.target.value })}
+            <select value={p.audio} onChange={(e) => edit({ audio: e.target.value })}
               aria-describedby="audio-help">
               <option value="">Automatic (by model name)</option>
               <option value="on">Sent as audio</option>
@@ -142,8 +189,9 @@ function ProviderForm({ initial, onDone, onCancel }: { initial: ProviderView; on
         </div>
       )}
       <div className="row">
-        <button type="submit" className="primary" disabled={!p.name.trim()}>Save provider</button>
+        <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving and checking…' : 'Save provider'}</button>
         <button type="button" onClick={onCancel}>Cancel</button>
+        <ProblemCount summary={submit.summary} />
       </div>
     </form>
   );

@@ -8,11 +8,18 @@ import { message } from '../../errors';
 import { store } from '../../store';
 import { useWelcome, welcome } from '../../welcome';
 import { count } from '../../plural';
+import { FieldBox, ProblemCount, useSubmitProblems } from '../../components/FormField';
+import { checkProvider, providerProblems } from '../../providercheck';
 
+/** HOSTED are the providers the welcome page adds: the hosted ones by their key, or any server that speaks OpenAI's API. */
 const HOSTED = [
-  { kind: 'openai', name: 'OpenAI', model: 'gpt-4.1-mini' },
-  { kind: 'anthropic', name: 'Anthropic', model: 'claude-sonnet-4-5' },
+  { id: 'openai', kind: 'openai', name: 'OpenAI', label: 'OpenAI', model: 'gpt-4.1-mini' },
+  { id: 'anthropic', kind: 'anthropic', name: 'Anthropic', label: 'Anthropic', model: 'claude-sonnet-4-5' },
+  { id: 'compatible', kind: 'openai', name: '', label: 'OpenAI-compatible (LM Studio, Ollama, …)', model: '' },
 ];
+
+/** COMPATIBLE_URL is where LM Studio's server listens unless told otherwise. */
+const COMPATIBLE_URL = 'http://localhost:1234/v1';
 
 /**
  * WelcomePage is the first run: import the servers other apps already
@@ -126,30 +133,87 @@ export function WelcomePage() {
   );
 }
 
-/** HostedKey adds a hosted provider from its key (no model runs on this machine). */
-function HostedKey({ onSaved, onError }: { onSaved: (m: string) => void; onError: (e: string) => void }) {
-  const [kind, setKind] = useState(HOSTED[0]!.kind);
+/**
+ * HostedKey adds a hosted provider from its key, or a server that speaks
+ * OpenAI's API (LM Studio, Ollama, llama.cpp, vLLM, OpenRouter) from its
+ * base URL. The provider is asked for its models as it is saved: it
+ * becomes what chats use only once it answers.
+ */
+export function HostedKey({ onSaved, onError }: { onSaved: (m: string) => void; onError: (e: string) => void }) {
+  const [id, setId] = useState(HOSTED[0]!.id);
   const [key, setKey] = useState('');
-  const p = HOSTED.find((h) => h.kind === kind) ?? HOSTED[0]!;
+  const [url, setUrl] = useState(COMPATIBLE_URL);
+  const [problems, setProblems] = useState<Partial<Record<'key' | 'url', string[]>>>({});
+  const [state, setState] = useState<{ busy: boolean; failed: string }>({ busy: false, failed: '' });
+  const form = useRef<HTMLFormElement>(null);
+  const submit = useSubmitProblems(form);
+  const p = HOSTED.find((h) => h.id === id) ?? HOSTED[0]!;
+  const compatible = p.id === 'compatible';
   const save = async () => {
+    const found: typeof problems = {};
+    if (compatible) {
+      const bad = url.trim() ? providerProblems({ name: 'x', baseUrl: url }).baseUrl : ['Write the server\'s base URL, such as http://localhost:1234/v1.'];
+      if (bad) found.url = bad;
+    } else if (!key.trim()) found.key = [`Paste your ${p.name} API key: it goes to the system keyring.`];
+    setProblems(found);
+    if (Object.keys(found).length > 0) {
+      submit.failed(found.url ? ['Base URL'] : ['API key']);
+      return;
+    }
+    const name = compatible ? compatibleName(url) : p.name;
+    const baseUrl = compatible ? url.trim() : '';
+    setState({ busy: true, failed: '' });
     try {
-      await SaveProvider({ name: p.name, kind: p.kind, baseUrl: '', defaultModel: p.model, apiKey: key.trim() });
-      await SetDefaultProvider(p.name);
-      onSaved(`${p.name} (${p.model})`);
+      await SaveProvider({ name, kind: p.kind, baseUrl, defaultModel: p.model, apiKey: key.trim() });
+      const checked = await checkProvider(name, []);
+      if (!checked.ok) {
+        setState({ busy: false, failed: `Saved, but ${name} does not work yet: ${checked.error}` });
+        return;
+      }
+      // A server's own model when none was named: the first it lists.
+      const model = p.model || checked.models[0] || '';
+      if (model !== p.model) await SaveProvider({ name, kind: p.kind, baseUrl, defaultModel: model, apiKey: '' });
+      await SetDefaultProvider(name);
+      setState({ busy: false, failed: '' });
+      onSaved(`${name}${model ? ` (${model})` : ''}, connected: ${count(checked.models.length, 'model')}`);
     } catch (e) {
+      setState({ busy: false, failed: '' });
       onError(message(e));
     }
   };
   return (
-    <form aria-label="Hosted provider" className="welcome-hosted" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-      <p className="muted">Or use a hosted model with your key (it goes to the keyring):</p>
+    <form aria-label="Hosted provider" className="welcome-hosted" noValidate ref={form} onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <p className="muted">Or use a hosted model with your key (it goes to the keyring), or a model server of your own:</p>
       <label>Provider{' '}
-        <select value={kind} onChange={(e) => setKind(e.target.value)}>
-          {HOSTED.map((h) => <option key={h.kind} value={h.kind}>{h.name}</option>)}
+        <select value={id} onChange={(e) => { setId(e.target.value); setProblems({}); setState({ busy: false, failed: '' }); }}>
+          {HOSTED.map((h) => <option key={h.id} value={h.id}>{h.label}</option>)}
         </select>
       </label>{' '}
-      <label>API key <input type="password" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" /></label>{' '}
-      <button type="submit" disabled={!key.trim()}>Save key</button>
+      {compatible && (
+        <FieldBox label="Base URL" problems={problems.url} hint="LM Studio: http://localhost:1234/v1 · Ollama: http://localhost:11434/v1">
+          {(f) => <input {...f} value={url} spellCheck={false} onChange={(e) => { setUrl(e.target.value); setProblems({}); }} />}
+        </FieldBox>
+      )}
+      <FieldBox label={compatible ? 'API key (if it asks for one)' : 'API key'} problems={problems.key}>
+        {(f) => <input {...f} type="password" value={key} onChange={(e) => { setKey(e.target.value); setProblems({}); }} autoComplete="off" />}
+      </FieldBox>
+      <div className="row">
+        <button type="submit" disabled={state.busy}>{state.busy ? 'Connecting…' : compatible ? 'Connect' : 'Save key'}</button>
+        <ProblemCount summary={submit.summary} />
+      </div>
+      {state.failed && <div className="alert" role="alert">{state.failed}</div>}
     </form>
   );
+}
+
+/** compatibleName names a server by its usual port (LM Studio's 1234, Ollama's 11434), else by its host. */
+export function compatibleName(url: string): string {
+  try {
+    const u = new URL(url.trim());
+    if (u.port === '1234') return 'LM Studio';
+    if (u.port === '11434') return 'Ollama';
+    return u.host;
+  } catch {
+    return 'OpenAI-compatible';
+  }
 }

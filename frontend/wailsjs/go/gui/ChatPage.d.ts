@@ -17,6 +17,8 @@ export function ChatContext(arg1:string):Promise<host.ChatContext>;
 
 export function ChatMessages(arg1:string):Promise<Array<host.MessageView>>;
 
+export function ChatMessagesAround(arg1:string,arg2:string,arg3:number):Promise<host.MessagePageView>;
+
 export function ChatMessagesPage(arg1:string,arg2:number,arg3:number):Promise<host.MessagePageView>;
 
 export function ChatOptionsOf(arg1:string):Promise<host.ChatOptions>;

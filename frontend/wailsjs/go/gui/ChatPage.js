@@ -30,6 +30,10 @@ export function ChatMessages(arg1) {
   return window['go']['gui']['ChatPage']['ChatMessages'](arg1);
 }
 
+export function ChatMessagesAround(arg1, arg2, arg3) {
+  return window['go']['gui']['ChatPage']['ChatMessagesAround'](arg1, arg2, arg3);
+}
+
 export function ChatMessagesPage(arg1, arg2, arg3) {
   return window['go']['gui']['ChatPage']['ChatMessagesPage'](arg1, arg2, arg3);
 }

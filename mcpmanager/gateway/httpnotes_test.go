@@ -1,0 +1,204 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/switchboard-app/switchboard/mcpmanager/proctest"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
+)
+
+// everythingGateway is 'serve --http' in front of the pinned
+// server-everything from npm, as server "everything".
+func everythingGateway(t *testing.T) (url, token string) {
+	t.Helper()
+	cl, err := client.NewStdioMCPClient(proctest.NPM(t, "mcp-server-everything"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	if _, err := cl.Initialize(t.Context(), initAt(mcp.LATEST_PROTOCOL_VERSION)); err != nil {
+		t.Fatal(err)
+	}
+	reg := router.New(router.Options{})
+	reg.Add(named{"everything", cl})
+	g := New(reg, Options{Version: "test"})
+	g.Refresh(t.Context())
+	return serveHTTP(t, g)
+}
+
+// modernPost posts one JSON-RPC message as a 2026-07-28 client does: the
+// MCP-Protocol-Version and Mcp-Method headers (Mcp-Name when given), and
+// returns the status and body.
+func modernPost(t *testing.T, url, token, method, name, body string) (int, string) {
+	t.Helper()
+	status, answer, err := modernDo(t.Context(), url, token, method, name, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, answer
+}
+
+// modernDo is modernPost for another goroutine than the test's.
+func modernDo(ctx context.Context, url, token, method, name, body string) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion20260728)
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), err
+}
+
+// modernCallBody is a 2026-07-28 tools/call of everything's tool.
+func modernCallBody(id int, tool string, args map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+		"name": "everything__" + tool, "arguments": args,
+		"_meta": map[string]any{
+			mcp.MetaKeyProtocolVersion:    mcp.ProtocolVersion20260728,
+			mcp.MetaKeyClientInfo:         map[string]any{"name": "go-sdk-like", "version": "1"},
+			mcp.MetaKeyClientCapabilities: map[string]any{},
+		}}})
+	return string(b)
+}
+
+// TestModernCancelWithoutMeta: the Go SDK (2026-07-28) cancels a call
+// with notifications/cancelled under the 2026 header and without _meta
+// (the revision's _meta triple is for requests), as its every timeout
+// does. It is accepted (202), the call ends, and the next call works: a
+// 400 made the SDK close its whole session.
+func TestModernCancelWithoutMeta(t *testing.T) {
+	url, token := everythingGateway(t)
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	long := make(chan answer, 1)
+	go func() {
+		status, body, err := modernDo(t.Context(), url, token, "tools/call", "everything__trigger-long-running-operation",
+			modernCallBody(5, "trigger-long-running-operation", map[string]any{"duration": 60, "steps": 60}))
+		long <- answer{status, body, err}
+	}()
+	// What the Go SDK sends on a context's end, byte for byte but the id.
+	// Sent until the call is running upstream: a cancel of an id not
+	// running yet cancels nothing.
+	cancelled := false
+	for deadline := time.Now().Add(30 * time.Second); !cancelled && time.Now().Before(deadline); {
+		status, body := modernPost(t, url, token, "notifications/cancelled", "",
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"context deadline exceeded"}}`)
+		if status != http.StatusAccepted {
+			t.Fatalf("notifications/cancelled without _meta = %d %s, want 202", status, body)
+		}
+		select {
+		case a := <-long:
+			cancelled = true
+			if a.err != nil {
+				t.Fatalf("the cancelled call: %v", a.err)
+			}
+			t.Logf("the cancelled call answered %d %.200s", a.status, a.body)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if !cancelled {
+		t.Fatal("the call still runs 30 s after its cancel was accepted")
+	}
+	status, body := modernPost(t, url, token, "tools/call", "everything__echo", modernCallBody(6, "echo", map[string]any{"message": "after cancel"}))
+	if status != http.StatusOK || !strings.Contains(body, "Echo: after cancel") {
+		t.Fatalf("call after the cancel = %d %s", status, body)
+	}
+}
+
+// TestWithHeaderVersion: only a notification under a 2026-07-28 header
+// that names no version in its _meta gets the header's.
+func TestWithHeaderVersion(t *testing.T) {
+	const v = mcp.ProtocolVersion20260728
+	stamped := `{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"` + v + `"}`
+	for _, c := range []struct {
+		name, header, body string
+		want               string // "" : unchanged
+	}{
+		{"no params", v, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, stamped + `}`},
+		{"null params", v, `{"jsonrpc":"2.0","method":"notifications/initialized","params":null}`, stamped + `}`},
+		{"params without _meta", v, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`, stamped + `,"requestId":5}`},
+		{"_meta without the version", v, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"_meta":{"k":1},"requestId":"a"}}`,
+			`{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"` + v + `","k":1},"requestId":"a"}`},
+		{"_meta with a version", v, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2025-11-25"}}}`, ""},
+		{"a request", v, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, ""},
+		{"a 2025-11-25 client", mcp.ProtocolVersion20251125, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
+		{"no header", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
+		{"params not an object", v, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := withHeaderVersion([]byte(c.body), c.header)
+			if c.want == "" {
+				if string(got) != c.body {
+					t.Fatalf("changed to %s", got)
+				}
+				return
+			}
+			var msg struct {
+				Params json.RawMessage `json:"params"`
+				Method string          `json:"method"`
+			}
+			if err := json.Unmarshal(got, &msg); err != nil {
+				t.Fatal(err)
+			}
+			if string(msg.Params) != c.want || msg.Method == "" {
+				t.Fatalf("params = %s, want %s", msg.Params, c.want)
+			}
+		})
+	}
+}
+
+// TestOAuthPathsAreNotFound: the paths a client asks for OAuth before it
+// asks anything else answer 404, without a token, so its message is the
+// 401 of /mcp and not a failed dynamic client registration.
+func TestOAuthPathsAreNotFound(t *testing.T) {
+	g := New(router.New(router.Options{}), Options{Version: "test"})
+	url, _ := serveHTTP(t, g)
+	base := strings.TrimSuffix(url, "/mcp")
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{
+		{"GET", "/.well-known/oauth-protected-resource/mcp", 404},
+		{"GET", "/.well-known/oauth-protected-resource", 404},
+		{"GET", "/.well-known/oauth-authorization-server", 404},
+		{"GET", "/.well-known/openid-configuration", 404},
+		{"POST", "/register", 404},
+		{"GET", "/authorize", 404},
+		{"POST", "/token", 404},
+		{"POST", "/mcp", 401},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), c.method, base+c.path, strings.NewReader("{}"))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.want {
+			t.Errorf("%s %s = %d, want %d", c.method, c.path, res.StatusCode, c.want)
+		}
+	}
+}
