@@ -85,9 +85,12 @@ func (inv *Invocation) DataDir() (datadir.Dir, error) {
 	return datadir.Resolve(inv.Globals.DataDir)
 }
 
-// PrintJSON writes v as indented JSON followed by a newline.
+// PrintJSON writes v as indented JSON followed by a newline, with <, >
+// and & as they are (a terminal or a script reads it, not an HTML page:
+// "server.<new id>.env.X", not "server.\u003cnew id\u003e.env.X").
 func (inv *Invocation) PrintJSON(v any) error {
 	enc := json.NewEncoder(inv.Stdout)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

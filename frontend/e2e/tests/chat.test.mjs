@@ -59,6 +59,14 @@ test('chat streams Markdown, runs an approved tool call and keeps history', asyn
   await thumb.waitFor();
   assert.match(await thumb.getAttribute('src'), /^data:image\/png;base64,iVBOR/);
   assert.ok(await thumb.evaluate((img) => img.complete && img.naturalWidth > 0), 'the image loads (the window allows data: images)');
+  for (const width of [720, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    await imageCard.scrollIntoViewIfNeeded();
+    const card = await imageCard.boundingBox();
+    assert.ok(card && card.x + card.width <= width, `the image's tool card runs off screen at ${width}px`);
+    await screenshot(page, `chat-tool-image-${width}`);
+  }
+  await page.setViewportSize({ width: 1200, height: 800 });
   await imageCard.getByRole('button', { name: 'Image from get-tiny-image' }).click();
   const viewer = page.getByRole('dialog', { name: 'Image from get-tiny-image' });
   await viewer.waitFor();
