@@ -34,7 +34,7 @@ BUILD_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 TEST_PKGS  := xvfb xauth chromium gnome-keyring dbus-x11 libsecret-tools xdotool x11-utils imagemagick bubblewrap cmake g++
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e prewarm-deb-layer fmt deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
+.PHONY: help run build windowlibs-stubs llama prewarm-package package-windows-test deps-llama lint lint-go lint-frontend test test-go test-llama test-frontend test-e2e prewarm-deb-layer fmt deps deps-build deps-test bench bench-llama clean package package-linux package-windows test-package deps-package lint-workflows
 
 help:
 	@echo "make run    install missing packages, build and launch Switchboard"
@@ -114,7 +114,17 @@ deps: deps-build frontend/node_modules/.package-lock.json
 build: deps
 	$(WAILS) build -tags $(TAGS) -trimpath -ldflags "$(LDFLAGS)" -o switchboard -m -nocolour
 	@chmod 644 frontend/wailsjs/runtime/*  # wails writes them executable; git keeps them 644
+	@build/linux/windowlibs.sh --check $(BIN)
 	@echo "built $(BIN)"
+
+# The window's libraries are loaded when the window opens, through stubs
+# (app/windowlibs); after a Wails or WebKitGTK upgrade that calls functions
+# the stubs lack, make build says so and this writes them again from a
+# binary linked the ordinary way.
+windowlibs-stubs: deps
+	$(GO) build -tags desktop,production,$(TAGS),windowlibs_eager -trimpath -o build/bin/switchboard-eager .
+	$(GO) run ./app/windowlibs/internal/stubgen -bin build/bin/switchboard-eager -dir app/windowlibs
+	rm build/bin/switchboard-eager
 
 run: build llama
 	./$(BIN)
@@ -171,6 +181,7 @@ LLAMA_ENV = SWITCHBOARD_LLAMA_SERVER=$(LLAMA_SERVER) SWITCHBOARD_LLAMA_SRC=$(LLA
 test-go: deps-test $(LLAMA_SERVER) $(APPS_SERVERS)/node_modules/.package-lock.json $(TEST_BUNDLES)/node_modules/.package-lock.json $(TEST_SERVERS)/node_modules/.package-lock.json $(TEST_CLIENTS)/node_modules/.package-lock.json $(TOOLSEARCH_SERVERS)/node_modules/.package-lock.json
 	$(LLAMA_ENV) $(GO) test -race -vet=off -tags llama -count=1 -timeout 10m ./...
 	xvfb-run -a $(GO) test -race -tags $(TAGS) -count=1 ./app/webkit/  # the web view's settings, against WebKitGTK
+	$(GO) test -race -tags dev,$(TAGS) -count=1 ./app/windowlibs/  # the window's libraries, loaded at the first call
 
 # make test-llama runs only the local model's tests (make test runs them in test-go).
 test-llama: deps-test $(LLAMA_SERVER)

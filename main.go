@@ -24,6 +24,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/cli"
 	"github.com/switchboard-app/switchboard/app/gui"
 	"github.com/switchboard-app/switchboard/app/webkit"
+	"github.com/switchboard-app/switchboard/app/windowlibs"
 	"github.com/switchboard-app/switchboard/mcpmanager/codemode"
 )
 
@@ -70,6 +71,12 @@ func runGUI(ctx context.Context, o cli.GUIOptions) error {
 		return err
 	}
 	if guiBuild {
+		// WebKitGTK's tree is loaded now, not at every start of the binary
+		// (package windowlibs): a missing library is a sentence here
+		// rather than a loader error before any command could run.
+		if err := windowlibs.Load(); err != nil {
+			return err
+		}
 		// The web view's memory pressure settings go on the web context
 		// before Wails creates it, on the thread that will run GTK: this
 		// goroutine, which wails.Run locks to its thread a little later.

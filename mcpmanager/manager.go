@@ -202,7 +202,7 @@ type managed struct {
 func New(opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: opts, reg: router.New(router.Options{Gate: opts.Gate, Redact: opts.Redact, OwnData: builtin.Reserved}), ctx: ctx, cancel: cancel, servers: map[string]*managed{}, auth: map[string]*authState{}, logLevels: map[string]string{}}
-	m.skills = skills.New(skillSessions{m}, skills.Options{ClientInfo: opts.ClientInfo})
+	m.skills = skills.New(skillSessions{m}, skills.Options{ClientInfo: opts.ClientInfo, Redact: opts.Redact, OwnData: skillSessions{m}.own})
 	return m
 }
 

@@ -3,6 +3,7 @@ package mcpmanager
 import (
 	"slices"
 
+	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/skills"
 )
 
@@ -25,6 +26,13 @@ func (s skillSessions) local() skills.Sessions {
 		return *l
 	}
 	return nil
+}
+
+// own reports the sources whose skills are the user's own: the skills on
+// this computer and the built-ins, left unmasked (skills.Options.OwnData).
+func (s skillSessions) own(server string) bool {
+	l := s.local()
+	return builtin.Reserved(server) || l != nil && slices.Contains(l.Servers(), server)
 }
 
 func (s skillSessions) Servers() []string {

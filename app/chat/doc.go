@@ -142,7 +142,8 @@
 // workspace Switchboard made itself. These defaults, the workspace folder chosen in Settings and
 // the chat set-up (agent, prompt, step limit, tool search) are the same for the window and for
 // `switchboard chat` / `tools call`: both run the one core (see ARCHITECTURE.md). A 401 says which key to fix; a
-// 429 is retried after the provider's `Retry-After` (shown in the chat); a stream that breaks
+// 429 is retried after the provider's `Retry-After` (shown in the chat, whose Retry now ends the
+// wait: `Engine.RetryNow`); a stream that breaks
 // keeps what arrived and marks the message incomplete.
 // Retry and edit-and-resend are one operation of the core (`chat.Turn.From`): the chat is taken
 // back to a user message — its text replaced for an edit — and every later message and tool

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -87,6 +89,7 @@ type Engine struct {
 
 	mu      sync.Mutex
 	running map[string]bool            // chat ID → a turn is running
+	wakes   map[string]*provider.Wake  // chat ID → its running turn's Wake (RetryNow)
 	always  map[string]map[string]bool // chat ID → tools the user allowed for the chat
 	calling map[string][]activeCall    // server → chats with a call running on it
 	seq     map[string]int64           // chat ID → last event number
@@ -119,7 +122,7 @@ func New(opts Options) *Engine {
 	if opts.DefaultPolicy == nil {
 		opts.DefaultPolicy = DefaultPolicy
 	}
-	return &Engine{opts: opts, running: map[string]bool{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}, found: map[string][]string{}, convos: map[string]*convo{}}
+	return &Engine{opts: opts, running: map[string]bool{}, wakes: map[string]*provider.Wake{}, always: map[string]map[string]bool{}, calling: map[string][]activeCall{}, seq: map[string]int64{}, found: map[string][]string{}, convos: map[string]*convo{}}
 }
 
 // Turn is one user message and everything the model does about it.
@@ -238,7 +241,8 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	if t.Model == "" {
 		return Result{}, ErrNoModel
 	}
-	if !e.begin(t.ChatID) {
+	ctx, ok := e.begin(ctx, t.ChatID)
+	if !ok {
 		return Result{}, ErrBusy
 	}
 	r := e.runFor(t, e.convo(t.ChatID, t.From != ""))
@@ -286,20 +290,45 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 	return r.loop(ctx, store)
 }
 
-func (e *Engine) begin(chatID string) bool {
+// begin takes the chat for a turn (false: one runs already); the turn runs
+// under the context returned, whose rate-limit waits RetryNow cuts short.
+func (e *Engine) begin(ctx context.Context, chatID string) (context.Context, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.running[chatID] {
-		return false
+		return ctx, false
 	}
 	e.running[chatID] = true
-	return true
+	w := &provider.Wake{}
+	e.wakes[chatID] = w
+	return provider.WithWake(ctx, w), true
 }
 
 func (e *Engine) end(chatID string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.running, chatID)
+	delete(e.wakes, chatID)
+}
+
+// RunningChats are the chats with a turn in progress, sorted. A turn is
+// over here before its EventDone goes out, as for Running.
+func (e *Engine) RunningChats() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Sorted(maps.Keys(e.running))
+}
+
+// RetryNow ends the rate-limit waits of chatID's running turn ("Retry
+// now"): its requests waiting out a provider's Retry-After, the turn's own
+// and its sub-agents', are sent again at once. It reports whether one was
+// waiting; a call when none waits does nothing (the next wait is not
+// skipped). Safe to call from any goroutine while the turn runs.
+func (e *Engine) RetryNow(chatID string) bool {
+	e.mu.Lock()
+	w := e.wakes[chatID]
+	e.mu.Unlock()
+	return w != nil && w.Now()
 }
 
 // SetTools sets the router when it is built after the engine (the

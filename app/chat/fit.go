@@ -513,7 +513,7 @@ func contextSizeFrom(err error, refused int) int {
 // reads the summary instead of the messages before it. It runs as a turn
 // of its own (ErrBusy while one runs), with t's model and events.
 func (e *Engine) Compact(ctx context.Context, t Turn) error {
-	r, done, err := e.idle(t)
+	ctx, r, done, err := e.idle(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -554,12 +554,14 @@ func (e *Engine) Measure(ctx context.Context, t Turn) (ContextView, error) {
 	return r.measure(tools, 0, 0).view, nil
 }
 
-// idle takes the chat for work that is not a Send: done frees it.
-func (e *Engine) idle(t Turn) (*run, func(), error) {
-	if !e.begin(t.ChatID) {
-		return nil, nil, ErrBusy
+// idle takes the chat for work that is not a Send, to run under the
+// context returned: done frees it.
+func (e *Engine) idle(ctx context.Context, t Turn) (context.Context, *run, func(), error) {
+	ctx, ok := e.begin(ctx, t.ChatID)
+	if !ok {
+		return ctx, nil, nil, ErrBusy
 	}
-	return e.runFor(t, e.convo(t.ChatID, false)), func() { e.end(t.ChatID) }, nil
+	return ctx, e.runFor(t, e.convo(t.ChatID, false)), func() { e.end(t.ChatID) }, nil
 }
 
 // prepare lists the tools, brings the conversation up to date and returns

@@ -16,8 +16,8 @@ import (
 const lockedKeyring = "SWITCHBOARD_TEST_LOCKED_KEYRING"
 
 // TestLockedKeyringRemove locks a real Secret Service (gnome-keyring in a
-// private D-Bus session and HOME, never the user's) after an import, then
-// removes the server: the server stays with its secret listed (nothing is
+// private D-Bus session and HOME, never the user's) after an import, lists
+// the secrets (shown as locked, with what to do), then removes the server: the server stays with its secret listed (nothing is
 // orphaned in the keyring) and the error says to unlock the keyring, not
 // to install one or to set the secret again.
 func TestLockedKeyringRemove(t *testing.T) {
@@ -57,7 +57,14 @@ func lockedKeyringScenario(t *testing.T) {
 	if out, err := lock.CombinedOutput(); err != nil {
 		t.Fatalf("lock the keyring: %v\n%s", err, out)
 	}
-	code, out, errOut := runIn(t, data, "servers", "remove", "gh")
+	// 'secrets list' says the keyring is locked and to unlock it, not
+	// that there is none.
+	code, out, errOut := runIn(t, data, "secrets", "list")
+	if code != 0 || !strings.Contains(out, secrets.MaskedLocked) || !strings.Contains(errOut, "unlock your keyring") ||
+		strings.Contains(out+errOut, "unavailable") || strings.Contains(errOut, "install") {
+		t.Fatalf("secrets list with a locked keyring: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = runIn(t, data, "servers", "remove", "gh")
 	if code == 0 || !strings.Contains(errOut, "unlock your keyring") || strings.Contains(errOut, "install") || strings.Contains(errOut, "secrets set") {
 		t.Fatalf("remove with a locked keyring: %d\n%s\n%s", code, out, errOut)
 	}

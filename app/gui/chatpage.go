@@ -272,6 +272,20 @@ func (a *ChatPage) StopChat(chatID string) error {
 	return nil
 }
 
+// RetryNow cuts short the chat's wait after a rate limit ("Retry now" on
+// the countdown): the provider is asked again at once. It reports whether
+// the chat was waiting; when it was not (the retry went out meanwhile),
+// nothing happens.
+func (a *ChatPage) RetryNow(chatID string) bool {
+	return a.h.Chats.RetryNow(chatID)
+}
+
+// RunningChats are the IDs of the chats with a turn running, for the list
+// to mark them answering when the window loads (or reloads) mid-turn.
+func (a *ChatPage) RunningChats() []string {
+	return a.h.Chats.RunningChats()
+}
+
 // CompleteArgument suggests values for an argument of a prompt (prompt set)
 // or a resource template (template set) from the server
 // (completion/complete), for the slash-command form; given are the

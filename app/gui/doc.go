@@ -50,12 +50,12 @@
 // *capped* and says which lines the model saw — see "Chat and approvals" in app/chat). Chats
 // are kept in `history.db`, listed and searched (full text) on the left; rename,
 // delete (asks first); a chat answering, or waiting for your answer, is marked in
-// the list. A search hit opens its chat at the message (marked for a moment; the
+// the list (from the Go side's running turns too, when the window loads mid-turn). A search hit opens its chat at the message (marked for a moment; the
 // later messages load as you scroll down), and a round ↓ goes back to the end
 // whenever you are more than a screen from it. New chat goes on with the open
 // chat's provider and model (else the last chat's); on a chat that has no message
 // yet it makes no other, and an untitled chat left without a message is deleted
-// and never listed. A rate limit's wait counts down to the retry. A chat opens at its last 30 messages and loads 50 more
+// and never listed. A rate limit's wait counts down to the retry, and its Retry now asks at once. A chat opens at its last 30 messages and loads 50 more
 // each time you scroll to the top (the message you were reading stays in place);
 // a long chat keeps only the messages near the view in the page (and those whose
 // tool cards show an MCP App, so an app is never dropped while you scroll), so a

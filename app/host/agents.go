@@ -13,7 +13,6 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
-	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Agents are config.json's agents (settings.chat.agents): list them with
@@ -162,39 +161,6 @@ func missingServers(cfg *config.Config, names []string) []string {
 		}
 	}
 	return out
-}
-
-// dropServerFromAgents takes server out of every agent of cfg's chat
-// settings — from its servers, its tools and skills, and its policies for
-// the server's tools — so a server added later under the same name does
-// not inherit the removed one's place in an agent. It returns the names of
-// the agents it changed. Chat settings that do not load are left alone
-// (the Settings page says what is wrong with them).
-func dropServerFromAgents(cfg *config.Config, server string) []string {
-	var changed []string
-	_ = editChat(cfg, func(s *ChatSettings) error {
-		prefix := server + router.Separator
-		for i := range s.Agents {
-			a := &s.Agents[i]
-			if !slices.Contains(a.Servers, server) {
-				continue
-			}
-			changed = append(changed, a.Name)
-			a.Servers = slices.DeleteFunc(a.Servers, func(n string) bool { return n == server })
-			a.Tools = slices.DeleteFunc(a.Tools, func(n string) bool { return strings.HasPrefix(n, prefix) })
-			a.Skills = slices.DeleteFunc(a.Skills, func(n string) bool { return strings.HasPrefix(n, server+"/") })
-			for k := range a.Policies {
-				if strings.HasPrefix(k, prefix) {
-					delete(a.Policies, k)
-				}
-			}
-		}
-		if len(changed) == 0 {
-			return errUnchanged
-		}
-		return nil
-	})
-	return changed
 }
 
 // errUnchanged stops an editChat that found nothing to change (the

@@ -208,6 +208,23 @@ func (c *Chats) Stop(chatID string) {
 	}
 }
 
+// RetryNow sends chatID's requests that wait out a provider's rate limit
+// again at once (chat.Engine.RetryNow); false when none waits.
+func (c *Chats) RetryNow(chatID string) bool {
+	eng := c.engine.Load()
+	return eng != nil && eng.RetryNow(chatID)
+}
+
+// RunningChats are the chats with a turn running on the wired engine
+// (chat.Engine.RunningChats), sorted: a window that loads while they run
+// marks them as answering.
+func (c *Chats) RunningChats() []string {
+	if eng := c.engine.Load(); eng != nil {
+		return eng.RunningChats()
+	}
+	return nil
+}
+
 // TurnSetup fills the settings part of a chat turn: the system prompt
 // (given, else the agent's, else Settings'), the approval policies (the
 // agent's merged over Settings'), which tools are active (off: those the

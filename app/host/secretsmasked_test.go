@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/app/chat/provider"
@@ -31,7 +34,8 @@ const (
 // its tool descriptions, instructions, call results and errors, prompts
 // and resources, a chat's requests to the model and its history
 // (SQLite), pins.json, listings/ and every other file of the data
-// directory. The pins stay trusted across a restart, and removing the
+// directory, and its questions (a sampling request, a form) reach the
+// door's handler masked, as do its completions. The pins stay trusted across a restart, and removing the
 // server deletes its pins and kept listing.
 func TestKeyringSecretsMaskedEverywhere(t *testing.T) {
 	h := open(t)
@@ -45,12 +49,15 @@ func TestKeyringSecretsMaskedEverywhere(t *testing.T) {
 	if disk := onDisk(t, h); strings.Contains(disk, envToken) || strings.Contains(disk, envDBPW) {
 		t.Fatalf("the import kept a value in config.json (the test needs both in the keyring):\n%s", disk)
 	}
+	asked := &keptRequests{}
+	h.Servers.HandleRequests(asked) // the window's or the terminal's handler
 	if err := h.Servers.Load(); err != nil {
 		t.Fatal(err)
 	}
 	h.mgr.WaitSettled(ctx)
 
 	seen := map[string]any{} // door → what it showed
+	seen["a sampling request"], seen["a form"], seen["a completion"] = askEnvsrv(t, h, asked)
 	tools, errs := h.Tools.List(ctx)
 	seen["Tools.List"], seen["Servers.Status"] = tools, h.Servers.Status()
 	if len(errs) != 0 || len(tools) == 0 {
@@ -95,6 +102,50 @@ func TestKeyringSecretsMaskedEverywhere(t *testing.T) {
 	if strings.Contains(string(pinFile), "envsrv") || len(kept) != 0 {
 		t.Fatalf("after remove: pins.json\n%s\nlistings %v; want neither to keep envsrv", pinFile, kept)
 	}
+}
+
+// keptRequests is a door's RequestHandler that keeps what it is asked,
+// answers the model's part and declines forms.
+type keptRequests struct {
+	mu        sync.Mutex
+	samplings []mcp.CreateMessageRequest
+	forms     []mcp.ElicitationRequest
+}
+
+func (k *keptRequests) CreateMessage(_ context.Context, _ string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.samplings = append(k.samplings, req)
+	return &mcp.CreateMessageResult{SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("ok")}, Model: "m"}, nil
+}
+
+func (k *keptRequests) Elicit(_ context.Context, _ string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.forms = append(k.forms, req)
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+}
+
+// askEnvsrv calls envsrv__ask, whose questions reach asked, and completes
+// envprompt's argument; it returns the questions as the door got them and
+// the suggestions.
+func askEnvsrv(t *testing.T, h *Host, asked *keptRequests) (samplings, forms, completions any) {
+	t.Helper()
+	ctx := t.Context()
+	res, err := h.Tools.Call(ctx, "envsrv__ask", nil)
+	if err != nil || res.IsError {
+		t.Fatalf("envsrv__ask: %v %+v", err, res)
+	}
+	values, err := h.Tools.Complete(ctx, "envsrv", Completion{Prompt: "envprompt", Argument: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked.mu.Lock()
+	defer asked.mu.Unlock()
+	if len(asked.samplings) == 0 || len(asked.forms) == 0 {
+		t.Fatalf("the door was asked %d sampling requests and %d forms; want envsrv's", len(asked.samplings), len(asked.forms))
+	}
+	return asked.samplings, asked.forms, values
 }
 
 // chatWithEnvsrv runs one chat turn whose model calls envsrv__env and

@@ -211,7 +211,9 @@ func withSecretRefs(s Server, values map[string]string, keep func(field, value s
 // (other entries as they are on disk now, whoever changed them). The server
 // then restarts with it, and Save waits until it is ready or in error
 // (or ctx ends) and returns how it went. A rename keeps the entry's place;
-// the new name must be free.
+// the new name must be free, and whatever the settings name the server by
+// (agents, approval policies and rules, pinned tools, result budgets,
+// switched-off skills, connected apps' server lists) is renamed with it.
 func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 	h := s.h
 	if err := h.Servers.Check(e); err != nil {
@@ -281,6 +283,11 @@ func (s *Servers) Save(ctx context.Context, e ServerEdit) (Saved, error) {
 			old, _ := EntryJSON(cfg.Servers[i])
 			now, _ := EntryJSON(srv)
 			changed = old != now || name != e.Old
+			if name != e.Old {
+				// In this same write: agents, policies and connected
+				// apps follow the server to its new name.
+				renameServerRefs(cfg, e.Old, name)
+			}
 			cfg.Servers[i] = srv
 		}
 		if len(typed) > 0 {

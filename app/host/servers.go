@@ -367,8 +367,10 @@ func (s *Servers) Remove(name string) error { return s.RemoveWith(name, false) }
 // nothing is removed and the error says so. Either way the grants it had
 // go, its tools' pins and kept listing go (they hold its descriptions), it leaves every agent that
 // named it (its servers, tools, skills and policies there; Agents.Using
-// names them first), and a new server of the same name gets a new id: it
-// never inherits what this one kept.
+// names them first), its global approval policies, rules, pinned tools,
+// result budgets and switched-off skills go (dropServerRefs), and a new
+// server of the same name gets a new id: it never inherits what this one
+// kept.
 func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 	h := s.h
 	var removed Server
@@ -389,7 +391,7 @@ func (s *Servers) RemoveWith(name string, forgetSecrets bool) error {
 			}
 		}
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
-		dropServerFromAgents(cfg, removed.Name) // a new server of this name is in no agent
+		dropServerRefs(cfg, removed.Name) // a new server of this name is in no agent and has no policy
 		if err := secrets.Forget(cfg, removed.ID); err != nil {
 			return err
 		}

@@ -179,10 +179,19 @@ func WithNames(raw json.RawMessage, add bool, names ...string) (json.RawMessage,
 
 // SecretInfo is one indexed secret.
 type SecretInfo struct {
-	Name   string   `json:"name"`
-	Masked string   `json:"masked"` // ••••last4, or "(missing)" when the keyring lacks it
+	Name string `json:"name"`
+	// Masked is ••••last4, "(missing)" when the keyring lacks it, or
+	// MaskedLocked or MaskedUnavailable when it cannot be read.
+	Masked string   `json:"masked"`
 	UsedBy []string `json:"usedBy"`
 }
+
+// What SecretInfo.Masked says of a value that cannot be read: the keyring
+// is locked (ErrLocked: unlocking it shows the value), or there is none.
+const (
+	MaskedLocked      = "(keyring locked: unlock it)"
+	MaskedUnavailable = "(keyring unavailable)"
+)
 
 // List joins the config's index with the keyring, masked.
 func List(cfg *config.Config, st *Store) []SecretInfo {
@@ -221,8 +230,10 @@ func List(cfg *config.Config, st *Store) []SecretInfo {
 		}
 		if v, err := st.Get(n); err == nil {
 			info.Masked = Mask(v)
+		} else if errors.Is(err, ErrLocked) { // before ErrUnavailable, which it is too
+			info.Masked = MaskedLocked
 		} else if errors.Is(err, ErrUnavailable) {
-			info.Masked = "(keyring unavailable)"
+			info.Masked = MaskedUnavailable
 		}
 		out = append(out, info)
 	}

@@ -92,6 +92,10 @@
 // when the server starts ("${secret:NAME} is not this server's own secret and was not given to
 // it …"), until you grant it once: Grant NAME to SERVER on the server's row, or
 // `switchboard secrets grant NAME --server SERVER` (grants live in `settings.secretGrants`).
+// Grants decide what Switchboard hands each server, but on Linux any server that runs without a
+// sandbox (and any workspace shell command given your session bus address) can read every
+// Switchboard keyring entry over D-Bus itself: only a server with `"sandbox": true` is kept from
+// the keyring.
 // Removing a server deletes its secrets from the keyring (its own, and those nothing else in
 // `config.json` uses) unless you untick the box in the confirmation, or pass
 // `servers remove --keep-secrets`. They go first: when the keyring cannot delete them (it is
@@ -103,13 +107,18 @@
 // Every resolved secret is masked (`••••last4`) at the source, in whatever a server says,
 // before anyone is handed it: its tool, prompt and resource descriptions and schemas, its
 // instructions and status, its errors, its tool results (text, embedded resources,
-// structuredContent), prompts, resource text, progress messages and its log. The host gives its
+// structuredContent), prompts, resource text, progress messages, tasks' status messages,
+// completions, the skills it offers (their listing and files) and its log, and the questions
+// it asks: a sampling request's system prompt and messages (bound for a model provider and a
+// card) and an elicitation's message and form (shown in the window or relayed to a client of
+// `serve`), masked as they enter (router.Tying), so a server cannot carry another server's
+// value to them either. The host gives its
 // Redactor to the manager (mcpmanager.Options.Redact, router.Redactor), so every door — a chat
 // and the model provider it talks to, the CLI (`tools call`, `tools list`, `chat`), `serve`'s
 // clients, the window — and every file kept (history.db, pins.json, listings/) gets the masked
 // text. Results are masked too, by decision: a server's own credential has no business reaching
-// a model provider (nor history or a client of `serve`). The built-ins' results are the
-// exception (router.Options.OwnData): they are the user's own files and stores, which the user
+// a model provider (nor history or a client of `serve`). The built-ins' results and completions
+// (and the skills on this computer) are the exception (router.Options.OwnData): they are the user's own files and stores, which the user
 // gave the model, and a model that read a file with a masked key and wrote it back would write
 // the mask over the key; their errors and listings are masked like any server's. Names and URIs are not masked (they
 // identify what is called or read). A value is masked the same way in every process, so a
@@ -121,7 +130,8 @@
 // Without a reachable keyring (a headless Linux box) the app says so — install and unlock
 // gnome-keyring, or turn on KeePassXC's Secret Service — and `${env:…}` values keep
 // working; there is no plaintext fallback. A locked keyring (its unlock prompt dismissed or
-// not shown) says "unlock your keyring (the login keyring) and try again" (ErrLocked). On Linux the keyring is reached over the D-Bus
+// not shown) says "unlock your keyring (the login keyring) and try again" (ErrLocked), and
+// `secrets list` shows its values as `(keyring locked: unlock it)` (MaskedLocked). On Linux the keyring is reached over the D-Bus
 // session bus: when `DBUS_SESSION_BUS_ADDRESS` is unset and there is no user bus in
 // `/run/user/UID`, that counts as no keyring, and Switchboard never starts a bus itself (so no
 // `dbus-daemon` or `gnome-keyring-daemon` is left behind).

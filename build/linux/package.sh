@@ -10,8 +10,9 @@
 # packaged. Run by 'make package'.
 #
 # The .deb's Depends are the Debian packages that own the shared libraries
-# the binary links (WebKitGTK 4.1, GTK 3, ...), found with objdump + dpkg -S on
-# the build machine, so they are exactly what it needs. Timestamps are the
+# the binary links and the window loads when it opens (WebKitGTK 4.1, GTK 3,
+# ...: windowlibs.sh), found with objdump + dpkg -S on the build machine, so
+# they are exactly what it needs. Timestamps are the
 # last commit's (SOURCE_DATE_EPOCH): the same binary gives the same .deb,
 # which is what 'make test-package' keys its cache on.
 #
@@ -41,6 +42,13 @@ depends_line() {
       [ -n "$lib" ] || { echo "package.sh: $exe needs $so, which does not resolve here" >&2; return 1; }
       want[$(readlink -f "$lib")]=$lib
     done
+  done
+  # The window's libraries: a Linux x86-64 binary loads them when the window
+  # opens (app/windowlibs), so they are not among its NEEDED entries.
+  for so in $("$(dirname "$0")"/windowlibs.sh); do
+    lib=$(/sbin/ldconfig -p | awk -v so="$so" -v dir="/$(uname -m)-linux-gnu/" '$1 == so && index($NF, dir) {print $NF; exit}')
+    [ -n "$lib" ] || { echo "package.sh: the window needs $so, which ldconfig -p does not list here (install WebKitGTK 4.1 with apt)" >&2; return 1; }
+    want[$(readlink -f "$lib")]=$lib
   done
   [ ${#want[@]} -gt 0 ] || { echo "package.sh: found no library packages for $bin (is it dynamically linked, and are they installed with apt?)" >&2; return 1; }
   owners=$(dpkg -S "${!want[@]}" 2>/dev/null || true)

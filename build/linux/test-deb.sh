@@ -1,7 +1,7 @@
 #!/bin/bash
 # test-deb.sh DEB: installs the .deb with apt into a clean Debian root and
-# checks, inside it, that every shared library of /usr/bin/switchboard and of
-# the local model runtime (/usr/lib/switchboard/llama-server) resolves and
+# checks, inside it, that every shared library of /usr/bin/switchboard (those
+# its window loads when it opens too) and of the local model runtime (/usr/lib/switchboard/llama-server) resolves and
 # that both run. Run by 'make test-package'.
 #
 # The root is made once with debootstrap (minbase, this machine's Debian
@@ -140,6 +140,16 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 echo "test-deb: every shared library of /usr/bin/switchboard resolves ($(in_root ldd /usr/bin/switchboard | wc -l) libraries)"
+# The window's libraries, which the binary loads when the window opens
+# (app/windowlibs), not at its start: each is there, with all of its own.
+window=$("$(dirname "$0")"/windowlibs.sh)
+for so in $window; do
+  lib=$(in_root /sbin/ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
+  [ -n "$lib" ] || { echo "test-deb: the window's library $so is not installed by the .deb's Depends (see build/linux/package.sh)"; exit 1; }
+  missing=$(in_root ldd "$lib" | grep 'not found' || true)
+  [ -z "$missing" ] || { echo "test-deb: shared libraries of $lib (the window's) do not resolve after installing the .deb:"; echo "$missing"; exit 1; }
+done
+echo "test-deb: the window's $(wc -w <<<"$window") libraries and theirs resolve"
 out=$(in_root switchboard version)
 echo "test-deb: in the root, 'switchboard version' says: $out"
 want=$(dpkg-deb -f "$deb" Version)

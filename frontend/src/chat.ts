@@ -1,7 +1,7 @@
 // Chat state: the chat list, the open chat's messages (live from "chat:event"),
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
-import { AnswerApproval, AnswerElicitation, call, Chat as GetChat, ChatMessagesAround, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, SearchChats, SendMessage, StopChat } from './backend';
+import { AnswerApproval, AnswerElicitation, call, Chat as GetChat, ChatMessagesAround, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasMethod, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, RetryNow, RunningChats, SearchChats, SendMessage, StopChat } from './backend';
 import type { gui, host } from './backend';
 import { tearDownApps } from './mcpapps/onScreen';
 import { Orderer } from './orderer';
@@ -198,6 +198,7 @@ function onChatEvent(ev: ChatEvent) {
   }
   flushDeltas();
   if (ev.type === 'done') {
+    for (const ended of asking) ended.add(ev.chatId);
     meterSeq.set(ev.chatId, ev.seq);
     const { running, meters } = chatStore.get();
     // A meter still "Summarising…" when the turn ended is stale (the
@@ -300,6 +301,7 @@ export async function loadChats(): Promise<void> {
   try {
     const chats = await call(() => Chats(200, 0));
     set({ chats: chats ?? [] });
+    await markRunning();
     const pending = (await call(() => PendingRequests())) ?? [];
     set({
       approvals: pending.flatMap((p) => (p.approval ? [p.approval] : [])),
@@ -308,6 +310,37 @@ export async function loadChats(): Promise<void> {
   } catch (err) {
     fail(err);
   }
+}
+
+/** asking holds, for each RunningChats call in flight, the chats whose turn ended meanwhile. */
+const asking = new Set<Set<string>>();
+
+/**
+ * markRunning marks answering the chats the Go side runs a turn of: a window loaded (or
+ * reloaded) mid-turn has seen no event of it yet. Turns that ended while it asked stay ended.
+ */
+async function markRunning(): Promise<void> {
+  if (!hasMethod('ChatPage', 'RunningChats')) return;
+  const ended = new Set<string>();
+  asking.add(ended);
+  try {
+    const ids = (await call(() => RunningChats())) ?? [];
+    const running = withRunning(chatStore.get().running, ids, ended);
+    if (running !== chatStore.get().running) set({ running });
+  } finally {
+    asking.delete(ended);
+  }
+}
+
+/**
+ * withRunning is running with ids marked answering, except those whose turn ended since they
+ * were read (pure, for tests). It only adds: a turn the window starts is marked before the Go
+ * side runs it, and its end clears it. The same object when nothing changes.
+ */
+export function withRunning(running: Record<string, boolean>, ids: string[], ended: ReadonlySet<string>): Record<string, boolean> {
+  const add = ids.filter((id) => !running[id] && !ended.has(id));
+  if (add.length === 0) return running;
+  return { ...running, ...Object.fromEntries(add.map((id) => [id, true])) };
 }
 
 /**
@@ -592,6 +625,22 @@ export async function resend(messageId: string, text: string): Promise<boolean> 
   const ok = await startTurn((id) => EditMessage(id, messageId, text));
   if (ok) set({ editing: '' });
   return ok;
+}
+
+/**
+ * retryNow cuts the open chat's rate-limit wait short (the countdown's Retry now): the provider
+ * is asked again at once. The countdown says so until the answer (or the next wait) arrives.
+ */
+export async function retryNow(): Promise<void> {
+  const { current: id, retry } = chatStore.get();
+  if (!id || !retry) return;
+  try {
+    await call(() => RetryNow(id));
+    // A wait that began meanwhile (the provider limited the retry too) counts down in full.
+    if (chatStore.get().retry === retry) set({ retry: { ...retry, until: Math.min(retry.until, Date.now()) } });
+  } catch (err) {
+    fail(err);
+  }
 }
 
 export const stop = (): Promise<void> => call(() => StopChat(chatStore.get().current)).catch(fail);

@@ -55,6 +55,8 @@ describe('theme', () => {
     ['--accent-text', ['--accent'], 4.5],
     ['--danger-text', ['--danger'], 4.5],
     ['--focus', ['--bg', '--surface', '--sidebar'], 3],
+    // Highlighted code (highlight.js, code mode's scripts) on the code blocks' --bg and the cards' --surface.
+    ...['--code-keyword', '--code-string', '--code-number', '--code-attr'].map((v): [string, string[], number] => [v, ['--bg', '--surface'], 4.5]),
   ];
   for (const [scheme, c] of Object.entries(schemes)) {
     for (const [fg, on, min] of checks) {
@@ -67,12 +69,11 @@ describe('theme', () => {
     }
   }
 
-  // A colour written into a rule does not follow the scheme: error, notice
-  // and status text goes through the variables above. Syntax highlighting
-  // (its own light and dark sets), the search mark and the terminal are
-  // the exceptions.
+  // A colour written into a rule does not follow the scheme: error, notice,
+  // status text and syntax highlighting go through the variables above. The
+  // search mark and the terminal are the exceptions.
   it('writes no fixed colour outside the theme', () => {
-    const allowed = /hljs|\.tok-|^mark|\.terminal|badge-sandbox/;
+    const allowed = /^mark|\.terminal|badge-sandbox/;
     const files = [resolve(process.cwd(), 'src/styles.css'), ...cssFiles(resolve(process.cwd(), 'src'))];
     const found: string[] = [];
     for (const f of new Set(files)) {
@@ -95,6 +96,12 @@ function rule(selector: string): string {
 
 // What UI probe 5 found, as the stylesheet must say it.
 describe('styles', () => {
+  it('colours every highlighted token with a theme variable', () => {
+    const rules = [...css.matchAll(/([^{}]*\.(?:hljs|tok)-[^{}]*)\{([^{}]*)\}/g)];
+    expect(rules.length).toBeGreaterThan(5);
+    for (const [, selector, body] of rules) expect(body, selector?.trim()).toMatch(/color: var\(--(code-[a-z]+|muted|accent)\)/);
+  });
+
   it('colours links with the accent, visited or not', () => {
     expect(rule('a, a:visited')).toContain('color: var(--accent)');
   });

@@ -53,10 +53,15 @@ func cutServer(exposed, scheme string) (server, rest string, ok bool) {
 	return server, rest, true
 }
 
+// maxPromptName is the longest name promptNames gives: the 64 characters
+// of router.Namespace's names, which clients offer as commands.
+const maxPromptName = 64
+
 // promptNames gives every prompt a name unique across servers:
 // server__prompt (router.Namespace), and for names two prompts would
 // share, each of them with _ and 6 hex digits of a hash of its own server
 // and prompt name, so a server added later cannot take another's name.
+// The suffix fits within maxPromptName: the shared name is cut first.
 func promptNames(servers []string, prompts map[string][]mcp.Prompt) map[[2]string]string {
 	base := map[string]int{}
 	for _, s := range servers {
@@ -70,7 +75,8 @@ func promptNames(servers []string, prompts map[string][]mcp.Prompt) map[[2]strin
 			n := router.Namespace(s, p.Name)
 			if base[n] > 1 {
 				sum := sha256.Sum256([]byte(s + "\x00" + p.Name))
-				n += "_" + hex.EncodeToString(sum[:])[:6]
+				suffix := "_" + hex.EncodeToString(sum[:])[:6]
+				n = n[:min(len(n), maxPromptName-len(suffix))] + suffix // Namespace's names are ASCII
 			}
 			out[[2]string{s, p.Name}] = n
 		}

@@ -8,7 +8,9 @@
 // descriptions, schemas and annotations; calls are routed through the
 // registry with its timeouts to the server and tool each name was published
 // for. The gateway answers initialize at once: tools appear as their servers
-// become ready, and clients get notifications/tools/list_changed whenever
+// become ready (a server whose listing failed or timed out is listed again
+// when the router says to, router.RelistWait, and appears then), and
+// clients get notifications/tools/list_changed whenever
 // the published definitions change in any way (a tool added, removed, or
 // its description, schemas or annotations changed). tools/list waits for
 // servers still starting (Options.Settled), up to StartupWait, so a client
@@ -47,7 +49,9 @@
 // HTTPHandler serves Streamable HTTP ('switchboard serve --http'); a
 // notification of a 2026-07-28 client that names no protocol version in
 // its _meta (the Go SDK's notifications/cancelled) takes its
-// MCP-Protocol-Version header's, and OAuth's discovery and registration
+// MCP-Protocol-Version header's, as does its request of a method that
+// revision removed (the Go SDK's ping and logging/setLevel), answered 404
+// (-32601) as removed, and OAuth's discovery and registration
 // paths answer 404: the gateway takes a bearer token, no OAuth login. On
 // stdio, a call's progress is written before its result on either path.
 // Both

@@ -104,28 +104,78 @@ func oauthPath(path string) bool {
 	return strings.HasPrefix(path, "/.well-known/")
 }
 
-// withHeaderVersion gives a notification of a 2026-07-28 client the
-// protocol version its MCP-Protocol-Version header states, in _meta, when
-// it has none there. The revision asks for the _meta version on requests;
-// a notification's _meta is open (NotificationMetaObject), and the Go SDK
-// sends notifications/cancelled without one. mcp-go checks every message
-// of a modern client alike and answers such a notification 400, on which
-// the Go SDK closes its whole session: a client's every timeout or cancel
-// would end its connection. A request, or a notification whose _meta
-// names a version (the same or another: mcp-go says which is wrong), is
-// left as it came.
+// withHeaderVersion lets a 2026-07-28 client's message that names no
+// protocol version in its _meta be judged under its MCP-Protocol-Version
+// header's, for the two kinds of message real clients send that way:
+//
+//   - a notification: the revision asks for the _meta version on requests;
+//     a notification's _meta is open (NotificationMetaObject), and the Go
+//     SDK sends notifications/cancelled without one;
+//   - a request of a method the revision removed (removedIn20260728): the
+//     Go SDK sends ping and logging/setLevel as it did before 2026-07-28,
+//     without the _meta triple.
+//
+// mcp-go checks every message of a modern client alike and answers such a
+// message 400 (-32602): the Go SDK closes its session on a notification's
+// 400, and reports a removed method's as a malformed request ("missing
+// _meta field") rather than as the method not being there. With the
+// version (and, on a removed method, empty client capabilities: it is
+// refused whatever they are) mcp-go answers what the revision says: 202
+// for the notification, 404 and -32601 for the removed method, which the
+// Go SDK takes as jsonrpc2.ErrMethodNotFound (its keepalive, on a
+// connection that has one, then stops instead of failing). Any other
+// request without the version stays a 400, as the revision requires of
+// requests (the conformance suite's sep-2575-request-meta-invalid), and a
+// message whose _meta names a version (the same or another: mcp-go says
+// which is wrong) is left as it came.
 func withHeaderVersion(body []byte, header string) []byte {
 	if !mcp.IsModernProtocol(header) {
 		return body
 	}
 	m, err := wire.Parse(body)
-	if err != nil || !m.IsNotification() {
+	if err != nil {
 		return body
 	}
+	version, _ := json.Marshal(header)
+	add := map[string]json.RawMessage{mcp.MetaKeyProtocolVersion: version}
+	switch {
+	case m.IsNotification():
+	case m.IsRequest() && removedIn20260728(m.Method):
+		add[mcp.MetaKeyClientCapabilities] = json.RawMessage(`{}`)
+	default:
+		return body
+	}
+	return withMeta(body, m.Params, add)
+}
+
+// removedIn20260728 reports a request method (its JSON string) that
+// revision 2026-07-28 removed (its changelog: the initialize handshake,
+// ping, logging/setLevel, resources/subscribe and unsubscribe for
+// subscriptions/listen, tasks/list and tasks/result with tasks moved to an
+// extension); mcp-go answers each 404 (-32601) to a modern client.
+func removedIn20260728(raw []byte) bool {
+	var method string
+	if json.Unmarshal(raw, &method) != nil {
+		return false
+	}
+	switch mcp.MCPMethod(method) {
+	case mcp.MethodInitialize, mcp.MethodPing, mcp.MethodSetLogLevel,
+		mcp.MethodResourcesSubscribe, mcp.MethodResourcesUnsubscribe,
+		mcp.MethodTasksList, mcp.MethodTasksResult:
+		return true
+	}
+	return false
+}
+
+// withMeta returns body with the keys of add set in its params' _meta
+// where that names no protocol version, keeping what the _meta has; body
+// unchanged when its _meta names one, or its params or _meta are not an
+// object (mcp-go then says what is wrong).
+func withMeta(body, rawParams []byte, add map[string]json.RawMessage) []byte {
 	params := map[string]json.RawMessage{}
-	if len(m.Params) > 0 && string(m.Params) != "null" {
-		if json.Unmarshal(m.Params, &params) != nil {
-			return body // not an object: mcp-go says so
+	if len(rawParams) > 0 && string(rawParams) != "null" {
+		if json.Unmarshal(rawParams, &params) != nil {
+			return body
 		}
 	}
 	meta := map[string]json.RawMessage{}
@@ -137,7 +187,11 @@ func withHeaderVersion(body []byte, header string) []byte {
 	if _, ok := meta[mcp.MetaKeyProtocolVersion]; ok {
 		return body
 	}
-	meta[mcp.MetaKeyProtocolVersion], _ = json.Marshal(header)
+	for k, v := range add {
+		if _, ok := meta[k]; !ok {
+			meta[k] = v
+		}
+	}
 	params["_meta"], _ = json.Marshal(meta)
 	var msg map[string]json.RawMessage
 	if json.Unmarshal(body, &msg) != nil {

@@ -129,11 +129,75 @@ func TestModernCancelWithoutMeta(t *testing.T) {
 	}
 }
 
-// TestWithHeaderVersion: only a notification under a 2026-07-28 header
-// that names no version in its _meta gets the header's.
+// TestModernRemovedMethodWithoutMeta: the Go SDK (2026-07-28) sends ping
+// and logging/setLevel as before the revision, without the _meta triple.
+// Each is answered as the revision answers a removed method (404, -32601,
+// the request's id), which the SDK takes as "method not found"; it was a
+// 400 saying the _meta field is missing. A request the
+// revision has not removed still needs the _meta version (400, -32602),
+// and the client's next request works.
+func TestModernRemovedMethodWithoutMeta(t *testing.T) {
+	url, token := serveHTTP(t, New(router.New(router.Options{}), Options{Version: "test"}))
+	for _, c := range []struct {
+		name, method, body string
+		status, code       int
+	}{
+		// What the Go SDK v1.8.0 sends, byte for byte but the id.
+		{"Go SDK ping", "ping", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{}}`, http.StatusNotFound, mcp.METHOD_NOT_FOUND},
+		{"Go SDK setLevel", "logging/setLevel", `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"debug"}}`, http.StatusNotFound, mcp.METHOD_NOT_FOUND},
+		{"ping without params", "ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, http.StatusNotFound, mcp.METHOD_NOT_FOUND},
+		{"subscribe", "resources/subscribe", `{"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{"uri":"switchboard://x/y"}}`, http.StatusNotFound, mcp.METHOD_NOT_FOUND},
+		// The revision's MUST, which the conformance suite checks: a
+		// request it has not removed names its version in _meta.
+		{"discover without _meta", "server/discover", `{"jsonrpc":"2.0","id":6,"method":"server/discover","params":{}}`, http.StatusBadRequest, mcp.INVALID_PARAMS},
+		{"tools/list without _meta", "tools/list", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, http.StatusBadRequest, mcp.INVALID_PARAMS},
+		// A version the header does not state is the client's mistake.
+		{"ping naming another version", "ping", `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2025-11-25"}}}`, http.StatusBadRequest, mcp.HEADER_MISMATCH},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, body := modernPost(t, url, token, c.method, "", c.body)
+			var answer struct {
+				ID    json.RawMessage `json:"id"`
+				Error *struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(body), &answer); err != nil {
+				t.Fatalf("%d %q: %v", status, body, err)
+			}
+			want := messageID(t, c.body)
+			if status != c.status || answer.Error == nil || answer.Error.Code != c.code || string(answer.ID) != want {
+				t.Fatalf("= %d %s, want %d, error %d and id %s", status, body, c.status, c.code, want)
+			}
+		})
+	}
+	status, body := modernPost(t, url, token, "tools/list", "", `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"`+
+		mcp.MetaKeyProtocolVersion+`":"`+mcp.ProtocolVersion20260728+`","`+mcp.MetaKeyClientCapabilities+`":{}}}}`)
+	if status != http.StatusOK || !strings.Contains(body, `"tools"`) {
+		t.Fatalf("tools/list after them = %d %s", status, body)
+	}
+}
+
+// messageID is the id of a JSON-RPC message, as it is written.
+func messageID(t *testing.T, body string) string {
+	t.Helper()
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(body), &m); err != nil {
+		t.Fatal(err)
+	}
+	return string(m.ID)
+}
+
+// TestWithHeaderVersion: a notification, or a request of a method
+// 2026-07-28 removed, under a 2026-07-28 header that names no version in
+// its _meta gets the header's (a removed method empty client capabilities
+// too); nothing else changes.
 func TestWithHeaderVersion(t *testing.T) {
 	const v = mcp.ProtocolVersion20260728
 	stamped := `{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"` + v + `"}`
+	removed := `{"_meta":{"` + mcp.MetaKeyClientCapabilities + `":{},"` + mcp.MetaKeyProtocolVersion + `":"` + v + `"}`
 	for _, c := range []struct {
 		name, header, body string
 		want               string // "" : unchanged
@@ -145,6 +209,14 @@ func TestWithHeaderVersion(t *testing.T) {
 			`{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"` + v + `","k":1},"requestId":"a"}`},
 		{"_meta with a version", v, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2025-11-25"}}}`, ""},
 		{"a request", v, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, ""},
+		{"server/discover", v, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, ""},
+		{"removed: ping", v, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, removed + `}`},
+		{"removed: setLevel", v, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`, removed + `,"level":"debug"}`},
+		{"removed, its capabilities kept", v, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"` + mcp.MetaKeyClientCapabilities + `":{"x":{}}}}}`,
+			`{"_meta":{"` + mcp.MetaKeyClientCapabilities + `":{"x":{}},"` + mcp.MetaKeyProtocolVersion + `":"` + v + `"}}`},
+		{"removed, naming a version", v, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"` + v + `"}}}`, ""},
+		{"removed, a 2025-11-25 client", mcp.ProtocolVersion20251125, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, ""},
+		{"a response", v, `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
 		{"a 2025-11-25 client", mcp.ProtocolVersion20251125, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
 		{"no header", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
 		{"params not an object", v, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}`, ""},

@@ -7,9 +7,10 @@
 // container, root), so even a descendant that left the group and the
 // session with setsid is found; without one, Stop finds descendants by
 // their parent process IDs in /proc, looking again and again while it
-// stops. If the app dies, even by SIGKILL, a watchdog process kills every
-// group and cgroup still running (and on Linux the direct child also gets
-// Pdeathsig).
+// stops, and by the MarkVar each server's environment gets on Linux (a
+// daemon whose parent already exited). If the app dies, even by SIGKILL, a
+// watchdog process kills every group, cgroup and marked process still
+// running (and on Linux the direct child also gets Pdeathsig).
 //
 // Stopping is staged, as in the MCP spec's stdio shutdown: close stdin, wait
 // StopGrace; SIGTERM the tree, wait TermGrace; SIGKILL the tree. Once the
@@ -45,6 +46,24 @@ var (
 	// it waits, when they are found by ancestry (Linux without a cgroup).
 	SnapshotInterval = 50 * time.Millisecond
 )
+
+// MarkVar is the environment variable every server started on Linux gets
+// (on other systems none is added):
+// APPPID-APPSTART-N, unique to one start of one server. Its descendants
+// inherit it, so one that left the process group and session and whose
+// parent already exited (a daemon: npm wrappers, uvx or docker helpers)
+// is still found when the server is stopped, and when the app dies (the
+// watchdog ends every process carrying this app's marks). A descendant
+// that clears its environment before it leaves loses the mark.
+//
+// Why not make the app a child subreaper (PR_SET_CHILD_SUBREAPER) so such
+// orphans come back to it: an adopted orphan's link to its server is lost
+// just the same, so it would still need a mark to be told apart; and the
+// flag is process-wide, so every orphan of every child (the workspace
+// terminal's background jobs too) would become the app's to reap, and a
+// zombie cannot be told from a direct child an exec.Cmd.Wait is about to
+// reap.
+const MarkVar = "SWITCHBOARD_PROCESS_TREE"
 
 // ErrNotStopped is returned by Stop when the process or one of its
 // descendants survived SIGKILL (for example stuck in uninterruptible sleep).
@@ -104,6 +123,7 @@ func start(spec Spec, cgroup bool) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	cmd.Env = t.env(cmd.Env)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.abandon()

@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 		spec := Spec{Command: "/bin/sh", Args: []string{"-c", treeScript}, Env: os.Environ()}
 		if c := os.Getenv("PROCESS_TEST_COMMAND"); c != "" {
 			spec = Spec{Command: c, Env: os.Environ()}
+			if a := os.Getenv("PROCESS_TEST_ARG"); a != "" {
+				spec.Args = []string{a}
+			}
 		}
 		p, err := Start(spec)
 		if err != nil {

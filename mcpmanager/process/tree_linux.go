@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,18 +24,42 @@ import (
 // tree is a server's descendants. In a cgroup, the kernel keeps them all,
 // whatever they do (setsid, double fork). Otherwise they are found by
 // ancestry: every process whose parent is the server or an earlier find,
-// each kept with its start time so a reused PID is never signalled.
+// or that carries the server's mark in its environment (a daemon whose
+// parent exited before the stop began has lost its ancestry: init or a
+// subreaper adopted it), each kept with its start time so a reused PID is
+// never signalled.
 type tree struct {
-	mu     sync.Mutex
-	leader int
-	cg     *cgroup        // nil: ancestry
-	known  map[int]uint64 // ancestry: pid → start time (clock ticks after boot)
+	mu          sync.Mutex
+	leader      int
+	leaderStart uint64
+	cg          *cgroup        // nil: ancestry
+	known       map[int]uint64 // ancestry: pid → start time (clock ticks after boot)
+	mark        string         // this tree's MarkVar value
+	unmarked    map[procID]bool
 }
+
+// procID is a process that cannot be confused with a later one of the same PID.
+type procID struct {
+	pid   int
+	start uint64
+}
+
+// appMark is the prefix of this app's marks: its PID and start time.
+var appMark = sync.OnceValue(func() string {
+	st, _ := readStat(os.Getpid())
+	mark := fmt.Sprintf("%d-%d", os.Getpid(), st.start)
+	watchMark(mark)
+	return mark
+})
 
 // newTree prepares attr so the child starts inside a new cgroup when cgroup
 // is true.
 func newTree(cgroup bool, attr *syscall.SysProcAttr) (*tree, error) {
-	t := &tree{known: map[int]uint64{}}
+	t := &tree{
+		known:    map[int]uint64{},
+		mark:     fmt.Sprintf("%s-%d", appMark(), cgroups.seq.Add(1)),
+		unmarked: map[procID]bool{},
+	}
 	if !cgroup {
 		return t, nil
 	}
@@ -61,7 +86,14 @@ func (t *tree) started(pid int) {
 	}
 	if st, ok := readStat(pid); ok {
 		t.known[pid] = st.start
+		t.leaderStart = st.start
 	}
+}
+
+// env is the child's environment with the tree's mark added (last, so it
+// wins over a mark inherited from an app that started this one).
+func (t *tree) env(env []string) []string {
+	return append(slices.Clip(env), MarkVar+"="+t.mark)
 }
 
 // abandon undoes newTree after a failed start.
@@ -86,13 +118,49 @@ func (t *tree) snapshot() {
 			if _, ok := t.known[pid]; ok {
 				continue
 			}
-			// The parent must be the very process we know, not a reuse of its PID.
-			if start, ok := t.known[st.ppid]; ok && all[st.ppid].start == start {
+			if t.linked(pid, st, all) {
 				t.known[pid] = st.start
 				grew = true
 			}
 		}
 	}
+}
+
+// linked reports whether pid belongs to the tree: its parent is a process
+// of the tree (the very one, not a reuse of its PID), or it carries the
+// tree's mark.
+func (t *tree) linked(pid int, st procStat, all map[int]procStat) bool {
+	if start, ok := t.known[st.ppid]; ok && all[st.ppid].start == start {
+		return true
+	}
+	if st.zombie || t.leaderStart == 0 || st.start < t.leaderStart {
+		return false // no descendant started before the server did
+	}
+	id := procID{pid, st.start}
+	if t.unmarked[id] {
+		return false
+	}
+	if hasMark(pid, t.mark) {
+		return true
+	}
+	t.unmarked[id] = true // read each process's environment once
+	return false
+}
+
+// hasMark reports whether pid's environment holds MarkVar=mark. Another
+// user's process cannot be read (nor signalled): it has none.
+func hasMark(pid int, mark string) bool {
+	b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "environ"))
+	if err != nil {
+		return false
+	}
+	entry := MarkVar + "=" + mark
+	for e := range bytes.SplitSeq(b, []byte{0}) {
+		if string(e) == entry {
+			return true
+		}
+	}
+	return false
 }
 
 // signal sends SIGKILL (kill) or SIGTERM to every process of the tree.

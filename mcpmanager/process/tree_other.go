@@ -10,11 +10,12 @@ type tree struct{}
 
 func newTree(bool, *syscall.SysProcAttr) (*tree, error) { return &tree{}, nil }
 
-func (*tree) started(int)  {}
-func (*tree) abandon()     {}
-func (*tree) snapshot()    {}
-func (*tree) signal(bool)  {}
-func (*tree) gone() bool   { return true }
-func (*tree) release()     {}
-func cgroupsUsable() bool  { return false }
-func disableCgroups(error) {}
+func (*tree) started(int)             {}
+func (*tree) env(e []string) []string { return e }
+func (*tree) abandon()                {}
+func (*tree) snapshot()               {}
+func (*tree) signal(bool)             {}
+func (*tree) gone() bool              { return true }
+func (*tree) release()                {}
+func cgroupsUsable() bool             { return false }
+func disableCgroups(error)            {}

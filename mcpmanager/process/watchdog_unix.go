@@ -16,15 +16,20 @@ import (
 // "+PGID" and "-PGID" lines (and "+cNAME", "-cNAME" for the cgroups under
 // the directory given by a "PDIR" line) from a pipe; the kernel closes the
 // pipe when the app dies, and at EOF the watchdog SIGKILLs every group and
-// cgroup still registered and removes those cgroups.
+// cgroup still registered and removes those cgroups. On Linux an "MAPPMARK"
+// line names this app's MarkVar prefix: at EOF every process whose
+// environment carries one of its marks is SIGKILLed too (twice, for one
+// that forked meanwhile), which reaches a daemon that left the group.
 const watchdogScript = `trap '' INT TERM HUP
 set -f
 groups=" "
 cgroups=" "
 parent=
+mark=
 while IFS= read -r l; do
   case "$l" in
     P*) parent=${l#P} ;;
+    M*) mark=${l#M} ;;
     +c*) cgroups="$cgroups${l#+c} " ;;
     -c*) cgroups=$(printf '%s' "$cgroups" | sed "s/ ${l#-c} / /") ;;
     +*) groups="$groups${l#+} " ;;
@@ -32,6 +37,15 @@ while IFS= read -r l; do
   esac
 done
 for g in $groups; do kill -9 "-$g" 2>/dev/null; done
+if [ -n "$mark" ]; then
+  set +f
+  for i in 1 2; do
+    for f in $(grep -lzs "^` + MarkVar + `=$mark-" /proc/[0-9]*/environ); do
+      p=${f#/proc/}; kill -9 "${p%/environ}" 2>/dev/null
+    done
+  done
+  set -f
+fi
 for c in $cgroups; do
   echo 1 2>/dev/null >"$parent/$c/cgroup.kill" ||
     for p in $(cat "$parent/$c/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
@@ -73,6 +87,9 @@ func watch(pgid int, add bool) {
 	}
 	tellWatchdog(fmt.Sprintf("%s%d\n", sign, pgid))
 }
+
+// watchMark tells the watchdog this app's MarkVar prefix (Linux).
+func watchMark(prefix string) { tellWatchdog("M" + prefix + "\n") }
 
 // watchCgroupParent tells the watchdog where the servers' cgroups are.
 func watchCgroupParent(dir string) { tellWatchdog("P" + dir + "\n") }

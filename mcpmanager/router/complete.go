@@ -28,6 +28,8 @@ type Completion struct {
 
 // Complete asks server for values of c's argument (completion/complete).
 // A server that does not offer completions suggests nothing, without error.
+// The values are masked (Options.Redact) as a call's result is: they are
+// shown in the window and relayed to clients of serve.
 func (r *Router) Complete(ctx context.Context, server string, c Completion) ([]string, error) {
 	_, cl, err := r.session(server)
 	if err != nil {
@@ -51,10 +53,17 @@ func (r *Router) Complete(ctx context.Context, server string, c Completion) ([]s
 	req.Params.Context = mcp.CompleteContext{Arguments: c.Given}
 	res, err := cp.Complete(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: complete %s: %w", server, c.Argument, err)
+		return nil, redactErr(r.redact, fmt.Errorf("%s: complete %s: %w", server, c.Argument, err))
 	}
-	if res.Completion.Values == nil {
-		return []string{}, nil
+	return redactValues(resultRedactor(r, server), res.Completion.Values), nil
+}
+
+// redactValues is the suggested values masked, like a call's result (a
+// built-in's are the user's own: rd nil), in a new slice; never nil.
+func redactValues(rd Redactor, values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = redactText(rd, v)
 	}
-	return res.Completion.Values, nil
+	return out
 }

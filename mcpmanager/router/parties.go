@@ -266,6 +266,13 @@ type Asker interface {
 // context (TiedTo), or, when it cannot be tied to one, is refused with an
 // error wrapping ErrNotTied (the server gets a JSON-RPC error) and never
 // reaches h. nil for a nil h.
+//
+// It is also where a question's secrets are masked (Options.Redact), as
+// it enters, before any door sees it: a sampling request's system prompt
+// and messages, which go to a model provider and onto a card, and an
+// elicitation's message and form schema, shown in the window or relayed
+// to a client of serve. A server that put another server's keyring value
+// (or its own) in a question would otherwise hand it to all of them.
 func Tying(r *Router, h Asker) Asker {
 	if h == nil {
 		return nil
@@ -283,7 +290,7 @@ func (t tying) CreateMessage(ctx context.Context, server string, req mcp.CreateM
 	if err != nil {
 		return nil, err
 	}
-	return t.h.CreateMessage(ctx, server, req)
+	return t.h.CreateMessage(ctx, server, redactSampling(t.r.redact, req))
 }
 
 func (t tying) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
@@ -291,7 +298,7 @@ func (t tying) Elicit(ctx context.Context, server string, req mcp.ElicitationReq
 	if err != nil {
 		return nil, err
 	}
-	return t.h.Elicit(ctx, server, req)
+	return t.h.Elicit(ctx, server, redactElicitation(t.r.redact, req))
 }
 
 // tied is ctx carrying the tie of server's question, or why it has none.

@@ -14,9 +14,11 @@ import (
 // masks listings (tool, prompt and resource descriptions and titles, tool
 // schemas) before they are cached, kept or pinned, call results (text,
 // embedded resources, structuredContent) and errors, prompts, resource
-// text and progress messages, so every door — a chat and its model, the
-// CLI, serve's clients, the window, history, pins and kept listings — gets
-// the masked text. Identifiers (tool names, URIs) are left as they are.
+// text, progress messages, tasks' status messages (CallOptions.OnTask) and
+// completions, and the questions a server asks (sampling, elicitation: in
+// Tying, as they enter), so every door — a chat and its model, the CLI,
+// serve's clients, the window, history, pins and kept listings — gets the
+// masked text. Identifiers (tool names, URIs) are left as they are.
 // *secrets.Redactor satisfies it. It must be safe for concurrent use and
 // cheap when it knows no secret.
 type Redactor interface {
@@ -109,8 +111,26 @@ func redactContent(rd Redactor, c mcp.Content) mcp.Content {
 		v := *c
 		v.Title, v.Description = rd.Redact(v.Title), rd.Redact(v.Description)
 		return &v
+	case mcp.ToolUseContent: // a sampling message's earlier tool call
+		c.Input = redactValue(rd, c.Input)
+		return c
+	case mcp.ToolResultContent: // and its result
+		c.Content = redactContents(rd, c.Content)
+		c.StructuredContent = redactValue(rd, c.StructuredContent)
+		c.RawStructuredContent = redactJSON(rd, c.RawStructuredContent)
+		return c
 	}
 	return c
+}
+
+// redactContents is blocks masked, in a new slice: they may be the
+// sender's own (an in-process server's).
+func redactContents(rd Redactor, blocks []mcp.Content) []mcp.Content {
+	out := slices.Clone(blocks)
+	for i := range out {
+		out[i] = redactContent(rd, out[i])
+	}
+	return out
 }
 
 // redactResource is a resource's contents masked: text, not a blob.
@@ -292,4 +312,58 @@ func redactRead(rd Redactor, res *mcp.ReadResourceResult) *mcp.ReadResourceResul
 		res.Contents[i] = redactResource(rd, c)
 	}
 	return res
+}
+
+// redactSampling masks what a server's sampling/createMessage hands a
+// model provider and shows on the request's card: its system prompt and
+// every message's content (text, embedded resources, earlier tool calls
+// and results, or generic JSON as a transport decoded it). The request is
+// copied where it changes: its messages belong to the caller.
+func redactSampling(rd Redactor, req mcp.CreateMessageRequest) mcp.CreateMessageRequest {
+	if rd == nil || rd.Empty() {
+		return req
+	}
+	req.SystemPrompt = rd.Redact(req.SystemPrompt)
+	msgs := slices.Clone(req.Messages)
+	for i := range msgs {
+		msgs[i].Content = redactSamplingContent(rd, msgs[i].Content)
+	}
+	req.Messages = msgs
+	return req
+}
+
+// redactSamplingContent is one sampling message's content masked: a block
+// mcp-go typed, a list of them, or JSON it left generic.
+func redactSamplingContent(rd Redactor, c any) any {
+	switch c := c.(type) {
+	case mcp.Content:
+		return redactContent(rd, c)
+	case []mcp.Content:
+		return redactContents(rd, c)
+	}
+	return redactValue(rd, c)
+}
+
+// redactElicitation masks what a server's elicitation/create shows the
+// user (in the window, or relayed to a client of serve): its message and
+// every string of its form's schema (titles, descriptions, defaults,
+// choices). A URL to open is left as it is, like every URI.
+func redactElicitation(rd Redactor, req mcp.ElicitationRequest) mcp.ElicitationRequest {
+	if rd == nil || rd.Empty() {
+		return req
+	}
+	req.Params.Message = rd.Redact(req.Params.Message)
+	req.Params.RequestedSchema = redactValue(rd, req.Params.RequestedSchema)
+	return req
+}
+
+// redactTasks is onTask given each status message masked (nil: nil).
+func redactTasks(rd Redactor, onTask func(TaskUpdate)) func(TaskUpdate) {
+	if onTask == nil || rd == nil || rd.Empty() {
+		return onTask
+	}
+	return func(u TaskUpdate) {
+		u.Message = rd.Redact(u.Message)
+		onTask(u)
+	}
 }

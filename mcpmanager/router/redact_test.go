@@ -46,7 +46,12 @@ func (g *seenGate) Screen(_ string, tools []mcp.Tool) []error {
 // an embedded resource, structuredContent), an error, a prompt and a
 // resource's text.
 func leakyServer() *server.MCPServer {
-	s := server.NewMCPServer("leaky", "1", server.WithToolCapabilities(true), server.WithPromptCapabilities(true), server.WithResourceCapabilities(false, true))
+	s := server.NewMCPServer("leaky", "1", server.WithToolCapabilities(true), server.WithPromptCapabilities(true), server.WithResourceCapabilities(false, true),
+		server.WithCompletions(), server.WithPromptCompletionProvider(leakyCompleter{}), server.WithTaskCapabilities(true, true, true))
+	s.AddTaskTool(mcp.NewTool("job", mcp.WithTaskSupport(mcp.TaskSupportRequired)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+			return nil, errors.New("TASK-ENV: API_TOKEN=" + leakSecret) // the task's statusMessage
+		})
 	s.AddTool(mcp.NewTool("env", mcp.WithDescription("returns env. DESC-ENV: API_TOKEN="+leakSecret),
 		mcp.WithString("db", mcp.Description("the database"), mcp.DefaultString("postgres://u:"+leakSecret+"@db"))),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -75,9 +80,117 @@ func leakyServer() *server.MCPServer {
 	return s
 }
 
+// leakyCompleter suggests a value holding leakSecret.
+type leakyCompleter struct{}
+
+func (leakyCompleter) CompletePromptArgument(context.Context, string, mcp.CompleteArgument, mcp.CompleteContext) (*mcp.Completion, error) {
+	return &mcp.Completion{Values: []string{"postgres://u:" + leakSecret + "@db", "plain"}}, nil
+}
+
+// keptQuestions is an Asker that keeps the questions it is asked.
+type keptQuestions struct {
+	mu        sync.Mutex
+	samplings []mcp.CreateMessageRequest
+	elicits   []mcp.ElicitationRequest
+}
+
+func (k *keptQuestions) CreateMessage(_ context.Context, _ string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.samplings = append(k.samplings, req)
+	return &mcp.CreateMessageResult{}, nil
+}
+
+func (k *keptQuestions) Elicit(_ context.Context, _ string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.elicits = append(k.elicits, req)
+	return &mcp.ElicitationResult{}, nil
+}
+
+// leakyQuestions are a server's questions holding leakSecret wherever one
+// can: a sampling request's system prompt and messages (text as mcp-go
+// types it, as generic JSON as a transport may leave it, a list of
+// blocks, an embedded resource, an earlier tool call and its result), and
+// an elicitation's message and form schema (title, description, default,
+// choices).
+func leakyQuestions() ([]mcp.CreateMessageRequest, []mcp.ElicitationRequest) {
+	sampling := mcp.CreateMessageRequest{}
+	sampling.SystemPrompt = "you know " + leakSecret
+	sampling.Messages = []mcp.SamplingMessage{
+		{Role: mcp.RoleUser, Content: mcp.NewTextContent("typed " + leakSecret)},
+		{Role: mcp.RoleUser, Content: map[string]any{"type": "text", "text": "generic " + leakSecret}},
+		{Role: mcp.RoleUser, Content: []any{map[string]any{"type": "text", "text": "listed " + leakSecret}}},
+		{Role: mcp.RoleUser, Content: []mcp.Content{mcp.NewTextContent("blocks " + leakSecret),
+			mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "env://x", Text: "file " + leakSecret})}},
+		{Role: mcp.RoleAssistant, Content: mcp.ToolUseContent{Type: "tool_use", ID: "u1", Name: "env", Input: map[string]any{"token": leakSecret}}},
+		{Role: mcp.RoleUser, Content: mcp.ToolResultContent{Type: "tool_result", ToolUseID: "u1", Content: []mcp.Content{mcp.NewTextContent("result " + leakSecret)},
+			StructuredContent: map[string]any{"token": leakSecret}}},
+	}
+	form := mcp.ElicitationRequest{}
+	form.Params.Message = "confirm " + leakSecret
+	form.Params.RequestedSchema = map[string]any{"type": "object", "properties": map[string]any{
+		"db":   map[string]any{"type": "string", "title": "db " + leakSecret, "description": "uses " + leakSecret, "default": leakSecret},
+		"pick": map[string]any{"type": "string", "enum": []any{leakSecret, "no"}},
+	}}
+	return []mcp.CreateMessageRequest{sampling}, []mcp.ElicitationRequest{form}
+}
+
+// askedThrough puts leakyQuestions to an Asker behind Tying and returns
+// what it was asked.
+func askedThrough(t *testing.T, r *Router) (samplings []mcp.CreateMessageRequest, elicits []mcp.ElicitationRequest) {
+	t.Helper()
+	kept := &keptQuestions{}
+	asker := Tying(r, kept)
+	sampling, forms := leakyQuestions()
+	for _, q := range sampling {
+		if _, err := asker.CreateMessage(t.Context(), "leaky", q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range forms {
+		if _, err := asker.Elicit(t.Context(), "leaky", q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := json.Marshal(sampling); !strings.Contains(string(b), leakSecret) {
+		t.Fatal("the server's own request was changed: Tying must mask a copy")
+	}
+	return kept.samplings, kept.elicits
+}
+
+// taskStatuses runs leaky's task tool "job", which fails with leakSecret
+// in its statusMessage, on a session of 2025-11-25 (whose tasks the
+// router follows), and returns the statuses OnTask was told and the
+// call's result.
+func taskStatuses(t *testing.T, r *Router) ([]TaskUpdate, *mcp.CallToolResult) {
+	t.Helper()
+	s := &src{name: "tasky"}
+	s.cl.Store(mcptest.Connect(t, leakyServer(), mcptest.Protocol(mcp.LATEST_LEGACY_PROTOCOL_VERSION)))
+	r.Add(s)
+	var mu sync.Mutex
+	var told []TaskUpdate
+	res, err := r.Call(t.Context(), "tasky", "job", nil, CallOptions{OnTask: func(u TaskUpdate) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, u)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(told) == 0 || told[len(told)-1].Status != "failed" {
+		t.Fatalf("task statuses %+v; want it to end failed", told)
+	}
+	return told, res
+}
+
 // TestSecretsMaskedAtTheSource: whatever a server says reaches every
 // caller of the router masked, and the gate (the pins) and a Recaller (the
-// kept listing) are shown the masked listing.
+// kept listing) are shown the masked listing: its questions (sampling,
+// elicitation) reach the door's Asker masked, and so do its completions
+// and its tasks' status messages.
 func TestSecretsMaskedAtTheSource(t *testing.T) {
 	gate := &seenGate{}
 	r := New(Options{Gate: gate, Redact: oneSecret{}})
@@ -98,12 +211,20 @@ func TestSecretsMaskedAtTheSource(t *testing.T) {
 	if callErr != nil || rawErr != nil || promptErr != nil || readErr != nil || failErr == nil || rawFailErr == nil {
 		t.Fatalf("errors: call %v, raw %v, prompt %v, read %v, fail %v, raw fail %v", callErr, rawErr, promptErr, readErr, failErr, rawFailErr)
 	}
+	completions, completeErr := r.Complete(ctx, "leaky", Completion{Prompt: "p", Argument: "db"})
+	if completeErr != nil || len(completions) != 2 {
+		t.Fatalf("Complete = %q, %v", completions, completeErr)
+	}
+	samplings, elicits := askedThrough(t, r)
+	statuses, taskRes := taskStatuses(t, r)
 	gate.mu.Lock()
 	screened := gate.tools
 	gate.mu.Unlock()
 	doors := map[string]any{
 		"Tools": tools, "Call": res, "the call's error": failErr.Error(), "CallRaw": raw, "CallRaw's error": rawFailErr.Error(),
 		"ServerPrompts": prompts, "GetPrompt": prompt, "ServerResources": resources, "ReadResource": read, "the gate": screened,
+		"Complete": completions, "a sampling request": samplings, "an elicitation": elicits,
+		"a task's status": statuses[len(statuses)-1], "a failed task's result": taskRes,
 	}
 	for door, v := range doors {
 		b, err := json.Marshal(v)

@@ -2,7 +2,11 @@
 // connected server under exposed names unique across the registry
 // (server__tool, see Namespace and Tools), caches the lists, and routes
 // calls with timeouts, cancellation and per-server metrics. A listing with
-// some servers failing returns the rest plus per-server errors.
+// some servers failing returns the rest plus per-server errors; a list that
+// failed (an error, or no answer within ListTimeout) is asked again at the
+// next listing, and Subscribe's channel says when to list again (after
+// RelistWait, doubling to RelistMaxWait while it fails), while a list that
+// only went stale (its ttlMs) is kept until one comes (relist.go).
 //
 // Calls name the server and the server's own tool name, as a listed Tool
 // carries them; an exposed name that comes from outside (a command line, a
@@ -203,7 +207,8 @@ type CallOptions struct {
 	// It runs on the session's reader goroutine and must not block.
 	OnProgress func(Progress)
 	// OnTask receives the state of a call that runs as a task (see
-	// TaskPolicy), at its creation and each change. It must not block.
+	// TaskPolicy), at its creation and each change, its status message
+	// masked (Options.Redact). It must not block.
 	OnTask func(TaskUpdate)
 }
 
@@ -246,6 +251,9 @@ type Router struct {
 	// restarts (see restartedTools); a new Source forgets it.
 	ran     map[string][]mcp.Tool
 	deduped map[string]dedupeMemo // by server: its cached listing, each name once
+	// relists are the lists that failed, by relistKey, each with its
+	// signal to list again (relist.go); nil until one fails.
+	relists map[string]*relist
 	// merged is the last merge of every server's listing (listing.go),
 	// and mergeVersion counts merges: a merge's version is its own.
 	merged       *mergedListing
@@ -355,9 +363,10 @@ func (r *Router) invalidate(server string, slot func(*cached)) {
 
 // Subscribe returns a channel that receives a value whenever the tool
 // lists may have changed: a server was added, removed or invalidated, or
-// said notifications/tools/list_changed (or resources, prompts). Signals
-// coalesce: the channel holds at most one, so a slow reader lists once for
-// many changes, and a sender never blocks. Listing again and comparing is
+// said notifications/tools/list_changed (or resources, prompts), or a list
+// failed a while ago and may come now (relistLater). Signals coalesce:
+// the channel holds at most one, so a slow reader lists once for many
+// changes, and a sender never blocks. Listing again and comparing is
 // the reader's job: a signal does not promise a difference. stop ends the
 // subscription; the channel is not closed.
 func (r *Router) Subscribe() (changes <-chan struct{}, stop func()) {
@@ -451,8 +460,9 @@ func listed[T any](ctx context.Context, r *Router, server string, slot func(*cac
 		r.mu.Unlock()
 		items, ttl, err := fetchAll(context.WithoutCancel(ctx), server, cl, fetch)
 		if err != nil {
-			return nil, redactErr(r.redact, err)
+			return listFailed(r, server, cl, slot, err) // relist.go
 		}
+		relisted(r, relistKey[T](server))
 		items = redactList(r.redact, items) // before it is cached, kept (fetched) or screened
 		if fetched != nil {
 			fetched(src, items)
@@ -909,6 +919,7 @@ func (r *Router) Lookup(ctx context.Context, name string) (Tool, error) {
 func (r *Router) Call(ctx context.Context, server, tool string, args map[string]any, opts CallOptions) (*mcp.CallToolResult, error) {
 	ctx, done := begin(ctx, r, server, true) // its server's questions are its caller's (parties.go)
 	defer done()
+	opts.OnTask = redactTasks(r.redact, opts.OnTask)
 	if tc, ok := r.asTask(ctx, server, tool); ok {
 		res, err := r.callTask(ctx, tc, server, tool, args, opts)
 		if err == nil {
@@ -962,6 +973,7 @@ func (r *Router) CallRaw(ctx context.Context, server, tool string, args json.Raw
 	}
 	ctx, done := begin(ctx, r, server, true) // its server's questions are its caller's (parties.go)
 	defer done()
+	opts.OnTask = redactTasks(r.redact, opts.OnTask)
 	if tc, ok := r.asTask(ctx, server, tool); ok {
 		m, err := argsMap(args)
 		if err != nil {

@@ -44,8 +44,8 @@ func (c *Catalog) Load(ctx context.Context, sk Skill) (Loaded, error) {
 }
 
 // Read reads one file of sk (a URI its entry lists; for a dynamic skill,
-// any URI within its directory) through resources/read and verifies it
-// against the entry's digest and size.
+// any URI within its directory) through resources/read, verifies it
+// against the entry's digest and size, and masks its text (Options.Redact).
 func (c *Catalog) Read(ctx context.Context, sk Skill, uri string) ([]byte, error) {
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("%s: skill %s: %s: "+format, append([]any{sk.Server, sk.Name, sk.Path(uri)}, a...)...)
@@ -86,7 +86,7 @@ func (c *Catalog) Read(ctx context.Context, sk Skill, uri string) ([]byte, error
 		if len(b) > MaxSize {
 			return nil, fail("%w: %d bytes, more than a skill may hold (%d)", ErrVerify, len(b), MaxSize)
 		}
-		return b, nil
+		return redactFile(c.redactor(sk.Server), b), nil
 	}
 	if int64(len(b)) != want.Size {
 		return nil, fail("%w: %d bytes read, the listing says %d; the content is not used (the server serves other content than it lists: tell its author)", ErrVerify, len(b), want.Size)
@@ -94,7 +94,7 @@ func (c *Catalog) Read(ctx context.Context, sk Skill, uri string) ([]byte, error
 	if d := Digest(b); d != want.Digest {
 		return nil, fail("%w: its digest is %s, the listing says %s; the content is not used (the server serves other content than it lists: tell its author)", ErrVerify, d, want.Digest)
 	}
-	return b, nil
+	return redactFile(c.redactor(sk.Server), b), nil // verified as sent, then masked
 }
 
 func (s Skill) paths() []string {

@@ -14,6 +14,9 @@
 // and loading a skill reads its SKILL.md only (the extension forbids a
 // host to fetch a skill's files ahead of need). The router keeps tools;
 // skills are kept here, beside it, from the same sessions.
+//
+// With Options.Redact, the secrets servers were started with are masked in
+// their skills' entries and files, once verified (see Redactor).
 package skills
 
 import (
@@ -129,6 +132,12 @@ type Sessions interface {
 type Options struct {
 	// ClientInfo is sent in the _meta of a 2026-07-28 request.
 	ClientInfo mcp.Implementation
+	// Redact, when set, masks secrets in what servers' skills say (see
+	// Redactor): entries and files' text.
+	Redact Redactor
+	// OwnData reports the servers whose skills are the user's own (the
+	// skills on this computer), which Redact leaves as they are.
+	OwnData func(server string) bool
 }
 
 // requestIDs numbers the extension's requests for the whole process, not
@@ -315,7 +324,7 @@ func (c *Catalog) fetch(ctx context.Context, server string, s Session) (Listing,
 				l.Invalid = append(l.Invalid, why)
 				continue
 			}
-			l.Skills = append(l.Skills, sk)
+			l.Skills = append(l.Skills, redactSkill(c.redactor(server), sk))
 		}
 		if r.NextCursor == "" {
 			return l, ttl, nil
@@ -365,7 +374,11 @@ func (c *Catalog) Get(ctx context.Context, server, uri string) (Skill, error) {
 		// Some servers answer with the entry itself.
 		r.Skill = raw
 	}
-	return entry(server, r.Skill)
+	sk, err := entry(server, r.Skill)
+	if err != nil {
+		return Skill{}, err
+	}
+	return redactSkill(c.redactor(server), sk), nil
 }
 
 // entry checks one skill entry against the extension's rules.
@@ -505,12 +518,17 @@ type RPCError struct {
 
 func (e *RPCError) Error() string { return fmt.Sprintf("%s (JSON-RPC error %d)", e.Message, e.Code) }
 
-// ReadRaw relays one resources/read of server's, unverified and undecoded:
-// for a relay (the gateway), whose own client verifies what it reads.
+// ReadRaw relays one resources/read of server's, unverified and undecoded
+// (unless it may hold a secret, which is masked: see Redactor): for a
+// relay (the gateway), whose own client verifies what it reads.
 func (c *Catalog) ReadRaw(ctx context.Context, server, uri string) (json.RawMessage, error) {
 	s, err := c.sessions.Session(server)
 	if err != nil {
 		return nil, err
 	}
-	return c.send(ctx, s, "resources/read", map[string]any{"uri": uri})
+	raw, err := c.send(ctx, s, "resources/read", map[string]any{"uri": uri})
+	if err != nil {
+		return nil, err
+	}
+	return redactRaw(c.redactor(server), raw), nil
 }

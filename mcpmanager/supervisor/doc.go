@@ -29,12 +29,14 @@
 // later) SIGKILL, and once the server has exited SIGKILLs whatever it left behind. In a
 // cgroup that is every process it started, even one that left with `setsid` or daemonized;
 // without a cgroup (Linux) it is the process group plus every descendant found by parent PID
-// in `/proc` while stopping — a process whose parent had already exited before the stop
-// began is not found. On macOS and the BSDs it is the process group (a `setsid` descendant
-// survives); on Windows, where there are no signals, the SIGTERM and SIGKILL stages are both
-// `taskkill /T /F`, which ends the server and its descendants. If the app itself is killed,
-// a small watchdog process (Linux, macOS, the BSDs) ends every process group and every
-// server cgroup; a `setsid` descendant outside a cgroup survives that.
+// in `/proc` while stopping, plus every process whose environment carries the server's
+// `SWITCHBOARD_PROCESS_TREE` mark (each server started on Linux gets one, and its
+// descendants inherit it), so a daemon whose parent exited before the stop began is found
+// too — unless it cleared its environment. On macOS and the BSDs it is the process group (a
+// `setsid` descendant survives); on Windows, where there are no signals, the SIGTERM and
+// SIGKILL stages are both `taskkill /T /F`, which ends the server and its descendants. If the
+// app itself is killed, a small watchdog process (Linux, macOS, the BSDs) ends every process
+// group and every server cgroup, and on Linux every process carrying one of the app's marks.
 // Commands are looked up on your login shell's `PATH` (GUI apps do not get it otherwise), and
 // a missing `npx`/`uvx`/`docker` says what to install. Before an `npx`, `uvx` or `docker run`
 // server first starts, its package is fetched as a step of its own (`npx --package=PKG -- node

@@ -20,7 +20,8 @@
 // [ErrIncomplete] (with the partial [Response] beside it), rate limits
 // [ErrRateLimited] once [MaxRetries] waits (each announced as an
 // [EventRetry]) are used up. The SDKs' own retries are switched off so
-// every wait is ours and visible.
+// every wait is ours and visible, and can be cut short: a [Wake] on the
+// request's context ([WithWake]) retries at once ("Retry now").
 //
 //	p, err := provider.New(provider.Config{
 //		Kind: provider.KindAnthropic, Name: "Claude", APIKey: key,

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,11 +56,96 @@ func withRetries(ctx context.Context, name string, retryable func(status int) bo
 		if attempt >= MaxRetries || wait > MaxRetryWait {
 			return resp, rl
 		}
-		on(Event{Kind: EventRetry, Attempt: attempt + 1, After: wait, Err: rl})
-		if err := sleep(ctx, wait); err != nil {
+		announce := func() { on(Event{Kind: EventRetry, Attempt: attempt + 1, After: wait, Err: rl}) }
+		if err := waitOut(ctx, wait, announce); err != nil {
 			return resp, &Error{Provider: name, Op: opStream, Err: err}
 		}
 	}
+}
+
+// waitOut announces a wait of d before a retry and sleeps it, or less when
+// ctx's Wake cuts it short (nil: try again now), or until ctx is done (its
+// error). The wait is wakeable before it is announced, so a "Retry now"
+// the announcement offers always finds it.
+func waitOut(ctx context.Context, d time.Duration, announce func()) error {
+	wctx, done := wakeFrom(ctx).waiting(ctx)
+	defer done()
+	announce()
+	err := sleep(wctx, d)
+	if err != nil && ctx.Err() == nil && wctx.Err() != nil {
+		return nil // woken: only the wait ended, not the request
+	}
+	return err
+}
+
+// Wake cuts short the waits a rate limit imposes on the requests of one
+// turn ("Retry now" in the window): a Stream whose context carries it
+// (WithWake) retries at once when Now is called during its wait, instead
+// of sleeping out the provider's Retry-After. It gives the attempt back,
+// not the limit: the retry counts as one of MaxRetries, and a provider
+// still limiting answers 429 again and is waited for again.
+//
+// A Wake is safe for concurrent use: Now is called from the window's
+// goroutine while the turn's requests wait on theirs, several at once
+// (delegated sub-agents run in parallel), and every wait in progress ends.
+// Now ends only the waits in progress: one begun after it (the next 429)
+// waits in full unless Now is called again, so a late press never skips a
+// wait the user has not seen. The zero Wake is ready to use; a nil *Wake
+// (no WithWake) is never woken.
+type Wake struct {
+	mu    sync.Mutex
+	next  uint64
+	waits map[uint64]context.CancelFunc // the waits in progress
+}
+
+// Now ends every wait in progress of the Wake's turn, so each of its
+// requests is sent again at once. It reports whether one was waiting.
+func (w *Wake) Now() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	woke := len(w.waits) > 0
+	for id, cancel := range w.waits {
+		cancel()
+		delete(w.waits, id)
+	}
+	return woke
+}
+
+// waiting is a context for one wait under ctx that Now ends; done forgets
+// the wait (call it when the wait is over).
+func (w *Wake) waiting(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	if w == nil {
+		return ctx, cancel
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.waits == nil {
+		w.waits = map[uint64]context.CancelFunc{}
+	}
+	id := w.next
+	w.next++
+	w.waits[id] = cancel
+	return ctx, func() {
+		w.mu.Lock()
+		delete(w.waits, id)
+		w.mu.Unlock()
+		cancel()
+	}
+}
+
+type wakeKey struct{}
+
+// WithWake is ctx carrying w: a rate limit's wait in a Stream under it ends
+// when w.Now is called.
+func WithWake(ctx context.Context, w *Wake) context.Context {
+	return context.WithValue(ctx, wakeKey{}, w)
+}
+
+// wakeFrom is the Wake ctx carries, nil when none.
+func wakeFrom(ctx context.Context) *Wake {
+	w, _ := ctx.Value(wakeKey{}).(*Wake)
+	return w
 }
 
 // retryAfter reads the wait a response asks for: retry-after-ms (OpenAI),

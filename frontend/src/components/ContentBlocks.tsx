@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { host } from '../backend';
+import { decodeText, isText } from '../blobtext';
 import { useDismiss } from '../dismiss';
 import { bytes, count } from '../plural';
 import './ContentBlocks.css';
@@ -139,18 +140,4 @@ function EmbeddedResource({ block, tool }: { block: Content; tool: string }) {
       {body}
     </div>
   );
-}
-
-/** isText reports whether a blob of this type reads as text. */
-export function isText(mimeType: string): boolean {
-  return mimeType.startsWith('text/') || /[/+](json|xml|yaml)$/.test(mimeType);
-}
-
-/** decodeText reads a base64 blob as UTF-8 text. */
-export function decodeText(b64: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
-  } catch {
-    return '(unreadable text)';
-  }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ReadResource } from '../backend';
 import type { gui, host } from '../backend';
+import { decodeText, isText } from '../blobtext';
 import { message } from '../errors';
 
 type Content = host.ContentView;
@@ -71,18 +72,4 @@ function ResourceViewer({ server, link, onClose }: { server: string; link: Conte
       ))}
     </div>
   );
-}
-
-/** isText reports whether a blob of this type reads as text. */
-function isText(mimeType: string): boolean {
-  return mimeType.startsWith('text/') || /[/+](json|xml)$/.test(mimeType);
-}
-
-/** decodeText reads a base64 blob as UTF-8 text. */
-function decodeText(b64: string): string {
-  try {
-    return new TextDecoder().decode(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
-  } catch {
-    return '(unreadable text)';
-  }
 }

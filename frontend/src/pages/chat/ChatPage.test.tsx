@@ -185,4 +185,34 @@ describe('the rate-limit notice', () => {
     act(() => { vi.advanceTimersByTime(100); });
     expect(screen.queryByRole('status')).toBeNull();
   });
+
+  it('has Retry now, from the keyboard, which asks the Go side to retry at once', async () => {
+    const woken: string[] = [];
+    backend([chat({ id: 'limited', messageCount: 2 })], { RetryNow: async (id: string) => { woken.push(id); return true; } });
+    (window as unknown as { runtime: unknown }).runtime = {
+      EventsOnMultiple: (name: string, fn: (ev: ChatEvent) => void) => {
+        if (name === 'chat:event') listener = fn;
+        return () => {};
+      },
+    };
+    watchRequests();
+    await openChat('limited');
+    render(<TurnNotice />);
+    // The events go on from the last test's (one store, one listener): a later seq.
+    act(() => listener?.({ chatId: 'limited', seq: 3, type: 'retry', messageId: 'a1', retryAfterMs: 50_000 }));
+    const note = screen.getByRole('status');
+    expect(note.textContent).toContain('retrying in 50 s…');
+    await userEvent.tab();
+    const button = screen.getByRole('button', { name: 'Retry now' });
+    expect(document.activeElement).toBe(button);
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(note.textContent).toContain('retrying now…'));
+    expect(woken).toEqual(['limited']);
+    // The wait is over: nothing is left to cut short.
+    expect(screen.queryByRole('button', { name: 'Retry now' })).toBeNull();
+    // The provider limits the retry too: the new wait counts down in full, with its own Retry now.
+    act(() => listener?.({ chatId: 'limited', seq: 4, type: 'retry', messageId: 'a1', retryAfterMs: 20_000 }));
+    await waitFor(() => expect(note.textContent).toContain('retrying in 20 s…'));
+    expect(screen.getByRole('button', { name: 'Retry now' })).toBeTruthy();
+  });
 });

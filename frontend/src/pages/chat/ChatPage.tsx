@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type Keybo
 import { createPortal } from 'react-dom';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import {
-  chatState, clearError, jumped, lastUserMessage, listed, loadChats, loadNewer, loadOlder, newChat, openChat, remove, rename, searchChats, send, startEdit, stop, toLatest, useChat,
+  chatState, clearError, jumped, lastUserMessage, listed, loadChats, loadNewer, loadOlder, newChat, openChat, remove, rename, retryNow, searchChats, send, startEdit, stop, toLatest, useChat,
   type Chat, type Message,
 } from '../../chat';
 import { useAgents } from '../../agents';
@@ -516,8 +516,8 @@ const MessageView = memo(function MessageView({ m, last, marked = false }: { m: 
 /**
  * TurnNotice is the open chat's notice under its messages: a rate limit's wait, counting down to
  * the provider being asked again (in the warning colour: nothing is wrong yet, but the answer
- * waits), or a step-limit or context note. The countdown is not read out each second: a screen
- * reader hears the wait once.
+ * waits), with Retry now to ask at once, or a step-limit or context note. The countdown is not
+ * read out each second: a screen reader hears the wait once.
  */
 export function TurnNotice() {
   const notice = useChat((s) => s.notice);
@@ -536,6 +536,7 @@ export function TurnNotice() {
       <div className="notice-card small retry-wait" role="status">
         <span aria-hidden="true">{left > 0 ? `The provider is rate-limited; retrying in ${left} s…` : 'The provider is rate-limited; retrying now…'}</span>
         <span className="visually-hidden">{`The provider is rate-limited; retrying in ${retry.seconds} seconds.`}</span>
+        {left > 0 && <button type="button" onClick={() => void retryNow()}>Retry now</button>}
       </div>
     );
   }

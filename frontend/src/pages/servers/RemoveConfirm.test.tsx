@@ -73,6 +73,8 @@ describe('RemoveConfirm', () => {
   it('grants a refused secret to the server', async () => {
     bind([], ['victim_GITHUB_TOKEN']);
     render(<RefusedSecretsLine name="evil" error="${secret:victim_GITHUB_TOKEN} is not this server's own secret" />);
+    // Before the grant: a grant is not a wall, only a sandbox keeps a server from the keyring.
+    expect(await screen.findByText(/Only a sandboxed server is kept from the keyring/)).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Grant victim_GITHUB_TOKEN to evil' }));
     await waitFor(() => expect(calls).toEqual([['grant', 'victim_GITHUB_TOKEN', 'evil']]));
   });

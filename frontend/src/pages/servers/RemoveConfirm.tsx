@@ -84,6 +84,7 @@ export function RefusedSecretsLine({ name, error }: { name: string; error: strin
           <button type="button" className="small-btn" onClick={() => void grant(s)}>Grant {s} to {name}</button>
         </p>
       ))}
+      <p className="muted small">Only a sandboxed server is kept from the keyring: one that runs without a sandbox can read every Switchboard secret there itself.</p>
       {err && <p className="field-problem">{err}</p>}
     </div>
   );

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { SandboxBadge, lines } from './ServerSandbox';
+import { SandboxBadge, ServerSandboxForm, lines } from './ServerSandbox';
 import type { gui } from '../../backend';
 
 describe('lines', () => {
@@ -19,5 +19,22 @@ describe('SandboxBadge', () => {
     expect(screen.getByText('sandboxed').getAttribute('title')).toMatch(/home folder, keys and the network/);
     rerender(<SandboxBadge server={{ name: 'a', sandboxed: false } as gui.ServerView} />);
     expect(screen.queryByText('sandboxed')).toBeNull();
+  });
+});
+
+describe('ServerSandboxForm', () => {
+  afterEach(() => {
+    window.go = undefined as unknown as typeof window.go;
+  });
+
+  it('says only a sandbox keeps a server from the keyring', async () => {
+    window.go = {
+      gui: {
+        Window: { Info: async () => ({}) },
+        Sandbox: { ServerSandbox: async () => ({ local: true, enabled: false, network: false, allowRead: [], allowWrite: [], roots: 'read' }) },
+      },
+    } as unknown as typeof window.go;
+    render(<ServerSandboxForm server={{ name: 'a' } as gui.ServerView} />);
+    expect((await screen.findByText(/not your home folder/)).textContent).toMatch(/or the keyring\. Without a sandbox a server can read every Switchboard secret in the keyring\./);
   });
 });

@@ -68,7 +68,7 @@ export function ServerSandboxForm({ server: s }: { server: ServerView }) {
         Run in a sandbox
       </label>
       <p className="muted small" id={`${id}-help`}>
-        The server sees the system and its own program read-only, an empty private home and temp folder, and only the folders listed here — not your home folder, keys or browser profiles.
+        The server sees the system and its own program read-only, an empty private home and temp folder, and only the folders listed here — not your home folder, keys, browser profiles or the keyring. Without a sandbox a server can read every Switchboard secret in the keyring.
       </p>
       {enabled && view.unavailable && <div className="alert" role="alert">{view.unavailable}. Until then the server does not start.</div>}
       <fieldset disabled={!enabled} aria-describedby={`${id}-help`}>

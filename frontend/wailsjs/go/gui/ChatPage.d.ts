@@ -47,6 +47,10 @@ export function Resources():Promise<Array<gui.ResourceView>>;
 
 export function RetryAnswer(arg1:string):Promise<void>;
 
+export function RetryNow(arg1:string):Promise<boolean>;
+
+export function RunningChats():Promise<Array<string>>;
+
 export function SaveChatExport(arg1:string,arg2:string):Promise<string>;
 
 export function SearchChats(arg1:string):Promise<Array<host.ChatHit>>;

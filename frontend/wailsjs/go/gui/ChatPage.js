@@ -90,6 +90,14 @@ export function RetryAnswer(arg1) {
   return window['go']['gui']['ChatPage']['RetryAnswer'](arg1);
 }
 
+export function RetryNow(arg1) {
+  return window['go']['gui']['ChatPage']['RetryNow'](arg1);
+}
+
+export function RunningChats() {
+  return window['go']['gui']['ChatPage']['RunningChats']();
+}
+
 export function SaveChatExport(arg1, arg2) {
   return window['go']['gui']['ChatPage']['SaveChatExport'](arg1, arg2);
 }
