@@ -45,8 +45,10 @@ depends_line() {
   done
   # The window's libraries: a Linux x86-64 binary loads them when the window
   # opens (app/windowlibs), so they are not among its NEEDED entries.
+  local cache
+  cache=$(/sbin/ldconfig -p) # read whole: an early exit of a reader would fail the pipe (pipefail)
   for so in $("$(dirname "$0")"/windowlibs.sh); do
-    lib=$(/sbin/ldconfig -p | awk -v so="$so" -v dir="/$(uname -m)-linux-gnu/" '$1 == so && index($NF, dir) {print $NF; exit}')
+    lib=$(awk -v so="$so" -v dir="/$(uname -m)-linux-gnu/" '$1 == so && index($NF, dir) && !found {print $NF; found = 1}' <<<"$cache")
     [ -n "$lib" ] || { echo "package.sh: the window needs $so, which ldconfig -p does not list here (install WebKitGTK 4.1 with apt)" >&2; return 1; }
     want[$(readlink -f "$lib")]=$lib
   done

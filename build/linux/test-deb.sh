@@ -143,8 +143,9 @@ echo "test-deb: every shared library of /usr/bin/switchboard resolves ($(in_root
 # The window's libraries, which the binary loads when the window opens
 # (app/windowlibs), not at its start: each is there, with all of its own.
 window=$("$(dirname "$0")"/windowlibs.sh)
+ldcache=$(in_root /sbin/ldconfig -p) # read whole: an early exit of a reader would fail the pipe (pipefail)
 for so in $window; do
-  lib=$(in_root /sbin/ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
+  lib=$(awk -v so="$so" '$1 == so && !found {print $NF; found = 1}' <<<"$ldcache")
   [ -n "$lib" ] || { echo "test-deb: the window's library $so is not installed by the .deb's Depends (see build/linux/package.sh)"; exit 1; }
   missing=$(in_root ldd "$lib" | grep 'not found' || true)
   [ -z "$missing" ] || { echo "test-deb: shared libraries of $lib (the window's) do not resolve after installing the .deb:"; echo "$missing"; exit 1; }
