@@ -49,6 +49,9 @@ func FromConfig(s config.Server) ServerConfig {
 		if err := config.CheckURL(s.URL, s.Transport); err != nil && c.StartError == "" {
 			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
 		}
+		if err := config.CheckHeaders(s.Headers); err != nil && c.StartError == "" {
+			c.StartError = fmt.Sprintf("%s: %v", s.Name, err)
+		}
 		c.Remote.OAuth = oauthSettings(s.OAuth)
 	}
 	return c

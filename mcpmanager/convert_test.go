@@ -36,6 +36,30 @@ func TestFromConfigChecksFinalURL(t *testing.T) {
 	}
 }
 
+// TestFromConfigChecksFinalHeaders: a header still holding a ${…} after
+// substitution (a VS Code input given no value, a ${VAR} written straight
+// into config.json) stops the server with a sentence naming the header and
+// the fix, instead of going to the server as the literal placeholder.
+func TestFromConfigChecksFinalHeaders(t *testing.T) {
+	cases := []struct {
+		headers map[string]string
+		want    string // StartError; "" = starts
+	}{
+		{map[string]string{"Authorization": "Bearer abc", "X-Note": "cost: $5 {per} call"}, ""},
+		{map[string]string{"X-Api-Key": "${input:api-key}"}, `r: header X-Api-Key still holds ${input:api-key}, which nothing fills in: give it a value (--set api-key=VALUE on the command line, or import the server again and enter it), or write the value as ${secret:NAME} in "headers"`},
+		{map[string]string{"Authorization": "Bearer ${GITHUB_TOKEN}"}, `r: header Authorization still holds ${GITHUB_TOKEN}, which nothing fills in: write it ${env:GITHUB_TOKEN} (an environment variable) or ${secret:GITHUB_TOKEN} (the keyring: 'switchboard secrets set GITHUB_TOKEN') in "headers"`},
+		{map[string]string{"Authorization": "Bearer ${{ secrets.TOKEN }}"}, `r: header Authorization still holds ${{ secrets.TOKEN }}, which nothing fills in: write it ${env:NAME}`},
+	}
+	for _, c := range cases {
+		for _, tr := range []config.Transport{config.HTTP, config.SSE} {
+			sc := FromConfig(config.Server{Name: "r", Transport: tr, URL: "https://x.example/mcp", Headers: c.headers})
+			if (c.want == "") != (sc.StartError == "") || !strings.HasPrefix(sc.StartError, c.want) {
+				t.Errorf("%s %v: start error %q, want %q", tr, c.headers, sc.StartError, c.want)
+			}
+		}
+	}
+}
+
 // An envFile that cannot be read, or is not an absolute path, keeps the
 // server from starting with a sentence that says which and what to do;
 // one that can gives its variables under the entry's own.

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/switchboard-app/switchboard/builtin/mcptest"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
 	"github.com/switchboard-app/switchboard/mcpmanager/oauth"
@@ -32,6 +34,13 @@ import (
 // everythingHTTP runs server-everything in mode (streamableHttp or sse) on a
 // free loopback port and returns its base URL.
 func everythingHTTP(t *testing.T, mode string) string {
+	t.Helper()
+	u, _ := everythingProcess(t, mode)
+	return u
+}
+
+// everythingProcess is everythingHTTP, with the server's process.
+func everythingProcess(t *testing.T, mode string) (string, *os.Process) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -61,7 +70,7 @@ func everythingHTTP(t *testing.T, mode string) string {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("server-everything %s did not start", mode)
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d", port)
+	return fmt.Sprintf("http://127.0.0.1:%d", port), cmd.Process
 }
 
 // headerProxy forwards to target and records the X-Switchboard-Test header it saw.
@@ -168,6 +177,159 @@ func TestRemoteServers(t *testing.T) {
 	}
 	if res, err := m.Router().Call(ctx, "local", "echo", map[string]any{"text": "still fine"}, router.CallOptions{}); err != nil || mcptest.Text(res) != "still fine" {
 		t.Errorf("local server affected by remote failures: %v %v", res, err)
+	}
+}
+
+// switchProxy forwards to one target, then (switchTo) to another: a server
+// redeployed behind a load balancer, whose address never stops answering.
+func switchProxy(t *testing.T, target string) (addr string, switchTo func(string)) {
+	t.Helper()
+	var mu sync.Mutex
+	to := target
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		u, _ := url.Parse(to)
+		mu.Unlock()
+		rp := httputil.NewSingleHostReverseProxy(u)
+		rp.FlushInterval = -1 // stream SSE through
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func(target string) {
+		mu.Lock()
+		to = target
+		mu.Unlock()
+	}
+}
+
+// TestRedeployedRemoteServer: server-everything, redeployed behind the
+// address Switchboard uses, answers the old session with a 400 ("No valid
+// session ID provided"), not the spec's 404. Switchboard starts a new
+// session at once, counted as no restart, and the call that found out is
+// answered on it — not failed until the health check, minutes later.
+func TestRedeployedRemoteServer(t *testing.T) {
+	ra := supervisor.RenewAfter
+	supervisor.RenewAfter = 0 // the session that worked is renewed however young
+	t.Cleanup(func() { supervisor.RenewAfter = ra })
+	first := everythingHTTP(t, "streamableHttp")
+	second := everythingHTTP(t, "streamableHttp")
+	addr, redeploy := switchProxy(t, first)
+
+	m := New(Options{})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	m.Apply([]ServerConfig{{Name: "hosted", Remote: &supervisor.Remote{URL: addr + "/mcp", Type: supervisor.RemoteHTTP}}})
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx)
+	call := func() (string, error) {
+		res, err := m.Router().Call(ctx, "hosted", "echo", map[string]any{"message": "still here"}, router.CallOptions{})
+		return mcptest.Text(res), err
+	}
+	if text, err := call(); err != nil || !strings.Contains(text, "still here") {
+		t.Fatalf("before the redeploy: %q %v", text, err)
+	}
+	redeploy(second)
+	if text, err := call(); err != nil || !strings.Contains(text, "still here") {
+		t.Fatalf("after the redeploy: %q %v; want it answered on a new session", text, err)
+	}
+	if st := statusOf(m, "hosted"); st.State != supervisor.Ready || st.Restarts != 0 {
+		t.Errorf("after the redeploy: %s, %d restarts %q; want ready, none counted", st.State, st.Restarts, st.Error)
+	}
+}
+
+// TestRemoteKilledMidCall: a remote server (server-everything over
+// Streamable HTTP and over SSE) killed while a call runs: the call's error
+// names the server, says the connection was lost during the call and that
+// Switchboard reconnects — not mcp-go's "context canceled" or "connection
+// has been closed".
+func TestRemoteKilledMidCall(t *testing.T) {
+	for _, tc := range []struct{ mode, path, typ string }{
+		{"streamableHttp", "/mcp", supervisor.RemoteHTTP},
+		{"sse", "/sse", supervisor.RemoteSSE},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			base, proc := everythingProcess(t, tc.mode)
+			m := New(Options{})
+			t.Cleanup(func() { m.Close(context.Background()) })
+			m.Apply([]ServerConfig{{Name: "hosted", Remote: &supervisor.Remote{URL: base + tc.path, Type: tc.typ}}})
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			m.WaitSettled(ctx)
+
+			progressed := make(chan struct{}, 64)
+			opts := router.CallOptions{Meta: &mcp.Meta{ProgressToken: "t"}, OnProgress: func(router.Progress) { progressed <- struct{}{} }}
+			called := make(chan error, 1)
+			go func() {
+				_, err := m.Router().Call(ctx, "hosted", "trigger-long-running-operation", map[string]any{"duration": 60, "steps": 600}, opts)
+				called <- err
+			}()
+			select {
+			case <-progressed: // the call runs
+			case err := <-called:
+				t.Fatalf("the call ended before the server was killed: %v", err)
+			case <-ctx.Done():
+				t.Fatal("no progress from the call")
+			}
+			if err := proc.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			var got error
+			select {
+			case got = <-called:
+			case <-ctx.Done():
+				t.Fatal("the call did not end after its server was killed")
+			}
+			var lost *supervisor.LostError
+			want := "the connection to hosted was lost during the call"
+			if !errors.As(got, &lost) || !strings.Contains(got.Error(), want) || !strings.Contains(got.Error(), "Switchboard is reconnecting — call again") {
+				t.Fatalf("error = %v; want one saying %q and that Switchboard reconnects", got, want)
+			}
+			if !errors.Is(got, supervisor.ErrDisconnected) {
+				t.Errorf("error %v does not match ErrDisconnected", got)
+			}
+			if testing.Verbose() {
+				t.Logf("the call said: %v", got)
+			}
+		})
+	}
+}
+
+// TestRemoteWrongPath: a URL where server-everything serves no MCP says
+// so in its first line — the path to check, or the "type" to change — on
+// the Servers page and in Test connection, with mcp-go's guesses ("likely a
+// legacy SSE server", "unexpected status code") only behind it; and it is
+// not restarted, as it would answer the same.
+func TestRemoteWrongPath(t *testing.T) {
+	base := everythingHTTP(t, "streamableHttp")
+	for _, tc := range []struct {
+		name string
+		cfg  ServerConfig
+		want string // the first line
+	}{
+		{"no path", ServerConfig{Name: "nopath", Remote: &supervisor.Remote{URL: base}},
+			"nopath: " + base + " answered 404 Not Found over Streamable HTTP and over SSE: check the URL's path (servers often serve /mcp or /sse)"},
+		{"typed sse", ServerConfig{Name: "typedsse", Remote: &supervisor.Remote{URL: base + "/mcp", Type: supervisor.RemoteSSE}},
+			"typedsse: " + base + `/mcp refused the SSE stream (HTTP 400): if the server speaks Streamable HTTP, set "type": "http" (or remove "type"); else check the URL's path (SSE servers often serve /sse)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(Options{})
+			t.Cleanup(func() { m.Close(context.Background()) })
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			p := m.Test(ctx, tc.cfg)
+			if p.OK || strings.Split(p.Error, "\n")[0] != tc.want {
+				t.Errorf("test connection: ok %v, error\n%s\nwant first line\n%s", p.OK, p.Error, tc.want)
+			}
+			if n := len(p.Steps); n == 0 || p.Steps[n-1].Error != tc.want {
+				t.Errorf("test connection's steps: %+v; want the last failed saying\n%s", p.Steps, tc.want)
+			}
+			m.Apply([]ServerConfig{tc.cfg})
+			m.WaitSettled(ctx)
+			st := statusOf(m, tc.cfg.Name)
+			if first := strings.Split(st.Error, "\n")[0]; st.State != supervisor.Error || first != tc.want || st.Restarts != 0 {
+				t.Errorf("status: %s, %d restarts, error\n%s\nwant error, none, first line\n%s", st.State, st.Restarts, st.Error, tc.want)
+			}
+		})
 	}
 }
 

@@ -189,7 +189,10 @@ func (c codeTools) runScript(ctx context.Context, msg history.Message, callID, s
 	default:
 		return sub.scriptSoFar(out), err
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(scriptText(out))}, StructuredContent: out, IsError: out.Error != ""}, nil
+	// The images it passed on go as parts of their own, as a direct
+	// call's do (codemode.Content).
+	content := codemode.Content(codemode.Result{Value: out.Value, Logs: out.Logs}, out.Error)
+	return &mcp.CallToolResult{Content: content, StructuredContent: out, IsError: out.Error != ""}, nil
 }
 
 // endedWith is s ended early with text (partial).
@@ -202,11 +205,6 @@ func (s ScriptResult) endedWith(text string) any {
 // its runner) did until then: its calls, which may have changed something.
 func (s *subAgent) scriptSoFar(out ScriptResult) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(s.callsSoFar("the script"))}, StructuredContent: out}
-}
-
-// scriptText is what the model reads of a script's run.
-func scriptText(s ScriptResult) string {
-	return codemode.Text(codemode.Result{Value: s.Value, Logs: s.Logs}, s.Error)
 }
 
 // stopText is what a call whose context ended says: userText for the

@@ -233,15 +233,38 @@ func stub(c history.ToolCall, full provider.Message) provider.Message {
 // nothing.
 const stubMin = 200
 
+// resultCount is how many tool results p holds.
+func (p part) resultCount() int {
+	if p.stubbed == nil {
+		return 0
+	}
+	return len(p.msgs) - 1 // the step's message, then a result a call
+}
+
+// cut is what stubbing p's first n results takes off its results' tokens
+// (full) and adds as stubs.
+func (p part) cut(n int) (full, stubs int) {
+	for j := 1; j <= min(n, p.resultCount()); j++ {
+		full += messageTokens(p.msgs[j])
+		stubs += messageTokens(p.stubbed[j])
+	}
+	return full, stubs
+}
+
 // assemble is the conversation for the next step: every part, the first
-// stubs of them with their results stubbed, user messages that end up
-// adjacent joined (providers want user and assistant turns to alternate).
-func assemble(parts []part, stubs int) []provider.Message {
+// stubs of them with their results stubbed, and the next one with its
+// first partial results stubbed, user messages that end up adjacent
+// joined (providers want user and assistant turns to alternate).
+func assemble(parts []part, stubs, partial int) []provider.Message {
 	var out []provider.Message
 	for i, p := range parts {
 		ms := p.msgs
-		if i < stubs && p.stubbed != nil {
+		switch {
+		case i < stubs && p.stubbed != nil:
 			ms = p.stubbed
+		case i == stubs && partial > 0 && p.stubbed != nil:
+			n := min(partial, p.resultCount()) + 1
+			ms = append(slices.Clip(p.stubbed[:n]), p.msgs[n:]...)
 		}
 		for _, m := range ms {
 			if n := len(out); n > 0 && m.Role == provider.RoleUser && out[n-1].Role == provider.RoleUser {

@@ -90,11 +90,13 @@
 //     earlier turns' tool results first shrink to one-line stubs, from the oldest, in one
 //     large step (to three quarters of the limit, kept by later steps, so a prompt cache keeps
 //     its prefix), then the chat's own model summarises the earlier turns (in pieces that fit
-//     its window; if it cannot, a plain list of what you asked stands in) into a summary
-//     message: the chat shows it collapsed where it was written, the model reads it instead of
-//     the messages it covers, and those stay in `history.db`, search and exports. The turn in
+//     its window; if it cannot, a plain list of what you asked stands in; Stop while it writes
+//     stores none, your message staying, its turn stopped) into a summary message: the chat
+//     shows it collapsed where it was written, the model reads it instead of the messages it
+//     covers, and those stay in `history.db`, search and exports. The turn in
 //     progress — your message, its calls and results — stays verbatim after the summary; if it
-//     alone does not fit, its own older results become stubs (capped ones keep their handle)
+//     alone does not fit, its own results become stubs one at a time, the oldest first, so a
+//     step of many results keeps its latest whole (capped ones keep their handle)
 //     and the meter and `switchboard chat` say so. A message that would go past the limit is
 //     stored after the summary, so it reaches the model whole. A request over the window is
 //     never sent (to Ollama, which cuts a long prompt silently, the provider itself refuses
@@ -105,7 +107,8 @@
 //     stored nor shown; one it does not is stored once, saying whether the earlier messages
 //     were summarised and where the window is set (Settings → Chat → Long chats → Context
 //     windows, `--context-window N`).
-//   - Capped results. A tool result over its budget — `settings.chat.resultShare` percent
+//   - Capped results. A tool result (a code-mode script's output and a skill's file that
+//     `load_skill` reads are results too) over its budget — `settings.chat.resultShare` percent
 //     of the window (15 by default) or 24,000 characters, whichever is less; per tool or server
 //     in `settings.chat.resultBudgets` (`"server__tool"` / `"server__*"`: characters); a tool's
 //     `_meta["anthropic/maxResultSizeChars"]` raises it up to half the window — reaches the
@@ -197,6 +200,7 @@
 // which may catch it. The calls appear nested under the script's card (events with
 // `Parent`), the script's result (`ScriptResult`: value, printed lines, calls) is kept
 // like any capped result when it is long, and the model reads only what the script
-// printed and returned. `find_tools`, skills and delegation are no functions; MCP Apps'
+// printed and returned (an image it passed on as an image, as a direct call's, not as
+// base64 text). `find_tools`, skills and delegation are no functions; MCP Apps'
 // own tools are none either.
 package chat

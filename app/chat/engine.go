@@ -267,7 +267,9 @@ func (e *Engine) Send(ctx context.Context, t Turn) (Result, error) {
 			return Result{}, err
 		}
 		if tools, err := r.offer(ctx); err == nil && !r.fitsNew(tools, t.Text) {
-			if _, err := r.compact(ctx, store, tools, false, false); err != nil {
+			// Stopped while summarising: nothing is summarised, and the
+			// message is still stored, its turn ending as stopped.
+			if _, err := r.compact(ctx, store, tools, false, false); err != nil && ctx.Err() == nil {
 				return Result{}, err
 			}
 		}
@@ -1003,7 +1005,10 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	case err != nil:
 		return fail(CallError, "The tool call failed: "+err.Error())
 	}
-	if sub == nil && (!isSynth || syn.kind == "cm-run") { // a script's output is kept as a result is
+	// A script's output is kept as a result is, and a skill's file too: a
+	// long reference cut with no handle could not be read past its head
+	// (load_skill reads a file whole, not in parts).
+	if sub == nil && (!isSynth || syn.kind == "cm-run" || syn.kind == "skill") {
 		keptOf(r).keep(ctx, c.ID, c.Name, res, keptOf(r).resultBudget(t))
 	}
 	raw, err := json.Marshal(res)

@@ -90,6 +90,9 @@ type request struct {
 	view    ContextView
 	raw     int // the estimate before calibration
 	stubbed int
+	// partial is how many of the first results of the part after the
+	// stubbed ones are stubbed too (see shrinkTurn).
+	partial int
 	// retry: the request is the step's second, after the provider refused
 	// the first as too long; summarised: the chat was summarised for it.
 	retry, summarised bool
@@ -98,7 +101,14 @@ type request struct {
 // measure assembles the conversation with the first stubs parts stubbed
 // and estimates the request.
 func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
-	q := request{msgs: r.withContext(assemble(r.conv.parts, stubs)), stubbed: stubs}
+	return measureCut(r, tools, stubs, 0, extra)
+}
+
+// measureCut is measure with, besides, the first partial results of the
+// part after the stubbed ones stubbed. A function, not a method: run has
+// methods enough (layout_test.go).
+func measureCut(r *run, tools []provider.Tool, stubs, partial, extra int) request {
+	q := request{msgs: r.withContext(assemble(r.conv.parts, stubs, partial)), stubbed: stubs, partial: partial}
 	v := &q.view
 	v.System = textTokens(r.t.System)
 	v.Tools = toolTokens(tools)
@@ -109,6 +119,11 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 		}
 		v.History += p.tokens - p.results
 		v.Results += p.results
+		if i == stubs && partial > 0 {
+			full, stubs := p.cut(partial)
+			v.Results -= full
+			v.History += stubs
+		}
 	}
 	if r.t.Context != nil {
 		v.History += textTokens(r.t.Context())
@@ -120,12 +135,30 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 	v.Used = v.System + v.Tools + v.History + v.Results
 	v.Window, v.Limit, v.Calibrated, v.Assumed = r.t.contextSize(), r.t.limit(), c.scale != 0, r.t.ContextWindow <= 0
 	cur := r.conv.turnStart()
-	for i := range stubs {
+	for i := range stubs + min(partial, 1) {
 		if i < len(r.conv.parts) && r.conv.parts[i].stubbed != nil {
 			v.Stubbed++
 			if i >= cur {
 				v.TurnStubbed++
 			}
+		}
+	}
+	return q
+}
+
+// shrinkTurn stubs results from the oldest on until q fits limit: those
+// of the earlier parts, then one at a time those of the turn's own steps,
+// so a step of many results (a model reading fifteen files at once) still
+// shows the model the latest of them whole, rather than none. A function,
+// as measureCut.
+func shrinkTurn(r *run, tools []provider.Tool, q request, limit int) request {
+	parts := r.conv.parts
+	for s := 0; s < len(parts) && q.view.Used > limit; s++ {
+		for k := 1; k < parts[s].resultCount() && q.view.Used > limit; k++ {
+			q = measureCut(r, tools, s, k, 0)
+		}
+		if q.view.Used > limit {
+			q = r.measure(tools, s+1, 0)
 		}
 	}
 	return q
@@ -157,12 +190,8 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 		if err != nil {
 			return q, err
 		}
-		q = r.measure(tools, 0, 0)
+		q = shrinkTurn(r, tools, r.measure(tools, 0, 0), limit)
 		q.summarised = summarised
-		for s := 1; s <= len(c.parts) && q.view.Used > limit; s++ {
-			q = r.measure(tools, s, 0)
-			q.summarised = summarised
-		}
 	}
 	c.stubs = q.stubbed
 	if !q.view.Exact {
@@ -194,8 +223,9 @@ func exact(ctx context.Context, r *run, q *request, tools []provider.Tool) {
 		return
 	}
 	r.conv.cal.set(q.raw, n)
-	*q = r.measure(tools, q.stubbed, 0)
-	q.view.Exact = true
+	summarised := q.summarised
+	*q = measureCut(r, tools, q.stubbed, q.partial, 0)
+	q.view.Exact, q.summarised = true, summarised
 }
 
 // turnStart is the index of the part that starts the turn in progress
@@ -256,7 +286,10 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTur
 	}
 	r.meter(ContextView{Window: r.t.contextSize(), Limit: r.t.limit(), Assumed: r.t.ContextWindow <= 0, Compacting: true})
 	start := time.Now()
-	text := r.summarise(ctx, parts)
+	text, err := r.summarise(ctx, parts)
+	if err != nil {
+		return false, err
+	}
 	sum, err := r.appendMessage(store, history.Message{
 		ChatID: r.t.ChatID, Role: history.RoleSummary, Text: text, Model: r.t.Model, Status: history.StatusComplete, Covers: covers, Asked: asked,
 	})
@@ -270,8 +303,11 @@ func (r *run) compact(ctx, store context.Context, tools []provider.Tool, keepTur
 
 // summarise writes the summary of parts: the model's, in pieces that fit
 // its context; if the model fails, a plain list of what the user asked,
-// so the chat goes on (a summary is better than a dead chat).
-func (r *run) summarise(ctx context.Context, parts []part) string {
+// so the chat goes on (a summary is better than a dead chat). Stopped
+// (ctx cancelled), it returns ctx's error and no summary: the model never
+// failed, and a stand-in stored then would replace the earlier messages
+// for the rest of the chat.
+func (r *run) summarise(ctx context.Context, parts []part) (string, error) {
 	// Each piece: the summary so far plus as many messages as fit half
 	// the context (the rest is the instructions and the answer).
 	room := r.t.contextSize()/2 - textTokens(summarySystem) - summaryTokens
@@ -304,7 +340,7 @@ func (r *run) summarise(ctx context.Context, parts []part) string {
 		n := textTokens(line)
 		if used+n > room && piece.Len() > 0 {
 			if err := flush(); err != nil {
-				return plainSummary(parts, err)
+				return failedSummary(ctx, parts, err)
 			}
 			used = textTokens(summary)
 		}
@@ -313,9 +349,18 @@ func (r *run) summarise(ctx context.Context, parts []part) string {
 		used += textTokens(line)
 	}
 	if err := flush(); err != nil || summary == "" {
-		return plainSummary(parts, err)
+		return failedSummary(ctx, parts, err)
 	}
-	return summary
+	return summary, nil
+}
+
+// failedSummary is what stands in for a summary the model did not write:
+// the plain list, unless the user stopped it (ctx's error then).
+func failedSummary(ctx context.Context, parts []part, err error) (string, error) {
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	return plainSummary(parts, err), nil
 }
 
 // transcript is one part as the summariser reads it.
@@ -450,12 +495,15 @@ func answerError(err error, q request, model string) string {
 func (r *run) refuse(store context.Context, held history.Message, cause error) (history.Message, provider.Response, error) {
 	msg := held
 	msg.Status, msg.Error = history.StatusError, ErrorText(cause)
+	if errors.Is(cause, context.Canceled) { // stopped while summarising: as a stopped answer
+		msg.Status, msg.Error = history.StatusCancelled, "stopped"
+	}
 	var err error
 	if held.ID != "" {
 		err = r.e.opts.History.UpdateMessage(store, msg)
 	} else {
 		msg, err = r.appendMessage(store, history.Message{
-			ChatID: r.t.ChatID, Role: history.RoleAssistant, Model: r.t.Model, Status: history.StatusError, Error: msg.Error,
+			ChatID: r.t.ChatID, Role: history.RoleAssistant, Model: r.t.Model, Status: msg.Status, Error: msg.Error,
 		})
 		if err == nil {
 			r.emit(Event{Type: EventMessage, MessageID: msg.ID, Role: history.RoleAssistant})

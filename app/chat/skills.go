@@ -237,12 +237,15 @@ func describeSkills(byName map[string]skills.Skill, query string) *mcp.CallToolR
 	return mcp.NewToolResultText(b.String())
 }
 
-// What a skill set may say of what it does not give: the local skills
-// say why a skill is held for review or refused, and why a file is left
-// out (too big, a link leading out of its folder).
+// What a skill set may say of what it does not give: why a skill is not
+// offered (switched off by the user or for the chat, not allowed by the
+// agent, a local skill held for review or refused), and why a file is
+// left out (too big, a link leading out of its folder).
 type (
-	unavailableSkills interface{ Unavailable(name string) string }
-	leftOutFiles      interface {
+	unavailableSkills interface {
+		Unavailable(ctx context.Context, name string) string
+	}
+	leftOutFiles interface {
 		LeftOut(sk skills.Skill, path string) string
 	}
 )
@@ -283,10 +286,10 @@ func (r *run) loadSkill(ctx context.Context, params map[string]any) (*mcp.CallTo
 	}
 	sk, ok := byName[name]
 	if !ok {
-		// A skill on this computer held for review, or refused, is not
-		// offered: say so, rather than suggest another.
+		// A skill switched off, or on this computer and held for review or
+		// refused, is not offered: say so, rather than suggest another.
 		if u, ok := r.t.Skills.(unavailableSkills); ok {
-			if why := u.Unavailable(name); why != "" {
+			if why := u.Unavailable(ctx, name); why != "" {
 				return nil, errors.New(why)
 			}
 		}

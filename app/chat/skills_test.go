@@ -301,8 +301,8 @@ type localSet struct {
 	leftOut map[string]string // path → why
 }
 
-func (l *localSet) Folder(skills.Skill) string     { return "/home/me/.claude/skills/pdf" }
-func (l *localSet) Unavailable(name string) string { return l.held[name] }
+func (l *localSet) Folder(skills.Skill) string                        { return "/home/me/.claude/skills/pdf" }
+func (l *localSet) Unavailable(_ context.Context, name string) string { return l.held[name] }
 func (l *localSet) LeftOut(_ skills.Skill, path string) string {
 	return l.leftOut[path]
 }

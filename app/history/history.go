@@ -1,7 +1,8 @@
 // Package history is Switchboard's chat history: chats, their messages and
 // the tool calls made while answering, kept in one SQLite database
 // (history.db in the data directory) with a full-text index over message
-// text, tool names and chat titles.
+// text, tool names, the tool calls' arguments and results (the text of
+// each, its first 100,000 characters) and chat titles.
 //
 // Open the database, CreateChat, AppendMessage and UpdateMessage as a turn
 // streams, SaveToolCall for each call (or AppendMessageAfter: the next

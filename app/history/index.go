@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"time"
 )
 
@@ -16,17 +17,34 @@ var IndexDelay = 2 * time.Second
 var indexPassed func(error)
 
 // Statements of indexPending. A noted message is taken out of the index and
-// put back with its text and tools as they are now; one whose message was
-// deleted meanwhile is only taken out. The tools column is what v2's
-// triggers wrote: the message's calls as "server tool" pairs.
+// put back with its text, tools and calls as they are now; one whose
+// message was deleted meanwhile is only taken out. The tools column is what
+// v2's triggers wrote: the message's calls as "server tool" pairs. The
+// calls column (v7) is each call's arguments and the text parts of its
+// result, the first indexedCallChars characters of each: the tool card
+// shows the rest, and a result of megabytes would make the index as large.
+// A result that is not JSON (none the app writes) is left out, not an
+// error that would stop every message from being indexed.
 const (
-	qAnyPending   = `SELECT EXISTS (SELECT 1 FROM search_pending)`
-	qUnindexStale = `DELETE FROM search WHERE rowid IN (SELECT pk FROM search_pending)`
-	qIndexPending = `INSERT INTO search (rowid, body, tools)
-		SELECT m.pk, m.text, coalesce((SELECT group_concat(t.server || ' ' || t.tool, ' ') FROM tool_calls t WHERE t.message_id = m.id), '')
-		FROM search_pending p JOIN messages m ON m.pk = p.pk`
+	qAnyPending    = `SELECT EXISTS (SELECT 1 FROM search_pending)`
+	qUnindexStale  = `DELETE FROM search WHERE rowid IN (SELECT pk FROM search_pending)`
 	qForgetPending = `DELETE FROM search_pending`
 )
+
+// indexedCallChars is how much of each tool call (its arguments, then its
+// result's text) the search index holds.
+const indexedCallChars = 100_000
+
+// qIndexPending is the indexing statement (see above).
+var qIndexPending = `INSERT INTO search (rowid, body, tools, calls)
+		SELECT m.pk, m.text,
+			coalesce((SELECT group_concat(t.server || ' ' || t.tool, ' ') FROM tool_calls t WHERE t.message_id = m.id), ''),
+			coalesce((SELECT group_concat(substr(coalesce(t.arguments, '') || ' ' || coalesce((
+					SELECT group_concat(json_extract(c.value, '$.text'), ' ')
+					FROM json_each(CASE WHEN json_valid(t.result) THEN t.result ELSE '{}' END, '$.content') c
+					WHERE json_extract(c.value, '$.type') = 'text'), ''), 1, ` + strconv.Itoa(indexedCallChars) + `), ' ')
+				FROM tool_calls t WHERE t.message_id = m.id), '')
+		FROM search_pending p JOIN messages m ON m.pk = p.pk`
 
 // indexPending indexes the messages that writes noted in search_pending
 // (migrations/0006_search_later.sql), in one transaction, so the index

@@ -34,9 +34,10 @@ type Hit struct {
 	Rank      float64 `json:"rank"`
 }
 
-// Search finds messages (by text or tool name) and chats (by title) holding
-// every word of query, best first. The words must all be in one message or
-// all in one title; the last word also matches as a prefix,
+// Search finds messages (by text, by the names of the tools they called, or
+// by those calls' arguments and results) and chats (by title) holding every
+// word of query, best first. The words must all be in one message (its
+// calls included) or all in one title; the last word also matches as a prefix,
 // so results can follow typing. query is plain words: quotes, operators and
 // punctuation match literally or separate words, never cause an error. A
 // query with no words returns no hits. limit <= 0 means DefaultSearchLimit.
@@ -55,10 +56,10 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 		return nil, fmt.Errorf("search history for %q: update the index: %w", query, s.writeError(err))
 	}
 	// Chat rows have rowid -chats.pk, message rows messages.pk (see
-	// migrations/0002_search.sql). Weights: title, body, tools.
+	// migrations/0002_search.sql). Weights: title, body, tools, calls.
 	rows, err := s.db.QueryContext(ctx, `SELECT
 			coalesce(c.id, mc.id), coalesce(c.title, mc.title), coalesce(m.id, ''),
-			snippet(search, -1, ?, ?, ?, 16), -bm25(search, 4.0, 1.0, 2.0) AS score
+			snippet(search, -1, ?, ?, ?, 16), -bm25(search, 4.0, 1.0, 2.0, 0.5) AS score
 		FROM search
 		LEFT JOIN chats c ON search.rowid < 0 AND c.pk = -search.rowid
 		LEFT JOIN messages m ON search.rowid > 0 AND m.pk = search.rowid

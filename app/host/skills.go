@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/mcpmanager/localskills"
@@ -141,10 +142,37 @@ func (t turnSkills) Skills(ctx context.Context) []skills.Skill {
 // server's), which the model is told so it can run the skill's scripts.
 func (t turnSkills) Folder(sk skills.Skill) string { return t.local.Folder(sk.Server, sk.Name) }
 
-// Unavailable says why the turn has no skill named name when it is a local
-// skill held for the user's review or refused, with what the user can do
-// ("" otherwise): the model tells the user instead of looking for another.
-func (t turnSkills) Unavailable(name string) string { return t.local.unavailable(name) }
+// Unavailable says why the turn has no skill named name ("name" or
+// "server/name") when it is a local skill held for the user's review or
+// refused, or a skill the user switched off, the agent does not allow or
+// the chat switched its server off, with what the user can do ("" when
+// there is no such skill at all): the model tells the user instead of
+// taking a skill of a name like it for the one asked for.
+func (t turnSkills) Unavailable(ctx context.Context, name string) string {
+	if why := t.local.unavailable(name); why != "" {
+		return why
+	}
+	server, bare, qualified := strings.Cut(name, "/")
+	if !qualified {
+		bare = name
+	}
+	all, _ := t.All(ctx)
+	for _, sk := range all {
+		if sk.Name != bare || qualified && sk.Server != server {
+			continue
+		}
+		key := chat.SkillKey(sk.Server, sk.Name)
+		switch {
+		case slices.Contains(t.settings.OffSkills, key):
+			return fmt.Sprintf("the user switched the skill %s off for the chats, so it is not loaded. Do the task without it, or tell the user, who can switch it on on the Skills page of the Switchboard window or with 'switchboard skills on %s'", key, key)
+		case t.agent != nil && !t.agent.AllowsSkill(sk.Server, sk.Name):
+			return fmt.Sprintf("the agent this chat runs as (%s) does not allow the skill %s, so it is not loaded. Do the task without it, or tell the user, who can add it to the agent's skills on the Agents page", t.agent.Name, key)
+		case t.active != nil && !localskills.IsLocal(sk.Server) && !t.active(Tool{Server: sk.Server}):
+			return fmt.Sprintf("the skill %s is of the server %s, which this chat has switched off, so it is not loaded. Do the task without it, or tell the user, who can switch the server on for this chat", key, sk.Server)
+		}
+	}
+	return ""
+}
 
 // LeftOut says why a local skill does not serve its file at path (too big,
 // a link leading out of its folder); "" when that is not why.

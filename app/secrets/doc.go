@@ -95,7 +95,8 @@
 // Grants decide what Switchboard hands each server, but on Linux any server that runs without a
 // sandbox (and any workspace shell command given your session bus address) can read every
 // Switchboard keyring entry over D-Bus itself: only a server with `"sandbox": true` is kept from
-// the keyring.
+// the keyring (with `"network": true` too only where the session bus is a socket file, as on
+// current desktops, not an abstract socket: see mcpmanager/sandbox's limits).
 // Removing a server deletes its secrets from the keyring (its own, and those nothing else in
 // `config.json` uses) unless you untick the box in the confirmation, or pass
 // `servers remove --keep-secrets`. They go first: when the keyring cannot delete them (it is

@@ -53,6 +53,12 @@ export interface ChatState {
   editing: string; // the id of the user message being edited in place, '' when none
   /** meters: each chat's context meter, from its last context event (or ChatContext on open). */
   meters: Record<string, ContextMeter>;
+  /**
+   * sending: the text each chat was sent and does not show yet. A message that would take the
+   * chat past its model's window is stored after the summary the chat needs first, which a
+   * model may take a minute to write: till then the chat shows it as waiting.
+   */
+  sending: Record<string, string>;
 }
 
 export type ContextMeter = host.ChatContext;
@@ -60,7 +66,7 @@ export interface RetryWait { until: number; seconds: number }
 
 const chatStore = createStore<ChatState>({
   chats: [], current: '', messages: [], hasMore: false, loadingOlder: false, hasNewer: false, loadingNewer: false, jump: '', focus: 0,
-  running: {}, notice: '', retry: null, approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '', meters: {},
+  running: {}, notice: '', retry: null, approvals: [], elicits: [], notices: [], error: '', hits: null, editing: '', meters: {}, sending: {},
 });
 const set = chatStore.set;
 
@@ -197,6 +203,10 @@ function onChatEvent(ev: ChatEvent) {
     return;
   }
   flushDeltas();
+  // The message sent is shown (or the turn ended without it): it waits no more.
+  if ((ev.type === 'done' || (ev.type === 'message' && ev.role === 'user')) && ev.chatId in chatStore.get().sending) {
+    set({ sending: omit(chatStore.get().sending, ev.chatId) });
+  }
   if (ev.type === 'done') {
     for (const ended of asking) ended.add(ev.chatId);
     meterSeq.set(ev.chatId, ev.seq);
@@ -286,6 +296,17 @@ export function addNotice(list: Notice[], n: gui.Notice): Notice[] {
 /** setMeter keeps a chat's context meter (ChatContext's answer for a chat just opened). */
 export function setMeter(chatId: string, m: ContextMeter): void {
   set({ meters: { ...chatStore.get().meters, [chatId]: m } });
+}
+
+/**
+ * remeasure drops a chat's context meter, so the meter asks ChatContext again: after its model
+ * (another window size) or its tools (other definitions) changed, the meter it had measured a
+ * request that will not be sent.
+ */
+export function remeasure(chatId: string): void {
+  const { meters, running } = chatStore.get();
+  if (running[chatId] || !meters[chatId]) return; // a running turn's events carry the meter
+  set({ meters: omit(meters, chatId) });
 }
 
 /** dismissNotice removes a notice once the user has read it. */
@@ -572,11 +593,11 @@ export async function send(text: string): Promise<boolean> {
   if (!id) id = await newChat();
   if (!id) return false;
   try {
-    set({ error: '', running: { ...chatStore.get().running, [id]: true } });
+    set({ error: '', running: { ...chatStore.get().running, [id]: true }, sending: { ...chatStore.get().sending, [id]: text } });
     await call(() => SendMessage(id, text));
     return true;
   } catch (err) {
-    set({ running: { ...chatStore.get().running, [id]: false } });
+    set({ running: { ...chatStore.get().running, [id]: false }, sending: omit(chatStore.get().sending, id) });
     if (made && chatStore.get().messages.length === 0) await dropEmpty(id);
     fail(err);
     return false;

@@ -30,6 +30,47 @@ const oneSub = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'c
 const mapSub = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const listSub = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 
+const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const isSchema = (v: unknown) => isObject(v) || typeof v === 'boolean';
+
+/**
+ * keywordFits: what each keyword's value must be for Ajv to compile the
+ * schema and for rjsf to read it. Generators write null for a field they
+ * did not set ("required": null, "anyOf": null), draft-03 writes
+ * "required": true on a property, hand-written schemas put "$ref": 5: Ajv
+ * then refuses the whole schema (no check in the form at all) and rjsf
+ * throws while it renders ("Cannot read properties of null"). A keyword of
+ * another JSON type says nothing a validator can use, so walk drops it and
+ * keeps the rest.
+ */
+const keywordFits: Record<string, (v: unknown) => boolean> = {
+  $ref: (v) => typeof v === 'string',
+  format: (v) => typeof v === 'string',
+  pattern: (v) => typeof v === 'string' && validPattern(v),
+  minimum: isNumber, maximum: isNumber, exclusiveMinimum: isNumber, exclusiveMaximum: isNumber,
+  multipleOf: (v) => isNumber(v) && (v as number) > 0,
+  minLength: isCount, maxLength: isCount, minItems: isCount, maxItems: isCount,
+  minProperties: isCount, maxProperties: isCount, minContains: isCount, maxContains: isCount,
+  uniqueItems: (v) => typeof v === 'boolean',
+  enum: Array.isArray, required: Array.isArray,
+  anyOf: Array.isArray, oneOf: Array.isArray, allOf: Array.isArray, prefixItems: Array.isArray,
+  properties: isObject, patternProperties: isObject, $defs: isObject, definitions: isObject,
+  dependentSchemas: isObject, dependentRequired: isObject, dependencies: isObject,
+  items: (v) => isSchema(v) || Array.isArray(v),
+  ...Object.fromEntries(oneSub.filter((k) => k !== 'items').map((k) => [k, isSchema])),
+};
+
+/** validPattern: whether Ajv can compile a pattern (it reads them as unicode JavaScript regular expressions). */
+function validPattern(p: string): boolean {
+  try {
+    new RegExp(p, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function walk(s: unknown, root: Obj, depth: number): unknown {
   if (s === false) return { not: {} };
   if (!isObject(s) || depth > maxDepth) return { $comment: 'any JSON value' };
@@ -38,15 +79,22 @@ function walk(s: unknown, root: Obj, depth: number): unknown {
     // $schema names a draft Ajv may not have loaded (2020-12): it would fail
     // to compile; $id would clash in Ajv's cache between two tools.
     if (k === '$schema' || k === '$id' || k === 'id' && typeof v === 'string') continue;
+    // Draft-04's exclusiveMinimum: true (with minimum) is today's exclusiveMinimum: minimum.
+    if ((k === 'exclusiveMinimum' || k === 'exclusiveMaximum') && typeof v === 'boolean') continue;
+    const fits = keywordFits[k];
+    if (fits && !fits(v)) continue;
     // additionalProperties: false stays false (true and false mean "any" and
     // "none" there); items: true is any item.
     if (oneSub.includes(k) && isObject(v)) out[k] = walk(v, root, depth + 1);
     else if (k === 'items' && v === true) out[k] = { $comment: 'any JSON value' };
     else if (k === 'items' && Array.isArray(v)) out[k] = v.map((x) => walk(x, root, depth + 1));
+    else if (k === 'patternProperties' && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).filter(([n]) => validPattern(n)).map(([n, x]) => [n, walk(x, root, depth + 1)]));
     else if (mapSub.includes(k) && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, x]) => [n, walk(x, root, depth + 1)]));
     else if (listSub.includes(k) && Array.isArray(v)) out[k] = v.map((x) => walk(x, root, depth + 1));
+    else if (k === 'required' && Array.isArray(v)) out[k] = v.filter((x) => typeof x === 'string');
     else out[k] = v;
   }
+  draft4Exclusive(s, out);
   // A $ref the form cannot follow (another file, a URL, a missing pointer)
   // becomes an editable JSON value rather than an error.
   if (typeof out.$ref === 'string' && !resolves(out.$ref, root)) {
@@ -74,6 +122,7 @@ function walk(s: unknown, root: Obj, depth: number): unknown {
       delete out[k];
     }
   }
+  dropNull(out);
   // Name each choice of a oneOf/anyOf by what it is, not "Option 2".
   for (const k of ['anyOf', 'oneOf'] as const) {
     const alts = out[k];
@@ -103,6 +152,34 @@ function walk(s: unknown, root: Obj, depth: number): unknown {
   return out;
 }
 
+/** draft4Exclusive turns draft-04's boolean exclusiveMinimum/Maximum, beside minimum/maximum, into the number form Ajv reads. */
+function draft4Exclusive(s: Obj, out: Obj) {
+  for (const [ex, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (s[ex] === true && isNumber(out[bound])) {
+      out[ex] = out[bound];
+      delete out[bound];
+    }
+  }
+}
+
+/**
+ * dropNull: once the form leaves null out (["string","null"] and
+ * anyOf [X, null] became X above), a "default": null or a null among the
+ * enum values is one the form cannot send. rjsf would fill the default in
+ * and Ajv would refuse it ("must be string"), so an optional field blocks Run
+ * until the person types something (Sentry's Python tools say
+ * "default": null on every optional argument).
+ */
+function dropNull(out: Obj) {
+  if (typeof out.type !== 'string' || out.type === 'null') return;
+  if (out.default === null) delete out.default;
+  if (Array.isArray(out.enum) && out.enum.includes(null)) {
+    const vals = out.enum.filter((x) => x !== null);
+    if (vals.length > 0) out.enum = vals;
+    else delete out.enum;
+  }
+}
+
 const typeNames: Record<string, string> = { string: 'Text', number: 'Number', integer: 'Whole number', boolean: 'Yes or no', array: 'List', object: 'Object', null: 'Nothing' };
 
 /**
@@ -123,7 +200,7 @@ function optionTitle(a: Obj, i: number): string {
   }
   if (typeof a.$ref === 'string') {
     const last = a.$ref.split('/').pop() ?? '';
-    if (last) return decodeURIComponent(last);
+    if (last) return decoded(last);
   }
   const t = Array.isArray(a.type) ? a.type[0] : a.type;
   if (typeof t === 'string' && typeNames[t]) {
@@ -140,6 +217,9 @@ function resolves(ref: string, root: Obj): boolean {
   return isObject(cur) || typeof cur === 'boolean';
 }
 
+/** ajvOptions: how formValidator configures Ajv (tests compile schemas with them to see that none is refused). */
+export const ajvOptions = { logger: false, strict: false, validateSchema: false } as const;
+
 /**
  * The form's validator: Ajv as rjsf configures it, silent about formats it
  * does not know (servers invent them: "directory", "textarea"), and a schema
@@ -147,7 +227,7 @@ function resolves(ref: string, root: Obj): boolean {
  * rather than refusing every call — the server checks the call anyway.
  */
 export function formValidator() {
-  const v = customizeValidator({ ajvOptionsOverrides: { logger: false, strict: false, validateSchema: false } });
+  const v = customizeValidator({ ajvOptionsOverrides: ajvOptions });
   const raw = v.rawValidation.bind(v);
   v.rawValidation = ((schema: RJSFSchema, data: unknown) => {
     const r = raw(schema, data);
@@ -206,11 +286,20 @@ export function jsonUiSchema(s: RJSFSchema, root: RJSFSchema = s, depth = 0, see
   return ui;
 }
 
+/** decoded: a $ref's %-escapes undone; a stray % (not an escape) is kept as written rather than thrown on. */
+function decoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 function pointer(ref: string, root: Obj): unknown {
   if (!ref.startsWith('#/')) return undefined;
   let cur: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
-    const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const part = decoded(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!isObject(cur)) return undefined;
     cur = cur[part];
   }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -184,11 +185,13 @@ func (c *childSide) run(script string, fns []Function, lim Limits) message {
 		return message{Limit: "stopped"}
 	default:
 	}
+	script = unfence(script)
 	env, err := newEnv(c, vm, fns, lim)
 	if err != nil {
 		return message{Error: err.Error()}
 	}
-	prog, err := goja.Compile("script.js", "(async function() {"+script+"\n})", false)
+	env.src = script
+	prog, err := goja.Compile("script.js", scriptStart+script+"\n})", false)
 	if err != nil {
 		return message{Error: syntaxText(err), Line: lineOf(err.Error())}
 	}
@@ -201,6 +204,9 @@ func (c *childSide) run(script string, fns []Function, lim Limits) message {
 	m := env.settle(prog)
 	c.clock.pause()
 	if stop, ok := ended(c.reason()); ok {
+		if m.Limit == stop.Limit {
+			stop.Line = m.Line // where the interrupt found it
+		}
 		return stop
 	}
 	return m
@@ -218,11 +224,17 @@ type jsEnv struct {
 	toString  goja.Callable // String
 	stackOf   goja.Callable // a thrown value's stack, "" when it has none
 	errorCtor goja.Value
+	fns       []Function
+	src       string // the script, for hint
+	// unhandled are the rejected promises nothing has handled yet, in
+	// the order they were rejected (the tracker keeps them).
+	unhandled []*goja.Promise
 }
 
 func newEnv(c *childSide, vm *goja.Runtime, fns []Function, lim Limits) (*jsEnv, error) {
 	jsonObj := vm.Get("JSON").ToObject(vm)
-	env := &jsEnv{c: c, vm: vm, lim: lim, errorCtor: vm.Get("Error")}
+	env := &jsEnv{c: c, vm: vm, lim: lim, errorCtor: vm.Get("Error"), fns: fns}
+	vm.SetPromiseRejectionTracker(env.track)
 	env.stringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
 	env.parse, _ = goja.AssertFunction(jsonObj.Get("parse"))
 	env.toString, _ = goja.AssertFunction(vm.Get("String"))
@@ -265,6 +277,9 @@ func (e *jsEnv) settle(prog *goja.Program) message {
 		return e.thrown(p.Result())
 	case goja.PromiseStatePending:
 		return message{Error: "the script is waiting for a promise that nothing will settle; scripts have no timers or events, so await only the tools' calls"}
+	}
+	if m, ok := e.unawaited(p); ok {
+		return m
 	}
 	s, err := e.stringify(goja.Undefined(), p.Result())
 	if err != nil {
@@ -471,6 +486,7 @@ func (e *jsEnv) failure(err error) message {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		if m, ok := ended(ie.Value()); ok {
+			m.Line = lineOf(ie.String())
 			return m
 		}
 		return message{Limit: "stopped"}
@@ -486,16 +502,56 @@ func (e *jsEnv) failure(err error) message {
 	return message{Error: err.Error()}
 }
 
-// thrown describes a value the script threw (or rejected with).
+// thrown describes a value the script threw (or rejected with), with
+// what to write instead when the mistake is a common one (hint).
 func (e *jsEnv) thrown(v goja.Value) message {
 	text := e.show(v)
-	line := 0
+	msg := "uncaught " + text
+	if h := hint(e.src, e.fns, text); h != "" {
+		msg += " (" + h + ")"
+	}
+	return message{Error: msg, Line: e.lineOf(v)}
+}
+
+// lineOf is the script's line a thrown value was made at, 0 when it
+// has no stack.
+func (e *jsEnv) lineOf(v goja.Value) int {
 	if _, ok := v.(*goja.Object); ok {
 		if st, err := e.stackOf(goja.Undefined(), v); err == nil {
-			line = lineOf(st.String())
+			return lineOf(st.String())
 		}
 	}
-	return message{Error: "uncaught " + text, Line: line}
+	return 0
+}
+
+// track is the engine's promise rejection tracker: it keeps the rejected
+// promises that have no handler yet.
+func (e *jsEnv) track(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	switch op {
+	case goja.PromiseRejectionReject:
+		e.unhandled = append(e.unhandled, p)
+	case goja.PromiseRejectionHandle:
+		e.unhandled = slices.DeleteFunc(e.unhandled, func(q *goja.Promise) bool { return q == p })
+	}
+}
+
+// unawaited is the failure of a script that ended with a rejected
+// promise nothing handled (other than its own, script): a call it did not
+// await failed, and the script went on as if it had not — a file it meant
+// to write is not written. As Node does, that ends the script with the
+// error, at the line of the call.
+func (e *jsEnv) unawaited(script *goja.Promise) (message, bool) {
+	for _, p := range e.unhandled {
+		if p == script || p.State() != goja.PromiseStateRejected {
+			continue
+		}
+		v := p.Result()
+		return message{
+			Error: "a promise the script did not await was rejected: " + e.show(v) + " (await each call, or catch its error, so the script sees it fail)",
+			Line:  e.lineOf(v),
+		}, true
+	}
+	return message{}, false
 }
 
 var (
@@ -514,12 +570,30 @@ func lineOf(s string) int {
 	return 0
 }
 
+// scriptStart is what the script is wrapped in before it is compiled:
+// its first line's columns start after it.
+const scriptStart = "(async function() {"
+
+// syntaxPos is where goja's syntax error says it is: "Line 2:44 ".
+var syntaxPos = regexp.MustCompile(`^Line (\d+):(\d+):? `)
+
+// syntaxText is a syntax error as the script's author reads it: the
+// engine's words without its own "Line 2:44" (the error names the line),
+// with the column counted in the script as written.
 func syntaxText(err error) string {
 	s := err.Error()
 	s = strings.TrimPrefix(s, "SyntaxError: ")
 	s = strings.TrimPrefix(s, "script.js: ")
-	if i := strings.Index(s, ": "); i >= 0 && strings.HasPrefix(s, "Line ") {
-		s = s[i+2:]
+	if m := syntaxPos.FindStringSubmatch(s); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		if line == 1 {
+			col -= len(scriptStart)
+		}
+		s = strings.TrimPrefix(s, m[0])
+		if col > 0 {
+			s += fmt.Sprintf(" (column %d)", col)
+		}
 	}
 	return "syntax error: " + s
 }

@@ -306,7 +306,9 @@ func (c *child) run(ctx context.Context, script string, fns []Function, call Cal
 			case m.Limit == "stopped":
 				return res, errChildGone
 			case m.Limit != "":
-				return res, limitError(m.Limit, lim)
+				le := limitError(m.Limit, lim)
+				le.Line = m.Line
+				return res, le
 			case output > lim.OutputBytes():
 				return res, limitError(LimitOutput, lim)
 			case m.Error != "":

@@ -12,7 +12,14 @@
 // to what the caller's CallFunc answers (Value: the tool's structured
 // output when it declares an output schema, else {text, parts}); an error
 // the CallFunc returns (a denied call, a tool error) is thrown in the
-// script, which may catch it. console.log's lines are captured.
+// script, which may catch it; a call's promise rejected and never awaited
+// nor caught ends the script with its error when the script ends, as in
+// Node, so a write that failed does not pass as done. console.log's lines
+// are captured. A script the model wrapped in a Markdown fence (```js …
+// ```) runs without it, its lines counted as written. The mistakes models
+// make most — a server that does not exist, a dashed name written with
+// dots, a call's promise used without await — end with the engine's error
+// and what to write instead (hints.go).
 //
 // The engine is goja, pure Go, inside the app's own binary: no Node or
 // Python is needed. A script has the language and nothing else: no file
@@ -23,8 +30,9 @@
 // Windows (limit_windows.go). Limits bounds wall time, the time the
 // script computes, memory, tool calls, the arguments its calls send, and
 // what it returns and prints; each ends the script with a *LimitError
-// whose one sentence names the limit and its setting. A script that
-// throws or does not compile ends with a *ScriptError naming the line.
+// whose one sentence names the limit and its setting (and, for the CPU
+// time, the line the script was running). A script that throws or does
+// not compile ends with a *ScriptError naming the line.
 // Stopping the context stops the child in stages (stdin closed, then
 // killed after StopGrace).
 //
@@ -41,6 +49,12 @@
 // computing a second past its budget has its process end itself. The
 // arguments limit is counted in the child, on each call's JSON, before
 // the call is sent: a call past it is never run nor stored.
+//
+// Text is what the model reads of a script's run; it leaves out the
+// base64 of the images, audio and files the script printed or returned
+// whole (a model reads no picture in base64), and Content adds the images
+// and audio as parts of their own (Media), which reach the model as a
+// direct call's images do.
 //
 // List and Declare describe the functions to the model: one line each, and
 // a TypeScript-style declaration generated from a tool's input and output

@@ -90,6 +90,9 @@ type LimitError struct {
 	Limit   string // one of the Limit… constants
 	Setting string // the codeMode setting that raises it
 	Value   string // the limit, with its unit
+	// Line is the script's line it was running when the limit stopped
+	// it, when known (the CPU time's, which interrupts the script).
+	Line int
 }
 
 func (e *LimitError) Error() string {
@@ -101,23 +104,27 @@ func (e *LimitError) Error() string {
 		LimitOutput: "returned and printed more than",
 		LimitArgs:   "sent its tool calls more arguments than",
 	}[e.Limit]
-	return fmt.Sprintf("The script was stopped: it %s its %s limit of %s (setting %s.%s).", what, e.Limit, e.Value, SettingsPath, e.Setting)
+	s := fmt.Sprintf("The script was stopped: it %s its %s limit of %s (setting %s.%s).", what, e.Limit, e.Value, SettingsPath, e.Setting)
+	if e.Line > 0 {
+		s += fmt.Sprintf(" It was running line %d.", e.Line)
+	}
+	return s
 }
 
 func limitError(limit string, l Limits) *LimitError {
 	switch limit {
 	case LimitWall:
-		return &LimitError{limit, "wallSeconds", fmt.Sprintf("%d s", l.WallSeconds)}
+		return &LimitError{Limit: limit, Setting: "wallSeconds", Value: fmt.Sprintf("%d s", l.WallSeconds)}
 	case LimitCPU:
-		return &LimitError{limit, "cpuSeconds", fmt.Sprintf("%d s", l.CPUSeconds)}
+		return &LimitError{Limit: limit, Setting: "cpuSeconds", Value: fmt.Sprintf("%d s", l.CPUSeconds)}
 	case LimitMemory:
-		return &LimitError{limit, "memoryMB", fmt.Sprintf("%d MB", l.MemoryMB)}
+		return &LimitError{Limit: limit, Setting: "memoryMB", Value: fmt.Sprintf("%d MB", l.MemoryMB)}
 	case LimitCalls:
-		return &LimitError{limit, "maxCalls", fmt.Sprintf("%d calls", l.MaxCalls)}
+		return &LimitError{Limit: limit, Setting: "maxCalls", Value: fmt.Sprintf("%d calls", l.MaxCalls)}
 	case LimitArgs:
-		return &LimitError{limit, "maxArgsKB", fmt.Sprintf("%d KB", l.MaxArgsKB)}
+		return &LimitError{Limit: limit, Setting: "maxArgsKB", Value: fmt.Sprintf("%d KB", l.MaxArgsKB)}
 	}
-	return &LimitError{LimitOutput, "maxOutputKB", fmt.Sprintf("%d KB", l.MaxOutputKB)}
+	return &LimitError{Limit: LimitOutput, Setting: "maxOutputKB", Value: fmt.Sprintf("%d KB", l.MaxOutputKB)}
 }
 
 // ScriptError is a script that threw, or did not compile.

@@ -1,8 +1,13 @@
 package codemode
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -167,13 +172,15 @@ func capDescribe(text string) string {
 const errNoScript = `"script" is required: the body of an async function that calls the functions and returns the result.`
 
 // Text is what a model reads of a script's run: what it printed, then
-// what it returned or the sentence it ended with (failure).
+// what it returned or the sentence it ended with (failure). The base64
+// of an image, audio or file part the script printed or returned is
+// left out (see elideBinary).
 func Text(r Result, failure string) string {
 	var b strings.Builder
 	if len(r.Logs) > 0 {
 		b.WriteString("Printed:\n")
 		for _, l := range r.Logs {
-			b.WriteString(l + "\n")
+			b.WriteString(elideBinary(l) + "\n")
 		}
 	}
 	if failure != "" {
@@ -183,6 +190,102 @@ func Text(r Result, failure string) string {
 	if len(r.Logs) > 0 {
 		b.WriteString("Returned:\n")
 	}
-	b.Write(r.Value)
+	b.WriteString(elideBinary(string(r.Value)))
 	return b.String()
+}
+
+// MinElidedBase64 is the shortest base64 Text leaves out.
+var MinElidedBase64 = 512
+
+// binaryField is the base64 of an MCP content part as JSON writes it: an
+// image's or audio's "data", an embedded file's "blob".
+var binaryField = regexp.MustCompile(`"(data|blob)":"([A-Za-z0-9+/]*={0,2})"`)
+
+// elideBinary is text with each long base64 "data" or "blob" string (a
+// part of a tool's result the script passed on whole) replaced by a note
+// of its size: a model reads no picture in base64, and a small image is
+// thousands of tokens of it. The JSON stays JSON; the images and audio
+// go with the text as parts of their own (Media), and the window still
+// shows the value whole (the chat's structured result).
+func elideBinary(text string) string {
+	if !strings.Contains(text, `"data":"`) && !strings.Contains(text, `"blob":"`) {
+		return text
+	}
+	return binaryField.ReplaceAllStringFunc(text, func(m string) string {
+		sub := binaryField.FindStringSubmatch(m)
+		if len(sub[2]) < MinElidedBase64 {
+			return m
+		}
+		if sub[1] == "blob" {
+			return fmt.Sprintf(`"blob":"[base64, %d characters: left out of this text]"`, len(sub[2]))
+		}
+		return fmt.Sprintf(`"data":"[base64, %d characters: left out of this text; an image or audio clip follows it as an attachment]"`, len(sub[2]))
+	})
+}
+
+// MaxMedia bounds the images and audio clips one script's answer carries.
+var MaxMedia = 8
+
+// Media are the images and audio clips a script printed or returned as
+// the MCP parts a tool gave it ({type: "image", data, mimeType}), in the
+// order they appear, at most MaxMedia: they go to the model as a direct
+// call's would (a model that takes images sees them; one that does not
+// reads what they are), since Text leaves their base64 out. A part whose
+// data is not base64 is none.
+func Media(r Result) []mcp.Content {
+	var out []mcp.Content
+	var walk func(v any)
+	walk = func(v any) {
+		if len(out) >= MaxMedia {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			if c, ok := mediaPart(x); ok {
+				out = append(out, c)
+				return
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k])
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, l := range r.Logs {
+		var v any
+		if strings.Contains(l, `"data":"`) && json.Unmarshal([]byte(l), &v) == nil {
+			walk(v)
+		}
+	}
+	var v any
+	if bytes.Contains(r.Value, []byte(`"data":"`)) && json.Unmarshal(r.Value, &v) == nil {
+		walk(v)
+	}
+	return out
+}
+
+// mediaPart is x as an image or audio content part, when it is one.
+func mediaPart(x map[string]any) (mcp.Content, bool) {
+	typ, _ := x["type"].(string)
+	data, _ := x["data"].(string)
+	mime, _ := x["mimeType"].(string)
+	if data == "" || mime == "" || (typ != "image" && typ != "audio") {
+		return nil, false
+	}
+	if _, err := base64.StdEncoding.DecodeString(data); err != nil {
+		return nil, false
+	}
+	if typ == "audio" {
+		return mcp.NewAudioContent(data, mime), true
+	}
+	return mcp.NewImageContent(data, mime), true
+}
+
+// Content is a script's answer as a tool result's content: Text, then
+// the images and audio it passed on (Media).
+func Content(r Result, failure string) []mcp.Content {
+	return append([]mcp.Content{mcp.NewTextContent(Text(r, failure))}, Media(r)...)
 }

@@ -2,9 +2,11 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -42,6 +44,31 @@ func CheckURL(raw string, t Transport) error {
 	}
 	if why, _ := urlProblem(raw, t); why != "" {
 		return &URLError{URL: origin(raw), Why: why}
+	}
+	return nil
+}
+
+// CheckHeaders refuses a remote server's final headers, after every
+// ${secret:…} and ${env:…} was substituted, when one still holds a ${…}:
+// nothing filled it in (a VS Code ${input:ID} given no value, a ${VAR}
+// written in config.json rather than imported), and the server would get
+// the placeholder as the header's value — an API key that fails with a 401
+// naming no cause. The error names the header, never its value.
+func CheckHeaders(headers map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(headers)) {
+		m := variableRef.FindString(headers[k])
+		if m == "" {
+			continue
+		}
+		name := m[2 : len(m)-1]
+		if !plainEnvName.MatchString(name) {
+			name = "NAME"
+		}
+		fix := fmt.Sprintf("write it ${env:%s} (an environment variable) or ${secret:%s} (the keyring: 'switchboard secrets set %s') in \"headers\"", name, name, name)
+		if id, ok := strings.CutPrefix(m[2:len(m)-1], "input:"); ok {
+			fix = fmt.Sprintf("give it a value (--set %s=VALUE on the command line, or import the server again and enter it), or write the value as ${secret:NAME} in \"headers\"", id)
+		}
+		return fmt.Errorf("header %s still holds %s, which nothing fills in: %s", k, m, fix)
 	}
 	return nil
 }

@@ -195,6 +195,7 @@ func (c scripts) run(ctx context.Context, script string, fns []codemode.Function
 		text = fmt.Sprintf("%s\n[cut: the script's answer is %d bytes; only the first %d are shown. Return less, or only what you need.]", text[:cut], len(text), cut)
 	}
 	out := mcp.NewToolResultText(text)
+	out.Content = append(out.Content, codemode.Media(res)...) // as a direct call's: Text leaves their base64 out
 	out.IsError = failure != ""
 	return out
 }

@@ -25,8 +25,13 @@
 // A SKILL.md is read as Claude Code reads it, not as strictly as the Agent
 // Skills specification writes it (skills.ParseSkillMD, skills.Listed): a
 // skill goes by its folder's name, as Claude Code names it, made a valid
-// skill name when it is not one ("My_Skill" is offered as my-skill, the
-// name the catalog and serve publish); a frontmatter name that differs, a
+// skill name when it is not one ("My_Skill" is offered as my-skill,
+// "données" as donnees, "日本語" as skill- and a digest of the folder's
+// name: the name the catalog and serve publish). Names stay with their
+// folders whichever others come and go (pins and switches are by name): a
+// folder named with a valid name keeps it, and a made name that another
+// folder has or makes too gets a suffix of a digest of the folder's name
+// (unique). A frontmatter name that differs, a
 // description past 1,024 characters, metadata values that are lists, a
 // list of licenses, an empty compatibility, YAML that needs its values
 // quoted, no frontmatter at all (the body's first line is the
@@ -39,7 +44,11 @@
 // (a SKILL.md that links out is refused, a file that does is left out); a
 // file past the extension's limits (16 MiB in all, 512 files) is left out
 // unread (LeftOut), and digests are streamed, so a 50 MB file is never
-// held in memory.
+// held in memory. What running a skill leaves in its folder is not the
+// skill (notServed): node_modules, __pycache__ and .pyc files, a Python
+// virtualenv, hidden folders and files (.git, .venv, a .env with keys)
+// and the OS's files are not listed, pinned, served or copied by Add, so
+// a script that ran does not hold its skill for review.
 //
 // # Pinned like tools
 //

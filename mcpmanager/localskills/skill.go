@@ -79,6 +79,8 @@ type Skill struct {
 	// folder's, metadata that is not text, no frontmatter, …), each with
 	// what was made of it.
 	Warnings []string
+
+	folder string // the folder's name as found, which Name is made of
 }
 
 // Size is the bytes of the files the skill serves.
@@ -118,15 +120,18 @@ func skillName(fm map[string]any, folder string) (string, []string) {
 	return name, warns
 }
 
-// validName makes s a valid skill name: lowercase, every run of other
-// characters a hyphen, no hyphen at either end, at most MaxName long
-// ("My_Skill" is "my-skill"; "skill" when nothing is left).
+// validName makes s a valid skill name: lowercase, accented Latin letters
+// without their accents, every run of other characters a hyphen, no hyphen
+// at either end, at most MaxName long ("My_Skill" is "my-skill",
+// "données" "donnees"). A name with no such letter or digit left ("日本語")
+// is "skill-" and a short digest of s: the same at every scan, and another
+// for each such folder.
 func validName(s string) string {
 	if nameRule.MatchString(s) && len(s) <= MaxName {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
+	for _, r := range latinFold.Replace(strings.ToLower(s)) {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
 			b.WriteRune(r)
 		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
@@ -138,10 +143,27 @@ func validName(s string) string {
 		name = strings.TrimRight(name[:MaxName], "-")
 	}
 	if name == "" {
-		return "skill"
+		return "skill-" + shortDigest(s)
 	}
 	return name
 }
+
+// shortDigest is 6 hex digits of s's SHA-256: what tells apart the names
+// made of folder names that make the same one, stably.
+func shortDigest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:3])
+}
+
+// latinFold writes the accented Latin letters of European languages
+// without their accents, so a folder named in one keeps a readable name.
+var latinFold = strings.NewReplacer(
+	"à", "a", "á", "a", "â", "a", "ã", "a", "ä", "a", "å", "a", "ą", "a", "æ", "ae",
+	"ç", "c", "ć", "c", "č", "c", "ď", "d", "è", "e", "é", "e", "ê", "e", "ë", "e", "ę", "e", "ě", "e",
+	"ğ", "g", "ì", "i", "í", "i", "î", "i", "ï", "i", "ı", "i", "ł", "l", "ñ", "n", "ń", "n", "ň", "n",
+	"ò", "o", "ó", "o", "ô", "o", "õ", "o", "ö", "o", "ø", "o", "œ", "oe", "ř", "r",
+	"ś", "s", "š", "s", "ş", "s", "ß", "ss", "ť", "t", "ù", "u", "ú", "u", "û", "u", "ü", "u", "ů", "u",
+	"ý", "y", "ÿ", "y", "ź", "z", "ż", "z", "ž", "z")
 
 // digests remembers the digest of each file by path, size and time of
 // change, so a scan after a change reads only the changed files.
@@ -211,6 +233,54 @@ func skillMD(root *os.Root) (fs.FileInfo, error) {
 	return info, nil
 }
 
+// A skill's folder also holds what its use leaves there: the caches and
+// dependencies its scripts make when they run (__pycache__, node_modules,
+// a Python virtualenv), version control, editors' and the OS's files, and
+// hidden files such as .env, which hold keys. None of it is the skill: it
+// is not listed, pinned or served, so running a skill's script does not
+// hold the skill for review, 511 files of dependencies do not crowd out
+// its own references past skills.MaxFiles, and a .env does not reach the
+// model or serve's clients. The scripts still find it all on disk.
+
+// silent is notServed's answer for what is left out without a word (a
+// .git folder, the OS's .DS_Store).
+const silent = "-"
+
+// dependencies reports whether the folder dir, named name, is one of
+// dependencies or caches: node_modules, __pycache__, a Python virtualenv.
+// The watcher does not watch them either (node_modules alone may hold
+// thousands of folders, and an install writes to them for a while).
+func dependencies(dir, name string) bool {
+	if name == "node_modules" || name == "__pycache__" || name == ".venv" {
+		return true
+	}
+	_, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg"))
+	return err == nil
+}
+
+// notServed says why the entry p of a skill's folder (a folder, or a file)
+// is not part of the skill; "" when it is.
+func notServed(root *os.Root, p string, d fs.DirEntry) string {
+	name := d.Name()
+	switch {
+	case name == ".git" || name == ".DS_Store" || name == "Thumbs.db":
+		return silent
+	case d.IsDir() && (name == "node_modules" || name == "__pycache__"):
+		return "a folder of dependencies or caches its scripts make; not served (they still find it on disk)"
+	case d.IsDir() && strings.HasPrefix(name, "."):
+		return "a hidden folder (tools' caches and settings); not served (the skill's scripts still find it on disk)"
+	case d.IsDir():
+		if _, err := root.Lstat(p + "/pyvenv.cfg"); err == nil {
+			return "a Python virtualenv; not served (the skill's scripts still find it on disk)"
+		}
+	case strings.HasPrefix(name, "."):
+		return "a hidden file (a .env holds keys); not served (the skill's scripts still find it on disk)"
+	case strings.HasSuffix(name, ".pyc"):
+		return silent // Python's compiled cache, made when a script runs
+	}
+	return ""
+}
+
 // read reads the skill in real (its folder, links resolved), found as
 // folder: SKILL.md read leniently (skills.ParseSkillMD, skills.Listed),
 // every other file listed and digested. Every file is opened through an
@@ -243,7 +313,7 @@ func read(real, folder string, dg *digests) (Skill, error) {
 		return Skill{}, bad("%s", strings.TrimPrefix(err.Error(), skills.ErrNoDescription.Error()+": "))
 	}
 	sk := Skill{Name: name, Description: skills.Clean(fm["description"].(string), skills.MaxDescription),
-		Frontmatter: fm, Dir: real, Findings: toolcheck.CheckSkill("SKILL.md", string(text)),
+		Frontmatter: fm, Dir: real, folder: folder, Findings: toolcheck.CheckSkill("SKILL.md", string(text)),
 		Warnings: append(append(md.Problems, warns...), more...)}
 	sum, err := dg.of(root, real, "SKILL.md", info)
 	if err != nil {
@@ -259,10 +329,16 @@ func read(real, folder string, dg *digests) (Skill, error) {
 		if p == "." || p == "SKILL.md" {
 			return nil
 		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
+		if why := notServed(root, p, d); why != "" {
+			if why != silent {
+				sk.LeftOut = append(sk.LeftOut, p+": "+why)
+			}
+			if d.IsDir() {
 				return fs.SkipDir
 			}
+			return nil
+		}
+		if d.IsDir() {
 			return nil
 		}
 		info, err := root.Stat(p) // follows a link only within the folder

@@ -135,7 +135,7 @@ func (s *Store) scanLocked() (Listing, error) {
 	bad := map[string]bool{} // real folders of malformed skills
 	changed := false
 	for _, src := range l.Sources {
-		names := map[string]bool{} // the names the source's skills go by
+		var found []Skill // the source's skills, named once all are read
 		for _, dir := range skillDirs(src) {
 			real, err := filepath.EvalSymlinks(dir)
 			if err != nil {
@@ -148,6 +148,9 @@ func (s *Store) scanLocked() (Listing, error) {
 				continue // not a skill folder
 			}
 			if i, ok := seen[real]; ok {
+				if i < 0 { // twice in this source
+					continue
+				}
 				l.Skills[i].AlsoIn = append(l.Skills[i].AlsoIn, src.Dir)
 				continue
 			}
@@ -166,8 +169,12 @@ func (s *Store) scanLocked() (Listing, error) {
 				continue
 			}
 			sk.Source = src
-			unique(&sk, names)
-			seen[real] = len(l.Skills)
+			seen[real] = -1
+			found = append(found, sk)
+		}
+		unique(found)
+		for _, sk := range found {
+			seen[sk.Dir] = len(l.Skills)
 			en, pinned := s.screen(&st, sk)
 			changed = changed || pinned
 			l.Skills = append(l.Skills, en)
@@ -201,20 +208,41 @@ func skillDirs(src Source) []string {
 	return out
 }
 
-// unique gives sk a name no other skill of its source goes by (two folders
-// may make one valid name: "capsule_crm" and "capsule-crm"), and records it.
-func unique(sk *Skill, names map[string]bool) {
-	name := sk.Name
-	for i := 2; names[name]; i++ {
-		suffix := fmt.Sprintf("-%d", i)
-		name = strings.TrimRight(sk.Name[:min(len(sk.Name), MaxName-len(suffix))], "-") + suffix
+// unique gives each skill of one source a name no other of them goes by
+// (two folders may make one valid name: "capsule_crm" and "capsule-crm"),
+// as stable as can be: names are what pins, switches and agents key a
+// skill by, and a name passed on to another skill would hold that one as
+// the first one changed, and switch it off or on in the first one's place.
+// A folder named with a valid skill name keeps it; a name made of a
+// folder's name is the folder's alone when no other folder has or makes
+// it, and otherwise gets a suffix of a digest of the folder's name, so it
+// does not depend on which folder comes first.
+func unique(found []Skill) {
+	own, made := map[string]bool{}, map[string]int{}
+	for _, sk := range found {
+		if sk.Name == sk.folder {
+			own[sk.Name] = true
+		} else {
+			made[sk.Name]++
+		}
 	}
-	if name != sk.Name {
-		sk.Warnings = append(sk.Warnings, fmt.Sprintf("another skill of %s goes by %q; this one goes by %q", sk.Source.Server, sk.Name, name))
+	taken := make(map[string]bool, len(found))
+	for i := range found {
+		sk := &found[i]
+		name := sk.Name
+		if name == sk.folder && !taken[name] || name != sk.folder && !own[name] && made[name] == 1 {
+			taken[name] = true
+			continue
+		}
+		for n := 0; name == sk.Name || taken[name] || own[name]; n++ {
+			suffix := "-" + shortDigest(fmt.Sprint(sk.folder, "/", n))
+			name = strings.TrimRight(sk.Name[:min(len(sk.Name), MaxName-len(suffix))], "-") + suffix
+		}
+		sk.Warnings = append(sk.Warnings, fmt.Sprintf("another skill folder of %s goes by or makes the name %q; this one goes by %q (give its folder a valid skill name of its own)", sk.Source.Server, sk.Name, name))
 		sk.Name = name
 		sk.Frontmatter["name"] = name
+		taken[name] = true
 	}
-	names[name] = true
 }
 
 // screen decides whether sk is offered: a skill seen for the first time is

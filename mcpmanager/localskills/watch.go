@@ -96,8 +96,8 @@ func watchSet(l Listing, extra ...string) map[string]bool {
 	walk := func(real string) {
 		_ = filepath.WalkDir(real, func(p string, de fs.DirEntry, err error) error {
 			if err == nil && de.IsDir() {
-				if de.Name() == ".git" {
-					return fs.SkipDir
+				if de.Name() == ".git" || p != real && dependencies(p, de.Name()) {
+					return fs.SkipDir // not the skill (notServed), and maybe thousands of folders
 				}
 				want[p] = true
 			}

@@ -44,7 +44,10 @@
 // server moved), and a login's token requests are not replayed to another origin either.
 // A 401 without a Bearer challenge from a server that publishes no OAuth metadata is not
 // taken for a login request (such a server wants a header of its own, such as an API key):
-// the Transport hands it back as it came. Servers that use OAuth show needs login: press Log in on the Servers page or run
+// the Transport hands it back as it came. A bare Bearer challenge from a server with no
+// metadata and no registration at MCP 2025-03-26's default `/register` (a 401, 403, 404 or
+// 405 there) ends its login with ErrNoOAuth, saying to add `"headers": {"Authorization":
+// "Bearer ${secret:NAME}"}` instead — before any browser opens. Servers that use OAuth show needs login: press Log in on the Servers page or run
 // `switchboard servers login NAME`. Your browser opens the provider's page; after you
 // approve, it returns to Switchboard on `127.0.0.1` (or the entry's `redirectUri`), its tab
 // says whether the login worked, and the server starts. A login made with the CLI while the

@@ -433,6 +433,11 @@ func (a *Authorizer) register(ctx context.Context, p *plan, redirectURI string) 
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
+		if p.legacy && slices.Contains([]int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed}, resp.StatusCode) {
+			// No metadata, and no registration where 2025-03-26 puts it:
+			// a Bearer challenge of a server that wants a key of its own.
+			return client{}, &Error{Op: "register", Path: ep, Err: fmt.Errorf(`%w: it publishes no OAuth metadata, and its default registration address answered HTTP %d; it most likely wants a token of its own (an API key): add "headers": {"Authorization": "Bearer ${secret:NAME}"} to the server's entry and keep the token with 'switchboard secrets set NAME'`, ErrNoOAuth, resp.StatusCode)}
+		}
 		return client{}, &Error{Op: "register", Path: ep, Err: oauthError(resp.StatusCode, raw)}
 	}
 	var r struct {

@@ -59,6 +59,10 @@ var (
 	// take the token, or a secret of the login, to another origin than the
 	// one it belongs to.
 	ErrOtherOrigin = errors.New("refused to send credentials to another origin")
+	// ErrNoOAuth: the server asked for a Bearer token but offers no OAuth
+	// login: no metadata, and nothing at the default endpoints of MCP
+	// 2025-03-26. It wants a token (an API key) of its own, in "headers".
+	ErrNoOAuth = errors.New("the server offers no OAuth login")
 	// ErrPortBusy: the redirect port the server's entry fixes
 	// ("oauth.redirectPort") is taken, and no other port would do (the
 	// authorization server knows only that redirect URI).

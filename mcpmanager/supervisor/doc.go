@@ -48,7 +48,12 @@
 // then does the MCP handshake start, bounded by the entry's `"startupTimeout"` (milliseconds;
 // 30 s by default) — a cold `npx -y` download never counts against it. Crashes are restarted with exponential backoff (5 attempts unless the
 // config's `restart` says otherwise), then the server stays in error with its last stderr
-// lines. A server that fails its first start has answered for now: `tools list`, `servers
+// lines. A remote server that was connected and then went from the network (its address
+// refuses connections, does not answer or no longer resolves, a gateway in front answers 502,
+// 503 or 504, its connection was lost or it stopped answering pings: a network down, a laptop
+// asleep, a server being redeployed) is tried again past those attempts, every 30 s at most,
+// until it is back — unless its `restart` is off; one whose address never worked stops after
+// them. A server that fails its first start has answered for now: `tools list`, `servers
 // test` and a saved form report that failure (a server that hangs in its handshake, after
 // about its `startupTimeout`: it gets 100 ms after its stdin closes, not the 2 s a ready server
 // gets to shut down) while the restarts go on behind. Ready servers are pinged every few
@@ -86,9 +91,17 @@
 // answer, SSE's endpoint event, the handshake), and is not tried again over SSE. A remote
 // server that refuses with a 403, or with a 401 that offers no OAuth login (no Bearer
 // challenge, no OAuth metadata), shows its status and its own message and which header to add
-// to `headers`; it is not tried over SSE nor restarted. When a Streamable HTTP server forgets
-// the session (a 404 for its `Mcp-Session-Id`: restarted, redeployed), a new session starts at
-// once, counted as no restart, and the request that met the 404 is sent again on it. mcp-go's
+// to `headers`; it is not tried over SSE nor restarted. A header that still holds a `${…}`
+// nothing filled in (a VS Code `${input:ID}` given no value, a `${VAR}` written straight into
+// config.json) is never sent: the server does not start, and its error names the header and
+// how to fill it in. A call whose remote server's connection is lost before it answers (the
+// server stopped, its stream ended) says so and what follows (LostError): *the connection to
+// NAME was lost during the call (nothing listens at its address any more); Switchboard is
+// reconnecting — call again*. When a Streamable HTTP server forgets
+// the session (a 404 for its `Mcp-Session-Id`: restarted, redeployed — or a 400 saying it knows
+// no such session, as server-everything and the servers built from the TypeScript SDK's
+// examples answer), a new session starts at once, counted as no restart, and the request that
+// met it is sent again on it. mcp-go's
 // own log lines go to the server's log (logger `mcp-go`), never to the terminal. Stderr of each server is kept in memory (last 200 lines) and in
 // `logs/<server>.log` (1 MiB, rotated once).
 package supervisor

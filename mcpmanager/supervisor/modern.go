@@ -46,6 +46,9 @@ type streamable struct {
 	// renew, when set, starts over on the next session when the server
 	// ended this one (see renewal).
 	renew *renewal
+	// cut says why a request got no answer when the session ended under
+	// it (LostError); nil: the error as mcp-go says it.
+	cut *cutter
 }
 
 // errRedial: the connection was made on a spoiled transport; connect again.
@@ -213,7 +216,7 @@ func (t streamable) SendRequest(ctx context.Context, req transport.JSONRPCReques
 		errors.Is(err, transport.ErrTransportClosed) && (seen.notFound.Load() || !seen.sent.Load())) {
 		return t.renew.retry(ctx, t.StreamableHTTP, req, err)
 	}
-	return res, err
+	return res, t.cut.annotate(ctx, err)
 }
 
 // send is SendRequest on this session only.

@@ -135,6 +135,7 @@ func (s *Server) Probe(ctx context.Context) Probe {
 		p.OK = true
 		return p
 	}
+	errs = sayPath(s, types, errs, p.Steps)
 	// Over HTTP and then SSE the same cause fails both: say it once.
 	// The window shows the first line and the rest behind a disclosure.
 	var sentences, details []string

@@ -79,6 +79,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 		base = stepUp{base: base, server: name, lost: lost}
 	}
 	var tr transport.Interface
+	cut := &cutter{}
 	switch typ {
 	case RemoteSSE:
 		// A legacy SSE session lives and dies with its stream; a lost one is
@@ -88,8 +89,8 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 		if err != nil {
 			return nil, fmt.Errorf("sse %s: %w", r.URL, err)
 		}
-		t.SetConnectionLostHandler(func(err error) { lost(fmt.Errorf("%w: %v", ErrDisconnected, err)) })
-		tr = t
+		t.SetConnectionLostHandler(func(err error) { lost(fmt.Errorf("%w: %w", ErrDisconnected, err)) })
+		tr = sseTransport{t, cut}
 	default:
 		// Streamable HTTP has no standing connection to lose: event streams
 		// resume by themselves (resume.Transport), and the health check's
@@ -101,7 +102,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 			rn.ended.Store(true)
 			lost(ErrSessionExpired)
 		}
-		w.gone = func(err error) { lost(fmt.Errorf("%w: %v", ErrDisconnected, err)) }
+		w.gone = func(err error) { lost(fmt.Errorf("%w: %w", ErrDisconnected, err)) }
 		hc := guard.client(&resume.Transport{Base: base})
 		// The guard bounds what is read, at wire.MaxMessageBytes as on
 		// stdio, and names that bound when it fails (see originGuard);
@@ -111,7 +112,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 		if err != nil {
 			return nil, fmt.Errorf("http %s: %w", r.URL, err)
 		}
-		tr = streamable{t, &rawSchemas{}, &atomic.Bool{}, tasks, rn}
+		tr = streamable{t, &rawSchemas{}, &atomic.Bool{}, tasks, rn, cut}
 	}
 	return &session{
 		tr:   tr,
@@ -123,6 +124,7 @@ func dialRemote(name string, r *Remote, typ string, auth *oauth.Authorizer, task
 		},
 		close: func() { _ = tr.Close() },
 		watch: w,
+		cut:   cut,
 	}, nil
 }
 

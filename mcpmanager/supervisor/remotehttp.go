@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,6 +101,9 @@ func (w *watch) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	w.answered.Store(true)
+	if resp.StatusCode == http.StatusBadRequest && session != "" && w.expired != nil {
+		resp = staleSession(resp)
+	}
 	switch {
 	case resp.StatusCode == http.StatusNotFound && session != "" && w.expired != nil:
 		// Streamable HTTP: a 404 for a request with the session's ID
@@ -123,6 +128,32 @@ func (w *watch) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = w.note(resp)
 	}
 	return resp, nil
+}
+
+// staleSessionWords are what servers say in a 400 for a session they do not
+// know: the TypeScript SDK's example servers (server-everything and the
+// many servers copied from them) and the Python SDK before 1.10 say "No
+// valid session ID provided", others "Invalid or expired session", "Unknown
+// session", "Session not found"; a stateful server restarted under the same
+// address says "Server not initialized".
+var staleSessionWords = regexp.MustCompile(`(?i)session|not initiali[sz]ed`)
+
+// staleSession returns resp as a 404 when it is a 400 whose body says the
+// server does not know the session the request carried: what the spec says
+// with a 404 (start a new session), many servers say with a 400, and a
+// client that waited for a 404 failed every call until the health check's
+// ping, minutes later. Any other 400 (a malformed request) is returned as
+// it came, its body whole.
+func staleSession(resp *http.Response) *http.Response {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
+	if staleSessionWords.Match(b) {
+		resp.StatusCode, resp.Status = http.StatusNotFound, "404 Not Found"
+	}
+	return resp
 }
 
 // note keeps a refusal's status, challenge and first bytes, and returns
@@ -249,6 +280,78 @@ func (s *Server) redact(v string) string {
 	return s.spec.Redact(v)
 }
 
+// PathError says a remote server's URL answered the opening request with a
+// 4xx that no login or header fixes: nothing serves MCP at its path (a 404
+// over Streamable HTTP and over SSE), or the SSE stream's GET of an entry
+// typed "sse" was refused — most often a server that speaks Streamable HTTP
+// only. mcp-go's own words ("likely a legacy SSE server", "unexpected
+// status code") are its detail. It matches ErrRejected: trying again
+// answers the same.
+type PathError struct {
+	Server, URL string
+	// Status is what the SSE GET got, for an entry typed "sse"; 0: the
+	// 404 over both transports.
+	Status int
+	Errs   []error // mcp-go's errors, one per transport tried
+}
+
+func (e *PathError) sentence() string {
+	if e.Status == 0 {
+		return fmt.Sprintf("%s: %s answered 404 Not Found over Streamable HTTP and over SSE: check the URL's path (servers often serve /mcp or /sse)", e.Server, e.URL)
+	}
+	return fmt.Sprintf(`%s: %s refused the SSE stream (HTTP %d): if the server speaks Streamable HTTP, set "type": "http" (or remove "type"); else check the URL's path (SSE servers often serve /sse)`, e.Server, e.URL, e.Status)
+}
+
+func (e *PathError) Error() string { return e.sentence() + "\n" + errors.Join(e.Errs...).Error() }
+
+// Plain implements plain.Explainer: the sentence, and mcp-go's words behind it.
+func (e *PathError) Plain() (sentence, detail string) {
+	return e.sentence(), errors.Join(e.Errs...).Error()
+}
+
+// Unwrap returns ErrRejected and the errors of each transport.
+func (e *PathError) Unwrap() []error { return append([]error{ErrRejected}, e.Errs...) }
+
+// sseStatus finds the status mcp-go's SSE transport names when the stream's
+// GET is refused ("start session: unexpected status code: 404").
+var sseStatus = regexp.MustCompile(`unexpected status code: (4\d\d)\b`)
+
+// pathError is the PathError of s's remote start that failed with errs
+// over types, or nil when the failure is another. A function, not a
+// method: the Server has methods enough.
+func pathError(s *Server, types []string, errs []error) error {
+	if s.spec.Remote == nil || len(errs) == 0 || len(errs) != len(types) {
+		return nil
+	}
+	last := sseStatus.FindStringSubmatch(errs[len(errs)-1].Error())
+	if last == nil || types[len(types)-1] != RemoteSSE || !slices.Contains([]string{"400", "404", "405", "406", "410", "415"}, last[1]) {
+		return nil // a 401, 403 or 429 says something else
+	}
+	e := &PathError{Server: s.spec.Name, URL: s.redact(s.spec.Remote.URL), Errs: errs}
+	switch {
+	case len(errs) == 2 && errors.Is(errs[0], transport.ErrLegacySSEServer) && last[1] == "404":
+	case len(errs) == 1:
+		e.Status, _ = strconv.Atoi(last[1])
+	default:
+		return nil
+	}
+	return e
+}
+
+// sayPath is errs as Probe reports them: their PathError alone when they
+// are one (mcp-go's guesses behind its sentence), said in the failed step
+// too. A function, as pathError.
+func sayPath(s *Server, types []string, errs []error, steps []ProbeStep) []error {
+	perr := pathError(s, types, errs)
+	if perr == nil {
+		return errs
+	}
+	if n := len(steps); n > 0 && steps[n-1].Error != "" {
+		steps[n-1].Error, _ = plain.Explain(perr)
+	}
+	return []error{perr}
+}
+
 // silentError says a remote server never answered an HTTP request while
 // the connection opened: a listener that accepts and says nothing, or an
 // address that never accepts. It matches ErrTimeout.
@@ -277,9 +380,10 @@ func refusedDial(err error) bool {
 }
 
 // ErrSessionExpired means a Streamable HTTP server answered 404 for a request
-// carrying the session's ID: it restarted, was redeployed, or expired the
-// session. The spec has the client start a new session.
-var ErrSessionExpired = errors.New("the server ended the session (HTTP 404 for its Mcp-Session-Id)")
+// carrying the session's ID, or a 400 saying it does not know the session
+// (staleSession): it restarted, was redeployed, or expired the session.
+// The spec has the client start a new session.
+var ErrSessionExpired = errors.New("the server ended the session (it no longer knows its Mcp-Session-Id)")
 
 // renewal is how a Streamable HTTP session that the server ended sends the
 // request that found out once more, on the session that follows.

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +36,12 @@ type redeployable struct {
 	ids   *server.InsecureStatefulSessionIdManager
 	inits int // initialize requests, over every deployment
 	get   int // status of GET requests; 0: as the server answers
+	// stale is the status and body of the answer to an unknown session;
+	// zero: 404 "Invalid session ID", as the spec has it.
+	stale struct {
+		status int
+		body   string
+	}
 }
 
 func newRedeployable(t *testing.T) *redeployable {
@@ -64,14 +71,23 @@ func (rd *redeployable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	rd.mu.Lock()
-	h, ids, get := rd.h, rd.ids, rd.get
+	h, ids, get, stale := rd.h, rd.ids, rd.get, rd.stale
 	if bytes.Contains(body, []byte(`"method":"initialize"`)) {
 		rd.inits++
 	}
 	rd.mu.Unlock()
 	if id := r.Header.Get(transport.HeaderKeySessionID); id != "" {
 		if _, err := ids.Validate(id); err != nil {
-			http.Error(w, "Invalid session ID", http.StatusNotFound)
+			if stale.status == 0 {
+				stale.status, stale.body = http.StatusNotFound, "Invalid session ID"
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(stale.status)
+			_, _ = io.WriteString(w, stale.body)
+			return
+		}
+		if bytes.Contains(body, []byte(`"name":"malformed"`)) {
+			http.Error(w, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"Bad Request: invalid arguments"}}`, http.StatusBadRequest)
 			return
 		}
 	}
@@ -140,6 +156,58 @@ func TestSessionExpiredRenewed(t *testing.T) {
 		})
 		if st := waitState(t, s, Ready, 10*time.Second); st.Restarts != 0 {
 			t.Errorf("%d restarts counted", st.Restarts)
+		}
+	})
+}
+
+// TestStaleSessionAnswers: many servers say with a 400 what the spec says
+// with a 404 — that they do not know the session (the TypeScript SDK's
+// example servers, server-everything among them, and the Python SDK before
+// 1.10). Each way of saying it starts a new session at once and the call
+// that found out is answered on it; a 400 about anything else fails only
+// its call.
+func TestStaleSessionAnswers(t *testing.T) {
+	ra := RenewAfter
+	RenewAfter = 0
+	t.Cleanup(func() { RenewAfter = ra })
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"404, as the spec has it", http.StatusNotFound, "Invalid session ID"},
+		{"400 of the TypeScript SDK's examples", http.StatusBadRequest, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`},
+		{"400 in plain text", http.StatusBadRequest, "Invalid or expired session"},
+		{"400 of a restarted stateful server", http.StatusBadRequest, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rd := newRedeployable(t)
+			rd.stale.status, rd.stale.body = tc.status, tc.body
+			s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rd.URL, Type: RemoteHTTP}, StartTimeout: 5 * time.Second}, Options{})
+			waitState(t, s, Ready, 10*time.Second)
+			rd.deploy()
+			text, isErr, err := callTool(t.Context(), s, "hello")
+			if err != nil || isErr || text != "hello" {
+				t.Fatalf("call after the redeploy: %q %v %v; want it answered on a new session", text, isErr, err)
+			}
+			if st := waitState(t, s, Ready, 10*time.Second); st.Restarts != 0 || rd.initializes() != 2 {
+				t.Errorf("%d restarts, %d initialize requests; want none counted and one new session", st.Restarts, rd.initializes())
+			}
+		})
+	}
+
+	t.Run("a 400 about the request keeps the session", func(t *testing.T) {
+		rd := newRedeployable(t)
+		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: rd.URL, Type: RemoteHTTP}, StartTimeout: 5 * time.Second}, Options{})
+		waitState(t, s, Ready, 10*time.Second)
+		if text, isErr, err := callTool(t.Context(), s, "malformed"); err == nil && !isErr {
+			t.Fatalf("a call the server refused with 400 succeeded: %q", text)
+		}
+		if text, _, err := callTool(t.Context(), s, "hello"); err != nil || text != "hello" {
+			t.Fatalf("next call: %q %v", text, err)
+		}
+		if n := rd.initializes(); n != 1 {
+			t.Errorf("%d initialize requests; want the session kept", n)
 		}
 	})
 }
@@ -356,4 +424,107 @@ func TestServerGoneEndsTheSession(t *testing.T) {
 	if text, _, err := callTool(t.Context(), s, "hello"); err != nil || text != "hello" {
 		t.Fatalf("call once the server is back: %q %v", text, err)
 	}
+}
+
+// gateway serves rd on a loopback address it can take off the network
+// (its port closed, then opened again) or have answer 502 as a load
+// balancer does while the server behind it is redeployed.
+type gateway struct {
+	rd   *redeployable
+	addr string
+	bad  atomic.Bool // answer 502
+
+	mu  sync.Mutex
+	srv *http.Server
+}
+
+func newGateway(t *testing.T) *gateway {
+	rd := &redeployable{}
+	rd.deploy()
+	g := &gateway{rd: rd, addr: "127.0.0.1:0"}
+	g.open(t)
+	t.Cleanup(g.close)
+	return g
+}
+
+func (g *gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.bad.Load() {
+		http.Error(w, "502 Bad Gateway", http.StatusBadGateway)
+		return
+	}
+	g.rd.ServeHTTP(w, r)
+}
+
+// open listens at the gateway's address (a free one at first).
+func (g *gateway) open(t *testing.T) {
+	ln, err := net.Listen("tcp", g.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: g}
+	g.mu.Lock()
+	g.addr, g.srv = ln.Addr().String(), srv
+	g.mu.Unlock()
+	go func() { _ = srv.Serve(ln) }()
+}
+
+// close closes its port, and every connection.
+func (g *gateway) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_ = g.srv.Close()
+}
+
+// TestUnreachableRemoteKeepsTrying: a remote server that was connected and
+// then went from the network (its port closed; a gateway in front answering
+// 502 while it is redeployed) is tried again past its restart attempts, so
+// it is back by itself once it is; one whose address never worked still
+// stops in Error after them.
+func TestUnreachableRemoteKeepsTrying(t *testing.T) {
+	mrd, hi, ht := MaxRestartDelay, HealthInterval, HealthTimeout
+	MaxRestartDelay, HealthInterval, HealthTimeout = 20*time.Millisecond, 50*time.Millisecond, time.Second
+	t.Cleanup(func() { MaxRestartDelay, HealthInterval, HealthTimeout = mrd, hi, ht })
+	restart := Restart{MaxAttempts: 2, Delay: 5 * time.Millisecond}
+
+	for _, tc := range []struct {
+		name     string
+		down, up func(t *testing.T, g *gateway)
+	}{
+		{"its port closed", func(_ *testing.T, g *gateway) { g.close() }, func(t *testing.T, g *gateway) { g.open(t) }},
+		{"a gateway answers 502", func(_ *testing.T, g *gateway) { g.bad.Store(true) }, func(_ *testing.T, g *gateway) { g.bad.Store(false) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGateway(t)
+			s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: "http://" + g.addr + "/mcp", Type: RemoteHTTP}, StartTimeout: 5 * time.Second, Restart: restart}, Options{})
+			waitState(t, s, Ready, 10*time.Second)
+			tc.down(t, g)
+			mcptest.Within(t, 10*time.Second, "restarts past the attempts", func() error {
+				st := s.Status()
+				if st.State == Error {
+					t.Fatalf("gave up after %d restarts: %s", st.Restarts, st.Error)
+				}
+				if st.Restarts <= restart.MaxAttempts+2 {
+					return fmt.Errorf("%d restarts, %s", st.Restarts, st.State)
+				}
+				if first, _, _ := strings.Cut(st.Error, "\n"); !strings.Contains(first, ". Switchboard keeps trying to reconnect (every ") {
+					t.Errorf("status %q; want its first line to say Switchboard keeps trying", st.Error)
+				}
+				return nil
+			})
+			tc.up(t, g)
+			waitState(t, s, Ready, 10*time.Second)
+			if text, _, err := callTool(t.Context(), s, "hello"); err != nil || text != "hello" {
+				t.Fatalf("call once the server is back: %q %v", text, err)
+			}
+		})
+	}
+
+	t.Run("an address that never worked", func(t *testing.T) {
+		g := newGateway(t)
+		g.close()
+		s, _ := runRemote(t, Spec{Name: "remote", Remote: &Remote{URL: "http://" + g.addr + "/mcp", Type: RemoteHTTP}, StartTimeout: 5 * time.Second, Restart: restart}, Options{})
+		if st := waitState(t, s, Error, 10*time.Second); st.Restarts != restart.MaxAttempts {
+			t.Errorf("%d restarts before giving up, want %d", st.Restarts, restart.MaxAttempts)
+		}
+	})
 }

@@ -211,6 +211,10 @@ type Server struct {
 	mark func(step string, err error)
 	// logged closes when the last process's stderr has been read to EOF.
 	logged chan struct{}
+	// connected: a remote session of this Run was ready once, so the
+	// address is right and one that stops answering is tried again
+	// without limit (unreachable).
+	connected bool
 }
 
 // New prepares a supervisor; nothing runs until Run.
@@ -349,6 +353,18 @@ func (s *Server) failed(err error, readyAt time.Time, attempts int) (giveUp bool
 	// A built-in that never came up would fail the same way again (its
 	// data held by another process, a bad root): it waits for a Restart.
 	builtinFailed := s.spec.InProcess != nil && readyAt.IsZero()
+	if unreachable(s, err) {
+		// Gone from the network, not broken: it comes back by itself.
+		first, rest, _ := strings.Cut(msg, "\n")
+		if !strings.HasSuffix(first, ".") {
+			first += "."
+		}
+		msg = first + " " + fmt.Sprintf(keepsTrying, plain.Ago(MaxRestartDelay)) + "\n" + rest
+		s.set(func(st *Status) {
+			st.State, st.PID, st.Error, st.Restarts = Restarting, 0, strings.TrimSuffix(msg, "\n"), st.Restarts+1
+		})
+		return false
+	}
 	if s.spec.Restart.Disabled || attempts >= s.spec.Restart.MaxAttempts || errors.As(err, &notFound) || errors.Is(err, ErrRefused) || errors.Is(err, ErrRejected) || errors.Is(err, ErrOtherOrigin) || errors.Is(err, config.ErrURL) || errors.Is(err, fetch.ErrTimeout) || sandboxRefused(err) || builtinFailed {
 		s.set(func(st *Status) { st.State, st.PID, st.Error = Error, 0, msg })
 		return true
@@ -408,6 +424,7 @@ type session struct {
 	close func()          // ends the session (stops the process tree)
 	abort func()          // close for a session that never became ready; nil: close
 	watch *watch          // remote: what the server's HTTP answers said; nil otherwise
+	cut   *cutter         // remote: says why a request got no answer when the session ended; nil otherwise
 }
 
 // dial starts the process or opens the remote transport.
@@ -449,10 +466,10 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 		s.mu.Lock()
 		s.era = ""
 		s.mu.Unlock()
-		if notFound(errs) {
+		if perr := pathError(s, types, errs); perr != nil {
 			// Not a legacy SSE server, as mcp-go's first error guesses: a
-			// URL whose path nothing serves.
-			return time.Time{}, fmt.Errorf("%s answered 404 Not Found over Streamable HTTP and over SSE: check the URL's path (servers often serve /mcp or /sse): %w", s.spec.Remote.URL, errors.Join(errs...))
+			// URL whose path nothing serves, or not over SSE.
+			return time.Time{}, perr
 		}
 		return time.Time{}, errors.Join(errs...)
 	}
@@ -468,9 +485,14 @@ func (s *Server) runOnce(ctx context.Context) (readyAt time.Time, err error) {
 	if k, ok := sess.tr.(schemaKeeper); ok {
 		kept.schemas = k.keptSchemas()
 	}
+	if sess.cut != nil {
+		// From now on a request the session's end cuts off says so.
+		sess.cut.arm(func(cctx context.Context, err error) error { return remoteCut(cctx, s, ctx, sess, err) })
+	}
 	s.mu.Lock()
 	s.cl = kept
 	s.era = protocol
+	s.connected = s.spec.Remote != nil
 	level := s.logLevel
 	s.mu.Unlock()
 	if err := s.applyLogLevel(ctx, cl, level); err != nil {
@@ -835,11 +857,4 @@ func initialize(ctx context.Context, cl *client.Client, dead <-chan struct{}, is
 		}
 	}
 	return res, err
-}
-
-// notFound reports whether both transports were tried and the URL was not
-// found: Streamable HTTP's initialize refused with a 4xx, then SSE's
-// stream with 404.
-func notFound(errs []error) bool {
-	return len(errs) == 2 && errors.Is(errs[0], transport.ErrLegacySSEServer) && strings.Contains(errs[1].Error(), "status code: 404")
 }

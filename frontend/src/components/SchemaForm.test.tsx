@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { normalizeSchema } from '../schemaform';
 import { SchemaForm } from './SchemaForm';
 
@@ -142,6 +142,79 @@ describe('SchemaForm constructs', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Run' }));
     await waitFor(() => expect(submitted).toHaveBeenCalled());
     expect(submitted.mock.lastCall?.[0]).toMatchObject({ c: 7, e: 'e' });
+  });
+});
+
+describe('SchemaForm on schemas the form library throws on', { timeout: 30_000 }, () => {
+  // Before normalizeSchema dropped keywords of another JSON type, each threw
+  // while rendering ("Cannot read properties of null", "ref.startsWith is
+  // not a function"): a blank window, as no boundary above catches it.
+  const cases: [string, unknown][] = [
+    ['anyOf: null', { type: 'object', properties: { x: { type: 'string', title: 'X', anyOf: null } } }],
+    ['oneOf: null in an array', { type: 'object', properties: { x: { type: 'array', title: 'X', oneOf: null } } }],
+    ['required: null', { type: 'object', properties: { x: { type: 'string', title: 'X' } }, required: null }],
+    ['$ref: 5', { type: 'object', properties: { x: { $ref: 5, title: 'X' } } }],
+    ['$ref: null', { type: 'object', properties: { x: { $ref: null, title: 'X' } } }],
+  ];
+  it.each(cases)('%s renders its fields and runs', async (_, schema) => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { user, submitted } = form(schema);
+      expect(screen.getAllByText(/^X/).length).toBeGreaterThan(0); // its label or legend
+      expect(screen.queryByText(/could not be built/)).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Run' }));
+      expect(submitted).toHaveBeenCalled();
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('runs an optional argument of default null without a value (Sentry)', async () => {
+    const { user, submitted } = form({
+      type: 'object',
+      properties: {
+        organizationSlug: { type: 'string', title: 'Organization' },
+        query: { default: null, anyOf: [{ type: 'string' }, { type: 'null' }], title: 'Query' },
+        project: { default: null, type: ['string', 'null'], title: 'Project' },
+      },
+      required: ['organizationSlug'],
+    });
+    await user.type(screen.getByRole('textbox', { name: /Organization/ }), 'acme');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(submitted).toHaveBeenLastCalledWith({ organizationSlug: 'acme' });
+  });
+
+  it('falls back to JSON when the form library throws anyway', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {}); // React logs the error it caught
+    onTestFinished(() => errors.mockRestore());
+    const submitted = vi.fn();
+    const schema = { type: 'object', properties: { x: { type: 'string' } } };
+    const { rerender } = render(
+      <SchemaForm schema={schema} uiSchema={{ x: { 'ui:widget': 'no-such-widget' } }} label="Arguments" formData={{ x: 'a' }} onSubmit={submitted}>
+        <button type="submit">Run</button>
+      </SchemaForm>,
+    );
+    const user = userEvent.setup();
+    expect(screen.getByRole('form', { name: 'Arguments' })).toBeTruthy();
+    expect(screen.getByText(/could not be built from the server's schema/).textContent).toMatch(/no-such-widget/);
+    const box = screen.getByRole('textbox', { name: 'Values (JSON)' });
+    expect(JSON.parse((box as HTMLTextAreaElement).value)).toEqual({ x: 'a' });
+    await user.clear(box);
+    await user.click(box);
+    await user.paste('[1]');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(submitted).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toMatch(/^Not a JSON object/);
+    await user.clear(box);
+    await user.click(box);
+    await user.paste('{"x": "b"}');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(submitted).toHaveBeenLastCalledWith({ x: 'b' });
+    // Another schema (another tool) gets the form again.
+    rerender(<SchemaForm schema={{ ...schema }} label="Arguments" onSubmit={submitted}><button type="submit">Run</button></SchemaForm>);
+    expect(screen.queryByText(/could not be built/)).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'x' })).toBeTruthy();
   });
 });
 

@@ -12,7 +12,7 @@ import type {
   TemplatesType,
   UiSchema,
 } from '@rjsf/utils';
-import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import { Component, createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { formValidator, jsonUiSchema, mergeUi, normalizeSchema } from '../schemaform';
 import './SchemaForm.css';
 
@@ -26,7 +26,16 @@ type Data = Record<string, unknown>;
  * widget fits (no type, several types, a $ref it cannot follow) as JSON.
  * children are the form's buttons (a submit button among them).
  */
-export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, children, label }: {
+export function SchemaForm(props: FormProps) {
+  const { schema, formData, onSubmit, children, label } = props;
+  return (
+    <FormBoundary schema={schema} fallback={(err) => <JsonArguments error={err} label={label} formData={formData} onSubmit={onSubmit}>{children}</JsonArguments>}>
+      <SchemaFormInner {...props} />
+    </FormBoundary>
+  );
+}
+
+type FormProps = {
   schema: unknown;
   uiSchema?: UiSchema;
   formData?: Data;
@@ -35,7 +44,9 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, chi
   children: ReactNode;
   /** The form's accessible name. */
   label?: string;
-}) {
+};
+
+function SchemaFormInner({ schema, uiSchema, formData, onChange, onSubmit, children, label }: FormProps) {
   const normal = useMemo(() => normalizeSchema(schema), [schema]);
   const ui = useMemo(() => mergeUi({ ...jsonUiSchema(normal), 'ui:submitButtonOptions': { norender: true } }, uiSchema as Record<string, unknown>), [normal, uiSchema]);
   const validator = useMemo(formValidator, []);
@@ -74,6 +85,56 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, chi
       </Form>
       </FormLabel.Provider>
     </JsonErrors.Provider>
+  );
+}
+
+/**
+ * FormBoundary catches a form library failure on a schema normalizeSchema
+ * did not foresee: without it the throw unmounts the whole window (a blank
+ * page, an uncaught page error). The person gets JsonArguments instead, and
+ * a new schema (another tool) tries the form again.
+ */
+class FormBoundary extends Component<{ schema: unknown; fallback: (error: string) => ReactNode; children: ReactNode }, { error?: string; schema?: unknown }> {
+  state: { error?: string; schema?: unknown } = {};
+
+  static getDerivedStateFromError(e: unknown) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+
+  static getDerivedStateFromProps(props: { schema: unknown }, state: { error?: string; schema?: unknown }) {
+    return props.schema === state.schema ? null : { schema: props.schema, error: undefined };
+  }
+
+  render() {
+    return this.state.error === undefined ? this.props.children : this.props.fallback(this.state.error);
+  }
+}
+
+/** JsonArguments is the form FormBoundary falls back to: the whole value as one JSON object; the server checks it against its schema. */
+function JsonArguments({ error, label, formData, onSubmit, children }: { error: string; label?: string; formData?: Data; onSubmit: (data: Data) => void; children: ReactNode }) {
+  const id = `sf${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
+  const [text, setText] = useState(() => JSON.stringify(formData ?? {}, null, 2));
+  const [err, setErr] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const v: unknown = JSON.parse(text);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('give a JSON object, e.g. {"key": "value"}');
+      setErr('');
+      onSubmit(v as Data);
+    } catch (x) {
+      setErr(`Not a JSON object: ${x instanceof Error ? x.message : String(x)}`);
+    }
+  };
+  return (
+    <form className="schema-form" aria-label={label} onSubmit={submit} noValidate>
+      <p className="small muted" id={`${id}__why`}>The form could not be built from the server's schema ({error}). Give the values as a JSON object; the server checks them.</p>
+      <label htmlFor={id}>Values (JSON)</label>
+      <textarea id={id} rows={8} spellCheck={false} value={text} aria-describedby={`${id}__why`} aria-invalid={err !== '' || undefined}
+        onChange={(e) => setText(e.target.value)} />
+      {err && <div className="json-field-error" role="alert">{err}</div>}
+      {children}
+    </form>
   );
 }
 

@@ -22,4 +22,14 @@ describe('ScriptCode', () => {
     const { getByLabelText } = render(<ScriptCode src={'const c = "ls \u2067;rm x\u2069";\nec\u200bho();'} label="Script" />);
     expect(getByLabelText('Script').textContent).toBe(String.raw`1const c = "ls \u2067;rm x\u2069";` + '\n' + String.raw`2ec\u200Bho();`);
   });
+
+  it('marks the line a failed script stopped at, and shows no empty line after the last newline', () => {
+    const { getByLabelText } = render(<ScriptCode src={'const a = 1;\nthrow new Error("x");\nreturn a;\n'} label="Script" failedAt={2} />);
+    const pre = getByLabelText('Script');
+    expect(pre.querySelectorAll('.ln')).toHaveLength(3);
+    const marked = pre.querySelectorAll('mark.failed-line');
+    expect(marked).toHaveLength(1);
+    expect(marked[0]!.textContent).toBe('throw new Error("x");');
+    expect(pre.querySelector('.ln.failed-at')!.textContent).toBe('2');
+  });
 });

@@ -33,8 +33,12 @@ export function tokens(src: string): { text: string; kind: Kind }[] {
   return out;
 }
 
-/** ScriptCode shows a script in monospace with line numbers and its keywords, strings, numbers and comments coloured; what does not show as itself is written out (Visible). */
-export function ScriptCode({ src, label }: { src: string; label: string }) {
+/**
+ * ScriptCode shows a script in monospace with line numbers and its keywords, strings, numbers and comments coloured;
+ * what does not show as itself is written out (Visible). The line a failed script stopped at (failedAt, from 1) is
+ * marked, so the error's "line 6" is found at a glance; the empty line after a script's last newline is not shown.
+ */
+export function ScriptCode({ src, label, failedAt = 0 }: { src: string; label: string; failedAt?: number }) {
   const lines: { text: string; kind: Kind }[][] = [[]];
   for (const t of tokens(src)) {
     t.text.split('\n').forEach((part, i) => {
@@ -42,16 +46,21 @@ export function ScriptCode({ src, label }: { src: string; label: string }) {
       if (part) lines[lines.length - 1]!.push({ text: part, kind: t.kind });
     });
   }
+  if (lines.length > 1 && lines[lines.length - 1]!.length === 0) lines.pop();
   return (
     <pre className="script-code" aria-label={label}>
       <code>
-        {lines.map((l, i) => (
-          <Fragment key={i}>
-            <span className="ln" aria-hidden="true">{i + 1}</span>
-            {l.map((t, j) => (t.kind ? <span key={j} className={`tok-${t.kind}`}><Visible text={t.text} /></span> : <Visible key={j} text={t.text} />))}
-            {i < lines.length - 1 && '\n'}
-          </Fragment>
-        ))}
+        {lines.map((l, i) => {
+          const runs = l.map((t, j) => (t.kind ? <span key={j} className={`tok-${t.kind}`}><Visible text={t.text} /></span> : <Visible key={j} text={t.text} />));
+          const failed = i + 1 === failedAt;
+          return (
+            <Fragment key={i}>
+              <span className={failed ? 'ln failed-at' : 'ln'} aria-hidden="true">{i + 1}</span>
+              {failed ? <mark className="failed-line" title="The script stopped at this line">{runs}</mark> : runs}
+              {i < lines.length - 1 && '\n'}
+            </Fragment>
+          );
+        })}
       </code>
     </pre>
   );

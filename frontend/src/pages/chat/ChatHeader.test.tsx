@@ -62,6 +62,22 @@ describe('ChatHeader', () => {
     expect(field.title).toBe(long);
   });
 
+  it('measures the context again for the model picked (another window)', async () => {
+    bind({ model: 'm' }, []);
+    let model = 'm';
+    const go = window.go as unknown as { gui: { ChatPage: Record<string, unknown> } };
+    go.gui.ChatPage.SetChatModel = async (_: string, __: string, m: string) => { model = m; };
+    go.gui.ChatPage.ChatContext = async () => ({ used: 1200, window: model === 'm' ? 8000 : 3000, limit: 0, system: 0, tools: 0, history: 1200, results: 0 });
+    await loadChats();
+    render(<ChatHeader chatId="c1" />);
+    await screen.findByRole('button', { name: /^15% — context 1\.2k of 8\.0k tokens/ });
+    const field = await screen.findByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+    await waitFor(() => expect(field.value).toBe('m'));
+    fireEvent.change(field, { target: { value: 'small-model' } });
+    fireEvent.blur(field);
+    await screen.findByRole('button', { name: /^40% — context 1\.2k of 3\.0k tokens/ });
+  });
+
   it('tells the chat list the model picked, so New chat goes on with it', async () => {
     bind({ model: 'm' }, []);
     await loadChats();

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { call, Chat as GetChat, ChatSettings, ExportChat, ProviderModels, SaveChatExport, SetChatModel } from '../../backend';
 import type { gui } from '../../backend';
 import { useAgents } from '../../agents';
-import { loadChats, modelChanged, useChat } from '../../chat';
+import { loadChats, modelChanged, remeasure, useChat } from '../../chat';
 import { message } from '../../errors';
 import { useConfigVersion } from '../../store';
 import { usePopover, useWidth } from '../../layout';
@@ -122,7 +122,7 @@ function ModelPicker({ chatId, settings: s, onError, room }: { chatId: string; s
   }, [prov]);
   const save = (p: string, m: string) => {
     modelChanged(chatId, p, m); // at once: a New chat pressed right after goes on with it
-    call(() => SetChatModel(chatId, p, m)).catch((e: unknown) => onError(message(e)));
+    call(() => SetChatModel(chatId, p, m)).then(() => remeasure(chatId), (e: unknown) => onError(message(e)));
   };
   if (providers.length === 0) {
     return <a className="small" href="#/settings/models">Set up a model provider</a>;

@@ -462,6 +462,7 @@ function Messages() {
         {older}
         {messages.map((m, i) => <MessageView key={m.id} m={m} last={isLast(i)} marked={m.id === marked} />)}
         {newer}
+        <Sending />
         <TurnNotice />
         {down}
       </div>
@@ -481,6 +482,7 @@ function Messages() {
         ))}
       </div>
       {newer}
+      <Sending />
       <TurnNotice />
       {down}
       <div className="visually-hidden" aria-live="polite">{announce}</div>
@@ -543,13 +545,36 @@ export function TurnNotice() {
   return notice ? <div className="notice" role="status">{notice}</div> : null;
 }
 
-/** SummaryBody is a compaction's summary: collapsed, it says what happened; open, what the model reads instead of the messages above. */
+/**
+ * Sending is the open chat's message sent and not stored yet, while the chat's earlier messages
+ * are summarised first: the summary goes before it, so the message reaches the model whole.
+ */
+export function Sending() {
+  const text = useChat((s) => s.sending[s.current]);
+  const compacting = useChat((s) => !!s.meters[s.current]?.compacting);
+  const shown = text !== undefined && compacting;
+  const box = useRef<HTMLElement>(null);
+  // It comes below the messages, where the list's own following does not look: the person
+  // just sent it, so it is brought into view.
+  useEffect(() => {
+    if (shown) box.current?.scrollIntoView?.({ block: 'end' });
+  }, [shown]);
+  if (!shown) return null;
+  return (
+    <article ref={box} className="message user sending" data-testid="message-sending" aria-busy="true">
+      <p className="user-text">{text}</p>
+      <p className="small muted" role="status">Summarising the earlier messages first: your message goes to the model after the summary.</p>
+    </article>
+  );
+}
+
 /** Waiting is an answer not begun: "…", or that the model on this computer is loading. */
 function Waiting() {
   const label = waitingLabel(useLocalModel());
   return label ? <span className="typing muted" role="status">{label}</span> : <span className="typing" aria-label="The model is answering">…</span>;
 }
 
+/** SummaryBody is a compaction's summary: collapsed, it says what happened; open, what the model reads instead of the messages above. */
 function SummaryBody({ m }: { m: Message }) {
   return (
     <details className="summary-message">

@@ -97,6 +97,15 @@ describe('message actions', { timeout: 30_000 }, () => {
     expect(calls.retry).toEqual([calls.id]);
   });
 
+  it('says an answer the app stopped in (no error stored) was cut off, and offers Retry', async () => {
+    const calls = await show(conversation({ text: 'The first half of', status: 'incomplete', error: '' }));
+    const answer = screen.getAllByTestId('message-assistant')[1]!;
+    expect(within(answer).getByText('The first half of')).toBeTruthy();
+    expect(within(answer).getByText(/^The answer was cut off: Switchboard stopped before the model finished/)).toBeTruthy();
+    await userEvent.click(within(answer).getByRole('button', { name: /^Retry/ }));
+    expect(calls.retry).toEqual([calls.id]);
+  });
+
   it('edits the last message with ↑ in the empty composer; Esc cancels', async () => {
     const calls = await show(conversation());
     const box = screen.getByRole('textbox', { name: 'Message' });

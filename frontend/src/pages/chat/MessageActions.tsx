@@ -102,11 +102,21 @@ export function splitError(error: string): { plain: string; detail: string } {
   return at < 0 ? { plain: error, detail: '' } : { plain: error.slice(0, at), detail: error.slice(at + 2) };
 }
 
+/**
+ * STOPPED_UNFINISHED is what an answer stored unfinished with no error says: the app (or the
+ * `switchboard chat` run) ended while it streamed — closed, killed or crashed — so its words so
+ * far were kept, but nothing marked why it ends there.
+ */
+export const STOPPED_UNFINISHED = 'Switchboard stopped before the model finished this answer (it was closed or crashed); what arrived is kept.';
+
 /** AnswerError says why an answer failed or broke off in plain words, the detail behind a disclosure, and offers Retry. */
 export function AnswerError({ m, last }: { m: Message; last: boolean }) {
   const running = useChat((s) => !!s.running[s.current]);
-  if ((m.status !== 'error' && m.status !== 'incomplete') || !m.error) return null;
-  const { plain, detail } = splitError(m.error);
+  if (m.status !== 'error' && m.status !== 'incomplete') return null;
+  // An unfinished answer with no error is one the app stopped in; while a turn runs it may be
+  // the one streaming (a window reloaded mid-turn), so it is said only once nothing runs.
+  if (!m.error && (m.status !== 'incomplete' || running)) return null;
+  const { plain, detail } = splitError(m.error || STOPPED_UNFINISHED);
   return (
     <div className={`answer-error ${m.status === 'error' ? 'bad' : 'warn'}`} role={m.status === 'error' ? 'alert' : undefined}>
       <p>{m.status === 'incomplete' && !detail ? `The answer was cut off: ${plain}` : plain}</p>

@@ -130,4 +130,21 @@ describe('ToolCallCard', () => {
     fireEvent.click(screen.getByRole('button', { name: /^Show more/ }));
     expect(document.querySelector('pre.result')?.textContent).toHaveLength(2 * SHOWN_CHARS);
   });
+
+  it('shows a script\'s image under what it returned, without its base64, and marks the line it failed at', () => {
+    const b64 = `${'iVBORw0KGgo'.repeat(80)}AA==`;
+    const value = { parts: [{ type: 'text', text: 'the logo' }, { type: 'image', mimeType: 'image/png', data: b64 }] };
+    const script = (structured: object, content: host.ContentView[]) => call({ name: 'run_script', args: JSON.stringify({ script: 'const a = 1;\nreturn await tools.everything["get-tiny-image"]({});' }),
+      result: { ...result(content), structured: JSON.stringify(structured) } });
+    render(<ToolCallCard call={script({ value, logs: [], steps: [] }, [block({ type: 'text', text: '…' }), block({ type: 'image', mimeType: 'image/png', data: b64 })])} />);
+    fireEvent.click(screen.getByRole('button', { name: /^Show all/ }));
+    const returned = screen.getByLabelText('Returned').textContent ?? '';
+    expect(returned).toContain(`"data": "[base64, ${b64.length} characters]"`);
+    expect(returned).not.toContain(b64);
+    expect(document.querySelectorAll('.script-view img')).toHaveLength(1);
+    cleanup();
+    render(<ToolCallCard call={script({ error: 'The script failed at line 2: uncaught Error: x', logs: [], steps: [] }, [block({ type: 'text', text: 'x' })])} />);
+    expect(document.querySelector('mark.failed-line')?.textContent).toBe('return await tools.everything["get-tiny-image"]({});');
+  });
 });
+

@@ -64,7 +64,7 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           Below is all of it ({SHOWN_CHARS.toLocaleString('en')} characters at a time), with a marker where the model's view ended.
         </p>
       )}
-      {script && <ScriptCode src={script} label="Script" />}
+      {script && <ScriptCode src={script} label="Script" failedAt={failedLine(call)} />}
       <TaskStatus call={call} server={server} />
       <SkillLoaded call={call} />
       {!delegated && <ToolApp name={call.name} call={{ args: call.args, result: call.result ? toolResult(call.result) : undefined, status: call.status }} chatId={chatId} />}
@@ -273,18 +273,45 @@ export function callsSummary(steps: ToolCall[]): string {
   return `${steps.length} ${steps.length === 1 ? 'call' : 'calls'}: ${parts.join(', ')}`;
 }
 
-/** ScriptOutput shows what a code-mode script printed and returned (or why it stopped); its calls are the nested cards above. */
-function ScriptOutput({ call }: { call: ToolCall }) {
-  let out: { value?: unknown; logs?: string[]; error?: string } = {};
+/** ScriptOut is run_script's structured result (app/chat's ScriptResult). */
+type ScriptOut = { value?: unknown; logs?: string[]; error?: string };
+
+function scriptOut(call: ToolCall): ScriptOut {
   try {
-    out = JSON.parse(call.result?.structured || '{}') as typeof out;
-  } catch { /* not ended yet, or no script result */ }
+    return JSON.parse(call.result?.structured || '{}') as ScriptOut;
+  } catch {
+    return {}; // not ended yet, or no script result
+  }
+}
+
+/** failedLine is the line a script's error names ("failed at line 6", "It was running line 2"), 0 for none. */
+export function failedLine(call: ToolCall): number {
+  const m = /(?:failed at line|was running line) (\d+)/.exec(scriptOut(call).error ?? '');
+  return m ? Number(m[1]) : 0;
+}
+
+/** BASE64_FIELD is the base64 of an image, audio or file part as pretty JSON writes it. */
+const BASE64_FIELD = /"(data|blob)": "([A-Za-z0-9+/]{512,}={0,2})"/g;
+
+/** withoutBase64 is output with long base64 strings written as their size: the images among them show below it. */
+export function withoutBase64(text: string): string {
+  return text.replace(BASE64_FIELD, (_m, key: string, b64: string) => `"${key}": "[base64, ${b64.length.toLocaleString('en')} characters]"`);
+}
+
+/**
+ * ScriptOutput shows what a code-mode script printed and returned (or why it stopped), and the images and audio
+ * it passed on (the result's parts after its text); its calls are the nested cards above.
+ */
+function ScriptOutput({ call }: { call: ToolCall }) {
+  const out = scriptOut(call);
+  const media = (call.result?.content ?? []).filter((c) => c.type === 'image' || c.type === 'audio');
   return (
     <div className="script-view">
-      {(out.logs?.length ?? 0) > 0 && <Folded label="Printed" text={out.logs!.join('\n')} />}
+      {(out.logs?.length ?? 0) > 0 && <Folded label="Printed" text={withoutBase64(out.logs!.join('\n'))} />}
       {out.error
         ? <p className="small bad script-error" aria-label="Script error">{out.error}</p>
-        : out.value !== undefined && <Folded label="Returned" text={typeof out.value === 'string' ? out.value : JSON.stringify(out.value, null, 2)} />}
+        : out.value !== undefined && <Folded label="Returned" text={withoutBase64(typeof out.value === 'string' ? out.value : JSON.stringify(out.value, null, 2))} />}
+      {media.length > 0 && <ContentBlocks content={media} tool="run_script" text={false} />}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FILTER_FROM, matching, ToolPicker } from './ToolPicker';
+import { chatState, setMeter } from '../../chat';
 
 /** bind stands in for the Go side the Tools popover reads: n tools of the everything server and one of memory. */
 function bind(n: number) {
@@ -42,6 +43,15 @@ describe('ToolPicker', { timeout: 30_000 }, () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(button);
+  });
+
+  it('has the context meter measured again when a tool is switched off (its definition goes)', async () => {
+    bind(3);
+    setMeter('c1', { used: 2000, window: 8000, limit: 6400, system: 0, tools: 1500, history: 500, results: 0 });
+    render(<ToolPicker chatId="c1" onError={() => undefined} settings={null} />);
+    fireEvent.click(await screen.findByRole('button', { name: /Tools: 4/ }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Tools for this chat' })).getByRole('checkbox', { name: 'tool0' }));
+    await waitFor(() => expect(chatState().meters.c1).toBeUndefined());
   });
 
   it('starts with a filter field when there are many tools, and filters by tool or server', async () => {

@@ -6,6 +6,7 @@ import type { gui, host } from '../../backend';
 import type { Agent } from '../../agents';
 import { message } from '../../errors';
 import { usePopover } from '../../layout';
+import { remeasure } from '../../chat';
 import { useDismiss } from '../../dismiss';
 import { ToolSearchNote, toolSearchBadge, type SearchDecision } from './ToolSearchNote';
 import { kTokens, modeLabel, ToolModeChoice } from '../../components/ToolModeChoice';
@@ -76,7 +77,7 @@ export function ToolPicker({ chatId, onError, agent, settings }: { chatId: strin
     setOffServers(servers);
     setOffTools(ts);
     setChatMode(toolMode);
-    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts, toolMode })).then(() => setAsked((n) => n + 1), (e: unknown) => onError(message(e)));
+    call(() => SetChatOptions(chatId, { offServers: servers, offTools: ts, toolMode })).then(() => { setAsked((n) => n + 1); remeasure(chatId); }, (e: unknown) => onError(message(e)));
   };
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   const { anchor, pop } = usePopover(open, `${tools.length} ${filter}`);
