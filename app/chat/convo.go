@@ -51,8 +51,13 @@ type part struct {
 	// tokens and stubTokens are the estimates of msgs and stubbed;
 	// results the share of tokens that are tool results.
 	tokens, stubTokens, results int
-	// kept are the handles of its capped results.
+	// kept are the handles of its capped results and of those set aside
+	// (aside.go).
 	kept []Kept
+	// bare marks, by index in msgs, the results whose stub says to call
+	// the tool again: neither kept nor set aside, and long enough to be
+	// stubbed. One the model never saw is set aside before it is sent so.
+	bare []bool
 }
 
 // convKey is what the conversion depends on besides the messages.
@@ -182,14 +187,20 @@ func (r *run) convert(m history.Message) part {
 		if len(m.ToolCalls) > 0 {
 			p.stubbed = append(p.stubbed, am)
 		}
+		p.bare = make([]bool, 1, len(m.ToolCalls)+1)
 		for _, c := range m.ToolCalls {
-			if k, ok := KeptOf(c.Result); ok {
-				p.kept = append(p.kept, k)
+			h := handlesOf(c.Result)
+			if h.kept != nil {
+				p.kept = append(p.kept, *h.kept)
+			} else if h.aside != nil && h.aside.ID != "" {
+				p.kept = append(p.kept, *h.aside)
 			}
 			tm := toolMessage(c, r.budgetFor(c.Tool), md)
 			p.msgs = append(p.msgs, tm)
 			p.results += messageTokens(tm)
-			p.stubbed = append(p.stubbed, stub(c, tm))
+			s := stub(c.Tool, tm, h)
+			p.stubbed = append(p.stubbed, s)
+			p.bare = append(p.bare, h.kept == nil && h.aside == nil && s.Text != tm.Text)
 		}
 	}
 	for _, pm := range p.msgs {
@@ -213,19 +224,25 @@ func (r *run) budgetFor(name string) int {
 // summaryPreamble introduces a summary to the model.
 const summaryPreamble = "[Summary of the conversation so far, written because it no longer fits the context window. The messages it replaces are in the chat's history; the user can still see them.]\n\n"
 
-// stub is the one line an old tool result shrinks to.
-func stub(c history.ToolCall, full provider.Message) provider.Message {
+// stub is the one line a tool result shrinks to: naming its handle when
+// it is kept; for one set aside before the model saw it (aside.go),
+// saying the tool already ran, so the model does not run it again (a
+// delete, a payment) to see what it did; else, for one the model saw,
+// to call the tool again if it needs it.
+func stub(tool string, full provider.Message, h handles) provider.Message {
 	s := full
 	s.Images, s.Audio = nil, nil
 	n := len([]rune(full.Text))
-	if k, ok := KeptOf(c.Result); ok {
-		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; it is kept: %s with id %q reads it]", c.Tool, k.Chars, ReadResultName, k.ID)
-		return s
-	}
-	if n <= stubMin {
+	switch {
+	case h.kept != nil:
+		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; it is kept: %s with id %q reads it]", tool, h.kept.Chars, ReadResultName, h.kept.ID)
+	case h.aside != nil:
+		s.Text = asideStub(tool, n, h.aside.ID)
+	case n <= stubMin:
 		return full
+	default:
+		s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; call the tool again if you need it]", tool, n)
 	}
-	s.Text = fmt.Sprintf("[earlier result of %s, %d characters, left out to save context; call the tool again if you need it]", c.Tool, n)
 	return s
 }
 
@@ -249,6 +266,18 @@ func (p part) cut(n int) (full, stubs int) {
 		stubs += messageTokens(p.stubbed[j])
 	}
 	return full, stubs
+}
+
+// shrunk is how many of p's first n results a stub shortens (a short one
+// goes whole as its own stub).
+func (p part) shrunk(n int) int {
+	k := 0
+	for j := 1; j <= min(n, p.resultCount()); j++ {
+		if p.stubbed[j].Text != p.msgs[j].Text {
+			k++
+		}
+	}
+	return k
 }
 
 // assemble is the conversation for the next step: every part, the first

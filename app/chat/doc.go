@@ -97,7 +97,13 @@
 //     progress — your message, its calls and results — stays verbatim after the summary; if it
 //     alone does not fit, its own results become stubs one at a time, the oldest first, so a
 //     step of many results keeps its latest whole (capped ones keep their handle)
-//     and the meter and `switchboard chat` say so. A message that would go past the limit is
+//     and the meter and `switchboard chat` say how many results are stubs. A stub of a result
+//     the model saw says to call the tool again if it needs it; one the model never saw (stubbed
+//     before its first look: its step is the latest, or the turn ended after it) is set aside
+//     instead: kept like a capped result (`read_result`), its stub saying the tool ran already
+//     and not to call it again, since the tool may have deleted, sent or paid; the stored result
+//     records it (`_meta["io.switchboard/aside"]`), so the stub stays so when the chat is read
+//     again. A message that would go past the limit is
 //     stored after the summary, so it reaches the model whole. A request over the window is
 //     never sent (to Ollama, which cuts a long prompt silently, the provider itself refuses
 //     to send one over the model's context); a provider's context-length error (OpenAI's

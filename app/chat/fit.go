@@ -24,7 +24,8 @@ import (
 // the model summarise the earlier turns into a summary message, which the
 // model reads instead of them; the turn in progress (the user's message,
 // this turn's calls and results) stays as it is, and only when it alone
-// does not fit are its own results stubbed, and the user told. A request
+// does not fit are its own results stubbed, and the user told; a result
+// the model never saw is set aside rather than stubbed bare (aside.go). A request
 // over the context is never sent; a provider's context-length error
 // compacts and retries once.
 
@@ -61,8 +62,12 @@ type ContextView struct {
 	// tokenizer), not an estimate.
 	Exact bool `json:"exact,omitempty"`
 	// TurnStubbed is how many of this turn's own steps reach the model
-	// with their results as stubs: the turn alone did not fit.
+	// with (some of) their results as stubs: the turn alone did not fit.
 	TurnStubbed int `json:"turnStubbed,omitempty"`
+	// TurnStubbedResults is how many of this turn's own results reach the
+	// model as stubs: a step of fifteen results may have three of them
+	// stubbed, the rest whole.
+	TurnStubbedResults int `json:"turnStubbedResults,omitempty"`
 }
 
 // contextSize is the model's context window for budgets: the known one, else
@@ -86,7 +91,10 @@ func (t *Turn) limit() int {
 
 // request is one step's estimate.
 type request struct {
-	msgs    []provider.Message
+	msgs []provider.Message
+	// tools are what the request offers: read_result joins them when a
+	// result is set aside for it (aside.go).
+	tools   []provider.Tool
 	view    ContextView
 	raw     int // the estimate before calibration
 	stubbed int
@@ -108,7 +116,7 @@ func (r *run) measure(tools []provider.Tool, stubs int, extra int) request {
 // part after the stubbed ones stubbed. A function, not a method: run has
 // methods enough (layout_test.go).
 func measureCut(r *run, tools []provider.Tool, stubs, partial, extra int) request {
-	q := request{msgs: r.withContext(assemble(r.conv.parts, stubs, partial)), stubbed: stubs, partial: partial}
+	q := request{msgs: r.withContext(assemble(r.conv.parts, stubs, partial)), tools: tools, stubbed: stubs, partial: partial}
 	v := &q.view
 	v.System = textTokens(r.t.System)
 	v.Tools = toolTokens(tools)
@@ -135,12 +143,19 @@ func measureCut(r *run, tools []provider.Tool, stubs, partial, extra int) reques
 	v.Used = v.System + v.Tools + v.History + v.Results
 	v.Window, v.Limit, v.Calibrated, v.Assumed = r.t.contextSize(), r.t.limit(), c.scale != 0, r.t.ContextWindow <= 0
 	cur := r.conv.turnStart()
-	for i := range stubs + min(partial, 1) {
-		if i < len(r.conv.parts) && r.conv.parts[i].stubbed != nil {
-			v.Stubbed++
-			if i >= cur {
-				v.TurnStubbed++
+	for i := range min(stubs+min(partial, 1), len(r.conv.parts)) {
+		p := r.conv.parts[i]
+		if p.stubbed == nil {
+			continue
+		}
+		v.Stubbed++
+		if i >= cur {
+			n := p.resultCount()
+			if i == stubs {
+				n = min(partial, n)
 			}
+			v.TurnStubbed++
+			v.TurnStubbedResults += p.shrunk(n)
 		}
 	}
 	return q
@@ -178,7 +193,7 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 	limit := r.t.limit()
 	cur := c.turnStart()
 	q := r.measure(tools, min(c.stubs, cur), 0)
-	exact(ctx, r, &q, tools)
+	exact(ctx, r, &q)
 	if force || q.view.Used > limit {
 		target := limit * 3 / 4
 		for s := q.stubbed + 1; s <= cur && (force || q.view.Used > target); s++ {
@@ -193,9 +208,13 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 		q = shrinkTurn(r, tools, r.measure(tools, 0, 0), limit)
 		q.summarised = summarised
 	}
+	q, err := keepAside(ctx, store, r, q, limit)
+	if err != nil {
+		return q, err
+	}
 	c.stubs = q.stubbed
 	if !q.view.Exact {
-		exact(ctx, r, &q, tools) // the request as it now is, when it is near the limit still
+		exact(ctx, r, &q) // the request as it now is, when it is near the limit still
 	}
 	r.meter(q.view)
 	if q.view.Used > q.view.Window {
@@ -213,18 +232,18 @@ func (r *run) fit(ctx, store context.Context, tools []provider.Tool, force bool)
 // has one (provider.Counter: the built-in local model's llama-server) and
 // q is near the limit, where the estimate's error matters: the count
 // calibrates the chat's estimate, and q is measured again with it.
-func exact(ctx context.Context, r *run, q *request, tools []provider.Tool) {
+func exact(ctx context.Context, r *run, q *request) {
 	counter, ok := r.t.Provider.(provider.Counter)
 	if !ok || q.view.Used < r.t.limit()*3/4 {
 		return
 	}
-	n, err := counter.CountTokens(ctx, provider.Request{Model: r.t.Model, System: r.t.System, Messages: q.msgs, Tools: tools})
+	n, err := counter.CountTokens(ctx, provider.Request{Model: r.t.Model, System: r.t.System, Messages: q.msgs, Tools: q.tools})
 	if err != nil || n <= 0 {
 		return
 	}
 	r.conv.cal.set(q.raw, n)
 	summarised := q.summarised
-	*q = measureCut(r, tools, q.stubbed, q.partial, 0)
+	*q = measureCut(r, q.tools, q.stubbed, q.partial, 0)
 	q.view.Exact, q.summarised = true, summarised
 }
 
@@ -417,18 +436,18 @@ func (r *run) step(ctx, store context.Context, tools []provider.Tool) (history.M
 	if err != nil {
 		return r.refuse(store, history.Message{}, err)
 	}
-	msg, resp, err := r.stream(ctx, store, q, tools, history.Message{})
+	msg, resp, err := r.stream(ctx, store, q, q.tools, history.Message{})
 	if !errors.Is(err, provider.ErrContextLength) || ctx.Err() != nil {
 		// The answer keeps its request's estimate: add learns from it and
 		// the reported usage, now and when the chat is read again.
 		return msg, resp, err
 	}
 	r.told = learnRefusal(r, q, err)
-	if q, err = r.fit(ctx, store, tools, true); err != nil {
+	if q, err = r.fit(ctx, store, q.tools, true); err != nil {
 		return r.refuse(store, msg, err)
 	}
 	q.retry = true
-	return r.stream(ctx, store, q, tools, msg)
+	return r.stream(ctx, store, q, q.tools, msg)
 }
 
 // learnRefusal takes in what a provider's context-length refusal of q

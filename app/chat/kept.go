@@ -228,12 +228,13 @@ func (t Turn) keepLimit() int {
 	return DefaultKeepLimit
 }
 
-// stripKept removes MetaKept from a result a server returned: only the
-// engine writes that key. A server's own handle would otherwise be read
-// back as the host's record (KeptOf).
+// stripKept removes MetaKept and metaAside from a result a server
+// returned: only the engine writes those keys. A server's own handle would
+// otherwise be read back as the host's record (KeptOf, handlesOf).
 func stripKept(res *mcp.CallToolResult) {
 	if res != nil && res.Meta != nil {
 		delete(res.Meta.AdditionalFields, MetaKept)
+		delete(res.Meta.AdditionalFields, metaAside)
 	}
 }
 

@@ -344,10 +344,16 @@ func (s *streamPrinter) event(ev host.ChatEvent) {
 			s.newline()
 			fmt.Fprintf(s.errOut, "switchboard: the model's context window is not known; assuming %d tokens (set it with %s)\n", v.Window, s.setWindow)
 		}
-		if v.TurnStubbed > 0 && !s.toldStubbed {
+		// Results, not steps: one step of fifteen results may have a few
+		// of them stubbed, the latest whole.
+		if n := v.TurnStubbedResults; n > 0 && !s.toldStubbed {
 			s.toldStubbed = true
 			s.newline()
-			fmt.Fprintf(s.errOut, "switchboard: this turn's tool results no longer fit the model's context together; the model sees %d earlier step(s) of it as stubs\n", v.TurnStubbed)
+			as := "as stubs, the oldest first"
+			if n == 1 {
+				as = "as a stub, the oldest"
+			}
+			fmt.Fprintf(s.errOut, "switchboard: this turn's tool results no longer fit the model's context together; the model sees %d of them %s\n", n, as)
 		}
 	case host.EventMessage:
 		if host.IsSummary(ev) {

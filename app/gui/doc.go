@@ -48,7 +48,10 @@
 // earlier messages are summarised into a collapsed summary message, and Compact
 // now does it on demand; a tool result too long for the window is marked
 // *capped* and says which lines the model saw — see "Chat and approvals" in app/chat). Chats
-// are kept in `history.db`, listed and searched (full text) on the left; rename,
+// are kept in `history.db`, listed and searched (full text) on the left; what another
+// process writes there (`switchboard chat --chat ID` going on with the chat shown, a chat it
+// starts or renames) shows within about a second, a turn still running there as far as it is
+// stored (EventChatsChanged, host.FollowChats); rename,
 // delete (asks first); a chat answering, or waiting for your answer, is marked in
 // the list (from the Go side's running turns too, when the window loads mid-turn). A search hit opens its chat at the message (marked for a moment; the
 // later messages load as you scroll down), and a round ↓ goes back to the end

@@ -15,6 +15,11 @@ const (
 	EventElicit = "chat:elicit"
 	// EventRequestDone carries a RequestDone: the question was answered or withdrawn.
 	EventRequestDone = "chat:requestDone"
+	// EventChatsChanged says another process ('switchboard chat', a second
+	// window) wrote to the chat history: the chat list and the open chat
+	// read what is new (historystore.go). Never sent for the window's own
+	// turns, which come as EventChat.
+	EventChatsChanged = "chats:changed"
 )
 
 //go:generate go run ./internal/eventsgen -o ../../frontend/src/events.gen.ts
@@ -36,6 +41,7 @@ var EventList = []EventInfo{
 	{"EventApproval", EventApproval, ApprovalView{}},
 	{"EventElicit", EventElicit, ElicitView{}},
 	{"EventRequestDone", EventRequestDone, RequestDone{}},
+	{"EventChatsChanged", EventChatsChanged, nil},
 	{"EventTerminalData", EventTerminalData, TerminalData{}},
 	{"EventConfigChanged", EventConfigChanged, nil},
 	{"EventFileOpen", EventFileOpen, FileOpen{}},

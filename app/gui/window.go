@@ -201,6 +201,7 @@ func (a *Window) Startup(ctx context.Context) {
 	a.mu.Unlock()
 	slog.Info("switchboard started", "version", buildinfo.String(), "dataDir", a.dir.String())
 	a.openHistory()
+	a.followHistory()
 	a.Bundles.clearIncoming() // dropped bundles an earlier run left
 	go a.settleAfterStart()
 	go a.settleAfterTurns()

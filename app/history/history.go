@@ -37,7 +37,9 @@
 // serialised by a mutex (so they queue instead of polling SQLite's lock);
 // writes from another process (the CLI while the GUI runs) wait up to
 // BusyTimeout for the lock. Reads run in parallel with writes and each read
-// sees one consistent snapshot.
+// sees one consistent snapshot. A Store's writes all run on one connection
+// of its pool, so DataVersion, read there, changes with other processes'
+// commits only: the window follows what 'switchboard chat' writes by it.
 //
 // Times are stored to the millisecond and returned in UTC.
 package history
@@ -117,6 +119,10 @@ type Store struct {
 
 	// writeMu serialises this process's writes; see the package doc.
 	writeMu sync.Mutex
+	// wc is the one connection every write of this Store runs on (under
+	// writeMu, so one is all they need): SQLite's data_version on it then
+	// changes only with another process's commits (see DataVersion).
+	wc *sql.Conn
 
 	// now and loc are the clock and the time zone of Markdown exports;
 	// tests replace them for deterministic results.
@@ -168,6 +174,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.prepare(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
+	}
+	if s.wc, err = db.Conn(ctx); err != nil {
+		_ = db.Close()
+		return nil, s.openError("open", err)
 	}
 	loopCtx, stop := context.WithCancel(context.Background())
 	s.wrote, s.stop = make(chan struct{}, 1), stop
@@ -278,6 +288,9 @@ func (s *Store) Close() error {
 		for _, st := range s.stmts {
 			_ = st.Close() // a write still running keeps its own until it ends
 		}
+		if s.wc != nil {
+			_ = s.wc.Close() // back to the pool, which closes it next
+		}
 		s.closeErr = s.db.Close()
 	})
 	return s.closeErr
@@ -298,7 +311,7 @@ func (s *Store) write(ctx context.Context, fn func(tx wtx) error) error {
 func (s *Store) commit(ctx context.Context, fn func(tx wtx) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.wc.BeginTx(ctx, nil)
 	if err != nil {
 		return s.writeError(err)
 	}

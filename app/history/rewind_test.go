@@ -117,9 +117,8 @@ func TestRewindRefuses(t *testing.T) {
 func TestRewindIsOneTransaction(t *testing.T) {
 	s := openTest(t)
 	c, ms := rewindChat(t, s)
-	// A TEMP trigger lives on one connection; make every statement use it.
-	s.db.SetMaxOpenConns(1)
-	if _, err := s.db.ExecContext(t.Context(), `CREATE TEMP TRIGGER fail_last BEFORE DELETE ON main.messages
+	// A TEMP trigger lives on one connection: the one writes run on.
+	if _, err := s.wc.ExecContext(t.Context(), `CREATE TEMP TRIGGER fail_last BEFORE DELETE ON main.messages
 		WHEN old.seq = 5 BEGIN SELECT RAISE(ABORT, 'disk gone'); END`); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,8 @@
 //     and context window, running turns, the stored chats (list, search,
 //     messages, rename, export; the history never leaves the host), see Chats (chats.go; the stored chats in
 //     chathistory.go, their views in chatviews.go, its helpers in
-//     chatsession.go)
+//     chatsession.go; what another process writes to the history, which
+//     the window follows: FollowChats in chatfollow.go)
 //   - a setting of config.json (chat, providers, approval rules, long
 //     chats, sampling) or the model servers found on this computer (Ollama,
 //     LM Studio) to offer as providers, see Settings (settings.go)

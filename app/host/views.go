@@ -123,9 +123,12 @@ type ChatContext struct {
 	Assumed bool `json:"assumed,omitempty"`
 	// Exact: Used is the provider's own count (its tokenizer).
 	Exact bool `json:"exact,omitempty"`
-	// TurnStubbed: this turn's own steps whose results the model sees
-	// as stubs (the turn alone did not fit).
+	// TurnStubbed: this turn's own steps whose results (some or all) the
+	// model sees as stubs (the turn alone did not fit).
 	TurnStubbed int `json:"turnStubbed,omitempty"`
+	// TurnStubbedResults: how many of this turn's own results the model
+	// sees as stubs.
+	TurnStubbedResults int `json:"turnStubbedResults,omitempty"`
 }
 
 // ContextView is v as the doors see it (nil stays nil).

@@ -1,7 +1,7 @@
 // Chat state: the chat list, the open chat's messages (live from "chat:event"),
 // and the questions servers or tools put to the user (approvals, forms).
 // Components read it with useChat; it changes only through the actions below.
-import { AnswerApproval, AnswerElicitation, call, Chat as GetChat, ChatMessagesAround, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventElicit, EventNotice, EventRequestDone, hasBackend, hasMethod, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, RetryNow, RunningChats, SearchChats, SendMessage, StopChat } from './backend';
+import { AnswerApproval, AnswerElicitation, call, Chat as GetChat, ChatMessagesAround, ChatMessagesPage, CompactChat, Chats, DeleteChat, EditMessage, EventApproval, EventChat, EventChatsChanged, EventElicit, EventNotice, EventRequestDone, hasBackend, hasMethod, hasRuntime, NewAgentChat, NewChat, on, PendingRequests, RenameChat, RetryAnswer, RetryNow, RunningChats, SearchChats, SendMessage, StopChat } from './backend';
 import type { gui, host } from './backend';
 import { tearDownApps } from './mcpapps/onScreen';
 import { Orderer } from './orderer';
@@ -277,6 +277,7 @@ function watch() {
   on(EventApproval, (a) => set({ approvals: [...chatStore.get().approvals.filter((x) => x.id !== a.id), a] }));
   on(EventElicit, (e) => set({ elicits: [...chatStore.get().elicits.filter((x) => x.id !== e.id), e] }));
   on(EventNotice, (n) => set({ notices: addNotice(chatStore.get().notices, n) }));
+  on(EventChatsChanged, followOthers);
   on(EventRequestDone, (d) => {
     const { approvals, elicits } = chatStore.get();
     set({ approvals: approvals.filter((a) => a.id !== d.id), elicits: elicits.filter((e) => e.id !== d.id) });
@@ -448,6 +449,73 @@ async function refreshChat(id: string): Promise<void> {
     set(spliceTail(s.messages, s.hasMore, page));
   } catch (err) {
     fail(err);
+  }
+}
+
+/**
+ * followTail lays what another process stored over the open chat's messages (pure, for tests): page
+ * holds the chat's messages from seq from on, from being the newest shown (0: none), which a turn
+ * still running there goes on updating. Null when the page does not go on from what is shown (its
+ * message at from is another one: that process edited an earlier message), so the caller reads the
+ * last page instead; the same messages array when nothing changed.
+ */
+export function followTail(messages: Message[], hasMore: boolean, page: MessagePage, from: number): { messages: Message[]; hasMore: boolean } | null {
+  if (from === 0) return { messages: page.messages ?? [], hasMore: page.hasMore };
+  const fresh = (page.messages ?? []).filter((m) => m.seq >= from);
+  const at = messages.find((m) => m.seq === from);
+  if (fresh[0]?.seq !== from || fresh[0].id !== at?.id) return null;
+  const next = [...messages.filter((m) => m.seq > 0 && m.seq < from), ...reuse(messages, fresh)];
+  const same = next.length === messages.length && next.every((m, i) => m === messages[i]);
+  return { messages: same ? messages : next, hasMore };
+}
+
+let following: Promise<void> | null = null;
+let followAgain = false;
+
+/**
+ * followOthers shows what another process ('switchboard chat' on the same data dir) stored, when
+ * the Go side says it did (EventChatsChanged): the chat list, and the open chat's messages from its
+ * newest one on (usually one or two). The window's own turn shows from its events instead, and a
+ * chat opened at a search hit reads newer pages as the user scrolls. One read at a time: what is
+ * said meanwhile is read once after it (the promise is that of the read under way).
+ */
+function followOthers(): Promise<void> {
+  if (following) {
+    followAgain = true;
+    return following;
+  }
+  following = (async () => {
+    try {
+      do {
+        followAgain = false;
+        await loadChats();
+        await followOpenChat();
+      } while (followAgain);
+    } finally {
+      following = null;
+    }
+  })();
+  return following;
+}
+
+async function followOpenChat(): Promise<void> {
+  const s = chatStore.get();
+  const id = s.current;
+  if (!id || s.running[id] || s.hasNewer) return;
+  const from = newestSeq(s.messages);
+  try {
+    const count = s.chats.find((c) => c.id === id)?.messageCount ?? (await call(() => GetChat(id))).messageCount;
+    if (count === 0 && from === 0) return;
+    // Its end was taken back (an edit there), or more than a page came: the last page.
+    if (count < from || count - from >= PAGE) return void (await refreshChat(id));
+    const page = await call(() => (from === 0 ? ChatMessagesPage(id, 0, FIRST_PAGE) : ChatMessagesPage(id, count + 1, count - from + 1)));
+    const now = chatStore.get();
+    if (now.current !== id || now.running[id] || now.hasNewer || newestSeq(now.messages) !== from) return;
+    const next = followTail(now.messages, now.hasMore, page, from);
+    if (next === null) await refreshChat(id);
+    else if (next.messages !== now.messages) set(next);
+  } catch {
+    // The chat was deleted meanwhile: the list, just read, no longer has it.
   }
 }
 

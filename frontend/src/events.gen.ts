@@ -9,6 +9,7 @@ export const EventChat = "chat:event";
 export const EventApproval = "chat:approval";
 export const EventElicit = "chat:elicit";
 export const EventRequestDone = "chat:requestDone";
+export const EventChatsChanged = "chats:changed";
 export const EventTerminalData = "terminal:data";
 export const EventConfigChanged = "config:changed";
 export const EventFileOpen = "file:open";
@@ -30,6 +31,7 @@ export interface EventPayloads {
   [EventApproval]: gui.ApprovalView;
   [EventElicit]: gui.ElicitView;
   [EventRequestDone]: gui.RequestDone;
+  [EventChatsChanged]: null;
   [EventTerminalData]: gui.TerminalData;
   [EventConfigChanged]: null;
   [EventFileOpen]: gui.FileOpen;

@@ -750,6 +750,7 @@ export namespace host {
 	    assumed?: boolean;
 	    exact?: boolean;
 	    turnStubbed?: number;
+	    turnStubbedResults?: number;
 	}
 	export interface ChatHit {
 	    chatId: string;

@@ -234,10 +234,13 @@ function Messages() {
   // The first message, where it was in the content and the scroll offset, as of the last frame.
   const last = useRef({ first: '', firstTop: 0, top: 0 });
   const n = messages.length;
-  // A chat just opened, or the user just sent: follow the end (decided before layout).
+  // A chat just opened, or the user just sent: follow the end (decided before layout). A question
+  // another process ('switchboard chat') asked in this chat is new below, like its answer: the
+  // view stays where the user is reading.
+  const answering = useChat((s) => !!s.running[s.current]);
   const lastMsg = messages[n - 1];
   const seen = useRef({ chat: '', lastId: '' });
-  if (seen.current.chat !== current || (lastMsg && lastMsg.id !== seen.current.lastId && lastMsg.role === 'user')) stuck.current = true;
+  if (seen.current.chat !== current || (lastMsg && lastMsg.id !== seen.current.lastId && lastMsg.role === 'user' && answering)) stuck.current = true;
   // Opened at a search hit: the hit is shown, not the end (which is not loaded yet).
   if (jump || hasNewer) stuck.current = false;
   else if (endAsked.current) stuck.current = true;

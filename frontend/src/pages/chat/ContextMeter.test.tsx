@@ -43,11 +43,19 @@ describe('ContextMeter', () => {
     expect(note.textContent).toContain('Settings → Chat → Long chats → Context windows');
   });
 
-  it('says when this turn\'s own results are stubbed', () => {
-    setMeter('c1', meter({ used: 6000, turnStubbed: 2 }));
+  // Results, not steps: one step of ten results with six stubbed was "1 earlier step".
+  it.each([
+    { name: 'six results of one step', m: { turnStubbed: 1, turnStubbedResults: 6 }, says: 'the model sees 6 of them as stubs, the oldest first' },
+    { name: 'one result', m: { turnStubbed: 1, turnStubbedResults: 1 }, says: 'the model sees 1 of them as a stub, the oldest first' },
+    { name: 'short results, none shortened', m: { turnStubbed: 1 }, says: '' },
+  ])('says how many of this turn\'s own results are stubs: $name', ({ m, says }) => {
+    setMeter('c1', meter({ used: 6000, ...m }));
     render(<ContextMeter chatId="c1" />);
     fireEvent.click(screen.getByRole('button', { name: /— context / }));
-    expect(screen.getByRole('dialog', { name: 'Context window' }).textContent).toContain('sees 2 earlier steps of it as stubs');
+    const text = screen.getByRole('dialog', { name: 'Context window' }).textContent ?? '';
+    if (says) expect(text).toContain(says);
+    else expect(text).not.toContain('no longer fit the window together');
+    expect(text).not.toContain('step');
   });
 
   // A voice-control user says what they see ("click 34 percent"): the name starts with it (WCAG 2.5.3).

@@ -83,7 +83,8 @@ export function ContextMeter({ chatId }: { chatId: string }) {
               {`The model's context window is not known: ${kilo(meter.window)} tokens is assumed. Set the real one in Settings → Chat → Long chats → Context windows (provider/model=tokens).`}
             </p>
           )}
-          {meter.turnStubbed ? <p className="small warn" role="status">{`This turn's results no longer fit the window together: the model sees ${meter.turnStubbed} earlier ${meter.turnStubbed === 1 ? 'step' : 'steps'} of it as stubs, and can read kept results on.`}</p> : null}
+          {/* Results, not steps: one step of fifteen results may have a few stubbed, the latest whole. */}
+          {meter.turnStubbedResults ? <p className="small warn" role="status">{`This turn's results no longer fit the window together: the model sees ${meter.turnStubbedResults === 1 ? '1 of them as a stub' : `${meter.turnStubbedResults} of them as stubs`}, the oldest first, and can read kept results on.`}</p> : null}
           {lv !== 'ok' && meter.window > 0 && <p className="small warn" role="status">This chat is near the model's context window.</p>}
           <div className="row">
             <button type="button" onClick={compact} disabled={running || meter.compacting}>Compact now</button>
