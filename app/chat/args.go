@@ -73,7 +73,7 @@ func depth(raw []byte) int {
 // argsProblem is what is wrong with args for tool t, as a tool error for
 // the model; "" when they match its input schema, or it has none that
 // compiles (the server then judges them).
-func argsProblem(t router.Tool, args map[string]any) string {
+func argsProblem(t router.Tool, named string, args map[string]any) string {
 	raw, err := t.Schema()
 	if err != nil || len(bytes.TrimSpace(raw)) == 0 {
 		return ""
@@ -91,9 +91,9 @@ func argsProblem(t router.Tool, args map[string]any) string {
 		return ""
 	}
 	field, why := splitValidation(err.Error())
-	where := "The arguments of " + t.Name + " do"
+	where := "The arguments of " + named + " do"
 	if field != "" {
-		where = fmt.Sprintf("The argument %q of %s does", field, t.Name)
+		where = fmt.Sprintf("The argument %q of %s does", field, named)
 	}
 	return fmt.Sprintf("%s not match the tool's input schema: %s. The tool was not called; call it again with arguments that match.", where, why)
 }

@@ -48,7 +48,7 @@ func TestArgsProblemNamesTheField(t *testing.T) {
 		if err := json.Unmarshal([]byte(c.args), &args); err != nil {
 			t.Fatal(err)
 		}
-		got := argsProblem(toolWith(c.schema), args)
+		got := argsProblem(toolWith(c.schema), toolWith(c.schema).Name, args)
 		if len(c.want) == 0 && got != "" {
 			t.Errorf("%s: problem %q, want none", c.name, got)
 		}

@@ -398,3 +398,23 @@ func TestAStoppedScriptKeepsItsCalls(t *testing.T) {
 	}
 	t.Fatal("no run_script call stored")
 }
+
+// A script's call with arguments that do not match the tool's schema is
+// refused in the words the script used (tools.files.echo), not the chat's
+// name for the tool (files__echo), which the script never wrote.
+func TestAScriptsBadArgumentsNameTheCallAsWritten(t *testing.T) {
+	f := newFixture(t, provider.KindOpenAI, nil)
+	f.llm.Enqueue(providertest.Reply{ToolCalls: []providertest.ToolCall{script("s1", `return await tools.files.echo({text: 5});`)}}, providertest.Reply{Text: "ok"})
+	if _, err := f.send(t.Context(), "go", codeMode); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range f.events(chat.EventToolCall) {
+		if ev.Call.Name == "files__echo" && ev.Call.Status == chat.CallError {
+			got = append(got, ev.Call.Error)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `The argument "text" of tools.files.echo does not match`) {
+		t.Fatalf("the script's refused call said %q", got)
+	}
+}

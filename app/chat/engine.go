@@ -928,7 +928,11 @@ func (r *run) call(ctx, store context.Context, msg history.Message, index int, c
 	if err := json.Unmarshal(args, &params); err != nil {
 		return fail(CallError, fmt.Sprintf("The arguments are not a JSON object (%v). Call the tool again with valid JSON arguments.", err))
 	}
-	if problem := argsProblem(t, params); problem != "" { // checked against the server's own schema (args.go)
+	named := t.Name
+	if sub != nil && sub.script != "" { // a script's call: named as the script wrote it
+		named = codemode.Function{Server: t.Server, Tool: t.Tool.Name}.Path()
+	}
+	if problem := argsProblem(t, named, params); problem != "" { // checked against the server's own schema (args.go)
 		return fail(CallError, problem)
 	}
 

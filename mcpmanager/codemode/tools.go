@@ -190,9 +190,18 @@ func Text(r Result, failure string) string {
 	if len(r.Logs) > 0 {
 		b.WriteString("Returned:\n")
 	}
+	if v := strings.TrimSpace(string(r.Value)); v == "" || v == "null" {
+		// A script that only calls, or wraps itself in a function it calls
+		// without returning its value, gives null: say how to give one.
+		b.WriteString(noValue)
+		return b.String()
+	}
 	b.WriteString(elideBinary(string(r.Value)))
 	return b.String()
 }
+
+// noValue is what Text says for a script that returned null or nothing.
+const noValue = "null (the script returned no value; to pass a result back, end it with a top-level return VALUE, for example: return await tools.server.tool({...}))"
 
 // MinElidedBase64 is the shortest base64 Text leaves out.
 var MinElidedBase64 = 512

@@ -145,6 +145,11 @@ func (s *Store) scanLocked() (Listing, error) {
 				continue
 			}
 			if _, err := os.Lstat(filepath.Join(real, "SKILL.md")); errors.Is(err, fs.ErrNotExist) {
+				if name := otherCase(real); name != "" {
+					// Read as SKILL.md on macOS and Windows, never here: say so.
+					l.Invalid = append(l.Invalid, Invalid{Dir: dir, Source: src, Name: validName(filepath.Base(dir)),
+						Reason: fmt.Sprintf("its skill file is named %s; rename it SKILL.md (the name is read exactly, in capitals)", name)})
+				}
 				continue // not a skill folder
 			}
 			if i, ok := seen[real]; ok {
@@ -410,4 +415,19 @@ func (s *Store) Find(server, name string) (Entry, bool) {
 		}
 	}
 	return Entry{}, false
+}
+
+// otherCase is the name of dir's file that is SKILL.md in another case
+// (skill.md, Skill.md), or "".
+func otherCase(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if !e.IsDir() && e.Name() != "SKILL.md" && strings.EqualFold(e.Name(), "SKILL.md") {
+			return e.Name()
+		}
+	}
+	return ""
 }
