@@ -86,11 +86,12 @@ type agentProblem struct {
 }
 
 // problems lists what is wrong with a, field by field; the name's length
-// only when long is set (see validNameChars).
-func (a Agent) problems(long bool) []agentProblem {
+// and the policies' patterns only when saving (a name or pattern config.json
+// held before they were checked still loads, and is fixed at its next save).
+func (a Agent) problems(saving bool) []agentProblem {
 	var out []agentProblem
 	nameErr := validNameChars(a.Name)
-	if nameErr == nil && long {
+	if nameErr == nil && saving {
 		nameErr = ValidAgentName(a.Name)
 	}
 	if nameErr != nil {
@@ -103,6 +104,9 @@ func (a Agent) problems(long bool) []agentProblem {
 		if p := a.Policies[tool]; p != PolicyAsk && p != PolicyAllow && p != PolicyDeny {
 			out = append(out, agentProblem{"policies", fmt.Sprintf("policy %q for %s is not ask, allow or deny", p, tool)})
 		}
+		if saving && !validPolicyPattern(tool) {
+			out = append(out, agentProblem{"policies", fmt.Sprintf("the policy for %q applies to no tool: write it server__tool (one tool) or server__* (every tool of the server), such as %s__*", tool, policyExample(tool, a.Servers))})
+		}
 	}
 	for _, t := range a.Tools {
 		server, _, ok := strings.Cut(t, router.Separator)
@@ -114,6 +118,29 @@ func (a Agent) problems(long bool) []agentProblem {
 		out = append(out, agentProblem{"skills", err.Error()})
 	}
 	return out
+}
+
+// validPolicyPattern reports whether key is a pattern Policies.For can
+// match: server__tool or server__*. Any other key ("files", "files__")
+// matches no tool, so a policy meant to deny a server would silently deny
+// nothing.
+func validPolicyPattern(key string) bool {
+	server, tool, ok := strings.Cut(key, router.Separator)
+	return ok && strings.TrimSpace(server) != "" && strings.TrimSpace(tool) != ""
+}
+
+// policyExample is the server a bad policy pattern most likely meant, for
+// its message: the pattern's own start when it names one of servers, else
+// the first of them, else "server".
+func policyExample(key string, servers []string) string {
+	name, _, _ := strings.Cut(key, router.Separator)
+	if slices.Contains(servers, name) || len(servers) == 0 && name != "" {
+		return name
+	}
+	if len(servers) > 0 {
+		return servers[0]
+	}
+	return "server"
 }
 
 // Validate checks an agent and says what to fix.

@@ -138,3 +138,42 @@ func TestFindAgentPrefersTheID(t *testing.T) {
 		t.Errorf("an unknown agent: %v", err)
 	}
 }
+
+// An agent's errors on save name the agent once and the field, and say
+// what to write; a policy pattern that matches no tool ("files" for
+// "files__*") is refused rather than saved to deny nothing.
+func TestPutAgentSaysWhatToFix(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		put  chat.Agent
+		want string // the whole error starts with this ("" saves)
+		says string // and holds this
+	}{
+		{name: "a server's policy without __*", put: chat.Agent{Name: "R", Servers: []string{"files"}, Policies: chat.Policies{"files": chat.PolicyDeny}},
+			want: `agent "R": the policy for "files" applies to no tool`, says: "such as files__*"},
+		{name: "a pattern with nothing after __", put: chat.Agent{Name: "R", Servers: []string{"files"}, Policies: chat.Policies{"files__": chat.PolicyDeny}},
+			want: `agent "R": the policy for "files__" applies to no tool`, says: "server__tool"},
+		{name: "a pattern with no server", put: chat.Agent{Name: "R", Servers: []string{"files"}, Policies: chat.Policies{"__*": chat.PolicyAllow}},
+			want: `agent "R": the policy for "__*" applies to no tool`, says: "such as files__*"},
+		{name: "a whole server", put: chat.Agent{Name: "R", Servers: []string{"files"}, Policies: chat.Policies{"files__*": chat.PolicyDeny, "files__read": chat.PolicyAllow}}},
+		{name: "a skill not written server/name", put: chat.Agent{Name: "R", Servers: []string{"files"}, Skills: []string{"pdf"}},
+			want: `agent "R": skill "pdf" is not written server/name`, says: "add its server to servers"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var s chat.Settings
+			_, err := s.PutAgent(tt.put)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !strings.Contains(err.Error(), tt.says) {
+				t.Fatalf("err = %v, want it to start %q and say %q", err, tt.want, tt.says)
+			}
+			if len(s.Agents) != 0 {
+				t.Fatalf("saved %+v", s.Agents)
+			}
+		})
+	}
+}

@@ -65,7 +65,8 @@ func (a Agent) validateSkills() error {
 	for _, k := range a.Skills {
 		server, name, ok := strings.Cut(k, "/")
 		if !ok || name == "" || !slices.Contains(a.Servers, server) && !localskills.IsLocal(server) {
-			return fmt.Errorf("agent %q: skill %q is not written server/name for one of its servers (%s)", a.Name, k, strings.Join(a.Servers, ", "))
+			// No agent name: Validate and the settings' problems say which agent.
+			return fmt.Errorf("skill %q is not written server/name for one of its servers (%s): write it so (as 'switchboard servers skills SERVER' lists them), or add its server to servers", k, strings.Join(a.Servers, ", "))
 		}
 	}
 	return nil

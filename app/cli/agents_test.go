@@ -202,3 +202,26 @@ func chatIDOf(t *testing.T, stderr string) string {
 	id, _, _ := strings.Cut(rest, " ")
 	return id
 }
+
+// An agent naming tools its servers do not list (a typo, a tool renamed
+// since) is said on stderr once the servers run: a server narrowed only to
+// such tools gives the chat none of its tools, and a deny on one denies
+// nothing. The tools it names rightly are not listed.
+func TestChatNamesToolsItsServersDoNotOffer(t *testing.T) {
+	llm := providertest.NewServer(t)
+	dir := t.TempDir()
+	agentsConfig(t, dir, llm.URL(provider.KindOpenAI), `[{"id":"l1","name":"Librarian","servers":["content-store"],
+		"tools":["content-store__listStore","content-store__search"],"policies":{"content-store__deleteStor":"deny","content-store__*":"ask","content-store__search":"allow"}}]`)
+	llm.Enqueue(providertest.Reply{Text: "ok"})
+	code, out, errOut := runChat(t, dir, "", "--agent", "librarian", "--provider", "Fake", "hi")
+	if code != 0 || strings.TrimSpace(out) != "ok" {
+		t.Fatalf("exit %d: %q %s", code, out, errOut)
+	}
+	want := "agent Librarian names tools its servers do not offer: content-store__listStore, content-store__deleteStor;"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "'switchboard agents edit Librarian --tools …'") {
+		t.Fatalf("stderr should say %q and how to fix it:\n%s", want, errOut)
+	}
+	if req := string(llm.Requests()[0]); !strings.Contains(req, `"content-store__search"`) || strings.Contains(req, "content-store__listStores") {
+		t.Fatalf("the agent's tools are not narrowed as it says: %s", req)
+	}
+}

@@ -134,6 +134,9 @@ func chatCmd() *Command {
 			}
 			start(h, servers, only)
 			settle(ctx, h)
+			if agent != nil {
+				unofferedNote(ctx, inv, h, agent)
+			}
 
 			// The same set-up as the window's: prompt, policies, agent, model, tool search.
 			turn := h.Chats.Turn(ctx, settings, host.TurnRequest{ChatID: chatID, Text: prompt, System: system,
@@ -195,6 +198,17 @@ func agentNotes(inv *Invocation, h *host.Host, agent *host.ChatAgent, toolMode s
 	if agent.Delegate && cmp.Or(toolMode, agent.ToolMode) != "" {
 		fmt.Fprintf(inv.Stderr, "switchboard: agent %s delegates (one ask_<server> specialist per server), so tool mode %q does not apply: its specialists call their server's tools directly\n",
 			termSafe(agent.Name), cmp.Or(toolMode, agent.ToolMode))
+	}
+}
+
+// unofferedNote says on stderr which tools agent names that its servers,
+// now started, do not list (host.Agents.Unoffered): without it, a server
+// narrowed to a misspelt tool just gives the chat none of its tools.
+func unofferedNote(ctx context.Context, inv *Invocation, h *host.Host, agent *host.ChatAgent) {
+	if names := h.Agents.Unoffered(ctx, *agent); len(names) > 0 {
+		fmt.Fprintf(inv.Stderr, "switchboard: agent %s names tools its servers do not offer: %s; a server narrowed only to such tools gives it none, and a policy on one applies to nothing "+
+			"(see the names with 'switchboard tools list', then 'switchboard agents edit %s --tools …' or --policy NAME=)\n",
+			termSafe(agent.Name), termSafe(strings.Join(names, ", ")), termSafe(agent.Name))
 	}
 }
 

@@ -112,8 +112,13 @@
 //	                                             here: context, KV cache, memory, threads; or why it cannot
 //	switchboard tools list [--config FILE]       start the servers, list server__tool names + errors
 //	switchboard tools call NAME --args JSON [--config FILE]
+//	switchboard tools changes [NAME] [--server S]  the withheld tools (a definition changed since you
+//	                                             trusted it, or a suspicious new tool): a diff of the trusted and
+//	                                             the new definition, the warnings, and how to accept or reject
 //	switchboard tools trust NAME [--server S]    accept the changed (or new) definition of a withheld
 //	                                             tool: NAME is server__tool, or the tool's own name with --server
+//	switchboard tools reject NAME [--server S]   refuse it: the tool stays withheld until its server goes back
+//	                                             to the definition you trusted
 //	switchboard builtin content-store [--root DIR]   the built-in content store over stdio
 //	switchboard builtin workspace [--root DIR]       the built-in workspace (file tools, shell) over stdio, in the
 //	                                             folder chosen in Settings unless --root says otherwise

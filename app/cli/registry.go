@@ -88,7 +88,7 @@ func registrySearchCmd() *Command {
 func registryAddCmd() *Command {
 	var url, name string
 	var option int
-	values := kvFlag{}
+	values := onceKV{}
 	return &Command{
 		Name:    "add",
 		Args:    "NAME [--registry URL] [--set KEY=VALUE ...] [--option N] [--name ENTRY]",
@@ -130,4 +130,18 @@ func registryAddCmd() *Command {
 			return nil
 		},
 	}
+}
+
+// onceKV is kvFlag refusing a key given twice: each value a server.json
+// asks for takes one, and keeping only the last would drop the others
+// without a word (--set directory=A --set directory=B ran with B alone).
+type onceKV map[string]string
+
+func (k onceKV) String() string { return "" }
+func (k onceKV) Set(v string) error {
+	key, _, _ := strings.Cut(v, "=")
+	if _, dup := k[key]; dup && key != "" {
+		return fmt.Errorf("%s is given twice: each value takes one, so give it once", key)
+	}
+	return kvFlag(k).Set(v)
 }

@@ -49,6 +49,8 @@ func TestRegistrySearchAndAdd(t *testing.T) {
 		{[]string{"io.github.example/filler-1"}, 0, "added filler-1"},
 		{[]string{"io.github.example/weather"}, ExitUsage, `a server with that name already exists: "weather"`},
 		{[]string{"io.github.example/nope"}, ExitUsage, "no server of that name"},
+		// One value each: a second --set of a key would silently win over the first.
+		{[]string{"io.github.example/time-py", "--set", "timezone=Europe/Paris", "--set", "timezone=UTC"}, ExitUsage, "timezone is given twice"},
 	}
 	for _, tt := range tests {
 		code, out, e := runIn(t, data, append([]string{"registry", "add", "--registry", reg.URL}, tt.args...)...)

@@ -17,7 +17,7 @@ func toolsCmd() *Command {
 	return &Command{
 		Name:    "tools",
 		Summary: "list and call the tools of every server",
-		Subs:    []*Command{toolsListCmd(), toolsCallCmd(), toolsTrustCmd()},
+		Subs:    []*Command{toolsListCmd(), toolsCallCmd(), toolsChangesCmd(), toolsTrustCmd(), toolsRejectCmd()},
 	}
 }
 
@@ -173,7 +173,7 @@ func toolsTrustCmd() *Command {
 		},
 		Run: func(ctx context.Context, inv *Invocation, args []string) error {
 			if len(args) != 1 {
-				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one tool NAME (the withheld tools are listed by 'switchboard tools list')"}
+				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one tool NAME (the withheld tools are shown by 'switchboard tools changes')"}
 			}
 			h, err := openHost(inv, "")
 			if err != nil {

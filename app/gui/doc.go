@@ -138,13 +138,18 @@
 //
 // # The Tools page
 //
-// The tool playground: pick a server and a tool, fill the form generated from
+// The tool playground: search every server's tools by name or description, or
+// pick a server and a tool (the list is one stop of the Tab key: the arrow
+// keys, Home and End move in it), fill the form generated from
 // its JSON Schema (or raw JSON) — array items have Add item / Move up / Move
 // down / Remove buttons, `oneOf`/`anyOf` a "Kind" choice, and a field no widget
 // fits (no type, several types, a `$ref` it cannot follow) a small JSON editor
 // that says what is wrong; the same form serves elicitation requests and server
 // templates — run it, see text / images / resources / errors and the duration; a
-// ⚠ badge on a tool whose description may hide instructions; Approval rules on
+// ⚠ badge on a tool whose description may hide instructions; a tool withheld
+// because its definition changed since it was trusted is named above the list
+// ("1 tool left out", with the way to Accept or Reject it on the Servers page),
+// apart from the servers that listed no tools; Approval rules on
 // arguments, listed, added and removed (see "Pinned tools, poisoned
 // descriptions, approval rules" in mcpmanager/pins)
 //

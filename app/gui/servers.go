@@ -100,7 +100,11 @@ type ToolList struct {
 // ServerErrorView is a server whose tools (or skills) could not be listed.
 type ServerErrorView struct {
 	Server string `json:"server"`
-	Error  string `json:"error"`
+	// Tool is set when one tool was left out and the server's other tools
+	// are listed (withheld until its changed definition is reviewed, or
+	// named twice): the page then says so of the tool, not of the server.
+	Tool  string `json:"tool,omitempty"`
+	Error string `json:"error"`
 }
 
 // errorViews are errs as the window shows them (never nil: an empty list
@@ -108,7 +112,7 @@ type ServerErrorView struct {
 func errorViews(errs []host.ServerError) []ServerErrorView {
 	out := make([]ServerErrorView, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, ServerErrorView{Server: e.Server, Error: e.Err})
+		out = append(out, ServerErrorView{Server: e.Server, Tool: e.Tool, Error: e.Err})
 	}
 	return out
 }

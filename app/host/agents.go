@@ -2,8 +2,10 @@ package host
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"github.com/switchboard-app/switchboard/app/chat"
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager/config"
+	"github.com/switchboard-app/switchboard/mcpmanager/router"
 )
 
 // Agents are config.json's agents (settings.chat.agents): list them with
@@ -127,6 +130,30 @@ func (ag *Agents) Using(server string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Unoffered are the tools agent a names (in Tools, or as a policy's
+// server__tool) that its servers do not list now: a typo, or a tool
+// renamed or removed since. They fail quietly where they bite: a server
+// narrowed to such tools only gives the agent's chats none of its tools,
+// and a policy on one (a deny) applies to nothing. A server listing no
+// tools now (stopped, starting, failed) is left out: its tools are not
+// known, and the agent's Missing and the server's state say the rest.
+func (ag *Agents) Unoffered(ctx context.Context, a ChatAgent) []string {
+	tools, _ := ag.h.Tools.List(ctx)
+	listed, have := map[string]bool{}, map[string]bool{}
+	for _, t := range tools {
+		listed[t.Server], have[t.Name] = true, true
+	}
+	names := append(slices.Clone(a.Tools), slices.Sorted(maps.Keys(a.Policies))...)
+	var out []string
+	for _, n := range names {
+		server, tool, ok := strings.Cut(n, router.Separator)
+		if ok && tool != "*" && slices.Contains(a.Servers, server) && listed[server] && !have[n] && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // read is config.json and its chat settings.

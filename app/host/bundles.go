@@ -265,6 +265,9 @@ func (b *Bundles) install(ctx context.Context, path string, given bundle.Values,
 			return "", fmt.Errorf("%w: %q is a server you added yourself; remove or rename it first", ErrNameTaken, name)
 		}
 	}
+	if err := oneSensitive(m, given); err != nil {
+		return "", err
+	}
 	a := bundleAnswers(m, in, prev, given)
 	values := a.values
 	keep := &secrets.Keeper{Store: b.h.store, ID: id}
@@ -451,6 +454,23 @@ func bundleAnswers(m bundle.Manifest, in *Inspection, prev Installed, given bund
 		}
 	}
 	return a
+}
+
+// oneSensitive refuses a sensitive option given more than one value, as
+// Check refuses several for any single option: the keyring keeps one, and
+// bundleAnswers takes sensitive values apart before Check sees them, so
+// the others would be dropped without a word. The values are not named.
+func oneSensitive(m bundle.Manifest, given bundle.Values) error {
+	for _, o := range m.UserConfig {
+		if v := given[o.Key]; o.Sensitive && len(v) > 1 {
+			why := ""
+			if o.Multiple { // the manifest says several, but a keyring entry holds one
+				why = " (a sensitive setting is kept in the keyring, one value)"
+			}
+			return fmt.Errorf("%w: %s (%s) takes one value%s, got %d", bundle.ErrUserConfig, o.Title, o.Key, why, len(v))
+		}
+	}
+	return nil
 }
 
 // BundleRun is what installing a bundle would run.

@@ -478,3 +478,24 @@ func TestBundleIncoming(t *testing.T) {
 		t.Fatalf("incoming left: %v", err)
 	}
 }
+
+// A sensitive option given twice is refused, as Check refuses any single
+// option given twice: the keyring keeps one value, so the other would be
+// dropped without a word (--set api_key=A --set api_key=B). Nothing is
+// installed.
+func TestBundleSensitiveGivenTwice(t *testing.T) {
+	h := quietHost(t)
+	p := upBundle(t, "1.0.0", map[string]any{
+		"key": map[string]any{"type": "string", "title": "Key", "sensitive": true, "required": true},
+	}, map[string]any{"B_KEY": "${user_config.key}"})
+	_, err := h.Bundles.Install(t.Context(), p, bundle.Values{"key": {"KEY-A", "KEY-B"}})
+	if !errors.Is(err, bundle.ErrUserConfig) || !strings.Contains(err.Error(), "Key (key) takes one value, got 2") {
+		t.Fatalf("Install = %v, want a refusal saying Key takes one value", err)
+	}
+	if strings.Contains(err.Error(), "KEY-") {
+		t.Errorf("the refusal shows a sensitive value: %v", err)
+	}
+	if _, ok := h.Bundles.installed("echo-env"); ok {
+		t.Error("installed after the refusal")
+	}
+}

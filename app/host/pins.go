@@ -1,7 +1,12 @@
 package host
 
 import (
+	"encoding/json"
 	"errors"
+	"slices"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/switchboard-app/switchboard/builtin"
 	"github.com/switchboard-app/switchboard/mcpmanager"
@@ -62,4 +67,72 @@ func (p *Pins) Reject(server, tool string) error { return p.h.pins.Reject(server
 // its name must start afresh.
 func (h *Host) forgetTools(server string) error {
 	return errors.Join(h.pins.Forget(server), mcpmanager.ForgetListing(h.dir.Listings(), server))
+}
+
+// ChangeReview is one withheld tool as a person reviews it: what changed
+// (a line diff of the trusted and the new definition, or the whole new
+// definition of a new tool) and why its new text looks suspicious.
+type ChangeReview struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"` // the server's own name for the tool
+	Name   string `json:"name"` // server__tool, as chats and serve name it
+	// Old is empty for a new tool of a known server (nothing was trusted).
+	Old      string        `json:"old"`
+	New      string        `json:"new"`
+	Diff     string        `json:"diff"`
+	Warnings []WarningView `json:"warnings"`
+	Seen     time.Time     `json:"seen"`
+	Rejected bool          `json:"rejected"`
+}
+
+// Review lists the tools withheld for review, each with its diff and the
+// hidden instructions found in its new text; name (server__tool, or the
+// tool's own name with server) narrows it to one tool.
+func (p *Pins) Review(name, server string) ([]ChangeReview, error) {
+	changes, err := p.h.pins.Changes()
+	if err != nil {
+		return nil, err
+	}
+	if name != "" {
+		srv, tool, err := p.h.pins.Resolve(name, server, router.Namespace)
+		if err != nil {
+			return nil, err
+		}
+		changes = slices.DeleteFunc(changes, func(c pins.Change) bool { return c.Server != srv || c.Tool != tool })
+	}
+	out := make([]ChangeReview, 0, len(changes))
+	for _, c := range changes {
+		r := ChangeReview{Server: c.Server, Tool: c.Tool, Name: router.Namespace(c.Server, c.Tool),
+			Old: c.Old, New: c.New, Seen: c.Seen, Rejected: c.Rejected, Warnings: p.h.Tools.Warnings(definedTool(c.New))}
+		if c.Old != "" {
+			r.Diff = lineDiff(c.Old, c.New)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// definedTool reads back the parts of a pinned definition that the
+// hidden-instruction checks look at; what does not parse checks as empty.
+func definedTool(def string) mcp.Tool {
+	var d struct {
+		Name        string          `json:"name"`
+		Title       string          `json:"title"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if json.Unmarshal([]byte(def), &d) != nil {
+		return mcp.Tool{}
+	}
+	return mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, RawInputSchema: d.InputSchema}
+}
+
+// RejectNamed is Reject for a name a person typed: server__tool, or the
+// tool's own name with server.
+func (p *Pins) RejectNamed(name, server string) (srv, tool string, err error) {
+	srv, tool, err = p.h.pins.Resolve(name, server, router.Namespace)
+	if err != nil {
+		return "", "", err
+	}
+	return srv, tool, p.h.pins.Reject(srv, tool)
 }

@@ -187,7 +187,7 @@ func (u *UserConfig) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return errors.New("must be an object of options")
+		return &ManifestError{Field: "user_config", Err: errors.New("must be an object of options")}
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -196,6 +196,12 @@ func (u *UserConfig) UnmarshalJSON(data []byte) error {
 		}
 		var o Option
 		if err := dec.Decode(&o); err != nil {
+			// This decoder starts at the option, so a type error's field
+			// ("min") is relative to it: name the whole path.
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return typeError(strings.Trim("user_config."+tok.(string)+"."+te.Field, "."), te)
+			}
 			return fmt.Errorf("%s: %w", tok, err)
 		}
 		o.Key = tok.(string)
@@ -325,7 +331,7 @@ func ParseManifest(raw []byte) (*Manifest, error) {
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, &ManifestError{Field: te.Field, Err: fmt.Errorf("must be %s, not a JSON %s", article(te.Type.Kind().String()), te.Value)}
+			return nil, typeError(te.Field, te)
 		}
 		return nil, &ManifestError{Err: fmt.Errorf("not valid JSON: %w", err)}
 	}
@@ -334,6 +340,11 @@ func ParseManifest(raw []byte) (*Manifest, error) {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// typeError names field as the JSON type it must be.
+func typeError(field string, te *json.UnmarshalTypeError) *ManifestError {
+	return &ManifestError{Field: field, Err: fmt.Errorf("must be %s, not a JSON %s", article(te.Type.Kind().String()), te.Value)}
 }
 
 func article(kind string) string {

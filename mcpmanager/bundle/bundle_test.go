@@ -233,6 +233,17 @@ func TestValidateNamesTheField(t *testing.T) {
 			m["user_config"] = map[string]any{"n": map[string]any{"type": "number", "title": "N", "min": 5, "max": 1}}
 		}, "user_config.n.max: 1 is below min 5"},
 		{"wrong JSON type", func(m map[string]any) { m["author"] = "me" }, "author: must be an object"},
+		// Inside user_config (decoded option by option) the path is the whole one.
+		{"option field of the wrong JSON type", func(m map[string]any) {
+			m["user_config"] = map[string]any{"workers": map[string]any{"type": "number", "title": "W", "min": "1"}}
+		}, "manifest.json: user_config.workers.min: must be a number, not a JSON string"},
+		{"option title not a string", func(m map[string]any) {
+			m["user_config"] = map[string]any{"k": map[string]any{"type": "string", "title": 5}}
+		}, "manifest.json: user_config.k.title: must be a string, not a JSON number"},
+		{"option not an object", func(m map[string]any) { m["user_config"] = map[string]any{"api_key": "secret"} },
+			"manifest.json: user_config.api_key: must be an object, not a JSON string"},
+		{"user_config not an object", func(m map[string]any) { m["user_config"] = []string{"a"} },
+			"manifest.json: user_config: must be an object of options"},
 		{"bad platform", func(m map[string]any) { m["compatibility"] = map[string]any{"platforms": []string{"beos"}} }, `compatibility.platforms[0]: "beos" is not a platform`},
 	}
 	for _, tt := range tests {

@@ -29,6 +29,10 @@
 // (the spec's database example: an optional --port before the database
 // name). Only a named argument whose format is boolean is a bare flag:
 // there when its value is "true", left out when "false" or not given.
+// An OCI package's docker option "-e NAME=VALUE" whose value is a secret
+// you gave (GitHub's server.json sets its token so) becomes "-e NAME" with
+// NAME in the entry's environment, so the secret is never on a command
+// line other users of the computer can read; "-e NAME" is there once.
 //
 // # What the registry says of a server
 //

@@ -231,7 +231,51 @@ func Entry(s ServerJSON, o Option, values map[string]string) (config.Server, err
 		return config.Server{}, err
 	}
 	opaque.RevealServer(&e)
+	if b.imageAt > 0 {
+		dockerEnv(&e, b.imageAt)
+	}
 	return e, nil
+}
+
+// dockerEnv takes the user's keyring and environment references off
+// docker's own options (the words before the image, end): "-e
+// NAME=${secret:…}" (GitHub's server.json sets its token so) becomes "-e
+// NAME" with NAME in the entry's env, which docker passes on, because a
+// command line is readable by every user of the computer (ps) and an
+// environment is not. A value without a reference stays; a variable the
+// entry's env sets already keeps that value (it came later on the command
+// line, so docker used it); "-e NAME" is kept once.
+func dockerEnv(e *config.Server, end int) {
+	var head []string
+	seen := map[string]bool{}
+	for i := 0; i < end; i++ {
+		words := e.Args[i : i+1]
+		kv, ok := strings.CutPrefix(e.Args[i], "--env=")
+		if w := e.Args[i]; (w == "-e" || w == "--env") && i+1 < end {
+			words, kv, ok = e.Args[i:i+2], e.Args[i+1], true
+			i++
+		}
+		if !ok {
+			head = append(head, words...)
+			continue
+		}
+		name, v, hasValue := strings.Cut(kv, "=")
+		if hasValue && name != "" && config.Reference(v) != "" {
+			if _, set := e.Env[name]; !set {
+				if e.Env == nil {
+					e.Env = map[string]string{}
+				}
+				e.Env[name] = v
+			}
+			words, hasValue = []string{"-e", name}, false
+		}
+		if !hasValue && seen[name] {
+			continue
+		}
+		seen[name] = seen[name] || !hasValue
+		head = append(head, words...)
+	}
+	e.Args = append(head, e.Args[end:]...)
 }
 
 // checkValues refuses values asks does not take (a key none has, a value
@@ -323,8 +367,9 @@ func (e *ReferenceError) Unwrap() error { return config.ErrForeignReference }
 
 // builder makes one entry, keeping the first reference the document put in.
 type builder struct {
-	values map[string]string // the user's, opaque
-	err    error
+	values  map[string]string // the user's, opaque
+	err     error
+	imageAt int // an OCI package's: where its image is in the arguments (docker's options before it)
 }
 
 // checked notes the first reference in v, naming field.
@@ -618,6 +663,7 @@ func (b *builder) entry(s ServerJSON, o Option) (config.Server, error) {
 				e.Args = append(e.Args, "-e", kv.Name) // docker passes the entry's env on
 			}
 		}
+		b.imageAt = len(e.Args)
 		e.Args = append(e.Args, image(ident, version))
 	default:
 		return config.Server{}, fmt.Errorf("%w: a %s package (%s)", ErrUnsupported, p.RegistryType, p.Identifier)

@@ -51,8 +51,9 @@
 // server changes back, the tool is offered again). A tool a known server adds later is marked
 // new on its row — and when its texts look like hidden instructions (the checks under
 // "Poisoned descriptions"), it is withheld like a changed one until you accept it: a server
-// you trusted cannot slip a poisoned tool in as a new one. `switchboard tools trust NAME` accepts from the terminal (no server is
-// started: the new definition was kept when it was listed); a running window or `serve` sees
+// you trusted cannot slip a poisoned tool in as a new one. From the terminal, `switchboard tools changes` shows
+// each withheld tool's diff and warnings, `switchboard tools trust NAME` accepts and `switchboard tools reject NAME`
+// rejects (no server is started: the new definition was kept when it was listed); a running window or `serve` sees
 // the decision at its next listing or call.
 //
 // Poisoned descriptions. Every tool's title, description and input-schema texts are

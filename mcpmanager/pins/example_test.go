@@ -31,7 +31,7 @@ func Example() {
 	fmt.Println("after Trust:", s.Screen("files", []mcp.Tool{poisoned}))
 	// Output:
 	// first listing: [<nil>]
-	// changed listing: files: read_file: the tool's definition changed since you trusted it; it is withheld until you review it: run 'switchboard tools trust read_file --server files' or open Servers → files in the window and Accept or Reject it
+	// changed listing: files: read_file: the tool's definition changed since you trusted it; it is withheld until you review it: see what changed with 'switchboard tools changes read_file --server files', then run 'switchboard tools trust read_file --server files' (or 'tools reject'), or open Servers → files in the window and Accept or Reject it
 	// to review: 1 files read_file true
 	// after Trust: [<nil>]
 }

@@ -43,8 +43,8 @@ func (e *ChangedError) Error() string {
 	if e.Findings != "" {
 		what = "a new tool whose text may hide instructions for the model (" + e.Findings + ")"
 	}
-	return fmt.Sprintf("%s: %s: %s; it is withheld until you review it: run 'switchboard tools trust %s --server %s' or open Servers → %s in the window and Accept or Reject it",
-		e.Server, e.Tool, what, e.Tool, e.Server, e.Server)
+	return fmt.Sprintf("%s: %s: %s; it is withheld until you review it: see what changed with 'switchboard tools changes %s --server %s', then run 'switchboard tools trust %s --server %s' (or 'tools reject'), or open Servers → %s in the window and Accept or Reject it",
+		e.Server, e.Tool, what, e.Tool, e.Server, e.Tool, e.Server, e.Server)
 }
 
 func (e *ChangedError) Unwrap() error { return ErrChanged }
@@ -511,7 +511,7 @@ func (s *Store) Resolve(name, server string, exposed func(server, tool string) s
 	case 1:
 		return found[0][0], found[0][1], nil
 	case 0:
-		return "", "", fmt.Errorf("%s: %w (run 'switchboard tools list' to see which tools are withheld)", name, ErrNoChange)
+		return "", "", fmt.Errorf("%s: %w (run 'switchboard tools changes' to see which tools are withheld)", name, ErrNoChange)
 	}
 	var names []string
 	for _, f := range found {
@@ -631,9 +631,22 @@ func indent(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
+	// pins.json is written by json.MarshalIndent, which escapes <, > and &
+	// inside the definitions it holds (\u003cIMPORTANT\u003e); a person
+	// reviewing a change must read the text as the server sent it, so the
+	// definition is decoded and written again without that escaping.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return string(raw)
 	}
-	return b.String()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return string(raw)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

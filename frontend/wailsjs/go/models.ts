@@ -601,6 +601,7 @@ export namespace gui {
 	
 	export interface ServerErrorView {
 	    server: string;
+	    tool?: string;
 	    error: string;
 	}
 	export interface ServerFormView {

@@ -76,6 +76,35 @@ describe('AgentsPage', () => {
     expect([saved.provider, saved.model]).toEqual(['Fake', '']);
   });
 
+  it('shows the tools an agent names that its server does not offer, ticked, so they can be unticked', async () => {
+    const calls = bind([agent({ id: 'r1', name: 'Researcher', servers: ['alpha'], tools: ['alpha__ech0'] })]);
+    const gui = (window.go as unknown as { gui: Record<string, Record<string, unknown>> }).gui;
+    gui.ToolsPage!.Tools = async () => ({ tools: [{ name: 'alpha__echo', server: 'alpha', tool: 'echo' }, { name: 'alpha__sum', server: 'alpha', tool: 'sum' }] });
+    gui.ServersPage!.Servers = async () => [{ name: 'alpha', toolCount: 2, state: 'ready', error: '' }];
+    gui.Window!.ConfigError = async () => '';
+    render(<AgentsPage />);
+    fireEvent.click(within(await screen.findByRole('listitem', { name: 'Researcher' })).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Researcher' });
+    const typo = await within(form).findByRole('checkbox', { name: /^ech0 alpha does not offer it/ }) as HTMLInputElement;
+    expect(typo.checked).toBe(true);
+    expect(typo.closest('label')!.textContent).toContain("its chats get none of this server's tools");
+    expect(within(form).getByText('Only some tools (1 chosen)').closest('details')!.open).toBe(true);
+    fireEvent.click(typo);
+    expect(within(form).getByText('Only some tools (all chosen)')).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'SaveAgent')).toBe(true));
+    expect((calls.find((c) => c.method === 'SaveAgent')!.args[0] as host.Agent).tools).toEqual([]);
+  });
+
+  it('keeps Import and New agent together at the head', async () => {
+    bind([]);
+    render(<AgentsPage />);
+    const newAgent = await screen.findByRole('button', { name: 'New agent' });
+    // One group beside the title: as three children of the space-between head, Import… sat alone in its middle.
+    expect(newAgent.parentElement).toBe(screen.getByRole('button', { name: 'Import…' }).parentElement);
+    expect(newAgent.parentElement).not.toBe(screen.getByRole('heading', { name: 'Agents' }).parentElement);
+  });
+
   it('sets the tool mode, greyed out for a delegating agent', async () => {
     bind([agent({ id: 'c1', name: 'Coder', servers: ['alpha'], toolMode: 'code' })]);
     render(<AgentsPage />);

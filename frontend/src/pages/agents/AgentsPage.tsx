@@ -27,8 +27,11 @@ export function AgentsPage() {
     <section className="page" aria-labelledby="page-title">
       <div className="page-head">
         <h1 id="page-title">Agents</h1>
-        <button type="button" onClick={() => setImporting(true)} disabled={!hasBackend() || importing}>Import…</button>
-        <button type="button" className="primary" onClick={() => setEditing(emptyAgent())} disabled={!hasBackend() || editing !== null}>New agent</button>
+        {/* One group: a third child of the space-between head sat alone in its middle. */}
+        <div className="row">
+          <button type="button" onClick={() => setImporting(true)} disabled={!hasBackend() || importing}>Import…</button>
+          <button type="button" className="primary" onClick={() => setEditing(emptyAgent())} disabled={!hasBackend() || editing !== null}>New agent</button>
+        </div>
       </div>
       <p className="muted">An agent is a system prompt, a model, the servers it may use and how it asks before acting. With <em>delegate</em>, each server becomes one specialist the model asks, so it sees a few tools instead of hundreds.</p>
       {(error || err) && <div className="alert" role="alert">{error || err}</div>}
@@ -173,6 +176,9 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
         {servers.map((s) => {
           const on = a.servers.includes(s.name);
           const own = tools.filter((t) => t.server === s.name);
+          const chosen = (a.tools ?? []).filter((t) => t.startsWith(`${s.name}__`));
+          // Tools it names that the ready server does not list (a typo, renamed since): shown ticked, so they can be unticked.
+          const unoffered = s.state === 'ready' && own.length > 0 ? chosen.filter((t) => !own.some((o) => o.name === t)) : [];
           return (
             <div key={s.name} className="agent-server">
               <label className="check">
@@ -191,8 +197,14 @@ function AgentForm({ initial, onDone }: { initial: Agent; onDone: () => void }) 
                     </select>
                   </label>
                   {own.length > 0 && (
-                    <details>
-                      <summary className="small">Only some tools ({(a.tools ?? []).filter((t) => t.startsWith(`${s.name}__`)).length || 'all'} chosen)</summary>
+                    <details open={unoffered.length > 0}>
+                      <summary className="small">Only some tools ({chosen.length || 'all'} chosen)</summary>
+                      {unoffered.map((name) => (
+                        <label key={name} className="check small">
+                          <input type="checkbox" checked onChange={(e) => toggleTool(name, e.target.checked)} />
+                          {name.slice(s.name.length + 2)} <span className="bad">{s.name} does not offer it: untick it{unoffered.length === chosen.length ? ', or its chats get none of this server\'s tools' : ''}</span>
+                        </label>
+                      ))}
                       {own.map((t) => (
                         <label key={t.name} className="check small">
                           <input type="checkbox" checked={(a.tools ?? []).includes(t.name)} onChange={(e) => toggleTool(t.name, e.target.checked)} />

@@ -29,6 +29,7 @@ export function ToolsPage() {
   const [loadErr, setLoadErr] = useState('');
   const [server, setServer] = useState('');
   const [selected, setSelected] = useState('');
+  const [query, setQuery] = useState('');
 
   const load = () => {
     setLoadErr('');
@@ -43,8 +44,17 @@ export function ToolsPage() {
   useEffect(load, []);
 
   const servers = useMemo(() => [...new Set((list?.tools ?? []).map((t) => t.server))], [list]);
-  const tools = (list?.tools ?? []).filter((t) => t.server === server);
-  const tool = tools.find((t) => t.name === selected);
+  const tools = query.trim()
+    ? filterTools(list?.tools ?? [], query)
+    : (list?.tools ?? []).filter((t) => t.server === server);
+  const tool = (list?.tools ?? []).find((t) => t.name === selected);
+  // A tool picked from a search across servers makes its server the one
+  // chosen, so that clearing the search shows it among its own tools.
+  const pick = (name: string) => {
+    setSelected(name);
+    const t = list?.tools.find((x) => x.name === name);
+    if (t) setServer(t.server);
+  };
 
   return (
     <section className="page" aria-labelledby="page-title">
@@ -52,13 +62,17 @@ export function ToolsPage() {
       <p className="muted">Pick a server and one of its tools, fill in the form generated from its schema, and run it.</p>
       {loadErr && <div className="alert" role="alert">{loadErr}</div>}
       <ServerRequests />
-      <Unavailable errors={list?.errors ?? []} />
+      <Unavailable errors={(list?.errors ?? []).filter((e) => !e.tool)} />
+      <LeftOut errors={(list?.errors ?? []).filter((e) => e.tool)} />
       <div className="tools-layout">
         <div className="tool-picker">
+          <label htmlFor="tool-search">Search every server's tools</label>
+          <input id="tool-search" type="search" placeholder="Name or description" value={query} onChange={(e) => setQuery(e.target.value)} />
           <label htmlFor="tool-server">Server</label>
           <select
               id="tool-server"
               value={server}
+              disabled={query.trim() !== ''}
               onChange={(e) => {
                 setServer(e.target.value);
                 setSelected('');
@@ -69,20 +83,8 @@ export function ToolsPage() {
               ))}
           </select>
           <button type="button" onClick={load}>Refresh</button>
-          <ul className="tool-list" aria-label="Tools of the server">
-            {tools.map((t) => (
-              <li key={t.name}>
-                <button
-                  type="button"
-                  className={t.name === selected ? 'selected' : ''}
-                  aria-pressed={t.name === selected}
-                  onClick={() => setSelected(t.name)}
-                >
-                  <ServerIcon src={t.icon} />{t.tool}{t.warnings?.length > 0 && <span className="warn-mark" title={t.warnings.map((w) => w.reason).join('; ')}> <Icon name="warning" size={13} label="has warnings" /></span>}
-                </button>
-              </li>
-            ))}
-          </ul>
+          {query.trim() !== '' && <p className="muted small" role="status">{tools.length === 0 ? 'No tool matches.' : `${tools.length} of ${list?.tools.length ?? 0} tools match.`}</p>}
+          <ToolButtons tools={tools} selected={selected} onSelect={pick} searching={query.trim() !== ''} />
         </div>
         <div className="tool-detail">
           {tool ? <ToolRunner key={tool.name} tool={tool} /> : <p className="muted">Pick a tool to try it.</p>}
@@ -91,6 +93,82 @@ export function ToolsPage() {
       <RulesList />
     </section>
   );
+}
+
+/**
+ * filterTools keeps the tools whose name, title or description contain
+ * every word of the query (any case), across every server.
+ */
+export function filterTools(tools: ToolView[], query: string): ToolView[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return tools.filter((t) => {
+    const text = `${t.name} ${t.title} ${t.description}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/**
+ * ToolButtons is the list of tools to pick from. It is one stop of the Tab
+ * key (the selected tool, else the first): the arrow keys, Home and End
+ * move between the tools, Enter or Space picks one, and the next Tab goes
+ * on to its form instead of through every other tool of the server.
+ */
+function ToolButtons({ tools, selected, onSelect, searching }: { tools: ToolView[]; selected: string; onSelect: (name: string) => void; searching: boolean }) {
+  const stop = tools.some((t) => t.name === selected) ? selected : tools[0]?.name;
+  const move = (e: React.KeyboardEvent<HTMLUListElement>) => {
+    const buttons = [...e.currentTarget.querySelectorAll('button')];
+    const at = buttons.findIndex((b) => b === document.activeElement);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[e.key];
+    if (to === undefined || at < 0) return;
+    e.preventDefault();
+    buttons[Math.max(0, Math.min(buttons.length - 1, to))]?.focus();
+  };
+  return (
+    <ul className="tool-list" aria-label={searching ? 'Tools that match' : 'Tools of the server'} onKeyDown={move}>
+      {tools.map((t) => (
+        <li key={t.name}>
+          <button
+            type="button"
+            className={t.name === selected ? 'selected' : ''}
+            aria-pressed={t.name === selected}
+            tabIndex={t.name === stop ? 0 : -1}
+            onClick={() => onSelect(t.name)}
+          >
+            <ServerIcon src={t.icon} />{searching ? t.name : t.tool}{t.warnings?.length > 0 && <span className="warn-mark" title={t.warnings.map((w) => w.reason).join('; ')}> <Icon name="warning" size={13} label="has warnings" /></span>}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * LeftOut names the tools left out of a listing whose server is running:
+ * a tool withheld because its definition changed since it was trusted (or
+ * a new one whose text looks suspicious) waits for Accept or Reject on the
+ * Servers page; the server's other tools are listed.
+ */
+function LeftOut({ errors }: { errors: ToolList['errors'] }) {
+  if (errors.length === 0) return null;
+  return (
+    <div className="alert alert-soft tools-left-out" role="status">
+      <p>
+        <strong>{errors.length === 1 ? '1 tool left out' : `${errors.length} tools left out`}</strong>: the other tools of {errors.length === 1 ? 'its server are' : 'their servers are'} listed.{' '}
+        A changed tool stays withheld from chats and connected apps until you review it: <a href="#/servers">see Servers</a> and Accept or Reject the change under its server.
+      </p>
+      <ul>
+        {errors.map((e) => <li key={`${e.server} ${e.tool ?? ''}`}><strong>{e.tool}</strong>: {leftOutReason(e)}</li>)}
+      </ul>
+    </div>
+  );
+}
+
+/** leftOutReason is an error's reason without the "server: tool:" it starts with. */
+function leftOutReason(e: ToolList['errors'][number]): string {
+  const first = e.error.split('\n')[0] ?? '';
+  const m = /^[^:]+: [^:]+: (.*)$/.exec(first);
+  const reason = m?.[1] ?? first;
+  return reason.split('; it is withheld until you review it')[0] ?? reason;
 }
 
 /**
