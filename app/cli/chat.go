@@ -161,6 +161,11 @@ func chatCmd() *Command {
 					return jerr
 				}
 			}
+			if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+				// Ctrl-C: the turn's own words would be the provider's
+				// "stream: context canceled".
+				return &turnError{err: err, text: stoppedText}
+			}
 			if err != nil {
 				return answerError(res, err)
 			}
@@ -216,6 +221,9 @@ func unofferedNote(ctx context.Context, inv *Invocation, h *host.Host, agent *ho
 // (once, as the run's error): the failed answer's stored error, which
 // is the sentence the window shows and then the detail, when the turn
 // ended on one; else err itself.
+// stoppedText is what switchboard chat says when the user stopped it.
+const stoppedText = "stopped; the chat keeps what was answered so far"
+
 func answerError(res host.TurnResult, err error) error {
 	m := res.Message
 	if m.Error == "" || (m.Status != "error" && m.Status != "incomplete") {

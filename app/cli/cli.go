@@ -152,11 +152,6 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, usageLine(ue.Cmd))
 		return ExitUsage
 	}
-	if interrupted(ctx, err) {
-		// Ctrl-C or SIGTERM: the command has said what it stopped (a chat's
-		// "The user stopped the chat…"); "context canceled" adds nothing.
-		return ExitRuntime
-	}
 	// The sentence the window shows, then the technical detail; errors may
 	// carry a server's text.
 	fmt.Fprintln(env.Stderr, "switchboard: "+termSafe(host.Plain(err)))
@@ -165,13 +160,6 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return ExitUsage
 	}
 	return ExitRuntime
-}
-
-// interrupted says whether err is only the command's context ending
-// because the user interrupted it (Run's ctx is cancelled on SIGINT and
-// SIGTERM), not a failure of its own.
-func interrupted(ctx context.Context, err error) bool {
-	return ctx.Err() != nil && errors.Is(err, context.Canceled)
 }
 
 func dispatch(ctx context.Context, top *Command, args []string, env Env) error {

@@ -53,7 +53,9 @@ test('a tool changed after it was trusted is withheld until accepted on the Serv
     await review.scrollIntoViewIfNeeded();
     await screenshot(page, 'safety-changed-tool');
 
-    await review.getByRole('button', { name: 'Accept' }).focus();
+    // Its new text has warnings: Reject leads, and accepting is "Accept anyway".
+    assert.equal(await review.getByRole('button').first().innerText(), 'Reject');
+    await review.getByRole('button', { name: 'Accept anyway' }).focus();
     await page.keyboard.press('Enter');
     await review.waitFor({ state: 'detached', timeout: 15_000 });
     const again = await callTool(page, 'rug__weather', '{"city":"Rome"}');

@@ -57,7 +57,10 @@ export function ServerSafety({ server }: { server: string }) {
   );
 }
 
-/** ChangeReview shows the trusted and the new definition of a tool as a line diff, with Accept and Reject. */
+/**
+ * ChangeReview shows the trusted and the new definition of a tool as a line diff, with Accept and
+ * Reject; when the new definition has warnings, Reject leads and Accept reads "Accept anyway".
+ */
 function ChangeReview({ change: c }: { change: ToolChange }) {
   const { busy, err, act } = useAction();
   return (
@@ -74,10 +77,19 @@ function ChangeReview({ change: c }: { change: ToolChange }) {
         ))}
       </pre>
       <WarningList warnings={c.warnings} label={`Warnings in the new definition of ${c.tool}`} />
-      <div className="row">
-        <button type="button" className="primary" disabled={busy !== ''} onClick={act('accept', () => acceptChange(c.server, c.tool))}>Accept</button>
-        <button type="button" className="danger" disabled={busy !== '' || c.rejected} onClick={act('reject', () => rejectChange(c.server, c.tool))}>Reject</button>
-      </div>
+      {c.warnings.length > 0 ? (
+        // The new text looks like it hides instructions: the safe choice leads,
+        // and accepting takes a deliberate second button.
+        <div className="row">
+          <button type="button" className="primary" disabled={busy !== '' || c.rejected} onClick={act('reject', () => rejectChange(c.server, c.tool))}>Reject</button>
+          <button type="button" disabled={busy !== ''} onClick={act('accept', () => acceptChange(c.server, c.tool))}>Accept anyway</button>
+        </div>
+      ) : (
+        <div className="row">
+          <button type="button" className="primary" disabled={busy !== ''} onClick={act('accept', () => acceptChange(c.server, c.tool))}>Accept</button>
+          <button type="button" className="danger" disabled={busy !== '' || c.rejected} onClick={act('reject', () => rejectChange(c.server, c.tool))}>Reject</button>
+        </div>
+      )}
       {err && <div className="alert" role="alert">{err}</div>}
     </section>
   );
