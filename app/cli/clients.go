@@ -170,15 +170,7 @@ type inputsError struct {
 }
 
 func (e *inputsError) Error() string {
-	ids := make([]string, len(e.missing.IDs))
-	for i, id := range e.missing.IDs {
-		ids[i] = "${input:" + id + "}"
-	}
-	who := "the config needs"
-	if e.missing.Server != "" {
-		who = fmt.Sprintf("server %q needs", e.missing.Server)
-	}
-	return fmt.Sprintf("%s a value for %s: %s", who, strings.Join(ids, ", "), e.todo)
+	return e.missing.Needs("the config needs") + ": " + e.todo
 }
 
 // Unwrap returns the *host.MissingInputError.

@@ -84,32 +84,11 @@ func printReview(w io.Writer, r host.ChangeReview) {
 // window's Servers page): the tool stays withheld, and is offered again
 // only if its server goes back to the definition you trusted.
 func toolsRejectCmd() *Command {
-	var server string
-	return &Command{
-		Name:    "reject",
-		Args:    "NAME",
-		Summary: "refuse the changed (or new) definition of a withheld tool: it stays withheld; NAME is server__tool, or the tool's own name with --server",
-		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&server, "server", "", "the server of the tool; NAME is then the server's own tool name")
-		},
-		Run: func(ctx context.Context, inv *Invocation, args []string) error {
-			if len(args) != 1 {
-				return &UsageError{Cmd: inv.Path, Msg: "needs exactly one tool NAME (the withheld tools are shown by 'switchboard tools changes')"}
-			}
-			h, err := openHost(inv, "")
-			if err != nil {
-				return err
-			}
-			defer closeServers(h)
-			srv, tool, err := h.Pins.RejectNamed(args[0], server)
-			if err != nil {
-				return err
-			}
-			if inv.JSON {
-				return inv.PrintJSON(map[string]string{"server": srv, "tool": tool, "status": "rejected"})
-			}
-			fmt.Fprintf(inv.Stdout, "%s: %s: the change is rejected; the tool stays withheld until its server goes back to the definition you trusted\n", termSafe(srv), termSafe(tool))
-			return nil
-		},
-	}
+	return toolDecisionCmd(toolDecision{
+		name:    "reject",
+		summary: "refuse the changed (or new) definition of a withheld tool: it stays withheld; NAME is server__tool, or the tool's own name with --server",
+		decide:  func(p *host.Pins, name, server string) (string, string, error) { return p.RejectNamed(name, server) },
+		status:  "rejected",
+		said:    "the change is rejected; the tool stays withheld until its server goes back to the definition you trusted",
+	})
 }

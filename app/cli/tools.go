@@ -163,11 +163,32 @@ func toolsCallCmd() *Command {
 // the same decision as Accept on the window's Servers page. It starts no
 // server: the changed definition was kept when it was listed.
 func toolsTrustCmd() *Command {
+	return toolDecisionCmd(toolDecision{
+		name:    "trust",
+		summary: "accept the changed (or new) definition of a withheld tool: NAME is server__tool, or the tool's own name with --server",
+		decide:  func(p *host.Pins, name, server string) (string, string, error) { return p.Trust(name, server) },
+		status:  "trusted",
+		said:    "its current definition is trusted; the tool is offered again",
+	})
+}
+
+// toolDecision is one decision on a withheld tool, as tools trust and
+// tools reject each make it.
+type toolDecision struct {
+	name, summary string
+	decide        func(p *host.Pins, name, server string) (srv, tool string, err error)
+	status        string // --json's "status"
+	said          string // the line after "server: tool: "
+}
+
+// toolDecisionCmd is the command that makes d on the tool NAME
+// (server__tool, or the tool's own name with --server).
+func toolDecisionCmd(d toolDecision) *Command {
 	var server string
 	return &Command{
-		Name:    "trust",
+		Name:    d.name,
 		Args:    "NAME",
-		Summary: "accept the changed (or new) definition of a withheld tool: NAME is server__tool, or the tool's own name with --server",
+		Summary: d.summary,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&server, "server", "", "the server of the tool; NAME is then the server's own tool name")
 		},
@@ -180,14 +201,14 @@ func toolsTrustCmd() *Command {
 				return err
 			}
 			defer closeServers(h)
-			srv, tool, err := h.Pins.Trust(args[0], server)
+			srv, tool, err := d.decide(h.Pins, args[0], server)
 			if err != nil {
 				return err
 			}
 			if inv.JSON {
-				return inv.PrintJSON(map[string]string{"server": srv, "tool": tool, "status": "trusted"})
+				return inv.PrintJSON(map[string]string{"server": srv, "tool": tool, "status": d.status})
 			}
-			fmt.Fprintf(inv.Stdout, "%s: %s: its current definition is trusted; the tool is offered again\n", termSafe(srv), termSafe(tool))
+			fmt.Fprintf(inv.Stdout, "%s: %s: %s\n", termSafe(srv), termSafe(tool), d.said)
 			return nil
 		},
 	}

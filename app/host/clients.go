@@ -513,15 +513,7 @@ type ClientInputError struct {
 
 // Needs says which values are missing, without what to do about it.
 func (e *ClientInputError) Needs() string {
-	ids := make([]string, len(e.Missing.IDs))
-	for i, id := range e.Missing.IDs {
-		ids[i] = "${input:" + id + "}"
-	}
-	who := "its servers need"
-	if e.Missing.Server != "" {
-		who = fmt.Sprintf("server %q needs", e.Missing.Server)
-	}
-	return fmt.Sprintf("moving %s's servers: %s a value for %s", e.Path, who, strings.Join(ids, ", "))
+	return fmt.Sprintf("moving %s's servers: %s", e.Path, e.Missing.Needs("its servers need"))
 }
 
 func (e *ClientInputError) Error() string {

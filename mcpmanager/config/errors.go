@@ -122,16 +122,22 @@ type MissingInputError struct {
 }
 
 func (e *MissingInputError) Error() string {
+	return e.Needs("the config needs") + "; enter it when asked, or replace the placeholder in the file"
+}
+
+// Needs says which values are missing, without what to do about them:
+// `server "x" needs a value for ${input:a}, ${input:b}`, or with whole
+// ("the config needs") as the subject when no one server is named. Each
+// door adds what it can do about it.
+func (e *MissingInputError) Needs(whole string) string {
 	quoted := make([]string, len(e.IDs))
 	for i, id := range e.IDs {
 		quoted[i] = "${input:" + id + "}"
 	}
-	who := "the config"
 	if e.Server != "" {
-		who = fmt.Sprintf("server %q", e.Server)
+		whole = fmt.Sprintf("server %q needs", e.Server)
 	}
-	return fmt.Sprintf("%s needs a value for %s; enter it when asked, or replace the placeholder in the file",
-		who, strings.Join(quoted, ", "))
+	return whole + " a value for " + strings.Join(quoted, ", ")
 }
 
 // Unwrap returns ErrMissingInput.
