@@ -35,8 +35,9 @@ func relistKey[T any](server string) string {
 // listener (the gateway behind 'serve') list again: a server that never
 // changes, such as a built-in whose list timed out under load, stayed out
 // of its tools until another server changed. A signal that finds the
-// server removed is not sent; one made needless by a change meanwhile
-// costs a listing from the cache, as any signal may (see Subscribe).
+// server removed is not sent, and its record goes; one made needless by
+// a change meanwhile costs a listing from the cache, as any signal may
+// (see Subscribe).
 // A function, not a method: the Router has methods enough.
 func relistLater(r *Router, key, server string) {
 	r.mu.Lock()
@@ -59,9 +60,11 @@ func relistLater(r *Router, key, server string) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		rl.pending = false
-		if _, ok := r.sources[server]; ok {
-			r.changedLocked()
+		if _, ok := r.sources[server]; !ok {
+			delete(r.relists, key) // removed meanwhile: its failures go with it
+			return
 		}
+		r.changedLocked()
 	})
 }
 

@@ -118,3 +118,29 @@ func drain(ch <-chan struct{}) {
 	default:
 	}
 }
+
+// A server removed while its failed list waits to be asked again leaves
+// no record of its failures behind: the router holds none for servers it
+// no longer has.
+func TestRelistForgetsARemovedServer(t *testing.T) {
+	oldWait := RelistWait
+	RelistWait = time.Millisecond
+	t.Cleanup(func() { RelistWait = oldWait })
+	r := New(Options{})
+	r.Add(flakySrc{&flaky{fail: func(int64) string { return "error" }}})
+	if got := listedNames(r.Tools(t.Context())); len(got) != 0 {
+		t.Fatalf("a failing list gave %v", got)
+	}
+	r.Remove("builtin")
+	records := func() int {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return len(r.relists)
+	}
+	for deadline := time.Now().Add(10 * time.Second); records() != 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d relist records kept for a removed server", records())
+		}
+		time.Sleep(time.Millisecond) // polling the timer's effect, with a deadline
+	}
+}
